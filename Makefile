@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The README's two commands. Both install missing Debian packages (as root), configure
+# with Meson and build; `run` then runs gpuenv on this machine, `test` runs the whole
+# suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+BUILD ?= build
+TEST_BUILD ?= build-test
+MESON_WERROR := $(if $(CI),-Dwerror=true,)
+ARGS ?=
+
+.PHONY: all deps test-deps build run test fuzz bench clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh
+
+test-deps:
+	@./scripts/install-deps.sh --test
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_WERROR) -Dtests=false
+
+build: deps $(BUILD)/build.ninja
+	meson compile -C $(BUILD)
+
+run: build
+	./$(BUILD)/tools/gpuenv $(ARGS)
+
+$(TEST_BUILD)/build.ninja:
+	meson setup $(TEST_BUILD) $(MESON_WERROR) -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+
+test: test-deps $(TEST_BUILD)/build.ninja
+	meson compile -C $(TEST_BUILD)
+	meson test -C $(TEST_BUILD) --print-errorlogs --num-processes 2
+
+fuzz: test-deps
+	./tests/fuzz/run-fuzzers.sh
+
+bench: build
+	./bench/run-all.sh
+
+clean:
+	rm -rf $(BUILD) $(TEST_BUILD)

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libgpuenv: read a machine's GPU stack (hardware, driver, runtime, framework, container)
+ * into a snapshot, judge it against a knowledge base, and render the result.
+ *
+ * Conventions (kmod, libbpf): opaque types, no typedefs; functions that can fail return
+ * int, >= 0 on success and a negative errno on failure, and write their ret_ parameters
+ * only on success. Strings returned through char ** are malloc'd and owned by the caller
+ * (free()); const char * results are borrowed from the object that returned them.
+ * The library never prints and never exits; it logs through gpuenv_ctx_set_log_fn().
+ */
+#ifndef GPUENV_GPUENV_H
+#define GPUENV_GPUENV_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUENV_API __attribute__((visibility("default")))
+
+/* The five layers, bottom up. Values are stable. */
+enum gpuenv_layer {
+	GPUENV_LAYER_HARDWARE = 0,
+	GPUENV_LAYER_DRIVER = 1,
+	GPUENV_LAYER_RUNTIME = 2,
+	GPUENV_LAYER_FRAMEWORK = 3,
+	GPUENV_LAYER_CONTAINER = 4,
+};
+
+/* ---- context ---------------------------------------------------------------------- */
+
+struct gpuenv_ctx;
+
+/* Context flags. */
+enum {
+	/* Leave out everything that changes between runs (timings, hostnames). */
+	GPUENV_CTX_STABLE = 1u << 0,
+	/* Record every path the probes read (gpuenv_ctx_get_trace()). */
+	GPUENV_CTX_TRACE_PATHS = 1u << 1,
+	/* Tests: resolve paths with the userspace walk, never openat2(). */
+	GPUENV_CTX_NO_OPENAT2 = 1u << 2,
+	/* Do not call vendor libraries (NVML, libcuda, OpenCL) even on the live system. */
+	GPUENV_CTX_NO_VENDOR = 1u << 3,
+};
+
+/*
+ * Sized options (libbpf OPTS): set .sz = sizeof(struct gpuenv_ctx_opts); fields added
+ * later go at the end, and a caller built against an older header keeps working.
+ */
+struct gpuenv_ctx_opts {
+	size_t sz;
+	const char *sysroot;   /* NULL or "/" = the live machine */
+	const char *env_file;  /* KEY=VALUE lines overlaying the environment (docker --env-file) */
+	const char *nvml_lib;  /* path of libnvidia-ml.so.1 to load (enables NVML under --sysroot) */
+	const char *cuda_lib;  /* path of libcuda.so.1 to load (likewise) */
+	unsigned flags;        /* GPUENV_CTX_* */
+	unsigned vendor_timeout_ms; /* deadline of one vendor probe; 0 = default (5000) */
+	const char *opencl_lib; /* path of libOpenCL.so.1 to load (likewise) */
+	/* Tests: "PATH=ERRNAME,…" makes reads of PATH fail (EACCES, EIO, ELOOP …). */
+	const char *inject_errors;
+};
+
+/*
+ * Creates a context. Fails with -ENOENT / -ENOTDIR / -EACCES when the sysroot cannot be
+ * opened and -EINVAL / -EBADMSG when the env file cannot be read or parsed; the message
+ * naming the path is logged first.
+ */
+GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_ctx **ret);
+GPUENV_API struct gpuenv_ctx *gpuenv_ctx_free(struct gpuenv_ctx *ctx);
+
+typedef void (*gpuenv_log_fn)(void *userdata, int priority, const char *file, int line,
+			      const char *fn, const char *format, va_list args);
+/* priority: syslog numbers (3 err … 7 debug). Default: no logging. */
+GPUENV_API void gpuenv_ctx_set_log_fn(struct gpuenv_ctx *ctx, gpuenv_log_fn fn, void *userdata);
+GPUENV_API void gpuenv_ctx_set_log_priority(struct gpuenv_ctx *ctx, int priority);
+/* Newline-separated "<result>\t<path>" records of every read (GPUENV_CTX_TRACE_PATHS). */
+GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret);
+
+GPUENV_API const char *gpuenv_version(void);
+
+/* ---- snapshot (src/snapshot, src/probe) -------------------------------------------- */
+
+struct gpuenv_snapshot;
+
+/* Probes the machine (or sysroot) into a new snapshot, refcount 1. Fails only on OOM. */
+GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_snapshot **ret);
+/* Parses the JSON written by gpuenv_snapshot_to_json(); -EBADMSG on invalid input. */
+GPUENV_API int gpuenv_snapshot_from_json(struct gpuenv_ctx *ctx, const char *json, size_t len,
+					 struct gpuenv_snapshot **ret);
+GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s);
+GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_unref(struct gpuenv_snapshot *s);
+
+enum {
+	GPUENV_RENDER_STABLE = 1u << 0,  /* JSON: no timings/hostname */
+	GPUENV_RENDER_COLOR = 1u << 1,   /* text: ANSI colour */
+	GPUENV_RENDER_REDACT = 1u << 2,  /* replace UUIDs, serials, hostnames, env values */
+};
+GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret);
+/* The `gpuenv report` tree: layers bottom up, every fact with its state. */
+GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsigned flags,
+					   char **ret);
+
+/* ---- scan (src/fatbin) ------------------------------------------------------------- */
+
+/* ---- facts (src/facts) ------------------------------------------------------------- */
+
+/* ---- doctor (src/rules, src/output) ------------------------------------------------ */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Installs the Debian 12 packages gpuenv needs to build (and, with --test, to run its
+# test suite). As root it uses apt-get; otherwise it names what is missing and fails.
+set -eu
+
+build_pkgs="meson ninja-build gcc pkg-config python3 libelf-dev libjansson-dev libkmod-dev
+libzstd-dev liblz4-dev libzip-dev libpci-dev pci.ids libmicrohttpd-dev"
+test_pkgs="libcmocka-dev clang libclang-rt-14-dev clang-format ocl-icd-libopencl1
+ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip"
+
+pkgs=$build_pkgs
+[ "${1:-}" = "--test" ] && pkgs="$build_pkgs $test_pkgs"
+
+missing=""
+for p in $pkgs; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$status" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "gpuenv: missing Debian packages:$missing" >&2
+	echo "gpuenv: install them as root: apt-get install$missing" >&2
+	exit 1
+fi
+echo "gpuenv: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing

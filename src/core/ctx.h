@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * struct gpuenv_ctx: the options of one gpuenv run, the root it reads, the environment
+ * overlay and the log sink. Owned by the caller of gpuenv_ctx_new(); not thread-safe.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "core/env.h"
+#include "core/root.h"
+#include "shared/log.h"
+
+#define CTX_DEFAULT_VENDOR_TIMEOUT_MS 5000u
+
+struct gpuenv_ctx {
+	struct log_sink log;
+	struct root *root;
+	struct env *env;
+	unsigned flags; /* GPUENV_CTX_* */
+	bool live;      /* root is "/" */
+	char *nvml_lib, *cuda_lib, *opencl_lib;
+	unsigned vendor_timeout_ms;
+};
+
+/* May this run call into a vendor library? (Never under --sysroot unless a library is named.) */
+bool ctx_vendor_allowed(const struct gpuenv_ctx *ctx, const char *explicit_lib);

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The sysroot-aware file API (see root.h). Resolution:
+ *  - openat2(2) with RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS (Linux 5.6, openat2(2) man page)
+ *    makes ".." and absolute symlinks stop at the root fd;
+ *  - when the kernel lacks it (ENOSYS) or a seccomp filter refuses it (EPERM, Docker's default
+ *    profile: moby/moby#42871), a userspace walk does the same component by component, as
+ *    libnvidia-container's path_resolve() does, with the kernel's 40-link limit (ELOOP).
+ * This is the only file in src/ that calls open/openat/readlinkat/fstatat.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "root.h"
+#include "shared/parse.h"
+#include "shared/strbuf.h"
+#include "shared/strv.h"
+
+#define ROOT_MAX_SYMLINKS 40 /* MAXSYMLINKS, path_resolution(7) */
+#define ROOT_MAX_FAULTS 64
+
+struct root_fault {
+	char *path;
+	int err;
+};
+
+struct root {
+	int fd;          /* O_PATH | O_DIRECTORY of the root */
+	char *host_path; /* as given, for messages */
+	bool live;
+	unsigned flags;
+	bool openat2_broken; /* learnt at run time: ENOSYS / EPERM seen */
+	struct root_fault faults[ROOT_MAX_FAULTS];
+	size_t n_faults;
+	struct strbuf trace;
+};
+
+static const struct {
+	int err;
+	const char *name;
+} errno_names[] = {
+	{ EPERM, "EPERM" },   { ENOENT, "ENOENT" },     { EIO, "EIO" },       { E2BIG, "E2BIG" },
+	{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },     { ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" },
+	{ EINVAL, "EINVAL" }, { EFBIG, "EFBIG" },       { ELOOP, "ELOOP" },   { EBADMSG, "EBADMSG" },
+	{ ENXIO, "ENXIO" },   { ETIMEDOUT, "ETIMEDOUT" }, { ENOTSUP, "ENOTSUP" }, { ERANGE, "ERANGE" },
+	{ EXDEV, "EXDEV" },   { ENAMETOOLONG, "ENAMETOOLONG" }, { ENODEV, "ENODEV" },
+	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" }, { ECHILD, "ECHILD" }, { EAGAIN, "EAGAIN" },
+	{ EINTR, "EINTR" }, { ENOEXEC, "ENOEXEC" }, { ESRCH, "ESRCH" },
+};
+
+const char *errno_name(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err == 0)
+		return "ok";
+	for (size_t i = 0; i < ARRAY_SIZE(errno_names); i++)
+		if (errno_names[i].err == err)
+			return errno_names[i].name;
+	return "EUNKNOWN";
+}
+
+int errno_from_name(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(errno_names); i++)
+		if (strcmp(errno_names[i].name, name) == 0)
+			return errno_names[i].err;
+	return 0;
+}
+
+int root_new(const char *path, unsigned flags, struct root **ret)
+{
+	_cleanup_free_ struct root *r = NULL;
+	struct stat st;
+	int fd;
+
+	if (!path || !*path)
+		path = "/";
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = -errno;
+
+		/* A plain file given as the root is ENOTDIR; say so rather than ENOENT. */
+		if (err == -ENOTDIR || (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)))
+			return -ENOTDIR;
+		return err;
+	}
+	r->fd = fd;
+	r->host_path = strdup(path);
+	if (!r->host_path) {
+		close(fd);
+		return -ENOMEM;
+	}
+	r->live = strcmp(path, "/") == 0;
+	r->flags = flags;
+	strbuf_init(&r->trace, (size_t)8 << 20);
+	/* Fail early on an unreadable root: an O_PATH fd opens even without permission. */
+	{
+		int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd < 0) {
+			int err = -errno;
+
+			close(fd);
+			free(r->host_path);
+			return err;
+		}
+		close(dfd);
+	}
+	*ret = TAKE_PTR(r);
+	return 0;
+}
+
+struct root *root_free(struct root *r)
+{
+	if (!r)
+		return NULL;
+	if (r->fd >= 0)
+		close(r->fd);
+	for (size_t i = 0; i < r->n_faults; i++)
+		free(r->faults[i].path);
+	strbuf_done(&r->trace);
+	free(r->host_path);
+	free(r);
+	return NULL;
+}
+
+bool root_is_live(const struct root *r)
+{
+	return r->live;
+}
+
+const char *root_host_path(const struct root *r)
+{
+	return r->host_path;
+}
+
+int root_inject_error(struct root *r, const char *path, int err)
+{
+	if (r->n_faults >= ROOT_MAX_FAULTS)
+		return -E2BIG;
+	r->faults[r->n_faults].path = strdup(path);
+	if (!r->faults[r->n_faults].path)
+		return -ENOMEM;
+	r->faults[r->n_faults].err = err < 0 ? -err : err;
+	r->n_faults++;
+	return 0;
+}
+
+int root_inject_errors_from_string(struct root *r, const char *spec)
+{
+	_cleanup_strv_free_ char **items = NULL;
+	int rr = strv_split(spec, ",", &items);
+
+	if (rr < 0)
+		return rr;
+	STRV_FOREACH(it, items) {
+		char *eq = strrchr(*it, '=');
+		int err;
+
+		if (!eq)
+			return -EINVAL;
+		*eq = '\0';
+		err = errno_from_name(eq + 1);
+		if (err == 0)
+			return -EINVAL;
+		rr = root_inject_error(r, *it, err);
+		if (rr < 0)
+			return rr;
+	}
+	return 0;
+}
+
+const char *root_trace(const struct root *r)
+{
+	return strbuf_str(&r->trace);
+}
+
+static int root_record(struct root *r, const char *path, int result)
+{
+	if (r->flags & ROOT_TRACE)
+		strbuf_printf(&r->trace, "%s\t%s\n", result < 0 ? errno_name(result) : "ok", path);
+	return result;
+}
+
+static int root_fault_for(const struct root *r, const char *path)
+{
+	for (size_t i = 0; i < r->n_faults; i++)
+		if (strcmp(r->faults[i].path, path) == 0)
+			return -r->faults[i].err;
+	return 0;
+}
+
+/* Relative form of an absolute in-root path ("/" → "."). */
+static const char *rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+/*
+ * Userspace resolution inside the root. Produces the canonical relative path of `path`
+ * (following a final symlink too when follow_last). Components are kept in a strbuf as
+ * "a/b/c"; ".." pops one, never past the root.
+ */
+static int walk_resolve(struct root *r, const char *path, bool follow_last, char **ret)
+{
+	_cleanup_free_ char *todo = strdup(path);
+	struct strbuf done = STRBUF_INIT;
+	unsigned links = 0;
+	char *p;
+	int err = 0;
+
+	if (!todo)
+		return -ENOMEM;
+	strbuf_init(&done, PATH_MAX * 4);
+	p = todo;
+	for (;;) {
+		char *comp, *slash;
+		struct stat st;
+		size_t keep;
+		bool last;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		slash = strchr(p, '/');
+		comp = p;
+		if (slash) {
+			*slash = '\0';
+			p = slash + 1;
+		} else {
+			p = comp + strlen(comp);
+		}
+		while (*p == '/')
+			p++;
+		last = *p == '\0';
+		if (strcmp(comp, ".") == 0)
+			continue;
+		if (strcmp(comp, "..") == 0) {
+			char *s = done.len ? strrchr(done.buf, '/') : NULL;
+
+			done.len = s ? (size_t)(s - done.buf) : 0;
+			if (done.buf)
+				done.buf[done.len] = '\0';
+			continue;
+		}
+		keep = done.len;
+		if (done.len)
+			strbuf_putc(&done, '/');
+		strbuf_puts(&done, comp);
+		if (done.err) {
+			err = done.err == -EFBIG ? -ENAMETOOLONG : done.err;
+			goto out;
+		}
+		if (fstatat(r->fd, done.buf, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			err = -errno;
+			/* A missing last component is fine for the caller to report. */
+			if (err == -ENOENT && last)
+				err = 0;
+			if (err < 0)
+				goto out;
+			break;
+		}
+		if (S_ISLNK(st.st_mode) && (!last || follow_last)) {
+			char target[PATH_MAX];
+			ssize_t n;
+			char *rest;
+
+			if (++links > ROOT_MAX_SYMLINKS) {
+				err = -ELOOP;
+				goto out;
+			}
+			n = readlinkat(r->fd, done.buf, target, sizeof(target) - 1);
+			if (n < 0) {
+				err = -errno;
+				goto out;
+			}
+			target[n] = '\0';
+			/* Drop the link itself; an absolute target restarts at the root. */
+			done.len = target[0] == '/' ? 0 : keep;
+			done.buf[done.len] = '\0';
+			if (asprintf(&rest, "%s/%s", target, p) < 0) {
+				err = -ENOMEM;
+				goto out;
+			}
+			free(todo);
+			todo = rest;
+			p = todo;
+			continue;
+		}
+		if (!last && !S_ISDIR(st.st_mode)) {
+			err = -ENOTDIR;
+			goto out;
+		}
+	}
+	if (asprintf(ret, "%s", done.len ? done.buf : ".") < 0)
+		err = -ENOMEM;
+out:
+	strbuf_done(&done);
+	return err;
+}
+
+static int root_openat2(struct root *r, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd;
+
+	if ((r->flags & ROOT_NO_OPENAT2) || r->openat2_broken)
+		return -ENOSYS;
+	fd = syscall(SYS_openat2, r->fd, rel(path), &how, sizeof(how));
+	if (fd < 0) {
+		int err = -errno;
+
+		if (err == -ENOSYS || err == -EPERM || err == -E2BIG) {
+			/* EPERM may also be a real permission error: the walk will tell. */
+			if (err != -EPERM)
+				r->openat2_broken = true;
+			return -ENOSYS;
+		}
+		return err;
+	}
+	return (int)fd;
+}
+
+static int root_open_internal(struct root *r, const char *path, int flags)
+{
+	_cleanup_free_ char *resolved = NULL;
+	int fd, err;
+
+	if (!path || path[0] != '/')
+		return -EINVAL;
+	err = root_fault_for(r, path);
+	if (err < 0)
+		return err;
+	fd = root_openat2(r, path, flags);
+	if (fd != -ENOSYS)
+		return fd;
+	err = walk_resolve(r, path, !(flags & O_NOFOLLOW), &resolved);
+	if (err < 0)
+		return err;
+	fd = openat(r->fd, resolved, flags | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	return fd;
+}
+
+int root_open(struct root *r, const char *path, int flags)
+{
+	return root_record(r, path, root_open_internal(r, path, flags));
+}
+
+static int read_fd_all(int fd, size_t max, char **ret, size_t *ret_len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[8192];
+
+	/* One byte over the cap tells "too big" from "exactly max". */
+	strbuf_init(&sb, max + 1);
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			strbuf_done(&sb);
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		if (strbuf_add(&sb, buf, (size_t)n) < 0 || sb.len > max) {
+			strbuf_done(&sb);
+			return -EFBIG;
+		}
+	}
+	*ret_len = sb.len;
+	return strbuf_steal(&sb, ret);
+}
+
+int root_read_file(struct root *r, const char *path, size_t max, char **ret, size_t *ret_len)
+{
+	_cleanup_close_ int fd = root_open_internal(r, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	int err;
+
+	if (fd < 0)
+		return root_record(r, path, fd);
+	if (fstat(fd, &st) < 0)
+		return root_record(r, path, -errno);
+	if (S_ISDIR(st.st_mode))
+		return root_record(r, path, -EISDIR);
+	/* FIFOs and devices could block or never end: only regular files (sysfs/procfs are). */
+	if (!S_ISREG(st.st_mode))
+		return root_record(r, path, -EINVAL);
+	err = read_fd_all(fd, max, ret, ret_len);
+	return root_record(r, path, err);
+}
+
+int root_read_text(struct root *r, const char *path, size_t max, char **ret)
+{
+	char *buf;
+	size_t len;
+	int err = root_read_file(r, path, max, &buf, &len);
+
+	if (err < 0)
+		return err;
+	if (memchr(buf, '\0', len)) {
+		/* Keep text functions honest: embedded NULs make a malformed text file. */
+		free(buf);
+		return -EBADMSG;
+	}
+	if (len > 0 && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	*ret = buf;
+	return 0;
+}
+
+int root_readf_text(struct root *r, size_t max, char **ret, const char *fmt, ...)
+{
+	_cleanup_free_ char *path = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&path, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	return root_read_text(r, path, max, ret);
+}
+
+int root_read_u64(struct root *r, const char *path, uint64_t *ret)
+{
+	_cleanup_free_ char *text = NULL;
+	int err = root_read_text(r, path, ROOT_CAP_ATTR, &text);
+
+	if (err < 0)
+		return err;
+	err = parse_u64(text, 0, ret);
+	if (err < 0)
+		return -EBADMSG;
+	return err;
+}
+
+int root_readlink(struct root *r, const char *path, char **ret)
+{
+	_cleanup_free_ char *resolved = NULL;
+	char target[PATH_MAX];
+	ssize_t n;
+	int err;
+
+	if (!path || path[0] != '/')
+		return -EINVAL;
+	err = root_fault_for(r, path);
+	if (err < 0)
+		return root_record(r, path, err);
+	/* Resolve the parent directories, but not the link itself. */
+	err = walk_resolve(r, path, false, &resolved);
+	if (err < 0)
+		return root_record(r, path, err);
+	n = readlinkat(r->fd, resolved, target, sizeof(target) - 1);
+	if (n < 0)
+		return root_record(r, path, -errno);
+	target[n] = '\0';
+	*ret = strdup(target);
+	return root_record(r, path, *ret ? 0 : -ENOMEM);
+}
+
+int root_resolve(struct root *r, const char *path, char **ret)
+{
+	_cleanup_free_ char *resolved = NULL;
+	struct stat st;
+	int err;
+
+	if (!path || path[0] != '/')
+		return -EINVAL;
+	err = root_fault_for(r, path);
+	if (err < 0)
+		return err;
+	err = walk_resolve(r, path, true, &resolved);
+	if (err < 0)
+		return err;
+	if (fstatat(r->fd, resolved, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (strcmp(resolved, ".") == 0)
+		*ret = strdup("/");
+	else if (asprintf(ret, "/%s", resolved) < 0)
+		*ret = NULL;
+	return *ret ? 0 : -ENOMEM;
+}
+
+static int root_stat_internal(struct root *r, const char *path, bool follow, struct stat *ret)
+{
+	_cleanup_free_ char *resolved = NULL;
+	int err;
+
+	if (!path || path[0] != '/')
+		return -EINVAL;
+	err = root_fault_for(r, path);
+	if (err < 0)
+		return err;
+	err = walk_resolve(r, path, follow, &resolved);
+	if (err < 0)
+		return err;
+	if (fstatat(r->fd, resolved, ret, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	return 0;
+}
+
+int root_stat(struct root *r, const char *path, struct stat *ret)
+{
+	return root_record(r, path, root_stat_internal(r, path, true, ret));
+}
+
+int root_lstat(struct root *r, const char *path, struct stat *ret)
+{
+	return root_record(r, path, root_stat_internal(r, path, false, ret));
+}
+
+int root_opendir(struct root *r, const char *path, DIR **ret)
+{
+	int fd = root_open_internal(r, path, O_RDONLY | O_DIRECTORY);
+	DIR *d;
+
+	if (fd < 0)
+		return root_record(r, path, fd);
+	d = fdopendir(fd);
+	if (!d) {
+		int err = -errno;
+
+		close(fd);
+		return root_record(r, path, err);
+	}
+	*ret = d;
+	return root_record(r, path, 0);
+}
+
+int root_list_dir(struct root *r, const char *path, size_t max, char ***ret)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+	int err = root_opendir(r, path, &d);
+
+	if (err < 0)
+		return err;
+	names = calloc(1, sizeof(char *));
+	if (!names) {
+		closedir(d);
+		return -ENOMEM;
+	}
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (++n > max) {
+			closedir(d);
+			return -E2BIG;
+		}
+		err = strv_push(&names, de->d_name);
+		if (err < 0) {
+			closedir(d);
+			return err;
+		}
+	}
+	closedir(d);
+	strv_sort(names);
+	*ret = TAKE_PTR(names);
+	return 0;
+}
+
+int root_map(struct root *r, const char *path, size_t max, struct root_map *ret)
+{
+	_cleanup_close_ int fd = root_open_internal(r, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	void *p;
+
+	if (fd < 0)
+		return root_record(r, path, fd);
+	if (fstat(fd, &st) < 0)
+		return root_record(r, path, -errno);
+	if (!S_ISREG(st.st_mode))
+		return root_record(r, path, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL);
+	if ((uint64_t)st.st_size > max)
+		return root_record(r, path, -EFBIG);
+	if (st.st_size == 0) {
+		*ret = (struct root_map){ .data = (const uint8_t *)"", .len = 0 };
+		return root_record(r, path, 0);
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return root_record(r, path, -errno);
+	*ret = (struct root_map){ .data = p, .len = (size_t)st.st_size };
+	return root_record(r, path, 0);
+}
+
+void root_unmap(struct root_map *m)
+{
+	if (m->data && m->len)
+		munmap((void *)m->data, m->len);
+	*m = (struct root_map){ 0 };
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The sysroot-aware file API: the only way gpuenv reads the machine's files
+ * (util-linux include/path.h, with systemd chase() / libnvidia-container root semantics).
+ * A root is "/" on the live system or a directory (fixture tree, unpacked image, capture
+ * bundle). Paths are absolute as seen from inside the root, and absolute symlinks resolve
+ * inside it: openat2(RESOLVE_IN_ROOT) when the kernel allows, a userspace walk when it
+ * answers ENOSYS or EPERM (seccomp in containers) or when the test flag forces it.
+ * Every read has a cap; every result is 0 or a negative errno.
+ */
+#pragma once
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "shared/macro.h"
+
+/* Read caps (style-anchors §4.3). */
+#define ROOT_CAP_ATTR ((size_t)4 << 10)     /* a sysfs attribute */
+#define ROOT_CAP_TEXT ((size_t)1 << 20)     /* a /proc or config text file */
+#define ROOT_CAP_BIG ((size_t)16 << 20)     /* ld.so.cache and similar */
+#define ROOT_DIR_MAX_ENTRIES 65536u
+
+enum {
+	ROOT_NO_OPENAT2 = 1u << 0, /* always use the userspace walk */
+	ROOT_TRACE = 1u << 1,      /* record each access for --trace-paths */
+};
+
+struct root;
+
+int root_new(const char *path, unsigned flags, struct root **ret);
+struct root *root_free(struct root *r);
+static inline void root_freep(struct root **r)
+{
+	root_free(*r);
+}
+
+bool root_is_live(const struct root *r);
+/* The directory this root stands for on the host ("/" when live). */
+const char *root_host_path(const struct root *r);
+
+/* Makes every access to exactly `path` fail with -err (tests: EACCES, EIO …). */
+int root_inject_error(struct root *r, const char *path, int err);
+/* Parses "PATH=ERRNAME[,PATH=ERRNAME…]" (ERRNAME: EACCES, EIO, EPERM, ENOENT, ELOOP …). */
+int root_inject_errors_from_string(struct root *r, const char *spec);
+
+/* Newline-separated "<errno name or ok>\t<path>" records (ROOT_TRACE). Borrowed. */
+const char *root_trace(const struct root *r);
+
+/* open(2) inside the root; O_CLOEXEC is added. Returns the fd. */
+int root_open(struct root *r, const char *path, int flags);
+/* Whole file, NUL-terminated, one trailing newline stripped; -EFBIG above max bytes. */
+int root_read_text(struct root *r, const char *path, size_t max, char **ret);
+int root_readf_text(struct root *r, size_t max, char **ret, const char *fmt, ...) _printf_(4, 5);
+/* Whole file as bytes (+ a NUL after them for convenience). */
+int root_read_file(struct root *r, const char *path, size_t max, char **ret, size_t *ret_len);
+/* "0x10de\n", "4096\n" → value (strict, base 0). -EBADMSG when not a number. */
+int root_read_u64(struct root *r, const char *path, uint64_t *ret);
+/* The link's target text as stored. */
+int root_readlink(struct root *r, const char *path, char **ret);
+/* Canonical absolute path inside the root, all symlinks resolved. */
+int root_resolve(struct root *r, const char *path, char **ret);
+/* stat following links / not following the last one. */
+int root_stat(struct root *r, const char *path, struct stat *ret);
+int root_lstat(struct root *r, const char *path, struct stat *ret);
+int root_opendir(struct root *r, const char *path, DIR **ret);
+/* Sorted entry names (no "." / ".."), at most max entries (-E2BIG beyond). */
+int root_list_dir(struct root *r, const char *path, size_t max, char ***ret);
+
+/* A read-only mapping of a whole file (ELF files: never copied). */
+struct root_map {
+	const uint8_t *data;
+	size_t len;
+};
+int root_map(struct root *r, const char *path, size_t max, struct root_map *ret);
+void root_unmap(struct root_map *m);
+
+/* A name for an errno as the trace and the snapshot print it ("EACCES"). */
+const char *errno_name(int err);
+int errno_from_name(const char *name);

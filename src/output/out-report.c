@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The `gpuenv report` text tree: the snapshot's sections in stack order, bottom first
+ * (host, hardware, driver, runtime, framework, container, environment), every fact with
+ * its value, or its state and reason when it is not present. Rendering only: the tree is
+ * printed as collected, nothing is computed here.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuenv/gpuenv.h"
+#include "output.h"
+#include "shared/strbuf.h"
+#include "snapshot/snapshot.h"
+
+static const char *const section_order[] = {
+	"host", "hardware", "driver", "runtime", "framework", "container", "environment",
+};
+
+struct style {
+	bool color;
+};
+
+static const char *c_on(const struct style *st, const char *code)
+{
+	return st->color ? code : "";
+}
+
+static void render_value(struct strbuf *sb, const struct style *st, const struct snap_node *n)
+{
+	enum fact_state state = snap_state(n);
+	const char *src = snap_source(n), *err = snap_error(n);
+	int64_t i;
+	bool b;
+
+	if (state == FACT_PRESENT) {
+		if (snap_str(n))
+			strbuf_puts(sb, snap_str(n));
+		else if (snap_int(n, &i))
+			strbuf_printf(sb, "%" PRId64, i);
+		else if (snap_bool(n, &b))
+			strbuf_puts(sb, b ? "yes" : "no");
+		else
+			strbuf_puts(sb, "present");
+		return;
+	}
+	strbuf_printf(sb, "%s(%s", c_on(st, state == FACT_ABSENT || state == FACT_UNPROBED ?
+					       "\033[2m" : "\033[33m"),
+		      fact_state_to_string(state));
+	if (err)
+		strbuf_printf(sb, ": %s", err);
+	if (src)
+		strbuf_printf(sb, "; %s", src);
+	if (snap_raw(n))
+		strbuf_printf(sb, "; raw \"%s\"", snap_raw(n));
+	strbuf_printf(sb, ")%s", c_on(st, "\033[0m"));
+}
+
+static void render_node(struct strbuf *sb, const struct style *st, const struct snap_node *n,
+			unsigned depth)
+{
+	size_t count = snap_count(n);
+
+	for (size_t i = 0; i < count; i++) {
+		const struct snap_node *c = snap_at(n, i);
+		const char *key = snap_key(c);
+		char label[64];
+
+		if (key)
+			snprintf(label, sizeof(label), "%s", key);
+		else
+			snprintf(label, sizeof(label), "[%zu]", i);
+		strbuf_printf(sb, "%*s", (int)(depth * 2), "");
+		if (snap_kind(c) == SNAP_FACT) {
+			strbuf_printf(sb, "%s: ", label);
+			render_value(sb, st, c);
+			strbuf_putc(sb, '\n');
+			continue;
+		}
+		strbuf_printf(sb, "%s%s", label, snap_count(c) ? "" : ": (none)");
+		strbuf_putc(sb, '\n');
+		render_node(sb, st, c, depth + 1);
+	}
+}
+
+int out_report_text(const struct snapshot *s, unsigned flags, struct strbuf *sb)
+{
+	const struct snap_node *root = snapshot_root_const(s);
+	struct style st = { .color = flags & GPUENV_RENDER_COLOR };
+
+	strbuf_puts(sb, "gpuenv report: the GPU stack, bottom layer first\n");
+	for (size_t i = 0; i < sizeof(section_order) / sizeof(section_order[0]); i++) {
+		const struct snap_node *sec = snap_child(root, section_order[i]);
+
+		strbuf_printf(sb, "\n%s%s%s\n", c_on(&st, "\033[1m"), section_order[i],
+			      c_on(&st, "\033[0m"));
+		if (!sec || snap_count(sec) == 0) {
+			strbuf_puts(sb, "  (nothing probed)\n");
+			continue;
+		}
+		render_node(sb, &st, sec, 1);
+	}
+	return sb->err;
+}
+
+GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsigned flags,
+					   char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (!s || !ret)
+		return -EINVAL;
+	r = out_report_text((const struct snapshot *)s, flags, &sb);
+	if (r < 0) {
+		strbuf_done(&sb);
+		return r;
+	}
+	return strbuf_steal(&sb, ret);
+}

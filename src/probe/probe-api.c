@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Public snapshot entry points: collect (run the probe table), load, ref/unref, to JSON. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "probe.h"
+
+/* The public type is the internal snapshot. */
+struct gpuenv_snapshot;
+
+GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_snapshot **ret)
+{
+	struct snapshot *s;
+	int r;
+
+	if (!ctx || !ret)
+		return -EINVAL;
+	r = snapshot_new(&s);
+	if (r < 0)
+		return r;
+	r = probe_run_all(ctx, s);
+	if (r < 0) {
+		snapshot_unref(s);
+		return r;
+	}
+	*ret = (struct gpuenv_snapshot *)s;
+	return 0;
+}
+
+GPUENV_API int gpuenv_snapshot_from_json(struct gpuenv_ctx *ctx, const char *json, size_t len,
+					 struct gpuenv_snapshot **ret)
+{
+	_cleanup_free_ char *why = NULL;
+	struct snapshot *s;
+	int r;
+
+	if (!json || !ret)
+		return -EINVAL;
+	r = snapshot_from_json(json, len, &s, &why);
+	if (r < 0) {
+		if (ctx)
+			log_err(&ctx->log, "snapshot JSON: %s", why ? why : "invalid");
+		return r;
+	}
+	*ret = (struct gpuenv_snapshot *)s;
+	return 0;
+}
+
+GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s)
+{
+	return (struct gpuenv_snapshot *)snapshot_ref((struct snapshot *)s);
+}
+
+GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_unref(struct gpuenv_snapshot *s)
+{
+	return (struct gpuenv_snapshot *)snapshot_unref((struct snapshot *)s);
+}
+
+GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret)
+{
+	if (!s || !ret)
+		return -EINVAL;
+	return snapshot_to_json((const struct snapshot *)s,
+				(flags & GPUENV_RENDER_STABLE) ? SNAP_JSON_STABLE : 0, ret);
+}

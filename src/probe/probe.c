@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The one list of data sources and its runner. Order matters: a probe that reads what
+ * another wrote (never its internals) comes after it.
+ */
+#include <errno.h>
+#include <time.h>
+
+#include "probe.h"
+
+static const struct probe probe_table[] = {
+	{ .name = "host", .layer = GPUENV_LAYER_HARDWARE, .run = probe_host },
+};
+
+const char *layer_to_string(enum gpuenv_layer l)
+{
+	static const char *const names[] = {
+		[GPUENV_LAYER_HARDWARE] = "hardware", [GPUENV_LAYER_DRIVER] = "driver",
+		[GPUENV_LAYER_RUNTIME] = "runtime",   [GPUENV_LAYER_FRAMEWORK] = "framework",
+		[GPUENV_LAYER_CONTAINER] = "container",
+	};
+
+	return (unsigned)l < ARRAY_SIZE(names) ? names[l] : "unknown";
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int probe_run_all(struct gpuenv_ctx *ctx, struct snapshot *s)
+{
+	struct probe_env pe = {
+		.ctx = ctx,
+		.root = ctx->root,
+		.env = ctx->env,
+		.log = &ctx->log,
+	};
+	struct snap_node *root = snapshot_root(s);
+	struct snap_node *timings = snap_object(snap_object(root, "collection"), "probe_us");
+
+	/* Every layer exists in the snapshot even when no probe filled it. */
+	for (int l = GPUENV_LAYER_HARDWARE; l <= GPUENV_LAYER_CONTAINER; l++)
+		snap_object(root, layer_to_string((enum gpuenv_layer)l));
+	for (size_t i = 0; i < ARRAY_SIZE(probe_table); i++) {
+		const struct probe *p = &probe_table[i];
+		double t0 = now_ms();
+		int r;
+
+		log_debug(pe.log, "probe %s", p->name);
+		r = p->run(&pe, s);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			log_warn(pe.log, "probe %s failed: %s", p->name, errno_name(r));
+		snap_set_int(timings, p->name, (int64_t)((now_ms() - t0) * 1000.0), "microseconds");
+	}
+	return snapshot_error(s);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The probe table (pciutils lib/init.c pci_methods[], htop Platform.c): every data source
+ * is one row, run in table order, each writing its own subtree of the snapshot and nothing
+ * else. A probe never decides what is wrong (that is rules/); a failed read becomes a fact
+ * state, so a probe's run() fails only on OOM.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "core/ctx.h"
+#include "gpuenv/gpuenv.h"
+#include "snapshot/snapshot.h"
+
+enum {
+	PROBE_LIVE = 1u << 0, /* calls a vendor library: only live, or with a library named */
+};
+
+struct probe_env {
+	struct gpuenv_ctx *ctx;
+	struct root *root;
+	const struct env *env;
+	const struct log_sink *log;
+};
+
+struct probe {
+	const char *name;         /* stable: appears in the snapshot's "probes" record */
+	enum gpuenv_layer layer;
+	unsigned flags;
+	int (*run)(struct probe_env *pe, struct snapshot *s);
+};
+
+/* Runs every probe in table order into s; records each probe's outcome under "probes". */
+int probe_run_all(struct gpuenv_ctx *ctx, struct snapshot *s);
+
+/* Layer subtree names in the snapshot ("hardware", "driver", …). */
+const char *layer_to_string(enum gpuenv_layer l);
+
+/* Probe entry points (one file each). */
+int probe_host(struct probe_env *pe, struct snapshot *s);

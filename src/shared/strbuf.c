@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Capped growable buffer; see strbuf.h. The cap exists so that a renderer fed a hostile
+ * snapshot, or a reader fed a huge file, fails with -EFBIG instead of eating memory.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+
+#define STRBUF_DEFAULT_CAP ((size_t)64 << 20)
+
+void strbuf_init(struct strbuf *sb, size_t cap)
+{
+	*sb = (struct strbuf){ .cap = cap };
+}
+
+void strbuf_done(struct strbuf *sb)
+{
+	free(sb->buf);
+	*sb = (struct strbuf){ .cap = sb->cap };
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	sb->err = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+static int strbuf_reserve(struct strbuf *sb, size_t extra)
+{
+	size_t cap = sb->cap ? sb->cap : STRBUF_DEFAULT_CAP;
+	size_t need, alloc;
+	char *p;
+
+	if (sb->err)
+		return sb->err;
+	if (__builtin_add_overflow(sb->len, extra, &need) || need > cap)
+		return sb->err = -EFBIG;
+	if (need + 1 <= sb->alloc)
+		return 0;
+	alloc = sb->alloc ? sb->alloc : 64;
+	while (alloc < need + 1)
+		alloc *= 2;
+	p = realloc(sb->buf, alloc);
+	if (!p)
+		return sb->err = -ENOMEM;
+	sb->buf = p;
+	sb->alloc = alloc;
+	return 0;
+}
+
+int strbuf_add(struct strbuf *sb, const char *s, size_t n)
+{
+	int r = strbuf_reserve(sb, n);
+
+	if (r < 0)
+		return r;
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+int strbuf_puts(struct strbuf *sb, const char *s)
+{
+	return strbuf_add(sb, s, strlen(s));
+}
+
+int strbuf_putc(struct strbuf *sb, char c)
+{
+	return strbuf_add(sb, &c, 1);
+}
+
+int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n, r;
+
+	if (sb->err)
+		return sb->err;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return sb->err = -EINVAL;
+	r = strbuf_reserve(sb, (size_t)n);
+	if (r < 0)
+		return r;
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+	return 0;
+}
+
+int strbuf_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = strbuf_vprintf(sb, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+const char *strbuf_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+int strbuf_steal(struct strbuf *sb, char **ret)
+{
+	char *p;
+
+	if (sb->err)
+		return sb->err;
+	p = sb->buf ? sb->buf : strdup("");
+	if (!p)
+		return -ENOMEM;
+	*ret = p;
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A growable text buffer with a hard size cap (curl's dynbuf "toobig" idea,
+ * docs/internals/DYNBUF.md): every renderer writes into one, and a runaway input
+ * can never grow it past the cap. Appends after an error are ignored and the
+ * first error is kept, so callers check once at the end.
+ */
+#pragma once
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "macro.h"
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+	size_t cap; /* hard maximum of len; 0 = default (64 MiB) */
+	int err;    /* first error: -ENOMEM or -EFBIG */
+};
+
+#define STRBUF_INIT { 0 }
+
+void strbuf_init(struct strbuf *sb, size_t cap);
+void strbuf_done(struct strbuf *sb);
+int strbuf_add(struct strbuf *sb, const char *s, size_t n);
+int strbuf_puts(struct strbuf *sb, const char *s);
+int strbuf_putc(struct strbuf *sb, char c);
+int strbuf_printf(struct strbuf *sb, const char *fmt, ...) _printf_(2, 3);
+int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap) _printf_(2, 0);
+/* The NUL-terminated contents ("" when empty); borrowed. */
+const char *strbuf_str(const struct strbuf *sb);
+/* Hand the buffer to the caller (never NULL unless sb->err); sb is reset. */
+int strbuf_steal(struct strbuf *sb, char **ret);
+void strbuf_reset(struct strbuf *sb);

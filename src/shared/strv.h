@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * NULL-terminated string vectors (systemd strv) and line/field splitting helpers used
+ * by the text-file parsers: "KEY=value" lines, PATH-style lists.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+char **strv_free(char **l);
+size_t strv_length(char *const *l);
+int strv_push(char ***l, const char *s);          /* copies s */
+int strv_consume(char ***l, char *s);             /* takes s */
+bool strv_contains(char *const *l, const char *s);
+/* Splits s at any of sep, dropping empty fields ("a::b" → a, b). */
+int strv_split(const char *s, const char *sep, char ***ret);
+void strv_sort(char **l);
+
+static inline void strv_freep(char ***l)
+{
+	strv_free(*l);
+}
+#define _cleanup_strv_free_ __attribute__((cleanup(strv_freep)))
+
+#define STRV_FOREACH(s, l) for (char **s = (l); s && *s; s++)
+
+/* Trims ASCII whitespace at both ends in place; returns s. */
+char *strstrip(char *s);
+/* Splits "KEY=VALUE" / "KEY: VALUE" at the first sep; trims both; NULL if no sep. */
+char *kv_split(char *line, char sep);
+/* Splits a buffer into lines in place: returns the next line or NULL; *state carries on. */
+char *line_next(char **state);

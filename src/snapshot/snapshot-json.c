@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Snapshot ⇄ JSON with jansson. Layout (docs/snapshot-schema.md):
+ *   { "schema_version": 1, "<layer>": { … }, … }
+ * an object node is a JSON object, an array node a JSON array, and a fact is the object
+ *   { "state": "present", "value": …, "source": "…", "error": "…", "raw": "…" }
+ * with only "state" required. A fact is told from an object node by its "state" member
+ * being a string (an object node's child named "state" is itself an object).
+ * Keys are written sorted (JSON_SORT_KEYS) so output is byte-stable.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot-internal.h"
+
+#define SNAP_JSON_MAX_DEPTH 64
+#define SNAP_JSON_MAX_BYTES ((size_t)64 << 20)
+
+static json_t *fact_to_json(const struct snap_node *n)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "state", json_string(fact_state_to_string(n->state)));
+	switch (n->type) {
+	case SNAP_TYPE_STRING:
+		json_object_set_new(o, "value", json_string(n->str));
+		break;
+	case SNAP_TYPE_INT:
+		json_object_set_new(o, "value", json_integer(n->i));
+		break;
+	case SNAP_TYPE_BOOL:
+		json_object_set_new(o, "value", json_boolean(n->b));
+		break;
+	case SNAP_TYPE_NONE:
+		break;
+	}
+	if (n->source)
+		json_object_set_new(o, "source", json_string(n->source));
+	if (n->error)
+		json_object_set_new(o, "error", json_string(n->error));
+	if (n->raw)
+		json_object_set_new(o, "raw", json_string(n->raw));
+	return o;
+}
+
+static json_t *node_to_json(const struct snap_node *n, bool stable, bool top)
+{
+	json_t *j;
+
+	if (n->kind == SNAP_FACT)
+		return fact_to_json(n);
+	j = n->kind == SNAP_OBJECT ? json_object() : json_array();
+	if (!j)
+		return NULL;
+	for (size_t i = 0; i < n->n_child; i++) {
+		const struct snap_node *c = n->child[i];
+		json_t *cj;
+
+		/* "collection" holds time, host name and timings: not in stable output. */
+		if (top && stable && strcmp(c->key, "collection") == 0)
+			continue;
+		cj = node_to_json(c, stable, false);
+		if (!cj) {
+			json_decref(j);
+			return NULL;
+		}
+		if (n->kind == SNAP_OBJECT)
+			json_object_set_new(j, c->key, cj);
+		else
+			json_array_append_new(j, cj);
+	}
+	return j;
+}
+
+void *snapshot_node_to_jansson(const struct snap_node *n)
+{
+	return node_to_json(n, true, false);
+}
+
+int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret)
+{
+	json_t *j = node_to_json(s->root, flags & SNAP_JSON_STABLE, true);
+	char *text;
+
+	if (!j)
+		return -ENOMEM;
+	json_object_set_new(j, "schema_version", json_integer(SNAPSHOT_SCHEMA_VERSION));
+	text = json_dumps(j, JSON_SORT_KEYS |
+				     ((flags & SNAP_JSON_COMPACT) ? JSON_COMPACT : JSON_INDENT(2)));
+	json_decref(j);
+	if (!text)
+		return -ENOMEM;
+	*ret = text;
+	return 0;
+}
+
+/* ---- loading ---- */
+
+struct load {
+	struct snapshot *s;
+	char err[256];
+};
+
+static int load_fail(struct load *l, const char *where, const char *what)
+{
+	if (!l->err[0])
+		snprintf(l->err, sizeof(l->err), "%s: %s", where[0] ? where : "(top)", what);
+	return -EBADMSG;
+}
+
+static bool is_fact(json_t *o)
+{
+	return json_is_object(o) && json_is_string(json_object_get(o, "state"));
+}
+
+static int load_fact(struct load *l, struct snap_node *f, json_t *o, const char *where)
+{
+	const char *k;
+	json_t *v;
+	int st = fact_state_from_string(json_string_value(json_object_get(o, "state")));
+
+	if (st < 0)
+		return load_fail(l, where, "unknown fact state");
+	f->state = (enum fact_state)st;
+	json_object_foreach(o, k, v) {
+		if (strcmp(k, "state") == 0)
+			continue;
+		if (strcmp(k, "value") == 0) {
+			if (json_is_string(v)) {
+				f->type = SNAP_TYPE_STRING;
+				f->str = strdup(json_string_value(v));
+				if (!f->str)
+					return -ENOMEM;
+			} else if (json_is_integer(v)) {
+				f->type = SNAP_TYPE_INT;
+				f->i = json_integer_value(v);
+			} else if (json_is_boolean(v)) {
+				f->type = SNAP_TYPE_BOOL;
+				f->b = json_is_true(v);
+			} else if (!json_is_null(v)) {
+				return load_fail(l, where, "fact value must be a string, integer or boolean");
+			}
+			continue;
+		}
+		{
+			char **dst = strcmp(k, "source") == 0 ? &f->source :
+				     strcmp(k, "error") == 0  ? &f->error :
+				     strcmp(k, "raw") == 0    ? &f->raw :
+								NULL;
+			if (!dst)
+				return load_fail(l, where, "unknown member in a fact");
+			if (!json_is_string(v))
+				return load_fail(l, where, "fact member must be a string");
+			*dst = strdup(json_string_value(v));
+			if (!*dst)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int load_node(struct load *l, struct snap_node *n, json_t *j, const char *where, unsigned depth);
+
+static int load_child(struct load *l, struct snap_node *parent, const char *key, json_t *v,
+		      const char *where, unsigned depth)
+{
+	struct snap_node *c;
+	enum snap_kind kind;
+	size_t at = parent->n_child;
+	int r;
+
+	if (is_fact(v))
+		kind = SNAP_FACT;
+	else if (json_is_object(v))
+		kind = SNAP_OBJECT;
+	else if (json_is_array(v))
+		kind = SNAP_ARRAY;
+	else
+		return load_fail(l, where, "a leaf must be a fact object");
+	c = node_new(l->s, kind, key);
+	if (!c)
+		return -ENOMEM;
+	/* jansson iterates objects in no defined order: insert sorted, refuse duplicates. */
+	if (key && parent->kind == SNAP_OBJECT) {
+		size_t lo = 0, hi = parent->n_child;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int cmp = strcmp(parent->child[mid]->key, key);
+
+			if (cmp == 0) {
+				node_free(c);
+				return load_fail(l, where, "duplicate key");
+			}
+			if (cmp < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		at = lo;
+	}
+	if (!add_child(parent, c, at)) {
+		node_free(c);
+		return -ENOMEM;
+	}
+	r = kind == SNAP_FACT ? load_fact(l, c, v, where) : load_node(l, c, v, where, depth + 1);
+	return r;
+}
+
+static int load_node(struct load *l, struct snap_node *n, json_t *j, const char *where, unsigned depth)
+{
+	char path[512];
+	int r;
+
+	if (depth > SNAP_JSON_MAX_DEPTH)
+		return load_fail(l, where, "nested too deeply");
+	if (json_is_object(j)) {
+		const char *k;
+		json_t *v;
+
+		json_object_foreach(j, k, v) {
+			if (depth == 0 && strcmp(k, "schema_version") == 0)
+				continue;
+			snprintf(path, sizeof(path), "%s%s%s", where, where[0] ? "." : "", k);
+			r = load_child(l, n, k, v, path, depth);
+			if (r < 0)
+				return r;
+		}
+		return 0;
+	}
+	{
+		size_t i;
+		json_t *v;
+
+		json_array_foreach(j, i, v) {
+			snprintf(path, sizeof(path), "%s.%zu", where, i);
+			r = load_child(l, n, NULL, v, path, depth);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+int snapshot_from_json(const char *text, size_t len, struct snapshot **ret, char **ret_error)
+{
+	struct load l = { 0 };
+	json_error_t jerr;
+	json_t *j, *ver;
+	int r;
+
+	if (len > SNAP_JSON_MAX_BYTES)
+		return -EFBIG;
+	j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!j) {
+		if (ret_error && asprintf(ret_error, "line %d column %d: %s", jerr.line, jerr.column,
+					  jerr.text) < 0)
+			*ret_error = NULL;
+		return -EBADMSG;
+	}
+	if (!json_is_object(j)) {
+		r = load_fail(&l, "", "a snapshot is a JSON object");
+		goto out;
+	}
+	ver = json_object_get(j, "schema_version");
+	if (!json_is_integer(ver) || json_integer_value(ver) != SNAPSHOT_SCHEMA_VERSION) {
+		r = load_fail(&l, "schema_version", "missing, or not a version this gpuenv reads (1)");
+		r = -EPROTONOSUPPORT;
+		goto out;
+	}
+	r = snapshot_new(&l.s);
+	if (r < 0)
+		goto out;
+	r = load_node(&l, l.s->root, j, "", 0);
+out:
+	json_decref(j);
+	if (r < 0) {
+		snapshot_unref(l.s);
+		if (ret_error && l.err[0])
+			*ret_error = strdup(l.err);
+		return r;
+	}
+	*ret = l.s;
+	return 0;
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `gpuenv report`: print the snapshot as a tree, or as JSON with --json. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gpuenv.h"
+
+static void report_help(void)
+{
+	printf("Usage: gpuenv report [OPTIONS]\n\n"
+	       "Prints what gpuenv sees, layer by layer from the bottom (host, hardware, driver,\n"
+	       "runtime, framework, container), each fact with its state and source.\n\n"
+	       "Options:\n" COMMON_OPTIONS_HELP "  -h, --help            this help\n");
+}
+
+int cmd_report(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		COMMON_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct common_opts o = { .color = -1 };
+	struct gpuenv_ctx *ctx;
+	struct gpuenv_snapshot *snap;
+	char *out = NULL;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			report_help();
+			return EXIT_HEALTHY;
+		}
+		r = common_opts_handle(&o, c, optarg);
+		if (r < 0)
+			return -r;
+		if (r == 0)
+			return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gpuenv report: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	r = common_open(&o, &ctx, &snap);
+	if (r)
+		return r;
+	if (o.json)
+		r = gpuenv_snapshot_to_json(snap, common_render_flags(&o, stdout), &out);
+	else
+		r = gpuenv_snapshot_render_text(snap, common_render_flags(&o, stdout), &out);
+	if (r < 0) {
+		print_error("rendering", r);
+		r = EXIT_SOFTWARE;
+	} else {
+		fputs(out, stdout);
+		if (o.json)
+			fputc('\n', stdout);
+		r = EXIT_HEALTHY;
+	}
+	free(out);
+	gpuenv_snapshot_unref(snap);
+	gpuenv_ctx_free(ctx);
+	return r;
+}

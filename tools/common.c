@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Options and set-up shared by the commands that read a machine; see gpuenv.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpuenv.h"
+
+void print_error(const char *what, int err)
+{
+	fprintf(stderr, "gpuenv: %s: %s\n", what, strerror(err < 0 ? -err : err));
+}
+
+int common_opts_handle(struct common_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'R':
+		o->sysroot = arg;
+		return 1;
+	case 'E':
+		o->env_file = arg;
+		return 1;
+	case 'F':
+		o->from = arg;
+		return 1;
+	case 0x100:
+		o->nvml_lib = arg;
+		return 1;
+	case 0x101:
+		o->cuda_lib = arg;
+		return 1;
+	case 0x102:
+		o->opencl_lib = arg;
+		return 1;
+	case 0x103:
+		o->trace_paths = arg;
+		return 1;
+	case 0x104:
+		o->stable = true;
+		return 1;
+	case 0x105:
+		o->redact = true;
+		return 1;
+	case 0x106:
+		o->no_vendor = true;
+		return 1;
+	case 0x107:
+		if (strcmp(arg, "auto") == 0)
+			o->color = -1;
+		else if (strcmp(arg, "always") == 0)
+			o->color = 1;
+		else if (strcmp(arg, "never") == 0)
+			o->color = 0;
+		else {
+			fprintf(stderr, "gpuenv: --color takes auto, always or never, not '%s'\n", arg);
+			return -EXIT_USAGE;
+		}
+		return 1;
+	case 'j':
+		o->json = true;
+		return 1;
+	case 'v':
+		o->verbose++;
+		return 1;
+	}
+	return 0;
+}
+
+bool common_use_color(const struct common_opts *o, FILE *f)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	/* https://no-color.org: any non-empty NO_COLOR disables colour, even when forced. */
+	if (no_color && *no_color)
+		return false;
+	if (o->color >= 0)
+		return o->color == 1;
+	return isatty(fileno(f));
+}
+
+unsigned common_render_flags(const struct common_opts *o, FILE *f)
+{
+	unsigned flags = 0;
+
+	if (o->stable)
+		flags |= GPUENV_RENDER_STABLE;
+	if (o->redact)
+		flags |= GPUENV_RENDER_REDACT;
+	if (common_use_color(o, f))
+		flags |= GPUENV_RENDER_COLOR;
+	return flags;
+}
+
+static void log_to_stderr(void *userdata, int priority, const char *file, int line,
+			  const char *fn, const char *format, va_list args)
+{
+	fprintf(stderr, "gpuenv: %s: ", fn);
+	vfprintf(stderr, format, args);
+	fputc('\n', stderr);
+}
+
+int read_host_file(const char *path, size_t max, char **ret, size_t *ret_len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t n;
+
+		if (cap - len < 65536) {
+			char *p;
+
+			cap = cap ? cap * 2 : 65536;
+			if (cap > max + 65536) {
+				free(buf);
+				if (f != stdin)
+					fclose(f);
+				return -EFBIG;
+			}
+			p = realloc(buf, cap + 1);
+			if (!p) {
+				free(buf);
+				if (f != stdin)
+					fclose(f);
+				return -ENOMEM;
+			}
+			buf = p;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (len > max) {
+			free(buf);
+			if (f != stdin)
+				fclose(f);
+			return -EFBIG;
+		}
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		if (f != stdin)
+			fclose(f);
+		return -EIO;
+	}
+	if (f != stdin)
+		fclose(f);
+	buf[len] = '\0';
+	*ret = buf;
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
+int write_text_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "we");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(text, f) < 0)
+		err = -EIO;
+	if (fclose(f) != 0 && !err)
+		err = -errno;
+	return err;
+}
+
+int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
+		struct gpuenv_snapshot **ret_snap)
+{
+	struct gpuenv_ctx_opts opts = {
+		.sz = sizeof(opts),
+		.sysroot = o->sysroot,
+		.env_file = o->env_file,
+		.nvml_lib = o->nvml_lib,
+		.cuda_lib = o->cuda_lib,
+		.opencl_lib = o->opencl_lib,
+	};
+	struct gpuenv_ctx *ctx = NULL;
+	struct gpuenv_snapshot *snap = NULL;
+	const char *inject = getenv("GPUENV_TEST_INJECT_ERRORS");
+	int err;
+
+	if (o->stable)
+		opts.flags |= GPUENV_CTX_STABLE;
+	if (o->trace_paths)
+		opts.flags |= GPUENV_CTX_TRACE_PATHS;
+	if (o->no_vendor)
+		opts.flags |= GPUENV_CTX_NO_VENDOR;
+	if (getenv("GPUENV_TEST_NO_OPENAT2"))
+		opts.flags |= GPUENV_CTX_NO_OPENAT2;
+	opts.inject_errors = inject;
+	if (o->sysroot) {
+		struct stat st;
+
+		/* Name the path and the reason before anything else (issue: bad input). */
+		if (stat(o->sysroot, &st) < 0) {
+			fprintf(stderr, "gpuenv: --sysroot %s: %s\n", o->sysroot, strerror(errno));
+			return EXIT_INPUT;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "gpuenv: --sysroot %s: %s\n", o->sysroot, strerror(ENOTDIR));
+			return EXIT_INPUT;
+		}
+	}
+	if (o->env_file && access(o->env_file, R_OK) < 0) {
+		fprintf(stderr, "gpuenv: --env-file %s: %s\n", o->env_file, strerror(errno));
+		return EXIT_INPUT;
+	}
+	err = gpuenv_ctx_new(&opts, &ctx);
+	if (err < 0) {
+		if (err == -EBADMSG && o->env_file)
+			fprintf(stderr, "gpuenv: --env-file %s: not KEY=VALUE lines\n", o->env_file);
+		else if (o->sysroot)
+			fprintf(stderr, "gpuenv: --sysroot %s: %s\n", o->sysroot, strerror(-err));
+		else
+			print_error("cannot set up", err);
+		return err == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
+	}
+	gpuenv_ctx_set_log_fn(ctx, log_to_stderr, NULL);
+	gpuenv_ctx_set_log_priority(ctx, o->verbose ? 7 : 3);
+	if (o->from) {
+		char *text;
+		size_t len;
+
+		err = read_host_file(o->from, (size_t)64 << 20, &text, &len);
+		if (err < 0) {
+			fprintf(stderr, "gpuenv: --from %s: %s\n", o->from, strerror(-err));
+			gpuenv_ctx_free(ctx);
+			return EXIT_INPUT;
+		}
+		err = gpuenv_snapshot_from_json(ctx, text, len, &snap);
+		free(text);
+		if (err < 0) {
+			fprintf(stderr, "gpuenv: --from %s: not a gpuenv snapshot (%s)\n", o->from,
+				strerror(-err));
+			gpuenv_ctx_free(ctx);
+			return EXIT_INPUT;
+		}
+	} else {
+		err = gpuenv_snapshot_collect(ctx, &snap);
+		if (err < 0) {
+			print_error("collecting the snapshot", err);
+			gpuenv_ctx_free(ctx);
+			return EXIT_SOFTWARE;
+		}
+	}
+	if (o->trace_paths) {
+		char *trace;
+
+		if (gpuenv_ctx_get_trace(ctx, &trace) == 0) {
+			err = write_text_file(o->trace_paths, trace);
+			free(trace);
+			if (err < 0) {
+				fprintf(stderr, "gpuenv: --trace-paths %s: %s\n", o->trace_paths,
+					strerror(-err));
+				gpuenv_snapshot_unref(snap);
+				gpuenv_ctx_free(ctx);
+				return EXIT_INPUT;
+			}
+		}
+	}
+	*ret_ctx = ctx;
+	*ret_snap = snap;
+	return 0;
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gpuenv: main and the command table (kmod tools/kmod.c). `gpuenv` with no command runs
+ * `doctor` once it exists; until then `report`.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuenv.h"
+
+static int cmd_help(int argc, char *argv[]);
+static int cmd_version(int argc, char *argv[]);
+
+static const struct gpuenv_cmd commands[] = {
+	{ "report", cmd_report, "the four-layer inventory of this machine (or --sysroot/--from)" },
+	{ "version", cmd_version, "print the version" },
+	{ "help", cmd_help, "this list; `gpuenv COMMAND --help` for a command's options" },
+};
+
+#define DEFAULT_COMMAND "report"
+
+static int cmd_help(int argc, char *argv[])
+{
+	printf("Usage: gpuenv [COMMAND] [OPTIONS]\n\n"
+	       "Tells whether this machine's GPU stack (hardware, driver, runtime, framework,\n"
+	       "container) will work, and if not which layer is broken and how to fix it.\n\n"
+	       "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		printf("  %-10s %s\n", commands[i].name, commands[i].help);
+	printf("\nWithout a command, gpuenv runs `%s`.\n\n"
+	       "Exit codes:\n"
+	       "  0   healthy (no error-severity finding)\n"
+	       "  1   warnings only, with doctor --strict\n"
+	       "  2   errors found\n"
+	       "  3   could not evaluate (nothing readable)\n"
+	       "  64  usage error\n"
+	       "  66  an input (sysroot, snapshot, env file) cannot be read\n"
+	       "  70  internal error\n",
+	       DEFAULT_COMMAND);
+	return EXIT_HEALTHY;
+}
+
+static int cmd_version(int argc, char *argv[])
+{
+	printf("gpuenv %s\n", gpuenv_version());
+	return EXIT_HEALTHY;
+}
+
+int main(int argc, char *argv[])
+{
+	const char *name = DEFAULT_COMMAND;
+
+	if (argc >= 2 && argv[1][0] != '-') {
+		name = argv[1];
+		argc--;
+		argv++;
+	} else if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		return cmd_help(argc, argv);
+	} else if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+		return cmd_version(argc, argv);
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return commands[i].run(argc, argv);
+	fprintf(stderr, "gpuenv: unknown command '%s'; see `gpuenv help`\n", name);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The gpuenv command table (kmod tools/kmod.h) and the helpers every command shares.
+ * Commands see only the public header and src/shared/.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "gpuenv/gpuenv.h"
+
+/* Exit codes, documented in gpuenv(1) and `gpuenv --help`. */
+enum {
+	EXIT_HEALTHY = 0,
+	EXIT_WARNINGS = 1,   /* doctor --strict: warnings found */
+	EXIT_ERRORS = 2,     /* doctor: error-severity findings */
+	EXIT_UNEVALUATED = 3, /* doctor: nothing could be read */
+	EXIT_USAGE = 64,     /* bad command line (EX_USAGE) */
+	EXIT_INPUT = 66,     /* an input (sysroot, file) cannot be read (EX_NOINPUT) */
+	EXIT_SOFTWARE = 70,  /* internal error (EX_SOFTWARE) */
+};
+
+struct gpuenv_cmd {
+	const char *name;
+	int (*run)(int argc, char *argv[]);
+	const char *help;
+};
+
+/* Options shared by the commands that read a machine (report, doctor, …). */
+struct common_opts {
+	const char *sysroot;
+	const char *env_file;
+	const char *from;
+	const char *nvml_lib;
+	const char *cuda_lib;
+	const char *opencl_lib;
+	const char *trace_paths; /* file to write the trace to */
+	bool json, stable, redact, no_vendor;
+	int color; /* -1 auto */
+	int verbose;
+};
+
+/* getopt_long entries and their handler, for commands that take the common options. */
+#define COMMON_LONGOPTS                                              \
+	{ "sysroot", required_argument, NULL, 'R' },                 \
+	{ "env-file", required_argument, NULL, 'E' },                \
+	{ "from", required_argument, NULL, 'F' },                    \
+	{ "nvml-lib", required_argument, NULL, 0x100 },              \
+	{ "cuda-lib", required_argument, NULL, 0x101 },              \
+	{ "opencl-lib", required_argument, NULL, 0x102 },            \
+	{ "trace-paths", required_argument, NULL, 0x103 },           \
+	{ "stable", no_argument, NULL, 0x104 },                      \
+	{ "redact", no_argument, NULL, 0x105 },                      \
+	{ "no-vendor", no_argument, NULL, 0x106 },                   \
+	{ "color", required_argument, NULL, 0x107 },                 \
+	{ "json", no_argument, NULL, 'j' },                          \
+	{ "verbose", no_argument, NULL, 'v' }
+#define COMMON_OPTSTRING "R:E:F:jv"
+#define COMMON_OPTIONS_HELP                                                                       \
+	"  -R, --sysroot DIR     read the machine image under DIR instead of /\n"                 \
+	"  -E, --env-file FILE   environment of the judged process (KEY=VALUE lines, as docker)\n" \
+	"  -F, --from FILE       load a snapshot written by `report --json` instead of probing\n" \
+	"      --nvml-lib PATH   libnvidia-ml.so.1 to load (also enables NVML under --sysroot)\n"  \
+	"      --cuda-lib PATH   libcuda.so.1 to load (likewise)\n"                                \
+	"      --opencl-lib PATH libOpenCL.so.1 to load (likewise)\n"                              \
+	"      --no-vendor       never call vendor libraries\n"                                    \
+	"      --trace-paths FILE  write every path read, with its result, to FILE\n"             \
+	"      --stable          no timings, hostnames or other run-to-run noise\n"                \
+	"      --redact          replace UUIDs, serial numbers and environment values\n"          \
+	"      --color WHEN      auto (default), always, never; NO_COLOR disables it\n"           \
+	"  -j, --json            JSON output\n"                                                     \
+	"  -v, --verbose         log what the probes do to stderr\n"
+
+/* Returns 1 if handled, 0 if not a common option, or an exit code < 0 (negated) on error. */
+int common_opts_handle(struct common_opts *o, int opt, const char *arg);
+/* Opens the context, collects or loads the snapshot. Returns an exit code (0 = ok). */
+int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
+		struct gpuenv_snapshot **ret_snap);
+bool common_use_color(const struct common_opts *o, FILE *f);
+unsigned common_render_flags(const struct common_opts *o, FILE *f);
+/* Prints "gpuenv: <what>: <strerror>" to stderr. */
+void print_error(const char *what, int err);
+int write_text_file(const char *path, const char *text);
+int read_host_file(const char *path, size_t max, char **ret, size_t *ret_len);
+
+int cmd_report(int argc, char *argv[]);
