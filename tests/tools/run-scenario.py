@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Golden test of one fixture scenario (tests/fixtures/<name>/).
+
+scenario.ini:
+  [scenario]  description = …   source = where the files were copied from
+              args = extra gpuenv arguments (@FAKES@ expands to the fake-library dir)
+  [env]       KEY = VALUE lines, the environment of the judged process (--env-file)
+Runs `gpuenv report --sysroot root --stable` as text and as JSON, compares with
+expected/report.txt and expected/report.json, and checks that the JSON loads back
+(`--from`) to identical JSON. GPUENV_UPDATE_EXPECTED=1 rewrites the golden files.
+"""
+import configparser
+import difflib
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run(cmd, env):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
+    if p.returncode != 0:
+        sys.stderr.write(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr}")
+        sys.exit(1)
+    return p.stdout
+
+
+def compare(path, actual, update):
+    if update or not os.path.exists(path):
+        if not update:
+            sys.stderr.write(f"{path}: missing golden file (run with GPUENV_UPDATE_EXPECTED=1)\n")
+            return False
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(actual)
+        return True
+    with open(path, encoding="utf-8") as f:
+        expected = f.read()
+    if expected == actual:
+        return True
+    sys.stderr.writelines(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                               path, "actual"))
+    return False
+
+
+def main():
+    gpuenv, scenario_dir, fakes = sys.argv[1], sys.argv[2], sys.argv[3]
+    update = os.environ.get("GPUENV_UPDATE_EXPECTED") == "1"
+    ini = configparser.ConfigParser(interpolation=None, delimiters=("=",))
+    ini.optionxform = str
+    ini.read(os.path.join(scenario_dir, "scenario.ini"))
+    args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
+    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1",
+           "GPUENV_FAKE_SCENARIO": os.path.join(scenario_dir, "scenario.ini")}
+    for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
+        if k in os.environ:
+            env[k] = os.environ[k]
+    if ini.has_option("scenario", "inject_errors"):
+        env["GPUENV_TEST_INJECT_ERRORS"] = ini.get("scenario", "inject_errors")
+    with tempfile.TemporaryDirectory() as tmp:
+        envfile = os.path.join(tmp, "env")
+        with open(envfile, "w", encoding="utf-8") as f:
+            if ini.has_section("env"):
+                for k, v in ini.items("env"):
+                    f.write(f"{k}={v}\n")
+        base = [gpuenv, "report", "--sysroot", os.path.join(scenario_dir, "root"), "--stable",
+                "--env-file", envfile] + args
+        text = run(base, env)
+        js = run(base + ["--json"], env)
+        snap = os.path.join(tmp, "snap.json")
+        with open(snap, "w", encoding="utf-8") as f:
+            f.write(js)
+        back = run([gpuenv, "report", "--from", snap, "--json", "--stable"], env)
+    ok = compare(os.path.join(scenario_dir, "expected", "report.txt"), text, update)
+    ok &= compare(os.path.join(scenario_dir, "expected", "report.json"), js, update)
+    if back != js:
+        sys.stderr.write("--from round trip changed the snapshot\n")
+        ok = False
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# CLI behaviour: a live report runs; bad inputs give the documented exit code (66 for an
+# unreadable input, 64 for usage) and a message naming the path and the reason.
+set -u
+gpuenv="$1"
+fail=0
+check() { # expected-rc expected-stderr-substring cmd...
+	want_rc=$1 want_msg=$2
+	shift 2
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" != "$want_rc" ]; then
+		echo "FAIL: $*: exit $rc, want $want_rc ($err)"
+		fail=1
+	elif [ -n "$want_msg" ] && ! printf "%s" "$err" | grep -qF -- "$want_msg"; then
+		echo "FAIL: $*: stderr '$err' lacks '$want_msg'"
+		fail=1
+	else
+		echo "ok: $*"
+	fi
+}
+check 0 "" "$gpuenv" report
+check 0 "" "$gpuenv" report --json
+check 66 "/nonexistent-gpuenv: No such file or directory" "$gpuenv" report --sysroot /nonexistent-gpuenv
+check 66 "--sysroot /etc/hostname: Not a directory" "$gpuenv" report --sysroot /etc/hostname
+check 66 "--from /nonexistent.json: No such file or directory" "$gpuenv" report --from /nonexistent.json
+tmp=$(mktemp)
+echo '{"schema_version": 99}' >"$tmp"
+check 66 "not a gpuenv snapshot" "$gpuenv" report --from "$tmp"
+echo 'BAD LINE=1' >"$tmp"
+check 66 "--env-file $tmp" "$gpuenv" report --env-file "$tmp"
+rm -f "$tmp"
+check 64 "unknown command" "$gpuenv" frobnicate
+check 64 "unexpected argument" "$gpuenv" report extra
+exit $fail

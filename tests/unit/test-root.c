@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of src/core/root.c: absolute and relative symlinks resolve inside the root,
+ * ".." never escapes it, loops end in ELOOP, caps give EFBIG, injected errors surface —
+ * each through openat2 and through the forced userspace walk.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/root.h"
+
+static char tmpl[] = "/tmp/gpuenv-test-root-XXXXXX";
+static char *dir;
+
+static void put(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void mk(const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void ln(const char *target, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+static int setup(void **state)
+{
+	dir = mkdtemp(tmpl);
+	assert_non_null(dir);
+	mk("etc");
+	mk("etc/alternatives");
+	mk("usr");
+	mk("usr/local");
+	mk("usr/local/cuda-12.4");
+	put("usr/local/cuda-12.4/version.json", "{\"cuda\":{\"version\":\"12.4.1\"}}\n");
+	/* The real layout: /usr/local/cuda -> /etc/alternatives/cuda -> /usr/local/cuda-12.4 */
+	ln("/etc/alternatives/cuda", "usr/local/cuda");
+	ln("/usr/local/cuda-12.4", "etc/alternatives/cuda");
+	ln("../../../../../../etc/passwd-in-root", "usr/local/escape");
+	put("etc/passwd-in-root", "inside\n");
+	ln("loop-b", "etc/loop-a");
+	ln("loop-a", "etc/loop-b");
+	put("etc/value", "0x10de\n");
+	put("etc/bad-value", "zz\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void check_root(unsigned flags)
+{
+	struct root *r;
+	char *text = NULL, *resolved = NULL;
+	uint64_t v;
+
+	assert_int_equal(root_new(dir, flags, &r), 0);
+	assert_false(root_is_live(r));
+	/* Absolute links stay inside the root: the host has no /usr/local/cuda-12.4. */
+	assert_int_equal(root_read_text(r, "/usr/local/cuda/version.json", 4096, &text), 0);
+	assert_string_equal(text, "{\"cuda\":{\"version\":\"12.4.1\"}}");
+	free(text);
+	assert_int_equal(root_resolve(r, "/usr/local/cuda", &resolved), 0);
+	assert_string_equal(resolved, "/usr/local/cuda-12.4");
+	free(resolved);
+	/* ".." past the top stays at the top. */
+	assert_int_equal(root_read_text(r, "/usr/local/escape", 4096, &text), 0);
+	assert_string_equal(text, "inside");
+	free(text);
+	assert_int_equal(root_read_text(r, "/etc/loop-a", 4096, &text), -ELOOP);
+	assert_int_equal(root_read_text(r, "/etc/missing", 4096, &text), -ENOENT);
+	assert_int_equal(root_read_text(r, "/usr/local/cuda/version.json", 8, &text), -EFBIG);
+	assert_int_equal(root_read_u64(r, "/etc/value", &v), 0);
+	assert_int_equal(v, 0x10de);
+	assert_int_equal(root_read_u64(r, "/etc/bad-value", &v), -EBADMSG);
+	assert_int_equal(root_readlink(r, "/usr/local/cuda", &text), 0);
+	assert_string_equal(text, "/etc/alternatives/cuda");
+	free(text);
+	assert_int_equal(root_inject_errors_from_string(r, "/etc/value=EACCES"), 0);
+	assert_int_equal(root_read_u64(r, "/etc/value", &v), -EACCES);
+	root_free(r);
+}
+
+static void test_openat2(void **state)
+{
+	check_root(0);
+}
+
+static void test_userspace_walk(void **state)
+{
+	check_root(ROOT_NO_OPENAT2);
+}
+
+static void test_list_dir_sorted(void **state)
+{
+	struct root *r;
+	char **names;
+
+	assert_int_equal(root_new(dir, 0, &r), 0);
+	assert_int_equal(root_list_dir(r, "/etc", 100, &names), 0);
+	assert_string_equal(names[0], "alternatives");
+	assert_string_equal(names[1], "bad-value");
+	for (char **p = names; *p; p++)
+		free(*p);
+	free(names);
+	assert_int_equal(root_list_dir(r, "/etc", 2, &names), -E2BIG);
+	root_free(r);
+}
+
+static void test_bad_root(void **state)
+{
+	struct root *r;
+
+	assert_int_equal(root_new("/nonexistent-gpuenv-root", 0, &r), -ENOENT);
+	assert_int_equal(root_new("/etc/hostname", 0, &r), -ENOTDIR);
+}
+
+static void test_trace(void **state)
+{
+	struct root *r;
+	char *text;
+
+	assert_int_equal(root_new(dir, ROOT_TRACE, &r), 0);
+	assert_int_equal(root_read_text(r, "/etc/missing", 10, &text), -ENOENT);
+	assert_non_null(strstr(root_trace(r), "ENOENT\t/etc/missing\n"));
+	root_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_openat2),
+		cmocka_unit_test(test_userspace_walk),
+		cmocka_unit_test(test_list_dir_sorted),
+		cmocka_unit_test(test_bad_root),
+		cmocka_unit_test(test_trace),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

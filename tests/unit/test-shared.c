@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Unit tests of src/shared: strict number/version parsing, the capped strbuf, strv helpers. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "shared/parse.h"
+#include "shared/strbuf.h"
+#include "shared/strv.h"
+
+static void test_parse_u64(void **state)
+{
+	uint64_t v;
+
+	assert_int_equal(parse_u64("0x10de\n", 0, &v), 0);
+	assert_int_equal(v, 0x10de);
+	assert_int_equal(parse_u64("4096", 10, &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(parse_u64("10de", 16, &v), 0);
+	assert_int_equal(v, 0x10de);
+	assert_int_equal(parse_u64("-1", 10, &v), -EINVAL);
+	assert_int_equal(parse_u64("12abc", 10, &v), -EINVAL);
+	assert_int_equal(parse_u64("", 10, &v), -EINVAL);
+	assert_int_equal(parse_u64("99999999999999999999999", 10, &v), -ERANGE);
+	assert_int_equal(parse_u64("1\n\n", 10, &v), -EINVAL);
+}
+
+static void test_version(void **state)
+{
+	struct version a, b;
+	const char *end;
+
+	assert_int_equal(version_parse("570.124.06", &a), 0);
+	assert_int_equal(version_parse("570.86.10", &b), 0);
+	assert_true(version_cmp(&a, &b) > 0);
+	assert_int_equal(a.n, 3);
+	assert_int_equal(a.part[2], 6);
+	assert_int_equal(version_cmp_str("12.4", "12.4.0"), 0);
+	assert_true(version_cmp_str("12.10", "12.9") > 0);
+	assert_int_equal(version_parse("12.", &a), -EINVAL);
+	assert_int_equal(version_parse("x12", &a), -EINVAL);
+	assert_int_equal(version_parse_prefix("2.4.0+cu124", &a, &end), 0);
+	assert_string_equal(end, "+cu124");
+	assert_int_equal(a.n, 3);
+	assert_int_equal(version_parse("1.2.3.4.5.6", &a), -EINVAL);
+}
+
+static void test_cuda_version_format(void **state)
+{
+	char buf[16];
+
+	cuda_version_format(12040, buf, sizeof(buf));
+	assert_string_equal(buf, "12.4");
+	cuda_version_format(13000, buf, sizeof(buf));
+	assert_string_equal(buf, "13.0");
+}
+
+static void test_strbuf_cap(void **state)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb, 8);
+	assert_int_equal(strbuf_puts(&sb, "1234"), 0);
+	assert_int_equal(strbuf_printf(&sb, "%d", 5678), 0);
+	assert_string_equal(strbuf_str(&sb), "12345678");
+	assert_int_equal(strbuf_putc(&sb, 'x'), -EFBIG);
+	/* The first error sticks. */
+	assert_int_equal(strbuf_puts(&sb, ""), -EFBIG);
+	strbuf_done(&sb);
+}
+
+static void test_strv(void **state)
+{
+	_cleanup_strv_free_ char **l = NULL;
+	char line[] = "  KEY = value  ";
+	char *v;
+
+	assert_int_equal(strv_split("/a::/b:", ":", &l), 0);
+	assert_int_equal(strv_length(l), 2);
+	assert_string_equal(l[0], "/a");
+	assert_string_equal(l[1], "/b");
+	assert_true(strv_contains(l, "/b"));
+	v = kv_split(line, '=');
+	assert_non_null(v);
+	assert_string_equal(v, "value");
+	assert_string_equal(strstrip(line), "KEY");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_cuda_version_format),
+		cmocka_unit_test(test_strbuf_cap),
+		cmocka_unit_test(test_strv),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of src/snapshot: writers and typed readers, errno → state mapping, stable
+ * sorted JSON, and the JSON round trip (written → loaded → written is byte-identical).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "snapshot/snapshot.h"
+
+static struct snapshot *build(void)
+{
+	struct snapshot *s;
+	struct snap_node *root, *gpus, *g;
+
+	assert_int_equal(snapshot_new(&s), 0);
+	root = snapshot_root(s);
+	gpus = snap_array(snap_object(root, "hardware"), "gpus");
+	g = snap_append_object(gpus);
+	snap_set_str(g, "bus_id", "0000:18:00.0", "/sys/bus/pci/devices/0000:18:00.0");
+	snap_set_int(g, "current_link_width", 16, "/sys/bus/pci/devices/0000:18:00.0/current_link_width");
+	snap_set_bool(g, "boot_vga", false, "x");
+	snap_set_errno(snap_object(root, "driver"), "module_version", -ENOENT, "/sys/module/nvidia/version");
+	snap_set_errno(snap_object(root, "driver"), "proc_version", -EACCES, "/proc/driver/nvidia/version");
+	snap_set_malformed(snap_object(root, "driver"), "gcc", "garbage\x01", "/proc/x", "no GCC line");
+	snap_set_str(snap_object(root, "collection"), "hostname", "box", "/proc/sys/kernel/hostname");
+	assert_int_equal(snapshot_error(s), 0);
+	return s;
+}
+
+static void test_readers(void **state)
+{
+	struct snapshot *s = build();
+	const struct snap_node *root = snapshot_root_const(s);
+	int64_t w;
+
+	assert_string_equal(snap_get_str(root, "hardware.gpus.0.bus_id"), "0000:18:00.0");
+	assert_true(snap_get_int(root, "hardware.gpus.0.current_link_width", &w));
+	assert_int_equal(w, 16);
+	assert_false(snap_get_bool_default(root, "hardware.gpus.0.boot_vga", true));
+	assert_int_equal(snap_get_state(root, "driver.module_version"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(root, "driver.proc_version"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(root, "driver.gcc"), FACT_MALFORMED);
+	assert_int_equal(snap_get_state(root, "driver.nothing"), FACT_UNPROBED);
+	assert_null(snap_get(root, "hardware.gpus.1"));
+	assert_null(snap_get_str(root, "driver.module_version"));
+	snapshot_unref(s);
+}
+
+static void test_json_round_trip(void **state)
+{
+	struct snapshot *s = build(), *back;
+	char *a, *b, *c, *err = NULL;
+
+	assert_int_equal(snapshot_to_json(s, 0, &a), 0);
+	assert_non_null(strstr(a, "\"hostname\""));
+	assert_int_equal(snapshot_to_json(s, SNAP_JSON_STABLE, &b), 0);
+	assert_null(strstr(b, "hostname"));
+	assert_non_null(strstr(b, "\"schema_version\": 1"));
+	assert_int_equal(snapshot_from_json(a, strlen(a), &back, &err), 0);
+	assert_int_equal(snapshot_to_json(back, 0, &c), 0);
+	assert_string_equal(a, c);
+	free(a);
+	free(b);
+	free(c);
+	snapshot_unref(back);
+	snapshot_unref(s);
+}
+
+static void test_json_rejects(void **state)
+{
+	static const char *const bad[] = {
+		"not json",
+		"[]",
+		"{\"hardware\":{}}",                                      /* no schema_version */
+		"{\"schema_version\":1,\"hardware\":3}",                   /* bare leaf */
+		"{\"schema_version\":1,\"a\":{\"state\":\"bogus\"}}",       /* unknown state */
+		"{\"schema_version\":1,\"a\":{\"state\":\"present\",\"x\":\"y\"}}",
+		"{\"schema_version\":1,\"a\":{\"state\":\"present\",\"value\":[1]}}",
+		"{\"schema_version\":1,\"a\":{},\"a\":{}}",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct snapshot *s = NULL;
+		char *err = NULL;
+		int r = snapshot_from_json(bad[i], strlen(bad[i]), &s, &err);
+
+		assert_true(r == -EBADMSG || r == -EPROTONOSUPPORT);
+		assert_null(s);
+		free(err);
+	}
+}
+
+static void test_state_names(void **state)
+{
+	for (int i = 0; i < _FACT_STATE_MAX; i++)
+		assert_int_equal(fact_state_from_string(fact_state_to_string((enum fact_state)i)), i);
+	assert_int_equal(fact_state_from_errno(-EPERM), FACT_UNREADABLE);
+	assert_int_equal(fact_state_from_errno(-EBADMSG), FACT_MALFORMED);
+	assert_int_equal(fact_state_from_errno(-EIO), FACT_ERROR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_readers),
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_rejects),
+		cmocka_unit_test(test_state_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
