@@ -39,3 +39,5 @@ const char *layer_to_string(enum gpuenv_layer l);
 
 /* Probe entry points (one file each). */
 int probe_host(struct probe_env *pe, struct snapshot *s);
+int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s);
+int probe_environment(struct probe_env *pe, struct snapshot *s);
