@@ -1,0 +1,6 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Runs every benchmark against the release build (make bench).
+set -eu
+cd "$(dirname "$0")/.."
+./bench/bench-report.sh build
