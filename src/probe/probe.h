@@ -41,3 +41,4 @@ const char *layer_to_string(enum gpuenv_layer l);
 int probe_host(struct probe_env *pe, struct snapshot *s);
 int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s);
 int probe_environment(struct probe_env *pe, struct snapshot *s);
+int probe_container(struct probe_env *pe, struct snapshot *s);
