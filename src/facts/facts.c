@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Lookups over the generated knowledge-base arrays (facts-table.h, produced by gen-facts.py
+ * from src/facts/data/<table>.tsv; see facts.h for where the rows come from). Pure functions:
+ * no I/O, no allocation. Versions compare field by field as integers (shared/parse.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/facts-table.h"
+#include "shared/macro.h"
+#include "shared/parse.h"
+
+static int pci_first(uint16_t vendor, uint16_t device, size_t *ret)
+{
+	size_t lo = 0, hi = facts_gpu_pci_index_len;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct facts_pci_index *e = &facts_gpu_pci_index[mid];
+		uint32_t k = (uint32_t)e->vendor << 16 | e->device;
+		uint32_t want = (uint32_t)vendor << 16 | device;
+
+		if (k < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= facts_gpu_pci_index_len || facts_gpu_pci_index[lo].vendor != vendor ||
+	    facts_gpu_pci_index[lo].device != device)
+		return -ENOENT;
+	*ret = lo;
+	return 0;
+}
+
+int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n, const struct facts_gpu **ret)
+{
+	size_t i;
+	int r;
+
+	if (!ret)
+		return -EINVAL;
+	r = pci_first(vendor, device, &i);
+	if (r < 0)
+		return r;
+	i += n;
+	if (i >= facts_gpu_pci_index_len || facts_gpu_pci_index[i].vendor != vendor ||
+	    facts_gpu_pci_index[i].device != device)
+		return -ENOENT;
+	*ret = &facts_gpu_table[facts_gpu_pci_index[i].row];
+	return 0;
+}
+
+int facts_gpu_by_pci_id(uint16_t vendor, uint16_t device, const struct facts_gpu **ret)
+{
+	return facts_gpu_by_pci_id_nth(vendor, device, 0, ret);
+}
+
+/* Lower-cases s into buf, drops "(...)" parts and the words nvidia/geforce/tesla, and
+ * collapses runs of blanks into one space. */
+static void name_norm(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+	int depth = 0;
+
+	while (*s && o + 1 < len) {
+		char word[64];
+		size_t w = 0;
+
+		if (*s == '(') {
+			depth++;
+			s++;
+			continue;
+		}
+		if (*s == ')') {
+			if (depth > 0)
+				depth--;
+			s++;
+			continue;
+		}
+		if (depth > 0 || isspace((unsigned char)*s)) {
+			s++;
+			continue;
+		}
+		while (*s && !isspace((unsigned char)*s) && *s != '(' && *s != ')') {
+			if (w + 1 < sizeof(word))
+				word[w++] = (char)tolower((unsigned char)*s);
+			s++;
+		}
+		word[w] = '\0';
+		if (streq(word, "nvidia") || streq(word, "geforce") || streq(word, "tesla"))
+			continue;
+		if (o > 0 && o + 1 < len)
+			buf[o++] = ' ';
+		for (size_t k = 0; k < w && o + 1 < len; k++)
+			buf[o++] = word[k];
+	}
+	buf[o] = '\0';
+}
+
+int facts_gpu_by_name(const char *name, const struct facts_gpu **ret)
+{
+	char want[256], have[256];
+	const struct facts_gpu *best = NULL;
+	size_t best_len = 0;
+
+	if (!name || !ret)
+		return -EINVAL;
+	name_norm(name, want, sizeof(want));
+	if (!want[0])
+		return -EINVAL;
+	for (size_t i = 0; i < facts_gpu_table_len; i++) {
+		size_t n;
+
+		name_norm(facts_gpu_table[i].product, have, sizeof(have));
+		if (streq(have, want)) {
+			*ret = &facts_gpu_table[i];
+			return 0;
+		}
+		n = strlen(have);
+		if (n > best_len && strncmp(want, have, n) == 0 && want[n] == ' ') {
+			best = &facts_gpu_table[i];
+			best_len = n;
+		}
+	}
+	if (!best)
+		return -ENOENT;
+	*ret = best;
+	return 0;
+}
+
+int facts_cuda_release(const char *toolkit_version, const struct facts_cuda_release **ret)
+{
+	struct version want;
+	size_t lo = 0, hi = facts_cuda_release_table_len;
+	int r;
+
+	if (!toolkit_version || !ret)
+		return -EINVAL;
+	r = version_parse(toolkit_version, &want);
+	if (r < 0)
+		return r;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct version v;
+		int c;
+
+		r = version_parse(facts_cuda_release_table[mid].toolkit_version, &v);
+		if (r < 0)
+			return r;
+		c = version_cmp(&v, &want);
+		if (c == 0) {
+			*ret = &facts_cuda_release_table[mid];
+			return 0;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -ENOENT;
+}
+
+int facts_cuda_min_driver(const char *toolkit_version, const char **ret)
+{
+	const struct facts_cuda_release *rel;
+	int r;
+
+	if (!ret)
+		return -EINVAL;
+	r = facts_cuda_release(toolkit_version, &rel);
+	if (r < 0)
+		return r;
+	if (!rel->linux_min_driver)
+		return -ENODATA;
+	*ret = rel->linux_min_driver;
+	return 0;
+}
+
+int facts_minor_compat_floor(unsigned cuda_major, const struct facts_minor_compat **ret)
+{
+	if (!ret)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_minor_compat_table_len; i++)
+		if (facts_minor_compat_table[i].cuda_major == cuda_major) {
+			*ret = &facts_minor_compat_table[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int facts_driver_branch(const char *driver_version, const struct facts_driver_branch **ret)
+{
+	struct version v;
+	int r;
+
+	if (!driver_version || !ret)
+		return -EINVAL;
+	r = version_parse(driver_version, &v);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < facts_driver_branch_table_len; i++)
+		if (facts_driver_branch_table[i].branch == v.part[0]) {
+			*ret = &facts_driver_branch_table[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int facts_cuda_arch(const char *cuda_version, const struct facts_cuda_arch **ret)
+{
+	struct version want;
+	int r;
+
+	if (!cuda_version || !ret)
+		return -EINVAL;
+	r = version_parse(cuda_version, &want);
+	if (r < 0)
+		return r;
+	if (want.n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_cuda_arch_table_len; i++) {
+		struct version v;
+
+		r = version_parse(facts_cuda_arch_table[i].cuda_version, &v);
+		if (r < 0)
+			return r;
+		if (v.part[0] == want.part[0] && v.part[1] == want.part[1]) {
+			*ret = &facts_cuda_arch_table[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int facts_cuda_ptx_isa(const char *cuda_version, const char **ret)
+{
+	const struct facts_cuda_arch *a;
+	int r;
+
+	if (!ret)
+		return -EINVAL;
+	r = facts_cuda_arch(cuda_version, &a);
+	if (r < 0)
+		return r;
+	if (!a->ptx_isa_version)
+		return -ENODATA;
+	*ret = a->ptx_isa_version;
+	return 0;
+}
+
+int facts_xid(unsigned code, const struct facts_xid **ret)
+{
+	size_t lo = 0, hi = facts_xid_table_len;
+
+	if (!ret)
+		return -EINVAL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (facts_xid_table[mid].xid == code) {
+			*ret = &facts_xid_table[mid];
+			return 0;
+		}
+		if (facts_xid_table[mid].xid < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -ENOENT;
+}

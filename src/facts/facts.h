@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Knowledge base lookups (design.md §5). The tables are src/facts/data/<table>.tsv, transcribed
+ * from the sourced notes in shared/facts/<table>.tsv (NVIDIA CUDA release notes Tables 2/3,
+ * NVIDIA data-center driver lifecycle pages, developer.nvidia.com/cuda-gpus, NVIDIA
+ * open-gpu-kernel-modules README, pci.ids, NVIDIA/cccl ptx_isa.h, NVSentinel/dcgm-exporter
+ * Xid maps), and generated into sorted const arrays by gen-facts.py. Every row carries
+ * `source` and `confidence` ("unconfirmed" where the source notes carried a '?'); NULL
+ * strings mean "not confirmed". Functions return 0 or -errno (-EINVAL bad input, -ENOENT
+ * no row, -ENODATA row present but the value is unconfirmed/empty).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct facts_gpu {
+	const char *product;
+	const char *segment;        /* datacenter, workstation, geforce, jetson, desktop-superchip */
+	const char *architecture;
+	const char *chip;
+	const char *compute_capability; /* "8.9" */
+	int cc_major, cc_minor;         /* -1 if unknown */
+	uint16_t pci_vendor_id;         /* 0 if not a PCI device */
+	const uint16_t *pci_device_ids;
+	size_t n_pci_device_ids;
+	const char *pci_id_confidence;  /* confirmed-nvidia, community(pci.ids), uncertain, n/a */
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
+struct facts_cuda_release {
+	const char *toolkit_version;    /* "12.4.1" */
+	const char *toolkit_label;      /* "CUDA 12.4 Update 1" */
+	const char *linux_min_driver;   /* NVIDIA Table 3; NULL if unconfirmed */
+	const char *windows_min_driver;
+	const char *driver_branch;      /* "550" */
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
+struct facts_minor_compat {
+	unsigned cuda_major;
+	const char *linux_min_driver;   /* ">= 580" is stored as "580" */
+	const char *windows_min_driver;
+	unsigned upper_bound_exclusive; /* first driver major outside the range; 0 = none */
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
+struct facts_driver_branch {
+	unsigned branch;                /* 550 */
+	const char *cuda_version_reported; /* "12.4"; NULL if unconfirmed */
+	const char *first_toolkit_with_branch;
+	const char *datacenter_designation; /* LTSB, PB, NFB, ... */
+	const char *datacenter_eol;
+	const char *oldest_arch;        /* "Maxwell" */
+	const char *oldest_cc;          /* "5.0" */
+	const char *last_branch_for_arch;
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
+struct facts_cuda_arch {
+	const char *cuda_version;       /* "12.4" */
+	const char *min_cc, *max_cc;
+	const char *sm_targets;         /* "50,52,...,90" */
+	const char *arch_specific_a;
+	const char *family_specific_f;
+	const char *ptx_isa_version;    /* "8.4" */
+	const char *confidence;         /* high/medium/low[,unconfirmed] */
+	const char *notes;
+	const char *source;
+};
+
+struct facts_xid {
+	unsigned xid;
+	const char *mnemonic;
+	const char *description;
+	const char *cause_category;
+	const char *resolution_bucket;
+	const char *severity;           /* FATAL / NONFATAL */
+	bool application_error;         /* k8s device plugin keeps the GPU healthy */
+	const char *recommended_action;
+	const char *typical_log_text;
+	const char *confidence;
+	const char *source;
+};
+
+/* First candidate product for a PCI id (an id can be shared by several products). */
+int facts_gpu_by_pci_id(uint16_t vendor, uint16_t device, const struct facts_gpu **ret);
+/* Candidates n (0-based) for a PCI id; -ENOENT past the last one. */
+int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n, const struct facts_gpu **ret);
+/* Case-insensitive; ignores "NVIDIA", "GeForce", "Tesla" words and parenthesised notes; an
+ * exact match wins, otherwise the longest table name that is a word prefix of name. */
+int facts_gpu_by_name(const char *name, const struct facts_gpu **ret);
+
+/* "12.4" (= 12.4.0 GA) or "12.4.1". */
+int facts_cuda_release(const char *toolkit_version, const struct facts_cuda_release **ret);
+/* Linux x86_64 minimum driver string; -ENODATA if the row has none confirmed. */
+int facts_cuda_min_driver(const char *toolkit_version, const char **ret);
+int facts_minor_compat_floor(unsigned cuda_major, const struct facts_minor_compat **ret);
+/* Driver version "550.54.15" (or "550") → its branch row. */
+int facts_driver_branch(const char *driver_version, const struct facts_driver_branch **ret);
+/* "12.4" or "12.4.1" (patch ignored). */
+int facts_cuda_arch(const char *cuda_version, const struct facts_cuda_arch **ret);
+int facts_cuda_ptx_isa(const char *cuda_version, const char **ret);
+int facts_xid(unsigned code, const struct facts_xid **ret);

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Turns the knowledge-base tables in src/facts/data/<table>.tsv (tab-separated, '#' comment lines,
+# one header line; format described in src/facts/data and design.md §5) into one C file of
+# sorted const arrays whose types are declared in src/facts/facts.h.
+# Rejects (exit 1, message on stderr): missing/extra columns, duplicate keys, empty source,
+# versions not strictly ascending, malformed numbers. Python 3 standard library only.
+#
+# usage: gen-facts.py OUTPUT.c DATADIR
+import os
+import re
+import sys
+
+VER = re.compile(r'^[0-9]+(\.[0-9]+)*$')
+
+
+class FactsError(Exception):
+    pass
+
+
+def vkey(s, where):
+    if not VER.match(s):
+        raise FactsError('%s: bad version %r' % (where, s))
+    return tuple(int(x) for x in s.split('.'))
+
+
+def read_tsv(path, cols):
+    rows = []
+    header = None
+    with open(path, encoding='utf-8') as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip('\n')
+            if line.startswith('#') or not line.strip():
+                continue
+            fields = line.split('\t')
+            if header is None:
+                header = fields
+                if header != cols:
+                    raise FactsError('%s:%d: header %r, expected %r' % (path, n, header, cols))
+                continue
+            if len(fields) != len(cols):
+                raise FactsError('%s:%d: %d fields, expected %d' % (path, n, len(fields), len(cols)))
+            row = dict(zip(cols, fields))
+            row['_where'] = '%s:%d' % (path, n)
+            if not row['source'].strip():
+                raise FactsError('%s: empty source' % row['_where'])
+            rows.append(row)
+    if header is None:
+        raise FactsError('%s: no header' % path)
+    return rows
+
+
+def check_unique(rows, keyf, what):
+    seen = {}
+    for r in rows:
+        k = keyf(r)
+        if k in seen:
+            raise FactsError('%s: duplicate %s %r (first at %s)' % (r['_where'], what, k, seen[k]))
+        seen[k] = r['_where']
+
+
+def check_sorted(rows, keyf, what):
+    prev = None
+    for r in rows:
+        k = keyf(r)
+        if prev is not None and not k > prev:
+            raise FactsError('%s: %s not in ascending order' % (r['_where'], what))
+        prev = k
+
+
+def cstr(s):
+    if s == '':
+        return 'NULL'
+    out = s.replace('\\', '\\\\').replace('"', '\\"')
+    return '"' + out + '"'
+
+
+def cc_parts(s, where):
+    if s == '':
+        return (-1, -1)
+    m = re.match(r'^([0-9]+)\.([0-9]+)$', s)
+    if not m:
+        raise FactsError('%s: bad compute capability %r' % (where, s))
+    return (int(m.group(1)), int(m.group(2)))
+
+
+GPU_COLS = ['product', 'segment', 'architecture', 'chip', 'compute_capability', 'pci_vendor_id',
+            'pci_device_ids', 'pci_id_confidence', 'confidence', 'notes', 'source']
+DRV_COLS = ['kind', 'cuda_major', 'toolkit_version', 'toolkit_label', 'linux_x86_64_min_driver',
+            'windows_x86_64_min_driver', 'driver_branch', 'upper_bound_exclusive', 'confidence',
+            'notes', 'source']
+BR_COLS = ['branch', 'cuda_version_reported', 'first_toolkit_with_branch', 'datacenter_designation',
+           'datacenter_eol', 'oldest_arch_supported', 'oldest_cc', 'last_branch_for_arch',
+           'confidence', 'notes', 'source']
+ARCH_COLS = ['cuda_version', 'min_cc', 'max_cc', 'sm_targets', 'arch_specific_a', 'family_specific_f',
+             'ptx_isa_version', 'confidence', 'notes', 'source']
+XID_COLS = ['xid', 'mnemonic', 'description', 'cause_category', 'resolution_bucket', 'severity',
+            'application_error', 'recommended_action', 'typical_log_text', 'confidence', 'source']
+
+
+def gen_gpu(d, out):
+    rows = read_tsv(os.path.join(d, 'gpu_compute_capability.tsv'), GPU_COLS)
+    check_unique(rows, lambda r: r['product'].lower(), 'product')
+    index = []
+    for i, r in enumerate(rows):
+        ids = [x for x in r['pci_device_ids'].split(',') if x]
+        vals = []
+        for x in ids:
+            if not re.match(r'^[0-9a-f]{4}$', x):
+                raise FactsError('%s: bad PCI device id %r' % (r['_where'], x))
+            vals.append(int(x, 16))
+        if len(set(vals)) != len(vals):
+            raise FactsError('%s: duplicate PCI device id' % r['_where'])
+        if vals and not re.match(r'^[0-9a-f]{4}$', r['pci_vendor_id']):
+            raise FactsError('%s: bad PCI vendor id' % r['_where'])
+        r['_ids'] = vals
+        for v in vals:
+            index.append((int(r['pci_vendor_id'], 16), v, i))
+        if vals:
+            out.append('static const uint16_t gpu_ids_%d[] = { %s };' %
+                       (i, ', '.join('0x%04x' % v for v in vals)))
+    out.append('const struct facts_gpu facts_gpu_table[] = {')
+    for i, r in enumerate(rows):
+        ma, mi = cc_parts(r['compute_capability'], r['_where'])
+        out.append('\t{ %s, %s, %s, %s, %s, %d, %d, 0x%s, %s, %d, %s, %s, %s, %s },' % (
+            cstr(r['product']), cstr(r['segment']), cstr(r['architecture']), cstr(r['chip']),
+            cstr(r['compute_capability']), ma, mi, r['pci_vendor_id'] or '0',
+            ('gpu_ids_%d' % i) if r['_ids'] else 'NULL', len(r['_ids']),
+            cstr(r['pci_id_confidence']), cstr(r['confidence']), cstr(r['notes']), cstr(r['source'])))
+    out.append('};')
+    out.append('const size_t facts_gpu_table_len = %d;' % len(rows))
+    index.sort()
+    out.append('const struct facts_pci_index facts_gpu_pci_index[] = {')
+    for ven, dev, i in index:
+        out.append('\t{ 0x%04x, 0x%04x, %d },' % (ven, dev, i))
+    out.append('};')
+    out.append('const size_t facts_gpu_pci_index_len = %d;' % len(index))
+
+
+def gen_driver_min(d, out):
+    rows = read_tsv(os.path.join(d, 'cuda_driver_min.tsv'), DRV_COLS)
+    rel = [r for r in rows if r['kind'] == 'release']
+    mc = [r for r in rows if r['kind'] == 'minor_compat']
+    for r in rows:
+        if r['kind'] not in ('release', 'minor_compat'):
+            raise FactsError('%s: bad kind %r' % (r['_where'], r['kind']))
+        for c in ('linux_x86_64_min_driver', 'windows_x86_64_min_driver'):
+            if r[c]:
+                vkey(r[c], r['_where'])
+        if r['upper_bound_exclusive']:
+            vkey(r['upper_bound_exclusive'], r['_where'])
+        if not r['cuda_major'].isdigit():
+            raise FactsError('%s: bad cuda_major' % r['_where'])
+    check_unique(rel, lambda r: vkey(r['toolkit_version'], r['_where']), 'toolkit_version')
+    check_sorted(rel, lambda r: vkey(r['toolkit_version'], r['_where']), 'toolkit_version')
+    check_unique(mc, lambda r: int(r['cuda_major']), 'minor_compat cuda_major')
+    check_sorted(mc, lambda r: int(r['cuda_major']), 'minor_compat cuda_major')
+    for r in rel:
+        if vkey(r['toolkit_version'], r['_where'])[0] != int(r['cuda_major']):
+            raise FactsError('%s: cuda_major does not match toolkit_version' % r['_where'])
+    out.append('const struct facts_cuda_release facts_cuda_release_table[] = {')
+    for r in rel:
+        out.append('\t{ %s, %s, %s, %s, %s, %s, %s, %s },' % (
+            cstr(r['toolkit_version']), cstr(r['toolkit_label']), cstr(r['linux_x86_64_min_driver']),
+            cstr(r['windows_x86_64_min_driver']), cstr(r['driver_branch']), cstr(r['confidence']),
+            cstr(r['notes']), cstr(r['source'])))
+    out.append('};')
+    out.append('const size_t facts_cuda_release_table_len = %d;' % len(rel))
+    out.append('const struct facts_minor_compat facts_minor_compat_table[] = {')
+    for r in mc:
+        out.append('\t{ %s, %s, %s, %s, %s, %s, %s },' % (
+            r['cuda_major'], cstr(r['linux_x86_64_min_driver']), cstr(r['windows_x86_64_min_driver']),
+            r['upper_bound_exclusive'] or '0', cstr(r['confidence']), cstr(r['notes']),
+            cstr(r['source'])))
+    out.append('};')
+    out.append('const size_t facts_minor_compat_table_len = %d;' % len(mc))
+
+
+def gen_branches(d, out):
+    rows = read_tsv(os.path.join(d, 'driver_branches.tsv'), BR_COLS)
+    for r in rows:
+        if not r['branch'].isdigit():
+            raise FactsError('%s: bad branch %r' % (r['_where'], r['branch']))
+        if r['cuda_version_reported']:
+            vkey(r['cuda_version_reported'], r['_where'])
+        cc_parts(r['oldest_cc'], r['_where'])
+    check_unique(rows, lambda r: int(r['branch']), 'branch')
+    check_sorted(rows, lambda r: int(r['branch']), 'branch')
+    out.append('const struct facts_driver_branch facts_driver_branch_table[] = {')
+    for r in rows:
+        out.append('\t{ %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s },' % (
+            r['branch'], cstr(r['cuda_version_reported']), cstr(r['first_toolkit_with_branch']),
+            cstr(r['datacenter_designation']), cstr(r['datacenter_eol']),
+            cstr(r['oldest_arch_supported']), cstr(r['oldest_cc']), cstr(r['last_branch_for_arch']),
+            cstr(r['confidence']), cstr(r['notes']), cstr(r['source'])))
+    out.append('};')
+    out.append('const size_t facts_driver_branch_table_len = %d;' % len(rows))
+
+
+def gen_arch(d, out):
+    rows = read_tsv(os.path.join(d, 'cuda_arch_support.tsv'), ARCH_COLS)
+    for r in rows:
+        cc_parts(r['min_cc'], r['_where'])
+        cc_parts(r['max_cc'], r['_where'])
+        if r['ptx_isa_version']:
+            vkey(r['ptx_isa_version'], r['_where'])
+    check_unique(rows, lambda r: vkey(r['cuda_version'], r['_where']), 'cuda_version')
+    check_sorted(rows, lambda r: vkey(r['cuda_version'], r['_where']), 'cuda_version')
+    check_sorted([r for r in rows if r['ptx_isa_version']],
+                 lambda r: (vkey(r['ptx_isa_version'], r['_where']), vkey(r['cuda_version'], '')),
+                 'ptx_isa_version')
+    out.append('const struct facts_cuda_arch facts_cuda_arch_table[] = {')
+    for r in rows:
+        out.append('\t{ %s, %s, %s, %s, %s, %s, %s, %s, %s, %s },' % (
+            cstr(r['cuda_version']), cstr(r['min_cc']), cstr(r['max_cc']), cstr(r['sm_targets']),
+            cstr(r['arch_specific_a']), cstr(r['family_specific_f']), cstr(r['ptx_isa_version']),
+            cstr(r['confidence']), cstr(r['notes']), cstr(r['source'])))
+    out.append('};')
+    out.append('const size_t facts_cuda_arch_table_len = %d;' % len(rows))
+
+
+def gen_xid(d, out):
+    rows = read_tsv(os.path.join(d, 'xid.tsv'), XID_COLS)
+    for r in rows:
+        if not r['xid'].isdigit():
+            raise FactsError('%s: bad xid %r' % (r['_where'], r['xid']))
+        if r['application_error'] not in ('yes', 'no'):
+            raise FactsError('%s: application_error must be yes/no' % r['_where'])
+    check_unique(rows, lambda r: int(r['xid']), 'xid')
+    check_sorted(rows, lambda r: int(r['xid']), 'xid')
+    out.append('const struct facts_xid facts_xid_table[] = {')
+    for r in rows:
+        out.append('\t{ %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s },' % (
+            r['xid'], cstr(r['mnemonic']), cstr(r['description']), cstr(r['cause_category']),
+            cstr(r['resolution_bucket']), cstr(r['severity']),
+            'true' if r['application_error'] == 'yes' else 'false', cstr(r['recommended_action']),
+            cstr(r['typical_log_text']), cstr(r['confidence']), cstr(r['source'])))
+    out.append('};')
+    out.append('const size_t facts_xid_table_len = %d;' % len(rows))
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write('usage: gen-facts.py OUTPUT.c DATADIR\n')
+        return 2
+    outpath, d = argv[1], argv[2]
+    out = ['/* SPDX-License-Identifier: LGPL-2.1-or-later */',
+           '/* Generated by src/facts/gen-facts.py from src/facts/data/<table>.tsv. Do not edit. */',
+           '#include <stdbool.h>', '#include <stddef.h>', '#include <stdint.h>',
+           '#include "facts/facts-table.h"', '']
+    try:
+        for g in (gen_gpu, gen_driver_min, gen_branches, gen_arch, gen_xid):
+            g(d, out)
+            out.append('')
+    except (FactsError, OSError, UnicodeDecodeError) as e:
+        sys.stderr.write('gen-facts: %s\n' % e)
+        return 1
+    tmp = outpath + '.tmp'
+    with open(tmp, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(out) + '\n')
+    os.replace(tmp, outpath)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
