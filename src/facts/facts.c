@@ -5,6 +5,7 @@
  * no I/O, no allocation. Versions compare field by field as integers (shared/parse.h).
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,29 @@ static void name_norm(const char *s, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
+/* Products listed as "Quadro RTX 6000 / RTX 8000": the first alternative must match whole, a
+ * later one may also end the wanted name ("Quadro RTX 8000" ends with "rtx 8000"). */
+static bool name_alt_match(const char *have, const char *want)
+{
+	const char *alt = strstr(have, " / ");
+	size_t wl = strlen(want);
+
+	if (!alt)
+		return false;
+	if (strncmp(have, want, (size_t)(alt - have)) == 0 && want[alt - have] == '\0')
+		return true;
+	while (alt) {
+		const char *s = alt + 3, *e = strstr(s, " / ");
+		size_t l = e ? (size_t)(e - s) : strlen(s);
+
+		if (l > 0 && l <= wl && strncmp(want + wl - l, s, l) == 0 &&
+		    (l == wl || want[wl - l - 1] == ' '))
+			return true;
+		alt = e;
+	}
+	return false;
+}
+
 int facts_gpu_by_name(const char *name, const struct facts_gpu **ret)
 {
 	char want[256], have[256];
@@ -119,7 +143,13 @@ int facts_gpu_by_name(const char *name, const struct facts_gpu **ret)
 			*ret = &facts_gpu_table[i];
 			return 0;
 		}
-		n = strlen(have);
+		if (name_alt_match(have, want)) {
+			*ret = &facts_gpu_table[i];
+			return 0;
+		}
+		n = strcspn(have, "/");
+		while (n > 0 && have[n - 1] == ' ')
+			n--;
 		if (n > best_len && strncmp(want, have, n) == 0 && want[n] == ' ') {
 			best = &facts_gpu_table[i];
 			best_len = n;

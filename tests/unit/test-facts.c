@@ -65,6 +65,12 @@ static void test_gpu_name(void **state)
 	assert_string_equal(g->compute_capability, "9.0");
 	assert_int_equal(facts_gpu_by_name("Tesla T4", &g), 0);
 	assert_string_equal(g->compute_capability, "7.5");
+	assert_int_equal(facts_gpu_by_name("Quadro RTX 8000", &g), 0);
+	assert_string_equal(g->product, "Quadro RTX 6000 / RTX 8000");
+	assert_int_equal(facts_gpu_by_name("Quadro RTX 6000", &g), 0);
+	assert_string_equal(g->product, "Quadro RTX 6000 / RTX 8000");
+	assert_int_equal(facts_gpu_by_name("NVIDIA Jetson Orin NX", &g), 0);
+	assert_string_equal(g->compute_capability, "8.7");
 	assert_int_equal(facts_gpu_by_name("Radeon RX 7900", &g), -ENOENT);
 	assert_int_equal(facts_gpu_by_name("", &g), -EINVAL);
 }
