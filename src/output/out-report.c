@@ -20,7 +20,7 @@ static const char *const section_order[] = {
 };
 
 struct style {
-	bool color;
+	bool color, redact;
 };
 
 static const char *c_on(const struct style *st, const char *code)
@@ -28,7 +28,8 @@ static const char *c_on(const struct style *st, const char *code)
 	return st->color ? code : "";
 }
 
-static void render_value(struct strbuf *sb, const struct style *st, const struct snap_node *n)
+static void render_value(struct strbuf *sb, const struct style *st, const struct snap_node *n,
+			 const char *section)
 {
 	enum fact_state state = snap_state(n);
 	const char *src = snap_source(n), *err = snap_error(n);
@@ -36,7 +37,10 @@ static void render_value(struct strbuf *sb, const struct style *st, const struct
 	bool b;
 
 	if (state == FACT_PRESENT) {
-		if (snap_str(n))
+		if (st->redact && snap_type(n) != SNAP_TYPE_NONE &&
+		    snap_key_is_identifying(section, snap_key(n)))
+			strbuf_puts(sb, "<redacted>");
+		else if (snap_str(n))
 			strbuf_puts(sb, snap_str(n));
 		else if (snap_int(n, &i))
 			strbuf_printf(sb, "%" PRId64, i);
@@ -59,7 +63,7 @@ static void render_value(struct strbuf *sb, const struct style *st, const struct
 }
 
 static void render_node(struct strbuf *sb, const struct style *st, const struct snap_node *n,
-			unsigned depth)
+			unsigned depth, const char *section)
 {
 	size_t count = snap_count(n);
 
@@ -75,20 +79,23 @@ static void render_node(struct strbuf *sb, const struct style *st, const struct 
 		strbuf_printf(sb, "%*s", (int)(depth * 2), "");
 		if (snap_kind(c) == SNAP_FACT) {
 			strbuf_printf(sb, "%s: ", label);
-			render_value(sb, st, c);
+			render_value(sb, st, c, section);
 			strbuf_putc(sb, '\n');
 			continue;
 		}
 		strbuf_printf(sb, "%s%s", label, snap_count(c) ? "" : ": (none)");
 		strbuf_putc(sb, '\n');
-		render_node(sb, st, c, depth + 1);
+		render_node(sb, st, c, depth + 1, key ? key : section);
 	}
 }
 
 int out_report_text(const struct snapshot *s, unsigned flags, struct strbuf *sb)
 {
 	const struct snap_node *root = snapshot_root_const(s);
-	struct style st = { .color = flags & GPUENV_RENDER_COLOR };
+	struct style st = {
+		.color = flags & GPUENV_RENDER_COLOR,
+		.redact = flags & GPUENV_RENDER_REDACT,
+	};
 
 	strbuf_puts(sb, "gpuenv report: the GPU stack, bottom layer first\n");
 	for (size_t i = 0; i < sizeof(section_order) / sizeof(section_order[0]); i++) {
@@ -100,7 +107,7 @@ int out_report_text(const struct snapshot *s, unsigned flags, struct strbuf *sb)
 			strbuf_puts(sb, "  (nothing probed)\n");
 			continue;
 		}
-		render_node(sb, &st, sec, 1);
+		render_node(sb, &st, sec, 1, section_order[i]);
 	}
 	return sb->err;
 }

@@ -62,5 +62,7 @@ GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned
 	if (!s || !ret)
 		return -EINVAL;
 	return snapshot_to_json((const struct snapshot *)s,
-				(flags & GPUENV_RENDER_STABLE) ? SNAP_JSON_STABLE : 0, ret);
+				((flags & GPUENV_RENDER_STABLE) ? SNAP_JSON_STABLE : 0) |
+					((flags & GPUENV_RENDER_REDACT) ? SNAP_JSON_REDACT : 0),
+				ret);
 }

@@ -19,13 +19,31 @@
 #define SNAP_JSON_MAX_DEPTH 64
 #define SNAP_JSON_MAX_BYTES ((size_t)64 << 20)
 
-static json_t *fact_to_json(const struct snap_node *n)
+bool snap_key_is_identifying(const char *section, const char *key)
+{
+	static const char *const words[] = { "uuid", "serial", "hostname" };
+
+	if (section && (strcmp(section, "environment") == 0 || strcmp(section, "requested") == 0))
+		return true;
+	for (size_t i = 0; key && i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(key, words[i]))
+			return true;
+	return false;
+}
+
+static json_t *fact_to_json(const struct snap_node *n, bool redact)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "state", json_string(fact_state_to_string(n->state)));
+	if (redact && n->type != SNAP_TYPE_NONE) {
+		json_object_set_new(o, "value", json_string("<redacted>"));
+		if (n->source)
+			json_object_set_new(o, "source", json_string(n->source));
+		return o;
+	}
 	switch (n->type) {
 	case SNAP_TYPE_STRING:
 		json_object_set_new(o, "value", json_string(n->str));
@@ -48,12 +66,15 @@ static json_t *fact_to_json(const struct snap_node *n)
 	return o;
 }
 
-static json_t *node_to_json(const struct snap_node *n, bool stable, bool top)
+static json_t *node_to_json(const struct snap_node *n, unsigned flags, bool top,
+			    const char *section)
 {
+	bool stable = flags & SNAP_JSON_STABLE;
 	json_t *j;
 
 	if (n->kind == SNAP_FACT)
-		return fact_to_json(n);
+		return fact_to_json(n, (flags & SNAP_JSON_REDACT) &&
+					       snap_key_is_identifying(section, n->key));
 	j = n->kind == SNAP_OBJECT ? json_object() : json_array();
 	if (!j)
 		return NULL;
@@ -64,7 +85,8 @@ static json_t *node_to_json(const struct snap_node *n, bool stable, bool top)
 		/* "collection" holds time, host name and timings: not in stable output. */
 		if (top && stable && strcmp(c->key, "collection") == 0)
 			continue;
-		cj = node_to_json(c, stable, false);
+		cj = node_to_json(c, flags, false,
+				  c->kind == SNAP_FACT ? section : (c->key ? c->key : section));
 		if (!cj) {
 			json_decref(j);
 			return NULL;
@@ -79,12 +101,12 @@ static json_t *node_to_json(const struct snap_node *n, bool stable, bool top)
 
 void *snapshot_node_to_jansson(const struct snap_node *n)
 {
-	return node_to_json(n, true, false);
+	return node_to_json(n, SNAP_JSON_STABLE, false, NULL);
 }
 
 int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret)
 {
-	json_t *j = node_to_json(s->root, flags & SNAP_JSON_STABLE, true);
+	json_t *j = node_to_json(s->root, flags, true, NULL);
 	char *text;
 
 	if (!j)

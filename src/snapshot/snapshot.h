@@ -131,7 +131,11 @@ enum fact_state snap_get_state(const struct snap_node *n, const char *path);
 enum {
 	SNAP_JSON_STABLE = 1u << 0, /* omit "collection" (time, hostname, probe timings) */
 	SNAP_JSON_COMPACT = 1u << 1,
+	SNAP_JSON_REDACT = 1u << 2, /* identifying values replaced by "<redacted>" */
 };
+/* Is the fact at key `key` (inside a subtree named `section`) identifying? Used by every
+ * renderer for --redact: UUIDs, serial numbers, host names, and environment values. */
+bool snap_key_is_identifying(const char *section, const char *key);
 int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret);
 /* -EBADMSG for invalid JSON or a tree that breaks the schema rules; *ret_error explains. */
 int snapshot_from_json(const char *text, size_t len, struct snapshot **ret, char **ret_error);

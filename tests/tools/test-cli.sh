@@ -33,4 +33,13 @@ check 66 "--env-file $tmp" "$gpuenv" report --env-file "$tmp"
 rm -f "$tmp"
 check 64 "unknown command" "$gpuenv" frobnicate
 check 64 "unexpected argument" "$gpuenv" report extra
+# --redact hides environment values (and UUIDs, serials, host names) in both renderers.
+for fmt in "" --json; do
+	if GPUENV_SECRET_PROBE=1 CUDA_VISIBLE_DEVICES=secret-uuid-1234 "$gpuenv" report --redact $fmt | grep -q secret-uuid-1234; then
+		echo "FAIL: report --redact $fmt shows an environment value"
+		fail=1
+	else
+		echo "ok: report --redact $fmt"
+	fi
+done
 exit $fail
