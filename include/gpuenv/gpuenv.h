@@ -108,6 +108,18 @@ GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsi
 
 /* ---- facts (src/facts) ------------------------------------------------------------- */
 
+/* gpuenv_facts_query() flags. */
+enum {
+	GPUENV_FACTS_JSON = 1u << 0, /* JSON object instead of text */
+};
+
+/*
+ * One knowledge-base lookup: kind "cuda" (key "12.4"), "driver" ("535.104.05"), "gpu"
+ * ("RTX 4090" or a PCI id "10de:2684") or "xid" ("79"). *ret gets the rendered text or JSON
+ * (malloc'd); every value carries its source. -ENOENT: no such row; -EINVAL: bad kind.
+ */
+GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned flags, char **ret);
+
 /* ---- doctor (src/rules, src/output) ------------------------------------------------ */
 
 #ifdef __cplusplus

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * gpuenv_facts_query(): one knowledge-base lookup (a CUDA release, a driver version, a GPU by
+ * name or PCI id, an Xid code) rendered as text or JSON. The values come from the tables in
+ * src/facts/data/<table>.tsv (sources: NVIDIA CUDA release notes Tables 2/3, data-center driver
+ * lifecycle pages, developer.nvidia.com/cuda-gpus, pci.ids, NVIDIA/cccl ptx_isa.h,
+ * NVSentinel/dcgm-exporter Xid maps); each printed value carries its row's source and, where
+ * the row is marked so, "(unconfirmed)".
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "facts/facts.h"
+#include "facts/facts-table.h"
+#include "gpuenv/gpuenv.h"
+#include "shared/parse.h"
+#include "shared/strbuf.h"
+
+struct q {
+	bool json;
+	struct strbuf sb;
+	json_t *fields;
+	int err;
+};
+
+static bool is_unconfirmed(const char *confidence)
+{
+	return confidence && strstr(confidence, "unconfirmed");
+}
+
+static void field(struct q *q, const char *name, const char *value, const char *source,
+		  const char *confidence)
+{
+	bool unconf = is_unconfirmed(confidence) || !value;
+
+	if (q->json) {
+		json_t *o = json_pack("{s:s?,s:s?,s:b}", "value", value, "source", source,
+				      "unconfirmed", unconf);
+
+		if (!o || json_object_set_new(q->fields, name, o) < 0)
+			q->err = -ENOMEM;
+		return;
+	}
+	strbuf_printf(&q->sb, "  %-28s %s  [%s]%s\n", name, value ? value : "not confirmed",
+		      source ? source : "no source", unconf ? " (unconfirmed)" : "");
+}
+
+static void heading(struct q *q, const char *fmt, const char *a)
+{
+	if (!q->json) {
+		strbuf_printf(&q->sb, fmt, a);
+		strbuf_putc(&q->sb, '\n');
+	}
+}
+
+static int query_cuda(struct q *q, const char *key)
+{
+	const struct facts_cuda_release *rel = NULL;
+	const struct facts_cuda_arch *arch = NULL;
+	const struct facts_minor_compat *mc = NULL;
+	struct version v;
+	char buf[64];
+	int r;
+
+	r = version_parse(key, &v);
+	if (r < 0)
+		return -ENOENT;
+	r = facts_cuda_release(key, &rel);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	(void)facts_cuda_arch(key, &arch);
+	(void)facts_minor_compat_floor(v.part[0], &mc);
+	if (!rel && !arch)
+		return -ENOENT;
+	heading(q, rel ? "%s" : "CUDA %s", rel ? rel->toolkit_label : key);
+	if (rel) {
+		field(q, "toolkit_version", rel->toolkit_version, rel->source, rel->confidence);
+		field(q, "linux_min_driver", rel->linux_min_driver, rel->source, rel->confidence);
+		field(q, "windows_min_driver", rel->windows_min_driver, rel->source, rel->confidence);
+		field(q, "driver_branch", rel->driver_branch, rel->source, rel->confidence);
+	}
+	if (mc) {
+		field(q, "minor_compat_linux_floor", mc->linux_min_driver, mc->source, mc->confidence);
+		field(q, "minor_compat_windows_floor", mc->windows_min_driver, mc->source,
+		      mc->confidence);
+		if (mc->upper_bound_exclusive) {
+			snprintf(buf, sizeof(buf), "%u", mc->upper_bound_exclusive);
+			field(q, "minor_compat_upper_exclusive", buf, mc->source, mc->confidence);
+		}
+	}
+	if (arch) {
+		field(q, "min_cc", arch->min_cc, arch->source, arch->confidence);
+		field(q, "max_cc", arch->max_cc, arch->source, arch->confidence);
+		field(q, "sm_targets", arch->sm_targets, arch->source, arch->confidence);
+		if (arch->arch_specific_a)
+			field(q, "arch_specific_a", arch->arch_specific_a, arch->source,
+			      arch->confidence);
+		if (arch->family_specific_f)
+			field(q, "family_specific_f", arch->family_specific_f, arch->source,
+			      arch->confidence);
+		field(q, "ptx_isa_version", arch->ptx_isa_version, arch->source, arch->confidence);
+	}
+	return 0;
+}
+
+static int query_driver(struct q *q, const char *key)
+{
+	const struct facts_driver_branch *b;
+	const struct facts_cuda_release *best = NULL;
+	struct strbuf majors = STRBUF_INIT;
+	const char *src = NULL, *conf = NULL;
+	struct version v;
+	char buf[32];
+	int r;
+
+	if (version_parse(key, &v) < 0)
+		return -ENOENT;
+	r = facts_driver_branch(key, &b);
+	if (r < 0)
+		return r == -EINVAL ? -ENOENT : r;
+	heading(q, "NVIDIA driver %s", key);
+	snprintf(buf, sizeof(buf), "%u", b->branch);
+	field(q, "branch", buf, b->source, b->confidence);
+	field(q, "cuda_version_reported", b->cuda_version_reported, b->source, b->confidence);
+	field(q, "first_toolkit_with_branch", b->first_toolkit_with_branch, b->source,
+	      b->confidence);
+	field(q, "datacenter_designation", b->datacenter_designation, b->source, b->confidence);
+	field(q, "datacenter_eol", b->datacenter_eol, b->source, b->confidence);
+	field(q, "oldest_arch", b->oldest_arch, b->source, b->confidence);
+	field(q, "oldest_cc", b->oldest_cc, b->source, b->confidence);
+	for (size_t i = 0; i < facts_cuda_release_table_len; i++) {
+		const struct facts_cuda_release *rel = &facts_cuda_release_table[i];
+
+		if (rel->linux_min_driver && version_cmp_str(rel->linux_min_driver, key) <= 0 &&
+		    (!best || version_cmp_str(rel->toolkit_version, best->toolkit_version) > 0))
+			best = rel;
+	}
+	if (best)
+		field(q, "highest_toolkit", best->toolkit_version, best->source, best->confidence);
+	else
+		field(q, "highest_toolkit", NULL, NULL, NULL);
+	for (size_t i = 0; i < facts_minor_compat_table_len; i++) {
+		const struct facts_minor_compat *mc = &facts_minor_compat_table[i];
+
+		if (!mc->linux_min_driver || version_cmp_str(mc->linux_min_driver, key) > 0)
+			continue;
+		if (mc->upper_bound_exclusive && v.part[0] >= mc->upper_bound_exclusive)
+			continue;
+		strbuf_printf(&majors, "%s%u.x", majors.len ? "," : "", mc->cuda_major);
+		if (!src || is_unconfirmed(mc->confidence)) {
+			src = mc->source;
+			conf = mc->confidence;
+		}
+	}
+	if (majors.err) {
+		strbuf_done(&majors);
+		return majors.err;
+	}
+	field(q, "minor_compat_cuda", majors.len ? strbuf_str(&majors) : NULL, src, conf);
+	strbuf_done(&majors);
+	return 0;
+}
+
+static int parse_pci(const char *key, uint16_t *vendor, uint16_t *device)
+{
+	const char *colon = strchr(key, ':');
+	char vbuf[8];
+	unsigned vv, dd;
+
+	if (!colon || colon - key < 1 || colon - key > 4)
+		return -EINVAL;
+	memcpy(vbuf, key, colon - key);
+	vbuf[colon - key] = '\0';
+	if (parse_uint(vbuf, 16, &vv) < 0 || parse_uint(colon + 1, 16, &dd) < 0 || vv > 0xffff ||
+	    dd > 0xffff)
+		return -EINVAL;
+	*vendor = vv;
+	*device = dd;
+	return 0;
+}
+
+static int query_gpu(struct q *q, const char *key)
+{
+	const struct facts_gpu *g;
+	struct strbuf ids = STRBUF_INIT;
+	uint16_t vendor, device;
+	int r;
+
+	if (parse_pci(key, &vendor, &device) == 0)
+		r = facts_gpu_by_pci_id(vendor, device, &g);
+	else
+		r = facts_gpu_by_name(key, &g);
+	if (r < 0)
+		return r == -EINVAL ? -ENOENT : r;
+	heading(q, "GPU %s", g->product);
+	field(q, "product", g->product, g->source, g->confidence);
+	field(q, "segment", g->segment, g->source, g->confidence);
+	field(q, "architecture", g->architecture, g->source, g->confidence);
+	field(q, "chip", g->chip, g->source, g->confidence);
+	field(q, "compute_capability", g->compute_capability, g->source, g->confidence);
+	for (size_t i = 0; i < g->n_pci_device_ids; i++)
+		strbuf_printf(&ids, "%s%04x:%04x", i ? "," : "", g->pci_vendor_id,
+			      g->pci_device_ids[i]);
+	if (ids.err) {
+		strbuf_done(&ids);
+		return ids.err;
+	}
+	field(q, "pci_ids", ids.len ? strbuf_str(&ids) : NULL, g->source,
+	      g->pci_id_confidence && strcmp(g->pci_id_confidence, "uncertain") == 0 ?
+		      "unconfirmed" : g->confidence);
+	field(q, "pci_id_confidence", g->pci_id_confidence, g->source, g->confidence);
+	field(q, "confidence", g->confidence, g->source, g->confidence);
+	strbuf_done(&ids);
+	return 0;
+}
+
+static int query_xid(struct q *q, const char *key)
+{
+	const struct facts_xid *x;
+	unsigned code;
+	int r;
+
+	if (parse_uint(key, 10, &code) < 0)
+		return -ENOENT;
+	r = facts_xid(code, &x);
+	if (r < 0)
+		return r;
+	heading(q, "Xid %s", key);
+	field(q, "mnemonic", x->mnemonic, x->source, x->confidence);
+	field(q, "description", x->description, x->source, x->confidence);
+	field(q, "cause_category", x->cause_category, x->source, x->confidence);
+	field(q, "resolution_bucket", x->resolution_bucket, x->source, x->confidence);
+	field(q, "severity", x->severity, x->source, x->confidence);
+	field(q, "application_error", x->application_error ? "yes" : "no", x->source,
+	      x->confidence);
+	field(q, "recommended_action", x->recommended_action, x->source, x->confidence);
+	field(q, "typical_log_text", x->typical_log_text, x->source, x->confidence);
+	return 0;
+}
+
+GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned flags, char **ret)
+{
+	struct q q = { .json = flags & GPUENV_FACTS_JSON, .sb = STRBUF_INIT };
+	int r;
+
+	if (!kind || !key || !ret)
+		return -EINVAL;
+	if (q.json) {
+		q.fields = json_object();
+		if (!q.fields)
+			return -ENOMEM;
+	}
+	if (strcmp(kind, "cuda") == 0)
+		r = query_cuda(&q, key);
+	else if (strcmp(kind, "driver") == 0)
+		r = query_driver(&q, key);
+	else if (strcmp(kind, "gpu") == 0)
+		r = query_gpu(&q, key);
+	else if (strcmp(kind, "xid") == 0)
+		r = query_xid(&q, key);
+	else
+		r = -EINVAL;
+	if (r == 0 && q.err)
+		r = q.err;
+	if (r == 0 && q.json) {
+		json_t *root = json_pack("{s:s,s:s,s:O}", "kind", kind, "key", key, "fields",
+					 q.fields);
+		char *s = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+
+		json_decref(root);
+		if (!s)
+			r = -ENOMEM;
+		else
+			*ret = s;
+	} else if (r == 0) {
+		r = strbuf_steal(&q.sb, ret);
+	}
+	json_decref(q.fields);
+	strbuf_done(&q.sb);
+	return r;
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `gpuenv facts`: the four query kinds against values read from src/facts/data/*.tsv (CUDA
+# release notes Tables 2/3, driver lifecycle pages, cuda-gpus/pci.ids, NVSentinel Xid map),
+# text and --json, and the exit codes (2 not found, 64 usage).
+set -u
+gpuenv="$1"
+fail=0
+want() { # description expected-substring cmd...
+	what=$1 sub=$2
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		echo "FAIL: $*: exit $rc ($out)"
+		fail=1
+	elif ! printf "%s" "$out" | grep -qF -- "$sub"; then
+		echo "FAIL: $* ($what): output lacks '$sub'"
+		printf "%s\n" "$out" | sed 's/^/    /'
+		fail=1
+	else
+		echo "ok: $* has $what"
+	fi
+}
+check() { # expected-rc expected-stderr-substring cmd...
+	want_rc=$1 want_msg=$2
+	shift 2
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" != "$want_rc" ]; then
+		echo "FAIL: $*: exit $rc, want $want_rc ($err)"
+		fail=1
+	elif [ -n "$want_msg" ] && ! printf "%s" "$err" | grep -qF -- "$want_msg"; then
+		echo "FAIL: $*: stderr '$err' lacks '$want_msg'"
+		fail=1
+	else
+		echo "ok: $* exits $rc"
+	fi
+}
+# cuda_driver_min.tsv: 12.4.0 needs 550.54.14 (Linux); 12.x minor compat floor 525.60.13
+# cuda_arch_support.tsv: 12.4 targets 5.0..9.0, PTX ISA 8.4
+want "min driver" "550.54.14" "$gpuenv" facts cuda 12.4
+want "minor-compat floor" "525.60.13" "$gpuenv" facts cuda 12.4
+want "max cc" "9.0" "$gpuenv" facts cuda 12.4
+want "PTX ISA" "ptx_isa_version" "$gpuenv" facts cuda 12.4
+want "source" "[RN13.2.2" "$gpuenv" facts cuda 12.4
+want "json min driver" '"value": "550.54.14"' "$gpuenv" facts --json cuda 12.4
+want "json ptx" '"value": "8.4"' "$gpuenv" facts cuda 12.4 --json
+# driver_branches.tsv: 535 reports CUDA 12.2, LTSB, EOL June 2026, oldest Maxwell 5.0
+want "branch" "LTSB" "$gpuenv" facts driver 535.104.05
+want "cuda reported" "12.2" "$gpuenv" facts driver 535.104.05
+want "eol" "June 2026" "$gpuenv" facts driver 535.104.05
+want "oldest arch" "Maxwell" "$gpuenv" facts driver 535.104.05
+want "highest toolkit" "12.2.2" "$gpuenv" facts driver 535.104.05
+want "minor compat" "12.x" "$gpuenv" facts driver 535.104.05
+want "json eol" '"value": "June 2026"' "$gpuenv" facts --json driver 535.104.05
+# gpu_compute_capability.tsv: GeForce RTX 4090, Ada Lovelace, 8.9, 10de:2684
+want "product" "GeForce RTX 4090" "$gpuenv" facts gpu "RTX 4090"
+want "cc" "8.9" "$gpuenv" facts gpu "RTX 4090"
+want "arch" "Ada Lovelace" "$gpuenv" facts gpu 10de:2684
+want "json pci" '"value": "10de:2684"' "$gpuenv" facts --json gpu 10de:2684
+want "json cc" '"value": "8.9"' "$gpuenv" facts --json gpu "RTX 4090"
+# xid.tsv: 79 = GPU has fallen off the bus, FATAL
+want "xid description" "GPU has fallen off the bus" "$gpuenv" facts xid 79
+want "xid severity" "FATAL" "$gpuenv" facts xid 79
+want "json xid" '"value": "ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS"' "$gpuenv" facts --json xid 79
+# cuda_driver_min.tsv marks 13.4.1 unconfirmed
+want "unconfirmed mark" "(unconfirmed)" "$gpuenv" facts cuda 13.4.1
+want "help" "Usage: gpuenv facts" "$gpuenv" facts --help
+check 2 "gpuenv facts: no CUDA release 99.1 in the knowledge base" "$gpuenv" facts cuda 99.1
+check 2 "no GPU" "$gpuenv" facts gpu "Voodoo 5"
+check 2 "no Xid" "$gpuenv" facts xid 99999
+check 2 "" "$gpuenv" facts driver 1.2.3
+check 64 "unknown kind" "$gpuenv" facts frob 1
+check 64 "expected KIND KEY" "$gpuenv" facts cuda
+check 64 "" "$gpuenv" facts --bogus cuda 12.4
+exit $fail

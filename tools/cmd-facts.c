@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `gpuenv facts KIND KEY`: look up the knowledge base (src/facts/data/<table>.tsv, sourced from
+ * NVIDIA CUDA release notes, driver lifecycle pages, cuda-gpus, pci.ids, Xid maps) through
+ * gpuenv_facts_query().
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuenv.h"
+
+static void facts_help(void)
+{
+	printf("Usage: gpuenv facts [--json] KIND KEY\n\n"
+	       "Looks up the knowledge base; every value is printed with its source.\n\n"
+	       "Kinds:\n"
+	       "  cuda VERSION      minimum driver, minor-compat floor, compute capabilities, PTX ISA\n"
+	       "  driver VERSION    branch, CUDA it reports, EOL, oldest arch, toolkits it runs\n"
+	       "  gpu NAME|PCIID    product, architecture, compute capability (\"RTX 4090\", 10de:2684)\n"
+	       "  xid CODE          what an Xid error means and what to do\n\n"
+	       "Options:\n"
+	       "  -j, --json            JSON output\n"
+	       "  -h, --help            this help\n\n"
+	       "Exit codes: 0 found, 2 not in the knowledge base, 64 usage error.\n");
+}
+
+static const char *kind_noun(const char *kind)
+{
+	if (strcmp(kind, "cuda") == 0)
+		return "CUDA release";
+	if (strcmp(kind, "driver") == 0)
+		return "driver branch for";
+	if (strcmp(kind, "gpu") == 0)
+		return "GPU";
+	return "Xid";
+}
+
+int cmd_facts(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	unsigned flags = 0;
+	const char *kind, *key;
+	char *out = NULL;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			facts_help();
+			return EXIT_HEALTHY;
+		}
+		if (c == 'j') {
+			flags |= GPUENV_FACTS_JSON;
+			continue;
+		}
+		return EXIT_USAGE;
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "gpuenv facts: expected KIND KEY; see `gpuenv facts --help`\n");
+		return EXIT_USAGE;
+	}
+	kind = argv[optind];
+	key = argv[optind + 1];
+	if (strcmp(kind, "cuda") && strcmp(kind, "driver") && strcmp(kind, "gpu") &&
+	    strcmp(kind, "xid")) {
+		fprintf(stderr, "gpuenv facts: unknown kind '%s' (cuda, driver, gpu, xid)\n", kind);
+		return EXIT_USAGE;
+	}
+	r = gpuenv_facts_query(kind, key, flags, &out);
+	if (r == -ENOENT) {
+		fprintf(stderr, "gpuenv facts: no %s %s in the knowledge base\n", kind_noun(kind), key);
+		return EXIT_ERRORS;
+	}
+	if (r == -EINVAL) {
+		fprintf(stderr, "gpuenv facts: bad %s key '%s'\n", kind, key);
+		return EXIT_USAGE;
+	}
+	if (r < 0) {
+		print_error("facts", r);
+		return EXIT_SOFTWARE;
+	}
+	fputs(out, stdout);
+	if (flags & GPUENV_FACTS_JSON)
+		fputc('\n', stdout);
+	free(out);
+	return EXIT_HEALTHY;
+}
