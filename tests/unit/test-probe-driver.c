@@ -323,6 +323,53 @@ static void test_secure_boot_off_short(void **state)
 	assert_false(snap_get_bool_default(r, "driver.secure_boot.enabled", true));
 }
 
+static void test_unreadable_modules(void **state)
+{
+	struct fx *f = *state;
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir,
+				     .inject_errors = "/proc/modules=EACCES" };
+	struct probe_env pe;
+	const struct snap_node *r;
+
+	puts_(f, "/proc/modules", modules_550);
+	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
+	assert_int_equal(snapshot_new(&f->s), 0);
+	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
+				 .log = &f->ctx->log };
+	assert_int_equal(probe_nvidia_driver(&pe, f->s), 0);
+	r = snapshot_root_const(f->s);
+	assert_int_equal(snap_get_state(r, "driver.kernel_modules.modules_supported"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(r, "driver.kernel_modules.nvidia"), FACT_UNREADABLE);
+}
+
+static void test_caps_dir(void **state)
+{
+	struct fx *f = *state;
+	char p[512];
+	const struct snap_node *r;
+
+	snprintf(p, sizeof(p), "%s/dev/nvidia-caps", f->dir);
+	mkdir_p(p);
+	r = run(f);
+	assert_true(snap_get_bool_default(r, "driver.device_nodes.nvidia_caps", false));
+}
+
+/* The live machine: whatever it has, the probe must not fail or leak. */
+static void test_live_smoke(void **state)
+{
+	struct fx *f = *state;
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = "/" };
+	struct probe_env pe;
+
+	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
+	assert_int_equal(snapshot_new(&f->s), 0);
+	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
+				 .log = &f->ctx->log };
+	assert_int_equal(probe_nvidia_driver(&pe, f->s), 0);
+	assert_int_not_equal(snap_get_state(snapshot_root_const(f->s),
+					    "driver.kernel_modules.modules_supported"), FACT_UNPROBED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +380,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_malformed_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_secure_boot_and_amd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_secure_boot_off_short, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable_modules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_caps_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_smoke, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
