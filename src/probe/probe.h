@@ -42,3 +42,4 @@ int probe_host(struct probe_env *pe, struct snapshot *s);
 int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s);
 int probe_environment(struct probe_env *pe, struct snapshot *s);
 int probe_container(struct probe_env *pe, struct snapshot *s);
+int probe_nvidia_driver(struct probe_env *pe, struct snapshot *s);

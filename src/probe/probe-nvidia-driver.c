@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The kernel driver layer: loaded modules, the NVIDIA and AMD kernel drivers, their
+ * device nodes, Secure Boot and the nouveau blacklist. Formats: proc(5) /proc/modules
+ * ("name size refcount deps state address"); /sys/module/<m>/version (sysfs-module ABI);
+ * NVIDIA's /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX x86_64 Kernel Module
+ * 550.54.15 ..." or "... Open Kernel Module for x86_64  560.35.03 ...", then "GCC version:")
+ * and /proc/driver/nvidia/gpus/<bus>/information ("Key: \t value" lines), as written by
+ * open-gpu-kernel-modules kernel-open/nvidia/nv-procfs.c; the EFI variable SecureBoot-8be4df61-...
+ * (efivarfs: 4 attribute bytes then the data byte); modprobe.d(5); the amdkfd topology
+ * properties files ("key value" lines, drivers/gpu/drm/amd/amdkfd/kfd_topology.c).
+ * Writes "driver".
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <libkmod.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/host.h"
+#include "probe.h"
+#include "shared/parse.h"
+#include "shared/strv.h"
+
+static void probe_modules(struct probe_env *pe, struct snap_node *drv)
+{
+	static const char path[] = "/proc/modules";
+	static const char *const names[] = { "nvidia", "nvidia_uvm", "nvidia_drm",
+					     "nvidia_modeset", "nouveau", "amdgpu" };
+	struct snap_node *km = snap_object(drv, "kernel_modules");
+	_cleanup_free_ char *text = NULL;
+	char *state, *line;
+	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+
+	if (err == -ENOENT) {
+		/* A kernel built without CONFIG_MODULES: nothing is a module, not a failure. */
+		snap_set_bool(km, "modules_supported", false, path);
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+			snap_set_state(km, names[i], FACT_ABSENT, path, "kernel has no module support");
+		return;
+	}
+	if (err < 0) {
+		snap_set_errno(km, "modules_supported", err, path);
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+			snap_set_errno(km, names[i], err, path);
+		return;
+	}
+	snap_set_bool(km, "modules_supported", true, path);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		snap_set_bool(km, names[i], false, path);
+	state = text;
+	while ((line = line_next(&state))) {
+		line[strcspn(line, " \t")] = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+			if (streq(line, names[i]))
+				snap_set_bool(km, names[i], true, path);
+	}
+}
+
+static void set_attr(struct probe_env *pe, struct snap_node *obj, const char *key, const char *path)
+{
+	_cleanup_free_ char *text = NULL;
+	int err = root_read_text(pe->root, path, ROOT_CAP_ATTR, &text);
+
+	if (err < 0)
+		snap_set_errno(obj, key, err, path);
+	else if (!*strstrip(text))
+		snap_set_malformed(obj, key, text, path, "empty");
+	else
+		snap_set_str(obj, key, text, path);
+}
+
+static void probe_nvidia_proc_version(struct probe_env *pe, struct snap_node *nv)
+{
+	static const char path[] = "/proc/driver/nvidia/version";
+	_cleanup_free_ char *text = NULL;
+	bool have_nvrm = false;
+	char *state, *line;
+	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+
+	if (err < 0) {
+		snap_set_errno(nv, "proc_version", err, path);
+		return;
+	}
+	_cleanup_free_ char *raw = strdup(text);
+	if (!raw)
+		return;
+	state = text;
+	while ((line = line_next(&state))) {
+		char *v = kv_split(line, ':');
+
+		if (!v)
+			continue;
+		if (streq(line, "NVRM version") && !have_nvrm) {
+			static const char prop[] = "NVIDIA UNIX x86_64 Kernel Module";
+			static const char prop_arm[] = "NVIDIA UNIX aarch64 Kernel Module";
+			static const char open[] = "NVIDIA UNIX Open Kernel Module for ";
+			const char *flavor, *p;
+			struct version ver;
+			const char *end;
+			char buf[64];
+			size_t n;
+
+			if (startswith(v, open)) {
+				flavor = "open";
+				p = v + strlen(open);
+				p += strcspn(p, " \t"); /* the architecture word */
+			} else if (startswith(v, prop) || startswith(v, prop_arm)) {
+				flavor = "proprietary";
+				p = v + strlen(startswith(v, prop) ? prop : prop_arm);
+			} else {
+				continue;
+			}
+			p += strspn(p, " \t");
+			n = strcspn(p, " \t");
+			if (n == 0 || n >= sizeof(buf))
+				continue;
+			memcpy(buf, p, n);
+			buf[n] = '\0';
+			if (version_parse_prefix(buf, &ver, &end) < 0 || *end || ver.n < 2)
+				continue;
+			have_nvrm = true;
+			snap_set_str(nv, "proc_version", buf, path);
+			snap_set_str(nv, "flavor", flavor, path);
+		} else if (streq(line, "GCC version")) {
+			snap_set_str(nv, "gcc_version", v, path);
+		}
+	}
+	if (!have_nvrm) {
+		snap_set_malformed(nv, "proc_version", raw, path, "no parsable \"NVRM version:\" line");
+		snap_set_state(nv, "flavor", FACT_MALFORMED, path, "no parsable \"NVRM version:\" line");
+	}
+	if (!snap_child(nv, "gcc_version"))
+		snap_set_state(nv, "gcc_version", FACT_ABSENT, path, "no \"GCC version:\" line");
+}
+
+static void probe_nvidia_gpus(struct probe_env *pe, struct snap_node *nv)
+{
+	static const char dir[] = "/proc/driver/nvidia/gpus";
+	static const struct {
+		const char *key, *name;
+	} keys[] = {
+		{ "Model", "model" },       { "IRQ", "irq" },
+		{ "GPU UUID", "uuid" },     { "Video BIOS", "vbios" },
+		{ "Bus Type", "bus_type" }, { "Bus Location", "bus_location" },
+	};
+	_cleanup_strv_free_ char **names = NULL;
+	struct snap_node *arr;
+	int err = root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names);
+
+	if (err < 0) {
+		snap_set_errno(nv, "gpus", err, dir);
+		return;
+	}
+	arr = snap_array(nv, "gpus");
+	STRV_FOREACH(n, names) {
+		_cleanup_free_ char *path = NULL, *text = NULL;
+		struct snap_node *g = snap_append_object(arr);
+		char *state, *line;
+
+		if (!g)
+			return;
+		if (asprintf(&path, "%s/%s/information", dir, *n) < 0) {
+			path = NULL;
+			return;
+		}
+		snap_set_str(g, "proc_dir", *n, dir);
+		err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+		if (err < 0) {
+			snap_set_errno(g, "model", err, path);
+			continue;
+		}
+		state = text;
+		while ((line = line_next(&state))) {
+			char *v = kv_split(line, ':');
+
+			if (!v)
+				continue;
+			for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+				if (streq(line, keys[i].key))
+					snap_set_str(g, keys[i].name, v, path);
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+			if (!snap_child(g, keys[i].name))
+				snap_set_state(g, keys[i].name, FACT_ABSENT, path, "line missing");
+	}
+}
+
+static void set_node(struct probe_env *pe, struct snap_node *obj, const char *key, const char *path,
+		     bool want_dir)
+{
+	struct stat st;
+	int err = root_stat(pe->root, path, &st);
+
+	if (err < 0)
+		snap_set_errno(obj, key, err, path);
+	else if (want_dir ? S_ISDIR(st.st_mode) : S_ISCHR(st.st_mode))
+		snap_set_bool(obj, key, true, path);
+	else
+		snap_set_state(obj, key, FACT_ABSENT, path,
+			       want_dir ? "not a directory" : "not a character device");
+}
+
+static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
+{
+	static const struct {
+		const char *key, *path;
+		bool dir;
+	} fixed[] = {
+		{ "nvidiactl", "/dev/nvidiactl", false },
+		{ "nvidia_uvm", "/dev/nvidia-uvm", false },
+		{ "nvidia_uvm_tools", "/dev/nvidia-uvm-tools", false },
+		{ "nvidia_caps", "/dev/nvidia-caps", true },
+		{ "kfd", "/dev/kfd", false },
+	};
+	struct snap_node *dn = snap_object(drv, "device_nodes");
+	_cleanup_strv_free_ char **dev = NULL, **dri = NULL;
+	struct snap_node *gpus, *render;
+	int err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
+		set_node(pe, dn, fixed[i].key, fixed[i].path, fixed[i].dir);
+
+	gpus = snap_array(dn, "nvidia_gpus");
+	err = root_list_dir(pe->root, "/dev", ROOT_DIR_MAX_ENTRIES, &dev);
+	STRV_FOREACH(n, err < 0 ? NULL : dev) {
+		unsigned idx;
+		struct stat st;
+		_cleanup_free_ char *p = NULL;
+
+		if (!startswith(*n, "nvidia") || parse_uint(*n + 6, 10, &idx) < 0)
+			continue;
+		if (asprintf(&p, "/dev/%s", *n) < 0) {
+			p = NULL;
+			return;
+		}
+		if (root_stat(pe->root, p, &st) == 0 && S_ISCHR(st.st_mode))
+			snap_append_str(gpus, *n, p);
+	}
+	render = snap_array(dn, "dri_render");
+	err = root_list_dir(pe->root, "/dev/dri", ROOT_DIR_MAX_ENTRIES, &dri);
+	STRV_FOREACH(n, err < 0 ? NULL : dri) {
+		struct stat st;
+		_cleanup_free_ char *p = NULL;
+
+		if (!startswith(*n, "renderD"))
+			continue;
+		if (asprintf(&p, "/dev/dri/%s", *n) < 0) {
+			p = NULL;
+			return;
+		}
+		if (root_stat(pe->root, p, &st) == 0 && S_ISCHR(st.st_mode))
+			snap_append_str(render, *n, p);
+	}
+}
+
+static void probe_secure_boot(struct probe_env *pe, struct snap_node *drv)
+{
+	static const char path[] =
+		"/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
+	struct snap_node *sb = snap_object(drv, "secure_boot");
+	_cleanup_free_ char *data = NULL;
+	size_t len;
+	int err = root_read_file(pe->root, path, ROOT_CAP_ATTR, &data, &len);
+
+	if (err < 0) {
+		snap_set_errno(sb, "enabled", err, path);
+		return;
+	}
+	if (len != 5) {
+		snap_set_malformed(sb, "enabled", NULL, path, "expected 4 attribute bytes + 1 data byte");
+		return;
+	}
+	snap_set_bool(sb, "enabled", data[4] == 1, path);
+}
+
+static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
+{
+	static const char *const dirs[] = { "/etc/modprobe.d", "/usr/lib/modprobe.d", "/lib/modprobe.d" };
+	struct snap_node *nb = snap_object(drv, "nouveau_blacklisted");
+	bool blacklist = false, modeset0 = false;
+
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		_cleanup_strv_free_ char **names = NULL;
+
+		if (root_list_dir(pe->root, dirs[d], ROOT_DIR_MAX_ENTRIES, &names) < 0)
+			continue;
+		STRV_FOREACH(n, names) {
+			_cleanup_free_ char *path = NULL, *text = NULL;
+			char *state, *line;
+			size_t len = strlen(*n);
+
+			if (len < 5 || !streq(*n + len - 5, ".conf"))
+				continue;
+			if (asprintf(&path, "%s/%s", dirs[d], *n) < 0) {
+				path = NULL;
+				return;
+			}
+			if (root_read_text(pe->root, path, ROOT_CAP_TEXT, &text) < 0)
+				continue;
+			state = text;
+			while ((line = line_next(&state))) {
+				_cleanup_strv_free_ char **w = NULL;
+
+				line[strcspn(line, "#")] = '\0';
+				if (strv_split(line, " \t", &w) < 0 || !w || !w[0] || !w[1])
+					continue;
+				if (!blacklist && streq(w[0], "blacklist") && streq(w[1], "nouveau")) {
+					blacklist = true;
+					snap_set_bool(nb, "blacklist", true, path);
+				}
+				if (!modeset0 && streq(w[0], "options") && streq(w[1], "nouveau"))
+					for (size_t i = 2; w[i]; i++)
+						if (streq(w[i], "modeset=0")) {
+							modeset0 = true;
+							snap_set_bool(nb, "modeset0", true, path);
+						}
+			}
+		}
+	}
+	if (!blacklist)
+		snap_set_bool(nb, "blacklist", false, "/etc/modprobe.d");
+	if (!modeset0)
+		snap_set_bool(nb, "modeset0", false, "/etc/modprobe.d");
+}
+
+static void module_signer(struct probe_env *pe, struct snap_node *mf, const char *path)
+{
+	struct kmod_ctx *k;
+	struct kmod_module *mod = NULL;
+	struct kmod_list *info = NULL, *it;
+	_cleanup_free_ char *host = NULL;
+	bool found = false;
+	const char *hp = root_host_path(pe->root);
+
+	if (asprintf(&host, "%s%s", streq(hp, "/") ? "" : hp, path) < 0) {
+		host = NULL;
+		return;
+	}
+	k = kmod_new(NULL, (const char *const[]){ NULL });
+	if (!k) {
+		snap_set_state(mf, "signer", FACT_ERROR, path, "kmod_new failed");
+		return;
+	}
+	if (kmod_module_new_from_path(k, host, &mod) < 0 || kmod_module_get_info(mod, &info) < 0) {
+		snap_set_state(mf, "signer", FACT_UNREADABLE, path, "libkmod could not read module info");
+		goto out;
+	}
+	kmod_list_foreach(it, info) {
+		if (streq(kmod_module_info_get_key(it), "signer") && kmod_module_info_get_value(it)) {
+			snap_set_str(mf, "signer", kmod_module_info_get_value(it), path);
+			found = true;
+			break;
+		}
+	}
+	if (!found)
+		snap_set_state(mf, "signer", FACT_ABSENT, path, "module is not signed");
+out:
+	kmod_module_info_free_list(info);
+	if (mod)
+		kmod_module_unref(mod);
+	kmod_unref(k);
+}
+
+static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
+{
+	static const char *const subdirs[] = { "kernel/drivers/video", "updates/dkms", "extra",
+					       "updates", "kernel/drivers/gpu/drm/nvidia" };
+	static const char *const files[] = { "nvidia.ko", "nvidia.ko.xz", "nvidia.ko.zst", "nvidia.ko.gz" };
+	struct snap_node *mf = snap_object(nv, "module_file");
+	_cleanup_free_ char *release = NULL, *base = NULL;
+	int err = host_kernel_release(pe->root, &release);
+
+	if (err < 0) {
+		snap_set_errno(mf, "path", err, "/proc/sys/kernel/osrelease");
+		return;
+	}
+	if (asprintf(&base, "/lib/modules/%s", release) < 0) {
+		base = NULL;
+		return;
+	}
+	for (size_t d = 0; d < ARRAY_SIZE(subdirs); d++)
+		for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+			_cleanup_free_ char *p = NULL;
+			struct stat st;
+
+			if (asprintf(&p, "%s/%s/%s", base, subdirs[d], files[f]) < 0) {
+				p = NULL;
+				return;
+			}
+			if (root_stat(pe->root, p, &st) < 0 || !S_ISREG(st.st_mode))
+				continue;
+			snap_set_str(mf, "path", p, p);
+			module_signer(pe, mf, p);
+			return;
+		}
+	snap_set_state(mf, "path", FACT_ABSENT, base, "no nvidia.ko* under updates/dkms, extra, kernel/drivers/video");
+	snap_set_state(mf, "signer", FACT_ABSENT, base, "no module file");
+}
+
+/* "gfx_target_version 90402" → "gfx942": major*10000 + minor*100 + stepping, minor/stepping hex. */
+static void probe_kfd(struct probe_env *pe, struct snap_node *amd)
+{
+	static const char dir[] = "/sys/class/kfd/kfd/topology/nodes";
+	_cleanup_strv_free_ char **names = NULL;
+	struct snap_node *arr;
+	int err = root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names);
+
+	if (err < 0) {
+		snap_set_errno(amd, "kfd_nodes", err, dir);
+		return;
+	}
+	arr = snap_array(amd, "kfd_nodes");
+	STRV_FOREACH(n, names) {
+		_cleanup_free_ char *path = NULL, *text = NULL;
+		struct snap_node *node;
+		char *state, *line;
+		bool seen = false;
+		unsigned idx;
+
+		if (parse_uint(*n, 10, &idx) < 0)
+			continue;
+		if (asprintf(&path, "%s/%s/properties", dir, *n) < 0) {
+			path = NULL;
+			return;
+		}
+		node = snap_append_object(arr);
+		if (!node)
+			return;
+		snap_set_int(node, "node", idx, dir);
+		err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+		if (err < 0) {
+			snap_set_errno(node, "gfx_target_version", err, path);
+			continue;
+		}
+		state = text;
+		while ((line = line_next(&state))) {
+			char *v = kv_split(line, ' ');
+			uint64_t val;
+
+			if (!v || !streq(line, "gfx_target_version"))
+				continue;
+			seen = true;
+			if (parse_u64(v, 10, &val) < 0 || val > INT32_MAX) {
+				snap_set_malformed(node, "gfx_target_version", v, path, "not a number");
+				break;
+			}
+			snap_set_int(node, "gfx_target_version", (int64_t)val, path);
+			if (val == 0) /* a CPU node */
+				snap_set_state(node, "gfx", FACT_ABSENT, path, "CPU node");
+			else
+				snap_set_strf(node, "gfx", path, "gfx%u%x%x", (unsigned)(val / 10000),
+					      (unsigned)(val / 100 % 100), (unsigned)(val % 100));
+			break;
+		}
+		if (!seen)
+			snap_set_state(node, "gfx_target_version", FACT_ABSENT, path,
+				       "no gfx_target_version line");
+	}
+}
+
+int probe_nvidia_driver(struct probe_env *pe, struct snapshot *s)
+{
+	struct snap_node *drv = snap_object(snapshot_root(s), "driver");
+	struct snap_node *nv = snap_object(drv, "nvidia");
+	struct snap_node *amd = snap_object(drv, "amdgpu");
+
+	probe_modules(pe, drv);
+	set_attr(pe, nv, "module_version", "/sys/module/nvidia/version");
+	probe_nvidia_proc_version(pe, nv);
+	probe_nvidia_gpus(pe, nv);
+	probe_module_file(pe, nv);
+	probe_device_nodes(pe, drv);
+	probe_secure_boot(pe, drv);
+	probe_nouveau_blacklist(pe, drv);
+	set_attr(pe, amd, "module_version", "/sys/module/amdgpu/version");
+	probe_kfd(pe, amd);
+	return snapshot_error(s);
+}
