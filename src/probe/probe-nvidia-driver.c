@@ -94,9 +94,9 @@ static void probe_nvidia_proc_version(struct probe_env *pe, struct snap_node *nv
 		if (!v)
 			continue;
 		if (streq(line, "NVRM version") && !have_nvrm) {
-			static const char prop[] = "NVIDIA UNIX x86_64 Kernel Module";
-			static const char prop_arm[] = "NVIDIA UNIX aarch64 Kernel Module";
+			static const char unix_[] = "NVIDIA UNIX ";
 			static const char open[] = "NVIDIA UNIX Open Kernel Module for ";
+			static const char km[] = " Kernel Module";
 			const char *flavor, *p;
 			struct version ver;
 			const char *end;
@@ -107,9 +107,11 @@ static void probe_nvidia_proc_version(struct probe_env *pe, struct snap_node *nv
 				flavor = "open";
 				p = v + strlen(open);
 				p += strcspn(p, " \t"); /* the architecture word */
-			} else if (startswith(v, prop) || startswith(v, prop_arm)) {
+			} else if (startswith(v, unix_) &&
+				   startswith(v + strlen(unix_) + strcspn(v + strlen(unix_), " "), km)) {
+				/* "NVIDIA UNIX <arch> Kernel Module" (x86_64, aarch64, ppc64le) */
 				flavor = "proprietary";
-				p = v + strlen(startswith(v, prop) ? prop : prop_arm);
+				p = v + strlen(unix_) + strcspn(v + strlen(unix_), " ") + strlen(km);
 			} else {
 				continue;
 			}

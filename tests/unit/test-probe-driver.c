@@ -280,6 +280,20 @@ static void test_malformed_version(void **state)
 	assert_int_equal(snap_get_state(r, "driver.nvidia.proc_version"), FACT_MALFORMED);
 	assert_string_equal(snap_raw(snap_get(r, "driver.nvidia.proc_version")), "NVRM version: garbage");
 	assert_int_equal(snap_get_state(r, "driver.nvidia.module_version"), FACT_MALFORMED);
+	assert_int_equal(snap_get_state(r, "driver.nvidia.gcc_version"), FACT_ABSENT);
+}
+
+static void test_aarch64_proprietary(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r;
+
+	puts_(f, "/proc/driver/nvidia/version",
+	      "NVRM version: NVIDIA UNIX aarch64 Kernel Module  535.161.07  Sat Feb 17 22:51:24 UTC 2024\n"
+	      "GCC version:  gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04) \n");
+	r = run(f);
+	assert_string_equal(snap_get_str(r, "driver.nvidia.proc_version"), "535.161.07");
+	assert_string_equal(snap_get_str(r, "driver.nvidia.flavor"), "proprietary");
 }
 
 static void test_secure_boot_and_amd(void **state)
@@ -382,6 +396,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_secure_boot_off_short, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_caps_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_aarch64_proprietary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_smoke, setup, teardown),
 	};
 
