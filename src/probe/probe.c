@@ -10,6 +10,7 @@
 
 static const struct probe probe_table[] = {
 	{ .name = "host", .layer = GPUENV_LAYER_HARDWARE, .run = probe_host },
+	{ .name = "pci", .layer = GPUENV_LAYER_HARDWARE, .run = probe_pci },
 };
 
 const char *layer_to_string(enum gpuenv_layer l)

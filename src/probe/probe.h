@@ -39,3 +39,4 @@ const char *layer_to_string(enum gpuenv_layer l);
 
 /* Probe entry points (one file each). */
 int probe_host(struct probe_env *pe, struct snapshot *s);
+int probe_pci(struct probe_env *pe, struct snapshot *s);
