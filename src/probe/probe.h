@@ -43,3 +43,4 @@ int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s);
 int probe_environment(struct probe_env *pe, struct snapshot *s);
 int probe_container(struct probe_env *pe, struct snapshot *s);
 int probe_nvidia_driver(struct probe_env *pe, struct snapshot *s);
+int probe_pci(struct probe_env *pe, struct snapshot *s);
