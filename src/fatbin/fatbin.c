@@ -269,6 +269,17 @@ static int scan_elf(struct fatbin_result *r, const uint8_t *p, size_t len)
 		goto out;
 	}
 	r->is_elf = true;
+	{
+		GElf_Ehdr eh;
+		size_t shnum;
+
+		if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &shnum) < 0 ||
+		    shnum > 65536 || shnum < eh.e_shnum || (eh.e_shnum && (eh.e_shentsize < sizeof(Elf32_Shdr) ||
+		    !range_ok(len, eh.e_shoff, (uint64_t)shnum * eh.e_shentsize)))) {
+			rv = -EBADMSG;
+			goto out;
+		}
+	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		const char *name;
