@@ -4,22 +4,7 @@
 # unreadable input, 64 for usage) and a message naming the path and the reason.
 set -u
 gpuenv="$1"
-fail=0
-check() { # expected-rc expected-stderr-substring cmd...
-	want_rc=$1 want_msg=$2
-	shift 2
-	err=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	if [ "$rc" != "$want_rc" ]; then
-		echo "FAIL: $*: exit $rc, want $want_rc ($err)"
-		fail=1
-	elif [ -n "$want_msg" ] && ! printf "%s" "$err" | grep -qF -- "$want_msg"; then
-		echo "FAIL: $*: stderr '$err' lacks '$want_msg'"
-		fail=1
-	else
-		echo "ok: $*"
-	fi
-}
+. "$(dirname "$0")/lib-check.sh"
 check 0 "" "$gpuenv" report
 check 0 "" "$gpuenv" report --json
 check 66 "/nonexistent-gpuenv: No such file or directory" "$gpuenv" report --sysroot /nonexistent-gpuenv

@@ -5,7 +5,7 @@
 # text and --json, and the exit codes (2 not found, 64 usage).
 set -u
 gpuenv="$1"
-fail=0
+. "$(dirname "$0")/lib-check.sh"
 want() { # description expected-substring cmd...
 	what=$1 sub=$2
 	shift 2
@@ -20,21 +20,6 @@ want() { # description expected-substring cmd...
 		fail=1
 	else
 		echo "ok: $* has $what"
-	fi
-}
-check() { # expected-rc expected-stderr-substring cmd...
-	want_rc=$1 want_msg=$2
-	shift 2
-	err=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	if [ "$rc" != "$want_rc" ]; then
-		echo "FAIL: $*: exit $rc, want $want_rc ($err)"
-		fail=1
-	elif [ -n "$want_msg" ] && ! printf "%s" "$err" | grep -qF -- "$want_msg"; then
-		echo "FAIL: $*: stderr '$err' lacks '$want_msg'"
-		fail=1
-	else
-		echo "ok: $* exits $rc"
 	fi
 }
 # cuda_driver_min.tsv: 12.4.0 needs 550.54.14 (Linux); 12.x minor compat floor 525.60.13
