@@ -259,6 +259,13 @@ static bool is_dir(struct loader *l, const char *path)
 	return root_stat(l->root, path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static bool is_file(struct loader *l, const char *path)
+{
+	struct stat st;
+
+	return root_stat(l->root, path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static int setup_defaults(struct loader *l)
 {
 	char a[64] = "", b[64] = "";
@@ -268,8 +275,8 @@ static int setup_defaults(struct loader *l)
 		snprintf(a, sizeof(a), "/lib/%s", l->triplet);
 		snprintf(b, sizeof(b), "/usr/lib/%s", l->triplet);
 	}
-	if (l->triplet && (is_dir(l, a) || is_dir(l, b))) {
-		/* Debian's glibc: the multiarch directories, then /lib and /usr/lib. */
+	if (l->triplet && (is_dir(l, a) || is_dir(l, b) || is_file(l, "/etc/debian_version"))) {
+		/* Debian's glibc (and Ubuntu's): the multiarch directories, then /lib, /usr/lib. */
 		const char *list[] = { a, b, "/lib", "/usr/lib" };
 
 		l->defaults_kind = "debian-multiarch";

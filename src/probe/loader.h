@@ -8,7 +8,8 @@
  *   3. the requester's DT_RUNPATH;
  *   4. /etc/ld.so.cache (ldso-cache.h): the first entry for the soname with this ABI's flags;
  *   5. the system directories: on Debian/Ubuntu multiarch /lib/<triplet>, /usr/lib/<triplet>,
- *      /lib, /usr/lib (measured with LD_DEBUG=libs on Debian 12's glibc 2.36), elsewhere
+ *      /lib, /usr/lib (measured with LD_DEBUG=libs on Debian 12's glibc 2.36; chosen when
+ *      the root has /lib/<triplet>, /usr/lib/<triplet> or /etc/debian_version), elsewhere
  *      glibc's configured slibdir/libdir, /lib64 and /usr/lib64 on 64-bit ports.
  * $ORIGIN/${ORIGIN} (the requester's directory as it was opened), $LIB and $PLATFORM are
  * expanded as glibc's _dl_dst_substitute() does. In each directory, as open_verify() does,
