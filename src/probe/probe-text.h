@@ -33,6 +33,10 @@ int probe_group_name(const char *group_text, unsigned gid, char *buf, size_t len
  * driver.xid_events[] (probe-kernel-log.c). Returns 0 or -ENOMEM. */
 int probe_parse_kernel_log(struct snap_node *drv, const char *text, size_t len,
 			   const char *source);
+/* One /dev/kmsg record ("prio,seq,usec,flags;message\n KEY=value…") appended to sb as dmesg
+ * prints it ("[sec.usec] message\n", \xNN escapes undone, a line per message line). */
+struct strbuf;
+void probe_kmsg_record_to_text(struct strbuf *sb, const char *rec, size_t len);
 
 /* Copies (text, len) up to the first NUL into a NUL-terminated buffer; NULL on OOM. */
 char *probe_text_dup(const char *text, size_t len);
