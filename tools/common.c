@@ -60,6 +60,9 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 			return -EXIT_USAGE;
 		}
 		return 1;
+	case 0x140:
+		o->pci_ids = arg;
+		return 1;
 	case 'j':
 		o->json = true;
 		return 1;
@@ -246,6 +249,13 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 			return EXIT_INPUT;
 		}
 	} else {
+		err = pci_names_setup(ctx, o->sysroot, o->pci_ids);
+		if (err < 0) {
+			if (err == -ENOMEM)
+				print_error("cannot set up the pci.ids lookup", err);
+			gpuenv_ctx_free(ctx);
+			return err == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
+		}
 		err = gpuenv_snapshot_collect(ctx, &snap);
 		if (err < 0) {
 			print_error("collecting the snapshot", err);

@@ -77,6 +77,19 @@ typedef void (*gpuenv_log_fn)(void *userdata, int priority, const char *file, in
 /* priority: syslog numbers (3 err … 7 debug). Default: no logging. */
 GPUENV_API void gpuenv_ctx_set_log_fn(struct gpuenv_ctx *ctx, gpuenv_log_fn fn, void *userdata);
 GPUENV_API void gpuenv_ctx_set_log_priority(struct gpuenv_ctx *ctx, int priority);
+/*
+ * Names a PCI device from a PCI ID database (pci.ids). libgpuenv cannot link libpci, which
+ * is GPL, so a caller that may (the gpuenv tool) supplies the lookup, e.g. with libpci's
+ * pci_lookup_name(). The probe asks only for GPUs its built-in table does not know and
+ * records the answer with source "pci.ids". fn writes a NUL-terminated device name into buf
+ * (len bytes) and returns 0; -ENOENT when the database has no entry; another negative errno
+ * when the database cannot be read. fn NULL (the default): no fallback name.
+ */
+typedef int (*gpuenv_pci_name_fn)(void *userdata, uint16_t vendor_id, uint16_t device_id,
+				  uint16_t subsystem_vendor_id, uint16_t subsystem_device_id,
+				  char *buf, size_t len);
+GPUENV_API void gpuenv_ctx_set_pci_name_fn(struct gpuenv_ctx *ctx, gpuenv_pci_name_fn fn,
+					   void *userdata);
 /* Newline-separated "<result>\t<path>" records of every read (GPUENV_CTX_TRACE_PATHS). */
 GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret);
 

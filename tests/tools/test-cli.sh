@@ -16,6 +16,7 @@ check 66 "not a gpuenv snapshot" "$gpuenv" report --from "$tmp"
 echo 'BAD LINE=1' >"$tmp"
 check 66 "--env-file $tmp" "$gpuenv" report --env-file "$tmp"
 rm -f "$tmp"
+check 66 "--pci-ids /nonexistent.ids: No such file or directory" "$gpuenv" report --pci-ids /nonexistent.ids
 check 64 "unknown command" "$gpuenv" frobnicate
 check 64 "unexpected argument" "$gpuenv" report extra
 # --redact hides environment values (and UUIDs, serials, host names) in both renderers.
