@@ -287,23 +287,28 @@ struct discovery {
 	char **rejected_paths;
 };
 
+void probe_reject(struct root *r, struct snap_node *arr, const char *origin, const char *via,
+		  const char *prefix, int err, const char *why)
+{
+	struct snap_node *o = snap_append_object(arr);
+
+	snap_set_str(o, "path", origin, origin);
+	snap_append_str(snap_array(o, "found_via"), via, NULL);
+	if (err)
+		snap_set_errno(o, "toolkit", err, prefix);
+	else
+		snap_set_state(o, "toolkit", FACT_ABSENT, prefix, why);
+	/* A link that goes nowhere (or in circles): the chain as read says where. */
+	probe_link_chain(r, origin, snap_array(o, "link_chain"), NULL);
+}
+
 /* origin: what was found (the nvcc file, the library directory, the variable's value). */
 static void reject(struct discovery *d, const char *origin, const char *path, const char *via,
 		   int err, const char *why)
 {
-	struct snap_node *o;
-
 	if (strv_contains(d->rejected_paths, origin) || strv_push(&d->rejected_paths, origin) < 0)
 		return;
-	o = snap_append_object(d->rejected);
-	snap_set_str(o, "path", origin, origin);
-	snap_append_str(snap_array(o, "found_via"), via, NULL);
-	if (err)
-		snap_set_errno(o, "toolkit", err, path);
-	else
-		snap_set_state(o, "toolkit", FACT_ABSENT, path, why);
-	/* A link that goes nowhere (or in circles): the chain as read says where. */
-	probe_link_chain(d->pe->root, origin, snap_array(o, "link_chain"), NULL);
+	probe_reject(d->pe->root, d->rejected, origin, via, path, err, why);
 }
 
 /* origin: record why what pointed here (a path that claimed a toolkit) is not one; NULL: quiet. */
@@ -1002,6 +1007,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bool *ret_dangling)
 {
 	_cleanup_free_ char *cur = strdup(path);
+	_cleanup_strv_free_ char **seen = NULL;
 
 	if (ret_dangling)
 		*ret_dangling = false;
@@ -1019,8 +1025,11 @@ int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bo
 		}
 		if (!S_ISLNK(st.st_mode))
 			return 0;
-		if (hops >= PROBE_LINK_MAX_HOPS)
+		/* A link met twice is a cycle: the chain so far shows it once. */
+		if (hops >= PROBE_LINK_MAX_HOPS || strv_contains(seen, cur))
 			return -ELOOP;
+		if (strv_push(&seen, cur) < 0)
+			return -ENOMEM;
 		err = root_readlink(r, cur, &target);
 		if (err < 0)
 			return err;

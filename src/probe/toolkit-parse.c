@@ -347,3 +347,43 @@ int probe_version_line(const char *text, size_t len, char *buf, size_t buflen)
 	}
 	return 0;
 }
+
+int probe_dpkg_status_version(const char *text, size_t len, const char *package, char *buf,
+			      size_t buflen)
+{
+	size_t pl = strlen(package), i = 0;
+	bool in_pkg = false, installed = false;
+	char ver[PROBE_VERSION_MAX] = "";
+
+	if (!text || !package || !buf || buflen == 0)
+		return -EINVAL;
+	len = bounded_len(text, len);
+	/* deb-control(5) stanzas separated by blank lines; fields "Name: value". */
+	while (i <= len) {
+		size_t e = i;
+
+		while (e < len && text[e] != '\n')
+			e++;
+		if (e == i || i == len) {
+			if (in_pkg && installed && ver[0]) {
+				if (strlen(ver) >= buflen)
+					return -EBADMSG;
+				strcpy(buf, ver);
+				return 0;
+			}
+			in_pkg = installed = false;
+			ver[0] = '\0';
+		} else if (e - i == 9 + pl && memcmp(text + i, "Package: ", 9) == 0 &&
+			   memcmp(text + i + 9, package, pl) == 0) {
+			in_pkg = true;
+		} else if (e - i > 8 && memcmp(text + i, "Status: ", 8) == 0) {
+			/* "install ok installed": the want, error and status words (dpkg-query(1)). */
+			installed = e - i >= 8 + 10 && memcmp(text + e - 10, " installed", 10) == 0;
+		} else if (e - i > 9 && memcmp(text + i, "Version: ", 9) == 0 && e - i - 9 < sizeof(ver)) {
+			memcpy(ver, text + i + 9, e - i - 9);
+			ver[e - i - 9] = '\0';
+		}
+		i = e + 1;
+	}
+	return -ENOENT;
+}

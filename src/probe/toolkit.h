@@ -10,7 +10,8 @@
  *   shared-library file names ("libcudnn.so.9.19.0", "libamdhip64.so.6.2.60200"),
  *   PEP 376 / PEP 427 .dist-info directory names ("nvidia_cudnn_cu13-9.19.0.56.dist-info"),
  *   conda-meta record names ("<name>-<version>-<build>.json", conda docs "pkg-specs"),
- *   KEY=VALUE files (ROCm bin/.hipVersion, share/hip/version, written by HIP's CMake).
+ *   KEY=VALUE files (ROCm bin/.hipVersion, share/hip/version, written by HIP's CMake),
+ *   dpkg's status file (deb-control(5)).
  * probe_link_chain() (probe-cuda-toolkit.c) reads a symlink chain through the root.
  */
 #pragma once
@@ -48,6 +49,11 @@ int probe_kv_value(const char *text, size_t len, const char *key, char *buf, siz
 /* The first line, trimmed, when it starts with a dotted version ("6.2.0-66"). -EBADMSG. */
 int probe_version_line(const char *text, size_t len, char *buf, size_t buflen);
 
+/* dpkg's status file (deb-control(5) stanzas, /var/lib/dpkg/status): the Version of an
+ * installed ("Status: install ok installed") package. -ENOENT when not installed. */
+int probe_dpkg_status_version(const char *text, size_t len, const char *package, char *buf,
+			      size_t buflen);
+
 /*
  * Reads the symlink chain starting at path (inside the root) into arr as "LINK -> TARGET"
  * strings, each with the link as its source; stops at the first non-link. Returns 0,
@@ -55,3 +61,6 @@ int probe_version_line(const char *text, size_t len, char *buf, size_t buflen);
  * ends in a missing target (ret_dangling set), other -errno from the root.
  */
 int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bool *ret_dangling);
+/* A rejected candidate: {path, found_via[], toolkit (why), link_chain[]} appended to arr. */
+void probe_reject(struct root *r, struct snap_node *arr, const char *origin, const char *via,
+		  const char *prefix, int err, const char *why);
