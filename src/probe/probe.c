@@ -15,6 +15,7 @@ static const struct probe probe_table[] = {
 	{ .name = "libraries", .layer = GPUENV_LAYER_RUNTIME, .run = probe_libraries },
 	{ .name = "kernel-log", .layer = GPUENV_LAYER_DRIVER, .run = probe_kernel_log },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
+	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },
 };

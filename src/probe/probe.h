@@ -46,3 +46,4 @@ int probe_nvidia_driver(struct probe_env *pe, struct snapshot *s);
 int probe_pci(struct probe_env *pe, struct snapshot *s);
 int probe_libraries(struct probe_env *pe, struct snapshot *s);
 int probe_kernel_log(struct probe_env *pe, struct snapshot *s);
+int probe_rocm(struct probe_env *pe, struct snapshot *s);
