@@ -14,6 +14,7 @@ static const struct probe probe_table[] = {
 	{ .name = "driver", .layer = GPUENV_LAYER_DRIVER, .run = probe_nvidia_driver },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
+	{ .name = "python", .layer = GPUENV_LAYER_FRAMEWORK, .run = probe_python },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },
 };
 
