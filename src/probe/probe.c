@@ -17,6 +17,7 @@ static const struct probe probe_table[] = {
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
+	{ .name = "python", .layer = GPUENV_LAYER_FRAMEWORK, .run = probe_python },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },
 };
 
