@@ -15,6 +15,7 @@ static const struct probe probe_table[] = {
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },
+	{ .name = "container-host", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container_host },
 };
 
 const char *layer_to_string(enum gpuenv_layer l)

@@ -44,3 +44,4 @@ int probe_environment(struct probe_env *pe, struct snapshot *s);
 int probe_container(struct probe_env *pe, struct snapshot *s);
 int probe_nvidia_driver(struct probe_env *pe, struct snapshot *s);
 int probe_pci(struct probe_env *pe, struct snapshot *s);
+int probe_container_host(struct probe_env *pe, struct snapshot *s);
