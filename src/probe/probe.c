@@ -19,6 +19,7 @@ static const struct probe probe_table[] = {
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
 	{ .name = "python", .layer = GPUENV_LAYER_FRAMEWORK, .run = probe_python },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },
+	{ .name = "container-host", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container_host },
 };
 
 const char *layer_to_string(enum gpuenv_layer l)

@@ -48,3 +48,4 @@ int probe_libraries(struct probe_env *pe, struct snapshot *s);
 int probe_kernel_log(struct probe_env *pe, struct snapshot *s);
 int probe_rocm(struct probe_env *pe, struct snapshot *s);
 int probe_python(struct probe_env *pe, struct snapshot *s);
+int probe_container_host(struct probe_env *pe, struct snapshot *s);
