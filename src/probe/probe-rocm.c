@@ -183,7 +183,7 @@ static int discover(struct rdisc *d)
 }
 
 /* One object per library base: the file with the longest version suffix. */
-static void probe_libraries(struct probe_env *pe, struct snap_node *arr, char *const *dirs, size_t n_dirs)
+static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, char *const *dirs, size_t n_dirs)
 {
 	char **names[4] = { NULL };
 
@@ -363,7 +363,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 	if (path_is(pe, lib64, S_IFDIR))
 		dirs[n_dirs++] = lib64;
 	libs = snap_array(o, "libraries");
-	probe_libraries(pe, libs, dirs, n_dirs);
+	rocm_list_libraries(pe, libs, dirs, n_dirs);
 
 	if (!c->distro && version_from_info(pe, o, prefix))
 		vsrc = ".info/version";
