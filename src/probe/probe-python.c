@@ -786,8 +786,9 @@ static const char *const torch_bundled[] = {
 	"libcudart", "libcublas", "libcudnn", "libnvrtc", "libnccl", "libcufft", "libcurand",
 	"libcusolver", "libcusparse", "libnvToolsExt", "libnvJitLink", "libcupti", "libcufile",
 	"libnvshmem", "libamdhip64", "libhipblas", "librocblas", "libMIOpen", "librccl",
-	"libhsa-runtime64", "libroctracer", "libhipfft", "libhiprand", "libhipsolver",
-	"libhipsparse", "librocsolver", "librocfft", "librocrand", "libmagma",
+	"libhsa-runtime64", "libroctracer64", "libroctx64", "libhipfft", "libhiprand",
+	"libhipsolver", "libhipsparse", "libhipsparselt", "libhipblaslt", "librocsolver",
+	"librocsparse", "librocfft", "librocrand", "librocm_smi64", "libmagma",
 };
 
 static int probe_torch(struct ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
