@@ -520,13 +520,17 @@ static int record_kernels(struct probe_env *pe, struct snap_node *obj, const cha
 			kernels_done(&k);
 			continue; /* a host-only library: try the next */
 		}
+		if (r < 0 && r != -EBADMSG) {
+			snap_set_errno(obj, "kernel_library", r, p);
+			snap_set_errno(obj, "arch_targets", r, p);
+			kernels_done(&k);
+			return 0;
+		}
 		kl = snap_object(obj, "kernel_library");
 		snap_set_str(kl, "path", p, p);
 		if (r < 0) {
-			snap_set_errno(obj, "arch_targets", r, p);
-			if (r == -EBADMSG)
-				snap_set_malformed(obj, "arch_targets", NULL, p,
-						   "not an ELF shared object the fatbin parser accepts");
+			snap_set_malformed(obj, "arch_targets", NULL, p,
+					   "not an ELF shared object the fatbin parser accepts");
 			kernels_done(&k);
 			return 0;
 		}
@@ -534,9 +538,12 @@ static int record_kernels(struct probe_env *pe, struct snap_node *obj, const cha
 			snap_set_str(kl, "soname", k.soname, p);
 		if (k.runpath)
 			snap_set_str(kl, "runpath", k.runpath, p);
-		arr = snap_array(kl, "needed");
-		STRV_FOREACH(nd, k.needed)
-			snap_append_str(arr, *nd, p);
+		/* Written only when the parser reports them (the loader emulation reads them too). */
+		if (k.needed) {
+			arr = snap_array(kl, "needed");
+			STRV_FOREACH(nd, k.needed)
+				snap_append_str(arr, *nd, p);
+		}
 		if (k.n == 0)
 			snap_set_state(obj, "arch_targets", FACT_ABSENT, p,
 				       "no CUDA fat binary in this library");
@@ -779,8 +786,9 @@ static const char *const torch_bundled[] = {
 	"libcudart", "libcublas", "libcudnn", "libnvrtc", "libnccl", "libcufft", "libcurand",
 	"libcusolver", "libcusparse", "libnvToolsExt", "libnvJitLink", "libcupti", "libcufile",
 	"libnvshmem", "libamdhip64", "libhipblas", "librocblas", "libMIOpen", "librccl",
-	"libhsa-runtime64", "libroctracer", "libhipfft", "libhiprand", "libhipsolver",
-	"libhipsparse", "librocsolver", "librocfft", "librocrand", "libmagma",
+	"libhsa-runtime64", "libroctracer64", "libroctx64", "libhipfft", "libhiprand",
+	"libhipsolver", "libhipsparse", "libhipsparselt", "libhipblaslt", "librocsolver",
+	"librocsparse", "librocfft", "librocrand", "librocm_smi64", "libmagma",
 };
 
 static int probe_torch(struct ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
@@ -1310,6 +1318,7 @@ static void probe_pyvenv_cfg(struct probe_env *pe, struct snap_node *env, const 
 
 		if (!v)
 			continue;
+		strstrip(line);
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			if (streq(line, keys[i].cfg) && !snap_child(cfg, keys[i].key)) {
 				bool b;
@@ -1445,7 +1454,14 @@ static int list_sites(struct probe_env *pe, struct snap_node *env, const struct 
 
 				if (asprintf(&d, "%s/%s/%s", lib, *n, subs[i]) < 0)
 					return -ENOMEM;
-				if (!strv_contains(sites, d) && is_dir(pe, d) && (r = strv_push(&sites, d)) < 0)
+				struct stat st;
+				int sr = root_stat(pe->root, d, &st);
+
+				/* A directory, or one that cannot be read (a loop): recorded below. */
+				if (strv_contains(sites, d) || sr == -ENOENT || sr == -ENOTDIR ||
+				    (sr == 0 && !S_ISDIR(st.st_mode)))
+					continue;
+				if ((r = strv_push(&sites, d)) < 0)
 					return r;
 			}
 		}
