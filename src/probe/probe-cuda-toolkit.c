@@ -76,26 +76,27 @@ struct component {
 	const char *lib;       /* file name base */
 	const char *pip;       /* dist-info base (with or without a _cu<N> suffix) */
 	const char *conda[2];  /* conda-meta package names */
+	const char *vjson;     /* its key in version.json (CUDA >= 11.1 runfile/deb) */
 };
 
 static const struct component components[] = {
 	{ "cudart", { "cuda_runtime_api.h" }, { "CUDART_VERSION" }, 1, "libcudart.so",
-	  "nvidia_cuda_runtime", { "cuda-cudart", "cudatoolkit" } },
+	  "nvidia_cuda_runtime", { "cuda-cudart", "cudatoolkit" }, "cuda_cudart" },
 	{ "cublas", { "cublas_api.h" }, { "CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH" }, 3,
-	  "libcublas.so", "nvidia_cublas", { "libcublas" } },
+	  "libcublas.so", "nvidia_cublas", { "libcublas" }, "libcublas" },
 	{ "cublaslt", { "cublas_api.h" }, { "CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH" }, 3,
-	  "libcublasLt.so", "nvidia_cublas", { "libcublas" } },
+	  "libcublasLt.so", "nvidia_cublas", { "libcublas" }, "libcublas" },
 	{ "cudnn", { "cudnn_version.h", "cudnn.h" }, { "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL" }, 3,
 	  "libcudnn.so", "nvidia_cudnn", { "cudnn" } },
 	{ "nccl", { "nccl.h" }, { "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH" }, 3, "libnccl.so",
 	  "nvidia_nccl", { "nccl" } },
 	{ "cufft", { "cufft.h" }, { "CUFFT_VER_MAJOR", "CUFFT_VER_MINOR", "CUFFT_VER_PATCH" }, 3,
-	  "libcufft.so", "nvidia_cufft", { "libcufft" } },
+	  "libcufft.so", "nvidia_cufft", { "libcufft" }, "libcufft" },
 	{ "cusparse", { "cusparse.h" }, { "CUSPARSE_VER_MAJOR", "CUSPARSE_VER_MINOR", "CUSPARSE_VER_PATCH" }, 3,
-	  "libcusparse.so", "nvidia_cusparse", { "libcusparse" } },
+	  "libcusparse.so", "nvidia_cusparse", { "libcusparse" }, "libcusparse" },
 	{ "nvjitlink", { "nvJitLink.h" }, { NULL }, 0, "libnvJitLink.so", "nvidia_nvjitlink",
-	  { "libnvjitlink" } },
-	{ "nvrtc", { "nvrtc.h" }, { NULL }, 0, "libnvrtc.so", "nvidia_cuda_nvrtc", { "cuda-nvrtc" } },
+	  { "libnvjitlink" }, "libnvjitlink" },
+	{ "nvrtc", { "nvrtc.h" }, { NULL }, 0, "libnvrtc.so", "nvidia_cuda_nvrtc", { "cuda-nvrtc" }, "cuda_nvrtc" },
 	{ "tensorrt", { "NvInferVersion.h" }, { "NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH" }, 3,
 	  "libnvinfer.so", "tensorrt", { "tensorrt", "libnvinfer" } },
 };
@@ -110,6 +111,8 @@ struct tk_files {
 	size_t n_lib;
 	char *inc_dirs[MAX_INC_DIRS];
 	size_t n_inc;
+	json_t *version_json; /* parsed <prefix>/version.json, or NULL */
+	char *version_json_path;
 };
 
 static void tk_files_done(struct tk_files *f)
@@ -122,6 +125,8 @@ static void tk_files_done(struct tk_files *f)
 	}
 	for (size_t i = 0; i < f->n_inc; i++)
 		free(f->inc_dirs[i]);
+	json_decref(f->version_json);
+	free(f->version_json_path);
 }
 
 static const char *kind_name(enum tk_kind k)
@@ -697,6 +702,10 @@ static void probe_component(struct probe_env *pe, struct snap_node *comps, const
 		snap_set_str(o, "version", h.version, h.path);
 	} else if (pkg_record(f, c->pip, c->conda, ARRAY_SIZE(c->conda), rec, sizeof(rec), &rec_src)) {
 		snap_set_str(o, "version", rec, rec_src);
+	} else if (c->vjson && json_is_string(json_object_get(json_object_get(f->version_json, c->vjson), "version"))) {
+		snap_set_str(o, "version",
+			     json_string_value(json_object_get(json_object_get(f->version_json, c->vjson), "version")),
+			     f->version_json_path);
 	} else if (lib_best(f, c->lib, &best, &best_dir) && probe_lib_name_match(best, c->lib, &lv) &&
 		   probe_version_fields(lv) >= 3) {
 		if (asprintf(&lib_src, "%s/%s", best_dir, best) >= 0)
@@ -715,8 +724,8 @@ static void probe_component(struct probe_env *pe, struct snap_node *comps, const
 	free(h.path);
 }
 
-static bool version_from_json(struct probe_env *pe, struct snap_node *tk, const char *prefix,
-			      const char **ret_src)
+static bool version_from_json(struct probe_env *pe, struct tk_files *f, struct snap_node *tk,
+			      const char *prefix, const char **ret_src)
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	json_t *j, *v;
@@ -732,6 +741,11 @@ static bool version_from_json(struct probe_env *pe, struct snap_node *tk, const 
 		return false;
 	}
 	j = json_loads(text, 0, NULL);
+	/* Kept for the components' entries ("libcublas": {"version": "12.4.5.8"}). */
+	if (json_is_object(j) && !f->version_json) {
+		f->version_json = json_incref(j);
+		f->version_json_path = strdup(path);
+	}
 	v = json_object_get(json_object_get(j, "cuda"), "version");
 	if (!json_is_string(v)) {
 		/* Recorded, then the next source is tried. */
@@ -951,7 +965,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 	else
 		snap_set_state(tk, "nvcc", FACT_ABSENT, nvcc, NULL);
 
-	if (version_from_json(pe, tk, prefix, &vsrc) || version_from_txt(pe, tk, prefix, &vsrc) ||
+	if (version_from_json(pe, &f, tk, prefix, &vsrc) || version_from_txt(pe, tk, prefix, &vsrc) ||
 	    version_from_records(&f, tk, &vsrc) || version_from_libcudart(&f, tk, &vsrc) ||
 	    version_from_header(pe, &f, tk, &vsrc)) {
 		_cleanup_free_ char *why = NULL;

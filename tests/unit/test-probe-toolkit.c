@@ -425,7 +425,8 @@ static void test_bad_input(void **state)
 	puts_(f, "/usr/local/cuda-12.2/version.txt", "not a version file\n");
 	puts_(f, "/usr/local/cuda-12.2/include/cuda_runtime_api.h", "#define CUDART_VERSION 12020\n");
 	puts_(f, "/usr/local/cuda-12.2/include/nccl.h", "#define NCCL_MAJOR 2\n");
-	puts_(f, "/usr/local/cuda-12.4/version.json", "{\"cuda\": {\"version\": \"12.4.1\"}}\n");
+	puts_(f, "/usr/local/cuda-12.4/version.json",
+	      "{\"cuda\": {\"version\": \"12.4.1\"}, \"libcublas\": {\"version\": \"12.4.5.8\"}}\n");
 	puts_(f, "/usr/local/cuda-12.4/include/cudnn_version.h", "#define CUDNN_MAJOR 8\n");
 	link_(f, "/etc/alternatives/cuda", "/usr/local/cuda");
 	link_(f, "/usr/local/cuda", "/etc/alternatives/cuda");
@@ -443,6 +444,9 @@ static void test_bad_input(void **state)
 	tk = entry(r, "runtime.cuda_toolkits", "/usr/local/cuda-12.4");
 	assert_int_equal(snap_get_state(tk, "components.cudnn.version"), FACT_UNREADABLE);
 	assert_int_equal(snap_get_state(tk, "cudnn_version"), FACT_UNREADABLE);
+	/* No cublas_api.h: version.json's component entry. */
+	assert_string_equal(snap_get_str(tk, "components.cublas.version"), "12.4.5.8");
+	assert_string_equal(snap_source(snap_get(tk, "components.cublas.version")), "/usr/local/cuda-12.4/version.json");
 	assert_false(snap_get_bool_default(tk, "is_default", true));
 
 	for (size_t i = 0; i < snap_count(snap_get(r, "runtime.cuda_toolkit_rejected")); i++) {
