@@ -184,15 +184,24 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* The first HEADER_HEAD bytes of a file, NUL-terminated. */
+/* The first HEADER_HEAD bytes of a regular file, NUL-terminated (headers run to 600 KiB;
+ * the version macros are near the top). Like root_read_file(), a FIFO or device is refused
+ * (-EINVAL) and never waited on. */
 static int read_head(struct probe_env *pe, const char *path, char **ret, size_t *ret_len)
 {
-	_cleanup_close_ int fd = root_open(pe->root, path, O_RDONLY);
+	_cleanup_close_ int fd = root_open(pe->root, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
 	_cleanup_free_ char *buf = NULL;
+	struct stat st;
 	size_t len = 0;
 
 	if (fd < 0)
 		return fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
 	buf = malloc(HEADER_HEAD + 1);
 	if (!buf)
 		return -ENOMEM;

@@ -420,6 +420,7 @@ static void test_bad_input(void **state)
 	struct fx *f = *state;
 	const struct snap_node *r, *tk, *rej;
 	bool loop = false, missing = false;
+	char fifo[512];
 
 	puts_(f, "/usr/local/cuda-12.2/version.json", "{\"cuda\": {\"version\": ");
 	puts_(f, "/usr/local/cuda-12.2/version.txt", "not a version file\n");
@@ -430,6 +431,9 @@ static void test_bad_input(void **state)
 	puts_(f, "/usr/local/cuda-12.4/include/cudnn_version.h", "#define CUDNN_MAJOR 8\n");
 	link_(f, "/etc/alternatives/cuda", "/usr/local/cuda");
 	link_(f, "/usr/local/cuda", "/etc/alternatives/cuda");
+	/* A FIFO where a header should be: refused, never waited on. */
+	snprintf(fifo, sizeof(fifo), "%s/usr/local/cuda-12.2/include/cufft.h", f->dir);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
 	r = run_opts(f, false, 0, env, "/usr/local/cuda-12.4/include/cudnn_version.h=EACCES");
 
 	tk = entry(r, "runtime.cuda_toolkits", "/usr/local/cuda-12.2");
@@ -441,6 +445,8 @@ static void test_bad_input(void **state)
 	assert_string_equal(snap_get_str(tk, "version_source"), "cuda_runtime_api.h");
 	assert_int_equal(snap_get_state(tk, "components.nccl.version"), FACT_MALFORMED);
 	assert_int_equal(snap_get_state(tk, "nccl_version"), FACT_MALFORMED);
+	assert_int_not_equal(snap_get_state(tk, "components.cufft.version"), FACT_PRESENT);
+	assert_string_equal(snap_error(snap_get(tk, "components.cufft.version")), "Invalid argument");
 	tk = entry(r, "runtime.cuda_toolkits", "/usr/local/cuda-12.4");
 	assert_int_equal(snap_get_state(tk, "components.cudnn.version"), FACT_UNREADABLE);
 	assert_int_equal(snap_get_state(tk, "cudnn_version"), FACT_UNREADABLE);
