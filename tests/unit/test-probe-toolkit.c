@@ -131,16 +131,18 @@ static int teardown(void **state)
 static const struct snap_node *run_opts(struct fx *f, bool live, unsigned timeout_ms,
 					const char *const *env, const char *inject)
 {
-	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = live ? NULL : f->dir,
-				     .vendor_timeout_ms = timeout_ms, .inject_errors = inject };
+	struct gpuenv_ctx_opts o = {.sz = sizeof(o),
+				    .sysroot = live ? NULL : f->dir,
+				    .vendor_timeout_ms = timeout_ms,
+				    .inject_errors = inject};
 	struct probe_env pe;
 
 	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
 	for (size_t i = 0; env && env[i]; i += 2)
 		assert_int_equal(env_set(f->ctx->env, env[i], env[i + 1]), 0);
 	assert_int_equal(snapshot_new(&f->s), 0);
-	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
-				 .log = &f->ctx->log };
+	pe = (struct probe_env){
+		.ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env, .log = &f->ctx->log};
 	assert_int_equal(probe_cuda_toolkit(&pe, f->s), 0);
 	assert_int_equal(probe_rocm(&pe, f->s), 0);
 	return snapshot_root_const(f->s);
@@ -176,12 +178,11 @@ static bool array_has(const struct snap_node *arr, const char *value)
 
 /* ---- parsers ------------------------------------------------------------------- */
 
-static const char nvcc_13_0[] =
-	"nvcc: NVIDIA (R) Cuda compiler driver\n"
-	"Copyright (c) 2005-2025 NVIDIA Corporation\n"
-	"Built on Wed_Aug_20_01:58:59_PM_PDT_2025\n"
-	"Cuda compilation tools, release 13.0, V13.0.88\n"
-	"Build cuda_13.0.r13.0/compiler.36424714_0\n";
+static const char nvcc_13_0[] = "nvcc: NVIDIA (R) Cuda compiler driver\n"
+				"Copyright (c) 2005-2025 NVIDIA Corporation\n"
+				"Built on Wed_Aug_20_01:58:59_PM_PDT_2025\n"
+				"Cuda compilation tools, release 13.0, V13.0.88\n"
+				"Build cuda_13.0.r13.0/compiler.36424714_0\n";
 
 static const char trt10_h[] =
 	"#define TRT_MAJOR_ENTERPRISE 10\n"
@@ -193,30 +194,39 @@ static const char trt10_h[] =
 
 static void test_parsers(void **state)
 {
-	static const char *const trt[] = { "NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH" };
-	static const char *const loop[] = { "A" };
+	static const char *const trt[] = {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR",
+					  "NV_TENSORRT_PATCH"};
+	static const char *const loop[] = {"A"};
 	char rel[32], full[32], buf[64];
 	const char *v;
 
 	(void)state;
-	assert_int_equal(probe_parse_nvcc_version(nvcc_13_0, sizeof(nvcc_13_0) - 1, rel, sizeof(rel),
-						  full, sizeof(full)), 0);
+	assert_int_equal(probe_parse_nvcc_version(nvcc_13_0, sizeof(nvcc_13_0) - 1, rel,
+						  sizeof(rel), full, sizeof(full)),
+			 0);
 	assert_string_equal(rel, "13.0");
 	assert_string_equal(full, "13.0.88");
-	assert_int_equal(probe_parse_nvcc_version("hello\n", 6, rel, sizeof(rel), full, sizeof(full)),
-			 -EBADMSG);
+	assert_int_equal(
+		probe_parse_nvcc_version("hello\n", 6, rel, sizeof(rel), full, sizeof(full)),
+		-EBADMSG);
 	assert_int_equal(probe_parse_nvcc_version("Cuda compilation tools, release 9.2\n", 36, rel,
-						  sizeof(rel), full, sizeof(full)), 0);
+						  sizeof(rel), full, sizeof(full)),
+			 0);
 	assert_string_equal(full, "9.2");
 
-	assert_int_equal(probe_header_version(trt10_h, strlen(trt10_h), trt, 3, buf, sizeof(buf)), 0);
+	assert_int_equal(probe_header_version(trt10_h, strlen(trt10_h), trt, 3, buf, sizeof(buf)),
+			 0);
 	assert_string_equal(buf, "10.14.1");
 	/* "#define A B" / "#define B A": one indirection, then refused. */
-	assert_int_equal(probe_header_version("#define A B\n#define B A\n", 24, loop, 1, buf, sizeof(buf)),
-			 -EBADMSG);
-	assert_int_equal(probe_header_define("#define CUDNN_MAJORX 1\n", 23, "CUDNN_MAJOR", buf, sizeof(buf)),
+	assert_int_equal(
+		probe_header_version("#define A B\n#define B A\n", 24, loop, 1, buf, sizeof(buf)),
+		-EBADMSG);
+	assert_int_equal(probe_header_define("#define CUDNN_MAJORX 1\n", 23, "CUDNN_MAJOR", buf,
+					     sizeof(buf)),
 			 -ENOENT);
-	assert_int_equal(probe_header_define("  #  define X(a) a\n#define X 7\n", 31, "X", buf, sizeof(buf)), 0);
+	assert_int_equal(
+		probe_header_define("  #  define X(a) a\n#define X 7\n", 31, "X", buf, sizeof(buf)),
+		0);
 	assert_string_equal(buf, "7");
 	assert_int_equal(probe_header_define("#define X\n", 10, "X", buf, sizeof(buf)), -EBADMSG);
 
@@ -228,25 +238,38 @@ static void test_parsers(void **state)
 	assert_false(probe_lib_name_match("libcudnn_ops.so.9", "libcudnn.so", &v));
 	assert_false(probe_lib_name_match("libcudnn.so.x", "libcudnn.so", &v));
 	assert_false(probe_lib_name_match("libcudnn.so.9.", "libcudnn.so", &v));
-	assert_true(probe_lib_name_match("libamdhip64.so.6.2.41134-65d174c3e", "libamdhip64.so", &v));
+	assert_true(
+		probe_lib_name_match("libamdhip64.so.6.2.41134-65d174c3e", "libamdhip64.so", &v));
 
-	assert_true(probe_dist_info_match("nvidia_cudnn_cu13-9.19.0.56.dist-info", "nvidia_cudnn", buf, sizeof(buf)));
+	assert_true(probe_dist_info_match("nvidia_cudnn_cu13-9.19.0.56.dist-info", "nvidia_cudnn",
+					  buf, sizeof(buf)));
 	assert_string_equal(buf, "9.19.0.56");
-	assert_true(probe_dist_info_match("nvidia_cuda_runtime-13.0.96.dist-info", "nvidia_cuda_runtime", buf, sizeof(buf)));
-	assert_false(probe_dist_info_match("nvidia_cusparselt_cu12-0.6.3.dist-info", "nvidia_cusparse", buf, sizeof(buf)));
-	assert_false(probe_dist_info_match("nvidia_cuda_runtime-13.0.96.egg-info", "nvidia_cuda_runtime", buf, sizeof(buf)));
-	assert_true(probe_dist_info_match("tensorrt_cu12_libs-10.3.0.dist-info", "tensorrt", buf, sizeof(buf)));
+	assert_true(probe_dist_info_match("nvidia_cuda_runtime-13.0.96.dist-info",
+					  "nvidia_cuda_runtime", buf, sizeof(buf)));
+	assert_false(probe_dist_info_match("nvidia_cusparselt_cu12-0.6.3.dist-info",
+					   "nvidia_cusparse", buf, sizeof(buf)));
+	assert_false(probe_dist_info_match("nvidia_cuda_runtime-13.0.96.egg-info",
+					   "nvidia_cuda_runtime", buf, sizeof(buf)));
+	assert_true(probe_dist_info_match("tensorrt_cu12_libs-10.3.0.dist-info", "tensorrt", buf,
+					  sizeof(buf)));
 	assert_string_equal(buf, "10.3.0");
 
-	assert_true(probe_conda_meta_match("cuda-cudart-12.4.127-hd3aeb46_0.json", "cuda-cudart", buf, sizeof(buf)));
+	assert_true(probe_conda_meta_match("cuda-cudart-12.4.127-hd3aeb46_0.json", "cuda-cudart",
+					   buf, sizeof(buf)));
 	assert_string_equal(buf, "12.4.127");
-	assert_false(probe_conda_meta_match("cuda-cudart-dev-12.4.127-hd3aeb46_0.json", "cuda-cudart", buf, sizeof(buf)));
-	assert_false(probe_conda_meta_match("cuda-cudart-12.4.127.json", "cuda-cudart", buf, sizeof(buf)));
+	assert_false(probe_conda_meta_match("cuda-cudart-dev-12.4.127-hd3aeb46_0.json",
+					    "cuda-cudart", buf, sizeof(buf)));
+	assert_false(probe_conda_meta_match("cuda-cudart-12.4.127.json", "cuda-cudart", buf,
+					    sizeof(buf)));
 
-	assert_int_equal(probe_kv_value("# Auto-generated by cmake\nHIP_VERSION_MAJOR=5\nHIP_VERSION_GITHASH=\n",
-					64, "HIP_VERSION_MAJOR", buf, sizeof(buf)), 0);
+	assert_int_equal(
+		probe_kv_value(
+			"# Auto-generated by cmake\nHIP_VERSION_MAJOR=5\nHIP_VERSION_GITHASH=\n",
+			64, "HIP_VERSION_MAJOR", buf, sizeof(buf)),
+		0);
 	assert_string_equal(buf, "5");
-	assert_int_equal(probe_kv_value("HIP_VERSION_GITHASH=\n", 21, "HIP_VERSION_GITHASH", buf, sizeof(buf)),
+	assert_int_equal(probe_kv_value("HIP_VERSION_GITHASH=\n", 21, "HIP_VERSION_GITHASH", buf,
+					sizeof(buf)),
 			 -EBADMSG);
 	assert_int_equal(probe_version_line("6.2.0-66\n", 9, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "6.2.0-66");
@@ -254,15 +277,19 @@ static void test_parsers(void **state)
 
 	{
 		static const char status[] =
-			"Package: libamdhip64-5\nStatus: deinstall ok config-files\nVersion: 5.2.3-7\n\n"
+			"Package: libamdhip64-5\nStatus: deinstall ok config-files\nVersion: "
+			"5.2.3-7\n\n"
 			"Package: libamdhip64-5-dbg\nStatus: install ok installed\nVersion: 9\n\n"
-			"Package: libamdhip64-5\nStatus: install ok installed\nArchitecture: amd64\nVersion: 5.2.3-8\n";
+			"Package: libamdhip64-5\nStatus: install ok installed\nArchitecture: "
+			"amd64\nVersion: 5.2.3-8\n";
 
-		assert_int_equal(probe_dpkg_status_version(status, sizeof(status) - 1, "libamdhip64-5", buf,
-							   sizeof(buf)), 0);
+		assert_int_equal(probe_dpkg_status_version(status, sizeof(status) - 1,
+							   "libamdhip64-5", buf, sizeof(buf)),
+				 0);
 		assert_string_equal(buf, "5.2.3-8");
-		assert_int_equal(probe_dpkg_status_version(status, 60, "libamdhip64-5", buf, sizeof(buf)),
-				 -ENOENT);
+		assert_int_equal(
+			probe_dpkg_status_version(status, 60, "libamdhip64-5", buf, sizeof(buf)),
+			-ENOENT);
 	}
 }
 
@@ -285,9 +312,11 @@ static void pip_assembled_tree(struct fx *f)
 	puts_(f, TK "/include/cudnn_version.h",
 	      "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
 	puts_(f, TK "/include/nccl.h",
-	      "#define NCCL_MAJOR 2\n#define NCCL_MINOR 28\n#define NCCL_PATCH 9\n#define NCCL_SUFFIX \"\"\n");
+	      "#define NCCL_MAJOR 2\n#define NCCL_MINOR 28\n#define NCCL_PATCH 9\n#define "
+	      "NCCL_SUFFIX \"\"\n");
 	puts_(f, TK "/include/cublas_api.h",
-	      "#define CUBLAS_VER_MAJOR 13\n#define CUBLAS_VER_MINOR 1\n#define CUBLAS_VER_PATCH 0\n"
+	      "#define CUBLAS_VER_MAJOR 13\n#define CUBLAS_VER_MINOR 1\n#define CUBLAS_VER_PATCH "
+	      "0\n"
 	      "#define CUBLAS_VER_BUILD 3\n");
 	puts_(f, TK "/include/nvJitLink.h", "/* no version macros */\n");
 	lib(f, TK "/lib", "libcudart.so.13", "libcudart.so");
@@ -301,7 +330,8 @@ static void pip_assembled_tree(struct fx *f)
 
 static void test_pip_assembled(void **state)
 {
-	static const char *const env[] = { "CUDA_HOME", "/usr/local/cuda", "PATH", "/usr/local/cuda/bin:/usr/bin", NULL };
+	static const char *const env[] = {"CUDA_HOME", "/usr/local/cuda", "PATH",
+					  "/usr/local/cuda/bin:/usr/bin", NULL};
 	struct fx *f = *state;
 	const struct snap_node *r, *tk;
 
@@ -322,9 +352,11 @@ static void test_pip_assembled(void **state)
 	assert_true(snap_get_bool_default(tk, "is_default", false));
 	assert_true(array_has(snap_get(tk, "alternatives_chain"), "/usr/local/cuda -> " TK));
 	assert_int_equal(snap_get_state(tk, "nvcc_version"), FACT_UNPROBED);
-	assert_string_equal(snap_error(snap_get(tk, "nvcc_version")), "not run: dist-info gave the version");
+	assert_string_equal(snap_error(snap_get(tk, "nvcc_version")),
+			    "not run: dist-info gave the version");
 	assert_string_equal(snap_get_str(tk, "components.cudnn.version"), "9.19.0");
-	assert_string_equal(snap_source(snap_get(tk, "components.cudnn.version")), TK "/include/cudnn_version.h");
+	assert_string_equal(snap_source(snap_get(tk, "components.cudnn.version")),
+			    TK "/include/cudnn_version.h");
 	assert_true(array_has(snap_get(tk, "components.cudnn.libraries"), "libcudnn.so.9"));
 	assert_string_equal(snap_get_str(tk, "components.nccl.version"), "2.28.9");
 	assert_string_equal(snap_get_str(tk, "components.cublas.version"), "13.1.0");
@@ -366,7 +398,8 @@ static void test_conda(void **state)
 	assert_true(array_has(snap_get(tk, "found_via"), "conda"));
 	assert_string_equal(snap_get_str(tk, "version"), "12.4");
 	assert_string_equal(snap_get_str(tk, "version_source"), "conda-meta");
-	assert_string_equal(snap_source(snap_get(tk, "version")), ENV "/conda-meta/cuda-version-12.4-h3060b56_3.json");
+	assert_string_equal(snap_source(snap_get(tk, "version")),
+			    ENV "/conda-meta/cuda-version-12.4-h3060b56_3.json");
 	assert_string_equal(snap_get_str(tk, "components.cudart.version"), "12.4.127");
 	assert_string_equal(snap_get_str(tk, "components.cudnn.version"), "9.1.1.17");
 	assert_string_equal(snap_get_str(tk, "components.cublas.version"), "12.4.5.8");
@@ -379,7 +412,8 @@ static void test_conda(void **state)
 
 static void test_pip_wheel_dir(void **state)
 {
-	static const char *const env[] = { "LD_LIBRARY_PATH", SP "/nvidia/cu13/lib:/usr/lib/x86_64-linux-gnu", NULL };
+	static const char *const env[] = {"LD_LIBRARY_PATH",
+					  SP "/nvidia/cu13/lib:/usr/lib/x86_64-linux-gnu", NULL};
 	struct fx *f = *state;
 	const struct snap_node *r, *tk, *rej;
 
@@ -401,9 +435,11 @@ static void test_pip_wheel_dir(void **state)
 	assert_string_equal(snap_get_str(tk, "kind"), "pip-wheel-dir");
 	assert_true(array_has(snap_get(tk, "found_via"), "LD_LIBRARY_PATH cudart"));
 	assert_string_equal(snap_get_str(tk, "version"), "13.0.96");
-	assert_string_equal(snap_source(snap_get(tk, "version")), SP "/nvidia_cuda_runtime-13.0.96.dist-info");
+	assert_string_equal(snap_source(snap_get(tk, "version")),
+			    SP "/nvidia_cuda_runtime-13.0.96.dist-info");
 	assert_string_equal(snap_get_str(tk, "components.cudnn.version"), "9.19.0.56");
-	assert_string_equal(snap_source(snap_get(tk, "components.cudnn.libraries.0")), SP "/nvidia/cudnn/lib");
+	assert_string_equal(snap_source(snap_get(tk, "components.cudnn.libraries.0")),
+			    SP "/nvidia/cudnn/lib");
 	assert_string_equal(snap_get_str(tk, "components.nccl.version"), "2.28.9");
 	assert_string_equal(snap_get_str(tk, "components.nvrtc.version"), "13.0.88");
 	assert_int_equal(snap_get_state(tk, "nvcc"), FACT_ABSENT);
@@ -416,7 +452,8 @@ static void test_pip_wheel_dir(void **state)
 
 static void test_bad_input(void **state)
 {
-	static const char *const env[] = { "CUDA_HOME", "/opt/cuda-missing", "CUDA_PATH", "/usr/local/cuda", NULL };
+	static const char *const env[] = {"CUDA_HOME", "/opt/cuda-missing", "CUDA_PATH",
+					  "/usr/local/cuda", NULL};
 	struct fx *f = *state;
 	const struct snap_node *r, *tk, *rej;
 	bool loop = false, missing = false;
@@ -424,10 +461,12 @@ static void test_bad_input(void **state)
 
 	puts_(f, "/usr/local/cuda-12.2/version.json", "{\"cuda\": {\"version\": ");
 	puts_(f, "/usr/local/cuda-12.2/version.txt", "not a version file\n");
-	puts_(f, "/usr/local/cuda-12.2/include/cuda_runtime_api.h", "#define CUDART_VERSION 12020\n");
+	puts_(f, "/usr/local/cuda-12.2/include/cuda_runtime_api.h",
+	      "#define CUDART_VERSION 12020\n");
 	puts_(f, "/usr/local/cuda-12.2/include/nccl.h", "#define NCCL_MAJOR 2\n");
 	puts_(f, "/usr/local/cuda-12.4/version.json",
-	      "{\"cuda\": {\"version\": \"12.4.1\"}, \"libcublas\": {\"version\": \"12.4.5.8\"}}\n");
+	      "{\"cuda\": {\"version\": \"12.4.1\"}, \"libcublas\": {\"version\": "
+	      "\"12.4.5.8\"}}\n");
 	puts_(f, "/usr/local/cuda-12.4/include/cudnn_version.h", "#define CUDNN_MAJOR 8\n");
 	link_(f, "/etc/alternatives/cuda", "/usr/local/cuda");
 	link_(f, "/usr/local/cuda", "/etc/alternatives/cuda");
@@ -446,13 +485,15 @@ static void test_bad_input(void **state)
 	assert_int_equal(snap_get_state(tk, "components.nccl.version"), FACT_MALFORMED);
 	assert_int_equal(snap_get_state(tk, "nccl_version"), FACT_MALFORMED);
 	assert_int_not_equal(snap_get_state(tk, "components.cufft.version"), FACT_PRESENT);
-	assert_string_equal(snap_error(snap_get(tk, "components.cufft.version")), "Invalid argument");
+	assert_string_equal(snap_error(snap_get(tk, "components.cufft.version")),
+			    "Invalid argument");
 	tk = entry(r, "runtime.cuda_toolkits", "/usr/local/cuda-12.4");
 	assert_int_equal(snap_get_state(tk, "components.cudnn.version"), FACT_UNREADABLE);
 	assert_int_equal(snap_get_state(tk, "cudnn_version"), FACT_UNREADABLE);
 	/* No cublas_api.h: version.json's component entry. */
 	assert_string_equal(snap_get_str(tk, "components.cublas.version"), "12.4.5.8");
-	assert_string_equal(snap_source(snap_get(tk, "components.cublas.version")), "/usr/local/cuda-12.4/version.json");
+	assert_string_equal(snap_source(snap_get(tk, "components.cublas.version")),
+			    "/usr/local/cuda-12.4/version.json");
 	assert_false(snap_get_bool_default(tk, "is_default", true));
 
 	for (size_t i = 0; i < snap_count(snap_get(r, "runtime.cuda_toolkit_rejected")); i++) {
@@ -496,7 +537,7 @@ static void test_nvcc_live(void **state)
 	struct fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128], script[512];
-	const char *env[] = { "CUDA_HOME", home, NULL };
+	const char *env[] = {"CUDA_HOME", home, NULL};
 
 	snprintf(home, sizeof(home), "%s/cuda", f->dir);
 	snprintf(script, sizeof(script), "#!/bin/sh\nprintf '%%s' '%s'\n", nvcc_13_0);
@@ -516,7 +557,7 @@ static void test_nvcc_hangs(void **state)
 	struct fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128];
-	const char *env[] = { "CUDA_HOME", home, NULL };
+	const char *env[] = {"CUDA_HOME", home, NULL};
 	struct timespec t0, t1;
 	double secs;
 
@@ -540,10 +581,11 @@ static void test_nvcc_fails(void **state)
 	struct fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128];
-	const char *env[] = { "CUDA_HOME", home, NULL };
+	const char *env[] = {"CUDA_HOME", home, NULL};
 
 	snprintf(home, sizeof(home), "%s/cuda", f->dir);
-	fake_nvcc_toolkit(f, "#!/bin/sh\necho 'nvcc fatal   : Path to libdevice library not specified'\nexit 1\n");
+	fake_nvcc_toolkit(f, "#!/bin/sh\necho 'nvcc fatal   : Path to libdevice library not "
+			     "specified'\nexit 1\n");
 	if (!can_exec_tmp(f))
 		skip();
 	r = run_opts(f, true, 5000, env, NULL);
@@ -558,7 +600,7 @@ static void test_nvcc_sysroot(void **state)
 {
 	struct fx *f = *state;
 	const struct snap_node *r, *tk;
-	static const char *const env[] = { "CUDA_HOME", "/cuda", NULL };
+	static const char *const env[] = {"CUDA_HOME", "/cuda", NULL};
 
 	fake_nvcc_toolkit(f, "#!/bin/sh\ntouch /tmp/gpuenv-must-not-run\n");
 	r = run(f, env);
@@ -588,13 +630,14 @@ static void test_tensorrt(void **state)
 
 static void test_rocm_62(void **state)
 {
-	static const char *const env[] = { "ROCM_PATH", "/opt/rocm", NULL };
+	static const char *const env[] = {"ROCM_PATH", "/opt/rocm", NULL};
 	struct fx *f = *state;
 	const struct snap_node *r, *o;
 
 	puts_(f, "/opt/rocm-6.2.0/.info/version", "6.2.0-66\n");
 	puts_(f, "/opt/rocm-6.2.0/include/hip/hip_version.h",
-	      "#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 2\n#define HIP_VERSION_PATCH 41133\n"
+	      "#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 2\n#define HIP_VERSION_PATCH "
+	      "41133\n"
 	      "#define HIP_VERSION_GITHASH \"dd7f95766\"\n");
 	lib(f, "/opt/rocm-6.2.0/lib", "libamdhip64.so.6.2.60200", "libamdhip64.so.6");
 	link_(f, "/etc/alternatives/rocm", "/opt/rocm");
@@ -602,7 +645,8 @@ static void test_rocm_62(void **state)
 	/* An older release beside it, found by its directory only (.info/version is garbage). */
 	puts_(f, "/opt/rocm-6.1.0/.info/version", "garbage\n");
 	puts_(f, "/opt/rocm-6.1.0/bin/.hipVersion",
-	      "# Auto-generated by cmake\nHIP_PACKAGING_VERSION_PATCH=40091.60100\nHIP_VERSION_MAJOR=6\n"
+	      "# Auto-generated by "
+	      "cmake\nHIP_PACKAGING_VERSION_PATCH=40091.60100\nHIP_VERSION_MAJOR=6\n"
 	      "HIP_VERSION_MINOR=1\nHIP_VERSION_PATCH=40091\nHIP_VERSION_GITHASH=a8dbc0c19\n");
 	r = run(f, env);
 	assert_int_equal(snap_count(snap_get(r, "runtime.rocm")), 2);
@@ -614,7 +658,8 @@ static void test_rocm_62(void **state)
 	assert_string_equal(snap_get_str(o, "kind"), "rocm");
 	assert_true(snap_get_bool_default(o, "is_default", false));
 	assert_true(array_has(snap_get(o, "found_via"), "ROCM_PATH"));
-	assert_true(array_has(snap_get(o, "alternatives_chain"), "/etc/alternatives/rocm -> /opt/rocm-6.2.0"));
+	assert_true(array_has(snap_get(o, "alternatives_chain"),
+			      "/etc/alternatives/rocm -> /opt/rocm-6.2.0"));
 	assert_string_equal(snap_get_str(o, "libraries.0.name"), "libamdhip64");
 	assert_string_equal(snap_get_str(o, "libraries.0.file"), "libamdhip64.so.6.2.60200");
 	assert_string_equal(snap_get_str(o, "libraries.0.version"), "6.2.60200");
@@ -637,7 +682,8 @@ static void test_rocm_debian(void **state)
 	      "# Auto-generated by cmake\nHIP_PACKAGING_VERSION_PATCH=0\nHIP_VERSION_MAJOR=5\n"
 	      "HIP_VERSION_MINOR=2\nHIP_VERSION_PATCH=21153\nHIP_VERSION_GITHASH=\n");
 	puts_(f, "/var/lib/dpkg/status",
-	      "Package: libamdhip64-5\nStatus: install ok installed\nSource: rocm-hipamd\nVersion: 5.2.3-8\n\n");
+	      "Package: libamdhip64-5\nStatus: install ok installed\nSource: rocm-hipamd\nVersion: "
+	      "5.2.3-8\n\n");
 	r = run(f, NULL);
 	o = entry(r, "runtime.rocm", "/usr");
 	assert_string_equal(snap_get_str(o, "kind"), "distro-packaged");
