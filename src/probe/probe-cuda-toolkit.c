@@ -41,14 +41,14 @@
 #include "shared/strv.h"
 #include "toolkit.h"
 
-#define MAX_TOOLKITS 64
+#define MAX_TOOLKITS	64
 #define MAX_DIR_ENTRIES 16384u
-#define MAX_CONDA_ENVS 64u
-#define HEADER_HEAD ((size_t)64 << 10) /* version macros sit near the top of every header */
+#define MAX_CONDA_ENVS	64u
+#define HEADER_HEAD	((size_t)64 << 10) /* version macros sit near the top of every header */
 #define NVCC_OUTPUT_MAX 4096u
-#define MAX_LIB_DIRS 16
-#define MAX_INC_DIRS 16
-#define DEFAULT_LINK "/usr/local/cuda"
+#define MAX_LIB_DIRS	16
+#define MAX_INC_DIRS	16
+#define DEFAULT_LINK	"/usr/local/cuda"
 
 enum tk_kind {
 	TK_RUNFILE_DEB,
@@ -58,6 +58,7 @@ enum tk_kind {
 	TK_DISTRO,
 };
 
+/* clang-format off */
 /* site-packages/nvidia/<dir> of the CUDA wheels (../shared/facts/nvidia_pip_packages.tsv). */
 static const char *const wheel_dirs[] = {
 	"cu13", "cuda_runtime", "cublas", "cudnn", "nccl", "cufft", "cusparse", "nvjitlink",
@@ -65,7 +66,8 @@ static const char *const wheel_dirs[] = {
 };
 
 static const char *const cudart_sonames[] = {
-	"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0", "libcudart.so.10.2",
+	"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0",
+	"libcudart.so.10.2",
 };
 
 struct component {
@@ -76,40 +78,52 @@ struct component {
 	const char *lib;       /* file name base */
 	const char *pip;       /* dist-info base (with or without a _cu<N> suffix) */
 	const char *conda[2];  /* conda-meta package names */
+	const char *vjson;     /* its key in version.json (CUDA >= 11.1 runfile/deb) */
 };
 
 static const struct component components[] = {
-	{ "cudart", { "cuda_runtime_api.h" }, { "CUDART_VERSION" }, 1, "libcudart.so",
-	  "nvidia_cuda_runtime", { "cuda-cudart", "cudatoolkit" } },
-	{ "cublas", { "cublas_api.h" }, { "CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH" }, 3,
-	  "libcublas.so", "nvidia_cublas", { "libcublas" } },
-	{ "cublaslt", { "cublas_api.h" }, { "CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH" }, 3,
-	  "libcublasLt.so", "nvidia_cublas", { "libcublas" } },
-	{ "cudnn", { "cudnn_version.h", "cudnn.h" }, { "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL" }, 3,
-	  "libcudnn.so", "nvidia_cudnn", { "cudnn" } },
-	{ "nccl", { "nccl.h" }, { "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH" }, 3, "libnccl.so",
-	  "nvidia_nccl", { "nccl" } },
-	{ "cufft", { "cufft.h" }, { "CUFFT_VER_MAJOR", "CUFFT_VER_MINOR", "CUFFT_VER_PATCH" }, 3,
-	  "libcufft.so", "nvidia_cufft", { "libcufft" } },
-	{ "cusparse", { "cusparse.h" }, { "CUSPARSE_VER_MAJOR", "CUSPARSE_VER_MINOR", "CUSPARSE_VER_PATCH" }, 3,
-	  "libcusparse.so", "nvidia_cusparse", { "libcusparse" } },
-	{ "nvjitlink", { "nvJitLink.h" }, { NULL }, 0, "libnvJitLink.so", "nvidia_nvjitlink",
-	  { "libnvjitlink" } },
-	{ "nvrtc", { "nvrtc.h" }, { NULL }, 0, "libnvrtc.so", "nvidia_cuda_nvrtc", { "cuda-nvrtc" } },
-	{ "tensorrt", { "NvInferVersion.h" }, { "NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH" }, 3,
-	  "libnvinfer.so", "tensorrt", { "tensorrt", "libnvinfer" } },
+	{ "cudart", { "cuda_runtime_api.h" }, { "CUDART_VERSION" }, 1,
+	  "libcudart.so", "nvidia_cuda_runtime",
+	  { "cuda-cudart", "cudatoolkit" }, "cuda_cudart" },
+	{ "cublas", { "cublas_api.h" },
+	  { "CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH" }, 3,
+	  "libcublas.so", "nvidia_cublas", { "libcublas" }, "libcublas" },
+	{ "cublaslt", { "cublas_api.h" },
+	  { "CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH" }, 3,
+	  "libcublasLt.so", "nvidia_cublas", { "libcublas" }, "libcublas" },
+	{ "cudnn", { "cudnn_version.h", "cudnn.h" },
+	  { "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL" }, 3,
+	  "libcudnn.so", "nvidia_cudnn", { "cudnn" }, NULL },
+	{ "nccl", { "nccl.h" }, { "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH" }, 3,
+	  "libnccl.so", "nvidia_nccl", { "nccl" }, NULL },
+	{ "cufft", { "cufft.h" },
+	  { "CUFFT_VER_MAJOR", "CUFFT_VER_MINOR", "CUFFT_VER_PATCH" }, 3,
+	  "libcufft.so", "nvidia_cufft", { "libcufft" }, "libcufft" },
+	{ "cusparse", { "cusparse.h" },
+	  { "CUSPARSE_VER_MAJOR", "CUSPARSE_VER_MINOR", "CUSPARSE_VER_PATCH" }, 3,
+	  "libcusparse.so", "nvidia_cusparse", { "libcusparse" }, "libcusparse" },
+	{ "nvjitlink", { "nvJitLink.h" }, { NULL }, 0,
+	  "libnvJitLink.so", "nvidia_nvjitlink", { "libnvjitlink" }, "libnvjitlink" },
+	{ "nvrtc", { "nvrtc.h" }, { NULL }, 0,
+	  "libnvrtc.so", "nvidia_cuda_nvrtc", { "cuda-nvrtc" }, "cuda_nvrtc" },
+	{ "tensorrt", { "NvInferVersion.h" },
+	  { "NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH" }, 3,
+	  "libnvinfer.so", "tensorrt", { "tensorrt", "libnvinfer" }, NULL },
 };
+/* clang-format on */
 
 /* What one toolkit prefix holds: each directory listed once. */
 struct tk_files {
 	enum tk_kind kind;
-	char *pkg_dir;  /* dist-info/, site-packages/ or conda-meta/ */
+	char *pkg_dir; /* dist-info/, site-packages/ or conda-meta/ */
 	char **pkg_names;
 	char *lib_dirs[MAX_LIB_DIRS];
 	char **lib_names[MAX_LIB_DIRS];
 	size_t n_lib;
 	char *inc_dirs[MAX_INC_DIRS];
 	size_t n_inc;
+	json_t *version_json; /* parsed <prefix>/version.json, or NULL */
+	char *version_json_path;
 };
 
 static void tk_files_done(struct tk_files *f)
@@ -122,6 +136,8 @@ static void tk_files_done(struct tk_files *f)
 	}
 	for (size_t i = 0; i < f->n_inc; i++)
 		free(f->inc_dirs[i]);
+	json_decref(f->version_json);
+	free(f->version_json_path);
 }
 
 static const char *kind_name(enum tk_kind k)
@@ -179,15 +195,24 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* The first HEADER_HEAD bytes of a file, NUL-terminated. */
+/* The first HEADER_HEAD bytes of a regular file, NUL-terminated (headers run to 600 KiB;
+ * the version macros are near the top). Like root_read_file(), a FIFO or device is refused
+ * (-EINVAL) and never waited on. */
 static int read_head(struct probe_env *pe, const char *path, char **ret, size_t *ret_len)
 {
-	_cleanup_close_ int fd = root_open(pe->root, path, O_RDONLY);
+	_cleanup_close_ int fd = root_open(pe->root, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
 	_cleanup_free_ char *buf = NULL;
+	struct stat st;
 	size_t len = 0;
 
 	if (fd < 0)
 		return fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
 	buf = malloc(HEADER_HEAD + 1);
 	if (!buf)
 		return -ENOMEM;
@@ -235,7 +260,8 @@ static bool conda_has_cuda(struct probe_env *pe, const char *prefix)
 		return false;
 	if (!dir_has_cudart(pe, lib) || root_list_dir(pe->root, meta, MAX_DIR_ENTRIES, &names) < 0)
 		return false;
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		char v[PROBE_VERSION_MAX];
 
 		if (probe_conda_meta_match(*n, "cuda-cudart", v, sizeof(v)) ||
@@ -250,7 +276,9 @@ static bool conda_has_cuda(struct probe_env *pe, const char *prefix)
 static bool looks_like_toolkit(struct probe_env *pe, const char *prefix)
 {
 	static const char *const marks[] = {
-		"version.json", "version.txt", "include/cuda_runtime_api.h",
+		"version.json",
+		"version.txt",
+		"include/cuda_runtime_api.h",
 		"targets/x86_64-linux/include/cuda_runtime_api.h",
 	};
 	_cleanup_free_ char *site = NULL;
@@ -338,8 +366,10 @@ static int add_candidate(struct discovery *d, const char *path, const char *via,
 		if (origin) {
 			_cleanup_free_ char *why = NULL;
 
-			if (asprintf(&why, "%s has no version.json, version.txt, cuda_runtime_api.h, "
-				     "CUDA conda records, or nvcc beside libcudart", resolved) >= 0)
+			if (asprintf(&why,
+				     "%s has no version.json, version.txt, cuda_runtime_api.h, "
+				     "CUDA conda records, or nvcc beside libcudart",
+				     resolved) >= 0)
 				reject(d, origin, path, via, 0, why);
 		}
 		return 0;
@@ -362,7 +392,8 @@ static int discover_path_nvcc(struct discovery *d, const char *path_env)
 	_cleanup_strv_free_ char **dirs = NULL;
 	int err = strv_split(path_env, ":", &dirs);
 
-	STRV_FOREACH(dir, dirs) {
+	STRV_FOREACH(dir, dirs)
+	{
 		_cleanup_free_ char *nvcc = NULL, *prefix = NULL, *bin = NULL;
 
 		if (err || (*dir)[0] != '/')
@@ -406,7 +437,8 @@ static int discover_ld_library_path(struct discovery *d, const char *llp)
 	_cleanup_strv_free_ char **dirs = NULL;
 	int err = strv_split(llp, ":", &dirs);
 
-	STRV_FOREACH(dir, dirs) {
+	STRV_FOREACH(dir, dirs)
+	{
 		_cleanup_free_ char *resolved = NULL, *prefix = NULL;
 
 		if (err || (*dir)[0] != '/' || !dir_has_cudart(d->pe, *dir))
@@ -429,14 +461,16 @@ static int discover_conda_base(struct discovery *d, const char *base)
 	size_t k = 0;
 	int err;
 
-	if (!pathf_is(d->pe, S_IFDIR, "%s/conda-meta", base) && !pathf_is(d->pe, S_IFDIR, "%s/envs", base))
+	if (!pathf_is(d->pe, S_IFDIR, "%s/conda-meta", base) &&
+	    !pathf_is(d->pe, S_IFDIR, "%s/envs", base))
 		return 0;
 	err = add_candidate(d, base, "conda", NULL);
 	if (err || asprintf(&envs, "%s/envs", base) < 0)
 		return err ? err : -ENOMEM;
 	if (root_list_dir(d->pe->root, envs, MAX_CONDA_ENVS, &names) < 0)
 		return 0;
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		_cleanup_free_ char *p = NULL;
 
 		if ((*n)[0] == '.' || k++ >= MAX_CONDA_ENVS)
@@ -453,9 +487,12 @@ static int discover_conda_base(struct discovery *d, const char *base)
 static int discover_conda(struct discovery *d)
 {
 	static const char *const opt_bases[] = {
-		"/opt/conda", "/opt/miniconda3", "/opt/miniforge3", "/opt/anaconda3",
+		"/opt/conda",
+		"/opt/miniconda3",
+		"/opt/miniforge3",
+		"/opt/anaconda3",
 	};
-	static const char *const home_bases[] = { "miniconda3", "miniforge3", "anaconda3", ".conda" };
+	static const char *const home_bases[] = {"miniconda3", "miniforge3", "anaconda3", ".conda"};
 	const char *prefix = env_get(d->pe->env, "CONDA_PREFIX");
 	const char *exe = env_get(d->pe->env, "CONDA_EXE");
 	const char *home = env_get(d->pe->env, "HOME");
@@ -485,14 +522,15 @@ static int discover_conda(struct discovery *d)
 
 static int discover_parents(struct discovery *d)
 {
-	static const char *const parents[] = { "/usr/local", "/opt" };
+	static const char *const parents[] = {"/usr/local", "/opt"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(parents); i++) {
 		_cleanup_strv_free_ char **names = NULL;
 
 		if (root_list_dir(d->pe->root, parents[i], MAX_DIR_ENTRIES, &names) < 0)
 			continue;
-		STRV_FOREACH(nm, names) {
+		STRV_FOREACH(nm, names)
+		{
 			_cleanup_free_ char *p = NULL;
 			int err;
 
@@ -528,8 +566,10 @@ static int add_dir(struct probe_env *pe, char **dirs, size_t *n, size_t max, con
 
 static int tk_files_scan(struct probe_env *pe, const char *prefix, struct tk_files *f)
 {
-	static const char *const lib_sub[] = { "lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib" };
-	static const char *const inc_sub[] = { "include", "targets/x86_64-linux/include", "targets/sbsa-linux/include" };
+	static const char *const lib_sub[] = {"lib64", "lib", "targets/x86_64-linux/lib",
+					      "targets/sbsa-linux/lib"};
+	static const char *const inc_sub[] = {"include", "targets/x86_64-linux/include",
+					      "targets/sbsa-linux/include"};
 	_cleanup_free_ char *site = wheel_site_packages(prefix);
 	int err = 0;
 
@@ -589,7 +629,8 @@ static int tk_files_scan(struct probe_env *pe, const char *prefix, struct tk_fil
 static bool pkg_record(const struct tk_files *f, const char *pip, const char *const *conda,
 		       size_t n_conda, char *ver, size_t len, char **ret_src)
 {
-	STRV_FOREACH(n, f->pkg_names) {
+	STRV_FOREACH(n, f->pkg_names)
+	{
 		bool hit = false;
 
 		if (f->kind == TK_CONDA) {
@@ -612,7 +653,8 @@ static bool lib_best(const struct tk_files *f, const char *base, const char **re
 
 	*ret_name = NULL;
 	for (size_t i = 0; i < f->n_lib; i++)
-		STRV_FOREACH(n, f->lib_names[i]) {
+		STRV_FOREACH(n, f->lib_names[i])
+		{
 			const char *v;
 			unsigned k;
 
@@ -630,8 +672,8 @@ static bool lib_best(const struct tk_files *f, const char *base, const char **re
 
 struct header_result {
 	char version[PROBE_VERSION_MAX];
-	char *path;   /* the header read, or NULL */
-	int err;      /* why no version came from it */
+	char *path; /* the header read, or NULL */
+	int err;    /* why no version came from it */
 };
 
 static void read_component_header(struct probe_env *pe, const struct tk_files *f,
@@ -665,8 +707,8 @@ static void read_component_header(struct probe_env *pe, const struct tk_files *f
 				else
 					r = r ? r : -EBADMSG;
 			} else {
-				r = probe_header_version(text, len, c->macros, c->n_macros, h->version,
-							 sizeof(h->version));
+				r = probe_header_version(text, len, c->macros, c->n_macros,
+							 h->version, sizeof(h->version));
 			}
 			h->err = r;
 		}
@@ -678,7 +720,7 @@ static void probe_component(struct probe_env *pe, struct snap_node *comps, const
 	struct snap_node *o = snap_object(comps, c->key);
 	struct snap_node *libs = snap_array(o, "libraries");
 	struct snap_node *headers = snap_array(o, "headers");
-	struct header_result h = { .err = -ENOENT };
+	struct header_result h = {.err = -ENOENT};
 	const char *best = NULL, *best_dir = NULL, *lv;
 	_cleanup_free_ char *rec_src = NULL, *lib_src = NULL;
 	char rec[PROBE_VERSION_MAX];
@@ -686,19 +728,26 @@ static void probe_component(struct probe_env *pe, struct snap_node *comps, const
 
 	for (size_t i = 0; i < f->n_lib; i++)
 		STRV_FOREACH(n, f->lib_names[i])
-			if (probe_lib_name_match(*n, c->lib, &lv)) {
-				snap_append_str(libs, *n, f->lib_dirs[i]);
-				any_lib = true;
-			}
+	if (probe_lib_name_match(*n, c->lib, &lv)) {
+		snap_append_str(libs, *n, f->lib_dirs[i]);
+		any_lib = true;
+	}
 	read_component_header(pe, f, c, headers, &h);
 
 	/* Exact header macros (three fields) first: they name the release the headers are of. */
 	if (h.err == 0 && h.version[0] && c->n_macros >= 3) {
 		snap_set_str(o, "version", h.version, h.path);
-	} else if (pkg_record(f, c->pip, c->conda, ARRAY_SIZE(c->conda), rec, sizeof(rec), &rec_src)) {
+	} else if (pkg_record(f, c->pip, c->conda, ARRAY_SIZE(c->conda), rec, sizeof(rec),
+			      &rec_src)) {
 		snap_set_str(o, "version", rec, rec_src);
-	} else if (lib_best(f, c->lib, &best, &best_dir) && probe_lib_name_match(best, c->lib, &lv) &&
-		   probe_version_fields(lv) >= 3) {
+	} else if (c->vjson && json_is_string(json_object_get(
+				       json_object_get(f->version_json, c->vjson), "version"))) {
+		snap_set_str(o, "version",
+			     json_string_value(json_object_get(
+				     json_object_get(f->version_json, c->vjson), "version")),
+			     f->version_json_path);
+	} else if (lib_best(f, c->lib, &best, &best_dir) &&
+		   probe_lib_name_match(best, c->lib, &lv) && probe_version_fields(lv) >= 3) {
 		if (asprintf(&lib_src, "%s/%s", best_dir, best) >= 0)
 			snap_set_str(o, "version", lv, lib_src);
 	} else if (h.err == 0 && h.version[0]) {
@@ -709,14 +758,15 @@ static void probe_component(struct probe_env *pe, struct snap_node *comps, const
 		snap_set_malformed(o, "version", NULL, h.path, "version macros not found");
 	} else {
 		snap_set_state(o, "version", FACT_ABSENT, prefix,
-			       any_lib || h.path ? "no version macros, package record or versioned file name"
-						 : "not in this toolkit");
+			       any_lib || h.path
+				       ? "no version macros, package record or versioned file name"
+				       : "not in this toolkit");
 	}
 	free(h.path);
 }
 
-static bool version_from_json(struct probe_env *pe, struct snap_node *tk, const char *prefix,
-			      const char **ret_src)
+static bool version_from_json(struct probe_env *pe, struct tk_files *f, struct snap_node *tk,
+			      const char *prefix, const char **ret_src)
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	json_t *j, *v;
@@ -732,6 +782,11 @@ static bool version_from_json(struct probe_env *pe, struct snap_node *tk, const 
 		return false;
 	}
 	j = json_loads(text, 0, NULL);
+	/* Kept for the components' entries ("libcublas": {"version": "12.4.5.8"}). */
+	if (json_is_object(j) && !f->version_json) {
+		f->version_json = json_incref(j);
+		f->version_json_path = strdup(path);
+	}
 	v = json_object_get(json_object_get(j, "cuda"), "version");
 	if (!json_is_string(v)) {
 		/* Recorded, then the next source is tried. */
@@ -767,15 +822,17 @@ static bool version_from_txt(struct probe_env *pe, struct snap_node *tk, const c
 	return true;
 }
 
-static bool version_from_records(const struct tk_files *f, struct snap_node *tk, const char **ret_src)
+static bool version_from_records(const struct tk_files *f, struct snap_node *tk,
+				 const char **ret_src)
 {
-	static const char *const conda_release[] = { "cuda-version" };
-	static const char *const conda_runtime[] = { "cuda-cudart", "cudatoolkit" };
+	static const char *const conda_release[] = {"cuda-version"};
+	static const char *const conda_runtime[] = {"cuda-cudart", "cudatoolkit"};
 	_cleanup_free_ char *src = NULL;
 	char ver[PROBE_VERSION_MAX];
 
 	/* conda's cuda-version pins the release; cuda-cudart / cudatoolkit are the runtime. */
-	if ((f->kind == TK_CONDA && pkg_record(f, NULL, conda_release, 1, ver, sizeof(ver), &src)) ||
+	if ((f->kind == TK_CONDA &&
+	     pkg_record(f, NULL, conda_release, 1, ver, sizeof(ver), &src)) ||
 	    pkg_record(f, "nvidia_cuda_runtime", conda_runtime, 2, ver, sizeof(ver), &src)) {
 		snap_set_str(tk, "version", ver, src);
 		*ret_src = f->kind == TK_CONDA ? "conda-meta" : "dist-info";
@@ -784,21 +841,23 @@ static bool version_from_records(const struct tk_files *f, struct snap_node *tk,
 	return false;
 }
 
-static bool version_from_libcudart(const struct tk_files *f, struct snap_node *tk, const char **ret_src)
+static bool version_from_libcudart(const struct tk_files *f, struct snap_node *tk,
+				   const char **ret_src)
 {
 	_cleanup_free_ char *src = NULL;
 	const char *name, *dir, *v;
 
-	if (!lib_best(f, "libcudart.so", &name, &dir) || !probe_lib_name_match(name, "libcudart.so", &v) ||
-	    probe_version_fields(v) < 3 || asprintf(&src, "%s/%s", dir, name) < 0)
+	if (!lib_best(f, "libcudart.so", &name, &dir) ||
+	    !probe_lib_name_match(name, "libcudart.so", &v) || probe_version_fields(v) < 3 ||
+	    asprintf(&src, "%s/%s", dir, name) < 0)
 		return false;
 	snap_set_str(tk, "version", v, src);
 	*ret_src = "libcudart file name";
 	return true;
 }
 
-static bool version_from_header(struct probe_env *pe, const struct tk_files *f, struct snap_node *tk,
-				const char **ret_src)
+static bool version_from_header(struct probe_env *pe, const struct tk_files *f,
+				struct snap_node *tk, const char **ret_src)
 {
 	for (size_t i = 0; i < f->n_inc; i++) {
 		_cleanup_free_ char *path = NULL, *text = NULL;
@@ -822,11 +881,12 @@ static bool version_from_header(struct probe_env *pe, const struct tk_files *f, 
 }
 
 /* `nvcc --version` in a child under the deadline, with a minimal environment. */
-static bool run_nvcc(struct probe_env *pe, struct snap_node *tk, const char *nvcc, char *ver, size_t len)
+static bool run_nvcc(struct probe_env *pe, struct snap_node *tk, const char *nvcc, char *ver,
+		     size_t len)
 {
-	static const char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
-	const char *argv[] = { nvcc, "--version", NULL };
-	struct child_result res = { 0 };
+	static const char *const envp[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", NULL};
+	const char *argv[] = {nvcc, "--version", NULL};
+	struct child_result res = {0};
 	_cleanup_free_ char *src = NULL;
 	char release[PROBE_VERSION_MAX], msg[96];
 	unsigned timeout = pe->ctx->vendor_timeout_ms;
@@ -852,8 +912,8 @@ static bool run_nvcc(struct probe_env *pe, struct snap_node *tk, const char *nvc
 		n = snap_set_state(tk, "nvcc_version", FACT_ERROR, src, msg);
 		if (n && res.output_len)
 			snap_fact_set_raw(n, res.output);
-	} else if (probe_parse_nvcc_version(res.output, res.output_len, release, sizeof(release), ver,
-					    len) < 0) {
+	} else if (probe_parse_nvcc_version(res.output, res.output_len, release, sizeof(release),
+					    ver, len) < 0) {
 		snap_set_malformed(tk, "nvcc_version", res.output, src,
 				   "no \"Cuda compilation tools, release X.Y\" line");
 	} else {
@@ -867,7 +927,8 @@ static bool run_nvcc(struct probe_env *pe, struct snap_node *tk, const char *nvc
 
 static void probe_stub(struct probe_env *pe, struct snap_node *tk, const char *prefix)
 {
-	static const char *const dirs[] = { "lib64/stubs", "lib/stubs", "targets/x86_64-linux/lib/stubs" };
+	static const char *const dirs[] = {"lib64/stubs", "lib/stubs",
+					   "targets/x86_64-linux/lib/stubs"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		_cleanup_free_ char *path = NULL, *resolved = NULL;
@@ -914,8 +975,10 @@ static const char *installer_kind(struct probe_env *pe, const char *prefix, cons
 	if (pathf_is(pe, S_IFREG, "%s/bin/cuda-uninstaller", prefix))
 		return "runfile";
 	if (version && version_parse_prefix(version, &v, NULL) == 0 && v.n >= 2 &&
-	    (pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u.list", v.part[0], v.part[1]) ||
-	     pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u:amd64.list", v.part[0], v.part[1])))
+	    (pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u.list", v.part[0],
+		      v.part[1]) ||
+	     pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u:amd64.list", v.part[0],
+		      v.part[1])))
 		return "deb";
 	return "runfile/deb";
 }
@@ -923,11 +986,11 @@ static const char *installer_kind(struct probe_env *pe, const char *prefix, cons
 static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct candidate *c,
 		     const char *default_resolved)
 {
-	static const char *const cudnn[] = { "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL" };
-	static const char *const nccl[] = { "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH" };
+	static const char *const cudnn[] = {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"};
+	static const char *const nccl[] = {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"};
 	const char *prefix = c->resolved, *vsrc = NULL, *kind;
 	struct snap_node *vias = snap_array(tk, "found_via"), *comps;
-	struct tk_files f = { 0 };
+	struct tk_files f = {0};
 	_cleanup_free_ char *nvcc = NULL;
 	char nvcc_ver[PROBE_VERSION_MAX];
 	bool is_default = default_resolved && strcmp(default_resolved, prefix) == 0;
@@ -936,7 +999,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 	snap_set_str(tk, "path", c->path, c->path);
 	snap_set_str(tk, "resolved_path", prefix, c->path);
 	STRV_FOREACH(v, c->via)
-		snap_append_str(vias, *v, NULL);
+	snap_append_str(vias, *v, NULL);
 	err = tk_files_scan(pe, prefix, &f);
 	if (err < 0) {
 		tk_files_done(&f);
@@ -951,9 +1014,9 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 	else
 		snap_set_state(tk, "nvcc", FACT_ABSENT, nvcc, NULL);
 
-	if (version_from_json(pe, tk, prefix, &vsrc) || version_from_txt(pe, tk, prefix, &vsrc) ||
-	    version_from_records(&f, tk, &vsrc) || version_from_libcudart(&f, tk, &vsrc) ||
-	    version_from_header(pe, &f, tk, &vsrc)) {
+	if (version_from_json(pe, &f, tk, prefix, &vsrc) ||
+	    version_from_txt(pe, tk, prefix, &vsrc) || version_from_records(&f, tk, &vsrc) ||
+	    version_from_libcudart(&f, tk, &vsrc) || version_from_header(pe, &f, tk, &vsrc)) {
 		_cleanup_free_ char *why = NULL;
 
 		if (asprintf(&why, "not run: %s gave the version", vsrc) >= 0)
@@ -971,7 +1034,8 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 		vsrc = "nvcc --version";
 	}
 	if (vsrc) {
-		const char *ver = snap_str(snap_child(tk, "version")), *vs = snap_source(snap_child(tk, "version"));
+		const char *ver = snap_str(snap_child(tk, "version")),
+			   *vs = snap_source(snap_child(tk, "version"));
 		struct version v;
 
 		snap_set_str(tk, "version_source", vsrc, vs);
@@ -987,12 +1051,14 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 		snap_set_state(tk, "version_source", FACT_ABSENT, prefix, NULL);
 		snap_set_state(tk, "release", FACT_ABSENT, prefix, NULL);
 	}
-	kind = f.kind == TK_RUNFILE_DEB ? installer_kind(pe, prefix, snap_str(snap_child(tk, "version")))
-					: kind_name(f.kind);
+	kind = f.kind == TK_RUNFILE_DEB
+		       ? installer_kind(pe, prefix, snap_str(snap_child(tk, "version")))
+		       : kind_name(f.kind);
 	snap_set_str(tk, "kind", kind, prefix);
 	snap_set_bool(tk, "is_default", is_default, DEFAULT_LINK);
 	if (is_default)
-		probe_link_chain(pe->root, DEFAULT_LINK, snap_array(tk, "alternatives_chain"), NULL);
+		probe_link_chain(pe->root, DEFAULT_LINK, snap_array(tk, "alternatives_chain"),
+				 NULL);
 
 	comps = snap_object(tk, "components");
 	for (size_t i = 0; i < ARRAY_SIZE(components); i++)
@@ -1048,7 +1114,8 @@ int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bo
 			dir = dirname_dup(cur);
 			free(cur);
 			cur = NULL;
-			if (!dir || asprintf(&cur, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", target) < 0)
+			if (!dir ||
+			    asprintf(&cur, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", target) < 0)
 				return -ENOMEM;
 		}
 	}
@@ -1058,8 +1125,8 @@ int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s)
 {
 	struct snap_node *rt = snap_object(snapshot_root(s), "runtime");
 	struct snap_node *arr = snap_array(rt, "cuda_toolkits");
-	struct discovery d = { .pe = pe, .rejected = snap_array(rt, "cuda_toolkit_rejected") };
-	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH" };
+	struct discovery d = {.pe = pe, .rejected = snap_array(rt, "cuda_toolkit_rejected")};
+	static const char *const vars[] = {"CUDA_HOME", "CUDA_PATH"};
 	const char *path_env = env_get(pe->env, "PATH");
 	const char *llp = env_get(pe->env, "LD_LIBRARY_PATH");
 	_cleanup_free_ char *default_resolved = NULL;

@@ -23,19 +23,22 @@
 #include "shared/strv.h"
 #include "toolkit.h"
 
-#define MAX_ROCM 16
+#define MAX_ROCM	16
 #define MAX_DIR_ENTRIES 65536u
-#define DEFAULT_LINK "/opt/rocm"
-#define MULTIARCH_LIB "/usr/lib/x86_64-linux-gnu"
-#define DPKG_STATUS "/var/lib/dpkg/status"
+#define DEFAULT_LINK	"/opt/rocm"
+#define MULTIARCH_LIB	"/usr/lib/x86_64-linux-gnu"
+#define DPKG_STATUS	"/var/lib/dpkg/status"
 
+/* clang-format off */
 /* The ROCm user-space libraries reported, by file name base. */
 static const char *const rocm_libs[] = {
-	"libamdhip64.so", "libhiprtc.so", "libhsa-runtime64.so", "librocblas.so", "libhipblas.so",
-	"libhipblaslt.so", "libMIOpen.so", "librccl.so", "librocfft.so", "libhipfft.so",
-	"librocsparse.so", "libhipsparse.so", "librocsolver.so", "libhipsolver.so", "librocrand.so",
-	"libhiprand.so", "librocm_smi64.so", "libamd_smi.so", "libamd_comgr.so",
+	"libamdhip64.so",   "libhiprtc.so",    "libhsa-runtime64.so", "librocblas.so",
+	"libhipblas.so",    "libhipblaslt.so", "libMIOpen.so",	      "librccl.so",
+	"librocfft.so",	    "libhipfft.so",    "librocsparse.so",     "libhipsparse.so",
+	"librocsolver.so",  "libhipsolver.so", "librocrand.so",	      "libhiprand.so",
+	"librocm_smi64.so", "libamd_smi.so",   "libamd_comgr.so",
 };
+/* clang-format on */
 
 struct rcand {
 	char *path, *resolved;
@@ -66,7 +69,7 @@ static bool sub_is(struct probe_env *pe, const char *prefix, const char *sub, mo
 
 static bool has_lib(struct probe_env *pe, const char *dir, const char *base)
 {
-	static const char *const majors[] = { "", ".7", ".6", ".5", ".1" };
+	static const char *const majors[] = {"", ".7", ".6", ".5", ".1"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(majors); i++) {
 		_cleanup_free_ char *p = NULL;
@@ -96,7 +99,8 @@ static int add(struct rdisc *d, const char *path, const char *via, const char *o
 		return r;
 	if (r < 0 || !path_is(d->pe, resolved, S_IFDIR)) {
 		if (origin)
-			probe_reject(d->pe->root, d->rejected, origin, via, path, r < 0 ? r : -ENOTDIR, NULL);
+			probe_reject(d->pe->root, d->rejected, origin, via, path,
+				     r < 0 ? r : -ENOTDIR, NULL);
 		return 0;
 	}
 	for (size_t i = 0; i < d->n; i++)
@@ -105,12 +109,14 @@ static int add(struct rdisc *d, const char *path, const char *via, const char *o
 	if (!distro && !looks_like_rocm(d->pe, resolved)) {
 		if (origin)
 			probe_reject(d->pe->root, d->rejected, origin, via, resolved, 0,
-				     "no .info/version, include/hip/hip_version.h or lib/libamdhip64.so");
+				     "no .info/version, include/hip/hip_version.h or "
+				     "lib/libamdhip64.so");
 		return 0;
 	}
 	if (d->n >= MAX_ROCM)
 		return 0;
-	d->c[d->n] = (struct rcand){ .path = strdup(path), .resolved = TAKE_PTR(resolved), .distro = distro };
+	d->c[d->n] = (struct rcand){
+		.path = strdup(path), .resolved = TAKE_PTR(resolved), .distro = distro};
 	if (!d->c[d->n].path || strv_push(&d->c[d->n].via, via) < 0) {
 		d->n++;
 		return -ENOMEM;
@@ -130,7 +136,7 @@ static char *parent_dup(const char *path)
 
 static int discover(struct rdisc *d)
 {
-	static const char *const vars[] = { "ROCM_PATH", "ROCM_HOME", "HIP_PATH" };
+	static const char *const vars[] = {"ROCM_PATH", "ROCM_HOME", "HIP_PATH"};
 	const char *path_env = env_get(d->pe->env, "PATH");
 	_cleanup_strv_free_ char **names = NULL;
 	int err = 0;
@@ -145,26 +151,31 @@ static int discover(struct rdisc *d)
 		_cleanup_strv_free_ char **dirs = NULL;
 
 		err = strv_split(path_env, ":", &dirs);
-		STRV_FOREACH(dir, dirs) {
-			_cleanup_free_ char *hc = NULL, *resolved = NULL, *bin = NULL, *prefix = NULL;
+		STRV_FOREACH(dir, dirs)
+		{
+			_cleanup_free_ char *hc = NULL, *resolved = NULL, *bin = NULL,
+					    *prefix = NULL;
 
 			if (err || (*dir)[0] != '/')
 				continue;
 			if (asprintf(&hc, "%s/hipconfig", *dir) < 0)
 				return -ENOMEM;
-			if (!path_is(d->pe, hc, S_IFREG) || root_resolve(d->pe->root, hc, &resolved) < 0)
+			if (!path_is(d->pe, hc, S_IFREG) ||
+			    root_resolve(d->pe->root, hc, &resolved) < 0)
 				continue;
 			bin = parent_dup(resolved);
 			prefix = bin ? parent_dup(bin) : NULL;
 			if (!prefix)
 				return -ENOMEM;
-			/* Debian's hipcc puts hipconfig in /usr/bin: the distribution entry below. */
+			/* Debian's hipcc puts hipconfig in /usr/bin: the distribution entry below.
+			 */
 			if (strcmp(prefix, "/usr") != 0)
 				err = add(d, prefix, "PATH hipconfig", hc, false);
 		}
 	}
 	if (!err && root_list_dir(d->pe->root, "/opt", 4096, &names) == 0)
-		STRV_FOREACH(n, names) {
+		STRV_FOREACH(n, names)
+		{
 			_cleanup_free_ char *p = NULL;
 
 			if (!startswith(*n, "rocm"))
@@ -183,9 +194,10 @@ static int discover(struct rdisc *d)
 }
 
 /* One object per library base: the file with the longest version suffix. */
-static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, char *const *dirs, size_t n_dirs)
+static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, char *const *dirs,
+			    size_t n_dirs)
 {
-	char **names[4] = { NULL };
+	char **names[4] = {NULL};
 
 	for (size_t i = 0; i < n_dirs && i < ARRAY_SIZE(names); i++)
 		if (root_list_dir(pe->root, dirs[i], MAX_DIR_ENTRIES, &names[i]) < 0)
@@ -195,7 +207,8 @@ static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, cha
 		unsigned best_k = 0;
 
 		for (size_t i = 0; i < n_dirs && i < ARRAY_SIZE(names); i++)
-			STRV_FOREACH(nm, names[i]) {
+			STRV_FOREACH(nm, names[i])
+			{
 				const char *v;
 				unsigned k;
 
@@ -211,7 +224,8 @@ static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, cha
 			}
 		if (best) {
 			struct snap_node *o = snap_append_object(arr);
-			_cleanup_free_ char *path = NULL, *name = strndup(rocm_libs[b], strlen(rocm_libs[b]) - 3);
+			_cleanup_free_ char *path = NULL,
+					    *name = strndup(rocm_libs[b], strlen(rocm_libs[b]) - 3);
 
 			if (!name || asprintf(&path, "%s/%s", best_dir, best) < 0)
 				break;
@@ -220,7 +234,8 @@ static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, cha
 			if (best_k > 0)
 				snap_set_str(o, "version", best_v, path);
 			else
-				snap_set_state(o, "version", FACT_ABSENT, path, "no version in the file name");
+				snap_set_state(o, "version", FACT_ABSENT, path,
+					       "no version in the file name");
 		}
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
@@ -229,7 +244,8 @@ static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, cha
 
 static bool hip_from_header(struct probe_env *pe, struct snap_node *o, const char *inc)
 {
-	static const char *const names[] = { "HIP_VERSION_MAJOR", "HIP_VERSION_MINOR", "HIP_VERSION_PATCH" };
+	static const char *const names[] = {"HIP_VERSION_MAJOR", "HIP_VERSION_MINOR",
+					    "HIP_VERSION_PATCH"};
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	char ver[PROBE_VERSION_MAX];
 	int r;
@@ -244,7 +260,8 @@ static bool hip_from_header(struct probe_env *pe, struct snap_node *o, const cha
 		return false;
 	}
 	if (probe_header_version(text, strlen(text), names, 3, ver, sizeof(ver)) < 0) {
-		snap_set_malformed(o, "hip_version", text, path, "HIP_VERSION_MAJOR/MINOR/PATCH not found");
+		snap_set_malformed(o, "hip_version", text, path,
+				   "HIP_VERSION_MAJOR/MINOR/PATCH not found");
 		return false;
 	}
 	snap_set_str(o, "hip_version", ver, path);
@@ -263,7 +280,8 @@ static bool hip_from_kv(struct probe_env *pe, struct snap_node *o, const char *p
 	if (probe_kv_value(text, len, "HIP_VERSION_MAJOR", a, sizeof(a)) < 0 ||
 	    probe_kv_value(text, len, "HIP_VERSION_MINOR", b, sizeof(b)) < 0 ||
 	    probe_kv_value(text, len, "HIP_VERSION_PATCH", c, sizeof(c)) < 0) {
-		snap_set_malformed(o, "hip_version", text, path, "HIP_VERSION_MAJOR/MINOR/PATCH not found");
+		snap_set_malformed(o, "hip_version", text, path,
+				   "HIP_VERSION_MAJOR/MINOR/PATCH not found");
 		return false;
 	}
 	snap_set_strf(o, "hip_version", path, "%s.%s.%s", a, b, c);
@@ -295,7 +313,8 @@ static bool version_from_info(struct probe_env *pe, struct snap_node *o, const c
 
 static bool version_from_rocm_h(struct probe_env *pe, struct snap_node *o, const char *prefix)
 {
-	static const char *const names[] = { "ROCM_VERSION_MAJOR", "ROCM_VERSION_MINOR", "ROCM_VERSION_PATCH" };
+	static const char *const names[] = {"ROCM_VERSION_MAJOR", "ROCM_VERSION_MINOR",
+					    "ROCM_VERSION_PATCH"};
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	char ver[PROBE_VERSION_MAX];
 
@@ -317,7 +336,8 @@ static bool version_from_dpkg(struct probe_env *pe, struct snap_node *o, struct 
 	for (size_t i = 0; i < snap_count(libs); i++) {
 		const struct snap_node *l = snap_at(libs, i);
 
-		if (streq(snap_get_str(l, "name") ?: "", "libamdhip64") && snap_get_str(l, "version"))
+		if (streq(snap_get_str(l, "name") ?: "", "libamdhip64") &&
+		    snap_get_str(l, "version"))
 			major = snap_get_str(l, "version");
 	}
 	if (!major || asprintf(&pkg, "libamdhip64-%.*s", (int)strcspn(major, "."), major) < 0)
@@ -343,7 +363,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 	snap_set_str(o, "path", c->path, c->path);
 	snap_set_str(o, "resolved_path", prefix, c->path);
 	STRV_FOREACH(v, c->via)
-		snap_append_str(vias, *v, NULL);
+	snap_append_str(vias, *v, NULL);
 	snap_set_str(o, "kind", c->distro ? "distro-packaged" : "rocm", prefix);
 	if (c->distro) {
 		lib = strdup(MULTIARCH_LIB);
@@ -351,7 +371,8 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 		inc = strdup("/usr/include");
 		share = strdup("/usr/share/hip/version");
 		hv = strdup("/usr/bin/.hipVersion");
-	} else if (asprintf(&lib, "%s/lib", prefix) < 0 || asprintf(&lib64, "%s/lib64", prefix) < 0 ||
+	} else if (asprintf(&lib, "%s/lib", prefix) < 0 ||
+		   asprintf(&lib64, "%s/lib64", prefix) < 0 ||
 		   asprintf(&inc, "%s/include", prefix) < 0 ||
 		   asprintf(&share, "%s/share/hip/version", prefix) < 0 ||
 		   asprintf(&hv, "%s/bin/.hipVersion", prefix) < 0) {
@@ -383,11 +404,13 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 		snap_set_str(o, "version_source", vsrc, snap_source(snap_child(o, "version")));
 	} else {
 		snap_set_state(o, "version", FACT_ABSENT, prefix,
-			       "no .info/version, rocm_version.h, dpkg record or versioned directory name");
+			       "no .info/version, rocm_version.h, dpkg record or versioned "
+			       "directory name");
 		snap_set_state(o, "version_source", FACT_ABSENT, prefix, NULL);
 	}
-	if (!hip_from_header(pe, o, inc) && !snap_child(o, "hip_version") && !hip_from_kv(pe, o, share) &&
-	    !snap_child(o, "hip_version") && !hip_from_kv(pe, o, hv) && !snap_child(o, "hip_version"))
+	if (!hip_from_header(pe, o, inc) && !snap_child(o, "hip_version") &&
+	    !hip_from_kv(pe, o, share) && !snap_child(o, "hip_version") &&
+	    !hip_from_kv(pe, o, hv) && !snap_child(o, "hip_version"))
 		snap_set_state(o, "hip_version", FACT_ABSENT, prefix,
 			       "no hip/hip_version.h, share/hip/version or bin/.hipVersion");
 	if (!c->distro) {
@@ -410,7 +433,7 @@ int probe_rocm(struct probe_env *pe, struct snapshot *s)
 {
 	struct snap_node *rt = snap_object(snapshot_root(s), "runtime");
 	struct snap_node *arr = snap_array(rt, "rocm");
-	struct rdisc d = { .pe = pe, .rejected = snap_array(rt, "rocm_rejected") };
+	struct rdisc d = {.pe = pe, .rejected = snap_array(rt, "rocm_rejected")};
 	_cleanup_free_ char *default_resolved = NULL;
 	int err = discover(&d);
 

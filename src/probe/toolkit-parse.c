@@ -17,7 +17,8 @@
 
 static bool is_ident(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
 }
 
 static bool is_digit(char c)
@@ -49,7 +50,8 @@ static bool find_define(const char *t, size_t len, const char *name, const char 
 			p++;
 			while (p < e && (t[p] == ' ' || t[p] == '\t'))
 				p++;
-			if (e - p > 6 && memcmp(t + p, "define", 6) == 0 && (t[p + 6] == ' ' || t[p + 6] == '\t')) {
+			if (e - p > 6 && memcmp(t + p, "define", 6) == 0 &&
+			    (t[p + 6] == ' ' || t[p + 6] == '\t')) {
 				p += 6;
 				while (p < e && (t[p] == ' ' || t[p] == '\t'))
 					p++;
@@ -64,8 +66,8 @@ static bool find_define(const char *t, size_t len, const char *name, const char 
 					while (v < e && (t[v] == ' ' || t[v] == '\t'))
 						v++;
 					ve = v;
-					while (ve < e && t[ve] != ' ' && t[ve] != '\t' && t[ve] != '\r' &&
-					       t[ve] != '/')
+					while (ve < e && t[ve] != ' ' && t[ve] != '\t' &&
+					       t[ve] != '\r' && t[ve] != '/')
 						ve++;
 					*ret_v = t + v;
 					*ret_vlen = ve - v;
@@ -73,7 +75,7 @@ static bool find_define(const char *t, size_t len, const char *name, const char 
 				}
 			}
 		}
-next:
+	next:
 		i = e + 1;
 	}
 	return false;
@@ -101,7 +103,8 @@ int probe_header_define(const char *text, size_t len, const char *name, char *bu
 		for (size_t k = 0; k < vlen; k++)
 			ident = ident && is_ident(v[k]);
 		/* Another macro's name: look that one up (TensorRT 10 NV_TENSORRT_MAJOR). */
-		if (ident && !is_digit(v[0]) && vlen < sizeof(cur) && depth + 1 < DEFINE_MAX_DEPTH) {
+		if (ident && !is_digit(v[0]) && vlen < sizeof(cur) &&
+		    depth + 1 < DEFINE_MAX_DEPTH) {
 			memcpy(cur, v, vlen);
 			cur[vlen] = '\0';
 			continue;
@@ -148,7 +151,8 @@ static size_t copy_version(const char *p, const char *e, char *buf, size_t bufle
 {
 	size_t n = 0;
 
-	while (p + n < e && (is_digit(p[n]) || (p[n] == '.' && n > 0 && p + n + 1 < e && is_digit(p[n + 1]))))
+	while (p + n < e &&
+	       (is_digit(p[n]) || (p[n] == '.' && n > 0 && p + n + 1 < e && is_digit(p[n + 1]))))
 		n++;
 	if (n == 0 || n >= buflen)
 		return 0;
@@ -162,8 +166,8 @@ static const char *memmem_str(const char *t, size_t len, const char *needle)
 	return memmem(t, len, needle, strlen(needle));
 }
 
-int probe_parse_nvcc_version(const char *text, size_t len, char *release, size_t rlen,
-			     char *full, size_t flen)
+int probe_parse_nvcc_version(const char *text, size_t len, char *release, size_t rlen, char *full,
+			     size_t flen)
 {
 	static const char rel[] = "release ";
 	const char *p, *e;
@@ -280,7 +284,8 @@ bool probe_conda_meta_match(const char *name, const char *base, char *ver, size_
 	p = name + bl + 1;
 	dash = strchr(p, '-');
 	json = strrchr(p, '.');
-	if (!dash || !json || strcmp(json, ".json") != 0 || dash > json || (size_t)(dash - p) >= len)
+	if (!dash || !json || strcmp(json, ".json") != 0 || dash > json ||
+	    (size_t)(dash - p) >= len)
 		return false;
 	/* The version has no '-' (conda forbids it); the build string is the rest. */
 	if (strchr(dash + 1, '-'))
@@ -307,7 +312,8 @@ int probe_kv_value(const char *text, size_t len, const char *key, char *buf, siz
 
 			while (v < ve && (text[v] == ' ' || text[v] == '\t'))
 				v++;
-			while (ve > v && (text[ve - 1] == ' ' || text[ve - 1] == '\t' || text[ve - 1] == '\r'))
+			while (ve > v && (text[ve - 1] == ' ' || text[ve - 1] == '\t' ||
+					  text[ve - 1] == '\r'))
 				ve--;
 			if (ve == v || ve - v >= buflen)
 				return -EBADMSG;
@@ -335,7 +341,8 @@ int probe_version_line(const char *text, size_t len, char *buf, size_t buflen)
 	if (e == s || !is_digit(text[s]) || e - s >= buflen)
 		return -EBADMSG;
 	for (size_t i = s; i < e; i++)
-		if (!is_ident(text[i]) && text[i] != '.' && text[i] != '-' && text[i] != '+' && text[i] != '~')
+		if (!is_ident(text[i]) && text[i] != '.' && text[i] != '-' && text[i] != '+' &&
+		    text[i] != '~')
 			return -EBADMSG;
 	memcpy(buf, text + s, e - s);
 	buf[e - s] = '\0';
@@ -377,9 +384,11 @@ int probe_dpkg_status_version(const char *text, size_t len, const char *package,
 			   memcmp(text + i + 9, package, pl) == 0) {
 			in_pkg = true;
 		} else if (e - i > 8 && memcmp(text + i, "Status: ", 8) == 0) {
-			/* "install ok installed": the want, error and status words (dpkg-query(1)). */
+			/* "install ok installed": the want, error and status words (dpkg-query(1)).
+			 */
 			installed = e - i >= 8 + 10 && memcmp(text + e - 10, " installed", 10) == 0;
-		} else if (e - i > 9 && memcmp(text + i, "Version: ", 9) == 0 && e - i - 9 < sizeof(ver)) {
+		} else if (e - i > 9 && memcmp(text + i, "Version: ", 9) == 0 &&
+			   e - i - 9 < sizeof(ver)) {
 			memcpy(ver, text + i + 9, e - i - 9);
 			ver[e - i - 9] = '\0';
 		}

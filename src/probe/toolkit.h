@@ -23,7 +23,8 @@
 #include "snapshot/snapshot.h"
 
 #define PROBE_VERSION_MAX 64
-#define PROBE_LINK_MAX_HOPS 40 /* Linux follows at most 40 symlinks in one lookup (path_resolution(7)) */
+#define PROBE_LINK_MAX_HOPS                                                                        \
+	40 /* Linux follows at most 40 symlinks in one lookup (path_resolution(7)) */
 
 /* The value token of "#define name VALUE", following one "#define name OTHER_NAME".
  * -ENOENT when not defined, -EBADMSG when the value is empty or does not fit. */
@@ -33,8 +34,8 @@ int probe_header_version(const char *text, size_t len, const char *const *names,
 			 char *buf, size_t buflen);
 /* `nvcc --version` output → release ("13.0") and, when the "V13.0.88" field is there, the
  * full version (else the release again). -EBADMSG when there is no release field. */
-int probe_parse_nvcc_version(const char *text, size_t len, char *release, size_t rlen,
-			     char *full, size_t flen);
+int probe_parse_nvcc_version(const char *text, size_t len, char *release, size_t rlen, char *full,
+			     size_t flen);
 /* "libcudnn.so.9.19.0" against base "libcudnn.so": true, *ret_ver = "9.19.0" (points into
  * name; "" for the bare base). False for other names ("libcudnn_ops.so.9", "libcudnn.so.x"). */
 bool probe_lib_name_match(const char *name, const char *base, const char **ret_ver);
