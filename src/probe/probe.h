@@ -44,3 +44,6 @@ int probe_environment(struct probe_env *pe, struct snapshot *s);
 int probe_container(struct probe_env *pe, struct snapshot *s);
 int probe_nvidia_driver(struct probe_env *pe, struct snapshot *s);
 int probe_pci(struct probe_env *pe, struct snapshot *s);
+int probe_nvml(struct probe_env *pe, struct snapshot *s);
+int probe_cuda_driver(struct probe_env *pe, struct snapshot *s);
+int probe_opencl(struct probe_env *pe, struct snapshot *s);
