@@ -4,6 +4,8 @@
 
 scenario.ini:
   [scenario]  description = …   source = where the files were copied from
+              requires = a host path the scenario needs (a real vendor library); when it
+                         is missing the test is skipped (exit 77) and says why
               args = extra gpuenv arguments (@FAKES@ expands to the fake-library dir,
                      and the golden files name that dir @FAKES@ too)
   [env]       KEY = VALUE lines, the environment of the judged process (--env-file)
@@ -51,6 +53,10 @@ def main():
     ini = configparser.ConfigParser(interpolation=None, delimiters=("=",))
     ini.optionxform = str
     ini.read(os.path.join(scenario_dir, "scenario.ini"))
+    needs = ini.get("scenario", "requires", fallback="")
+    if needs and not os.path.exists(needs):
+        print(f"SKIP: {needs} is not installed here")
+        sys.exit(77)
     args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1",
            "GPUENV_FAKE_SCENARIO": os.path.join(scenario_dir, "scenario.ini")}
