@@ -254,6 +254,7 @@ CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev)
 
 CUresult cuGetErrorName(CUresult rc, const char **s)
 {
+	ENTER(__func__, NULL); /* the stub: 34, pointer untouched */
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
 		if (codes[i].code == rc) {
 			*s = codes[i].name;
@@ -264,6 +265,7 @@ CUresult cuGetErrorName(CUresult rc, const char **s)
 
 CUresult cuGetErrorString(CUresult rc, const char **s)
 {
+	ENTER(__func__, NULL);
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
 		if (codes[i].code == rc) {
 			*s = codes[i].text;
