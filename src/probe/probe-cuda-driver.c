@@ -22,9 +22,11 @@ int probe_cuda_driver(struct probe_env *pe, struct snapshot *s)
 				  .timeout_ms = pe->ctx->vendor_timeout_ms };
 	struct vendor_result r;
 	const char *source, *why;
+	char buf[256];
 	int err;
 
-	why = probe_vendor_gate(pe, s, pe->ctx->cuda_lib, "--cuda-lib", "cuInit", true, &source);
+	why = probe_vendor_gate(pe, s, pe->ctx->cuda_lib, "--cuda-lib", "cuInit", true, buf,
+				sizeof(buf), &source);
 	if (why) {
 		probe_vendor_not_called(cu, keys, FACT_UNPROBED, source, why);
 		return snapshot_error(s);

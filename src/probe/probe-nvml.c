@@ -21,9 +21,11 @@ int probe_nvml(struct probe_env *pe, struct snapshot *s)
 				  .timeout_ms = pe->ctx->vendor_timeout_ms };
 	struct vendor_result r;
 	const char *source, *why;
+	char buf[256];
 	int err;
 
-	why = probe_vendor_gate(pe, s, pe->ctx->nvml_lib, "--nvml-lib", "nvmlInit", true, &source);
+	why = probe_vendor_gate(pe, s, pe->ctx->nvml_lib, "--nvml-lib", "nvmlInit", true, buf,
+				sizeof(buf), &source);
 	if (why) {
 		probe_vendor_not_called(nv, keys, FACT_UNPROBED, source, why);
 		return snapshot_error(s);

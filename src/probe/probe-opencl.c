@@ -67,12 +67,13 @@ int probe_opencl(struct probe_env *pe, struct snapshot *s)
 				  .timeout_ms = pe->ctx->vendor_timeout_ms };
 	struct vendor_result r;
 	const char *source, *why;
+	char buf[256];
 	int err = probe_icd_files(pe, ocl);
 
 	if (err < 0)
 		return err;
 	why = probe_vendor_gate(pe, s, pe->ctx->opencl_lib, "--opencl-lib", "clGetPlatformIDs",
-				false, &source);
+				false, buf, sizeof(buf), &source);
 	if (why) {
 		probe_vendor_not_called(ocl, keys, FACT_UNPROBED, source, why);
 		return snapshot_error(s);

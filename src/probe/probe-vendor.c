@@ -35,32 +35,31 @@ bool probe_vendor_module_ready(struct probe_env *pe, struct snapshot *s, const c
 
 const char *probe_vendor_gate(struct probe_env *pe, struct snapshot *s, const char *explicit_lib,
 			      const char *lib_option, const char *what, bool need_module,
-			      const char **ret_source)
+			      char *buf, size_t size, const char **ret_source)
 {
-	static char why[256];
 	struct stat st;
 
 	*ret_source = "options";
 	if (pe->ctx->flags & GPUENV_CTX_NO_VENDOR)
 		return "--no-vendor";
 	if (!ctx_vendor_allowed(pe->ctx, explicit_lib)) {
-		snprintf(why, sizeof(why), "live-only probe, off under --sysroot unless %s names a library",
+		snprintf(buf, size, "live-only probe, off under --sysroot unless %s names a library",
 			 lib_option);
-		return why;
+		return buf;
 	}
 	if (!need_module)
 		return NULL;
 	if (!probe_vendor_module_ready(pe, s, "nvidia", NULL)) {
 		*ret_source = "/sys/module/nvidia";
-		snprintf(why, sizeof(why),
+		snprintf(buf, size,
 			 "nvidia kernel module not loaded (%s would create /dev/nvidiactl)", what);
-		return why;
+		return buf;
 	}
 	if (pe->ctx->live &&
 	    !(root_stat(pe->root, "/dev/nvidiactl", &st) == 0 && S_ISCHR(st.st_mode))) {
 		*ret_source = "/dev/nvidiactl";
-		snprintf(why, sizeof(why), "/dev/nvidiactl missing (%s would create it)", what);
-		return why;
+		snprintf(buf, size, "/dev/nvidiactl missing (%s would create it)", what);
+		return buf;
 	}
 	return NULL;
 }

@@ -27,7 +27,7 @@ struct dl_lib {
 
 int dl_open(const char *const names[], struct dl_lib **ret, char **ret_error)
 {
-	_cleanup_free_ char *last = NULL;
+	_cleanup_free_ char *first = NULL;
 	bool all_enoent = true;
 
 	for (size_t i = 0; names && names[i]; i++) {
@@ -38,12 +38,13 @@ int dl_open(const char *const names[], struct dl_lib **ret, char **ret_error)
 		if (!h) {
 			const char *e = dlerror();
 
-			free(last);
-			last = strdup(e ? e : "dlopen failed");
-			if (!last)
-				return -ENOMEM;
-			if (!strstr(last, "No such file or directory"))
+			if (!e)
+				e = "dlopen failed";
+			if (!strstr(e, "No such file or directory"))
 				all_enoent = false;
+			/* The first name is the one that matters (the soname); keep its reason. */
+			if (!first && !(first = strdup(e)))
+				return -ENOMEM;
 			continue;
 		}
 		l = calloc(1, sizeof(*l));
@@ -64,7 +65,7 @@ int dl_open(const char *const names[], struct dl_lib **ret, char **ret_error)
 		return 0;
 	}
 	if (ret_error)
-		*ret_error = TAKE_PTR(last);
+		*ret_error = TAKE_PTR(first);
 	return all_enoent ? -ENOENT : -ENOEXEC;
 }
 

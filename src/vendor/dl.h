@@ -45,7 +45,7 @@ struct dl_symbol {
 struct dl_lib;
 
 /* dlopen(name, RTLD_LAZY|RTLD_LOCAL) of each name in turn until one loads. On failure
- * *ret_error gets dlerror()'s text for the last name (malloc'd) and -ENOENT is returned
+ * *ret_error gets dlerror()'s text for the first name (malloc'd) and -ENOENT is returned
  * when every failure was "No such file or directory", -ENOEXEC otherwise. */
 int dl_open(const char *const names[], struct dl_lib **ret, char **ret_error);
 struct dl_lib *dl_close(struct dl_lib *l);

@@ -103,20 +103,25 @@ static void vw_value(struct vwriter *w, const char *key, json_t *v)
 	w->err = -ENOMEM;
 }
 
+/* Vendor and dlerror() strings are meant to be ASCII: bytes that would make invalid UTF-8 or
+ * control characters become '?'. */
+static json_t *safe_string(const char *value)
+{
+	_cleanup_free_ char *copy = NULL;
+	json_t *v = json_string(value ? value : "");
+
+	if (v || !value)
+		return v;
+	copy = strdup(value);
+	for (char *c = copy; c && *c; c++)
+		if ((unsigned char)*c >= 0x80 || (unsigned char)*c < 0x20)
+			*c = '?';
+	return copy ? json_string(copy) : NULL;
+}
+
 void vw_str(struct vwriter *w, const char *key, const char *value)
 {
-	/* Vendor strings are meant to be ASCII: bytes that are not valid UTF-8 become '?'. */
-	json_t *v = json_string(value);
-
-	if (!v && value) {
-		_cleanup_free_ char *copy = strdup(value);
-
-		for (char *c = copy; c && *c; c++)
-			if ((unsigned char)*c >= 0x80 || (unsigned char)*c < 0x20)
-				*c = '?';
-		v = copy ? json_string(copy) : NULL;
-	}
-	vw_value(w, key, v);
+	vw_value(w, key, safe_string(value));
 }
 
 void vw_array(struct vwriter *w, const char *key)
@@ -153,7 +158,7 @@ void vw_state(struct vwriter *w, const char *key, const char *call, const char *
 		va_start(ap, fmt);
 		vsnprintf(msg, sizeof(msg), fmt, ap);
 		va_end(ap);
-		json_object_set_new(o, "e", json_string(msg) ? json_string(msg) : json_string("?"));
+		json_object_set_new(o, "e", safe_string(msg));
 	}
 	vw_emit(w, o);
 }
