@@ -186,7 +186,9 @@ static const char *const cuda_keys[] = { "library", "driver_version", "init", "d
 
 static int cuda_child(int fd, void *userdata)
 {
-	static const char *const sonames[] = { "libcuda.so.1", "libcuda.so", NULL };
+	/* Only the name the CUDA runtime itself loads, so gpuenv sees the libcuda a CUDA program
+	 * would see (a toolkit's stubs/libcuda.so on LD_LIBRARY_PATH is not libcuda.so.1). */
+	static const char *const sonames[] = { "libcuda.so.1", NULL };
 	const struct vendor_req *req = userdata;
 	struct vwriter w = { .fd = fd };
 	struct cuda c = { .w = &w };

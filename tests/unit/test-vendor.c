@@ -451,6 +451,53 @@ static void test_opencl_bad_libraries(void **state)
 	vendor_result_done(&r);
 }
 
+/* The default soname search (no library named) in a child started with LD_LIBRARY_PATH: the
+ * dynamic linker reads it only at start-up, hence the re-exec of this binary. */
+static void test_default_sonames(void **state)
+{
+	char cmd[1200], line[600];
+	FILE *p;
+	int found = 0;
+
+	set_scenario(healthy);
+	snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' /proc/%d/exe --soname-search", fakes,
+		 (int)getpid());
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		print_message("%s\n", line);
+		if (strcmp(line, "nvml NVML_SUCCESS") == 0 || strcmp(line, "cuda CUDA_SUCCESS") == 0)
+			found++;
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(found, 2);
+}
+
+static int soname_search(void)
+{
+	struct vendor_req req = { .timeout_ms = 10000 };
+	struct vendor_result r;
+	const char *lib;
+
+	if (vendor_nvml_collect(&req, &r) < 0)
+		return 1;
+	lib = jstr(r.tree, "library", "value");
+	/* The fake found through LD_LIBRARY_PATH, under its soname. */
+	if (!lib || !strstr(lib, "/tests/fakes/libnvidia-ml.so.1"))
+		return 1;
+	printf("nvml %s\n", jstr(r.tree, "init", "value") ?: "?");
+	vendor_result_done(&r);
+	if (vendor_cuda_collect(&req, &r) < 0)
+		return 1;
+	lib = jstr(r.tree, "library", "value");
+	if (!lib || !strstr(lib, "/tests/fakes/libcuda.so.1"))
+		return 1;
+	printf("cuda %s\n", jstr(r.tree, "init", "value") ?: "?");
+	vendor_result_done(&r);
+	return 0;
+}
+
 static void test_error_names(void **state)
 {
 	assert_string_equal(vendor_nvml_error_name(18), "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
@@ -463,7 +510,7 @@ static void test_error_names(void **state)
 	assert_string_equal(vendor_opencl_error_name(-1001), "CL_PLATFORM_NOT_FOUND_KHR");
 }
 
-int main(void)
+int main(int argc, char *argv[])
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold),
@@ -476,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_sandbox_blocks_mknod),
 		cmocka_unit_test(test_cuda),
 		cmocka_unit_test(test_opencl_bad_libraries),
+		cmocka_unit_test(test_default_sonames),
 		cmocka_unit_test(test_error_names),
 	};
 	const char *build = getenv("GPUENV_BUILD_ROOT");
@@ -486,6 +534,8 @@ int main(void)
 		return 77;
 	}
 	snprintf(fakes, sizeof(fakes), "%s/tests/fakes", build);
+	if (argc > 1 && strcmp(argv[1], "--soname-search") == 0)
+		return soname_search();
 	snprintf(scenario, sizeof(scenario), "/tmp/gpuenv-test-vendor-XXXXXX");
 	fd = mkstemp(scenario);
 	if (fd < 0)
