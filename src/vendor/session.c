@@ -95,11 +95,14 @@ static void vw_value(struct vwriter *w, const char *key, json_t *v)
 {
 	json_t *o = vw_record(w, key, w->call, "present");
 
-	if (o && v && json_object_set_new(o, "v", v) == 0) {
+	if (!o) {
+		json_decref(v);
+	} else if (v && json_object_set_new(o, "v", v) == 0) {
 		vw_emit(w, o);
 		return;
+	} else {
+		json_decref(o);
 	}
-	json_decref(o);
 	w->err = -ENOMEM;
 }
 
