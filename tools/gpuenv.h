@@ -40,6 +40,7 @@ struct common_opts {
 	bool json, stable, redact, no_vendor;
 	int color; /* -1 auto */
 	int verbose;
+	unsigned vendor_timeout_ms; /* 0: the library's default */
 };
 
 /* getopt_long entries and their handler, for commands that take the common options. */
@@ -56,6 +57,7 @@ struct common_opts {
 	{ "no-vendor", no_argument, NULL, 0x106 },                   \
 	{ "color", required_argument, NULL, 0x107 },                 \
 	{ "pci-ids", required_argument, NULL, 0x140 },               \
+	{ "vendor-timeout", required_argument, NULL, 0x108 },        \
 	{ "json", no_argument, NULL, 'j' },                          \
 	{ "verbose", no_argument, NULL, 'v' }
 #define COMMON_OPTSTRING "R:E:F:jv"
@@ -69,6 +71,7 @@ struct common_opts {
 	"      --no-vendor       never call vendor libraries\n"                                    \
 	"      --pci-ids FILE    pci.ids naming GPUs the built-in table lacks (default: the\n"    \
 	"                        system's; under --sysroot only the sysroot's own copy)\n"        \
+	"      --vendor-timeout MS  deadline of each vendor library session (default 5000)\n"     \
 	"      --trace-paths FILE  write every path read, with its result, to FILE\n"             \
 	"      --stable          no timings, hostnames or other run-to-run noise\n"                \
 	"      --redact          replace UUIDs, serial numbers and environment values\n"          \

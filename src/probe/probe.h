@@ -49,3 +49,6 @@ int probe_kernel_log(struct probe_env *pe, struct snapshot *s);
 int probe_rocm(struct probe_env *pe, struct snapshot *s);
 int probe_python(struct probe_env *pe, struct snapshot *s);
 int probe_container_host(struct probe_env *pe, struct snapshot *s);
+int probe_nvml(struct probe_env *pe, struct snapshot *s);
+int probe_cuda_driver(struct probe_env *pe, struct snapshot *s);
+int probe_opencl(struct probe_env *pe, struct snapshot *s);
