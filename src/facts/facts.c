@@ -301,3 +301,74 @@ int facts_xid(unsigned code, const struct facts_xid **ret)
 	}
 	return -ENOENT;
 }
+
+int facts_threshold(const char *name, const struct facts_threshold **ret)
+{
+	if (!name || !ret)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_threshold_table_len; i++)
+		if (streq(facts_threshold_table[i].name, name)) {
+			*ret = &facts_threshold_table[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int facts_driver_branch_eol(const struct facts_driver_branch *b, unsigned *ret_yyyymm)
+{
+	static const char *const months[] = { "January", "February", "March",     "April",
+					      "May",     "June",     "July",      "August",
+					      "September", "October", "November", "December" };
+	const char *t;
+
+	if (!b || !ret_yyyymm)
+		return -EINVAL;
+	t = b->datacenter_eol;
+	if (!t || !*t || startswith(t, "Not applicable"))
+		return -ENODATA;
+	if (startswith(t, "EOL"))
+		return 0;
+	for (size_t m = 0; m < ARRAY_SIZE(months); m++) {
+		size_t n = strlen(months[m]);
+		unsigned year;
+		char buf[8];
+
+		if (strncmp(t, months[m], n) != 0 || t[n] != ' ')
+			continue;
+		if (strspn(t + n + 1, "0123456789") != 4)
+			return -EINVAL;
+		memcpy(buf, t + n + 1, 4);
+		buf[4] = '\0';
+		if (parse_uint(buf, 10, &year) < 0)
+			return -EINVAL;
+		*ret_yyyymm = year * 100 + (unsigned)m + 1;
+		return 1;
+	}
+	return -EINVAL;
+}
+
+int facts_cuda_minor_releases(unsigned major, unsigned minor,
+			      const struct facts_cuda_release **ret_first,
+			      const struct facts_cuda_release **ret_newest)
+{
+	const struct facts_cuda_release *first = NULL, *newest = NULL;
+
+	if (!ret_first || !ret_newest)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_cuda_release_table_len; i++) {
+		const struct facts_cuda_release *r = &facts_cuda_release_table[i];
+		struct version v;
+
+		if (!r->linux_min_driver || version_parse(r->toolkit_version, &v) < 0 || v.n < 2 ||
+		    v.part[0] != major || v.part[1] != minor)
+			continue;
+		if (!first)
+			first = r;
+		newest = r;
+	}
+	if (!first)
+		return -ENOENT;
+	*ret_first = first;
+	*ret_newest = newest;
+	return 0;
+}

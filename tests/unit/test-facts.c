@@ -196,18 +196,14 @@ static void test_invariants(void **state)
 /* Copies the real data dir into a temp dir, replaces one table, runs the generator. */
 static int run_gen_with(const char *table, const char *content)
 {
-	static const char *const tables[] = { "gpu_compute_capability.tsv", "cuda_driver_min.tsv",
-		"driver_branches.tsv", "cuda_arch_support.tsv", "xid.tsv" };
 	char dir[] = "/tmp/test-facts-XXXXXX";
 	char cmd[4096];
 	int st;
 
 	assert_non_null(mkdtemp(dir));
-	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		snprintf(cmd, sizeof(cmd), "cp '%s/src/facts/data/%s' '%s/'", GPUENV_TEST_SOURCE_ROOT,
-			 tables[i], dir);
-		assert_int_equal(system(cmd), 0);
-	}
+	/* Every table: the generator reads them all. */
+	snprintf(cmd, sizeof(cmd), "cp '%s/src/facts/data/'*.tsv '%s/'", GPUENV_TEST_SOURCE_ROOT, dir);
+	assert_int_equal(system(cmd), 0);
 	if (table) {
 		FILE *f;
 
