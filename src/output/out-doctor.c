@@ -257,12 +257,27 @@ static int render_text(const struct diagnosis *d, const struct style *st, struct
 				text_finding(sb, st, d, &d->findings[i]);
 		for (size_t i = 0; i < d->n_skips; i++) {
 			const struct rule_skip *k = &d->skips[i];
+			bool seen = false;
 
 			if (k->rule->layer != (enum gpuenv_layer)l)
 				continue;
-			strbuf_printf(sb, "  %sskipped%s %s%s%s: ", st->color ? "\033[2m" : "",
-				      st->color ? "\033[0m" : "", k->rule->id, k->subject ? " " : "",
-				      k->subject ? k->subject : "");
+			/* One line per reason: the rules it stopped are listed together. */
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = d->skips[j].rule->layer == k->rule->layer &&
+				       !d->skips[j].subject == !k->subject &&
+				       (!k->subject || streq(d->skips[j].subject, k->subject)) &&
+				       streq(d->skips[j].reason, k->reason);
+			if (seen)
+				continue;
+			strbuf_printf(sb, "  %sskipped%s %s", st->color ? "\033[2m" : "",
+				      st->color ? "\033[0m" : "", k->rule->id);
+			for (size_t j = i + 1; j < d->n_skips; j++)
+				if (d->skips[j].rule->layer == k->rule->layer &&
+				    !d->skips[j].subject == !k->subject &&
+				    (!k->subject || streq(d->skips[j].subject, k->subject)) &&
+				    streq(d->skips[j].reason, k->reason) && d->skips[j].rule != k->rule)
+					strbuf_printf(sb, ", %s", d->skips[j].rule->id);
+			strbuf_printf(sb, "%s%s: ", k->subject ? " " : "", k->subject ? k->subject : "");
 			put_redacted(sb, st, d, k->reason);
 			strbuf_putc(sb, '\n');
 		}

@@ -163,6 +163,11 @@ static void add_evidence(struct finding *f, const char *name, char *value, const
 		free(value);
 		return;
 	}
+	for (size_t i = 0; i < f->n_ev; i++)
+		if (streq(f->ev[i].name, name) && streq(f->ev[i].value, value)) {
+			free(value);
+			return;
+		}
 	/* n_ev doubles as the allocation size: evidence lists are short. */
 	e = realloc(f->ev, (alloc + 1) * sizeof(*e));
 	if (!e) {
