@@ -29,7 +29,7 @@ static void doctor_help(void)
 	       "  0   no error-severity finding (warnings too, unless --strict)\n"
 	       "  1   warnings only, with --strict\n"
 	       "  2   errors found\n"
-	       "  3   could not evaluate: neither the hardware nor the driver layer was readable\n"
+	       "  3   could not evaluate: PCI bus unreadable and no driver or toolkit found\n"
 	       "  64  usage error\n"
 	       "  66  an input (sysroot, snapshot, env file) cannot be read\n"
 	       "  70  internal error\n");

@@ -134,7 +134,7 @@ enum gpuenv_verdict {
 	GPUENV_VERDICT_HEALTHY = 0,     /* no warning or error finding */
 	GPUENV_VERDICT_WARNINGS = 1,    /* warnings, no errors */
 	GPUENV_VERDICT_ERRORS = 2,      /* at least one error finding */
-	GPUENV_VERDICT_UNEVALUATED = 3, /* nothing could be judged: hardware and driver unreadable */
+	GPUENV_VERDICT_UNEVALUATED = 3, /* nothing to judge: PCI bus unreadable, no driver, no toolkit */
 };
 
 /* Output formats of gpuenv_doctor_render() and gpuenv_doctor_list_rules(). */

@@ -76,9 +76,9 @@ static int rules_markdown(struct strbuf *sb)
 	for (size_t i = 0; i < rule_table_len; i++) {
 		const struct rule *r = &rule_table[i];
 
-		strbuf_printf(sb, "\n## %s\n\n%s. Layer **%s**, severity **%s**.\n\n"
+		strbuf_printf(sb, "\n<a id=\"%s\"></a>\n\n## %s\n\n%s. Layer **%s**, severity **%s**.\n\n"
 				  "**Symptom:** %s\n\n**Cause:** %s\n",
-			      r->id, r->title, rule_layer_name(r->layer),
+			      r->id, r->id, r->title, rule_layer_name(r->layer),
 			      rule_severity_name(r->severity), r->symptom, r->cause);
 		if (r->needs && r->needs[0]) {
 			strbuf_puts(sb, "\n**Needs:** ");

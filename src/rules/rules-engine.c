@@ -519,7 +519,10 @@ static void judge(struct diagnosis *d, const bool absent[RULE_LAYERS])
 		d->verdict = GPUENV_VERDICT_ERRORS;
 	else if (any_warning)
 		d->verdict = GPUENV_VERDICT_WARNINGS;
-	else if (d->rules_run[GPUENV_LAYER_HARDWARE] == 0 && d->rules_run[GPUENV_LAYER_DRIVER] == 0)
+	else if (d->status[GPUENV_LAYER_HARDWARE] == LAYER_UNKNOWN &&
+		 d->status[GPUENV_LAYER_DRIVER] >= LAYER_UNKNOWN &&
+		 d->status[GPUENV_LAYER_RUNTIME] >= LAYER_UNKNOWN)
+		/* The bus unreadable, and no driver or toolkit found: nothing to judge. */
 		d->verdict = GPUENV_VERDICT_UNEVALUATED;
 	else
 		d->verdict = GPUENV_VERDICT_HEALTHY;

@@ -217,6 +217,33 @@ static int dir_aliases(const struct snap_node *tk, const char *dir, char ***ret)
 	return 0;
 }
 
+/*
+ * A toolkit's stubs directory by its layout (<prefix>/lib64/stubs, <prefix>/lib/stubs,
+ * <prefix>/targets/<arch>/lib/stubs with a cuda* prefix): LD_LIBRARY_PATH often names it
+ * through a link (/usr/local/cuda) that the toolkit list recorded under its resolved name.
+ */
+static bool stubs_layout(const char *dir)
+{
+	static const char *const tails[] = { "/lib64/stubs", "/lib/stubs" };
+	const char *base;
+
+	for (size_t i = 0; i < ARRAY_SIZE(tails); i++) {
+		size_t n = strlen(dir), t = strlen(tails[i]);
+
+		if (n <= t || !streq(dir + n - t, tails[i]))
+			continue;
+		/* the component naming the toolkit: ".../cuda[-X.Y]/lib64/stubs" or
+		 * ".../cuda-X.Y/targets/x86_64-linux/lib/stubs" */
+		for (base = dir + n - t; base > dir && base[-1] != '/'; base--)
+			;
+		if (startswith(base, "cuda"))
+			return true;
+		if (base - dir > 9 && strneq(base - 9, "/targets/", 9))
+			return strstr(dir, "/cuda") != NULL;
+	}
+	return false;
+}
+
 RULE_CHECK(check_stub_libcuda)
 {
 	const struct snap_node *tks = TOOLKITS(root);
@@ -255,7 +282,7 @@ RULE_CHECK(check_stub_libcuda)
 		STRV_FOREACH(e, entries) {
 			_cleanup_free_ char *norm = strdup(*e);
 
-			if (norm && strv_contains(dirs, path_norm(norm))) {
+			if (norm && (strv_contains(dirs, path_norm(norm)) || stubs_layout(norm))) {
 				on = *e;
 				how = "LD_LIBRARY_PATH";
 				break;
