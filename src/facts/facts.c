@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -371,4 +372,71 @@ int facts_cuda_minor_releases(unsigned major, unsigned minor,
 	*ret_first = first;
 	*ret_newest = newest;
 	return 0;
+}
+
+/* first <= v <= last, where last may have fewer fields ("8.8" covers 8.8.x). */
+static bool in_release_range(const struct version *v, const char *first, const char *last)
+{
+	struct version f, l, vp;
+
+	if (version_parse(first, &f) < 0 || version_parse(last, &l) < 0)
+		return false;
+	if (version_cmp(v, &f) < 0)
+		return false;
+	vp = *v;
+	vp.n = MIN(vp.n, l.n);
+	for (unsigned i = l.n; i < VERSION_MAX_PARTS; i++)
+		vp.part[i] = 0;
+	return version_cmp(&vp, &l) <= 0;
+}
+
+int facts_cudnn_nth(const char *cudnn_version, size_t n, const struct facts_cudnn **ret)
+{
+	struct version v;
+	int r;
+
+	if (!cudnn_version || !ret)
+		return -EINVAL;
+	r = version_parse(cudnn_version, &v);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < facts_cudnn_table_len; i++)
+		if (in_release_range(&v, facts_cudnn_table[i].first, facts_cudnn_table[i].last) &&
+		    n-- == 0) {
+			*ret = &facts_cudnn_table[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static bool list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+
+	for (const char *p = list; p && *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && strncmp(p, item, n) == 0)
+			return true;
+		p += k;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+bool facts_cudnn_lists_cuda(const struct facts_cudnn *r, unsigned major, unsigned minor)
+{
+	char want[24];
+
+	snprintf(want, sizeof(want), "%u.%u", major, minor);
+	return r && list_has(r->cuda_versions, want);
+}
+
+bool facts_cudnn_has_major(const struct facts_cudnn *r, unsigned major)
+{
+	char want[16];
+
+	snprintf(want, sizeof(want), "%u", major);
+	return r && list_has(r->cuda_majors, want);
 }

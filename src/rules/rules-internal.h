@@ -111,6 +111,7 @@ RULE_CHECK(check_no_driver_for_toolkit);
 RULE_CHECK(check_stub_libcuda);
 RULE_CHECK(check_toolkits_disagree);
 RULE_CHECK(check_toolkit_cannot_target_gpu);
+RULE_CHECK(check_cudnn_cuda_mismatch);
 RULE_CHECK(check_container_no_gpu_devices);
 RULE_CHECK(check_visible_devices_void);
 RULE_CHECK(check_image_cuda_newer_than_driver);

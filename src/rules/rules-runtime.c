@@ -15,6 +15,7 @@
 
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
+#include "shared/strbuf.h"
 #include "shared/strv.h"
 
 #define TOOLKITS(root) snap_get(root, "runtime.cuda_toolkits")
@@ -536,5 +537,78 @@ RULE_CHECK(check_toolkit_cannot_target_gpu)
 				       "<version> lists min_cc/max_cc)", cc);
 			finding_rule_verify(f);
 		}
+	}
+}
+
+RULE_CHECK(check_cudnn_cuda_mismatch)
+{
+	const struct snap_node *tks = TOOLKITS(root);
+
+	for (size_t i = 0; i < snap_count(tks); i++) {
+		const struct snap_node *tk = snap_at(tks, i);
+		const struct snap_node *dnn = snap_child(tk, "cudnn_version");
+		const char *v = snap_get_str(tk, "version"), *dv = snap_str(dnn);
+		const struct facts_cudnn *row, *same_major = NULL;
+		bool listed = false, unconfirmed = false;
+		struct strbuf builds = STRBUF_INIT;
+		unsigned ma, mi;
+		struct finding *f;
+		size_t n;
+
+		if (snap_state(dnn) == FACT_ABSENT)
+			continue; /* no cuDNN in this toolkit */
+		if (!rule_need(c, tk_name(tk), "cudnn_version", dnn) ||
+		    !rule_need(c, tk_name(tk), "version", snap_child(tk, "version")))
+			continue;
+		if (!cuda_major_minor(v, &ma, &mi))
+			continue;
+		for (n = 0; facts_cudnn_nth(dv, n, &row) == 0; n++) {
+			listed |= facts_cudnn_lists_cuda(row, ma, mi);
+			if (facts_cudnn_has_major(row, ma) && !same_major)
+				same_major = row;
+			if (facts_cudnn_has_major(row, ma) && !row->cuda_versions)
+				unconfirmed = true;
+			strbuf_printf(&builds, "%s%s (CUDA %s)", n ? "; " : "", row->variant,
+				      row->cuda_versions ?: row->cuda_as_listed ?: row->cuda_majors);
+		}
+		if (n == 0) {
+			rule_skip(c, tk_name(tk), "cuDNN %s is not in the knowledge base's cuDNN table",
+				  dv);
+			strbuf_done(&builds);
+			continue;
+		}
+		if (listed) {
+			strbuf_done(&builds);
+			continue;
+		}
+		if (same_major && unconfirmed) {
+			rule_skip(c, tk_name(tk), "cuDNN %s: the CUDA %u.x minors it supports were not "
+				  "captured from NVIDIA's support matrix", dv, ma);
+			strbuf_done(&builds);
+			continue;
+		}
+		if (same_major)
+			f = rule_finding(c, GPUENV_SEVERITY_WARNING, tk_name(tk),
+					 "cuDNN %s in the CUDA %u.%u toolkit at %s: its support matrix "
+					 "lists %s, not CUDA %u.%u",
+					 dv, ma, mi, tk_name(tk), strbuf_str(&builds), ma, mi);
+		else
+			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+					 "cuDNN %s in the CUDA %u.%u toolkit at %s exists only for other "
+					 "CUDA majors: %s",
+					 dv, ma, mi, tk_name(tk), strbuf_str(&builds));
+		tk_fact(f, tk, i, "cudnn_version");
+		tk_fact(f, tk, i, "version");
+		for (size_t k = 0; facts_cudnn_nth(dv, k, &row) == 0; k++)
+			finding_evidence(f, "facts.cudnn_cuda", row->source, "cuDNN %s-%s %s: %s%s",
+					 row->first, row->last, row->variant,
+					 row->cuda_as_listed ?: "?",
+					 facts_unconfirmed(row->confidence) ? " (unconfirmed)" : "");
+		finding_fix(f, "# install the cuDNN package built for CUDA %u (e.g. the cudnn9-cuda-%u "
+			       "packages of NVIDIA's repository, or the tarball *_cuda%u-archive)",
+			    ma, ma, ma);
+		finding_verify(f, "grep -E 'define CUDNN_(MAJOR|MINOR|PATCHLEVEL)' %s/include/"
+				  "cudnn_version.h", tk_name(tk));
+		strbuf_done(&builds);
 	}
 }

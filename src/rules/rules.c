@@ -333,6 +333,24 @@ const struct rule rule_table[] = {
 			       "nvcc --list-gpu-arch"),
 		.check = check_toolkit_cannot_target_gpu,
 	},
+	{
+		.id = "runtime.cudnn-cuda-mismatch",
+		.layer = GPUENV_LAYER_RUNTIME,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "cuDNN in the toolkit was built for another CUDA",
+		.symptom = "Could not load library libcudnn_…so.N. Error: libcublas(Lt).so.<major>: "
+			   "cannot open shared object file: No such file or directory",
+		.cause = "cuDNN is released per CUDA major (cuda11, cuda12, cuda13 packages) and "
+			 "supports the CUDA versions of its support matrix; a build for another major "
+			 "cannot find its CUDA libraries (error), a CUDA minor the matrix does not list "
+			 "is untested (warning).",
+		.needs = NULL,
+		.fix = STRV("# install the cuDNN package for this toolkit's CUDA major "
+			    "(gpuenv facts cudnn <version>)"),
+		.verify = STRV("grep -E 'define CUDNN_(MAJOR|MINOR|PATCHLEVEL)' "
+			       "<toolkit>/include/cudnn_version.h"),
+		.check = check_cudnn_cuda_mismatch,
+	},
 	/* ---- container ----------------------------------------------------------------- */
 	{
 		.id = "container.no-gpu-devices",

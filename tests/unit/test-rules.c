@@ -537,6 +537,34 @@ static void test_cannot_target(void **state)
 	snapshot_unref(s);
 }
 
+static void test_cudnn(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *tk = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
+
+	snap_set_state(tk, "cudnn_version", FACT_ABSENT, "x", NULL);
+	NO(s, "runtime.cudnn-cuda-mismatch");
+	snap_set_str(tk, "cudnn_version", "9.5.1", "/usr/local/cuda-12.4/include/cudnn_version.h");
+	NO(s, "runtime.cudnn-cuda-mismatch"); /* 9.5.x cuda12 lists 12.4 */
+	snap_set_str(tk, "cudnn_version", "8.9.6", "x");
+	YES(s, "runtime.cudnn-cuda-mismatch", GPUENV_SEVERITY_WARNING, "not CUDA 12.4");
+	snap_set_str(tk, "version", "11.8.0", "x");
+	NO(s, "runtime.cudnn-cuda-mismatch"); /* the cuda11 package lists 11.8 */
+	snap_set_str(tk, "cudnn_version", "9.17.0", "x");
+	YES(s, "runtime.cudnn-cuda-mismatch", GPUENV_SEVERITY_ERROR, "only for other CUDA majors");
+	/* Not in the table, or only majors known: skipped with the reason, never passed. */
+	snap_set_str(tk, "cudnn_version", "9.19.0", "x");
+	{
+		struct diagnosis *d = diag(s);
+
+		assert_int_equal(count(d, "runtime.cudnn-cuda-mismatch"), 0);
+		assert_non_null(strstr(skip_of(d, "runtime.cudnn-cuda-mismatch")->reason,
+				       "not in the knowledge base"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
 /* ---- container ------------------------------------------------------------------------- */
 
 static void test_container_no_devices(void **state)
@@ -667,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_stub),
 		cmocka_unit_test(test_toolkits_disagree),
 		cmocka_unit_test(test_cannot_target),
+		cmocka_unit_test(test_cudnn),
 		cmocka_unit_test(test_container_no_devices),
 		cmocka_unit_test(test_visible_void),
 		cmocka_unit_test(test_image_cuda),
