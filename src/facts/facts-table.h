@@ -27,3 +27,7 @@ extern const struct facts_cuda_arch facts_cuda_arch_table[];
 extern const size_t facts_cuda_arch_table_len;
 extern const struct facts_xid facts_xid_table[];
 extern const size_t facts_xid_table_len;
+extern const struct facts_threshold facts_threshold_table[];
+extern const size_t facts_threshold_table_len;
+extern const struct facts_cudnn facts_cudnn_table[];
+extern const size_t facts_cudnn_table_len;
