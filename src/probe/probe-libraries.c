@@ -120,7 +120,7 @@ static void write_result(struct snap_node *o, const struct loader_result *r)
 		const char *key = c->resolved ? c->resolved : c->path;
 		struct snap_node *e;
 
-		if (c == w)
+		if (c == w || (ssize_t)i == r->failure)
 			continue;
 		/* The winner's own file reached again (cache, then system directory) shadows nothing. */
 		if (w && c->resolved && w->resolved && streq(c->resolved, w->resolved))
