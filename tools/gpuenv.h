@@ -39,6 +39,7 @@ struct common_opts {
 	bool json, stable, redact, no_vendor;
 	int color; /* -1 auto */
 	int verbose;
+	int pid;   /* --pid: 0 when not given */
 };
 
 /* getopt_long entries and their handler, for commands that take the common options. */
@@ -54,6 +55,7 @@ struct common_opts {
 	{ "redact", no_argument, NULL, 0x105 },                      \
 	{ "no-vendor", no_argument, NULL, 0x106 },                   \
 	{ "color", required_argument, NULL, 0x107 },                 \
+	{ "pid", required_argument, NULL, 0x108 },                   \
 	{ "json", no_argument, NULL, 'j' },                          \
 	{ "verbose", no_argument, NULL, 'v' }
 #define COMMON_OPTSTRING "R:E:F:jv"
@@ -69,6 +71,7 @@ struct common_opts {
 	"      --stable          no timings, hostnames or other run-to-run noise\n"                \
 	"      --redact          replace UUIDs, serial numbers and environment values\n"          \
 	"      --color WHEN      auto (default), always, never; NO_COLOR disables it\n"           \
+	"      --pid N           also list the GPU libraries process N has mapped (/proc/N/maps)\n" \
 	"  -j, --json            JSON output\n"                                                     \
 	"  -v, --verbose         log what the probes do to stderr\n"
 

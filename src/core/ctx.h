@@ -21,6 +21,7 @@ struct gpuenv_ctx {
 	bool live;      /* root is "/" */
 	char *nvml_lib, *cuda_lib, *opencl_lib;
 	unsigned vendor_timeout_ms;
+	int pid; /* report --pid: the process whose mappings the process probe reads, or 0 */
 };
 
 /* May this run call into a vendor library? (Never under --sysroot unless a library is named.) */

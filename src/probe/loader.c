@@ -106,7 +106,7 @@ static const char *base_name(const char *path)
 }
 
 /* Does the path have a component named comp? */
-static bool has_component(const char *path, const char *comp)
+bool loader_path_has_component(const char *path, const char *comp)
 {
 	size_t n = strlen(comp);
 	const char *p = path;
@@ -415,8 +415,8 @@ static int judge(struct loader *l, struct loader_candidate *c)
 	file = c->resolved;
 	c->version = loader_version_from_name(c->soname ? c->soname : base_name(c->path),
 					      base_name(file));
-	c->is_stub = has_component(c->path, "stubs") || has_component(file, "stubs");
-	c->in_compat = has_component(c->path, "compat") || has_component(file, "compat");
+	c->is_stub = loader_path_has_component(c->path, "stubs") || loader_path_has_component(file, "stubs");
+	c->in_compat = loader_path_has_component(c->path, "compat") || loader_path_has_component(file, "compat");
 	err = root_map(l->root, file, LOADER_MAP_MAX, &m);
 	if (err == -ENOMEM)
 		return err;

@@ -13,6 +13,7 @@ static const struct probe probe_table[] = {
 	{ .name = "pci", .layer = GPUENV_LAYER_HARDWARE, .run = probe_pci },
 	{ .name = "driver", .layer = GPUENV_LAYER_DRIVER, .run = probe_nvidia_driver },
 	{ .name = "libraries", .layer = GPUENV_LAYER_RUNTIME, .run = probe_libraries },
+	{ .name = "process", .layer = GPUENV_LAYER_RUNTIME, .run = probe_process },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },

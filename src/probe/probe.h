@@ -45,3 +45,4 @@ int probe_container(struct probe_env *pe, struct snapshot *s);
 int probe_nvidia_driver(struct probe_env *pe, struct snapshot *s);
 int probe_pci(struct probe_env *pe, struct snapshot *s);
 int probe_libraries(struct probe_env *pe, struct snapshot *s);
+int probe_process(struct probe_env *pe, struct snapshot *s);

@@ -233,6 +233,62 @@ static void test_truncated_cache(void **state)
 	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.version"), "550.54.15");
 }
 
+/* report --pid under a sysroot: /proc/N/maps as proc(5) writes it. */
+static void test_process_maps(void **state)
+{
+	struct fx *f = *state;
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir, .pid = 4242 };
+	const struct snap_node *r, *m;
+	struct probe_env pe;
+	FILE *fp;
+	char path[128];
+
+	assert_int_equal(sh("mkdir -p %s/proc/4242 && ln -s /usr/bin/python3.11 %s/proc/4242/exe",
+			    f->dir, f->dir), 0);
+	snprintf(path, sizeof(path), "%s/proc/4242/maps", f->dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("55d0c0a00000-55d0c0a2c000 r--p 00000000 08:01 1311 /usr/bin/python3.11\n"
+	      "7f1c2a000000-7f1c2a200000 rw-p 00000000 00:00 0 \n"
+	      "7f1c2b000000-7f1c2b400000 r-xp 00000000 08:01 2201 "
+	      "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 (deleted)\n"
+	      "7f1c2b400000-7f1c2b600000 r--p 00400000 08:01 2201 "
+	      "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 (deleted)\n"
+	      "7f1c2c000000-7f1c2c100000 r-xp 00000000 08:01 3301 "
+	      "/opt/my env/site-packages/nvidia/cudnn/lib/libcudnn_graph.so.9\n"
+	      "7f1c2d000000-7f1c2d010000 r-xp 00000000 08:01 4401 "
+	      "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs/libcuda.so\n"
+	      "7f1c2e000000-7f1c2e100000 r-xp 00000000 08:01 5501 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+	      "7ffc1e9d2000-7ffc1e9f3000 rw-p 00000000 00:00 0                          [stack]\n"
+	      "7ffc1e9fc000-7ffc1e9fe000 r-xp 00000000 00:00 0                          [vdso]\n",
+	      fp);
+	fclose(fp);
+	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
+	assert_int_equal(snapshot_new(&f->s), 0);
+	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
+				 .log = &f->ctx->log };
+	assert_int_equal(probe_process(&pe, f->s), 0);
+	r = snapshot_root_const(f->s);
+	assert_string_equal(snap_get_str(r, "runtime.process.exe"), "/usr/bin/python3.11");
+	m = snap_get(r, "runtime.process.mapped_libraries");
+	assert_int_equal(snap_count(m), 3);
+	assert_string_equal(snap_get_str(m, "0.path"), "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15");
+	assert_string_equal(snap_get_str(m, "0.version"), "550.54.15");
+	assert_true(snap_get_bool_default(m, "0.deleted", false));
+	assert_string_equal(snap_get_str(m, "1.path"),
+			    "/opt/my env/site-packages/nvidia/cudnn/lib/libcudnn_graph.so.9");
+	assert_string_equal(snap_get_str(m, "1.version"), "9");
+	assert_false(snap_get_bool_default(m, "1.deleted", true));
+	assert_true(snap_get_bool_default(m, "2.is_stub", false));
+	assert_int_equal(snap_get_state(m, "2.version"), FACT_ABSENT);
+	{
+		int64_t n = 0;
+
+		assert_true(snap_get_int(r, "runtime.process.mapped_objects", &n));
+		assert_int_equal(n, 5);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +296,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_families, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_cache, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_process_maps, setup, teardown),
 	};
 
 #if !defined(__x86_64__)
