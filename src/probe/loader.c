@@ -179,7 +179,13 @@ int loader_expand(const struct loader *l, const char *entry, const char *origin,
 	}
 	err = strbuf_steal(&sb, &out);
 	if (err < 0)
-		return err == -EFBIG ? 0 : err;
+		strbuf_done(&sb);
+	if (err == -EFBIG) {
+		*ret_note = "longer than gpuenv reads (4096 bytes expanded)";
+		return 0;
+	}
+	if (err < 0)
+		return err;
 	if (out[0] != '/') {
 		free(out);
 		*ret_note = "relative directory: depends on the process's current directory";

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fatbin/elf-dynamic.h"
 #include "probe.h"
 #include "probe/loader.h"
 #include "shared/strv.h"
