@@ -34,7 +34,7 @@ static int cmd_help(int argc, char *argv[])
 	       "  0   healthy (no error-severity finding)\n"
 	       "  1   warnings only, with doctor --strict\n"
 	       "  2   errors found\n"
-	       "  3   could not evaluate (nothing readable)\n"
+	       "  3   could not evaluate (PCI bus unreadable, no driver or toolkit found)\n"
 	       "  64  usage error\n"
 	       "  66  an input (sysroot, snapshot, env file) cannot be read\n"
 	       "  70  internal error\n",

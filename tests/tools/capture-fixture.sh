@@ -95,9 +95,14 @@ def copy_final(p, listed, content=True):
                     walk(q, False, content=False)  # the link and where it leads, no file data
                 elif os.path.isdir(host(q)):
                     mkdirs(q)
+                elif os.path.isfile(host(q)) and not os.path.exists(out + q):
+                    # Its name is what was read (libcudart.so.12.4.127): an empty stand-in;
+                    # a file whose bytes a probe read is in the trace and copied whole.
+                    open(out + q, "wb").close()
     elif not content:
         return
-    elif stat.S_ISREG(st.st_mode) and not os.path.exists(out + p):
+    elif stat.S_ISREG(st.st_mode) and (not os.path.exists(out + p) or
+                                       os.path.getsize(out + p) == 0):  # or a stand-in
         mkdirs(posixpath.dirname(p))
         try:
             with open(host(p), "rb") as f:  # procfs/sysfs report size 0: read them
@@ -106,6 +111,7 @@ def copy_final(p, listed, content=True):
             return
         with open(out + p, "wb") as f:
             f.write(data)
+        os.chmod(out + p, stat.S_IMODE(st.st_mode) | 0o200)  # probes look at the x bits
     elif (stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)) and p != "/dev/kmsg":
         # /dev/kmsg is read live only; a fixture replays the kernel log from /var/log.
         mkdirs(posixpath.dirname(p))
@@ -117,6 +123,9 @@ def copy_final(p, listed, content=True):
 paths = sorted({l.split("\t", 1)[1].rstrip("\n") for l in open(trace) if l.startswith("ok\t")})
 for p in paths:
     walk(p, True)
+# A symlink loop is data too (ELOOP is what the probe recorded): copy its links.
+for p in sorted({l.split("\t", 1)[1].rstrip("\n") for l in open(trace) if l.startswith("ELOOP\t")}):
+    walk(p, False, content=False)
 
 # GPUs named from pci.ids: keep the header and the vendor/device lines that named them.
 ids = set()

@@ -123,7 +123,7 @@ def main():
         with open(snap, "w", encoding="utf-8") as f:
             f.write(js)
         back = run([gpuenv, "report", "--from", snap, "--json", "--stable"], env)
-        doctor = [gpuenv, "doctor", "--sysroot", os.path.join(scenario_dir, "root"), "--stable",
+        doctor = [gpuenv, "doctor", "--sysroot", root, "--stable",
                   "--env-file", envfile] + args
         codes = (0, 1, 2, 3)
         dtext, rc = run(doctor, env, codes)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # docs/gpuenv.1 stays true to --help: every command `gpuenv help` lists, every long option
-# `gpuenv report --help` and `gpuenv facts --help` print, and every exit code `gpuenv help`
+# `gpuenv report|doctor|facts --help` print, and every exit code `gpuenv help`
 # lists appear in the man page; and groff formats it without warnings (when installed).
 set -u
 gpuenv=$1
@@ -11,7 +11,7 @@ has() { grep -qF -- "$1" "$man"; }
 for cmd in $("$gpuenv" help | sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p'); do
 	if grep -qE "^\.BI? \"?$cmd( |\"|$)" "$man"; then echo "ok: command $cmd"; else echo "FAIL: command $cmd not in $man"; fail=1; fi
 done
-for c in report facts; do
+for c in report doctor facts; do
 	for opt in $("$gpuenv" $c --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
 		esc=$(printf '%s' "$opt" | sed 's/-/\\-/g')
 		if has "$esc"; then echo "ok: $c $opt"; else echo "FAIL: $c option $opt not in $man"; fail=1; fi
