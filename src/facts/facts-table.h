@@ -27,3 +27,7 @@ extern const struct facts_cuda_arch facts_cuda_arch_table[];
 extern const size_t facts_cuda_arch_table_len;
 extern const struct facts_xid facts_xid_table[];
 extern const size_t facts_xid_table_len;
+extern const struct facts_ptx_isa facts_ptx_isa_table[];
+extern const size_t facts_ptx_isa_table_len;
+extern const struct facts_sm_arch facts_sm_arch_table[];
+extern const size_t facts_sm_arch_table_len;

@@ -197,7 +197,8 @@ static void test_invariants(void **state)
 static int run_gen_with(const char *table, const char *content)
 {
 	static const char *const tables[] = { "gpu_compute_capability.tsv", "cuda_driver_min.tsv",
-		"driver_branches.tsv", "cuda_arch_support.tsv", "xid.tsv" };
+		"driver_branches.tsv", "cuda_arch_support.tsv", "xid.tsv", "ptx_isa.tsv",
+		"sm_arch.tsv" };
 	char dir[] = "/tmp/test-facts-XXXXXX";
 	char cmd[4096];
 	int st;
@@ -253,6 +254,26 @@ static void test_generator(void **state)
 		"ptx_isa_version\tconfidence\tnotes\tsource\n"
 		"12.10\t5.0\t9.0\t\t\t\t8.4\thigh\t\tS\n"
 		"12.9\t5.0\t9.0\t\t\t\t8.4\thigh\t\tS\n"), 0);
+	/* PTX ISA table: duplicate, unsorted, empty source, driver branches going down */
+#define PTX_HDR "ptx_isa_version\tcuda_version\tmin_driver_branch\tconfidence\tnotes\tsource\n"
+	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
+		"8.4\t12.4\t550\tconfirmed\t\tS\n8.4\t12.5\t555\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
+		"8.5\t12.5\t555\tconfirmed\t\tS\n8.4\t12.4\t550\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR "8.4\t12.4\t550\tconfirmed\t\t\n"), 0);
+	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
+		"8.4\t12.4\t550\tconfirmed\t\tS\n8.5\t12.5\t535\tconfirmed\t\tS\n"), 0);
+	assert_int_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
+		"8.4\t12.4\t550\tconfirmed\t\tS\n8.5\t12.5\t\tunconfirmed\t\tS\n"), 0);
+	/* SM table: unsorted, duplicate, a family without a row, bad tegra */
+#define SM_HDR "sm\tfamily\ttegra\tconfidence\tnotes\tsource\n"
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR
+		"90\t\tno\tconfirmed\t\tS\n86\t\tno\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR
+		"86\t\tno\tconfirmed\t\tS\n86\t\tno\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "103\t100\tno\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "86\t\tmaybe\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "86\t\tno\tconfirmed\t\t\n"), 0);
 	/* valid replacement is accepted */
 	assert_int_equal(run_gen_with("xid.tsv", XID_HDR
 		"13\tA\td\tc\tb\tFATAL\tyes\tr\t\tconfirmed\tS\n"), 0);
