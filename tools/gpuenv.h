@@ -86,3 +86,4 @@ int read_host_file(const char *path, size_t max, char **ret, size_t *ret_len);
 
 int cmd_report(int argc, char *argv[]);
 int cmd_facts(int argc, char *argv[]);
+int cmd_scan(int argc, char *argv[]);

@@ -34,6 +34,8 @@
 #define EM_AMDGPU_ 224
 #define SHT_NV_COMPAT 0x70000086u
 
+static int cubin_has_text(const uint8_t *p, uint64_t len);
+
 static const uint8_t container_pattern[8] = { 0x50, 0xed, 0x55, 0xba, 0x01, 0x00, 0x10, 0x00 };
 
 /* One parse: the buffer, the flags and a reusable zstd stream. */
@@ -140,7 +142,7 @@ int fatbin_push_entry(struct fatbin_result *r, struct fatbin_entry **ret)
 	}
 	*ret = &r->entries[r->n_entries++];
 	memset(*ret, 0, sizeof(**ret));
-	(*ret)->ptx_major = (*ret)->ptx_minor = (*ret)->cubin_sm = -1;
+	(*ret)->ptx_major = (*ret)->ptx_minor = (*ret)->cubin_sm = (*ret)->has_kernels = -1;
 	return 0;
 }
 
@@ -424,6 +426,10 @@ static int walk_containers(struct parse *ps, size_t off, size_t rlen, bool stric
 			x->container = (unsigned)r->n_containers;
 			x->origin = origin;
 			x->offset = off + e;
+			x->has_kernels = -1;
+			if (x->kind == FATBIN_KIND_ELF && x->compression == FATBIN_COMPRESS_NONE &&
+			    psz <= FATBIN_KERNEL_CHECK_MAX)
+				x->has_kernels = cubin_has_text(p + e + hsz, psz);
 			if ((x->kind == FATBIN_KIND_PTX &&
 			     ((ps->flags & FATBIN_PARSE_PAYLOAD_HEADS) || x->ptx_major < 0)) ||
 			    (x->kind == FATBIN_KIND_ELF && (ps->flags & FATBIN_PARSE_PAYLOAD_HEADS)))
@@ -444,6 +450,38 @@ bad:
 	}
 	if (ret_end)
 		*ret_end = pos;
+	return 0;
+}
+
+/* Does an uncompressed 64-bit cubin have a .text.<kernel> section? nvcc's device-link step
+ * adds one kernel-less ELF per SASS arch (facts §2); they must not count as a usable image.
+ * 1 yes, 0 no, -1 cannot tell. Reads only the section header table and .shstrtab. */
+static int cubin_has_text(const uint8_t *p, uint64_t len)
+{
+	uint64_t shoff, stroff, strsz;
+	unsigned shentsize, shnum, shstrndx;
+
+	if (len < 64 || memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 || p[5] != 1 ||
+	    fatbin_rd16(p + 18) != EM_CUDA_)
+		return -1;
+	shoff = fatbin_rd64(p + 0x28);
+	shentsize = fatbin_rd16(p + 0x3a);
+	shnum = fatbin_rd16(p + 0x3c);
+	shstrndx = fatbin_rd16(p + 0x3e);
+	if (shentsize < 64 || shnum == 0 || shstrndx >= shnum ||
+	    !fatbin_range_ok(len, shoff, (uint64_t)shnum * shentsize))
+		return -1;
+	stroff = fatbin_rd64(p + shoff + (uint64_t)shstrndx * shentsize + 0x18);
+	strsz = fatbin_rd64(p + shoff + (uint64_t)shstrndx * shentsize + 0x20);
+	if (!fatbin_range_ok(len, stroff, strsz))
+		return -1;
+	for (unsigned i = 0; i < shnum; i++) {
+		uint32_t name = fatbin_rd32(p + shoff + (uint64_t)i * shentsize);
+
+		if (name < strsz && strsz - name >= 7 &&
+		    memcmp(p + stroff + name, ".text.", 6) == 0 && p[stroff + name + 6] != 0)
+			return 1;
+	}
 	return 0;
 }
 

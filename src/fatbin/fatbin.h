@@ -22,6 +22,8 @@
 #define FATBIN_MAX_SECTIONS 65536u
 #define FATBIN_MAX_STRING 256u          /* identifier / options / target strings kept */
 #define FATBIN_PTX_HEAD 4096u           /* bytes of PTX text read for .version/.target */
+#define FATBIN_KERNEL_CHECK_MAX 65536u  /* uncompressed cubins up to this size are checked
+					 * for kernels (device-link images are ~1 KiB) */
 #define FATBIN_MAX_NEEDED 256
 
 enum fatbin_kind {
@@ -82,6 +84,8 @@ struct fatbin_entry {
 	char *ident;                /* identifier string (nvcc -G: source file name) or NULL */
 	char *options;              /* ptxas/NVVM options string or NULL */
 	char ptx_target[32];        /* ".target" first word ("sm_90a") when read, else "" */
+	int has_kernels;            /* ELF: 1 a .text.* section, 0 none (an nvlink device-link
+				     * image, §2), -1 not checked (compressed or large) */
 	char target[24];            /* as nvcc spells it: sm_86, sm_90a, compute_90, lto_80 */
 };
 
