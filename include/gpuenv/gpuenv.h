@@ -139,6 +139,8 @@ struct gpuenv_scan_opts {
 	unsigned max_ratio;          /* uncompressed:compressed of a wheel member (default 100) */
 	gpuenv_scan_progress_fn progress;
 	void *progress_userdata;
+	uint64_t member_in_memory;   /* wheel members up to this size are parsed whole, larger
+				      * ones streamed, headers only (default 64 MiB) */
 };
 
 /* A new scan over ctx's root ("/" or the sysroot). opts may be NULL. */

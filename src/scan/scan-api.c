@@ -43,6 +43,8 @@ GPUENV_API int gpuenv_scan_new(struct gpuenv_ctx *ctx, const struct gpuenv_scan_
 		s->opts.max_member_size = SCAN_DEFAULT_MAX_MEMBER_SIZE;
 	if (!s->opts.max_ratio)
 		s->opts.max_ratio = SCAN_DEFAULT_MAX_RATIO;
+	if (!s->opts.member_in_memory)
+		s->opts.member_in_memory = SCAN_MEMBER_IN_MEMORY;
 	*ret = s;
 	return 0;
 }

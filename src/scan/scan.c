@@ -280,7 +280,7 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 	zf = zip_fopen_index(za, idx, 0);
 	if (!zf)
 		return file_error(f, SCAN_UNREADABLE, "%s", zip_strerror(za));
-	if (st->size <= SCAN_MEMBER_IN_MEMORY) {
+	if (st->size <= s->opts.member_in_memory) {
 		/* small: read whole (one byte more than declared, to catch a lying directory) */
 		_cleanup_free_ uint8_t *buf = malloc(st->size + 1);
 		zip_int64_t n;
@@ -515,7 +515,7 @@ static int scan_dir(struct gpuenv_scan *s, const char *path, unsigned depth)
 		if (asprintf(&child, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/",
 			     names[i]) < 0)
 			return -ENOMEM;
-		if (root_lstat(s->ctx->root, child, &lst) < 0 || S_ISLNK(lst.st_mode) != links)
+		if ((root_lstat(s->ctx->root, child, &lst) < 0 ? false : S_ISLNK(lst.st_mode)) != links)
 			continue;
 		rv = root_stat(s->ctx->root, child, &st); /* follows symlinks */
 		if (rv < 0) {
