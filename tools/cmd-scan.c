@@ -262,7 +262,20 @@ int cmd_scan(int argc, char *argv[])
 		}
 	}
 	for (int i = optind; i < argc; i++) {
-		r = gpuenv_scan_path(scan, argv[i]);
+		char path[8192];
+
+		/* paths are absolute inside the root: relative ones are taken from the current
+		 * directory on the live system, from the sysroot's top under --sysroot */
+		if (argv[i][0] == '/')
+			snprintf(path, sizeof(path), "%s", argv[i]);
+		else if (co.sysroot)
+			snprintf(path, sizeof(path), "/%s", argv[i]);
+		else if (getcwd(path, sizeof(path) - strlen(argv[i]) - 2))
+			snprintf(path + strlen(path), sizeof(path) - strlen(path), "%s%s",
+				 path[1] ? "/" : "", argv[i]);
+		else
+			snprintf(path, sizeof(path), "%s", argv[i]);
+		r = gpuenv_scan_path(scan, path);
 		if (r == -ENOMEM) {
 			print_error("scan", r);
 			exit_code = EXIT_SOFTWARE;

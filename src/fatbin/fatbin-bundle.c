@@ -3,8 +3,9 @@
  * AMD clang offload bundles over (ptr, len): the uncompressed layout (24-byte magic
  * "__CLANG_OFFLOAD_BUNDLE__", u64 entry count, then per entry u64 offset, u64 size, u64 id
  * length and the id) and the compressed "CCOB" header (u16 version, u16 method — zlib 0,
- * zstd 1 — then v1: u32 uncompressed size, u64 hash; v2: u32 file size, u32 uncompressed
- * size, u64 hash; v3: u64 file size, u64 uncompressed size, u64 hash), whose payload head is
+ * zstd 1 — then v1: u32 uncompressed size, u64 hash (20 bytes in all); v2: u32 file size,
+ * u32 uncompressed size, u64 hash (24); v3: u64 file size, u64 uncompressed size, u64 hash
+ * (32)), whose payload head is
  * decompressed only as far as the entry table. Entry ids are
  * `<kind>-<arch>-<vendor>-<os>-<env>[-<target id>]`, target id = processor plus
  * `:feature+`/`:feature-` (sramecc, xnack). Formats: llvm/llvm-project
@@ -205,13 +206,13 @@ static int parse_ccob(struct fatbin_result *r, const uint8_t *p, size_t len, siz
 	method = fatbin_rd16(p + 6);
 	switch (version) {
 	case 1:
-		hdr = 16;
+		hdr = 20;
 		if (len < hdr)
 			return -EBADMSG;
 		usize = fatbin_rd32(p + 8);
 		break;
 	case 2:
-		hdr = 20;
+		hdr = 24;
 		if (len < hdr)
 			return -EBADMSG;
 		fsize = fatbin_rd32(p + 8);

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <zip.h>
 
@@ -464,6 +465,10 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 		progress(s, path);
 		return r2 < 0 ? r2 : 0;
 	}
+	/* header-only reads jump through the file: no read-ahead, no fault-around (which maps
+	 * 16 pages per fault and costs more than the headers themselves) */
+	if (m.len > ((size_t)1 << 20) && !(s->opts.flags & GPUENV_SCAN_DEEP))
+		(void)madvise((void *)m.data, m.len, MADV_RANDOM);
 	if (!named && (s->opts.flags & GPUENV_SCAN_ALL_FILES) && !fatbin_looks_parsable(m.data, m.len) &&
 	    !is_zip(m.data, m.len)) {
 		/* sniffed, not GPU code: forget it */

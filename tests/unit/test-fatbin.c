@@ -547,7 +547,7 @@ static void test_offload_bundle(void **state)
 	for (int v = 2; v <= 3; v++) {
 		struct buf c = { 0 };
 		uint8_t hdr[32] = { 0 };
-		size_t hl = v == 2 ? 20 : 32, cap = b.len + 1024, cn;
+		size_t hl = v == 2 ? 24 : 32, cap = b.len + 1024, cn;
 		uint8_t *z = malloc(cap);
 
 		if (v == 2) {
