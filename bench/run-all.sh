@@ -5,3 +5,4 @@ set -eu
 cd "$(dirname "$0")/.."
 ./bench/bench-report.sh build
 ./bench/bench-scan.sh build
+./bench/bench-doctor.sh build

@@ -20,7 +20,8 @@ static void facts_help(void)
 	       "  cuda VERSION      minimum driver, minor-compat floor, compute capabilities, PTX ISA\n"
 	       "  driver VERSION    branch, CUDA it reports, EOL, oldest arch, toolkits it runs\n"
 	       "  gpu NAME|PCIID    product, architecture, compute capability (\"RTX 4090\", 10de:2684)\n"
-	       "  xid CODE          what an Xid error means and what to do\n\n"
+	       "  xid CODE          what an Xid error means and what to do\n"
+	       "  cudnn VERSION     the CUDA versions each cuDNN package supports, minimum driver\n\n"
 	       "Options:\n"
 	       "  -j, --json            JSON output\n"
 	       "  -h, --help            this help\n\n"
@@ -35,6 +36,8 @@ static const char *kind_noun(const char *kind)
 		return "driver branch for";
 	if (strcmp(kind, "gpu") == 0)
 		return "GPU";
+	if (strcmp(kind, "cudnn") == 0)
+		return "cuDNN release";
 	return "Xid";
 }
 
@@ -68,8 +71,9 @@ int cmd_facts(int argc, char *argv[])
 	kind = argv[optind];
 	key = argv[optind + 1];
 	if (strcmp(kind, "cuda") && strcmp(kind, "driver") && strcmp(kind, "gpu") &&
-	    strcmp(kind, "xid")) {
-		fprintf(stderr, "gpuenv facts: unknown kind '%s' (cuda, driver, gpu, xid)\n", kind);
+	    strcmp(kind, "xid") && strcmp(kind, "cudnn")) {
+		fprintf(stderr, "gpuenv facts: unknown kind '%s' (cuda, driver, gpu, xid, cudnn)\n",
+			kind);
 		return EXIT_USAGE;
 	}
 	r = gpuenv_facts_query(kind, key, flags, &out);

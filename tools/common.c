@@ -60,6 +60,23 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 			return -EXIT_USAGE;
 		}
 		return 1;
+	case 0x140:
+		o->pci_ids = arg;
+		return 1;
+	case 0x108: {
+		char *end;
+		unsigned long ms;
+
+		errno = 0;
+		ms = strtoul(arg, &end, 10);
+		if (errno || end == arg || *end || ms == 0 || ms > 600000) {
+			fprintf(stderr, "gpuenv: --vendor-timeout takes milliseconds (1-600000), not '%s'\n",
+				arg);
+			return -EXIT_USAGE;
+		}
+		o->vendor_timeout_ms = (unsigned)ms;
+		return 1;
+	}
 	case 'j':
 		o->json = true;
 		return 1;
@@ -183,6 +200,7 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		.nvml_lib = o->nvml_lib,
 		.cuda_lib = o->cuda_lib,
 		.opencl_lib = o->opencl_lib,
+		.vendor_timeout_ms = o->vendor_timeout_ms,
 	};
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
@@ -246,6 +264,13 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 			return EXIT_INPUT;
 		}
 	} else {
+		err = pci_names_setup(ctx, o->sysroot, o->pci_ids);
+		if (err < 0) {
+			if (err == -ENOMEM)
+				print_error("cannot set up the pci.ids lookup", err);
+			gpuenv_ctx_free(ctx);
+			return err == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
+		}
 		err = gpuenv_snapshot_collect(ctx, &snap);
 		if (err < 0) {
 			print_error("collecting the snapshot", err);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * gpuenv: main and the command table (kmod tools/kmod.c). `gpuenv` with no command runs
- * `doctor` once it exists; until then `report`.
+ * `doctor`.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +12,7 @@ static int cmd_help(int argc, char *argv[]);
 static int cmd_version(int argc, char *argv[]);
 
 static const struct gpuenv_cmd commands[] = {
+	{ "doctor", cmd_doctor, "what will fail, in which layer, why, how to fix and verify (default)" },
 	{ "report", cmd_report, "the four-layer inventory of this machine (or --sysroot/--from)" },
 	{ "facts", cmd_facts, "look up the knowledge base: facts cuda|driver|gpu|xid KEY" },
 	{ "scan", cmd_scan, "GPU targets in binaries/wheels, and whether a GPU can run them" },
@@ -19,7 +20,7 @@ static const struct gpuenv_cmd commands[] = {
 	{ "help", cmd_help, "this list; `gpuenv COMMAND --help` for a command's options" },
 };
 
-#define DEFAULT_COMMAND "report"
+#define DEFAULT_COMMAND "doctor"
 
 static int cmd_help(int argc, char *argv[])
 {

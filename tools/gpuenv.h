@@ -36,9 +36,11 @@ struct common_opts {
 	const char *cuda_lib;
 	const char *opencl_lib;
 	const char *trace_paths; /* file to write the trace to */
+	const char *pci_ids;     /* pci.ids to name GPUs the built-in table lacks */
 	bool json, stable, redact, no_vendor;
 	int color; /* -1 auto */
 	int verbose;
+	unsigned vendor_timeout_ms; /* 0: the library's default */
 };
 
 /* getopt_long entries and their handler, for commands that take the common options. */
@@ -54,6 +56,8 @@ struct common_opts {
 	{ "redact", no_argument, NULL, 0x105 },                      \
 	{ "no-vendor", no_argument, NULL, 0x106 },                   \
 	{ "color", required_argument, NULL, 0x107 },                 \
+	{ "pci-ids", required_argument, NULL, 0x140 },               \
+	{ "vendor-timeout", required_argument, NULL, 0x108 },        \
 	{ "json", no_argument, NULL, 'j' },                          \
 	{ "verbose", no_argument, NULL, 'v' }
 #define COMMON_OPTSTRING "R:E:F:jv"
@@ -65,6 +69,9 @@ struct common_opts {
 	"      --cuda-lib PATH   libcuda.so.1 to load (likewise)\n"                                \
 	"      --opencl-lib PATH libOpenCL.so.1 to load (likewise)\n"                              \
 	"      --no-vendor       never call vendor libraries\n"                                    \
+	"      --pci-ids FILE    pci.ids naming GPUs the built-in table lacks (default: the\n"    \
+	"                        system's; under --sysroot only the sysroot's own copy)\n"        \
+	"      --vendor-timeout MS  deadline of each vendor library session (default 5000)\n"     \
 	"      --trace-paths FILE  write every path read, with its result, to FILE\n"             \
 	"      --stable          no timings, hostnames or other run-to-run noise\n"                \
 	"      --redact          replace UUIDs, serial numbers and environment values\n"          \
@@ -84,6 +91,10 @@ void print_error(const char *what, int err);
 int write_text_file(const char *path, const char *text);
 int read_host_file(const char *path, size_t max, char **ret, size_t *ret_len);
 
+/* Gives ctx a pci.ids lookup through libpci (pci-names.c); 0 also when there is no file. */
+int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids_file);
+
 int cmd_report(int argc, char *argv[]);
 int cmd_facts(int argc, char *argv[]);
 int cmd_scan(int argc, char *argv[]);
+int cmd_doctor(int argc, char *argv[]);

@@ -77,6 +77,19 @@ typedef void (*gpuenv_log_fn)(void *userdata, int priority, const char *file, in
 /* priority: syslog numbers (3 err … 7 debug). Default: no logging. */
 GPUENV_API void gpuenv_ctx_set_log_fn(struct gpuenv_ctx *ctx, gpuenv_log_fn fn, void *userdata);
 GPUENV_API void gpuenv_ctx_set_log_priority(struct gpuenv_ctx *ctx, int priority);
+/*
+ * Names a PCI device from a PCI ID database (pci.ids). libgpuenv cannot link libpci, which
+ * is GPL, so a caller that may (the gpuenv tool) supplies the lookup, e.g. with libpci's
+ * pci_lookup_name(). The probe asks only for GPUs its built-in table does not know and
+ * records the answer with source "pci.ids". fn writes a NUL-terminated device name into buf
+ * (len bytes) and returns 0; -ENOENT when the database has no entry; another negative errno
+ * when the database cannot be read. fn NULL (the default): no fallback name.
+ */
+typedef int (*gpuenv_pci_name_fn)(void *userdata, uint16_t vendor_id, uint16_t device_id,
+				  uint16_t subsystem_vendor_id, uint16_t subsystem_device_id,
+				  char *buf, size_t len);
+GPUENV_API void gpuenv_ctx_set_pci_name_fn(struct gpuenv_ctx *ctx, gpuenv_pci_name_fn fn,
+					   void *userdata);
 /* Newline-separated "<result>\t<path>" records of every read (GPUENV_CTX_TRACE_PATHS). */
 GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret);
 
@@ -195,12 +208,56 @@ enum {
 
 /*
  * One knowledge-base lookup: kind "cuda" (key "12.4"), "driver" ("535.104.05"), "gpu"
- * ("RTX 4090" or a PCI id "10de:2684") or "xid" ("79"). *ret gets the rendered text or JSON
+ * ("RTX 4090" or a PCI id "10de:2684"), "xid" ("79") or "cudnn" ("9.17.0"). *ret gets the rendered text or JSON
  * (malloc'd); every value carries its source. -ENOENT: no such row; -EINVAL: bad kind.
  */
 GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned flags, char **ret);
 
 /* ---- doctor (src/rules, src/output) ------------------------------------------------ */
+
+/* How bad a finding is. Values are stable. */
+enum gpuenv_severity {
+	GPUENV_SEVERITY_INFO = 0,    /* worth knowing; nothing fails */
+	GPUENV_SEVERITY_WARNING = 1, /* works now, degraded or fragile */
+	GPUENV_SEVERITY_ERROR = 2,   /* something the user runs will fail */
+};
+
+/* The outcome of one diagnosis; the values are the `gpuenv doctor` exit codes. */
+enum gpuenv_verdict {
+	GPUENV_VERDICT_HEALTHY = 0,     /* no warning or error finding */
+	GPUENV_VERDICT_WARNINGS = 1,    /* warnings, no errors */
+	GPUENV_VERDICT_ERRORS = 2,      /* at least one error finding */
+	GPUENV_VERDICT_UNEVALUATED = 3, /* nothing to judge: PCI bus unreadable, no driver, no toolkit */
+};
+
+/* Output formats of gpuenv_doctor_render() and gpuenv_doctor_list_rules(). */
+enum gpuenv_doctor_format {
+	GPUENV_DOCTOR_TEXT = 0,     /* the layered stack, findings with cause, fix, verify */
+	GPUENV_DOCTOR_JSON = 1,     /* docs/doctor-schema.md: findings + the snapshot */
+	GPUENV_DOCTOR_MARKDOWN = 2, /* to paste into an issue; honours GPUENV_RENDER_REDACT */
+	GPUENV_DOCTOR_MERMAID = 3,  /* the diagnosis path as a flowchart */
+};
+
+struct gpuenv_doctor;
+
+/*
+ * Judges a snapshot: runs every rule of the rule table (src/rules/) against it. The result
+ * holds a reference to s. Fails only on OOM or bad arguments.
+ */
+GPUENV_API int gpuenv_doctor_run(struct gpuenv_snapshot *s, struct gpuenv_doctor **ret);
+GPUENV_API struct gpuenv_doctor *gpuenv_doctor_free(struct gpuenv_doctor *d);
+GPUENV_API enum gpuenv_verdict gpuenv_doctor_get_verdict(const struct gpuenv_doctor *d);
+GPUENV_API size_t gpuenv_doctor_get_finding_count(const struct gpuenv_doctor *d);
+/* Finding i (0-based, output order): borrowed strings; -ERANGE past the last one. */
+GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i,
+					 const char **ret_rule_id, enum gpuenv_severity *ret_severity,
+					 enum gpuenv_layer *ret_layer, const char **ret_message);
+/* flags: GPUENV_RENDER_* (COLOR for text, STABLE for JSON, REDACT for all). */
+GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_doctor_format format,
+				    unsigned flags, char **ret);
+/* The rule catalogue (id, layer, severity, symptom, cause, needs, fix, verify): docs/rules.md
+ * is this in GPUENV_DOCTOR_MARKDOWN. -EINVAL for GPUENV_DOCTOR_MERMAID. */
+GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsigned flags, char **ret);
 
 #ifdef __cplusplus
 }

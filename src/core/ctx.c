@@ -108,6 +108,15 @@ GPUENV_API void gpuenv_ctx_set_log_fn(struct gpuenv_ctx *ctx, gpuenv_log_fn fn, 
 	ctx->log.userdata = userdata;
 }
 
+GPUENV_API void gpuenv_ctx_set_pci_name_fn(struct gpuenv_ctx *ctx, gpuenv_pci_name_fn fn,
+					   void *userdata)
+{
+	if (!ctx)
+		return;
+	ctx->pci_name_fn = fn;
+	ctx->pci_name_userdata = userdata;
+}
+
 GPUENV_API void gpuenv_ctx_set_log_priority(struct gpuenv_ctx *ctx, int priority)
 {
 	if (ctx)

@@ -9,6 +9,7 @@
 
 #include "core/env.h"
 #include "core/root.h"
+#include "gpuenv/gpuenv.h"
 #include "shared/log.h"
 
 #define CTX_DEFAULT_VENDOR_TIMEOUT_MS 5000u
@@ -21,6 +22,8 @@ struct gpuenv_ctx {
 	bool live;      /* root is "/" */
 	char *nvml_lib, *cuda_lib, *opencl_lib;
 	unsigned vendor_timeout_ms;
+	gpuenv_pci_name_fn pci_name_fn; /* the caller's pci.ids lookup, or NULL */
+	void *pci_name_userdata;
 };
 
 /* May this run call into a vendor library? (Never under --sysroot unless a library is named.) */

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,45 @@ static int query_xid(struct q *q, const char *key)
 	return 0;
 }
 
+static int query_cudnn(struct q *q, const char *key)
+{
+	const struct facts_cudnn *r;
+	struct version v;
+	size_t n;
+
+	if (version_parse(key, &v) < 0)
+		return -ENOENT;
+	for (n = 0; facts_cudnn_nth(key, n, &r) == 0; n++) {
+		char name[64];
+
+		if (n == 0)
+			heading(q, "cuDNN %s", key);
+		snprintf(name, sizeof(name), "%s", r->variant);
+		if (q->json) {
+			json_t *o = json_pack("{s:s,s:s,s:s?,s:s?,s:s?,s:s?,s:s?,s:s?,s:b}", "range_first",
+					      r->first, "range_last", r->last, "cuda_versions",
+					      r->cuda_versions, "cuda_as_listed", r->cuda_as_listed,
+					      "min_linux_driver", r->min_linux_driver,
+					      "compute_capabilities", r->compute_capabilities, "notes",
+					      r->notes, "source", r->source, "unconfirmed",
+					      strcmp(r->confidence, "unconfirmed") == 0);
+
+			if (!o || json_object_set_new(q->fields, name, o) < 0)
+				q->err = -ENOMEM;
+			continue;
+		}
+		strbuf_printf(&q->sb, "  %s (cuDNN %s .. %s)\n", r->variant, r->first, r->last);
+		field(q, "    cuda_versions", r->cuda_versions ? r->cuda_versions : r->cuda_as_listed,
+		      r->source, r->confidence);
+		if (r->min_linux_driver)
+			field(q, "    min_linux_driver", r->min_linux_driver, r->source, r->confidence);
+		if (r->compute_capabilities)
+			field(q, "    compute_capabilities", r->compute_capabilities, r->source,
+			      r->confidence);
+	}
+	return n ? 0 : -ENOENT;
+}
+
 GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned flags, char **ret)
 {
 	struct q q = { .json = flags & GPUENV_FACTS_JSON, .sb = STRBUF_INIT };
@@ -262,6 +302,8 @@ GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned fl
 		r = query_gpu(&q, key);
 	else if (strcmp(kind, "xid") == 0)
 		r = query_xid(&q, key);
+	else if (strcmp(kind, "cudnn") == 0)
+		r = query_cudnn(&q, key);
 	else
 		r = -EINVAL;
 	if (r == 0 && q.err)

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,6 +301,144 @@ int facts_xid(unsigned code, const struct facts_xid **ret)
 			hi = mid;
 	}
 	return -ENOENT;
+}
+
+int facts_threshold(const char *name, const struct facts_threshold **ret)
+{
+	if (!name || !ret)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_threshold_table_len; i++)
+		if (streq(facts_threshold_table[i].name, name)) {
+			*ret = &facts_threshold_table[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int facts_driver_branch_eol(const struct facts_driver_branch *b, unsigned *ret_yyyymm)
+{
+	static const char *const months[] = { "January", "February", "March",     "April",
+					      "May",     "June",     "July",      "August",
+					      "September", "October", "November", "December" };
+	const char *t;
+
+	if (!b || !ret_yyyymm)
+		return -EINVAL;
+	t = b->datacenter_eol;
+	if (!t || !*t || startswith(t, "Not applicable"))
+		return -ENODATA;
+	if (startswith(t, "EOL"))
+		return 0;
+	for (size_t m = 0; m < ARRAY_SIZE(months); m++) {
+		size_t n = strlen(months[m]);
+		unsigned year;
+		char buf[8];
+
+		if (strncmp(t, months[m], n) != 0 || t[n] != ' ')
+			continue;
+		if (strspn(t + n + 1, "0123456789") != 4)
+			return -EINVAL;
+		memcpy(buf, t + n + 1, 4);
+		buf[4] = '\0';
+		if (parse_uint(buf, 10, &year) < 0)
+			return -EINVAL;
+		*ret_yyyymm = year * 100 + (unsigned)m + 1;
+		return 1;
+	}
+	return -EINVAL;
+}
+
+int facts_cuda_minor_releases(unsigned major, unsigned minor,
+			      const struct facts_cuda_release **ret_first,
+			      const struct facts_cuda_release **ret_newest)
+{
+	const struct facts_cuda_release *first = NULL, *newest = NULL;
+
+	if (!ret_first || !ret_newest)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_cuda_release_table_len; i++) {
+		const struct facts_cuda_release *r = &facts_cuda_release_table[i];
+		struct version v;
+
+		if (!r->linux_min_driver || version_parse(r->toolkit_version, &v) < 0 || v.n < 2 ||
+		    v.part[0] != major || v.part[1] != minor)
+			continue;
+		if (!first)
+			first = r;
+		newest = r;
+	}
+	if (!first)
+		return -ENOENT;
+	*ret_first = first;
+	*ret_newest = newest;
+	return 0;
+}
+
+/* first <= v <= last, where last may have fewer fields ("8.8" covers 8.8.x). */
+static bool in_release_range(const struct version *v, const char *first, const char *last)
+{
+	struct version f, l, vp;
+
+	if (version_parse(first, &f) < 0 || version_parse(last, &l) < 0)
+		return false;
+	if (version_cmp(v, &f) < 0)
+		return false;
+	vp = *v;
+	vp.n = MIN(vp.n, l.n);
+	for (unsigned i = l.n; i < VERSION_MAX_PARTS; i++)
+		vp.part[i] = 0;
+	return version_cmp(&vp, &l) <= 0;
+}
+
+int facts_cudnn_nth(const char *cudnn_version, size_t n, const struct facts_cudnn **ret)
+{
+	struct version v;
+	int r;
+
+	if (!cudnn_version || !ret)
+		return -EINVAL;
+	r = version_parse(cudnn_version, &v);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < facts_cudnn_table_len; i++)
+		if (in_release_range(&v, facts_cudnn_table[i].first, facts_cudnn_table[i].last) &&
+		    n-- == 0) {
+			*ret = &facts_cudnn_table[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static bool list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+
+	for (const char *p = list; p && *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && strncmp(p, item, n) == 0)
+			return true;
+		p += k;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+bool facts_cudnn_lists_cuda(const struct facts_cudnn *r, unsigned major, unsigned minor)
+{
+	char want[24];
+
+	snprintf(want, sizeof(want), "%u.%u", major, minor);
+	return r && list_has(r->cuda_versions, want);
+}
+
+bool facts_cudnn_has_major(const struct facts_cudnn *r, unsigned major)
+{
+	char want[16];
+
+	snprintf(want, sizeof(want), "%u", major);
+	return r && list_has(r->cuda_majors, want);
 }
 
 int facts_ptx_isa(unsigned major, unsigned minor, const struct facts_ptx_isa **ret)

@@ -92,6 +92,31 @@ struct facts_xid {
 	const char *source;
 };
 
+/* cuDNN release range × CUDA-variant package (cudnn_cuda.tsv, NVIDIA cuDNN support matrices). */
+struct facts_cudnn {
+	const char *first, *last;       /* releases of the range; last "8.8" = any 8.8.x */
+	const char *variant;            /* the package as NVIDIA names it: "cuda12", "cuda11.x / cuda10.2" */
+	const char *cuda_majors;        /* "12" or "11,10": the CUDA majors it was built for */
+	const char *cuda_versions;      /* "12.2,12.1,12.0"; NULL when the matrix row was not captured */
+	const char *cuda_as_listed;     /* the matrix's own wording */
+	const char *min_linux_driver;
+	const char *compute_capabilities;
+	const char *confidence;         /* confirmed / unconfirmed */
+	const char *notes;
+	const char *source;
+};
+
+/* A number or a date the rules compare against (thresholds.tsv). */
+struct facts_threshold {
+	const char *name;               /* "bar1_legacy_aperture_bytes" */
+	const char *value;              /* as written: "268435456", "2026-08" */
+	uint64_t number;                /* the value; a month YYYY-MM as YYYYMM, a CC X.Y as X*10+Y */
+	const char *unit;               /* bytes, month, … */
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
 struct facts_ptx_isa {
 	const char *ptx_isa_version;    /* "8.4" */
 	unsigned isa_major, isa_minor;
@@ -123,6 +148,11 @@ int facts_gpu_by_name(const char *name, const struct facts_gpu **ret);
 int facts_cuda_release(const char *toolkit_version, const struct facts_cuda_release **ret);
 /* Linux x86_64 minimum driver string; -ENODATA if the row has none confirmed. */
 int facts_cuda_min_driver(const char *toolkit_version, const char **ret);
+/* The releases of CUDA major.minor with a confirmed Linux minimum driver: the first (GA, or
+ * the earliest confirmed update) and the newest. -ENOENT when none. */
+int facts_cuda_minor_releases(unsigned major, unsigned minor,
+			      const struct facts_cuda_release **ret_first,
+			      const struct facts_cuda_release **ret_newest);
 int facts_minor_compat_floor(unsigned cuda_major, const struct facts_minor_compat **ret);
 /* Driver version "550.54.15" (or "550") → its branch row. */
 int facts_driver_branch(const char *driver_version, const struct facts_driver_branch **ret);
@@ -130,6 +160,18 @@ int facts_driver_branch(const char *driver_version, const struct facts_driver_br
 int facts_cuda_arch(const char *cuda_version, const struct facts_cuda_arch **ret);
 int facts_cuda_ptx_isa(const char *cuda_version, const char **ret);
 int facts_xid(unsigned code, const struct facts_xid **ret);
+/* The n-th row (0-based) whose range holds cudnn_version; -ENOENT past the last. */
+int facts_cudnn_nth(const char *cudnn_version, size_t n, const struct facts_cudnn **ret);
+/* Does the row list CUDA major.minor? (false also when its list was not captured) */
+bool facts_cudnn_lists_cuda(const struct facts_cudnn *r, unsigned major, unsigned minor);
+bool facts_cudnn_has_major(const struct facts_cudnn *r, unsigned major);
+int facts_threshold(const char *name, const struct facts_threshold **ret);
+/*
+ * The end of life of a driver branch from its datacenter_eol text ("June 2026", "EOL (date
+ * not given)"): 1 with *ret_yyyymm set (e.g. 202606) when a month is given, 0 when the
+ * source says EOL without a date, -ENODATA when the row has no lifecycle end.
+ */
+int facts_driver_branch_eol(const struct facts_driver_branch *b, unsigned *ret_yyyymm);
 /* PTX ISA X.Y → its row. */
 int facts_ptx_isa(unsigned major, unsigned minor, const struct facts_ptx_isa **ret);
 /* The highest PTX ISA the JIT of this driver ("550.54.15" or "550") accepts: the last row whose

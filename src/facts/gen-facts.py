@@ -95,6 +95,9 @@ BR_COLS = ['branch', 'cuda_version_reported', 'first_toolkit_with_branch', 'data
            'confidence', 'notes', 'source']
 ARCH_COLS = ['cuda_version', 'min_cc', 'max_cc', 'sm_targets', 'arch_specific_a', 'family_specific_f',
              'ptx_isa_version', 'confidence', 'notes', 'source']
+CUDNN_COLS = ['first', 'last', 'variant', 'cuda_majors', 'cuda_versions', 'cuda_as_listed',
+              'min_linux_driver', 'compute_capabilities', 'confidence', 'notes', 'source']
+THR_COLS = ['name', 'value', 'unit', 'confidence', 'notes', 'source']
 PTX_COLS = ['ptx_isa_version', 'cuda_version', 'min_driver_branch', 'confidence', 'notes', 'source']
 SM_COLS = ['sm', 'family', 'tegra', 'confidence', 'notes', 'source']
 XID_COLS = ['xid', 'mnemonic', 'description', 'cause_category', 'resolution_bucket', 'severity',
@@ -242,6 +245,62 @@ def gen_xid(d, out):
     out.append('const size_t facts_xid_table_len = %d;' % len(rows))
 
 
+def gen_cudnn(d, out):
+    rows = read_tsv(os.path.join(d, 'cudnn_cuda.tsv'), CUDNN_COLS)
+    for r in rows:
+        w = r['_where']
+        if vkey(r['last'], w)[:len(vkey(r['first'], w))] < vkey(r['first'], w)[:len(vkey(r['last'], w))]:
+            raise FactsError('%s: last %r before first %r' % (w, r['last'], r['first']))
+        majors = r['cuda_majors'].split(',')
+        if not all(m.isdigit() for m in majors):
+            raise FactsError('%s: cuda_majors must be a comma list of integers' % w)
+        for v in [x for x in r['cuda_versions'].split(',') if x]:
+            if len(vkey(v, w)) != 2 or v.split('.')[0] not in majors:
+                raise FactsError('%s: CUDA %r is not major.minor of one of %s' % (w, v, majors))
+        if r['confidence'] not in ('confirmed', 'unconfirmed'):
+            raise FactsError('%s: confidence must be confirmed or unconfirmed' % w)
+        if r['confidence'] == 'confirmed' and not r['cuda_versions']:
+            raise FactsError('%s: a confirmed row needs cuda_versions' % w)
+    key = lambda r: (vkey(r['first'], r['_where']), r['variant'])
+    check_unique(rows, key, '(first, variant)')
+    check_sorted(rows, key, '(first, variant)')
+    out.append('const struct facts_cudnn facts_cudnn_table[] = {')
+    for r in rows:
+        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in CUDNN_COLS))
+    out.append('};')
+    out.append('const size_t facts_cudnn_table_len = %d;' % len(rows))
+
+
+def gen_thresholds(d, out):
+    rows = read_tsv(os.path.join(d, 'thresholds.tsv'), THR_COLS)
+    for r in rows:
+        if not re.match(r'^[a-z][a-z0-9_]*$', r['name']):
+            raise FactsError('%s: bad threshold name %r' % (r['_where'], r['name']))
+        if r['unit'] == 'month':
+            if not re.match(r'^[0-9]{4}-(0[1-9]|1[0-2])$', r['value']):
+                raise FactsError('%s: month must be YYYY-MM' % r['_where'])
+        elif r['unit'] == 'cc':
+            cc_parts(r['value'], r['_where'])
+        elif not r['value'].isdigit():
+            raise FactsError('%s: value must be a non-negative integer' % r['_where'])
+    check_unique(rows, lambda r: r['name'], 'threshold name')
+    check_sorted(rows, lambda r: r['name'], 'threshold name')
+    out.append('const struct facts_threshold facts_threshold_table[] = {')
+    for r in rows:
+        if r['unit'] == 'month':
+            num = int(r['value'].replace('-', ''))
+        elif r['unit'] == 'cc':
+            ma, mi = cc_parts(r['value'], r['_where'])
+            num = ma * 10 + mi
+        else:
+            num = int(r['value'])
+        out.append('\t{ %s, %s, %dULL, %s, %s, %s, %s },' % (
+            cstr(r['name']), cstr(r['value']), num, cstr(r['unit']), cstr(r['confidence']),
+            cstr(r['notes']), cstr(r['source'])))
+    out.append('};')
+    out.append('const size_t facts_threshold_table_len = %d;' % len(rows))
+
+
 def gen_ptx_isa(d, out):
     rows = read_tsv(os.path.join(d, 'ptx_isa.tsv'), PTX_COLS)
     for r in rows:
@@ -304,7 +363,8 @@ def main(argv):
            '#include <stdbool.h>', '#include <stddef.h>', '#include <stdint.h>',
            '#include "facts/facts-table.h"', '']
     try:
-        for g in (gen_gpu, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_ptx_isa, gen_sm_arch):
+        for g in (gen_gpu, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
+                  gen_ptx_isa, gen_sm_arch):
             g(d, out)
             out.append('')
     except (FactsError, OSError, UnicodeDecodeError) as e:

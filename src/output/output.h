@@ -6,3 +6,10 @@
 #include "snapshot/snapshot.h"
 
 int out_report_text(const struct snapshot *s, unsigned flags, struct strbuf *sb);
+
+struct diagnosis;
+/* `gpuenv doctor` renderers (out-doctor*.c); flags are GPUENV_RENDER_*. */
+int out_doctor_text(const struct diagnosis *d, unsigned flags, struct strbuf *sb);
+int out_doctor_markdown(const struct diagnosis *d, unsigned flags, struct strbuf *sb);
+int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb);
+int out_doctor_mermaid(const struct diagnosis *d, unsigned flags, struct strbuf *sb);

@@ -6,12 +6,28 @@
  * (cgroups(7) format "hierarchy-ID:controllers:path"), and an overlay root in
  * /proc/self/mountinfo (proc(5): field 5 is the mount point, the fs type follows " - ").
  * The GPU requests come from the environment overlay (NVIDIA container toolkit variables,
- * docs.nvidia.com/datacenter/cloud-native "Specialized configurations with Docker").
- * Writes "container".
+ * docs.nvidia.com/datacenter/cloud-native "Specialized configurations with Docker":
+ * NVIDIA_VISIBLE_DEVICES all / none / void / empty / a list; NVIDIA_REQUIRE_CUDA, a
+ * logical expression whose space-separated terms are ORed and comma-separated constraints
+ * ANDed, each "name op value" with name cuda/driver/arch/brand and op = != < <= > >=, as
+ * libnvidia-container src/cli/dsl.c evaluates it).
+ * What was injected: the /dev/nvidia* character devices, and the driver libraries
+ * libcuda.so.1 / libnvidia-ml.so.1 in the directories the toolkit injects into
+ * (/usr/lib/x86_64-linux-gnu, /usr/lib64, /usr/local/nvidia/lib64), each with the driver
+ * version its link target's file name carries. Only file names are read here: which copy
+ * the dynamic loader would pick is the loader emulation's question (probe/loader.c).
+ * Inside a container /proc/driver/nvidia/version shows the host's kernel module (the
+ * driver probe records it), so the two versions can be compared by the rules.
+ * Writes "container" (the host side is probe-container-host.c).
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
+#include "cdi-spec.h"
 #include "probe.h"
 #include "shared/strv.h"
 
@@ -63,6 +79,219 @@ static void probe_mountinfo(struct probe_env *pe, struct snap_node *c)
 	snap_set_malformed(c, "root_fs_type", NULL, path, "no mount of /");
 }
 
+/* NVIDIA_VISIBLE_DEVICES → all / none / void / empty / list (+ how many entries). */
+static void probe_visible_request(struct probe_env *pe, struct snap_node *c)
+{
+	static const char src[] = "environment NVIDIA_VISIBLE_DEVICES";
+	const char *v = env_get(pe->env, "NVIDIA_VISIBLE_DEVICES");
+	_cleanup_strv_free_ char **list = NULL;
+
+	if (!v) {
+		snap_set_state(c, "visible_devices_mode", FACT_ABSENT, src, "not set");
+		return;
+	}
+	if (streq(v, "all") || streq(v, "none") || streq(v, "void")) {
+		snap_set_str(c, "visible_devices_mode", v, src);
+		return;
+	}
+	if (!*v) {
+		snap_set_str(c, "visible_devices_mode", "empty", src);
+		return;
+	}
+	if (strv_split(v, ",", &list) < 0)
+		return;
+	snap_set_str(c, "visible_devices_mode", "list", src);
+	snap_set_int(c, "visible_devices_count", (int64_t)strv_length(list), src);
+}
+
+struct constraint {
+	char name[8]; /* cuda, driver, arch, brand (lower case) */
+	const char *op;
+	const char *value;
+};
+
+/* Parses one "name op value" constraint; false when it is not one. */
+static bool parse_constraint(const char *expr, struct constraint *ret)
+{
+	static const char *const names[] = { "cuda", "driver", "arch", "brand" };
+	static const char *const ops[] = { "=", "!=", "<", "<=", ">", ">=" };
+	size_t n = strcspn(expr, "<>=!"), m;
+	struct constraint c = { .op = NULL };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (n == strlen(names[i]) && strncasecmp(expr, names[i], n) == 0)
+			memcpy(c.name, names[i], n + 1);
+	m = strspn(expr + n, "<>=!");
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
+		if (strlen(ops[i]) == m && strneq(expr + n, ops[i], m))
+			c.op = ops[i];
+	if (!c.name[0] || !c.op || !expr[n + m])
+		return false;
+	c.value = expr + n + m;
+	*ret = c;
+	return true;
+}
+
+/*
+ * NVIDIA_REQUIRE_CUDA "cuda>=12.4 brand=tesla,driver>=470,driver<471" →
+ * require_cuda.alternatives[] {expression, constraints[] {name, op, value}} and
+ * require_cuda.cuda_min (the value of the first cuda>= constraint).
+ */
+static void probe_require_cuda(struct probe_env *pe, struct snap_node *c)
+{
+	static const char src[] = "environment NVIDIA_REQUIRE_CUDA";
+	const char *v = env_get(pe->env, "NVIDIA_REQUIRE_CUDA");
+	_cleanup_strv_free_ char **alts = NULL;
+	struct snap_node *req, *arr;
+	bool have_min = false;
+
+	if (!v) {
+		snap_set_state(c, "require_cuda", FACT_ABSENT, src, "not set");
+		return;
+	}
+	if (strv_split(v, " ", &alts) < 0)
+		return;
+	/* Check the whole expression first: a malformed one is one malformed fact. */
+	STRV_FOREACH(a, alts) {
+		_cleanup_strv_free_ char **ands = NULL;
+		struct constraint k;
+
+		if (strv_split(*a, ",", &ands) < 0)
+			return;
+		STRV_FOREACH(e, ands)
+			if (!parse_constraint(*e, &k)) {
+				char why[160];
+
+				snprintf(why, sizeof(why),
+					 "\"%.64s\" is not a constraint (cuda, driver, arch or brand; "
+					 "= != < <= > >=; a value)",
+					 *e);
+				snap_set_malformed(c, "require_cuda", v, src, why);
+				return;
+			}
+	}
+	req = snap_object(c, "require_cuda");
+	arr = snap_array(req, "alternatives");
+	STRV_FOREACH(a, alts) {
+		_cleanup_strv_free_ char **ands = NULL;
+		struct snap_node *alt = snap_append_object(arr), *cons;
+
+		snap_set_str(alt, "expression", *a, src);
+		cons = snap_array(alt, "constraints");
+		if (strv_split(*a, ",", &ands) < 0)
+			return;
+		STRV_FOREACH(e, ands) {
+			struct constraint k;
+			struct snap_node *o = snap_append_object(cons);
+
+			parse_constraint(*e, &k);
+			snap_set_str(o, "name", k.name, src);
+			snap_set_str(o, "op", k.op, src);
+			snap_set_str(o, "value", k.value, src);
+			if (!have_min && streq(k.name, "cuda") && streq(k.op, ">=")) {
+				snap_set_str(req, "cuda_min", k.value, src);
+				have_min = true;
+			}
+		}
+	}
+	if (!have_min)
+		snap_set_state(req, "cuda_min", FACT_ABSENT, src, "no cuda>= constraint");
+}
+
+/* /dev/nvidia* character devices (nvidia0…, nvidiactl, nvidia-uvm, nvidia-modeset …). */
+static void probe_dev_nodes(struct probe_env *pe, struct snap_node *c)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	struct snap_node *arr;
+	int err = root_list_dir(pe->root, "/dev", ROOT_DIR_MAX_ENTRIES, &names);
+
+	if (err < 0) {
+		snap_set_errno(c, "visible_devices", err, "/dev");
+		return;
+	}
+	arr = snap_array(c, "visible_devices");
+	STRV_FOREACH(n, names) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (!startswith(*n, "nvidia"))
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", *n);
+		if (root_stat(pe->root, path, &st) == 0 && S_ISCHR(st.st_mode))
+			snap_append_str(arr, path, path);
+	}
+}
+
+/*
+ * libcuda.so.1 / libnvidia-ml.so.1 in each injection directory: the link target and the
+ * driver version in its name, plus every lib<name>.so.<driver version> file beside it
+ * (two versions side by side is what a stale image layer looks like).
+ */
+static void probe_injected_libs(struct probe_env *pe, struct snap_node *c)
+{
+	static const char *const dirs[] = { "/usr/lib/x86_64-linux-gnu", "/usr/lib64",
+					    "/usr/local/nvidia/lib64" };
+	static const char *const libs[][2] = { { "libcuda.so.1", "libcuda.so." },
+					       { "libnvidia-ml.so.1", "libnvidia-ml.so." } };
+	struct snap_node *arr = snap_array(c, "injected_libraries");
+
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		_cleanup_strv_free_ char **names = NULL;
+
+		if (root_list_dir(pe->root, dirs[d], ROOT_DIR_MAX_ENTRIES, &names) < 0)
+			continue;
+		for (size_t l = 0; l < ARRAY_SIZE(libs); l++) {
+			_cleanup_free_ char *target = NULL;
+			struct snap_node *o, *files;
+			char path[PATH_MAX];
+			const char *base, *ver;
+			struct stat st;
+			int err;
+
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], libs[l][0]);
+			err = root_lstat(pe->root, path, &st);
+			if (err == -ENOENT)
+				continue;
+			o = snap_append_object(arr);
+			snap_set_str(o, "path", path, path);
+			files = snap_array(o, "versioned_files");
+			STRV_FOREACH(n, names)
+				if (startswith(*n, libs[l][1]) && cdi_driver_lib_version(*n)) {
+					char fp[PATH_MAX];
+
+					snprintf(fp, sizeof(fp), "%s/%s", dirs[d], *n);
+					snap_append_str(files, *n, fp);
+				}
+			if (err < 0) {
+				snap_set_errno(o, "version", err, path);
+				continue;
+			}
+			if (!S_ISLNK(st.st_mode)) {
+				snap_set_state(o, "target", FACT_ABSENT, path, "a regular file, not a link");
+				snap_set_state(o, "version", FACT_ABSENT, path,
+					       "a regular file: its name carries no version");
+				continue;
+			}
+			err = root_readlink(pe->root, path, &target);
+			if (err < 0) {
+				snap_set_errno(o, "target", err, path);
+				snap_set_errno(o, "version", err, path);
+				continue;
+			}
+			snap_set_str(o, "target", target, path);
+			base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+			ver = startswith(base, libs[l][1]) ? cdi_driver_lib_version(base) : NULL;
+			if (ver)
+				snap_set_str(o, "version", ver, path);
+			else
+				snap_set_malformed(o, "version", target, path,
+						   "link target is not lib*.so.<driver version>");
+			/* A dangling link loads nothing: say so beside the name. */
+			snap_set_bool(o, "target_exists", root_stat(pe->root, path, &st) == 0, path);
+		}
+	}
+}
+
 int probe_container(struct probe_env *pe, struct snapshot *s)
 {
 	static const char *const markers[][2] = {
@@ -71,7 +300,7 @@ int probe_container(struct probe_env *pe, struct snapshot *s)
 	};
 	static const char *const vars[] = {
 		"NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "NVIDIA_REQUIRE_CUDA",
-		"CUDA_VISIBLE_DEVICES",
+		"NVIDIA_DISABLE_REQUIRE", "CUDA_VISIBLE_DEVICES", "CUDA_VERSION",
 	};
 	struct snap_node *c = snap_object(snapshot_root(s), "container");
 	struct snap_node *req = snap_object(c, "requested");
@@ -95,5 +324,9 @@ int probe_container(struct probe_env *pe, struct snapshot *s)
 		else
 			snap_set_state(req, vars[i], FACT_ABSENT, "environment", NULL);
 	}
+	probe_visible_request(pe, c);
+	probe_require_cuda(pe, c);
+	probe_dev_nodes(pe, c);
+	probe_injected_libs(pe, c);
 	return snapshot_error(s);
 }

@@ -1,79 +1,772 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * CUDA toolkits: every installation under /usr/local/cuda*, /opt/cuda*, $CUDA_HOME,
- * $CUDA_PATH and the prefix of each nvcc on $PATH, deduplicated by resolved path, written
- * to runtime.cuda_toolkits[]. The version comes from files first, and says which gave it:
+ * CUDA toolkits, all of them, into runtime.cuda_toolkits[] (docs/snapshot-schema.md).
+ * Found through $CUDA_HOME, $CUDA_PATH, each nvcc on $PATH (<prefix>/bin/nvcc), each
+ * libcudart on $LD_LIBRARY_PATH (<prefix>/lib64, <prefix>/targets/<arch>/lib, or a pip wheel's
+ * site-packages/nvidia/{cu13,cuda_runtime}/lib), conda environments ($CONDA_PREFIX and the
+ * envs/ of the usual conda installs: a prefix with conda-meta/cuda-cudart-* or cudatoolkit-*
+ * records), and /usr/local/cuda*, /opt/cuda*; deduplicated by resolved path. Python
+ * environments themselves are the framework probe's; only toolkit-like trees are read here.
+ * The version comes from files first, and version_source says which gave it:
  *   version.json  ("cuda": {"version": "12.4.1"}; CUDA >= 11.1 runfile/deb layout),
  *   version.txt   ("CUDA Version 10.2.89"; CUDA <= 11.0),
- *   dist-info/nvidia_cuda_runtime-<v>.dist-info (a toolkit assembled from pip wheels,
- *                 PEP 376 directory name),
- *   include/cuda_runtime_api.h  ("#define CUDART_VERSION 13000").
- * Components: cuDNN from include/cudnn_version.h (CUDNN_MAJOR/MINOR/PATCHLEVEL), NCCL from
- * include/nccl.h (NCCL_MAJOR/MINOR/PATCH), and the stub libcuda.so under lib64/stubs or lib/stubs, which
- * is for linking only and fails at run time with CUDA_ERROR_STUB_LIBRARY (cuda.h, 34).
+ *   the package records: dist-info/nvidia_cuda_runtime-<v>.dist-info (PEP 376 directory name;
+ *                 a toolkit assembled from pip wheels, or the wheel's site-packages), or
+ *                 conda-meta/cuda-version-<v>-<build>.json (conda docs, "pkg-specs"),
+ *   libcudart.so.X.Y.Z (the file name; the SONAME libcudart.so.12 says only the major),
+ *   include/cuda_runtime_api.h ("#define CUDART_VERSION 13000"),
+ *   `nvcc --version` ("release 13.0, V13.0.88"): only when no file gave a version, only on
+ *                 the live machine (never a binary of a --sysroot tree), in a child process
+ *                 under the context's deadline (core/child.h).
+ * Components (cudart, cuBLAS, cuBLASLt, cuDNN, NCCL, cuFFT, cuSPARSE, nvJitLink, NVRTC,
+ * TensorRT): version from the header macros (cudnn_version.h CUDNN_MAJOR…, nccl.h, cublas_api.h,
+ * cufft.h, cusparse.h, NvInferVersion.h), else the package record, else the library file name;
+ * and the library file names found. The stub libcuda.so under lib64/stubs or lib/stubs is for
+ * linking only and fails at run time with CUDA_ERROR_STUB_LIBRARY (cuda.h, 34). The
+ * /usr/local/cuda link chain (update-alternatives: /usr/local/cuda -> /etc/alternatives/cuda ->
+ * /usr/local/cuda-12.4) is recorded as read. Only known directories are listed: no walks.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/child.h"
 #include "probe.h"
 #include "shared/parse.h"
 #include "shared/strv.h"
+#include "toolkit.h"
 
-#define MAX_TOOLKITS 32
+#define MAX_TOOLKITS	64
+#define MAX_DIR_ENTRIES 16384u
+#define MAX_CONDA_ENVS	64u
+#define HEADER_HEAD	((size_t)64 << 10) /* version macros sit near the top of every header */
+#define NVCC_OUTPUT_MAX 4096u
+#define MAX_LIB_DIRS	16
+#define MAX_INC_DIRS	16
+#define DEFAULT_LINK	"/usr/local/cuda"
 
-/* "#define NAME value" → value, in a header text. */
-static bool header_define(const char *text, const char *name, char *buf, size_t len)
+enum tk_kind {
+	TK_RUNFILE_DEB,
+	TK_PIP_ASSEMBLED,
+	TK_CONDA,
+	TK_PIP_WHEEL_DIR,
+	TK_DISTRO,
+};
+
+/* clang-format off */
+/* site-packages/nvidia/<dir> of the CUDA wheels (../shared/facts/nvidia_pip_packages.tsv). */
+static const char *const wheel_dirs[] = {
+	"cu13", "cuda_runtime", "cublas", "cudnn", "nccl", "cufft", "cusparse", "nvjitlink",
+	"cuda_nvrtc", "cuda_nvcc",
+};
+
+static const char *const cudart_sonames[] = {
+	"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0",
+	"libcudart.so.10.2",
+};
+
+struct component {
+	const char *key;
+	const char *headers[2];
+	const char *macros[3]; /* MAJOR, MINOR, PATCH; or one CUDA-encoded integer */
+	size_t n_macros;
+	const char *lib;       /* file name base */
+	const char *pip;       /* dist-info base (with or without a _cu<N> suffix) */
+	const char *conda[2];  /* conda-meta package names */
+	const char *vjson;     /* its key in version.json (CUDA >= 11.1 runfile/deb) */
+};
+
+static const struct component components[] = {
+	{ "cudart", { "cuda_runtime_api.h" }, { "CUDART_VERSION" }, 1,
+	  "libcudart.so", "nvidia_cuda_runtime",
+	  { "cuda-cudart", "cudatoolkit" }, "cuda_cudart" },
+	{ "cublas", { "cublas_api.h" },
+	  { "CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH" }, 3,
+	  "libcublas.so", "nvidia_cublas", { "libcublas" }, "libcublas" },
+	{ "cublaslt", { "cublas_api.h" },
+	  { "CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR", "CUBLAS_VER_PATCH" }, 3,
+	  "libcublasLt.so", "nvidia_cublas", { "libcublas" }, "libcublas" },
+	{ "cudnn", { "cudnn_version.h", "cudnn.h" },
+	  { "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL" }, 3,
+	  "libcudnn.so", "nvidia_cudnn", { "cudnn" }, NULL },
+	{ "nccl", { "nccl.h" }, { "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH" }, 3,
+	  "libnccl.so", "nvidia_nccl", { "nccl" }, NULL },
+	{ "cufft", { "cufft.h" },
+	  { "CUFFT_VER_MAJOR", "CUFFT_VER_MINOR", "CUFFT_VER_PATCH" }, 3,
+	  "libcufft.so", "nvidia_cufft", { "libcufft" }, "libcufft" },
+	{ "cusparse", { "cusparse.h" },
+	  { "CUSPARSE_VER_MAJOR", "CUSPARSE_VER_MINOR", "CUSPARSE_VER_PATCH" }, 3,
+	  "libcusparse.so", "nvidia_cusparse", { "libcusparse" }, "libcusparse" },
+	{ "nvjitlink", { "nvJitLink.h" }, { NULL }, 0,
+	  "libnvJitLink.so", "nvidia_nvjitlink", { "libnvjitlink" }, "libnvjitlink" },
+	{ "nvrtc", { "nvrtc.h" }, { NULL }, 0,
+	  "libnvrtc.so", "nvidia_cuda_nvrtc", { "cuda-nvrtc" }, "cuda_nvrtc" },
+	{ "tensorrt", { "NvInferVersion.h" },
+	  { "NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR", "NV_TENSORRT_PATCH" }, 3,
+	  "libnvinfer.so", "tensorrt", { "tensorrt", "libnvinfer" }, NULL },
+};
+/* clang-format on */
+
+/* What one toolkit prefix holds: each directory listed once. */
+struct tk_files {
+	enum tk_kind kind;
+	char *pkg_dir; /* dist-info/, site-packages/ or conda-meta/ */
+	char **pkg_names;
+	char *lib_dirs[MAX_LIB_DIRS];
+	char **lib_names[MAX_LIB_DIRS];
+	size_t n_lib;
+	char *inc_dirs[MAX_INC_DIRS];
+	size_t n_inc;
+	json_t *version_json; /* parsed <prefix>/version.json, or NULL */
+	char *version_json_path;
+};
+
+static void tk_files_done(struct tk_files *f)
 {
-	const char *p = text;
-	size_t n = strlen(name);
+	free(f->pkg_dir);
+	strv_free(f->pkg_names);
+	for (size_t i = 0; i < f->n_lib; i++) {
+		free(f->lib_dirs[i]);
+		strv_free(f->lib_names[i]);
+	}
+	for (size_t i = 0; i < f->n_inc; i++)
+		free(f->inc_dirs[i]);
+	json_decref(f->version_json);
+	free(f->version_json_path);
+}
 
-	while ((p = strstr(p, "#define"))) {
-		const char *q = p + 7;
+static const char *kind_name(enum tk_kind k)
+{
+	switch (k) {
+	case TK_PIP_ASSEMBLED:
+		return "pip-assembled";
+	case TK_CONDA:
+		return "conda";
+	case TK_PIP_WHEEL_DIR:
+		return "pip-wheel-dir";
+	case TK_DISTRO:
+		return "distro-packaged";
+	case TK_RUNFILE_DEB:
+		break;
+	}
+	return "runfile/deb";
+}
 
-		p = q;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (strncmp(q, name, n) != 0 || (q[n] != ' ' && q[n] != '\t'))
+static bool path_is(struct probe_env *pe, const char *path, mode_t type)
+{
+	struct stat st;
+
+	return root_stat(pe->root, path, &st) == 0 && (st.st_mode & S_IFMT) == type;
+}
+
+static bool pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...) _printf_(3, 4);
+static bool pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...)
+{
+	_cleanup_free_ char *p = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	return r >= 0 && path_is(pe, p, type);
+}
+
+static char *dirname_dup(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* The first HEADER_HEAD bytes of a regular file, NUL-terminated (headers run to 600 KiB;
+ * the version macros are near the top). Like root_read_file(), a FIFO or device is refused
+ * (-EINVAL) and never waited on. */
+static int read_head(struct probe_env *pe, const char *path, char **ret, size_t *ret_len)
+{
+	_cleanup_close_ int fd = root_open(pe->root, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	_cleanup_free_ char *buf = NULL;
+	struct stat st;
+	size_t len = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	buf = malloc(HEADER_HEAD + 1);
+	if (!buf)
+		return -ENOMEM;
+	while (len < HEADER_HEAD) {
+		ssize_t k = read(fd, buf + len, HEADER_HEAD - len);
+
+		if (k < 0 && errno == EINTR)
 			continue;
-		q += n;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		n = strcspn(q, " \t\r\n/");
-		if (n == 0 || n >= len)
-			return false;
-		memcpy(buf, q, n);
-		buf[n] = '\0';
-		return true;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			break;
+		len += (size_t)k;
+	}
+	buf[len] = '\0';
+	*ret = TAKE_PTR(buf);
+	*ret_len = len;
+	return 0;
+}
+
+static bool dir_has_cudart(struct probe_env *pe, const char *dir)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cudart_sonames); i++)
+		if (pathf_is(pe, S_IFREG, "%s/%s", dir, cudart_sonames[i]))
+			return true;
+	return false;
+}
+
+/* .../site-packages/nvidia/<wheel dir>: the site-packages directory, else NULL. */
+static char *wheel_site_packages(const char *prefix)
+{
+	_cleanup_free_ char *parent = dirname_dup(prefix);
+
+	if (!parent || strcmp(base_name(parent), "nvidia") != 0)
+		return NULL;
+	return dirname_dup(parent);
+}
+
+static bool conda_has_cuda(struct probe_env *pe, const char *prefix)
+{
+	_cleanup_free_ char *meta = NULL, *lib = NULL;
+	_cleanup_strv_free_ char **names = NULL;
+
+	if (asprintf(&meta, "%s/conda-meta", prefix) < 0 || asprintf(&lib, "%s/lib", prefix) < 0)
+		return false;
+	if (!dir_has_cudart(pe, lib) || root_list_dir(pe->root, meta, MAX_DIR_ENTRIES, &names) < 0)
+		return false;
+	STRV_FOREACH(n, names)
+	{
+		char v[PROBE_VERSION_MAX];
+
+		if (probe_conda_meta_match(*n, "cuda-cudart", v, sizeof(v)) ||
+		    probe_conda_meta_match(*n, "cudatoolkit", v, sizeof(v)))
+			return true;
 	}
 	return false;
 }
 
-static void probe_header_version(struct probe_env *pe, struct snap_node *tk, const char *prefix,
-				 const char *key, const char *header, const char *const names[3])
+/* A toolkit prefix has a version file or the runtime header, or nvcc next to libcudart; a
+ * conda environment has CUDA package records; a wheel directory has libcudart or nvcc. */
+static bool looks_like_toolkit(struct probe_env *pe, const char *prefix)
 {
-	_cleanup_free_ char *path = NULL, *text = NULL;
-	char a[16], b[16], c[16];
-	int err;
+	static const char *const marks[] = {
+		"version.json",
+		"version.txt",
+		"include/cuda_runtime_api.h",
+		"targets/x86_64-linux/include/cuda_runtime_api.h",
+	};
+	_cleanup_free_ char *site = NULL;
+	bool nvcc;
 
-	if (asprintf(&path, "%s/include/%s", prefix, header) < 0)
-		return;
-	err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
-	if (err < 0) {
-		snap_set_errno(tk, key, err, path);
-		return;
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+		if (pathf_is(pe, S_IFREG, "%s/%s", prefix, marks[i]))
+			return true;
+	if (pathf_is(pe, S_IFDIR, "%s/conda-meta", prefix))
+		return conda_has_cuda(pe, prefix);
+	nvcc = pathf_is(pe, S_IFREG, "%s/bin/nvcc", prefix);
+	site = wheel_site_packages(prefix);
+	for (size_t i = 0; i < 2; i++) {
+		_cleanup_free_ char *lib = NULL;
+
+		if (asprintf(&lib, "%s/%s", prefix, i ? "lib64" : "lib") < 0)
+			return false;
+		if (dir_has_cudart(pe, lib))
+			return nvcc || site;
 	}
-	if (!header_define(text, names[0], a, sizeof(a)) || !header_define(text, names[1], b, sizeof(b)) ||
-	    !header_define(text, names[2], c, sizeof(c))) {
-		snap_set_malformed(tk, key, NULL, path, "version macros not found");
-		return;
-	}
-	snap_set_strf(tk, key, path, "%s.%s.%s", a, b, c);
+	return site && nvcc;
 }
 
-static bool version_from_json(struct probe_env *pe, struct snap_node *tk, const char *prefix)
+struct candidate {
+	char *path, *resolved;
+	char **via;
+};
+
+struct discovery {
+	struct probe_env *pe;
+	struct candidate c[MAX_TOOLKITS];
+	size_t n;
+	struct snap_node *rejected;
+	char **rejected_paths;
+};
+
+void probe_reject(struct root *r, struct snap_node *arr, const char *origin, const char *via,
+		  const char *prefix, int err, const char *why)
+{
+	struct snap_node *o = snap_append_object(arr);
+
+	snap_set_str(o, "path", origin, origin);
+	snap_append_str(snap_array(o, "found_via"), via, NULL);
+	if (err)
+		snap_set_errno(o, "toolkit", err, prefix);
+	else
+		snap_set_state(o, "toolkit", FACT_ABSENT, prefix, why);
+	/* A link that goes nowhere (or in circles): the chain as read says where. */
+	probe_link_chain(r, origin, snap_array(o, "link_chain"), NULL);
+}
+
+/* origin: what was found (the nvcc file, the library directory, the variable's value). */
+static void reject(struct discovery *d, const char *origin, const char *path, const char *via,
+		   int err, const char *why)
+{
+	if (strv_contains(d->rejected_paths, origin) || strv_push(&d->rejected_paths, origin) < 0)
+		return;
+	probe_reject(d->pe->root, d->rejected, origin, via, path, err, why);
+}
+
+/* origin: record why what pointed here (a path that claimed a toolkit) is not one; NULL: quiet. */
+static int add_candidate(struct discovery *d, const char *path, const char *via, const char *origin)
+{
+	_cleanup_free_ char *resolved = NULL;
+	struct probe_env *pe = d->pe;
+	int r;
+
+	r = root_resolve(pe->root, path, &resolved);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		if (origin)
+			reject(d, origin, path, via, r, NULL);
+		return 0;
+	}
+	if (!path_is(pe, resolved, S_IFDIR)) {
+		if (origin)
+			reject(d, origin, path, via, -ENOTDIR, NULL);
+		return 0;
+	}
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->c[i].resolved, resolved) == 0)
+			return strv_contains(d->c[i].via, via) ? 0 : strv_push(&d->c[i].via, via);
+	if (!looks_like_toolkit(pe, resolved)) {
+		if (origin) {
+			_cleanup_free_ char *why = NULL;
+
+			if (asprintf(&why,
+				     "%s has no version.json, version.txt, cuda_runtime_api.h, "
+				     "CUDA conda records, or nvcc beside libcudart",
+				     resolved) >= 0)
+				reject(d, origin, path, via, 0, why);
+		}
+		return 0;
+	}
+	if (d->n >= MAX_TOOLKITS)
+		return 0;
+	d->c[d->n].path = strdup(path);
+	d->c[d->n].resolved = TAKE_PTR(resolved);
+	d->c[d->n].via = NULL;
+	if (!d->c[d->n].path || strv_push(&d->c[d->n].via, via) < 0) {
+		d->n++;
+		return -ENOMEM;
+	}
+	d->n++;
+	return 0;
+}
+
+static int discover_path_nvcc(struct discovery *d, const char *path_env)
+{
+	_cleanup_strv_free_ char **dirs = NULL;
+	int err = strv_split(path_env, ":", &dirs);
+
+	STRV_FOREACH(dir, dirs)
+	{
+		_cleanup_free_ char *nvcc = NULL, *prefix = NULL, *bin = NULL;
+
+		if (err || (*dir)[0] != '/')
+			continue;
+		if (asprintf(&nvcc, "%s/nvcc", *dir) < 0)
+			return -ENOMEM;
+		if (!path_is(d->pe, nvcc, S_IFREG) || root_resolve(d->pe->root, nvcc, &bin) < 0)
+			continue;
+		/* <prefix>/bin/nvcc: the toolkit is the bin directory's parent (resolved). */
+		prefix = dirname_dup(bin);
+		if (!prefix)
+			return -ENOMEM;
+		free(bin);
+		bin = TAKE_PTR(prefix);
+		prefix = dirname_dup(bin);
+		if (!prefix)
+			return -ENOMEM;
+		err = add_candidate(d, prefix, "PATH nvcc", nvcc);
+	}
+	return err;
+}
+
+/* <prefix>/lib64, <prefix>/lib, <prefix>/targets/<arch>/lib or a wheel's nvidia/<x>/lib. */
+static char *prefix_of_lib_dir(const char *dir)
+{
+	_cleanup_free_ char *parent = dirname_dup(dir), *grand = NULL;
+	const char *b = base_name(dir);
+
+	if (!parent)
+		return NULL;
+	if (strcmp(b, "lib") != 0 && strcmp(b, "lib64") != 0)
+		return strdup(dir);
+	grand = dirname_dup(parent);
+	if (grand && strcmp(base_name(grand), "targets") == 0)
+		return dirname_dup(grand);
+	return TAKE_PTR(parent);
+}
+
+static int discover_ld_library_path(struct discovery *d, const char *llp)
+{
+	_cleanup_strv_free_ char **dirs = NULL;
+	int err = strv_split(llp, ":", &dirs);
+
+	STRV_FOREACH(dir, dirs)
+	{
+		_cleanup_free_ char *resolved = NULL, *prefix = NULL;
+
+		if (err || (*dir)[0] != '/' || !dir_has_cudart(d->pe, *dir))
+			continue;
+		if (root_resolve(d->pe->root, *dir, &resolved) < 0)
+			continue;
+		prefix = prefix_of_lib_dir(resolved);
+		if (!prefix)
+			return -ENOMEM;
+		err = add_candidate(d, prefix, "LD_LIBRARY_PATH cudart", *dir);
+	}
+	return err;
+}
+
+/* A conda install's base prefix and its envs/. */
+static int discover_conda_base(struct discovery *d, const char *base)
+{
+	_cleanup_free_ char *envs = NULL;
+	_cleanup_strv_free_ char **names = NULL;
+	size_t k = 0;
+	int err;
+
+	if (!pathf_is(d->pe, S_IFDIR, "%s/conda-meta", base) &&
+	    !pathf_is(d->pe, S_IFDIR, "%s/envs", base))
+		return 0;
+	err = add_candidate(d, base, "conda", NULL);
+	if (err || asprintf(&envs, "%s/envs", base) < 0)
+		return err ? err : -ENOMEM;
+	if (root_list_dir(d->pe->root, envs, MAX_CONDA_ENVS, &names) < 0)
+		return 0;
+	STRV_FOREACH(n, names)
+	{
+		_cleanup_free_ char *p = NULL;
+
+		if ((*n)[0] == '.' || k++ >= MAX_CONDA_ENVS)
+			continue;
+		if (asprintf(&p, "%s/%s", envs, *n) < 0)
+			return -ENOMEM;
+		err = add_candidate(d, p, "conda", NULL);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int discover_conda(struct discovery *d)
+{
+	static const char *const opt_bases[] = {
+		"/opt/conda",
+		"/opt/miniconda3",
+		"/opt/miniforge3",
+		"/opt/anaconda3",
+	};
+	static const char *const home_bases[] = {"miniconda3", "miniforge3", "anaconda3", ".conda"};
+	const char *prefix = env_get(d->pe->env, "CONDA_PREFIX");
+	const char *exe = env_get(d->pe->env, "CONDA_EXE");
+	const char *home = env_get(d->pe->env, "HOME");
+	int err = 0;
+
+	if (prefix && prefix[0] == '/')
+		err = add_candidate(d, prefix, "CONDA_PREFIX", NULL);
+	/* CONDA_EXE=<base>/bin/conda (conda's activate scripts export it). */
+	if (!err && exe && exe[0] == '/') {
+		_cleanup_free_ char *bin = dirname_dup(exe), *base = bin ? dirname_dup(bin) : NULL;
+
+		if (!base)
+			return -ENOMEM;
+		err = discover_conda_base(d, base);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(opt_bases) && !err; i++)
+		err = discover_conda_base(d, opt_bases[i]);
+	for (size_t i = 0; home && home[0] == '/' && i < ARRAY_SIZE(home_bases) && !err; i++) {
+		_cleanup_free_ char *base = NULL;
+
+		if (asprintf(&base, "%s/%s", home, home_bases[i]) < 0)
+			return -ENOMEM;
+		err = discover_conda_base(d, base);
+	}
+	return err;
+}
+
+static int discover_parents(struct discovery *d)
+{
+	static const char *const parents[] = {"/usr/local", "/opt"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(parents); i++) {
+		_cleanup_strv_free_ char **names = NULL;
+
+		if (root_list_dir(d->pe->root, parents[i], MAX_DIR_ENTRIES, &names) < 0)
+			continue;
+		STRV_FOREACH(nm, names)
+		{
+			_cleanup_free_ char *p = NULL;
+			int err;
+
+			if (!startswith(*nm, "cuda"))
+				continue;
+			if (asprintf(&p, "%s/%s", parents[i], *nm) < 0)
+				return -ENOMEM;
+			err = add_candidate(d, p, parents[i], p);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* ---- one toolkit ------------------------------------------------------------------- */
+
+static int add_dir(struct probe_env *pe, char **dirs, size_t *n, size_t max, const char *path)
+{
+	_cleanup_free_ char *resolved = NULL;
+	int r = root_resolve(pe->root, path, &resolved);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || !path_is(pe, resolved, S_IFDIR) || *n >= max)
+		return 0;
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(dirs[i], resolved) == 0)
+			return 0;
+	dirs[(*n)++] = TAKE_PTR(resolved);
+	return 0;
+}
+
+static int tk_files_scan(struct probe_env *pe, const char *prefix, struct tk_files *f)
+{
+	static const char *const lib_sub[] = {"lib64", "lib", "targets/x86_64-linux/lib",
+					      "targets/sbsa-linux/lib"};
+	static const char *const inc_sub[] = {"include", "targets/x86_64-linux/include",
+					      "targets/sbsa-linux/include"};
+	_cleanup_free_ char *site = wheel_site_packages(prefix);
+	int err = 0;
+
+	if (pathf_is(pe, S_IFDIR, "%s/conda-meta", prefix)) {
+		f->kind = TK_CONDA;
+		if (asprintf(&f->pkg_dir, "%s/conda-meta", prefix) < 0)
+			return -ENOMEM;
+	} else if (pathf_is(pe, S_IFDIR, "%s/dist-info", prefix)) {
+		f->kind = TK_PIP_ASSEMBLED;
+		if (asprintf(&f->pkg_dir, "%s/dist-info", prefix) < 0)
+			return -ENOMEM;
+	} else if (site) {
+		f->kind = TK_PIP_WHEEL_DIR;
+		f->pkg_dir = strdup(site);
+		if (!f->pkg_dir)
+			return -ENOMEM;
+	} else if (strcmp(prefix, "/usr") == 0) {
+		f->kind = TK_DISTRO;
+	} else {
+		f->kind = TK_RUNFILE_DEB;
+	}
+	if (f->pkg_dir && root_list_dir(pe->root, f->pkg_dir, MAX_DIR_ENTRIES, &f->pkg_names) < 0)
+		f->pkg_names = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(lib_sub) && !err; i++) {
+		_cleanup_free_ char *p = NULL;
+
+		if (asprintf(&p, "%s/%s", prefix, lib_sub[i]) < 0)
+			return -ENOMEM;
+		err = add_dir(pe, f->lib_dirs, &f->n_lib, MAX_LIB_DIRS, p);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(inc_sub) && !err; i++) {
+		_cleanup_free_ char *p = NULL;
+
+		if (asprintf(&p, "%s/%s", prefix, inc_sub[i]) < 0)
+			return -ENOMEM;
+		err = add_dir(pe, f->inc_dirs, &f->n_inc, MAX_INC_DIRS, p);
+	}
+	/* The other wheels of the same site-packages (nvidia/cudnn/lib, nvidia/nccl/include …). */
+	for (size_t i = 0; site && i < ARRAY_SIZE(wheel_dirs) && !err; i++) {
+		_cleanup_free_ char *l = NULL, *h = NULL;
+
+		if (asprintf(&l, "%s/nvidia/%s/lib", site, wheel_dirs[i]) < 0 ||
+		    asprintf(&h, "%s/nvidia/%s/include", site, wheel_dirs[i]) < 0)
+			return -ENOMEM;
+		err = add_dir(pe, f->lib_dirs, &f->n_lib, MAX_LIB_DIRS, l);
+		if (!err)
+			err = add_dir(pe, f->inc_dirs, &f->n_inc, MAX_INC_DIRS, h);
+	}
+	for (size_t i = 0; i < f->n_lib && !err; i++)
+		if (root_list_dir(pe->root, f->lib_dirs[i], MAX_DIR_ENTRIES, &f->lib_names[i]) < 0)
+			f->lib_names[i] = NULL;
+	return err;
+}
+
+/* The package record (dist-info or conda-meta) of one of names[]: its version and path. */
+static bool pkg_record(const struct tk_files *f, const char *pip, const char *const *conda,
+		       size_t n_conda, char *ver, size_t len, char **ret_src)
+{
+	STRV_FOREACH(n, f->pkg_names)
+	{
+		bool hit = false;
+
+		if (f->kind == TK_CONDA) {
+			for (size_t i = 0; i < n_conda && conda[i] && !hit; i++)
+				hit = probe_conda_meta_match(*n, conda[i], ver, len);
+		} else if (pip) {
+			hit = probe_dist_info_match(*n, pip, ver, len);
+		}
+		if (hit)
+			return asprintf(ret_src, "%s/%s", f->pkg_dir, *n) >= 0;
+	}
+	return false;
+}
+
+/* The library file with the longest version suffix of `base` (libcudart.so.12.4.127). */
+static bool lib_best(const struct tk_files *f, const char *base, const char **ret_name,
+		     const char **ret_dir)
+{
+	unsigned best = 0;
+
+	*ret_name = NULL;
+	for (size_t i = 0; i < f->n_lib; i++)
+		STRV_FOREACH(n, f->lib_names[i])
+		{
+			const char *v;
+			unsigned k;
+
+			if (!probe_lib_name_match(*n, base, &v))
+				continue;
+			k = probe_version_fields(v);
+			if (!*ret_name || k > best) {
+				best = k;
+				*ret_name = *n;
+				*ret_dir = f->lib_dirs[i];
+			}
+		}
+	return *ret_name != NULL;
+}
+
+struct header_result {
+	char version[PROBE_VERSION_MAX];
+	char *path; /* the header read, or NULL */
+	int err;    /* why no version came from it */
+};
+
+static void read_component_header(struct probe_env *pe, const struct tk_files *f,
+				  const struct component *c, struct snap_node *headers,
+				  struct header_result *h)
+{
+	h->err = -ENOENT;
+	for (size_t i = 0; i < f->n_inc && !h->path; i++)
+		for (size_t j = 0; j < ARRAY_SIZE(c->headers) && c->headers[j] && !h->path; j++) {
+			_cleanup_free_ char *p = NULL, *text = NULL;
+			size_t len = 0;
+			int r;
+
+			if (asprintf(&p, "%s/%s", f->inc_dirs[i], c->headers[j]) < 0)
+				return;
+			r = read_head(pe, p, &text, &len);
+			if (r == -ENOENT)
+				continue;
+			snap_append_str(headers, c->headers[j], p);
+			h->path = TAKE_PTR(p);
+			h->err = r;
+			if (r < 0 || c->n_macros == 0)
+				break;
+			if (c->n_macros == 1) {
+				char buf[24];
+				unsigned v;
+
+				r = probe_header_define(text, len, c->macros[0], buf, sizeof(buf));
+				if (r == 0 && parse_uint(buf, 10, &v) == 0)
+					cuda_version_format((int)v, h->version, sizeof(h->version));
+				else
+					r = r ? r : -EBADMSG;
+			} else {
+				r = probe_header_version(text, len, c->macros, c->n_macros,
+							 h->version, sizeof(h->version));
+			}
+			h->err = r;
+		}
+}
+
+static void probe_component(struct probe_env *pe, struct snap_node *comps, const struct tk_files *f,
+			    const struct component *c, const char *prefix)
+{
+	struct snap_node *o = snap_object(comps, c->key);
+	struct snap_node *libs = snap_array(o, "libraries");
+	struct snap_node *headers = snap_array(o, "headers");
+	struct header_result h = {.err = -ENOENT};
+	const char *best = NULL, *best_dir = NULL, *lv;
+	_cleanup_free_ char *rec_src = NULL, *lib_src = NULL;
+	char rec[PROBE_VERSION_MAX];
+	bool any_lib = false;
+
+	for (size_t i = 0; i < f->n_lib; i++)
+		STRV_FOREACH(n, f->lib_names[i])
+	if (probe_lib_name_match(*n, c->lib, &lv)) {
+		snap_append_str(libs, *n, f->lib_dirs[i]);
+		any_lib = true;
+	}
+	read_component_header(pe, f, c, headers, &h);
+
+	/* Exact header macros (three fields) first: they name the release the headers are of. */
+	if (h.err == 0 && h.version[0] && c->n_macros >= 3) {
+		snap_set_str(o, "version", h.version, h.path);
+	} else if (pkg_record(f, c->pip, c->conda, ARRAY_SIZE(c->conda), rec, sizeof(rec),
+			      &rec_src)) {
+		snap_set_str(o, "version", rec, rec_src);
+	} else if (c->vjson && json_is_string(json_object_get(
+				       json_object_get(f->version_json, c->vjson), "version"))) {
+		snap_set_str(o, "version",
+			     json_string_value(json_object_get(
+				     json_object_get(f->version_json, c->vjson), "version")),
+			     f->version_json_path);
+	} else if (lib_best(f, c->lib, &best, &best_dir) &&
+		   probe_lib_name_match(best, c->lib, &lv) && probe_version_fields(lv) >= 3) {
+		if (asprintf(&lib_src, "%s/%s", best_dir, best) >= 0)
+			snap_set_str(o, "version", lv, lib_src);
+	} else if (h.err == 0 && h.version[0]) {
+		snap_set_str(o, "version", h.version, h.path);
+	} else if (h.path && h.err != 0 && h.err != -EBADMSG && h.err != -ENOENT) {
+		snap_set_errno(o, "version", h.err, h.path);
+	} else if (h.path && c->n_macros > 0) {
+		snap_set_malformed(o, "version", NULL, h.path, "version macros not found");
+	} else {
+		snap_set_state(o, "version", FACT_ABSENT, prefix,
+			       any_lib || h.path
+				       ? "no version macros, package record or versioned file name"
+				       : "not in this toolkit");
+	}
+	free(h.path);
+}
+
+static bool version_from_json(struct probe_env *pe, struct tk_files *f, struct snap_node *tk,
+			      const char *prefix, const char **ret_src)
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	json_t *j, *v;
@@ -89,22 +782,30 @@ static bool version_from_json(struct probe_env *pe, struct snap_node *tk, const 
 		return false;
 	}
 	j = json_loads(text, 0, NULL);
+	/* Kept for the components' entries ("libcublas": {"version": "12.4.5.8"}). */
+	if (json_is_object(j) && !f->version_json) {
+		f->version_json = json_incref(j);
+		f->version_json_path = strdup(path);
+	}
 	v = json_object_get(json_object_get(j, "cuda"), "version");
 	if (!json_is_string(v)) {
 		/* Recorded, then the next source is tried. */
-		snap_set_malformed(tk, "version_json", text, path, "no cuda.version string");
+		snap_set_malformed(tk, "version_json", text, path,
+				   j ? "no cuda.version string" : "not JSON");
 		json_decref(j);
 		return false;
 	}
 	snap_set_str(tk, "version", json_string_value(v), path);
 	json_decref(j);
+	*ret_src = "version.json";
 	return true;
 }
 
-static bool version_from_txt(struct probe_env *pe, struct snap_node *tk, const char *prefix)
+static bool version_from_txt(struct probe_env *pe, struct snap_node *tk, const char *prefix,
+			     const char **ret_src)
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
-	struct version v;
+	char buf[PROBE_VERSION_MAX];
 	const char *p;
 
 	if (asprintf(&path, "%s/version.txt", prefix) < 0)
@@ -112,72 +813,129 @@ static bool version_from_txt(struct probe_env *pe, struct snap_node *tk, const c
 	if (root_read_text(pe->root, path, ROOT_CAP_ATTR, &text) < 0)
 		return false;
 	p = strstr(text, "CUDA Version ");
-	if (!p || version_parse_prefix(p + 13, &v, NULL) < 0) {
+	if (!p || probe_version_line(p + 13, strlen(p + 13), buf, sizeof(buf)) < 0) {
 		snap_set_malformed(tk, "version_txt", text, path, "no \"CUDA Version X.Y\"");
 		return false;
 	}
-	snap_set_str(tk, "version", strtok(strstrip((char *)p + 13), " \n"), path);
+	snap_set_str(tk, "version", buf, path);
+	*ret_src = "version.txt";
 	return true;
 }
 
-static bool version_from_dist_info(struct probe_env *pe, struct snap_node *tk, const char *prefix)
+static bool version_from_records(const struct tk_files *f, struct snap_node *tk,
+				 const char **ret_src)
 {
-	_cleanup_free_ char *dir = NULL;
-	_cleanup_strv_free_ char **names = NULL;
-	static const char want[] = "nvidia_cuda_runtime-";
+	static const char *const conda_release[] = {"cuda-version"};
+	static const char *const conda_runtime[] = {"cuda-cudart", "cudatoolkit"};
+	_cleanup_free_ char *src = NULL;
+	char ver[PROBE_VERSION_MAX];
 
-	if (asprintf(&dir, "%s/dist-info", prefix) < 0)
-		return false;
-	if (root_list_dir(pe->root, dir, 4096, &names) < 0)
-		return false;
-	STRV_FOREACH(n, names) {
-		struct version v;
-		const char *end;
-
-		if (!startswith(*n, want))
-			continue;
-		if (version_parse_prefix(*n + strlen(want), &v, &end) < 0 || strcmp(end, ".dist-info"))
-			continue;
-		{
-			_cleanup_free_ char *src = NULL, *ver = strndup(*n + strlen(want),
-								      (size_t)(end - (*n + strlen(want))));
-
-			if (ver && asprintf(&src, "%s/%s", dir, *n) >= 0)
-				snap_set_str(tk, "version", ver, src);
-		}
+	/* conda's cuda-version pins the release; cuda-cudart / cudatoolkit are the runtime. */
+	if ((f->kind == TK_CONDA &&
+	     pkg_record(f, NULL, conda_release, 1, ver, sizeof(ver), &src)) ||
+	    pkg_record(f, "nvidia_cuda_runtime", conda_runtime, 2, ver, sizeof(ver), &src)) {
+		snap_set_str(tk, "version", ver, src);
+		*ret_src = f->kind == TK_CONDA ? "conda-meta" : "dist-info";
 		return true;
 	}
 	return false;
 }
 
-static bool version_from_header(struct probe_env *pe, struct snap_node *tk, const char *prefix)
+static bool version_from_libcudart(const struct tk_files *f, struct snap_node *tk,
+				   const char **ret_src)
 {
-	_cleanup_free_ char *path = NULL, *text = NULL;
-	char buf[16];
-	unsigned v;
+	_cleanup_free_ char *src = NULL;
+	const char *name, *dir, *v;
 
-	if (asprintf(&path, "%s/include/cuda_runtime_api.h", prefix) < 0)
+	if (!lib_best(f, "libcudart.so", &name, &dir) ||
+	    !probe_lib_name_match(name, "libcudart.so", &v) || probe_version_fields(v) < 3 ||
+	    asprintf(&src, "%s/%s", dir, name) < 0)
 		return false;
-	if (root_read_text(pe->root, path, ROOT_CAP_TEXT, &text) < 0)
-		return false;
-	if (!header_define(text, "CUDART_VERSION", buf, sizeof(buf)) || parse_uint(buf, 10, &v) < 0)
-		return false;
-	/* CUDART_VERSION = 1000 * major + 10 * minor (cuda_runtime_api.h). */
-	snap_set_strf(tk, "version", path, "%u.%u", v / 1000, (v % 1000) / 10);
+	snap_set_str(tk, "version", v, src);
+	*ret_src = "libcudart file name";
 	return true;
+}
+
+static bool version_from_header(struct probe_env *pe, const struct tk_files *f,
+				struct snap_node *tk, const char **ret_src)
+{
+	for (size_t i = 0; i < f->n_inc; i++) {
+		_cleanup_free_ char *path = NULL, *text = NULL;
+		char buf[24], ver[PROBE_VERSION_MAX];
+		size_t len;
+		unsigned v;
+
+		if (asprintf(&path, "%s/cuda_runtime_api.h", f->inc_dirs[i]) < 0 ||
+		    read_head(pe, path, &text, &len) < 0)
+			continue;
+		if (probe_header_define(text, len, "CUDART_VERSION", buf, sizeof(buf)) < 0 ||
+		    parse_uint(buf, 10, &v) < 0)
+			continue;
+		/* CUDART_VERSION = 1000 * major + 10 * minor (cuda_runtime_api.h). */
+		cuda_version_format((int)v, ver, sizeof(ver));
+		snap_set_str(tk, "version", ver, path);
+		*ret_src = "cuda_runtime_api.h";
+		return true;
+	}
+	return false;
+}
+
+/* `nvcc --version` in a child under the deadline, with a minimal environment. */
+static bool run_nvcc(struct probe_env *pe, struct snap_node *tk, const char *nvcc, char *ver,
+		     size_t len)
+{
+	static const char *const envp[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", NULL};
+	const char *argv[] = {nvcc, "--version", NULL};
+	struct child_result res = {0};
+	_cleanup_free_ char *src = NULL;
+	char release[PROBE_VERSION_MAX], msg[96];
+	unsigned timeout = pe->ctx->vendor_timeout_ms;
+	struct snap_node *n;
+	int r;
+
+	if (asprintf(&src, "%s --version", nvcc) < 0)
+		return false;
+	r = child_run_exec(argv, envp, timeout, NVCC_OUTPUT_MAX, &res);
+	if (r < 0) {
+		snap_set_errno(tk, "nvcc_version", r, src);
+		return false;
+	}
+	if (res.timed_out) {
+		snprintf(msg, sizeof(msg), "timed out after %u ms%s", timeout,
+			 res.reaped ? "" : " (not reaped after SIGKILL)");
+		snap_set_state(tk, "nvcc_version", FACT_ERROR, src, msg);
+	} else if (res.term_signal || res.exit_status != 0) {
+		if (res.term_signal)
+			snprintf(msg, sizeof(msg), "killed by signal %d", res.term_signal);
+		else
+			snprintf(msg, sizeof(msg), "exit status %d", res.exit_status);
+		n = snap_set_state(tk, "nvcc_version", FACT_ERROR, src, msg);
+		if (n && res.output_len)
+			snap_fact_set_raw(n, res.output);
+	} else if (probe_parse_nvcc_version(res.output, res.output_len, release, sizeof(release),
+					    ver, len) < 0) {
+		snap_set_malformed(tk, "nvcc_version", res.output, src,
+				   "no \"Cuda compilation tools, release X.Y\" line");
+	} else {
+		snap_set_str(tk, "nvcc_version", ver, src);
+		child_result_done(&res);
+		return true;
+	}
+	child_result_done(&res);
+	return false;
 }
 
 static void probe_stub(struct probe_env *pe, struct snap_node *tk, const char *prefix)
 {
-	static const char *const dirs[] = { "lib64/stubs", "lib/stubs", "targets/x86_64-linux/lib/stubs" };
+	static const char *const dirs[] = {"lib64/stubs", "lib/stubs",
+					   "targets/x86_64-linux/lib/stubs"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		_cleanup_free_ char *path = NULL, *resolved = NULL;
-		struct stat st;
 
 		if (asprintf(&path, "%s/%s/libcuda.so", prefix, dirs[i]) < 0)
 			return;
-		if (root_stat(pe->root, path, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (path_is(pe, path, S_IFREG)) {
 			if (root_resolve(pe->root, path, &resolved) == 0)
 				snap_set_str(tk, "stub_libcuda", resolved, path);
 			return;
@@ -186,139 +944,217 @@ static void probe_stub(struct probe_env *pe, struct snap_node *tk, const char *p
 	snap_set_state(tk, "stub_libcuda", FACT_ABSENT, prefix, NULL);
 }
 
-static void probe_one(struct probe_env *pe, struct snap_node *tk, const char *prefix,
-		      const char *resolved, char **via)
+/* Legacy keys (schema 1): cudnn_version / nccl_version straight from the header. */
+static void probe_header_fact(struct probe_env *pe, struct snap_node *tk, const char *prefix,
+			      const char *key, const char *header, const char *const names[3])
 {
-	static const char *const cudnn[] = { "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL" };
-	static const char *const nccl[] = { "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH" };
-	struct snap_node *vias = snap_array(tk, "found_via");
+	_cleanup_free_ char *path = NULL, *text = NULL;
+	char ver[PROBE_VERSION_MAX];
+	size_t len;
+	int err;
+
+	if (asprintf(&path, "%s/include/%s", prefix, header) < 0)
+		return;
+	err = read_head(pe, path, &text, &len);
+	if (err < 0) {
+		snap_set_errno(tk, key, err, path);
+		return;
+	}
+	if (probe_header_version(text, len, names, 3, ver, sizeof(ver)) < 0) {
+		snap_set_malformed(tk, key, NULL, path, "version macros not found");
+		return;
+	}
+	snap_set_str(tk, key, ver, path);
+}
+
+/* "runfile" when the runfile's uninstaller is there, "deb" when dpkg lists cuda-cudart-X-Y. */
+static const char *installer_kind(struct probe_env *pe, const char *prefix, const char *version)
+{
+	struct version v;
+
+	if (pathf_is(pe, S_IFREG, "%s/bin/cuda-uninstaller", prefix))
+		return "runfile";
+	if (version && version_parse_prefix(version, &v, NULL) == 0 && v.n >= 2 &&
+	    (pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u.list", v.part[0],
+		      v.part[1]) ||
+	     pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u:amd64.list", v.part[0],
+		      v.part[1])))
+		return "deb";
+	return "runfile/deb";
+}
+
+static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct candidate *c,
+		     const char *default_resolved)
+{
+	static const char *const cudnn[] = {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"};
+	static const char *const nccl[] = {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"};
+	const char *prefix = c->resolved, *vsrc = NULL, *kind;
+	struct snap_node *vias = snap_array(tk, "found_via"), *comps;
+	struct tk_files f = {0};
 	_cleanup_free_ char *nvcc = NULL;
-	struct stat st;
+	char nvcc_ver[PROBE_VERSION_MAX];
+	bool is_default = default_resolved && strcmp(default_resolved, prefix) == 0;
+	int err;
 
-	snap_set_str(tk, "path", prefix, prefix);
-	snap_set_str(tk, "resolved_path", resolved, prefix);
-	STRV_FOREACH(v, via)
-		snap_append_str(vias, *v, NULL);
-	if (!version_from_json(pe, tk, resolved) && !version_from_txt(pe, tk, resolved) &&
-	    !version_from_dist_info(pe, tk, resolved) && !version_from_header(pe, tk, resolved))
-		snap_set_state(tk, "version", FACT_ABSENT, resolved,
-			       "no version.json, version.txt, dist-info or cuda_runtime_api.h");
-	if (asprintf(&nvcc, "%s/bin/nvcc", resolved) >= 0) {
-		if (root_stat(pe->root, nvcc, &st) == 0 && S_ISREG(st.st_mode))
-			snap_set_str(tk, "nvcc", nvcc, nvcc);
-		else
-			snap_set_state(tk, "nvcc", FACT_ABSENT, nvcc, NULL);
+	snap_set_str(tk, "path", c->path, c->path);
+	snap_set_str(tk, "resolved_path", prefix, c->path);
+	STRV_FOREACH(v, c->via)
+	snap_append_str(vias, *v, NULL);
+	err = tk_files_scan(pe, prefix, &f);
+	if (err < 0) {
+		tk_files_done(&f);
+		return err;
 	}
-	probe_header_version(pe, tk, resolved, "cudnn_version", "cudnn_version.h", cudnn);
-	probe_header_version(pe, tk, resolved, "nccl_version", "nccl.h", nccl);
-	probe_stub(pe, tk, resolved);
-}
-
-/* A toolkit prefix has the runtime header or a version file; a bare bin/nvcc wrapper does not. */
-static bool looks_like_toolkit(struct probe_env *pe, const char *prefix)
-{
-	static const char *const marks[] = { "include/cuda_runtime_api.h", "version.json", "version.txt" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
-		_cleanup_free_ char *p = NULL;
-		struct stat st;
-
-		if (asprintf(&p, "%s/%s", prefix, marks[i]) >= 0 && root_stat(pe->root, p, &st) == 0)
-			return true;
-	}
-	return false;
-}
-
-struct candidate {
-	char *path, *resolved;
-	char **via;
-};
-
-static int add_candidate(struct probe_env *pe, struct candidate *c, size_t *n, const char *path,
-			 const char *via)
-{
-	_cleanup_free_ char *resolved = NULL;
-	struct stat st;
-
-	if (root_resolve(pe->root, path, &resolved) < 0 || root_stat(pe->root, resolved, &st) < 0 ||
-	    !S_ISDIR(st.st_mode) || !looks_like_toolkit(pe, resolved))
-		return 0;
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp(c[i].resolved, resolved) == 0)
-			return strv_contains(c[i].via, via) ? 0 : strv_push(&c[i].via, via);
-	if (*n >= MAX_TOOLKITS)
-		return 0;
-	c[*n].path = strdup(path);
-	c[*n].resolved = TAKE_PTR(resolved);
-	c[*n].via = NULL;
-	if (!c[*n].path || strv_push(&c[*n].via, via) < 0)
+	if (asprintf(&nvcc, "%s/bin/nvcc", prefix) < 0) {
+		tk_files_done(&f);
 		return -ENOMEM;
-	(*n)++;
+	}
+	if (path_is(pe, nvcc, S_IFREG))
+		snap_set_str(tk, "nvcc", nvcc, nvcc);
+	else
+		snap_set_state(tk, "nvcc", FACT_ABSENT, nvcc, NULL);
+
+	if (version_from_json(pe, &f, tk, prefix, &vsrc) ||
+	    version_from_txt(pe, tk, prefix, &vsrc) || version_from_records(&f, tk, &vsrc) ||
+	    version_from_libcudart(&f, tk, &vsrc) || version_from_header(pe, &f, tk, &vsrc)) {
+		_cleanup_free_ char *why = NULL;
+
+		if (asprintf(&why, "not run: %s gave the version", vsrc) >= 0)
+			snap_set_state(tk, "nvcc_version", FACT_UNPROBED, nvcc, why);
+	} else if (!path_is(pe, nvcc, S_IFREG)) {
+		snap_set_state(tk, "nvcc_version", FACT_ABSENT, nvcc, "no bin/nvcc");
+	} else if (!root_is_live(pe->root)) {
+		/* Never execute a binary of an image or a captured tree. */
+		snap_set_state(tk, "nvcc_version", FACT_UNPROBED, nvcc, "not run: --sysroot");
+	} else if (run_nvcc(pe, tk, nvcc, nvcc_ver, sizeof(nvcc_ver))) {
+		_cleanup_free_ char *src = NULL;
+
+		if (asprintf(&src, "%s --version", nvcc) >= 0)
+			snap_set_str(tk, "version", nvcc_ver, src);
+		vsrc = "nvcc --version";
+	}
+	if (vsrc) {
+		const char *ver = snap_str(snap_child(tk, "version")),
+			   *vs = snap_source(snap_child(tk, "version"));
+		struct version v;
+
+		snap_set_str(tk, "version_source", vsrc, vs);
+		/* Every source agrees on major.minor: the release (cuda_driver_min.tsv's key). */
+		if (ver && version_parse_prefix(ver, &v, NULL) == 0 && v.n >= 2)
+			snap_set_strf(tk, "release", vs, "%u.%u", v.part[0], v.part[1]);
+		else
+			snap_set_malformed(tk, "release", ver, vs, "no major.minor in the version");
+	} else {
+		snap_set_state(tk, "version", FACT_ABSENT, prefix,
+			       "no version.json, version.txt, package record, libcudart.so.X.Y.Z, "
+			       "cuda_runtime_api.h or nvcc --version");
+		snap_set_state(tk, "version_source", FACT_ABSENT, prefix, NULL);
+		snap_set_state(tk, "release", FACT_ABSENT, prefix, NULL);
+	}
+	kind = f.kind == TK_RUNFILE_DEB
+		       ? installer_kind(pe, prefix, snap_str(snap_child(tk, "version")))
+		       : kind_name(f.kind);
+	snap_set_str(tk, "kind", kind, prefix);
+	snap_set_bool(tk, "is_default", is_default, DEFAULT_LINK);
+	if (is_default)
+		probe_link_chain(pe->root, DEFAULT_LINK, snap_array(tk, "alternatives_chain"),
+				 NULL);
+
+	comps = snap_object(tk, "components");
+	for (size_t i = 0; i < ARRAY_SIZE(components); i++)
+		probe_component(pe, comps, &f, &components[i], prefix);
+	probe_header_fact(pe, tk, prefix, "cudnn_version", "cudnn_version.h", cudnn);
+	probe_header_fact(pe, tk, prefix, "nccl_version", "nccl.h", nccl);
+	probe_stub(pe, tk, prefix);
+	tk_files_done(&f);
 	return 0;
+}
+
+int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bool *ret_dangling)
+{
+	_cleanup_free_ char *cur = strdup(path);
+	_cleanup_strv_free_ char **seen = NULL;
+
+	if (ret_dangling)
+		*ret_dangling = false;
+	if (!cur)
+		return -ENOMEM;
+	for (unsigned hops = 0;; hops++) {
+		_cleanup_free_ char *target = NULL, *dir = NULL;
+		struct stat st;
+		int err = root_lstat(r, cur, &st);
+
+		if (err < 0) {
+			if (err == -ENOENT && hops > 0 && ret_dangling)
+				*ret_dangling = true;
+			return err;
+		}
+		if (!S_ISLNK(st.st_mode))
+			return 0;
+		/* A link met twice is a cycle: the chain so far shows it once. */
+		if (hops >= PROBE_LINK_MAX_HOPS || strv_contains(seen, cur))
+			return -ELOOP;
+		if (strv_push(&seen, cur) < 0)
+			return -ENOMEM;
+		err = root_readlink(r, cur, &target);
+		if (err < 0)
+			return err;
+		{
+			/* "LINK -> TARGET", the target as stored in the link. */
+			_cleanup_free_ char *s = NULL;
+
+			if (asprintf(&s, "%s -> %s", cur, target) < 0)
+				return -ENOMEM;
+			snap_append_str(arr, s, cur);
+		}
+		if (target[0] == '/') {
+			free(cur);
+			cur = TAKE_PTR(target);
+		} else {
+			dir = dirname_dup(cur);
+			free(cur);
+			cur = NULL;
+			if (!dir ||
+			    asprintf(&cur, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", target) < 0)
+				return -ENOMEM;
+		}
+	}
 }
 
 int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s)
 {
-	struct snap_node *arr = snap_array(snap_object(snapshot_root(s), "runtime"), "cuda_toolkits");
-	struct candidate c[MAX_TOOLKITS] = { 0 };
-	static const char *const parents[] = { "/usr/local", "/opt" };
-	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH" };
+	struct snap_node *rt = snap_object(snapshot_root(s), "runtime");
+	struct snap_node *arr = snap_array(rt, "cuda_toolkits");
+	struct discovery d = {.pe = pe, .rejected = snap_array(rt, "cuda_toolkit_rejected")};
+	static const char *const vars[] = {"CUDA_HOME", "CUDA_PATH"};
 	const char *path_env = env_get(pe->env, "PATH");
-	size_t n = 0;
+	const char *llp = env_get(pe->env, "LD_LIBRARY_PATH");
+	_cleanup_free_ char *default_resolved = NULL;
 	int err = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(vars) && !err; i++) {
 		const char *v = env_get(pe->env, vars[i]);
 
 		if (v && v[0] == '/')
-			err = add_candidate(pe, c, &n, v, vars[i]);
+			err = add_candidate(&d, v, vars[i], v);
 	}
-	if (path_env && !err) {
-		_cleanup_strv_free_ char **dirs = NULL;
-
-		err = strv_split(path_env, ":", &dirs);
-		STRV_FOREACH(d, dirs) {
-			_cleanup_free_ char *nvcc = NULL, *prefix = NULL;
-			char *slash;
-			struct stat st;
-
-			if (err || (*d)[0] != '/' || asprintf(&nvcc, "%s/nvcc", *d) < 0)
-				continue;
-			if (root_stat(pe->root, nvcc, &st) < 0 || !S_ISREG(st.st_mode))
-				continue;
-			/* <prefix>/bin/nvcc: the toolkit is the bin directory's parent (resolved). */
-			if (root_resolve(pe->root, nvcc, &prefix) < 0)
-				continue;
-			slash = strrchr(prefix, '/');
-			if (slash)
-				*slash = '\0';
-			slash = strrchr(prefix, '/');
-			if (slash && slash != prefix)
-				*slash = '\0';
-			err = add_candidate(pe, c, &n, prefix, "PATH nvcc");
-		}
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(parents) && !err; i++) {
-		_cleanup_strv_free_ char **names = NULL;
-
-		if (root_list_dir(pe->root, parents[i], 4096, &names) < 0)
-			continue;
-		STRV_FOREACH(nm, names) {
-			_cleanup_free_ char *p = NULL;
-
-			if (!startswith(*nm, "cuda") || asprintf(&p, "%s/%s", parents[i], *nm) < 0)
-				continue;
-			err = add_candidate(pe, c, &n, p, parents[i]);
-			if (err)
-				break;
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
+	if (!err && path_env)
+		err = discover_path_nvcc(&d, path_env);
+	if (!err && llp)
+		err = discover_ld_library_path(&d, llp);
+	if (!err)
+		err = discover_conda(&d);
+	if (!err)
+		err = discover_parents(&d);
+	if (!err && root_resolve(pe->root, DEFAULT_LINK, &default_resolved) == -ENOMEM)
+		err = -ENOMEM;
+	for (size_t i = 0; i < d.n; i++) {
 		if (!err)
-			probe_one(pe, snap_append_object(arr), c[i].path, c[i].resolved, c[i].via);
-		free(c[i].path);
-		free(c[i].resolved);
-		strv_free(c[i].via);
+			err = probe_one(pe, snap_append_object(arr), &d.c[i], default_resolved);
+		free(d.c[i].path);
+		free(d.c[i].resolved);
+		strv_free(d.c[i].via);
 	}
+	strv_free(d.rejected_paths);
 	return err ? err : snapshot_error(s);
 }

@@ -4,13 +4,15 @@
  * Formats: os-release(5) (/etc/os-release, then /usr/lib/os-release); proc(5) for
  * /proc/sys/kernel/osrelease, /proc/cpuinfo ("model name", one "processor" line per
  * logical CPU) and /proc/meminfo ("MemTotal: N kB"); sysfs-devices-system-cpu ABI for
- * /sys/devices/system/node/node*. Writes "host" and "collection.hostname".
+ * /sys/devices/system/node/node*; proc(5) /proc/self/status ("Uid:", "Gid:", "Groups:" lines)
+ * with names from group(5) /etc/group. Writes "host" and "collection.hostname".
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/host.h"
+#include "probe-text.h"
 #include "probe.h"
 #include "shared/parse.h"
 #include "shared/strv.h"
@@ -56,21 +58,17 @@ static void probe_os_release(struct probe_env *pe, struct snap_node *host)
 		snap_set_state(os, "pretty_name", FACT_ABSENT, path, "no PRETTY_NAME line");
 }
 
-static void probe_cpu(struct probe_env *pe, struct snap_node *host)
+void probe_parse_cpuinfo(struct snap_node *cpu, const char *text, size_t len, const char *path)
 {
-	static const char path[] = "/proc/cpuinfo";
-	struct snap_node *cpu = snap_object(host, "cpu");
-	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *buf = probe_text_dup(text, len);
 	int64_t logical = 0;
 	char *state, *line;
-	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
 
-	if (err < 0) {
-		snap_set_errno(cpu, "model", err, path);
-		snap_set_errno(cpu, "logical_cpus", err, path);
+	if (!buf) {
+		snap_set_errno(cpu, "model", -ENOMEM, path);
 		return;
 	}
-	state = text;
+	state = buf;
 	while ((line = line_next(&state))) {
 		char *v = kv_split(line, ':');
 
@@ -90,6 +88,119 @@ static void probe_cpu(struct probe_env *pe, struct snap_node *host)
 		snap_set_int(cpu, "logical_cpus", logical, path);
 	else
 		snap_set_malformed(cpu, "logical_cpus", NULL, path, "no \"processor\" lines");
+}
+
+static void probe_cpu(struct probe_env *pe, struct snap_node *host)
+{
+	static const char path[] = "/proc/cpuinfo";
+	struct snap_node *cpu = snap_object(host, "cpu");
+	_cleanup_free_ char *text = NULL;
+	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+
+	if (err < 0) {
+		snap_set_errno(cpu, "model", err, path);
+		snap_set_errno(cpu, "logical_cpus", err, path);
+		return;
+	}
+	probe_parse_cpuinfo(cpu, text, strlen(text), path);
+}
+
+/* "Uid:\t<real>\t<effective>\t<saved>\t<fs>": the first two fields. */
+static void set_id_pair(struct snap_node *proc, const char *v, const char *real_key,
+			const char *eff_key, const char *path)
+{
+	_cleanup_strv_free_ char **f = NULL;
+	unsigned id;
+
+	if (strv_split(v, " \t", &f) < 0)
+		return;
+	for (size_t i = 0; i < 2; i++) {
+		const char *key = i == 0 ? real_key : eff_key;
+
+		if (!f || strv_length(f) <= i)
+			snap_set_malformed(proc, key, v, path, "fewer than 2 fields");
+		else if (parse_uint(f[i], 10, &id) < 0)
+			snap_set_malformed(proc, key, v, path, "not a decimal id");
+		else
+			snap_set_int(proc, key, id, path);
+	}
+}
+
+void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t len,
+			     const char *path, const char *group_text, const char *group_source)
+{
+	_cleanup_free_ char *buf = probe_text_dup(text, len);
+	char *state, *line;
+
+	if (!buf) {
+		snap_set_errno(proc, "uid", -ENOMEM, path);
+		return;
+	}
+	state = buf;
+	while ((line = line_next(&state))) {
+		char *v = kv_split(line, ':');
+
+		if (!v)
+			continue;
+		if (streq(line, "Uid") && !snap_child(proc, "uid")) {
+			set_id_pair(proc, v, "uid", "euid", path);
+		} else if (streq(line, "Gid") && !snap_child(proc, "gid")) {
+			set_id_pair(proc, v, "gid", "egid", path);
+		} else if (streq(line, "Groups") && !snap_child(proc, "groups")) {
+			_cleanup_strv_free_ char **f = NULL;
+			struct snap_node *arr = snap_array(proc, "groups");
+			size_t n = 0;
+
+			if (strv_split(v, " \t", &f) < 0)
+				return;
+			STRV_FOREACH(g, f) {
+				struct snap_node *o;
+				char name[256];
+				unsigned gid;
+
+				if (n++ >= 1024) /* NGROUPS_MAX is 65536; nobody has that many */
+					break;
+				o = snap_append_object(arr);
+				if (parse_uint(*g, 10, &gid) < 0) {
+					snap_set_malformed(o, "gid", *g, path, "not a decimal gid");
+					continue;
+				}
+				snap_set_int(o, "gid", gid, path);
+				if (!group_text)
+					snap_set_state(o, "name", FACT_ABSENT, group_source,
+						       "no group database");
+				else if (probe_group_name(group_text, gid, name, sizeof(name)) == 0)
+					snap_set_str(o, "name", name, group_source);
+				else
+					snap_set_state(o, "name", FACT_ABSENT, group_source,
+						       "gid not in the group database");
+			}
+		}
+	}
+	if (!snap_child(proc, "uid"))
+		snap_set_state(proc, "uid", FACT_ABSENT, path, "no \"Uid:\" line");
+	if (!snap_child(proc, "gid"))
+		snap_set_state(proc, "gid", FACT_ABSENT, path, "no \"Gid:\" line");
+	if (!snap_child(proc, "groups"))
+		snap_set_state(proc, "groups", FACT_ABSENT, path, "no \"Groups:\" line");
+}
+
+/* The judged process: its ids and supplementary groups (who may open a 0660 device node). */
+static void probe_process(struct probe_env *pe, struct snap_node *host)
+{
+	static const char path[] = "/proc/self/status", group_path[] = "/etc/group";
+	struct snap_node *proc = snap_object(host, "process");
+	_cleanup_free_ char *text = NULL, *groups = NULL;
+	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+
+	if (err < 0) {
+		snap_set_errno(proc, "uid", err, path);
+		snap_set_errno(proc, "groups", err, path);
+		return;
+	}
+	if (root_read_text(pe->root, group_path, ROOT_CAP_TEXT, &groups) < 0)
+		groups = NULL;
+	probe_parse_proc_status(proc, text, strlen(text), path, groups, group_path);
 }
 
 static void probe_memory(struct probe_env *pe, struct snap_node *host)
@@ -154,6 +265,7 @@ int probe_host(struct probe_env *pe, struct snapshot *s)
 	else
 		snap_set_str(host, "kernel_release", release, "/proc/sys/kernel/osrelease");
 	probe_cpu(pe, host);
+	probe_process(pe, host);
 	probe_memory(pe, host);
 	probe_numa(pe, host);
 	/* The host name is identifying: kept out of stable output (collection is dropped). */

@@ -8,7 +8,8 @@
  * and /proc/driver/nvidia/gpus/<bus>/information ("Key: \t value" lines), as written by
  * open-gpu-kernel-modules kernel-open/nvidia/nv-procfs.c; the EFI variable SecureBoot-8be4df61-...
  * (efivarfs: 4 attribute bytes then the data byte); modprobe.d(5); the amdkfd topology
- * properties files ("key value" lines, drivers/gpu/drm/amd/amdkfd/kfd_topology.c).
+ * properties files ("key value" lines, drivers/gpu/drm/amd/amdkfd/kfd_topology.c); the
+ * device nodes' stat(2) mode and owner with group names from group(5) /etc/group.
  * Writes "driver".
  */
 #include <ctype.h>
@@ -18,45 +19,61 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "core/host.h"
+#include "probe-text.h"
 #include "probe.h"
 #include "shared/parse.h"
 #include "shared/strv.h"
 
+static const char *const module_names[] = { "nvidia", "nvidia_uvm", "nvidia_drm",
+					    "nvidia_modeset", "nouveau", "amdgpu" };
+
+void probe_parse_proc_modules(struct snap_node *km, const char *text, size_t len,
+			      const char *path)
+{
+	_cleanup_free_ char *buf = probe_text_dup(text, len);
+	char *state, *line;
+
+	if (!buf) {
+		snap_set_errno(km, "modules_supported", -ENOMEM, path);
+		return;
+	}
+	snap_set_bool(km, "modules_supported", true, path);
+	for (size_t i = 0; i < ARRAY_SIZE(module_names); i++)
+		snap_set_bool(km, module_names[i], false, path);
+	state = buf;
+	while ((line = line_next(&state))) {
+		line[strcspn(line, " \t")] = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(module_names); i++)
+			if (streq(line, module_names[i]))
+				snap_set_bool(km, module_names[i], true, path);
+	}
+}
+
 static void probe_modules(struct probe_env *pe, struct snap_node *drv)
 {
 	static const char path[] = "/proc/modules";
-	static const char *const names[] = { "nvidia", "nvidia_uvm", "nvidia_drm",
-					     "nvidia_modeset", "nouveau", "amdgpu" };
 	struct snap_node *km = snap_object(drv, "kernel_modules");
 	_cleanup_free_ char *text = NULL;
-	char *state, *line;
 	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
 
 	if (err == -ENOENT) {
 		/* A kernel built without CONFIG_MODULES: nothing is a module, not a failure. */
 		snap_set_bool(km, "modules_supported", false, path);
-		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-			snap_set_state(km, names[i], FACT_ABSENT, path, "kernel has no module support");
+		for (size_t i = 0; i < ARRAY_SIZE(module_names); i++)
+			snap_set_state(km, module_names[i], FACT_ABSENT, path,
+				       "kernel has no module support");
 		return;
 	}
 	if (err < 0) {
 		snap_set_errno(km, "modules_supported", err, path);
-		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-			snap_set_errno(km, names[i], err, path);
+		for (size_t i = 0; i < ARRAY_SIZE(module_names); i++)
+			snap_set_errno(km, module_names[i], err, path);
 		return;
 	}
-	snap_set_bool(km, "modules_supported", true, path);
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		snap_set_bool(km, names[i], false, path);
-	state = text;
-	while ((line = line_next(&state))) {
-		line[strcspn(line, " \t")] = '\0';
-		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-			if (streq(line, names[i]))
-				snap_set_bool(km, names[i], true, path);
-	}
+	probe_parse_proc_modules(km, text, strlen(text), path);
 }
 
 static void set_attr(struct probe_env *pe, struct snap_node *obj, const char *key, const char *path)
@@ -72,22 +89,18 @@ static void set_attr(struct probe_env *pe, struct snap_node *obj, const char *ke
 		snap_set_str(obj, key, text, path);
 }
 
-static void probe_nvidia_proc_version(struct probe_env *pe, struct snap_node *nv)
+void probe_parse_nvidia_version(struct snap_node *nv, const char *text, size_t len,
+				const char *path)
 {
-	static const char path[] = "/proc/driver/nvidia/version";
-	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *copy = probe_text_dup(text, len), *raw = probe_text_dup(text, len);
 	bool have_nvrm = false;
 	char *state, *line;
-	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
 
-	if (err < 0) {
-		snap_set_errno(nv, "proc_version", err, path);
+	if (!copy || !raw) {
+		snap_set_errno(nv, "proc_version", -ENOMEM, path);
 		return;
 	}
-	_cleanup_free_ char *raw = strdup(text);
-	if (!raw)
-		return;
-	state = text;
+	state = copy;
 	while ((line = line_next(&state))) {
 		char *v = kv_split(line, ':');
 
@@ -138,9 +151,22 @@ static void probe_nvidia_proc_version(struct probe_env *pe, struct snap_node *nv
 		snap_set_state(nv, "gcc_version", FACT_ABSENT, path, "no \"GCC version:\" line");
 }
 
-static void probe_nvidia_gpus(struct probe_env *pe, struct snap_node *nv)
+static void probe_nvidia_proc_version(struct probe_env *pe, struct snap_node *nv)
 {
-	static const char dir[] = "/proc/driver/nvidia/gpus";
+	static const char path[] = "/proc/driver/nvidia/version";
+	_cleanup_free_ char *text = NULL;
+	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+
+	if (err < 0) {
+		snap_set_errno(nv, "proc_version", err, path);
+		return;
+	}
+	probe_parse_nvidia_version(nv, text, strlen(text), path);
+}
+
+void probe_parse_nvidia_gpu_info(struct snap_node *g, const char *text, size_t len,
+				 const char *path)
+{
 	static const struct {
 		const char *key, *name;
 	} keys[] = {
@@ -148,6 +174,31 @@ static void probe_nvidia_gpus(struct probe_env *pe, struct snap_node *nv)
 		{ "GPU UUID", "uuid" },     { "Video BIOS", "vbios" },
 		{ "Bus Type", "bus_type" }, { "Bus Location", "bus_location" },
 	};
+	_cleanup_free_ char *buf = probe_text_dup(text, len);
+	char *state, *line;
+
+	if (!buf) {
+		snap_set_errno(g, "model", -ENOMEM, path);
+		return;
+	}
+	state = buf;
+	while ((line = line_next(&state))) {
+		char *v = kv_split(line, ':');
+
+		if (!v)
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+			if (streq(line, keys[i].key))
+				snap_set_str(g, keys[i].name, v, path);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!snap_child(g, keys[i].name))
+			snap_set_state(g, keys[i].name, FACT_ABSENT, path, "line missing");
+}
+
+static void probe_nvidia_gpus(struct probe_env *pe, struct snap_node *nv)
+{
+	static const char dir[] = "/proc/driver/nvidia/gpus";
 	_cleanup_strv_free_ char **names = NULL;
 	struct snap_node *arr;
 	int err = root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names);
@@ -160,7 +211,6 @@ static void probe_nvidia_gpus(struct probe_env *pe, struct snap_node *nv)
 	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *path = NULL, *text = NULL;
 		struct snap_node *g = snap_append_object(arr);
-		char *state, *line;
 
 		if (!g)
 			return;
@@ -174,19 +224,7 @@ static void probe_nvidia_gpus(struct probe_env *pe, struct snap_node *nv)
 			snap_set_errno(g, "model", err, path);
 			continue;
 		}
-		state = text;
-		while ((line = line_next(&state))) {
-			char *v = kv_split(line, ':');
-
-			if (!v)
-				continue;
-			for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-				if (streq(line, keys[i].key))
-					snap_set_str(g, keys[i].name, v, path);
-		}
-		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-			if (!snap_child(g, keys[i].name))
-				snap_set_state(g, keys[i].name, FACT_ABSENT, path, "line missing");
+		probe_parse_nvidia_gpu_info(g, text, strlen(text), path);
 	}
 }
 
@@ -203,6 +241,82 @@ static void set_node(struct probe_env *pe, struct snap_node *obj, const char *ke
 	else
 		snap_set_state(obj, key, FACT_ABSENT, path,
 			       want_dir ? "not a directory" : "not a character device");
+}
+
+#define DEVICE_NODES_MAX 512u
+
+/* One node's type, numbers, permission bits and owner, for "may this process open it". */
+static void add_node(struct probe_env *pe, struct snap_node *arr, const char *path,
+		     const char *group_text)
+{
+	struct snap_node *o;
+	struct stat st;
+	const char *type;
+	char name[256];
+	int err;
+
+	if (snap_count(arr) >= DEVICE_NODES_MAX)
+		return;
+	o = snap_append_object(arr);
+	if (!o)
+		return;
+	snap_set_str(o, "path", path, path);
+	err = root_stat(pe->root, path, &st);
+	if (err < 0) {
+		snap_set_errno(o, "type", err, path);
+		return;
+	}
+	/* A bind mount of a missing node leaves a regular file: say so, never "present". */
+	type = S_ISCHR(st.st_mode) ? "char" : S_ISBLK(st.st_mode) ? "block" :
+	       S_ISDIR(st.st_mode) ? "directory" : S_ISREG(st.st_mode) ? "file" : "other";
+	snap_set_str(o, "type", type, path);
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		snap_set_int(o, "major", major(st.st_rdev), path);
+		snap_set_int(o, "minor", minor(st.st_rdev), path);
+	}
+	snap_set_strf(o, "mode", path, "%04o", (unsigned)(st.st_mode & 07777));
+	snap_set_int(o, "uid", st.st_uid, path);
+	snap_set_int(o, "gid", st.st_gid, path);
+	if (!group_text)
+		snap_set_state(o, "group", FACT_ABSENT, "/etc/group", "no group database");
+	else if (probe_group_name(group_text, st.st_gid, name, sizeof(name)) == 0)
+		snap_set_str(o, "group", name, "/etc/group");
+	else
+		snap_set_state(o, "group", FACT_ABSENT, "/etc/group", "gid not in /etc/group");
+}
+
+/* Every /dev/nvidia*, /dev/nvidia-caps/nvidia-cap*, /dev/kfd, /dev/dri/{renderD,card}*: modes. */
+static void probe_node_modes(struct probe_env *pe, struct snap_node *dn)
+{
+	static const struct {
+		const char *dir, *prefix;
+	} globs[] = {
+		{ "/dev", "nvidia" }, { "/dev/nvidia-caps", "nvidia-cap" }, { "/dev", "kfd" },
+		{ "/dev/dri", "renderD" }, { "/dev/dri", "card" },
+	};
+	struct snap_node *arr = snap_array(dn, "nodes");
+	_cleanup_free_ char *groups = NULL;
+
+	if (root_read_text(pe->root, "/etc/group", ROOT_CAP_TEXT, &groups) < 0)
+		groups = NULL;
+	for (size_t g = 0; g < ARRAY_SIZE(globs); g++) {
+		_cleanup_strv_free_ char **names = NULL;
+
+		if (root_list_dir(pe->root, globs[g].dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
+			continue;
+		STRV_FOREACH(n, names) {
+			_cleanup_free_ char *p = NULL;
+
+			if (!startswith(*n, globs[g].prefix) ||
+			    (streq(globs[g].prefix, "kfd") && !streq(*n, "kfd")))
+				continue;
+			if (asprintf(&p, "%s/%s", globs[g].dir, *n) < 0) {
+				p = NULL;
+				return;
+			}
+			add_node(pe, arr, p, groups);
+		}
+	}
 }
 
 static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
@@ -256,6 +370,7 @@ static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
 		if (root_stat(pe->root, p, &st) == 0 && S_ISCHR(st.st_mode))
 			snap_append_str(render, *n, p);
 	}
+	probe_node_modes(pe, dn);
 }
 
 static void probe_secure_boot(struct probe_env *pe, struct snap_node *drv)

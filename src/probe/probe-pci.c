@@ -11,7 +11,10 @@
  * "0x%016llx 0x%016llx 0x%016llx" (start, end, IORESOURCE_* flags), index = line number
  * (0-5 standard BARs, 6 expansion ROM, 7-12 SR-IOV BARs). A 64-bit BAR fills line n and
  * leaves line n+1 zero. Writes "hardware.gpus[]" and "hardware.pci_devices" (entries seen).
- * Product names come from facts/ later: "name" stays unprobed here.
+ * Product name, architecture and compute capability come from the built-in GPU table
+ * (facts/, src/facts/data/gpu_compute_capability.tsv, keyed by vendor:device); a device the
+ * table does not know is named from pci.ids through the caller's lookup
+ * (gpuenv_ctx_set_pci_name_fn(): libpci is GPL and is not linked here).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,12 +22,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facts/facts.h"
 #include "probe.h"
 #include "shared/parse.h"
 #include "shared/strv.h"
 
 #define PCI_DEVICES_DIR "/sys/bus/pci/devices"
 #define PCI_RESOURCE_MAX_LINES 64u
+#define GPU_TABLE_SOURCE "facts:gpu_compute_capability"
+#define GPU_TABLE_MAX_CANDIDATES 16u
 
 /* include/linux/ioport.h */
 #define IORESOURCE_IO 0x00000100u
@@ -284,6 +290,102 @@ static void probe_bars(struct probe_env *pe, struct snap_node *gpu, const char *
 		snap_set_state(gpu, "bar1_size_bytes", FACT_ABSENT, path, "BAR1 not assigned");
 }
 
+/* name, architecture, chip, compute_capability: one state for all (id unreadable). */
+static void set_identity_unknown(struct snap_node *gpu, enum fact_state state, const char *why)
+{
+	static const char *const keys[] = { "in_gpu_table", "name", "architecture", "chip",
+					    "compute_capability" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		snap_set_state(gpu, keys[i], state, GPU_TABLE_SOURCE, why);
+}
+
+/* A table column: present when the row has it, absent when the row leaves it unconfirmed. */
+static void set_table_str(struct snap_node *obj, const char *key, const char *value,
+			  const char *source)
+{
+	if (value && *value && !streq(value, "?"))
+		snap_set_str(obj, key, value, source);
+	else
+		snap_set_state(obj, key, FACT_ABSENT, source, "not confirmed in the GPU table");
+}
+
+/* The fallback: the caller's pci.ids lookup, for devices the table does not know. */
+static void set_pci_ids_name(struct probe_env *pe, struct snap_node *gpu, uint16_t vendor,
+			     uint16_t device, bool subvendor_ok, uint64_t subvendor,
+			     bool subdevice_ok, uint64_t subdevice)
+{
+	char buf[256] = "";
+	int err;
+
+	if (!pe->ctx || !pe->ctx->pci_name_fn) {
+		snap_set_state(gpu, "name", FACT_ABSENT, GPU_TABLE_SOURCE,
+			       "not in the built-in GPU table; no PCI ID database (pci.ids) given");
+		return;
+	}
+	err = pe->ctx->pci_name_fn(pe->ctx->pci_name_userdata, vendor, device,
+				   subvendor_ok ? (uint16_t)subvendor : 0xffff,
+				   subdevice_ok ? (uint16_t)subdevice : 0xffff, buf, sizeof(buf));
+	buf[sizeof(buf) - 1] = '\0';
+	if (err == -ENOENT || (err >= 0 && !*strstrip(buf)))
+		snap_set_state(gpu, "name", FACT_ABSENT, "pci.ids",
+			       "neither in the built-in GPU table nor in pci.ids");
+	else if (err == -EBADMSG)
+		snap_set_state(gpu, "name", FACT_MALFORMED, "pci.ids",
+			       "the PCI ID database could not be parsed");
+	else if (err < 0)
+		snap_set_errno(gpu, "name", err, "pci.ids");
+	else
+		snap_set_str(gpu, "name", buf, "pci.ids");
+}
+
+/*
+ * The GPU table row(s) for vendor:device. An id can name several products (10de:25b6 is both
+ * A16 and A2, told apart only by the subsystem id): every one is listed in
+ * gpu_table.candidates[], the first gives name/architecture/compute_capability.
+ */
+static void set_identity(struct probe_env *pe, struct snap_node *gpu, uint16_t vendor,
+			 uint16_t device, bool subvendor_ok, uint64_t subvendor, bool subdevice_ok,
+			 uint64_t subdevice)
+{
+	static const char *const facts_keys[] = { "architecture", "chip", "compute_capability" };
+	const struct facts_gpu *row, *cand;
+	struct snap_node *tbl, *cands;
+	char source[160];
+
+	if (facts_gpu_by_pci_id(vendor, device, &row) < 0) {
+		snap_set_bool(gpu, "in_gpu_table", false, GPU_TABLE_SOURCE);
+		for (size_t i = 0; i < ARRAY_SIZE(facts_keys); i++)
+			snap_set_state(gpu, facts_keys[i], FACT_ABSENT, GPU_TABLE_SOURCE,
+				       "not in the built-in GPU table");
+		set_pci_ids_name(pe, gpu, vendor, device, subvendor_ok, subvendor, subdevice_ok,
+				 subdevice);
+		return;
+	}
+	/* The fact's source names the table and the row's own sources ("CUDAGPUS;OGKM;PCIIDS"). */
+	snprintf(source, sizeof(source), GPU_TABLE_SOURCE " [%s]", row->source ? row->source : "?");
+	snap_set_bool(gpu, "in_gpu_table", true, GPU_TABLE_SOURCE);
+	set_table_str(gpu, "name", row->product, source);
+	set_table_str(gpu, "architecture", row->architecture, source);
+	set_table_str(gpu, "chip", row->chip, source);
+	set_table_str(gpu, "compute_capability", row->compute_capability, source);
+
+	tbl = snap_object(gpu, "gpu_table");
+	set_table_str(tbl, "product", row->product, source);
+	set_table_str(tbl, "segment", row->segment, source);
+	set_table_str(tbl, "confidence", row->confidence, source);
+	set_table_str(tbl, "pci_id_confidence", row->pci_id_confidence, source);
+	cands = snap_array(tbl, "candidates");
+	for (size_t n = 0; n < GPU_TABLE_MAX_CANDIDATES &&
+			   facts_gpu_by_pci_id_nth(vendor, device, n, &cand) == 0; n++) {
+		char csrc[160];
+
+		snprintf(csrc, sizeof(csrc), GPU_TABLE_SOURCE " [%s]",
+			 cand->source ? cand->source : "?");
+		snap_append_str(cands, cand->product ? cand->product : "?", csrc);
+	}
+}
+
 /* Is this a device we report? Unreadable class: keep devices of the GPU vendors. */
 static bool is_gpu(bool class_ok, uint64_t cls, bool vendor_ok, uint64_t vendor)
 {
@@ -299,8 +401,8 @@ static bool is_gpu(bool class_ok, uint64_t cls, bool vendor_ok, uint64_t vendor)
 static int probe_one(struct probe_env *pe, struct snap_node *gpus, const char *bdf)
 {
 	_cleanup_free_ char *vpath = NULL, *cpath = NULL, *vtext = NULL, *ctext = NULL;
-	uint64_t vendor = 0, cls = 0;
-	bool vendor_ok, class_ok;
+	uint64_t vendor = 0, cls = 0, device = 0, subvendor = 0, subdevice = 0;
+	bool vendor_ok, class_ok, device_ok, subvendor_ok, subdevice_ok;
 	struct snap_node *gpu;
 	const char *vname;
 	int verr, cerr;
@@ -323,9 +425,11 @@ static int probe_one(struct probe_env *pe, struct snap_node *gpus, const char *b
 	gpu = snap_append_object(gpus);
 	snap_set_str(gpu, "bus_id", bdf, PCI_DEVICES_DIR);
 	set_hex_attr(pe, gpu, bdf, "vendor", "vendor_id", 4, 0xffff, NULL);
-	set_hex_attr(pe, gpu, bdf, "device", "device_id", 4, 0xffff, NULL);
-	set_hex_attr(pe, gpu, bdf, "subsystem_vendor", "subsystem_vendor_id", 4, 0xffff, NULL);
-	set_hex_attr(pe, gpu, bdf, "subsystem_device", "subsystem_device_id", 4, 0xffff, NULL);
+	device_ok = set_hex_attr(pe, gpu, bdf, "device", "device_id", 4, 0xffff, &device) == 0;
+	subvendor_ok = set_hex_attr(pe, gpu, bdf, "subsystem_vendor", "subsystem_vendor_id", 4,
+				    0xffff, &subvendor) == 0;
+	subdevice_ok = set_hex_attr(pe, gpu, bdf, "subsystem_device", "subsystem_device_id", 4,
+				    0xffff, &subdevice) == 0;
 	set_hex_attr(pe, gpu, bdf, "class", "class", 6, 0xffffff, NULL);
 
 	vname = vendor_ok ? gpu_vendor_name(vendor) : NULL;
@@ -337,8 +441,13 @@ static int probe_one(struct probe_env *pe, struct snap_node *gpus, const char *b
 		snap_set_state(gpu, "vendor", snap_get_state(gpu, "vendor_id"), vpath,
 			       "vendor id not readable");
 
-	/* Product name and compute capability: the facts layer (not written yet). */
-	snap_set_state(gpu, "name", FACT_UNPROBED, "facts", "no PCI id table yet");
+	if (vendor_ok && device_ok)
+		set_identity(pe, gpu, (uint16_t)vendor, (uint16_t)device, subvendor_ok, subvendor,
+			     subdevice_ok, subdevice);
+	else
+		set_identity_unknown(gpu, vendor_ok ? snap_get_state(gpu, "device_id") :
+					  snap_get_state(gpu, "vendor_id"),
+				     "PCI vendor/device id not readable");
 
 	set_link_basename(pe, gpu, bdf, "driver", "driver");
 	set_link_basename(pe, gpu, bdf, "iommu_group", "iommu_group");

@@ -12,9 +12,17 @@ static const struct probe probe_table[] = {
 	{ .name = "host", .layer = GPUENV_LAYER_HARDWARE, .run = probe_host },
 	{ .name = "pci", .layer = GPUENV_LAYER_HARDWARE, .run = probe_pci },
 	{ .name = "driver", .layer = GPUENV_LAYER_DRIVER, .run = probe_nvidia_driver },
+	{ .name = "libraries", .layer = GPUENV_LAYER_RUNTIME, .run = probe_libraries },
+	{ .name = "kernel-log", .layer = GPUENV_LAYER_DRIVER, .run = probe_kernel_log },
+	{ .name = "nvml", .layer = GPUENV_LAYER_DRIVER, .flags = PROBE_LIVE, .run = probe_nvml },
+	{ .name = "cuda-driver", .layer = GPUENV_LAYER_DRIVER, .flags = PROBE_LIVE, .run = probe_cuda_driver },
+	{ .name = "opencl", .layer = GPUENV_LAYER_RUNTIME, .flags = PROBE_LIVE, .run = probe_opencl },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
+	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
+	{ .name = "python", .layer = GPUENV_LAYER_FRAMEWORK, .run = probe_python },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },
+	{ .name = "container-host", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container_host },
 };
 
 const char *layer_to_string(enum gpuenv_layer l)

@@ -164,7 +164,7 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 	if (f->needed && f->needed[0])
 		strbuf_puts(sb, "\n");
 	if (f->runpath)
-		strbuf_printf(sb, "  RUNPATH %s\n", f->runpath);
+		strbuf_printf(sb, "  RUNPATH/RPATH %s\n", f->runpath);
 	if (f->warning)
 		strbuf_printf(sb, "  warning: %s\n", f->warning);
 	for (size_t d = 0; f->verdicts && d < s->n_devices; d++) {

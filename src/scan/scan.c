@@ -20,6 +20,7 @@
 
 #include "core/ctx.h"
 #include "core/root.h"
+#include "fatbin/elf-dynamic.h"
 #include "fatbin/fatbin.h"
 #include "scan/scan.h"
 #include "shared/log.h"
@@ -250,7 +251,26 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 				  rv == -E2BIG ? "too many entries" :
 				  rv == -EPROTONOSUPPORT ? "unsupported format version" :
 				  "malformed GPU code container", why ? ": " : "", why ? why : "");
-	return record_result(f, r);
+	rv = record_result(f, r);
+	if (rv < 0 || r->type != FATBIN_FILE_HOST_ELF)
+		return rv;
+	/* SONAME / DT_NEEDED / RUNPATH: src/fatbin/elf-dynamic */
+	{
+		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+
+		if (elf_dynamic_parse(p, len, &d) < 0 || !d->has_dynamic)
+			return 0;
+		if (d->soname && !f->soname && !(f->soname = strdup(d->soname)))
+			return -ENOMEM;
+		if ((d->runpath || d->rpath) && !f->runpath &&
+		    !(f->runpath = strdup(d->runpath ? d->runpath : d->rpath)))
+			return -ENOMEM;
+		if (d->needed && d->n_needed && !f->needed) {
+			f->needed = TAKE_PTR(d->needed);
+			d->n_needed = 0;
+		}
+	}
+	return 0;
 }
 
 /* ---- wheels ------------------------------------------------------------------------ */

@@ -25,6 +25,9 @@ bool snap_key_is_identifying(const char *section, const char *key)
 
 	if (section && (strcmp(section, "environment") == 0 || strcmp(section, "requested") == 0))
 		return true;
+	/* A fact in an array has no key: its array's name decides ("device_uuids"). */
+	if (!key)
+		key = section;
 	for (size_t i = 0; key && i < sizeof(words) / sizeof(words[0]); i++)
 		if (strstr(key, words[i]))
 			return true;

@@ -4,11 +4,17 @@
 
 scenario.ini:
   [scenario]  description = …   source = where the files were copied from
-              args = extra gpuenv arguments (@FAKES@ expands to the fake-library dir)
+              requires = a host path the scenario needs (a real vendor library); when it
+                         is missing the test is skipped (exit 77) and says why
+              args = extra gpuenv arguments (@FAKES@ expands to the fake-library dir,
+                     and the golden files name that dir @FAKES@ too)
   [env]       KEY = VALUE lines, the environment of the judged process (--env-file)
 Runs `gpuenv report --sysroot root --stable` as text and as JSON, compares with
 expected/report.txt and expected/report.json, and checks that the JSON loads back
-(`--from`) to identical JSON. GPUENV_UPDATE_EXPECTED=1 rewrites the golden files.
+(`--from`) to identical JSON. Then runs `gpuenv doctor` the same way and compares its text,
+its JSON and its exit code with expected/doctor.txt, expected/doctor.json and
+expected/doctor.rc; the doctor run from the saved snapshot (`--from`) must agree.
+GPUENV_UPDATE_EXPECTED=1 rewrites the golden files.
 """
 import configparser
 import difflib
@@ -18,12 +24,12 @@ import sys
 import tempfile
 
 
-def run(cmd, env):
+def run(cmd, env, ok_codes=(0,)):
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
-    if p.returncode != 0:
+    if p.returncode not in ok_codes:
         sys.stderr.write(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr}")
         sys.exit(1)
-    return p.stdout
+    return p.stdout if ok_codes == (0,) else (p.stdout, p.returncode)
 
 
 def compare(path, actual, update):
@@ -50,6 +56,10 @@ def main():
     ini = configparser.ConfigParser(interpolation=None, delimiters=("=",))
     ini.optionxform = str
     ini.read(os.path.join(scenario_dir, "scenario.ini"))
+    needs = ini.get("scenario", "requires", fallback="")
+    if needs and not os.path.exists(needs):
+        print(f"SKIP: {needs} is not installed here")
+        sys.exit(77)
     args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1",
            "GPUENV_FAKE_SCENARIO": os.path.join(scenario_dir, "scenario.ini")}
@@ -72,10 +82,27 @@ def main():
         with open(snap, "w", encoding="utf-8") as f:
             f.write(js)
         back = run([gpuenv, "report", "--from", snap, "--json", "--stable"], env)
-    ok = compare(os.path.join(scenario_dir, "expected", "report.txt"), text, update)
-    ok &= compare(os.path.join(scenario_dir, "expected", "report.json"), js, update)
+        doctor = [gpuenv, "doctor", "--sysroot", os.path.join(scenario_dir, "root"), "--stable",
+                  "--env-file", envfile] + args
+        codes = (0, 1, 2, 3)
+        dtext, rc = run(doctor, env, codes)
+        djson, rc_json = run(doctor + ["--json"], env, codes)
+        dback, rc_back = run([gpuenv, "doctor", "--from", snap, "--json", "--stable"], env, codes)
+    # The fake libraries' build directory differs between checkouts: goldens say @FAKES@.
+    text, js, back = (x.replace(fakes, "@FAKES@") for x in (text, js, back))
+    dtext, djson, dback = (x.replace(fakes, "@FAKES@") for x in (dtext, djson, dback))
+    exp = os.path.join(scenario_dir, "expected")
+    ok = compare(os.path.join(exp, "report.txt"), text, update)
+    ok &= compare(os.path.join(exp, "report.json"), js, update)
     if back != js:
         sys.stderr.write("--from round trip changed the snapshot\n")
+        ok = False
+    ok &= compare(os.path.join(exp, "doctor.txt"), dtext, update)
+    ok &= compare(os.path.join(exp, "doctor.json"), djson, update)
+    ok &= compare(os.path.join(exp, "doctor.rc"), f"{rc}\n", update)
+    if rc_json != rc or rc_back != rc or dback != djson:
+        sys.stderr.write(f"doctor: text exit {rc}, --json exit {rc_json}, --from exit {rc_back}; "
+                         f"--from JSON {'differs' if dback != djson else 'agrees'}\n")
         ok = False
     sys.exit(0 if ok else 1)
 

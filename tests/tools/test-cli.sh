@@ -16,6 +16,7 @@ check 66 "not a gpuenv snapshot" "$gpuenv" report --from "$tmp"
 echo 'BAD LINE=1' >"$tmp"
 check 66 "--env-file $tmp" "$gpuenv" report --env-file "$tmp"
 rm -f "$tmp"
+check 66 "--pci-ids /nonexistent.ids: No such file or directory" "$gpuenv" report --pci-ids /nonexistent.ids
 check 64 "unknown command" "$gpuenv" frobnicate
 check 64 "unexpected argument" "$gpuenv" report extra
 # --redact hides environment values (and UUIDs, serials, host names) in both renderers.
@@ -26,5 +27,48 @@ for fmt in "" --json; do
 	else
 		echo "ok: report --redact $fmt"
 	fi
+done
+# doctor: usage errors, "could not evaluate", warnings-only with and without --strict.
+check 64 "unrecognized option" "$gpuenv" doctor --bogus
+check 64 "exclude each other" "$gpuenv" doctor --json --markdown
+check 64 "unexpected argument" "$gpuenv" doctor extra
+empty=$(mktemp -d)
+check 3 "" "$gpuenv" doctor --sysroot "$empty" --no-vendor
+check 3 "" "$gpuenv" --sysroot "$empty" --no-vendor
+mkdir -p "$empty/sys/module/nvidia"
+echo 550.54.15 >"$empty/sys/module/nvidia/version"
+check 0 "" "$gpuenv" doctor --sysroot "$empty" --no-vendor
+check 1 "" "$gpuenv" doctor --sysroot "$empty" --no-vendor --strict
+if NO_COLOR=1 "$gpuenv" doctor --sysroot "$empty" --no-vendor --color always | grep -q "$(printf '\033')"; then
+	echo "FAIL: doctor prints colour with NO_COLOR"
+	fail=1
+else
+	echo "ok: no colour with NO_COLOR"
+fi
+if "$gpuenv" doctor --sysroot "$empty" --no-vendor --color always | grep -q "$(printf '\033')"; then
+	echo "ok: --color always colours"
+else
+	echo "FAIL: --color always prints no colour"
+	fail=1
+fi
+for fmt in --json --markdown --mermaid; do
+	check 0 "" "$gpuenv" doctor --sysroot "$empty" --no-vendor $fmt
+done
+for fmt in "" --json --markdown; do
+	check 0 "" "$gpuenv" doctor --list-rules $fmt
+done
+rm -rf "$empty"
+# --redact: an environment value quoted by a finding is hidden in every format.
+for d in /usr/local/cuda/lib64/stubs /usr/local/cuda/lib/stubs; do
+	[ -f "$d/libcuda.so" ] || continue
+	for fmt in "" --json --markdown --mermaid; do
+		if LD_LIBRARY_PATH="/opt/secret-user-1234:$d" "$gpuenv" doctor --no-vendor --redact $fmt | grep -q secret-user-1234; then
+			echo "FAIL: doctor --redact $fmt shows an environment value"
+			fail=1
+		else
+			echo "ok: doctor --redact $fmt"
+		fi
+	done
+	break
 done
 exit $fail

@@ -49,6 +49,12 @@ want "json cc" '"value": "8.9"' "$gpuenv" facts --json gpu "RTX 4090"
 want "xid description" "GPU has fallen off the bus" "$gpuenv" facts xid 79
 want "xid severity" "FATAL" "$gpuenv" facts xid 79
 want "json xid" '"value": "ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS"' "$gpuenv" facts --json xid 79
+# cudnn_cuda.tsv: 9.17.0 has a cuda12 (12.0..12.9) and a cuda13 (13.0, 13.1) package
+want "cudnn cuda12" "12.9,12.8,12.6" "$gpuenv" facts cudnn 9.17.0
+want "cudnn cuda13 driver" "580.65.06" "$gpuenv" facts cudnn 9.17.0
+want "cudnn source" "[SM9170]" "$gpuenv" facts cudnn 9.17.0
+want "json cudnn" '"cuda_versions": "13.1,13.0"' "$gpuenv" facts --json cudnn 9.17.0
+check 2 "no cuDNN release 9.19.0" "$gpuenv" facts cudnn 9.19.0
 # cuda_driver_min.tsv marks 13.4.1 unconfirmed
 want "unconfirmed mark" "(unconfirmed)" "$gpuenv" facts cuda 13.4.1
 want "help" "Usage: gpuenv facts" "$gpuenv" facts --help

@@ -196,19 +196,14 @@ static void test_invariants(void **state)
 /* Copies the real data dir into a temp dir, replaces one table, runs the generator. */
 static int run_gen_with(const char *table, const char *content)
 {
-	static const char *const tables[] = { "gpu_compute_capability.tsv", "cuda_driver_min.tsv",
-		"driver_branches.tsv", "cuda_arch_support.tsv", "xid.tsv", "ptx_isa.tsv",
-		"sm_arch.tsv" };
 	char dir[] = "/tmp/test-facts-XXXXXX";
 	char cmd[4096];
 	int st;
 
 	assert_non_null(mkdtemp(dir));
-	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		snprintf(cmd, sizeof(cmd), "cp '%s/src/facts/data/%s' '%s/'", GPUENV_TEST_SOURCE_ROOT,
-			 tables[i], dir);
-		assert_int_equal(system(cmd), 0);
-	}
+	/* Every table: the generator reads them all. */
+	snprintf(cmd, sizeof(cmd), "cp '%s/src/facts/data/'*.tsv '%s/'", GPUENV_TEST_SOURCE_ROOT, dir);
+	assert_int_equal(system(cmd), 0);
 	if (table) {
 		FILE *f;
 
@@ -229,6 +224,31 @@ static int run_gen_with(const char *table, const char *content)
 
 #define XID_HDR "xid\tmnemonic\tdescription\tcause_category\tresolution_bucket\tseverity\t" \
 	"application_error\trecommended_action\ttypical_log_text\tconfidence\tsource\n"
+
+#define CUDNN_HDR "first\tlast\tvariant\tcuda_majors\tcuda_versions\tcuda_as_listed\t" \
+	"min_linux_driver\tcompute_capabilities\tconfidence\tnotes\tsource\n"
+
+static void test_cudnn(void **state)
+{
+	const struct facts_cudnn *r, *r2;
+
+	assert_int_equal(facts_cudnn_nth("8.9.6", 0, &r), 0);
+	assert_string_equal(r->variant, "cuda11");
+	assert_int_equal(facts_cudnn_nth("8.9.6", 1, &r2), 0);
+	assert_string_equal(r2->variant, "cuda12");
+	assert_true(facts_cudnn_lists_cuda(r2, 12, 2));
+	assert_false(facts_cudnn_lists_cuda(r2, 12, 4));
+	assert_true(facts_cudnn_has_major(r, 11));
+	assert_int_equal(facts_cudnn_nth("8.9.6", 2, &r), -ENOENT);
+	/* "8.8" covers 8.8.1 */
+	assert_int_equal(facts_cudnn_nth("8.8.1", 0, &r), 0);
+	assert_string_equal(r->first, "8.6.0");
+	assert_string_equal(r->confidence, "unconfirmed");
+	assert_null(r->cuda_versions);
+	assert_int_equal(facts_cudnn_nth("9.19.0", 0, &r), -ENOENT);
+	for (size_t i = 0; i < facts_cudnn_table_len; i++)
+		assert_non_null(facts_cudnn_table[i].source);
+}
 
 static void test_generator(void **state)
 {
@@ -254,6 +274,16 @@ static void test_generator(void **state)
 		"ptx_isa_version\tconfidence\tnotes\tsource\n"
 		"12.10\t5.0\t9.0\t\t\t\t8.4\thigh\t\tS\n"
 		"12.9\t5.0\t9.0\t\t\t\t8.4\thigh\t\tS\n"), 0);
+	/* cuDNN: a confirmed row without its CUDA list, and a CUDA outside its majors */
+	assert_int_not_equal(run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
+		"9.0.0\t9.0.0\tcuda12\t12\t\t12.x\t\t\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
+		"9.0.0\t9.0.0\tcuda12\t12\t11.8\t11.8\t\t\tconfirmed\t\tS\n"), 0);
+	/* cuDNN: last release before the first */
+	assert_int_not_equal(run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
+		"9.5.1\t9.5.0\tcuda12\t12\t12.6\t12.6\t\t\tconfirmed\t\tS\n"), 0);
+	assert_int_equal(run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
+		"9.5.0\t9.5.1\tcuda12\t12\t12.6\t12.6\t\t\tconfirmed\t\tS\n"), 0);
 	/* PTX ISA table: duplicate, unsorted, empty source, driver branches going down */
 #define PTX_HDR "ptx_isa_version\tcuda_version\tmin_driver_branch\tconfidence\tnotes\tsource\n"
 	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
@@ -287,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_cuda_driver),
 		cmocka_unit_test(test_branch_arch_xid),
 		cmocka_unit_test(test_invariants),
+		cmocka_unit_test(test_cudnn),
 		cmocka_unit_test(test_generator),
 	};
 

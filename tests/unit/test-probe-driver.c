@@ -368,6 +368,77 @@ static void test_caps_dir(void **state)
 	assert_true(snap_get_bool_default(r, "driver.device_nodes.nvidia_caps", false));
 }
 
+/* mknod with an exact mode and owner; false when the sandbox forbids it. */
+static bool put_node(struct fx *f, const char *rel, mode_t mode, unsigned maj, unsigned min,
+		     uid_t uid, gid_t gid)
+{
+	char path[512], dir[512];
+
+	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	mkdir_p(dir);
+	return mknod(path, S_IFCHR | mode, makedev(maj, min)) == 0 && chmod(path, mode) == 0 &&
+	       chown(path, uid, gid) == 0;
+}
+
+static const struct snap_node *find_node(const struct snap_node *r, const char *path)
+{
+	const struct snap_node *nodes = snap_get(r, "driver.device_nodes.nodes");
+
+	for (size_t i = 0; i < snap_count(nodes); i++)
+		if (strcmp(snap_get_str(snap_at(nodes, i), "path"), path) == 0)
+			return snap_at(nodes, i);
+	return NULL;
+}
+
+/* Render nodes 0660 root:render (Ubuntu's udev rule) and the NVIDIA nodes 0666. */
+static void test_node_modes(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r, *n;
+	int64_t v;
+
+	puts_(f, "/etc/group", "root:x:0:\nvideo:x:44:\nrender:x:109:\nusers:x:100:\n");
+	if (!put_node(f, "/dev/dri/renderD128", 0660, 226, 128, 0, 109) ||
+	    !put_node(f, "/dev/dri/card0", 0660, 226, 0, 0, 44) ||
+	    !put_node(f, "/dev/nvidia0", 0666, 195, 0, 0, 0) ||
+	    !put_node(f, "/dev/nvidiactl", 0666, 195, 255, 0, 0) ||
+	    !put_node(f, "/dev/nvidia-caps/nvidia-cap1", 0400, 237, 1, 0, 0) ||
+	    !put_node(f, "/dev/kfd", 0660, 235, 0, 0, 4242)) {
+		printf("# mknod/chown not permitted here: device-node mode checks skipped\n");
+		skip();
+	}
+	puts_(f, "/dev/nvidia-uvm", ""); /* a bind mount of a missing node: a regular file */
+	r = run(f);
+	assert_int_equal(snap_count(snap_get(r, "driver.device_nodes.nodes")), 8);
+	n = find_node(r, "/dev/dri/renderD128");
+	assert_non_null(n);
+	assert_string_equal(snap_get_str(n, "type"), "char");
+	assert_string_equal(snap_get_str(n, "mode"), "0660");
+	assert_true(snap_get_int(n, "major", &v) && v == 226);
+	assert_true(snap_get_int(n, "minor", &v) && v == 128);
+	assert_true(snap_get_int(n, "uid", &v) && v == 0);
+	assert_true(snap_get_int(n, "gid", &v) && v == 109);
+	assert_string_equal(snap_get_str(n, "group"), "render");
+	assert_string_equal(snap_source(snap_get(n, "group")), "/etc/group");
+	n = find_node(r, "/dev/dri/card0");
+	assert_string_equal(snap_get_str(n, "group"), "video");
+	n = find_node(r, "/dev/nvidia0");
+	assert_string_equal(snap_get_str(n, "mode"), "0666");
+	n = find_node(r, "/dev/nvidia-caps/nvidia-cap1");
+	assert_string_equal(snap_get_str(n, "mode"), "0400");
+	n = find_node(r, "/dev/nvidia-caps");
+	assert_string_equal(snap_get_str(n, "type"), "directory");
+	n = find_node(r, "/dev/nvidia-uvm");
+	assert_string_equal(snap_get_str(n, "type"), "file");
+	assert_int_equal(snap_get_state(n, "major"), FACT_UNPROBED);
+	n = find_node(r, "/dev/kfd");
+	assert_int_equal(snap_get_state(n, "group"), FACT_ABSENT);
+	assert_string_equal(snap_get_str(n, "mode"), "0660");
+	assert_string_equal(snap_str(snap_get(r, "driver.device_nodes.dri_render.0")), "renderD128");
+}
+
 /* The live machine: whatever it has, the probe must not fail or leak. */
 static void test_live_smoke(void **state)
 {
@@ -397,6 +468,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unreadable_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_caps_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_aarch64_proprietary, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_node_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_smoke, setup, teardown),
 	};
 

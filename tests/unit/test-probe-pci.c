@@ -223,6 +223,16 @@ static const struct dev devs[] = {
 	  .driver = "amdgpu", .iommu_group = "99", .numa_node = "1",
 	  .cur_speed = "32.0 GT/s PCIe", .max_speed = "32.0 GT/s PCIe", .cur_width = "16",
 	  .max_width = "16", .resource = h100_resource },
+	/* NVIDIA A16 / A2: one device id, two products (told apart by the subsystem id only). */
+	{ .parent = "pci0000:d0/0000:d0:01.0", .bdf = "0000:d1:00.0", .vendor = "0x10de",
+	  .device = "0x25b6", .subvendor = "0x10de", .subdevice = "0x14a9", .class = "0x030200",
+	  .driver = "nvidia", .iommu_group = "120", .numa_node = "1",
+	  .cur_speed = "16.0 GT/s PCIe", .max_speed = "16.0 GT/s PCIe", .cur_width = "8",
+	  .max_width = "16", .resource = h100_resource },
+	/* An NVIDIA device id the table does not know (a future product). */
+	{ .parent = "pci0000:e0/0000:e0:01.0", .bdf = "0000:e1:00.0", .vendor = "0x10de",
+	  .device = "0x3fff", .subvendor = "0x10de", .subdevice = "0x0000", .class = "0x030200",
+	  .numa_node = "1", .resource = h100_resource },
 };
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -315,7 +325,16 @@ static void check_h100(const struct snap_node *g, const char *bdf)
 	assert_string_equal(snap_get_str(g, "subsystem_vendor_id"), "0x10de");
 	assert_string_equal(snap_get_str(g, "subsystem_device_id"), "0x16c1");
 	assert_string_equal(snap_get_str(g, "vendor"), "NVIDIA");
-	assert_int_equal(snap_get_state(g, "name"), FACT_UNPROBED);
+	assert_true(snap_get_bool_default(g, "in_gpu_table", false));
+	assert_string_equal(snap_get_str(g, "name"), "NVIDIA H100 SXM5 80GB (H100 80GB HBM3)");
+	assert_string_equal(snap_get_str(g, "architecture"), "Hopper");
+	assert_string_equal(snap_get_str(g, "chip"), "GH100");
+	assert_string_equal(snap_get_str(g, "compute_capability"), "9.0");
+	assert_string_equal(snap_source(snap_get(g, "compute_capability")),
+			    "facts:gpu_compute_capability [CUDAGPUS;OGKM;PCIIDS]");
+	assert_string_equal(snap_get_str(g, "gpu_table.confidence"), "confirmed");
+	assert_string_equal(snap_get_str(g, "gpu_table.pci_id_confidence"), "confirmed-nvidia");
+	assert_int_equal(snap_count(snap_get(g, "gpu_table.candidates")), 1);
 	assert_int_equal(get_int(g, "max_link_width"), 16);
 	assert_string_equal(snap_get_str(g, "max_link_speed"), "32.0 GT/s PCIe");
 	bars = snap_get(g, "bars");
@@ -333,8 +352,8 @@ static void test_h100_sxm(void **state)
 	fixture_probe(f);
 	assert_int_equal(get_int(snapshot_root_const(f->snap), "hardware.pci_devices"),
 			 (int64_t)ARRAY_SIZE(devs));
-	/* ASPEED VGA, 4 H100s + the malformed one, AMD accelerator. */
-	assert_int_equal(snap_count(gpus(f)), 7);
+	/* ASPEED VGA, 4 H100s + the malformed one, AMD accelerator, A16/A2, unknown NVIDIA. */
+	assert_int_equal(snap_count(gpus(f)), 9);
 	assert_null(find_gpu(f, "0000:15:01.0"));
 	assert_null(find_gpu(f, "0000:05:00.0"));
 	assert_null(find_gpu(f, "0000:9a:00.0"));
@@ -374,6 +393,11 @@ static void test_h100_sxm(void **state)
 	assert_string_equal(snap_get_str(g, "class"), "0x030000");
 	assert_int_equal(snap_get_state(g, "vendor"), FACT_ABSENT);
 	assert_string_equal(snap_get_str(g, "driver"), "ast");
+	assert_false(snap_get_bool_default(g, "in_gpu_table", true));
+	assert_int_equal(snap_get_state(g, "in_gpu_table"), FACT_PRESENT);
+	assert_int_equal(snap_get_state(g, "name"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(g, "compute_capability"), FACT_ABSENT);
+	assert_null(snap_get(g, "gpu_table"));
 	assert_int_equal(snap_count(snap_get(g, "bars")), 0);
 	assert_int_equal(snap_get_state(g, "bar1_size_bytes"), FACT_ABSENT);
 
@@ -382,6 +406,11 @@ static void test_h100_sxm(void **state)
 	assert_string_equal(snap_get_str(g, "vendor"), "AMD");
 	assert_string_equal(snap_get_str(g, "class"), "0x120000");
 	assert_string_equal(snap_get_str(g, "driver"), "amdgpu");
+	/* The built-in table holds NVIDIA rows only: the MI300X is an unknown GPU to it. */
+	assert_false(snap_get_bool_default(g, "in_gpu_table", true));
+	assert_int_equal(snap_get_state(g, "name"), FACT_ABSENT);
+	assert_string_equal(snap_error(snap_get(g, "name")),
+			    "not in the built-in GPU table; no PCI ID database (pci.ids) given");
 
 	/* The tree round-trips through the JSON codec (schema rules accept every state used). */
 	{
@@ -390,12 +419,80 @@ static void test_h100_sxm(void **state)
 
 		assert_int_equal(snapshot_to_json(f->snap, SNAP_JSON_STABLE, &json), 0);
 		assert_int_equal(snapshot_from_json(json, strlen(json), &back, &why), 0);
-		assert_int_equal(snap_get_state(snapshot_root_const(back), "hardware.gpus.1.name"),
-				 FACT_UNPROBED);
+		assert_string_equal(snap_get_str(snapshot_root_const(back), "hardware.gpus.1.name"),
+				    "NVIDIA H100 SXM5 80GB (H100 80GB HBM3)");
 		assert_int_equal(get_int(snapshot_root_const(back), "hardware.gpus.1.bar1_size_bytes"),
 				 137438953472LL);
 		snapshot_unref(back);
 	}
+	fixture_free(f);
+}
+
+static void test_shared_id(void **state)
+{
+	struct fixture *f = fixture_new(NULL, 0, true);
+	const struct snap_node *g, *c;
+
+	fixture_probe(f);
+	g = find_gpu(f, "0000:d1:00.0");
+	assert_non_null(g);
+	assert_true(snap_get_bool_default(g, "in_gpu_table", false));
+	assert_string_equal(snap_get_str(g, "compute_capability"), "8.6");
+	assert_string_equal(snap_get_str(g, "architecture"), "Ampere");
+	c = snap_get(g, "gpu_table.candidates");
+	assert_int_equal(snap_count(c), 2);
+	/* Both rows, and name is the first of them. */
+	assert_true((strcmp(snap_str(snap_at(c, 0)), "NVIDIA A16") == 0 &&
+		     strcmp(snap_str(snap_at(c, 1)), "NVIDIA A2") == 0) ||
+		    (strcmp(snap_str(snap_at(c, 0)), "NVIDIA A2") == 0 &&
+		     strcmp(snap_str(snap_at(c, 1)), "NVIDIA A16") == 0));
+	assert_string_equal(snap_get_str(g, "name"), snap_str(snap_at(c, 0)));
+	fixture_free(f);
+}
+
+static int calls;
+
+/* A stand-in for libpci's pci_lookup_name(): knows 1002:74a1 only; 10de:3fff is "broken". */
+static int fake_pci_name(void *userdata, uint16_t vendor, uint16_t device, uint16_t subvendor,
+			 uint16_t subdevice, char *buf, size_t len)
+{
+	calls++;
+	assert_ptr_equal(userdata, &calls);
+	if (vendor == 0x1002 && device == 0x74a1) {
+		assert_int_equal(subvendor, 0x1002);
+		snprintf(buf, len, "Aqua Vanjaram [Instinct MI300X]");
+		return 0;
+	}
+	if (vendor == 0x10de && device == 0x3fff)
+		return -EBADMSG;
+	return -ENOENT;
+}
+
+static void test_pci_ids_fallback(void **state)
+{
+	struct fixture *f = fixture_new(NULL, 0, true);
+	const struct snap_node *g;
+
+	calls = 0;
+	gpuenv_ctx_set_pci_name_fn(f->ctx, fake_pci_name, &calls);
+	fixture_probe(f);
+	/* Asked only for the devices the table lacks: AMD, ASPEED, the unknown NVIDIA id. */
+	assert_int_equal(calls, 3);
+	g = find_gpu(f, "0000:c1:00.0");
+	assert_string_equal(snap_get_str(g, "name"), "Aqua Vanjaram [Instinct MI300X]");
+	assert_string_equal(snap_source(snap_get(g, "name")), "pci.ids");
+	assert_false(snap_get_bool_default(g, "in_gpu_table", true));
+	assert_int_equal(snap_get_state(g, "architecture"), FACT_ABSENT);
+	g = find_gpu(f, "0000:03:00.0");
+	assert_int_equal(snap_get_state(g, "name"), FACT_ABSENT);
+	assert_string_equal(snap_error(snap_get(g, "name")),
+			    "neither in the built-in GPU table nor in pci.ids");
+	g = find_gpu(f, "0000:e1:00.0");
+	assert_false(snap_get_bool_default(g, "in_gpu_table", true));
+	assert_int_equal(snap_get_state(g, "name"), FACT_MALFORMED);
+	/* A known GPU keeps the table's name; the callback is not asked. */
+	g = find_gpu(f, "0000:18:00.0");
+	assert_string_equal(snap_get_str(g, "name"), "NVIDIA H100 SXM5 80GB (H100 80GB HBM3)");
 	fixture_free(f);
 }
 
@@ -543,6 +640,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_prestate(test_h100_sxm, (void *)(uintptr_t)0),
 		cmocka_unit_test_prestate(test_h100_sxm, (void *)(uintptr_t)GPUENV_CTX_NO_OPENAT2),
+		cmocka_unit_test(test_shared_id),
+		cmocka_unit_test(test_pci_ids_fallback),
 		cmocka_unit_test(test_degraded_link),
 		cmocka_unit_test(test_link_width_zero),
 		cmocka_unit_test(test_unbound),

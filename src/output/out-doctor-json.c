@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * `gpuenv doctor --json`: a diagnosis (src/rules/rules.h) and the snapshot it was computed
+ * from, as one JSON document whose members are documented in docs/doctor-schema.md
+ * (schema_version 1). Rendering only; --redact replaces identifying evidence values and the
+ * snapshot's identifying facts with "<redacted>".
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "gpuenv/gpuenv.h"
+#include "output/output.h"
+#include "rules/rules.h"
+
+#define DOCTOR_SCHEMA_VERSION 1
+
+static json_t *strv_json(char *const *l)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && l && l[i]; i++)
+		json_array_append_new(a, json_string(l[i]));
+	return a;
+}
+
+static json_t *finding_json(const struct finding *f, bool redact)
+{
+	json_t *ev = json_array(), *o;
+
+	for (size_t i = 0; ev && i < f->n_ev; i++)
+		json_array_append_new(ev, json_pack("{s:s?,s:s?,s:s?}", "name", f->ev[i].name,
+						    "value", redact && f->ev[i].identifying ?
+								     "<redacted>" : f->ev[i].value,
+						    "source", f->ev[i].source));
+	o = json_pack("{s:s,s:s,s:s,s:s?,s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "rule", f->rule->id,
+		      "layer", rule_layer_name(f->rule->layer), "severity",
+		      rule_severity_name(f->severity), "subject", f->subject, "message", f->message,
+		      "title", f->rule->title, "symptom", f->rule->symptom, "cause", f->rule->cause,
+		      "evidence", ev ? ev : json_null(), "fix", strv_json(f->fix), "verify",
+		      strv_json(f->verify));
+	return o;
+}
+
+/* Replaces identifying values inside a string (messages may quote them). */
+static char *redact_text(const struct diagnosis *d, const char *s)
+{
+	char *out = strdup(s);
+
+	for (size_t i = 0; out && i < d->n_findings; i++)
+		for (size_t e = 0; e < d->findings[i].n_ev; e++) {
+			const struct rule_evidence *ev = &d->findings[i].ev[e];
+			size_t n = ev->value ? strlen(ev->value) : 0;
+			char *hit;
+
+			if (!ev->identifying || n < 3)
+				continue;
+			while (out && (hit = strstr(out, ev->value))) {
+				char *next;
+
+				if (asprintf(&next, "%.*s<redacted>%s", (int)(hit - out), out,
+					     hit + n) < 0)
+					next = NULL;
+				free(out);
+				out = next;
+			}
+		}
+	return out;
+}
+
+static int redact_in_place(const struct diagnosis *d, json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	char *r;
+
+	if (!s)
+		return 0;
+	r = redact_text(d, s);
+	if (!r)
+		return -ENOMEM;
+	json_object_set_new(o, key, json_string(r));
+	free(r);
+	return 0;
+}
+
+int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb)
+{
+	static const char *const link_ends[2][2] = { { "driver", "toolkit" },
+						     { "toolkit", "framework" } };
+	bool redact = flags & GPUENV_RENDER_REDACT;
+	json_t *root, *layers, *findings, *skipped, *links, *snap = NULL, *counts;
+	const struct chain *ch = &d->chain;
+	char *snap_text = NULL, *out;
+	unsigned n[3] = { 0 }, nskip = 0, nrules = 0;
+	int r;
+
+	r = snapshot_to_json(d->snap,
+			     ((flags & GPUENV_RENDER_STABLE) ? SNAP_JSON_STABLE : 0) |
+				     (redact ? SNAP_JSON_REDACT : 0) | SNAP_JSON_COMPACT,
+			     &snap_text);
+	if (r < 0)
+		return r;
+	snap = json_loads(snap_text, 0, NULL);
+	free(snap_text);
+	if (!snap)
+		return -ENOMEM;
+
+	layers = json_array();
+	for (int l = 0; layers && l < RULE_LAYERS; l++) {
+		json_t *facts = json_array();
+
+		for (size_t i = 0; facts && i < d->n_facts; i++) {
+			const struct layer_fact *lf = &d->facts[i];
+
+			if (lf->layer != (enum gpuenv_layer)l)
+				continue;
+			json_array_append_new(facts, json_pack("{s:s?,s:s?,s:s?}", "label", lf->label,
+							       "value",
+							       redact && lf->source &&
+									       strcmp(lf->source, "environment") == 0 ?
+								       "<redacted>" : lf->value,
+							       "source", lf->source));
+		}
+		json_array_append_new(layers, json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "layer",
+							rule_layer_name((enum gpuenv_layer)l), "status",
+							layer_status_name(d->status[l]), "rules",
+							d->rules_total[l], "evaluated", d->rules_run[l],
+							"skipped", d->rules_skipped[l], "facts",
+							facts ? facts : json_null()));
+		nskip += d->rules_skipped[l];
+		nrules += d->rules_total[l];
+	}
+	findings = json_array();
+	for (size_t i = 0; findings && i < d->n_findings; i++) {
+		json_t *f = finding_json(&d->findings[i], redact);
+
+		n[d->findings[i].severity]++;
+		if (f && redact && redact_in_place(d, f, "message") < 0) {
+			json_decref(f);
+			f = NULL;
+		}
+		json_array_append_new(findings, f ? f : json_null());
+	}
+	skipped = json_array();
+	for (size_t i = 0; skipped && i < d->n_skips; i++)
+		json_array_append_new(skipped,
+				      json_pack("{s:s,s:s,s:s?,s:s}", "rule", d->skips[i].rule->id,
+						"layer", rule_layer_name(d->skips[i].rule->layer),
+						"subject", d->skips[i].subject, "reason",
+						d->skips[i].reason));
+	links = json_array();
+	for (int k = 0; links && k < 2; k++)
+		json_array_append_new(links, json_pack("{s:s,s:s,s:s,s:s?}", "from", link_ends[k][0],
+						       "to", link_ends[k][1], "state",
+						       link_state_name(ch->link_state[k]), "why",
+						       ch->link_why[k]));
+	counts = json_pack("{s:i,s:i,s:i,s:i,s:i}", "error", n[2], "warning", n[1], "info", n[0],
+			   "rules", nrules, "skipped_rules", nskip);
+	root = json_pack("{s:i,s:s,s:i,s:o,s:o,s:{s:{s:s?,s:s?,s:s?},s:{s:s?,s:s?},s:{s:s?,s:s?},s:o},"
+			 "s:o,s:o,s:o}",
+			 "schema_version", DOCTOR_SCHEMA_VERSION,
+			 "verdict", d->verdict == GPUENV_VERDICT_ERRORS ? "errors" :
+				    d->verdict == GPUENV_VERDICT_WARNINGS ? "warnings" :
+				    d->verdict == GPUENV_VERDICT_UNEVALUATED ? "unevaluated" : "healthy",
+			 "exit_code", (int)d->verdict, "counts", counts ? counts : json_null(),
+			 "layers", layers ? layers : json_null(),
+			 "chain",
+			 "driver", "cuda", ch->driver_cuda, "label", ch->driver_label, "source",
+			 ch->driver_source,
+			 "toolkit", "version", ch->toolkit, "source", ch->toolkit_source,
+			 "framework", "build", ch->framework, "source", ch->framework_source,
+			 "links", links ? links : json_null(),
+			 "findings", findings ? findings : json_null(),
+			 "skipped", skipped ? skipped : json_null(),
+			 "snapshot", snap);
+	if (!root)
+		return -ENOMEM;
+	if (redact) {
+		json_t *links_j = json_object_get(json_object_get(root, "chain"), "links");
+		size_t i;
+		json_t *v;
+
+		json_array_foreach(links_j, i, v)
+			redact_in_place(d, v, "why");
+	}
+	out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!out)
+		return -ENOMEM;
+	strbuf_puts(sb, out);
+	strbuf_putc(sb, '\n');
+	free(out);
+	return sb->err;
+}

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * `gpuenv doctor` as text and as Markdown: the stack bottom up (hardware, driver, runtime,
+ * framework, container), each layer with its ✓/⚠/✗ mark and key facts, its findings with
+ * symptom, cause, evidence, fix and verify, and its skipped checks; then the chain "driver
+ * supports CUDA ≤ X · toolkit Y · framework built for Z" with each link's verdict. Renders a
+ * diagnosis (src/rules/rules.h) and computes nothing; --redact hides the evidence values that
+ * identify a machine or user (snap_key_is_identifying()) wherever they appear.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuenv/gpuenv.h"
+#include "output/output.h"
+#include "rules/rules.h"
+#include "shared/strbuf.h"
+
+#define WRAP 100
+
+struct style {
+	bool color, redact, markdown;
+};
+
+static const char *mark(enum layer_status s)
+{
+	static const char *const m[] = {
+		[LAYER_OK] = "✓", [LAYER_INFO] = "✓", [LAYER_WARNING] = "⚠",
+		[LAYER_ERROR] = "✗", [LAYER_UNKNOWN] = "?", [LAYER_ABSENT] = "–",
+	};
+
+	return (unsigned)s < ARRAY_SIZE(m) ? m[s] : "?";
+}
+
+static const char *sev_mark(enum gpuenv_severity s)
+{
+	return s == GPUENV_SEVERITY_ERROR ? "✗" : s == GPUENV_SEVERITY_WARNING ? "⚠" : "ℹ";
+}
+
+static const char *link_mark(enum link_state s)
+{
+	static const char *const m[] = {
+		[LINK_OK] = "✓", [LINK_DEGRADED] = "⚠", [LINK_BROKEN] = "✗", [LINK_UNKNOWN] = "?",
+	};
+
+	return (unsigned)s < ARRAY_SIZE(m) ? m[s] : "?";
+}
+
+static const char *color_of_status(enum layer_status s)
+{
+	switch (s) {
+	case LAYER_OK:
+	case LAYER_INFO:
+		return "\033[32m";
+	case LAYER_WARNING:
+		return "\033[33m";
+	case LAYER_ERROR:
+		return "\033[1;31m";
+	default:
+		return "\033[2m";
+	}
+}
+
+static enum layer_status sev_status(enum gpuenv_severity s)
+{
+	return s == GPUENV_SEVERITY_ERROR ? LAYER_ERROR :
+	       s == GPUENV_SEVERITY_WARNING ? LAYER_WARNING : LAYER_INFO;
+}
+
+static enum layer_status link_status(enum link_state s)
+{
+	return s == LINK_OK ? LAYER_OK : s == LINK_DEGRADED ? LAYER_WARNING :
+	       s == LINK_BROKEN ? LAYER_ERROR : LAYER_UNKNOWN;
+}
+
+static void put_mark(struct strbuf *sb, const struct style *st, enum layer_status s, const char *m)
+{
+	if (st->color)
+		strbuf_printf(sb, "%s%s\033[0m", color_of_status(s), m);
+	else
+		strbuf_puts(sb, m);
+}
+
+/* Appends text with every identifying evidence value of the diagnosis replaced. */
+static void put_redacted(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+			 const char *text)
+{
+	const char *p = text;
+
+	if (!st->redact) {
+		strbuf_puts(sb, text);
+		return;
+	}
+	while (*p) {
+		size_t best = 0;
+
+		for (size_t i = 0; i < d->n_findings && !best; i++)
+			for (size_t e = 0; e < d->findings[i].n_ev; e++) {
+				const struct rule_evidence *ev = &d->findings[i].ev[e];
+				size_t n = ev->value ? strlen(ev->value) : 0;
+
+				/* Short values ("", "1") would blank out ordinary words. */
+				if (ev->identifying && n >= 3 && strncmp(p, ev->value, n) == 0) {
+					best = n;
+					break;
+				}
+			}
+		if (best) {
+			strbuf_puts(sb, "<redacted>");
+			p += best;
+		} else {
+			strbuf_putc(sb, *p++);
+		}
+	}
+}
+
+/* Wraps text at word boundaries into lines of at most WRAP columns, the first starting at
+ * column `first` (already printed), continuation lines indented by `indent`. */
+static void put_wrapped(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+			const char *text, size_t first, size_t indent)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	const char *p;
+	size_t col = first;
+	bool line_start = true;
+
+	put_redacted(&tmp, st, d, text);
+	p = strbuf_str(&tmp);
+	while (*p) {
+		size_t w = strcspn(p, " ");
+		size_t cols = 0;
+
+		/* UTF-8: count lead bytes only. */
+		for (size_t i = 0; i < w; i++)
+			cols += ((unsigned char)p[i] & 0xc0) != 0x80;
+		if (!line_start && col + 1 + cols > WRAP) {
+			strbuf_printf(sb, "\n%*s", (int)indent, "");
+			col = indent;
+			line_start = true;
+		}
+		if (!line_start) {
+			strbuf_putc(sb, ' ');
+			col++;
+		}
+		strbuf_add(sb, p, w);
+		col += cols;
+		line_start = false;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_putc(sb, '\n');
+	strbuf_done(&tmp);
+}
+
+static void put_field(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+		      const char *label, const char *text)
+{
+	strbuf_printf(sb, "      %-9s ", label);
+	put_wrapped(sb, st, d, text, 16, 16);
+}
+
+static void put_lines(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+		      const char *label, char *const *lines)
+{
+	for (size_t i = 0; lines && lines[i]; i++) {
+		strbuf_printf(sb, "      %-9s ", i == 0 ? label : "");
+		put_redacted(sb, st, d, lines[i]);
+		strbuf_putc(sb, '\n');
+	}
+}
+
+static void text_finding(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+			 const struct finding *f)
+{
+	strbuf_puts(sb, "  ");
+	put_mark(sb, st, sev_status(f->severity), sev_mark(f->severity));
+	strbuf_printf(sb, " %s%s%s ", st->color ? "\033[1m" : "", f->rule->id,
+		      st->color ? "\033[0m" : "");
+	strbuf_printf(sb, "(%s): ", rule_severity_name(f->severity));
+	put_wrapped(sb, st, d, f->message,
+		    6 + strlen(f->rule->id) + strlen(rule_severity_name(f->severity)) + 3, 6);
+	put_field(sb, st, d, "symptom", f->rule->symptom);
+	put_field(sb, st, d, "cause", f->rule->cause);
+	for (size_t e = 0; e < f->n_ev; e++) {
+		const struct rule_evidence *ev = &f->ev[e];
+
+		strbuf_printf(sb, "      %-9s %s = %s  [%s]\n", e == 0 ? "evidence" : "", ev->name,
+			      st->redact && ev->identifying ? "<redacted>" : ev->value,
+			      ev->source ? ev->source : "");
+	}
+	put_lines(sb, st, d, "fix", f->fix);
+	put_lines(sb, st, d, "verify", f->verify);
+}
+
+static void counts(const struct diagnosis *d, unsigned n[3], unsigned *skipped, unsigned *rules)
+{
+	n[0] = n[1] = n[2] = 0;
+	for (size_t i = 0; i < d->n_findings; i++)
+		n[d->findings[i].severity]++;
+	*skipped = *rules = 0;
+	for (int l = 0; l < RULE_LAYERS; l++) {
+		*skipped += d->rules_skipped[l];
+		*rules += d->rules_total[l];
+	}
+}
+
+static void headline(struct strbuf *sb, const struct diagnosis *d)
+{
+	unsigned n[3], skipped, rules;
+
+	counts(d, n, &skipped, &rules);
+	strbuf_printf(sb, "gpuenv doctor: %u error%s, %u warning%s, %u note%s (%u rules, %u skipped)",
+		      n[2], n[2] == 1 ? "" : "s", n[1], n[1] == 1 ? "" : "s", n[0],
+		      n[0] == 1 ? "" : "s", rules, skipped);
+}
+
+static void chain_line(struct strbuf *sb, const struct style *st, const struct diagnosis *d)
+{
+	const struct chain *ch = &d->chain;
+
+	strbuf_puts(sb, "driver supports CUDA ≤ ");
+	if (ch->driver_cuda)
+		strbuf_printf(sb, "%s (%s)", ch->driver_cuda, ch->driver_label);
+	else
+		strbuf_printf(sb, "? (%s)", ch->driver_label ? ch->driver_label : "unknown");
+	strbuf_printf(sb, " · toolkit %s · framework %s", ch->toolkit ? ch->toolkit : "none",
+		      ch->framework ? ch->framework : "not probed");
+}
+
+static int render_text(const struct diagnosis *d, const struct style *st, struct strbuf *sb)
+{
+	static const char *const link_names[2] = { "driver → toolkit", "toolkit → framework" };
+
+	headline(sb, d);
+	strbuf_puts(sb, "\n");
+	for (int l = 0; l < RULE_LAYERS; l++) {
+		strbuf_putc(sb, '\n');
+		put_mark(sb, st, d->status[l], mark(d->status[l]));
+		strbuf_printf(sb, " %s%s%s  %s\n", st->color ? "\033[1m" : "",
+			      rule_layer_name((enum gpuenv_layer)l), st->color ? "\033[0m" : "",
+			      layer_status_name(d->status[l]));
+		for (size_t i = 0; i < d->n_facts; i++) {
+			const struct layer_fact *lf = &d->facts[i];
+
+			if (lf->layer != (enum gpuenv_layer)l)
+				continue;
+			strbuf_printf(sb, "    %s: ", lf->label);
+			if (st->redact && lf->source && streq(lf->source, "environment"))
+				strbuf_puts(sb, "<redacted>");
+			else
+				put_redacted(sb, st, d, lf->value);
+			strbuf_printf(sb, "  [%s]\n", lf->source ? lf->source : "");
+		}
+		for (size_t i = 0; i < d->n_findings; i++)
+			if (d->findings[i].rule->layer == (enum gpuenv_layer)l)
+				text_finding(sb, st, d, &d->findings[i]);
+		for (size_t i = 0; i < d->n_skips; i++) {
+			const struct rule_skip *k = &d->skips[i];
+			bool seen = false;
+
+			if (k->rule->layer != (enum gpuenv_layer)l)
+				continue;
+			/* One line per reason: the rules it stopped are listed together. */
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = d->skips[j].rule->layer == k->rule->layer &&
+				       !d->skips[j].subject == !k->subject &&
+				       (!k->subject || streq(d->skips[j].subject, k->subject)) &&
+				       streq(d->skips[j].reason, k->reason);
+			if (seen)
+				continue;
+			strbuf_printf(sb, "  %sskipped%s %s", st->color ? "\033[2m" : "",
+				      st->color ? "\033[0m" : "", k->rule->id);
+			for (size_t j = i + 1; j < d->n_skips; j++)
+				if (d->skips[j].rule->layer == k->rule->layer &&
+				    !d->skips[j].subject == !k->subject &&
+				    (!k->subject || streq(d->skips[j].subject, k->subject)) &&
+				    streq(d->skips[j].reason, k->reason) && d->skips[j].rule != k->rule)
+					strbuf_printf(sb, ", %s", d->skips[j].rule->id);
+			strbuf_printf(sb, "%s%s: ", k->subject ? " " : "", k->subject ? k->subject : "");
+			put_redacted(sb, st, d, k->reason);
+			strbuf_putc(sb, '\n');
+		}
+	}
+	strbuf_puts(sb, "\nchain: ");
+	chain_line(sb, st, d);
+	strbuf_putc(sb, '\n');
+	for (int k = 0; k < 2; k++) {
+		strbuf_puts(sb, "  ");
+		put_mark(sb, st, link_status(d->chain.link_state[k]), link_mark(d->chain.link_state[k]));
+		strbuf_printf(sb, " %s: ", link_names[k]);
+		put_redacted(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "");
+		strbuf_putc(sb, '\n');
+	}
+	return sb->err;
+}
+
+/* Markdown: backticks inside code spans would end them. */
+static void md_code(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+		    const char *s)
+{
+	struct strbuf tmp = STRBUF_INIT;
+
+	put_redacted(&tmp, st, d, s);
+	strbuf_puts(sb, strchr(strbuf_str(&tmp), '`') ? "`` " : "`");
+	strbuf_puts(sb, strbuf_str(&tmp));
+	strbuf_puts(sb, strchr(strbuf_str(&tmp), '`') ? " ``" : "`");
+	strbuf_done(&tmp);
+}
+
+/* Table cells: a '|' would split the cell. */
+static void md_cell(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+		    const char *s)
+{
+	struct strbuf tmp = STRBUF_INIT;
+
+	put_redacted(&tmp, st, d, s);
+	for (const char *p = strbuf_str(&tmp); *p; p++) {
+		if (*p == '|')
+			strbuf_puts(sb, "\\|");
+		else
+			strbuf_putc(sb, *p);
+	}
+	strbuf_done(&tmp);
+}
+
+static void md_block(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+		     const char *label, char *const *lines)
+{
+	if (!lines || !lines[0])
+		return;
+	strbuf_printf(sb, "- **%s:**\n  ```sh\n", label);
+	for (size_t i = 0; lines[i]; i++) {
+		strbuf_puts(sb, "  ");
+		put_redacted(sb, st, d, lines[i]);
+		strbuf_putc(sb, '\n');
+	}
+	strbuf_puts(sb, "  ```\n");
+}
+
+static int render_markdown(const struct diagnosis *d, const struct style *st, struct strbuf *sb)
+{
+	static const char *const link_names[2] = { "driver → toolkit", "toolkit → framework" };
+
+	strbuf_puts(sb, "### ");
+	headline(sb, d);
+	strbuf_puts(sb, "\n\n| layer | status | key facts |\n|---|---|---|\n");
+	for (int l = 0; l < RULE_LAYERS; l++) {
+		bool first = true;
+
+		strbuf_printf(sb, "| %s | %s %s | ", rule_layer_name((enum gpuenv_layer)l),
+			      mark(d->status[l]), layer_status_name(d->status[l]));
+		for (size_t i = 0; i < d->n_facts; i++) {
+			const struct layer_fact *lf = &d->facts[i];
+
+			if (lf->layer != (enum gpuenv_layer)l)
+				continue;
+			strbuf_printf(sb, "%s%s: ", first ? "" : "<br>", lf->label);
+			if (st->redact && lf->source && streq(lf->source, "environment"))
+				strbuf_puts(sb, "&lt;redacted&gt;");
+			else
+				md_cell(sb, st, d, lf->value);
+			first = false;
+		}
+		strbuf_puts(sb, " |\n");
+	}
+	strbuf_puts(sb, "\n**Chain:** ");
+	chain_line(sb, st, d);
+	strbuf_puts(sb, "\n\n");
+	for (int k = 0; k < 2; k++) {
+		strbuf_printf(sb, "- %s %s: ", link_mark(d->chain.link_state[k]), link_names[k]);
+		put_redacted(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "");
+		strbuf_putc(sb, '\n');
+	}
+	for (size_t i = 0; i < d->n_findings; i++) {
+		const struct finding *f = &d->findings[i];
+
+		strbuf_printf(sb, "\n#### %s `%s` (%s, %s)\n\n", sev_mark(f->severity), f->rule->id,
+			      rule_layer_name(f->rule->layer), rule_severity_name(f->severity));
+		put_redacted(sb, st, d, f->message);
+		strbuf_printf(sb, "\n\n- **Symptom:** %s\n- **Cause:** %s\n- **Evidence:**\n",
+			      f->rule->symptom, f->rule->cause);
+		for (size_t e = 0; e < f->n_ev; e++) {
+			const struct rule_evidence *ev = &f->ev[e];
+
+			strbuf_printf(sb, "  - `%s` = ", ev->name);
+			if (st->redact && ev->identifying)
+				strbuf_puts(sb, "`<redacted>`");
+			else
+				md_code(sb, st, d, ev->value);
+			strbuf_puts(sb, " (");
+			md_code(sb, st, d, ev->source ? ev->source : "");
+			strbuf_puts(sb, ")\n");
+		}
+		md_block(sb, st, d, "Fix", f->fix);
+		md_block(sb, st, d, "Verify", f->verify);
+	}
+	if (d->n_skips) {
+		strbuf_printf(sb, "\n<details><summary>Skipped checks (%zu)</summary>\n\n", d->n_skips);
+		for (size_t i = 0; i < d->n_skips; i++) {
+			const struct rule_skip *k = &d->skips[i];
+
+			strbuf_printf(sb, "- `%s`%s%s: ", k->rule->id, k->subject ? " " : "",
+				      k->subject ? k->subject : "");
+			put_redacted(sb, st, d, k->reason);
+			strbuf_putc(sb, '\n');
+		}
+		strbuf_puts(sb, "\n</details>\n");
+	}
+	return sb->err;
+}
+
+int out_doctor_text(const struct diagnosis *d, unsigned flags, struct strbuf *sb)
+{
+	struct style st = {
+		.color = flags & GPUENV_RENDER_COLOR,
+		.redact = flags & GPUENV_RENDER_REDACT,
+	};
+
+	return render_text(d, &st, sb);
+}
+
+int out_doctor_markdown(const struct diagnosis *d, unsigned flags, struct strbuf *sb)
+{
+	struct style st = { .redact = flags & GPUENV_RENDER_REDACT, .markdown = true };
+
+	return render_markdown(d, &st, sb);
+}
+
+GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_doctor_format format,
+				    unsigned flags, char **ret)
+{
+	const struct diagnosis *dg = (const struct diagnosis *)d;
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (!dg || !ret)
+		return -EINVAL;
+	switch (format) {
+	case GPUENV_DOCTOR_TEXT:
+		r = out_doctor_text(dg, flags, &sb);
+		break;
+	case GPUENV_DOCTOR_JSON:
+		r = out_doctor_json(dg, flags, &sb);
+		break;
+	case GPUENV_DOCTOR_MARKDOWN:
+		r = out_doctor_markdown(dg, flags, &sb);
+		break;
+	case GPUENV_DOCTOR_MERMAID:
+		r = out_doctor_mermaid(dg, flags, &sb);
+		break;
+	default:
+		r = -EINVAL;
+	}
+	if (r < 0) {
+		strbuf_done(&sb);
+		return r;
+	}
+	return strbuf_steal(&sb, ret);
+}

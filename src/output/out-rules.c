@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The rule catalogue: the rule table of src/rules/rules.c (id, layer, severity, title,
+ * symptom, cause, needs, fix, verify) as text, JSON or Markdown. docs/rules.md is the
+ * Markdown form, regenerated with `gpuenv doctor --list-rules --markdown` and checked by a
+ * test to be current.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "gpuenv/gpuenv.h"
+#include "output/output.h"
+#include "rules/rules.h"
+#include "shared/strbuf.h"
+
+static json_t *strv_json(const char *const *l)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && l && l[i]; i++)
+		json_array_append_new(a, json_string(l[i]));
+	return a;
+}
+
+static int rules_json(struct strbuf *sb)
+{
+	json_t *a = json_array();
+	char *s;
+
+	for (size_t i = 0; a && i < rule_table_len; i++) {
+		const struct rule *r = &rule_table[i];
+
+		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "id",
+						   r->id, "layer", rule_layer_name(r->layer),
+						   "severity", rule_severity_name(r->severity), "title",
+						   r->title, "symptom", r->symptom, "cause", r->cause,
+						   "needs", strv_json(r->needs), "fix", strv_json(r->fix),
+						   "verify", strv_json(r->verify)));
+	}
+	s = a ? json_dumps(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(a);
+	if (!s)
+		return -ENOMEM;
+	strbuf_puts(sb, s);
+	strbuf_putc(sb, '\n');
+	free(s);
+	return sb->err;
+}
+
+static void md_lines(struct strbuf *sb, const char *label, const char *const *l)
+{
+	if (!l || !l[0])
+		return;
+	strbuf_printf(sb, "\n**%s**\n\n```sh\n", label);
+	for (size_t i = 0; l[i]; i++)
+		strbuf_printf(sb, "%s\n", l[i]);
+	strbuf_puts(sb, "```\n");
+}
+
+static int rules_markdown(struct strbuf *sb)
+{
+	strbuf_puts(sb, "# gpuenv rule catalogue\n\n"
+			"<!-- Generated from src/rules/rules.c by `gpuenv doctor --list-rules "
+			"--markdown`; do not edit. The test rules-doc fails when this file is "
+			"stale. -->\n\n"
+			"Every rule of `gpuenv doctor`, bottom layer first. A rule whose needs "
+			"cannot be read reports \"skipped: could not read …\" instead of passing. "
+			"Severity is the highest a finding of the rule can have.\n\n"
+			"| id | layer | severity | what |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < rule_table_len; i++)
+		strbuf_printf(sb, "| [`%s`](#%s) | %s | %s | %s |\n", rule_table[i].id,
+			      rule_table[i].id, rule_layer_name(rule_table[i].layer),
+			      rule_severity_name(rule_table[i].severity), rule_table[i].title);
+	for (size_t i = 0; i < rule_table_len; i++) {
+		const struct rule *r = &rule_table[i];
+
+		strbuf_printf(sb, "\n<a id=\"%s\"></a>\n\n## %s\n\n%s. Layer **%s**, severity **%s**.\n\n"
+				  "**Symptom:** %s\n\n**Cause:** %s\n",
+			      r->id, r->id, r->title, rule_layer_name(r->layer),
+			      rule_severity_name(r->severity), r->symptom, r->cause);
+		if (r->needs && r->needs[0]) {
+			strbuf_puts(sb, "\n**Needs:** ");
+			for (size_t n = 0; r->needs[n]; n++)
+				strbuf_printf(sb, "%s`%s`", n ? ", " : "", r->needs[n]);
+			strbuf_puts(sb, " (`?`: may be absent, not unreadable)\n");
+		}
+		md_lines(sb, "Fix", r->fix);
+		md_lines(sb, "Verify", r->verify);
+	}
+	return sb->err;
+}
+
+static int rules_text(struct strbuf *sb)
+{
+	for (size_t i = 0; i < rule_table_len; i++)
+		strbuf_printf(sb, "%-38s %-9s %-7s %s\n", rule_table[i].id,
+			      rule_layer_name(rule_table[i].layer),
+			      rule_severity_name(rule_table[i].severity), rule_table[i].title);
+	return sb->err;
+}
+
+GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsigned flags, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (!ret)
+		return -EINVAL;
+	switch (format) {
+	case GPUENV_DOCTOR_TEXT:
+		r = rules_text(&sb);
+		break;
+	case GPUENV_DOCTOR_JSON:
+		r = rules_json(&sb);
+		break;
+	case GPUENV_DOCTOR_MARKDOWN:
+		r = rules_markdown(&sb);
+		break;
+	default:
+		r = -EINVAL;
+	}
+	if (r < 0) {
+		strbuf_done(&sb);
+		return r;
+	}
+	return strbuf_steal(&sb, ret);
+}

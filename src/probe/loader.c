@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The dynamic loader's search, emulated over the root (see loader.h for the order and what
+ * is left out). Reads /etc/ld.so.cache (glibc elf/dl-cache.c), the directories of
+ * LD_LIBRARY_PATH, DT_RPATH/DT_RUNPATH and the system directories, and the ELF header and
+ * dynamic section of each candidate (fatbin/elf-dynamic.c), all through core/root.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatbin/elf-dynamic.h"
+#include "probe/loader.h"
+#include "shared/macro.h"
+#include "shared/strbuf.h"
+#include "shared/strv.h"
+
+#define LDSO_CACHE_PATH "/etc/ld.so.cache"
+
+/* The ABI of the process emulated: the one gpuenv itself was built for. */
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define HOST_CLASS ELFCLASS64
+#define HOST_MACHINE EM_X86_64
+#define HOST_TRIPLET "x86_64-linux-gnu"
+#define HOST_PLATFORM "x86_64"
+#elif defined(__aarch64__)
+#define HOST_CLASS ELFCLASS64
+#define HOST_MACHINE EM_AARCH64
+#define HOST_TRIPLET "aarch64-linux-gnu"
+#define HOST_PLATFORM "aarch64"
+#elif defined(__i386__)
+#define HOST_CLASS ELFCLASS32
+#define HOST_MACHINE EM_386
+#define HOST_TRIPLET "i386-linux-gnu"
+#define HOST_PLATFORM "i686"
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_CLASS ELFCLASS64
+#define HOST_MACHINE EM_PPC64
+#define HOST_TRIPLET "powerpc64le-linux-gnu"
+#define HOST_PLATFORM "powerpc64le"
+#else
+#define HOST_CLASS (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+#define HOST_MACHINE EM_NONE
+#define HOST_TRIPLET NULL
+#define HOST_PLATFORM "unknown"
+#endif
+
+const char *loader_via_name(enum loader_via v)
+{
+	switch (v) {
+	case LOADER_VIA_RPATH: return "rpath";
+	case LOADER_VIA_LD_LIBRARY_PATH: return "LD_LIBRARY_PATH";
+	case LOADER_VIA_RUNPATH: return "runpath";
+	case LOADER_VIA_CACHE: return "ld.so.cache";
+	case LOADER_VIA_DEFAULT: return "default";
+	}
+	return "unknown";
+}
+
+const char *loader_verdict_name(enum loader_verdict v)
+{
+	switch (v) {
+	case LOADER_LOADS: return "loads";
+	case LOADER_SKIP_CLASS: return "wrong ELF class";
+	case LOADER_SKIP_MACHINE: return "wrong machine";
+	case LOADER_SKIP_ERRNO: return "passed over";
+	case LOADER_FAIL_ERRNO: return "load error";
+	case LOADER_FAIL_NOT_ELF: return "invalid ELF header";
+	}
+	return "unknown";
+}
+
+/* "libnvrtc-builtins.so.13.0" → length of "libnvrtc-builtins.so"; 0 when there is no ".so". */
+static size_t so_stem_len(const char *name)
+{
+	const char *p = name;
+
+	while ((p = strstr(p, ".so"))) {
+		if (p[3] == '\0' || p[3] == '.')
+			return (size_t)(p - name) + 3;
+		p += 3;
+	}
+	return 0;
+}
+
+char *loader_version_from_name(const char *soname, const char *file_name)
+{
+	size_t n = so_stem_len(soname);
+	const char *v;
+
+	if (n == 0 || strncmp(file_name, soname, n) != 0 || file_name[n] != '.')
+		return NULL;
+	v = file_name + n + 1;
+	if (*v < '0' || *v > '9')
+		return NULL;
+	return strdup(v);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Does the path have a component named comp? */
+static bool has_component(const char *path, const char *comp)
+{
+	size_t n = strlen(comp);
+	const char *p = path;
+
+	while (p && *p) {
+		const char *slash = strchr(p, '/');
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (len == n && strncmp(p, comp, n) == 0)
+			return true;
+		p = slash ? slash + 1 : NULL;
+	}
+	return false;
+}
+
+/* glibc is_dst(): "$NAME" not followed by an identifier character, or "${NAME}". Returns the
+ * length consumed after the '$', 0 when it is not this token. */
+static size_t dst_len(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (s[0] == '{')
+		return strncmp(s + 1, name, n) == 0 && s[1 + n] == '}' ? n + 2 : 0;
+	if (strncmp(s, name, n) != 0)
+		return 0;
+	if ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= 'a' && s[n] <= 'z') ||
+	    (s[n] >= '0' && s[n] <= '9') || s[n] == '_')
+		return 0;
+	return n;
+}
+
+int loader_expand(const struct loader *l, const char *entry, const char *origin, char **ret,
+		  const char **ret_note)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *out;
+	int err;
+
+	*ret = NULL;
+	*ret_note = NULL;
+	if (!*entry) {
+		/* glibc: an empty element of a search list is the current directory. */
+		*ret_note = "empty entry: the process's current directory";
+		return 0;
+	}
+	strbuf_init(&sb, 4096);
+	for (const char *p = entry; *p;) {
+		size_t n;
+
+		if (*p != '$') {
+			strbuf_putc(&sb, *p++);
+			continue;
+		}
+		if ((n = dst_len(p + 1, "ORIGIN"))) {
+			if (!origin) {
+				strbuf_done(&sb);
+				*ret_note = "$ORIGIN: the directory of the requesting object, unknown here";
+				return 0;
+			}
+			strbuf_puts(&sb, origin);
+		} else if ((n = dst_len(p + 1, "LIB"))) {
+			strbuf_puts(&sb, l->lib);
+		} else if ((n = dst_len(p + 1, "PLATFORM"))) {
+			strbuf_puts(&sb, l->platform);
+		} else {
+			strbuf_putc(&sb, *p++);
+			continue;
+		}
+		p += 1 + n;
+	}
+	err = strbuf_steal(&sb, &out);
+	if (err < 0)
+		return err == -EFBIG ? 0 : err;
+	if (out[0] != '/') {
+		free(out);
+		*ret_note = "relative directory: depends on the process's current directory";
+		return 0;
+	}
+	/* "/usr/lib/" → "/usr/lib" (but "/" stays). */
+	for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
+		out[n - 1] = '\0';
+	*ret = out;
+	return 0;
+}
+
+static void dirs_done(struct loader_dirs *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->v[i].entry);
+		free(d->v[i].path);
+	}
+	free(d->v);
+	*d = (struct loader_dirs){ 0 };
+}
+
+static int dirs_add(struct loader *l, struct loader_dirs *d, const char *entry, size_t len,
+		    const char *origin)
+{
+	struct loader_dir *x;
+	struct stat st;
+	int err;
+
+	if (d->n >= LOADER_MAX_DIRS) {
+		d->truncated = true;
+		return 0;
+	}
+	if (!d->v) {
+		d->v = calloc(LOADER_MAX_DIRS, sizeof(*d->v));
+		if (!d->v)
+			return -ENOMEM;
+	}
+	x = &d->v[d->n];
+	*x = (struct loader_dir){ 0 };
+	x->entry = strndup(entry, len);
+	if (!x->entry)
+		return -ENOMEM;
+	d->n++;
+	err = loader_expand(l, x->entry, origin, &x->path, &x->note);
+	if (err < 0)
+		return err;
+	if (x->path) {
+		err = root_stat(l->root, x->path, &st);
+		x->err = err < 0 ? err : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	}
+	return 0;
+}
+
+/* Splits a search list at any of seps, keeping empty elements (they mean "."). */
+static int dirs_from_list(struct loader *l, struct loader_dirs *d, const char *list,
+			  const char *seps, const char *origin)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t n = strcspn(p, seps);
+		int err = dirs_add(l, d, p, n, origin);
+
+		if (err < 0)
+			return err;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+static bool is_dir(struct loader *l, const char *path)
+{
+	struct stat st;
+
+	return root_stat(l->root, path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(struct loader *l, const char *path)
+{
+	struct stat st;
+
+	return root_stat(l->root, path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int setup_defaults(struct loader *l)
+{
+	char a[64] = "", b[64] = "";
+	int err;
+
+	if (l->triplet) {
+		snprintf(a, sizeof(a), "/lib/%s", l->triplet);
+		snprintf(b, sizeof(b), "/usr/lib/%s", l->triplet);
+	}
+	if (l->triplet && (is_dir(l, a) || is_dir(l, b) || is_file(l, "/etc/debian_version"))) {
+		/* Debian's glibc (and Ubuntu's): the multiarch directories, then /lib, /usr/lib. */
+		const char *list[] = { a, b, "/lib", "/usr/lib" };
+
+		l->defaults_kind = "debian-multiarch";
+		if (asprintf(&l->lib, "lib/%s", l->triplet) < 0)
+			return -ENOMEM;
+		for (size_t i = 0; i < ARRAY_SIZE(list); i++) {
+			err = dirs_add(l, &l->defaults, list[i], strlen(list[i]), NULL);
+			if (err < 0)
+				return err;
+		}
+		return 0;
+	}
+	if (l->elf_class == ELFCLASS64 && l->machine != EM_NONE) {
+		/* Upstream glibc on 64-bit ports: slibdir=/lib64, libdir=/usr/lib64. */
+		l->defaults_kind = "lib64";
+		l->lib = strdup("lib64");
+		if (!l->lib)
+			return -ENOMEM;
+		return dirs_from_list(l, &l->defaults, "/lib64:/usr/lib64", ":", NULL);
+	}
+	l->defaults_kind = "lib";
+	l->lib = strdup("lib");
+	if (!l->lib)
+		return -ENOMEM;
+	return dirs_from_list(l, &l->defaults, "/lib:/usr/lib", ":", NULL);
+}
+
+int loader_new(struct root *root, const struct env *env, struct loader **ret)
+{
+	struct loader *l = calloc(1, sizeof(*l));
+	const char *llp = env ? env_get(env, "LD_LIBRARY_PATH") : NULL;
+	int err;
+
+	if (!l)
+		return -ENOMEM;
+	l->root = root;
+	l->elf_class = HOST_CLASS;
+	l->machine = HOST_MACHINE;
+	l->cache_flags = ldso_cache_arch_flags(l->elf_class, l->machine);
+	l->triplet = HOST_TRIPLET;
+	l->platform = HOST_PLATFORM;
+	err = setup_defaults(l);
+	if (err < 0)
+		goto fail;
+	/* glibc _dl_init_paths(): an unset or empty LD_LIBRARY_PATH adds nothing. */
+	if (llp && *llp) {
+		l->ld_library_path = strdup(llp);
+		if (!l->ld_library_path) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		/* $ORIGIN here is the main program's directory: unknown without one. */
+		err = dirs_from_list(l, &l->llp, llp, ":;", NULL);
+		if (err < 0)
+			goto fail;
+	}
+	l->cache_err = root_map(root, LDSO_CACHE_PATH, ROOT_CAP_BIG, &l->cache_map);
+	if (l->cache_err == 0) {
+		l->cache_err = ldso_cache_parse(l->cache_map.data, l->cache_map.len, &l->cache,
+						l->cache_why, sizeof(l->cache_why));
+		if (l->cache_err == -ENOMEM) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+	*ret = l;
+	return 0;
+fail:
+	loader_free(l);
+	return err;
+}
+
+struct loader *loader_free(struct loader *l)
+{
+	if (!l)
+		return NULL;
+	dirs_done(&l->llp);
+	dirs_done(&l->defaults);
+	ldso_cache_free(l->cache);
+	root_unmap(&l->cache_map);
+	for (size_t i = 0; i < l->n_listed; i++) {
+		free(l->listed_dirs[i]);
+		strv_free(l->listings[i]);
+	}
+	free(l->listed_dirs);
+	free(l->listings);
+	free(l->lib);
+	free(l->ld_library_path);
+	free(l);
+	return NULL;
+}
+
+static void cand_done(struct loader_candidate *c)
+{
+	free(c->path);
+	free(c->resolved);
+	free(c->dir);
+	free(c->soname);
+	free(c->version);
+}
+
+struct loader_result *loader_result_free(struct loader_result *r)
+{
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < r->n_cands; i++)
+		cand_done(&r->cands[i]);
+	free(r->cands);
+	free(r->soname);
+	free(r->requester);
+	free(r->rpath);
+	free(r->runpath);
+	dirs_done(&r->rpath_dirs);
+	dirs_done(&r->runpath_dirs);
+	free(r);
+	return NULL;
+}
+
+/* Reads one file as open_verify() would judge it. */
+static int judge(struct loader *l, struct loader_candidate *c)
+{
+	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+	struct root_map m = { 0 };
+	const char *file;
+	int err;
+
+	err = root_resolve(l->root, c->path, &c->resolved);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		/* ENOENT here is a dangling symlink (the path itself exists): passed over. */
+		c->err = err;
+		c->verdict = err == -ENOENT || err == -EACCES ? LOADER_SKIP_ERRNO : LOADER_FAIL_ERRNO;
+		return 0;
+	}
+	file = c->resolved;
+	c->version = loader_version_from_name(c->soname ? c->soname : base_name(c->path),
+					      base_name(file));
+	c->is_stub = has_component(c->path, "stubs") || has_component(file, "stubs");
+	c->in_compat = has_component(c->path, "compat") || has_component(file, "compat");
+	err = root_map(l->root, file, LOADER_MAP_MAX, &m);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		c->err = err;
+		c->verdict = err == -EACCES || err == -ENOENT ? LOADER_SKIP_ERRNO : LOADER_FAIL_ERRNO;
+		return 0;
+	}
+	err = elf_dynamic_parse(m.data, m.len, &d);
+	root_unmap(&m);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		c->err = err;
+		c->verdict = LOADER_FAIL_NOT_ELF;
+		return 0;
+	}
+	c->elf_class = d->elf_class;
+	c->machine = d->machine;
+	c->problem = d->problem;
+	if (d->soname) {
+		c->soname = strdup(d->soname);
+		if (!c->soname)
+			return -ENOMEM;
+		/* The version is the part of the file name past the soname the file declares. */
+		free(c->version);
+		c->version = loader_version_from_name(c->soname, base_name(file));
+	}
+	if (d->elf_class != l->elf_class)
+		c->verdict = LOADER_SKIP_CLASS;
+	else if (l->machine != EM_NONE && d->machine != l->machine)
+		c->verdict = LOADER_SKIP_MACHINE;
+	else
+		c->verdict = LOADER_LOADS;
+	return 0;
+}
+
+static int add_candidate(struct loader *l, struct loader_result *r, const char *dir,
+			 const char *path, enum loader_via via, const char *hwcaps)
+{
+	struct loader_candidate *c;
+
+	if (r->n_cands >= LOADER_MAX_CANDIDATES) {
+		r->truncated = true;
+		return 0;
+	}
+	c = &r->cands[r->n_cands];
+	*c = (struct loader_candidate){ .via = via, .hwcaps_subdir = hwcaps };
+	c->path = strdup(path);
+	c->dir = dir ? strdup(dir) : NULL;
+	if (!c->path || (dir && !c->dir)) {
+		cand_done(c);
+		return -ENOMEM;
+	}
+	r->n_cands++;
+	return judge(l, c);
+}
+
+static int search_dir(struct loader *l, struct loader_result *r, const char *dir,
+		      enum loader_via via)
+{
+	_cleanup_free_ char *path = NULL;
+	struct stat st;
+	int err;
+
+	if (asprintf(&path, "%s/%s", streq(dir, "/") ? "" : dir, r->soname) < 0)
+		return -ENOMEM;
+	err = root_lstat(l->root, path, &st);
+	if (err == -ENOENT || err == -ENOTDIR)
+		return 0;
+	if (err < 0) {
+		struct loader_candidate *c;
+
+		if (r->n_cands >= LOADER_MAX_CANDIDATES) {
+			r->truncated = true;
+			return 0;
+		}
+		c = &r->cands[r->n_cands];
+		*c = (struct loader_candidate){ .via = via, .err = err };
+		c->path = strdup(path);
+		c->dir = strdup(dir);
+		if (!c->path || !c->dir) {
+			cand_done(c);
+			return -ENOMEM;
+		}
+		c->verdict = err == -EACCES ? LOADER_SKIP_ERRNO : LOADER_FAIL_ERRNO;
+		r->n_cands++;
+		return 0;
+	}
+	return add_candidate(l, r, dir, path, via, NULL);
+}
+
+static int search_dirs(struct loader *l, struct loader_result *r, const struct loader_dirs *d,
+		       enum loader_via via)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		int err;
+
+		if (!d->v[i].path || d->v[i].err < 0)
+			continue;
+		err = search_dir(l, r, d->v[i].path, via);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static int search_cache(struct loader *l, struct loader_result *r)
+{
+	const struct ldso_cache_entry *first;
+
+	if (!l->cache)
+		return 0;
+	first = ldso_cache_lookup(l->cache, r->soname, l->cache_flags);
+	for (size_t i = 0; i < l->cache->n_entries; i++) {
+		const struct ldso_cache_entry *e = &l->cache->entries[i];
+		int err;
+
+		if (!ldso_cache_flags_match(e->flags, l->cache_flags) ||
+		    ldso_cache_libcmp(r->soname, e->key) != 0)
+			continue;
+		/* ld.so takes the first plain entry; hwcaps entries are listed for the record. */
+		if (e != first && !e->hwcaps_subdir)
+			continue;
+		if (e->value[0] != '/')
+			continue;
+		err = add_candidate(l, r, NULL, e->value, LOADER_VIA_CACHE,
+				    e->hwcaps_subdir ? e->hwcaps_subdir : NULL);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static void pick(struct loader_result *r)
+{
+	r->winner = r->failure = -1;
+	for (size_t i = 0; i < r->n_cands; i++) {
+		const struct loader_candidate *c = &r->cands[i];
+
+		if (c->hwcaps_subdir)
+			continue;
+		if (c->verdict == LOADER_LOADS) {
+			r->winner = (ssize_t)i;
+			return;
+		}
+		if (c->verdict == LOADER_FAIL_ERRNO || c->verdict == LOADER_FAIL_NOT_ELF) {
+			r->failure = (ssize_t)i;
+			return;
+		}
+	}
+}
+
+static int resolve(struct loader *l, const char *soname, const char *requester,
+		   struct loader_result **ret)
+{
+	_cleanup_(loader_result_freep) struct loader_result *r = calloc(1, sizeof(*r));
+	int err;
+
+	if (!r)
+		return -ENOMEM;
+	r->winner = r->failure = -1;
+	r->soname = strdup(soname);
+	r->cands = calloc(LOADER_MAX_CANDIDATES, sizeof(*r->cands));
+	if (!r->soname || !r->cands)
+		return -ENOMEM;
+	if (requester) {
+		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+		_cleanup_free_ char *origin = strdup(requester);
+		struct root_map m = { 0 };
+		char *slash;
+
+		r->requester = strdup(requester);
+		if (!origin || !r->requester)
+			return -ENOMEM;
+		/* $ORIGIN: the directory of the object as it was opened (glibc _dl_new_object()). */
+		slash = strrchr(origin, '/');
+		if (slash)
+			*(slash == origin ? slash + 1 : slash) = '\0';
+		err = root_map(l->root, requester, LOADER_MAP_MAX, &m);
+		if (err == 0) {
+			err = elf_dynamic_parse(m.data, m.len, &d);
+			root_unmap(&m);
+		}
+		if (err == -ENOMEM)
+			return err;
+		r->requester_err = err;
+		if (d) {
+			r->requester_problem = d->problem;
+			if ((d->rpath && !(r->rpath = strdup(d->rpath))) ||
+			    (d->runpath && !(r->runpath = strdup(d->runpath))))
+				return -ENOMEM;
+		}
+		if (r->runpath)
+			err = dirs_from_list(l, &r->runpath_dirs, r->runpath, ":", origin);
+		else if (r->rpath)
+			err = dirs_from_list(l, &r->rpath_dirs, r->rpath, ":", origin);
+		else
+			err = 0;
+		if (err < 0)
+			return err;
+		/* DT_RPATH only when there is no DT_RUNPATH (ld.so(8)). */
+		err = search_dirs(l, r, &r->rpath_dirs, LOADER_VIA_RPATH);
+		if (err < 0)
+			return err;
+	}
+	err = search_dirs(l, r, &l->llp, LOADER_VIA_LD_LIBRARY_PATH);
+	if (err >= 0)
+		err = search_dirs(l, r, &r->runpath_dirs, LOADER_VIA_RUNPATH);
+	if (err >= 0)
+		err = search_cache(l, r);
+	if (err >= 0)
+		err = search_dirs(l, r, &l->defaults, LOADER_VIA_DEFAULT);
+	if (err < 0)
+		return err;
+	pick(r);
+	*ret = TAKE_PTR(r);
+	return 0;
+}
+
+int loader_resolve(struct loader *l, const char *soname, struct loader_result **ret)
+{
+	return resolve(l, soname, NULL, ret);
+}
+
+int loader_resolve_for(struct loader *l, const char *soname, const char *requester,
+		       struct loader_result **ret)
+{
+	return resolve(l, soname, requester, ret);
+}
+
+static bool stem_match(const char *name, const char *stem)
+{
+	size_t n = strlen(stem);
+
+	return strncmp(name, stem, n) == 0 && (name[n] == '\0' || name[n] == '.');
+}
+
+/* A directory's sorted listing, read once per loader. Borrowed; NULL when unreadable. */
+static char **listing(struct loader *l, const char *dir)
+{
+	char **names = NULL, **v1;
+	char ***v2;
+
+	for (size_t i = 0; i < l->n_listed; i++)
+		if (streq(l->listed_dirs[i], dir))
+			return l->listings[i];
+	if (root_list_dir(l->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
+		names = NULL;
+	v1 = realloc(l->listed_dirs, (l->n_listed + 1) * sizeof(*v1));
+	if (v1)
+		l->listed_dirs = v1;
+	v2 = realloc(l->listings, (l->n_listed + 1) * sizeof(*v2));
+	if (v2)
+		l->listings = v2;
+	if (!v1 || !v2 || !(l->listed_dirs[l->n_listed] = strdup(dir))) {
+		strv_free(names);
+		return NULL;
+	}
+	l->listings[l->n_listed++] = names;
+	return names;
+}
+
+static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, char ***out)
+{
+	char **names = listing(l, dir);
+
+	STRV_FOREACH(n, names) {
+		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+		_cleanup_free_ char *path = NULL;
+		struct root_map m = { 0 };
+		const char *soname = NULL;
+		int err;
+
+		if (!stem_match(*n, stem))
+			continue;
+		if (asprintf(&path, "%s/%s", streq(dir, "/") ? "" : dir, *n) < 0)
+			return -ENOMEM;
+		if (root_map(l->root, path, LOADER_MAP_MAX, &m) < 0)
+			continue;
+		err = elf_dynamic_parse(m.data, m.len, &d);
+		root_unmap(&m);
+		if (err == -ENOMEM)
+			return err;
+		if (err < 0 || d->elf_class != l->elf_class ||
+		    (l->machine != EM_NONE && d->machine != l->machine))
+			continue;
+		if (d->soname && stem_match(d->soname, stem))
+			soname = d->soname;
+		else if (!d->soname && !streq(*n, stem))
+			soname = *n;
+		if (soname && !strv_contains(*out, soname) && strv_push(out, soname) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int loader_find_sonames(struct loader *l, const char *stem, char ***ret)
+{
+	_cleanup_strv_free_ char **out = calloc(1, sizeof(char *));
+	const struct loader_dirs *lists[] = { &l->llp, &l->defaults };
+	int err;
+
+	if (!out)
+		return -ENOMEM;
+	for (size_t i = 0; l->cache && i < l->cache->n_entries; i++) {
+		const struct ldso_cache_entry *e = &l->cache->entries[i];
+
+		if (!ldso_cache_flags_match(e->flags, l->cache_flags) || !stem_match(e->key, stem) ||
+		    streq(e->key, stem) || strv_contains(out, e->key))
+			continue;
+		err = strv_push(&out, e->key);
+		if (err < 0)
+			return err;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(lists); k++)
+		for (size_t i = 0; i < lists[k]->n; i++) {
+			if (!lists[k]->v[i].path || lists[k]->v[i].err < 0)
+				continue;
+			err = sonames_in_dir(l, lists[k]->v[i].path, stem, &out);
+			if (err < 0)
+				return err;
+		}
+	strv_sort(out);
+	*ret = TAKE_PTR(out);
+	return 0;
+}

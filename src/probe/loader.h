@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Which file would the dynamic loader load for a soname, and which does that file shadow?
+ * An emulation of glibc's ld.so search (ld.so(8) "Shared object dependencies"; glibc
+ * elf/dl-load.c _dl_map_object(), open_path(), open_verify()) over the root:
+ *   1. the requester's DT_RPATH, only when it has no DT_RUNPATH;
+ *   2. LD_LIBRARY_PATH (from the environment overlay; ':' or ';' separated);
+ *   3. the requester's DT_RUNPATH;
+ *   4. /etc/ld.so.cache (ldso-cache.h): the first entry for the soname with this ABI's flags;
+ *   5. the system directories: on Debian/Ubuntu multiarch /lib/<triplet>, /usr/lib/<triplet>,
+ *      /lib, /usr/lib (measured with LD_DEBUG=libs on Debian 12's glibc 2.36; chosen when
+ *      the root has /lib/<triplet>, /usr/lib/<triplet> or /etc/debian_version), elsewhere
+ *      glibc's configured slibdir/libdir, /lib64 and /usr/lib64 on 64-bit ports.
+ * $ORIGIN/${ORIGIN} (the requester's directory as it was opened), $LIB and $PLATFORM are
+ * expanded as glibc's _dl_dst_substitute() does. In each directory, as open_verify() does,
+ * a file of another ELF class or machine is passed over, an unreadable one (EACCES) or a
+ * missing one is passed over, and anything else (not ELF, a symlink loop, EIO) stops the
+ * search with an error. The search goes on past the winner so that everything the winner
+ * shadows is listed. Not emulated: glibc-hwcaps and legacy tls/platform subdirectories of
+ * each directory (CPU-dependent; no GPU library ships there), the DT_RPATH of the
+ * requester's own loaders, DF_1_NODEFLIB, secure-execution mode, LD_PRELOAD.
+ * Files are read through the root (root_map for ELF files), so --sysroot works.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/env.h"
+#include "core/root.h"
+#include "probe/ldso-cache.h"
+
+#define LOADER_MAX_DIRS 256u        /* entries of one search list */
+#define LOADER_MAX_CANDIDATES 64u   /* candidates kept per soname */
+#define LOADER_MAP_MAX ((size_t)4 << 30) /* ELF files are mapped, never read: a large cap */
+
+enum loader_via {
+	LOADER_VIA_RPATH,
+	LOADER_VIA_LD_LIBRARY_PATH,
+	LOADER_VIA_RUNPATH,
+	LOADER_VIA_CACHE,
+	LOADER_VIA_DEFAULT,
+};
+
+enum loader_verdict {
+	LOADER_LOADS,        /* ld.so maps this file */
+	LOADER_SKIP_CLASS,   /* another ELF class: passed over ("wrong ELF class") */
+	LOADER_SKIP_MACHINE, /* another e_machine: passed over */
+	LOADER_SKIP_ERRNO,   /* EACCES, or a dangling symlink (ENOENT): passed over */
+	LOADER_FAIL_ERRNO,   /* ELOOP, EIO, EISDIR …: ld.so stops with this error */
+	LOADER_FAIL_NOT_ELF, /* not an ELF file: ld.so stops ("invalid ELF header") */
+};
+
+/* One directory of a search list. */
+struct loader_dir {
+	char *entry;      /* as written ("$ORIGIN/../lib", "" …) */
+	char *path;       /* expanded absolute directory, or NULL when it cannot be searched */
+	const char *note; /* why path is NULL (static text) */
+	int err;          /* root_stat() of path: 0, -ENOENT, -EACCES … (searched only when 0) */
+};
+
+struct loader_dirs {
+	struct loader_dir *v;
+	size_t n;
+	bool truncated;
+};
+
+struct loader_candidate {
+	char *path;       /* as ld.so opens it: dir + "/" + soname, or the cache's value */
+	char *resolved;   /* symlinks resolved inside the root, or NULL when they cannot be */
+	char *dir;        /* the directory searched, or NULL for a cache entry */
+	enum loader_via via;
+	enum loader_verdict verdict;
+	int err;          /* with LOADER_SKIP_ERRNO / LOADER_FAIL_ERRNO */
+	char *soname;     /* the file's DT_SONAME, or NULL */
+	unsigned elf_class, machine;
+	char *version;    /* from the resolved file name: libcuda.so.550.54.15 → "550.54.15" */
+	bool is_stub;     /* in a stubs/ directory (CUDA's link-time stubs) */
+	bool in_compat;   /* in a compat/ directory (CUDA forward-compatibility libcuda) */
+	const char *hwcaps_subdir; /* cache entry under glibc-hwcaps/<this> (CPU-dependent) */
+	const char *problem; /* elf-dynamic's note on a damaged dynamic section */
+};
+
+struct loader_result {
+	char *soname;
+	struct loader_candidate *cands; /* in search order */
+	size_t n_cands;
+	bool truncated;
+	ssize_t winner;   /* index of the file ld.so loads, or -1 */
+	ssize_t failure;  /* index of the candidate where ld.so stops with an error, or -1 */
+	/* With a requester (loader_resolve_for): its search lists and what went wrong reading it. */
+	char *requester;
+	int requester_err;              /* reading or parsing the requester: 0 or -errno */
+	const char *requester_problem;  /* elf-dynamic's note (a bogus DT_RUNPATH offset …) */
+	char *rpath, *runpath;          /* as stored in the requester */
+	struct loader_dirs rpath_dirs, runpath_dirs;
+};
+
+struct loader {
+	struct root *root;
+	unsigned elf_class, machine;  /* the ABI of the process being emulated */
+	int32_t cache_flags;          /* ldso_cache_arch_flags() of it */
+	const char *triplet;          /* Debian multiarch triplet ("x86_64-linux-gnu") */
+	char *lib;                    /* $LIB */
+	const char *platform;         /* $PLATFORM */
+	const char *defaults_kind;    /* "debian-multiarch", "lib64" or "lib" */
+	char *ld_library_path;        /* the variable as set, or NULL */
+	struct loader_dirs llp, defaults;
+	/* /etc/ld.so.cache: parsed, or why not (cache_err: -ENOENT, -EBADMSG with cache_why …) */
+	struct root_map cache_map;
+	struct ldso_cache *cache;
+	int cache_err;
+	char cache_why[LDSO_CACHE_REASON_MAX];
+	/* Directory listings, kept for loader_find_sonames(). */
+	char **listed_dirs;
+	char ***listings;
+	size_t n_listed;
+};
+
+/* Sets up the search for the ABI this gpuenv was built for: reads LD_LIBRARY_PATH from env,
+ * maps and parses /etc/ld.so.cache (a failure is kept in cache_err), stats each directory. */
+int loader_new(struct root *root, const struct env *env, struct loader **ret);
+struct loader *loader_free(struct loader *l);
+static inline void loader_freep(struct loader **l)
+{
+	loader_free(*l);
+}
+
+/* The search for soname as the main program (no RPATH/RUNPATH) would do it. -ENOMEM only. */
+int loader_resolve(struct loader *l, const char *soname, struct loader_result **ret);
+/* The search for soname as a DT_NEEDED of the ELF file requester (a path inside the root, as
+ * the process opened it: $ORIGIN is its directory), with its DT_RPATH / DT_RUNPATH. */
+int loader_resolve_for(struct loader *l, const char *soname, const char *requester,
+		       struct loader_result **ret);
+struct loader_result *loader_result_free(struct loader_result *r);
+static inline void loader_result_freep(struct loader_result **r)
+{
+	loader_result_free(*r);
+}
+
+/* Every soname of a library family ("libcudnn.so" → libcudnn.so.8, libcudnn.so.9): the cache
+ * keys with this ABI's flags, and the DT_SONAMEs of files named <stem> or <stem>.* in the
+ * LD_LIBRARY_PATH and system directories. Sorted, unique; an empty vector when none. */
+int loader_find_sonames(struct loader *l, const char *stem, char ***ret);
+
+const char *loader_via_name(enum loader_via v);
+const char *loader_verdict_name(enum loader_verdict v);
+/* "libcuda.so.1" + "libcuda.so.550.54.15" → "550.54.15"; NULL when the name has no version
+ * past the soname's ".so" (the stub "libcuda.so"). */
+char *loader_version_from_name(const char *soname, const char *file_name);
+/* Expands $ORIGIN, $LIB, $PLATFORM in one search-list entry; origin may be NULL (unknown).
+ * *ret is NULL with *ret_note set when the entry cannot be searched. */
+int loader_expand(const struct loader *l, const char *entry, const char *origin, char **ret,
+		  const char **ret_note);

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The host side of GPU containers: how this machine would hand GPUs to a container.
+ * Reads, without executing anything:
+ *   - NVIDIA container toolkit binaries (nvidia-ctk, nvidia-container-cli,
+ *     nvidia-container-runtime, -runtime-hook, nvidia-cdi-hook, nvidia-container-toolkit)
+ *     in the PATH directories and /usr/bin, /usr/local/bin, /usr/sbin, /bin, /sbin;
+ *     their package versions from /var/lib/dpkg/status (deb-control(5) stanzas) and the
+ *     libnvidia-container.so.1 link target's version;
+ *   - /etc/nvidia-container-runtime/config.toml, the keys NVIDIA documents in "Installing
+ *     the NVIDIA Container Toolkit" / cmd/nvidia-container-runtime/README.md (read with the
+ *     strict reader of toml-min.c: Debian 12 main has no C TOML library);
+ *   - Docker's /etc/docker/daemon.json (docs.docker.com "dockerd" reference: runtimes,
+ *     default-runtime, features.cdi, cdi-spec-dirs) with jansson;
+ *   - containerd's /etc/containerd/config.toml (containerd docs/cri/config.md: config
+ *     version 1 "cri", 2 "io.containerd.grpc.v1.cri", 3 "io.containerd.cri.v1.runtime";
+ *     containerd.default_runtime_name, containerd.runtimes.<name>.runtime_type and
+ *     .options.BinaryName, enable_cdi; `imports` are recorded, not followed);
+ *   - CDI specs in /etc/cdi and /var/run/cdi (*.yaml, *.json), read by cdi-spec.c.
+ * A file that is missing, unreadable, a symlink loop or malformed is a fact with that
+ * state and reason; nothing here judges. Writes "container.host".
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cdi-spec.h"
+#include "probe.h"
+#include "shared/parse.h"
+#include "shared/strv.h"
+#include "toml-min.h"
+
+static const char *const lib_dirs[] = { "/usr/lib/x86_64-linux-gnu", "/usr/lib64",
+					"/usr/lib/aarch64-linux-gnu" };
+
+/* ---- binaries ------------------------------------------------------------------ */
+
+static int search_dirs(struct probe_env *pe, char ***ret)
+{
+	static const char *const std[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+					   "/usr/bin", "/sbin", "/bin" };
+	const char *path = env_get(pe->env, "PATH");
+	_cleanup_strv_free_ char **dirs = NULL;
+	int r;
+
+	if (path && (r = strv_split(path, ":", &dirs)) < 0)
+		return r;
+	for (size_t i = 0; i < ARRAY_SIZE(std); i++)
+		if (!strv_contains(dirs, std[i]) && (r = strv_push(&dirs, std[i])) < 0)
+			return r;
+	*ret = TAKE_PTR(dirs);
+	return 0;
+}
+
+/* The first executable regular file `name` in dirs, as a fact. */
+static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj,
+			const char *key, const char *name)
+{
+	STRV_FOREACH(d, dirs) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if ((*d)[0] != '/')
+			continue; /* a relative PATH entry means nothing under a root */
+		snprintf(path, sizeof(path), "%s/%s", streq(*d, "/") ? "" : *d, name);
+		if (root_stat(pe->root, path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (st.st_mode & 0111)) {
+			snap_set_str(obj, key, path, path);
+			return;
+		}
+	}
+	snap_set_state(obj, key, FACT_ABSENT, "PATH", "not in PATH or the standard directories");
+}
+
+/* ---- dpkg status --------------------------------------------------------------- */
+
+/* Versions of installed packages named in names, from /var/lib/dpkg/status. */
+static void probe_packages(struct probe_env *pe, struct snap_node *obj,
+			   const char *const *names, size_t n)
+{
+	static const char path[] = "/var/lib/dpkg/status";
+	_cleanup_free_ char *text = NULL;
+	char *state, *line, *pkg = NULL, *ver = NULL;
+	bool installed = false;
+	int err = root_read_text(pe->root, path, ROOT_CAP_BIG, &text);
+
+	if (err < 0) {
+		for (size_t i = 0; i < n; i++)
+			snap_set_errno(obj, names[i], err, path);
+		return;
+	}
+	state = text;
+	for (;;) {
+		line = line_next(&state);
+		/* A blank line (or the end) closes a stanza. */
+		if (!line || !*line) {
+			for (size_t i = 0; pkg && ver && installed && i < n; i++)
+				if (streq(pkg, names[i]))
+					snap_set_str(obj, names[i], ver, path);
+			pkg = ver = NULL;
+			installed = false;
+			if (!line)
+				break;
+			continue;
+		}
+		if (startswith(line, "Package: "))
+			pkg = strstrip(line + 9);
+		else if (startswith(line, "Version: "))
+			ver = strstrip(line + 9);
+		else if (startswith(line, "Status: "))
+			installed = strstr(line, " installed") != NULL &&
+				    strstr(line, "not-installed") == NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!snap_child(obj, names[i]))
+			snap_set_state(obj, names[i], FACT_ABSENT, path, "not installed");
+}
+
+/* "libnvidia-container.so.1" → its link target's version ("1.16.2"). */
+static void probe_libnvc(struct probe_env *pe, struct snap_node *tk)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(lib_dirs); i++) {
+		_cleanup_free_ char *target = NULL;
+		char path[PATH_MAX];
+		const char *base;
+		struct version v;
+
+		snprintf(path, sizeof(path), "%s/libnvidia-container.so.1", lib_dirs[i]);
+		if (root_readlink(pe->root, path, &target) < 0)
+			continue;
+		base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+		if (startswith(base, "libnvidia-container.so.") &&
+		    version_parse(base + strlen("libnvidia-container.so."), &v) == 0)
+			snap_set_str(tk, "libnvidia_container", base + strlen("libnvidia-container.so."),
+				     path);
+		else
+			snap_set_malformed(tk, "libnvidia_container", target, path,
+					   "link target is not libnvidia-container.so.<version>");
+		return;
+	}
+	snap_set_state(tk, "libnvidia_container", FACT_ABSENT, "/usr/lib64",
+		       "no libnvidia-container.so.1 link in the library directories");
+}
+
+/* ---- TOML facts ---------------------------------------------------------------- */
+
+/* Reads and parses a TOML file into *ret; records the file fact in obj[key]. */
+static int load_toml(struct probe_env *pe, struct snap_node *obj, const char *key,
+		     const char *path, struct toml_doc **ret)
+{
+	_cleanup_free_ char *text = NULL;
+	struct toml_error terr = { 0 };
+	size_t len;
+	int err = root_read_file(pe->root, path, TOML_MAX_INPUT, &text, &len);
+
+	if (err < 0) {
+		snap_set_errno(obj, key, err, path);
+		return err;
+	}
+	err = toml_parse(text, len, ret, &terr);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		char why[128];
+
+		if (terr.line)
+			snprintf(why, sizeof(why), "line %u: %s", terr.line, terr.why);
+		else
+			snprintf(why, sizeof(why), "%s", terr.why ? terr.why : "not TOML");
+		snap_set_malformed(obj, key, text, path, why);
+		return err;
+	}
+	snap_set_str(obj, key, path, path);
+	return 0;
+}
+
+enum want { WANT_STR, WANT_BOOL, WANT_INT, WANT_STRS };
+
+/* One TOML value as a fact of the expected type; absent when the key is not set. */
+static void toml_fact(struct snap_node *obj, const char *key, const struct toml_doc *d,
+		      const char *const *tkey, enum want want, const char *path)
+{
+	static const enum toml_type types[] = {
+		[WANT_STR] = TOML_STRING, [WANT_BOOL] = TOML_BOOL, [WANT_INT] = TOML_INTEGER,
+		[WANT_STRS] = TOML_ARRAY,
+	};
+	const struct toml_value *v = toml_get(d, tkey);
+	char why[96];
+
+	if (!v) {
+		snap_set_state(obj, key, FACT_ABSENT, path, "not set (the built-in default applies)");
+		return;
+	}
+	if (v->type != types[want])
+		goto bad;
+	switch (want) {
+	case WANT_STR:
+		snap_set_str(obj, key, v->str, path);
+		return;
+	case WANT_BOOL:
+		snap_set_bool(obj, key, v->b, path);
+		return;
+	case WANT_INT:
+		snap_set_int(obj, key, v->i, path);
+		return;
+	case WANT_STRS: {
+		struct snap_node *arr;
+
+		for (size_t i = 0; i < v->n_items; i++)
+			if (v->items[i].type != TOML_STRING)
+				goto bad;
+		arr = snap_array(obj, key);
+		for (size_t i = 0; i < v->n_items; i++)
+			snap_append_str(arr, v->items[i].str, path);
+		return;
+	}
+	}
+bad:
+	snprintf(why, sizeof(why), "expected %s, got %s",
+		 want == WANT_STRS ? "a list of strings" : toml_type_name(types[want]),
+		 toml_type_name(v->type));
+	snap_set_malformed(obj, key, v->str, path, why);
+}
+
+#define TK(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void probe_toolkit_config(struct probe_env *pe, struct snap_node *tk)
+{
+	static const char path[] = "/etc/nvidia-container-runtime/config.toml";
+	struct snap_node *cfg = snap_object(tk, "config");
+	_cleanup_(toml_freep) struct toml_doc *d = NULL;
+	struct snap_node *cli, *rt;
+
+	if (load_toml(pe, cfg, "file", path, &d) < 0)
+		return;
+	toml_fact(cfg, "accept-nvidia-visible-devices-envvar-when-unprivileged", d,
+		  TK("accept-nvidia-visible-devices-envvar-when-unprivileged"), WANT_BOOL, path);
+	toml_fact(cfg, "accept-nvidia-visible-devices-as-volume-mounts", d,
+		  TK("accept-nvidia-visible-devices-as-volume-mounts"), WANT_BOOL, path);
+	toml_fact(cfg, "disable-require", d, TK("disable-require"), WANT_BOOL, path);
+	cli = snap_object(cfg, "nvidia-container-cli");
+	toml_fact(cli, "root", d, TK("nvidia-container-cli", "root"), WANT_STR, path);
+	toml_fact(cli, "path", d, TK("nvidia-container-cli", "path"), WANT_STR, path);
+	toml_fact(cli, "ldconfig", d, TK("nvidia-container-cli", "ldconfig"), WANT_STR, path);
+	toml_fact(cli, "no-cgroups", d, TK("nvidia-container-cli", "no-cgroups"), WANT_BOOL, path);
+	toml_fact(cli, "load-kmods", d, TK("nvidia-container-cli", "load-kmods"), WANT_BOOL, path);
+	rt = snap_object(cfg, "nvidia-container-runtime");
+	toml_fact(rt, "mode", d, TK("nvidia-container-runtime", "mode"), WANT_STR, path);
+	toml_fact(rt, "runtimes", d, TK("nvidia-container-runtime", "runtimes"), WANT_STRS, path);
+	toml_fact(rt, "cdi_default_kind", d,
+		  TK("nvidia-container-runtime", "modes", "cdi", "default-kind"), WANT_STR, path);
+	toml_fact(rt, "cdi_spec_dirs", d,
+		  TK("nvidia-container-runtime", "modes", "cdi", "spec-dirs"), WANT_STRS, path);
+}
+
+/* ---- Docker -------------------------------------------------------------------- */
+
+static void probe_docker(struct probe_env *pe, char **dirs, struct snap_node *host)
+{
+	static const char path[] = "/etc/docker/daemon.json";
+	struct snap_node *dk = snap_object(host, "docker");
+	_cleanup_free_ char *text = NULL;
+	json_t *j, *rts, *v;
+	json_error_t jerr;
+	size_t len;
+	int err;
+
+	find_binary(pe, dirs, dk, "dockerd", "dockerd");
+	err = root_read_file(pe->root, path, ROOT_CAP_TEXT, &text, &len);
+	if (err < 0) {
+		snap_set_errno(dk, "daemon_json", err, path);
+		return;
+	}
+	j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!j || !json_is_object(j)) {
+		char why[224];
+
+		if (j)
+			snprintf(why, sizeof(why), "not a JSON object");
+		else
+			snprintf(why, sizeof(why), "line %d column %d: %s", jerr.line, jerr.column,
+				 jerr.text);
+		snap_set_malformed(dk, "daemon_json", text, path, why);
+		json_decref(j);
+		return;
+	}
+	snap_set_str(dk, "daemon_json", path, path);
+	rts = json_object_get(j, "runtimes");
+	if (!rts) {
+		snap_array(dk, "runtimes");
+	} else if (!json_is_object(rts)) {
+		snap_set_malformed(dk, "runtimes", NULL, path, "\"runtimes\" is not an object");
+	} else {
+		struct snap_node *arr = snap_array(dk, "runtimes");
+		const char *name;
+		json_t *rt;
+
+		json_object_foreach(rts, name, rt) {
+			struct snap_node *o = snap_append_object(arr);
+			json_t *p = json_is_object(rt) ? json_object_get(rt, "path") : NULL;
+
+			snap_set_str(o, "name", name, path);
+			if (json_is_string(p))
+				snap_set_str(o, "path", json_string_value(p), path);
+			else if (!p)
+				snap_set_state(o, "path", FACT_ABSENT, path, "no \"path\"");
+			else
+				snap_set_malformed(o, "path", NULL, path, "\"path\" is not a string");
+		}
+	}
+	v = json_object_get(j, "default-runtime");
+	if (json_is_string(v))
+		snap_set_str(dk, "default_runtime", json_string_value(v), path);
+	else if (!v)
+		snap_set_state(dk, "default_runtime", FACT_ABSENT, path, "not set (Docker uses runc)");
+	else
+		snap_set_malformed(dk, "default_runtime", NULL, path, "not a string");
+	v = json_object_get(json_object_get(j, "features"), "cdi");
+	if (json_is_boolean(v))
+		snap_set_bool(dk, "cdi_feature", json_is_true(v), path);
+	else if (!v)
+		snap_set_state(dk, "cdi_feature", FACT_ABSENT, path, "features.cdi not set");
+	else
+		snap_set_malformed(dk, "cdi_feature", NULL, path, "features.cdi is not a boolean");
+	v = json_object_get(j, "cdi-spec-dirs");
+	if (json_is_array(v)) {
+		struct snap_node *arr = snap_array(dk, "cdi_spec_dirs");
+		size_t i;
+		json_t *e;
+
+		json_array_foreach(v, i, e)
+			if (json_is_string(e))
+				snap_append_str(arr, json_string_value(e), path);
+	}
+	json_decref(j);
+}
+
+/* ---- containerd ---------------------------------------------------------------- */
+
+static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node *host)
+{
+	static const char path[] = "/etc/containerd/config.toml";
+	struct snap_node *cd = snap_object(host, "containerd");
+	_cleanup_(toml_freep) struct toml_doc *d = NULL;
+	_cleanup_strv_free_ char **names = NULL;
+	const struct toml_value *ver;
+	const char *plugin;
+	int64_t version = 1;
+	struct snap_node *arr;
+
+	find_binary(pe, dirs, cd, "containerd", "containerd");
+	if (load_toml(pe, cd, "config", path, &d) < 0)
+		return;
+	ver = toml_get(d, TK("version"));
+	if (ver && ver->type == TOML_INTEGER)
+		version = ver->i;
+	if (ver)
+		toml_fact(cd, "version", d, TK("version"), WANT_INT, path);
+	else
+		snap_set_state(cd, "version", FACT_ABSENT, path, "not set (config version 1)");
+	plugin = version >= 3 ? "io.containerd.cri.v1.runtime" :
+		 version == 2 ? "io.containerd.grpc.v1.cri" : "cri";
+	snap_set_str(cd, "cri_plugin", plugin, path);
+	toml_fact(cd, "default_runtime_name", d,
+		  TK("plugins", plugin, "containerd", "default_runtime_name"), WANT_STR, path);
+	toml_fact(cd, "enable_cdi", d, TK("plugins", plugin, "enable_cdi"), WANT_BOOL, path);
+	toml_fact(cd, "imports", d, TK("imports"), WANT_STRS, path);
+	toml_fact(cd, "disabled_plugins", d, TK("disabled_plugins"), WANT_STRS, path);
+	if (toml_children(d, TK("plugins", plugin, "containerd", "runtimes"), &names) < 0)
+		return;
+	arr = snap_array(cd, "runtimes");
+	STRV_FOREACH(n, names) {
+		struct snap_node *o = snap_append_object(arr);
+
+		snap_set_str(o, "name", *n, path);
+		toml_fact(o, "runtime_type", d,
+			  TK("plugins", plugin, "containerd", "runtimes", *n, "runtime_type"),
+			  WANT_STR, path);
+		toml_fact(o, "binary_name", d,
+			  TK("plugins", plugin, "containerd", "runtimes", *n, "options", "BinaryName"),
+			  WANT_STR, path);
+	}
+}
+
+/* ---- CDI specs ----------------------------------------------------------------- */
+
+static bool is_uuid_name(const char *n)
+{
+	return startswith(n, "GPU-") || startswith(n, "MIG-");
+}
+
+static void probe_cdi_file(struct probe_env *pe, struct snap_node *o, const char *path)
+{
+	_cleanup_(cdi_spec_freep) struct cdi_spec *spec = NULL;
+	_cleanup_free_ char *text = NULL;
+	struct snap_node *devs, *uuids;
+	struct cdi_error cerr;
+	size_t len;
+	int err;
+
+	snap_set_str(o, "path", path, path);
+	err = root_read_file(pe->root, path, CDI_MAX_INPUT, &text, &len);
+	if (err < 0) {
+		snap_set_errno(o, "format", err, path);
+		return;
+	}
+	err = cdi_spec_parse(text, len, &spec, &cerr);
+	if (err == -ENOMEM) {
+		snap_set_errno(o, "format", err, path);
+		return;
+	}
+	if (err < 0) {
+		snap_set_malformed(o, "format", text, path, cerr.why);
+		return;
+	}
+	snap_set_str(o, "format", spec->json ? "json" : "yaml", path);
+	if (spec->cdi_version)
+		snap_set_str(o, "cdi_version", spec->cdi_version, path);
+	else
+		snap_set_state(o, "cdi_version", FACT_ABSENT, path, "no cdiVersion");
+	if (spec->kind)
+		snap_set_str(o, "kind", spec->kind, path);
+	else
+		snap_set_state(o, "kind", FACT_ABSENT, path, "no kind");
+	/* Names that are GPU/MIG UUIDs go to their own list, which --redact hides. */
+	devs = snap_array(o, "devices");
+	uuids = snap_array(o, "device_uuids");
+	STRV_FOREACH(n, spec->devices)
+		snap_append_str(is_uuid_name(*n) ? uuids : devs, *n, path);
+	if (spec->driver_version) {
+		snap_set_str(o, "driver_version", spec->driver_version, path);
+		snap_set_str(o, "driver_version_source", spec->driver_version_source, path);
+	} else {
+		snap_set_state(o, "driver_version", FACT_ABSENT, path,
+			       "no versioned driver library or host-driver-version hook");
+	}
+}
+
+static void probe_cdi(struct probe_env *pe, struct snap_node *host)
+{
+	static const char *const dirs[] = { "/etc/cdi", "/var/run/cdi" };
+	struct snap_node *arr = snap_array(host, "cdi_specs");
+
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		_cleanup_strv_free_ char **names = NULL;
+		int err = root_list_dir(pe->root, dirs[d], 4096, &names);
+
+		if (err == -ENOENT || err == -ENOTDIR)
+			continue;
+		if (err < 0) {
+			struct snap_node *o = snap_append_object(arr);
+
+			snap_set_str(o, "path", dirs[d], dirs[d]);
+			snap_set_errno(o, "format", err, dirs[d]);
+			continue;
+		}
+		STRV_FOREACH(n, names) {
+			const char *dot = strrchr(*n, '.');
+			char path[PATH_MAX];
+
+			/* The CDI registry loads *.json and *.yaml (pkg/cdi spec-dirs.go). */
+			if (!dot || (!streq(dot, ".yaml") && !streq(dot, ".json")))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], *n);
+			probe_cdi_file(pe, snap_append_object(arr), path);
+		}
+	}
+}
+
+int probe_container_host(struct probe_env *pe, struct snapshot *s)
+{
+	static const char *const bins[] = { "nvidia-ctk", "nvidia-container-cli",
+					    "nvidia-container-runtime",
+					    "nvidia-container-runtime-hook", "nvidia-cdi-hook",
+					    "nvidia-container-toolkit" };
+	static const char *const pkgs[] = { "nvidia-container-toolkit",
+					    "nvidia-container-toolkit-base",
+					    "libnvidia-container-tools", "libnvidia-container1" };
+	struct snap_node *host = snap_object(snap_object(snapshot_root(s), "container"), "host");
+	struct snap_node *tk = snap_object(host, "toolkit");
+	struct snap_node *b = snap_object(tk, "binaries");
+	_cleanup_strv_free_ char **dirs = NULL;
+	int r = search_dirs(pe, &dirs);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < ARRAY_SIZE(bins); i++)
+		find_binary(pe, dirs, b, bins[i], bins[i]);
+	probe_packages(pe, snap_object(tk, "packages"), pkgs, ARRAY_SIZE(pkgs));
+	probe_libnvc(pe, tk);
+	probe_toolkit_config(pe, tk);
+	probe_docker(pe, dirs, host);
+	probe_containerd(pe, dirs, host);
+	probe_cdi(pe, host);
+	return snapshot_error(s);
+}

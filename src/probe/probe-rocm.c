@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * ROCm installations into runtime.rocm[] (docs/snapshot-schema.md): AMD's packages under
+ * /opt/rocm-X.Y.Z (found by listing /opt, and through $ROCM_PATH, $ROCM_HOME, $HIP_PATH and a
+ * hipconfig on $PATH), and the ROCm libraries a distribution packages under /usr (Debian 12's
+ * libamdhip64-5 installs /usr/lib/x86_64-linux-gnu/libamdhip64.so.5 -> libamdhip64.so.5.2.21153,
+ * libamdhip64-dev /usr/include/hip/hip_version.h and /usr/share/hip/version).
+ * Read: .info/version (rocm-core, "6.2.0-66"), include/rocm-core/rocm_version.h
+ * (ROCM_VERSION_MAJOR/MINOR/PATCH), include/hip/hip_version.h (HIP_VERSION_MAJOR/MINOR/PATCH,
+ * written by HIP's CMake), else share/hip/version or bin/.hipVersion (KEY=VALUE lines, same
+ * CMake), the library file names in lib/ (lib<name>.so.<soversion>.<ROCm version code>, e.g.
+ * libamdhip64.so.6.2.60200), dpkg's /var/lib/dpkg/status for a distribution package's version,
+ * and the /opt/rocm link chain (rocm-core's postinst: update-alternatives --install /opt/rocm
+ * rocm /opt/rocm-6.2.0). Only known directories are listed: no walks, nothing executed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe.h"
+#include "shared/parse.h"
+#include "shared/strv.h"
+#include "toolkit.h"
+
+#define MAX_ROCM	16
+#define MAX_DIR_ENTRIES 65536u
+#define DEFAULT_LINK	"/opt/rocm"
+#define MULTIARCH_LIB	"/usr/lib/x86_64-linux-gnu"
+#define DPKG_STATUS	"/var/lib/dpkg/status"
+
+/* clang-format off */
+/* The ROCm user-space libraries reported, by file name base. */
+static const char *const rocm_libs[] = {
+	"libamdhip64.so",   "libhiprtc.so",    "libhsa-runtime64.so", "librocblas.so",
+	"libhipblas.so",    "libhipblaslt.so", "libMIOpen.so",	      "librccl.so",
+	"librocfft.so",	    "libhipfft.so",    "librocsparse.so",     "libhipsparse.so",
+	"librocsolver.so",  "libhipsolver.so", "librocrand.so",	      "libhiprand.so",
+	"librocm_smi64.so", "libamd_smi.so",   "libamd_comgr.so",
+};
+/* clang-format on */
+
+struct rcand {
+	char *path, *resolved;
+	char **via;
+	bool distro;
+};
+
+struct rdisc {
+	struct probe_env *pe;
+	struct rcand c[MAX_ROCM];
+	size_t n;
+	struct snap_node *rejected;
+};
+
+static bool path_is(struct probe_env *pe, const char *path, mode_t type)
+{
+	struct stat st;
+
+	return root_stat(pe->root, path, &st) == 0 && (st.st_mode & S_IFMT) == type;
+}
+
+static bool sub_is(struct probe_env *pe, const char *prefix, const char *sub, mode_t type)
+{
+	_cleanup_free_ char *p = NULL;
+
+	return asprintf(&p, "%s/%s", prefix, sub) >= 0 && path_is(pe, p, type);
+}
+
+static bool has_lib(struct probe_env *pe, const char *dir, const char *base)
+{
+	static const char *const majors[] = {"", ".7", ".6", ".5", ".1"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(majors); i++) {
+		_cleanup_free_ char *p = NULL;
+
+		if (asprintf(&p, "%s/%s%s", dir, base, majors[i]) >= 0 && path_is(pe, p, S_IFREG))
+			return true;
+	}
+	return false;
+}
+
+static bool looks_like_rocm(struct probe_env *pe, const char *prefix)
+{
+	_cleanup_free_ char *lib = NULL;
+
+	if (sub_is(pe, prefix, ".info/version", S_IFREG) ||
+	    sub_is(pe, prefix, "include/hip/hip_version.h", S_IFREG))
+		return true;
+	return asprintf(&lib, "%s/lib", prefix) >= 0 && has_lib(pe, lib, "libamdhip64.so");
+}
+
+static int add(struct rdisc *d, const char *path, const char *via, const char *origin, bool distro)
+{
+	_cleanup_free_ char *resolved = NULL;
+	int r = root_resolve(d->pe->root, path, &resolved);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || !path_is(d->pe, resolved, S_IFDIR)) {
+		if (origin)
+			probe_reject(d->pe->root, d->rejected, origin, via, path,
+				     r < 0 ? r : -ENOTDIR, NULL);
+		return 0;
+	}
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->c[i].resolved, resolved) == 0)
+			return strv_contains(d->c[i].via, via) ? 0 : strv_push(&d->c[i].via, via);
+	if (!distro && !looks_like_rocm(d->pe, resolved)) {
+		if (origin)
+			probe_reject(d->pe->root, d->rejected, origin, via, resolved, 0,
+				     "no .info/version, include/hip/hip_version.h or "
+				     "lib/libamdhip64.so");
+		return 0;
+	}
+	if (d->n >= MAX_ROCM)
+		return 0;
+	d->c[d->n] = (struct rcand){
+		.path = strdup(path), .resolved = TAKE_PTR(resolved), .distro = distro};
+	if (!d->c[d->n].path || strv_push(&d->c[d->n].via, via) < 0) {
+		d->n++;
+		return -ENOMEM;
+	}
+	d->n++;
+	return 0;
+}
+
+static char *parent_dup(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+static int discover(struct rdisc *d)
+{
+	static const char *const vars[] = {"ROCM_PATH", "ROCM_HOME", "HIP_PATH"};
+	const char *path_env = env_get(d->pe->env, "PATH");
+	_cleanup_strv_free_ char **names = NULL;
+	int err = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(vars) && !err; i++) {
+		const char *v = env_get(d->pe->env, vars[i]);
+
+		if (v && v[0] == '/')
+			err = add(d, v, vars[i], v, false);
+	}
+	if (!err && path_env) {
+		_cleanup_strv_free_ char **dirs = NULL;
+
+		err = strv_split(path_env, ":", &dirs);
+		STRV_FOREACH(dir, dirs)
+		{
+			_cleanup_free_ char *hc = NULL, *resolved = NULL, *bin = NULL,
+					    *prefix = NULL;
+
+			if (err || (*dir)[0] != '/')
+				continue;
+			if (asprintf(&hc, "%s/hipconfig", *dir) < 0)
+				return -ENOMEM;
+			if (!path_is(d->pe, hc, S_IFREG) ||
+			    root_resolve(d->pe->root, hc, &resolved) < 0)
+				continue;
+			bin = parent_dup(resolved);
+			prefix = bin ? parent_dup(bin) : NULL;
+			if (!prefix)
+				return -ENOMEM;
+			/* Debian's hipcc puts hipconfig in /usr/bin: the distribution entry below.
+			 */
+			if (strcmp(prefix, "/usr") != 0)
+				err = add(d, prefix, "PATH hipconfig", hc, false);
+		}
+	}
+	if (!err && root_list_dir(d->pe->root, "/opt", 4096, &names) == 0)
+		STRV_FOREACH(n, names)
+		{
+			_cleanup_free_ char *p = NULL;
+
+			if (!startswith(*n, "rocm"))
+				continue;
+			if (asprintf(&p, "/opt/%s", *n) < 0)
+				return -ENOMEM;
+			err = add(d, p, "/opt", p, false);
+			if (err)
+				break;
+		}
+	/* Distribution packages: the HIP or HSA runtime in the multiarch library directory. */
+	if (!err && (has_lib(d->pe, MULTIARCH_LIB, "libamdhip64.so") ||
+		     has_lib(d->pe, MULTIARCH_LIB, "libhsa-runtime64.so")))
+		err = add(d, "/usr", MULTIARCH_LIB, NULL, true);
+	return err;
+}
+
+/* One object per library base: the file with the longest version suffix. */
+static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, char *const *dirs,
+			    size_t n_dirs)
+{
+	char **names[4] = {NULL};
+
+	for (size_t i = 0; i < n_dirs && i < ARRAY_SIZE(names); i++)
+		if (root_list_dir(pe->root, dirs[i], MAX_DIR_ENTRIES, &names[i]) < 0)
+			names[i] = NULL;
+	for (size_t b = 0; b < ARRAY_SIZE(rocm_libs); b++) {
+		const char *best = NULL, *best_dir = NULL, *best_v = NULL;
+		unsigned best_k = 0;
+
+		for (size_t i = 0; i < n_dirs && i < ARRAY_SIZE(names); i++)
+			STRV_FOREACH(nm, names[i])
+			{
+				const char *v;
+				unsigned k;
+
+				if (!probe_lib_name_match(*nm, rocm_libs[b], &v))
+					continue;
+				k = probe_version_fields(v);
+				if (!best || k > best_k) {
+					best = *nm;
+					best_dir = dirs[i];
+					best_v = v;
+					best_k = k;
+				}
+			}
+		if (best) {
+			struct snap_node *o = snap_append_object(arr);
+			_cleanup_free_ char *path = NULL,
+					    *name = strndup(rocm_libs[b], strlen(rocm_libs[b]) - 3);
+
+			if (!name || asprintf(&path, "%s/%s", best_dir, best) < 0)
+				break;
+			snap_set_str(o, "name", name, best_dir);
+			snap_set_str(o, "file", best, path);
+			if (best_k > 0)
+				snap_set_str(o, "version", best_v, path);
+			else
+				snap_set_state(o, "version", FACT_ABSENT, path,
+					       "no version in the file name");
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		strv_free(names[i]);
+}
+
+static bool hip_from_header(struct probe_env *pe, struct snap_node *o, const char *inc)
+{
+	static const char *const names[] = {"HIP_VERSION_MAJOR", "HIP_VERSION_MINOR",
+					    "HIP_VERSION_PATCH"};
+	_cleanup_free_ char *path = NULL, *text = NULL;
+	char ver[PROBE_VERSION_MAX];
+	int r;
+
+	if (asprintf(&path, "%s/hip/hip_version.h", inc) < 0)
+		return false;
+	r = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+	if (r == -ENOENT)
+		return false;
+	if (r < 0) {
+		snap_set_errno(o, "hip_version", r, path);
+		return false;
+	}
+	if (probe_header_version(text, strlen(text), names, 3, ver, sizeof(ver)) < 0) {
+		snap_set_malformed(o, "hip_version", text, path,
+				   "HIP_VERSION_MAJOR/MINOR/PATCH not found");
+		return false;
+	}
+	snap_set_str(o, "hip_version", ver, path);
+	return true;
+}
+
+static bool hip_from_kv(struct probe_env *pe, struct snap_node *o, const char *path)
+{
+	_cleanup_free_ char *text = NULL;
+	char a[24], b[24], c[48];
+	size_t len;
+
+	if (root_read_text(pe->root, path, ROOT_CAP_ATTR, &text) < 0)
+		return false;
+	len = strlen(text);
+	if (probe_kv_value(text, len, "HIP_VERSION_MAJOR", a, sizeof(a)) < 0 ||
+	    probe_kv_value(text, len, "HIP_VERSION_MINOR", b, sizeof(b)) < 0 ||
+	    probe_kv_value(text, len, "HIP_VERSION_PATCH", c, sizeof(c)) < 0) {
+		snap_set_malformed(o, "hip_version", text, path,
+				   "HIP_VERSION_MAJOR/MINOR/PATCH not found");
+		return false;
+	}
+	snap_set_strf(o, "hip_version", path, "%s.%s.%s", a, b, c);
+	return true;
+}
+
+static bool version_from_info(struct probe_env *pe, struct snap_node *o, const char *prefix)
+{
+	_cleanup_free_ char *path = NULL, *text = NULL;
+	char ver[PROBE_VERSION_MAX];
+	int r;
+
+	if (asprintf(&path, "%s/.info/version", prefix) < 0)
+		return false;
+	r = root_read_text(pe->root, path, ROOT_CAP_ATTR, &text);
+	if (r == -ENOENT)
+		return false;
+	if (r < 0) {
+		snap_set_errno(o, "version_info", r, path);
+		return false;
+	}
+	if (probe_version_line(text, strlen(text), ver, sizeof(ver)) < 0) {
+		snap_set_malformed(o, "version_info", text, path, "no version line");
+		return false;
+	}
+	snap_set_str(o, "version", ver, path);
+	return true;
+}
+
+static bool version_from_rocm_h(struct probe_env *pe, struct snap_node *o, const char *prefix)
+{
+	static const char *const names[] = {"ROCM_VERSION_MAJOR", "ROCM_VERSION_MINOR",
+					    "ROCM_VERSION_PATCH"};
+	_cleanup_free_ char *path = NULL, *text = NULL;
+	char ver[PROBE_VERSION_MAX];
+
+	if (asprintf(&path, "%s/include/rocm-core/rocm_version.h", prefix) < 0 ||
+	    root_read_text(pe->root, path, ROOT_CAP_TEXT, &text) < 0 ||
+	    probe_header_version(text, strlen(text), names, 3, ver, sizeof(ver)) < 0)
+		return false;
+	snap_set_str(o, "version", ver, path);
+	return true;
+}
+
+/* Debian's package of the HIP runtime named by its SONAME: libamdhip64.so.5 → libamdhip64-5. */
+static bool version_from_dpkg(struct probe_env *pe, struct snap_node *o, struct snap_node *libs)
+{
+	_cleanup_free_ char *text = NULL, *pkg = NULL;
+	char ver[PROBE_VERSION_MAX];
+	const char *major = NULL;
+
+	for (size_t i = 0; i < snap_count(libs); i++) {
+		const struct snap_node *l = snap_at(libs, i);
+
+		if (streq(snap_get_str(l, "name") ?: "", "libamdhip64") &&
+		    snap_get_str(l, "version"))
+			major = snap_get_str(l, "version");
+	}
+	if (!major || asprintf(&pkg, "libamdhip64-%.*s", (int)strcspn(major, "."), major) < 0)
+		return false;
+	if (root_read_text(pe->root, DPKG_STATUS, ROOT_CAP_BIG, &text) < 0 ||
+	    probe_dpkg_status_version(text, strlen(text), pkg, ver, sizeof(ver)) < 0)
+		return false;
+	snap_set_str(o, "version", ver, DPKG_STATUS);
+	snap_set_str(o, "package", pkg, DPKG_STATUS);
+	return true;
+}
+
+static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rcand *c,
+		     const char *default_resolved)
+{
+	const char *prefix = c->resolved, *vsrc = NULL;
+	struct snap_node *vias = snap_array(o, "found_via"), *libs;
+	_cleanup_free_ char *lib = NULL, *lib64 = NULL, *inc = NULL, *share = NULL, *hv = NULL;
+	bool is_default = !c->distro && default_resolved && streq(default_resolved, prefix);
+	char *dirs[2];
+	size_t n_dirs = 0;
+
+	snap_set_str(o, "path", c->path, c->path);
+	snap_set_str(o, "resolved_path", prefix, c->path);
+	STRV_FOREACH(v, c->via)
+	snap_append_str(vias, *v, NULL);
+	snap_set_str(o, "kind", c->distro ? "distro-packaged" : "rocm", prefix);
+	if (c->distro) {
+		lib = strdup(MULTIARCH_LIB);
+		lib64 = strdup("/usr/lib"); /* Debian's librocm-smi64-1 installs there */
+		inc = strdup("/usr/include");
+		share = strdup("/usr/share/hip/version");
+		hv = strdup("/usr/bin/.hipVersion");
+	} else if (asprintf(&lib, "%s/lib", prefix) < 0 ||
+		   asprintf(&lib64, "%s/lib64", prefix) < 0 ||
+		   asprintf(&inc, "%s/include", prefix) < 0 ||
+		   asprintf(&share, "%s/share/hip/version", prefix) < 0 ||
+		   asprintf(&hv, "%s/bin/.hipVersion", prefix) < 0) {
+		return -ENOMEM;
+	}
+	if (!lib || !lib64 || !inc || !share || !hv)
+		return -ENOMEM;
+	dirs[n_dirs++] = lib;
+	if (path_is(pe, lib64, S_IFDIR))
+		dirs[n_dirs++] = lib64;
+	libs = snap_array(o, "libraries");
+	rocm_list_libraries(pe, libs, dirs, n_dirs);
+
+	if (!c->distro && version_from_info(pe, o, prefix))
+		vsrc = ".info/version";
+	else if (version_from_rocm_h(pe, o, c->distro ? "/usr" : prefix))
+		vsrc = "rocm_version.h";
+	else if (c->distro && version_from_dpkg(pe, o, libs))
+		vsrc = "dpkg status";
+	else if (!c->distro && startswith(prefix, "/opt/rocm-")) {
+		struct version v;
+
+		if (version_parse(prefix + strlen("/opt/rocm-"), &v) == 0) {
+			snap_set_str(o, "version", prefix + strlen("/opt/rocm-"), prefix);
+			vsrc = "directory name";
+		}
+	}
+	if (vsrc) {
+		snap_set_str(o, "version_source", vsrc, snap_source(snap_child(o, "version")));
+	} else {
+		snap_set_state(o, "version", FACT_ABSENT, prefix,
+			       "no .info/version, rocm_version.h, dpkg record or versioned "
+			       "directory name");
+		snap_set_state(o, "version_source", FACT_ABSENT, prefix, NULL);
+	}
+	if (!hip_from_header(pe, o, inc) && !snap_child(o, "hip_version") &&
+	    !hip_from_kv(pe, o, share) && !snap_child(o, "hip_version") &&
+	    !hip_from_kv(pe, o, hv) && !snap_child(o, "hip_version"))
+		snap_set_state(o, "hip_version", FACT_ABSENT, prefix,
+			       "no hip/hip_version.h, share/hip/version or bin/.hipVersion");
+	if (!c->distro) {
+		_cleanup_free_ char *hc = NULL;
+
+		if (asprintf(&hc, "%s/bin/hipconfig", prefix) < 0)
+			return -ENOMEM;
+		if (path_is(pe, hc, S_IFREG))
+			snap_set_str(o, "hipconfig", hc, hc);
+		else
+			snap_set_state(o, "hipconfig", FACT_ABSENT, hc, NULL);
+	}
+	snap_set_bool(o, "is_default", is_default, DEFAULT_LINK);
+	if (is_default)
+		probe_link_chain(pe->root, DEFAULT_LINK, snap_array(o, "alternatives_chain"), NULL);
+	return 0;
+}
+
+int probe_rocm(struct probe_env *pe, struct snapshot *s)
+{
+	struct snap_node *rt = snap_object(snapshot_root(s), "runtime");
+	struct snap_node *arr = snap_array(rt, "rocm");
+	struct rdisc d = {.pe = pe, .rejected = snap_array(rt, "rocm_rejected")};
+	_cleanup_free_ char *default_resolved = NULL;
+	int err = discover(&d);
+
+	if (!err && root_resolve(pe->root, DEFAULT_LINK, &default_resolved) == -ENOMEM)
+		err = -ENOMEM;
+	for (size_t i = 0; i < d.n; i++) {
+		if (!err)
+			err = probe_one(pe, snap_append_object(arr), &d.c[i], default_resolved);
+		free(d.c[i].path);
+		free(d.c[i].resolved);
+		strv_free(d.c[i].via);
+	}
+	return err ? err : snapshot_error(s);
+}

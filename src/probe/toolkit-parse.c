@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Text parsers of the toolkit probes (see toolkit.h for the formats and where they are
+ * defined). Pure functions over (text, len): no I/O, every output bounded by its buffer,
+ * the text read only up to len or an embedded NUL.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shared/macro.h"
+#include "shared/parse.h"
+#include "toolkit.h"
+
+#define DEFINE_MAX_DEPTH 2 /* "#define A B" then "#define B 10": one indirection */
+
+static bool is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static size_t bounded_len(const char *text, size_t len)
+{
+	const char *nul = memchr(text, '\0', len);
+
+	return nul ? (size_t)(nul - text) : len;
+}
+
+/* Finds "#define name" at a line start (spaces allowed around '#'); returns the value span. */
+static bool find_define(const char *t, size_t len, const char *name, const char **ret_v,
+			size_t *ret_vlen)
+{
+	size_t nlen = strlen(name), i = 0;
+
+	while (i < len) {
+		size_t e = i, p = i;
+
+		while (e < len && t[e] != '\n')
+			e++;
+		while (p < e && (t[p] == ' ' || t[p] == '\t'))
+			p++;
+		if (p < e && t[p] == '#') {
+			p++;
+			while (p < e && (t[p] == ' ' || t[p] == '\t'))
+				p++;
+			if (e - p > 6 && memcmp(t + p, "define", 6) == 0 &&
+			    (t[p + 6] == ' ' || t[p + 6] == '\t')) {
+				p += 6;
+				while (p < e && (t[p] == ' ' || t[p] == '\t'))
+					p++;
+				if (e - p >= nlen && memcmp(t + p, name, nlen) == 0 &&
+				    (p + nlen == e || !is_ident(t[p + nlen]))) {
+					size_t v, ve;
+
+					/* A function-like macro "NAME(x)" is not a value. */
+					if (p + nlen < e && t[p + nlen] == '(')
+						goto next;
+					v = p + nlen;
+					while (v < e && (t[v] == ' ' || t[v] == '\t'))
+						v++;
+					ve = v;
+					while (ve < e && t[ve] != ' ' && t[ve] != '\t' &&
+					       t[ve] != '\r' && t[ve] != '/')
+						ve++;
+					*ret_v = t + v;
+					*ret_vlen = ve - v;
+					return true;
+				}
+			}
+		}
+	next:
+		i = e + 1;
+	}
+	return false;
+}
+
+int probe_header_define(const char *text, size_t len, const char *name, char *buf, size_t buflen)
+{
+	char cur[128];
+
+	if (!text || !name || !buf || buflen == 0)
+		return -EINVAL;
+	len = bounded_len(text, len);
+	if (strlen(name) >= sizeof(cur))
+		return -EINVAL;
+	strcpy(cur, name);
+	for (unsigned depth = 0; depth < DEFINE_MAX_DEPTH; depth++) {
+		const char *v;
+		size_t vlen;
+		bool ident = true;
+
+		if (!find_define(text, len, cur, &v, &vlen))
+			return depth == 0 ? -ENOENT : -EBADMSG;
+		if (vlen == 0)
+			return -EBADMSG;
+		for (size_t k = 0; k < vlen; k++)
+			ident = ident && is_ident(v[k]);
+		/* Another macro's name: look that one up (TensorRT 10 NV_TENSORRT_MAJOR). */
+		if (ident && !is_digit(v[0]) && vlen < sizeof(cur) &&
+		    depth + 1 < DEFINE_MAX_DEPTH) {
+			memcpy(cur, v, vlen);
+			cur[vlen] = '\0';
+			continue;
+		}
+		if (vlen >= buflen)
+			return -EBADMSG;
+		memcpy(buf, v, vlen);
+		buf[vlen] = '\0';
+		return 0;
+	}
+	return -EBADMSG;
+}
+
+int probe_header_version(const char *text, size_t len, const char *const *names, size_t n,
+			 char *buf, size_t buflen)
+{
+	char out[PROBE_VERSION_MAX] = "";
+	size_t used = 0;
+
+	if (!names || n == 0 || n > 4 || !buf)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		char v[24];
+		unsigned u;
+		int r = probe_header_define(text, len, names[i], v, sizeof(v));
+
+		if (r < 0)
+			return r;
+		if (parse_uint(v, 10, &u) < 0)
+			return -EBADMSG;
+		r = snprintf(out + used, sizeof(out) - used, "%s%u", i ? "." : "", u);
+		if (r < 0 || (size_t)r >= sizeof(out) - used)
+			return -EBADMSG;
+		used += (size_t)r;
+	}
+	if (used >= buflen)
+		return -EBADMSG;
+	memcpy(buf, out, used + 1);
+	return 0;
+}
+
+/* Copies the dotted-decimal prefix of [p, e) into buf; its length, 0 when none. */
+static size_t copy_version(const char *p, const char *e, char *buf, size_t buflen)
+{
+	size_t n = 0;
+
+	while (p + n < e &&
+	       (is_digit(p[n]) || (p[n] == '.' && n > 0 && p + n + 1 < e && is_digit(p[n + 1]))))
+		n++;
+	if (n == 0 || n >= buflen)
+		return 0;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return n;
+}
+
+static const char *memmem_str(const char *t, size_t len, const char *needle)
+{
+	return memmem(t, len, needle, strlen(needle));
+}
+
+int probe_parse_nvcc_version(const char *text, size_t len, char *release, size_t rlen, char *full,
+			     size_t flen)
+{
+	static const char rel[] = "release ";
+	const char *p, *e;
+
+	if (!text || !release || !full)
+		return -EINVAL;
+	len = bounded_len(text, len);
+	e = text + len;
+	/* "Cuda compilation tools, release 13.0, V13.0.88" (nvcc prints it since CUDA 1.x). */
+	p = memmem_str(text, len, "Cuda compilation tools, ");
+	if (!p)
+		return -EBADMSG;
+	p = memmem_str(p, (size_t)(e - p), rel);
+	if (!p || !copy_version(p + strlen(rel), e, release, rlen))
+		return -EBADMSG;
+	p += strlen(rel);
+	while (p < e && *p != '\n' && *p != 'V')
+		p++;
+	if (p < e && *p == 'V' && copy_version(p + 1, e, full, flen))
+		return 0;
+	if (strlen(release) >= flen)
+		return -EBADMSG;
+	strcpy(full, release);
+	return 0;
+}
+
+unsigned probe_version_fields(const char *ver)
+{
+	unsigned n = 0;
+
+	if (!ver || !*ver)
+		return 0;
+	for (const char *p = ver; *p; p++)
+		if (*p == '.')
+			n++;
+	return n + 1;
+}
+
+bool probe_lib_name_match(const char *name, const char *base, const char **ret_ver)
+{
+	size_t bl = strlen(base);
+	const char *v;
+
+	if (strncmp(name, base, bl) != 0)
+		return false;
+	v = name + bl;
+	if (*v == '\0') {
+		*ret_ver = v;
+		return true;
+	}
+	if (*v != '.' || !is_digit(v[1]))
+		return false;
+	v++;
+	/* Dotted decimal to the end; a git suffix like "6.2.41134-65d174c3e" is allowed last. */
+	for (const char *p = v; *p; p++) {
+		if (is_digit(*p))
+			continue;
+		if (*p == '.' && is_digit(p[1]))
+			continue;
+		if (*p == '-' && p[1] && p > v)
+			break;
+		return false;
+	}
+	*ret_ver = v;
+	return true;
+}
+
+/* "<version><suffix>" → version into buf when it starts with a digit and is followed by suffix. */
+static bool version_before(const char *p, const char *suffix, char *ver, size_t len)
+{
+	size_t sl = strlen(suffix), pl = strlen(p), vl;
+
+	if (pl <= sl || strcmp(p + pl - sl, suffix) != 0 || !is_digit(p[0]))
+		return false;
+	vl = pl - sl;
+	if (vl >= len)
+		return false;
+	for (size_t i = 0; i < vl; i++)
+		if (!is_ident(p[i]) && p[i] != '.' && p[i] != '+' && p[i] != '!')
+			return false;
+	memcpy(ver, p, vl);
+	ver[vl] = '\0';
+	return true;
+}
+
+bool probe_dist_info_match(const char *name, const char *base, char *ver, size_t len)
+{
+	size_t bl = strlen(base);
+	const char *p;
+
+	if (strncmp(name, base, bl) != 0)
+		return false;
+	p = name + bl;
+	/* The wheel's CUDA-major suffix (nvidia_cudnn_cu13) and TensorRT's "_libs". */
+	if (strncmp(p, "_cu", 3) == 0 && is_digit(p[3])) {
+		p += 3;
+		while (is_digit(*p))
+			p++;
+	}
+	if (strncmp(p, "_libs", 5) == 0)
+		p += 5;
+	if (*p != '-')
+		return false;
+	return version_before(p + 1, ".dist-info", ver, len);
+}
+
+bool probe_conda_meta_match(const char *name, const char *base, char *ver, size_t len)
+{
+	size_t bl = strlen(base);
+	const char *p, *dash, *json;
+
+	if (strncmp(name, base, bl) != 0 || name[bl] != '-' || !is_digit(name[bl + 1]))
+		return false;
+	p = name + bl + 1;
+	dash = strchr(p, '-');
+	json = strrchr(p, '.');
+	if (!dash || !json || strcmp(json, ".json") != 0 || dash > json ||
+	    (size_t)(dash - p) >= len)
+		return false;
+	/* The version has no '-' (conda forbids it); the build string is the rest. */
+	if (strchr(dash + 1, '-'))
+		return false;
+	memcpy(ver, p, (size_t)(dash - p));
+	ver[dash - p] = '\0';
+	return true;
+}
+
+int probe_kv_value(const char *text, size_t len, const char *key, char *buf, size_t buflen)
+{
+	size_t kl = strlen(key), i = 0;
+
+	if (!text || !buf || buflen == 0)
+		return -EINVAL;
+	len = bounded_len(text, len);
+	while (i < len) {
+		size_t e = i;
+
+		while (e < len && text[e] != '\n')
+			e++;
+		if (e - i > kl && memcmp(text + i, key, kl) == 0 && text[i + kl] == '=') {
+			size_t v = i + kl + 1, ve = e;
+
+			while (v < ve && (text[v] == ' ' || text[v] == '\t'))
+				v++;
+			while (ve > v && (text[ve - 1] == ' ' || text[ve - 1] == '\t' ||
+					  text[ve - 1] == '\r'))
+				ve--;
+			if (ve == v || ve - v >= buflen)
+				return -EBADMSG;
+			memcpy(buf, text + v, ve - v);
+			buf[ve - v] = '\0';
+			return 0;
+		}
+		i = e + 1;
+	}
+	return -ENOENT;
+}
+
+int probe_version_line(const char *text, size_t len, char *buf, size_t buflen)
+{
+	size_t s = 0, e;
+
+	if (!text || !buf || buflen == 0)
+		return -EINVAL;
+	len = bounded_len(text, len);
+	while (s < len && (text[s] == ' ' || text[s] == '\t' || text[s] == '\n' || text[s] == '\r'))
+		s++;
+	e = s;
+	while (e < len && text[e] != '\n' && text[e] != '\r' && text[e] != ' ' && text[e] != '\t')
+		e++;
+	if (e == s || !is_digit(text[s]) || e - s >= buflen)
+		return -EBADMSG;
+	for (size_t i = s; i < e; i++)
+		if (!is_ident(text[i]) && text[i] != '.' && text[i] != '-' && text[i] != '+' &&
+		    text[i] != '~')
+			return -EBADMSG;
+	memcpy(buf, text + s, e - s);
+	buf[e - s] = '\0';
+	{
+		struct version v;
+
+		if (version_parse_prefix(buf, &v, NULL) < 0)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+int probe_dpkg_status_version(const char *text, size_t len, const char *package, char *buf,
+			      size_t buflen)
+{
+	size_t pl = strlen(package), i = 0;
+	bool in_pkg = false, installed = false;
+	char ver[PROBE_VERSION_MAX] = "";
+
+	if (!text || !package || !buf || buflen == 0)
+		return -EINVAL;
+	len = bounded_len(text, len);
+	/* deb-control(5) stanzas separated by blank lines; fields "Name: value". */
+	while (i <= len) {
+		size_t e = i;
+
+		while (e < len && text[e] != '\n')
+			e++;
+		if (e == i || i == len) {
+			if (in_pkg && installed && ver[0]) {
+				if (strlen(ver) >= buflen)
+					return -EBADMSG;
+				strcpy(buf, ver);
+				return 0;
+			}
+			in_pkg = installed = false;
+			ver[0] = '\0';
+		} else if (e - i == 9 + pl && memcmp(text + i, "Package: ", 9) == 0 &&
+			   memcmp(text + i + 9, package, pl) == 0) {
+			in_pkg = true;
+		} else if (e - i > 8 && memcmp(text + i, "Status: ", 8) == 0) {
+			/* "install ok installed": the want, error and status words (dpkg-query(1)).
+			 */
+			installed = e - i >= 8 + 10 && memcmp(text + e - 10, " installed", 10) == 0;
+		} else if (e - i > 9 && memcmp(text + i, "Version: ", 9) == 0 &&
+			   e - i - 9 < sizeof(ver)) {
+			memcpy(ver, text + i + 9, e - i - 9);
+			ver[e - i - 9] = '\0';
+		}
+		i = e + 1;
+	}
+	return -ENOENT;
+}

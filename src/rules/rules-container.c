@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Container-layer rules over container.* (probe-container.c: /.dockerenv, /run/.containerenv,
+ * /proc/1/cgroup, and the NVIDIA Container Toolkit variables of the judged environment),
+ * the device nodes of driver.device_nodes.* and the host driver seen through /sys/module.
+ * NVIDIA_VISIBLE_DEVICES and NVIDIA_REQUIRE_CUDA semantics: NVIDIA Container Toolkit,
+ * "Specialized configurations with Docker" (void/empty/none; constraints separated by
+ * spaces are alternatives, by commas all required). Driver ⇄ CUDA: facts/driver_branches.tsv
+ * (CUDA version each branch reports) and facts/cuda_driver_min.tsv (minor-version floors).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/rules-internal.h"
+#include "shared/parse.h"
+#include "shared/strv.h"
+
+#define VISIBLE "container.requested.NVIDIA_VISIBLE_DEVICES"
+
+static bool visible_void(const char *v)
+{
+	return v && (!*v || streq(v, "void") || streq(v, "none"));
+}
+
+RULE_CHECK(check_container_no_gpu_devices)
+{
+	const struct snap_node *ctl = snap_get(root, "driver.device_nodes.nvidiactl");
+	const struct snap_node *gpus = snap_get(root, "driver.device_nodes.nvidia_gpus");
+	const struct snap_node *vis = snap_get(root, VISIBLE);
+	struct finding *f;
+
+	if (!in_container(root))
+		return;
+	if (visible_void(snap_str(vis)))
+		return; /* container.visible-devices-void */
+	if (snap_present(snap_get(root, "driver.device_nodes.kfd")))
+		return; /* an AMD (ROCm) container */
+	if (snap_present(ctl) || snap_count(gpus) > 0)
+		return;
+	/* The container sees the machine's PCI bus: with no NVIDIA GPU on it, there is nothing
+	 * to pass in (hardware.no-gpu says so). Without a readable bus, go by the request. */
+	if (snap_present(snap_get(root, "hardware.pci_devices")) ?
+		    gpus_count(root, gpu_is_nvidia) == 0 : !snap_str(vis))
+		return;
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "in a container (%s) with no /dev/nvidia* device%s",
+			 snap_get_str(root, "container.cgroup_engine") ?:
+			 (snap_present(snap_get(root, "container.dockerenv")) ? "docker" : "podman"),
+			 snap_str(vis) ? ", although NVIDIA_VISIBLE_DEVICES asks for GPUs" : "");
+	finding_fact(f, "container.dockerenv", snap_get(root, "container.dockerenv"));
+	finding_fact(f, "container.containerenv", snap_get(root, "container.containerenv"));
+	finding_fact(f, "container.cgroup_engine", snap_get(root, "container.cgroup_engine"));
+	finding_fact(f, VISIBLE, vis);
+	finding_fact(f, "driver.device_nodes.nvidiactl", ctl);
+	finding_evidence(f, "driver.device_nodes.nvidia_gpus", "/dev", "%zu node(s)",
+			 snap_count(gpus));
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
+RULE_CHECK(check_visible_devices_void)
+{
+	const struct snap_node *vis = snap_get(root, VISIBLE);
+	const char *v = snap_str(vis);
+	struct finding *f;
+
+	if (!visible_void(v))
+		return;
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "NVIDIA_VISIBLE_DEVICES=%s: the NVIDIA container runtime exposes no GPU%s",
+			 *v ? v : "\"\"",
+			 streq(v, "none") ? " (driver libraries only)" : " and no driver libraries");
+	finding_fact(f, VISIBLE, vis);
+	finding_fact(f, "driver.device_nodes.nvidiactl",
+		     snap_get(root, "driver.device_nodes.nvidiactl"));
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
+enum tri { NO = 0, YES = 1, UNKNOWN = 2 };
+
+/* One constraint "cuda>=12.4", "driver>=470", "driver<471", "brand=tesla", "arch=…". */
+static enum tri constraint(const char *c, const char *drv, const char *drv_cuda)
+{
+	static const char *const ops[] = { ">=", "<=", "!=", "=", ">", "<" };
+	const char *have = NULL, *want = NULL;
+	char key[16];
+	size_t k = strcspn(c, "<>=!");
+	int cmp;
+
+	if (k == 0 || k >= sizeof(key) || !c[k])
+		return UNKNOWN;
+	memcpy(key, c, k);
+	key[k] = '\0';
+	if (streq(key, "cuda"))
+		have = drv_cuda;
+	else if (streq(key, "driver"))
+		have = drv;
+	else
+		return UNKNOWN; /* brand, arch: need NVML (phase 2) */
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
+		if (startswith(c + k, ops[i])) {
+			want = c + k + strlen(ops[i]);
+			cmp = version_cmp_str(have, want);
+			switch (i) {
+			case 0:
+				return cmp >= 0;
+			case 1:
+				return cmp <= 0;
+			case 2:
+				return cmp != 0;
+			case 3:
+				return cmp == 0;
+			case 4:
+				return cmp > 0;
+			default:
+				return cmp < 0;
+			}
+		}
+	return UNKNOWN;
+}
+
+/* Space-separated alternatives of comma-separated constraints. */
+static enum tri requirement(const char *req, const char *drv, const char *drv_cuda)
+{
+	_cleanup_strv_free_ char **alts = NULL;
+	bool unknown = false;
+
+	if (strv_split(req, " \t", &alts) < 0)
+		return UNKNOWN;
+	STRV_FOREACH(a, alts) {
+		_cleanup_strv_free_ char **cs = NULL;
+		enum tri all = YES;
+
+		if (strv_split(*a, ",", &cs) < 0)
+			return UNKNOWN;
+		STRV_FOREACH(one, cs) {
+			enum tri t = constraint(*one, drv, drv_cuda);
+
+			if (t == NO) {
+				all = NO;
+				break;
+			}
+			if (t == UNKNOWN)
+				all = UNKNOWN;
+		}
+		if (all == YES)
+			return YES;
+		if (all == UNKNOWN)
+			unknown = true;
+	}
+	return unknown ? UNKNOWN : NO;
+}
+
+/* "cuda>=12.4" → "12.4" (the first cuda>= constraint), for the message. */
+static bool required_cuda(const char *req, char *buf, size_t len)
+{
+	const char *p = strstr(req, "cuda>=");
+	size_t n;
+
+	if (!p)
+		return false;
+	p += 6;
+	n = strcspn(p, " ,\t");
+	if (n == 0 || n >= len)
+		return false;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return true;
+}
+
+RULE_CHECK(check_image_cuda_newer_than_driver)
+{
+	const struct snap_node *reqn = snap_get(root, "container.requested.NVIDIA_REQUIRE_CUDA");
+	const struct snap_node *cvn = snap_get(root, "environment.CUDA_VERSION");
+	const char *req = snap_str(reqn), *cv = snap_str(cvn), *drv;
+	const struct facts_driver_branch *b;
+	const struct snap_node *fact;
+	char image[32] = "";
+	enum tri sat = YES;
+	struct cuda_req cr;
+	struct finding *f;
+	bool newer = false;
+
+	if (!req && !cv)
+		return;
+	switch (nvidia_driver(root, &drv, &fact)) {
+	case DRIVER_LOADED:
+		break;
+	case DRIVER_NONE:
+		rule_skip(c, NULL, "could not read the host driver version: /sys/module/nvidia/version "
+			  "and /proc/driver/nvidia/version are absent");
+		return;
+	case DRIVER_UNKNOWN:
+		rule_need(c, NULL, "the host driver version", fact);
+		return;
+	}
+	if (facts_driver_branch(drv, &b) < 0 || !b->cuda_version_reported) {
+		rule_skip(c, NULL, "driver %s: the CUDA version its branch reports is not in the "
+			  "knowledge base", drv);
+		return;
+	}
+	if (req)
+		sat = requirement(req, drv, b->cuda_version_reported);
+	if (cv) {
+		unsigned ma, mi;
+
+		if (cuda_major_minor(cv, &ma, &mi)) {
+			snprintf(image, sizeof(image), "%u.%u", ma, mi);
+			newer = version_cmp_str(image, b->cuda_version_reported) > 0;
+		}
+	}
+	if (!image[0] && !(req && required_cuda(req, image, sizeof(image))))
+		snprintf(image, sizeof(image), "?");
+	if (sat == YES && !newer)
+		return;
+	if (sat == UNKNOWN && !newer)
+		return; /* only a brand=/arch= alternative could hold: needs NVML (phase 2) */
+	if (cuda_requirement(image, &cr) == 0 && cuda_driver_judge(&cr, drv) == LINK_DEGRADED)
+		f = rule_finding(c, GPUENV_SEVERITY_WARNING, NULL,
+				 "the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s: "
+				 "%sthe code runs through minor-version compatibility (CUDA %u.x on "
+				 ">= %s), limited features and no PTX JIT",
+				 image, drv, b->branch, b->cuda_version_reported,
+				 sat == NO ? "the container runtime refuses NVIDIA_REQUIRE_CUDA unless "
+					     "NVIDIA_DISABLE_REQUIRE is set; " : "",
+				 cr.major, cr.mc->linux_min_driver);
+	else
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s%s",
+				 image, drv, b->branch, b->cuda_version_reported,
+				 sat == NO ? ": NVIDIA_REQUIRE_CUDA is not satisfied" : "");
+	finding_fact(f, "container.requested.NVIDIA_REQUIRE_CUDA", reqn);
+	finding_fact(f, "environment.CUDA_VERSION", cvn);
+	finding_fact(f, "driver.nvidia.module_version", fact);
+	finding_evidence(f, "facts.driver_branches.cuda_version_reported", b->source, "R%u: %s",
+			 b->branch, b->cuda_version_reported);
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}

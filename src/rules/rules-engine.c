@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Runs the rule table (rules.c) over a snapshot and collects the diagnosis (rules.h): the
+ * generic `needs` check before each rule ("skipped: could not read X" when a needed fact is
+ * not readable), the finding / evidence / skip builders the check functions use, the status
+ * of each layer, and the verdict. Pure: reads only the snapshot and the knowledge base.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+
+#include "rules/rules-internal.h"
+#include "rules/rules.h"
+#include "shared/strv.h"
+
+struct rule_ctx {
+	struct diagnosis *d;
+	const struct rule *rule;
+	bool skipped; /* a skip record for the whole rule (subject NULL) */
+};
+
+const char *rule_layer_name(enum gpuenv_layer l)
+{
+	static const char *const names[] = { "hardware", "driver", "runtime", "framework",
+					     "container" };
+
+	return (unsigned)l < ARRAY_SIZE(names) ? names[l] : "unknown";
+}
+
+int rule_layer_from_name(const char *name)
+{
+	for (int l = 0; l < RULE_LAYERS; l++)
+		if (streq(rule_layer_name((enum gpuenv_layer)l), name))
+			return l;
+	return -EINVAL;
+}
+
+const char *rule_severity_name(enum gpuenv_severity s)
+{
+	switch (s) {
+	case GPUENV_SEVERITY_INFO:
+		return "info";
+	case GPUENV_SEVERITY_WARNING:
+		return "warning";
+	case GPUENV_SEVERITY_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
+const char *layer_status_name(enum layer_status s)
+{
+	static const char *const names[] = {
+		[LAYER_OK] = "ok",           [LAYER_INFO] = "info",       [LAYER_WARNING] = "warning",
+		[LAYER_ERROR] = "error",     [LAYER_UNKNOWN] = "unknown", [LAYER_ABSENT] = "absent",
+	};
+
+	return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "unknown";
+}
+
+const char *link_state_name(enum link_state s)
+{
+	static const char *const names[] = {
+		[LINK_OK] = "ok",
+		[LINK_DEGRADED] = "degraded",
+		[LINK_BROKEN] = "broken",
+		[LINK_UNKNOWN] = "unknown",
+	};
+
+	return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "unknown";
+}
+
+const struct rule *rule_find(const char *id)
+{
+	for (size_t i = 0; i < rule_table_len; i++)
+		if (streq(rule_table[i].id, id))
+			return &rule_table[i];
+	return NULL;
+}
+
+/* ---- building ------------------------------------------------------------------------ */
+
+static void oom(struct diagnosis *d)
+{
+	if (!d->err)
+		d->err = -ENOMEM;
+}
+
+static char *vformat(struct diagnosis *d, const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0) {
+		oom(d);
+		return NULL;
+	}
+	return s;
+}
+
+static char *dup_or_null(struct diagnosis *d, const char *s)
+{
+	char *r;
+
+	if (!s)
+		return NULL;
+	r = strdup(s);
+	if (!r)
+		oom(d);
+	return r;
+}
+
+static bool grow(struct diagnosis *d, void **v, size_t *alloc, size_t n, size_t size)
+{
+	void *p;
+	size_t want;
+
+	if (n < *alloc)
+		return true;
+	want = *alloc ? *alloc * 2 : 8;
+	p = realloc(*v, want * size);
+	if (!p) {
+		oom(d);
+		return false;
+	}
+	*v = p;
+	*alloc = want;
+	return true;
+}
+
+struct finding *rule_finding(struct rule_ctx *c, enum gpuenv_severity sev, const char *subject,
+			     const char *fmt, ...)
+{
+	struct diagnosis *d = c->d;
+	struct finding *f;
+	va_list ap;
+
+	if (!grow(d, (void **)&d->findings, &d->alloc_findings, d->n_findings, sizeof(*f)))
+		return NULL;
+	f = &d->findings[d->n_findings];
+	*f = (struct finding){ .rule = c->rule, .severity = MIN(sev, c->rule->severity) };
+	va_start(ap, fmt);
+	f->message = vformat(d, fmt, ap);
+	va_end(ap);
+	f->subject = dup_or_null(d, subject);
+	f->diag = d;
+	if (!f->message)
+		return NULL;
+	d->n_findings++;
+	return f;
+}
+
+static void add_evidence(struct finding *f, const char *name, char *value, const char *source,
+			 bool identifying)
+{
+	struct diagnosis *d = f ? f->diag : NULL;
+	struct rule_evidence *e;
+	size_t alloc = f ? f->n_ev : 0;
+
+	if (!f) {
+		free(value);
+		return;
+	}
+	for (size_t i = 0; i < f->n_ev; i++)
+		if (streq(f->ev[i].name, name) && streq(f->ev[i].value, value)) {
+			free(value);
+			return;
+		}
+	/* n_ev doubles as the allocation size: evidence lists are short. */
+	e = realloc(f->ev, (alloc + 1) * sizeof(*e));
+	if (!e) {
+		free(value);
+		oom(d);
+		return;
+	}
+	f->ev = e;
+	e[f->n_ev] = (struct rule_evidence){
+		.name = dup_or_null(d, name),
+		.value = value,
+		.source = dup_or_null(d, source),
+		.identifying = identifying,
+	};
+	f->n_ev++;
+}
+
+void fact_describe(const struct snap_node *fact, char *buf, size_t len)
+{
+	const char *err = snap_error(fact), *src = snap_source(fact);
+
+	if (snap_present(fact)) {
+		snprintf(buf, len, "present");
+		return;
+	}
+	snprintf(buf, len, "%s%s%s", fact_state_to_string(snap_state(fact)), err ? ": " : "",
+		 err ? err : "");
+	(void)src;
+}
+
+/* The last key component of a dotted path ("driver.nvidia.uuid" → "uuid") and its section
+ * (the component before it), for snap_key_is_identifying(). */
+static bool path_identifying(const char *name)
+{
+	char sec[64] = "";
+	const char *last = strrchr(name, '.'), *prev;
+
+	if (!last)
+		return snap_key_is_identifying(NULL, name);
+	for (prev = last - 1; prev > name && *prev != '.'; prev--)
+		;
+	if (*prev == '.')
+		prev++;
+	snprintf(sec, sizeof(sec), "%.*s", (int)(last - prev), prev);
+	/* Array elements ("gpus.0.uuid"): the section is the array's name. */
+	if (sec[0] >= '0' && sec[0] <= '9') {
+		const char *p = prev - 1;
+
+		if (p > name) {
+			const char *q;
+
+			for (q = p - 1; q > name && *q != '.'; q--)
+				;
+			if (*q == '.')
+				q++;
+			snprintf(sec, sizeof(sec), "%.*s", (int)(p - q), q);
+		}
+	}
+	return snap_key_is_identifying(sec, last + 1) ||
+	       startswith(name, "environment.");
+}
+
+void finding_fact(struct finding *f, const char *name, const struct snap_node *fact)
+{
+	char *value = NULL;
+	int64_t i;
+	bool b;
+	int r = 0;
+
+	if (!f)
+		return;
+	if (snap_present(fact)) {
+		if (snap_str(fact))
+			value = strdup(snap_str(fact));
+		else if (snap_int(fact, &i))
+			r = asprintf(&value, "%" PRId64, i);
+		else if (snap_bool(fact, &b))
+			value = strdup(b ? "yes" : "no");
+		else
+			value = strdup("present");
+	} else {
+		char buf[512];
+
+		fact_describe(fact, buf, sizeof(buf));
+		r = asprintf(&value, "(%s)", buf);
+	}
+	if (r < 0 || !value) {
+		oom(f->diag);
+		return;
+	}
+	add_evidence(f, name, value, snap_source(fact) ? snap_source(fact) : "not probed",
+		     path_identifying(name));
+}
+
+void finding_evidence(struct finding *f, const char *name, const char *source, const char *fmt,
+		      ...)
+{
+	va_list ap;
+	char *v;
+
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	v = vformat(f->diag, fmt, ap);
+	va_end(ap);
+	if (v)
+		add_evidence(f, name, v, source, startswith(name, "environment."));
+}
+
+static void push_line(struct finding *f, char ***l, const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (!f)
+		return;
+	s = vformat(f->diag, fmt, ap);
+	if (s && strv_consume(l, s) < 0)
+		oom(f->diag);
+}
+
+void finding_fix(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	push_line(f, &f->fix, fmt, ap);
+	va_end(ap);
+}
+
+void finding_verify(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	push_line(f, &f->verify, fmt, ap);
+	va_end(ap);
+}
+
+static void copy_lines(struct finding *f, char ***dst, const char *const *src)
+{
+	for (size_t i = 0; src && src[i]; i++)
+		if (strv_push(dst, src[i]) < 0)
+			oom(f->diag);
+}
+
+void finding_rule_fix(struct finding *f)
+{
+	if (f)
+		copy_lines(f, &f->fix, f->rule->fix);
+}
+
+void finding_rule_verify(struct finding *f)
+{
+	if (f)
+		copy_lines(f, &f->verify, f->rule->verify);
+}
+
+void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...)
+{
+	struct diagnosis *d = c->d;
+	struct rule_skip *k;
+	va_list ap;
+
+	if (!grow(d, (void **)&d->skips, &d->alloc_skips, d->n_skips, sizeof(*k)))
+		return;
+	k = &d->skips[d->n_skips];
+	*k = (struct rule_skip){ .rule = c->rule };
+	va_start(ap, fmt);
+	k->reason = vformat(d, fmt, ap);
+	va_end(ap);
+	k->subject = dup_or_null(d, subject);
+	if (!subject)
+		c->skipped = true;
+	if (k->reason)
+		d->n_skips++;
+	else
+		free(k->subject);
+}
+
+static bool need(struct rule_ctx *c, const char *subject, const char *what,
+		 const struct snap_node *fact, bool absent_ok)
+{
+	enum fact_state st = snap_state(fact);
+	const char *src = snap_source(fact), *err = snap_error(fact);
+
+	if (st == FACT_PRESENT || (absent_ok && st == FACT_ABSENT))
+		return true;
+	if (st == FACT_UNPROBED && !fact)
+		rule_skip(c, subject, "could not read %s (not probed)", what);
+	else
+		rule_skip(c, subject, "could not read %s (%s%s%s%s%s)", src ? src : what,
+			  fact_state_to_string(st), err ? ": " : "", err ? err : "",
+			  src && !streq(src, what) ? "; " : "", src && !streq(src, what) ? what : "");
+	return false;
+}
+
+bool rule_need(struct rule_ctx *c, const char *subject, const char *what,
+	       const struct snap_node *fact)
+{
+	return need(c, subject, what, fact, false);
+}
+
+bool rule_need_known(struct rule_ctx *c, const char *subject, const char *what,
+		     const struct snap_node *fact)
+{
+	return need(c, subject, what, fact, true);
+}
+
+/* ---- running ------------------------------------------------------------------------- */
+
+static bool needs_met(struct rule_ctx *c, const struct snap_node *root)
+{
+	bool ok = true;
+
+	for (size_t i = 0; c->rule->needs && c->rule->needs[i]; i++) {
+		char path[256];
+		size_t n;
+		bool absent_ok;
+
+		snprintf(path, sizeof(path), "%s", c->rule->needs[i]);
+		n = strlen(path);
+		absent_ok = n > 0 && path[n - 1] == '?';
+		if (absent_ok)
+			path[n - 1] = '\0';
+		if (!need(c, NULL, path, snap_get(root, path), absent_ok))
+			ok = false;
+	}
+	return ok;
+}
+
+static void finding_done(struct finding *f)
+{
+	free(f->subject);
+	free(f->message);
+	for (size_t i = 0; i < f->n_ev; i++) {
+		free(f->ev[i].name);
+		free(f->ev[i].value);
+		free(f->ev[i].source);
+	}
+	free(f->ev);
+	strv_free(f->fix);
+	strv_free(f->verify);
+}
+
+struct diagnosis *diagnosis_free(struct diagnosis *d)
+{
+	if (!d)
+		return NULL;
+	for (size_t i = 0; i < d->n_findings; i++)
+		finding_done(&d->findings[i]);
+	free(d->findings);
+	for (size_t i = 0; i < d->n_skips; i++) {
+		free(d->skips[i].subject);
+		free(d->skips[i].reason);
+	}
+	free(d->skips);
+	for (size_t i = 0; i < d->n_facts; i++) {
+		free(d->facts[i].label);
+		free(d->facts[i].value);
+		free(d->facts[i].source);
+	}
+	free(d->facts);
+	free(d->chain.driver_cuda);
+	free(d->chain.driver_source);
+	free(d->chain.driver_label);
+	free(d->chain.toolkit);
+	free(d->chain.toolkit_source);
+	free(d->chain.framework);
+	free(d->chain.framework_source);
+	free(d->chain.link_why[0]);
+	free(d->chain.link_why[1]);
+	snapshot_unref(d->snap);
+	free(d);
+	return NULL;
+}
+
+void diagnosis_add_fact(struct diagnosis *d, enum gpuenv_layer layer, const char *label,
+			const char *source, const char *fmt, ...)
+{
+	struct layer_fact *lf;
+	va_list ap;
+
+	if (!grow(d, (void **)&d->facts, &d->alloc_facts, d->n_facts, sizeof(*lf)))
+		return;
+	lf = &d->facts[d->n_facts];
+	*lf = (struct layer_fact){ .layer = layer };
+	va_start(ap, fmt);
+	lf->value = vformat(d, fmt, ap);
+	va_end(ap);
+	lf->label = dup_or_null(d, label);
+	lf->source = dup_or_null(d, source);
+	d->n_facts++;
+}
+
+char *diagnosis_strdupf(struct diagnosis *d, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vformat(d, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+static enum layer_status severity_status(enum gpuenv_severity s)
+{
+	switch (s) {
+	case GPUENV_SEVERITY_ERROR:
+		return LAYER_ERROR;
+	case GPUENV_SEVERITY_WARNING:
+		return LAYER_WARNING;
+	default:
+		return LAYER_INFO;
+	}
+}
+
+static void judge(struct diagnosis *d, const bool absent[RULE_LAYERS])
+{
+	bool any_warning = false, any_error = false;
+
+	for (int l = 0; l < RULE_LAYERS; l++) {
+		enum layer_status st = LAYER_OK;
+
+		if (d->rules_total[l] == 0 || d->rules_run[l] == 0)
+			st = LAYER_UNKNOWN;
+		else if (absent[l])
+			st = LAYER_ABSENT;
+		for (size_t i = 0; i < d->n_findings; i++) {
+			enum layer_status fs;
+
+			if (d->findings[i].rule->layer != (enum gpuenv_layer)l)
+				continue;
+			fs = severity_status(d->findings[i].severity);
+			if (st == LAYER_UNKNOWN || st == LAYER_ABSENT || fs > st)
+				st = fs;
+		}
+		d->status[l] = st;
+	}
+	for (size_t i = 0; i < d->n_findings; i++) {
+		any_error |= d->findings[i].severity == GPUENV_SEVERITY_ERROR;
+		any_warning |= d->findings[i].severity == GPUENV_SEVERITY_WARNING;
+	}
+	if (any_error)
+		d->verdict = GPUENV_VERDICT_ERRORS;
+	else if (any_warning)
+		d->verdict = GPUENV_VERDICT_WARNINGS;
+	else if (d->status[GPUENV_LAYER_HARDWARE] == LAYER_UNKNOWN &&
+		 d->status[GPUENV_LAYER_DRIVER] >= LAYER_UNKNOWN &&
+		 d->status[GPUENV_LAYER_RUNTIME] >= LAYER_UNKNOWN)
+		/* The bus unreadable, and no driver or toolkit found: nothing to judge. */
+		d->verdict = GPUENV_VERDICT_UNEVALUATED;
+	else
+		d->verdict = GPUENV_VERDICT_HEALTHY;
+}
+
+int rules_diagnose(struct snapshot *s, struct diagnosis **ret)
+{
+	struct diagnosis *d;
+	const struct snap_node *root;
+	bool absent[RULE_LAYERS] = { false };
+
+	if (!s || !ret)
+		return -EINVAL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->snap = snapshot_ref(s);
+	root = snapshot_root_const(s);
+	for (size_t i = 0; i < rule_table_len; i++) {
+		struct rule_ctx c = { .d = d, .rule = &rule_table[i] };
+		unsigned l = rule_table[i].layer;
+
+		d->rules_total[l]++;
+		if (needs_met(&c, root))
+			rule_table[i].check(&c, root);
+		/* Skipped as a whole (not just for one GPU or toolkit): not evaluated. */
+		if (c.skipped)
+			d->rules_skipped[l]++;
+		else
+			d->rules_run[l]++;
+	}
+	rules_summarize(d, root, absent);
+	judge(d, absent);
+	if (d->err) {
+		int r = d->err;
+
+		diagnosis_free(d);
+		return r;
+	}
+	*ret = d;
+	return 0;
+}

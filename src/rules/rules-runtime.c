@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Runtime-layer rules over runtime.cuda_toolkits[] (probe-cuda-toolkit.c: version, nvcc,
+ * cuDNN, stub libcuda of each installation) and the environment (PATH, LD_LIBRARY_PATH,
+ * LD_PRELOAD, CUDA_HOME, CUDA_PATH; ld.so(8) search order), judged against the knowledge
+ * base: minimum driver per CUDA release and minor-version compatibility floors
+ * (facts/cuda_driver_min.tsv), targetable compute capabilities (facts/cuda_arch_support.tsv),
+ * GPUs' compute capabilities (facts/gpu_compute_capability.tsv), cuDNN's CUDA support
+ * (facts/cudnn_cuda.tsv).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/rules-internal.h"
+#include "shared/parse.h"
+#include "shared/strbuf.h"
+#include "shared/strv.h"
+
+#define TOOLKITS(root) snap_get(root, "runtime.cuda_toolkits")
+
+static const char *tk_name(const struct snap_node *tk)
+{
+	const char *p = snap_get_str(tk, "resolved_path");
+
+	return p ? p : snap_get_str(tk, "path") ? snap_get_str(tk, "path") : "unknown";
+}
+
+static void tk_fact(struct finding *f, const struct snap_node *tk, size_t i, const char *key)
+{
+	char name[96];
+
+	snprintf(name, sizeof(name), "runtime.cuda_toolkits.%zu.%s", i, key);
+	finding_fact(f, name, snap_child(tk, key));
+}
+
+static void req_evidence(struct finding *f, const struct cuda_req *req)
+{
+	finding_evidence(f, "facts.cuda_driver_min", req->first->source, "%s: >= %s",
+			 req->first->toolkit_label, req->first->linux_min_driver);
+	if (req->newest != req->first)
+		finding_evidence(f, "facts.cuda_driver_min", req->newest->source, "%s: >= %s",
+				 req->newest->toolkit_label, req->newest->linux_min_driver);
+}
+
+RULE_CHECK(check_no_driver_for_toolkit)
+{
+	const struct snap_node *tks = TOOLKITS(root), *fact;
+	const char *ver;
+
+	if (snap_count(tks) == 0)
+		return;
+	switch (nvidia_driver(root, &ver, &fact)) {
+	case DRIVER_LOADED:
+		return;
+	case DRIVER_UNKNOWN:
+		rule_need(c, NULL, "the NVIDIA driver version", fact);
+		return;
+	case DRIVER_NONE:
+		break;
+	}
+	for (size_t i = 0; i < snap_count(tks); i++) {
+		const struct snap_node *tk = snap_at(tks, i);
+		const char *v = snap_get_str(tk, "version");
+		struct cuda_req req;
+		char need[192] = "";
+		struct finding *f;
+		unsigned ma, mi;
+
+		if (v && cuda_requirement(v, &req) == 0) {
+			char d[160];
+
+			cuda_req_describe(&req, d, sizeof(d));
+			snprintf(need, sizeof(need), "; it needs a driver %s", d);
+		}
+		if (v && cuda_major_minor(v, &ma, &mi))
+			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+					 "the CUDA %u.%u toolkit at %s cannot run anything here: no "
+					 "NVIDIA kernel driver is loaded%s",
+					 ma, mi, tk_name(tk), need);
+		else
+			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+					 "the CUDA toolkit at %s cannot run anything here: no NVIDIA "
+					 "kernel driver is loaded",
+					 tk_name(tk));
+		tk_fact(f, tk, i, "version");
+		finding_fact(f, "driver.nvidia.module_version",
+			     snap_get(root, "driver.nvidia.module_version"));
+		finding_fact(f, "driver.nvidia.proc_version",
+			     snap_get(root, "driver.nvidia.proc_version"));
+		if (need[0])
+			req_evidence(f, &req);
+		finding_rule_fix(f);
+		finding_rule_verify(f);
+	}
+}
+
+RULE_CHECK(check_toolkit_needs_newer_driver)
+{
+	const struct snap_node *tks = TOOLKITS(root), *fact;
+	const char *drv;
+
+	if (snap_count(tks) == 0)
+		return;
+	switch (nvidia_driver(root, &drv, &fact)) {
+	case DRIVER_NONE:
+		return; /* runtime.no-driver-for-toolkit */
+	case DRIVER_UNKNOWN:
+		rule_need(c, NULL, "the NVIDIA driver version", fact);
+		return;
+	case DRIVER_LOADED:
+		break;
+	}
+	for (size_t i = 0; i < snap_count(tks); i++) {
+		const struct snap_node *tk = snap_at(tks, i);
+		const char *v = snap_get_str(tk, "version");
+		enum link_state st;
+		struct cuda_req req;
+		struct finding *f;
+		char d[160];
+		int r;
+
+		if (!rule_need(c, tk_name(tk), "version", snap_child(tk, "version")))
+			continue;
+		r = cuda_requirement(v, &req);
+		if (r < 0) {
+			rule_skip(c, tk_name(tk), "CUDA %s: no confirmed minimum driver in the "
+				  "knowledge base", v);
+			continue;
+		}
+		st = cuda_driver_judge(&req, drv);
+		if (st == LINK_OK)
+			continue;
+		cuda_req_describe(&req, d, sizeof(d));
+		if (st == LINK_DEGRADED)
+			f = rule_finding(c, GPUENV_SEVERITY_WARNING, tk_name(tk),
+					 "CUDA %u.%u at %s needs driver %s; %s runs it only through "
+					 "minor-version compatibility (CUDA %u.x on >= %s): a limited "
+					 "feature set, and PTX from this toolkit cannot be JIT-compiled by "
+					 "this driver (error 222) — ship SASS for every GPU",
+					 req.major, req.minor, tk_name(tk), d, drv, req.major,
+					 req.mc->linux_min_driver);
+		else
+			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+					 "CUDA %u.%u at %s needs driver %s; the loaded driver is %s",
+					 req.major, req.minor, tk_name(tk), d, drv);
+		tk_fact(f, tk, i, "version");
+		finding_fact(f, "driver.nvidia.module_version", fact);
+		req_evidence(f, &req);
+		if (req.mc)
+			finding_evidence(f, "facts.cuda_driver_min.minor_compat", req.mc->source,
+					 "CUDA %u.x: >= %s%s%u", req.mc->cuda_major,
+					 req.mc->linux_min_driver,
+					 req.mc->upper_bound_exclusive ? ", below R" : "",
+					 req.mc->upper_bound_exclusive);
+		finding_fix(f, "# install driver %s or newer, or use a CUDA toolkit no newer than "
+			       "the driver supports (gpuenv facts driver %s)",
+			    req.newest->linux_min_driver, drv);
+		finding_rule_verify(f);
+	}
+}
+
+/* Strips trailing slashes in place. */
+static char *path_norm(char *p)
+{
+	size_t n = strlen(p);
+
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	return p;
+}
+
+static char *dir_of(const char *path)
+{
+	char *d = strdup(path);
+	char *slash;
+
+	if (!d)
+		return NULL;
+	slash = strrchr(d, '/');
+	if (slash && slash != d)
+		*slash = '\0';
+	return d;
+}
+
+/* The names a toolkit directory is known by: as found, and resolved. "<prefix><rest>" for
+ * each prefix that `dir` starts with, so /usr/local/cuda-13.0/lib64/stubs also matches
+ * /usr/local/cuda/lib64/stubs when the toolkit was found through /usr/local/cuda. */
+static int dir_aliases(const struct snap_node *tk, const char *dir, char ***ret)
+{
+	const char *prefixes[2] = { snap_get_str(tk, "path"), snap_get_str(tk, "resolved_path") };
+	char **l = NULL;
+
+	if (strv_push(&l, dir) < 0)
+		return -ENOMEM;
+	for (size_t a = 0; a < 2; a++) {
+		size_t n;
+
+		if (!prefixes[a])
+			continue;
+		n = strlen(prefixes[a]);
+		if (strncmp(dir, prefixes[a], n) != 0 || (dir[n] != '/' && dir[n] != '\0'))
+			continue;
+		for (size_t b = 0; b < 2; b++) {
+			char *alias;
+
+			if (b == a || !prefixes[b])
+				continue;
+			if (asprintf(&alias, "%s%s", prefixes[b], dir + n) < 0 ||
+			    strv_consume(&l, alias) < 0) {
+				strv_free(l);
+				return -ENOMEM;
+			}
+		}
+	}
+	*ret = l;
+	return 0;
+}
+
+/*
+ * A toolkit's stubs directory by its layout (<prefix>/lib64/stubs, <prefix>/lib/stubs,
+ * <prefix>/targets/<arch>/lib/stubs with a cuda* prefix): LD_LIBRARY_PATH often names it
+ * through a link (/usr/local/cuda) that the toolkit list recorded under its resolved name.
+ */
+static bool stubs_layout(const char *dir)
+{
+	static const char *const tails[] = { "/lib64/stubs", "/lib/stubs" };
+	const char *base;
+
+	for (size_t i = 0; i < ARRAY_SIZE(tails); i++) {
+		size_t n = strlen(dir), t = strlen(tails[i]);
+
+		if (n <= t || !streq(dir + n - t, tails[i]))
+			continue;
+		/* the component naming the toolkit: ".../cuda[-X.Y]/lib64/stubs" or
+		 * ".../cuda-X.Y/targets/x86_64-linux/lib/stubs" */
+		for (base = dir + n - t; base > dir && base[-1] != '/'; base--)
+			;
+		if (startswith(base, "cuda"))
+			return true;
+		if (base - dir > 9 && strneq(base - 9, "/targets/", 9))
+			return strstr(dir, "/cuda") != NULL;
+	}
+	return false;
+}
+
+RULE_CHECK(check_stub_libcuda)
+{
+	const struct snap_node *tks = TOOLKITS(root);
+	const struct snap_node *llp = snap_get(root, "environment.LD_LIBRARY_PATH");
+	const struct snap_node *pre = snap_get(root, "environment.LD_PRELOAD");
+	_cleanup_strv_free_ char **entries = NULL, **preload = NULL;
+
+	if (snap_str(llp) && strv_split(snap_str(llp), ":", &entries) < 0)
+		return;
+	if (snap_str(pre) && strv_split(snap_str(pre), ": ", &preload) < 0)
+		return;
+	for (size_t i = 0; i < snap_count(tks); i++) {
+		const struct snap_node *tk = snap_at(tks, i);
+		const struct snap_node *stub = snap_child(tk, "stub_libcuda");
+		_cleanup_strv_free_ char **dirs = NULL;
+		const char *on = NULL, *how = NULL;
+		struct finding *f;
+
+		if (!rule_need_known(c, tk_name(tk), "stub_libcuda", stub) || !snap_present(stub))
+			continue;
+		/* value: the stub with every link resolved; source: where it was found. */
+		{
+			const char *paths[2] = { snap_str(stub), snap_source(stub) };
+
+			for (size_t p = 0; p < 2; p++) {
+				_cleanup_free_ char *d = paths[p] ? dir_of(paths[p]) : NULL;
+				_cleanup_strv_free_ char **al = NULL;
+
+				if (!d || dir_aliases(tk, d, &al) < 0)
+					continue;
+				STRV_FOREACH(a, al)
+					if (!strv_contains(dirs, *a) && strv_push(&dirs, *a) < 0)
+						return;
+			}
+		}
+		STRV_FOREACH(e, entries) {
+			_cleanup_free_ char *norm = strdup(*e);
+
+			if (norm && (strv_contains(dirs, path_norm(norm)) || stubs_layout(norm))) {
+				on = *e;
+				how = "LD_LIBRARY_PATH";
+				break;
+			}
+		}
+		STRV_FOREACH(p, on ? NULL : preload) {
+			_cleanup_free_ char *d = dir_of(*p);
+			const char *base = strrchr(*p, '/');
+
+			if (d && base && startswith(base, "/libcuda.so") && strv_contains(dirs, d)) {
+				on = *p;
+				how = "LD_PRELOAD";
+				break;
+			}
+		}
+		if (on) {
+			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+					 "%s contains %s, the toolkit's stub libcuda: programs that "
+					 "load libcuda.so get the stub and fail with \"CUDA driver is a "
+					 "stub library\"",
+					 how, on);
+			finding_fact(f, streq(how, "LD_PRELOAD") ? "environment.LD_PRELOAD" :
+								   "environment.LD_LIBRARY_PATH",
+				     streq(how, "LD_PRELOAD") ? pre : llp);
+			finding_fix(f, "export %s=<the same list without %s>", how, on);
+			finding_rule_fix(f);
+		} else {
+			f = rule_finding(c, GPUENV_SEVERITY_INFO, tk_name(tk),
+					 "the only libcuda in %s is the toolkit's link-time stub %s: it "
+					 "is off the loader path (not on LD_LIBRARY_PATH or LD_PRELOAD), "
+					 "so nothing loads it",
+					 tk_name(tk), snap_str(stub));
+			finding_fact(f, "environment.LD_LIBRARY_PATH", llp);
+		}
+		{
+			char name[96];
+
+			snprintf(name, sizeof(name), "runtime.cuda_toolkits.%zu.stub_libcuda", i);
+			finding_fact(f, name, stub);
+		}
+		finding_rule_verify(f);
+	}
+}
+
+/* Which toolkit (index) a selection names; -1 if none. */
+static int tk_by_prefix(const struct snap_node *tks, const char *dir, bool allow_below)
+{
+	for (size_t i = 0; i < snap_count(tks); i++) {
+		const struct snap_node *tk = snap_at(tks, i);
+		const char *p[2] = { snap_get_str(tk, "path"), snap_get_str(tk, "resolved_path") };
+
+		for (size_t a = 0; a < 2; a++) {
+			size_t n = p[a] ? strlen(p[a]) : 0;
+
+			if (!n || strncmp(dir, p[a], n) != 0)
+				continue;
+			if (dir[n] == '\0' || (allow_below && dir[n] == '/'))
+				return (int)i;
+		}
+	}
+	return -1;
+}
+
+struct selection {
+	const char *what;  /* "nvcc on PATH" */
+	const char *value; /* the entry that selected it */
+	const char *key;   /* evidence key */
+	int tk;
+};
+
+RULE_CHECK(check_toolkits_disagree)
+{
+	const struct snap_node *tks = TOOLKITS(root);
+	const char *path = snap_get_str(root, "environment.PATH");
+	const char *llp = snap_get_str(root, "environment.LD_LIBRARY_PATH");
+	_cleanup_strv_free_ char **pdirs = NULL, **ldirs = NULL;
+	struct selection sel[5];
+	size_t n = 0;
+	struct finding *f;
+	bool differ = false, versions_differ = false;
+	char msg[1024] = "";
+
+	if (snap_count(tks) < 2)
+		return;
+	if ((path && strv_split(path, ":", &pdirs) < 0) || (llp && strv_split(llp, ":", &ldirs) < 0))
+		return;
+	STRV_FOREACH(d, pdirs) {
+		_cleanup_free_ char *prefix = strdup(*d);
+		char *slash;
+		int t;
+
+		if (!prefix)
+			return;
+		path_norm(prefix);
+		slash = strrchr(prefix, '/');
+		if (!slash || !streq(slash, "/bin"))
+			continue;
+		*slash = '\0';
+		t = tk_by_prefix(tks, prefix, false);
+		if (t >= 0) {
+			sel[n++] = (struct selection){ "nvcc on PATH", *d, "environment.PATH", t };
+			break;
+		}
+	}
+	{
+		static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH" };
+
+		for (size_t v = 0; v < ARRAY_SIZE(vars); v++) {
+			char key[64];
+			const char *val;
+			int t;
+
+			snprintf(key, sizeof(key), "environment.%s", vars[v]);
+			val = snap_get_str(root, key);
+			if (!val)
+				continue;
+			{
+				_cleanup_free_ char *norm = strdup(val);
+
+				if (!norm)
+					return;
+				t = tk_by_prefix(tks, path_norm(norm), false);
+			}
+			if (t >= 0)
+				sel[n++] = (struct selection){ vars[v], val,
+							       v == 0 ? "environment.CUDA_HOME" :
+									"environment.CUDA_PATH",
+							       t };
+		}
+	}
+	STRV_FOREACH(d, ldirs) {
+		int t = tk_by_prefix(tks, *d, true);
+
+		if (t >= 0 && !strstr(*d, "/stubs")) {
+			sel[n++] = (struct selection){ "LD_LIBRARY_PATH", *d,
+						       "environment.LD_LIBRARY_PATH", t };
+			break;
+		}
+	}
+	for (size_t i = 0; i < snap_count(tks); i++)
+		if (streq(snap_get_str(snap_at(tks, i), "path") ?: "", "/usr/local/cuda")) {
+			sel[n++] = (struct selection){ "/usr/local/cuda", "/usr/local/cuda",
+						       NULL, (int)i };
+			break;
+		}
+	for (size_t i = 1; i < n; i++)
+		if (sel[i].tk != sel[0].tk) {
+			const char *a = snap_get_str(snap_at(tks, (size_t)sel[0].tk), "version");
+			const char *b = snap_get_str(snap_at(tks, (size_t)sel[i].tk), "version");
+
+			differ = true;
+			if (!a || !b || version_cmp_str(a, b) != 0)
+				versions_differ = true;
+		}
+	if (!differ)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct snap_node *tk = snap_at(tks, (size_t)sel[i].tk);
+		size_t len = strlen(msg);
+
+		snprintf(msg + len, sizeof(msg) - len, "%s%s: CUDA %s (%s)", i ? ", " : "",
+			 sel[i].what, snap_get_str(tk, "version") ?: "?", tk_name(tk));
+	}
+	f = rule_finding(c, versions_differ ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_INFO, NULL,
+			 "different CUDA toolkits are selected: %s", msg);
+	for (size_t i = 0; i < n; i++) {
+		const struct snap_node *tk = snap_at(tks, (size_t)sel[i].tk);
+		char name[96];
+
+		if (sel[i].key)
+			finding_fact(f, sel[i].key, snap_get(root, sel[i].key));
+		snprintf(name, sizeof(name), "runtime.cuda_toolkits.%d.version", sel[i].tk);
+		finding_fact(f, name, snap_child(tk, "version"));
+	}
+	{
+		const struct snap_node *tk = snap_at(tks, (size_t)sel[0].tk);
+		const char *p = tk_name(tk);
+
+		finding_fix(f, "export CUDA_HOME=%s PATH=%s/bin:$PATH LD_LIBRARY_PATH=%s/lib64   # "
+			       "one toolkit everywhere (%s picked)", p, p, p, sel[0].what);
+	}
+	finding_fix(f, "sudo update-alternatives --config cuda   # where /usr/local/cuda is an "
+		       "alternative");
+	finding_rule_verify(f);
+}
+
+RULE_CHECK(check_toolkit_cannot_target_gpu)
+{
+	const struct snap_node *tks = TOOLKITS(root);
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+
+	for (size_t i = 0; i < snap_count(tks); i++) {
+		const struct snap_node *tk = snap_at(tks, i);
+		const char *v = snap_get_str(tk, "version");
+		const struct facts_cuda_arch *arch;
+		unsigned lo_ma, lo_mi, hi_ma = 0, hi_mi = 0, ma, mi;
+		bool have_hi;
+
+		if (gpus_count(root, gpu_is_nvidia) == 0)
+			return;
+		if (!rule_need(c, tk_name(tk), "version", snap_child(tk, "version")))
+			continue;
+		if (!cuda_major_minor(v, &ma, &mi) || facts_cuda_arch(v, &arch) < 0 ||
+		    !cuda_major_minor(arch->min_cc, &lo_ma, &lo_mi)) {
+			rule_skip(c, tk_name(tk), "CUDA %s: targetable compute capabilities not in "
+				  "the knowledge base", v);
+			continue;
+		}
+		have_hi = cuda_major_minor(arch->max_cc, &hi_ma, &hi_mi);
+		for (size_t g = 0; g < snap_count(gpus); g++) {
+			const struct snap_node *gpu = snap_at(gpus, g);
+			const char *bus = snap_get_str(gpu, "bus_id");
+			const struct facts_gpu *fg;
+			struct finding *f;
+			unsigned cc, lo = lo_ma * 10 + lo_mi, hi = hi_ma * 10 + hi_mi;
+			char name[96];
+
+			if (!gpu_is_nvidia(gpu))
+				continue;
+			if (gpu_facts(gpu, &fg) < 0 || fg->cc_major < 0) {
+				rule_skip(c, bus, "GPU %s (%s): compute capability not in the "
+					  "knowledge base", bus, snap_get_str(gpu, "device_id"));
+				continue;
+			}
+			cc = (unsigned)(fg->cc_major * 10 + fg->cc_minor);
+			if (cc < lo)
+				f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+						 "CUDA %u.%u at %s compiles for compute capability %s "
+						 "and newer; %s is %s: nvcc rejects sm_%u",
+						 ma, mi, tk_name(tk), arch->min_cc, fg->product,
+						 fg->compute_capability, cc);
+			else if (have_hi && cc > hi)
+				f = rule_finding(c, GPUENV_SEVERITY_WARNING, tk_name(tk),
+						 "CUDA %u.%u at %s compiles for compute capability up "
+						 "to %s; %s is %s: no native sm_%u code, only PTX "
+						 "JIT-compiled at load time",
+						 ma, mi, tk_name(tk), arch->max_cc, fg->product,
+						 fg->compute_capability, cc);
+			else
+				continue;
+			tk_fact(f, tk, i, "version");
+			snprintf(name, sizeof(name), "hardware.gpus.%zu.device_id", g);
+			finding_fact(f, name, snap_child(gpu, "device_id"));
+			finding_evidence(f, "facts.gpu.compute_capability", fg->source, "%s: %s",
+					 fg->product, fg->compute_capability);
+			finding_evidence(f, "facts.cuda_arch_support", arch->source,
+					 "CUDA %s: %s .. %s%s", arch->cuda_version, arch->min_cc,
+					 arch->max_cc ?: "?",
+					 facts_unconfirmed(arch->confidence) ? " (unconfirmed)" : "");
+			finding_fix(f, "# install a CUDA toolkit that targets sm_%u (gpuenv facts cuda "
+				       "<version> lists min_cc/max_cc)", cc);
+			finding_rule_verify(f);
+		}
+	}
+}
+
+RULE_CHECK(check_cudnn_cuda_mismatch)
+{
+	const struct snap_node *tks = TOOLKITS(root);
+
+	for (size_t i = 0; i < snap_count(tks); i++) {
+		const struct snap_node *tk = snap_at(tks, i);
+		const struct snap_node *dnn = snap_child(tk, "cudnn_version");
+		const char *v = snap_get_str(tk, "version"), *dv = snap_str(dnn);
+		const struct facts_cudnn *row, *same_major = NULL;
+		bool listed = false, unconfirmed = false;
+		struct strbuf builds = STRBUF_INIT;
+		unsigned ma, mi;
+		struct finding *f;
+		size_t n;
+
+		if (snap_state(dnn) == FACT_ABSENT)
+			continue; /* no cuDNN in this toolkit */
+		if (!rule_need(c, tk_name(tk), "cudnn_version", dnn) ||
+		    !rule_need(c, tk_name(tk), "version", snap_child(tk, "version")))
+			continue;
+		if (!cuda_major_minor(v, &ma, &mi))
+			continue;
+		for (n = 0; facts_cudnn_nth(dv, n, &row) == 0; n++) {
+			listed |= facts_cudnn_lists_cuda(row, ma, mi);
+			if (facts_cudnn_has_major(row, ma) && !same_major)
+				same_major = row;
+			if (facts_cudnn_has_major(row, ma) && !row->cuda_versions)
+				unconfirmed = true;
+			strbuf_printf(&builds, "%s%s (CUDA %s)", n ? "; " : "", row->variant,
+				      row->cuda_versions ?: row->cuda_as_listed ?: row->cuda_majors);
+		}
+		if (n == 0) {
+			rule_skip(c, tk_name(tk), "cuDNN %s is not in the knowledge base's cuDNN table",
+				  dv);
+			strbuf_done(&builds);
+			continue;
+		}
+		if (listed) {
+			strbuf_done(&builds);
+			continue;
+		}
+		if (same_major && unconfirmed) {
+			rule_skip(c, tk_name(tk), "cuDNN %s: the CUDA %u.x minors it supports were not "
+				  "captured from NVIDIA's support matrix", dv, ma);
+			strbuf_done(&builds);
+			continue;
+		}
+		if (same_major)
+			f = rule_finding(c, GPUENV_SEVERITY_WARNING, tk_name(tk),
+					 "cuDNN %s in the CUDA %u.%u toolkit at %s: its support matrix "
+					 "lists %s, not CUDA %u.%u",
+					 dv, ma, mi, tk_name(tk), strbuf_str(&builds), ma, mi);
+		else
+			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+					 "cuDNN %s in the CUDA %u.%u toolkit at %s exists only for other "
+					 "CUDA majors: %s",
+					 dv, ma, mi, tk_name(tk), strbuf_str(&builds));
+		tk_fact(f, tk, i, "cudnn_version");
+		tk_fact(f, tk, i, "version");
+		for (size_t k = 0; facts_cudnn_nth(dv, k, &row) == 0; k++)
+			finding_evidence(f, "facts.cudnn_cuda", row->source, "cuDNN %s-%s %s: %s%s",
+					 row->first, row->last, row->variant,
+					 row->cuda_as_listed ?: "?",
+					 facts_unconfirmed(row->confidence) ? " (unconfirmed)" : "");
+		finding_fix(f, "# install the cuDNN package built for CUDA %u (e.g. the cudnn9-cuda-%u "
+			       "packages of NVIDIA's repository, or the tarball *_cuda%u-archive)",
+			    ma, ma, ma);
+		finding_verify(f, "grep -E 'define CUDNN_(MAJOR|MINOR|PATCHLEVEL)' %s/include/"
+				  "cudnn_version.h", tk_name(tk));
+		strbuf_done(&builds);
+	}
+}

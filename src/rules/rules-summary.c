@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The parts of a diagnosis that are not findings: each layer's key facts, one line each
+ * with its source (hardware.gpus[], driver.nvidia.*, runtime.cuda_toolkits[], container.*;
+ * docs/snapshot-schema.md), which layers have nothing installed, and the chain "driver
+ * supports CUDA ≤ X · toolkit Y · framework built for Z" with each link judged against
+ * facts/driver_branches.tsv and facts/cuda_driver_min.tsv. Computed here so that the
+ * renderers only print.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/rules-internal.h"
+#include "shared/strbuf.h"
+
+static void hardware_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
+{
+	const struct snap_node *pci = snap_get(root, "hardware.pci_devices");
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	int64_t n = 0;
+
+	if (!snap_present(pci)) {
+		char buf[256];
+
+		fact_describe(pci, buf, sizeof(buf));
+		diagnosis_add_fact(d, GPUENV_LAYER_HARDWARE, "PCI bus", snap_source(pci),
+				   "could not read (%s)", buf);
+		return;
+	}
+	snap_int(pci, &n);
+	if (snap_count(gpus) == 0) {
+		diagnosis_add_fact(d, GPUENV_LAYER_HARDWARE, "GPUs", snap_source(pci),
+				   "none among %" PRId64 " PCI devices", n);
+		*absent = true;
+		return;
+	}
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i);
+		const struct facts_gpu *fg = NULL;
+		struct strbuf sb = STRBUF_INIT;
+		unsigned v = 0, dev = 0;
+		int64_t w, mw, bar1;
+		_cleanup_free_ char *text = NULL;
+
+		if (gpu_pci_ids(g, &v, &dev))
+			strbuf_printf(&sb, "%s %04x:%04x", snap_get_str(g, "vendor") ?: "?", v, dev);
+		else
+			strbuf_puts(&sb, "PCI ids unreadable");
+		if (gpu_facts(g, &fg) == 0)
+			strbuf_printf(&sb, " %s (%s, compute capability %s)", fg->product,
+				      fg->architecture ?: "?", fg->compute_capability ?: "?");
+		strbuf_printf(&sb, " · driver %s", snap_get_str(g, "driver") ?: "none");
+		if (snap_get_int(g, "current_link_width", &w) && snap_get_int(g, "max_link_width", &mw))
+			strbuf_printf(&sb, " · PCIe %s x%" PRId64 " (max %s x%" PRId64 ")",
+				      snap_get_str(g, "current_link_speed") ?: "?", w,
+				      snap_get_str(g, "max_link_speed") ?: "?", mw);
+		if (snap_get_int(g, "bar1_size_bytes", &bar1))
+			strbuf_printf(&sb, " · BAR1 %" PRId64 " MiB", bar1 >> 20);
+		if (strbuf_steal(&sb, &text) < 0) {
+			strbuf_done(&sb);
+			continue;
+		}
+		diagnosis_add_fact(d, GPUENV_LAYER_HARDWARE, snap_get_str(g, "bus_id") ?: "GPU",
+				   snap_source(snap_child(g, "bus_id")), "%s", text);
+	}
+}
+
+static void driver_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
+{
+	const struct snap_node *fact, *ms = snap_get(root, "driver.kernel_modules.modules_supported");
+	const struct snap_node *dn = snap_get(root, "driver.device_nodes");
+	const struct snap_node *sb = snap_get(root, "driver.secure_boot.enabled");
+	const char *ver, *amd = snap_get_str(root, "driver.amdgpu.module_version");
+	const struct facts_driver_branch *b;
+	struct strbuf nodes = STRBUF_INIT;
+	char buf[256];
+	bool on;
+
+	switch (nvidia_driver(root, &ver, &fact)) {
+	case DRIVER_LOADED:
+		if (facts_driver_branch(ver, &b) == 0)
+			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
+					   "%s (%s), branch R%u, supports CUDA <= %s", ver,
+					   snap_get_str(root, "driver.nvidia.flavor") ?: "flavor unknown",
+					   b->branch, b->cuda_version_reported ?: "? (unconfirmed)");
+		else
+			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
+					   "%s (branch not in the knowledge base)", ver);
+		break;
+	case DRIVER_NONE:
+		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
+				   "not loaded (no /sys/module/nvidia, no /proc/driver/nvidia)");
+		*absent = !amd;
+		break;
+	case DRIVER_UNKNOWN:
+		fact_describe(fact, buf, sizeof(buf));
+		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
+				   "could not read (%s)", buf);
+		break;
+	}
+	if (amd)
+		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "AMD driver",
+				   snap_source(snap_get(root, "driver.amdgpu.module_version")),
+				   "amdgpu %s", amd);
+	if (snap_present(ms) && !snap_get_bool_default(root,
+						       "driver.kernel_modules.modules_supported", true))
+		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "kernel modules", snap_source(ms),
+				   "not supported by this kernel (no /proc/modules)");
+	for (size_t i = 0; i < snap_count(dn); i++) {
+		const struct snap_node *n = snap_at(dn, i);
+
+		if (snap_kind(n) == SNAP_ARRAY) {
+			for (size_t j = 0; j < snap_count(n); j++)
+				strbuf_printf(&nodes, "%s%s", nodes.len ? ", " : "",
+					      snap_source(snap_at(n, j)) ?: "?");
+		} else if (snap_present(n)) {
+			strbuf_printf(&nodes, "%s%s", nodes.len ? ", " : "", snap_source(n) ?: "?");
+		}
+	}
+	diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "device nodes", "/dev", "%s",
+			   nodes.len ? strbuf_str(&nodes) : "none");
+	strbuf_done(&nodes);
+	if (snap_bool(sb, &on))
+		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "Secure Boot", snap_source(sb), "%s",
+				   on ? "on" : "off");
+}
+
+static void runtime_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
+{
+	const struct snap_node *tks = snap_get(root, "runtime.cuda_toolkits");
+
+	if (snap_count(tks) == 0) {
+		diagnosis_add_fact(d, GPUENV_LAYER_RUNTIME, "CUDA toolkits", "/usr/local, /opt, PATH, "
+				   "CUDA_HOME", "none found");
+		*absent = true;
+		return;
+	}
+	for (size_t i = 0; i < snap_count(tks); i++) {
+		const struct snap_node *tk = snap_at(tks, i);
+		const struct snap_node *via = snap_child(tk, "found_via");
+		struct strbuf sb = STRBUF_INIT;
+		_cleanup_free_ char *text = NULL;
+		const char *cudnn = snap_get_str(tk, "cudnn_version");
+		const char *nccl = snap_get_str(tk, "nccl_version");
+
+		strbuf_printf(&sb, "CUDA %s at %s", snap_get_str(tk, "version") ?: "(version unknown)",
+			      snap_get_str(tk, "resolved_path") ?: "?");
+		for (size_t j = 0; j < snap_count(via); j++)
+			strbuf_printf(&sb, "%s%s", j ? ", " : " (via ", snap_str(snap_at(via, j)) ?: "?");
+		if (snap_count(via))
+			strbuf_putc(&sb, ')');
+		if (cudnn)
+			strbuf_printf(&sb, " · cuDNN %s", cudnn);
+		if (nccl)
+			strbuf_printf(&sb, " · NCCL %s", nccl);
+		if (snap_present(snap_child(tk, "stub_libcuda")))
+			strbuf_puts(&sb, " · stub libcuda (link-time only)");
+		if (strbuf_steal(&sb, &text) < 0) {
+			strbuf_done(&sb);
+			continue;
+		}
+		diagnosis_add_fact(d, GPUENV_LAYER_RUNTIME, "toolkit",
+				   snap_source(snap_child(tk, "version")), "%s", text);
+	}
+}
+
+static void framework_facts(struct diagnosis *d, const struct snap_node *root)
+{
+	const struct snap_node *fw = snap_get(root, "framework");
+
+	if (snap_count(fw) == 0)
+		diagnosis_add_fact(d, GPUENV_LAYER_FRAMEWORK, "frameworks", "framework",
+				   "not probed (no framework probe in this build)");
+}
+
+static void container_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
+{
+	const char *engine = snap_get_str(root, "container.cgroup_engine");
+	const char *vis = snap_get_str(root, "container.requested.NVIDIA_VISIBLE_DEVICES");
+
+	if (!in_container(root)) {
+		diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "container",
+				   "/.dockerenv, /run/.containerenv, /proc/1/cgroup", "not in a container");
+		*absent = true;
+		return;
+	}
+	diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "container",
+			   engine ? "/proc/1/cgroup" : "/.dockerenv, /run/.containerenv", "%s%s%s",
+			   engine ? engine : "yes",
+			   snap_present(snap_get(root, "container.dockerenv")) ? " (/.dockerenv)" : "",
+			   snap_present(snap_get(root, "container.containerenv")) ?
+				   " (/run/.containerenv)" : "");
+	if (vis)
+		diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "NVIDIA_VISIBLE_DEVICES", "environment",
+				   "%s", vis);
+}
+
+/* The toolkit a build would use: nvcc on PATH, else CUDA_HOME, else /usr/local/cuda, else
+ * the only one. */
+static const struct snap_node *chosen_toolkit(const struct snap_node *root, const char **ret_why)
+{
+	const struct snap_node *tks = snap_get(root, "runtime.cuda_toolkits");
+	static const char *const order[] = { "PATH nvcc", "CUDA_HOME", "CUDA_PATH" };
+
+	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
+		for (size_t i = 0; i < snap_count(tks); i++) {
+			const struct snap_node *via = snap_child(snap_at(tks, i), "found_via");
+
+			for (size_t j = 0; j < snap_count(via); j++)
+				if (streq(snap_str(snap_at(via, j)) ?: "", order[o])) {
+					*ret_why = order[o];
+					return snap_at(tks, i);
+				}
+		}
+	for (size_t i = 0; i < snap_count(tks); i++)
+		if (streq(snap_get_str(snap_at(tks, i), "path") ?: "", "/usr/local/cuda")) {
+			*ret_why = "/usr/local/cuda";
+			return snap_at(tks, i);
+		}
+	if (snap_count(tks) == 1) {
+		*ret_why = "the only one";
+		return snap_at(tks, 0);
+	}
+	return NULL;
+}
+
+static void chain(struct diagnosis *d, const struct snap_node *root)
+{
+	struct chain *ch = &d->chain;
+	const struct snap_node *fact, *tk;
+	const struct facts_driver_branch *b = NULL;
+	const char *ver, *why = NULL, *tv = NULL;
+	enum driver_state ds = nvidia_driver(root, &ver, &fact);
+	struct cuda_req req;
+	char need[192];
+
+	if (ds == DRIVER_LOADED) {
+		ch->driver_label = diagnosis_strdupf(d, "%s", ver);
+		if (facts_driver_branch(ver, &b) == 0 && b->cuda_version_reported) {
+			ch->driver_cuda = diagnosis_strdupf(d, "%s", b->cuda_version_reported);
+			ch->driver_source = diagnosis_strdupf(d, "%s; facts driver_branches R%u [%s]",
+							      snap_source(fact), b->branch, b->source);
+		} else {
+			ch->driver_source = diagnosis_strdupf(d, "%s", snap_source(fact));
+		}
+	} else {
+		ch->driver_label = diagnosis_strdupf(d, "%s", ds == DRIVER_NONE ? "no NVIDIA driver" :
+								     "driver unreadable");
+		ch->driver_source = diagnosis_strdupf(d, "%s", snap_source(fact) ?: "not probed");
+	}
+	tk = chosen_toolkit(root, &why);
+	if (tk) {
+		tv = snap_get_str(tk, "version");
+		ch->toolkit = diagnosis_strdupf(d, "%s", tv ?: "(version unknown)");
+		ch->toolkit_source = diagnosis_strdupf(d, "%s (%s)",
+						       snap_get_str(tk, "resolved_path") ?: "?", why);
+	} else if (snap_count(snap_get(root, "runtime.cuda_toolkits")) > 1) {
+		ch->toolkit_source = diagnosis_strdupf(d, "several toolkits, none selected by "
+							  "PATH, CUDA_HOME or /usr/local/cuda");
+	}
+	/* driver → toolkit */
+	if (!tk) {
+		ch->link_state[0] = LINK_UNKNOWN;
+		ch->link_why[0] = diagnosis_strdupf(d, "no CUDA toolkit selected");
+	} else if (!tv || cuda_requirement(tv, &req) < 0) {
+		ch->link_state[0] = LINK_UNKNOWN;
+		ch->link_why[0] = diagnosis_strdupf(d, "CUDA %s: no confirmed minimum driver in the "
+						       "knowledge base", tv ?: "?");
+	} else {
+		cuda_req_describe(&req, need, sizeof(need));
+		if (ds == DRIVER_NONE) {
+			ch->link_state[0] = LINK_BROKEN;
+			ch->link_why[0] = diagnosis_strdupf(d, "no NVIDIA driver; CUDA %u.%u needs %s",
+							    req.major, req.minor, need);
+		} else if (ds == DRIVER_UNKNOWN) {
+			ch->link_state[0] = LINK_UNKNOWN;
+			ch->link_why[0] = diagnosis_strdupf(d, "driver version unreadable; CUDA %u.%u "
+							       "needs %s", req.major, req.minor, need);
+		} else {
+			ch->link_state[0] = cuda_driver_judge(&req, ver);
+			ch->link_why[0] = diagnosis_strdupf(
+				d, "CUDA %u.%u needs %s; driver %s%s", req.major, req.minor, need, ver,
+				ch->link_state[0] == LINK_OK ? " satisfies it" :
+				ch->link_state[0] == LINK_DEGRADED ?
+							       " runs it only through minor-version compatibility" :
+							       " is older");
+		}
+	}
+	/* toolkit → framework: the framework probe comes in phase 2. */
+	ch->link_state[1] = LINK_UNKNOWN;
+	ch->link_why[1] = diagnosis_strdupf(d, "no framework probed");
+}
+
+void rules_summarize(struct diagnosis *d, const struct snap_node *root, bool absent[RULE_LAYERS])
+{
+	hardware_facts(d, root, &absent[GPUENV_LAYER_HARDWARE]);
+	driver_facts(d, root, &absent[GPUENV_LAYER_DRIVER]);
+	runtime_facts(d, root, &absent[GPUENV_LAYER_RUNTIME]);
+	framework_facts(d, root);
+	container_facts(d, root, &absent[GPUENV_LAYER_CONTAINER]);
+	chain(d, root);
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The rule engine (design.md §5, style-anchors §4.8): one table of rules (rules.c), each a
+ * pure function of a snapshot and the knowledge base (facts/). Running the table over a
+ * snapshot gives a diagnosis: findings (rule, severity, the concrete message, evidence as
+ * {name, value, source} read from the snapshot or the facts, fix and verify commands),
+ * explicit "skipped: could not read X" records for rules whose needs were not met, a status
+ * and key facts per layer, and the driver ≥ toolkit ≥ framework chain. Renderers
+ * (src/output/) print a diagnosis and compute nothing.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpuenv/gpuenv.h"
+#include "shared/macro.h"
+#include "snapshot/snapshot.h"
+
+#define RULE_LAYERS 5 /* GPUENV_LAYER_HARDWARE … GPUENV_LAYER_CONTAINER */
+
+struct rule_ctx; /* one rule's run (rules-engine.c) */
+
+struct rule {
+	const char *id;       /* stable, "<layer>.<what>" */
+	enum gpuenv_layer layer;
+	enum gpuenv_severity severity; /* the highest severity its findings can have */
+	const char *title;    /* one line: what is wrong */
+	const char *symptom;  /* what the user sees: the exact error text(s) */
+	const char *cause;    /* why it happens */
+	/* Snapshot keys the rule reads, checked before it runs: a key whose fact is not
+	 * present gives a "skipped: could not read …" record. "key?" also accepts absent. */
+	const char *const *needs;
+	const char *const *fix;    /* commands (generic form; a finding may be more precise) */
+	const char *const *verify; /* commands that show the problem is gone */
+	void (*check)(struct rule_ctx *c, const struct snap_node *root);
+};
+
+extern const struct rule rule_table[];
+extern const size_t rule_table_len;
+
+struct rule_evidence {
+	char *name;   /* the snapshot key ("driver.nvidia.module_version") or facts table */
+	char *value;  /* rendered value, or "<state>: <error>" when not present */
+	char *source; /* the path read, the vendor call, or "facts:<table> [source keys]" */
+	bool identifying; /* hidden by --redact */
+};
+
+struct diagnosis;
+
+struct finding {
+	struct diagnosis *diag; /* owner, for the builders' error recording */
+	const struct rule *rule;
+	enum gpuenv_severity severity;
+	char *subject; /* the GPU / toolkit / variable it is about, or NULL */
+	char *message; /* one line with the concrete values */
+	struct rule_evidence *ev;
+	size_t n_ev;
+	char **fix;    /* NULL: the rule's fix */
+	char **verify; /* NULL: the rule's verify */
+};
+
+struct rule_skip {
+	const struct rule *rule;
+	char *subject;
+	char *reason; /* "could not read /proc/modules (unreadable: Permission denied)" */
+};
+
+enum layer_status {
+	LAYER_OK = 0,
+	LAYER_INFO,
+	LAYER_WARNING,
+	LAYER_ERROR,
+	LAYER_UNKNOWN, /* every rule of the layer was skipped, or it has none yet */
+	LAYER_ABSENT,  /* nothing of this layer here (no driver, no toolkit, no container) */
+};
+
+struct layer_fact {
+	enum gpuenv_layer layer;
+	char *label, *value, *source;
+};
+
+enum link_state {
+	LINK_OK = 0,
+	LINK_DEGRADED, /* works with limits (minor-version compatibility) */
+	LINK_BROKEN,
+	LINK_UNKNOWN,
+};
+
+/* "driver supports CUDA ≤ X · toolkit Y · framework built for Z", each link judged. */
+struct chain {
+	char *driver_cuda, *driver_source;       /* "12.4" (R550), or NULL: no driver */
+	char *driver_label;                      /* "550.54.15", "no NVIDIA driver", … */
+	char *toolkit, *toolkit_source;          /* "12.4.1" at /usr/local/cuda-12.4 */
+	char *framework, *framework_source;
+	enum link_state link_state[2];           /* [0] driver → toolkit, [1] toolkit → framework */
+	char *link_why[2];
+};
+
+struct diagnosis {
+	struct snapshot *snap;
+	struct finding *findings;
+	size_t n_findings, alloc_findings;
+	struct rule_skip *skips;
+	size_t n_skips, alloc_skips;
+	struct layer_fact *facts;
+	size_t n_facts, alloc_facts;
+	unsigned rules_run[RULE_LAYERS], rules_skipped[RULE_LAYERS], rules_total[RULE_LAYERS];
+	enum layer_status status[RULE_LAYERS];
+	struct chain chain;
+	enum gpuenv_verdict verdict;
+	int err; /* first allocation failure */
+};
+
+/* The public type is the internal diagnosis. */
+int rules_diagnose(struct snapshot *s, struct diagnosis **ret);
+struct diagnosis *diagnosis_free(struct diagnosis *d);
+static inline void diagnosis_freep(struct diagnosis **d)
+{
+	diagnosis_free(*d);
+}
+
+const char *rule_layer_name(enum gpuenv_layer l);
+const char *rule_severity_name(enum gpuenv_severity s);
+const char *layer_status_name(enum layer_status s);
+const char *link_state_name(enum link_state s);
+/* "hardware" → layer; -EINVAL if unknown. */
+int rule_layer_from_name(const char *name);
+const struct rule *rule_find(const char *id);
+

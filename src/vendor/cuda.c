@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The CUDA driver API (libcuda.so.1) through dlopen, in a child under a deadline. Calls and
+ * codes: /work/shared/facts/nvml-subset.md §9 (CUDA 13.0 cuda.h; observed behaviour of the
+ * real 535 library and of the toolkit's stub). Writes "library", "driver_version"
+ * (cuDriverGetVersion works without cuInit), "init", "device_count" and "devices[]"
+ * (docs/snapshot-schema.md, driver.cuda). The stub answers 34 to everything and leaves
+ * cuGetErrorName's pointer untouched, so names come from our own table when the library
+ * gives none.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda-abi.h"
+#include "dl.h"
+#include "session.h"
+
+DL_NOTE(dl_note_cuda, "[{\"feature\":\"cuda\",\"description\":\"CUDA driver API version and "
+		      "devices (gpuenv report: driver.cuda)\",\"priority\":\"suggested\",\"soname\":"
+		      "[\"libcuda.so.1\"]}]");
+
+#define CUDA_MAX_DEVICES 64
+#define CU_MISSING (-100000)
+
+struct cuda_fns {
+#define X(f, req, ret, params, ...) \
+	f##_fn *f;                  \
+	const char *f##_name;
+	CUDA_SYMBOLS(X)
+#undef X
+};
+
+static const struct dl_symbol cuda_symbols[] = {
+#define X(f, req, ret, params, ...)                                                           \
+	{ .names = { __VA_ARGS__ }, .fn_offset = offsetof(struct cuda_fns, f),                \
+	  .name_offset = offsetof(struct cuda_fns, f##_name), .required = req },
+	CUDA_SYMBOLS(X)
+#undef X
+};
+
+/* cuda.h 13.0 names; texts quoted in facts §9 where it gives them. 35 is deliberately absent:
+ * it is the runtime's cudaErrorInsufficientDriver, not a driver API code. */
+static const struct {
+	int code;
+	const char *name, *text;
+} cuda_errors[] = {
+	{ 0, "CUDA_SUCCESS", "no error" },
+	{ 1, "CUDA_ERROR_INVALID_VALUE", NULL },
+	{ 2, "CUDA_ERROR_OUT_OF_MEMORY", NULL },
+	{ 3, "CUDA_ERROR_NOT_INITIALIZED", "cuInit not called or failed" },
+	{ 4, "CUDA_ERROR_DEINITIALIZED", NULL },
+	{ 34, "CUDA_ERROR_STUB_LIBRARY",
+	  "the CUDA driver that the application has loaded is a stub library" },
+	{ 46, "CUDA_ERROR_DEVICE_UNAVAILABLE", "exclusive or prohibited compute mode" },
+	{ 100, "CUDA_ERROR_NO_DEVICE",
+	  "no CUDA-capable devices were detected by the installed CUDA driver" },
+	{ 101, "CUDA_ERROR_INVALID_DEVICE", NULL },
+	{ 200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid" },
+	{ 209, "CUDA_ERROR_NO_BINARY_FOR_GPU",
+	  "no kernel image available that is suitable for the device" },
+	{ 218, "CUDA_ERROR_INVALID_PTX", NULL },
+	{ 221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", NULL },
+	{ 222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", NULL },
+	{ 223, "CUDA_ERROR_JIT_COMPILATION_DISABLED", NULL },
+	{ 802, "CUDA_ERROR_SYSTEM_NOT_READY", NULL },
+	{ 803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+	  "display driver vs CUDA driver (libcuda) version mismatch" },
+	{ 804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+	  "forward compatibility was attempted on non supported HW" },
+	{ 999, "CUDA_ERROR_UNKNOWN", NULL },
+};
+
+const char *vendor_cuda_error_name(int rc)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cuda_errors); i++)
+		if (cuda_errors[i].code == rc)
+			return cuda_errors[i].name;
+	return NULL;
+}
+
+static const char *local_text(int rc)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cuda_errors); i++)
+		if (cuda_errors[i].code == rc)
+			return cuda_errors[i].text;
+	return NULL;
+}
+
+struct cuda {
+	struct cuda_fns f;
+	struct vwriter *w;
+};
+
+static bool cu_failv(struct cuda *c, const char *call, CUresult rc, const char *const keys[])
+{
+	const char *lib_name = NULL, *lib_text = NULL, *name, *text;
+	char nbuf[64], tbuf[200];
+
+	if (rc == CU_MISSING) {
+		for (size_t i = 0; keys[i]; i++)
+			vw_state(c->w, keys[i], call, "unsupported", "not exported by this libcuda");
+		return false;
+	}
+	/* The stub returns 34 here and leaves the pointers alone: keep them NULL-initialised. */
+	if (c->f.cuGetErrorName && c->f.cuGetErrorName(rc, &lib_name) != CUDA_SUCCESS)
+		lib_name = NULL;
+	if (c->f.cuGetErrorString && c->f.cuGetErrorString(rc, &lib_text) != CUDA_SUCCESS)
+		lib_text = NULL;
+	name = vendor_cuda_error_name(rc);
+	if (!name && lib_name)
+		name = lib_name;
+	snprintf(nbuf, sizeof(nbuf), "%s", name ? name : "CUDA error");
+	text = lib_text && *lib_text ? lib_text : local_text(rc);
+	snprintf(tbuf, sizeof(tbuf), "%s", text ? text : "");
+	for (size_t i = 0; keys[i]; i++)
+		vw_state(c->w, keys[i], call, "error", "%s (%d)%s%s", nbuf, rc, *tbuf ? ": " : "",
+			 tbuf);
+	return false;
+}
+
+#define cu_fail(c, call, rc, ...) cu_failv(c, call, rc, (const char *const[]){ __VA_ARGS__, NULL })
+
+#define CU(c, key, fn, args, ...)                                                           \
+	({                                                                                  \
+		CUresult _rc = CU_MISSING;                                                  \
+		const char *_call = (c)->f.fn##_name ? (c)->f.fn##_name : #fn;              \
+		if ((c)->f.fn) {                                                            \
+			vw_begin((c)->w, key, _call);                                       \
+			_rc = (c)->f.fn args;                                               \
+		}                                                                           \
+		_rc == CUDA_SUCCESS ? true : cu_fail(c, _call, _rc, key, ##__VA_ARGS__);    \
+	})
+
+/* Facts left uncalled because of `call` (the dlopen or the init that failed). */
+static void cu_not_called(struct vwriter *w, const char *call, const char *why,
+			  const char *const keys[])
+{
+	for (size_t i = 0; keys[i]; i++)
+		vw_state(w, keys[i], call, "unprobed", "not called: %s", why);
+}
+
+static void cu_device(struct cuda *c, int i)
+{
+	CUdevice dev = 0;
+	char buf[128];
+	int major, minor;
+	size_t bytes;
+	CUuuid uu;
+
+	vw_set_base(c->w, "devices.%d", i);
+	if (!CU(c, "index", cuDeviceGet, (&dev, i)))
+		return;
+	vw_int(c->w, "index", i);
+	memset(buf, 0, sizeof(buf));
+	if (CU(c, "name", cuDeviceGetName, (buf, (int)sizeof(buf) - 1, dev)))
+		vw_str(c->w, "name", buf);
+	if (CU(c, "compute_capability", cuDeviceGetAttribute,
+	       (&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)) &&
+	    CU(c, "compute_capability", cuDeviceGetAttribute,
+	       (&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev))) {
+		snprintf(buf, sizeof(buf), "%d.%d", major, minor);
+		vw_str(c->w, "compute_capability", buf);
+	}
+	memset(buf, 0, sizeof(buf));
+	if (CU(c, "pci_bus_id", cuDeviceGetPCIBusId, (buf, (int)sizeof(buf) - 1, dev)))
+		vw_str(c->w, "pci_bus_id", buf);
+	if (CU(c, "memory_total_mib", cuDeviceTotalMem, (&bytes, dev)))
+		vw_int(c->w, "memory_total_mib", (int64_t)(bytes >> 20));
+	memset(&uu, 0, sizeof(uu));
+	if (CU(c, "uuid", cuDeviceGetUuid, (&uu, dev))) {
+		const unsigned char *b = (const unsigned char *)uu.bytes;
+
+		/* nvidia-smi's form: GPU-8-4-4-4-12 hex digits. */
+		snprintf(buf, sizeof(buf),
+			 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+			 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+			 b[12], b[13], b[14], b[15]);
+		vw_str(c->w, "uuid", buf);
+	}
+}
+
+static const char *const cuda_keys[] = { "library", "driver_version", "init", "device_count",
+					 "devices", NULL };
+
+static int cuda_child(int fd, void *userdata)
+{
+	/* Only the name the CUDA runtime itself loads, so gpuenv sees the libcuda a CUDA program
+	 * would see (a toolkit's stubs/libcuda.so on LD_LIBRARY_PATH is not libcuda.so.1). */
+	static const char *const sonames[] = { "libcuda.so.1", NULL };
+	const struct vendor_req *req = userdata;
+	struct vwriter w = { .fd = fd };
+	struct cuda c = { .w = &w };
+	const char *names[] = { req->library, NULL };
+	_cleanup_free_ char *dlerr = NULL;
+	struct dl_lib *lib = NULL;
+	const char *missing = NULL;
+	char buf[64];
+	int v, count, err;
+
+	dl_child_sandbox();
+	vw_begin(&w, "library", "dlopen");
+	err = dl_open(req->library ? names : sonames, &lib, &dlerr);
+	if (err < 0) {
+		vw_state(&w, "library", "dlopen", err == -ENOENT ? "absent" : "error", "%s",
+			 dlerr ? dlerr : strerror(-err));
+		cu_not_called(&w, "dlopen", "libcuda not loaded",
+			      (const char *const[]){ "driver_version", "init", "device_count",
+						     "devices", NULL });
+		return w.err ? 1 : 0;
+	}
+	vw_str(&w, "library", dl_path(lib));
+	err = dl_resolve(lib, cuda_symbols, ARRAY_SIZE(cuda_symbols), &c.f, &missing);
+	if (err < 0) {
+		vw_state(&w, "init", "dlsym", "error", "not a CUDA driver library: %s is not exported",
+			 missing);
+		cu_not_called(&w, "dlsym", "not a CUDA driver library",
+			      (const char *const[]){ "driver_version", "device_count", "devices",
+						     NULL });
+		return w.err ? 1 : 0;
+	}
+	if (CU(&c, "driver_version", cuDriverGetVersion, (&v))) {
+		snprintf(buf, sizeof(buf), "%d.%d", v / 1000, (v % 1000) / 10);
+		vw_str(&w, "driver_version", buf);
+	}
+	if (req->skip_init) {
+		cu_not_called(&w, "cuInit", req->skip_init,
+			      (const char *const[]){ "init", "device_count", "devices", NULL });
+		return w.err ? 1 : 0;
+	}
+	if (!CU(&c, "init", cuInit, (0))) {
+		cu_not_called(&w, "cuInit", "cuInit failed",
+			      (const char *const[]){ "device_count", "devices", NULL });
+		return w.err ? 1 : 0;
+	}
+	vw_str(&w, "init", "CUDA_SUCCESS");
+	if (CU(&c, "device_count", cuDeviceGetCount, (&count))) {
+		vw_int(&w, "device_count", count);
+		vw_array(&w, "devices");
+		for (int i = 0; i < count && i < CUDA_MAX_DEVICES; i++)
+			cu_device(&c, i);
+	} else {
+		cu_not_called(&w, "cuDeviceGetCount", "no device count", (const char *const[]){ "devices", NULL });
+	}
+	/* The driver API has no shutdown; no dlclose either (the child exits now). */
+	return w.err ? 1 : 0;
+}
+
+int vendor_cuda_collect(const struct vendor_req *req, struct vendor_result *ret)
+{
+	struct vendor_session vs = {
+		.fn = cuda_child,
+		.userdata = (void *)req,
+		.timeout_ms = req->timeout_ms,
+		.prefix = "cuda:",
+		.expected_keys = cuda_keys,
+	};
+
+	return vendor_session_run(&vs, ret);
+}

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * NVML (libnvidia-ml.so.1) through dlopen, in a child under a deadline. Calls, units and
+ * return codes: /work/shared/facts/nvml-subset.md (nvml.h 13.3; behaviour of the real
+ * 535.261.03 library without a driver). Writes "library", "nvml_version" (works before
+ * init), "init", "driver_version", "cuda_driver_version", "device_count" and "devices[]"
+ * (docs/snapshot-schema.md, driver.nvml). Each call's return code is kept: NOT_SUPPORTED is
+ * "unsupported", NO_PERMISSION "unreadable", any other failure "error" with the code's name,
+ * number and nvmlErrorString() text (our own copy when the library's is missing or older
+ * than the code).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dl.h"
+#include "nvml-abi.h"
+#include "session.h"
+
+DL_NOTE(dl_note_nvml, "[{\"feature\":\"nvml\",\"description\":\"NVIDIA driver and GPU state "
+		      "(gpuenv report: driver.nvml)\",\"priority\":\"suggested\",\"soname\":"
+		      "[\"libnvidia-ml.so.1\"]}]");
+
+#define NVML_MAX_DEVICES 64u
+#define NV_MISSING (-100000) /* not a return code: the library lacks the function */
+
+struct nvml_fns {
+#define X(f, req, ret, params, ...) \
+	f##_fn *f;                  \
+	const char *f##_name;
+	NVML_SYMBOLS(X)
+#undef X
+};
+
+static const struct dl_symbol nvml_symbols[] = {
+#define X(f, req, ret, params, ...)                                                           \
+	{ .names = { __VA_ARGS__ }, .fn_offset = offsetof(struct nvml_fns, f),                \
+	  .name_offset = offsetof(struct nvml_fns, f##_name), .required = req },
+	NVML_SYMBOLS(X)
+#undef X
+};
+
+/* nvml.h 13.3 names; texts as the real 535.261.03 nvmlErrorString() returns them. */
+static const struct {
+	int code;
+	const char *name, *text;
+} nvml_errors[] = {
+	{ 0, "NVML_SUCCESS", "Success" },
+	{ 1, "NVML_ERROR_UNINITIALIZED", "Uninitialized" },
+	{ 2, "NVML_ERROR_INVALID_ARGUMENT", "Invalid Argument" },
+	{ 3, "NVML_ERROR_NOT_SUPPORTED", "Not Supported" },
+	{ 4, "NVML_ERROR_NO_PERMISSION", "Insufficient Permissions" },
+	{ 5, "NVML_ERROR_ALREADY_INITIALIZED", "Already Initialized" },
+	{ 6, "NVML_ERROR_NOT_FOUND", "Not Found" },
+	{ 7, "NVML_ERROR_INSUFFICIENT_SIZE", "Insufficient Size" },
+	{ 8, "NVML_ERROR_INSUFFICIENT_POWER", "Insufficient External Power" },
+	{ 9, "NVML_ERROR_DRIVER_NOT_LOADED", "Driver Not Loaded" },
+	{ 10, "NVML_ERROR_TIMEOUT", "Timeout" },
+	{ 11, "NVML_ERROR_IRQ_ISSUE", "Interrupt Request Issue" },
+	{ 12, "NVML_ERROR_LIBRARY_NOT_FOUND", "NVML Shared Library Not Found" },
+	{ 13, "NVML_ERROR_FUNCTION_NOT_FOUND", "Function Not Found" },
+	{ 14, "NVML_ERROR_CORRUPTED_INFOROM", "Corrupted infoROM" },
+	{ 15, "NVML_ERROR_GPU_IS_LOST", "GPU is lost" },
+	{ 16, "NVML_ERROR_RESET_REQUIRED", "GPU requires reset" },
+	{ 17, "NVML_ERROR_OPERATING_SYSTEM", "GPU access blocked by the operating system" },
+	{ 18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "Driver/library version mismatch" },
+	{ 19, "NVML_ERROR_IN_USE", "In use by another client" },
+	{ 20, "NVML_ERROR_MEMORY", "Insufficient Memory" },
+	{ 21, "NVML_ERROR_NO_DATA", "No data" },
+	{ 22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", "vGPU ECC not supported" },
+	{ 23, "NVML_ERROR_INSUFFICIENT_RESOURCES", "Insufficient Resources" },
+	{ 24, "NVML_ERROR_FREQ_NOT_SUPPORTED", "Invalid Frequency" },
+	{ 25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH", "Argument version mismatch" },
+	{ 26, "NVML_ERROR_DEPRECATED", "Requested functionality has been deprecated" },
+	{ 27, "NVML_ERROR_NOT_READY", "System is not in ready state" },
+	{ 28, "NVML_ERROR_GPU_NOT_FOUND", "No GPUs were found" },
+	{ 29, "NVML_ERROR_INVALID_STATE", "Invalid state" },
+	{ 30, "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED", "Reset type not supported" },
+	{ 999, "NVML_ERROR_UNKNOWN", "Unknown Error" },
+};
+
+const char *vendor_nvml_error_name(int rc)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(nvml_errors); i++)
+		if (nvml_errors[i].code == rc)
+			return nvml_errors[i].name;
+	return NULL;
+}
+
+static const char *local_text(int rc)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(nvml_errors); i++)
+		if (nvml_errors[i].code == rc)
+			return nvml_errors[i].text;
+	return "unknown return code";
+}
+
+struct nvml {
+	struct nvml_fns f;
+	struct vwriter *w;
+};
+
+/* Records a failed call on each of keys[] (NULL-terminated) and returns false. */
+static bool nv_failv(struct nvml *n, const char *call, nvmlReturn_t rc, const char *const keys[])
+{
+	const char *name = vendor_nvml_error_name(rc), *text = NULL, *state = "error";
+	char buf[200];
+
+	if (rc == NV_MISSING) {
+		for (size_t i = 0; keys[i]; i++)
+			vw_state(n->w, keys[i], call, "unsupported", "not exported by this libnvidia-ml");
+		return false;
+	}
+	if (n->f.nvmlErrorString)
+		text = n->f.nvmlErrorString(rc);
+	/* Older libraries answer "Unknown Error" for codes newer than themselves. */
+	if (!text || !*text || (streq(text, "Unknown Error") && rc != NVML_ERROR_UNKNOWN))
+		text = local_text(rc);
+	snprintf(buf, sizeof(buf), "%s", text);
+	if (rc == NVML_ERROR_NOT_SUPPORTED)
+		state = "unsupported";
+	else if (rc == NVML_ERROR_NO_PERMISSION)
+		state = "unreadable";
+	for (size_t i = 0; keys[i]; i++)
+		vw_state(n->w, keys[i], call, state, "%s (%d): %s", name ? name : "NVML error", rc, buf);
+	return false;
+}
+
+#define nv_fail(n, call, rc, ...) nv_failv(n, call, rc, (const char *const[]){ __VA_ARGS__, NULL })
+
+/* Calls fn when the library has it (after announcing it, for hang attribution); true on
+ * NVML_SUCCESS, else the failure is recorded on key and the extra keys. */
+#define NV(n, key, fn, args, ...)                                                           \
+	({                                                                                  \
+		nvmlReturn_t _rc = NV_MISSING;                                              \
+		const char *_call = (n)->f.fn##_name ? (n)->f.fn##_name : #fn;              \
+		if ((n)->f.fn) {                                                            \
+			vw_begin((n)->w, key, _call);                                       \
+			_rc = (n)->f.fn args;                                               \
+		}                                                                           \
+		_rc == NVML_SUCCESS ? true : nv_fail(n, _call, _rc, key, ##__VA_ARGS__);    \
+	})
+
+/* Facts left uncalled because of `call` (the dlopen or the init that failed). */
+static void nv_not_called(struct vwriter *w, const char *call, const char *why,
+			  const char *const keys[])
+{
+	for (size_t i = 0; keys[i]; i++)
+		vw_state(w, keys[i], call, "unprobed", "not called: %s", why);
+}
+
+static const char *arch_name(unsigned a)
+{
+	static const char *const names[] = {
+		[2] = "Kepler", [3] = "Maxwell", [4] = "Pascal",     [5] = "Volta",
+		[6] = "Turing", [7] = "Ampere",  [8] = "Ada",        [9] = "Hopper",
+		[10] = "Blackwell", [13] = "Rubin",
+	};
+
+	return a < ARRAY_SIZE(names) ? names[a] : NULL;
+}
+
+static void nv_string(struct nvml *n, const char *key, bool ok, char *buf, size_t size)
+{
+	buf[size - 1] = '\0';
+	if (ok)
+		vw_str(n->w, key, buf);
+}
+
+static void nv_memory(struct nvml *n, nvmlDevice_t dev)
+{
+	nvmlMemory_v2_t m2 = { .version = NVML_MEMORY_V2_VERSION };
+	nvmlMemory_t m1 = { 0 };
+	nvmlReturn_t rc = NV_MISSING;
+
+	/* v2 first: v1 is NOT_SUPPORTED on unified-memory parts (GB10), facts §4. */
+	if (n->f.nvmlDeviceGetMemoryInfo_v2) {
+		vw_begin(n->w, "memory_total_mib", n->f.nvmlDeviceGetMemoryInfo_v2_name);
+		rc = n->f.nvmlDeviceGetMemoryInfo_v2(dev, &m2);
+		if (rc == NVML_SUCCESS) {
+			vw_int(n->w, "memory_total_mib", (int64_t)(m2.total >> 20));
+			vw_int(n->w, "memory_reserved_mib", (int64_t)(m2.reserved >> 20));
+			vw_int(n->w, "memory_used_mib", (int64_t)(m2.used >> 20));
+			return;
+		}
+		if (!n->f.nvmlDeviceGetMemoryInfo || (rc != NVML_ERROR_NOT_SUPPORTED &&
+						      rc != NVML_ERROR_FUNCTION_NOT_FOUND &&
+						      rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH)) {
+			nv_fail(n, n->f.nvmlDeviceGetMemoryInfo_v2_name, rc, "memory_total_mib",
+				"memory_reserved_mib", "memory_used_mib");
+			return;
+		}
+	}
+	if (NV(n, "memory_total_mib", nvmlDeviceGetMemoryInfo, (dev, &m1), "memory_used_mib")) {
+		vw_int(n->w, "memory_total_mib", (int64_t)(m1.total >> 20));
+		vw_int(n->w, "memory_used_mib", (int64_t)(m1.used >> 20));
+	}
+	vw_state(n->w, "memory_reserved_mib", n->f.nvmlDeviceGetMemoryInfo_name ?: "nvmlDeviceGetMemoryInfo",
+		 "unsupported", "only nvmlDeviceGetMemoryInfo_v2 reports reserved memory");
+}
+
+static void nv_nvlink(struct nvml *n, nvmlDevice_t dev)
+{
+	for (unsigned l = 0; l < NVML_NVLINK_MAX_LINKS; l++) {
+		nvmlEnableState_t on = 0;
+		nvmlReturn_t rc = NV_MISSING;
+		char key[32];
+
+		snprintf(key, sizeof(key), "nvlink.%u.active", l);
+		if (n->f.nvmlDeviceGetNvLinkState) {
+			vw_begin(n->w, key, n->f.nvmlDeviceGetNvLinkState_name);
+			rc = n->f.nvmlDeviceGetNvLinkState(dev, l, &on);
+		}
+		if (l == 0 && rc != NVML_SUCCESS) {
+			/* No NVLink at all (PCIe boards, pre-Pascal) or a failure: one fact. */
+			nv_fail(n, n->f.nvmlDeviceGetNvLinkState_name ?: "nvmlDeviceGetNvLinkState",
+				rc, "nvlink");
+			return;
+		}
+		/* Past the last link: INVALID_ARGUMENT (or NOT_SUPPORTED on some boards). */
+		if (rc == NVML_ERROR_INVALID_ARGUMENT || rc == NVML_ERROR_NOT_SUPPORTED)
+			return;
+		snprintf(key, sizeof(key), "nvlink.%u.link", l);
+		vw_int(n->w, key, l);
+		snprintf(key, sizeof(key), "nvlink.%u.active", l);
+		if (rc == NVML_SUCCESS)
+			vw_bool(n->w, key, on == NVML_FEATURE_ENABLED);
+		else
+			nv_fail(n, n->f.nvmlDeviceGetNvLinkState_name, rc, key);
+	}
+}
+
+static void nv_device(struct nvml *n, unsigned i)
+{
+	nvmlDevice_t dev = NULL;
+	char buf[128];
+	unsigned u, u2, u3, u4;
+	int major, minor;
+	nvmlEnableState_t e1, e2;
+	unsigned long long ull;
+	nvmlPciInfo_t pci;
+	nvmlUtilization_t util;
+
+	vw_set_base(n->w, "devices.%u", i);
+	if (!NV(n, "index", nvmlDeviceGetHandleByIndex, (i, &dev)))
+		return;
+	vw_int(n->w, "index", i);
+
+	memset(buf, 0, sizeof(buf));
+	nv_string(n, "name", NV(n, "name", nvmlDeviceGetName, (dev, buf, NVML_DEVICE_NAME_V2_BUFFER_SIZE)),
+		  buf, NVML_DEVICE_NAME_V2_BUFFER_SIZE);
+	memset(buf, 0, sizeof(buf));
+	nv_string(n, "uuid", NV(n, "uuid", nvmlDeviceGetUUID, (dev, buf, NVML_DEVICE_UUID_V2_BUFFER_SIZE)),
+		  buf, NVML_DEVICE_UUID_V2_BUFFER_SIZE);
+	memset(buf, 0, sizeof(buf));
+	nv_string(n, "serial", NV(n, "serial", nvmlDeviceGetSerial, (dev, buf, NVML_DEVICE_SERIAL_BUFFER_SIZE)),
+		  buf, NVML_DEVICE_SERIAL_BUFFER_SIZE);
+	memset(buf, 0, sizeof(buf));
+	nv_string(n, "vbios_version",
+		  NV(n, "vbios_version", nvmlDeviceGetVbiosVersion,
+		     (dev, buf, NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE)),
+		  buf, NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE);
+	if (NV(n, "minor_number", nvmlDeviceGetMinorNumber, (dev, &u)))
+		vw_int(n->w, "minor_number", u);
+
+	memset(&pci, 0, sizeof(pci));
+	if (NV(n, "pci_bus_id", nvmlDeviceGetPciInfo, (dev, &pci), "pci_device_id")) {
+		pci.busId[sizeof(pci.busId) - 1] = '\0';
+		vw_str(n->w, "pci_bus_id", pci.busId);
+		snprintf(buf, sizeof(buf), "0x%04x", pci.pciDeviceId >> 16);
+		vw_str(n->w, "pci_device_id", buf);
+	}
+	nv_memory(n, dev);
+	if (NV(n, "compute_capability", nvmlDeviceGetCudaComputeCapability, (dev, &major, &minor))) {
+		snprintf(buf, sizeof(buf), "%d.%d", major, minor);
+		vw_str(n->w, "compute_capability", buf);
+	}
+	if (NV(n, "architecture", nvmlDeviceGetArchitecture, (dev, &u))) {
+		if (arch_name(u))
+			vw_str(n->w, "architecture", arch_name(u));
+		else
+			vw_state(n->w, "architecture", NULL, "malformed",
+				 "unknown nvmlDeviceArchitecture_t value %u", u);
+	}
+	if (NV(n, "persistence_mode", nvmlDeviceGetPersistenceMode, (dev, &e1)))
+		vw_bool(n->w, "persistence_mode", e1 == NVML_FEATURE_ENABLED);
+	if (NV(n, "mig_mode", nvmlDeviceGetMigMode, (dev, &u, &u2), "mig_mode_pending")) {
+		vw_bool(n->w, "mig_mode", u == NVML_DEVICE_MIG_ENABLE);
+		vw_bool(n->w, "mig_mode_pending", u2 == NVML_DEVICE_MIG_ENABLE);
+	}
+	if (NV(n, "ecc_mode", nvmlDeviceGetEccMode, (dev, &e1, &e2), "ecc_mode_pending")) {
+		vw_bool(n->w, "ecc_mode", e1 == NVML_FEATURE_ENABLED);
+		vw_bool(n->w, "ecc_mode_pending", e2 == NVML_FEATURE_ENABLED);
+	}
+	if (NV(n, "ecc_errors_uncorrected_volatile", nvmlDeviceGetTotalEccErrors,
+	       (dev, NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC, &ull)))
+		vw_int(n->w, "ecc_errors_uncorrected_volatile", (int64_t)ull);
+	if (NV(n, "retired_pages_pending", nvmlDeviceGetRetiredPagesPendingStatus, (dev, &e1)))
+		vw_bool(n->w, "retired_pages_pending", e1 == NVML_FEATURE_ENABLED);
+	if (NV(n, "remapped_rows_correctable", nvmlDeviceGetRemappedRows, (dev, &u, &u2, &u3, &u4),
+	       "remapped_rows_uncorrectable", "remapped_rows_pending", "remapped_rows_failure")) {
+		vw_int(n->w, "remapped_rows_correctable", u);
+		vw_int(n->w, "remapped_rows_uncorrectable", u2);
+		vw_bool(n->w, "remapped_rows_pending", u3 != 0);
+		vw_bool(n->w, "remapped_rows_failure", u4 != 0);
+	}
+	if (NV(n, "temperature_c", nvmlDeviceGetTemperature, (dev, NVML_TEMPERATURE_GPU, &u)))
+		vw_int(n->w, "temperature_c", u);
+	if (NV(n, "power_mw", nvmlDeviceGetPowerUsage, (dev, &u)))
+		vw_int(n->w, "power_mw", u);
+	if (NV(n, "power_limit_mw", nvmlDeviceGetEnforcedPowerLimit, (dev, &u)))
+		vw_int(n->w, "power_limit_mw", u);
+	if (NV(n, "utilization_gpu_pct", nvmlDeviceGetUtilizationRates, (dev, &util),
+	       "utilization_mem_pct")) {
+		vw_int(n->w, "utilization_gpu_pct", util.gpu);
+		vw_int(n->w, "utilization_mem_pct", util.memory);
+	}
+	if (NV(n, "pcie_link_gen", nvmlDeviceGetCurrPcieLinkGeneration, (dev, &u)))
+		vw_int(n->w, "pcie_link_gen", u);
+	if (NV(n, "pcie_link_gen_max", nvmlDeviceGetMaxPcieLinkGeneration, (dev, &u)))
+		vw_int(n->w, "pcie_link_gen_max", u);
+	if (NV(n, "pcie_link_width", nvmlDeviceGetCurrPcieLinkWidth, (dev, &u)))
+		vw_int(n->w, "pcie_link_width", u);
+	if (NV(n, "pcie_link_width_max", nvmlDeviceGetMaxPcieLinkWidth, (dev, &u)))
+		vw_int(n->w, "pcie_link_width_max", u);
+	nv_nvlink(n, dev);
+}
+
+static const char *const nvml_after_init[] = { "driver_version", "cuda_driver_version",
+					       "device_count", "devices", NULL };
+static const char *const nvml_keys[] = { "library",        "nvml_version",        "init",
+					 "driver_version", "cuda_driver_version", "device_count",
+					 "devices",        NULL };
+
+static int nvml_child(int fd, void *userdata)
+{
+	static const char *const sonames[] = { "libnvidia-ml.so.1", "libnvidia-ml.so", NULL };
+	const struct vendor_req *req = userdata;
+	struct vwriter w = { .fd = fd };
+	struct nvml n = { .w = &w };
+	const char *names[] = { req->library, NULL };
+	_cleanup_free_ char *dlerr = NULL;
+	struct dl_lib *lib = NULL;
+	const char *missing = NULL;
+	char buf[128];
+	unsigned count;
+	int cv, err;
+
+	dl_child_sandbox();
+	vw_begin(&w, "library", "dlopen");
+	err = dl_open(req->library ? names : sonames, &lib, &dlerr);
+	if (err < 0) {
+		vw_state(&w, "library", "dlopen", err == -ENOENT ? "absent" : "error", "%s",
+			 dlerr ? dlerr : strerror(-err));
+		nv_not_called(&w, "dlopen", "libnvidia-ml not loaded",
+			      (const char *const[]){ "nvml_version", "init", "driver_version",
+						     "cuda_driver_version", "device_count", "devices",
+						     NULL });
+		return w.err ? 1 : 0;
+	}
+	vw_str(&w, "library", dl_path(lib));
+	err = dl_resolve(lib, nvml_symbols, ARRAY_SIZE(nvml_symbols), &n.f, &missing);
+	if (err < 0) {
+		vw_state(&w, "init", "dlsym", "error", "not an NVML library: %s is not exported",
+			 missing);
+		nv_not_called(&w, "dlsym", "not an NVML library",
+			      (const char *const[]){ "nvml_version", "driver_version",
+						     "cuda_driver_version", "device_count", "devices",
+						     NULL });
+		return w.err ? 1 : 0;
+	}
+
+	memset(buf, 0, sizeof(buf));
+	nv_string(&n, "nvml_version",
+		  NV(&n, "nvml_version", nvmlSystemGetNVMLVersion,
+		     (buf, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE)),
+		  buf, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE);
+	if (!NV(&n, "init", nvmlInit, ())) {
+		snprintf(buf, sizeof(buf), "%s failed", n.f.nvmlInit_name);
+		nv_not_called(&w, n.f.nvmlInit_name, buf, nvml_after_init);
+		return w.err ? 1 : 0;
+	}
+	vw_str(&w, "init", "NVML_SUCCESS");
+	memset(buf, 0, sizeof(buf));
+	nv_string(&n, "driver_version",
+		  NV(&n, "driver_version", nvmlSystemGetDriverVersion,
+		     (buf, NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE)),
+		  buf, NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE);
+	if (NV(&n, "cuda_driver_version", nvmlSystemGetCudaDriverVersion, (&cv))) {
+		/* 1000 * major + 10 * minor (facts §7). */
+		snprintf(buf, sizeof(buf), "%d.%d", cv / 1000, (cv % 1000) / 10);
+		vw_str(&w, "cuda_driver_version", buf);
+	}
+	if (NV(&n, "device_count", nvmlDeviceGetCount, (&count))) {
+		vw_int(&w, "device_count", count);
+		vw_array(&w, "devices");
+		for (unsigned i = 0; i < count && i < NVML_MAX_DEVICES; i++)
+			nv_device(&n, i);
+		vw_set_base(&w, NULL);
+	} else {
+		nv_not_called(&w, n.f.nvmlDeviceGetCount_name, "no device count", (const char *const[]){ "devices", NULL });
+	}
+	vw_begin(&w, NULL, n.f.nvmlShutdown_name);
+	n.f.nvmlShutdown();
+	/* No dlclose: the child exits now, and vendor destructors have crashed on unload. */
+	return w.err ? 1 : 0;
+}
+
+int vendor_nvml_collect(const struct vendor_req *req, struct vendor_result *ret)
+{
+	struct vendor_session vs = {
+		.fn = nvml_child,
+		.userdata = (void *)req,
+		.timeout_ms = req->timeout_ms,
+		.prefix = "nvml:",
+		.expected_keys = nvml_keys,
+	};
+
+	return vendor_session_run(&vs, ret);
+}

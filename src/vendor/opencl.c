@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * OpenCL platforms and devices through the ICD loader (libOpenCL.so.1), in a child under a
+ * deadline. Calls: clGetPlatformIDs, clGetPlatformInfo, clGetDeviceIDs, clGetDeviceInfo
+ * (Khronos OpenCL 1.0 API, the size-query-then-fetch pattern of the spec §4.1 and §4.2).
+ * Writes "library", "platform_count" and "platforms[] {name, vendor, version, profile,
+ * devices[] {name, type, vendor, version, driver_version}}" (docs/snapshot-schema.md,
+ * runtime.opencl). The loader loads every vendor ICD listed in /etc/OpenCL/vendors, NVIDIA's
+ * included, which is why this child runs under dl_child_sandbox() too.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dl.h"
+#include "opencl-abi.h"
+#include "session.h"
+
+DL_NOTE(dl_note_opencl, "[{\"feature\":\"opencl\",\"description\":\"OpenCL platforms and "
+			"devices (gpuenv report: runtime.opencl)\",\"priority\":\"suggested\","
+			"\"soname\":[\"libOpenCL.so.1\"]}]");
+
+#define CL_MAX_PLATFORMS 32u
+#define CL_MAX_DEVICES 64u
+#define CL_MAX_STRING 4096u
+
+struct opencl_fns {
+#define X(f, req, ret, params, ...) \
+	f##_fn *f;                  \
+	const char *f##_name;
+	OPENCL_SYMBOLS(X)
+#undef X
+};
+
+static const struct dl_symbol opencl_symbols[] = {
+#define X(f, req, ret, params, ...)                                                           \
+	{ .names = { __VA_ARGS__ }, .fn_offset = offsetof(struct opencl_fns, f),              \
+	  .name_offset = offsetof(struct opencl_fns, f##_name), .required = req },
+	OPENCL_SYMBOLS(X)
+#undef X
+};
+
+static const struct {
+	int code;
+	const char *name;
+} cl_errors[] = {
+	{ 0, "CL_SUCCESS" },
+	{ -1, "CL_DEVICE_NOT_FOUND" },
+	{ -2, "CL_DEVICE_NOT_AVAILABLE" },
+	{ -5, "CL_OUT_OF_RESOURCES" },
+	{ -6, "CL_OUT_OF_HOST_MEMORY" },
+	{ -30, "CL_INVALID_VALUE" },
+	{ -31, "CL_INVALID_DEVICE_TYPE" },
+	{ -32, "CL_INVALID_PLATFORM" },
+	{ -33, "CL_INVALID_DEVICE" },
+	{ -1001, "CL_PLATFORM_NOT_FOUND_KHR" },
+};
+
+const char *vendor_opencl_error_name(int rc)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cl_errors); i++)
+		if (cl_errors[i].code == rc)
+			return cl_errors[i].name;
+	return NULL;
+}
+
+static void cl_fail(struct vwriter *w, const char *key, const char *call, cl_int rc)
+{
+	const char *name = vendor_opencl_error_name(rc);
+
+	vw_state(w, key, call, "error", "%s (%d)", name ? name : "OpenCL error", rc);
+}
+
+typedef cl_int info_fn(const struct opencl_fns *f, void *obj, cl_uint param, size_t size,
+		       void *value, size_t *ret_size);
+
+static cl_int platform_info(const struct opencl_fns *f, void *obj, cl_uint param, size_t size,
+			    void *value, size_t *ret_size)
+{
+	return f->clGetPlatformInfo(obj, param, size, value, ret_size);
+}
+
+static cl_int device_info(const struct opencl_fns *f, void *obj, cl_uint param, size_t size,
+			  void *value, size_t *ret_size)
+{
+	return f->clGetDeviceInfo(obj, param, size, value, ret_size);
+}
+
+/* A string query: ask the size, then fetch (capped). */
+static void cl_string(struct vwriter *w, const struct opencl_fns *f, info_fn *info,
+		      const char *call, void *obj, cl_uint param, const char *key)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t size = 0;
+	cl_int rc;
+
+	vw_begin(w, key, call);
+	rc = info(f, obj, param, 0, NULL, &size);
+	if (rc != CL_SUCCESS) {
+		cl_fail(w, key, call, rc);
+		return;
+	}
+	if (size > CL_MAX_STRING)
+		size = CL_MAX_STRING;
+	buf = calloc(1, size + 1);
+	if (!buf) {
+		w->err = -ENOMEM;
+		return;
+	}
+	rc = info(f, obj, param, size, buf, NULL);
+	if (rc != CL_SUCCESS) {
+		cl_fail(w, key, call, rc);
+		return;
+	}
+	buf[size] = '\0';
+	vw_str(w, key, buf);
+}
+
+static void cl_type(struct vwriter *w, const struct opencl_fns *f, cl_device_id dev)
+{
+	static const struct {
+		cl_device_type bit;
+		const char *name;
+	} types[] = {
+		{ CL_DEVICE_TYPE_CPU, "CPU" },
+		{ CL_DEVICE_TYPE_GPU, "GPU" },
+		{ CL_DEVICE_TYPE_ACCELERATOR, "ACCELERATOR" },
+		{ CL_DEVICE_TYPE_CUSTOM, "CUSTOM" },
+		{ CL_DEVICE_TYPE_DEFAULT, "DEFAULT" },
+	};
+	cl_device_type t = 0;
+	char buf[64] = "";
+	cl_int rc;
+
+	vw_begin(w, "type", f->clGetDeviceInfo_name);
+	rc = f->clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof(t), &t, NULL);
+	if (rc != CL_SUCCESS) {
+		cl_fail(w, "type", f->clGetDeviceInfo_name, rc);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+		if (t & types[i].bit) {
+			if (*buf)
+				strcat(buf, "|");
+			strcat(buf, types[i].name);
+		}
+	if (*buf)
+		vw_str(w, "type", buf);
+	else
+		vw_state(w, "type", NULL, "malformed", "unknown cl_device_type 0x%llx",
+			 (unsigned long long)t);
+}
+
+static void cl_platform(struct vwriter *w, const struct opencl_fns *f, cl_platform_id p, unsigned i)
+{
+	static const struct {
+		cl_uint param;
+		const char *key;
+	} pinfo[] = {
+		{ CL_PLATFORM_NAME, "name" },
+		{ CL_PLATFORM_VENDOR, "vendor" },
+		{ CL_PLATFORM_VERSION, "version" },
+		{ CL_PLATFORM_PROFILE, "profile" },
+	}, dinfo[] = {
+		{ CL_DEVICE_NAME, "name" },
+		{ CL_DEVICE_VENDOR, "vendor" },
+		{ CL_DEVICE_VERSION, "version" },
+		{ CL_DRIVER_VERSION, "driver_version" },
+	};
+	cl_device_id devs[CL_MAX_DEVICES];
+	cl_uint n = 0;
+	cl_int rc;
+
+	vw_set_base(w, "platforms.%u", i);
+	for (size_t k = 0; k < ARRAY_SIZE(pinfo); k++)
+		cl_string(w, f, platform_info, f->clGetPlatformInfo_name, p, pinfo[k].param,
+			  pinfo[k].key);
+	vw_begin(w, "devices", f->clGetDeviceIDs_name);
+	rc = f->clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, CL_MAX_DEVICES, devs, &n);
+	if (rc == CL_DEVICE_NOT_FOUND) {
+		vw_array(w, "devices");
+		return;
+	}
+	if (rc != CL_SUCCESS) {
+		cl_fail(w, "devices", f->clGetDeviceIDs_name, rc);
+		return;
+	}
+	vw_array(w, "devices");
+	for (cl_uint d = 0; d < n && d < CL_MAX_DEVICES; d++) {
+		vw_set_base(w, "platforms.%u.devices.%u", i, d);
+		for (size_t k = 0; k < ARRAY_SIZE(dinfo); k++)
+			cl_string(w, f, device_info, f->clGetDeviceInfo_name, devs[d],
+				  dinfo[k].param, dinfo[k].key);
+		cl_type(w, f, devs[d]);
+	}
+}
+
+static const char *const opencl_keys[] = { "library", "platform_count", "platforms", NULL };
+
+static int opencl_child(int fd, void *userdata)
+{
+	static const char *const sonames[] = { "libOpenCL.so.1", "libOpenCL.so", NULL };
+	const struct vendor_req *req = userdata;
+	struct vwriter w = { .fd = fd };
+	struct opencl_fns f = { 0 };
+	const char *names[] = { req->library, NULL };
+	_cleanup_free_ char *dlerr = NULL;
+	cl_platform_id plats[CL_MAX_PLATFORMS];
+	struct dl_lib *lib = NULL;
+	const char *missing = NULL;
+	cl_uint n = 0;
+	cl_int rc;
+	int err;
+
+	dl_child_sandbox();
+	vw_begin(&w, "library", "dlopen");
+	err = dl_open(req->library ? names : sonames, &lib, &dlerr);
+	if (err < 0) {
+		vw_state(&w, "library", "dlopen", err == -ENOENT ? "absent" : "error", "%s",
+			 dlerr ? dlerr : strerror(-err));
+		vw_state(&w, "platforms", "dlopen", "unprobed", "not called: libOpenCL not loaded");
+		return w.err ? 1 : 0;
+	}
+	vw_str(&w, "library", dl_path(lib));
+	err = dl_resolve(lib, opencl_symbols, ARRAY_SIZE(opencl_symbols), &f, &missing);
+	if (err < 0) {
+		vw_state(&w, "platforms", "dlsym", "error",
+			 "not an OpenCL library: %s is not exported", missing);
+		return w.err ? 1 : 0;
+	}
+	vw_begin(&w, "platforms", f.clGetPlatformIDs_name);
+	rc = f.clGetPlatformIDs(CL_MAX_PLATFORMS, plats, &n);
+	if (rc == CL_PLATFORM_NOT_FOUND_KHR) {
+		/* cl_khr_icd: the loader found no vendor ICD that loads. */
+		vw_int(&w, "platform_count", 0);
+		vw_array(&w, "platforms");
+		return w.err ? 1 : 0;
+	}
+	if (rc != CL_SUCCESS) {
+		cl_fail(&w, "platforms", f.clGetPlatformIDs_name, rc);
+		return w.err ? 1 : 0;
+	}
+	vw_int(&w, "platform_count", n);
+	vw_array(&w, "platforms");
+	for (cl_uint i = 0; i < n && i < CL_MAX_PLATFORMS; i++)
+		cl_platform(&w, &f, plats[i], i);
+	return w.err ? 1 : 0;
+}
+
+int vendor_opencl_collect(const struct vendor_req *req, struct vendor_result *ret)
+{
+	struct vendor_session vs = {
+		.fn = opencl_child,
+		.userdata = (void *)req,
+		.timeout_ms = req->timeout_ms,
+		.prefix = "opencl:",
+		.expected_keys = opencl_keys,
+	};
+
+	return vendor_session_run(&vs, ret);
+}

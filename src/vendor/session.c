@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Both ends of the vendor child protocol described in session.h: the child's line writer
+ * and the parent's folding of the lines, with the outcome of core/child.c (deadline,
+ * signal, exit status) turned into facts. JSON through jansson.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session.h"
+#include "shared/parse.h"
+
+#define SESSION_MAX_OUTPUT ((size_t)4 << 20)
+#define FOLD_MAX_DEPTH 8
+
+/* ---- child side ---------------------------------------------------------------- */
+
+void vw_set_base(struct vwriter *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!fmt) {
+		w->base[0] = '\0';
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(w->base, sizeof(w->base), fmt, ap);
+	va_end(ap);
+}
+
+static void vw_emit(struct vwriter *w, json_t *o)
+{
+	char *text;
+	size_t len, off = 0;
+
+	if (!o) {
+		w->err = -ENOMEM;
+		return;
+	}
+	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	if (!text) {
+		w->err = -ENOMEM;
+		return;
+	}
+	len = strlen(text);
+	text[len++] = '\n'; /* json_dumps' NUL becomes the line end; never read as a string again */
+	while (off < len) {
+		ssize_t k = write(w->fd, text + off, len - off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			w->err = -EPIPE;
+			break;
+		}
+		off += (size_t)k;
+	}
+	free(text);
+}
+
+static json_t *vw_record(struct vwriter *w, const char *key, const char *call, const char *state)
+{
+	char full[160];
+
+	if (w->base[0])
+		snprintf(full, sizeof(full), "%s.%s", w->base, key);
+	else
+		snprintf(full, sizeof(full), "%s", key);
+	return json_pack("{s:s, s:s, s:s}", "k", full, "c", call ? call : "?", "s", state);
+}
+
+void vw_begin(struct vwriter *w, const char *key, const char *call)
+{
+	char full[160];
+
+	w->call = call;
+	if (!key) {
+		vw_emit(w, json_pack("{s:s}", "b", call));
+		return;
+	}
+	if (w->base[0])
+		snprintf(full, sizeof(full), "%s.%s", w->base, key);
+	else
+		snprintf(full, sizeof(full), "%s", key);
+	vw_emit(w, json_pack("{s:s, s:s}", "b", call, "k", full));
+}
+
+static void vw_value(struct vwriter *w, const char *key, json_t *v)
+{
+	json_t *o = vw_record(w, key, w->call, "present");
+
+	if (!o) {
+		json_decref(v);
+	} else if (v && json_object_set_new(o, "v", v) == 0) {
+		vw_emit(w, o);
+		return;
+	} else {
+		json_decref(o);
+	}
+	w->err = -ENOMEM;
+}
+
+/* Vendor and dlerror() strings are meant to be ASCII: bytes that would make invalid UTF-8 or
+ * control characters become '?'. */
+static json_t *safe_string(const char *value)
+{
+	_cleanup_free_ char *copy = NULL;
+	json_t *v = json_string(value ? value : "");
+
+	if (v || !value)
+		return v;
+	copy = strdup(value);
+	for (char *c = copy; c && *c; c++)
+		if ((unsigned char)*c >= 0x80 || (unsigned char)*c < 0x20)
+			*c = '?';
+	return copy ? json_string(copy) : NULL;
+}
+
+void vw_str(struct vwriter *w, const char *key, const char *value)
+{
+	vw_value(w, key, safe_string(value));
+}
+
+void vw_array(struct vwriter *w, const char *key)
+{
+	json_t *o = vw_record(w, key, "-", "present");
+
+	if (o)
+		json_object_set_new(o, "a", json_true());
+	vw_emit(w, o);
+}
+
+void vw_int(struct vwriter *w, const char *key, int64_t value)
+{
+	vw_value(w, key, json_integer(value));
+}
+
+void vw_bool(struct vwriter *w, const char *key, bool value)
+{
+	vw_value(w, key, json_boolean(value));
+}
+
+void vw_state(struct vwriter *w, const char *key, const char *call, const char *state,
+	      const char *fmt, ...)
+{
+	json_t *o = vw_record(w, key, call ? call : w->call, state);
+	char msg[512];
+	va_list ap;
+
+	if (!o) {
+		w->err = -ENOMEM;
+		return;
+	}
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		json_object_set_new(o, "e", safe_string(msg));
+	}
+	vw_emit(w, o);
+}
+
+/* ---- parent side --------------------------------------------------------------- */
+
+static bool is_index(const char *s, size_t *ret)
+{
+	unsigned v;
+
+	if (!*s || parse_uint(s, 10, &v) < 0)
+		return false;
+	*ret = v;
+	return true;
+}
+
+static bool is_leaf(const json_t *j)
+{
+	return json_is_object(j) && json_is_string(json_object_get(j, "state"));
+}
+
+/* Puts leaf (stolen) at the dotted path inside tree. -EBADMSG when the path breaks the shape
+ * (an index out of order, a fact where an object is, too deep). */
+static int tree_put(json_t *tree, const char *path, json_t *leaf)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	char *seg[FOLD_MAX_DEPTH];
+	size_t n = 0, idx;
+	json_t *cur = tree;
+	char *p, *save = NULL;
+
+	if (!copy) {
+		json_decref(leaf);
+		return -ENOMEM;
+	}
+	for (p = strtok_r(copy, ".", &save); p; p = strtok_r(NULL, ".", &save)) {
+		if (n == FOLD_MAX_DEPTH) {
+			json_decref(leaf);
+			return -EBADMSG;
+		}
+		seg[n++] = p;
+	}
+	if (n == 0 || is_index(seg[0], &idx)) {
+		json_decref(leaf);
+		return -EBADMSG;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool last = i + 1 == n;
+		bool want_array = !last && is_index(seg[i + 1], &idx);
+		json_t *child;
+
+		if (json_is_object(cur)) {
+			if (is_index(seg[i], &idx))
+				goto bad;
+			child = json_object_get(cur, seg[i]);
+			if (last) {
+				/* An (empty) array marks a list that may stay empty. */
+				if (json_is_array(leaf) && json_is_array(child)) {
+					json_decref(leaf);
+					return 0;
+				}
+				/* A fact replaces a fact; it never replaces a subtree. */
+				if (child && !is_leaf(child))
+					goto bad;
+				return json_object_set_new(cur, seg[i], leaf) < 0 ? -ENOMEM : 0;
+			}
+			if (!child || is_leaf(child)) {
+				child = want_array ? json_array() : json_object();
+				if (!child || json_object_set_new(cur, seg[i], child) < 0) {
+					json_decref(leaf);
+					return -ENOMEM;
+				}
+			}
+		} else if (json_is_array(cur)) {
+			if (!is_index(seg[i], &idx) || last || idx > json_array_size(cur))
+				goto bad; /* arrays hold objects, appended in order */
+			child = json_array_get(cur, idx);
+			if (!child) {
+				child = json_object();
+				if (!child || json_array_append_new(cur, child) < 0) {
+					json_decref(leaf);
+					return -ENOMEM;
+				}
+			}
+		} else {
+			goto bad;
+		}
+		if (want_array != json_is_array(child))
+			goto bad;
+		cur = child;
+	}
+bad:
+	json_decref(leaf);
+	return -EBADMSG;
+}
+
+static json_t *make_leaf(const char *state, const char *source, const char *error, json_t *value)
+{
+	json_t *o = json_pack("{s:s, s:s}", "state", state, "source", source);
+
+	if (!o) {
+		json_decref(value);
+		return NULL;
+	}
+	if (error)
+		json_object_set_new(o, "error", json_string(error));
+	if (value)
+		json_object_set_new(o, "value", value);
+	return o;
+}
+
+static bool state_valid(const char *s)
+{
+	static const char *const ok[] = { "present", "absent", "unreadable", "malformed",
+					  "unsupported", "error", "unprobed" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
+		if (streq(s, ok[i]))
+			return true;
+	return false;
+}
+
+int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,
+		char **ret_pending_key, char **ret_pending_call)
+{
+	_cleanup_free_ char *pending_key = NULL, *pending_call = NULL;
+	const char *p = text, *end = text + len;
+	int bad = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		json_t *o, *v;
+		const char *k, *c, *s, *e, *b;
+		char source[256];
+
+		if (!nl)
+			break; /* a line cut by the deadline or a crash: dropped */
+		o = json_loadb(p, (size_t)(nl - p), JSON_REJECT_DUPLICATES, NULL);
+		p = nl + 1;
+		if (!json_is_object(o)) {
+			json_decref(o);
+			bad++;
+			continue;
+		}
+		b = json_string_value(json_object_get(o, "b"));
+		k = json_string_value(json_object_get(o, "k"));
+		if (b) {
+			free(pending_key);
+			free(pending_call);
+			pending_key = k ? strdup(k) : NULL;
+			pending_call = strdup(b);
+			json_decref(o);
+			if (!pending_call || (k && !pending_key))
+				return -ENOMEM;
+			continue;
+		}
+		c = json_string_value(json_object_get(o, "c"));
+		s = json_string_value(json_object_get(o, "s"));
+		e = json_string_value(json_object_get(o, "e"));
+		v = json_object_get(o, "v");
+		if (!k || !c || !s || !state_valid(s) || (v && !json_is_string(v) &&
+							  !json_is_integer(v) && !json_is_boolean(v)) ||
+		    (v && !streq(s, "present"))) {
+			json_decref(o);
+			bad++;
+			continue;
+		}
+		snprintf(source, sizeof(source), "%s%s", prefix, c);
+		if (json_is_true(json_object_get(o, "a"))) {
+			int r = tree_put(tree, k, json_array());
+
+			json_decref(o);
+			if (r == -ENOMEM)
+				return r;
+			if (r < 0)
+				bad++;
+			continue;
+		}
+		if (pending_key && streq(pending_key, k)) {
+			free(pending_key);
+			free(pending_call);
+			pending_key = pending_call = NULL;
+		}
+		{
+			json_t *leaf = make_leaf(s, source, e, v ? json_incref(v) : NULL);
+			int r;
+
+			if (!leaf) {
+				json_decref(o);
+				return -ENOMEM;
+			}
+			r = tree_put(tree, k, leaf);
+			if (r == -ENOMEM) {
+				json_decref(o);
+				return r;
+			}
+			if (r < 0)
+				bad++;
+		}
+		json_decref(o);
+	}
+	if (ret_pending_key)
+		*ret_pending_key = TAKE_PTR(pending_key);
+	if (ret_pending_call)
+		*ret_pending_call = TAKE_PTR(pending_call);
+	return bad;
+}
+
+static char *describe_failure(const struct child_result *cr, unsigned timeout_ms, const char *call,
+			      int bad_lines)
+{
+	char *s = NULL;
+	const char *sig;
+	int r;
+
+	if (cr->timed_out)
+		r = asprintf(&s, "timed out after %u ms%s%s%s%s", timeout_ms, call ? " in " : "",
+			     call ? call : "", call ? " (the call never returned; child killed)" : "",
+			     cr->reaped ? "" : "; the child did not exit after SIGKILL");
+	else if (cr->term_signal) {
+		sig = sigabbrev_np(cr->term_signal);
+		r = asprintf(&s, "the vendor library crashed: SIG%s%s%s", sig ? sig : "?",
+			     call ? " in " : "", call ? call : "");
+	} else if (cr->exit_status != 0)
+		r = asprintf(&s, "the vendor child exited with status %d%s%s", cr->exit_status,
+			     call ? " in " : "", call ? call : "");
+	else if (cr->truncated)
+		r = asprintf(&s, "the vendor child wrote more than %zu bytes", SESSION_MAX_OUTPUT);
+	else if (bad_lines)
+		r = asprintf(&s, "%d unreadable line(s) from the vendor child", bad_lines);
+	else
+		return NULL;
+	return r < 0 ? NULL : s;
+}
+
+int vendor_session_run(const struct vendor_session *vs, struct vendor_result *ret)
+{
+	struct vendor_result res = { 0 };
+	struct child_result cr;
+	_cleanup_free_ char *pkey = NULL, *pcall = NULL;
+	int bad, err;
+
+	err = child_run_fn(vs->fn, vs->userdata, vs->timeout_ms, SESSION_MAX_OUTPUT, &cr);
+	if (err < 0)
+		return err;
+	res.tree = json_object();
+	res.elapsed_ms = cr.elapsed_ms;
+	if (!res.tree) {
+		child_result_done(&cr);
+		return -ENOMEM;
+	}
+	bad = vendor_fold(cr.output, cr.output_len, vs->prefix, res.tree, &pkey, &pcall);
+	if (bad < 0) {
+		child_result_done(&cr);
+		vendor_result_done(&res);
+		return bad;
+	}
+	/* A clean exit with a call still pending is a session that lost its line: say so. */
+	res.failure = describe_failure(&cr, vs->timeout_ms, pcall, bad);
+	child_result_done(&cr);
+	if (res.failure) {
+		char source[256];
+
+		snprintf(source, sizeof(source), "%s%s", vs->prefix, pcall ? pcall : "child");
+		/* The call that never returned gets the failure as its own fact. */
+		if (pkey) {
+			json_t *leaf = make_leaf("error", source, res.failure, NULL);
+
+			if (!leaf || tree_put(res.tree, pkey, leaf) == -ENOMEM) {
+				vendor_result_done(&res);
+				return -ENOMEM;
+			}
+		}
+		/* Top-level facts the session never reached are not "fine": they carry it too. */
+		for (const char *const *k = vs->expected_keys; k && *k; k++) {
+			_cleanup_free_ char *msg = NULL;
+			json_t *leaf;
+
+			if (json_object_get(res.tree, *k))
+				continue;
+			if (asprintf(&msg, "not reached: %s", res.failure) < 0) {
+				vendor_result_done(&res);
+				return -ENOMEM;
+			}
+			leaf = make_leaf("error", source, msg, NULL);
+			if (!leaf || tree_put(res.tree, *k, leaf) == -ENOMEM) {
+				vendor_result_done(&res);
+				return -ENOMEM;
+			}
+		}
+	}
+	*ret = res;
+	return 0;
+}
+
+void vendor_result_done(struct vendor_result *r)
+{
+	if (!r)
+		return;
+	json_decref(r->tree);
+	r->tree = NULL;
+	free(r->failure);
+	r->failure = NULL;
+}

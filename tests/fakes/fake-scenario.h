@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Shared by the fake vendor libraries (test code): the scenario file named by
+ * GPUENV_FAKE_SCENARIO (a fixture's scenario.ini; run-scenario.py sets it), read once with
+ * stdio. Sections "[nvml]", "[nvml.device.N]", "[cuda]", "[cuda.device.N]" hold values;
+ * "error.<function> = NAME|number", "hang.<function> = 1", "crash.<function> = SIGSEGV" and
+ * "mknod.<function> = PATH" (do what the real libraries do when /dev/nvidiactl is missing:
+ * mknodat(PATH, S_IFCHR|0666, makedev(195, 255))) inject behaviour into one call, in the
+ * library's section or a device's.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#define FAKE_API __attribute__((visibility("default")))
+
+/* Value of key in [section], or NULL. */
+const char *fake_get(const char *section, const char *key);
+/* Number of sections named "<prefix>N" for N = 0, 1, … without a gap. */
+unsigned fake_count(const char *prefix);
+bool fake_uint(const char *section, const char *key, unsigned long long *ret);
+/*
+ * Injection for function fn: hangs or crashes when told to, performs a requested mknod,
+ * and returns true with *ret_code when an error is to be returned. dev_section may be NULL.
+ * name_to_code turns "NVML_ERROR_GPU_IS_LOST" into its number (-1: unknown).
+ */
+bool fake_inject(const char *section, const char *dev_section, const char *fn,
+		 int (*name_to_code)(const char *name), int *ret_code);

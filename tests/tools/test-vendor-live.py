@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Live checks of the vendor probes on this machine.
+
+opencl:   the OpenCL platforms and devices `gpuenv report` lists must be exactly those that
+          `clinfo -l` prints in the same test (skips when clinfo or an ICD is missing).
+nochange: run as root, a live `gpuenv report` (plus one naming the real stub libcuda, and a
+          --sysroot run that really calls that stub) must leave /dev, /sys/module and the
+          libraries it loaded unchanged: the real NVML and libcuda create /dev/nvidiactl
+          even without a driver (shared/facts/nvml-subset.md §1). Skips as non-root.
+Usage: test-vendor-live.py opencl|nochange GPUENV SOURCE_ROOT
+"""
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+
+STUBS = ["/usr/local/cuda/lib64/stubs/libcuda.so", "/usr/local/cuda/lib/stubs/libcuda.so"]
+
+
+def skip(why):
+    print(f"SKIP: {why}")
+    sys.exit(77)
+
+
+def report(gpuenv, *args):
+    p = subprocess.run([gpuenv, "report", "--json", "--stable", *args], capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode != 0:
+        sys.exit(f"gpuenv report {' '.join(args)}: exit {p.returncode}\n{p.stderr}")
+    return json.loads(p.stdout)
+
+
+def value(fact):
+    if not isinstance(fact, dict) or fact.get("state") != "present":
+        raise SystemExit(f"expected a present fact, got {fact!r}")
+    return fact["value"]
+
+
+def clinfo_list():
+    """`clinfo -l`: "Platform #N: name" then " +-- Device #M: name" / " `-- Device #M: name"."""
+    p = subprocess.run(["clinfo", "-l"], capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        sys.exit(f"clinfo -l: exit {p.returncode}\n{p.stderr}")
+    plats = []
+    for line in p.stdout.splitlines():
+        m = re.match(r"^Platform #\d+: (.*)$", line)
+        if m:
+            plats.append((m.group(1).strip(), []))
+            continue
+        m = re.match(r"^\s*[`+|]-- Device #\d+: (.*)$", line)
+        if m and plats:
+            plats[-1][1].append(m.group(1).strip())
+    return plats
+
+
+def test_opencl(gpuenv):
+    if subprocess.run(["sh", "-c", "command -v clinfo"], capture_output=True).returncode != 0:
+        skip("clinfo is not installed")
+    vendors = "/etc/OpenCL/vendors"
+    if not os.path.isdir(vendors) or not any(n.endswith(".icd") for n in os.listdir(vendors)):
+        skip(f"no OpenCL ICD in {vendors}")
+    expected = clinfo_list()
+    ocl = report(gpuenv)["runtime"]["opencl"]
+    if value(ocl["session"]) != "completed":
+        sys.exit(f"OpenCL session: {ocl['session']}")
+    got = []
+    for p in ocl["platforms"]:
+        got.append((value(p["name"]).strip(), [value(d["name"]).strip() for d in p["devices"]]))
+    print(f"clinfo -l: {expected}")
+    print(f"gpuenv:    {got}")
+    if got != expected:
+        sys.exit("FAIL: gpuenv's OpenCL platforms/devices differ from clinfo -l")
+    if value(ocl["platform_count"]) != len(expected):
+        sys.exit("FAIL: platform_count differs from clinfo -l")
+    icds = sorted(n for n in os.listdir(vendors) if n.endswith(".icd"))
+    if sorted(os.path.basename(value(f["path"])) for f in ocl["icd_files"]) != icds:
+        sys.exit("FAIL: icd_files differ from the directory listing")
+    print("ok: OpenCL platforms and devices equal clinfo -l")
+
+
+def listing(top, recursive=True, skip_dirs=()):
+    """(path, type, mode, rdev) of every entry, symlinks not followed."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = sorted(d for d in dirnames if os.path.join(dirpath, d) not in skip_dirs)
+        for n in sorted(dirnames + filenames):
+            path = os.path.join(dirpath, n)
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:
+                continue
+            out.append((path, stat.S_IFMT(st.st_mode), stat.S_IMODE(st.st_mode), st.st_rdev))
+        if not recursive:
+            break
+    return out
+
+
+def snapshot_tree():
+    # /dev/pts and /dev/shm change whenever anyone opens a terminal or shared memory.
+    state = {"dev": listing("/dev", skip_dirs=("/dev/pts", "/dev/shm", "/dev/mqueue")),
+             "sys/module": [e[0] for e in listing("/sys/module", recursive=False)]}
+    for stub in STUBS:
+        if os.path.exists(stub):
+            st = os.stat(stub)
+            state[stub] = (st.st_size, st.st_mtime_ns, stat.S_IMODE(st.st_mode))
+    return state
+
+
+def compare(before, after, what):
+    if before == after:
+        print(f"ok: {what}: /dev, /sys/module and the stub library unchanged")
+        return True
+    for k in before:
+        if before[k] != after.get(k):
+            b, a = before[k], after.get(k)
+            if isinstance(b, list):
+                print(f"FAIL: {what}: {k}: added {sorted(set(a) - set(b))}, removed {sorted(set(b) - set(a))}")
+            else:
+                print(f"FAIL: {what}: {k}: {b} -> {a}")
+    return False
+
+
+def test_nochange(gpuenv, source_root):
+    if os.geteuid() != 0:
+        skip("not root: the libraries could not create device nodes anyway")
+    ok = True
+    before = snapshot_tree()
+    snap = report(gpuenv)
+    ok &= compare(before, snapshot_tree(), "live report")
+    nvml = snap["driver"]["nvml"]
+    print(f"live: driver.nvml.init = {nvml['init']}")
+    stub = next((s for s in STUBS if os.path.exists(s)), None)
+    if stub:
+        before = snapshot_tree()
+        snap = report(gpuenv, "--cuda-lib", stub)
+        ok &= compare(before, snapshot_tree(), f"live report --cuda-lib {stub}")
+        print(f"live --cuda-lib: driver.cuda.init = {snap['driver']['cuda']['init']}")
+        # Through a fixture root whose kernel module gate is open, the stub is really called.
+        root = os.path.join(source_root, "tests/fixtures/cuda-stub/root")
+        before = snapshot_tree()
+        snap = report(gpuenv, "--sysroot", root, "--cuda-lib", stub)
+        ok &= compare(before, snapshot_tree(), "--sysroot cuda-stub --cuda-lib stub")
+        init = snap["driver"]["cuda"]["init"]
+        print(f"--sysroot cuda-stub: driver.cuda.init = {init}")
+        if init.get("state") != "error" or "CUDA_ERROR_STUB_LIBRARY (34)" not in init.get("error", ""):
+            print("FAIL: the real stub's cuInit did not report CUDA_ERROR_STUB_LIBRARY")
+            ok = False
+    else:
+        print("note: no CUDA toolkit stub libcuda here; the stub runs were left out")
+    sys.exit(0 if ok else 1)
+
+
+def main():
+    mode, gpuenv, source_root = sys.argv[1], sys.argv[2], sys.argv[3]
+    if mode == "opencl":
+        test_opencl(gpuenv)
+    elif mode == "nochange":
+        test_nochange(gpuenv, source_root)
+    else:
+        sys.exit(f"unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main()

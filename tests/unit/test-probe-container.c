@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The container probes and the environment probe against trees built in a temp dir:
+ * every GPU variable of the environment list recorded, TF_* keys filtered, --redact hiding
+ * the values in both renderers; NVIDIA_VISIBLE_DEVICES modes and NVIDIA_REQUIRE_CUDA parsed
+ * as libnvidia-container's dsl.c reads it; injected libcuda.so.1 links (dangling, regular
+ * file, not versioned); /dev/nvidia* character devices (skipped where mknod is refused);
+ * host configs that are malformed or unreadable.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "output/output.h"
+#include "probe/probe.h"
+#include "shared/strbuf.h"
+
+struct fx {
+	char dir[64];
+	struct gpuenv_ctx *ctx;
+	struct snapshot *s;
+};
+
+static void mkdir_p(const char *path)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+static void put(struct fx *f, const char *rel, const char *text)
+{
+	char path[512], dir[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	mkdir_p(dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void lnk(struct fx *f, const char *rel, const char *target)
+{
+	char path[512], dir[512];
+
+	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	mkdir_p(dir);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o) };
+
+	assert_non_null(f);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-container-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	o.sysroot = f->dir;
+	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
+	assert_int_equal(snapshot_new(&f->s), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	char cmd[128];
+
+	snapshot_unref(f->s);
+	gpuenv_ctx_free(f->ctx);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+static const struct snap_node *run(struct fx *f, int (*probe)(struct probe_env *, struct snapshot *))
+{
+	struct probe_env pe = { .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
+				.log = &f->ctx->log };
+
+	assert_int_equal(probe(&pe, f->s), 0);
+	return snapshot_root_const(f->s);
+}
+
+/* The same, into a fresh snapshot (a probe writes into an empty tree). */
+static const struct snap_node *run_fresh(struct fx *f,
+					 int (*probe)(struct probe_env *, struct snapshot *))
+{
+	snapshot_unref(f->s);
+	assert_int_equal(snapshot_new(&f->s), 0);
+	return run(f, probe);
+}
+
+static void test_environment_and_redact(void **state)
+{
+	static const char *const listed[] = {
+		"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_HOME", "CUDA_PATH",
+		"CUDA_VISIBLE_DEVICES", "CUDA_MODULE_LOADING", "HIP_VISIBLE_DEVICES",
+		"ROCR_VISIBLE_DEVICES", "HSA_OVERRIDE_GFX_VERSION", "XLA_FLAGS",
+	};
+	struct fx *f = *state;
+	const struct snap_node *r, *e;
+	struct strbuf sb = STRBUF_INIT;
+	char *json = NULL;
+
+	for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
+		char v[64];
+
+		snprintf(v, sizeof(v), "secret-%zu", i);
+		assert_int_equal(env_set(f->ctx->env, listed[i], v), 0);
+	}
+	assert_int_equal(env_set(f->ctx->env, "TF_FORCE_GPU_ALLOW_GROWTH", "secret-tf"), 0);
+	assert_int_equal(env_set(f->ctx->env, "TF_CUDA_PATHS", "secret-tfcuda"), 0);
+	assert_int_equal(env_set(f->ctx->env, "TF_VAR_region", "terraform"), 0);
+	assert_int_equal(env_set(f->ctx->env, "NVIDIA_VISIBLE_DEVICES", "GPU-secret-uuid"), 0);
+	r = run(f, probe_environment);
+	run(f, probe_container);
+	e = snap_child(r, "environment");
+	for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++)
+		assert_non_null(snap_str(snap_child(e, listed[i])));
+	assert_string_equal(snap_get_str(e, "TF_FORCE_GPU_ALLOW_GROWTH"), "secret-tf");
+	assert_string_equal(snap_get_str(e, "TF_CUDA_PATHS"), "secret-tfcuda");
+	assert_null(snap_child(e, "TF_VAR_region"));
+	assert_int_equal(snap_state(snap_child(e, "CUDA_DEVICE_ORDER")), FACT_ABSENT);
+	assert_string_equal(snap_get_str(r, "container.visible_devices_mode"), "list");
+	/* --redact: no value of the environment, nor the request, in either renderer. */
+	assert_int_equal(out_report_text(f->s, GPUENV_RENDER_REDACT, &sb), 0);
+	assert_int_equal(snapshot_to_json(f->s, SNAP_JSON_REDACT, &json), 0);
+	assert_null(strstr(strbuf_str(&sb), "secret"));
+	assert_null(strstr(json, "secret"));
+	assert_non_null(strstr(json, "<redacted>"));
+	/* … and without it they are there (the check above can fail). */
+	strbuf_reset(&sb);
+	assert_int_equal(out_report_text(f->s, 0, &sb), 0);
+	assert_non_null(strstr(strbuf_str(&sb), "secret-tf"));
+	assert_non_null(strstr(strbuf_str(&sb), "GPU-secret-uuid"));
+	strbuf_done(&sb);
+	free(json);
+}
+
+static void test_visible_modes(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "all", "all" }, { "none", "none" }, { "void", "void" }, { "", "empty" },
+		{ "0,1,GPU-x", "list" },
+	};
+	struct fx *f = *state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct snap_node *r;
+
+		assert_int_equal(env_set(f->ctx->env, "NVIDIA_VISIBLE_DEVICES", cases[i][0]), 0);
+		r = run_fresh(f, probe_container);
+		assert_string_equal(snap_get_str(r, "container.visible_devices_mode"), cases[i][1]);
+	}
+	{
+		int64_t n = 0;
+
+		assert_true(snap_get_int(snapshot_root_const(f->s), "container.visible_devices_count",
+					 &n));
+		assert_int_equal(n, 3);
+	}
+}
+
+static void test_require_cuda(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r;
+
+	assert_int_equal(env_set(f->ctx->env, "NVIDIA_REQUIRE_CUDA",
+				 "cuda>=12.4 brand=tesla,driver>=470,driver<471"),
+			 0);
+	r = run_fresh(f, probe_container);
+	assert_string_equal(snap_get_str(r, "container.require_cuda.cuda_min"), "12.4");
+	assert_string_equal(snap_get_str(r, "container.require_cuda.alternatives.1.expression"),
+			    "brand=tesla,driver>=470,driver<471");
+	assert_string_equal(
+		snap_get_str(r, "container.require_cuda.alternatives.1.constraints.2.op"), "<");
+	assert_string_equal(
+		snap_get_str(r, "container.require_cuda.alternatives.1.constraints.2.value"), "471");
+	/* Upper-case names are accepted, as dsl.c compares them case-insensitively. */
+	assert_int_equal(env_set(f->ctx->env, "NVIDIA_REQUIRE_CUDA", "CUDA>=11.0 driver>=450"), 0);
+	r = run_fresh(f, probe_container);
+	assert_string_equal(snap_get_str(r, "container.require_cuda.cuda_min"), "11.0");
+	assert_int_equal(env_set(f->ctx->env, "NVIDIA_REQUIRE_CUDA", "brand=tesla,driver>=470"), 0);
+	r = run_fresh(f, probe_container);
+	assert_int_equal(snap_get_state(r, "container.require_cuda.cuda_min"), FACT_ABSENT);
+	/* "==" is not one of dsl.c's operators; "gpu" is not a constraint name. */
+	assert_int_equal(env_set(f->ctx->env, "NVIDIA_REQUIRE_CUDA", "cuda==12.4"), 0);
+	r = run_fresh(f, probe_container);
+	assert_int_equal(snap_get_state(r, "container.require_cuda"), FACT_MALFORMED);
+	assert_int_equal(env_set(f->ctx->env, "NVIDIA_REQUIRE_CUDA", "gpu>=1"), 0);
+	r = run_fresh(f, probe_container);
+	assert_int_equal(snap_get_state(r, "container.require_cuda"), FACT_MALFORMED);
+	assert_string_equal(snap_raw(snap_get(r, "container.require_cuda")), "gpu>=1");
+}
+
+static void test_injected_libs(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r;
+	bool b = true;
+
+	put(f, "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "");
+	put(f, "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05", "");
+	lnk(f, "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so.550.54.15");
+	lnk(f, "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "libnvidia-ml.so.550.54.15");
+	put(f, "/usr/lib64/libcuda.so.1", "a copied file, not a link");
+	lnk(f, "/usr/local/nvidia/lib64/libcuda.so.1", "libcuda.so");
+	r = run_fresh(f, probe_container);
+	assert_string_equal(snap_get_str(r, "container.injected_libraries.0.version"), "550.54.15");
+	assert_string_equal(snap_get_str(r, "container.injected_libraries.0.versioned_files.0"),
+			    "libcuda.so.535.104.05");
+	assert_string_equal(snap_get_str(r, "container.injected_libraries.0.versioned_files.1"),
+			    "libcuda.so.550.54.15");
+	/* A dangling link: the version its name claims, and that the target is missing. */
+	assert_string_equal(snap_get_str(r, "container.injected_libraries.1.version"), "550.54.15");
+	assert_true(snap_bool(snap_get(r, "container.injected_libraries.1.target_exists"), &b));
+	assert_false(b);
+	assert_string_equal(snap_get_str(r, "container.injected_libraries.2.path"),
+			    "/usr/lib64/libcuda.so.1");
+	assert_int_equal(snap_get_state(r, "container.injected_libraries.2.version"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(r, "container.injected_libraries.3.version"),
+			 FACT_MALFORMED);
+	assert_null(snap_get(r, "container.injected_libraries.4"));
+}
+
+static void test_dev_nodes(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r;
+	char path[256];
+
+	put(f, "/dev/nvidia-fake-regular", "");
+	snprintf(path, sizeof(path), "%s/dev/nvidia0", f->dir);
+	if (mknod(path, S_IFCHR | 0666, makedev(195, 0)) < 0) {
+		print_message("mknod refused (%s): character devices not tested\n", strerror(errno));
+		skip();
+	}
+	snprintf(path, sizeof(path), "%s/dev/nvidiactl", f->dir);
+	assert_int_equal(mknod(path, S_IFCHR | 0666, makedev(195, 255)), 0);
+	r = run_fresh(f, probe_container);
+	assert_int_equal(snap_count(snap_get(r, "container.visible_devices")), 2);
+	assert_string_equal(snap_get_str(r, "container.visible_devices.0"), "/dev/nvidia0");
+	assert_string_equal(snap_get_str(r, "container.visible_devices.1"), "/dev/nvidiactl");
+}
+
+static void test_host_bad_input(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r;
+	char path[256];
+
+	put(f, "/etc/docker/daemon.json", "{\"runtimes\": [], \"default-runtime\": 1}");
+	put(f, "/etc/nvidia-container-runtime/config.toml",
+	    "[nvidia-container-cli]\nno-cgroups = \"yes\"\n[nvidia-container-runtime]\n"
+	    "runtimes = [\"runc\", 1]\n");
+	put(f, "/etc/containerd/config.toml", "version = 2\n[plugins]\n[plugins]\n");
+	put(f, "/etc/cdi/huge.yaml", "kind: [");
+	lnk(f, "/etc/cdi/self.yaml", "/etc/cdi/self.yaml");
+	assert_int_equal(root_inject_error(f->ctx->root, "/etc/cdi/huge.yaml", EACCES), 0);
+	mkdir_p(strcat(strcpy(path, f->dir), "/var/run/cdi"));
+	r = run(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.docker.daemon_json"), FACT_PRESENT);
+	assert_int_equal(snap_get_state(r, "container.host.docker.runtimes"), FACT_MALFORMED);
+	assert_int_equal(snap_get_state(r, "container.host.docker.default_runtime"),
+			 FACT_MALFORMED);
+	assert_int_equal(
+		snap_get_state(r, "container.host.toolkit.config.nvidia-container-cli.no-cgroups"),
+		FACT_MALFORMED);
+	assert_string_equal(
+		snap_error(snap_get(r, "container.host.toolkit.config.nvidia-container-cli.no-cgroups")),
+		"expected boolean, got string");
+	assert_int_equal(
+		snap_get_state(r, "container.host.toolkit.config.nvidia-container-runtime.runtimes"),
+		FACT_MALFORMED);
+	assert_int_equal(snap_get_state(r, "container.host.containerd.config"), FACT_MALFORMED);
+	assert_string_equal(snap_error(snap_get(r, "container.host.containerd.config")),
+			    "line 3: table defined twice");
+	assert_int_equal(snap_get_state(r, "container.host.cdi_specs.0.format"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(r, "container.host.cdi_specs.1.format"), FACT_ERROR);
+	assert_string_equal(snap_get_str(r, "container.host.cdi_specs.1.path"), "/etc/cdi/self.yaml");
+	assert_null(snap_get(r, "container.host.cdi_specs.2"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_environment_and_redact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_visible_modes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_require_cuda, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_injected_libs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dev_nodes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_bad_input, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The probes' text parsers (src/probe/probe-text.h) on literal inputs: kernel log lines in
+ * the formats rsyslog, dmesg and /dev/kmsg produce (Xid lines as open-gpu-kernel-modules
+ * kernel_rc.c krcReportXid prints them, with and without MIG, pid/name as older drivers
+ * left them out; API mismatch in the nv.c wording, old and new), /proc/self/status and
+ * group(5), /proc/cpuinfo, /proc/modules. Plus the kernel-log probe over a sysroot: file
+ * order, a huge log (tail only), a FIFO (must not block), an unreadable file.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "probe/probe-text.h"
+#include "probe/probe.h"
+#include "shared/strbuf.h"
+
+static struct snapshot *snap;
+
+static int setup(void **state)
+{
+	assert_int_equal(snapshot_new(&snap), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	snap = snapshot_unref(snap);
+	return 0;
+}
+
+static struct snap_node *obj(const char *key)
+{
+	return snap_object(snapshot_root(snap), key);
+}
+
+static int64_t get_int(const struct snap_node *n, const char *path)
+{
+	int64_t v = -12345;
+
+	if (!snap_get_int(n, path, &v))
+		fail_msg("%s: no present int (state %s)", path,
+			 fact_state_to_string(snap_get_state(n, path)));
+	return v;
+}
+
+static const struct snap_node *xid(const struct snap_node *drv, unsigned code, const char *bus)
+{
+	const struct snap_node *arr = snap_get(drv, "xid_events");
+
+	for (size_t i = 0; i < snap_count(arr); i++) {
+		const struct snap_node *e = snap_at(arr, i);
+
+		if (get_int(e, "code") == code && strcmp(snap_get_str(e, "bus_id"), bus) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static const char kern_log[] =
+	"Mar 14 03:10:01 dgx-07 kernel: [1234500.000001] nvidia-nvlink: Nvlink Core is being initialized\n"
+	"Mar 14 03:12:54 dgx-07 kernel: [1234567.001234] NVRM: Xid (PCI:0000:3b:00): 48, pid=88123, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 1, subpartition 0.\n"
+	"Mar 14 03:12:55 dgx-07 kernel: [1234567.890123] NVRM: Xid (PCI:0000:3b:00): 79, pid=88123, name=python3, GPU has fallen off the bus.\n"
+	"Mar 14 03:12:55 dgx-07 kernel: [1234567.890456] NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n"
+	"Mar 14 03:13:10 dgx-07 kernel: [1234582.100000] NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
+	"2024-03-14T03:14:00.123456+00:00 dgx-07 kernel: NVRM: Xid (PCI:0000:86:00 GPU-I:01 GPU-CI:00): 13, pid=4411, name=trainer, Graphics SM Warp Exception on (GPC 0, TPC 1, SM 0): Out Of Range Address\n"
+	"[   12.345678] NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n"
+	"Mar 14 03:15:00 dgx-07 kernel: [1234672.000000] NVRM: Xid (PCI:0000:3b:00) 79 garbage\n";
+
+static void test_xid(void **state)
+{
+	struct snap_node *drv = obj("driver");
+	const struct snap_node *e;
+
+	assert_int_equal(probe_parse_kernel_log(drv, kern_log, strlen(kern_log), "/var/log/kern.log"),
+			 0);
+	assert_int_equal(snap_count(snap_get(drv, "xid_events")), 4);
+	assert_int_equal(get_int(drv, "kernel_log.xid_lines"), 6);
+	assert_int_equal(get_int(drv, "kernel_log.lines"), 8);
+	assert_int_equal(snap_get_state(drv, "kernel_log.unparsed_xid_lines"), FACT_MALFORMED);
+
+	e = xid(drv, 79, "0000:3b:00");
+	assert_non_null(e);
+	assert_int_equal(get_int(e, "count"), 2);
+	assert_string_equal(snap_get_str(e, "text"), "GPU has fallen off the bus.");
+	/* The last occurrence's details. */
+	assert_string_equal(snap_get_str(e, "pid"), "'<unknown>'");
+	assert_string_equal(snap_get_str(e, "process"), "<unknown>");
+	assert_int_equal(get_int(e, "last_line"), 5);
+	assert_string_equal(snap_get_str(e, "last_timestamp"), "Mar 14 03:13:10");
+	assert_string_equal(snap_source(snap_get(e, "count")), "/var/log/kern.log");
+
+	e = xid(drv, 48, "0000:3b:00");
+	assert_int_equal(get_int(e, "count"), 1);
+	assert_string_equal(snap_get_str(e, "process"), "python3");
+	assert_string_equal(snap_get_str(e, "pid"), "88123");
+	assert_true(strncmp(snap_get_str(e, "text"), "An uncorrectable double bit error", 33) == 0);
+
+	e = xid(drv, 13, "0000:86:00 GPU-I:01 GPU-CI:00");
+	assert_non_null(e);
+	assert_string_equal(snap_get_str(e, "last_timestamp"), "2024-03-14T03:14:00.123456+00:00");
+	assert_string_equal(snap_get_str(e, "process"), "trainer");
+
+	/* Older drivers: no pid= / name=. */
+	e = xid(drv, 79, "0000:01:00");
+	assert_int_equal(snap_get_state(e, "pid"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(e, "process"), FACT_ABSENT);
+	assert_string_equal(snap_get_str(e, "text"), "GPU has fallen off the bus.");
+	assert_string_equal(snap_get_str(e, "last_timestamp"), "[   12.345678]");
+
+	assert_int_equal(get_int(drv, "kernel_log.api_mismatch.count"), 0);
+	assert_int_equal(snap_get_state(drv, "kernel_log.api_mismatch.client_version"),
+			 FACT_UNPROBED);
+}
+
+static void test_api_mismatch(void **state)
+{
+	static const char text[] =
+		"Nov  2 09:00:01 ws kernel: [    4.100000] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n"
+		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: API mismatch: the client has the version 535.129.03, but\n"
+		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: this kernel module has the version 535.104.05.  Please\n"
+		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: make sure that this kernel module and all NVIDIA driver\n"
+		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: components have the same version.\n"
+		/* dmesg's continuation indent */
+		"[   40.000002] NVRM: API mismatch: the client has the version 535.129.03, but\n"
+		"               NVRM: this kernel module has the version 535.104.05.  Please\n";
+	struct snap_node *drv = obj("driver");
+
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/syslog"), 0);
+	assert_int_equal(get_int(drv, "kernel_log.api_mismatch.count"), 2);
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.client_version"), "535.129.03");
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.kernel_version"), "535.104.05");
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.last_timestamp"),
+			    "[   40.000002]");
+	assert_int_equal(snap_count(snap_get(drv, "kernel_log.loaded_versions")), 1);
+	assert_string_equal(snap_str(snap_get(drv, "kernel_log.loaded_versions.0")), "535.104.05");
+	assert_int_equal(snap_count(snap_get(drv, "xid_events")), 0);
+}
+
+static void test_api_mismatch_new_wording(void **state)
+{
+	static const char text[] =
+		"[ 7201.1] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.159.03  Release Build  (dvs-builder@U22-I3-AF03-09-1)  Thu Jun  5 2025\n"
+		"[ 7201.2] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.173.02  Release Build  (dvs-builder@U22-I3-AF03-09-1)  Thu Jul 10 2025\n"
+		"[ 9000.5] NVRM: API mismatch: the client 'nvidia-smi' (pid 4242)\n"
+		"[ 9000.5] NVRM: has the version 580.173.02, but this kernel module has\n"
+		"[ 9000.5] NVRM: the version 580.159.03.  Please make sure that this\n"
+		"[ 9000.5] NVRM: kernel module and all NVIDIA driver components\n"
+		"[ 9000.5] NVRM: have the same version.\n"
+		"[ 9001.0] NVRM: API mismatch: the client has the version\n";
+	struct snap_node *drv = obj("driver");
+
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/dev/kmsg"), 0);
+	assert_int_equal(get_int(drv, "kernel_log.api_mismatch.count"), 2);
+	/* The last message is cut short: its versions are malformed, said so. */
+	assert_int_equal(snap_get_state(drv, "kernel_log.api_mismatch.client_version"),
+			 FACT_MALFORMED);
+	assert_int_equal(snap_count(snap_get(drv, "kernel_log.loaded_versions")), 2);
+	assert_string_equal(snap_str(snap_get(drv, "kernel_log.loaded_versions.1")), "580.173.02");
+	assert_string_equal(snap_get_str(drv, "kernel_log.last_loaded_timestamp"), "[ 7201.2]");
+}
+
+static void test_api_mismatch_joined(void **state)
+{
+	static const char text[] =
+		"Jun  1 00:00:00 n kernel: NVRM: API mismatch: the client 'nvidia-smi' (pid 4242)\n"
+		"Jun  1 00:00:00 n kernel: NVRM: has the version 580.173.02, but this kernel module has\n"
+		"Jun  1 00:00:00 n kernel: NVRM: the version 580.159.03.  Please make sure that this\n";
+	struct snap_node *drv = obj("driver");
+
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/messages"), 0);
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.client_version"), "580.173.02");
+	/* "kernel module has" + newline + "the version": joined with one space. */
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.kernel_version"), "580.159.03");
+}
+
+static void test_kmsg_records(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	static const char rec1[] =
+		"3,1021,1234567890123,-;NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=x, GPU has fallen off the bus.\n"
+		" SUBSYSTEM=pci\n DEVICE=+pci:0000:3b:00.0\n";
+	static const char rec2[] =
+		"3,1022,33000001,-;NVRM: API mismatch: the client has the version 535.129.03, but\\x0aNVRM: this kernel module has the version 535.104.05.  Please\\x0a\n";
+	static const char rec3[] = "6,1023,5,c,extra;tab\\x09here \\xZZ \\x";
+	struct snap_node *drv = obj("driver");
+
+	probe_kmsg_record_to_text(&sb, rec1, sizeof(rec1) - 1);
+	probe_kmsg_record_to_text(&sb, rec2, sizeof(rec2) - 1);
+	probe_kmsg_record_to_text(&sb, rec3, sizeof(rec3) - 1);
+	probe_kmsg_record_to_text(&sb, "no semicolon", 12);
+	assert_string_equal(strbuf_str(&sb),
+			    "[1234567.890123] NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=x, GPU has fallen off the bus.\n"
+			    "[   33.000001] NVRM: API mismatch: the client has the version 535.129.03, but\n"
+			    "[   33.000001] NVRM: this kernel module has the version 535.104.05.  Please\n"
+			    "[   33.000001] \n"
+			    "[    0.000005] tab here \\xZZ \\x\n");
+	assert_int_equal(probe_parse_kernel_log(drv, strbuf_str(&sb), sb.len, "/dev/kmsg"), 0);
+	assert_int_equal(get_int(drv, "kernel_log.api_mismatch.count"), 1);
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.kernel_version"), "535.104.05");
+	assert_non_null(xid(drv, 79, "0000:3b:00"));
+	strbuf_done(&sb);
+}
+
+static void test_many_events_and_nul(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct snap_node *drv = obj("driver");
+
+	for (unsigned i = 0; i < 100; i++)
+		strbuf_printf(&sb, "NVRM: Xid (PCI:0000:%02x:00): 31, pid=1, name=a, fault\n", i);
+	strbuf_add(&sb, "\0NVRM: Xid (PCI:0000:ff:00): 79, x\n", 35);
+	assert_int_equal(probe_parse_kernel_log(drv, sb.buf, sb.len, "/var/log/kern.log"), 0);
+	/* 64 kept, the rest counted; nothing after the NUL is read. */
+	assert_int_equal(snap_count(snap_get(drv, "xid_events")), 64);
+	assert_int_equal(get_int(drv, "kernel_log.xid_events_dropped"), 36);
+	assert_int_equal(get_int(drv, "kernel_log.xid_lines"), 100);
+	strbuf_done(&sb);
+}
+
+static void test_proc_status(void **state)
+{
+	static const char status[] =
+		"Name:\tgpuenv\nUmask:\t0022\nState:\tR (running)\nTgid:\t4242\nPid:\t4242\n"
+		"Uid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1001\t1000\t1000\nFDSize:\t256\n"
+		"Groups:\t4 24 27 44 1000 \nNStgid:\t4242\n";
+	static const char group[] =
+		"root:x:0:\nadm:x:4:syslog,alice\ncdrom:x:24:alice\nsudo:x:27:alice\nvideo:x:44:alice\n"
+		"# not a group\nbroken line\nrender:x:109:\nalice:x:1000:\n";
+	struct snap_node *proc = obj("process");
+	char name[16];
+
+	probe_parse_proc_status(proc, status, strlen(status), "/proc/self/status", group,
+				"/etc/group");
+	assert_int_equal(get_int(proc, "uid"), 1000);
+	assert_int_equal(get_int(proc, "euid"), 1000);
+	assert_int_equal(get_int(proc, "egid"), 1001);
+	assert_int_equal(snap_count(snap_get(proc, "groups")), 5);
+	assert_int_equal(get_int(proc, "groups.3.gid"), 44);
+	assert_string_equal(snap_get_str(proc, "groups.3.name"), "video");
+	assert_string_equal(snap_get_str(proc, "groups.4.name"), "alice");
+	assert_string_equal(snap_source(snap_get(proc, "groups.4.name")), "/etc/group");
+
+	assert_int_equal(probe_group_name(group, 109, name, sizeof(name)), 0);
+	assert_string_equal(name, "render");
+	assert_int_equal(probe_group_name(group, 110, name, sizeof(name)), -ENOENT);
+	assert_int_equal(probe_group_name(group, 0, name, 5), 0);
+	assert_string_equal(name, "root");
+	assert_int_equal(probe_group_name(group, 0, name, 4), -ENAMETOOLONG);
+	assert_int_equal(probe_group_name("averyveryverylongname:x:5:\n", 5, name, 8),
+			 -ENAMETOOLONG);
+	assert_int_equal(probe_group_name(":x:5:\nx:y:5\n", 5, name, 8), -ENOENT);
+}
+
+static void test_proc_status_malformed(void **state)
+{
+	static const char status[] = "Uid:\t10x0\nGid:\t5\nGroups:\t44 z\n";
+	struct snap_node *proc = obj("process");
+
+	probe_parse_proc_status(proc, status, strlen(status), "/proc/self/status", NULL,
+				"/etc/group");
+	assert_int_equal(snap_get_state(proc, "uid"), FACT_MALFORMED);
+	assert_int_equal(get_int(proc, "gid"), 5);
+	assert_int_equal(snap_get_state(proc, "egid"), FACT_MALFORMED);
+	assert_int_equal(snap_get_state(proc, "groups.0.name"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(proc, "groups.1.gid"), FACT_MALFORMED);
+}
+
+static void test_cpuinfo_and_modules(void **state)
+{
+	static const char cpuinfo[] =
+		"processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9654 96-Core Processor\n\n"
+		"processor\t: 1\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9654 96-Core Processor\n";
+	static const char modules[] =
+		"nvidia_uvm 1531904 0 - Live 0x0000000000000000 (POE)\n"
+		"nvidia 54001664 1 nvidia_uvm, Live 0x0000000000000000 (POE)\n"
+		"nouveaux 1 0 - Live 0x0\n";
+	struct snap_node *cpu = obj("cpu"), *km = obj("km");
+
+	probe_parse_cpuinfo(cpu, cpuinfo, strlen(cpuinfo), "/proc/cpuinfo");
+	assert_int_equal(get_int(cpu, "logical_cpus"), 2);
+	assert_string_equal(snap_get_str(cpu, "vendor"), "AuthenticAMD");
+	/* Parsing stops at the length given, not at a NUL past it. */
+	probe_parse_proc_modules(km, modules, 54, "/proc/modules");
+	assert_true(snap_get_bool_default(km, "nvidia_uvm", false));
+	assert_false(snap_get_bool_default(km, "nvidia", true));
+	assert_false(snap_get_bool_default(km, "nouveau", true));
+}
+
+/* ---- the probe over a sysroot ---- */
+
+static char dir[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256], cmd[320];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", dir, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const struct snap_node *run_probe(const char *inject)
+{
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = dir, .inject_errors = inject };
+	struct gpuenv_ctx *ctx;
+	struct probe_env pe;
+
+	assert_int_equal(gpuenv_ctx_new(&o, &ctx), 0);
+	pe = (struct probe_env){ .ctx = ctx, .root = ctx->root, .env = ctx->env, .log = &ctx->log };
+	assert_int_equal(probe_kernel_log(&pe, snap), 0);
+	gpuenv_ctx_free(ctx);
+	return snap_child(snapshot_root_const(snap), "driver");
+}
+
+static int sysroot_setup(void **state)
+{
+	snprintf(dir, sizeof(dir), "/tmp/gpuenv-klog-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	return setup(state);
+}
+
+static int sysroot_teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	return teardown(state);
+}
+
+static void test_probe_files(void **state)
+{
+	const struct snap_node *drv;
+
+	put("/var/log/syslog", "Mar 14 03:12:55 h kernel: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n");
+	put("/var/log/dmesg", "[    1.0] NVRM: Xid (PCI:0000:3b:00): 13, x\n");
+	drv = run_probe(NULL);
+	/* kern.log missing: syslog is next; /dev/kmsg is live only. */
+	assert_string_equal(snap_get_str(drv, "kernel_log.source"), "/var/log/syslog");
+	assert_int_equal(snap_get_state(drv, "kernel_log.kmsg"), FACT_UNPROBED);
+	assert_false(snap_get_bool_default(drv, "kernel_log.truncated", true));
+	assert_non_null(xid(drv, 79, "0000:3b:00"));
+	assert_null(xid(drv, 13, "0000:3b:00"));
+}
+
+static void test_probe_unreadable(void **state)
+{
+	const struct snap_node *drv;
+
+	put("/var/log/kern.log", "NVRM: Xid (PCI:0000:3b:00): 79, x\n");
+	drv = run_probe("/var/log/kern.log=EACCES");
+	assert_int_equal(snap_get_state(drv, "kernel_log.source"), FACT_UNREADABLE);
+	assert_string_equal(snap_source(snap_get(drv, "kernel_log.source")), "/var/log/kern.log");
+	assert_int_equal(snap_get_state(drv, "xid_events"), FACT_UNREADABLE);
+}
+
+static void test_probe_none(void **state)
+{
+	const struct snap_node *drv = run_probe(NULL);
+
+	assert_int_equal(snap_get_state(drv, "kernel_log.source"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(drv, "xid_events"), FACT_ABSENT);
+}
+
+static void test_probe_fifo(void **state)
+{
+	char path[256];
+	const struct snap_node *drv;
+
+	put("/var/log/x", "");
+	snprintf(path, sizeof(path), "%s/var/log/kern.log", dir);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	alarm(20); /* a blocking open would hang here */
+	drv = run_probe(NULL);
+	alarm(0);
+	assert_int_equal(snap_get_state(drv, "kernel_log.source"), FACT_MALFORMED);
+}
+
+static void test_probe_big_file(void **state)
+{
+	char path[256];
+	const struct snap_node *drv;
+	FILE *f;
+
+	put("/var/log/kern.log", "");
+	snprintf(path, sizeof(path), "%s/var/log/kern.log", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("Jan  1 00:00:00 h kernel: NVRM: Xid (PCI:0000:01:00): 79, too old to be read\n", f);
+	for (unsigned i = 0; i < 120000; i++) /* ~9.6 MB > the 8 MiB tail */
+		fputs("Jan  1 00:00:01 h kernel: [    1.000000] usb 1-1: new high-speed USB device\n", f);
+	fputs("Jan  2 00:00:00 h kernel: NVRM: Xid (PCI:0000:02:00): 48, pid=1, name=a, DBE\n", f);
+	fclose(f);
+	drv = run_probe(NULL);
+	assert_true(snap_get_bool_default(drv, "kernel_log.truncated", false));
+	assert_null(xid(drv, 79, "0000:01:00"));
+	assert_non_null(xid(drv, 48, "0000:02:00"));
+	/* The first line kept is a whole line. */
+	assert_int_equal(snap_get_state(drv, "kernel_log.unparsed_xid_lines"), FACT_UNPROBED);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_xid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_api_mismatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_api_mismatch_new_wording, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_api_mismatch_joined, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kmsg_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_events_and_nul, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_proc_status, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_proc_status_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpuinfo_and_modules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_files, sysroot_setup, sysroot_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_unreadable, sysroot_setup, sysroot_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_none, sysroot_setup, sysroot_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_fifo, sysroot_setup, sysroot_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_big_file, sysroot_setup, sysroot_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The CUDA toolkit and ROCm probes against trees built in a temp dir, and their text parsers.
+ * Contents copy the real formats: the CUDA 13.0 toolkit assembled from pip wheels of the
+ * development machine (dist-info names, cudnn_version.h / nccl.h / cublas_api.h excerpts,
+ * `nvcc --version` of nvcc 13.0.88), conda-meta record names of the nvidia channel, a pip
+ * wheel's site-packages/nvidia/cu13 layout (../shared/facts/nvidia_pip_packages.tsv),
+ * TensorRT 10's NvInferVersion.h, ROCm 6.2's .info/version and hip_version.h, Debian 12's
+ * libamdhip64-5 file names and dpkg status stanzas. The nvcc tests run a fake nvcc script on
+ * the live root (a hanging one must come back after the deadline).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "probe/probe.h"
+#include "probe/toolkit.h"
+
+struct fx {
+	char dir[64];
+	struct gpuenv_ctx *ctx;
+	struct snapshot *s;
+};
+
+static void mkdir_p(const char *path)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+static void parent_of(const char *path, char *dir, size_t len)
+{
+	snprintf(dir, len, "%s", path);
+	*strrchr(dir, '/') = '\0';
+}
+
+static void puts_(struct fx *f, const char *rel, const char *text)
+{
+	char path[512], dir[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
+	parent_of(path, dir, sizeof(dir));
+	mkdir_p(dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void mkdir_rel(struct fx *f, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
+	mkdir_p(path);
+}
+
+static void link_(struct fx *f, const char *target, const char *rel)
+{
+	char path[512], dir[512];
+
+	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
+	parent_of(path, dir, sizeof(dir));
+	mkdir_p(dir);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/* A library file and its SONAME link: lib(dir, "libcudnn.so.9.19.0", "libcudnn.so.9"). */
+static void lib(struct fx *f, const char *dir, const char *file, const char *soname)
+{
+	char rel[512];
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, file);
+	puts_(f, rel, "placeholder\n");
+	if (soname) {
+		snprintf(rel, sizeof(rel), "%s/%s", dir, soname);
+		link_(f, file, rel);
+	}
+}
+
+static int rm_rf(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-toolkit-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	snapshot_unref(f->s);
+	gpuenv_ctx_free(f->ctx);
+	rm_rf(f->dir);
+	free(f);
+	return 0;
+}
+
+/* env: "KEY=VALUE" pairs of the judged environment (NULL-terminated); inject: root errors. */
+static const struct snap_node *run_opts(struct fx *f, bool live, unsigned timeout_ms,
+					const char *const *env, const char *inject)
+{
+	struct gpuenv_ctx_opts o = {.sz = sizeof(o),
+				    .sysroot = live ? NULL : f->dir,
+				    .vendor_timeout_ms = timeout_ms,
+				    .inject_errors = inject};
+	struct probe_env pe;
+
+	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
+	for (size_t i = 0; env && env[i]; i += 2)
+		assert_int_equal(env_set(f->ctx->env, env[i], env[i + 1]), 0);
+	assert_int_equal(snapshot_new(&f->s), 0);
+	pe = (struct probe_env){
+		.ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env, .log = &f->ctx->log};
+	assert_int_equal(probe_cuda_toolkit(&pe, f->s), 0);
+	assert_int_equal(probe_rocm(&pe, f->s), 0);
+	return snapshot_root_const(f->s);
+}
+
+static const struct snap_node *run(struct fx *f, const char *const *env)
+{
+	return run_opts(f, false, 0, env, NULL);
+}
+
+/* The toolkit (or ROCm) entry whose resolved_path is `path`. */
+static const struct snap_node *entry(const struct snap_node *r, const char *array, const char *path)
+{
+	const struct snap_node *arr = snap_get(r, array);
+
+	for (size_t i = 0; i < snap_count(arr); i++) {
+		const char *p = snap_get_str(snap_at(arr, i), "resolved_path");
+
+		if (p && strcmp(p, path) == 0)
+			return snap_at(arr, i);
+	}
+	fail_msg("no %s entry for %s", array, path);
+	return NULL;
+}
+
+static bool array_has(const struct snap_node *arr, const char *value)
+{
+	for (size_t i = 0; i < snap_count(arr); i++)
+		if (snap_str(snap_at(arr, i)) && strcmp(snap_str(snap_at(arr, i)), value) == 0)
+			return true;
+	return false;
+}
+
+/* ---- parsers ------------------------------------------------------------------- */
+
+static const char nvcc_13_0[] = "nvcc: NVIDIA (R) Cuda compiler driver\n"
+				"Copyright (c) 2005-2025 NVIDIA Corporation\n"
+				"Built on Wed_Aug_20_01:58:59_PM_PDT_2025\n"
+				"Cuda compilation tools, release 13.0, V13.0.88\n"
+				"Build cuda_13.0.r13.0/compiler.36424714_0\n";
+
+static const char trt10_h[] =
+	"#define TRT_MAJOR_ENTERPRISE 10\n"
+	"#define TRT_MINOR_ENTERPRISE 14\n"
+	"#define TRT_PATCH_ENTERPRISE 1\n"
+	"#define NV_TENSORRT_MAJOR TRT_MAJOR_ENTERPRISE //!< TensorRT major version.\n"
+	"#define NV_TENSORRT_MINOR TRT_MINOR_ENTERPRISE //!< TensorRT minor version.\n"
+	"#define NV_TENSORRT_PATCH TRT_PATCH_ENTERPRISE //!< TensorRT patch version.\n";
+
+static void test_parsers(void **state)
+{
+	static const char *const trt[] = {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR",
+					  "NV_TENSORRT_PATCH"};
+	static const char *const loop[] = {"A"};
+	char rel[32], full[32], buf[64];
+	const char *v;
+
+	(void)state;
+	assert_int_equal(probe_parse_nvcc_version(nvcc_13_0, sizeof(nvcc_13_0) - 1, rel,
+						  sizeof(rel), full, sizeof(full)),
+			 0);
+	assert_string_equal(rel, "13.0");
+	assert_string_equal(full, "13.0.88");
+	assert_int_equal(
+		probe_parse_nvcc_version("hello\n", 6, rel, sizeof(rel), full, sizeof(full)),
+		-EBADMSG);
+	assert_int_equal(probe_parse_nvcc_version("Cuda compilation tools, release 9.2\n", 36, rel,
+						  sizeof(rel), full, sizeof(full)),
+			 0);
+	assert_string_equal(full, "9.2");
+
+	assert_int_equal(probe_header_version(trt10_h, strlen(trt10_h), trt, 3, buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "10.14.1");
+	/* "#define A B" / "#define B A": one indirection, then refused. */
+	assert_int_equal(
+		probe_header_version("#define A B\n#define B A\n", 24, loop, 1, buf, sizeof(buf)),
+		-EBADMSG);
+	assert_int_equal(probe_header_define("#define CUDNN_MAJORX 1\n", 23, "CUDNN_MAJOR", buf,
+					     sizeof(buf)),
+			 -ENOENT);
+	assert_int_equal(
+		probe_header_define("  #  define X(a) a\n#define X 7\n", 31, "X", buf, sizeof(buf)),
+		0);
+	assert_string_equal(buf, "7");
+	assert_int_equal(probe_header_define("#define X\n", 10, "X", buf, sizeof(buf)), -EBADMSG);
+
+	assert_true(probe_lib_name_match("libcudnn.so.9.19.0", "libcudnn.so", &v));
+	assert_string_equal(v, "9.19.0");
+	assert_int_equal(probe_version_fields(v), 3);
+	assert_true(probe_lib_name_match("libcudnn.so", "libcudnn.so", &v));
+	assert_int_equal(probe_version_fields(v), 0);
+	assert_false(probe_lib_name_match("libcudnn_ops.so.9", "libcudnn.so", &v));
+	assert_false(probe_lib_name_match("libcudnn.so.x", "libcudnn.so", &v));
+	assert_false(probe_lib_name_match("libcudnn.so.9.", "libcudnn.so", &v));
+	assert_true(
+		probe_lib_name_match("libamdhip64.so.6.2.41134-65d174c3e", "libamdhip64.so", &v));
+
+	assert_true(probe_dist_info_match("nvidia_cudnn_cu13-9.19.0.56.dist-info", "nvidia_cudnn",
+					  buf, sizeof(buf)));
+	assert_string_equal(buf, "9.19.0.56");
+	assert_true(probe_dist_info_match("nvidia_cuda_runtime-13.0.96.dist-info",
+					  "nvidia_cuda_runtime", buf, sizeof(buf)));
+	assert_false(probe_dist_info_match("nvidia_cusparselt_cu12-0.6.3.dist-info",
+					   "nvidia_cusparse", buf, sizeof(buf)));
+	assert_false(probe_dist_info_match("nvidia_cuda_runtime-13.0.96.egg-info",
+					   "nvidia_cuda_runtime", buf, sizeof(buf)));
+	assert_true(probe_dist_info_match("tensorrt_cu12_libs-10.3.0.dist-info", "tensorrt", buf,
+					  sizeof(buf)));
+	assert_string_equal(buf, "10.3.0");
+
+	assert_true(probe_conda_meta_match("cuda-cudart-12.4.127-hd3aeb46_0.json", "cuda-cudart",
+					   buf, sizeof(buf)));
+	assert_string_equal(buf, "12.4.127");
+	assert_false(probe_conda_meta_match("cuda-cudart-dev-12.4.127-hd3aeb46_0.json",
+					    "cuda-cudart", buf, sizeof(buf)));
+	assert_false(probe_conda_meta_match("cuda-cudart-12.4.127.json", "cuda-cudart", buf,
+					    sizeof(buf)));
+
+	assert_int_equal(
+		probe_kv_value(
+			"# Auto-generated by cmake\nHIP_VERSION_MAJOR=5\nHIP_VERSION_GITHASH=\n",
+			64, "HIP_VERSION_MAJOR", buf, sizeof(buf)),
+		0);
+	assert_string_equal(buf, "5");
+	assert_int_equal(probe_kv_value("HIP_VERSION_GITHASH=\n", 21, "HIP_VERSION_GITHASH", buf,
+					sizeof(buf)),
+			 -EBADMSG);
+	assert_int_equal(probe_version_line("6.2.0-66\n", 9, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "6.2.0-66");
+	assert_int_equal(probe_version_line("garbage\n", 8, buf, sizeof(buf)), -EBADMSG);
+
+	{
+		static const char status[] =
+			"Package: libamdhip64-5\nStatus: deinstall ok config-files\nVersion: "
+			"5.2.3-7\n\n"
+			"Package: libamdhip64-5-dbg\nStatus: install ok installed\nVersion: 9\n\n"
+			"Package: libamdhip64-5\nStatus: install ok installed\nArchitecture: "
+			"amd64\nVersion: 5.2.3-8\n";
+
+		assert_int_equal(probe_dpkg_status_version(status, sizeof(status) - 1,
+							   "libamdhip64-5", buf, sizeof(buf)),
+				 0);
+		assert_string_equal(buf, "5.2.3-8");
+		assert_int_equal(
+			probe_dpkg_status_version(status, 60, "libamdhip64-5", buf, sizeof(buf)),
+			-ENOENT);
+	}
+}
+
+/* ---- CUDA toolkits ------------------------------------------------------------- */
+
+#define TK "/usr/local/cuda-13.0"
+
+/* The development machine's CUDA 13.0, assembled from pip wheels, no version.json. */
+static void pip_assembled_tree(struct fx *f)
+{
+	link_(f, TK, "/usr/local/cuda");
+	link_(f, "lib", TK "/lib64");
+	puts_(f, TK "/bin/nvcc", "placeholder\n");
+	mkdir_rel(f, TK "/dist-info/nvidia_cuda_runtime-13.0.96.dist-info");
+	mkdir_rel(f, TK "/dist-info/nvidia_cudnn_cu13-9.19.0.56.dist-info");
+	mkdir_rel(f, TK "/dist-info/nvidia_nccl_cu13-2.28.9.dist-info");
+	mkdir_rel(f, TK "/dist-info/nvidia_nvjitlink-13.0.88.dist-info");
+	mkdir_rel(f, TK "/dist-info/nvidia_cublas-13.1.0.3.dist-info");
+	puts_(f, TK "/include/cuda_runtime_api.h", "#define CUDART_VERSION  13000\n");
+	puts_(f, TK "/include/cudnn_version.h",
+	      "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
+	puts_(f, TK "/include/nccl.h",
+	      "#define NCCL_MAJOR 2\n#define NCCL_MINOR 28\n#define NCCL_PATCH 9\n#define "
+	      "NCCL_SUFFIX \"\"\n");
+	puts_(f, TK "/include/cublas_api.h",
+	      "#define CUBLAS_VER_MAJOR 13\n#define CUBLAS_VER_MINOR 1\n#define CUBLAS_VER_PATCH "
+	      "0\n"
+	      "#define CUBLAS_VER_BUILD 3\n");
+	puts_(f, TK "/include/nvJitLink.h", "/* no version macros */\n");
+	lib(f, TK "/lib", "libcudart.so.13", "libcudart.so");
+	lib(f, TK "/lib", "libcudnn.so.9", "libcudnn.so");
+	lib(f, TK "/lib", "libnccl.so.2", "libnccl.so");
+	lib(f, TK "/lib", "libcublas.so.13", "libcublas.so");
+	lib(f, TK "/lib", "libcublasLt.so.13", "libcublasLt.so");
+	lib(f, TK "/lib", "libnvJitLink.so.13", "libnvJitLink.so");
+	puts_(f, TK "/lib/stubs/libcuda.so", "placeholder\n");
+}
+
+static void test_pip_assembled(void **state)
+{
+	static const char *const env[] = {"CUDA_HOME", "/usr/local/cuda", "PATH",
+					  "/usr/local/cuda/bin:/usr/bin", NULL};
+	struct fx *f = *state;
+	const struct snap_node *r, *tk;
+
+	pip_assembled_tree(f);
+	r = run(f, env);
+	assert_int_equal(snap_count(snap_get(r, "runtime.cuda_toolkits")), 1);
+	tk = entry(r, "runtime.cuda_toolkits", TK);
+	assert_string_equal(snap_get_str(tk, "path"), "/usr/local/cuda");
+	assert_string_equal(snap_get_str(tk, "version"), "13.0.96");
+	assert_string_equal(snap_source(snap_get(tk, "version")),
+			    TK "/dist-info/nvidia_cuda_runtime-13.0.96.dist-info");
+	assert_string_equal(snap_get_str(tk, "version_source"), "dist-info");
+	assert_string_equal(snap_get_str(tk, "release"), "13.0");
+	assert_string_equal(snap_get_str(tk, "kind"), "pip-assembled");
+	assert_true(array_has(snap_get(tk, "found_via"), "CUDA_HOME"));
+	assert_true(array_has(snap_get(tk, "found_via"), "PATH nvcc"));
+	assert_true(array_has(snap_get(tk, "found_via"), "/usr/local"));
+	assert_true(snap_get_bool_default(tk, "is_default", false));
+	assert_true(array_has(snap_get(tk, "alternatives_chain"), "/usr/local/cuda -> " TK));
+	assert_int_equal(snap_get_state(tk, "nvcc_version"), FACT_UNPROBED);
+	assert_string_equal(snap_error(snap_get(tk, "nvcc_version")),
+			    "not run: dist-info gave the version");
+	assert_string_equal(snap_get_str(tk, "components.cudnn.version"), "9.19.0");
+	assert_string_equal(snap_source(snap_get(tk, "components.cudnn.version")),
+			    TK "/include/cudnn_version.h");
+	assert_true(array_has(snap_get(tk, "components.cudnn.libraries"), "libcudnn.so.9"));
+	assert_string_equal(snap_get_str(tk, "components.nccl.version"), "2.28.9");
+	assert_string_equal(snap_get_str(tk, "components.cublas.version"), "13.1.0");
+	assert_string_equal(snap_get_str(tk, "components.cublaslt.version"), "13.1.0");
+	assert_true(array_has(snap_get(tk, "components.cublaslt.libraries"), "libcublasLt.so.13"));
+	/* No macros in nvJitLink.h: the wheel's record. */
+	assert_string_equal(snap_get_str(tk, "components.nvjitlink.version"), "13.0.88");
+	assert_string_equal(snap_get_str(tk, "components.cudart.version"), "13.0.96");
+	assert_int_equal(snap_get_state(tk, "components.tensorrt.version"), FACT_ABSENT);
+	assert_string_equal(snap_get_str(tk, "cudnn_version"), "9.19.0");
+	assert_string_equal(snap_get_str(tk, "nccl_version"), "2.28.9");
+	assert_string_equal(snap_get_str(tk, "stub_libcuda"), TK "/lib/stubs/libcuda.so");
+	assert_int_equal(snap_count(snap_get(r, "runtime.cuda_toolkit_rejected")), 0);
+	assert_int_equal(snap_count(snap_get(r, "runtime.rocm")), 0);
+}
+
+static void test_conda(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r, *tk;
+
+#define ENV "/opt/conda/envs/ml"
+	mkdir_rel(f, "/opt/conda/conda-meta");
+	puts_(f, "/opt/conda/conda-meta/python-3.11.9-hb806964_0.json", "{}\n");
+	puts_(f, ENV "/conda-meta/cuda-version-12.4-h3060b56_3.json", "{}\n");
+	puts_(f, ENV "/conda-meta/cuda-cudart-12.4.127-hd3aeb46_0.json", "{}\n");
+	puts_(f, ENV "/conda-meta/cuda-cudart-dev-12.4.127-hd3aeb46_0.json", "{}\n");
+	puts_(f, ENV "/conda-meta/cudnn-9.1.1.17-cuda12_0.json", "{}\n");
+	puts_(f, ENV "/conda-meta/libcublas-12.4.5.8-hd3aeb46_0.json", "{}\n");
+	lib(f, ENV "/lib", "libcudart.so.12.4.127", "libcudart.so.12");
+	lib(f, ENV "/lib", "libcudnn.so.9.1.1", "libcudnn.so.9");
+	lib(f, ENV "/lib", "libcublas.so.12.4.5.8", "libcublas.so.12");
+	/* A Python-only environment is not a toolkit, and not an error either. */
+	puts_(f, "/opt/conda/envs/cpu/conda-meta/numpy-1.26.4-py311h64a7726_0.json", "{}\n");
+	r = run(f, NULL);
+	assert_int_equal(snap_count(snap_get(r, "runtime.cuda_toolkits")), 1);
+	tk = entry(r, "runtime.cuda_toolkits", ENV);
+	assert_string_equal(snap_get_str(tk, "kind"), "conda");
+	assert_true(array_has(snap_get(tk, "found_via"), "conda"));
+	assert_string_equal(snap_get_str(tk, "version"), "12.4");
+	assert_string_equal(snap_get_str(tk, "version_source"), "conda-meta");
+	assert_string_equal(snap_source(snap_get(tk, "version")),
+			    ENV "/conda-meta/cuda-version-12.4-h3060b56_3.json");
+	assert_string_equal(snap_get_str(tk, "components.cudart.version"), "12.4.127");
+	assert_string_equal(snap_get_str(tk, "components.cudnn.version"), "9.1.1.17");
+	assert_string_equal(snap_get_str(tk, "components.cublas.version"), "12.4.5.8");
+	assert_false(snap_get_bool_default(tk, "is_default", true));
+	assert_int_equal(snap_count(snap_get(r, "runtime.cuda_toolkit_rejected")), 0);
+#undef ENV
+}
+
+#define SP "/venv/lib/python3.12/site-packages"
+
+static void test_pip_wheel_dir(void **state)
+{
+	static const char *const env[] = {"LD_LIBRARY_PATH",
+					  SP "/nvidia/cu13/lib:/usr/lib/x86_64-linux-gnu", NULL};
+	struct fx *f = *state;
+	const struct snap_node *r, *tk, *rej;
+
+	lib(f, SP "/nvidia/cu13/lib", "libcudart.so.13", NULL);
+	lib(f, SP "/nvidia/cu13/lib", "libnvrtc.so.13", NULL);
+	puts_(f, SP "/nvidia/cu13/include/cuda_runtime_api.h", "#define CUDART_VERSION 13000\n");
+	lib(f, SP "/nvidia/cudnn/lib", "libcudnn.so.9", NULL);
+	lib(f, SP "/nvidia/nccl/lib", "libnccl.so.2", NULL);
+	mkdir_rel(f, SP "/nvidia_cuda_runtime-13.0.96.dist-info");
+	mkdir_rel(f, SP "/nvidia_cuda_nvrtc-13.0.88.dist-info");
+	mkdir_rel(f, SP "/nvidia_cudnn_cu13-9.19.0.56.dist-info");
+	mkdir_rel(f, SP "/nvidia_nccl_cu13-2.28.9.dist-info");
+	mkdir_rel(f, SP "/torch-2.9.0.dist-info");
+	/* Debian's libcudart12 on LD_LIBRARY_PATH: a runtime, not a toolkit. */
+	lib(f, "/usr/lib/x86_64-linux-gnu", "libcudart.so.12.0.146", "libcudart.so.12");
+	r = run(f, env);
+	assert_int_equal(snap_count(snap_get(r, "runtime.cuda_toolkits")), 1);
+	tk = entry(r, "runtime.cuda_toolkits", SP "/nvidia/cu13");
+	assert_string_equal(snap_get_str(tk, "kind"), "pip-wheel-dir");
+	assert_true(array_has(snap_get(tk, "found_via"), "LD_LIBRARY_PATH cudart"));
+	assert_string_equal(snap_get_str(tk, "version"), "13.0.96");
+	assert_string_equal(snap_source(snap_get(tk, "version")),
+			    SP "/nvidia_cuda_runtime-13.0.96.dist-info");
+	assert_string_equal(snap_get_str(tk, "components.cudnn.version"), "9.19.0.56");
+	assert_string_equal(snap_source(snap_get(tk, "components.cudnn.libraries.0")),
+			    SP "/nvidia/cudnn/lib");
+	assert_string_equal(snap_get_str(tk, "components.nccl.version"), "2.28.9");
+	assert_string_equal(snap_get_str(tk, "components.nvrtc.version"), "13.0.88");
+	assert_int_equal(snap_get_state(tk, "nvcc"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(tk, "nvcc_version"), FACT_UNPROBED);
+	rej = snap_get(r, "runtime.cuda_toolkit_rejected.0");
+	assert_non_null(rej);
+	assert_string_equal(snap_get_str(rej, "path"), "/usr/lib/x86_64-linux-gnu");
+	assert_int_equal(snap_get_state(rej, "toolkit"), FACT_ABSENT);
+}
+
+static void test_bad_input(void **state)
+{
+	static const char *const env[] = {"CUDA_HOME", "/opt/cuda-missing", "CUDA_PATH",
+					  "/usr/local/cuda", NULL};
+	struct fx *f = *state;
+	const struct snap_node *r, *tk, *rej;
+	bool loop = false, missing = false;
+	char fifo[512];
+
+	puts_(f, "/usr/local/cuda-12.2/version.json", "{\"cuda\": {\"version\": ");
+	puts_(f, "/usr/local/cuda-12.2/version.txt", "not a version file\n");
+	puts_(f, "/usr/local/cuda-12.2/include/cuda_runtime_api.h",
+	      "#define CUDART_VERSION 12020\n");
+	puts_(f, "/usr/local/cuda-12.2/include/nccl.h", "#define NCCL_MAJOR 2\n");
+	puts_(f, "/usr/local/cuda-12.4/version.json",
+	      "{\"cuda\": {\"version\": \"12.4.1\"}, \"libcublas\": {\"version\": "
+	      "\"12.4.5.8\"}}\n");
+	puts_(f, "/usr/local/cuda-12.4/include/cudnn_version.h", "#define CUDNN_MAJOR 8\n");
+	link_(f, "/etc/alternatives/cuda", "/usr/local/cuda");
+	link_(f, "/usr/local/cuda", "/etc/alternatives/cuda");
+	/* A FIFO where a header should be: refused, never waited on. */
+	snprintf(fifo, sizeof(fifo), "%s/usr/local/cuda-12.2/include/cufft.h", f->dir);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	r = run_opts(f, false, 0, env, "/usr/local/cuda-12.4/include/cudnn_version.h=EACCES");
+
+	tk = entry(r, "runtime.cuda_toolkits", "/usr/local/cuda-12.2");
+	assert_int_equal(snap_get_state(tk, "version_json"), FACT_MALFORMED);
+	assert_string_equal(snap_error(snap_get(tk, "version_json")), "not JSON");
+	assert_non_null(snap_raw(snap_get(tk, "version_json")));
+	assert_int_equal(snap_get_state(tk, "version_txt"), FACT_MALFORMED);
+	assert_string_equal(snap_get_str(tk, "version"), "12.2");
+	assert_string_equal(snap_get_str(tk, "version_source"), "cuda_runtime_api.h");
+	assert_int_equal(snap_get_state(tk, "components.nccl.version"), FACT_MALFORMED);
+	assert_int_equal(snap_get_state(tk, "nccl_version"), FACT_MALFORMED);
+	assert_int_not_equal(snap_get_state(tk, "components.cufft.version"), FACT_PRESENT);
+	assert_string_equal(snap_error(snap_get(tk, "components.cufft.version")),
+			    "Invalid argument");
+	tk = entry(r, "runtime.cuda_toolkits", "/usr/local/cuda-12.4");
+	assert_int_equal(snap_get_state(tk, "components.cudnn.version"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(tk, "cudnn_version"), FACT_UNREADABLE);
+	/* No cublas_api.h: version.json's component entry. */
+	assert_string_equal(snap_get_str(tk, "components.cublas.version"), "12.4.5.8");
+	assert_string_equal(snap_source(snap_get(tk, "components.cublas.version")),
+			    "/usr/local/cuda-12.4/version.json");
+	assert_false(snap_get_bool_default(tk, "is_default", true));
+
+	for (size_t i = 0; i < snap_count(snap_get(r, "runtime.cuda_toolkit_rejected")); i++) {
+		rej = snap_at(snap_get(r, "runtime.cuda_toolkit_rejected"), i);
+		if (strcmp(snap_get_str(rej, "path"), "/usr/local/cuda") == 0) {
+			loop = true;
+			assert_int_equal(snap_get_state(rej, "toolkit"), FACT_ERROR);
+			assert_int_equal(snap_count(snap_get(rej, "link_chain")), 2);
+		}
+		if (strcmp(snap_get_str(rej, "path"), "/opt/cuda-missing") == 0) {
+			missing = true;
+			assert_int_equal(snap_get_state(rej, "toolkit"), FACT_ABSENT);
+			assert_true(array_has(snap_get(rej, "found_via"), "CUDA_HOME"));
+		}
+	}
+	assert_true(loop);
+	assert_true(missing);
+}
+
+/* A fake toolkit on the live root whose only version source is nvcc. */
+static void fake_nvcc_toolkit(struct fx *f, const char *script)
+{
+	char path[512];
+
+	puts_(f, "/cuda/bin/nvcc", script);
+	snprintf(path, sizeof(path), "%s/cuda/bin/nvcc", f->dir);
+	assert_int_equal(chmod(path, 0755), 0);
+	lib(f, "/cuda/lib64", "libcudart.so.12", NULL);
+}
+
+static bool can_exec_tmp(struct fx *f)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/cuda/bin/nvcc", f->dir);
+	return access("/bin/sh", X_OK) == 0 && access(path, X_OK) == 0;
+}
+
+static void test_nvcc_live(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r, *tk;
+	char home[128], script[512];
+	const char *env[] = {"CUDA_HOME", home, NULL};
+
+	snprintf(home, sizeof(home), "%s/cuda", f->dir);
+	snprintf(script, sizeof(script), "#!/bin/sh\nprintf '%%s' '%s'\n", nvcc_13_0);
+	fake_nvcc_toolkit(f, script);
+	if (!can_exec_tmp(f))
+		skip();
+	r = run_opts(f, true, 5000, env, NULL);
+	tk = entry(r, "runtime.cuda_toolkits", home);
+	assert_string_equal(snap_get_str(tk, "nvcc_version"), "13.0.88");
+	assert_string_equal(snap_get_str(tk, "version"), "13.0.88");
+	assert_string_equal(snap_get_str(tk, "version_source"), "nvcc --version");
+	assert_string_equal(snap_get_str(tk, "release"), "13.0");
+}
+
+static void test_nvcc_hangs(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r, *tk;
+	char home[128];
+	const char *env[] = {"CUDA_HOME", home, NULL};
+	struct timespec t0, t1;
+	double secs;
+
+	snprintf(home, sizeof(home), "%s/cuda", f->dir);
+	fake_nvcc_toolkit(f, "#!/bin/sh\nsleep 30\n");
+	if (!can_exec_tmp(f))
+		skip();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = run_opts(f, true, 300, env, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	tk = entry(r, "runtime.cuda_toolkits", home);
+	assert_int_equal(snap_get_state(tk, "nvcc_version"), FACT_ERROR);
+	assert_string_equal(snap_error(snap_get(tk, "nvcc_version")), "timed out after 300 ms");
+	assert_int_equal(snap_get_state(tk, "version"), FACT_ABSENT);
+	assert_true(secs < 10.0);
+}
+
+static void test_nvcc_fails(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r, *tk;
+	char home[128];
+	const char *env[] = {"CUDA_HOME", home, NULL};
+
+	snprintf(home, sizeof(home), "%s/cuda", f->dir);
+	fake_nvcc_toolkit(f, "#!/bin/sh\necho 'nvcc fatal   : Path to libdevice library not "
+			     "specified'\nexit 1\n");
+	if (!can_exec_tmp(f))
+		skip();
+	r = run_opts(f, true, 5000, env, NULL);
+	tk = entry(r, "runtime.cuda_toolkits", home);
+	assert_int_equal(snap_get_state(tk, "nvcc_version"), FACT_ERROR);
+	assert_string_equal(snap_error(snap_get(tk, "nvcc_version")), "exit status 1");
+	assert_non_null(strstr(snap_raw(snap_get(tk, "nvcc_version")), "libdevice"));
+}
+
+/* Under --sysroot a toolkit's nvcc is never run. */
+static void test_nvcc_sysroot(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r, *tk;
+	static const char *const env[] = {"CUDA_HOME", "/cuda", NULL};
+
+	fake_nvcc_toolkit(f, "#!/bin/sh\ntouch /tmp/gpuenv-must-not-run\n");
+	r = run(f, env);
+	tk = entry(r, "runtime.cuda_toolkits", "/cuda");
+	assert_int_equal(snap_get_state(tk, "nvcc_version"), FACT_UNPROBED);
+	assert_string_equal(snap_error(snap_get(tk, "nvcc_version")), "not run: --sysroot");
+	assert_int_equal(access("/tmp/gpuenv-must-not-run", F_OK), -1);
+}
+
+static void test_tensorrt(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r, *tk;
+
+	puts_(f, "/usr/local/cuda-12.6/version.json", "{\"cuda\": {\"version\": \"12.6.3\"}}\n");
+	puts_(f, "/usr/local/cuda-12.6/include/NvInferVersion.h", trt10_h);
+	lib(f, "/usr/local/cuda-12.6/lib64", "libnvinfer.so.10.14.1", "libnvinfer.so.10");
+	puts_(f, "/usr/local/cuda-12.6/bin/cuda-uninstaller", "#!/usr/bin/perl\n");
+	r = run(f, NULL);
+	tk = entry(r, "runtime.cuda_toolkits", "/usr/local/cuda-12.6");
+	assert_string_equal(snap_get_str(tk, "kind"), "runfile");
+	assert_string_equal(snap_get_str(tk, "components.tensorrt.version"), "10.14.1");
+	assert_int_equal(snap_count(snap_get(tk, "components.tensorrt.libraries")), 2);
+}
+
+/* ---- ROCm ---------------------------------------------------------------------- */
+
+static void test_rocm_62(void **state)
+{
+	static const char *const env[] = {"ROCM_PATH", "/opt/rocm", NULL};
+	struct fx *f = *state;
+	const struct snap_node *r, *o;
+
+	puts_(f, "/opt/rocm-6.2.0/.info/version", "6.2.0-66\n");
+	puts_(f, "/opt/rocm-6.2.0/include/hip/hip_version.h",
+	      "#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 2\n#define HIP_VERSION_PATCH "
+	      "41133\n"
+	      "#define HIP_VERSION_GITHASH \"dd7f95766\"\n");
+	lib(f, "/opt/rocm-6.2.0/lib", "libamdhip64.so.6.2.60200", "libamdhip64.so.6");
+	link_(f, "/etc/alternatives/rocm", "/opt/rocm");
+	link_(f, "/opt/rocm-6.2.0", "/etc/alternatives/rocm");
+	/* An older release beside it, found by its directory only (.info/version is garbage). */
+	puts_(f, "/opt/rocm-6.1.0/.info/version", "garbage\n");
+	puts_(f, "/opt/rocm-6.1.0/bin/.hipVersion",
+	      "# Auto-generated by "
+	      "cmake\nHIP_PACKAGING_VERSION_PATCH=40091.60100\nHIP_VERSION_MAJOR=6\n"
+	      "HIP_VERSION_MINOR=1\nHIP_VERSION_PATCH=40091\nHIP_VERSION_GITHASH=a8dbc0c19\n");
+	r = run(f, env);
+	assert_int_equal(snap_count(snap_get(r, "runtime.rocm")), 2);
+	o = entry(r, "runtime.rocm", "/opt/rocm-6.2.0");
+	assert_string_equal(snap_get_str(o, "path"), "/opt/rocm");
+	assert_string_equal(snap_get_str(o, "version"), "6.2.0-66");
+	assert_string_equal(snap_get_str(o, "version_source"), ".info/version");
+	assert_string_equal(snap_get_str(o, "hip_version"), "6.2.41133");
+	assert_string_equal(snap_get_str(o, "kind"), "rocm");
+	assert_true(snap_get_bool_default(o, "is_default", false));
+	assert_true(array_has(snap_get(o, "found_via"), "ROCM_PATH"));
+	assert_true(array_has(snap_get(o, "alternatives_chain"),
+			      "/etc/alternatives/rocm -> /opt/rocm-6.2.0"));
+	assert_string_equal(snap_get_str(o, "libraries.0.name"), "libamdhip64");
+	assert_string_equal(snap_get_str(o, "libraries.0.file"), "libamdhip64.so.6.2.60200");
+	assert_string_equal(snap_get_str(o, "libraries.0.version"), "6.2.60200");
+	o = entry(r, "runtime.rocm", "/opt/rocm-6.1.0");
+	assert_int_equal(snap_get_state(o, "version_info"), FACT_MALFORMED);
+	assert_string_equal(snap_get_str(o, "version"), "6.1.0");
+	assert_string_equal(snap_get_str(o, "version_source"), "directory name");
+	assert_string_equal(snap_get_str(o, "hip_version"), "6.1.40091");
+	assert_false(snap_get_bool_default(o, "is_default", true));
+}
+
+static void test_rocm_debian(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r, *o;
+
+	lib(f, "/usr/lib/x86_64-linux-gnu", "libamdhip64.so.5.2.21153", "libamdhip64.so.5");
+	lib(f, "/usr/lib/x86_64-linux-gnu", "libhsa-runtime64.so.1.5.0", "libhsa-runtime64.so.1");
+	puts_(f, "/usr/share/hip/version",
+	      "# Auto-generated by cmake\nHIP_PACKAGING_VERSION_PATCH=0\nHIP_VERSION_MAJOR=5\n"
+	      "HIP_VERSION_MINOR=2\nHIP_VERSION_PATCH=21153\nHIP_VERSION_GITHASH=\n");
+	puts_(f, "/var/lib/dpkg/status",
+	      "Package: libamdhip64-5\nStatus: install ok installed\nSource: rocm-hipamd\nVersion: "
+	      "5.2.3-8\n\n");
+	r = run(f, NULL);
+	o = entry(r, "runtime.rocm", "/usr");
+	assert_string_equal(snap_get_str(o, "kind"), "distro-packaged");
+	assert_string_equal(snap_get_str(o, "version"), "5.2.3-8");
+	assert_string_equal(snap_get_str(o, "package"), "libamdhip64-5");
+	assert_string_equal(snap_get_str(o, "version_source"), "dpkg status");
+	assert_string_equal(snap_get_str(o, "hip_version"), "5.2.21153");
+	assert_string_equal(snap_get_str(o, "libraries.0.file"), "libamdhip64.so.5.2.21153");
+	assert_false(snap_get_bool_default(o, "is_default", true));
+}
+
+static void test_nothing(void **state)
+{
+	struct fx *f = *state;
+	const struct snap_node *r;
+
+	mkdir_rel(f, "/usr/local");
+	r = run(f, NULL);
+	assert_int_equal(snap_kind(snap_get(r, "runtime.cuda_toolkits")), SNAP_ARRAY);
+	assert_int_equal(snap_count(snap_get(r, "runtime.cuda_toolkits")), 0);
+	assert_int_equal(snap_count(snap_get(r, "runtime.rocm")), 0);
+	assert_int_equal(snap_count(snap_get(r, "runtime.rocm_rejected")), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parsers),
+		cmocka_unit_test_setup_teardown(test_pip_assembled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_conda, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pip_wheel_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nvcc_live, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nvcc_hangs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nvcc_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nvcc_sysroot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tensorrt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rocm_62, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rocm_debian, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nothing, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of src/rules: every rule of the table fires on a snapshot built in C that shows
+ * its problem (positive) and stays quiet on the same snapshot with the problem fixed
+ * (negative); unreadable inputs give "skipped" records, never silence; the table's ids are
+ * unique and well formed; the verdict, layer status and chain follow the findings.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rules/rules.h"
+#include "snapshot/snapshot.h"
+
+/* ---- snapshot builders ----------------------------------------------------------------- */
+
+static struct snapshot *base(void)
+{
+	struct snapshot *s;
+	struct snap_node *root, *drv, *km, *nv, *dn, *c;
+
+	assert_int_equal(snapshot_new(&s), 0);
+	root = snapshot_root(s);
+	snap_set_str(snap_object(root, "host"), "kernel_release", "6.8.0-45-generic",
+		     "/proc/sys/kernel/osrelease");
+	snap_set_int(snap_object(root, "hardware"), "pci_devices", 12, "/sys/bus/pci/devices");
+	snap_array(snap_object(root, "hardware"), "gpus");
+	drv = snap_object(root, "driver");
+	km = snap_object(drv, "kernel_modules");
+	snap_set_bool(km, "modules_supported", true, "/proc/modules");
+	snap_set_bool(km, "nvidia", false, "/proc/modules");
+	snap_set_bool(km, "nouveau", false, "/proc/modules");
+	nv = snap_object(drv, "nvidia");
+	snap_set_errno(nv, "module_version", -ENOENT, "/sys/module/nvidia/version");
+	snap_set_errno(nv, "proc_version", -ENOENT, "/proc/driver/nvidia/version");
+	snap_set_str(snap_object(nv, "module_file"), "path",
+		     "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko",
+		     "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko");
+	snap_set_str(snap_object(nv, "module_file"), "signer", "DKMS module signing key",
+		     "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko");
+	dn = snap_object(drv, "device_nodes");
+	snap_set_errno(dn, "nvidiactl", -ENOENT, "/dev/nvidiactl");
+	snap_set_errno(dn, "nvidia_uvm", -ENOENT, "/dev/nvidia-uvm");
+	snap_set_errno(dn, "kfd", -ENOENT, "/dev/kfd");
+	snap_array(dn, "nvidia_gpus");
+	snap_set_errno(snap_object(drv, "secure_boot"), "enabled", -ENOENT,
+		       "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c");
+	snap_array(snap_object(root, "runtime"), "cuda_toolkits");
+	snap_object(root, "framework");
+	c = snap_object(root, "container");
+	snap_set_errno(c, "dockerenv", -ENOENT, "/.dockerenv");
+	snap_set_errno(c, "containerenv", -ENOENT, "/run/.containerenv");
+	snap_set_state(c, "cgroup_engine", FACT_ABSENT, "/proc/1/cgroup", NULL);
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const req[] = { "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+						   "NVIDIA_REQUIRE_CUDA", "CUDA_VISIBLE_DEVICES" };
+
+		snap_set_state(snap_object(c, "requested"), req[i], FACT_ABSENT, "environment", NULL);
+	}
+	for (size_t i = 0; i < 6; i++) {
+		static const char *const vars[] = { "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD",
+						    "CUDA_HOME", "CUDA_PATH", "CUDA_VERSION" };
+
+		snap_set_state(snap_object(root, "environment"), vars[i], FACT_ABSENT, "environment",
+			       NULL);
+	}
+	return s;
+}
+
+static struct snap_node *node(struct snapshot *s, const char *path)
+{
+	return (struct snap_node *)snap_get(snapshot_root(s), path);
+}
+
+/* An H100 SXM (10de:2330, CC 9.0) unless device says otherwise. */
+static struct snap_node *gpu(struct snapshot *s, const char *device, const char *driver)
+{
+	struct snap_node *g = snap_append_object(node(s, "hardware.gpus"));
+	char bus[32], src[96];
+
+	snprintf(bus, sizeof(bus), "0000:%02zx:00.0", snap_count(node(s, "hardware.gpus")) + 0x17);
+	snprintf(src, sizeof(src), "/sys/bus/pci/devices/%s", bus);
+	snap_set_str(g, "bus_id", bus, "/sys/bus/pci/devices");
+	snap_set_str(g, "vendor_id", "0x10de", src);
+	snap_set_str(g, "vendor", "NVIDIA", src);
+	snap_set_str(g, "device_id", device ? device : "0x2330", src);
+	if (driver)
+		snap_set_str(g, "driver", driver, src);
+	else
+		snap_set_state(g, "driver", FACT_ABSENT, src, "No such file or directory");
+	snap_set_str(g, "current_link_speed", "32.0 GT/s PCIe", src);
+	snap_set_str(g, "max_link_speed", "32.0 GT/s PCIe", src);
+	snap_set_int(g, "current_link_width", 16, src);
+	snap_set_int(g, "max_link_width", 16, src);
+	snap_set_int(g, "bar1_size_bytes", (int64_t)128 << 30, src);
+	return g;
+}
+
+static void driver_loaded(struct snapshot *s, const char *version)
+{
+	snap_set_str(node(s, "driver.nvidia"), "module_version", version, "/sys/module/nvidia/version");
+	snap_set_bool(node(s, "driver.kernel_modules"), "nvidia", true, "/proc/modules");
+	snap_set_bool(node(s, "driver.device_nodes"), "nvidiactl", true, "/dev/nvidiactl");
+	snap_set_bool(node(s, "driver.device_nodes"), "nvidia_uvm", true, "/dev/nvidia-uvm");
+	snap_append_str(node(s, "driver.device_nodes.nvidia_gpus"), "nvidia0", "/dev/nvidia0");
+}
+
+static struct snap_node *toolkit(struct snapshot *s, const char *path, const char *resolved,
+				 const char *version)
+{
+	struct snap_node *tk = snap_append_object(node(s, "runtime.cuda_toolkits"));
+	char src[256];
+
+	snap_set_str(tk, "path", path, path);
+	snap_set_str(tk, "resolved_path", resolved, path);
+	snprintf(src, sizeof(src), "%s/version.json", resolved);
+	snap_set_str(tk, "version", version, src);
+	snap_append_str(snap_array(tk, "found_via"), "/usr/local", NULL);
+	snap_set_state(tk, "stub_libcuda", FACT_ABSENT, resolved, NULL);
+	return tk;
+}
+
+static void env(struct snapshot *s, const char *key, const char *value)
+{
+	snap_set_str(node(s, "environment"), key, value, "environment");
+	if (startswith(key, "NVIDIA_") || streq(key, "CUDA_VISIBLE_DEVICES"))
+		snap_set_str(node(s, "container.requested"), key, value, "environment");
+}
+
+static void in_docker(struct snapshot *s)
+{
+	snap_set_bool(node(s, "container"), "dockerenv", true, "/.dockerenv");
+	snap_set_str(node(s, "container"), "cgroup_engine", "docker", "/proc/1/cgroup");
+}
+
+/* ---- running ------------------------------------------------------------------------- */
+
+static struct diagnosis *diag(struct snapshot *s)
+{
+	struct diagnosis *d;
+
+	assert_int_equal(snapshot_error(s), 0);
+	assert_int_equal(rules_diagnose(s, &d), 0);
+	return d;
+}
+
+static const struct finding *find(const struct diagnosis *d, const char *id, size_t nth)
+{
+	for (size_t i = 0; i < d->n_findings; i++)
+		if (streq(d->findings[i].rule->id, id) && nth-- == 0)
+			return &d->findings[i];
+	return NULL;
+}
+
+static size_t count(const struct diagnosis *d, const char *id)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n_findings; i++)
+		n += streq(d->findings[i].rule->id, id);
+	return n;
+}
+
+static const struct rule_skip *skip_of(const struct diagnosis *d, const char *id)
+{
+	for (size_t i = 0; i < d->n_skips; i++)
+		if (streq(d->skips[i].rule->id, id))
+			return &d->skips[i];
+	return NULL;
+}
+
+/* Runs the rules over s: rule `id` must fire n times with severity sev (n == 0: never);
+ * returns the first finding's message for further checks (copied into buf). */
+static void expect(struct snapshot *s, const char *id, size_t n, enum gpuenv_severity sev,
+		   const char *substr)
+{
+	struct diagnosis *d = diag(s);
+	const struct finding *f = find(d, id, 0);
+
+	if (count(d, id) != n) {
+		for (size_t i = 0; i < d->n_findings; i++)
+			fprintf(stderr, "  %s: %s\n", d->findings[i].rule->id, d->findings[i].message);
+		for (size_t i = 0; i < d->n_skips; i++)
+			fprintf(stderr, "  skipped %s: %s\n", d->skips[i].rule->id, d->skips[i].reason);
+		fail_msg("%s fired %zu times, want %zu", id, count(d, id), n);
+	}
+	if (n > 0) {
+		assert_int_equal(f->severity, sev);
+		assert_non_null(f->message);
+		assert_true(f->n_ev > 0);
+		if (substr && !strstr(f->message, substr))
+			fail_msg("%s: message \"%s\" lacks \"%s\"", id, f->message, substr);
+		for (size_t e = 0; e < f->n_ev; e++) {
+			assert_non_null(f->ev[e].name);
+			assert_non_null(f->ev[e].value);
+			assert_non_null(f->ev[e].source);
+		}
+		if (sev > GPUENV_SEVERITY_INFO)
+			assert_true(f->fix && f->fix[0] && f->verify && f->verify[0]);
+	}
+	diagnosis_free(d);
+}
+
+#define YES(s, id, sev, substr) expect(s, id, 1, sev, substr)
+#define NO(s, id) expect(s, id, 0, 0, NULL)
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+static void test_table(void **state)
+{
+	for (size_t i = 0; i < rule_table_len; i++) {
+		const struct rule *r = &rule_table[i];
+		const char *dot = strchr(r->id, '.');
+
+		assert_non_null(dot);
+		assert_int_equal((size_t)(dot - r->id), strlen(rule_layer_name(r->layer)));
+		assert_true(strncmp(r->id, rule_layer_name(r->layer), (size_t)(dot - r->id)) == 0);
+		assert_int_equal(strspn(dot + 1, "abcdefghijklmnopqrstuvwxyz0-123456789"),
+				 strlen(dot + 1));
+		assert_non_null(r->title);
+		assert_non_null(r->symptom);
+		assert_non_null(r->cause);
+		assert_non_null(r->check);
+		assert_true(r->fix && r->fix[0] && r->verify && r->verify[0]);
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(rule_table[j].id, r->id);
+		/* Output order: bottom layer first. */
+		if (i > 0)
+			assert_true(rule_table[i - 1].layer <= r->layer);
+		assert_ptr_equal(rule_find(r->id), r);
+	}
+}
+
+/* ---- hardware -------------------------------------------------------------------------- */
+
+static void test_no_gpu(void **state)
+{
+	struct snapshot *s = base();
+
+	YES(s, "hardware.no-gpu", GPUENV_SEVERITY_ERROR, "none of the 12 PCI devices");
+	gpu(s, NULL, "nvidia");
+	NO(s, "hardware.no-gpu");
+	snapshot_unref(s);
+	/* An unreadable bus is "could not read", not "no GPU". */
+	s = base();
+	snap_set_errno(node(s, "hardware"), "pci_devices", -ENOENT, "/sys/bus/pci/devices");
+	{
+		struct diagnosis *d = diag(s);
+
+		assert_int_equal(count(d, "hardware.no-gpu"), 0);
+		assert_non_null(skip_of(d, "hardware.no-gpu"));
+		assert_non_null(strstr(skip_of(d, "hardware.no-gpu")->reason, "/sys/bus/pci/devices"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+static void test_link_down(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *g = gpu(s, NULL, "nvidia");
+
+	NO(s, "hardware.pcie-link-down");
+	snap_set_int(g, "current_link_width", 0, "x");
+	snap_set_str(g, "current_link_speed", "Unknown", "x");
+	YES(s, "hardware.pcie-link-down", GPUENV_SEVERITY_ERROR, "not trained");
+	NO(s, "hardware.pcie-link-degraded");
+	snapshot_unref(s);
+}
+
+static void test_link_degraded(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *g = gpu(s, NULL, "nvidia");
+
+	NO(s, "hardware.pcie-link-degraded");
+	snap_set_int(g, "current_link_width", 8, "x");
+	YES(s, "hardware.pcie-link-degraded", GPUENV_SEVERITY_WARNING, "x8, capable of");
+	/* Only the speed lower: idle power saving, an info. */
+	snap_set_int(g, "current_link_width", 16, "x");
+	snap_set_str(g, "current_link_speed", "2.5 GT/s PCIe", "x");
+	YES(s, "hardware.pcie-link-degraded", GPUENV_SEVERITY_INFO, "idles");
+	/* Unreadable width: a per-GPU skip. */
+	snap_set_errno(g, "current_link_width", -EACCES, "/sys/bus/pci/devices/x/current_link_width");
+	{
+		struct diagnosis *d = diag(s);
+
+		assert_int_equal(count(d, "hardware.pcie-link-degraded"), 0);
+		assert_non_null(skip_of(d, "hardware.pcie-link-degraded"));
+		assert_non_null(strstr(skip_of(d, "hardware.pcie-link-degraded")->reason,
+				       "Permission denied"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+static void test_bar1(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *g = gpu(s, NULL, "nvidia");
+
+	NO(s, "hardware.bar1-small");
+	snap_set_state(g, "bar1_size_bytes", FACT_ABSENT, "resource", "BAR1 not assigned");
+	YES(s, "hardware.bar1-small", GPUENV_SEVERITY_ERROR, "BAR1 not assigned");
+	snap_set_int(g, "bar1_size_bytes", 256 << 20, "resource");
+	YES(s, "hardware.bar1-small", GPUENV_SEVERITY_INFO, "256 MiB");
+	/* Not NVIDIA: BAR1 means something else. */
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	NO(s, "hardware.bar1-small");
+	snapshot_unref(s);
+}
+
+static void test_gpu_without_driver(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *g = gpu(s, NULL, NULL);
+
+	YES(s, "hardware.gpu-without-driver", GPUENV_SEVERITY_ERROR, "no kernel driver");
+	snap_set_str(g, "driver", "vfio-pci", "x");
+	YES(s, "hardware.gpu-without-driver", GPUENV_SEVERITY_WARNING, "passthrough");
+	snap_set_str(g, "driver", "nvidia", "x");
+	NO(s, "hardware.gpu-without-driver");
+	snapshot_unref(s);
+}
+
+/* ---- driver -------------------------------------------------------------------------- */
+
+static void test_module_not_loaded(void **state)
+{
+	struct snapshot *s = base();
+
+	NO(s, "driver.module-not-loaded"); /* no GPU: nothing to drive */
+	gpu(s, NULL, NULL);
+	YES(s, "driver.module-not-loaded", GPUENV_SEVERITY_ERROR, "not loaded");
+	snap_set_bool(node(s, "driver.kernel_modules"), "modules_supported", false, "/proc/modules");
+	YES(s, "driver.module-not-loaded", GPUENV_SEVERITY_ERROR, "no loadable-module support");
+	driver_loaded(s, "550.54.15");
+	NO(s, "driver.module-not-loaded");
+	/* Unreadable version: skipped, not passed. */
+	snap_set_errno(node(s, "driver.nvidia"), "module_version", -EACCES, "/sys/module/nvidia/version");
+	{
+		struct diagnosis *d = diag(s);
+
+		assert_non_null(skip_of(d, "driver.module-not-loaded"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+static void test_secure_boot(void **state)
+{
+	struct snapshot *s = base();
+	const char *ko = "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko";
+
+	gpu(s, NULL, NULL);
+	snap_set_bool(node(s, "driver.secure_boot"), "enabled", true, "efivars");
+	NO(s, "driver.secure-boot-unsigned-module"); /* signed */
+	snap_set_state(node(s, "driver.nvidia.module_file"), "signer", FACT_ABSENT, ko,
+		       "module is not signed");
+	YES(s, "driver.secure-boot-unsigned-module", GPUENV_SEVERITY_ERROR, "not signed");
+	snap_set_bool(node(s, "driver.secure_boot"), "enabled", false, "efivars");
+	NO(s, "driver.secure-boot-unsigned-module");
+	snapshot_unref(s);
+}
+
+static void test_module_missing(void **state)
+{
+	struct snapshot *s = base();
+
+	gpu(s, NULL, NULL);
+	NO(s, "driver.module-missing-for-kernel");
+	snap_set_state(node(s, "driver.nvidia.module_file"), "path", FACT_ABSENT,
+		       "/lib/modules/6.8.0-45-generic", "no nvidia.ko*");
+	YES(s, "driver.module-missing-for-kernel", GPUENV_SEVERITY_ERROR, "6.8.0-45-generic");
+	driver_loaded(s, "550.54.15");
+	NO(s, "driver.module-missing-for-kernel");
+	snapshot_unref(s);
+}
+
+static void test_nouveau(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *g = gpu(s, NULL, "nouveau");
+
+	YES(s, "driver.nouveau-bound", GPUENV_SEVERITY_ERROR, "driven by nouveau");
+	NO(s, "driver.module-not-loaded"); /* the more precise finding wins */
+	snap_set_bool(snap_object(node(s, "driver"), "nouveau_blacklisted"), "blacklist", true,
+		      "/etc/modprobe.d/blacklist-nouveau.conf");
+	YES(s, "driver.nouveau-bound", GPUENV_SEVERITY_ERROR, "initramfs");
+	snap_set_str(g, "driver", "nvidia", "x");
+	NO(s, "driver.nouveau-bound");
+	snapshot_unref(s);
+}
+
+static void test_device_nodes(void **state)
+{
+	struct snapshot *s = base();
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	NO(s, "driver.device-nodes-missing");
+	snap_set_errno(node(s, "driver.device_nodes"), "nvidia_uvm", -ENOENT, "/dev/nvidia-uvm");
+	YES(s, "driver.device-nodes-missing", GPUENV_SEVERITY_WARNING, "/dev/nvidia-uvm is missing");
+	/* In a container the same picture is container.no-gpu-devices' business. */
+	in_docker(s);
+	NO(s, "driver.device-nodes-missing");
+	snapshot_unref(s);
+}
+
+static void test_branch_drops_gpu(void **state)
+{
+	struct snapshot *s = base();
+
+	gpu(s, "0x102d", "nvidia"); /* Tesla K80, Kepler 3.7 */
+	driver_loaded(s, "535.183.01");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR, "not supported by driver branch R535");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
+	NO(s, "driver.branch-drops-gpu");
+	snapshot_unref(s);
+	/* Open kernel module on a pre-Turing GPU (Tesla V100, 10de:1db1). */
+	s = base();
+	gpu(s, "0x1db1", "nvidia");
+	driver_loaded(s, "560.35.03");
+	NO(s, "driver.branch-drops-gpu");
+	snap_set_str(node(s, "driver.nvidia"), "flavor", "open", "/proc/driver/nvidia/version");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR, "open nvidia.ko");
+	snapshot_unref(s);
+}
+
+static void test_branch_eol(void **state)
+{
+	struct snapshot *s = base();
+
+	driver_loaded(s, "580.95.05");
+	NO(s, "driver.branch-eol");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
+	NO(s, "driver.branch-eol"); /* R470: no lifecycle end in the table */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "450.248.02", "x");
+	YES(s, "driver.branch-eol", GPUENV_SEVERITY_WARNING, "July 2023");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "550.54.15", "x");
+	YES(s, "driver.branch-eol", GPUENV_SEVERITY_WARNING, "end of life");
+	snapshot_unref(s);
+}
+
+/* ---- runtime --------------------------------------------------------------------------- */
+
+static void test_no_driver_for_toolkit(void **state)
+{
+	struct snapshot *s = base();
+
+	NO(s, "runtime.no-driver-for-toolkit");
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-13.0", "13.0.96");
+	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, ">= 580.65.06");
+	driver_loaded(s, "580.95.05");
+	NO(s, "runtime.no-driver-for-toolkit");
+	snapshot_unref(s);
+}
+
+static void test_toolkit_needs_newer_driver(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *tk;
+
+	driver_loaded(s, "535.183.01");
+	tk = toolkit(s, "/usr/local/cuda-12.2", "/usr/local/cuda-12.2", "12.2.0");
+	NO(s, "runtime.toolkit-needs-newer-driver");
+	/* 12.4 on R535: minor-version compatibility (>= 525.60.13, < 580). */
+	snap_set_str(tk, "version", "12.4.1", "x");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_WARNING,
+	    "minor-version compatibility");
+	/* 13.0 on R535: no rescue across majors. */
+	snap_set_str(tk, "version", "13.0.0", "x");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_ERROR, "580.65.06");
+	/* 12.4 on R470 (below the 12.x floor). */
+	snap_set_str(tk, "version", "12.4.1", "x");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_ERROR, "550.54.15");
+	snapshot_unref(s);
+}
+
+static void test_stub(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *tk = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
+
+	NO(s, "runtime.stub-libcuda");
+	snap_set_str(tk, "stub_libcuda", "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs/libcuda.so",
+		     "/usr/local/cuda-12.4/lib64/stubs/libcuda.so");
+	YES(s, "runtime.stub-libcuda", GPUENV_SEVERITY_INFO, "off the loader path");
+	env(s, "LD_LIBRARY_PATH", "/opt/lib:/usr/local/cuda/lib64/stubs/");
+	YES(s, "runtime.stub-libcuda", GPUENV_SEVERITY_ERROR, "LD_LIBRARY_PATH contains");
+	env(s, "LD_LIBRARY_PATH", "/usr/local/cuda-12.4/lib64");
+	env(s, "LD_PRELOAD", "/usr/local/cuda-12.4/lib64/stubs/libcuda.so");
+	YES(s, "runtime.stub-libcuda", GPUENV_SEVERITY_ERROR, "LD_PRELOAD");
+	snapshot_unref(s);
+}
+
+static void test_toolkits_disagree(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *a, *b;
+
+	a = toolkit(s, "/usr/local/cuda-11.8", "/usr/local/cuda-11.8", "11.8.0");
+	b = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
+	env(s, "PATH", "/usr/local/cuda-12.4/bin:/usr/bin");
+	NO(s, "runtime.toolkits-disagree");
+	env(s, "PATH", "/usr/local/cuda-11.8/bin:/usr/bin");
+	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_WARNING, "nvcc on PATH: CUDA 11.8");
+	/* Same version in two places: only a note. */
+	snap_set_str(a, "version", "12.4.1", "x");
+	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_INFO, "/usr/local/cuda: CUDA 12.4.1");
+	(void)b;
+	snapshot_unref(s);
+}
+
+static void test_cannot_target(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *tk;
+
+	gpu(s, "0x1db1", "nvidia"); /* Tesla V100, 7.0 */
+	tk = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
+	NO(s, "runtime.toolkit-cannot-target-gpu");
+	snap_set_str(tk, "version", "13.0.0", "x");
+	YES(s, "runtime.toolkit-cannot-target-gpu", GPUENV_SEVERITY_ERROR, "nvcc rejects sm_70");
+	snapshot_unref(s);
+	s = base();
+	gpu(s, NULL, "nvidia"); /* H100, 9.0 */
+	toolkit(s, "/usr/local/cuda-11.7", "/usr/local/cuda-11.7", "11.7.1");
+	YES(s, "runtime.toolkit-cannot-target-gpu", GPUENV_SEVERITY_WARNING, "only PTX");
+	snapshot_unref(s);
+}
+
+static void test_cudnn(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *tk = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
+
+	snap_set_state(tk, "cudnn_version", FACT_ABSENT, "x", NULL);
+	NO(s, "runtime.cudnn-cuda-mismatch");
+	snap_set_str(tk, "cudnn_version", "9.5.1", "/usr/local/cuda-12.4/include/cudnn_version.h");
+	NO(s, "runtime.cudnn-cuda-mismatch"); /* 9.5.x cuda12 lists 12.4 */
+	snap_set_str(tk, "cudnn_version", "8.9.6", "x");
+	YES(s, "runtime.cudnn-cuda-mismatch", GPUENV_SEVERITY_WARNING, "not CUDA 12.4");
+	snap_set_str(tk, "version", "11.8.0", "x");
+	NO(s, "runtime.cudnn-cuda-mismatch"); /* the cuda11 package lists 11.8 */
+	snap_set_str(tk, "cudnn_version", "9.17.0", "x");
+	YES(s, "runtime.cudnn-cuda-mismatch", GPUENV_SEVERITY_ERROR, "only for other CUDA majors");
+	/* Not in the table, or only majors known: skipped with the reason, never passed. */
+	snap_set_str(tk, "cudnn_version", "9.19.0", "x");
+	{
+		struct diagnosis *d = diag(s);
+
+		assert_int_equal(count(d, "runtime.cudnn-cuda-mismatch"), 0);
+		assert_non_null(strstr(skip_of(d, "runtime.cudnn-cuda-mismatch")->reason,
+				       "not in the knowledge base"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+/* ---- container ------------------------------------------------------------------------- */
+
+static void test_container_no_devices(void **state)
+{
+	struct snapshot *s = base();
+
+	gpu(s, NULL, "nvidia");
+	NO(s, "container.no-gpu-devices"); /* not in a container */
+	in_docker(s);
+	YES(s, "container.no-gpu-devices", GPUENV_SEVERITY_ERROR, "no /dev/nvidia*");
+	driver_loaded(s, "550.54.15");
+	NO(s, "container.no-gpu-devices");
+	snapshot_unref(s);
+	/* No readable bus: the image's request decides. */
+	s = base();
+	in_docker(s);
+	snap_set_errno(node(s, "hardware"), "pci_devices", -ENOENT, "/sys/bus/pci/devices");
+	NO(s, "container.no-gpu-devices");
+	env(s, "NVIDIA_VISIBLE_DEVICES", "all");
+	YES(s, "container.no-gpu-devices", GPUENV_SEVERITY_ERROR, "asks for GPUs");
+	snapshot_unref(s);
+}
+
+static void test_visible_void(void **state)
+{
+	struct snapshot *s = base();
+
+	env(s, "NVIDIA_VISIBLE_DEVICES", "all");
+	NO(s, "container.visible-devices-void");
+	env(s, "NVIDIA_VISIBLE_DEVICES", "void");
+	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "=void");
+	env(s, "NVIDIA_VISIBLE_DEVICES", "none");
+	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "driver libraries only");
+	snapshot_unref(s);
+}
+
+static void test_image_cuda(void **state)
+{
+	struct snapshot *s = base();
+
+	in_docker(s);
+	driver_loaded(s, "550.54.15"); /* R550: CUDA 12.4 */
+	env(s, "CUDA_VERSION", "12.4.1");
+	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.4 brand=tesla,driver>=470,driver<471");
+	NO(s, "container.image-cuda-newer-than-driver");
+	/* 12.4 image on R535 (CUDA 12.2): refused by the runtime, runs by minor compat. */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "535.183.01", "x");
+	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
+	    "NVIDIA_DISABLE_REQUIRE");
+	/* 12.4 image on R470 (CUDA 11.4): nothing runs it. */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
+	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.4");
+	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "not satisfied");
+	/* No host driver visible: skipped with the reason. */
+	snap_set_errno(node(s, "driver.nvidia"), "module_version", -ENOENT, "/sys/module/nvidia/version");
+	{
+		struct diagnosis *d = diag(s);
+
+		assert_int_equal(count(d, "container.image-cuda-newer-than-driver"), 0);
+		assert_non_null(skip_of(d, "container.image-cuda-newer-than-driver"));
+		assert_non_null(strstr(skip_of(d, "container.image-cuda-newer-than-driver")->reason,
+				       "host driver"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+/* ---- verdict, status, chain ----------------------------------------------------------- */
+
+static void test_verdict(void **state)
+{
+	struct snapshot *s = base();
+	struct diagnosis *d;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-13.0", "13.0.2");
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_HEALTHY);
+	assert_int_equal(d->status[GPUENV_LAYER_HARDWARE], LAYER_OK);
+	assert_int_equal(d->status[GPUENV_LAYER_FRAMEWORK], LAYER_UNKNOWN);
+	assert_int_equal(d->status[GPUENV_LAYER_CONTAINER], LAYER_ABSENT);
+	assert_int_equal(d->chain.link_state[0], LINK_OK);
+	assert_string_equal(d->chain.driver_cuda, "13.0");
+	assert_string_equal(d->chain.toolkit, "13.0.2");
+	diagnosis_free(d);
+	/* A warning only. */
+	snap_set_int(node(s, "hardware.gpus.0"), "current_link_width", 8, "x");
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_WARNINGS);
+	assert_int_equal(d->status[GPUENV_LAYER_HARDWARE], LAYER_WARNING);
+	diagnosis_free(d);
+	/* 13.0 on R535: the chain's first link is broken. */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "535.183.01", "x");
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_ERRORS);
+	assert_int_equal(d->chain.link_state[0], LINK_BROKEN);
+	diagnosis_free(d);
+	snapshot_unref(s);
+	/* Nothing readable: could not evaluate. */
+	assert_int_equal(snapshot_new(&s), 0);
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_UNEVALUATED);
+	assert_int_equal(d->n_findings, 0);
+	assert_true(d->n_skips > 0);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_no_gpu),
+		cmocka_unit_test(test_link_down),
+		cmocka_unit_test(test_link_degraded),
+		cmocka_unit_test(test_bar1),
+		cmocka_unit_test(test_gpu_without_driver),
+		cmocka_unit_test(test_module_not_loaded),
+		cmocka_unit_test(test_secure_boot),
+		cmocka_unit_test(test_module_missing),
+		cmocka_unit_test(test_nouveau),
+		cmocka_unit_test(test_device_nodes),
+		cmocka_unit_test(test_branch_drops_gpu),
+		cmocka_unit_test(test_branch_eol),
+		cmocka_unit_test(test_no_driver_for_toolkit),
+		cmocka_unit_test(test_toolkit_needs_newer_driver),
+		cmocka_unit_test(test_stub),
+		cmocka_unit_test(test_toolkits_disagree),
+		cmocka_unit_test(test_cannot_target),
+		cmocka_unit_test(test_cudnn),
+		cmocka_unit_test(test_container_no_devices),
+		cmocka_unit_test(test_visible_void),
+		cmocka_unit_test(test_image_cuda),
+		cmocka_unit_test(test_verdict),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

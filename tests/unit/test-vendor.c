@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of src/vendor/: the child protocol folding (session.c) and whole NVML, CUDA and
+ * OpenCL sessions against the fake libraries of tests/fakes/ (scenario written here, named by
+ * GPUENV_FAKE_SCENARIO, inherited by the vendor child): values, versioned-name fallbacks,
+ * every failure path (missing or wrong library, error codes, a hang, a crash) and the
+ * sandbox that keeps a library from creating device nodes.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "vendor/session.h"
+#include "vendor/vendor.h"
+
+static char fakes[512], scenario[256];
+
+static const char *fake(const char *name)
+{
+	static char path[600];
+
+	snprintf(path, sizeof(path), "%s/%s", fakes, name);
+	return path;
+}
+
+static void set_scenario(const char *text)
+{
+	FILE *f = fopen(scenario, "we");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	setenv("GPUENV_FAKE_SCENARIO", scenario, 1);
+}
+
+/* The leaf or node at a dotted path ("devices.1.name"). */
+static json_t *jget(json_t *j, const char *path)
+{
+	char copy[256], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	for (char *p = strtok_r(copy, ".", &save); p && j; p = strtok_r(NULL, ".", &save))
+		j = json_is_array(j) ? json_array_get(j, strtoul(p, NULL, 10)) : json_object_get(j, p);
+	return j;
+}
+
+static const char *jstr(json_t *t, const char *path, const char *member)
+{
+	return json_string_value(json_object_get(jget(t, path), member));
+}
+
+static void assert_fact(json_t *t, const char *path, const char *state, const char *source)
+{
+	const char *s = jstr(t, path, "state");
+
+	if (!s || strcmp(s, state) != 0)
+		fail_msg("%s: state %s, want %s (error: %s)", path, s ? s : "(missing)", state,
+			 jstr(t, path, "error") ?: "-");
+	if (source)
+		assert_string_equal(jstr(t, path, "source"), source);
+}
+
+static void assert_str(json_t *t, const char *path, const char *want)
+{
+	assert_fact(t, path, "present", NULL);
+	assert_string_equal(json_string_value(jget(jget(t, path), "value")), want);
+}
+
+static void assert_int(json_t *t, const char *path, long long want)
+{
+	assert_fact(t, path, "present", NULL);
+	assert_int_equal(json_integer_value(jget(jget(t, path), "value")), want);
+}
+
+static void assert_error_contains(json_t *t, const char *path, const char *state, const char *text)
+{
+	const char *e;
+
+	assert_fact(t, path, state, NULL);
+	e = jstr(t, path, "error");
+	assert_non_null(e);
+	if (!strstr(e, text))
+		fail_msg("%s: error \"%s\" lacks \"%s\"", path, e, text);
+}
+
+/* ---- protocol folding ------------------------------------------------------------ */
+
+static void test_fold(void **state)
+{
+	static const char text[] =
+		"{\"k\":\"library\",\"c\":\"dlopen\",\"s\":\"present\",\"v\":\"/x/libnvidia-ml.so.1\"}\n"
+		"not json\n"
+		"{\"k\":\"devices\",\"c\":\"-\",\"s\":\"present\",\"a\":true}\n"
+		"{\"k\":\"devices.0.index\",\"c\":\"nvmlDeviceGetHandleByIndex_v2\",\"s\":\"present\",\"v\":0}\n"
+		"{\"k\":\"devices.2.index\",\"c\":\"f\",\"s\":\"present\",\"v\":2}\n"       /* gap */
+		"{\"k\":\"devices.0\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n"             /* fact in array */
+		"{\"k\":\"devices\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n"               /* fact over subtree */
+		"{\"k\":\"x\",\"c\":\"f\",\"s\":\"bogus\"}\n"                                /* bad state */
+		"{\"k\":\"y\",\"c\":\"f\",\"s\":\"error\",\"v\":1}\n"                        /* value on error */
+		"{\"k\":\"z\",\"c\":\"f\",\"s\":\"present\",\"v\":[1]}\n"                    /* array value */
+		"{\"k\":\"0\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n"                      /* index at top */
+		"{\"k\":\"a.b.c.d.e.f.g.h.i\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n"      /* too deep */
+		"{\"k\":\"devices.0.name\",\"c\":\"nvmlDeviceGetName\",\"s\":\"unsupported\",\"e\":\"no\"}\n"
+		"{\"b\":\"nvmlDeviceGetUUID\",\"k\":\"devices.0.uuid\"}\n"
+		"{\"k\":\"cut\",\"c\":\"f\",\"s\":\"pres";                                   /* no newline */
+	json_t *tree = json_object();
+	char *pkey = NULL, *pcall = NULL;
+	int bad = vendor_fold(text, strlen(text), "nvml:", tree, &pkey, &pcall);
+
+	assert_int_equal(bad, 9);
+	assert_str(tree, "library", "/x/libnvidia-ml.so.1");
+	assert_fact(tree, "library", "present", "nvml:dlopen");
+	assert_int_equal(json_array_size(jget(tree, "devices")), 1);
+	assert_int(tree, "devices.0.index", 0);
+	assert_fact(tree, "devices.0.name", "unsupported", "nvml:nvmlDeviceGetName");
+	assert_null(jget(tree, "x"));
+	assert_null(jget(tree, "cut"));
+	assert_string_equal(pkey, "devices.0.uuid");
+	assert_string_equal(pcall, "nvmlDeviceGetUUID");
+	free(pkey);
+	free(pcall);
+	json_decref(tree);
+}
+
+/* ---- NVML -------------------------------------------------------------------------- */
+
+static const char healthy[] =
+	"[nvml]\n"
+	"driver_version = 550.54.15\n"
+	"nvml_version = 12.550.54.15\n"
+	"cuda_driver_version = 12040\n"
+	"[nvml.device.0]\n"
+	"name = NVIDIA H100 80GB HBM3\n"
+	"uuid = GPU-4c2f8a31-9d6e-4b57-a1c0-2e8f6d3b9a10\n"
+	"pci_bus_id = 00000000:18:00.0\n"
+	"pci_device_id = 0x233010DE\n"
+	"memory_total = 85520809984\n"
+	"memory_reserved = 577765376\n"
+	"memory_used = 1048576\n"
+	"compute_capability = 9.0\n"
+	"architecture = 9\n"
+	"persistence_mode = 1\n"
+	"mig_mode = 0\n"
+	"ecc_mode = 1\n"
+	"nvlink_links = 18\n"
+	"nvlink_inactive = 5,17\n"
+	"[nvml.device.1]\n"
+	"name = NVIDIA H100 80GB HBM3\n"
+	"pci_bus_id = 00000000:2A:00.0\n"
+	"architecture = 42\n";
+
+static json_t *nvml(const char *lib, unsigned timeout_ms, char **ret_failure)
+{
+	struct vendor_req req = { .library = lib, .timeout_ms = timeout_ms };
+	struct vendor_result r;
+
+	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
+	assert_non_null(r.tree);
+	if (ret_failure)
+		*ret_failure = r.failure;
+	else if (r.failure)
+		fail_msg("unexpected failure: %s", r.failure);
+	return r.tree;
+}
+
+static void test_nvml_values(void **state)
+{
+	json_t *t;
+
+	set_scenario(healthy);
+	t = nvml(fake("libnvidia-ml.so.1"), 10000, NULL);
+	assert_str(t, "library", fake("libnvidia-ml.so.1"));
+	assert_str(t, "init", "NVML_SUCCESS");
+	assert_fact(t, "init", "present", "nvml:nvmlInit_v2");
+	assert_str(t, "nvml_version", "12.550.54.15");
+	assert_str(t, "driver_version", "550.54.15");
+	assert_str(t, "cuda_driver_version", "12.4");
+	assert_fact(t, "cuda_driver_version", "present", "nvml:nvmlSystemGetCudaDriverVersion_v2");
+	assert_int(t, "device_count", 2);
+	assert_fact(t, "device_count", "present", "nvml:nvmlDeviceGetCount_v2");
+	assert_int(t, "devices.0.index", 0);
+	assert_str(t, "devices.0.name", "NVIDIA H100 80GB HBM3");
+	assert_str(t, "devices.0.pci_bus_id", "00000000:18:00.0");
+	assert_fact(t, "devices.0.pci_bus_id", "present", "nvml:nvmlDeviceGetPciInfo_v3");
+	assert_str(t, "devices.0.pci_device_id", "0x2330");
+	assert_int(t, "devices.0.memory_total_mib", 81559);
+	assert_int(t, "devices.0.memory_reserved_mib", 551);
+	assert_int(t, "devices.0.memory_used_mib", 1);
+	assert_fact(t, "devices.0.memory_total_mib", "present", "nvml:nvmlDeviceGetMemoryInfo_v2");
+	assert_str(t, "devices.0.compute_capability", "9.0");
+	assert_str(t, "devices.0.architecture", "Hopper");
+	assert_true(json_is_true(jget(t, "devices.0.persistence_mode.value")));
+	assert_true(json_is_false(jget(t, "devices.0.mig_mode.value")));
+	assert_true(json_is_true(jget(t, "devices.0.ecc_mode.value")));
+	assert_true(json_is_true(jget(t, "devices.0.ecc_mode_pending.value")));
+	assert_int_equal(json_array_size(jget(t, "devices.0.nvlink")), 18);
+	assert_true(json_is_false(jget(t, "devices.0.nvlink.5.active.value")));
+	assert_true(json_is_true(jget(t, "devices.0.nvlink.6.active.value")));
+	assert_int(t, "devices.0.nvlink.17.link", 17);
+	/* A value the board lacks: NOT_SUPPORTED, with the code kept. */
+	assert_error_contains(t, "devices.0.temperature_c", "unsupported",
+			      "NVML_ERROR_NOT_SUPPORTED (3): Not Supported");
+	assert_fact(t, "devices.1.nvlink", "unsupported", "nvml:nvmlDeviceGetNvLinkState");
+	assert_error_contains(t, "devices.1.architecture", "malformed", "value 42");
+	json_decref(t);
+}
+
+static void test_nvml_old_library(void **state)
+{
+	json_t *t;
+
+	set_scenario(healthy);
+	t = nvml(fake("old/libnvidia-ml.so.1"), 10000, NULL);
+	/* Only unversioned names: every fallback taken, and the source says which. */
+	assert_fact(t, "init", "present", "nvml:nvmlInit");
+	assert_fact(t, "device_count", "present", "nvml:nvmlDeviceGetCount");
+	assert_fact(t, "devices.0.index", "present", "nvml:nvmlDeviceGetHandleByIndex");
+	assert_fact(t, "cuda_driver_version", "present", "nvml:nvmlSystemGetCudaDriverVersion");
+	assert_fact(t, "devices.0.pci_bus_id", "present", "nvml:nvmlDeviceGetPciInfo_v2");
+	/* v1 memory: "used" includes what the driver reserved, no reserved figure. */
+	assert_int(t, "devices.0.memory_total_mib", 81559);
+	assert_int(t, "devices.0.memory_used_mib", 552);
+	assert_fact(t, "devices.0.memory_reserved_mib", "unsupported", NULL);
+	json_decref(t);
+}
+
+static void test_nvml_errors(void **state)
+{
+	json_t *t;
+
+	/* No [nvml] driver: the real 535 library's answer without a kernel module. */
+	set_scenario("[other]\n");
+	t = nvml(fake("libnvidia-ml.so.1"), 10000, NULL);
+	assert_error_contains(t, "init", "error", "NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded");
+	assert_str(t, "nvml_version", "12.535.261.03");
+	assert_error_contains(t, "driver_version", "unprobed", "not called: nvmlInit_v2 failed");
+	assert_fact(t, "devices", "unprobed", "nvml:nvmlInit_v2");
+	json_decref(t);
+
+	set_scenario("[nvml]\n"
+		     "driver_version = 550.54.15\n"
+		     "error.nvmlSystemGetCudaDriverVersion_v2 = 28\n"
+		     "[nvml.device.0]\n"
+		     "name = A\n"
+		     "error.nvmlDeviceGetSerial = NVML_ERROR_NO_PERMISSION\n"
+		     "error.nvmlDeviceGetUUID = NVML_ERROR_CORRUPTED_INFOROM\n"
+		     "error.nvmlDeviceGetNvLinkState.3 = NVML_ERROR_UNKNOWN\n"
+		     "nvlink_links = 4\n"
+		     "[nvml.device.1]\n"
+		     "error.nvmlDeviceGetHandleByIndex_v2 = NVML_ERROR_GPU_IS_LOST\n"
+		     "[nvml.device.2]\n"
+		     "name = C\n");
+	t = nvml(fake("libnvidia-ml.so.1"), 10000, NULL);
+	/* The 535 library says "Unknown Error" for 28: our own text is used. */
+	assert_error_contains(t, "cuda_driver_version", "error",
+			      "NVML_ERROR_GPU_NOT_FOUND (28): No GPUs were found");
+	assert_error_contains(t, "devices.0.serial", "unreadable", "NVML_ERROR_NO_PERMISSION (4)");
+	assert_error_contains(t, "devices.0.uuid", "error", "NVML_ERROR_CORRUPTED_INFOROM (14)");
+	assert_true(json_is_true(jget(t, "devices.0.nvlink.2.active.value")));
+	assert_error_contains(t, "devices.0.nvlink.3.active", "error", "NVML_ERROR_UNKNOWN (999)");
+	assert_error_contains(t, "devices.1.index", "error", "NVML_ERROR_GPU_IS_LOST (15): GPU is lost");
+	assert_fact(t, "devices.1.index", "error", "nvml:nvmlDeviceGetHandleByIndex_v2");
+	assert_null(jget(t, "devices.1.name"));
+	/* A lost GPU does not stop the others. */
+	assert_str(t, "devices.2.name", "C");
+	json_decref(t);
+}
+
+static void test_nvml_bad_libraries(void **state)
+{
+	json_t *t;
+
+	t = nvml("/nonexistent/libnvidia-ml.so.1", 10000, NULL);
+	assert_error_contains(t, "library", "absent", "No such file or directory");
+	assert_fact(t, "library", "absent", "nvml:dlopen");
+	assert_error_contains(t, "init", "unprobed", "not called: libnvidia-ml not loaded");
+	json_decref(t);
+
+	/* A real shared library that is not NVML (the fake libcuda). */
+	t = nvml(fake("libcuda.so.1"), 10000, NULL);
+	assert_str(t, "library", fake("libcuda.so.1"));
+	assert_error_contains(t, "init", "error", "not an NVML library: nvmlInit_v2 is not exported");
+	assert_fact(t, "device_count", "unprobed", "nvml:dlsym");
+	json_decref(t);
+
+	/* Not an ELF file at all. */
+	t = nvml(scenario, 10000, NULL);
+	assert_fact(t, "library", "error", "nvml:dlopen");
+	json_decref(t);
+}
+
+static void test_nvml_hang(void **state)
+{
+	struct vendor_req req = { .library = fake("libnvidia-ml.so.1"), .timeout_ms = 300 };
+	struct vendor_result r;
+	char want[128];
+
+	set_scenario("[nvml]\ndriver_version = 550.54.15\n[nvml.device.0]\nname = A\n"
+		     "hang.nvmlDeviceGetName = 1\n");
+	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
+	assert_true(r.elapsed_ms >= 300 && r.elapsed_ms < 3000);
+	assert_non_null(r.failure);
+	snprintf(want, sizeof(want), "timed out after 300 ms in nvmlDeviceGetName");
+	assert_non_null(strstr(r.failure, want));
+	/* What came before the hang survives; the hung call names the deadline. */
+	assert_str(r.tree, "driver_version", "550.54.15");
+	assert_int(r.tree, "devices.0.index", 0);
+	assert_error_contains(r.tree, "devices.0.name", "error", want);
+	vendor_result_done(&r);
+
+	/* A hang in nvmlInit: every top-level fact records it. */
+	set_scenario("[nvml]\ndriver_version = 550.54.15\nhang.nvmlInit_v2 = 1\n");
+	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
+	assert_error_contains(r.tree, "init", "error", "timed out after 300 ms in nvmlInit_v2");
+	assert_error_contains(r.tree, "device_count", "error", "not reached: timed out");
+	assert_error_contains(r.tree, "devices", "error", "not reached: timed out");
+	vendor_result_done(&r);
+}
+
+static void test_nvml_crash(void **state)
+{
+	json_t *t;
+	char *failure = NULL;
+
+	set_scenario("[nvml]\ndriver_version = 550.54.15\n[nvml.device.0]\nname = A\n"
+		     "crash.nvmlDeviceGetUUID = SIGSEGV\n");
+	t = nvml(fake("libnvidia-ml.so.1"), 10000, &failure);
+	assert_non_null(failure);
+	assert_string_equal(failure, "the vendor library crashed: SIGSEGV in nvmlDeviceGetUUID");
+	assert_str(t, "devices.0.name", "A");
+	assert_error_contains(t, "devices.0.uuid", "error", "crashed: SIGSEGV");
+	free(failure);
+	json_decref(t);
+}
+
+/* The real libraries mknod /dev/nvidiactl when it is missing; the sandbox must stop that. */
+static void test_sandbox_blocks_mknod(void **state)
+{
+	char dir[] = "/tmp/gpuenv-vendor-XXXXXX", node[300], text[400];
+	struct stat st;
+	bool created;
+	json_t *t;
+
+	if (geteuid() != 0) {
+		print_message("SKIP: not root, mknod is refused anyway\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	/* Control: without the sandbox, root can create the node here (or the test proves nothing). */
+	snprintf(node, sizeof(node), "%s/control", dir);
+	if (mknod(node, S_IFCHR | 0666, makedev(195, 255)) < 0) {
+		print_message("SKIP: mknod refused even outside the sandbox: %s\n", strerror(errno));
+		rmdir(dir);
+		skip();
+	}
+	unlink(node);
+	snprintf(node, sizeof(node), "%s/nvidiactl", dir);
+	snprintf(text, sizeof(text), "[nvml]\ndriver_version = 550.54.15\nmknod.nvmlInit_v2 = %s\n",
+		 node);
+	set_scenario(text);
+	t = nvml(fake("libnvidia-ml.so.1"), 10000, NULL);
+	created = stat(node, &st) == 0;
+	unlink(node);
+	rmdir(dir);
+	assert_str(t, "init", "NVML_SUCCESS");
+	assert_false(created);
+	json_decref(t);
+}
+
+/* ---- CUDA and OpenCL --------------------------------------------------------------- */
+
+static json_t *cuda(const char *lib, const char *skip_init)
+{
+	struct vendor_req req = { .library = lib, .timeout_ms = 10000, .skip_init = skip_init };
+	struct vendor_result r;
+
+	assert_int_equal(vendor_cuda_collect(&req, &r), 0);
+	if (r.failure)
+		fail_msg("unexpected failure: %s", r.failure);
+	return r.tree;
+}
+
+static void test_cuda(void **state)
+{
+	json_t *t;
+
+	set_scenario(healthy);
+	t = cuda(fake("libcuda.so.1"), NULL);
+	assert_str(t, "driver_version", "12.4");
+	assert_str(t, "init", "CUDA_SUCCESS");
+	assert_int(t, "device_count", 2);
+	assert_str(t, "devices.0.name", "NVIDIA H100 80GB HBM3");
+	assert_str(t, "devices.0.compute_capability", "9.0");
+	assert_str(t, "devices.0.pci_bus_id", "0000:18:00.0");
+	assert_int(t, "devices.0.memory_total_mib", 81559);
+	assert_str(t, "devices.0.uuid", "GPU-4c2f8a31-9d6e-4b57-a1c0-2e8f6d3b9a10");
+	assert_fact(t, "devices.0.uuid", "present", "cuda:cuDeviceGetUuid_v2");
+	assert_fact(t, "devices.0.memory_total_mib", "present", "cuda:cuDeviceTotalMem_v2");
+	json_decref(t);
+
+	/* The gate's partial mode: version only, cuInit left alone. */
+	t = cuda(fake("libcuda.so.1"), "nvidia_uvm kernel module not loaded");
+	assert_str(t, "driver_version", "12.4");
+	assert_error_contains(t, "init", "unprobed", "not called: nvidia_uvm kernel module not loaded");
+	assert_fact(t, "devices", "unprobed", "cuda:cuInit");
+	json_decref(t);
+
+	/* What a stub answers, through the fake (the real stub: fixture cuda-stub). */
+	set_scenario("[cuda]\nerror.cuInit = 34\nerror.cuDriverGetVersion = 34\n"
+		     "error.cuGetErrorName = 34\nerror.cuGetErrorString = 34\n[cuda.device.0]\nname = A\n");
+	t = cuda(fake("libcuda.so.1"), NULL);
+	assert_error_contains(t, "init", "error", "CUDA_ERROR_STUB_LIBRARY (34): the CUDA driver that "
+						  "the application has loaded is a stub library");
+	assert_error_contains(t, "driver_version", "error", "CUDA_ERROR_STUB_LIBRARY (34)");
+	json_decref(t);
+
+	/* No device: CUDA_ERROR_NO_DEVICE, as the real 535 library answers without a module. */
+	set_scenario("[cuda]\ndevice_count = 0\n");
+	t = cuda(fake("libcuda.so.1"), NULL);
+	assert_error_contains(t, "init", "error", "CUDA_ERROR_NO_DEVICE (100)");
+	json_decref(t);
+
+	t = cuda("/nonexistent/libcuda.so.1", NULL);
+	assert_fact(t, "library", "absent", "cuda:dlopen");
+	json_decref(t);
+}
+
+static void test_opencl_bad_libraries(void **state)
+{
+	struct vendor_req req = { .library = "/nonexistent/libOpenCL.so.1", .timeout_ms = 10000 };
+	struct vendor_result r;
+
+	assert_int_equal(vendor_opencl_collect(&req, &r), 0);
+	assert_null(r.failure);
+	assert_fact(r.tree, "library", "absent", "opencl:dlopen");
+	assert_fact(r.tree, "platforms", "unprobed", "opencl:dlopen");
+	vendor_result_done(&r);
+
+	req.library = fake("libnvidia-ml.so.1");
+	assert_int_equal(vendor_opencl_collect(&req, &r), 0);
+	assert_error_contains(r.tree, "platforms", "error", "not an OpenCL library");
+	vendor_result_done(&r);
+}
+
+/* The default soname search (no library named) in a child started with LD_LIBRARY_PATH: the
+ * dynamic linker reads it only at start-up, hence the re-exec of this binary. */
+static void test_default_sonames(void **state)
+{
+	char cmd[1200], line[600];
+	FILE *p;
+	int found = 0;
+
+	set_scenario(healthy);
+	snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' /proc/%d/exe --soname-search", fakes,
+		 (int)getpid());
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		print_message("%s\n", line);
+		if (strcmp(line, "nvml NVML_SUCCESS") == 0 || strcmp(line, "cuda CUDA_SUCCESS") == 0)
+			found++;
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(found, 2);
+}
+
+static int soname_search(void)
+{
+	struct vendor_req req = { .timeout_ms = 10000 };
+	struct vendor_result r;
+	const char *lib;
+
+	if (vendor_nvml_collect(&req, &r) < 0)
+		return 1;
+	lib = jstr(r.tree, "library", "value");
+	/* The fake found through LD_LIBRARY_PATH, under its soname. */
+	if (!lib || !strstr(lib, "/tests/fakes/libnvidia-ml.so.1"))
+		return 1;
+	printf("nvml %s\n", jstr(r.tree, "init", "value") ?: "?");
+	vendor_result_done(&r);
+	if (vendor_cuda_collect(&req, &r) < 0)
+		return 1;
+	lib = jstr(r.tree, "library", "value");
+	if (!lib || !strstr(lib, "/tests/fakes/libcuda.so.1"))
+		return 1;
+	printf("cuda %s\n", jstr(r.tree, "init", "value") ?: "?");
+	vendor_result_done(&r);
+	return 0;
+}
+
+static void test_error_names(void **state)
+{
+	assert_string_equal(vendor_nvml_error_name(18), "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
+	assert_string_equal(vendor_nvml_error_name(9), "NVML_ERROR_DRIVER_NOT_LOADED");
+	assert_null(vendor_nvml_error_name(31));
+	assert_string_equal(vendor_cuda_error_name(34), "CUDA_ERROR_STUB_LIBRARY");
+	assert_string_equal(vendor_cuda_error_name(803), "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH");
+	/* 35 is the runtime's cudaErrorInsufficientDriver, not a driver API code. */
+	assert_null(vendor_cuda_error_name(35));
+	assert_string_equal(vendor_opencl_error_name(-1001), "CL_PLATFORM_NOT_FOUND_KHR");
+}
+
+int main(int argc, char *argv[])
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_nvml_values),
+		cmocka_unit_test(test_nvml_old_library),
+		cmocka_unit_test(test_nvml_errors),
+		cmocka_unit_test(test_nvml_bad_libraries),
+		cmocka_unit_test(test_nvml_hang),
+		cmocka_unit_test(test_nvml_crash),
+		cmocka_unit_test(test_sandbox_blocks_mknod),
+		cmocka_unit_test(test_cuda),
+		cmocka_unit_test(test_opencl_bad_libraries),
+		cmocka_unit_test(test_default_sonames),
+		cmocka_unit_test(test_error_names),
+	};
+	const char *build = getenv("GPUENV_BUILD_ROOT");
+	int fd, r;
+
+	if (!build) {
+		printf("SKIP: GPUENV_BUILD_ROOT not set (run through meson test)\n");
+		return 77;
+	}
+	snprintf(fakes, sizeof(fakes), "%s/tests/fakes", build);
+	if (argc > 1 && strcmp(argv[1], "--soname-search") == 0)
+		return soname_search();
+	snprintf(scenario, sizeof(scenario), "/tmp/gpuenv-test-vendor-XXXXXX");
+	fd = mkstemp(scenario);
+	if (fd < 0)
+		return 1;
+	close(fd);
+	r = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(scenario);
+	return r;
+}

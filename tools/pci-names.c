@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * PCI device names from a PCI ID database (pci.ids, https://pci-ids.ucw.cz; format described
+ * at the top of the file itself and read by libpci's lib/names-parse.c) for GPUs libgpuenv's
+ * built-in table does not know. libpci is GPL-2.0+, so only the GPL tool links it and hands
+ * the lookup to the LGPL library through gpuenv_ctx_set_pci_name_fn().
+ * Which file: --pci-ids FILE when given; live, libpci's default (/usr/share/misc/pci.ids on
+ * Debian); under --sysroot the judged machine's own copy (usr/share/misc/pci.ids,
+ * usr/share/hwdata/pci.ids, usr/share/pci.ids inside the root, only when it resolves inside
+ * the root), else none, so a fixture's report never depends on the host's pci.ids. udev's
+ * hwdb, the DNS lookup and the ~/.pciids-cache are never consulted: the same file always
+ * gives the same name.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pci/pci.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpuenv.h"
+
+static struct {
+	struct pci_access *pacc;
+	char *path;
+	bool broken; /* libpci reported an error (unparsable file): no more lookups */
+	jmp_buf on_error;
+} names;
+
+/* libpci's error callback must not return (its default calls exit()): jump back instead. */
+static void PCI_NONRET pci_names_error(char *msg, ...)
+{
+	longjmp(names.on_error, 1);
+}
+
+static void pci_names_quiet(char *msg, ...)
+{
+}
+
+static int pci_names_lookup(void *userdata, uint16_t vendor, uint16_t device, uint16_t subvendor,
+			    uint16_t subdevice, char *buf, size_t len)
+{
+	char *name;
+
+	if (names.broken)
+		return -EBADMSG;
+	if (len == 0 || len > INT_MAX)
+		return -EINVAL;
+	if (setjmp(names.on_error)) {
+		names.broken = true;
+		return -EBADMSG;
+	}
+	name = pci_lookup_name(names.pacc, buf, (int)len,
+			       PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB,
+			       (int)vendor, (int)device);
+	if (!name)
+		return -ENOENT;
+	if (name != buf)
+		snprintf(buf, len, "%s", name);
+	return 0;
+}
+
+/* A regular file (after links) at sysroot/rel whose real path stays inside the sysroot. */
+static char *sysroot_ids(const char *sysroot, const char *rel)
+{
+	char want[PATH_MAX], real_root[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	size_t n;
+
+	if (snprintf(want, sizeof(want), "%s/%s", sysroot, rel) >= (int)sizeof(want))
+		return NULL;
+	if (!realpath(sysroot, real_root) || !realpath(want, real))
+		return NULL;
+	n = strlen(real_root);
+	if (strcmp(real_root, "/") != 0 && (strncmp(real, real_root, n) != 0 || real[n] != '/'))
+		return NULL;
+	if (stat(real, &st) < 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	return strdup(real);
+}
+
+static void pci_names_cleanup(void)
+{
+	if (names.pacc)
+		pci_cleanup(names.pacc);
+	free(names.path);
+	memset(&names, 0, sizeof(names));
+}
+
+/* 0 (with or without a database found), or -errno with a message for an unusable --pci-ids. */
+int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids_file)
+{
+	static const char *const in_root[] = { "usr/share/misc/pci.ids", "usr/share/hwdata/pci.ids",
+					       "usr/share/pci.ids" };
+	static bool registered;
+
+	if (names.pacc)
+		return 0;
+	if (ids_file) {
+		names.path = strdup(ids_file);
+		if (!names.path)
+			return -ENOMEM;
+	} else if (sysroot && strcmp(sysroot, "/") != 0) {
+		for (size_t i = 0; i < sizeof(in_root) / sizeof(in_root[0]) && !names.path; i++)
+			names.path = sysroot_ids(sysroot, in_root[i]);
+		if (!names.path)
+			return 0; /* the judged machine has no pci.ids: no fallback name */
+	}
+	names.pacc = pci_alloc();
+	if (!names.pacc) {
+		free(names.path);
+		names.path = NULL;
+		return -ENOMEM;
+	}
+	names.pacc->error = pci_names_error;
+	names.pacc->warning = pci_names_quiet;
+	names.pacc->debug = pci_names_quiet;
+	names.pacc->id_lookup_mode = 0; /* no ~/.pciids-cache, no DNS */
+	if (names.path)
+		pci_set_name_list_path(names.pacc, names.path, 0);
+	else if (!(names.path = strdup(names.pacc->id_file_name))) {
+		pci_names_cleanup();
+		return -ENOMEM;
+	}
+	/* libpci answers "not found" for a missing file: check it here, once. */
+	if (access(names.path, R_OK) < 0) {
+		int err = -errno;
+
+		if (ids_file) {
+			fprintf(stderr, "gpuenv: --pci-ids %s: %s\n", ids_file, strerror(-err));
+			pci_names_cleanup();
+			return err;
+		}
+		pci_names_cleanup(); /* no database on this machine: no fallback name */
+		return 0;
+	}
+	if (!registered) {
+		atexit(pci_names_cleanup);
+		registered = true;
+	}
+	gpuenv_ctx_set_pci_name_fn(ctx, pci_names_lookup, NULL);
+	return 0;
+}
