@@ -2,6 +2,7 @@
 /* Options and set-up shared by the commands that read a machine; see gpuenv.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "gpuenv.h"
+#include "shared/parse.h"
 
 void print_error(const char *what, int err)
 {
@@ -75,6 +77,17 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 			return -EXIT_USAGE;
 		}
 		o->vendor_timeout_ms = (unsigned)ms;
+		return 1;
+	}
+	case 0x109: {
+		unsigned pid;
+
+		if (parse_uint(arg, 10, &pid) < 0 || pid == 0 || pid > INT_MAX) {
+			fprintf(stderr, "gpuenv: --pid takes a process id (a positive number), not '%s'\n",
+				arg);
+			return -EXIT_USAGE;
+		}
+		o->pid = (int)pid;
 		return 1;
 	}
 	case 'j':
@@ -201,6 +214,7 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		.cuda_lib = o->cuda_lib,
 		.opencl_lib = o->opencl_lib,
 		.vendor_timeout_ms = o->vendor_timeout_ms,
+		.pid = o->pid,
 	};
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;

@@ -41,6 +41,7 @@ struct common_opts {
 	int color; /* -1 auto */
 	int verbose;
 	unsigned vendor_timeout_ms; /* 0: the library's default */
+	int pid;   /* --pid: 0 when not given */
 };
 
 /* getopt_long entries and their handler, for commands that take the common options. */
@@ -58,6 +59,7 @@ struct common_opts {
 	{ "color", required_argument, NULL, 0x107 },                 \
 	{ "pci-ids", required_argument, NULL, 0x140 },               \
 	{ "vendor-timeout", required_argument, NULL, 0x108 },        \
+	{ "pid", required_argument, NULL, 0x109 },                   \
 	{ "json", no_argument, NULL, 'j' },                          \
 	{ "verbose", no_argument, NULL, 'v' }
 #define COMMON_OPTSTRING "R:E:F:jv"
@@ -76,6 +78,7 @@ struct common_opts {
 	"      --stable          no timings, hostnames or other run-to-run noise\n"                \
 	"      --redact          replace UUIDs, serial numbers and environment values\n"          \
 	"      --color WHEN      auto (default), always, never; NO_COLOR disables it\n"           \
+	"      --pid N           also list the GPU libraries process N has mapped (/proc/N/maps)\n" \
 	"  -j, --json            JSON output\n"                                                     \
 	"  -v, --verbose         log what the probes do to stderr\n"
 

@@ -62,6 +62,9 @@ struct gpuenv_ctx_opts {
 	const char *opencl_lib; /* path of libOpenCL.so.1 to load (likewise) */
 	/* Tests: "PATH=ERRNAME,…" makes reads of PATH fail (EACCES, EIO, ELOOP …). */
 	const char *inject_errors;
+	/* > 0: also record the GPU libraries process pid has mapped (/proc/<pid>/maps inside
+	 * the root); 0: no process. Negative values are refused with -EINVAL. */
+	int pid;
 };
 
 /*

@@ -24,6 +24,7 @@ struct gpuenv_ctx {
 	unsigned vendor_timeout_ms;
 	gpuenv_pci_name_fn pci_name_fn; /* the caller's pci.ids lookup, or NULL */
 	void *pci_name_userdata;
+	int pid; /* report --pid: the process whose mappings the process probe reads, or 0 */
 };
 
 /* May this run call into a vendor library? (Never under --sysroot unless a library is named.) */

@@ -56,7 +56,8 @@ static void render_value(struct strbuf *sb, const struct style *st, const struct
 	if (err)
 		strbuf_printf(sb, ": %s", err);
 	if (src)
-		strbuf_printf(sb, "; %s", src);
+		strbuf_printf(sb, "; %s",
+			      st->redact && snap_section_is_environment(section) ? "<redacted>" : src);
 	if (snap_raw(n))
 		strbuf_printf(sb, "; raw \"%s\"", snap_raw(n));
 	strbuf_printf(sb, ")%s", c_on(st, "\033[0m"));

@@ -106,7 +106,7 @@ static const char *base_name(const char *path)
 }
 
 /* Does the path have a component named comp? */
-static bool has_component(const char *path, const char *comp)
+bool loader_path_has_component(const char *path, const char *comp)
 {
 	size_t n = strlen(comp);
 	const char *p = path;
@@ -179,7 +179,13 @@ int loader_expand(const struct loader *l, const char *entry, const char *origin,
 	}
 	err = strbuf_steal(&sb, &out);
 	if (err < 0)
-		return err == -EFBIG ? 0 : err;
+		strbuf_done(&sb);
+	if (err == -EFBIG) {
+		*ret_note = "longer than gpuenv reads (4096 bytes expanded)";
+		return 0;
+	}
+	if (err < 0)
+		return err;
 	if (out[0] != '/') {
 		free(out);
 		*ret_note = "relative directory: depends on the process's current directory";
@@ -415,8 +421,8 @@ static int judge(struct loader *l, struct loader_candidate *c)
 	file = c->resolved;
 	c->version = loader_version_from_name(c->soname ? c->soname : base_name(c->path),
 					      base_name(file));
-	c->is_stub = has_component(c->path, "stubs") || has_component(file, "stubs");
-	c->in_compat = has_component(c->path, "compat") || has_component(file, "compat");
+	c->is_stub = loader_path_has_component(c->path, "stubs") || loader_path_has_component(file, "stubs");
+	c->in_compat = loader_path_has_component(c->path, "compat") || loader_path_has_component(file, "compat");
 	err = root_map(l->root, file, LOADER_MAP_MAX, &m);
 	if (err == -ENOMEM)
 		return err;

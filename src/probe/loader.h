@@ -150,6 +150,8 @@ const char *loader_verdict_name(enum loader_verdict v);
 /* "libcuda.so.1" + "libcuda.so.550.54.15" → "550.54.15"; NULL when the name has no version
  * past the soname's ".so" (the stub "libcuda.so"). */
 char *loader_version_from_name(const char *soname, const char *file_name);
+/* Does path have a component named comp ("stubs", "compat")? */
+bool loader_path_has_component(const char *path, const char *comp);
 /* Expands $ORIGIN, $LIB, $PLATFORM in one search-list entry; origin may be NULL (unknown).
  * *ret is NULL with *ret_note set when the entry cannot be searched. */
 int loader_expand(const struct loader *l, const char *entry, const char *origin, char **ret,

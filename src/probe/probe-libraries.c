@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fatbin/elf-dynamic.h"
 #include "probe.h"
 #include "probe/loader.h"
 #include "shared/strv.h"
@@ -120,7 +119,7 @@ static void write_result(struct snap_node *o, const struct loader_result *r)
 		const char *key = c->resolved ? c->resolved : c->path;
 		struct snap_node *e;
 
-		if (c == w)
+		if (c == w || (ssize_t)i == r->failure)
 			continue;
 		/* The winner's own file reached again (cache, then system directory) shadows nothing. */
 		if (w && c->resolved && w->resolved && streq(c->resolved, w->resolved))

@@ -17,6 +17,7 @@ static const struct probe probe_table[] = {
 	{ .name = "nvml", .layer = GPUENV_LAYER_DRIVER, .flags = PROBE_LIVE, .run = probe_nvml },
 	{ .name = "cuda-driver", .layer = GPUENV_LAYER_DRIVER, .flags = PROBE_LIVE, .run = probe_cuda_driver },
 	{ .name = "opencl", .layer = GPUENV_LAYER_RUNTIME, .flags = PROBE_LIVE, .run = probe_opencl },
+	{ .name = "process", .layer = GPUENV_LAYER_RUNTIME, .run = probe_process },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },

@@ -52,3 +52,4 @@ int probe_container_host(struct probe_env *pe, struct snapshot *s);
 int probe_nvml(struct probe_env *pe, struct snapshot *s);
 int probe_cuda_driver(struct probe_env *pe, struct snapshot *s);
 int probe_opencl(struct probe_env *pe, struct snapshot *s);
+int probe_process(struct probe_env *pe, struct snapshot *s);

@@ -19,11 +19,22 @@
 #define SNAP_JSON_MAX_DEPTH 64
 #define SNAP_JSON_MAX_BYTES ((size_t)64 << 20)
 
+bool snap_section_is_environment(const char *section)
+{
+	/* The judged process's variables, and the loader's copy of LD_LIBRARY_PATH. */
+	static const char *const sections[] = { "environment", "requested", "ld_library_path" };
+
+	for (size_t i = 0; section && i < sizeof(sections) / sizeof(sections[0]); i++)
+		if (strcmp(section, sections[i]) == 0)
+			return true;
+	return false;
+}
+
 bool snap_key_is_identifying(const char *section, const char *key)
 {
 	static const char *const words[] = { "uuid", "serial", "hostname" };
 
-	if (section && (strcmp(section, "environment") == 0 || strcmp(section, "requested") == 0))
+	if (snap_section_is_environment(section))
 		return true;
 	/* A fact in an array has no key: its array's name decides ("device_uuids"). */
 	if (!key)
@@ -34,7 +45,7 @@ bool snap_key_is_identifying(const char *section, const char *key)
 	return false;
 }
 
-static json_t *fact_to_json(const struct snap_node *n, bool redact)
+static json_t *fact_to_json(const struct snap_node *n, bool redact, bool redact_source)
 {
 	json_t *o = json_object();
 
@@ -44,7 +55,8 @@ static json_t *fact_to_json(const struct snap_node *n, bool redact)
 	if (redact && n->type != SNAP_TYPE_NONE) {
 		json_object_set_new(o, "value", json_string("<redacted>"));
 		if (n->source)
-			json_object_set_new(o, "source", json_string(n->source));
+			json_object_set_new(o, "source",
+					    json_string(redact_source ? "<redacted>" : n->source));
 		return o;
 	}
 	switch (n->type) {
@@ -61,7 +73,8 @@ static json_t *fact_to_json(const struct snap_node *n, bool redact)
 		break;
 	}
 	if (n->source)
-		json_object_set_new(o, "source", json_string(n->source));
+		json_object_set_new(o, "source",
+				    json_string(redact_source ? "<redacted>" : n->source));
 	if (n->error)
 		json_object_set_new(o, "error", json_string(n->error));
 	if (n->raw)
@@ -77,7 +90,8 @@ static json_t *node_to_json(const struct snap_node *n, unsigned flags, bool top,
 
 	if (n->kind == SNAP_FACT)
 		return fact_to_json(n, (flags & SNAP_JSON_REDACT) &&
-					       snap_key_is_identifying(section, n->key));
+					       snap_key_is_identifying(section, n->key),
+				    (flags & SNAP_JSON_REDACT) && snap_section_is_environment(section));
 	j = n->kind == SNAP_OBJECT ? json_object() : json_array();
 	if (!j)
 		return NULL;

@@ -136,6 +136,9 @@ enum {
 /* Is the fact at key `key` (inside a subtree named `section`) identifying? Used by every
  * renderer for --redact: UUIDs, serial numbers, host names, and environment values. */
 bool snap_key_is_identifying(const char *section, const char *key);
+/* Is a subtree of this name a copy of the judged process's environment? Its facts' sources
+ * (a directory named by LD_LIBRARY_PATH …) are redacted too. */
+bool snap_section_is_environment(const char *section);
 int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret);
 /* -EBADMSG for invalid JSON or a tree that breaks the schema rules; *ret_error explains. */
 int snapshot_from_json(const char *text, size_t len, struct snapshot **ret, char **ret_error);

@@ -173,6 +173,18 @@ static void test_expand(void **state)
 	assert_int_equal(loader_expand(t.l, "lib64", NULL, &out, &note), 0);
 	assert_null(out);
 	assert_non_null(strstr(note, "relative"));
+	{
+		char *longdir = malloc(6000);
+
+		assert_non_null(longdir);
+		longdir[0] = '/';
+		memset(longdir + 1, 'x', 5998);
+		longdir[5999] = '\0';
+		assert_int_equal(loader_expand(t.l, longdir, NULL, &out, &note), 0);
+		assert_null(out);
+		assert_non_null(strstr(note, "longer than"));
+		free(longdir);
+	}
 	close_tree(&t);
 
 	out = loader_version_from_name("libcuda.so.1", "libcuda.so.550.54.15");
