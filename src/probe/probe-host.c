@@ -186,7 +186,7 @@ void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t le
 }
 
 /* The judged process: its ids and supplementary groups (who may open a 0660 device node). */
-static void probe_process(struct probe_env *pe, struct snap_node *host)
+static void host_process_identity(struct probe_env *pe, struct snap_node *host)
 {
 	static const char path[] = "/proc/self/status", group_path[] = "/etc/group";
 	struct snap_node *proc = snap_object(host, "process");
@@ -265,7 +265,7 @@ int probe_host(struct probe_env *pe, struct snapshot *s)
 	else
 		snap_set_str(host, "kernel_release", release, "/proc/sys/kernel/osrelease");
 	probe_cpu(pe, host);
-	probe_process(pe, host);
+	host_process_identity(pe, host);
 	probe_memory(pe, host);
 	probe_numa(pe, host);
 	/* The host name is identifying: kept out of stable output (collection is dropped). */

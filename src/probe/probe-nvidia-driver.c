@@ -485,7 +485,11 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 {
 	static const char *const subdirs[] = { "kernel/drivers/video", "updates/dkms", "extra",
 					       "updates", "kernel/drivers/gpu/drm/nvidia" };
-	static const char *const files[] = { "nvidia.ko", "nvidia.ko.xz", "nvidia.ko.zst", "nvidia.ko.gz" };
+	/* Debian's DKMS package renames the module file nvidia-current.ko (modprobe alias). */
+	static const char *const files[] = { "nvidia.ko",         "nvidia.ko.xz",
+					     "nvidia.ko.zst",     "nvidia.ko.gz",
+					     "nvidia-current.ko", "nvidia-current.ko.xz",
+					     "nvidia-current.ko.zst" };
 	struct snap_node *mf = snap_object(nv, "module_file");
 	_cleanup_free_ char *release = NULL, *base = NULL;
 	int err = host_kernel_release(pe->root, &release);
@@ -513,7 +517,7 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 			module_signer(pe, mf, p);
 			return;
 		}
-	snap_set_state(mf, "path", FACT_ABSENT, base, "no nvidia.ko* under updates/dkms, extra, kernel/drivers/video");
+	snap_set_state(mf, "path", FACT_ABSENT, base, "no nvidia.ko* / nvidia-current.ko* under updates/dkms, extra, updates, kernel/drivers/video");
 	snap_set_state(mf, "signer", FACT_ABSENT, base, "no module file");
 }
 

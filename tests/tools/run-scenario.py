@@ -9,6 +9,11 @@ scenario.ini:
               args = extra gpuenv arguments (@FAKES@ expands to the fake-library dir,
                      and the golden files name that dir @FAKES@ too)
   [env]       KEY = VALUE lines, the environment of the judged process (--env-file)
+  [devices]   /dev/PATH = c|b MAJOR:MINOR MODE UID:GID, device nodes git cannot store
+              (`/dev/nvidia0 = c 195:0 0666 0:0`): root/ is copied to a temporary directory
+              (symlinks kept as symlinks) and the nodes are made there with mknod(2), the mode
+              and owner given. Where mknod or chown is not permitted the test is skipped
+              (exit 77) with the reason printed.
 Runs `gpuenv report --sysroot root --stable` as text and as JSON, compares with
 expected/report.txt and expected/report.json, and checks that the JSON loads back
 (`--from`) to identical JSON. Then runs `gpuenv doctor` the same way and compares its text,
@@ -19,6 +24,8 @@ GPUENV_UPDATE_EXPECTED=1 rewrites the golden files.
 import configparser
 import difflib
 import os
+import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -50,6 +57,37 @@ def compare(path, actual, update):
     return False
 
 
+def parse_device(path, spec):
+    """"c 195:0 0666 0:0" -> (mode bits incl. type, dev_t, uid, gid)."""
+    f = spec.split()
+    if len(f) != 4 or f[0] not in ("c", "b") or not path.startswith("/dev/"):
+        sys.stderr.write(f"[devices] {path} = {spec}: want '/dev/… = c|b MAJOR:MINOR MODE UID:GID'\n")
+        sys.exit(1)
+    major, minor = (int(x) for x in f[1].split(":"))
+    uid, gid = (int(x) for x in f[3].split(":"))
+    kind = stat.S_IFCHR if f[0] == "c" else stat.S_IFBLK
+    return kind, int(f[2], 8), os.makedev(major, minor), uid, gid
+
+
+def make_root_with_devices(src, tmp, devices):
+    """Copies the fixture root and makes its device nodes; exits 77 where that is not allowed."""
+    root = os.path.join(tmp, "root")
+    shutil.copytree(src, root, symlinks=True)
+    for path, spec in devices:
+        kind, mode, dev, uid, gid = parse_device(path, spec)
+        node = os.path.join(root, path.lstrip("/"))
+        os.makedirs(os.path.dirname(node), exist_ok=True)
+        try:
+            os.mknod(node, kind | mode, dev)
+            os.chmod(node, mode)
+            os.chown(node, uid, gid)
+        except PermissionError as e:
+            print(f"SKIP: cannot make device node {path} ({e.strerror}): mknod/chown need "
+                  "CAP_MKNOD and CAP_CHOWN (run as root, outside a restricted container)")
+            sys.exit(77)
+    return root
+
+
 def main():
     gpuenv, scenario_dir, fakes = sys.argv[1], sys.argv[2], sys.argv[3]
     update = os.environ.get("GPUENV_UPDATE_EXPECTED") == "1"
@@ -69,12 +107,15 @@ def main():
     if ini.has_option("scenario", "inject_errors"):
         env["GPUENV_TEST_INJECT_ERRORS"] = ini.get("scenario", "inject_errors")
     with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(scenario_dir, "root")
+        if ini.has_section("devices"):
+            root = make_root_with_devices(root, tmp, ini.items("devices"))
         envfile = os.path.join(tmp, "env")
         with open(envfile, "w", encoding="utf-8") as f:
             if ini.has_section("env"):
                 for k, v in ini.items("env"):
                     f.write(f"{k}={v}\n")
-        base = [gpuenv, "report", "--sysroot", os.path.join(scenario_dir, "root"), "--stable",
+        base = [gpuenv, "report", "--sysroot", root, "--stable",
                 "--env-file", envfile] + args
         text = run(base, env)
         js = run(base + ["--json"], env)

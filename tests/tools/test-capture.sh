@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# --trace-paths → fixture: captures a run over each committed fixture root with
+# capture-fixture.sh --sysroot and checks that `report --sysroot <capture>` prints exactly
+# what `report --sysroot <original>` printed (JSON, --stable), i.e. the capture holds every
+# file, directory listing and symlink the probes read, resolved as gpuenv resolves them.
+# Device nodes are not in git; both reports run without them.
+set -u
+gpuenv=$1
+fixtures=$2
+here=$(dirname "$0")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+: >"$tmp/env"
+fail=0
+n=0
+for ini in "$fixtures"/*/scenario.ini; do
+	dir=$(dirname "$ini")
+	name=$(basename "$dir")
+	[ -d "$dir/root" ] || continue
+	report() { "$gpuenv" report --sysroot "$1" --no-vendor --stable --json --env-file "$tmp/env"; }
+	if ! report "$dir/root" >"$tmp/$name.orig.json" 2>"$tmp/err"; then
+		echo "FAIL: $name: report on the fixture failed: $(cat "$tmp/err")"
+		fail=1
+		continue
+	fi
+	if ! "$here/capture-fixture.sh" --sysroot "$dir/root" "$gpuenv" "$name" "$tmp/cap" >/dev/null 2>"$tmp/err"; then
+		echo "FAIL: $name: capture failed: $(cat "$tmp/err")"
+		fail=1
+		continue
+	fi
+	report "$tmp/cap/$name/root" >"$tmp/$name.cap.json" 2>/dev/null
+	if cmp -s "$tmp/$name.orig.json" "$tmp/$name.cap.json"; then
+		echo "ok: $name: capture replays to the same report ($(find "$tmp/cap/$name/root" | wc -l) entries)"
+		n=$((n + 1))
+	else
+		echo "FAIL: $name: the capture's report differs:"
+		diff -u "$tmp/$name.orig.json" "$tmp/$name.cap.json" | head -40
+		fail=1
+	fi
+done
+[ $n -gt 0 ] || { echo "FAIL: no fixture captured"; fail=1; }
+exit $fail
