@@ -4,4 +4,5 @@
 set -eu
 cd "$(dirname "$0")/.."
 ./bench/bench-report.sh build
+./bench/bench-scan.sh build
 ./bench/bench-doctor.sh build

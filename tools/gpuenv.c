@@ -15,6 +15,7 @@ static const struct gpuenv_cmd commands[] = {
 	{ "doctor", cmd_doctor, "what will fail, in which layer, why, how to fix and verify (default)" },
 	{ "report", cmd_report, "the four-layer inventory of this machine (or --sysroot/--from)" },
 	{ "facts", cmd_facts, "look up the knowledge base: facts cuda|driver|gpu|xid KEY" },
+	{ "scan", cmd_scan, "GPU targets in binaries/wheels, and whether a GPU can run them" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "this list; `gpuenv COMMAND --help` for a command's options" },
 };

@@ -99,4 +99,5 @@ int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids
 
 int cmd_report(int argc, char *argv[]);
 int cmd_facts(int argc, char *argv[]);
+int cmd_scan(int argc, char *argv[]);
 int cmd_doctor(int argc, char *argv[]);

@@ -120,7 +120,87 @@ GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned
 GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsigned flags,
 					   char **ret);
 
-/* ---- scan (src/fatbin) ------------------------------------------------------------- */
+/* ---- scan (src/scan, src/fatbin) ----------------------------------------------------
+ * Which GPUs can run the CUDA code in a binary? Lists the SASS (sm_86, sm_90a, sm_100f) and
+ * PTX (compute_90, with its PTX ISA) targets of ELF files, .fatbin, .cubin, .ptx, AMD offload
+ * bundles and Python wheels, and judges them per device and driver: native, ptx-jit,
+ * ptx-too-new (CUDA_ERROR_UNSUPPORTED_PTX_VERSION) or no-kernel-image
+ * (CUDA_ERROR_NO_BINARY_FOR_GPU). JSON schema: docs/scan-schema.md.
+ */
+struct gpuenv_scan;
+
+enum {
+	/* Decompress the heads of PTX/cubin payloads to cross-check the headers, and search every
+	 * data section of ELF files for fatbin containers (slower: reads whole files). */
+	GPUENV_SCAN_DEEP = 1u << 0,
+	/* In directories, look at every regular file's magic, not only *.so*, *.cubin, *.fatbin,
+	 * *.ptx, *.hipfb, *.whl names. */
+	GPUENV_SCAN_ALL_FILES = 1u << 1,
+	/* List files without GPU code too (text output; JSON always lists them). */
+	GPUENV_SCAN_LIST_ALL = 1u << 2,
+};
+
+/* Called after each file (and wheel member): the path, files and bytes scanned so far. */
+typedef void (*gpuenv_scan_progress_fn)(void *userdata, const char *path, uint64_t files,
+					uint64_t bytes);
+
+/* Sized options (set .sz = sizeof(struct gpuenv_scan_opts)); 0 fields take the defaults. */
+struct gpuenv_scan_opts {
+	size_t sz;
+	unsigned flags;              /* GPUENV_SCAN_* */
+	unsigned max_depth;          /* directory levels (default 32) */
+	uint64_t max_files;          /* files examined (default 200000) */
+	uint64_t max_file_size;      /* bytes of one file, mapped not read (default 64 GiB) */
+	uint64_t max_member_size;    /* uncompressed bytes of one wheel member (default 8 GiB) */
+	unsigned max_ratio;          /* uncompressed:compressed of a wheel member (default 100) */
+	gpuenv_scan_progress_fn progress;
+	void *progress_userdata;
+	uint64_t member_in_memory;   /* wheel members up to this size are parsed whole, larger
+				      * ones streamed, headers only (default 64 MiB) */
+};
+
+/* A new scan over ctx's root ("/" or the sysroot). opts may be NULL. */
+GPUENV_API int gpuenv_scan_new(struct gpuenv_ctx *ctx, const struct gpuenv_scan_opts *opts,
+			       struct gpuenv_scan **ret);
+GPUENV_API struct gpuenv_scan *gpuenv_scan_free(struct gpuenv_scan *s);
+/*
+ * A device to judge against: a compute capability ("8.6"), an SM ("sm_86") or a GPU name
+ * from the knowledge base ("RTX 4090", "H100 SXM"). -ENOENT: unknown name; -ENODATA: the
+ * product has no confirmed compute capability; -EINVAL: malformed; -E2BIG: too many.
+ */
+GPUENV_API int gpuenv_scan_add_gpu(struct gpuenv_scan *s, const char *gpu);
+/*
+ * The NVIDIA GPUs of a snapshot (hardware.gpus[], compute capability from the PCI id) and
+ * its driver version (driver.nvidia.module_version) unless one was set. Returns the number
+ * of GPUs added (0 when the snapshot has none).
+ */
+GPUENV_API int gpuenv_scan_add_snapshot_gpus(struct gpuenv_scan *s,
+					     const struct gpuenv_snapshot *snap);
+/* The driver version ("550.54.15") whose PTX JIT limit applies; NULL = unknown. */
+GPUENV_API int gpuenv_scan_set_driver(struct gpuenv_scan *s, const char *driver_version);
+/*
+ * Scans a file, a directory (recursively: symlinks followed once, loops and duplicates
+ * skipped, depth and count capped) or a wheel, inside the ctx's root. Unreadable or
+ * malformed files are recorded, not fatal. Returns 0, or the -errno when the path itself
+ * cannot be read (also recorded), -ENOMEM.
+ */
+GPUENV_API int gpuenv_scan_path(struct gpuenv_scan *s, const char *path);
+
+struct gpuenv_scan_summary {
+	size_t sz;                   /* sizeof(struct gpuenv_scan_summary) */
+	uint64_t files;              /* files (and wheel members) examined */
+	uint64_t with_gpu_code;      /* with at least one SASS, PTX or AMD code object */
+	uint64_t unreadable;
+	uint64_t malformed;
+	uint64_t skipped;            /* size caps, zip-bomb guard */
+	uint64_t failing;            /* with a ptx-too-new or no-kernel-image verdict */
+	uint64_t unreadable_args;    /* named paths that could not be read at all */
+	unsigned devices;
+};
+GPUENV_API int gpuenv_scan_get_summary(struct gpuenv_scan *s, struct gpuenv_scan_summary *ret);
+/* flags: GPUENV_RENDER_COLOR for text. */
+GPUENV_API int gpuenv_scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret);
+GPUENV_API int gpuenv_scan_to_json(struct gpuenv_scan *s, unsigned flags, char **ret);
 
 /* ---- facts (src/facts) ------------------------------------------------------------- */
 

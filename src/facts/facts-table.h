@@ -31,3 +31,7 @@ extern const struct facts_threshold facts_threshold_table[];
 extern const size_t facts_threshold_table_len;
 extern const struct facts_cudnn facts_cudnn_table[];
 extern const size_t facts_cudnn_table_len;
+extern const struct facts_ptx_isa facts_ptx_isa_table[];
+extern const size_t facts_ptx_isa_table_len;
+extern const struct facts_sm_arch facts_sm_arch_table[];
+extern const size_t facts_sm_arch_table_len;

@@ -440,3 +440,69 @@ bool facts_cudnn_has_major(const struct facts_cudnn *r, unsigned major)
 	snprintf(want, sizeof(want), "%u", major);
 	return r && list_has(r->cuda_majors, want);
 }
+
+int facts_ptx_isa(unsigned major, unsigned minor, const struct facts_ptx_isa **ret)
+{
+	if (!ret)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_ptx_isa_table_len; i++)
+		if (facts_ptx_isa_table[i].isa_major == major &&
+		    facts_ptx_isa_table[i].isa_minor == minor) {
+			*ret = &facts_ptx_isa_table[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int facts_ptx_isa_for_driver(const char *driver_version, const struct facts_ptx_isa **ret)
+{
+	const struct facts_ptx_isa *best = NULL;
+	struct version v;
+	int r;
+
+	if (!driver_version || !ret)
+		return -EINVAL;
+	r = version_parse(driver_version, &v);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < facts_ptx_isa_table_len; i++) {
+		const struct facts_ptx_isa *p = &facts_ptx_isa_table[i];
+
+		if (p->min_driver_branch && p->min_driver_branch <= v.part[0])
+			best = p;
+	}
+	if (!best)
+		return -ENOENT;
+	*ret = best;
+	return 0;
+}
+
+unsigned facts_ptx_isa_max_branch(void)
+{
+	unsigned m = 0;
+
+	for (size_t i = 0; i < facts_ptx_isa_table_len; i++)
+		m = MAX(m, facts_ptx_isa_table[i].min_driver_branch);
+	return m;
+}
+
+int facts_sm_arch(unsigned sm, const struct facts_sm_arch **ret)
+{
+	size_t lo = 0, hi = facts_sm_arch_table_len;
+
+	if (!ret)
+		return -EINVAL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (facts_sm_arch_table[mid].sm == sm) {
+			*ret = &facts_sm_arch_table[mid];
+			return 0;
+		}
+		if (facts_sm_arch_table[mid].sm < sm)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -ENOENT;
+}

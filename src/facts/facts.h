@@ -117,6 +117,25 @@ struct facts_threshold {
 	const char *source;
 };
 
+struct facts_ptx_isa {
+	const char *ptx_isa_version;    /* "8.4" */
+	unsigned isa_major, isa_minor;
+	const char *cuda_version;       /* the CUDA release that introduced it: "12.4" */
+	unsigned min_driver_branch;     /* lowest branch whose JIT accepts it; 0 = unconfirmed */
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
+struct facts_sm_arch {
+	unsigned sm;                    /* 86, 100, 121 */
+	unsigned family;                /* base of its `f` family (100 for 103); 0 = none */
+	bool tegra;                     /* Tegra/Jetson: SASS runs only on the exact CC */
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
 /* First candidate product for a PCI id (an id can be shared by several products). */
 int facts_gpu_by_pci_id(uint16_t vendor, uint16_t device, const struct facts_gpu **ret);
 /* Candidates n (0-based) for a PCI id; -ENOENT past the last one. */
@@ -153,3 +172,12 @@ int facts_threshold(const char *name, const struct facts_threshold **ret);
  * source says EOL without a date, -ENODATA when the row has no lifecycle end.
  */
 int facts_driver_branch_eol(const struct facts_driver_branch *b, unsigned *ret_yyyymm);
+/* PTX ISA X.Y → its row. */
+int facts_ptx_isa(unsigned major, unsigned minor, const struct facts_ptx_isa **ret);
+/* The highest PTX ISA the JIT of this driver ("550.54.15" or "550") accepts: the last row whose
+ * min_driver_branch <= the driver's branch. -ENOENT when the driver is older than every row. */
+int facts_ptx_isa_for_driver(const char *driver_version, const struct facts_ptx_isa **ret);
+/* The highest driver branch named by the PTX ISA table (newer drivers are beyond the table). */
+unsigned facts_ptx_isa_max_branch(void);
+/* SM row (86, 100 …); -ENOENT when the table has none. */
+int facts_sm_arch(unsigned sm, const struct facts_sm_arch **ret);

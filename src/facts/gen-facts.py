@@ -98,6 +98,8 @@ ARCH_COLS = ['cuda_version', 'min_cc', 'max_cc', 'sm_targets', 'arch_specific_a'
 CUDNN_COLS = ['first', 'last', 'variant', 'cuda_majors', 'cuda_versions', 'cuda_as_listed',
               'min_linux_driver', 'compute_capabilities', 'confidence', 'notes', 'source']
 THR_COLS = ['name', 'value', 'unit', 'confidence', 'notes', 'source']
+PTX_COLS = ['ptx_isa_version', 'cuda_version', 'min_driver_branch', 'confidence', 'notes', 'source']
+SM_COLS = ['sm', 'family', 'tegra', 'confidence', 'notes', 'source']
 XID_COLS = ['xid', 'mnemonic', 'description', 'cause_category', 'resolution_bucket', 'severity',
             'application_error', 'recommended_action', 'typical_log_text', 'confidence', 'source']
 
@@ -299,6 +301,58 @@ def gen_thresholds(d, out):
     out.append('const size_t facts_threshold_table_len = %d;' % len(rows))
 
 
+def gen_ptx_isa(d, out):
+    rows = read_tsv(os.path.join(d, 'ptx_isa.tsv'), PTX_COLS)
+    for r in rows:
+        k = vkey(r['ptx_isa_version'], r['_where'])
+        if len(k) != 2:
+            raise FactsError('%s: PTX ISA must be X.Y' % r['_where'])
+        vkey(r['cuda_version'], r['_where'])
+        if r['min_driver_branch'] and not r['min_driver_branch'].isdigit():
+            raise FactsError('%s: bad min_driver_branch %r' % (r['_where'], r['min_driver_branch']))
+    check_unique(rows, lambda r: vkey(r['ptx_isa_version'], r['_where']), 'ptx_isa_version')
+    check_sorted(rows, lambda r: vkey(r['ptx_isa_version'], r['_where']), 'ptx_isa_version')
+    check_unique(rows, lambda r: vkey(r['cuda_version'], r['_where']), 'cuda_version')
+    check_sorted(rows, lambda r: vkey(r['cuda_version'], r['_where']), 'cuda_version')
+    check_sorted([r for r in rows if r['min_driver_branch']], lambda r: int(r['min_driver_branch']),
+                 'min_driver_branch')
+    out.append('const struct facts_ptx_isa facts_ptx_isa_table[] = {')
+    for r in rows:
+        ma, mi = vkey(r['ptx_isa_version'], '')
+        out.append('\t{ %s, %d, %d, %s, %s, %s, %s, %s },' % (
+            cstr(r['ptx_isa_version']), ma, mi, cstr(r['cuda_version']),
+            r['min_driver_branch'] or '0', cstr(r['confidence']), cstr(r['notes']),
+            cstr(r['source'])))
+    out.append('};')
+    out.append('const size_t facts_ptx_isa_table_len = %d;' % len(rows))
+
+
+def gen_sm_arch(d, out):
+    rows = read_tsv(os.path.join(d, 'sm_arch.tsv'), SM_COLS)
+    for r in rows:
+        if not r['sm'].isdigit():
+            raise FactsError('%s: bad sm %r' % (r['_where'], r['sm']))
+        if r['family'] and not r['family'].isdigit():
+            raise FactsError('%s: bad family %r' % (r['_where'], r['family']))
+        if r['tegra'] not in ('yes', 'no'):
+            raise FactsError('%s: tegra must be yes/no' % r['_where'])
+    check_unique(rows, lambda r: int(r['sm']), 'sm')
+    check_sorted(rows, lambda r: int(r['sm']), 'sm')
+    sms = {int(r['sm']) for r in rows}
+    for r in rows:
+        if r['family'] and int(r['family']) not in sms:
+            raise FactsError('%s: family %s has no row' % (r['_where'], r['family']))
+        if r['family'] and int(r['family']) > int(r['sm']):
+            raise FactsError('%s: family %s above its member' % (r['_where'], r['family']))
+    out.append('const struct facts_sm_arch facts_sm_arch_table[] = {')
+    for r in rows:
+        out.append('\t{ %s, %s, %s, %s, %s, %s },' % (
+            r['sm'], r['family'] or '0', 'true' if r['tegra'] == 'yes' else 'false',
+            cstr(r['confidence']), cstr(r['notes']), cstr(r['source'])))
+    out.append('};')
+    out.append('const size_t facts_sm_arch_table_len = %d;' % len(rows))
+
+
 def main(argv):
     if len(argv) != 3:
         sys.stderr.write('usage: gen-facts.py OUTPUT.c DATADIR\n')
@@ -309,7 +363,8 @@ def main(argv):
            '#include <stdbool.h>', '#include <stddef.h>', '#include <stdint.h>',
            '#include "facts/facts-table.h"', '']
     try:
-        for g in (gen_gpu, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn):
+        for g in (gen_gpu, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
+                  gen_ptx_isa, gen_sm_arch):
             g(d, out)
             out.append('')
     except (FactsError, OSError, UnicodeDecodeError) as e:

@@ -1,62 +1,224 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Pure parser for NVIDIA CUDA fat binaries over a (ptr, len) buffer: host ELF files
- * (.nv_fatbin, __nv_relfatbin), standalone .fatbin containers and .cubin files. No I/O.
- * Format: /work/shared/facts/fatbin-format.md (NVIDIA fatbinary_section.h / fatbinary.h,
- * verified against nvcc 13.0 output).
+ * Pure parser for GPU code inside binaries over a (ptr, len) buffer, no I/O: NVIDIA CUDA fat
+ * binaries in host ELF files (.nv_fatbin, __nv_relfatbin, containers found through
+ * .nvFatBinSegment or by search), standalone .fatbin containers, .cubin and .ptx files, and
+ * AMD clang offload bundles (__CLANG_OFFLOAD_BUNDLE__, CCOB, .hip_fatbin). Formats:
+ * /work/shared/facts/fatbin-format.md (NVIDIA fatbinary_section.h / fatbinary.h, verified
+ * against nvcc 13.0 output; LLVM ClangOffloadBundler.rst and OffloadBundler.h for AMD).
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
-#define FATBIN_MAX_ENTRIES 65536
+/* Caps on nested counts (design.md §6). */
+#define FATBIN_MAX_ENTRIES 262144u      /* CUDA entries in one file (libcufft.so.12: 23 984) */
+#define FATBIN_MAX_CONTAINERS 131072u
+#define FATBIN_MAX_ENTRY_HEADER 4096u   /* entry header incl. extension (seen: up to 144) */
+#define FATBIN_MAX_BUNDLE_ENTRIES 4096u
+#define FATBIN_MAX_SECTIONS 65536u
+#define FATBIN_MAX_STRING 256u          /* identifier / options / target strings kept */
+#define FATBIN_PTX_HEAD 4096u           /* bytes of PTX text read for .version/.target */
+#define FATBIN_KERNEL_CHECK_MAX 65536u  /* uncompressed cubins up to this size are checked
+					 * for kernels (device-link images are ~1 KiB) */
 #define FATBIN_MAX_NEEDED 256
 
 enum fatbin_kind {
 	FATBIN_KIND_UNKNOWN = 0,
 	FATBIN_KIND_PTX = 1,
 	FATBIN_KIND_ELF = 2,
+	FATBIN_KIND_OLDCUBIN = 4,
 	FATBIN_KIND_LTO = 8,
 };
 
 enum fatbin_compression {
 	FATBIN_COMPRESS_NONE = 0,
-	FATBIN_COMPRESS_LZ4,
-	FATBIN_COMPRESS_ZSTD,
-	FATBIN_COMPRESS_OTHER,
+	FATBIN_COMPRESS_LZ4,   /* flag 0x2000, LZ4 raw block (--compress-mode=speed) */
+	FATBIN_COMPRESS_ZSTD,  /* flag 0x8000, zstd frame (CUDA 12.4+ default) */
+	FATBIN_COMPRESS_OTHER, /* flag 0x1000, older format: recorded, never decoded */
+};
+
+/* What the buffer as a whole was. */
+enum fatbin_file_type {
+	FATBIN_FILE_UNKNOWN = 0,
+	FATBIN_FILE_HOST_ELF,      /* host executable / shared library / object */
+	FATBIN_FILE_FATBIN,        /* standalone container(s), nvcc -fatbin */
+	FATBIN_FILE_CUBIN,         /* CUDA ELF, nvcc -cubin */
+	FATBIN_FILE_PTX,           /* PTX text */
+	FATBIN_FILE_OFFLOAD_BUNDLE, /* __CLANG_OFFLOAD_BUNDLE__ or CCOB (.hipfb, .co bundles) */
+	FATBIN_FILE_AMDGPU_ELF,    /* a bare AMDGPU code object */
+};
+
+/* Where a CUDA container was found in a host ELF. */
+enum fatbin_origin {
+	FATBIN_ORIGIN_FILE = 0,   /* the buffer itself (.fatbin, .cubin) */
+	FATBIN_ORIGIN_SECTION,    /* .nv_fatbin / __nv_relfatbin */
+	FATBIN_ORIGIN_WRAPPER,    /* pointed to by a .nvFatBinSegment wrapper, elsewhere */
+	FATBIN_ORIGIN_SEARCH,     /* found by searching another section for the magic */
+	FATBIN_ORIGIN_STREAM,     /* found by fatbin_stream (a compressed wheel member) */
 };
 
 struct fatbin_entry {
 	enum fatbin_kind kind;
 	unsigned raw_kind;
-	unsigned arch;              /* 75, 90, 100 ... */
-	char variant;               /* 0, 'a' or 'f' */
-	bool is64;
+	unsigned arch;              /* 75, 90, 100 ... (virtual arch for PTX) */
+	char variant;               /* 0, 'a' or 'f' (flag bits 20/21) */
+	bool is64;                  /* flag 0x1 */
+	bool debug;                 /* flag 0x2 */
 	uint64_t flags;
-	uint64_t stored_size;       /* payload size as stored (compressed or raw) */
+	uint32_t header_size;
+	uint64_t stored_size;       /* payload size as stored (padded to 8) */
+	uint64_t compressed_size;   /* exact compressed length; 0 when not compressed */
 	uint64_t uncompressed_size; /* = stored size when not compressed */
 	enum fatbin_compression compression;
-	unsigned ver_major, ver_minor; /* entry header version (PTX ISA for PTX) */
-	int ptx_major, ptx_minor;   /* from ".version X.Y"; -1 if not read */
-	int cubin_sm;               /* from cubin e_flags; -1 if not read */
-	char target[24];            /* sm_86, sm_90a, compute_90, lto_80 */
+	unsigned ver_major, ver_minor; /* entry header version: PTX ISA for PTX, ELF ABI for cubins */
+	int ptx_major, ptx_minor;   /* PTX ISA: from the header, or from ".version" when read; -1 */
+	bool ptx_from_text;         /* ptx_major/minor were read from the text */
+	int cubin_sm;               /* from the cubin's e_flags when read; -1 if not read */
+	unsigned container;         /* index of its container in the file */
+	enum fatbin_origin origin;
+	uint64_t offset;            /* of the entry header within the buffer (stream offset) */
+	char *ident;                /* identifier string (nvcc -G: source file name) or NULL */
+	char *options;              /* ptxas/NVVM options string or NULL */
+	char ptx_target[32];        /* ".target" first word ("sm_90a") when read, else "" */
+	int has_kernels;            /* ELF: 1 a .text.* section, 0 none (an nvlink device-link
+				     * image, §2), -1 not checked (compressed or large) */
+	char target[24];            /* as nvcc spells it: sm_86, sm_90a, compute_90, lto_80 */
+};
+
+/* One code object of a clang offload bundle. */
+struct fatbin_bundle_entry {
+	char *id;                   /* "hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-" */
+	char kind[16];              /* host, hip, hipv4, openmp, … */
+	char triple[64];            /* amdgcn-amd-amdhsa */
+	char target[64];            /* target ID: "gfx90a:sramecc+:xnack-" ("" for host) */
+	char gfx[16];               /* processor: "gfx90a" */
+	int xnack, sramecc;         /* -1 any (not given), 0 off (-), 1 on (+) */
+	uint64_t offset, size;      /* within the bundle */
+	unsigned bundle;            /* index of the bundle in the file */
 };
 
 struct fatbin_result {
+	enum fatbin_file_type type;
 	bool is_elf;
+	unsigned elf_class;         /* 32 or 64 for ELF inputs */
 	size_t n_containers;
 	size_t n_entries;
 	struct fatbin_entry *entries;
+	size_t n_wrappers;          /* 24-byte (16 on ELF32) __fatBinC_Wrapper_t in .nvFatBinSegment */
+	size_t n_wrappers_v2;       /* version 2 (device-link) wrappers */
+	char *module_id;            /* __nv_module_id string, or NULL */
+	bool searched;              /* other sections were searched for containers */
+	size_t n_found_elsewhere;   /* containers found through wrappers or by search */
+	char *elsewhere_sections;   /* comma-separated names of those sections, or NULL */
+	/* AMD */
+	size_t n_bundles;           /* offload bundles (uncompressed + CCOB) */
+	size_t n_bundles_compressed;
+	size_t n_bundle_entries;
+	struct fatbin_bundle_entry *bundle_entries;
+	unsigned amdgpu_mach;       /* FATBIN_FILE_AMDGPU_ELF: e_flags & 0xff */
+	/* ELF dynamic section: filled by src/fatbin/elf-dynamic when present; else NULL. */
 	char *soname;
 	char *runpath;
 	char **needed;              /* NULL-terminated, may be NULL */
 	size_t n_needed;
+	/* The first problem with a part of the file that was skipped (the rest still
+	 * parsed), e.g. "container at 0x1234: entry past the end"; NULL when none. */
+	char *warning;
 };
 
-/* Scans a host ELF, a .fatbin or a .cubin. Returns 0, -EBADMSG on malformed input,
- * also -EBADMSG if the buffer is none of those; -ENOMEM. */
+/* fatbin_parse() flags. */
+enum {
+	/* Decompress the heads of PTX and ELF payloads to read ".version"/".target" and the
+	 * cubin e_flags (cross-checks the headers). Without it only headers are read, except
+	 * for PTX entries whose header carries no version. */
+	FATBIN_PARSE_PAYLOAD_HEADS = 1u << 0,
+	/* Search every other allocated section of a host ELF for containers (always done when
+	 * the file has .nv_fatbin but no .nvFatBinSegment, as libcufft registers by hand). */
+	FATBIN_PARSE_SEARCH_ALL = 1u << 1,
+};
+
+/*
+ * Parses a host ELF (32/64-bit), a .fatbin, a .cubin, a .ptx text, an offload bundle or an
+ * AMDGPU code object. Returns 0 (possibly with no entries, and r->warning set when a part
+ * was skipped), -EBADMSG when the buffer is none of those or its structure is broken,
+ * -E2BIG when a cap was reached, -ENOMEM. On failure *why (if why is not NULL) gets the
+ * reason when one is known (malloc'd, else NULL) — the one out-parameter written on failure.
+ */
+int fatbin_parse(const uint8_t *p, size_t len, unsigned flags, struct fatbin_result **ret,
+		 char **why);
+/* fatbin_parse(p, len, FATBIN_PARSE_PAYLOAD_HEADS, ret, NULL). */
 int fatbin_scan_buffer(const uint8_t *p, size_t len, struct fatbin_result **ret);
-void fatbin_result_free(struct fatbin_result *r);
+struct fatbin_result *fatbin_result_free(struct fatbin_result *r);
+static inline void fatbin_result_freep(struct fatbin_result **r)
+{
+	fatbin_result_free(*r);
+}
 const char *fatbin_compression_name(enum fatbin_compression c);
+const char *fatbin_kind_name(enum fatbin_kind k);
+const char *fatbin_file_type_name(enum fatbin_file_type t);
+/* Does the buffer start like something fatbin_parse() reads? (ELF, fatbin, bundle, PTX.) */
+bool fatbin_looks_parsable(const uint8_t *p, size_t len);
+
+/* ---- PTX text (fatbin-ptx.c) ---------------------------------------------------- */
+struct fatbin_ptx_header {
+	int isa_major, isa_minor;   /* .version X.Y; -1 if not found */
+	char target[32];            /* first word after .target ("sm_90a"), "" if not found */
+	unsigned target_arch;       /* 90; 0 if not found */
+	char target_variant;        /* 0, 'a', 'f' */
+	int address_size;           /* 32 / 64; 0 if not found */
+};
+/* Reads the directives at the head of PTX text (comments skipped). 0, or -EBADMSG when no
+ * .version directive comes before the first non-directive statement. */
+int fatbin_ptx_header(const char *s, size_t len, struct fatbin_ptx_header *ret);
+
+/* ---- clang offload bundles (fatbin-bundle.c) ------------------------------------ */
+/* Parses one bundle at p (uncompressed or CCOB) into r; *ret_size = bytes it spans (0 if
+ * unknown). -EBADMSG if malformed. Used by fatbin_parse(); exposed for the fuzzer. */
+int fatbin_bundle_parse(struct fatbin_result *r, const uint8_t *p, size_t len, size_t *ret_size);
+/* Splits a bundle entry id into kind/triple/target/gfx/xnack/sramecc. -EBADMSG if empty. */
+int fatbin_bundle_id_parse(const char *id, size_t len, struct fatbin_bundle_entry *e);
+
+/* ---- streaming (fatbin-stream.c) ------------------------------------------------ */
+/*
+ * Finds CUDA containers in a byte stream fed in chunks (a compressed zip member), keeping
+ * only headers in memory: every container in the stream, validated like the search mode.
+ */
+struct fatbin_stream;
+int fatbin_stream_new(struct fatbin_stream **ret);
+/* Feeds the next chunk. -ENOMEM, or -E2BIG when a cap was reached. */
+int fatbin_stream_feed(struct fatbin_stream *st, const uint8_t *p, size_t n);
+/* Ends the stream, hands over what was found (r->type = FATBIN_FILE_HOST_ELF when the
+ * stream began with an ELF header) and frees st (also on failure). */
+int fatbin_stream_finish(struct fatbin_stream *st, struct fatbin_result **ret);
+struct fatbin_stream *fatbin_stream_free(struct fatbin_stream *st);
+
+/* ---- internal helpers shared by the fatbin-*.c files ----------------------------- */
+/* off + n <= len without overflow: the one range check every offset goes through. */
+static inline bool fatbin_range_ok(uint64_t len, uint64_t off, uint64_t n)
+{
+	return off <= len && n <= len - off;
+}
+static inline uint16_t fatbin_rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+static inline uint32_t fatbin_rd32(const uint8_t *p)
+{
+	return (uint32_t)fatbin_rd16(p) | (uint32_t)fatbin_rd16(p + 2) << 16;
+}
+static inline uint64_t fatbin_rd64(const uint8_t *p)
+{
+	return (uint64_t)fatbin_rd32(p) | (uint64_t)fatbin_rd32(p + 4) << 32;
+}
+int fatbin_push_entry(struct fatbin_result *r, struct fatbin_entry **ret);
+/* Decodes a 64+-byte entry header at e (hsz, psz already validated against the buffer)
+ * into x: kind, arch, variant, flags, sizes, compression, versions, target. Strings
+ * (identifier/options) are read only if they lie inside the header. -EBADMSG, -ENOMEM. */
+int fatbin_entry_decode(struct fatbin_entry *x, const uint8_t *e, uint32_t hsz, uint64_t psz);
+void fatbin_entry_fill_target(struct fatbin_entry *e);
+int fatbin_set_warning(struct fatbin_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));

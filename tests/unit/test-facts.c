@@ -284,6 +284,26 @@ static void test_generator(void **state)
 		"9.5.1\t9.5.0\tcuda12\t12\t12.6\t12.6\t\t\tconfirmed\t\tS\n"), 0);
 	assert_int_equal(run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
 		"9.5.0\t9.5.1\tcuda12\t12\t12.6\t12.6\t\t\tconfirmed\t\tS\n"), 0);
+	/* PTX ISA table: duplicate, unsorted, empty source, driver branches going down */
+#define PTX_HDR "ptx_isa_version\tcuda_version\tmin_driver_branch\tconfidence\tnotes\tsource\n"
+	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
+		"8.4\t12.4\t550\tconfirmed\t\tS\n8.4\t12.5\t555\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
+		"8.5\t12.5\t555\tconfirmed\t\tS\n8.4\t12.4\t550\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR "8.4\t12.4\t550\tconfirmed\t\t\n"), 0);
+	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
+		"8.4\t12.4\t550\tconfirmed\t\tS\n8.5\t12.5\t535\tconfirmed\t\tS\n"), 0);
+	assert_int_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
+		"8.4\t12.4\t550\tconfirmed\t\tS\n8.5\t12.5\t\tunconfirmed\t\tS\n"), 0);
+	/* SM table: unsorted, duplicate, a family without a row, bad tegra */
+#define SM_HDR "sm\tfamily\ttegra\tconfidence\tnotes\tsource\n"
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR
+		"90\t\tno\tconfirmed\t\tS\n86\t\tno\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR
+		"86\t\tno\tconfirmed\t\tS\n86\t\tno\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "103\t100\tno\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "86\t\tmaybe\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "86\t\tno\tconfirmed\t\t\n"), 0);
 	/* valid replacement is accepted */
 	assert_int_equal(run_gen_with("xid.tsv", XID_HDR
 		"13\tA\td\tc\tb\tFATAL\tyes\tr\t\tconfirmed\tS\n"), 0);

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The coverage verdict (coverage.h): which image of a binary a device would load. Rules from
+ * shared/facts/README.md (a) and (b): CUDA C++ Programming Guide §6.1.2 (SASS X.y runs on X.z,
+ * z >= y; not across majors; Tegra exact match), LLVM NVPTX.td (`a` targets only on their
+ * exact architecture, `f` within their family at or above their CC), §6.1.3 (PTX JITs to any
+ * equal or higher CC), and the PTX ISA a driver JITs (ptx_isa.tsv; error 222 above it).
+ * Pure: no I/O, no allocation.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "facts/coverage.h"
+#include "facts/facts-table.h"
+#include "shared/macro.h"
+#include "shared/parse.h"
+
+int coverage_target_parse(const char *s, struct coverage_target_info *ret)
+{
+	struct coverage_target_info t = { 0 };
+	const char *p;
+	unsigned v = 0;
+	int d = 0;
+
+	if (!s || !ret)
+		return -EINVAL;
+	if (startswith(s, "sm_")) {
+		t.kind = COVERAGE_KIND_SASS;
+		p = s + 3;
+	} else if (startswith(s, "compute_")) {
+		t.kind = COVERAGE_KIND_PTX;
+		p = s + 8;
+	} else if (startswith(s, "lto_")) {
+		t.kind = COVERAGE_KIND_OTHER;
+		p = s + 4;
+	} else {
+		return -EINVAL;
+	}
+	while (*p >= '0' && *p <= '9' && d < 4) {
+		v = v * 10 + (unsigned)(*p++ - '0');
+		d++;
+	}
+	if (d < 2)
+		return -EINVAL;
+	if (*p == 'a' || *p == 'f')
+		t.variant = *p++;
+	if (*p != '\0')
+		return -EINVAL;
+	t.arch = v;
+	*ret = t;
+	return 0;
+}
+
+const char *coverage_verdict_name(enum coverage_verdict v)
+{
+	switch (v) {
+	case COVERAGE_NATIVE: return "native";
+	case COVERAGE_PTX_JIT: return "ptx-jit";
+	case COVERAGE_PTX_TOO_NEW: return "ptx-too-new";
+	case COVERAGE_NO_KERNEL_IMAGE: return "no-kernel-image";
+	default: return "no-gpu-code";
+	}
+}
+
+bool coverage_verdict_is_failure(enum coverage_verdict v)
+{
+	return v == COVERAGE_PTX_TOO_NEW || v == COVERAGE_NO_KERNEL_IMAGE;
+}
+
+static unsigned family_of(unsigned sm)
+{
+	const struct facts_sm_arch *a;
+
+	return facts_sm_arch(sm, &a) == 0 ? a->family : 0;
+}
+
+static bool is_tegra(unsigned sm)
+{
+	const struct facts_sm_arch *a;
+
+	return facts_sm_arch(sm, &a) == 0 && a->tegra;
+}
+
+/* `f`: the device is in the target's family at or above the target's CC (NVPTX.td). */
+static bool family_ok(unsigned target, unsigned dev)
+{
+	unsigned f = family_of(target);
+
+	return f != 0 && f == family_of(dev) && dev >= target;
+}
+
+bool coverage_sass_runs(const struct coverage_target_info *t, unsigned major, unsigned minor)
+{
+	unsigned dev = major * 10 + minor;
+
+	if (t->kind != COVERAGE_KIND_SASS || minor > 9)
+		return false;
+	if (t->variant == 'a')
+		return t->arch == dev;
+	if (t->variant == 'f')
+		return family_ok(t->arch, dev);
+	if (is_tegra(t->arch) || is_tegra(dev))
+		return t->arch == dev;
+	return t->arch / 10 == major && t->arch % 10 <= minor;
+}
+
+bool coverage_ptx_jits(const struct coverage_target_info *t, unsigned major, unsigned minor)
+{
+	unsigned dev = major * 10 + minor;
+
+	if (t->kind != COVERAGE_KIND_PTX || minor > 9)
+		return false;
+	if (t->variant == 'a')
+		return t->arch == dev;
+	if (t->variant == 'f')
+		return family_ok(t->arch, dev);
+	return dev >= t->arch;
+}
+
+static int isa_cmp(int amaj, int amin, int bmaj, int bmin)
+{
+	return amaj != bmaj ? (amaj < bmaj ? -1 : 1) : amin != bmin ? (amin < bmin ? -1 : 1) : 0;
+}
+
+/* Can driver branch `branch` JIT PTX ISA pm.pn? *unconf when the table cannot say for sure:
+ * ISA older than the table (assumed yes), ISA or driver beyond it, ISA without a branch. */
+static bool ptx_isa_ok(int pm, int pn, unsigned branch, bool *unconf)
+{
+	const struct facts_ptx_isa *row, *first = &facts_ptx_isa_table[0], *last = NULL;
+
+	if (facts_ptx_isa((unsigned)pm, (unsigned)pn, &row) == 0 && row->min_driver_branch) {
+		if (!streq(row->confidence, "confirmed"))
+			*unconf = true;
+		return row->min_driver_branch <= branch;
+	}
+	for (size_t i = 0; i < facts_ptx_isa_table_len; i++)
+		if (facts_ptx_isa_table[i].min_driver_branch)
+			last = &facts_ptx_isa_table[i];
+	*unconf = true;
+	if (isa_cmp(pm, pn, (int)first->isa_major, (int)first->isa_minor) < 0)
+		return true;
+	if (!last || isa_cmp(pm, pn, (int)last->isa_major, (int)last->isa_minor) > 0 || row)
+		return branch > facts_ptx_isa_max_branch();
+	/* between two rows (no such ISA was released): the next row's branch decides */
+	for (size_t i = 0; i < facts_ptx_isa_table_len; i++) {
+		const struct facts_ptx_isa *r = &facts_ptx_isa_table[i];
+
+		if (r->min_driver_branch && isa_cmp(pm, pn, (int)r->isa_major, (int)r->isa_minor) < 0)
+			return r->min_driver_branch <= branch;
+	}
+	return false;
+}
+
+/* Why a target does not serve this device, for the no-kernel-image reason. */
+static void miss_reason(char *buf, size_t len, const char *target, const struct coverage_target_info *t,
+			unsigned major, unsigned minor)
+{
+	unsigned dev = major * 10 + minor;
+
+	if (t->variant == 'a')
+		snprintf(buf, len, "%s runs only on compute capability %u.%u", target,
+			 t->arch / 10, t->arch % 10);
+	else if (t->variant == 'f')
+		snprintf(buf, len, "%s runs only on its family (sm_%u…) at compute capability %u.%u or "
+			 "above", target, family_of(t->arch) ? family_of(t->arch) : t->arch,
+			 t->arch / 10, t->arch % 10);
+	else if (t->kind == COVERAGE_KIND_PTX)
+		snprintf(buf, len, "%s PTX needs compute capability %u.%u or above", target,
+			 t->arch / 10, t->arch % 10);
+	else if (is_tegra(t->arch) || is_tegra(dev))
+		snprintf(buf, len, "%s: Tegra SASS runs only on the exact compute capability", target);
+	else if (t->arch / 10 != major)
+		snprintf(buf, len, "%s SASS does not run across major versions (%u vs %u)", target,
+			 t->arch / 10, major);
+	else
+		snprintf(buf, len, "%s SASS needs minor %u, device has %u", target, t->arch % 10, minor);
+}
+
+int coverage_judge(const struct coverage_target *targets, size_t n, unsigned major,
+		   unsigned minor, const char *driver_version, struct coverage_result *ret)
+{
+	struct coverage_result res = { .verdict = COVERAGE_NO_GPU_CODE, .entry = SIZE_MAX,
+				       .driver_ptx_major = -1, .driver_ptx_minor = -1 };
+	const struct facts_ptx_isa *drv = NULL;
+	size_t best_sass = SIZE_MAX, best_jit = SIZE_MAX, best_new = SIZE_MAX, nearest = SIZE_MAX;
+	struct coverage_target_info bs = { 0 }, bj = { 0 }, bnear = { 0 };
+	bool any_code = false, jit_unconf = false, unknown_isa = false;
+	unsigned drv_branch = 0;
+	unsigned dev = major * 10 + minor;
+
+	if ((!targets && n) || !ret || minor > 9 || major > 99)
+		return -EINVAL;
+	if (driver_version) {
+		struct version v;
+		int r = version_parse(driver_version, &v);
+
+		if (r < 0)
+			return -EINVAL;
+		drv_branch = v.part[0];
+		if (facts_ptx_isa_for_driver(driver_version, &drv) == 0) {
+			res.driver_ptx_major = (int)drv->isa_major;
+			res.driver_ptx_minor = (int)drv->isa_minor;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct coverage_target_info t;
+
+		if (!targets[i].target || coverage_target_parse(targets[i].target, &t) < 0 ||
+		    t.kind == COVERAGE_KIND_OTHER)
+			continue;
+		any_code = true;
+		if (t.kind == COVERAGE_KIND_SASS && coverage_sass_runs(&t, major, minor)) {
+			/* prefer the exact architecture, then the closest below */
+			if (best_sass == SIZE_MAX || (bs.arch != dev && t.arch > bs.arch) ||
+			    (t.arch == dev && bs.arch != dev)) {
+				best_sass = i;
+				bs = t;
+			}
+			continue;
+		}
+		if (t.kind == COVERAGE_KIND_PTX && coverage_ptx_jits(&t, major, minor)) {
+			int pm = targets[i].ptx_major, pn = targets[i].ptx_minor;
+			bool ok, unconf = false;
+
+			if (pm < 0 || !driver_version)
+				ok = true; /* ISA or driver unknown: cannot tell, assume it loads */
+			else
+				ok = ptx_isa_ok(pm, pn, drv_branch, &unconf);
+			if (ok) {
+				if (best_jit == SIZE_MAX || t.arch > bj.arch) {
+					best_jit = i;
+					bj = t;
+					jit_unconf = unconf;
+				}
+			} else if (best_new == SIZE_MAX ||
+				   isa_cmp(pm, pn, targets[best_new].ptx_major,
+					   targets[best_new].ptx_minor) < 0) {
+				best_new = i;
+			}
+			continue;
+		}
+		/* the nearest miss: highest arch at or below the device, else the lowest above */
+		if (nearest == SIZE_MAX || (t.arch <= dev && (bnear.arch > dev || t.arch > bnear.arch)) ||
+		    (t.arch > dev && bnear.arch > dev && t.arch < bnear.arch)) {
+			nearest = i;
+			bnear = t;
+		}
+	}
+	if (best_sass != SIZE_MAX) {
+		res.verdict = COVERAGE_NATIVE;
+		res.entry = best_sass;
+		if (bs.arch == dev)
+			snprintf(res.reason, sizeof(res.reason), "%s SASS matches compute capability %u.%u",
+				 targets[best_sass].target, major, minor);
+		else if (bs.variant == 'f')
+			snprintf(res.reason, sizeof(res.reason),
+				 "%s SASS runs on compute capability %u.%u (same family, %u.%u or above)",
+				 targets[best_sass].target, major, minor, bs.arch / 10, bs.arch % 10);
+		else
+			snprintf(res.reason, sizeof(res.reason),
+				 "%s SASS runs on compute capability %u.%u (same major, minor %u <= %u)",
+				 targets[best_sass].target, major, minor, bs.arch % 10, minor);
+	} else if (best_jit != SIZE_MAX) {
+		const struct coverage_target *t = &targets[best_jit];
+
+		res.verdict = COVERAGE_PTX_JIT;
+		res.entry = best_jit;
+		if (t->ptx_major < 0) {
+			unknown_isa = true;
+			snprintf(res.reason, sizeof(res.reason),
+				 "no SASS for compute capability %u.%u; %s PTX (ISA unknown) is JIT-compiled "
+				 "by the driver at first launch", major, minor, t->target);
+		} else if (!driver_version) {
+			snprintf(res.reason, sizeof(res.reason),
+				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is JIT-compiled "
+				 "at first launch by a driver that supports PTX ISA %d.%d (driver not given)",
+				 major, minor, t->target, t->ptx_major, t->ptx_minor, t->ptx_major,
+				 t->ptx_minor);
+		} else if (drv) {
+			unknown_isa = jit_unconf;
+			snprintf(res.reason, sizeof(res.reason),
+				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is JIT-compiled "
+				 "at first launch (driver %s JITs PTX ISA up to %u.%u%s)", major, minor,
+				 t->target, t->ptx_major, t->ptx_minor, driver_version, drv->isa_major,
+				 drv->isa_minor,
+				 drv_branch > facts_ptx_isa_max_branch() ? " or newer" : "");
+		} else {
+			unknown_isa = true;
+			snprintf(res.reason, sizeof(res.reason),
+				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is older than "
+				 "the knowledge base and assumed JIT-able by driver %s", major, minor,
+				 t->target, t->ptx_major, t->ptx_minor, driver_version);
+		}
+	} else if (best_new != SIZE_MAX) {
+		const struct coverage_target *t = &targets[best_new];
+
+		res.verdict = COVERAGE_PTX_TOO_NEW;
+		res.entry = best_new;
+		ptx_isa_ok(t->ptx_major, t->ptx_minor, drv_branch, &unknown_isa);
+		if (drv)
+			snprintf(res.reason, sizeof(res.reason),
+				 "no SASS for compute capability %u.%u; %s PTX has ISA %d.%d but driver %s "
+				 "(CUDA %s) JITs PTX ISA up to %u.%u: CUDA_ERROR_UNSUPPORTED_PTX_VERSION "
+				 "(222, \"the provided PTX was compiled with an unsupported toolchain\")",
+				 major, minor, t->target, t->ptx_major, t->ptx_minor, driver_version,
+				 drv->cuda_version, drv->isa_major, drv->isa_minor);
+		else
+			snprintf(res.reason, sizeof(res.reason),
+				 "no SASS for compute capability %u.%u; %s PTX has ISA %d.%d, newer than "
+				 "driver %s (older than every PTX ISA in the knowledge base) can JIT: "
+				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)", major, minor, t->target,
+				 t->ptx_major, t->ptx_minor, driver_version);
+	} else if (any_code) {
+		char miss[160] = "";
+
+		res.verdict = COVERAGE_NO_KERNEL_IMAGE;
+		if (nearest != SIZE_MAX)
+			miss_reason(miss, sizeof(miss), targets[nearest].target, &bnear, major, minor);
+		snprintf(res.reason, sizeof(res.reason),
+			 "no SASS for compute capability %u.%u and no PTX it can JIT%s%s: "
+			 "CUDA_ERROR_NO_BINARY_FOR_GPU (209) / cudaErrorNoKernelImageForDevice (\"no "
+			 "kernel image is available for execution on the device\")", major, minor,
+			 miss[0] ? "; " : "", miss);
+	} else {
+		snprintf(res.reason, sizeof(res.reason), "no SASS or PTX");
+	}
+	if (unknown_isa)
+		res.unconfirmed = true;
+	if (res.entry != SIZE_MAX && res.verdict == COVERAGE_NATIVE) {
+		const struct facts_sm_arch *a;
+
+		if (facts_sm_arch(bs.arch, &a) == 0 && !streq(a->confidence, "confirmed"))
+			res.unconfirmed = true;
+	}
+	*ret = res;
+	return 0;
+}

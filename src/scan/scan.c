@@ -1,0 +1,698 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Finds and parses the GPU code of files, directories and Python wheels inside the ctx's
+ * root: files are mapped with root_map() and handed to src/fatbin (header-only unless
+ * GPUENV_SCAN_DEEP); directories are walked with root_list_dir(), symlinks followed once
+ * ((dev, ino) remembered, so no loop and no file twice), depth and count capped; wheels (ZIP,
+ * PKWARE APPNOTE; PEP 427) are opened with libzip over the mapped bytes and only candidate
+ * members (*.so, *.so.*, *.cubin, *.fatbin, *.ptx, *.hipfb) are read, streamed and never
+ * written to disk, after the zip-bomb guards (declared and actual size caps, ratio cap).
+ * Format notes: /work/shared/facts/fatbin-format.md §10.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <zip.h>
+
+#include "core/ctx.h"
+#include "core/root.h"
+#include "fatbin/elf-dynamic.h"
+#include "fatbin/fatbin.h"
+#include "scan/scan.h"
+#include "shared/log.h"
+#include "shared/macro.h"
+#include "shared/strv.h"
+
+#define WHEEL_CHUNK ((size_t)1 << 20)
+
+void scan_file_done(struct scan_file *f)
+{
+	free(f->path);
+	free(f->error);
+	free(f->elsewhere_sections);
+	free(f->module_id);
+	free(f->warning);
+	free(f->targets);
+	for (size_t i = 0; i < f->n_modules; i++)
+		free(f->modules[i]);
+	free(f->modules);
+	free(f->module_len);
+	strv_free(f->amd);
+	free(f->soname);
+	free(f->runpath);
+	strv_free(f->needed);
+	free(f->verdicts);
+	memset(f, 0, sizeof(*f));
+}
+
+static int new_file(struct gpuenv_scan *s, const char *path, struct scan_file **ret)
+{
+	struct scan_file *f;
+
+	if (s->n_files == s->cap_files) {
+		size_t cap = s->cap_files ? s->cap_files * 2 : 64;
+
+		f = reallocarray(s->files, cap, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		s->files = f;
+		s->cap_files = cap;
+	}
+	f = &s->files[s->n_files];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return -ENOMEM;
+	s->n_files++;
+	s->judged = false;
+	*ret = f;
+	return 0;
+}
+
+static int file_error(struct scan_file *f, enum scan_state st, const char *fmt, ...)
+	_printf_(3, 4);
+static int file_error(struct scan_file *f, enum scan_state st, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	f->state = st;
+	free(f->error);
+	va_start(ap, fmt);
+	n = vasprintf(&f->error, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		f->error = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void progress(struct gpuenv_scan *s, const char *path)
+{
+	if (s->opts.progress)
+		s->opts.progress(s->opts.progress_userdata, path, s->files_seen, s->bytes_seen);
+}
+
+/* Index of the target (name, isa) in f->targets, added if new. */
+static int target_index(struct scan_file *f, const struct fatbin_entry *e, uint16_t *ret)
+{
+	struct coverage_target_info ti;
+	struct scan_target *t;
+
+	for (size_t i = 0; i < f->n_targets; i++)
+		if (streq(f->targets[i].name, e->target) && f->targets[i].ptx_major == e->ptx_major &&
+		    f->targets[i].ptx_minor == e->ptx_minor) {
+			f->targets[i].count++;
+			*ret = (uint16_t)i;
+			return 0;
+		}
+	if (f->n_targets >= UINT16_MAX)
+		return -E2BIG;
+	t = reallocarray(f->targets, f->n_targets + 1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	f->targets = t;
+	t = &t[f->n_targets];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", e->target);
+	t->kind = coverage_target_parse(e->target, &ti) == 0 ? ti.kind : COVERAGE_KIND_OTHER;
+	t->is_lto = e->kind == FATBIN_KIND_LTO;
+	t->ptx_major = e->kind == FATBIN_KIND_PTX ? e->ptx_major : -1;
+	t->ptx_minor = e->kind == FATBIN_KIND_PTX ? e->ptx_minor : -1;
+	t->count = 1;
+	*ret = (uint16_t)f->n_targets++;
+	return 0;
+}
+
+/* Copies what the verdicts and the renderers need out of a parse result. */
+static int record_result(struct scan_file *f, struct fatbin_result *r)
+{
+	unsigned cur = UINT32_MAX;
+	int rv;
+
+	f->type = fatbin_file_type_name(r->type);
+	f->n_containers = r->n_containers;
+	f->n_entries = r->n_entries;
+	f->n_wrappers = r->n_wrappers;
+	f->n_found_elsewhere = r->n_found_elsewhere;
+	f->searched = r->searched;
+	f->elsewhere_sections = TAKE_PTR(r->elsewhere_sections);
+	f->module_id = TAKE_PTR(r->module_id);
+	f->warning = TAKE_PTR(r->warning);
+	f->soname = TAKE_PTR(r->soname);
+	f->runpath = TAKE_PTR(r->runpath);
+	if (r->needed) {
+		f->needed = TAKE_PTR(r->needed);
+		r->n_needed = 0;
+	}
+	for (size_t i = 0; i < r->n_entries; i++) {
+		const struct fatbin_entry *e = &r->entries[i];
+		uint16_t idx;
+		size_t m;
+
+		if (e->kind == FATBIN_KIND_ELF && e->has_kernels == 0) {
+			f->n_link_images++; /* nvlink device-link image: no kernels */
+			continue;
+		}
+		if (e->compression < ARRAY_SIZE(f->n_compressed))
+			f->n_compressed[e->compression]++;
+		rv = target_index(f, e, &idx);
+		if (rv < 0)
+			return rv;
+		/* modules: entries of one container are consecutive; a standalone cubin/PTX is
+		 * one module */
+		if (i == 0 || e->container != cur) {
+			uint16_t **mv = reallocarray(f->modules, f->n_modules + 1, sizeof(*mv));
+			uint16_t *ml;
+
+			if (!mv)
+				return -ENOMEM;
+			f->modules = mv;
+			ml = reallocarray(f->module_len, f->n_modules + 1, sizeof(*ml));
+			if (!ml)
+				return -ENOMEM;
+			f->module_len = ml;
+			f->modules[f->n_modules] = NULL;
+			f->module_len[f->n_modules] = 0;
+			f->n_modules++;
+			cur = e->container;
+		}
+		m = f->n_modules - 1;
+		{
+			bool have = false;
+
+			for (size_t k = 0; k < f->module_len[m]; k++)
+				have |= f->modules[m][k] == idx;
+			if (!have && f->module_len[m] < UINT16_MAX) {
+				uint16_t *v = reallocarray(f->modules[m], f->module_len[m] + 1u,
+							   sizeof(*v));
+				if (!v)
+					return -ENOMEM;
+				f->modules[m] = v;
+				v[f->module_len[m]++] = idx;
+			}
+		}
+	}
+	for (size_t i = 0; i < r->n_bundle_entries; i++) {
+		const struct fatbin_bundle_entry *b = &r->bundle_entries[i];
+
+		if (!b->gfx[0] || strv_contains(f->amd, b->target))
+			continue;
+		rv = strv_push(&f->amd, b->target);
+		if (rv < 0)
+			return rv;
+		f->n_amd++;
+	}
+	return 0;
+}
+
+static bool name_is_candidate(const char *name)
+{
+	static const char *const pats[] = { "*.so", "*.so.*", "*.cubin", "*.fatbin", "*.ptx",
+					    "*.hipfb", "*.whl" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(pats); i++)
+		if (fnmatch(pats[i], name, 0) == 0)
+			return true;
+	return false;
+}
+
+static bool is_zip(const uint8_t *p, size_t len)
+{
+	return len >= 4 && memcmp(p, "PK\3\4", 4) == 0;
+}
+
+static unsigned parse_flags(const struct gpuenv_scan *s)
+{
+	return (s->opts.flags & GPUENV_SCAN_DEEP) ?
+		       FATBIN_PARSE_PAYLOAD_HEADS | FATBIN_PARSE_SEARCH_ALL : 0;
+}
+
+static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len)
+{
+	_cleanup_(fatbin_result_freep) struct fatbin_result *r = NULL;
+	_cleanup_free_ char *why = NULL;
+	int rv;
+
+	f->size = len;
+	rv = fatbin_parse(p, len, parse_flags(s), &r, &why);
+	if (rv == -ENOMEM)
+		return rv;
+	if (rv == -EBADMSG && !fatbin_looks_parsable(p, len))
+		return file_error(f, SCAN_MALFORMED, "not an ELF file, fatbin, cubin, PTX or offload "
+				  "bundle");
+	if (rv < 0)
+		return file_error(f, rv == -E2BIG ? SCAN_TOO_LARGE : SCAN_MALFORMED, "%s%s%s",
+				  rv == -E2BIG ? "too many entries" :
+				  rv == -EPROTONOSUPPORT ? "unsupported format version" :
+				  "malformed GPU code container", why ? ": " : "", why ? why : "");
+	rv = record_result(f, r);
+	if (rv < 0 || r->type != FATBIN_FILE_HOST_ELF)
+		return rv;
+	/* SONAME / DT_NEEDED / RUNPATH: src/fatbin/elf-dynamic */
+	{
+		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+
+		if (elf_dynamic_parse(p, len, &d) < 0 || !d->has_dynamic)
+			return 0;
+		if (d->soname && !f->soname && !(f->soname = strdup(d->soname)))
+			return -ENOMEM;
+		if ((d->runpath || d->rpath) && !f->runpath &&
+		    !(f->runpath = strdup(d->runpath ? d->runpath : d->rpath)))
+			return -ENOMEM;
+		if (d->needed && d->n_needed && !f->needed) {
+			f->needed = TAKE_PTR(d->needed);
+			d->n_needed = 0;
+		}
+	}
+	return 0;
+}
+
+/* ---- wheels ------------------------------------------------------------------------ */
+
+static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, const char *label,
+			const zip_stat_t *st)
+{
+	struct scan_file *f;
+	zip_file_t *zf;
+	uint64_t cap = s->opts.max_member_size, got = 0;
+	int rv;
+
+	rv = new_file(s, label, &f);
+	if (rv < 0)
+		return rv;
+	s->files_seen++;
+	f->size = st->size;
+	if ((st->valid & (ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE)) != (ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE))
+		return file_error(f, SCAN_SKIPPED, "zip member without sizes");
+	if (st->size > cap)
+		return file_error(f, SCAN_TOO_LARGE, "%" PRIu64 " bytes uncompressed, above the cap "
+				  "of %" PRIu64, (uint64_t)st->size, cap);
+	if (st->size > 0 && (st->comp_size == 0 || st->size / st->comp_size >= s->opts.max_ratio))
+		return file_error(f, SCAN_SKIPPED, "compression ratio %" PRIu64 ":1 above %u:1 "
+				  "(zip bomb guard)",
+				  st->comp_size ? (uint64_t)(st->size / st->comp_size) : st->size,
+				  s->opts.max_ratio);
+	zf = zip_fopen_index(za, idx, 0);
+	if (!zf)
+		return file_error(f, SCAN_UNREADABLE, "%s", zip_strerror(za));
+	if (st->size <= s->opts.member_in_memory) {
+		/* small: read whole (one byte more than declared, to catch a lying directory) */
+		_cleanup_free_ uint8_t *buf = malloc(st->size + 1);
+		zip_int64_t n;
+
+		if (!buf) {
+			zip_fclose(zf);
+			return -ENOMEM;
+		}
+		while (got <= st->size && (n = zip_fread(zf, buf + got, st->size + 1 - got)) > 0)
+			got += (uint64_t)n;
+		if (got <= st->size && n < 0) {
+			rv = file_error(f, SCAN_UNREADABLE, "%s", zip_file_strerror(zf));
+		} else if (got != st->size) {
+			rv = file_error(f, SCAN_MALFORMED, "member size differs from the zip directory");
+		} else {
+			s->bytes_seen += got;
+			rv = parse_buffer(s, f, buf, got);
+		}
+		zip_fclose(zf);
+		return rv;
+	}
+	/* large: stream through the container walker, keeping only headers */
+	{
+		_cleanup_free_ uint8_t *buf = malloc(WHEEL_CHUNK);
+		struct fatbin_stream *fs = NULL;
+		struct fatbin_result *r = NULL;
+		zip_int64_t n = 0;
+
+		if (!buf || fatbin_stream_new(&fs) < 0) {
+			zip_fclose(zf);
+			fatbin_stream_free(fs);
+			return -ENOMEM;
+		}
+		f->streamed = true;
+		while ((n = zip_fread(zf, buf, WHEEL_CHUNK)) > 0) {
+			got += (uint64_t)n;
+			s->bytes_seen += (uint64_t)n;
+			if (got > st->size) {
+				n = -2;
+				break;
+			}
+			rv = fatbin_stream_feed(fs, buf, (size_t)n);
+			if (rv < 0) {
+				zip_fclose(zf);
+				fatbin_stream_free(fs);
+				if (rv == -ENOMEM)
+					return rv;
+				return file_error(f, SCAN_TOO_LARGE, "too many fatbin entries");
+			}
+			if ((got & ((256u << 20) - 1)) < (uint64_t)n)
+				progress(s, label);
+		}
+		zip_fclose(zf);
+		if (n == -2 || (n == 0 && got != st->size)) {
+			fatbin_stream_free(fs);
+			return file_error(f, SCAN_MALFORMED, "member size differs from the zip directory");
+		}
+		if (n < 0) {
+			fatbin_stream_free(fs);
+			return file_error(f, SCAN_UNREADABLE, "zip read error");
+		}
+		rv = fatbin_stream_finish(fs, &r);
+		if (rv < 0)
+			return rv;
+		rv = record_result(f, r);
+		fatbin_result_free(r);
+		return rv;
+	}
+}
+
+static int scan_wheel(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len)
+{
+	zip_error_t ze;
+	zip_source_t *src;
+	zip_t *za;
+	zip_int64_t n;
+	const char *wheel = f->path;
+	_cleanup_free_ char *wname = strdup(wheel);
+	int rv = 0;
+
+	if (!wname)
+		return -ENOMEM;
+	f->type = "wheel";
+	f->size = len;
+	zip_error_init(&ze);
+	src = zip_source_buffer_create(p, len, 0, &ze);
+	if (!src) {
+		zip_error_fini(&ze);
+		return -ENOMEM;
+	}
+	za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
+	if (!za) {
+		rv = file_error(f, SCAN_MALFORMED, "not a readable zip file: %s", zip_error_strerror(&ze));
+		zip_source_free(src);
+		zip_error_fini(&ze);
+		return rv;
+	}
+	zip_error_fini(&ze);
+	n = zip_get_num_entries(za, 0);
+	if (n < 0 || (uint64_t)n > SCAN_MAX_WHEEL_MEMBERS) {
+		rv = file_error(f, SCAN_TOO_LARGE, "%" PRId64 " zip members, above the cap of %u",
+				(int64_t)n, SCAN_MAX_WHEEL_MEMBERS);
+		zip_discard(za);
+		return rv;
+	}
+	for (zip_int64_t i = 0; i < n && rv >= 0; i++) {
+		zip_stat_t st;
+		const char *base;
+		_cleanup_free_ char *label = NULL;
+
+		if (zip_stat_index(za, (zip_uint64_t)i, 0, &st) < 0 || !(st.valid & ZIP_STAT_NAME))
+			continue;
+		base = strrchr(st.name, '/');
+		base = base ? base + 1 : st.name;
+		if (!base[0] || fnmatch("*.whl", base, 0) == 0 || !name_is_candidate(base))
+			continue;
+		if (s->files_seen >= s->opts.max_files) {
+			s->hit_file_cap = true;
+			break;
+		}
+		if (asprintf(&label, "%s!/%s", wname, st.name) < 0)
+			return -ENOMEM;
+		rv = wheel_member(s, za, (zip_uint64_t)i, label, &st);
+		progress(s, label);
+	}
+	zip_discard(za);
+	return rv < 0 ? rv : 0;
+}
+
+/* ---- files and directories ----------------------------------------------------------- */
+
+static bool seen_before(struct gpuenv_scan *s, const struct stat *st, int *err)
+{
+	*err = 0;
+	for (size_t i = 0; i < s->n_seen; i++)
+		if (s->seen[i].dev == st->st_dev && s->seen[i].ino == st->st_ino)
+			return true;
+	if (s->n_seen == s->cap_seen) {
+		size_t cap = s->cap_seen ? s->cap_seen * 2 : 256;
+		struct scan_ino *v = reallocarray(s->seen, cap, sizeof(*v));
+
+		if (!v) {
+			*err = -ENOMEM;
+			return false;
+		}
+		s->seen = v;
+		s->cap_seen = cap;
+	}
+	s->seen[s->n_seen++] = (struct scan_ino){ st->st_dev, st->st_ino };
+	return false;
+}
+
+static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat *st, bool named)
+{
+	struct root *root = s->ctx->root;
+	struct root_map m = { 0 };
+	struct scan_file *f;
+	int rv;
+
+	if (s->files_seen >= s->opts.max_files) {
+		s->hit_file_cap = true;
+		return 0;
+	}
+	rv = new_file(s, path, &f);
+	if (rv < 0)
+		return rv;
+	s->files_seen++;
+	f->size = (uint64_t)st->st_size;
+	if ((uint64_t)st->st_size > s->opts.max_file_size) {
+		rv = file_error(f, SCAN_TOO_LARGE, "%" PRIu64 " bytes, above the cap of %" PRIu64,
+				(uint64_t)st->st_size, s->opts.max_file_size);
+		progress(s, path);
+		return rv;
+	}
+	rv = root_map(root, path, s->opts.max_file_size, &m);
+	if (rv < 0) {
+		int r2 = file_error(f, SCAN_UNREADABLE, "%s", strerror(-rv));
+
+		if (named)
+			s->unreadable_args++;
+		progress(s, path);
+		return r2 < 0 ? r2 : 0;
+	}
+	/* header-only reads jump through the file: no read-ahead, no fault-around (which maps
+	 * 16 pages per fault and costs more than the headers themselves) */
+	if (m.len > ((size_t)1 << 20) && !(s->opts.flags & GPUENV_SCAN_DEEP))
+		(void)madvise((void *)m.data, m.len, MADV_RANDOM);
+	if (!named && (s->opts.flags & GPUENV_SCAN_ALL_FILES) && !fatbin_looks_parsable(m.data, m.len) &&
+	    !is_zip(m.data, m.len)) {
+		/* sniffed, not GPU code: forget it */
+		root_unmap(&m);
+		scan_file_done(f);
+		s->n_files--;
+		s->not_candidates++;
+		return 0;
+	}
+	if (is_zip(m.data, m.len))
+		rv = scan_wheel(s, f, m.data, m.len);
+	else
+		rv = parse_buffer(s, f, m.data, m.len);
+	s->bytes_seen += m.len;
+	root_unmap(&m);
+	progress(s, path);
+	return rv < 0 ? rv : 0;
+}
+
+static int scan_dir(struct gpuenv_scan *s, const char *path, unsigned depth)
+{
+	_cleanup_(strv_freep) char **names = NULL;
+	int rv;
+
+	rv = root_list_dir(s->ctx->root, path, ROOT_DIR_MAX_ENTRIES, &names);
+	if (rv < 0) {
+		struct scan_file *f;
+		int r2 = new_file(s, path, &f);
+
+		if (r2 < 0)
+			return r2;
+		f->type = "directory";
+		r2 = file_error(f, SCAN_UNREADABLE, "%s", strerror(-rv));
+		return r2 < 0 ? r2 : 0;
+	}
+	/* two passes: entries that are not symlinks first, so a file is listed under its real
+	 * name and libfoo.so -> libfoo.so.1 counts as the duplicate */
+	for (size_t k = 0; names && k < 2 * strv_length(names); k++) {
+		size_t i = k % strv_length(names);
+		bool links = k >= strv_length(names);
+		_cleanup_free_ char *child = NULL;
+		struct stat st, lst;
+		int err;
+
+		if (s->files_seen >= s->opts.max_files) {
+			s->hit_file_cap = true;
+			return 0;
+		}
+		if (asprintf(&child, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/",
+			     names[i]) < 0)
+			return -ENOMEM;
+		if ((root_lstat(s->ctx->root, child, &lst) < 0 ? false : S_ISLNK(lst.st_mode)) != links)
+			continue;
+		rv = root_stat(s->ctx->root, child, &st); /* follows symlinks */
+		if (rv < 0) {
+			/* a dangling link or unreadable entry: only worth a record if it is
+			 * named like GPU code */
+			if (name_is_candidate(names[i])) {
+				struct scan_file *f;
+				int r2 = new_file(s, child, &f);
+
+				if (r2 < 0)
+					return r2;
+				s->files_seen++;
+				r2 = file_error(f, SCAN_UNREADABLE, "%s", strerror(-rv));
+				if (r2 < 0)
+					return r2;
+			}
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (seen_before(s, &st, &err)) {
+				if (err < 0)
+					return err;
+				continue; /* a loop or a second path to a seen directory */
+			}
+			if (depth + 1 > s->opts.max_depth) {
+				log_debug(&s->ctx->log, "%s: deeper than %u levels, not entered", child,
+					  s->opts.max_depth);
+				continue;
+			}
+			rv = scan_dir(s, child, depth + 1);
+			if (rv < 0)
+				return rv;
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
+			continue;
+		if (!(s->opts.flags & GPUENV_SCAN_ALL_FILES) && !name_is_candidate(names[i])) {
+			s->not_candidates++;
+			continue;
+		}
+		if (seen_before(s, &st, &err)) {
+			if (err < 0)
+				return err;
+			s->duplicates++; /* libfoo.so -> libfoo.so.1 */
+			continue;
+		}
+		rv = scan_file(s, child, &st, false);
+		if (rv < 0)
+			return rv;
+	}
+	return 0;
+}
+
+int scan_path(struct gpuenv_scan *s, const char *path)
+{
+	struct stat st;
+	int rv, err;
+
+	rv = root_stat(s->ctx->root, path, &st);
+	if (rv < 0) {
+		struct scan_file *f;
+		int r2 = new_file(s, path, &f);
+
+		if (r2 < 0)
+			return r2;
+		s->files_seen++;
+		s->unreadable_args++;
+		r2 = file_error(f, SCAN_UNREADABLE, "%s", strerror(-rv));
+		return r2 < 0 ? r2 : rv;
+	}
+	if (seen_before(s, &st, &err)) {
+		if (err < 0)
+			return err;
+		s->duplicates++;
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rv = scan_dir(s, path, 0);
+	} else if (S_ISREG(st.st_mode)) {
+		rv = scan_file(s, path, &st, true);
+		if (rv >= 0 && s->n_files > 0 && s->files[s->n_files - 1].state == SCAN_UNREADABLE &&
+		    streq(s->files[s->n_files - 1].path, path))
+			rv = -EIO;
+	} else {
+		struct scan_file *f;
+
+		rv = new_file(s, path, &f);
+		if (rv < 0)
+			return rv;
+		s->files_seen++;
+		s->unreadable_args++;
+		rv = file_error(f, SCAN_UNREADABLE, "not a regular file or directory");
+		if (rv >= 0)
+			rv = -EINVAL;
+	}
+	return rv;
+}
+
+/* ---- verdicts ---------------------------------------------------------------------- */
+
+int scan_judge(struct gpuenv_scan *s)
+{
+	if (s->judged && s->judged_devices == s->n_devices)
+		return 0;
+	for (size_t i = 0; i < s->n_files; i++) {
+		struct scan_file *f = &s->files[i];
+		struct coverage_target *t;
+		struct scan_verdict *v;
+
+		free(f->verdicts);
+		f->verdicts = NULL;
+		if (s->n_devices == 0 || f->n_targets == 0)
+			continue;
+		v = calloc(s->n_devices, sizeof(*v));
+		t = calloc(f->n_targets, sizeof(*t));
+		if (!v || !t) {
+			free(v);
+			free(t);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < f->n_targets; k++)
+			t[k] = (struct coverage_target){ f->targets[k].name, f->targets[k].ptx_major,
+							 f->targets[k].ptx_minor };
+		for (size_t d = 0; d < s->n_devices; d++) {
+			const struct scan_device *dev = &s->devices[d];
+			int rv = coverage_judge(t, f->n_targets, dev->major, dev->minor, s->driver,
+						&v[d].res);
+
+			if (rv < 0) {
+				free(v);
+				free(t);
+				return rv;
+			}
+			if (v[d].res.entry != SIZE_MAX)
+				snprintf(v[d].entry, sizeof(v[d].entry), "%s", t[v[d].res.entry].target);
+			/* modules (containers) with code but nothing this device can load */
+			for (size_t m = 0; m < f->n_modules && f->n_modules > 1; m++) {
+				struct coverage_target mt[64];
+				struct coverage_result mr;
+				size_t n = MIN((size_t)f->module_len[m], ARRAY_SIZE(mt));
+
+				for (size_t k = 0; k < n; k++)
+					mt[k] = t[f->modules[m][k]];
+				if (coverage_judge(mt, n, dev->major, dev->minor, s->driver, &mr) == 0 &&
+				    coverage_verdict_is_failure(mr.verdict))
+					v[d].modules_without_image++;
+			}
+		}
+		free(t);
+		f->verdicts = v;
+	}
+	s->judged = true;
+	s->judged_devices = s->n_devices;
+	return 0;
+}

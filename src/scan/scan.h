@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * `gpuenv scan`: finds the GPU code in files, directories and Python wheels (through the
+ * sysroot-aware src/core/root.h, files mapped with root_map(), wheel members streamed with
+ * libzip), records per file the SASS/PTX targets that src/fatbin parsed, and judges them
+ * against devices with src/facts/coverage.h. Schema of the JSON form: docs/scan-schema.md.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "facts/coverage.h"
+#include "gpuenv/gpuenv.h"
+
+#define SCAN_DEFAULT_MAX_DEPTH 32u
+#define SCAN_DEFAULT_MAX_FILES 200000u
+#define SCAN_DEFAULT_MAX_FILE_SIZE ((uint64_t)64 << 30)   /* mapped, never read whole */
+#define SCAN_DEFAULT_MAX_MEMBER_SIZE ((uint64_t)8 << 30)  /* wheel member, uncompressed */
+#define SCAN_DEFAULT_MAX_RATIO 100u                      /* uncompressed : compressed */
+#define SCAN_MEMBER_IN_MEMORY ((uint64_t)64 << 20)       /* smaller members parsed whole */
+#define SCAN_MAX_WHEEL_MEMBERS 200000u
+#define SCAN_MAX_DEVICES 64u
+
+enum scan_state {
+	SCAN_OK = 0,       /* parsed (with or without GPU code) */
+	SCAN_UNREADABLE,   /* open/map/read failed */
+	SCAN_MALFORMED,    /* the parser refused it */
+	SCAN_TOO_LARGE,    /* above a size cap */
+	SCAN_SKIPPED,      /* zip-bomb guard, not a candidate, cap on count */
+};
+
+/* One distinct target of a file (entries with the same spelling and PTX ISA merged). */
+struct scan_target {
+	char name[24];              /* sm_86, sm_90a, compute_90, lto_80, kind7_80 */
+	enum coverage_kind kind;
+	bool is_lto;
+	int ptx_major, ptx_minor;   /* PTX: ISA, -1 unknown */
+	size_t count;               /* entries */
+};
+
+struct scan_verdict {
+	struct coverage_result res;
+	char entry[24];             /* deciding target, "" if none */
+	size_t modules_without_image; /* containers with code but nothing for this device */
+};
+
+struct scan_file {
+	char *path;                 /* as given, or "WHEEL!/member" */
+	enum scan_state state;
+	char *error;                /* why not ok */
+	const char *type;           /* fatbin_file_type_name() */
+	uint64_t size;
+	size_t n_containers, n_entries;
+	size_t n_wrappers;
+	size_t n_link_images;       /* kernel-less device-link ELF images, not judged */
+	size_t n_found_elsewhere;
+	char *elsewhere_sections;
+	bool searched, streamed;
+	char *module_id;
+	char *warning;
+	size_t n_compressed[4];     /* per enum fatbin_compression */
+	struct scan_target *targets;
+	size_t n_targets;
+	/* per container: indices into targets (for modules_without_image) */
+	uint16_t **modules;
+	uint16_t *module_len;
+	size_t n_modules;
+	char **amd;                 /* AMD target ids ("gfx90a:sramecc+:xnack-"), NULL-terminated */
+	size_t n_amd;
+	/* dynamic section (src/fatbin/elf-dynamic), when present */
+	char *soname, *runpath;
+	char **needed;
+	struct scan_verdict *verdicts; /* one per device, after scan_judge() */
+};
+
+struct scan_device {
+	char *name;                 /* product name or NULL */
+	unsigned major, minor;
+	char *source;               /* "--gpu 8.6", "snapshot: hardware.gpus.0 (0x10de:0x2684)" */
+};
+
+struct gpuenv_scan {
+	struct gpuenv_ctx *ctx;
+	struct gpuenv_scan_opts opts;
+	struct scan_device devices[SCAN_MAX_DEVICES];
+	size_t n_devices;
+	char *driver;               /* driver version or NULL */
+	char *driver_source;
+	struct scan_file *files;
+	size_t n_files, cap_files;
+	uint64_t files_seen, bytes_seen, duplicates, not_candidates;
+	bool hit_file_cap;
+	/* (dev, ino) of files and directories seen: no file twice, no directory loop */
+	struct scan_ino {
+		uint64_t dev, ino;
+	} *seen;
+	size_t n_seen, cap_seen;
+	size_t judged_devices;      /* verdicts are valid for this many devices */
+	bool judged;
+	int unreadable_args;        /* named paths that could not be read */
+};
+
+/* Walk / parse (scan.c). */
+int scan_path(struct gpuenv_scan *s, const char *path);
+/* Computes the verdicts for every file and device (idempotent). */
+int scan_judge(struct gpuenv_scan *s);
+void scan_file_done(struct scan_file *f);
+
+/* Rendering (scan-render.c). */
+int scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret);
+int scan_render_json(struct gpuenv_scan *s, unsigned flags, char **ret);

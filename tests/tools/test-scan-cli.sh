@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `gpuenv scan`: exit codes (0 usable everywhere, 2 some binary fails, 64 usage, 66 unreadable
+# PATH), --json parses and spells targets as nvcc does, --help documents the exit codes, and
+# with nvcc: a real sm_80+compute_80 library judged on 8.6 (native), 9.0 with driver 535
+# (ptx-jit) and 9.0 with driver 450 (ptx-too-new). Inputs built here; formats:
+# /work/shared/facts/fatbin-format.md; JSON: docs/scan-schema.md.
+set -u
+gpuenv="$1"
+. "$(dirname "$0")/lib-check.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# a container with sm_86 SASS and compute_90 PTX (ISA 8.4), hand-built (fatbin-format.md §3-§4)
+python3 - "$tmp/k.fatbin" <<'PY'
+import struct, sys
+def entry(kind, arch, maj, minr, payload):
+    pad = payload + b'\0' * (-len(payload) % 8)
+    h = struct.pack('<HHIQIIHHIIIQQQ', kind, 0x0101, 64, len(pad), 0, 0, minr, maj, arch, 0, 0, 0x11, 0, 0)
+    return h + pad
+body = entry(2, 86, 1, 8, b'notanelf') + entry(1, 90, 8, 4, b'')
+open(sys.argv[1], 'wb').write(struct.pack('<IHHQ', 0xBA55ED50, 1, 16, len(body)) + body)
+PY
+printf '#!/bin/sh\n' > "$tmp/fake.so"
+
+check 0 "" "$gpuenv" scan "$tmp/k.fatbin"
+check 0 "" "$gpuenv" scan --gpu 8.6 "$tmp/k.fatbin"
+check 0 "" "$gpuenv" scan --gpu 9.0 --driver 550.54.15 "$tmp/k.fatbin"
+check 2 "" "$gpuenv" scan --gpu 8.0 "$tmp/k.fatbin"
+check 2 "" "$gpuenv" scan --gpu 9.0 --driver 535.54.03 "$tmp/k.fatbin"
+check 64 "expected a PATH" "$gpuenv" scan
+check 64 "no such GPU" "$gpuenv" scan --gpu "Voodoo 5" "$tmp/k.fatbin"
+check 64 "not a driver version" "$gpuenv" scan --driver x.y "$tmp/k.fatbin"
+check 64 "--from is only used" "$gpuenv" scan --from x.json "$tmp/k.fatbin"
+check 66 "" "$gpuenv" scan "$tmp/missing.so"
+check 2 "" "$gpuenv" scan --gpu 8.0 "$tmp/missing.so" "$tmp/k.fatbin"
+check 0 "" "$gpuenv" scan "$tmp/fake.so"
+check 66 "" "$gpuenv" scan --sysroot "$tmp/nope" "/k.fatbin"
+
+out=$("$gpuenv" scan --json --gpu 9.0 --driver 535.54.03 "$tmp/k.fatbin")
+if printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+f = d["files"][0]
+assert d["schema"] == "gpuenv-scan/1", d["schema"]
+assert f["sass"] == ["sm_86"], f["sass"]
+assert f["ptx"] == [{"target": "compute_90", "ptx_isa": "8.4"}], f["ptx"]
+v = f["verdicts"][0]
+assert v["verdict"] == "ptx-too-new" and v["entry"] == "compute_90", v
+assert d["driver"]["max_ptx_isa"] == "8.2", d["driver"]
+assert d["devices"][0]["compute_capability"] == "9.0"
+'; then echo "ok: --json"; else echo "FAIL: --json: $out"; fail=1; fi
+help=$("$gpuenv" scan --help)
+for w in "Exit codes" "66" "no-kernel-image" "--this-machine"; do
+	printf '%s' "$help" | grep -qF -- "$w" || { echo "FAIL: --help lacks $w"; fail=1; }
+done
+
+nvcc=/usr/local/cuda/bin/nvcc
+if [ -x "$nvcc" ]; then
+	printf '__global__ void k(int *x) { x[threadIdx.x] += 1; }\n' > "$tmp/k.cu"
+	if "$nvcc" -shared -Xcompiler -fPIC -gencode arch=compute_80,code=[sm_80,compute_80] \
+		"$tmp/k.cu" -o "$tmp/libk.so" >/dev/null 2>&1; then
+		check 0 "" "$gpuenv" scan --gpu 8.6 "$tmp/libk.so"
+		check 0 "" "$gpuenv" scan --gpu 9.0 --driver 580.65.06 "$tmp/libk.so"
+		check 2 "" "$gpuenv" scan --gpu 9.0 --driver 575.51.03 "$tmp/libk.so"
+		out=$("$gpuenv" scan --gpu 9.0 --driver 580.65.06 "$tmp/libk.so")
+		printf '%s' "$out" | grep -q "ptx-jit" || { echo "FAIL: libk.so on 9.0: $out"; fail=1; }
+	else
+		echo "FAIL: nvcc could not build the test library"
+		fail=1
+	fi
+else
+	echo "skip: nvcc not found: the real-library cases were not run"
+fi
+exit $fail
