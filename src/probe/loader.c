@@ -475,6 +475,48 @@ static int add_candidate(struct loader *l, struct loader_result *r, const char *
 	return judge(l, c);
 }
 
+/* A directory's sorted listing, read once per loader. Borrowed; NULL when unreadable. */
+static char **listing(struct loader *l, const char *dir)
+{
+	char **names = NULL, **v1;
+	char ***v2;
+
+	for (size_t i = 0; i < l->n_listed; i++)
+		if (streq(l->listed_dirs[i], dir))
+			return l->listings[i];
+	if (root_list_dir(l->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
+		names = NULL;
+	v1 = realloc(l->listed_dirs, (l->n_listed + 1) * sizeof(*v1));
+	if (v1)
+		l->listed_dirs = v1;
+	v2 = realloc(l->listings, (l->n_listed + 1) * sizeof(*v2));
+	if (v2)
+		l->listings = v2;
+	if (!v1 || !v2 || !(l->listed_dirs[l->n_listed] = strdup(dir))) {
+		strv_free(names);
+		return NULL;
+	}
+	l->listings[l->n_listed++] = names;
+	return names;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Is name in the directory's listing? true when the directory could not be listed (then only
+ * a stat can tell). One listing per directory and loader instead of a path walk per soname:
+ * a framework library's RPATH holds a dozen directories, each asked for every DT_NEEDED. */
+static bool maybe_in_dir(struct loader *l, const char *dir, const char *name)
+{
+	char **names = listing(l, dir);
+
+	if (!names)
+		return true;
+	return bsearch(&name, names, strv_length(names), sizeof(char *), cmp_name) != NULL;
+}
+
 static int search_dir(struct loader *l, struct loader_result *r, const char *dir,
 		      enum loader_via via)
 {
@@ -482,6 +524,8 @@ static int search_dir(struct loader *l, struct loader_result *r, const char *dir
 	struct stat st;
 	int err;
 
+	if (!maybe_in_dir(l, dir, r->soname))
+		return 0;
 	if (asprintf(&path, "%s/%s", streq(dir, "/") ? "" : dir, r->soname) < 0)
 		return -ENOMEM;
 	err = root_lstat(l->root, path, &st);
@@ -712,31 +756,6 @@ static bool stem_match(const char *name, const char *stem)
 	size_t n = strlen(stem);
 
 	return strncmp(name, stem, n) == 0 && (name[n] == '\0' || name[n] == '.');
-}
-
-/* A directory's sorted listing, read once per loader. Borrowed; NULL when unreadable. */
-static char **listing(struct loader *l, const char *dir)
-{
-	char **names = NULL, **v1;
-	char ***v2;
-
-	for (size_t i = 0; i < l->n_listed; i++)
-		if (streq(l->listed_dirs[i], dir))
-			return l->listings[i];
-	if (root_list_dir(l->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
-		names = NULL;
-	v1 = realloc(l->listed_dirs, (l->n_listed + 1) * sizeof(*v1));
-	if (v1)
-		l->listed_dirs = v1;
-	v2 = realloc(l->listings, (l->n_listed + 1) * sizeof(*v2));
-	if (v2)
-		l->listings = v2;
-	if (!v1 || !v2 || !(l->listed_dirs[l->n_listed] = strdup(dir))) {
-		strv_free(names);
-		return NULL;
-	}
-	l->listings[l->n_listed++] = names;
-	return names;
 }
 
 static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, char ***out)

@@ -113,7 +113,8 @@ struct loader {
 	struct ldso_cache *cache;
 	int cache_err;
 	char cache_why[LDSO_CACHE_REASON_MAX];
-	/* Directory listings, kept for loader_find_sonames(). */
+	/* Directory listings, read once: loader_find_sonames() and the search (a name not listed
+	 * is not looked up). */
 	char **listed_dirs;
 	char ***listings;
 	size_t n_listed;
