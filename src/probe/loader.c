@@ -481,6 +481,48 @@ static int add_candidate(struct loader *l, struct loader_result *r, const char *
 	return judge(l, c);
 }
 
+/* A directory's sorted listing, read once per loader. Borrowed; NULL when unreadable. */
+static char **listing(struct loader *l, const char *dir)
+{
+	char **names = NULL, **v1;
+	char ***v2;
+
+	for (size_t i = 0; i < l->n_listed; i++)
+		if (streq(l->listed_dirs[i], dir))
+			return l->listings[i];
+	if (root_list_dir(l->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
+		names = NULL;
+	v1 = realloc(l->listed_dirs, (l->n_listed + 1) * sizeof(*v1));
+	if (v1)
+		l->listed_dirs = v1;
+	v2 = realloc(l->listings, (l->n_listed + 1) * sizeof(*v2));
+	if (v2)
+		l->listings = v2;
+	if (!v1 || !v2 || !(l->listed_dirs[l->n_listed] = strdup(dir))) {
+		strv_free(names);
+		return NULL;
+	}
+	l->listings[l->n_listed++] = names;
+	return names;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Is name in the directory's listing? true when the directory could not be listed (then only
+ * a stat can tell). One listing per directory and loader instead of a path walk per soname:
+ * a framework library's RPATH holds a dozen directories, each asked for every DT_NEEDED. */
+static bool maybe_in_dir(struct loader *l, const char *dir, const char *name)
+{
+	char **names = listing(l, dir);
+
+	if (!names)
+		return true;
+	return bsearch(&name, names, strv_length(names), sizeof(char *), cmp_name) != NULL;
+}
+
 static int search_dir(struct loader *l, struct loader_result *r, const char *dir,
 		      enum loader_via via)
 {
@@ -488,6 +530,8 @@ static int search_dir(struct loader *l, struct loader_result *r, const char *dir
 	struct stat st;
 	int err;
 
+	if (!maybe_in_dir(l, dir, r->soname))
+		return 0;
 	if (asprintf(&path, "%s/%s", streq(dir, "/") ? "" : dir, r->soname) < 0)
 		return -ENOMEM;
 	err = root_lstat(l->root, path, &st);
@@ -576,7 +620,83 @@ static void pick(struct loader_result *r)
 	}
 }
 
-static int resolve(struct loader *l, const char *soname, const char *requester,
+struct loader_requester *loader_requester_free(struct loader_requester *q)
+{
+	if (!q)
+		return NULL;
+	free(q->path);
+	free(q->rpath);
+	free(q->runpath);
+	dirs_done(&q->rpath_dirs);
+	dirs_done(&q->runpath_dirs);
+	free(q);
+	return NULL;
+}
+
+int loader_requester_new(struct loader *l, const char *path, struct loader_requester **ret)
+{
+	_cleanup_(loader_requester_freep) struct loader_requester *q = calloc(1, sizeof(*q));
+	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+	_cleanup_free_ char *origin = strdup(path);
+	struct root_map m = { 0 };
+	char *slash;
+	int err;
+
+	if (!q || !origin || !(q->path = strdup(path)))
+		return -ENOMEM;
+	/* $ORIGIN: the directory of the object as it was opened (glibc _dl_new_object()). */
+	slash = strrchr(origin, '/');
+	if (slash)
+		*(slash == origin ? slash + 1 : slash) = '\0';
+	err = root_map(l->root, path, LOADER_MAP_MAX, &m);
+	if (err == 0) {
+		err = elf_dynamic_parse(m.data, m.len, &d);
+		root_unmap(&m);
+	}
+	if (err == -ENOMEM)
+		return err;
+	q->err = err;
+	if (d) {
+		q->problem = d->problem;
+		if ((d->rpath && !(q->rpath = strdup(d->rpath))) ||
+		    (d->runpath && !(q->runpath = strdup(d->runpath))))
+			return -ENOMEM;
+	}
+	/* DT_RPATH only when there is no DT_RUNPATH (ld.so(8)). */
+	if (q->runpath)
+		err = dirs_from_list(l, &q->runpath_dirs, q->runpath, ":", origin);
+	else if (q->rpath)
+		err = dirs_from_list(l, &q->rpath_dirs, q->rpath, ":", origin);
+	else
+		err = 0;
+	if (err < 0)
+		return err;
+	*ret = TAKE_PTR(q);
+	return 0;
+}
+
+static int dirs_copy(struct loader_dirs *to, const struct loader_dirs *from)
+{
+	*to = (struct loader_dirs){ .truncated = from->truncated };
+	if (!from->n)
+		return 0;
+	to->v = calloc(from->n, sizeof(*to->v));
+	if (!to->v)
+		return -ENOMEM;
+	for (size_t i = 0; i < from->n; i++) {
+		const struct loader_dir *x = &from->v[i];
+
+		to->v[i] = (struct loader_dir){ .note = x->note, .err = x->err };
+		to->n++;
+		to->v[i].entry = strdup(x->entry);
+		to->v[i].path = x->path ? strdup(x->path) : NULL;
+		if (!to->v[i].entry || (x->path && !to->v[i].path))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int resolve(struct loader *l, const char *soname, const struct loader_requester *q,
 		   struct loader_result **ret)
 {
 	_cleanup_(loader_result_freep) struct loader_result *r = calloc(1, sizeof(*r));
@@ -589,49 +709,23 @@ static int resolve(struct loader *l, const char *soname, const char *requester,
 	r->cands = calloc(LOADER_MAX_CANDIDATES, sizeof(*r->cands));
 	if (!r->soname || !r->cands)
 		return -ENOMEM;
-	if (requester) {
-		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
-		_cleanup_free_ char *origin = strdup(requester);
-		struct root_map m = { 0 };
-		char *slash;
-
-		r->requester = strdup(requester);
-		if (!origin || !r->requester)
+	if (q) {
+		r->requester_err = q->err;
+		r->requester_problem = q->problem;
+		r->requester = strdup(q->path);
+		r->rpath = q->rpath ? strdup(q->rpath) : NULL;
+		r->runpath = q->runpath ? strdup(q->runpath) : NULL;
+		if (!r->requester || (q->rpath && !r->rpath) || (q->runpath && !r->runpath) ||
+		    dirs_copy(&r->rpath_dirs, &q->rpath_dirs) < 0 ||
+		    dirs_copy(&r->runpath_dirs, &q->runpath_dirs) < 0)
 			return -ENOMEM;
-		/* $ORIGIN: the directory of the object as it was opened (glibc _dl_new_object()). */
-		slash = strrchr(origin, '/');
-		if (slash)
-			*(slash == origin ? slash + 1 : slash) = '\0';
-		err = root_map(l->root, requester, LOADER_MAP_MAX, &m);
-		if (err == 0) {
-			err = elf_dynamic_parse(m.data, m.len, &d);
-			root_unmap(&m);
-		}
-		if (err == -ENOMEM)
-			return err;
-		r->requester_err = err;
-		if (d) {
-			r->requester_problem = d->problem;
-			if ((d->rpath && !(r->rpath = strdup(d->rpath))) ||
-			    (d->runpath && !(r->runpath = strdup(d->runpath))))
-				return -ENOMEM;
-		}
-		if (r->runpath)
-			err = dirs_from_list(l, &r->runpath_dirs, r->runpath, ":", origin);
-		else if (r->rpath)
-			err = dirs_from_list(l, &r->rpath_dirs, r->rpath, ":", origin);
-		else
-			err = 0;
-		if (err < 0)
-			return err;
-		/* DT_RPATH only when there is no DT_RUNPATH (ld.so(8)). */
-		err = search_dirs(l, r, &r->rpath_dirs, LOADER_VIA_RPATH);
+		err = search_dirs(l, r, &q->rpath_dirs, LOADER_VIA_RPATH);
 		if (err < 0)
 			return err;
 	}
 	err = search_dirs(l, r, &l->llp, LOADER_VIA_LD_LIBRARY_PATH);
-	if (err >= 0)
-		err = search_dirs(l, r, &r->runpath_dirs, LOADER_VIA_RUNPATH);
+	if (err >= 0 && q)
+		err = search_dirs(l, r, &q->runpath_dirs, LOADER_VIA_RUNPATH);
 	if (err >= 0)
 		err = search_cache(l, r);
 	if (err >= 0)
@@ -651,7 +745,16 @@ int loader_resolve(struct loader *l, const char *soname, struct loader_result **
 int loader_resolve_for(struct loader *l, const char *soname, const char *requester,
 		       struct loader_result **ret)
 {
-	return resolve(l, soname, requester, ret);
+	_cleanup_(loader_requester_freep) struct loader_requester *q = NULL;
+	int err = loader_requester_new(l, requester, &q);
+
+	return err < 0 ? err : resolve(l, soname, q, ret);
+}
+
+int loader_resolve_req(struct loader *l, const char *soname, const struct loader_requester *q,
+		       struct loader_result **ret)
+{
+	return resolve(l, soname, q, ret);
 }
 
 static bool stem_match(const char *name, const char *stem)
@@ -659,31 +762,6 @@ static bool stem_match(const char *name, const char *stem)
 	size_t n = strlen(stem);
 
 	return strncmp(name, stem, n) == 0 && (name[n] == '\0' || name[n] == '.');
-}
-
-/* A directory's sorted listing, read once per loader. Borrowed; NULL when unreadable. */
-static char **listing(struct loader *l, const char *dir)
-{
-	char **names = NULL, **v1;
-	char ***v2;
-
-	for (size_t i = 0; i < l->n_listed; i++)
-		if (streq(l->listed_dirs[i], dir))
-			return l->listings[i];
-	if (root_list_dir(l->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
-		names = NULL;
-	v1 = realloc(l->listed_dirs, (l->n_listed + 1) * sizeof(*v1));
-	if (v1)
-		l->listed_dirs = v1;
-	v2 = realloc(l->listings, (l->n_listed + 1) * sizeof(*v2));
-	if (v2)
-		l->listings = v2;
-	if (!v1 || !v2 || !(l->listed_dirs[l->n_listed] = strdup(dir))) {
-		strv_free(names);
-		return NULL;
-	}
-	l->listings[l->n_listed++] = names;
-	return names;
 }
 
 static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, char ***out)

@@ -113,7 +113,8 @@ struct loader {
 	struct ldso_cache *cache;
 	int cache_err;
 	char cache_why[LDSO_CACHE_REASON_MAX];
-	/* Directory listings, kept for loader_find_sonames(). */
+	/* Directory listings, read once: loader_find_sonames() and the search (a name not listed
+	 * is not looked up). */
 	char **listed_dirs;
 	char ***listings;
 	size_t n_listed;
@@ -133,6 +134,26 @@ int loader_resolve(struct loader *l, const char *soname, struct loader_result **
 /* The search for soname as a DT_NEEDED of the ELF file requester (a path inside the root, as
  * the process opened it: $ORIGIN is its directory), with its DT_RPATH / DT_RUNPATH. */
 int loader_resolve_for(struct loader *l, const char *soname, const char *requester,
+		       struct loader_result **ret);
+/* A requester's search lists, read once for many sonames (a framework library's DT_NEEDED
+ * entries): the ELF file mapped and parsed, its DT_RPATH/DT_RUNPATH expanded and stat'ed.
+ * A requester that cannot be read is still made, with err / problem set. -ENOMEM only. */
+struct loader_requester {
+	char *path;
+	int err;                /* reading or parsing it: 0 or -errno */
+	const char *problem;    /* elf-dynamic's note */
+	char *rpath, *runpath;
+	struct loader_dirs rpath_dirs, runpath_dirs; /* rpath_dirs only without DT_RUNPATH */
+};
+int loader_requester_new(struct loader *l, const char *path, struct loader_requester **ret);
+struct loader_requester *loader_requester_free(struct loader_requester *q);
+static inline void loader_requester_freep(struct loader_requester **q)
+{
+	loader_requester_free(*q);
+}
+/* loader_resolve_for() with a requester read before: the same answer, without reading the
+ * requester again. */
+int loader_resolve_req(struct loader *l, const char *soname, const struct loader_requester *q,
 		       struct loader_result **ret);
 struct loader_result *loader_result_free(struct loader_result *r);
 static inline void loader_result_freep(struct loader_result **r)

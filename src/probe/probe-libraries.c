@@ -92,7 +92,7 @@ static void write_verdict(struct snap_node *o, const struct loader_candidate *c)
 	}
 }
 
-static void write_result(struct snap_node *o, const struct loader_result *r)
+void probe_write_loader_result(struct snap_node *o, const struct loader_result *r)
 {
 	const struct loader_candidate *w = r->winner >= 0 ? &r->cands[r->winner] : NULL;
 	struct snap_node *sh;
@@ -111,7 +111,10 @@ static void write_result(struct snap_node *o, const struct loader_result *r)
 		snap_set_str(o, "found_via", loader_via_name(f->via), cand_source(f));
 	} else {
 		snap_set_state(o, "path", FACT_ABSENT, "ld.so search",
-			       "not found in LD_LIBRARY_PATH, ld.so.cache or the system directories");
+			       r->requester ? "not found in the requester's DT_RPATH/DT_RUNPATH, "
+					      "LD_LIBRARY_PATH, ld.so.cache or the system directories"
+					    : "not found in LD_LIBRARY_PATH, ld.so.cache or the system "
+					      "directories");
 	}
 	sh = snap_array(o, "shadowed");
 	for (size_t i = 0; i < r->n_cands; i++) {
@@ -176,7 +179,7 @@ static int probe_compat(struct probe_env *pe, struct snap_node *userspace)
 	return 0;
 }
 
-static void write_dirs(struct snap_node *arr, const struct loader_dirs *d, const char *source)
+void probe_write_loader_dirs(struct snap_node *arr, const struct loader_dirs *d, const char *source)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		struct snap_node *e = snap_append_object(arr);
@@ -201,8 +204,9 @@ static void write_config(struct snap_node *rt, const struct loader *l)
 	snap_set_str(ld, "abi", ldso_cache_flags_name(l->cache_flags, fl, sizeof(fl)),
 		     "gpuenv build architecture");
 	snap_set_str(ld, "default_dirs_kind", l->defaults_kind, "root layout");
-	write_dirs(snap_array(ld, "default_dirs"), &l->defaults, "glibc system directories");
-	write_dirs(snap_array(ld, "ld_library_path"), &l->llp, "LD_LIBRARY_PATH");
+	probe_write_loader_dirs(snap_array(ld, "default_dirs"), &l->defaults,
+				"glibc system directories");
+	probe_write_loader_dirs(snap_array(ld, "ld_library_path"), &l->llp, "LD_LIBRARY_PATH");
 	if (l->llp.truncated)
 		snap_set_state(ld, "ld_library_path_truncated", FACT_PRESENT, "LD_LIBRARY_PATH",
 			       "more entries than gpuenv reads");
@@ -238,7 +242,7 @@ static int resolve_into(struct loader *l, struct snap_node *o, const char *sonam
 	if (err < 0)
 		return err;
 	snap_set_str(o, "soname", soname, "ld.so search");
-	write_result(o, r);
+	probe_write_loader_result(o, r);
 	return 0;
 }
 

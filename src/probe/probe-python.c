@@ -26,6 +26,7 @@
 
 #include "dist-metadata.h"
 #include "fatbin/fatbin.h"
+#include "framework-loads.h"
 #include "probe.h"
 #include "pyfile.h"
 #include "shared/parse.h"
@@ -65,6 +66,8 @@ struct ctx {
 	char *dpkg_status; /* read once, on first need */
 	int dpkg_err;
 	bool dpkg_read;
+	struct loader *loader; /* the ld.so emulation, made on first need, shared by every env */
+	char **sites;          /* the site-packages directories of the env being probed */
 };
 
 static char *path_join(const char *a, const char *b)
@@ -575,6 +578,32 @@ static int record_kernels(struct probe_env *pe, struct snap_node *obj, const cha
 	return 0;
 }
 
+/* loads.<soname>, needed_missing[], load_search from the kernel_library just recorded:
+ * its GPU DT_NEEDED entries as the dynamic loader resolves them for it (framework-loads.h). */
+static int record_loads(struct ctx *c, struct snap_node *obj)
+{
+	const struct snap_node *kl = snap_child(obj, "kernel_library");
+	const char *path = snap_get_str(obj, "kernel_library.path");
+	_cleanup_free_ char *own = NULL;
+	int r;
+
+	if (!path) {
+		/* No library (or it could not be read): the same state, so "could not tell" stays. */
+		if (kl && snap_kind(kl) == SNAP_FACT)
+			snap_set_state(obj, "loads", snap_state(kl), snap_source(kl), snap_error(kl));
+		else
+			snap_set_state(obj, "loads", FACT_ABSENT, NULL, "no framework library");
+		return 0;
+	}
+	if (!c->loader && (r = loader_new(c->pe->root, c->pe->env, &c->loader)) < 0)
+		return r;
+	own = strdup(path);
+	if (!own)
+		return -ENOMEM;
+	*strrchr(own, '/') = '\0';
+	return probe_framework_loads(c->loader, obj, path, c->sites, own);
+}
+
 /* ---- site-packages --------------------------------------------------------------------- */
 
 typedef bool (*dist_pred)(const char *normalized);
@@ -867,7 +896,8 @@ static int probe_torch(struct ctx *c, struct snap_node *pkgs, const struct site 
 				snap_append_str(arr, *n, lib);
 				break;
 			}
-	return record_kernels(pe, t, lib, kernels, ARRAY_SIZE(kernels));
+	r = record_kernels(pe, t, lib, kernels, ARRAY_SIZE(kernels));
+	return r < 0 ? r : record_loads(c, t);
 }
 
 static void record_pyval(struct snap_node *obj, const char *key, const struct pyval *v,
@@ -973,7 +1003,8 @@ static int probe_tensorflow(struct ctx *c, struct snap_node *pkgs, const struct 
 					   "build_info lacks is_cuda_build / is_rocm_build");
 		pyval_done(&v);
 	}
-	return record_kernels(pe, t, dir, kernels, ARRAY_SIZE(kernels));
+	r = record_kernels(pe, t, dir, kernels, ARRAY_SIZE(kernels));
+	return r < 0 ? r : record_loads(c, t);
 }
 
 /* jax/version.py, jaxlib/version.py: the release build writes _release_version. */
@@ -1123,6 +1154,8 @@ static int probe_jax(struct ctx *c, struct snap_node *pkgs, const struct site *s
 					return -ENOMEM;
 				cands[0] = so;
 				r = record_kernels(pe, pl, pdir, cands, 1);
+				if (r >= 0)
+					r = record_loads(c, pl);
 				if (r < 0)
 					return r;
 			}
@@ -1521,6 +1554,9 @@ static int probe_one_env(struct ctx *c, struct snap_node *env, const struct pyen
 		snap_append_str(arr, *d, *d);
 		sites[ns++].dir = *d;
 	}
+	for (size_t i = 0; i < ns; i++)
+		if ((r = strv_push(&c->sites, sites[i].dir)) < 0)
+			goto out;
 	pkgs = snap_object(env, "packages");
 	r = probe_torch(c, pkgs, sites, ns);
 	if (r >= 0)
@@ -1532,6 +1568,7 @@ static int probe_one_env(struct ctx *c, struct snap_node *env, const struct pyen
 	if (r >= 0)
 		r = probe_nvidia_wheels(c, env, sites, ns);
 out:
+	c->sites = strv_free(c->sites);
 	for (size_t i = 0; i < ARRAY_SIZE(sites); i++)
 		strv_free(sites[i].names);
 	return r == -ENOMEM ? r : 0;
@@ -1561,5 +1598,6 @@ int probe_python(struct probe_env *pe, struct snapshot *s)
 		snap_set_bool(fw, "python_envs_truncated", true, "more than 64 environments");
 	free(es);
 	free(c.dpkg_status);
+	loader_free(c.loader);
 	return r < 0 ? r : snapshot_error(s);
 }

@@ -53,3 +53,11 @@ int probe_nvml(struct probe_env *pe, struct snapshot *s);
 int probe_cuda_driver(struct probe_env *pe, struct snapshot *s);
 int probe_opencl(struct probe_env *pe, struct snapshot *s);
 int probe_process(struct probe_env *pe, struct snapshot *s);
+
+/* probe-libraries.c: the library object and search-list writers (docs/snapshot-schema.md
+ * "driver.userspace, runtime.libraries, runtime.loader"), shared with framework-loads.c. */
+struct loader_result;
+struct loader_dirs;
+void probe_write_loader_result(struct snap_node *o, const struct loader_result *r);
+void probe_write_loader_dirs(struct snap_node *arr, const struct loader_dirs *d,
+			     const char *source);

@@ -133,7 +133,20 @@ NV = {
 }
 
 
-def nvidia_wheel(site, name, version, requires=(), tag="py3-none-manylinux2014_x86_64"):
+def elf_standin(soname):
+    """A tiny real x86-64 shared object whose only content that matters is its DT_SONAME."""
+    with tempfile.TemporaryDirectory() as t:
+        out = os.path.join(t, soname)
+        subprocess.run(["gcc", "-x", "c", "-", "-shared", "-fPIC", "-nostdlib", "-s",
+                        "-Wl,--build-id=none", "-Wl,-z,noseparate-code", "-Wl,-z,norelro",
+                        f"-Wl,-soname,{soname}", "-o", out],
+                       input=b"int f(void) { return 1; }\n", check=True)
+        with open(out, "rb") as f:
+            return f.read()
+
+
+def nvidia_wheel(site, name, version, requires=(), tag="py3-none-manylinux2014_x86_64",
+                 real=()):
     comp, libs, summary = NV[name]
     cudnn_major = version.split(".")[0]
     minor = version.split(".")[1]
@@ -146,7 +159,14 @@ def nvidia_wheel(site, name, version, requires=(), tag="py3-none-manylinux2014_x
     d.put(f"nvidia/{comp}/__init__.py", "")
     d.put(f"nvidia/{comp}/lib/__init__.py", "")
     for lib in libs:
-        d.listed(f"nvidia/{comp}/lib/" + lib.format(cudnn=cudnn_major, m=minor))
+        lib = lib.format(cudnn=cudnn_major, m=minor)
+        if lib in real:
+            # A file ld.so can open, under the wheel's name and SONAME (wheels hold no links).
+            data = elf_standin(lib)
+            w(f"{site}/nvidia/{comp}/lib/{lib}", data, 0o755)
+            d.rows.append(f"nvidia/{comp}/lib/{lib},{rec_hash(data)}")
+        else:
+            d.listed(f"nvidia/{comp}/lib/{lib}")
     d.done()
 
 
@@ -285,7 +305,7 @@ CU121_PINS = ["nvidia-cuda-nvrtc-cu12==12.1.105", "nvidia-cuda-runtime-cu12==12.
               "nvidia-nvtx-cu12==12.1.105"]
 
 
-def pins_to_wheels(site, pins, extra=()):
+def pins_to_wheels(site, pins, extra=(), real=()):
     for p in list(pins) + list(extra):
         name, ver = p.split("==")
         reqs = []
@@ -295,7 +315,7 @@ def pins_to_wheels(site, pins, extra=()):
             reqs = ["nvidia-nvjitlink-cu12"]
         elif name == "nvidia-cudnn-cu12":
             reqs = ["nvidia-cublas-cu12"]
-        nvidia_wheel(site, name, ver, reqs)
+        nvidia_wheel(site, name, ver, reqs, real=real)
 
 
 def venv_torch24(fixtures, so):
@@ -307,6 +327,22 @@ def venv_torch24(fixtures, so):
         "cuda_cudart": {"name": "CUDA Runtime (cudart)", "version": "11.8.89"},
         "cuda_nvcc": {"name": "CUDA NVCC", "version": "11.8.89"}}, indent=3) + "\n")
     w("/usr/local/cuda-11.8/bin/nvcc", b"", 0o755)
+    # The toolkit's runtime libraries as the CUDA 11.8 runfile lays them out: lib64 ->
+    # targets/x86_64-linux/lib, soname links to the versioned files (component versions of the
+    # CUDA 11.8.0 release notes). libcurand.so.10 and libnvToolsExt.so.1 share their sonames
+    # with the cu12 wheels: the ones LD_LIBRARY_PATH offers and torch's DT_RPATH overrides.
+    tl = "/usr/local/cuda-11.8/targets/x86_64-linux/lib"
+    link("/usr/local/cuda-11.8/lib64", "targets/x86_64-linux/lib")
+    for soname, real in [("libcudart.so.11.0", "libcudart.so.11.8.89"),
+                         ("libcublas.so.11", "libcublas.so.11.11.3.6"),
+                         ("libcublasLt.so.11", "libcublasLt.so.11.11.3.6"),
+                         ("libcufft.so.10", "libcufft.so.10.9.0.58"),
+                         ("libcurand.so.10", "libcurand.so.10.3.0.86"),
+                         ("libcusparse.so.11", "libcusparse.so.11.7.5.86"),
+                         ("libnvToolsExt.so.1", "libnvToolsExt.so.1.0.0")]:
+        w(f"{tl}/{real}", elf_standin(soname), 0o755)
+        link(f"{tl}/{soname}", real)
+        link(f"{tl}/{soname.split('.so')[0]}.so", soname)
     link("/usr/local/cuda", "/usr/local/cuda-11.8")
     v = "/home/user/venv"
     venv(v, "3.10.12")
@@ -314,12 +350,16 @@ def venv_torch24(fixtures, so):
     torch_dist(site, "2.4.0+cu124", "12.4", None, "e4ee3be4063b7c430974252fdf7db42273388d86",
                CU124_PINS, 'Requires-Dist: triton==3.0.0; platform_system == "Linux" and '
                'platform_machine == "x86_64" and python_version < "3.13"\n', kernel_so=so)
-    pins_to_wheels(site, CU124_PINS)
+    # The libraries libtorch_cuda.so's DT_NEEDED asks for, as tiny ELF files with their SONAMEs.
+    pins_to_wheels(site, CU124_PINS, real={
+        "libcudart.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudnn.so.9",
+        "libnccl.so.2", "libcusparse.so.12", "libcufft.so.11", "libcurand.so.10",
+        "libnvToolsExt.so.1"})
     scenario("python-venv-torch24-cu124",
-             "venv (Ubuntu 22.04, Python 3.10) with torch 2.4.0+cu124 and its nvidia-*-cu12 wheels; the system toolkit /usr/local/cuda is 11.8 and first on PATH, but the wheel's RPATH points at site-packages/nvidia (the wheels win)",
-             "torch version.py as tools/generate_torch_version.py writes it (2.4.0 git_version from real 2.4.0 installs); METADATA head and Requires-Dist pins of the download.pytorch.org cu124 wheel (pins as pip logs of torch==2.4.0 show them); nvidia-* METADATA/RECORD in pip's format; pyvenv.cfg as Python 3.10's venv writes it; torch/lib/libtorch_cuda.so is a 31 KB stand-in built by nvcc 13.0 (sm_75, sm_80, sm_86, sm_90, compute_90 PTX: the real cu124 wheel also has sm_50/60/70, which nvcc 13 cannot target) with the real wheel's SONAME, DT_NEEDED subset and DT_RPATH; torch's other libraries are zero-length files under their real names, the nvidia libraries are listed in RECORD only; CUDA 11.8 version.json as NVIDIA ships it",
+             "venv (Ubuntu 22.04, Python 3.10) with torch 2.4.0+cu124 and its nvidia-*-cu12 wheels; the system toolkit /usr/local/cuda is 11.8, first on PATH and on LD_LIBRARY_PATH, but libtorch_cuda.so's DT_RPATH (searched before LD_LIBRARY_PATH) points at site-packages/nvidia: the wheels win, also over the toolkit's libcurand.so.10 and libnvToolsExt.so.1",
+             "torch version.py as tools/generate_torch_version.py writes it (2.4.0 git_version from real 2.4.0 installs); METADATA head and Requires-Dist pins of the download.pytorch.org cu124 wheel (pins as pip logs of torch==2.4.0 show them); nvidia-* METADATA/RECORD in pip's format; pyvenv.cfg as Python 3.10's venv writes it; torch/lib/libtorch_cuda.so is a 31 KB stand-in built by nvcc 13.0 (sm_75, sm_80, sm_86, sm_90, compute_90 PTX: the real cu124 wheel also has sm_50/60/70, which nvcc 13 cannot target) with the real wheel's SONAME, DT_NEEDED subset and DT_RPATH; torch's other libraries are zero-length files under their real names; the nvidia libraries libtorch_cuda.so needs are tiny gcc-built ELF files with the wheels' file names and SONAMEs (nvidia_pip_packages.tsv), the others are listed in RECORD only; CUDA 11.8 version.json as NVIDIA ships it, and its lib64 -> targets/x86_64-linux/lib with soname links to files named by the CUDA 11.8.0 release notes' component versions (tiny ELF stand-ins); LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64 as the CUDA 11.8 installation guide's post-installation actions set it",
              {"PATH": "/home/user/venv/bin:/usr/local/cuda/bin:/usr/bin:/bin", "VIRTUAL_ENV": v,
-              "HOME": "/home/user"})
+              "HOME": "/home/user", "LD_LIBRARY_PATH": "/usr/local/cuda-11.8/lib64"})
 
 
 def conda_json(prefix, name, version, build, channel, depends, files, subdir="linux-64",
@@ -575,7 +615,7 @@ def rocm62(fixtures):
                'platform_machine == "x86_64"\n', bundled=bundled)
     scenario("python-rocm62-torch",
              "ROCm 6.2.0 machine (/opt/rocm -> /etc/alternatives/rocm -> /opt/rocm-6.2.0) with torch 2.5.1+rocm6.2 from download.pytorch.org/whl/rocm6.2 in a venv",
-             "torch version.py of the rocm6.2 wheel (hip '6.2.41133-dd7f95766', cuda None, 2.5.1 git_version); the ROCm wheels bundle the ROCm user-space libraries in torch/lib: they are zero-length files under their real names here, and libtorch_hip.so is left out (kernel library recorded absent); /opt/rocm-6.2.0/.info/version as the ROCm 6.2.0 packages install it",
+             "torch version.py of the rocm6.2 wheel (hip '6.2.41133-dd7f95766' = ROCm 6.2.0's HIP version, cuda None, 2.5.1 git_version; the hip string and git hash are UNVERIFIED: not checked against a downloaded wheel); the ROCm wheels bundle the ROCm user-space libraries in torch/lib: they are zero-length files under their real names here, and libtorch_hip.so is left out (kernel library recorded absent); /opt/rocm-6.2.0/.info/version as the ROCm 6.2.0 packages install it",
              {"PATH": f"{v}/bin:/opt/rocm/bin:/usr/bin:/bin", "VIRTUAL_ENV": v, "HOME": "/home/user"})
 
 

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Which GPU runtime libraries a framework's own library (torch/lib/libtorch_cuda.so, the JAX
+ * CUDA plugin, TensorFlow's libtensorflow_cc) gets from the dynamic loader: its DT_NEEDED
+ * entries (System V gABI "Dynamic Section", read with fatbin/elf-dynamic.h), each resolved
+ * as requested by that library (loader.h: its DT_RPATH or DT_RUNPATH with $ORIGIN, then
+ * LD_LIBRARY_PATH, /etc/ld.so.cache, the system directories), and libcuda.so.1, which the
+ * CUDA runtime dlopen()s from its own context. Written into the package's snapshot object:
+ * load_search, loads.<soname>, needed_missing[] (docs/snapshot-schema.md).
+ */
+#pragma once
+
+#include "probe/loader.h"
+#include "snapshot/snapshot.h"
+
+/* Resolves the GPU-runtime DT_NEEDED entries of library (a path inside the root, as the
+ * framework opens it) into pkg. wheel_sites: the environment's site-packages directories
+ * (a winner under <site>/nvidia/ came from a pip wheel), NULL-terminated; own_dir: the
+ * framework's own library directory (bundled copies count as the wheel's too). A library
+ * that cannot be read is recorded; -ENOMEM only. */
+int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *library,
+			  char **wheel_sites, const char *own_dir);
+
+/* Is this DT_NEEDED name a GPU runtime library (libcudart.so.12, libcudnn_ops_infer.so.8,
+ * libcudart-d0da41ae.so.11.0, libamdhip64.so.6 …)? */
+bool probe_is_gpu_runtime_soname(const char *name);
