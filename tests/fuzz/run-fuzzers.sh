@@ -9,6 +9,7 @@ CC=clang meson setup build-fuzz -Dfuzzers=true -Db_sanitize=address,undefined -D
 meson compile -C build-fuzz
 for bin in build-fuzz/tests/fuzz/fuzz-*; do
 	case "$bin" in *fuzz-replay-*) continue ;; esac
+	[ -f "$bin" ] && [ -x "$bin" ] || continue # meson's fuzz-<name>.p object directories
 	name=${bin##*/fuzz-}
 	echo "== $name for ${secs}s"
 	"$bin" -max_total_time="$secs" -print_final_stats=1 "tests/fuzz/corpus/$name" 2>&1 | grep -E 'stat::number_of_executed_units|Done|ERROR' || true
