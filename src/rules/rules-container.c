@@ -240,3 +240,152 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }
+
+/* ---- container.no-nvidia-runtime ---------------------------------------------------------- */
+
+#define HOST "container.host."
+
+static bool str_has(const char *s, const char *what)
+{
+	return s && strstr(s, what);
+}
+
+/* CDI specs that parsed (cdi_specs[] with a present format). */
+static size_t cdi_spec_count(const struct snap_node *root)
+{
+	const struct snap_node *specs = snap_get(root, HOST "cdi_specs");
+	size_t n = 0;
+
+	for (size_t i = 0; i < snap_count(specs); i++)
+		n += snap_present(snap_child(snap_at(specs, i), "format"));
+	return n;
+}
+
+RULE_CHECK(check_no_nvidia_runtime)
+{
+	const struct snap_node *dockerd = snap_get(root, HOST "docker.dockerd");
+	const struct snap_node *ctrd = snap_get(root, HOST "containerd.containerd");
+	const struct snap_node *druns = snap_get(root, HOST "docker.runtimes");
+	const struct snap_node *cruns = snap_get(root, HOST "containerd.runtimes");
+	const struct snap_node *dis = snap_get(root, HOST "containerd.disabled_plugins");
+	const struct snap_node *hook = snap_get(root, HOST "toolkit.binaries.nvidia-container-runtime-hook");
+	const struct snap_node *tkh = snap_get(root, HOST "toolkit.binaries.nvidia-container-toolkit");
+	const struct snap_node *fact;
+	const char *drv;
+	bool docker = snap_present(dockerd), cri = snap_present(ctrd), docker_ok = false,
+	     cri_ok = false;
+	size_t specs;
+	struct finding *f;
+
+	if (in_container(root) || (!docker && !cri))
+		return;
+	/* A config that is there but cannot be read could name a runtime: not judged. */
+	if (docker && !rule_need_known(c, "docker", "/etc/docker/daemon.json",
+				       snap_get(root, HOST "docker.daemon_json")))
+		docker = false;
+	if (cri && !rule_need_known(c, "containerd", "/etc/containerd/config.toml",
+				    snap_get(root, HOST "containerd.config")))
+		cri = false;
+	if (!docker && !cri)
+		return;
+	if (gpus_count(root, gpu_is_nvidia) == 0 && nvidia_driver(root, &drv, &fact) != DRIVER_LOADED)
+		return;
+	specs = cdi_spec_count(root);
+	/* Docker: the nvidia runtime in daemon.json, the prestart hook `--gpus` uses, or CDI. */
+	for (size_t i = 0; i < snap_count(druns); i++)
+		docker_ok |= str_has(snap_get_str(snap_at(druns, i), "path"), "nvidia");
+	docker_ok |= snap_present(hook) || snap_present(tkh) ||
+		     (specs && snap_get_bool_default(root, HOST "docker.cdi_feature", false));
+	/* containerd's CRI plugin (Kubernetes): an nvidia runtime or CDI. */
+	for (size_t i = 0; i < snap_count(dis); i++)
+		if (streq(snap_str(snap_at(dis, i)) ?: "", "cri") ||
+		    streq(snap_str(snap_at(dis, i)) ?: "", snap_get_str(root, HOST "containerd.cri_plugin") ?: ""))
+			cri = false;
+	for (size_t i = 0; i < snap_count(cruns); i++)
+		cri_ok |= str_has(snap_get_str(snap_at(cruns, i), "binary_name"), "nvidia") ||
+			  str_has(snap_get_str(snap_at(cruns, i), "name"), "nvidia");
+	cri_ok |= specs && snap_get_bool_default(root, HOST "containerd.enable_cdi", false);
+	if ((!docker || docker_ok) && (!cri || cri_ok))
+		return;
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "%s%s%s on this NVIDIA GPU host, but nothing hands the GPU to containers: "
+			 "no nvidia runtime%s, no nvidia-container-runtime-hook, no CDI spec in "
+			 "/etc/cdi or /var/run/cdi%s",
+			 docker && !docker_ok ? "Docker (" : "",
+			 docker && !docker_ok ? snap_str(dockerd) : "",
+			 docker && !docker_ok ? (cri && !cri_ok ? ") and containerd's CRI plugin are installed" :
+						 ") is installed") :
+						"containerd with its CRI plugin is installed",
+			 docker && !docker_ok ? " in /etc/docker/daemon.json" : " in containerd's config",
+			 docker && !docker_ok ? ": `docker run --gpus all` fails" : "");
+	if (docker) {
+		finding_fact(f, HOST "docker.dockerd", dockerd);
+		finding_fact(f, HOST "docker.daemon_json", snap_get(root, HOST "docker.daemon_json"));
+		finding_evidence(f, HOST "docker.runtimes", snap_source(snap_get(root,
+				 HOST "docker.daemon_json")) ?: "/etc/docker/daemon.json", "%zu runtime(s)",
+				 snap_count(druns));
+	}
+	if (cri) {
+		finding_fact(f, HOST "containerd.config", snap_get(root, HOST "containerd.config"));
+		finding_evidence(f, HOST "containerd.runtimes", snap_source(snap_get(root,
+				 HOST "containerd.config")) ?: "/etc/containerd/config.toml",
+				 "%zu runtime(s)", snap_count(cruns));
+	}
+	finding_fact(f, HOST "toolkit.binaries.nvidia-container-runtime-hook", hook);
+	finding_fact(f, HOST "toolkit.packages.nvidia-container-toolkit",
+		     snap_get(root, HOST "toolkit.packages.nvidia-container-toolkit"));
+	finding_evidence(f, HOST "cdi_specs", "/etc/cdi, /var/run/cdi", "%zu spec(s)", specs);
+	finding_rule_fix(f);
+	if (cri && !cri_ok)
+		finding_fix(f, "sudo nvidia-ctk runtime configure --runtime=containerd && sudo "
+			       "systemctl restart containerd");
+	finding_rule_verify(f);
+}
+
+/* ---- container.cdi-spec-stale --------------------------------------------------------------- */
+
+RULE_CHECK(check_cdi_spec_stale)
+{
+	const struct snap_node *specs = snap_get(root, HOST "cdi_specs");
+	const struct snap_node *fact;
+	const char *drv;
+
+	if (snap_count(specs) == 0 || in_container(root))
+		return;
+	switch (nvidia_driver(root, &drv, &fact)) {
+	case DRIVER_NONE:
+		return;
+	case DRIVER_UNKNOWN:
+		rule_need(c, NULL, "the NVIDIA driver version", fact);
+		return;
+	case DRIVER_LOADED:
+		break;
+	}
+	for (size_t i = 0; i < snap_count(specs); i++) {
+		const struct snap_node *sp = snap_at(specs, i);
+		const char *path = snap_get_str(sp, "path") ?: "?";
+		const char *sv = snap_get_str(sp, "driver_version");
+		struct finding *f;
+		char key[96];
+
+		if (!snap_present(snap_child(sp, "format")) ||
+		    !streq(snap_get_str(sp, "kind") ?: "", "nvidia.com/gpu"))
+			continue;
+		if (!sv || version_cmp_str(sv, drv) == 0)
+			continue;
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, path,
+				 "the CDI spec %s was generated for driver %s, the loaded driver is "
+				 "%s: it mounts libraries that no longer exist, and containers "
+				 "started with --device nvidia.com/gpu=… fail",
+				 path, sv, drv);
+		snprintf(key, sizeof(key), HOST "cdi_specs.%zu.driver_version", i);
+		finding_fact(f, key, snap_child(sp, "driver_version"));
+		snprintf(key, sizeof(key), HOST "cdi_specs.%zu.driver_version_source", i);
+		finding_fact(f, key, snap_child(sp, "driver_version_source"));
+		finding_fact(f, "driver.nvidia.module_version", fact);
+		finding_fix(f, "sudo nvidia-ctk cdi generate --output=%s", path);
+		finding_fix(f, "# regenerate it after every driver upgrade (the toolkit's "
+			       "nvidia-cdi-refresh service does this where installed)");
+		finding_rule_verify(f);
+	}
+}

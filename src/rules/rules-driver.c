@@ -7,11 +7,13 @@
  * variable) and the knowledge base's driver-branch lifecycle (facts/driver_branches.tsv).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
+#include "shared/strbuf.h"
 
 static const char *gpu_bus(const struct snap_node *gpu)
 {
@@ -381,4 +383,397 @@ RULE_CHECK(check_branch_eol)
 			 asof->value);
 	finding_rule_fix(f);
 	finding_rule_verify(f);
+}
+
+/* ---- driver.nvml-version-mismatch ---------------------------------------------------- */
+
+/* A user-space driver library as ld.so resolves it (driver.userspace.<lib>): its version, when
+ * it is the real driver's (not the toolkit stub, not a forward-compatibility copy). */
+static const char *userspace_version(const struct snap_node *lib)
+{
+	if (!snap_present(snap_child(lib, "path")) ||
+	    snap_get_bool_default(lib, "is_stub", false) ||
+	    snap_get_bool_default(lib, "in_compat_dir", false))
+		return NULL;
+	return snap_get_str(lib, "version");
+}
+
+static bool error_names(const struct snap_node *fact, const char *what)
+{
+	const char *e = snap_error(fact);
+
+	return !snap_present(fact) && e && strstr(e, what);
+}
+
+RULE_CHECK(check_nvml_version_mismatch)
+{
+	static const char *const libs[] = { "driver.userspace.libnvidia_ml", "driver.userspace.libcuda" };
+	const struct snap_node *fact, *nvml_init = snap_get(root, "driver.nvml.init");
+	const struct snap_node *cuda_init = snap_get(root, "driver.cuda.init");
+	const struct snap_node *am = snap_get(root, "driver.kernel_log.api_mismatch");
+	const struct snap_node *libcuda = snap_get(root, "driver.userspace.libcuda");
+	const char *ver, *user = NULL, *user_lib = NULL, *user_dir = NULL;
+	const char *nvml_ver = snap_get_str(root, "driver.nvml.nvml_version");
+	bool rm_mismatch, cu_mismatch, log_mismatch = false, container = in_container(root);
+	char nvml_user[64] = "";
+	struct finding *f;
+	int64_t count = 0;
+
+	switch (nvidia_driver(root, &ver, &fact)) {
+	case DRIVER_NONE:
+		return;
+	case DRIVER_UNKNOWN:
+		rule_need(c, NULL, "the NVIDIA kernel module version", fact);
+		return;
+	case DRIVER_LOADED:
+		break;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(libs); i++) {
+		const struct snap_node *lib = snap_get(root, libs[i]);
+		const char *v = userspace_version(lib);
+
+		if (v && version_cmp_str(v, ver) != 0) {
+			user = v;
+			user_lib = snap_get_str(lib, "resolved_path") ?: snap_get_str(lib, "path");
+			user_dir = snap_source(snap_child(lib, "path"));
+			break;
+		}
+	}
+	/* nvmlSystemGetNVMLVersion: "<CUDA major>.<driver version>" */
+	if (nvml_ver && strchr(nvml_ver, '.'))
+		snprintf(nvml_user, sizeof(nvml_user), "%s", strchr(nvml_ver, '.') + 1);
+	rm_mismatch = error_names(nvml_init, "LIB_RM_VERSION_MISMATCH");
+	cu_mismatch = error_names(cuda_init, "(803)") &&
+		      !snap_get_bool_default(libcuda, "in_compat_dir", false);
+	if (snap_get_int(am, "count", &count) && count > 0 &&
+	    version_cmp_str(snap_get_str(am, "kernel_version") ?: "", ver) == 0 &&
+	    version_cmp_str(snap_get_str(am, "client_version") ?: "", ver) != 0)
+		log_mismatch = true;
+	if (!user && !rm_mismatch && !cu_mismatch && !log_mismatch)
+		return;
+	if (!user && nvml_user[0] && version_cmp_str(nvml_user, ver) != 0) {
+		user = nvml_user;
+		user_lib = snap_get_str(root, "driver.nvml.library");
+	}
+	if (!user && log_mismatch)
+		user = snap_get_str(am, "client_version");
+	if (container && user && user_dir)
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "in the container ld.so loads the %s driver libraries from %s, but "
+				 "the host's kernel module is %s: stale driver libraries in the image "
+				 "shadow the ones the NVIDIA runtime injects (\"Failed to initialize "
+				 "NVML: Driver/library version mismatch\")",
+				 user, user_dir, ver);
+	else if (user)
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "kernel module %s is loaded, but the user-space driver is %s (%s): "
+				 "\"Failed to initialize NVML: Driver/library version mismatch\" until "
+				 "the module is reloaded (a reboot is pending after a driver upgrade)",
+				 ver, user, user_lib ?: "?");
+	else
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "kernel module %s is loaded and the user-space driver does not match "
+				 "it: %s",
+				 ver, rm_mismatch ? "nvmlInit answers NVML_ERROR_LIB_RM_VERSION_MISMATCH" :
+						    "cuInit answers CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)");
+	finding_fact(f, "driver.nvidia.module_version", snap_get(root, "driver.nvidia.module_version"));
+	finding_fact(f, "driver.nvidia.proc_version", snap_get(root, "driver.nvidia.proc_version"));
+	for (size_t i = 0; i < ARRAY_SIZE(libs); i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "%s.version", libs[i]);
+		if (snap_present(snap_get(root, name)))
+			finding_fact(f, name, snap_get(root, name));
+	}
+	if (snap_present(snap_get(root, "driver.nvml.nvml_version")))
+		finding_fact(f, "driver.nvml.nvml_version", snap_get(root, "driver.nvml.nvml_version"));
+	if (rm_mismatch)
+		finding_fact(f, "driver.nvml.init", nvml_init);
+	if (error_names(cuda_init, "(803)"))
+		finding_fact(f, "driver.cuda.init", cuda_init);
+	if (log_mismatch) {
+		finding_fact(f, "driver.kernel_log.api_mismatch.client_version",
+			     snap_child(am, "client_version"));
+		finding_fact(f, "driver.kernel_log.api_mismatch.count", snap_child(am, "count"));
+	}
+	if (container) {
+		const struct snap_node *inj = snap_get(root, "container.injected_libraries");
+
+		for (size_t i = 0; i < snap_count(inj); i++) {
+			char name[96];
+
+			snprintf(name, sizeof(name), "container.injected_libraries.%zu.version", i);
+			finding_fact(f, name, snap_child(snap_at(inj, i), "version"));
+		}
+		finding_fact(f, "environment.LD_LIBRARY_PATH", snap_get(root, "environment.LD_LIBRARY_PATH"));
+		if (user_dir)
+			finding_fix(f, "# drop %s from LD_LIBRARY_PATH, or delete the driver libraries "
+				       "the image carries there (libcuda.so*, libnvidia-*.so*)", user_dir);
+		finding_fix(f, "# never COPY driver libraries into an image: the NVIDIA Container "
+			       "Toolkit injects the host's own at start");
+		finding_verify(f, "ldconfig -p | grep -E 'libcuda.so.1|libnvidia-ml.so.1'");
+		finding_verify(f, "cat /proc/driver/nvidia/version   # the host's kernel module");
+		finding_verify(f, "nvidia-smi");
+		return;
+	}
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
+/* ---- driver.no-permission -------------------------------------------------------------- */
+
+/* The nodes a CUDA / ROCm process opens read-write (render nodes only for ROCm: CUDA does
+ * not use the nvidia-drm ones). */
+static bool compute_node(const char *path, bool rocm)
+{
+	const char *p;
+
+	if (!path)
+		return false;
+	if (streq(path, "/dev/nvidiactl") || streq(path, "/dev/nvidia-uvm") || streq(path, "/dev/kfd"))
+		return true;
+	if (startswith(path, "/dev/dri/renderD"))
+		return rocm;
+	if (!startswith(path, "/dev/nvidia"))
+		return false;
+	p = path + strlen("/dev/nvidia");
+	return *p && strspn(p, "0123456789") == strlen(p);
+}
+
+static bool in_group(const struct snap_node *proc, int64_t gid)
+{
+	const struct snap_node *groups = snap_child(proc, "groups");
+	int64_t g;
+
+	if (snap_get_int(proc, "egid", &g) && g == gid)
+		return true;
+	for (size_t i = 0; i < snap_count(groups); i++)
+		if (snap_get_int(snap_at(groups, i), "gid", &g) && g == gid)
+			return true;
+	return false;
+}
+
+/* rw access to a node of mode/uid/gid for the process (euid, egid, groups). */
+static bool node_rw(const struct snap_node *proc, int64_t euid, unsigned mode, int64_t uid,
+		    int64_t gid)
+{
+	unsigned bits;
+
+	if (euid == 0)
+		return true;
+	if (euid == uid)
+		bits = (mode >> 6) & 7;
+	else if (in_group(proc, gid))
+		bits = (mode >> 3) & 7;
+	else
+		bits = mode & 7;
+	return (bits & 6) == 6;
+}
+
+RULE_CHECK(check_no_permission)
+{
+	const struct snap_node *nodes = snap_get(root, "driver.device_nodes.nodes");
+	const struct snap_node *proc = snap_get(root, "host.process");
+	const struct snap_node *nvml_init = snap_get(root, "driver.nvml.init");
+	struct strbuf denied = STRBUF_INIT, groups = STRBUF_INIT;
+	const struct snap_node *first = NULL;
+	bool nvml_denied = error_names(nvml_init, "NO_PERMISSION");
+	bool rocm = gpus_count(root, gpu_is_amd) > 0 ||
+		    snap_present(snap_get(root, "driver.device_nodes.kfd"));
+	size_t n = 0, first_i = 0;
+	int64_t euid = -1;
+	struct finding *f;
+
+	{
+		bool any = false;
+
+		for (size_t i = 0; i < snap_count(nodes); i++)
+			any |= compute_node(snap_get_str(snap_at(nodes, i), "path"), rocm);
+		if (!any && !nvml_denied)
+			return;
+	}
+	if (!rule_need(c, NULL, "host.process.euid", snap_child(proc, "euid")))
+		return;
+	snap_get_int(proc, "euid", &euid);
+	for (size_t i = 0; i < snap_count(nodes); i++) {
+		const struct snap_node *nd = snap_at(nodes, i);
+		const char *path = snap_get_str(nd, "path"), *mode = snap_get_str(nd, "mode");
+		const char *grp = snap_get_str(nd, "group");
+		int64_t uid, gid;
+		unsigned m;
+		char gname[64];
+
+		if (!compute_node(path, rocm) || !mode || !snap_get_int(nd, "uid", &uid) ||
+		    !snap_get_int(nd, "gid", &gid) || parse_uint(mode, 8, &m) < 0)
+			continue;
+		if (node_rw(proc, euid, m, uid, gid))
+			continue;
+		if (!first) {
+			first = nd;
+			first_i = i;
+		}
+		if (n < 3)
+			strbuf_printf(&denied, "%s%s (%s, uid %" PRId64 ", group %s)", n ? ", " : "",
+				      path, mode, uid, grp ?: "?");
+		n++;
+		snprintf(gname, sizeof(gname), "%s", grp ?: "");
+		if (grp && ((m >> 3) & 6) == 6 && !strstr(strbuf_str(&groups), gname))
+			strbuf_printf(&groups, "%s%s", groups.len ? "," : "", grp);
+	}
+	if (n == 0 && !nvml_denied) {
+		strbuf_done(&denied);
+		strbuf_done(&groups);
+		return;
+	}
+	if (n > 0)
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "the judged process (uid %" PRId64 ") cannot open %zu GPU device "
+				 "node(s) read-write: %s%s%s%s",
+				 euid, n, strbuf_str(&denied), n > 3 ? ", …" : "",
+				 groups.len ? "; it is not in group " : "",
+				 groups.len ? strbuf_str(&groups) : "");
+	else
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "nvmlInit answers NVML_ERROR_NO_PERMISSION for the judged process "
+				 "(uid %" PRId64 ")", euid);
+	finding_fact(f, "host.process.euid", snap_child(proc, "euid"));
+	{
+		const struct snap_node *gl = snap_child(proc, "groups");
+		struct strbuf names = STRBUF_INIT;
+
+		for (size_t i = 0; i < snap_count(gl); i++)
+			strbuf_printf(&names, "%s%s", i ? "," : "",
+				      snap_get_str(snap_at(gl, i), "name") ?: "?");
+		finding_evidence(f, "host.process.groups", snap_source(snap_child(snap_at(gl, 0), "gid"))
+				 ?: "/proc/self/status", "%s", names.len ? strbuf_str(&names) : "none");
+		strbuf_done(&names);
+	}
+	if (first) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "driver.device_nodes.nodes.%zu.mode", first_i);
+		finding_fact(f, name, snap_child(first, "mode"));
+		snprintf(name, sizeof(name), "driver.device_nodes.nodes.%zu.group", first_i);
+		finding_fact(f, name, snap_child(first, "group"));
+	}
+	if (nvml_denied)
+		finding_fact(f, "driver.nvml.init", nvml_init);
+	if (groups.len)
+		finding_fix(f, "sudo usermod -aG %s $USER   # then log out and in again (newgrp %s "
+			       "for one shell)", strbuf_str(&groups),
+			    strchr(strbuf_str(&groups), ',') ? "<group>" : strbuf_str(&groups));
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+	strbuf_done(&denied);
+	strbuf_done(&groups);
+}
+
+/* ---- driver.xid-errors ------------------------------------------------------------------ */
+
+RULE_CHECK(check_xid_errors)
+{
+	const struct snap_node *ev = snap_get(root, "driver.xid_events");
+
+	if (!rule_need_known(c, NULL, "driver.xid_events", ev) || snap_state(ev) == FACT_ABSENT)
+		return;
+	for (size_t i = 0; i < snap_count(ev); i++) {
+		const struct snap_node *e = snap_at(ev, i);
+		const struct facts_xid *x = NULL;
+		const char *bus = snap_get_str(e, "bus_id") ?: "?";
+		enum gpuenv_severity sev;
+		int64_t code = -1, count = 0;
+		struct finding *f;
+		char key[96];
+		bool fatal;
+
+		if (!snap_get_int(e, "code", &code) || code < 0)
+			continue;
+		snap_get_int(e, "count", &count);
+		if (facts_xid((unsigned)code, &x) < 0) {
+			f = rule_finding(c, GPUENV_SEVERITY_WARNING, bus,
+					 "Xid %" PRId64 " on GPU %s (%" PRId64 " time(s), last %s): "
+					 "\"%s\" — this code is not in gpuenv's Xid table",
+					 code, bus, count, snap_get_str(e, "last_timestamp") ?: "?",
+					 snap_get_str(e, "text") ?: "");
+		} else {
+			fatal = x->severity && streq(x->severity, "FATAL");
+			sev = fatal ? (x->application_error ? GPUENV_SEVERITY_WARNING :
+							     GPUENV_SEVERITY_ERROR) :
+				      (x->application_error ? GPUENV_SEVERITY_INFO :
+							      GPUENV_SEVERITY_WARNING);
+			f = rule_finding(c, sev, bus,
+					 "Xid %" PRId64 " on GPU %s (%" PRId64 " time(s), last %s): %s "
+					 "(%s, %s%s)",
+					 code, bus, count, snap_get_str(e, "last_timestamp") ?: "?",
+					 x->description ?: x->mnemonic, x->mnemonic,
+					 fatal ? "fatal" : "non-fatal",
+					 x->application_error ? ", usually an application error" : "");
+			finding_evidence(f, "facts.xid", x->source, "%u %s: %s, %s", x->xid, x->mnemonic,
+					 x->severity ?: "?", x->resolution_bucket ?: "?");
+			if (x->recommended_action)
+				finding_fix(f, "# %s", x->recommended_action);
+		}
+		snprintf(key, sizeof(key), "driver.xid_events.%zu.text", i);
+		finding_fact(f, key, snap_child(e, "text"));
+		snprintf(key, sizeof(key), "driver.xid_events.%zu.count", i);
+		finding_fact(f, key, snap_child(e, "count"));
+		if (snap_present(snap_child(e, "process"))) {
+			snprintf(key, sizeof(key), "driver.xid_events.%zu.process", i);
+			finding_fact(f, key, snap_child(e, "process"));
+		}
+		finding_rule_fix(f);
+		finding_rule_verify(f);
+	}
+}
+
+/* ---- driver.persistence-off --------------------------------------------------------------- */
+
+RULE_CHECK(check_persistence_off)
+{
+	const struct snap_node *devs = snap_get(root, "driver.nvml.devices");
+	struct strbuf list = STRBUF_INIT;
+	const struct snap_node *first = NULL;
+	size_t n = 0, first_i = 0;
+	struct finding *f;
+
+	for (size_t i = 0; i < snap_count(devs); i++) {
+		const struct snap_node *d = snap_at(devs, i);
+		const struct facts_gpu *fg;
+		unsigned id;
+		bool on = true;
+
+		if (!snap_bool(snap_child(d, "persistence_mode"), &on) || on)
+			continue;
+		/* pci_device_id: "0x233110DE" (device << 16 | vendor) */
+		if (parse_uint(snap_get_str(d, "pci_device_id") ?: "", 16, &id) < 0 ||
+		    facts_gpu_by_pci_id(0x10de, (uint16_t)(id >> 16), &fg) < 0 || !fg->segment ||
+		    !streq(fg->segment, "datacenter"))
+			continue;
+		if (!first) {
+			first = d;
+			first_i = i;
+		}
+		strbuf_printf(&list, "%s%s (%s)", n++ ? ", " : "",
+			      snap_get_str(d, "pci_bus_id") ?: "?", fg->product);
+	}
+	if (n == 0) {
+		strbuf_done(&list);
+		return;
+	}
+	f = rule_finding(c, GPUENV_SEVERITY_INFO, NULL,
+			 "persistence mode is off on %zu data-center GPU(s): %s — the driver tears "
+			 "the GPU state down when the last client exits, so every CUDA start pays "
+			 "the initialisation again",
+			 n, strbuf_str(&list));
+	{
+		char name[96];
+
+		snprintf(name, sizeof(name), "driver.nvml.devices.%zu.persistence_mode", first_i);
+		finding_fact(f, name, snap_child(first, "persistence_mode"));
+		snprintf(name, sizeof(name), "driver.nvml.devices.%zu.pci_device_id", first_i);
+		finding_fact(f, name, snap_child(first, "pci_device_id"));
+	}
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+	strbuf_done(&list);
 }

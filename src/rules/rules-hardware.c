@@ -14,6 +14,7 @@
 
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
+#include "shared/strbuf.h"
 
 #define GPUS(root) snap_get(root, "hardware.gpus")
 
@@ -267,5 +268,103 @@ RULE_CHECK(check_gpu_without_driver)
 			    nvidia ? "nvrm|nvidia" : "amdgpu");
 		finding_verify(f, "lspci -k -s %s", bus_id(g));
 		finding_verify(f, "%s", nvidia ? "nvidia-smi -L" : "rocm-smi");
+	}
+}
+
+/* The first KFD GPU node's gfx target ("gfx942"), or NULL. */
+static const struct snap_node *kfd_gfx(const struct snap_node *root)
+{
+	const struct snap_node *nodes = snap_get(root, "driver.amdgpu.kfd_nodes");
+
+	for (size_t i = 0; i < snap_count(nodes); i++)
+		if (snap_present(snap_child(snap_at(nodes, i), "gfx")))
+			return snap_child(snap_at(nodes, i), "gfx");
+	return NULL;
+}
+
+RULE_CHECK(check_gpu_unknown)
+{
+	const struct snap_node *gpus = GPUS(root);
+
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i);
+		const struct snap_node *name = snap_child(g, "name"), *ccf = NULL, *gfx;
+		const struct facts_gpu *fg;
+		struct strbuf buses = STRBUF_INIT;
+		unsigned v, d, ma, mi, n = 0;
+		bool nvidia = gpu_is_nvidia(g), first = true, known;
+		struct finding *f;
+		char label[192];
+
+		if ((!nvidia && !gpu_is_amd(g)) || !gpu_pci_ids(g, &v, &d))
+			continue;
+		known = snap_get_bool_default(g, "in_gpu_table", gpu_facts(g, &fg) == 0);
+		if (known)
+			continue;
+		/* One finding per PCI id: the first GPU of that id reports them all. */
+		for (size_t j = 0; j < snap_count(gpus); j++) {
+			unsigned vj, dj;
+
+			if (!gpu_pci_ids(snap_at(gpus, j), &vj, &dj) || vj != v || dj != d)
+				continue;
+			if (j < i) {
+				first = false;
+				break;
+			}
+			strbuf_printf(&buses, "%s%s", n++ ? ", " : "", bus_id(snap_at(gpus, j)));
+		}
+		if (!first) {
+			strbuf_done(&buses);
+			continue;
+		}
+		if (snap_str(name))
+			snprintf(label, sizeof(label), "%s %04x:%04x (\"%s\", from %s)",
+				 nvidia ? "NVIDIA" : "AMD", v, d, snap_str(name), snap_source(name));
+		else
+			snprintf(label, sizeof(label), "%s %04x:%04x (no name: not in pci.ids either)",
+				 nvidia ? "NVIDIA" : "AMD", v, d);
+		if (!nvidia) {
+			gfx = kfd_gfx(root);
+			if (snap_str(gfx))
+				f = rule_finding(c, GPUENV_SEVERITY_INFO, bus_id(g),
+						 "%u x %s at %s: not in gpuenv's GPU table, which holds "
+						 "NVIDIA GPUs only; compute capability does not apply to AMD "
+						 "GPUs, the ROCm checks use the KFD gfx target (%s)",
+						 n, label, strbuf_str(&buses), snap_str(gfx));
+			else
+				f = rule_finding(c, GPUENV_SEVERITY_INFO, bus_id(g),
+						 "%u x %s at %s: not in gpuenv's GPU table (NVIDIA GPUs "
+						 "only), and no KFD gfx target is readable (amdgpu not "
+						 "loaded?): the ROCm gfx checks cannot judge it",
+						 n, label, strbuf_str(&buses));
+			finding_fact(f, gfx ? "driver.amdgpu.kfd_nodes[].gfx" :
+					    "driver.amdgpu.kfd_nodes",
+				     gfx ?: snap_get(root, "driver.amdgpu.kfd_nodes"));
+		} else if (gpu_cc(root, g, &ma, &mi, &ccf)) {
+			f = rule_finding(c, GPUENV_SEVERITY_INFO, bus_id(g),
+					 "%u x %s at %s: not in gpuenv's GPU table; the compute-"
+					 "capability checks use %u.%u as the driver reported it",
+					 n, label, strbuf_str(&buses), ma, mi);
+			finding_fact(f, startswith(snap_source(ccf) ?: "", "nvml") ?
+						"driver.nvml.devices[].compute_capability" :
+						"driver.cuda.devices[].compute_capability", ccf);
+		} else {
+			f = rule_finding(c, GPUENV_SEVERITY_WARNING, bus_id(g),
+					 "%u x %s at %s: not in gpuenv's GPU table and no driver reported "
+					 "its compute capability: the checks that need it (driver branch "
+					 "support, toolkit targets, framework kernels) skip this GPU",
+					 n, label, strbuf_str(&buses));
+		}
+		gpu_fact(f, g, i, "vendor_id");
+		gpu_fact(f, g, i, "device_id");
+		gpu_fact(f, g, i, "in_gpu_table");
+		gpu_fact(f, g, i, "name");
+		finding_fix(f, "lspci -nn -d %04x:%04x   # the device as pci.ids names it", v, d);
+		if (nvidia)
+			finding_fix(f, "nvidia-smi --query-gpu=name,compute_cap --format=csv   # the "
+				       "compute capability from the driver");
+		finding_rule_fix(f);
+		finding_rule_verify(f);
+		strbuf_done(&buses);
 	}
 }

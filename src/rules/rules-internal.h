@@ -59,6 +59,17 @@ enum driver_state {
 };
 enum driver_state nvidia_driver(const struct snap_node *root, const char **ret_version,
 				const struct snap_node **ret_fact);
+/* Same PCI function whatever the domain width ("00000000:18:00.0" = "0000:18:00.0"); a bus id
+ * without function ("0000:46:00", as Xid lines print it) matches every function. */
+bool bus_id_equal(const char *a, const char *b);
+/* The driver.nvml.devices[] entry on the GPU's PCI bus, or NULL. */
+const struct snap_node *nvml_device_for(const struct snap_node *root, const struct snap_node *gpu);
+/* A GPU's compute capability: the knowledge base by PCI id (*ret_fact NULL), else what NVML or
+ * the CUDA driver reported for the same bus (*ret_fact that fact). false when none knows it. */
+bool gpu_cc(const struct snap_node *root, const struct snap_node *gpu, unsigned *ret_major,
+	    unsigned *ret_minor, const struct snap_node **ret_fact);
+/* The product name (knowledge base, else pci.ids via hardware.gpus[].name, else the ids). */
+int gpu_name(const struct snap_node *gpu, char *buf, size_t len);
 /* Inside a container (Docker/Podman markers or a container engine in /proc/1/cgroup). */
 bool in_container(const struct snap_node *root);
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */
@@ -84,6 +95,46 @@ int cuda_requirement(const char *toolkit_version, struct cuda_req *ret);
 enum link_state cuda_driver_judge(const struct cuda_req *req, const char *driver);
 /* ">= 580.65.06 (CUDA 13.0 GA; CUDA 13.0 Update 2 needs >= 580.95.05)" */
 void cuda_req_describe(const struct cuda_req *req, char *buf, size_t len);
+
+/* ---- frameworks in framework.python_envs[] (rules-util.c) ---------------------------- */
+enum fw_kind {
+	FW_TORCH,
+	FW_TENSORFLOW,
+	FW_JAX,        /* jax without a GPU plugin (only for the CPU-only check) */
+	FW_JAX_PLUGIN, /* one packages.jax.plugins[] entry */
+};
+struct fw_build {
+	const struct snap_node *env;   /* framework.python_envs[i] */
+	const struct snap_node *pkg;   /* packages.torch, packages.tensorflow, packages.jax(.plugins[j]) */
+	size_t env_index;
+	enum fw_kind kind;
+	const char *prefix;            /* the environment's prefix */
+	char key[128];                 /* snapshot path of pkg, for evidence names */
+	char label[192];               /* "torch 2.4.0+cu124", "jax 0.5.0 (jax-cuda12-plugin 0.5.0)" */
+};
+/* Calls fn for every framework build, environments in discovery order; returns the count. */
+size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
+		  void *u);
+/* The CUDA version the build was made for ("12.4"; a JAX plugin's major "12"), or false for a
+ * CPU-only / ROCm build or when it cannot be read (*ret_fact then says why, if known). */
+bool fw_cuda_version(const struct fw_build *b, char *buf, size_t len,
+		     const struct snap_node **ret_fact);
+/* The HIP/ROCm version of a ROCm build, or NULL. */
+const struct snap_node *fw_hip_version(const struct fw_build *b);
+/* The cpu_only fact of the build. */
+const struct snap_node *fw_cpu_only(const struct fw_build *b);
+/* The GPU code targets: the kernel library's arch_targets[] (objects {target,kind,ptx_isa}), or
+ * TensorFlow's build_info.cuda_compute_capabilities[] (strings) when no library was read. */
+const struct snap_node *fw_targets(const struct fw_build *b, bool *ret_from_build_info);
+/* The env's nvidia-cuda-runtime wheel (nvidia_wheels[] entry), or NULL. */
+const struct snap_node *fw_runtime_wheel(const struct fw_build *b);
+/* The framework build a plain `python` would import: the first environment found through
+ * VIRTUAL_ENV, CONDA_PREFIX or PATH that has one, else the first with one. */
+bool fw_first(const struct snap_node *root, struct fw_build *ret);
+
+/* The toolkit a build would use: nvcc on PATH, else CUDA_HOME/CUDA_PATH, else /usr/local/cuda,
+ * else the only one (rules-summary.c); *ret_why says which. NULL when none is selected. */
+const struct snap_node *chosen_toolkit(const struct snap_node *root, const char **ret_why);
 
 /* ---- the diagnosis beyond findings (rules-engine.c, rules-summary.c) ---------------- */
 void diagnosis_add_fact(struct diagnosis *d, enum gpuenv_layer layer, const char *label,
@@ -115,3 +166,18 @@ RULE_CHECK(check_cudnn_cuda_mismatch);
 RULE_CHECK(check_container_no_gpu_devices);
 RULE_CHECK(check_visible_devices_void);
 RULE_CHECK(check_image_cuda_newer_than_driver);
+RULE_CHECK(check_gpu_unknown);
+RULE_CHECK(check_nvml_version_mismatch);
+RULE_CHECK(check_no_permission);
+RULE_CHECK(check_xid_errors);
+RULE_CHECK(check_persistence_off);
+RULE_CHECK(check_library_shadowed);
+RULE_CHECK(check_cpu_only_build);
+RULE_CHECK(check_fw_gpu_too_old);
+RULE_CHECK(check_fw_no_kernel_image);
+RULE_CHECK(check_fw_ptx_too_new);
+RULE_CHECK(check_fw_ptx_jit_only);
+RULE_CHECK(check_fw_cuda_newer_than_driver);
+RULE_CHECK(check_fw_system_toolkit_irrelevant);
+RULE_CHECK(check_no_nvidia_runtime);
+RULE_CHECK(check_cdi_spec_stale);

@@ -245,17 +245,80 @@ static bool stubs_layout(const char *dir)
 	return false;
 }
 
+/* A stub libcuda.so.1 that a framework's own search (its DT_RPATH/RUNPATH) resolves. */
+struct stub_fw_ctx {
+	struct rule_ctx *c;
+	const char *loader_stub; /* already reported for the process-wide search */
+};
+
+static void stub_fw(const struct fw_build *b, void *u)
+{
+	struct stub_fw_ctx *s = u;
+	const struct snap_node *l = snap_child(snap_child(b->pkg, "loads"), "libcuda.so.1");
+	const char *p = snap_get_str(l, "resolved_path");
+	struct finding *f;
+	char key[256];
+
+	if (!snap_get_bool_default(l, "is_stub", false) ||
+	    (s->loader_stub && p && streq(p, s->loader_stub)))
+		return;
+	f = rule_finding(s->c, GPUENV_SEVERITY_ERROR, b->prefix,
+			 "%s in %s resolves libcuda.so.1 to the toolkit's stub %s (via %s, "
+			 "requested by %s): CUDA calls fail with \"CUDA driver is a stub library\"",
+			 b->label, b->prefix, p ?: "?", snap_get_str(l, "found_via") ?: "?",
+			 snap_get_str(l, "requested_by") ?: "?");
+	snprintf(key, sizeof(key), "%s.loads.libcuda.so.1.resolved_path", b->key);
+	finding_fact(f, key, snap_child(l, "resolved_path"));
+	snprintf(key, sizeof(key), "%s.loads.libcuda.so.1.found_via", b->key);
+	finding_fact(f, key, snap_child(l, "found_via"));
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
 RULE_CHECK(check_stub_libcuda)
 {
 	const struct snap_node *tks = TOOLKITS(root);
 	const struct snap_node *llp = snap_get(root, "environment.LD_LIBRARY_PATH");
 	const struct snap_node *pre = snap_get(root, "environment.LD_PRELOAD");
+	const struct snap_node *cu = snap_get(root, "driver.userspace.libcuda");
 	_cleanup_strv_free_ char **entries = NULL, **preload = NULL;
+	struct stub_fw_ctx sf = { .c = c };
 
 	if (snap_str(llp) && strv_split(snap_str(llp), ":", &entries) < 0)
 		return;
 	if (snap_str(pre) && strv_split(snap_str(pre), ": ", &preload) < 0)
 		return;
+	/* What ld.so itself would load for libcuda.so.1 (LD_LIBRARY_PATH, ld.so.cache, …). */
+	if (snap_get_bool_default(cu, "is_stub", false) && snap_present(snap_child(cu, "path"))) {
+		const struct snap_node *sh = snap_child(cu, "shadowed");
+		const char *real = NULL;
+		struct finding *f;
+
+		for (size_t j = 0; j < snap_count(sh) && !real; j++)
+			if (!snap_get_bool_default(snap_at(sh, j), "is_stub", true) &&
+			    streq(snap_get_str(snap_at(sh, j), "verdict") ?: "", "loadable"))
+				real = snap_get_str(snap_at(sh, j), "resolved_path");
+		sf.loader_stub = snap_get_str(cu, "resolved_path");
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, snap_get_str(cu, "path"),
+				 "ld.so loads libcuda.so.1 from %s (via %s), the toolkit's link-time "
+				 "stub%s%s%s: every CUDA program fails with \"CUDA driver is a stub "
+				 "library\"",
+				 snap_get_str(cu, "path"), snap_get_str(cu, "found_via") ?: "?",
+				 real ? "; the driver's " : "", real ?: "", real ? " is shadowed" : "");
+		finding_fact(f, "driver.userspace.libcuda.path", snap_child(cu, "path"));
+		finding_fact(f, "driver.userspace.libcuda.resolved_path", snap_child(cu, "resolved_path"));
+		finding_fact(f, "driver.userspace.libcuda.found_via", snap_child(cu, "found_via"));
+		finding_fact(f, "environment.LD_LIBRARY_PATH", llp);
+		if (streq(snap_get_str(cu, "found_via") ?: "", "ld.so.cache"))
+			finding_fix(f, "# a stubs directory is in /etc/ld.so.conf(.d): remove that line, "
+				       "then sudo ldconfig");
+		else
+			finding_fix(f, "export LD_LIBRARY_PATH=<the same list without %s>",
+				    snap_source(snap_child(cu, "path")) ?: "the stubs directory");
+		finding_rule_fix(f);
+		finding_rule_verify(f);
+	}
+	fw_foreach(root, stub_fw, &sf);
 	for (size_t i = 0; i < snap_count(tks); i++) {
 		const struct snap_node *tk = snap_at(tks, i);
 		const struct snap_node *stub = snap_child(tk, "stub_libcuda");
@@ -299,6 +362,8 @@ RULE_CHECK(check_stub_libcuda)
 				break;
 			}
 		}
+		if (sf.loader_stub && streq(sf.loader_stub, snap_str(stub) ?: ""))
+			continue; /* ld.so's own choice was reported above */
 		if (on) {
 			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
 					 "%s contains %s, the toolkit's stub libcuda: programs that "
@@ -611,4 +676,166 @@ RULE_CHECK(check_cudnn_cuda_mismatch)
 				  "cudnn_version.h", tk_name(tk));
 		strbuf_done(&builds);
 	}
+}
+
+/* ---- runtime.library-shadowed ------------------------------------------------------------ */
+
+struct shadow_ctx {
+	struct rule_ctx *c;
+	const struct snap_node *root;
+};
+
+/* The env's nvidia wheel whose lib_dir holds `path` (a directory prefix match), or NULL. */
+static const struct snap_node *wheel_holding(const struct snap_node *env, const char *path)
+{
+	const struct snap_node *w = snap_child(env, "nvidia_wheels");
+
+	for (size_t i = 0; path && i < snap_count(w); i++) {
+		const char *dir = snap_get_str(snap_at(w, i), "lib_dir");
+		size_t n = dir ? strlen(dir) : 0;
+
+		if (n && strncmp(path, dir, n) == 0 && path[n] == '/')
+			return snap_at(w, i);
+	}
+	return NULL;
+}
+
+static void shadowed_fw(const struct fw_build *b, void *u)
+{
+	struct shadow_ctx *s = u;
+	const struct snap_node *loads = snap_child(b->pkg, "loads");
+
+	if (snap_kind(loads) != SNAP_OBJECT)
+		return;
+	for (size_t i = 0; i < snap_count(loads); i++) {
+		const struct snap_node *l = snap_at(loads, i), *sh = snap_child(l, "shadowed");
+		const char *soname = snap_key(l), *win = snap_get_str(l, "resolved_path");
+		struct finding *f;
+		char key[256];
+
+		if (!win || snap_get_bool_default(l, "from_wheel", true) ||
+		    snap_get_bool_default(l, "is_stub", false))
+			continue;
+		for (size_t j = 0; j < snap_count(sh); j++) {
+			const struct snap_node *o = snap_at(sh, j), *w;
+			const char *p = snap_get_str(o, "resolved_path") ?: snap_get_str(o, "path");
+
+			if (!streq(snap_get_str(o, "verdict") ?: "", "loadable") ||
+			    !(w = wheel_holding(b->env, p)))
+				continue;
+			f = rule_finding(s->c, GPUENV_SEVERITY_WARNING, b->prefix,
+					 "%s in %s needs %s; ld.so takes %s (%s, via %s) before the "
+					 "copy of the %s %s wheel it was installed with (%s)",
+					 b->label, b->prefix, soname, win,
+					 snap_get_str(l, "version") ?: "version unknown",
+					 snap_get_str(l, "found_via") ?: "?",
+					 snap_get_str(w, "name") ?: "nvidia", snap_get_str(w, "version") ?: "?",
+					 p);
+			snprintf(key, sizeof(key), "%s.loads.%s.resolved_path", b->key, soname);
+			finding_fact(f, key, snap_child(l, "resolved_path"));
+			snprintf(key, sizeof(key), "%s.loads.%s.found_via", b->key, soname);
+			finding_fact(f, key, snap_child(l, "found_via"));
+			snprintf(key, sizeof(key), "%s.loads.%s.shadowed.%zu.path", b->key, soname, j);
+			finding_fact(f, key, snap_child(o, "path"));
+			finding_fact(f, "environment.LD_LIBRARY_PATH",
+				     snap_get(s->root, "environment.LD_LIBRARY_PATH"));
+			finding_fix(f, "# drop %s's directory from LD_LIBRARY_PATH for this environment "
+				       "(pip wheels find their own libraries)", win);
+			finding_verify(f, "LD_DEBUG=libs python -c 'import %s' 2>&1 | grep 'calling init' "
+				       "| grep %.*s", b->kind == FW_TENSORFLOW ? "tensorflow" :
+				       b->kind == FW_TORCH ? "torch" : "jax",
+				       (int)strcspn(soname, "."), soname);
+			break;
+		}
+	}
+}
+
+RULE_CHECK(check_library_shadowed)
+{
+	const struct snap_node *cu = snap_get(root, "driver.userspace.libcuda");
+	const struct snap_node *dnn = snap_get(root, "runtime.libraries.libcudnn");
+	const struct snap_node *fact;
+	struct shadow_ctx s = { c, root };
+	const char *drv = NULL, *cv = snap_get_str(cu, "version");
+	enum driver_state ds = nvidia_driver(root, &drv, &fact);
+	struct finding *f;
+
+	/* A forward-compatibility libcuda (cuda-compat) on the loader path. */
+	if (snap_get_bool_default(cu, "in_compat_dir", false) && cv && ds == DRIVER_LOADED &&
+	    version_cmp_str(cv, drv) != 0) {
+		bool older = version_cmp_str(cv, drv) < 0;
+		size_t consumer = 0, nv = 0;
+		const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+
+		for (size_t i = 0; i < snap_count(gpus); i++) {
+			const struct facts_gpu *fg;
+
+			if (!gpu_is_nvidia(snap_at(gpus, i)))
+				continue;
+			nv++;
+			if (gpu_facts(snap_at(gpus, i), &fg) == 0 && fg->segment &&
+			    !streq(fg->segment, "datacenter"))
+				consumer++;
+		}
+		if (older)
+			f = rule_finding(c, GPUENV_SEVERITY_ERROR, snap_get_str(cu, "path"),
+					 "ld.so loads the forward-compatibility libcuda %s (%s, via %s), "
+					 "older than the kernel module %s: forward compatibility only "
+					 "runs a newer libcuda on an older driver; cuInit fails with "
+					 "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
+					 cv, snap_get_str(cu, "resolved_path") ?: "?",
+					 snap_get_str(cu, "found_via") ?: "?", drv);
+		else if (consumer > 0)
+			f = rule_finding(c, GPUENV_SEVERITY_WARNING, snap_get_str(cu, "path"),
+					 "ld.so loads the forward-compatibility libcuda %s over the "
+					 "kernel module %s, but %zu of the %zu NVIDIA GPU(s) are not "
+					 "data-center GPUs: NVIDIA documents forward compatibility for "
+					 "data-center GPUs, others get "
+					 "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)",
+					 cv, drv, consumer, nv);
+		else
+			f = NULL;
+		if (f) {
+			finding_fact(f, "driver.userspace.libcuda.resolved_path",
+				     snap_child(cu, "resolved_path"));
+			finding_fact(f, "driver.userspace.libcuda.version", snap_child(cu, "version"));
+			finding_fact(f, "driver.userspace.libcuda.found_via", snap_child(cu, "found_via"));
+			finding_fact(f, "driver.nvidia.module_version", fact);
+			finding_fact(f, "environment.LD_LIBRARY_PATH",
+				     snap_get(root, "environment.LD_LIBRARY_PATH"));
+			finding_fix(f, "# remove the compat directory (%s) from LD_LIBRARY_PATH / "
+				       "ld.so.conf.d: the driver's own libcuda %s matches its module",
+				    snap_source(snap_child(cu, "path")) ?: "<cuda>/compat", drv);
+			finding_fix(f, "# containers: the cuda-compat package is for hosts whose driver "
+				       "is OLDER than the image's CUDA; rebuild without it or upgrade it");
+			finding_verify(f, "ldconfig -p | grep 'libcuda.so.1 '");
+			finding_verify(f, "cat /proc/driver/nvidia/version");
+		}
+	}
+	/* Two cuDNN majors side by side. */
+	if (snap_count(dnn) >= 2) {
+		struct strbuf list = STRBUF_INIT;
+
+		for (size_t i = 0; i < snap_count(dnn); i++)
+			strbuf_printf(&list, "%s%s = %s", i ? ", " : "",
+				      snap_get_str(snap_at(dnn, i), "soname") ?: "?",
+				      snap_get_str(snap_at(dnn, i), "resolved_path") ?:
+				      "(not loadable)");
+		f = rule_finding(c, GPUENV_SEVERITY_INFO, NULL,
+				 "%zu cuDNN majors are on the loader path: %s; each program gets the "
+				 "major it was linked against, so which cuDNN a framework uses depends "
+				 "on how it was built, not on the newest one installed",
+				 snap_count(dnn), strbuf_str(&list));
+		for (size_t i = 0; i < snap_count(dnn); i++) {
+			char key[96];
+
+			snprintf(key, sizeof(key), "runtime.libraries.libcudnn.%zu.resolved_path", i);
+			finding_fact(f, key, snap_child(snap_at(dnn, i), "resolved_path"));
+		}
+		finding_fix(f, "# keep one cuDNN per CUDA major where possible; a framework from pip "
+			       "brings its own (nvidia-cudnn-cu12)");
+		finding_verify(f, "ldconfig -p | grep libcudnn.so");
+		strbuf_done(&list);
+	}
+	fw_foreach(root, shadowed_fw, &s);
 }

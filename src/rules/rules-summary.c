@@ -166,13 +166,47 @@ static void runtime_facts(struct diagnosis *d, const struct snap_node *root, boo
 	}
 }
 
-static void framework_facts(struct diagnosis *d, const struct snap_node *root)
-{
-	const struct snap_node *fw = snap_get(root, "framework");
+struct fw_facts_ctx {
+	struct diagnosis *d;
+};
 
-	if (snap_count(fw) == 0)
+static void fw_fact_one(const struct fw_build *b, void *u)
+{
+	struct fw_facts_ctx *x = u;
+	const struct snap_node *hip = fw_hip_version(b), *co = fw_cpu_only(b);
+	char cuda[32];
+	bool cpu = false;
+
+	if (fw_cuda_version(b, cuda, sizeof(cuda), NULL))
+		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
+				   "CUDA %s build in %s", cuda, b->prefix);
+	else if (snap_str(hip))
+		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
+				   "ROCm build (HIP %s) in %s", snap_str(hip), b->prefix);
+	else if (snap_bool(co, &cpu) && cpu)
+		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
+				   "CPU-only build in %s", b->prefix);
+	else
+		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
+				   "build unreadable in %s", b->prefix);
+}
+
+static void framework_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
+{
+	const struct snap_node *envs = snap_get(root, "framework.python_envs");
+	struct fw_facts_ctx x = { d };
+
+	if (!envs) {
 		diagnosis_add_fact(d, GPUENV_LAYER_FRAMEWORK, "frameworks", "framework",
-				   "not probed (no framework probe in this build)");
+				   "not probed");
+		return;
+	}
+	if (fw_foreach(root, fw_fact_one, &x) == 0) {
+		diagnosis_add_fact(d, GPUENV_LAYER_FRAMEWORK, "frameworks", "framework.python_envs",
+				   "no torch, TensorFlow or jax in %zu Python environment(s)",
+				   snap_count(envs));
+		*absent = true;
+	}
 }
 
 static void container_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
@@ -199,7 +233,7 @@ static void container_facts(struct diagnosis *d, const struct snap_node *root, b
 
 /* The toolkit a build would use: nvcc on PATH, else CUDA_HOME, else /usr/local/cuda, else
  * the only one. */
-static const struct snap_node *chosen_toolkit(const struct snap_node *root, const char **ret_why)
+const struct snap_node *chosen_toolkit(const struct snap_node *root, const char **ret_why)
 {
 	const struct snap_node *tks = snap_get(root, "runtime.cuda_toolkits");
 	static const char *const order[] = { "PATH nvcc", "CUDA_HOME", "CUDA_PATH" };
@@ -224,6 +258,72 @@ static const struct snap_node *chosen_toolkit(const struct snap_node *root, cons
 		return snap_at(tks, 0);
 	}
 	return NULL;
+}
+
+/* toolkit → framework: the framework a plain `python` imports, judged against the driver
+ * (pip builds bring their own CUDA runtime; the toolkit only builds extensions). */
+static void fw_chain(struct diagnosis *d, const struct snap_node *root, enum driver_state ds,
+		     const char *ver, const char *tv)
+{
+	struct chain *ch = &d->chain;
+	const struct snap_node *hip, *co;
+	struct fw_build b;
+	struct cuda_req req;
+	char cuda[32], need[192];
+	bool cpu = false;
+	unsigned fma, fmi, tma, tmi;
+
+	if (!fw_first(root, &b)) {
+		ch->framework = diagnosis_strdupf(d, "none found");
+		ch->link_state[1] = LINK_UNKNOWN;
+		ch->link_why[1] = diagnosis_strdupf(d, "no torch, TensorFlow or jax found");
+		return;
+	}
+	hip = fw_hip_version(&b);
+	co = fw_cpu_only(&b);
+	ch->framework_source = diagnosis_strdupf(d, "%s", b.prefix);
+	if (!fw_cuda_version(&b, cuda, sizeof(cuda), NULL)) {
+		if (snap_str(hip)) {
+			ch->framework = diagnosis_strdupf(d, "%s (ROCm, HIP %s)", b.label, snap_str(hip));
+			ch->link_why[1] = diagnosis_strdupf(d, "a ROCm build: the CUDA chain does not "
+							       "apply");
+		} else if (snap_bool(co, &cpu) && cpu) {
+			ch->framework = diagnosis_strdupf(d, "%s (CPU only)", b.label);
+			ch->link_why[1] = diagnosis_strdupf(d, "a CPU-only build uses no GPU");
+		} else {
+			ch->framework = diagnosis_strdupf(d, "%s (build unreadable)", b.label);
+			ch->link_why[1] = diagnosis_strdupf(d, "its CUDA version could not be read");
+		}
+		ch->link_state[1] = cpu && gpus_count(root, gpu_is_nvidia) > 0 ? LINK_BROKEN :
+										LINK_UNKNOWN;
+		return;
+	}
+	ch->framework = diagnosis_strdupf(d, "%s (CUDA %s)", b.label, cuda);
+	if (cuda_requirement(cuda, &req) < 0) {
+		ch->link_state[1] = LINK_UNKNOWN;
+		ch->link_why[1] = diagnosis_strdupf(d, "CUDA %s: no confirmed minimum driver in the "
+						       "knowledge base", cuda);
+		return;
+	}
+	cuda_req_describe(&req, need, sizeof(need));
+	if (ds != DRIVER_LOADED) {
+		ch->link_state[1] = ds == DRIVER_NONE ? LINK_BROKEN : LINK_UNKNOWN;
+		ch->link_why[1] = diagnosis_strdupf(d, "%s runs CUDA %u.%u, which needs a driver %s; "
+						       "%s", b.label, req.major, req.minor, need,
+						    ds == DRIVER_NONE ? "none is loaded" :
+									"the driver version is unreadable");
+		return;
+	}
+	ch->link_state[1] = cuda_driver_judge(&req, ver);
+	ch->link_why[1] = diagnosis_strdupf(
+		d, "%s runs its own CUDA %u.%u, which needs driver %s; %s %s%s", b.label, req.major,
+		req.minor, need, ver,
+		ch->link_state[1] == LINK_OK ? "satisfies it" :
+		ch->link_state[1] == LINK_DEGRADED ? "runs it only through minor-version compatibility" :
+						     "is older",
+		tv && cuda_major_minor(tv, &tma, &tmi) && cuda_major_minor(cuda, &fma, &fmi) &&
+				(tma != fma || tmi != fmi) ?
+			" (the toolkit's CUDA only matters for building extensions)" : "");
 }
 
 static void chain(struct diagnosis *d, const struct snap_node *root)
@@ -288,9 +388,7 @@ static void chain(struct diagnosis *d, const struct snap_node *root)
 							       " is older");
 		}
 	}
-	/* toolkit → framework: the framework probe comes in phase 2. */
-	ch->link_state[1] = LINK_UNKNOWN;
-	ch->link_why[1] = diagnosis_strdupf(d, "no framework probed");
+	fw_chain(d, root, ds, ver, tv);
 }
 
 void rules_summarize(struct diagnosis *d, const struct snap_node *root, bool absent[RULE_LAYERS])
@@ -298,7 +396,7 @@ void rules_summarize(struct diagnosis *d, const struct snap_node *root, bool abs
 	hardware_facts(d, root, &absent[GPUENV_LAYER_HARDWARE]);
 	driver_facts(d, root, &absent[GPUENV_LAYER_DRIVER]);
 	runtime_facts(d, root, &absent[GPUENV_LAYER_RUNTIME]);
-	framework_facts(d, root);
+	framework_facts(d, root, &absent[GPUENV_LAYER_FRAMEWORK]);
 	container_facts(d, root, &absent[GPUENV_LAYER_CONTAINER]);
 	chain(d, root);
 }

@@ -7,7 +7,9 @@
  * and whether the judged process runs in a container. Pure functions.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules/rules-internal.h"
@@ -156,4 +158,297 @@ void cuda_req_describe(const struct cuda_req *req, char *buf, size_t len)
 		snprintf(buf, len, ">= %s (%s; %s needs >= %s)", req->first->linux_min_driver,
 			 req->first->toolkit_label, req->newest->toolkit_label,
 			 req->newest->linux_min_driver);
+}
+
+/* "00000000:18:00.0", "0000:18:00.0", "0000:46:00" (an Xid line's PCI: field, no function) →
+ * domain, bus, device, function (-1 when not given). */
+static bool bus_parse(const char *s, unsigned long *dom, unsigned long *bus, unsigned long *dev,
+		      long *fn)
+{
+	char *end;
+
+	if (!s)
+		return false;
+	*dom = strtoul(s, &end, 16);
+	if (end == s || *end != ':')
+		return false;
+	s = end + 1;
+	*bus = strtoul(s, &end, 16);
+	if (end == s || *end != ':')
+		return false;
+	s = end + 1;
+	*dev = strtoul(s, &end, 16);
+	if (end == s)
+		return false;
+	*fn = -1;
+	if (*end == '.') {
+		s = end + 1;
+		*fn = (long)strtoul(s, &end, 16);
+		if (end == s)
+			return false;
+	}
+	return true;
+}
+
+bool bus_id_equal(const char *a, const char *b)
+{
+	unsigned long da, ba, va, db, bb, vb;
+	long fa, fb;
+
+	if (!bus_parse(a, &da, &ba, &va, &fa) || !bus_parse(b, &db, &bb, &vb, &fb))
+		return false;
+	return da == db && ba == bb && va == vb && (fa < 0 || fb < 0 || fa == fb);
+}
+
+static const struct snap_node *vendor_device_for(const struct snap_node *root, const char *list,
+						 const struct snap_node *gpu)
+{
+	const struct snap_node *devs = snap_get(root, list);
+	const char *bus = snap_get_str(gpu, "bus_id");
+
+	for (size_t i = 0; bus && i < snap_count(devs); i++)
+		if (bus_id_equal(snap_get_str(snap_at(devs, i), "pci_bus_id"), bus))
+			return snap_at(devs, i);
+	return NULL;
+}
+
+const struct snap_node *nvml_device_for(const struct snap_node *root, const struct snap_node *gpu)
+{
+	return vendor_device_for(root, "driver.nvml.devices", gpu);
+}
+
+bool gpu_cc(const struct snap_node *root, const struct snap_node *gpu, unsigned *ret_major,
+	    unsigned *ret_minor, const struct snap_node **ret_fact)
+{
+	static const char *const lists[] = { "driver.nvml.devices", "driver.cuda.devices" };
+	const struct facts_gpu *fg;
+
+	if (gpu_facts(gpu, &fg) == 0 && fg->cc_major >= 0) {
+		*ret_major = (unsigned)fg->cc_major;
+		*ret_minor = (unsigned)fg->cc_minor;
+		*ret_fact = NULL;
+		return true;
+	}
+	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+		const struct snap_node *d = vendor_device_for(root, lists[l], gpu);
+		const struct snap_node *cc = snap_child(d, "compute_capability");
+
+		if (cuda_major_minor(snap_str(cc), ret_major, ret_minor)) {
+			*ret_fact = cc;
+			return true;
+		}
+	}
+	return false;
+}
+
+int gpu_name(const struct snap_node *gpu, char *buf, size_t len)
+{
+	const struct facts_gpu *fg;
+	const char *n = snap_get_str(gpu, "name");
+
+	if (gpu_facts(gpu, &fg) == 0)
+		return snprintf(buf, len, "%s", fg->product);
+	if (n)
+		return snprintf(buf, len, "%s", n);
+	return snprintf(buf, len, "%s %s:%s", snap_get_str(gpu, "vendor") ?: "GPU",
+			snap_get_str(gpu, "vendor_id") ?: "?", snap_get_str(gpu, "device_id") ?: "?");
+}
+
+/* ---- frameworks -------------------------------------------------------------------------- */
+
+static void fw_label(struct fw_build *b, const char *name, const struct snap_node *pkg)
+{
+	const char *v = snap_get_str(pkg, "version") ?: snap_get_str(pkg, "dist_version");
+
+	snprintf(b->label, sizeof(b->label), "%s %s", name, v ?: "(version unreadable)");
+}
+
+size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
+		  void *u)
+{
+	const struct snap_node *envs = snap_get(root, "framework.python_envs");
+	size_t n = 0;
+
+	for (size_t i = 0; i < snap_count(envs); i++) {
+		const struct snap_node *env = snap_at(envs, i);
+		const struct snap_node *pk = snap_child(env, "packages");
+		static const char *const names[] = { "torch", "tensorflow", "jax" };
+
+		for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+			const struct snap_node *pkg = snap_child(pk, names[k]);
+			struct fw_build b = { .env = env, .pkg = pkg, .env_index = i,
+					      .prefix = snap_get_str(env, "prefix") ?: "?" };
+
+			if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
+				continue;
+			snprintf(b.key, sizeof(b.key), "framework.python_envs.%zu.packages.%s", i,
+				 names[k]);
+			if (k == 0 || k == 1) {
+				b.kind = k == 0 ? FW_TORCH : FW_TENSORFLOW;
+				fw_label(&b, names[k], pkg);
+				if (fn)
+					fn(&b, u);
+				n++;
+				continue;
+			}
+			/* jax: one build per GPU plugin, or the CPU-only jax itself */
+			{
+				const struct snap_node *pl = snap_child(pkg, "plugins");
+				char base[sizeof(b.label)];
+
+				fw_label(&b, "jax", pkg);
+				snprintf(base, sizeof(base), "%s", b.label);
+				if (snap_count(pl) == 0 || snap_kind(pl) != SNAP_ARRAY) {
+					b.kind = FW_JAX;
+					if (fn)
+						fn(&b, u);
+					n++;
+					continue;
+				}
+				for (size_t j = 0; j < snap_count(pl); j++) {
+					struct fw_build p = b;
+					const struct snap_node *e = snap_at(pl, j);
+
+					p.kind = FW_JAX_PLUGIN;
+					p.pkg = e;
+					snprintf(p.key, sizeof(p.key),
+						 "framework.python_envs.%zu.packages.jax.plugins.%zu", i, j);
+					if (snprintf(p.label, sizeof(p.label), "%.100s (%.40s %.40s)", base,
+						     snap_get_str(e, "plugin") ?: "plugin",
+						     snap_get_str(e, "plugin_version") ?: "?") < 0)
+						continue;
+					if (fn)
+						fn(&p, u);
+					n++;
+				}
+			}
+		}
+	}
+	return n;
+}
+
+bool fw_cuda_version(const struct fw_build *b, char *buf, size_t len,
+		     const struct snap_node **ret_fact)
+{
+	const struct snap_node *f = NULL;
+	int64_t major;
+	bool yes = false;
+
+	switch (b->kind) {
+	case FW_TORCH:
+		f = snap_child(b->pkg, "cuda");
+		break;
+	case FW_TENSORFLOW:
+		if (snap_bool(snap_get(b->pkg, "build_info.is_cuda_build"), &yes) && yes)
+			f = snap_get(b->pkg, "build_info.cuda_version");
+		break;
+	case FW_JAX_PLUGIN:
+		if (streq(snap_get_str(b->pkg, "platform") ?: "", "cuda")) {
+			f = snap_child(b->pkg, "major");
+			if (snap_int(f, &major)) {
+				if (ret_fact)
+					*ret_fact = f;
+				snprintf(buf, len, "%" PRId64, major);
+				return true;
+			}
+		}
+		break;
+	case FW_JAX:
+		break;
+	}
+	if (ret_fact)
+		*ret_fact = f;
+	if (!snap_str(f))
+		return false;
+	snprintf(buf, len, "%s", snap_str(f));
+	return true;
+}
+
+const struct snap_node *fw_hip_version(const struct fw_build *b)
+{
+	bool yes = false;
+
+	switch (b->kind) {
+	case FW_TORCH:
+		return snap_present(snap_child(b->pkg, "hip")) ? snap_child(b->pkg, "hip") : NULL;
+	case FW_TENSORFLOW:
+		if (snap_bool(snap_get(b->pkg, "build_info.is_rocm_build"), &yes) && yes)
+			return snap_get(b->pkg, "build_info.rocm_version");
+		return NULL;
+	case FW_JAX_PLUGIN:
+		return streq(snap_get_str(b->pkg, "platform") ?: "", "rocm") ?
+			       snap_child(b->pkg, "plugin_version") : NULL;
+	case FW_JAX:
+		return NULL;
+	}
+	return NULL;
+}
+
+const struct snap_node *fw_cpu_only(const struct fw_build *b)
+{
+	return b->kind == FW_JAX_PLUGIN ? NULL : snap_child(b->pkg, "cpu_only");
+}
+
+const struct snap_node *fw_targets(const struct fw_build *b, bool *ret_from_build_info)
+{
+	const struct snap_node *t = snap_child(b->pkg, "arch_targets");
+
+	*ret_from_build_info = false;
+	if (b->kind == FW_TENSORFLOW && snap_count(t) == 0 &&
+	    snap_count(snap_get(b->pkg, "build_info.cuda_compute_capabilities")) > 0) {
+		*ret_from_build_info = true;
+		return snap_get(b->pkg, "build_info.cuda_compute_capabilities");
+	}
+	return t;
+}
+
+const struct snap_node *fw_runtime_wheel(const struct fw_build *b)
+{
+	const struct snap_node *w = snap_child(b->env, "nvidia_wheels");
+
+	for (size_t i = 0; i < snap_count(w); i++)
+		if (startswith(snap_get_str(snap_at(w, i), "name") ?: "", "nvidia-cuda-runtime"))
+			return snap_at(w, i);
+	return NULL;
+}
+
+struct fw_first_ctx {
+	struct fw_build found, any;
+	bool have_found, have_any;
+};
+
+static void fw_first_one(const struct fw_build *b, void *u)
+{
+	struct fw_first_ctx *f = u;
+	const struct snap_node *via = snap_child(b->env, "found_via");
+
+	if (!f->have_any) {
+		f->any = *b;
+		f->have_any = true;
+	}
+	if (f->have_found)
+		return;
+	for (size_t i = 0; i < snap_count(via); i++) {
+		const char *v = snap_str(snap_at(via, i)) ?: "";
+
+		if (streq(v, "VIRTUAL_ENV") || streq(v, "CONDA_PREFIX") || startswith(v, "PATH python")) {
+			f->found = *b;
+			f->have_found = true;
+			return;
+		}
+	}
+}
+
+bool fw_first(const struct snap_node *root, struct fw_build *ret)
+{
+	struct fw_first_ctx f = { .have_found = false };
+
+	fw_foreach(root, fw_first_one, &f);
+	if (f.have_found)
+		*ret = f.found;
+	else if (f.have_any)
+		*ret = f.any;
+	else
+		return false;
+	return true;
 }

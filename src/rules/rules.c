@@ -109,6 +109,26 @@ const struct rule rule_table[] = {
 		.verify = STRV("lspci -k -s <bus>", "nvidia-smi -L"),
 		.check = check_gpu_without_driver,
 	},
+	{
+		.id = "hardware.gpu-unknown",
+		.layer = GPUENV_LAYER_HARDWARE,
+		.severity = GPUENV_SEVERITY_WARNING,
+		.title = "GPU not in gpuenv's GPU table",
+		.symptom = "No error by itself; gpuenv cannot tell the GPU's compute capability, so "
+			   "checks such as \"no kernel image is available for execution on the "
+			   "device\" or a driver branch dropping the GPU cannot be made for it",
+		.cause = "The built-in GPU table (facts/gpu_compute_capability.tsv, NVIDIA GPUs by PCI "
+			 "id) has no row for this device: a GPU newer than the knowledge base, a rare "
+			 "board variant, or an AMD GPU (AMD GPUs are judged by their KFD gfx target "
+			 "instead). Where NVML reports the compute capability, the checks use that "
+			 "(info); otherwise they skip the GPU (warning).",
+		.needs = STRV("hardware.pci_devices"),
+		.fix = STRV("# update gpuenv (its knowledge base), or report the device id and "
+			    "nvidia-smi's compute_cap so it can be added"),
+		.verify = STRV("gpuenv facts gpu <vendor:device>",
+			       "nvidia-smi --query-gpu=pci.device_id,name,compute_cap --format=csv"),
+		.check = check_gpu_unknown,
+	},
 	/* ---- driver -------------------------------------------------------------------- */
 	{
 		.id = "driver.module-not-loaded",
@@ -237,6 +257,90 @@ const struct rule rule_table[] = {
 		.verify = STRV("cat /sys/module/nvidia/version"),
 		.check = check_branch_eol,
 	},
+	{
+		.id = "driver.nvml-version-mismatch",
+		.layer = GPUENV_LAYER_DRIVER,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "Kernel module and user-space driver libraries differ",
+		.symptom = "Failed to initialize NVML: Driver/library version mismatch · "
+			   "NVML_ERROR_LIB_RM_VERSION_MISMATCH (18) · cuInit: "
+			   "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803) · kernel log: \"NVRM: API "
+			   "mismatch: the client has the version X, but this kernel module has the "
+			   "version Y\"",
+		.cause = "libnvidia-ml and libcuda must be the exact version of the loaded nvidia.ko. "
+			 "After a driver upgrade the new libraries are installed at once but the old "
+			 "module stays loaded until a reboot (or a module reload); in a container, "
+			 "driver libraries baked into the image shadow the ones the NVIDIA runtime "
+			 "injects from the host.",
+		.needs = STRV("driver.nvidia.module_version?", "driver.nvidia.proc_version?"),
+		.fix = STRV("sudo reboot   # loads the upgraded kernel module",
+			    "# without a reboot, when no process uses the GPU: sudo systemctl stop "
+			    "nvidia-persistenced; sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset "
+			    "nvidia && sudo modprobe nvidia",
+			    "# if the module on disk is still the old one, DKMS failed: reinstall the "
+			    "driver package"),
+		.verify = STRV("cat /proc/driver/nvidia/version",
+			       "ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*", "nvidia-smi"),
+		.check = check_nvml_version_mismatch,
+	},
+	{
+		.id = "driver.no-permission",
+		.layer = GPUENV_LAYER_DRIVER,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "The GPU device nodes are not accessible to this user",
+		.symptom = "Failed to initialize NVML: Insufficient Permissions · "
+			   "NVML_ERROR_NO_PERMISSION (4) · cudaErrorNoDevice (100) / "
+			   "CUDA_ERROR_NO_DEVICE · ROCm: \"Unable to open /dev/kfd read-write: "
+			   "Permission denied\", hipErrorNoDevice",
+		.cause = "CUDA opens /dev/nvidiactl, /dev/nvidiaN and /dev/nvidia-uvm read-write, "
+			 "ROCm /dev/kfd and /dev/dri/renderD*. Their mode and group come from udev "
+			 "rules (ROCm: 0660 group render) or the NVIDIA module's NVreg_DeviceFileMode/"
+			 "NVreg_DeviceFileGID; a user outside that group gets no GPU.",
+		.needs = STRV("driver.device_nodes"),
+		.fix = STRV("sudo usermod -aG render,video $USER   # then log out and in again",
+			    "# or change the mode by a udev rule, e.g. KERNEL==\"kfd\", GROUP=\"render\", "
+			    "MODE=\"0660\" in /etc/udev/rules.d/70-gpu.rules; sudo udevadm trigger"),
+		.verify = STRV("id -nG", "ls -l /dev/nvidia* /dev/kfd /dev/dri/renderD* 2>/dev/null"),
+		.check = check_no_permission,
+	},
+	{
+		.id = "driver.xid-errors",
+		.layer = GPUENV_LAYER_DRIVER,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "The kernel log has NVIDIA Xid errors",
+		.symptom = "NVRM: Xid (PCI:0000:3b:00): 79, pid=…, GPU has fallen off the bus. · "
+			   "CUDA error: an illegal memory access was encountered · CUDA error: "
+			   "uncorrectable ECC error encountered · "
+			   "Unable to determine the device handle for GPU: GPU is lost",
+		.cause = "The NVIDIA driver logs an Xid for each GPU error it handles. Some are "
+			 "caused by the application (13, 31, 43: info), some by the driver or GPU and "
+			 "recoverable (warning), some mean the GPU needs a reset or is failing (48 "
+			 "double-bit ECC, 79 fallen off the bus, 95 uncontained error: error). The "
+			 "meaning and action per code come from NVIDIA's Xid catalogue.",
+		.needs = STRV("driver.xid_events?"),
+		.fix = STRV("sudo dmesg -T | grep -i xid   # every occurrence, with its time",
+			    "sudo nvidia-bug-report.sh   # for NVIDIA support"),
+		.verify = STRV("nvidia-smi -q | grep -iE 'retired|remapp|pending'",
+			       "sudo dmesg -T | grep -i xid | tail -5   # nothing new"),
+		.check = check_xid_errors,
+	},
+	{
+		.id = "driver.persistence-off",
+		.layer = GPUENV_LAYER_DRIVER,
+		.severity = GPUENV_SEVERITY_INFO,
+		.title = "Persistence mode is off on a data-center GPU",
+		.symptom = "No error: every CUDA program (and nvidia-smi) waits seconds for the GPU "
+			   "to initialise when no other client holds it",
+		.cause = "Without persistence mode (nvidia-smi -pm) or the nvidia-persistenced "
+			 "daemon, the driver tears the GPU state down when its last client exits "
+			 "and rebuilds it on the next start. NVIDIA recommends the daemon on "
+			 "data-center GPUs.",
+		.needs = STRV("driver.nvml"),
+		.fix = STRV("sudo systemctl enable --now nvidia-persistenced",
+			    "sudo nvidia-smi -pm 1   # until the next reboot"),
+		.verify = STRV("nvidia-smi --query-gpu=pci.bus_id,persistence_mode --format=csv"),
+		.check = check_persistence_off,
+	},
 	/* ---- runtime ------------------------------------------------------------------- */
 	{
 		.id = "runtime.no-driver-for-toolkit",
@@ -297,6 +401,30 @@ const struct rule rule_table[] = {
 		.check = check_stub_libcuda,
 	},
 	{
+		.id = "runtime.library-shadowed",
+		.layer = GPUENV_LAYER_RUNTIME,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "The loader picks a different copy of a GPU library than the one intended",
+		.symptom = "cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803) \"system has unsupported "
+			   "display driver / cuda driver combination\" · "
+			   "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804) \"forward compatibility "
+			   "was attempted on non supported HW\" · RuntimeError: cuDNN version "
+			   "incompatibility: PyTorch was compiled against … but found runtime version …",
+		.cause = "ld.so takes the first copy on LD_LIBRARY_PATH, the ld.so cache or a "
+			 "library's RPATH/RUNPATH. A CUDA forward-compatibility libcuda (cuda-compat) "
+			 "only works when it is newer than the kernel module, and NVIDIA documents it "
+			 "for data-center GPUs; a system copy on LD_LIBRARY_PATH can shadow the copy "
+			 "a framework's pip wheels brought; two cuDNN majors side by side make which "
+			 "one a program uses depend on how it was linked. (The toolkit's stub libcuda "
+			 "is runtime.stub-libcuda.)",
+		.needs = STRV("driver.userspace"),
+		.fix = STRV("# remove the directory of the unwanted copy from LD_LIBRARY_PATH or "
+			    "/etc/ld.so.conf.d (then sudo ldconfig)"),
+		.verify = STRV("ldconfig -p | grep -E 'libcuda.so.1|libcudnn'",
+			       "LD_DEBUG=libs <program> 2>&1 | grep 'trying file'"),
+		.check = check_library_shadowed,
+	},
+	{
 		.id = "runtime.toolkits-disagree",
 		.layer = GPUENV_LAYER_RUNTIME,
 		.severity = GPUENV_SEVERITY_WARNING,
@@ -350,6 +478,140 @@ const struct rule rule_table[] = {
 		.verify = STRV("grep -E 'define CUDNN_(MAJOR|MINOR|PATCHLEVEL)' "
 			       "<toolkit>/include/cudnn_version.h"),
 		.check = check_cudnn_cuda_mismatch,
+	},
+	/* ---- framework ---------------------------------------------------------------- */
+	{
+		.id = "framework.cpu-only-build",
+		.layer = GPUENV_LAYER_FRAMEWORK,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "A CPU-only framework build on a GPU machine",
+		.symptom = "torch.cuda.is_available() is False · AssertionError: Torch not compiled "
+			   "with CUDA enabled · tf.config.list_physical_devices('GPU') == [] · An "
+			   "NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not "
+			   "installed. Falling back to cpu.",
+		.cause = "The installed torch (torch.version.cuda and .hip None, e.g. a +cpu wheel "
+			 "or the distribution's package), TensorFlow (build_info without CUDA or ROCm) "
+			 "or jax (no CUDA/ROCm plugin) was built without GPU support: it never uses "
+			 "the GPU (error). Without a GPU this is expected (info).",
+		.needs = STRV("framework.python_envs"),
+		.fix = STRV("pip install --force-reinstall torch --index-url "
+			    "https://download.pytorch.org/whl/cu<XY>",
+			    "pip install 'tensorflow[and-cuda]'", "pip install -U 'jax[cuda12]'"),
+		.verify = STRV("python -c 'import torch; print(torch.version.cuda, "
+			       "torch.cuda.is_available())'"),
+		.check = check_cpu_only_build,
+	},
+	{
+		.id = "framework.gpu-too-old-for-build",
+		.layer = GPUENV_LAYER_FRAMEWORK,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "The GPU is older than every architecture the framework was built for",
+		.symptom = "Found GPU0 <name> which is of cuda capability 3.7. PyTorch no longer "
+			   "supports this GPU because it is too old. The minimum cuda capability "
+			   "supported by this library is 5.0. · CUDA error: no kernel image is "
+			   "available for execution on the device",
+		.cause = "Framework wheels carry GPU code for a range of compute capabilities; PTX "
+			 "only JIT-compiles upwards, so a GPU below the lowest target has no code at "
+			 "all (torch 2.x dropped Kepler; CUDA 12.8+ builds dropped Maxwell and "
+			 "Pascal, CUDA 13 builds Volta).",
+		.needs = STRV("framework.python_envs"),
+		.fix = STRV("# install an older release or CUDA variant that still targets the GPU "
+			    "(gpuenv facts torch), or build from source for its architecture"),
+		.verify = STRV("python -c 'import torch; print(torch.cuda.get_arch_list(), "
+			       "torch.cuda.get_device_capability())'"),
+		.check = check_fw_gpu_too_old,
+	},
+	{
+		.id = "framework.no-kernel-image",
+		.layer = GPUENV_LAYER_FRAMEWORK,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "The framework has no GPU code for this GPU",
+		.symptom = "RuntimeError: CUDA error: no kernel image is available for execution on "
+			   "the device · cudaErrorNoKernelImageForDevice (209) · <GPU> with CUDA "
+			   "capability sm_XY is not compatible with the current PyTorch installation.",
+		.cause = "SASS runs only on the same major compute capability with an equal or "
+			 "higher minor (Tegra: exactly), PTX JIT-compiles only to its own "
+			 "architecture or newer. A build without either for the GPU (e.g. a cu117 "
+			 "wheel on an H100: SASS up to sm_86, no PTX) has nothing to launch.",
+		.needs = STRV("framework.python_envs"),
+		.fix = STRV("# install a build that targets the GPU (a newer release or CUDA variant)"),
+		.verify = STRV("python -c 'import torch; print(torch.cuda.get_arch_list())'",
+			       "gpuenv scan <site-packages>/torch/lib/libtorch_cuda.so"),
+		.check = check_fw_no_kernel_image,
+	},
+	{
+		.id = "framework.ptx-too-new-for-driver",
+		.layer = GPUENV_LAYER_FRAMEWORK,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "The framework's only code for this GPU is PTX the driver cannot JIT",
+		.symptom = "CUDA error: the provided PTX was compiled with an unsupported toolchain · "
+			   "CUDA_ERROR_UNSUPPORTED_PTX_VERSION / cudaErrorUnsupportedPtxVersion (222)",
+		.cause = "Without SASS for the GPU the driver must JIT-compile PTX, and it only "
+			 "understands PTX ISA versions up to its own CUDA version; PTX from a newer "
+			 "toolkit (also under minor-version compatibility) fails.",
+		.needs = STRV("framework.python_envs"),
+		.fix = STRV("# upgrade the driver (gpuenv facts driver <version>), or install a build "
+			    "with SASS for the GPU"),
+		.verify = STRV("nvidia-smi | head -4", "gpuenv scan <the framework's kernel library>"),
+		.check = check_fw_ptx_too_new,
+	},
+	{
+		.id = "framework.ptx-jit-only",
+		.layer = GPUENV_LAYER_FRAMEWORK,
+		.severity = GPUENV_SEVERITY_INFO,
+		.title = "The framework runs on this GPU only through PTX JIT",
+		.symptom = "No error; the first launch stalls. TensorFlow: \"TensorFlow was not built "
+			   "with CUDA kernel binaries compatible with compute capability 9.0. CUDA "
+			   "kernels will be jit-compiled from PTX, which could take 30 minutes or "
+			   "longer.\"",
+		.cause = "The build has no SASS for the GPU's compute capability but PTX of an older "
+			 "architecture, which the driver compiles at first use and caches in "
+			 "~/.nv/ComputeCache (CUDA_CACHE_PATH), bounded by CUDA_CACHE_MAXSIZE.",
+		.needs = STRV("framework.python_envs"),
+		.fix = STRV("export CUDA_CACHE_MAXSIZE=4294967296   # keep the JIT results",
+			    "# or install a build with SASS for the GPU"),
+		.verify = STRV("du -sh ~/.nv/ComputeCache"),
+		.check = check_fw_ptx_jit_only,
+	},
+	{
+		.id = "framework.cuda-newer-than-driver",
+		.layer = GPUENV_LAYER_FRAMEWORK,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "The framework's CUDA is newer than the driver supports",
+		.symptom = "CUDA driver version is insufficient for CUDA runtime version "
+			   "(cudaErrorInsufficientDriver, 35) · torch.cuda.is_available() is False "
+			   "with \"The NVIDIA driver on your system is too old (found version 12040). "
+			   "Please update your GPU driver …\"",
+		.cause = "A framework from pip brings its own CUDA runtime (torch.version.cuda, "
+			 "TensorFlow's build_info, the jax plugin and its nvidia-cuda-runtime wheel); "
+			 "that runtime needs a driver at least as new as its CUDA release, or within "
+			 "the same major the minor-version-compatibility floor (limited features, no "
+			 "PTX JIT: warning). The system toolkit plays no part.",
+		.needs = STRV("framework.python_envs"),
+		.fix = STRV("# install a build for the driver's CUDA (nvidia-smi: CUDA Version), or "
+			    "upgrade the driver (gpuenv facts cuda <version>)"),
+		.verify = STRV("nvidia-smi | head -4",
+			       "python -c 'import torch; print(torch.version.cuda, "
+			       "torch.cuda.is_available())'"),
+		.check = check_fw_cuda_newer_than_driver,
+	},
+	{
+		.id = "framework.system-toolkit-irrelevant",
+		.layer = GPUENV_LAYER_FRAMEWORK,
+		.severity = GPUENV_SEVERITY_INFO,
+		.title = "nvcc's CUDA is not the CUDA the framework uses",
+		.symptom = "nvcc --version and torch.version.cuda disagree · RuntimeError: The "
+			   "detected CUDA version (11.8) mismatches the version that was used to "
+			   "compile PyTorch (12.4). Please make sure to use the same CUDA versions.",
+		.cause = "Frameworks from pip load the CUDA runtime of their own nvidia-* wheels "
+			 "(found through their RPATH before LD_LIBRARY_PATH); the system toolkit "
+			 "only matters for compiling extensions.",
+		.needs = STRV("framework.python_envs"),
+		.fix = STRV("# nothing to fix to run the framework; for extensions use a toolkit "
+			    "of the framework's CUDA (CUDA_HOME)"),
+		.verify = STRV("python -c 'import torch; print(torch.version.cuda)'",
+			       "nvcc --version | tail -2"),
+		.check = check_fw_system_toolkit_irrelevant,
 	},
 	/* ---- container ----------------------------------------------------------------- */
 	{
@@ -408,6 +670,48 @@ const struct rule rule_table[] = {
 			       "docker inspect --format '{{.Config.Env}}' <image> | tr ' ' '\\n' | "
 			       "grep CUDA"),
 		.check = check_image_cuda_newer_than_driver,
+	},
+	{
+		.id = "container.no-nvidia-runtime",
+		.layer = GPUENV_LAYER_CONTAINER,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "Docker/containerd on a GPU host cannot give containers the GPU",
+		.symptom = "docker: Error response from daemon: could not select device driver \"\" "
+			   "with capabilities: [[gpu]]. · torch.cuda.is_available() is False in the "
+			   "container",
+		.cause = "`docker run --gpus` needs the NVIDIA Container Toolkit "
+			 "(nvidia-container-runtime-hook, or the nvidia runtime in "
+			 "/etc/docker/daemon.json), CDI needs a spec in /etc/cdi or /var/run/cdi, and "
+			 "Kubernetes on containerd needs an nvidia runtime in its CRI config; this "
+			 "host has none of them.",
+		.needs = STRV("container.host"),
+		.fix = STRV("sudo apt-get install -y nvidia-container-toolkit   # NVIDIA's "
+			    "repository; dnf/zypper likewise",
+			    "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl "
+			    "restart docker",
+			    "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml   # for CDI "
+			    "(podman, docker --device nvidia.com/gpu=all)"),
+		.verify = STRV("docker run --rm --gpus all ubuntu nvidia-smi",
+			       "docker info | grep -i runtimes"),
+		.check = check_no_nvidia_runtime,
+	},
+	{
+		.id = "container.cdi-spec-stale",
+		.layer = GPUENV_LAYER_CONTAINER,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "The CDI spec was generated for another driver version",
+		.symptom = "Error: setting up CDI devices: … failed to create device: … no such file "
+			   "or directory (libcuda.so.<old version>) · error running hook: exit "
+			   "status 1",
+		.cause = "nvidia-ctk cdi generate writes the driver's library file names (versioned, "
+			 "libcuda.so.535.104.05) into the spec; after a driver upgrade those files "
+			 "are gone and containers requesting nvidia.com/gpu fail to start.",
+		.needs = STRV("container.host"),
+		.fix = STRV("sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml"),
+		.verify = STRV("nvidia-ctk cdi list",
+			       "grep -m1 -o 'libcuda.so.[0-9.]*' /etc/cdi/nvidia.yaml; cat "
+			       "/sys/module/nvidia/version"),
+		.check = check_cdi_spec_stale,
 	},
 };
 

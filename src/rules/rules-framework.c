@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Framework-layer rules over framework.python_envs[] (probe-python.c: torch/version.py,
+ * TensorFlow's build_info.py, jax plugins' dist-info, the fat-binary targets of each kernel
+ * library, what its DT_NEEDED resolve to; docs/snapshot-schema.md), the GPUs' compute
+ * capabilities (facts/gpu_compute_capability.tsv, else NVML), and the loaded driver. Which
+ * GPU code runs where is coverage_judge() (src/facts/coverage.h: shared/facts/README.md rules
+ * (a) SASS and (b) PTX JIT), the same verdict `gpuenv scan` prints; what a CUDA version needs
+ * from the driver is cuda_requirement()/cuda_driver_judge() (facts/cuda_driver_min.tsv), as
+ * for runtime.toolkit-needs-newer-driver. Warning texts: torch/cuda/__init__.py (2.x) and
+ * TensorFlow's gpu_device.cc as quoted in shared/facts/frameworks.md.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/coverage.h"
+#include "rules/rules-internal.h"
+#include "shared/parse.h"
+#include "shared/strbuf.h"
+
+#define MAX_TARGETS 128
+
+static const char *fw_module(const struct fw_build *b)
+{
+	switch (b->kind) {
+	case FW_TORCH:
+		return "torch";
+	case FW_TENSORFLOW:
+		return "tensorflow";
+	case FW_JAX:
+	case FW_JAX_PLUGIN:
+		return "jax";
+	}
+	return "?";
+}
+
+/* ---- framework.cpu-only-build ---------------------------------------------------------- */
+
+struct cpu_ctx {
+	struct rule_ctx *c;
+	const struct snap_node *root;
+	size_t gpus;
+};
+
+static void cpu_only_one(const struct fw_build *b, void *u)
+{
+	struct cpu_ctx *x = u;
+	const struct snap_node *co = fw_cpu_only(b);
+	const bool distro = snap_present(snap_get(b->pkg, "distro_package.name"));
+	struct finding *f;
+	bool cpu = false;
+	char key[192];
+
+	if (!co)
+		return;
+	if (b->kind == FW_JAX && snap_state(co) == FACT_ABSENT)
+		return;
+	if (!rule_need(x->c, b->prefix, "cpu_only", co) || !snap_bool(co, &cpu) || !cpu)
+		return;
+	if (x->gpus > 0)
+		f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, b->prefix,
+				 "%s in %s is a CPU-only build on a machine with %zu GPU(s): it "
+				 "never uses them (%s)",
+				 b->label, b->prefix, x->gpus,
+				 b->kind == FW_TORCH ? "torch.cuda.is_available() is False" :
+				 b->kind == FW_TENSORFLOW ? "tf.config.list_physical_devices('GPU') is "
+							    "empty" :
+							    "jax.devices() lists only the CPU");
+	else
+		f = rule_finding(x->c, GPUENV_SEVERITY_INFO, b->prefix,
+				 "%s in %s is a CPU-only build; %s, so that is all it could use here",
+				 b->label, b->prefix,
+				 snap_present(snap_get(x->root, "hardware.pci_devices")) ?
+					 "there is no GPU on the PCI bus" :
+					 "no GPU was seen (the PCI bus could not be read)");
+	snprintf(key, sizeof(key), "%s.cpu_only", b->key);
+	finding_fact(f, key, co);
+	if (b->kind == FW_TORCH) {
+		snprintf(key, sizeof(key), "%s.cuda", b->key);
+		finding_fact(f, key, snap_child(b->pkg, "cuda"));
+		snprintf(key, sizeof(key), "%s.hip", b->key);
+		finding_fact(f, key, snap_child(b->pkg, "hip"));
+	}
+	if (distro) {
+		snprintf(key, sizeof(key), "%s.distro_package.version", b->key);
+		finding_fact(f, key, snap_get(b->pkg, "distro_package.version"));
+	}
+	if (x->gpus == 0) {
+		finding_verify(f, "python3 -c 'import %s'", fw_module(b));
+		return;
+	}
+	if (distro)
+		finding_fix(f, "# the distribution's package is built without CUDA: install a GPU "
+			       "build in a virtual environment instead (python3 -m venv …)");
+	switch (b->kind) {
+	case FW_TORCH:
+		finding_fix(f, "%s/bin/pip install --force-reinstall torch --index-url "
+			       "https://download.pytorch.org/whl/cu<XY>   # XY: a CUDA no newer than "
+			       "the driver supports (nvidia-smi: CUDA Version)", b->prefix);
+		break;
+	case FW_TENSORFLOW:
+		finding_fix(f, "%s/bin/pip install 'tensorflow[and-cuda]'", b->prefix);
+		break;
+	case FW_JAX:
+	case FW_JAX_PLUGIN:
+		finding_fix(f, "%s/bin/pip install -U 'jax[cuda12]'   # or jax[cuda13]", b->prefix);
+		break;
+	}
+	finding_rule_verify(f);
+}
+
+RULE_CHECK(check_cpu_only_build)
+{
+	struct cpu_ctx x = { c, root, gpus_count(root, gpu_is_nvidia) + gpus_count(root, gpu_is_amd) };
+
+	fw_foreach(root, cpu_only_one, &x);
+}
+
+/* ---- which GPU code runs: no-kernel-image, ptx-jit-only, ptx-too-new, gpu-too-old ------------ */
+
+enum cov_want { WANT_NO_IMAGE, WANT_JIT, WANT_TOO_NEW, WANT_TOO_OLD };
+
+struct cov_ctx {
+	struct rule_ctx *c;
+	const struct snap_node *root;
+	enum cov_want want;
+	const char *driver; /* NULL: none loaded or unreadable */
+};
+
+/* Reads the targets into t[]; returns the count, the lowest arch and the list as text. */
+static size_t read_targets(const struct snap_node *tn, bool from_build_info,
+			   struct coverage_target *t, unsigned *ret_lowest, struct strbuf *list)
+{
+	size_t n = 0;
+
+	*ret_lowest = UINT32_MAX;
+	for (size_t i = 0; i < snap_count(tn) && n < MAX_TARGETS; i++) {
+		const struct snap_node *e = snap_at(tn, i);
+		const char *s = from_build_info ? snap_str(e) : snap_get_str(e, "target");
+		const char *isa = from_build_info ? NULL : snap_get_str(e, "ptx_isa");
+		struct coverage_target_info ti;
+		unsigned ma, mi;
+
+		if (!s || coverage_target_parse(s, &ti) < 0 || ti.kind == COVERAGE_KIND_OTHER)
+			continue;
+		t[n] = (struct coverage_target){ .target = s, .ptx_major = -1, .ptx_minor = -1 };
+		if (isa && cuda_major_minor(isa, &ma, &mi)) {
+			t[n].ptx_major = (int)ma;
+			t[n].ptx_minor = (int)mi;
+		}
+		if (ti.arch < *ret_lowest)
+			*ret_lowest = ti.arch;
+		strbuf_printf(list, "%s%s", n ? " " : "", s);
+		n++;
+	}
+	return n;
+}
+
+static void cov_one(const struct fw_build *b, void *u)
+{
+	struct cov_ctx *x = u;
+	const struct snap_node *gpus = snap_get(x->root, "hardware.gpus"), *tn, *cpu;
+	struct coverage_target t[MAX_TARGETS];
+	struct strbuf list = STRBUF_INIT;
+	bool from_bi = false, yes = false;
+	unsigned lowest;
+	size_t n, gi = 0;
+	char key[192], cuda[32];
+
+	cpu = fw_cpu_only(b);
+	if ((snap_bool(cpu, &yes) && yes) || fw_hip_version(b) || b->kind == FW_JAX)
+		return;
+	if (!fw_cuda_version(b, cuda, sizeof(cuda), NULL) && b->kind != FW_JAX_PLUGIN)
+		return;
+	tn = fw_targets(b, &from_bi);
+	if (snap_kind(tn) != SNAP_ARRAY) {
+		rule_need(x->c, b->prefix, "arch_targets (the fat binary of the framework's kernel "
+			  "library)", tn);
+		return;
+	}
+	n = read_targets(tn, from_bi, t, &lowest, &list);
+	if (n == 0) {
+		strbuf_done(&list);
+		return;
+	}
+	for (size_t g = 0; g < snap_count(gpus); g++) {
+		const struct snap_node *gpu = snap_at(gpus, g), *ccf = NULL;
+		const char *bus = snap_get_str(gpu, "bus_id") ?: "?";
+		struct coverage_result res;
+		unsigned ma, mi;
+		struct finding *f = NULL;
+		char name[128];
+		bool too_old;
+
+		if (!gpu_is_nvidia(gpu))
+			continue;
+		gi++;
+		if (!gpu_cc(x->root, gpu, &ma, &mi, &ccf)) {
+			rule_skip(x->c, bus, "GPU %s: compute capability unknown (not in the knowledge "
+				  "base, not reported by NVML)", bus);
+			continue;
+		}
+		if (coverage_judge(t, n, ma, mi, x->driver, &res) < 0)
+			continue;
+		too_old = coverage_verdict_is_failure(res.verdict) && ma * 10 + mi < lowest;
+		gpu_name(gpu, name, sizeof(name));
+		switch (x->want) {
+		case WANT_TOO_OLD:
+			if (!too_old)
+				continue;
+			if (b->kind == FW_TORCH)
+				f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
+						 "%s in %s has GPU code for compute capability %u.%u "
+						 "and up; %s at %s is %u.%u, older than every target: "
+						 "torch warns \"Found GPU%zu %s which is of cuda "
+						 "capability %u.%u. PyTorch no longer supports this GPU "
+						 "because it is too old. The minimum cuda capability "
+						 "supported by this library is %u.%u.\"",
+						 b->label, b->prefix, lowest / 10, lowest % 10, name, bus,
+						 ma, mi, gi - 1, name, ma, mi, lowest / 10, lowest % 10);
+			else
+				f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
+						 "%s in %s has GPU code for compute capability %u.%u "
+						 "and up; %s at %s is %u.%u, older than every target: "
+						 "\"no kernel image is available for execution on the "
+						 "device\"",
+						 b->label, b->prefix, lowest / 10, lowest % 10, name, bus,
+						 ma, mi);
+			break;
+		case WANT_NO_IMAGE:
+			if (res.verdict != COVERAGE_NO_KERNEL_IMAGE || too_old)
+				continue;
+			f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
+					 "%s in %s cannot run on %s at %s (compute capability %u.%u): "
+					 "%s",
+					 b->label, b->prefix, name, bus, ma, mi, res.reason);
+			break;
+		case WANT_JIT:
+			if (res.verdict != COVERAGE_PTX_JIT)
+				continue;
+			f = rule_finding(x->c, GPUENV_SEVERITY_INFO, bus,
+					 "%s in %s on %s at %s (compute capability %u.%u): %s; each "
+					 "kernel's first launch compiles it (minutes for a large "
+					 "framework), cached under ~/.nv/ComputeCache",
+					 b->label, b->prefix, name, bus, ma, mi, res.reason);
+			break;
+		case WANT_TOO_NEW:
+			if (res.verdict != COVERAGE_PTX_TOO_NEW)
+				continue;
+			f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus, "%s in %s on %s at %s: %s",
+					 b->label, b->prefix, name, bus, res.reason);
+			break;
+		}
+		if (!f)
+			continue;
+		snprintf(key, sizeof(key), "%s.%s", b->key,
+			 from_bi ? "build_info.cuda_compute_capabilities" : "arch_targets");
+		finding_evidence(f, key, snap_source(snap_at(tn, 0)) ?: "?", "%s", strbuf_str(&list));
+		if (ccf)
+			finding_fact(f, "driver.nvml.devices[].compute_capability", ccf);
+		else {
+			const struct facts_gpu *fg;
+
+			if (gpu_facts(gpu, &fg) == 0)
+				finding_evidence(f, "facts.gpu.compute_capability", fg->source, "%s: %s",
+						 fg->product, fg->compute_capability);
+		}
+		if (x->driver)
+			finding_fact(f, "driver.nvidia.module_version",
+				     snap_get(x->root, "driver.nvidia.module_version"));
+		if (res.unconfirmed)
+			finding_evidence(f, "facts.coverage", "facts:sm_arch, ptx_isa",
+					 "relies on a knowledge-base row marked unconfirmed or an "
+					 "unknown PTX ISA");
+		switch (x->want) {
+		case WANT_TOO_OLD:
+			finding_fix(f, "# install a build that still has sm_%u%u kernels (an older "
+				       "release or CUDA variant: gpuenv facts torch lists each wheel's "
+				       "architectures), or build %s from source with "
+				       "TORCH_CUDA_ARCH_LIST=%u.%u", ma, mi, fw_module(b), ma, mi);
+			break;
+		case WANT_NO_IMAGE:
+			finding_fix(f, "# install a build with sm_%u%u SASS (or PTX for %u.%u or "
+				       "lower), e.g. a newer release / CUDA variant of %s", ma, mi, ma, mi,
+				    fw_module(b));
+			break;
+		case WANT_JIT:
+			finding_fix(f, "export CUDA_CACHE_MAXSIZE=4294967296   # keep the JIT results "
+				       "between runs (bytes)");
+			finding_fix(f, "# or install a build with sm_%u%u SASS", ma, mi);
+			break;
+		case WANT_TOO_NEW:
+			finding_fix(f, "# upgrade the driver to a branch whose JIT knows that PTX ISA "
+				       "(gpuenv facts driver <version>), or install a build with sm_%u%u "
+				       "SASS", ma, mi);
+			break;
+		}
+		finding_rule_verify(f);
+	}
+	strbuf_done(&list);
+}
+
+static void coverage_rule(struct rule_ctx *c, const struct snap_node *root, enum cov_want want)
+{
+	struct cov_ctx x = { c, root, want, NULL };
+	const struct snap_node *fact;
+	const char *ver;
+
+	if (gpus_count(root, gpu_is_nvidia) == 0)
+		return;
+	if (nvidia_driver(root, &ver, &fact) == DRIVER_LOADED)
+		x.driver = ver;
+	fw_foreach(root, cov_one, &x);
+}
+
+RULE_CHECK(check_fw_no_kernel_image)
+{
+	coverage_rule(c, root, WANT_NO_IMAGE);
+}
+
+RULE_CHECK(check_fw_ptx_jit_only)
+{
+	coverage_rule(c, root, WANT_JIT);
+}
+
+RULE_CHECK(check_fw_ptx_too_new)
+{
+	const struct snap_node *fact;
+	const char *ver;
+
+	/* Without a driver nothing JITs at all: the other rules say why. */
+	if (nvidia_driver(root, &ver, &fact) != DRIVER_LOADED)
+		return;
+	coverage_rule(c, root, WANT_TOO_NEW);
+}
+
+RULE_CHECK(check_fw_gpu_too_old)
+{
+	coverage_rule(c, root, WANT_TOO_OLD);
+}
+
+/* ---- framework.cuda-newer-than-driver --------------------------------------------------- */
+
+/*
+ * The CUDA a build runs with: the build's own ("12.4"; a JAX plugin names only its major), or
+ * the environment's nvidia-cuda-runtime wheel when that is newer within the same major (pip
+ * can upgrade it under the framework; it is the libcudart that loads). ret_wheel: the wheel
+ * when it decided.
+ */
+static bool fw_runtime_cuda(const struct fw_build *b, char *buf, size_t len,
+			    const struct snap_node **ret_fact, const struct snap_node **ret_wheel)
+{
+	const struct snap_node *w = fw_runtime_wheel(b);
+	const char *wv = snap_get_str(w, "version");
+	unsigned fma = 0, fmi = 0, wma, wmi;
+	bool have = fw_cuda_version(b, buf, len, ret_fact);
+	bool full = have && cuda_major_minor(buf, &fma, &fmi);
+
+	*ret_wheel = NULL;
+	if (!have)
+		return false;
+	if (!full && parse_uint(buf, 10, &fma) < 0)
+		return false;
+	if (wv && cuda_major_minor(wv, &wma, &wmi) && wma == fma && (!full || wmi > fmi)) {
+		snprintf(buf, len, "%u.%u", wma, wmi);
+		*ret_wheel = w;
+		return true;
+	}
+	return full;
+}
+
+struct newer_ctx {
+	struct rule_ctx *c;
+	const struct snap_node *root, *drv_fact;
+	const char *drv;
+};
+
+static void newer_one(const struct fw_build *b, void *u)
+{
+	struct newer_ctx *x = u;
+	const struct snap_node *cf = NULL, *wheel = NULL;
+	const struct facts_driver_branch *br = NULL;
+	enum link_state st;
+	struct cuda_req req;
+	struct finding *f;
+	char cuda[32], need[192], key[192], found[16] = "?";
+	unsigned rma, rmi;
+
+	if (!fw_runtime_cuda(b, cuda, sizeof(cuda), &cf, &wheel)) {
+		if (b->kind == FW_JAX_PLUGIN && fw_cuda_version(b, cuda, sizeof(cuda), NULL))
+			rule_skip(x->c, b->prefix, "%s: only its CUDA major (%s) is known and no "
+				  "nvidia-cuda-runtime wheel says the minor", b->label, cuda);
+		return;
+	}
+	if (cuda_requirement(cuda, &req) < 0) {
+		rule_skip(x->c, b->prefix, "%s: CUDA %s has no confirmed minimum driver in the "
+			  "knowledge base", b->label, cuda);
+		return;
+	}
+	st = cuda_driver_judge(&req, x->drv);
+	if (st == LINK_OK)
+		return;
+	cuda_req_describe(&req, need, sizeof(need));
+	if (facts_driver_branch(x->drv, &br) == 0 && br->cuda_version_reported &&
+	    cuda_major_minor(br->cuda_version_reported, &rma, &rmi))
+		snprintf(found, sizeof(found), "%u%03u", rma, rmi * 10);
+	if (st == LINK_DEGRADED)
+		f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
+				 "%s in %s runs CUDA %u.%u, which needs driver %s; %s runs it only "
+				 "through minor-version compatibility (CUDA %u.x on >= %s): a limited "
+				 "feature set, and any PTX this build must JIT fails with "
+				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
+				 b->label, b->prefix, req.major, req.minor, need, x->drv, req.major,
+				 req.mc->linux_min_driver);
+	else
+		f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, b->prefix,
+				 "%s in %s runs CUDA %u.%u, which needs driver %s; the loaded driver "
+				 "%s (R%u) supports CUDA <= %s: \"CUDA driver version is insufficient "
+				 "for CUDA runtime version\"%s%s%s",
+				 b->label, b->prefix, req.major, req.minor, need, x->drv,
+				 br ? br->branch : 0,
+				 br && br->cuda_version_reported ? br->cuda_version_reported : "?",
+				 b->kind == FW_TORCH ? "; torch.cuda.is_available() is False (\"The "
+						       "NVIDIA driver on your system is too old (found "
+						       "version " : "",
+				 b->kind == FW_TORCH ? found : "", b->kind == FW_TORCH ? ")\")" : "");
+	if (cf) {
+		snprintf(key, sizeof(key), "%s.%s", b->key,
+			 b->kind == FW_TORCH ? "cuda" : b->kind == FW_TENSORFLOW ?
+			 "build_info.cuda_version" : "major");
+		finding_fact(f, key, cf);
+	}
+	if (wheel)
+		finding_evidence(f, "nvidia-cuda-runtime wheel", snap_source(snap_child(wheel,
+				 "version")) ?: "?", "%s %s", snap_get_str(wheel, "name") ?: "?",
+				 snap_get_str(wheel, "version") ?: "?");
+	finding_fact(f, "driver.nvidia.module_version", x->drv_fact);
+	finding_evidence(f, "facts.cuda_driver_min", req.first->source, "%s: >= %s",
+			 req.first->toolkit_label, req.first->linux_min_driver);
+	if (br && br->cuda_version_reported)
+		finding_evidence(f, "facts.driver_branches.cuda_version_reported", br->source,
+				 "R%u: %s", br->branch, br->cuda_version_reported);
+	if (b->kind == FW_TORCH && br && br->cuda_version_reported &&
+	    cuda_major_minor(br->cuda_version_reported, &rma, &rmi))
+		finding_fix(f, "%s/bin/pip install --force-reinstall torch --index-url "
+			       "https://download.pytorch.org/whl/cu%u%u   # or any cuXY <= the "
+			       "driver's CUDA %u.%u that torch publishes", b->prefix, rma, rmi, rma, rmi);
+	finding_fix(f, "# or install driver %s or newer (gpuenv facts cuda %u.%u)",
+		    req.newest->linux_min_driver, req.major, req.minor);
+	finding_rule_verify(f);
+}
+
+RULE_CHECK(check_fw_cuda_newer_than_driver)
+{
+	struct newer_ctx x = { c, root, NULL, NULL };
+
+	switch (nvidia_driver(root, &x.drv, &x.drv_fact)) {
+	case DRIVER_NONE:
+		return; /* nothing runs CUDA here: the driver rules say why */
+	case DRIVER_UNKNOWN:
+		if (fw_foreach(root, NULL, NULL) > 0)
+			rule_need(c, NULL, "the NVIDIA driver version", x.drv_fact);
+		return;
+	case DRIVER_LOADED:
+		break;
+	}
+	fw_foreach(root, newer_one, &x);
+}
+
+/* ---- framework.system-toolkit-irrelevant ------------------------------------------------ */
+
+/* Does the build bring its own CUDA runtime (pip wheels, or copies bundled in its lib dir)? */
+static bool fw_own_runtime(const struct fw_build *b)
+{
+	const struct snap_node *loads = snap_child(b->pkg, "loads");
+
+	if (b->kind == FW_JAX_PLUGIN)
+		return true;
+	for (size_t i = 0; i < snap_count(loads); i++)
+		if (startswith(snap_key(snap_at(loads, i)) ?: "", "libcudart") &&
+		    snap_get_bool_default(snap_at(loads, i), "from_wheel", false))
+			return true;
+	return snap_count(snap_child(b->pkg, "cuda_libraries_bundled")) > 0 ||
+	       snap_count(snap_child(b->pkg, "requires_nvidia")) > 0;
+}
+
+struct irrelevant_ctx {
+	struct rule_ctx *c;
+	const struct snap_node *tk;
+	const char *why, *tv;
+};
+
+static void irrelevant_one(const struct fw_build *b, void *u)
+{
+	struct irrelevant_ctx *x = u;
+	const struct snap_node *cf = NULL, *wheel = NULL;
+	unsigned fma, fmi, tma, tmi;
+	struct finding *f;
+	char cuda[32], key[192];
+
+	if (!fw_runtime_cuda(b, cuda, sizeof(cuda), &cf, &wheel) || !fw_own_runtime(b) ||
+	    !cuda_major_minor(cuda, &fma, &fmi) || !cuda_major_minor(x->tv, &tma, &tmi) ||
+	    (fma == tma && fmi == tmi))
+		return;
+	f = rule_finding(x->c, GPUENV_SEVERITY_INFO, b->prefix,
+			 "the system CUDA toolkit (%s: CUDA %s at %s) is not what %s in %s runs: "
+			 "it brings its own CUDA %u.%u runtime from pip wheels; nvcc --version says "
+			 "nothing about the framework. The toolkit matters only for compiling "
+			 "extensions against it%s",
+			 x->why, x->tv, snap_get_str(x->tk, "resolved_path") ?: "?", b->label, b->prefix,
+			 fma, fmi,
+			 fma != tma ? " (torch.utils.cpp_extension refuses a different CUDA major)" : "");
+	finding_fact(f, "runtime.cuda_toolkits[].version", snap_child(x->tk, "version"));
+	if (cf) {
+		snprintf(key, sizeof(key), "%s.%s", b->key,
+			 b->kind == FW_TORCH ? "cuda" : b->kind == FW_TENSORFLOW ?
+			 "build_info.cuda_version" : "major");
+		finding_fact(f, key, cf);
+	}
+	if (wheel)
+		finding_evidence(f, "nvidia-cuda-runtime wheel", snap_source(snap_child(wheel,
+				 "version")) ?: "?", "%s %s", snap_get_str(wheel, "name") ?: "?",
+				 snap_get_str(wheel, "version") ?: "?");
+	finding_fix(f, "# nothing to fix for running %s; to build CUDA extensions, use a CUDA "
+		       "%u.%u toolkit (CUDA_HOME=<it>) or the nvidia-cuda-nvcc-cu%u wheel",
+		    fw_module(b), fma, fmi, fma);
+	finding_verify(f, "%s/bin/python -c 'import %s; print(%s)'", b->prefix, fw_module(b),
+		       b->kind == FW_TORCH ? "torch.version.cuda" :
+		       b->kind == FW_TENSORFLOW ? "tensorflow.sysconfig.get_build_info()" :
+		       "jax.print_environment_info()");
+}
+
+RULE_CHECK(check_fw_system_toolkit_irrelevant)
+{
+	struct irrelevant_ctx x = { c, NULL, NULL, NULL };
+
+	x.tk = chosen_toolkit(root, &x.why);
+	x.tv = snap_get_str(x.tk, "version");
+	if (!x.tk || !x.tv)
+		return;
+	fw_foreach(root, irrelevant_one, &x);
+}
