@@ -744,9 +744,12 @@ RULE_CHECK(check_persistence_off)
 
 		if (!snap_bool(snap_child(d, "persistence_mode"), &on) || on)
 			continue;
-		/* pci_device_id: "0x233110DE" (device << 16 | vendor) */
-		if (parse_uint(snap_get_str(d, "pci_device_id") ?: "", 16, &id) < 0 ||
-		    facts_gpu_by_pci_id(0x10de, (uint16_t)(id >> 16), &fg) < 0 || !fg->segment ||
+		/* pci_device_id: "0x2331" (or NVML's raw "0x233110DE": device << 16 | vendor) */
+		if (parse_uint(snap_get_str(d, "pci_device_id") ?: "", 16, &id) < 0)
+			continue;
+		if (id > 0xffff)
+			id >>= 16;
+		if (facts_gpu_by_pci_id(0x10de, (uint16_t)id, &fg) < 0 || !fg->segment ||
 		    !streq(fg->segment, "datacenter"))
 			continue;
 		if (!first) {

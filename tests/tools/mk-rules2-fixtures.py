@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Writes the fixture trees of the framework/driver rules (tests/fixtures/<name>/root,
+scenario.ini) from the existing workstation fixture rtx4090-open-module (its sysfs PCI tree,
+/proc files and device nodes, re-identified as another GPU) plus the Python environments and
+libraries each scenario needs. Run once from the source root, review, commit; the goldens then
+come from `GPUENV_UPDATE_EXPECTED=1 meson test -C build-test --suite scenarios`.
+
+  mk-rules2-fixtures.py            (needs nvcc 13.0 and gcc)
+
+Formats: torch/version.py as pytorch's tools/generate_torch_version.py writes it; dist-info
+METADATA/RECORD as pip writes them; /proc/driver/nvidia/version as the proprietary kernel
+module prints it; TensorFlow 2.15's tree is copied from the python-tf215 fixture. Every .so is
+a stand-in: libtorch_cuda.so is built by nvcc 13.0 for the targets named per fixture (nvcc 13
+cannot target sm_70 and below, so older wheels' lists are cut to what it can build, which the
+scenarios say), the driver libraries are tiny gcc-built ELF files with the real SONAMEs.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FIX = "tests/fixtures"
+BASE = f"{FIX}/rtx4090-open-module"
+
+
+def w(root, path, text, mode=None):
+    full = os.path.join(root, path.lstrip("/"))
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "wb") as f:
+        f.write(text.encode() if isinstance(text, str) else text)
+    if mode:
+        os.chmod(full, mode)
+
+
+def link(root, path, target):
+    full = os.path.join(root, path.lstrip("/"))
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    if os.path.lexists(full):
+        os.unlink(full)
+    os.symlink(target, full)
+
+
+def so(root, path, soname):
+    full = os.path.join(root, path.lstrip("/"))
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    subprocess.run(["gcc", "-x", "c", "-", "-shared", "-fPIC", "-nostdlib", "-s",
+                    "-Wl,-z,noseparate-code", "-Wl,-z,norelro", "-Wl,--hash-style=gnu",
+                    f"-Wl,-soname,{soname}", "-o", full],
+                   input=b"int f(void){return 1;}\n", check=True)
+
+
+def libtorch_cuda(root, path, sass, ptx):
+    """One kernel for SASS sm_<sass> and PTX compute_<ptx>, SONAME libtorch_cuda.so."""
+    full = os.path.join(root, path.lstrip("/"))
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with tempfile.TemporaryDirectory() as t:
+        with open(f"{t}/k.cu", "w") as f:
+            f.write("__global__ void gpuenv_fixture_fill(float *p, float v, int n)\n{\n"
+                    "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tp[i] = v;\n}\n")
+        gen = []
+        for a in sass:
+            gen += ["-gencode", f"arch=compute_{a},code=sm_{a}"]
+        for a in ptx:
+            gen += ["-gencode", f"arch=compute_{a},code=compute_{a}"]
+        subprocess.run(["nvcc", "-c", "-Xcompiler", "-fPIC", "-cudart", "none"] + gen +
+                       [f"{t}/k.cu", "-o", f"{t}/k.o"], check=True)
+        subprocess.run(["gcc", "-shared", "-o", full, f"{t}/k.o", "-Wl,-soname,libtorch_cuda.so"],
+                       check=True)
+        subprocess.run(["strip", "--strip-unneeded", full], check=True)
+
+
+def base_root(name, device, subsys, model, drv, flavor="proprietary", audio=None):
+    """The rtx4090-open-module tree as another NVIDIA GPU on another driver."""
+    dst = f"{FIX}/{name}"
+    if os.path.exists(dst):
+        shutil.rmtree(dst)
+    os.makedirs(dst)
+    root = f"{dst}/root"
+    shutil.copytree(f"{BASE}/root", root, symlinks=True)
+    gpu = "sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0"
+    w(root, f"{gpu}/device", f"0x{device:04x}\n")
+    w(root, f"{gpu}/subsystem_device", f"0x{subsys:04x}\n")
+    if audio is None:
+        shutil.rmtree(f"{root}/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.1")
+        os.unlink(f"{root}/sys/bus/pci/devices/0000:01:00.1")
+    else:
+        w(root, "sys/devices/pci0000:00/0000:00:01.1/0000:01:00.1/device", f"0x{audio:04x}\n")
+    w(root, "sys/module/nvidia/version", drv + "\n")
+    if flavor == "proprietary":
+        w(root, "proc/driver/nvidia/version",
+          f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {drv}  Release Build  "
+          "(dvs-builder@U16-I3-B03-4-3)  Thu Aug 14 00:00:00 UTC 2025\n"
+          "GCC version:  gcc version 13.2.0 (Ubuntu 13.2.0-23ubuntu4) \n")
+    else:
+        with open(f"{root}/proc/driver/nvidia/version") as f:
+            text = f.read().replace("550.120", drv)
+        w(root, "proc/driver/nvidia/version", text)
+    info = f"{root}/proc/driver/nvidia/gpus/0000:01:00.0/information"
+    with open(info) as f:
+        text = f.read().replace("NVIDIA GeForce RTX 4090", model)
+    w(root, "proc/driver/nvidia/gpus/0000:01:00.0/information", text)
+    # the .run installer's module path stays; the module file itself is not read here
+    return dst, root
+
+
+def base_ini():
+    with open(f"{BASE}/scenario.ini") as f:
+        text = f.read()
+    return text[text.index("[devices]"):]
+
+
+def torch_dist(root, site, version, cuda, hip="None", requires=()):
+    w(root, f"{site}/torch/version.py",
+      "from typing import Optional\n\n"
+      "__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"
+      f"__version__ = '{version}'\ndebug = False\n"
+      f"cuda: Optional[str] = {cuda}\n"
+      "git_version = '0fabc3ba44823f257e70ce397d989c8de5e362c1'\n"
+      f"hip: Optional[str] = {hip}\nxpu: Optional[str] = None\n")
+    w(root, f"{site}/torch/__init__.py", "")
+    di = f"{site}/torch-{version}.dist-info"
+    req = "".join(f"Requires-Dist: {r}\n" for r in requires)
+    w(root, f"{di}/METADATA", f"Metadata-Version: 2.1\nName: torch\nVersion: {version}\n"
+      "Summary: Tensors and Dynamic neural networks in Python with strong GPU acceleration\n"
+      "Home-page: https://pytorch.org/\nLicense: BSD-3-Clause\nRequires-Python: >=3.9.0\n" + req)
+    w(root, f"{di}/INSTALLER", "pip\n")
+    w(root, f"{di}/RECORD", f"torch/__init__.py,,\ntorch/version.py,,\ntorch-{version}.dist-info/METADATA,,\n")
+
+
+def nvidia_wheel(root, site, name, version, libdir, libs):
+    di = f"{site}/{name.replace('-', '_')}-{version}.dist-info"
+    w(root, f"{di}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+      "Summary: CUDA Runtime native Libraries\nAuthor: Nvidia CUDA Installer Team\n"
+      "License: NVIDIA Proprietary Software\n")
+    w(root, f"{di}/INSTALLER", "pip\n")
+    w(root, f"{di}/RECORD", "".join(f"nvidia/{libdir}/{l},sha256=,1\n" for l in libs) +
+      f"{name.replace('-', '_')}-{version}.dist-info/METADATA,,\n")
+    for l in libs:
+        so(root, f"{site}/nvidia/{libdir}/{l}", l)
+
+
+def venv(root, prefix, pyver):
+    w(root, f"{prefix}/pyvenv.cfg", f"home = /usr/bin\ninclude-system-site-packages = false\n"
+      f"version = {pyver}\nexecutable = /usr/bin/python{pyver.rsplit('.', 1)[0]}\n"
+      f"command = /usr/bin/python3 -m venv {prefix}\n")
+    link(root, f"{prefix}/bin/python3", f"/usr/bin/python{pyver.rsplit('.', 1)[0]}")
+    link(root, f"{prefix}/bin/python", "python3")
+    return f"{prefix}/lib/python{pyver.rsplit('.', 1)[0]}/site-packages"
+
+
+def torch_cu130(root, site):
+    torch_dist(root, site, "2.9.0+cu130", "'13.0'",
+               requires=["nvidia-cuda-runtime==13.0.96; platform_system == \"Linux\"",
+                         "nvidia-cudnn-cu13==9.13.0.50; platform_system == \"Linux\""])
+    libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so", ["75", "80", "86", "90", "100", "120"],
+                  ["120"])
+    nvidia_wheel(root, site, "nvidia-cuda-runtime", "13.0.96", "cu13/lib", ["libcudart.so.13"])
+
+
+def scenario(dst, desc, source, env, devices=True, extra=""):
+    text = f"[scenario]\ndescription = {desc}\nsource = {source}\nargs = --no-vendor\n{extra}\n[env]\n"
+    text += "".join(f"{k}={v}\n" for k, v in env.items())
+    if devices:
+        text += "\n" + base_ini()
+    with open(f"{dst}/scenario.ini", "w") as f:
+        f.write(text)
+
+
+SRC_BASE = ("the sysfs PCI tree, /proc/modules, /proc/self/status, /etc/group and device nodes of "
+            "the rtx4090-open-module fixture (see its sources) with the GPU's vendor/device/"
+            "subsystem ids as pci.ids lists them; /proc/driver/nvidia/version in the proprietary "
+            "module's format (NVRM version: NVIDIA UNIX x86_64 Kernel Module <version> …)")
+SRC_TORCH = ("torch version.py as tools/generate_torch_version.py writes it; dist-info METADATA/"
+             "INSTALLER/RECORD in pip's format with the wheel's Requires-Dist pins; "
+             "torch/lib/libtorch_cuda.so is a stand-in built by nvcc 13.0 (make: "
+             "tests/tools/mk-rules2-fixtures.py) whose fat binary carries the wheel's targets "
+             "(pytorch_wheels.tsv)")
+
+
+def main():
+    # 1. torch cu130 (and a CPU wheel) on an RTX 4090 with R550
+    dst, root = base_root("torch-cu130-on-r550", 0x2684, 0x167c, "NVIDIA GeForce RTX 4090",
+                          "550.54.15", audio=0x22ba)
+    site = venv(root, "/home/user/venv", "3.12.3")
+    torch_cu130(root, site)
+    torch_dist(root, "/usr/local/lib/python3.12/dist-packages", "2.9.0+cpu", "None")
+    w(root, "/usr/local/cuda-12.4/version.json",
+      '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "12.4.1"\n   }\n}\n')
+    link(root, "/usr/local/cuda", "cuda-12.4")
+    os.makedirs(f"{root}/usr/local/cuda-12.4/bin", exist_ok=True)
+    w(root, "/usr/local/cuda-12.4/bin/nvcc", "", 0o755)
+    scenario(dst, "An RTX 4090 workstation on driver 550.54.15 (R550: CUDA 12.4) where `pip install "
+             "torch` into a venv brought torch 2.9.0+cu130 (CUDA 13.0 needs R580): "
+             "torch.cuda.is_available() is False with 'The NVIDIA driver on your system is too "
+             "old (found version 12040)'; nvcc on PATH is the CUDA 12.4 toolkit, which torch does "
+             "not use; and a CPU-only torch 2.9.0+cpu sits in /usr/local from an earlier "
+             "`sudo pip install`",
+             SRC_BASE + "; " + SRC_TORCH + " (2.9 cu130: sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 + "
+             "compute_120); nvidia-cuda-runtime 13.0.96 as torch 2.9's cu130 pins name it, its "
+             "libcudart.so.13 under nvidia/cu13/lib; CUDA 12.4.1 version.json as NVIDIA ships it",
+             {"PATH": "/home/user/venv/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
+                      "/usr/sbin:/usr/bin:/sbin:/bin", "VIRTUAL_ENV": "/home/user/venv",
+              "HOME": "/home/user"})
+
+    # 2. the same torch on a GTX 1080 with R580 (the last branch for Pascal)
+    dst, root = base_root("torch-cu130-gtx1080", 0x1b80, 0x119e, "NVIDIA GeForce GTX 1080",
+                          "580.95.05", audio=0x10f0)
+    site = venv(root, "/home/user/venv", "3.12.3")
+    torch_cu130(root, site)
+    scenario(dst, "A GeForce GTX 1080 (Pascal, compute capability 6.1) on driver 580.95.05 (R580, "
+             "the last branch for Pascal) with torch 2.9.0+cu130, whose lowest target is sm_75: "
+             "'Found GPU0 NVIDIA GeForce GTX 1080 which is of cuda capability 6.1. PyTorch no "
+             "longer supports this GPU because it is too old.' (CUDA 12.8+ wheels dropped "
+             "Maxwell and Pascal, pytorch #157517)",
+             SRC_BASE + "; " + SRC_TORCH + " (2.9 cu130: sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 + "
+             "compute_120)",
+             {"PATH": "/home/user/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+              "VIRTUAL_ENV": "/home/user/venv", "HOME": "/home/user"})
+
+    # 3. an H100 PCIe with an old torch (no kernel image) and TensorFlow 2.15 (PTX JIT)
+    dst, root = base_root("h100-old-frameworks", 0x2331, 0x1626, "NVIDIA H100 PCIe", "535.104.05")
+    site = venv(root, "/home/user/venv", "3.10.12")
+    torch_dist(root, site, "2.0.1+cu117", "'11.7'")
+    libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so", ["75", "80", "86"], [])
+    shutil.copytree(f"{FIX}/python-tf215/root/usr/local/lib", f"{root}/usr/local/lib",
+                    symlinks=True, dirs_exist_ok=True)
+    scenario(dst, "An H100 PCIe (compute capability 9.0) on driver 535.104.05 with torch "
+             "2.0.1+cu117 in a venv (SASS up to sm_86, no PTX: 'NVIDIA H100 PCIe with CUDA "
+             "capability sm_90 is not compatible with the current PyTorch installation', then "
+             "'no kernel image is available for execution on the device') and TensorFlow 2.15 in "
+             "/usr/local (sm_35…sm_75 SASS + compute_80 PTX: 'TensorFlow was not built with CUDA "
+             "kernel binaries compatible with compute capability 9.0. CUDA kernels will be "
+             "jit-compiled from PTX, which could take 30 minutes or longer.')",
+             SRC_BASE + "; " + SRC_TORCH + " (2.0 cu117: sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86, "
+             "no PTX; the stand-in has the sm_75/80/86 part nvcc 13 can build); TensorFlow 2.15 "
+             "tree copied from the python-tf215 fixture (its sources)",
+             {"PATH": "/home/user/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+              "VIRTUAL_ENV": "/home/user/venv", "HOME": "/home/user"})
+
+    # 4. a source build of torch with CUDA 13.0 PTX on an RTX 5090 with R575
+    dst, root = base_root("torch-src-ptx-rtx5090-r575", 0x2b85, 0x205b, "NVIDIA GeForce RTX 5090",
+                          "575.64.03", audio=0x22e8)
+    site = venv(root, "/home/user/venv", "3.12.3")
+    torch_dist(root, site, "2.9.0a0+git0fabc3b", "'13.0'")
+    libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so", ["80", "86", "90"], ["90"])
+    scenario(dst, "An RTX 5090 (compute capability 12.0) on driver 575.64.03 (R575: CUDA 12.9, "
+             "JITs PTX ISA up to 8.8) with torch built from source against CUDA 13.0 with "
+             "TORCH_CUDA_ARCH_LIST='8.0;8.6;9.0+PTX': no sm_120 SASS, and the compute_90 PTX "
+             "has ISA 9.0, so kernels fail with 'the provided PTX was compiled with an "
+             "unsupported toolchain'; the CUDA 13.0 runtime also needs R580",
+             SRC_BASE + "; " + SRC_TORCH + " (here a source build: sm_80 sm_86 sm_90 + compute_90, "
+             "PTX ISA 9.0 as nvcc 13.0 emits it); a source build has no wheel pins",
+             {"PATH": "/home/user/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+              "VIRTUAL_ENV": "/home/user/venv", "HOME": "/home/user"})
+
+    # 5. a container whose image puts an old cuda-compat libcuda first
+    dst = f"{FIX}/cuda-compat-older-than-driver"
+    if os.path.exists(dst):
+        shutil.rmtree(dst)
+    root = f"{dst}/root"
+    os.makedirs(root)
+    w(root, "/.dockerenv", "")
+    w(root, "/proc/1/cgroup", "0::/\n")
+    w(root, "/proc/sys/kernel/osrelease", "5.15.0-105-generic\n")
+    w(root, "/sys/module/nvidia/version", "550.54.15\n")
+    w(root, "/proc/driver/nvidia/version",
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"
+      "GCC version:  gcc version 12.3.0 (Ubuntu 12.3.0-1ubuntu1~22.04) \n")
+    os.makedirs(f"{root}/etc")
+    shutil.copy(f"{FIX}/container-stale-libs/root/etc/os-release", f"{root}/etc/os-release")
+    lib = "/usr/lib/x86_64-linux-gnu"
+    so(root, f"{lib}/libcuda.so.550.54.15", "libcuda.so.1")
+    link(root, f"{lib}/libcuda.so.1", "libcuda.so.550.54.15")
+    so(root, f"{lib}/libnvidia-ml.so.550.54.15", "libnvidia-ml.so.1")
+    link(root, f"{lib}/libnvidia-ml.so.1", "libnvidia-ml.so.550.54.15")
+    compat = "/usr/local/cuda-12.2/compat"
+    so(root, f"{compat}/libcuda.so.535.104.05", "libcuda.so.1")
+    link(root, f"{compat}/libcuda.so.1", "libcuda.so.535.104.05")
+    link(root, f"{compat}/libcuda.so", "libcuda.so.1")
+    so(root, f"{compat}/libnvidia-ptxjitcompiler.so.535.104.05", "libnvidia-ptxjitcompiler.so.1")
+    link(root, f"{compat}/libnvidia-ptxjitcompiler.so.1", "libnvidia-ptxjitcompiler.so.535.104.05")
+    w(root, "/usr/local/cuda-12.2/version.json",
+      '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "12.2.2"\n   }\n}\n')
+    link(root, "/usr/local/cuda", "cuda-12.2")
+    scenario(dst, "A container from an image built on nvidia/cuda:12.2.2 with the cuda-compat-12-2 "
+             "package (libcuda 535.104.05 under /usr/local/cuda/compat) and "
+             "ENV LD_LIBRARY_PATH=/usr/local/cuda/compat:… (forward compatibility for an older "
+             "host), now run on a host whose driver was upgraded to 550.54.15: the compat "
+             "libcuda is older than the kernel module and cuInit fails with "
+             "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
+             "cuda-compat package layout (libcuda.so.<driver version>, libnvidia-ptxjitcompiler) "
+             "as NVIDIA's cuda-compat-12-2 535.104.05 deb installs it under "
+             "/usr/local/cuda-12.2/compat; injected driver libraries in the multiarch directory as "
+             "the NVIDIA Container Toolkit mounts them; /proc/driver/nvidia/version of the host's "
+             "550.54.15 module; cgroup v2 /proc/1/cgroup ('0::/'); CUDA 12.2.2 version.json; the "
+             "libraries are tiny gcc-built ELF files with the real SONAMEs",
+             {"PATH": "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
+                      "/usr/sbin:/usr/bin:/sbin:/bin",
+              "LD_LIBRARY_PATH": "/usr/local/cuda/compat:/usr/local/nvidia/lib:/usr/local/nvidia/lib64",
+              "NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility",
+              "CUDA_VERSION": "12.2.2"}, devices=False)
+
+
+if __name__ == "__main__":
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    main()
