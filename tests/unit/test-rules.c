@@ -632,6 +632,432 @@ static void test_image_cuda(void **state)
 	snapshot_unref(s);
 }
 
+
+/* ---- phase 2 ------------------------------------------------------------------------- */
+
+static void test_gpu_unknown(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *g = gpu(s, "0x2bff", "nvidia"); /* not in the table */
+
+	snap_set_bool(g, "in_gpu_table", false, "facts:gpu_compute_capability");
+	YES(s, "hardware.gpu-unknown", GPUENV_SEVERITY_WARNING, "skip this GPU");
+	/* NVML knows its compute capability: only a note. */
+	{
+		struct snap_node *d = snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"),
+								    "devices"));
+
+		snap_set_str(d, "pci_bus_id", "00000000:18:00.0", "nvml:nvmlDeviceGetPciInfo_v3");
+		snap_set_str(d, "compute_capability", "12.0", "nvml:nvmlDeviceGetCudaComputeCapability");
+	}
+	YES(s, "hardware.gpu-unknown", GPUENV_SEVERITY_INFO, "12.0");
+	snap_set_str(g, "device_id", "0x2330", "x");
+	snap_set_bool(g, "in_gpu_table", true, "x");
+	NO(s, "hardware.gpu-unknown");
+	snapshot_unref(s);
+	/* AMD: judged by the KFD gfx target. */
+	s = base();
+	g = gpu(s, "0x74a1", "amdgpu");
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	snap_set_bool(g, "in_gpu_table", false, "x");
+	{
+		struct snap_node *n = snap_append_object(snap_array(snap_object(node(s, "driver"), "amdgpu"),
+								    "kfd_nodes"));
+
+		snap_set_str(n, "gfx", "gfx942", "/sys/class/kfd/kfd/topology/nodes/2/properties");
+	}
+	YES(s, "hardware.gpu-unknown", GPUENV_SEVERITY_INFO, "gfx942");
+	snapshot_unref(s);
+}
+
+static struct snap_node *userspace(struct snapshot *s, const char *lib, const char *path,
+				   const char *version)
+{
+	struct snap_node *l = snap_object(snap_object(node(s, "driver"), "userspace"), lib);
+
+	snap_set_str(l, "path", path, "/usr/lib/x86_64-linux-gnu");
+	snap_set_str(l, "resolved_path", path, path);
+	if (version)
+		snap_set_str(l, "version", version, path);
+	snap_set_bool(l, "is_stub", false, path);
+	snap_set_bool(l, "in_compat_dir", false, path);
+	snap_set_str(l, "found_via", "ld.so.cache", "/etc/ld.so.cache");
+	return l;
+}
+
+static void test_nvml_mismatch(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *l;
+
+	driver_loaded(s, "535.104.05");
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.104.05",
+		  "535.104.05");
+	NO(s, "driver.nvml-version-mismatch");
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.129.03",
+		  "535.129.03");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR, "reboot is pending");
+	/* A forward-compatibility libcuda is meant to differ: not a mismatch by itself. */
+	l = userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.104.05",
+		      "535.104.05");
+	l = userspace(s, "libcuda", "/usr/local/cuda/compat/libcuda.so.550.54.15", "550.54.15");
+	snap_set_bool(l, "in_compat_dir", true, "x");
+	NO(s, "driver.nvml-version-mismatch");
+	/* NVML itself says so. */
+	snap_set_state(snap_object(node(s, "driver"), "nvml"), "init", FACT_ERROR, "nvml:nvmlInit_v2",
+		       "NVML_ERROR_LIB_RM_VERSION_MISMATCH (18): Driver/library version mismatch");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
+	snapshot_unref(s);
+	/* In a container: stale libraries of the image. */
+	s = base();
+	driver_loaded(s, "550.54.15");
+	in_docker(s);
+	l = userspace(s, "libcuda", "/usr/local/nvidia/lib64/libcuda.so.1", "535.104.05");
+	snap_set_str(l, "path", "/usr/local/nvidia/lib64/libcuda.so.1", "/usr/local/nvidia/lib64");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR, "stale driver libraries");
+	snapshot_unref(s);
+}
+
+static struct snap_node *dev_node(struct snapshot *s, const char *path, const char *mode, int gid,
+				  const char *group)
+{
+	struct snap_node *n = snap_append_object(snap_array(node(s, "driver.device_nodes"), "nodes"));
+
+	snap_set_str(n, "path", path, path);
+	snap_set_str(n, "mode", mode, path);
+	snap_set_int(n, "uid", 0, path);
+	snap_set_int(n, "gid", gid, path);
+	snap_set_str(n, "group", group, "/etc/group");
+	return n;
+}
+
+static void process(struct snapshot *s, int uid, int group)
+{
+	struct snap_node *p = snap_object(snap_object(snapshot_root(s), "host"), "process");
+	struct snap_node *g;
+
+	snap_set_int(p, "uid", uid, "/proc/self/status");
+	snap_set_int(p, "euid", uid, "/proc/self/status");
+	snap_set_int(p, "egid", uid, "/proc/self/status");
+	g = snap_append_object(snap_array(p, "groups"));
+	snap_set_int(g, "gid", group, "/proc/self/status");
+	snap_set_str(g, "name", group == 44 ? "video" : "other", "/etc/group");
+}
+
+static void test_no_permission(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *g = gpu(s, "0x74a1", "amdgpu");
+
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	process(s, 1000, 44);
+	dev_node(s, "/dev/kfd", "0660", 109, "render");
+	YES(s, "driver.no-permission", GPUENV_SEVERITY_ERROR, "not in group render");
+	snapshot_unref(s);
+	s = base();
+	g = gpu(s, "0x74a1", "amdgpu");
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	process(s, 1000, 109);
+	dev_node(s, "/dev/kfd", "0660", 109, "render");
+	NO(s, "driver.no-permission");
+	snapshot_unref(s);
+	/* NVIDIA render nodes are not used by CUDA; root may open anything. */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	process(s, 1000, 44);
+	dev_node(s, "/dev/dri/renderD128", "0660", 109, "render");
+	dev_node(s, "/dev/nvidiactl", "0666", 0, "root");
+	NO(s, "driver.no-permission");
+	dev_node(s, "/dev/nvidia0", "0660", 44, "video");
+	NO(s, "driver.no-permission");
+	dev_node(s, "/dev/nvidia-uvm", "0600", 0, "root");
+	YES(s, "driver.no-permission", GPUENV_SEVERITY_ERROR, "/dev/nvidia-uvm");
+	snapshot_unref(s);
+}
+
+static void xid(struct snapshot *s, int code)
+{
+	struct snap_node *e = snap_append_object(snap_array(node(s, "driver"), "xid_events"));
+
+	snap_set_int(e, "code", code, "/var/log/kern.log");
+	snap_set_str(e, "bus_id", "0000:46:00", "/var/log/kern.log");
+	snap_set_int(e, "count", 2, "/var/log/kern.log");
+	snap_set_str(e, "text", "GPU has fallen off the bus.", "/var/log/kern.log");
+}
+
+static void test_xid(void **state)
+{
+	struct snapshot *s = base();
+
+	snap_set_state(node(s, "driver"), "xid_events", FACT_ABSENT, "/var/log", "no kernel log");
+	NO(s, "driver.xid-errors");
+	snapshot_unref(s);
+	s = base();
+	xid(s, 79);
+	YES(s, "driver.xid-errors", GPUENV_SEVERITY_ERROR, "fallen off the bus");
+	snapshot_unref(s);
+	s = base();
+	xid(s, 13); /* an application error */
+	YES(s, "driver.xid-errors", GPUENV_SEVERITY_INFO, "application error");
+	snapshot_unref(s);
+	/* Unreadable log: skipped, not passed. */
+	s = base();
+	snap_set_errno(node(s, "driver"), "xid_events", -EACCES, "/dev/kmsg");
+	{
+		struct diagnosis *d = diag(s);
+
+		assert_int_equal(count(d, "driver.xid-errors"), 0);
+		assert_non_null(skip_of(d, "driver.xid-errors"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+static void test_persistence(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *d = snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"),
+							    "devices"));
+
+	snap_set_str(d, "pci_bus_id", "00000000:31:00.0", "nvml:nvmlDeviceGetPciInfo_v3");
+	snap_set_str(d, "pci_device_id", "0x20b5", "nvml:nvmlDeviceGetPciInfo_v3");
+	snap_set_bool(d, "persistence_mode", true, "nvml:nvmlDeviceGetPersistenceMode");
+	NO(s, "driver.persistence-off");
+	snap_set_bool(d, "persistence_mode", false, "nvml:nvmlDeviceGetPersistenceMode");
+	YES(s, "driver.persistence-off", GPUENV_SEVERITY_INFO, "data-center");
+	snap_set_str(d, "pci_device_id", "0x2684", "x"); /* GeForce: not advised */
+	NO(s, "driver.persistence-off");
+	snapshot_unref(s);
+}
+
+static void test_library_shadowed(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *l;
+
+	driver_loaded(s, "550.54.15");
+	l = userspace(s, "libcuda", "/usr/local/cuda-12.2/compat/libcuda.so.1", "535.104.05");
+	NO(s, "runtime.library-shadowed");
+	snap_set_bool(l, "in_compat_dir", true, "x");
+	YES(s, "runtime.library-shadowed", GPUENV_SEVERITY_ERROR, "older than the kernel module");
+	/* Newer compat on a data-center GPU is what forward compatibility is for. */
+	snap_set_str(l, "version", "580.95.05", "x");
+	gpu(s, NULL, "nvidia");
+	NO(s, "runtime.library-shadowed");
+	snap_set_str(node(s, "hardware.gpus.0"), "device_id", "0x2684", "x"); /* RTX 4090 */
+	YES(s, "runtime.library-shadowed", GPUENV_SEVERITY_WARNING, "804");
+	snapshot_unref(s);
+}
+
+/* A venv with torch `version` for CUDA `cuda` (NULL: CPU) and fat-binary targets. */
+static struct snap_node *torch_env(struct snapshot *s, const char *version, const char *cuda,
+				   const char *const *targets)
+{
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *e = snap_append_object(envs), *t, *a;
+	const char *vp = "/home/user/venv/lib/python3.12/site-packages/torch/version.py";
+
+	snap_set_str(e, "prefix", "/home/user/venv", "/home/user/venv");
+	snap_append_str(snap_array(e, "found_via"), "VIRTUAL_ENV", NULL);
+	t = snap_object(snap_object(e, "packages"), "torch");
+	snap_set_str(t, "version", version, vp);
+	if (cuda)
+		snap_set_str(t, "cuda", cuda, vp);
+	else
+		snap_set_state(t, "cuda", FACT_ABSENT, vp, "None");
+	snap_set_state(t, "hip", FACT_ABSENT, vp, "None");
+	snap_set_bool(t, "cpu_only", cuda == NULL, vp);
+	a = snap_array(t, "arch_targets");
+	for (size_t i = 0; targets && targets[i]; i++) {
+		struct snap_node *x = snap_append_object(a);
+		const char *lib = "/home/user/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so";
+
+		snap_set_str(x, "target", targets[i], lib);
+		snap_set_str(x, "kind", startswith(targets[i], "sm_") ? "sass" : "ptx", lib);
+		if (startswith(targets[i], "compute_"))
+			snap_set_str(x, "ptx_isa", "9.0", lib);
+	}
+	return t;
+}
+
+#define TARGETS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_cpu_only(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *t;
+
+	NO(s, "framework.cpu-only-build"); /* no framework.python_envs: skipped */
+	t = torch_env(s, "2.9.0+cpu", NULL, NULL);
+	YES(s, "framework.cpu-only-build", GPUENV_SEVERITY_INFO, "no GPU on the PCI bus");
+	gpu(s, NULL, "nvidia");
+	YES(s, "framework.cpu-only-build", GPUENV_SEVERITY_ERROR, "never uses them");
+	snap_set_bool(t, "cpu_only", false, "x");
+	NO(s, "framework.cpu-only-build");
+	snapshot_unref(s);
+}
+
+static void test_fw_coverage(void **state)
+{
+	struct snapshot *s = base();
+
+	/* H100 (9.0) with SASS up to sm_86 and no PTX: no kernel image. */
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "535.104.05");
+	torch_env(s, "2.0.1+cu117", "11.7", TARGETS("sm_75", "sm_80", "sm_86"));
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR, "no kernel image");
+	NO(s, "framework.gpu-too-old-for-build");
+	NO(s, "framework.ptx-jit-only");
+	snapshot_unref(s);
+	/* sm_90 SASS: native. */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	torch_env(s, "2.9.0+cu130", "13.0", TARGETS("sm_75", "sm_90", "compute_120"));
+	NO(s, "framework.no-kernel-image");
+	NO(s, "framework.ptx-jit-only");
+	snapshot_unref(s);
+	/* GTX 1080 (6.1) below sm_75: too old, not "no kernel image". */
+	s = base();
+	gpu(s, "0x1b80", "nvidia");
+	driver_loaded(s, "580.95.05");
+	torch_env(s, "2.9.0+cu130", "13.0", TARGETS("sm_75", "sm_120", "compute_120"));
+	YES(s, "framework.gpu-too-old-for-build", GPUENV_SEVERITY_ERROR, "too old");
+	NO(s, "framework.no-kernel-image");
+	snapshot_unref(s);
+	/* RTX 5090 (12.0) with compute_90 PTX of ISA 9.0: JIT on R580, too new for R575. */
+	s = base();
+	gpu(s, "0x2b85", "nvidia");
+	driver_loaded(s, "580.95.05");
+	torch_env(s, "2.9.0a0", "13.0", TARGETS("sm_80", "sm_90", "compute_90"));
+	YES(s, "framework.ptx-jit-only", GPUENV_SEVERITY_INFO, "JIT-compiled");
+	NO(s, "framework.ptx-too-new-for-driver");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "575.64.03", "x");
+	YES(s, "framework.ptx-too-new-for-driver", GPUENV_SEVERITY_ERROR, "unsupported toolchain");
+	NO(s, "framework.ptx-jit-only");
+	snapshot_unref(s);
+}
+
+static void test_fw_cuda_newer(void **state)
+{
+	struct snapshot *s = base();
+
+	gpu(s, "0x2684", "nvidia");
+	driver_loaded(s, "550.54.15");
+	torch_env(s, "2.4.0+cu124", "12.4", NULL);
+	NO(s, "framework.cuda-newer-than-driver");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "cuda", "12.8", "x");
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
+	    "minor-version compatibility");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "cuda", "13.0", "x");
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "found version 12040");
+	snapshot_unref(s);
+}
+
+static void test_fw_toolkit_irrelevant(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *t = torch_env(s, "2.4.0+cu124", "12.4", NULL);
+
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-11.8", "11.8.0");
+	NO(s, "framework.system-toolkit-irrelevant"); /* not known to bring its own runtime */
+	snap_append_str(snap_array(t, "requires_nvidia"), "nvidia-cuda-runtime-cu12==12.4.99", "x");
+	YES(s, "framework.system-toolkit-irrelevant", GPUENV_SEVERITY_INFO, "its own CUDA 12.4");
+	snap_set_str(node(s, "runtime.cuda_toolkits.0"), "version", "12.4.1", "x");
+	NO(s, "framework.system-toolkit-irrelevant");
+	snapshot_unref(s);
+}
+
+static void docker_host(struct snapshot *s, bool nvidia_runtime)
+{
+	struct snap_node *h = snap_object(node(s, "container"), "host");
+	struct snap_node *d = snap_object(h, "docker"), *r;
+
+	snap_set_str(d, "dockerd", "/usr/bin/dockerd", "/usr/bin/dockerd");
+	snap_set_str(d, "daemon_json", "/etc/docker/daemon.json", "/etc/docker/daemon.json");
+	r = snap_array(d, "runtimes");
+	if (nvidia_runtime) {
+		r = snap_append_object(r);
+		snap_set_str(r, "name", "nvidia", "/etc/docker/daemon.json");
+		snap_set_str(r, "path", "nvidia-container-runtime", "/etc/docker/daemon.json");
+	}
+	snap_set_errno(snap_object(snap_object(h, "toolkit"), "binaries"),
+		       "nvidia-container-runtime-hook", -ENOENT, "PATH");
+	snap_set_errno(snap_object(h, "containerd"), "containerd", -ENOENT, "PATH");
+}
+
+static void test_no_nvidia_runtime(void **state)
+{
+	struct snapshot *s = base();
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	docker_host(s, true);
+	NO(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+	s = base();
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	docker_host(s, false);
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR, "docker run --gpus all");
+	/* daemon.json unreadable: cannot tell, skipped. */
+	snap_set_malformed(node(s, "container.host.docker"), "daemon_json", "{,", "not JSON",
+			   "/etc/docker/daemon.json");
+	NO(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+}
+
+static void test_cdi_stale(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *sp = snap_append_object(snap_array(snap_object(node(s, "container"), "host"),
+							     "cdi_specs"));
+
+	driver_loaded(s, "550.54.15");
+	snap_set_str(sp, "path", "/etc/cdi/nvidia.yaml", "/etc/cdi/nvidia.yaml");
+	snap_set_str(sp, "format", "yaml", "/etc/cdi/nvidia.yaml");
+	snap_set_str(sp, "kind", "nvidia.com/gpu", "/etc/cdi/nvidia.yaml");
+	snap_set_str(sp, "driver_version", "550.54.15", "/etc/cdi/nvidia.yaml");
+	NO(s, "container.cdi-spec-stale");
+	snap_set_str(sp, "driver_version", "535.104.05", "/etc/cdi/nvidia.yaml");
+	YES(s, "container.cdi-spec-stale", GPUENV_SEVERITY_ERROR, "535.104.05");
+	snapshot_unref(s);
+}
+
+static void test_stub_loader(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *l = userspace(s, "libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+					"550.54.15");
+
+	NO(s, "runtime.stub-libcuda");
+	/* ld.so.cache names a stubs directory: flagged without any LD_LIBRARY_PATH. */
+	snap_set_str(l, "path", "/usr/local/cuda-12.4/lib64/stubs/libcuda.so.1", "/etc/ld.so.cache");
+	snap_set_bool(l, "is_stub", true, "x");
+	YES(s, "runtime.stub-libcuda", GPUENV_SEVERITY_ERROR, "ld.so loads libcuda.so.1");
+	snapshot_unref(s);
+}
+
+static void test_chain_framework(void **state)
+{
+	struct snapshot *s = base();
+	struct diagnosis *d;
+
+	gpu(s, "0x2684", "nvidia");
+	driver_loaded(s, "550.54.15");
+	torch_env(s, "2.9.0+cu130", "13.0", NULL);
+	d = diag(s);
+	assert_non_null(strstr(d->chain.framework, "torch 2.9.0+cu130 (CUDA 13.0)"));
+	assert_int_equal(d->chain.link_state[1], LINK_BROKEN);
+	diagnosis_free(d);
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "cuda", "12.4", "x");
+	d = diag(s);
+	assert_int_equal(d->chain.link_state[1], LINK_OK);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 /* ---- verdict, status, chain ----------------------------------------------------------- */
 
 static void test_verdict(void **state)
@@ -699,6 +1125,20 @@ int main(void)
 		cmocka_unit_test(test_container_no_devices),
 		cmocka_unit_test(test_visible_void),
 		cmocka_unit_test(test_image_cuda),
+		cmocka_unit_test(test_gpu_unknown),
+		cmocka_unit_test(test_nvml_mismatch),
+		cmocka_unit_test(test_no_permission),
+		cmocka_unit_test(test_xid),
+		cmocka_unit_test(test_persistence),
+		cmocka_unit_test(test_library_shadowed),
+		cmocka_unit_test(test_cpu_only),
+		cmocka_unit_test(test_fw_coverage),
+		cmocka_unit_test(test_fw_cuda_newer),
+		cmocka_unit_test(test_fw_toolkit_irrelevant),
+		cmocka_unit_test(test_no_nvidia_runtime),
+		cmocka_unit_test(test_cdi_stale),
+		cmocka_unit_test(test_stub_loader),
+		cmocka_unit_test(test_chain_framework),
 		cmocka_unit_test(test_verdict),
 	};
 
