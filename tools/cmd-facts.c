@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `gpuenv facts KIND KEY`: look up the knowledge base (src/facts/data/<table>.tsv, sourced from
- * NVIDIA CUDA release notes, driver lifecycle pages, cuda-gpus, pci.ids, Xid maps) through
+ * NVIDIA CUDA release notes, driver lifecycle pages, cuda-gpus, pci.ids, Xid maps, cuDNN support
+ * matrices, PyTorch build scripts, ROCm compatibility matrices, TensorFlow tested configs) through
  * gpuenv_facts_query().
  */
 #include <errno.h>
@@ -21,7 +22,11 @@ static void facts_help(void)
 	       "  driver VERSION    branch, CUDA it reports, EOL, oldest arch, toolkits it runs\n"
 	       "  gpu NAME|PCIID    product, architecture, compute capability (\"RTX 4090\", 10de:2684)\n"
 	       "  xid CODE          what an Xid error means and what to do\n"
-	       "  cudnn VERSION     the CUDA versions each cuDNN package supports, minimum driver\n\n"
+	       "  cudnn VERSION     the CUDA versions each cuDNN package supports, minimum driver\n"
+	       "  torch VERSION     a PyTorch wheel (\"2.4.0+cu124\"; no suffix = the PyPI default):\n"
+	       "                    arch list, PTX, minimum driver, Python, cuDNN\n"
+	       "  rocm VERSION      gfx targets and products a ROCm release supports, kernel driver\n"
+	       "  tensorflow VERSION  Python, cuDNN and CUDA a TensorFlow release was tested with\n\n"
 	       "Options:\n"
 	       "  -j, --json            JSON output\n"
 	       "  -h, --help            this help\n\n"
@@ -38,6 +43,12 @@ static const char *kind_noun(const char *kind)
 		return "GPU";
 	if (strcmp(kind, "cudnn") == 0)
 		return "cuDNN release";
+	if (strcmp(kind, "torch") == 0)
+		return "PyTorch wheel";
+	if (strcmp(kind, "rocm") == 0)
+		return "ROCm release";
+	if (strcmp(kind, "tensorflow") == 0)
+		return "TensorFlow release";
 	return "Xid";
 }
 
@@ -71,9 +82,10 @@ int cmd_facts(int argc, char *argv[])
 	kind = argv[optind];
 	key = argv[optind + 1];
 	if (strcmp(kind, "cuda") && strcmp(kind, "driver") && strcmp(kind, "gpu") &&
-	    strcmp(kind, "xid") && strcmp(kind, "cudnn")) {
-		fprintf(stderr, "gpuenv facts: unknown kind '%s' (cuda, driver, gpu, xid, cudnn)\n",
-			kind);
+	    strcmp(kind, "xid") && strcmp(kind, "cudnn") && strcmp(kind, "torch") &&
+	    strcmp(kind, "rocm") && strcmp(kind, "tensorflow")) {
+		fprintf(stderr, "gpuenv facts: unknown kind '%s' (cuda, driver, gpu, xid, cudnn, torch, "
+			"rocm, tensorflow)\n", kind);
 		return EXIT_USAGE;
 	}
 	r = gpuenv_facts_query(kind, key, flags, &out);

@@ -211,8 +211,10 @@ enum {
 
 /*
  * One knowledge-base lookup: kind "cuda" (key "12.4"), "driver" ("535.104.05"), "gpu"
- * ("RTX 4090" or a PCI id "10de:2684"), "xid" ("79") or "cudnn" ("9.17.0"). *ret gets the rendered text or JSON
- * (malloc'd); every value carries its source. -ENOENT: no such row; -EINVAL: bad kind.
+ * ("RTX 4090" or a PCI id "10de:2684"), "xid" ("79"), "cudnn" ("9.17.0"), "torch"
+ * ("2.4.0+cu124"; no suffix = the release's PyPI default), "rocm" ("6.2") or "tensorflow"
+ * ("2.15"). *ret gets the rendered text or JSON (malloc'd); every value carries its source and
+ * unconfirmed values are marked. -ENOENT: no such row; -EINVAL: bad kind.
  */
 GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned flags, char **ret);
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * gpuenv_facts_query(): one knowledge-base lookup (a CUDA release, a driver version, a GPU by
- * name or PCI id, an Xid code) rendered as text or JSON. The values come from the tables in
+ * name or PCI id, an Xid code, a cuDNN release, a PyTorch wheel, a ROCm release, a TensorFlow
+ * release) rendered as text or JSON. The values come from the tables in
  * src/facts/data/<table>.tsv (sources: NVIDIA CUDA release notes Tables 2/3, data-center driver
  * lifecycle pages, developer.nvidia.com/cuda-gpus, pci.ids, NVIDIA/cccl ptx_isa.h,
- * NVSentinel/dcgm-exporter Xid maps); each printed value carries its row's source and, where
+ * NVSentinel/dcgm-exporter Xid maps, cuDNN support matrices, pytorch/builder and
+ * pytorch/test-infra build scripts, AMD ROCm compatibility matrices, tensorflow/docs); each printed value carries its row's source and, where
  * the row is marked so, "(unconfirmed)".
  */
 #include <errno.h>
@@ -282,6 +284,98 @@ static int query_cudnn(struct q *q, const char *key)
 	return n ? 0 : -ENOENT;
 }
 
+/* A value the table keeps both clean and as worded upstream: the clean one, and the wording
+ * when it says more. */
+static void field_as_listed(struct q *q, const char *name, const char *value, const char *listed,
+			    const char *source, const char *confidence)
+{
+	char n[64];
+
+	field(q, name, value, source, confidence);
+	if (listed && (!value || strcmp(value, listed) != 0)) {
+		snprintf(n, sizeof(n), "%s_as_listed", name);
+		field(q, n, listed, source, value ? confidence : "unconfirmed");
+	}
+}
+
+static int query_torch(struct q *q, const char *key)
+{
+	const struct facts_torch_wheel *w;
+	char head[96];
+	int r;
+
+	r = facts_torch_wheel(key, NULL, &w);
+	if (r < 0)
+		return r == -EINVAL ? -ENOENT : r;
+	snprintf(head, sizeof(head), "%s %s%s", w->torch, w->variant,
+		 w->pypi_default ? " (PyPI default)" : "");
+	heading(q, "PyTorch %s", head);
+	field(q, "torch", w->torch, w->source, w->confidence);
+	field(q, "variant", w->variant, w->source, w->confidence);
+	if (w->cuda_toolkit) {
+		field(q, "cuda_toolkit", w->cuda_toolkit, w->source, w->confidence);
+		field(q, "torch_cuda_arch_list", w->torch_cuda_arch_list, w->source, w->confidence);
+	}
+	field(q, "arch_list", w->arch_list, w->source, w->confidence);
+	field_as_listed(q, "ptx", w->ptx, w->ptx_as_listed, w->source,
+			strcmp(w->ptx, "unclear") == 0 ? "unconfirmed" : w->confidence);
+	field_as_listed(q, "pypi_default", w->pypi_default ? "yes" : "no", w->pypi_default_as_listed,
+			w->source, w->confidence);
+	if (w->cuda_toolkit) {
+		field_as_listed(q, "min_driver", w->min_driver, w->min_driver_as_listed, w->source,
+				w->confidence);
+		field_as_listed(q, "minor_compat_min_driver", w->minor_compat_min_driver,
+				w->minor_compat_as_listed, w->source, w->confidence);
+	}
+	field(q, "python", w->python, w->source, w->confidence);
+	if (w->cudnn)
+		field(q, "cudnn", w->cudnn, w->source, w->confidence);
+	if (w->notes)
+		field(q, "notes", w->notes, w->source, w->confidence);
+	return 0;
+}
+
+static int query_rocm(struct q *q, const char *key)
+{
+	const struct facts_rocm *r;
+	char range[64];
+	int k;
+
+	k = facts_rocm_release(key, &r);
+	if (k < 0)
+		return k == -EINVAL ? -ENOENT : k;
+	heading(q, "ROCm %s", r->as_listed);
+	snprintf(range, sizeof(range), "%s..%s", r->first, r->last);
+	field(q, "releases", range, r->source, r->confidence);
+	field(q, "gfx_targets", r->gfx_targets, r->source, r->confidence);
+	field(q, "products", r->products, r->source, r->confidence);
+	field(q, "amdgpu_driver_compat", r->amdgpu_driver_compat, r->source, r->confidence);
+	if (r->notes)
+		field(q, "notes", r->notes, r->source, r->confidence);
+	return 0;
+}
+
+static int query_tensorflow(struct q *q, const char *key)
+{
+	const struct facts_tensorflow *t;
+	int r;
+
+	r = facts_tensorflow_config(key, &t);
+	if (r < 0)
+		return r == -EINVAL ? -ENOENT : r;
+	heading(q, "TensorFlow %s tested build configuration (Linux GPU)", t->version);
+	field(q, "version", t->version, t->source, t->confidence);
+	field(q, "package", t->package, t->source, t->confidence);
+	field(q, "python", t->python, t->source, t->confidence);
+	field(q, "compiler", t->compiler, t->source, t->confidence);
+	field(q, "build_tools", t->build_tools, t->source, t->confidence);
+	field(q, "cudnn", t->cudnn, t->source, t->confidence);
+	field(q, "cuda", t->cuda, t->source, t->confidence);
+	if (t->notes)
+		field(q, "notes", t->notes, t->source, t->confidence);
+	return 0;
+}
+
 GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned flags, char **ret)
 {
 	struct q q = { .json = flags & GPUENV_FACTS_JSON, .sb = STRBUF_INIT };
@@ -304,6 +398,12 @@ GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned fl
 		r = query_xid(&q, key);
 	else if (strcmp(kind, "cudnn") == 0)
 		r = query_cudnn(&q, key);
+	else if (strcmp(kind, "torch") == 0)
+		r = query_torch(&q, key);
+	else if (strcmp(kind, "rocm") == 0)
+		r = query_rocm(&q, key);
+	else if (strcmp(kind, "tensorflow") == 0)
+		r = query_tensorflow(&q, key);
 	else
 		r = -EINVAL;
 	if (r == 0 && q.err)

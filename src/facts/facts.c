@@ -506,3 +506,144 @@ int facts_sm_arch(unsigned sm, const struct facts_sm_arch **ret)
 	}
 	return -ENOENT;
 }
+
+/* "6.2.0-66" → 6.2.0: a dotted prefix followed by nothing or a "-build" suffix. */
+static int parse_release(const char *s, struct version *ret)
+{
+	const char *end;
+	int r;
+
+	r = version_parse_prefix(s, ret, &end);
+	if (r < 0)
+		return r;
+	if (*end && (*end != '-' || !end[1]))
+		return -EINVAL;
+	return 0;
+}
+
+int facts_rocm_release(const char *rocm_version, const struct facts_rocm **ret)
+{
+	struct version v;
+	int r;
+
+	if (!rocm_version || !ret)
+		return -EINVAL;
+	r = parse_release(rocm_version, &v);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < facts_rocm_table_len; i++)
+		if (in_release_range(&v, facts_rocm_table[i].first, facts_rocm_table[i].last)) {
+			*ret = &facts_rocm_table[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int facts_rocm_supports_gfx(const char *rocm_version, const char *gfx, const char **ret_confidence)
+{
+	const struct facts_rocm *row;
+	char want[32];
+	size_t n;
+	int r;
+
+	if (!gfx)
+		return -EINVAL;
+	n = strcspn(gfx, ":");
+	if (n == 0 || n >= sizeof(want) || !startswith(gfx, "gfx"))
+		return -EINVAL;
+	memcpy(want, gfx, n);
+	want[n] = '\0';
+	r = facts_rocm_release(rocm_version, &row);
+	if (r < 0)
+		return r;
+	if (!row->gfx_targets)
+		return -ENODATA;
+	if (ret_confidence)
+		*ret_confidence = row->confidence;
+	return list_has(row->gfx_targets, want);
+}
+
+bool facts_arch_list_has(const char *arch_list, const char *tok)
+{
+	size_t n;
+
+	if (!arch_list || !tok)
+		return false;
+	n = strlen(tok);
+	for (const char *p = arch_list; *p;) {
+		size_t k = strcspn(p, " ");
+
+		if (k == n && strncmp(p, tok, n) == 0)
+			return true;
+		p += k;
+		p += strspn(p, " ");
+	}
+	return false;
+}
+
+int facts_torch_wheel(const char *torch_version, const char *variant,
+		      const struct facts_torch_wheel **ret)
+{
+	const char *plus, *end;
+	char want_variant[32] = "";
+	struct version v;
+	int r;
+
+	if (!torch_version || !ret)
+		return -EINVAL;
+	r = version_parse_prefix(torch_version, &v, &end);
+	if (r < 0)
+		return r;
+	if (v.n < 2)
+		return -EINVAL;
+	plus = strchr(torch_version, '+');
+	/* between the version and '+' only a pre-release/dev tag such as ".dev20250929" or "a0" */
+	if (!plus && *end && *end != '.' && !isalpha((unsigned char)*end))
+		return -EINVAL;
+	if (variant) {
+		if (strlen(variant) >= sizeof(want_variant))
+			return -ENOENT;
+		strcpy(want_variant, variant);
+	} else if (plus) {
+		if (strlen(plus + 1) >= sizeof(want_variant) || !plus[1])
+			return -ENOENT;
+		strcpy(want_variant, plus + 1);
+	}
+	for (size_t i = 0; i < facts_torch_wheel_table_len; i++) {
+		const struct facts_torch_wheel *w = &facts_torch_wheel_table[i];
+		struct version t;
+
+		if (version_parse(w->torch, &t) < 0 || t.part[0] != v.part[0] || t.part[1] != v.part[1])
+			continue;
+		if (want_variant[0] ? streq(w->variant, want_variant) : w->pypi_default) {
+			*ret = w;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int facts_tensorflow_config(const char *tf_version, const struct facts_tensorflow **ret)
+{
+	struct version v;
+	int r;
+
+	if (!tf_version || !ret)
+		return -EINVAL;
+	r = parse_release(tf_version, &v);
+	if (r < 0)
+		return r;
+	if (v.n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_tensorflow_table_len; i++) {
+		struct version t;
+
+		if (version_parse(facts_tensorflow_table[i].version, &t) < 0)
+			continue;
+		if (t.part[0] == v.part[0] && t.part[1] == v.part[1]) {
+			*ret = &facts_tensorflow_table[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

@@ -4,7 +4,8 @@
  * from the sourced notes in shared/facts/<table>.tsv (NVIDIA CUDA release notes Tables 2/3,
  * NVIDIA data-center driver lifecycle pages, developer.nvidia.com/cuda-gpus, NVIDIA
  * open-gpu-kernel-modules README, pci.ids, NVIDIA/cccl ptx_isa.h, NVSentinel/dcgm-exporter
- * Xid maps), and generated into sorted const arrays by gen-facts.py. Every row carries
+ * Xid maps, AMD ROCm compatibility matrices, pytorch/builder + pytorch/test-infra build
+ * scripts, tensorflow/docs install/source.md), and generated into sorted const arrays by gen-facts.py. Every row carries
  * `source` and `confidence` ("unconfirmed" where the source notes carried a '?'); NULL
  * strings mean "not confirmed". Functions return 0 or -errno (-EINVAL bad input, -ENOENT
  * no row, -ENODATA row present but the value is unconfirmed/empty).
@@ -136,6 +137,56 @@ struct facts_sm_arch {
 	const char *source;
 };
 
+/* A ROCm release range (rocm.tsv, AMD ROCm compatibility matrix, Linux compute). */
+struct facts_rocm {
+	const char *first, *last;       /* "6.2.0", "6.2.4"; last "5.5" covers 5.5.x */
+	const char *as_listed;          /* the matrix column label: "6.2.0 - 6.2.4", "7.2.2 / 7.2.1" */
+	const char *gfx_targets;        /* "gfx1100,gfx1030,gfx942,gfx90a,gfx908"; NULL = not captured */
+	const char *products;           /* "gfx942: Instinct MI300X, MI300A, MI325X | gfx90a: ..." */
+	const char *amdgpu_driver_compat; /* KMD / AMD GPU Driver row, as the matrix words it */
+	const char *confidence;         /* confirmed / unconfirmed */
+	const char *notes;
+	const char *source;
+};
+
+/* A PyTorch wheel: release line × variant (pytorch_wheels.tsv, Linux x86_64). */
+struct facts_torch_wheel {
+	const char *torch;              /* "2.4" */
+	const char *variant;            /* "cu124", "rocm6.1" */
+	const char *cuda_toolkit;       /* "12.4"; NULL on ROCm rows */
+	const char *torch_cuda_arch_list; /* "5.0;6.0;7.0;7.5;8.0;8.6;9.0"; NULL on ROCm rows */
+	const char *arch_list;          /* torch.cuda.get_arch_list() in build order, space-separated:
+					 * "sm_50 ... sm_90 compute_120" or gfx names; NULL = not captured */
+	const char *ptx;                /* "yes" / "no" / "unclear" / "n/a" (ROCm) */
+	const char *ptx_as_listed;
+	bool pypi_default;              /* `pip install torch==X.Y.*` from PyPI is this variant */
+	const char *pypi_default_as_listed;
+	const char *min_driver;         /* toolkit's Table-3 minimum (full features, PTX JIT); NULL =
+					 * not verified */
+	const char *min_driver_as_listed; /* "550.54.14 (12.4.1: 550.54.15)" */
+	const char *minor_compat_min_driver; /* CUDA major's minor-compat floor; NULL for 10.x/ROCm */
+	const char *minor_compat_as_listed;
+	const char *python;             /* "3.8-3.12" */
+	const char *cudnn;              /* "9.1.0.70" */
+	const char *confidence;         /* confirmed / unconfirmed */
+	const char *notes;
+	const char *source;
+};
+
+/* A TensorFlow release line's tested build configuration (tensorflow_tested_configs.tsv). */
+struct facts_tensorflow {
+	const char *version;            /* "2.15.0", "2.16.1" */
+	const char *package;            /* "tensorflow" / "tensorflow_gpu" */
+	const char *python;             /* "3.9-3.11" */
+	const char *compiler;           /* "Clang 16.0.0" */
+	const char *build_tools;        /* "Bazel 6.1.0" */
+	const char *cudnn;              /* "8.9" */
+	const char *cuda;               /* "12.2" */
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
 /* First candidate product for a PCI id (an id can be shared by several products). */
 int facts_gpu_by_pci_id(uint16_t vendor, uint16_t device, const struct facts_gpu **ret);
 /* Candidates n (0-based) for a PCI id; -ENOENT past the last one. */
@@ -181,3 +232,31 @@ int facts_ptx_isa_for_driver(const char *driver_version, const struct facts_ptx_
 unsigned facts_ptx_isa_max_branch(void);
 /* SM row (86, 100 …); -ENOENT when the table has none. */
 int facts_sm_arch(unsigned sm, const struct facts_sm_arch **ret);
+
+/*
+ * ROCm release "6.2" (= 6.2.0), "6.2.4", "6.2.0-66" (a "-build" suffix as in
+ * /opt/rocm/.info/version is ignored) → the row whose first..last range holds it. A HIP runtime
+ * version (6.2.41133) is not a ROCm release. -ENOENT when no row holds it (e.g. 7.2.0: not
+ * captured), -EINVAL when unparsable.
+ */
+int facts_rocm_release(const char *rocm_version, const struct facts_rocm **ret);
+/*
+ * Is gfx ("gfx90a", or a bundle id's target "gfx942:sramecc+:xnack-", whose features are
+ * ignored) in the official target list of that ROCm release? 1 listed, 0 not listed, -ENODATA
+ * the row has no captured list, -ENOENT / -EINVAL as facts_rocm_release(). On 0 or 1,
+ * *ret_confidence (may be NULL) is the row's confidence: "unconfirmed" means the list itself is
+ * not confirmed for that release and a rule relying on it must say so.
+ */
+int facts_rocm_supports_gfx(const char *rocm_version, const char *gfx, const char **ret_confidence);
+/*
+ * A PyTorch wheel: torch_version is "2.4.0+cu124" (the local suffix names the variant),
+ * "2.4.0", "2.4" or a nightly "2.10.0.dev20250929+rocm7.0" (only major.minor counts). variant
+ * ("cu124", "rocm6.1") overrides the suffix; with neither, the PyPI default variant of that
+ * release (PyPI wheels carry no suffix). -ENOENT no such row (also "+cpu"), -EINVAL unparsable.
+ */
+int facts_torch_wheel(const char *torch_version, const char *variant,
+		      const struct facts_torch_wheel **ret);
+/* Does a space-separated arch list ("sm_50 sm_86 compute_120", "gfx90a gfx942") name tok? */
+bool facts_arch_list_has(const char *arch_list, const char *tok);
+/* TensorFlow "2.15", "2.15.0" or "2.15.1" → the tested configuration of its release line. */
+int facts_tensorflow_config(const char *tf_version, const struct facts_tensorflow **ret);

@@ -5,7 +5,8 @@
 # one header line; format described in src/facts/data and design.md §5) into one C file of
 # sorted const arrays whose types are declared in src/facts/facts.h.
 # Rejects (exit 1, message on stderr): missing/extra columns, duplicate keys, empty source,
-# versions not strictly ascending, malformed numbers. Python 3 standard library only.
+# versions not strictly ascending (release ranges overlapping), malformed numbers / gfx targets /
+# arch lists, a confidence other than confirmed/unconfirmed in the newer tables. Python 3 standard library only.
 #
 # usage: gen-facts.py OUTPUT.c DATADIR
 import os
@@ -100,6 +101,14 @@ CUDNN_COLS = ['first', 'last', 'variant', 'cuda_majors', 'cuda_versions', 'cuda_
 THR_COLS = ['name', 'value', 'unit', 'confidence', 'notes', 'source']
 PTX_COLS = ['ptx_isa_version', 'cuda_version', 'min_driver_branch', 'confidence', 'notes', 'source']
 SM_COLS = ['sm', 'family', 'tegra', 'confidence', 'notes', 'source']
+ROCM_COLS = ['first', 'last', 'rocm_as_listed', 'gfx_targets', 'products', 'amdgpu_driver_compat',
+             'confidence', 'notes', 'source']
+TORCH_COLS = ['torch', 'variant', 'cuda_toolkit', 'torch_cuda_arch_list', 'arch_list', 'ptx', 'ptx_as_listed',
+              'pypi_default', 'pypi_default_as_listed', 'min_driver', 'min_driver_as_listed',
+              'minor_compat_min_driver', 'minor_compat_as_listed', 'python', 'cudnn', 'confidence', 'notes',
+              'source']
+TF_COLS = ['version', 'package', 'python', 'compiler', 'build_tools', 'cudnn', 'cuda', 'confidence', 'notes',
+           'source']
 XID_COLS = ['xid', 'mnemonic', 'description', 'cause_category', 'resolution_bucket', 'severity',
             'application_error', 'recommended_action', 'typical_log_text', 'confidence', 'source']
 
@@ -353,6 +362,135 @@ def gen_sm_arch(d, out):
     out.append('const size_t facts_sm_arch_table_len = %d;' % len(rows))
 
 
+def check_confidence(r):
+    if r['confidence'] not in ('confirmed', 'unconfirmed'):
+        raise FactsError('%s: confidence must be confirmed or unconfirmed' % r['_where'])
+
+
+def prefix_le(a, b):
+    """a <= b comparing only the fields both have ("5.5" covers 5.5.x)."""
+    n = min(len(a), len(b))
+    return a[:n] <= b[:n]
+
+
+def gen_rocm(d, out):
+    rows = read_tsv(os.path.join(d, 'rocm.tsv'), ROCM_COLS)
+    check_unique(rows, lambda r: vkey(r['first'], r['_where']), 'first release')
+    check_sorted(rows, lambda r: vkey(r['first'], r['_where']), 'first release')
+    prev = None
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        f, l = vkey(r['first'], w), vkey(r['last'], w)
+        if not prefix_le(f, l):
+            raise FactsError('%s: last %r before first %r' % (w, r['last'], r['first']))
+        gfx = [g for g in r['gfx_targets'].split(',') if g]
+        for g in gfx:
+            if not re.match(r'^gfx[0-9a-f]+$', g):
+                raise FactsError('%s: bad gfx target %r' % (w, g))
+        if len(set(gfx)) != len(gfx):
+            raise FactsError('%s: duplicate gfx target' % w)
+        if r['confidence'] == 'confirmed' and not gfx:
+            raise FactsError('%s: a confirmed row needs gfx_targets' % w)
+        n = min(len(prev), len(f)) if prev is not None else 0
+        if prev is not None and not prev[:n] < f[:n]:
+            raise FactsError('%s: release ranges overlap or are not in ascending order' % w)
+        prev = l
+    out.append('const struct facts_rocm facts_rocm_table[] = {')
+    for r in rows:
+        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in ROCM_COLS))
+    out.append('};')
+    out.append('const size_t facts_rocm_table_len = %d;' % len(rows))
+
+
+def torch_key(r):
+    w = r['_where']
+    m = re.match(r'^(cu|rocm)([0-9.]+)$', r['variant'])
+    if not m:
+        raise FactsError('%s: bad variant %r (cuNNN or rocmX.Y[.Z])' % (w, r['variant']))
+    if m.group(1) == 'cu':
+        return (vkey(r['torch'], w), 0, vkey(r['cuda_toolkit'], w))
+    return (vkey(r['torch'], w), 1, vkey(m.group(2), w))
+
+
+def gen_torch(d, out):
+    rows = read_tsv(os.path.join(d, 'pytorch_wheels.tsv'), TORCH_COLS)
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        if len(vkey(r['torch'], w)) != 2:
+            raise FactsError('%s: torch must be major.minor' % w)
+        if r['variant'].startswith('cu'):
+            if r['variant'] != 'cu' + r['cuda_toolkit'].replace('.', '') or \
+               len(vkey(r['cuda_toolkit'], w)) != 2:
+                raise FactsError('%s: variant %r does not match cuda_toolkit %r' %
+                                 (w, r['variant'], r['cuda_toolkit']))
+            if r['ptx'] not in ('yes', 'no', 'unclear'):
+                raise FactsError('%s: ptx must be yes/no/unclear' % w)
+            toks = r['arch_list'].split(' ') if r['arch_list'] else []
+            if not all(re.match(r'^(sm|compute)_[0-9]+[af]?$', t) for t in toks):
+                raise FactsError('%s: bad arch_list %r' % (w, r['arch_list']))
+            if r['ptx'] == 'yes' and not any(t.startswith('compute_') for t in toks):
+                raise FactsError('%s: ptx yes but no compute_XY in arch_list' % w)
+            if r['ptx'] == 'no' and any(t.startswith('compute_') for t in toks):
+                raise FactsError('%s: ptx no but compute_XY in arch_list' % w)
+        else:
+            if r['cuda_toolkit'] or r['torch_cuda_arch_list']:
+                raise FactsError('%s: a ROCm row has no CUDA toolkit or TORCH_CUDA_ARCH_LIST' % w)
+            if r['ptx'] != 'n/a':
+                raise FactsError('%s: ptx must be n/a on a ROCm row' % w)
+            toks = r['arch_list'].split(' ') if r['arch_list'] else []
+            if not all(re.match(r'^gfx[0-9a-f]+$', t) for t in toks):
+                raise FactsError('%s: bad gfx arch_list %r' % (w, r['arch_list']))
+        if r['pypi_default'] not in ('yes', 'no'):
+            raise FactsError('%s: pypi_default must be yes/no' % w)
+        for c in ('min_driver', 'minor_compat_min_driver'):
+            if r[c]:
+                vkey(r[c], w)
+        if r['confidence'] == 'confirmed' and not r['arch_list']:
+            raise FactsError('%s: a confirmed row needs arch_list' % w)
+    check_unique(rows, torch_key, '(torch, variant)')
+    check_sorted(rows, torch_key, '(torch, variant)')
+    pypi = {}
+    for r in rows:
+        if r['pypi_default'] == 'yes':
+            if r['torch'] in pypi:
+                raise FactsError('%s: second PyPI default for torch %s (first at %s)' %
+                                 (r['_where'], r['torch'], pypi[r['torch']]))
+            pypi[r['torch']] = r['_where']
+    out.append('const struct facts_torch_wheel facts_torch_wheel_table[] = {')
+    for r in rows:
+        vals = []
+        for c in TORCH_COLS:
+            if c == 'pypi_default':
+                vals.append('true' if r[c] == 'yes' else 'false')
+            else:
+                vals.append(cstr(r[c]))
+        out.append('\t{ %s },' % ', '.join(vals))
+    out.append('};')
+    out.append('const size_t facts_torch_wheel_table_len = %d;' % len(rows))
+
+
+def gen_tensorflow(d, out):
+    rows = read_tsv(os.path.join(d, 'tensorflow_tested_configs.tsv'), TF_COLS)
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        if len(vkey(r['version'], w)) != 3:
+            raise FactsError('%s: version must be X.Y.Z' % w)
+        if r['package'] not in ('tensorflow', 'tensorflow_gpu'):
+            raise FactsError('%s: package must be tensorflow or tensorflow_gpu' % w)
+        vkey(r['cudnn'], w)
+        vkey(r['cuda'], w)
+    check_unique(rows, lambda r: vkey(r['version'], r['_where'])[:2], 'release line (major.minor)')
+    check_sorted(rows, lambda r: vkey(r['version'], r['_where']), 'version')
+    out.append('const struct facts_tensorflow facts_tensorflow_table[] = {')
+    for r in rows:
+        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in TF_COLS))
+    out.append('};')
+    out.append('const size_t facts_tensorflow_table_len = %d;' % len(rows))
+
+
 def main(argv):
     if len(argv) != 3:
         sys.stderr.write('usage: gen-facts.py OUTPUT.c DATADIR\n')
@@ -364,7 +502,7 @@ def main(argv):
            '#include "facts/facts-table.h"', '']
     try:
         for g in (gen_gpu, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
-                  gen_ptx_isa, gen_sm_arch):
+                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_torch, gen_tensorflow):
             g(d, out)
             out.append('')
     except (FactsError, OSError, UnicodeDecodeError) as e:

@@ -14,11 +14,14 @@
  *   jaxlib/version.py, jax/version.py         _release_version / _version;
  *   cupy/.data/_wheel.json, cupy/_version.py  the CuPy wheel's build record;
  *   /var/lib/dpkg/status       dpkg's database, for Debian's python3-<name> packages.
- * The CUDA kernels a framework ships are listed from its own library (libtorch_cuda.so, the
- * JAX PJRT plugin, TensorFlow's libtensorflow_cc) with the fatbin parser: the binary is the
+ * The CUDA and HIP kernels a framework ships are listed from its own library (libtorch_cuda.so,
+ * libtorch_hip.so, the JAX PJRT plugin, TensorFlow's libtensorflow_cc) with the fatbin parser
+ * (CUDA fat binaries; clang offload bundles, LLVM ClangOffloadBundler.rst): the binary is the
  * truth. Only fixed paths are read: no recursive walk of site-packages.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -400,9 +403,10 @@ static int find_envs(struct probe_env *pe, struct envs *es)
 /* ---- CUDA kernels in a framework library: the one use of the fatbin parser -------------- */
 
 struct target {
-	char name[24];
+	char name[64];                  /* sm_86, compute_90, gfx942:sramecc+:xnack- */
+	char gfx[16];                   /* AMD: the processor of the target ID ("gfx942") */
 	const char *kind;
-	unsigned arch;
+	unsigned arch;                  /* CUDA: 86; AMD: gfx_order() */
 	char variant;
 	int ptx_major, ptx_minor;
 };
@@ -424,23 +428,55 @@ static void kernels_done(struct kernels *k)
 
 static int kind_rank(const char *k)
 {
-	return streq(k, "sass") ? 0 : streq(k, "ptx") ? 1 : 2;
+	return streq(k, "sass") ? 0 : streq(k, "ptx") ? 1 : streq(k, "amdgcn") ? 3 : 2;
 }
 
+static unsigned hex_digit(char c)
+{
+	return c <= '9' ? (unsigned)(c - '0') : (unsigned)(tolower((unsigned char)c) - 'a' + 10);
+}
+
+/* "gfx90a" → 9.0.a, "gfx1100" → 11.0.0 as one number: LLVM's AMDGPU processor names are the
+ * major version in decimal, then minor and stepping as one hex digit each (AMDGPUUsage). */
+static unsigned gfx_order(const char *gfx)
+{
+	size_t n = strlen(gfx);
+	unsigned major = 0;
+
+	if (n < 6 || !startswith(gfx, "gfx"))
+		return UINT_MAX;
+	for (size_t i = 3; i < n - 2; i++) {
+		if (gfx[i] < '0' || gfx[i] > '9' || major > 1000)
+			return UINT_MAX;
+		major = major * 10 + (unsigned)(gfx[i] - '0');
+	}
+	if (!isxdigit((unsigned char)gfx[n - 2]) || !isxdigit((unsigned char)gfx[n - 1]))
+		return UINT_MAX;
+	return major << 8 | hex_digit(gfx[n - 2]) << 4 | hex_digit(gfx[n - 1]);
+}
+
+/* CUDA targets by arch, variant, SASS before PTX; then AMD ones by processor and target ID. */
 static int target_cmp(const void *a, const void *b)
 {
 	const struct target *x = a, *y = b;
+	bool ax = streq(x->kind, "amdgcn"), ay = streq(y->kind, "amdgcn");
 
+	if (ax != ay)
+		return ax ? 1 : -1;
 	if (x->arch != y->arch)
 		return x->arch < y->arch ? -1 : 1;
+	if (ax)
+		return strcmp(x->name, y->name);
 	if (x->variant != y->variant)
 		return x->variant < y->variant ? -1 : 1;
 	return kind_rank(x->kind) - kind_rank(y->kind);
 }
 
 /* Maps a shared object and collects the distinct targets of its fat binaries (SASS as
- * sm_XY[a|f], PTX as compute_XY with the PTX ISA, LTO IR as lto_XY), its SONAME, RUNPATH/RPATH
- * and DT_NEEDED. Keep every use of src/fatbin here, so its API can change in one place. */
+ * sm_XY[a|f], PTX as compute_XY with the PTX ISA, LTO IR as lto_XY) and of its clang offload
+ * bundles (.hip_fatbin, CCOB: AMDGPU code objects by target ID, gfx942:sramecc+:xnack-), its
+ * SONAME, RUNPATH/RPATH and DT_NEEDED. Keep every use of src/fatbin here, so its API can
+ * change in one place. */
 static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *k)
 {
 	struct root_map m;
@@ -475,6 +511,27 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *
 		}
 		k->t[k->n++] = t;
 	}
+	/* AMD code objects: one per target ID, the host entry of each bundle skipped. */
+	for (size_t i = 0; i < fr->n_bundle_entries && !k->truncated; i++) {
+		const struct fatbin_bundle_entry *b = &fr->bundle_entries[i];
+		struct target t = { .kind = "amdgcn", .ptx_major = -1 };
+		bool dup = false;
+
+		if (!b->gfx[0] || !startswith(b->triple, "amdgcn"))
+			continue;
+		snprintf(t.name, sizeof(t.name), "%s", b->target);
+		snprintf(t.gfx, sizeof(t.gfx), "%s", b->gfx);
+		t.arch = gfx_order(b->gfx);
+		for (size_t j = 0; j < k->n && !dup; j++)
+			dup = streq(k->t[j].name, t.name) && k->t[j].kind == t.kind;
+		if (dup)
+			continue;
+		if (k->n >= MAX_TARGETS) {
+			k->truncated = true;
+			break;
+		}
+		k->t[k->n++] = t;
+	}
 	qsort(k->t, k->n, sizeof(k->t[0]), target_cmp);
 	if ((fr->soname && !(k->soname = strdup(fr->soname))) ||
 	    (fr->runpath && !(k->runpath = strdup(fr->runpath))))
@@ -486,7 +543,7 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *
 }
 
 /* kernel_library {path, soname, runpath, needed[]} and arch_targets[] from the first candidate
- * that exists and holds CUDA kernels (or the first that exists). */
+ * that exists and holds CUDA or HIP kernels (or the first that exists). */
 static int record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,
 			  const char *const *cands, size_t n_cands)
 {
@@ -549,7 +606,7 @@ static int record_kernels(struct probe_env *pe, struct snap_node *obj, const cha
 		}
 		if (k.n == 0)
 			snap_set_state(obj, "arch_targets", FACT_ABSENT, p,
-				       "no CUDA fat binary in this library");
+				       "no CUDA fat binary or HIP offload bundle in this library");
 		else {
 			arr = snap_array(obj, "arch_targets");
 			for (size_t j = 0; j < k.n; j++) {
@@ -557,6 +614,8 @@ static int record_kernels(struct probe_env *pe, struct snap_node *obj, const cha
 
 				snap_set_str(t, "target", k.t[j].name, p);
 				snap_set_str(t, "kind", k.t[j].kind, p);
+				if (k.t[j].gfx[0])
+					snap_set_str(t, "gfx", k.t[j].gfx, p);
 				if (k.t[j].ptx_major >= 0)
 					snap_set_strf(t, "ptx_isa", p, "%d.%d", k.t[j].ptx_major,
 						      k.t[j].ptx_minor);

@@ -9,7 +9,9 @@ in the format its tool writes it (sources in each scenario.ini): pip's dist-info
 pyvenv.cfg, conda's conda-meta JSON (sorted keys, indent 2), pytorch's generated version.py,
 TensorFlow's generated build_info.py, jax's release-rewritten version.py. Package payloads
 are reduced to the files gpuenv reads, and every .so other than the nvcc-built stand-in for
-libtorch_cuda.so is left out (RECORD still lists them, as pip wrote it).
+libtorch_cuda.so and the clang-built one for libtorch_hip.so is left out (RECORD still lists
+them, as pip wrote it). The libtorch_hip.so stand-in needs clang-15 and clang-offload-bundler
+(LLVM 14's will do); without them the file already in the ROCm fixture is kept.
 
   mk-python-fixtures.py FIXTURES_DIR [LIBTORCH_CUDA_SO]
 
@@ -231,7 +233,7 @@ LINUX = 'platform_system == "Linux" and platform_machine == "x86_64"'
 
 
 def torch_dist(site, version, cuda, hip, git, pins, extra_requires="", tag="cp310-cp310-linux_x86_64",
-               bundled=(), kernel_so=None):
+               bundled=(), kernel_so=None, hip_so=None):
     req = "".join(f"Requires-Dist: {p}; {LINUX}\n" for p in pins) + extra_requires
     d = Dist(site, "torch", version, TORCH_META.format(version=version, requires=req), "functorch\ntorch\ntorchgen",
              tag=tag, wheel_gen="bdist_wheel (0.43.0)")
@@ -243,8 +245,13 @@ def torch_dist(site, version, cuda, hip, git, pins, extra_requires="", tag="cp31
                 "libtorch_python.so"] + list(bundled):
         w(f"{site}/torch/lib/{lib}", b"")
         d.listed(f"torch/lib/{lib}")
-    if hip:
+    if hip and not hip_so:
         d.listed("torch/lib/libtorch_hip.so")
+    if hip_so:
+        with open(hip_so, "rb") as f:
+            data = f.read()
+        w(f"{site}/torch/lib/libtorch_hip.so", data, 0o755)
+        d.rows.append(f"torch/lib/libtorch_hip.so,{rec_hash(data)}")
     if kernel_so:
         with open(kernel_so, "rb") as f:
             data = f.read()
@@ -596,7 +603,7 @@ def jax_cuda12(fixtures):
              {"PATH": f"{v}/bin:/usr/bin:/bin", "VIRTUAL_ENV": v, "HOME": "/home/user"})
 
 
-def rocm62(fixtures):
+def rocm62(fixtures, hip_so):
     begin(fixtures, "python-rocm62-torch")
     os_release("Ubuntu 22.04.4 LTS", "ubuntu", "22.04")
     system_python()
@@ -612,10 +619,10 @@ def rocm62(fixtures):
                "librocsparse.so", "libroctracer64.so", "libroctx64.so"]
     torch_dist(site, "2.5.1+rocm6.2", None, "6.2.41133-dd7f95766", "a8d6afb511a69687bbb2b7e88a3cf67917e1697e",
                [], 'Requires-Dist: pytorch-triton-rocm==3.1.0; platform_system == "Linux" and '
-               'platform_machine == "x86_64"\n', bundled=bundled)
+               'platform_machine == "x86_64"\n', bundled=bundled, hip_so=hip_so)
     scenario("python-rocm62-torch",
              "ROCm 6.2.0 machine (/opt/rocm -> /etc/alternatives/rocm -> /opt/rocm-6.2.0) with torch 2.5.1+rocm6.2 from download.pytorch.org/whl/rocm6.2 in a venv",
-             "torch version.py of the rocm6.2 wheel (hip '6.2.41133-dd7f95766' = ROCm 6.2.0's HIP version, cuda None, 2.5.1 git_version; the hip string and git hash are UNVERIFIED: not checked against a downloaded wheel); the ROCm wheels bundle the ROCm user-space libraries in torch/lib: they are zero-length files under their real names here, and libtorch_hip.so is left out (kernel library recorded absent); /opt/rocm-6.2.0/.info/version as the ROCm 6.2.0 packages install it",
+             "torch version.py of the rocm6.2 wheel (hip '6.2.41133-dd7f95766' = ROCm 6.2.0's HIP version, cuda None, 2.5.1 git_version; the hip string and git hash are UNVERIFIED: not checked against a downloaded wheel); the ROCm wheels bundle the ROCm user-space libraries in torch/lib: they are zero-length files under their real names here; torch/lib/libtorch_hip.so is a 76 KB stand-in built by tests/tools/mk-python-fixtures.py build_libtorch_hip(): two HIP translation units (one kernel each) compiled by clang 15 (--offload-device-only --no-gpu-bundle-output, code object v4) for gfx900, gfx906, gfx908, gfx90a, gfx1030, gfx1100 (the wheel's list minus gfx942, which LLVM 15 cannot target; plain target IDs, as PYTORCH_ROCM_ARCH builds spell them), each set bundled by clang-offload-bundler 14 (-type=o, -bundle-align=4096, host-x86_64-unknown-linux + hipv4-amdgcn-amd-amdhsa--<gfx>) and embedded by clang's own HIP host compile (-fcuda-include-gpubinary: .hip_fatbin + .hipFatBinSegment), linked with SONAME libtorch_hip.so (the real library's DT_NEEDED on libamdhip64.so, libMIOpen.so ... is not reproduced); /opt/rocm-6.2.0/.info/version as the ROCm 6.2.0 packages install it",
              {"PATH": f"{v}/bin:/opt/rocm/bin:/usr/bin:/bin", "VIRTUAL_ENV": v, "HOME": "/home/user"})
 
 
@@ -679,6 +686,63 @@ def build_libtorch_cuda(out):
         subprocess.run(["strip", "--strip-unneeded", out], check=True)
 
 
+HIP_KERNEL = """/* gpuenv test fixture: a stand-in for one translation unit of a HIP kernel library. The HIP
+ * headers are not installed here, so the two runtime entry points the kernel's host stub calls
+ * are declared as hip_runtime_api.h declares them. */
+typedef unsigned long size_t;
+struct dim3 {
+	unsigned x, y, z;
+};
+typedef struct ihipStream_t *hipStream_t;
+extern "C" int hipLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem,
+			       hipStream_t stream);
+extern "C" int __hipPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shmem, hipStream_t *stream);
+
+__attribute__((global)) void gpuenv_fixture_%s(float *p, float v)
+{
+	p[0] %s v;
+}
+"""
+
+HIP_ARCHES = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx1030", "gfx1100"]
+
+
+def hip_tools():
+    clang = shutil.which("clang-15")
+    bundler = shutil.which("clang-offload-bundler") or shutil.which("clang-offload-bundler-14")
+    return (clang, bundler) if clang and bundler else None
+
+
+def build_libtorch_hip(out):
+    """The ROCm stand-in: two translation units, each a clang offload bundle of AMDGPU code
+    objects for HIP_ARCHES in .hip_fatbin (see the python-rocm62-torch scenario.ini)."""
+    clang, bundler = hip_tools()
+    with tempfile.TemporaryDirectory() as t:
+        objs = []
+        for name, op in (("fill", "="), ("scale", "*=")):
+            src = f"{t}/{name}.hip"
+            with open(src, "w") as f:
+                f.write(HIP_KERNEL % (name, op))
+            cos = []
+            for a in HIP_ARCHES:
+                co = f"{t}/{name}-{a}.co"
+                subprocess.run([clang, "-x", "hip", "--offload-device-only", "--no-gpu-bundle-output",
+                                f"--offload-arch={a}", "-nogpulib", "-nogpuinc", "-O2", src, "-o", co],
+                               check=True)
+                cos.append(co)
+            fb = f"{t}/{name}.hipfb"
+            targets = ["host-x86_64-unknown-linux"] + [f"hipv4-amdgcn-amd-amdhsa--{a}" for a in HIP_ARCHES]
+            subprocess.run([bundler, "--type=o", "--bundle-align=4096", "--targets=" + ",".join(targets),
+                            "--inputs=" + ",".join(["/dev/null"] + cos), f"--outputs={fb}"], check=True)
+            obj = f"{t}/{name}.o"
+            subprocess.run([clang, "-x", "hip", "--offload-host-only", "-nogpulib", "-nogpuinc", "-fPIC",
+                            "-O2", "-c", src, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", fb,
+                            "-o", obj], check=True)
+            objs.append(obj)
+        subprocess.run([clang, "-shared", "-o", out, "-Wl,-soname,libtorch_hip.so"] + objs, check=True)
+        subprocess.run(["strip", "--strip-unneeded", out], check=True)
+
+
 def main():
     fixtures = os.path.abspath(sys.argv[1])
     so = sys.argv[2] if len(sys.argv) > 2 else None
@@ -697,7 +761,16 @@ def main():
     conda_torch_cu121(fixtures)
     tf215(fixtures)
     jax_cuda12(fixtures)
-    rocm62(fixtures)
+    hip_keep = os.path.join(fixtures, "python-rocm62-torch/root/home/user/venv-rocm/lib/python3.10/"
+                            "site-packages/torch/lib/libtorch_hip.so")
+    hip_tmp = tempfile.NamedTemporaryFile(delete=False)
+    hip_tmp.close()
+    if hip_tools():
+        build_libtorch_hip(hip_tmp.name)
+    else:
+        shutil.copy(hip_keep, hip_tmp.name)
+    rocm62(fixtures, hip_tmp.name)
+    os.unlink(hip_tmp.name)
     bad_input(fixtures)
     if tmp:
         os.unlink(tmp.name)

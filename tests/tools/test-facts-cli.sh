@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `gpuenv facts`: the four query kinds against values read from src/facts/data/*.tsv (CUDA
-# release notes Tables 2/3, driver lifecycle pages, cuda-gpus/pci.ids, NVSentinel Xid map),
+# `gpuenv facts`: the query kinds against values read from src/facts/data/*.tsv (CUDA
+# release notes Tables 2/3, driver lifecycle pages, cuda-gpus/pci.ids, NVSentinel Xid map, cuDNN
+# support matrices, PyTorch build scripts, ROCm compatibility matrices, TensorFlow tested configs),
 # text and --json, and the exit codes (2 not found, 64 usage).
 set -u
 gpuenv="$1"
@@ -55,6 +56,29 @@ want "cudnn cuda13 driver" "580.65.06" "$gpuenv" facts cudnn 9.17.0
 want "cudnn source" "[SM9170]" "$gpuenv" facts cudnn 9.17.0
 want "json cudnn" '"cuda_versions": "13.1,13.0"' "$gpuenv" facts --json cudnn 9.17.0
 check 2 "no cuDNN release 9.19.0" "$gpuenv" facts cudnn 9.19.0
+# pytorch_wheels.tsv: 2.4 cu124 = TORCH_CUDA_ARCH_LIST 5.0..9.0, no PTX, 550.54.14; PyPI 2.4 = cu121
+want "torch arch list" "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90" "$gpuenv" facts torch 2.4.0+cu124
+want "torch min driver" "550.54.14" "$gpuenv" facts torch 2.4.0+cu124
+want "torch source" "[pytorch/builder manywheel/build_cuda.sh (branch release/2.4)" "$gpuenv" facts torch 2.4.0+cu124
+want "torch PyPI default" "PyTorch 2.4 cu121 (PyPI default)" "$gpuenv" facts torch 2.4.0
+want "json torch ptx" '"value": "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120"' "$gpuenv" facts --json torch 2.9.0+cu130
+want "torch unverified driver" "not verified (13.x family floor 580.65.06)" "$gpuenv" facts torch 2.12.0+cu132
+want "torch unconfirmed" "(unconfirmed)" "$gpuenv" facts torch 2.12.0+cu132
+want "json torch unconfirmed" '"unconfirmed": true' "$gpuenv" facts --json torch 2.12.0+cu132
+check 2 "no PyTorch wheel 2.4.0+cpu" "$gpuenv" facts torch 2.4.0+cpu
+# rocm.tsv: 6.2.0-6.2.4 lists gfx1100,gfx1030,gfx942,gfx90a,gfx908 (HIST60); 6.4.1-6.4.2 only as '?'
+want "rocm gfx" "gfx1100,gfx1030,gfx942,gfx90a,gfx908" "$gpuenv" facts rocm 6.2
+want "rocm products" "gfx90a: Instinct MI250X, MI250, MI210" "$gpuenv" facts rocm 6.2.4
+want "rocm source" "[HIST60]" "$gpuenv" facts rocm 6.2
+want "json rocm" '"value": "gfx1100,gfx1030,gfx942,gfx90a,gfx908"' "$gpuenv" facts --json rocm 6.2
+want "rocm unconfirmed" "(unconfirmed)" "$gpuenv" facts rocm 6.4.2
+check 2 "no ROCm release 7.2" "$gpuenv" facts rocm 7.2
+# tensorflow_tested_configs.tsv: 2.15.0 = Python 3.9-3.11, cuDNN 8.9, CUDA 12.2
+want "tf cuda" "12.2" "$gpuenv" facts tensorflow 2.15
+want "tf cudnn" "8.9" "$gpuenv" facts tensorflow 2.15
+want "tf source" "[tensorflow/docs site/en/install/source.md" "$gpuenv" facts tensorflow 2.15.1
+want "json tf" '"value": "3.9-3.11"' "$gpuenv" facts --json tensorflow 2.15
+check 2 "no TensorFlow release 3.0" "$gpuenv" facts tensorflow 3.0
 # cuda_driver_min.tsv marks 13.4.1 unconfirmed
 want "unconfirmed mark" "(unconfirmed)" "$gpuenv" facts cuda 13.4.1
 want "help" "Usage: gpuenv facts" "$gpuenv" facts --help

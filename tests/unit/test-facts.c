@@ -2,7 +2,8 @@
 /*
  * Unit tests for src/facts: spot checks of rows transcribed from shared/facts/<table>.tsv (NVIDIA
  * CUDA release notes Table 2/3, cuda-gpus, open-gpu-kernel-modules README, data-center
- * driver pages, NVIDIA/cccl ptx_isa.h, NVSentinel Xid map), table invariants, and that
+ * driver pages, NVIDIA/cccl ptx_isa.h, NVSentinel Xid map, ROCm compatibility matrices,
+ * PyTorch build scripts, TensorFlow tested configurations), table invariants, and that
  * gen-facts.py rejects bad TSVs (run with python3 from PATH on files in a mkdtemp dir).
  */
 #include <setjmp.h>
@@ -250,6 +251,224 @@ static void test_cudnn(void **state)
 		assert_non_null(facts_cudnn_table[i].source);
 }
 
+static void test_rocm(void **state)
+{
+	const struct facts_rocm *r;
+	const char *conf = NULL;
+
+	/* rocm.tsv: "6.2.0 - 6.2.4" (HIST60) */
+	assert_int_equal(facts_rocm_release("6.2", &r), 0);
+	assert_string_equal(r->first, "6.2.0");
+	assert_string_equal(r->last, "6.2.4");
+	assert_string_equal(r->gfx_targets, "gfx1100,gfx1030,gfx942,gfx90a,gfx908");
+	assert_string_equal(r->source, "HIST60");
+	assert_int_equal(facts_rocm_release("6.2.4", &r), 0);
+	assert_int_equal(facts_rocm_release("6.2.0-66", &r), 0);
+	assert_string_equal(r->first, "6.2.0");
+	assert_int_equal(facts_rocm_release("6.2.5", &r), -ENOENT);
+	/* 7.2.0 was not captured; 7.2.1 and 7.2.2 share a column */
+	assert_int_equal(facts_rocm_release("7.2", &r), -ENOENT);
+	assert_int_equal(facts_rocm_release("7.2.1", &r), 0);
+	assert_string_equal(r->as_listed, "7.2.2 / 7.2.1");
+	/* "6.0.0 / 6.0.2" is split: 6.0.1 is not covered */
+	assert_int_equal(facts_rocm_release("6.0.1", &r), -ENOENT);
+	assert_int_equal(facts_rocm_release("6.0.2", &r), 0);
+	/* "5.0 - 5.5" covers 5.5.x but has no target list */
+	assert_int_equal(facts_rocm_release("5.5.1", &r), 0);
+	assert_null(r->gfx_targets);
+	assert_int_equal(facts_rocm_supports_gfx("5.5.1", "gfx90a", &conf), -ENODATA);
+	assert_int_equal(facts_rocm_release("6.x", &r), -EINVAL);
+	assert_int_equal(facts_rocm_release("6.2-", &r), -EINVAL);
+
+	assert_int_equal(facts_rocm_supports_gfx("6.2", "gfx90a", &conf), 1);
+	assert_string_equal(conf, "confirmed");
+	assert_int_equal(facts_rocm_supports_gfx("6.2.1", "gfx942:sramecc+:xnack-", &conf), 1);
+	assert_int_equal(facts_rocm_supports_gfx("6.2", "gfx1201", &conf), 0);
+	assert_int_equal(facts_rocm_supports_gfx("6.2", "gfx90", &conf), 0);
+	assert_int_equal(facts_rocm_supports_gfx("7.0.0", "gfx1201", &conf), 1);
+	assert_int_equal(facts_rocm_supports_gfx("5.7.0", "gfx906", &conf), 1);
+	/* 6.4.1+ carries the 6.4.3 list only as "?" upstream */
+	assert_int_equal(facts_rocm_supports_gfx("6.4.2", "gfx1201", &conf), 1);
+	assert_string_equal(conf, "unconfirmed");
+	assert_int_equal(facts_rocm_supports_gfx("6.4.3", "gfx1201", &conf), 1);
+	assert_string_equal(conf, "confirmed");
+	assert_int_equal(facts_rocm_supports_gfx("6.4.0", "gfx1201", NULL), 0);
+	assert_int_equal(facts_rocm_supports_gfx("6.2", "sm_90", &conf), -EINVAL);
+	assert_int_equal(facts_rocm_supports_gfx("4.0", "gfx90a", &conf), -ENOENT);
+	for (size_t i = 0; i < facts_rocm_table_len; i++) {
+		assert_non_null(facts_rocm_table[i].source);
+		assert_non_null(facts_rocm_table[i].confidence);
+		if (i > 0)
+			assert_true(version_cmp_str(facts_rocm_table[i - 1].last,
+						    facts_rocm_table[i].first) < 0);
+	}
+}
+
+static void test_torch_wheel(void **state)
+{
+	const struct facts_torch_wheel *w;
+
+	assert_int_equal(facts_torch_wheel("2.4.0+cu124", NULL, &w), 0);
+	assert_string_equal(w->variant, "cu124");
+	assert_string_equal(w->torch_cuda_arch_list, "5.0;6.0;7.0;7.5;8.0;8.6;9.0");
+	assert_string_equal(w->arch_list, "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90");
+	assert_string_equal(w->ptx, "no");
+	assert_string_equal(w->min_driver, "550.54.14");
+	assert_string_equal(w->minor_compat_min_driver, "525.60.13");
+	assert_false(w->pypi_default);
+	assert_true(facts_arch_list_has(w->arch_list, "sm_86"));
+	assert_false(facts_arch_list_has(w->arch_list, "sm_89"));
+	assert_false(facts_arch_list_has(w->arch_list, "sm_8"));
+	/* PyPI wheels carry no suffix: 2.4's PyPI default is cu121 */
+	assert_int_equal(facts_torch_wheel("2.4.0", NULL, &w), 0);
+	assert_string_equal(w->variant, "cu121");
+	assert_true(w->pypi_default);
+	assert_int_equal(facts_torch_wheel("2.4.1", "cu118", &w), 0);
+	assert_string_equal(w->arch_list, "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_37 sm_90");
+	/* PTX */
+	assert_int_equal(facts_torch_wheel("2.9.0+cu130", NULL, &w), 0);
+	assert_string_equal(w->ptx, "yes");
+	assert_true(facts_arch_list_has(w->arch_list, "compute_120"));
+	/* unverified minimum driver stays NULL; unclear PTX keeps the row unconfirmed */
+	assert_int_equal(facts_torch_wheel("2.12.0+cu132", NULL, &w), 0);
+	assert_null(w->min_driver);
+	assert_int_equal(facts_torch_wheel("2.12.0+cu129", NULL, &w), 0);
+	assert_string_equal(w->confidence, "unconfirmed");
+	/* cu102 has no minor-version compatibility */
+	assert_int_equal(facts_torch_wheel("1.12.1+cu102", NULL, &w), 0);
+	assert_null(w->minor_compat_min_driver);
+	/* ROCm: nightly version with dev tag; arch list only as unconfirmed example */
+	assert_int_equal(facts_torch_wheel("2.11.0.dev20250929+rocm7.2", NULL, &w), 0);
+	assert_string_equal(w->variant, "rocm7.2");
+	assert_null(w->cuda_toolkit);
+	assert_true(facts_arch_list_has(w->arch_list, "gfx1151"));
+	assert_string_equal(w->confidence, "unconfirmed");
+	assert_int_equal(facts_torch_wheel("2.6.0+rocm6.2.4", NULL, &w), 0);
+	assert_null(w->arch_list);
+	assert_int_equal(facts_torch_wheel("2.4.0+cpu", NULL, &w), -ENOENT);
+	assert_int_equal(facts_torch_wheel("2.4.0+", NULL, &w), -ENOENT);
+	assert_int_equal(facts_torch_wheel("2.4.0", "cu999", &w), -ENOENT);
+	assert_int_equal(facts_torch_wheel("0.4.1", NULL, &w), -ENOENT);
+	assert_int_equal(facts_torch_wheel("2", NULL, &w), -EINVAL);
+	assert_int_equal(facts_torch_wheel("x", NULL, &w), -EINVAL);
+	for (size_t i = 0; i < facts_torch_wheel_table_len; i++)
+		assert_non_null(facts_torch_wheel_table[i].source);
+}
+
+static void test_tensorflow(void **state)
+{
+	const struct facts_tensorflow *t;
+
+	assert_int_equal(facts_tensorflow_config("2.15", &t), 0);
+	assert_string_equal(t->version, "2.15.0");
+	assert_string_equal(t->cuda, "12.2");
+	assert_string_equal(t->cudnn, "8.9");
+	assert_string_equal(t->python, "3.9-3.11");
+	assert_int_equal(facts_tensorflow_config("2.16.2", &t), 0);
+	assert_string_equal(t->version, "2.16.1");
+	assert_string_equal(t->cuda, "12.3");
+	assert_int_equal(facts_tensorflow_config("1.15.0", &t), 0);
+	assert_string_equal(t->package, "tensorflow_gpu");
+	assert_string_equal(t->cuda, "10.0");
+	assert_int_equal(facts_tensorflow_config("2.99", &t), -ENOENT);
+	assert_int_equal(facts_tensorflow_config("2", &t), -EINVAL);
+	for (size_t i = 0; i < facts_tensorflow_table_len; i++)
+		assert_non_null(facts_tensorflow_table[i].source);
+}
+
+#define ROCM_HDR "first\tlast\trocm_as_listed\tgfx_targets\tproducts\tamdgpu_driver_compat\t" \
+	"confidence\tnotes\tsource\n"
+#define TORCH_HDR "torch\tvariant\tcuda_toolkit\ttorch_cuda_arch_list\tarch_list\tptx\t" \
+	"ptx_as_listed\tpypi_default\tpypi_default_as_listed\tmin_driver\tmin_driver_as_listed\t" \
+	"minor_compat_min_driver\tminor_compat_as_listed\tpython\tcudnn\tconfidence\tnotes\tsource\n"
+/* torch row: version, variant, toolkit, TORCH_CUDA_ARCH_LIST, arch list, ptx, pypi, source */
+#define TROW(t, v, tk, tal, al, ptx, pypi, src) \
+	t "\t" v "\t" tk "\t" tal "\t" al "\t" ptx "\t" ptx "\t" pypi "\t" pypi \
+	"\t550.54.14\t550.54.14\t525.60.13\t525.60.13\t3.8-3.12\t9.1.0.70\tconfirmed\t\t" src "\n"
+#define TF_HDR "version\tpackage\tpython\tcompiler\tbuild_tools\tcudnn\tcuda\tconfidence\tnotes\tsource\n"
+
+static void test_generator_new_tables(void **state)
+{
+	if (system("python3 -c pass >/dev/null 2>&1") != 0) {
+		printf("python3 not on PATH\n");
+		exit(77);
+	}
+	/* rocm.tsv: valid; duplicate; unsorted; overlapping ranges; empty source; bad gfx;
+	 * confirmed without a target list */
+	assert_int_equal(run_gen_with("rocm.tsv", ROCM_HDR
+		"6.2.0\t6.2.4\tx\tgfx90a,gfx942\tp\tk\tconfirmed\t\tS\n"
+		"6.3.0\t6.3.3\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
+		"6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"
+		"6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
+		"6.3.0\t6.3.3\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"
+		"6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
+		"6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"
+		"6.2.3\t6.3.0\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
+		"5.0\t5.5\tx\t\tp\tk\tunconfirmed\t\tS\n"
+		"5.5.1\t5.5.1\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
+		"6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\t\n"), 0);
+	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
+		"6.2.0\t6.2.4\tx\tsm_90\tp\tk\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
+		"6.2.0\t6.2.4\tx\t\tp\tk\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
+		"6.2.4\t6.2.0\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+
+	/* pytorch_wheels.tsv */
+	assert_int_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
+		TROW("2.4", "cu121", "12.1", "9.0", "sm_90", "no", "yes", "S")
+		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
+		TROW("2.9", "cu130", "13.0", "12.0+PTX", "sm_120 compute_120", "yes", "yes", "S")), 0);
+	/* duplicate (torch, variant) */
+	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
+		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
+		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")), 0);
+	/* unsorted: torch releases, and variants within a release (cu118 < cu124 numerically) */
+	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
+		TROW("2.10", "cu128", "12.8", "9.0", "sm_90", "no", "no", "S")
+		TROW("2.9", "cu128", "12.8", "9.0", "sm_90", "no", "no", "S")), 0);
+	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
+		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
+		TROW("2.4", "cu118", "11.8", "9.0", "sm_90", "no", "no", "S")), 0);
+	/* empty source */
+	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
+		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "")), 0);
+	/* variant disagrees with the toolkit; PTX claimed without compute_XY; two PyPI defaults */
+	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
+		TROW("2.4", "cu124", "12.1", "9.0", "sm_90", "no", "no", "S")), 0);
+	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
+		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "yes", "no", "S")), 0);
+	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
+		TROW("2.4", "cu121", "12.1", "9.0", "sm_90", "no", "yes", "S")
+		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "yes", "S")), 0);
+	/* a ROCm row: gfx names only, ptx n/a */
+	assert_int_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
+		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
+		TROW("2.4", "rocm6.1", "", "", "gfx90a gfx942", "n/a", "no", "S")), 0);
+	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
+		TROW("2.4", "rocm6.1", "", "", "sm_90", "n/a", "no", "S")), 0);
+
+	/* tensorflow_tested_configs.tsv */
+	assert_int_equal(run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
+		"2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tconfirmed\t\tS\n"
+		"2.16.1\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
+		"2.16.1\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"
+		"2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
+		"2.16.0\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"
+		"2.16.1\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
+		"2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tconfirmed\t\t\n"), 0);
+	assert_int_not_equal(run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
+		"2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tmaybe\t\tS\n"), 0);
+}
+
 static void test_generator(void **state)
 {
 	if (system("python3 -c pass >/dev/null 2>&1") != 0) {
@@ -318,7 +537,11 @@ int main(void)
 		cmocka_unit_test(test_branch_arch_xid),
 		cmocka_unit_test(test_invariants),
 		cmocka_unit_test(test_cudnn),
+		cmocka_unit_test(test_rocm),
+		cmocka_unit_test(test_torch_wheel),
+		cmocka_unit_test(test_tensorflow),
 		cmocka_unit_test(test_generator),
+		cmocka_unit_test(test_generator_new_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
