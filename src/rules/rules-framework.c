@@ -543,3 +543,152 @@ RULE_CHECK(check_fw_system_toolkit_irrelevant)
 		return;
 	fw_foreach(root, irrelevant_one, &x);
 }
+
+/* ---- framework.rocm-gfx-unsupported ------------------------------------------------------ */
+
+/* HSA_OVERRIDE_GFX_VERSION "11.0.0" → "gfx1100" (major, then minor and stepping in hex, as
+ * LLVM names AMDGPU processors: 9.0.10 → gfx90a). */
+static bool gfx_of_override(const char *v, char *buf, size_t len)
+{
+	unsigned ma, mi, st;
+
+	if (!v || sscanf(v, "%u.%u.%u", &ma, &mi, &st) != 3 || mi > 15 || st > 15)
+		return false;
+	snprintf(buf, len, "gfx%u%x%x", ma, mi, st);
+	return true;
+}
+
+/* The ROCm release a build was made for: torch's "+rocm6.2" label, else the HIP version's
+ * major.minor (HIP 6.2.41133 ships with ROCm 6.2). */
+static bool fw_rocm_release(const struct fw_build *b, char *buf, size_t len)
+{
+	const char *lv = snap_get_str(b->pkg, "local_version");
+	unsigned ma, mi;
+
+	if (lv && startswith(lv, "rocm") && cuda_major_minor(lv + 4, &ma, &mi)) {
+		snprintf(buf, len, "%s", lv + 4);
+		return true;
+	}
+	if (cuda_major_minor(snap_str(fw_hip_version(b)), &ma, &mi)) {
+		snprintf(buf, len, "%u.%u", ma, mi);
+		return true;
+	}
+	return false;
+}
+
+struct gfx_ctx {
+	struct rule_ctx *c;
+	const struct snap_node *root, *kfd, *override;
+};
+
+static bool build_has_gfx(const struct snap_node *targets, const char *gfx)
+{
+	for (size_t i = 0; i < snap_count(targets); i++)
+		if (streq(snap_get_str(snap_at(targets, i), "gfx") ?: "", gfx))
+			return true;
+	return false;
+}
+
+static void gfx_one(const struct fw_build *b, void *u)
+{
+	struct gfx_ctx *x = u;
+	const struct snap_node *hip = fw_hip_version(b), *tn;
+	struct strbuf list = STRBUF_INIT;
+	char rocm[32] = "", ovr[32] = "";
+	bool from_bi, have_rocm, have_list = false, have_ovr;
+
+	if (!snap_str(hip))
+		return;
+	have_rocm = fw_rocm_release(b, rocm, sizeof(rocm));
+	have_ovr = gfx_of_override(snap_str(x->override), ovr, sizeof(ovr));
+	tn = fw_targets(b, &from_bi);
+	for (size_t i = 0; snap_kind(tn) == SNAP_ARRAY && i < snap_count(tn); i++) {
+		const char *g = snap_get_str(snap_at(tn, i), "gfx");
+
+		if (g) {
+			strbuf_printf(&list, "%s%s", have_list ? " " : "", g);
+			have_list = true;
+		}
+	}
+	for (size_t k = 0; k < snap_count(x->kfd); k++) {
+		const char *gfx = snap_get_str(snap_at(x->kfd, k), "gfx"), *conf = NULL;
+		const char *eff = have_ovr ? ovr : gfx;
+		bool dup = false, in_build, in_rocm;
+		struct finding *f;
+		char key[192];
+		int sup = -ENODATA;
+
+		if (!gfx)
+			continue;
+		for (size_t j = 0; j < k; j++)
+			dup |= streq(snap_get_str(snap_at(x->kfd, j), "gfx") ?: "", gfx);
+		if (dup)
+			continue;
+		in_build = !have_list || build_has_gfx(tn, eff);
+		if (have_rocm)
+			sup = facts_rocm_supports_gfx(rocm, gfx, &conf);
+		in_rocm = sup != 0;
+		if (in_build && in_rocm && !have_ovr)
+			continue;
+		if (!in_build)
+			f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, b->prefix,
+					 "%s in %s has GPU code for %s; the GPU is %s%s%s%s: \"HIP error: "
+					 "invalid device function\"",
+					 b->label, b->prefix, strbuf_str(&list), gfx,
+					 have_ovr ? " (HSA_OVERRIDE_GFX_VERSION makes it " : "",
+					 have_ovr ? ovr : "", have_ovr ? ", not in the list either)" : "");
+		else if (have_ovr)
+			f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
+					 "HSA_OVERRIDE_GFX_VERSION=%s makes ROCm treat the %s GPU as %s "
+					 "for %s in %s: an override, not support — kernels built for %s "
+					 "may crash the GPU or compute wrong results on %s",
+					 snap_str(x->override), gfx, ovr, b->label, b->prefix, ovr, gfx);
+		else
+			f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
+					 "%s in %s (ROCm %s) runs on a %s GPU, which ROCm %s does not list "
+					 "as supported%s: it may work, but is untested",
+					 b->label, b->prefix, rocm, gfx, rocm,
+					 conf && streq(conf, "unconfirmed") ? " (the release row is "
+									     "unconfirmed)" : "");
+		snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
+		finding_fact(f, key, snap_child(snap_at(x->kfd, k), "gfx"));
+		snprintf(key, sizeof(key), "%s.hip", b->key);
+		finding_fact(f, key, hip);
+		if (have_list) {
+			snprintf(key, sizeof(key), "%s.arch_targets", b->key);
+			finding_evidence(f, key, snap_source(snap_child(snap_at(tn, 0), "gfx")) ?: "?",
+					 "%s", strbuf_str(&list));
+		}
+		if (have_rocm && sup >= 0) {
+			const struct facts_rocm *r;
+
+			if (facts_rocm_release(rocm, &r) == 0)
+				finding_evidence(f, "facts.rocm.gfx_targets", r->source, "ROCm %s: %s",
+						 r->as_listed, r->gfx_targets ?: "?");
+		}
+		if (have_ovr)
+			finding_fact(f, "environment.HSA_OVERRIDE_GFX_VERSION", x->override);
+		finding_fix(f, "# use a GPU that ROCm %s supports, or a %s build whose "
+			       "PYTORCH_ROCM_ARCH includes %s (a source build)", have_rocm ? rocm : "",
+			    fw_module(b), gfx);
+		if (have_ovr)
+			finding_fix(f, "unset HSA_OVERRIDE_GFX_VERSION   # once a build supports %s",
+				    gfx);
+		finding_rule_verify(f);
+	}
+	strbuf_done(&list);
+}
+
+RULE_CHECK(check_fw_rocm_gfx_unsupported)
+{
+	struct gfx_ctx x = { c, root, snap_get(root, "driver.amdgpu.kfd_nodes"),
+			     snap_get(root, "environment.HSA_OVERRIDE_GFX_VERSION") };
+
+	if (gpus_count(root, gpu_is_amd) == 0 && snap_count(x.kfd) == 0)
+		return;
+	if (snap_kind(x.kfd) != SNAP_ARRAY) {
+		rule_need(c, NULL, "driver.amdgpu.kfd_nodes", x.kfd);
+		return;
+	}
+	fw_foreach(root, gfx_one, &x);
+}

@@ -179,5 +179,6 @@ RULE_CHECK(check_fw_ptx_too_new);
 RULE_CHECK(check_fw_ptx_jit_only);
 RULE_CHECK(check_fw_cuda_newer_than_driver);
 RULE_CHECK(check_fw_system_toolkit_irrelevant);
+RULE_CHECK(check_fw_rocm_gfx_unsupported);
 RULE_CHECK(check_no_nvidia_runtime);
 RULE_CHECK(check_cdi_spec_stale);

@@ -613,6 +613,27 @@ const struct rule rule_table[] = {
 			       "nvcc --version | tail -2"),
 		.check = check_fw_system_toolkit_irrelevant,
 	},
+	{
+		.id = "framework.rocm-gfx-unsupported",
+		.layer = GPUENV_LAYER_FRAMEWORK,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "The ROCm framework build or release does not support this AMD GPU",
+		.symptom = "HIP error: invalid device function · hipErrorNoBinaryForGpu: Unable to "
+			   "find code object for all current devices! · torch.cuda.is_available() "
+			   "True, then a crash or GPU hang (with HSA_OVERRIDE_GFX_VERSION)",
+		.cause = "A ROCm build carries code objects for a list of gfx targets "
+			 "(PYTORCH_ROCM_ARCH), and each ROCm release supports a list of GPUs (AMD's "
+			 "compatibility matrix). A GPU whose gfx target (KFD topology) is in neither "
+			 "has no kernels (error), one only missing from the release's list is "
+			 "untested (warning). HSA_OVERRIDE_GFX_VERSION makes the runtime pretend to "
+			 "be another target: an override that may crash or compute wrongly.",
+		.needs = STRV("framework.python_envs"),
+		.fix = STRV("# use a ROCm release and build whose gfx list includes the GPU "
+			    "(gpuenv facts rocm <version>)"),
+		.verify = STRV("rocminfo | grep -m2 gfx",
+			       "python -c 'import torch; print(torch.cuda.get_arch_list())'"),
+		.check = check_fw_rocm_gfx_unsupported,
+	},
 	/* ---- container ----------------------------------------------------------------- */
 	{
 		.id = "container.no-gpu-devices",

@@ -303,6 +303,75 @@ def main():
               "CUDA_VERSION": "12.2.2"}, devices=False)
 
 
+
+
+def rocm_override():
+    """One Radeon RX 7600 (gfx1102) with torch 2.5.1+rocm6.2 and HSA_OVERRIDE_GFX_VERSION."""
+    dst = f"{FIX}/rx7600-rocm-torch-override"
+    if os.path.exists(dst):
+        shutil.rmtree(dst)
+    os.makedirs(dst)
+    root = f"{dst}/root"
+    shutil.copytree(f"{FIX}/mi300x-amdgpu/root", root, symlinks=True)
+    keep = {"0000:00:00.0", "0000:00:01.1", "0000:00:07.1", "0000:02:00.0", "0000:03:00.0",
+            "0000:04:00.0", "0000:05:00.0"}
+    devs = f"{root}/sys/bus/pci/devices"
+    for d in sorted(os.listdir(devs)):
+        if d in keep:
+            continue
+        target = os.path.normpath(os.path.join(devs, os.readlink(f"{devs}/{d}")))
+        os.unlink(f"{devs}/{d}")
+        if os.path.isdir(target):
+            shutil.rmtree(target)
+    gpu = os.path.normpath(os.path.join(devs, os.readlink(f"{devs}/0000:05:00.0")))
+    w(gpu, "device", "0x7480\n")
+    w(gpu, "class", "0x030000\n")
+    w(gpu, "subsystem_vendor", "0x1002\n")
+    w(gpu, "subsystem_device", "0x0e4c\n")
+    nodes = f"{root}/sys/devices/virtual/kfd/kfd/topology/nodes"
+    for n in os.listdir(nodes):
+        if int(n) > 2:
+            shutil.rmtree(f"{nodes}/{n}")
+    with open(f"{nodes}/2/properties") as f:
+        props = f.read().replace("gfx_target_version 90402", "gfx_target_version 110002")
+    w(nodes, "2/properties", props)
+    with open(f"{root}/proc/self/status") as f:
+        st = f.read().replace("Groups:\t4 24 27 30 44 46 112 1000 ", "Groups:\t4 24 27 30 44 46 109 112 1000 ")
+    w(root, "proc/self/status", st)
+    with open(f"{root}/usr/share/misc/pci.ids") as f:
+        ids = f.read().replace("\t74a0  Aqua Vanjaram [Instinct MI300A]\n",
+                               "\t7480  Navi 33 [Radeon RX 7600/7600 XT/7600M XT/7600S/7700S / PRO W7600]\n"
+                               "\t74a0  Aqua Vanjaram [Instinct MI300A]\n")
+    w(root, "usr/share/misc/pci.ids", ids)
+    shutil.copytree(f"{FIX}/python-rocm62-torch/root/home", f"{root}/home", symlinks=True)
+    with open(f"{FIX}/mi300x-amdgpu/scenario.ini") as f:
+        ini = f.read()
+    devices = "".join(l for l in ini[ini.index("[devices]"):].splitlines(True)
+                      if l.startswith(("[devices]", "/dev/kfd", "/dev/dri/card0 ", "/dev/dri/card1 ",
+                                       "/dev/dri/renderD128 ")))
+    text = ("[scenario]\ndescription = A Radeon RX 7600 (Navi 33, gfx1102; KFD gfx_target_version "
+            "110002) with torch 2.5.1+rocm6.2 in a venv, whose code objects cover gfx900 gfx906 "
+            "gfx908 gfx90a gfx942 gfx1030 gfx1100 but not gfx1102, run with "
+            "HSA_OVERRIDE_GFX_VERSION=11.0.0 as the common advice for RDNA3 cards says: the "
+            "runtime loads the gfx1100 kernels on a gfx1102 GPU\n"
+            "source = the mi300x-amdgpu fixture (its sources) reduced to one GPU: the GPU "
+            "function's device/class/subsystem ids made those of an RX 7600 (1002:7480, class "
+            "0x030000, pci.ids 'Navi 33' line added to the excerpt), KFD node 2's "
+            "gfx_target_version 110002 (gfx1102, AMD's LLVM AMDGPU processor table); its other "
+            "KFD properties and BAR sizes are the MI300X's (gpuenv does not read them); the user "
+            "in group render (109); the venv of the python-rocm62-torch fixture (its sources, "
+            "libtorch_hip.so offload bundle included)\nargs = --no-vendor\n\n[env]\n"
+            "PATH=/home/user/venv-rocm/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+            "VIRTUAL_ENV=/home/user/venv-rocm\nHOME=/home/user\nHSA_OVERRIDE_GFX_VERSION=11.0.0\n\n"
+            + devices)
+    with open(f"{dst}/scenario.ini", "w") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    main()
+    if sys.argv[1:] == ["rocm"]:
+        rocm_override()
+    else:
+        main()
+        rocm_override()

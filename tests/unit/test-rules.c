@@ -1039,6 +1039,29 @@ static void test_stub_loader(void **state)
 	snapshot_unref(s);
 }
 
+static void test_rocm_gfx(void **state)
+{
+	struct snapshot *s = base();
+	struct snap_node *g = gpu(s, "0x7480", "amdgpu"), *t, *x, *n;
+	const char *lib = "/v/torch/lib/libtorch_hip.so";
+
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	n = snap_append_object(snap_array(snap_object(node(s, "driver"), "amdgpu"), "kfd_nodes"));
+	snap_set_str(n, "gfx", "gfx1100", "/sys/class/kfd/kfd/topology/nodes/1/properties");
+	t = torch_env(s, "2.5.1+rocm6.2", NULL, NULL);
+	snap_set_bool(t, "cpu_only", false, "x");
+	snap_set_str(t, "hip", "6.2.41133-dd7f95766", "x");
+	snap_set_str(t, "local_version", "rocm6.2", "x");
+	x = snap_append_object(node(s, "framework.python_envs.0.packages.torch.arch_targets"));
+	snap_set_str(x, "gfx", "gfx1100", lib);
+	NO(s, "framework.rocm-gfx-unsupported");
+	snap_set_str(n, "gfx", "gfx1102", "x");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "invalid device function");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "11.0.0");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_WARNING, "an override");
+	snapshot_unref(s);
+}
+
 static void test_chain_framework(void **state)
 {
 	struct snapshot *s = base();
@@ -1138,6 +1161,7 @@ int main(void)
 		cmocka_unit_test(test_no_nvidia_runtime),
 		cmocka_unit_test(test_cdi_stale),
 		cmocka_unit_test(test_stub_loader),
+		cmocka_unit_test(test_rocm_gfx),
 		cmocka_unit_test(test_chain_framework),
 		cmocka_unit_test(test_verdict),
 	};
