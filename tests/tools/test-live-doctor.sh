@@ -34,6 +34,13 @@ has "NVIDIA driver: not loaded" "says there is no driver"
 v=$(sed -n 's/^#define CUDART_VERSION *\([0-9]*\).*/\1/p' "$cuda/include/cuda_runtime_api.h")
 has "the CUDA $((v / 1000)).$(((v % 1000) / 10)) toolkit at" "names the toolkit's CUDA version"
 has "cannot run" "says the toolkit cannot run anything here"
+# Debian's python3-torch is a CPU-only build: on a machine without a GPU that is a note, never
+# an error (and with a GPU it would be).
+if [ -f /usr/lib/python3/dist-packages/torch/version.py ] && [ "$gpus" = 0 ]; then
+	has "framework.cpu-only-build (info)" "a CPU-only torch without a GPU is only a note"
+	case $out in *"framework.cpu-only-build (error)"*) echo "FAIL: cpu-only torch is an error"; fail=1 ;; esac
+	has "(CPU only)" "the chain names the framework build"
+fi
 for d in lib64/stubs lib/stubs; do
 	if [ -f "$cuda/$d/libcuda.so" ]; then
 		stubdir="$cuda/$d"
