@@ -494,6 +494,25 @@ int root_resolve(struct root *r, const char *path, char **ret)
 	err = root_fault_for(r, path);
 	if (err < 0)
 		return err;
+	if (r->live && !(r->flags & ROOT_NO_OPENAT2)) {
+		/* Live: let the kernel resolve (O_PATH) and name what it found (proc(5)
+		 * /proc/self/fd/N), three calls instead of a stat and readlink per component. */
+		char proc[64], target[PATH_MAX];
+		int fd = open(path, O_PATH | O_CLOEXEC);
+		ssize_t n;
+
+		if (fd < 0)
+			return -errno;
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		n = readlink(proc, target, sizeof(target) - 1);
+		close(fd);
+		if (n > 0 && target[0] == '/') {
+			target[n] = '\0';
+			*ret = strdup(target);
+			return *ret ? 0 : -ENOMEM;
+		}
+		/* No /proc: fall back to the walk. */
+	}
 	err = walk_resolve(r, path, true, &resolved);
 	if (err < 0)
 		return err;
@@ -516,6 +535,13 @@ static int root_stat_internal(struct root *r, const char *path, bool follow, str
 	err = root_fault_for(r, path);
 	if (err < 0)
 		return err;
+	/* Live, the root is "/": the kernel resolves exactly as the walk would, in one call
+	 * instead of one fstatat per component (a report stats a few thousand paths). */
+	if (r->live && !(r->flags & ROOT_NO_OPENAT2)) {
+		if (fstatat(AT_FDCWD, path, ret, follow ? 0 : AT_SYMLINK_NOFOLLOW) < 0)
+			return -errno;
+		return 0;
+	}
 	err = walk_resolve(r, path, follow, &resolved);
 	if (err < 0)
 		return err;
