@@ -367,15 +367,20 @@ int root_open(struct root *r, const char *path, int flags)
 	return root_record(r, path, root_open_internal(r, path, flags));
 }
 
-static int read_fd_all(int fd, size_t max, char **ret, size_t *ret_len)
+/* size_hint: st_size of a regular file (0 for sysfs/procfs, which report none). Reading in
+ * chunks of about that size makes a 2 MiB /var/lib/dpkg/status one read(2), not 256. */
+static int read_fd_all(int fd, size_t max, size_t size_hint, char **ret, size_t *ret_len)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char buf[8192];
+	size_t chunk = MAX((size_t)8192, MIN(size_hint, max) + 1);
+	_cleanup_free_ char *buf = malloc(chunk);
 
+	if (!buf)
+		return -ENOMEM;
 	/* One byte over the cap tells "too big" from "exactly max". */
 	strbuf_init(&sb, max + 1);
 	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
+		ssize_t n = read(fd, buf, chunk);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -409,7 +414,7 @@ int root_read_file(struct root *r, const char *path, size_t max, char **ret, siz
 	/* FIFOs and devices could block or never end: only regular files (sysfs/procfs are). */
 	if (!S_ISREG(st.st_mode))
 		return root_record(r, path, -EINVAL);
-	err = read_fd_all(fd, max, ret, ret_len);
+	err = read_fd_all(fd, max, (size_t)st.st_size, ret, ret_len);
 	return root_record(r, path, err);
 }
 
