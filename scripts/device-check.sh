@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The prepared check for a machine with a real NVIDIA GPU (the issues' "if the device tool
+# lends a machine" steps), one short script, a few minutes at most. It compares what gpuenv
+# says with what NVIDIA's and PyTorch's own tools say, and prints both side by side:
+#   1. report --json against nvidia-smi --query-gpu (name, bus id, driver, compute cap, memory);
+#   2. torch.__version__ / torch.version.cuda / torch.cuda.get_arch_list() and nvcc --version
+#      beside gpuenv's framework and toolkit facts;
+#   3. gpuenv scan of PyTorch's libtorch_cuda.so against cuobjdump --list-elf --list-ptx;
+#   4. gpuenv doctor --json findings.
+# Usage: scripts/device-check.sh [GPUENV]   (default build/tools/gpuenv; the machine has no
+# network, so the binary must be built beforehand and its shared libraries present)
+set -u
+gpuenv=${1:-build/tools/gpuenv}
+out=${OUT:-/tmp/gpuenv-device-check}
+mkdir -p "$out"
+t() { timeout 120 "$@"; }
+echo "== 1. report vs nvidia-smi"
+t "$gpuenv" report --json >"$out/report.json" 2>"$out/report.err"; echo "report exit $?"
+t nvidia-smi --query-gpu=name,pci.bus_id,driver_version,compute_cap,memory.total --format=csv,noheader >"$out/smi.csv" 2>&1
+cat "$out/smi.csv"
+python3 - "$out/report.json" "$out/smi.csv" <<'PY'
+import csv, json, sys
+snap = json.load(open(sys.argv[1]))
+v = lambda n: n.get("value") if isinstance(n, dict) else None
+nvml = snap.get("driver", {}).get("nvml", {})
+devs = nvml.get("devices", []) if isinstance(nvml.get("devices"), list) else []
+rows = [r for r in csv.reader(open(sys.argv[2])) if len(r) >= 5]
+print(f"gpuenv: {len(devs)} NVML devices, driver {v(nvml.get('driver_version', {}))}, "
+      f"module {v(snap.get('driver', {}).get('nvidia', {}).get('module_version', {}))}")
+ok = len(rows) == len(devs)
+for d, r in zip(devs, rows):
+    mine = (v(d["name"]), (v(d["pci_bus_id"]) or "").upper(), v(nvml.get("driver_version", {})),
+            v(d["compute_capability"]), f"{v(d['memory_total_mib'])} MiB")
+    theirs = tuple(x.strip() for x in r[:5])
+    same = mine[0] == theirs[0] and mine[1].endswith(theirs[1].upper()[-12:]) and \
+        mine[2] == theirs[2] and mine[3] == theirs[3] and mine[4] == theirs[4]
+    ok &= same
+    print(("same " if same else "DIFF ") + f"gpuenv {mine} | nvidia-smi {theirs}")
+print("report vs nvidia-smi:", "AGREE" if ok else "DISAGREE")
+PY
+echo "== 2. framework and toolkit"
+t python3 -c "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_arch_list())" 2>&1 | tail -1
+t nvcc --version 2>&1 | tail -2
+python3 - "$out/report.json" <<'PY'
+import json, sys
+snap = json.load(open(sys.argv[1]))
+v = lambda n: n.get("value") if isinstance(n, dict) else None
+for env in snap.get("framework", {}).get("python_envs", []):
+    tor = env.get("packages", {}).get("torch")
+    if tor:
+        arch = [v(a.get("target")) for a in tor.get("arch_targets", []) if isinstance(a, dict)]
+        print(f"gpuenv torch in {v(env['prefix'])}: {v(tor.get('version', {}))} cuda {v(tor.get('cuda', {}))} {arch}")
+for tk in snap.get("runtime", {}).get("cuda_toolkits", []):
+    print(f"gpuenv toolkit {v(tk['path'])}: {v(tk.get('version', {}))}")
+PY
+echo "== 3. scan libtorch_cuda.so vs cuobjdump"
+lib=$(python3 -c "import torch, os; print(os.path.join(os.path.dirname(torch.__file__), 'lib', 'libtorch_cuda.so'))" 2>/dev/null)
+if [ -n "$lib" ] && [ -f "$lib" ]; then
+	t "$gpuenv" scan --json "$lib" >"$out/scan.json"
+	t cuobjdump --list-elf --list-ptx "$lib" >"$out/cuobjdump.txt" 2>&1
+	python3 - "$out/scan.json" "$out/cuobjdump.txt" <<'PY'
+import json, re, sys
+scan = json.load(open(sys.argv[1]))
+mine = set()
+for f in scan.get("files", []):
+    mine |= set(f.get("sass", []))
+    mine |= {p["target"] for p in f.get("ptx", [])}
+text = open(sys.argv[2]).read()
+theirs = {"sm_" + m for m in re.findall(r"\.sm_(\d+[af]?)\.cubin", text)}
+theirs |= {"compute_" + m for m in re.findall(r"\.sm_(\d+[af]?)\.ptx", text)}
+print("gpuenv scan:", sorted(mine)); print("cuobjdump:  ", sorted(theirs))
+print("scan vs cuobjdump:", "AGREE" if mine == theirs else "DISAGREE")
+PY
+else
+	echo "no libtorch_cuda.so (PyTorch with CUDA not installed)"
+fi
+echo "== 4. doctor"
+t "$gpuenv" doctor --json >"$out/doctor.json"; echo "doctor exit $?"
+python3 -c "
+import json,sys
+d=json.load(open('$out/doctor.json'))
+for f in d.get('findings', []): print(f.get('severity'), f.get('rule'), '-', (f.get('message') or '')[:120])
+"
