@@ -150,6 +150,24 @@ enum {
  */
 int fatbin_parse(const uint8_t *p, size_t len, unsigned flags, struct fatbin_result **ret,
 		 char **why);
+/*
+ * The same over an input whose CUDA container walks (the scattered entry headers of a large
+ * .nv_fatbin, and the few payload bytes a walk looks at) are fetched through read() into a
+ * small window instead of being read from data. data still holds all len bytes (a mapping:
+ * the ELF structure, .nvFatBinSegment and searched sections are read from it); read() is the
+ * I/O the caller does for the parser, which does none itself. A read error ends the parse
+ * with its -errno (*why says where). fatbin_parse() is this with read = NULL.
+ */
+struct fatbin_input {
+	const uint8_t *data;
+	size_t len;
+	/* Copies bytes [off, off + n) of the input into buf (off + n <= len); returns n, or
+	 * fewer / a negative errno when they could not be read. NULL: read from data. */
+	ssize_t (*read)(void *userdata, uint64_t off, void *buf, size_t n);
+	void *userdata;
+};
+int fatbin_parse_input(const struct fatbin_input *in, unsigned flags, struct fatbin_result **ret,
+		       char **why);
 /* fatbin_parse(p, len, FATBIN_PARSE_PAYLOAD_HEADS, ret, NULL). */
 int fatbin_scan_buffer(const uint8_t *p, size_t len, struct fatbin_result **ret);
 struct fatbin_result *fatbin_result_free(struct fatbin_result *r);

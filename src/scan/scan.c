@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Finds and parses the GPU code of files, directories and Python wheels inside the ctx's
- * root: files are mapped with root_map() and handed to src/fatbin (header-only unless
- * GPUENV_SCAN_DEEP); directories are walked with root_list_dir(), symlinks followed once
+ * root: files are opened with root_file_open(), mapped for their ELF structure and handed to
+ * src/fatbin (header-only unless GPUENV_SCAN_DEEP), whose container walks read the scattered
+ * entry headers through root_file_pread() (fatbin_input); directories are walked with root_list_dir(), symlinks followed once
  * ((dev, ino) remembered, so no loop and no file twice), depth and count capped; wheels (ZIP,
  * PKWARE APPNOTE; PEP 427) are opened with libzip over the mapped bytes and only candidate
  * members (*.so, *.so.*, *.cubin, *.fatbin, *.ptx, *.hipfb) are read, streamed and never
@@ -14,7 +15,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <zip.h>
 
@@ -233,16 +233,43 @@ static unsigned parse_flags(const struct gpuenv_scan *s)
 		       FATBIN_PARSE_PAYLOAD_HEADS | FATBIN_PARSE_SEARCH_ALL : 0;
 }
 
-static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len)
+/* fatbin_input.read over an opened file; remembers the first read error. */
+struct file_reader {
+	const struct root_file *file;
+	int err;
+};
+
+static ssize_t read_file(void *userdata, uint64_t off, void *buf, size_t n)
+{
+	struct file_reader *fr = userdata;
+	ssize_t got = root_file_pread(fr->file, buf, n, off);
+
+	if (!fr->err && (got < 0 || (size_t)got < n))
+		fr->err = got < 0 ? (int)got : -EIO; /* an error, or the file shrank */
+	return got;
+}
+
+/* Parses p[0..len). file, when not NULL, holds the same bytes: the container walks read
+ * their scattered headers from it instead of faulting in pages of the mapping p. */
+static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len,
+			const struct root_file *file)
 {
 	_cleanup_(fatbin_result_freep) struct fatbin_result *r = NULL;
 	_cleanup_free_ char *why = NULL;
+	struct file_reader fr = { .file = file };
+	struct fatbin_input in = { .data = p, .len = len };
 	int rv;
 
 	f->size = len;
-	rv = fatbin_parse(p, len, parse_flags(s), &r, &why);
+	if (file) {
+		in.read = read_file;
+		in.userdata = &fr;
+	}
+	rv = fatbin_parse_input(&in, parse_flags(s), &r, &why);
 	if (rv == -ENOMEM)
 		return rv;
+	if (rv < 0 && fr.err)
+		return file_error(f, SCAN_UNREADABLE, "%s", why ? why : strerror(-fr.err));
 	if (rv == -EBADMSG && !fatbin_looks_parsable(p, len))
 		return file_error(f, SCAN_MALFORMED, "not an ELF file, fatbin, cubin, PTX or offload "
 				  "bundle");
@@ -318,7 +345,7 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 			rv = file_error(f, SCAN_MALFORMED, "member size differs from the zip directory");
 		} else {
 			s->bytes_seen += got;
-			rv = parse_buffer(s, f, buf, got);
+			rv = parse_buffer(s, f, buf, got, NULL);
 		}
 		zip_fclose(zf);
 		return rv;
@@ -457,6 +484,7 @@ static bool seen_before(struct gpuenv_scan *s, const struct stat *st, int *err)
 static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat *st, bool named)
 {
 	struct root *root = s->ctx->root;
+	_cleanup_(root_file_closep) struct root_file file = ROOT_FILE_NULL;
 	struct root_map m = { 0 };
 	struct scan_file *f;
 	int rv;
@@ -476,7 +504,10 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 		progress(s, path);
 		return rv;
 	}
-	rv = root_map(root, path, s->opts.max_file_size, &m);
+	/* mapped for the ELF structure, and kept open: the container walks read through it */
+	rv = root_file_open(root, path, s->opts.max_file_size, &file);
+	if (rv >= 0)
+		rv = root_file_map(&file, &m);
 	if (rv < 0) {
 		int r2 = file_error(f, SCAN_UNREADABLE, "%s", strerror(-rv));
 
@@ -485,10 +516,6 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 		progress(s, path);
 		return r2 < 0 ? r2 : 0;
 	}
-	/* header-only reads jump through the file: no read-ahead, no fault-around (which maps
-	 * 16 pages per fault and costs more than the headers themselves) */
-	if (m.len > ((size_t)1 << 20) && !(s->opts.flags & GPUENV_SCAN_DEEP))
-		(void)madvise((void *)m.data, m.len, MADV_RANDOM);
 	if (!named && (s->opts.flags & GPUENV_SCAN_ALL_FILES) && !fatbin_looks_parsable(m.data, m.len) &&
 	    !is_zip(m.data, m.len)) {
 		/* sniffed, not GPU code: forget it */
@@ -501,7 +528,7 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 	if (is_zip(m.data, m.len))
 		rv = scan_wheel(s, f, m.data, m.len);
 	else
-		rv = parse_buffer(s, f, m.data, m.len);
+		rv = parse_buffer(s, f, m.data, m.len, &file);
 	s->bytes_seen += m.len;
 	root_unmap(&m);
 	progress(s, path);
