@@ -165,6 +165,11 @@ struct fatbin_input {
 	 * fewer / a negative errno when they could not be read. NULL: read from data. */
 	ssize_t (*read)(void *userdata, uint64_t off, void *buf, size_t n);
 	void *userdata;
+	/* Optional: called with the entries of each CUDA container once it validated, in file
+	 * order; they are then dropped from the result (whose entries keep only those outside
+	 * containers: a .cubin or .ptx file's one). A caller that tallies entries so does not
+	 * hold 5 000+ of them. A negative return ends the parse with it. */
+	int (*on_container)(void *userdata, const struct fatbin_entry *e, size_t n);
 };
 int fatbin_parse_input(const struct fatbin_input *in, unsigned flags, struct fatbin_result **ret,
 		       char **why);

@@ -129,29 +129,16 @@ static int target_index(struct scan_file *f, const struct fatbin_entry *e, uint1
 	return 0;
 }
 
-/* Copies what the verdicts and the renderers need out of a parse result. */
-static int record_result(struct scan_file *f, struct fatbin_result *r)
+/* Tallies entries (in file order) into f's targets and modules. *cur: the container of the
+ * last entry seen (UINT32_MAX before the first); a new one starts a module. */
+static int record_entries(struct scan_file *f, const struct fatbin_entry *entries, size_t n,
+			  unsigned *cur)
 {
-	unsigned cur = UINT32_MAX;
 	int rv;
 
-	f->type = fatbin_file_type_name(r->type);
-	f->n_containers = r->n_containers;
-	f->n_entries = r->n_entries;
-	f->n_wrappers = r->n_wrappers;
-	f->n_found_elsewhere = r->n_found_elsewhere;
-	f->searched = r->searched;
-	f->elsewhere_sections = TAKE_PTR(r->elsewhere_sections);
-	f->module_id = TAKE_PTR(r->module_id);
-	f->warning = TAKE_PTR(r->warning);
-	f->soname = TAKE_PTR(r->soname);
-	f->runpath = TAKE_PTR(r->runpath);
-	if (r->needed) {
-		f->needed = TAKE_PTR(r->needed);
-		r->n_needed = 0;
-	}
-	for (size_t i = 0; i < r->n_entries; i++) {
-		const struct fatbin_entry *e = &r->entries[i];
+	f->n_entries += n;
+	for (size_t i = 0; i < n; i++) {
+		const struct fatbin_entry *e = &entries[i];
 		uint16_t idx;
 		size_t m;
 
@@ -166,21 +153,26 @@ static int record_result(struct scan_file *f, struct fatbin_result *r)
 			return rv;
 		/* modules: entries of one container are consecutive; a standalone cubin/PTX is
 		 * one module */
-		if (i == 0 || e->container != cur) {
-			uint16_t **mv = reallocarray(f->modules, f->n_modules + 1, sizeof(*mv));
-			uint16_t *ml;
+		if (f->n_modules == 0 || e->container != *cur) {
+			/* capacity: 8, then doubled at each power of two */
+			if (f->n_modules == 0 ||
+			    (f->n_modules >= 8 && (f->n_modules & (f->n_modules - 1)) == 0)) {
+				size_t cap = f->n_modules ? f->n_modules * 2 : 8;
+				uint16_t **mv = reallocarray(f->modules, cap, sizeof(*mv));
+				uint16_t *ml;
 
-			if (!mv)
-				return -ENOMEM;
-			f->modules = mv;
-			ml = reallocarray(f->module_len, f->n_modules + 1, sizeof(*ml));
-			if (!ml)
-				return -ENOMEM;
-			f->module_len = ml;
+				if (!mv)
+					return -ENOMEM;
+				f->modules = mv;
+				ml = reallocarray(f->module_len, cap, sizeof(*ml));
+				if (!ml)
+					return -ENOMEM;
+				f->module_len = ml;
+			}
 			f->modules[f->n_modules] = NULL;
 			f->module_len[f->n_modules] = 0;
 			f->n_modules++;
-			cur = e->container;
+			*cur = e->container;
 		}
 		m = f->n_modules - 1;
 		{
@@ -198,6 +190,69 @@ static int record_result(struct scan_file *f, struct fatbin_result *r)
 			}
 		}
 	}
+	return 0;
+}
+
+/* fatbin_input.on_container of a scan: tallies each container's entries as it is walked. */
+struct file_tally {
+	struct scan_file *f;
+	unsigned cur;
+};
+
+/* Forgets what record_entries() tallied. */
+static void untally(struct scan_file *f)
+{
+	for (size_t i = 0; i < f->n_modules; i++)
+		free(f->modules[i]);
+	free(f->modules);
+	free(f->module_len);
+	free(f->targets);
+	f->modules = NULL;
+	f->module_len = NULL;
+	f->targets = NULL;
+	f->n_modules = f->n_targets = f->n_entries = f->n_link_images = 0;
+	memset(f->n_compressed, 0, sizeof(f->n_compressed));
+}
+
+/* fatbin_input.read over an opened file (file not NULL) and on_container; remembers the
+ * first read error. */
+struct file_reader {
+	const struct root_file *file;
+	int err;
+	struct file_tally *tally;
+};
+
+static int tally_container(void *userdata, const struct fatbin_entry *e, size_t n)
+{
+	struct file_reader *fr = userdata;
+
+	return record_entries(fr->tally->f, e, n, &fr->tally->cur);
+}
+
+/* Copies what the verdicts and the renderers need out of a parse result (whose container
+ * entries were already tallied through *t when t is not NULL). */
+static int record_result(struct scan_file *f, struct fatbin_result *r, struct file_tally *t)
+{
+	unsigned cur = t ? t->cur : UINT32_MAX;
+	int rv;
+
+	f->type = fatbin_file_type_name(r->type);
+	f->n_containers = r->n_containers;
+	f->n_wrappers = r->n_wrappers;
+	f->n_found_elsewhere = r->n_found_elsewhere;
+	f->searched = r->searched;
+	f->elsewhere_sections = TAKE_PTR(r->elsewhere_sections);
+	f->module_id = TAKE_PTR(r->module_id);
+	f->warning = TAKE_PTR(r->warning);
+	f->soname = TAKE_PTR(r->soname);
+	f->runpath = TAKE_PTR(r->runpath);
+	if (r->needed) {
+		f->needed = TAKE_PTR(r->needed);
+		r->n_needed = 0;
+	}
+	rv = record_entries(f, r->entries, r->n_entries, &cur);
+	if (rv < 0)
+		return rv;
 	for (size_t i = 0; i < r->n_bundle_entries; i++) {
 		const struct fatbin_bundle_entry *b = &r->bundle_entries[i];
 
@@ -233,12 +288,6 @@ static unsigned parse_flags(const struct gpuenv_scan *s)
 		       FATBIN_PARSE_PAYLOAD_HEADS | FATBIN_PARSE_SEARCH_ALL : 0;
 }
 
-/* fatbin_input.read over an opened file; remembers the first read error. */
-struct file_reader {
-	const struct root_file *file;
-	int err;
-};
-
 static ssize_t read_file(void *userdata, uint64_t off, void *buf, size_t n)
 {
 	struct file_reader *fr = userdata;
@@ -256,18 +305,20 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 {
 	_cleanup_(fatbin_result_freep) struct fatbin_result *r = NULL;
 	_cleanup_free_ char *why = NULL;
-	struct file_reader fr = { .file = file };
-	struct fatbin_input in = { .data = p, .len = len };
+	struct file_tally t = { .f = f, .cur = UINT32_MAX };
+	struct file_reader fr = { .file = file, .tally = &t };
+	struct fatbin_input in = { .data = p, .len = len, .userdata = &fr,
+				   .on_container = tally_container };
 	int rv;
 
 	f->size = len;
-	if (file) {
+	if (file)
 		in.read = read_file;
-		in.userdata = &fr;
-	}
 	rv = fatbin_parse_input(&in, parse_flags(s), &r, &why);
 	if (rv == -ENOMEM)
 		return rv;
+	if (rv < 0)
+		untally(f); /* a failed parse records no targets */
 	if (rv < 0 && fr.err)
 		return file_error(f, SCAN_UNREADABLE, "%s", why ? why : strerror(-fr.err));
 	if (rv == -EBADMSG && !fatbin_looks_parsable(p, len))
@@ -278,7 +329,7 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 				  rv == -E2BIG ? "too many entries" :
 				  rv == -EPROTONOSUPPORT ? "unsupported format version" :
 				  "malformed GPU code container", why ? ": " : "", why ? why : "");
-	rv = record_result(f, r);
+	rv = record_result(f, r, &t);
 	if (rv < 0 || r->type != FATBIN_FILE_HOST_ELF)
 		return rv;
 	/* SONAME / DT_NEEDED / RUNPATH: src/fatbin/elf-dynamic */
@@ -393,7 +444,7 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 		rv = fatbin_stream_finish(fs, &r);
 		if (rv < 0)
 			return rv;
-		rv = record_result(f, r);
+		rv = record_result(f, r, NULL);
 		fatbin_result_free(r);
 		return rv;
 	}

@@ -277,9 +277,26 @@ static void assert_results_equal(const struct fatbin_result *a, const struct fat
 	}
 }
 
+/* fatbin_input.on_container: collects copies of the entries into a result. */
+static int collect(void *userdata, const struct fatbin_entry *e, size_t n)
+{
+	struct fatbin_result *c = userdata;
+
+	for (size_t i = 0; i < n; i++) {
+		struct fatbin_entry *x;
+
+		assert_int_equal(e[i].container, e[0].container);
+		assert_int_equal(fatbin_push_entry(c, &x), 0);
+		*x = e[i];
+		x->ident = e[i].ident ? strdup(e[i].ident) : NULL;
+		x->options = e[i].options ? strdup(e[i].options) : NULL;
+	}
+	return 0;
+}
+
 static struct fatbin_result *parse_ok(const uint8_t *p, size_t len, unsigned flags)
 {
-	struct fatbin_result *r = NULL, *r2 = NULL;
+	struct fatbin_result *r = NULL, *r2 = NULL, c = { 0 };
 	struct mem_reader m = { 0 };
 	char *why = NULL;
 	int rv = fatbin_parse(p, len, flags, &r, &why);
@@ -290,6 +307,33 @@ static struct fatbin_result *parse_ok(const uint8_t *p, size_t len, unsigned fla
 	if (rv != 0)
 		fail_msg("fatbin_parse_input (read): %d (%s)", rv, why ? why : "-");
 	assert_results_equal(r, r2);
+	fatbin_result_free(r2);
+	/* with on_container: the same entries, handed over container by container, and only
+	 * those outside containers left in the result */
+	rv = fatbin_parse_input(&(struct fatbin_input){ .data = p, .len = len, .userdata = &c,
+							.on_container = collect }, flags, &r2, &why);
+	if (rv != 0)
+		fail_msg("fatbin_parse_input (on_container): %d (%s)", rv, why ? why : "-");
+	assert_true(c.n_entries == 0 || r2->n_entries == 0);
+	for (size_t i = 0; i < r2->n_entries; i++)
+		collect(&c, &r2->entries[i], 1);
+	assert_int_equal(r2->n_containers, r->n_containers);
+	c.type = r2->type;
+	c.n_containers = r2->n_containers;
+	c.n_wrappers = r2->n_wrappers;
+	c.n_wrappers_v2 = r2->n_wrappers_v2;
+	c.searched = r2->searched;
+	c.n_found_elsewhere = r2->n_found_elsewhere;
+	c.n_bundle_entries = r2->n_bundle_entries;
+	c.module_id = r2->module_id;
+	c.elsewhere_sections = r2->elsewhere_sections;
+	c.warning = r2->warning;
+	assert_results_equal(r, &c);
+	for (size_t i = 0; i < c.n_entries; i++) {
+		free(c.entries[i].ident);
+		free(c.entries[i].options);
+	}
+	free(c.entries);
 	fatbin_result_free(r2);
 	return r;
 }
@@ -448,6 +492,11 @@ static void test_host_elf(void **state)
 	}
 }
 
+static int refuse(void *userdata, const struct fatbin_entry *e, size_t n)
+{
+	return n > 0 && e[0].container == 3 ? -ECANCELED : 0;
+}
+
 /* Reading through fatbin_input.read(): 300 entries with payloads from 0 to 100 KiB in 60
  * containers, PTX without a header version (its head is read even header-only) compressed
  * with zstd (blocks larger than one read) and LZ4. Same result as the buffer parse, every
@@ -518,6 +567,10 @@ static void test_read_windows(void **state)
 	assert_true(m.bytes < b.len / 2);
 	fatbin_result_free(r);
 	check_read_errors(b.p, b.len, 0);
+	/* on_container's error ends the parse */
+	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p, .len = b.len,
+								    .on_container = refuse },
+					    0, &r, &why), -ECANCELED);
 	free(z);
 	free(l);
 	free(junk);
