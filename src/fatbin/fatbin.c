@@ -83,7 +83,7 @@ static const uint8_t *view(struct parse *ps, uint64_t off, size_t n)
 
 	if (!fatbin_range_ok(ps->len, off, n))
 		return NULL;
-	if (!ps->read)
+	if (!ps->read || n == 0)
 		return ps->base + off;
 	if (ps->win_len > 0 && off >= ps->win_off && fatbin_range_ok(ps->win_len, off - ps->win_off, n))
 		return ps->win + (off - ps->win_off);

@@ -3,7 +3,8 @@
  * Finds and parses the GPU code of files, directories and Python wheels inside the ctx's
  * root: files are opened with root_file_open(), mapped for their ELF structure and handed to
  * src/fatbin (header-only unless GPUENV_SCAN_DEEP), whose container walks read the scattered
- * entry headers through root_file_pread() (fatbin_input); directories are walked with root_list_dir(), symlinks followed once
+ * entry headers through root_file_pread() and hand each container's entries over to be
+ * tallied (fatbin_input); directories are walked with root_list_dir(), symlinks followed once
  * ((dev, ino) remembered, so no loop and no file twice), depth and count capped; wheels (ZIP,
  * PKWARE APPNOTE; PEP 427) are opened with libzip over the mapped bytes and only candidate
  * members (*.so, *.so.*, *.cubin, *.fatbin, *.ptx, *.hipfb) are read, streamed and never
@@ -193,12 +194,6 @@ static int record_entries(struct scan_file *f, const struct fatbin_entry *entrie
 	return 0;
 }
 
-/* fatbin_input.on_container of a scan: tallies each container's entries as it is walked. */
-struct file_tally {
-	struct scan_file *f;
-	unsigned cur;
-};
-
 /* Forgets what record_entries() tallied. */
 static void untally(struct scan_file *f)
 {
@@ -214,26 +209,27 @@ static void untally(struct scan_file *f)
 	memset(f->n_compressed, 0, sizeof(f->n_compressed));
 }
 
-/* fatbin_input.read over an opened file (file not NULL) and on_container; remembers the
- * first read error. */
-struct file_reader {
+/* The userdata of a scan's fatbin_input: read() over an opened file (remembering the first
+ * read error), on_container tallying each container's entries into f as it is walked. */
+struct file_parse {
+	struct scan_file *f;
+	unsigned cur;                 /* record_entries() */
 	const struct root_file *file;
 	int err;
-	struct file_tally *tally;
 };
 
 static int tally_container(void *userdata, const struct fatbin_entry *e, size_t n)
 {
-	struct file_reader *fr = userdata;
+	struct file_parse *fp = userdata;
 
-	return record_entries(fr->tally->f, e, n, &fr->tally->cur);
+	return record_entries(fp->f, e, n, &fp->cur);
 }
 
 /* Copies what the verdicts and the renderers need out of a parse result (whose container
- * entries were already tallied through *t when t is not NULL). */
-static int record_result(struct scan_file *f, struct fatbin_result *r, struct file_tally *t)
+ * entries were already tallied through fp when fp is not NULL). */
+static int record_result(struct scan_file *f, struct fatbin_result *r, struct file_parse *fp)
 {
-	unsigned cur = t ? t->cur : UINT32_MAX;
+	unsigned cur = fp ? fp->cur : UINT32_MAX;
 	int rv;
 
 	f->type = fatbin_file_type_name(r->type);
@@ -290,11 +286,11 @@ static unsigned parse_flags(const struct gpuenv_scan *s)
 
 static ssize_t read_file(void *userdata, uint64_t off, void *buf, size_t n)
 {
-	struct file_reader *fr = userdata;
-	ssize_t got = root_file_pread(fr->file, buf, n, off);
+	struct file_parse *fp = userdata;
+	ssize_t got = root_file_pread(fp->file, buf, n, off);
 
-	if (!fr->err && (got < 0 || (size_t)got < n))
-		fr->err = got < 0 ? (int)got : -EIO; /* an error, or the file shrank */
+	if (!fp->err && (got < 0 || (size_t)got < n))
+		fp->err = got < 0 ? (int)got : -EIO; /* an error, or the file shrank */
 	return got;
 }
 
@@ -305,9 +301,8 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 {
 	_cleanup_(fatbin_result_freep) struct fatbin_result *r = NULL;
 	_cleanup_free_ char *why = NULL;
-	struct file_tally t = { .f = f, .cur = UINT32_MAX };
-	struct file_reader fr = { .file = file, .tally = &t };
-	struct fatbin_input in = { .data = p, .len = len, .userdata = &fr,
+	struct file_parse fp = { .f = f, .cur = UINT32_MAX, .file = file };
+	struct fatbin_input in = { .data = p, .len = len, .userdata = &fp,
 				   .on_container = tally_container };
 	int rv;
 
@@ -319,8 +314,8 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 		return rv;
 	if (rv < 0)
 		untally(f); /* a failed parse records no targets */
-	if (rv < 0 && fr.err)
-		return file_error(f, SCAN_UNREADABLE, "%s", why ? why : strerror(-fr.err));
+	if (rv < 0 && fp.err)
+		return file_error(f, SCAN_UNREADABLE, "%s", why ? why : strerror(-fp.err));
 	if (rv == -EBADMSG && !fatbin_looks_parsable(p, len))
 		return file_error(f, SCAN_MALFORMED, "not an ELF file, fatbin, cubin, PTX or offload "
 				  "bundle");
@@ -329,7 +324,7 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 				  rv == -E2BIG ? "too many entries" :
 				  rv == -EPROTONOSUPPORT ? "unsupported format version" :
 				  "malformed GPU code container", why ? ": " : "", why ? why : "");
-	rv = record_result(f, r, &t);
+	rv = record_result(f, r, &fp);
 	if (rv < 0 || r->type != FATBIN_FILE_HOST_ELF)
 		return rv;
 	/* SONAME / DT_NEEDED / RUNPATH: src/fatbin/elf-dynamic */

@@ -2,8 +2,9 @@
 /*
  * libFuzzer target: the ELF / fatbin / cubin parser (src/fatbin/fatbin.c), header-only and
  * with payload heads decoded and every section searched, each over the buffer and again with
- * its container walks read through fatbin_input.read() (both must find the same: a mismatch
- * aborts), and the stream walker fed the same bytes in uneven chunks.
+ * its container walks read through fatbin_input.read() and the entries handed over through
+ * on_container (all must find the same: a mismatch aborts), and the stream walker fed the
+ * same bytes in uneven chunks.
  * Format: /work/shared/facts/fatbin-format.md.
  */
 #include <errno.h>
@@ -20,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 struct reader {
 	const uint8_t *p;
 	size_t len;
+	size_t n_handed; /* entries seen by count_entries() */
 };
 
 static ssize_t read_mem(void *userdata, uint64_t off, void *buf, size_t n)
@@ -30,6 +32,17 @@ static ssize_t read_mem(void *userdata, uint64_t off, void *buf, size_t n)
 		abort(); /* the parser asked for bytes outside its input */
 	memcpy(buf, m->p + off, n);
 	return (ssize_t)n;
+}
+
+static int count_entries(void *userdata, const struct fatbin_entry *e, size_t n)
+{
+	struct reader *m = userdata;
+
+	for (size_t i = 0; i < n; i++)
+		if (e[i].container != e[0].container)
+			abort();
+	m->n_handed += n;
+	return 0;
 }
 
 static bool str_same(const char *a, const char *b)
@@ -75,6 +88,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rv = fatbin_parse(data, size, modes[i], &r, &why);
 		rv2 = fatbin_parse_input(&in, modes[i], &r2, &why2);
 		if (rv != rv2 || (rv == 0 && !same(r, r2)) || (rv != -ENOMEM && !str_same(why, why2)))
+			abort();
+		fatbin_result_free(r2);
+		free(why2);
+		why2 = NULL;
+		r2 = NULL;
+		in.on_container = count_entries;
+		m.n_handed = 0;
+		rv2 = fatbin_parse_input(&in, modes[i], &r2, &why2);
+		if (rv != rv2 || (rv == 0 && (m.n_handed + r2->n_entries != r->n_entries ||
+					      (m.n_handed > 0 && r2->n_entries > 0))))
 			abort();
 		fatbin_result_free(r);
 		fatbin_result_free(r2);
