@@ -202,16 +202,17 @@ int fatbin_push_entry(struct fatbin_result *r, struct fatbin_entry **ret)
 {
 	struct fatbin_entry *n;
 
-	if (r->n_entries >= FATBIN_MAX_ENTRIES)
+	if (r->n_entries + r->n_handed >= FATBIN_MAX_ENTRIES)
 		return -E2BIG;
-	/* capacity: 8, then doubled at each power of two (files with 20 000+ entries exist) */
-	if (r->n_entries == 0 || (r->n_entries >= 8 && (r->n_entries & (r->n_entries - 1)) == 0)) {
-		size_t cap = r->n_entries ? r->n_entries * 2 : 8;
+	/* capacity: 8, then doubled (files with 20 000+ entries exist) */
+	if (r->n_entries >= r->cap_entries) {
+		size_t cap = r->cap_entries ? r->cap_entries * 2 : 8;
 
 		n = reallocarray(r->entries, cap, sizeof(*n));
 		if (!n)
 			return -ENOMEM;
 		r->entries = n;
+		r->cap_entries = cap;
 	}
 	*ret = &r->entries[r->n_entries++];
 	memset(*ret, 0, sizeof(**ret));
@@ -581,6 +582,7 @@ static int walk_containers(struct parse *ps, size_t off, size_t rlen, bool stric
 		if (ps->on_container) {
 			rv = ps->on_container(ps->userdata, r->entries ? r->entries + keep : NULL,
 					      r->n_entries - keep);
+			r->n_handed += r->n_entries - keep;
 			truncate_entries(r, keep);
 			if (rv < 0)
 				return rv;

@@ -108,6 +108,8 @@ struct fatbin_result {
 	size_t n_containers;
 	size_t n_entries;
 	struct fatbin_entry *entries;
+	size_t cap_entries;         /* allocated (fatbin_push_entry) */
+	size_t n_handed;            /* entries handed to fatbin_input.on_container, not kept */
 	size_t n_wrappers;          /* 24-byte (16 on ELF32) __fatBinC_Wrapper_t in .nvFatBinSegment */
 	size_t n_wrappers_v2;       /* version 2 (device-link) wrappers */
 	char *module_id;            /* __nv_module_id string, or NULL */
@@ -167,8 +169,9 @@ struct fatbin_input {
 	void *userdata;
 	/* Optional: called with the entries of each CUDA container once it validated, in file
 	 * order; they are then dropped from the result (whose entries keep only those outside
-	 * containers: a .cubin or .ptx file's one). A caller that tallies entries so does not
-	 * hold 5 000+ of them. A negative return ends the parse with it. */
+	 * containers: a .cubin or .ptx file's one; n_handed counts the others, and the cap
+	 * FATBIN_MAX_ENTRIES holds for both together). A caller that tallies entries so does
+	 * not hold 5 000+ of them. A negative return ends the parse with it. */
 	int (*on_container)(void *userdata, const struct fatbin_entry *e, size_t n);
 };
 int fatbin_parse_input(const struct fatbin_input *in, unsigned flags, struct fatbin_result **ret,

@@ -97,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		m.n_handed = 0;
 		rv2 = fatbin_parse_input(&in, modes[i], &r2, &why2);
 		if (rv != rv2 || (rv == 0 && (m.n_handed + r2->n_entries != r->n_entries ||
+					      m.n_handed != r2->n_handed ||
 					      (m.n_handed > 0 && r2->n_entries > 0))))
 			abort();
 		fatbin_result_free(r);

@@ -315,6 +315,7 @@ static struct fatbin_result *parse_ok(const uint8_t *p, size_t len, unsigned fla
 	if (rv != 0)
 		fail_msg("fatbin_parse_input (on_container): %d (%s)", rv, why ? why : "-");
 	assert_true(c.n_entries == 0 || r2->n_entries == 0);
+	assert_int_equal(r2->n_handed, c.n_entries);
 	for (size_t i = 0; i < r2->n_entries; i++)
 		collect(&c, &r2->entries[i], 1);
 	assert_int_equal(r2->n_containers, r->n_containers);
@@ -495,6 +496,49 @@ static void test_host_elf(void **state)
 static int refuse(void *userdata, const struct fatbin_entry *e, size_t n)
 {
 	return n > 0 && e[0].container == 3 ? -ECANCELED : 0;
+}
+
+static int count_only(void *userdata, const struct fatbin_entry *e, size_t n)
+{
+	*(size_t *)userdata += n;
+	return 0;
+}
+
+/* FATBIN_MAX_ENTRIES holds with on_container too (entries handed over count). */
+static void test_entry_cap(void **state)
+{
+	struct buf b = { 0 };
+	struct fatbin_result *r = NULL;
+	size_t handed = 0, from = 0;
+	char *why = NULL;
+
+	for (size_t i = 0; i <= FATBIN_MAX_ENTRIES; i++) {
+		put_entry(&b, 2, 80, 0x11, 1, 8, NULL, 0, 0, 0);
+		if (i % 1000 == 999) {
+			close_container(&b, from);
+			from = b.len;
+		}
+	}
+	close_container(&b, from);
+	assert_int_equal(fatbin_parse(b.p, b.len, 0, &r, &why), -E2BIG);
+	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p, .len = b.len,
+								    .userdata = &handed,
+								    .on_container = count_only },
+					    0, &r, &why), -E2BIG);
+	assert_int_equal(handed, FATBIN_MAX_ENTRIES / 1000 * 1000);
+	/* one entry fewer: both fine */
+	b.len -= 64;
+	w64(b.p + from + 8, b.len - from - 16);
+	handed = 0;
+	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p, .len = b.len,
+								    .userdata = &handed,
+								    .on_container = count_only },
+					    0, &r, &why), 0);
+	assert_int_equal(handed, FATBIN_MAX_ENTRIES);
+	assert_int_equal(r->n_handed, FATBIN_MAX_ENTRIES);
+	assert_int_equal(r->n_entries, 0);
+	fatbin_result_free(r);
+	free(b.p);
 }
 
 /* Reading through fatbin_input.read(): 300 entries with payloads from 0 to 100 KiB in 60
@@ -1141,6 +1185,7 @@ int main(void)
 		cmocka_unit_test(test_host_elf),
 		cmocka_unit_test(test_host_elf_elsewhere),
 		cmocka_unit_test(test_read_windows),
+		cmocka_unit_test(test_entry_cap),
 		cmocka_unit_test(test_cubin_variants),
 		cmocka_unit_test(test_ptx_header),
 		cmocka_unit_test(test_offload_bundle),
