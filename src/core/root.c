@@ -648,3 +648,64 @@ void root_unmap(struct root_map *m)
 		munmap((void *)m->data, m->len);
 	*m = (struct root_map){ 0 };
 }
+
+int root_file_open(struct root *r, const char *path, size_t max, struct root_file *ret)
+{
+	_cleanup_close_ int fd = root_open_internal(r, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+
+	if (fd < 0)
+		return root_record(r, path, fd);
+	if (fstat(fd, &st) < 0)
+		return root_record(r, path, -errno);
+	if (!S_ISREG(st.st_mode))
+		return root_record(r, path, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL);
+	if ((uint64_t)st.st_size > max)
+		return root_record(r, path, -EFBIG);
+	*ret = (struct root_file){ .fd = TAKE_FD(fd), .size = (uint64_t)st.st_size };
+	return root_record(r, path, 0);
+}
+
+ssize_t root_file_pread(const struct root_file *f, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	if (f->fd < 0 || off > (uint64_t)INT64_MAX)
+		return -EBADF;
+	while (got < n) {
+		ssize_t k = pread(f->fd, (uint8_t *)buf + got, n - got, (off_t)(off + got));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+int root_file_map(const struct root_file *f, struct root_map *ret)
+{
+	void *p;
+
+	if (f->fd < 0)
+		return -EBADF;
+	if (f->size == 0) {
+		*ret = (struct root_map){ .data = (const uint8_t *)"", .len = 0 };
+		return 0;
+	}
+	p = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	*ret = (struct root_map){ .data = p, .len = (size_t)f->size };
+	return 0;
+}
+
+void root_file_close(struct root_file *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	*f = ROOT_FILE_NULL;
+}

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include "shared/macro.h"
 
@@ -77,6 +78,29 @@ struct root_map {
 };
 int root_map(struct root *r, const char *path, size_t max, struct root_map *ret);
 void root_unmap(struct root_map *m);
+
+/*
+ * A regular file held open for reads at chosen offsets: a header-only parser that reads a few
+ * hundred scattered windows of a large file pays one pread each, where a mapping faults in a
+ * page for each and unmapping them costs as much again (gpuenv scan, bench/bench-scan.sh).
+ * Opening it is one access in the trace and fails like root_map() (injected errors included).
+ */
+struct root_file {
+	int fd;
+	uint64_t size;
+};
+#define ROOT_FILE_NULL ((struct root_file){ .fd = -1 })
+/* Opens path (a regular file of at most max bytes, else -EISDIR / -EINVAL / -EFBIG). */
+int root_file_open(struct root *r, const char *path, size_t max, struct root_file *ret);
+/* Reads n bytes at off into buf. Returns n, fewer only at the end of the file, or -errno. */
+ssize_t root_file_pread(const struct root_file *f, void *buf, size_t n, uint64_t off);
+/* Maps the whole opened file read-only, as root_map() would (no second trace record). */
+int root_file_map(const struct root_file *f, struct root_map *ret);
+void root_file_close(struct root_file *f);
+static inline void root_file_closep(struct root_file *f)
+{
+	root_file_close(f);
+}
 
 /* A name for an errno as the trace and the snapshot print it ("EACCES"). */
 const char *errno_name(int err);

@@ -108,6 +108,8 @@ struct fatbin_result {
 	size_t n_containers;
 	size_t n_entries;
 	struct fatbin_entry *entries;
+	size_t cap_entries;         /* allocated (fatbin_push_entry) */
+	size_t n_handed;            /* entries handed to fatbin_input.on_container, not kept */
 	size_t n_wrappers;          /* 24-byte (16 on ELF32) __fatBinC_Wrapper_t in .nvFatBinSegment */
 	size_t n_wrappers_v2;       /* version 2 (device-link) wrappers */
 	char *module_id;            /* __nv_module_id string, or NULL */
@@ -150,6 +152,30 @@ enum {
  */
 int fatbin_parse(const uint8_t *p, size_t len, unsigned flags, struct fatbin_result **ret,
 		 char **why);
+/*
+ * The same over an input whose CUDA container walks (the scattered entry headers of a large
+ * .nv_fatbin, and the few payload bytes a walk looks at) are fetched through read() into a
+ * small window instead of being read from data. data still holds all len bytes (a mapping:
+ * the ELF structure, .nvFatBinSegment and searched sections are read from it); read() is the
+ * I/O the caller does for the parser, which does none itself. A read error ends the parse
+ * with its -errno (*why says where). fatbin_parse() is this with read = NULL.
+ */
+struct fatbin_input {
+	const uint8_t *data;
+	size_t len;
+	/* Copies bytes [off, off + n) of the input into buf (off + n <= len); returns n, or
+	 * fewer / a negative errno when they could not be read. NULL: read from data. */
+	ssize_t (*read)(void *userdata, uint64_t off, void *buf, size_t n);
+	void *userdata;
+	/* Optional: called with the entries of each CUDA container once it validated, in file
+	 * order; they are then dropped from the result (whose entries keep only those outside
+	 * containers: a .cubin or .ptx file's one; n_handed counts the others, and the cap
+	 * FATBIN_MAX_ENTRIES holds for both together). A caller that tallies entries so does
+	 * not hold 5 000+ of them. A negative return ends the parse with it. */
+	int (*on_container)(void *userdata, const struct fatbin_entry *e, size_t n);
+};
+int fatbin_parse_input(const struct fatbin_input *in, unsigned flags, struct fatbin_result **ret,
+		       char **why);
 /* fatbin_parse(p, len, FATBIN_PARSE_PAYLOAD_HEADS, ret, NULL). */
 int fatbin_scan_buffer(const uint8_t *p, size_t len, struct fatbin_result **ret);
 struct fatbin_result *fatbin_result_free(struct fatbin_result *r);

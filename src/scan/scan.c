@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Finds and parses the GPU code of files, directories and Python wheels inside the ctx's
- * root: files are mapped with root_map() and handed to src/fatbin (header-only unless
- * GPUENV_SCAN_DEEP); directories are walked with root_list_dir(), symlinks followed once
+ * root: files are opened with root_file_open(), mapped for their ELF structure and handed to
+ * src/fatbin (header-only unless GPUENV_SCAN_DEEP), whose container walks read the scattered
+ * entry headers through root_file_pread() and hand each container's entries over to be
+ * tallied (fatbin_input); directories are walked with root_list_dir(), symlinks followed once
  * ((dev, ino) remembered, so no loop and no file twice), depth and count capped; wheels (ZIP,
  * PKWARE APPNOTE; PEP 427) are opened with libzip over the mapped bytes and only candidate
  * members (*.so, *.so.*, *.cubin, *.fatbin, *.ptx, *.hipfb) are read, streamed and never
@@ -14,7 +16,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <zip.h>
 
@@ -129,29 +130,16 @@ static int target_index(struct scan_file *f, const struct fatbin_entry *e, uint1
 	return 0;
 }
 
-/* Copies what the verdicts and the renderers need out of a parse result. */
-static int record_result(struct scan_file *f, struct fatbin_result *r)
+/* Tallies entries (in file order) into f's targets and modules. *cur: the container of the
+ * last entry seen (UINT32_MAX before the first); a new one starts a module. */
+static int record_entries(struct scan_file *f, const struct fatbin_entry *entries, size_t n,
+			  unsigned *cur)
 {
-	unsigned cur = UINT32_MAX;
 	int rv;
 
-	f->type = fatbin_file_type_name(r->type);
-	f->n_containers = r->n_containers;
-	f->n_entries = r->n_entries;
-	f->n_wrappers = r->n_wrappers;
-	f->n_found_elsewhere = r->n_found_elsewhere;
-	f->searched = r->searched;
-	f->elsewhere_sections = TAKE_PTR(r->elsewhere_sections);
-	f->module_id = TAKE_PTR(r->module_id);
-	f->warning = TAKE_PTR(r->warning);
-	f->soname = TAKE_PTR(r->soname);
-	f->runpath = TAKE_PTR(r->runpath);
-	if (r->needed) {
-		f->needed = TAKE_PTR(r->needed);
-		r->n_needed = 0;
-	}
-	for (size_t i = 0; i < r->n_entries; i++) {
-		const struct fatbin_entry *e = &r->entries[i];
+	f->n_entries += n;
+	for (size_t i = 0; i < n; i++) {
+		const struct fatbin_entry *e = &entries[i];
 		uint16_t idx;
 		size_t m;
 
@@ -166,21 +154,26 @@ static int record_result(struct scan_file *f, struct fatbin_result *r)
 			return rv;
 		/* modules: entries of one container are consecutive; a standalone cubin/PTX is
 		 * one module */
-		if (i == 0 || e->container != cur) {
-			uint16_t **mv = reallocarray(f->modules, f->n_modules + 1, sizeof(*mv));
-			uint16_t *ml;
+		if (f->n_modules == 0 || e->container != *cur) {
+			/* capacity: 8, then doubled at each power of two */
+			if (f->n_modules == 0 ||
+			    (f->n_modules >= 8 && (f->n_modules & (f->n_modules - 1)) == 0)) {
+				size_t cap = f->n_modules ? f->n_modules * 2 : 8;
+				uint16_t **mv = reallocarray(f->modules, cap, sizeof(*mv));
+				uint16_t *ml;
 
-			if (!mv)
-				return -ENOMEM;
-			f->modules = mv;
-			ml = reallocarray(f->module_len, f->n_modules + 1, sizeof(*ml));
-			if (!ml)
-				return -ENOMEM;
-			f->module_len = ml;
+				if (!mv)
+					return -ENOMEM;
+				f->modules = mv;
+				ml = reallocarray(f->module_len, cap, sizeof(*ml));
+				if (!ml)
+					return -ENOMEM;
+				f->module_len = ml;
+			}
 			f->modules[f->n_modules] = NULL;
 			f->module_len[f->n_modules] = 0;
 			f->n_modules++;
-			cur = e->container;
+			*cur = e->container;
 		}
 		m = f->n_modules - 1;
 		{
@@ -198,6 +191,64 @@ static int record_result(struct scan_file *f, struct fatbin_result *r)
 			}
 		}
 	}
+	return 0;
+}
+
+/* Forgets what record_entries() tallied. */
+static void untally(struct scan_file *f)
+{
+	for (size_t i = 0; i < f->n_modules; i++)
+		free(f->modules[i]);
+	free(f->modules);
+	free(f->module_len);
+	free(f->targets);
+	f->modules = NULL;
+	f->module_len = NULL;
+	f->targets = NULL;
+	f->n_modules = f->n_targets = f->n_entries = f->n_link_images = 0;
+	memset(f->n_compressed, 0, sizeof(f->n_compressed));
+}
+
+/* The userdata of a scan's fatbin_input: read() over an opened file (remembering the first
+ * read error), on_container tallying each container's entries into f as it is walked. */
+struct file_parse {
+	struct scan_file *f;
+	unsigned cur;                 /* record_entries() */
+	const struct root_file *file;
+	int err;
+};
+
+static int tally_container(void *userdata, const struct fatbin_entry *e, size_t n)
+{
+	struct file_parse *fp = userdata;
+
+	return record_entries(fp->f, e, n, &fp->cur);
+}
+
+/* Copies what the verdicts and the renderers need out of a parse result (whose container
+ * entries were already tallied through fp when fp is not NULL). */
+static int record_result(struct scan_file *f, struct fatbin_result *r, struct file_parse *fp)
+{
+	unsigned cur = fp ? fp->cur : UINT32_MAX;
+	int rv;
+
+	f->type = fatbin_file_type_name(r->type);
+	f->n_containers = r->n_containers;
+	f->n_wrappers = r->n_wrappers;
+	f->n_found_elsewhere = r->n_found_elsewhere;
+	f->searched = r->searched;
+	f->elsewhere_sections = TAKE_PTR(r->elsewhere_sections);
+	f->module_id = TAKE_PTR(r->module_id);
+	f->warning = TAKE_PTR(r->warning);
+	f->soname = TAKE_PTR(r->soname);
+	f->runpath = TAKE_PTR(r->runpath);
+	if (r->needed) {
+		f->needed = TAKE_PTR(r->needed);
+		r->n_needed = 0;
+	}
+	rv = record_entries(f, r->entries, r->n_entries, &cur);
+	if (rv < 0)
+		return rv;
 	for (size_t i = 0; i < r->n_bundle_entries; i++) {
 		const struct fatbin_bundle_entry *b = &r->bundle_entries[i];
 
@@ -233,16 +284,38 @@ static unsigned parse_flags(const struct gpuenv_scan *s)
 		       FATBIN_PARSE_PAYLOAD_HEADS | FATBIN_PARSE_SEARCH_ALL : 0;
 }
 
-static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len)
+static ssize_t read_file(void *userdata, uint64_t off, void *buf, size_t n)
+{
+	struct file_parse *fp = userdata;
+	ssize_t got = root_file_pread(fp->file, buf, n, off);
+
+	if (!fp->err && (got < 0 || (size_t)got < n))
+		fp->err = got < 0 ? (int)got : -EIO; /* an error, or the file shrank */
+	return got;
+}
+
+/* Parses p[0..len). file, when not NULL, holds the same bytes: the container walks read
+ * their scattered headers from it instead of faulting in pages of the mapping p. */
+static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len,
+			const struct root_file *file)
 {
 	_cleanup_(fatbin_result_freep) struct fatbin_result *r = NULL;
 	_cleanup_free_ char *why = NULL;
+	struct file_parse fp = { .f = f, .cur = UINT32_MAX, .file = file };
+	struct fatbin_input in = { .data = p, .len = len, .userdata = &fp,
+				   .on_container = tally_container };
 	int rv;
 
 	f->size = len;
-	rv = fatbin_parse(p, len, parse_flags(s), &r, &why);
+	if (file)
+		in.read = read_file;
+	rv = fatbin_parse_input(&in, parse_flags(s), &r, &why);
 	if (rv == -ENOMEM)
 		return rv;
+	if (rv < 0)
+		untally(f); /* a failed parse records no targets */
+	if (rv < 0 && fp.err)
+		return file_error(f, SCAN_UNREADABLE, "%s", why ? why : strerror(-fp.err));
 	if (rv == -EBADMSG && !fatbin_looks_parsable(p, len))
 		return file_error(f, SCAN_MALFORMED, "not an ELF file, fatbin, cubin, PTX or offload "
 				  "bundle");
@@ -251,7 +324,7 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 				  rv == -E2BIG ? "too many entries" :
 				  rv == -EPROTONOSUPPORT ? "unsupported format version" :
 				  "malformed GPU code container", why ? ": " : "", why ? why : "");
-	rv = record_result(f, r);
+	rv = record_result(f, r, &fp);
 	if (rv < 0 || r->type != FATBIN_FILE_HOST_ELF)
 		return rv;
 	/* SONAME / DT_NEEDED / RUNPATH: src/fatbin/elf-dynamic */
@@ -318,7 +391,7 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 			rv = file_error(f, SCAN_MALFORMED, "member size differs from the zip directory");
 		} else {
 			s->bytes_seen += got;
-			rv = parse_buffer(s, f, buf, got);
+			rv = parse_buffer(s, f, buf, got, NULL);
 		}
 		zip_fclose(zf);
 		return rv;
@@ -366,7 +439,7 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 		rv = fatbin_stream_finish(fs, &r);
 		if (rv < 0)
 			return rv;
-		rv = record_result(f, r);
+		rv = record_result(f, r, NULL);
 		fatbin_result_free(r);
 		return rv;
 	}
@@ -457,6 +530,7 @@ static bool seen_before(struct gpuenv_scan *s, const struct stat *st, int *err)
 static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat *st, bool named)
 {
 	struct root *root = s->ctx->root;
+	_cleanup_(root_file_closep) struct root_file file = ROOT_FILE_NULL;
 	struct root_map m = { 0 };
 	struct scan_file *f;
 	int rv;
@@ -476,7 +550,10 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 		progress(s, path);
 		return rv;
 	}
-	rv = root_map(root, path, s->opts.max_file_size, &m);
+	/* mapped for the ELF structure, and kept open: the container walks read through it */
+	rv = root_file_open(root, path, s->opts.max_file_size, &file);
+	if (rv >= 0)
+		rv = root_file_map(&file, &m);
 	if (rv < 0) {
 		int r2 = file_error(f, SCAN_UNREADABLE, "%s", strerror(-rv));
 
@@ -485,10 +562,6 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 		progress(s, path);
 		return r2 < 0 ? r2 : 0;
 	}
-	/* header-only reads jump through the file: no read-ahead, no fault-around (which maps
-	 * 16 pages per fault and costs more than the headers themselves) */
-	if (m.len > ((size_t)1 << 20) && !(s->opts.flags & GPUENV_SCAN_DEEP))
-		(void)madvise((void *)m.data, m.len, MADV_RANDOM);
 	if (!named && (s->opts.flags & GPUENV_SCAN_ALL_FILES) && !fatbin_looks_parsable(m.data, m.len) &&
 	    !is_zip(m.data, m.len)) {
 		/* sniffed, not GPU code: forget it */
@@ -501,7 +574,7 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 	if (is_zip(m.data, m.len))
 		rv = scan_wheel(s, f, m.data, m.len);
 	else
-		rv = parse_buffer(s, f, m.data, m.len);
+		rv = parse_buffer(s, f, m.data, m.len, &file);
 	s->bytes_seen += m.len;
 	root_unmap(&m);
 	progress(s, path);

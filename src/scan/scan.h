@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * `gpuenv scan`: finds the GPU code in files, directories and Python wheels (through the
- * sysroot-aware src/core/root.h, files mapped with root_map(), wheel members streamed with
+ * sysroot-aware src/core/root.h, files mapped and read at offsets, wheel members streamed with
  * libzip), records per file the SASS/PTX targets that src/fatbin parsed, and judges them
  * against devices with src/facts/coverage.h. Schema of the JSON form: docs/scan-schema.md.
  */

@@ -216,25 +216,166 @@ static struct buf make_elf(bool is64, uint16_t machine, uint32_t e_flags, uint8_
 	return b;
 }
 
+/* fatbin_input.read over a buffer: counts the reads, fails the fail_at-th one with -EIO. */
+struct mem_reader {
+	const uint8_t *p;
+	size_t len;
+	unsigned calls, fail_at;
+	size_t bytes;
+};
+
+static ssize_t mem_read(void *userdata, uint64_t off, void *buf, size_t n)
+{
+	struct mem_reader *m = userdata;
+
+	if (++m->calls == m->fail_at)
+		return -EIO;
+	assert_true(off <= m->len && n <= m->len - off);
+	memcpy(buf, m->p + off, n);
+	m->bytes += n;
+	return (ssize_t)n;
+}
+
+static int parse_read(const uint8_t *p, size_t len, unsigned flags, struct mem_reader *m,
+		      struct fatbin_result **r, char **why)
+{
+	*m = (struct mem_reader){ .p = p, .len = len, .fail_at = m->fail_at };
+	return fatbin_parse_input(&(struct fatbin_input){ .data = p, .len = len, .read = mem_read,
+							  .userdata = m }, flags, r, why);
+}
+
+static void assert_str_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+/* What a parse reading its container walks through fatbin_input.read() found must be what
+ * the parse of the buffer found, field by field. */
+static void assert_results_equal(const struct fatbin_result *a, const struct fatbin_result *b)
+{
+	assert_int_equal(a->type, b->type);
+	assert_int_equal(a->n_containers, b->n_containers);
+	assert_int_equal(a->n_entries, b->n_entries);
+	assert_int_equal(a->n_wrappers, b->n_wrappers);
+	assert_int_equal(a->n_wrappers_v2, b->n_wrappers_v2);
+	assert_int_equal(a->searched, b->searched);
+	assert_int_equal(a->n_found_elsewhere, b->n_found_elsewhere);
+	assert_int_equal(a->n_bundle_entries, b->n_bundle_entries);
+	assert_str_same(a->module_id, b->module_id);
+	assert_str_same(a->elsewhere_sections, b->elsewhere_sections);
+	assert_str_same(a->warning, b->warning);
+	for (size_t i = 0; i < a->n_entries; i++) {
+		struct fatbin_entry x = a->entries[i], y = b->entries[i];
+
+		assert_str_same(x.ident, y.ident);
+		assert_str_same(x.options, y.options);
+		x.ident = y.ident = x.options = y.options = NULL;
+		assert_memory_equal(&x, &y, sizeof(x));
+	}
+}
+
+/* fatbin_input.on_container: collects copies of the entries into a result. */
+static int collect(void *userdata, const struct fatbin_entry *e, size_t n)
+{
+	struct fatbin_result *c = userdata;
+
+	for (size_t i = 0; i < n; i++) {
+		struct fatbin_entry *x;
+
+		assert_int_equal(e[i].container, e[0].container);
+		assert_int_equal(fatbin_push_entry(c, &x), 0);
+		*x = e[i];
+		x->ident = e[i].ident ? strdup(e[i].ident) : NULL;
+		x->options = e[i].options ? strdup(e[i].options) : NULL;
+	}
+	return 0;
+}
+
 static struct fatbin_result *parse_ok(const uint8_t *p, size_t len, unsigned flags)
 {
-	struct fatbin_result *r = NULL;
+	struct fatbin_result *r = NULL, *r2 = NULL, c = { 0 };
+	struct mem_reader m = { 0 };
 	char *why = NULL;
 	int rv = fatbin_parse(p, len, flags, &r, &why);
 
 	if (rv != 0)
 		fail_msg("fatbin_parse: %d (%s)", rv, why ? why : "-");
+	rv = parse_read(p, len, flags, &m, &r2, &why);
+	if (rv != 0)
+		fail_msg("fatbin_parse_input (read): %d (%s)", rv, why ? why : "-");
+	assert_results_equal(r, r2);
+	fatbin_result_free(r2);
+	/* with on_container: the same entries, handed over container by container, and only
+	 * those outside containers left in the result */
+	rv = fatbin_parse_input(&(struct fatbin_input){ .data = p, .len = len, .userdata = &c,
+							.on_container = collect }, flags, &r2, &why);
+	if (rv != 0)
+		fail_msg("fatbin_parse_input (on_container): %d (%s)", rv, why ? why : "-");
+	assert_true(c.n_entries == 0 || r2->n_entries == 0);
+	assert_int_equal(r2->n_handed, c.n_entries);
+	for (size_t i = 0; i < r2->n_entries; i++)
+		collect(&c, &r2->entries[i], 1);
+	assert_int_equal(r2->n_containers, r->n_containers);
+	c.type = r2->type;
+	c.n_containers = r2->n_containers;
+	c.n_wrappers = r2->n_wrappers;
+	c.n_wrappers_v2 = r2->n_wrappers_v2;
+	c.searched = r2->searched;
+	c.n_found_elsewhere = r2->n_found_elsewhere;
+	c.n_bundle_entries = r2->n_bundle_entries;
+	c.module_id = r2->module_id;
+	c.elsewhere_sections = r2->elsewhere_sections;
+	c.warning = r2->warning;
+	assert_results_equal(r, &c);
+	for (size_t i = 0; i < c.n_entries; i++) {
+		free(c.entries[i].ident);
+		free(c.entries[i].options);
+	}
+	free(c.entries);
+	fatbin_result_free(r2);
 	return r;
 }
 
 static void parse_bad(const uint8_t *p, size_t len, int expect)
 {
 	struct fatbin_result *r = NULL;
+	struct mem_reader m = { 0 };
 	char *why = NULL;
 
 	assert_int_equal(fatbin_parse(p, len, FATBIN_PARSE_PAYLOAD_HEADS, &r, &why), expect);
 	assert_null(r);
 	free(why);
+	why = NULL;
+	assert_int_equal(parse_read(p, len, FATBIN_PARSE_PAYLOAD_HEADS, &m, &r, &why), expect);
+	assert_null(r);
+	free(why);
+}
+
+/* Every read that fails ends the parse with its error, said where; none leaks. */
+static void check_read_errors(const uint8_t *p, size_t len, unsigned flags)
+{
+	struct fatbin_result *r = NULL;
+	struct mem_reader m = { 0 };
+	char *why = NULL;
+	unsigned calls;
+
+	assert_int_equal(parse_read(p, len, flags, &m, &r, &why), 0);
+	fatbin_result_free(r);
+	calls = m.calls;
+	assert_true(calls > 0);
+	for (unsigned k = 1; k <= calls; k++) {
+		r = NULL;
+		why = NULL;
+		m = (struct mem_reader){ .fail_at = k };
+		assert_int_equal(parse_read(p, len, flags, &m, &r, &why), -EIO);
+		assert_null(r);
+		assert_non_null(why);
+		assert_non_null(strstr(why, "cannot read offset 0x"));
+		free(why);
+	}
 }
 
 /* ---- hand-built, always run ------------------------------------------------------- */
@@ -268,6 +409,8 @@ static void test_container_entries(void **state)
 	assert_string_equal(r->entries[1].ptx_target, "sm_90a");
 	assert_string_equal(r->entries[2].ptx_target, "sm_90a");
 	fatbin_result_free(r);
+	check_read_errors(b.p, b.len, 0);
+	check_read_errors(b.p, b.len, FATBIN_PARSE_PAYLOAD_HEADS);
 	free(b.p);
 }
 
@@ -344,9 +487,139 @@ static void test_host_elf(void **state)
 		assert_string_equal(r->module_id, "__NV_MODULE_ID");
 		assert_false(r->searched);
 		fatbin_result_free(r);
+		check_read_errors(el.p, el.len, FATBIN_PARSE_PAYLOAD_HEADS);
 		free(el.p);
 		free(fb.p);
 	}
+}
+
+static int refuse(void *userdata, const struct fatbin_entry *e, size_t n)
+{
+	return n > 0 && e[0].container == 3 ? -ECANCELED : 0;
+}
+
+static int count_only(void *userdata, const struct fatbin_entry *e, size_t n)
+{
+	*(size_t *)userdata += n;
+	return 0;
+}
+
+/* FATBIN_MAX_ENTRIES holds with on_container too (entries handed over count). */
+static void test_entry_cap(void **state)
+{
+	struct buf b = { 0 };
+	struct fatbin_result *r = NULL;
+	size_t handed = 0, from = 0;
+	char *why = NULL;
+
+	for (size_t i = 0; i <= FATBIN_MAX_ENTRIES; i++) {
+		put_entry(&b, 2, 80, 0x11, 1, 8, NULL, 0, 0, 0);
+		if (i % 1000 == 999) {
+			close_container(&b, from);
+			from = b.len;
+		}
+	}
+	close_container(&b, from);
+	assert_int_equal(fatbin_parse(b.p, b.len, 0, &r, &why), -E2BIG);
+	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p, .len = b.len,
+								    .userdata = &handed,
+								    .on_container = count_only },
+					    0, &r, &why), -E2BIG);
+	assert_int_equal(handed, FATBIN_MAX_ENTRIES / 1000 * 1000);
+	/* one entry fewer: both fine */
+	b.len -= 64;
+	w64(b.p + from + 8, b.len - from - 16);
+	handed = 0;
+	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p, .len = b.len,
+								    .userdata = &handed,
+								    .on_container = count_only },
+					    0, &r, &why), 0);
+	assert_int_equal(handed, FATBIN_MAX_ENTRIES);
+	assert_int_equal(r->n_handed, FATBIN_MAX_ENTRIES);
+	assert_int_equal(r->n_entries, 0);
+	fatbin_result_free(r);
+	free(b.p);
+}
+
+/* Reading through fatbin_input.read(): 300 entries with payloads from 0 to 100 KiB in 60
+ * containers, PTX without a header version (its head is read even header-only) compressed
+ * with zstd (blocks larger than one read) and LZ4. Same result as the buffer parse, every
+ * read error ends it, and a header-only walk reads a small part of the bytes. */
+static void test_read_windows(void **state)
+{
+	struct buf b = { 0 }, text = { 0 };
+	struct fatbin_result *r;
+	struct mem_reader m = { 0 };
+	uint32_t seed = 12345;
+	size_t zcap, zn, ln, from = 0;
+	uint8_t *z, *l, *junk;
+	char *why = NULL;
+
+	static const char head[] = ".version 8.5\n.target sm_89\n.address_size 64\n";
+
+	put(&text, head, sizeof(head) - 1);
+	while (text.len < 60000) {
+		char line[40];
+
+		seed = seed * 1103515245u + 12345u;
+		snprintf(line, sizeof(line), "// %08x %08x\n", seed, seed ^ 0x5a5a5a5au);
+		put(&text, line, strlen(line));
+	}
+	zcap = ZSTD_compressBound(text.len);
+	z = malloc(zcap);
+	l = malloc((size_t)LZ4_compressBound((int)text.len));
+	junk = calloc(1, 100000);
+	assert_non_null(z);
+	assert_non_null(l);
+	assert_non_null(junk);
+	zn = ZSTD_compress(z, zcap, text.p, text.len, 1);
+	assert_false(ZSTD_isError(zn));
+	assert_true(zn > 16384);
+	ln = (size_t)LZ4_compress_default((const char *)text.p, (char *)l, (int)text.len,
+					  LZ4_compressBound((int)text.len));
+	assert_true(ln > 16384);
+	for (unsigned i = 0; i < 300; i++) {
+		size_t plen;
+
+		seed = seed * 1103515245u + 12345u;
+		plen = (seed >> 8) % 10 == 0 ? 20000 + (seed >> 4) % 80000 : (seed >> 8) % 3000;
+		if (i % 25 == 7)
+			put_entry(&b, 1, 89, 0x8011, 0, 0, z, zn, (uint32_t)zn, text.len);
+		else if (i % 25 == 19)
+			put_entry(&b, 1, 89, 0x2011, 0, 0, l, ln, (uint32_t)ln, text.len);
+		else
+			put_entry(&b, 2, 75 + i % 50, 0x11, 1, 8, junk, plen, 0, 0);
+		if (i % 5 == 4) {
+			close_container(&b, from);
+			from = b.len;
+		}
+	}
+	for (unsigned flags = 0; flags <= FATBIN_PARSE_PAYLOAD_HEADS; flags++) {
+		r = parse_ok(b.p, b.len, flags);
+		assert_int_equal(r->n_containers, 60);
+		assert_int_equal(r->n_entries, 300);
+		assert_true(r->entries[7].ptx_from_text);
+		assert_int_equal(r->entries[7].ptx_major, 8);
+		assert_int_equal(r->entries[7].ptx_minor, 5);
+		assert_string_equal(r->entries[19].ptx_target, "sm_89");
+		fatbin_result_free(r);
+	}
+	/* header-only: the reads stay well under the payload bytes */
+	assert_int_equal(parse_read(b.p, b.len, 0, &m, &r, &why), 0);
+	printf("# %zu bytes in %u reads of a %zu-byte input\n", m.bytes, m.calls, b.len);
+	assert_true(m.calls < 300);
+	assert_true(m.bytes < b.len / 2);
+	fatbin_result_free(r);
+	check_read_errors(b.p, b.len, 0);
+	/* on_container's error ends the parse */
+	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p, .len = b.len,
+								    .on_container = refuse },
+					    0, &r, &why), -ECANCELED);
+	free(z);
+	free(l);
+	free(junk);
+	free(text.p);
+	free(b.p);
 }
 
 /* .nv_fatbin without .nvFatBinSegment (hand-registered, as libcufft.so.12): the other
@@ -911,6 +1184,8 @@ int main(void)
 		cmocka_unit_test(test_entry_strings_and_kinds),
 		cmocka_unit_test(test_host_elf),
 		cmocka_unit_test(test_host_elf_elsewhere),
+		cmocka_unit_test(test_read_windows),
+		cmocka_unit_test(test_entry_cap),
 		cmocka_unit_test(test_cubin_variants),
 		cmocka_unit_test(test_ptx_header),
 		cmocka_unit_test(test_offload_bundle),

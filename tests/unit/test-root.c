@@ -158,6 +158,46 @@ static void test_trace(void **state)
 	root_free(r);
 }
 
+/* root_file: opened inside the root (through the link), read at offsets, mapped; caps,
+ * directories and injected errors refused at open, each open one trace record. */
+static void test_file_pread(void **state)
+{
+	struct root_file f = ROOT_FILE_NULL;
+	struct root_map m = { 0 };
+	struct root *r;
+	char buf[16];
+
+	assert_int_equal(root_new(dir, ROOT_TRACE, &r), 0);
+	assert_int_equal(root_file_open(r, "/usr/local/cuda/version.json", 4096, &f), 0);
+	assert_true(f.fd >= 0);
+	assert_int_equal(f.size, 30);
+	assert_int_equal(root_file_pread(&f, buf, 7, 10), 7);
+	assert_memory_equal(buf, "version", 7);
+	/* short only at the end of the file */
+	assert_int_equal(root_file_pread(&f, buf, 16, 26), 4);
+	assert_memory_equal(buf, "\"}}\n", 4);
+	assert_int_equal(root_file_pread(&f, buf, 16, 30), 0);
+	assert_int_equal(root_file_map(&f, &m), 0);
+	assert_int_equal(m.len, 30);
+	assert_memory_equal(m.data, "{\"cuda\"", 7);
+	root_unmap(&m);
+	root_file_close(&f);
+	assert_int_equal(f.fd, -1);
+	root_file_close(&f); /* twice: harmless */
+	assert_int_equal(root_file_pread(&f, buf, 1, 0), -EBADF);
+	assert_non_null(strstr(root_trace(r), "ok\t/usr/local/cuda/version.json\n"));
+
+	assert_int_equal(root_file_open(r, "/usr/local/cuda/version.json", 8, &f), -EFBIG);
+	assert_int_equal(root_file_open(r, "/etc", 4096, &f), -EISDIR);
+	assert_int_equal(root_file_open(r, "/etc/missing", 4096, &f), -ENOENT);
+	assert_int_equal(root_file_open(r, "/etc/loop-a", 4096, &f), -ELOOP);
+	assert_int_equal(root_inject_errors_from_string(r, "/etc/value=EIO"), 0);
+	assert_int_equal(root_file_open(r, "/etc/value", 4096, &f), -EIO);
+	assert_non_null(strstr(root_trace(r), "EIO\t/etc/value\n"));
+	assert_int_equal(f.fd, -1); /* untouched on failure */
+	root_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_list_dir_sorted),
 		cmocka_unit_test(test_bad_root),
 		cmocka_unit_test(test_trace),
+		cmocka_unit_test(test_file_pread),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
