@@ -24,51 +24,22 @@
 #include "output/output.h"
 #include "probe/probe.h"
 #include "shared/strbuf.h"
+#include "tmptree.h"
 
 struct fx {
-	char dir[64];
+	char dir[TMPTREE_DIR_MAX];
 	struct gpuenv_ctx *ctx;
 	struct snapshot *s;
 };
 
-static void mkdir_p(const char *path)
-{
-	char buf[512];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	mkdir(buf, 0755);
-}
-
 static void put(struct fx *f, const char *rel, const char *text)
 {
-	char path[512], dir[512];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
+	tmptree_puts(f->dir, rel, text);
 }
 
 static void lnk(struct fx *f, const char *rel, const char *target)
 {
-	char path[512], dir[512];
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	assert_int_equal(symlink(target, path), 0);
+	tmptree_symlink(f->dir, rel, target);
 }
 
 static int setup(void **state)
@@ -77,8 +48,7 @@ static int setup(void **state)
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o) };
 
 	assert_non_null(f);
-	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-container-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	assert_non_null(tmptree_new(f->dir, "container"));
 	o.sysroot = f->dir;
 	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
 	assert_int_equal(snapshot_new(&f->s), 0);
@@ -89,12 +59,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fx *f = *state;
-	char cmd[128];
 
 	snapshot_unref(f->s);
 	gpuenv_ctx_free(f->ctx);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tmptree_remove(f->dir), 0);
 	free(f);
 	return 0;
 }
@@ -275,7 +243,6 @@ static void test_host_bad_input(void **state)
 {
 	struct fx *f = *state;
 	const struct snap_node *r;
-	char path[256];
 
 	put(f, "/etc/docker/daemon.json", "{\"runtimes\": [], \"default-runtime\": 1}");
 	put(f, "/etc/nvidia-container-runtime/config.toml",
@@ -285,7 +252,7 @@ static void test_host_bad_input(void **state)
 	put(f, "/etc/cdi/huge.yaml", "kind: [");
 	lnk(f, "/etc/cdi/self.yaml", "/etc/cdi/self.yaml");
 	assert_int_equal(root_inject_error(f->ctx->root, "/etc/cdi/huge.yaml", EACCES), 0);
-	mkdir_p(strcat(strcpy(path, f->dir), "/var/run/cdi"));
+	tmptree_mkdir(f->dir, "/var/run/cdi");
 	r = run(f, probe_container_host);
 	assert_int_equal(snap_get_state(r, "container.host.docker.daemon_json"), FACT_PRESENT);
 	assert_int_equal(snap_get_state(r, "container.host.docker.runtimes"), FACT_MALFORMED);

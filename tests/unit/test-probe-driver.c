@@ -21,65 +21,28 @@
 #include <cmocka.h>
 
 #include "probe/probe.h"
+#include "tmptree.h"
 
 struct fx {
-	char dir[64];
+	char dir[TMPTREE_DIR_MAX];
 	struct gpuenv_ctx *ctx;
 	struct snapshot *s;
 };
 
-static void mkdir_p(const char *path)
-{
-	char buf[512];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	mkdir(buf, 0755);
-}
-
 static void put(struct fx *f, const char *rel, const char *data, size_t len)
 {
-	char path[512], dir[512];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	assert_int_equal(fwrite(data, 1, len, fp), len);
-	fclose(fp);
+	tmptree_put(f->dir, rel, data, len);
 }
 
 static void puts_(struct fx *f, const char *rel, const char *text)
 {
-	put(f, rel, text, strlen(text));
+	tmptree_puts(f->dir, rel, text);
 }
 
 /* Returns false when the sandbox forbids mknod. */
 static bool put_chr(struct fx *f, const char *rel)
 {
-	char path[512], dir[512];
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	return mknod(path, S_IFCHR | 0666, makedev(195, 0)) == 0;
-}
-
-static int rm_rf(const char *dir)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return tmptree_mknod_chr(f->dir, rel, 0666, makedev(195, 0));
 }
 
 static int setup(void **state)
@@ -87,8 +50,7 @@ static int setup(void **state)
 	struct fx *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-driver-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	assert_non_null(tmptree_new(f->dir, "driver"));
 	puts_(f, "/proc/sys/kernel/osrelease", "6.5.0-35-generic\n");
 	*state = f;
 	return 0;
@@ -100,7 +62,7 @@ static int teardown(void **state)
 
 	snapshot_unref(f->s);
 	gpuenv_ctx_free(f->ctx);
-	rm_rf(f->dir);
+	tmptree_remove(f->dir);
 	free(f);
 	return 0;
 }
@@ -359,11 +321,9 @@ static void test_unreadable_modules(void **state)
 static void test_caps_dir(void **state)
 {
 	struct fx *f = *state;
-	char p[512];
 	const struct snap_node *r;
 
-	snprintf(p, sizeof(p), "%s/dev/nvidia-caps", f->dir);
-	mkdir_p(p);
+	tmptree_mkdir(f->dir, "/dev/nvidia-caps");
 	r = run(f);
 	assert_true(snap_get_bool_default(r, "driver.device_nodes.nvidia_caps", false));
 }
@@ -372,13 +332,10 @@ static void test_caps_dir(void **state)
 static bool put_node(struct fx *f, const char *rel, mode_t mode, unsigned maj, unsigned min,
 		     uid_t uid, gid_t gid)
 {
-	char path[512], dir[512];
+	char path[512];
 
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	return mknod(path, S_IFCHR | mode, makedev(maj, min)) == 0 && chmod(path, mode) == 0 &&
+	tmptree_path(path, sizeof(path), f->dir, rel);
+	return tmptree_mknod_chr(f->dir, rel, mode, makedev(maj, min)) && chmod(path, mode) == 0 &&
 	       chown(path, uid, gid) == 0;
 }
 

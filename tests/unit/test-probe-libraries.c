@@ -20,38 +20,25 @@
 #include <cmocka.h>
 
 #include "probe/probe.h"
+#include "tmptree.h"
 
 static bool have_tools;
-static const char *ldconfig = "/sbin/ldconfig";
+static const char *ldconfig;
 
 struct fx {
-	char dir[64];
+	char dir[TMPTREE_DIR_MAX];
 	struct gpuenv_ctx *ctx;
 	struct snapshot *s;
 };
 
-static int sh(const char *fmt, ...) _printf_(1, 2);
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
 static void so(struct fx *f, const char *rel, const char *soname)
 {
-	assert_int_equal(sh("mkdir -p \"$(dirname %s%s)\" && printf 'int f(void){return 1;}\\n' | "
-			    "cc -x c - -shared -fPIC -nostdlib -s -Wl,-soname,%s -o %s%s",
-			    f->dir, rel, soname, f->dir, rel), 0);
+	tmptree_cc_so(f->dir, rel, soname, NULL);
 }
 
 static void ln(struct fx *f, const char *target, const char *rel)
 {
-	assert_int_equal(sh("ln -sfn %s %s%s", target, f->dir, rel), 0);
+	assert_int_equal(tmptree_sh("ln -sfn %s %s%s", target, f->dir, rel), 0);
 }
 
 static int setup(void **state)
@@ -59,11 +46,10 @@ static int setup(void **state)
 	struct fx *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-libs-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	assert_int_equal(sh("mkdir -p %s/etc %s/usr/lib/x86_64-linux-gnu && "
-			    "echo /usr/lib/x86_64-linux-gnu > %s/etc/ld.so.conf",
-			    f->dir, f->dir, f->dir), 0);
+	assert_non_null(tmptree_new(f->dir, "libs"));
+	assert_int_equal(tmptree_sh("mkdir -p %s/etc %s/usr/lib/x86_64-linux-gnu && "
+				    "echo /usr/lib/x86_64-linux-gnu > %s/etc/ld.so.conf",
+				    f->dir, f->dir, f->dir), 0);
 	*state = f;
 	return 0;
 }
@@ -74,7 +60,7 @@ static int teardown(void **state)
 
 	snapshot_unref(f->s);
 	gpuenv_ctx_free(f->ctx);
-	sh("rm -rf '%s'", f->dir);
+	tmptree_remove(f->dir);
 	free(f);
 	return 0;
 }
@@ -84,7 +70,7 @@ static const struct snap_node *run(struct fx *f, const char *llp, const char *in
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir, .inject_errors = inject };
 	struct probe_env pe;
 
-	assert_int_equal(sh("%s -r %s 2>/dev/null", ldconfig, f->dir), 0);
+	assert_int_equal(tmptree_sh("%s -r %s 2>/dev/null", ldconfig, f->dir), 0);
 	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
 	if (llp)
 		assert_int_equal(env_set(f->ctx->env, "LD_LIBRARY_PATH", llp), 0);
@@ -189,10 +175,10 @@ static void test_bad_input(void **state)
 	CHECK_TOOLS();
 	so(f, "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.15", "libnvidia-ml.so.1");
 	ln(f, "libnvidia-ml.so.550.54.15", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1");
-	assert_int_equal(sh("mkdir -p %s/loop %s/text %s/locked && "
-			    "ln -s libcuda.so.1.x %s/loop/libcuda.so.1 && ln -s libcuda.so.1 %s/loop/libcuda.so.1.x && "
-			    "echo 'INPUT(libnvidia-ml.so.550.54.15)' > %s/text/libnvidia-ml.so.1",
-			    f->dir, f->dir, f->dir, f->dir, f->dir, f->dir), 0);
+	assert_int_equal(tmptree_sh("mkdir -p %s/loop %s/text %s/locked && "
+				    "ln -s libcuda.so.1.x %s/loop/libcuda.so.1 && ln -s libcuda.so.1 %s/loop/libcuda.so.1.x && "
+				    "echo 'INPUT(libnvidia-ml.so.550.54.15)' > %s/text/libnvidia-ml.so.1",
+				    f->dir, f->dir, f->dir, f->dir, f->dir, f->dir), 0);
 	so(f, "/locked/libcudart.so.12", "libcudart.so.12");
 	r = run(f, "/locked:/loop:/text", "/locked=EACCES");
 	assert_int_equal(snap_get_state(r, "driver.userspace.libcuda.path"), FACT_ERROR);
@@ -217,8 +203,8 @@ static void test_truncated_cache(void **state)
 	CHECK_TOOLS();
 	so(f, "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "libcuda.so.1");
 	ln(f, "libcuda.so.550.54.15", "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
-	assert_int_equal(sh("%s -r %s && head -c 70 %s/etc/ld.so.cache > %s/c && mv %s/c %s/etc/ld.so.cache",
-			    ldconfig, f->dir, f->dir, f->dir, f->dir, f->dir), 0);
+	assert_int_equal(tmptree_sh("%s -r %s && head -c 70 %s/etc/ld.so.cache > %s/c && mv %s/c %s/etc/ld.so.cache",
+				    ldconfig, f->dir, f->dir, f->dir, f->dir, f->dir), 0);
 	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
 	assert_int_equal(snapshot_new(&f->s), 0);
 	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
@@ -243,8 +229,8 @@ static void test_process_maps(void **state)
 	FILE *fp;
 	char path[128];
 
-	assert_int_equal(sh("mkdir -p %s/proc/4242 && ln -s /usr/bin/python3.11 %s/proc/4242/exe",
-			    f->dir, f->dir), 0);
+	assert_int_equal(tmptree_sh("mkdir -p %s/proc/4242 && ln -s /usr/bin/python3.11 %s/proc/4242/exe",
+				    f->dir, f->dir), 0);
 	snprintf(path, sizeof(path), "%s/proc/4242/maps", f->dir);
 	fp = fopen(path, "w");
 	assert_non_null(fp);
@@ -303,9 +289,8 @@ int main(void)
 	printf("# these tests assume an x86-64 build\n");
 	return 77;
 #endif
-	if (access(ldconfig, X_OK) < 0)
-		ldconfig = "/usr/sbin/ldconfig";
-	have_tools = access(ldconfig, X_OK) == 0 && system("cc --version >/dev/null 2>&1") == 0;
+	ldconfig = tmptree_ldconfig();
+	have_tools = ldconfig && tmptree_have_cc();
 	if (!have_tools) {
 		printf("# skipping: needs cc and glibc's ldconfig to build the trees\n");
 		return 77;

@@ -25,63 +25,27 @@
 
 #include "probe/probe.h"
 #include "probe/toolkit.h"
+#include "tmptree.h"
 
 struct fx {
-	char dir[64];
+	char dir[TMPTREE_DIR_MAX];
 	struct gpuenv_ctx *ctx;
 	struct snapshot *s;
 };
 
-static void mkdir_p(const char *path)
-{
-	char buf[512];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	mkdir(buf, 0755);
-}
-
-static void parent_of(const char *path, char *dir, size_t len)
-{
-	snprintf(dir, len, "%s", path);
-	*strrchr(dir, '/') = '\0';
-}
-
 static void puts_(struct fx *f, const char *rel, const char *text)
 {
-	char path[512], dir[512];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	parent_of(path, dir, sizeof(dir));
-	mkdir_p(dir);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
+	tmptree_puts(f->dir, rel, text);
 }
 
 static void mkdir_rel(struct fx *f, const char *rel)
 {
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	mkdir_p(path);
+	tmptree_mkdir(f->dir, rel);
 }
 
 static void link_(struct fx *f, const char *target, const char *rel)
 {
-	char path[512], dir[512];
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	parent_of(path, dir, sizeof(dir));
-	mkdir_p(dir);
-	assert_int_equal(symlink(target, path), 0);
+	tmptree_symlink(f->dir, rel, target);
 }
 
 /* A library file and its SONAME link: lib(dir, "libcudnn.so.9.19.0", "libcudnn.so.9"). */
@@ -97,21 +61,12 @@ static void lib(struct fx *f, const char *dir, const char *file, const char *son
 	}
 }
 
-static int rm_rf(const char *dir)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
 static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-toolkit-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	assert_non_null(tmptree_new(f->dir, "toolkit"));
 	*state = f;
 	return 0;
 }
@@ -122,7 +77,7 @@ static int teardown(void **state)
 
 	snapshot_unref(f->s);
 	gpuenv_ctx_free(f->ctx);
-	rm_rf(f->dir);
+	tmptree_remove(f->dir);
 	free(f);
 	return 0;
 }
