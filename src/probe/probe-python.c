@@ -1393,7 +1393,7 @@ static void probe_pyvenv_cfg(struct probe_env *pe, struct snap_node *env, const 
 	};
 	_cleanup_free_ char *path = path_join(prefix, "pyvenv.cfg"), *text = NULL;
 	struct snap_node *cfg;
-	char *state, *line;
+	char *state, *line, *v;
 	int r;
 
 	if (!path)
@@ -1405,11 +1405,7 @@ static void probe_pyvenv_cfg(struct probe_env *pe, struct snap_node *env, const 
 	}
 	cfg = snap_object(env, "pyvenv_cfg");
 	state = text;
-	while ((line = line_next(&state))) {
-		char *v = kv_split(line, '=');
-
-		if (!v)
-			continue;
+	while (kv_next(&state, '=', &line, &v)) {
 		strstrip(line);
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			if (streq(line, keys[i].cfg) && !snap_child(cfg, keys[i].key)) {

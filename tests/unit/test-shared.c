@@ -90,6 +90,23 @@ static void test_strv(void **state)
 	assert_string_equal(strstrip(line), "KEY");
 }
 
+static void test_kv_next(void **state)
+{
+	char buf[] = "a: 1\nno separator\n\nb :  two words \nc:", *st = buf, *k, *v;
+
+	assert_true(kv_next(&st, ':', &k, &v));
+	assert_string_equal(k, "a");
+	assert_string_equal(v, "1");
+	assert_true(kv_next(&st, ':', &k, &v));
+	assert_string_equal(k, "b ");
+	assert_string_equal(v, "two words");
+	assert_true(kv_next(&st, ':', &k, &v));
+	assert_string_equal(k, "c");
+	assert_string_equal(v, "");
+	assert_false(kv_next(&st, ':', &k, &v));
+	assert_false(kv_next(&st, ':', &k, &v));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +115,7 @@ int main(void)
 		cmocka_unit_test(test_cuda_version_format),
 		cmocka_unit_test(test_strbuf_cap),
 		cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_kv_next),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
