@@ -645,31 +645,6 @@ static bool pkg_record(const struct tk_files *f, const char *pip, const char *co
 	return false;
 }
 
-/* The library file with the longest version suffix of `base` (libcudart.so.12.4.127). */
-static bool lib_best(const struct tk_files *f, const char *base, const char **ret_name,
-		     const char **ret_dir)
-{
-	unsigned best = 0;
-
-	*ret_name = NULL;
-	for (size_t i = 0; i < f->n_lib; i++)
-		STRV_FOREACH(n, f->lib_names[i])
-		{
-			const char *v;
-			unsigned k;
-
-			if (!probe_lib_name_match(*n, base, &v))
-				continue;
-			k = probe_version_fields(v);
-			if (!*ret_name || k > best) {
-				best = k;
-				*ret_name = *n;
-				*ret_dir = f->lib_dirs[i];
-			}
-		}
-	return *ret_name != NULL;
-}
-
 struct header_result {
 	char version[PROBE_VERSION_MAX];
 	char *path; /* the header read, or NULL */
@@ -746,8 +721,9 @@ static void probe_component(struct probe_env *pe, struct snap_node *comps, const
 			     json_string_value(json_object_get(
 				     json_object_get(f->version_json, c->vjson), "version")),
 			     f->version_json_path);
-	} else if (lib_best(f, c->lib, &best, &best_dir) &&
-		   probe_lib_name_match(best, c->lib, &lv) && probe_version_fields(lv) >= 3) {
+	} else if (probe_lib_best(f->lib_names, f->lib_dirs, f->n_lib, c->lib, &best, &best_dir,
+				  &lv) &&
+		   probe_version_fields(lv) >= 3) {
 		if (asprintf(&lib_src, "%s/%s", best_dir, best) >= 0)
 			snap_set_str(o, "version", lv, lib_src);
 	} else if (h.err == 0 && h.version[0]) {
@@ -847,8 +823,8 @@ static bool version_from_libcudart(const struct tk_files *f, struct snap_node *t
 	_cleanup_free_ char *src = NULL;
 	const char *name, *dir, *v;
 
-	if (!lib_best(f, "libcudart.so", &name, &dir) ||
-	    !probe_lib_name_match(name, "libcudart.so", &v) || probe_version_fields(v) < 3 ||
+	if (!probe_lib_best(f->lib_names, f->lib_dirs, f->n_lib, "libcudart.so", &name, &dir, &v) ||
+	    probe_version_fields(v) < 3 ||
 	    asprintf(&src, "%s/%s", dir, name) < 0)
 		return false;
 	snap_set_str(tk, "version", v, src);

@@ -203,26 +203,10 @@ static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, cha
 		if (root_list_dir(pe->root, dirs[i], MAX_DIR_ENTRIES, &names[i]) < 0)
 			names[i] = NULL;
 	for (size_t b = 0; b < ARRAY_SIZE(rocm_libs); b++) {
-		const char *best = NULL, *best_dir = NULL, *best_v = NULL;
-		unsigned best_k = 0;
+		const char *best, *best_dir, *best_v;
 
-		for (size_t i = 0; i < n_dirs && i < ARRAY_SIZE(names); i++)
-			STRV_FOREACH(nm, names[i])
-			{
-				const char *v;
-				unsigned k;
-
-				if (!probe_lib_name_match(*nm, rocm_libs[b], &v))
-					continue;
-				k = probe_version_fields(v);
-				if (!best || k > best_k) {
-					best = *nm;
-					best_dir = dirs[i];
-					best_v = v;
-					best_k = k;
-				}
-			}
-		if (best) {
+		if (probe_lib_best(names, dirs, MIN(n_dirs, ARRAY_SIZE(names)), rocm_libs[b], &best,
+				   &best_dir, &best_v)) {
 			struct snap_node *o = snap_append_object(arr);
 			_cleanup_free_ char *path = NULL,
 					    *name = strndup(rocm_libs[b], strlen(rocm_libs[b]) - 3);
@@ -231,7 +215,7 @@ static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, cha
 				break;
 			snap_set_str(o, "name", name, best_dir);
 			snap_set_str(o, "file", best, path);
-			if (best_k > 0)
+			if (probe_version_fields(best_v) > 0)
 				snap_set_str(o, "version", best_v, path);
 			else
 				snap_set_state(o, "version", FACT_ABSENT, path,

@@ -41,6 +41,11 @@ int probe_parse_nvcc_version(const char *text, size_t len, char *release, size_t
 bool probe_lib_name_match(const char *name, const char *base, const char **ret_ver);
 /* Number of dot-separated fields of a version suffix ("9.19.0" → 3, "" → 0). */
 unsigned probe_version_fields(const char *ver);
+/* Over the listings names[i] of directories dirs[i] (i < n; a NULL listing is empty): the file
+ * matching base (probe_lib_name_match) with the longest version suffix, the first of equals
+ * ("libcudart.so.12.4.127" over "libcudart.so.12"). ret_ver may be NULL. */
+bool probe_lib_best(char **const *names, char *const *dirs, size_t n, const char *base,
+		    const char **ret_name, const char **ret_dir, const char **ret_ver);
 /* "<base>[_cu<N>][_libs]-<version>.dist-info" → version. */
 bool probe_dist_info_match(const char *name, const char *base, char *ver, size_t len);
 /* "<base>-<version>-<build>.json" (conda-meta) → version; base must be the whole name. */

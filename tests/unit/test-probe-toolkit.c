@@ -195,6 +195,21 @@ static void test_parsers(void **state)
 	assert_false(probe_lib_name_match("libcudnn.so.9.", "libcudnn.so", &v));
 	assert_true(
 		probe_lib_name_match("libamdhip64.so.6.2.41134-65d174c3e", "libamdhip64.so", &v));
+	{
+		char a0[] = "libcudart.so.12", a1[] = "libcudart.so", b0[] = "libcudart.so.12.4.127",
+		     b1[] = "libcudart.so.12.4.99", d0[] = "/a", d1[] = "/b", d2[] = "/c";
+		char *a[] = { a0, a1, NULL }, *b[] = { b0, b1, NULL }, *dirs[] = { d0, d1, d2 };
+		char **names[] = { a, NULL, b };
+		const char *name, *dir;
+
+		assert_true(probe_lib_best(names, dirs, 3, "libcudart.so", &name, &dir, &v));
+		assert_string_equal(name, "libcudart.so.12.4.127"); /* the first of equals */
+		assert_string_equal(dir, "/c");
+		assert_string_equal(v, "12.4.127");
+		assert_true(probe_lib_best(names, dirs, 2, "libcudart.so", &name, &dir, NULL));
+		assert_string_equal(name, "libcudart.so.12");
+		assert_false(probe_lib_best(names, dirs, 3, "libcudnn.so", &name, &dir, &v));
+	}
 
 	assert_true(probe_dist_info_match("nvidia_cudnn_cu13-9.19.0.56.dist-info", "nvidia_cudnn",
 					  buf, sizeof(buf)));
