@@ -29,6 +29,17 @@ static void test_parse_u64(void **state)
 	assert_int_equal(parse_u64("1\n\n", 10, &v), -EINVAL);
 }
 
+static void test_parse_hex_digit(void **state)
+{
+	assert_int_equal(parse_hex_digit('0'), 0);
+	assert_int_equal(parse_hex_digit('9'), 9);
+	assert_int_equal(parse_hex_digit('a'), 10);
+	assert_int_equal(parse_hex_digit('F'), 15);
+	assert_int_equal(parse_hex_digit('g'), -1);
+	assert_int_equal(parse_hex_digit('\0'), -1);
+	assert_int_equal(parse_hex_digit((char)0xe1), -1);
+}
+
 static void test_version(void **state)
 {
 	struct version a, b;
@@ -111,6 +122,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_hex_digit),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_cuda_version_format),
 		cmocka_unit_test(test_strbuf_cap),
