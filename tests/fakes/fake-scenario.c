@@ -156,3 +156,20 @@ bool fake_inject(const char *section, const char *dev_section, const char *fn,
 	}
 	return false;
 }
+
+const struct fake_code *fake_code_by_value(const struct fake_code *table, size_t n, int code)
+{
+	for (size_t i = 0; i < n; i++)
+		if (table[i].code == code)
+			return &table[i];
+	return NULL;
+}
+
+const struct fake_code *fake_code_by_name(const struct fake_code *table, size_t n,
+					  const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(table[i].name, name) == 0)
+			return &table[i];
+	return NULL;
+}
