@@ -25,31 +25,25 @@
 
 #include "probe/probe.h"
 #include "probe/toolkit.h"
-#include "tmptree.h"
+#include "probe-fx.h"
 
-struct fx {
-	char dir[TMPTREE_DIR_MAX];
-	struct gpuenv_ctx *ctx;
-	struct snapshot *s;
-};
-
-static void puts_(struct fx *f, const char *rel, const char *text)
+static void puts_(struct probe_fx *f, const char *rel, const char *text)
 {
 	tmptree_puts(f->dir, rel, text);
 }
 
-static void mkdir_rel(struct fx *f, const char *rel)
+static void mkdir_rel(struct probe_fx *f, const char *rel)
 {
 	tmptree_mkdir(f->dir, rel);
 }
 
-static void link_(struct fx *f, const char *target, const char *rel)
+static void link_(struct probe_fx *f, const char *target, const char *rel)
 {
 	tmptree_symlink(f->dir, rel, target);
 }
 
 /* A library file and its SONAME link: lib(dir, "libcudnn.so.9.19.0", "libcudnn.so.9"). */
-static void lib(struct fx *f, const char *dir, const char *file, const char *soname)
+static void lib(struct probe_fx *f, const char *dir, const char *file, const char *soname)
 {
 	char rel[512];
 
@@ -63,47 +57,33 @@ static void lib(struct fx *f, const char *dir, const char *file, const char *son
 
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	assert_non_null(tmptree_new(f->dir, "toolkit"));
-	*state = f;
+	*state = probe_fx_new("toolkit");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-
-	snapshot_unref(f->s);
-	gpuenv_ctx_free(f->ctx);
-	tmptree_remove(f->dir);
-	free(f);
+	probe_fx_free(*state);
 	return 0;
 }
 
 /* env: "KEY=VALUE" pairs of the judged environment (NULL-terminated); inject: root errors. */
-static const struct snap_node *run_opts(struct fx *f, bool live, unsigned timeout_ms,
+static const struct snap_node *run_opts(struct probe_fx *f, bool live, unsigned timeout_ms,
 					const char *const *env, const char *inject)
 {
 	struct gpuenv_ctx_opts o = {.sz = sizeof(o),
 				    .sysroot = live ? NULL : f->dir,
 				    .vendor_timeout_ms = timeout_ms,
 				    .inject_errors = inject};
-	struct probe_env pe;
 
-	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
+	probe_fx_open(f, &o);
 	for (size_t i = 0; env && env[i]; i += 2)
 		assert_int_equal(env_set(f->ctx->env, env[i], env[i + 1]), 0);
-	assert_int_equal(snapshot_new(&f->s), 0);
-	pe = (struct probe_env){
-		.ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env, .log = &f->ctx->log};
-	assert_int_equal(probe_cuda_toolkit(&pe, f->s), 0);
-	assert_int_equal(probe_rocm(&pe, f->s), 0);
-	return snapshot_root_const(f->s);
+	probe_fx_run(f, probe_cuda_toolkit);
+	return probe_fx_run(f, probe_rocm);
 }
 
-static const struct snap_node *run(struct fx *f, const char *const *env)
+static const struct snap_node *run(struct probe_fx *f, const char *const *env)
 {
 	return run_opts(f, false, 0, env, NULL);
 }
@@ -268,7 +248,7 @@ static void test_parsers(void **state)
 #define TK "/usr/local/cuda-13.0"
 
 /* The development machine's CUDA 13.0, assembled from pip wheels, no version.json. */
-static void pip_assembled_tree(struct fx *f)
+static void pip_assembled_tree(struct probe_fx *f)
 {
 	link_(f, TK, "/usr/local/cuda");
 	link_(f, "lib", TK "/lib64");
@@ -302,7 +282,7 @@ static void test_pip_assembled(void **state)
 {
 	static const char *const env[] = {"CUDA_HOME", "/usr/local/cuda", "PATH",
 					  "/usr/local/cuda/bin:/usr/bin", NULL};
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 
 	pip_assembled_tree(f);
@@ -345,7 +325,7 @@ static void test_pip_assembled(void **state)
 
 static void test_conda(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 
 #define ENV "/opt/conda/envs/ml"
@@ -384,7 +364,7 @@ static void test_pip_wheel_dir(void **state)
 {
 	static const char *const env[] = {"LD_LIBRARY_PATH",
 					  SP "/nvidia/cu13/lib:/usr/lib/x86_64-linux-gnu", NULL};
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk, *rej;
 
 	lib(f, SP "/nvidia/cu13/lib", "libcudart.so.13", NULL);
@@ -424,7 +404,7 @@ static void test_bad_input(void **state)
 {
 	static const char *const env[] = {"CUDA_HOME", "/opt/cuda-missing", "CUDA_PATH",
 					  "/usr/local/cuda", NULL};
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk, *rej;
 	bool loop = false, missing = false;
 	char fifo[512];
@@ -484,7 +464,7 @@ static void test_bad_input(void **state)
 }
 
 /* A fake toolkit on the live root whose only version source is nvcc. */
-static void fake_nvcc_toolkit(struct fx *f, const char *script)
+static void fake_nvcc_toolkit(struct probe_fx *f, const char *script)
 {
 	char path[512];
 
@@ -494,7 +474,7 @@ static void fake_nvcc_toolkit(struct fx *f, const char *script)
 	lib(f, "/cuda/lib64", "libcudart.so.12", NULL);
 }
 
-static bool can_exec_tmp(struct fx *f)
+static bool can_exec_tmp(struct probe_fx *f)
 {
 	char path[512];
 
@@ -504,7 +484,7 @@ static bool can_exec_tmp(struct fx *f)
 
 static void test_nvcc_live(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128], script[512];
 	const char *env[] = {"CUDA_HOME", home, NULL};
@@ -524,7 +504,7 @@ static void test_nvcc_live(void **state)
 
 static void test_nvcc_hangs(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128];
 	const char *env[] = {"CUDA_HOME", home, NULL};
@@ -548,7 +528,7 @@ static void test_nvcc_hangs(void **state)
 
 static void test_nvcc_fails(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128];
 	const char *env[] = {"CUDA_HOME", home, NULL};
@@ -568,7 +548,7 @@ static void test_nvcc_fails(void **state)
 /* Under --sysroot a toolkit's nvcc is never run. */
 static void test_nvcc_sysroot(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	static const char *const env[] = {"CUDA_HOME", "/cuda", NULL};
 
@@ -582,7 +562,7 @@ static void test_nvcc_sysroot(void **state)
 
 static void test_tensorrt(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 
 	puts_(f, "/usr/local/cuda-12.6/version.json", "{\"cuda\": {\"version\": \"12.6.3\"}}\n");
@@ -601,7 +581,7 @@ static void test_tensorrt(void **state)
 static void test_rocm_62(void **state)
 {
 	static const char *const env[] = {"ROCM_PATH", "/opt/rocm", NULL};
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *o;
 
 	puts_(f, "/opt/rocm-6.2.0/.info/version", "6.2.0-66\n");
@@ -643,7 +623,7 @@ static void test_rocm_62(void **state)
 
 static void test_rocm_debian(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *o;
 
 	lib(f, "/usr/lib/x86_64-linux-gnu", "libamdhip64.so.5.2.21153", "libamdhip64.so.5");
@@ -667,7 +647,7 @@ static void test_rocm_debian(void **state)
 
 static void test_nothing(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 
 	mkdir_rel(f, "/usr/local");
