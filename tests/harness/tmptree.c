@@ -177,3 +177,28 @@ void tmptree_cc_so(const char *root, const char *rel, const char *soname, const 
 				    extra ? extra : "", path),
 			 0);
 }
+
+void tmptree_ldd_path(const char *prog, const char *llp, const char *soname, char *out,
+		      size_t len)
+{
+	char cmd[1024], line[1024];
+	FILE *f;
+	int n;
+
+	out[0] = '\0';
+	n = snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' ldd '%s' 2>&1", llp, prog);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *arrow = strstr(line, "=> ");
+
+		if (!strstr(line, soname) || !arrow)
+			continue;
+		snprintf(out, len, "%s", arrow + 3);
+		out[strcspn(out, " \n")] = '\0';
+		if (strcmp(out, "not") == 0)
+			out[0] = '\0';
+	}
+	pclose(f);
+}

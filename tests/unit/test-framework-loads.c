@@ -415,29 +415,6 @@ static void test_not_elf(void **state)
 	done(&t);
 }
 
-/* The real ld.so's answer: `ldd` (LD_TRACE_LOADED_OBJECTS) on the live root. */
-static void ldd_path(const char *lib, const char *llp, const char *soname, char *out, size_t len)
-{
-	char cmd[1024], line[1024];
-	FILE *f;
-
-	out[0] = '\0';
-	snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' ldd '%s' 2>&1", llp, lib);
-	f = popen(cmd, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		char *arrow = strstr(line, "=> ");
-
-		if (!strstr(line, soname) || !arrow)
-			continue;
-		snprintf(out, len, "%s", arrow + 3);
-		out[strcspn(out, " \n")] = '\0';
-		if (streq(out, "not"))
-			out[0] = '\0';
-	}
-	pclose(f);
-}
-
 /* DT_RPATH vs DT_RUNPATH against LD_LIBRARY_PATH, checked against glibc's ld.so itself. */
 static void test_against_ldd(void **state)
 {
@@ -456,7 +433,7 @@ static void test_against_ldd(void **state)
 			  "'$ORIGIN/../../nvidia/cuda_runtime/lib:$ORIGIN/../../nvidia/cudnn/lib'");
 		snprintf(lib, sizeof(lib), "%s/%s" TORCH, tmp, tree);
 		snprintf(llp, sizeof(llp), "%s/%s/usr/local/cuda-12.4/lib64", tmp, tree);
-		ldd_path(lib, llp, "libcudnn.so.9", real, sizeof(real));
+		tmptree_ldd_path(lib, llp, "libcudnn.so.9", real, sizeof(real));
 		printf("# ldd (%s) with LD_LIBRARY_PATH=%s: %s\n", dtags[i], llp, real);
 		assert_true(real[0] != '\0');
 		run(&t, "/", llp, lib);

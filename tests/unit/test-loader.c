@@ -365,29 +365,6 @@ static void test_requester(void **state)
 	close_tree(&t);
 }
 
-/* `ldd PROG` output line for soname: the path after "=>", or "" when "not found". */
-static void ldd_path(const char *prog, const char *llp, const char *soname, char *out, size_t len)
-{
-	char cmd[1024], line[1024];
-	FILE *f;
-
-	out[0] = '\0';
-	snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' ldd %s 2>&1", llp, prog);
-	f = popen(cmd, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, soname), *arrow = strstr(line, "=> ");
-
-		if (!p || !arrow)
-			continue;
-		snprintf(out, len, "%s", arrow + 3);
-		out[strcspn(out, " \n")] = '\0';
-		if (streq(out, "not"))
-			out[0] = '\0';
-	}
-	pclose(f);
-}
-
 /* The emulation against the real ld.so, on the live root. */
 static void test_against_ldd(void **state)
 {
@@ -420,7 +397,7 @@ static void test_against_ldd(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(prog, sizeof(prog), "%s/live/app/%s", tmp, cases[i].prog);
 		snprintf(llp, sizeof(llp), cases[i].llp, tmp, tmp, tmp);
-		ldd_path(prog, llp, "libgpuenvt.so.1", real, sizeof(real));
+		tmptree_ldd_path(prog, llp, "libgpuenvt.so.1", real, sizeof(real));
 		assert_true(real[0] != '\0');
 		open_tree(&t, "/", llp);
 		assert_int_equal(loader_new(t.root, t.env, &t.l), 0);
@@ -432,7 +409,7 @@ static void test_against_ldd(void **state)
 	}
 
 	/* The system's libc: cache or system directory, as ldd says. */
-	ldd_path("/bin/sh", "", "libc.so.6", real, sizeof(real));
+	tmptree_ldd_path("/bin/sh", "", "libc.so.6", real, sizeof(real));
 	if (real[0]) {
 		open_tree(&t, "/", NULL);
 		r = resolve(&t, "libc.so.6");
