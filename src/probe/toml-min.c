@@ -740,6 +740,14 @@ static int concat_path(char *const *a, char *const *b, char ***ret)
 	return 0;
 }
 
+/* The table that the following key/value lines go into: a copy of path. */
+static int set_table(struct parser *ps, char *const *path)
+{
+	strv_free(ps->table);
+	ps->table = NULL;
+	return concat_path(path, NULL, &ps->table);
+}
+
 /*
  * { k = v, … } on one line, no trailing comma. With flatten_at, each pair becomes an entry
  * at flatten_at.k; without (inside an array), the pairs are checked and dropped.
@@ -901,9 +909,7 @@ static int parse_header(struct parser *ps)
 		r = add_implicit_tables(ps, path, 0);
 		if (r < 0)
 			return r;
-		strv_free(ps->table);
-		ps->table = NULL;
-		r = concat_path(path, NULL, &ps->table);
+		r = set_table(ps, path);
 		if (r < 0)
 			return r;
 		r = add_entry(ps, TAKE_PTR(path), &t);
@@ -946,9 +952,7 @@ static int parse_header(struct parser *ps)
 		r = strv_push(&path, idx);
 		if (r < 0)
 			return r;
-		strv_free(ps->table);
-		ps->table = NULL;
-		r = concat_path(path, NULL, &ps->table);
+		r = set_table(ps, path);
 		if (r < 0)
 			return r;
 		r = add_entry(ps, TAKE_PTR(path), &elem);
