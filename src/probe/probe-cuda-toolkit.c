@@ -746,17 +746,10 @@ static bool version_from_json(struct probe_env *pe, struct tk_files *f, struct s
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	json_t *j, *v;
-	int err;
 
-	if (asprintf(&path, "%s/version.json", prefix) < 0)
+	if (probe_read_optional(pe->root, prefix, "version.json", ROOT_CAP_TEXT, tk, "version_json",
+				&path, &text) < 0)
 		return false;
-	err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
-	if (err == -ENOENT)
-		return false;
-	if (err < 0) {
-		snap_set_errno(tk, "version_json", err, path);
-		return false;
-	}
 	j = json_loads(text, 0, NULL);
 	/* Kept for the components' entries ("libcublas": {"version": "12.4.5.8"}). */
 	if (json_is_object(j) && !f->version_json) {
@@ -1043,6 +1036,25 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 	probe_header_fact(pe, tk, prefix, "nccl_version", "nccl.h", nccl);
 	probe_stub(pe, tk, prefix);
 	tk_files_done(&f);
+	return 0;
+}
+
+int probe_read_optional(struct root *r, const char *dir, const char *name, size_t max,
+			struct snap_node *node, const char *key, char **ret_path, char **ret_text)
+{
+	_cleanup_free_ char *path = NULL;
+	int err;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	err = root_read_text(r, path, max, ret_text);
+	if (err == -ENOENT)
+		return err;
+	if (err < 0) {
+		snap_set_errno(node, key, err, path);
+		return err;
+	}
+	*ret_path = TAKE_PTR(path);
 	return 0;
 }
 

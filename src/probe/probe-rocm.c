@@ -232,17 +232,10 @@ static bool hip_from_header(struct probe_env *pe, struct snap_node *o, const cha
 					    "HIP_VERSION_PATCH"};
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	char ver[PROBE_VERSION_MAX];
-	int r;
 
-	if (asprintf(&path, "%s/hip/hip_version.h", inc) < 0)
+	if (probe_read_optional(pe->root, inc, "hip/hip_version.h", ROOT_CAP_TEXT, o, "hip_version",
+				&path, &text) < 0)
 		return false;
-	r = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
-	if (r == -ENOENT)
-		return false;
-	if (r < 0) {
-		snap_set_errno(o, "hip_version", r, path);
-		return false;
-	}
 	if (probe_header_version(text, strlen(text), names, 3, ver, sizeof(ver)) < 0) {
 		snap_set_malformed(o, "hip_version", text, path,
 				   "HIP_VERSION_MAJOR/MINOR/PATCH not found");
@@ -276,17 +269,10 @@ static bool version_from_info(struct probe_env *pe, struct snap_node *o, const c
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	char ver[PROBE_VERSION_MAX];
-	int r;
 
-	if (asprintf(&path, "%s/.info/version", prefix) < 0)
+	if (probe_read_optional(pe->root, prefix, ".info/version", ROOT_CAP_ATTR, o, "version_info",
+				&path, &text) < 0)
 		return false;
-	r = root_read_text(pe->root, path, ROOT_CAP_ATTR, &text);
-	if (r == -ENOENT)
-		return false;
-	if (r < 0) {
-		snap_set_errno(o, "version_info", r, path);
-		return false;
-	}
 	if (probe_version_line(text, strlen(text), ver, sizeof(ver)) < 0) {
 		snap_set_malformed(o, "version_info", text, path, "no version line");
 		return false;
