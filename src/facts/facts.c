@@ -4,9 +4,11 @@
  * from src/facts/data/<table>.tsv; see facts.h for where the rows come from). Pure functions:
  * no I/O, no allocation. Versions compare field by field as integers (shared/parse.h).
  */
+#include <assert.h>
 #include <ctype.h>
 #include <stdbool.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,34 @@
 #include "facts/facts-table.h"
 #include "shared/macro.h"
 #include "shared/parse.h"
+
+/* The argument checks and version parse that begin a lookup by version string. */
+static int lookup_version(const char *s, const void *ret, struct version *ret_v)
+{
+	if (!s || !ret)
+		return -EINVAL;
+	return version_parse(s, ret_v);
+}
+
+/* A looked-up row's optional text field: -ENODATA when the row leaves it empty. */
+static int row_text(const char *field, const char **ret)
+{
+	if (!field)
+		return -ENODATA;
+	*ret = field;
+	return 0;
+}
+
+/* bsearch(3) comparator for the tables sorted by their first member, an unsigned key. */
+static int cmp_leading_unsigned(const void *key, const void *row)
+{
+	unsigned k = *(const unsigned *)key, v = *(const unsigned *)row;
+
+	return (k > v) - (k < v);
+}
+
+static_assert(offsetof(struct facts_xid, xid) == 0, "facts_xid_table is keyed by xid");
+static_assert(offsetof(struct facts_sm_arch, sm) == 0, "facts_sm_arch_table is keyed by sm");
 
 static int pci_first(uint16_t vendor, uint16_t device, size_t *ret)
 {
@@ -168,9 +198,7 @@ int facts_cuda_release(const char *toolkit_version, const struct facts_cuda_rele
 	size_t lo = 0, hi = facts_cuda_release_table_len;
 	int r;
 
-	if (!toolkit_version || !ret)
-		return -EINVAL;
-	r = version_parse(toolkit_version, &want);
+	r = lookup_version(toolkit_version, ret, &want);
 	if (r < 0)
 		return r;
 	while (lo < hi) {
@@ -202,12 +230,7 @@ int facts_cuda_min_driver(const char *toolkit_version, const char **ret)
 	if (!ret)
 		return -EINVAL;
 	r = facts_cuda_release(toolkit_version, &rel);
-	if (r < 0)
-		return r;
-	if (!rel->linux_min_driver)
-		return -ENODATA;
-	*ret = rel->linux_min_driver;
-	return 0;
+	return r < 0 ? r : row_text(rel->linux_min_driver, ret);
 }
 
 int facts_minor_compat_floor(unsigned cuda_major, const struct facts_minor_compat **ret)
@@ -227,9 +250,7 @@ int facts_driver_branch(const char *driver_version, const struct facts_driver_br
 	struct version v;
 	int r;
 
-	if (!driver_version || !ret)
-		return -EINVAL;
-	r = version_parse(driver_version, &v);
+	r = lookup_version(driver_version, ret, &v);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < facts_driver_branch_table_len; i++)
@@ -245,9 +266,7 @@ int facts_cuda_arch(const char *cuda_version, const struct facts_cuda_arch **ret
 	struct version want;
 	int r;
 
-	if (!cuda_version || !ret)
-		return -EINVAL;
-	r = version_parse(cuda_version, &want);
+	r = lookup_version(cuda_version, ret, &want);
 	if (r < 0)
 		return r;
 	if (want.n < 2)
@@ -274,33 +293,20 @@ int facts_cuda_ptx_isa(const char *cuda_version, const char **ret)
 	if (!ret)
 		return -EINVAL;
 	r = facts_cuda_arch(cuda_version, &a);
-	if (r < 0)
-		return r;
-	if (!a->ptx_isa_version)
-		return -ENODATA;
-	*ret = a->ptx_isa_version;
-	return 0;
+	return r < 0 ? r : row_text(a->ptx_isa_version, ret);
 }
 
 int facts_xid(unsigned code, const struct facts_xid **ret)
 {
-	size_t lo = 0, hi = facts_xid_table_len;
+	const struct facts_xid *x;
 
 	if (!ret)
 		return -EINVAL;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (facts_xid_table[mid].xid == code) {
-			*ret = &facts_xid_table[mid];
-			return 0;
-		}
-		if (facts_xid_table[mid].xid < code)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -ENOENT;
+	x = bsearch(&code, facts_xid_table, facts_xid_table_len, sizeof(*x), cmp_leading_unsigned);
+	if (!x)
+		return -ENOENT;
+	*ret = x;
+	return 0;
 }
 
 int facts_threshold(const char *name, const struct facts_threshold **ret)
@@ -395,9 +401,7 @@ int facts_cudnn_nth(const char *cudnn_version, size_t n, const struct facts_cudn
 	struct version v;
 	int r;
 
-	if (!cudnn_version || !ret)
-		return -EINVAL;
-	r = version_parse(cudnn_version, &v);
+	r = lookup_version(cudnn_version, ret, &v);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < facts_cudnn_table_len; i++)
@@ -460,9 +464,7 @@ int facts_ptx_isa_for_driver(const char *driver_version, const struct facts_ptx_
 	struct version v;
 	int r;
 
-	if (!driver_version || !ret)
-		return -EINVAL;
-	r = version_parse(driver_version, &v);
+	r = lookup_version(driver_version, ret, &v);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < facts_ptx_isa_table_len; i++) {
@@ -488,23 +490,16 @@ unsigned facts_ptx_isa_max_branch(void)
 
 int facts_sm_arch(unsigned sm, const struct facts_sm_arch **ret)
 {
-	size_t lo = 0, hi = facts_sm_arch_table_len;
+	const struct facts_sm_arch *a;
 
 	if (!ret)
 		return -EINVAL;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (facts_sm_arch_table[mid].sm == sm) {
-			*ret = &facts_sm_arch_table[mid];
-			return 0;
-		}
-		if (facts_sm_arch_table[mid].sm < sm)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -ENOENT;
+	a = bsearch(&sm, facts_sm_arch_table, facts_sm_arch_table_len, sizeof(*a),
+		    cmp_leading_unsigned);
+	if (!a)
+		return -ENOENT;
+	*ret = a;
+	return 0;
 }
 
 /* "6.2.0-66" → 6.2.0: a dotted prefix followed by nothing or a "-build" suffix. */

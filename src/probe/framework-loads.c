@@ -150,14 +150,8 @@ static void write_search(struct snap_node *pkg, const struct elf_dynamic *d,
 	snap_set_str(s, "library", library, library);
 	if (d->soname)
 		snap_set_str(s, "soname", d->soname, library);
-	if (q->rpath)
-		snap_set_str(s, "rpath", q->rpath, library);
-	else
-		snap_set_state(s, "rpath", FACT_ABSENT, library, "no DT_RPATH");
-	if (q->runpath)
-		snap_set_str(s, "runpath", q->runpath, library);
-	else
-		snap_set_state(s, "runpath", FACT_ABSENT, library, "no DT_RUNPATH");
+	snap_set_str_or_absent(s, "rpath", q->rpath, library, "no DT_RPATH");
+	snap_set_str_or_absent(s, "runpath", q->runpath, library, "no DT_RUNPATH");
 	/* DT_RPATH is ignored when DT_RUNPATH is present (ld.so(8)). */
 	snap_set_str(s, "search_path_kind", q->runpath ? "runpath" : q->rpath ? "rpath" : "none",
 		     library);

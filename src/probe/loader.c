@@ -460,8 +460,10 @@ static int judge(struct loader *l, struct loader_candidate *c)
 	return 0;
 }
 
-static int add_candidate(struct loader *l, struct loader_result *r, const char *dir,
-			 const char *path, enum loader_via via, const char *hwcaps)
+/* Appends a candidate with copies of path and dir (may be NULL): 1 and *ret; 0 when r is
+ * full (marked truncated); -ENOMEM. */
+static int cand_append(struct loader_result *r, const char *dir, const char *path,
+		       enum loader_via via, struct loader_candidate **ret)
 {
 	struct loader_candidate *c;
 
@@ -470,7 +472,7 @@ static int add_candidate(struct loader *l, struct loader_result *r, const char *
 		return 0;
 	}
 	c = &r->cands[r->n_cands];
-	*c = (struct loader_candidate){ .via = via, .hwcaps_subdir = hwcaps };
+	*c = (struct loader_candidate){ .via = via };
 	c->path = strdup(path);
 	c->dir = dir ? strdup(dir) : NULL;
 	if (!c->path || (dir && !c->dir)) {
@@ -478,6 +480,19 @@ static int add_candidate(struct loader *l, struct loader_result *r, const char *
 		return -ENOMEM;
 	}
 	r->n_cands++;
+	*ret = c;
+	return 1;
+}
+
+static int add_candidate(struct loader *l, struct loader_result *r, const char *dir,
+			 const char *path, enum loader_via via, const char *hwcaps)
+{
+	struct loader_candidate *c;
+	int k = cand_append(r, dir, path, via, &c);
+
+	if (k <= 0)
+		return k;
+	c->hwcaps_subdir = hwcaps;
 	return judge(l, c);
 }
 
@@ -539,21 +554,12 @@ static int search_dir(struct loader *l, struct loader_result *r, const char *dir
 		return 0;
 	if (err < 0) {
 		struct loader_candidate *c;
+		int k = cand_append(r, dir, path, via, &c);
 
-		if (r->n_cands >= LOADER_MAX_CANDIDATES) {
-			r->truncated = true;
-			return 0;
-		}
-		c = &r->cands[r->n_cands];
-		*c = (struct loader_candidate){ .via = via, .err = err };
-		c->path = strdup(path);
-		c->dir = strdup(dir);
-		if (!c->path || !c->dir) {
-			cand_done(c);
-			return -ENOMEM;
-		}
+		if (k <= 0)
+			return k;
+		c->err = err;
 		c->verdict = err == -EACCES ? LOADER_SKIP_ERRNO : LOADER_FAIL_ERRNO;
-		r->n_cands++;
 		return 0;
 	}
 	return add_candidate(l, r, dir, path, via, NULL);

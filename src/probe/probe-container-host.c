@@ -417,14 +417,8 @@ static void probe_cdi_file(struct probe_env *pe, struct snap_node *o, const char
 		return;
 	}
 	snap_set_str(o, "format", spec->json ? "json" : "yaml", path);
-	if (spec->cdi_version)
-		snap_set_str(o, "cdi_version", spec->cdi_version, path);
-	else
-		snap_set_state(o, "cdi_version", FACT_ABSENT, path, "no cdiVersion");
-	if (spec->kind)
-		snap_set_str(o, "kind", spec->kind, path);
-	else
-		snap_set_state(o, "kind", FACT_ABSENT, path, "no kind");
+	snap_set_str_or_absent(o, "cdi_version", spec->cdi_version, path, "no cdiVersion");
+	snap_set_str_or_absent(o, "kind", spec->kind, path, "no kind");
 	/* Names that are GPU/MIG UUIDs go to their own list, which --redact hides. */
 	devs = snap_array(o, "devices");
 	uuids = snap_array(o, "device_uuids");

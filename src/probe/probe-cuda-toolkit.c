@@ -645,31 +645,6 @@ static bool pkg_record(const struct tk_files *f, const char *pip, const char *co
 	return false;
 }
 
-/* The library file with the longest version suffix of `base` (libcudart.so.12.4.127). */
-static bool lib_best(const struct tk_files *f, const char *base, const char **ret_name,
-		     const char **ret_dir)
-{
-	unsigned best = 0;
-
-	*ret_name = NULL;
-	for (size_t i = 0; i < f->n_lib; i++)
-		STRV_FOREACH(n, f->lib_names[i])
-		{
-			const char *v;
-			unsigned k;
-
-			if (!probe_lib_name_match(*n, base, &v))
-				continue;
-			k = probe_version_fields(v);
-			if (!*ret_name || k > best) {
-				best = k;
-				*ret_name = *n;
-				*ret_dir = f->lib_dirs[i];
-			}
-		}
-	return *ret_name != NULL;
-}
-
 struct header_result {
 	char version[PROBE_VERSION_MAX];
 	char *path; /* the header read, or NULL */
@@ -746,8 +721,9 @@ static void probe_component(struct probe_env *pe, struct snap_node *comps, const
 			     json_string_value(json_object_get(
 				     json_object_get(f->version_json, c->vjson), "version")),
 			     f->version_json_path);
-	} else if (lib_best(f, c->lib, &best, &best_dir) &&
-		   probe_lib_name_match(best, c->lib, &lv) && probe_version_fields(lv) >= 3) {
+	} else if (probe_lib_best(f->lib_names, f->lib_dirs, f->n_lib, c->lib, &best, &best_dir,
+				  &lv) &&
+		   probe_version_fields(lv) >= 3) {
 		if (asprintf(&lib_src, "%s/%s", best_dir, best) >= 0)
 			snap_set_str(o, "version", lv, lib_src);
 	} else if (h.err == 0 && h.version[0]) {
@@ -770,17 +746,10 @@ static bool version_from_json(struct probe_env *pe, struct tk_files *f, struct s
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	json_t *j, *v;
-	int err;
 
-	if (asprintf(&path, "%s/version.json", prefix) < 0)
+	if (probe_read_optional(pe->root, prefix, "version.json", ROOT_CAP_TEXT, tk, "version_json",
+				&path, &text) < 0)
 		return false;
-	err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
-	if (err == -ENOENT)
-		return false;
-	if (err < 0) {
-		snap_set_errno(tk, "version_json", err, path);
-		return false;
-	}
 	j = json_loads(text, 0, NULL);
 	/* Kept for the components' entries ("libcublas": {"version": "12.4.5.8"}). */
 	if (json_is_object(j) && !f->version_json) {
@@ -847,8 +816,8 @@ static bool version_from_libcudart(const struct tk_files *f, struct snap_node *t
 	_cleanup_free_ char *src = NULL;
 	const char *name, *dir, *v;
 
-	if (!lib_best(f, "libcudart.so", &name, &dir) ||
-	    !probe_lib_name_match(name, "libcudart.so", &v) || probe_version_fields(v) < 3 ||
+	if (!probe_lib_best(f->lib_names, f->lib_dirs, f->n_lib, "libcudart.so", &name, &dir, &v) ||
+	    probe_version_fields(v) < 3 ||
 	    asprintf(&src, "%s/%s", dir, name) < 0)
 		return false;
 	snap_set_str(tk, "version", v, src);
@@ -1067,6 +1036,25 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 	probe_header_fact(pe, tk, prefix, "nccl_version", "nccl.h", nccl);
 	probe_stub(pe, tk, prefix);
 	tk_files_done(&f);
+	return 0;
+}
+
+int probe_read_optional(struct root *r, const char *dir, const char *name, size_t max,
+			struct snap_node *node, const char *key, char **ret_path, char **ret_text)
+{
+	_cleanup_free_ char *path = NULL;
+	int err;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	err = root_read_text(r, path, max, ret_text);
+	if (err == -ENOENT)
+		return err;
+	if (err < 0) {
+		snap_set_errno(node, key, err, path);
+		return err;
+	}
+	*ret_path = TAKE_PTR(path);
 	return 0;
 }
 

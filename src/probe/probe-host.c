@@ -24,7 +24,7 @@ static void probe_os_release(struct probe_env *pe, struct snap_node *host)
 	_cleanup_free_ char *text = NULL;
 	const char *path = paths[0];
 	int err = -ENOENT;
-	char *state, *line;
+	char *state, *line, *v;
 
 	for (size_t i = 0; i < ARRAY_SIZE(paths) && err == -ENOENT; i++) {
 		path = paths[i];
@@ -35,15 +35,12 @@ static void probe_os_release(struct probe_env *pe, struct snap_node *host)
 		return;
 	}
 	state = text;
-	while ((line = line_next(&state))) {
+	while (kv_next(&state, '=', &line, &v)) {
 		static const struct {
 			const char *key, *name;
 		} keys[] = { { "PRETTY_NAME", "pretty_name" }, { "ID", "id" }, { "VERSION_ID", "version_id" } };
-		char *v = kv_split(line, '=');
 		size_t n;
 
-		if (!v)
-			continue;
 		/* os-release values may be quoted with " or ' (os-release(5)). */
 		n = strlen(v);
 		if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
@@ -62,18 +59,14 @@ void probe_parse_cpuinfo(struct snap_node *cpu, const char *text, size_t len, co
 {
 	_cleanup_free_ char *buf = probe_text_dup(text, len);
 	int64_t logical = 0;
-	char *state, *line;
+	char *state, *line, *v;
 
 	if (!buf) {
 		snap_set_errno(cpu, "model", -ENOMEM, path);
 		return;
 	}
 	state = buf;
-	while ((line = line_next(&state))) {
-		char *v = kv_split(line, ':');
-
-		if (!v)
-			continue;
+	while (kv_next(&state, ':', &line, &v)) {
 		strstrip(line);
 		if (strcmp(line, "processor") == 0)
 			logical++;
@@ -130,18 +123,14 @@ void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t le
 			     const char *path, const char *group_text, const char *group_source)
 {
 	_cleanup_free_ char *buf = probe_text_dup(text, len);
-	char *state, *line;
+	char *state, *line, *v;
 
 	if (!buf) {
 		snap_set_errno(proc, "uid", -ENOMEM, path);
 		return;
 	}
 	state = buf;
-	while ((line = line_next(&state))) {
-		char *v = kv_split(line, ':');
-
-		if (!v)
-			continue;
+	while (kv_next(&state, ':', &line, &v)) {
 		if (streq(line, "Uid") && !snap_child(proc, "uid")) {
 			set_id_pair(proc, v, "uid", "euid", path);
 		} else if (streq(line, "Gid") && !snap_child(proc, "gid")) {
@@ -207,7 +196,7 @@ static void probe_memory(struct probe_env *pe, struct snap_node *host)
 {
 	static const char path[] = "/proc/meminfo";
 	_cleanup_free_ char *text = NULL;
-	char *state, *line;
+	char *state, *line, *v;
 	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
 
 	if (err < 0) {
@@ -215,11 +204,10 @@ static void probe_memory(struct probe_env *pe, struct snap_node *host)
 		return;
 	}
 	state = text;
-	while ((line = line_next(&state))) {
+	while (kv_next(&state, ':', &line, &v)) {
 		uint64_t kib;
-		char *v = kv_split(line, ':');
 
-		if (!v || strcmp(line, "MemTotal") != 0)
+		if (strcmp(line, "MemTotal") != 0)
 			continue;
 		v[strcspn(v, " ")] = '\0';
 		if (parse_u64(v, 10, &kib) < 0 || kib > INT64_MAX) {

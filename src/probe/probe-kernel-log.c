@@ -406,17 +406,6 @@ out:
 
 /* Appends one /dev/kmsg record as dmesg prints it: "[sec.usec] message", \xNN unescaped,
  * one line per line of the message; the " KEY=value" dictionary lines are dropped. */
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 void probe_kmsg_record_to_text(struct strbuf *sb, const char *rec, size_t len)
 {
 	const char *semi, *end, *ts;
@@ -450,8 +439,8 @@ void probe_kmsg_record_to_text(struct strbuf *sb, const char *rec, size_t len)
 	for (const char *p = semi + 1; p < end; p++) {
 		int hi, lo;
 
-		if (p[0] == '\\' && end - p >= 4 && p[1] == 'x' && (hi = hexval(p[2])) >= 0 &&
-		    (lo = hexval(p[3])) >= 0) {
+		if (p[0] == '\\' && end - p >= 4 && p[1] == 'x' &&
+		    (hi = parse_hex_digit(p[2])) >= 0 && (lo = parse_hex_digit(p[3])) >= 0) {
 			int v = hi << 4 | lo;
 
 			p += 3;

@@ -94,18 +94,14 @@ void probe_parse_nvidia_version(struct snap_node *nv, const char *text, size_t l
 {
 	_cleanup_free_ char *copy = probe_text_dup(text, len), *raw = probe_text_dup(text, len);
 	bool have_nvrm = false;
-	char *state, *line;
+	char *state, *line, *v;
 
 	if (!copy || !raw) {
 		snap_set_errno(nv, "proc_version", -ENOMEM, path);
 		return;
 	}
 	state = copy;
-	while ((line = line_next(&state))) {
-		char *v = kv_split(line, ':');
-
-		if (!v)
-			continue;
+	while (kv_next(&state, ':', &line, &v)) {
 		if (streq(line, "NVRM version") && !have_nvrm) {
 			static const char unix_[] = "NVIDIA UNIX ";
 			static const char open[] = "NVIDIA UNIX Open Kernel Module for ";
@@ -175,18 +171,14 @@ void probe_parse_nvidia_gpu_info(struct snap_node *g, const char *text, size_t l
 		{ "Bus Type", "bus_type" }, { "Bus Location", "bus_location" },
 	};
 	_cleanup_free_ char *buf = probe_text_dup(text, len);
-	char *state, *line;
+	char *state, *line, *v;
 
 	if (!buf) {
 		snap_set_errno(g, "model", -ENOMEM, path);
 		return;
 	}
 	state = buf;
-	while ((line = line_next(&state))) {
-		char *v = kv_split(line, ':');
-
-		if (!v)
-			continue;
+	while (kv_next(&state, ':', &line, &v)) {
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			if (streq(line, keys[i].key))
 				snap_set_str(g, keys[i].name, v, path);
@@ -537,7 +529,7 @@ static void probe_kfd(struct probe_env *pe, struct snap_node *amd)
 	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *path = NULL, *text = NULL;
 		struct snap_node *node;
-		char *state, *line;
+		char *state, *line, *v;
 		bool seen = false;
 		unsigned idx;
 
@@ -557,11 +549,10 @@ static void probe_kfd(struct probe_env *pe, struct snap_node *amd)
 			continue;
 		}
 		state = text;
-		while ((line = line_next(&state))) {
-			char *v = kv_split(line, ' ');
+		while (kv_next(&state, ' ', &line, &v)) {
 			uint64_t val;
 
-			if (!v || !streq(line, "gfx_target_version"))
+			if (!streq(line, "gfx_target_version"))
 				continue;
 			seen = true;
 			if (parse_u64(v, 10, &val) < 0 || val > INT32_MAX) {

@@ -91,10 +91,7 @@ static void write_maps(struct snap_node *proc, const char *path, char *text)
 		e = snap_append_object(arr);
 		snap_set_str(e, "path", name, path);
 		version = loader_version_from_name(base, base);
-		if (version)
-			snap_set_str(e, "version", version, name);
-		else
-			snap_set_state(e, "version", FACT_ABSENT, name, "no version in the file name");
+		snap_set_str_or_absent(e, "version", version, name, "no version in the file name");
 		snap_set_bool(e, "deleted", deleted, path);
 		snap_set_bool(e, "is_stub", loader_path_has_component(name, "stubs"), name);
 	}

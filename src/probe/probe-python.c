@@ -419,6 +419,20 @@ struct kernels {
 	char **needed;
 };
 
+/* Adds t unless a target of the same name and kind is there; false when k is full. */
+static bool kernels_add(struct kernels *k, const struct target *t)
+{
+	for (size_t j = 0; j < k->n; j++)
+		if (streq(k->t[j].name, t->name) && k->t[j].kind == t->kind)
+			return true;
+	if (k->n >= MAX_TARGETS) {
+		k->truncated = true;
+		return false;
+	}
+	k->t[k->n++] = *t;
+	return true;
+}
+
 static void kernels_done(struct kernels *k)
 {
 	free(k->soname);
@@ -492,7 +506,6 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *
 	for (size_t i = 0; i < fr->n_entries; i++) {
 		const struct fatbin_entry *e = &fr->entries[i];
 		struct target t = { .arch = e->arch, .variant = e->variant, .ptx_major = -1 };
-		bool dup = false;
 
 		t.kind = e->kind == FATBIN_KIND_ELF ? "sass" : e->kind == FATBIN_KIND_PTX ? "ptx" :
 			 e->kind == FATBIN_KIND_LTO ? "lto" : "unknown";
@@ -501,36 +514,21 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *
 			t.ptx_major = e->ptx_major >= 0 ? e->ptx_major : (int)e->ver_major;
 			t.ptx_minor = e->ptx_major >= 0 ? e->ptx_minor : (int)e->ver_minor;
 		}
-		for (size_t j = 0; j < k->n && !dup; j++)
-			dup = streq(k->t[j].name, t.name) && k->t[j].kind == t.kind;
-		if (dup)
-			continue;
-		if (k->n >= MAX_TARGETS) {
-			k->truncated = true;
+		if (!kernels_add(k, &t))
 			break;
-		}
-		k->t[k->n++] = t;
 	}
 	/* AMD code objects: one per target ID, the host entry of each bundle skipped. */
 	for (size_t i = 0; i < fr->n_bundle_entries && !k->truncated; i++) {
 		const struct fatbin_bundle_entry *b = &fr->bundle_entries[i];
 		struct target t = { .kind = "amdgcn", .ptx_major = -1 };
-		bool dup = false;
 
 		if (!b->gfx[0] || !startswith(b->triple, "amdgcn"))
 			continue;
 		snprintf(t.name, sizeof(t.name), "%s", b->target);
 		snprintf(t.gfx, sizeof(t.gfx), "%s", b->gfx);
 		t.arch = gfx_order(b->gfx);
-		for (size_t j = 0; j < k->n && !dup; j++)
-			dup = streq(k->t[j].name, t.name) && k->t[j].kind == t.kind;
-		if (dup)
-			continue;
-		if (k->n >= MAX_TARGETS) {
-			k->truncated = true;
+		if (!kernels_add(k, &t))
 			break;
-		}
-		k->t[k->n++] = t;
 	}
 	qsort(k->t, k->n, sizeof(k->t[0]), target_cmp);
 	if ((fr->soname && !(k->soname = strdup(fr->soname))) ||
@@ -1393,7 +1391,7 @@ static void probe_pyvenv_cfg(struct probe_env *pe, struct snap_node *env, const 
 	};
 	_cleanup_free_ char *path = path_join(prefix, "pyvenv.cfg"), *text = NULL;
 	struct snap_node *cfg;
-	char *state, *line;
+	char *state, *line, *v;
 	int r;
 
 	if (!path)
@@ -1405,11 +1403,7 @@ static void probe_pyvenv_cfg(struct probe_env *pe, struct snap_node *env, const 
 	}
 	cfg = snap_object(env, "pyvenv_cfg");
 	state = text;
-	while ((line = line_next(&state))) {
-		char *v = kv_split(line, '=');
-
-		if (!v)
-			continue;
+	while (kv_next(&state, '=', &line, &v)) {
 		strstrip(line);
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			if (streq(line, keys[i].cfg) && !snap_child(cfg, keys[i].key)) {

@@ -203,26 +203,10 @@ static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, cha
 		if (root_list_dir(pe->root, dirs[i], MAX_DIR_ENTRIES, &names[i]) < 0)
 			names[i] = NULL;
 	for (size_t b = 0; b < ARRAY_SIZE(rocm_libs); b++) {
-		const char *best = NULL, *best_dir = NULL, *best_v = NULL;
-		unsigned best_k = 0;
+		const char *best, *best_dir, *best_v;
 
-		for (size_t i = 0; i < n_dirs && i < ARRAY_SIZE(names); i++)
-			STRV_FOREACH(nm, names[i])
-			{
-				const char *v;
-				unsigned k;
-
-				if (!probe_lib_name_match(*nm, rocm_libs[b], &v))
-					continue;
-				k = probe_version_fields(v);
-				if (!best || k > best_k) {
-					best = *nm;
-					best_dir = dirs[i];
-					best_v = v;
-					best_k = k;
-				}
-			}
-		if (best) {
+		if (probe_lib_best(names, dirs, MIN(n_dirs, ARRAY_SIZE(names)), rocm_libs[b], &best,
+				   &best_dir, &best_v)) {
 			struct snap_node *o = snap_append_object(arr);
 			_cleanup_free_ char *path = NULL,
 					    *name = strndup(rocm_libs[b], strlen(rocm_libs[b]) - 3);
@@ -231,7 +215,7 @@ static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, cha
 				break;
 			snap_set_str(o, "name", name, best_dir);
 			snap_set_str(o, "file", best, path);
-			if (best_k > 0)
+			if (probe_version_fields(best_v) > 0)
 				snap_set_str(o, "version", best_v, path);
 			else
 				snap_set_state(o, "version", FACT_ABSENT, path,
@@ -248,17 +232,10 @@ static bool hip_from_header(struct probe_env *pe, struct snap_node *o, const cha
 					    "HIP_VERSION_PATCH"};
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	char ver[PROBE_VERSION_MAX];
-	int r;
 
-	if (asprintf(&path, "%s/hip/hip_version.h", inc) < 0)
+	if (probe_read_optional(pe->root, inc, "hip/hip_version.h", ROOT_CAP_TEXT, o, "hip_version",
+				&path, &text) < 0)
 		return false;
-	r = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
-	if (r == -ENOENT)
-		return false;
-	if (r < 0) {
-		snap_set_errno(o, "hip_version", r, path);
-		return false;
-	}
 	if (probe_header_version(text, strlen(text), names, 3, ver, sizeof(ver)) < 0) {
 		snap_set_malformed(o, "hip_version", text, path,
 				   "HIP_VERSION_MAJOR/MINOR/PATCH not found");
@@ -292,17 +269,10 @@ static bool version_from_info(struct probe_env *pe, struct snap_node *o, const c
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	char ver[PROBE_VERSION_MAX];
-	int r;
 
-	if (asprintf(&path, "%s/.info/version", prefix) < 0)
+	if (probe_read_optional(pe->root, prefix, ".info/version", ROOT_CAP_ATTR, o, "version_info",
+				&path, &text) < 0)
 		return false;
-	r = root_read_text(pe->root, path, ROOT_CAP_ATTR, &text);
-	if (r == -ENOENT)
-		return false;
-	if (r < 0) {
-		snap_set_errno(o, "version_info", r, path);
-		return false;
-	}
 	if (probe_version_line(text, strlen(text), ver, sizeof(ver)) < 0) {
 		snap_set_malformed(o, "version_info", text, path, "no version line");
 		return false;

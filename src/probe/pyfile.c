@@ -13,6 +13,7 @@
 
 #include "pyfile.h"
 #include "shared/macro.h"
+#include "shared/parse.h"
 
 struct cur {
 	const char *p;
@@ -71,17 +72,6 @@ static void skip_space(struct cur *c, bool multiline)
 	}
 }
 
-static int hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 static int parse_string(struct cur *c, char **ret)
 {
 	char q = c->p[c->pos];
@@ -115,8 +105,10 @@ static int parse_string(struct cur *c, char **ret)
 			case '\\': case '\'': case '"': ch = e; break;
 			case '\n': continue; /* line continuation inside the string */
 			case 'x': {
-				int h = c->pos + 1 < c->len ? hexval((unsigned char)c->p[c->pos]) : -1;
-				int l = h >= 0 ? hexval((unsigned char)c->p[c->pos + 1]) : -1;
+				int h = c->pos + 1 < c->len ?
+						parse_hex_digit((unsigned char)c->p[c->pos]) : -1;
+				int l = h >= 0 ? parse_hex_digit((unsigned char)c->p[c->pos + 1]) :
+						 -1;
 
 				if (l < 0)
 					return -EBADMSG;

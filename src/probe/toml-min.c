@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "shared/macro.h"
+#include "shared/parse.h"
 #include "shared/strv.h"
 #include "toml-min.h"
 
@@ -185,17 +186,6 @@ static int put_utf8(struct parser *ps, char *out, size_t *n, uint32_t cp)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * A string starting at ps->p (the opening quote). Basic strings ("…", """…""") take
  * escapes; literal strings ('…', '''…''') do not. Multi-line forms drop a newline right
@@ -292,7 +282,7 @@ static int parse_string(struct parser *ps, bool allow_multi, char **ret)
 			int r;
 
 			for (unsigned i = 0; i < digits; i++) {
-				int h = hexval(peek(ps, 1 + i));
+				int h = parse_hex_digit(peek(ps, 1 + i));
 
 				if (h < 0)
 					return FAIL(ps, "bad \\u escape");
@@ -561,7 +551,7 @@ static int is_dec(int c)
 }
 static int is_hex(int c)
 {
-	return hexval((char)c) >= 0;
+	return parse_hex_digit((char)c) >= 0;
 }
 static int is_oct(int c)
 {
@@ -681,7 +671,7 @@ static int parse_number(struct parser *ps, struct toml_value *v)
 	}
 	buf[blen] = '\0';
 	for (size_t i = 0; i < blen; i++) {
-		uint64_t d = (uint64_t)hexval(buf[i]);
+		uint64_t d = (uint64_t)parse_hex_digit(buf[i]);
 
 		if (acc > (UINT64_MAX - d) / (uint64_t)base)
 			return FAIL(ps, "integer out of range");
@@ -748,6 +738,14 @@ static int concat_path(char *const *a, char *const *b, char ***ret)
 			return r;
 	*ret = TAKE_PTR(out);
 	return 0;
+}
+
+/* The table that the following key/value lines go into: a copy of path. */
+static int set_table(struct parser *ps, char *const *path)
+{
+	strv_free(ps->table);
+	ps->table = NULL;
+	return concat_path(path, NULL, &ps->table);
 }
 
 /*
@@ -911,9 +909,7 @@ static int parse_header(struct parser *ps)
 		r = add_implicit_tables(ps, path, 0);
 		if (r < 0)
 			return r;
-		strv_free(ps->table);
-		ps->table = NULL;
-		r = concat_path(path, NULL, &ps->table);
+		r = set_table(ps, path);
 		if (r < 0)
 			return r;
 		r = add_entry(ps, TAKE_PTR(path), &t);
@@ -956,9 +952,7 @@ static int parse_header(struct parser *ps)
 		r = strv_push(&path, idx);
 		if (r < 0)
 			return r;
-		strv_free(ps->table);
-		ps->table = NULL;
-		r = concat_path(path, NULL, &ps->table);
+		r = set_table(ps, path);
 		if (r < 0)
 			return r;
 		r = add_entry(ps, TAKE_PTR(path), &elem);

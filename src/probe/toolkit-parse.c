@@ -206,6 +206,36 @@ unsigned probe_version_fields(const char *ver)
 	return n + 1;
 }
 
+bool probe_lib_best(char **const *names, char *const *dirs, size_t n, const char *base,
+		    const char **ret_name, const char **ret_dir, const char **ret_ver)
+{
+	const char *best = NULL, *best_dir = NULL, *best_v = NULL;
+	unsigned best_k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (char **nm = names[i]; nm && *nm; nm++) {
+			const char *v;
+			unsigned k;
+
+			if (!probe_lib_name_match(*nm, base, &v))
+				continue;
+			k = probe_version_fields(v);
+			if (!best || k > best_k) {
+				best = *nm;
+				best_dir = dirs[i];
+				best_v = v;
+				best_k = k;
+			}
+		}
+	if (!best)
+		return false;
+	*ret_name = best;
+	*ret_dir = best_dir;
+	if (ret_ver)
+		*ret_ver = best_v;
+	return true;
+}
+
 bool probe_lib_name_match(const char *name, const char *base, const char **ret_ver)
 {
 	size_t bl = strlen(base);

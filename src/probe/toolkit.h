@@ -12,7 +12,7 @@
  *   conda-meta record names ("<name>-<version>-<build>.json", conda docs "pkg-specs"),
  *   KEY=VALUE files (ROCm bin/.hipVersion, share/hip/version, written by HIP's CMake),
  *   dpkg's status file (deb-control(5)).
- * probe_link_chain() (probe-cuda-toolkit.c) reads a symlink chain through the root.
+ * probe_link_chain() and probe_read_optional() (probe-cuda-toolkit.c) read through the root.
  */
 #pragma once
 
@@ -41,6 +41,11 @@ int probe_parse_nvcc_version(const char *text, size_t len, char *release, size_t
 bool probe_lib_name_match(const char *name, const char *base, const char **ret_ver);
 /* Number of dot-separated fields of a version suffix ("9.19.0" → 3, "" → 0). */
 unsigned probe_version_fields(const char *ver);
+/* Over the listings names[i] of directories dirs[i] (i < n; a NULL listing is empty): the file
+ * matching base (probe_lib_name_match) with the longest version suffix, the first of equals
+ * ("libcudart.so.12.4.127" over "libcudart.so.12"). ret_ver may be NULL. */
+bool probe_lib_best(char **const *names, char *const *dirs, size_t n, const char *base,
+		    const char **ret_name, const char **ret_dir, const char **ret_ver);
 /* "<base>[_cu<N>][_libs]-<version>.dist-info" → version. */
 bool probe_dist_info_match(const char *name, const char *base, char *ver, size_t len);
 /* "<base>-<version>-<build>.json" (conda-meta) → version; base must be the whole name. */
@@ -62,6 +67,14 @@ int probe_dpkg_status_version(const char *text, size_t len, const char *package,
  * ends in a missing target (ret_dangling set), other -errno from the root.
  */
 int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bool *ret_dangling);
+/*
+ * Reads dir/name through the root (at most max bytes), a version source that may be missing:
+ * 0 with *ret_path and *ret_text (both malloc()ed); -ENOENT, not recorded, when it does not
+ * exist (the next source is tried); any other error is recorded as snap_set_errno(node, key)
+ * and returned (-ENOMEM for the path itself is returned only).
+ */
+int probe_read_optional(struct root *r, const char *dir, const char *name, size_t max,
+			struct snap_node *node, const char *key, char **ret_path, char **ret_text);
 /* A rejected candidate: {path, found_via[], toolkit (why), link_chain[]} appended to arr. */
 void probe_reject(struct root *r, struct snap_node *arr, const char *origin, const char *via,
 		  const char *prefix, int err, const char *why);

@@ -352,15 +352,8 @@ RULE_CHECK(check_cdi_spec_stale)
 
 	if (snap_count(specs) == 0 || in_container(root))
 		return;
-	switch (nvidia_driver(root, &drv, &fact)) {
-	case DRIVER_NONE:
+	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &drv, &fact))
 		return;
-	case DRIVER_UNKNOWN:
-		rule_need(c, NULL, "the NVIDIA driver version", fact);
-		return;
-	case DRIVER_LOADED:
-		break;
-	}
 	for (size_t i = 0; i < snap_count(specs); i++) {
 		const struct snap_node *sp = snap_at(specs, i);
 		const char *path = snap_get_str(sp, "path") ?: "?";

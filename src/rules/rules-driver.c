@@ -57,6 +57,16 @@ static void nvidia_gpus_evidence(struct finding *f, const struct snap_node *root
 	}
 }
 
+/* The driver's branch row; false (the rule skipped) when the knowledge base lacks it. */
+static bool driver_branch(struct rule_ctx *c, const char *ver, const struct facts_driver_branch **ret)
+{
+	if (facts_driver_branch(ver, ret) < 0) {
+		rule_skip(c, NULL, "driver %s: its branch is not in the knowledge base", ver);
+		return false;
+	}
+	return true;
+}
+
 static void driver_evidence(struct finding *f, const struct snap_node *root)
 {
 	finding_fact(f, "driver.nvidia.module_version", snap_get(root, "driver.nvidia.module_version"));
@@ -66,23 +76,14 @@ static void driver_evidence(struct finding *f, const struct snap_node *root)
 RULE_CHECK(check_module_not_loaded)
 {
 	const struct snap_node *ms = snap_get(root, "driver.kernel_modules.modules_supported");
-	const struct snap_node *fact;
-	const char *ver;
 	struct finding *f;
 	bool modules = true;
 	size_t n = gpus_count(root, gpu_is_nvidia);
 
 	if (n == 0)
 		return;
-	switch (nvidia_driver(root, &ver, &fact)) {
-	case DRIVER_LOADED:
+	if (!rule_no_nvidia_driver(c, root, "the NVIDIA driver version"))
 		return;
-	case DRIVER_UNKNOWN:
-		rule_need(c, NULL, "the NVIDIA driver version", fact);
-		return;
-	case DRIVER_NONE:
-		break;
-	}
 	/* nouveau holding the GPU is the more precise finding (driver.nouveau-bound). */
 	if (any_nvidia_bound_to(root, "nouveau"))
 		return;
@@ -261,19 +262,10 @@ RULE_CHECK(check_branch_drops_gpu)
 
 	if (gpus_count(root, gpu_is_nvidia) == 0)
 		return;
-	switch (nvidia_driver(root, &ver, &fact)) {
-	case DRIVER_NONE:
+	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &ver, &fact))
 		return;
-	case DRIVER_UNKNOWN:
-		rule_need(c, NULL, "the NVIDIA driver version", fact);
+	if (!driver_branch(c, ver, &b))
 		return;
-	case DRIVER_LOADED:
-		break;
-	}
-	if (facts_driver_branch(ver, &b) < 0) {
-		rule_skip(c, NULL, "driver %s: its branch is not in the knowledge base", ver);
-		return;
-	}
 	if (!cc_num(b->oldest_cc, &oldest)) {
 		rule_skip(c, NULL, "driver branch R%u: oldest supported architecture not confirmed",
 			  b->branch);
@@ -346,19 +338,10 @@ RULE_CHECK(check_branch_eol)
 	unsigned eol = 0;
 	int r;
 
-	switch (nvidia_driver(root, &ver, &fact)) {
-	case DRIVER_NONE:
+	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &ver, &fact))
 		return;
-	case DRIVER_UNKNOWN:
-		rule_need(c, NULL, "the NVIDIA driver version", fact);
+	if (!driver_branch(c, ver, &b))
 		return;
-	case DRIVER_LOADED:
-		break;
-	}
-	if (facts_driver_branch(ver, &b) < 0) {
-		rule_skip(c, NULL, "driver %s: its branch is not in the knowledge base", ver);
-		return;
-	}
 	if (facts_threshold("knowledge_base_as_of", &asof) < 0) {
 		rule_skip(c, NULL, "knowledge base has no knowledge_base_as_of date");
 		return;
@@ -408,7 +391,7 @@ static bool error_names(const struct snap_node *fact, const char *what)
 RULE_CHECK(check_nvml_version_mismatch)
 {
 	static const char *const libs[] = { "driver.userspace.libnvidia_ml", "driver.userspace.libcuda" };
-	const struct snap_node *fact, *nvml_init = snap_get(root, "driver.nvml.init");
+	const struct snap_node *nvml_init = snap_get(root, "driver.nvml.init");
 	const struct snap_node *cuda_init = snap_get(root, "driver.cuda.init");
 	const struct snap_node *am = snap_get(root, "driver.kernel_log.api_mismatch");
 	const struct snap_node *libcuda = snap_get(root, "driver.userspace.libcuda");
@@ -419,15 +402,8 @@ RULE_CHECK(check_nvml_version_mismatch)
 	struct finding *f;
 	int64_t count = 0;
 
-	switch (nvidia_driver(root, &ver, &fact)) {
-	case DRIVER_NONE:
+	if (!rule_nvidia_driver(c, root, "the NVIDIA kernel module version", &ver, NULL))
 		return;
-	case DRIVER_UNKNOWN:
-		rule_need(c, NULL, "the NVIDIA kernel module version", fact);
-		return;
-	case DRIVER_LOADED:
-		break;
-	}
 	for (size_t i = 0; i < ARRAY_SIZE(libs); i++) {
 		const struct snap_node *lib = snap_get(root, libs[i]);
 		const char *v = userspace_version(lib);

@@ -372,6 +372,24 @@ static bool fw_runtime_cuda(const struct fw_build *b, char *buf, size_t len,
 	return full;
 }
 
+/* The facts fw_runtime_cuda() read: the build's own CUDA field (cf) and the wheel (or NULLs). */
+static void fw_cuda_evidence(struct finding *f, const struct fw_build *b,
+			     const struct snap_node *cf, const struct snap_node *wheel)
+{
+	char key[192];
+
+	if (cf) {
+		snprintf(key, sizeof(key), "%s.%s", b->key,
+			 b->kind == FW_TORCH ? "cuda" : b->kind == FW_TENSORFLOW ?
+			 "build_info.cuda_version" : "major");
+		finding_fact(f, key, cf);
+	}
+	if (wheel)
+		finding_evidence(f, "nvidia-cuda-runtime wheel", snap_source(snap_child(wheel,
+				 "version")) ?: "?", "%s %s", snap_get_str(wheel, "name") ?: "?",
+				 snap_get_str(wheel, "version") ?: "?");
+}
+
 struct newer_ctx {
 	struct rule_ctx *c;
 	const struct snap_node *root, *drv_fact;
@@ -386,7 +404,7 @@ static void newer_one(const struct fw_build *b, void *u)
 	enum link_state st;
 	struct cuda_req req;
 	struct finding *f;
-	char cuda[32], need[192], key[192], found[16] = "?";
+	char cuda[32], need[192], found[16] = "?";
 	unsigned rma, rmi;
 
 	if (!fw_runtime_cuda(b, cuda, sizeof(cuda), &cf, &wheel)) {
@@ -427,16 +445,7 @@ static void newer_one(const struct fw_build *b, void *u)
 						       "NVIDIA driver on your system is too old (found "
 						       "version " : "",
 				 b->kind == FW_TORCH ? found : "", b->kind == FW_TORCH ? ")\")" : "");
-	if (cf) {
-		snprintf(key, sizeof(key), "%s.%s", b->key,
-			 b->kind == FW_TORCH ? "cuda" : b->kind == FW_TENSORFLOW ?
-			 "build_info.cuda_version" : "major");
-		finding_fact(f, key, cf);
-	}
-	if (wheel)
-		finding_evidence(f, "nvidia-cuda-runtime wheel", snap_source(snap_child(wheel,
-				 "version")) ?: "?", "%s %s", snap_get_str(wheel, "name") ?: "?",
-				 snap_get_str(wheel, "version") ?: "?");
+	fw_cuda_evidence(f, b, cf, wheel);
 	finding_fact(f, "driver.nvidia.module_version", x->drv_fact);
 	finding_evidence(f, "facts.cuda_driver_min", req.first->source, "%s: >= %s",
 			 req.first->toolkit_label, req.first->linux_min_driver);
@@ -499,7 +508,7 @@ static void irrelevant_one(const struct fw_build *b, void *u)
 	const struct snap_node *cf = NULL, *wheel = NULL;
 	unsigned fma, fmi, tma, tmi;
 	struct finding *f;
-	char cuda[32], key[192];
+	char cuda[32];
 
 	if (!fw_runtime_cuda(b, cuda, sizeof(cuda), &cf, &wheel) || !fw_own_runtime(b) ||
 	    !cuda_major_minor(cuda, &fma, &fmi) || !cuda_major_minor(x->tv, &tma, &tmi) ||
@@ -514,16 +523,7 @@ static void irrelevant_one(const struct fw_build *b, void *u)
 			 fma, fmi,
 			 fma != tma ? " (torch.utils.cpp_extension refuses a different CUDA major)" : "");
 	finding_fact(f, "runtime.cuda_toolkits[].version", snap_child(x->tk, "version"));
-	if (cf) {
-		snprintf(key, sizeof(key), "%s.%s", b->key,
-			 b->kind == FW_TORCH ? "cuda" : b->kind == FW_TENSORFLOW ?
-			 "build_info.cuda_version" : "major");
-		finding_fact(f, key, cf);
-	}
-	if (wheel)
-		finding_evidence(f, "nvidia-cuda-runtime wheel", snap_source(snap_child(wheel,
-				 "version")) ?: "?", "%s %s", snap_get_str(wheel, "name") ?: "?",
-				 snap_get_str(wheel, "version") ?: "?");
+	fw_cuda_evidence(f, b, cf, wheel);
 	finding_fix(f, "# nothing to fix for running %s; to build CUDA extensions, use a CUDA "
 		       "%u.%u toolkit (CUDA_HOME=<it>) or the nvidia-cuda-nvcc-cu%u wheel",
 		    fw_module(b), fma, fmi, fma);

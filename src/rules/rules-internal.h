@@ -59,6 +59,14 @@ enum driver_state {
 };
 enum driver_state nvidia_driver(const struct snap_node *root, const char **ret_version,
 				const struct snap_node **ret_fact);
+/* For a rule that judges the loaded NVIDIA driver: true with its version (and fact, if
+ * ret_fact); false when none is loaded, or when its version is unknown, which is recorded as
+ * rule_need(c, NULL, what, <the fact>). */
+bool rule_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, const char *what,
+			const char **ret_version, const struct snap_node **ret_fact);
+/* For a rule about a missing NVIDIA driver: true when none is loaded; false when one is, or when
+ * that is unknown, which is recorded as rule_need(c, NULL, what, <the fact>). */
+bool rule_no_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, const char *what);
 /* Same PCI function whatever the domain width ("00000000:18:00.0" = "0000:18:00.0"); a bus id
  * without function ("0000:46:00", as Xid lines print it) matches every function. */
 bool bus_id_equal(const char *a, const char *b);

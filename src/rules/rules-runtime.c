@@ -46,20 +46,12 @@ static void req_evidence(struct finding *f, const struct cuda_req *req)
 
 RULE_CHECK(check_no_driver_for_toolkit)
 {
-	const struct snap_node *tks = TOOLKITS(root), *fact;
-	const char *ver;
+	const struct snap_node *tks = TOOLKITS(root);
 
 	if (snap_count(tks) == 0)
 		return;
-	switch (nvidia_driver(root, &ver, &fact)) {
-	case DRIVER_LOADED:
+	if (!rule_no_nvidia_driver(c, root, "the NVIDIA driver version"))
 		return;
-	case DRIVER_UNKNOWN:
-		rule_need(c, NULL, "the NVIDIA driver version", fact);
-		return;
-	case DRIVER_NONE:
-		break;
-	}
 	for (size_t i = 0; i < snap_count(tks); i++) {
 		const struct snap_node *tk = snap_at(tks, i);
 		const char *v = snap_get_str(tk, "version");
@@ -103,15 +95,8 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 
 	if (snap_count(tks) == 0)
 		return;
-	switch (nvidia_driver(root, &drv, &fact)) {
-	case DRIVER_NONE:
-		return; /* runtime.no-driver-for-toolkit */
-	case DRIVER_UNKNOWN:
-		rule_need(c, NULL, "the NVIDIA driver version", fact);
-		return;
-	case DRIVER_LOADED:
-		break;
-	}
+	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &drv, &fact))
+		return; /* none: runtime.no-driver-for-toolkit */
 	for (size_t i = 0; i < snap_count(tks); i++) {
 		const struct snap_node *tk = snap_at(tks, i);
 		const char *v = snap_get_str(tk, "version");

@@ -89,6 +89,44 @@ enum driver_state nvidia_driver(const struct snap_node *root, const char **ret_v
 	return DRIVER_UNKNOWN;
 }
 
+bool rule_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, const char *what,
+			const char **ret_version, const struct snap_node **ret_fact)
+{
+	const struct snap_node *fact;
+	const char *ver;
+
+	switch (nvidia_driver(root, &ver, &fact)) {
+	case DRIVER_NONE:
+		return false;
+	case DRIVER_UNKNOWN:
+		rule_need(c, NULL, what, fact);
+		return false;
+	case DRIVER_LOADED:
+		break;
+	}
+	*ret_version = ver;
+	if (ret_fact)
+		*ret_fact = fact;
+	return true;
+}
+
+bool rule_no_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, const char *what)
+{
+	const struct snap_node *fact;
+	const char *ver;
+
+	switch (nvidia_driver(root, &ver, &fact)) {
+	case DRIVER_LOADED:
+		return false;
+	case DRIVER_UNKNOWN:
+		rule_need(c, NULL, what, fact);
+		return false;
+	case DRIVER_NONE:
+		break;
+	}
+	return true;
+}
+
 bool in_container(const struct snap_node *root)
 {
 	return snap_present(snap_get(root, "container.dockerenv")) ||

@@ -68,6 +68,17 @@ int parse_uint(const char *s, int base, unsigned *ret)
 	return 0;
 }
 
+int parse_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 int parse_bool(const char *s, bool *ret)
 {
 	static const char *const yes[] = { "1", "y", "yes", "true", "on" };

@@ -17,6 +17,8 @@ int parse_u64(const char *s, int base, uint64_t *ret);
 int parse_i64(const char *s, int64_t *ret);
 int parse_uint(const char *s, int base, unsigned *ret);
 int parse_bool(const char *s, bool *ret); /* 1/0, yes/no, true/false, on/off, Y/N */
+/* The value of one hex digit (0-9, a-f, A-F): 0..15, or -1 for any other character. */
+int parse_hex_digit(int c);
 
 #define VERSION_MAX_PARTS 5
 struct version {

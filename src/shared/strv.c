@@ -117,6 +117,19 @@ char *kv_split(char *line, char sep)
 	return strstrip(p + 1);
 }
 
+bool kv_next(char **state, char sep, char **ret_key, char **ret_value)
+{
+	char *line, *v;
+
+	while ((line = line_next(state)))
+		if ((v = kv_split(line, sep))) {
+			*ret_key = line;
+			*ret_value = v;
+			return true;
+		}
+	return false;
+}
+
 char *line_next(char **state)
 {
 	char *s = *state, *nl;

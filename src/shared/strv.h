@@ -31,3 +31,6 @@ char *strstrip(char *s);
 char *kv_split(char *line, char sep);
 /* Splits a buffer into lines in place: returns the next line or NULL; *state carries on. */
 char *line_next(char **state);
+/* line_next() over the lines that have sep, split by kv_split(): false at the end of the
+ * buffer; *ret_key (not trimmed) and *ret_value (trimmed) point into it. */
+bool kv_next(char **state, char sep, char **ret_key, char **ret_value);

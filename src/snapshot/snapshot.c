@@ -295,6 +295,14 @@ struct snap_node *snap_set_str(struct snap_node *obj, const char *key, const cha
 	return f;
 }
 
+struct snap_node *snap_set_str_or_absent(struct snap_node *obj, const char *key, const char *value,
+					 const char *source, const char *why_absent)
+{
+	if (!value)
+		return snap_set_state(obj, key, FACT_ABSENT, source, why_absent);
+	return snap_set_str(obj, key, value, source);
+}
+
 struct snap_node *snap_set_strf(struct snap_node *obj, const char *key, const char *source,
 				const char *fmt, ...)
 {

@@ -87,6 +87,9 @@ struct snap_node *snap_set_int(struct snap_node *obj, const char *key, int64_t v
 			       const char *source);
 struct snap_node *snap_set_bool(struct snap_node *obj, const char *key, bool value,
 				const char *source);
+/* snap_set_str() when value is not NULL, else an absent fact with the text why_absent. */
+struct snap_node *snap_set_str_or_absent(struct snap_node *obj, const char *key, const char *value,
+					 const char *source, const char *why_absent);
 /* A fact in any state, with an optional error text. */
 struct snap_node *snap_set_state(struct snap_node *obj, const char *key, enum fact_state state,
 				 const char *source, const char *error);

@@ -32,10 +32,7 @@ FAKE_API cuDeviceGetPCIBusId_fn cuDeviceGetPCIBusId;
 FAKE_API cuGetErrorName_fn cuGetErrorName;
 FAKE_API cuGetErrorString_fn cuGetErrorString;
 
-static const struct {
-	int code;
-	const char *name, *text;
-} codes[] = {
+static const struct fake_code codes[] = {
 	{ 0, "CUDA_SUCCESS", "no error" },
 	{ 1, "CUDA_ERROR_INVALID_VALUE", "invalid argument" },
 	{ 3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error" },
@@ -50,12 +47,13 @@ static const struct {
 	{ 999, "CUDA_ERROR_UNKNOWN", "unknown error" },
 };
 
+#define N_CODES (sizeof(codes) / sizeof(codes[0]))
+
 static int code_of(const char *name)
 {
-	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
-		if (strcmp(codes[i].name, name) == 0)
-			return codes[i].code;
-	return 999;
+	const struct fake_code *c = fake_code_by_name(codes, N_CODES, name);
+
+	return c ? c->code : 999;
 }
 
 static int initialized;
@@ -254,22 +252,24 @@ CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev)
 
 CUresult cuGetErrorName(CUresult rc, const char **s)
 {
+	const struct fake_code *c;
+
 	ENTER(__func__, NULL); /* the stub: 34, pointer untouched */
-	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
-		if (codes[i].code == rc) {
-			*s = codes[i].name;
-			return 0;
-		}
-	return 1;
+	c = fake_code_by_value(codes, N_CODES, rc);
+	if (!c)
+		return 1;
+	*s = c->name;
+	return 0;
 }
 
 CUresult cuGetErrorString(CUresult rc, const char **s)
 {
+	const struct fake_code *c;
+
 	ENTER(__func__, NULL);
-	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
-		if (codes[i].code == rc) {
-			*s = codes[i].text;
-			return 0;
-		}
-	return 1;
+	c = fake_code_by_value(codes, N_CODES, rc);
+	if (!c)
+		return 1;
+	*s = c->text;
+	return 0;
 }

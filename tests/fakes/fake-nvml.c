@@ -65,10 +65,7 @@ FAKE_API nvmlDeviceGetNvLinkState_fn nvmlDeviceGetNvLinkState;
 FAKE_API nvmlDeviceGetRetiredPagesPendingStatus_fn nvmlDeviceGetRetiredPagesPendingStatus;
 FAKE_API nvmlDeviceGetRemappedRows_fn nvmlDeviceGetRemappedRows;
 
-static const struct {
-	int code;
-	const char *name, *text;
-} codes[] = {
+static const struct fake_code codes[] = {
 	{ 0, "NVML_SUCCESS", "Success" },
 	{ 1, "NVML_ERROR_UNINITIALIZED", "Uninitialized" },
 	{ 2, "NVML_ERROR_INVALID_ARGUMENT", "Invalid Argument" },
@@ -87,12 +84,13 @@ static const struct {
 	{ 999, "NVML_ERROR_UNKNOWN", "Unknown Error" },
 };
 
+#define N_CODES (sizeof(codes) / sizeof(codes[0]))
+
 static int code_of(const char *name)
 {
-	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
-		if (strcmp(codes[i].name, name) == 0)
-			return codes[i].code;
-	return NVML_ERROR_UNKNOWN;
+	const struct fake_code *c = fake_code_by_name(codes, N_CODES, name);
+
+	return c ? c->code : NVML_ERROR_UNKNOWN;
 }
 
 static int initialized;
@@ -139,10 +137,9 @@ nvmlReturn_t nvmlShutdown(void)
 
 const char *nvmlErrorString(nvmlReturn_t rc)
 {
-	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
-		if (codes[i].code == rc)
-			return codes[i].text;
-	return "Unknown Error";
+	const struct fake_code *c = fake_code_by_value(codes, N_CODES, (int)rc);
+
+	return c ? c->text : "Unknown Error";
 }
 
 static nvmlReturn_t copy_str(const char *v, char *buf, unsigned len)

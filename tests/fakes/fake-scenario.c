@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The fakes' scenario reader and call injection (see fake-scenario.h). Test code. */
-#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "fake-scenario.h"
+#include "shared/strv.h"
 
 struct kv {
 	char *section, *key, *value;
@@ -18,18 +18,6 @@ struct kv {
 static struct kv *kvs;
 static size_t n_kvs;
 static bool loaded;
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
 
 static void load(void)
 {
@@ -41,7 +29,7 @@ static void load(void)
 	if (!path || !(f = fopen(path, "re")))
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		char *l = trim(line), *eq;
+		char *l = strstrip(line), *eq;
 		struct kv *p;
 
 		if (*l == '#' || *l == ';' || !*l)
@@ -64,8 +52,8 @@ static void load(void)
 			break;
 		kvs = p;
 		kvs[n_kvs].section = strdup(section);
-		kvs[n_kvs].key = strdup(trim(l));
-		kvs[n_kvs].value = strdup(trim(eq + 1));
+		kvs[n_kvs].key = strdup(strstrip(l));
+		kvs[n_kvs].value = strdup(strstrip(eq + 1));
 		n_kvs++;
 	}
 	fclose(f);
@@ -155,4 +143,21 @@ bool fake_inject(const char *section, const char *dev_section, const char *fn,
 		return true;
 	}
 	return false;
+}
+
+const struct fake_code *fake_code_by_value(const struct fake_code *table, size_t n, int code)
+{
+	for (size_t i = 0; i < n; i++)
+		if (table[i].code == code)
+			return &table[i];
+	return NULL;
+}
+
+const struct fake_code *fake_code_by_name(const struct fake_code *table, size_t n,
+					  const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(table[i].name, name) == 0)
+			return &table[i];
+	return NULL;
 }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define FAKE_API __attribute__((visibility("default")))
 
@@ -26,3 +27,13 @@ bool fake_uint(const char *section, const char *key, unsigned long long *ret);
  */
 bool fake_inject(const char *section, const char *dev_section, const char *fn,
 		 int (*name_to_code)(const char *name), int *ret_code);
+
+/* One row of a fake library's table of return codes (the real library's names and texts). */
+struct fake_code {
+	int code;
+	const char *name, *text;
+};
+/* The row of table[0..n-1] with this code / this name, or NULL. */
+const struct fake_code *fake_code_by_value(const struct fake_code *table, size_t n, int code);
+const struct fake_code *fake_code_by_name(const struct fake_code *table, size_t n,
+					  const char *name);

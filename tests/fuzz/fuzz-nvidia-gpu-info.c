@@ -4,26 +4,13 @@
  * (src/probe/probe-text.h), then the JSON writer on what it wrote.
  */
 #include <stdint.h>
-#include <stdlib.h>
 
+#include "fuzz-snapshot.h"
 #include "probe/probe-text.h"
-#include "shared/strbuf.h"
-#include "snapshot/snapshot.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void parse(struct snapshot *s, struct snap_node *n, const uint8_t *data, size_t size)
 {
-	struct snapshot *s = NULL;
-	struct snap_node *n;
-	char *out = NULL;
-
-	if (snapshot_new(&s) < 0)
-		return 0;
-	n = snap_object(snapshot_root(s), "fuzz");
 	probe_parse_nvidia_gpu_info(n, (const char *)data, size, "information");
-	if (snapshot_to_json(s, 0, &out) == 0)
-		free(out);
-	snapshot_unref(s);
-	return 0;
 }
+
+FUZZ_SNAPSHOT_TARGET(parse)

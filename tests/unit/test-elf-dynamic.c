@@ -19,36 +19,18 @@
 #include <cmocka.h>
 
 #include "fatbin/elf-dynamic.h"
+#include "tmptree.h"
 
 #define CORPUS GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/elf-dynamic/"
 
-static char tmpdir[64];
+static char tmpdir[TMPTREE_DIR_MAX];
 static bool have_cc;
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
 
 static struct elf_dynamic *parse_file(const char *path)
 {
 	struct elf_dynamic *d = NULL;
 	size_t len;
-	uint8_t *buf = slurp(path, &len);
+	uint8_t *buf = tmptree_slurp(path, &len);
 
 	assert_non_null(buf);
 	assert_int_equal(elf_dynamic_parse(buf, len, &d), 0);
@@ -119,7 +101,7 @@ static void test_bogus_offsets(void **state)
 static void test_truncations(void **state)
 {
 	size_t len;
-	uint8_t *buf = slurp(CORPUS "runpath-origin.so", &len);
+	uint8_t *buf = tmptree_slurp(CORPUS "runpath-origin.so", &len);
 	unsigned parsed = 0, refused = 0;
 
 	assert_non_null(buf);
@@ -151,7 +133,7 @@ static void test_not_elf(void **state)
 	struct elf_dynamic *d = NULL;
 	uint8_t junk[128] = "\177ELF";
 	size_t len;
-	uint8_t *readme = slurp(CORPUS "README", &len);
+	uint8_t *readme = tmptree_slurp(CORPUS "README", &len);
 
 	assert_int_equal(elf_dynamic_parse(NULL, 0, &d), -EBADMSG);
 	assert_int_equal(elf_dynamic_parse((const uint8_t *)"", 0, &d), -EBADMSG);
@@ -190,7 +172,7 @@ static Elf64_Phdr *find_phdr(uint8_t *buf, uint32_t type)
 static void test_hostile_headers(void **state)
 {
 	size_t len;
-	uint8_t *buf = slurp(CORPUS "runpath-origin.so", &len);
+	uint8_t *buf = tmptree_slurp(CORPUS "runpath-origin.so", &len);
 	struct elf_dynamic *d = NULL;
 	Elf64_Phdr *dyn, *load;
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
@@ -245,11 +227,8 @@ static void test_hostile_headers(void **state)
 
 static int cc(const char *args, const char *out)
 {
-	char cmd[1024];
-
-	snprintf(cmd, sizeof(cmd), "cd %s && cc -shared -fPIC %s f.c -o %s >/dev/null 2>&1", tmpdir,
-		 args, out);
-	return system(cmd);
+	return tmptree_sh("cd %s && cc -shared -fPIC %s f.c -o %s >/dev/null 2>&1", tmpdir, args,
+			  out);
 }
 
 static void test_built(void **state)
@@ -318,23 +297,14 @@ int main(void)
 		cmocka_unit_test(test_built),
 		cmocka_unit_test(test_cuda_stub),
 	};
-	char path[128];
-	FILE *f;
 	int r;
 
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-elf-dynamic.XXXXXX");
-	if (!mkdtemp(tmpdir))
+	if (!tmptree_new(tmpdir, "test-elf-dynamic"))
 		return 1;
-	snprintf(path, sizeof(path), "%s/f.c", tmpdir);
-	f = fopen(path, "w");
-	if (!f)
-		return 1;
-	fputs("int f(void) { return 1; }\n", f);
-	fclose(f);
-	have_cc = system("cc --version >/dev/null 2>&1") == 0;
+	tmptree_puts(tmpdir, "f.c", "int f(void) { return 1; }\n");
+	have_cc = tmptree_have_cc();
 	r = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(path, sizeof(path), "rm -rf %s", tmpdir);
-	if (system(path) != 0)
+	if (tmptree_remove(tmpdir) != 0)
 		return 1;
 	return r;
 }

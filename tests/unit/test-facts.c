@@ -21,6 +21,7 @@
 
 #include "facts/facts-table.h"
 #include "shared/parse.h"
+#include "tmptree.h"
 
 static void test_gpu_pci(void **state)
 {
@@ -197,28 +198,19 @@ static void test_invariants(void **state)
 /* Copies the real data dir into a temp dir, replaces one table, runs the generator. */
 static int run_gen_with(const char *table, const char *content)
 {
-	char dir[] = "/tmp/test-facts-XXXXXX";
-	char cmd[4096];
+	char dir[TMPTREE_DIR_MAX];
 	int st;
 
-	assert_non_null(mkdtemp(dir));
+	assert_non_null(tmptree_new(dir, "test-facts"));
 	/* Every table: the generator reads them all. */
-	snprintf(cmd, sizeof(cmd), "cp '%s/src/facts/data/'*.tsv '%s/'", GPUENV_TEST_SOURCE_ROOT, dir);
-	assert_int_equal(system(cmd), 0);
-	if (table) {
-		FILE *f;
-
-		snprintf(cmd, sizeof(cmd), "%s/%s", dir, table);
-		f = fopen(cmd, "w");
-		assert_non_null(f);
-		fputs(content, f);
-		fclose(f);
-	}
-	snprintf(cmd, sizeof(cmd), "python3 '%s/src/facts/gen-facts.py' '%s/out.c' '%s' 2>'%s/err'",
-		 GPUENV_TEST_SOURCE_ROOT, dir, dir, dir);
-	st = system(cmd);
-	snprintf(cmd, sizeof(cmd), "cat '%s/err' >&2; rm -rf '%s'", dir, dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tmptree_sh("cp '%s/src/facts/data/'*.tsv '%s/'", GPUENV_TEST_SOURCE_ROOT,
+				    dir), 0);
+	if (table)
+		tmptree_puts(dir, table, content);
+	st = tmptree_sh("python3 '%s/src/facts/gen-facts.py' '%s/out.c' '%s' 2>'%s/err'",
+			GPUENV_TEST_SOURCE_ROOT, dir, dir, dir);
+	assert_int_equal(tmptree_sh("cat '%s/err' >&2", dir), 0);
+	assert_int_equal(tmptree_remove(dir), 0);
 	assert_true(WIFEXITED(st));
 	return WEXITSTATUS(st);
 }

@@ -26,35 +26,20 @@
 
 #include "probe/framework-loads.h"
 #include "shared/strv.h"
+#include "tmptree.h"
 
 #define SP "/venv/lib/python3.11/site-packages"
 #define TORCH SP "/torch/lib/libtorch_cuda.so"
 #define CORPUS GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/"
 #define FIXTURE GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/python-venv-torch24-cu124/root"
 
-static char tmp[64];
+static char tmp[TMPTREE_DIR_MAX];
 static bool have_cc;
-
-static int sh(const char *fmt, ...) _printf_(1, 2);
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
 
 /* A tiny shared object with SONAME soname at TMP/rel (extra: more linker flags). */
 static void so(const char *rel, const char *soname, const char *extra)
 {
-	assert_int_equal(sh("mkdir -p \"$(dirname '%s/%s')\" && "
-			    "printf 'int f(void){return 1;}\\n' | "
-			    "cc -x c - -shared -fPIC -nostdlib -s -Wl,-soname,%s %s -o '%s/%s'",
-			    tmp, rel, soname, extra ? extra : "", tmp, rel),
-			 0);
+	tmptree_cc_so(tmp, rel, soname, extra);
 }
 
 /* Link-time copies of every soname a requester names: TMP/link/<soname>. */
@@ -168,17 +153,17 @@ static void wheels_and_toolkit(const char *tree)
 	so(rel, "libcudart.so.12", NULL);
 	snprintf(rel, sizeof(rel), "%s/usr/local/cuda-12.4/lib64/libcudnn.so.9.0.0", tree);
 	so(rel, "libcudnn.so.9", NULL);
-	assert_int_equal(sh("ln -sf libcudnn.so.9.0.0 "
-			    "%s/%s/usr/local/cuda-12.4/lib64/libcudnn.so.9", tmp, tree), 0);
+	assert_int_equal(tmptree_sh("ln -sf libcudnn.so.9.0.0 "
+				    "%s/%s/usr/local/cuda-12.4/lib64/libcudnn.so.9", tmp, tree), 0);
 	snprintf(rel, sizeof(rel), "%s/usr/local/cuda-12.4/lib64/libcudart.so.12.4.127", tree);
 	so(rel, "libcudart.so.12", NULL);
-	assert_int_equal(sh("ln -sf libcudart.so.12.4.127 "
-			    "%s/%s/usr/local/cuda-12.4/lib64/libcudart.so.12", tmp, tree), 0);
+	assert_int_equal(tmptree_sh("ln -sf libcudart.so.12.4.127 "
+				    "%s/%s/usr/local/cuda-12.4/lib64/libcudart.so.12", tmp, tree), 0);
 	/* The driver's libcuda in the system directory. */
 	snprintf(rel, sizeof(rel), "%s/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", tree);
 	so(rel, "libcuda.so.1", NULL);
-	assert_int_equal(sh("ln -sf libcuda.so.550.54.15 "
-			    "%s/%s/usr/lib/x86_64-linux-gnu/libcuda.so.1", tmp, tree), 0);
+	assert_int_equal(tmptree_sh("ln -sf libcuda.so.550.54.15 "
+				    "%s/%s/usr/lib/x86_64-linux-gnu/libcuda.so.1", tmp, tree), 0);
 }
 
 static void test_rpath_wheels_win(void **state)
@@ -270,8 +255,8 @@ static void test_two_cudnn_majors(void **state)
 	snprintf(rel, sizeof(rel), "two" SP "/nvidia/cudnn/lib/libcudnn.so.9");
 	so(rel, "libcudnn.so.9", NULL);
 	so("two/usr/lib/x86_64-linux-gnu/libcudnn.so.8.9.7", "libcudnn.so.8", NULL);
-	assert_int_equal(sh("ln -sf libcudnn.so.8.9.7 "
-			    "%s/two/usr/lib/x86_64-linux-gnu/libcudnn.so.8", tmp), 0);
+	assert_int_equal(tmptree_sh("ln -sf libcudnn.so.8.9.7 "
+				    "%s/two/usr/lib/x86_64-linux-gnu/libcudnn.so.8", tmp), 0);
 	/* A library that needs both majors (one through the wheel, one from the system). */
 	torch_lib("two", "-l:libcudnn.so.9 -l:libcudnn.so.8", "-Wl,--disable-new-dtags",
 		  "'$ORIGIN/../../nvidia/cudnn/lib'");
@@ -287,7 +272,7 @@ static void test_two_cudnn_majors(void **state)
 	done(&t);
 
 	/* Without the wheel's directory, cuDNN 8 does not satisfy libcudnn.so.9. */
-	assert_int_equal(sh("rm -r %s/two" SP "/nvidia", tmp), 0);
+	assert_int_equal(tmptree_sh("rm -r %s/two" SP "/nvidia", tmp), 0);
 	run(&t, "two", NULL, TORCH);
 	assert_true(missing_has(&t, "libcudnn.so.9"));
 	assert_false(missing_has(&t, "libcudnn.so.8"));
@@ -328,8 +313,8 @@ static void test_bogus_runpath(void **state)
 	if (!have_cc)
 		skip();
 	wheels_and_toolkit("bog");
-	assert_int_equal(sh("mkdir -p %s/bog/bogus && cp %s/elf-dynamic/bogus-runpath-offset.so "
-			    "%s/bog/bogus/", tmp, CORPUS, tmp), 0);
+	assert_int_equal(tmptree_sh("mkdir -p %s/bog/bogus && cp %s/elf-dynamic/bogus-runpath-offset.so "
+				    "%s/bog/bogus/", tmp, CORPUS, tmp), 0);
 	run(&t, "bog", NULL, "/bogus/bogus-runpath-offset.so");
 	assert_int_equal(snap_get_state(t.pkg, "load_search.dynamic_section"), FACT_MALFORMED);
 	assert_string_equal(snap_error(snap_get(t.pkg, "load_search.dynamic_section")),
@@ -365,10 +350,10 @@ static void test_symlink_loop(void **state)
 	if (!have_cc)
 		skip();
 	wheels_and_toolkit("loop");
-	assert_int_equal(sh("cd %s/loop" SP "/nvidia/cudnn/lib && rm libcudnn.so.9 && "
-			    "ln -s libcudnn.so.9.1 libcudnn.so.9 && "
-			    "ln -s libcudnn.so.9 libcudnn.so.9.1",
-			    tmp), 0);
+	assert_int_equal(tmptree_sh("cd %s/loop" SP "/nvidia/cudnn/lib && rm libcudnn.so.9 && "
+				    "ln -s libcudnn.so.9.1 libcudnn.so.9 && "
+				    "ln -s libcudnn.so.9 libcudnn.so.9.1",
+				    tmp), 0);
 	torch_lib("loop", "-l:libcudnn.so.9", "-Wl,--disable-new-dtags",
 		  "'$ORIGIN/../../nvidia/cudnn/lib'");
 	run(&t, "loop", "/usr/local/cuda-12.4/lib64", TORCH);
@@ -419,8 +404,8 @@ static void test_not_elf(void **state)
 {
 	struct t t;
 
-	assert_int_equal(sh("mkdir -p %s/bad" SP "/torch/lib && printf 'not an ELF' > %s/bad" TORCH,
-			    tmp, tmp), 0);
+	assert_int_equal(tmptree_sh("mkdir -p %s/bad" SP "/torch/lib && printf 'not an ELF' > %s/bad" TORCH,
+				    tmp, tmp), 0);
 	run(&t, "bad", NULL, TORCH);
 	assert_int_equal(snap_get_state(t.pkg, "loads"), FACT_MALFORMED);
 	assert_int_equal(snap_get_state(t.pkg, "needed_missing"), FACT_MALFORMED);
@@ -428,29 +413,6 @@ static void test_not_elf(void **state)
 	run(&t, "bad", NULL, SP "/torch/lib/nope.so");
 	assert_int_equal(snap_get_state(t.pkg, "loads"), FACT_ABSENT);
 	done(&t);
-}
-
-/* The real ld.so's answer: `ldd` (LD_TRACE_LOADED_OBJECTS) on the live root. */
-static void ldd_path(const char *lib, const char *llp, const char *soname, char *out, size_t len)
-{
-	char cmd[1024], line[1024];
-	FILE *f;
-
-	out[0] = '\0';
-	snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' ldd '%s' 2>&1", llp, lib);
-	f = popen(cmd, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		char *arrow = strstr(line, "=> ");
-
-		if (!strstr(line, soname) || !arrow)
-			continue;
-		snprintf(out, len, "%s", arrow + 3);
-		out[strcspn(out, " \n")] = '\0';
-		if (streq(out, "not"))
-			out[0] = '\0';
-	}
-	pclose(f);
 }
 
 /* DT_RPATH vs DT_RUNPATH against LD_LIBRARY_PATH, checked against glibc's ld.so itself. */
@@ -471,7 +433,7 @@ static void test_against_ldd(void **state)
 			  "'$ORIGIN/../../nvidia/cuda_runtime/lib:$ORIGIN/../../nvidia/cudnn/lib'");
 		snprintf(lib, sizeof(lib), "%s/%s" TORCH, tmp, tree);
 		snprintf(llp, sizeof(llp), "%s/%s/usr/local/cuda-12.4/lib64", tmp, tree);
-		ldd_path(lib, llp, "libcudnn.so.9", real, sizeof(real));
+		tmptree_ldd_path(lib, llp, "libcudnn.so.9", real, sizeof(real));
 		printf("# ldd (%s) with LD_LIBRARY_PATH=%s: %s\n", dtags[i], llp, real);
 		assert_true(real[0] != '\0');
 		run(&t, "/", llp, lib);
@@ -538,13 +500,12 @@ int main(void)
 	printf("# these tests assume an x86-64 build (the fixture and the trees are x86-64)\n");
 	return 77;
 #endif
-	have_cc = system("cc --version >/dev/null 2>&1") == 0;
+	have_cc = tmptree_have_cc();
 	if (!have_cc)
 		printf("# no cc: the tests that build ELF trees are skipped\n");
-	snprintf(tmp, sizeof(tmp), "/tmp/test-framework-loads.XXXXXX");
-	if (!mkdtemp(tmp))
+	if (!tmptree_new(tmp, "test-framework-loads"))
 		return 1;
 	r = cmocka_run_group_tests(tests, setup, NULL);
-	sh("rm -rf %s", tmp);
+	tmptree_remove(tmp);
 	return r;
 }

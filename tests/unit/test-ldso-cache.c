@@ -21,42 +21,13 @@
 #include <cmocka.h>
 
 #include "probe/ldso-cache.h"
+#include "tmptree.h"
 
 #define CORPUS GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/ldso-cache/"
 
-static char tmpdir[64];
+static char tmpdir[TMPTREE_DIR_MAX];
 static const char *ldconfig;
 static bool have_cc;
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
 
 /* Our entries rendered as `ldconfig -p` prints them (glibc elf/cache.c print_entry()). */
 static char *render(const struct ldso_cache *c, const char *name)
@@ -91,14 +62,14 @@ static void compare_with_ldconfig(const char *cache_path, enum ldso_cache_format
 	uint8_t *buf;
 	size_t len, tlen;
 
-	buf = slurp(cache_path, &len);
+	buf = tmptree_slurp(cache_path, &len);
 	assert_non_null(buf);
 	assert_int_equal(ldso_cache_parse(buf, len, &c, why, sizeof(why)), 0);
 	assert_int_equal(c->format, want_format);
 	assert_null(c->problem);
 	snprintf(outpath, sizeof(outpath), "%s/ldconfig-p.txt", tmpdir);
-	assert_int_equal(sh("%s -p -C %s > %s 2>/dev/null", ldconfig, cache_path, outpath), 0);
-	theirs = (char *)slurp(outpath, &tlen);
+	assert_int_equal(tmptree_sh("%s -p -C %s > %s 2>/dev/null", ldconfig, cache_path, outpath), 0);
+	theirs = (char *)tmptree_slurp(outpath, &tlen);
 	theirs[tlen] = '\0';
 	ours = render(c, cache_path);
 	assert_string_equal(ours, theirs);
@@ -112,18 +83,18 @@ static void make_tree(void)
 {
 	static const char *const so = "cc -shared -fPIC -nostdlib -s";
 
-	assert_int_equal(sh("cd %s && mkdir -p root/etc root/usr/lib/x86_64-linux-gnu/glibc-hwcaps/x86-64-v3 "
-			    "root/usr/lib32 root/usr/local/cuda-12.4/compat && "
-			    "printf '/usr/lib/x86_64-linux-gnu\\n/usr/lib32\\n/usr/local/cuda-12.4/compat\\n' > root/etc/ld.so.conf && "
-			    "echo 'int f(void){return 1;}' > f.c", tmpdir), 0);
-	assert_int_equal(sh("cd %s && %s -Wl,-soname,libcuda.so.1 f.c -o root/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 && "
-			    "%s -Wl,-soname,libnvidia-ml.so.1 f.c -o root/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.15 && "
-			    "%s -Wl,-soname,libcuda.so.1 f.c -o root/usr/local/cuda-12.4/compat/libcuda.so.550.54.15 && "
-			    "%s -Wl,-soname,libfoo.so.1 f.c -o root/usr/lib/x86_64-linux-gnu/libfoo.so.1 && "
-			    "%s -Wl,-soname,libfoo.so.1 f.c -o root/usr/lib/x86_64-linux-gnu/glibc-hwcaps/x86-64-v3/libfoo.so.1",
-			    tmpdir, so, so, so, so, so), 0);
-	if (sh("cd %s && %s -m32 -Wl,-soname,libcuda.so.1 f.c -o root/usr/lib32/libcuda.so.550.54.15 2>/dev/null",
-	       tmpdir, so) != 0)
+	assert_int_equal(tmptree_sh("cd %s && mkdir -p root/etc root/usr/lib/x86_64-linux-gnu/glibc-hwcaps/x86-64-v3 "
+				    "root/usr/lib32 root/usr/local/cuda-12.4/compat && "
+				    "printf '/usr/lib/x86_64-linux-gnu\\n/usr/lib32\\n/usr/local/cuda-12.4/compat\\n' > root/etc/ld.so.conf && "
+				    "echo 'int f(void){return 1;}' > f.c", tmpdir), 0);
+	assert_int_equal(tmptree_sh("cd %s && %s -Wl,-soname,libcuda.so.1 f.c -o root/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 && "
+				    "%s -Wl,-soname,libnvidia-ml.so.1 f.c -o root/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.15 && "
+				    "%s -Wl,-soname,libcuda.so.1 f.c -o root/usr/local/cuda-12.4/compat/libcuda.so.550.54.15 && "
+				    "%s -Wl,-soname,libfoo.so.1 f.c -o root/usr/lib/x86_64-linux-gnu/libfoo.so.1 && "
+				    "%s -Wl,-soname,libfoo.so.1 f.c -o root/usr/lib/x86_64-linux-gnu/glibc-hwcaps/x86-64-v3/libfoo.so.1",
+				    tmpdir, so, so, so, so, so), 0);
+	if (tmptree_sh("cd %s && %s -m32 -Wl,-soname,libcuda.so.1 f.c -o root/usr/lib32/libcuda.so.550.54.15 2>/dev/null",
+		       tmpdir, so) != 0)
 		printf("# no -m32 compiler: the cache has no 32-bit entry\n");
 }
 
@@ -146,8 +117,8 @@ static void test_ldconfig_layouts(void **state)
 	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
 		char path[256];
 
-		if (sh("%s -r %s/root -c %s -C /etc/%s 2>/dev/null", ldconfig, tmpdir, layouts[i].opt,
-		       layouts[i].file) != 0) {
+		if (tmptree_sh("%s -r %s/root -c %s -C /etc/%s 2>/dev/null", ldconfig, tmpdir, layouts[i].opt,
+			       layouts[i].file) != 0) {
 			printf("# ldconfig refuses -c %s: not compared\n", layouts[i].opt);
 			continue;
 		}
@@ -171,9 +142,9 @@ static void test_lookup(void **state)
 		skip();
 	}
 	make_tree();
-	assert_int_equal(sh("%s -r %s/root 2>/dev/null", ldconfig, tmpdir), 0);
+	assert_int_equal(tmptree_sh("%s -r %s/root 2>/dev/null", ldconfig, tmpdir), 0);
 	snprintf(path, sizeof(path), "%s/root/etc/ld.so.cache", tmpdir);
-	buf = slurp(path, &len);
+	buf = tmptree_slurp(path, &len);
 	assert_int_equal(ldso_cache_parse(buf, len, &c, why, sizeof(why)), 0);
 	assert_int_equal(x86_64, 0x0303);
 	e = ldso_cache_lookup(c, "libcuda.so.1", x86_64);
@@ -203,7 +174,7 @@ static void test_this_machine(void **state)
 	}
 	/* A copy: package installs elsewhere may rewrite the live cache between two reads. */
 	snprintf(copy, sizeof(copy), "%s/host.cache", tmpdir);
-	assert_int_equal(sh("cp /etc/ld.so.cache %s", copy), 0);
+	assert_int_equal(tmptree_sh("cp /etc/ld.so.cache %s", copy), 0);
 	compare_with_ldconfig(copy, LDSO_CACHE_FORMAT_NEW);
 }
 
@@ -212,7 +183,7 @@ static void test_corpus_seed(void **state)
 	char why[LDSO_CACHE_REASON_MAX];
 	struct ldso_cache *c = NULL;
 	size_t len;
-	uint8_t *buf = slurp(CORPUS "stub-libcuda-first.cache", &len);
+	uint8_t *buf = tmptree_slurp(CORPUS "stub-libcuda-first.cache", &len);
 
 	assert_non_null(buf);
 	assert_int_equal(ldso_cache_parse(buf, len, &c, why, sizeof(why)), 0);
@@ -381,18 +352,14 @@ int main(void)
 	};
 	int r;
 
-	if (access("/sbin/ldconfig", X_OK) == 0)
-		ldconfig = "/sbin/ldconfig";
-	else if (access("/usr/sbin/ldconfig", X_OK) == 0)
-		ldconfig = "/usr/sbin/ldconfig";
-	have_cc = system("cc --version >/dev/null 2>&1") == 0;
+	ldconfig = tmptree_ldconfig();
+	have_cc = tmptree_have_cc();
 	if (!have_cc)
 		printf("# no cc: cannot build libraries for ldconfig\n");
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-ldso-cache.XXXXXX");
-	if (!mkdtemp(tmpdir))
+	if (!tmptree_new(tmpdir, "test-ldso-cache"))
 		return 1;
 	r = cmocka_run_group_tests(tests, NULL, NULL);
-	if (sh("rm -rf %s", tmpdir) != 0)
+	if (tmptree_remove(tmpdir) != 0)
 		return 1;
 	return r;
 }

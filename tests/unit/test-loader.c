@@ -24,34 +24,19 @@
 
 #include "probe/loader.h"
 #include "shared/strv.h"
+#include "tmptree.h"
 
 #define FIXTURE GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/stub-libcuda-first/root"
 #define CORPUS GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/"
 
-static char tmp[64];
+static char tmp[TMPTREE_DIR_MAX];
 static bool have_cc, have_cc32, have_ldconfig;
-static const char *ldconfig = "/sbin/ldconfig";
-
-static int sh(const char *fmt, ...) _printf_(1, 2);
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
+static const char *ldconfig;
 
 /* A tiny shared object with SONAME soname at TMP/rel (extra: more linker flags). */
 static void so(const char *rel, const char *soname, const char *extra)
 {
-	assert_int_equal(sh("mkdir -p \"$(dirname %s/%s)\" && printf 'int f(void){return 1;}\\n' | "
-			    "cc -x c - -shared -fPIC -nostdlib -s %s%s %s -o %s/%s",
-			    tmp, rel, soname ? "-Wl,-soname," : "", soname ? soname : "",
-			    extra ? extra : "", tmp, rel),
-			 0);
+	tmptree_cc_so(tmp, rel, soname, extra);
 }
 
 struct t {
@@ -228,14 +213,14 @@ static void test_bad_trees(void **state)
 	}
 	snprintf(root, sizeof(root), "%s/bad", tmp);
 	so("bad/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "libcuda.so.1", NULL);
-	assert_int_equal(sh("mkdir -p %s/etc %s/a %s/b %s/c %s/noperm && "
-			    "echo /usr/lib/x86_64-linux-gnu > %s/etc/ld.so.conf && %s -r %s",
-			    root, root, root, root, root, root, ldconfig, root), 0);
+	assert_int_equal(tmptree_sh("mkdir -p %s/etc %s/a %s/b %s/c %s/noperm && "
+				    "echo /usr/lib/x86_64-linux-gnu > %s/etc/ld.so.conf && %s -r %s",
+				    root, root, root, root, root, root, ldconfig, root), 0);
 	/* a/: a text file named like the library; b/: a symlink loop; c/: a dangling link. */
-	assert_int_equal(sh("cd %s && echo 'not ELF' > a/libnotelf.so.1 && "
-			    "ln -s libloop.so.1.x b/libloop.so.1 && ln -s libloop.so.1 b/libloop.so.1.x && "
-			    "ln -s /gone/libcuda.so.1 c/libcuda.so.1 && cp usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 noperm/libcuda.so.1",
-			    root), 0);
+	assert_int_equal(tmptree_sh("cd %s && echo 'not ELF' > a/libnotelf.so.1 && "
+				    "ln -s libloop.so.1.x b/libloop.so.1 && ln -s libloop.so.1 b/libloop.so.1.x && "
+				    "ln -s /gone/libcuda.so.1 c/libcuda.so.1 && cp usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 noperm/libcuda.so.1",
+				    root), 0);
 	open_tree(&t, root, "/a:/b:/c:/noperm");
 	assert_int_equal(root_inject_error(t.root, "/noperm", EACCES), 0);
 
@@ -263,7 +248,7 @@ static void test_bad_trees(void **state)
 	close_tree(&t);
 
 	/* A truncated cache: recorded, and the system directories still answer. */
-	assert_int_equal(sh("cd %s/etc && head -c 60 ld.so.cache > c && mv c ld.so.cache", root), 0);
+	assert_int_equal(tmptree_sh("cd %s/etc && head -c 60 ld.so.cache > c && mv c ld.so.cache", root), 0);
 	open_tree(&t, root, NULL);
 	r = resolve(&t, "libcuda.so.1");
 	assert_int_equal(t.l->cache_err, -EBADMSG);
@@ -273,7 +258,7 @@ static void test_bad_trees(void **state)
 	close_tree(&t);
 
 	/* No cache at all. */
-	assert_int_equal(sh("rm %s/etc/ld.so.cache", root), 0);
+	assert_int_equal(tmptree_sh("rm %s/etc/ld.so.cache", root), 0);
 	open_tree(&t, root, NULL);
 	r = resolve(&t, "libcuda.so.1");
 	assert_int_equal(t.l->cache_err, -ENOENT);
@@ -363,8 +348,8 @@ static void test_requester(void **state)
 	close_tree(&t);
 
 	/* A requester whose DT_RUNPATH offset is bogus: recorded; the search goes on. */
-	assert_int_equal(sh("mkdir -p %s/bogus && cp %s/elf-dynamic/bogus-runpath-offset.so %s/bogus/",
-			    root, CORPUS, root), 0);
+	assert_int_equal(tmptree_sh("mkdir -p %s/bogus && cp %s/elf-dynamic/bogus-runpath-offset.so %s/bogus/",
+				    root, CORPUS, root), 0);
 	open_tree(&t, root, NULL);
 	assert_int_equal(loader_new(t.root, t.env, &t.l), 0);
 	assert_int_equal(loader_resolve_for(t.l, "libcudnn.so.8", "/bogus/bogus-runpath-offset.so", &r), 0);
@@ -378,29 +363,6 @@ static void test_requester(void **state)
 	assert_int_equal(winner(r)->via, LOADER_VIA_DEFAULT);
 	loader_result_free(r);
 	close_tree(&t);
-}
-
-/* `ldd PROG` output line for soname: the path after "=>", or "" when "not found". */
-static void ldd_path(const char *prog, const char *llp, const char *soname, char *out, size_t len)
-{
-	char cmd[1024], line[1024];
-	FILE *f;
-
-	out[0] = '\0';
-	snprintf(cmd, sizeof(cmd), "LD_LIBRARY_PATH='%s' ldd %s 2>&1", llp, prog);
-	f = popen(cmd, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, soname), *arrow = strstr(line, "=> ");
-
-		if (!p || !arrow)
-			continue;
-		snprintf(out, len, "%s", arrow + 3);
-		out[strcspn(out, " \n")] = '\0';
-		if (streq(out, "not"))
-			out[0] = '\0';
-	}
-	pclose(f);
 }
 
 /* The emulation against the real ld.so, on the live root. */
@@ -418,11 +380,11 @@ static void test_against_ldd(void **state)
 	so("live/b/libgpuenvt.so.1", "libgpuenvt.so.1", NULL);
 	so("live/c/libgpuenvt.so.1", "libgpuenvt.so.1", NULL);
 	so("live/app/lib/libgpuenvt.so.1", "libgpuenvt.so.1", NULL);
-	assert_int_equal(sh("cd %s/live && printf 'int f(void); int main(void){return f();}\\n' > m.c && "
-			    "cc m.c -o app/bin-runpath -Lc -l:libgpuenvt.so.1 -Wl,--enable-new-dtags "
-			    "-Wl,-rpath,'$ORIGIN/lib' && "
-			    "cc m.c -o app/bin-rpath -Lc -l:libgpuenvt.so.1 -Wl,--disable-new-dtags "
-			    "-Wl,-rpath,'$ORIGIN/lib'", tmp), 0);
+	assert_int_equal(tmptree_sh("cd %s/live && printf 'int f(void); int main(void){return f();}\\n' > m.c && "
+				    "cc m.c -o app/bin-runpath -Lc -l:libgpuenvt.so.1 -Wl,--enable-new-dtags "
+				    "-Wl,-rpath,'$ORIGIN/lib' && "
+				    "cc m.c -o app/bin-rpath -Lc -l:libgpuenvt.so.1 -Wl,--disable-new-dtags "
+				    "-Wl,-rpath,'$ORIGIN/lib'", tmp), 0);
 	static const struct {
 		const char *prog, *llp;
 	} cases[] = {
@@ -435,7 +397,7 @@ static void test_against_ldd(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(prog, sizeof(prog), "%s/live/app/%s", tmp, cases[i].prog);
 		snprintf(llp, sizeof(llp), cases[i].llp, tmp, tmp, tmp);
-		ldd_path(prog, llp, "libgpuenvt.so.1", real, sizeof(real));
+		tmptree_ldd_path(prog, llp, "libgpuenvt.so.1", real, sizeof(real));
 		assert_true(real[0] != '\0');
 		open_tree(&t, "/", llp);
 		assert_int_equal(loader_new(t.root, t.env, &t.l), 0);
@@ -447,7 +409,7 @@ static void test_against_ldd(void **state)
 	}
 
 	/* The system's libc: cache or system directory, as ldd says. */
-	ldd_path("/bin/sh", "", "libc.so.6", real, sizeof(real));
+	tmptree_ldd_path("/bin/sh", "", "libc.so.6", real, sizeof(real));
 	if (real[0]) {
 		open_tree(&t, "/", NULL);
 		r = resolve(&t, "libc.so.6");
@@ -474,17 +436,15 @@ int main(void)
 	printf("# these tests assume an x86-64 build (the fixture is x86-64 Debian)\n");
 	return 77;
 #endif
-	have_cc = system("cc --version >/dev/null 2>&1") == 0;
-	if (access("/sbin/ldconfig", X_OK) < 0)
-		ldconfig = "/usr/sbin/ldconfig";
-	have_ldconfig = access(ldconfig, X_OK) == 0;
-	snprintf(tmp, sizeof(tmp), "/tmp/test-loader.XXXXXX");
-	if (!mkdtemp(tmp))
+	have_cc = tmptree_have_cc();
+	ldconfig = tmptree_ldconfig();
+	have_ldconfig = ldconfig != NULL;
+	if (!tmptree_new(tmp, "test-loader"))
 		return 1;
-	have_cc32 = have_cc && sh("printf 'int f(void){return 1;}\\n' | cc -m32 -x c - -shared "
-				  "-nostdlib -o %s/probe32.so >/dev/null 2>&1", tmp) == 0;
+	have_cc32 = have_cc && tmptree_sh("printf 'int f(void){return 1;}\\n' | cc -m32 -x c - -shared "
+					  "-nostdlib -o %s/probe32.so >/dev/null 2>&1", tmp) == 0;
 	r = cmocka_run_group_tests(tests, NULL, NULL);
-	if (sh("rm -rf %s", tmp) != 0)
+	if (tmptree_remove(tmp) != 0)
 		return 1;
 	return r;
 }

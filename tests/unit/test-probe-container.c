@@ -24,92 +24,42 @@
 #include "output/output.h"
 #include "probe/probe.h"
 #include "shared/strbuf.h"
+#include "probe-fx.h"
 
-struct fx {
-	char dir[64];
-	struct gpuenv_ctx *ctx;
-	struct snapshot *s;
-};
-
-static void mkdir_p(const char *path)
+static void put(struct probe_fx *f, const char *rel, const char *text)
 {
-	char buf[512];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	mkdir(buf, 0755);
+	tmptree_puts(f->dir, rel, text);
 }
 
-static void put(struct fx *f, const char *rel, const char *text)
+static void lnk(struct probe_fx *f, const char *rel, const char *target)
 {
-	char path[512], dir[512];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
-
-static void lnk(struct fx *f, const char *rel, const char *target)
-{
-	char path[512], dir[512];
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	assert_int_equal(symlink(target, path), 0);
+	tmptree_symlink(f->dir, rel, target);
 }
 
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-	struct gpuenv_ctx_opts o = { .sz = sizeof(o) };
+	struct probe_fx *f = probe_fx_new("container");
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir };
 
-	assert_non_null(f);
-	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-container-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	o.sysroot = f->dir;
-	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
-	assert_int_equal(snapshot_new(&f->s), 0);
+	probe_fx_open(f, &o);
 	*state = f;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-	char cmd[128];
-
-	snapshot_unref(f->s);
-	gpuenv_ctx_free(f->ctx);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	assert_int_equal(system(cmd), 0);
-	free(f);
+	assert_int_equal(probe_fx_free(*state), 0);
 	return 0;
 }
 
-static const struct snap_node *run(struct fx *f, int (*probe)(struct probe_env *, struct snapshot *))
+static const struct snap_node *run(struct probe_fx *f,
+				   int (*probe)(struct probe_env *, struct snapshot *))
 {
-	struct probe_env pe = { .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
-				.log = &f->ctx->log };
-
-	assert_int_equal(probe(&pe, f->s), 0);
-	return snapshot_root_const(f->s);
+	return probe_fx_run(f, probe);
 }
 
 /* The same, into a fresh snapshot (a probe writes into an empty tree). */
-static const struct snap_node *run_fresh(struct fx *f,
+static const struct snap_node *run_fresh(struct probe_fx *f,
 					 int (*probe)(struct probe_env *, struct snapshot *))
 {
 	snapshot_unref(f->s);
@@ -124,7 +74,7 @@ static void test_environment_and_redact(void **state)
 		"CUDA_VISIBLE_DEVICES", "CUDA_MODULE_LOADING", "HIP_VISIBLE_DEVICES",
 		"ROCR_VISIBLE_DEVICES", "HSA_OVERRIDE_GFX_VERSION", "XLA_FLAGS",
 	};
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *e;
 	struct strbuf sb = STRBUF_INIT;
 	char *json = NULL;
@@ -170,7 +120,7 @@ static void test_visible_modes(void **state)
 		{ "all", "all" }, { "none", "none" }, { "void", "void" }, { "", "empty" },
 		{ "0,1,GPU-x", "list" },
 	};
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct snap_node *r;
@@ -190,7 +140,7 @@ static void test_visible_modes(void **state)
 
 static void test_require_cuda(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 
 	assert_int_equal(env_set(f->ctx->env, "NVIDIA_REQUIRE_CUDA",
@@ -223,7 +173,7 @@ static void test_require_cuda(void **state)
 
 static void test_injected_libs(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 	bool b = true;
 
@@ -253,7 +203,7 @@ static void test_injected_libs(void **state)
 
 static void test_dev_nodes(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 	char path[256];
 
@@ -273,9 +223,8 @@ static void test_dev_nodes(void **state)
 
 static void test_host_bad_input(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
-	char path[256];
 
 	put(f, "/etc/docker/daemon.json", "{\"runtimes\": [], \"default-runtime\": 1}");
 	put(f, "/etc/nvidia-container-runtime/config.toml",
@@ -285,7 +234,7 @@ static void test_host_bad_input(void **state)
 	put(f, "/etc/cdi/huge.yaml", "kind: [");
 	lnk(f, "/etc/cdi/self.yaml", "/etc/cdi/self.yaml");
 	assert_int_equal(root_inject_error(f->ctx->root, "/etc/cdi/huge.yaml", EACCES), 0);
-	mkdir_p(strcat(strcpy(path, f->dir), "/var/run/cdi"));
+	tmptree_mkdir(f->dir, "/var/run/cdi");
 	r = run(f, probe_container_host);
 	assert_int_equal(snap_get_state(r, "container.host.docker.daemon_json"), FACT_PRESENT);
 	assert_int_equal(snap_get_state(r, "container.host.docker.runtimes"), FACT_MALFORMED);

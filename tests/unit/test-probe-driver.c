@@ -21,74 +21,28 @@
 #include <cmocka.h>
 
 #include "probe/probe.h"
+#include "probe-fx.h"
 
-struct fx {
-	char dir[64];
-	struct gpuenv_ctx *ctx;
-	struct snapshot *s;
-};
-
-static void mkdir_p(const char *path)
+static void put(struct probe_fx *f, const char *rel, const char *data, size_t len)
 {
-	char buf[512];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	mkdir(buf, 0755);
+	tmptree_put(f->dir, rel, data, len);
 }
 
-static void put(struct fx *f, const char *rel, const char *data, size_t len)
+static void puts_(struct probe_fx *f, const char *rel, const char *text)
 {
-	char path[512], dir[512];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	assert_int_equal(fwrite(data, 1, len, fp), len);
-	fclose(fp);
-}
-
-static void puts_(struct fx *f, const char *rel, const char *text)
-{
-	put(f, rel, text, strlen(text));
+	tmptree_puts(f->dir, rel, text);
 }
 
 /* Returns false when the sandbox forbids mknod. */
-static bool put_chr(struct fx *f, const char *rel)
+static bool put_chr(struct probe_fx *f, const char *rel)
 {
-	char path[512], dir[512];
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	return mknod(path, S_IFCHR | 0666, makedev(195, 0)) == 0;
-}
-
-static int rm_rf(const char *dir)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return tmptree_mknod_chr(f->dir, rel, 0666, makedev(195, 0));
 }
 
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
+	struct probe_fx *f = probe_fx_new("driver");
 
-	assert_non_null(f);
-	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-driver-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
 	puts_(f, "/proc/sys/kernel/osrelease", "6.5.0-35-generic\n");
 	*state = f;
 	return 0;
@@ -96,26 +50,16 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-
-	snapshot_unref(f->s);
-	gpuenv_ctx_free(f->ctx);
-	rm_rf(f->dir);
-	free(f);
+	probe_fx_free(*state);
 	return 0;
 }
 
-static const struct snap_node *run(struct fx *f)
+static const struct snap_node *run(struct probe_fx *f)
 {
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir };
-	struct probe_env pe;
 
-	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
-	assert_int_equal(snapshot_new(&f->s), 0);
-	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
-				 .log = &f->ctx->log };
-	assert_int_equal(probe_nvidia_driver(&pe, f->s), 0);
-	return snapshot_root_const(f->s);
+	probe_fx_open(f, &o);
+	return probe_fx_run(f, probe_nvidia_driver);
 }
 
 static const char modules_550[] =
@@ -148,7 +92,7 @@ static const char info_h100[] =
 
 static void test_healthy_550(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 	bool chr;
 
@@ -216,7 +160,7 @@ static void test_healthy_550(void **state)
 
 static void test_open_560(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 
 	puts_(f, "/proc/modules", "nvidia 8859648 0 - Live 0xffffffffc0a00000 (OE)\n");
@@ -237,7 +181,7 @@ static void test_open_560(void **state)
 
 static void test_no_proc_modules(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r = run(f);
 	const struct snap_node *ms = snap_get(r, "driver.kernel_modules.modules_supported");
 
@@ -251,7 +195,7 @@ static void test_no_proc_modules(void **state)
 
 static void test_nouveau_loaded(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 
 	puts_(f, "/proc/modules",
@@ -271,7 +215,7 @@ static void test_nouveau_loaded(void **state)
 
 static void test_malformed_version(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 
 	puts_(f, "/proc/driver/nvidia/version", "NVRM version: garbage\n");
@@ -285,7 +229,7 @@ static void test_malformed_version(void **state)
 
 static void test_aarch64_proprietary(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 
 	puts_(f, "/proc/driver/nvidia/version",
@@ -298,7 +242,7 @@ static void test_aarch64_proprietary(void **state)
 
 static void test_secure_boot_and_amd(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	static const char sb_on[] = { 0x06, 0x00, 0x00, 0x00, 0x01 };
 	const struct snap_node *r;
 	int64_t v;
@@ -326,7 +270,7 @@ static void test_secure_boot_and_amd(void **state)
 
 static void test_secure_boot_off_short(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	static const char sb_off[] = { 0x06, 0x00, 0x00, 0x00, 0x00 };
 	const struct snap_node *r;
 
@@ -339,46 +283,36 @@ static void test_secure_boot_off_short(void **state)
 
 static void test_unreadable_modules(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir,
 				     .inject_errors = "/proc/modules=EACCES" };
-	struct probe_env pe;
 	const struct snap_node *r;
 
 	puts_(f, "/proc/modules", modules_550);
-	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
-	assert_int_equal(snapshot_new(&f->s), 0);
-	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
-				 .log = &f->ctx->log };
-	assert_int_equal(probe_nvidia_driver(&pe, f->s), 0);
-	r = snapshot_root_const(f->s);
+	probe_fx_open(f, &o);
+	r = probe_fx_run(f, probe_nvidia_driver);
 	assert_int_equal(snap_get_state(r, "driver.kernel_modules.modules_supported"), FACT_UNREADABLE);
 	assert_int_equal(snap_get_state(r, "driver.kernel_modules.nvidia"), FACT_UNREADABLE);
 }
 
 static void test_caps_dir(void **state)
 {
-	struct fx *f = *state;
-	char p[512];
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 
-	snprintf(p, sizeof(p), "%s/dev/nvidia-caps", f->dir);
-	mkdir_p(p);
+	tmptree_mkdir(f->dir, "/dev/nvidia-caps");
 	r = run(f);
 	assert_true(snap_get_bool_default(r, "driver.device_nodes.nvidia_caps", false));
 }
 
 /* mknod with an exact mode and owner; false when the sandbox forbids it. */
-static bool put_node(struct fx *f, const char *rel, mode_t mode, unsigned maj, unsigned min,
+static bool put_node(struct probe_fx *f, const char *rel, mode_t mode, unsigned maj, unsigned min,
 		     uid_t uid, gid_t gid)
 {
-	char path[512], dir[512];
+	char path[512];
 
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	return mknod(path, S_IFCHR | mode, makedev(maj, min)) == 0 && chmod(path, mode) == 0 &&
+	tmptree_path(path, sizeof(path), f->dir, rel);
+	return tmptree_mknod_chr(f->dir, rel, mode, makedev(maj, min)) && chmod(path, mode) == 0 &&
 	       chown(path, uid, gid) == 0;
 }
 
@@ -395,7 +329,7 @@ static const struct snap_node *find_node(const struct snap_node *r, const char *
 /* Render nodes 0660 root:render (Ubuntu's udev rule) and the NVIDIA nodes 0666. */
 static void test_node_modes(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *n;
 	int64_t v;
 
@@ -442,15 +376,11 @@ static void test_node_modes(void **state)
 /* The live machine: whatever it has, the probe must not fail or leak. */
 static void test_live_smoke(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = "/" };
-	struct probe_env pe;
 
-	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
-	assert_int_equal(snapshot_new(&f->s), 0);
-	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
-				 .log = &f->ctx->log };
-	assert_int_equal(probe_nvidia_driver(&pe, f->s), 0);
+	probe_fx_open(f, &o);
+	probe_fx_run(f, probe_nvidia_driver);
 	assert_int_not_equal(snap_get_state(snapshot_root_const(f->s),
 					    "driver.kernel_modules.modules_supported"), FACT_UNPROBED);
 }

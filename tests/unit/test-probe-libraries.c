@@ -20,79 +20,47 @@
 #include <cmocka.h>
 
 #include "probe/probe.h"
+#include "probe-fx.h"
 
 static bool have_tools;
-static const char *ldconfig = "/sbin/ldconfig";
+static const char *ldconfig;
 
-struct fx {
-	char dir[64];
-	struct gpuenv_ctx *ctx;
-	struct snapshot *s;
-};
-
-static int sh(const char *fmt, ...) _printf_(1, 2);
-static int sh(const char *fmt, ...)
+static void so(struct probe_fx *f, const char *rel, const char *soname)
 {
-	char cmd[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
+	tmptree_cc_so(f->dir, rel, soname, NULL);
 }
 
-static void so(struct fx *f, const char *rel, const char *soname)
+static void ln(struct probe_fx *f, const char *target, const char *rel)
 {
-	assert_int_equal(sh("mkdir -p \"$(dirname %s%s)\" && printf 'int f(void){return 1;}\\n' | "
-			    "cc -x c - -shared -fPIC -nostdlib -s -Wl,-soname,%s -o %s%s",
-			    f->dir, rel, soname, f->dir, rel), 0);
-}
-
-static void ln(struct fx *f, const char *target, const char *rel)
-{
-	assert_int_equal(sh("ln -sfn %s %s%s", target, f->dir, rel), 0);
+	assert_int_equal(tmptree_sh("ln -sfn %s %s%s", target, f->dir, rel), 0);
 }
 
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
+	struct probe_fx *f = probe_fx_new("libs");
 
-	assert_non_null(f);
-	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-libs-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	assert_int_equal(sh("mkdir -p %s/etc %s/usr/lib/x86_64-linux-gnu && "
-			    "echo /usr/lib/x86_64-linux-gnu > %s/etc/ld.so.conf",
-			    f->dir, f->dir, f->dir), 0);
+	assert_int_equal(tmptree_sh("mkdir -p %s/etc %s/usr/lib/x86_64-linux-gnu && "
+				    "echo /usr/lib/x86_64-linux-gnu > %s/etc/ld.so.conf",
+				    f->dir, f->dir, f->dir), 0);
 	*state = f;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-
-	snapshot_unref(f->s);
-	gpuenv_ctx_free(f->ctx);
-	sh("rm -rf '%s'", f->dir);
-	free(f);
+	probe_fx_free(*state);
 	return 0;
 }
 
-static const struct snap_node *run(struct fx *f, const char *llp, const char *inject)
+static const struct snap_node *run(struct probe_fx *f, const char *llp, const char *inject)
 {
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir, .inject_errors = inject };
-	struct probe_env pe;
 
-	assert_int_equal(sh("%s -r %s 2>/dev/null", ldconfig, f->dir), 0);
-	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
+	assert_int_equal(tmptree_sh("%s -r %s 2>/dev/null", ldconfig, f->dir), 0);
+	probe_fx_open(f, &o);
 	if (llp)
 		assert_int_equal(env_set(f->ctx->env, "LD_LIBRARY_PATH", llp), 0);
-	assert_int_equal(snapshot_new(&f->s), 0);
-	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
-				 .log = &f->ctx->log };
-	assert_int_equal(probe_libraries(&pe, f->s), 0);
-	return snapshot_root_const(f->s);
+	return probe_fx_run(f, probe_libraries);
 }
 
 #define CHECK_TOOLS()                                                        \
@@ -107,7 +75,7 @@ static const struct snap_node *run(struct fx *f, const char *llp, const char *in
  * first by LD_LIBRARY_PATH, while the kernel module and the system libcuda are 550.54.15. */
 static void test_compat_first(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 
 	CHECK_TOOLS();
@@ -139,7 +107,7 @@ static void test_compat_first(void **state)
  * on LD_LIBRARY_PATH ahead of the toolkit's. */
 static void test_families(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *cudnn;
 	const char *wheel = "/venv/lib/python3.11/site-packages/nvidia/cuda_runtime/lib";
 	char rel[256];
@@ -183,16 +151,16 @@ static void test_families(void **state)
 
 static void test_bad_input(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 
 	CHECK_TOOLS();
 	so(f, "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.15", "libnvidia-ml.so.1");
 	ln(f, "libnvidia-ml.so.550.54.15", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1");
-	assert_int_equal(sh("mkdir -p %s/loop %s/text %s/locked && "
-			    "ln -s libcuda.so.1.x %s/loop/libcuda.so.1 && ln -s libcuda.so.1 %s/loop/libcuda.so.1.x && "
-			    "echo 'INPUT(libnvidia-ml.so.550.54.15)' > %s/text/libnvidia-ml.so.1",
-			    f->dir, f->dir, f->dir, f->dir, f->dir, f->dir), 0);
+	assert_int_equal(tmptree_sh("mkdir -p %s/loop %s/text %s/locked && "
+				    "ln -s libcuda.so.1.x %s/loop/libcuda.so.1 && ln -s libcuda.so.1 %s/loop/libcuda.so.1.x && "
+				    "echo 'INPUT(libnvidia-ml.so.550.54.15)' > %s/text/libnvidia-ml.so.1",
+				    f->dir, f->dir, f->dir, f->dir, f->dir, f->dir), 0);
 	so(f, "/locked/libcudart.so.12", "libcudart.so.12");
 	r = run(f, "/locked:/loop:/text", "/locked=EACCES");
 	assert_int_equal(snap_get_state(r, "driver.userspace.libcuda.path"), FACT_ERROR);
@@ -209,22 +177,17 @@ static void test_bad_input(void **state)
 
 static void test_truncated_cache(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir };
 	const struct snap_node *r;
-	struct probe_env pe;
 
 	CHECK_TOOLS();
 	so(f, "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "libcuda.so.1");
 	ln(f, "libcuda.so.550.54.15", "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
-	assert_int_equal(sh("%s -r %s && head -c 70 %s/etc/ld.so.cache > %s/c && mv %s/c %s/etc/ld.so.cache",
-			    ldconfig, f->dir, f->dir, f->dir, f->dir, f->dir), 0);
-	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
-	assert_int_equal(snapshot_new(&f->s), 0);
-	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
-				 .log = &f->ctx->log };
-	assert_int_equal(probe_libraries(&pe, f->s), 0);
-	r = snapshot_root_const(f->s);
+	assert_int_equal(tmptree_sh("%s -r %s && head -c 70 %s/etc/ld.so.cache > %s/c && mv %s/c %s/etc/ld.so.cache",
+				    ldconfig, f->dir, f->dir, f->dir, f->dir, f->dir), 0);
+	probe_fx_open(f, &o);
+	r = probe_fx_run(f, probe_libraries);
 	assert_int_equal(snap_get_state(r, "runtime.loader.ld_so_cache.format"), FACT_MALFORMED);
 	assert_non_null(strstr(snap_error(snap_get(r, "runtime.loader.ld_so_cache.format")),
 			       "truncated"));
@@ -236,15 +199,14 @@ static void test_truncated_cache(void **state)
 /* report --pid under a sysroot: /proc/N/maps as proc(5) writes it. */
 static void test_process_maps(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir, .pid = 4242 };
 	const struct snap_node *r, *m;
-	struct probe_env pe;
 	FILE *fp;
 	char path[128];
 
-	assert_int_equal(sh("mkdir -p %s/proc/4242 && ln -s /usr/bin/python3.11 %s/proc/4242/exe",
-			    f->dir, f->dir), 0);
+	assert_int_equal(tmptree_sh("mkdir -p %s/proc/4242 && ln -s /usr/bin/python3.11 %s/proc/4242/exe",
+				    f->dir, f->dir), 0);
 	snprintf(path, sizeof(path), "%s/proc/4242/maps", f->dir);
 	fp = fopen(path, "w");
 	assert_non_null(fp);
@@ -263,12 +225,8 @@ static void test_process_maps(void **state)
 	      "7ffc1e9fc000-7ffc1e9fe000 r-xp 00000000 00:00 0                          [vdso]\n",
 	      fp);
 	fclose(fp);
-	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
-	assert_int_equal(snapshot_new(&f->s), 0);
-	pe = (struct probe_env){ .ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env,
-				 .log = &f->ctx->log };
-	assert_int_equal(probe_process(&pe, f->s), 0);
-	r = snapshot_root_const(f->s);
+	probe_fx_open(f, &o);
+	r = probe_fx_run(f, probe_process);
 	assert_string_equal(snap_get_str(r, "runtime.process.exe"), "/usr/bin/python3.11");
 	m = snap_get(r, "runtime.process.mapped_libraries");
 	assert_int_equal(snap_count(m), 3);
@@ -303,9 +261,8 @@ int main(void)
 	printf("# these tests assume an x86-64 build\n");
 	return 77;
 #endif
-	if (access(ldconfig, X_OK) < 0)
-		ldconfig = "/usr/sbin/ldconfig";
-	have_tools = access(ldconfig, X_OK) == 0 && system("cc --version >/dev/null 2>&1") == 0;
+	ldconfig = tmptree_ldconfig();
+	have_tools = ldconfig && tmptree_have_cc();
 	if (!have_tools) {
 		printf("# skipping: needs cc and glibc's ldconfig to build the trees\n");
 		return 77;

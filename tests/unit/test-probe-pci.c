@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +26,7 @@
 #include "core/root.h"
 #include "probe/probe.h"
 #include "snapshot/snapshot.h"
+#include "tmptree.h"
 
 #define ZERO_RES "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
 #define ZERO_RES_X7 ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES
@@ -53,51 +53,10 @@ static const char bad_line1_resource[] =
 	ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES_X7;
 
 struct fixture {
-	char dir[64];
+	char dir[TMPTREE_DIR_MAX];
 	struct gpuenv_ctx *ctx;
 	struct snapshot *snap;
 };
-
-static void mkdir_p(const char *path)
-{
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		assert_true(mkdir(buf, 0755) == 0 || errno == EEXIST);
-		*p = '/';
-	}
-	assert_true(mkdir(buf, 0755) == 0 || errno == EEXIST);
-}
-
-static void put_file(const char *root, const char *rel, const char *text)
-{
-	char path[4096], dir[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void put_link(const char *root, const char *rel, const char *target)
-{
-	char path[4096], dir[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	assert_int_equal(symlink(target, path), 0);
-}
 
 struct dev {
 	const char *parent; /* below /sys/devices, e.g. "pci0000:15/0000:15:01.0" */
@@ -130,7 +89,7 @@ static void add_dev(const char *root, const struct dev *d)
 			snprintf(rel, sizeof(rel), "%s/%s", devdir, name);        \
 			snprintf(_t, sizeof(_t), "%s%s", val,                     \
 				 strchr(val, '\n') ? "" : "\n");                  \
-			put_file(root, rel, _t);                                  \
+			tmptree_puts(root, rel, _t);                              \
 		}                                                                 \
 	} while (0)
 	ATTR("vendor", d->vendor);
@@ -149,21 +108,21 @@ static void add_dev(const char *root, const struct dev *d)
 #undef ATTR
 	if (d->driver) {
 		snprintf(rel, sizeof(rel), "sys/bus/pci/drivers/%s/new_id", d->driver);
-		put_file(root, rel, "");
+		tmptree_puts(root, rel, "");
 		snprintf(rel, sizeof(rel), "%s/driver", devdir);
 		snprintf(target, sizeof(target), "%sbus/pci/drivers/%s", up, d->driver);
-		put_link(root, rel, target);
+		tmptree_symlink(root, rel, target);
 	}
 	if (d->iommu_group) {
 		snprintf(rel, sizeof(rel), "sys/kernel/iommu_groups/%s/type", d->iommu_group);
-		put_file(root, rel, "DMA-FQ\n");
+		tmptree_puts(root, rel, "DMA-FQ\n");
 		snprintf(rel, sizeof(rel), "%s/iommu_group", devdir);
 		snprintf(target, sizeof(target), "%skernel/iommu_groups/%s", up, d->iommu_group);
-		put_link(root, rel, target);
+		tmptree_symlink(root, rel, target);
 	}
 	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s", d->bdf);
 	snprintf(target, sizeof(target), "../../../devices/%s/%s", d->parent, d->bdf);
-	put_link(root, rel, target);
+	tmptree_symlink(root, rel, target);
 }
 
 static const struct dev devs[] = {
@@ -235,11 +194,6 @@ static const struct dev devs[] = {
 	  .numa_node = "1", .resource = h100_resource },
 };
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
 static void build_tree(const char *root)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(devs); i++)
@@ -253,8 +207,7 @@ static struct fixture *fixture_new(const char *sysroot, unsigned flags, bool tem
 
 	assert_non_null(f);
 	if (temp) {
-		snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-test-pci-XXXXXX");
-		assert_non_null(mkdtemp(f->dir));
+		assert_non_null(tmptree_new(f->dir, "test-pci"));
 		build_tree(f->dir);
 		sysroot = f->dir;
 	}
@@ -278,7 +231,7 @@ static void fixture_free(struct fixture *f)
 	snapshot_unref(f->snap);
 	gpuenv_ctx_free(f->ctx);
 	if (f->dir[0])
-		nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		tmptree_remove(f->dir);
 	free(f);
 }
 
@@ -593,8 +546,7 @@ static void test_no_sysfs(void **state)
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o) };
 
 	assert_non_null(f);
-	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-test-pci-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	assert_non_null(tmptree_new(f->dir, "test-pci"));
 	o.sysroot = f->dir;
 	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
 	assert_int_equal(snapshot_new(&f->snap), 0);

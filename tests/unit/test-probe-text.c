@@ -23,6 +23,7 @@
 #include "probe/probe-text.h"
 #include "probe/probe.h"
 #include "shared/strbuf.h"
+#include "tmptree.h"
 
 static struct snapshot *snap;
 
@@ -298,20 +299,11 @@ static void test_cpuinfo_and_modules(void **state)
 
 /* ---- the probe over a sysroot ---- */
 
-static char dir[64];
+static char dir[TMPTREE_DIR_MAX];
 
 static void put(const char *rel, const char *text)
 {
-	char path[256], cmd[320];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", dir, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	tmptree_puts(dir, rel, text);
 }
 
 static const struct snap_node *run_probe(const char *inject)
@@ -329,17 +321,13 @@ static const struct snap_node *run_probe(const char *inject)
 
 static int sysroot_setup(void **state)
 {
-	snprintf(dir, sizeof(dir), "/tmp/gpuenv-klog-XXXXXX");
-	assert_non_null(mkdtemp(dir));
+	assert_non_null(tmptree_new(dir, "klog"));
 	return setup(state);
 }
 
 static int sysroot_teardown(void **state)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tmptree_remove(dir), 0);
 	return teardown(state);
 }
 

@@ -25,67 +25,25 @@
 
 #include "probe/probe.h"
 #include "probe/toolkit.h"
+#include "probe-fx.h"
 
-struct fx {
-	char dir[64];
-	struct gpuenv_ctx *ctx;
-	struct snapshot *s;
-};
-
-static void mkdir_p(const char *path)
+static void puts_(struct probe_fx *f, const char *rel, const char *text)
 {
-	char buf[512];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	mkdir(buf, 0755);
+	tmptree_puts(f->dir, rel, text);
 }
 
-static void parent_of(const char *path, char *dir, size_t len)
+static void mkdir_rel(struct probe_fx *f, const char *rel)
 {
-	snprintf(dir, len, "%s", path);
-	*strrchr(dir, '/') = '\0';
+	tmptree_mkdir(f->dir, rel);
 }
 
-static void puts_(struct fx *f, const char *rel, const char *text)
+static void link_(struct probe_fx *f, const char *target, const char *rel)
 {
-	char path[512], dir[512];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	parent_of(path, dir, sizeof(dir));
-	mkdir_p(dir);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
-
-static void mkdir_rel(struct fx *f, const char *rel)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	mkdir_p(path);
-}
-
-static void link_(struct fx *f, const char *target, const char *rel)
-{
-	char path[512], dir[512];
-
-	snprintf(path, sizeof(path), "%s%s", f->dir, rel);
-	parent_of(path, dir, sizeof(dir));
-	mkdir_p(dir);
-	assert_int_equal(symlink(target, path), 0);
+	tmptree_symlink(f->dir, rel, target);
 }
 
 /* A library file and its SONAME link: lib(dir, "libcudnn.so.9.19.0", "libcudnn.so.9"). */
-static void lib(struct fx *f, const char *dir, const char *file, const char *soname)
+static void lib(struct probe_fx *f, const char *dir, const char *file, const char *soname)
 {
 	char rel[512];
 
@@ -97,58 +55,35 @@ static void lib(struct fx *f, const char *dir, const char *file, const char *son
 	}
 }
 
-static int rm_rf(const char *dir)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	snprintf(f->dir, sizeof(f->dir), "/tmp/gpuenv-toolkit-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	*state = f;
+	*state = probe_fx_new("toolkit");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-
-	snapshot_unref(f->s);
-	gpuenv_ctx_free(f->ctx);
-	rm_rf(f->dir);
-	free(f);
+	probe_fx_free(*state);
 	return 0;
 }
 
 /* env: "KEY=VALUE" pairs of the judged environment (NULL-terminated); inject: root errors. */
-static const struct snap_node *run_opts(struct fx *f, bool live, unsigned timeout_ms,
+static const struct snap_node *run_opts(struct probe_fx *f, bool live, unsigned timeout_ms,
 					const char *const *env, const char *inject)
 {
 	struct gpuenv_ctx_opts o = {.sz = sizeof(o),
 				    .sysroot = live ? NULL : f->dir,
 				    .vendor_timeout_ms = timeout_ms,
 				    .inject_errors = inject};
-	struct probe_env pe;
 
-	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
+	probe_fx_open(f, &o);
 	for (size_t i = 0; env && env[i]; i += 2)
 		assert_int_equal(env_set(f->ctx->env, env[i], env[i + 1]), 0);
-	assert_int_equal(snapshot_new(&f->s), 0);
-	pe = (struct probe_env){
-		.ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env, .log = &f->ctx->log};
-	assert_int_equal(probe_cuda_toolkit(&pe, f->s), 0);
-	assert_int_equal(probe_rocm(&pe, f->s), 0);
-	return snapshot_root_const(f->s);
+	probe_fx_run(f, probe_cuda_toolkit);
+	return probe_fx_run(f, probe_rocm);
 }
 
-static const struct snap_node *run(struct fx *f, const char *const *env)
+static const struct snap_node *run(struct probe_fx *f, const char *const *env)
 {
 	return run_opts(f, false, 0, env, NULL);
 }
@@ -240,6 +175,21 @@ static void test_parsers(void **state)
 	assert_false(probe_lib_name_match("libcudnn.so.9.", "libcudnn.so", &v));
 	assert_true(
 		probe_lib_name_match("libamdhip64.so.6.2.41134-65d174c3e", "libamdhip64.so", &v));
+	{
+		char a0[] = "libcudart.so.12", a1[] = "libcudart.so", b0[] = "libcudart.so.12.4.127",
+		     b1[] = "libcudart.so.12.4.99", d0[] = "/a", d1[] = "/b", d2[] = "/c";
+		char *a[] = { a0, a1, NULL }, *b[] = { b0, b1, NULL }, *dirs[] = { d0, d1, d2 };
+		char **names[] = { a, NULL, b };
+		const char *name, *dir;
+
+		assert_true(probe_lib_best(names, dirs, 3, "libcudart.so", &name, &dir, &v));
+		assert_string_equal(name, "libcudart.so.12.4.127"); /* the first of equals */
+		assert_string_equal(dir, "/c");
+		assert_string_equal(v, "12.4.127");
+		assert_true(probe_lib_best(names, dirs, 2, "libcudart.so", &name, &dir, NULL));
+		assert_string_equal(name, "libcudart.so.12");
+		assert_false(probe_lib_best(names, dirs, 3, "libcudnn.so", &name, &dir, &v));
+	}
 
 	assert_true(probe_dist_info_match("nvidia_cudnn_cu13-9.19.0.56.dist-info", "nvidia_cudnn",
 					  buf, sizeof(buf)));
@@ -298,7 +248,7 @@ static void test_parsers(void **state)
 #define TK "/usr/local/cuda-13.0"
 
 /* The development machine's CUDA 13.0, assembled from pip wheels, no version.json. */
-static void pip_assembled_tree(struct fx *f)
+static void pip_assembled_tree(struct probe_fx *f)
 {
 	link_(f, TK, "/usr/local/cuda");
 	link_(f, "lib", TK "/lib64");
@@ -332,7 +282,7 @@ static void test_pip_assembled(void **state)
 {
 	static const char *const env[] = {"CUDA_HOME", "/usr/local/cuda", "PATH",
 					  "/usr/local/cuda/bin:/usr/bin", NULL};
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 
 	pip_assembled_tree(f);
@@ -375,7 +325,7 @@ static void test_pip_assembled(void **state)
 
 static void test_conda(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 
 #define ENV "/opt/conda/envs/ml"
@@ -414,7 +364,7 @@ static void test_pip_wheel_dir(void **state)
 {
 	static const char *const env[] = {"LD_LIBRARY_PATH",
 					  SP "/nvidia/cu13/lib:/usr/lib/x86_64-linux-gnu", NULL};
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk, *rej;
 
 	lib(f, SP "/nvidia/cu13/lib", "libcudart.so.13", NULL);
@@ -454,7 +404,7 @@ static void test_bad_input(void **state)
 {
 	static const char *const env[] = {"CUDA_HOME", "/opt/cuda-missing", "CUDA_PATH",
 					  "/usr/local/cuda", NULL};
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk, *rej;
 	bool loop = false, missing = false;
 	char fifo[512];
@@ -514,7 +464,7 @@ static void test_bad_input(void **state)
 }
 
 /* A fake toolkit on the live root whose only version source is nvcc. */
-static void fake_nvcc_toolkit(struct fx *f, const char *script)
+static void fake_nvcc_toolkit(struct probe_fx *f, const char *script)
 {
 	char path[512];
 
@@ -524,7 +474,7 @@ static void fake_nvcc_toolkit(struct fx *f, const char *script)
 	lib(f, "/cuda/lib64", "libcudart.so.12", NULL);
 }
 
-static bool can_exec_tmp(struct fx *f)
+static bool can_exec_tmp(struct probe_fx *f)
 {
 	char path[512];
 
@@ -534,7 +484,7 @@ static bool can_exec_tmp(struct fx *f)
 
 static void test_nvcc_live(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128], script[512];
 	const char *env[] = {"CUDA_HOME", home, NULL};
@@ -554,7 +504,7 @@ static void test_nvcc_live(void **state)
 
 static void test_nvcc_hangs(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128];
 	const char *env[] = {"CUDA_HOME", home, NULL};
@@ -578,7 +528,7 @@ static void test_nvcc_hangs(void **state)
 
 static void test_nvcc_fails(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128];
 	const char *env[] = {"CUDA_HOME", home, NULL};
@@ -598,7 +548,7 @@ static void test_nvcc_fails(void **state)
 /* Under --sysroot a toolkit's nvcc is never run. */
 static void test_nvcc_sysroot(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	static const char *const env[] = {"CUDA_HOME", "/cuda", NULL};
 
@@ -612,7 +562,7 @@ static void test_nvcc_sysroot(void **state)
 
 static void test_tensorrt(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 
 	puts_(f, "/usr/local/cuda-12.6/version.json", "{\"cuda\": {\"version\": \"12.6.3\"}}\n");
@@ -631,7 +581,7 @@ static void test_tensorrt(void **state)
 static void test_rocm_62(void **state)
 {
 	static const char *const env[] = {"ROCM_PATH", "/opt/rocm", NULL};
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *o;
 
 	puts_(f, "/opt/rocm-6.2.0/.info/version", "6.2.0-66\n");
@@ -673,7 +623,7 @@ static void test_rocm_62(void **state)
 
 static void test_rocm_debian(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r, *o;
 
 	lib(f, "/usr/lib/x86_64-linux-gnu", "libamdhip64.so.5.2.21153", "libamdhip64.so.5");
@@ -697,7 +647,7 @@ static void test_rocm_debian(void **state)
 
 static void test_nothing(void **state)
 {
-	struct fx *f = *state;
+	struct probe_fx *f = *state;
 	const struct snap_node *r;
 
 	mkdir_rel(f, "/usr/local");

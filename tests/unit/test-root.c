@@ -18,42 +18,28 @@
 #include <cmocka.h>
 
 #include "core/root.h"
+#include "tmptree.h"
 
-static char tmpl[] = "/tmp/gpuenv-test-root-XXXXXX";
-static char *dir;
+static char dir[TMPTREE_DIR_MAX];
 
 static void put(const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	tmptree_puts(dir, rel, text);
 }
 
 static void mk(const char *rel)
 {
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	assert_int_equal(mkdir(path, 0755), 0);
+	tmptree_mkdir(dir, rel);
 }
 
 static void ln(const char *target, const char *rel)
 {
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	assert_int_equal(symlink(target, path), 0);
+	tmptree_symlink(dir, rel, target);
 }
 
 static int setup(void **state)
 {
-	dir = mkdtemp(tmpl);
-	assert_non_null(dir);
+	assert_non_null(tmptree_new(dir, "test-root"));
 	mk("etc");
 	mk("etc/alternatives");
 	mk("usr");
@@ -74,10 +60,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmptree_remove(dir) == 0 ? 0 : -1;
 }
 
 static void check_root(unsigned flags)

@@ -29,6 +29,17 @@ static void test_parse_u64(void **state)
 	assert_int_equal(parse_u64("1\n\n", 10, &v), -EINVAL);
 }
 
+static void test_parse_hex_digit(void **state)
+{
+	assert_int_equal(parse_hex_digit('0'), 0);
+	assert_int_equal(parse_hex_digit('9'), 9);
+	assert_int_equal(parse_hex_digit('a'), 10);
+	assert_int_equal(parse_hex_digit('F'), 15);
+	assert_int_equal(parse_hex_digit('g'), -1);
+	assert_int_equal(parse_hex_digit('\0'), -1);
+	assert_int_equal(parse_hex_digit((char)0xe1), -1);
+}
+
 static void test_version(void **state)
 {
 	struct version a, b;
@@ -90,14 +101,33 @@ static void test_strv(void **state)
 	assert_string_equal(strstrip(line), "KEY");
 }
 
+static void test_kv_next(void **state)
+{
+	char buf[] = "a: 1\nno separator\n\nb :  two words \nc:", *st = buf, *k, *v;
+
+	assert_true(kv_next(&st, ':', &k, &v));
+	assert_string_equal(k, "a");
+	assert_string_equal(v, "1");
+	assert_true(kv_next(&st, ':', &k, &v));
+	assert_string_equal(k, "b ");
+	assert_string_equal(v, "two words");
+	assert_true(kv_next(&st, ':', &k, &v));
+	assert_string_equal(k, "c");
+	assert_string_equal(v, "");
+	assert_false(kv_next(&st, ':', &k, &v));
+	assert_false(kv_next(&st, ':', &k, &v));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_hex_digit),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_cuda_version_format),
 		cmocka_unit_test(test_strbuf_cap),
 		cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_kv_next),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

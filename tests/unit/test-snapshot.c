@@ -53,6 +53,22 @@ static void test_readers(void **state)
 	snapshot_unref(s);
 }
 
+static void test_str_or_absent(void **state)
+{
+	struct snapshot *s;
+	struct snap_node *o;
+
+	assert_int_equal(snapshot_new(&s), 0);
+	o = snap_object(snapshot_root(s), "lib");
+	snap_set_str_or_absent(o, "rpath", "$ORIGIN", "/lib.so", "no DT_RPATH");
+	snap_set_str_or_absent(o, "runpath", NULL, "/lib.so", "no DT_RUNPATH");
+	assert_string_equal(snap_get_str(o, "rpath"), "$ORIGIN");
+	assert_int_equal(snap_get_state(o, "runpath"), FACT_ABSENT);
+	assert_string_equal(snap_error(snap_get(o, "runpath")), "no DT_RUNPATH");
+	assert_string_equal(snap_source(snap_get(o, "runpath")), "/lib.so");
+	snapshot_unref(s);
+}
+
 static void test_json_round_trip(void **state)
 {
 	struct snapshot *s = build(), *back;
@@ -110,6 +126,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_readers),
+		cmocka_unit_test(test_str_or_absent),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_rejects),
 		cmocka_unit_test(test_state_names),
