@@ -17,7 +17,8 @@ static void doctor_help(void)
 	       "Says what will fail on this machine's GPU stack, in which layer, why, how to fix\n"
 	       "it and how to check the fix: hardware, driver, runtime, framework and container,\n"
 	       "each with a mark (✓ ok, ⚠ warning, ✗ error, ? could not check, – nothing\n"
-	       "installed), then the chain \"driver supports CUDA ≤ X · toolkit Y · framework Z\".\n"
+	       "installed), then the chain \"driver supports CUDA ≤ X · toolkit Y · framework "
+	       "Z\".\n"
 	       "A check whose inputs cannot be read says \"skipped: could not read …\".\n\n"
 	       "Options:\n" COMMON_OPTIONS_HELP
 	       "      --markdown        Markdown to paste into an issue (combine with --redact)\n"
@@ -85,7 +86,8 @@ int cmd_doctor(int argc, char *argv[])
 		return EXIT_USAGE;
 	}
 	if (o.json + markdown + mermaid > 1) {
-		fprintf(stderr, "gpuenv doctor: --json, --markdown and --mermaid exclude each other\n");
+		fprintf(stderr,
+			"gpuenv doctor: --json, --markdown and --mermaid exclude each other\n");
 		return EXIT_USAGE;
 	}
 	if (o.json)
@@ -96,7 +98,8 @@ int cmd_doctor(int argc, char *argv[])
 		format = GPUENV_DOCTOR_MERMAID;
 	if (list) {
 		if (mermaid) {
-			fprintf(stderr, "gpuenv doctor: --list-rules prints text, --json or --markdown\n");
+			fprintf(stderr,
+				"gpuenv doctor: --list-rules prints text, --json or --markdown\n");
 			return EXIT_USAGE;
 		}
 		r = gpuenv_doctor_list_rules(format, 0, &out);
@@ -115,8 +118,9 @@ int cmd_doctor(int argc, char *argv[])
 	if (r >= 0)
 		r = gpuenv_doctor_render(doc, format,
 					 common_render_flags(&o, stdout) &
-						 (format == GPUENV_DOCTOR_TEXT ? ~0u :
-										 ~(unsigned)GPUENV_RENDER_COLOR),
+						 (format == GPUENV_DOCTOR_TEXT
+							  ? ~0u
+							  : ~(unsigned)GPUENV_RENDER_COLOR),
 					 &out);
 	if (r < 0) {
 		print_error("diagnosing", r);

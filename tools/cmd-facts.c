@@ -18,15 +18,20 @@ static void facts_help(void)
 	printf("Usage: gpuenv facts [--json] KIND KEY\n\n"
 	       "Looks up the knowledge base; every value is printed with its source.\n\n"
 	       "Kinds:\n"
-	       "  cuda VERSION      minimum driver, minor-compat floor, compute capabilities, PTX ISA\n"
+	       "  cuda VERSION      minimum driver, minor-compat floor, compute capabilities, PTX "
+	       "ISA\n"
 	       "  driver VERSION    branch, CUDA it reports, EOL, oldest arch, toolkits it runs\n"
-	       "  gpu NAME|PCIID    product, architecture, compute capability (\"RTX 4090\", 10de:2684)\n"
+	       "  gpu NAME|PCIID    product, architecture, compute capability (\"RTX 4090\", "
+	       "10de:2684)\n"
 	       "  xid CODE          what an Xid error means and what to do\n"
 	       "  cudnn VERSION     the CUDA versions each cuDNN package supports, minimum driver\n"
-	       "  torch VERSION     a PyTorch wheel (\"2.4.0+cu124\"; no suffix = the PyPI default):\n"
+	       "  torch VERSION     a PyTorch wheel (\"2.4.0+cu124\"; no suffix = the PyPI "
+	       "default):\n"
 	       "                    arch list, PTX, minimum driver, Python, cuDNN\n"
-	       "  rocm VERSION      gfx targets and products a ROCm release supports, kernel driver\n"
-	       "  tensorflow VERSION  Python, cuDNN and CUDA a TensorFlow release was tested with\n\n"
+	       "  rocm VERSION      gfx targets and products a ROCm release supports, kernel "
+	       "driver\n"
+	       "  tensorflow VERSION  Python, cuDNN and CUDA a TensorFlow release was tested "
+	       "with\n\n"
 	       "Options:\n"
 	       "  -j, --json            JSON output\n"
 	       "  -h, --help            this help\n\n"
@@ -84,13 +89,16 @@ int cmd_facts(int argc, char *argv[])
 	if (strcmp(kind, "cuda") && strcmp(kind, "driver") && strcmp(kind, "gpu") &&
 	    strcmp(kind, "xid") && strcmp(kind, "cudnn") && strcmp(kind, "torch") &&
 	    strcmp(kind, "rocm") && strcmp(kind, "tensorflow")) {
-		fprintf(stderr, "gpuenv facts: unknown kind '%s' (cuda, driver, gpu, xid, cudnn, torch, "
-			"rocm, tensorflow)\n", kind);
+		fprintf(stderr,
+			"gpuenv facts: unknown kind '%s' (cuda, driver, gpu, xid, cudnn, torch, "
+			"rocm, tensorflow)\n",
+			kind);
 		return EXIT_USAGE;
 	}
 	r = gpuenv_facts_query(kind, key, flags, &out);
 	if (r == -ENOENT) {
-		fprintf(stderr, "gpuenv facts: no %s %s in the knowledge base\n", kind_noun(kind), key);
+		fprintf(stderr, "gpuenv facts: no %s %s in the knowledge base\n", kind_noun(kind),
+			key);
 		return EXIT_ERRORS;
 	}
 	if (r == -EINVAL) {

@@ -26,13 +26,19 @@ static void scan_help(void)
 	       "the GPU runs it natively, through PTX JIT, or fails with \"no kernel image is\n"
 	       "available\" / \"PTX compiled with an unsupported toolchain\". No GPU needed.\n\n"
 	       "Options:\n"
-	       "      --gpu GPU         judge for this device: compute capability (8.6), SM (sm_86)\n"
-	       "                        or a GPU name from the knowledge base (\"RTX 4090\"); repeatable\n"
-	       "      --this-machine    judge for this machine's NVIDIA GPUs and driver (probes it;\n"
+	       "      --gpu GPU         judge for this device: compute capability (8.6), SM "
+	       "(sm_86)\n"
+	       "                        or a GPU name from the knowledge base (\"RTX 4090\"); "
+	       "repeatable\n"
+	       "      --this-machine    judge for this machine's NVIDIA GPUs and driver (probes "
+	       "it;\n"
 	       "                        with --sysroot or --from, that machine's)\n"
-	       "      --driver VERSION  driver version (550.54.15): PTX newer than it can JIT fails\n"
-	       "      --deep            also decompress payload heads and search every ELF section\n"
-	       "      --all-files       in directories, look at every file, not only *.so*, *.cubin,\n"
+	       "      --driver VERSION  driver version (550.54.15): PTX newer than it can JIT "
+	       "fails\n"
+	       "      --deep            also decompress payload heads and search every ELF "
+	       "section\n"
+	       "      --all-files       in directories, look at every file, not only *.so*, "
+	       "*.cubin,\n"
 	       "                        *.fatbin, *.ptx, *.hipfb, *.whl\n"
 	       "  -a, --all             also list files without GPU code\n"
 	       "      --max-depth N     directory levels to descend (default 32)\n"
@@ -43,7 +49,8 @@ static void scan_help(void)
 	       "  -j, --json            JSON output (docs/scan-schema.md)\n"
 	       "  -v, --verbose         log to stderr\n"
 	       "  -h, --help            this help\n\n"
-	       "Verdicts: native (SASS for the device: same major, minor <= device minor; sm_XYa only\n"
+	       "Verdicts: native (SASS for the device: same major, minor <= device minor; sm_XYa "
+	       "only\n"
 	       "on X.Y; sm_XYf within its family), ptx-jit (PTX compiled by the driver at first\n"
 	       "launch), ptx-too-new (CUDA_ERROR_UNSUPPORTED_PTX_VERSION), no-kernel-image\n"
 	       "(CUDA_ERROR_NO_BINARY_FOR_GPU / cudaErrorNoKernelImageForDevice).\n\n"
@@ -51,7 +58,8 @@ static void scan_help(void)
 	       "  0   every binary has a usable image for the given devices (or no device given)\n"
 	       "  2   some binary has none (ptx-too-new or no-kernel-image)\n"
 	       "  64  usage error (also: unknown --gpu name, --this-machine without NVIDIA GPU)\n"
-	       "  66  a PATH, the sysroot or the snapshot cannot be read (2 wins when both apply)\n");
+	       "  66  a PATH, the sysroot or the snapshot cannot be read (2 wins when both "
+	       "apply)\n");
 }
 
 struct progress {
@@ -97,8 +105,16 @@ static int parse_u64(const char *s, uint64_t *ret)
 
 int cmd_scan(int argc, char *argv[])
 {
-	enum { OPT_GPU = 0x200, OPT_THIS, OPT_DRIVER, OPT_DEEP, OPT_ALLFILES, OPT_DEPTH, OPT_FILES,
-	       OPT_COLOR };
+	enum {
+		OPT_GPU = 0x200,
+		OPT_THIS,
+		OPT_DRIVER,
+		OPT_DEEP,
+		OPT_ALLFILES,
+		OPT_DEPTH,
+		OPT_FILES,
+		OPT_COLOR
+	};
 	static const struct option longopts[] = {
 		{ "gpu", required_argument, NULL, OPT_GPU },
 		{ "this-machine", no_argument, NULL, OPT_THIS },
@@ -161,7 +177,8 @@ int cmd_scan(int argc, char *argv[])
 		case OPT_DEPTH:
 		case OPT_FILES:
 			if (parse_u64(optarg, &v) < 0 || (c == OPT_DEPTH && v > 4096)) {
-				fprintf(stderr, "gpuenv scan: --%s takes a positive number, not '%s'\n",
+				fprintf(stderr,
+					"gpuenv scan: --%s takes a positive number, not '%s'\n",
 					c == OPT_DEPTH ? "max-depth" : "max-files", optarg);
 				return EXIT_USAGE;
 			}
@@ -199,7 +216,8 @@ int cmd_scan(int argc, char *argv[])
 		if (r != 0)
 			return r;
 	} else {
-		struct gpuenv_ctx_opts copts = { .sz = sizeof(copts), .sysroot = co.sysroot,
+		struct gpuenv_ctx_opts copts = { .sz = sizeof(copts),
+						 .sysroot = co.sysroot,
 						 .flags = GPUENV_CTX_NO_VENDOR };
 
 		if (getenv("GPUENV_TEST_NO_OPENAT2"))
@@ -225,10 +243,13 @@ int cmd_scan(int argc, char *argv[])
 		r = gpuenv_scan_add_gpu(scan, gpus[i]);
 		if (r == -ENOENT || r == -ENODATA || r == -EINVAL) {
 			fprintf(stderr, "gpuenv scan: --gpu %s: %s\n", gpus[i],
-				r == -ENOENT ? "no such GPU in the knowledge base (try `gpuenv facts gpu NAME`, "
-					       "or give the compute capability, e.g. 8.6)" :
-				r == -ENODATA ? "its compute capability is not confirmed in the knowledge base" :
-						"not a compute capability (8.6), SM (sm_86) or GPU name");
+				r == -ENOENT ? "no such GPU in the knowledge base (try `gpuenv "
+					       "facts gpu NAME`, "
+					       "or give the compute capability, e.g. 8.6)"
+				: r == -ENODATA
+					? "its compute capability is not confirmed in the "
+					  "knowledge base"
+					: "not a compute capability (8.6), SM (sm_86) or GPU name");
 			exit_code = EXIT_USAGE;
 			goto out;
 		}
@@ -241,7 +262,8 @@ int cmd_scan(int argc, char *argv[])
 	if (driver) {
 		r = gpuenv_scan_set_driver(scan, driver);
 		if (r < 0) {
-			fprintf(stderr, "gpuenv scan: --driver %s: not a driver version (550.54.15)\n",
+			fprintf(stderr,
+				"gpuenv scan: --driver %s: not a driver version (550.54.15)\n",
 				driver);
 			exit_code = EXIT_USAGE;
 			goto out;
@@ -255,7 +277,8 @@ int cmd_scan(int argc, char *argv[])
 			goto out;
 		}
 		if (r == 0) {
-			fprintf(stderr, "gpuenv scan: --this-machine: no NVIDIA GPU with a known compute "
+			fprintf(stderr,
+				"gpuenv scan: --this-machine: no NVIDIA GPU with a known compute "
 				"capability in the snapshot (hardware.gpus[]); use --gpu\n");
 			exit_code = EXIT_USAGE;
 			goto out;
@@ -284,9 +307,9 @@ int cmd_scan(int argc, char *argv[])
 	}
 	if (prog.shown)
 		fputs("\r\033[K", stderr);
-	r = co.json ? gpuenv_scan_to_json(scan, 0, &out) :
-		      gpuenv_scan_render_text(scan, common_use_color(&co, stdout) ? GPUENV_RENDER_COLOR : 0,
-					      &out);
+	r = co.json ? gpuenv_scan_to_json(scan, 0, &out)
+		    : gpuenv_scan_render_text(
+			      scan, common_use_color(&co, stdout) ? GPUENV_RENDER_COLOR : 0, &out);
 	if (r < 0) {
 		print_error("rendering", r);
 		exit_code = EXIT_SOFTWARE;

@@ -58,7 +58,8 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 		else if (strcmp(arg, "never") == 0)
 			o->color = 0;
 		else {
-			fprintf(stderr, "gpuenv: --color takes auto, always or never, not '%s'\n", arg);
+			fprintf(stderr, "gpuenv: --color takes auto, always or never, not '%s'\n",
+				arg);
 			return -EXIT_USAGE;
 		}
 		return 1;
@@ -72,7 +73,9 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 		errno = 0;
 		ms = strtoul(arg, &end, 10);
 		if (errno || end == arg || *end || ms == 0 || ms > 600000) {
-			fprintf(stderr, "gpuenv: --vendor-timeout takes milliseconds (1-600000), not '%s'\n",
+			fprintf(stderr,
+				"gpuenv: --vendor-timeout takes milliseconds (1-600000), not "
+				"'%s'\n",
 				arg);
 			return -EXIT_USAGE;
 		}
@@ -83,7 +86,8 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 		unsigned pid;
 
 		if (parse_uint(arg, 10, &pid) < 0 || pid == 0 || pid > INT_MAX) {
-			fprintf(stderr, "gpuenv: --pid takes a process id (a positive number), not '%s'\n",
+			fprintf(stderr,
+				"gpuenv: --pid takes a process id (a positive number), not '%s'\n",
 				arg);
 			return -EXIT_USAGE;
 		}
@@ -125,8 +129,8 @@ unsigned common_render_flags(const struct common_opts *o, FILE *f)
 	return flags;
 }
 
-static void log_to_stderr(void *userdata, int priority, const char *file, int line,
-			  const char *fn, const char *format, va_list args)
+static void log_to_stderr(void *userdata, int priority, const char *file, int line, const char *fn,
+			  const char *format, va_list args)
 {
 	fprintf(stderr, "gpuenv: %s: ", fn);
 	vfprintf(stderr, format, args);
@@ -239,7 +243,8 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 			return EXIT_INPUT;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "gpuenv: --sysroot %s: %s\n", o->sysroot, strerror(ENOTDIR));
+			fprintf(stderr, "gpuenv: --sysroot %s: %s\n", o->sysroot,
+				strerror(ENOTDIR));
 			return EXIT_INPUT;
 		}
 	}
@@ -250,7 +255,8 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	err = gpuenv_ctx_new(&opts, &ctx);
 	if (err < 0) {
 		if (err == -EBADMSG && o->env_file)
-			fprintf(stderr, "gpuenv: --env-file %s: not KEY=VALUE lines\n", o->env_file);
+			fprintf(stderr, "gpuenv: --env-file %s: not KEY=VALUE lines\n",
+				o->env_file);
 		else if (o->sysroot)
 			fprintf(stderr, "gpuenv: --sysroot %s: %s\n", o->sysroot, strerror(-err));
 		else

@@ -12,7 +12,8 @@ static int cmd_help(int argc, char *argv[]);
 static int cmd_version(int argc, char *argv[]);
 
 static const struct gpuenv_cmd commands[] = {
-	{ "doctor", cmd_doctor, "what will fail, in which layer, why, how to fix and verify (default)" },
+	{ "doctor", cmd_doctor,
+	  "what will fail, in which layer, why, how to fix and verify (default)" },
 	{ "report", cmd_report, "the four-layer inventory of this machine (or --sysroot/--from)" },
 	{ "facts", cmd_facts, "look up the knowledge base: facts cuda|driver|gpu|xid KEY" },
 	{ "scan", cmd_scan, "GPU targets in binaries/wheels, and whether a GPU can run them" },

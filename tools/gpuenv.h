@@ -13,12 +13,12 @@
 /* Exit codes, documented in gpuenv(1) and `gpuenv --help`. */
 enum {
 	EXIT_HEALTHY = 0,
-	EXIT_WARNINGS = 1,   /* doctor --strict: warnings found */
-	EXIT_ERRORS = 2,     /* doctor: error-severity findings */
+	EXIT_WARNINGS = 1,    /* doctor --strict: warnings found */
+	EXIT_ERRORS = 2,      /* doctor: error-severity findings */
 	EXIT_UNEVALUATED = 3, /* doctor: nothing could be read */
-	EXIT_USAGE = 64,     /* bad command line (EX_USAGE) */
-	EXIT_INPUT = 66,     /* an input (sysroot, file) cannot be read (EX_NOINPUT) */
-	EXIT_SOFTWARE = 70,  /* internal error (EX_SOFTWARE) */
+	EXIT_USAGE = 64,      /* bad command line (EX_USAGE) */
+	EXIT_INPUT = 66,      /* an input (sysroot, file) cannot be read (EX_NOINPUT) */
+	EXIT_SOFTWARE = 70,   /* internal error (EX_SOFTWARE) */
 };
 
 struct gpuenv_cmd {
@@ -36,50 +36,50 @@ struct common_opts {
 	const char *cuda_lib;
 	const char *opencl_lib;
 	const char *trace_paths; /* file to write the trace to */
-	const char *pci_ids;     /* pci.ids to name GPUs the built-in table lacks */
+	const char *pci_ids;	 /* pci.ids to name GPUs the built-in table lacks */
 	bool json, stable, redact, no_vendor;
 	int color; /* -1 auto */
 	int verbose;
 	unsigned vendor_timeout_ms; /* 0: the library's default */
-	int pid;   /* --pid: 0 when not given */
+	int pid;		    /* --pid: 0 when not given */
 };
 
 /* getopt_long entries and their handler, for commands that take the common options. */
-#define COMMON_LONGOPTS                                              \
-	{ "sysroot", required_argument, NULL, 'R' },                 \
-	{ "env-file", required_argument, NULL, 'E' },                \
-	{ "from", required_argument, NULL, 'F' },                    \
-	{ "nvml-lib", required_argument, NULL, 0x100 },              \
-	{ "cuda-lib", required_argument, NULL, 0x101 },              \
-	{ "opencl-lib", required_argument, NULL, 0x102 },            \
-	{ "trace-paths", required_argument, NULL, 0x103 },           \
-	{ "stable", no_argument, NULL, 0x104 },                      \
-	{ "redact", no_argument, NULL, 0x105 },                      \
-	{ "no-vendor", no_argument, NULL, 0x106 },                   \
-	{ "color", required_argument, NULL, 0x107 },                 \
-	{ "pci-ids", required_argument, NULL, 0x140 },               \
-	{ "vendor-timeout", required_argument, NULL, 0x108 },        \
-	{ "pid", required_argument, NULL, 0x109 },                   \
-	{ "json", no_argument, NULL, 'j' },                          \
-	{ "verbose", no_argument, NULL, 'v' }
+#define COMMON_LONGOPTS                                                                            \
+	{ "sysroot", required_argument, NULL, 'R' }, { "env-file", required_argument, NULL, 'E' }, \
+		{ "from", required_argument, NULL, 'F' },                                          \
+		{ "nvml-lib", required_argument, NULL, 0x100 },                                    \
+		{ "cuda-lib", required_argument, NULL, 0x101 },                                    \
+		{ "opencl-lib", required_argument, NULL, 0x102 },                                  \
+		{ "trace-paths", required_argument, NULL, 0x103 },                                 \
+		{ "stable", no_argument, NULL, 0x104 }, { "redact", no_argument, NULL, 0x105 },    \
+		{ "no-vendor", no_argument, NULL, 0x106 },                                         \
+		{ "color", required_argument, NULL, 0x107 },                                       \
+		{ "pci-ids", required_argument, NULL, 0x140 },                                     \
+		{ "vendor-timeout", required_argument, NULL, 0x108 },                              \
+		{ "pid", required_argument, NULL, 0x109 }, { "json", no_argument, NULL, 'j' },     \
+	{                                                                                          \
+		"verbose", no_argument, NULL, 'v'                                                  \
+	}
 #define COMMON_OPTSTRING "R:E:F:jv"
-#define COMMON_OPTIONS_HELP                                                                       \
-	"  -R, --sysroot DIR     read the machine image under DIR instead of /\n"                 \
+#define COMMON_OPTIONS_HELP                                                                        \
+	"  -R, --sysroot DIR     read the machine image under DIR instead of /\n"                  \
 	"  -E, --env-file FILE   environment of the judged process (KEY=VALUE lines, as docker)\n" \
-	"  -F, --from FILE       load a snapshot written by `report --json` instead of probing\n" \
+	"  -F, --from FILE       load a snapshot written by `report --json` instead of probing\n"  \
 	"      --nvml-lib PATH   libnvidia-ml.so.1 to load (also enables NVML under --sysroot)\n"  \
 	"      --cuda-lib PATH   libcuda.so.1 to load (likewise)\n"                                \
 	"      --opencl-lib PATH libOpenCL.so.1 to load (likewise)\n"                              \
 	"      --no-vendor       never call vendor libraries\n"                                    \
-	"      --pci-ids FILE    pci.ids naming GPUs the built-in table lacks (default: the\n"    \
-	"                        system's; under --sysroot only the sysroot's own copy)\n"        \
-	"      --vendor-timeout MS  deadline of each vendor library session (default 5000)\n"     \
-	"      --trace-paths FILE  write every path read, with its result, to FILE\n"             \
+	"      --pci-ids FILE    pci.ids naming GPUs the built-in table lacks (default: the\n"     \
+	"                        system's; under --sysroot only the sysroot's own copy)\n"         \
+	"      --vendor-timeout MS  deadline of each vendor library session (default 5000)\n"      \
+	"      --trace-paths FILE  write every path read, with its result, to FILE\n"              \
 	"      --stable          no timings, hostnames or other run-to-run noise\n"                \
-	"      --redact          replace UUIDs, serial numbers and environment values\n"          \
-	"      --color WHEN      auto (default), always, never; NO_COLOR disables it\n"           \
-	"      --pid N           also list the GPU libraries process N has mapped (/proc/N/maps)\n" \
-	"  -j, --json            JSON output\n"                                                     \
+	"      --redact          replace UUIDs, serial numbers and environment values\n"           \
+	"      --color WHEN      auto (default), always, never; NO_COLOR disables it\n"            \
+	"      --pid N           also list the GPU libraries process N has mapped "                \
+	"(/proc/N/maps)\n"                                                                         \
+	"  -j, --json            JSON output\n"                                                    \
 	"  -v, --verbose         log what the probes do to stderr\n"
 
 /* Returns 1 if handled, 0 if not a common option, or an exit code < 0 (negated) on error. */

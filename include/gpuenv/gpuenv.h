@@ -53,13 +53,13 @@ enum {
  */
 struct gpuenv_ctx_opts {
 	size_t sz;
-	const char *sysroot;   /* NULL or "/" = the live machine */
-	const char *env_file;  /* KEY=VALUE lines overlaying the environment (docker --env-file) */
-	const char *nvml_lib;  /* path of libnvidia-ml.so.1 to load (enables NVML under --sysroot) */
-	const char *cuda_lib;  /* path of libcuda.so.1 to load (likewise) */
-	unsigned flags;        /* GPUENV_CTX_* */
+	const char *sysroot;  /* NULL or "/" = the live machine */
+	const char *env_file; /* KEY=VALUE lines overlaying the environment (docker --env-file) */
+	const char *nvml_lib; /* path of libnvidia-ml.so.1 to load (enables NVML under --sysroot) */
+	const char *cuda_lib; /* path of libcuda.so.1 to load (likewise) */
+	unsigned flags;	      /* GPUENV_CTX_* */
 	unsigned vendor_timeout_ms; /* deadline of one vendor probe; 0 = default (5000) */
-	const char *opencl_lib; /* path of libOpenCL.so.1 to load (likewise) */
+	const char *opencl_lib;	    /* path of libOpenCL.so.1 to load (likewise) */
 	/* Tests: "PATH=ERRNAME,…" makes reads of PATH fail (EACCES, EIO, ELOOP …). */
 	const char *inject_errors;
 	/* > 0: also record the GPU libraries process pid has mapped (/proc/<pid>/maps inside
@@ -111,9 +111,9 @@ GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_unref(struct gpuenv_snapshot *s);
 
 enum {
-	GPUENV_RENDER_STABLE = 1u << 0,  /* JSON: no timings/hostname */
-	GPUENV_RENDER_COLOR = 1u << 1,   /* text: ANSI colour */
-	GPUENV_RENDER_REDACT = 1u << 2,  /* replace UUIDs, serials, hostnames, env values */
+	GPUENV_RENDER_STABLE = 1u << 0, /* JSON: no timings/hostname */
+	GPUENV_RENDER_COLOR = 1u << 1,	/* text: ANSI colour */
+	GPUENV_RENDER_REDACT = 1u << 2, /* replace UUIDs, serials, hostnames, env values */
 };
 GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret);
 /* The `gpuenv report` tree: layers bottom up, every fact with its state. */
@@ -147,16 +147,16 @@ typedef void (*gpuenv_scan_progress_fn)(void *userdata, const char *path, uint64
 /* Sized options (set .sz = sizeof(struct gpuenv_scan_opts)); 0 fields take the defaults. */
 struct gpuenv_scan_opts {
 	size_t sz;
-	unsigned flags;              /* GPUENV_SCAN_* */
-	unsigned max_depth;          /* directory levels (default 32) */
-	uint64_t max_files;          /* files examined (default 200000) */
-	uint64_t max_file_size;      /* bytes of one file, mapped not read (default 64 GiB) */
-	uint64_t max_member_size;    /* uncompressed bytes of one wheel member (default 8 GiB) */
-	unsigned max_ratio;          /* uncompressed:compressed of a wheel member (default 100) */
+	unsigned flags;		  /* GPUENV_SCAN_* */
+	unsigned max_depth;	  /* directory levels (default 32) */
+	uint64_t max_files;	  /* files examined (default 200000) */
+	uint64_t max_file_size;	  /* bytes of one file, mapped not read (default 64 GiB) */
+	uint64_t max_member_size; /* uncompressed bytes of one wheel member (default 8 GiB) */
+	unsigned max_ratio;	  /* uncompressed:compressed of a wheel member (default 100) */
 	gpuenv_scan_progress_fn progress;
 	void *progress_userdata;
-	uint64_t member_in_memory;   /* wheel members up to this size are parsed whole, larger
-				      * ones streamed, headers only (default 64 MiB) */
+	uint64_t member_in_memory; /* wheel members up to this size are parsed whole, larger
+				    * ones streamed, headers only (default 64 MiB) */
 };
 
 /* A new scan over ctx's root ("/" or the sysroot). opts may be NULL. */
@@ -187,14 +187,14 @@ GPUENV_API int gpuenv_scan_set_driver(struct gpuenv_scan *s, const char *driver_
 GPUENV_API int gpuenv_scan_path(struct gpuenv_scan *s, const char *path);
 
 struct gpuenv_scan_summary {
-	size_t sz;                   /* sizeof(struct gpuenv_scan_summary) */
-	uint64_t files;              /* files (and wheel members) examined */
-	uint64_t with_gpu_code;      /* with at least one SASS, PTX or AMD code object */
+	size_t sz;		/* sizeof(struct gpuenv_scan_summary) */
+	uint64_t files;		/* files (and wheel members) examined */
+	uint64_t with_gpu_code; /* with at least one SASS, PTX or AMD code object */
 	uint64_t unreadable;
 	uint64_t malformed;
-	uint64_t skipped;            /* size caps, zip-bomb guard */
-	uint64_t failing;            /* with a ptx-too-new or no-kernel-image verdict */
-	uint64_t unreadable_args;    /* named paths that could not be read at all */
+	uint64_t skipped;	  /* size caps, zip-bomb guard */
+	uint64_t failing;	  /* with a ptx-too-new or no-kernel-image verdict */
+	uint64_t unreadable_args; /* named paths that could not be read at all */
 	unsigned devices;
 };
 GPUENV_API int gpuenv_scan_get_summary(struct gpuenv_scan *s, struct gpuenv_scan_summary *ret);
@@ -229,16 +229,17 @@ enum gpuenv_severity {
 
 /* The outcome of one diagnosis; the values are the `gpuenv doctor` exit codes. */
 enum gpuenv_verdict {
-	GPUENV_VERDICT_HEALTHY = 0,     /* no warning or error finding */
-	GPUENV_VERDICT_WARNINGS = 1,    /* warnings, no errors */
-	GPUENV_VERDICT_ERRORS = 2,      /* at least one error finding */
-	GPUENV_VERDICT_UNEVALUATED = 3, /* nothing to judge: PCI bus unreadable, no driver, no toolkit */
+	GPUENV_VERDICT_HEALTHY = 0,  /* no warning or error finding */
+	GPUENV_VERDICT_WARNINGS = 1, /* warnings, no errors */
+	GPUENV_VERDICT_ERRORS = 2,   /* at least one error finding */
+	GPUENV_VERDICT_UNEVALUATED =
+		3, /* nothing to judge: PCI bus unreadable, no driver, no toolkit */
 };
 
 /* Output formats of gpuenv_doctor_render() and gpuenv_doctor_list_rules(). */
 enum gpuenv_doctor_format {
-	GPUENV_DOCTOR_TEXT = 0,     /* the layered stack, findings with cause, fix, verify */
-	GPUENV_DOCTOR_JSON = 1,     /* docs/doctor-schema.md: findings + the snapshot */
+	GPUENV_DOCTOR_TEXT = 0,	    /* the layered stack, findings with cause, fix, verify */
+	GPUENV_DOCTOR_JSON = 1,	    /* docs/doctor-schema.md: findings + the snapshot */
 	GPUENV_DOCTOR_MARKDOWN = 2, /* to paste into an issue; honours GPUENV_RENDER_REDACT */
 	GPUENV_DOCTOR_MERMAID = 3,  /* the diagnosis path as a flowchart */
 };
@@ -255,14 +256,16 @@ GPUENV_API enum gpuenv_verdict gpuenv_doctor_get_verdict(const struct gpuenv_doc
 GPUENV_API size_t gpuenv_doctor_get_finding_count(const struct gpuenv_doctor *d);
 /* Finding i (0-based, output order): borrowed strings; -ERANGE past the last one. */
 GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i,
-					 const char **ret_rule_id, enum gpuenv_severity *ret_severity,
+					 const char **ret_rule_id,
+					 enum gpuenv_severity *ret_severity,
 					 enum gpuenv_layer *ret_layer, const char **ret_message);
 /* flags: GPUENV_RENDER_* (COLOR for text, STABLE for JSON, REDACT for all). */
 GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_doctor_format format,
 				    unsigned flags, char **ret);
 /* The rule catalogue (id, layer, severity, symptom, cause, needs, fix, verify): docs/rules.md
  * is this in GPUENV_DOCTOR_MARKDOWN. -EINVAL for GPUENV_DOCTOR_MERMAID. */
-GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsigned flags, char **ret);
+GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsigned flags,
+					char **ret);
 
 #ifdef __cplusplus
 }

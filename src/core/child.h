@@ -15,13 +15,13 @@
 #include <stddef.h>
 
 struct child_result {
-	bool timed_out;      /* the deadline passed; the child was sent SIGKILL */
-	bool reaped;         /* waitpid() collected the child (false: stuck even after SIGKILL) */
-	int exit_status;     /* exit code when it exited normally, else -1 */
-	int term_signal;     /* signal that ended it, else 0 */
-	char *output;        /* what the child wrote, NUL-terminated, at most max_output bytes */
+	bool timed_out;	 /* the deadline passed; the child was sent SIGKILL */
+	bool reaped;	 /* waitpid() collected the child (false: stuck even after SIGKILL) */
+	int exit_status; /* exit code when it exited normally, else -1 */
+	int term_signal; /* signal that ended it, else 0 */
+	char *output;	 /* what the child wrote, NUL-terminated, at most max_output bytes */
 	size_t output_len;
-	bool truncated;      /* the child wrote more than max_output */
+	bool truncated; /* the child wrote more than max_output */
 	unsigned elapsed_ms;
 };
 

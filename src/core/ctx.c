@@ -54,7 +54,8 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 	ctx->log.max_level = LOG_LEVEL_WARNING;
 	ctx->flags = o.flags;
 	ctx->pid = o.pid;
-	ctx->vendor_timeout_ms = o.vendor_timeout_ms ? o.vendor_timeout_ms : CTX_DEFAULT_VENDOR_TIMEOUT_MS;
+	ctx->vendor_timeout_ms =
+		o.vendor_timeout_ms ? o.vendor_timeout_ms : CTX_DEFAULT_VENDOR_TIMEOUT_MS;
 	if (o.flags & GPUENV_CTX_NO_OPENAT2)
 		root_flags |= ROOT_NO_OPENAT2;
 	if (o.flags & GPUENV_CTX_TRACE_PATHS)

@@ -19,7 +19,7 @@ struct gpuenv_ctx {
 	struct root *root;
 	struct env *env;
 	unsigned flags; /* GPUENV_CTX_* */
-	bool live;      /* root is "/" */
+	bool live;	/* root is "/" */
 	char *nvml_lib, *cuda_lib, *opencl_lib;
 	unsigned vendor_timeout_ms;
 	gpuenv_pci_name_fn pci_name_fn; /* the caller's pci.ids lookup, or NULL */

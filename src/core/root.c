@@ -26,7 +26,7 @@
 #include "shared/strv.h"
 
 #define ROOT_MAX_SYMLINKS 40 /* MAXSYMLINKS, path_resolution(7) */
-#define ROOT_MAX_FAULTS 64
+#define ROOT_MAX_FAULTS	  64
 
 struct root_fault {
 	char *path;
@@ -34,7 +34,7 @@ struct root_fault {
 };
 
 struct root {
-	int fd;          /* O_PATH | O_DIRECTORY of the root */
+	int fd;		 /* O_PATH | O_DIRECTORY of the root */
 	char *host_path; /* as given, for messages */
 	bool live;
 	unsigned flags;
@@ -48,13 +48,19 @@ static const struct {
 	int err;
 	const char *name;
 } errno_names[] = {
-	{ EPERM, "EPERM" },   { ENOENT, "ENOENT" },     { EIO, "EIO" },       { E2BIG, "E2BIG" },
-	{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },     { ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" },
-	{ EINVAL, "EINVAL" }, { EFBIG, "EFBIG" },       { ELOOP, "ELOOP" },   { EBADMSG, "EBADMSG" },
-	{ ENXIO, "ENXIO" },   { ETIMEDOUT, "ETIMEDOUT" }, { ENOTSUP, "ENOTSUP" }, { ERANGE, "ERANGE" },
-	{ EXDEV, "EXDEV" },   { ENAMETOOLONG, "ENAMETOOLONG" }, { ENODEV, "ENODEV" },
-	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" }, { ECHILD, "ECHILD" }, { EAGAIN, "EAGAIN" },
-	{ EINTR, "EINTR" }, { ENOEXEC, "ENOEXEC" }, { ESRCH, "ESRCH" },
+	{ EPERM, "EPERM" },	{ ENOENT, "ENOENT" },
+	{ EIO, "EIO" },		{ E2BIG, "E2BIG" },
+	{ ENOMEM, "ENOMEM" },	{ EACCES, "EACCES" },
+	{ ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" },
+	{ EINVAL, "EINVAL" },	{ EFBIG, "EFBIG" },
+	{ ELOOP, "ELOOP" },	{ EBADMSG, "EBADMSG" },
+	{ ENXIO, "ENXIO" },	{ ETIMEDOUT, "ETIMEDOUT" },
+	{ ENOTSUP, "ENOTSUP" }, { ERANGE, "ERANGE" },
+	{ EXDEV, "EXDEV" },	{ ENAMETOOLONG, "ENAMETOOLONG" },
+	{ ENODEV, "ENODEV" },	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
+	{ ECHILD, "ECHILD" },	{ EAGAIN, "EAGAIN" },
+	{ EINTR, "EINTR" },	{ ENOEXEC, "ENOEXEC" },
+	{ ESRCH, "ESRCH" },
 };
 
 const char *errno_name(int err)
@@ -166,7 +172,8 @@ int root_inject_errors_from_string(struct root *r, const char *spec)
 
 	if (rr < 0)
 		return rr;
-	STRV_FOREACH(it, items) {
+	STRV_FOREACH(it, items)
+	{
 		char *eq = strrchr(*it, '=');
 		int err;
 

@@ -20,14 +20,14 @@
 #include "shared/macro.h"
 
 /* Read caps (style-anchors §4.3). */
-#define ROOT_CAP_ATTR ((size_t)4 << 10)     /* a sysfs attribute */
-#define ROOT_CAP_TEXT ((size_t)1 << 20)     /* a /proc or config text file */
-#define ROOT_CAP_BIG ((size_t)16 << 20)     /* ld.so.cache and similar */
+#define ROOT_CAP_ATTR	     ((size_t)4 << 10)	/* a sysfs attribute */
+#define ROOT_CAP_TEXT	     ((size_t)1 << 20)	/* a /proc or config text file */
+#define ROOT_CAP_BIG	     ((size_t)16 << 20) /* ld.so.cache and similar */
 #define ROOT_DIR_MAX_ENTRIES 65536u
 
 enum {
 	ROOT_NO_OPENAT2 = 1u << 0, /* always use the userspace walk */
-	ROOT_TRACE = 1u << 1,      /* record each access for --trace-paths */
+	ROOT_TRACE = 1u << 1,	   /* record each access for --trace-paths */
 };
 
 struct root;

@@ -56,11 +56,16 @@ int coverage_target_parse(const char *s, struct coverage_target_info *ret)
 const char *coverage_verdict_name(enum coverage_verdict v)
 {
 	switch (v) {
-	case COVERAGE_NATIVE: return "native";
-	case COVERAGE_PTX_JIT: return "ptx-jit";
-	case COVERAGE_PTX_TOO_NEW: return "ptx-too-new";
-	case COVERAGE_NO_KERNEL_IMAGE: return "no-kernel-image";
-	default: return "no-gpu-code";
+	case COVERAGE_NATIVE:
+		return "native";
+	case COVERAGE_PTX_JIT:
+		return "ptx-jit";
+	case COVERAGE_PTX_TOO_NEW:
+		return "ptx-too-new";
+	case COVERAGE_NO_KERNEL_IMAGE:
+		return "no-kernel-image";
+	default:
+		return "no-gpu-code";
 	}
 }
 
@@ -147,42 +152,49 @@ static bool ptx_isa_ok(int pm, int pn, unsigned branch, bool *unconf)
 	for (size_t i = 0; i < facts_ptx_isa_table_len; i++) {
 		const struct facts_ptx_isa *r = &facts_ptx_isa_table[i];
 
-		if (r->min_driver_branch && isa_cmp(pm, pn, (int)r->isa_major, (int)r->isa_minor) < 0)
+		if (r->min_driver_branch &&
+		    isa_cmp(pm, pn, (int)r->isa_major, (int)r->isa_minor) < 0)
 			return r->min_driver_branch <= branch;
 	}
 	return false;
 }
 
 /* Why a target does not serve this device, for the no-kernel-image reason. */
-static void miss_reason(char *buf, size_t len, const char *target, const struct coverage_target_info *t,
-			unsigned major, unsigned minor)
+static void miss_reason(char *buf, size_t len, const char *target,
+			const struct coverage_target_info *t, unsigned major, unsigned minor)
 {
 	unsigned dev = major * 10 + minor;
 
 	if (t->variant == 'a')
-		snprintf(buf, len, "%s runs only on compute capability %u.%u", target,
-			 t->arch / 10, t->arch % 10);
+		snprintf(buf, len, "%s runs only on compute capability %u.%u", target, t->arch / 10,
+			 t->arch % 10);
 	else if (t->variant == 'f')
-		snprintf(buf, len, "%s runs only on its family (sm_%u…) at compute capability %u.%u or "
-			 "above", target, family_of(t->arch) ? family_of(t->arch) : t->arch,
-			 t->arch / 10, t->arch % 10);
+		snprintf(buf, len,
+			 "%s runs only on its family (sm_%u…) at compute capability %u.%u or "
+			 "above",
+			 target, family_of(t->arch) ? family_of(t->arch) : t->arch, t->arch / 10,
+			 t->arch % 10);
 	else if (t->kind == COVERAGE_KIND_PTX)
 		snprintf(buf, len, "%s PTX needs compute capability %u.%u or above", target,
 			 t->arch / 10, t->arch % 10);
 	else if (is_tegra(t->arch) || is_tegra(dev))
-		snprintf(buf, len, "%s: Tegra SASS runs only on the exact compute capability", target);
+		snprintf(buf, len, "%s: Tegra SASS runs only on the exact compute capability",
+			 target);
 	else if (t->arch / 10 != major)
 		snprintf(buf, len, "%s SASS does not run across major versions (%u vs %u)", target,
 			 t->arch / 10, major);
 	else
-		snprintf(buf, len, "%s SASS needs minor %u, device has %u", target, t->arch % 10, minor);
+		snprintf(buf, len, "%s SASS needs minor %u, device has %u", target, t->arch % 10,
+			 minor);
 }
 
-int coverage_judge(const struct coverage_target *targets, size_t n, unsigned major,
-		   unsigned minor, const char *driver_version, struct coverage_result *ret)
+int coverage_judge(const struct coverage_target *targets, size_t n, unsigned major, unsigned minor,
+		   const char *driver_version, struct coverage_result *ret)
 {
-	struct coverage_result res = { .verdict = COVERAGE_NO_GPU_CODE, .entry = SIZE_MAX,
-				       .driver_ptx_major = -1, .driver_ptx_minor = -1 };
+	struct coverage_result res = { .verdict = COVERAGE_NO_GPU_CODE,
+				       .entry = SIZE_MAX,
+				       .driver_ptx_major = -1,
+				       .driver_ptx_minor = -1 };
 	const struct facts_ptx_isa *drv = NULL;
 	size_t best_sass = SIZE_MAX, best_jit = SIZE_MAX, best_new = SIZE_MAX, nearest = SIZE_MAX;
 	struct coverage_target_info bs = { 0 }, bj = { 0 }, bnear = { 0 };
@@ -242,7 +254,8 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 			continue;
 		}
 		/* the nearest miss: highest arch at or below the device, else the lowest above */
-		if (nearest == SIZE_MAX || (t.arch <= dev && (bnear.arch > dev || t.arch > bnear.arch)) ||
+		if (nearest == SIZE_MAX ||
+		    (t.arch <= dev && (bnear.arch > dev || t.arch > bnear.arch)) ||
 		    (t.arch > dev && bnear.arch > dev && t.arch < bnear.arch)) {
 			nearest = i;
 			bnear = t;
@@ -252,15 +265,19 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 		res.verdict = COVERAGE_NATIVE;
 		res.entry = best_sass;
 		if (bs.arch == dev)
-			snprintf(res.reason, sizeof(res.reason), "%s SASS matches compute capability %u.%u",
+			snprintf(res.reason, sizeof(res.reason),
+				 "%s SASS matches compute capability %u.%u",
 				 targets[best_sass].target, major, minor);
 		else if (bs.variant == 'f')
 			snprintf(res.reason, sizeof(res.reason),
-				 "%s SASS runs on compute capability %u.%u (same family, %u.%u or above)",
-				 targets[best_sass].target, major, minor, bs.arch / 10, bs.arch % 10);
+				 "%s SASS runs on compute capability %u.%u (same family, %u.%u or "
+				 "above)",
+				 targets[best_sass].target, major, minor, bs.arch / 10,
+				 bs.arch % 10);
 		else
 			snprintf(res.reason, sizeof(res.reason),
-				 "%s SASS runs on compute capability %u.%u (same major, minor %u <= %u)",
+				 "%s SASS runs on compute capability %u.%u (same major, minor %u "
+				 "<= %u)",
 				 targets[best_sass].target, major, minor, bs.arch % 10, minor);
 	} else if (best_jit != SIZE_MAX) {
 		const struct coverage_target *t = &targets[best_jit];
@@ -270,28 +287,35 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 		if (t->ptx_major < 0) {
 			unknown_isa = true;
 			snprintf(res.reason, sizeof(res.reason),
-				 "no SASS for compute capability %u.%u; %s PTX (ISA unknown) is JIT-compiled "
-				 "by the driver at first launch", major, minor, t->target);
+				 "no SASS for compute capability %u.%u; %s PTX (ISA unknown) is "
+				 "JIT-compiled "
+				 "by the driver at first launch",
+				 major, minor, t->target);
 		} else if (!driver_version) {
 			snprintf(res.reason, sizeof(res.reason),
-				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is JIT-compiled "
-				 "at first launch by a driver that supports PTX ISA %d.%d (driver not given)",
+				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is "
+				 "JIT-compiled "
+				 "at first launch by a driver that supports PTX ISA %d.%d (driver "
+				 "not given)",
 				 major, minor, t->target, t->ptx_major, t->ptx_minor, t->ptx_major,
 				 t->ptx_minor);
 		} else if (drv) {
 			unknown_isa = jit_unconf;
 			snprintf(res.reason, sizeof(res.reason),
-				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is JIT-compiled "
-				 "at first launch (driver %s JITs PTX ISA up to %u.%u%s)", major, minor,
-				 t->target, t->ptx_major, t->ptx_minor, driver_version, drv->isa_major,
-				 drv->isa_minor,
+				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is "
+				 "JIT-compiled "
+				 "at first launch (driver %s JITs PTX ISA up to %u.%u%s)",
+				 major, minor, t->target, t->ptx_major, t->ptx_minor,
+				 driver_version, drv->isa_major, drv->isa_minor,
 				 drv_branch > facts_ptx_isa_max_branch() ? " or newer" : "");
 		} else {
 			unknown_isa = true;
 			snprintf(res.reason, sizeof(res.reason),
-				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is older than "
-				 "the knowledge base and assumed JIT-able by driver %s", major, minor,
-				 t->target, t->ptx_major, t->ptx_minor, driver_version);
+				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is "
+				 "older than "
+				 "the knowledge base and assumed JIT-able by driver %s",
+				 major, minor, t->target, t->ptx_major, t->ptx_minor,
+				 driver_version);
 		}
 	} else if (best_new != SIZE_MAX) {
 		const struct coverage_target *t = &targets[best_new];
@@ -301,28 +325,36 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 		ptx_isa_ok(t->ptx_major, t->ptx_minor, drv_branch, &unknown_isa);
 		if (drv)
 			snprintf(res.reason, sizeof(res.reason),
-				 "no SASS for compute capability %u.%u; %s PTX has ISA %d.%d but driver %s "
-				 "(CUDA %s) JITs PTX ISA up to %u.%u: CUDA_ERROR_UNSUPPORTED_PTX_VERSION "
-				 "(222, \"the provided PTX was compiled with an unsupported toolchain\")",
-				 major, minor, t->target, t->ptx_major, t->ptx_minor, driver_version,
-				 drv->cuda_version, drv->isa_major, drv->isa_minor);
+				 "no SASS for compute capability %u.%u; %s PTX has ISA %d.%d but "
+				 "driver %s "
+				 "(CUDA %s) JITs PTX ISA up to %u.%u: "
+				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION "
+				 "(222, \"the provided PTX was compiled with an unsupported "
+				 "toolchain\")",
+				 major, minor, t->target, t->ptx_major, t->ptx_minor,
+				 driver_version, drv->cuda_version, drv->isa_major, drv->isa_minor);
 		else
 			snprintf(res.reason, sizeof(res.reason),
-				 "no SASS for compute capability %u.%u; %s PTX has ISA %d.%d, newer than "
-				 "driver %s (older than every PTX ISA in the knowledge base) can JIT: "
-				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)", major, minor, t->target,
-				 t->ptx_major, t->ptx_minor, driver_version);
+				 "no SASS for compute capability %u.%u; %s PTX has ISA %d.%d, "
+				 "newer than "
+				 "driver %s (older than every PTX ISA in the knowledge base) can "
+				 "JIT: "
+				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
+				 major, minor, t->target, t->ptx_major, t->ptx_minor,
+				 driver_version);
 	} else if (any_code) {
 		char miss[160] = "";
 
 		res.verdict = COVERAGE_NO_KERNEL_IMAGE;
 		if (nearest != SIZE_MAX)
-			miss_reason(miss, sizeof(miss), targets[nearest].target, &bnear, major, minor);
+			miss_reason(miss, sizeof(miss), targets[nearest].target, &bnear, major,
+				    minor);
 		snprintf(res.reason, sizeof(res.reason),
 			 "no SASS for compute capability %u.%u and no PTX it can JIT%s%s: "
-			 "CUDA_ERROR_NO_BINARY_FOR_GPU (209) / cudaErrorNoKernelImageForDevice (\"no "
-			 "kernel image is available for execution on the device\")", major, minor,
-			 miss[0] ? "; " : "", miss);
+			 "CUDA_ERROR_NO_BINARY_FOR_GPU (209) / cudaErrorNoKernelImageForDevice "
+			 "(\"no "
+			 "kernel image is available for execution on the device\")",
+			 major, minor, miss[0] ? "; " : "", miss);
 	} else {
 		snprintf(res.reason, sizeof(res.reason), "no SASS or PTX");
 	}

@@ -14,15 +14,15 @@
 #include <stddef.h>
 
 enum coverage_verdict {
-	COVERAGE_NO_GPU_CODE = 0,   /* no SASS or PTX at all (nothing to judge) */
-	COVERAGE_NATIVE,            /* a SASS image runs on the device */
-	COVERAGE_PTX_JIT,           /* no SASS; PTX the driver JIT-compiles at first launch */
-	COVERAGE_PTX_TOO_NEW,       /* only PTX newer than the driver's JIT: error 222 */
-	COVERAGE_NO_KERNEL_IMAGE,   /* nothing for this device: error 209 */
+	COVERAGE_NO_GPU_CODE = 0, /* no SASS or PTX at all (nothing to judge) */
+	COVERAGE_NATIVE,	  /* a SASS image runs on the device */
+	COVERAGE_PTX_JIT,	  /* no SASS; PTX the driver JIT-compiles at first launch */
+	COVERAGE_PTX_TOO_NEW,	  /* only PTX newer than the driver's JIT: error 222 */
+	COVERAGE_NO_KERNEL_IMAGE, /* nothing for this device: error 209 */
 };
 
 enum coverage_kind {
-	COVERAGE_KIND_OTHER = 0,    /* lto_XX, unknown: never loaded by the driver itself */
+	COVERAGE_KIND_OTHER = 0, /* lto_XX, unknown: never loaded by the driver itself */
 	COVERAGE_KIND_SASS,
 	COVERAGE_KIND_PTX,
 };
@@ -30,20 +30,20 @@ enum coverage_kind {
 /* One target as nvcc spells it, parsed. */
 struct coverage_target_info {
 	enum coverage_kind kind;
-	unsigned arch;              /* 86, 100, 121 */
-	char variant;               /* 0, 'a', 'f' */
+	unsigned arch; /* 86, 100, 121 */
+	char variant;  /* 0, 'a', 'f' */
 };
 
 struct coverage_target {
-	const char *target;         /* "sm_86", "sm_90a", "sm_100f", "compute_90", "lto_80" */
-	int ptx_major, ptx_minor;   /* PTX ISA of a compute_ target; -1 when unknown */
+	const char *target;	  /* "sm_86", "sm_90a", "sm_100f", "compute_90", "lto_80" */
+	int ptx_major, ptx_minor; /* PTX ISA of a compute_ target; -1 when unknown */
 };
 
 struct coverage_result {
 	enum coverage_verdict verdict;
-	size_t entry;               /* index of the deciding target; SIZE_MAX when none */
-	bool unconfirmed;           /* relies on a table row marked unconfirmed, an unknown PTX
-				     * ISA, or a driver newer than the knowledge base */
+	size_t entry;	  /* index of the deciding target; SIZE_MAX when none */
+	bool unconfirmed; /* relies on a table row marked unconfirmed, an unknown PTX
+			   * ISA, or a driver newer than the knowledge base */
 	int driver_ptx_major, driver_ptx_minor; /* highest PTX ISA the driver JITs; -1 unknown */
 	char reason[384];
 };
@@ -64,5 +64,5 @@ bool coverage_ptx_jits(const struct coverage_target_info *t, unsigned major, uns
  * assumed JIT-able, and the reason says so). Unparsable target strings are ignored.
  * Returns 0, or -EINVAL (bad arguments, a driver version that is not a version).
  */
-int coverage_judge(const struct coverage_target *targets, size_t n, unsigned major,
-		   unsigned minor, const char *driver_version, struct coverage_result *ret);
+int coverage_judge(const struct coverage_target *targets, size_t n, unsigned major, unsigned minor,
+		   const char *driver_version, struct coverage_result *ret);

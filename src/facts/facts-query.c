@@ -6,8 +6,8 @@
  * src/facts/data/<table>.tsv (sources: NVIDIA CUDA release notes Tables 2/3, data-center driver
  * lifecycle pages, developer.nvidia.com/cuda-gpus, pci.ids, NVIDIA/cccl ptx_isa.h,
  * NVSentinel/dcgm-exporter Xid maps, cuDNN support matrices, pytorch/builder and
- * pytorch/test-infra build scripts, AMD ROCm compatibility matrices, tensorflow/docs); each printed value carries its row's source and, where
- * the row is marked so, "(unconfirmed)".
+ * pytorch/test-infra build scripts, AMD ROCm compatibility matrices, tensorflow/docs); each printed
+ * value carries its row's source and, where the row is marked so, "(unconfirmed)".
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -83,11 +83,13 @@ static int query_cuda(struct q *q, const char *key)
 	if (rel) {
 		field(q, "toolkit_version", rel->toolkit_version, rel->source, rel->confidence);
 		field(q, "linux_min_driver", rel->linux_min_driver, rel->source, rel->confidence);
-		field(q, "windows_min_driver", rel->windows_min_driver, rel->source, rel->confidence);
+		field(q, "windows_min_driver", rel->windows_min_driver, rel->source,
+		      rel->confidence);
 		field(q, "driver_branch", rel->driver_branch, rel->source, rel->confidence);
 	}
 	if (mc) {
-		field(q, "minor_compat_linux_floor", mc->linux_min_driver, mc->source, mc->confidence);
+		field(q, "minor_compat_linux_floor", mc->linux_min_driver, mc->source,
+		      mc->confidence);
 		field(q, "minor_compat_windows_floor", mc->windows_min_driver, mc->source,
 		      mc->confidence);
 		if (mc->upper_bound_exclusive) {
@@ -213,8 +215,9 @@ static int query_gpu(struct q *q, const char *key)
 		return ids.err;
 	}
 	field(q, "pci_ids", ids.len ? strbuf_str(&ids) : NULL, g->source,
-	      g->pci_id_confidence && strcmp(g->pci_id_confidence, "uncertain") == 0 ?
-		      "unconfirmed" : g->confidence);
+	      g->pci_id_confidence && strcmp(g->pci_id_confidence, "uncertain") == 0
+		      ? "unconfirmed"
+		      : g->confidence);
 	field(q, "pci_id_confidence", g->pci_id_confidence, g->source, g->confidence);
 	field(q, "confidence", g->confidence, g->source, g->confidence);
 	strbuf_done(&ids);
@@ -260,23 +263,25 @@ static int query_cudnn(struct q *q, const char *key)
 			heading(q, "cuDNN %s", key);
 		snprintf(name, sizeof(name), "%s", r->variant);
 		if (q->json) {
-			json_t *o = json_pack("{s:s,s:s,s:s?,s:s?,s:s?,s:s?,s:s?,s:s?,s:b}", "range_first",
-					      r->first, "range_last", r->last, "cuda_versions",
-					      r->cuda_versions, "cuda_as_listed", r->cuda_as_listed,
-					      "min_linux_driver", r->min_linux_driver,
-					      "compute_capabilities", r->compute_capabilities, "notes",
-					      r->notes, "source", r->source, "unconfirmed",
-					      strcmp(r->confidence, "unconfirmed") == 0);
+			json_t *o = json_pack(
+				"{s:s,s:s,s:s?,s:s?,s:s?,s:s?,s:s?,s:s?,s:b}", "range_first",
+				r->first, "range_last", r->last, "cuda_versions", r->cuda_versions,
+				"cuda_as_listed", r->cuda_as_listed, "min_linux_driver",
+				r->min_linux_driver, "compute_capabilities",
+				r->compute_capabilities, "notes", r->notes, "source", r->source,
+				"unconfirmed", strcmp(r->confidence, "unconfirmed") == 0);
 
 			if (!o || json_object_set_new(q->fields, name, o) < 0)
 				q->err = -ENOMEM;
 			continue;
 		}
 		strbuf_printf(&q->sb, "  %s (cuDNN %s .. %s)\n", r->variant, r->first, r->last);
-		field(q, "    cuda_versions", r->cuda_versions ? r->cuda_versions : r->cuda_as_listed,
-		      r->source, r->confidence);
+		field(q, "    cuda_versions",
+		      r->cuda_versions ? r->cuda_versions : r->cuda_as_listed, r->source,
+		      r->confidence);
 		if (r->min_linux_driver)
-			field(q, "    min_linux_driver", r->min_linux_driver, r->source, r->confidence);
+			field(q, "    min_linux_driver", r->min_linux_driver, r->source,
+			      r->confidence);
 		if (r->compute_capabilities)
 			field(q, "    compute_capabilities", r->compute_capabilities, r->source,
 			      r->confidence);
@@ -319,8 +324,8 @@ static int query_torch(struct q *q, const char *key)
 	field(q, "arch_list", w->arch_list, w->source, w->confidence);
 	field_as_listed(q, "ptx", w->ptx, w->ptx_as_listed, w->source,
 			strcmp(w->ptx, "unclear") == 0 ? "unconfirmed" : w->confidence);
-	field_as_listed(q, "pypi_default", w->pypi_default ? "yes" : "no", w->pypi_default_as_listed,
-			w->source, w->confidence);
+	field_as_listed(q, "pypi_default", w->pypi_default ? "yes" : "no",
+			w->pypi_default_as_listed, w->source, w->confidence);
 	if (w->cuda_toolkit) {
 		field_as_listed(q, "min_driver", w->min_driver, w->min_driver_as_listed, w->source,
 				w->confidence);
@@ -409,8 +414,8 @@ GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned fl
 	if (r == 0 && q.err)
 		r = q.err;
 	if (r == 0 && q.json) {
-		json_t *root = json_pack("{s:s,s:s,s:O}", "kind", kind, "key", key, "fields",
-					 q.fields);
+		json_t *root =
+			json_pack("{s:s,s:s,s:O}", "kind", kind, "key", key, "fields", q.fields);
 		char *s = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
 
 		json_decref(root);

@@ -10,7 +10,7 @@
 
 struct facts_pci_index {
 	uint16_t vendor, device;
-	unsigned row;                   /* index into facts_gpu_table */
+	unsigned row; /* index into facts_gpu_table */
 };
 
 extern const struct facts_gpu facts_gpu_table[];

@@ -67,7 +67,8 @@ static int pci_first(uint16_t vendor, uint16_t device, size_t *ret)
 	return 0;
 }
 
-int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n, const struct facts_gpu **ret)
+int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n,
+			    const struct facts_gpu **ret)
 {
 	size_t i;
 	int r;
@@ -323,9 +324,9 @@ int facts_threshold(const char *name, const struct facts_threshold **ret)
 
 int facts_driver_branch_eol(const struct facts_driver_branch *b, unsigned *ret_yyyymm)
 {
-	static const char *const months[] = { "January", "February", "March",     "April",
-					      "May",     "June",     "July",      "August",
-					      "September", "October", "November", "December" };
+	static const char *const months[] = { "January",   "February", "March",	   "April",
+					      "May",	   "June",     "July",	   "August",
+					      "September", "October",  "November", "December" };
 	const char *t;
 
 	if (!b || !ret_yyyymm)
@@ -608,7 +609,8 @@ int facts_torch_wheel(const char *torch_version, const char *variant,
 		const struct facts_torch_wheel *w = &facts_torch_wheel_table[i];
 		struct version t;
 
-		if (version_parse(w->torch, &t) < 0 || t.part[0] != v.part[0] || t.part[1] != v.part[1])
+		if (version_parse(w->torch, &t) < 0 || t.part[0] != v.part[0] ||
+		    t.part[1] != v.part[1])
 			continue;
 		if (want_variant[0] ? streq(w->variant, want_variant) : w->pypi_default) {
 			*ret = w;

@@ -5,10 +5,10 @@
  * NVIDIA data-center driver lifecycle pages, developer.nvidia.com/cuda-gpus, NVIDIA
  * open-gpu-kernel-modules README, pci.ids, NVIDIA/cccl ptx_isa.h, NVSentinel/dcgm-exporter
  * Xid maps, AMD ROCm compatibility matrices, pytorch/builder + pytorch/test-infra build
- * scripts, tensorflow/docs install/source.md), and generated into sorted const arrays by gen-facts.py. Every row carries
- * `source` and `confidence` ("unconfirmed" where the source notes carried a '?'); NULL
- * strings mean "not confirmed". Functions return 0 or -errno (-EINVAL bad input, -ENOENT
- * no row, -ENODATA row present but the value is unconfirmed/empty).
+ * scripts, tensorflow/docs install/source.md), and generated into sorted const arrays by
+ * gen-facts.py. Every row carries `source` and `confidence` ("unconfirmed" where the source notes
+ * carried a '?'); NULL strings mean "not confirmed". Functions return 0 or -errno (-EINVAL bad
+ * input, -ENOENT no row, -ENODATA row present but the value is unconfirmed/empty).
  */
 #pragma once
 
@@ -18,26 +18,26 @@
 
 struct facts_gpu {
 	const char *product;
-	const char *segment;        /* datacenter, workstation, geforce, jetson, desktop-superchip */
+	const char *segment; /* datacenter, workstation, geforce, jetson, desktop-superchip */
 	const char *architecture;
 	const char *chip;
 	const char *compute_capability; /* "8.9" */
-	int cc_major, cc_minor;         /* -1 if unknown */
-	uint16_t pci_vendor_id;         /* 0 if not a PCI device */
+	int cc_major, cc_minor;		/* -1 if unknown */
+	uint16_t pci_vendor_id;		/* 0 if not a PCI device */
 	const uint16_t *pci_device_ids;
 	size_t n_pci_device_ids;
-	const char *pci_id_confidence;  /* confirmed-nvidia, community(pci.ids), uncertain, n/a */
+	const char *pci_id_confidence; /* confirmed-nvidia, community(pci.ids), uncertain, n/a */
 	const char *confidence;
 	const char *notes;
 	const char *source;
 };
 
 struct facts_cuda_release {
-	const char *toolkit_version;    /* "12.4.1" */
-	const char *toolkit_label;      /* "CUDA 12.4 Update 1" */
-	const char *linux_min_driver;   /* NVIDIA Table 3; NULL if unconfirmed */
+	const char *toolkit_version;  /* "12.4.1" */
+	const char *toolkit_label;    /* "CUDA 12.4 Update 1" */
+	const char *linux_min_driver; /* NVIDIA Table 3; NULL if unconfirmed */
 	const char *windows_min_driver;
-	const char *driver_branch;      /* "550" */
+	const char *driver_branch; /* "550" */
 	const char *confidence;
 	const char *notes;
 	const char *source;
@@ -45,7 +45,7 @@ struct facts_cuda_release {
 
 struct facts_minor_compat {
 	unsigned cuda_major;
-	const char *linux_min_driver;   /* ">= 580" is stored as "580" */
+	const char *linux_min_driver; /* ">= 580" is stored as "580" */
 	const char *windows_min_driver;
 	unsigned upper_bound_exclusive; /* first driver major outside the range; 0 = none */
 	const char *confidence;
@@ -54,13 +54,13 @@ struct facts_minor_compat {
 };
 
 struct facts_driver_branch {
-	unsigned branch;                /* 550 */
+	unsigned branch;		   /* 550 */
 	const char *cuda_version_reported; /* "12.4"; NULL if unconfirmed */
 	const char *first_toolkit_with_branch;
 	const char *datacenter_designation; /* LTSB, PB, NFB, ... */
 	const char *datacenter_eol;
-	const char *oldest_arch;        /* "Maxwell" */
-	const char *oldest_cc;          /* "5.0" */
+	const char *oldest_arch; /* "Maxwell" */
+	const char *oldest_cc;	 /* "5.0" */
 	const char *last_branch_for_arch;
 	const char *confidence;
 	const char *notes;
@@ -68,13 +68,13 @@ struct facts_driver_branch {
 };
 
 struct facts_cuda_arch {
-	const char *cuda_version;       /* "12.4" */
+	const char *cuda_version; /* "12.4" */
 	const char *min_cc, *max_cc;
-	const char *sm_targets;         /* "50,52,...,90" */
+	const char *sm_targets; /* "50,52,...,90" */
 	const char *arch_specific_a;
 	const char *family_specific_f;
-	const char *ptx_isa_version;    /* "8.4" */
-	const char *confidence;         /* high/medium/low[,unconfirmed] */
+	const char *ptx_isa_version; /* "8.4" */
+	const char *confidence;	     /* high/medium/low[,unconfirmed] */
 	const char *notes;
 	const char *source;
 };
@@ -85,8 +85,8 @@ struct facts_xid {
 	const char *description;
 	const char *cause_category;
 	const char *resolution_bucket;
-	const char *severity;           /* FATAL / NONFATAL */
-	bool application_error;         /* k8s device plugin keeps the GPU healthy */
+	const char *severity;	/* FATAL / NONFATAL */
+	bool application_error; /* k8s device plugin keeps the GPU healthy */
 	const char *recommended_action;
 	const char *typical_log_text;
 	const char *confidence;
@@ -95,43 +95,43 @@ struct facts_xid {
 
 /* cuDNN release range × CUDA-variant package (cudnn_cuda.tsv, NVIDIA cuDNN support matrices). */
 struct facts_cudnn {
-	const char *first, *last;       /* releases of the range; last "8.8" = any 8.8.x */
-	const char *variant;            /* the package as NVIDIA names it: "cuda12", "cuda11.x / cuda10.2" */
-	const char *cuda_majors;        /* "12" or "11,10": the CUDA majors it was built for */
-	const char *cuda_versions;      /* "12.2,12.1,12.0"; NULL when the matrix row was not captured */
-	const char *cuda_as_listed;     /* the matrix's own wording */
+	const char *first, *last; /* releases of the range; last "8.8" = any 8.8.x */
+	const char *variant; /* the package as NVIDIA names it: "cuda12", "cuda11.x / cuda10.2" */
+	const char *cuda_majors;   /* "12" or "11,10": the CUDA majors it was built for */
+	const char *cuda_versions; /* "12.2,12.1,12.0"; NULL when the matrix row was not captured */
+	const char *cuda_as_listed; /* the matrix's own wording */
 	const char *min_linux_driver;
 	const char *compute_capabilities;
-	const char *confidence;         /* confirmed / unconfirmed */
+	const char *confidence; /* confirmed / unconfirmed */
 	const char *notes;
 	const char *source;
 };
 
 /* A number or a date the rules compare against (thresholds.tsv). */
 struct facts_threshold {
-	const char *name;               /* "bar1_legacy_aperture_bytes" */
-	const char *value;              /* as written: "268435456", "2026-08" */
-	uint64_t number;                /* the value; a month YYYY-MM as YYYYMM, a CC X.Y as X*10+Y */
-	const char *unit;               /* bytes, month, … */
+	const char *name;  /* "bar1_legacy_aperture_bytes" */
+	const char *value; /* as written: "268435456", "2026-08" */
+	uint64_t number;   /* the value; a month YYYY-MM as YYYYMM, a CC X.Y as X*10+Y */
+	const char *unit;  /* bytes, month, … */
 	const char *confidence;
 	const char *notes;
 	const char *source;
 };
 
 struct facts_ptx_isa {
-	const char *ptx_isa_version;    /* "8.4" */
+	const char *ptx_isa_version; /* "8.4" */
 	unsigned isa_major, isa_minor;
-	const char *cuda_version;       /* the CUDA release that introduced it: "12.4" */
-	unsigned min_driver_branch;     /* lowest branch whose JIT accepts it; 0 = unconfirmed */
+	const char *cuda_version;   /* the CUDA release that introduced it: "12.4" */
+	unsigned min_driver_branch; /* lowest branch whose JIT accepts it; 0 = unconfirmed */
 	const char *confidence;
 	const char *notes;
 	const char *source;
 };
 
 struct facts_sm_arch {
-	unsigned sm;                    /* 86, 100, 121 */
-	unsigned family;                /* base of its `f` family (100 for 103); 0 = none */
-	bool tegra;                     /* Tegra/Jetson: SASS runs only on the exact CC */
+	unsigned sm;	 /* 86, 100, 121 */
+	unsigned family; /* base of its `f` family (100 for 103); 0 = none */
+	bool tegra;	 /* Tegra/Jetson: SASS runs only on the exact CC */
 	const char *confidence;
 	const char *notes;
 	const char *source;
@@ -139,49 +139,50 @@ struct facts_sm_arch {
 
 /* A ROCm release range (rocm.tsv, AMD ROCm compatibility matrix, Linux compute). */
 struct facts_rocm {
-	const char *first, *last;       /* "6.2.0", "6.2.4"; last "5.5" covers 5.5.x */
-	const char *as_listed;          /* the matrix column label: "6.2.0 - 6.2.4", "7.2.2 / 7.2.1" */
-	const char *gfx_targets;        /* "gfx1100,gfx1030,gfx942,gfx90a,gfx908"; NULL = not captured */
-	const char *products;           /* "gfx942: Instinct MI300X, MI300A, MI325X | gfx90a: ..." */
+	const char *first, *last; /* "6.2.0", "6.2.4"; last "5.5" covers 5.5.x */
+	const char *as_listed;	  /* the matrix column label: "6.2.0 - 6.2.4", "7.2.2 / 7.2.1" */
+	const char *gfx_targets;  /* "gfx1100,gfx1030,gfx942,gfx90a,gfx908"; NULL = not captured */
+	const char *products;	  /* "gfx942: Instinct MI300X, MI300A, MI325X | gfx90a: ..." */
 	const char *amdgpu_driver_compat; /* KMD / AMD GPU Driver row, as the matrix words it */
-	const char *confidence;         /* confirmed / unconfirmed */
+	const char *confidence;		  /* confirmed / unconfirmed */
 	const char *notes;
 	const char *source;
 };
 
 /* A PyTorch wheel: release line × variant (pytorch_wheels.tsv, Linux x86_64). */
 struct facts_torch_wheel {
-	const char *torch;              /* "2.4" */
-	const char *variant;            /* "cu124", "rocm6.1" */
-	const char *cuda_toolkit;       /* "12.4"; NULL on ROCm rows */
+	const char *torch;		  /* "2.4" */
+	const char *variant;		  /* "cu124", "rocm6.1" */
+	const char *cuda_toolkit;	  /* "12.4"; NULL on ROCm rows */
 	const char *torch_cuda_arch_list; /* "5.0;6.0;7.0;7.5;8.0;8.6;9.0"; NULL on ROCm rows */
-	const char *arch_list;          /* torch.cuda.get_arch_list() in build order, space-separated:
-					 * "sm_50 ... sm_90 compute_120" or gfx names; NULL = not captured */
-	const char *ptx;                /* "yes" / "no" / "unclear" / "n/a" (ROCm) */
+	const char *arch_list; /* torch.cuda.get_arch_list() in build order, space-separated:
+				* "sm_50 ... sm_90 compute_120" or gfx names; NULL = not captured */
+	const char *ptx;       /* "yes" / "no" / "unclear" / "n/a" (ROCm) */
 	const char *ptx_as_listed;
-	bool pypi_default;              /* `pip install torch==X.Y.*` from PyPI is this variant */
+	bool pypi_default; /* `pip install torch==X.Y.*` from PyPI is this variant */
 	const char *pypi_default_as_listed;
-	const char *min_driver;         /* toolkit's Table-3 minimum (full features, PTX JIT); NULL =
-					 * not verified */
+	const char *min_driver; /* toolkit's Table-3 minimum (full features, PTX JIT); NULL =
+				 * not verified */
 	const char *min_driver_as_listed; /* "550.54.14 (12.4.1: 550.54.15)" */
-	const char *minor_compat_min_driver; /* CUDA major's minor-compat floor; NULL for 10.x/ROCm */
+	const char
+		*minor_compat_min_driver; /* CUDA major's minor-compat floor; NULL for 10.x/ROCm */
 	const char *minor_compat_as_listed;
-	const char *python;             /* "3.8-3.12" */
-	const char *cudnn;              /* "9.1.0.70" */
-	const char *confidence;         /* confirmed / unconfirmed */
+	const char *python;	/* "3.8-3.12" */
+	const char *cudnn;	/* "9.1.0.70" */
+	const char *confidence; /* confirmed / unconfirmed */
 	const char *notes;
 	const char *source;
 };
 
 /* A TensorFlow release line's tested build configuration (tensorflow_tested_configs.tsv). */
 struct facts_tensorflow {
-	const char *version;            /* "2.15.0", "2.16.1" */
-	const char *package;            /* "tensorflow" / "tensorflow_gpu" */
-	const char *python;             /* "3.9-3.11" */
-	const char *compiler;           /* "Clang 16.0.0" */
-	const char *build_tools;        /* "Bazel 6.1.0" */
-	const char *cudnn;              /* "8.9" */
-	const char *cuda;               /* "12.2" */
+	const char *version;	 /* "2.15.0", "2.16.1" */
+	const char *package;	 /* "tensorflow" / "tensorflow_gpu" */
+	const char *python;	 /* "3.9-3.11" */
+	const char *compiler;	 /* "Clang 16.0.0" */
+	const char *build_tools; /* "Bazel 6.1.0" */
+	const char *cudnn;	 /* "8.9" */
+	const char *cuda;	 /* "12.2" */
 	const char *confidence;
 	const char *notes;
 	const char *source;
@@ -190,7 +191,8 @@ struct facts_tensorflow {
 /* First candidate product for a PCI id (an id can be shared by several products). */
 int facts_gpu_by_pci_id(uint16_t vendor, uint16_t device, const struct facts_gpu **ret);
 /* Candidates n (0-based) for a PCI id; -ENOENT past the last one. */
-int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n, const struct facts_gpu **ret);
+int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n,
+			    const struct facts_gpu **ret);
 /* Case-insensitive; ignores "NVIDIA", "GeForce", "Tesla" words and parenthesised notes; an
  * exact match wins, otherwise the longest table name that is a word prefix of name. */
 int facts_gpu_by_name(const char *name, const struct facts_gpu **ret);

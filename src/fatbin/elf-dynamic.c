@@ -39,20 +39,34 @@ static void set_problem(struct elf_dynamic *d, const char *why)
 const char *elf_machine_name(unsigned machine)
 {
 	switch (machine) {
-	case EM_386: return "i386";
-	case EM_X86_64: return "x86-64";
-	case EM_AARCH64: return "aarch64";
-	case EM_ARM: return "arm";
-	case EM_PPC: return "ppc";
-	case EM_PPC64: return "ppc64";
-	case EM_S390: return "s390";
-	case EM_RISCV: return "riscv";
-	case EM_MIPS: return "mips";
-	case EM_SPARCV9: return "sparc64";
-	case EM_LOONGARCH: return "loongarch";
-	case 190: return "cuda"; /* EM_CUDA */
-	case 224: return "amdgpu"; /* EM_AMDGPU */
-	default: return NULL;
+	case EM_386:
+		return "i386";
+	case EM_X86_64:
+		return "x86-64";
+	case EM_AARCH64:
+		return "aarch64";
+	case EM_ARM:
+		return "arm";
+	case EM_PPC:
+		return "ppc";
+	case EM_PPC64:
+		return "ppc64";
+	case EM_S390:
+		return "s390";
+	case EM_RISCV:
+		return "riscv";
+	case EM_MIPS:
+		return "mips";
+	case EM_SPARCV9:
+		return "sparc64";
+	case EM_LOONGARCH:
+		return "loongarch";
+	case 190:
+		return "cuda"; /* EM_CUDA */
+	case 224:
+		return "amdgpu"; /* EM_AMDGPU */
+	default:
+		return NULL;
 	}
 }
 
@@ -102,8 +116,9 @@ static int take_string(struct elf_dynamic *d, const uint8_t *str, uint64_t strsz
 	max = (size_t)MIN(strsz - idx, (uint64_t)ELF_DYNAMIC_MAX_STRING + 1);
 	n = strnlen((const char *)str + idx, max);
 	if (n == max) {
-		set_problem(d, n > ELF_DYNAMIC_MAX_STRING ? "a dynamic string is too long" :
-							  "a dynamic string is not terminated inside DT_STRTAB");
+		set_problem(d, n > ELF_DYNAMIC_MAX_STRING
+				       ? "a dynamic string is too long"
+				       : "a dynamic string is not terminated inside DT_STRTAB");
 		return 0;
 	}
 	*ret = strndup((const char *)str + idx, n);
@@ -161,8 +176,8 @@ static int scan_entries(struct elf_dynamic *d, Elf_Data *data, size_t n, struct 
 	return 0;
 }
 
-static int read_strings(struct elf_dynamic *d, Elf *elf, size_t phnum, const uint8_t *p,
-			size_t len, struct dyn_scan *s)
+static int read_strings(struct elf_dynamic *d, Elf *elf, size_t phnum, const uint8_t *p, size_t len,
+			struct dyn_scan *s)
 {
 	const uint8_t *str;
 	uint64_t off;
@@ -190,8 +205,8 @@ static int read_strings(struct elf_dynamic *d, Elf *elf, size_t phnum, const uin
 			return err;
 	}
 	if (s->has_runpath) {
-		err = take_string(d, str, s->strsz, s->runpath, "DT_RUNPATH offset outside DT_STRTAB",
-				  &d->runpath);
+		err = take_string(d, str, s->strsz, s->runpath,
+				  "DT_RUNPATH offset outside DT_STRTAB", &d->runpath);
 		if (err < 0)
 			return err;
 	}
@@ -204,8 +219,8 @@ static int read_strings(struct elf_dynamic *d, Elf *elf, size_t phnum, const uin
 	for (size_t i = 0; i < s->n_needed; i++) {
 		char *name = NULL;
 
-		err = take_string(d, str, s->strsz, s->needed[i], "DT_NEEDED offset outside DT_STRTAB",
-				  &name);
+		err = take_string(d, str, s->strsz, s->needed[i],
+				  "DT_NEEDED offset outside DT_STRTAB", &name);
 		if (err < 0)
 			return err;
 		if (name)
@@ -297,7 +312,8 @@ int elf_dynamic_parse(const uint8_t *p, size_t len, struct elf_dynamic **ret)
 		return -EBADMSG;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -ENOSYS;
-	/* elf_memory() wants a char *, but a read-only image is only ever read (ELF_C_READ_MMAP). */
+	/* elf_memory() wants a char *, but a read-only image is only ever read (ELF_C_READ_MMAP).
+	 */
 	elf = elf_memory((char *)(uintptr_t)p, len);
 	if (!elf)
 		return -EBADMSG;

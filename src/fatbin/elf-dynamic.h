@@ -14,21 +14,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ELF_DYNAMIC_MAX_PHDRS 4096u      /* program headers looked at */
-#define ELF_DYNAMIC_MAX_ENTRIES 65536u   /* dynamic entries looked at */
-#define ELF_DYNAMIC_MAX_NEEDED 1024u     /* DT_NEEDED kept; beyond: needed_truncated */
-#define ELF_DYNAMIC_MAX_STRING 65536u    /* longest string taken from DT_STRTAB */
+#define ELF_DYNAMIC_MAX_PHDRS	4096u  /* program headers looked at */
+#define ELF_DYNAMIC_MAX_ENTRIES 65536u /* dynamic entries looked at */
+#define ELF_DYNAMIC_MAX_NEEDED	1024u  /* DT_NEEDED kept; beyond: needed_truncated */
+#define ELF_DYNAMIC_MAX_STRING	65536u /* longest string taken from DT_STRTAB */
 
 struct elf_dynamic {
-	unsigned elf_class;  /* ELFCLASS32 (1) / ELFCLASS64 (2) */
-	unsigned data;       /* ELFDATA2LSB (1) / ELFDATA2MSB (2) */
-	unsigned type;       /* ET_DYN, ET_EXEC … */
-	unsigned machine;    /* EM_X86_64, EM_AARCH64 … */
-	bool has_dynamic;    /* a PT_DYNAMIC segment exists (static executables have none) */
-	char *soname;        /* DT_SONAME, or NULL */
-	char *runpath;       /* DT_RUNPATH, or NULL */
-	char *rpath;         /* DT_RPATH, or NULL */
-	char **needed;       /* DT_NEEDED in file order, NULL-terminated; never NULL after parse */
+	unsigned elf_class; /* ELFCLASS32 (1) / ELFCLASS64 (2) */
+	unsigned data;	    /* ELFDATA2LSB (1) / ELFDATA2MSB (2) */
+	unsigned type;	    /* ET_DYN, ET_EXEC … */
+	unsigned machine;   /* EM_X86_64, EM_AARCH64 … */
+	bool has_dynamic;   /* a PT_DYNAMIC segment exists (static executables have none) */
+	char *soname;	    /* DT_SONAME, or NULL */
+	char *runpath;	    /* DT_RUNPATH, or NULL */
+	char *rpath;	    /* DT_RPATH, or NULL */
+	char **needed;	    /* DT_NEEDED in file order, NULL-terminated; never NULL after parse */
 	size_t n_needed;
 	bool needed_truncated; /* more than ELF_DYNAMIC_MAX_NEEDED */
 	/* The first problem that did not stop the parse (a string offset outside DT_STRTAB, a

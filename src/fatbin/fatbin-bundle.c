@@ -21,10 +21,10 @@
 #include "fatbin/fatbin.h"
 #include "shared/macro.h"
 
-#define BUNDLE_MAGIC "__CLANG_OFFLOAD_BUNDLE__"
+#define BUNDLE_MAGIC	 "__CLANG_OFFLOAD_BUNDLE__"
 #define BUNDLE_MAGIC_LEN 24
-#define CCOB_HEAD_MAX ((size_t)1 << 20) /* decompressed bytes read for the entry table */
-#define BUNDLE_ID_MAX 1024u
+#define CCOB_HEAD_MAX	 ((size_t)1 << 20) /* decompressed bytes read for the entry table */
+#define BUNDLE_ID_MAX	 1024u
 
 static void copy_field(char *dst, size_t dlen, const char *s, size_t n)
 {
@@ -56,13 +56,16 @@ int fatbin_bundle_id_parse(const char *id, size_t len, struct fatbin_bundle_entr
 	/* a 4-component triple (arch-vendor-os-env, env possibly empty), then the target id;
 	 * older ids used 3 components ("hip-amdgcn-amd-amdhsa-gfx906") */
 	if (nd >= 4 && id + len - (dash[3] + 1) >= 3 && memcmp(dash[3] + 1, "gfx", 3) == 0) {
-		copy_field(e->triple, sizeof(e->triple), dash[0] + 1, (size_t)(dash[3] - dash[0] - 1));
+		copy_field(e->triple, sizeof(e->triple), dash[0] + 1,
+			   (size_t)(dash[3] - dash[0] - 1));
 		rest = dash[3] + 1;
 	} else if (nd >= 5) {
-		copy_field(e->triple, sizeof(e->triple), dash[0] + 1, (size_t)(dash[4] - dash[0] - 1));
+		copy_field(e->triple, sizeof(e->triple), dash[0] + 1,
+			   (size_t)(dash[4] - dash[0] - 1));
 		rest = dash[4] + 1;
 	} else {
-		copy_field(e->triple, sizeof(e->triple), dash[0] + 1, (size_t)(id + len - dash[0] - 1));
+		copy_field(e->triple, sizeof(e->triple), dash[0] + 1,
+			   (size_t)(id + len - dash[0] - 1));
 	}
 	if (!rest || rest >= id + len)
 		return 0;

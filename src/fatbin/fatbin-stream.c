@@ -20,15 +20,15 @@ enum st_state { S_SEARCH, S_CHDR, S_EHDR, S_SKIP };
 struct fatbin_stream {
 	struct fatbin_result *r;
 	enum st_state state;
-	uint64_t pos;        /* stream offset of the next byte */
-	unsigned match;      /* bytes of the pattern matched so far (S_SEARCH) */
+	uint64_t pos;	/* stream offset of the next byte */
+	unsigned match; /* bytes of the pattern matched so far (S_SEARCH) */
 	uint8_t hdr[FATBIN_MAX_ENTRY_HEADER];
 	size_t hlen, hwant;
-	uint64_t cont_left;  /* bytes of the current container not yet consumed */
-	uint64_t skip;       /* payload bytes left to skip */
-	uint64_t ent_off;    /* stream offset of the current entry header */
-	size_t keep;         /* entries before the current container */
-	uint8_t head[64];    /* the first bytes of the stream (file type) */
+	uint64_t cont_left; /* bytes of the current container not yet consumed */
+	uint64_t skip;	    /* payload bytes left to skip */
+	uint64_t ent_off;   /* stream offset of the current entry header */
+	size_t keep;	    /* entries before the current container */
+	uint8_t head[64];   /* the first bytes of the stream (file type) */
 	size_t head_len;
 };
 

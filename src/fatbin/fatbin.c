@@ -25,18 +25,18 @@
 #include "fatbin/fatbin.h"
 #include "shared/macro.h"
 
-#define FATBIN_MAGIC 0xBA55ED50u
-#define FATBINC_MAGIC 0x466243B1u
-#define FLAG_64BIT 0x1ull
-#define FLAG_DEBUG 0x2ull
+#define FATBIN_MAGIC	  0xBA55ED50u
+#define FATBINC_MAGIC	  0x466243B1u
+#define FLAG_64BIT	  0x1ull
+#define FLAG_DEBUG	  0x2ull
 #define FLAG_COMPRESS_OLD 0x1000ull
-#define FLAG_LZ4 0x2000ull
-#define FLAG_ZSTD 0x8000ull
-#define FLAG_ARCH_A 0x100000ull
-#define FLAG_ARCH_F 0x200000ull
-#define EM_CUDA_ 190
-#define EM_AMDGPU_ 224
-#define SHT_NV_COMPAT 0x70000086u
+#define FLAG_LZ4	  0x2000ull
+#define FLAG_ZSTD	  0x8000ull
+#define FLAG_ARCH_A	  0x100000ull
+#define FLAG_ARCH_F	  0x200000ull
+#define EM_CUDA_	  190
+#define EM_AMDGPU_	  224
+#define SHT_NV_COMPAT	  0x70000086u
 
 struct parse;
 static int cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret);
@@ -47,8 +47,8 @@ static const uint8_t container_pattern[8] = { 0x50, 0xed, 0x55, 0xba, 0x01, 0x00
  * (up to WINDOW_MAX) while each header lies just past the previous window, as the headers of
  * a run of small entries do; a far jump (past a large payload) starts small again. Measured
  * on libcublasLt.so.13 (8 519 headers in 139 MB): 1 443 reads, 6.7 MB copied. */
-#define WINDOW_MIN 1024u
-#define WINDOW_MAX (16u << 10)
+#define WINDOW_MIN    1024u
+#define WINDOW_MAX    (16u << 10)
 #define HEAD_IN_CHUNK (16u << 10) /* compressed bytes handed to a head decoder at a time */
 
 /* One parse: the input, the flags and a reusable zstd stream. */
@@ -69,7 +69,7 @@ struct parse {
 	/* file ranges walked outside .nv_fatbin (wrapper targets, search hits): never twice */
 	struct range {
 		size_t a, b;
-	} *ranges;
+	} * ranges;
 	size_t n_ranges;
 };
 
@@ -85,7 +85,8 @@ static const uint8_t *view(struct parse *ps, uint64_t off, size_t n)
 		return NULL;
 	if (!ps->read || n == 0)
 		return ps->base + off;
-	if (ps->win_len > 0 && off >= ps->win_off && fatbin_range_ok(ps->win_len, off - ps->win_off, n))
+	if (ps->win_len > 0 && off >= ps->win_off &&
+	    fatbin_range_ok(ps->win_len, off - ps->win_off, n))
 		return ps->win + (off - ps->win_off);
 	end = ps->win_off + ps->win_len;
 	if (ps->win_len == 0 || off < ps->win_off || (off >= end && off - end >= WINDOW_MAX))
@@ -150,34 +151,50 @@ static int range_add(struct parse *ps, size_t a, size_t b)
 const char *fatbin_compression_name(enum fatbin_compression c)
 {
 	switch (c) {
-	case FATBIN_COMPRESS_NONE: return "none";
-	case FATBIN_COMPRESS_LZ4: return "lz4";
-	case FATBIN_COMPRESS_ZSTD: return "zstd";
-	default: return "unknown";
+	case FATBIN_COMPRESS_NONE:
+		return "none";
+	case FATBIN_COMPRESS_LZ4:
+		return "lz4";
+	case FATBIN_COMPRESS_ZSTD:
+		return "zstd";
+	default:
+		return "unknown";
 	}
 }
 
 const char *fatbin_kind_name(enum fatbin_kind k)
 {
 	switch (k) {
-	case FATBIN_KIND_PTX: return "ptx";
-	case FATBIN_KIND_ELF: return "sass";
-	case FATBIN_KIND_OLDCUBIN: return "old-cubin";
-	case FATBIN_KIND_LTO: return "lto-ir";
-	default: return "unknown";
+	case FATBIN_KIND_PTX:
+		return "ptx";
+	case FATBIN_KIND_ELF:
+		return "sass";
+	case FATBIN_KIND_OLDCUBIN:
+		return "old-cubin";
+	case FATBIN_KIND_LTO:
+		return "lto-ir";
+	default:
+		return "unknown";
 	}
 }
 
 const char *fatbin_file_type_name(enum fatbin_file_type t)
 {
 	switch (t) {
-	case FATBIN_FILE_HOST_ELF: return "elf";
-	case FATBIN_FILE_FATBIN: return "fatbin";
-	case FATBIN_FILE_CUBIN: return "cubin";
-	case FATBIN_FILE_PTX: return "ptx";
-	case FATBIN_FILE_OFFLOAD_BUNDLE: return "offload-bundle";
-	case FATBIN_FILE_AMDGPU_ELF: return "amdgpu-elf";
-	default: return "unknown";
+	case FATBIN_FILE_HOST_ELF:
+		return "elf";
+	case FATBIN_FILE_FATBIN:
+		return "fatbin";
+	case FATBIN_FILE_CUBIN:
+		return "cubin";
+	case FATBIN_FILE_PTX:
+		return "ptx";
+	case FATBIN_FILE_OFFLOAD_BUNDLE:
+		return "offload-bundle";
+	case FATBIN_FILE_AMDGPU_ELF:
+		return "amdgpu-elf";
+	default:
+		return "unknown";
 	}
 }
 
@@ -247,9 +264,10 @@ static char *put_uint(char *p, unsigned v)
 
 void fatbin_entry_fill_target(struct fatbin_entry *e)
 {
-	const char *pfx = e->kind == FATBIN_KIND_PTX ? "compute_" :
-			  e->kind == FATBIN_KIND_ELF || e->kind == FATBIN_KIND_OLDCUBIN ? "sm_" :
-			  e->kind == FATBIN_KIND_LTO ? "lto_" : "kind";
+	const char *pfx = e->kind == FATBIN_KIND_PTX ? "compute_"
+			  : e->kind == FATBIN_KIND_ELF || e->kind == FATBIN_KIND_OLDCUBIN ? "sm_"
+			  : e->kind == FATBIN_KIND_LTO					  ? "lto_"
+											  : "kind";
 	char *p = e->target;
 
 	/* what snprintf("%s%u%s") wrote, without its cost at 5 000+ entries a file: at most
@@ -372,8 +390,8 @@ static ssize_t head_decompress(struct parse *ps, enum fatbin_compression c, uint
 		src = view(ps, off, slen);
 		if (!src)
 			return view_error(ps, off);
-		n = LZ4_decompress_safe_partial((const char *)src, (char *)buf, (int)slen, (int)want,
-						(int)want);
+		n = LZ4_decompress_safe_partial((const char *)src, (char *)buf, (int)slen,
+						(int)want, (int)want);
 		return n < 0 ? -EBADMSG : n;
 	}
 	if (c == FATBIN_COMPRESS_ZSTD) {
@@ -390,7 +408,8 @@ static ssize_t head_decompress(struct parse *ps, enum fatbin_compression c, uint
 			return -EBADMSG;
 		/* in chunks through read() (a zstd block is decoded once all of it came in) */
 		while (!ended && out.pos < out.size && done < slen) {
-			size_t chunk = ps->read ? MIN(slen - done, (size_t)HEAD_IN_CHUNK) : slen - done;
+			size_t chunk =
+				ps->read ? MIN(slen - done, (size_t)HEAD_IN_CHUNK) : slen - done;
 			const uint8_t *src = view(ps, off + done, chunk);
 			ZSTD_inBuffer in = { src, chunk, 0 };
 
@@ -569,7 +588,8 @@ static int walk_containers(struct parse *ps, size_t off, size_t rlen, bool stric
 			}
 			if ((x->kind == FATBIN_KIND_PTX &&
 			     ((ps->flags & FATBIN_PARSE_PAYLOAD_HEADS) || x->ptx_major < 0)) ||
-			    (x->kind == FATBIN_KIND_ELF && (ps->flags & FATBIN_PARSE_PAYLOAD_HEADS))) {
+			    (x->kind == FATBIN_KIND_ELF &&
+			     (ps->flags & FATBIN_PARSE_PAYLOAD_HEADS))) {
 				rv = read_payload_head(ps, x, off + e + hsz);
 				if (rv < 0)
 					return rv;
@@ -588,7 +608,7 @@ static int walk_containers(struct parse *ps, size_t off, size_t rlen, bool stric
 				return rv;
 		}
 		continue;
-bad:
+	bad:
 		truncate_entries(r, keep);
 		if (strict) {
 			fatbin_set_warning(r, "container at offset 0x%zx: %s", off + pos, why);
@@ -617,7 +637,8 @@ static int cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret)
 	p = view(ps, at, 64);
 	if (!p)
 		return view_error(ps, at);
-	if (memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 || p[5] != 1 || fatbin_rd16(p + 18) != EM_CUDA_)
+	if (memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 || p[5] != 1 ||
+	    fatbin_rd16(p + 18) != EM_CUDA_)
 		return 0;
 	shoff = fatbin_rd64(p + 0x28);
 	shentsize = fatbin_rd16(p + 0x3a);
@@ -674,9 +695,10 @@ static int elf_sections(Elf *elf, size_t len, struct sec **ret, size_t *ret_n)
 		return -EBADMSG;
 	if (shnum > FATBIN_MAX_SECTIONS || shnum < eh.e_shnum)
 		return -EBADMSG;
-	if (shnum > 0 && (eh.e_shentsize < (eh.e_ident[EI_CLASS] == ELFCLASS64 ?
-					     sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) ||
-			  !fatbin_range_ok(len, eh.e_shoff, (uint64_t)shnum * eh.e_shentsize)))
+	if (shnum > 0 &&
+	    (eh.e_shentsize < (eh.e_ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Shdr)
+								  : sizeof(Elf32_Shdr)) ||
+	     !fatbin_range_ok(len, eh.e_shoff, (uint64_t)shnum * eh.e_shentsize)))
 		return -EBADMSG;
 	v = calloc(shnum ? shnum : 1, sizeof(*v));
 	if (!v)
@@ -688,9 +710,12 @@ static int elf_sections(Elf *elf, size_t len, struct sec **ret, size_t *ret_n)
 		if (!gelf_getshdr(scn, &sh))
 			return -EBADMSG;
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		v[n++] = (struct sec){ .name = name ? name : "", .type = sh.sh_type,
-				       .flags = sh.sh_flags, .addr = sh.sh_addr,
-				       .off = sh.sh_offset, .size = sh.sh_size };
+		v[n++] = (struct sec){ .name = name ? name : "",
+				       .type = sh.sh_type,
+				       .flags = sh.sh_flags,
+				       .addr = sh.sh_addr,
+				       .off = sh.sh_offset,
+				       .size = sh.sh_size };
 	}
 	*ret = TAKE_PTR(v);
 	*ret_n = n;
@@ -822,17 +847,17 @@ static const struct {
 	uint8_t mach;
 	const char *gfx;
 } amdgpu_mach[] = {
-	{ 0x20, "gfx600" }, { 0x21, "gfx601" }, { 0x22, "gfx700" }, { 0x23, "gfx701" },
-	{ 0x24, "gfx702" }, { 0x25, "gfx703" }, { 0x26, "gfx704" }, { 0x28, "gfx801" },
-	{ 0x29, "gfx802" }, { 0x2a, "gfx803" }, { 0x2b, "gfx810" }, { 0x2c, "gfx900" },
-	{ 0x2d, "gfx902" }, { 0x2e, "gfx904" }, { 0x2f, "gfx906" }, { 0x30, "gfx908" },
-	{ 0x31, "gfx909" }, { 0x32, "gfx90c" }, { 0x33, "gfx1010" }, { 0x34, "gfx1011" },
+	{ 0x20, "gfx600" },  { 0x21, "gfx601" },  { 0x22, "gfx700" },  { 0x23, "gfx701" },
+	{ 0x24, "gfx702" },  { 0x25, "gfx703" },  { 0x26, "gfx704" },  { 0x28, "gfx801" },
+	{ 0x29, "gfx802" },  { 0x2a, "gfx803" },  { 0x2b, "gfx810" },  { 0x2c, "gfx900" },
+	{ 0x2d, "gfx902" },  { 0x2e, "gfx904" },  { 0x2f, "gfx906" },  { 0x30, "gfx908" },
+	{ 0x31, "gfx909" },  { 0x32, "gfx90c" },  { 0x33, "gfx1010" }, { 0x34, "gfx1011" },
 	{ 0x35, "gfx1012" }, { 0x36, "gfx1030" }, { 0x37, "gfx1031" }, { 0x38, "gfx1032" },
-	{ 0x39, "gfx1033" }, { 0x3a, "gfx602" }, { 0x3b, "gfx705" }, { 0x3c, "gfx805" },
-	{ 0x3d, "gfx1035" }, { 0x3e, "gfx1034" }, { 0x3f, "gfx90a" }, { 0x40, "gfx940" },
+	{ 0x39, "gfx1033" }, { 0x3a, "gfx602" },  { 0x3b, "gfx705" },  { 0x3c, "gfx805" },
+	{ 0x3d, "gfx1035" }, { 0x3e, "gfx1034" }, { 0x3f, "gfx90a" },  { 0x40, "gfx940" },
 	{ 0x41, "gfx1100" }, { 0x42, "gfx1013" }, { 0x43, "gfx1150" }, { 0x44, "gfx1103" },
 	{ 0x45, "gfx1036" }, { 0x46, "gfx1101" }, { 0x47, "gfx1102" }, { 0x48, "gfx1200" },
-	{ 0x4a, "gfx1151" }, { 0x4b, "gfx941" }, { 0x4c, "gfx942" }, { 0x4e, "gfx1201" },
+	{ 0x4a, "gfx1151" }, { 0x4b, "gfx941" },  { 0x4c, "gfx942" },  { 0x4e, "gfx1201" },
 	{ 0x4f, "gfx950" },
 };
 
@@ -873,8 +898,12 @@ static int scan_amdgpu(struct parse *ps)
 		b->sramecc = sr == -2 ? -1 : sr;
 	}
 	snprintf(b->target, sizeof(b->target), "%s%s%s", b->gfx,
-		 b->sramecc == 1 ? ":sramecc+" : b->sramecc == 0 ? ":sramecc-" : "",
-		 b->xnack == 1 ? ":xnack+" : b->xnack == 0 ? ":xnack-" : "");
+		 b->sramecc == 1   ? ":sramecc+"
+		 : b->sramecc == 0 ? ":sramecc-"
+				   : "",
+		 b->xnack == 1	 ? ":xnack+"
+		 : b->xnack == 0 ? ":xnack-"
+				 : "");
 	return 0;
 }
 
@@ -904,8 +933,8 @@ static int follow_wrappers(struct parse *ps, struct sec *secs, size_t n, const s
 			struct sec *s = &secs[i];
 			size_t at;
 
-			if (!(s->flags & SHF_ALLOC) || !sec_has_data(s, ps->len) || addr < s->addr ||
-			    addr - s->addr >= s->size)
+			if (!(s->flags & SHF_ALLOC) || !sec_has_data(s, ps->len) ||
+			    addr < s->addr || addr - s->addr >= s->size)
 				continue;
 			if (s->walked)
 				break;
@@ -913,10 +942,12 @@ static int follow_wrappers(struct parse *ps, struct sec *secs, size_t n, const s
 			if (range_find(ps, at))
 				break; /* another wrapper's container */
 			{
-				size_t before = r->n_containers, left = (size_t)(s->off + s->size - at);
+				size_t before = r->n_containers,
+				       left = (size_t)(s->off + s->size - at);
 				size_t got = 0;
 
-				rv = walk_containers(ps, at, left, false, FATBIN_ORIGIN_WRAPPER, 1, &got);
+				rv = walk_containers(ps, at, left, false, FATBIN_ORIGIN_WRAPPER, 1,
+						     &got);
 				if (rv == -ENOMEM || rv == -E2BIG)
 					return rv;
 				if (r->n_containers > before) {
@@ -1039,7 +1070,8 @@ static int scan_host_elf(struct parse *ps, Elf *elf)
 				if (rv == -ENOMEM)
 					return rv;
 				if (rv < 0) {
-					fatbin_set_warning(r, ".hip_fatbin: malformed bundle at 0x%zx",
+					fatbin_set_warning(r,
+							   ".hip_fatbin: malformed bundle at 0x%zx",
 							   (size_t)(s->off + pos));
 					break;
 				}
@@ -1080,8 +1112,8 @@ static int scan_elf(struct parse *ps)
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -ENOSYS;
-	if (ps->len < EI_NIDENT || (ps->base[EI_CLASS] != ELFCLASS64 &&
-				    ps->base[EI_CLASS] != ELFCLASS32))
+	if (ps->len < EI_NIDENT ||
+	    (ps->base[EI_CLASS] != ELFCLASS64 && ps->base[EI_CLASS] != ELFCLASS32))
 		return -EBADMSG;
 	elf = elf_memory((char *)(uintptr_t)ps->base, ps->len);
 	if (!elf)
@@ -1168,8 +1200,12 @@ int fatbin_parse_input(const struct fatbin_input *in, unsigned flags, struct fat
 		return -EINVAL;
 	p = in->data;
 	len = in->len;
-	ps = (struct parse){ .base = p, .len = len, .flags = flags, .read = in->read,
-			     .userdata = in->userdata, .on_container = in->on_container };
+	ps = (struct parse){ .base = p,
+			     .len = len,
+			     .flags = flags,
+			     .read = in->read,
+			     .userdata = in->userdata,
+			     .on_container = in->on_container };
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;

@@ -15,15 +15,16 @@
 #include <sys/types.h>
 
 /* Caps on nested counts (design.md §6). */
-#define FATBIN_MAX_ENTRIES 262144u      /* CUDA entries in one file (libcufft.so.12: 23 984) */
-#define FATBIN_MAX_CONTAINERS 131072u
-#define FATBIN_MAX_ENTRY_HEADER 4096u   /* entry header incl. extension (seen: up to 144) */
+#define FATBIN_MAX_ENTRIES	  262144u /* CUDA entries in one file (libcufft.so.12: 23 984) */
+#define FATBIN_MAX_CONTAINERS	  131072u
+#define FATBIN_MAX_ENTRY_HEADER	  4096u /* entry header incl. extension (seen: up to 144) */
 #define FATBIN_MAX_BUNDLE_ENTRIES 4096u
-#define FATBIN_MAX_SECTIONS 65536u
-#define FATBIN_MAX_STRING 256u          /* identifier / options / target strings kept */
-#define FATBIN_PTX_HEAD 4096u           /* bytes of PTX text read for .version/.target */
-#define FATBIN_KERNEL_CHECK_MAX 65536u  /* uncompressed cubins up to this size are checked
-					 * for kernels (device-link images are ~1 KiB) */
+#define FATBIN_MAX_SECTIONS	  65536u
+#define FATBIN_MAX_STRING	  256u	/* identifier / options / target strings kept */
+#define FATBIN_PTX_HEAD		  4096u /* bytes of PTX text read for .version/.target */
+#define FATBIN_KERNEL_CHECK_MAX                                                                    \
+	65536u /* uncompressed cubins up to this size are checked                                  \
+		* for kernels (device-link images are ~1 KiB) */
 #define FATBIN_MAX_NEEDED 256
 
 enum fatbin_kind {
@@ -44,88 +45,89 @@ enum fatbin_compression {
 /* What the buffer as a whole was. */
 enum fatbin_file_type {
 	FATBIN_FILE_UNKNOWN = 0,
-	FATBIN_FILE_HOST_ELF,      /* host executable / shared library / object */
-	FATBIN_FILE_FATBIN,        /* standalone container(s), nvcc -fatbin */
-	FATBIN_FILE_CUBIN,         /* CUDA ELF, nvcc -cubin */
-	FATBIN_FILE_PTX,           /* PTX text */
+	FATBIN_FILE_HOST_ELF,	    /* host executable / shared library / object */
+	FATBIN_FILE_FATBIN,	    /* standalone container(s), nvcc -fatbin */
+	FATBIN_FILE_CUBIN,	    /* CUDA ELF, nvcc -cubin */
+	FATBIN_FILE_PTX,	    /* PTX text */
 	FATBIN_FILE_OFFLOAD_BUNDLE, /* __CLANG_OFFLOAD_BUNDLE__ or CCOB (.hipfb, .co bundles) */
-	FATBIN_FILE_AMDGPU_ELF,    /* a bare AMDGPU code object */
+	FATBIN_FILE_AMDGPU_ELF,	    /* a bare AMDGPU code object */
 };
 
 /* Where a CUDA container was found in a host ELF. */
 enum fatbin_origin {
-	FATBIN_ORIGIN_FILE = 0,   /* the buffer itself (.fatbin, .cubin) */
-	FATBIN_ORIGIN_SECTION,    /* .nv_fatbin / __nv_relfatbin */
-	FATBIN_ORIGIN_WRAPPER,    /* pointed to by a .nvFatBinSegment wrapper, elsewhere */
-	FATBIN_ORIGIN_SEARCH,     /* found by searching another section for the magic */
-	FATBIN_ORIGIN_STREAM,     /* found by fatbin_stream (a compressed wheel member) */
+	FATBIN_ORIGIN_FILE = 0, /* the buffer itself (.fatbin, .cubin) */
+	FATBIN_ORIGIN_SECTION,	/* .nv_fatbin / __nv_relfatbin */
+	FATBIN_ORIGIN_WRAPPER,	/* pointed to by a .nvFatBinSegment wrapper, elsewhere */
+	FATBIN_ORIGIN_SEARCH,	/* found by searching another section for the magic */
+	FATBIN_ORIGIN_STREAM,	/* found by fatbin_stream (a compressed wheel member) */
 };
 
 struct fatbin_entry {
 	enum fatbin_kind kind;
 	unsigned raw_kind;
-	unsigned arch;              /* 75, 90, 100 ... (virtual arch for PTX) */
-	char variant;               /* 0, 'a' or 'f' (flag bits 20/21) */
-	bool is64;                  /* flag 0x1 */
-	bool debug;                 /* flag 0x2 */
+	unsigned arch; /* 75, 90, 100 ... (virtual arch for PTX) */
+	char variant;  /* 0, 'a' or 'f' (flag bits 20/21) */
+	bool is64;     /* flag 0x1 */
+	bool debug;    /* flag 0x2 */
 	uint64_t flags;
 	uint32_t header_size;
-	uint64_t stored_size;       /* payload size as stored (padded to 8) */
+	uint64_t stored_size;	    /* payload size as stored (padded to 8) */
 	uint64_t compressed_size;   /* exact compressed length; 0 when not compressed */
 	uint64_t uncompressed_size; /* = stored size when not compressed */
 	enum fatbin_compression compression;
-	unsigned ver_major, ver_minor; /* entry header version: PTX ISA for PTX, ELF ABI for cubins */
-	int ptx_major, ptx_minor;   /* PTX ISA: from the header, or from ".version" when read; -1 */
-	bool ptx_from_text;         /* ptx_major/minor were read from the text */
-	int cubin_sm;               /* from the cubin's e_flags when read; -1 if not read */
-	unsigned container;         /* index of its container in the file */
+	unsigned ver_major,
+		ver_minor;	  /* entry header version: PTX ISA for PTX, ELF ABI for cubins */
+	int ptx_major, ptx_minor; /* PTX ISA: from the header, or from ".version" when read; -1 */
+	bool ptx_from_text;	  /* ptx_major/minor were read from the text */
+	int cubin_sm;		  /* from the cubin's e_flags when read; -1 if not read */
+	unsigned container;	  /* index of its container in the file */
 	enum fatbin_origin origin;
-	uint64_t offset;            /* of the entry header within the buffer (stream offset) */
-	char *ident;                /* identifier string (nvcc -G: source file name) or NULL */
-	char *options;              /* ptxas/NVVM options string or NULL */
-	char ptx_target[32];        /* ".target" first word ("sm_90a") when read, else "" */
-	int has_kernels;            /* ELF: 1 a .text.* section, 0 none (an nvlink device-link
-				     * image, §2), -1 not checked (compressed or large) */
-	char target[24];            /* as nvcc spells it: sm_86, sm_90a, compute_90, lto_80 */
+	uint64_t offset;     /* of the entry header within the buffer (stream offset) */
+	char *ident;	     /* identifier string (nvcc -G: source file name) or NULL */
+	char *options;	     /* ptxas/NVVM options string or NULL */
+	char ptx_target[32]; /* ".target" first word ("sm_90a") when read, else "" */
+	int has_kernels;     /* ELF: 1 a .text.* section, 0 none (an nvlink device-link
+			      * image, §2), -1 not checked (compressed or large) */
+	char target[24];     /* as nvcc spells it: sm_86, sm_90a, compute_90, lto_80 */
 };
 
 /* One code object of a clang offload bundle. */
 struct fatbin_bundle_entry {
-	char *id;                   /* "hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-" */
-	char kind[16];              /* host, hip, hipv4, openmp, … */
-	char triple[64];            /* amdgcn-amd-amdhsa */
-	char target[64];            /* target ID: "gfx90a:sramecc+:xnack-" ("" for host) */
-	char gfx[16];               /* processor: "gfx90a" */
-	int xnack, sramecc;         /* -1 any (not given), 0 off (-), 1 on (+) */
-	uint64_t offset, size;      /* within the bundle */
-	unsigned bundle;            /* index of the bundle in the file */
+	char *id;	       /* "hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-" */
+	char kind[16];	       /* host, hip, hipv4, openmp, … */
+	char triple[64];       /* amdgcn-amd-amdhsa */
+	char target[64];       /* target ID: "gfx90a:sramecc+:xnack-" ("" for host) */
+	char gfx[16];	       /* processor: "gfx90a" */
+	int xnack, sramecc;    /* -1 any (not given), 0 off (-), 1 on (+) */
+	uint64_t offset, size; /* within the bundle */
+	unsigned bundle;       /* index of the bundle in the file */
 };
 
 struct fatbin_result {
 	enum fatbin_file_type type;
 	bool is_elf;
-	unsigned elf_class;         /* 32 or 64 for ELF inputs */
+	unsigned elf_class; /* 32 or 64 for ELF inputs */
 	size_t n_containers;
 	size_t n_entries;
 	struct fatbin_entry *entries;
-	size_t cap_entries;         /* allocated (fatbin_push_entry) */
-	size_t n_handed;            /* entries handed to fatbin_input.on_container, not kept */
-	size_t n_wrappers;          /* 24-byte (16 on ELF32) __fatBinC_Wrapper_t in .nvFatBinSegment */
-	size_t n_wrappers_v2;       /* version 2 (device-link) wrappers */
-	char *module_id;            /* __nv_module_id string, or NULL */
-	bool searched;              /* other sections were searched for containers */
-	size_t n_found_elsewhere;   /* containers found through wrappers or by search */
-	char *elsewhere_sections;   /* comma-separated names of those sections, or NULL */
+	size_t cap_entries;   /* allocated (fatbin_push_entry) */
+	size_t n_handed;      /* entries handed to fatbin_input.on_container, not kept */
+	size_t n_wrappers;    /* 24-byte (16 on ELF32) __fatBinC_Wrapper_t in .nvFatBinSegment */
+	size_t n_wrappers_v2; /* version 2 (device-link) wrappers */
+	char *module_id;      /* __nv_module_id string, or NULL */
+	bool searched;	      /* other sections were searched for containers */
+	size_t n_found_elsewhere; /* containers found through wrappers or by search */
+	char *elsewhere_sections; /* comma-separated names of those sections, or NULL */
 	/* AMD */
-	size_t n_bundles;           /* offload bundles (uncompressed + CCOB) */
+	size_t n_bundles; /* offload bundles (uncompressed + CCOB) */
 	size_t n_bundles_compressed;
 	size_t n_bundle_entries;
 	struct fatbin_bundle_entry *bundle_entries;
-	unsigned amdgpu_mach;       /* FATBIN_FILE_AMDGPU_ELF: e_flags & 0xff */
+	unsigned amdgpu_mach; /* FATBIN_FILE_AMDGPU_ELF: e_flags & 0xff */
 	/* ELF dynamic section: filled by src/fatbin/elf-dynamic when present; else NULL. */
 	char *soname;
 	char *runpath;
-	char **needed;              /* NULL-terminated, may be NULL */
+	char **needed; /* NULL-terminated, may be NULL */
 	size_t n_needed;
 	/* The first problem with a part of the file that was skipped (the rest still
 	 * parsed), e.g. "container at 0x1234: entry past the end"; NULL when none. */
@@ -191,11 +193,11 @@ bool fatbin_looks_parsable(const uint8_t *p, size_t len);
 
 /* ---- PTX text (fatbin-ptx.c) ---------------------------------------------------- */
 struct fatbin_ptx_header {
-	int isa_major, isa_minor;   /* .version X.Y; -1 if not found */
-	char target[32];            /* first word after .target ("sm_90a"), "" if not found */
-	unsigned target_arch;       /* 90; 0 if not found */
-	char target_variant;        /* 0, 'a', 'f' */
-	int address_size;           /* 32 / 64; 0 if not found */
+	int isa_major, isa_minor; /* .version X.Y; -1 if not found */
+	char target[32];	  /* first word after .target ("sm_90a"), "" if not found */
+	unsigned target_arch;	  /* 90; 0 if not found */
+	char target_variant;	  /* 0, 'a', 'f' */
+	int address_size;	  /* 32 / 64; 0 if not found */
 };
 /* Reads the directives at the head of PTX text (comments skipped). 0, or -EBADMSG when no
  * .version directive comes before the first non-directive statement. */

@@ -31,10 +31,11 @@ static json_t *finding_json(const struct finding *f, bool redact)
 	json_t *ev = json_array(), *o;
 
 	for (size_t i = 0; ev && i < f->n_ev; i++)
-		json_array_append_new(ev, json_pack("{s:s?,s:s?,s:s?}", "name", f->ev[i].name,
-						    "value", redact && f->ev[i].identifying ?
-								     "<redacted>" : f->ev[i].value,
-						    "source", f->ev[i].source));
+		json_array_append_new(
+			ev,
+			json_pack("{s:s?,s:s?,s:s?}", "name", f->ev[i].name, "value",
+				  redact && f->ev[i].identifying ? "<redacted>" : f->ev[i].value,
+				  "source", f->ev[i].source));
 	o = json_pack("{s:s,s:s,s:s,s:s?,s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "rule", f->rule->id,
 		      "layer", rule_layer_name(f->rule->layer), "severity",
 		      rule_severity_name(f->severity), "subject", f->subject, "message", f->message,
@@ -116,19 +117,22 @@ int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 
 			if (lf->layer != (enum gpuenv_layer)l)
 				continue;
-			json_array_append_new(facts, json_pack("{s:s?,s:s?,s:s?}", "label", lf->label,
-							       "value",
-							       redact && lf->source &&
-									       strcmp(lf->source, "environment") == 0 ?
-								       "<redacted>" : lf->value,
-							       "source", lf->source));
+			json_array_append_new(
+				facts,
+				json_pack("{s:s?,s:s?,s:s?}", "label", lf->label, "value",
+					  redact && lf->source &&
+							  strcmp(lf->source, "environment") == 0
+						  ? "<redacted>"
+						  : lf->value,
+					  "source", lf->source));
 		}
-		json_array_append_new(layers, json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "layer",
-							rule_layer_name((enum gpuenv_layer)l), "status",
-							layer_status_name(d->status[l]), "rules",
-							d->rules_total[l], "evaluated", d->rules_run[l],
-							"skipped", d->rules_skipped[l], "facts",
-							facts ? facts : json_null()));
+		json_array_append_new(layers,
+				      json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "layer",
+						rule_layer_name((enum gpuenv_layer)l), "status",
+						layer_status_name(d->status[l]), "rules",
+						d->rules_total[l], "evaluated", d->rules_run[l],
+						"skipped", d->rules_skipped[l], "facts",
+						facts ? facts : json_null()));
 		nskip += d->rules_skipped[l];
 		nrules += d->rules_total[l];
 	}
@@ -152,29 +156,27 @@ int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 						d->skips[i].reason));
 	links = json_array();
 	for (int k = 0; links && k < 2; k++)
-		json_array_append_new(links, json_pack("{s:s,s:s,s:s,s:s?}", "from", link_ends[k][0],
-						       "to", link_ends[k][1], "state",
-						       link_state_name(ch->link_state[k]), "why",
-						       ch->link_why[k]));
+		json_array_append_new(links, json_pack("{s:s,s:s,s:s,s:s?}", "from",
+						       link_ends[k][0], "to", link_ends[k][1],
+						       "state", link_state_name(ch->link_state[k]),
+						       "why", ch->link_why[k]));
 	counts = json_pack("{s:i,s:i,s:i,s:i,s:i}", "error", n[2], "warning", n[1], "info", n[0],
 			   "rules", nrules, "skipped_rules", nskip);
-	root = json_pack("{s:i,s:s,s:i,s:o,s:o,s:{s:{s:s?,s:s?,s:s?},s:{s:s?,s:s?},s:{s:s?,s:s?},s:o},"
-			 "s:o,s:o,s:o}",
-			 "schema_version", DOCTOR_SCHEMA_VERSION,
-			 "verdict", d->verdict == GPUENV_VERDICT_ERRORS ? "errors" :
-				    d->verdict == GPUENV_VERDICT_WARNINGS ? "warnings" :
-				    d->verdict == GPUENV_VERDICT_UNEVALUATED ? "unevaluated" : "healthy",
-			 "exit_code", (int)d->verdict, "counts", counts ? counts : json_null(),
-			 "layers", layers ? layers : json_null(),
-			 "chain",
-			 "driver", "cuda", ch->driver_cuda, "label", ch->driver_label, "source",
-			 ch->driver_source,
-			 "toolkit", "version", ch->toolkit, "source", ch->toolkit_source,
-			 "framework", "build", ch->framework, "source", ch->framework_source,
-			 "links", links ? links : json_null(),
-			 "findings", findings ? findings : json_null(),
-			 "skipped", skipped ? skipped : json_null(),
-			 "snapshot", snap);
+	root = json_pack(
+		"{s:i,s:s,s:i,s:o,s:o,s:{s:{s:s?,s:s?,s:s?},s:{s:s?,s:s?},s:{s:s?,s:s?},s:o},"
+		"s:o,s:o,s:o}",
+		"schema_version", DOCTOR_SCHEMA_VERSION, "verdict",
+		d->verdict == GPUENV_VERDICT_ERRORS	   ? "errors"
+		: d->verdict == GPUENV_VERDICT_WARNINGS	   ? "warnings"
+		: d->verdict == GPUENV_VERDICT_UNEVALUATED ? "unevaluated"
+							   : "healthy",
+		"exit_code", (int)d->verdict, "counts", counts ? counts : json_null(), "layers",
+		layers ? layers : json_null(), "chain", "driver", "cuda", ch->driver_cuda, "label",
+		ch->driver_label, "source", ch->driver_source, "toolkit", "version", ch->toolkit,
+		"source", ch->toolkit_source, "framework", "build", ch->framework, "source",
+		ch->framework_source, "links", links ? links : json_null(), "findings",
+		findings ? findings : json_null(), "skipped", skipped ? skipped : json_null(),
+		"snapshot", snap);
 	if (!root)
 		return -ENOMEM;
 	if (redact) {
@@ -182,8 +184,7 @@ int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 		size_t i;
 		json_t *v;
 
-		json_array_foreach(links_j, i, v)
-			redact_in_place(d, v, "why");
+		json_array_foreach(links_j, i, v) redact_in_place(d, v, "why");
 	}
 	out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);

@@ -44,8 +44,8 @@ static void label(struct strbuf *sb, const char *s, size_t max)
 static const char *klass(enum layer_status s)
 {
 	static const char *const k[] = {
-		[LAYER_OK] = "ok",          [LAYER_INFO] = "ok",          [LAYER_WARNING] = "warning",
-		[LAYER_ERROR] = "error",    [LAYER_UNKNOWN] = "unknown", [LAYER_ABSENT] = "absent",
+		[LAYER_OK] = "ok",	 [LAYER_INFO] = "ok",	      [LAYER_WARNING] = "warning",
+		[LAYER_ERROR] = "error", [LAYER_UNKNOWN] = "unknown", [LAYER_ABSENT] = "absent",
 	};
 
 	return (unsigned)s < ARRAY_SIZE(k) ? k[s] : "unknown";
@@ -78,8 +78,9 @@ int out_doctor_mermaid(const struct diagnosis *d, unsigned flags, struct strbuf 
 	strbuf_puts(sb, "  hardware --> driver --> runtime --> framework --> container\n");
 	for (size_t i = 0; i < d->n_findings; i++) {
 		const struct finding *f = &d->findings[i];
-		enum layer_status st = f->severity == GPUENV_SEVERITY_ERROR ? LAYER_ERROR :
-				       f->severity == GPUENV_SEVERITY_WARNING ? LAYER_WARNING : LAYER_INFO;
+		enum layer_status st = f->severity == GPUENV_SEVERITY_ERROR	? LAYER_ERROR
+				       : f->severity == GPUENV_SEVERITY_WARNING ? LAYER_WARNING
+										: LAYER_INFO;
 
 		strbuf_printf(sb, "  f%zu{{\"%s<br/>", i, f->rule->id);
 		label(sb, redact ? f->rule->title : f->message, 120);

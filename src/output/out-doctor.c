@@ -25,7 +25,7 @@ struct style {
 static const char *mark(enum layer_status s)
 {
 	static const char *const m[] = {
-		[LAYER_OK] = "✓", [LAYER_INFO] = "✓", [LAYER_WARNING] = "⚠",
+		[LAYER_OK] = "✓",    [LAYER_INFO] = "✓",    [LAYER_WARNING] = "⚠",
 		[LAYER_ERROR] = "✗", [LAYER_UNKNOWN] = "?", [LAYER_ABSENT] = "–",
 	};
 
@@ -40,7 +40,10 @@ static const char *sev_mark(enum gpuenv_severity s)
 static const char *link_mark(enum link_state s)
 {
 	static const char *const m[] = {
-		[LINK_OK] = "✓", [LINK_DEGRADED] = "⚠", [LINK_BROKEN] = "✗", [LINK_UNKNOWN] = "?",
+		[LINK_OK] = "✓",
+		[LINK_DEGRADED] = "⚠",
+		[LINK_BROKEN] = "✗",
+		[LINK_UNKNOWN] = "?",
 	};
 
 	return (unsigned)s < ARRAY_SIZE(m) ? m[s] : "?";
@@ -63,14 +66,17 @@ static const char *color_of_status(enum layer_status s)
 
 static enum layer_status sev_status(enum gpuenv_severity s)
 {
-	return s == GPUENV_SEVERITY_ERROR ? LAYER_ERROR :
-	       s == GPUENV_SEVERITY_WARNING ? LAYER_WARNING : LAYER_INFO;
+	return s == GPUENV_SEVERITY_ERROR     ? LAYER_ERROR
+	       : s == GPUENV_SEVERITY_WARNING ? LAYER_WARNING
+					      : LAYER_INFO;
 }
 
 static enum layer_status link_status(enum link_state s)
 {
-	return s == LINK_OK ? LAYER_OK : s == LINK_DEGRADED ? LAYER_WARNING :
-	       s == LINK_BROKEN ? LAYER_ERROR : LAYER_UNKNOWN;
+	return s == LINK_OK	    ? LAYER_OK
+	       : s == LINK_DEGRADED ? LAYER_WARNING
+	       : s == LINK_BROKEN   ? LAYER_ERROR
+				    : LAYER_UNKNOWN;
 }
 
 static void put_mark(struct strbuf *sb, const struct style *st, enum layer_status s, const char *m)
@@ -210,7 +216,8 @@ static void headline(struct strbuf *sb, const struct diagnosis *d)
 	unsigned n[3], skipped, rules;
 
 	counts(d, n, &skipped, &rules);
-	strbuf_printf(sb, "gpuenv doctor: %u error%s, %u warning%s, %u note%s (%u rules, %u skipped)",
+	strbuf_printf(sb,
+		      "gpuenv doctor: %u error%s, %u warning%s, %u note%s (%u rules, %u skipped)",
 		      n[2], n[2] == 1 ? "" : "s", n[1], n[1] == 1 ? "" : "s", n[0],
 		      n[0] == 1 ? "" : "s", rules, skipped);
 }
@@ -275,9 +282,11 @@ static int render_text(const struct diagnosis *d, const struct style *st, struct
 				if (d->skips[j].rule->layer == k->rule->layer &&
 				    !d->skips[j].subject == !k->subject &&
 				    (!k->subject || streq(d->skips[j].subject, k->subject)) &&
-				    streq(d->skips[j].reason, k->reason) && d->skips[j].rule != k->rule)
+				    streq(d->skips[j].reason, k->reason) &&
+				    d->skips[j].rule != k->rule)
 					strbuf_printf(sb, ", %s", d->skips[j].rule->id);
-			strbuf_printf(sb, "%s%s: ", k->subject ? " " : "", k->subject ? k->subject : "");
+			strbuf_printf(sb, "%s%s: ", k->subject ? " " : "",
+				      k->subject ? k->subject : "");
 			put_redacted(sb, st, d, k->reason);
 			strbuf_putc(sb, '\n');
 		}
@@ -287,7 +296,8 @@ static int render_text(const struct diagnosis *d, const struct style *st, struct
 	strbuf_putc(sb, '\n');
 	for (int k = 0; k < 2; k++) {
 		strbuf_puts(sb, "  ");
-		put_mark(sb, st, link_status(d->chain.link_state[k]), link_mark(d->chain.link_state[k]));
+		put_mark(sb, st, link_status(d->chain.link_state[k]),
+			 link_mark(d->chain.link_state[k]));
 		strbuf_printf(sb, " %s: ", link_names[k]);
 		put_redacted(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "");
 		strbuf_putc(sb, '\n');
@@ -396,7 +406,8 @@ static int render_markdown(const struct diagnosis *d, const struct style *st, st
 		md_block(sb, st, d, "Verify", f->verify);
 	}
 	if (d->n_skips) {
-		strbuf_printf(sb, "\n<details><summary>Skipped checks (%zu)</summary>\n\n", d->n_skips);
+		strbuf_printf(sb, "\n<details><summary>Skipped checks (%zu)</summary>\n\n",
+			      d->n_skips);
 		for (size_t i = 0; i < d->n_skips; i++) {
 			const struct rule_skip *k = &d->skips[i];
 

@@ -50,14 +50,16 @@ static void render_value(struct strbuf *sb, const struct style *st, const struct
 			strbuf_puts(sb, "present");
 		return;
 	}
-	strbuf_printf(sb, "%s(%s", c_on(st, state == FACT_ABSENT || state == FACT_UNPROBED ?
-					       "\033[2m" : "\033[33m"),
-		      fact_state_to_string(state));
+	strbuf_printf(
+		sb, "%s(%s",
+		c_on(st, state == FACT_ABSENT || state == FACT_UNPROBED ? "\033[2m" : "\033[33m"),
+		fact_state_to_string(state));
 	if (err)
 		strbuf_printf(sb, ": %s", err);
 	if (src)
 		strbuf_printf(sb, "; %s",
-			      st->redact && snap_section_is_environment(section) ? "<redacted>" : src);
+			      st->redact && snap_section_is_environment(section) ? "<redacted>"
+										 : src);
 	if (snap_raw(n))
 		strbuf_printf(sb, "; raw \"%s\"", snap_raw(n));
 	strbuf_printf(sb, ")%s", c_on(st, "\033[0m"));

@@ -32,12 +32,12 @@ static int rules_json(struct strbuf *sb)
 	for (size_t i = 0; a && i < rule_table_len; i++) {
 		const struct rule *r = &rule_table[i];
 
-		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "id",
-						   r->id, "layer", rule_layer_name(r->layer),
-						   "severity", rule_severity_name(r->severity), "title",
-						   r->title, "symptom", r->symptom, "cause", r->cause,
-						   "needs", strv_json(r->needs), "fix", strv_json(r->fix),
-						   "verify", strv_json(r->verify)));
+		json_array_append_new(
+			a, json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "id", r->id, "layer",
+				     rule_layer_name(r->layer), "severity",
+				     rule_severity_name(r->severity), "title", r->title, "symptom",
+				     r->symptom, "cause", r->cause, "needs", strv_json(r->needs),
+				     "fix", strv_json(r->fix), "verify", strv_json(r->verify)));
 	}
 	s = a ? json_dumps(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(a);
@@ -76,10 +76,12 @@ static int rules_markdown(struct strbuf *sb)
 	for (size_t i = 0; i < rule_table_len; i++) {
 		const struct rule *r = &rule_table[i];
 
-		strbuf_printf(sb, "\n<a id=\"%s\"></a>\n\n## %s\n\n%s. Layer **%s**, severity **%s**.\n\n"
-				  "**Symptom:** %s\n\n**Cause:** %s\n",
-			      r->id, r->id, r->title, rule_layer_name(r->layer),
-			      rule_severity_name(r->severity), r->symptom, r->cause);
+		strbuf_printf(
+			sb,
+			"\n<a id=\"%s\"></a>\n\n## %s\n\n%s. Layer **%s**, severity **%s**.\n\n"
+			"**Symptom:** %s\n\n**Cause:** %s\n",
+			r->id, r->id, r->title, rule_layer_name(r->layer),
+			rule_severity_name(r->severity), r->symptom, r->cause);
 		if (r->needs && r->needs[0]) {
 			strbuf_puts(sb, "\n**Needs:** ");
 			for (size_t n = 0; r->needs[n]; n++)
@@ -101,7 +103,8 @@ static int rules_text(struct strbuf *sb)
 	return sb->err;
 }
 
-GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsigned flags, char **ret)
+GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsigned flags,
+					char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r;

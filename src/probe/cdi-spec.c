@@ -116,9 +116,9 @@ static yaml_node_t *map_get(struct walk *w, yaml_node_t *map, const char *key, u
 
 static size_t seq_len(const yaml_node_t *n)
 {
-	return n && n->type == YAML_SEQUENCE_NODE ?
-		       (size_t)(n->data.sequence.items.top - n->data.sequence.items.start) :
-		       0;
+	return n && n->type == YAML_SEQUENCE_NODE
+		       ? (size_t)(n->data.sequence.items.top - n->data.sequence.items.start)
+		       : 0;
 }
 
 static int candidate(struct walk *w, unsigned slot, const char *ver, const char *fmt, ...)
@@ -175,8 +175,10 @@ static int walk_edits(struct walk *w, yaml_node_t *edits, const char *where, uns
 		ver = cdi_driver_lib_version(base);
 		if (!ver)
 			continue;
-		r = candidate(w, startswith(base, "libcuda.") ? VER_LIBCUDA :
-				 startswith(base, "libnvidia-ml.") ? VER_LIBNVML : VER_LIBPTXJIT,
+		r = candidate(w,
+			      startswith(base, "libcuda.")	  ? VER_LIBCUDA
+			      : startswith(base, "libnvidia-ml.") ? VER_LIBNVML
+								  : VER_LIBPTXJIT,
 			      ver, "%s[%zu].hostPath %s", what, i, host);
 		if (r < 0)
 			return r;
@@ -194,17 +196,20 @@ static int walk_edits(struct walk *w, yaml_node_t *edits, const char *where, uns
 		if ((r = check_list(w, args, "a hook's args")) < 0)
 			return r;
 		for (size_t j = 0; j < seq_len(args); j++) {
-			const char *a = scalar(node(w, args->data.sequence.items.start[j], depth + 3));
-			const char *prev = j > 0 ? scalar(node(w, args->data.sequence.items.start[j - 1],
-								depth + 3)) :
-						   NULL;
+			const char *a =
+				scalar(node(w, args->data.sequence.items.start[j], depth + 3));
+			const char *prev =
+				j > 0 ? scalar(node(w, args->data.sequence.items.start[j - 1],
+						    depth + 3))
+				      : NULL;
 			struct version v;
 
 			if (!a)
 				continue;
 			if (startswith(a, "--host-driver-version=") &&
 			    version_parse(a + strlen("--host-driver-version="), &v) == 0) {
-				r = candidate(w, VER_HOOK_COMPAT, a + strlen("--host-driver-version="),
+				r = candidate(w, VER_HOOK_COMPAT,
+					      a + strlen("--host-driver-version="),
 					      "%s[%zu].args %s", what, i, a);
 				if (r < 0)
 					return r;
@@ -215,8 +220,9 @@ static int walk_edits(struct walk *w, yaml_node_t *edits, const char *where, uns
 				if (!target)
 					return -ENOMEM;
 				ver = cdi_driver_lib_version(target);
-				if (ver && (r = candidate(w, VER_SYMLINK, ver, "%s[%zu].args --link %s",
-							  what, i, a)) < 0)
+				if (ver &&
+				    (r = candidate(w, VER_SYMLINK, ver, "%s[%zu].args --link %s",
+						   what, i, a)) < 0)
 					return r;
 			}
 		}
@@ -274,7 +280,8 @@ static int walk_spec(struct walk *w, yaml_node_t *root, struct cdi_spec *s)
 			return r;
 	}
 	if (w->visits > CDI_MAX_VISITS)
-		return fail(w->err, -E2BIG, "more than %u nodes to visit (aliases?)", CDI_MAX_VISITS);
+		return fail(w->err, -E2BIG, "more than %u nodes to visit (aliases?)",
+			    CDI_MAX_VISITS);
 	for (unsigned i = 0; i < _VER_MAX; i++)
 		if (w->ver[i]) {
 			s->driver_version = TAKE_PTR(w->ver[i]);

@@ -13,18 +13,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CDI_MAX_INPUT ((size_t)4 << 20) /* bytes; nvidia-ctk writes ~15 KiB per GPU */
+#define CDI_MAX_INPUT	((size_t)4 << 20) /* bytes; nvidia-ctk writes ~15 KiB per GPU */
 #define CDI_MAX_DEVICES 1024u
-#define CDI_MAX_ITEMS 8192u             /* entries of one list (mounts, hooks, args) */
-#define CDI_MAX_VISITS 200000u          /* nodes looked at, aliases counted each time */
-#define CDI_MAX_DEPTH 64u               /* YAML nesting the reader follows */
+#define CDI_MAX_ITEMS	8192u	/* entries of one list (mounts, hooks, args) */
+#define CDI_MAX_VISITS	200000u /* nodes looked at, aliases counted each time */
+#define CDI_MAX_DEPTH	64u	/* YAML nesting the reader follows */
 
 struct cdi_spec {
-	bool json;                   /* the document is a JSON object (first byte '{') */
-	char *cdi_version;           /* NULL when the key is missing */
-	char *kind;                  /* NULL when the key is missing */
-	char **devices;              /* device names in file order (NULL-terminated, never NULL) */
-	char *driver_version;        /* NULL when no file name or hook names one */
+	bool json;		     /* the document is a JSON object (first byte '{') */
+	char *cdi_version;	     /* NULL when the key is missing */
+	char *kind;		     /* NULL when the key is missing */
+	char **devices;		     /* device names in file order (NULL-terminated, never NULL) */
+	char *driver_version;	     /* NULL when no file name or hook names one */
 	char *driver_version_source; /* where driver_version came from, e.g. a mount's hostPath */
 };
 

@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define DIST_MAX_HEADERS 4096
-#define DIST_MAX_REQUIRES 512
-#define DIST_MAX_VALUE 4096
+#define DIST_MAX_HEADERS     4096
+#define DIST_MAX_REQUIRES    512
+#define DIST_MAX_VALUE	     4096
 #define DIST_MAX_RECORD_ROWS 200000
 
 struct dist_metadata {

@@ -28,13 +28,17 @@
  * A name matches a stem followed by '.', '-' (torch cu11x wheels bundle hashed copies,
  * libcudart-d0da41ae.so.11.0) or '_' (cuDNN 8's libcudnn_ops_infer.so.8). */
 static const char *const gpu_stems[] = {
-	"libcuda", "libnvidia-ml", "libcudart", "libcublas", "libcublasLt", "libcudnn", "libnccl",
-	"libnvrtc", "libnvrtc-builtins", "libnvJitLink", "libcufft", "libcufftw", "libcusparse",
-	"libcusparseLt", "libcurand", "libcusolver", "libcusolverMg", "libcupti", "libnvToolsExt",
-	"libcufile", "libnvshmem_host", "libnvperf_host", "libamdhip64", "libhiprtc", "librocblas",
-	"libhipblas", "libhipblaslt", "libMIOpen", "librccl", "libhsa-runtime64", "libroctracer64",
-	"libroctx64", "libhipfft", "libhiprand", "libhipsolver", "libhipsparse", "libhipsparselt",
-	"librocsolver", "librocsparse", "librocfft", "librocrand", "librocm_smi64",
+	"libcuda",	     "libnvidia-ml",	 "libcudart",	   "libcublas",
+	"libcublasLt",	     "libcudnn",	 "libnccl",	   "libnvrtc",
+	"libnvrtc-builtins", "libnvJitLink",	 "libcufft",	   "libcufftw",
+	"libcusparse",	     "libcusparseLt",	 "libcurand",	   "libcusolver",
+	"libcusolverMg",     "libcupti",	 "libnvToolsExt",  "libcufile",
+	"libnvshmem_host",   "libnvperf_host",	 "libamdhip64",	   "libhiprtc",
+	"librocblas",	     "libhipblas",	 "libhipblaslt",   "libMIOpen",
+	"librccl",	     "libhsa-runtime64", "libroctracer64", "libroctx64",
+	"libhipfft",	     "libhiprand",	 "libhipsolver",   "libhipsparse",
+	"libhipsparselt",    "librocsolver",	 "librocsparse",   "librocfft",
+	"librocrand",	     "librocm_smi64",
 };
 
 bool probe_is_gpu_runtime_soname(const char *name)
@@ -61,7 +65,7 @@ static bool path_under(const char *path, const char *dir)
 
 struct where {
 	char **wheel_dirs; /* <site>/nvidia, resolved */
-	char *own_dir;     /* resolved */
+	char *own_dir;	   /* resolved */
 };
 
 static bool from_wheel(const struct where *w, const char *file)
@@ -69,8 +73,8 @@ static bool from_wheel(const struct where *w, const char *file)
 	if (w->own_dir && path_under(file, w->own_dir))
 		return true;
 	STRV_FOREACH(d, w->wheel_dirs)
-		if (path_under(file, *d))
-			return true;
+	if (path_under(file, *d))
+		return true;
 	return false;
 }
 
@@ -89,7 +93,8 @@ static int where_init(struct loader *l, struct where *w, char **sites, const cha
 	int r;
 
 	*w = (struct where){ 0 };
-	STRV_FOREACH(s, sites) {
+	STRV_FOREACH(s, sites)
+	{
 		_cleanup_free_ char *d = NULL;
 		char *res;
 
@@ -153,7 +158,10 @@ static void write_search(struct snap_node *pkg, const struct elf_dynamic *d,
 	snap_set_str_or_absent(s, "rpath", q->rpath, library, "no DT_RPATH");
 	snap_set_str_or_absent(s, "runpath", q->runpath, library, "no DT_RUNPATH");
 	/* DT_RPATH is ignored when DT_RUNPATH is present (ld.so(8)). */
-	snap_set_str(s, "search_path_kind", q->runpath ? "runpath" : q->rpath ? "rpath" : "none",
+	snap_set_str(s, "search_path_kind",
+		     q->runpath ? "runpath"
+		     : q->rpath ? "rpath"
+				: "none",
 		     library);
 	probe_write_loader_dirs(snap_array(s, "search_path"),
 				q->runpath ? &q->runpath_dirs : &q->rpath_dirs, library);

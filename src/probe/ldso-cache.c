@@ -17,20 +17,20 @@
 #include "probe/ldso-cache.h"
 #include "shared/macro.h"
 
-#define MAGIC_OLD "ld.so-1.7.0"
-#define MAGIC_NEW "glibc-ld.so.cache1.1"
-#define OLD_HEADER 16u  /* magic[11], pad, nlibs */
-#define OLD_ENTRY 12u   /* flags, key, value */
-#define NEW_HEADER 48u  /* _Static_assert in dl-cache.h */
-#define NEW_ENTRY 24u   /* flags, key, value, osversion, hwcap */
-#define EXT_MAGIC 0xeaa42174u
-#define EXT_HEADER 8u
-#define EXT_SECTION 16u
-#define EXT_MAX_SECTIONS 64u
-#define EXT_TAG_GENERATOR 0u
-#define EXT_TAG_HWCAPS 1u
-#define GENERATOR_MAX 256u
-#define HWCAP_EXTENSION (1ull << 62)
+#define MAGIC_OLD	     "ld.so-1.7.0"
+#define MAGIC_NEW	     "glibc-ld.so.cache1.1"
+#define OLD_HEADER	     16u /* magic[11], pad, nlibs */
+#define OLD_ENTRY	     12u /* flags, key, value */
+#define NEW_HEADER	     48u /* _Static_assert in dl-cache.h */
+#define NEW_ENTRY	     24u /* flags, key, value, osversion, hwcap */
+#define EXT_MAGIC	     0xeaa42174u
+#define EXT_HEADER	     8u
+#define EXT_SECTION	     16u
+#define EXT_MAX_SECTIONS     64u
+#define EXT_TAG_GENERATOR    0u
+#define EXT_TAG_HWCAPS	     1u
+#define GENERATOR_MAX	     256u
+#define HWCAP_EXTENSION	     (1ull << 62)
 #define HWCAP_ISA_LEVEL_MASK 0x3ffu
 
 struct buf {
@@ -116,7 +116,8 @@ static int read_entries(const struct buf *b, struct ldso_cache *c, uint64_t off,
 		uint32_t key, value;
 
 		if (!q)
-			return fail(why, why_len, -EBADMSG, "entry %u lies past the end of the file", i);
+			return fail(why, why_len, -EBADMSG,
+				    "entry %u lies past the end of the file", i);
 		e->flags = (int32_t)rd32(b, q);
 		key = rd32(b, q + 4);
 		value = rd32(b, q + 8);
@@ -127,12 +128,13 @@ static int read_entries(const struct buf *b, struct ldso_cache *c, uint64_t off,
 		e->key = string_at(b, strbase, key);
 		if (!e->key)
 			return fail(why, why_len, -EBADMSG,
-				    "entry %u: key offset %#x outside the file or unterminated", i, key);
+				    "entry %u: key offset %#x outside the file or unterminated", i,
+				    key);
 		e->value = string_at(b, strbase, value);
 		if (!e->value)
 			return fail(why, why_len, -EBADMSG,
-				    "entry %u: value offset %#x outside the file or unterminated", i,
-				    value);
+				    "entry %u: value offset %#x outside the file or unterminated",
+				    i, value);
 	}
 	c->n_entries = n;
 	return 0;
@@ -223,12 +225,13 @@ static int parse_new(struct buf *b, struct ldso_cache *c, uint64_t base, char *w
 	nlibs = rd32(b, h + 20);
 	ext_off = rd32(b, h + 32);
 	if (nlibs > LDSO_CACHE_MAX_ENTRIES)
-		return fail(why, why_len, -EBADMSG, "%u entries, more than gpuenv reads (%u)", nlibs,
-			    LDSO_CACHE_MAX_ENTRIES);
+		return fail(why, why_len, -EBADMSG, "%u entries, more than gpuenv reads (%u)",
+			    nlibs, LDSO_CACHE_MAX_ENTRIES);
 	if (!at(b, base + NEW_HEADER, (uint64_t)nlibs * NEW_ENTRY))
 		return fail(why, why_len, -EBADMSG,
 			    "truncated: %u entries need %llu bytes, the file has %zu", nlibs,
-			    (unsigned long long)(base + NEW_HEADER + (uint64_t)nlibs * NEW_ENTRY), b->len);
+			    (unsigned long long)(base + NEW_HEADER + (uint64_t)nlibs * NEW_ENTRY),
+			    b->len);
 	err = read_entries(b, c, base + NEW_HEADER, nlibs, NEW_ENTRY, base, why, why_len);
 	if (err < 0)
 		return err;
@@ -252,14 +255,17 @@ int ldso_cache_parse(const uint8_t *p, size_t len, struct ldso_cache **ret, char
 		const uint8_t *h = at(&b, 0, OLD_HEADER);
 		uint32_t nlibs = h ? rd32(&b, h + 12) : 0;
 		uint64_t end = OLD_HEADER + (uint64_t)nlibs * OLD_ENTRY;
-		uint64_t newoff = (end + 7) & ~(uint64_t)7; /* ALIGN_CACHE: alignof(cache_file_new) */
+		uint64_t newoff =
+			(end + 7) & ~(uint64_t)7; /* ALIGN_CACHE: alignof(cache_file_new) */
 		const uint8_t *nh;
 
 		if (!h)
-			err = fail(why, why_len, -EBADMSG, "old-format header cut off at %zu bytes", len);
+			err = fail(why, why_len, -EBADMSG, "old-format header cut off at %zu bytes",
+				   len);
 		else if (nlibs > LDSO_CACHE_MAX_ENTRIES)
-			err = fail(why, why_len, -EBADMSG, "%u entries, more than gpuenv reads (%u)",
-				   nlibs, LDSO_CACHE_MAX_ENTRIES);
+			err = fail(why, why_len, -EBADMSG,
+				   "%u entries, more than gpuenv reads (%u)", nlibs,
+				   LDSO_CACHE_MAX_ENTRIES);
 		else if (!at(&b, OLD_HEADER, (uint64_t)nlibs * OLD_ENTRY))
 			err = fail(why, why_len, -EBADMSG,
 				   "truncated: %u entries need %llu bytes, the file has %zu", nlibs,
@@ -292,22 +298,35 @@ const char *ldso_cache_flags_name(int32_t flags, char *buf, size_t len)
 		int32_t v;
 		const char *name;
 	} req[] = {
-		{ 0x0100, ",64bit" },      { 0x0200, ",IA-64" },        { 0x0300, ",x86-64" },
-		{ 0x0400, ",64bit" },      { 0x0500, ",64bit" },        { 0x0600, ",N32" },
-		{ 0x0700, ",64bit" },      { 0x0800, ",x32" },          { 0x0900, ",hard-float" },
-		{ 0x0a00, ",AArch64" },    { 0x0b00, ",soft-float" },   { 0x0c00, ",nan2008" },
-		{ 0x0d00, ",N32,nan2008" }, { 0x0e00, ",64bit,nan2008" }, { 0x0f00, ",soft-float" },
-		{ 0x1000, ",double-float" }, { 0x1100, ",soft-float" }, { 0x1200, ",double-float" },
+		{ 0x0100, ",64bit" },	    { 0x0200, ",IA-64" },
+		{ 0x0300, ",x86-64" },	    { 0x0400, ",64bit" },
+		{ 0x0500, ",64bit" },	    { 0x0600, ",N32" },
+		{ 0x0700, ",64bit" },	    { 0x0800, ",x32" },
+		{ 0x0900, ",hard-float" },  { 0x0a00, ",AArch64" },
+		{ 0x0b00, ",soft-float" },  { 0x0c00, ",nan2008" },
+		{ 0x0d00, ",N32,nan2008" }, { 0x0e00, ",64bit,nan2008" },
+		{ 0x0f00, ",soft-float" },  { 0x1000, ",double-float" },
+		{ 0x1100, ",soft-float" },  { 0x1200, ",double-float" },
 	};
 	const char *type, *r = NULL;
 	char other[16] = "";
 
 	switch (flags & LDSO_FLAG_TYPE_MASK) {
-	case 0x0000: type = "libc4"; break;
-	case 0x0001: type = "ELF"; break;
-	case 0x0002: type = "libc5"; break;
-	case 0x0003: type = "libc6"; break;
-	default: type = "unknown"; break;
+	case 0x0000:
+		type = "libc4";
+		break;
+	case 0x0001:
+		type = "ELF";
+		break;
+	case 0x0002:
+		type = "libc5";
+		break;
+	case 0x0003:
+		type = "libc6";
+		break;
+	default:
+		type = "unknown";
+		break;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(req); i++)
 		if (req[i].v == (flags & LDSO_FLAG_REQUIRED_MASK))
@@ -331,11 +350,11 @@ int32_t ldso_cache_arch_flags(unsigned elf_class, unsigned machine)
 	case EM_PPC64:
 		return LDSO_FLAG_ELF_LIBC6 | LDSO_FLAG_POWERPC_LIB64;
 	case EM_S390:
-		return LDSO_FLAG_ELF_LIBC6 |
-		       (elf_class == ELFCLASS64 ? LDSO_FLAG_S390_LIB64 : 0);
+		return LDSO_FLAG_ELF_LIBC6 | (elf_class == ELFCLASS64 ? LDSO_FLAG_S390_LIB64 : 0);
 	case EM_RISCV:
-		return elf_class == ELFCLASS64 ?
-			       LDSO_FLAG_ELF_LIBC6 | LDSO_FLAG_RISCV_FLOAT_ABI_DOUBLE : 0;
+		return elf_class == ELFCLASS64
+			       ? LDSO_FLAG_ELF_LIBC6 | LDSO_FLAG_RISCV_FLOAT_ABI_DOUBLE
+			       : 0;
 	case EM_LOONGARCH:
 		return LDSO_FLAG_ELF_LIBC6 | LDSO_FLAG_LARCH_FLOAT_ABI_DOUBLE;
 	case EM_ARM:
@@ -367,7 +386,8 @@ int ldso_cache_libcmp(const char *a, const char *b)
 
 			if (!is_digit(*b))
 				return 1;
-			/* Saturating: overlong digit runs compare equal at the cap, never overflow. */
+			/* Saturating: overlong digit runs compare equal at the cap, never overflow.
+			 */
 			while (is_digit(*a)) {
 				va = va < 1000000000000ull ? va * 10 + (unsigned)(*a - '0') : va;
 				a++;

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #define LDSO_CACHE_MAX_ENTRIES 262144u
-#define LDSO_CACHE_REASON_MAX 160
+#define LDSO_CACHE_REASON_MAX  160
 
 /* dl-cache.h FLAG_* values. */
 enum {
@@ -50,11 +50,11 @@ enum ldso_cache_format {
 struct ldso_cache_entry {
 	int32_t flags;
 	uint32_t osversion;
-	uint64_t hwcap;            /* 0 in the old layout */
-	const char *key;           /* the soname ("libcuda.so.1"), borrowed */
-	const char *value;         /* the path ld.so opens, borrowed */
+	uint64_t hwcap;		   /* 0 in the old layout */
+	const char *key;	   /* the soname ("libcuda.so.1"), borrowed */
+	const char *value;	   /* the path ld.so opens, borrowed */
 	const char *hwcaps_subdir; /* glibc-hwcaps name ("x86-64-v3") of an hwcaps entry, or NULL */
-	unsigned isa_level;        /* ISA level bits of an hwcaps entry */
+	unsigned isa_level;	   /* ISA level bits of an hwcaps entry */
 };
 
 struct ldso_cache {
@@ -62,7 +62,7 @@ struct ldso_cache {
 	bool big_endian;
 	size_t n_entries;
 	struct ldso_cache_entry *entries; /* in file order (ldconfig's sort order) */
-	char *generator;   /* "ldconfig (Debian GLIBC 2.36-9+deb12u4) stable release …", or NULL */
+	char *generator; /* "ldconfig (Debian GLIBC 2.36-9+deb12u4) stable release …", or NULL */
 	/* The first problem that did not stop the parse (a bad extension directory, which
 	 * ld.so ignores too): static text, or NULL. */
 	const char *problem;

@@ -21,40 +21,45 @@
 
 /* The ABI of the process emulated: the one gpuenv itself was built for. */
 #if defined(__x86_64__) && !defined(__ILP32__)
-#define HOST_CLASS ELFCLASS64
-#define HOST_MACHINE EM_X86_64
-#define HOST_TRIPLET "x86_64-linux-gnu"
+#define HOST_CLASS    ELFCLASS64
+#define HOST_MACHINE  EM_X86_64
+#define HOST_TRIPLET  "x86_64-linux-gnu"
 #define HOST_PLATFORM "x86_64"
 #elif defined(__aarch64__)
-#define HOST_CLASS ELFCLASS64
-#define HOST_MACHINE EM_AARCH64
-#define HOST_TRIPLET "aarch64-linux-gnu"
+#define HOST_CLASS    ELFCLASS64
+#define HOST_MACHINE  EM_AARCH64
+#define HOST_TRIPLET  "aarch64-linux-gnu"
 #define HOST_PLATFORM "aarch64"
 #elif defined(__i386__)
-#define HOST_CLASS ELFCLASS32
-#define HOST_MACHINE EM_386
-#define HOST_TRIPLET "i386-linux-gnu"
+#define HOST_CLASS    ELFCLASS32
+#define HOST_MACHINE  EM_386
+#define HOST_TRIPLET  "i386-linux-gnu"
 #define HOST_PLATFORM "i686"
 #elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define HOST_CLASS ELFCLASS64
-#define HOST_MACHINE EM_PPC64
-#define HOST_TRIPLET "powerpc64le-linux-gnu"
+#define HOST_CLASS    ELFCLASS64
+#define HOST_MACHINE  EM_PPC64
+#define HOST_TRIPLET  "powerpc64le-linux-gnu"
 #define HOST_PLATFORM "powerpc64le"
 #else
-#define HOST_CLASS (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
-#define HOST_MACHINE EM_NONE
-#define HOST_TRIPLET NULL
+#define HOST_CLASS    (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+#define HOST_MACHINE  EM_NONE
+#define HOST_TRIPLET  NULL
 #define HOST_PLATFORM "unknown"
 #endif
 
 const char *loader_via_name(enum loader_via v)
 {
 	switch (v) {
-	case LOADER_VIA_RPATH: return "rpath";
-	case LOADER_VIA_LD_LIBRARY_PATH: return "LD_LIBRARY_PATH";
-	case LOADER_VIA_RUNPATH: return "runpath";
-	case LOADER_VIA_CACHE: return "ld.so.cache";
-	case LOADER_VIA_DEFAULT: return "default";
+	case LOADER_VIA_RPATH:
+		return "rpath";
+	case LOADER_VIA_LD_LIBRARY_PATH:
+		return "LD_LIBRARY_PATH";
+	case LOADER_VIA_RUNPATH:
+		return "runpath";
+	case LOADER_VIA_CACHE:
+		return "ld.so.cache";
+	case LOADER_VIA_DEFAULT:
+		return "default";
 	}
 	return "unknown";
 }
@@ -62,12 +67,18 @@ const char *loader_via_name(enum loader_via v)
 const char *loader_verdict_name(enum loader_verdict v)
 {
 	switch (v) {
-	case LOADER_LOADS: return "loads";
-	case LOADER_SKIP_CLASS: return "wrong ELF class";
-	case LOADER_SKIP_MACHINE: return "wrong machine";
-	case LOADER_SKIP_ERRNO: return "passed over";
-	case LOADER_FAIL_ERRNO: return "load error";
-	case LOADER_FAIL_NOT_ELF: return "invalid ELF header";
+	case LOADER_LOADS:
+		return "loads";
+	case LOADER_SKIP_CLASS:
+		return "wrong ELF class";
+	case LOADER_SKIP_MACHINE:
+		return "wrong machine";
+	case LOADER_SKIP_ERRNO:
+		return "passed over";
+	case LOADER_FAIL_ERRNO:
+		return "load error";
+	case LOADER_FAIL_NOT_ELF:
+		return "invalid ELF header";
 	}
 	return "unknown";
 }
@@ -163,7 +174,8 @@ int loader_expand(const struct loader *l, const char *entry, const char *origin,
 		if ((n = dst_len(p + 1, "ORIGIN"))) {
 			if (!origin) {
 				strbuf_done(&sb);
-				*ret_note = "$ORIGIN: the directory of the requesting object, unknown here";
+				*ret_note = "$ORIGIN: the directory of the requesting object, "
+					    "unknown here";
 				return 0;
 			}
 			strbuf_puts(&sb, origin);
@@ -415,20 +427,24 @@ static int judge(struct loader *l, struct loader_candidate *c)
 	if (err < 0) {
 		/* ENOENT here is a dangling symlink (the path itself exists): passed over. */
 		c->err = err;
-		c->verdict = err == -ENOENT || err == -EACCES ? LOADER_SKIP_ERRNO : LOADER_FAIL_ERRNO;
+		c->verdict =
+			err == -ENOENT || err == -EACCES ? LOADER_SKIP_ERRNO : LOADER_FAIL_ERRNO;
 		return 0;
 	}
 	file = c->resolved;
 	c->version = loader_version_from_name(c->soname ? c->soname : base_name(c->path),
 					      base_name(file));
-	c->is_stub = loader_path_has_component(c->path, "stubs") || loader_path_has_component(file, "stubs");
-	c->in_compat = loader_path_has_component(c->path, "compat") || loader_path_has_component(file, "compat");
+	c->is_stub = loader_path_has_component(c->path, "stubs") ||
+		     loader_path_has_component(file, "stubs");
+	c->in_compat = loader_path_has_component(c->path, "compat") ||
+		       loader_path_has_component(file, "compat");
 	err = root_map(l->root, file, LOADER_MAP_MAX, &m);
 	if (err == -ENOMEM)
 		return err;
 	if (err < 0) {
 		c->err = err;
-		c->verdict = err == -EACCES || err == -ENOENT ? LOADER_SKIP_ERRNO : LOADER_FAIL_ERRNO;
+		c->verdict =
+			err == -EACCES || err == -ENOENT ? LOADER_SKIP_ERRNO : LOADER_FAIL_ERRNO;
 		return 0;
 	}
 	err = elf_dynamic_parse(m.data, m.len, &d);
@@ -774,7 +790,8 @@ static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, c
 {
 	char **names = listing(l, dir);
 
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
 		_cleanup_free_ char *path = NULL;
 		struct root_map m = { 0 };
@@ -815,8 +832,8 @@ int loader_find_sonames(struct loader *l, const char *stem, char ***ret)
 	for (size_t i = 0; l->cache && i < l->cache->n_entries; i++) {
 		const struct ldso_cache_entry *e = &l->cache->entries[i];
 
-		if (!ldso_cache_flags_match(e->flags, l->cache_flags) || !stem_match(e->key, stem) ||
-		    streq(e->key, stem) || strv_contains(out, e->key))
+		if (!ldso_cache_flags_match(e->flags, l->cache_flags) ||
+		    !stem_match(e->key, stem) || streq(e->key, stem) || strv_contains(out, e->key))
 			continue;
 		err = strv_push(&out, e->key);
 		if (err < 0)

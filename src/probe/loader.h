@@ -32,9 +32,9 @@
 #include "core/root.h"
 #include "probe/ldso-cache.h"
 
-#define LOADER_MAX_DIRS 256u        /* entries of one search list */
-#define LOADER_MAX_CANDIDATES 64u   /* candidates kept per soname */
-#define LOADER_MAP_MAX ((size_t)4 << 30) /* ELF files are mapped, never read: a large cap */
+#define LOADER_MAX_DIRS	      256u		/* entries of one search list */
+#define LOADER_MAX_CANDIDATES 64u		/* candidates kept per soname */
+#define LOADER_MAP_MAX	      ((size_t)4 << 30) /* ELF files are mapped, never read: a large cap */
 
 enum loader_via {
 	LOADER_VIA_RPATH,
@@ -45,7 +45,7 @@ enum loader_via {
 };
 
 enum loader_verdict {
-	LOADER_LOADS,        /* ld.so maps this file */
+	LOADER_LOADS,	     /* ld.so maps this file */
 	LOADER_SKIP_CLASS,   /* another ELF class: passed over ("wrong ELF class") */
 	LOADER_SKIP_MACHINE, /* another e_machine: passed over */
 	LOADER_SKIP_ERRNO,   /* EACCES, or a dangling symlink (ENOENT): passed over */
@@ -55,10 +55,10 @@ enum loader_verdict {
 
 /* One directory of a search list. */
 struct loader_dir {
-	char *entry;      /* as written ("$ORIGIN/../lib", "" …) */
-	char *path;       /* expanded absolute directory, or NULL when it cannot be searched */
+	char *entry;	  /* as written ("$ORIGIN/../lib", "" …) */
+	char *path;	  /* expanded absolute directory, or NULL when it cannot be searched */
 	const char *note; /* why path is NULL (static text) */
-	int err;          /* root_stat() of path: 0, -ENOENT, -EACCES … (searched only when 0) */
+	int err;	  /* root_stat() of path: 0, -ENOENT, -EACCES … (searched only when 0) */
 };
 
 struct loader_dirs {
@@ -68,19 +68,19 @@ struct loader_dirs {
 };
 
 struct loader_candidate {
-	char *path;       /* as ld.so opens it: dir + "/" + soname, or the cache's value */
-	char *resolved;   /* symlinks resolved inside the root, or NULL when they cannot be */
-	char *dir;        /* the directory searched, or NULL for a cache entry */
+	char *path;	/* as ld.so opens it: dir + "/" + soname, or the cache's value */
+	char *resolved; /* symlinks resolved inside the root, or NULL when they cannot be */
+	char *dir;	/* the directory searched, or NULL for a cache entry */
 	enum loader_via via;
 	enum loader_verdict verdict;
-	int err;          /* with LOADER_SKIP_ERRNO / LOADER_FAIL_ERRNO */
-	char *soname;     /* the file's DT_SONAME, or NULL */
+	int err;      /* with LOADER_SKIP_ERRNO / LOADER_FAIL_ERRNO */
+	char *soname; /* the file's DT_SONAME, or NULL */
 	unsigned elf_class, machine;
-	char *version;    /* from the resolved file name: libcuda.so.550.54.15 → "550.54.15" */
-	bool is_stub;     /* in a stubs/ directory (CUDA's link-time stubs) */
-	bool in_compat;   /* in a compat/ directory (CUDA forward-compatibility libcuda) */
+	char *version;	/* from the resolved file name: libcuda.so.550.54.15 → "550.54.15" */
+	bool is_stub;	/* in a stubs/ directory (CUDA's link-time stubs) */
+	bool in_compat; /* in a compat/ directory (CUDA forward-compatibility libcuda) */
 	const char *hwcaps_subdir; /* cache entry under glibc-hwcaps/<this> (CPU-dependent) */
-	const char *problem; /* elf-dynamic's note on a damaged dynamic section */
+	const char *problem;	   /* elf-dynamic's note on a damaged dynamic section */
 };
 
 struct loader_result {
@@ -88,25 +88,26 @@ struct loader_result {
 	struct loader_candidate *cands; /* in search order */
 	size_t n_cands;
 	bool truncated;
-	ssize_t winner;   /* index of the file ld.so loads, or -1 */
-	ssize_t failure;  /* index of the candidate where ld.so stops with an error, or -1 */
-	/* With a requester (loader_resolve_for): its search lists and what went wrong reading it. */
+	ssize_t winner;	 /* index of the file ld.so loads, or -1 */
+	ssize_t failure; /* index of the candidate where ld.so stops with an error, or -1 */
+	/* With a requester (loader_resolve_for): its search lists and what went wrong reading it.
+	 */
 	char *requester;
-	int requester_err;              /* reading or parsing the requester: 0 or -errno */
-	const char *requester_problem;  /* elf-dynamic's note (a bogus DT_RUNPATH offset …) */
-	char *rpath, *runpath;          /* as stored in the requester */
+	int requester_err;	       /* reading or parsing the requester: 0 or -errno */
+	const char *requester_problem; /* elf-dynamic's note (a bogus DT_RUNPATH offset …) */
+	char *rpath, *runpath;	       /* as stored in the requester */
 	struct loader_dirs rpath_dirs, runpath_dirs;
 };
 
 struct loader {
 	struct root *root;
-	unsigned elf_class, machine;  /* the ABI of the process being emulated */
-	int32_t cache_flags;          /* ldso_cache_arch_flags() of it */
-	const char *triplet;          /* Debian multiarch triplet ("x86_64-linux-gnu") */
-	char *lib;                    /* $LIB */
-	const char *platform;         /* $PLATFORM */
-	const char *defaults_kind;    /* "debian-multiarch", "lib64" or "lib" */
-	char *ld_library_path;        /* the variable as set, or NULL */
+	unsigned elf_class, machine; /* the ABI of the process being emulated */
+	int32_t cache_flags;	     /* ldso_cache_arch_flags() of it */
+	const char *triplet;	     /* Debian multiarch triplet ("x86_64-linux-gnu") */
+	char *lib;		     /* $LIB */
+	const char *platform;	     /* $PLATFORM */
+	const char *defaults_kind;   /* "debian-multiarch", "lib64" or "lib" */
+	char *ld_library_path;	     /* the variable as set, or NULL */
 	struct loader_dirs llp, defaults;
 	/* /etc/ld.so.cache: parsed, or why not (cache_err: -ENOENT, -EBADMSG with cache_why …) */
 	struct root_map cache_map;
@@ -140,8 +141,8 @@ int loader_resolve_for(struct loader *l, const char *soname, const char *request
  * A requester that cannot be read is still made, with err / problem set. -ENOMEM only. */
 struct loader_requester {
 	char *path;
-	int err;                /* reading or parsing it: 0 or -errno */
-	const char *problem;    /* elf-dynamic's note */
+	int err;	     /* reading or parsing it: 0 or -errno */
+	const char *problem; /* elf-dynamic's note */
 	char *rpath, *runpath;
 	struct loader_dirs rpath_dirs, runpath_dirs; /* rpath_dirs only without DT_RUNPATH */
 };

@@ -41,7 +41,7 @@ static const char *const lib_dirs[] = { "/usr/lib/x86_64-linux-gnu", "/usr/lib64
 static int search_dirs(struct probe_env *pe, char ***ret)
 {
 	static const char *const std[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
-					   "/usr/bin", "/sbin", "/bin" };
+					   "/usr/bin",	      "/sbin",		"/bin" };
 	const char *path = env_get(pe->env, "PATH");
 	_cleanup_strv_free_ char **dirs = NULL;
 	int r;
@@ -56,10 +56,11 @@ static int search_dirs(struct probe_env *pe, char ***ret)
 }
 
 /* The first executable regular file `name` in dirs, as a fact. */
-static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj,
-			const char *key, const char *name)
+static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj, const char *key,
+			const char *name)
 {
-	STRV_FOREACH(d, dirs) {
+	STRV_FOREACH(d, dirs)
+	{
 		char path[PATH_MAX];
 		struct stat st;
 
@@ -78,8 +79,8 @@ static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj
 /* ---- dpkg status --------------------------------------------------------------- */
 
 /* Versions of installed packages named in names, from /var/lib/dpkg/status. */
-static void probe_packages(struct probe_env *pe, struct snap_node *obj,
-			   const char *const *names, size_t n)
+static void probe_packages(struct probe_env *pe, struct snap_node *obj, const char *const *names,
+			   size_t n)
 {
 	static const char path[] = "/var/lib/dpkg/status";
 	_cleanup_free_ char *text = NULL;
@@ -134,8 +135,8 @@ static void probe_libnvc(struct probe_env *pe, struct snap_node *tk)
 		base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
 		if (startswith(base, "libnvidia-container.so.") &&
 		    version_parse(base + strlen("libnvidia-container.so."), &v) == 0)
-			snap_set_str(tk, "libnvidia_container", base + strlen("libnvidia-container.so."),
-				     path);
+			snap_set_str(tk, "libnvidia_container",
+				     base + strlen("libnvidia-container.so."), path);
 		else
 			snap_set_malformed(tk, "libnvidia_container", target, path,
 					   "link target is not libnvidia-container.so.<version>");
@@ -148,8 +149,8 @@ static void probe_libnvc(struct probe_env *pe, struct snap_node *tk)
 /* ---- TOML facts ---------------------------------------------------------------- */
 
 /* Reads and parses a TOML file into *ret; records the file fact in obj[key]. */
-static int load_toml(struct probe_env *pe, struct snap_node *obj, const char *key,
-		     const char *path, struct toml_doc **ret)
+static int load_toml(struct probe_env *pe, struct snap_node *obj, const char *key, const char *path,
+		     struct toml_doc **ret)
 {
 	_cleanup_free_ char *text = NULL;
 	struct toml_error terr = { 0 };
@@ -184,14 +185,17 @@ static void toml_fact(struct snap_node *obj, const char *key, const struct toml_
 		      const char *const *tkey, enum want want, const char *path)
 {
 	static const enum toml_type types[] = {
-		[WANT_STR] = TOML_STRING, [WANT_BOOL] = TOML_BOOL, [WANT_INT] = TOML_INTEGER,
+		[WANT_STR] = TOML_STRING,
+		[WANT_BOOL] = TOML_BOOL,
+		[WANT_INT] = TOML_INTEGER,
 		[WANT_STRS] = TOML_ARRAY,
 	};
 	const struct toml_value *v = toml_get(d, tkey);
 	char why[96];
 
 	if (!v) {
-		snap_set_state(obj, key, FACT_ABSENT, path, "not set (the built-in default applies)");
+		snap_set_state(obj, key, FACT_ABSENT, path,
+			       "not set (the built-in default applies)");
 		return;
 	}
 	if (v->type != types[want])
@@ -298,7 +302,8 @@ static void probe_docker(struct probe_env *pe, char **dirs, struct snap_node *ho
 		const char *name;
 		json_t *rt;
 
-		json_object_foreach(rts, name, rt) {
+		json_object_foreach(rts, name, rt)
+		{
 			struct snap_node *o = snap_append_object(arr);
 			json_t *p = json_is_object(rt) ? json_object_get(rt, "path") : NULL;
 
@@ -308,14 +313,16 @@ static void probe_docker(struct probe_env *pe, char **dirs, struct snap_node *ho
 			else if (!p)
 				snap_set_state(o, "path", FACT_ABSENT, path, "no \"path\"");
 			else
-				snap_set_malformed(o, "path", NULL, path, "\"path\" is not a string");
+				snap_set_malformed(o, "path", NULL, path,
+						   "\"path\" is not a string");
 		}
 	}
 	v = json_object_get(j, "default-runtime");
 	if (json_is_string(v))
 		snap_set_str(dk, "default_runtime", json_string_value(v), path);
 	else if (!v)
-		snap_set_state(dk, "default_runtime", FACT_ABSENT, path, "not set (Docker uses runc)");
+		snap_set_state(dk, "default_runtime", FACT_ABSENT, path,
+			       "not set (Docker uses runc)");
 	else
 		snap_set_malformed(dk, "default_runtime", NULL, path, "not a string");
 	v = json_object_get(json_object_get(j, "features"), "cdi");
@@ -331,9 +338,8 @@ static void probe_docker(struct probe_env *pe, char **dirs, struct snap_node *ho
 		size_t i;
 		json_t *e;
 
-		json_array_foreach(v, i, e)
-			if (json_is_string(e))
-				snap_append_str(arr, json_string_value(e), path);
+		json_array_foreach(v, i, e) if (json_is_string(e))
+			snap_append_str(arr, json_string_value(e), path);
 	}
 	json_decref(j);
 }
@@ -361,8 +367,9 @@ static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node
 		toml_fact(cd, "version", d, TK("version"), WANT_INT, path);
 	else
 		snap_set_state(cd, "version", FACT_ABSENT, path, "not set (config version 1)");
-	plugin = version >= 3 ? "io.containerd.cri.v1.runtime" :
-		 version == 2 ? "io.containerd.grpc.v1.cri" : "cri";
+	plugin = version >= 3	? "io.containerd.cri.v1.runtime"
+		 : version == 2 ? "io.containerd.grpc.v1.cri"
+				: "cri";
 	snap_set_str(cd, "cri_plugin", plugin, path);
 	toml_fact(cd, "default_runtime_name", d,
 		  TK("plugins", plugin, "containerd", "default_runtime_name"), WANT_STR, path);
@@ -372,7 +379,8 @@ static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node
 	if (toml_children(d, TK("plugins", plugin, "containerd", "runtimes"), &names) < 0)
 		return;
 	arr = snap_array(cd, "runtimes");
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		struct snap_node *o = snap_append_object(arr);
 
 		snap_set_str(o, "name", *n, path);
@@ -380,7 +388,8 @@ static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node
 			  TK("plugins", plugin, "containerd", "runtimes", *n, "runtime_type"),
 			  WANT_STR, path);
 		toml_fact(o, "binary_name", d,
-			  TK("plugins", plugin, "containerd", "runtimes", *n, "options", "BinaryName"),
+			  TK("plugins", plugin, "containerd", "runtimes", *n, "options",
+			     "BinaryName"),
 			  WANT_STR, path);
 	}
 }
@@ -423,7 +432,7 @@ static void probe_cdi_file(struct probe_env *pe, struct snap_node *o, const char
 	devs = snap_array(o, "devices");
 	uuids = snap_array(o, "device_uuids");
 	STRV_FOREACH(n, spec->devices)
-		snap_append_str(is_uuid_name(*n) ? uuids : devs, *n, path);
+	snap_append_str(is_uuid_name(*n) ? uuids : devs, *n, path);
 	if (spec->driver_version) {
 		snap_set_str(o, "driver_version", spec->driver_version, path);
 		snap_set_str(o, "driver_version_source", spec->driver_version_source, path);
@@ -451,7 +460,8 @@ static void probe_cdi(struct probe_env *pe, struct snap_node *host)
 			snap_set_errno(o, "format", err, dirs[d]);
 			continue;
 		}
-		STRV_FOREACH(n, names) {
+		STRV_FOREACH(n, names)
+		{
 			const char *dot = strrchr(*n, '.');
 			char path[PATH_MAX];
 
@@ -466,9 +476,11 @@ static void probe_cdi(struct probe_env *pe, struct snap_node *host)
 
 int probe_container_host(struct probe_env *pe, struct snapshot *s)
 {
-	static const char *const bins[] = { "nvidia-ctk", "nvidia-container-cli",
+	static const char *const bins[] = { "nvidia-ctk",
+					    "nvidia-container-cli",
 					    "nvidia-container-runtime",
-					    "nvidia-container-runtime-hook", "nvidia-cdi-hook",
+					    "nvidia-container-runtime-hook",
+					    "nvidia-cdi-hook",
 					    "nvidia-container-toolkit" };
 	static const char *const pkgs[] = { "nvidia-container-toolkit",
 					    "nvidia-container-toolkit-base",

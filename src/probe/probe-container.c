@@ -34,7 +34,8 @@
 static void probe_cgroup(struct probe_env *pe, struct snap_node *c)
 {
 	static const char path[] = "/proc/1/cgroup";
-	static const char *const engines[] = { "kubepods", "docker", "containerd", "libpod", "lxc" };
+	static const char *const engines[] = { "kubepods", "docker", "containerd", "libpod",
+					       "lxc" };
 	_cleanup_free_ char *text = NULL;
 	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
 
@@ -48,7 +49,8 @@ static void probe_cgroup(struct probe_env *pe, struct snap_node *c)
 			return;
 		}
 	/* cgroup v2 inside a namespace shows "0::/": no engine named, not proof of a host. */
-	snap_set_state(c, "cgroup_engine", FACT_ABSENT, path, "no container engine in cgroup paths");
+	snap_set_state(c, "cgroup_engine", FACT_ABSENT, path,
+		       "no container engine in cgroup paths");
 }
 
 static void probe_mountinfo(struct probe_env *pe, struct snap_node *c)
@@ -152,27 +154,29 @@ static void probe_require_cuda(struct probe_env *pe, struct snap_node *c)
 	if (strv_split(v, " ", &alts) < 0)
 		return;
 	/* Check the whole expression first: a malformed one is one malformed fact. */
-	STRV_FOREACH(a, alts) {
+	STRV_FOREACH(a, alts)
+	{
 		_cleanup_strv_free_ char **ands = NULL;
 		struct constraint k;
 
 		if (strv_split(*a, ",", &ands) < 0)
 			return;
 		STRV_FOREACH(e, ands)
-			if (!parse_constraint(*e, &k)) {
-				char why[160];
+		if (!parse_constraint(*e, &k)) {
+			char why[160];
 
-				snprintf(why, sizeof(why),
-					 "\"%.64s\" is not a constraint (cuda, driver, arch or brand; "
-					 "= != < <= > >=; a value)",
-					 *e);
-				snap_set_malformed(c, "require_cuda", v, src, why);
-				return;
-			}
+			snprintf(why, sizeof(why),
+				 "\"%.64s\" is not a constraint (cuda, driver, arch or brand; "
+				 "= != < <= > >=; a value)",
+				 *e);
+			snap_set_malformed(c, "require_cuda", v, src, why);
+			return;
+		}
 	}
 	req = snap_object(c, "require_cuda");
 	arr = snap_array(req, "alternatives");
-	STRV_FOREACH(a, alts) {
+	STRV_FOREACH(a, alts)
+	{
 		_cleanup_strv_free_ char **ands = NULL;
 		struct snap_node *alt = snap_append_object(arr), *cons;
 
@@ -180,7 +184,8 @@ static void probe_require_cuda(struct probe_env *pe, struct snap_node *c)
 		cons = snap_array(alt, "constraints");
 		if (strv_split(*a, ",", &ands) < 0)
 			return;
-		STRV_FOREACH(e, ands) {
+		STRV_FOREACH(e, ands)
+		{
 			struct constraint k;
 			struct snap_node *o = snap_append_object(cons);
 
@@ -210,7 +215,8 @@ static void probe_dev_nodes(struct probe_env *pe, struct snap_node *c)
 		return;
 	}
 	arr = snap_array(c, "visible_devices");
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		char path[PATH_MAX];
 		struct stat st;
 
@@ -256,18 +262,19 @@ static void probe_injected_libs(struct probe_env *pe, struct snap_node *c)
 			snap_set_str(o, "path", path, path);
 			files = snap_array(o, "versioned_files");
 			STRV_FOREACH(n, names)
-				if (startswith(*n, libs[l][1]) && cdi_driver_lib_version(*n)) {
-					char fp[PATH_MAX];
+			if (startswith(*n, libs[l][1]) && cdi_driver_lib_version(*n)) {
+				char fp[PATH_MAX];
 
-					snprintf(fp, sizeof(fp), "%s/%s", dirs[d], *n);
-					snap_append_str(files, *n, fp);
-				}
+				snprintf(fp, sizeof(fp), "%s/%s", dirs[d], *n);
+				snap_append_str(files, *n, fp);
+			}
 			if (err < 0) {
 				snap_set_errno(o, "version", err, path);
 				continue;
 			}
 			if (!S_ISLNK(st.st_mode)) {
-				snap_set_state(o, "target", FACT_ABSENT, path, "a regular file, not a link");
+				snap_set_state(o, "target", FACT_ABSENT, path,
+					       "a regular file, not a link");
 				snap_set_state(o, "version", FACT_ABSENT, path,
 					       "a regular file: its name carries no version");
 				continue;
@@ -287,7 +294,8 @@ static void probe_injected_libs(struct probe_env *pe, struct snap_node *c)
 				snap_set_malformed(o, "version", target, path,
 						   "link target is not lib*.so.<driver version>");
 			/* A dangling link loads nothing: say so beside the name. */
-			snap_set_bool(o, "target_exists", root_stat(pe->root, path, &st) == 0, path);
+			snap_set_bool(o, "target_exists", root_stat(pe->root, path, &st) == 0,
+				      path);
 		}
 	}
 }
@@ -300,7 +308,7 @@ int probe_container(struct probe_env *pe, struct snapshot *s)
 	};
 	static const char *const vars[] = {
 		"NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "NVIDIA_REQUIRE_CUDA",
-		"NVIDIA_DISABLE_REQUIRE", "CUDA_VISIBLE_DEVICES", "CUDA_VERSION",
+		"NVIDIA_DISABLE_REQUIRE", "CUDA_VISIBLE_DEVICES",	"CUDA_VERSION",
 	};
 	struct snap_node *c = snap_object(snapshot_root(s), "container");
 	struct snap_node *req = snap_object(c, "requested");

@@ -492,7 +492,8 @@ static int discover_conda(struct discovery *d)
 		"/opt/miniforge3",
 		"/opt/anaconda3",
 	};
-	static const char *const home_bases[] = {"miniconda3", "miniforge3", "anaconda3", ".conda"};
+	static const char *const home_bases[] = { "miniconda3", "miniforge3", "anaconda3",
+						  ".conda" };
 	const char *prefix = env_get(d->pe->env, "CONDA_PREFIX");
 	const char *exe = env_get(d->pe->env, "CONDA_EXE");
 	const char *home = env_get(d->pe->env, "HOME");
@@ -522,7 +523,7 @@ static int discover_conda(struct discovery *d)
 
 static int discover_parents(struct discovery *d)
 {
-	static const char *const parents[] = {"/usr/local", "/opt"};
+	static const char *const parents[] = { "/usr/local", "/opt" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(parents); i++) {
 		_cleanup_strv_free_ char **names = NULL;
@@ -566,10 +567,10 @@ static int add_dir(struct probe_env *pe, char **dirs, size_t *n, size_t max, con
 
 static int tk_files_scan(struct probe_env *pe, const char *prefix, struct tk_files *f)
 {
-	static const char *const lib_sub[] = {"lib64", "lib", "targets/x86_64-linux/lib",
-					      "targets/sbsa-linux/lib"};
-	static const char *const inc_sub[] = {"include", "targets/x86_64-linux/include",
-					      "targets/sbsa-linux/include"};
+	static const char *const lib_sub[] = { "lib64", "lib", "targets/x86_64-linux/lib",
+					       "targets/sbsa-linux/lib" };
+	static const char *const inc_sub[] = { "include", "targets/x86_64-linux/include",
+					       "targets/sbsa-linux/include" };
 	_cleanup_free_ char *site = wheel_site_packages(prefix);
 	int err = 0;
 
@@ -695,7 +696,7 @@ static void probe_component(struct probe_env *pe, struct snap_node *comps, const
 	struct snap_node *o = snap_object(comps, c->key);
 	struct snap_node *libs = snap_array(o, "libraries");
 	struct snap_node *headers = snap_array(o, "headers");
-	struct header_result h = {.err = -ENOENT};
+	struct header_result h = { .err = -ENOENT };
 	const char *best = NULL, *best_dir = NULL, *lv;
 	_cleanup_free_ char *rec_src = NULL, *lib_src = NULL;
 	char rec[PROBE_VERSION_MAX];
@@ -794,8 +795,8 @@ static bool version_from_txt(struct probe_env *pe, struct snap_node *tk, const c
 static bool version_from_records(const struct tk_files *f, struct snap_node *tk,
 				 const char **ret_src)
 {
-	static const char *const conda_release[] = {"cuda-version"};
-	static const char *const conda_runtime[] = {"cuda-cudart", "cudatoolkit"};
+	static const char *const conda_release[] = { "cuda-version" };
+	static const char *const conda_runtime[] = { "cuda-cudart", "cudatoolkit" };
 	_cleanup_free_ char *src = NULL;
 	char ver[PROBE_VERSION_MAX];
 
@@ -817,8 +818,7 @@ static bool version_from_libcudart(const struct tk_files *f, struct snap_node *t
 	const char *name, *dir, *v;
 
 	if (!probe_lib_best(f->lib_names, f->lib_dirs, f->n_lib, "libcudart.so", &name, &dir, &v) ||
-	    probe_version_fields(v) < 3 ||
-	    asprintf(&src, "%s/%s", dir, name) < 0)
+	    probe_version_fields(v) < 3 || asprintf(&src, "%s/%s", dir, name) < 0)
 		return false;
 	snap_set_str(tk, "version", v, src);
 	*ret_src = "libcudart file name";
@@ -853,9 +853,9 @@ static bool version_from_header(struct probe_env *pe, const struct tk_files *f,
 static bool run_nvcc(struct probe_env *pe, struct snap_node *tk, const char *nvcc, char *ver,
 		     size_t len)
 {
-	static const char *const envp[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", NULL};
-	const char *argv[] = {nvcc, "--version", NULL};
-	struct child_result res = {0};
+	static const char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
+	const char *argv[] = { nvcc, "--version", NULL };
+	struct child_result res = { 0 };
 	_cleanup_free_ char *src = NULL;
 	char release[PROBE_VERSION_MAX], msg[96];
 	unsigned timeout = pe->ctx->vendor_timeout_ms;
@@ -896,8 +896,8 @@ static bool run_nvcc(struct probe_env *pe, struct snap_node *tk, const char *nvc
 
 static void probe_stub(struct probe_env *pe, struct snap_node *tk, const char *prefix)
 {
-	static const char *const dirs[] = {"lib64/stubs", "lib/stubs",
-					   "targets/x86_64-linux/lib/stubs"};
+	static const char *const dirs[] = { "lib64/stubs", "lib/stubs",
+					    "targets/x86_64-linux/lib/stubs" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		_cleanup_free_ char *path = NULL, *resolved = NULL;
@@ -955,11 +955,11 @@ static const char *installer_kind(struct probe_env *pe, const char *prefix, cons
 static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct candidate *c,
 		     const char *default_resolved)
 {
-	static const char *const cudnn[] = {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"};
-	static const char *const nccl[] = {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"};
+	static const char *const cudnn[] = { "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL" };
+	static const char *const nccl[] = { "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH" };
 	const char *prefix = c->resolved, *vsrc = NULL, *kind;
 	struct snap_node *vias = snap_array(tk, "found_via"), *comps;
-	struct tk_files f = {0};
+	struct tk_files f = { 0 };
 	_cleanup_free_ char *nvcc = NULL;
 	char nvcc_ver[PROBE_VERSION_MAX];
 	bool is_default = default_resolved && strcmp(default_resolved, prefix) == 0;
@@ -1113,8 +1113,8 @@ int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s)
 {
 	struct snap_node *rt = snap_object(snapshot_root(s), "runtime");
 	struct snap_node *arr = snap_array(rt, "cuda_toolkits");
-	struct discovery d = {.pe = pe, .rejected = snap_array(rt, "cuda_toolkit_rejected")};
-	static const char *const vars[] = {"CUDA_HOME", "CUDA_PATH"};
+	struct discovery d = { .pe = pe, .rejected = snap_array(rt, "cuda_toolkit_rejected") };
+	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH" };
 	const char *path_env = env_get(pe->env, "PATH");
 	const char *llp = env_get(pe->env, "LD_LIBRARY_PATH");
 	_cleanup_free_ char *default_resolved = NULL;

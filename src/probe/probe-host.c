@@ -38,7 +38,9 @@ static void probe_os_release(struct probe_env *pe, struct snap_node *host)
 	while (kv_next(&state, '=', &line, &v)) {
 		static const struct {
 			const char *key, *name;
-		} keys[] = { { "PRETTY_NAME", "pretty_name" }, { "ID", "id" }, { "VERSION_ID", "version_id" } };
+		} keys[] = { { "PRETTY_NAME", "pretty_name" },
+			     { "ID", "id" },
+			     { "VERSION_ID", "version_id" } };
 		size_t n;
 
 		/* os-release values may be quoted with " or ' (os-release(5)). */
@@ -119,8 +121,8 @@ static void set_id_pair(struct snap_node *proc, const char *v, const char *real_
 	}
 }
 
-void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t len,
-			     const char *path, const char *group_text, const char *group_source)
+void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t len, const char *path,
+			     const char *group_text, const char *group_source)
 {
 	_cleanup_free_ char *buf = probe_text_dup(text, len);
 	char *state, *line, *v;
@@ -142,7 +144,8 @@ void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t le
 
 			if (strv_split(v, " \t", &f) < 0)
 				return;
-			STRV_FOREACH(g, f) {
+			STRV_FOREACH(g, f)
+			{
 				struct snap_node *o;
 				char name[256];
 				unsigned gid;
@@ -211,7 +214,8 @@ static void probe_memory(struct probe_env *pe, struct snap_node *host)
 			continue;
 		v[strcspn(v, " ")] = '\0';
 		if (parse_u64(v, 10, &kib) < 0 || kib > INT64_MAX) {
-			snap_set_malformed(host, "memory_total_kib", v, path, "MemTotal is not a number");
+			snap_set_malformed(host, "memory_total_kib", v, path,
+					   "MemTotal is not a number");
 			return;
 		}
 		snap_set_int(host, "memory_total_kib", (int64_t)kib, path);
@@ -231,7 +235,8 @@ static void probe_numa(struct probe_env *pe, struct snap_node *host)
 		snap_set_errno(host, "numa_nodes", err, path);
 		return;
 	}
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		unsigned idx;
 
 		if (startswith(*n, "node") && parse_uint(*n + 4, 10, &idx) == 0)

@@ -33,17 +33,17 @@
 #include "shared/strbuf.h"
 #include "shared/strv.h"
 
-#define KLOG_FILE_TAIL ((size_t)8 << 20)  /* bytes read from the end of a log file */
-#define KMSG_MAX_BYTES ((size_t)16 << 20) /* /dev/kmsg text kept */
-#define KMSG_MAX_RECORDS 262144u
-#define KMSG_RECORD_MAX 8192u             /* CONSOLE_EXT_LOG_MAX */
-#define XID_EVENTS_MAX 64u
+#define KLOG_FILE_TAIL	    ((size_t)8 << 20)  /* bytes read from the end of a log file */
+#define KMSG_MAX_BYTES	    ((size_t)16 << 20) /* /dev/kmsg text kept */
+#define KMSG_MAX_RECORDS    262144u
+#define KMSG_RECORD_MAX	    8192u /* CONSOLE_EXT_LOG_MAX */
+#define XID_EVENTS_MAX	    64u
 #define LOADED_VERSIONS_MAX 16u
-#define MISMATCH_LOOKAHEAD 4u             /* continuation lines of one API mismatch message */
+#define MISMATCH_LOOKAHEAD  4u /* continuation lines of one API mismatch message */
 
 struct xid_event {
 	unsigned code;
-	char bus[48];        /* "0000:3b:00", or with " GPU-I:01 GPU-CI:00" under MIG */
+	char bus[48]; /* "0000:3b:00", or with " GPU-I:01 GPU-CI:00" under MIG */
 	uint64_t count;
 	char pid[32], name[64], text[256], timestamp[40];
 	uint64_t line;
@@ -214,7 +214,8 @@ static void add_loaded(struct klog *k, const char *line, const char *msg)
 	if (k->n_loaded > 0 && streq(k->loaded[k->n_loaded - 1], ver))
 		return;
 	if (k->n_loaded == LOADED_VERSIONS_MAX) {
-		memmove(k->loaded[0], k->loaded[1], sizeof(k->loaded[0]) * (LOADED_VERSIONS_MAX - 1));
+		memmove(k->loaded[0], k->loaded[1],
+			sizeof(k->loaded[0]) * (LOADED_VERSIONS_MAX - 1));
 		k->n_loaded--;
 	}
 	memcpy(k->loaded[k->n_loaded++], ver, sizeof(ver));
@@ -240,11 +241,11 @@ static void add_mismatch(struct klog *k, const char *line, const char *msg, char
 	line_timestamp(line, k->mismatch_ts, sizeof(k->mismatch_ts));
 	p = strstr(joined, "has the version ");
 	if (!p || !take_version(p + strlen("has the version "), k->client_version,
-				 sizeof(k->client_version)))
+				sizeof(k->client_version)))
 		k->client_version[0] = '\0';
 	p = strstr(joined, "kernel module has the version ");
 	if (!p || !take_version(p + strlen("kernel module has the version "), k->kernel_version,
-				 sizeof(k->kernel_version)))
+				sizeof(k->kernel_version)))
 		k->kernel_version[0] = '\0';
 }
 
@@ -305,7 +306,8 @@ static void klog_write(struct snap_node *drv, const struct klog *k, const char *
 		if (e->timestamp[0])
 			snap_set_str(o, "last_timestamp", e->timestamp, source);
 		else
-			snap_set_state(o, "last_timestamp", FACT_ABSENT, source, "line has no time stamp");
+			snap_set_state(o, "last_timestamp", FACT_ABSENT, source,
+				       "line has no time stamp");
 	}
 }
 
@@ -524,7 +526,8 @@ int probe_kernel_log(struct probe_env *pe, struct snapshot *s)
 		if (err == 0) {
 			snap_set_bool(kl, "kmsg", true, "/dev/kmsg");
 			snap_set_bool(kl, "truncated", truncated, "/dev/kmsg");
-			return probe_parse_kernel_log(drv, text, len, "/dev/kmsg") ?: snapshot_error(s);
+			return probe_parse_kernel_log(drv, text, len, "/dev/kmsg")
+				       ?: snapshot_error(s);
 		}
 		/* dmesg_restrict=1 without CAP_SYSLOG: EPERM. Said so, then the files. */
 		snap_set_errno(kl, "kmsg", err, "/dev/kmsg");
@@ -538,7 +541,8 @@ int probe_kernel_log(struct probe_env *pe, struct snapshot *s)
 			return err;
 		if (err == 0) {
 			snap_set_bool(kl, "truncated", truncated, files[i]);
-			return probe_parse_kernel_log(drv, text, len, files[i]) ?: snapshot_error(s);
+			return probe_parse_kernel_log(drv, text, len, files[i])
+				       ?: snapshot_error(s);
 		}
 		if (err != -ENOENT && first_err == -ENOENT) {
 			first_err = err;

@@ -31,13 +31,13 @@
 static const struct family {
 	const char *key, *stem;
 } families[] = {
-	{ "libcudart", "libcudart.so" },     { "libcublas", "libcublas.so" },
-	{ "libcublasLt", "libcublasLt.so" }, { "libcudnn", "libcudnn.so" },
-	{ "libnccl", "libnccl.so" },         { "libnvrtc", "libnvrtc.so" },
+	{ "libcudart", "libcudart.so" },       { "libcublas", "libcublas.so" },
+	{ "libcublasLt", "libcublasLt.so" },   { "libcudnn", "libcudnn.so" },
+	{ "libnccl", "libnccl.so" },	       { "libnvrtc", "libnvrtc.so" },
 	{ "libnvJitLink", "libnvJitLink.so" }, { "libcufft", "libcufft.so" },
-	{ "libcusparse", "libcusparse.so" }, { "libcurand", "libcurand.so" },
-	{ "libcusolver", "libcusolver.so" }, { "libamdhip64", "libamdhip64.so" },
-	{ "librocblas", "librocblas.so" },   { "libOpenCL", "libOpenCL.so" },
+	{ "libcusparse", "libcusparse.so" },   { "libcurand", "libcurand.so" },
+	{ "libcusolver", "libcusolver.so" },   { "libamdhip64", "libamdhip64.so" },
+	{ "librocblas", "librocblas.so" },     { "libOpenCL", "libOpenCL.so" },
 };
 
 static const char *cand_source(const struct loader_candidate *c)
@@ -108,10 +108,11 @@ void probe_write_loader_result(struct snap_node *o, const struct loader_result *
 		snap_set_str(o, "found_via", loader_via_name(f->via), cand_source(f));
 	} else {
 		snap_set_state(o, "path", FACT_ABSENT, "ld.so search",
-			       r->requester ? "not found in the requester's DT_RPATH/DT_RUNPATH, "
-					      "LD_LIBRARY_PATH, ld.so.cache or the system directories"
-					    : "not found in LD_LIBRARY_PATH, ld.so.cache or the system "
-					      "directories");
+			       r->requester
+				       ? "not found in the requester's DT_RPATH/DT_RUNPATH, "
+					 "LD_LIBRARY_PATH, ld.so.cache or the system directories"
+				       : "not found in LD_LIBRARY_PATH, ld.so.cache or the system "
+					 "directories");
 	}
 	sh = snap_array(o, "shadowed");
 	for (size_t i = 0; i < r->n_cands; i++) {
@@ -121,7 +122,8 @@ void probe_write_loader_result(struct snap_node *o, const struct loader_result *
 
 		if (c == w || (ssize_t)i == r->failure)
 			continue;
-		/* The winner's own file reached again (cache, then system directory) shadows nothing. */
+		/* The winner's own file reached again (cache, then system directory) shadows
+		 * nothing. */
 		if (w && c->resolved && w->resolved && streq(c->resolved, w->resolved))
 			continue;
 		if (strv_contains(seen, key))
@@ -145,7 +147,8 @@ static int probe_compat(struct probe_env *pe, struct snap_node *userspace)
 
 	if (root_list_dir(pe->root, "/usr/local", 4096, &tops) < 0)
 		return 0;
-	STRV_FOREACH(t, tops) {
+	STRV_FOREACH(t, tops)
+	{
 		_cleanup_strv_free_ char **names = NULL;
 		_cleanup_free_ char *dir = NULL;
 
@@ -153,15 +156,18 @@ static int probe_compat(struct probe_env *pe, struct snap_node *userspace)
 			continue;
 		if (root_list_dir(pe->root, dir, 4096, &names) < 0)
 			continue;
-		STRV_FOREACH(n, names) {
+		STRV_FOREACH(n, names)
+		{
 			_cleanup_free_ char *path = NULL, *resolved = NULL, *version = NULL;
 			struct snap_node *e;
 
 			if (!startswith(*n, "libcuda.so.") || asprintf(&path, "%s/%s", dir, *n) < 0)
 				continue;
-			if (root_resolve(pe->root, path, &resolved) < 0 || strv_contains(seen, resolved))
+			if (root_resolve(pe->root, path, &resolved) < 0 ||
+			    strv_contains(seen, resolved))
 				continue;
-			version = loader_version_from_name("libcuda.so", strrchr(resolved, '/') + 1);
+			version =
+				loader_version_from_name("libcuda.so", strrchr(resolved, '/') + 1);
 			/* Only the versioned file: libcuda.so.1 is a link to it. */
 			if (!version || !strchr(version, '.'))
 				continue;
@@ -266,7 +272,8 @@ int probe_libraries(struct probe_env *pe, struct snapshot *s)
 		struct snap_node *arr = snap_array(libs, families[i].key);
 
 		err = loader_find_sonames(l, families[i].stem, &sonames);
-		STRV_FOREACH(so, sonames) {
+		STRV_FOREACH(so, sonames)
+		{
 			if (err < 0)
 				break;
 			err = resolve_into(l, snap_append_object(arr), *so);

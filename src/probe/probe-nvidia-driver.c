@@ -27,11 +27,10 @@
 #include "shared/parse.h"
 #include "shared/strv.h"
 
-static const char *const module_names[] = { "nvidia", "nvidia_uvm", "nvidia_drm",
-					    "nvidia_modeset", "nouveau", "amdgpu" };
+static const char *const module_names[] = { "nvidia",	      "nvidia_uvm", "nvidia_drm",
+					    "nvidia_modeset", "nouveau",    "amdgpu" };
 
-void probe_parse_proc_modules(struct snap_node *km, const char *text, size_t len,
-			      const char *path)
+void probe_parse_proc_modules(struct snap_node *km, const char *text, size_t len, const char *path)
 {
 	_cleanup_free_ char *buf = probe_text_dup(text, len);
 	char *state, *line;
@@ -117,10 +116,12 @@ void probe_parse_nvidia_version(struct snap_node *nv, const char *text, size_t l
 				p = v + strlen(open);
 				p += strcspn(p, " \t"); /* the architecture word */
 			} else if (startswith(v, unix_) &&
-				   startswith(v + strlen(unix_) + strcspn(v + strlen(unix_), " "), km)) {
+				   startswith(v + strlen(unix_) + strcspn(v + strlen(unix_), " "),
+					      km)) {
 				/* "NVIDIA UNIX <arch> Kernel Module" (x86_64, aarch64, ppc64le) */
 				flavor = "proprietary";
-				p = v + strlen(unix_) + strcspn(v + strlen(unix_), " ") + strlen(km);
+				p = v + strlen(unix_) + strcspn(v + strlen(unix_), " ") +
+				    strlen(km);
 			} else {
 				continue;
 			}
@@ -140,8 +141,10 @@ void probe_parse_nvidia_version(struct snap_node *nv, const char *text, size_t l
 		}
 	}
 	if (!have_nvrm) {
-		snap_set_malformed(nv, "proc_version", raw, path, "no parsable \"NVRM version:\" line");
-		snap_set_state(nv, "flavor", FACT_MALFORMED, path, "no parsable \"NVRM version:\" line");
+		snap_set_malformed(nv, "proc_version", raw, path,
+				   "no parsable \"NVRM version:\" line");
+		snap_set_state(nv, "flavor", FACT_MALFORMED, path,
+			       "no parsable \"NVRM version:\" line");
 	}
 	if (!snap_child(nv, "gcc_version"))
 		snap_set_state(nv, "gcc_version", FACT_ABSENT, path, "no \"GCC version:\" line");
@@ -166,8 +169,8 @@ void probe_parse_nvidia_gpu_info(struct snap_node *g, const char *text, size_t l
 	static const struct {
 		const char *key, *name;
 	} keys[] = {
-		{ "Model", "model" },       { "IRQ", "irq" },
-		{ "GPU UUID", "uuid" },     { "Video BIOS", "vbios" },
+		{ "Model", "model" },	    { "IRQ", "irq" },
+		{ "GPU UUID", "uuid" },	    { "Video BIOS", "vbios" },
 		{ "Bus Type", "bus_type" }, { "Bus Location", "bus_location" },
 	};
 	_cleanup_free_ char *buf = probe_text_dup(text, len);
@@ -200,7 +203,8 @@ static void probe_nvidia_gpus(struct probe_env *pe, struct snap_node *nv)
 		return;
 	}
 	arr = snap_array(nv, "gpus");
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		_cleanup_free_ char *path = NULL, *text = NULL;
 		struct snap_node *g = snap_append_object(arr);
 
@@ -259,8 +263,11 @@ static void add_node(struct probe_env *pe, struct snap_node *arr, const char *pa
 		return;
 	}
 	/* A bind mount of a missing node leaves a regular file: say so, never "present". */
-	type = S_ISCHR(st.st_mode) ? "char" : S_ISBLK(st.st_mode) ? "block" :
-	       S_ISDIR(st.st_mode) ? "directory" : S_ISREG(st.st_mode) ? "file" : "other";
+	type = S_ISCHR(st.st_mode)   ? "char"
+	       : S_ISBLK(st.st_mode) ? "block"
+	       : S_ISDIR(st.st_mode) ? "directory"
+	       : S_ISREG(st.st_mode) ? "file"
+				     : "other";
 	snap_set_str(o, "type", type, path);
 	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
 		snap_set_int(o, "major", major(st.st_rdev), path);
@@ -283,8 +290,9 @@ static void probe_node_modes(struct probe_env *pe, struct snap_node *dn)
 	static const struct {
 		const char *dir, *prefix;
 	} globs[] = {
-		{ "/dev", "nvidia" }, { "/dev/nvidia-caps", "nvidia-cap" }, { "/dev", "kfd" },
-		{ "/dev/dri", "renderD" }, { "/dev/dri", "card" },
+		{ "/dev", "nvidia" },	{ "/dev/nvidia-caps", "nvidia-cap" },
+		{ "/dev", "kfd" },	{ "/dev/dri", "renderD" },
+		{ "/dev/dri", "card" },
 	};
 	struct snap_node *arr = snap_array(dn, "nodes");
 	_cleanup_free_ char *groups = NULL;
@@ -296,7 +304,8 @@ static void probe_node_modes(struct probe_env *pe, struct snap_node *dn)
 
 		if (root_list_dir(pe->root, globs[g].dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
 			continue;
-		STRV_FOREACH(n, names) {
+		STRV_FOREACH(n, names)
+		{
 			_cleanup_free_ char *p = NULL;
 
 			if (!startswith(*n, globs[g].prefix) ||
@@ -333,7 +342,8 @@ static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
 
 	gpus = snap_array(dn, "nvidia_gpus");
 	err = root_list_dir(pe->root, "/dev", ROOT_DIR_MAX_ENTRIES, &dev);
-	STRV_FOREACH(n, err < 0 ? NULL : dev) {
+	STRV_FOREACH(n, err < 0 ? NULL : dev)
+	{
 		unsigned idx;
 		struct stat st;
 		_cleanup_free_ char *p = NULL;
@@ -349,7 +359,8 @@ static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
 	}
 	render = snap_array(dn, "dri_render");
 	err = root_list_dir(pe->root, "/dev/dri", ROOT_DIR_MAX_ENTRIES, &dri);
-	STRV_FOREACH(n, err < 0 ? NULL : dri) {
+	STRV_FOREACH(n, err < 0 ? NULL : dri)
+	{
 		struct stat st;
 		_cleanup_free_ char *p = NULL;
 
@@ -379,7 +390,8 @@ static void probe_secure_boot(struct probe_env *pe, struct snap_node *drv)
 		return;
 	}
 	if (len != 5) {
-		snap_set_malformed(sb, "enabled", NULL, path, "expected 4 attribute bytes + 1 data byte");
+		snap_set_malformed(sb, "enabled", NULL, path,
+				   "expected 4 attribute bytes + 1 data byte");
 		return;
 	}
 	snap_set_bool(sb, "enabled", data[4] == 1, path);
@@ -387,7 +399,8 @@ static void probe_secure_boot(struct probe_env *pe, struct snap_node *drv)
 
 static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 {
-	static const char *const dirs[] = { "/etc/modprobe.d", "/usr/lib/modprobe.d", "/lib/modprobe.d" };
+	static const char *const dirs[] = { "/etc/modprobe.d", "/usr/lib/modprobe.d",
+					    "/lib/modprobe.d" };
 	struct snap_node *nb = snap_object(drv, "nouveau_blacklisted");
 	bool blacklist = false, modeset0 = false;
 
@@ -396,7 +409,8 @@ static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 
 		if (root_list_dir(pe->root, dirs[d], ROOT_DIR_MAX_ENTRIES, &names) < 0)
 			continue;
-		STRV_FOREACH(n, names) {
+		STRV_FOREACH(n, names)
+		{
 			_cleanup_free_ char *path = NULL, *text = NULL;
 			char *state, *line;
 			size_t len = strlen(*n);
@@ -416,7 +430,8 @@ static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 				line[strcspn(line, "#")] = '\0';
 				if (strv_split(line, " \t", &w) < 0 || !w || !w[0] || !w[1])
 					continue;
-				if (!blacklist && streq(w[0], "blacklist") && streq(w[1], "nouveau")) {
+				if (!blacklist && streq(w[0], "blacklist") &&
+				    streq(w[1], "nouveau")) {
 					blacklist = true;
 					snap_set_bool(nb, "blacklist", true, path);
 				}
@@ -454,11 +469,14 @@ static void module_signer(struct probe_env *pe, struct snap_node *mf, const char
 		return;
 	}
 	if (kmod_module_new_from_path(k, host, &mod) < 0 || kmod_module_get_info(mod, &info) < 0) {
-		snap_set_state(mf, "signer", FACT_UNREADABLE, path, "libkmod could not read module info");
+		snap_set_state(mf, "signer", FACT_UNREADABLE, path,
+			       "libkmod could not read module info");
 		goto out;
 	}
-	kmod_list_foreach(it, info) {
-		if (streq(kmod_module_info_get_key(it), "signer") && kmod_module_info_get_value(it)) {
+	kmod_list_foreach(it, info)
+	{
+		if (streq(kmod_module_info_get_key(it), "signer") &&
+		    kmod_module_info_get_value(it)) {
 			snap_set_str(mf, "signer", kmod_module_info_get_value(it), path);
 			found = true;
 			break;
@@ -478,10 +496,10 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 	static const char *const subdirs[] = { "kernel/drivers/video", "updates/dkms", "extra",
 					       "updates", "kernel/drivers/gpu/drm/nvidia" };
 	/* Debian's DKMS package renames the module file nvidia-current.ko (modprobe alias). */
-	static const char *const files[] = { "nvidia.ko",         "nvidia.ko.xz",
-					     "nvidia.ko.zst",     "nvidia.ko.gz",
-					     "nvidia-current.ko", "nvidia-current.ko.xz",
-					     "nvidia-current.ko.zst" };
+	static const char *const files[] = {
+		"nvidia.ko",	     "nvidia.ko.xz",	     "nvidia.ko.zst",	     "nvidia.ko.gz",
+		"nvidia-current.ko", "nvidia-current.ko.xz", "nvidia-current.ko.zst"
+	};
 	struct snap_node *mf = snap_object(nv, "module_file");
 	_cleanup_free_ char *release = NULL, *base = NULL;
 	int err = host_kernel_release(pe->root, &release);
@@ -509,7 +527,9 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 			module_signer(pe, mf, p);
 			return;
 		}
-	snap_set_state(mf, "path", FACT_ABSENT, base, "no nvidia.ko* / nvidia-current.ko* under updates/dkms, extra, updates, kernel/drivers/video");
+	snap_set_state(mf, "path", FACT_ABSENT, base,
+		       "no nvidia.ko* / nvidia-current.ko* under updates/dkms, extra, updates, "
+		       "kernel/drivers/video");
 	snap_set_state(mf, "signer", FACT_ABSENT, base, "no module file");
 }
 
@@ -526,7 +546,8 @@ static void probe_kfd(struct probe_env *pe, struct snap_node *amd)
 		return;
 	}
 	arr = snap_array(amd, "kfd_nodes");
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		_cleanup_free_ char *path = NULL, *text = NULL;
 		struct snap_node *node;
 		char *state, *line, *v;
@@ -556,15 +577,17 @@ static void probe_kfd(struct probe_env *pe, struct snap_node *amd)
 				continue;
 			seen = true;
 			if (parse_u64(v, 10, &val) < 0 || val > INT32_MAX) {
-				snap_set_malformed(node, "gfx_target_version", v, path, "not a number");
+				snap_set_malformed(node, "gfx_target_version", v, path,
+						   "not a number");
 				break;
 			}
 			snap_set_int(node, "gfx_target_version", (int64_t)val, path);
 			if (val == 0) /* a CPU node */
 				snap_set_state(node, "gfx", FACT_ABSENT, path, "CPU node");
 			else
-				snap_set_strf(node, "gfx", path, "gfx%u%x%x", (unsigned)(val / 10000),
-					      (unsigned)(val / 100 % 100), (unsigned)(val % 100));
+				snap_set_strf(node, "gfx", path, "gfx%u%x%x",
+					      (unsigned)(val / 10000), (unsigned)(val / 100 % 100),
+					      (unsigned)(val % 100));
 			break;
 		}
 		if (!seen)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * runtime.opencl: the OpenCL ICD registry and, live, the platforms and devices the ICD loader
- * (libOpenCL.so.1) offers. ICD files: the "*.icd" files of /etc/OpenCL/vendors, each holding one line, the
- * file name or path of a vendor library (Khronos cl_khr_icd extension specification, "ICD
+ * (libOpenCL.so.1) offers. ICD files: the "*.icd" files of /etc/OpenCL/vendors, each holding one
+ * line, the file name or path of a vendor library (Khronos cl_khr_icd extension specification, "ICD
  * loader vendor enumeration on Linux"). Platforms and devices come from src/vendor/opencl.c
  * in a child under the context's deadline, only live or with --opencl-lib, never with
  * --no-vendor. Keys: docs/snapshot-schema.md "runtime.opencl".
@@ -29,7 +29,8 @@ static int probe_icd_files(struct probe_env *pe, struct snap_node *ocl)
 		return 0;
 	}
 	arr = snap_array(ocl, "icd_files");
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		_cleanup_free_ char *path = NULL, *text = NULL;
 		struct snap_node *f;
 		size_t len = strlen(*n);

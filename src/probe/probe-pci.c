@@ -27,16 +27,16 @@
 #include "shared/parse.h"
 #include "shared/strv.h"
 
-#define PCI_DEVICES_DIR "/sys/bus/pci/devices"
-#define PCI_RESOURCE_MAX_LINES 64u
-#define GPU_TABLE_SOURCE "facts:gpu_compute_capability"
+#define PCI_DEVICES_DIR		 "/sys/bus/pci/devices"
+#define PCI_RESOURCE_MAX_LINES	 64u
+#define GPU_TABLE_SOURCE	 "facts:gpu_compute_capability"
 #define GPU_TABLE_MAX_CANDIDATES 16u
 
 /* include/linux/ioport.h */
-#define IORESOURCE_IO 0x00000100u
-#define IORESOURCE_MEM 0x00000200u
+#define IORESOURCE_IO	    0x00000100u
+#define IORESOURCE_MEM	    0x00000200u
 #define IORESOURCE_PREFETCH 0x00002000u
-#define IORESOURCE_MEM_64 0x00100000u
+#define IORESOURCE_MEM_64   0x00100000u
 
 static const struct {
 	uint16_t id;
@@ -273,7 +273,8 @@ static void probe_bars(struct probe_env *pe, struct snap_node *gpu, const char *
 		} else if (end < start || end - start >= (uint64_t)INT64_MAX) {
 			snap_set_malformed(bar, "size_bytes", raw, path, "end below start");
 			if (index == 1) {
-				snap_set_malformed(gpu, "bar1_size_bytes", raw, path, "end below start");
+				snap_set_malformed(gpu, "bar1_size_bytes", raw, path,
+						   "end below start");
 				bar1_seen = true;
 			}
 		} else {
@@ -376,8 +377,9 @@ static void set_identity(struct probe_env *pe, struct snap_node *gpu, uint16_t v
 	set_table_str(tbl, "confidence", row->confidence, source);
 	set_table_str(tbl, "pci_id_confidence", row->pci_id_confidence, source);
 	cands = snap_array(tbl, "candidates");
-	for (size_t n = 0; n < GPU_TABLE_MAX_CANDIDATES &&
-			   facts_gpu_by_pci_id_nth(vendor, device, n, &cand) == 0; n++) {
+	for (size_t n = 0;
+	     n < GPU_TABLE_MAX_CANDIDATES && facts_gpu_by_pci_id_nth(vendor, device, n, &cand) == 0;
+	     n++) {
 		char csrc[160];
 
 		snprintf(csrc, sizeof(csrc), GPU_TABLE_SOURCE " [%s]",
@@ -411,11 +413,9 @@ static int probe_one(struct probe_env *pe, struct snap_node *gpus, const char *b
 		return -ENOMEM;
 	/* Decide first (without writing), then write every fact of a kept device. */
 	verr = read_attr(pe, vpath, &vtext);
-	vendor_ok = verr == 0 && parse_hex(vtext, &vendor) == 0 &&
-		    vendor <= 0xffff;
+	vendor_ok = verr == 0 && parse_hex(vtext, &vendor) == 0 && vendor <= 0xffff;
 	cerr = read_attr(pe, cpath, &ctext);
-	class_ok = cerr == 0 && parse_hex(ctext, &cls) == 0 &&
-		   cls <= 0xffffff;
+	class_ok = cerr == 0 && parse_hex(ctext, &cls) == 0 && cls <= 0xffffff;
 	if (!is_gpu(class_ok, cls, vendor_ok, vendor)) {
 		log_debug(pe->log, "pci %s: not a GPU (class %s, vendor %s)", bdf,
 			  ctext ? ctext : errno_name(cerr), vtext ? vtext : errno_name(verr));
@@ -445,8 +445,9 @@ static int probe_one(struct probe_env *pe, struct snap_node *gpus, const char *b
 		set_identity(pe, gpu, (uint16_t)vendor, (uint16_t)device, subvendor_ok, subvendor,
 			     subdevice_ok, subdevice);
 	else
-		set_identity_unknown(gpu, vendor_ok ? snap_get_state(gpu, "device_id") :
-					  snap_get_state(gpu, "vendor_id"),
+		set_identity_unknown(gpu,
+				     vendor_ok ? snap_get_state(gpu, "device_id")
+					       : snap_get_state(gpu, "vendor_id"),
 				     "PCI vendor/device id not readable");
 
 	set_link_basename(pe, gpu, bdf, "driver", "driver");
@@ -473,7 +474,8 @@ int probe_pci(struct probe_env *pe, struct snapshot *s)
 		return err == -ENOMEM ? err : snapshot_error(s);
 	}
 	snap_set_int(hw, "pci_devices", (int64_t)strv_length(names), PCI_DEVICES_DIR);
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		err = probe_one(pe, gpus, *n);
 		if (err == -ENOMEM)
 			return err;

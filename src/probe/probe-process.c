@@ -23,10 +23,10 @@
 /* File-name prefixes of the libraries listed (the families of probe-libraries.c, plus
  * NVIDIA's other driver libraries and ROCm's runtime). */
 static const char *const gpu_prefixes[] = {
-	"libcuda.", "libnvidia-", "libcudart.", "libcublas.", "libcublasLt.", "libcudnn",
-	"libnccl.", "libnvrtc", "libnvJitLink.", "libcufft.", "libcusparse.", "libcurand.",
-	"libcusolver.", "libcupti.", "libnvToolsExt.", "libamdhip64.", "librocblas.",
-	"libhsa-runtime64.", "libamd_comgr.", "libOpenCL.",
+	"libcuda.",	"libnvidia-",  "libcudart.",	    "libcublas.",    "libcublasLt.",
+	"libcudnn",	"libnccl.",    "libnvrtc",	    "libnvJitLink.", "libcufft.",
+	"libcusparse.", "libcurand.",  "libcusolver.",	    "libcupti.",     "libnvToolsExt.",
+	"libamdhip64.", "librocblas.", "libhsa-runtime64.", "libamd_comgr.", "libOpenCL.",
 };
 
 static bool is_gpu_library(const char *name)

@@ -35,15 +35,15 @@
 #include "shared/parse.h"
 #include "shared/strv.h"
 
-#define MAX_ENVS 64
-#define MAX_DIR_ENTRIES 20000u     /* site-packages, conda-meta */
-#define MAX_SMALL_DIR 4096u        /* lib/, envs/, torch/lib */
-#define MAX_TARGETS 256
-#define MAX_WHEEL_LIBS 64
-#define CAP_METADATA ((size_t)4 << 20)
-#define CAP_RECORD ((size_t)16 << 20)
-#define CAP_CONDA_JSON ((size_t)64 << 20)
-#define CAP_LIBRARY ((size_t)4 << 30)
+#define MAX_ENVS	64
+#define MAX_DIR_ENTRIES 20000u /* site-packages, conda-meta */
+#define MAX_SMALL_DIR	4096u  /* lib/, envs/, torch/lib */
+#define MAX_TARGETS	256
+#define MAX_WHEEL_LIBS	64
+#define CAP_METADATA	((size_t)4 << 20)
+#define CAP_RECORD	((size_t)16 << 20)
+#define CAP_CONDA_JSON	((size_t)64 << 20)
+#define CAP_LIBRARY	((size_t)4 << 30)
 
 struct pyenv {
 	char *prefix, *resolved;
@@ -70,7 +70,7 @@ struct ctx {
 	int dpkg_err;
 	bool dpkg_read;
 	struct loader *loader; /* the ld.so emulation, made on first need, shared by every env */
-	char **sites;          /* the site-packages directories of the env being probed */
+	char **sites;	       /* the site-packages directories of the env being probed */
 };
 
 static char *path_join(const char *a, const char *b)
@@ -164,7 +164,8 @@ static int add_env(struct probe_env *pe, struct envs *es, const char *prefix, co
 	if (interpreter && !strv_contains(e->interpreters, interpreter) &&
 	    (r = strv_push(&e->interpreters, interpreter)) < 0)
 		return r;
-	if (site && !strv_contains(e->extra_sites, site) && (r = strv_push(&e->extra_sites, site)) < 0)
+	if (site && !strv_contains(e->extra_sites, site) &&
+	    (r = strv_push(&e->extra_sites, site)) < 0)
 		return r;
 	return 0;
 }
@@ -212,7 +213,8 @@ static int add_conda_family(struct probe_env *pe, struct envs *es, const char *p
 		return -ENOMEM;
 	if (root_list_dir(pe->root, envs, MAX_SMALL_DIR, &names) < 0)
 		return 0;
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		_cleanup_free_ char *p = path_join(envs, *n), *m = NULL;
 
 		if (!p || !(m = path_join(p, "conda-meta")))
@@ -242,14 +244,16 @@ static int add_pyenv(struct probe_env *pe, struct envs *es, const char *shims, c
 		return 1; /* not pyenv */
 	if (!want && root_read_text(pe->root, vfile, ROOT_CAP_ATTR, &sel) == 0)
 		want = strstrip(sel);
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		_cleanup_free_ char *p = path_join(versions, *n);
 		bool selected = want && streq(want, *n);
 
 		if (!p)
 			return -ENOMEM;
 		r = add_env(pe, es, p, "pyenv",
-			    selected ? "PATH python3 (pyenv shim, selected version)" : "pyenv versions",
+			    selected ? "PATH python3 (pyenv shim, selected version)"
+				     : "pyenv versions",
 			    selected ? shim : NULL, NULL);
 		if (r < 0)
 			return r;
@@ -268,13 +272,15 @@ static int add_path_pythons(struct probe_env *pe, struct envs *es)
 	r = strv_split(path, ":", &dirs);
 	if (r < 0)
 		return r;
-	STRV_FOREACH(d, dirs) {
+	STRV_FOREACH(d, dirs)
+	{
 		_cleanup_strv_free_ char **names = NULL;
 		bool shims = endswith_dir(*d, "shims");
 
 		if ((*d)[0] != '/' || root_list_dir(pe->root, *d, MAX_DIR_ENTRIES, &names) < 0)
 			continue;
-		STRV_FOREACH(n, names) {
+		STRV_FOREACH(n, names)
+		{
 			_cleanup_free_ char *exe = NULL, *real = NULL, *parent = NULL, *cfg = NULL;
 			bool versioned;
 			char *slash;
@@ -283,7 +289,8 @@ static int add_path_pythons(struct probe_env *pe, struct envs *es)
 				continue;
 			if (!is_file(pe, exe))
 				continue;
-			/* A venv: pyvenv.cfg beside the bin directory (PEP 405), before resolving. */
+			/* A venv: pyvenv.cfg beside the bin directory (PEP 405), before resolving.
+			 */
 			parent = strdup(*d);
 			if (!parent)
 				return -ENOMEM;
@@ -337,7 +344,8 @@ static int add_system_sites(struct probe_env *pe, struct envs *es, const char *p
 		return -ENOMEM;
 	if (root_list_dir(pe->root, lib, MAX_SMALL_DIR, &names) < 0)
 		return 0;
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		bool versioned;
 
 		if (!python_dir_name(*n, &versioned))
@@ -347,7 +355,8 @@ static int add_system_sites(struct probe_env *pe, struct envs *es, const char *p
 
 			if (asprintf(&d, "%s/%s/%s", lib, *n, subs[i]) < 0)
 				return -ENOMEM;
-			if (is_dir(pe, d) && (r = add_env(pe, es, prefix, "system", via, NULL, d)) < 0)
+			if (is_dir(pe, d) &&
+			    (r = add_env(pe, es, prefix, "system", via, NULL, d)) < 0)
 				return r;
 		}
 	}
@@ -362,7 +371,8 @@ static int find_envs(struct probe_env *pe, struct envs *es)
 	const char *home = env_get(pe->env, "HOME");
 	int r = 0;
 
-	if (venv && venv[0] == '/' && (r = add_env(pe, es, venv, "venv", "VIRTUAL_ENV", NULL, NULL)) < 0)
+	if (venv && venv[0] == '/' &&
+	    (r = add_env(pe, es, venv, "venv", "VIRTUAL_ENV", NULL, NULL)) < 0)
 		return r;
 	if (conda && conda[0] == '/') {
 		r = add_env(pe, es, conda, "conda", "CONDA_PREFIX", NULL, NULL);
@@ -374,12 +384,14 @@ static int find_envs(struct probe_env *pe, struct envs *es)
 	r = add_path_pythons(pe, es);
 	if (r < 0)
 		return r;
-	/* Conda installations at their default places (the pytorch/pytorch images use /opt/conda). */
+	/* Conda installations at their default places (the pytorch/pytorch images use /opt/conda).
+	 */
 	r = add_conda_family(pe, es, "/opt/conda", "/opt/conda");
 	for (size_t i = 0; r >= 0 && home && home[0] == '/' && i < ARRAY_SIZE(conda_homes); i++) {
 		_cleanup_free_ char *p = path_join(home, conda_homes[i]);
 
-		r = p ? add_conda_family(pe, es, p, "~/miniconda3, ~/anaconda3, ~/miniforge3") : -ENOMEM;
+		r = p ? add_conda_family(pe, es, p, "~/miniconda3, ~/anaconda3, ~/miniforge3")
+		      : -ENOMEM;
 	}
 	/* Conda prefixes found on PATH bring their siblings. */
 	for (size_t i = 0; r >= 0 && i < es->n; i++)
@@ -403,10 +415,10 @@ static int find_envs(struct probe_env *pe, struct envs *es)
 /* ---- CUDA kernels in a framework library: the one use of the fatbin parser -------------- */
 
 struct target {
-	char name[64];                  /* sm_86, compute_90, gfx942:sramecc+:xnack- */
-	char gfx[16];                   /* AMD: the processor of the target ID ("gfx942") */
+	char name[64]; /* sm_86, compute_90, gfx942:sramecc+:xnack- */
+	char gfx[16];  /* AMD: the processor of the target ID ("gfx942") */
 	const char *kind;
-	unsigned arch;                  /* CUDA: 86; AMD: gfx_order() */
+	unsigned arch; /* CUDA: 86; AMD: gfx_order() */
 	char variant;
 	int ptx_major, ptx_minor;
 };
@@ -507,8 +519,10 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *
 		const struct fatbin_entry *e = &fr->entries[i];
 		struct target t = { .arch = e->arch, .variant = e->variant, .ptx_major = -1 };
 
-		t.kind = e->kind == FATBIN_KIND_ELF ? "sass" : e->kind == FATBIN_KIND_PTX ? "ptx" :
-			 e->kind == FATBIN_KIND_LTO ? "lto" : "unknown";
+		t.kind = e->kind == FATBIN_KIND_ELF   ? "sass"
+			 : e->kind == FATBIN_KIND_PTX ? "ptx"
+			 : e->kind == FATBIN_KIND_LTO ? "lto"
+						      : "unknown";
 		snprintf(t.name, sizeof(t.name), "%s", e->target);
 		if (e->kind == FATBIN_KIND_PTX) {
 			t.ptx_major = e->ptx_major >= 0 ? e->ptx_major : (int)e->ver_major;
@@ -596,11 +610,12 @@ static int record_kernels(struct probe_env *pe, struct snap_node *obj, const cha
 			snap_set_str(kl, "soname", k.soname, p);
 		if (k.runpath)
 			snap_set_str(kl, "runpath", k.runpath, p);
-		/* Written only when the parser reports them (the loader emulation reads them too). */
+		/* Written only when the parser reports them (the loader emulation reads them too).
+		 */
 		if (k.needed) {
 			arr = snap_array(kl, "needed");
 			STRV_FOREACH(nd, k.needed)
-				snap_append_str(arr, *nd, p);
+			snap_append_str(arr, *nd, p);
 		}
 		if (k.n == 0)
 			snap_set_state(obj, "arch_targets", FACT_ABSENT, p,
@@ -645,9 +660,11 @@ static int record_loads(struct ctx *c, struct snap_node *obj)
 	int r;
 
 	if (!path) {
-		/* No library (or it could not be read): the same state, so "could not tell" stays. */
+		/* No library (or it could not be read): the same state, so "could not tell" stays.
+		 */
 		if (kl && snap_kind(kl) == SNAP_FACT)
-			snap_set_state(obj, "loads", snap_state(kl), snap_source(kl), snap_error(kl));
+			snap_set_state(obj, "loads", snap_state(kl), snap_source(kl),
+				       snap_error(kl));
 		else
 			snap_set_state(obj, "loads", FACT_ABSENT, NULL, "no framework library");
 		return 0;
@@ -670,7 +687,8 @@ static bool find_dist(const struct site *sites, size_t ns, dist_pred pred, size_
 		      const char **ret_entry)
 {
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names) {
+		STRV_FOREACH(n, sites[i].names)
+		{
 			_cleanup_free_ char *name = NULL, *ver = NULL;
 			char norm[128];
 
@@ -687,15 +705,16 @@ static bool find_dist(const struct site *sites, size_t ns, dist_pred pred, size_
 }
 
 /* The first site holding a directory `pkg`. */
-static bool find_pkg_dir(struct probe_env *pe, const struct site *sites, size_t ns,
-			 const char *pkg, size_t *ret)
+static bool find_pkg_dir(struct probe_env *pe, const struct site *sites, size_t ns, const char *pkg,
+			 size_t *ret)
 {
 	for (size_t i = 0; i < ns; i++)
 		if (strv_contains(sites[i].names, pkg)) {
 			_cleanup_free_ char *p = path_join(sites[i].dir, pkg);
 
 			/* A dangling or looping link still counts: its reads record why. */
-			if (p && (is_dir(pe, p) || root_lstat(pe->root, p, &(struct stat){ 0 }) == 0)) {
+			if (p &&
+			    (is_dir(pe, p) || root_lstat(pe->root, p, &(struct stat){ 0 }) == 0)) {
 				*ret = i;
 				return true;
 			}
@@ -722,9 +741,10 @@ static struct dist_metadata *read_metadata(struct probe_env *pe, struct snap_nod
 	}
 	r = dist_metadata_parse(text, strlen(text), &m);
 	if (r < 0) {
-		snap_set_malformed(obj, key, text, path,
-				   r == -EBADMSG ? "not a core-metadata header block with Name and Version"
-						 : strerror(-r));
+		snap_set_malformed(
+			obj, key, text, path,
+			r == -EBADMSG ? "not a core-metadata header block with Name and Version"
+				      : strerror(-r));
 		return NULL;
 	}
 	snap_set_str(obj, key, m->version, path);
@@ -738,9 +758,10 @@ static bool pred_torch(const char *n)
 
 static bool pred_tensorflow(const char *n)
 {
-	static const char *const names[] = { "tensorflow",     "tensorflow-cpu", "tensorflow-gpu",
-					     "tensorflow-intel", "tensorflow-rocm", "tf-nightly",
-					     "tf-nightly-cpu", "tf-nightly-gpu" };
+	static const char *const names[] = { "tensorflow",	"tensorflow-cpu",
+					     "tensorflow-gpu",	"tensorflow-intel",
+					     "tensorflow-rocm", "tf-nightly",
+					     "tf-nightly-cpu",	"tf-nightly-gpu" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (streq(n, names[i]))
@@ -843,8 +864,8 @@ static char *read_module(struct probe_env *pe, struct snap_node *obj, const char
 
 /* One `name = 'str' | None` line of a version module into key. 1: a string, 0: None, <0: not
  * read (recorded). */
-static int record_assign(struct snap_node *obj, const char *key, const char *text,
-			 const char *path, const char *name)
+static int record_assign(struct snap_node *obj, const char *key, const char *text, const char *path,
+			 const char *name)
 {
 	_cleanup_free_ char *v = NULL, *why = NULL;
 	bool none;
@@ -853,8 +874,9 @@ static int record_assign(struct snap_node *obj, const char *key, const char *tex
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
-		if (asprintf(&why, r == -ENOENT ? "no `%s =` assignment" :
-						  "`%s =` is not a complete string or None literal",
+		if (asprintf(&why,
+			     r == -ENOENT ? "no `%s =` assignment"
+					  : "`%s =` is not a complete string or None literal",
 			     name) < 0)
 			return -ENOMEM;
 		snap_set_malformed(obj, key, text, path, why);
@@ -869,12 +891,13 @@ static int record_assign(struct snap_node *obj, const char *key, const char *tex
 }
 
 static const char *const torch_bundled[] = {
-	"libcudart", "libcublas", "libcudnn", "libnvrtc", "libnccl", "libcufft", "libcurand",
-	"libcusolver", "libcusparse", "libnvToolsExt", "libnvJitLink", "libcupti", "libcufile",
-	"libnvshmem", "libamdhip64", "libhipblas", "librocblas", "libMIOpen", "librccl",
-	"libhsa-runtime64", "libroctracer64", "libroctx64", "libhipfft", "libhiprand",
-	"libhipsolver", "libhipsparse", "libhipsparselt", "libhipblaslt", "librocsolver",
-	"librocsparse", "librocfft", "librocrand", "librocm_smi64", "libmagma",
+	"libcudart",	  "libcublas",	    "libcudnn",	     "libnvrtc",     "libnccl",
+	"libcufft",	  "libcurand",	    "libcusolver",   "libcusparse",  "libnvToolsExt",
+	"libnvJitLink",	  "libcupti",	    "libcufile",     "libnvshmem",   "libamdhip64",
+	"libhipblas",	  "librocblas",	    "libMIOpen",     "librccl",	     "libhsa-runtime64",
+	"libroctracer64", "libroctx64",	    "libhipfft",     "libhiprand",   "libhipsolver",
+	"libhipsparse",	  "libhipsparselt", "libhipblaslt",  "librocsolver", "librocsparse",
+	"librocfft",	  "librocrand",	    "librocm_smi64", "libmagma",
 };
 
 static int probe_torch(struct ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
@@ -907,7 +930,8 @@ static int probe_torch(struct ctx *c, struct snap_node *pkgs, const struct site 
 	} else
 		snap_set_state(t, "dist_info", FACT_ABSENT, sites[si].dir, "no torch-*.dist-info");
 	if (!has_dir) {
-		snap_set_state(t, "version", FACT_ABSENT, sites[di].dir, "no torch/ package directory");
+		snap_set_state(t, "version", FACT_ABSENT, sites[di].dir,
+			       "no torch/ package directory");
 		return 0;
 	}
 	dir = path_join(sites[si].dir, "torch");
@@ -946,13 +970,13 @@ static int probe_torch(struct ctx *c, struct snap_node *pkgs, const struct site 
 	snap_set_str(t, "lib_dir", lib, lib);
 	arr = snap_array(t, "cuda_libraries_bundled");
 	STRV_FOREACH(n, libs)
-		for (size_t i = 0; i < ARRAY_SIZE(torch_bundled); i++)
-			if (startswith(*n, torch_bundled[i]) &&
-			    ((*n)[strlen(torch_bundled[i])] == '.' || (*n)[strlen(torch_bundled[i])] == '-' ||
-			     (*n)[strlen(torch_bundled[i])] == '_')) {
-				snap_append_str(arr, *n, lib);
-				break;
-			}
+	for (size_t i = 0; i < ARRAY_SIZE(torch_bundled); i++)
+		if (startswith(*n, torch_bundled[i]) && ((*n)[strlen(torch_bundled[i])] == '.' ||
+							 (*n)[strlen(torch_bundled[i])] == '-' ||
+							 (*n)[strlen(torch_bundled[i])] == '_')) {
+			snap_append_str(arr, *n, lib);
+			break;
+		}
 	r = record_kernels(pe, t, lib, kernels, ARRAY_SIZE(kernels));
 	return r < 0 ? r : record_loads(c, t);
 }
@@ -991,9 +1015,11 @@ static void record_pyval(struct snap_node *obj, const char *key, const struct py
 static int probe_tensorflow(struct ctx *c, struct snap_node *pkgs, const struct site *sites,
 			    size_t ns)
 {
-	static const char *const keys[] = { "cuda_version", "cudnn_version",
-					    "cuda_compute_capabilities", "is_cuda_build",
-					    "is_rocm_build", "is_tensorrt_build", "rocm_version" };
+	static const char *const keys[] = {
+		"cuda_version",	 "cudnn_version", "cuda_compute_capabilities",
+		"is_cuda_build", "is_rocm_build", "is_tensorrt_build",
+		"rocm_version"
+	};
 	static const char *const kernels[] = { "libtensorflow_cc.so.2",
 					       "python/_pywrap_tensorflow_internal.so",
 					       "libtensorflow_framework.so.2" };
@@ -1022,7 +1048,8 @@ static int probe_tensorflow(struct ctx *c, struct snap_node *pkgs, const struct 
 		}
 		dist_metadata_free(m);
 	} else
-		snap_set_state(t, "version", FACT_ABSENT, sites[si].dir, "no tensorflow*.dist-info");
+		snap_set_state(t, "version", FACT_ABSENT, sites[si].dir,
+			       "no tensorflow*.dist-info");
 	if (!has_dir)
 		return 0;
 	snap_set_str(t, "site_packages", sites[si].dir, sites[si].dir);
@@ -1053,8 +1080,8 @@ static int probe_tensorflow(struct ctx *c, struct snap_node *pkgs, const struct 
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			record_pyval(bi, keys[i], pyval_dict_get(&v, keys[i]), bpath);
 		if (cu && ro && cu->kind == PYVAL_BOOL && ro->kind == PYVAL_BOOL)
-			snap_set_bool(t, "cpu_only", streq(cu->text, "False") && streq(ro->text, "False"),
-				      bpath);
+			snap_set_bool(t, "cpu_only",
+				      streq(cu->text, "False") && streq(ro->text, "False"), bpath);
 		else
 			snap_set_malformed(t, "cpu_only", NULL, bpath,
 					   "build_info lacks is_cuda_build / is_rocm_build");
@@ -1127,7 +1154,8 @@ static int probe_jax(struct ctx *c, struct snap_node *pkgs, const struct site *s
 	struct probe_env *pe = c->pe;
 	size_t si = 0, li = 0, di = 0;
 	const char *dist = NULL;
-	bool has_jax = find_pkg_dir(pe, sites, ns, "jax", &si) || find_dist(sites, ns, pred_jax, &si, &dist);
+	bool has_jax = find_pkg_dir(pe, sites, ns, "jax", &si) ||
+		       find_dist(sites, ns, pred_jax, &si, &dist);
 	bool has_lib = find_pkg_dir(pe, sites, ns, "jaxlib", &li);
 	struct snap_node *j, *plugins;
 	bool any_plugin = false, lib_cuda = false;
@@ -1145,10 +1173,12 @@ static int probe_jax(struct ctx *c, struct snap_node *pkgs, const struct site *s
 		if (r < 0)
 			return r;
 	} else
-		snap_set_state(j, "jaxlib_version", FACT_ABSENT, sites[si].dir, "no jaxlib/ package");
+		snap_set_state(j, "jaxlib_version", FACT_ABSENT, sites[si].dir,
+			       "no jaxlib/ package");
 	if (find_dist(sites, ns, pred_jaxlib, &di, &dist)) {
 		_cleanup_free_ char *dpath = path_join(sites[di].dir, dist);
-		struct dist_metadata *m = read_metadata(pe, j, "jaxlib_dist_version", sites[di].dir, dist);
+		struct dist_metadata *m =
+			read_metadata(pe, j, "jaxlib_dist_version", sites[di].dir, dist);
 
 		/* jaxlib <= 0.4.x CUDA wheels: "0.4.9+cuda11.cudnn86". */
 		if (m && strchr(m->version, '+')) {
@@ -1161,7 +1191,8 @@ static int probe_jax(struct ctx *c, struct snap_node *pkgs, const struct site *s
 	/* The CUDA/ROCm plugins: one entry per platform and major (cuda12, cuda13, rocm6 …). */
 	plugins = snap_array(j, "plugins");
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names) {
+		STRV_FOREACH(n, sites[i].names)
+		{
 			_cleanup_free_ char *name = NULL, *ver = NULL, *dpath = NULL, *pdir = NULL;
 			char norm[64], platform[8];
 			unsigned major;
@@ -1191,7 +1222,8 @@ static int probe_jax(struct ctx *c, struct snap_node *pkgs, const struct site *s
 			dpath = path_join(sites[i].dir, *n);
 			if (!dpath)
 				return -ENOMEM;
-			m = read_metadata(pe, pl, pjrt ? "pjrt_version" : "plugin_version", sites[i].dir, *n);
+			m = read_metadata(pe, pl, pjrt ? "pjrt_version" : "plugin_version",
+					  sites[i].dir, *n);
 			if (m) {
 				snap_set_str(pl, pjrt ? "pjrt" : "plugin", m->name, dpath);
 				if (!pjrt)
@@ -1201,7 +1233,8 @@ static int probe_jax(struct ctx *c, struct snap_node *pkgs, const struct site *s
 			if (!pjrt)
 				continue;
 			/* jax_plugins/xla_cuda12/xla_cuda_plugin.so holds XLA's CUDA kernels. */
-			if (asprintf(&pdir, "%s/jax_plugins/xla_%s%u", sites[i].dir, platform, major) < 0)
+			if (asprintf(&pdir, "%s/jax_plugins/xla_%s%u", sites[i].dir, platform,
+				     major) < 0)
 				return -ENOMEM;
 			{
 				_cleanup_free_ char *so = NULL;
@@ -1239,7 +1272,8 @@ static int probe_cupy(struct ctx *c, struct snap_node *pkgs, const struct site *
 	/* Every cupy distribution: two at once (cupy-cuda11x + cupy-cuda12x) share cupy/. */
 	dists = snap_array(cp, "dists");
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names) {
+		STRV_FOREACH(n, sites[i].names)
+		{
 			_cleanup_free_ char *name = NULL, *ver = NULL;
 			char norm[64];
 			struct snap_node *d;
@@ -1285,13 +1319,15 @@ static int probe_cupy(struct ctx *c, struct snap_node *pkgs, const struct site *
 			json_t *val;
 
 			w = snap_object(cp, "wheel_json");
-			json_object_foreach(j, k, val) {
+			json_object_foreach(j, k, val)
+			{
 				if (json_is_string(val))
 					snap_set_str(w, k, json_string_value(val), wpath);
 				else if (json_is_object(val) &&
 					 json_is_string(json_object_get(val, "version")))
-					snap_set_strf(w, k, wpath, "%s",
-						      json_string_value(json_object_get(val, "version")));
+					snap_set_strf(
+						w, k, wpath, "%s",
+						json_string_value(json_object_get(val, "version")));
 			}
 		}
 		json_decref(j);
@@ -1315,7 +1351,8 @@ static int probe_nvidia_wheels(struct ctx *c, struct snap_node *env, const struc
 	struct snap_node *arr = snap_array(env, "nvidia_wheels");
 
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names) {
+		STRV_FOREACH(n, sites[i].names)
+		{
 			_cleanup_free_ char *name = NULL, *ver = NULL, *dpath = NULL, *rpath = NULL,
 					    *rec = NULL;
 			_cleanup_strv_free_ char **libs = NULL;
@@ -1343,7 +1380,8 @@ static int probe_nvidia_wheels(struct ctx *c, struct snap_node *env, const struc
 			dist_metadata_free(m);
 			r = root_read_text(pe->root, rpath, CAP_RECORD, &rec);
 			if (r == 0)
-				r = dist_record_paths(rec, strlen(rec), want_lib, MAX_WHEEL_LIBS, &libs);
+				r = dist_record_paths(rec, strlen(rec), want_lib, MAX_WHEEL_LIBS,
+						      &libs);
 			if (r == -ENOMEM)
 				return r;
 			if (r < 0) {
@@ -1351,7 +1389,8 @@ static int probe_nvidia_wheels(struct ctx *c, struct snap_node *env, const struc
 				continue;
 			}
 			if (!libs[0]) {
-				snap_set_state(w, "lib_dir", FACT_ABSENT, rpath, "no lib*.so* in RECORD");
+				snap_set_state(w, "lib_dir", FACT_ABSENT, rpath,
+					       "no lib*.so* in RECORD");
 				continue;
 			}
 			{
@@ -1369,7 +1408,7 @@ static int probe_nvidia_wheels(struct ctx *c, struct snap_node *env, const struc
 			}
 			la = snap_array(w, "libraries");
 			STRV_FOREACH(l, libs)
-				snap_append_str(la, strrchr(*l, '/') ? strrchr(*l, '/') + 1 : *l, rpath);
+			snap_append_str(la, strrchr(*l, '/') ? strrchr(*l, '/') + 1 : *l, rpath);
 		}
 	return 0;
 }
@@ -1409,7 +1448,8 @@ static void probe_pyvenv_cfg(struct probe_env *pe, struct snap_node *env, const 
 			if (streq(line, keys[i].cfg) && !snap_child(cfg, keys[i].key)) {
 				bool b;
 
-				if (streq(keys[i].key, "include_system_site_packages") && parse_bool(v, &b) == 0)
+				if (streq(keys[i].key, "include_system_site_packages") &&
+				    parse_bool(v, &b) == 0)
 					snap_set_bool(cfg, keys[i].key, b, path);
 				else
 					snap_set_str(cfg, keys[i].key, v, path);
@@ -1423,11 +1463,12 @@ static void probe_pyvenv_cfg(struct probe_env *pe, struct snap_node *env, const 
 static bool conda_interesting(const char *name)
 {
 	static const char *const names[] = {
-		"pytorch", "pytorch-cuda", "pytorch-gpu", "pytorch-cpu", "pytorch-mutex", "libtorch",
-		"cudatoolkit", "cuda-version", "cuda-cudart", "cuda-runtime", "cuda-nvcc",
-		"cuda-nvrtc", "cuda-toolkit", "cuda-libraries", "cudnn", "nccl", "libcublas",
-		"tensorflow", "tensorflow-base", "tensorflow-gpu", "jax", "jaxlib", "cupy",
-		"cupy-core", "rocm", "magma-cuda",
+		"pytorch",    "pytorch-cuda", "pytorch-gpu",  "pytorch-cpu",	 "pytorch-mutex",
+		"libtorch",   "cudatoolkit",  "cuda-version", "cuda-cudart",	 "cuda-runtime",
+		"cuda-nvcc",  "cuda-nvrtc",   "cuda-toolkit", "cuda-libraries",	 "cudnn",
+		"nccl",	      "libcublas",    "tensorflow",   "tensorflow-base", "tensorflow-gpu",
+		"jax",	      "jaxlib",	      "cupy",	      "cupy-core",	 "rocm",
+		"magma-cuda",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
@@ -1451,7 +1492,8 @@ static int probe_conda(struct probe_env *pe, struct snap_node *env, const char *
 		return r == -ENOMEM ? r : 0;
 	}
 	arr = snap_array(env, "conda_packages");
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH(n, names)
+	{
 		_cleanup_free_ char *base = NULL, *path = NULL, *text = NULL;
 		char *b, *v;
 		size_t l = strlen(*n);
@@ -1527,7 +1569,8 @@ static int list_sites(struct probe_env *pe, struct snap_node *env, const struct 
 				snap_set_errno(env, "lib_dir", r, lib);
 			continue;
 		}
-		STRV_FOREACH(n, names) {
+		STRV_FOREACH(n, names)
+		{
 			bool versioned;
 
 			if (!python_dir_name(*n, &versioned))
@@ -1543,7 +1586,8 @@ static int list_sites(struct probe_env *pe, struct snap_node *env, const struct 
 				struct stat st;
 				int sr = root_stat(pe->root, d, &st);
 
-				/* A directory, or one that cannot be read (a loop): recorded below. */
+				/* A directory, or one that cannot be read (a loop): recorded below.
+				 */
 				if (strv_contains(sites, d) || sr == -ENOENT || sr == -ENOTDIR ||
 				    (sr == 0 && !S_ISDIR(st.st_mode)))
 					continue;
@@ -1553,11 +1597,11 @@ static int list_sites(struct probe_env *pe, struct snap_node *env, const struct 
 		}
 	}
 	STRV_FOREACH(x, e->extra_sites)
-		if (!strv_contains(sites, *x) && (r = strv_push(&sites, *x)) < 0)
-			return r;
+	if (!strv_contains(sites, *x) && (r = strv_push(&sites, *x)) < 0)
+		return r;
 	arr = snap_array(env, "python_versions");
 	STRV_FOREACH(v, versions)
-		snap_append_str(arr, *v, "lib/python3.N directory");
+	snap_append_str(arr, *v, "lib/python3.N directory");
 	*ret = TAKE_PTR(sites);
 	return 0;
 }
@@ -1579,10 +1623,10 @@ static int probe_one_env(struct ctx *c, struct snap_node *env, const struct pyen
 		snap_set_str(env, "resolved_prefix", e->resolved, e->prefix);
 	arr = snap_array(env, "found_via");
 	STRV_FOREACH(v, e->via)
-		snap_append_str(arr, *v, NULL);
+	snap_append_str(arr, *v, NULL);
 	arr = snap_array(env, "interpreters");
 	STRV_FOREACH(v, e->interpreters)
-		snap_append_str(arr, *v, *v);
+	snap_append_str(arr, *v, *v);
 	if (streq(e->kind, "venv"))
 		probe_pyvenv_cfg(pe, env, e->resolved);
 	if (streq(e->kind, "conda") && (r = probe_conda(pe, env, e->resolved)) < 0)
@@ -1593,7 +1637,8 @@ static int probe_one_env(struct ctx *c, struct snap_node *env, const struct pyen
 	if (r < 0)
 		return r;
 	arr = snap_array(env, "site_packages");
-	STRV_FOREACH(d, dirs) {
+	STRV_FOREACH(d, dirs)
+	{
 		if (ns >= ARRAY_SIZE(sites))
 			break;
 		r = root_list_dir(pe->root, *d, MAX_DIR_ENTRIES, &sites[ns].names);

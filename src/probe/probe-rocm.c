@@ -69,7 +69,7 @@ static bool sub_is(struct probe_env *pe, const char *prefix, const char *sub, mo
 
 static bool has_lib(struct probe_env *pe, const char *dir, const char *base)
 {
-	static const char *const majors[] = {"", ".7", ".6", ".5", ".1"};
+	static const char *const majors[] = { "", ".7", ".6", ".5", ".1" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(majors); i++) {
 		_cleanup_free_ char *p = NULL;
@@ -115,8 +115,9 @@ static int add(struct rdisc *d, const char *path, const char *via, const char *o
 	}
 	if (d->n >= MAX_ROCM)
 		return 0;
-	d->c[d->n] = (struct rcand){
-		.path = strdup(path), .resolved = TAKE_PTR(resolved), .distro = distro};
+	d->c[d->n] = (struct rcand){ .path = strdup(path),
+				     .resolved = TAKE_PTR(resolved),
+				     .distro = distro };
 	if (!d->c[d->n].path || strv_push(&d->c[d->n].via, via) < 0) {
 		d->n++;
 		return -ENOMEM;
@@ -136,7 +137,7 @@ static char *parent_dup(const char *path)
 
 static int discover(struct rdisc *d)
 {
-	static const char *const vars[] = {"ROCM_PATH", "ROCM_HOME", "HIP_PATH"};
+	static const char *const vars[] = { "ROCM_PATH", "ROCM_HOME", "HIP_PATH" };
 	const char *path_env = env_get(d->pe->env, "PATH");
 	_cleanup_strv_free_ char **names = NULL;
 	int err = 0;
@@ -195,9 +196,9 @@ static int discover(struct rdisc *d)
 
 /* One object per library base: the file with the longest version suffix. */
 static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, char *const *dirs,
-			    size_t n_dirs)
+				size_t n_dirs)
 {
-	char **names[4] = {NULL};
+	char **names[4] = { NULL };
 
 	for (size_t i = 0; i < n_dirs && i < ARRAY_SIZE(names); i++)
 		if (root_list_dir(pe->root, dirs[i], MAX_DIR_ENTRIES, &names[i]) < 0)
@@ -228,8 +229,8 @@ static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, cha
 
 static bool hip_from_header(struct probe_env *pe, struct snap_node *o, const char *inc)
 {
-	static const char *const names[] = {"HIP_VERSION_MAJOR", "HIP_VERSION_MINOR",
-					    "HIP_VERSION_PATCH"};
+	static const char *const names[] = { "HIP_VERSION_MAJOR", "HIP_VERSION_MINOR",
+					     "HIP_VERSION_PATCH" };
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	char ver[PROBE_VERSION_MAX];
 
@@ -283,8 +284,8 @@ static bool version_from_info(struct probe_env *pe, struct snap_node *o, const c
 
 static bool version_from_rocm_h(struct probe_env *pe, struct snap_node *o, const char *prefix)
 {
-	static const char *const names[] = {"ROCM_VERSION_MAJOR", "ROCM_VERSION_MINOR",
-					    "ROCM_VERSION_PATCH"};
+	static const char *const names[] = { "ROCM_VERSION_MAJOR", "ROCM_VERSION_MINOR",
+					     "ROCM_VERSION_PATCH" };
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	char ver[PROBE_VERSION_MAX];
 
@@ -403,7 +404,7 @@ int probe_rocm(struct probe_env *pe, struct snapshot *s)
 {
 	struct snap_node *rt = snap_object(snapshot_root(s), "runtime");
 	struct snap_node *arr = snap_array(rt, "rocm");
-	struct rdisc d = {.pe = pe, .rejected = snap_array(rt, "rocm_rejected")};
+	struct rdisc d = { .pe = pe, .rejected = snap_array(rt, "rocm_rejected") };
 	_cleanup_free_ char *default_resolved = NULL;
 	int err = discover(&d);
 

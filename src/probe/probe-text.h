@@ -31,8 +31,7 @@ void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t le
 int probe_group_name(const char *group_text, unsigned gid, char *buf, size_t len);
 /* Kernel log text (syslog files or /dev/kmsg records, one per line) → driver.kernel_log and
  * driver.xid_events[] (probe-kernel-log.c). Returns 0 or -ENOMEM. */
-int probe_parse_kernel_log(struct snap_node *drv, const char *text, size_t len,
-			   const char *source);
+int probe_parse_kernel_log(struct snap_node *drv, const char *text, size_t len, const char *source);
 /* One /dev/kmsg record ("prio,seq,usec,flags;message\n KEY=value…") appended to sb as dmesg
  * prints it ("[sec.usec] message\n", \xNN escapes undone, a line per message line). */
 struct strbuf;

@@ -34,8 +34,8 @@ bool probe_vendor_module_ready(struct probe_env *pe, struct snapshot *s, const c
 }
 
 const char *probe_vendor_gate(struct probe_env *pe, struct snapshot *s, const char *explicit_lib,
-			      const char *lib_option, const char *what, bool need_module,
-			      char *buf, size_t size, const char **ret_source)
+			      const char *lib_option, const char *what, bool need_module, char *buf,
+			      size_t size, const char **ret_source)
 {
 	struct stat st;
 
@@ -43,7 +43,8 @@ const char *probe_vendor_gate(struct probe_env *pe, struct snapshot *s, const ch
 	if (pe->ctx->flags & GPUENV_CTX_NO_VENDOR)
 		return "--no-vendor";
 	if (!ctx_vendor_allowed(pe->ctx, explicit_lib)) {
-		snprintf(buf, size, "live-only probe, off under --sysroot unless %s names a library",
+		snprintf(buf, size,
+			 "live-only probe, off under --sysroot unless %s names a library",
 			 lib_option);
 		return buf;
 	}
@@ -64,8 +65,8 @@ const char *probe_vendor_gate(struct probe_env *pe, struct snapshot *s, const ch
 	return NULL;
 }
 
-void probe_vendor_not_called(struct snap_node *obj, const char *const keys[],
-			     enum fact_state state, const char *source, const char *why)
+void probe_vendor_not_called(struct snap_node *obj, const char *const keys[], enum fact_state state,
+			     const char *source, const char *why)
 {
 	char msg[320];
 
@@ -85,7 +86,8 @@ static void write_fact(struct snap_node *obj, const char *key, json_t *j)
 	int state = state_s ? fact_state_from_string(state_s) : -EINVAL;
 
 	if (state < 0) {
-		snap_set_state(obj, key, FACT_MALFORMED, source, "unknown fact state from the vendor child");
+		snap_set_state(obj, key, FACT_MALFORMED, source,
+			       "unknown fact state from the vendor child");
 		return;
 	}
 	if (state == FACT_PRESENT && json_is_string(v))
@@ -103,8 +105,7 @@ static void write_children(struct snap_node *obj, json_t *j)
 	const char *k;
 	json_t *v;
 
-	json_object_foreach(j, k, v)
-		write_node(obj, k, v);
+	json_object_foreach(j, k, v) write_node(obj, k, v);
 }
 
 static void write_node(struct snap_node *obj, const char *key, json_t *j)
@@ -118,14 +119,13 @@ static void write_node(struct snap_node *obj, const char *key, json_t *j)
 		size_t i;
 		json_t *e;
 
-		json_array_foreach(j, i, e)
-			if (json_is_object(e))
-				write_children(snap_append_object(arr), e);
+		json_array_foreach(j, i, e) if (json_is_object(e))
+			write_children(snap_append_object(arr), e);
 	}
 }
 
-void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r,
-			unsigned timeout_ms, const char *what)
+void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r, unsigned timeout_ms,
+			const char *what)
 {
 	char source[64];
 

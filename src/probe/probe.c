@@ -15,8 +15,14 @@ static const struct probe probe_table[] = {
 	{ .name = "libraries", .layer = GPUENV_LAYER_RUNTIME, .run = probe_libraries },
 	{ .name = "kernel-log", .layer = GPUENV_LAYER_DRIVER, .run = probe_kernel_log },
 	{ .name = "nvml", .layer = GPUENV_LAYER_DRIVER, .flags = PROBE_LIVE, .run = probe_nvml },
-	{ .name = "cuda-driver", .layer = GPUENV_LAYER_DRIVER, .flags = PROBE_LIVE, .run = probe_cuda_driver },
-	{ .name = "opencl", .layer = GPUENV_LAYER_RUNTIME, .flags = PROBE_LIVE, .run = probe_opencl },
+	{ .name = "cuda-driver",
+	  .layer = GPUENV_LAYER_DRIVER,
+	  .flags = PROBE_LIVE,
+	  .run = probe_cuda_driver },
+	{ .name = "opencl",
+	  .layer = GPUENV_LAYER_RUNTIME,
+	  .flags = PROBE_LIVE,
+	  .run = probe_opencl },
 	{ .name = "process", .layer = GPUENV_LAYER_RUNTIME, .run = probe_process },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },
@@ -29,8 +35,8 @@ static const struct probe probe_table[] = {
 const char *layer_to_string(enum gpuenv_layer l)
 {
 	static const char *const names[] = {
-		[GPUENV_LAYER_HARDWARE] = "hardware", [GPUENV_LAYER_DRIVER] = "driver",
-		[GPUENV_LAYER_RUNTIME] = "runtime",   [GPUENV_LAYER_FRAMEWORK] = "framework",
+		[GPUENV_LAYER_HARDWARE] = "hardware",	[GPUENV_LAYER_DRIVER] = "driver",
+		[GPUENV_LAYER_RUNTIME] = "runtime",	[GPUENV_LAYER_FRAMEWORK] = "framework",
 		[GPUENV_LAYER_CONTAINER] = "container",
 	};
 

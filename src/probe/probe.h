@@ -25,7 +25,7 @@ struct probe_env {
 };
 
 struct probe {
-	const char *name;         /* stable: appears in the snapshot's "probes" record */
+	const char *name; /* stable: appears in the snapshot's "probes" record */
 	enum gpuenv_layer layer;
 	unsigned flags;
 	int (*run)(struct probe_env *pe, struct snapshot *s);

@@ -99,16 +99,28 @@ static int parse_string(struct cur *c, char **ret)
 				return -EBADMSG;
 			c->pos++;
 			switch (e) {
-			case 'n': ch = '\n'; break;
-			case 't': ch = '\t'; break;
-			case 'r': ch = '\r'; break;
-			case '\\': case '\'': case '"': ch = e; break;
-			case '\n': continue; /* line continuation inside the string */
+			case 'n':
+				ch = '\n';
+				break;
+			case 't':
+				ch = '\t';
+				break;
+			case 'r':
+				ch = '\r';
+				break;
+			case '\\':
+			case '\'':
+			case '"':
+				ch = e;
+				break;
+			case '\n':
+				continue; /* line continuation inside the string */
 			case 'x': {
-				int h = c->pos + 1 < c->len ?
-						parse_hex_digit((unsigned char)c->p[c->pos]) : -1;
-				int l = h >= 0 ? parse_hex_digit((unsigned char)c->p[c->pos + 1]) :
-						 -1;
+				int h = c->pos + 1 < c->len
+						? parse_hex_digit((unsigned char)c->p[c->pos])
+						: -1;
+				int l = h >= 0 ? parse_hex_digit((unsigned char)c->p[c->pos + 1])
+					       : -1;
 
 				if (l < 0)
 					return -EBADMSG;
@@ -340,7 +352,8 @@ static int parse_value(struct cur *c, struct pyval *v)
 			v->kind = PYVAL_NONE;
 			return 0;
 		}
-		if ((n == 4 && memcmp(w, "True", 4) == 0) || (n == 5 && memcmp(w, "False", 5) == 0)) {
+		if ((n == 4 && memcmp(w, "True", 4) == 0) ||
+		    (n == 5 && memcmp(w, "False", 5) == 0)) {
 			v->kind = PYVAL_BOOL;
 			v->text = strndup(w, n);
 			return v->text ? 0 : -ENOMEM;
@@ -371,7 +384,8 @@ static int find_assign(const char *p, size_t len, const char *name, size_t *ret)
 
 			while (q < end && (p[q] == ' ' || p[q] == '\t'))
 				q++;
-			if (q < end && (p[q] == ':' || (p[q] == '=' && (q + 1 >= end || p[q + 1] != '=')))) {
+			if (q < end &&
+			    (p[q] == ':' || (p[q] == '=' && (q + 1 >= end || p[q + 1] != '=')))) {
 				*ret = pos;
 				found = true;
 			}

@@ -16,10 +16,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define PYFILE_MAX_DEPTH 8
-#define PYFILE_MAX_ITEMS 256      /* elements of one list / dict */
-#define PYFILE_MAX_STRING 4096    /* bytes of one string literal after unescaping */
-#define PYFILE_MAX_NAME 128
+#define PYFILE_MAX_DEPTH  8
+#define PYFILE_MAX_ITEMS  256  /* elements of one list / dict */
+#define PYFILE_MAX_STRING 4096 /* bytes of one string literal after unescaping */
+#define PYFILE_MAX_NAME	  128
 
 enum pyval_kind {
 	PYVAL_NONE,
@@ -33,9 +33,9 @@ enum pyval_kind {
 
 struct pyval {
 	enum pyval_kind kind;
-	char *text;            /* STR (unescaped), INT, BOOL */
-	struct pyval *items;   /* LIST, DICT values */
-	char **keys;           /* DICT: the string keys, parallel to items */
+	char *text;	     /* STR (unescaped), INT, BOOL */
+	struct pyval *items; /* LIST, DICT values */
+	char **keys;	     /* DICT: the string keys, parallel to items */
 	size_t n;
 };
 

@@ -42,20 +42,24 @@ struct parser {
 	struct toml_error *err;
 };
 
-#define FAIL(ps, reason)                     \
-	({                                   \
-		(ps)->err->line = (ps)->line; \
-		(ps)->err->why = (reason);   \
-		-EBADMSG;                    \
+#define FAIL(ps, reason)                                                                           \
+	({                                                                                         \
+		(ps)->err->line = (ps)->line;                                                      \
+		(ps)->err->why = (reason);                                                         \
+		-EBADMSG;                                                                          \
 	})
 
 const char *toml_type_name(enum toml_type t)
 {
 	static const char *const names[] = {
-		[TOML_TABLE] = "table",     [TOML_ARRAY_TABLE] = "array of tables",
-		[TOML_STRING] = "string",   [TOML_INTEGER] = "integer",
-		[TOML_FLOAT] = "float",     [TOML_BOOL] = "boolean",
-		[TOML_DATETIME] = "datetime", [TOML_ARRAY] = "array",
+		[TOML_TABLE] = "table",
+		[TOML_ARRAY_TABLE] = "array of tables",
+		[TOML_STRING] = "string",
+		[TOML_INTEGER] = "integer",
+		[TOML_FLOAT] = "float",
+		[TOML_BOOL] = "boolean",
+		[TOML_DATETIME] = "datetime",
+		[TOML_ARRAY] = "array",
 		[TOML_INLINE_TABLE] = "inline table",
 	};
 
@@ -268,13 +272,27 @@ static int parse_string(struct parser *ps, bool allow_multi, char **ret)
 			continue;
 		}
 		switch (c) {
-		case 'b': out[n++] = '\b'; break;
-		case 't': out[n++] = '\t'; break;
-		case 'n': out[n++] = '\n'; break;
-		case 'f': out[n++] = '\f'; break;
-		case 'r': out[n++] = '\r'; break;
-		case '"': out[n++] = '"'; break;
-		case '\\': out[n++] = '\\'; break;
+		case 'b':
+			out[n++] = '\b';
+			break;
+		case 't':
+			out[n++] = '\t';
+			break;
+		case 'n':
+			out[n++] = '\n';
+			break;
+		case 'f':
+			out[n++] = '\f';
+			break;
+		case 'r':
+			out[n++] = '\r';
+			break;
+		case '"':
+			out[n++] = '"';
+			break;
+		case '\\':
+			out[n++] = '\\';
+			break;
 		case 'u':
 		case 'U': {
 			unsigned digits = c == 'u' ? 4 : 8;
@@ -400,7 +418,8 @@ static int expand_path(struct parser *ps, char **in, char ***ret)
 {
 	_cleanup_strv_free_ char **out = NULL;
 
-	STRV_FOREACH(s, in) {
+	STRV_FOREACH(s, in)
+	{
 		struct atable *at;
 		int r = strv_push(&out, *s);
 
@@ -438,11 +457,11 @@ static int add_entry(struct parser *ps, char **key, struct toml_value *v)
 				strv_free(key);
 				return 0;
 			}
-			const char *why = x->v.type == TOML_TABLE && v->type == TOML_TABLE ?
-						  "table defined twice" :
-					  is_leaf(x->v.type) != is_leaf(v->type) ?
-						  "key is both a value and a table" :
-						  "duplicate key";
+			const char *why = x->v.type == TOML_TABLE && v->type == TOML_TABLE
+						  ? "table defined twice"
+					  : is_leaf(x->v.type) != is_leaf(v->type)
+						  ? "key is both a value and a table"
+						  : "duplicate key";
 
 			strv_free(key);
 			value_done(v);
@@ -524,8 +543,7 @@ static int count_value(struct parser *ps)
 	return 0;
 }
 
-static int parse_value(struct parser *ps, struct toml_value *v, char **flatten_at,
-		       unsigned depth);
+static int parse_value(struct parser *ps, struct toml_value *v, char **flatten_at, unsigned depth);
 
 /* Digits with single underscores between them; returns the count of digits. */
 static size_t scan_digits(struct parser *ps, const char **q, int (*ok)(int))
@@ -573,9 +591,9 @@ static int parse_datetime(struct parser *ps, struct toml_value *v)
 	const char *q = ps->p;
 
 	/* Full date, local time, or date-time (RFC 3339 with TOML's space and local forms). */
-	while (q < ps->end && (is_dec((unsigned char)*q) || strchr("-:.TtZz+", *q) ||
-			       (*q == ' ' && q + 1 < ps->end && is_dec((unsigned char)q[1]) &&
-				q - ps->p == 10)))
+	while (q < ps->end &&
+	       (is_dec((unsigned char)*q) || strchr("-:.TtZz+", *q) ||
+		(*q == ' ' && q + 1 < ps->end && is_dec((unsigned char)q[1]) && q - ps->p == 10)))
 		q++;
 	if (!at_value_end(ps, q) || q - ps->p < 8)
 		return FAIL(ps, "malformed date or time");
@@ -721,7 +739,8 @@ static int parse_array(struct parser *ps, struct toml_value *v, unsigned depth)
 			ps->p++;
 			return 0;
 		}
-		return FAIL(ps, at_eof(ps) ? "unterminated array" : "expected ',' or ']' in an array");
+		return FAIL(ps,
+			    at_eof(ps) ? "unterminated array" : "expected ',' or ']' in an array");
 	}
 }
 
@@ -731,11 +750,11 @@ static int concat_path(char *const *a, char *const *b, char ***ret)
 	int r;
 
 	STRV_FOREACH(s, (char **)a)
-		if ((r = strv_push(&out, *s)) < 0)
-			return r;
+	if ((r = strv_push(&out, *s)) < 0)
+		return r;
 	STRV_FOREACH(s, (char **)b)
-		if ((r = strv_push(&out, *s)) < 0)
-			return r;
+	if ((r = strv_push(&out, *s)) < 0)
+		return r;
 	*ret = TAKE_PTR(out);
 	return 0;
 }
@@ -788,12 +807,13 @@ static int parse_inline_table(struct parser *ps, struct toml_value *v, char **fl
 		} else {
 			/* Duplicate check within a dropped table: compare the joined keys. */
 			STRV_FOREACH(s, key)
-				jl += strlen(*s) + 1;
+			jl += strlen(*s) + 1;
 			joined = malloc(jl + 1);
 			if (!joined)
 				return -ENOMEM;
 			joined[0] = '\0';
-			STRV_FOREACH(s, key) {
+			STRV_FOREACH(s, key)
+			{
 				strcat(joined, *s);
 				strcat(joined, "\x1f");
 			}
@@ -828,8 +848,7 @@ static int parse_inline_table(struct parser *ps, struct toml_value *v, char **fl
 }
 
 /* A value at ps->p. flatten_at: the key path an inline table here is flattened into. */
-static int parse_value(struct parser *ps, struct toml_value *v, char **flatten_at,
-		       unsigned depth)
+static int parse_value(struct parser *ps, struct toml_value *v, char **flatten_at, unsigned depth)
 {
 	int r;
 

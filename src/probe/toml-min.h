@@ -16,14 +16,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TOML_MAX_INPUT ((size_t)1 << 20) /* bytes */
-#define TOML_MAX_ENTRIES 4096u            /* keys + table headers */
-#define TOML_MAX_VALUES 16384u            /* values, array items included */
-#define TOML_MAX_DEPTH 16u                /* nested arrays / inline tables */
-#define TOML_MAX_KEY_PARTS 32u            /* segments of one key path */
+#define TOML_MAX_INPUT	   ((size_t)1 << 20) /* bytes */
+#define TOML_MAX_ENTRIES   4096u	     /* keys + table headers */
+#define TOML_MAX_VALUES	   16384u	     /* values, array items included */
+#define TOML_MAX_DEPTH	   16u		     /* nested arrays / inline tables */
+#define TOML_MAX_KEY_PARTS 32u		     /* segments of one key path */
 
 enum toml_type {
-	TOML_TABLE,       /* a [table] header or an implicit one; no value */
+	TOML_TABLE,	  /* a [table] header or an implicit one; no value */
 	TOML_ARRAY_TABLE, /* a [[name]]: its elements are the tables name.#0, name.#1 … */
 	TOML_STRING,
 	TOML_INTEGER,
@@ -36,9 +36,9 @@ enum toml_type {
 
 struct toml_value {
 	enum toml_type type;
-	char *str;                /* STRING: decoded text; FLOAT, DATETIME: the token as written */
-	int64_t i;                /* INTEGER */
-	bool b;                   /* BOOL */
+	char *str;		  /* STRING: decoded text; FLOAT, DATETIME: the token as written */
+	int64_t i;		  /* INTEGER */
+	bool b;			  /* BOOL */
 	struct toml_value *items; /* ARRAY */
 	size_t n_items;
 };

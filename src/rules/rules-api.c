@@ -41,7 +41,8 @@ GPUENV_API size_t gpuenv_doctor_get_finding_count(const struct gpuenv_doctor *d)
 }
 
 GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i,
-					 const char **ret_rule_id, enum gpuenv_severity *ret_severity,
+					 const char **ret_rule_id,
+					 enum gpuenv_severity *ret_severity,
 					 enum gpuenv_layer *ret_layer, const char **ret_message)
 {
 	const struct diagnosis *dg = (const struct diagnosis *)d;

@@ -41,14 +41,16 @@ RULE_CHECK(check_container_no_gpu_devices)
 		return;
 	/* The container sees the machine's PCI bus: with no NVIDIA GPU on it, there is nothing
 	 * to pass in (hardware.no-gpu says so). Without a readable bus, go by the request. */
-	if (snap_present(snap_get(root, "hardware.pci_devices")) ?
-		    gpus_count(root, gpu_is_nvidia) == 0 : !snap_str(vis))
+	if (snap_present(snap_get(root, "hardware.pci_devices"))
+		    ? gpus_count(root, gpu_is_nvidia) == 0
+		    : !snap_str(vis))
 		return;
-	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-			 "in a container (%s) with no /dev/nvidia* device%s",
-			 snap_get_str(root, "container.cgroup_engine") ?:
-			 (snap_present(snap_get(root, "container.dockerenv")) ? "docker" : "podman"),
-			 snap_str(vis) ? ", although NVIDIA_VISIBLE_DEVICES asks for GPUs" : "");
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, NULL, "in a container (%s) with no /dev/nvidia* device%s",
+		snap_get_str(root, "container.cgroup_engine")
+			?: (snap_present(snap_get(root, "container.dockerenv")) ? "docker"
+										: "podman"),
+		snap_str(vis) ? ", although NVIDIA_VISIBLE_DEVICES asks for GPUs" : "");
 	finding_fact(f, "container.dockerenv", snap_get(root, "container.dockerenv"));
 	finding_fact(f, "container.containerenv", snap_get(root, "container.containerenv"));
 	finding_fact(f, "container.cgroup_engine", snap_get(root, "container.cgroup_engine"));
@@ -71,7 +73,8 @@ RULE_CHECK(check_visible_devices_void)
 	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 			 "NVIDIA_VISIBLE_DEVICES=%s: the NVIDIA container runtime exposes no GPU%s",
 			 *v ? v : "\"\"",
-			 streq(v, "none") ? " (driver libraries only)" : " and no driver libraries");
+			 streq(v, "none") ? " (driver libraries only)"
+					  : " and no driver libraries");
 	finding_fact(f, VISIBLE, vis);
 	finding_fact(f, "driver.device_nodes.nvidiactl",
 		     snap_get(root, "driver.device_nodes.nvidiactl"));
@@ -130,13 +133,15 @@ static enum tri requirement(const char *req, const char *drv, const char *drv_cu
 
 	if (strv_split(req, " \t", &alts) < 0)
 		return UNKNOWN;
-	STRV_FOREACH(a, alts) {
+	STRV_FOREACH(a, alts)
+	{
 		_cleanup_strv_free_ char **cs = NULL;
 		enum tri all = YES;
 
 		if (strv_split(*a, ",", &cs) < 0)
 			return UNKNOWN;
-		STRV_FOREACH(one, cs) {
+		STRV_FOREACH(one, cs)
+		{
 			enum tri t = constraint(*one, drv, drv_cuda);
 
 			if (t == NO) {
@@ -190,7 +195,8 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 	case DRIVER_LOADED:
 		break;
 	case DRIVER_NONE:
-		rule_skip(c, NULL, "could not read the host driver version: /sys/module/nvidia/version "
+		rule_skip(c, NULL,
+			  "could not read the host driver version: /sys/module/nvidia/version "
 			  "and /proc/driver/nvidia/version are absent");
 		return;
 	case DRIVER_UNKNOWN:
@@ -198,8 +204,10 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 		return;
 	}
 	if (facts_driver_branch(drv, &b) < 0 || !b->cuda_version_reported) {
-		rule_skip(c, NULL, "driver %s: the CUDA version its branch reports is not in the "
-			  "knowledge base", drv);
+		rule_skip(c, NULL,
+			  "driver %s: the CUDA version its branch reports is not in the "
+			  "knowledge base",
+			  drv);
 		return;
 	}
 	if (req)
@@ -219,19 +227,22 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 	if (sat == UNKNOWN && !newer)
 		return; /* only a brand=/arch= alternative could hold: needs NVML (phase 2) */
 	if (cuda_requirement(image, &cr) == 0 && cuda_driver_judge(&cr, drv) == LINK_DEGRADED)
-		f = rule_finding(c, GPUENV_SEVERITY_WARNING, NULL,
-				 "the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s: "
-				 "%sthe code runs through minor-version compatibility (CUDA %u.x on "
-				 ">= %s), limited features and no PTX JIT",
-				 image, drv, b->branch, b->cuda_version_reported,
-				 sat == NO ? "the container runtime refuses NVIDIA_REQUIRE_CUDA unless "
-					     "NVIDIA_DISABLE_REQUIRE is set; " : "",
-				 cr.major, cr.mc->linux_min_driver);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_WARNING, NULL,
+			"the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s: "
+			"%sthe code runs through minor-version compatibility (CUDA %u.x on "
+			">= %s), limited features and no PTX JIT",
+			image, drv, b->branch, b->cuda_version_reported,
+			sat == NO ? "the container runtime refuses NVIDIA_REQUIRE_CUDA unless "
+				    "NVIDIA_DISABLE_REQUIRE is set; "
+				  : "",
+			cr.major, cr.mc->linux_min_driver);
 	else
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-				 "the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s%s",
-				 image, drv, b->branch, b->cuda_version_reported,
-				 sat == NO ? ": NVIDIA_REQUIRE_CUDA is not satisfied" : "");
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s%s",
+			image, drv, b->branch, b->cuda_version_reported,
+			sat == NO ? ": NVIDIA_REQUIRE_CUDA is not satisfied" : "");
 	finding_fact(f, "container.requested.NVIDIA_REQUIRE_CUDA", reqn);
 	finding_fact(f, "environment.CUDA_VERSION", cvn);
 	finding_fact(f, "driver.nvidia.module_version", fact);
@@ -268,8 +279,10 @@ RULE_CHECK(check_no_nvidia_runtime)
 	const struct snap_node *druns = snap_get(root, HOST "docker.runtimes");
 	const struct snap_node *cruns = snap_get(root, HOST "containerd.runtimes");
 	const struct snap_node *dis = snap_get(root, HOST "containerd.disabled_plugins");
-	const struct snap_node *hook = snap_get(root, HOST "toolkit.binaries.nvidia-container-runtime-hook");
-	const struct snap_node *tkh = snap_get(root, HOST "toolkit.binaries.nvidia-container-toolkit");
+	const struct snap_node *hook =
+		snap_get(root, HOST "toolkit.binaries.nvidia-container-runtime-hook");
+	const struct snap_node *tkh =
+		snap_get(root, HOST "toolkit.binaries.nvidia-container-toolkit");
 	const struct snap_node *fact;
 	const char *drv;
 	bool docker = snap_present(dockerd), cri = snap_present(ctrd), docker_ok = false,
@@ -288,7 +301,8 @@ RULE_CHECK(check_no_nvidia_runtime)
 		cri = false;
 	if (!docker && !cri)
 		return;
-	if (gpus_count(root, gpu_is_nvidia) == 0 && nvidia_driver(root, &drv, &fact) != DRIVER_LOADED)
+	if (gpus_count(root, gpu_is_nvidia) == 0 &&
+	    nvidia_driver(root, &drv, &fact) != DRIVER_LOADED)
 		return;
 	specs = cdi_spec_count(root);
 	/* Docker: the nvidia runtime in daemon.json, the prestart hook `--gpus` uses, or CDI. */
@@ -299,7 +313,8 @@ RULE_CHECK(check_no_nvidia_runtime)
 	/* containerd's CRI plugin (Kubernetes): an nvidia runtime or CDI. */
 	for (size_t i = 0; i < snap_count(dis); i++)
 		if (streq(snap_str(snap_at(dis, i)) ?: "", "cri") ||
-		    streq(snap_str(snap_at(dis, i)) ?: "", snap_get_str(root, HOST "containerd.cri_plugin") ?: ""))
+		    streq(snap_str(snap_at(dis, i)) ?: "",
+			  snap_get_str(root, HOST "containerd.cri_plugin") ?: ""))
 			cri = false;
 	for (size_t i = 0; i < snap_count(cruns); i++)
 		cri_ok |= str_has(snap_get_str(snap_at(cruns, i), "binary_name"), "nvidia") ||
@@ -313,22 +328,27 @@ RULE_CHECK(check_no_nvidia_runtime)
 			 "/etc/cdi or /var/run/cdi%s",
 			 docker && !docker_ok ? "Docker (" : "",
 			 docker && !docker_ok ? snap_str(dockerd) : "",
-			 docker && !docker_ok ? (cri && !cri_ok ? ") and containerd's CRI plugin are installed" :
-						 ") is installed") :
-						"containerd with its CRI plugin is installed",
-			 docker && !docker_ok ? " in /etc/docker/daemon.json" : " in containerd's config",
+			 docker && !docker_ok
+				 ? (cri && !cri_ok ? ") and containerd's CRI plugin are installed"
+						   : ") is installed")
+				 : "containerd with its CRI plugin is installed",
+			 docker && !docker_ok ? " in /etc/docker/daemon.json"
+					      : " in containerd's config",
 			 docker && !docker_ok ? ": `docker run --gpus all` fails" : "");
 	if (docker) {
 		finding_fact(f, HOST "docker.dockerd", dockerd);
-		finding_fact(f, HOST "docker.daemon_json", snap_get(root, HOST "docker.daemon_json"));
-		finding_evidence(f, HOST "docker.runtimes", snap_source(snap_get(root,
-				 HOST "docker.daemon_json")) ?: "/etc/docker/daemon.json", "%zu runtime(s)",
-				 snap_count(druns));
+		finding_fact(f, HOST "docker.daemon_json",
+			     snap_get(root, HOST "docker.daemon_json"));
+		finding_evidence(f, HOST "docker.runtimes",
+				 snap_source(snap_get(root, HOST "docker.daemon_json"))
+					 ?: "/etc/docker/daemon.json",
+				 "%zu runtime(s)", snap_count(druns));
 	}
 	if (cri) {
 		finding_fact(f, HOST "containerd.config", snap_get(root, HOST "containerd.config"));
-		finding_evidence(f, HOST "containerd.runtimes", snap_source(snap_get(root,
-				 HOST "containerd.config")) ?: "/etc/containerd/config.toml",
+		finding_evidence(f, HOST "containerd.runtimes",
+				 snap_source(snap_get(root, HOST "containerd.config"))
+					 ?: "/etc/containerd/config.toml",
 				 "%zu runtime(s)", snap_count(cruns));
 	}
 	finding_fact(f, HOST "toolkit.binaries.nvidia-container-runtime-hook", hook);
@@ -366,11 +386,12 @@ RULE_CHECK(check_cdi_spec_stale)
 			continue;
 		if (!sv || version_cmp_str(sv, drv) == 0)
 			continue;
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, path,
-				 "the CDI spec %s was generated for driver %s, the loaded driver is "
-				 "%s: it mounts libraries that no longer exist, and containers "
-				 "started with --device nvidia.com/gpu=… fail",
-				 path, sv, drv);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, path,
+			"the CDI spec %s was generated for driver %s, the loaded driver is "
+			"%s: it mounts libraries that no longer exist, and containers "
+			"started with --device nvidia.com/gpu=… fail",
+			path, sv, drv);
 		snprintf(key, sizeof(key), HOST "cdi_specs.%zu.driver_version", i);
 		finding_fact(f, key, snap_child(sp, "driver_version"));
 		snprintf(key, sizeof(key), HOST "cdi_specs.%zu.driver_version_source", i);

@@ -58,7 +58,8 @@ static void nvidia_gpus_evidence(struct finding *f, const struct snap_node *root
 }
 
 /* The driver's branch row; false (the rule skipped) when the knowledge base lacks it. */
-static bool driver_branch(struct rule_ctx *c, const char *ver, const struct facts_driver_branch **ret)
+static bool driver_branch(struct rule_ctx *c, const char *ver,
+			  const struct facts_driver_branch **ret)
 {
 	if (facts_driver_branch(ver, ret) < 0) {
 		rule_skip(c, NULL, "driver %s: its branch is not in the knowledge base", ver);
@@ -69,8 +70,10 @@ static bool driver_branch(struct rule_ctx *c, const char *ver, const struct fact
 
 static void driver_evidence(struct finding *f, const struct snap_node *root)
 {
-	finding_fact(f, "driver.nvidia.module_version", snap_get(root, "driver.nvidia.module_version"));
-	finding_fact(f, "driver.kernel_modules.nvidia", snap_get(root, "driver.kernel_modules.nvidia"));
+	finding_fact(f, "driver.nvidia.module_version",
+		     snap_get(root, "driver.nvidia.module_version"));
+	finding_fact(f, "driver.kernel_modules.nvidia",
+		     snap_get(root, "driver.kernel_modules.nvidia"));
 }
 
 RULE_CHECK(check_module_not_loaded)
@@ -89,11 +92,12 @@ RULE_CHECK(check_module_not_loaded)
 		return;
 	snap_bool(ms, &modules);
 	if (!modules)
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-				 "%zu NVIDIA GPU(s) but no nvidia driver: this kernel has no "
-				 "loadable-module support (no /proc/modules), so nvidia.ko cannot be "
-				 "loaded into it",
-				 n);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"%zu NVIDIA GPU(s) but no nvidia driver: this kernel has no "
+			"loadable-module support (no /proc/modules), so nvidia.ko cannot be "
+			"loaded into it",
+			n);
 	else
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 				 "%zu NVIDIA GPU(s) but the nvidia kernel module is not loaded", n);
@@ -127,9 +131,10 @@ RULE_CHECK(check_secure_boot_unsigned)
 		return;
 	if (snap_present(signer))
 		return; /* signed: whether its key is enrolled needs the MOK list (phase 2) */
-	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-			 "Secure Boot is on and %s is not signed: the kernel will refuse to load it",
-			 snap_str(path));
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, NULL,
+		"Secure Boot is on and %s is not signed: the kernel will refuse to load it",
+		snap_str(path));
 	finding_fact(f, "driver.secure_boot.enabled", sb);
 	finding_fact(f, "driver.nvidia.module_file.path", path);
 	finding_fact(f, "driver.nvidia.module_file.signer", signer);
@@ -172,7 +177,8 @@ RULE_CHECK(check_nouveau_bound)
 
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);
-		bool bl = snap_get_bool_default(root, "driver.nouveau_blacklisted.blacklist", false);
+		bool bl =
+			snap_get_bool_default(root, "driver.nouveau_blacklisted.blacklist", false);
 		struct finding *f;
 		char name[64];
 
@@ -183,7 +189,8 @@ RULE_CHECK(check_nouveau_bound)
 				 "bind it%s",
 				 gpu_bus(g),
 				 bl ? " (nouveau is blacklisted in modprobe.d, but not in the "
-				      "initramfs the kernel booted with)" : "");
+				      "initramfs the kernel booted with)"
+				    : "");
 		snprintf(name, sizeof(name), "hardware.gpus.%zu.driver", i);
 		finding_fact(f, name, snap_child(g, "driver"));
 		finding_fact(f, "driver.kernel_modules.nouveau",
@@ -232,7 +239,8 @@ RULE_CHECK(check_device_nodes_missing)
 			 ver, missing, strchr(missing + 1, ' ') ? "are" : "is");
 	finding_fact(f, "driver.nvidia.module_version", fact);
 	finding_fact(f, "driver.device_nodes.nvidiactl", ctl);
-	finding_evidence(f, "driver.device_nodes.nvidia_gpus", "/dev", "%zu node(s)", snap_count(gpus));
+	finding_evidence(f, "driver.device_nodes.nvidia_gpus", "/dev", "%zu node(s)",
+			 snap_count(gpus));
 	finding_fact(f, "driver.device_nodes.nvidia_uvm", uvm);
 	finding_fact(f, "driver.kernel_modules.nvidia_uvm",
 		     snap_get(root, "driver.kernel_modules.nvidia_uvm"));
@@ -283,8 +291,10 @@ RULE_CHECK(check_branch_drops_gpu)
 		if (!gpu_is_nvidia(g))
 			continue;
 		if (gpu_facts(g, &fg) < 0 || fg->cc_major < 0) {
-			rule_skip(c, gpu_bus(g), "GPU %s (%s): its compute capability is not in the "
-				  "knowledge base", gpu_bus(g), snap_get_str(g, "device_id"));
+			rule_skip(c, gpu_bus(g),
+				  "GPU %s (%s): its compute capability is not in the "
+				  "knowledge base",
+				  gpu_bus(g), snap_get_str(g, "device_id"));
 			continue;
 		}
 		cc = (unsigned)(fg->cc_major * 10 + fg->cc_minor);
@@ -292,18 +302,21 @@ RULE_CHECK(check_branch_drops_gpu)
 		if (cc >= oldest && !open_refuses)
 			continue;
 		if (cc < oldest)
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
-					 "%s (%s, compute capability %s) is not supported by driver "
-					 "branch R%u (oldest: %s, %s); the driver ignores it%s",
-					 fg->product, fg->architecture, fg->compute_capability,
-					 b->branch, b->oldest_arch, b->oldest_cc,
-					 facts_unconfirmed(b->confidence) ?
-						 " (the branch row is unconfirmed)" : "");
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
+				"%s (%s, compute capability %s) is not supported by driver "
+				"branch R%u (oldest: %s, %s); the driver ignores it%s",
+				fg->product, fg->architecture, fg->compute_capability, b->branch,
+				b->oldest_arch, b->oldest_cc,
+				facts_unconfirmed(b->confidence)
+					? " (the branch row is unconfirmed)"
+					: "");
 		else
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
-					 "%s (%s, compute capability %s) has no GSP: the open nvidia.ko "
-					 "of %s refuses it; it needs the proprietary kernel module",
-					 fg->product, fg->architecture, fg->compute_capability, ver);
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
+				"%s (%s, compute capability %s) has no GSP: the open nvidia.ko "
+				"of %s refuses it; it needs the proprietary kernel module",
+				fg->product, fg->architecture, fg->compute_capability, ver);
 		finding_fact(f, "driver.nvidia.module_version", fact);
 		finding_fact(f, "driver.nvidia.flavor", snap_get(root, "driver.nvidia.flavor"));
 		snprintf(name, sizeof(name), "hardware.gpus.%zu.device_id", i);
@@ -311,19 +324,22 @@ RULE_CHECK(check_branch_drops_gpu)
 		finding_evidence(f, "facts.gpu.compute_capability", fg->source, "%s: %s (%s)",
 				 fg->product, fg->compute_capability, fg->architecture);
 		if (cc < oldest)
-			finding_evidence(f, "facts.driver_branches.oldest_cc", b->source, "R%u: %s (%s)",
-					 b->branch, b->oldest_cc, b->oldest_arch);
+			finding_evidence(f, "facts.driver_branches.oldest_cc", b->source,
+					 "R%u: %s (%s)", b->branch, b->oldest_cc, b->oldest_arch);
 		else
 			finding_evidence(f, "facts.thresholds.open_kernel_module_min_cc",
 					 open_min->source, "%s", open_min->value);
 		if (cc < oldest)
-			finding_fix(f, "# install the last driver branch for %s GPUs (gpuenv facts "
-				       "driver <branch> shows each branch's oldest architecture)",
+			finding_fix(f,
+				    "# install the last driver branch for %s GPUs (gpuenv facts "
+				    "driver <branch> shows each branch's oldest architecture)",
 				    fg->architecture);
 		else
-			finding_fix(f, "# install the proprietary kernel module flavour of the "
-				       "driver (e.g. nvidia-driver-%u rather than -open), or a "
-				       "Turing-or-newer GPU", b->branch);
+			finding_fix(f,
+				    "# install the proprietary kernel module flavour of the "
+				    "driver (e.g. nvidia-driver-%u rather than -open), or a "
+				    "Turing-or-newer GPU",
+				    b->branch);
 		finding_rule_verify(f);
 	}
 }
@@ -352,9 +368,10 @@ RULE_CHECK(check_branch_eol)
 	if (r == 1 && eol > asof->number)
 		return;
 	if (r == 1)
-		f = rule_finding(c, GPUENV_SEVERITY_WARNING, NULL,
-				 "driver %s is branch R%u, end of life %s (knowledge base as of %s)",
-				 ver, b->branch, b->datacenter_eol, asof->value);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_WARNING, NULL,
+			"driver %s is branch R%u, end of life %s (knowledge base as of %s)", ver,
+			b->branch, b->datacenter_eol, asof->value);
 	else
 		f = rule_finding(c, GPUENV_SEVERITY_WARNING, NULL,
 				 "driver %s is branch R%u, which NVIDIA lists as end of life", ver,
@@ -390,7 +407,8 @@ static bool error_names(const struct snap_node *fact, const char *what)
 
 RULE_CHECK(check_nvml_version_mismatch)
 {
-	static const char *const libs[] = { "driver.userspace.libnvidia_ml", "driver.userspace.libcuda" };
+	static const char *const libs[] = { "driver.userspace.libnvidia_ml",
+					    "driver.userspace.libcuda" };
 	const struct snap_node *nvml_init = snap_get(root, "driver.nvml.init");
 	const struct snap_node *cuda_init = snap_get(root, "driver.cuda.init");
 	const struct snap_node *am = snap_get(root, "driver.kernel_log.api_mismatch");
@@ -434,25 +452,30 @@ RULE_CHECK(check_nvml_version_mismatch)
 	if (!user && log_mismatch)
 		user = snap_get_str(am, "client_version");
 	if (container && user && user_dir)
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-				 "in the container ld.so loads the %s driver libraries from %s, but "
-				 "the host's kernel module is %s: stale driver libraries in the image "
-				 "shadow the ones the NVIDIA runtime injects (\"Failed to initialize "
-				 "NVML: Driver/library version mismatch\")",
-				 user, user_dir, ver);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"in the container ld.so loads the %s driver libraries from %s, but "
+			"the host's kernel module is %s: stale driver libraries in the image "
+			"shadow the ones the NVIDIA runtime injects (\"Failed to initialize "
+			"NVML: Driver/library version mismatch\")",
+			user, user_dir, ver);
 	else if (user)
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-				 "kernel module %s is loaded, but the user-space driver is %s (%s): "
-				 "\"Failed to initialize NVML: Driver/library version mismatch\" until "
-				 "the module is reloaded (a reboot is pending after a driver upgrade)",
-				 ver, user, user_lib ?: "?");
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"kernel module %s is loaded, but the user-space driver is %s (%s): "
+			"\"Failed to initialize NVML: Driver/library version mismatch\" until "
+			"the module is reloaded (a reboot is pending after a driver upgrade)",
+			ver, user, user_lib ?: "?");
 	else
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-				 "kernel module %s is loaded and the user-space driver does not match "
-				 "it: %s",
-				 ver, rm_mismatch ? "nvmlInit answers NVML_ERROR_LIB_RM_VERSION_MISMATCH" :
-						    "cuInit answers CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)");
-	finding_fact(f, "driver.nvidia.module_version", snap_get(root, "driver.nvidia.module_version"));
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"kernel module %s is loaded and the user-space driver does not match "
+			"it: %s",
+			ver,
+			rm_mismatch ? "nvmlInit answers NVML_ERROR_LIB_RM_VERSION_MISMATCH"
+				    : "cuInit answers CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)");
+	finding_fact(f, "driver.nvidia.module_version",
+		     snap_get(root, "driver.nvidia.module_version"));
 	finding_fact(f, "driver.nvidia.proc_version", snap_get(root, "driver.nvidia.proc_version"));
 	for (size_t i = 0; i < ARRAY_SIZE(libs); i++) {
 		char name[96];
@@ -462,7 +485,8 @@ RULE_CHECK(check_nvml_version_mismatch)
 			finding_fact(f, name, snap_get(root, name));
 	}
 	if (snap_present(snap_get(root, "driver.nvml.nvml_version")))
-		finding_fact(f, "driver.nvml.nvml_version", snap_get(root, "driver.nvml.nvml_version"));
+		finding_fact(f, "driver.nvml.nvml_version",
+			     snap_get(root, "driver.nvml.nvml_version"));
 	if (rm_mismatch)
 		finding_fact(f, "driver.nvml.init", nvml_init);
 	if (error_names(cuda_init, "(803)"))
@@ -481,10 +505,14 @@ RULE_CHECK(check_nvml_version_mismatch)
 			snprintf(name, sizeof(name), "container.injected_libraries.%zu.version", i);
 			finding_fact(f, name, snap_child(snap_at(inj, i), "version"));
 		}
-		finding_fact(f, "environment.LD_LIBRARY_PATH", snap_get(root, "environment.LD_LIBRARY_PATH"));
+		finding_fact(f, "environment.LD_LIBRARY_PATH",
+			     snap_get(root, "environment.LD_LIBRARY_PATH"));
 		if (user_dir)
-			finding_fix(f, "# drop %s from LD_LIBRARY_PATH, or delete the driver libraries "
-				       "the image carries there (libcuda.so*, libnvidia-*.so*)", user_dir);
+			finding_fix(
+				f,
+				"# drop %s from LD_LIBRARY_PATH, or delete the driver libraries "
+				"the image carries there (libcuda.so*, libnvidia-*.so*)",
+				user_dir);
 		finding_fix(f, "# never COPY driver libraries into an image: the NVIDIA Container "
 			       "Toolkit injects the host's own at start");
 		finding_verify(f, "ldconfig -p | grep -E 'libcuda.so.1|libnvidia-ml.so.1'");
@@ -506,7 +534,8 @@ static bool compute_node(const char *path, bool rocm)
 
 	if (!path)
 		return false;
-	if (streq(path, "/dev/nvidiactl") || streq(path, "/dev/nvidia-uvm") || streq(path, "/dev/kfd"))
+	if (streq(path, "/dev/nvidiactl") || streq(path, "/dev/nvidia-uvm") ||
+	    streq(path, "/dev/kfd"))
 		return true;
 	if (startswith(path, "/dev/dri/renderD"))
 		return rocm;
@@ -589,8 +618,8 @@ RULE_CHECK(check_no_permission)
 			first_i = i;
 		}
 		if (n < 3)
-			strbuf_printf(&denied, "%s%s (%s, uid %" PRId64 ", group %s)", n ? ", " : "",
-				      path, mode, uid, grp ?: "?");
+			strbuf_printf(&denied, "%s%s (%s, uid %" PRId64 ", group %s)",
+				      n ? ", " : "", path, mode, uid, grp ?: "?");
 		n++;
 		snprintf(gname, sizeof(gname), "%s", grp ?: "");
 		if (grp && ((m >> 3) & 6) == 6 && !strstr(strbuf_str(&groups), gname))
@@ -611,7 +640,8 @@ RULE_CHECK(check_no_permission)
 	else
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 				 "nvmlInit answers NVML_ERROR_NO_PERMISSION for the judged process "
-				 "(uid %" PRId64 ")", euid);
+				 "(uid %" PRId64 ")",
+				 euid);
 	finding_fact(f, "host.process.euid", snap_child(proc, "euid"));
 	{
 		const struct snap_node *gl = snap_child(proc, "groups");
@@ -620,8 +650,10 @@ RULE_CHECK(check_no_permission)
 		for (size_t i = 0; i < snap_count(gl); i++)
 			strbuf_printf(&names, "%s%s", i ? "," : "",
 				      snap_get_str(snap_at(gl, i), "name") ?: "?");
-		finding_evidence(f, "host.process.groups", snap_source(snap_child(snap_at(gl, 0), "gid"))
-				 ?: "/proc/self/status", "%s", names.len ? strbuf_str(&names) : "none");
+		finding_evidence(f, "host.process.groups",
+				 snap_source(snap_child(snap_at(gl, 0), "gid"))
+					 ?: "/proc/self/status",
+				 "%s", names.len ? strbuf_str(&names) : "none");
 		strbuf_done(&names);
 	}
 	if (first) {
@@ -635,8 +667,10 @@ RULE_CHECK(check_no_permission)
 	if (nvml_denied)
 		finding_fact(f, "driver.nvml.init", nvml_init);
 	if (groups.len)
-		finding_fix(f, "sudo usermod -aG %s $USER   # then log out and in again (newgrp %s "
-			       "for one shell)", strbuf_str(&groups),
+		finding_fix(f,
+			    "sudo usermod -aG %s $USER   # then log out and in again (newgrp %s "
+			    "for one shell)",
+			    strbuf_str(&groups),
 			    strchr(strbuf_str(&groups), ',') ? "<group>" : strbuf_str(&groups));
 	finding_rule_fix(f);
 	finding_rule_verify(f);
@@ -667,25 +701,28 @@ RULE_CHECK(check_xid_errors)
 		snap_get_int(e, "count", &count);
 		if (facts_xid((unsigned)code, &x) < 0) {
 			f = rule_finding(c, GPUENV_SEVERITY_WARNING, bus,
-					 "Xid %" PRId64 " on GPU %s (%" PRId64 " time(s), last %s): "
+					 "Xid %" PRId64 " on GPU %s (%" PRId64
+					 " time(s), last %s): "
 					 "\"%s\" — this code is not in gpuenv's Xid table",
 					 code, bus, count, snap_get_str(e, "last_timestamp") ?: "?",
 					 snap_get_str(e, "text") ?: "");
 		} else {
 			fatal = x->severity && streq(x->severity, "FATAL");
-			sev = fatal ? (x->application_error ? GPUENV_SEVERITY_WARNING :
-							     GPUENV_SEVERITY_ERROR) :
-				      (x->application_error ? GPUENV_SEVERITY_INFO :
-							      GPUENV_SEVERITY_WARNING);
-			f = rule_finding(c, sev, bus,
-					 "Xid %" PRId64 " on GPU %s (%" PRId64 " time(s), last %s): %s "
-					 "(%s, %s%s)",
-					 code, bus, count, snap_get_str(e, "last_timestamp") ?: "?",
-					 x->description ?: x->mnemonic, x->mnemonic,
-					 fatal ? "fatal" : "non-fatal",
-					 x->application_error ? ", usually an application error" : "");
-			finding_evidence(f, "facts.xid", x->source, "%u %s: %s, %s", x->xid, x->mnemonic,
-					 x->severity ?: "?", x->resolution_bucket ?: "?");
+			sev = fatal ? (x->application_error ? GPUENV_SEVERITY_WARNING
+							    : GPUENV_SEVERITY_ERROR)
+				    : (x->application_error ? GPUENV_SEVERITY_INFO
+							    : GPUENV_SEVERITY_WARNING);
+			f = rule_finding(
+				c, sev, bus,
+				"Xid %" PRId64 " on GPU %s (%" PRId64 " time(s), last %s): %s "
+				"(%s, %s%s)",
+				code, bus, count, snap_get_str(e, "last_timestamp") ?: "?",
+				x->description ?: x->mnemonic, x->mnemonic,
+				fatal ? "fatal" : "non-fatal",
+				x->application_error ? ", usually an application error" : "");
+			finding_evidence(f, "facts.xid", x->source, "%u %s: %s, %s", x->xid,
+					 x->mnemonic, x->severity ?: "?",
+					 x->resolution_bucket ?: "?");
 			if (x->recommended_action)
 				finding_fix(f, "# %s", x->recommended_action);
 		}

@@ -54,8 +54,8 @@ const char *rule_severity_name(enum gpuenv_severity s)
 const char *layer_status_name(enum layer_status s)
 {
 	static const char *const names[] = {
-		[LAYER_OK] = "ok",           [LAYER_INFO] = "info",       [LAYER_WARNING] = "warning",
-		[LAYER_ERROR] = "error",     [LAYER_UNKNOWN] = "unknown", [LAYER_ABSENT] = "absent",
+		[LAYER_OK] = "ok",	 [LAYER_INFO] = "info",	      [LAYER_WARNING] = "warning",
+		[LAYER_ERROR] = "error", [LAYER_UNKNOWN] = "unknown", [LAYER_ABSENT] = "absent",
 	};
 
 	return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "unknown";
@@ -226,8 +226,7 @@ static bool path_identifying(const char *name)
 			snprintf(sec, sizeof(sec), "%.*s", (int)(p - q), q);
 		}
 	}
-	return snap_key_is_identifying(sec, last + 1) ||
-	       startswith(name, "environment.");
+	return snap_key_is_identifying(sec, last + 1) || startswith(name, "environment.");
 }
 
 void finding_fact(struct finding *f, const char *name, const struct snap_node *fact)
@@ -262,8 +261,7 @@ void finding_fact(struct finding *f, const char *name, const struct snap_node *f
 		     path_identifying(name));
 }
 
-void finding_evidence(struct finding *f, const char *name, const char *source, const char *fmt,
-		      ...)
+void finding_evidence(struct finding *f, const char *name, const char *source, const char *fmt, ...)
 {
 	va_list ap;
 	char *v;
@@ -364,7 +362,8 @@ static bool need(struct rule_ctx *c, const char *subject, const char *what,
 	else
 		rule_skip(c, subject, "could not read %s (%s%s%s%s%s)", src ? src : what,
 			  fact_state_to_string(st), err ? ": " : "", err ? err : "",
-			  src && !streq(src, what) ? "; " : "", src && !streq(src, what) ? what : "");
+			  src && !streq(src, what) ? "; " : "",
+			  src && !streq(src, what) ? what : "");
 	return false;
 }
 

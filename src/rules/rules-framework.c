@@ -65,17 +65,19 @@ static void cpu_only_one(const struct fw_build *b, void *u)
 				 "%s in %s is a CPU-only build on a machine with %zu GPU(s): it "
 				 "never uses them (%s)",
 				 b->label, b->prefix, x->gpus,
-				 b->kind == FW_TORCH ? "torch.cuda.is_available() is False" :
-				 b->kind == FW_TENSORFLOW ? "tf.config.list_physical_devices('GPU') is "
-							    "empty" :
-							    "jax.devices() lists only the CPU");
+				 b->kind == FW_TORCH ? "torch.cuda.is_available() is False"
+				 : b->kind == FW_TENSORFLOW
+					 ? "tf.config.list_physical_devices('GPU') is "
+					   "empty"
+					 : "jax.devices() lists only the CPU");
 	else
-		f = rule_finding(x->c, GPUENV_SEVERITY_INFO, b->prefix,
-				 "%s in %s is a CPU-only build; %s, so that is all it could use here",
-				 b->label, b->prefix,
-				 snap_present(snap_get(x->root, "hardware.pci_devices")) ?
-					 "there is no GPU on the PCI bus" :
-					 "no GPU was seen (the PCI bus could not be read)");
+		f = rule_finding(
+			x->c, GPUENV_SEVERITY_INFO, b->prefix,
+			"%s in %s is a CPU-only build; %s, so that is all it could use here",
+			b->label, b->prefix,
+			snap_present(snap_get(x->root, "hardware.pci_devices"))
+				? "there is no GPU on the PCI bus"
+				: "no GPU was seen (the PCI bus could not be read)");
 	snprintf(key, sizeof(key), "%s.cpu_only", b->key);
 	finding_fact(f, key, co);
 	if (b->kind == FW_TORCH) {
@@ -97,9 +99,11 @@ static void cpu_only_one(const struct fw_build *b, void *u)
 			       "build in a virtual environment instead (python3 -m venv …)");
 	switch (b->kind) {
 	case FW_TORCH:
-		finding_fix(f, "%s/bin/pip install --force-reinstall torch --index-url "
-			       "https://download.pytorch.org/whl/cu<XY>   # XY: a CUDA no newer than "
-			       "the driver supports (nvidia-smi: CUDA Version)", b->prefix);
+		finding_fix(f,
+			    "%s/bin/pip install --force-reinstall torch --index-url "
+			    "https://download.pytorch.org/whl/cu<XY>   # XY: a CUDA no newer than "
+			    "the driver supports (nvidia-smi: CUDA Version)",
+			    b->prefix);
 		break;
 	case FW_TENSORFLOW:
 		finding_fix(f, "%s/bin/pip install 'tensorflow[and-cuda]'", b->prefix);
@@ -114,7 +118,8 @@ static void cpu_only_one(const struct fw_build *b, void *u)
 
 RULE_CHECK(check_cpu_only_build)
 {
-	struct cpu_ctx x = { c, root, gpus_count(root, gpu_is_nvidia) + gpus_count(root, gpu_is_amd) };
+	struct cpu_ctx x = { c, root,
+			     gpus_count(root, gpu_is_nvidia) + gpus_count(root, gpu_is_amd) };
 
 	fw_foreach(root, cpu_only_one, &x);
 }
@@ -177,8 +182,10 @@ static void cov_one(const struct fw_build *b, void *u)
 		return;
 	tn = fw_targets(b, &from_bi);
 	if (snap_kind(tn) != SNAP_ARRAY) {
-		rule_need(x->c, b->prefix, "arch_targets (the fat binary of the framework's kernel "
-			  "library)", tn);
+		rule_need(x->c, b->prefix,
+			  "arch_targets (the fat binary of the framework's kernel "
+			  "library)",
+			  tn);
 		return;
 	}
 	n = read_targets(tn, from_bi, t, &lowest, &list);
@@ -199,8 +206,10 @@ static void cov_one(const struct fw_build *b, void *u)
 			continue;
 		gi++;
 		if (!gpu_cc(x->root, gpu, &ma, &mi, &ccf)) {
-			rule_skip(x->c, bus, "GPU %s: compute capability unknown (not in the knowledge "
-				  "base, not reported by NVML)", bus);
+			rule_skip(x->c, bus,
+				  "GPU %s: compute capability unknown (not in the knowledge "
+				  "base, not reported by NVML)",
+				  bus);
 			continue;
 		}
 		if (coverage_judge(t, n, ma, mi, x->driver, &res) < 0)
@@ -212,61 +221,67 @@ static void cov_one(const struct fw_build *b, void *u)
 			if (!too_old)
 				continue;
 			if (b->kind == FW_TORCH)
-				f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
-						 "%s in %s has GPU code for compute capability %u.%u "
-						 "and up; %s at %s is %u.%u, older than every target: "
-						 "torch warns \"Found GPU%zu %s which is of cuda "
-						 "capability %u.%u. PyTorch no longer supports this GPU "
-						 "because it is too old. The minimum cuda capability "
-						 "supported by this library is %u.%u.\"",
-						 b->label, b->prefix, lowest / 10, lowest % 10, name, bus,
-						 ma, mi, gi - 1, name, ma, mi, lowest / 10, lowest % 10);
+				f = rule_finding(
+					x->c, GPUENV_SEVERITY_ERROR, bus,
+					"%s in %s has GPU code for compute capability %u.%u "
+					"and up; %s at %s is %u.%u, older than every target: "
+					"torch warns \"Found GPU%zu %s which is of cuda "
+					"capability %u.%u. PyTorch no longer supports this GPU "
+					"because it is too old. The minimum cuda capability "
+					"supported by this library is %u.%u.\"",
+					b->label, b->prefix, lowest / 10, lowest % 10, name, bus,
+					ma, mi, gi - 1, name, ma, mi, lowest / 10, lowest % 10);
 			else
-				f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
-						 "%s in %s has GPU code for compute capability %u.%u "
-						 "and up; %s at %s is %u.%u, older than every target: "
-						 "\"no kernel image is available for execution on the "
-						 "device\"",
-						 b->label, b->prefix, lowest / 10, lowest % 10, name, bus,
-						 ma, mi);
+				f = rule_finding(
+					x->c, GPUENV_SEVERITY_ERROR, bus,
+					"%s in %s has GPU code for compute capability %u.%u "
+					"and up; %s at %s is %u.%u, older than every target: "
+					"\"no kernel image is available for execution on the "
+					"device\"",
+					b->label, b->prefix, lowest / 10, lowest % 10, name, bus,
+					ma, mi);
 			break;
 		case WANT_NO_IMAGE:
 			if (res.verdict != COVERAGE_NO_KERNEL_IMAGE || too_old)
 				continue;
-			f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
-					 "%s in %s cannot run on %s at %s (compute capability %u.%u): "
-					 "%s",
-					 b->label, b->prefix, name, bus, ma, mi, res.reason);
+			f = rule_finding(
+				x->c, GPUENV_SEVERITY_ERROR, bus,
+				"%s in %s cannot run on %s at %s (compute capability %u.%u): "
+				"%s",
+				b->label, b->prefix, name, bus, ma, mi, res.reason);
 			break;
 		case WANT_JIT:
 			if (res.verdict != COVERAGE_PTX_JIT)
 				continue;
-			f = rule_finding(x->c, GPUENV_SEVERITY_INFO, bus,
-					 "%s in %s on %s at %s (compute capability %u.%u): %s; each "
-					 "kernel's first launch compiles it (minutes for a large "
-					 "framework), cached under ~/.nv/ComputeCache",
-					 b->label, b->prefix, name, bus, ma, mi, res.reason);
+			f = rule_finding(
+				x->c, GPUENV_SEVERITY_INFO, bus,
+				"%s in %s on %s at %s (compute capability %u.%u): %s; each "
+				"kernel's first launch compiles it (minutes for a large "
+				"framework), cached under ~/.nv/ComputeCache",
+				b->label, b->prefix, name, bus, ma, mi, res.reason);
 			break;
 		case WANT_TOO_NEW:
 			if (res.verdict != COVERAGE_PTX_TOO_NEW)
 				continue;
-			f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus, "%s in %s on %s at %s: %s",
-					 b->label, b->prefix, name, bus, res.reason);
+			f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
+					 "%s in %s on %s at %s: %s", b->label, b->prefix, name, bus,
+					 res.reason);
 			break;
 		}
 		if (!f)
 			continue;
 		snprintf(key, sizeof(key), "%s.%s", b->key,
 			 from_bi ? "build_info.cuda_compute_capabilities" : "arch_targets");
-		finding_evidence(f, key, snap_source(snap_at(tn, 0)) ?: "?", "%s", strbuf_str(&list));
+		finding_evidence(f, key, snap_source(snap_at(tn, 0)) ?: "?", "%s",
+				 strbuf_str(&list));
 		if (ccf)
 			finding_fact(f, "driver.nvml.devices[].compute_capability", ccf);
 		else {
 			const struct facts_gpu *fg;
 
 			if (gpu_facts(gpu, &fg) == 0)
-				finding_evidence(f, "facts.gpu.compute_capability", fg->source, "%s: %s",
-						 fg->product, fg->compute_capability);
+				finding_evidence(f, "facts.gpu.compute_capability", fg->source,
+						 "%s: %s", fg->product, fg->compute_capability);
 		}
 		if (x->driver)
 			finding_fact(f, "driver.nvidia.module_version",
@@ -277,25 +292,33 @@ static void cov_one(const struct fw_build *b, void *u)
 					 "unknown PTX ISA");
 		switch (x->want) {
 		case WANT_TOO_OLD:
-			finding_fix(f, "# install a build that still has sm_%u%u kernels (an older "
-				       "release or CUDA variant: gpuenv facts torch lists each wheel's "
-				       "architectures), or build %s from source with "
-				       "TORCH_CUDA_ARCH_LIST=%u.%u", ma, mi, fw_module(b), ma, mi);
+			finding_fix(
+				f,
+				"# install a build that still has sm_%u%u kernels (an older "
+				"release or CUDA variant: gpuenv facts torch lists each wheel's "
+				"architectures), or build %s from source with "
+				"TORCH_CUDA_ARCH_LIST=%u.%u",
+				ma, mi, fw_module(b), ma, mi);
 			break;
 		case WANT_NO_IMAGE:
-			finding_fix(f, "# install a build with sm_%u%u SASS (or PTX for %u.%u or "
-				       "lower), e.g. a newer release / CUDA variant of %s", ma, mi, ma, mi,
-				    fw_module(b));
+			finding_fix(f,
+				    "# install a build with sm_%u%u SASS (or PTX for %u.%u or "
+				    "lower), e.g. a newer release / CUDA variant of %s",
+				    ma, mi, ma, mi, fw_module(b));
 			break;
 		case WANT_JIT:
-			finding_fix(f, "export CUDA_CACHE_MAXSIZE=4294967296   # keep the JIT results "
-				       "between runs (bytes)");
+			finding_fix(f,
+				    "export CUDA_CACHE_MAXSIZE=4294967296   # keep the JIT results "
+				    "between runs (bytes)");
 			finding_fix(f, "# or install a build with sm_%u%u SASS", ma, mi);
 			break;
 		case WANT_TOO_NEW:
-			finding_fix(f, "# upgrade the driver to a branch whose JIT knows that PTX ISA "
-				       "(gpuenv facts driver <version>), or install a build with sm_%u%u "
-				       "SASS", ma, mi);
+			finding_fix(
+				f,
+				"# upgrade the driver to a branch whose JIT knows that PTX ISA "
+				"(gpuenv facts driver <version>), or install a build with sm_%u%u "
+				"SASS",
+				ma, mi);
 			break;
 		}
 		finding_rule_verify(f);
@@ -380,13 +403,15 @@ static void fw_cuda_evidence(struct finding *f, const struct fw_build *b,
 
 	if (cf) {
 		snprintf(key, sizeof(key), "%s.%s", b->key,
-			 b->kind == FW_TORCH ? "cuda" : b->kind == FW_TENSORFLOW ?
-			 "build_info.cuda_version" : "major");
+			 b->kind == FW_TORCH	    ? "cuda"
+			 : b->kind == FW_TENSORFLOW ? "build_info.cuda_version"
+						    : "major");
 		finding_fact(f, key, cf);
 	}
 	if (wheel)
-		finding_evidence(f, "nvidia-cuda-runtime wheel", snap_source(snap_child(wheel,
-				 "version")) ?: "?", "%s %s", snap_get_str(wheel, "name") ?: "?",
+		finding_evidence(f, "nvidia-cuda-runtime wheel",
+				 snap_source(snap_child(wheel, "version")) ?: "?", "%s %s",
+				 snap_get_str(wheel, "name") ?: "?",
 				 snap_get_str(wheel, "version") ?: "?");
 }
 
@@ -409,13 +434,17 @@ static void newer_one(const struct fw_build *b, void *u)
 
 	if (!fw_runtime_cuda(b, cuda, sizeof(cuda), &cf, &wheel)) {
 		if (b->kind == FW_JAX_PLUGIN && fw_cuda_version(b, cuda, sizeof(cuda), NULL))
-			rule_skip(x->c, b->prefix, "%s: only its CUDA major (%s) is known and no "
-				  "nvidia-cuda-runtime wheel says the minor", b->label, cuda);
+			rule_skip(x->c, b->prefix,
+				  "%s: only its CUDA major (%s) is known and no "
+				  "nvidia-cuda-runtime wheel says the minor",
+				  b->label, cuda);
 		return;
 	}
 	if (cuda_requirement(cuda, &req) < 0) {
-		rule_skip(x->c, b->prefix, "%s: CUDA %s has no confirmed minimum driver in the "
-			  "knowledge base", b->label, cuda);
+		rule_skip(x->c, b->prefix,
+			  "%s: CUDA %s has no confirmed minimum driver in the "
+			  "knowledge base",
+			  b->label, cuda);
 		return;
 	}
 	st = cuda_driver_judge(&req, x->drv);
@@ -426,25 +455,28 @@ static void newer_one(const struct fw_build *b, void *u)
 	    cuda_major_minor(br->cuda_version_reported, &rma, &rmi))
 		snprintf(found, sizeof(found), "%u%03u", rma, rmi * 10);
 	if (st == LINK_DEGRADED)
-		f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
-				 "%s in %s runs CUDA %u.%u, which needs driver %s; %s runs it only "
-				 "through minor-version compatibility (CUDA %u.x on >= %s): a limited "
-				 "feature set, and any PTX this build must JIT fails with "
-				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
-				 b->label, b->prefix, req.major, req.minor, need, x->drv, req.major,
-				 req.mc->linux_min_driver);
+		f = rule_finding(
+			x->c, GPUENV_SEVERITY_WARNING, b->prefix,
+			"%s in %s runs CUDA %u.%u, which needs driver %s; %s runs it only "
+			"through minor-version compatibility (CUDA %u.x on >= %s): a limited "
+			"feature set, and any PTX this build must JIT fails with "
+			"CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
+			b->label, b->prefix, req.major, req.minor, need, x->drv, req.major,
+			req.mc->linux_min_driver);
 	else
-		f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, b->prefix,
-				 "%s in %s runs CUDA %u.%u, which needs driver %s; the loaded driver "
-				 "%s (R%u) supports CUDA <= %s: \"CUDA driver version is insufficient "
-				 "for CUDA runtime version\"%s%s%s",
-				 b->label, b->prefix, req.major, req.minor, need, x->drv,
-				 br ? br->branch : 0,
-				 br && br->cuda_version_reported ? br->cuda_version_reported : "?",
-				 b->kind == FW_TORCH ? "; torch.cuda.is_available() is False (\"The "
-						       "NVIDIA driver on your system is too old (found "
-						       "version " : "",
-				 b->kind == FW_TORCH ? found : "", b->kind == FW_TORCH ? ")\")" : "");
+		f = rule_finding(
+			x->c, GPUENV_SEVERITY_ERROR, b->prefix,
+			"%s in %s runs CUDA %u.%u, which needs driver %s; the loaded driver "
+			"%s (R%u) supports CUDA <= %s: \"CUDA driver version is insufficient "
+			"for CUDA runtime version\"%s%s%s",
+			b->label, b->prefix, req.major, req.minor, need, x->drv,
+			br ? br->branch : 0,
+			br && br->cuda_version_reported ? br->cuda_version_reported : "?",
+			b->kind == FW_TORCH ? "; torch.cuda.is_available() is False (\"The "
+					      "NVIDIA driver on your system is too old (found "
+					      "version "
+					    : "",
+			b->kind == FW_TORCH ? found : "", b->kind == FW_TORCH ? ")\")" : "");
 	fw_cuda_evidence(f, b, cf, wheel);
 	finding_fact(f, "driver.nvidia.module_version", x->drv_fact);
 	finding_evidence(f, "facts.cuda_driver_min", req.first->source, "%s: >= %s",
@@ -454,9 +486,11 @@ static void newer_one(const struct fw_build *b, void *u)
 				 "R%u: %s", br->branch, br->cuda_version_reported);
 	if (b->kind == FW_TORCH && br && br->cuda_version_reported &&
 	    cuda_major_minor(br->cuda_version_reported, &rma, &rmi))
-		finding_fix(f, "%s/bin/pip install --force-reinstall torch --index-url "
-			       "https://download.pytorch.org/whl/cu%u%u   # or any cuXY <= the "
-			       "driver's CUDA %u.%u that torch publishes", b->prefix, rma, rmi, rma, rmi);
+		finding_fix(f,
+			    "%s/bin/pip install --force-reinstall torch --index-url "
+			    "https://download.pytorch.org/whl/cu%u%u   # or any cuXY <= the "
+			    "driver's CUDA %u.%u that torch publishes",
+			    b->prefix, rma, rmi, rma, rmi);
 	finding_fix(f, "# or install driver %s or newer (gpuenv facts cuda %u.%u)",
 		    req.newest->linux_min_driver, req.major, req.minor);
 	finding_rule_verify(f);
@@ -514,23 +548,25 @@ static void irrelevant_one(const struct fw_build *b, void *u)
 	    !cuda_major_minor(cuda, &fma, &fmi) || !cuda_major_minor(x->tv, &tma, &tmi) ||
 	    (fma == tma && fmi == tmi))
 		return;
-	f = rule_finding(x->c, GPUENV_SEVERITY_INFO, b->prefix,
-			 "the system CUDA toolkit (%s: CUDA %s at %s) is not what %s in %s runs: "
-			 "it brings its own CUDA %u.%u runtime from pip wheels; nvcc --version says "
-			 "nothing about the framework. The toolkit matters only for compiling "
-			 "extensions against it%s",
-			 x->why, x->tv, snap_get_str(x->tk, "resolved_path") ?: "?", b->label, b->prefix,
-			 fma, fmi,
-			 fma != tma ? " (torch.utils.cpp_extension refuses a different CUDA major)" : "");
+	f = rule_finding(
+		x->c, GPUENV_SEVERITY_INFO, b->prefix,
+		"the system CUDA toolkit (%s: CUDA %s at %s) is not what %s in %s runs: "
+		"it brings its own CUDA %u.%u runtime from pip wheels; nvcc --version says "
+		"nothing about the framework. The toolkit matters only for compiling "
+		"extensions against it%s",
+		x->why, x->tv, snap_get_str(x->tk, "resolved_path") ?: "?", b->label, b->prefix,
+		fma, fmi,
+		fma != tma ? " (torch.utils.cpp_extension refuses a different CUDA major)" : "");
 	finding_fact(f, "runtime.cuda_toolkits[].version", snap_child(x->tk, "version"));
 	fw_cuda_evidence(f, b, cf, wheel);
-	finding_fix(f, "# nothing to fix for running %s; to build CUDA extensions, use a CUDA "
-		       "%u.%u toolkit (CUDA_HOME=<it>) or the nvidia-cuda-nvcc-cu%u wheel",
+	finding_fix(f,
+		    "# nothing to fix for running %s; to build CUDA extensions, use a CUDA "
+		    "%u.%u toolkit (CUDA_HOME=<it>) or the nvidia-cuda-nvcc-cu%u wheel",
 		    fw_module(b), fma, fmi, fma);
 	finding_verify(f, "%s/bin/python -c 'import %s; print(%s)'", b->prefix, fw_module(b),
-		       b->kind == FW_TORCH ? "torch.version.cuda" :
-		       b->kind == FW_TENSORFLOW ? "tensorflow.sysconfig.get_build_info()" :
-		       "jax.print_environment_info()");
+		       b->kind == FW_TORCH	  ? "torch.version.cuda"
+		       : b->kind == FW_TENSORFLOW ? "tensorflow.sysconfig.get_build_info()"
+						  : "jax.print_environment_info()");
 }
 
 RULE_CHECK(check_fw_system_toolkit_irrelevant)
@@ -631,48 +667,56 @@ static void gfx_one(const struct fw_build *b, void *u)
 		if (in_build && in_rocm && !have_ovr)
 			continue;
 		if (!in_build)
-			f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, b->prefix,
-					 "%s in %s has GPU code for %s; the GPU is %s%s%s%s: \"HIP error: "
-					 "invalid device function\"",
-					 b->label, b->prefix, strbuf_str(&list), gfx,
-					 have_ovr ? " (HSA_OVERRIDE_GFX_VERSION makes it " : "",
-					 have_ovr ? ovr : "", have_ovr ? ", not in the list either)" : "");
+			f = rule_finding(
+				x->c, GPUENV_SEVERITY_ERROR, b->prefix,
+				"%s in %s has GPU code for %s; the GPU is %s%s%s%s: \"HIP error: "
+				"invalid device function\"",
+				b->label, b->prefix, strbuf_str(&list), gfx,
+				have_ovr ? " (HSA_OVERRIDE_GFX_VERSION makes it " : "",
+				have_ovr ? ovr : "", have_ovr ? ", not in the list either)" : "");
 		else if (have_ovr)
-			f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
-					 "HSA_OVERRIDE_GFX_VERSION=%s makes ROCm treat the %s GPU as %s "
-					 "for %s in %s: an override, not support — kernels built for %s "
-					 "may crash the GPU or compute wrong results on %s",
-					 snap_str(x->override), gfx, ovr, b->label, b->prefix, ovr, gfx);
+			f = rule_finding(
+				x->c, GPUENV_SEVERITY_WARNING, b->prefix,
+				"HSA_OVERRIDE_GFX_VERSION=%s makes ROCm treat the %s GPU as %s "
+				"for %s in %s: an override, not support — kernels built for %s "
+				"may crash the GPU or compute wrong results on %s",
+				snap_str(x->override), gfx, ovr, b->label, b->prefix, ovr, gfx);
 		else
-			f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
-					 "%s in %s (ROCm %s) runs on a %s GPU, which ROCm %s does not list "
-					 "as supported%s: it may work, but is untested",
-					 b->label, b->prefix, rocm, gfx, rocm,
-					 conf && streq(conf, "unconfirmed") ? " (the release row is "
-									     "unconfirmed)" : "");
+			f = rule_finding(
+				x->c, GPUENV_SEVERITY_WARNING, b->prefix,
+				"%s in %s (ROCm %s) runs on a %s GPU, which ROCm %s does not list "
+				"as supported%s: it may work, but is untested",
+				b->label, b->prefix, rocm, gfx, rocm,
+				conf && streq(conf, "unconfirmed") ? " (the release row is "
+								     "unconfirmed)"
+								   : "");
 		snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
 		finding_fact(f, key, snap_child(snap_at(x->kfd, k), "gfx"));
 		snprintf(key, sizeof(key), "%s.hip", b->key);
 		finding_fact(f, key, hip);
 		if (have_list) {
 			snprintf(key, sizeof(key), "%s.arch_targets", b->key);
-			finding_evidence(f, key, snap_source(snap_child(snap_at(tn, 0), "gfx")) ?: "?",
+			finding_evidence(f, key,
+					 snap_source(snap_child(snap_at(tn, 0), "gfx")) ?: "?",
 					 "%s", strbuf_str(&list));
 		}
 		if (have_rocm && sup >= 0) {
 			const struct facts_rocm *r;
 
 			if (facts_rocm_release(rocm, &r) == 0)
-				finding_evidence(f, "facts.rocm.gfx_targets", r->source, "ROCm %s: %s",
-						 r->as_listed, r->gfx_targets ?: "?");
+				finding_evidence(f, "facts.rocm.gfx_targets", r->source,
+						 "ROCm %s: %s", r->as_listed,
+						 r->gfx_targets ?: "?");
 		}
 		if (have_ovr)
 			finding_fact(f, "environment.HSA_OVERRIDE_GFX_VERSION", x->override);
-		finding_fix(f, "# use a GPU that ROCm %s supports, or a %s build whose "
-			       "PYTORCH_ROCM_ARCH includes %s (a source build)", have_rocm ? rocm : "",
-			    fw_module(b), gfx);
+		finding_fix(f,
+			    "# use a GPU that ROCm %s supports, or a %s build whose "
+			    "PYTORCH_ROCM_ARCH includes %s (a source build)",
+			    have_rocm ? rocm : "", fw_module(b), gfx);
 		if (have_ovr)
-			finding_fix(f, "unset HSA_OVERRIDE_GFX_VERSION   # once a build supports %s",
+			finding_fix(f,
+				    "unset HSA_OVERRIDE_GFX_VERSION   # once a build supports %s",
 				    gfx);
 		finding_rule_verify(f);
 	}

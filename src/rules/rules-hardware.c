@@ -115,15 +115,17 @@ RULE_CHECK(check_pcie_link_down)
 			continue;
 		gpu_label(g, label, sizeof(label));
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, bus_id(g),
-				 "%s: PCIe link not trained (width x%" PRId64 ", speed \"%s\")", label,
-				 width, snap_str(cs));
+				 "%s: PCIe link not trained (width x%" PRId64 ", speed \"%s\")",
+				 label, width, snap_str(cs));
 		gpu_fact(f, g, i, "current_link_width");
 		gpu_fact(f, g, i, "current_link_speed");
 		gpu_fact(f, g, i, "max_link_width");
 		gpu_fact(f, g, i, "max_link_speed");
 		finding_fix(f, "sudo lspci -vv -s %s | grep -E 'LnkCap|LnkSta'", bus_id(g));
-		finding_fix(f, "cat /sys/bus/pci/devices/%s/power/runtime_status   # 'suspended' = "
-			       "powered down on purpose, not a fault", bus_id(g));
+		finding_fix(f,
+			    "cat /sys/bus/pci/devices/%s/power/runtime_status   # 'suspended' = "
+			    "powered down on purpose, not a fault",
+			    bus_id(g));
 		finding_fix(f, "# otherwise power-cycle the machine, reseat the card and its power "
 			       "cables; if it recurs check the PSU and RMA the GPU");
 		finding_verify(f, "cat /sys/bus/pci/devices/%s/current_link_width", bus_id(g));
@@ -165,21 +167,26 @@ RULE_CHECK(check_pcie_link_degraded)
 		if (!narrow && !slow)
 			continue;
 		gpu_label(g, label, sizeof(label));
-		f = rule_finding(c, narrow ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_INFO, bus_id(g),
-				 "%s: PCIe link at %s x%" PRId64 ", capable of %s x%" PRId64 "%s", label,
-				 snap_str(cs), w, snap_str(ms), wmax,
-				 narrow ? "" : " (only the speed is lower: normal while the GPU idles)");
+		f = rule_finding(
+			c, narrow ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_INFO, bus_id(g),
+			"%s: PCIe link at %s x%" PRId64 ", capable of %s x%" PRId64 "%s", label,
+			snap_str(cs), w, snap_str(ms), wmax,
+			narrow ? "" : " (only the speed is lower: normal while the GPU idles)");
 		gpu_fact(f, g, i, "current_link_width");
 		gpu_fact(f, g, i, "max_link_width");
 		gpu_fact(f, g, i, "current_link_speed");
 		gpu_fact(f, g, i, "max_link_speed");
 		finding_fix(f, "sudo lspci -vv -s %s | grep -E 'LnkCap|LnkSta'", bus_id(g));
 		if (narrow)
-			finding_fix(f, "# move the card to a slot wired x%" PRId64 ", check risers and "
-				       "cables and the firmware's lane/bifurcation settings", wmax);
+			finding_fix(f,
+				    "# move the card to a slot wired x%" PRId64
+				    ", check risers and "
+				    "cables and the firmware's lane/bifurcation settings",
+				    wmax);
 		else
-			finding_fix(f, "# re-check while a CUDA program runs; a link still below "
-				       "%s under load points at the slot, riser or firmware",
+			finding_fix(f,
+				    "# re-check while a CUDA program runs; a link still below "
+				    "%s under load points at the slot, riser or firmware",
 				    snap_str(ms));
 		finding_rule_verify(f);
 	}
@@ -208,22 +215,24 @@ RULE_CHECK(check_bar1_small)
 			continue;
 		gpu_label(g, label, sizeof(label));
 		if (snap_state(bar1) == FACT_ABSENT) {
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, bus_id(g),
-					 "%s: BAR1 not assigned: the firmware could not place the GPU's "
-					 "memory window (Above 4G Decoding off?)",
-					 label);
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, bus_id(g),
+				"%s: BAR1 not assigned: the firmware could not place the GPU's "
+				"memory window (Above 4G Decoding off?)",
+				label);
 		} else {
 			snap_int(bar1, &size);
 			if ((uint64_t)size > t->number)
 				continue;
 			f = rule_finding(c, GPUENV_SEVERITY_INFO, bus_id(g),
-					 "%s: BAR1 is %" PRId64 " MiB, the legacy aperture: Resizable "
+					 "%s: BAR1 is %" PRId64
+					 " MiB, the legacy aperture: Resizable "
 					 "BAR is off or unsupported",
 					 label, size >> 20);
 		}
 		gpu_fact(f, g, i, "bar1_size_bytes");
-		finding_evidence(f, "facts.thresholds.bar1_legacy_aperture_bytes",
-				 t->source, "%s", t->value);
+		finding_evidence(f, "facts.thresholds.bar1_legacy_aperture_bytes", t->source, "%s",
+				 t->value);
 		finding_rule_fix(f);
 		finding_verify(f, "sudo lspci -vv -s %s | grep -A2 'Region 1'", bus_id(g));
 		finding_verify(f, "nvidia-smi -q -d MEMORY | grep -A3 BAR1");
@@ -261,8 +270,10 @@ RULE_CHECK(check_gpu_without_driver)
 		gpu_fact(f, g, i, "vendor_id");
 		gpu_fact(f, g, i, "device_id");
 		if (name)
-			finding_fix(f, "echo %s | sudo tee /sys/bus/pci/devices/%s/driver/unbind   # "
-				       "only if the GPU is not meant for a VM", bus_id(g), bus_id(g));
+			finding_fix(f,
+				    "echo %s | sudo tee /sys/bus/pci/devices/%s/driver/unbind   # "
+				    "only if the GPU is not meant for a VM",
+				    bus_id(g), bus_id(g));
 		finding_fix(f, "sudo modprobe %s", nvidia ? "nvidia" : "amdgpu");
 		finding_fix(f, "sudo dmesg | grep -iE '%s' | tail -20",
 			    nvidia ? "nvrm|nvidia" : "amdgpu");
@@ -319,41 +330,50 @@ RULE_CHECK(check_gpu_unknown)
 		}
 		if (snap_str(name))
 			snprintf(label, sizeof(label), "%s %04x:%04x (\"%s\", from %s)",
-				 nvidia ? "NVIDIA" : "AMD", v, d, snap_str(name), snap_source(name));
+				 nvidia ? "NVIDIA" : "AMD", v, d, snap_str(name),
+				 snap_source(name));
 		else
-			snprintf(label, sizeof(label), "%s %04x:%04x (no name: not in pci.ids either)",
+			snprintf(label, sizeof(label),
+				 "%s %04x:%04x (no name: not in pci.ids either)",
 				 nvidia ? "NVIDIA" : "AMD", v, d);
 		if (!nvidia) {
 			gfx = kfd_gfx(root);
 			if (snap_str(gfx))
-				f = rule_finding(c, GPUENV_SEVERITY_INFO, bus_id(g),
-						 "%u x %s at %s: not in gpuenv's GPU table, which holds "
-						 "NVIDIA GPUs only; compute capability does not apply to AMD "
-						 "GPUs, the ROCm checks use the KFD gfx target (%s)",
-						 n, label, strbuf_str(&buses), snap_str(gfx));
+				f = rule_finding(
+					c, GPUENV_SEVERITY_INFO, bus_id(g),
+					"%u x %s at %s: not in gpuenv's GPU table, which holds "
+					"NVIDIA GPUs only; compute capability does not apply to "
+					"AMD "
+					"GPUs, the ROCm checks use the KFD gfx target (%s)",
+					n, label, strbuf_str(&buses), snap_str(gfx));
 			else
-				f = rule_finding(c, GPUENV_SEVERITY_INFO, bus_id(g),
-						 "%u x %s at %s: not in gpuenv's GPU table (NVIDIA GPUs "
-						 "only), and no KFD gfx target is readable (amdgpu not "
-						 "loaded?): the ROCm gfx checks cannot judge it",
-						 n, label, strbuf_str(&buses));
-			finding_fact(f, gfx ? "driver.amdgpu.kfd_nodes[].gfx" :
-					    "driver.amdgpu.kfd_nodes",
+				f = rule_finding(
+					c, GPUENV_SEVERITY_INFO, bus_id(g),
+					"%u x %s at %s: not in gpuenv's GPU table (NVIDIA GPUs "
+					"only), and no KFD gfx target is readable (amdgpu not "
+					"loaded?): the ROCm gfx checks cannot judge it",
+					n, label, strbuf_str(&buses));
+			finding_fact(f,
+				     gfx ? "driver.amdgpu.kfd_nodes[].gfx"
+					 : "driver.amdgpu.kfd_nodes",
 				     gfx ?: snap_get(root, "driver.amdgpu.kfd_nodes"));
 		} else if (gpu_cc(root, g, &ma, &mi, &ccf)) {
 			f = rule_finding(c, GPUENV_SEVERITY_INFO, bus_id(g),
 					 "%u x %s at %s: not in gpuenv's GPU table; the compute-"
 					 "capability checks use %u.%u as the driver reported it",
 					 n, label, strbuf_str(&buses), ma, mi);
-			finding_fact(f, startswith(snap_source(ccf) ?: "", "nvml") ?
-						"driver.nvml.devices[].compute_capability" :
-						"driver.cuda.devices[].compute_capability", ccf);
+			finding_fact(f,
+				     startswith(snap_source(ccf) ?: "", "nvml")
+					     ? "driver.nvml.devices[].compute_capability"
+					     : "driver.cuda.devices[].compute_capability",
+				     ccf);
 		} else {
-			f = rule_finding(c, GPUENV_SEVERITY_WARNING, bus_id(g),
-					 "%u x %s at %s: not in gpuenv's GPU table and no driver reported "
-					 "its compute capability: the checks that need it (driver branch "
-					 "support, toolkit targets, framework kernels) skip this GPU",
-					 n, label, strbuf_str(&buses));
+			f = rule_finding(
+				c, GPUENV_SEVERITY_WARNING, bus_id(g),
+				"%u x %s at %s: not in gpuenv's GPU table and no driver reported "
+				"its compute capability: the checks that need it (driver branch "
+				"support, toolkit targets, framework kernels) skip this GPU",
+				n, label, strbuf_str(&buses));
 		}
 		gpu_fact(f, g, i, "vendor_id");
 		gpu_fact(f, g, i, "device_id");
@@ -361,8 +381,9 @@ RULE_CHECK(check_gpu_unknown)
 		gpu_fact(f, g, i, "name");
 		finding_fix(f, "lspci -nn -d %04x:%04x   # the device as pci.ids names it", v, d);
 		if (nvidia)
-			finding_fix(f, "nvidia-smi --query-gpu=name,compute_cap --format=csv   # the "
-				       "compute capability from the driver");
+			finding_fix(f,
+				    "nvidia-smi --query-gpu=name,compute_cap --format=csv   # the "
+				    "compute capability from the driver");
 		finding_rule_fix(f);
 		finding_rule_verify(f);
 		strbuf_done(&buses);

@@ -20,8 +20,8 @@ struct finding *rule_finding(struct rule_ctx *c, enum gpuenv_severity sev, const
 /* Evidence from a snapshot fact: name = key path, value/state, source from the fact. */
 void finding_fact(struct finding *f, const char *name, const struct snap_node *fact);
 /* Evidence with an explicit value and source (facts rows, derived values). */
-void finding_evidence(struct finding *f, const char *name, const char *source, const char *fmt,
-		      ...) _printf_(4, 5);
+void finding_evidence(struct finding *f, const char *name, const char *source, const char *fmt, ...)
+	_printf_(4, 5);
 void finding_fix(struct finding *f, const char *fmt, ...) _printf_(2, 3);
 void finding_verify(struct finding *f, const char *fmt, ...) _printf_(2, 3);
 /* Adds the rule's own fix / verify lines after the specific ones. */
@@ -54,7 +54,7 @@ int gpu_facts(const struct snap_node *gpu, const struct facts_gpu **ret);
 /* The loaded NVIDIA kernel driver: /sys/module/nvidia/version, else /proc/driver/nvidia/version. */
 enum driver_state {
 	DRIVER_LOADED,
-	DRIVER_NONE,    /* both known absent */
+	DRIVER_NONE,	/* both known absent */
 	DRIVER_UNKNOWN, /* a source unreadable / malformed / unprobed */
 };
 enum driver_state nvidia_driver(const struct snap_node *root, const char **ret_version,
@@ -92,10 +92,11 @@ static inline bool facts_unconfirmed(const char *confidence)
 /* What a CUDA toolkit version needs from the driver (facts: cuda_driver_min.tsv). */
 struct cuda_req {
 	unsigned major, minor;
-	bool exact;                               /* the version named one release row */
-	const struct facts_cuda_release *first;   /* the release judged against (GA if !exact) */
-	const struct facts_cuda_release *newest;  /* newest update of the minor (== first if exact) */
-	const struct facts_minor_compat *mc;      /* minor-version compatibility floor, or NULL */
+	bool exact;				/* the version named one release row */
+	const struct facts_cuda_release *first; /* the release judged against (GA if !exact) */
+	const struct facts_cuda_release
+		*newest;		     /* newest update of the minor (== first if exact) */
+	const struct facts_minor_compat *mc; /* minor-version compatibility floor, or NULL */
 };
 /* -EINVAL unparsable, -ENOENT no confirmed release of that major.minor. */
 int cuda_requirement(const char *toolkit_version, struct cuda_req *ret);
@@ -108,17 +109,18 @@ void cuda_req_describe(const struct cuda_req *req, char *buf, size_t len);
 enum fw_kind {
 	FW_TORCH,
 	FW_TENSORFLOW,
-	FW_JAX,        /* jax without a GPU plugin (only for the CPU-only check) */
+	FW_JAX,	       /* jax without a GPU plugin (only for the CPU-only check) */
 	FW_JAX_PLUGIN, /* one packages.jax.plugins[] entry */
 };
 struct fw_build {
-	const struct snap_node *env;   /* framework.python_envs[i] */
-	const struct snap_node *pkg;   /* packages.torch, packages.tensorflow, packages.jax(.plugins[j]) */
+	const struct snap_node *env; /* framework.python_envs[i] */
+	const struct snap_node
+		*pkg; /* packages.torch, packages.tensorflow, packages.jax(.plugins[j]) */
 	size_t env_index;
 	enum fw_kind kind;
-	const char *prefix;            /* the environment's prefix */
-	char key[128];                 /* snapshot path of pkg, for evidence names */
-	char label[192];               /* "torch 2.4.0+cu124", "jax 0.5.0 (jax-cuda12-plugin 0.5.0)" */
+	const char *prefix; /* the environment's prefix */
+	char key[128];	    /* snapshot path of pkg, for evidence names */
+	char label[192];    /* "torch 2.4.0+cu124", "jax 0.5.0 (jax-cuda12-plugin 0.5.0)" */
 };
 /* Calls fn for every framework build, environments in discovery order; returns the count. */
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),

@@ -67,15 +67,17 @@ RULE_CHECK(check_no_driver_for_toolkit)
 			snprintf(need, sizeof(need), "; it needs a driver %s", d);
 		}
 		if (v && cuda_major_minor(v, &ma, &mi))
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
-					 "the CUDA %u.%u toolkit at %s cannot run anything here: no "
-					 "NVIDIA kernel driver is loaded%s",
-					 ma, mi, tk_name(tk), need);
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+				"the CUDA %u.%u toolkit at %s cannot run anything here: no "
+				"NVIDIA kernel driver is loaded%s",
+				ma, mi, tk_name(tk), need);
 		else
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
-					 "the CUDA toolkit at %s cannot run anything here: no NVIDIA "
-					 "kernel driver is loaded",
-					 tk_name(tk));
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+				"the CUDA toolkit at %s cannot run anything here: no NVIDIA "
+				"kernel driver is loaded",
+				tk_name(tk));
 		tk_fact(f, tk, i, "version");
 		finding_fact(f, "driver.nvidia.module_version",
 			     snap_get(root, "driver.nvidia.module_version"));
@@ -110,8 +112,10 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 			continue;
 		r = cuda_requirement(v, &req);
 		if (r < 0) {
-			rule_skip(c, tk_name(tk), "CUDA %s: no confirmed minimum driver in the "
-				  "knowledge base", v);
+			rule_skip(c, tk_name(tk),
+				  "CUDA %s: no confirmed minimum driver in the "
+				  "knowledge base",
+				  v);
 			continue;
 		}
 		st = cuda_driver_judge(&req, drv);
@@ -119,17 +123,19 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 			continue;
 		cuda_req_describe(&req, d, sizeof(d));
 		if (st == LINK_DEGRADED)
-			f = rule_finding(c, GPUENV_SEVERITY_WARNING, tk_name(tk),
-					 "CUDA %u.%u at %s needs driver %s; %s runs it only through "
-					 "minor-version compatibility (CUDA %u.x on >= %s): a limited "
-					 "feature set, and PTX from this toolkit cannot be JIT-compiled by "
-					 "this driver (error 222) — ship SASS for every GPU",
-					 req.major, req.minor, tk_name(tk), d, drv, req.major,
-					 req.mc->linux_min_driver);
+			f = rule_finding(
+				c, GPUENV_SEVERITY_WARNING, tk_name(tk),
+				"CUDA %u.%u at %s needs driver %s; %s runs it only through "
+				"minor-version compatibility (CUDA %u.x on >= %s): a limited "
+				"feature set, and PTX from this toolkit cannot be JIT-compiled by "
+				"this driver (error 222) — ship SASS for every GPU",
+				req.major, req.minor, tk_name(tk), d, drv, req.major,
+				req.mc->linux_min_driver);
 		else
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
-					 "CUDA %u.%u at %s needs driver %s; the loaded driver is %s",
-					 req.major, req.minor, tk_name(tk), d, drv);
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+				"CUDA %u.%u at %s needs driver %s; the loaded driver is %s",
+				req.major, req.minor, tk_name(tk), d, drv);
 		tk_fact(f, tk, i, "version");
 		finding_fact(f, "driver.nvidia.module_version", fact);
 		req_evidence(f, &req);
@@ -139,8 +145,9 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 					 req.mc->linux_min_driver,
 					 req.mc->upper_bound_exclusive ? ", below R" : "",
 					 req.mc->upper_bound_exclusive);
-		finding_fix(f, "# install driver %s or newer, or use a CUDA toolkit no newer than "
-			       "the driver supports (gpuenv facts driver %s)",
+		finding_fix(f,
+			    "# install driver %s or newer, or use a CUDA toolkit no newer than "
+			    "the driver supports (gpuenv facts driver %s)",
 			    req.newest->linux_min_driver, drv);
 		finding_rule_verify(f);
 	}
@@ -284,19 +291,23 @@ RULE_CHECK(check_stub_libcuda)
 			    streq(snap_get_str(snap_at(sh, j), "verdict") ?: "", "loadable"))
 				real = snap_get_str(snap_at(sh, j), "resolved_path");
 		sf.loader_stub = snap_get_str(cu, "resolved_path");
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, snap_get_str(cu, "path"),
-				 "ld.so loads libcuda.so.1 from %s (via %s), the toolkit's link-time "
-				 "stub%s%s%s: every CUDA program fails with \"CUDA driver is a stub "
-				 "library\"",
-				 snap_get_str(cu, "path"), snap_get_str(cu, "found_via") ?: "?",
-				 real ? "; the driver's " : "", real ?: "", real ? " is shadowed" : "");
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, snap_get_str(cu, "path"),
+			"ld.so loads libcuda.so.1 from %s (via %s), the toolkit's link-time "
+			"stub%s%s%s: every CUDA program fails with \"CUDA driver is a stub "
+			"library\"",
+			snap_get_str(cu, "path"), snap_get_str(cu, "found_via") ?: "?",
+			real ? "; the driver's " : "", real ?: "", real ? " is shadowed" : "");
 		finding_fact(f, "driver.userspace.libcuda.path", snap_child(cu, "path"));
-		finding_fact(f, "driver.userspace.libcuda.resolved_path", snap_child(cu, "resolved_path"));
+		finding_fact(f, "driver.userspace.libcuda.resolved_path",
+			     snap_child(cu, "resolved_path"));
 		finding_fact(f, "driver.userspace.libcuda.found_via", snap_child(cu, "found_via"));
 		finding_fact(f, "environment.LD_LIBRARY_PATH", llp);
 		if (streq(snap_get_str(cu, "found_via") ?: "", "ld.so.cache"))
-			finding_fix(f, "# a stubs directory is in /etc/ld.so.conf(.d): remove that line, "
-				       "then sudo ldconfig");
+			finding_fix(
+				f,
+				"# a stubs directory is in /etc/ld.so.conf(.d): remove that line, "
+				"then sudo ldconfig");
 		else
 			finding_fix(f, "export LD_LIBRARY_PATH=<the same list without %s>",
 				    snap_source(snap_child(cu, "path")) ?: "the stubs directory");
@@ -324,11 +335,12 @@ RULE_CHECK(check_stub_libcuda)
 				if (!d || dir_aliases(tk, d, &al) < 0)
 					continue;
 				STRV_FOREACH(a, al)
-					if (!strv_contains(dirs, *a) && strv_push(&dirs, *a) < 0)
-						return;
+				if (!strv_contains(dirs, *a) && strv_push(&dirs, *a) < 0)
+					return;
 			}
 		}
-		STRV_FOREACH(e, entries) {
+		STRV_FOREACH(e, entries)
+		{
 			_cleanup_free_ char *norm = strdup(*e);
 
 			if (norm && (strv_contains(dirs, path_norm(norm)) || stubs_layout(norm))) {
@@ -337,11 +349,13 @@ RULE_CHECK(check_stub_libcuda)
 				break;
 			}
 		}
-		STRV_FOREACH(p, on ? NULL : preload) {
+		STRV_FOREACH(p, on ? NULL : preload)
+		{
 			_cleanup_free_ char *d = dir_of(*p);
 			const char *base = strrchr(*p, '/');
 
-			if (d && base && startswith(base, "/libcuda.so") && strv_contains(dirs, d)) {
+			if (d && base && startswith(base, "/libcuda.so") &&
+			    strv_contains(dirs, d)) {
 				on = *p;
 				how = "LD_PRELOAD";
 				break;
@@ -350,22 +364,25 @@ RULE_CHECK(check_stub_libcuda)
 		if (sf.loader_stub && streq(sf.loader_stub, snap_str(stub) ?: ""))
 			continue; /* ld.so's own choice was reported above */
 		if (on) {
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
-					 "%s contains %s, the toolkit's stub libcuda: programs that "
-					 "load libcuda.so get the stub and fail with \"CUDA driver is a "
-					 "stub library\"",
-					 how, on);
-			finding_fact(f, streq(how, "LD_PRELOAD") ? "environment.LD_PRELOAD" :
-								   "environment.LD_LIBRARY_PATH",
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+				"%s contains %s, the toolkit's stub libcuda: programs that "
+				"load libcuda.so get the stub and fail with \"CUDA driver is a "
+				"stub library\"",
+				how, on);
+			finding_fact(f,
+				     streq(how, "LD_PRELOAD") ? "environment.LD_PRELOAD"
+							      : "environment.LD_LIBRARY_PATH",
 				     streq(how, "LD_PRELOAD") ? pre : llp);
 			finding_fix(f, "export %s=<the same list without %s>", how, on);
 			finding_rule_fix(f);
 		} else {
-			f = rule_finding(c, GPUENV_SEVERITY_INFO, tk_name(tk),
-					 "the only libcuda in %s is the toolkit's link-time stub %s: it "
-					 "is off the loader path (not on LD_LIBRARY_PATH or LD_PRELOAD), "
-					 "so nothing loads it",
-					 tk_name(tk), snap_str(stub));
+			f = rule_finding(
+				c, GPUENV_SEVERITY_INFO, tk_name(tk),
+				"the only libcuda in %s is the toolkit's link-time stub %s: it "
+				"is off the loader path (not on LD_LIBRARY_PATH or LD_PRELOAD), "
+				"so nothing loads it",
+				tk_name(tk), snap_str(stub));
 			finding_fact(f, "environment.LD_LIBRARY_PATH", llp);
 		}
 		{
@@ -418,9 +435,11 @@ RULE_CHECK(check_toolkits_disagree)
 
 	if (snap_count(tks) < 2)
 		return;
-	if ((path && strv_split(path, ":", &pdirs) < 0) || (llp && strv_split(llp, ":", &ldirs) < 0))
+	if ((path && strv_split(path, ":", &pdirs) < 0) ||
+	    (llp && strv_split(llp, ":", &ldirs) < 0))
 		return;
-	STRV_FOREACH(d, pdirs) {
+	STRV_FOREACH(d, pdirs)
+	{
 		_cleanup_free_ char *prefix = strdup(*d);
 		char *slash;
 		int t;
@@ -459,12 +478,13 @@ RULE_CHECK(check_toolkits_disagree)
 			}
 			if (t >= 0)
 				sel[n++] = (struct selection){ vars[v], val,
-							       v == 0 ? "environment.CUDA_HOME" :
-									"environment.CUDA_PATH",
+							       v == 0 ? "environment.CUDA_HOME"
+								      : "environment.CUDA_PATH",
 							       t };
 		}
 	}
-	STRV_FOREACH(d, ldirs) {
+	STRV_FOREACH(d, ldirs)
+	{
 		int t = tk_by_prefix(tks, *d, true);
 
 		if (t >= 0 && !strstr(*d, "/stubs")) {
@@ -475,8 +495,8 @@ RULE_CHECK(check_toolkits_disagree)
 	}
 	for (size_t i = 0; i < snap_count(tks); i++)
 		if (streq(snap_get_str(snap_at(tks, i), "path") ?: "", "/usr/local/cuda")) {
-			sel[n++] = (struct selection){ "/usr/local/cuda", "/usr/local/cuda",
-						       NULL, (int)i };
+			sel[n++] = (struct selection){ "/usr/local/cuda", "/usr/local/cuda", NULL,
+						       (int)i };
 			break;
 		}
 	for (size_t i = 1; i < n; i++)
@@ -512,8 +532,10 @@ RULE_CHECK(check_toolkits_disagree)
 		const struct snap_node *tk = snap_at(tks, (size_t)sel[0].tk);
 		const char *p = tk_name(tk);
 
-		finding_fix(f, "export CUDA_HOME=%s PATH=%s/bin:$PATH LD_LIBRARY_PATH=%s/lib64   # "
-			       "one toolkit everywhere (%s picked)", p, p, p, sel[0].what);
+		finding_fix(f,
+			    "export CUDA_HOME=%s PATH=%s/bin:$PATH LD_LIBRARY_PATH=%s/lib64   # "
+			    "one toolkit everywhere (%s picked)",
+			    p, p, p, sel[0].what);
 	}
 	finding_fix(f, "sudo update-alternatives --config cuda   # where /usr/local/cuda is an "
 		       "alternative");
@@ -538,8 +560,10 @@ RULE_CHECK(check_toolkit_cannot_target_gpu)
 			continue;
 		if (!cuda_major_minor(v, &ma, &mi) || facts_cuda_arch(v, &arch) < 0 ||
 		    !cuda_major_minor(arch->min_cc, &lo_ma, &lo_mi)) {
-			rule_skip(c, tk_name(tk), "CUDA %s: targetable compute capabilities not in "
-				  "the knowledge base", v);
+			rule_skip(c, tk_name(tk),
+				  "CUDA %s: targetable compute capabilities not in "
+				  "the knowledge base",
+				  v);
 			continue;
 		}
 		have_hi = cuda_major_minor(arch->max_cc, &hi_ma, &hi_mi);
@@ -554,24 +578,28 @@ RULE_CHECK(check_toolkit_cannot_target_gpu)
 			if (!gpu_is_nvidia(gpu))
 				continue;
 			if (gpu_facts(gpu, &fg) < 0 || fg->cc_major < 0) {
-				rule_skip(c, bus, "GPU %s (%s): compute capability not in the "
-					  "knowledge base", bus, snap_get_str(gpu, "device_id"));
+				rule_skip(c, bus,
+					  "GPU %s (%s): compute capability not in the "
+					  "knowledge base",
+					  bus, snap_get_str(gpu, "device_id"));
 				continue;
 			}
 			cc = (unsigned)(fg->cc_major * 10 + fg->cc_minor);
 			if (cc < lo)
-				f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
-						 "CUDA %u.%u at %s compiles for compute capability %s "
-						 "and newer; %s is %s: nvcc rejects sm_%u",
-						 ma, mi, tk_name(tk), arch->min_cc, fg->product,
-						 fg->compute_capability, cc);
+				f = rule_finding(
+					c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+					"CUDA %u.%u at %s compiles for compute capability %s "
+					"and newer; %s is %s: nvcc rejects sm_%u",
+					ma, mi, tk_name(tk), arch->min_cc, fg->product,
+					fg->compute_capability, cc);
 			else if (have_hi && cc > hi)
-				f = rule_finding(c, GPUENV_SEVERITY_WARNING, tk_name(tk),
-						 "CUDA %u.%u at %s compiles for compute capability up "
-						 "to %s; %s is %s: no native sm_%u code, only PTX "
-						 "JIT-compiled at load time",
-						 ma, mi, tk_name(tk), arch->max_cc, fg->product,
-						 fg->compute_capability, cc);
+				f = rule_finding(
+					c, GPUENV_SEVERITY_WARNING, tk_name(tk),
+					"CUDA %u.%u at %s compiles for compute capability up "
+					"to %s; %s is %s: no native sm_%u code, only PTX "
+					"JIT-compiled at load time",
+					ma, mi, tk_name(tk), arch->max_cc, fg->product,
+					fg->compute_capability, cc);
 			else
 				continue;
 			tk_fact(f, tk, i, "version");
@@ -579,12 +607,15 @@ RULE_CHECK(check_toolkit_cannot_target_gpu)
 			finding_fact(f, name, snap_child(gpu, "device_id"));
 			finding_evidence(f, "facts.gpu.compute_capability", fg->source, "%s: %s",
 					 fg->product, fg->compute_capability);
-			finding_evidence(f, "facts.cuda_arch_support", arch->source,
-					 "CUDA %s: %s .. %s%s", arch->cuda_version, arch->min_cc,
-					 arch->max_cc ?: "?",
-					 facts_unconfirmed(arch->confidence) ? " (unconfirmed)" : "");
-			finding_fix(f, "# install a CUDA toolkit that targets sm_%u (gpuenv facts cuda "
-				       "<version> lists min_cc/max_cc)", cc);
+			finding_evidence(
+				f, "facts.cuda_arch_support", arch->source, "CUDA %s: %s .. %s%s",
+				arch->cuda_version, arch->min_cc, arch->max_cc ?: "?",
+				facts_unconfirmed(arch->confidence) ? " (unconfirmed)" : "");
+			finding_fix(
+				f,
+				"# install a CUDA toolkit that targets sm_%u (gpuenv facts cuda "
+				"<version> lists min_cc/max_cc)",
+				cc);
 			finding_rule_verify(f);
 		}
 	}
@@ -622,8 +653,8 @@ RULE_CHECK(check_cudnn_cuda_mismatch)
 				      row->cuda_versions ?: row->cuda_as_listed ?: row->cuda_majors);
 		}
 		if (n == 0) {
-			rule_skip(c, tk_name(tk), "cuDNN %s is not in the knowledge base's cuDNN table",
-				  dv);
+			rule_skip(c, tk_name(tk),
+				  "cuDNN %s is not in the knowledge base's cuDNN table", dv);
 			strbuf_done(&builds);
 			continue;
 		}
@@ -632,33 +663,41 @@ RULE_CHECK(check_cudnn_cuda_mismatch)
 			continue;
 		}
 		if (same_major && unconfirmed) {
-			rule_skip(c, tk_name(tk), "cuDNN %s: the CUDA %u.x minors it supports were not "
-				  "captured from NVIDIA's support matrix", dv, ma);
+			rule_skip(c, tk_name(tk),
+				  "cuDNN %s: the CUDA %u.x minors it supports were not "
+				  "captured from NVIDIA's support matrix",
+				  dv, ma);
 			strbuf_done(&builds);
 			continue;
 		}
 		if (same_major)
-			f = rule_finding(c, GPUENV_SEVERITY_WARNING, tk_name(tk),
-					 "cuDNN %s in the CUDA %u.%u toolkit at %s: its support matrix "
-					 "lists %s, not CUDA %u.%u",
-					 dv, ma, mi, tk_name(tk), strbuf_str(&builds), ma, mi);
+			f = rule_finding(
+				c, GPUENV_SEVERITY_WARNING, tk_name(tk),
+				"cuDNN %s in the CUDA %u.%u toolkit at %s: its support matrix "
+				"lists %s, not CUDA %u.%u",
+				dv, ma, mi, tk_name(tk), strbuf_str(&builds), ma, mi);
 		else
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
-					 "cuDNN %s in the CUDA %u.%u toolkit at %s exists only for other "
-					 "CUDA majors: %s",
-					 dv, ma, mi, tk_name(tk), strbuf_str(&builds));
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+				"cuDNN %s in the CUDA %u.%u toolkit at %s exists only for other "
+				"CUDA majors: %s",
+				dv, ma, mi, tk_name(tk), strbuf_str(&builds));
 		tk_fact(f, tk, i, "cudnn_version");
 		tk_fact(f, tk, i, "version");
 		for (size_t k = 0; facts_cudnn_nth(dv, k, &row) == 0; k++)
-			finding_evidence(f, "facts.cudnn_cuda", row->source, "cuDNN %s-%s %s: %s%s",
-					 row->first, row->last, row->variant,
-					 row->cuda_as_listed ?: "?",
-					 facts_unconfirmed(row->confidence) ? " (unconfirmed)" : "");
-		finding_fix(f, "# install the cuDNN package built for CUDA %u (e.g. the cudnn9-cuda-%u "
-			       "packages of NVIDIA's repository, or the tarball *_cuda%u-archive)",
-			    ma, ma, ma);
-		finding_verify(f, "grep -E 'define CUDNN_(MAJOR|MINOR|PATCHLEVEL)' %s/include/"
-				  "cudnn_version.h", tk_name(tk));
+			finding_evidence(
+				f, "facts.cudnn_cuda", row->source, "cuDNN %s-%s %s: %s%s",
+				row->first, row->last, row->variant, row->cuda_as_listed ?: "?",
+				facts_unconfirmed(row->confidence) ? " (unconfirmed)" : "");
+		finding_fix(
+			f,
+			"# install the cuDNN package built for CUDA %u (e.g. the cudnn9-cuda-%u "
+			"packages of NVIDIA's repository, or the tarball *_cuda%u-archive)",
+			ma, ma, ma);
+		finding_verify(f,
+			       "grep -E 'define CUDNN_(MAJOR|MINOR|PATCHLEVEL)' %s/include/"
+			       "cudnn_version.h",
+			       tk_name(tk));
 		strbuf_done(&builds);
 	}
 }
@@ -708,28 +747,37 @@ static void shadowed_fw(const struct fw_build *b, void *u)
 			if (!streq(snap_get_str(o, "verdict") ?: "", "loadable") ||
 			    !(w = wheel_holding(b->env, p)))
 				continue;
-			f = rule_finding(s->c, GPUENV_SEVERITY_WARNING, b->prefix,
-					 "%s in %s needs %s; ld.so takes %s (%s, via %s) before the "
-					 "copy of the %s %s wheel it was installed with (%s)",
-					 b->label, b->prefix, soname, win,
-					 snap_get_str(l, "version") ?: "version unknown",
-					 snap_get_str(l, "found_via") ?: "?",
-					 snap_get_str(w, "name") ?: "nvidia", snap_get_str(w, "version") ?: "?",
-					 p);
+			f = rule_finding(
+				s->c, GPUENV_SEVERITY_WARNING, b->prefix,
+				"%s in %s needs %s; ld.so takes %s (%s, via %s) before the "
+				"copy of the %s %s wheel it was installed with (%s)",
+				b->label, b->prefix, soname, win,
+				snap_get_str(l, "version") ?: "version unknown",
+				snap_get_str(l, "found_via") ?: "?",
+				snap_get_str(w, "name") ?: "nvidia",
+				snap_get_str(w, "version") ?: "?", p);
 			snprintf(key, sizeof(key), "%s.loads.%s.resolved_path", b->key, soname);
 			finding_fact(f, key, snap_child(l, "resolved_path"));
 			snprintf(key, sizeof(key), "%s.loads.%s.found_via", b->key, soname);
 			finding_fact(f, key, snap_child(l, "found_via"));
-			snprintf(key, sizeof(key), "%s.loads.%s.shadowed.%zu.path", b->key, soname, j);
+			snprintf(key, sizeof(key), "%s.loads.%s.shadowed.%zu.path", b->key, soname,
+				 j);
 			finding_fact(f, key, snap_child(o, "path"));
 			finding_fact(f, "environment.LD_LIBRARY_PATH",
 				     snap_get(s->root, "environment.LD_LIBRARY_PATH"));
-			finding_fix(f, "# drop %s's directory from LD_LIBRARY_PATH for this environment "
-				       "(pip wheels find their own libraries)", win);
-			finding_verify(f, "LD_DEBUG=libs python -c 'import %s' 2>&1 | grep 'calling init' "
-				       "| grep %.*s", b->kind == FW_TENSORFLOW ? "tensorflow" :
-				       b->kind == FW_TORCH ? "torch" : "jax",
-				       (int)strcspn(soname, "."), soname);
+			finding_fix(
+				f,
+				"# drop %s's directory from LD_LIBRARY_PATH for this environment "
+				"(pip wheels find their own libraries)",
+				win);
+			finding_verify(
+				f,
+				"LD_DEBUG=libs python -c 'import %s' 2>&1 | grep 'calling init' "
+				"| grep %.*s",
+				b->kind == FW_TENSORFLOW ? "tensorflow"
+				: b->kind == FW_TORCH	 ? "torch"
+							 : "jax",
+				(int)strcspn(soname, "."), soname);
 			break;
 		}
 	}
@@ -763,36 +811,43 @@ RULE_CHECK(check_library_shadowed)
 				consumer++;
 		}
 		if (older)
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, snap_get_str(cu, "path"),
-					 "ld.so loads the forward-compatibility libcuda %s (%s, via %s), "
-					 "older than the kernel module %s: forward compatibility only "
-					 "runs a newer libcuda on an older driver; cuInit fails with "
-					 "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
-					 cv, snap_get_str(cu, "resolved_path") ?: "?",
-					 snap_get_str(cu, "found_via") ?: "?", drv);
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, snap_get_str(cu, "path"),
+				"ld.so loads the forward-compatibility libcuda %s (%s, via %s), "
+				"older than the kernel module %s: forward compatibility only "
+				"runs a newer libcuda on an older driver; cuInit fails with "
+				"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
+				cv, snap_get_str(cu, "resolved_path") ?: "?",
+				snap_get_str(cu, "found_via") ?: "?", drv);
 		else if (consumer > 0)
-			f = rule_finding(c, GPUENV_SEVERITY_WARNING, snap_get_str(cu, "path"),
-					 "ld.so loads the forward-compatibility libcuda %s over the "
-					 "kernel module %s, but %zu of the %zu NVIDIA GPU(s) are not "
-					 "data-center GPUs: NVIDIA documents forward compatibility for "
-					 "data-center GPUs, others get "
-					 "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)",
-					 cv, drv, consumer, nv);
+			f = rule_finding(
+				c, GPUENV_SEVERITY_WARNING, snap_get_str(cu, "path"),
+				"ld.so loads the forward-compatibility libcuda %s over the "
+				"kernel module %s, but %zu of the %zu NVIDIA GPU(s) are not "
+				"data-center GPUs: NVIDIA documents forward compatibility for "
+				"data-center GPUs, others get "
+				"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)",
+				cv, drv, consumer, nv);
 		else
 			f = NULL;
 		if (f) {
 			finding_fact(f, "driver.userspace.libcuda.resolved_path",
 				     snap_child(cu, "resolved_path"));
-			finding_fact(f, "driver.userspace.libcuda.version", snap_child(cu, "version"));
-			finding_fact(f, "driver.userspace.libcuda.found_via", snap_child(cu, "found_via"));
+			finding_fact(f, "driver.userspace.libcuda.version",
+				     snap_child(cu, "version"));
+			finding_fact(f, "driver.userspace.libcuda.found_via",
+				     snap_child(cu, "found_via"));
 			finding_fact(f, "driver.nvidia.module_version", fact);
 			finding_fact(f, "environment.LD_LIBRARY_PATH",
 				     snap_get(root, "environment.LD_LIBRARY_PATH"));
-			finding_fix(f, "# remove the compat directory (%s) from LD_LIBRARY_PATH / "
-				       "ld.so.conf.d: the driver's own libcuda %s matches its module",
+			finding_fix(f,
+				    "# remove the compat directory (%s) from LD_LIBRARY_PATH / "
+				    "ld.so.conf.d: the driver's own libcuda %s matches its module",
 				    snap_source(snap_child(cu, "path")) ?: "<cuda>/compat", drv);
-			finding_fix(f, "# containers: the cuda-compat package is for hosts whose driver "
-				       "is OLDER than the image's CUDA; rebuild without it or upgrade it");
+			finding_fix(
+				f,
+				"# containers: the cuda-compat package is for hosts whose driver "
+				"is OLDER than the image's CUDA; rebuild without it or upgrade it");
 			finding_verify(f, "ldconfig -p | grep 'libcuda.so.1 '");
 			finding_verify(f, "cat /proc/driver/nvidia/version");
 		}
@@ -804,21 +859,24 @@ RULE_CHECK(check_library_shadowed)
 		for (size_t i = 0; i < snap_count(dnn); i++)
 			strbuf_printf(&list, "%s%s = %s", i ? ", " : "",
 				      snap_get_str(snap_at(dnn, i), "soname") ?: "?",
-				      snap_get_str(snap_at(dnn, i), "resolved_path") ?:
-				      "(not loadable)");
-		f = rule_finding(c, GPUENV_SEVERITY_INFO, NULL,
-				 "%zu cuDNN majors are on the loader path: %s; each program gets the "
-				 "major it was linked against, so which cuDNN a framework uses depends "
-				 "on how it was built, not on the newest one installed",
-				 snap_count(dnn), strbuf_str(&list));
+				      snap_get_str(snap_at(dnn, i), "resolved_path")
+					      ?: "(not loadable)");
+		f = rule_finding(
+			c, GPUENV_SEVERITY_INFO, NULL,
+			"%zu cuDNN majors are on the loader path: %s; each program gets the "
+			"major it was linked against, so which cuDNN a framework uses depends "
+			"on how it was built, not on the newest one installed",
+			snap_count(dnn), strbuf_str(&list));
 		for (size_t i = 0; i < snap_count(dnn); i++) {
 			char key[96];
 
-			snprintf(key, sizeof(key), "runtime.libraries.libcudnn.%zu.resolved_path", i);
+			snprintf(key, sizeof(key), "runtime.libraries.libcudnn.%zu.resolved_path",
+				 i);
 			finding_fact(f, key, snap_child(snap_at(dnn, i), "resolved_path"));
 		}
-		finding_fix(f, "# keep one cuDNN per CUDA major where possible; a framework from pip "
-			       "brings its own (nvidia-cudnn-cu12)");
+		finding_fix(f,
+			    "# keep one cuDNN per CUDA major where possible; a framework from pip "
+			    "brings its own (nvidia-cudnn-cu12)");
 		finding_verify(f, "ldconfig -p | grep libcudnn.so");
 		strbuf_done(&list);
 	}

@@ -45,14 +45,16 @@ static void hardware_facts(struct diagnosis *d, const struct snap_node *root, bo
 		_cleanup_free_ char *text = NULL;
 
 		if (gpu_pci_ids(g, &v, &dev))
-			strbuf_printf(&sb, "%s %04x:%04x", snap_get_str(g, "vendor") ?: "?", v, dev);
+			strbuf_printf(&sb, "%s %04x:%04x", snap_get_str(g, "vendor") ?: "?", v,
+				      dev);
 		else
 			strbuf_puts(&sb, "PCI ids unreadable");
 		if (gpu_facts(g, &fg) == 0)
 			strbuf_printf(&sb, " %s (%s, compute capability %s)", fg->product,
 				      fg->architecture ?: "?", fg->compute_capability ?: "?");
 		strbuf_printf(&sb, " · driver %s", snap_get_str(g, "driver") ?: "none");
-		if (snap_get_int(g, "current_link_width", &w) && snap_get_int(g, "max_link_width", &mw))
+		if (snap_get_int(g, "current_link_width", &w) &&
+		    snap_get_int(g, "max_link_width", &mw))
 			strbuf_printf(&sb, " · PCIe %s x%" PRId64 " (max %s x%" PRId64 ")",
 				      snap_get_str(g, "current_link_speed") ?: "?", w,
 				      snap_get_str(g, "max_link_speed") ?: "?", mw);
@@ -69,7 +71,8 @@ static void hardware_facts(struct diagnosis *d, const struct snap_node *root, bo
 
 static void driver_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
 {
-	const struct snap_node *fact, *ms = snap_get(root, "driver.kernel_modules.modules_supported");
+	const struct snap_node *fact,
+		*ms = snap_get(root, "driver.kernel_modules.modules_supported");
 	const struct snap_node *dn = snap_get(root, "driver.device_nodes");
 	const struct snap_node *sb = snap_get(root, "driver.secure_boot.enabled");
 	const char *ver, *amd = snap_get_str(root, "driver.amdgpu.module_version");
@@ -81,12 +84,14 @@ static void driver_facts(struct diagnosis *d, const struct snap_node *root, bool
 	switch (nvidia_driver(root, &ver, &fact)) {
 	case DRIVER_LOADED:
 		if (facts_driver_branch(ver, &b) == 0)
-			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
-					   "%s (%s), branch R%u, supports CUDA <= %s", ver,
-					   snap_get_str(root, "driver.nvidia.flavor") ?: "flavor unknown",
-					   b->branch, b->cuda_version_reported ?: "? (unconfirmed)");
+			diagnosis_add_fact(
+				d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
+				"%s (%s), branch R%u, supports CUDA <= %s", ver,
+				snap_get_str(root, "driver.nvidia.flavor") ?: "flavor unknown",
+				b->branch, b->cuda_version_reported ?: "? (unconfirmed)");
 		else
-			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
+			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver",
+					   snap_source(fact),
 					   "%s (branch not in the knowledge base)", ver);
 		break;
 	case DRIVER_NONE:
@@ -104,8 +109,8 @@ static void driver_facts(struct diagnosis *d, const struct snap_node *root, bool
 		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "AMD driver",
 				   snap_source(snap_get(root, "driver.amdgpu.module_version")),
 				   "amdgpu %s", amd);
-	if (snap_present(ms) && !snap_get_bool_default(root,
-						       "driver.kernel_modules.modules_supported", true))
+	if (snap_present(ms) &&
+	    !snap_get_bool_default(root, "driver.kernel_modules.modules_supported", true))
 		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "kernel modules", snap_source(ms),
 				   "not supported by this kernel (no /proc/modules)");
 	for (size_t i = 0; i < snap_count(dn); i++) {
@@ -132,8 +137,10 @@ static void runtime_facts(struct diagnosis *d, const struct snap_node *root, boo
 	const struct snap_node *tks = snap_get(root, "runtime.cuda_toolkits");
 
 	if (snap_count(tks) == 0) {
-		diagnosis_add_fact(d, GPUENV_LAYER_RUNTIME, "CUDA toolkits", "/usr/local, /opt, PATH, "
-				   "CUDA_HOME", "none found");
+		diagnosis_add_fact(d, GPUENV_LAYER_RUNTIME, "CUDA toolkits",
+				   "/usr/local, /opt, PATH, "
+				   "CUDA_HOME",
+				   "none found");
 		*absent = true;
 		return;
 	}
@@ -145,10 +152,12 @@ static void runtime_facts(struct diagnosis *d, const struct snap_node *root, boo
 		const char *cudnn = snap_get_str(tk, "cudnn_version");
 		const char *nccl = snap_get_str(tk, "nccl_version");
 
-		strbuf_printf(&sb, "CUDA %s at %s", snap_get_str(tk, "version") ?: "(version unknown)",
+		strbuf_printf(&sb, "CUDA %s at %s",
+			      snap_get_str(tk, "version") ?: "(version unknown)",
 			      snap_get_str(tk, "resolved_path") ?: "?");
 		for (size_t j = 0; j < snap_count(via); j++)
-			strbuf_printf(&sb, "%s%s", j ? ", " : " (via ", snap_str(snap_at(via, j)) ?: "?");
+			strbuf_printf(&sb, "%s%s", j ? ", " : " (via ",
+				      snap_str(snap_at(via, j)) ?: "?");
 		if (snap_count(via))
 			strbuf_putc(&sb, ')');
 		if (cudnn)
@@ -216,19 +225,21 @@ static void container_facts(struct diagnosis *d, const struct snap_node *root, b
 
 	if (!in_container(root)) {
 		diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "container",
-				   "/.dockerenv, /run/.containerenv, /proc/1/cgroup", "not in a container");
+				   "/.dockerenv, /run/.containerenv, /proc/1/cgroup",
+				   "not in a container");
 		*absent = true;
 		return;
 	}
-	diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "container",
-			   engine ? "/proc/1/cgroup" : "/.dockerenv, /run/.containerenv", "%s%s%s",
-			   engine ? engine : "yes",
-			   snap_present(snap_get(root, "container.dockerenv")) ? " (/.dockerenv)" : "",
-			   snap_present(snap_get(root, "container.containerenv")) ?
-				   " (/run/.containerenv)" : "");
+	diagnosis_add_fact(
+		d, GPUENV_LAYER_CONTAINER, "container",
+		engine ? "/proc/1/cgroup" : "/.dockerenv, /run/.containerenv", "%s%s%s",
+		engine ? engine : "yes",
+		snap_present(snap_get(root, "container.dockerenv")) ? " (/.dockerenv)" : "",
+		snap_present(snap_get(root, "container.containerenv")) ? " (/run/.containerenv)"
+								       : "");
 	if (vis)
-		diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "NVIDIA_VISIBLE_DEVICES", "environment",
-				   "%s", vis);
+		diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "NVIDIA_VISIBLE_DEVICES",
+				   "environment", "%s", vis);
 }
 
 /* The toolkit a build would use: nvcc on PATH, else CUDA_HOME, else /usr/local/cuda, else
@@ -284,46 +295,55 @@ static void fw_chain(struct diagnosis *d, const struct snap_node *root, enum dri
 	ch->framework_source = diagnosis_strdupf(d, "%s", b.prefix);
 	if (!fw_cuda_version(&b, cuda, sizeof(cuda), NULL)) {
 		if (snap_str(hip)) {
-			ch->framework = diagnosis_strdupf(d, "%s (ROCm, HIP %s)", b.label, snap_str(hip));
-			ch->link_why[1] = diagnosis_strdupf(d, "a ROCm build: the CUDA chain does not "
-							       "apply");
+			ch->framework =
+				diagnosis_strdupf(d, "%s (ROCm, HIP %s)", b.label, snap_str(hip));
+			ch->link_why[1] =
+				diagnosis_strdupf(d, "a ROCm build: the CUDA chain does not "
+						     "apply");
 		} else if (snap_bool(co, &cpu) && cpu) {
 			ch->framework = diagnosis_strdupf(d, "%s (CPU only)", b.label);
 			ch->link_why[1] = diagnosis_strdupf(d, "a CPU-only build uses no GPU");
 		} else {
 			ch->framework = diagnosis_strdupf(d, "%s (build unreadable)", b.label);
-			ch->link_why[1] = diagnosis_strdupf(d, "its CUDA version could not be read");
+			ch->link_why[1] =
+				diagnosis_strdupf(d, "its CUDA version could not be read");
 		}
-		ch->link_state[1] = cpu && gpus_count(root, gpu_is_nvidia) > 0 ? LINK_BROKEN :
-										LINK_UNKNOWN;
+		ch->link_state[1] =
+			cpu && gpus_count(root, gpu_is_nvidia) > 0 ? LINK_BROKEN : LINK_UNKNOWN;
 		return;
 	}
 	ch->framework = diagnosis_strdupf(d, "%s (CUDA %s)", b.label, cuda);
 	if (cuda_requirement(cuda, &req) < 0) {
 		ch->link_state[1] = LINK_UNKNOWN;
-		ch->link_why[1] = diagnosis_strdupf(d, "CUDA %s: no confirmed minimum driver in the "
-						       "knowledge base", cuda);
+		ch->link_why[1] = diagnosis_strdupf(d,
+						    "CUDA %s: no confirmed minimum driver in the "
+						    "knowledge base",
+						    cuda);
 		return;
 	}
 	cuda_req_describe(&req, need, sizeof(need));
 	if (ds != DRIVER_LOADED) {
 		ch->link_state[1] = ds == DRIVER_NONE ? LINK_BROKEN : LINK_UNKNOWN;
-		ch->link_why[1] = diagnosis_strdupf(d, "%s runs CUDA %u.%u, which needs a driver %s; "
-						       "%s", b.label, req.major, req.minor, need,
-						    ds == DRIVER_NONE ? "none is loaded" :
-									"the driver version is unreadable");
+		ch->link_why[1] = diagnosis_strdupf(
+			d,
+			"%s runs CUDA %u.%u, which needs a driver %s; "
+			"%s",
+			b.label, req.major, req.minor, need,
+			ds == DRIVER_NONE ? "none is loaded" : "the driver version is unreadable");
 		return;
 	}
 	ch->link_state[1] = cuda_driver_judge(&req, ver);
 	ch->link_why[1] = diagnosis_strdupf(
 		d, "%s runs its own CUDA %u.%u, which needs driver %s; %s %s%s", b.label, req.major,
 		req.minor, need, ver,
-		ch->link_state[1] == LINK_OK ? "satisfies it" :
-		ch->link_state[1] == LINK_DEGRADED ? "runs it only through minor-version compatibility" :
-						     "is older",
+		ch->link_state[1] == LINK_OK ? "satisfies it"
+		: ch->link_state[1] == LINK_DEGRADED
+			? "runs it only through minor-version compatibility"
+			: "is older",
 		tv && cuda_major_minor(tv, &tma, &tmi) && cuda_major_minor(cuda, &fma, &fmi) &&
-				(tma != fma || tmi != fmi) ?
-			" (the toolkit's CUDA only matters for building extensions)" : "");
+				(tma != fma || tmi != fmi)
+			? " (the toolkit's CUDA only matters for building extensions)"
+			: "");
 }
 
 static void chain(struct diagnosis *d, const struct snap_node *root)
@@ -340,22 +360,23 @@ static void chain(struct diagnosis *d, const struct snap_node *root)
 		ch->driver_label = diagnosis_strdupf(d, "%s", ver);
 		if (facts_driver_branch(ver, &b) == 0 && b->cuda_version_reported) {
 			ch->driver_cuda = diagnosis_strdupf(d, "%s", b->cuda_version_reported);
-			ch->driver_source = diagnosis_strdupf(d, "%s; facts driver_branches R%u [%s]",
-							      snap_source(fact), b->branch, b->source);
+			ch->driver_source =
+				diagnosis_strdupf(d, "%s; facts driver_branches R%u [%s]",
+						  snap_source(fact), b->branch, b->source);
 		} else {
 			ch->driver_source = diagnosis_strdupf(d, "%s", snap_source(fact));
 		}
 	} else {
-		ch->driver_label = diagnosis_strdupf(d, "%s", ds == DRIVER_NONE ? "no NVIDIA driver" :
-								     "driver unreadable");
+		ch->driver_label = diagnosis_strdupf(
+			d, "%s", ds == DRIVER_NONE ? "no NVIDIA driver" : "driver unreadable");
 		ch->driver_source = diagnosis_strdupf(d, "%s", snap_source(fact) ?: "not probed");
 	}
 	tk = chosen_toolkit(root, &why);
 	if (tk) {
 		tv = snap_get_str(tk, "version");
 		ch->toolkit = diagnosis_strdupf(d, "%s", tv ?: "(version unknown)");
-		ch->toolkit_source = diagnosis_strdupf(d, "%s (%s)",
-						       snap_get_str(tk, "resolved_path") ?: "?", why);
+		ch->toolkit_source = diagnosis_strdupf(
+			d, "%s (%s)", snap_get_str(tk, "resolved_path") ?: "?", why);
 	} else if (snap_count(snap_get(root, "runtime.cuda_toolkits")) > 1) {
 		ch->toolkit_source = diagnosis_strdupf(d, "several toolkits, none selected by "
 							  "PATH, CUDA_HOME or /usr/local/cuda");
@@ -366,26 +387,32 @@ static void chain(struct diagnosis *d, const struct snap_node *root)
 		ch->link_why[0] = diagnosis_strdupf(d, "no CUDA toolkit selected");
 	} else if (!tv || cuda_requirement(tv, &req) < 0) {
 		ch->link_state[0] = LINK_UNKNOWN;
-		ch->link_why[0] = diagnosis_strdupf(d, "CUDA %s: no confirmed minimum driver in the "
-						       "knowledge base", tv ?: "?");
+		ch->link_why[0] = diagnosis_strdupf(d,
+						    "CUDA %s: no confirmed minimum driver in the "
+						    "knowledge base",
+						    tv ?: "?");
 	} else {
 		cuda_req_describe(&req, need, sizeof(need));
 		if (ds == DRIVER_NONE) {
 			ch->link_state[0] = LINK_BROKEN;
-			ch->link_why[0] = diagnosis_strdupf(d, "no NVIDIA driver; CUDA %u.%u needs %s",
-							    req.major, req.minor, need);
+			ch->link_why[0] =
+				diagnosis_strdupf(d, "no NVIDIA driver; CUDA %u.%u needs %s",
+						  req.major, req.minor, need);
 		} else if (ds == DRIVER_UNKNOWN) {
 			ch->link_state[0] = LINK_UNKNOWN;
-			ch->link_why[0] = diagnosis_strdupf(d, "driver version unreadable; CUDA %u.%u "
-							       "needs %s", req.major, req.minor, need);
+			ch->link_why[0] = diagnosis_strdupf(d,
+							    "driver version unreadable; CUDA %u.%u "
+							    "needs %s",
+							    req.major, req.minor, need);
 		} else {
 			ch->link_state[0] = cuda_driver_judge(&req, ver);
 			ch->link_why[0] = diagnosis_strdupf(
-				d, "CUDA %u.%u needs %s; driver %s%s", req.major, req.minor, need, ver,
-				ch->link_state[0] == LINK_OK ? " satisfies it" :
-				ch->link_state[0] == LINK_DEGRADED ?
-							       " runs it only through minor-version compatibility" :
-							       " is older");
+				d, "CUDA %u.%u needs %s; driver %s%s", req.major, req.minor, need,
+				ver,
+				ch->link_state[0] == LINK_OK ? " satisfies it"
+				: ch->link_state[0] == LINK_DEGRADED
+					? " runs it only through minor-version compatibility"
+					: " is older");
 		}
 	}
 	fw_chain(d, root, ds, ver, tv);

@@ -289,7 +289,8 @@ int gpu_name(const struct snap_node *gpu, char *buf, size_t len)
 	if (n)
 		return snprintf(buf, len, "%s", n);
 	return snprintf(buf, len, "%s %s:%s", snap_get_str(gpu, "vendor") ?: "GPU",
-			snap_get_str(gpu, "vendor_id") ?: "?", snap_get_str(gpu, "device_id") ?: "?");
+			snap_get_str(gpu, "vendor_id") ?: "?",
+			snap_get_str(gpu, "device_id") ?: "?");
 }
 
 /* ---- frameworks -------------------------------------------------------------------------- */
@@ -314,7 +315,9 @@ size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build
 
 		for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 			const struct snap_node *pkg = snap_child(pk, names[k]);
-			struct fw_build b = { .env = env, .pkg = pkg, .env_index = i,
+			struct fw_build b = { .env = env,
+					      .pkg = pkg,
+					      .env_index = i,
 					      .prefix = snap_get_str(env, "prefix") ?: "?" };
 
 			if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
@@ -350,8 +353,11 @@ size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build
 					p.kind = FW_JAX_PLUGIN;
 					p.pkg = e;
 					snprintf(p.key, sizeof(p.key),
-						 "framework.python_envs.%zu.packages.jax.plugins.%zu", i, j);
-					if (snprintf(p.label, sizeof(p.label), "%.100s (%.40s %.40s)", base,
+						 "framework.python_envs.%zu.packages.jax.plugins.%"
+						 "zu",
+						 i, j);
+					if (snprintf(p.label, sizeof(p.label),
+						     "%.100s (%.40s %.40s)", base,
 						     snap_get_str(e, "plugin") ?: "plugin",
 						     snap_get_str(e, "plugin_version") ?: "?") < 0)
 						continue;
@@ -414,8 +420,9 @@ const struct snap_node *fw_hip_version(const struct fw_build *b)
 			return snap_get(b->pkg, "build_info.rocm_version");
 		return NULL;
 	case FW_JAX_PLUGIN:
-		return streq(snap_get_str(b->pkg, "platform") ?: "", "rocm") ?
-			       snap_child(b->pkg, "plugin_version") : NULL;
+		return streq(snap_get_str(b->pkg, "platform") ?: "", "rocm")
+			       ? snap_child(b->pkg, "plugin_version")
+			       : NULL;
 	case FW_JAX:
 		return NULL;
 	}
@@ -469,7 +476,8 @@ static void fw_first_one(const struct fw_build *b, void *u)
 	for (size_t i = 0; i < snap_count(via); i++) {
 		const char *v = snap_str(snap_at(via, i)) ?: "";
 
-		if (streq(v, "VIRTUAL_ENV") || streq(v, "CONDA_PREFIX") || startswith(v, "PATH python")) {
+		if (streq(v, "VIRTUAL_ENV") || streq(v, "CONDA_PREFIX") ||
+		    startswith(v, "PATH python")) {
 			f->found = *b;
 			f->have_found = true;
 			return;

@@ -22,13 +22,15 @@ const struct rule rule_table[] = {
 		.symptom = "RuntimeError: No CUDA GPUs are available · "
 			   "cudaErrorNoDevice (100): no CUDA-capable device is detected · "
 			   "nvidia-smi: No devices were found",
-		.cause = "No display, 3D or processing-accelerator device is on the PCI bus: a VM or "
+		.cause = "No display, 3D or processing-accelerator device is on the PCI bus: a VM "
+			 "or "
 			 "cloud instance without a GPU attached, a GPU not passed through to this "
 			 "VM, or a card the firmware did not enumerate (power, seating).",
 		.needs = STRV("hardware.pci_devices"),
-		.fix = STRV("lspci -nn | grep -Ei 'vga|3d|display|accelerator'   # what the bus holds",
-			    "# cloud: pick a GPU instance type; VM: pass the GPU through (vfio-pci); "
-			    "bare metal: reseat the card and its power cables"),
+		.fix = STRV(
+			"lspci -nn | grep -Ei 'vga|3d|display|accelerator'   # what the bus holds",
+			"# cloud: pick a GPU instance type; VM: pass the GPU through (vfio-pci); "
+			"bare metal: reseat the card and its power cables"),
 		.verify = STRV("lspci -nn -d 10de:", "nvidia-smi -L"),
 		.check = check_no_gpu,
 	},
@@ -38,17 +40,21 @@ const struct rule rule_table[] = {
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "GPU PCIe link not trained",
 		.symptom = "NVRM: GPU at PCI:<bus>: GPU has fallen off the bus. · "
-			   "Unable to determine the device handle for GPU <bus>: Unknown Error · Xid 79",
+			   "Unable to determine the device handle for GPU <bus>: Unknown Error · "
+			   "Xid 79",
 		.cause = "The GPU's PCIe link reports width 0 or speed \"Unknown\": the device no "
 			 "longer answers on its link (fell off the bus after a power, thermal or "
-			 "hardware fault, or a failed reset), or it is powered down by runtime power "
+			 "hardware fault, or a failed reset), or it is powered down by runtime "
+			 "power "
 			 "management.",
 		.needs = STRV("hardware.pci_devices"),
-		.fix = STRV("sudo lspci -vv -s <bus> | grep -E 'LnkCap|LnkSta'",
-			    "# power-cycle the machine (a warm reboot is often not enough); reseat the "
-			    "card and its power cables; if it recurs, check the PSU and RMA the GPU"),
-		.verify = STRV("cat /sys/bus/pci/devices/<bus>/current_link_width",
-			       "nvidia-smi --query-gpu=pci.bus_id,pcie.link.width.current --format=csv"),
+		.fix = STRV(
+			"sudo lspci -vv -s <bus> | grep -E 'LnkCap|LnkSta'",
+			"# power-cycle the machine (a warm reboot is often not enough); reseat the "
+			"card and its power cables; if it recurs, check the PSU and RMA the GPU"),
+		.verify = STRV(
+			"cat /sys/bus/pci/devices/<bus>/current_link_width",
+			"nvidia-smi --query-gpu=pci.bus_id,pcie.link.width.current --format=csv"),
 		.check = check_pcie_link_down,
 	},
 	{
@@ -56,15 +62,19 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_HARDWARE,
 		.severity = GPUENV_SEVERITY_WARNING,
 		.title = "GPU PCIe link narrower or slower than it can run",
-		.symptom = "No error: host-device copies are slower. lspci -vv: \"LnkSta: Speed 8GT/s "
-			   "(downgraded), Width x8 (downgraded)\"",
-		.cause = "The link trained at fewer lanes (warning) or a lower speed (info: GPUs drop "
-			 "to 2.5 GT/s when idle to save power) than both ends support: a slot wired "
-			 "narrower than the card, a riser or cable fault, a bifurcation setting, or "
-			 "retraining after link errors.",
+		.symptom =
+			"No error: host-device copies are slower. lspci -vv: \"LnkSta: Speed 8GT/s "
+			"(downgraded), Width x8 (downgraded)\"",
+		.cause =
+			"The link trained at fewer lanes (warning) or a lower speed (info: GPUs "
+			"drop "
+			"to 2.5 GT/s when idle to save power) than both ends support: a slot wired "
+			"narrower than the card, a riser or cable fault, a bifurcation setting, or "
+			"retraining after link errors.",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV("sudo lspci -vv -s <bus> | grep -E 'LnkCap|LnkSta'",
-			    "# move the card to a full x16 slot, check risers/cables and the firmware's "
+			    "# move the card to a full x16 slot, check risers/cables and the "
+			    "firmware's "
 			    "PCIe lane/bifurcation settings; re-check under load"),
 		.verify = STRV("nvidia-smi --query-gpu=pcie.link.gen.current,pcie.link.gen.max,"
 			       "pcie.link.width.current,pcie.link.width.max --format=csv"),
@@ -78,9 +88,12 @@ const struct rule rule_table[] = {
 		.symptom = "NVRM: This PCI I/O region assigned to your NVIDIA device is invalid: "
 			   "NVRM: BAR1 is 0M @ 0x0 · NVRM: The NVIDIA probe routine failed for 1 "
 			   "device(s). · nvidia-smi: No devices were found",
-		.cause = "BAR1 is the CPU's window into GPU memory. Unassigned (error): the firmware "
-			 "could not place the GPU's 64-bit BAR, usually because Above 4G Decoding is "
-			 "off, so the driver refuses the GPU. At or below the legacy aperture (info): "
+		.cause = "BAR1 is the CPU's window into GPU memory. Unassigned (error): the "
+			 "firmware "
+			 "could not place the GPU's 64-bit BAR, usually because Above 4G Decoding "
+			 "is "
+			 "off, so the driver refuses the GPU. At or below the legacy aperture "
+			 "(info): "
 			 "Resizable BAR is off; CUDA works, GPUDirect RDMA and peer mappings are "
 			 "limited.",
 		.needs = STRV("hardware.pci_devices"),
@@ -100,8 +113,10 @@ const struct rule rule_table[] = {
 		.symptom = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA "
 			   "driver. · lspci -k shows no \"Kernel driver in use\" · "
 			   "torch.cuda.is_available() is False",
-		.cause = "No kernel driver owns the device: the driver is not installed or not loaded, "
-			 "its probe failed (see dmesg), or the device is held by vfio-pci/pci-stub for "
+		.cause = "No kernel driver owns the device: the driver is not installed or not "
+			 "loaded, "
+			 "its probe failed (see dmesg), or the device is held by vfio-pci/pci-stub "
+			 "for "
 			 "passthrough (warning).",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV("sudo modprobe nvidia   # amdgpu for AMD",
@@ -114,19 +129,24 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_HARDWARE,
 		.severity = GPUENV_SEVERITY_WARNING,
 		.title = "GPU not in gpuenv's GPU table",
-		.symptom = "No error by itself; gpuenv cannot tell the GPU's compute capability, so "
-			   "checks such as \"no kernel image is available for execution on the "
-			   "device\" or a driver branch dropping the GPU cannot be made for it",
-		.cause = "The built-in GPU table (facts/gpu_compute_capability.tsv, NVIDIA GPUs by PCI "
-			 "id) has no row for this device: a GPU newer than the knowledge base, a rare "
-			 "board variant, or an AMD GPU (AMD GPUs are judged by their KFD gfx target "
-			 "instead). Where NVML reports the compute capability, the checks use that "
-			 "(info); otherwise they skip the GPU (warning).",
+		.symptom =
+			"No error by itself; gpuenv cannot tell the GPU's compute capability, so "
+			"checks such as \"no kernel image is available for execution on the "
+			"device\" or a driver branch dropping the GPU cannot be made for it",
+		.cause =
+			"The built-in GPU table (facts/gpu_compute_capability.tsv, NVIDIA GPUs by "
+			"PCI "
+			"id) has no row for this device: a GPU newer than the knowledge base, a "
+			"rare "
+			"board variant, or an AMD GPU (AMD GPUs are judged by their KFD gfx target "
+			"instead). Where NVML reports the compute capability, the checks use that "
+			"(info); otherwise they skip the GPU (warning).",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV("# update gpuenv (its knowledge base), or report the device id and "
 			    "nvidia-smi's compute_cap so it can be added"),
-		.verify = STRV("gpuenv facts gpu <vendor:device>",
-			       "nvidia-smi --query-gpu=pci.device_id,name,compute_cap --format=csv"),
+		.verify =
+			STRV("gpuenv facts gpu <vendor:device>",
+			     "nvidia-smi --query-gpu=pci.device_id,name,compute_cap --format=csv"),
 		.check = check_gpu_unknown,
 	},
 	/* ---- driver -------------------------------------------------------------------- */
@@ -135,12 +155,15 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_DRIVER,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "NVIDIA GPU present, nvidia kernel module not loaded",
-		.symptom = "nvidia-smi: command not found · NVIDIA-SMI has failed because it "
-			   "couldn't communicate with the NVIDIA driver. Make sure that the latest "
-			   "NVIDIA driver is installed and running. · Found no NVIDIA driver on your "
-			   "system (PyTorch)",
-		.cause = "The nvidia kernel module is not loaded: the driver is not installed, was not "
-			 "built for the running kernel, was refused by Secure Boot, is blacklisted, or "
+		.symptom =
+			"nvidia-smi: command not found · NVIDIA-SMI has failed because it "
+			"couldn't communicate with the NVIDIA driver. Make sure that the latest "
+			"NVIDIA driver is installed and running. · Found no NVIDIA driver on your "
+			"system (PyTorch)",
+		.cause = "The nvidia kernel module is not loaded: the driver is not installed, was "
+			 "not "
+			 "built for the running kernel, was refused by Secure Boot, is "
+			 "blacklisted, or "
 			 "the kernel cannot load modules at all.",
 		.needs = STRV("hardware.pci_devices", "driver.kernel_modules.modules_supported?",
 			      "driver.nvidia.module_version?"),
@@ -155,16 +178,20 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_DRIVER,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "Secure Boot is on and nvidia.ko is not signed",
-		.symptom = "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service",
-		.cause = "With UEFI Secure Boot on, the kernel loads only modules signed by a trusted "
-			 "key. The nvidia.ko built for this kernel carries no signature (DKMS built "
-			 "it without a Machine Owner Key, or the key was never enrolled).",
+		.symptom =
+			"modprobe: ERROR: could not insert 'nvidia': Key was rejected by service",
+		.cause =
+			"With UEFI Secure Boot on, the kernel loads only modules signed by a "
+			"trusted "
+			"key. The nvidia.ko built for this kernel carries no signature (DKMS built "
+			"it without a Machine Owner Key, or the key was never enrolled).",
 		.needs = STRV("driver.secure_boot.enabled?", "driver.nvidia.module_file.path?",
 			      "driver.nvidia.module_version?"),
-		.fix = STRV("sudo mokutil --import /var/lib/dkms/mok.pub   # then reboot and enroll "
-			    "the key in the MOK manager",
-			    "sudo dkms autoinstall   # rebuilds and signs with the enrolled key",
-			    "# or turn Secure Boot off in the firmware"),
+		.fix = STRV(
+			"sudo mokutil --import /var/lib/dkms/mok.pub   # then reboot and enroll "
+			"the key in the MOK manager",
+			"sudo dkms autoinstall   # rebuilds and signs with the enrolled key",
+			"# or turn Secure Boot off in the firmware"),
 		.verify = STRV("mokutil --sb-state", "modinfo -F signer nvidia",
 			       "lsmod | grep nvidia"),
 		.check = check_secure_boot_unsigned,
@@ -174,9 +201,12 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_DRIVER,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "No nvidia.ko for the running kernel",
-		.symptom = "modprobe: FATAL: Module nvidia not found in directory /lib/modules/<release>",
-		.cause = "There is no nvidia module under /lib/modules/<running kernel>: the kernel was "
-			 "updated and DKMS did not build the driver for it (missing kernel headers, a "
+		.symptom = "modprobe: FATAL: Module nvidia not found in directory "
+			   "/lib/modules/<release>",
+		.cause = "There is no nvidia module under /lib/modules/<running kernel>: the "
+			 "kernel was "
+			 "updated and DKMS did not build the driver for it (missing kernel "
+			 "headers, a "
 			 "compiler error, or a driver too old for the new kernel).",
 		.needs = STRV("hardware.pci_devices", "host.kernel_release",
 			      "driver.nvidia.module_file.path?", "driver.nvidia.module_version?"),
@@ -191,16 +221,18 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_DRIVER,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "nouveau owns the NVIDIA GPU",
-		.symptom = "NVRM: The NVIDIA probe routine was not called for 1 device(s). NVRM: This "
-			   "can occur when a driver such as: nouveau, rivafb, nvidiafb or rivatv was "
-			   "loaded and obtained ownership of the NVIDIA device(s).",
+		.symptom =
+			"NVRM: The NVIDIA probe routine was not called for 1 device(s). NVRM: This "
+			"can occur when a driver such as: nouveau, rivafb, nvidiafb or rivatv was "
+			"loaded and obtained ownership of the NVIDIA device(s).",
 		.cause = "The open-source nouveau driver bound the GPU first, so the NVIDIA driver "
 			 "cannot. nouveau must be blacklisted, and the initramfs rebuilt so the "
 			 "blacklist also applies at early boot.",
 		.needs = STRV("hardware.pci_devices", "driver.kernel_modules.nouveau?"),
 		.fix = STRV("printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee "
 			    "/etc/modprobe.d/blacklist-nouveau.conf",
-			    "sudo update-initramfs -u   # dracut --force on Fedora/RHEL", "sudo reboot"),
+			    "sudo update-initramfs -u   # dracut --force on Fedora/RHEL",
+			    "sudo reboot"),
 		.verify = STRV("lsmod | grep nouveau   # prints nothing",
 			       "lspci -k -d 10de: | grep 'Kernel driver in use'"),
 		.check = check_nouveau_bound,
@@ -210,11 +242,14 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_DRIVER,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "nvidia driver loaded, /dev/nvidia* nodes missing",
-		.symptom = "CUDA unknown error - this may be due to an incorrectly set up environment "
-			   "(PyTorch) · cudaErrorUnknown (999) · Failed to initialize NVML: Unknown "
-			   "Error",
-		.cause = "CUDA opens /dev/nvidiactl, /dev/nvidiaN and /dev/nvidia-uvm. They are created "
-			 "by nvidia-modprobe or udev when the driver loads; without nvidia-uvm loaded, "
+		.symptom =
+			"CUDA unknown error - this may be due to an incorrectly set up environment "
+			"(PyTorch) · cudaErrorUnknown (999) · Failed to initialize NVML: Unknown "
+			"Error",
+		.cause = "CUDA opens /dev/nvidiactl, /dev/nvidiaN and /dev/nvidia-uvm. They are "
+			 "created "
+			 "by nvidia-modprobe or udev when the driver loads; without nvidia-uvm "
+			 "loaded, "
 			 "udev rules, or a root process that ran first, they are missing.",
 		.needs = STRV("driver.device_nodes.nvidiactl?", "driver.device_nodes.nvidia_uvm?"),
 		.fix = STRV("sudo modprobe nvidia-uvm", "sudo nvidia-modprobe -u -c=0",
@@ -227,18 +262,23 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_DRIVER,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "The loaded driver branch no longer supports this GPU",
-		.symptom = "NVRM: The NVIDIA <GPU> GPU installed in this system is supported through "
-			   "the NVIDIA <branch>.xx Legacy drivers. … The <version> NVIDIA driver will "
-			   "ignore this GPU. · NVRM: … is not supported by open nvidia.ko because it "
-			   "does not include the required GPU System Processor (GSP).",
+		.symptom =
+			"NVRM: The NVIDIA <GPU> GPU installed in this system is supported through "
+			"the NVIDIA <branch>.xx Legacy drivers. … The <version> NVIDIA driver will "
+			"ignore this GPU. · NVRM: … is not supported by open nvidia.ko because it "
+			"does not include the required GPU System Processor (GSP).",
 		.cause = "Each driver branch supports GPUs from an oldest architecture on (Kepler "
-			 "ended with R470; Maxwell, Pascal and Volta with R580), and the open kernel "
-			 "modules need a GSP (Turing and later). The driver loads but ignores the GPU.",
+			 "ended with R470; Maxwell, Pascal and Volta with R580), and the open "
+			 "kernel "
+			 "modules need a GSP (Turing and later). The driver loads but ignores the "
+			 "GPU.",
 		.needs = STRV("hardware.pci_devices", "driver.nvidia.module_version?"),
-		.fix = STRV("# install the last branch for this GPU's architecture (gpuenv facts gpu "
-			    "<name>; gpuenv facts driver <branch>), or for the open-module case the "
-			    "proprietary flavour of the same branch"),
-		.verify = STRV("nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv"),
+		.fix = STRV(
+			"# install the last branch for this GPU's architecture (gpuenv facts gpu "
+			"<name>; gpuenv facts driver <branch>), or for the open-module case the "
+			"proprietary flavour of the same branch"),
+		.verify =
+			STRV("nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv"),
 		.check = check_branch_drops_gpu,
 	},
 	{
@@ -267,18 +307,21 @@ const struct rule rule_table[] = {
 			   "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803) · kernel log: \"NVRM: API "
 			   "mismatch: the client has the version X, but this kernel module has the "
 			   "version Y\"",
-		.cause = "libnvidia-ml and libcuda must be the exact version of the loaded nvidia.ko. "
-			 "After a driver upgrade the new libraries are installed at once but the old "
+		.cause = "libnvidia-ml and libcuda must be the exact version of the loaded "
+			 "nvidia.ko. "
+			 "After a driver upgrade the new libraries are installed at once but the "
+			 "old "
 			 "module stays loaded until a reboot (or a module reload); in a container, "
 			 "driver libraries baked into the image shadow the ones the NVIDIA runtime "
 			 "injects from the host.",
 		.needs = STRV("driver.nvidia.module_version?", "driver.nvidia.proc_version?"),
-		.fix = STRV("sudo reboot   # loads the upgraded kernel module",
-			    "# without a reboot, when no process uses the GPU: sudo systemctl stop "
-			    "nvidia-persistenced; sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset "
-			    "nvidia && sudo modprobe nvidia",
-			    "# if the module on disk is still the old one, DKMS failed: reinstall the "
-			    "driver package"),
+		.fix = STRV(
+			"sudo reboot   # loads the upgraded kernel module",
+			"# without a reboot, when no process uses the GPU: sudo systemctl stop "
+			"nvidia-persistenced; sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset "
+			"nvidia && sudo modprobe nvidia",
+			"# if the module on disk is still the old one, DKMS failed: reinstall the "
+			"driver package"),
 		.verify = STRV("cat /proc/driver/nvidia/version",
 			       "ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*", "nvidia-smi"),
 		.check = check_nvml_version_mismatch,
@@ -294,13 +337,17 @@ const struct rule rule_table[] = {
 			   "Permission denied\", hipErrorNoDevice",
 		.cause = "CUDA opens /dev/nvidiactl, /dev/nvidiaN and /dev/nvidia-uvm read-write, "
 			 "ROCm /dev/kfd and /dev/dri/renderD*. Their mode and group come from udev "
-			 "rules (ROCm: 0660 group render) or the NVIDIA module's NVreg_DeviceFileMode/"
+			 "rules (ROCm: 0660 group render) or the NVIDIA module's "
+			 "NVreg_DeviceFileMode/"
 			 "NVreg_DeviceFileGID; a user outside that group gets no GPU.",
 		.needs = STRV("driver.device_nodes"),
-		.fix = STRV("sudo usermod -aG render,video $USER   # then log out and in again",
-			    "# or change the mode by a udev rule, e.g. KERNEL==\"kfd\", GROUP=\"render\", "
-			    "MODE=\"0660\" in /etc/udev/rules.d/70-gpu.rules; sudo udevadm trigger"),
-		.verify = STRV("id -nG", "ls -l /dev/nvidia* /dev/kfd /dev/dri/renderD* 2>/dev/null"),
+		.fix = STRV(
+			"sudo usermod -aG render,video $USER   # then log out and in again",
+			"# or change the mode by a udev rule, e.g. KERNEL==\"kfd\", "
+			"GROUP=\"render\", "
+			"MODE=\"0660\" in /etc/udev/rules.d/70-gpu.rules; sudo udevadm trigger"),
+		.verify =
+			STRV("id -nG", "ls -l /dev/nvidia* /dev/kfd /dev/dri/renderD* 2>/dev/null"),
 		.check = check_no_permission,
 	},
 	{
@@ -313,7 +360,8 @@ const struct rule rule_table[] = {
 			   "uncorrectable ECC error encountered · "
 			   "Unable to determine the device handle for GPU: GPU is lost",
 		.cause = "The NVIDIA driver logs an Xid for each GPU error it handles. Some are "
-			 "caused by the application (13, 31, 43: info), some by the driver or GPU and "
+			 "caused by the application (13, 31, 43: info), some by the driver or GPU "
+			 "and "
 			 "recoverable (warning), some mean the GPU needs a reset or is failing (48 "
 			 "double-bit ECC, 79 fallen off the bus, 95 uncontained error: error). The "
 			 "meaning and action per code come from NVIDIA's Xid catalogue.",
@@ -329,8 +377,9 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_DRIVER,
 		.severity = GPUENV_SEVERITY_INFO,
 		.title = "Persistence mode is off on a data-center GPU",
-		.symptom = "No error: every CUDA program (and nvidia-smi) waits seconds for the GPU "
-			   "to initialise when no other client holds it",
+		.symptom =
+			"No error: every CUDA program (and nvidia-smi) waits seconds for the GPU "
+			"to initialise when no other client holds it",
 		.cause = "Without persistence mode (nvidia-smi -pm) or the nvidia-persistenced "
 			 "daemon, the driver tears the GPU state down when its last client exits "
 			 "and rebuilds it on the next start. NVIDIA recommends the daemon on "
@@ -350,14 +399,17 @@ const struct rule rule_table[] = {
 		.symptom = "CUDA driver version is insufficient for CUDA runtime version "
 			   "(cudaErrorInsufficientDriver, 35) · Found no NVIDIA driver on your "
 			   "system (PyTorch) · nvidia-smi: command not found",
-		.cause = "The toolkit brings the compiler and the runtime libraries; running a CUDA "
-			 "program needs the NVIDIA kernel driver and its libcuda.so.1, which are not "
-			 "loaded here. nvcc still compiles; nothing it builds can run.",
+		.cause =
+			"The toolkit brings the compiler and the runtime libraries; running a CUDA "
+			"program needs the NVIDIA kernel driver and its libcuda.so.1, which are "
+			"not "
+			"loaded here. nvcc still compiles; nothing it builds can run.",
 		.needs = STRV("driver.nvidia.module_version?", "driver.nvidia.proc_version?"),
-		.fix = STRV("# install an NVIDIA driver at or above the toolkit's minimum (gpuenv "
-			    "facts cuda <version>) on a machine with an NVIDIA GPU",
-			    "# on a build machine without a GPU this is expected: compile here, run "
-			    "elsewhere"),
+		.fix = STRV(
+			"# install an NVIDIA driver at or above the toolkit's minimum (gpuenv "
+			"facts cuda <version>) on a machine with an NVIDIA GPU",
+			"# on a build machine without a GPU this is expected: compile here, run "
+			"elsewhere"),
 		.verify = STRV("cat /sys/module/nvidia/version", "nvidia-smi"),
 		.check = check_no_driver_for_toolkit,
 	},
@@ -370,14 +422,18 @@ const struct rule rule_table[] = {
 			   "(cudaErrorInsufficientDriver, 35) · under minor-version compatibility: "
 			   "the provided PTX was compiled with an unsupported toolchain "
 			   "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222)",
-		.cause = "Each CUDA release needs a minimum driver (CUDA release notes, Table 3). From "
-			 "CUDA 11 on, minor-version compatibility lets a toolkit run on an older driver "
+		.cause = "Each CUDA release needs a minimum driver (CUDA release notes, Table 3). "
+			 "From "
+			 "CUDA 11 on, minor-version compatibility lets a toolkit run on an older "
+			 "driver "
 			 "of the same major at or above the major's floor (11.x: 450.80.02, below "
-			 "R525; 12.x: 525.60.13, below R580; 13.x: R580) — with a limited feature set "
+			 "R525; 12.x: 525.60.13, below R580; 13.x: R580) — with a limited feature "
+			 "set "
 			 "and without JIT of PTX the newer toolkit emitted (warning).",
 		.needs = STRV("driver.nvidia.module_version?"),
-		.fix = STRV("# install a driver at or above the toolkit's minimum (gpuenv facts cuda "
-			    "<version>), or use a toolkit no newer than the driver's CUDA version"),
+		.fix = STRV(
+			"# install a driver at or above the toolkit's minimum (gpuenv facts cuda "
+			"<version>), or use a toolkit no newer than the driver's CUDA version"),
 		.verify = STRV("nvidia-smi | head -4   # CUDA Version: the newest it runs",
 			       "nvcc --version | tail -2"),
 		.check = check_toolkit_needs_newer_driver,
@@ -389,15 +445,20 @@ const struct rule rule_table[] = {
 		.title = "The toolkit's stub libcuda is on the loader path",
 		.symptom = "CUDA driver is a stub library (cudaErrorStubLibrary / "
 			   "CUDA_ERROR_STUB_LIBRARY, 34)",
-		.cause = "CUDA toolkits ship lib64/stubs/libcuda.so so that programs can be linked on "
-			 "machines without a driver; it implements nothing. A directory holding it on "
-			 "LD_LIBRARY_PATH (or LD_PRELOAD) makes programs that load libcuda.so pick it "
-			 "instead of the driver's (error). Off the loader path it is harmless (info).",
+		.cause = "CUDA toolkits ship lib64/stubs/libcuda.so so that programs can be linked "
+			 "on "
+			 "machines without a driver; it implements nothing. A directory holding it "
+			 "on "
+			 "LD_LIBRARY_PATH (or LD_PRELOAD) makes programs that load libcuda.so pick "
+			 "it "
+			 "instead of the driver's (error). Off the loader path it is harmless "
+			 "(info).",
 		.needs = STRV("environment.LD_LIBRARY_PATH?", "environment.LD_PRELOAD?"),
 		.fix = STRV("# drop the stubs directory from LD_LIBRARY_PATH; pass it only to the "
 			    "linker (-L<cuda>/lib64/stubs) at build time"),
-		.verify = STRV("echo \"$LD_LIBRARY_PATH\" | tr : '\\n' | grep stubs   # prints nothing",
-			       "ldconfig -p | grep 'libcuda.so.1 '"),
+		.verify = STRV(
+			"echo \"$LD_LIBRARY_PATH\" | tr : '\\n' | grep stubs   # prints nothing",
+			"ldconfig -p | grep 'libcuda.so.1 '"),
 		.check = check_stub_libcuda,
 	},
 	{
@@ -405,17 +466,24 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_RUNTIME,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "The loader picks a different copy of a GPU library than the one intended",
-		.symptom = "cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803) \"system has unsupported "
-			   "display driver / cuda driver combination\" · "
-			   "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804) \"forward compatibility "
-			   "was attempted on non supported HW\" · RuntimeError: cuDNN version "
-			   "incompatibility: PyTorch was compiled against … but found runtime version …",
+		.symptom =
+			"cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803) \"system has unsupported "
+			"display driver / cuda driver combination\" · "
+			"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804) \"forward compatibility "
+			"was attempted on non supported HW\" · RuntimeError: cuDNN version "
+			"incompatibility: PyTorch was compiled against … but found runtime version "
+			"…",
 		.cause = "ld.so takes the first copy on LD_LIBRARY_PATH, the ld.so cache or a "
-			 "library's RPATH/RUNPATH. A CUDA forward-compatibility libcuda (cuda-compat) "
-			 "only works when it is newer than the kernel module, and NVIDIA documents it "
-			 "for data-center GPUs; a system copy on LD_LIBRARY_PATH can shadow the copy "
-			 "a framework's pip wheels brought; two cuDNN majors side by side make which "
-			 "one a program uses depend on how it was linked. (The toolkit's stub libcuda "
+			 "library's RPATH/RUNPATH. A CUDA forward-compatibility libcuda "
+			 "(cuda-compat) "
+			 "only works when it is newer than the kernel module, and NVIDIA documents "
+			 "it "
+			 "for data-center GPUs; a system copy on LD_LIBRARY_PATH can shadow the "
+			 "copy "
+			 "a framework's pip wheels brought; two cuDNN majors side by side make "
+			 "which "
+			 "one a program uses depend on how it was linked. (The toolkit's stub "
+			 "libcuda "
 			 "is runtime.stub-libcuda.)",
 		.needs = STRV("driver.userspace"),
 		.fix = STRV("# remove the directory of the unwanted copy from LD_LIBRARY_PATH or "
@@ -428,19 +496,24 @@ const struct rule rule_table[] = {
 		.id = "runtime.toolkits-disagree",
 		.layer = GPUENV_LAYER_RUNTIME,
 		.severity = GPUENV_SEVERITY_WARNING,
-		.title = "PATH, CUDA_HOME, LD_LIBRARY_PATH and /usr/local/cuda name different toolkits",
-		.symptom = "The detected CUDA version (11.8) mismatches the version that was used to "
-			   "compile PyTorch (12.4) · libcudart.so.<N>: cannot open shared object file",
-		.cause = "The nvcc on PATH, CUDA_HOME, the toolkit lib directory on LD_LIBRARY_PATH "
-			 "and /usr/local/cuda point at different installations, so code is compiled "
-			 "with one release and linked or run against another.",
+		.title = "PATH, CUDA_HOME, LD_LIBRARY_PATH and /usr/local/cuda name different "
+			 "toolkits",
+		.symptom =
+			"The detected CUDA version (11.8) mismatches the version that was used to "
+			"compile PyTorch (12.4) · libcudart.so.<N>: cannot open shared object file",
+		.cause =
+			"The nvcc on PATH, CUDA_HOME, the toolkit lib directory on LD_LIBRARY_PATH "
+			"and /usr/local/cuda point at different installations, so code is compiled "
+			"with one release and linked or run against another.",
 		.needs = STRV("environment.PATH?", "environment.LD_LIBRARY_PATH?"),
-		.fix = STRV("export CUDA_HOME=<toolkit> PATH=<toolkit>/bin:$PATH "
-			    "LD_LIBRARY_PATH=<toolkit>/lib64",
-			    "sudo update-alternatives --config cuda   # where /usr/local/cuda is an "
-			    "alternative"),
-		.verify = STRV("command -v nvcc && nvcc --version | tail -2",
-			       "readlink -f /usr/local/cuda; echo \"$CUDA_HOME\" \"$LD_LIBRARY_PATH\""),
+		.fix = STRV(
+			"export CUDA_HOME=<toolkit> PATH=<toolkit>/bin:$PATH "
+			"LD_LIBRARY_PATH=<toolkit>/lib64",
+			"sudo update-alternatives --config cuda   # where /usr/local/cuda is an "
+			"alternative"),
+		.verify = STRV(
+			"command -v nvcc && nvcc --version | tail -2",
+			"readlink -f /usr/local/cuda; echo \"$CUDA_HOME\" \"$LD_LIBRARY_PATH\""),
 		.check = check_toolkits_disagree,
 	},
 	{
@@ -448,12 +521,16 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_RUNTIME,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "The CUDA toolkit cannot compile for this GPU",
-		.symptom = "nvcc fatal   : Unsupported gpu architecture 'compute_XY' · no kernel image "
-			   "is available for execution on the device (cudaErrorNoKernelImageForDevice, "
+		.symptom = "nvcc fatal   : Unsupported gpu architecture 'compute_XY' · no kernel "
+			   "image "
+			   "is available for execution on the device "
+			   "(cudaErrorNoKernelImageForDevice, "
 			   "209)",
-		.cause = "Each toolkit compiles for a range of compute capabilities: CUDA 13.0 removed "
-			 "Maxwell, Pascal and Volta (error), CUDA 11.7 and older know nothing newer "
-			 "than sm_87, so Hopper code is only PTX JIT-compiled at load (warning).",
+		.cause =
+			"Each toolkit compiles for a range of compute capabilities: CUDA 13.0 "
+			"removed "
+			"Maxwell, Pascal and Volta (error), CUDA 11.7 and older know nothing newer "
+			"than sm_87, so Hopper code is only PTX JIT-compiled at load (warning).",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV("# install a toolkit whose range includes the GPU (gpuenv facts cuda "
 			    "<version>)"),
@@ -466,11 +543,14 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_RUNTIME,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "cuDNN in the toolkit was built for another CUDA",
-		.symptom = "Could not load library libcudnn_…so.N. Error: libcublas(Lt).so.<major>: "
-			   "cannot open shared object file: No such file or directory",
+		.symptom =
+			"Could not load library libcudnn_…so.N. Error: libcublas(Lt).so.<major>: "
+			"cannot open shared object file: No such file or directory",
 		.cause = "cuDNN is released per CUDA major (cuda11, cuda12, cuda13 packages) and "
-			 "supports the CUDA versions of its support matrix; a build for another major "
-			 "cannot find its CUDA libraries (error), a CUDA minor the matrix does not list "
+			 "supports the CUDA versions of its support matrix; a build for another "
+			 "major "
+			 "cannot find its CUDA libraries (error), a CUDA minor the matrix does not "
+			 "list "
 			 "is untested (warning).",
 		.needs = NULL,
 		.fix = STRV("# install the cuDNN package for this toolkit's CUDA major "
@@ -485,14 +565,18 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_FRAMEWORK,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "A CPU-only framework build on a GPU machine",
-		.symptom = "torch.cuda.is_available() is False · AssertionError: Torch not compiled "
-			   "with CUDA enabled · tf.config.list_physical_devices('GPU') == [] · An "
-			   "NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not "
-			   "installed. Falling back to cpu.",
-		.cause = "The installed torch (torch.version.cuda and .hip None, e.g. a +cpu wheel "
-			 "or the distribution's package), TensorFlow (build_info without CUDA or ROCm) "
-			 "or jax (no CUDA/ROCm plugin) was built without GPU support: it never uses "
-			 "the GPU (error). Without a GPU this is expected (info).",
+		.symptom =
+			"torch.cuda.is_available() is False · AssertionError: Torch not compiled "
+			"with CUDA enabled · tf.config.list_physical_devices('GPU') == [] · An "
+			"NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is "
+			"not "
+			"installed. Falling back to cpu.",
+		.cause =
+			"The installed torch (torch.version.cuda and .hip None, e.g. a +cpu wheel "
+			"or the distribution's package), TensorFlow (build_info without CUDA or "
+			"ROCm) "
+			"or jax (no CUDA/ROCm plugin) was built without GPU support: it never uses "
+			"the GPU (error). Without a GPU this is expected (info).",
 		.needs = STRV("framework.python_envs"),
 		.fix = STRV("pip install --force-reinstall torch --index-url "
 			    "https://download.pytorch.org/whl/cu<XY>",
@@ -511,7 +595,8 @@ const struct rule rule_table[] = {
 			   "supported by this library is 5.0. · CUDA error: no kernel image is "
 			   "available for execution on the device",
 		.cause = "Framework wheels carry GPU code for a range of compute capabilities; PTX "
-			 "only JIT-compiles upwards, so a GPU below the lowest target has no code at "
+			 "only JIT-compiles upwards, so a GPU below the lowest target has no code "
+			 "at "
 			 "all (torch 2.x dropped Kepler; CUDA 12.8+ builds dropped Maxwell and "
 			 "Pascal, CUDA 13 builds Volta).",
 		.needs = STRV("framework.python_envs"),
@@ -526,15 +611,17 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_FRAMEWORK,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "The framework has no GPU code for this GPU",
-		.symptom = "RuntimeError: CUDA error: no kernel image is available for execution on "
-			   "the device · cudaErrorNoKernelImageForDevice (209) · <GPU> with CUDA "
-			   "capability sm_XY is not compatible with the current PyTorch installation.",
+		.symptom =
+			"RuntimeError: CUDA error: no kernel image is available for execution on "
+			"the device · cudaErrorNoKernelImageForDevice (209) · <GPU> with CUDA "
+			"capability sm_XY is not compatible with the current PyTorch installation.",
 		.cause = "SASS runs only on the same major compute capability with an equal or "
 			 "higher minor (Tegra: exactly), PTX JIT-compiles only to its own "
 			 "architecture or newer. A build without either for the GPU (e.g. a cu117 "
 			 "wheel on an H100: SASS up to sm_86, no PTX) has nothing to launch.",
 		.needs = STRV("framework.python_envs"),
-		.fix = STRV("# install a build that targets the GPU (a newer release or CUDA variant)"),
+		.fix = STRV(
+			"# install a build that targets the GPU (a newer release or CUDA variant)"),
 		.verify = STRV("python -c 'import torch; print(torch.cuda.get_arch_list())'",
 			       "gpuenv scan <site-packages>/torch/lib/libtorch_cuda.so"),
 		.check = check_fw_no_kernel_image,
@@ -544,15 +631,19 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_FRAMEWORK,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "The framework's only code for this GPU is PTX the driver cannot JIT",
-		.symptom = "CUDA error: the provided PTX was compiled with an unsupported toolchain · "
-			   "CUDA_ERROR_UNSUPPORTED_PTX_VERSION / cudaErrorUnsupportedPtxVersion (222)",
-		.cause = "Without SASS for the GPU the driver must JIT-compile PTX, and it only "
-			 "understands PTX ISA versions up to its own CUDA version; PTX from a newer "
-			 "toolkit (also under minor-version compatibility) fails.",
+		.symptom =
+			"CUDA error: the provided PTX was compiled with an unsupported toolchain · "
+			"CUDA_ERROR_UNSUPPORTED_PTX_VERSION / cudaErrorUnsupportedPtxVersion (222)",
+		.cause =
+			"Without SASS for the GPU the driver must JIT-compile PTX, and it only "
+			"understands PTX ISA versions up to its own CUDA version; PTX from a newer "
+			"toolkit (also under minor-version compatibility) fails.",
 		.needs = STRV("framework.python_envs"),
-		.fix = STRV("# upgrade the driver (gpuenv facts driver <version>), or install a build "
-			    "with SASS for the GPU"),
-		.verify = STRV("nvidia-smi | head -4", "gpuenv scan <the framework's kernel library>"),
+		.fix = STRV(
+			"# upgrade the driver (gpuenv facts driver <version>), or install a build "
+			"with SASS for the GPU"),
+		.verify = STRV("nvidia-smi | head -4",
+			       "gpuenv scan <the framework's kernel library>"),
 		.check = check_fw_ptx_too_new,
 	},
 	{
@@ -560,11 +651,13 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_FRAMEWORK,
 		.severity = GPUENV_SEVERITY_INFO,
 		.title = "The framework runs on this GPU only through PTX JIT",
-		.symptom = "No error; the first launch stalls. TensorFlow: \"TensorFlow was not built "
-			   "with CUDA kernel binaries compatible with compute capability 9.0. CUDA "
-			   "kernels will be jit-compiled from PTX, which could take 30 minutes or "
-			   "longer.\"",
-		.cause = "The build has no SASS for the GPU's compute capability but PTX of an older "
+		.symptom =
+			"No error; the first launch stalls. TensorFlow: \"TensorFlow was not built "
+			"with CUDA kernel binaries compatible with compute capability 9.0. CUDA "
+			"kernels will be jit-compiled from PTX, which could take 30 minutes or "
+			"longer.\"",
+		.cause = "The build has no SASS for the GPU's compute capability but PTX of an "
+			 "older "
 			 "architecture, which the driver compiles at first use and caches in "
 			 "~/.nv/ComputeCache (CUDA_CACHE_PATH), bounded by CUDA_CACHE_MAXSIZE.",
 		.needs = STRV("framework.python_envs"),
@@ -578,18 +671,23 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_FRAMEWORK,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "The framework's CUDA is newer than the driver supports",
-		.symptom = "CUDA driver version is insufficient for CUDA runtime version "
-			   "(cudaErrorInsufficientDriver, 35) · torch.cuda.is_available() is False "
-			   "with \"The NVIDIA driver on your system is too old (found version 12040). "
-			   "Please update your GPU driver …\"",
+		.symptom =
+			"CUDA driver version is insufficient for CUDA runtime version "
+			"(cudaErrorInsufficientDriver, 35) · torch.cuda.is_available() is False "
+			"with \"The NVIDIA driver on your system is too old (found version 12040). "
+			"Please update your GPU driver …\"",
 		.cause = "A framework from pip brings its own CUDA runtime (torch.version.cuda, "
-			 "TensorFlow's build_info, the jax plugin and its nvidia-cuda-runtime wheel); "
-			 "that runtime needs a driver at least as new as its CUDA release, or within "
-			 "the same major the minor-version-compatibility floor (limited features, no "
+			 "TensorFlow's build_info, the jax plugin and its nvidia-cuda-runtime "
+			 "wheel); "
+			 "that runtime needs a driver at least as new as its CUDA release, or "
+			 "within "
+			 "the same major the minor-version-compatibility floor (limited features, "
+			 "no "
 			 "PTX JIT: warning). The system toolkit plays no part.",
 		.needs = STRV("framework.python_envs"),
-		.fix = STRV("# install a build for the driver's CUDA (nvidia-smi: CUDA Version), or "
-			    "upgrade the driver (gpuenv facts cuda <version>)"),
+		.fix = STRV(
+			"# install a build for the driver's CUDA (nvidia-smi: CUDA Version), or "
+			"upgrade the driver (gpuenv facts cuda <version>)"),
 		.verify = STRV("nvidia-smi | head -4",
 			       "python -c 'import torch; print(torch.version.cuda, "
 			       "torch.cuda.is_available())'"),
@@ -600,9 +698,10 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_FRAMEWORK,
 		.severity = GPUENV_SEVERITY_INFO,
 		.title = "nvcc's CUDA is not the CUDA the framework uses",
-		.symptom = "nvcc --version and torch.version.cuda disagree · RuntimeError: The "
-			   "detected CUDA version (11.8) mismatches the version that was used to "
-			   "compile PyTorch (12.4). Please make sure to use the same CUDA versions.",
+		.symptom =
+			"nvcc --version and torch.version.cuda disagree · RuntimeError: The "
+			"detected CUDA version (11.8) mismatches the version that was used to "
+			"compile PyTorch (12.4). Please make sure to use the same CUDA versions.",
 		.cause = "Frameworks from pip load the CUDA runtime of their own nvidia-* wheels "
 			 "(found through their RPATH before LD_LIBRARY_PATH); the system toolkit "
 			 "only matters for compiling extensions.",
@@ -621,12 +720,14 @@ const struct rule rule_table[] = {
 		.symptom = "HIP error: invalid device function · hipErrorNoBinaryForGpu: Unable to "
 			   "find code object for all current devices! · torch.cuda.is_available() "
 			   "True, then a crash or GPU hang (with HSA_OVERRIDE_GFX_VERSION)",
-		.cause = "A ROCm build carries code objects for a list of gfx targets "
-			 "(PYTORCH_ROCM_ARCH), and each ROCm release supports a list of GPUs (AMD's "
-			 "compatibility matrix). A GPU whose gfx target (KFD topology) is in neither "
-			 "has no kernels (error), one only missing from the release's list is "
-			 "untested (warning). HSA_OVERRIDE_GFX_VERSION makes the runtime pretend to "
-			 "be another target: an override that may crash or compute wrongly.",
+		.cause =
+			"A ROCm build carries code objects for a list of gfx targets "
+			"(PYTORCH_ROCM_ARCH), and each ROCm release supports a list of GPUs (AMD's "
+			"compatibility matrix). A GPU whose gfx target (KFD topology) is in "
+			"neither "
+			"has no kernels (error), one only missing from the release's list is "
+			"untested (warning). HSA_OVERRIDE_GFX_VERSION makes the runtime pretend to "
+			"be another target: an override that may crash or compute wrongly.",
 		.needs = STRV("framework.python_envs"),
 		.fix = STRV("# use a ROCm release and build whose gfx list includes the GPU "
 			    "(gpuenv facts rocm <version>)"),
@@ -640,9 +741,11 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_CONTAINER,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "In a container with no GPU device nodes",
-		.symptom = "torch.cuda.is_available() is False in the container · nvidia-smi: command "
-			   "not found · cudaErrorNoDevice (100): no CUDA-capable device is detected",
-		.cause = "No /dev/nvidia* node was passed into the container: it was started without "
+		.symptom =
+			"torch.cuda.is_available() is False in the container · nvidia-smi: command "
+			"not found · cudaErrorNoDevice (100): no CUDA-capable device is detected",
+		.cause = "No /dev/nvidia* node was passed into the container: it was started "
+			 "without "
 			 "--gpus / --runtime=nvidia / a CDI device, or the Kubernetes pod did not "
 			 "request nvidia.com/gpu.",
 		.needs = STRV("driver.device_nodes.nvidiactl?", "driver.device_nodes.kfd?"),
@@ -659,13 +762,16 @@ const struct rule rule_table[] = {
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "NVIDIA_VISIBLE_DEVICES exposes no GPU",
 		.symptom = "torch.cuda.is_available() is False · nvidia-smi: No devices were found",
-		.cause = "The NVIDIA Container Toolkit reads NVIDIA_VISIBLE_DEVICES: \"void\" or empty "
-			 "behaves like runc (no GPU, no driver libraries), \"none\" injects the driver "
+		.cause = "The NVIDIA Container Toolkit reads NVIDIA_VISIBLE_DEVICES: \"void\" or "
+			 "empty "
+			 "behaves like runc (no GPU, no driver libraries), \"none\" injects the "
+			 "driver "
 			 "but no GPU.",
 		.needs = STRV("container.requested.NVIDIA_VISIBLE_DEVICES?"),
 		.fix = STRV("docker run --gpus all …   # or -e NVIDIA_VISIBLE_DEVICES=all with the "
 			    "nvidia runtime",
-			    "# Kubernetes: request nvidia.com/gpu; the device plugin sets the variable"),
+			    "# Kubernetes: request nvidia.com/gpu; the device plugin sets the "
+			    "variable"),
 		.verify = STRV("echo \"$NVIDIA_VISIBLE_DEVICES\"", "nvidia-smi -L"),
 		.check = check_visible_devices_void,
 	},
@@ -675,18 +781,21 @@ const struct rule rule_table[] = {
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "The image's CUDA is newer than the host driver supports",
 		.symptom = "nvidia-container-cli: requirement error: unsatisfied condition: "
-			   "cuda>=X.Y, please update your driver to a newer version, or use an earlier "
+			   "cuda>=X.Y, please update your driver to a newer version, or use an "
+			   "earlier "
 			   "cuda container · CUDA driver version is insufficient for CUDA runtime "
 			   "version",
 		.cause = "nvidia/cuda images declare NVIDIA_REQUIRE_CUDA (and CUDA_VERSION); the "
 			 "container runtime refuses to start them when the host driver reports an "
 			 "older CUDA. Minor-version compatibility could run the code (warning) but "
 			 "the requirement check still fails unless NVIDIA_DISABLE_REQUIRE is set.",
-		.needs = STRV("container.requested.NVIDIA_REQUIRE_CUDA?", "environment.CUDA_VERSION?"),
-		.fix = STRV("# upgrade the host driver (gpuenv facts cuda <image CUDA>), or use an "
-			    "image built for the host's CUDA (nvidia-smi shows it)",
-			    "# same CUDA major and driver at or above its minor-compatibility floor: "
-			    "docker run -e NVIDIA_DISABLE_REQUIRE=1 …"),
+		.needs = STRV("container.requested.NVIDIA_REQUIRE_CUDA?",
+			      "environment.CUDA_VERSION?"),
+		.fix = STRV(
+			"# upgrade the host driver (gpuenv facts cuda <image CUDA>), or use an "
+			"image built for the host's CUDA (nvidia-smi shows it)",
+			"# same CUDA major and driver at or above its minor-compatibility floor: "
+			"docker run -e NVIDIA_DISABLE_REQUIRE=1 …"),
 		.verify = STRV("nvidia-smi | head -4   # host: CUDA Version",
 			       "docker inspect --format '{{.Config.Env}}' <image> | tr ' ' '\\n' | "
 			       "grep CUDA"),
@@ -697,21 +806,24 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_CONTAINER,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "Docker/containerd on a GPU host cannot give containers the GPU",
-		.symptom = "docker: Error response from daemon: could not select device driver \"\" "
-			   "with capabilities: [[gpu]]. · torch.cuda.is_available() is False in the "
-			   "container",
+		.symptom =
+			"docker: Error response from daemon: could not select device driver \"\" "
+			"with capabilities: [[gpu]]. · torch.cuda.is_available() is False in the "
+			"container",
 		.cause = "`docker run --gpus` needs the NVIDIA Container Toolkit "
 			 "(nvidia-container-runtime-hook, or the nvidia runtime in "
-			 "/etc/docker/daemon.json), CDI needs a spec in /etc/cdi or /var/run/cdi, and "
+			 "/etc/docker/daemon.json), CDI needs a spec in /etc/cdi or /var/run/cdi, "
+			 "and "
 			 "Kubernetes on containerd needs an nvidia runtime in its CRI config; this "
 			 "host has none of them.",
 		.needs = STRV("container.host"),
-		.fix = STRV("sudo apt-get install -y nvidia-container-toolkit   # NVIDIA's "
-			    "repository; dnf/zypper likewise",
-			    "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl "
-			    "restart docker",
-			    "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml   # for CDI "
-			    "(podman, docker --device nvidia.com/gpu=all)"),
+		.fix = STRV(
+			"sudo apt-get install -y nvidia-container-toolkit   # NVIDIA's "
+			"repository; dnf/zypper likewise",
+			"sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl "
+			"restart docker",
+			"sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml   # for CDI "
+			"(podman, docker --device nvidia.com/gpu=all)"),
 		.verify = STRV("docker run --rm --gpus all ubuntu nvidia-smi",
 			       "docker info | grep -i runtimes"),
 		.check = check_no_nvidia_runtime,
@@ -721,10 +833,12 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_CONTAINER,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "The CDI spec was generated for another driver version",
-		.symptom = "Error: setting up CDI devices: … failed to create device: … no such file "
-			   "or directory (libcuda.so.<old version>) · error running hook: exit "
-			   "status 1",
-		.cause = "nvidia-ctk cdi generate writes the driver's library file names (versioned, "
+		.symptom =
+			"Error: setting up CDI devices: … failed to create device: … no such file "
+			"or directory (libcuda.so.<old version>) · error running hook: exit "
+			"status 1",
+		.cause = "nvidia-ctk cdi generate writes the driver's library file names "
+			 "(versioned, "
 			 "libcuda.so.535.104.05) into the spec; after a driver upgrade those files "
 			 "are gone and containers requesting nvidia.com/gpu fail to start.",
 		.needs = STRV("container.host"),

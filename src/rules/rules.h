@@ -22,16 +22,16 @@
 struct rule_ctx; /* one rule's run (rules-engine.c) */
 
 struct rule {
-	const char *id;       /* stable, "<layer>.<what>" */
+	const char *id; /* stable, "<layer>.<what>" */
 	enum gpuenv_layer layer;
 	enum gpuenv_severity severity; /* the highest severity its findings can have */
-	const char *title;    /* one line: what is wrong */
-	const char *symptom;  /* what the user sees: the exact error text(s) */
-	const char *cause;    /* why it happens */
+	const char *title;	       /* one line: what is wrong */
+	const char *symptom;	       /* what the user sees: the exact error text(s) */
+	const char *cause;	       /* why it happens */
 	/* Snapshot keys the rule reads, checked before it runs: a key whose fact is not
 	 * present gives a "skipped: could not read …" record. "key?" also accepts absent. */
 	const char *const *needs;
-	const char *const *fix;    /* commands (generic form; a finding may be more precise) */
+	const char *const *fix;	   /* commands (generic form; a finding may be more precise) */
 	const char *const *verify; /* commands that show the problem is gone */
 	void (*check)(struct rule_ctx *c, const struct snap_node *root);
 };
@@ -40,9 +40,9 @@ extern const struct rule rule_table[];
 extern const size_t rule_table_len;
 
 struct rule_evidence {
-	char *name;   /* the snapshot key ("driver.nvidia.module_version") or facts table */
-	char *value;  /* rendered value, or "<state>: <error>" when not present */
-	char *source; /* the path read, the vendor call, or "facts:<table> [source keys]" */
+	char *name;	  /* the snapshot key ("driver.nvidia.module_version") or facts table */
+	char *value;	  /* rendered value, or "<state>: <error>" when not present */
+	char *source;	  /* the path read, the vendor call, or "facts:<table> [source keys]" */
 	bool identifying; /* hidden by --redact */
 };
 
@@ -89,11 +89,11 @@ enum link_state {
 
 /* "driver supports CUDA ≤ X · toolkit Y · framework built for Z", each link judged. */
 struct chain {
-	char *driver_cuda, *driver_source;       /* "12.4" (R550), or NULL: no driver */
-	char *driver_label;                      /* "550.54.15", "no NVIDIA driver", … */
-	char *toolkit, *toolkit_source;          /* "12.4.1" at /usr/local/cuda-12.4 */
+	char *driver_cuda, *driver_source; /* "12.4" (R550), or NULL: no driver */
+	char *driver_label;		   /* "550.54.15", "no NVIDIA driver", … */
+	char *toolkit, *toolkit_source;	   /* "12.4.1" at /usr/local/cuda-12.4 */
 	char *framework, *framework_source;
-	enum link_state link_state[2];           /* [0] driver → toolkit, [1] toolkit → framework */
+	enum link_state link_state[2]; /* [0] driver → toolkit, [1] toolkit → framework */
 	char *link_why[2];
 };
 
@@ -127,4 +127,3 @@ const char *link_state_name(enum link_state s);
 /* "hardware" → layer; -EINVAL if unknown. */
 int rule_layer_from_name(const char *name);
 const struct rule *rule_find(const char *id);
-

@@ -211,14 +211,18 @@ GPUENV_API int gpuenv_scan_add_snapshot_gpus(struct gpuenv_scan *s,
 		if (hex_of(g, "vendor_id", &ven) < 0 || ven != 0x10de)
 			continue;
 		if (cc && parse_cc(cc, &major, &minor) == 0) {
-			snprintf(src, sizeof(src), "snapshot: hardware.gpus.%zu.compute_capability", i);
+			snprintf(src, sizeof(src), "snapshot: hardware.gpus.%zu.compute_capability",
+				 i);
 			rv = add_device(s, major, minor, snap_get_str(g, "name"), src);
 		} else if (hex_of(g, "device_id", &dev) == 0 &&
-			   facts_gpu_by_pci_id(0x10de, (uint16_t)dev, &fg) == 0 && fg->cc_major >= 0) {
-			snprintf(src, sizeof(src), "snapshot: hardware.gpus.%zu (PCI 10de:%04x, "
-				 "knowledge base)", i, dev);
-			rv = add_device(s, (unsigned)fg->cc_major, (unsigned)fg->cc_minor, fg->product,
-					src);
+			   facts_gpu_by_pci_id(0x10de, (uint16_t)dev, &fg) == 0 &&
+			   fg->cc_major >= 0) {
+			snprintf(src, sizeof(src),
+				 "snapshot: hardware.gpus.%zu (PCI 10de:%04x, "
+				 "knowledge base)",
+				 i, dev);
+			rv = add_device(s, (unsigned)fg->cc_major, (unsigned)fg->cc_minor,
+					fg->product, src);
 		} else {
 			continue;
 		}

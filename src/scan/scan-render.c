@@ -22,11 +22,16 @@
 static const char *state_name(enum scan_state st)
 {
 	switch (st) {
-	case SCAN_OK: return "ok";
-	case SCAN_UNREADABLE: return "unreadable";
-	case SCAN_MALFORMED: return "malformed";
-	case SCAN_TOO_LARGE: return "too-large";
-	default: return "skipped";
+	case SCAN_OK:
+		return "ok";
+	case SCAN_UNREADABLE:
+		return "unreadable";
+	case SCAN_MALFORMED:
+		return "malformed";
+	case SCAN_TOO_LARGE:
+		return "too-large";
+	default:
+		return "skipped";
 	}
 }
 
@@ -86,11 +91,15 @@ static void device_label(const struct scan_device *d, char *buf, size_t len)
 static const char *verdict_color(enum coverage_verdict v)
 {
 	switch (v) {
-	case COVERAGE_NATIVE: return "\033[32m";
-	case COVERAGE_PTX_JIT: return "\033[33m";
+	case COVERAGE_NATIVE:
+		return "\033[32m";
+	case COVERAGE_PTX_JIT:
+		return "\033[33m";
 	case COVERAGE_PTX_TOO_NEW:
-	case COVERAGE_NO_KERNEL_IMAGE: return "\033[1;31m";
-	default: return "";
+	case COVERAGE_NO_KERNEL_IMAGE:
+		return "\033[1;31m";
+	default:
+		return "";
 	}
 }
 
@@ -120,7 +129,8 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 	    f->n_compressed[FATBIN_COMPRESS_OTHER])
 		strbuf_printf(sb, " (%zu zstd, %zu lz4%s)", f->n_compressed[FATBIN_COMPRESS_ZSTD],
 			      f->n_compressed[FATBIN_COMPRESS_LZ4],
-			      f->n_compressed[FATBIN_COMPRESS_OTHER] ? ", some in an older format" : "");
+			      f->n_compressed[FATBIN_COMPRESS_OTHER] ? ", some in an older format"
+								     : "");
 	strbuf_puts(sb, "\n");
 	for (int cls = 0; cls < 3; cls++) {
 		v = sorted_targets(f, cls, &n);
@@ -133,10 +143,11 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 
 				/* the same target with several PTX ISAs: list each */
 				if (cls == 1 && t->ptx_major >= 0)
-					strbuf_printf(sb, "%s %s (ISA %d.%d)", i ? "," : "", t->name,
-						      t->ptx_major, t->ptx_minor);
+					strbuf_printf(sb, "%s %s (ISA %d.%d)", i ? "," : "",
+						      t->name, t->ptx_major, t->ptx_minor);
 				else if (i == 0 || !streq(v[i - 1]->name, t->name))
-					strbuf_printf(sb, "%s %s", i && cls == 1 ? "," : "", t->name);
+					strbuf_printf(sb, "%s %s", i && cls == 1 ? "," : "",
+						      t->name);
 			}
 			strbuf_puts(sb, "\n");
 		}
@@ -152,8 +163,8 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 		strbuf_printf(sb, "  %zu device-link image%s without kernels (not judged)\n",
 			      f->n_link_images, f->n_link_images == 1 ? "" : "s");
 	if (f->n_found_elsewhere)
-		strbuf_printf(sb, "  %zu container%s outside .nv_fatbin (%s)\n", f->n_found_elsewhere,
-			      f->n_found_elsewhere == 1 ? "" : "s",
+		strbuf_printf(sb, "  %zu container%s outside .nv_fatbin (%s)\n",
+			      f->n_found_elsewhere, f->n_found_elsewhere == 1 ? "" : "s",
 			      f->elsewhere_sections ? f->elsewhere_sections : "?");
 	if (f->streamed)
 		strbuf_puts(sb, "  (streamed from the wheel: every container in the member)\n");
@@ -172,11 +183,13 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 		char dev[96];
 
 		device_label(&s->devices[d], dev, sizeof(dev));
-		strbuf_printf(sb, "  on %s: %s%s%s%s: %s\n", dev, color ? verdict_color(vd->res.verdict) : "",
+		strbuf_printf(sb, "  on %s: %s%s%s%s: %s\n", dev,
+			      color ? verdict_color(vd->res.verdict) : "",
 			      coverage_verdict_name(vd->res.verdict), color ? "\033[0m" : "",
 			      vd->res.unconfirmed ? " (unconfirmed)" : "", vd->res.reason);
 		if (vd->modules_without_image && !coverage_verdict_is_failure(vd->res.verdict))
-			strbuf_printf(sb, "    %zu of %zu modules have no image for it (arch-specific "
+			strbuf_printf(sb,
+				      "    %zu of %zu modules have no image for it (arch-specific "
 				      "modules are normal in NVIDIA's libraries)\n",
 				      vd->modules_without_image, f->n_modules);
 	}
@@ -215,13 +228,15 @@ int scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
 	if (sum.malformed)
 		strbuf_printf(&sb, ", %" PRIu64 " malformed", sum.malformed);
 	if (sum.skipped)
-		strbuf_printf(&sb, ", %" PRIu64 " skipped (size caps, zip-bomb guard)", sum.skipped);
+		strbuf_printf(&sb, ", %" PRIu64 " skipped (size caps, zip-bomb guard)",
+			      sum.skipped);
 	if (s->duplicates)
 		strbuf_printf(&sb, ", %" PRIu64 " duplicate path%s skipped", s->duplicates,
 			      s->duplicates == 1 ? "" : "s");
 	strbuf_puts(&sb, "\n");
 	if (s->hit_file_cap)
-		strbuf_printf(&sb, "stopped at %" PRIu64 " files (--max-files)\n", s->opts.max_files);
+		strbuf_printf(&sb, "stopped at %" PRIu64 " files (--max-files)\n",
+			      s->opts.max_files);
 	if (s->driver) {
 		const struct facts_ptx_isa *p;
 
@@ -229,8 +244,10 @@ int scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
 			strbuf_printf(&sb, "driver %s JITs PTX ISA up to %s (CUDA %s)\n", s->driver,
 				      p->ptx_isa_version, p->cuda_version);
 		else
-			strbuf_printf(&sb, "driver %s is older than every PTX ISA in the knowledge base\n",
-				      s->driver);
+			strbuf_printf(
+				&sb,
+				"driver %s is older than every PTX ISA in the knowledge base\n",
+				s->driver);
 	} else if (s->n_devices) {
 		strbuf_puts(&sb, "driver not given (--driver): PTX is assumed JIT-able\n");
 	}
@@ -238,9 +255,11 @@ int scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
 		char dev[96];
 
 		device_label(&s->devices[d], dev, sizeof(dev));
-		strbuf_printf(&sb, "on %s: %zu native, %zu ptx-jit, %zu ptx-too-new, %zu no-kernel-image\n",
-			      dev, counts[d][COVERAGE_NATIVE], counts[d][COVERAGE_PTX_JIT],
-			      counts[d][COVERAGE_PTX_TOO_NEW], counts[d][COVERAGE_NO_KERNEL_IMAGE]);
+		strbuf_printf(
+			&sb,
+			"on %s: %zu native, %zu ptx-jit, %zu ptx-too-new, %zu no-kernel-image\n",
+			dev, counts[d][COVERAGE_NATIVE], counts[d][COVERAGE_PTX_JIT],
+			counts[d][COVERAGE_PTX_TOO_NEW], counts[d][COVERAGE_NO_KERNEL_IMAGE]);
 	}
 	if (sb.err)
 		return sb.err;
@@ -296,7 +315,8 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 				}
 				rv |= jset(p, "target", json_string(v[i]->name));
 				if (v[i]->ptx_major >= 0) {
-					snprintf(isa, sizeof(isa), "%d.%d", v[i]->ptx_major, v[i]->ptx_minor);
+					snprintf(isa, sizeof(isa), "%d.%d", v[i]->ptx_major,
+						 v[i]->ptx_minor);
 					rv |= jset(p, "ptx_isa", json_string(isa));
 				} else {
 					rv |= jset(p, "ptx_isa", json_null());
@@ -360,7 +380,8 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 		rv |= jset(v, "entry", vd->entry[0] ? json_string(vd->entry) : json_null());
 		rv |= jset(v, "reason", json_string(vd->res.reason));
 		rv |= jset(v, "unconfirmed", json_boolean(vd->res.unconfirmed));
-		rv |= jset(v, "modules_without_image", json_integer((json_int_t)vd->modules_without_image));
+		rv |= jset(v, "modules_without_image",
+			   json_integer((json_int_t)vd->modules_without_image));
 		rv |= json_array_append_new(verdicts, v);
 	}
 	rv |= jset(o, "verdicts", verdicts);
@@ -424,8 +445,10 @@ int scan_render_json(struct gpuenv_scan *s, unsigned flags, char **ret)
 		if (o) {
 			rv |= jset(o, "version", json_string(s->driver));
 			rv |= jset(o, "source", jstr_or_null(s->driver_source));
-			rv |= jset(o, "max_ptx_isa", facts_ptx_isa_for_driver(s->driver, &p) == 0 ?
-						     json_string(p->ptx_isa_version) : json_null());
+			rv |= jset(o, "max_ptx_isa",
+				   facts_ptx_isa_for_driver(s->driver, &p) == 0
+					   ? json_string(p->ptx_isa_version)
+					   : json_null());
 		}
 	} else {
 		rv |= jset(root, "driver", json_null());

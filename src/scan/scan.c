@@ -74,8 +74,7 @@ static int new_file(struct gpuenv_scan *s, const char *path, struct scan_file **
 	return 0;
 }
 
-static int file_error(struct scan_file *f, enum scan_state st, const char *fmt, ...)
-	_printf_(3, 4);
+static int file_error(struct scan_file *f, enum scan_state st, const char *fmt, ...) _printf_(3, 4);
 static int file_error(struct scan_file *f, enum scan_state st, const char *fmt, ...)
 {
 	va_list ap;
@@ -106,7 +105,8 @@ static int target_index(struct scan_file *f, const struct fatbin_entry *e, uint1
 	struct scan_target *t;
 
 	for (size_t i = 0; i < f->n_targets; i++)
-		if (streq(f->targets[i].name, e->target) && f->targets[i].ptx_major == e->ptx_major &&
+		if (streq(f->targets[i].name, e->target) &&
+		    f->targets[i].ptx_major == e->ptx_major &&
 		    f->targets[i].ptx_minor == e->ptx_minor) {
 			f->targets[i].count++;
 			*ret = (uint16_t)i;
@@ -213,7 +213,7 @@ static void untally(struct scan_file *f)
  * read error), on_container tallying each container's entries into f as it is walked. */
 struct file_parse {
 	struct scan_file *f;
-	unsigned cur;                 /* record_entries() */
+	unsigned cur; /* record_entries() */
 	const struct root_file *file;
 	int err;
 };
@@ -264,8 +264,8 @@ static int record_result(struct scan_file *f, struct fatbin_result *r, struct fi
 
 static bool name_is_candidate(const char *name)
 {
-	static const char *const pats[] = { "*.so", "*.so.*", "*.cubin", "*.fatbin", "*.ptx",
-					    "*.hipfb", "*.whl" };
+	static const char *const pats[] = { "*.so",  "*.so.*",	"*.cubin", "*.fatbin",
+					    "*.ptx", "*.hipfb", "*.whl" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(pats); i++)
 		if (fnmatch(pats[i], name, 0) == 0)
@@ -280,8 +280,9 @@ static bool is_zip(const uint8_t *p, size_t len)
 
 static unsigned parse_flags(const struct gpuenv_scan *s)
 {
-	return (s->opts.flags & GPUENV_SCAN_DEEP) ?
-		       FATBIN_PARSE_PAYLOAD_HEADS | FATBIN_PARSE_SEARCH_ALL : 0;
+	return (s->opts.flags & GPUENV_SCAN_DEEP)
+		       ? FATBIN_PARSE_PAYLOAD_HEADS | FATBIN_PARSE_SEARCH_ALL
+		       : 0;
 }
 
 static ssize_t read_file(void *userdata, uint64_t off, void *buf, size_t n)
@@ -302,8 +303,9 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 	_cleanup_(fatbin_result_freep) struct fatbin_result *r = NULL;
 	_cleanup_free_ char *why = NULL;
 	struct file_parse fp = { .f = f, .cur = UINT32_MAX, .file = file };
-	struct fatbin_input in = { .data = p, .len = len, .userdata = &fp,
-				   .on_container = tally_container };
+	struct fatbin_input in = {
+		.data = p, .len = len, .userdata = &fp, .on_container = tally_container
+	};
 	int rv;
 
 	f->size = len;
@@ -317,13 +319,15 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 	if (rv < 0 && fp.err)
 		return file_error(f, SCAN_UNREADABLE, "%s", why ? why : strerror(-fp.err));
 	if (rv == -EBADMSG && !fatbin_looks_parsable(p, len))
-		return file_error(f, SCAN_MALFORMED, "not an ELF file, fatbin, cubin, PTX or offload "
+		return file_error(f, SCAN_MALFORMED,
+				  "not an ELF file, fatbin, cubin, PTX or offload "
 				  "bundle");
 	if (rv < 0)
 		return file_error(f, rv == -E2BIG ? SCAN_TOO_LARGE : SCAN_MALFORMED, "%s%s%s",
-				  rv == -E2BIG ? "too many entries" :
-				  rv == -EPROTONOSUPPORT ? "unsupported format version" :
-				  "malformed GPU code container", why ? ": " : "", why ? why : "");
+				  rv == -E2BIG		   ? "too many entries"
+				  : rv == -EPROTONOSUPPORT ? "unsupported format version"
+							   : "malformed GPU code container",
+				  why ? ": " : "", why ? why : "");
 	rv = record_result(f, r, &fp);
 	if (rv < 0 || r->type != FATBIN_FILE_HOST_ELF)
 		return rv;
@@ -361,13 +365,17 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 		return rv;
 	s->files_seen++;
 	f->size = st->size;
-	if ((st->valid & (ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE)) != (ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE))
+	if ((st->valid & (ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE)) !=
+	    (ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE))
 		return file_error(f, SCAN_SKIPPED, "zip member without sizes");
 	if (st->size > cap)
-		return file_error(f, SCAN_TOO_LARGE, "%" PRIu64 " bytes uncompressed, above the cap "
-				  "of %" PRIu64, (uint64_t)st->size, cap);
+		return file_error(f, SCAN_TOO_LARGE,
+				  "%" PRIu64 " bytes uncompressed, above the cap "
+				  "of %" PRIu64,
+				  (uint64_t)st->size, cap);
 	if (st->size > 0 && (st->comp_size == 0 || st->size / st->comp_size >= s->opts.max_ratio))
-		return file_error(f, SCAN_SKIPPED, "compression ratio %" PRIu64 ":1 above %u:1 "
+		return file_error(f, SCAN_SKIPPED,
+				  "compression ratio %" PRIu64 ":1 above %u:1 "
 				  "(zip bomb guard)",
 				  st->comp_size ? (uint64_t)(st->size / st->comp_size) : st->size,
 				  s->opts.max_ratio);
@@ -388,7 +396,8 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 		if (got <= st->size && n < 0) {
 			rv = file_error(f, SCAN_UNREADABLE, "%s", zip_file_strerror(zf));
 		} else if (got != st->size) {
-			rv = file_error(f, SCAN_MALFORMED, "member size differs from the zip directory");
+			rv = file_error(f, SCAN_MALFORMED,
+					"member size differs from the zip directory");
 		} else {
 			s->bytes_seen += got;
 			rv = parse_buffer(s, f, buf, got, NULL);
@@ -430,7 +439,8 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 		zip_fclose(zf);
 		if (n == -2 || (n == 0 && got != st->size)) {
 			fatbin_stream_free(fs);
-			return file_error(f, SCAN_MALFORMED, "member size differs from the zip directory");
+			return file_error(f, SCAN_MALFORMED,
+					  "member size differs from the zip directory");
 		}
 		if (n < 0) {
 			fatbin_stream_free(fs);
@@ -467,7 +477,8 @@ static int scan_wheel(struct gpuenv_scan *s, struct scan_file *f, const uint8_t 
 	}
 	za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
 	if (!za) {
-		rv = file_error(f, SCAN_MALFORMED, "not a readable zip file: %s", zip_error_strerror(&ze));
+		rv = file_error(f, SCAN_MALFORMED, "not a readable zip file: %s",
+				zip_error_strerror(&ze));
 		zip_source_free(src);
 		zip_error_fini(&ze);
 		return rv;
@@ -562,8 +573,8 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 		progress(s, path);
 		return r2 < 0 ? r2 : 0;
 	}
-	if (!named && (s->opts.flags & GPUENV_SCAN_ALL_FILES) && !fatbin_looks_parsable(m.data, m.len) &&
-	    !is_zip(m.data, m.len)) {
+	if (!named && (s->opts.flags & GPUENV_SCAN_ALL_FILES) &&
+	    !fatbin_looks_parsable(m.data, m.len) && !is_zip(m.data, m.len)) {
 		/* sniffed, not GPU code: forget it */
 		root_unmap(&m);
 		scan_file_done(f);
@@ -613,7 +624,8 @@ static int scan_dir(struct gpuenv_scan *s, const char *path, unsigned depth)
 		if (asprintf(&child, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/",
 			     names[i]) < 0)
 			return -ENOMEM;
-		if ((root_lstat(s->ctx->root, child, &lst) < 0 ? false : S_ISLNK(lst.st_mode)) != links)
+		if ((root_lstat(s->ctx->root, child, &lst) < 0 ? false : S_ISLNK(lst.st_mode)) !=
+		    links)
 			continue;
 		rv = root_stat(s->ctx->root, child, &st); /* follows symlinks */
 		if (rv < 0) {
@@ -639,8 +651,8 @@ static int scan_dir(struct gpuenv_scan *s, const char *path, unsigned depth)
 				continue; /* a loop or a second path to a seen directory */
 			}
 			if (depth + 1 > s->opts.max_depth) {
-				log_debug(&s->ctx->log, "%s: deeper than %u levels, not entered", child,
-					  s->opts.max_depth);
+				log_debug(&s->ctx->log, "%s: deeper than %u levels, not entered",
+					  child, s->opts.max_depth);
 				continue;
 			}
 			rv = scan_dir(s, child, depth + 1);
@@ -694,7 +706,8 @@ int scan_path(struct gpuenv_scan *s, const char *path)
 		rv = scan_dir(s, path, 0);
 	} else if (S_ISREG(st.st_mode)) {
 		rv = scan_file(s, path, &st, true);
-		if (rv >= 0 && s->n_files > 0 && s->files[s->n_files - 1].state == SCAN_UNREADABLE &&
+		if (rv >= 0 && s->n_files > 0 &&
+		    s->files[s->n_files - 1].state == SCAN_UNREADABLE &&
 		    streq(s->files[s->n_files - 1].path, path))
 			rv = -EIO;
 	} else {
@@ -735,7 +748,8 @@ int scan_judge(struct gpuenv_scan *s)
 			return -ENOMEM;
 		}
 		for (size_t k = 0; k < f->n_targets; k++)
-			t[k] = (struct coverage_target){ f->targets[k].name, f->targets[k].ptx_major,
+			t[k] = (struct coverage_target){ f->targets[k].name,
+							 f->targets[k].ptx_major,
 							 f->targets[k].ptx_minor };
 		for (size_t d = 0; d < s->n_devices; d++) {
 			const struct scan_device *dev = &s->devices[d];
@@ -748,7 +762,8 @@ int scan_judge(struct gpuenv_scan *s)
 				return rv;
 			}
 			if (v[d].res.entry != SIZE_MAX)
-				snprintf(v[d].entry, sizeof(v[d].entry), "%s", t[v[d].res.entry].target);
+				snprintf(v[d].entry, sizeof(v[d].entry), "%s",
+					 t[v[d].res.entry].target);
 			/* modules (containers) with code but nothing this device can load */
 			for (size_t m = 0; m < f->n_modules && f->n_modules > 1; m++) {
 				struct coverage_target mt[64];
@@ -757,7 +772,8 @@ int scan_judge(struct gpuenv_scan *s)
 
 				for (size_t k = 0; k < n; k++)
 					mt[k] = t[f->modules[m][k]];
-				if (coverage_judge(mt, n, dev->major, dev->minor, s->driver, &mr) == 0 &&
+				if (coverage_judge(mt, n, dev->major, dev->minor, s->driver, &mr) ==
+					    0 &&
 				    coverage_verdict_is_failure(mr.verdict))
 					v[d].modules_without_image++;
 			}

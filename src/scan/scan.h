@@ -14,60 +14,60 @@
 #include "facts/coverage.h"
 #include "gpuenv/gpuenv.h"
 
-#define SCAN_DEFAULT_MAX_DEPTH 32u
-#define SCAN_DEFAULT_MAX_FILES 200000u
-#define SCAN_DEFAULT_MAX_FILE_SIZE ((uint64_t)64 << 30)   /* mapped, never read whole */
+#define SCAN_DEFAULT_MAX_DEPTH	     32u
+#define SCAN_DEFAULT_MAX_FILES	     200000u
+#define SCAN_DEFAULT_MAX_FILE_SIZE   ((uint64_t)64 << 30) /* mapped, never read whole */
 #define SCAN_DEFAULT_MAX_MEMBER_SIZE ((uint64_t)8 << 30)  /* wheel member, uncompressed */
-#define SCAN_DEFAULT_MAX_RATIO 100u                      /* uncompressed : compressed */
-#define SCAN_MEMBER_IN_MEMORY ((uint64_t)64 << 20)       /* smaller members parsed whole */
-#define SCAN_MAX_WHEEL_MEMBERS 200000u
-#define SCAN_MAX_DEVICES 64u
+#define SCAN_DEFAULT_MAX_RATIO	     100u		  /* uncompressed : compressed */
+#define SCAN_MEMBER_IN_MEMORY	     ((uint64_t)64 << 20) /* smaller members parsed whole */
+#define SCAN_MAX_WHEEL_MEMBERS	     200000u
+#define SCAN_MAX_DEVICES	     64u
 
 enum scan_state {
-	SCAN_OK = 0,       /* parsed (with or without GPU code) */
-	SCAN_UNREADABLE,   /* open/map/read failed */
-	SCAN_MALFORMED,    /* the parser refused it */
-	SCAN_TOO_LARGE,    /* above a size cap */
-	SCAN_SKIPPED,      /* zip-bomb guard, not a candidate, cap on count */
+	SCAN_OK = 0,	 /* parsed (with or without GPU code) */
+	SCAN_UNREADABLE, /* open/map/read failed */
+	SCAN_MALFORMED,	 /* the parser refused it */
+	SCAN_TOO_LARGE,	 /* above a size cap */
+	SCAN_SKIPPED,	 /* zip-bomb guard, not a candidate, cap on count */
 };
 
 /* One distinct target of a file (entries with the same spelling and PTX ISA merged). */
 struct scan_target {
-	char name[24];              /* sm_86, sm_90a, compute_90, lto_80, kind7_80 */
+	char name[24]; /* sm_86, sm_90a, compute_90, lto_80, kind7_80 */
 	enum coverage_kind kind;
 	bool is_lto;
-	int ptx_major, ptx_minor;   /* PTX: ISA, -1 unknown */
-	size_t count;               /* entries */
+	int ptx_major, ptx_minor; /* PTX: ISA, -1 unknown */
+	size_t count;		  /* entries */
 };
 
 struct scan_verdict {
 	struct coverage_result res;
-	char entry[24];             /* deciding target, "" if none */
+	char entry[24];		      /* deciding target, "" if none */
 	size_t modules_without_image; /* containers with code but nothing for this device */
 };
 
 struct scan_file {
-	char *path;                 /* as given, or "WHEEL!/member" */
+	char *path; /* as given, or "WHEEL!/member" */
 	enum scan_state state;
-	char *error;                /* why not ok */
-	const char *type;           /* fatbin_file_type_name() */
+	char *error;	  /* why not ok */
+	const char *type; /* fatbin_file_type_name() */
 	uint64_t size;
 	size_t n_containers, n_entries;
 	size_t n_wrappers;
-	size_t n_link_images;       /* kernel-less device-link ELF images, not judged */
+	size_t n_link_images; /* kernel-less device-link ELF images, not judged */
 	size_t n_found_elsewhere;
 	char *elsewhere_sections;
 	bool searched, streamed;
 	char *module_id;
 	char *warning;
-	size_t n_compressed[4];     /* per enum fatbin_compression */
+	size_t n_compressed[4]; /* per enum fatbin_compression */
 	struct scan_target *targets;
 	size_t n_targets;
 	/* per container: indices into targets (for modules_without_image) */
 	uint16_t **modules;
 	uint16_t *module_len;
 	size_t n_modules;
-	char **amd;                 /* AMD target ids ("gfx90a:sramecc+:xnack-"), NULL-terminated */
+	char **amd; /* AMD target ids ("gfx90a:sramecc+:xnack-"), NULL-terminated */
 	size_t n_amd;
 	/* dynamic section (src/fatbin/elf-dynamic), when present */
 	char *soname, *runpath;
@@ -76,9 +76,9 @@ struct scan_file {
 };
 
 struct scan_device {
-	char *name;                 /* product name or NULL */
+	char *name; /* product name or NULL */
 	unsigned major, minor;
-	char *source;               /* "--gpu 8.6", "snapshot: hardware.gpus.0 (0x10de:0x2684)" */
+	char *source; /* "--gpu 8.6", "snapshot: hardware.gpus.0 (0x10de:0x2684)" */
 };
 
 struct gpuenv_scan {
@@ -86,7 +86,7 @@ struct gpuenv_scan {
 	struct gpuenv_scan_opts opts;
 	struct scan_device devices[SCAN_MAX_DEVICES];
 	size_t n_devices;
-	char *driver;               /* driver version or NULL */
+	char *driver; /* driver version or NULL */
 	char *driver_source;
 	struct scan_file *files;
 	size_t n_files, cap_files;
@@ -95,11 +95,11 @@ struct gpuenv_scan {
 	/* (dev, ino) of files and directories seen: no file twice, no directory loop */
 	struct scan_ino {
 		uint64_t dev, ino;
-	} *seen;
+	} * seen;
 	size_t n_seen, cap_seen;
-	size_t judged_devices;      /* verdicts are valid for this many devices */
+	size_t judged_devices; /* verdicts are valid for this many devices */
 	bool judged;
-	int unreadable_args;        /* named paths that could not be read */
+	int unreadable_args; /* named paths that could not be read */
 };
 
 /* Walk / parse (scan.c). */

@@ -27,13 +27,13 @@ struct log_sink {
 void log_emit(const struct log_sink *sink, int level, const char *file, int line, const char *fn,
 	      const char *format, ...) _printf_(6, 7);
 
-#define log_at(sink, level, ...)                                                          \
-	do {                                                                              \
-		const struct log_sink *_s_ = (sink);                                      \
-		if (_s_ && _s_->fn && (level) <= _s_->max_level)                          \
-			log_emit(_s_, (level), __FILE__, __LINE__, __func__, __VA_ARGS__); \
+#define log_at(sink, level, ...)                                                                   \
+	do {                                                                                       \
+		const struct log_sink *_s_ = (sink);                                               \
+		if (_s_ && _s_->fn && (level) <= _s_->max_level)                                   \
+			log_emit(_s_, (level), __FILE__, __LINE__, __func__, __VA_ARGS__);         \
 	} while (0)
 #define log_debug(sink, ...) log_at(sink, LOG_LEVEL_DEBUG, __VA_ARGS__)
-#define log_info(sink, ...) log_at(sink, LOG_LEVEL_INFO, __VA_ARGS__)
-#define log_warn(sink, ...) log_at(sink, LOG_LEVEL_WARNING, __VA_ARGS__)
-#define log_err(sink, ...) log_at(sink, LOG_LEVEL_ERR, __VA_ARGS__)
+#define log_info(sink, ...)  log_at(sink, LOG_LEVEL_INFO, __VA_ARGS__)
+#define log_warn(sink, ...)  log_at(sink, LOG_LEVEL_WARNING, __VA_ARGS__)
+#define log_err(sink, ...)   log_at(sink, LOG_LEVEL_ERR, __VA_ARGS__)

@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _cleanup_(f)   __attribute__((cleanup(f)))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
-#define _must_check_ __attribute__((warn_unused_result))
+#define _must_check_   __attribute__((warn_unused_result))
 #define _nonnull_(...) __attribute__((nonnull(__VA_ARGS__)))
-#define _unused_ __attribute__((unused))
-#define _pure_ __attribute__((pure))
+#define _unused_       __attribute__((unused))
+#define _pure_	       __attribute__((pure))
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MIN(a, b)     ((a) < (b) ? (a) : (b))
+#define MAX(a, b)     ((a) > (b) ? (a) : (b))
 
 static inline void freep(void *p)
 {
@@ -34,19 +34,19 @@ static inline void closep(int *fd)
 #define _cleanup_close_ _cleanup_(closep)
 
 /* Hand ownership out of a _cleanup_ variable: the variable becomes NULL. */
-#define TAKE_PTR(p)                          \
-	({                                   \
-		typeof(p) _take_tmp_ = (p);  \
-		(p) = NULL;                  \
-		_take_tmp_;                  \
+#define TAKE_PTR(p)                                                                                \
+	({                                                                                         \
+		typeof(p) _take_tmp_ = (p);                                                        \
+		(p) = NULL;                                                                        \
+		_take_tmp_;                                                                        \
 	})
-#define TAKE_FD(fd)                          \
-	({                                   \
-		int _take_fd_ = (fd);        \
-		(fd) = -1;                   \
-		_take_fd_;                   \
+#define TAKE_FD(fd)                                                                                \
+	({                                                                                         \
+		int _take_fd_ = (fd);                                                              \
+		(fd) = -1;                                                                         \
+		_take_fd_;                                                                         \
 	})
 
-#define streq(a, b) (strcmp((a), (b)) == 0)
-#define strneq(a, b, n) (strncmp((a), (b), (n)) == 0)
+#define streq(a, b)	      (strcmp((a), (b)) == 0)
+#define strneq(a, b, n)	      (strncmp((a), (b), (n)) == 0)
 #define startswith(s, prefix) (strncmp((s), (prefix), strlen(prefix)) == 0)

@@ -22,7 +22,7 @@ int parse_hex_digit(int c);
 
 #define VERSION_MAX_PARTS 5
 struct version {
-	unsigned n;                         /* fields present, 1..VERSION_MAX_PARTS */
+	unsigned n; /* fields present, 1..VERSION_MAX_PARTS */
 	uint32_t part[VERSION_MAX_PARTS];
 };
 

@@ -20,7 +20,10 @@ struct strbuf {
 	int err;    /* first error: -ENOMEM or -EFBIG */
 };
 
-#define STRBUF_INIT { 0 }
+#define STRBUF_INIT                                                                                \
+	{                                                                                          \
+		0                                                                                  \
+	}
 
 void strbuf_init(struct strbuf *sb, size_t cap);
 void strbuf_done(struct strbuf *sb);

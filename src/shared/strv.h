@@ -10,8 +10,8 @@
 
 char **strv_free(char **l);
 size_t strv_length(char *const *l);
-int strv_push(char ***l, const char *s);          /* copies s */
-int strv_consume(char ***l, char *s);             /* takes s */
+int strv_push(char ***l, const char *s); /* copies s */
+int strv_consume(char ***l, char *s);	 /* takes s */
 bool strv_contains(char *const *l, const char *s);
 /* Splits s at any of sep, dropping empty fields ("a::b" → a, b). */
 int strv_split(const char *s, const char *sep, char ***ret);

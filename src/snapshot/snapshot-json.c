@@ -89,9 +89,9 @@ static json_t *node_to_json(const struct snap_node *n, unsigned flags, bool top,
 	json_t *j;
 
 	if (n->kind == SNAP_FACT)
-		return fact_to_json(n, (flags & SNAP_JSON_REDACT) &&
-					       snap_key_is_identifying(section, n->key),
-				    (flags & SNAP_JSON_REDACT) && snap_section_is_environment(section));
+		return fact_to_json(
+			n, (flags & SNAP_JSON_REDACT) && snap_key_is_identifying(section, n->key),
+			(flags & SNAP_JSON_REDACT) && snap_section_is_environment(section));
 	j = n->kind == SNAP_OBJECT ? json_object() : json_array();
 	if (!j)
 		return NULL;
@@ -166,7 +166,8 @@ static int load_fact(struct load *l, struct snap_node *f, json_t *o, const char 
 	if (st < 0)
 		return load_fail(l, where, "unknown fact state");
 	f->state = (enum fact_state)st;
-	json_object_foreach(o, k, v) {
+	json_object_foreach(o, k, v)
+	{
 		if (strcmp(k, "state") == 0)
 			continue;
 		if (strcmp(k, "value") == 0) {
@@ -182,15 +183,16 @@ static int load_fact(struct load *l, struct snap_node *f, json_t *o, const char 
 				f->type = SNAP_TYPE_BOOL;
 				f->b = json_is_true(v);
 			} else if (!json_is_null(v)) {
-				return load_fail(l, where, "fact value must be a string, integer or boolean");
+				return load_fail(l, where,
+						 "fact value must be a string, integer or boolean");
 			}
 			continue;
 		}
 		{
-			char **dst = strcmp(k, "source") == 0 ? &f->source :
-				     strcmp(k, "error") == 0  ? &f->error :
-				     strcmp(k, "raw") == 0    ? &f->raw :
-								NULL;
+			char **dst = strcmp(k, "source") == 0  ? &f->source
+				     : strcmp(k, "error") == 0 ? &f->error
+				     : strcmp(k, "raw") == 0   ? &f->raw
+							       : NULL;
 			if (!dst)
 				return load_fail(l, where, "unknown member in a fact");
 			if (!json_is_string(v))
@@ -203,7 +205,8 @@ static int load_fact(struct load *l, struct snap_node *f, json_t *o, const char 
 	return 0;
 }
 
-static int load_node(struct load *l, struct snap_node *n, json_t *j, const char *where, unsigned depth);
+static int load_node(struct load *l, struct snap_node *n, json_t *j, const char *where,
+		     unsigned depth);
 
 static int load_child(struct load *l, struct snap_node *parent, const char *key, json_t *v,
 		      const char *where, unsigned depth)
@@ -251,7 +254,8 @@ static int load_child(struct load *l, struct snap_node *parent, const char *key,
 	return r;
 }
 
-static int load_node(struct load *l, struct snap_node *n, json_t *j, const char *where, unsigned depth)
+static int load_node(struct load *l, struct snap_node *n, json_t *j, const char *where,
+		     unsigned depth)
 {
 	char path[512];
 	int r;
@@ -262,7 +266,8 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 		const char *k;
 		json_t *v;
 
-		json_object_foreach(j, k, v) {
+		json_object_foreach(j, k, v)
+		{
 			if (depth == 0 && strcmp(k, "schema_version") == 0)
 				continue;
 			snprintf(path, sizeof(path), "%s%s%s", where, where[0] ? "." : "", k);
@@ -276,7 +281,8 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 		size_t i;
 		json_t *v;
 
-		json_array_foreach(j, i, v) {
+		json_array_foreach(j, i, v)
+		{
 			snprintf(path, sizeof(path), "%s.%zu", where, i);
 			r = load_child(l, n, NULL, v, path, depth);
 			if (r < 0)
@@ -297,8 +303,8 @@ int snapshot_from_json(const char *text, size_t len, struct snapshot **ret, char
 		return -EFBIG;
 	j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!j) {
-		if (ret_error && asprintf(ret_error, "line %d column %d: %s", jerr.line, jerr.column,
-					  jerr.text) < 0)
+		if (ret_error && asprintf(ret_error, "line %d column %d: %s", jerr.line,
+					  jerr.column, jerr.text) < 0)
 			*ret_error = NULL;
 		return -EBADMSG;
 	}
@@ -308,7 +314,8 @@ int snapshot_from_json(const char *text, size_t len, struct snapshot **ret, char
 	}
 	ver = json_object_get(j, "schema_version");
 	if (!json_is_integer(ver) || json_integer_value(ver) != SNAPSHOT_SCHEMA_VERSION) {
-		r = load_fail(&l, "schema_version", "missing, or not a version this gpuenv reads (1)");
+		r = load_fail(&l, "schema_version",
+			      "missing, or not a version this gpuenv reads (1)");
 		r = -EPROTONOSUPPORT;
 		goto out;
 	}

@@ -15,9 +15,9 @@
 #define SNAP_RAW_MAX 256
 
 static const char *const fact_state_names[_FACT_STATE_MAX] = {
-	[FACT_UNPROBED] = "unprobed",     [FACT_ABSENT] = "absent",
-	[FACT_PRESENT] = "present",       [FACT_UNREADABLE] = "unreadable",
-	[FACT_MALFORMED] = "malformed",   [FACT_UNSUPPORTED] = "unsupported",
+	[FACT_UNPROBED] = "unprobed",	[FACT_ABSENT] = "absent",
+	[FACT_PRESENT] = "present",	[FACT_UNREADABLE] = "unreadable",
+	[FACT_MALFORMED] = "malformed", [FACT_UNSUPPORTED] = "unsupported",
 	[FACT_ERROR] = "error",
 };
 
@@ -475,7 +475,8 @@ enum snap_type snap_type(const struct snap_node *n)
 
 const char *snap_str(const struct snap_node *n)
 {
-	return snap_present(n) && n->kind == SNAP_FACT && n->type == SNAP_TYPE_STRING ? n->str : NULL;
+	return snap_present(n) && n->kind == SNAP_FACT && n->type == SNAP_TYPE_STRING ? n->str
+										      : NULL;
 }
 
 bool snap_int(const struct snap_node *n, int64_t *ret)

@@ -27,12 +27,12 @@
 
 enum fact_state {
 	FACT_UNPROBED = 0, /* not looked at: probe not run, or live-only under --sysroot */
-	FACT_ABSENT,       /* looked, not there (-ENOENT) */
+	FACT_ABSENT,	   /* looked, not there (-ENOENT) */
 	FACT_PRESENT,
-	FACT_UNREADABLE,   /* -EACCES / -EPERM */
-	FACT_MALFORMED,    /* a parser refused it; raw text kept */
-	FACT_UNSUPPORTED,  /* the vendor said NOT_SUPPORTED, or the kernel lacks the feature */
-	FACT_ERROR,        /* anything else; error text kept */
+	FACT_UNREADABLE,  /* -EACCES / -EPERM */
+	FACT_MALFORMED,	  /* a parser refused it; raw text kept */
+	FACT_UNSUPPORTED, /* the vendor said NOT_SUPPORTED, or the kernel lacks the feature */
+	FACT_ERROR,	  /* anything else; error text kept */
 	_FACT_STATE_MAX,
 };
 
@@ -109,17 +109,18 @@ enum snap_kind snap_kind(const struct snap_node *n);
 const struct snap_node *snap_child(const struct snap_node *n, const char *key);
 /* Dotted path from n: "driver.nvidia.version", array elements by index: "hardware.gpus.0.name". */
 const struct snap_node *snap_get(const struct snap_node *n, const char *path);
-size_t snap_count(const struct snap_node *n);                 /* children of an object or array */
-const struct snap_node *snap_at(const struct snap_node *n, size_t i);  /* i-th child (objects: sorted) */
-const char *snap_key(const struct snap_node *n);              /* key within its parent object, or NULL */
+size_t snap_count(const struct snap_node *n); /* children of an object or array */
+const struct snap_node *snap_at(const struct snap_node *n,
+				size_t i);	 /* i-th child (objects: sorted) */
+const char *snap_key(const struct snap_node *n); /* key within its parent object, or NULL */
 
 /* Fact accessors: a missing node reads as FACT_UNPROBED with no value. */
 enum fact_state snap_state(const struct snap_node *n);
 bool snap_present(const struct snap_node *n);
 enum snap_type snap_type(const struct snap_node *n);
-const char *snap_str(const struct snap_node *n);              /* present string, else NULL */
-bool snap_int(const struct snap_node *n, int64_t *ret);       /* present int */
-bool snap_bool(const struct snap_node *n, bool *ret);         /* present bool */
+const char *snap_str(const struct snap_node *n);	/* present string, else NULL */
+bool snap_int(const struct snap_node *n, int64_t *ret); /* present int */
+bool snap_bool(const struct snap_node *n, bool *ret);	/* present bool */
 const char *snap_source(const struct snap_node *n);
 const char *snap_error(const struct snap_node *n);
 const char *snap_raw(const struct snap_node *n);

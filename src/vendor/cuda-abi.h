@@ -16,26 +16,26 @@ typedef struct CUuuid_st {
 	char bytes[16];
 } CUuuid;
 
-#define CUDA_SUCCESS 0
+#define CUDA_SUCCESS		   0
 #define CUDA_ERROR_NOT_INITIALIZED 3
-#define CUDA_ERROR_STUB_LIBRARY 34
-#define CUDA_ERROR_NO_DEVICE 100
+#define CUDA_ERROR_STUB_LIBRARY	   34
+#define CUDA_ERROR_NO_DEVICE	   100
 
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
 
-#define CUDA_SYMBOLS(X)                                                                        \
-	X(cuInit, true, CUresult, (unsigned int), "cuInit")                                    \
-	X(cuDriverGetVersion, true, CUresult, (int *), "cuDriverGetVersion")                   \
-	X(cuDeviceGetCount, true, CUresult, (int *), "cuDeviceGetCount")                       \
-	X(cuDeviceGet, true, CUresult, (CUdevice *, int), "cuDeviceGet")                       \
-	X(cuDeviceGetName, false, CUresult, (char *, int, CUdevice), "cuDeviceGetName")        \
-	X(cuDeviceGetAttribute, false, CUresult, (int *, int, CUdevice), "cuDeviceGetAttribute") \
-	X(cuDeviceTotalMem, false, CUresult, (size_t *, CUdevice), "cuDeviceTotalMem_v2")      \
-	X(cuDeviceGetUuid, false, CUresult, (CUuuid *, CUdevice), "cuDeviceGetUuid_v2",        \
-	  "cuDeviceGetUuid")                                                                   \
-	X(cuDeviceGetPCIBusId, false, CUresult, (char *, int, CUdevice), "cuDeviceGetPCIBusId") \
-	X(cuGetErrorName, false, CUresult, (CUresult, const char **), "cuGetErrorName")        \
+#define CUDA_SYMBOLS(X)                                                                            \
+	X(cuInit, true, CUresult, (unsigned int), "cuInit")                                        \
+	X(cuDriverGetVersion, true, CUresult, (int *), "cuDriverGetVersion")                       \
+	X(cuDeviceGetCount, true, CUresult, (int *), "cuDeviceGetCount")                           \
+	X(cuDeviceGet, true, CUresult, (CUdevice *, int), "cuDeviceGet")                           \
+	X(cuDeviceGetName, false, CUresult, (char *, int, CUdevice), "cuDeviceGetName")            \
+	X(cuDeviceGetAttribute, false, CUresult, (int *, int, CUdevice), "cuDeviceGetAttribute")   \
+	X(cuDeviceTotalMem, false, CUresult, (size_t *, CUdevice), "cuDeviceTotalMem_v2")          \
+	X(cuDeviceGetUuid, false, CUresult, (CUuuid *, CUdevice), "cuDeviceGetUuid_v2",            \
+	  "cuDeviceGetUuid")                                                                       \
+	X(cuDeviceGetPCIBusId, false, CUresult, (char *, int, CUdevice), "cuDeviceGetPCIBusId")    \
+	X(cuGetErrorName, false, CUresult, (CUresult, const char **), "cuGetErrorName")            \
 	X(cuGetErrorString, false, CUresult, (CUresult, const char **), "cuGetErrorString")
 
 #define CUDA_FN_TYPEDEF(f, req, ret, params, ...) typedef ret f##_fn params;

@@ -17,25 +17,28 @@
 #include "dl.h"
 #include "session.h"
 
-DL_NOTE(dl_note_cuda, "[{\"feature\":\"cuda\",\"description\":\"CUDA driver API version and "
-		      "devices (gpuenv report: driver.cuda)\",\"priority\":\"suggested\",\"soname\":"
-		      "[\"libcuda.so.1\"]}]");
+DL_NOTE(dl_note_cuda,
+	"[{\"feature\":\"cuda\",\"description\":\"CUDA driver API version and "
+	"devices (gpuenv report: driver.cuda)\",\"priority\":\"suggested\",\"soname\":"
+	"[\"libcuda.so.1\"]}]");
 
 #define CUDA_MAX_DEVICES 64
-#define CU_MISSING (-100000)
+#define CU_MISSING	 (-100000)
 
 struct cuda_fns {
-#define X(f, req, ret, params, ...) \
-	f##_fn *f;                  \
+#define X(f, req, ret, params, ...)                                                                \
+	f##_fn *f;                                                                                 \
 	const char *f##_name;
 	CUDA_SYMBOLS(X)
 #undef X
 };
 
 static const struct dl_symbol cuda_symbols[] = {
-#define X(f, req, ret, params, ...)                                                           \
-	{ .names = { __VA_ARGS__ }, .fn_offset = offsetof(struct cuda_fns, f),                \
-	  .name_offset = offsetof(struct cuda_fns, f##_name), .required = req },
+#define X(f, req, ret, params, ...)                                                                \
+	{ .names = { __VA_ARGS__ },                                                                \
+	  .fn_offset = offsetof(struct cuda_fns, f),                                               \
+	  .name_offset = offsetof(struct cuda_fns, f##_name),                                      \
+	  .required = req },
 	CUDA_SYMBOLS(X)
 #undef X
 };
@@ -100,7 +103,8 @@ static bool cu_failv(struct cuda *c, const char *call, CUresult rc, const char *
 
 	if (rc == CU_MISSING) {
 		for (size_t i = 0; keys[i]; i++)
-			vw_state(c->w, keys[i], call, "unsupported", "not exported by this libcuda");
+			vw_state(c->w, keys[i], call, "unsupported",
+				 "not exported by this libcuda");
 		return false;
 	}
 	/* The stub returns 34 here and leaves the pointers alone: keep them NULL-initialised. */
@@ -122,15 +126,15 @@ static bool cu_failv(struct cuda *c, const char *call, CUresult rc, const char *
 
 #define cu_fail(c, call, rc, ...) cu_failv(c, call, rc, (const char *const[]){ __VA_ARGS__, NULL })
 
-#define CU(c, key, fn, args, ...)                                                           \
-	({                                                                                  \
-		CUresult _rc = CU_MISSING;                                                  \
-		const char *_call = (c)->f.fn##_name ? (c)->f.fn##_name : #fn;              \
-		if ((c)->f.fn) {                                                            \
-			vw_begin((c)->w, key, _call);                                       \
-			_rc = (c)->f.fn args;                                               \
-		}                                                                           \
-		_rc == CUDA_SUCCESS ? true : cu_fail(c, _call, _rc, key, ##__VA_ARGS__);    \
+#define CU(c, key, fn, args, ...)                                                                  \
+	({                                                                                         \
+		CUresult _rc = CU_MISSING;                                                         \
+		const char *_call = (c)->f.fn##_name ? (c)->f.fn##_name : #fn;                     \
+		if ((c)->f.fn) {                                                                   \
+			vw_begin((c)->w, key, _call);                                              \
+			_rc = (c)->f.fn args;                                                      \
+		}                                                                                  \
+		_rc == CUDA_SUCCESS ? true : cu_fail(c, _call, _rc, key, ##__VA_ARGS__);           \
 	})
 
 /* Facts left uncalled because of `call` (the dlopen or the init that failed). */
@@ -181,8 +185,8 @@ static void cu_device(struct cuda *c, int i)
 	}
 }
 
-static const char *const cuda_keys[] = { "library", "driver_version", "init", "device_count",
-					 "devices", NULL };
+static const char *const cuda_keys[] = { "library",	 "driver_version", "init",
+					 "device_count", "devices",	   NULL };
 
 static int cuda_child(int fd, void *userdata)
 {
@@ -213,11 +217,11 @@ static int cuda_child(int fd, void *userdata)
 	vw_str(&w, "library", dl_path(lib));
 	err = dl_resolve(lib, cuda_symbols, ARRAY_SIZE(cuda_symbols), &c.f, &missing);
 	if (err < 0) {
-		vw_state(&w, "init", "dlsym", "error", "not a CUDA driver library: %s is not exported",
-			 missing);
-		cu_not_called(&w, "dlsym", "not a CUDA driver library",
-			      (const char *const[]){ "driver_version", "device_count", "devices",
-						     NULL });
+		vw_state(&w, "init", "dlsym", "error",
+			 "not a CUDA driver library: %s is not exported", missing);
+		cu_not_called(
+			&w, "dlsym", "not a CUDA driver library",
+			(const char *const[]){ "driver_version", "device_count", "devices", NULL });
 		return w.err ? 1 : 0;
 	}
 	if (CU(&c, "driver_version", cuDriverGetVersion, (&v))) {
@@ -241,7 +245,8 @@ static int cuda_child(int fd, void *userdata)
 		for (int i = 0; i < count && i < CUDA_MAX_DEVICES; i++)
 			cu_device(&c, i);
 	} else {
-		cu_not_called(&w, "cuDeviceGetCount", "no device count", (const char *const[]){ "devices", NULL });
+		cu_not_called(&w, "cuDeviceGetCount", "no device count",
+			      (const char *const[]){ "devices", NULL });
 	}
 	/* The driver API has no shutdown; no dlclose either (the child exits now). */
 	return w.err ? 1 : 0;

@@ -18,27 +18,27 @@
  * read which libraries a binary may dlopen. One JSON array per feature.
  */
 #define DL_NOTE_VENDOR "FDO"
-#define DL_NOTE_TYPE 0x407c0c0au
-#define DL_NOTE(var, json)                                                                   \
-	__attribute__((used, section(".note.dlopen"))) _Alignas(sizeof(uint32_t)) static const \
-		struct {                                                                     \
-		struct {                                                                     \
-			uint32_t n_namesz, n_descsz, n_type;                                 \
-		} nhdr;                                                                      \
-		char name[sizeof(DL_NOTE_VENDOR)];                                           \
-		_Alignas(sizeof(uint32_t)) char desc[sizeof(json)];                          \
-	} var = {                                                                            \
-		.nhdr = { sizeof(DL_NOTE_VENDOR), sizeof(json), DL_NOTE_TYPE },              \
-		.name = DL_NOTE_VENDOR,                                                      \
-		.desc = json,                                                                \
+#define DL_NOTE_TYPE   0x407c0c0au
+#define DL_NOTE(var, json)                                                                         \
+	__attribute__((used, section(".note.dlopen"))) _Alignas(                                   \
+		sizeof(uint32_t)) static const struct {                                            \
+		struct {                                                                           \
+			uint32_t n_namesz, n_descsz, n_type;                                       \
+		} nhdr;                                                                            \
+		char name[sizeof(DL_NOTE_VENDOR)];                                                 \
+		_Alignas(sizeof(uint32_t)) char desc[sizeof(json)];                                \
+	} var = {                                                                                  \
+		.nhdr = { sizeof(DL_NOTE_VENDOR), sizeof(json), DL_NOTE_TYPE },                    \
+		.name = DL_NOTE_VENDOR,                                                            \
+		.desc = json,                                                                      \
 	}
 
 #define DL_NAMES_MAX 4
 
 struct dl_symbol {
 	const char *names[DL_NAMES_MAX]; /* tried in order; NULL-terminated when shorter */
-	size_t fn_offset;                /* where the function pointer goes in the table */
-	size_t name_offset;              /* where the answering name (const char *) goes */
+	size_t fn_offset;		 /* where the function pointer goes in the table */
+	size_t name_offset;		 /* where the answering name (const char *) goes */
 	bool required;
 };
 

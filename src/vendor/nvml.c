@@ -23,20 +23,22 @@ DL_NOTE(dl_note_nvml, "[{\"feature\":\"nvml\",\"description\":\"NVIDIA driver an
 		      "[\"libnvidia-ml.so.1\"]}]");
 
 #define NVML_MAX_DEVICES 64u
-#define NV_MISSING (-100000) /* not a return code: the library lacks the function */
+#define NV_MISSING	 (-100000) /* not a return code: the library lacks the function */
 
 struct nvml_fns {
-#define X(f, req, ret, params, ...) \
-	f##_fn *f;                  \
+#define X(f, req, ret, params, ...)                                                                \
+	f##_fn *f;                                                                                 \
 	const char *f##_name;
 	NVML_SYMBOLS(X)
 #undef X
 };
 
 static const struct dl_symbol nvml_symbols[] = {
-#define X(f, req, ret, params, ...)                                                           \
-	{ .names = { __VA_ARGS__ }, .fn_offset = offsetof(struct nvml_fns, f),                \
-	  .name_offset = offsetof(struct nvml_fns, f##_name), .required = req },
+#define X(f, req, ret, params, ...)                                                                \
+	{ .names = { __VA_ARGS__ },                                                                \
+	  .fn_offset = offsetof(struct nvml_fns, f),                                               \
+	  .name_offset = offsetof(struct nvml_fns, f##_name),                                      \
+	  .required = req },
 	NVML_SYMBOLS(X)
 #undef X
 };
@@ -109,7 +111,8 @@ static bool nv_failv(struct nvml *n, const char *call, nvmlReturn_t rc, const ch
 
 	if (rc == NV_MISSING) {
 		for (size_t i = 0; keys[i]; i++)
-			vw_state(n->w, keys[i], call, "unsupported", "not exported by this libnvidia-ml");
+			vw_state(n->w, keys[i], call, "unsupported",
+				 "not exported by this libnvidia-ml");
 		return false;
 	}
 	if (n->f.nvmlErrorString)
@@ -123,7 +126,8 @@ static bool nv_failv(struct nvml *n, const char *call, nvmlReturn_t rc, const ch
 	else if (rc == NVML_ERROR_NO_PERMISSION)
 		state = "unreadable";
 	for (size_t i = 0; keys[i]; i++)
-		vw_state(n->w, keys[i], call, state, "%s (%d): %s", name ? name : "NVML error", rc, buf);
+		vw_state(n->w, keys[i], call, state, "%s (%d): %s", name ? name : "NVML error", rc,
+			 buf);
 	return false;
 }
 
@@ -131,15 +135,15 @@ static bool nv_failv(struct nvml *n, const char *call, nvmlReturn_t rc, const ch
 
 /* Calls fn when the library has it (after announcing it, for hang attribution); true on
  * NVML_SUCCESS, else the failure is recorded on key and the extra keys. */
-#define NV(n, key, fn, args, ...)                                                           \
-	({                                                                                  \
-		nvmlReturn_t _rc = NV_MISSING;                                              \
-		const char *_call = (n)->f.fn##_name ? (n)->f.fn##_name : #fn;              \
-		if ((n)->f.fn) {                                                            \
-			vw_begin((n)->w, key, _call);                                       \
-			_rc = (n)->f.fn args;                                               \
-		}                                                                           \
-		_rc == NVML_SUCCESS ? true : nv_fail(n, _call, _rc, key, ##__VA_ARGS__);    \
+#define NV(n, key, fn, args, ...)                                                                  \
+	({                                                                                         \
+		nvmlReturn_t _rc = NV_MISSING;                                                     \
+		const char *_call = (n)->f.fn##_name ? (n)->f.fn##_name : #fn;                     \
+		if ((n)->f.fn) {                                                                   \
+			vw_begin((n)->w, key, _call);                                              \
+			_rc = (n)->f.fn args;                                                      \
+		}                                                                                  \
+		_rc == NVML_SUCCESS ? true : nv_fail(n, _call, _rc, key, ##__VA_ARGS__);           \
 	})
 
 /* Facts left uncalled because of `call` (the dlopen or the init that failed). */
@@ -153,9 +157,8 @@ static void nv_not_called(struct vwriter *w, const char *call, const char *why,
 static const char *arch_name(unsigned a)
 {
 	static const char *const names[] = {
-		[2] = "Kepler", [3] = "Maxwell", [4] = "Pascal",     [5] = "Volta",
-		[6] = "Turing", [7] = "Ampere",  [8] = "Ada",        [9] = "Hopper",
-		[10] = "Blackwell", [13] = "Rubin",
+		[2] = "Kepler", [3] = "Maxwell", [4] = "Pascal", [5] = "Volta",	     [6] = "Turing",
+		[7] = "Ampere", [8] = "Ada",	 [9] = "Hopper", [10] = "Blackwell", [13] = "Rubin",
 	};
 
 	return a < ARRAY_SIZE(names) ? names[a] : NULL;
@@ -184,9 +187,9 @@ static void nv_memory(struct nvml *n, nvmlDevice_t dev)
 			vw_int(n->w, "memory_used_mib", (int64_t)(m2.used >> 20));
 			return;
 		}
-		if (!n->f.nvmlDeviceGetMemoryInfo || (rc != NVML_ERROR_NOT_SUPPORTED &&
-						      rc != NVML_ERROR_FUNCTION_NOT_FOUND &&
-						      rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH)) {
+		if (!n->f.nvmlDeviceGetMemoryInfo ||
+		    (rc != NVML_ERROR_NOT_SUPPORTED && rc != NVML_ERROR_FUNCTION_NOT_FOUND &&
+		     rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH)) {
 			nv_fail(n, n->f.nvmlDeviceGetMemoryInfo_v2_name, rc, "memory_total_mib",
 				"memory_reserved_mib", "memory_used_mib");
 			return;
@@ -196,8 +199,9 @@ static void nv_memory(struct nvml *n, nvmlDevice_t dev)
 		vw_int(n->w, "memory_total_mib", (int64_t)(m1.total >> 20));
 		vw_int(n->w, "memory_used_mib", (int64_t)(m1.used >> 20));
 	}
-	vw_state(n->w, "memory_reserved_mib", n->f.nvmlDeviceGetMemoryInfo_name ?: "nvmlDeviceGetMemoryInfo",
-		 "unsupported", "only nvmlDeviceGetMemoryInfo_v2 reports reserved memory");
+	vw_state(n->w, "memory_reserved_mib",
+		 n->f.nvmlDeviceGetMemoryInfo_name ?: "nvmlDeviceGetMemoryInfo", "unsupported",
+		 "only nvmlDeviceGetMemoryInfo_v2 reports reserved memory");
 }
 
 static void nv_nvlink(struct nvml *n, nvmlDevice_t dev)
@@ -248,13 +252,16 @@ static void nv_device(struct nvml *n, unsigned i)
 	vw_int(n->w, "index", i);
 
 	memset(buf, 0, sizeof(buf));
-	nv_string(n, "name", NV(n, "name", nvmlDeviceGetName, (dev, buf, NVML_DEVICE_NAME_V2_BUFFER_SIZE)),
+	nv_string(n, "name",
+		  NV(n, "name", nvmlDeviceGetName, (dev, buf, NVML_DEVICE_NAME_V2_BUFFER_SIZE)),
 		  buf, NVML_DEVICE_NAME_V2_BUFFER_SIZE);
 	memset(buf, 0, sizeof(buf));
-	nv_string(n, "uuid", NV(n, "uuid", nvmlDeviceGetUUID, (dev, buf, NVML_DEVICE_UUID_V2_BUFFER_SIZE)),
+	nv_string(n, "uuid",
+		  NV(n, "uuid", nvmlDeviceGetUUID, (dev, buf, NVML_DEVICE_UUID_V2_BUFFER_SIZE)),
 		  buf, NVML_DEVICE_UUID_V2_BUFFER_SIZE);
 	memset(buf, 0, sizeof(buf));
-	nv_string(n, "serial", NV(n, "serial", nvmlDeviceGetSerial, (dev, buf, NVML_DEVICE_SERIAL_BUFFER_SIZE)),
+	nv_string(n, "serial",
+		  NV(n, "serial", nvmlDeviceGetSerial, (dev, buf, NVML_DEVICE_SERIAL_BUFFER_SIZE)),
 		  buf, NVML_DEVICE_SERIAL_BUFFER_SIZE);
 	memset(buf, 0, sizeof(buf));
 	nv_string(n, "vbios_version",
@@ -272,7 +279,8 @@ static void nv_device(struct nvml *n, unsigned i)
 		vw_str(n->w, "pci_device_id", buf);
 	}
 	nv_memory(n, dev);
-	if (NV(n, "compute_capability", nvmlDeviceGetCudaComputeCapability, (dev, &major, &minor))) {
+	if (NV(n, "compute_capability", nvmlDeviceGetCudaComputeCapability,
+	       (dev, &major, &minor))) {
 		snprintf(buf, sizeof(buf), "%d.%d", major, minor);
 		vw_str(n->w, "compute_capability", buf);
 	}
@@ -329,9 +337,10 @@ static void nv_device(struct nvml *n, unsigned i)
 
 static const char *const nvml_after_init[] = { "driver_version", "cuda_driver_version",
 					       "device_count", "devices", NULL };
-static const char *const nvml_keys[] = { "library",        "nvml_version",        "init",
-					 "driver_version", "cuda_driver_version", "device_count",
-					 "devices",        NULL };
+static const char *const nvml_keys[] = {
+	"library",	"nvml_version", "init", "driver_version", "cuda_driver_version",
+	"device_count", "devices",	NULL
+};
 
 static int nvml_child(int fd, void *userdata)
 {
@@ -355,8 +364,8 @@ static int nvml_child(int fd, void *userdata)
 			 dlerr ? dlerr : strerror(-err));
 		nv_not_called(&w, "dlopen", "libnvidia-ml not loaded",
 			      (const char *const[]){ "nvml_version", "init", "driver_version",
-						     "cuda_driver_version", "device_count", "devices",
-						     NULL });
+						     "cuda_driver_version", "device_count",
+						     "devices", NULL });
 		return w.err ? 1 : 0;
 	}
 	vw_str(&w, "library", dl_path(lib));
@@ -366,8 +375,8 @@ static int nvml_child(int fd, void *userdata)
 			 missing);
 		nv_not_called(&w, "dlsym", "not an NVML library",
 			      (const char *const[]){ "nvml_version", "driver_version",
-						     "cuda_driver_version", "device_count", "devices",
-						     NULL });
+						     "cuda_driver_version", "device_count",
+						     "devices", NULL });
 		return w.err ? 1 : 0;
 	}
 
@@ -399,7 +408,8 @@ static int nvml_child(int fd, void *userdata)
 			nv_device(&n, i);
 		vw_set_base(&w, NULL);
 	} else {
-		nv_not_called(&w, n.f.nvmlDeviceGetCount_name, "no device count", (const char *const[]){ "devices", NULL });
+		nv_not_called(&w, n.f.nvmlDeviceGetCount_name, "no device count",
+			      (const char *const[]){ "devices", NULL });
 	}
 	vw_begin(&w, NULL, n.f.nvmlShutdown_name);
 	n.f.nvmlShutdown();

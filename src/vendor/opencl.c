@@ -23,21 +23,23 @@ DL_NOTE(dl_note_opencl, "[{\"feature\":\"opencl\",\"description\":\"OpenCL platf
 			"\"soname\":[\"libOpenCL.so.1\"]}]");
 
 #define CL_MAX_PLATFORMS 32u
-#define CL_MAX_DEVICES 64u
-#define CL_MAX_STRING 4096u
+#define CL_MAX_DEVICES	 64u
+#define CL_MAX_STRING	 4096u
 
 struct opencl_fns {
-#define X(f, req, ret, params, ...) \
-	f##_fn *f;                  \
+#define X(f, req, ret, params, ...)                                                                \
+	f##_fn *f;                                                                                 \
 	const char *f##_name;
 	OPENCL_SYMBOLS(X)
 #undef X
 };
 
 static const struct dl_symbol opencl_symbols[] = {
-#define X(f, req, ret, params, ...)                                                           \
-	{ .names = { __VA_ARGS__ }, .fn_offset = offsetof(struct opencl_fns, f),              \
-	  .name_offset = offsetof(struct opencl_fns, f##_name), .required = req },
+#define X(f, req, ret, params, ...)                                                                \
+	{ .names = { __VA_ARGS__ },                                                                \
+	  .fn_offset = offsetof(struct opencl_fns, f),                                             \
+	  .name_offset = offsetof(struct opencl_fns, f##_name),                                    \
+	  .required = req },
 	OPENCL_SYMBOLS(X)
 #undef X
 };

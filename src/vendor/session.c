@@ -16,7 +16,7 @@
 #include "shared/parse.h"
 
 #define SESSION_MAX_OUTPUT ((size_t)4 << 20)
-#define FOLD_MAX_DEPTH 8
+#define FOLD_MAX_DEPTH	   8
 
 /* ---- child side ---------------------------------------------------------------- */
 
@@ -275,8 +275,8 @@ static json_t *make_leaf(const char *state, const char *source, const char *erro
 
 static bool state_valid(const char *s)
 {
-	static const char *const ok[] = { "present", "absent", "unreadable", "malformed",
-					  "unsupported", "error", "unprobed" };
+	static const char *const ok[] = { "present",	 "absent", "unreadable", "malformed",
+					  "unsupported", "error",  "unprobed" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
 		if (streq(s, ok[i]))
@@ -322,8 +322,8 @@ int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,
 		s = json_string_value(json_object_get(o, "s"));
 		e = json_string_value(json_object_get(o, "e"));
 		v = json_object_get(o, "v");
-		if (!k || !c || !s || !state_valid(s) || (v && !json_is_string(v) &&
-							  !json_is_integer(v) && !json_is_boolean(v)) ||
+		if (!k || !c || !s || !state_valid(s) ||
+		    (v && !json_is_string(v) && !json_is_integer(v) && !json_is_boolean(v)) ||
 		    (v && !streq(s, "present"))) {
 			json_decref(o);
 			bad++;
@@ -379,7 +379,8 @@ static char *describe_failure(const struct child_result *cr, unsigned timeout_ms
 
 	if (cr->timed_out)
 		r = asprintf(&s, "timed out after %u ms%s%s%s%s", timeout_ms, call ? " in " : "",
-			     call ? call : "", call ? " (the call never returned; child killed)" : "",
+			     call ? call : "",
+			     call ? " (the call never returned; child killed)" : "",
 			     cr->reaped ? "" : "; the child did not exit after SIGKILL");
 	else if (cr->term_signal) {
 		sig = sigabbrev_np(cr->term_signal);

@@ -23,7 +23,7 @@
 struct vwriter {
 	int fd;
 	const char *call; /* the call of the last vw_begin(): the source of the next value */
-	char base[64];    /* prefix of relative keys ("devices.3"), "" at the top */
+	char base[64];	  /* prefix of relative keys ("devices.3"), "" at the top */
 	int err;
 };
 
@@ -42,7 +42,7 @@ struct vendor_session {
 	child_fn fn;
 	void *userdata;
 	unsigned timeout_ms;
-	const char *prefix;               /* "nvml:" */
+	const char *prefix;		  /* "nvml:" */
 	const char *const *expected_keys; /* top-level keys every result has (NULL-terminated) */
 };
 

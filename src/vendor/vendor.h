@@ -21,8 +21,8 @@ struct vendor_req {
 };
 
 struct vendor_result {
-	json_t *tree;       /* object, never NULL after success */
-	char *failure;      /* NULL when the child ran to its end; else what went wrong */
+	json_t *tree;  /* object, never NULL after success */
+	char *failure; /* NULL when the child ran to its end; else what went wrong */
 	unsigned elapsed_ms;
 };
 

@@ -58,11 +58,11 @@ static int code_of(const char *name)
 
 static int initialized;
 
-#define ENTER(fn, dev_section)                                           \
-	do {                                                             \
-		int _code;                                               \
-		if (fake_inject(S, dev_section, fn, code_of, &_code))    \
-			return _code;                                    \
+#define ENTER(fn, dev_section)                                                                     \
+	do {                                                                                       \
+		int _code;                                                                         \
+		if (fake_inject(S, dev_section, fn, code_of, &_code))                              \
+			return _code;                                                              \
 	} while (0)
 
 static int count(void)
@@ -136,15 +136,15 @@ CUresult cuDeviceGet(CUdevice *d, int ordinal)
 	return 0;
 }
 
-#define DEV_ENTER(fn, dev, sec)                                  \
-	do {                                                     \
-		char _s[32];                                     \
-		if (!initialized)                                \
-			return 3;                                \
-		if ((dev) < 0 || (dev) >= count())               \
-			return 101;                              \
-		snprintf(_s, sizeof(_s), "cuda.device.%d", dev); \
-		ENTER(fn, _s);                                   \
+#define DEV_ENTER(fn, dev, sec)                                                                    \
+	do {                                                                                       \
+		char _s[32];                                                                       \
+		if (!initialized)                                                                  \
+			return 3;                                                                  \
+		if ((dev) < 0 || (dev) >= count())                                                 \
+			return 101;                                                                \
+		snprintf(_s, sizeof(_s), "cuda.device.%d", dev);                                   \
+		ENTER(fn, _s);                                                                     \
 	} while (0)
 
 CUresult cuDeviceGetName(char *name, int len, CUdevice dev)

@@ -27,7 +27,7 @@
 #include "fake-scenario.h"
 #include "vendor/nvml-abi.h"
 
-#define S "nvml"
+#define S	"nvml"
 #define MAX_DEV 64
 
 FAKE_API nvmlInit_fn nvmlInit_v2, nvmlInit;
@@ -99,11 +99,11 @@ static struct nvmlDevice_st {
 	char section[32];
 } devices[MAX_DEV];
 
-#define ENTER(fn, dev_section)                                           \
-	do {                                                             \
-		int _code;                                               \
-		if (fake_inject(S, dev_section, fn, code_of, &_code))    \
-			return _code;                                    \
+#define ENTER(fn, dev_section)                                                                     \
+	do {                                                                                       \
+		int _code;                                                                         \
+		if (fake_inject(S, dev_section, fn, code_of, &_code))                              \
+			return _code;                                                              \
 	} while (0)
 
 static nvmlReturn_t init(const char *fn)
@@ -255,13 +255,13 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned i, nvmlDevice_t *d)
 }
 
 /* Every device query starts here: valid handle, initialised, then injection. */
-#define DEV_ENTER(fn, d)                                                           \
-	do {                                                                       \
-		if (!initialized)                                                  \
-			return NVML_ERROR_UNINITIALIZED;                           \
-		if (!(d) || (d) < devices || (d) >= devices + MAX_DEV || !(d)->section[0]) \
-			return NVML_ERROR_INVALID_ARGUMENT;                        \
-		ENTER(fn, (d)->section);                                           \
+#define DEV_ENTER(fn, d)                                                                           \
+	do {                                                                                       \
+		if (!initialized)                                                                  \
+			return NVML_ERROR_UNINITIALIZED;                                           \
+		if (!(d) || (d) < devices || (d) >= devices + MAX_DEV || !(d)->section[0])         \
+			return NVML_ERROR_INVALID_ARGUMENT;                                        \
+		ENTER(fn, (d)->section);                                                           \
 	} while (0)
 
 static nvmlReturn_t dev_uint(nvmlDevice_t d, const char *key, unsigned *ret)
@@ -419,13 +419,15 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned *cur, unsigned *pendi
 	return rc;
 }
 
-nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, nvmlEnableState_t *cur, nvmlEnableState_t *pending)
+nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, nvmlEnableState_t *cur,
+				  nvmlEnableState_t *pending)
 {
 	nvmlReturn_t rc;
 
 	DEV_ENTER(__func__, d);
 	rc = dev_uint(d, "ecc_mode", (unsigned *)cur);
-	if (rc == NVML_SUCCESS && dev_uint(d, "ecc_mode_pending", (unsigned *)pending) != NVML_SUCCESS)
+	if (rc == NVML_SUCCESS &&
+	    dev_uint(d, "ecc_mode_pending", (unsigned *)pending) != NVML_SUCCESS)
 		*pending = *cur;
 	return rc;
 }
@@ -436,8 +438,8 @@ nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int type, int counter,
 	DEV_ENTER(__func__, d);
 	if (type != NVML_MEMORY_ERROR_TYPE_UNCORRECTED || counter != NVML_VOLATILE_ECC || !v)
 		return NVML_ERROR_NOT_SUPPORTED;
-	return fake_uint(d->section, "ecc_uncorrected_volatile", v) ? NVML_SUCCESS :
-								      NVML_ERROR_NOT_SUPPORTED;
+	return fake_uint(d->section, "ecc_uncorrected_volatile", v) ? NVML_SUCCESS
+								    : NVML_ERROR_NOT_SUPPORTED;
 }
 
 nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned *v)

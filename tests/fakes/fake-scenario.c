@@ -125,8 +125,9 @@ bool fake_inject(const char *section, const char *dev_section, const char *fn,
 	snprintf(key, sizeof(key), "crash.%s", fn);
 	v = get2(dev_section, section, key);
 	if (v) {
-		int sig = strcmp(v, "SIGABRT") == 0 ? SIGABRT : strcmp(v, "SIGBUS") == 0 ? SIGBUS :
-			  SIGSEGV;
+		int sig = strcmp(v, "SIGABRT") == 0  ? SIGABRT
+			  : strcmp(v, "SIGBUS") == 0 ? SIGBUS
+						     : SIGSEGV;
 
 		/* The default action, even under a sanitizer that installed its own handler. */
 		signal(sig, SIG_DFL);
@@ -153,8 +154,7 @@ const struct fake_code *fake_code_by_value(const struct fake_code *table, size_t
 	return NULL;
 }
 
-const struct fake_code *fake_code_by_name(const struct fake_code *table, size_t n,
-					  const char *name)
+const struct fake_code *fake_code_by_name(const struct fake_code *table, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(table[i].name, name) == 0)

@@ -78,8 +78,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fatbin_result *r;
 
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		struct fatbin_input in = { .data = data, .len = size, .read = read_mem,
-					   .userdata = &m };
+		struct fatbin_input in = {
+			.data = data, .len = size, .read = read_mem, .userdata = &m
+		};
 		struct fatbin_result *r2 = NULL;
 		char *why = NULL, *why2 = NULL;
 		int rv, rv2;
@@ -87,7 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		r = NULL;
 		rv = fatbin_parse(data, size, modes[i], &r, &why);
 		rv2 = fatbin_parse_input(&in, modes[i], &r2, &why2);
-		if (rv != rv2 || (rv == 0 && !same(r, r2)) || (rv != -ENOMEM && !str_same(why, why2)))
+		if (rv != rv2 || (rv == 0 && !same(r, r2)) ||
+		    (rv != -ENOMEM && !str_same(why, why2)))
 			abort();
 		fatbin_result_free(r2);
 		free(why2);

@@ -10,8 +10,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const names[] = { "__version__", "cuda", "hip", "git_version",
-					     "_release_version", "_version", "build_info" };
+	static const char *const names[] = {
+		"__version__",	    "cuda",	"hip",	     "git_version",
+		"_release_version", "_version", "build_info"
+	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct pyval v;

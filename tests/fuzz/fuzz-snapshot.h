@@ -14,8 +14,8 @@
 #include "snapshot/snapshot.h"
 
 /* s: the snapshot, for a target that writes more than n (a sibling of "fuzz"). */
-typedef void (*fuzz_snapshot_parse_fn)(struct snapshot *s, struct snap_node *n,
-				       const uint8_t *data, size_t size);
+typedef void (*fuzz_snapshot_parse_fn)(struct snapshot *s, struct snap_node *n, const uint8_t *data,
+				       size_t size);
 
 static inline int fuzz_snapshot_run(const uint8_t *data, size_t size, fuzz_snapshot_parse_fn parse)
 {
@@ -31,9 +31,9 @@ static inline int fuzz_snapshot_run(const uint8_t *data, size_t size, fuzz_snaps
 	return 0;
 }
 
-#define FUZZ_SNAPSHOT_TARGET(parse)                                            \
-	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);          \
-	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)           \
-	{                                                                      \
-		return fuzz_snapshot_run(data, size, parse);                   \
+#define FUZZ_SNAPSHOT_TARGET(parse)                                                                \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);                              \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                               \
+	{                                                                                          \
+		return fuzz_snapshot_run(data, size, parse);                                       \
 	}

@@ -12,9 +12,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const cudnn[] = {"CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"};
-	static const char *const trt[] = {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR",
-					  "NV_TENSORRT_PATCH"};
+	static const char *const cudnn[] = { "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL" };
+	static const char *const trt[] = { "NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR",
+					   "NV_TENSORRT_PATCH" };
 	const char *text = (const char *)data, *v;
 	char a[PROBE_VERSION_MAX], b[PROBE_VERSION_MAX];
 	char *name;

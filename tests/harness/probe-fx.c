@@ -43,7 +43,10 @@ void probe_fx_open(struct probe_fx *f, const struct gpuenv_ctx_opts *opts)
 struct probe_env probe_fx_env(struct probe_fx *f)
 {
 	return (struct probe_env){
-		.ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env, .log = &f->ctx->log,
+		.ctx = f->ctx,
+		.root = f->ctx->root,
+		.env = f->ctx->env,
+		.log = &f->ctx->log,
 	};
 }
 

@@ -12,7 +12,7 @@
 
 struct probe_fx {
 	char dir[TMPTREE_DIR_MAX]; /* the tree, /tmp/gpuenv-<tag>-XXXXXX */
-	struct gpuenv_ctx *ctx;    /* NULL until probe_fx_open() */
+	struct gpuenv_ctx *ctx;	   /* NULL until probe_fx_open() */
 	struct snapshot *s;
 };
 

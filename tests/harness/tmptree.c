@@ -178,8 +178,7 @@ void tmptree_cc_so(const char *root, const char *rel, const char *soname, const 
 			 0);
 }
 
-void tmptree_ldd_path(const char *prog, const char *llp, const char *soname, char *out,
-		      size_t len)
+void tmptree_ldd_path(const char *prog, const char *llp, const char *soname, char *out, size_t len)
 {
 	char cmd[1024], line[1024];
 	FILE *f;

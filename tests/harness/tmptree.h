@@ -50,5 +50,4 @@ void tmptree_cc_so(const char *root, const char *rel, const char *soname, const 
 /* The real ld.so's answer for soname when prog (an executable or library on the live root) is
  * loaded with this LD_LIBRARY_PATH: the path `ldd` prints after "=>", or "" when it prints
  * "not found" or nothing for it. */
-void tmptree_ldd_path(const char *prog, const char *llp, const char *soname, char *out,
-		      size_t len);
+void tmptree_ldd_path(const char *prog, const char *llp, const char *soname, char *out, size_t len);

@@ -44,8 +44,8 @@ static void parse_bad(const char *text, int want, const char *why_prefix)
 
 static void test_fixture_535(void **state)
 {
-	static const char path[] =
-		GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/cdi-spec-stale-driver/root/etc/cdi/nvidia.yaml";
+	static const char path[] = GPUENV_TEST_SOURCE_ROOT
+		"/tests/fixtures/cdi-spec-stale-driver/root/etc/cdi/nvidia.yaml";
 	FILE *f = fopen(path, "rb");
 	char *buf = malloc(1 << 20);
 	size_t n;
@@ -74,21 +74,24 @@ static void test_fixture_535(void **state)
 static void test_json(void **state)
 {
 	/* JSON, tab-indented, as `nvidia-ctk cdi generate --format=json` or a hand-written spec. */
-	static const char js[] =
-		"{\n"
-		"\t\"cdiVersion\": \"0.6.0\",\n"
-		"\t\"kind\": \"nvidia.com/gpu\",\n"
-		"\t\"devices\": [\n"
-		"\t\t{\"name\": \"0\", \"containerEdits\": {\"deviceNodes\": [{\"path\": \"/dev/nvidia0\"}]}},\n"
-		"\t\t{\"name\": \"all\", \"containerEdits\": {\"deviceNodes\": [{\"path\": \"/dev/nvidia0\"}]}}\n"
-		"\t],\n"
-		"\t\"containerEdits\": {\n"
-		"\t\t\"mounts\": [\n"
-		"\t\t\t{\"hostPath\": \"/usr/lib64/libnvidia-ml.so.550.54.15\", \"containerPath\": \"/usr/lib64/libnvidia-ml.so.550.54.15\"},\n"
-		"\t\t\t{\"hostPath\": \"/usr/lib64/libcuda.so.550.54.15\", \"containerPath\": \"/usr/lib64/libcuda.so.550.54.15\"}\n"
-		"\t\t]\n"
-		"\t}\n"
-		"}\n";
+	static const char js[] = "{\n"
+				 "\t\"cdiVersion\": \"0.6.0\",\n"
+				 "\t\"kind\": \"nvidia.com/gpu\",\n"
+				 "\t\"devices\": [\n"
+				 "\t\t{\"name\": \"0\", \"containerEdits\": {\"deviceNodes\": "
+				 "[{\"path\": \"/dev/nvidia0\"}]}},\n"
+				 "\t\t{\"name\": \"all\", \"containerEdits\": {\"deviceNodes\": "
+				 "[{\"path\": \"/dev/nvidia0\"}]}}\n"
+				 "\t],\n"
+				 "\t\"containerEdits\": {\n"
+				 "\t\t\"mounts\": [\n"
+				 "\t\t\t{\"hostPath\": \"/usr/lib64/libnvidia-ml.so.550.54.15\", "
+				 "\"containerPath\": \"/usr/lib64/libnvidia-ml.so.550.54.15\"},\n"
+				 "\t\t\t{\"hostPath\": \"/usr/lib64/libcuda.so.550.54.15\", "
+				 "\"containerPath\": \"/usr/lib64/libcuda.so.550.54.15\"}\n"
+				 "\t\t]\n"
+				 "\t}\n"
+				 "}\n";
 	struct cdi_spec *s = parse_ok(js, strlen(js));
 
 	assert_true(s->json);
@@ -96,8 +99,9 @@ static void test_json(void **state)
 	assert_int_equal(strv_length(s->devices), 2);
 	/* libcuda beats libnvidia-ml even when it comes later. */
 	assert_string_equal(s->driver_version, "550.54.15");
-	assert_string_equal(s->driver_version_source,
-			    "spec.containerEdits.mounts[1].hostPath /usr/lib64/libcuda.so.550.54.15");
+	assert_string_equal(
+		s->driver_version_source,
+		"spec.containerEdits.mounts[1].hostPath /usr/lib64/libcuda.so.550.54.15");
 	cdi_spec_free(s);
 }
 
@@ -115,17 +119,17 @@ static void test_version_sources(void **state)
 		"  - hostPath: /usr/lib/x86_64-linux-gnu/libcuda.so.570.86.15\n"
 		"    containerPath: /usr/lib/x86_64-linux-gnu/libcuda.so.570.86.15\n"
 		"devices:\n- name: all\n";
-	static const char link_only[] =
-		"cdiVersion: 0.5.0\nkind: nvidia.com/gpu\n"
-		"devices:\n"
-		"- name: \"0\"\n"
-		"  containerEdits:\n"
-		"    hooks:\n"
-		"    - args: [nvidia-ctk, hook, create-symlinks, --link, "
-		"'libcuda.so.470.256.02::/usr/lib64/libcuda.so.1']\n";
+	static const char link_only[] = "cdiVersion: 0.5.0\nkind: nvidia.com/gpu\n"
+					"devices:\n"
+					"- name: \"0\"\n"
+					"  containerEdits:\n"
+					"    hooks:\n"
+					"    - args: [nvidia-ctk, hook, create-symlinks, --link, "
+					"'libcuda.so.470.256.02::/usr/lib64/libcuda.so.1']\n";
 	static const char none[] =
 		"cdiVersion: 0.3.0\nkind: vendor.com/device\n"
-		"containerEdits:\n  mounts:\n  - {hostPath: /usr/lib/libcuda.so.1, containerPath: /x}\n"
+		"containerEdits:\n  mounts:\n  - {hostPath: /usr/lib/libcuda.so.1, containerPath: "
+		"/x}\n"
 		"  - {hostPath: /usr/lib/libnvidia-egl-wayland.so.1.1.19, containerPath: /y}\n"
 		"devices: []\n";
 	struct cdi_spec *s = parse_ok(compat, strlen(compat));
@@ -163,7 +167,8 @@ static void test_refusals(void **state)
 	char *deep, *bomb;
 	size_t n = 0;
 
-	parse_bad("{\"cdiVersion\": \"0.5.0\", \"kind\": ", -EBADMSG, "did not find expected node content at line 2");
+	parse_bad("{\"cdiVersion\": \"0.5.0\", \"kind\": ", -EBADMSG,
+		  "did not find expected node content at line 2");
 	parse_bad("cdiVersion: 0.5.0\n  kind: [\n", -EBADMSG, "mapping values are not allowed");
 	parse_bad("- just\n- a list\n", -EBADMSG, "the document is not a mapping");
 	parse_bad("plain text, not a spec\n", -EBADMSG, "the document is not a mapping");
@@ -206,7 +211,8 @@ static void test_refusals(void **state)
 		n += (size_t)sprintf(bomb + n, "%s*hook", i ? "," : "");
 	n += (size_t)sprintf(bomb + n, "]\ndevices:\n");
 	for (int i = 0; i < 30; i++)
-		n += (size_t)sprintf(bomb + n, "- {name: d%d, containerEdits: {hooks: *hooks}}\n", i);
+		n += (size_t)sprintf(bomb + n, "- {name: d%d, containerEdits: {hooks: *hooks}}\n",
+				     i);
 	parse_bad(bomb, -E2BIG, "more than 200000 nodes to visit");
 	free(bomb);
 }

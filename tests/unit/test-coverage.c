@@ -23,7 +23,7 @@ struct row {
 	const char *device;  /* "8.9" */
 	const char *driver;  /* NULL = not given */
 	const char *verdict;
-	const char *entry;   /* the deciding target, or NULL */
+	const char *entry; /* the deciding target, or NULL */
 	bool unconfirmed;
 	const char *rule;
 };
@@ -33,8 +33,10 @@ static const struct row rows[] = {
 	{ "sm_86", "8.6", NULL, "native", "sm_86", false, "exact SASS" },
 	{ "sm_86", "8.9", NULL, "native", "sm_86", false, "minor below device minor" },
 	{ "sm_89", "8.6", NULL, "no-kernel-image", NULL, false, "minor above device minor" },
-	{ "sm_80", "9.0", NULL, "no-kernel-image", NULL, false, "older major does not run on newer" },
-	{ "sm_90", "8.9", NULL, "no-kernel-image", NULL, false, "newer major does not run on older" },
+	{ "sm_80", "9.0", NULL, "no-kernel-image", NULL, false,
+	  "older major does not run on newer" },
+	{ "sm_90", "8.9", NULL, "no-kernel-image", NULL, false,
+	  "newer major does not run on older" },
 	{ "sm_100", "10.3", NULL, "native", "sm_100", false, "sm_100 on 10.3" },
 	{ "sm_100", "12.0", NULL, "no-kernel-image", NULL, false, "sm_100 not on 12.0" },
 	{ "sm_75 sm_80 sm_86", "8.9", NULL, "native", "sm_86", false, "closest SASS below wins" },
@@ -44,13 +46,17 @@ static const struct row rows[] = {
 	{ "sm_80", "8.7", NULL, "no-kernel-image", NULL, false, "desktop SASS not on Tegra" },
 	{ "sm_87", "8.7", NULL, "native", "sm_87", false, "Tegra exact" },
 	{ "sm_87", "8.9", NULL, "no-kernel-image", NULL, false, "Tegra SASS not on desktop" },
-	{ "sm_80 compute_80@7.0", "8.7", "535.104.05", "ptx-jit", "compute_80", false, "PTX on Tegra" },
+	{ "sm_80 compute_80@7.0", "8.7", "535.104.05", "ptx-jit", "compute_80", false,
+	  "PTX on Tegra" },
 	/* `a`: only the exact architecture, SASS and PTX */
 	{ "sm_90a", "9.0", NULL, "native", "sm_90a", false, "sm_90a on 9.0" },
 	{ "sm_90a", "10.0", NULL, "no-kernel-image", NULL, false, "sm_90a not on 10.0" },
-	{ "sm_100a", "10.3", NULL, "no-kernel-image", NULL, false, "sm_100a not on 10.3 (same major)" },
-	{ "compute_90a@8.0", "9.0", "550.54.15", "ptx-jit", "compute_90a", false, "compute_90a on 9.0" },
-	{ "compute_90a@8.0", "10.0", "550.54.15", "no-kernel-image", NULL, false, "compute_90a not JIT-portable" },
+	{ "sm_100a", "10.3", NULL, "no-kernel-image", NULL, false,
+	  "sm_100a not on 10.3 (same major)" },
+	{ "compute_90a@8.0", "9.0", "550.54.15", "ptx-jit", "compute_90a", false,
+	  "compute_90a on 9.0" },
+	{ "compute_90a@8.0", "10.0", "550.54.15", "no-kernel-image", NULL, false,
+	  "compute_90a not JIT-portable" },
 	/* `f`: within the family, at or above the target */
 	{ "sm_100f", "10.0", NULL, "native", "sm_100f", false, "sm_100f on 10.0" },
 	{ "sm_100f", "10.3", NULL, "native", "sm_100f", false, "sm_100f on 10.3" },
@@ -59,16 +65,24 @@ static const struct row rows[] = {
 	{ "sm_100f", "11.0", NULL, "no-kernel-image", NULL, false, "not on Thor's family" },
 	{ "sm_120f", "12.1", NULL, "native", "sm_120f", false, "sm_120f on 12.1" },
 	{ "sm_110f", "11.0", NULL, "native", "sm_110f", false, "sm_110f on 11.0 (Thor)" },
-	{ "compute_120f@9.0", "12.1", "580.65.06", "ptx-jit", "compute_120f", false, "compute_120f on 12.1" },
-	{ "compute_100f@9.0", "12.0", "580.65.06", "no-kernel-image", NULL, false, "compute_100f not on 12.0" },
+	{ "compute_120f@9.0", "12.1", "580.65.06", "ptx-jit", "compute_120f", false,
+	  "compute_120f on 12.1" },
+	{ "compute_100f@9.0", "12.0", "580.65.06", "no-kernel-image", NULL, false,
+	  "compute_100f not on 12.0" },
 	/* (b) PTX JIT forward to any equal or higher CC */
-	{ "sm_80 compute_80@7.0", "9.0", "535.54.03", "ptx-jit", "compute_80", false, "PTX JIT forward" },
-	{ "compute_75@9.0", "12.0", "580.65.06", "ptx-jit", "compute_75", false, "PTX 9.0 on R580" },
-	{ "compute_90@8.4", "8.9", "550.54.15", "no-kernel-image", NULL, false, "PTX not to a lower CC" },
-	{ "compute_75@7.0 compute_86@7.1", "8.9", "470.82.01", "ptx-jit", "compute_86", false, "closest PTX chosen" },
+	{ "sm_80 compute_80@7.0", "9.0", "535.54.03", "ptx-jit", "compute_80", false,
+	  "PTX JIT forward" },
+	{ "compute_75@9.0", "12.0", "580.65.06", "ptx-jit", "compute_75", false,
+	  "PTX 9.0 on R580" },
+	{ "compute_90@8.4", "8.9", "550.54.15", "no-kernel-image", NULL, false,
+	  "PTX not to a lower CC" },
+	{ "compute_75@7.0 compute_86@7.1", "8.9", "470.82.01", "ptx-jit", "compute_86", false,
+	  "closest PTX chosen" },
 	/* PTX newer than the driver's JIT */
-	{ "compute_90@9.0", "9.0", "550.54.15", "ptx-too-new", "compute_90", false, "ISA 9.0 on R550 (8.4)" },
-	{ "compute_75@9.0", "12.0", "575.51.03", "ptx-too-new", "compute_75", false, "ISA 9.0 on R575 (8.8)" },
+	{ "compute_90@9.0", "9.0", "550.54.15", "ptx-too-new", "compute_90", false,
+	  "ISA 9.0 on R550 (8.4)" },
+	{ "compute_75@9.0", "12.0", "575.51.03", "ptx-too-new", "compute_75", false,
+	  "ISA 9.0 on R575 (8.8)" },
 	{ "compute_90@8.4", "9.0", "550.54.15", "ptx-jit", "compute_90", false, "ISA 8.4 on R550" },
 	{ "compute_80@8.8 compute_86@9.0", "9.0", "575.51.03", "ptx-jit", "compute_80", false,
 	  "an older PTX the driver can JIT" },
@@ -77,17 +91,22 @@ static const struct row rows[] = {
 	{ "sm_90 compute_80@9.0", "8.6", "550.54.15", "ptx-too-new", "compute_80", false,
 	  "minor-compat: SASS misses, PTX too new (rule c)" },
 	/* the knowledge base's edges */
-	{ "compute_90@9.9", "9.0", "700.10", "ptx-jit", "compute_90", true, "driver and ISA beyond the table" },
-	{ "compute_90@9.9", "9.0", "580.65.06", "ptx-too-new", "compute_90", true, "ISA beyond the table, known driver" },
-	{ "compute_52@5.0", "6.1", "375.26", "ptx-jit", "compute_52", true, "ISA and driver older than the table" },
-	{ "compute_80@9.1", "8.6", "590.44.01", "ptx-jit", "compute_80", true, "unconfirmed row (R590)" },
+	{ "compute_90@9.9", "9.0", "700.10", "ptx-jit", "compute_90", true,
+	  "driver and ISA beyond the table" },
+	{ "compute_90@9.9", "9.0", "580.65.06", "ptx-too-new", "compute_90", true,
+	  "ISA beyond the table, known driver" },
+	{ "compute_52@5.0", "6.1", "375.26", "ptx-jit", "compute_52", true,
+	  "ISA and driver older than the table" },
+	{ "compute_80@9.1", "8.6", "590.44.01", "ptx-jit", "compute_80", true,
+	  "unconfirmed row (R590)" },
 	{ "compute_80", "8.6", "550.54.15", "ptx-jit", "compute_80", true, "PTX ISA unknown" },
 	{ "compute_90@9.0", "9.0", NULL, "ptx-jit", "compute_90", false, "driver not given" },
 	{ "sm_88", "8.8", NULL, "native", "sm_88", true, "unconfirmed sm row" },
 	/* no code, other kinds, garbage */
 	{ "", "8.6", NULL, "no-gpu-code", NULL, false, "nothing" },
 	{ "lto_80", "8.6", NULL, "no-gpu-code", NULL, false, "LTO-IR is not loaded by the driver" },
-	{ "bogus sm_ sm_8x compute_ lto_80 sm_86", "8.6", NULL, "native", "sm_86", false, "garbage ignored" },
+	{ "bogus sm_ sm_8x compute_ lto_80 sm_86", "8.6", NULL, "native", "sm_86", false,
+	  "garbage ignored" },
 	{ "lto_80 sm_70", "8.6", NULL, "no-kernel-image", NULL, false, "only a foreign SASS" },
 };
 
@@ -119,8 +138,8 @@ static void judge_row(const struct row *r)
 	if (strcmp(coverage_verdict_name(res.verdict), r->verdict) != 0 ||
 	    (got_entry == NULL) != (r->entry == NULL) ||
 	    (got_entry && strcmp(got_entry, r->entry) != 0) || res.unconfirmed != r->unconfirmed)
-		fail_msg("%s: [%s] on %s, driver %s: got %s via %s%s (%s); expected %s via %s%s", r->rule,
-			 r->targets, r->device, r->driver ? r->driver : "-",
+		fail_msg("%s: [%s] on %s, driver %s: got %s via %s%s (%s); expected %s via %s%s",
+			 r->rule, r->targets, r->device, r->driver ? r->driver : "-",
 			 coverage_verdict_name(res.verdict), got_entry ? got_entry : "-",
 			 res.unconfirmed ? " (unconfirmed)" : "", res.reason, r->verdict,
 			 r->entry ? r->entry : "-", r->unconfirmed ? " (unconfirmed)" : "");

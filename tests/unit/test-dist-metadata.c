@@ -38,7 +38,9 @@ static const char torch_meta[] =
 	"Provides-Extra: opt-einsum\n"
 	"Requires-Dist: opt-einsum>=3.3; extra == \"opt-einsum\"\n"
 	"\n"
-	"![PyTorch Logo](https://github.com/pytorch/pytorch/raw/main/docs/source/_static/img/pytorch-logo-dark.png)\n"
+	"![PyTorch "
+	"Logo](https://github.com/pytorch/pytorch/raw/main/docs/source/_static/img/"
+	"pytorch-logo-dark.png)\n"
 	"Name: not-a-header\n";
 
 static void test_metadata(void **state)
@@ -56,8 +58,9 @@ static void test_metadata(void **state)
 	dist_metadata_free(m);
 
 	/* Debian PKG-INFO (distutils), CRLF and a folded header. */
-	static const char pkg[] = "Metadata-Version: 2.1\r\nName: torch\r\nVersion: 1.13.0a0+gitunknown\r\n"
-				  "Summary: Tensors and Dynamic neural networks\r\n  continued\r\n";
+	static const char pkg[] =
+		"Metadata-Version: 2.1\r\nName: torch\r\nVersion: 1.13.0a0+gitunknown\r\n"
+		"Summary: Tensors and Dynamic neural networks\r\n  continued\r\n";
 	assert_int_equal(dist_metadata_parse(pkg, strlen(pkg), &m), 0);
 	assert_string_equal(m->version, "1.13.0a0+gitunknown");
 	assert_int_equal(m->n_requires, 0);
@@ -73,14 +76,15 @@ static void test_metadata(void **state)
 static void test_metadata_broken(void **state)
 {
 	static const char *const bad[] = {
-		"",                                        /* empty file */
-		"Metadata-Version: 2.1\nName: torch\n",    /* no Version (truncated) */
-		"Metadata-Version: 2.1\nVersion: 1.0\n",   /* no Name */
-		"Name: torch\nVersion:\n",                 /* empty Version */
-		"Name torch\nVersion: 1.0\n",              /* no colon */
+		"",					 /* empty file */
+		"Metadata-Version: 2.1\nName: torch\n",	 /* no Version (truncated) */
+		"Metadata-Version: 2.1\nVersion: 1.0\n", /* no Name */
+		"Name: torch\nVersion:\n",		 /* empty Version */
+		"Name torch\nVersion: 1.0\n",		 /* no colon */
 		"  leading continuation\nName: a\nVersion: 1\n",
 		": value\nName: a\nVersion: 1\n",
-		"\x7f" "ELF\x02\x01\x01",                  /* a binary */
+		"\x7f"
+		"ELF\x02\x01\x01", /* a binary */
 	};
 	struct dist_metadata *m = (struct dist_metadata *)0x1;
 
@@ -131,12 +135,14 @@ static void test_dirname(void **state)
 		const char *in, *name, *version;
 	} ok[] = {
 		{ "torch-2.4.0+cu124.dist-info", "torch", "2.4.0+cu124" },
-		{ "nvidia_cuda_runtime_cu12-12.4.99.dist-info", "nvidia_cuda_runtime_cu12", "12.4.99" },
+		{ "nvidia_cuda_runtime_cu12-12.4.99.dist-info", "nvidia_cuda_runtime_cu12",
+		  "12.4.99" },
 		{ "torch-1.13.0a0+gitunknown.egg-info", "torch", "1.13.0a0+gitunknown" },
 		{ "cupy_cuda12x-13.3.0-py3.11.egg-info", "cupy_cuda12x", "13.3.0" },
 	};
-	static const char *const bad[] = { "torch", "torch.dist-info", "-1.0.dist-info",
-					   "torch-.dist-info", ".dist-info", "a-.egg-info" };
+	static const char *const bad[] = { "torch",	     "torch.dist-info",
+					   "-1.0.dist-info", "torch-.dist-info",
+					   ".dist-info",     "a-.egg-info" };
 	char *n, *v;
 	char buf[64];
 

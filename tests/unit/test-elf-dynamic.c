@@ -240,10 +240,11 @@ static void test_built(void **state)
 		printf("# skipping compiled objects: no cc\n");
 		skip();
 	}
-	assert_int_equal(cc("-Wl,-soname,libcudart.so.12 -Wl,--enable-new-dtags "
-			    "-Wl,-rpath,'$ORIGIN':'$ORIGIN/../../nvidia/cublas/lib' -Wl,--no-as-needed -lm",
-			    "a.so"),
-			 0);
+	assert_int_equal(
+		cc("-Wl,-soname,libcudart.so.12 -Wl,--enable-new-dtags "
+		   "-Wl,-rpath,'$ORIGIN':'$ORIGIN/../../nvidia/cublas/lib' -Wl,--no-as-needed -lm",
+		   "a.so"),
+		0);
 	snprintf(path, sizeof(path), "%s/a.so", tmpdir);
 	d = parse_file(path);
 	assert_string_equal(d->soname, "libcudart.so.12");
@@ -288,14 +289,10 @@ static void test_cuda_stub(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seed_runpath),
-		cmocka_unit_test(test_seed_rpath_and_32bit),
-		cmocka_unit_test(test_bogus_offsets),
-		cmocka_unit_test(test_truncations),
-		cmocka_unit_test(test_not_elf),
-		cmocka_unit_test(test_hostile_headers),
-		cmocka_unit_test(test_built),
-		cmocka_unit_test(test_cuda_stub),
+		cmocka_unit_test(test_seed_runpath),  cmocka_unit_test(test_seed_rpath_and_32bit),
+		cmocka_unit_test(test_bogus_offsets), cmocka_unit_test(test_truncations),
+		cmocka_unit_test(test_not_elf),	      cmocka_unit_test(test_hostile_headers),
+		cmocka_unit_test(test_built),	      cmocka_unit_test(test_cuda_stub),
 	};
 	int r;
 

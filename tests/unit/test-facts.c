@@ -156,8 +156,10 @@ static void test_invariants(void **state)
 		assert_non_null(facts_gpu_table[i].confidence);
 	}
 	for (size_t i = 1; i < facts_gpu_pci_index_len; i++) {
-		const struct facts_pci_index *p = &facts_gpu_pci_index[i - 1], *q = &facts_gpu_pci_index[i];
-		uint32_t a = (uint32_t)p->vendor << 16 | p->device, b = (uint32_t)q->vendor << 16 | q->device;
+		const struct facts_pci_index *p = &facts_gpu_pci_index[i - 1],
+					     *q = &facts_gpu_pci_index[i];
+		uint32_t a = (uint32_t)p->vendor << 16 | p->device,
+			 b = (uint32_t)q->vendor << 16 | q->device;
 
 		assert_true(a <= b);
 		/* CC by PCI id is safe only when all candidates share one CC */
@@ -169,7 +171,8 @@ static void test_invariants(void **state)
 		assert_non_null(facts_cuda_release_table[i].source);
 		if (i > 0)
 			assert_true(version_cmp_str(facts_cuda_release_table[i - 1].toolkit_version,
-						    facts_cuda_release_table[i].toolkit_version) < 0);
+						    facts_cuda_release_table[i].toolkit_version) <
+				    0);
 		/* Table 3 minimum drivers never go down from one release to the next */
 		for (size_t j = 0; j < i; j++) {
 			const char *a = facts_cuda_release_table[j].linux_min_driver;
@@ -180,7 +183,8 @@ static void test_invariants(void **state)
 		}
 	}
 	for (size_t i = 1; i < facts_driver_branch_table_len; i++)
-		assert_true(facts_driver_branch_table[i - 1].branch < facts_driver_branch_table[i].branch);
+		assert_true(facts_driver_branch_table[i - 1].branch <
+			    facts_driver_branch_table[i].branch);
 	for (size_t i = 0; i < facts_driver_branch_table_len; i++)
 		assert_non_null(facts_driver_branch_table[i].source);
 	for (size_t i = 0; i < facts_cuda_arch_table_len; i++) {
@@ -203,8 +207,8 @@ static int run_gen_with(const char *table, const char *content)
 
 	assert_non_null(tmptree_new(dir, "test-facts"));
 	/* Every table: the generator reads them all. */
-	assert_int_equal(tmptree_sh("cp '%s/src/facts/data/'*.tsv '%s/'", GPUENV_TEST_SOURCE_ROOT,
-				    dir), 0);
+	assert_int_equal(
+		tmptree_sh("cp '%s/src/facts/data/'*.tsv '%s/'", GPUENV_TEST_SOURCE_ROOT, dir), 0);
 	if (table)
 		tmptree_puts(dir, table, content);
 	st = tmptree_sh("python3 '%s/src/facts/gen-facts.py' '%s/out.c' '%s' 2>'%s/err'",
@@ -215,10 +219,12 @@ static int run_gen_with(const char *table, const char *content)
 	return WEXITSTATUS(st);
 }
 
-#define XID_HDR "xid\tmnemonic\tdescription\tcause_category\tresolution_bucket\tseverity\t" \
+#define XID_HDR                                                                                    \
+	"xid\tmnemonic\tdescription\tcause_category\tresolution_bucket\tseverity\t"                \
 	"application_error\trecommended_action\ttypical_log_text\tconfidence\tsource\n"
 
-#define CUDNN_HDR "first\tlast\tvariant\tcuda_majors\tcuda_versions\tcuda_as_listed\t" \
+#define CUDNN_HDR                                                                                  \
+	"first\tlast\tvariant\tcuda_majors\tcuda_versions\tcuda_as_listed\t"                       \
 	"min_linux_driver\tcompute_capabilities\tconfidence\tnotes\tsource\n"
 
 static void test_cudnn(void **state)
@@ -368,16 +374,22 @@ static void test_tensorflow(void **state)
 		assert_non_null(facts_tensorflow_table[i].source);
 }
 
-#define ROCM_HDR "first\tlast\trocm_as_listed\tgfx_targets\tproducts\tamdgpu_driver_compat\t" \
+#define ROCM_HDR                                                                                   \
+	"first\tlast\trocm_as_listed\tgfx_targets\tproducts\tamdgpu_driver_compat\t"               \
 	"confidence\tnotes\tsource\n"
-#define TORCH_HDR "torch\tvariant\tcuda_toolkit\ttorch_cuda_arch_list\tarch_list\tptx\t" \
-	"ptx_as_listed\tpypi_default\tpypi_default_as_listed\tmin_driver\tmin_driver_as_listed\t" \
-	"minor_compat_min_driver\tminor_compat_as_listed\tpython\tcudnn\tconfidence\tnotes\tsource\n"
+#define TORCH_HDR                                                                                  \
+	"torch\tvariant\tcuda_toolkit\ttorch_cuda_arch_list\tarch_list\tptx\t"                     \
+	"ptx_as_listed\tpypi_default\tpypi_default_as_listed\tmin_driver\tmin_driver_as_listed\t"  \
+	"minor_compat_min_driver\tminor_compat_as_"                                                \
+	"listed\tpython\tcudnn\tconfidence\tnotes\tsource\n"
 /* torch row: version, variant, toolkit, TORCH_CUDA_ARCH_LIST, arch list, ptx, pypi, source */
-#define TROW(t, v, tk, tal, al, ptx, pypi, src) \
-	t "\t" v "\t" tk "\t" tal "\t" al "\t" ptx "\t" ptx "\t" pypi "\t" pypi \
-	"\t550.54.14\t550.54.14\t525.60.13\t525.60.13\t3.8-3.12\t9.1.0.70\tconfirmed\t\t" src "\n"
-#define TF_HDR "version\tpackage\tpython\tcompiler\tbuild_tools\tcudnn\tcuda\tconfidence\tnotes\tsource\n"
+#define TROW(t, v, tk, tal, al, ptx, pypi, src)                                                    \
+	t "\t" v "\t" tk "\t" tal "\t" al "\t" ptx "\t" ptx "\t" pypi "\t" pypi                    \
+	  "\t550.54.14\t550.54.14\t525.60.13\t525.60.13\t3.8-3.12\t9.1.0.70\tconfirmed\t\t" src    \
+	  "\n"
+#define TF_HDR                                                                                     \
+	"version\tpackage\tpython\tcompiler\tbuild_"                                               \
+	"tools\tcudnn\tcuda\tconfidence\tnotes\tsource\n"
 
 static void test_generator_new_tables(void **state)
 {
@@ -388,77 +400,119 @@ static void test_generator_new_tables(void **state)
 	/* rocm.tsv: valid; duplicate; unsorted; overlapping ranges; empty source; bad gfx;
 	 * confirmed without a target list */
 	assert_int_equal(run_gen_with("rocm.tsv", ROCM_HDR
-		"6.2.0\t6.2.4\tx\tgfx90a,gfx942\tp\tk\tconfirmed\t\tS\n"
-		"6.3.0\t6.3.3\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+				      "6.2.0\t6.2.4\tx\tgfx90a,gfx942\tp\tk\tconfirmed\t\tS\n"
+				      "6.3.0\t6.3.3\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"),
+			 0);
 	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
-		"6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"
-		"6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+					  "6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"
+					  "6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"),
+			     0);
 	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
-		"6.3.0\t6.3.3\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"
-		"6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+					  "6.3.0\t6.3.3\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"
+					  "6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"),
+			     0);
 	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
-		"6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"
-		"6.2.3\t6.3.0\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+					  "6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"
+					  "6.2.3\t6.3.0\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"),
+			     0);
 	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
-		"5.0\t5.5\tx\t\tp\tk\tunconfirmed\t\tS\n"
-		"5.5.1\t5.5.1\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+					  "5.0\t5.5\tx\t\tp\tk\tunconfirmed\t\tS\n"
+					  "5.5.1\t5.5.1\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"),
+			     0);
+	assert_int_not_equal(
+		run_gen_with("rocm.tsv", ROCM_HDR "6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\t\n"),
+		0);
+	assert_int_not_equal(
+		run_gen_with("rocm.tsv", ROCM_HDR "6.2.0\t6.2.4\tx\tsm_90\tp\tk\tconfirmed\t\tS\n"),
+		0);
+	assert_int_not_equal(
+		run_gen_with("rocm.tsv", ROCM_HDR "6.2.0\t6.2.4\tx\t\tp\tk\tconfirmed\t\tS\n"), 0);
 	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
-		"6.2.0\t6.2.4\tx\tgfx90a\tp\tk\tconfirmed\t\t\n"), 0);
-	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
-		"6.2.0\t6.2.4\tx\tsm_90\tp\tk\tconfirmed\t\tS\n"), 0);
-	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
-		"6.2.0\t6.2.4\tx\t\tp\tk\tconfirmed\t\tS\n"), 0);
-	assert_int_not_equal(run_gen_with("rocm.tsv", ROCM_HDR
-		"6.2.4\t6.2.0\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"), 0);
+					  "6.2.4\t6.2.0\tx\tgfx90a\tp\tk\tconfirmed\t\tS\n"),
+			     0);
 
 	/* pytorch_wheels.tsv */
-	assert_int_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
-		TROW("2.4", "cu121", "12.1", "9.0", "sm_90", "no", "yes", "S")
-		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
-		TROW("2.9", "cu130", "13.0", "12.0+PTX", "sm_120 compute_120", "yes", "yes", "S")), 0);
+	assert_int_equal(run_gen_with("pytorch_wheels.tsv",
+				      TORCH_HDR TROW("2.4", "cu121", "12.1", "9.0", "sm_90", "no",
+						     "yes", "S") TROW("2.4", "cu124", "12.4", "9.0",
+								      "sm_90", "no", "no", "S")
+					      TROW("2.9", "cu130", "13.0", "12.0+PTX",
+						   "sm_120 compute_120", "yes", "yes", "S")),
+			 0);
 	/* duplicate (torch, variant) */
-	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
-		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
-		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")), 0);
+	assert_int_not_equal(
+		run_gen_with("pytorch_wheels.tsv",
+			     TORCH_HDR TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
+				     TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")),
+		0);
 	/* unsorted: torch releases, and variants within a release (cu118 < cu124 numerically) */
-	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
-		TROW("2.10", "cu128", "12.8", "9.0", "sm_90", "no", "no", "S")
-		TROW("2.9", "cu128", "12.8", "9.0", "sm_90", "no", "no", "S")), 0);
-	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
-		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
-		TROW("2.4", "cu118", "11.8", "9.0", "sm_90", "no", "no", "S")), 0);
+	assert_int_not_equal(
+		run_gen_with(
+			"pytorch_wheels.tsv",
+			TORCH_HDR TROW("2.10", "cu128", "12.8", "9.0", "sm_90", "no", "no", "S")
+				TROW("2.9", "cu128", "12.8", "9.0", "sm_90", "no", "no", "S")),
+		0);
+	assert_int_not_equal(
+		run_gen_with("pytorch_wheels.tsv",
+			     TORCH_HDR TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
+				     TROW("2.4", "cu118", "11.8", "9.0", "sm_90", "no", "no", "S")),
+		0);
 	/* empty source */
-	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
-		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "")), 0);
+	assert_int_not_equal(
+		run_gen_with("pytorch_wheels.tsv", TORCH_HDR TROW("2.4", "cu124", "12.4", "9.0",
+								  "sm_90", "no", "no", "")),
+		0);
 	/* variant disagrees with the toolkit; PTX claimed without compute_XY; two PyPI defaults */
-	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
-		TROW("2.4", "cu124", "12.1", "9.0", "sm_90", "no", "no", "S")), 0);
-	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
-		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "yes", "no", "S")), 0);
-	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
-		TROW("2.4", "cu121", "12.1", "9.0", "sm_90", "no", "yes", "S")
-		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "yes", "S")), 0);
+	assert_int_not_equal(
+		run_gen_with("pytorch_wheels.tsv", TORCH_HDR TROW("2.4", "cu124", "12.1", "9.0",
+								  "sm_90", "no", "no", "S")),
+		0);
+	assert_int_not_equal(
+		run_gen_with("pytorch_wheels.tsv", TORCH_HDR TROW("2.4", "cu124", "12.4", "9.0",
+								  "sm_90", "yes", "no", "S")),
+		0);
+	assert_int_not_equal(
+		run_gen_with(
+			"pytorch_wheels.tsv",
+			TORCH_HDR TROW("2.4", "cu121", "12.1", "9.0", "sm_90", "no", "yes", "S")
+				TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "yes", "S")),
+		0);
 	/* a ROCm row: gfx names only, ptx n/a */
-	assert_int_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
-		TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
-		TROW("2.4", "rocm6.1", "", "", "gfx90a gfx942", "n/a", "no", "S")), 0);
-	assert_int_not_equal(run_gen_with("pytorch_wheels.tsv", TORCH_HDR
-		TROW("2.4", "rocm6.1", "", "", "sm_90", "n/a", "no", "S")), 0);
+	assert_int_equal(
+		run_gen_with(
+			"pytorch_wheels.tsv",
+			TORCH_HDR TROW("2.4", "cu124", "12.4", "9.0", "sm_90", "no", "no", "S")
+				TROW("2.4", "rocm6.1", "", "", "gfx90a gfx942", "n/a", "no", "S")),
+		0);
+	assert_int_not_equal(
+		run_gen_with("pytorch_wheels.tsv",
+			     TORCH_HDR TROW("2.4", "rocm6.1", "", "", "sm_90", "n/a", "no", "S")),
+		0);
 
 	/* tensorflow_tested_configs.tsv */
-	assert_int_equal(run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
-		"2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tconfirmed\t\tS\n"
-		"2.16.1\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"), 0);
-	assert_int_not_equal(run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
-		"2.16.1\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"
-		"2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tconfirmed\t\tS\n"), 0);
-	assert_int_not_equal(run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
-		"2.16.0\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"
-		"2.16.1\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"), 0);
-	assert_int_not_equal(run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
-		"2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tconfirmed\t\t\n"), 0);
-	assert_int_not_equal(run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
-		"2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tmaybe\t\tS\n"), 0);
+	assert_int_equal(
+		run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
+			     "2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tconfirmed\t\tS\n"
+			     "2.16.1\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"),
+		0);
+	assert_int_not_equal(
+		run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
+			     "2.16.1\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"
+			     "2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tconfirmed\t\tS\n"),
+		0);
+	assert_int_not_equal(
+		run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
+			     "2.16.0\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"
+			     "2.16.1\ttensorflow\t3.9-3.12\tc\tb\t8.9\t12.3\tconfirmed\t\tS\n"),
+		0);
+	assert_int_not_equal(
+		run_gen_with("tensorflow_tested_configs.tsv", TF_HDR
+			     "2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tconfirmed\t\t\n"),
+		0);
+	assert_int_not_equal(
+		run_gen_with("tensorflow_tested_configs.tsv",
+			     TF_HDR "2.15.0\ttensorflow\t3.9-3.11\tc\tb\t8.9\t12.2\tmaybe\t\tS\n"),
+		0);
 }
 
 static void test_generator(void **state)
@@ -469,55 +523,81 @@ static void test_generator(void **state)
 	}
 	assert_int_equal(run_gen_with(NULL, NULL), 0);
 	/* duplicate key */
-	assert_int_not_equal(run_gen_with("xid.tsv", "# c\n" XID_HDR
-		"13\tA\td\tc\tb\tFATAL\tno\tr\t\tconfirmed\tS\n"
-		"13\tB\td\tc\tb\tFATAL\tno\tr\t\tconfirmed\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("xid.tsv",
+					  "# c\n" XID_HDR
+					  "13\tA\td\tc\tb\tFATAL\tno\tr\t\tconfirmed\tS\n"
+					  "13\tB\td\tc\tb\tFATAL\tno\tr\t\tconfirmed\tS\n"),
+			     0);
 	/* empty source */
-	assert_int_not_equal(run_gen_with("xid.tsv", XID_HDR
-		"13\tA\td\tc\tb\tFATAL\tno\tr\t\tconfirmed\t\n"), 0);
+	assert_int_not_equal(
+		run_gen_with("xid.tsv", XID_HDR "13\tA\td\tc\tb\tFATAL\tno\tr\t\tconfirmed\t\n"),
+		0);
 	/* unsorted keys */
-	assert_int_not_equal(run_gen_with("xid.tsv", XID_HDR
-		"31\tA\td\tc\tb\tFATAL\tno\tr\t\tconfirmed\tS\n"
-		"13\tB\td\tc\tb\tFATAL\tno\tr\t\tconfirmed\tS\n"), 0);
+	assert_int_not_equal(run_gen_with("xid.tsv",
+					  XID_HDR "31\tA\td\tc\tb\tFATAL\tno\tr\t\tconfirmed\tS\n"
+						  "13\tB\td\tc\tb\tFATAL\tno\tr\t\tconfirmed\tS\n"),
+			     0);
 	/* unsorted versions */
 	assert_int_not_equal(run_gen_with("cuda_arch_support.tsv",
-		"cuda_version\tmin_cc\tmax_cc\tsm_targets\tarch_specific_a\tfamily_specific_f\t"
-		"ptx_isa_version\tconfidence\tnotes\tsource\n"
-		"12.10\t5.0\t9.0\t\t\t\t8.4\thigh\t\tS\n"
-		"12.9\t5.0\t9.0\t\t\t\t8.4\thigh\t\tS\n"), 0);
+					  "cuda_version\tmin_cc\tmax_cc\tsm_targets\tarch_specific_"
+					  "a\tfamily_specific_f\t"
+					  "ptx_isa_version\tconfidence\tnotes\tsource\n"
+					  "12.10\t5.0\t9.0\t\t\t\t8.4\thigh\t\tS\n"
+					  "12.9\t5.0\t9.0\t\t\t\t8.4\thigh\t\tS\n"),
+			     0);
 	/* cuDNN: a confirmed row without its CUDA list, and a CUDA outside its majors */
 	assert_int_not_equal(run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
-		"9.0.0\t9.0.0\tcuda12\t12\t\t12.x\t\t\tconfirmed\t\tS\n"), 0);
-	assert_int_not_equal(run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
-		"9.0.0\t9.0.0\tcuda12\t12\t11.8\t11.8\t\t\tconfirmed\t\tS\n"), 0);
+					  "9.0.0\t9.0.0\tcuda12\t12\t\t12.x\t\t\tconfirmed\t\tS\n"),
+			     0);
+	assert_int_not_equal(
+		run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
+			     "9.0.0\t9.0.0\tcuda12\t12\t11.8\t11.8\t\t\tconfirmed\t\tS\n"),
+		0);
 	/* cuDNN: last release before the first */
-	assert_int_not_equal(run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
-		"9.5.1\t9.5.0\tcuda12\t12\t12.6\t12.6\t\t\tconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(
+		run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
+			     "9.5.1\t9.5.0\tcuda12\t12\t12.6\t12.6\t\t\tconfirmed\t\tS\n"),
+		0);
 	assert_int_equal(run_gen_with("cudnn_cuda.tsv", CUDNN_HDR
-		"9.5.0\t9.5.1\tcuda12\t12\t12.6\t12.6\t\t\tconfirmed\t\tS\n"), 0);
+				      "9.5.0\t9.5.1\tcuda12\t12\t12.6\t12.6\t\t\tconfirmed\t\tS\n"),
+			 0);
 	/* PTX ISA table: duplicate, unsorted, empty source, driver branches going down */
 #define PTX_HDR "ptx_isa_version\tcuda_version\tmin_driver_branch\tconfidence\tnotes\tsource\n"
-	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
-		"8.4\t12.4\t550\tconfirmed\t\tS\n8.4\t12.5\t555\tconfirmed\t\tS\n"), 0);
-	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
-		"8.5\t12.5\t555\tconfirmed\t\tS\n8.4\t12.4\t550\tconfirmed\t\tS\n"), 0);
-	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR "8.4\t12.4\t550\tconfirmed\t\t\n"), 0);
-	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
-		"8.4\t12.4\t550\tconfirmed\t\tS\n8.5\t12.5\t535\tconfirmed\t\tS\n"), 0);
-	assert_int_equal(run_gen_with("ptx_isa.tsv", PTX_HDR
-		"8.4\t12.4\t550\tconfirmed\t\tS\n8.5\t12.5\t\tunconfirmed\t\tS\n"), 0);
+	assert_int_not_equal(
+		run_gen_with("ptx_isa.tsv", PTX_HDR
+			     "8.4\t12.4\t550\tconfirmed\t\tS\n8.4\t12.5\t555\tconfirmed\t\tS\n"),
+		0);
+	assert_int_not_equal(
+		run_gen_with("ptx_isa.tsv", PTX_HDR
+			     "8.5\t12.5\t555\tconfirmed\t\tS\n8.4\t12.4\t550\tconfirmed\t\tS\n"),
+		0);
+	assert_int_not_equal(run_gen_with("ptx_isa.tsv", PTX_HDR "8.4\t12.4\t550\tconfirmed\t\t\n"),
+			     0);
+	assert_int_not_equal(
+		run_gen_with("ptx_isa.tsv", PTX_HDR
+			     "8.4\t12.4\t550\tconfirmed\t\tS\n8.5\t12.5\t535\tconfirmed\t\tS\n"),
+		0);
+	assert_int_equal(
+		run_gen_with("ptx_isa.tsv", PTX_HDR
+			     "8.4\t12.4\t550\tconfirmed\t\tS\n8.5\t12.5\t\tunconfirmed\t\tS\n"),
+		0);
 	/* SM table: unsorted, duplicate, a family without a row, bad tegra */
 #define SM_HDR "sm\tfamily\ttegra\tconfidence\tnotes\tsource\n"
 	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR
-		"90\t\tno\tconfirmed\t\tS\n86\t\tno\tconfirmed\t\tS\n"), 0);
+					  "90\t\tno\tconfirmed\t\tS\n86\t\tno\tconfirmed\t\tS\n"),
+			     0);
 	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR
-		"86\t\tno\tconfirmed\t\tS\n86\t\tno\tconfirmed\t\tS\n"), 0);
-	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "103\t100\tno\tconfirmed\t\tS\n"), 0);
-	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "86\t\tmaybe\tconfirmed\t\tS\n"), 0);
+					  "86\t\tno\tconfirmed\t\tS\n86\t\tno\tconfirmed\t\tS\n"),
+			     0);
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "103\t100\tno\tconfirmed\t\tS\n"),
+			     0);
+	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "86\t\tmaybe\tconfirmed\t\tS\n"),
+			     0);
 	assert_int_not_equal(run_gen_with("sm_arch.tsv", SM_HDR "86\t\tno\tconfirmed\t\t\n"), 0);
 	/* valid replacement is accepted */
-	assert_int_equal(run_gen_with("xid.tsv", XID_HDR
-		"13\tA\td\tc\tb\tFATAL\tyes\tr\t\tconfirmed\tS\n"), 0);
+	assert_int_equal(
+		run_gen_with("xid.tsv", XID_HDR "13\tA\td\tc\tb\tFATAL\tyes\tr\t\tconfirmed\tS\n"),
+		0);
 }
 
 int main(void)

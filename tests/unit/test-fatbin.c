@@ -49,9 +49,21 @@ static void put(struct buf *b, const void *d, size_t n)
 	b->len += n;
 }
 
-static void w16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void w32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static void w64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void w16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+static void w32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+static void w64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
 
 static void put_u64(struct buf *b, uint64_t v)
 {
@@ -63,7 +75,8 @@ static void put_u64(struct buf *b, uint64_t v)
 
 /* An entry: 64-byte header + payload padded to 8. csize/usize 0 = uncompressed. */
 static void put_entry(struct buf *b, uint16_t kind, uint32_t arch, uint64_t flags, uint16_t maj,
-		      uint16_t min, const void *payload, size_t plen, uint32_t csize, uint64_t usize)
+		      uint16_t min, const void *payload, size_t plen, uint32_t csize,
+		      uint64_t usize)
 {
 	uint8_t h[64] = { 0 };
 	size_t padded = (plen + 7) & ~(size_t)7;
@@ -240,8 +253,9 @@ static int parse_read(const uint8_t *p, size_t len, unsigned flags, struct mem_r
 		      struct fatbin_result **r, char **why)
 {
 	*m = (struct mem_reader){ .p = p, .len = len, .fail_at = m->fail_at };
-	return fatbin_parse_input(&(struct fatbin_input){ .data = p, .len = len, .read = mem_read,
-							  .userdata = m }, flags, r, why);
+	return fatbin_parse_input(
+		&(struct fatbin_input){ .data = p, .len = len, .read = mem_read, .userdata = m },
+		flags, r, why);
 }
 
 static void assert_str_same(const char *a, const char *b)
@@ -310,8 +324,10 @@ static struct fatbin_result *parse_ok(const uint8_t *p, size_t len, unsigned fla
 	fatbin_result_free(r2);
 	/* with on_container: the same entries, handed over container by container, and only
 	 * those outside containers left in the result */
-	rv = fatbin_parse_input(&(struct fatbin_input){ .data = p, .len = len, .userdata = &c,
-							.on_container = collect }, flags, &r2, &why);
+	rv = fatbin_parse_input(
+		&(struct fatbin_input){
+			.data = p, .len = len, .userdata = &c, .on_container = collect },
+		flags, &r2, &why);
 	if (rv != 0)
 		fail_msg("fatbin_parse_input (on_container): %d (%s)", rv, why ? why : "-");
 	assert_true(c.n_entries == 0 || r2->n_entries == 0);
@@ -521,19 +537,23 @@ static void test_entry_cap(void **state)
 	}
 	close_container(&b, from);
 	assert_int_equal(fatbin_parse(b.p, b.len, 0, &r, &why), -E2BIG);
-	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p, .len = b.len,
+	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p,
+								    .len = b.len,
 								    .userdata = &handed,
 								    .on_container = count_only },
-					    0, &r, &why), -E2BIG);
+					    0, &r, &why),
+			 -E2BIG);
 	assert_int_equal(handed, FATBIN_MAX_ENTRIES / 1000 * 1000);
 	/* one entry fewer: both fine */
 	b.len -= 64;
 	w64(b.p + from + 8, b.len - from - 16);
 	handed = 0;
-	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p, .len = b.len,
+	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p,
+								    .len = b.len,
 								    .userdata = &handed,
 								    .on_container = count_only },
-					    0, &r, &why), 0);
+					    0, &r, &why),
+			 0);
 	assert_int_equal(handed, FATBIN_MAX_ENTRIES);
 	assert_int_equal(r->n_handed, FATBIN_MAX_ENTRIES);
 	assert_int_equal(r->n_entries, 0);
@@ -612,9 +632,11 @@ static void test_read_windows(void **state)
 	fatbin_result_free(r);
 	check_read_errors(b.p, b.len, 0);
 	/* on_container's error ends the parse */
-	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = b.p, .len = b.len,
-								    .on_container = refuse },
-					    0, &r, &why), -ECANCELED);
+	assert_int_equal(
+		fatbin_parse_input(
+			&(struct fatbin_input){ .data = b.p, .len = b.len, .on_container = refuse },
+			0, &r, &why),
+		-ECANCELED);
 	free(z);
 	free(l);
 	free(junk);
@@ -681,10 +703,11 @@ static void test_host_elf_elsewhere(void **state)
 
 static void test_cubin_variants(void **state)
 {
-	static const uint8_t compat_a[] = { 2, 9, 1, 0, 2, 2, 1, 0, 4, 0x0b, 8, 0,
-					    0, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t compat_a[] = { 2, 9, 1, 0, 2, 2, 1, 0, 4, 0x0b,
+					    8, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	static const uint8_t compat_plain[] = { 2, 9, 0, 0, 2, 2, 1, 0 };
-	static const char note_f[] = "\x0c\0\0\0\x30\0\0\0\xd0\x07\0\0NVIDIA Corp\0ptxas\0-arch sm_100f -m 64 \0";
+	static const char note_f[] =
+		"\x0c\0\0\0\x30\0\0\0\xd0\x07\0\0NVIDIA Corp\0ptxas\0-arch sm_100f -m 64 \0";
 	struct {
 		uint32_t e_flags;
 		uint8_t abi;
@@ -897,7 +920,8 @@ static void test_amdgpu_elf(void **state)
 static void feed_all(struct fatbin_stream *st, const uint8_t *p, size_t len, size_t chunk)
 {
 	for (size_t off = 0; off < len; off += chunk)
-		assert_int_equal(fatbin_stream_feed(st, p + off, chunk < len - off ? chunk : len - off), 0);
+		assert_int_equal(
+			fatbin_stream_feed(st, p + off, chunk < len - off ? chunk : len - off), 0);
 }
 
 static void test_stream(void **state)
@@ -1057,7 +1081,8 @@ static int build(const char *out, const char *args)
 {
 	char cmd[1024];
 
-	snprintf(cmd, sizeof(cmd), "cd %s && %s %s k.cu -o %s >/dev/null 2>&1", tmpdir, nvcc, args, out);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s %s k.cu -o %s >/dev/null 2>&1", tmpdir, nvcc, args,
+		 out);
 	return system(cmd);
 }
 
@@ -1132,22 +1157,28 @@ static void test_nvcc_targets(void **state)
 	if (!nvcc)
 		skip();
 	check("a.so", SO "-gencode arch=compute_75,code=sm_75", "sm_75", "none");
-	check("b.so", SO "-gencode arch=compute_80,code=[sm_80,compute_80]", "sm_80 compute_80", NULL);
+	check("b.so", SO "-gencode arch=compute_80,code=[sm_80,compute_80]", "sm_80 compute_80",
+	      NULL);
 	check("c.so", SO "-gencode arch=compute_90a,code=sm_90a", "sm_90a", NULL);
 	check("d.so", SO "-gencode arch=compute_90,code=compute_90", "compute_90", NULL);
 	check("e.so", SO "-gencode arch=compute_100f,code=sm_100f", "sm_100f", NULL);
 	check("f.so", SO "-gencode arch=compute_120f,code=[sm_120f,compute_120f]",
 	      "sm_120f compute_120f", NULL);
-	check("g.so", SO "-gencode arch=compute_75,code=sm_75 -gencode arch=compute_86,code=sm_86 "
-	      "-gencode arch=compute_90,code=[sm_90,compute_90]", "sm_75 sm_86 sm_90 compute_90", NULL);
-	check("h.fatbin", "-fatbin -gencode arch=compute_75,code=sm_75 "
-	      "-gencode arch=compute_90a,code=[sm_90a,compute_90a]", "sm_75 sm_90a compute_90a", NULL);
+	check("g.so",
+	      SO "-gencode arch=compute_75,code=sm_75 -gencode arch=compute_86,code=sm_86 "
+		 "-gencode arch=compute_90,code=[sm_90,compute_90]",
+	      "sm_75 sm_86 sm_90 compute_90", NULL);
+	check("h.fatbin",
+	      "-fatbin -gencode arch=compute_75,code=sm_75 "
+	      "-gencode arch=compute_90a,code=[sm_90a,compute_90a]",
+	      "sm_75 sm_90a compute_90a", NULL);
 	check("i.fatbin", "-fatbin -gencode arch=compute_80,code=compute_80", "compute_80", NULL);
 	check("j.cubin", "-cubin -arch=sm_86", "sm_86", NULL);
 	check("k.cubin", "-cubin -arch=sm_90a", "sm_90a", NULL);
 	check("l.cubin", "-cubin -arch=sm_100f", "sm_100f", NULL);
 	check("m.cubin", "-cubin -arch=sm_120a", "sm_120a", NULL);
-	check("n.o", "-c -rdc=true -Xcompiler -fPIC -gencode arch=compute_86,code=[sm_86,compute_86]",
+	check("n.o",
+	      "-c -rdc=true -Xcompiler -fPIC -gencode arch=compute_86,code=[sm_86,compute_86]",
 	      "sm_86 compute_86", NULL);
 }
 
@@ -1163,8 +1194,10 @@ static void test_nvcc_compression(void **state)
 	if (!nvcc)
 		skip();
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		snprintf(args, sizeof(args), SO "-Xfatbin=-compress-all %s "
-			 "-gencode arch=compute_75,code=[sm_75,compute_75]", modes[i][0]);
+		snprintf(args, sizeof(args),
+			 SO "-Xfatbin=-compress-all %s "
+			    "-gencode arch=compute_75,code=[sm_75,compute_75]",
+			 modes[i][0]);
 		snprintf(out, sizeof(out), "c%zu.so", i);
 		check(out, args, "sm_75 compute_75", modes[i][1]);
 	}
@@ -1173,8 +1206,10 @@ static void test_nvcc_compression(void **state)
 	      "none");
 	check("d2.so", SO "-no-compress -gencode arch=compute_80,code=[sm_80,compute_80]",
 	      "sm_80 compute_80", "none");
-	check("d3.fatbin", "-fatbin -Xfatbin=-compress-all --compress-mode=speed "
-	      "-gencode arch=compute_90,code=[sm_90,compute_90]", "sm_90 compute_90", "lz4");
+	check("d3.fatbin",
+	      "-fatbin -Xfatbin=-compress-all --compress-mode=speed "
+	      "-gencode arch=compute_90,code=[sm_90,compute_90]",
+	      "sm_90 compute_90", "lz4");
 }
 
 int main(void)
@@ -1203,7 +1238,8 @@ int main(void)
 	if (getenv("GPUENV_TEST_NO_NVCC"))
 		nvcc = NULL;
 	if (!nvcc)
-		printf("# nvcc not found (/usr/local/cuda/bin/nvcc or PATH): the nvcc tests are skipped\n");
+		printf("# nvcc not found (/usr/local/cuda/bin/nvcc or PATH): the nvcc tests are "
+		       "skipped\n");
 	if (nvcc) {
 		char p[128];
 		FILE *f;

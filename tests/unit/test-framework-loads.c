@@ -28,9 +28,9 @@
 #include "shared/strv.h"
 #include "tmptree.h"
 
-#define SP "/venv/lib/python3.11/site-packages"
-#define TORCH SP "/torch/lib/libtorch_cuda.so"
-#define CORPUS GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/"
+#define SP	"/venv/lib/python3.11/site-packages"
+#define TORCH	SP "/torch/lib/libtorch_cuda.so"
+#define CORPUS	GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/"
 #define FIXTURE GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/python-venv-torch24-cu124/root"
 
 static char tmp[TMPTREE_DIR_MAX];
@@ -46,7 +46,7 @@ static void so(const char *rel, const char *soname, const char *extra)
 static void link_stubs(void)
 {
 	static const char *const names[] = { "libcudart.so.12", "libcudnn.so.9", "libcudnn.so.8",
-					     "libnccl.so.2", "libc10.so", "libcuda.so.1" };
+					     "libnccl.so.2",	"libc10.so",	 "libcuda.so.1" };
 	char rel[128];
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
@@ -154,16 +154,22 @@ static void wheels_and_toolkit(const char *tree)
 	snprintf(rel, sizeof(rel), "%s/usr/local/cuda-12.4/lib64/libcudnn.so.9.0.0", tree);
 	so(rel, "libcudnn.so.9", NULL);
 	assert_int_equal(tmptree_sh("ln -sf libcudnn.so.9.0.0 "
-				    "%s/%s/usr/local/cuda-12.4/lib64/libcudnn.so.9", tmp, tree), 0);
+				    "%s/%s/usr/local/cuda-12.4/lib64/libcudnn.so.9",
+				    tmp, tree),
+			 0);
 	snprintf(rel, sizeof(rel), "%s/usr/local/cuda-12.4/lib64/libcudart.so.12.4.127", tree);
 	so(rel, "libcudart.so.12", NULL);
 	assert_int_equal(tmptree_sh("ln -sf libcudart.so.12.4.127 "
-				    "%s/%s/usr/local/cuda-12.4/lib64/libcudart.so.12", tmp, tree), 0);
+				    "%s/%s/usr/local/cuda-12.4/lib64/libcudart.so.12",
+				    tmp, tree),
+			 0);
 	/* The driver's libcuda in the system directory. */
 	snprintf(rel, sizeof(rel), "%s/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", tree);
 	so(rel, "libcuda.so.1", NULL);
 	assert_int_equal(tmptree_sh("ln -sf libcuda.so.550.54.15 "
-				    "%s/%s/usr/lib/x86_64-linux-gnu/libcuda.so.1", tmp, tree), 0);
+				    "%s/%s/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+				    tmp, tree),
+			 0);
 }
 
 static void test_rpath_wheels_win(void **state)
@@ -256,7 +262,9 @@ static void test_two_cudnn_majors(void **state)
 	so(rel, "libcudnn.so.9", NULL);
 	so("two/usr/lib/x86_64-linux-gnu/libcudnn.so.8.9.7", "libcudnn.so.8", NULL);
 	assert_int_equal(tmptree_sh("ln -sf libcudnn.so.8.9.7 "
-				    "%s/two/usr/lib/x86_64-linux-gnu/libcudnn.so.8", tmp), 0);
+				    "%s/two/usr/lib/x86_64-linux-gnu/libcudnn.so.8",
+				    tmp),
+			 0);
 	/* A library that needs both majors (one through the wheel, one from the system). */
 	torch_lib("two", "-l:libcudnn.so.9 -l:libcudnn.so.8", "-Wl,--disable-new-dtags",
 		  "'$ORIGIN/../../nvidia/cudnn/lib'");
@@ -313,8 +321,11 @@ static void test_bogus_runpath(void **state)
 	if (!have_cc)
 		skip();
 	wheels_and_toolkit("bog");
-	assert_int_equal(tmptree_sh("mkdir -p %s/bog/bogus && cp %s/elf-dynamic/bogus-runpath-offset.so "
-				    "%s/bog/bogus/", tmp, CORPUS, tmp), 0);
+	assert_int_equal(
+		tmptree_sh("mkdir -p %s/bog/bogus && cp %s/elf-dynamic/bogus-runpath-offset.so "
+			   "%s/bog/bogus/",
+			   tmp, CORPUS, tmp),
+		0);
 	run(&t, "bog", NULL, "/bogus/bogus-runpath-offset.so");
 	assert_int_equal(snap_get_state(t.pkg, "load_search.dynamic_section"), FACT_MALFORMED);
 	assert_string_equal(snap_error(snap_get(t.pkg, "load_search.dynamic_section")),
@@ -353,7 +364,8 @@ static void test_symlink_loop(void **state)
 	assert_int_equal(tmptree_sh("cd %s/loop" SP "/nvidia/cudnn/lib && rm libcudnn.so.9 && "
 				    "ln -s libcudnn.so.9.1 libcudnn.so.9 && "
 				    "ln -s libcudnn.so.9 libcudnn.so.9.1",
-				    tmp), 0);
+				    tmp),
+			 0);
 	torch_lib("loop", "-l:libcudnn.so.9", "-Wl,--disable-new-dtags",
 		  "'$ORIGIN/../../nvidia/cudnn/lib'");
 	run(&t, "loop", "/usr/local/cuda-12.4/lib64", TORCH);
@@ -404,8 +416,10 @@ static void test_not_elf(void **state)
 {
 	struct t t;
 
-	assert_int_equal(tmptree_sh("mkdir -p %s/bad" SP "/torch/lib && printf 'not an ELF' > %s/bad" TORCH,
-				    tmp, tmp), 0);
+	assert_int_equal(tmptree_sh("mkdir -p %s/bad" SP
+				    "/torch/lib && printf 'not an ELF' > %s/bad" TORCH,
+				    tmp, tmp),
+			 0);
 	run(&t, "bad", NULL, TORCH);
 	assert_int_equal(snap_get_state(t.pkg, "loads"), FACT_MALFORMED);
 	assert_int_equal(snap_get_state(t.pkg, "needed_missing"), FACT_MALFORMED);
@@ -450,9 +464,9 @@ static void test_fixture(void **state)
 	const char *site = "/home/user/venv/lib/python3.10/site-packages";
 	const char *lib = "/home/user/venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so";
 	static const char *const needed[] = {
-		"libcudart.so.12",   "libcublas.so.12", "libcublasLt.so.12",
-		"libcudnn.so.9",     "libnccl.so.2",    "libcusparse.so.12",
-		"libcufft.so.11",    "libcurand.so.10", "libnvToolsExt.so.1",
+		"libcudart.so.12", "libcublas.so.12", "libcublasLt.so.12",
+		"libcudnn.so.9",   "libnccl.so.2",    "libcusparse.so.12",
+		"libcufft.so.11",  "libcurand.so.10", "libnvToolsExt.so.1",
 	};
 	const struct snap_node *o;
 	struct t t = { 0 };

@@ -27,7 +27,7 @@
 #include "tmptree.h"
 
 #define FIXTURE GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/stub-libcuda-first/root"
-#define CORPUS GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/"
+#define CORPUS	GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/"
 
 static char tmp[TMPTREE_DIR_MAX];
 static bool have_cc, have_cc32, have_ldconfig;
@@ -90,7 +90,8 @@ static void test_fixture_stub_first(void **state)
 	assert_string_equal(t.l->defaults_kind, "debian-multiarch");
 	w = winner(r);
 	assert_string_equal(w->path, "/usr/local/cuda-12.4/lib64/stubs/libcuda.so.1");
-	assert_string_equal(w->resolved, "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs/libcuda.so");
+	assert_string_equal(w->resolved,
+			    "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs/libcuda.so");
 	assert_int_equal(w->via, LOADER_VIA_LD_LIBRARY_PATH);
 	assert_true(w->is_stub);
 	assert_null(w->version);
@@ -213,14 +214,20 @@ static void test_bad_trees(void **state)
 	}
 	snprintf(root, sizeof(root), "%s/bad", tmp);
 	so("bad/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "libcuda.so.1", NULL);
-	assert_int_equal(tmptree_sh("mkdir -p %s/etc %s/a %s/b %s/c %s/noperm && "
-				    "echo /usr/lib/x86_64-linux-gnu > %s/etc/ld.so.conf && %s -r %s",
-				    root, root, root, root, root, root, ldconfig, root), 0);
+	assert_int_equal(
+		tmptree_sh("mkdir -p %s/etc %s/a %s/b %s/c %s/noperm && "
+			   "echo /usr/lib/x86_64-linux-gnu > %s/etc/ld.so.conf && %s -r %s",
+			   root, root, root, root, root, root, ldconfig, root),
+		0);
 	/* a/: a text file named like the library; b/: a symlink loop; c/: a dangling link. */
-	assert_int_equal(tmptree_sh("cd %s && echo 'not ELF' > a/libnotelf.so.1 && "
-				    "ln -s libloop.so.1.x b/libloop.so.1 && ln -s libloop.so.1 b/libloop.so.1.x && "
-				    "ln -s /gone/libcuda.so.1 c/libcuda.so.1 && cp usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 noperm/libcuda.so.1",
-				    root), 0);
+	assert_int_equal(
+		tmptree_sh("cd %s && echo 'not ELF' > a/libnotelf.so.1 && "
+			   "ln -s libloop.so.1.x b/libloop.so.1 && ln -s libloop.so.1 "
+			   "b/libloop.so.1.x && "
+			   "ln -s /gone/libcuda.so.1 c/libcuda.so.1 && cp "
+			   "usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 noperm/libcuda.so.1",
+			   root),
+		0);
 	open_tree(&t, root, "/a:/b:/c:/noperm");
 	assert_int_equal(root_inject_error(t.root, "/noperm", EACCES), 0);
 
@@ -248,7 +255,8 @@ static void test_bad_trees(void **state)
 	close_tree(&t);
 
 	/* A truncated cache: recorded, and the system directories still answer. */
-	assert_int_equal(tmptree_sh("cd %s/etc && head -c 60 ld.so.cache > c && mv c ld.so.cache", root), 0);
+	assert_int_equal(
+		tmptree_sh("cd %s/etc && head -c 60 ld.so.cache > c && mv c ld.so.cache", root), 0);
 	open_tree(&t, root, NULL);
 	r = resolve(&t, "libcuda.so.1");
 	assert_int_equal(t.l->cache_err, -EBADMSG);
@@ -348,11 +356,15 @@ static void test_requester(void **state)
 	close_tree(&t);
 
 	/* A requester whose DT_RUNPATH offset is bogus: recorded; the search goes on. */
-	assert_int_equal(tmptree_sh("mkdir -p %s/bogus && cp %s/elf-dynamic/bogus-runpath-offset.so %s/bogus/",
-				    root, CORPUS, root), 0);
+	assert_int_equal(
+		tmptree_sh(
+			"mkdir -p %s/bogus && cp %s/elf-dynamic/bogus-runpath-offset.so %s/bogus/",
+			root, CORPUS, root),
+		0);
 	open_tree(&t, root, NULL);
 	assert_int_equal(loader_new(t.root, t.env, &t.l), 0);
-	assert_int_equal(loader_resolve_for(t.l, "libcudnn.so.8", "/bogus/bogus-runpath-offset.so", &r), 0);
+	assert_int_equal(
+		loader_resolve_for(t.l, "libcudnn.so.8", "/bogus/bogus-runpath-offset.so", &r), 0);
 	assert_string_equal(r->requester_problem, "DT_RUNPATH offset outside DT_STRTAB");
 	assert_null(r->runpath);
 	assert_int_equal(winner(r)->via, LOADER_VIA_DEFAULT);
@@ -380,11 +392,16 @@ static void test_against_ldd(void **state)
 	so("live/b/libgpuenvt.so.1", "libgpuenvt.so.1", NULL);
 	so("live/c/libgpuenvt.so.1", "libgpuenvt.so.1", NULL);
 	so("live/app/lib/libgpuenvt.so.1", "libgpuenvt.so.1", NULL);
-	assert_int_equal(tmptree_sh("cd %s/live && printf 'int f(void); int main(void){return f();}\\n' > m.c && "
-				    "cc m.c -o app/bin-runpath -Lc -l:libgpuenvt.so.1 -Wl,--enable-new-dtags "
-				    "-Wl,-rpath,'$ORIGIN/lib' && "
-				    "cc m.c -o app/bin-rpath -Lc -l:libgpuenvt.so.1 -Wl,--disable-new-dtags "
-				    "-Wl,-rpath,'$ORIGIN/lib'", tmp), 0);
+	assert_int_equal(
+		tmptree_sh(
+			"cd %s/live && printf 'int f(void); int main(void){return f();}\\n' > m.c "
+			"&& "
+			"cc m.c -o app/bin-runpath -Lc -l:libgpuenvt.so.1 -Wl,--enable-new-dtags "
+			"-Wl,-rpath,'$ORIGIN/lib' && "
+			"cc m.c -o app/bin-rpath -Lc -l:libgpuenvt.so.1 -Wl,--disable-new-dtags "
+			"-Wl,-rpath,'$ORIGIN/lib'",
+			tmp),
+		0);
 	static const struct {
 		const char *prog, *llp;
 	} cases[] = {
@@ -441,8 +458,10 @@ int main(void)
 	have_ldconfig = ldconfig != NULL;
 	if (!tmptree_new(tmp, "test-loader"))
 		return 1;
-	have_cc32 = have_cc && tmptree_sh("printf 'int f(void){return 1;}\\n' | cc -m32 -x c - -shared "
-					  "-nostdlib -o %s/probe32.so >/dev/null 2>&1", tmp) == 0;
+	have_cc32 =
+		have_cc && tmptree_sh("printf 'int f(void){return 1;}\\n' | cc -m32 -x c - -shared "
+				      "-nostdlib -o %s/probe32.so >/dev/null 2>&1",
+				      tmp) == 0;
 	r = cmocka_run_group_tests(tests, NULL, NULL);
 	if (tmptree_remove(tmp) != 0)
 		return 1;

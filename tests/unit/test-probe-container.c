@@ -70,9 +70,17 @@ static const struct snap_node *run_fresh(struct probe_fx *f,
 static void test_environment_and_redact(void **state)
 {
 	static const char *const listed[] = {
-		"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_HOME", "CUDA_PATH",
-		"CUDA_VISIBLE_DEVICES", "CUDA_MODULE_LOADING", "HIP_VISIBLE_DEVICES",
-		"ROCR_VISIBLE_DEVICES", "HSA_OVERRIDE_GFX_VERSION", "XLA_FLAGS",
+		"PATH",
+		"LD_LIBRARY_PATH",
+		"LD_PRELOAD",
+		"CUDA_HOME",
+		"CUDA_PATH",
+		"CUDA_VISIBLE_DEVICES",
+		"CUDA_MODULE_LOADING",
+		"HIP_VISIBLE_DEVICES",
+		"ROCR_VISIBLE_DEVICES",
+		"HSA_OVERRIDE_GFX_VERSION",
+		"XLA_FLAGS",
 	};
 	struct probe_fx *f = *state;
 	const struct snap_node *r, *e;
@@ -117,8 +125,8 @@ static void test_environment_and_redact(void **state)
 static void test_visible_modes(void **state)
 {
 	static const char *const cases[][2] = {
-		{ "all", "all" }, { "none", "none" }, { "void", "void" }, { "", "empty" },
-		{ "0,1,GPU-x", "list" },
+		{ "all", "all" }, { "none", "none" },	   { "void", "void" },
+		{ "", "empty" },  { "0,1,GPU-x", "list" },
 	};
 	struct probe_fx *f = *state;
 
@@ -132,8 +140,8 @@ static void test_visible_modes(void **state)
 	{
 		int64_t n = 0;
 
-		assert_true(snap_get_int(snapshot_root_const(f->s), "container.visible_devices_count",
-					 &n));
+		assert_true(snap_get_int(snapshot_root_const(f->s),
+					 "container.visible_devices_count", &n));
 		assert_int_equal(n, 3);
 	}
 }
@@ -153,7 +161,8 @@ static void test_require_cuda(void **state)
 	assert_string_equal(
 		snap_get_str(r, "container.require_cuda.alternatives.1.constraints.2.op"), "<");
 	assert_string_equal(
-		snap_get_str(r, "container.require_cuda.alternatives.1.constraints.2.value"), "471");
+		snap_get_str(r, "container.require_cuda.alternatives.1.constraints.2.value"),
+		"471");
 	/* Upper-case names are accepted, as dsl.c compares them case-insensitively. */
 	assert_int_equal(env_set(f->ctx->env, "NVIDIA_REQUIRE_CUDA", "CUDA>=11.0 driver>=450"), 0);
 	r = run_fresh(f, probe_container);
@@ -210,7 +219,8 @@ static void test_dev_nodes(void **state)
 	put(f, "/dev/nvidia-fake-regular", "");
 	snprintf(path, sizeof(path), "%s/dev/nvidia0", f->dir);
 	if (mknod(path, S_IFCHR | 0666, makedev(195, 0)) < 0) {
-		print_message("mknod refused (%s): character devices not tested\n", strerror(errno));
+		print_message("mknod refused (%s): character devices not tested\n",
+			      strerror(errno));
 		skip();
 	}
 	snprintf(path, sizeof(path), "%s/dev/nvidiactl", f->dir);
@@ -244,17 +254,20 @@ static void test_host_bad_input(void **state)
 		snap_get_state(r, "container.host.toolkit.config.nvidia-container-cli.no-cgroups"),
 		FACT_MALFORMED);
 	assert_string_equal(
-		snap_error(snap_get(r, "container.host.toolkit.config.nvidia-container-cli.no-cgroups")),
+		snap_error(snap_get(
+			r, "container.host.toolkit.config.nvidia-container-cli.no-cgroups")),
 		"expected boolean, got string");
 	assert_int_equal(
-		snap_get_state(r, "container.host.toolkit.config.nvidia-container-runtime.runtimes"),
+		snap_get_state(r,
+			       "container.host.toolkit.config.nvidia-container-runtime.runtimes"),
 		FACT_MALFORMED);
 	assert_int_equal(snap_get_state(r, "container.host.containerd.config"), FACT_MALFORMED);
 	assert_string_equal(snap_error(snap_get(r, "container.host.containerd.config")),
 			    "line 3: table defined twice");
 	assert_int_equal(snap_get_state(r, "container.host.cdi_specs.0.format"), FACT_UNREADABLE);
 	assert_int_equal(snap_get_state(r, "container.host.cdi_specs.1.format"), FACT_ERROR);
-	assert_string_equal(snap_get_str(r, "container.host.cdi_specs.1.path"), "/etc/cdi/self.yaml");
+	assert_string_equal(snap_get_str(r, "container.host.cdi_specs.1.path"),
+			    "/etc/cdi/self.yaml");
 	assert_null(snap_get(r, "container.host.cdi_specs.2"));
 }
 

@@ -75,20 +75,20 @@ static const char version_550[] =
 	"GCC version:  gcc version 12.3.0 (Ubuntu 12.3.0-1ubuntu1~22.04) \n";
 
 static const char version_560_open[] =
-	"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  560.35.03  Release Build  (dvs-builder@U16-I3-B03-4-3)  Fri Aug 16 21:42:42 UTC 2024\n"
+	"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  560.35.03  Release Build  "
+	"(dvs-builder@U16-I3-B03-4-3)  Fri Aug 16 21:42:42 UTC 2024\n"
 	"GCC version:  gcc version 13.2.0 (Ubuntu 13.2.0-23ubuntu4) \n";
 
-static const char info_h100[] =
-	"Model: \t\t NVIDIA H100 80GB HBM3\n"
-	"IRQ:   \t\t 187\n"
-	"GPU UUID: \t GPU-3e5d0a1c-8b6f-4b1e-9d0a-2f7c6e1b9a44\n"
-	"Video BIOS: \t 96.00.74.00.01\n"
-	"Bus Type: \t PCIe\n"
-	"DMA Size: \t 52 bits\n"
-	"DMA Mask: \t 0xfffffffffffff\n"
-	"Bus Location: \t 0000:18:00.0\n"
-	"Device Minor: \t 0\n"
-	"GPU Excluded:\t No\n";
+static const char info_h100[] = "Model: \t\t NVIDIA H100 80GB HBM3\n"
+				"IRQ:   \t\t 187\n"
+				"GPU UUID: \t GPU-3e5d0a1c-8b6f-4b1e-9d0a-2f7c6e1b9a44\n"
+				"Video BIOS: \t 96.00.74.00.01\n"
+				"Bus Type: \t PCIe\n"
+				"DMA Size: \t 52 bits\n"
+				"DMA Mask: \t 0xfffffffffffff\n"
+				"Bus Location: \t 0000:18:00.0\n"
+				"Device Minor: \t 0\n"
+				"GPU Excluded:\t No\n";
 
 static void test_healthy_550(void **state)
 {
@@ -115,7 +115,8 @@ static void test_healthy_550(void **state)
 	assert_true(snap_get_bool_default(r, "driver.kernel_modules.nvidia_modeset", false));
 	assert_false(snap_get_bool_default(r, "driver.kernel_modules.nouveau", true));
 	assert_int_equal(snap_get_state(r, "driver.kernel_modules.nouveau"), FACT_PRESENT);
-	assert_string_equal(snap_source(snap_get(r, "driver.kernel_modules.nvidia")), "/proc/modules");
+	assert_string_equal(snap_source(snap_get(r, "driver.kernel_modules.nvidia")),
+			    "/proc/modules");
 
 	assert_string_equal(snap_get_str(r, "driver.nvidia.module_version"), "550.54.15");
 	assert_string_equal(snap_get_str(r, "driver.nvidia.proc_version"), "550.54.15");
@@ -150,7 +151,8 @@ static void test_healthy_550(void **state)
 		assert_true(snap_get_bool_default(r, "driver.device_nodes.nvidiactl", false));
 		assert_true(snap_get_bool_default(r, "driver.device_nodes.nvidia_uvm", false));
 		assert_int_equal(snap_count(snap_get(r, "driver.device_nodes.nvidia_gpus")), 1);
-		assert_string_equal(snap_str(snap_get(r, "driver.device_nodes.nvidia_gpus.0")), "nvidia0");
+		assert_string_equal(snap_str(snap_get(r, "driver.device_nodes.nvidia_gpus.0")),
+				    "nvidia0");
 	} else {
 		printf("# mknod not permitted: character-device checks skipped\n");
 	}
@@ -222,7 +224,8 @@ static void test_malformed_version(void **state)
 	puts_(f, "/sys/module/nvidia/version", "\n");
 	r = run(f);
 	assert_int_equal(snap_get_state(r, "driver.nvidia.proc_version"), FACT_MALFORMED);
-	assert_string_equal(snap_raw(snap_get(r, "driver.nvidia.proc_version")), "NVRM version: garbage");
+	assert_string_equal(snap_raw(snap_get(r, "driver.nvidia.proc_version")),
+			    "NVRM version: garbage");
 	assert_int_equal(snap_get_state(r, "driver.nvidia.module_version"), FACT_MALFORMED);
 	assert_int_equal(snap_get_state(r, "driver.nvidia.gcc_version"), FACT_ABSENT);
 }
@@ -233,7 +236,8 @@ static void test_aarch64_proprietary(void **state)
 	const struct snap_node *r;
 
 	puts_(f, "/proc/driver/nvidia/version",
-	      "NVRM version: NVIDIA UNIX aarch64 Kernel Module  535.161.07  Sat Feb 17 22:51:24 UTC 2024\n"
+	      "NVRM version: NVIDIA UNIX aarch64 Kernel Module  535.161.07  Sat Feb 17 22:51:24 "
+	      "UTC 2024\n"
 	      "GCC version:  gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04) \n");
 	r = run(f);
 	assert_string_equal(snap_get_str(r, "driver.nvidia.proc_version"), "535.161.07");
@@ -284,14 +288,16 @@ static void test_secure_boot_off_short(void **state)
 static void test_unreadable_modules(void **state)
 {
 	struct probe_fx *f = *state;
-	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir,
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o),
+				     .sysroot = f->dir,
 				     .inject_errors = "/proc/modules=EACCES" };
 	const struct snap_node *r;
 
 	puts_(f, "/proc/modules", modules_550);
 	probe_fx_open(f, &o);
 	r = probe_fx_run(f, probe_nvidia_driver);
-	assert_int_equal(snap_get_state(r, "driver.kernel_modules.modules_supported"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(r, "driver.kernel_modules.modules_supported"),
+			 FACT_UNREADABLE);
 	assert_int_equal(snap_get_state(r, "driver.kernel_modules.nvidia"), FACT_UNREADABLE);
 }
 
@@ -370,7 +376,8 @@ static void test_node_modes(void **state)
 	n = find_node(r, "/dev/kfd");
 	assert_int_equal(snap_get_state(n, "group"), FACT_ABSENT);
 	assert_string_equal(snap_get_str(n, "mode"), "0660");
-	assert_string_equal(snap_str(snap_get(r, "driver.device_nodes.dri_render.0")), "renderD128");
+	assert_string_equal(snap_str(snap_get(r, "driver.device_nodes.dri_render.0")),
+			    "renderD128");
 }
 
 /* The live machine: whatever it has, the probe must not fail or leak. */
@@ -382,7 +389,8 @@ static void test_live_smoke(void **state)
 	probe_fx_open(f, &o);
 	probe_fx_run(f, probe_nvidia_driver);
 	assert_int_not_equal(snap_get_state(snapshot_root_const(f->s),
-					    "driver.kernel_modules.modules_supported"), FACT_UNPROBED);
+					    "driver.kernel_modules.modules_supported"),
+			     FACT_UNPROBED);
 }
 
 int main(void)

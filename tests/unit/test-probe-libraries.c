@@ -41,7 +41,8 @@ static int setup(void **state)
 
 	assert_int_equal(tmptree_sh("mkdir -p %s/etc %s/usr/lib/x86_64-linux-gnu && "
 				    "echo /usr/lib/x86_64-linux-gnu > %s/etc/ld.so.conf",
-				    f->dir, f->dir, f->dir), 0);
+				    f->dir, f->dir, f->dir),
+			 0);
 	*state = f;
 	return 0;
 }
@@ -63,12 +64,12 @@ static const struct snap_node *run(struct probe_fx *f, const char *llp, const ch
 	return probe_fx_run(f, probe_libraries);
 }
 
-#define CHECK_TOOLS()                                                        \
-	do {                                                                 \
-		if (!have_tools) {                                           \
-			printf("# skipping: needs cc and ldconfig\n");       \
-			skip();                                              \
-		}                                                            \
+#define CHECK_TOOLS()                                                                              \
+	do {                                                                                       \
+		if (!have_tools) {                                                                 \
+			printf("# skipping: needs cc and ldconfig\n");                             \
+			skip();                                                                    \
+		}                                                                                  \
 	} while (0)
 
 /* NVIDIA's cuda-compat package: libcuda 535.161.08 in the toolkit's compat/ directory, put
@@ -88,16 +89,20 @@ static void test_compat_first(void **state)
 	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.path"),
 			    "/usr/local/cuda-12.2/compat/libcuda.so.1");
 	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.version"), "535.161.08");
-	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.found_via"), "LD_LIBRARY_PATH");
+	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.found_via"),
+			    "LD_LIBRARY_PATH");
 	assert_true(snap_get_bool_default(r, "driver.userspace.libcuda.in_compat_dir", false));
 	assert_false(snap_get_bool_default(r, "driver.userspace.libcuda.is_stub", true));
-	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.shadowed.0.version"), "550.54.15");
+	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.shadowed.0.version"),
+			    "550.54.15");
 	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.shadowed.0.found_via"),
 			    "ld.so.cache");
-	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.shadowed.0.verdict"), "loadable");
+	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.shadowed.0.verdict"),
+			    "loadable");
 	assert_int_equal(snap_count(snap_get(r, "driver.userspace.libcuda.shadowed")), 1);
 	assert_int_equal(snap_count(snap_get(r, "driver.userspace.compat_libcuda")), 1);
-	assert_string_equal(snap_get_str(r, "driver.userspace.compat_libcuda.0.version"), "535.161.08");
+	assert_string_equal(snap_get_str(r, "driver.userspace.compat_libcuda.0.version"),
+			    "535.161.08");
 	assert_string_equal(snap_get_str(r, "driver.userspace.compat_libcuda.0.resolved_path"),
 			    "/usr/local/cuda-12.2/compat/libcuda.so.535.161.08");
 	assert_int_equal(snap_get_state(r, "driver.userspace.libnvidia_ml.path"), FACT_ABSENT);
@@ -146,7 +151,8 @@ static void test_families(void **state)
 			    "12.4.127");
 	assert_int_equal(snap_count(snap_get(r, "runtime.libraries.libamdhip64")), 0);
 	assert_int_equal(snap_get_state(r, "runtime.loader.ld_so_cache.format"), FACT_PRESENT);
-	assert_string_equal(snap_get_str(r, "runtime.loader.default_dirs_kind"), "debian-multiarch");
+	assert_string_equal(snap_get_str(r, "runtime.loader.default_dirs_kind"),
+			    "debian-multiarch");
 }
 
 static void test_bad_input(void **state)
@@ -157,21 +163,25 @@ static void test_bad_input(void **state)
 	CHECK_TOOLS();
 	so(f, "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.15", "libnvidia-ml.so.1");
 	ln(f, "libnvidia-ml.so.550.54.15", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1");
-	assert_int_equal(tmptree_sh("mkdir -p %s/loop %s/text %s/locked && "
-				    "ln -s libcuda.so.1.x %s/loop/libcuda.so.1 && ln -s libcuda.so.1 %s/loop/libcuda.so.1.x && "
-				    "echo 'INPUT(libnvidia-ml.so.550.54.15)' > %s/text/libnvidia-ml.so.1",
-				    f->dir, f->dir, f->dir, f->dir, f->dir, f->dir), 0);
+	assert_int_equal(
+		tmptree_sh("mkdir -p %s/loop %s/text %s/locked && "
+			   "ln -s libcuda.so.1.x %s/loop/libcuda.so.1 && ln -s libcuda.so.1 "
+			   "%s/loop/libcuda.so.1.x && "
+			   "echo 'INPUT(libnvidia-ml.so.550.54.15)' > %s/text/libnvidia-ml.so.1",
+			   f->dir, f->dir, f->dir, f->dir, f->dir, f->dir),
+		0);
 	so(f, "/locked/libcudart.so.12", "libcudart.so.12");
 	r = run(f, "/locked:/loop:/text", "/locked=EACCES");
 	assert_int_equal(snap_get_state(r, "driver.userspace.libcuda.path"), FACT_ERROR);
 	assert_string_equal(snap_source(snap_get(r, "driver.userspace.libcuda.path")),
 			    "/loop/libcuda.so.1");
-	assert_non_null(strstr(snap_error(snap_get(r, "driver.userspace.libcuda.path")),
-			       "symbolic links"));
+	assert_non_null(
+		strstr(snap_error(snap_get(r, "driver.userspace.libcuda.path")), "symbolic links"));
 	assert_int_equal(snap_get_state(r, "driver.userspace.libnvidia_ml.path"), FACT_MALFORMED);
 	assert_string_equal(snap_get_str(r, "driver.userspace.libnvidia_ml.shadowed.0.verdict"),
 			    "loadable");
-	assert_int_equal(snap_get_state(r, "runtime.loader.ld_library_path.0.path"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(r, "runtime.loader.ld_library_path.0.path"),
+			 FACT_UNREADABLE);
 	assert_int_equal(snap_count(snap_get(r, "runtime.libraries.libcudart")), 0);
 }
 
@@ -184,13 +194,15 @@ static void test_truncated_cache(void **state)
 	CHECK_TOOLS();
 	so(f, "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "libcuda.so.1");
 	ln(f, "libcuda.so.550.54.15", "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
-	assert_int_equal(tmptree_sh("%s -r %s && head -c 70 %s/etc/ld.so.cache > %s/c && mv %s/c %s/etc/ld.so.cache",
-				    ldconfig, f->dir, f->dir, f->dir, f->dir, f->dir), 0);
+	assert_int_equal(tmptree_sh("%s -r %s && head -c 70 %s/etc/ld.so.cache > %s/c && mv %s/c "
+				    "%s/etc/ld.so.cache",
+				    ldconfig, f->dir, f->dir, f->dir, f->dir, f->dir),
+			 0);
 	probe_fx_open(f, &o);
 	r = probe_fx_run(f, probe_libraries);
 	assert_int_equal(snap_get_state(r, "runtime.loader.ld_so_cache.format"), FACT_MALFORMED);
-	assert_non_null(strstr(snap_error(snap_get(r, "runtime.loader.ld_so_cache.format")),
-			       "truncated"));
+	assert_non_null(
+		strstr(snap_error(snap_get(r, "runtime.loader.ld_so_cache.format")), "truncated"));
 	/* ld.so falls back to the system directories. */
 	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.found_via"), "default");
 	assert_string_equal(snap_get_str(r, "driver.userspace.libcuda.version"), "550.54.15");
@@ -205,8 +217,10 @@ static void test_process_maps(void **state)
 	FILE *fp;
 	char path[128];
 
-	assert_int_equal(tmptree_sh("mkdir -p %s/proc/4242 && ln -s /usr/bin/python3.11 %s/proc/4242/exe",
-				    f->dir, f->dir), 0);
+	assert_int_equal(
+		tmptree_sh("mkdir -p %s/proc/4242 && ln -s /usr/bin/python3.11 %s/proc/4242/exe",
+			   f->dir, f->dir),
+		0);
 	snprintf(path, sizeof(path), "%s/proc/4242/maps", f->dir);
 	fp = fopen(path, "w");
 	assert_non_null(fp);
@@ -220,7 +234,8 @@ static void test_process_maps(void **state)
 	      "/opt/my env/site-packages/nvidia/cudnn/lib/libcudnn_graph.so.9\n"
 	      "7f1c2d000000-7f1c2d010000 r-xp 00000000 08:01 4401 "
 	      "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs/libcuda.so\n"
-	      "7f1c2e000000-7f1c2e100000 r-xp 00000000 08:01 5501 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+	      "7f1c2e000000-7f1c2e100000 r-xp 00000000 08:01 5501 "
+	      "/usr/lib/x86_64-linux-gnu/libc.so.6\n"
 	      "7ffc1e9d2000-7ffc1e9f3000 rw-p 00000000 00:00 0                          [stack]\n"
 	      "7ffc1e9fc000-7ffc1e9fe000 r-xp 00000000 00:00 0                          [vdso]\n",
 	      fp);
@@ -230,7 +245,8 @@ static void test_process_maps(void **state)
 	assert_string_equal(snap_get_str(r, "runtime.process.exe"), "/usr/bin/python3.11");
 	m = snap_get(r, "runtime.process.mapped_libraries");
 	assert_int_equal(snap_count(m), 3);
-	assert_string_equal(snap_get_str(m, "0.path"), "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15");
+	assert_string_equal(snap_get_str(m, "0.path"),
+			    "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15");
 	assert_string_equal(snap_get_str(m, "0.version"), "550.54.15");
 	assert_true(snap_get_bool_default(m, "0.deleted", false));
 	assert_string_equal(snap_get_str(m, "1.path"),

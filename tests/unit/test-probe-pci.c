@@ -28,29 +28,24 @@
 #include "snapshot/snapshot.h"
 #include "tmptree.h"
 
-#define ZERO_RES "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+#define ZERO_RES    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
 #define ZERO_RES_X7 ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES
 
 /* H100 SXM: BAR0 32-bit 16 MiB, BAR1 64-bit prefetchable 128 GiB, BAR3 64-bit 32 MiB. */
 static const char h100_resource[] =
 	"0x00000000a4000000 0x00000000a4ffffff 0x0000000000040200\n"
-	"0x0000228000000000 0x0000229fffffffff 0x000000000014220c\n"
-	ZERO_RES
-	"0x000022a002000000 0x000022a003ffffff 0x000000000014220c\n"
-	ZERO_RES ZERO_RES ZERO_RES_X7;
+	"0x0000228000000000 0x0000229fffffffff 0x000000000014220c\n" ZERO_RES
+	"0x000022a002000000 0x000022a003ffffff 0x000000000014220c\n" ZERO_RES ZERO_RES ZERO_RES_X7;
 
 /* BAR1 left unassigned by the firmware (IORESOURCE_UNSET 0x20000000): start 0, end size-1. */
 static const char unassigned_bar1_resource[] =
 	"0x00000000b4000000 0x00000000b4ffffff 0x0000000000040200\n"
-	"0x0000000000000000 0x0000001fffffffff 0x000000002014220c\n"
-	ZERO_RES
-	"0x000023a002000000 0x000023a003ffffff 0x000000000014220c\n"
-	ZERO_RES ZERO_RES ZERO_RES_X7;
+	"0x0000000000000000 0x0000001fffffffff 0x000000002014220c\n" ZERO_RES
+	"0x000023a002000000 0x000023a003ffffff 0x000000000014220c\n" ZERO_RES ZERO_RES ZERO_RES_X7;
 
 static const char bad_line1_resource[] =
 	"0x00000000c4000000 0x00000000c4ffffff 0x0000000000040200\n"
-	"0x0000248000000000 0x0000249fffffffff\n"
-	ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES_X7;
+	"0x0000248000000000 0x0000249fffffffff\n" ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES_X7;
 
 struct fixture {
 	char dir[TMPTREE_DIR_MAX];
@@ -82,15 +77,14 @@ static void add_dev(const char *root, const struct dev *d)
 		strcat(up, "../");
 	snprintf(devdir, sizeof(devdir), "sys/devices/%s/%s", d->parent, d->bdf);
 
-#define ATTR(name, val)                                                           \
-	do {                                                                      \
-		if (val) {                                                        \
-			char _t[4096];                                            \
-			snprintf(rel, sizeof(rel), "%s/%s", devdir, name);        \
-			snprintf(_t, sizeof(_t), "%s%s", val,                     \
-				 strchr(val, '\n') ? "" : "\n");                  \
-			tmptree_puts(root, rel, _t);                              \
-		}                                                                 \
+#define ATTR(name, val)                                                                            \
+	do {                                                                                       \
+		if (val) {                                                                         \
+			char _t[4096];                                                             \
+			snprintf(rel, sizeof(rel), "%s/%s", devdir, name);                         \
+			snprintf(_t, sizeof(_t), "%s%s", val, strchr(val, '\n') ? "" : "\n");      \
+			tmptree_puts(root, rel, _t);                                               \
+		}                                                                                  \
 	} while (0)
 	ATTR("vendor", d->vendor);
 	ATTR("device", d->device);
@@ -127,71 +121,177 @@ static void add_dev(const char *root, const struct dev *d)
 
 static const struct dev devs[] = {
 	/* Intel root port above the H100: a bridge, not reported. */
-	{ .parent = "pci0000:15", .bdf = "0000:15:01.0", .vendor = "0x8086", .device = "0x352a",
-	  .subvendor = "0x8086", .subdevice = "0x0000", .class = "0x060400", .driver = "pcieport",
-	  .iommu_group = "34", .numa_node = "0", .cur_speed = "32.0 GT/s PCIe",
-	  .max_speed = "32.0 GT/s PCIe", .cur_width = "16", .max_width = "16",
+	{ .parent = "pci0000:15",
+	  .bdf = "0000:15:01.0",
+	  .vendor = "0x8086",
+	  .device = "0x352a",
+	  .subvendor = "0x8086",
+	  .subdevice = "0x0000",
+	  .class = "0x060400",
+	  .driver = "pcieport",
+	  .iommu_group = "34",
+	  .numa_node = "0",
+	  .cur_speed = "32.0 GT/s PCIe",
+	  .max_speed = "32.0 GT/s PCIe",
+	  .cur_width = "16",
+	  .max_width = "16",
 	  .resource = ZERO_RES_X7 ZERO_RES_X7 ZERO_RES ZERO_RES ZERO_RES },
 	/* H100 SXM5 80GB, healthy. */
-	{ .parent = "pci0000:15/0000:15:01.0", .bdf = "0000:18:00.0", .vendor = "0x10de",
-	  .device = "0x2330", .subvendor = "0x10de", .subdevice = "0x16c1", .class = "0x030200",
-	  .driver = "nvidia", .iommu_group = "35", .numa_node = "0",
-	  .cur_speed = "32.0 GT/s PCIe", .max_speed = "32.0 GT/s PCIe", .cur_width = "16",
-	  .max_width = "16", .resource = h100_resource },
+	{ .parent = "pci0000:15/0000:15:01.0",
+	  .bdf = "0000:18:00.0",
+	  .vendor = "0x10de",
+	  .device = "0x2330",
+	  .subvendor = "0x10de",
+	  .subdevice = "0x16c1",
+	  .class = "0x030200",
+	  .driver = "nvidia",
+	  .iommu_group = "35",
+	  .numa_node = "0",
+	  .cur_speed = "32.0 GT/s PCIe",
+	  .max_speed = "32.0 GT/s PCIe",
+	  .cur_width = "16",
+	  .max_width = "16",
+	  .resource = h100_resource },
 	/* Degraded link: trained x8 at 2.5 GT/s of x16 at 32.0 GT/s. */
-	{ .parent = "pci0000:29/0000:29:01.0", .bdf = "0000:2a:00.0", .vendor = "0x10de",
-	  .device = "0x2330", .subvendor = "0x10de", .subdevice = "0x16c1", .class = "0x030200",
-	  .driver = "nvidia", .iommu_group = "51", .numa_node = "0",
-	  .cur_speed = "2.5 GT/s PCIe", .max_speed = "32.0 GT/s PCIe", .cur_width = "8",
-	  .max_width = "16", .resource = h100_resource },
+	{ .parent = "pci0000:29/0000:29:01.0",
+	  .bdf = "0000:2a:00.0",
+	  .vendor = "0x10de",
+	  .device = "0x2330",
+	  .subvendor = "0x10de",
+	  .subdevice = "0x16c1",
+	  .class = "0x030200",
+	  .driver = "nvidia",
+	  .iommu_group = "51",
+	  .numa_node = "0",
+	  .cur_speed = "2.5 GT/s PCIe",
+	  .max_speed = "32.0 GT/s PCIe",
+	  .cur_width = "8",
+	  .max_width = "16",
+	  .resource = h100_resource },
 	/* Link not trained (width 0, speed "Unknown"), BAR1 unassigned. */
-	{ .parent = "pci0000:3a/0000:3a:01.0", .bdf = "0000:3b:00.0", .vendor = "0x10de",
-	  .device = "0x2330", .subvendor = "0x10de", .subdevice = "0x16c1", .class = "0x030200",
-	  .driver = "nvidia", .iommu_group = "67", .numa_node = "0", .cur_speed = "Unknown",
-	  .max_speed = "32.0 GT/s PCIe", .cur_width = "0", .max_width = "16",
+	{ .parent = "pci0000:3a/0000:3a:01.0",
+	  .bdf = "0000:3b:00.0",
+	  .vendor = "0x10de",
+	  .device = "0x2330",
+	  .subvendor = "0x10de",
+	  .subdevice = "0x16c1",
+	  .class = "0x030200",
+	  .driver = "nvidia",
+	  .iommu_group = "67",
+	  .numa_node = "0",
+	  .cur_speed = "Unknown",
+	  .max_speed = "32.0 GT/s PCIe",
+	  .cur_width = "0",
+	  .max_width = "16",
 	  .resource = unassigned_bar1_resource },
 	/* No driver bound, no NUMA (numa_node -1). */
-	{ .parent = "pci0000:4b/0000:4b:01.0", .bdf = "0000:4c:00.0", .vendor = "0x10de",
-	  .device = "0x2330", .subvendor = "0x10de", .subdevice = "0x16c1", .class = "0x030200",
-	  .iommu_group = "83", .numa_node = "-1", .cur_speed = "32.0 GT/s PCIe",
-	  .max_speed = "32.0 GT/s PCIe", .cur_width = "16", .max_width = "16",
+	{ .parent = "pci0000:4b/0000:4b:01.0",
+	  .bdf = "0000:4c:00.0",
+	  .vendor = "0x10de",
+	  .device = "0x2330",
+	  .subvendor = "0x10de",
+	  .subdevice = "0x16c1",
+	  .class = "0x030200",
+	  .iommu_group = "83",
+	  .numa_node = "-1",
+	  .cur_speed = "32.0 GT/s PCIe",
+	  .max_speed = "32.0 GT/s PCIe",
+	  .cur_width = "16",
+	  .max_width = "16",
 	  .resource = h100_resource },
 	/* Malformed class (kept: NVIDIA), malformed resource line 1, no iommu_group. */
-	{ .parent = "pci0000:5c/0000:5c:01.0", .bdf = "0000:5d:00.0", .vendor = "0x10de",
-	  .device = "0x2330", .subvendor = "0x10de", .subdevice = "0x16c1", .class = "0x03g200",
-	  .driver = "nvidia", .numa_node = "1", .cur_speed = "32.0 GT/s PCIe",
-	  .max_speed = "32.0 GT/s PCIe", .cur_width = "16", .max_width = "16",
+	{ .parent = "pci0000:5c/0000:5c:01.0",
+	  .bdf = "0000:5d:00.0",
+	  .vendor = "0x10de",
+	  .device = "0x2330",
+	  .subvendor = "0x10de",
+	  .subdevice = "0x16c1",
+	  .class = "0x03g200",
+	  .driver = "nvidia",
+	  .numa_node = "1",
+	  .cur_speed = "32.0 GT/s PCIe",
+	  .max_speed = "32.0 GT/s PCIe",
+	  .cur_width = "16",
+	  .max_width = "16",
 	  .resource = bad_line1_resource },
 	/* NVSwitch: NVIDIA but a bridge (0x068000): not reported. */
-	{ .parent = "pci0000:00/0000:00:1c.0", .bdf = "0000:05:00.0", .vendor = "0x10de",
-	  .device = "0x22a3", .subvendor = "0x10de", .subdevice = "0x1796", .class = "0x068000",
-	  .numa_node = "0", .resource = h100_resource },
+	{ .parent = "pci0000:00/0000:00:1c.0",
+	  .bdf = "0000:05:00.0",
+	  .vendor = "0x10de",
+	  .device = "0x22a3",
+	  .subvendor = "0x10de",
+	  .subdevice = "0x1796",
+	  .class = "0x068000",
+	  .numa_node = "0",
+	  .resource = h100_resource },
 	/* The BMC's VGA: a display controller of another vendor, reported without a name. */
-	{ .parent = "pci0000:00/0000:00:1c.4", .bdf = "0000:03:00.0", .vendor = "0x1a03",
-	  .device = "0x2000", .subvendor = "0x1a03", .subdevice = "0x2000", .class = "0x030000",
-	  .driver = "ast", .iommu_group = "17", .numa_node = "0", .cur_speed = "5.0 GT/s PCIe",
-	  .max_speed = "5.0 GT/s PCIe", .cur_width = "1", .max_width = "1",
+	{ .parent = "pci0000:00/0000:00:1c.4",
+	  .bdf = "0000:03:00.0",
+	  .vendor = "0x1a03",
+	  .device = "0x2000",
+	  .subvendor = "0x1a03",
+	  .subdevice = "0x2000",
+	  .class = "0x030000",
+	  .driver = "ast",
+	  .iommu_group = "17",
+	  .numa_node = "0",
+	  .cur_speed = "5.0 GT/s PCIe",
+	  .max_speed = "5.0 GT/s PCIe",
+	  .cur_width = "1",
+	  .max_width = "1",
 	  .resource = ZERO_RES_X7 ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES ZERO_RES },
 	/* Habana accelerator (0x1da3, class 0x120000): not one of the three vendors. */
-	{ .parent = "pci0000:98/0000:98:01.0", .bdf = "0000:9a:00.0", .vendor = "0x1da3",
-	  .device = "0x1020", .subvendor = "0x1da3", .subdevice = "0x0000", .class = "0x120000",
-	  .driver = "habanalabs", .numa_node = "1" },
+	{ .parent = "pci0000:98/0000:98:01.0",
+	  .bdf = "0000:9a:00.0",
+	  .vendor = "0x1da3",
+	  .device = "0x1020",
+	  .subvendor = "0x1da3",
+	  .subdevice = "0x0000",
+	  .class = "0x120000",
+	  .driver = "habanalabs",
+	  .numa_node = "1" },
 	/* AMD processing accelerator (class 0x120000), reported. */
-	{ .parent = "pci0000:c0/0000:c0:01.1", .bdf = "0000:c1:00.0", .vendor = "0x1002",
-	  .device = "0x74a1", .subvendor = "0x1002", .subdevice = "0x74a1", .class = "0x120000",
-	  .driver = "amdgpu", .iommu_group = "99", .numa_node = "1",
-	  .cur_speed = "32.0 GT/s PCIe", .max_speed = "32.0 GT/s PCIe", .cur_width = "16",
-	  .max_width = "16", .resource = h100_resource },
+	{ .parent = "pci0000:c0/0000:c0:01.1",
+	  .bdf = "0000:c1:00.0",
+	  .vendor = "0x1002",
+	  .device = "0x74a1",
+	  .subvendor = "0x1002",
+	  .subdevice = "0x74a1",
+	  .class = "0x120000",
+	  .driver = "amdgpu",
+	  .iommu_group = "99",
+	  .numa_node = "1",
+	  .cur_speed = "32.0 GT/s PCIe",
+	  .max_speed = "32.0 GT/s PCIe",
+	  .cur_width = "16",
+	  .max_width = "16",
+	  .resource = h100_resource },
 	/* NVIDIA A16 / A2: one device id, two products (told apart by the subsystem id only). */
-	{ .parent = "pci0000:d0/0000:d0:01.0", .bdf = "0000:d1:00.0", .vendor = "0x10de",
-	  .device = "0x25b6", .subvendor = "0x10de", .subdevice = "0x14a9", .class = "0x030200",
-	  .driver = "nvidia", .iommu_group = "120", .numa_node = "1",
-	  .cur_speed = "16.0 GT/s PCIe", .max_speed = "16.0 GT/s PCIe", .cur_width = "8",
-	  .max_width = "16", .resource = h100_resource },
+	{ .parent = "pci0000:d0/0000:d0:01.0",
+	  .bdf = "0000:d1:00.0",
+	  .vendor = "0x10de",
+	  .device = "0x25b6",
+	  .subvendor = "0x10de",
+	  .subdevice = "0x14a9",
+	  .class = "0x030200",
+	  .driver = "nvidia",
+	  .iommu_group = "120",
+	  .numa_node = "1",
+	  .cur_speed = "16.0 GT/s PCIe",
+	  .max_speed = "16.0 GT/s PCIe",
+	  .cur_width = "8",
+	  .max_width = "16",
+	  .resource = h100_resource },
 	/* An NVIDIA device id the table does not know (a future product). */
-	{ .parent = "pci0000:e0/0000:e0:01.0", .bdf = "0000:e1:00.0", .vendor = "0x10de",
-	  .device = "0x3fff", .subvendor = "0x10de", .subdevice = "0x0000", .class = "0x030200",
-	  .numa_node = "1", .resource = h100_resource },
+	{ .parent = "pci0000:e0/0000:e0:01.0",
+	  .bdf = "0000:e1:00.0",
+	  .vendor = "0x10de",
+	  .device = "0x3fff",
+	  .subvendor = "0x10de",
+	  .subdevice = "0x0000",
+	  .class = "0x030200",
+	  .numa_node = "1",
+	  .resource = h100_resource },
 };
 
 static void build_tree(const char *root)
@@ -220,7 +320,10 @@ static struct fixture *fixture_new(const char *sysroot, unsigned flags, bool tem
 static void fixture_probe(struct fixture *f)
 {
 	struct probe_env pe = {
-		.ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env, .log = &f->ctx->log,
+		.ctx = f->ctx,
+		.root = f->ctx->root,
+		.env = f->ctx->env,
+		.log = &f->ctx->log,
 	};
 
 	assert_int_equal(probe_pci(&pe, f->snap), 0);
@@ -374,8 +477,9 @@ static void test_h100_sxm(void **state)
 		assert_int_equal(snapshot_from_json(json, strlen(json), &back, &why), 0);
 		assert_string_equal(snap_get_str(snapshot_root_const(back), "hardware.gpus.1.name"),
 				    "NVIDIA H100 SXM5 80GB (H100 80GB HBM3)");
-		assert_int_equal(get_int(snapshot_root_const(back), "hardware.gpus.1.bar1_size_bytes"),
-				 137438953472LL);
+		assert_int_equal(
+			get_int(snapshot_root_const(back), "hardware.gpus.1.bar1_size_bytes"),
+			137438953472LL);
 		snapshot_unref(back);
 	}
 	fixture_free(f);
@@ -524,11 +628,14 @@ static void test_injected_errors(void **state)
 	const struct snap_node *g;
 
 	assert_int_equal(root_inject_error(f->ctx->root,
-					   "/sys/bus/pci/devices/0000:18:00.0/numa_node", EACCES), 0);
-	assert_int_equal(root_inject_error(f->ctx->root,
-					   "/sys/bus/pci/devices/0000:18:00.0/resource", EIO), 0);
-	assert_int_equal(root_inject_error(f->ctx->root,
-					   "/sys/bus/pci/devices/0000:18:00.0/driver", EACCES), 0);
+					   "/sys/bus/pci/devices/0000:18:00.0/numa_node", EACCES),
+			 0);
+	assert_int_equal(
+		root_inject_error(f->ctx->root, "/sys/bus/pci/devices/0000:18:00.0/resource", EIO),
+		0);
+	assert_int_equal(
+		root_inject_error(f->ctx->root, "/sys/bus/pci/devices/0000:18:00.0/driver", EACCES),
+		0);
 	fixture_probe(f);
 	g = find_gpu(f, "0000:18:00.0");
 	check_h100(g, "0000:18:00.0");
@@ -561,12 +668,15 @@ static void test_no_sysfs(void **state)
 static void test_no_gpu_fixture(void **state)
 {
 	unsigned flags = (unsigned)(uintptr_t)*state;
-	struct fixture *f = fixture_new(GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/no-gpu/root",
-					flags, false);
+	struct fixture *f =
+		fixture_new(GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/no-gpu/root", flags, false);
 	static const char link[] = "/sys/bus/pci/devices/0000:00:00.0";
 	_cleanup_free_ char *target = NULL, *resolved = NULL, *cls = NULL;
 	struct probe_env pe = {
-		.ctx = f->ctx, .root = f->ctx->root, .env = f->ctx->env, .log = &f->ctx->log,
+		.ctx = f->ctx,
+		.root = f->ctx->root,
+		.env = f->ctx->env,
+		.log = &f->ctx->log,
 	};
 
 	assert_int_equal(root_readlink(f->ctx->root, link, &target), 0);
@@ -574,7 +684,8 @@ static void test_no_gpu_fixture(void **state)
 	assert_int_equal(root_resolve(f->ctx->root, link, &resolved), 0);
 	assert_string_equal(resolved, "/sys/devices/pci0000:00/0000:00:00.0");
 	assert_int_equal(root_read_text(f->ctx->root, "/sys/bus/pci/devices/0000:00:00.0/class",
-					ROOT_CAP_ATTR, &cls), 0);
+					ROOT_CAP_ATTR, &cls),
+			 0);
 	assert_string_equal(cls, "0x060000");
 
 	fixture_probe(f);

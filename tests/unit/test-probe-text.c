@@ -68,12 +68,20 @@ static const struct snap_node *xid(const struct snap_node *drv, unsigned code, c
 }
 
 static const char kern_log[] =
-	"Mar 14 03:10:01 dgx-07 kernel: [1234500.000001] nvidia-nvlink: Nvlink Core is being initialized\n"
-	"Mar 14 03:12:54 dgx-07 kernel: [1234567.001234] NVRM: Xid (PCI:0000:3b:00): 48, pid=88123, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 1, subpartition 0.\n"
-	"Mar 14 03:12:55 dgx-07 kernel: [1234567.890123] NVRM: Xid (PCI:0000:3b:00): 79, pid=88123, name=python3, GPU has fallen off the bus.\n"
-	"Mar 14 03:12:55 dgx-07 kernel: [1234567.890456] NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n"
-	"Mar 14 03:13:10 dgx-07 kernel: [1234582.100000] NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
-	"2024-03-14T03:14:00.123456+00:00 dgx-07 kernel: NVRM: Xid (PCI:0000:86:00 GPU-I:01 GPU-CI:00): 13, pid=4411, name=trainer, Graphics SM Warp Exception on (GPC 0, TPC 1, SM 0): Out Of Range Address\n"
+	"Mar 14 03:10:01 dgx-07 kernel: [1234500.000001] nvidia-nvlink: Nvlink Core is being "
+	"initialized\n"
+	"Mar 14 03:12:54 dgx-07 kernel: [1234567.001234] NVRM: Xid (PCI:0000:3b:00): 48, "
+	"pid=88123, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU "
+	"in the framebuffer at partition 1, subpartition 0.\n"
+	"Mar 14 03:12:55 dgx-07 kernel: [1234567.890123] NVRM: Xid (PCI:0000:3b:00): 79, "
+	"pid=88123, name=python3, GPU has fallen off the bus.\n"
+	"Mar 14 03:12:55 dgx-07 kernel: [1234567.890456] NVRM: GPU 0000:3b:00.0: GPU has fallen "
+	"off the bus.\n"
+	"Mar 14 03:13:10 dgx-07 kernel: [1234582.100000] NVRM: Xid (PCI:0000:3b:00): 79, "
+	"pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
+	"2024-03-14T03:14:00.123456+00:00 dgx-07 kernel: NVRM: Xid (PCI:0000:86:00 GPU-I:01 "
+	"GPU-CI:00): 13, pid=4411, name=trainer, Graphics SM Warp Exception on (GPC 0, TPC 1, SM "
+	"0): Out Of Range Address\n"
 	"[   12.345678] NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n"
 	"Mar 14 03:15:00 dgx-07 kernel: [1234672.000000] NVRM: Xid (PCI:0000:3b:00) 79 garbage\n";
 
@@ -82,8 +90,8 @@ static void test_xid(void **state)
 	struct snap_node *drv = obj("driver");
 	const struct snap_node *e;
 
-	assert_int_equal(probe_parse_kernel_log(drv, kern_log, strlen(kern_log), "/var/log/kern.log"),
-			 0);
+	assert_int_equal(
+		probe_parse_kernel_log(drv, kern_log, strlen(kern_log), "/var/log/kern.log"), 0);
 	assert_int_equal(snap_count(snap_get(drv, "xid_events")), 4);
 	assert_int_equal(get_int(drv, "kernel_log.xid_lines"), 6);
 	assert_int_equal(get_int(drv, "kernel_log.lines"), 8);
@@ -126,11 +134,16 @@ static void test_xid(void **state)
 static void test_api_mismatch(void **state)
 {
 	static const char text[] =
-		"Nov  2 09:00:01 ws kernel: [    4.100000] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n"
-		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: API mismatch: the client has the version 535.129.03, but\n"
-		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: this kernel module has the version 535.104.05.  Please\n"
-		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: make sure that this kernel module and all NVIDIA driver\n"
-		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: components have the same version.\n"
+		"Nov  2 09:00:01 ws kernel: [    4.100000] NVRM: loading NVIDIA UNIX x86_64 Kernel "
+		"Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n"
+		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: API mismatch: the client has the "
+		"version 535.129.03, but\n"
+		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: this kernel module has the "
+		"version 535.104.05.  Please\n"
+		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: make sure that this kernel module "
+		"and all NVIDIA driver\n"
+		"Nov  2 09:00:30 ws kernel: [   33.000001] NVRM: components have the same "
+		"version.\n"
 		/* dmesg's continuation indent */
 		"[   40.000002] NVRM: API mismatch: the client has the version 535.129.03, but\n"
 		"               NVRM: this kernel module has the version 535.104.05.  Please\n";
@@ -138,8 +151,10 @@ static void test_api_mismatch(void **state)
 
 	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/syslog"), 0);
 	assert_int_equal(get_int(drv, "kernel_log.api_mismatch.count"), 2);
-	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.client_version"), "535.129.03");
-	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.kernel_version"), "535.104.05");
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.client_version"),
+			    "535.129.03");
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.kernel_version"),
+			    "535.104.05");
 	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.last_timestamp"),
 			    "[   40.000002]");
 	assert_int_equal(snap_count(snap_get(drv, "kernel_log.loaded_versions")), 1);
@@ -150,8 +165,10 @@ static void test_api_mismatch(void **state)
 static void test_api_mismatch_new_wording(void **state)
 {
 	static const char text[] =
-		"[ 7201.1] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.159.03  Release Build  (dvs-builder@U22-I3-AF03-09-1)  Thu Jun  5 2025\n"
-		"[ 7201.2] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.173.02  Release Build  (dvs-builder@U22-I3-AF03-09-1)  Thu Jul 10 2025\n"
+		"[ 7201.1] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.159.03  "
+		"Release Build  (dvs-builder@U22-I3-AF03-09-1)  Thu Jun  5 2025\n"
+		"[ 7201.2] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.173.02  "
+		"Release Build  (dvs-builder@U22-I3-AF03-09-1)  Thu Jul 10 2025\n"
 		"[ 9000.5] NVRM: API mismatch: the client 'nvidia-smi' (pid 4242)\n"
 		"[ 9000.5] NVRM: has the version 580.173.02, but this kernel module has\n"
 		"[ 9000.5] NVRM: the version 580.159.03.  Please make sure that this\n"
@@ -174,24 +191,29 @@ static void test_api_mismatch_joined(void **state)
 {
 	static const char text[] =
 		"Jun  1 00:00:00 n kernel: NVRM: API mismatch: the client 'nvidia-smi' (pid 4242)\n"
-		"Jun  1 00:00:00 n kernel: NVRM: has the version 580.173.02, but this kernel module has\n"
-		"Jun  1 00:00:00 n kernel: NVRM: the version 580.159.03.  Please make sure that this\n";
+		"Jun  1 00:00:00 n kernel: NVRM: has the version 580.173.02, but this kernel "
+		"module has\n"
+		"Jun  1 00:00:00 n kernel: NVRM: the version 580.159.03.  Please make sure that "
+		"this\n";
 	struct snap_node *drv = obj("driver");
 
 	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/messages"), 0);
-	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.client_version"), "580.173.02");
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.client_version"),
+			    "580.173.02");
 	/* "kernel module has" + newline + "the version": joined with one space. */
-	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.kernel_version"), "580.159.03");
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.kernel_version"),
+			    "580.159.03");
 }
 
 static void test_kmsg_records(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
-	static const char rec1[] =
-		"3,1021,1234567890123,-;NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=x, GPU has fallen off the bus.\n"
-		" SUBSYSTEM=pci\n DEVICE=+pci:0000:3b:00.0\n";
+	static const char rec1[] = "3,1021,1234567890123,-;NVRM: Xid (PCI:0000:3b:00): 79, pid=1, "
+				   "name=x, GPU has fallen off the bus.\n"
+				   " SUBSYSTEM=pci\n DEVICE=+pci:0000:3b:00.0\n";
 	static const char rec2[] =
-		"3,1022,33000001,-;NVRM: API mismatch: the client has the version 535.129.03, but\\x0aNVRM: this kernel module has the version 535.104.05.  Please\\x0a\n";
+		"3,1022,33000001,-;NVRM: API mismatch: the client has the version 535.129.03, "
+		"but\\x0aNVRM: this kernel module has the version 535.104.05.  Please\\x0a\n";
 	static const char rec3[] = "6,1023,5,c,extra;tab\\x09here \\xZZ \\x";
 	struct snap_node *drv = obj("driver");
 
@@ -199,15 +221,18 @@ static void test_kmsg_records(void **state)
 	probe_kmsg_record_to_text(&sb, rec2, sizeof(rec2) - 1);
 	probe_kmsg_record_to_text(&sb, rec3, sizeof(rec3) - 1);
 	probe_kmsg_record_to_text(&sb, "no semicolon", 12);
-	assert_string_equal(strbuf_str(&sb),
-			    "[1234567.890123] NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=x, GPU has fallen off the bus.\n"
-			    "[   33.000001] NVRM: API mismatch: the client has the version 535.129.03, but\n"
-			    "[   33.000001] NVRM: this kernel module has the version 535.104.05.  Please\n"
-			    "[   33.000001] \n"
-			    "[    0.000005] tab here \\xZZ \\x\n");
+	assert_string_equal(
+		strbuf_str(&sb),
+		"[1234567.890123] NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=x, GPU has fallen "
+		"off the bus.\n"
+		"[   33.000001] NVRM: API mismatch: the client has the version 535.129.03, but\n"
+		"[   33.000001] NVRM: this kernel module has the version 535.104.05.  Please\n"
+		"[   33.000001] \n"
+		"[    0.000005] tab here \\xZZ \\x\n");
 	assert_int_equal(probe_parse_kernel_log(drv, strbuf_str(&sb), sb.len, "/dev/kmsg"), 0);
 	assert_int_equal(get_int(drv, "kernel_log.api_mismatch.count"), 1);
-	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.kernel_version"), "535.104.05");
+	assert_string_equal(snap_get_str(drv, "kernel_log.api_mismatch.kernel_version"),
+			    "535.104.05");
 	assert_non_null(xid(drv, 79, "0000:3b:00"));
 	strbuf_done(&sb);
 }
@@ -234,9 +259,9 @@ static void test_proc_status(void **state)
 		"Name:\tgpuenv\nUmask:\t0022\nState:\tR (running)\nTgid:\t4242\nPid:\t4242\n"
 		"Uid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1001\t1000\t1000\nFDSize:\t256\n"
 		"Groups:\t4 24 27 44 1000 \nNStgid:\t4242\n";
-	static const char group[] =
-		"root:x:0:\nadm:x:4:syslog,alice\ncdrom:x:24:alice\nsudo:x:27:alice\nvideo:x:44:alice\n"
-		"# not a group\nbroken line\nrender:x:109:\nalice:x:1000:\n";
+	static const char group[] = "root:x:0:\nadm:x:4:syslog,alice\ncdrom:x:24:alice\nsudo:x:27:"
+				    "alice\nvideo:x:44:alice\n"
+				    "# not a group\nbroken line\nrender:x:109:\nalice:x:1000:\n";
 	struct snap_node *proc = obj("process");
 	char name[16];
 
@@ -278,9 +303,10 @@ static void test_proc_status_malformed(void **state)
 
 static void test_cpuinfo_and_modules(void **state)
 {
-	static const char cpuinfo[] =
-		"processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9654 96-Core Processor\n\n"
-		"processor\t: 1\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9654 96-Core Processor\n";
+	static const char cpuinfo[] = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: "
+				      "AMD EPYC 9654 96-Core Processor\n\n"
+				      "processor\t: 1\nvendor_id\t: AuthenticAMD\nmodel name\t: "
+				      "AMD EPYC 9654 96-Core Processor\n";
 	static const char modules[] =
 		"nvidia_uvm 1531904 0 - Live 0x0000000000000000 (POE)\n"
 		"nvidia 54001664 1 nvidia_uvm, Live 0x0000000000000000 (POE)\n"
@@ -335,7 +361,8 @@ static void test_probe_files(void **state)
 {
 	const struct snap_node *drv;
 
-	put("/var/log/syslog", "Mar 14 03:12:55 h kernel: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n");
+	put("/var/log/syslog", "Mar 14 03:12:55 h kernel: NVRM: Xid (PCI:0000:3b:00): 79, GPU has "
+			       "fallen off the bus.\n");
 	put("/var/log/dmesg", "[    1.0] NVRM: Xid (PCI:0000:3b:00): 13, x\n");
 	drv = run_probe(NULL);
 	/* kern.log missing: syslog is next; /dev/kmsg is live only. */
@@ -391,7 +418,9 @@ static void test_probe_big_file(void **state)
 	assert_non_null(f);
 	fputs("Jan  1 00:00:00 h kernel: NVRM: Xid (PCI:0000:01:00): 79, too old to be read\n", f);
 	for (unsigned i = 0; i < 120000; i++) /* ~9.6 MB > the 8 MiB tail */
-		fputs("Jan  1 00:00:01 h kernel: [    1.000000] usb 1-1: new high-speed USB device\n", f);
+		fputs("Jan  1 00:00:01 h kernel: [    1.000000] usb 1-1: new high-speed USB "
+		      "device\n",
+		      f);
 	fputs("Jan  2 00:00:00 h kernel: NVRM: Xid (PCI:0000:02:00): 48, pid=1, name=a, DBE\n", f);
 	fclose(f);
 	drv = run_probe(NULL);
@@ -415,10 +444,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_proc_status_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpuinfo_and_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_files, sysroot_setup, sysroot_teardown),
-		cmocka_unit_test_setup_teardown(test_probe_unreadable, sysroot_setup, sysroot_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_unreadable, sysroot_setup,
+						sysroot_teardown),
 		cmocka_unit_test_setup_teardown(test_probe_none, sysroot_setup, sysroot_teardown),
 		cmocka_unit_test_setup_teardown(test_probe_fifo, sysroot_setup, sysroot_teardown),
-		cmocka_unit_test_setup_teardown(test_probe_big_file, sysroot_setup, sysroot_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_big_file, sysroot_setup,
+						sysroot_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

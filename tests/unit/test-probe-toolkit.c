@@ -71,10 +71,10 @@ static int teardown(void **state)
 static const struct snap_node *run_opts(struct probe_fx *f, bool live, unsigned timeout_ms,
 					const char *const *env, const char *inject)
 {
-	struct gpuenv_ctx_opts o = {.sz = sizeof(o),
-				    .sysroot = live ? NULL : f->dir,
-				    .vendor_timeout_ms = timeout_ms,
-				    .inject_errors = inject};
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o),
+				     .sysroot = live ? NULL : f->dir,
+				     .vendor_timeout_ms = timeout_ms,
+				     .inject_errors = inject };
 
 	probe_fx_open(f, &o);
 	for (size_t i = 0; env && env[i]; i += 2)
@@ -129,9 +129,9 @@ static const char trt10_h[] =
 
 static void test_parsers(void **state)
 {
-	static const char *const trt[] = {"NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR",
-					  "NV_TENSORRT_PATCH"};
-	static const char *const loop[] = {"A"};
+	static const char *const trt[] = { "NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR",
+					   "NV_TENSORRT_PATCH" };
+	static const char *const loop[] = { "A" };
 	char rel[32], full[32], buf[64];
 	const char *v;
 
@@ -176,8 +176,9 @@ static void test_parsers(void **state)
 	assert_true(
 		probe_lib_name_match("libamdhip64.so.6.2.41134-65d174c3e", "libamdhip64.so", &v));
 	{
-		char a0[] = "libcudart.so.12", a1[] = "libcudart.so", b0[] = "libcudart.so.12.4.127",
-		     b1[] = "libcudart.so.12.4.99", d0[] = "/a", d1[] = "/b", d2[] = "/c";
+		char a0[] = "libcudart.so.12", a1[] = "libcudart.so",
+		     b0[] = "libcudart.so.12.4.127", b1[] = "libcudart.so.12.4.99", d0[] = "/a",
+		     d1[] = "/b", d2[] = "/c";
 		char *a[] = { a0, a1, NULL }, *b[] = { b0, b1, NULL }, *dirs[] = { d0, d1, d2 };
 		char **names[] = { a, NULL, b };
 		const char *name, *dir;
@@ -280,8 +281,8 @@ static void pip_assembled_tree(struct probe_fx *f)
 
 static void test_pip_assembled(void **state)
 {
-	static const char *const env[] = {"CUDA_HOME", "/usr/local/cuda", "PATH",
-					  "/usr/local/cuda/bin:/usr/bin", NULL};
+	static const char *const env[] = { "CUDA_HOME", "/usr/local/cuda", "PATH",
+					   "/usr/local/cuda/bin:/usr/bin", NULL };
 	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 
@@ -362,8 +363,8 @@ static void test_conda(void **state)
 
 static void test_pip_wheel_dir(void **state)
 {
-	static const char *const env[] = {"LD_LIBRARY_PATH",
-					  SP "/nvidia/cu13/lib:/usr/lib/x86_64-linux-gnu", NULL};
+	static const char *const env[] = { "LD_LIBRARY_PATH",
+					   SP "/nvidia/cu13/lib:/usr/lib/x86_64-linux-gnu", NULL };
 	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk, *rej;
 
@@ -402,8 +403,8 @@ static void test_pip_wheel_dir(void **state)
 
 static void test_bad_input(void **state)
 {
-	static const char *const env[] = {"CUDA_HOME", "/opt/cuda-missing", "CUDA_PATH",
-					  "/usr/local/cuda", NULL};
+	static const char *const env[] = { "CUDA_HOME", "/opt/cuda-missing", "CUDA_PATH",
+					   "/usr/local/cuda", NULL };
 	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk, *rej;
 	bool loop = false, missing = false;
@@ -487,7 +488,7 @@ static void test_nvcc_live(void **state)
 	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128], script[512];
-	const char *env[] = {"CUDA_HOME", home, NULL};
+	const char *env[] = { "CUDA_HOME", home, NULL };
 
 	snprintf(home, sizeof(home), "%s/cuda", f->dir);
 	snprintf(script, sizeof(script), "#!/bin/sh\nprintf '%%s' '%s'\n", nvcc_13_0);
@@ -507,7 +508,7 @@ static void test_nvcc_hangs(void **state)
 	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128];
-	const char *env[] = {"CUDA_HOME", home, NULL};
+	const char *env[] = { "CUDA_HOME", home, NULL };
 	struct timespec t0, t1;
 	double secs;
 
@@ -531,7 +532,7 @@ static void test_nvcc_fails(void **state)
 	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
 	char home[128];
-	const char *env[] = {"CUDA_HOME", home, NULL};
+	const char *env[] = { "CUDA_HOME", home, NULL };
 
 	snprintf(home, sizeof(home), "%s/cuda", f->dir);
 	fake_nvcc_toolkit(f, "#!/bin/sh\necho 'nvcc fatal   : Path to libdevice library not "
@@ -550,7 +551,7 @@ static void test_nvcc_sysroot(void **state)
 {
 	struct probe_fx *f = *state;
 	const struct snap_node *r, *tk;
-	static const char *const env[] = {"CUDA_HOME", "/cuda", NULL};
+	static const char *const env[] = { "CUDA_HOME", "/cuda", NULL };
 
 	fake_nvcc_toolkit(f, "#!/bin/sh\ntouch /tmp/gpuenv-must-not-run\n");
 	r = run(f, env);
@@ -580,7 +581,7 @@ static void test_tensorrt(void **state)
 
 static void test_rocm_62(void **state)
 {
-	static const char *const env[] = {"ROCM_PATH", "/opt/rocm", NULL};
+	static const char *const env[] = { "ROCM_PATH", "/opt/rocm", NULL };
 	struct probe_fx *f = *state;
 	const struct snap_node *r, *o;
 

@@ -19,22 +19,20 @@
 
 #include "probe/pyfile.h"
 
-static const char torch_24[] =
-	"from typing import Optional\n"
-	"\n"
-	"__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"
-	"__version__ = '2.4.0+cu124'\n"
-	"debug = False\n"
-	"cuda: Optional[str] = '12.4'\n"
-	"git_version = 'e4ee3be4063b7c430974252fdf7db42273388d86'\n"
-	"hip: Optional[str] = None\n";
+static const char torch_24[] = "from typing import Optional\n"
+			       "\n"
+			       "__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"
+			       "__version__ = '2.4.0+cu124'\n"
+			       "debug = False\n"
+			       "cuda: Optional[str] = '12.4'\n"
+			       "git_version = 'e4ee3be4063b7c430974252fdf7db42273388d86'\n"
+			       "hip: Optional[str] = None\n";
 
-static const char torch_old[] =
-	"__version__ = '1.7.1'\n"
-	"debug = False\n"
-	"cuda = '10.2'\n"
-	"git_version = '57bffc3a8e4fee0cce31e1ff1f662ccf7b16db57'\n"
-	"hip = None\n";
+static const char torch_old[] = "__version__ = '1.7.1'\n"
+				"debug = False\n"
+				"cuda = '10.2'\n"
+				"git_version = '57bffc3a8e4fee0cce31e1ff1f662ccf7b16db57'\n"
+				"hip = None\n";
 
 static const char jax_050[] =
 	"from __future__ import annotations\n"
@@ -55,7 +53,8 @@ static const char tf_ordered[] =
 	"import collections\n"
 	"\n"
 	"build_info = collections.OrderedDict([('cpu_compiler', '/usr/lib/llvm-16/bin/clang'), "
-	"('cuda_compute_capabilities', ['sm_35', 'sm_50', 'sm_60', 'sm_70', 'sm_75', 'compute_80']), "
+	"('cuda_compute_capabilities', ['sm_35', 'sm_50', 'sm_60', 'sm_70', 'sm_75', "
+	"'compute_80']), "
 	"('cuda_version', '12.2'), ('cudnn_version', '8'), ('is_cuda_build', True), "
 	"('is_rocm_build', False), ('is_tensorrt_build', True)])\n";
 
@@ -190,16 +189,16 @@ static void test_escapes_and_layout(void **state)
 static void test_truncated(void **state)
 {
 	static const char *const bad[] = {
-		"__version__ = '2.4.0+cu",           /* cut inside the string */
-		"__version__ = '2.4.0+cu124\n",      /* newline inside the string */
-		"__version__ = '2.4.0' 'x'\n",       /* junk after the literal */
+		"__version__ = '2.4.0+cu",	/* cut inside the string */
+		"__version__ = '2.4.0+cu124\n", /* newline inside the string */
+		"__version__ = '2.4.0' 'x'\n",	/* junk after the literal */
 		"__version__ = '2.4.0' + suffix\n",
-		"__version__: str\n",                /* annotation without a value */
-		"__version__ = ['a', 'b'\n",         /* list never closed */
+		"__version__: str\n",	     /* annotation without a value */
+		"__version__ = ['a', 'b'\n", /* list never closed */
 		"__version__ = {'a': }\n",
-		"__version__ = {1: 'a'}\n",          /* non-string key */
+		"__version__ = {1: 'a'}\n", /* non-string key */
 		"__version__ = OrderedDict([('a',)])\n",
-		"__version__ = ('a', foo)\n",        /* a name inside a literal */
+		"__version__ = ('a', foo)\n", /* a name inside a literal */
 		"__version__ = 'x\\",
 		"__version__ = 'x\\x4'\n",
 		"__version__ = 'a\0b'\n",
@@ -260,12 +259,9 @@ static void test_caps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_torch_version),
-		cmocka_unit_test(test_jax_version),
-		cmocka_unit_test(test_tf_build_info),
-		cmocka_unit_test(test_escapes_and_layout),
-		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_torch_version), cmocka_unit_test(test_jax_version),
+		cmocka_unit_test(test_tf_build_info), cmocka_unit_test(test_escapes_and_layout),
+		cmocka_unit_test(test_truncated),     cmocka_unit_test(test_caps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -184,12 +184,9 @@ static void test_file_pread(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_openat2),
-		cmocka_unit_test(test_userspace_walk),
-		cmocka_unit_test(test_list_dir_sorted),
-		cmocka_unit_test(test_bad_root),
-		cmocka_unit_test(test_trace),
-		cmocka_unit_test(test_file_pread),
+		cmocka_unit_test(test_openat2),		cmocka_unit_test(test_userspace_walk),
+		cmocka_unit_test(test_list_dir_sorted), cmocka_unit_test(test_bad_root),
+		cmocka_unit_test(test_trace),		cmocka_unit_test(test_file_pread),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

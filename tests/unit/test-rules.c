@@ -58,17 +58,21 @@ static struct snapshot *base(void)
 	snap_set_errno(c, "containerenv", -ENOENT, "/run/.containerenv");
 	snap_set_state(c, "cgroup_engine", FACT_ABSENT, "/proc/1/cgroup", NULL);
 	for (size_t i = 0; i < 4; i++) {
-		static const char *const req[] = { "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+		static const char *const req[] = { "NVIDIA_VISIBLE_DEVICES",
+						   "NVIDIA_DRIVER_CAPABILITIES",
 						   "NVIDIA_REQUIRE_CUDA", "CUDA_VISIBLE_DEVICES" };
 
-		snap_set_state(snap_object(c, "requested"), req[i], FACT_ABSENT, "environment", NULL);
+		snap_set_state(snap_object(c, "requested"), req[i], FACT_ABSENT, "environment",
+			       NULL);
 	}
 	for (size_t i = 0; i < 6; i++) {
-		static const char *const vars[] = { "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD",
-						    "CUDA_HOME", "CUDA_PATH", "CUDA_VERSION" };
+		static const char *const vars[] = {
+			"PATH",	     "LD_LIBRARY_PATH", "LD_PRELOAD",
+			"CUDA_HOME", "CUDA_PATH",	"CUDA_VERSION"
+		};
 
-		snap_set_state(snap_object(root, "environment"), vars[i], FACT_ABSENT, "environment",
-			       NULL);
+		snap_set_state(snap_object(root, "environment"), vars[i], FACT_ABSENT,
+			       "environment", NULL);
 	}
 	return s;
 }
@@ -104,7 +108,8 @@ static struct snap_node *gpu(struct snapshot *s, const char *device, const char 
 
 static void driver_loaded(struct snapshot *s, const char *version)
 {
-	snap_set_str(node(s, "driver.nvidia"), "module_version", version, "/sys/module/nvidia/version");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", version,
+		     "/sys/module/nvidia/version");
 	snap_set_bool(node(s, "driver.kernel_modules"), "nvidia", true, "/proc/modules");
 	snap_set_bool(node(s, "driver.device_nodes"), "nvidiactl", true, "/dev/nvidiactl");
 	snap_set_bool(node(s, "driver.device_nodes"), "nvidia_uvm", true, "/dev/nvidia-uvm");
@@ -185,9 +190,11 @@ static void expect(struct snapshot *s, const char *id, size_t n, enum gpuenv_sev
 
 	if (count(d, id) != n) {
 		for (size_t i = 0; i < d->n_findings; i++)
-			fprintf(stderr, "  %s: %s\n", d->findings[i].rule->id, d->findings[i].message);
+			fprintf(stderr, "  %s: %s\n", d->findings[i].rule->id,
+				d->findings[i].message);
 		for (size_t i = 0; i < d->n_skips; i++)
-			fprintf(stderr, "  skipped %s: %s\n", d->skips[i].rule->id, d->skips[i].reason);
+			fprintf(stderr, "  skipped %s: %s\n", d->skips[i].rule->id,
+				d->skips[i].reason);
 		fail_msg("%s fired %zu times, want %zu", id, count(d, id), n);
 	}
 	if (n > 0) {
@@ -208,7 +215,7 @@ static void expect(struct snapshot *s, const char *id, size_t n, enum gpuenv_sev
 }
 
 #define YES(s, id, sev, substr) expect(s, id, 1, sev, substr)
-#define NO(s, id) expect(s, id, 0, 0, NULL)
+#define NO(s, id)		expect(s, id, 0, 0, NULL)
 
 /* ---- the table ------------------------------------------------------------------------ */
 
@@ -255,7 +262,8 @@ static void test_no_gpu(void **state)
 
 		assert_int_equal(count(d, "hardware.no-gpu"), 0);
 		assert_non_null(skip_of(d, "hardware.no-gpu"));
-		assert_non_null(strstr(skip_of(d, "hardware.no-gpu")->reason, "/sys/bus/pci/devices"));
+		assert_non_null(
+			strstr(skip_of(d, "hardware.no-gpu")->reason, "/sys/bus/pci/devices"));
 		diagnosis_free(d);
 	}
 	snapshot_unref(s);
@@ -287,7 +295,8 @@ static void test_link_degraded(void **state)
 	snap_set_str(g, "current_link_speed", "2.5 GT/s PCIe", "x");
 	YES(s, "hardware.pcie-link-degraded", GPUENV_SEVERITY_INFO, "idles");
 	/* Unreadable width: a per-GPU skip. */
-	snap_set_errno(g, "current_link_width", -EACCES, "/sys/bus/pci/devices/x/current_link_width");
+	snap_set_errno(g, "current_link_width", -EACCES,
+		       "/sys/bus/pci/devices/x/current_link_width");
 	{
 		struct diagnosis *d = diag(s);
 
@@ -338,12 +347,14 @@ static void test_module_not_loaded(void **state)
 	NO(s, "driver.module-not-loaded"); /* no GPU: nothing to drive */
 	gpu(s, NULL, NULL);
 	YES(s, "driver.module-not-loaded", GPUENV_SEVERITY_ERROR, "not loaded");
-	snap_set_bool(node(s, "driver.kernel_modules"), "modules_supported", false, "/proc/modules");
+	snap_set_bool(node(s, "driver.kernel_modules"), "modules_supported", false,
+		      "/proc/modules");
 	YES(s, "driver.module-not-loaded", GPUENV_SEVERITY_ERROR, "no loadable-module support");
 	driver_loaded(s, "550.54.15");
 	NO(s, "driver.module-not-loaded");
 	/* Unreadable version: skipped, not passed. */
-	snap_set_errno(node(s, "driver.nvidia"), "module_version", -EACCES, "/sys/module/nvidia/version");
+	snap_set_errno(node(s, "driver.nvidia"), "module_version", -EACCES,
+		       "/sys/module/nvidia/version");
 	{
 		struct diagnosis *d = diag(s);
 
@@ -406,7 +417,8 @@ static void test_device_nodes(void **state)
 	driver_loaded(s, "550.54.15");
 	NO(s, "driver.device-nodes-missing");
 	snap_set_errno(node(s, "driver.device_nodes"), "nvidia_uvm", -ENOENT, "/dev/nvidia-uvm");
-	YES(s, "driver.device-nodes-missing", GPUENV_SEVERITY_WARNING, "/dev/nvidia-uvm is missing");
+	YES(s, "driver.device-nodes-missing", GPUENV_SEVERITY_WARNING,
+	    "/dev/nvidia-uvm is missing");
 	/* In a container the same picture is container.no-gpu-devices' business. */
 	in_docker(s);
 	NO(s, "driver.device-nodes-missing");
@@ -419,7 +431,8 @@ static void test_branch_drops_gpu(void **state)
 
 	gpu(s, "0x102d", "nvidia"); /* Tesla K80, Kepler 3.7 */
 	driver_loaded(s, "535.183.01");
-	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR, "not supported by driver branch R535");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR,
+	    "not supported by driver branch R535");
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
 	NO(s, "driver.branch-drops-gpu");
 	snapshot_unref(s);
@@ -490,7 +503,8 @@ static void test_stub(void **state)
 	struct snap_node *tk = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
 
 	NO(s, "runtime.stub-libcuda");
-	snap_set_str(tk, "stub_libcuda", "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs/libcuda.so",
+	snap_set_str(tk, "stub_libcuda",
+		     "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs/libcuda.so",
 		     "/usr/local/cuda-12.4/lib64/stubs/libcuda.so");
 	YES(s, "runtime.stub-libcuda", GPUENV_SEVERITY_INFO, "off the loader path");
 	env(s, "LD_LIBRARY_PATH", "/opt/lib:/usr/local/cuda/lib64/stubs/");
@@ -619,7 +633,8 @@ static void test_image_cuda(void **state)
 	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.4");
 	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "not satisfied");
 	/* No host driver visible: skipped with the reason. */
-	snap_set_errno(node(s, "driver.nvidia"), "module_version", -ENOENT, "/sys/module/nvidia/version");
+	snap_set_errno(node(s, "driver.nvidia"), "module_version", -ENOENT,
+		       "/sys/module/nvidia/version");
 	{
 		struct diagnosis *d = diag(s);
 
@@ -632,7 +647,6 @@ static void test_image_cuda(void **state)
 	snapshot_unref(s);
 }
 
-
 /* ---- phase 2 ------------------------------------------------------------------------- */
 
 static void test_gpu_unknown(void **state)
@@ -644,11 +658,12 @@ static void test_gpu_unknown(void **state)
 	YES(s, "hardware.gpu-unknown", GPUENV_SEVERITY_WARNING, "skip this GPU");
 	/* NVML knows its compute capability: only a note. */
 	{
-		struct snap_node *d = snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"),
-								    "devices"));
+		struct snap_node *d = snap_append_object(
+			snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
 
 		snap_set_str(d, "pci_bus_id", "00000000:18:00.0", "nvml:nvmlDeviceGetPciInfo_v3");
-		snap_set_str(d, "compute_capability", "12.0", "nvml:nvmlDeviceGetCudaComputeCapability");
+		snap_set_str(d, "compute_capability", "12.0",
+			     "nvml:nvmlDeviceGetCudaComputeCapability");
 	}
 	YES(s, "hardware.gpu-unknown", GPUENV_SEVERITY_INFO, "12.0");
 	snap_set_str(g, "device_id", "0x2330", "x");
@@ -661,8 +676,8 @@ static void test_gpu_unknown(void **state)
 	snap_set_str(g, "vendor_id", "0x1002", "x");
 	snap_set_bool(g, "in_gpu_table", false, "x");
 	{
-		struct snap_node *n = snap_append_object(snap_array(snap_object(node(s, "driver"), "amdgpu"),
-								    "kfd_nodes"));
+		struct snap_node *n = snap_append_object(
+			snap_array(snap_object(node(s, "driver"), "amdgpu"), "kfd_nodes"));
 
 		snap_set_str(n, "gfx", "gfx942", "/sys/class/kfd/kfd/topology/nodes/2/properties");
 	}
@@ -704,7 +719,8 @@ static void test_nvml_mismatch(void **state)
 	snap_set_bool(l, "in_compat_dir", true, "x");
 	NO(s, "driver.nvml-version-mismatch");
 	/* NVML itself says so. */
-	snap_set_state(snap_object(node(s, "driver"), "nvml"), "init", FACT_ERROR, "nvml:nvmlInit_v2",
+	snap_set_state(snap_object(node(s, "driver"), "nvml"), "init", FACT_ERROR,
+		       "nvml:nvmlInit_v2",
 		       "NVML_ERROR_LIB_RM_VERSION_MISMATCH (18): Driver/library version mismatch");
 	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
 	    "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
@@ -722,7 +738,8 @@ static void test_nvml_mismatch(void **state)
 static struct snap_node *dev_node(struct snapshot *s, const char *path, const char *mode, int gid,
 				  const char *group)
 {
-	struct snap_node *n = snap_append_object(snap_array(node(s, "driver.device_nodes"), "nodes"));
+	struct snap_node *n =
+		snap_append_object(snap_array(node(s, "driver.device_nodes"), "nodes"));
 
 	snap_set_str(n, "path", path, path);
 	snap_set_str(n, "mode", mode, path);
@@ -817,8 +834,8 @@ static void test_xid(void **state)
 static void test_persistence(void **state)
 {
 	struct snapshot *s = base();
-	struct snap_node *d = snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"),
-							    "devices"));
+	struct snap_node *d =
+		snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
 
 	snap_set_str(d, "pci_bus_id", "00000000:31:00.0", "nvml:nvmlDeviceGetPciInfo_v3");
 	snap_set_str(d, "pci_device_id", "0x20b5", "nvml:nvmlDeviceGetPciInfo_v3");
@@ -871,7 +888,8 @@ static struct snap_node *torch_env(struct snapshot *s, const char *version, cons
 	a = snap_array(t, "arch_targets");
 	for (size_t i = 0; targets && targets[i]; i++) {
 		struct snap_node *x = snap_append_object(a);
-		const char *lib = "/home/user/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so";
+		const char *lib =
+			"/home/user/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so";
 
 		snap_set_str(x, "target", targets[i], lib);
 		snap_set_str(x, "kind", startswith(targets[i], "sm_") ? "sass" : "ptx", lib);
@@ -1011,8 +1029,8 @@ static void test_no_nvidia_runtime(void **state)
 static void test_cdi_stale(void **state)
 {
 	struct snapshot *s = base();
-	struct snap_node *sp = snap_append_object(snap_array(snap_object(node(s, "container"), "host"),
-							     "cdi_specs"));
+	struct snap_node *sp = snap_append_object(
+		snap_array(snap_object(node(s, "container"), "host"), "cdi_specs"));
 
 	driver_loaded(s, "550.54.15");
 	snap_set_str(sp, "path", "/etc/cdi/nvidia.yaml", "/etc/cdi/nvidia.yaml");
@@ -1028,12 +1046,13 @@ static void test_cdi_stale(void **state)
 static void test_stub_loader(void **state)
 {
 	struct snapshot *s = base();
-	struct snap_node *l = userspace(s, "libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
-					"550.54.15");
+	struct snap_node *l =
+		userspace(s, "libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "550.54.15");
 
 	NO(s, "runtime.stub-libcuda");
 	/* ld.so.cache names a stubs directory: flagged without any LD_LIBRARY_PATH. */
-	snap_set_str(l, "path", "/usr/local/cuda-12.4/lib64/stubs/libcuda.so.1", "/etc/ld.so.cache");
+	snap_set_str(l, "path", "/usr/local/cuda-12.4/lib64/stubs/libcuda.so.1",
+		     "/etc/ld.so.cache");
 	snap_set_bool(l, "is_stub", true, "x");
 	YES(s, "runtime.stub-libcuda", GPUENV_SEVERITY_ERROR, "ld.so loads libcuda.so.1");
 	snapshot_unref(s);

@@ -27,9 +27,21 @@
 
 static char root[64];
 
-static void w16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void w32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static void w64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void w16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+static void w32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+static void w64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
 
 /* One container: sm_<sass> ELF (no payload check: too big for the kernel check? no: empty
  * payload is "cannot tell") and compute_<ptx> with ISA maj.min. Returns its size. */
@@ -107,10 +119,14 @@ static void make_wheel(void)
 	z = zip_open(p, ZIP_CREATE | ZIP_TRUNCATE, &err);
 	assert_non_null(z);
 	assert_true(zip_file_add(z, "pkg/lib/libk.so", zip_source_buffer(z, fb, n, 0), 0) >= 0);
-	assert_true(zip_file_add(z, "pkg/__init__.py", zip_source_buffer(z, "x = 1\n", 6, 0), 0) >= 0);
-	assert_true(zip_file_add(z, "pkg/lib/libbig.so", zip_source_buffer(z, bigbuf, big, 0), 0) >= 0);
-	assert_true(zip_file_add(z, "pkg/lib/bomb.so", zip_source_buffer(z, bomb, 32u << 20, 0), 0) >= 0);
-	assert_true(zip_file_add(z, "pkg/lib/notelf.so", zip_source_buffer(z, "#!/bin/sh\n", 10, 0), 0) >= 0);
+	assert_true(zip_file_add(z, "pkg/__init__.py", zip_source_buffer(z, "x = 1\n", 6, 0), 0) >=
+		    0);
+	assert_true(zip_file_add(z, "pkg/lib/libbig.so", zip_source_buffer(z, bigbuf, big, 0), 0) >=
+		    0);
+	assert_true(zip_file_add(z, "pkg/lib/bomb.so", zip_source_buffer(z, bomb, 32u << 20, 0),
+				 0) >= 0);
+	assert_true(zip_file_add(z, "pkg/lib/notelf.so", zip_source_buffer(z, "#!/bin/sh\n", 10, 0),
+				 0) >= 0);
 	assert_int_equal(zip_close(z), 0);
 	free(bigbuf);
 	free(bomb);
@@ -150,8 +166,10 @@ static int teardown(void **state)
 
 static struct gpuenv_ctx *ctx_new(const char *inject)
 {
-	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = root,
-				     .flags = GPUENV_CTX_NO_VENDOR, .inject_errors = inject };
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o),
+				     .sysroot = root,
+				     .flags = GPUENV_CTX_NO_VENDOR,
+				     .inject_errors = inject };
 	struct gpuenv_ctx *ctx;
 
 	assert_int_equal(gpuenv_ctx_new(&o, &ctx), 0);
@@ -175,7 +193,8 @@ static json_t *file_by_suffix(json_t *j, const char *suffix)
 	json_t *files = json_object_get(j, "files"), *f;
 	size_t i;
 
-	json_array_foreach(files, i, f) {
+	json_array_foreach(files, i, f)
+	{
 		const char *p = json_string_value(json_object_get(f, "path"));
 		size_t l = strlen(p), sl = strlen(suffix);
 
@@ -188,8 +207,8 @@ static json_t *file_by_suffix(json_t *j, const char *suffix)
 
 static const char *verdict_of(json_t *f, size_t dev)
 {
-	return json_string_value(json_object_get(json_array_get(json_object_get(f, "verdicts"), dev),
-						 "verdict"));
+	return json_string_value(
+		json_object_get(json_array_get(json_object_get(f, "verdicts"), dev), "verdict"));
 }
 
 static void test_directory(void **state)
@@ -216,9 +235,11 @@ static void test_directory(void **state)
 	assert_string_equal(json_string_value(json_object_get(j, "schema")), "gpuenv-scan/1");
 	/* libgood.so.1 under its real name; the alias is a duplicate */
 	f = file_by_suffix(j, "/libgood.so.1");
-	assert_string_equal(json_string_value(json_array_get(json_object_get(f, "sass"), 0)), "sm_86");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(f, "sass"), 0)),
+			    "sm_86");
 	assert_string_equal(json_string_value(json_object_get(
-		json_array_get(json_object_get(f, "ptx"), 0), "ptx_isa")), "8.4");
+				    json_array_get(json_object_get(f, "ptx"), 0), "ptx_isa")),
+			    "8.4");
 	assert_string_equal(verdict_of(f, 0), "native");
 	assert_string_equal(verdict_of(f, 1), "ptx-jit"); /* compute_90 ISA 8.4 on R550 */
 	assert_string_equal(verdict_of(f, 2), "native");  /* sm_86 on 8.9 */
@@ -238,19 +259,21 @@ static void test_directory(void **state)
 		json_t *files = json_object_get(j, "files"), *x;
 		size_t i;
 
-		json_array_foreach(files, i, x)
-			assert_null(strstr(json_string_value(json_object_get(x, "path")), "libdeep"));
+		json_array_foreach(files, i, x) assert_null(
+			strstr(json_string_value(json_object_get(x, "path")), "libdeep"));
 	}
 	/* the wheel members */
 	f = file_by_suffix(j, "!/pkg/lib/libk.so");
-	assert_string_equal(json_string_value(json_array_get(json_object_get(f, "sass"), 0)), "sm_80");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(f, "sass"), 0)),
+			    "sm_80");
 	f = file_by_suffix(j, "!/pkg/lib/bomb.so");
 	assert_string_equal(json_string_value(json_object_get(f, "state")), "skipped");
 	assert_non_null(strstr(json_string_value(json_object_get(f, "error")), "zip bomb"));
 	f = file_by_suffix(j, "!/pkg/lib/notelf.so");
 	assert_string_equal(json_string_value(json_object_get(f, "state")), "malformed");
 	assert_true(json_object_get(json_object_get(j, "summary"), "duplicates") != NULL);
-	assert_true(json_integer_value(json_object_get(json_object_get(j, "summary"), "duplicates")) >= 1);
+	assert_true(json_integer_value(
+			    json_object_get(json_object_get(j, "summary"), "duplicates")) >= 1);
 	assert_true(sum.failing >= 2);
 	json_decref(j);
 	gpuenv_scan_free(s);
@@ -270,7 +293,8 @@ static void test_wheel_stream(void **state)
 	j = scan_json(s);
 	f = file_by_suffix(j, "!/pkg/lib/libbig.so");
 	assert_true(json_is_true(json_object_get(f, "streamed")));
-	assert_string_equal(json_string_value(json_array_get(json_object_get(f, "sass"), 0)), "sm_80");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(f, "sass"), 0)),
+			    "sm_80");
 	json_decref(j);
 	assert_int_equal(gpuenv_scan_render_text(s, 0, &text), 0);
 	assert_non_null(strstr(text, "libbig.so: elf, 1 fatbin container"));
@@ -278,7 +302,9 @@ static void test_wheel_stream(void **state)
 	gpuenv_scan_free(s);
 
 	/* a ratio cap of 2:1 and a size cap skip members instead of reading them */
-	o = (struct gpuenv_scan_opts){ .sz = sizeof(o), .max_ratio = 2, .max_member_size = 1u << 20 };
+	o = (struct gpuenv_scan_opts){ .sz = sizeof(o),
+				       .max_ratio = 2,
+				       .max_member_size = 1u << 20 };
 	assert_int_equal(gpuenv_scan_new(ctx, &o, &s), 0);
 	assert_int_equal(gpuenv_scan_path(s, "/site/pkg-1.0-cp312-linux_x86_64.whl"), 0);
 	j = scan_json(s);

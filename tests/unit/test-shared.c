@@ -121,12 +121,9 @@ static void test_kv_next(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_u64),
-		cmocka_unit_test(test_parse_hex_digit),
-		cmocka_unit_test(test_version),
-		cmocka_unit_test(test_cuda_version_format),
-		cmocka_unit_test(test_strbuf_cap),
-		cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_parse_u64),  cmocka_unit_test(test_parse_hex_digit),
+		cmocka_unit_test(test_version),	   cmocka_unit_test(test_cuda_version_format),
+		cmocka_unit_test(test_strbuf_cap), cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_kv_next),
 	};
 

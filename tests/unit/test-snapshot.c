@@ -24,12 +24,17 @@ static struct snapshot *build(void)
 	gpus = snap_array(snap_object(root, "hardware"), "gpus");
 	g = snap_append_object(gpus);
 	snap_set_str(g, "bus_id", "0000:18:00.0", "/sys/bus/pci/devices/0000:18:00.0");
-	snap_set_int(g, "current_link_width", 16, "/sys/bus/pci/devices/0000:18:00.0/current_link_width");
+	snap_set_int(g, "current_link_width", 16,
+		     "/sys/bus/pci/devices/0000:18:00.0/current_link_width");
 	snap_set_bool(g, "boot_vga", false, "x");
-	snap_set_errno(snap_object(root, "driver"), "module_version", -ENOENT, "/sys/module/nvidia/version");
-	snap_set_errno(snap_object(root, "driver"), "proc_version", -EACCES, "/proc/driver/nvidia/version");
-	snap_set_malformed(snap_object(root, "driver"), "gcc", "garbage\x01", "/proc/x", "no GCC line");
-	snap_set_str(snap_object(root, "collection"), "hostname", "box", "/proc/sys/kernel/hostname");
+	snap_set_errno(snap_object(root, "driver"), "module_version", -ENOENT,
+		       "/sys/module/nvidia/version");
+	snap_set_errno(snap_object(root, "driver"), "proc_version", -EACCES,
+		       "/proc/driver/nvidia/version");
+	snap_set_malformed(snap_object(root, "driver"), "gcc", "garbage\x01", "/proc/x",
+			   "no GCC line");
+	snap_set_str(snap_object(root, "collection"), "hostname", "box",
+		     "/proc/sys/kernel/hostname");
 	assert_int_equal(snapshot_error(s), 0);
 	return s;
 }
@@ -94,9 +99,9 @@ static void test_json_rejects(void **state)
 	static const char *const bad[] = {
 		"not json",
 		"[]",
-		"{\"hardware\":{}}",                                      /* no schema_version */
-		"{\"schema_version\":1,\"hardware\":3}",                   /* bare leaf */
-		"{\"schema_version\":1,\"a\":{\"state\":\"bogus\"}}",       /* unknown state */
+		"{\"hardware\":{}}",				      /* no schema_version */
+		"{\"schema_version\":1,\"hardware\":3}",	      /* bare leaf */
+		"{\"schema_version\":1,\"a\":{\"state\":\"bogus\"}}", /* unknown state */
 		"{\"schema_version\":1,\"a\":{\"state\":\"present\",\"x\":\"y\"}}",
 		"{\"schema_version\":1,\"a\":{\"state\":\"present\",\"value\":[1]}}",
 		"{\"schema_version\":1,\"a\":{},\"a\":{}}",
@@ -116,7 +121,8 @@ static void test_json_rejects(void **state)
 static void test_state_names(void **state)
 {
 	for (int i = 0; i < _FACT_STATE_MAX; i++)
-		assert_int_equal(fact_state_from_string(fact_state_to_string((enum fact_state)i)), i);
+		assert_int_equal(fact_state_from_string(fact_state_to_string((enum fact_state)i)),
+				 i);
 	assert_int_equal(fact_state_from_errno(-EPERM), FACT_UNREADABLE);
 	assert_int_equal(fact_state_from_errno(-EBADMSG), FACT_MALFORMED);
 	assert_int_equal(fact_state_from_errno(-EIO), FACT_ERROR);
@@ -125,10 +131,8 @@ static void test_state_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_readers),
-		cmocka_unit_test(test_str_or_absent),
-		cmocka_unit_test(test_json_round_trip),
-		cmocka_unit_test(test_json_rejects),
+		cmocka_unit_test(test_readers),		cmocka_unit_test(test_str_or_absent),
+		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_rejects),
 		cmocka_unit_test(test_state_names),
 	};
 

@@ -94,7 +94,8 @@ static void test_nvidia_config(void **state)
 	assert_int_equal(v->type, TOML_BOOL);
 	assert_true(v->b);
 	assert_null(toml_get(d, K("accept-nvidia-visible-devices-as-volume-mounts")));
-	assert_string_equal(get_str(d, K("nvidia-container-cli", "ldconfig")), "@/sbin/ldconfig.real");
+	assert_string_equal(get_str(d, K("nvidia-container-cli", "ldconfig")),
+			    "@/sbin/ldconfig.real");
 	assert_null(toml_get(d, K("nvidia-container-cli", "root")));
 	v = toml_get(d, K("nvidia-container-cli", "no-cgroups"));
 	assert_int_equal(v->type, TOML_BOOL);
@@ -106,8 +107,9 @@ static void test_nvidia_config(void **state)
 	assert_int_equal(v->type, TOML_ARRAY);
 	assert_int_equal(v->n_items, 3);
 	assert_string_equal(v->items[2].str, "crun");
-	assert_string_equal(get_str(d, K("nvidia-container-runtime", "modes", "cdi", "default-kind")),
-			    "nvidia.com/gpu");
+	assert_string_equal(
+		get_str(d, K("nvidia-container-runtime", "modes", "cdi", "default-kind")),
+		"nvidia.com/gpu");
 	v = toml_get(d, K("nvidia-container-runtime", "modes"));
 	assert_int_equal(v->type, TOML_TABLE);
 	assert_int_equal(toml_children(d, K("nvidia-container-runtime"), &kids), 0);
@@ -184,30 +186,29 @@ static void test_containerd(void **state)
 
 static void test_values(void **state)
 {
-	struct toml_doc *d = parse_ok(
-		"a = \"tab\\there \\u00e9 \\U0001F600 \\\"q\\\" \\\\\"\n"
-		"b = 'C:\\Users\\nobody'\n"
-		"c = \"\"\"\nline1\n  line2 \\\n    joined\"\"\"\n"
-		"d = '''\nraw \\n\n'''\n"
-		"e = 0xDEAD_beef\n"
-		"f = -9_223_372_036_854_775_808\n"
-		"g = 0o755\n"
-		"h = 0b1010\n"
-		"i = +1e-3\n"
-		"j = -inf\n"
-		"k = 1979-05-27T07:32:00Z\n"
-		"l = 1979-05-27 07:32:00.5-07:00\n"
-		"m = 07:32:00\n"
-		"n = [ 1, [2, 3], \"x\", { p = 1 }, ] # trailing comma\n"
-		"o = { x = 1, y.z = \"w\", q = { r = true } }\n"
-		"site.\"google.com\" = true\n"
-		"s = \"\"\"two quotes at the end\"\"\"\"\"\n"
-		"[[arr]]\n"
-		"[arr.sub]\n"
-		"k = 1\n"
-		"[[arr]]\n"
-		"[arr.sub]\n"
-		"k = 2\n");
+	struct toml_doc *d = parse_ok("a = \"tab\\there \\u00e9 \\U0001F600 \\\"q\\\" \\\\\"\n"
+				      "b = 'C:\\Users\\nobody'\n"
+				      "c = \"\"\"\nline1\n  line2 \\\n    joined\"\"\"\n"
+				      "d = '''\nraw \\n\n'''\n"
+				      "e = 0xDEAD_beef\n"
+				      "f = -9_223_372_036_854_775_808\n"
+				      "g = 0o755\n"
+				      "h = 0b1010\n"
+				      "i = +1e-3\n"
+				      "j = -inf\n"
+				      "k = 1979-05-27T07:32:00Z\n"
+				      "l = 1979-05-27 07:32:00.5-07:00\n"
+				      "m = 07:32:00\n"
+				      "n = [ 1, [2, 3], \"x\", { p = 1 }, ] # trailing comma\n"
+				      "o = { x = 1, y.z = \"w\", q = { r = true } }\n"
+				      "site.\"google.com\" = true\n"
+				      "s = \"\"\"two quotes at the end\"\"\"\"\"\n"
+				      "[[arr]]\n"
+				      "[arr.sub]\n"
+				      "k = 1\n"
+				      "[[arr]]\n"
+				      "[arr.sub]\n"
+				      "k = 2\n");
 	const struct toml_value *v;
 
 	assert_string_equal(get_str(d, K("a")), "tab\there \xc3\xa9 \xf0\x9f\x98\x80 \"q\" \\");
@@ -312,10 +313,8 @@ static void test_caps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nvidia_config),
-		cmocka_unit_test(test_containerd),
-		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_nvidia_config), cmocka_unit_test(test_containerd),
+		cmocka_unit_test(test_values),	      cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_caps),
 	};
 

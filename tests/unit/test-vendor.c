@@ -49,7 +49,8 @@ static json_t *jget(json_t *j, const char *path)
 
 	snprintf(copy, sizeof(copy), "%s", path);
 	for (char *p = strtok_r(copy, ".", &save); p && j; p = strtok_r(NULL, ".", &save))
-		j = json_is_array(j) ? json_array_get(j, strtoul(p, NULL, 10)) : json_object_get(j, p);
+		j = json_is_array(j) ? json_array_get(j, strtoul(p, NULL, 10))
+				     : json_object_get(j, p);
 	return j;
 }
 
@@ -97,21 +98,26 @@ static void assert_error_contains(json_t *t, const char *path, const char *state
 static void test_fold(void **state)
 {
 	static const char text[] =
-		"{\"k\":\"library\",\"c\":\"dlopen\",\"s\":\"present\",\"v\":\"/x/libnvidia-ml.so.1\"}\n"
+		"{\"k\":\"library\",\"c\":\"dlopen\",\"s\":\"present\",\"v\":\"/x/"
+		"libnvidia-ml.so.1\"}\n"
 		"not json\n"
 		"{\"k\":\"devices\",\"c\":\"-\",\"s\":\"present\",\"a\":true}\n"
-		"{\"k\":\"devices.0.index\",\"c\":\"nvmlDeviceGetHandleByIndex_v2\",\"s\":\"present\",\"v\":0}\n"
-		"{\"k\":\"devices.2.index\",\"c\":\"f\",\"s\":\"present\",\"v\":2}\n"       /* gap */
-		"{\"k\":\"devices.0\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n"             /* fact in array */
-		"{\"k\":\"devices\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n"               /* fact over subtree */
-		"{\"k\":\"x\",\"c\":\"f\",\"s\":\"bogus\"}\n"                                /* bad state */
-		"{\"k\":\"y\",\"c\":\"f\",\"s\":\"error\",\"v\":1}\n"                        /* value on error */
-		"{\"k\":\"z\",\"c\":\"f\",\"s\":\"present\",\"v\":[1]}\n"                    /* array value */
-		"{\"k\":\"0\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n"                      /* index at top */
-		"{\"k\":\"a.b.c.d.e.f.g.h.i\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n"      /* too deep */
-		"{\"k\":\"devices.0.name\",\"c\":\"nvmlDeviceGetName\",\"s\":\"unsupported\",\"e\":\"no\"}\n"
+		"{\"k\":\"devices.0.index\",\"c\":\"nvmlDeviceGetHandleByIndex_v2\",\"s\":"
+		"\"present\",\"v\":0}\n"
+		"{\"k\":\"devices.2.index\",\"c\":\"f\",\"s\":\"present\",\"v\":2}\n" /* gap */
+		"{\"k\":\"devices.0\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n" /* fact in array */
+		"{\"k\":\"devices\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n"	/* fact over subtree
+										 */
+		"{\"k\":\"x\",\"c\":\"f\",\"s\":\"bogus\"}\n"			/* bad state */
+		"{\"k\":\"y\",\"c\":\"f\",\"s\":\"error\",\"v\":1}\n"		/* value on error */
+		"{\"k\":\"z\",\"c\":\"f\",\"s\":\"present\",\"v\":[1]}\n"	/* array value */
+		"{\"k\":\"0\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n"		/* index at top */
+		"{\"k\":\"a.b.c.d.e.f.g.h.i\",\"c\":\"f\",\"s\":\"present\",\"v\":1}\n" /* too deep
+											 */
+		"{\"k\":\"devices.0.name\",\"c\":\"nvmlDeviceGetName\",\"s\":\"unsupported\",\"e\":"
+		"\"no\"}\n"
 		"{\"b\":\"nvmlDeviceGetUUID\",\"k\":\"devices.0.uuid\"}\n"
-		"{\"k\":\"cut\",\"c\":\"f\",\"s\":\"pres";                                   /* no newline */
+		"{\"k\":\"cut\",\"c\":\"f\",\"s\":\"pres"; /* no newline */
 	json_t *tree = json_object();
 	char *pkey = NULL, *pcall = NULL;
 	int bad = vendor_fold(text, strlen(text), "nvml:", tree, &pkey, &pcall);
@@ -133,30 +139,29 @@ static void test_fold(void **state)
 
 /* ---- NVML -------------------------------------------------------------------------- */
 
-static const char healthy[] =
-	"[nvml]\n"
-	"driver_version = 550.54.15\n"
-	"nvml_version = 12.550.54.15\n"
-	"cuda_driver_version = 12040\n"
-	"[nvml.device.0]\n"
-	"name = NVIDIA H100 80GB HBM3\n"
-	"uuid = GPU-4c2f8a31-9d6e-4b57-a1c0-2e8f6d3b9a10\n"
-	"pci_bus_id = 00000000:18:00.0\n"
-	"pci_device_id = 0x233010DE\n"
-	"memory_total = 85520809984\n"
-	"memory_reserved = 577765376\n"
-	"memory_used = 1048576\n"
-	"compute_capability = 9.0\n"
-	"architecture = 9\n"
-	"persistence_mode = 1\n"
-	"mig_mode = 0\n"
-	"ecc_mode = 1\n"
-	"nvlink_links = 18\n"
-	"nvlink_inactive = 5,17\n"
-	"[nvml.device.1]\n"
-	"name = NVIDIA H100 80GB HBM3\n"
-	"pci_bus_id = 00000000:2A:00.0\n"
-	"architecture = 42\n";
+static const char healthy[] = "[nvml]\n"
+			      "driver_version = 550.54.15\n"
+			      "nvml_version = 12.550.54.15\n"
+			      "cuda_driver_version = 12040\n"
+			      "[nvml.device.0]\n"
+			      "name = NVIDIA H100 80GB HBM3\n"
+			      "uuid = GPU-4c2f8a31-9d6e-4b57-a1c0-2e8f6d3b9a10\n"
+			      "pci_bus_id = 00000000:18:00.0\n"
+			      "pci_device_id = 0x233010DE\n"
+			      "memory_total = 85520809984\n"
+			      "memory_reserved = 577765376\n"
+			      "memory_used = 1048576\n"
+			      "compute_capability = 9.0\n"
+			      "architecture = 9\n"
+			      "persistence_mode = 1\n"
+			      "mig_mode = 0\n"
+			      "ecc_mode = 1\n"
+			      "nvlink_links = 18\n"
+			      "nvlink_inactive = 5,17\n"
+			      "[nvml.device.1]\n"
+			      "name = NVIDIA H100 80GB HBM3\n"
+			      "pci_bus_id = 00000000:2A:00.0\n"
+			      "architecture = 42\n";
 
 static json_t *nvml(const char *lib, unsigned timeout_ms, char **ret_failure)
 {
@@ -240,7 +245,8 @@ static void test_nvml_errors(void **state)
 	/* No [nvml] driver: the real 535 library's answer without a kernel module. */
 	set_scenario("[other]\n");
 	t = nvml(fake("libnvidia-ml.so.1"), 10000, NULL);
-	assert_error_contains(t, "init", "error", "NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded");
+	assert_error_contains(t, "init", "error",
+			      "NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded");
 	assert_str(t, "nvml_version", "12.535.261.03");
 	assert_error_contains(t, "driver_version", "unprobed", "not called: nvmlInit_v2 failed");
 	assert_fact(t, "devices", "unprobed", "nvml:nvmlInit_v2");
@@ -267,7 +273,8 @@ static void test_nvml_errors(void **state)
 	assert_error_contains(t, "devices.0.uuid", "error", "NVML_ERROR_CORRUPTED_INFOROM (14)");
 	assert_true(json_is_true(jget(t, "devices.0.nvlink.2.active.value")));
 	assert_error_contains(t, "devices.0.nvlink.3.active", "error", "NVML_ERROR_UNKNOWN (999)");
-	assert_error_contains(t, "devices.1.index", "error", "NVML_ERROR_GPU_IS_LOST (15): GPU is lost");
+	assert_error_contains(t, "devices.1.index", "error",
+			      "NVML_ERROR_GPU_IS_LOST (15): GPU is lost");
 	assert_fact(t, "devices.1.index", "error", "nvml:nvmlDeviceGetHandleByIndex_v2");
 	assert_null(jget(t, "devices.1.name"));
 	/* A lost GPU does not stop the others. */
@@ -288,7 +295,8 @@ static void test_nvml_bad_libraries(void **state)
 	/* A real shared library that is not NVML (the fake libcuda). */
 	t = nvml(fake("libcuda.so.1"), 10000, NULL);
 	assert_str(t, "library", fake("libcuda.so.1"));
-	assert_error_contains(t, "init", "error", "not an NVML library: nvmlInit_v2 is not exported");
+	assert_error_contains(t, "init", "error",
+			      "not an NVML library: nvmlInit_v2 is not exported");
 	assert_fact(t, "device_count", "unprobed", "nvml:dlsym");
 	json_decref(t);
 
@@ -355,10 +363,12 @@ static void test_sandbox_blocks_mknod(void **state)
 		skip();
 	}
 	assert_non_null(mkdtemp(dir));
-	/* Control: without the sandbox, root can create the node here (or the test proves nothing). */
+	/* Control: without the sandbox, root can create the node here (or the test proves nothing).
+	 */
 	snprintf(node, sizeof(node), "%s/control", dir);
 	if (mknod(node, S_IFCHR | 0666, makedev(195, 255)) < 0) {
-		print_message("SKIP: mknod refused even outside the sandbox: %s\n", strerror(errno));
+		print_message("SKIP: mknod refused even outside the sandbox: %s\n",
+			      strerror(errno));
 		rmdir(dir);
 		skip();
 	}
@@ -410,16 +420,19 @@ static void test_cuda(void **state)
 	/* The gate's partial mode: version only, cuInit left alone. */
 	t = cuda(fake("libcuda.so.1"), "nvidia_uvm kernel module not loaded");
 	assert_str(t, "driver_version", "12.4");
-	assert_error_contains(t, "init", "unprobed", "not called: nvidia_uvm kernel module not loaded");
+	assert_error_contains(t, "init", "unprobed",
+			      "not called: nvidia_uvm kernel module not loaded");
 	assert_fact(t, "devices", "unprobed", "cuda:cuInit");
 	json_decref(t);
 
 	/* What a stub answers, through the fake (the real stub: fixture cuda-stub). */
 	set_scenario("[cuda]\nerror.cuInit = 34\nerror.cuDriverGetVersion = 34\n"
-		     "error.cuGetErrorName = 34\nerror.cuGetErrorString = 34\n[cuda.device.0]\nname = A\n");
+		     "error.cuGetErrorName = 34\nerror.cuGetErrorString = "
+		     "34\n[cuda.device.0]\nname = A\n");
 	t = cuda(fake("libcuda.so.1"), NULL);
-	assert_error_contains(t, "init", "error", "CUDA_ERROR_STUB_LIBRARY (34): the CUDA driver that "
-						  "the application has loaded is a stub library");
+	assert_error_contains(t, "init", "error",
+			      "CUDA_ERROR_STUB_LIBRARY (34): the CUDA driver that "
+			      "the application has loaded is a stub library");
 	assert_error_contains(t, "driver_version", "error", "CUDA_ERROR_STUB_LIBRARY (34)");
 	json_decref(t);
 
@@ -467,7 +480,8 @@ static void test_default_sonames(void **state)
 	while (fgets(line, sizeof(line), p)) {
 		line[strcspn(line, "\n")] = '\0';
 		print_message("%s\n", line);
-		if (strcmp(line, "nvml NVML_SUCCESS") == 0 || strcmp(line, "cuda CUDA_SUCCESS") == 0)
+		if (strcmp(line, "nvml NVML_SUCCESS") == 0 ||
+		    strcmp(line, "cuda CUDA_SUCCESS") == 0)
 			found++;
 	}
 	assert_int_equal(pclose(p), 0);
