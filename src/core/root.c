@@ -600,7 +600,11 @@ int root_list_dir(struct root *r, const char *path, size_t max, char ***ret)
 
 	if (err < 0)
 		return err;
-	names = calloc(1, sizeof(char *));
+	/* Grown by doubling: strv_push() would walk the vector on every append, and
+	 * /usr/lib/x86_64-linux-gnu holds thousands of names. */
+	size_t cap = 16;
+
+	names = calloc(cap + 1, sizeof(char *));
 	if (!names) {
 		closedir(d);
 		return -ENOMEM;
@@ -608,15 +612,27 @@ int root_list_dir(struct root *r, const char *path, size_t max, char ***ret)
 	while ((de = readdir(d))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (++n > max) {
+		if (n + 1 > max) {
 			closedir(d);
 			return -E2BIG;
 		}
-		err = strv_push(&names, de->d_name);
-		if (err < 0) {
-			closedir(d);
-			return err;
+		if (n == cap) {
+			char **p = reallocarray(names, cap * 2 + 1, sizeof(char *));
+
+			if (!p) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			names = p;
+			memset(names + cap, 0, (cap + 1) * sizeof(char *));
+			cap *= 2;
 		}
+		names[n] = strdup(de->d_name);
+		if (!names[n]) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		n++;
 	}
 	closedir(d);
 	strv_sort(names);
