@@ -82,42 +82,18 @@ static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj
 static void probe_packages(struct probe_env *pe, struct snap_node *obj, const char *const *names,
 			   size_t n)
 {
-	static const char path[] = "/var/lib/dpkg/status";
-	_cleanup_free_ char *text = NULL;
-	char *state, *line, *pkg = NULL, *ver = NULL;
-	bool installed = false;
-	int err = root_read_text(pe->root, path, ROOT_CAP_BIG, &text);
+	for (size_t i = 0; i < n; i++) {
+		char ver[128];
+		int err = probe_dpkg_version(pe, names[i], ver, sizeof(ver));
 
-	if (err < 0) {
-		for (size_t i = 0; i < n; i++)
-			snap_set_errno(obj, names[i], err, path);
-		return;
+		if (err == 0)
+			snap_set_str(obj, names[i], ver, PROBE_DPKG_STATUS);
+		else if (err == 1)
+			snap_set_state(obj, names[i], FACT_ABSENT, PROBE_DPKG_STATUS,
+				       "not installed");
+		else
+			snap_set_errno(obj, names[i], err, PROBE_DPKG_STATUS);
 	}
-	state = text;
-	for (;;) {
-		line = line_next(&state);
-		/* A blank line (or the end) closes a stanza. */
-		if (!line || !*line) {
-			for (size_t i = 0; pkg && ver && installed && i < n; i++)
-				if (streq(pkg, names[i]))
-					snap_set_str(obj, names[i], ver, path);
-			pkg = ver = NULL;
-			installed = false;
-			if (!line)
-				break;
-			continue;
-		}
-		if (startswith(line, "Package: "))
-			pkg = strstrip(line + 9);
-		else if (startswith(line, "Version: "))
-			ver = strstrip(line + 9);
-		else if (startswith(line, "Status: "))
-			installed = strstr(line, " installed") != NULL &&
-				    strstr(line, "not-installed") == NULL;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!snap_child(obj, names[i]))
-			snap_set_state(obj, names[i], FACT_ABSENT, path, "not installed");
 }
 
 /* "libnvidia-container.so.1" → its link target's version ("1.16.2"). */

@@ -66,9 +66,6 @@ struct site {
 
 struct ctx {
 	struct probe_env *pe;
-	char *dpkg_status; /* read once, on first need */
-	int dpkg_err;
-	bool dpkg_read;
 	struct loader *loader; /* the ld.so emulation, made on first need, shared by every env */
 	char **sites;	       /* the site-packages directories of the env being probed */
 };
@@ -815,38 +812,25 @@ static void record_requires_nvidia(struct snap_node *obj, const struct dist_meta
 static void record_distro_package(struct ctx *c, struct snap_node *obj, const char *site,
 				  const char *module)
 {
-	static const char status[] = "/var/lib/dpkg/status";
-	char want[160];
-	const char *p, *end, *v;
+	char pkg[160], ver[128];
+	int err;
 
 	if (!startswith(site, "/usr/lib/python3"))
 		return;
-	if (!c->dpkg_read) {
-		c->dpkg_read = true;
-		c->dpkg_err = root_read_text(c->pe->root, status, ROOT_CAP_BIG, &c->dpkg_status);
-	}
-	if (c->dpkg_err < 0) {
-		snap_set_errno(obj, "distro_package", c->dpkg_err, status);
+	snprintf(pkg, sizeof(pkg), "python3-%s", module);
+	err = probe_dpkg_version(c->pe, pkg, ver, sizeof(ver));
+	if (err == 1) {
+		snap_set_state(obj, "distro_package", FACT_ABSENT, PROBE_DPKG_STATUS,
+			       "not installed");
 		return;
 	}
-	snprintf(want, sizeof(want), "Package: python3-%s\n", module);
-	for (p = c->dpkg_status; (p = strstr(p, want)); p++)
-		if (p == c->dpkg_status || p[-1] == '\n')
-			break;
-	if (!p) {
-		snap_set_state(obj, "distro_package", FACT_ABSENT, status, want);
+	if (err < 0) {
+		snap_set_errno(obj, "distro_package", err, PROBE_DPKG_STATUS);
 		return;
 	}
-	end = strstr(p, "\n\n");
-	v = strstr(p, "\nVersion: ");
-	if (!v || (end && v > end)) {
-		snap_set_malformed(obj, "distro_package", NULL, status, "stanza without Version");
-		return;
-	}
-	v += 10;
 	obj = snap_object(obj, "distro_package");
-	snap_set_strf(obj, "name", status, "python3-%s", module);
-	snap_set_strf(obj, "version", status, "%.*s", (int)strcspn(v, "\n"), v);
+	snap_set_str(obj, "name", pkg, PROBE_DPKG_STATUS);
+	snap_set_str(obj, "version", ver, PROBE_DPKG_STATUS);
 }
 
 /* Reads a generated module once; on failure records the errno under every key given. */
@@ -1695,7 +1679,6 @@ int probe_python(struct probe_env *pe, struct snapshot *s)
 	if (es->truncated)
 		snap_set_bool(fw, "python_envs_truncated", true, "more than 64 environments");
 	free(es);
-	free(c.dpkg_status);
 	loader_free(c.loader);
 	return r < 0 ? r : snapshot_error(s);
 }

@@ -27,7 +27,6 @@
 #define MAX_DIR_ENTRIES 65536u
 #define DEFAULT_LINK	"/opt/rocm"
 #define MULTIARCH_LIB	"/usr/lib/x86_64-linux-gnu"
-#define DPKG_STATUS	"/var/lib/dpkg/status"
 
 /* clang-format off */
 /* The ROCm user-space libraries reported, by file name base. */
@@ -300,7 +299,7 @@ static bool version_from_rocm_h(struct probe_env *pe, struct snap_node *o, const
 /* Debian's package of the HIP runtime named by its SONAME: libamdhip64.so.5 → libamdhip64-5. */
 static bool version_from_dpkg(struct probe_env *pe, struct snap_node *o, struct snap_node *libs)
 {
-	_cleanup_free_ char *text = NULL, *pkg = NULL;
+	_cleanup_free_ char *pkg = NULL;
 	char ver[PROBE_VERSION_MAX];
 	const char *major = NULL;
 
@@ -313,11 +312,10 @@ static bool version_from_dpkg(struct probe_env *pe, struct snap_node *o, struct 
 	}
 	if (!major || asprintf(&pkg, "libamdhip64-%.*s", (int)strcspn(major, "."), major) < 0)
 		return false;
-	if (root_read_text(pe->root, DPKG_STATUS, ROOT_CAP_BIG, &text) < 0 ||
-	    probe_dpkg_status_version(text, strlen(text), pkg, ver, sizeof(ver)) < 0)
+	if (probe_dpkg_version(pe, pkg, ver, sizeof(ver)) != 0)
 		return false;
-	snap_set_str(o, "version", ver, DPKG_STATUS);
-	snap_set_str(o, "package", pkg, DPKG_STATUS);
+	snap_set_str(o, "version", ver, PROBE_DPKG_STATUS);
+	snap_set_str(o, "package", pkg, PROBE_DPKG_STATUS);
 	return true;
 }
 

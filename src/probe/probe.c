@@ -4,9 +4,12 @@
  * another wrote (never its internals) comes after it.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "probe.h"
+#include "toolkit.h"
 
 static const struct probe probe_table[] = {
 	{ .name = "host", .layer = GPUENV_LAYER_HARDWARE, .run = probe_host },
@@ -72,11 +75,37 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct snapshot *s)
 
 		log_debug(pe.log, "probe %s", p->name);
 		r = p->run(&pe, s);
-		if (r == -ENOMEM)
+		if (r == -ENOMEM) {
+			probe_env_done(&pe);
 			return r;
+		}
 		if (r < 0)
 			log_warn(pe.log, "probe %s failed: %s", p->name, errno_name(r));
 		snap_set_int(timings, p->name, (int64_t)((now_ms() - t0) * 1000.0), "microseconds");
 	}
+	probe_env_done(&pe);
 	return snapshot_error(s);
+}
+
+int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, size_t len)
+{
+	int r;
+
+	if (!pe->dpkg_status.read) {
+		pe->dpkg_status.read = true;
+		pe->dpkg_status.err = root_read_text(pe->root, PROBE_DPKG_STATUS, ROOT_CAP_BIG,
+						     &pe->dpkg_status.text);
+	}
+	if (pe->dpkg_status.err < 0)
+		return pe->dpkg_status.err;
+	r = probe_dpkg_status_version(pe->dpkg_status.text, strlen(pe->dpkg_status.text), package,
+				      buf, len);
+	return r == -ENOENT ? 1 : r;
+}
+
+void probe_env_done(struct probe_env *pe)
+{
+	free(pe->dpkg_status.text);
+	pe->dpkg_status.text = NULL;
+	pe->dpkg_status.read = false;
 }

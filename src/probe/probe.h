@@ -22,7 +22,22 @@ struct probe_env {
 	struct root *root;
 	const struct env *env;
 	const struct log_sink *log;
+	/* /var/lib/dpkg/status, read once for every probe that asks (probe_dpkg_version()). */
+	struct {
+		bool read;
+		int err;
+		char *text;
+	} dpkg_status;
 };
+
+#define PROBE_DPKG_STATUS "/var/lib/dpkg/status"
+
+/* The version of an installed Debian package (deb-control(5) stanzas of dpkg's status file,
+ * read once per run): 0 installed (version in buf), 1 not installed, or the negative errno of
+ * reading the file (-ENOENT: no dpkg database at all). */
+int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, size_t len);
+/* Frees what the probes cached in pe (the dpkg status text). */
+void probe_env_done(struct probe_env *pe);
 
 struct probe {
 	const char *name; /* stable: appears in the snapshot's "probes" record */

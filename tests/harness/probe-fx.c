@@ -56,5 +56,6 @@ const struct snap_node *probe_fx_run(struct probe_fx *f,
 	struct probe_env pe = probe_fx_env(f);
 
 	assert_int_equal(probe(&pe, f->s), 0);
+	probe_env_done(&pe);
 	return snapshot_root_const(f->s);
 }
