@@ -388,41 +388,48 @@ int probe_version_line(const char *text, size_t len, char *buf, size_t buflen)
 int probe_dpkg_status_version(const char *text, size_t len, const char *package, char *buf,
 			      size_t buflen)
 {
-	size_t pl = strlen(package), i = 0;
-	bool in_pkg = false, installed = false;
-	char ver[PROBE_VERSION_MAX] = "";
+	char key[256];
+	size_t kl;
+	const char *p;
 
 	if (!text || !package || !buf || buflen == 0)
 		return -EINVAL;
 	len = bounded_len(text, len);
-	/* deb-control(5) stanzas separated by blank lines; fields "Name: value". */
-	while (i <= len) {
-		size_t e = i;
+	kl = (size_t)snprintf(key, sizeof(key), "Package: %s\n", package);
+	if (kl >= sizeof(key))
+		return -EINVAL;
+	/* deb-control(5) stanzas separated by blank lines; fields "Name: value". The status file
+	 * is megabytes: find the stanza with memmem(3) (a package may have one per architecture),
+	 * then read only its fields. */
+	for (p = text; (p = memmem(p, len - (size_t)(p - text), key, kl)); p += kl) {
+		bool installed = false;
+		const char *ver = NULL, *line = p + kl;
+		size_t ver_len = 0;
 
-		while (e < len && text[e] != '\n')
-			e++;
-		if (e == i || i == len) {
-			if (in_pkg && installed && ver[0]) {
-				if (strlen(ver) >= buflen)
-					return -EBADMSG;
-				strcpy(buf, ver);
-				return 0;
-			}
-			in_pkg = installed = false;
-			ver[0] = '\0';
-		} else if (e - i == 9 + pl && memcmp(text + i, "Package: ", 9) == 0 &&
-			   memcmp(text + i + 9, package, pl) == 0) {
-			in_pkg = true;
-		} else if (e - i > 8 && memcmp(text + i, "Status: ", 8) == 0) {
+		if (p != text && p[-1] != '\n')
+			continue;
+		while (line < text + len && *line != '\n') {
+			const char *e = memchr(line, '\n', len - (size_t)(line - text));
+			size_t n = e ? (size_t)(e - line) : len - (size_t)(line - text);
+
 			/* "install ok installed": the want, error and status words (dpkg-query(1)).
 			 */
-			installed = e - i >= 8 + 10 && memcmp(text + e - 10, " installed", 10) == 0;
-		} else if (e - i > 9 && memcmp(text + i, "Version: ", 9) == 0 &&
-			   e - i - 9 < sizeof(ver)) {
-			memcpy(ver, text + i + 9, e - i - 9);
-			ver[e - i - 9] = '\0';
+			if (n > 8 && memcmp(line, "Status: ", 8) == 0)
+				installed =
+					n >= 8 + 10 && memcmp(line + n - 10, " installed", 10) == 0;
+			else if (n > 9 && memcmp(line, "Version: ", 9) == 0) {
+				ver = line + 9;
+				ver_len = n - 9;
+			}
+			line += n + (e ? 1 : 0);
 		}
-		i = e + 1;
+		if (installed && ver) {
+			if (ver_len >= buflen || ver_len >= PROBE_VERSION_MAX)
+				return -EBADMSG;
+			memcpy(buf, ver, ver_len);
+			buf[ver_len] = '\0';
+			return 0;
+		}
 	}
 	return -ENOENT;
 }
