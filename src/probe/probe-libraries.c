@@ -251,14 +251,14 @@ static int resolve_into(struct loader *l, struct snap_node *o, const char *sonam
 
 int probe_libraries(struct probe_env *pe, struct snapshot *s)
 {
-	_cleanup_(loader_freep) struct loader *l = NULL;
+	struct loader *l;
 	struct snap_node *root = snapshot_root(s);
 	struct snap_node *us = snap_object(snap_object(root, "driver"), "userspace");
 	struct snap_node *rt = snap_object(root, "runtime");
 	struct snap_node *libs = snap_object(rt, "libraries");
 	int err;
 
-	err = loader_new(pe->root, pe->env, &l);
+	err = probe_loader(pe, &l);
 	if (err < 0)
 		return err;
 	write_config(rt, l);

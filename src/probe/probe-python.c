@@ -66,7 +66,7 @@ struct site {
 
 struct ctx {
 	struct probe_env *pe;
-	struct loader *loader; /* the ld.so emulation, made on first need, shared by every env */
+	struct loader *loader; /* the run's ld.so emulation (probe_loader()), borrowed */
 	char **sites;	       /* the site-packages directories of the env being probed */
 };
 
@@ -666,7 +666,7 @@ static int record_loads(struct ctx *c, struct snap_node *obj)
 			snap_set_state(obj, "loads", FACT_ABSENT, NULL, "no framework library");
 		return 0;
 	}
-	if (!c->loader && (r = loader_new(c->pe->root, c->pe->env, &c->loader)) < 0)
+	if (!c->loader && (r = probe_loader(c->pe, &c->loader)) < 0)
 		return r;
 	own = strdup(path);
 	if (!own)
@@ -1679,6 +1679,5 @@ int probe_python(struct probe_env *pe, struct snapshot *s)
 	if (es->truncated)
 		snap_set_bool(fw, "python_envs_truncated", true, "more than 64 environments");
 	free(es);
-	loader_free(c.loader);
 	return r < 0 ? r : snapshot_error(s);
 }

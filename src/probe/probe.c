@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "loader.h"
 #include "probe.h"
 #include "toolkit.h"
 
@@ -103,8 +104,21 @@ int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, siz
 	return r == -ENOENT ? 1 : r;
 }
 
+int probe_loader(struct probe_env *pe, struct loader **ret)
+{
+	if (!pe->loader) {
+		int r = loader_new(pe->root, pe->env, &pe->loader);
+
+		if (r < 0)
+			return r;
+	}
+	*ret = pe->loader;
+	return 0;
+}
+
 void probe_env_done(struct probe_env *pe)
 {
+	pe->loader = loader_free(pe->loader);
 	free(pe->dpkg_status.text);
 	pe->dpkg_status.text = NULL;
 	pe->dpkg_status.read = false;

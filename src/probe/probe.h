@@ -17,6 +17,8 @@ enum {
 	PROBE_LIVE = 1u << 0, /* calls a vendor library: only live, or with a library named */
 };
 
+struct loader;
+
 struct probe_env {
 	struct gpuenv_ctx *ctx;
 	struct root *root;
@@ -28,6 +30,9 @@ struct probe_env {
 		int err;
 		char *text;
 	} dpkg_status;
+	/* One ld.so emulation for every probe (its ld.so.cache and directory listings are read
+	 * once): probe_loader(). */
+	struct loader *loader;
 };
 
 #define PROBE_DPKG_STATUS "/var/lib/dpkg/status"
@@ -36,7 +41,9 @@ struct probe_env {
  * read once per run): 0 installed (version in buf), 1 not installed, or the negative errno of
  * reading the file (-ENOENT: no dpkg database at all). */
 int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, size_t len);
-/* Frees what the probes cached in pe (the dpkg status text). */
+/* The run's loader emulation (src/probe/loader.h), made on first use; borrowed. */
+int probe_loader(struct probe_env *pe, struct loader **ret);
+/* Frees what the probes cached in pe (the dpkg status text, the loader). */
 void probe_env_done(struct probe_env *pe);
 
 struct probe {
