@@ -19,7 +19,6 @@
  * (CUDA fat binaries; clang offload bundles, LLVM ClangOffloadBundler.rst): the binary is the
  * truth. Only fixed paths are read: no recursive walk of site-packages.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <jansson.h>
@@ -424,8 +423,6 @@ struct kernels {
 	struct target t[MAX_TARGETS];
 	size_t n;
 	bool truncated;
-	char *soname, *runpath;
-	char **needed;
 };
 
 /* Adds t unless a target of the same name and kind is there; false when k is full. */
@@ -442,21 +439,9 @@ static bool kernels_add(struct kernels *k, const struct target *t)
 	return true;
 }
 
-static void kernels_done(struct kernels *k)
-{
-	free(k->soname);
-	free(k->runpath);
-	strv_free(k->needed);
-}
-
 static int kind_rank(const char *k)
 {
 	return streq(k, "sass") ? 0 : streq(k, "ptx") ? 1 : streq(k, "amdgcn") ? 3 : 2;
-}
-
-static unsigned hex_digit(char c)
-{
-	return c <= '9' ? (unsigned)(c - '0') : (unsigned)(tolower((unsigned char)c) - 'a' + 10);
 }
 
 /* "gfx90a" → 9.0.a, "gfx1100" → 11.0.0 as one number: LLVM's AMDGPU processor names are the
@@ -465,6 +450,7 @@ static unsigned gfx_order(const char *gfx)
 {
 	size_t n = strlen(gfx);
 	unsigned major = 0;
+	int minor, step;
 
 	if (n < 6 || !startswith(gfx, "gfx"))
 		return UINT_MAX;
@@ -473,9 +459,11 @@ static unsigned gfx_order(const char *gfx)
 			return UINT_MAX;
 		major = major * 10 + (unsigned)(gfx[i] - '0');
 	}
-	if (!isxdigit((unsigned char)gfx[n - 2]) || !isxdigit((unsigned char)gfx[n - 1]))
+	minor = parse_hex_digit(gfx[n - 2]);
+	step = parse_hex_digit(gfx[n - 1]);
+	if (minor < 0 || step < 0)
 		return UINT_MAX;
-	return major << 8 | hex_digit(gfx[n - 2]) << 4 | hex_digit(gfx[n - 1]);
+	return major << 8 | (unsigned)minor << 4 | (unsigned)step;
 }
 
 /* CUDA targets by arch, variant, SASS before PTX; then AMD ones by processor and target ID. */
@@ -497,9 +485,9 @@ static int target_cmp(const void *a, const void *b)
 
 /* Maps a shared object and collects the distinct targets of its fat binaries (SASS as
  * sm_XY[a|f], PTX as compute_XY with the PTX ISA, LTO IR as lto_XY) and of its clang offload
- * bundles (.hip_fatbin, CCOB: AMDGPU code objects by target ID, gfx942:sramecc+:xnack-), its
- * SONAME, RUNPATH/RPATH and DT_NEEDED. Keep every use of src/fatbin here, so its API can
- * change in one place. */
+ * bundles (.hip_fatbin, CCOB: AMDGPU code objects by target ID, gfx942:sramecc+:xnack-).
+ * Its SONAME, RUNPATH and DT_NEEDED are the loader emulation's (record_loads()). Keep every
+ * use of src/fatbin here, so its API can change in one place. */
 static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *k)
 {
 	struct root_map m;
@@ -542,16 +530,11 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *
 			break;
 	}
 	qsort(k->t, k->n, sizeof(k->t[0]), target_cmp);
-	if ((fr->soname && !(k->soname = strdup(fr->soname))) ||
-	    (fr->runpath && !(k->runpath = strdup(fr->runpath))))
-		r = -ENOMEM;
-	for (size_t i = 0; r >= 0 && fr->needed && fr->needed[i]; i++)
-		r = strv_push(&k->needed, fr->needed[i]);
 	fatbin_result_free(fr);
-	return r < 0 ? r : 0;
+	return 0;
 }
 
-/* kernel_library {path, soname, runpath, needed[]} and arch_targets[] from the first candidate
+/* kernel_library {path} and arch_targets[] from the first candidate
  * that exists and holds CUDA or HIP kernels (or the first that exists). */
 static int record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,
 			  const char *const *cands, size_t n_cands)
@@ -581,18 +564,13 @@ static int record_kernels(struct probe_env *pe, struct snap_node *obj, const cha
 		if (!is_file(pe, p) && root_lstat(pe->root, p, &(struct stat){ 0 }) == -ENOENT)
 			continue;
 		r = scan_kernels(pe, p, &k);
-		if (r == -ENOMEM) {
-			kernels_done(&k);
+		if (r == -ENOMEM)
 			return r;
-		}
-		if (r == 0 && k.n == 0 && i + 1 < n_cands) {
-			kernels_done(&k);
+		if (r == 0 && k.n == 0 && i + 1 < n_cands)
 			continue; /* a host-only library: try the next */
-		}
 		if (r < 0 && r != -EBADMSG) {
 			snap_set_errno(obj, "kernel_library", r, p);
 			snap_set_errno(obj, "arch_targets", r, p);
-			kernels_done(&k);
 			return 0;
 		}
 		kl = snap_object(obj, "kernel_library");
@@ -600,19 +578,7 @@ static int record_kernels(struct probe_env *pe, struct snap_node *obj, const cha
 		if (r < 0) {
 			snap_set_malformed(obj, "arch_targets", NULL, p,
 					   "not an ELF shared object the fatbin parser accepts");
-			kernels_done(&k);
 			return 0;
-		}
-		if (k.soname)
-			snap_set_str(kl, "soname", k.soname, p);
-		if (k.runpath)
-			snap_set_str(kl, "runpath", k.runpath, p);
-		/* Written only when the parser reports them (the loader emulation reads them too).
-		 */
-		if (k.needed) {
-			arr = snap_array(kl, "needed");
-			STRV_FOREACH(nd, k.needed)
-			snap_append_str(arr, *nd, p);
 		}
 		if (k.n == 0)
 			snap_set_state(obj, "arch_targets", FACT_ABSENT, p,
@@ -633,7 +599,6 @@ static int record_kernels(struct probe_env *pe, struct snap_node *obj, const cha
 			if (k.truncated)
 				snap_set_bool(obj, "arch_targets_truncated", true, p);
 		}
-		kernels_done(&k);
 		return 0;
 	}
 	{

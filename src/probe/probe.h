@@ -13,10 +13,6 @@
 #include "gpuenv/gpuenv.h"
 #include "snapshot/snapshot.h"
 
-enum {
-	PROBE_LIVE = 1u << 0, /* calls a vendor library: only live, or with a library named */
-};
-
 struct loader;
 
 struct probe_env {
@@ -49,7 +45,6 @@ void probe_env_done(struct probe_env *pe);
 struct probe {
 	const char *name; /* stable: appears in the snapshot's "probes" record */
 	enum gpuenv_layer layer;
-	unsigned flags;
 	int (*run)(struct probe_env *pe, struct snapshot *s);
 };
 
