@@ -284,27 +284,30 @@ static void add_node(struct probe_env *pe, struct snap_node *arr, const char *pa
 		snap_set_state(o, "group", FACT_ABSENT, "/etc/group", "gid not in /etc/group");
 }
 
-/* Every /dev/nvidia*, /dev/nvidia-caps/nvidia-cap*, /dev/kfd, /dev/dri/{renderD,card}*: modes. */
-static void probe_node_modes(struct probe_env *pe, struct snap_node *dn)
+/* Every /dev/nvidia*, /dev/nvidia-caps/nvidia-cap*, /dev/kfd, /dev/dri/{renderD,card}*: modes.
+ * dev and dri are the caller's listings of /dev and /dev/dri (NULL: not listable). */
+static void probe_node_modes(struct probe_env *pe, struct snap_node *dn, char **dev, char **dri)
 {
+	enum { DEV, CAPS, DRI };
 	static const struct {
 		const char *dir, *prefix;
+		unsigned list;
 	} globs[] = {
-		{ "/dev", "nvidia" },	{ "/dev/nvidia-caps", "nvidia-cap" },
-		{ "/dev", "kfd" },	{ "/dev/dri", "renderD" },
-		{ "/dev/dri", "card" },
+		{ "/dev", "nvidia", DEV },   { "/dev/nvidia-caps", "nvidia-cap", CAPS },
+		{ "/dev", "kfd", DEV },	     { "/dev/dri", "renderD", DRI },
+		{ "/dev/dri", "card", DRI },
 	};
 	struct snap_node *arr = snap_array(dn, "nodes");
 	_cleanup_free_ char *groups = NULL;
+	_cleanup_strv_free_ char **caps = NULL;
+	char **lists[] = { [DEV] = dev, [CAPS] = NULL, [DRI] = dri };
 
 	if (root_read_text(pe->root, "/etc/group", ROOT_CAP_TEXT, &groups) < 0)
 		groups = NULL;
+	if (root_list_dir(pe->root, "/dev/nvidia-caps", ROOT_DIR_MAX_ENTRIES, &caps) == 0)
+		lists[CAPS] = caps;
 	for (size_t g = 0; g < ARRAY_SIZE(globs); g++) {
-		_cleanup_strv_free_ char **names = NULL;
-
-		if (root_list_dir(pe->root, globs[g].dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
-			continue;
-		STRV_FOREACH(n, names)
+		STRV_FOREACH(n, lists[globs[g].list])
 		{
 			_cleanup_free_ char *p = NULL;
 
@@ -335,14 +338,14 @@ static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
 	struct snap_node *dn = snap_object(drv, "device_nodes");
 	_cleanup_strv_free_ char **dev = NULL, **dri = NULL;
 	struct snap_node *gpus, *render;
-	int err;
 
 	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
 		set_node(pe, dn, fixed[i].key, fixed[i].path, fixed[i].dir);
 
+	/* /dev and /dev/dri are listed once, here, for probe_node_modes() too. */
 	gpus = snap_array(dn, "nvidia_gpus");
-	err = root_list_dir(pe->root, "/dev", ROOT_DIR_MAX_ENTRIES, &dev);
-	STRV_FOREACH(n, err < 0 ? NULL : dev)
+	root_list_dir(pe->root, "/dev", ROOT_DIR_MAX_ENTRIES, &dev); /* dev stays NULL on error */
+	STRV_FOREACH(n, dev)
 	{
 		unsigned idx;
 		struct stat st;
@@ -358,8 +361,8 @@ static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
 			snap_append_str(gpus, *n, p);
 	}
 	render = snap_array(dn, "dri_render");
-	err = root_list_dir(pe->root, "/dev/dri", ROOT_DIR_MAX_ENTRIES, &dri);
-	STRV_FOREACH(n, err < 0 ? NULL : dri)
+	root_list_dir(pe->root, "/dev/dri", ROOT_DIR_MAX_ENTRIES, &dri);
+	STRV_FOREACH(n, dri)
 	{
 		struct stat st;
 		_cleanup_free_ char *p = NULL;
@@ -373,7 +376,7 @@ static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
 		if (root_stat(pe->root, p, &st) == 0 && S_ISCHR(st.st_mode))
 			snap_append_str(render, *n, p);
 	}
-	probe_node_modes(pe, dn);
+	probe_node_modes(pe, dn, dev, dri);
 }
 
 static void probe_secure_boot(struct probe_env *pe, struct snap_node *drv)
