@@ -27,13 +27,11 @@
  * /usr/local/cuda-12.4) is recorded as read. Only known directories are listed: no walks.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/child.h"
 #include "probe.h"
@@ -196,40 +194,26 @@ static const char *base_name(const char *path)
 }
 
 /* The first HEADER_HEAD bytes of a regular file, NUL-terminated (headers run to 600 KiB;
- * the version macros are near the top). Like root_read_file(), a FIFO or device is refused
- * (-EINVAL) and never waited on. */
+ * the version macros are near the top). A FIFO or device is refused (root_file_open()) and
+ * never waited on. */
 static int read_head(struct probe_env *pe, const char *path, char **ret, size_t *ret_len)
 {
-	_cleanup_close_ int fd = root_open(pe->root, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
 	_cleanup_free_ char *buf = NULL;
-	struct stat st;
-	size_t len = 0;
+	ssize_t n;
+	int r = root_file_open(pe->root, path, SIZE_MAX, &f);
 
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
+	if (r < 0)
+		return r;
 	buf = malloc(HEADER_HEAD + 1);
 	if (!buf)
 		return -ENOMEM;
-	while (len < HEADER_HEAD) {
-		ssize_t k = read(fd, buf + len, HEADER_HEAD - len);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			break;
-		len += (size_t)k;
-	}
-	buf[len] = '\0';
+	n = root_file_pread(&f, buf, HEADER_HEAD, 0);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
 	*ret = TAKE_PTR(buf);
-	*ret_len = len;
+	*ret_len = (size_t)n;
 	return 0;
 }
 

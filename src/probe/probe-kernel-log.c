@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "probe-text.h"
@@ -348,48 +347,30 @@ int probe_parse_kernel_log(struct snap_node *drv, const char *text, size_t len, 
 	return 0;
 }
 
-/* The last `cap` bytes of a regular file, from the first whole line on. */
+/* The last `cap` bytes of a regular file, from the first whole line on. -EBADFD: not a
+ * regular file (root_file_open() refuses a FIFO planted in a sysroot: it must not hang). */
 static int read_tail(struct probe_env *pe, const char *path, char **ret, size_t *ret_len,
 		     bool *ret_truncated)
 {
+	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
 	_cleanup_free_ char *buf = NULL;
-	struct stat st;
-	size_t want, got = 0;
-	off_t off;
-	int fd, err = 0;
+	uint64_t off;
+	size_t got;
+	ssize_t n;
+	int err = root_file_open(pe->root, path, SIZE_MAX, &f);
 
-	/* O_NONBLOCK: a FIFO planted in a sysroot must not hang the run. */
-	fd = root_open(pe->root, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) < 0) {
-		err = -errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err = -EBADFD;
-		goto out;
-	}
-	off = st.st_size > (off_t)KLOG_FILE_TAIL ? st.st_size - (off_t)KLOG_FILE_TAIL : 0;
-	want = (size_t)(st.st_size - off);
-	buf = malloc(want + 1);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	while (got < want) {
-		ssize_t n = pread(fd, buf + got, want - got, off + (off_t)got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break; /* shrank (rotated) while we read */
-		got += (size_t)n;
-	}
+	if (err == -EISDIR || err == -EINVAL)
+		return -EBADFD;
+	if (err < 0)
+		return err;
+	off = f.size > KLOG_FILE_TAIL ? f.size - KLOG_FILE_TAIL : 0;
+	buf = malloc((size_t)(f.size - off) + 1);
+	if (!buf)
+		return -ENOMEM;
+	n = root_file_pread(&f, buf, (size_t)(f.size - off), off); /* short: rotated meanwhile */
+	if (n < 0)
+		return (int)n;
+	got = (size_t)n;
 	buf[got] = '\0';
 	if (off > 0) {
 		char *nl = memchr(buf, '\n', got);
@@ -401,9 +382,7 @@ static int read_tail(struct probe_env *pe, const char *path, char **ret, size_t 
 	*ret = TAKE_PTR(buf);
 	*ret_len = got;
 	*ret_truncated = off > 0;
-out:
-	close(fd);
-	return err;
+	return 0;
 }
 
 /* Appends one /dev/kmsg record as dmesg prints it: "[sec.usec] message", \xNN unescaped,
