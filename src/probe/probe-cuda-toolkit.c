@@ -28,7 +28,6 @@
  */
 #include <errno.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,26 +154,6 @@ static const char *kind_name(enum tk_kind k)
 	return "runfile/deb";
 }
 
-static bool path_is(struct probe_env *pe, const char *path, mode_t type)
-{
-	struct stat st;
-
-	return root_stat(pe->root, path, &st) == 0 && (st.st_mode & S_IFMT) == type;
-}
-
-static bool pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...) _printf_(3, 4);
-static bool pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...)
-{
-	_cleanup_free_ char *p = NULL;
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&p, fmt, ap);
-	va_end(ap);
-	return r >= 0 && path_is(pe, p, type);
-}
-
 static char *dirname_dup(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -220,7 +199,7 @@ static int read_head(struct probe_env *pe, const char *path, char **ret, size_t 
 static bool dir_has_cudart(struct probe_env *pe, const char *dir)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(cudart_sonames); i++)
-		if (pathf_is(pe, S_IFREG, "%s/%s", dir, cudart_sonames[i]))
+		if (probe_pathf_is(pe, S_IFREG, "%s/%s", dir, cudart_sonames[i]))
 			return true;
 	return false;
 }
@@ -269,11 +248,11 @@ static bool looks_like_toolkit(struct probe_env *pe, const char *prefix)
 	bool nvcc;
 
 	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
-		if (pathf_is(pe, S_IFREG, "%s/%s", prefix, marks[i]))
+		if (probe_pathf_is(pe, S_IFREG, "%s/%s", prefix, marks[i]))
 			return true;
-	if (pathf_is(pe, S_IFDIR, "%s/conda-meta", prefix))
+	if (probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", prefix))
 		return conda_has_cuda(pe, prefix);
-	nvcc = pathf_is(pe, S_IFREG, "%s/bin/nvcc", prefix);
+	nvcc = probe_pathf_is(pe, S_IFREG, "%s/bin/nvcc", prefix);
 	site = wheel_site_packages(prefix);
 	for (size_t i = 0; i < 2; i++) {
 		_cleanup_free_ char *lib = NULL;
@@ -338,7 +317,7 @@ static int add_candidate(struct discovery *d, const char *path, const char *via,
 			reject(d, origin, path, via, r, NULL);
 		return 0;
 	}
-	if (!path_is(pe, resolved, S_IFDIR)) {
+	if (!probe_path_is(pe, resolved, S_IFDIR)) {
 		if (origin)
 			reject(d, origin, path, via, -ENOTDIR, NULL);
 		return 0;
@@ -384,7 +363,8 @@ static int discover_path_nvcc(struct discovery *d, const char *path_env)
 			continue;
 		if (asprintf(&nvcc, "%s/nvcc", *dir) < 0)
 			return -ENOMEM;
-		if (!path_is(d->pe, nvcc, S_IFREG) || root_resolve(d->pe->root, nvcc, &bin) < 0)
+		if (!probe_path_is(d->pe, nvcc, S_IFREG) ||
+		    root_resolve(d->pe->root, nvcc, &bin) < 0)
 			continue;
 		/* <prefix>/bin/nvcc: the toolkit is the bin directory's parent (resolved). */
 		prefix = dirname_dup(bin);
@@ -445,8 +425,8 @@ static int discover_conda_base(struct discovery *d, const char *base)
 	size_t k = 0;
 	int err;
 
-	if (!pathf_is(d->pe, S_IFDIR, "%s/conda-meta", base) &&
-	    !pathf_is(d->pe, S_IFDIR, "%s/envs", base))
+	if (!probe_pathf_is(d->pe, S_IFDIR, "%s/conda-meta", base) &&
+	    !probe_pathf_is(d->pe, S_IFDIR, "%s/envs", base))
 		return 0;
 	err = add_candidate(d, base, "conda", NULL);
 	if (err || asprintf(&envs, "%s/envs", base) < 0)
@@ -540,7 +520,7 @@ static int add_dir(struct probe_env *pe, char **dirs, size_t *n, size_t max, con
 
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0 || !path_is(pe, resolved, S_IFDIR) || *n >= max)
+	if (r < 0 || !probe_path_is(pe, resolved, S_IFDIR) || *n >= max)
 		return 0;
 	for (size_t i = 0; i < *n; i++)
 		if (strcmp(dirs[i], resolved) == 0)
@@ -558,11 +538,11 @@ static int tk_files_scan(struct probe_env *pe, const char *prefix, struct tk_fil
 	_cleanup_free_ char *site = wheel_site_packages(prefix);
 	int err = 0;
 
-	if (pathf_is(pe, S_IFDIR, "%s/conda-meta", prefix)) {
+	if (probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", prefix)) {
 		f->kind = TK_CONDA;
 		if (asprintf(&f->pkg_dir, "%s/conda-meta", prefix) < 0)
 			return -ENOMEM;
-	} else if (pathf_is(pe, S_IFDIR, "%s/dist-info", prefix)) {
+	} else if (probe_pathf_is(pe, S_IFDIR, "%s/dist-info", prefix)) {
 		f->kind = TK_PIP_ASSEMBLED;
 		if (asprintf(&f->pkg_dir, "%s/dist-info", prefix) < 0)
 			return -ENOMEM;
@@ -888,7 +868,7 @@ static void probe_stub(struct probe_env *pe, struct snap_node *tk, const char *p
 
 		if (asprintf(&path, "%s/%s/libcuda.so", prefix, dirs[i]) < 0)
 			return;
-		if (path_is(pe, path, S_IFREG)) {
+		if (probe_path_is(pe, path, S_IFREG)) {
 			if (root_resolve(pe->root, path, &resolved) == 0)
 				snap_set_str(tk, "stub_libcuda", resolved, path);
 			return;
@@ -925,13 +905,13 @@ static const char *installer_kind(struct probe_env *pe, const char *prefix, cons
 {
 	struct version v;
 
-	if (pathf_is(pe, S_IFREG, "%s/bin/cuda-uninstaller", prefix))
+	if (probe_pathf_is(pe, S_IFREG, "%s/bin/cuda-uninstaller", prefix))
 		return "runfile";
 	if (version && version_parse_prefix(version, &v, NULL) == 0 && v.n >= 2 &&
-	    (pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u.list", v.part[0],
-		      v.part[1]) ||
-	     pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u:amd64.list", v.part[0],
-		      v.part[1])))
+	    (probe_pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u.list", v.part[0],
+			    v.part[1]) ||
+	     probe_pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u:amd64.list",
+			    v.part[0], v.part[1])))
 		return "deb";
 	return "runfile/deb";
 }
@@ -962,7 +942,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 		tk_files_done(&f);
 		return -ENOMEM;
 	}
-	if (path_is(pe, nvcc, S_IFREG))
+	if (probe_path_is(pe, nvcc, S_IFREG))
 		snap_set_str(tk, "nvcc", nvcc, nvcc);
 	else
 		snap_set_state(tk, "nvcc", FACT_ABSENT, nvcc, NULL);
@@ -974,7 +954,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 
 		if (asprintf(&why, "not run: %s gave the version", vsrc) >= 0)
 			snap_set_state(tk, "nvcc_version", FACT_UNPROBED, nvcc, why);
-	} else if (!path_is(pe, nvcc, S_IFREG)) {
+	} else if (!probe_path_is(pe, nvcc, S_IFREG)) {
 		snap_set_state(tk, "nvcc_version", FACT_ABSENT, nvcc, "no bin/nvcc");
 	} else if (!root_is_live(pe->root)) {
 		/* Never execute a binary of an image or a captured tree. */

@@ -78,20 +78,6 @@ static char *path_join(const char *a, const char *b)
 	return s;
 }
 
-static bool is_dir(struct probe_env *pe, const char *path)
-{
-	struct stat st;
-
-	return root_stat(pe->root, path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static bool is_file(struct probe_env *pe, const char *path)
-{
-	struct stat st;
-
-	return root_stat(pe->root, path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* Is the last component of path `name` ("/root/.pyenv/shims/")? */
 static bool endswith_dir(const char *path, const char *name)
 {
@@ -171,9 +157,9 @@ static const char *prefix_kind(struct probe_env *pe, const char *prefix)
 	_cleanup_free_ char *cm = path_join(prefix, "conda-meta");
 	_cleanup_free_ char *cfg = path_join(prefix, "pyvenv.cfg");
 
-	if (cm && is_dir(pe, cm))
+	if (cm && probe_path_is(pe, cm, S_IFDIR))
 		return "conda";
-	if (cfg && is_file(pe, cfg))
+	if (cfg && probe_path_is(pe, cfg, S_IFREG))
 		return "venv";
 	return "system";
 }
@@ -202,7 +188,8 @@ static int add_conda_family(struct probe_env *pe, struct envs *es, const char *p
 	cm = path_join(base, "conda-meta");
 	if (!cm)
 		return -ENOMEM;
-	if (is_dir(pe, cm) && (r = add_env(pe, es, base, "conda", via, NULL, NULL)) < 0)
+	if (probe_path_is(pe, cm, S_IFDIR) &&
+	    (r = add_env(pe, es, base, "conda", via, NULL, NULL)) < 0)
 		return r;
 	envs = path_join(base, "envs");
 	if (!envs)
@@ -215,7 +202,8 @@ static int add_conda_family(struct probe_env *pe, struct envs *es, const char *p
 
 		if (!p || !(m = path_join(p, "conda-meta")))
 			return -ENOMEM;
-		if (is_dir(pe, m) && (r = add_env(pe, es, p, "conda", via, NULL, NULL)) < 0)
+		if (probe_path_is(pe, m, S_IFDIR) &&
+		    (r = add_env(pe, es, p, "conda", via, NULL, NULL)) < 0)
 			return r;
 	}
 	return 0;
@@ -283,7 +271,7 @@ static int add_path_pythons(struct probe_env *pe, struct envs *es)
 
 			if (!python_dir_name(*n, &versioned) || !(exe = path_join(*d, *n)))
 				continue;
-			if (!is_file(pe, exe))
+			if (!probe_path_is(pe, exe, S_IFREG))
 				continue;
 			/* A venv: pyvenv.cfg beside the bin directory (PEP 405), before resolving.
 			 */
@@ -296,7 +284,7 @@ static int add_path_pythons(struct probe_env *pe, struct envs *es)
 			cfg = path_join(*parent ? parent : "/", "pyvenv.cfg");
 			if (!cfg)
 				return -ENOMEM;
-			if (*parent && is_file(pe, cfg)) {
+			if (*parent && probe_path_is(pe, cfg, S_IFREG)) {
 				r = add_env(pe, es, parent, "venv", "PATH python3", exe, NULL);
 				if (r < 0)
 					return r;
@@ -351,7 +339,7 @@ static int add_system_sites(struct probe_env *pe, struct envs *es, const char *p
 
 			if (asprintf(&d, "%s/%s/%s", lib, *n, subs[i]) < 0)
 				return -ENOMEM;
-			if (is_dir(pe, d) &&
+			if (probe_path_is(pe, d, S_IFDIR) &&
 			    (r = add_env(pe, es, prefix, "system", via, NULL, d)) < 0)
 				return r;
 		}
@@ -402,7 +390,7 @@ static int find_envs(struct probe_env *pe, struct envs *es)
 
 		if (!local || !(lib = path_join(local, "lib")))
 			return -ENOMEM;
-		if (is_dir(pe, lib))
+		if (probe_path_is(pe, lib, S_IFDIR))
 			r = add_env(pe, es, local, "user", "~/.local", NULL, NULL);
 	}
 	return r;
@@ -561,7 +549,8 @@ static int record_kernels(struct probe_env *pe, struct snap_node *obj, const cha
 		}
 		if (!tried)
 			return -ENOMEM;
-		if (!is_file(pe, p) && root_lstat(pe->root, p, &(struct stat){ 0 }) == -ENOENT)
+		if (!probe_path_is(pe, p, S_IFREG) &&
+		    root_lstat(pe->root, p, &(struct stat){ 0 }) == -ENOENT)
 			continue;
 		r = scan_kernels(pe, p, &k);
 		if (r == -ENOMEM)
@@ -675,8 +664,8 @@ static bool find_pkg_dir(struct probe_env *pe, const struct site *sites, size_t 
 			_cleanup_free_ char *p = path_join(sites[i].dir, pkg);
 
 			/* A dangling or looping link still counts: its reads record why. */
-			if (p &&
-			    (is_dir(pe, p) || root_lstat(pe->root, p, &(struct stat){ 0 }) == 0)) {
+			if (p && (probe_path_is(pe, p, S_IFDIR) ||
+				  root_lstat(pe->root, p, &(struct stat){ 0 }) == 0)) {
 				*ret = i;
 				return true;
 			}
@@ -1349,7 +1338,7 @@ static int probe_nvidia_wheels(struct ctx *c, struct snap_node *env, const struc
 				if (!slash)
 					return -ENOMEM;
 				*slash = '\0';
-				if (is_dir(pe, ld))
+				if (probe_path_is(pe, ld, S_IFDIR))
 					snap_set_str(w, "lib_dir", ld, rpath);
 				else
 					snap_set_state(w, "lib_dir", FACT_ABSENT, ld,

@@ -52,30 +52,13 @@ struct rdisc {
 	struct snap_node *rejected;
 };
 
-static bool path_is(struct probe_env *pe, const char *path, mode_t type)
-{
-	struct stat st;
-
-	return root_stat(pe->root, path, &st) == 0 && (st.st_mode & S_IFMT) == type;
-}
-
-static bool sub_is(struct probe_env *pe, const char *prefix, const char *sub, mode_t type)
-{
-	_cleanup_free_ char *p = NULL;
-
-	return asprintf(&p, "%s/%s", prefix, sub) >= 0 && path_is(pe, p, type);
-}
-
 static bool has_lib(struct probe_env *pe, const char *dir, const char *base)
 {
 	static const char *const majors[] = { "", ".7", ".6", ".5", ".1" };
 
-	for (size_t i = 0; i < ARRAY_SIZE(majors); i++) {
-		_cleanup_free_ char *p = NULL;
-
-		if (asprintf(&p, "%s/%s%s", dir, base, majors[i]) >= 0 && path_is(pe, p, S_IFREG))
+	for (size_t i = 0; i < ARRAY_SIZE(majors); i++)
+		if (probe_pathf_is(pe, S_IFREG, "%s/%s%s", dir, base, majors[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -83,8 +66,8 @@ static bool looks_like_rocm(struct probe_env *pe, const char *prefix)
 {
 	_cleanup_free_ char *lib = NULL;
 
-	if (sub_is(pe, prefix, ".info/version", S_IFREG) ||
-	    sub_is(pe, prefix, "include/hip/hip_version.h", S_IFREG))
+	if (probe_pathf_is(pe, S_IFREG, "%s/.info/version", prefix) ||
+	    probe_pathf_is(pe, S_IFREG, "%s/include/hip/hip_version.h", prefix))
 		return true;
 	return asprintf(&lib, "%s/lib", prefix) >= 0 && has_lib(pe, lib, "libamdhip64.so");
 }
@@ -96,7 +79,7 @@ static int add(struct rdisc *d, const char *path, const char *via, const char *o
 
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0 || !path_is(d->pe, resolved, S_IFDIR)) {
+	if (r < 0 || !probe_path_is(d->pe, resolved, S_IFDIR)) {
 		if (origin)
 			probe_reject(d->pe->root, d->rejected, origin, via, path,
 				     r < 0 ? r : -ENOTDIR, NULL);
@@ -160,7 +143,7 @@ static int discover(struct rdisc *d)
 				continue;
 			if (asprintf(&hc, "%s/hipconfig", *dir) < 0)
 				return -ENOMEM;
-			if (!path_is(d->pe, hc, S_IFREG) ||
+			if (!probe_path_is(d->pe, hc, S_IFREG) ||
 			    root_resolve(d->pe->root, hc, &resolved) < 0)
 				continue;
 			bin = parent_dup(resolved);
@@ -350,7 +333,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 	if (!lib || !lib64 || !inc || !share || !hv)
 		return -ENOMEM;
 	dirs[n_dirs++] = lib;
-	if (path_is(pe, lib64, S_IFDIR))
+	if (probe_path_is(pe, lib64, S_IFDIR))
 		dirs[n_dirs++] = lib64;
 	libs = snap_array(o, "libraries");
 	rocm_list_libraries(pe, libs, dirs, n_dirs);
@@ -387,7 +370,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 
 		if (asprintf(&hc, "%s/bin/hipconfig", prefix) < 0)
 			return -ENOMEM;
-		if (path_is(pe, hc, S_IFREG))
+		if (probe_path_is(pe, hc, S_IFREG))
 			snap_set_str(o, "hipconfig", hc, hc);
 		else
 			snap_set_state(o, "hipconfig", FACT_ABSENT, hc, NULL);

@@ -4,6 +4,8 @@
  * another wrote (never its internals) comes after it.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -108,6 +110,25 @@ int probe_loader(struct probe_env *pe, struct loader **ret)
 	}
 	*ret = pe->loader;
 	return 0;
+}
+
+bool probe_path_is(struct probe_env *pe, const char *path, mode_t type)
+{
+	struct stat st;
+
+	return root_stat(pe->root, path, &st) == 0 && (st.st_mode & S_IFMT) == type;
+}
+
+bool probe_pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...)
+{
+	_cleanup_free_ char *p = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	return r >= 0 && probe_path_is(pe, p, type);
 }
 
 void probe_env_done(struct probe_env *pe)

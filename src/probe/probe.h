@@ -39,6 +39,10 @@ struct probe_env {
 int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, size_t len);
 /* The run's loader emulation (src/probe/loader.h), made on first use; borrowed. */
 int probe_loader(struct probe_env *pe, struct loader **ret);
+/* Does path exist with this file type (S_IFREG, S_IFDIR …; links followed, in the root)? */
+bool probe_path_is(struct probe_env *pe, const char *path, mode_t type);
+/* The same for a path built from fmt. */
+bool probe_pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...) _printf_(3, 4);
 /* Frees what the probes cached in pe (the dpkg status text, the loader). */
 void probe_env_done(struct probe_env *pe);
 
