@@ -687,9 +687,7 @@ static void gfx_one(const struct fw_build *b, void *u)
 				"%s in %s (ROCm %s) runs on a %s GPU, which ROCm %s does not list "
 				"as supported%s: it may work, but is untested",
 				b->label, b->prefix, rocm, gfx, rocm,
-				conf && streq(conf, "unconfirmed") ? " (the release row is "
-								     "unconfirmed)"
-								   : "");
+				facts_unconfirmed(conf) ? " (the release row is unconfirmed)" : "");
 		snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
 		finding_fact(f, key, snap_child(snap_at(x->kfd, k), "gfx"));
 		snprintf(key, sizeof(key), "%s.hip", b->key);

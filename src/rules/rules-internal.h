@@ -83,12 +83,6 @@ bool in_container(const struct snap_node *root);
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */
 bool cuda_major_minor(const char *v, unsigned *ret_major, unsigned *ret_minor);
 
-/* A knowledge-base row marked unconfirmed (a '?' in the sourced notes). */
-static inline bool facts_unconfirmed(const char *confidence)
-{
-	return confidence && strstr(confidence, "unconfirmed");
-}
-
 /* What a CUDA toolkit version needs from the driver (facts: cuda_driver_min.tsv). */
 struct cuda_req {
 	unsigned major, minor;
