@@ -455,14 +455,13 @@ static void newer_one(const struct fw_build *b, void *u)
 	    cuda_major_minor(br->cuda_version_reported, &rma, &rmi))
 		snprintf(found, sizeof(found), "%u%03u", rma, rmi * 10);
 	if (st == LINK_DEGRADED)
-		f = rule_finding(
-			x->c, GPUENV_SEVERITY_WARNING, b->prefix,
-			"%s in %s runs CUDA %u.%u, which needs driver %s; %s runs it only "
-			"through minor-version compatibility (CUDA %u.x on >= %s): a limited "
-			"feature set, and any PTX this build must JIT fails with "
-			"CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
-			b->label, b->prefix, req.major, req.minor, need, x->drv, req.major,
-			req.mc->linux_min_driver);
+		f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
+				 "%s in %s runs CUDA %u.%u, which needs driver %s; %s runs it only "
+				 "through minor-version compatibility (CUDA %u.x on >= %s%s): a "
+				 "limited feature set, and any PTX this build must JIT fails with "
+				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
+				 b->label, b->prefix, req.major, req.minor, need, x->drv, req.major,
+				 req.mc->linux_min_driver, cuda_req_mc_note(&req));
 	else
 		f = rule_finding(
 			x->c, GPUENV_SEVERITY_ERROR, b->prefix,
