@@ -136,7 +136,7 @@ static bool ptx_isa_ok(int pm, int pn, unsigned branch, bool *unconf)
 	const struct facts_ptx_isa *row, *first = &facts_ptx_isa_table[0], *last = NULL;
 
 	if (facts_ptx_isa((unsigned)pm, (unsigned)pn, &row) == 0 && row->min_driver_branch) {
-		if (!streq(row->confidence, "confirmed"))
+		if (facts_unconfirmed(row->confidence))
 			*unconf = true;
 		return row->min_driver_branch <= branch;
 	}
@@ -363,7 +363,7 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 	if (res.entry != SIZE_MAX && res.verdict == COVERAGE_NATIVE) {
 		const struct facts_sm_arch *a;
 
-		if (facts_sm_arch(bs.arch, &a) == 0 && !streq(a->confidence, "confirmed"))
+		if (facts_sm_arch(bs.arch, &a) == 0 && facts_unconfirmed(a->confidence))
 			res.unconfirmed = true;
 	}
 	*ret = res;

@@ -30,15 +30,10 @@ struct q {
 	int err;
 };
 
-static bool is_unconfirmed(const char *confidence)
-{
-	return confidence && strstr(confidence, "unconfirmed");
-}
-
 static void field(struct q *q, const char *name, const char *value, const char *source,
 		  const char *confidence)
 {
-	bool unconf = is_unconfirmed(confidence) || !value;
+	bool unconf = facts_unconfirmed(confidence) || !value;
 
 	if (q->json) {
 		json_t *o = json_pack("{s:s?,s:s?,s:b}", "value", value, "source", source,
@@ -156,7 +151,7 @@ static int query_driver(struct q *q, const char *key)
 		if (mc->upper_bound_exclusive && v.part[0] >= mc->upper_bound_exclusive)
 			continue;
 		strbuf_printf(&majors, "%s%u.x", majors.len ? "," : "", mc->cuda_major);
-		if (!src || is_unconfirmed(mc->confidence)) {
+		if (!src || facts_unconfirmed(mc->confidence)) {
 			src = mc->source;
 			conf = mc->confidence;
 		}
@@ -269,7 +264,7 @@ static int query_cudnn(struct q *q, const char *key)
 				"cuda_as_listed", r->cuda_as_listed, "min_linux_driver",
 				r->min_linux_driver, "compute_capabilities",
 				r->compute_capabilities, "notes", r->notes, "source", r->source,
-				"unconfirmed", strcmp(r->confidence, "unconfirmed") == 0);
+				"unconfirmed", facts_unconfirmed(r->confidence));
 
 			if (!o || json_object_set_new(q->fields, name, o) < 0)
 				q->err = -ENOMEM;

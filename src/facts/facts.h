@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct facts_gpu {
 	const char *product;
@@ -187,6 +188,13 @@ struct facts_tensorflow {
 	const char *notes;
 	const char *source;
 };
+
+/* A row's confidence marks it unconfirmed ("unconfirmed", "high,unconfirmed": a '?' in the
+ * sourced notes); a rule relying on such a row says so. */
+static inline bool facts_unconfirmed(const char *confidence)
+{
+	return confidence && strstr(confidence, "unconfirmed");
+}
 
 /* First candidate product for a PCI id (an id can be shared by several products). */
 int facts_gpu_by_pci_id(uint16_t vendor, uint16_t device, const struct facts_gpu **ret);

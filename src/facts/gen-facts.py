@@ -258,7 +258,8 @@ def gen_cudnn(d, out):
     rows = read_tsv(os.path.join(d, 'cudnn_cuda.tsv'), CUDNN_COLS)
     for r in rows:
         w = r['_where']
-        if vkey(r['last'], w)[:len(vkey(r['first'], w))] < vkey(r['first'], w)[:len(vkey(r['last'], w))]:
+        check_confidence(r)
+        if not prefix_le(vkey(r['first'], w), vkey(r['last'], w)):
             raise FactsError('%s: last %r before first %r' % (w, r['last'], r['first']))
         majors = r['cuda_majors'].split(',')
         if not all(m.isdigit() for m in majors):
@@ -266,8 +267,6 @@ def gen_cudnn(d, out):
         for v in [x for x in r['cuda_versions'].split(',') if x]:
             if len(vkey(v, w)) != 2 or v.split('.')[0] not in majors:
                 raise FactsError('%s: CUDA %r is not major.minor of one of %s' % (w, v, majors))
-        if r['confidence'] not in ('confirmed', 'unconfirmed'):
-            raise FactsError('%s: confidence must be confirmed or unconfirmed' % w)
         if r['confidence'] == 'confirmed' and not r['cuda_versions']:
             raise FactsError('%s: a confirmed row needs cuda_versions' % w)
     key = lambda r: (vkey(r['first'], r['_where']), r['variant'])

@@ -13,8 +13,6 @@
 #include "fatbin/fatbin.h"
 #include "shared/macro.h"
 
-static const uint8_t pattern[8] = { 0x50, 0xed, 0x55, 0xba, 0x01, 0x00, 0x10, 0x00 };
-
 enum st_state { S_SEARCH, S_CHDR, S_EHDR, S_SKIP };
 
 struct fatbin_stream {
@@ -59,15 +57,17 @@ struct fatbin_stream *fatbin_stream_free(struct fatbin_stream *st)
 /* The current container failed validation: forget its entries and search again. */
 static void reject(struct fatbin_stream *st)
 {
-	struct fatbin_result *r = st->r;
-
-	for (size_t i = st->keep; i < r->n_entries; i++) {
-		free(r->entries[i].ident);
-		free(r->entries[i].options);
-	}
-	r->n_entries = MIN(r->n_entries, st->keep);
+	fatbin_truncate_entries(st->r, st->keep);
 	st->state = S_SEARCH;
 	st->match = 0;
+}
+
+/* The next thing in the container is an entry header. */
+static void next_entry(struct fatbin_stream *st)
+{
+	st->state = S_EHDR;
+	st->hlen = 0;
+	st->hwant = 64;
 }
 
 static void container_done(struct fatbin_stream *st)
@@ -108,11 +108,8 @@ static int entry_done(struct fatbin_stream *st)
 	if (psz == 0) {
 		if (st->cont_left == 0)
 			container_done(st);
-		else {
-			st->state = S_EHDR;
-			st->hlen = 0;
-			st->hwant = 64;
-		}
+		else
+			next_entry(st);
 	}
 	return 0;
 }
@@ -133,7 +130,7 @@ int fatbin_stream_feed(struct fatbin_stream *st, const uint8_t *p, size_t n)
 		switch (st->state) {
 		case S_SEARCH: {
 			if (st->match == 0) {
-				const uint8_t *q = memchr(p, pattern[0], n);
+				const uint8_t *q = memchr(p, fatbin_container_pattern[0], n);
 				size_t k;
 
 				if (!q) {
@@ -147,17 +144,18 @@ int fatbin_stream_feed(struct fatbin_stream *st, const uint8_t *p, size_t n)
 				st->match = 1;
 				continue;
 			}
-			if (*p == pattern[st->match]) {
+			if (*p == fatbin_container_pattern[st->match]) {
 				st->match++;
 			} else {
-				st->match = *p == pattern[0] ? 1 : 0;
+				st->match = *p == fatbin_container_pattern[0] ? 1 : 0;
 			}
 			p++;
 			n--;
 			st->pos++;
-			if (st->match == sizeof(pattern)) {
-				memcpy(st->hdr, pattern, sizeof(pattern));
-				st->hlen = sizeof(pattern);
+			if (st->match == sizeof(fatbin_container_pattern)) {
+				memcpy(st->hdr, fatbin_container_pattern,
+				       sizeof(fatbin_container_pattern));
+				st->hlen = sizeof(fatbin_container_pattern);
 				st->state = S_CHDR;
 				st->keep = st->r->n_entries;
 			}
@@ -185,16 +183,13 @@ int fatbin_stream_feed(struct fatbin_stream *st, const uint8_t *p, size_t n)
 					container_done(st);
 					break;
 				}
-				st->state = S_EHDR;
-				st->hlen = 0;
-				st->hwant = 64;
+				next_entry(st);
 				break;
 			}
 			if (st->hwant == 64) {
 				uint32_t hsz = fatbin_rd32(st->hdr + 4);
 
-				if (fatbin_rd16(st->hdr + 2) != 0x0101 || hsz < 64 || hsz % 8 ||
-				    hsz > FATBIN_MAX_ENTRY_HEADER || hsz > st->cont_left) {
+				if (!fatbin_entry_header_ok(st->hdr) || hsz > st->cont_left) {
 					reject(st);
 					break;
 				}
@@ -218,13 +213,10 @@ int fatbin_stream_feed(struct fatbin_stream *st, const uint8_t *p, size_t n)
 			st->cont_left -= k;
 			if (st->skip > 0)
 				break;
-			if (st->cont_left == 0) {
+			if (st->cont_left == 0)
 				container_done(st);
-			} else {
-				st->state = S_EHDR;
-				st->hlen = 0;
-				st->hwant = 64;
-			}
+			else
+				next_entry(st);
 			break;
 		}
 		}
@@ -252,7 +244,7 @@ int fatbin_stream_finish(struct fatbin_stream *st, struct fatbin_result **ret)
 		r->type = FATBIN_FILE_HOST_ELF;
 		r->is_elf = true;
 		r->elf_class = st->head_len > 4 && st->head[4] == 1 ? 32 : 64;
-	} else if (st->head_len >= 4 && fatbin_rd32(st->head) == 0xBA55ED50u) {
+	} else if (st->head_len >= 4 && fatbin_rd32(st->head) == FATBIN_MAGIC) {
 		r->type = FATBIN_FILE_FATBIN;
 	}
 	r->searched = true;

@@ -25,7 +25,6 @@
 #include "fatbin/fatbin.h"
 #include "shared/macro.h"
 
-#define FATBIN_MAGIC	  0xBA55ED50u
 #define FATBINC_MAGIC	  0x466243B1u
 #define FLAG_64BIT	  0x1ull
 #define FLAG_DEBUG	  0x2ull
@@ -41,7 +40,7 @@
 struct parse;
 static int cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret);
 
-static const uint8_t container_pattern[8] = { 0x50, 0xed, 0x55, 0xba, 0x01, 0x00, 0x10, 0x00 };
+const uint8_t fatbin_container_pattern[8] = { 0x50, 0xed, 0x55, 0xba, 0x01, 0x00, 0x10, 0x00 };
 
 /* Reads through fatbin_input.read(): a window that starts at WINDOW_MIN bytes and doubles
  * (up to WINDOW_MAX) while each header lies just past the previous window, as the headers of
@@ -237,8 +236,7 @@ int fatbin_push_entry(struct fatbin_result *r, struct fatbin_entry **ret)
 	return 0;
 }
 
-/* Drops entries pushed after `keep` (a candidate container that failed validation). */
-static void truncate_entries(struct fatbin_result *r, size_t keep)
+void fatbin_truncate_entries(struct fatbin_result *r, size_t keep)
 {
 	for (size_t i = keep; i < r->n_entries; i++) {
 		free(r->entries[i].ident);
@@ -552,13 +550,12 @@ static int walk_containers(struct parse *ps, size_t off, size_t rlen, bool stric
 			eh = view(ps, off + e, 64);
 			if (!eh)
 				return view_error(ps, off + e);
-			hsz = fatbin_rd32(eh + 4);
-			psz = fatbin_rd64(eh + 8);
-			if (fatbin_rd16(eh + 2) != 0x0101 || hsz < 64 || hsz % 8 ||
-			    hsz > FATBIN_MAX_ENTRY_HEADER) {
+			if (!fatbin_entry_header_ok(eh)) {
 				why = "bad entry header";
 				goto bad;
 			}
+			hsz = fatbin_rd32(eh + 4);
+			psz = fatbin_rd64(eh + 8);
 			if (!fatbin_range_ok(end, e, hsz) || !fatbin_range_ok(end, e + hsz, psz)) {
 				why = "entry past the end of its container";
 				goto bad;
@@ -579,7 +576,6 @@ static int walk_containers(struct parse *ps, size_t off, size_t rlen, bool stric
 			x->container = (unsigned)r->n_containers;
 			x->origin = origin;
 			x->offset = off + e;
-			x->has_kernels = -1;
 			if (x->kind == FATBIN_KIND_ELF && x->compression == FATBIN_COMPRESS_NONE &&
 			    psz <= FATBIN_KERNEL_CHECK_MAX) {
 				rv = cubin_has_text(ps, off + e + hsz, psz, &x->has_kernels);
@@ -603,13 +599,13 @@ static int walk_containers(struct parse *ps, size_t off, size_t rlen, bool stric
 			rv = ps->on_container(ps->userdata, r->entries ? r->entries + keep : NULL,
 					      r->n_entries - keep);
 			r->n_handed += r->n_entries - keep;
-			truncate_entries(r, keep);
+			fatbin_truncate_entries(r, keep);
 			if (rv < 0)
 				return rv;
 		}
 		continue;
 	bad:
-		truncate_entries(r, keep);
+		fatbin_truncate_entries(r, keep);
 		if (strict) {
 			fatbin_set_warning(r, "container at offset 0x%zx: %s", off + pos, why);
 			return -EBADMSG;
@@ -974,8 +970,8 @@ static int search_section(struct parse *ps, const struct sec *s)
 	size_t pos = 0;
 
 	while (pos < s->size) {
-		const uint8_t *hit = memmem(d + pos, s->size - pos, container_pattern,
-					    sizeof(container_pattern));
+		const uint8_t *hit = memmem(d + pos, s->size - pos, fatbin_container_pattern,
+					    sizeof(fatbin_container_pattern));
 		size_t at, got = 0, before = r->n_containers;
 		int rv;
 
@@ -1254,7 +1250,7 @@ struct fatbin_result *fatbin_result_free(struct fatbin_result *r)
 {
 	if (!r)
 		return NULL;
-	truncate_entries(r, 0);
+	fatbin_truncate_entries(r, 0);
 	free(r->entries);
 	for (size_t i = 0; i < r->n_bundle_entries; i++)
 		free(r->bundle_entries[i].id);

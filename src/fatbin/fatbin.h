@@ -25,7 +25,6 @@
 #define FATBIN_KERNEL_CHECK_MAX                                                                    \
 	65536u /* uncompressed cubins up to this size are checked                                  \
 		* for kernels (device-link images are ~1 KiB) */
-#define FATBIN_MAX_NEEDED 256
 
 enum fatbin_kind {
 	FATBIN_KIND_UNKNOWN = 0,
@@ -242,7 +241,23 @@ static inline uint64_t fatbin_rd64(const uint8_t *p)
 {
 	return (uint64_t)fatbin_rd32(p) | (uint64_t)fatbin_rd32(p + 4) << 32;
 }
+/* The 16-byte container header starts with this (§1): magic 0xBA55ED50, version 1, header
+ * size 16, little-endian. */
+#define FATBIN_MAGIC 0xBA55ED50u
+extern const uint8_t fatbin_container_pattern[8];
+/* The first 64 bytes of an entry header at e carry version 0x0101 and a header size (at +4)
+ * that is a multiple of 8 in [64, FATBIN_MAX_ENTRY_HEADER] (§3). */
+static inline bool fatbin_entry_header_ok(const uint8_t *e)
+{
+	uint32_t hsz = fatbin_rd32(e + 4);
+
+	return fatbin_rd16(e + 2) == 0x0101 && hsz >= 64 && hsz % 8 == 0 &&
+	       hsz <= FATBIN_MAX_ENTRY_HEADER;
+}
 int fatbin_push_entry(struct fatbin_result *r, struct fatbin_entry **ret);
+/* Frees and drops the entries pushed after the first `keep` (a container that failed
+ * validation). */
+void fatbin_truncate_entries(struct fatbin_result *r, size_t keep);
 /* Decodes a 64+-byte entry header at e (hsz, psz already validated against the buffer)
  * into x: kind, arch, variant, flags, sizes, compression, versions, target. Strings
  * (identifier/options) are read only if they lie inside the header. -EBADMSG, -ENOMEM. */

@@ -45,7 +45,8 @@ static json_t *finding_json(const struct finding *f, bool redact)
 	return o;
 }
 
-/* Replaces identifying values inside a string (messages may quote them). */
+/* Replaces identifying values inside a string (messages may quote them). The search goes on
+ * after each replacement, so a value that is part of "<redacted>" ("red") ends. */
 static char *redact_text(const struct diagnosis *d, const char *s)
 {
 	char *out = strdup(s);
@@ -53,14 +54,15 @@ static char *redact_text(const struct diagnosis *d, const char *s)
 	for (size_t i = 0; out && i < d->n_findings; i++)
 		for (size_t e = 0; e < d->findings[i].n_ev; e++) {
 			const struct rule_evidence *ev = &d->findings[i].ev[e];
-			size_t n = ev->value ? strlen(ev->value) : 0;
+			size_t n = ev->value ? strlen(ev->value) : 0, from = 0;
 			char *hit;
 
 			if (!ev->identifying || n < 3)
 				continue;
-			while (out && (hit = strstr(out, ev->value))) {
+			while (out && (hit = strstr(out + from, ev->value))) {
 				char *next;
 
+				from = (size_t)(hit - out) + strlen("<redacted>");
 				if (asprintf(&next, "%.*s<redacted>%s", (int)(hit - out), out,
 					     hit + n) < 0)
 					next = NULL;

@@ -231,12 +231,12 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 			c, GPUENV_SEVERITY_WARNING, NULL,
 			"the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s: "
 			"%sthe code runs through minor-version compatibility (CUDA %u.x on "
-			">= %s), limited features and no PTX JIT",
+			">= %s%s), limited features and no PTX JIT",
 			image, drv, b->branch, b->cuda_version_reported,
 			sat == NO ? "the container runtime refuses NVIDIA_REQUIRE_CUDA unless "
 				    "NVIDIA_DISABLE_REQUIRE is set; "
 				  : "",
-			cr.major, cr.mc->linux_min_driver);
+			cr.major, cr.mc->linux_min_driver, cuda_req_mc_note(&cr));
 	else
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,

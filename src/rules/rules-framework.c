@@ -455,14 +455,13 @@ static void newer_one(const struct fw_build *b, void *u)
 	    cuda_major_minor(br->cuda_version_reported, &rma, &rmi))
 		snprintf(found, sizeof(found), "%u%03u", rma, rmi * 10);
 	if (st == LINK_DEGRADED)
-		f = rule_finding(
-			x->c, GPUENV_SEVERITY_WARNING, b->prefix,
-			"%s in %s runs CUDA %u.%u, which needs driver %s; %s runs it only "
-			"through minor-version compatibility (CUDA %u.x on >= %s): a limited "
-			"feature set, and any PTX this build must JIT fails with "
-			"CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
-			b->label, b->prefix, req.major, req.minor, need, x->drv, req.major,
-			req.mc->linux_min_driver);
+		f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
+				 "%s in %s runs CUDA %u.%u, which needs driver %s; %s runs it only "
+				 "through minor-version compatibility (CUDA %u.x on >= %s%s): a "
+				 "limited feature set, and any PTX this build must JIT fails with "
+				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
+				 b->label, b->prefix, req.major, req.minor, need, x->drv, req.major,
+				 req.mc->linux_min_driver, cuda_req_mc_note(&req));
 	else
 		f = rule_finding(
 			x->c, GPUENV_SEVERITY_ERROR, b->prefix,
@@ -687,9 +686,7 @@ static void gfx_one(const struct fw_build *b, void *u)
 				"%s in %s (ROCm %s) runs on a %s GPU, which ROCm %s does not list "
 				"as supported%s: it may work, but is untested",
 				b->label, b->prefix, rocm, gfx, rocm,
-				conf && streq(conf, "unconfirmed") ? " (the release row is "
-								     "unconfirmed)"
-								   : "");
+				facts_unconfirmed(conf) ? " (the release row is unconfirmed)" : "");
 		snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
 		finding_fact(f, key, snap_child(snap_at(x->kfd, k), "gfx"));
 		snprintf(key, sizeof(key), "%s.hip", b->key);

@@ -83,12 +83,6 @@ bool in_container(const struct snap_node *root);
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */
 bool cuda_major_minor(const char *v, unsigned *ret_major, unsigned *ret_minor);
 
-/* A knowledge-base row marked unconfirmed (a '?' in the sourced notes). */
-static inline bool facts_unconfirmed(const char *confidence)
-{
-	return confidence && strstr(confidence, "unconfirmed");
-}
-
 /* What a CUDA toolkit version needs from the driver (facts: cuda_driver_min.tsv). */
 struct cuda_req {
 	unsigned major, minor;
@@ -104,6 +98,12 @@ int cuda_requirement(const char *toolkit_version, struct cuda_req *ret);
 enum link_state cuda_driver_judge(const struct cuda_req *req, const char *driver);
 /* ">= 580.65.06 (CUDA 13.0 GA; CUDA 13.0 Update 2 needs >= 580.95.05)" */
 void cuda_req_describe(const struct cuda_req *req, char *buf, size_t len);
+/* ", unconfirmed" when the minor-version compatibility floor (LINK_DEGRADED) is a row marked
+ * unconfirmed (CUDA 13.x: NVIDIA prints only ">= 580"), else "". */
+static inline const char *cuda_req_mc_note(const struct cuda_req *req)
+{
+	return req->mc && facts_unconfirmed(req->mc->confidence) ? ", unconfirmed" : "";
+}
 
 /* ---- frameworks in framework.python_envs[] (rules-util.c) ---------------------------- */
 enum fw_kind {

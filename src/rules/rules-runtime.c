@@ -126,11 +126,11 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 			f = rule_finding(
 				c, GPUENV_SEVERITY_WARNING, tk_name(tk),
 				"CUDA %u.%u at %s needs driver %s; %s runs it only through "
-				"minor-version compatibility (CUDA %u.x on >= %s): a limited "
+				"minor-version compatibility (CUDA %u.x on >= %s%s): a limited "
 				"feature set, and PTX from this toolkit cannot be JIT-compiled by "
 				"this driver (error 222) — ship SASS for every GPU",
 				req.major, req.minor, tk_name(tk), d, drv, req.major,
-				req.mc->linux_min_driver);
+				req.mc->linux_min_driver, cuda_req_mc_note(&req));
 		else
 			f = rule_finding(
 				c, GPUENV_SEVERITY_ERROR, tk_name(tk),

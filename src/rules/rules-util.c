@@ -178,7 +178,7 @@ enum link_state cuda_driver_judge(const struct cuda_req *req, const char *driver
 
 	if (version_cmp_str(driver, req->first->linux_min_driver) >= 0)
 		return LINK_OK;
-	if (req->major >= 11 && req->mc && req->mc->linux_min_driver &&
+	if (req->mc && req->mc->linux_min_driver &&
 	    version_cmp_str(driver, req->mc->linux_min_driver) >= 0 &&
 	    version_parse(driver, &d) == 0 &&
 	    (!req->mc->upper_bound_exclusive || d.part[0] < req->mc->upper_bound_exclusive))

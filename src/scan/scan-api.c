@@ -176,16 +176,13 @@ GPUENV_API int gpuenv_scan_set_driver(struct gpuenv_scan *s, const char *driver_
 static int hex_of(const struct snap_node *gpu, const char *key, unsigned *ret)
 {
 	const char *v = snap_get_str(gpu, key);
-	char *end;
-	unsigned long x;
+	unsigned x;
 
 	if (!v)
 		return -ENOENT;
-	errno = 0;
-	x = strtoul(v, &end, 16);
-	if (errno || *end || x > 0xffff)
+	if (parse_uint(v, 16, &x) < 0 || x > 0xffff)
 		return -EINVAL;
-	*ret = (unsigned)x;
+	*ret = x;
 	return 0;
 }
 

@@ -240,12 +240,6 @@ static int record_result(struct scan_file *f, struct fatbin_result *r, struct fi
 	f->elsewhere_sections = TAKE_PTR(r->elsewhere_sections);
 	f->module_id = TAKE_PTR(r->module_id);
 	f->warning = TAKE_PTR(r->warning);
-	f->soname = TAKE_PTR(r->soname);
-	f->runpath = TAKE_PTR(r->runpath);
-	if (r->needed) {
-		f->needed = TAKE_PTR(r->needed);
-		r->n_needed = 0;
-	}
 	rv = record_entries(f, r->entries, r->n_entries, &cur);
 	if (rv < 0)
 		return rv;
@@ -337,12 +331,12 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 
 		if (elf_dynamic_parse(p, len, &d) < 0 || !d->has_dynamic)
 			return 0;
-		if (d->soname && !f->soname && !(f->soname = strdup(d->soname)))
+		if (d->soname && !(f->soname = strdup(d->soname)))
 			return -ENOMEM;
-		if ((d->runpath || d->rpath) && !f->runpath &&
+		if ((d->runpath || d->rpath) &&
 		    !(f->runpath = strdup(d->runpath ? d->runpath : d->rpath)))
 			return -ENOMEM;
-		if (d->needed && d->n_needed && !f->needed) {
+		if (d->needed && d->n_needed) {
 			f->needed = TAKE_PTR(d->needed);
 			d->n_needed = 0;
 		}

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "output/output.h"
 #include "rules/rules.h"
 #include "snapshot/snapshot.h"
 
@@ -494,6 +495,12 @@ static void test_toolkit_needs_newer_driver(void **state)
 	snap_set_str(tk, "version", "12.4.1", "x");
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
 	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_ERROR, "550.54.15");
+	/* 13.2 on R580: through the 13.x minor-version compatibility floor, which
+	 * cuda_driver_min.tsv marks unconfirmed; the message says so. */
+	snap_set_str(tk, "version", "13.2.0", "x");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "580.95.05", "x");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_WARNING,
+	    "(CUDA 13.x on >= 580, unconfirmed)");
 	snapshot_unref(s);
 }
 
@@ -1142,6 +1149,39 @@ static void test_verdict(void **state)
 	snapshot_unref(s);
 }
 
+/* --redact of an identifying value that is itself part of "<redacted>" ("red") ends, in
+ * both renderers that rewrite the text of a finding. */
+static void test_redact_value_inside_marker(void **state)
+{
+	struct snapshot *s = base();
+	struct diagnosis *d = diag(s);
+	struct strbuf sb = STRBUF_INIT;
+	struct finding *f;
+
+	d->findings = realloc(d->findings, (d->n_findings + 1) * sizeof(*f));
+	assert_non_null(d->findings);
+	d->alloc_findings = d->n_findings + 1;
+	f = &d->findings[d->n_findings++];
+	*f = (struct finding){ .diag = d,
+			       .rule = rule_find("runtime.library-shadowed"),
+			       .severity = GPUENV_SEVERITY_WARNING,
+			       .message = strdup("X=red is red"),
+			       .ev = calloc(1, sizeof(*f->ev)),
+			       .n_ev = 1 };
+	assert_non_null(f->rule);
+	assert_non_null(f->ev);
+	f->ev[0] = (struct rule_evidence){ strdup("environment.X"), strdup("red"),
+					   strdup("environment"), true };
+	assert_int_equal(out_doctor_json(d, GPUENV_RENDER_REDACT, &sb), 0);
+	assert_non_null(strstr(strbuf_str(&sb), "X=<redacted> is <redacted>"));
+	strbuf_reset(&sb);
+	assert_int_equal(out_doctor_text(d, GPUENV_RENDER_REDACT, &sb), 0);
+	assert_non_null(strstr(strbuf_str(&sb), "X=<redacted> is <redacted>"));
+	strbuf_done(&sb);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1183,6 +1223,7 @@ int main(void)
 		cmocka_unit_test(test_rocm_gfx),
 		cmocka_unit_test(test_chain_framework),
 		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_redact_value_inside_marker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
