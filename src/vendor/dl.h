@@ -42,6 +42,21 @@ struct dl_symbol {
 	bool required;
 };
 
+/*
+ * Each vendor's symbol list is an X-macro, X(field, required, return type, (parameters),
+ * names tried in order…), whose ABI header typedefs field##_fn. DL_TABLE_FIELDS gives the
+ * session's table its members (the function, and the name that answered), DL_SYMBOL_ENTRY
+ * one dl_symbol row pointing into a table of type `table`.
+ */
+#define DL_TABLE_FIELDS(f, req, ret, params, ...)                                                  \
+	f##_fn *f;                                                                                 \
+	const char *f##_name;
+#define DL_SYMBOL_ENTRY(table, f, req, ...)                                                        \
+	{ .names = { __VA_ARGS__ },                                                                \
+	  .fn_offset = offsetof(table, f),                                                         \
+	  .name_offset = offsetof(table, f##_name),                                                \
+	  .required = req },
+
 struct dl_lib;
 
 /* dlopen(name, RTLD_LAZY|RTLD_LOCAL) of each name in turn until one loads. On failure

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Both ends of the vendor child protocol described in session.h: the child's line writer
- * and the parent's folding of the lines, with the outcome of core/child.c (deadline,
- * signal, exit status) turned into facts. JSON through jansson.
+ * Both ends of the vendor child protocol described in session.h: the child's line writer and
+ * the start every child shares (sandbox, dlopen, dlsym), and the parent's folding of the lines,
+ * with the outcome of core/child.c (deadline, signal, exit status) turned into facts. JSON through
+ * jansson.
  */
 #include <errno.h>
 #include <signal.h>
@@ -164,6 +165,48 @@ void vw_state(struct vwriter *w, const char *key, const char *call, const char *
 		json_object_set_new(o, "e", safe_string(msg));
 	}
 	vw_emit(w, o);
+}
+
+void vw_not_called(struct vwriter *w, const char *call, const char *why, const char *const keys[])
+{
+	for (size_t i = 0; keys[i]; i++)
+		vw_state(w, keys[i], call, "unprobed", "not called: %s", why);
+}
+
+bool vendor_child_load(struct vwriter *w, const struct vendor_req *req, const struct vendor_lib *vl,
+		       void *table)
+{
+	const char *names[] = { req->library, NULL };
+	_cleanup_free_ char *dlerr = NULL;
+	struct dl_lib *lib = NULL;
+	const char *missing = NULL;
+	char why[64];
+	int err;
+
+	dl_child_sandbox();
+	vw_begin(w, "library", "dlopen");
+	err = dl_open(req->library ? names : vl->sonames, &lib, &dlerr);
+	if (err < 0) {
+		vw_state(w, "library", "dlopen", err == -ENOENT ? "absent" : "error", "%s",
+			 dlerr ? dlerr : strerror(-err));
+		snprintf(why, sizeof(why), "%s not loaded", vl->name);
+		vw_not_called(w, "dlopen", why, vl->keys);
+		return false;
+	}
+	vw_str(w, "library", dl_path(lib));
+	/* No dl_close() ever: the child exits after its session, and vendor destructors have
+	 * crashed on unload. */
+	err = dl_resolve(lib, vl->symbols, vl->n_symbols, table, &missing);
+	if (err < 0) {
+		vw_state(w, vl->symbol_key, "dlsym", "error", "%s: %s is not exported",
+			 vl->not_this, missing);
+		for (const char *const *k = vl->keys; *k; k++)
+			if (!streq(*k, vl->symbol_key))
+				vw_state(w, *k, "dlsym", "unprobed", "not called: %s",
+					 vl->not_this);
+		return false;
+	}
+	return true;
 }
 
 /* ---- parent side --------------------------------------------------------------- */
