@@ -18,6 +18,7 @@
 
 #define SESSION_MAX_OUTPUT ((size_t)4 << 20)
 #define FOLD_MAX_DEPTH	   8
+#define VW_KEY_MAX	   160 /* a dotted key with its base */
 
 /* ---- child side ---------------------------------------------------------------- */
 
@@ -65,30 +66,30 @@ static void vw_emit(struct vwriter *w, json_t *o)
 	free(text);
 }
 
+/* key under the current base ("devices.3" + "name"). */
+static void vw_full_key(const struct vwriter *w, const char *key, char full[VW_KEY_MAX])
+{
+	snprintf(full, VW_KEY_MAX, "%s%s%s", w->base, w->base[0] ? "." : "", key);
+}
+
 static json_t *vw_record(struct vwriter *w, const char *key, const char *call, const char *state)
 {
-	char full[160];
+	char full[VW_KEY_MAX];
 
-	if (w->base[0])
-		snprintf(full, sizeof(full), "%s.%s", w->base, key);
-	else
-		snprintf(full, sizeof(full), "%s", key);
+	vw_full_key(w, key, full);
 	return json_pack("{s:s, s:s, s:s}", "k", full, "c", call ? call : "?", "s", state);
 }
 
 void vw_begin(struct vwriter *w, const char *key, const char *call)
 {
-	char full[160];
+	char full[VW_KEY_MAX];
 
 	w->call = call;
 	if (!key) {
 		vw_emit(w, json_pack("{s:s}", "b", call));
 		return;
 	}
-	if (w->base[0])
-		snprintf(full, sizeof(full), "%s.%s", w->base, key);
-	else
-		snprintf(full, sizeof(full), "%s", key);
+	vw_full_key(w, key, full);
 	vw_emit(w, json_pack("{s:s, s:s}", "b", call, "k", full));
 }
 
