@@ -66,7 +66,6 @@ int dl_open(const char *const names[], struct dl_lib **ret, char **ret_error);
 struct dl_lib *dl_close(struct dl_lib *l);
 /* The path the dynamic linker loaded (dlinfo RTLD_DI_LINKMAP), borrowed. */
 const char *dl_path(const struct dl_lib *l);
-void *dl_sym(struct dl_lib *l, const char *name);
 /* Fills table from syms[0..n). Optional symbols that are absent stay NULL. Returns
  * -ENOSYS when a required one is missing (*ret_missing = its first name). */
 int dl_resolve(struct dl_lib *l, const struct dl_symbol *syms, size_t n, void *table,
