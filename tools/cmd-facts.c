@@ -38,24 +38,19 @@ static void facts_help(void)
 	       "Exit codes: 0 found, 2 not in the knowledge base, 64 usage error.\n");
 }
 
-static const char *kind_noun(const char *kind)
-{
-	if (strcmp(kind, "cuda") == 0)
-		return "CUDA release";
-	if (strcmp(kind, "driver") == 0)
-		return "driver branch for";
-	if (strcmp(kind, "gpu") == 0)
-		return "GPU";
-	if (strcmp(kind, "cudnn") == 0)
-		return "cuDNN release";
-	if (strcmp(kind, "torch") == 0)
-		return "PyTorch wheel";
-	if (strcmp(kind, "rocm") == 0)
-		return "ROCm release";
-	if (strcmp(kind, "tensorflow") == 0)
-		return "TensorFlow release";
-	return "Xid";
-}
+/* The kinds gpuenv_facts_query() takes, and how "not found" names a key of each. */
+static const struct {
+	const char *kind, *noun;
+} kinds[] = {
+	{ "cuda", "CUDA release" },
+	{ "driver", "driver branch for" },
+	{ "gpu", "GPU" },
+	{ "xid", "Xid" },
+	{ "cudnn", "cuDNN release" },
+	{ "torch", "PyTorch wheel" },
+	{ "rocm", "ROCm release" },
+	{ "tensorflow", "TensorFlow release" },
+};
 
 int cmd_facts(int argc, char *argv[])
 {
@@ -65,7 +60,7 @@ int cmd_facts(int argc, char *argv[])
 		{ 0 },
 	};
 	unsigned flags = 0;
-	const char *kind, *key;
+	const char *kind, *key, *noun = NULL;
 	char *out = NULL;
 	int c, r;
 
@@ -86,9 +81,10 @@ int cmd_facts(int argc, char *argv[])
 	}
 	kind = argv[optind];
 	key = argv[optind + 1];
-	if (strcmp(kind, "cuda") && strcmp(kind, "driver") && strcmp(kind, "gpu") &&
-	    strcmp(kind, "xid") && strcmp(kind, "cudnn") && strcmp(kind, "torch") &&
-	    strcmp(kind, "rocm") && strcmp(kind, "tensorflow")) {
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]) && !noun; i++)
+		if (strcmp(kind, kinds[i].kind) == 0)
+			noun = kinds[i].noun;
+	if (!noun) {
 		fprintf(stderr,
 			"gpuenv facts: unknown kind '%s' (cuda, driver, gpu, xid, cudnn, torch, "
 			"rocm, tensorflow)\n",
@@ -97,8 +93,7 @@ int cmd_facts(int argc, char *argv[])
 	}
 	r = gpuenv_facts_query(kind, key, flags, &out);
 	if (r == -ENOENT) {
-		fprintf(stderr, "gpuenv facts: no %s %s in the knowledge base\n", kind_noun(kind),
-			key);
+		fprintf(stderr, "gpuenv facts: no %s %s in the knowledge base\n", noun, key);
 		return EXIT_ERRORS;
 	}
 	if (r == -EINVAL) {

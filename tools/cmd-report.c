@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* `gpuenv report`: print the snapshot as a tree, or as JSON with --json. */
+/*
+ * `gpuenv report`: collect (or load with --from) the snapshot and print it as the layered
+ * tree, or with --json as the document docs/snapshot-schema.md defines.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gpuenv.h"
+#include "shared/parse.h"
 
 static void scan_help(void)
 {
@@ -90,19 +91,6 @@ static void on_progress(void *userdata, const char *path, uint64_t files, uint64
 	p->shown = true;
 }
 
-static int parse_u64(const char *s, uint64_t *ret)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || v == 0)
-		return -EINVAL;
-	*ret = v;
-	return 0;
-}
-
 int cmd_scan(int argc, char *argv[])
 {
 	enum {
@@ -113,7 +101,6 @@ int cmd_scan(int argc, char *argv[])
 		OPT_ALLFILES,
 		OPT_DEPTH,
 		OPT_FILES,
-		OPT_COLOR
 	};
 	static const struct option longopts[] = {
 		{ "gpu", required_argument, NULL, OPT_GPU },
@@ -126,7 +113,7 @@ int cmd_scan(int argc, char *argv[])
 		{ "max-files", required_argument, NULL, OPT_FILES },
 		{ "sysroot", required_argument, NULL, 'R' },
 		{ "from", required_argument, NULL, 'F' },
-		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "color", required_argument, NULL, COMMON_OPT_COLOR },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -176,7 +163,8 @@ int cmd_scan(int argc, char *argv[])
 			break;
 		case OPT_DEPTH:
 		case OPT_FILES:
-			if (parse_u64(optarg, &v) < 0 || (c == OPT_DEPTH && v > 4096)) {
+			if (parse_u64(optarg, 10, &v) < 0 || v == 0 ||
+			    (c == OPT_DEPTH && v > 4096)) {
 				fprintf(stderr,
 					"gpuenv scan: --%s takes a positive number, not '%s'\n",
 					c == OPT_DEPTH ? "max-depth" : "max-files", optarg);
@@ -191,10 +179,8 @@ int cmd_scan(int argc, char *argv[])
 		case 'F':
 		case 'j':
 		case 'v':
-			common_opts_handle(&co, c, optarg);
-			break;
-		case OPT_COLOR:
-			r = common_opts_handle(&co, 0x107, optarg);
+		case COMMON_OPT_COLOR:
+			r = common_opts_handle(&co, c, optarg);
 			if (r < 0)
 				return -r;
 			break;

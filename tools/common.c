@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Options and set-up shared by the commands that read a machine; see gpuenv.h. */
+/*
+ * Options and set-up shared by the commands that read a machine; see gpuenv.h. Reads the
+ * snapshot of --from (a `gpuenv report --json` file, docs/snapshot-schema.md; "-" is stdin)
+ * and checks --sysroot and --env-file before libgpuenv opens them; writes the --trace-paths
+ * file ("<result>\t<path>" lines, gpuenv_ctx_get_trace()).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,6 +15,7 @@
 #include <unistd.h>
 
 #include "gpuenv.h"
+#include "shared/macro.h"
 #include "shared/parse.h"
 
 void print_error(const char *what, int err)
@@ -29,28 +35,28 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 	case 'F':
 		o->from = arg;
 		return 1;
-	case 0x100:
+	case COMMON_OPT_NVML_LIB:
 		o->nvml_lib = arg;
 		return 1;
-	case 0x101:
+	case COMMON_OPT_CUDA_LIB:
 		o->cuda_lib = arg;
 		return 1;
-	case 0x102:
+	case COMMON_OPT_OPENCL_LIB:
 		o->opencl_lib = arg;
 		return 1;
-	case 0x103:
+	case COMMON_OPT_TRACE_PATHS:
 		o->trace_paths = arg;
 		return 1;
-	case 0x104:
+	case COMMON_OPT_STABLE:
 		o->stable = true;
 		return 1;
-	case 0x105:
+	case COMMON_OPT_REDACT:
 		o->redact = true;
 		return 1;
-	case 0x106:
+	case COMMON_OPT_NO_VENDOR:
 		o->no_vendor = true;
 		return 1;
-	case 0x107:
+	case COMMON_OPT_COLOR:
 		if (strcmp(arg, "auto") == 0)
 			o->color = -1;
 		else if (strcmp(arg, "always") == 0)
@@ -63,26 +69,23 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 			return -EXIT_USAGE;
 		}
 		return 1;
-	case 0x140:
+	case COMMON_OPT_PCI_IDS:
 		o->pci_ids = arg;
 		return 1;
-	case 0x108: {
-		char *end;
-		unsigned long ms;
+	case COMMON_OPT_VENDOR_TIMEOUT: {
+		unsigned ms;
 
-		errno = 0;
-		ms = strtoul(arg, &end, 10);
-		if (errno || end == arg || *end || ms == 0 || ms > 600000) {
+		if (parse_uint(arg, 10, &ms) < 0 || ms == 0 || ms > 600000) {
 			fprintf(stderr,
 				"gpuenv: --vendor-timeout takes milliseconds (1-600000), not "
 				"'%s'\n",
 				arg);
 			return -EXIT_USAGE;
 		}
-		o->vendor_timeout_ms = (unsigned)ms;
+		o->vendor_timeout_ms = ms;
 		return 1;
 	}
-	case 0x109: {
+	case COMMON_OPT_PID: {
 		unsigned pid;
 
 		if (parse_uint(arg, 10, &pid) < 0 || pid == 0 || pid > INT_MAX) {
@@ -137,15 +140,17 @@ static void log_to_stderr(void *userdata, int priority, const char *file, int li
 	fputc('\n', stderr);
 }
 
-int read_host_file(const char *path, size_t max, char **ret, size_t *ret_len)
+/* The whole of path ("-": stdin), NUL-terminated; -EFBIG above max bytes. */
+static int read_host_file(const char *path, size_t max, char **ret, size_t *ret_len)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
-	char *buf = NULL;
+	FILE *f = streq(path, "-") ? stdin : fopen(path, "re");
+	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 0;
+	int err = 0;
 
 	if (!f)
 		return -errno;
-	for (;;) {
+	while (!err) {
 		size_t n;
 
 		if (cap - len < 65536) {
@@ -153,47 +158,36 @@ int read_host_file(const char *path, size_t max, char **ret, size_t *ret_len)
 
 			cap = cap ? cap * 2 : 65536;
 			if (cap > max + 65536) {
-				free(buf);
-				if (f != stdin)
-					fclose(f);
-				return -EFBIG;
+				err = -EFBIG;
+				break;
 			}
 			p = realloc(buf, cap + 1);
 			if (!p) {
-				free(buf);
-				if (f != stdin)
-					fclose(f);
-				return -ENOMEM;
+				err = -ENOMEM;
+				break;
 			}
 			buf = p;
 		}
 		n = fread(buf + len, 1, cap - len, f);
 		len += n;
-		if (len > max) {
-			free(buf);
-			if (f != stdin)
-				fclose(f);
-			return -EFBIG;
-		}
-		if (n == 0)
+		if (len > max)
+			err = -EFBIG;
+		else if (n == 0)
 			break;
 	}
-	if (ferror(f)) {
-		free(buf);
-		if (f != stdin)
-			fclose(f);
-		return -EIO;
-	}
+	if (!err && ferror(f))
+		err = -EIO;
 	if (f != stdin)
 		fclose(f);
+	if (err < 0)
+		return err;
 	buf[len] = '\0';
-	*ret = buf;
-	if (ret_len)
-		*ret_len = len;
+	*ret = TAKE_PTR(buf);
+	*ret_len = len;
 	return 0;
 }
 
-int write_text_file(const char *path, const char *text)
+static int write_text_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "we");
 	int err = 0;

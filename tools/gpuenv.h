@@ -45,19 +45,34 @@ struct common_opts {
 };
 
 /* getopt_long entries and their handler, for commands that take the common options. */
+enum {
+	COMMON_OPT_NVML_LIB = 0x100,
+	COMMON_OPT_CUDA_LIB,
+	COMMON_OPT_OPENCL_LIB,
+	COMMON_OPT_TRACE_PATHS,
+	COMMON_OPT_STABLE,
+	COMMON_OPT_REDACT,
+	COMMON_OPT_NO_VENDOR,
+	COMMON_OPT_COLOR,
+	COMMON_OPT_VENDOR_TIMEOUT,
+	COMMON_OPT_PID,
+	COMMON_OPT_PCI_IDS,
+};
 #define COMMON_LONGOPTS                                                                            \
 	{ "sysroot", required_argument, NULL, 'R' }, { "env-file", required_argument, NULL, 'E' }, \
 		{ "from", required_argument, NULL, 'F' },                                          \
-		{ "nvml-lib", required_argument, NULL, 0x100 },                                    \
-		{ "cuda-lib", required_argument, NULL, 0x101 },                                    \
-		{ "opencl-lib", required_argument, NULL, 0x102 },                                  \
-		{ "trace-paths", required_argument, NULL, 0x103 },                                 \
-		{ "stable", no_argument, NULL, 0x104 }, { "redact", no_argument, NULL, 0x105 },    \
-		{ "no-vendor", no_argument, NULL, 0x106 },                                         \
-		{ "color", required_argument, NULL, 0x107 },                                       \
-		{ "pci-ids", required_argument, NULL, 0x140 },                                     \
-		{ "vendor-timeout", required_argument, NULL, 0x108 },                              \
-		{ "pid", required_argument, NULL, 0x109 }, { "json", no_argument, NULL, 'j' },     \
+		{ "nvml-lib", required_argument, NULL, COMMON_OPT_NVML_LIB },                      \
+		{ "cuda-lib", required_argument, NULL, COMMON_OPT_CUDA_LIB },                      \
+		{ "opencl-lib", required_argument, NULL, COMMON_OPT_OPENCL_LIB },                  \
+		{ "trace-paths", required_argument, NULL, COMMON_OPT_TRACE_PATHS },                \
+		{ "stable", no_argument, NULL, COMMON_OPT_STABLE },                                \
+		{ "redact", no_argument, NULL, COMMON_OPT_REDACT },                                \
+		{ "no-vendor", no_argument, NULL, COMMON_OPT_NO_VENDOR },                          \
+		{ "color", required_argument, NULL, COMMON_OPT_COLOR },                            \
+		{ "pci-ids", required_argument, NULL, COMMON_OPT_PCI_IDS },                        \
+		{ "vendor-timeout", required_argument, NULL, COMMON_OPT_VENDOR_TIMEOUT },          \
+		{ "pid", required_argument, NULL, COMMON_OPT_PID },                                \
+		{ "json", no_argument, NULL, 'j' },                                                \
 	{                                                                                          \
 		"verbose", no_argument, NULL, 'v'                                                  \
 	}
@@ -91,8 +106,6 @@ bool common_use_color(const struct common_opts *o, FILE *f);
 unsigned common_render_flags(const struct common_opts *o, FILE *f);
 /* Prints "gpuenv: <what>: <strerror>" to stderr. */
 void print_error(const char *what, int err);
-int write_text_file(const char *path, const char *text);
-int read_host_file(const char *path, size_t max, char **ret, size_t *ret_len);
 
 /* Gives ctx a pci.ids lookup through libpci (pci-names.c); 0 also when there is no file. */
 int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids_file);

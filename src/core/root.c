@@ -218,6 +218,23 @@ static const char *rel(const char *path)
 	return *path ? path : ".";
 }
 
+/* Every entry point that takes a path starts here: absolute paths only, then injected errors
+ * (which therefore apply the same on every resolution path below). */
+static int root_check(const struct root *r, const char *path)
+{
+	if (!path || path[0] != '/')
+		return -EINVAL;
+	return root_fault_for(r, path);
+}
+
+/* Live, the root is "/": the kernel resolves exactly as the walk would, in one call instead of
+ * one fstatat per component (a report stats a few thousand paths). ROOT_NO_OPENAT2 forces the
+ * walk here too, so the tests exercise it on the live root. */
+static bool root_kernel_resolves(const struct root *r)
+{
+	return r->live && !(r->flags & ROOT_NO_OPENAT2);
+}
+
 /*
  * Userspace resolution inside the root. Produces the canonical relative path of `path`
  * (following a final symlink too when follow_last). Components are kept in a strbuf as
@@ -322,6 +339,28 @@ out:
 	return err;
 }
 
+/*
+ * Where path is, for an *at() call on r->fd: the path itself when the kernel resolves (it
+ * follows the last link unless told AT_SYMLINK_NOFOLLOW), else the walk's canonical path
+ * (stored in *storage), whose last component is never a link left to follow. Returns the
+ * AT_* flags for the call, or -errno.
+ */
+static int root_locate(struct root *r, const char *path, bool follow_last, char **storage,
+		       const char **ret)
+{
+	int err;
+
+	if (root_kernel_resolves(r)) {
+		*ret = rel(path);
+		return follow_last ? 0 : AT_SYMLINK_NOFOLLOW;
+	}
+	err = walk_resolve(r, path, follow_last, storage);
+	if (err < 0)
+		return err;
+	*ret = *storage;
+	return AT_SYMLINK_NOFOLLOW;
+}
+
 static int root_openat2(struct root *r, const char *path, int flags)
 {
 	struct open_how how = {
@@ -352,9 +391,7 @@ static int root_open_internal(struct root *r, const char *path, int flags)
 	_cleanup_free_ char *resolved = NULL;
 	int fd, err;
 
-	if (!path || path[0] != '/')
-		return -EINVAL;
-	err = root_fault_for(r, path);
+	err = root_check(r, path);
 	if (err < 0)
 		return err;
 	fd = root_openat2(r, path, flags);
@@ -406,22 +443,37 @@ static int read_fd_all(int fd, size_t max, size_t size_hint, char **ret, size_t 
 	return strbuf_steal(&sb, ret);
 }
 
-int root_read_file(struct root *r, const char *path, size_t max, char **ret, size_t *ret_len)
+/*
+ * Opens path for reading when it is a regular file of at most max bytes: -EISDIR, -EINVAL for
+ * anything else (FIFOs and devices could block or never end; sysfs and procfs files are
+ * regular), -EFBIG. Not traced: each caller records the outcome of its whole operation.
+ */
+static int root_open_regular(struct root *r, const char *path, uint64_t max, struct root_file *ret)
 {
 	_cleanup_close_ int fd = root_open_internal(r, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
 	struct stat st;
-	int err;
 
 	if (fd < 0)
-		return root_record(r, path, fd);
+		return fd;
 	if (fstat(fd, &st) < 0)
-		return root_record(r, path, -errno);
-	if (S_ISDIR(st.st_mode))
-		return root_record(r, path, -EISDIR);
-	/* FIFOs and devices could block or never end: only regular files (sysfs/procfs are). */
+		return -errno;
 	if (!S_ISREG(st.st_mode))
-		return root_record(r, path, -EINVAL);
-	err = read_fd_all(fd, max, (size_t)st.st_size, ret, ret_len);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	if ((uint64_t)st.st_size > max)
+		return -EFBIG;
+	*ret = (struct root_file){ .fd = TAKE_FD(fd), .size = (uint64_t)st.st_size };
+	return 0;
+}
+
+int root_read_file(struct root *r, const char *path, size_t max, char **ret, size_t *ret_len)
+{
+	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
+	/* No size check at open: sysfs reports 4096 for every attribute, procfs 0; the read
+	 * itself stops one byte past max. */
+	int err = root_open_regular(r, path, UINT64_MAX, &f);
+
+	if (err >= 0)
+		err = read_fd_all(f.fd, max, (size_t)f.size, ret, ret_len);
 	return root_record(r, path, err);
 }
 
@@ -474,6 +526,7 @@ int root_read_u64(struct root *r, const char *path, uint64_t *ret)
 int root_readlink(struct root *r, const char *path, char **ret)
 {
 	_cleanup_free_ char *resolved = NULL;
+	const char *at;
 	char target[PATH_MAX];
 	ssize_t n;
 	int err;
@@ -484,10 +537,10 @@ int root_readlink(struct root *r, const char *path, char **ret)
 	if (err < 0)
 		return root_record(r, path, err);
 	/* Resolve the parent directories, but not the link itself. */
-	err = walk_resolve(r, path, false, &resolved);
+	err = root_locate(r, path, false, &resolved, &at);
 	if (err < 0)
 		return root_record(r, path, err);
-	n = readlinkat(r->fd, resolved, target, sizeof(target) - 1);
+	n = readlinkat(r->fd, at, target, sizeof(target) - 1);
 	if (n < 0)
 		return root_record(r, path, -errno);
 	target[n] = '\0';
@@ -501,16 +554,14 @@ int root_resolve(struct root *r, const char *path, char **ret)
 	struct stat st;
 	int err;
 
-	if (!path || path[0] != '/')
-		return -EINVAL;
-	err = root_fault_for(r, path);
+	err = root_check(r, path);
 	if (err < 0)
 		return err;
-	if (r->live && !(r->flags & ROOT_NO_OPENAT2)) {
-		/* Live: let the kernel resolve (O_PATH) and name what it found (proc(5)
+	if (root_kernel_resolves(r)) {
+		/* Let the kernel resolve (O_PATH) and name what it found (proc(5)
 		 * /proc/self/fd/N), three calls instead of a stat and readlink per component. */
 		char proc[64], target[PATH_MAX];
-		int fd = open(path, O_PATH | O_CLOEXEC);
+		int fd = openat(r->fd, rel(path), O_PATH | O_CLOEXEC);
 		ssize_t n;
 
 		if (fd < 0)
@@ -540,24 +591,15 @@ int root_resolve(struct root *r, const char *path, char **ret)
 static int root_stat_internal(struct root *r, const char *path, bool follow, struct stat *ret)
 {
 	_cleanup_free_ char *resolved = NULL;
-	int err;
+	const char *at;
+	int flags = root_check(r, path);
 
-	if (!path || path[0] != '/')
-		return -EINVAL;
-	err = root_fault_for(r, path);
-	if (err < 0)
-		return err;
-	/* Live, the root is "/": the kernel resolves exactly as the walk would, in one call
-	 * instead of one fstatat per component (a report stats a few thousand paths). */
-	if (r->live && !(r->flags & ROOT_NO_OPENAT2)) {
-		if (fstatat(AT_FDCWD, path, ret, follow ? 0 : AT_SYMLINK_NOFOLLOW) < 0)
-			return -errno;
-		return 0;
-	}
-	err = walk_resolve(r, path, follow, &resolved);
-	if (err < 0)
-		return err;
-	if (fstatat(r->fd, resolved, ret, AT_SYMLINK_NOFOLLOW) < 0)
+	if (flags < 0)
+		return flags;
+	flags = root_locate(r, path, follow, &resolved, &at);
+	if (flags < 0)
+		return flags;
+	if (fstatat(r->fd, at, ret, flags) < 0)
 		return -errno;
 	return 0;
 }
@@ -642,27 +684,12 @@ int root_list_dir(struct root *r, const char *path, size_t max, char ***ret)
 
 int root_map(struct root *r, const char *path, size_t max, struct root_map *ret)
 {
-	_cleanup_close_ int fd = root_open_internal(r, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
-	struct stat st;
-	void *p;
+	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
+	int err = root_open_regular(r, path, max, &f);
 
-	if (fd < 0)
-		return root_record(r, path, fd);
-	if (fstat(fd, &st) < 0)
-		return root_record(r, path, -errno);
-	if (!S_ISREG(st.st_mode))
-		return root_record(r, path, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL);
-	if ((uint64_t)st.st_size > max)
-		return root_record(r, path, -EFBIG);
-	if (st.st_size == 0) {
-		*ret = (struct root_map){ .data = (const uint8_t *)"", .len = 0 };
-		return root_record(r, path, 0);
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED)
-		return root_record(r, path, -errno);
-	*ret = (struct root_map){ .data = p, .len = (size_t)st.st_size };
-	return root_record(r, path, 0);
+	if (err >= 0)
+		err = root_file_map(&f, ret);
+	return root_record(r, path, err);
 }
 
 void root_unmap(struct root_map *m)
@@ -674,19 +701,7 @@ void root_unmap(struct root_map *m)
 
 int root_file_open(struct root *r, const char *path, size_t max, struct root_file *ret)
 {
-	_cleanup_close_ int fd = root_open_internal(r, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
-	struct stat st;
-
-	if (fd < 0)
-		return root_record(r, path, fd);
-	if (fstat(fd, &st) < 0)
-		return root_record(r, path, -errno);
-	if (!S_ISREG(st.st_mode))
-		return root_record(r, path, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL);
-	if ((uint64_t)st.st_size > max)
-		return root_record(r, path, -EFBIG);
-	*ret = (struct root_file){ .fd = TAKE_FD(fd), .size = (uint64_t)st.st_size };
-	return root_record(r, path, 0);
+	return root_record(r, path, root_open_regular(r, path, max, ret));
 }
 
 ssize_t root_file_pread(const struct root_file *f, void *buf, size_t n, uint64_t off)

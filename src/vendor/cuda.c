@@ -26,19 +26,11 @@ DL_NOTE(dl_note_cuda,
 #define CU_MISSING	 (-100000)
 
 struct cuda_fns {
-#define X(f, req, ret, params, ...)                                                                \
-	f##_fn *f;                                                                                 \
-	const char *f##_name;
-	CUDA_SYMBOLS(X)
-#undef X
+	CUDA_SYMBOLS(DL_TABLE_FIELDS)
 };
 
 static const struct dl_symbol cuda_symbols[] = {
-#define X(f, req, ret, params, ...)                                                                \
-	{ .names = { __VA_ARGS__ },                                                                \
-	  .fn_offset = offsetof(struct cuda_fns, f),                                               \
-	  .name_offset = offsetof(struct cuda_fns, f##_name),                                      \
-	  .required = req },
+#define X(f, req, ret, params, ...) DL_SYMBOL_ENTRY(struct cuda_fns, f, req, __VA_ARGS__)
 	CUDA_SYMBOLS(X)
 #undef X
 };
@@ -137,14 +129,6 @@ static bool cu_failv(struct cuda *c, const char *call, CUresult rc, const char *
 		_rc == CUDA_SUCCESS ? true : cu_fail(c, _call, _rc, key, ##__VA_ARGS__);           \
 	})
 
-/* Facts left uncalled because of `call` (the dlopen or the init that failed). */
-static void cu_not_called(struct vwriter *w, const char *call, const char *why,
-			  const char *const keys[])
-{
-	for (size_t i = 0; keys[i]; i++)
-		vw_state(w, keys[i], call, "unprobed", "not called: %s", why);
-}
-
 static void cu_device(struct cuda *c, int i)
 {
 	CUdevice dev = 0;
@@ -188,53 +172,40 @@ static void cu_device(struct cuda *c, int i)
 static const char *const cuda_keys[] = { "library",	 "driver_version", "init",
 					 "device_count", "devices",	   NULL };
 
+/* Only the name the CUDA runtime itself loads, so gpuenv sees the libcuda a CUDA program would
+ * see (a toolkit's stubs/libcuda.so on LD_LIBRARY_PATH is not libcuda.so.1). */
+static const char *const cuda_sonames[] = { "libcuda.so.1", NULL };
+static const struct vendor_lib cuda_lib = {
+	.sonames = cuda_sonames,
+	.name = "libcuda",
+	.not_this = "not a CUDA driver library",
+	.symbol_key = "init",
+	.keys = cuda_keys + 1, /* all but "library" */
+	.symbols = cuda_symbols,
+	.n_symbols = ARRAY_SIZE(cuda_symbols),
+};
+
 static int cuda_child(int fd, void *userdata)
 {
-	/* Only the name the CUDA runtime itself loads, so gpuenv sees the libcuda a CUDA program
-	 * would see (a toolkit's stubs/libcuda.so on LD_LIBRARY_PATH is not libcuda.so.1). */
-	static const char *const sonames[] = { "libcuda.so.1", NULL };
 	const struct vendor_req *req = userdata;
 	struct vwriter w = { .fd = fd };
 	struct cuda c = { .w = &w };
-	const char *names[] = { req->library, NULL };
-	_cleanup_free_ char *dlerr = NULL;
-	struct dl_lib *lib = NULL;
-	const char *missing = NULL;
 	char buf[64];
-	int v, count, err;
+	int v, count;
 
-	dl_child_sandbox();
-	vw_begin(&w, "library", "dlopen");
-	err = dl_open(req->library ? names : sonames, &lib, &dlerr);
-	if (err < 0) {
-		vw_state(&w, "library", "dlopen", err == -ENOENT ? "absent" : "error", "%s",
-			 dlerr ? dlerr : strerror(-err));
-		cu_not_called(&w, "dlopen", "libcuda not loaded",
-			      (const char *const[]){ "driver_version", "init", "device_count",
-						     "devices", NULL });
+	if (!vendor_child_load(&w, req, &cuda_lib, &c.f))
 		return w.err ? 1 : 0;
-	}
-	vw_str(&w, "library", dl_path(lib));
-	err = dl_resolve(lib, cuda_symbols, ARRAY_SIZE(cuda_symbols), &c.f, &missing);
-	if (err < 0) {
-		vw_state(&w, "init", "dlsym", "error",
-			 "not a CUDA driver library: %s is not exported", missing);
-		cu_not_called(
-			&w, "dlsym", "not a CUDA driver library",
-			(const char *const[]){ "driver_version", "device_count", "devices", NULL });
-		return w.err ? 1 : 0;
-	}
 	if (CU(&c, "driver_version", cuDriverGetVersion, (&v))) {
 		snprintf(buf, sizeof(buf), "%d.%d", v / 1000, (v % 1000) / 10);
 		vw_str(&w, "driver_version", buf);
 	}
 	if (req->skip_init) {
-		cu_not_called(&w, "cuInit", req->skip_init,
+		vw_not_called(&w, "cuInit", req->skip_init,
 			      (const char *const[]){ "init", "device_count", "devices", NULL });
 		return w.err ? 1 : 0;
 	}
 	if (!CU(&c, "init", cuInit, (0))) {
-		cu_not_called(&w, "cuInit", "cuInit failed",
+		vw_not_called(&w, "cuInit", "cuInit failed",
 			      (const char *const[]){ "device_count", "devices", NULL });
 		return w.err ? 1 : 0;
 	}
@@ -245,10 +216,10 @@ static int cuda_child(int fd, void *userdata)
 		for (int i = 0; i < count && i < CUDA_MAX_DEVICES; i++)
 			cu_device(&c, i);
 	} else {
-		cu_not_called(&w, "cuDeviceGetCount", "no device count",
+		vw_not_called(&w, "cuDeviceGetCount", "no device count",
 			      (const char *const[]){ "devices", NULL });
 	}
-	/* The driver API has no shutdown; no dlclose either (the child exits now). */
+	/* The driver API has no shutdown. */
 	return w.err ? 1 : 0;
 }
 

@@ -85,7 +85,7 @@ const char *dl_path(const struct dl_lib *l)
 	return l ? l->path : NULL;
 }
 
-void *dl_sym(struct dl_lib *l, const char *name)
+static void *dl_sym(struct dl_lib *l, const char *name)
 {
 	if (!l || !name)
 		return NULL;

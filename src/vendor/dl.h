@@ -42,6 +42,21 @@ struct dl_symbol {
 	bool required;
 };
 
+/*
+ * Each vendor's symbol list is an X-macro, X(field, required, return type, (parameters),
+ * names tried in order…), whose ABI header typedefs field##_fn. DL_TABLE_FIELDS gives the
+ * session's table its members (the function, and the name that answered), DL_SYMBOL_ENTRY
+ * one dl_symbol row pointing into a table of type `table`.
+ */
+#define DL_TABLE_FIELDS(f, req, ret, params, ...)                                                  \
+	f##_fn *f;                                                                                 \
+	const char *f##_name;
+#define DL_SYMBOL_ENTRY(table, f, req, ...)                                                        \
+	{ .names = { __VA_ARGS__ },                                                                \
+	  .fn_offset = offsetof(table, f),                                                         \
+	  .name_offset = offsetof(table, f##_name),                                                \
+	  .required = req },
+
 struct dl_lib;
 
 /* dlopen(name, RTLD_LAZY|RTLD_LOCAL) of each name in turn until one loads. On failure
@@ -51,7 +66,6 @@ int dl_open(const char *const names[], struct dl_lib **ret, char **ret_error);
 struct dl_lib *dl_close(struct dl_lib *l);
 /* The path the dynamic linker loaded (dlinfo RTLD_DI_LINKMAP), borrowed. */
 const char *dl_path(const struct dl_lib *l);
-void *dl_sym(struct dl_lib *l, const char *name);
 /* Fills table from syms[0..n). Optional symbols that are absent stay NULL. Returns
  * -ENOSYS when a required one is missing (*ret_missing = its first name). */
 int dl_resolve(struct dl_lib *l, const struct dl_symbol *syms, size_t n, void *table,

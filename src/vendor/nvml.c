@@ -26,19 +26,11 @@ DL_NOTE(dl_note_nvml, "[{\"feature\":\"nvml\",\"description\":\"NVIDIA driver an
 #define NV_MISSING	 (-100000) /* not a return code: the library lacks the function */
 
 struct nvml_fns {
-#define X(f, req, ret, params, ...)                                                                \
-	f##_fn *f;                                                                                 \
-	const char *f##_name;
-	NVML_SYMBOLS(X)
-#undef X
+	NVML_SYMBOLS(DL_TABLE_FIELDS)
 };
 
 static const struct dl_symbol nvml_symbols[] = {
-#define X(f, req, ret, params, ...)                                                                \
-	{ .names = { __VA_ARGS__ },                                                                \
-	  .fn_offset = offsetof(struct nvml_fns, f),                                               \
-	  .name_offset = offsetof(struct nvml_fns, f##_name),                                      \
-	  .required = req },
+#define X(f, req, ret, params, ...) DL_SYMBOL_ENTRY(struct nvml_fns, f, req, __VA_ARGS__)
 	NVML_SYMBOLS(X)
 #undef X
 };
@@ -145,14 +137,6 @@ static bool nv_failv(struct nvml *n, const char *call, nvmlReturn_t rc, const ch
 		}                                                                                  \
 		_rc == NVML_SUCCESS ? true : nv_fail(n, _call, _rc, key, ##__VA_ARGS__);           \
 	})
-
-/* Facts left uncalled because of `call` (the dlopen or the init that failed). */
-static void nv_not_called(struct vwriter *w, const char *call, const char *why,
-			  const char *const keys[])
-{
-	for (size_t i = 0; keys[i]; i++)
-		vw_state(w, keys[i], call, "unprobed", "not called: %s", why);
-}
 
 static const char *arch_name(unsigned a)
 {
@@ -342,44 +326,27 @@ static const char *const nvml_keys[] = {
 	"device_count", "devices",	NULL
 };
 
+static const char *const nvml_sonames[] = { "libnvidia-ml.so.1", "libnvidia-ml.so", NULL };
+static const struct vendor_lib nvml_lib = {
+	.sonames = nvml_sonames,
+	.name = "libnvidia-ml",
+	.not_this = "not an NVML library",
+	.symbol_key = "init",
+	.keys = nvml_keys + 1, /* all but "library" */
+	.symbols = nvml_symbols,
+	.n_symbols = ARRAY_SIZE(nvml_symbols),
+};
+
 static int nvml_child(int fd, void *userdata)
 {
-	static const char *const sonames[] = { "libnvidia-ml.so.1", "libnvidia-ml.so", NULL };
-	const struct vendor_req *req = userdata;
 	struct vwriter w = { .fd = fd };
 	struct nvml n = { .w = &w };
-	const char *names[] = { req->library, NULL };
-	_cleanup_free_ char *dlerr = NULL;
-	struct dl_lib *lib = NULL;
-	const char *missing = NULL;
 	char buf[128];
 	unsigned count;
-	int cv, err;
+	int cv;
 
-	dl_child_sandbox();
-	vw_begin(&w, "library", "dlopen");
-	err = dl_open(req->library ? names : sonames, &lib, &dlerr);
-	if (err < 0) {
-		vw_state(&w, "library", "dlopen", err == -ENOENT ? "absent" : "error", "%s",
-			 dlerr ? dlerr : strerror(-err));
-		nv_not_called(&w, "dlopen", "libnvidia-ml not loaded",
-			      (const char *const[]){ "nvml_version", "init", "driver_version",
-						     "cuda_driver_version", "device_count",
-						     "devices", NULL });
+	if (!vendor_child_load(&w, userdata, &nvml_lib, &n.f))
 		return w.err ? 1 : 0;
-	}
-	vw_str(&w, "library", dl_path(lib));
-	err = dl_resolve(lib, nvml_symbols, ARRAY_SIZE(nvml_symbols), &n.f, &missing);
-	if (err < 0) {
-		vw_state(&w, "init", "dlsym", "error", "not an NVML library: %s is not exported",
-			 missing);
-		nv_not_called(&w, "dlsym", "not an NVML library",
-			      (const char *const[]){ "nvml_version", "driver_version",
-						     "cuda_driver_version", "device_count",
-						     "devices", NULL });
-		return w.err ? 1 : 0;
-	}
-
 	memset(buf, 0, sizeof(buf));
 	nv_string(&n, "nvml_version",
 		  NV(&n, "nvml_version", nvmlSystemGetNVMLVersion,
@@ -387,7 +354,7 @@ static int nvml_child(int fd, void *userdata)
 		  buf, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE);
 	if (!NV(&n, "init", nvmlInit, ())) {
 		snprintf(buf, sizeof(buf), "%s failed", n.f.nvmlInit_name);
-		nv_not_called(&w, n.f.nvmlInit_name, buf, nvml_after_init);
+		vw_not_called(&w, n.f.nvmlInit_name, buf, nvml_after_init);
 		return w.err ? 1 : 0;
 	}
 	vw_str(&w, "init", "NVML_SUCCESS");
@@ -408,12 +375,11 @@ static int nvml_child(int fd, void *userdata)
 			nv_device(&n, i);
 		vw_set_base(&w, NULL);
 	} else {
-		nv_not_called(&w, n.f.nvmlDeviceGetCount_name, "no device count",
+		vw_not_called(&w, n.f.nvmlDeviceGetCount_name, "no device count",
 			      (const char *const[]){ "devices", NULL });
 	}
 	vw_begin(&w, NULL, n.f.nvmlShutdown_name);
 	n.f.nvmlShutdown();
-	/* No dlclose: the child exits now, and vendor destructors have crashed on unload. */
 	return w.err ? 1 : 0;
 }
 

@@ -27,19 +27,11 @@ DL_NOTE(dl_note_opencl, "[{\"feature\":\"opencl\",\"description\":\"OpenCL platf
 #define CL_MAX_STRING	 4096u
 
 struct opencl_fns {
-#define X(f, req, ret, params, ...)                                                                \
-	f##_fn *f;                                                                                 \
-	const char *f##_name;
-	OPENCL_SYMBOLS(X)
-#undef X
+	OPENCL_SYMBOLS(DL_TABLE_FIELDS)
 };
 
 static const struct dl_symbol opencl_symbols[] = {
-#define X(f, req, ret, params, ...)                                                                \
-	{ .names = { __VA_ARGS__ },                                                                \
-	  .fn_offset = offsetof(struct opencl_fns, f),                                             \
-	  .name_offset = offsetof(struct opencl_fns, f##_name),                                    \
-	  .required = req },
+#define X(f, req, ret, params, ...) DL_SYMBOL_ENTRY(struct opencl_fns, f, req, __VA_ARGS__)
 	OPENCL_SYMBOLS(X)
 #undef X
 };
@@ -201,37 +193,27 @@ static void cl_platform(struct vwriter *w, const struct opencl_fns *f, cl_platfo
 
 static const char *const opencl_keys[] = { "library", "platform_count", "platforms", NULL };
 
+static const char *const opencl_sonames[] = { "libOpenCL.so.1", "libOpenCL.so", NULL };
+static const struct vendor_lib opencl_lib = {
+	.sonames = opencl_sonames,
+	.name = "libOpenCL",
+	.not_this = "not an OpenCL library",
+	.symbol_key = "platforms",
+	.keys = (const char *const[]){ "platforms", NULL },
+	.symbols = opencl_symbols,
+	.n_symbols = ARRAY_SIZE(opencl_symbols),
+};
+
 static int opencl_child(int fd, void *userdata)
 {
-	static const char *const sonames[] = { "libOpenCL.so.1", "libOpenCL.so", NULL };
-	const struct vendor_req *req = userdata;
 	struct vwriter w = { .fd = fd };
 	struct opencl_fns f = { 0 };
-	const char *names[] = { req->library, NULL };
-	_cleanup_free_ char *dlerr = NULL;
 	cl_platform_id plats[CL_MAX_PLATFORMS];
-	struct dl_lib *lib = NULL;
-	const char *missing = NULL;
 	cl_uint n = 0;
 	cl_int rc;
-	int err;
 
-	dl_child_sandbox();
-	vw_begin(&w, "library", "dlopen");
-	err = dl_open(req->library ? names : sonames, &lib, &dlerr);
-	if (err < 0) {
-		vw_state(&w, "library", "dlopen", err == -ENOENT ? "absent" : "error", "%s",
-			 dlerr ? dlerr : strerror(-err));
-		vw_state(&w, "platforms", "dlopen", "unprobed", "not called: libOpenCL not loaded");
+	if (!vendor_child_load(&w, userdata, &opencl_lib, &f))
 		return w.err ? 1 : 0;
-	}
-	vw_str(&w, "library", dl_path(lib));
-	err = dl_resolve(lib, opencl_symbols, ARRAY_SIZE(opencl_symbols), &f, &missing);
-	if (err < 0) {
-		vw_state(&w, "platforms", "dlsym", "error",
-			 "not an OpenCL library: %s is not exported", missing);
-		return w.err ? 1 : 0;
-	}
 	vw_begin(&w, "platforms", f.clGetPlatformIDs_name);
 	rc = f.clGetPlatformIDs(CL_MAX_PLATFORMS, plats, &n);
 	if (rc == CL_PLATFORM_NOT_FOUND_KHR) {

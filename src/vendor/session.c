@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Both ends of the vendor child protocol described in session.h: the child's line writer
- * and the parent's folding of the lines, with the outcome of core/child.c (deadline,
- * signal, exit status) turned into facts. JSON through jansson.
+ * Both ends of the vendor child protocol described in session.h: the child's line writer and
+ * the start every child shares (sandbox, dlopen, dlsym), and the parent's folding of the lines,
+ * with the outcome of core/child.c (deadline, signal, exit status) turned into facts. JSON through
+ * jansson.
  */
 #include <errno.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 
 #define SESSION_MAX_OUTPUT ((size_t)4 << 20)
 #define FOLD_MAX_DEPTH	   8
+#define VW_KEY_MAX	   160 /* a dotted key with its base */
 
 /* ---- child side ---------------------------------------------------------------- */
 
@@ -64,30 +66,30 @@ static void vw_emit(struct vwriter *w, json_t *o)
 	free(text);
 }
 
+/* key under the current base ("devices.3" + "name"). */
+static void vw_full_key(const struct vwriter *w, const char *key, char full[VW_KEY_MAX])
+{
+	snprintf(full, VW_KEY_MAX, "%s%s%s", w->base, w->base[0] ? "." : "", key);
+}
+
 static json_t *vw_record(struct vwriter *w, const char *key, const char *call, const char *state)
 {
-	char full[160];
+	char full[VW_KEY_MAX];
 
-	if (w->base[0])
-		snprintf(full, sizeof(full), "%s.%s", w->base, key);
-	else
-		snprintf(full, sizeof(full), "%s", key);
+	vw_full_key(w, key, full);
 	return json_pack("{s:s, s:s, s:s}", "k", full, "c", call ? call : "?", "s", state);
 }
 
 void vw_begin(struct vwriter *w, const char *key, const char *call)
 {
-	char full[160];
+	char full[VW_KEY_MAX];
 
 	w->call = call;
 	if (!key) {
 		vw_emit(w, json_pack("{s:s}", "b", call));
 		return;
 	}
-	if (w->base[0])
-		snprintf(full, sizeof(full), "%s.%s", w->base, key);
-	else
-		snprintf(full, sizeof(full), "%s", key);
+	vw_full_key(w, key, full);
 	vw_emit(w, json_pack("{s:s, s:s}", "b", call, "k", full));
 }
 
@@ -164,6 +166,48 @@ void vw_state(struct vwriter *w, const char *key, const char *call, const char *
 		json_object_set_new(o, "e", safe_string(msg));
 	}
 	vw_emit(w, o);
+}
+
+void vw_not_called(struct vwriter *w, const char *call, const char *why, const char *const keys[])
+{
+	for (size_t i = 0; keys[i]; i++)
+		vw_state(w, keys[i], call, "unprobed", "not called: %s", why);
+}
+
+bool vendor_child_load(struct vwriter *w, const struct vendor_req *req, const struct vendor_lib *vl,
+		       void *table)
+{
+	const char *names[] = { req->library, NULL };
+	_cleanup_free_ char *dlerr = NULL;
+	struct dl_lib *lib = NULL;
+	const char *missing = NULL;
+	char why[64];
+	int err;
+
+	dl_child_sandbox();
+	vw_begin(w, "library", "dlopen");
+	err = dl_open(req->library ? names : vl->sonames, &lib, &dlerr);
+	if (err < 0) {
+		vw_state(w, "library", "dlopen", err == -ENOENT ? "absent" : "error", "%s",
+			 dlerr ? dlerr : strerror(-err));
+		snprintf(why, sizeof(why), "%s not loaded", vl->name);
+		vw_not_called(w, "dlopen", why, vl->keys);
+		return false;
+	}
+	vw_str(w, "library", dl_path(lib));
+	/* No dl_close() ever: the child exits after its session, and vendor destructors have
+	 * crashed on unload. */
+	err = dl_resolve(lib, vl->symbols, vl->n_symbols, table, &missing);
+	if (err < 0) {
+		vw_state(w, vl->symbol_key, "dlsym", "error", "%s: %s is not exported",
+			 vl->not_this, missing);
+		for (const char *const *k = vl->keys; *k; k++)
+			if (!streq(*k, vl->symbol_key))
+				vw_state(w, *k, "dlsym", "unprobed", "not called: %s",
+					 vl->not_this);
+		return false;
+	}
+	return true;
 }
 
 /* ---- parent side --------------------------------------------------------------- */

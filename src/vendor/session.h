@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "core/child.h"
+#include "dl.h"
 #include "shared/macro.h"
 #include "vendor.h"
 
@@ -37,6 +38,30 @@ void vw_bool(struct vwriter *w, const char *key, bool value);
 /* A fact in a state other than present; call NULL = the last vw_begin()'s. */
 void vw_state(struct vwriter *w, const char *key, const char *call, const char *state,
 	      const char *fmt, ...) _printf_(5, 6);
+/* Facts left uncalled because of `call` (a dlopen or an init that failed): each of keys[]
+ * (NULL-terminated) becomes "unprobed", "not called: <why>". */
+void vw_not_called(struct vwriter *w, const char *call, const char *why, const char *const keys[]);
+
+/* The library a vendor child loads, and what to say when it cannot. */
+struct vendor_lib {
+	const char *const *sonames; /* tried in order when the request names no library */
+	const char *name;	    /* "libnvidia-ml", in "not called: libnvidia-ml not loaded" */
+	const char *not_this;	    /* "not an NVML library": a required symbol is missing */
+	const char *symbol_key;	    /* the fact that names the missing symbol */
+	const char *const *keys;    /* the facts after "library", unprobed when it fails to load */
+	const struct dl_symbol *symbols; /* resolved into the child's function table */
+	size_t n_symbols;
+};
+
+/*
+ * The start every vendor child shares: dl_child_sandbox(), the dlopen of req->library or
+ * vl->sonames with its "library" fact, then dl_resolve() into table. False when the library
+ * is unusable, after writing what that costs (every key unprobed when it does not load; the
+ * missing symbol as an error on symbol_key and the other keys unprobed when it is not the
+ * library it should be): the child then ends.
+ */
+bool vendor_child_load(struct vwriter *w, const struct vendor_req *req, const struct vendor_lib *vl,
+		       void *table);
 
 struct vendor_session {
 	child_fn fn;
