@@ -8,13 +8,20 @@
 # become [devices] lines of scenario.ini (see docs/HACKING.md). When a GPU was named from
 # pci.ids, the lines of pci.ids that named it are kept as usr/share/misc/pci.ids. Review the
 # copy before committing: it may contain host names, serial numbers and UUIDs.
-# Usage: tests/tools/capture-fixture.sh [--sysroot DIR] GPUENV NAME [DEST_DIR]
+# --report FILE also keeps the JSON report of the traced run (tests/tools/test-capture.sh
+# compares it with the report of the copy).
+# Usage: tests/tools/capture-fixture.sh [--sysroot DIR] [--report FILE] GPUENV NAME [DEST_DIR]
 set -eu
 sysroot=/
-if [ "${1:-}" = --sysroot ]; then
-	sysroot=$2
+report=
+while :; do
+	case ${1:-} in
+	--sysroot) sysroot=$2 ;;
+	--report) report=$2 ;;
+	*) break ;;
+	esac
 	shift 2
-fi
+done
 gpuenv=$1
 name=$2
 dest=${3:-$(dirname "$0")/../fixtures}/$name
@@ -165,12 +172,17 @@ if [ ! -f "$dest/scenario.ini" ]; then
 	{
 		printf '[scenario]\ndescription = captured from %s\nsource = tests/tools/capture-fixture.sh on %s\nargs = --no-vendor\n\n[env]\n' \
 			"$(cat "$sysroot/proc/sys/kernel/osrelease" 2>/dev/null || uname -r)" "$(date -u +%Y-%m-%d)"
-		# Only the variables gpuenv reads for the GPU stack (probe-environment.c), never the rest.
-		[ "$sysroot" = / ] && env | grep -E '^(PATH|LD_LIBRARY_PATH|LD_PRELOAD|CUDA_[A-Z_]*|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|HSA_OVERRIDE_GFX_VERSION|NVIDIA_[A-Z_]*|CONDA_PREFIX|VIRTUAL_ENV|XLA_FLAGS)='
+		# Only the variables gpuenv reads for the GPU stack (probe-environment.c), never the
+		# rest. Under --sysroot the environment is empty (as gpuenv assumes without --env-file).
+		if [ "$sysroot" = / ]; then
+			env | grep -E '^(PATH|LD_LIBRARY_PATH|LD_PRELOAD|CUDA_[A-Z_]*|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|HSA_OVERRIDE_GFX_VERSION|NVIDIA_[A-Z_]*|CONDA_PREFIX|VIRTUAL_ENV|XLA_FLAGS)=' ||
+				[ $? = 1 ] # none set
+		fi
 		if [ -f "$dest/.devices" ]; then
 			printf '\n[devices]\n'
 			cat "$dest/.devices"
 		fi
-	} >"$dest/scenario.ini" || true
+	} >"$dest/scenario.ini"
 	rm -f "$dest/.devices"
 fi
+[ -z "$report" ] || cp "$tmp/report.json" "$report"

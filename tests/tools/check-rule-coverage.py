@@ -29,6 +29,11 @@ with open(os.path.join(top, "tests", "rules-without-fixture.txt"), encoding="utf
         if line:
             allowed.append(line)
 ok = True
+if not rules or not triggered:
+    # An empty catalogue or no golden doctor.json would make every check below vacuous.
+    print(f"FAIL: {len(rules)} rules listed by --list-rules --json, "
+          f"{len(triggered)} rule ids found in tests/fixtures/*/expected/doctor.json")
+    ok = False
 for r in rules:
     if r in triggered:
         print(f"ok: {r}: {', '.join(sorted(set(triggered[r])))}")

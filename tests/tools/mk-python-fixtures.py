@@ -280,6 +280,8 @@ def os_release(pretty, ident, vid):
 
 
 def scenario(name, description, source, env, args="--no-vendor"):
+    if "mk-python-fixtures.py" not in source:
+        source += "; the tree is written by tests/tools/mk-python-fixtures.py"
     lines = ["[scenario]", f"description = {description}", f"source = {source}", f"args = {args}", "", "[env]"]
     lines += [f"{k}={v}" for k, v in env.items()]
     with open(os.path.join(TOP, "..", "scenario.ini"), "w") as f:

@@ -160,6 +160,8 @@ def torch_cu130(root, site):
 
 
 def scenario(dst, desc, source, env, devices=True, extra=""):
+    if "mk-rules2-fixtures.py" not in source:
+        source += "; the tree is written by tests/tools/mk-rules2-fixtures.py"
     text = f"[scenario]\ndescription = {desc}\nsource = {source}\nargs = --no-vendor\n{extra}\n[env]\n"
     text += "".join(f"{k}={v}\n" for k, v in env.items())
     if devices:
@@ -360,7 +362,8 @@ def rocm_override():
             "gfx_target_version 110002 (gfx1102, AMD's LLVM AMDGPU processor table); its other "
             "KFD properties and BAR sizes are the MI300X's (gpuenv does not read them); the user "
             "in group render (109); the venv of the python-rocm62-torch fixture (its sources, "
-            "libtorch_hip.so offload bundle included)\nargs = --no-vendor\n\n[env]\n"
+            "libtorch_hip.so offload bundle included); the tree is written by "
+            "tests/tools/mk-rules2-fixtures.py\nargs = --no-vendor\n\n[env]\n"
             "PATH=/home/user/venv-rocm/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
             "VIRTUAL_ENV=/home/user/venv-rocm\nHOME=/home/user\nHSA_OVERRIDE_GFX_VERSION=11.0.0\n\n"
             + devices)

@@ -32,11 +32,24 @@ import tempfile
 
 
 def run(cmd, env, ok_codes=(0,)):
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
-    if p.returncode not in ok_codes:
-        sys.stderr.write(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr}")
+    """Runs cmd; returns (stdout, exit code). Any other exit code, or a run past 60 s, ends the
+    test naming the command and showing its stderr."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
+    except subprocess.TimeoutExpired as e:
+        err = e.stderr.decode(errors="replace") if e.stderr else ""  # bytes, even with text=True
+        sys.stderr.write(f"{' '.join(cmd)}: still running after {e.timeout} s\n{err}")
         sys.exit(1)
-    return p.stdout if ok_codes == (0,) else (p.stdout, p.returncode)
+    if p.returncode not in ok_codes:
+        sys.stderr.write(f"{' '.join(cmd)}: exit {p.returncode}, want {' or '.join(map(str, ok_codes))}"
+                         f"\n{p.stderr}")
+        sys.exit(1)
+    return p.stdout, p.returncode
+
+
+def diff(expected, actual, expected_name, actual_name):
+    sys.stderr.writelines(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                               expected_name, actual_name))
 
 
 def compare(path, actual, update):
@@ -52,8 +65,7 @@ def compare(path, actual, update):
         expected = f.read()
     if expected == actual:
         return True
-    sys.stderr.writelines(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
-                                               path, "actual"))
+    diff(expected, actual, path, "actual")
     return False
 
 
@@ -117,12 +129,12 @@ def main():
                     f.write(f"{k}={v}\n")
         base = [gpuenv, "report", "--sysroot", root, "--stable",
                 "--env-file", envfile] + args
-        text = run(base, env)
-        js = run(base + ["--json"], env)
+        text, _ = run(base, env)
+        js, _ = run(base + ["--json"], env)
         snap = os.path.join(tmp, "snap.json")
         with open(snap, "w", encoding="utf-8") as f:
             f.write(js)
-        back = run([gpuenv, "report", "--from", snap, "--json", "--stable"], env)
+        back, _ = run([gpuenv, "report", "--from", snap, "--json", "--stable"], env)
         doctor = [gpuenv, "doctor", "--sysroot", root, "--stable",
                   "--env-file", envfile] + args
         codes = (0, 1, 2, 3)
@@ -136,14 +148,18 @@ def main():
     ok = compare(os.path.join(exp, "report.txt"), text, update)
     ok &= compare(os.path.join(exp, "report.json"), js, update)
     if back != js:
-        sys.stderr.write("--from round trip changed the snapshot\n")
+        sys.stderr.write("report --from (the JSON loaded back) differs from report --json:\n")
+        diff(js, back, "report --json", "report --from")
         ok = False
     ok &= compare(os.path.join(exp, "doctor.txt"), dtext, update)
     ok &= compare(os.path.join(exp, "doctor.json"), djson, update)
     ok &= compare(os.path.join(exp, "doctor.rc"), f"{rc}\n", update)
-    if rc_json != rc or rc_back != rc or dback != djson:
-        sys.stderr.write(f"doctor: text exit {rc}, --json exit {rc_json}, --from exit {rc_back}; "
-                         f"--from JSON {'differs' if dback != djson else 'agrees'}\n")
+    if rc_json != rc or rc_back != rc:
+        sys.stderr.write(f"doctor: text exit {rc}, --json exit {rc_json}, --from exit {rc_back}\n")
+        ok = False
+    if dback != djson:
+        sys.stderr.write("doctor --from (judging the saved snapshot) differs from doctor --json:\n")
+        diff(djson, dback, "doctor --json", "doctor --from --json")
         ok = False
     sys.exit(0 if ok else 1)
 

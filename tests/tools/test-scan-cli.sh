@@ -69,6 +69,6 @@ if [ -x "$nvcc" ]; then
 		fail=1
 	fi
 else
-	echo "skip: nvcc not found: the real-library cases were not run"
+	echo "SKIP part: no nvcc at $nvcc: the real-library cases were not run"
 fi
 exit $fail
