@@ -1255,12 +1255,6 @@ struct fatbin_result *fatbin_result_free(struct fatbin_result *r)
 	for (size_t i = 0; i < r->n_bundle_entries; i++)
 		free(r->bundle_entries[i].id);
 	free(r->bundle_entries);
-	if (r->needed)
-		for (size_t i = 0; r->needed[i]; i++)
-			free(r->needed[i]);
-	free(r->needed);
-	free(r->soname);
-	free(r->runpath);
 	free(r->module_id);
 	free(r->elsewhere_sections);
 	free(r->warning);

@@ -123,11 +123,6 @@ struct fatbin_result {
 	size_t n_bundle_entries;
 	struct fatbin_bundle_entry *bundle_entries;
 	unsigned amdgpu_mach; /* FATBIN_FILE_AMDGPU_ELF: e_flags & 0xff */
-	/* ELF dynamic section: filled by src/fatbin/elf-dynamic when present; else NULL. */
-	char *soname;
-	char *runpath;
-	char **needed; /* NULL-terminated, may be NULL */
-	size_t n_needed;
 	/* The first problem with a part of the file that was skipped (the rest still
 	 * parsed), e.g. "container at 0x1234: entry past the end"; NULL when none. */
 	char *warning;
