@@ -9,8 +9,12 @@
  * usr/share/hwdata/pci.ids, usr/share/pci.ids inside the root, only when it resolves inside
  * the root), else none, so a fixture's report never depends on the host's pci.ids. udev's
  * hwdb, the DNS lookup and the ~/.pciids-cache are never consulted: the same file always
- * gives the same name.
+ * gives the same name. The live default is libpci's own: IDSDIR/pci.ids.gz, then the name
+ * without ".gz" (pciutils lib/names-parse.c, pci_open()), IDSDIR from libpci's pkg-config.
+ * libpci itself (and libudev with it) is dlopen'ed on the first lookup, not linked: most runs
+ * name no GPU from pci.ids, and loading it cost each of them ~0.8 ms (bench/bench-scan.sh).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pci/pci.h>
@@ -23,11 +27,29 @@
 #include <unistd.h>
 
 #include "gpuenv.h"
+#include "shared/elf-note.h"
+
+DL_NOTE(dl_note_pci,
+	"[{\"feature\":\"pci-names\",\"description\":\"names of GPUs the built-in "
+	"table lacks, from pci.ids\",\"priority\":\"suggested\",\"soname\":[\"" GPUENV_LIBPCI_SONAME
+	"\"]}]");
+
+/* libpci's functions, with the types of its own <pci/pci.h>. */
+#define PCI_SYMBOLS(X)                                                                             \
+	X(pci_alloc)                                                                               \
+	X(pci_cleanup)                                                                             \
+	X(pci_lookup_name)                                                                         \
+	X(pci_set_name_list_path)
 
 static struct {
-	struct pci_access *pacc;
-	char *path;
+	char *path;  /* the database; set once pci_names_setup() found one */
+	bool tried;  /* libpci loaded (or failed to) on the first lookup */
 	bool broken; /* libpci reported an error (unparsable file): no more lookups */
+	void *lib;
+	struct pci_access *pacc;
+#define PCI_FIELD(f) __typeof__(f) *f;
+	PCI_SYMBOLS(PCI_FIELD)
+#undef PCI_FIELD
 	jmp_buf on_error;
 } names;
 
@@ -41,11 +63,45 @@ static void pci_names_quiet(char *msg, ...)
 {
 }
 
+/* dlopen libpci and set up names.pacc over names.path: 0, or -ELIBACC (not loadable). */
+static int pci_names_load(void)
+{
+	names.lib = dlopen(GPUENV_LIBPCI_SONAME, RTLD_LAZY | RTLD_LOCAL);
+	if (!names.lib) {
+		fprintf(stderr, "gpuenv: no GPU names from pci.ids: %s\n", dlerror());
+		return -ELIBACC;
+	}
+#define PCI_RESOLVE(f)                                                                             \
+	if (!(*(void **)&names.f = dlsym(names.lib, #f))) {                                        \
+		fprintf(stderr, "gpuenv: no GPU names from pci.ids: %s has no %s()\n",             \
+			GPUENV_LIBPCI_SONAME, #f);                                                 \
+		return -ELIBACC;                                                                   \
+	}
+	PCI_SYMBOLS(PCI_RESOLVE)
+#undef PCI_RESOLVE
+	names.pacc = names.pci_alloc();
+	if (!names.pacc)
+		return -ENOMEM;
+	names.pacc->error = pci_names_error;
+	names.pacc->warning = pci_names_quiet;
+	names.pacc->debug = pci_names_quiet;
+	names.pacc->id_lookup_mode = 0; /* no ~/.pciids-cache, no DNS */
+	names.pci_set_name_list_path(names.pacc, names.path, 0);
+	return 0;
+}
+
 static int pci_names_lookup(void *userdata, uint16_t vendor, uint16_t device, uint16_t subvendor,
 			    uint16_t subdevice, char *buf, size_t len)
 {
+	static int load_err;
 	char *name;
 
+	if (!names.tried) {
+		names.tried = true;
+		load_err = pci_names_load();
+	}
+	if (load_err < 0)
+		return load_err;
 	if (names.broken)
 		return -EBADMSG;
 	if (len == 0 || len > INT_MAX)
@@ -54,9 +110,9 @@ static int pci_names_lookup(void *userdata, uint16_t vendor, uint16_t device, ui
 		names.broken = true;
 		return -EBADMSG;
 	}
-	name = pci_lookup_name(names.pacc, buf, (int)len,
-			       PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB,
-			       (int)vendor, (int)device);
+	name = names.pci_lookup_name(names.pacc, buf, (int)len,
+				     PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB,
+				     (int)vendor, (int)device);
 	if (!name)
 		return -ENOENT;
 	if (name != buf)
@@ -86,7 +142,9 @@ static char *sysroot_ids(const char *sysroot, const char *rel)
 static void pci_names_cleanup(void)
 {
 	if (names.pacc)
-		pci_cleanup(names.pacc);
+		names.pci_cleanup(names.pacc);
+	if (names.lib)
+		dlclose(names.lib);
 	free(names.path);
 	memset(&names, 0, sizeof(names));
 }
@@ -96,48 +154,33 @@ int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids
 {
 	static const char *const in_root[] = { "usr/share/misc/pci.ids", "usr/share/hwdata/pci.ids",
 					       "usr/share/pci.ids" };
+	static const char *const live[] = { GPUENV_PCI_IDS_DIR "/pci.ids.gz",
+					    GPUENV_PCI_IDS_DIR "/pci.ids" };
 	static bool registered;
 
-	if (names.pacc)
+	if (names.path)
 		return 0;
 	if (ids_file) {
+		/* libpci answers "not found" for a missing file: check it here, once. */
+		if (access(ids_file, R_OK) < 0) {
+			int err = -errno;
+
+			fprintf(stderr, "gpuenv: --pci-ids %s: %s\n", ids_file, strerror(-err));
+			return err;
+		}
 		names.path = strdup(ids_file);
 		if (!names.path)
 			return -ENOMEM;
 	} else if (sysroot && strcmp(sysroot, "/") != 0) {
 		for (size_t i = 0; i < sizeof(in_root) / sizeof(in_root[0]) && !names.path; i++)
 			names.path = sysroot_ids(sysroot, in_root[i]);
-		if (!names.path)
-			return 0; /* the judged machine has no pci.ids: no fallback name */
+	} else {
+		for (size_t i = 0; i < sizeof(live) / sizeof(live[0]) && !names.path; i++)
+			if (access(live[i], R_OK) == 0 && !(names.path = strdup(live[i])))
+				return -ENOMEM;
 	}
-	names.pacc = pci_alloc();
-	if (!names.pacc) {
-		free(names.path);
-		names.path = NULL;
-		return -ENOMEM;
-	}
-	names.pacc->error = pci_names_error;
-	names.pacc->warning = pci_names_quiet;
-	names.pacc->debug = pci_names_quiet;
-	names.pacc->id_lookup_mode = 0; /* no ~/.pciids-cache, no DNS */
-	if (names.path)
-		pci_set_name_list_path(names.pacc, names.path, 0);
-	else if (!(names.path = strdup(names.pacc->id_file_name))) {
-		pci_names_cleanup();
-		return -ENOMEM;
-	}
-	/* libpci answers "not found" for a missing file: check it here, once. */
-	if (access(names.path, R_OK) < 0) {
-		int err = -errno;
-
-		if (ids_file) {
-			fprintf(stderr, "gpuenv: --pci-ids %s: %s\n", ids_file, strerror(-err));
-			pci_names_cleanup();
-			return err;
-		}
-		pci_names_cleanup(); /* no database on this machine: no fallback name */
-		return 0;
-	}
+	if (!names.path)
+		return 0; /* no database on the judged machine: no fallback name */
 	if (!registered) {
 		atexit(pci_names_cleanup);
 		registered = true;

@@ -14,7 +14,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <libkmod.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include "probe.h"
 #include "shared/parse.h"
 #include "shared/strv.h"
+#include "vendor/lazy-kmod.h"
 
 static const char *const module_names[] = { "nvidia",	      "nvidia_uvm", "nvidia_drm",
 					    "nvidia_modeset", "nouveau",    "amdgpu" };
@@ -455,43 +455,48 @@ static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 
 static void module_signer(struct probe_env *pe, struct snap_node *mf, const char *path)
 {
+	const struct vendor_kmod *km;
 	struct kmod_ctx *k;
 	struct kmod_module *mod = NULL;
 	struct kmod_list *info = NULL, *it;
 	_cleanup_free_ char *host = NULL;
+	const char *hp = root_host_path(pe->root), *why = NULL;
 	bool found = false;
-	const char *hp = root_host_path(pe->root);
 
+	if (vendor_kmod(&km, &why) < 0) {
+		snap_set_state(mf, "signer", FACT_ERROR, path, why);
+		return;
+	}
 	if (asprintf(&host, "%s%s", streq(hp, "/") ? "" : hp, path) < 0) {
 		host = NULL;
 		return;
 	}
-	k = kmod_new(NULL, (const char *const[]){ NULL });
+	k = km->kmod_new(NULL, (const char *const[]){ NULL });
 	if (!k) {
 		snap_set_state(mf, "signer", FACT_ERROR, path, "kmod_new failed");
 		return;
 	}
-	if (kmod_module_new_from_path(k, host, &mod) < 0 || kmod_module_get_info(mod, &info) < 0) {
+	if (km->kmod_module_new_from_path(k, host, &mod) < 0 ||
+	    km->kmod_module_get_info(mod, &info) < 0) {
 		snap_set_state(mf, "signer", FACT_UNREADABLE, path,
 			       "libkmod could not read module info");
 		goto out;
 	}
-	kmod_list_foreach(it, info)
-	{
-		if (streq(kmod_module_info_get_key(it), "signer") &&
-		    kmod_module_info_get_value(it)) {
-			snap_set_str(mf, "signer", kmod_module_info_get_value(it), path);
+	for (it = info; it && !found; it = km->kmod_list_next(info, it)) {
+		const char *value = km->kmod_module_info_get_value(it);
+
+		if (streq(km->kmod_module_info_get_key(it), "signer") && value) {
+			snap_set_str(mf, "signer", value, path);
 			found = true;
-			break;
 		}
 	}
 	if (!found)
 		snap_set_state(mf, "signer", FACT_ABSENT, path, "module is not signed");
 out:
-	kmod_module_info_free_list(info);
+	km->kmod_module_info_free_list(info);
 	if (mod)
-		kmod_module_unref(mod);
-	kmod_unref(k);
+		km->kmod_module_unref(mod);
+	km->kmod_unref(k);
 }
 
 static void probe_module_file(struct probe_env *pe, struct snap_node *nv)

@@ -6,7 +6,8 @@
  * entry headers through root_file_pread() and hand each container's entries over to be
  * tallied (fatbin_input); directories are walked with root_list_dir(), symlinks followed once
  * ((dev, ino) remembered, so no loop and no file twice), depth and count capped; wheels (ZIP,
- * PKWARE APPNOTE; PEP 427) are opened with libzip over the mapped bytes and only candidate
+ * PKWARE APPNOTE; PEP 427) are opened with libzip (loaded on the first wheel,
+ * vendor/lazy-zip.h) over the mapped bytes and only candidate
  * members (*.so, *.so.*, *.cubin, *.fatbin, *.ptx, *.hipfb) are read, streamed and never
  * written to disk, after the zip-bomb guards (declared and actual size caps, ratio cap).
  * Format notes: /work/shared/facts/fatbin-format.md §10.
@@ -17,7 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zip.h>
 
 #include "core/ctx.h"
 #include "core/root.h"
@@ -27,6 +27,7 @@
 #include "shared/log.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
+#include "vendor/lazy-zip.h"
 
 #define WHEEL_CHUNK ((size_t)1 << 20)
 
@@ -346,8 +347,8 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 
 /* ---- wheels ------------------------------------------------------------------------ */
 
-static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, const char *label,
-			const zip_stat_t *st)
+static int wheel_member(struct gpuenv_scan *s, const struct vendor_zip *zl, zip_t *za,
+			zip_uint64_t idx, const char *label, const zip_stat_t *st)
 {
 	struct scan_file *f;
 	zip_file_t *zf;
@@ -373,22 +374,23 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 				  "(zip bomb guard)",
 				  st->comp_size ? (uint64_t)(st->size / st->comp_size) : st->size,
 				  s->opts.max_ratio);
-	zf = zip_fopen_index(za, idx, 0);
+	zf = zl->zip_fopen_index(za, idx, 0);
 	if (!zf)
-		return file_error(f, SCAN_UNREADABLE, "%s", zip_strerror(za));
+		return file_error(f, SCAN_UNREADABLE, "%s", zl->zip_strerror(za));
 	if (st->size <= s->opts.member_in_memory) {
 		/* small: read whole (one byte more than declared, to catch a lying directory) */
 		_cleanup_free_ uint8_t *buf = malloc(st->size + 1);
 		zip_int64_t n;
 
 		if (!buf) {
-			zip_fclose(zf);
+			zl->zip_fclose(zf);
 			return -ENOMEM;
 		}
-		while (got <= st->size && (n = zip_fread(zf, buf + got, st->size + 1 - got)) > 0)
+		while (got <= st->size &&
+		       (n = zl->zip_fread(zf, buf + got, st->size + 1 - got)) > 0)
 			got += (uint64_t)n;
 		if (got <= st->size && n < 0) {
-			rv = file_error(f, SCAN_UNREADABLE, "%s", zip_file_strerror(zf));
+			rv = file_error(f, SCAN_UNREADABLE, "%s", zl->zip_file_strerror(zf));
 		} else if (got != st->size) {
 			rv = file_error(f, SCAN_MALFORMED,
 					"member size differs from the zip directory");
@@ -396,7 +398,7 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 			s->bytes_seen += got;
 			rv = parse_buffer(s, f, buf, got, NULL);
 		}
-		zip_fclose(zf);
+		zl->zip_fclose(zf);
 		return rv;
 	}
 	/* large: stream through the container walker, keeping only headers */
@@ -407,12 +409,12 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 		zip_int64_t n = 0;
 
 		if (!buf || fatbin_stream_new(&fs) < 0) {
-			zip_fclose(zf);
+			zl->zip_fclose(zf);
 			fatbin_stream_free(fs);
 			return -ENOMEM;
 		}
 		f->streamed = true;
-		while ((n = zip_fread(zf, buf, WHEEL_CHUNK)) > 0) {
+		while ((n = zl->zip_fread(zf, buf, WHEEL_CHUNK)) > 0) {
 			got += (uint64_t)n;
 			s->bytes_seen += (uint64_t)n;
 			if (got > st->size) {
@@ -421,7 +423,7 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 			}
 			rv = fatbin_stream_feed(fs, buf, (size_t)n);
 			if (rv < 0) {
-				zip_fclose(zf);
+				zl->zip_fclose(zf);
 				fatbin_stream_free(fs);
 				if (rv == -ENOMEM)
 					return rv;
@@ -430,7 +432,7 @@ static int wheel_member(struct gpuenv_scan *s, zip_t *za, zip_uint64_t idx, cons
 			if ((got & ((256u << 20) - 1)) < (uint64_t)n)
 				progress(s, label);
 		}
-		zip_fclose(zf);
+		zl->zip_fclose(zf);
 		if (n == -2 || (n == 0 && got != st->size)) {
 			fatbin_stream_free(fs);
 			return file_error(f, SCAN_MALFORMED,
@@ -455,34 +457,40 @@ static int scan_wheel(struct gpuenv_scan *s, struct scan_file *f, const uint8_t 
 	zip_source_t *src;
 	zip_t *za;
 	zip_int64_t n;
-	const char *wheel = f->path;
+	const char *wheel = f->path, *why = NULL;
 	_cleanup_free_ char *wname = strdup(wheel);
+	const struct vendor_zip *zl;
 	int rv = 0;
 
 	if (!wname)
 		return -ENOMEM;
 	f->type = "wheel";
 	f->size = len;
-	zip_error_init(&ze);
-	src = zip_source_buffer_create(p, len, 0, &ze);
+	rv = vendor_zip(&zl, &why);
+	if (rv == -ENOMEM)
+		return rv;
+	if (rv < 0)
+		return file_error(f, SCAN_UNREADABLE, "cannot read wheels: %s", why);
+	zl->zip_error_init(&ze);
+	src = zl->zip_source_buffer_create(p, len, 0, &ze);
 	if (!src) {
-		zip_error_fini(&ze);
+		zl->zip_error_fini(&ze);
 		return -ENOMEM;
 	}
-	za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
+	za = zl->zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
 	if (!za) {
 		rv = file_error(f, SCAN_MALFORMED, "not a readable zip file: %s",
-				zip_error_strerror(&ze));
-		zip_source_free(src);
-		zip_error_fini(&ze);
+				zl->zip_error_strerror(&ze));
+		zl->zip_source_free(src);
+		zl->zip_error_fini(&ze);
 		return rv;
 	}
-	zip_error_fini(&ze);
-	n = zip_get_num_entries(za, 0);
+	zl->zip_error_fini(&ze);
+	n = zl->zip_get_num_entries(za, 0);
 	if (n < 0 || (uint64_t)n > SCAN_MAX_WHEEL_MEMBERS) {
 		rv = file_error(f, SCAN_TOO_LARGE, "%" PRId64 " zip members, above the cap of %u",
 				(int64_t)n, SCAN_MAX_WHEEL_MEMBERS);
-		zip_discard(za);
+		zl->zip_discard(za);
 		return rv;
 	}
 	for (zip_int64_t i = 0; i < n && rv >= 0; i++) {
@@ -490,7 +498,8 @@ static int scan_wheel(struct gpuenv_scan *s, struct scan_file *f, const uint8_t 
 		const char *base;
 		_cleanup_free_ char *label = NULL;
 
-		if (zip_stat_index(za, (zip_uint64_t)i, 0, &st) < 0 || !(st.valid & ZIP_STAT_NAME))
+		if (zl->zip_stat_index(za, (zip_uint64_t)i, 0, &st) < 0 ||
+		    !(st.valid & ZIP_STAT_NAME))
 			continue;
 		base = strrchr(st.name, '/');
 		base = base ? base + 1 : st.name;
@@ -502,10 +511,10 @@ static int scan_wheel(struct gpuenv_scan *s, struct scan_file *f, const uint8_t 
 		}
 		if (asprintf(&label, "%s!/%s", wname, st.name) < 0)
 			return -ENOMEM;
-		rv = wheel_member(s, za, (zip_uint64_t)i, label, &st);
+		rv = wheel_member(s, zl, za, (zip_uint64_t)i, label, &st);
 		progress(s, label);
 	}
-	zip_discard(za);
+	zl->zip_discard(za);
 	return rv < 0 ? rv : 0;
 }
 

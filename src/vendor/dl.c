@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <linux/capability.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -114,9 +115,46 @@ int dl_resolve(struct dl_lib *l, const struct dl_symbol *syms, size_t n, void *t
 		}
 		/* POSIX dlsym: a function's address travels through void *. */
 		memcpy(base + syms[i].fn_offset, &fn, sizeof(fn));
-		memcpy(base + syms[i].name_offset, &name, sizeof(name));
+		if (syms[i].name_offset != DL_NO_NAME)
+			memcpy(base + syms[i].name_offset, &name, sizeof(name));
 	}
 	return 0;
+}
+
+static int dl_lazy_load_locked(struct dl_lazy *l)
+{
+	const char *names[] = { l->soname, NULL };
+	const char *missing = NULL;
+	int err;
+
+	free(l->error);
+	l->error = NULL;
+	err = dl_open(names, &l->lib, &l->error);
+	if (err < 0)
+		return err;
+	err = dl_resolve(l->lib, l->symbols, l->n_symbols, l->table, &missing);
+	if (err < 0) {
+		if (asprintf(&l->error, "%s has no %s()", dl_path(l->lib), missing) < 0)
+			l->error = NULL;
+		l->lib = dl_close(l->lib);
+	}
+	return err;
+}
+
+int dl_lazy_load(struct dl_lazy *l, const char **ret_error)
+{
+	int err;
+
+	pthread_mutex_lock(&l->lock);
+	if (!l->tried) {
+		l->err = dl_lazy_load_locked(l);
+		l->tried = l->err != -ENOMEM; /* out of memory: try again next time */
+	}
+	err = l->err;
+	pthread_mutex_unlock(&l->lock);
+	if (err < 0 && ret_error)
+		*ret_error = l->error ? l->error : strerror(-err);
+	return err;
 }
 
 static int drop_caps(void)

@@ -9,38 +9,23 @@
  */
 #pragma once
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * The systemd/FDO ".note.dlopen" ELF note (systemd docs/ELF_DLOPEN_METADATA.md): packagers
- * read which libraries a binary may dlopen. One JSON array per feature.
- */
-#define DL_NOTE_VENDOR "FDO"
-#define DL_NOTE_TYPE   0x407c0c0au
-#define DL_NOTE(var, json)                                                                         \
-	__attribute__((used, section(".note.dlopen"))) _Alignas(                                   \
-		sizeof(uint32_t)) static const struct {                                            \
-		struct {                                                                           \
-			uint32_t n_namesz, n_descsz, n_type;                                       \
-		} nhdr;                                                                            \
-		char name[sizeof(DL_NOTE_VENDOR)];                                                 \
-		_Alignas(sizeof(uint32_t)) char desc[sizeof(json)];                                \
-	} var = {                                                                                  \
-		.nhdr = { sizeof(DL_NOTE_VENDOR), sizeof(json), DL_NOTE_TYPE },                    \
-		.name = DL_NOTE_VENDOR,                                                            \
-		.desc = json,                                                                      \
-	}
+#include "shared/elf-note.h"
 
 #define DL_NAMES_MAX 4
 
 struct dl_symbol {
 	const char *names[DL_NAMES_MAX]; /* tried in order; NULL-terminated when shorter */
 	size_t fn_offset;		 /* where the function pointer goes in the table */
-	size_t name_offset;		 /* where the answering name (const char *) goes */
+	size_t name_offset;		 /* where the answering name (const char *) goes, or
+					  * DL_NO_NAME */
 	bool required;
 };
+#define DL_NO_NAME SIZE_MAX
 
 /*
  * Each vendor's symbol list is an X-macro, X(field, required, return type, (parameters),
@@ -70,6 +55,61 @@ const char *dl_path(const struct dl_lib *l);
  * -ENOSYS when a required one is missing (*ret_missing = its first name). */
 int dl_resolve(struct dl_lib *l, const struct dl_symbol *syms, size_t n, void *table,
 	       const char **ret_missing);
+
+/*
+ * A library gpuenv needs for one feature only (libzip for wheels, libkmod for a module's
+ * signer), loaded on its first use instead of at every start-up, as kmod loads libzstd and
+ * liblzma (libkmod-file-zstd.c): libzip and libkmod bring libcrypto (4.5 MB, 21 000
+ * relocations) into the process, which cost every gpuenv run more than the work it came for
+ * (bench/bench-scan.sh). The table is declared with the library's own header in scope, one
+ * DL_LAZY_FIELD per function, so each pointer has the real function's type (systemd's
+ * DLSYM_ARG check, by construction). One table per process, since the library is mapped
+ * once per process anyway; the mutex makes the first load safe from any thread. A failed
+ * load is kept with its reason and not retried.
+ */
+struct dl_lazy {
+	const char *soname;
+	const struct dl_symbol *symbols;
+	size_t n_symbols;
+	void *table;
+	pthread_mutex_t lock;
+	bool tried;
+	int err;
+	char *error; /* why it failed: dlerror()'s text, or the missing symbol */
+	struct dl_lib *lib;
+};
+#define DL_LAZY_INIT(so, syms, tbl)                                                                \
+	{                                                                                          \
+		.soname = (so), .symbols = (syms), .n_symbols = sizeof(syms) / sizeof((syms)[0]),  \
+		.table = (tbl), .lock = PTHREAD_MUTEX_INITIALIZER                                  \
+	}
+/* A binding's symbol list is an X-macro, SYMBOLS(X, table type) calling X(table type, f) for
+ * each function f: DL_LAZY_FIELD makes the table's member, DL_LAZY_ENTRY its dl_symbol. */
+#define DL_LAZY_FIELD(table, f) __typeof__(f) *f;
+#define DL_LAZY_ENTRY(table, f)                                                                    \
+	{ .names = { #f },                                                                         \
+	  .fn_offset = offsetof(table, f),                                                         \
+	  .name_offset = DL_NO_NAME,                                                               \
+	  .required = true },
+/* Defines `int getter(const type **ret, const char **ret_error)`: the table once loaded (0),
+ * or a dl_lazy_load() error with *ret_error saying why. */
+#define DL_LAZY_DEFINE(getter, type, soname, SYMBOLS)                                              \
+	static type getter##_table;                                                                \
+	static const struct dl_symbol getter##_symbols[] = { SYMBOLS(DL_LAZY_ENTRY, type) };       \
+	static struct dl_lazy getter##_lazy =                                                      \
+		DL_LAZY_INIT(soname, getter##_symbols, &getter##_table);                           \
+	int getter(const type **ret, const char **ret_error)                                       \
+	{                                                                                          \
+		int err = dl_lazy_load(&getter##_lazy, ret_error);                                 \
+                                                                                                   \
+		if (err >= 0)                                                                      \
+			*ret = &getter##_table;                                                    \
+		return err;                                                                        \
+	}
+/* Loads l on the first call (later calls answer at once): 0 with l->table filled, or
+ * -ENOENT (not installed), -ENOEXEC (would not load), -ENOSYS (a function is missing) or
+ * -ENOMEM, with *ret_error (borrowed, for the process's lifetime) saying why. */
+int dl_lazy_load(struct dl_lazy *l, const char **ret_error);
 
 /*
  * In a freshly forked vendor child, before the first dlopen: stdin and stdout to /dev/null

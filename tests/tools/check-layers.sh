@@ -14,7 +14,7 @@ allowed() {
 	probe) echo "shared core vendor fatbin facts snapshot probe" ;;
 	rules) echo "shared facts snapshot rules" ;;
 	output) echo "shared facts snapshot rules output" ;;
-	scan) echo "shared core fatbin facts snapshot scan" ;;
+	scan) echo "shared core vendor fatbin facts snapshot scan" ;;
 	tools) echo "shared" ;;
 	*) echo "shared core vendor fatbin facts snapshot probe rules output scan" ;;
 	esac

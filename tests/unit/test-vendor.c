@@ -4,7 +4,8 @@
  * OpenCL sessions against the fake libraries of tests/fakes/ (scenario written here, named by
  * GPUENV_FAKE_SCENARIO, inherited by the vendor child): values, versioned-name fallbacks,
  * every failure path (missing or wrong library, error codes, a hang, a crash) and the
- * sandbox that keeps a library from creating device nodes.
+ * sandbox that keeps a library from creating device nodes; and the libraries loaded on first
+ * use (dl_lazy: libzip, libkmod), including one that is missing or lacks a function.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,6 +20,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "vendor/lazy-kmod.h"
+#include "vendor/lazy-zip.h"
 #include "vendor/session.h"
 #include "vendor/vendor.h"
 
@@ -524,6 +527,74 @@ static void test_error_names(void **state)
 	assert_string_equal(vendor_opencl_error_name(-1001), "CL_PLATFORM_NOT_FOUND_KHR");
 }
 
+/* dl_lazy: a library that is not installed, one that lacks a function, and a good one; each
+ * answer is kept (the second call gives the same without loading again). */
+struct lazy_table {
+	void *fn;
+};
+
+static void test_lazy_load(void **state)
+{
+	static const struct dl_symbol missing_fn[] = {
+		{ .names = { "gpuenv_no_such_function" },
+		  .fn_offset = offsetof(struct lazy_table, fn),
+		  .name_offset = DL_NO_NAME,
+		  .required = true },
+	};
+	static const struct dl_symbol good_fn[] = {
+		{ .names = { "strlen" },
+		  .fn_offset = offsetof(struct lazy_table, fn),
+		  .name_offset = DL_NO_NAME,
+		  .required = true },
+	};
+	struct lazy_table t1 = { 0 }, t2 = { 0 }, t3 = { 0 };
+	struct dl_lazy absent = DL_LAZY_INIT("libgpuenv-test-absent.so.9", good_fn, &t1);
+	struct dl_lazy lacking = DL_LAZY_INIT("libc.so.6", missing_fn, &t2);
+	struct dl_lazy good = DL_LAZY_INIT("libc.so.6", good_fn, &t3);
+	const char *why = NULL, *why2 = NULL;
+
+	assert_int_equal(dl_lazy_load(&absent, &why), -ENOENT);
+	assert_non_null(strstr(why, "libgpuenv-test-absent.so.9"));
+	assert_int_equal(dl_lazy_load(&absent, &why2), -ENOENT);
+	assert_ptr_equal(why, why2); /* remembered, not retried */
+	assert_null(t1.fn);
+
+	assert_int_equal(dl_lazy_load(&lacking, &why), -ENOSYS);
+	assert_non_null(strstr(why, "has no gpuenv_no_such_function()"));
+	assert_non_null(strstr(why, "libc.so.6"));
+	assert_null(lacking.lib);
+
+	why = NULL;
+	assert_int_equal(dl_lazy_load(&good, &why), 0);
+	assert_null(why);
+	assert_non_null(t3.fn);
+	{
+		size_t (*len)(const char *);
+
+		memcpy(&len, &t3.fn, sizeof(len)); /* libc's own, not ASan's interceptor */
+		assert_int_equal(len("gpuenv"), 6);
+	}
+	assert_int_equal(dl_lazy_load(&good, NULL), 0);
+	dl_close(good.lib);
+	free(absent.error);
+	free(lacking.error);
+}
+
+/* The real bindings load the libraries the build compiled against, with every function. */
+static void test_lazy_bindings(void **state)
+{
+	const struct vendor_zip *zl = NULL;
+	const struct vendor_kmod *km = NULL;
+	const char *why = NULL;
+
+	assert_int_equal(vendor_zip(&zl, &why), 0);
+	assert_non_null(zl->zip_open_from_source);
+	assert_non_null(zl->zip_fread);
+	assert_int_equal(vendor_kmod(&km, &why), 0);
+	assert_non_null(km->kmod_new);
+	assert_non_null(km->kmod_list_next);
+}
+
 int main(int argc, char *argv[])
 {
 	const struct CMUnitTest tests[] = {
@@ -539,6 +610,8 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_opencl_bad_libraries),
 		cmocka_unit_test(test_default_sonames),
 		cmocka_unit_test(test_error_names),
+		cmocka_unit_test(test_lazy_load),
+		cmocka_unit_test(test_lazy_bindings),
 	};
 	const char *build = getenv("GPUENV_BUILD_ROOT");
 	int fd, r;

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Start-up stays light: the libraries gpuenv loads on first use (libzip, libkmod, libpci;
+# src/vendor/dl.h, dl_lazy) must not come back as DT_NEEDED of the gpuenv tool or of
+# libgpuenv.so (they would bring libcrypto and libudev into every run again), and each must
+# be declared in the binary's .note.dlopen for packagers (systemd ELF_DLOPEN_METADATA.md).
+# Usage: check-needed.py SOURCE_ROOT GPUENV LIBGPUENV_SO CC [ARGS…]
+import importlib.util
+import json
+import subprocess
+import sys
+
+root, tool, lib, cc = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+spec = importlib.util.spec_from_file_location("lib_soname", root + "/scripts/lib-soname.py")
+elfinfo = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(elfinfo)
+
+lazy = {}
+for name in ("zip", "kmod", "pci"):
+    path = subprocess.run(cc + [f"-print-file-name=lib{name}.so"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    lazy[name] = elfinfo.soname(path)
+# what the lazy libraries themselves would have pulled in
+heavy = {"libcrypto.so.3", "libudev.so.1", "libbz2.so.1.0", "liblzma.so.5"}
+
+fail = 0
+for path, lazy_here in ((tool, ("zip", "kmod", "pci")), (lib, ("zip", "kmod"))):
+    needed = elfinfo.dynamic_strings(path, 1)
+    if not needed:
+        print(f"FAIL: {path}: no DT_NEEDED read (not a dynamically linked ELF?)")
+        fail = 1
+        continue
+    bad = sorted((set(lazy.values()) | heavy) & set(needed))
+    if bad:
+        print(f"FAIL: {path} links {', '.join(bad)} at start-up; they are loaded on first use")
+        fail = 1
+    else:
+        print(f"ok: {path} needs only {' '.join(needed)}")
+    declared = set()
+    for note in elfinfo.dlopen_notes(path):
+        for feature in json.loads(note):
+            declared.update(feature["soname"])
+    for name in lazy_here:
+        if lazy[name] in declared:
+            print(f"ok: {path} declares {lazy[name]} in .note.dlopen")
+        else:
+            print(f"FAIL: {path}: {lazy[name]} is not in its .note.dlopen")
+            fail = 1
+sys.exit(fail)
