@@ -191,7 +191,7 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 			strbuf_printf(sb,
 				      "    %zu of %zu modules have no image for it (arch-specific "
 				      "modules are normal in NVIDIA's libraries)\n",
-				      vd->modules_without_image, f->n_modules);
+				      vd->modules_without_image, f->modules.n_modules);
 	}
 }
 

@@ -39,10 +39,7 @@ void scan_file_done(struct scan_file *f)
 	free(f->module_id);
 	free(f->warning);
 	free(f->targets);
-	for (size_t i = 0; i < f->n_modules; i++)
-		free(f->modules[i]);
-	free(f->modules);
-	free(f->module_len);
+	module_sets_done(&f->modules);
 	strv_free(f->amd);
 	free(f->soname);
 	free(f->runpath);
@@ -142,7 +139,6 @@ static int record_entries(struct scan_file *f, const struct fatbin_entry *entrie
 	for (size_t i = 0; i < n; i++) {
 		const struct fatbin_entry *e = &entries[i];
 		uint16_t idx;
-		size_t m;
 
 		if (e->kind == FATBIN_KIND_ELF && e->has_kernels == 0) {
 			f->n_link_images++; /* nvlink device-link image: no kernels */
@@ -155,42 +151,15 @@ static int record_entries(struct scan_file *f, const struct fatbin_entry *entrie
 			return rv;
 		/* modules: entries of one container are consecutive; a standalone cubin/PTX is
 		 * one module */
-		if (f->n_modules == 0 || e->container != *cur) {
-			/* capacity: 8, then doubled at each power of two */
-			if (f->n_modules == 0 ||
-			    (f->n_modules >= 8 && (f->n_modules & (f->n_modules - 1)) == 0)) {
-				size_t cap = f->n_modules ? f->n_modules * 2 : 8;
-				uint16_t **mv = reallocarray(f->modules, cap, sizeof(*mv));
-				uint16_t *ml;
-
-				if (!mv)
-					return -ENOMEM;
-				f->modules = mv;
-				ml = reallocarray(f->module_len, cap, sizeof(*ml));
-				if (!ml)
-					return -ENOMEM;
-				f->module_len = ml;
-			}
-			f->modules[f->n_modules] = NULL;
-			f->module_len[f->n_modules] = 0;
-			f->n_modules++;
+		if (!f->modules.is_open || e->container != *cur) {
+			rv = module_sets_begin(&f->modules);
+			if (rv < 0)
+				return rv;
 			*cur = e->container;
 		}
-		m = f->n_modules - 1;
-		{
-			bool have = false;
-
-			for (size_t k = 0; k < f->module_len[m]; k++)
-				have |= f->modules[m][k] == idx;
-			if (!have && f->module_len[m] < UINT16_MAX) {
-				uint16_t *v = reallocarray(f->modules[m], f->module_len[m] + 1u,
-							   sizeof(*v));
-				if (!v)
-					return -ENOMEM;
-				f->modules[m] = v;
-				v[f->module_len[m]++] = idx;
-			}
-		}
+		rv = module_sets_add(&f->modules, idx);
+		if (rv < 0)
+			return rv;
 	}
 	return 0;
 }
@@ -198,15 +167,10 @@ static int record_entries(struct scan_file *f, const struct fatbin_entry *entrie
 /* Forgets what record_entries() tallied. */
 static void untally(struct scan_file *f)
 {
-	for (size_t i = 0; i < f->n_modules; i++)
-		free(f->modules[i]);
-	free(f->modules);
-	free(f->module_len);
+	module_sets_done(&f->modules);
 	free(f->targets);
-	f->modules = NULL;
-	f->module_len = NULL;
 	f->targets = NULL;
-	f->n_modules = f->n_targets = f->n_entries = f->n_link_images = 0;
+	f->n_targets = f->n_entries = f->n_link_images = 0;
 	memset(f->n_compressed, 0, sizeof(f->n_compressed));
 }
 
@@ -242,6 +206,8 @@ static int record_result(struct scan_file *f, struct fatbin_result *r, struct fi
 	f->module_id = TAKE_PTR(r->module_id);
 	f->warning = TAKE_PTR(r->warning);
 	rv = record_entries(f, r->entries, r->n_entries, &cur);
+	if (rv >= 0)
+		rv = module_sets_end(&f->modules); /* the last module */
 	if (rv < 0)
 		return rv;
 	for (size_t i = 0; i < r->n_bundle_entries; i++) {
@@ -767,18 +733,20 @@ int scan_judge(struct gpuenv_scan *s)
 			if (v[d].res.entry != SIZE_MAX)
 				snprintf(v[d].entry, sizeof(v[d].entry), "%s",
 					 t[v[d].res.entry].target);
-			/* modules (containers) with code but nothing this device can load */
-			for (size_t m = 0; m < f->n_modules && f->n_modules > 1; m++) {
+			/* modules (containers) with code but nothing this device can load: each
+			 * distinct target set judged once */
+			for (size_t m = 0; m < f->modules.n_sets && f->modules.n_modules > 1; m++) {
+				const struct module_set *ms = &f->modules.sets[m];
 				struct coverage_target mt[64];
 				struct coverage_result mr;
-				size_t n = MIN((size_t)f->module_len[m], ARRAY_SIZE(mt));
+				size_t n = MIN((size_t)ms->len, ARRAY_SIZE(mt));
 
 				for (size_t k = 0; k < n; k++)
-					mt[k] = t[f->modules[m][k]];
+					mt[k] = t[ms->targets[k]];
 				if (coverage_judge(mt, n, dev->major, dev->minor, s->driver, &mr) ==
 					    0 &&
 				    coverage_verdict_is_failure(mr.verdict))
-					v[d].modules_without_image++;
+					v[d].modules_without_image += ms->count;
 			}
 		}
 		free(t);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "facts/coverage.h"
+#include "scan/module-sets.h"
 #include "gpuenv/gpuenv.h"
 
 #define SCAN_DEFAULT_MAX_DEPTH	     32u
@@ -63,10 +64,8 @@ struct scan_file {
 	size_t n_compressed[4]; /* per enum fatbin_compression */
 	struct scan_target *targets;
 	size_t n_targets;
-	/* per container: indices into targets (for modules_without_image) */
-	uint16_t **modules;
-	uint16_t *module_len;
-	size_t n_modules;
+	/* its containers with code, by target set (for modules_without_image) */
+	struct module_sets modules;
 	char **amd; /* AMD target ids ("gfx90a:sramecc+:xnack-"), NULL-terminated */
 	size_t n_amd;
 	/* dynamic section (src/fatbin/elf-dynamic), when present */

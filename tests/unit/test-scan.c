@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "gpuenv/gpuenv.h"
+#include "scan/module-sets.h"
 
 static char root[64];
 
@@ -333,12 +334,56 @@ static void test_named_paths(void **state)
 	gpuenv_ctx_free(ctx);
 }
 
+/* Module target sets: equal sets (in any order, repeats ignored) are counted once; 3 000
+ * distinct ones survive the hash table's growth and are each found again. */
+static void test_module_sets(void **state)
+{
+	struct module_sets ms = { 0 };
+
+	assert_int_equal(module_sets_end(&ms), 0); /* nothing open: nothing filed */
+	assert_int_equal(ms.n_modules, 0);
+	for (int rep = 0; rep < 2; rep++) {
+		assert_int_equal(module_sets_begin(&ms), 0);
+		assert_int_equal(module_sets_add(&ms, 3), 0);
+		assert_int_equal(module_sets_add(&ms, 1), 0);
+		assert_int_equal(module_sets_add(&ms, 3), 0);
+	}
+	assert_int_equal(module_sets_begin(&ms), 0);
+	assert_int_equal(module_sets_add(&ms, 1), 0);
+	assert_int_equal(module_sets_add(&ms, 3), 0);
+	assert_int_equal(module_sets_begin(&ms), 0);
+	assert_int_equal(module_sets_add(&ms, 1), 0);
+	assert_int_equal(module_sets_end(&ms), 0);
+	assert_int_equal(ms.n_modules, 4);
+	assert_int_equal(ms.n_sets, 2);
+	assert_int_equal(ms.sets[0].len, 2);
+	assert_int_equal(ms.sets[0].targets[0], 1);
+	assert_int_equal(ms.sets[0].targets[1], 3);
+	assert_int_equal(ms.sets[0].count, 3);
+	assert_int_equal(ms.sets[1].len, 1);
+	assert_int_equal(ms.sets[1].count, 1);
+	for (int rep = 0; rep < 2; rep++)
+		for (unsigned i = 0; i < 3000; i++) {
+			assert_int_equal(module_sets_begin(&ms), 0);
+			assert_int_equal(module_sets_add(&ms, (uint16_t)(i % 60)), 0);
+			assert_int_equal(module_sets_add(&ms, (uint16_t)(100 + i / 60)), 0);
+			assert_int_equal(module_sets_end(&ms), 0);
+		}
+	assert_int_equal(ms.n_modules, 4 + 6000);
+	assert_int_equal(ms.n_sets, 2 + 3000);
+	for (size_t i = 2; i < ms.n_sets; i++)
+		assert_int_equal(ms.sets[i].count, 2);
+	module_sets_done(&ms);
+	assert_null(ms.sets);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_wheel_stream),
 		cmocka_unit_test(test_named_paths),
+		cmocka_unit_test(test_module_sets),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
