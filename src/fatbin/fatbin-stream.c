@@ -93,7 +93,7 @@ static int entry_done(struct fatbin_stream *st)
 	rv = fatbin_push_entry(st->r, &x);
 	if (rv < 0)
 		return rv;
-	rv = fatbin_entry_decode(x, st->hdr, hsz, psz);
+	rv = fatbin_entry_decode(x, st->hdr, hsz, psz, false);
 	if (rv == -ENOMEM)
 		return rv;
 	if (rv < 0) {

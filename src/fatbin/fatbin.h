@@ -87,7 +87,7 @@ struct fatbin_entry {
 	char ptx_target[32]; /* ".target" first word ("sm_90a") when read, else "" */
 	int has_kernels;     /* ELF: 1 a .text.* section, 0 none (an nvlink device-link
 			      * image, §2), -1 not checked (compressed or large) */
-	char target[24];     /* as nvcc spells it: sm_86, sm_90a, compute_90, lto_80 */
+	char target[24];     /* as nvcc spells it: sm_86, sm_90a, compute_90, lto_80; zero-padded */
 };
 
 /* One code object of a clang offload bundle. */
@@ -137,6 +137,10 @@ enum {
 	/* Search every other allocated section of a host ELF for containers (always done when
 	 * the file has .nv_fatbin but no .nvFatBinSegment, as libcufft registers by hand). */
 	FATBIN_PARSE_SEARCH_ALL = 1u << 1,
+	/* Copy each entry's identifier and options strings (nvcc -G: the source file name;
+	 * the ptxas/NVVM options) into ident/options. Without it they stay NULL: a listing
+	 * needs neither, and would pay two allocations for each of 5 000+ entries. */
+	FATBIN_PARSE_STRINGS = 1u << 2,
 };
 
 /*
@@ -149,19 +153,14 @@ enum {
 int fatbin_parse(const uint8_t *p, size_t len, unsigned flags, struct fatbin_result **ret,
 		 char **why);
 /*
- * The same over an input whose CUDA container walks (the scattered entry headers of a large
- * .nv_fatbin, and the few payload bytes a walk looks at) are fetched through read() into a
- * small window instead of being read from data. data still holds all len bytes (a mapping:
- * the ELF structure, .nvFatBinSegment and searched sections are read from it); read() is the
- * I/O the caller does for the parser, which does none itself. A read error ends the parse
- * with its -errno (*why says where). fatbin_parse() is this with read = NULL.
+ * The same with a caller that takes the entries of each CUDA container as it is walked. The
+ * parser does no I/O: data holds all len bytes (a mapping of a file: of a large .nv_fatbin
+ * only the pages holding the entry headers are touched). fatbin_parse() is this without
+ * on_container.
  */
 struct fatbin_input {
 	const uint8_t *data;
 	size_t len;
-	/* Copies bytes [off, off + n) of the input into buf (off + n <= len); returns n, or
-	 * fewer / a negative errno when they could not be read. NULL: read from data. */
-	ssize_t (*read)(void *userdata, uint64_t off, void *buf, size_t n);
 	void *userdata;
 	/* Optional: called with the entries of each CUDA container once it validated, in file
 	 * order; they are then dropped from the result (whose entries keep only those outside
@@ -254,9 +253,10 @@ int fatbin_push_entry(struct fatbin_result *r, struct fatbin_entry **ret);
  * validation). */
 void fatbin_truncate_entries(struct fatbin_result *r, size_t keep);
 /* Decodes a 64+-byte entry header at e (hsz, psz already validated against the buffer)
- * into x: kind, arch, variant, flags, sizes, compression, versions, target. Strings
- * (identifier/options) are read only if they lie inside the header. -EBADMSG, -ENOMEM. */
-int fatbin_entry_decode(struct fatbin_entry *x, const uint8_t *e, uint32_t hsz, uint64_t psz);
+ * into x: kind, arch, variant, flags, sizes, compression, versions, target; with strings,
+ * the identifier/options too (read only if they lie inside the header). -EBADMSG, -ENOMEM. */
+int fatbin_entry_decode(struct fatbin_entry *x, const uint8_t *e, uint32_t hsz, uint64_t psz,
+			bool strings);
 void fatbin_entry_fill_target(struct fatbin_entry *e);
 int fatbin_set_warning(struct fatbin_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Finds and parses the GPU code of files, directories and Python wheels inside the ctx's
- * root: files are opened with root_file_open(), mapped for their ELF structure and handed to
- * src/fatbin (header-only unless GPUENV_SCAN_DEEP), whose container walks read the scattered
- * entry headers through root_file_pread() and hand each container's entries over to be
- * tallied (fatbin_input); directories are walked with root_list_dir(), symlinks followed once
+ * root: files are mapped (root_map) and handed to src/fatbin (header-only unless
+ * GPUENV_SCAN_DEEP: of a large .nv_fatbin only the pages holding entry headers are faulted
+ * in), whose container walks hand each container's entries over to be tallied
+ * (fatbin_input); directories are walked with root_list_dir(), symlinks followed once
  * ((dev, ino) remembered, so no loop and no file twice), depth and count capped; wheels (ZIP,
  * PKWARE APPNOTE; PEP 427) are opened with libzip (loaded on the first wheel,
  * vendor/lazy-zip.h) over the mapped bytes and only candidate
@@ -102,8 +102,10 @@ static int target_index(struct scan_file *f, const struct fatbin_entry *e, uint1
 	struct coverage_target_info ti;
 	struct scan_target *t;
 
+	/* both names are zero-padded (fatbin_entry_fill_target): one memcmp each */
+	_Static_assert(sizeof(t->name) == sizeof(e->target), "target names of one size");
 	for (size_t i = 0; i < f->n_targets; i++)
-		if (streq(f->targets[i].name, e->target) &&
+		if (memcmp(f->targets[i].name, e->target, sizeof(e->target)) == 0 &&
 		    f->targets[i].ptx_major == e->ptx_major &&
 		    f->targets[i].ptx_minor == e->ptx_minor) {
 			f->targets[i].count++;
@@ -118,7 +120,7 @@ static int target_index(struct scan_file *f, const struct fatbin_entry *e, uint1
 	f->targets = t;
 	t = &t[f->n_targets];
 	memset(t, 0, sizeof(*t));
-	snprintf(t->name, sizeof(t->name), "%s", e->target);
+	memcpy(t->name, e->target, sizeof(t->name));
 	t->kind = coverage_target_parse(e->target, &ti) == 0 ? ti.kind : COVERAGE_KIND_OTHER;
 	t->is_lto = e->kind == FATBIN_KIND_LTO;
 	t->ptx_major = e->kind == FATBIN_KIND_PTX ? e->ptx_major : -1;
@@ -174,13 +176,11 @@ static void untally(struct scan_file *f)
 	memset(f->n_compressed, 0, sizeof(f->n_compressed));
 }
 
-/* The userdata of a scan's fatbin_input: read() over an opened file (remembering the first
- * read error), on_container tallying each container's entries into f as it is walked. */
+/* The userdata of a scan's fatbin_input: on_container tallies each container's entries into
+ * f as it is walked. */
 struct file_parse {
 	struct scan_file *f;
 	unsigned cur; /* record_entries() */
-	const struct root_file *file;
-	int err;
 };
 
 static int tally_container(void *userdata, const struct fatbin_entry *e, size_t n)
@@ -246,39 +246,23 @@ static unsigned parse_flags(const struct gpuenv_scan *s)
 		       : 0;
 }
 
-static ssize_t read_file(void *userdata, uint64_t off, void *buf, size_t n)
-{
-	struct file_parse *fp = userdata;
-	ssize_t got = root_file_pread(fp->file, buf, n, off);
-
-	if (!fp->err && (got < 0 || (size_t)got < n))
-		fp->err = got < 0 ? (int)got : -EIO; /* an error, or the file shrank */
-	return got;
-}
-
-/* Parses p[0..len). file, when not NULL, holds the same bytes: the container walks read
- * their scattered headers from it instead of faulting in pages of the mapping p. */
-static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len,
-			const struct root_file *file)
+/* Parses p[0..len). */
+static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len)
 {
 	_cleanup_(fatbin_result_freep) struct fatbin_result *r = NULL;
 	_cleanup_free_ char *why = NULL;
-	struct file_parse fp = { .f = f, .cur = UINT32_MAX, .file = file };
+	struct file_parse fp = { .f = f, .cur = UINT32_MAX };
 	struct fatbin_input in = {
 		.data = p, .len = len, .userdata = &fp, .on_container = tally_container
 	};
 	int rv;
 
 	f->size = len;
-	if (file)
-		in.read = read_file;
 	rv = fatbin_parse_input(&in, parse_flags(s), &r, &why);
 	if (rv == -ENOMEM)
 		return rv;
 	if (rv < 0)
 		untally(f); /* a failed parse records no targets */
-	if (rv < 0 && fp.err)
-		return file_error(f, SCAN_UNREADABLE, "%s", why ? why : strerror(-fp.err));
 	if (rv == -EBADMSG && !fatbin_looks_parsable(p, len))
 		return file_error(f, SCAN_MALFORMED,
 				  "not an ELF file, fatbin, cubin, PTX or offload "
@@ -362,7 +346,7 @@ static int wheel_member(struct gpuenv_scan *s, const struct vendor_zip *zl, zip_
 					"member size differs from the zip directory");
 		} else {
 			s->bytes_seen += got;
-			rv = parse_buffer(s, f, buf, got, NULL);
+			rv = parse_buffer(s, f, buf, got);
 		}
 		zl->zip_fclose(zf);
 		return rv;
@@ -510,7 +494,6 @@ static bool seen_before(struct gpuenv_scan *s, const struct stat *st, int *err)
 static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat *st, bool named)
 {
 	struct root *root = s->ctx->root;
-	_cleanup_(root_file_closep) struct root_file file = ROOT_FILE_NULL;
 	struct root_map m = { 0 };
 	struct scan_file *f;
 	int rv;
@@ -530,10 +513,7 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 		progress(s, path);
 		return rv;
 	}
-	/* mapped for the ELF structure, and kept open: the container walks read through it */
-	rv = root_file_open(root, path, s->opts.max_file_size, &file);
-	if (rv >= 0)
-		rv = root_file_map(&file, &m);
+	rv = root_map(root, path, s->opts.max_file_size, &m);
 	if (rv < 0) {
 		int r2 = file_error(f, SCAN_UNREADABLE, "%s", strerror(-rv));
 
@@ -554,7 +534,7 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 	if (is_zip(m.data, m.len))
 		rv = scan_wheel(s, f, m.data, m.len);
 	else
-		rv = parse_buffer(s, f, m.data, m.len, &file);
+		rv = parse_buffer(s, f, m.data, m.len);
 	s->bytes_seen += m.len;
 	root_unmap(&m);
 	progress(s, path);
