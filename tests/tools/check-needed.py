@@ -4,22 +4,27 @@
 # src/vendor/dl.h, dl_lazy) must not come back as DT_NEEDED of the gpuenv tool or of
 # libgpuenv.so (they would bring libcrypto and libudev into every run again), and each must
 # be declared in the binary's .note.dlopen for packagers (systemd ELF_DLOPEN_METADATA.md).
-# Usage: check-needed.py SOURCE_ROOT GPUENV LIBGPUENV_SO CC [ARGS…]
+# With -Dstatic_deps=true (STATIC=1) the tool links the archives of libelf, jansson, zstd,
+# lz4, zlib and libyaml, so none of them may be a DT_NEEDED of it either.
+# Usage: check-needed.py SOURCE_ROOT GPUENV LIBGPUENV_SO STATIC CC [ARGS…]
 import importlib.util
 import json
 import subprocess
 import sys
 
-root, tool, lib, cc = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+root, tool, lib, static, cc = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5:]
 spec = importlib.util.spec_from_file_location("lib_soname", root + "/scripts/lib-soname.py")
 elfinfo = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(elfinfo)
 
-lazy = {}
-for name in ("zip", "kmod", "pci"):
+def soname_of(name):
     path = subprocess.run(cc + [f"-print-file-name=lib{name}.so"], check=True,
                           capture_output=True, text=True).stdout.strip()
-    lazy[name] = elfinfo.soname(path)
+    return elfinfo.soname(path)
+
+
+lazy = {name: soname_of(name) for name in ("zip", "kmod", "pci")}
+archived = {soname_of(name) for name in ("elf", "jansson", "zstd", "lz4", "z", "yaml")}
 # what the lazy libraries themselves would have pulled in
 heavy = {"libcrypto.so.3", "libudev.so.1", "libbz2.so.1.0", "liblzma.so.5"}
 
@@ -31,8 +36,12 @@ for path, lazy_here in ((tool, ("zip", "kmod", "pci")), (lib, ("zip", "kmod"))):
         fail = 1
         continue
     bad = sorted((set(lazy.values()) | heavy) & set(needed))
+    linked = sorted(archived & set(needed)) if static and path == tool else []
     if bad:
         print(f"FAIL: {path} links {', '.join(bad)} at start-up; they are loaded on first use")
+        fail = 1
+    elif linked:
+        print(f"FAIL: {path} links {', '.join(linked)} shared; -Dstatic_deps links the archives")
         fail = 1
     else:
         print(f"ok: {path} needs only {' '.join(needed)}")
