@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `gpuenv scan PATH…`: lists the GPU code (SASS and PTX targets, AMD code objects) in files,
- * directories and Python wheels, and with --gpu / --this-machine (and --driver) says whether
- * each binary runs natively, through PTX JIT, or fails ("no kernel image is available for
- * execution on the device", "the provided PTX was compiled with an unsupported toolchain").
+ * directories, static libraries and Python wheels, and with --gpu / --this-machine (and --driver)
+ * says whether each binary runs natively, through PTX JIT, or fails ("no kernel image is available
+ * for execution on the device", "the provided PTX was compiled with an unsupported toolchain").
  * Uses the gpuenv_scan_* API; JSON schema in docs/scan-schema.md.
  */
 #include <errno.h>
@@ -22,8 +22,9 @@ static void scan_help(void)
 	printf("Usage: gpuenv scan [OPTIONS] PATH…\n\n"
 	       "Lists the GPU code in binaries: the SASS (sm_86, sm_90a, sm_100f) and PTX\n"
 	       "(compute_90, with its PTX ISA) targets of ELF executables and libraries, .fatbin,\n"
-	       ".cubin and .ptx files, AMD offload bundles, and the members of Python wheels;\n"
-	       "directories are searched recursively. With a device it says, per binary, whether\n"
+	       ".cubin and .ptx files, AMD offload bundles, and the members of static libraries\n"
+	       "(.a, listed as LIB.a(member.o)) and Python wheels; directories are searched\n"
+	       "recursively. With a device it says, per binary, whether\n"
 	       "the GPU runs it natively, through PTX JIT, or fails with \"no kernel image is\n"
 	       "available\" / \"PTX compiled with an unsupported toolchain\". No GPU needed.\n\n"
 	       "Options:\n"
@@ -40,7 +41,7 @@ static void scan_help(void)
 	       "section\n"
 	       "      --all-files       in directories, look at every file, not only *.so*, "
 	       "*.cubin,\n"
-	       "                        *.fatbin, *.ptx, *.hipfb, *.whl\n"
+	       "                        *.fatbin, *.ptx, *.hipfb, *.whl, *.a\n"
 	       "  -a, --all             also list files without GPU code\n"
 	       "      --max-depth N     directory levels to descend (default 32)\n"
 	       "      --max-files N     files to examine at most (default 200000)\n"

@@ -228,7 +228,8 @@ int scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
 	if (sum.malformed)
 		strbuf_printf(&sb, ", %" PRIu64 " malformed", sum.malformed);
 	if (sum.skipped)
-		strbuf_printf(&sb, ", %" PRIu64 " skipped (size caps, zip-bomb guard)",
+		strbuf_printf(&sb,
+			      ", %" PRIu64 " skipped (size caps, zip-bomb guard, thin archives)",
 			      sum.skipped);
 	if (s->duplicates)
 		strbuf_printf(&sb, ", %" PRIu64 " duplicate path%s skipped", s->duplicates,

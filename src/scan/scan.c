@@ -21,6 +21,7 @@
 
 #include "core/ctx.h"
 #include "core/root.h"
+#include "fatbin/archive.h"
 #include "fatbin/elf-dynamic.h"
 #include "fatbin/fatbin.h"
 #include "scan/scan.h"
@@ -226,7 +227,7 @@ static int record_result(struct scan_file *f, struct fatbin_result *r, struct fi
 static bool name_is_candidate(const char *name)
 {
 	static const char *const pats[] = { "*.so",  "*.so.*",	"*.cubin", "*.fatbin",
-					    "*.ptx", "*.hipfb", "*.whl" };
+					    "*.ptx", "*.hipfb", "*.whl",   "*.a" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(pats); i++)
 		if (fnmatch(pats[i], name, 0) == 0)
@@ -292,6 +293,63 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 			d->n_needed = 0;
 		}
 	}
+	return 0;
+}
+
+/* ---- static libraries ------------------------------------------------------------- */
+
+struct archive_walk {
+	struct gpuenv_scan *s;
+	const char *archive; /* its path: the scan_file moves when s->files grows */
+};
+
+/* One member of an archive: its own file, "ARCHIVE(MEMBER)" as ld and nm name it. */
+static int archive_member(void *userdata, const char *name, const uint8_t *m, size_t n)
+{
+	struct archive_walk *w = userdata;
+	struct gpuenv_scan *s = w->s;
+	_cleanup_free_ char *label = NULL;
+	struct scan_file *f;
+	int rv;
+
+	if (s->files_seen >= s->opts.max_files) {
+		s->hit_file_cap = true;
+		return -ECANCELED;
+	}
+	if (asprintf(&label, "%s(%s)", w->archive, name) < 0)
+		return -ENOMEM;
+	rv = new_file(s, label, &f);
+	if (rv < 0)
+		return rv;
+	s->files_seen++;
+	rv = parse_buffer(s, f, m, n);
+	progress(s, label);
+	return rv;
+}
+
+/* A static library: each member (object file) is parsed where it lies in the mapping. */
+static int scan_archive(struct gpuenv_scan *s, size_t idx, const uint8_t *p, size_t len)
+{
+	_cleanup_free_ char *path = strdup(s->files[idx].path);
+	struct archive_walk w = { .s = s, .archive = path };
+	const char *why = NULL;
+	int rv;
+
+	if (!path)
+		return -ENOMEM;
+	s->files[idx].type = "archive";
+	s->files[idx].size = len;
+	rv = ar_for_each_member(p, len, archive_member, &w, &why);
+	if (rv == -ENOMEM || rv == -ECANCELED)
+		return rv == -ECANCELED ? 0 : rv;
+	if (rv == -E2BIG)
+		return file_error(&s->files[idx], SCAN_TOO_LARGE, "more than %u archive members",
+				  AR_MAX_MEMBERS);
+	if (rv == -EOPNOTSUPP)
+		return file_error(&s->files[idx], SCAN_SKIPPED, "%s", why);
+	if (rv < 0)
+		return file_error(&s->files[idx], SCAN_MALFORMED, "%s",
+				  why ? why : "malformed archive");
 	return 0;
 }
 
@@ -523,7 +581,8 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 		return r2 < 0 ? r2 : 0;
 	}
 	if (!named && (s->opts.flags & GPUENV_SCAN_ALL_FILES) &&
-	    !fatbin_looks_parsable(m.data, m.len) && !is_zip(m.data, m.len)) {
+	    !fatbin_looks_parsable(m.data, m.len) && !is_zip(m.data, m.len) &&
+	    !ar_is_archive(m.data, m.len)) {
 		/* sniffed, not GPU code: forget it */
 		root_unmap(&m);
 		scan_file_done(f);
@@ -533,6 +592,8 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 	}
 	if (is_zip(m.data, m.len))
 		rv = scan_wheel(s, f, m.data, m.len);
+	else if (ar_is_archive(m.data, m.len))
+		rv = scan_archive(s, (size_t)(f - s->files), m.data, m.len);
 	else
 		rv = parse_buffer(s, f, m.data, m.len);
 	s->bytes_seen += m.len;

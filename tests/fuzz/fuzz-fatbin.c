@@ -3,7 +3,8 @@
  * libFuzzer target: the ELF / fatbin / cubin parser (src/fatbin/fatbin.c), header-only and
  * with payload heads decoded and every section searched, each once keeping the entries and
  * again handing them over through on_container (both must find the same: a mismatch
- * aborts), and the stream walker fed the same bytes in uneven chunks.
+ * aborts), the stream walker fed the same bytes in uneven chunks, and an ar archive's members
+ * (src/fatbin/archive.c), each parsed where it lies.
  * Format: /work/shared/facts/fatbin-format.md.
  */
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fatbin/archive.h"
 #include "fatbin/fatbin.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -31,6 +33,21 @@ static int count_entries(void *userdata, const struct fatbin_entry *e, size_t n)
 static bool str_same(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static const uint8_t *input;
+static size_t input_len;
+
+static int parse_member(void *userdata, const char *name, const uint8_t *m, size_t n)
+{
+	struct fatbin_result *r = NULL;
+
+	if (!name || m < input || (size_t)(m - input) > input_len ||
+	    n > input_len - (size_t)(m - input))
+		abort(); /* a member outside the archive */
+	if (fatbin_parse(m, n, 0, &r, NULL) == 0)
+		fatbin_result_free(r);
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -59,6 +76,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fatbin_result_free(r2);
 		free(why);
 		free(why2);
+	}
+	if (ar_is_archive(data, size)) {
+		input = data;
+		input_len = size;
+		ar_for_each_member(data, size, parse_member, NULL, NULL);
 	}
 	if (fatbin_stream_new(&st) == 0) {
 		size_t off = 0, chunk = 1;

@@ -26,6 +26,7 @@
 
 #include <cmocka.h>
 
+#include "fatbin/archive.h"
 #include "fatbin/fatbin.h"
 
 static char tmpdir[64];
@@ -1050,6 +1051,89 @@ static void test_malformed(void **state)
 	parse_bad((const uint8_t *)"PK\3\4 not an ELF", 15, -EBADMSG);
 }
 
+/* ---- static libraries (ar) ---------------------------------------------------------- */
+
+/* A member: the 60-byte struct ar_hdr (<ar.h>: name, date, uid, gid, mode, size in decimal,
+ * "`\n"), then the data padded to an even length with '\n' (binutils bfd/archive.c). */
+static void put_ar_member(struct buf *b, const char *name, const void *d, size_t n)
+{
+	char h[61];
+
+	snprintf(h, sizeof(h), "%-16s%-12s%-6s%-6s%-8s%-10zu`\n", name, "0", "0", "0", "644", n);
+	put(b, h, 60);
+	put(b, d, n);
+	if (n % 2)
+		put(b, "\n", 1);
+}
+
+struct members {
+	char names[256];
+	const uint8_t *last;
+	size_t last_len, n;
+	int fail_with;
+};
+
+static int collect_member(void *userdata, const char *name, const uint8_t *m, size_t n)
+{
+	struct members *c = userdata;
+
+	if (c->fail_with)
+		return c->fail_with;
+	if (c->n++)
+		strcat(c->names, ",");
+	strcat(c->names, name);
+	c->last = m;
+	c->last_len = n;
+	return 0;
+}
+
+static void test_archive(void **state)
+{
+	static const char longnames[] = "a_very_long_member_name.o/\n";
+	struct buf fb = sample_fatbin(), a = { 0 };
+	struct members c = { 0 };
+	struct fatbin_result *r;
+	const char *why = NULL;
+
+	put(&a, "!<arch>\n", 8);
+	put_ar_member(&a, "/", "\0\0\0\0", 4); /* the symbol index, empty */
+	put_ar_member(&a, "//", longnames, sizeof(longnames) - 1);
+	put_ar_member(&a, "short.o/", "odd", 3);
+	put_ar_member(&a, "/0", fb.p, fb.len);
+	assert_true(ar_is_archive(a.p, a.len));
+	assert_int_equal(ar_for_each_member(a.p, a.len, collect_member, &c, &why), 0);
+	assert_string_equal(c.names, "short.o,a_very_long_member_name.o");
+	assert_int_equal(c.last_len, fb.len);
+	assert_memory_equal(c.last, fb.p, fb.len);
+	assert_true(c.last > a.p && c.last + c.last_len <= a.p + a.len); /* in place */
+	r = parse_ok(c.last, c.last_len, 0);
+	assert_int_equal(r->n_containers, 2);
+	fatbin_result_free(r);
+
+	/* the last member cut short: libelf hands out what is there, the header says more */
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(ar_for_each_member(a.p, a.len - 9, collect_member, &c, &why), -EBADMSG);
+	assert_non_null(strstr(why, "cut short"));
+	/* a broken member header (its "`\n" trailer) ends the walk as malformed */
+	memset(&c, 0, sizeof(c));
+	a.p[8 + 60 + 4 + 60 + 28 + 58] = 'X'; /* short.o's ar_fmag */
+	assert_int_equal(ar_for_each_member(a.p, a.len, collect_member, &c, &why), -EBADMSG);
+	a.p[8 + 60 + 4 + 60 + 28 + 58] = '`';
+	/* the callback's error stops the walk */
+	c = (struct members){ .fail_with = -ECANCELED };
+	assert_int_equal(ar_for_each_member(a.p, a.len, collect_member, &c, &why), -ECANCELED);
+	/* thin archives name other files; not archives at all */
+	memcpy(a.p, "!<thin>\n", 8);
+	assert_true(ar_is_archive(a.p, a.len));
+	assert_int_equal(ar_for_each_member(a.p, a.len, collect_member, &c, &why), -EOPNOTSUPP);
+	assert_false(ar_is_archive((const uint8_t *)"!<arc", 5));
+	assert_int_equal(ar_for_each_member((const uint8_t *)"\177ELF\2\1\1\0\0", 8, collect_member,
+					    &c, &why),
+			 -EBADMSG);
+	free(a.p);
+	free(fb.p);
+}
+
 /* ---- real nvcc output ------------------------------------------------------------- */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -1091,18 +1175,13 @@ static bool in_set(const char *set, const char *t)
 
 /* expect: space-separated set of targets; the de-duplicated result must equal it. Every
  * PTX entry's header ISA must equal its ".version", every cubin's e_flags SM its arch. */
-static void check(const char *out, const char *args, const char *expect, const char *comp)
+static void check_buf(const char *out, const char *args, const uint8_t *buf, size_t len,
+		      const char *expect, const char *comp)
 {
-	char path[256], got[512] = "", tmp[512];
-	size_t len;
+	char got[512] = "", tmp[512];
 	struct fatbin_result *r = NULL;
-	uint8_t *buf;
 	int n_expect = 0, n_got = 0;
 
-	if (build(out, args) != 0)
-		fail_msg("nvcc failed: %s %s", args, out);
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, out);
-	buf = slurp(path, &len);
 	r = parse_ok(buf, len, FATBIN_PARSE_PAYLOAD_HEADS);
 	for (size_t i = 0; i < r->n_entries; i++) {
 		struct fatbin_entry *e = &r->entries[i];
@@ -1140,6 +1219,41 @@ static void check(const char *out, const char *args, const char *expect, const c
 		fail_msg("%s (%s): got '%s', expected '%s'", out, args, got, expect);
 	printf("# %-10s %-40s -> %s\n", out, args, got);
 	fatbin_result_free(r);
+}
+
+static void check(const char *out, const char *args, const char *expect, const char *comp)
+{
+	char path[256];
+	size_t len;
+	uint8_t *buf;
+
+	if (build(out, args) != 0)
+		fail_msg("nvcc failed: %s %s", args, out);
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, out);
+	buf = slurp(path, &len);
+	check_buf(out, args, buf, len, expect, comp);
+	free(buf);
+}
+
+/* A static library of nvcc objects (binutils ar): each member read in place has the
+ * targets its object had. */
+static void check_archive(void)
+{
+	char cmd[512], path[256];
+	struct members c = { 0 };
+	const char *why = NULL;
+	size_t len;
+	uint8_t *buf;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && rm -f libn.a && ar rc libn.a n.o >/dev/null 2>&1",
+		 tmpdir);
+	if (system(cmd) != 0)
+		skip(); /* no binutils ar */
+	snprintf(path, sizeof(path), "%s/libn.a", tmpdir);
+	buf = slurp(path, &len);
+	assert_int_equal(ar_for_each_member(buf, len, collect_member, &c, &why), 0);
+	assert_string_equal(c.names, "n.o");
+	check_buf("libn.a(n.o)", "ar rc libn.a n.o", c.last, c.last_len, "sm_86 compute_86", NULL);
 	free(buf);
 }
 
@@ -1173,6 +1287,7 @@ static void test_nvcc_targets(void **state)
 	check("n.o",
 	      "-c -rdc=true -Xcompiler -fPIC -gencode arch=compute_86,code=[sm_86,compute_86]",
 	      "sm_86 compute_86", NULL);
+	check_archive();
 }
 
 static void test_nvcc_compression(void **state)
@@ -1221,6 +1336,7 @@ int main(void)
 		cmocka_unit_test(test_amdgpu_elf),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_archive),
 		cmocka_unit_test(test_nvcc_targets),
 		cmocka_unit_test(test_nvcc_compression),
 	};

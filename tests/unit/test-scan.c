@@ -140,7 +140,8 @@ static int setup(void **state)
 
 	snprintf(root, sizeof(root), "/tmp/test-scan-XXXXXX");
 	assert_non_null(mkdtemp(root));
-	sh("mkdir -p %s/site/pkg/lib %s/site/deep/1/2/3/4 %s/site/loop", root, root, root);
+	sh("mkdir -p %s/site/pkg/lib %s/site/deep/1/2/3/4 %s/site/loop %s/ar", root, root, root,
+	   root);
 	n = make_fatbin(fb, 86, 90, 8, 4);
 	put_file("site/pkg/lib/libgood.so.1", fb, n);
 	n = make_fatbin(fb, 75, 75, 9, 0);
@@ -156,6 +157,12 @@ static int setup(void **state)
 	sh("ln -s .. %s/site/loop/up", root);
 	sh("ln -s /site %s/site/loop/abs", root); /* absolute: resolves inside the root */
 	make_wheel();
+	/* a static library (binutils ar: a long member name goes to the "//" table) */
+	n = make_fatbin(fb, 89, 89, 8, 5);
+	put_file("ar/a_long_member_name_for_gnu_ar.o", fb, n);
+	put_file("ar/plain.o", "not GPU code\n", 13);
+	sh("cd %s/ar && ar rc %s/site/pkg/lib/libstatic.a a_long_member_name_for_gnu_ar.o plain.o",
+	   root, root);
 	return 0;
 }
 
@@ -271,6 +278,17 @@ static void test_directory(void **state)
 	assert_string_equal(json_string_value(json_object_get(f, "state")), "skipped");
 	assert_non_null(strstr(json_string_value(json_object_get(f, "error")), "zip bomb"));
 	f = file_by_suffix(j, "!/pkg/lib/notelf.so");
+	assert_string_equal(json_string_value(json_object_get(f, "state")), "malformed");
+	/* the static library and its members, "ARCHIVE(MEMBER)" */
+	f = file_by_suffix(j, "/libstatic.a");
+	assert_string_equal(json_string_value(json_object_get(f, "type")), "archive");
+	assert_string_equal(json_string_value(json_object_get(f, "state")), "ok");
+	f = file_by_suffix(j, "/libstatic.a(a_long_member_name_for_gnu_ar.o)");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(f, "sass"), 0)),
+			    "sm_89");
+	assert_string_equal(verdict_of(f, 2), "native");	  /* sm_89 on the RTX 4090 */
+	assert_string_equal(verdict_of(f, 0), "no-kernel-image"); /* compute_89 on 8.6 */
+	f = file_by_suffix(j, "/libstatic.a(plain.o)");
 	assert_string_equal(json_string_value(json_object_get(f, "state")), "malformed");
 	assert_true(json_object_get(json_object_get(j, "summary"), "duplicates") != NULL);
 	assert_true(json_integer_value(
