@@ -12,7 +12,7 @@
 # Usage: bench/bench-scan.sh [BUILD_DIR] [RUNS] [FILE] [DIR]
 set -eu
 build=${1:-build}
-runs=${2:-5}
+runs=${2:-21}
 file=${3:-/usr/local/cuda/lib/libcublasLt.so.13}
 dir=${4:-/usr/local/cuda/lib}
 gpuenv="$build/tools/gpuenv"

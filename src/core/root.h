@@ -80,8 +80,10 @@ int root_map(struct root *r, const char *path, size_t max, struct root_map *ret)
 void root_unmap(struct root_map *m);
 
 /*
- * A regular file held open for reads at chosen offsets: the head of a header or the tail of a
- * log (probe-cuda-toolkit.c, probe-kernel-log.c) without reading the whole file. Opening it
+ * A regular file held open for reads at chosen offsets: a header-only parser that reads a few
+ * hundred scattered windows of a large file pays one pread each, where a mapping faults in
+ * pages for each and unmapping them costs as much again (gpuenv scan, bench/bench-scan.sh);
+ * also the head of a header or the tail of a log without reading the whole file. Opening it
  * is one access in the trace and fails like root_map() (injected errors included).
  */
 struct root_file {

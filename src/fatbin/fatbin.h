@@ -153,14 +153,19 @@ enum {
 int fatbin_parse(const uint8_t *p, size_t len, unsigned flags, struct fatbin_result **ret,
 		 char **why);
 /*
- * The same with a caller that takes the entries of each CUDA container as it is walked. The
- * parser does no I/O: data holds all len bytes (a mapping of a file: of a large .nv_fatbin
- * only the pages holding the entry headers are touched). fatbin_parse() is this without
- * on_container.
+ * The same over an input whose CUDA container walks (the scattered entry headers of a large
+ * .nv_fatbin, and the few payload bytes a walk looks at) are fetched through read() into a
+ * small window instead of being read from data. data still holds all len bytes (a mapping:
+ * the ELF structure, .nvFatBinSegment and searched sections are read from it); read() is the
+ * I/O the caller does for the parser, which does none itself. A read error ends the parse
+ * with its -errno (*why says where). fatbin_parse() is this with read = NULL.
  */
 struct fatbin_input {
 	const uint8_t *data;
 	size_t len;
+	/* Copies bytes [off, off + n) of the input into buf (off + n <= len); returns n, or
+	 * fewer / a negative errno when they could not be read. NULL: read from data. */
+	ssize_t (*read)(void *userdata, uint64_t off, void *buf, size_t n);
 	void *userdata;
 	/* Optional: called with the entries of each CUDA container once it validated, in file
 	 * order; they are then dropped from the result (whose entries keep only those outside

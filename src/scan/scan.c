@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Finds and parses the GPU code of files, directories and Python wheels inside the ctx's
- * root: files are mapped (root_map) and handed to src/fatbin (header-only unless
- * GPUENV_SCAN_DEEP: of a large .nv_fatbin only the pages holding entry headers are faulted
- * in), whose container walks hand each container's entries over to be tallied
- * (fatbin_input); directories are walked with root_list_dir(), symlinks followed once
+ * root: files are opened with root_file_open(), mapped for their ELF structure and handed to
+ * src/fatbin (header-only unless GPUENV_SCAN_DEEP), whose container walks read the scattered
+ * entry headers through root_file_pread() and hand each container's entries over to be
+ * tallied (fatbin_input); the members of static libraries (ar) are parsed where they lie in
+ * the file; directories are walked with root_list_dir(), symlinks followed once
  * ((dev, ino) remembered, so no loop and no file twice), depth and count capped; wheels (ZIP,
  * PKWARE APPNOTE; PEP 427) are opened with libzip (loaded on the first wheel,
  * vendor/lazy-zip.h) over the mapped bytes and only candidate
@@ -177,11 +178,22 @@ static void untally(struct scan_file *f)
 	memset(f->n_compressed, 0, sizeof(f->n_compressed));
 }
 
-/* The userdata of a scan's fatbin_input: on_container tallies each container's entries into
- * f as it is walked. */
+/* Where the bytes being parsed lie in an opened file: the whole file, or an archive member at
+ * off. The container walks read their scattered headers through it (read_file) instead of
+ * faulting in pages of the mapping: as fast where the kernel maps the page cache's large
+ * folios whole, twice as fast where it holds small ones (bench/bench-scan.sh; HACKING.md). */
+struct file_src {
+	const struct root_file *file;
+	uint64_t off;
+};
+
+/* The userdata of a scan's fatbin_input: read() over the file (remembering the first read
+ * error), on_container tallying each container's entries into f as it is walked. */
 struct file_parse {
 	struct scan_file *f;
 	unsigned cur; /* record_entries() */
+	struct file_src src;
+	int err;
 };
 
 static int tally_container(void *userdata, const struct fatbin_entry *e, size_t n)
@@ -247,8 +259,19 @@ static unsigned parse_flags(const struct gpuenv_scan *s)
 		       : 0;
 }
 
-/* Parses p[0..len). */
-static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len)
+static ssize_t read_file(void *userdata, uint64_t off, void *buf, size_t n)
+{
+	struct file_parse *fp = userdata;
+	ssize_t got = root_file_pread(fp->src.file, buf, n, fp->src.off + off);
+
+	if (!fp->err && (got < 0 || (size_t)got < n))
+		fp->err = got < 0 ? (int)got : -EIO; /* an error, or the file shrank */
+	return got;
+}
+
+/* Parses p[0..len). src, when not NULL, says where the same bytes lie in an opened file. */
+static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len,
+			const struct file_src *src)
 {
 	_cleanup_(fatbin_result_freep) struct fatbin_result *r = NULL;
 	_cleanup_free_ char *why = NULL;
@@ -259,11 +282,17 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 	int rv;
 
 	f->size = len;
+	if (src) {
+		fp.src = *src;
+		in.read = read_file;
+	}
 	rv = fatbin_parse_input(&in, parse_flags(s), &r, &why);
 	if (rv == -ENOMEM)
 		return rv;
 	if (rv < 0)
 		untally(f); /* a failed parse records no targets */
+	if (rv < 0 && fp.err)
+		return file_error(f, SCAN_UNREADABLE, "%s", why ? why : strerror(-fp.err));
 	if (rv == -EBADMSG && !fatbin_looks_parsable(p, len))
 		return file_error(f, SCAN_MALFORMED,
 				  "not an ELF file, fatbin, cubin, PTX or offload "
@@ -300,7 +329,9 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 
 struct archive_walk {
 	struct gpuenv_scan *s;
-	const char *archive; /* its path: the scan_file moves when s->files grows */
+	const char *archive;	      /* its path: the scan_file moves when s->files grows */
+	const uint8_t *base;	      /* the archive's mapping, */
+	const struct root_file *file; /* of this file */
 };
 
 /* One member of an archive: its own file, "ARCHIVE(MEMBER)" as ld and nm name it. */
@@ -322,16 +353,19 @@ static int archive_member(void *userdata, const char *name, const uint8_t *m, si
 	if (rv < 0)
 		return rv;
 	s->files_seen++;
-	rv = parse_buffer(s, f, m, n);
+	rv = parse_buffer(s, f, m, n,
+			  &(struct file_src){ .file = w->file, .off = (uint64_t)(m - w->base) });
 	progress(s, label);
 	return rv;
 }
 
-/* A static library: each member (object file) is parsed where it lies in the mapping. */
-static int scan_archive(struct gpuenv_scan *s, size_t idx, const uint8_t *p, size_t len)
+/* A static library p[0..len), mapped from file: each member (object file) is parsed where it
+ * lies. */
+static int scan_archive(struct gpuenv_scan *s, size_t idx, const uint8_t *p, size_t len,
+			const struct root_file *file)
 {
 	_cleanup_free_ char *path = strdup(s->files[idx].path);
-	struct archive_walk w = { .s = s, .archive = path };
+	struct archive_walk w = { .s = s, .archive = path, .base = p, .file = file };
 	const char *why = NULL;
 	int rv;
 
@@ -404,7 +438,7 @@ static int wheel_member(struct gpuenv_scan *s, const struct vendor_zip *zl, zip_
 					"member size differs from the zip directory");
 		} else {
 			s->bytes_seen += got;
-			rv = parse_buffer(s, f, buf, got);
+			rv = parse_buffer(s, f, buf, got, NULL);
 		}
 		zl->zip_fclose(zf);
 		return rv;
@@ -552,6 +586,7 @@ static bool seen_before(struct gpuenv_scan *s, const struct stat *st, int *err)
 static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat *st, bool named)
 {
 	struct root *root = s->ctx->root;
+	_cleanup_(root_file_closep) struct root_file file = ROOT_FILE_NULL;
 	struct root_map m = { 0 };
 	struct scan_file *f;
 	int rv;
@@ -571,7 +606,10 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 		progress(s, path);
 		return rv;
 	}
-	rv = root_map(root, path, s->opts.max_file_size, &m);
+	/* mapped for the ELF structure, and kept open: the container walks read through it */
+	rv = root_file_open(root, path, s->opts.max_file_size, &file);
+	if (rv >= 0)
+		rv = root_file_map(&file, &m);
 	if (rv < 0) {
 		int r2 = file_error(f, SCAN_UNREADABLE, "%s", strerror(-rv));
 
@@ -593,9 +631,9 @@ static int scan_file(struct gpuenv_scan *s, const char *path, const struct stat 
 	if (is_zip(m.data, m.len))
 		rv = scan_wheel(s, f, m.data, m.len);
 	else if (ar_is_archive(m.data, m.len))
-		rv = scan_archive(s, (size_t)(f - s->files), m.data, m.len);
+		rv = scan_archive(s, (size_t)(f - s->files), m.data, m.len, &file);
 	else
-		rv = parse_buffer(s, f, m.data, m.len);
+		rv = parse_buffer(s, f, m.data, m.len, &(struct file_src){ .file = &file });
 	s->bytes_seen += m.len;
 	root_unmap(&m);
 	progress(s, path);
