@@ -38,7 +38,8 @@ struct root {
 	char *host_path; /* as given, for messages */
 	bool live;
 	unsigned flags;
-	bool openat2_broken; /* learnt at run time: ENOSYS / EPERM seen */
+	bool openat2_broken;  /* learnt at run time: ENOSYS / EPERM seen */
+	bool noatime_refused; /* learnt at run time: O_NOATIME gave EPERM (root_open_regular) */
 	struct root_fault faults[ROOT_MAX_FAULTS];
 	size_t n_faults;
 	struct strbuf trace;
@@ -450,9 +451,20 @@ static int read_fd_all(int fd, size_t max, size_t size_hint, char **ret, size_t 
  */
 static int root_open_regular(struct root *r, const char *path, uint64_t max, struct root_file *ret)
 {
-	_cleanup_close_ int fd = root_open_internal(r, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	const int flags = O_RDONLY | O_NOCTTY | O_NONBLOCK;
+	_cleanup_close_ int fd = -EPERM;
 	struct stat st;
 
+	/* O_NOATIME: reading leaves even the access times of what is inspected as they were,
+	 * and spares the kernel its atime check on each of a scan's thousand reads. Only the
+	 * owner or CAP_FOWNER may ask (open(2): EPERM); after one refusal, no more asking. */
+	if (!r->noatime_refused) {
+		fd = root_open_internal(r, path, flags | O_NOATIME);
+		if (fd == -EPERM)
+			r->noatime_refused = true;
+	}
+	if (fd == -EPERM)
+		fd = root_open_internal(r, path, flags);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st) < 0)

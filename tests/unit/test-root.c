@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -141,6 +142,42 @@ static void test_trace(void **state)
 	root_free(r);
 }
 
+/* Files are opened with O_NOATIME (reading changes not even access times) where the kernel
+ * allows it, the owner's or CAP_FOWNER's; anyone else still reads them, without it. */
+static void test_open_noatime(void **state)
+{
+	struct root_file f = ROOT_FILE_NULL;
+	struct root *r;
+	pid_t pid;
+	int status;
+
+	assert_int_equal(root_new(dir, 0, &r), 0);
+	assert_int_equal(root_file_open(r, "/usr/local/cuda/version.json", 4096, &f), 0);
+	assert_true(fcntl(f.fd, F_GETFL) & O_NOATIME); /* our own file */
+	root_file_close(&f);
+	root_free(r);
+	if (geteuid() != 0) {
+		printf("# SKIP part: not root, cannot become another user to be refused "
+		       "O_NOATIME\n");
+		return;
+	}
+	/* as nobody: O_NOATIME is refused (EPERM), the file is read all the same */
+	assert_int_equal(chmod(dir, 0755), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int ok = setresgid(65534, 65534, 65534) == 0 &&
+			 setresuid(65534, 65534, 65534) == 0 && root_new(dir, 0, &r) == 0 &&
+			 root_file_open(r, "/usr/local/cuda/version.json", 4096, &f) == 0 &&
+			 !(fcntl(f.fd, F_GETFL) & O_NOATIME) &&
+			 root_file_open(r, "/etc/value", 4096, &f) == 0;
+		_exit(ok ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* root_file: opened inside the root (through the link), read at offsets, mapped; caps,
  * directories and injected errors refused at open, each open one trace record. */
 static void test_file_pread(void **state)
@@ -187,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_openat2),		cmocka_unit_test(test_userspace_walk),
 		cmocka_unit_test(test_list_dir_sorted), cmocka_unit_test(test_bad_root),
 		cmocka_unit_test(test_trace),		cmocka_unit_test(test_file_pread),
+		cmocka_unit_test(test_open_noatime),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
