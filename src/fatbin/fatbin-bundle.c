@@ -155,11 +155,14 @@ bad:
 static ssize_t inflate_head(int method, const uint8_t *src, size_t slen, uint8_t *dst, size_t want)
 {
 	if (method == 1) {
-		ZSTD_DStream *ds = ZSTD_createDStream();
+		ZSTD_DStream *ds;
 		ZSTD_inBuffer in = { src, slen, 0 };
 		ZSTD_outBuffer out = { dst, want, 0 };
 		ssize_t rv = 0;
 
+		if (!fatbin_zstd_frame_ok(src, slen))
+			return -EBADMSG;
+		ds = ZSTD_createDStream();
 		if (!ds)
 			return -ENOMEM;
 		while (out.pos < out.size && in.pos < in.size) {

@@ -400,7 +400,12 @@ static ssize_t head_decompress(struct parse *ps, enum fatbin_compression c, uint
 		ZSTD_outBuffer out = { buf, want, 0 };
 		size_t done = 0;
 		bool ended = false;
+		const uint8_t *magic = view(ps, off, MIN(slen, (size_t)4));
 
+		if (!magic)
+			return view_error(ps, off);
+		if (!fatbin_zstd_frame_ok(magic, MIN(slen, (size_t)4)))
+			return -EBADMSG;
 		if (!ps->zds) {
 			ps->zds = ZSTD_createDStream();
 			if (!ps->zds)

@@ -240,6 +240,14 @@ static inline uint64_t fatbin_rd64(const uint8_t *p)
 {
 	return (uint64_t)fatbin_rd32(p) | (uint64_t)fatbin_rd32(p + 4) << 32;
 }
+/* Does a zstd payload start a current frame (RFC 8878: magic 0xFD2FB528)? libzstd also
+ * decodes the legacy v0.5-v0.7 formats (magics 0xFD2FB525-7), which nvcc never writes and whose
+ * decoder counted output bytes it had not written (valgrind on a fuzz-fatbin input): such a
+ * payload is not decoded at all. */
+static inline bool fatbin_zstd_frame_ok(const uint8_t *p, size_t len)
+{
+	return len >= 4 && fatbin_rd32(p) == 0xFD2FB528u;
+}
 /* The 16-byte container header starts with this (§1): magic 0xBA55ED50, version 1, header
  * size 16, little-endian. */
 #define FATBIN_MAGIC 0xBA55ED50u
