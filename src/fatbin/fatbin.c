@@ -42,12 +42,20 @@ static int cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret)
 
 const uint8_t fatbin_container_pattern[8] = { 0x50, 0xed, 0x55, 0xba, 0x01, 0x00, 0x10, 0x00 };
 
-/* Reads through fatbin_input.read(): a window that starts at WINDOW_MIN bytes and doubles
- * (up to WINDOW_MAX) while each header lies just past the previous window, as the headers of
- * a run of small entries do; a far jump (past a large payload) starts small again. Measured
- * on libcublasLt.so.13 (8 519 headers in 139 MB): 1 443 reads, 6.7 MB copied. */
+/* Reads through fatbin_input.read(). Where the .nvFatBinSegment wrappers tell where every
+ * container of .nv_fatbin starts (plan_window()), a read that begins at a container takes it
+ * whole when it is at most PLAN_SMALL bytes, with the small ones after it up to PLAN_MAX and
+ * PLAN_HEAD bytes of the next (its header and first entry header); a larger container is read
+ * head by head, PLAN_HEAD bytes at each entry. Elsewhere a window starts at WINDOW_MIN bytes
+ * and doubles (up to WINDOW_MAX) while each header lies just past the previous window, as
+ * the headers of a run of small entries do; a far jump (past a large payload) starts small
+ * again. On libcublasLt.so.13 (8 519 headers in 139 MB, 2 782 containers, most of 0.8 or 3.2
+ * KB): planned, 1 111 reads and 6.1 MB; doubling alone, 1 443 reads and 6.7 MB. */
 #define WINDOW_MIN    1024u
 #define WINDOW_MAX    (16u << 10)
+#define PLAN_SMALL    (16u << 10)
+#define PLAN_MAX      (64u << 10)
+#define PLAN_HEAD     256u	  /* a container header and an entry header (seen: up to 144) */
 #define HEAD_IN_CHUNK (16u << 10) /* compressed bytes handed to a head decoder at a time */
 
 /* One parse: the input, the flags and a reusable zstd stream. */
@@ -65,6 +73,9 @@ struct parse {
 	size_t win_cap, win_len, win_size;
 	uint64_t win_off;
 	int io_err;
+	/* plan_window(): container starts in .nv_fatbin (sorted), then the section's end */
+	uint64_t *starts;
+	size_t n_starts;
 	/* file ranges walked outside .nv_fatbin (wrapper targets, search hits): never twice */
 	struct range {
 		size_t a, b;
@@ -72,12 +83,39 @@ struct parse {
 	size_t n_ranges;
 };
 
+/* The read to make at off when the container starts are known (see WINDOW_MIN), else 0. */
+static size_t plan_window(const struct parse *ps, uint64_t off)
+{
+	const uint64_t *st = ps->starts;
+	size_t lo = 0, hi = ps->n_starts, i;
+	uint64_t end;
+
+	if (ps->n_starts < 2 || off < st[0] || off >= st[ps->n_starts - 1])
+		return 0;
+	while (hi - lo > 1) { /* lo: the last start <= off */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (st[lo] != off)
+		return PLAN_HEAD; /* an entry of a large container */
+	end = off;
+	for (i = lo;
+	     i + 1 < ps->n_starts && st[i + 1] - st[i] <= PLAN_SMALL && st[i + 1] - off <= PLAN_MAX;
+	     i++)
+		end = st[i + 1];
+	return (size_t)(end - off) + PLAN_HEAD;
+}
+
 /* Bytes [off, off + n) of the input, valid until the next view(): in the buffer, or read into
  * the window. NULL when out of range or unreadable (ps->io_err then says why). */
 static const uint8_t *view(struct parse *ps, uint64_t off, size_t n)
 {
 	uint64_t end;
-	size_t want;
+	size_t want, planned;
 	ssize_t got;
 
 	if (!fatbin_range_ok(ps->len, off, n))
@@ -88,7 +126,10 @@ static const uint8_t *view(struct parse *ps, uint64_t off, size_t n)
 	    fatbin_range_ok(ps->win_len, off - ps->win_off, n))
 		return ps->win + (off - ps->win_off);
 	end = ps->win_off + ps->win_len;
-	if (ps->win_len == 0 || off < ps->win_off || (off >= end && off - end >= WINDOW_MAX))
+	planned = plan_window(ps, off);
+	if (planned)
+		ps->win_size = planned;
+	else if (ps->win_len == 0 || off < ps->win_off || (off >= end && off - end >= WINDOW_MAX))
 		ps->win_size = WINDOW_MIN;
 	else if (off >= end && off - end < ps->win_size)
 		ps->win_size = MIN(ps->win_size * 2, (size_t)WINDOW_MAX);
@@ -1017,6 +1058,45 @@ static int search_section(struct parse *ps, const struct sec *s)
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* plan_window()'s map: the starts of the containers the .nvFatBinSegment wrappers (seg)
+ * point to inside .nv_fatbin (fb), sorted and unique, then fb's end. Only where the walks read
+ * through windows; a wrapper that points anywhere else only makes a read less apt. */
+static int plan_starts(struct parse *ps, const struct sec *fb, const struct sec *seg, bool is64)
+{
+	size_t wsz = is64 ? 24 : 16, nw = seg->size / wsz, k = 0, u = 0;
+	const uint8_t *d = ps->base + seg->off;
+	uint64_t *st;
+
+	if (nw == 0 || nw > FATBIN_MAX_CONTAINERS)
+		return 0;
+	st = malloc((nw + 1) * sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	for (size_t w = 0; w < nw; w++) {
+		const uint8_t *q = d + w * wsz;
+		uint64_t addr = is64 ? fatbin_rd64(q + 8) : fatbin_rd32(q + 8);
+
+		if (fatbin_rd32(q) == FATBINC_MAGIC && addr >= fb->addr &&
+		    addr - fb->addr < fb->size)
+			st[k++] = fb->off + (addr - fb->addr);
+	}
+	qsort(st, k, sizeof(*st), cmp_u64);
+	for (size_t i = 0; i < k; i++)
+		if (u == 0 || st[i] != st[u - 1])
+			st[u++] = st[i];
+	st[u++] = fb->off + fb->size;
+	ps->starts = st;
+	ps->n_starts = u;
+	return 0;
+}
+
 static int scan_host_elf(struct parse *ps, Elf *elf)
 {
 	struct fatbin_result *r = ps->r;
@@ -1030,6 +1110,21 @@ static int scan_host_elf(struct parse *ps, Elf *elf)
 	if (rv < 0)
 		return rv;
 	r->type = FATBIN_FILE_HOST_ELF;
+	if (ps->read) {
+		const struct sec *fb = NULL, *sg = NULL;
+
+		for (size_t i = 0; i < n; i++) {
+			if (streq(secs[i].name, ".nv_fatbin"))
+				fb = &secs[i];
+			else if (streq(secs[i].name, ".nvFatBinSegment"))
+				sg = &secs[i];
+		}
+		if (fb && sg && sec_has_data(fb, ps->len) && sec_has_data(sg, ps->len)) {
+			rv = plan_starts(ps, fb, sg, r->elf_class == 64);
+			if (rv < 0)
+				return rv;
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct sec *s = &secs[i];
 
@@ -1239,6 +1334,7 @@ int fatbin_parse_input(const struct fatbin_input *in, unsigned flags, struct fat
 		ZSTD_freeDStream(ps.zds);
 	free(ps.ranges);
 	free(ps.win);
+	free(ps.starts);
 	if (rv < 0) {
 		if (why)
 			*why = TAKE_PTR(r->warning);

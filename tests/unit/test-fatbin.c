@@ -517,6 +517,65 @@ static void test_host_elf(void **state)
 	}
 }
 
+/* With wrappers saying where every container of .nv_fatbin starts, the walk reads a run of
+ * small containers whole, and a large one header by header: 40 small containers, one of 3
+ * entries with 40 000-byte payloads, 40 small ones again, wrappers out of order, doubled and
+ * one pointing elsewhere. A read at each run, one at each later entry of the large one (the
+ * doubling window alone needs 14), and none of the large payloads. */
+static void test_read_plan(void **state)
+{
+	struct buf fb = { 0 }, el, seg = { 0 };
+	size_t starts[81], n = 0, from;
+	uint8_t *junk = calloc(1, 40000);
+	struct mem_reader m = { 0 };
+	struct fatbin_result *r;
+	char *why = NULL;
+
+	assert_non_null(junk);
+	for (int part = 0; part < 3; part++) {
+		for (int i = 0; i < (part == 1 ? 1 : 40); i++) {
+			from = fb.len;
+			starts[n++] = from;
+			for (int e = 0; e < (part == 1 ? 3 : 1); e++)
+				put_entry(&fb, 2, 80, 0x8011, 1, 8, junk, part == 1 ? 40000 : 1000,
+					  part == 1 ? 40000 : 1000, 4000);
+			close_container(&fb, from);
+		}
+	}
+	for (size_t i = 0; i < n + 2; i++) {
+		uint8_t w[24] = { 0 };
+		/* backwards, the 7th twice, and one into .text */
+		size_t at = i < n ? starts[n - 1 - i] : i == n ? starts[7] : 0;
+
+		w32(w, 0x466243B1);
+		w32(w + 4, 1);
+		w64(w + 8, i == n + 1 ? 0x1000 : 0x10000 + at);
+		put(&seg, w, sizeof(w));
+	}
+	{
+		struct sec_spec secs[] = {
+			{ ".text", 1, 6, 0x1000, "\xc3", 1 },
+			{ ".nv_fatbin", 1, 2, 0x10000, fb.p, fb.len },
+			{ ".nvFatBinSegment", 1, 3, 0x90000, seg.p, seg.len },
+		};
+
+		el = make_elf(true, 62, 0, 0, secs, 3);
+	}
+	r = parse_ok(el.p, el.len, 0);
+	assert_int_equal(r->n_containers, 81);
+	assert_int_equal(r->n_entries, 83);
+	fatbin_result_free(r);
+	assert_int_equal(parse_read(el.p, el.len, 0, &m, &r, &why), 0);
+	printf("# %zu bytes in %u reads of a %zu-byte .nv_fatbin\n", m.bytes, m.calls, fb.len);
+	assert_true(m.calls <= 4);
+	assert_true(m.bytes < 80 * (16 + 64 + 1000) + 40000 / 4); /* small ones, some heads */
+	fatbin_result_free(r);
+	free(el.p);
+	free(fb.p);
+	free(seg.p);
+	free(junk);
+}
+
 static int refuse(void *userdata, const struct fatbin_entry *e, size_t n)
 {
 	return n > 0 && e[0].container == 3 ? -ECANCELED : 0;
@@ -1433,6 +1492,7 @@ int main(void)
 		cmocka_unit_test(test_entry_strings_and_kinds),
 		cmocka_unit_test(test_host_elf),
 		cmocka_unit_test(test_host_elf_elsewhere),
+		cmocka_unit_test(test_read_plan),
 		cmocka_unit_test(test_read_windows),
 		cmocka_unit_test(test_header_only_touches_no_payload),
 		cmocka_unit_test(test_entry_cap),
