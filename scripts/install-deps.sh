@@ -4,12 +4,11 @@
 # test suite). As root it uses apt-get; otherwise it names what is missing and fails.
 set -eu
 
-build_pkgs="meson ninja-build gcc pkg-config python3 libelf-dev libjansson-dev libkmod-dev zlib1g-dev
-libzstd-dev liblz4-dev libzip-dev libpci-dev pci.ids libmicrohttpd-dev"
+# The -dev packages also ship the static archives the gpuenv tool links (-Dstatic_deps).
 build_pkgs="meson ninja-build gcc pkg-config python3 libelf-dev libjansson-dev libkmod-dev
-libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libmicrohttpd-dev"
+zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libmicrohttpd-dev"
 test_pkgs="libcmocka-dev clang libclang-rt-14-dev clang-format ocl-icd-libopencl1
-ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip"
+ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils"
 
 pkgs=$build_pkgs
 [ "${1:-}" = "--test" ] && pkgs="$build_pkgs $test_pkgs"
