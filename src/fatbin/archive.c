@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Walks the members of an ar archive in memory with libelf: elf_memory() over the whole
- * buffer gives an ELF_K_AR descriptor, elf_begin(-1, ELF_C_READ_MMAP, ar) each member in
- * turn and elf_next() the command for the one after (ELF_C_NULL past the last, or before a
- * broken header); elf_getarhdr() names it, elf_getbase()/elf_rawfile() give its bytes inside
- * the buffer (nothing is copied). libelf
- * hands out a member cut short by the end of the file with what is there (and shortens
- * ar_size to match), so the size its header declares is read to tell. Format: the System V ABI
- * "Archive File" chapter, and GNU ar's "//" long-name member (binutils bfd/archive.c), both read by
- * libelf (elfutils libelf/elf_begin.c, read_long_names).
+ * buffer gives an ELF_K_AR descriptor, elf_begin(-1, ELF_C_READ_MMAP, ar) each member in turn
+ * and elf_next() the command for the one after (ELF_C_NULL past the last, or before a broken
+ * header); elf_getarhdr() names it, elf_getbase()/elf_rawfile() give its bytes inside the
+ * buffer (nothing is copied). libelf hands out a member cut short by the end of the file with
+ * what is there (and shortens ar_size to match), so the size its header declares is read to
+ * tell. Format: the System V ABI "Archive File" chapter and GNU ar's "//" long-name member
+ * (binutils bfd/archive.c), both read by libelf (elfutils libelf/elf_begin.c).
  */
-#include <errno.h>
 #include <ar.h>
+#include <errno.h>
 #include <libelf.h>
 #include <string.h>
 
@@ -111,8 +110,10 @@ int ar_for_each_member(const uint8_t *p, size_t len,
 	/* elf_next() says ELF_C_NULL past the last member, and also when the next member's
 	 * header is broken: bytes left after the last member visited tell the two apart */
 	if (rv >= 0 && end < len) {
+		const char *e = elf_errmsg(-1);
+
 		if (why)
-			*why = elf_errmsg(-1) ? elf_errmsg(-1) : "a member header is broken";
+			*why = e ? e : "a member header is broken";
 		rv = -EBADMSG;
 	}
 	elf_end(ar);

@@ -180,8 +180,8 @@ static void untally(struct scan_file *f)
 
 /* Where the bytes being parsed lie in an opened file: the whole file, or an archive member at
  * off. The container walks read their scattered headers through it (read_file) instead of
- * faulting in pages of the mapping: as fast where the kernel maps the page cache's large
- * folios whole, twice as fast where it holds small ones (bench/bench-scan.sh; HACKING.md). */
+ * faulting in pages of the mapping: a little slower where the kernel maps the page cache's
+ * large folios whole, twice as fast where it holds small ones (docs/HACKING.md). */
 struct file_src {
 	const struct root_file *file;
 	uint64_t off;
