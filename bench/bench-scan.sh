@@ -3,13 +3,17 @@
 # Times `gpuenv scan` on the CUDA toolkit's libraries against a baseline measured in the same
 # run: `cat` of the same file to /dev/null (warm cache), i.e. the cost of reading every byte.
 # Listing targets is header-only, so the ratio must stay small (target <= 5%).
+# The commands are timed in rounds, each round running every one of them twice and keeping
+# the second (warm) run, and each figure is the best over the rounds: on a shared machine
+# slow spells last longer than one command, and rounds give the baseline and the scan the
+# same spells instead of timing one in a quiet minute and the other in a busy one.
 # Each run is a new process, so the ratio also carries the cost of starting one, which
 # differs tenfold between machines (a VM whose page faults and system calls trap to the
-# hypervisor vs bare metal). Measured in the same run, and printed beside the raw ratio:
+# hypervisor vs bare metal). Measured in the same rounds, and printed beside the raw ratio:
 # the start-up floors (`gpuenv --version`; `cat /dev/null` through the same sh), the ratio
 # of the work above them, and what the scan touched, which no machine changes: the page
-# faults above start-up's (the mapped pages holding headers) and the bytes read(2).
-# Usage: bench/bench-scan.sh [BUILD_DIR] [RUNS] [FILE] [DIR]
+# faults above start-up's and the bytes read(2).
+# Usage: bench/bench-scan.sh [BUILD_DIR] [ROUNDS] [FILE] [DIR]
 set -eu
 build=${1:-build}
 runs=${2:-21}
@@ -22,56 +26,92 @@ if [ ! -r "$file" ] || [ ! -d "$dir" ]; then
 	exit 0
 fi
 
-measure() { # command… → "wall_ms cpu_ms": the best of $runs runs each (after a warm-up run);
-	# cpu = user + system time of the child, less disturbed by other load on a shared machine
-	python3 - "$runs" "$@" <<'PY'
-import resource, subprocess, sys, time
-runs = int(sys.argv[1]); cmd = sys.argv[2:]
-subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm the cache
-bw = bc = None
-for _ in range(runs):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN); t0 = time.perf_counter()
+exec python3 - "$runs" "$gpuenv" "$file" "$dir" <<'PY'
+import glob, os, resource, subprocess, sys, time
+
+rounds, gpuenv, file, dir_ = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+libs = sorted(glob.glob(os.path.join(dir_, "*.so*")))
+
+
+def run(cmd):
+    """(wall ms, cpu ms) of one run; cpu = user + system time of the child."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    w = (time.perf_counter() - t0) * 1000; r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    c = ((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)) * 1000
-    bw = w if bw is None or w < bw else bw
-    bc = c if bc is None or c < bc else bc
-print(f"{bw:.1f} {bc:.1f}")
+    w = (time.perf_counter() - t0) * 1000
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return w, ((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)) * 1000
+
+
+def best_in_rounds(cmds, n):
+    best = {k: [float("inf"), float("inf")] for k in cmds}
+    for _ in range(n):
+        for k, cmd in cmds.items():
+            run(cmd)  # warms the page cache, and the CPU caches for the next one
+            w, c = run(cmd)
+            best[k] = [min(best[k][0], w), min(best[k][1], c)]
+    return best
+
+
+def touched(cmd):
+    """(rchar, syscr, minflt) of one run, read before the zombie is reaped."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)
+    io = dict(l.split(": ") for l in open(f"/proc/{p.pid}/io").read().split("\n") if l)
+    _, _, ru = os.wait4(p.pid, 0)
+    return int(io["rchar"]), int(io["syscr"]), ru.ru_minflt
+
+
+b = best_in_rounds({
+    "cat": ["sh", "-c", f"cat '{file}' > /dev/null"],
+    "cat0": ["sh", "-c", "cat /dev/null > /dev/null"],
+    "true": ["/bin/true"],
+    "start": [gpuenv, "--version"],
+    "list": [gpuenv, "scan", file],
+    "deep": [gpuenv, "scan", "--deep", file],
+}, rounds)
+d = best_in_rounds({
+    "dir": [gpuenv, "scan", dir_],
+    "dcat": ["sh", "-c", 'cat "$@" > /dev/null', "sh"] + libs,
+}, max(3, rounds // 4))
+rchar, syscr, minflt = touched([gpuenv, "scan", file])
+minflt0 = touched([gpuenv, "--version"])[2]
+out = subprocess.run([gpuenv, "scan", file], capture_output=True, text=True).stdout
+sass = next((l.split(None, 1)[1] for l in out.splitlines() if l.startswith("  SASS")), "")
+size = os.stat(file).st_size
+
+
+def pct(a, b_):
+    return f"{100 * a / b_:.1f}"
+
+
+def over(k, k0, base, base0, i):
+    return f"{100 * max(b[k][i] - b[k0][i], 0) / (b[base][i] - b[base0][i]):.1f}"
+
+
+def row(label, k, src=b):
+    return f"{label:<31}{src[k][0]:.1f}    {src[k][1]:.1f}"
+
+
+print(f"file:                          {file} ({size >> 20} MiB), warm page cache, "
+      f"best of {rounds} rounds")
+print("                               wall ms   cpu ms (user+sys)")
+print(row("baseline cat > /dev/null:", "cat"))
+print(row("exec of /bin/true:", "true"))
+print(row("start-up: gpuenv --version:", "start"))
+print(row("start-up: sh -c cat /dev/null:", "cat0"))
+print(row("gpuenv scan (list targets):", "list") +
+      f"   = {pct(b['list'][0], b['cat'][0])}% / {pct(b['list'][1], b['cat'][1])}% of cat "
+      "(target <= 5%)")
+print(f"  work over start-up:          {over('list', 'start', 'cat', 'cat0', 0)}% / "
+      f"{over('list', 'start', 'cat', 'cat0', 1)}% of cat's (scan - gpuenv --version) / "
+      "(cat - cat of /dev/null)")
+print(f"  touched:                     {minflt - minflt0} page faults over start-up's {minflt0}; "
+      f"{rchar} bytes of {size} read(2) in {syscr} calls")
+print(row("gpuenv scan --deep:", "deep") +
+      f"   = {pct(b['deep'][0], b['cat'][0])}% / {pct(b['deep'][1], b['cat'][1])}% of cat")
+print(f"SASS targets listed:           {sass}")
+print(f"gpuenv scan {dir_}:  {d['dir'][0]:.1f}    {d['dir'][1]:.1f}   (cat of its libraries: "
+      f"{d['dcat'][0]:.1f} / {d['dcat'][1]:.1f}; {pct(d['dir'][0], d['dcat'][0])}% / "
+      f"{pct(d['dir'][1], d['dcat'][1])}%)")
 PY
-}
-pct() { python3 -c "print(f'{100*$1/$2:.1f}')"; }
-over() { python3 -c "print(f'{100*max($1-$2,0)/($3-$4):.1f}')"; } # (a - a0) / (b - b0)
-io_of() { # command… → "rchar syscr minflt" of one run (read before the zombie is reaped)
-	python3 - "$@" <<'PY'
-import os, resource, subprocess, sys
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)
-io = dict(l.split(": ") for l in open(f"/proc/{p.pid}/io").read().split("\n") if l)
-_, _, ru = os.wait4(p.pid, 0)
-print(io["rchar"], io["syscr"], ru.ru_minflt)
-PY
-}
-size=$(stat -L -c %s "$file")
-set -- $(measure sh -c "cat '$file' > /dev/null"); cat_w=$1 cat_c=$2
-set -- $(measure "$gpuenv" scan "$file"); list_w=$1 list_c=$2
-set -- $(measure "$gpuenv" scan --deep "$file"); deep_w=$1 deep_c=$2
-set -- $(measure /bin/true); true_w=$1 true_c=$2
-set -- $(measure "$gpuenv" --version); start_w=$1 start_c=$2
-set -- $(measure sh -c "cat /dev/null > /dev/null"); cat0_w=$1 cat0_c=$2
-set -- $(io_of "$gpuenv" scan "$file"); rchar=$1 syscr=$2 minflt=$3
-set -- $(io_of "$gpuenv" --version); minflt0=$3
-set -- $(measure "$gpuenv" scan "$dir"); dir_w=$1 dir_c=$2
-set -- $(measure sh -c "cat '$dir'/*.so* > /dev/null"); dcat_w=$1 dcat_c=$2
-targets=$("$gpuenv" scan "$file" | sed -n 's/^  SASS *//p' | head -1)
-echo "file:                        $file ($((size / 1048576)) MiB), warm page cache, best of $runs"
-echo "                             wall ms   cpu ms (user+sys)"
-echo "baseline cat > /dev/null:    $cat_w    $cat_c"
-echo "exec of /bin/true:           $true_w    $true_c"
-echo "start-up: gpuenv --version:  $start_w    $start_c"
-echo "start-up: sh -c cat /dev/null: $cat0_w    $cat0_c"
-echo "gpuenv scan (list targets):  $list_w    $list_c   = $(pct "$list_w" "$cat_w")% / $(pct "$list_c" "$cat_c")% of cat (target <= 5%)"
-echo "  work over start-up:        $(over "$list_w" "$start_w" "$cat_w" "$cat0_w")% / $(over "$list_c" "$start_c" "$cat_c" "$cat0_c")% of cat's (scan - gpuenv --version) / (cat - cat of /dev/null)"
-echo "  touched:                   $((minflt - minflt0)) page faults over start-up's $minflt0; $rchar bytes of $size read(2) in $syscr calls"
-echo "gpuenv scan --deep:          $deep_w    $deep_c   = $(pct "$deep_w" "$cat_w")% / $(pct "$deep_c" "$cat_c")% of cat"
-echo "SASS targets listed:         $targets"
-echo "gpuenv scan $dir:  $dir_w    $dir_c   (cat of its libraries: $dcat_w / $dcat_c; $(pct "$dir_w" "$dcat_w")% / $(pct "$dir_c" "$dcat_c")%)"
