@@ -87,8 +87,11 @@ static void on_progress(void *userdata, const char *path, uint64_t files, uint64
 	if (!p->on || secs_since(&p->start) < 0.5 || secs_since(&p->last) < 0.1)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &p->last);
-	fprintf(stderr, "\r\033[Kscanning: %llu files, %llu MB: %.60s", (unsigned long long)files,
-		(unsigned long long)(bytes >> 20), base ? base + 1 : path);
+	fprintf(stderr, "\r\033[Kscanning: %llu files, %llu MB: ", (unsigned long long)files,
+		(unsigned long long)(bytes >> 20));
+	/* a name from a file (archive or wheel member) must not drive the terminal */
+	for (const char *c = base ? base + 1 : path, *end = c + 60; *c && c < end; c++)
+		fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c, stderr);
 	p->shown = true;
 }
 

@@ -109,9 +109,12 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 	size_t n;
 	const struct scan_target **v;
 
-	strbuf_printf(sb, "%s", f->path);
+	/* names and strings that come from the files go through strbuf_put_printable() */
+	strbuf_put_printable(sb, f->path);
 	if (f->state != SCAN_OK) {
-		strbuf_printf(sb, ": %s: %s\n", state_name(f->state), f->error ? f->error : "");
+		strbuf_printf(sb, ": %s: ", state_name(f->state));
+		strbuf_put_printable(sb, f->error ? f->error : "");
+		strbuf_puts(sb, "\n");
 		return;
 	}
 	if (!has_code(f)) {
@@ -155,29 +158,44 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 	}
 	if (f->n_amd) {
 		strbuf_puts(sb, "  AMD ");
-		for (size_t i = 0; i < f->n_amd; i++)
-			strbuf_printf(sb, " %s", f->amd[i]);
+		for (size_t i = 0; i < f->n_amd; i++) {
+			strbuf_putc(sb, ' ');
+			strbuf_put_printable(sb, f->amd[i]);
+		}
 		strbuf_puts(sb, "\n");
 	}
 	if (f->n_link_images)
 		strbuf_printf(sb, "  %zu device-link image%s without kernels (not judged)\n",
 			      f->n_link_images, f->n_link_images == 1 ? "" : "s");
-	if (f->n_found_elsewhere)
-		strbuf_printf(sb, "  %zu container%s outside .nv_fatbin (%s)\n",
-			      f->n_found_elsewhere, f->n_found_elsewhere == 1 ? "" : "s",
-			      f->elsewhere_sections ? f->elsewhere_sections : "?");
+	if (f->n_found_elsewhere) {
+		strbuf_printf(sb, "  %zu container%s outside .nv_fatbin (", f->n_found_elsewhere,
+			      f->n_found_elsewhere == 1 ? "" : "s");
+		strbuf_put_printable(sb, f->elsewhere_sections ? f->elsewhere_sections : "?");
+		strbuf_puts(sb, ")\n");
+	}
 	if (f->streamed)
 		strbuf_puts(sb, "  (streamed from the wheel: every container in the member)\n");
-	if (f->soname)
-		strbuf_printf(sb, "  SONAME %s\n", f->soname);
-	for (size_t i = 0; f->needed && f->needed[i]; i++)
-		strbuf_printf(sb, "%s%s", i ? " " : "  NEEDED ", f->needed[i]);
+	if (f->soname) {
+		strbuf_puts(sb, "  SONAME ");
+		strbuf_put_printable(sb, f->soname);
+		strbuf_puts(sb, "\n");
+	}
+	for (size_t i = 0; f->needed && f->needed[i]; i++) {
+		strbuf_puts(sb, i ? " " : "  NEEDED ");
+		strbuf_put_printable(sb, f->needed[i]);
+	}
 	if (f->needed && f->needed[0])
 		strbuf_puts(sb, "\n");
-	if (f->runpath)
-		strbuf_printf(sb, "  RUNPATH/RPATH %s\n", f->runpath);
-	if (f->warning)
-		strbuf_printf(sb, "  warning: %s\n", f->warning);
+	if (f->runpath) {
+		strbuf_puts(sb, "  RUNPATH/RPATH ");
+		strbuf_put_printable(sb, f->runpath);
+		strbuf_puts(sb, "\n");
+	}
+	if (f->warning) {
+		strbuf_puts(sb, "  warning: ");
+		strbuf_put_printable(sb, f->warning);
+		strbuf_puts(sb, "\n");
+	}
 	for (size_t d = 0; f->verdicts && d < s->n_devices; d++) {
 		const struct scan_verdict *vd = &f->verdicts[d];
 		char dev[96];

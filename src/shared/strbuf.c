@@ -76,6 +76,28 @@ int strbuf_putc(struct strbuf *sb, char c)
 	return strbuf_add(sb, &c, 1);
 }
 
+int strbuf_put_printable(struct strbuf *sb, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (const char *p = s;; p++) {
+		size_t n = 0;
+		int rv;
+
+		while (p[n] && (unsigned char)p[n] >= 0x20 && p[n] != 0x7f)
+			n++;
+		rv = strbuf_add(sb, p, n);
+		p += n;
+		if (rv < 0 || !*p)
+			return rv;
+		rv = strbuf_add(
+			sb, (const char[]){ '\\', 'x', hex[(unsigned char)*p >> 4], hex[*p & 0xf] },
+			4);
+		if (rv < 0)
+			return rv;
+	}
+}
+
 int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list aq;

@@ -30,6 +30,10 @@ void strbuf_done(struct strbuf *sb);
 int strbuf_add(struct strbuf *sb, const char *s, size_t n);
 int strbuf_puts(struct strbuf *sb, const char *s);
 int strbuf_putc(struct strbuf *sb, char c);
+/* s with each control byte (below 0x20, and 0x7f) written as \xHH: text from a file (a path,
+ * an archive member's or a wheel member's name, an ELF string) cannot move the cursor or
+ * recolour a terminal. Other bytes, UTF-8 included, are kept. */
+int strbuf_put_printable(struct strbuf *sb, const char *s);
 int strbuf_printf(struct strbuf *sb, const char *fmt, ...) _printf_(2, 3);
 int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap) _printf_(2, 0);
 /* The NUL-terminated contents ("" when empty); borrowed. */

@@ -150,6 +150,8 @@ static int setup(void **state)
 	put_file("site/pkg/lib/notelf.so", "#!/bin/sh\nexit 0\n", 17);
 	put_file("site/pkg/lib/secret.so", "\177ELF", 4);
 	put_file("site/pkg/readme.txt", "hello", 5);
+	put_file("site/pkg/lib/lib\033[2Jwipe.so", "#!/bin/sh\n", 10); /* a name that would clear
+									 a terminal */
 	n = make_fatbin(fb, 120, 120, 8, 7);
 	put_file("site/deep/1/2/3/4/libdeep.so", fb, n);
 	sh("ln -s libgood.so.1 %s/site/pkg/lib/libgood.so", root);
@@ -295,6 +297,15 @@ static void test_directory(void **state)
 			    json_object_get(json_object_get(j, "summary"), "duplicates")) >= 1);
 	assert_true(sum.failing >= 2);
 	json_decref(j);
+	/* the text names what came from files with their control bytes escaped */
+	{
+		char *text;
+
+		assert_int_equal(gpuenv_scan_render_text(s, 0, &text), 0);
+		assert_non_null(strstr(text, "/lib\\x1b[2Jwipe.so: malformed"));
+		assert_null(strchr(text, '\033'));
+		free(text);
+	}
 	gpuenv_scan_free(s);
 	gpuenv_ctx_free(ctx);
 }

@@ -70,6 +70,21 @@ static void test_cuda_version_format(void **state)
 	assert_string_equal(buf, "13.0");
 }
 
+/* Control bytes from a file's text are written as \xHH; UTF-8 and the rest stay. */
+static void test_strbuf_put_printable(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(strbuf_put_printable(&sb, "lib\033[31mred\t.so \xc3\xa9\x7f"), 0);
+	assert_string_equal(strbuf_str(&sb), "lib\\x1b[31mred\\x09.so \xc3\xa9\\x7f");
+	strbuf_reset(&sb);
+	assert_int_equal(strbuf_put_printable(&sb, ""), 0);
+	assert_string_equal(strbuf_str(&sb), "");
+	assert_int_equal(strbuf_put_printable(&sb, "\n"), 0);
+	assert_string_equal(strbuf_str(&sb), "\\x0a");
+	strbuf_done(&sb);
+}
+
 static void test_strbuf_cap(void **state)
 {
 	struct strbuf sb;
@@ -123,8 +138,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_u64),  cmocka_unit_test(test_parse_hex_digit),
 		cmocka_unit_test(test_version),	   cmocka_unit_test(test_cuda_version_format),
-		cmocka_unit_test(test_strbuf_cap), cmocka_unit_test(test_strv),
-		cmocka_unit_test(test_kv_next),
+		cmocka_unit_test(test_strbuf_cap), cmocka_unit_test(test_strbuf_put_printable),
+		cmocka_unit_test(test_strv),	   cmocka_unit_test(test_kv_next),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
