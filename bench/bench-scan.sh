@@ -89,8 +89,8 @@ def over(k, k0, base, base0, i):
     return f"{100 * max(b[k][i] - b[k0][i], 0) / (b[base][i] - b[base0][i]):.1f}"
 
 
-def row(label, k, src=b):
-    return f"{label:<31}{src[k][0]:.1f}    {src[k][1]:.1f}"
+def row(label, k):
+    return f"{label:<31}{b[k][0]:.1f}    {b[k][1]:.1f}"
 
 
 print(f"file:                          {file} ({size >> 20} MiB), warm page cache, "

@@ -103,18 +103,25 @@ static const char *verdict_color(enum coverage_verdict v)
 	}
 }
 
+/* prefix, s (text from a file: escaped, strbuf_put_printable()), suffix */
+static void put_from_file(struct strbuf *sb, const char *prefix, const char *s, const char *suffix)
+{
+	strbuf_puts(sb, prefix);
+	strbuf_put_printable(sb, s);
+	strbuf_puts(sb, suffix);
+}
+
 static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const struct scan_file *f,
 		      bool color)
 {
 	size_t n;
 	const struct scan_target **v;
 
-	/* names and strings that come from the files go through strbuf_put_printable() */
-	strbuf_put_printable(sb, f->path);
+	/* names and strings that come from the files are escaped (put_from_file) */
+	put_from_file(sb, "", f->path, "");
 	if (f->state != SCAN_OK) {
-		strbuf_printf(sb, ": %s: ", state_name(f->state));
-		strbuf_put_printable(sb, f->error ? f->error : "");
-		strbuf_puts(sb, "\n");
+		strbuf_printf(sb, ": %s", state_name(f->state));
+		put_from_file(sb, ": ", f->error ? f->error : "", "\n");
 		return;
 	}
 	if (!has_code(f)) {
@@ -158,44 +165,30 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 	}
 	if (f->n_amd) {
 		strbuf_puts(sb, "  AMD ");
-		for (size_t i = 0; i < f->n_amd; i++) {
-			strbuf_putc(sb, ' ');
-			strbuf_put_printable(sb, f->amd[i]);
-		}
+		for (size_t i = 0; i < f->n_amd; i++)
+			put_from_file(sb, " ", f->amd[i], "");
 		strbuf_puts(sb, "\n");
 	}
 	if (f->n_link_images)
 		strbuf_printf(sb, "  %zu device-link image%s without kernels (not judged)\n",
 			      f->n_link_images, f->n_link_images == 1 ? "" : "s");
 	if (f->n_found_elsewhere) {
-		strbuf_printf(sb, "  %zu container%s outside .nv_fatbin (", f->n_found_elsewhere,
+		strbuf_printf(sb, "  %zu container%s outside .nv_fatbin", f->n_found_elsewhere,
 			      f->n_found_elsewhere == 1 ? "" : "s");
-		strbuf_put_printable(sb, f->elsewhere_sections ? f->elsewhere_sections : "?");
-		strbuf_puts(sb, ")\n");
+		put_from_file(sb, " (", f->elsewhere_sections ? f->elsewhere_sections : "?", ")\n");
 	}
 	if (f->streamed)
 		strbuf_puts(sb, "  (streamed from the wheel: every container in the member)\n");
-	if (f->soname) {
-		strbuf_puts(sb, "  SONAME ");
-		strbuf_put_printable(sb, f->soname);
-		strbuf_puts(sb, "\n");
-	}
-	for (size_t i = 0; f->needed && f->needed[i]; i++) {
-		strbuf_puts(sb, i ? " " : "  NEEDED ");
-		strbuf_put_printable(sb, f->needed[i]);
-	}
+	if (f->soname)
+		put_from_file(sb, "  SONAME ", f->soname, "\n");
+	for (size_t i = 0; f->needed && f->needed[i]; i++)
+		put_from_file(sb, i ? " " : "  NEEDED ", f->needed[i], "");
 	if (f->needed && f->needed[0])
 		strbuf_puts(sb, "\n");
-	if (f->runpath) {
-		strbuf_puts(sb, "  RUNPATH/RPATH ");
-		strbuf_put_printable(sb, f->runpath);
-		strbuf_puts(sb, "\n");
-	}
-	if (f->warning) {
-		strbuf_puts(sb, "  warning: ");
-		strbuf_put_printable(sb, f->warning);
-		strbuf_puts(sb, "\n");
-	}
+	if (f->runpath)
+		put_from_file(sb, "  RUNPATH/RPATH ", f->runpath, "\n");
+	if (f->warning)
+		put_from_file(sb, "  warning: ", f->warning, "\n");
 	for (size_t d = 0; f->verdicts && d < s->n_devices; d++) {
 		const struct scan_verdict *vd = &f->verdicts[d];
 		char dev[96];
