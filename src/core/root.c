@@ -173,8 +173,7 @@ int root_inject_errors_from_string(struct root *r, const char *spec)
 
 	if (rr < 0)
 		return rr;
-	STRV_FOREACH(it, items)
-	{
+	STRV_FOREACH(it, items) {
 		char *eq = strrchr(*it, '=');
 		int err;
 

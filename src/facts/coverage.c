@@ -288,23 +288,21 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 			unknown_isa = true;
 			snprintf(res.reason, sizeof(res.reason),
 				 "no SASS for compute capability %u.%u; %s PTX (ISA unknown) is "
-				 "JIT-compiled "
-				 "by the driver at first launch",
+				 "JIT-compiled by the driver at first launch",
 				 major, minor, t->target);
 		} else if (!driver_version) {
 			snprintf(res.reason, sizeof(res.reason),
 				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is "
-				 "JIT-compiled "
-				 "at first launch by a driver that supports PTX ISA %d.%d (driver "
-				 "not given)",
+				 "JIT-compiled at first launch by a driver that supports PTX ISA "
+				 "%d.%d (driver not given)",
 				 major, minor, t->target, t->ptx_major, t->ptx_minor, t->ptx_major,
 				 t->ptx_minor);
 		} else if (drv) {
 			unknown_isa = jit_unconf;
 			snprintf(res.reason, sizeof(res.reason),
 				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is "
-				 "JIT-compiled "
-				 "at first launch (driver %s JITs PTX ISA up to %u.%u%s)",
+				 "JIT-compiled at first launch (driver %s JITs PTX ISA up to "
+				 "%u.%u%s)",
 				 major, minor, t->target, t->ptx_major, t->ptx_minor,
 				 driver_version, drv->isa_major, drv->isa_minor,
 				 drv_branch > facts_ptx_isa_max_branch() ? " or newer" : "");
@@ -312,8 +310,7 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 			unknown_isa = true;
 			snprintf(res.reason, sizeof(res.reason),
 				 "no SASS for compute capability %u.%u; %s PTX (ISA %d.%d) is "
-				 "older than "
-				 "the knowledge base and assumed JIT-able by driver %s",
+				 "older than the knowledge base and assumed JIT-able by driver %s",
 				 major, minor, t->target, t->ptx_major, t->ptx_minor,
 				 driver_version);
 		}
@@ -326,20 +323,16 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 		if (drv)
 			snprintf(res.reason, sizeof(res.reason),
 				 "no SASS for compute capability %u.%u; %s PTX has ISA %d.%d but "
-				 "driver %s "
-				 "(CUDA %s) JITs PTX ISA up to %u.%u: "
-				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION "
-				 "(222, \"the provided PTX was compiled with an unsupported "
-				 "toolchain\")",
+				 "driver %s (CUDA %s) JITs PTX ISA up to %u.%u: "
+				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222, \"the provided PTX was "
+				 "compiled with an unsupported toolchain\")",
 				 major, minor, t->target, t->ptx_major, t->ptx_minor,
 				 driver_version, drv->cuda_version, drv->isa_major, drv->isa_minor);
 		else
 			snprintf(res.reason, sizeof(res.reason),
 				 "no SASS for compute capability %u.%u; %s PTX has ISA %d.%d, "
-				 "newer than "
-				 "driver %s (older than every PTX ISA in the knowledge base) can "
-				 "JIT: "
-				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
+				 "newer than driver %s (older than every PTX ISA in the knowledge "
+				 "base) can JIT: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
 				 major, minor, t->target, t->ptx_major, t->ptx_minor,
 				 driver_version);
 	} else if (any_code) {
@@ -352,8 +345,7 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 		snprintf(res.reason, sizeof(res.reason),
 			 "no SASS for compute capability %u.%u and no PTX it can JIT%s%s: "
 			 "CUDA_ERROR_NO_BINARY_FOR_GPU (209) / cudaErrorNoKernelImageForDevice "
-			 "(\"no "
-			 "kernel image is available for execution on the device\")",
+			 "(\"no kernel image is available for execution on the device\")",
 			 major, minor, miss[0] ? "; " : "", miss);
 	} else {
 		snprintf(res.reason, sizeof(res.reason), "no SASS or PTX");

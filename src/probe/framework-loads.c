@@ -73,8 +73,8 @@ static bool from_wheel(const struct where *w, const char *file)
 	if (w->own_dir && path_under(file, w->own_dir))
 		return true;
 	STRV_FOREACH(d, w->wheel_dirs)
-	if (path_under(file, *d))
-		return true;
+		if (path_under(file, *d))
+			return true;
 	return false;
 }
 
@@ -93,8 +93,7 @@ static int where_init(struct loader *l, struct where *w, char **sites, const cha
 	int r;
 
 	*w = (struct where){ 0 };
-	STRV_FOREACH(s, sites)
-	{
+	STRV_FOREACH(s, sites) {
 		_cleanup_free_ char *d = NULL;
 		char *res;
 

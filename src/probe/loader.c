@@ -790,8 +790,7 @@ static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, c
 {
 	char **names = listing(l, dir);
 
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
 		_cleanup_free_ char *path = NULL;
 		struct root_map m = { 0 };

@@ -59,8 +59,7 @@ static int search_dirs(struct probe_env *pe, char ***ret)
 static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj, const char *key,
 			const char *name)
 {
-	STRV_FOREACH(d, dirs)
-	{
+	STRV_FOREACH(d, dirs) {
 		char path[PATH_MAX];
 		struct stat st;
 
@@ -355,8 +354,7 @@ static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node
 	if (toml_children(d, TK("plugins", plugin, "containerd", "runtimes"), &names) < 0)
 		return;
 	arr = snap_array(cd, "runtimes");
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		struct snap_node *o = snap_append_object(arr);
 
 		snap_set_str(o, "name", *n, path);
@@ -408,7 +406,7 @@ static void probe_cdi_file(struct probe_env *pe, struct snap_node *o, const char
 	devs = snap_array(o, "devices");
 	uuids = snap_array(o, "device_uuids");
 	STRV_FOREACH(n, spec->devices)
-	snap_append_str(is_uuid_name(*n) ? uuids : devs, *n, path);
+		snap_append_str(is_uuid_name(*n) ? uuids : devs, *n, path);
 	if (spec->driver_version) {
 		snap_set_str(o, "driver_version", spec->driver_version, path);
 		snap_set_str(o, "driver_version_source", spec->driver_version_source, path);
@@ -436,8 +434,7 @@ static void probe_cdi(struct probe_env *pe, struct snap_node *host)
 			snap_set_errno(o, "format", err, dirs[d]);
 			continue;
 		}
-		STRV_FOREACH(n, names)
-		{
+		STRV_FOREACH(n, names) {
 			const char *dot = strrchr(*n, '.');
 			char path[PATH_MAX];
 

@@ -154,17 +154,17 @@ static void probe_require_cuda(struct probe_env *pe, struct snap_node *c)
 	if (strv_split(v, " ", &alts) < 0)
 		return;
 	/* Check the whole expression first: a malformed one is one malformed fact. */
-	STRV_FOREACH(a, alts)
-	{
+	STRV_FOREACH(a, alts) {
 		_cleanup_strv_free_ char **ands = NULL;
 		struct constraint k;
 
 		if (strv_split(*a, ",", &ands) < 0)
 			return;
-		STRV_FOREACH(e, ands)
-		if (!parse_constraint(*e, &k)) {
+		STRV_FOREACH(e, ands) {
 			char why[160];
 
+			if (parse_constraint(*e, &k))
+				continue;
 			snprintf(why, sizeof(why),
 				 "\"%.64s\" is not a constraint (cuda, driver, arch or brand; "
 				 "= != < <= > >=; a value)",
@@ -175,8 +175,7 @@ static void probe_require_cuda(struct probe_env *pe, struct snap_node *c)
 	}
 	req = snap_object(c, "require_cuda");
 	arr = snap_array(req, "alternatives");
-	STRV_FOREACH(a, alts)
-	{
+	STRV_FOREACH(a, alts) {
 		_cleanup_strv_free_ char **ands = NULL;
 		struct snap_node *alt = snap_append_object(arr), *cons;
 
@@ -184,8 +183,7 @@ static void probe_require_cuda(struct probe_env *pe, struct snap_node *c)
 		cons = snap_array(alt, "constraints");
 		if (strv_split(*a, ",", &ands) < 0)
 			return;
-		STRV_FOREACH(e, ands)
-		{
+		STRV_FOREACH(e, ands) {
 			struct constraint k;
 			struct snap_node *o = snap_append_object(cons);
 
@@ -215,8 +213,7 @@ static void probe_dev_nodes(struct probe_env *pe, struct snap_node *c)
 		return;
 	}
 	arr = snap_array(c, "visible_devices");
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		char path[PATH_MAX];
 		struct stat st;
 
@@ -262,12 +259,12 @@ static void probe_injected_libs(struct probe_env *pe, struct snap_node *c)
 			snap_set_str(o, "path", path, path);
 			files = snap_array(o, "versioned_files");
 			STRV_FOREACH(n, names)
-			if (startswith(*n, libs[l][1]) && cdi_driver_lib_version(*n)) {
-				char fp[PATH_MAX];
+				if (startswith(*n, libs[l][1]) && cdi_driver_lib_version(*n)) {
+					char fp[PATH_MAX];
 
-				snprintf(fp, sizeof(fp), "%s/%s", dirs[d], *n);
-				snap_append_str(files, *n, fp);
-			}
+					snprintf(fp, sizeof(fp), "%s/%s", dirs[d], *n);
+					snap_append_str(files, *n, fp);
+				}
 			if (err < 0) {
 				snap_set_errno(o, "version", err, path);
 				continue;

@@ -223,8 +223,7 @@ static bool conda_has_cuda(struct probe_env *pe, const char *prefix)
 		return false;
 	if (!dir_has_cudart(pe, lib) || root_list_dir(pe->root, meta, MAX_DIR_ENTRIES, &names) < 0)
 		return false;
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		char v[PROBE_VERSION_MAX];
 
 		if (probe_conda_meta_match(*n, "cuda-cudart", v, sizeof(v)) ||
@@ -355,8 +354,7 @@ static int discover_path_nvcc(struct discovery *d, const char *path_env)
 	_cleanup_strv_free_ char **dirs = NULL;
 	int err = strv_split(path_env, ":", &dirs);
 
-	STRV_FOREACH(dir, dirs)
-	{
+	STRV_FOREACH(dir, dirs) {
 		_cleanup_free_ char *nvcc = NULL, *prefix = NULL, *bin = NULL;
 
 		if (err || (*dir)[0] != '/')
@@ -401,8 +399,7 @@ static int discover_ld_library_path(struct discovery *d, const char *llp)
 	_cleanup_strv_free_ char **dirs = NULL;
 	int err = strv_split(llp, ":", &dirs);
 
-	STRV_FOREACH(dir, dirs)
-	{
+	STRV_FOREACH(dir, dirs) {
 		_cleanup_free_ char *resolved = NULL, *prefix = NULL;
 
 		if (err || (*dir)[0] != '/' || !dir_has_cudart(d->pe, *dir))
@@ -433,8 +430,7 @@ static int discover_conda_base(struct discovery *d, const char *base)
 		return err ? err : -ENOMEM;
 	if (root_list_dir(d->pe->root, envs, MAX_CONDA_ENVS, &names) < 0)
 		return 0;
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *p = NULL;
 
 		if ((*n)[0] == '.' || k++ >= MAX_CONDA_ENVS)
@@ -494,8 +490,7 @@ static int discover_parents(struct discovery *d)
 
 		if (root_list_dir(d->pe->root, parents[i], MAX_DIR_ENTRIES, &names) < 0)
 			continue;
-		STRV_FOREACH(nm, names)
-		{
+		STRV_FOREACH(nm, names) {
 			_cleanup_free_ char *p = NULL;
 			int err;
 
@@ -594,8 +589,7 @@ static int tk_files_scan(struct probe_env *pe, const char *prefix, struct tk_fil
 static bool pkg_record(const struct tk_files *f, const char *pip, const char *const *conda,
 		       size_t n_conda, char *ver, size_t len, char **ret_src)
 {
-	STRV_FOREACH(n, f->pkg_names)
-	{
+	STRV_FOREACH(n, f->pkg_names) {
 		bool hit = false;
 
 		if (f->kind == TK_CONDA) {
@@ -668,10 +662,10 @@ static void probe_component(struct probe_env *pe, struct snap_node *comps, const
 
 	for (size_t i = 0; i < f->n_lib; i++)
 		STRV_FOREACH(n, f->lib_names[i])
-	if (probe_lib_name_match(*n, c->lib, &lv)) {
-		snap_append_str(libs, *n, f->lib_dirs[i]);
-		any_lib = true;
-	}
+			if (probe_lib_name_match(*n, c->lib, &lv)) {
+				snap_append_str(libs, *n, f->lib_dirs[i]);
+				any_lib = true;
+			}
 	read_component_header(pe, f, c, headers, &h);
 
 	/* Exact header macros (three fields) first: they name the release the headers are of. */
@@ -932,7 +926,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 	snap_set_str(tk, "path", c->path, c->path);
 	snap_set_str(tk, "resolved_path", prefix, c->path);
 	STRV_FOREACH(v, c->via)
-	snap_append_str(vias, *v, NULL);
+		snap_append_str(vias, *v, NULL);
 	err = tk_files_scan(pe, prefix, &f);
 	if (err < 0) {
 		tk_files_done(&f);

@@ -144,8 +144,7 @@ void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t le
 
 			if (strv_split(v, " \t", &f) < 0)
 				return;
-			STRV_FOREACH(g, f)
-			{
+			STRV_FOREACH(g, f) {
 				struct snap_node *o;
 				char name[256];
 				unsigned gid;
@@ -235,8 +234,7 @@ static void probe_numa(struct probe_env *pe, struct snap_node *host)
 		snap_set_errno(host, "numa_nodes", err, path);
 		return;
 	}
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		unsigned idx;
 
 		if (startswith(*n, "node") && parse_uint(*n + 4, 10, &idx) == 0)

@@ -147,8 +147,7 @@ static int probe_compat(struct probe_env *pe, struct snap_node *userspace)
 
 	if (root_list_dir(pe->root, "/usr/local", 4096, &tops) < 0)
 		return 0;
-	STRV_FOREACH(t, tops)
-	{
+	STRV_FOREACH(t, tops) {
 		_cleanup_strv_free_ char **names = NULL;
 		_cleanup_free_ char *dir = NULL;
 
@@ -156,8 +155,7 @@ static int probe_compat(struct probe_env *pe, struct snap_node *userspace)
 			continue;
 		if (root_list_dir(pe->root, dir, 4096, &names) < 0)
 			continue;
-		STRV_FOREACH(n, names)
-		{
+		STRV_FOREACH(n, names) {
 			_cleanup_free_ char *path = NULL, *resolved = NULL, *version = NULL;
 			struct snap_node *e;
 
@@ -272,8 +270,7 @@ int probe_libraries(struct probe_env *pe, struct snapshot *s)
 		struct snap_node *arr = snap_array(libs, families[i].key);
 
 		err = loader_find_sonames(l, families[i].stem, &sonames);
-		STRV_FOREACH(so, sonames)
-		{
+		STRV_FOREACH(so, sonames) {
 			if (err < 0)
 				break;
 			err = resolve_into(l, snap_append_object(arr), *so);

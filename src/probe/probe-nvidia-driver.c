@@ -203,8 +203,7 @@ static void probe_nvidia_gpus(struct probe_env *pe, struct snap_node *nv)
 		return;
 	}
 	arr = snap_array(nv, "gpus");
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *path = NULL, *text = NULL;
 		struct snap_node *g = snap_append_object(arr);
 
@@ -307,8 +306,7 @@ static void probe_node_modes(struct probe_env *pe, struct snap_node *dn, char **
 	if (root_list_dir(pe->root, "/dev/nvidia-caps", ROOT_DIR_MAX_ENTRIES, &caps) == 0)
 		lists[CAPS] = caps;
 	for (size_t g = 0; g < ARRAY_SIZE(globs); g++) {
-		STRV_FOREACH(n, lists[globs[g].list])
-		{
+		STRV_FOREACH(n, lists[globs[g].list]) {
 			_cleanup_free_ char *p = NULL;
 
 			if (!startswith(*n, globs[g].prefix) ||
@@ -345,8 +343,7 @@ static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
 	/* /dev and /dev/dri are listed once, here, for probe_node_modes() too. */
 	gpus = snap_array(dn, "nvidia_gpus");
 	root_list_dir(pe->root, "/dev", ROOT_DIR_MAX_ENTRIES, &dev); /* dev stays NULL on error */
-	STRV_FOREACH(n, dev)
-	{
+	STRV_FOREACH(n, dev) {
 		unsigned idx;
 		struct stat st;
 		_cleanup_free_ char *p = NULL;
@@ -362,8 +359,7 @@ static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
 	}
 	render = snap_array(dn, "dri_render");
 	root_list_dir(pe->root, "/dev/dri", ROOT_DIR_MAX_ENTRIES, &dri);
-	STRV_FOREACH(n, dri)
-	{
+	STRV_FOREACH(n, dri) {
 		struct stat st;
 		_cleanup_free_ char *p = NULL;
 
@@ -412,8 +408,7 @@ static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 
 		if (root_list_dir(pe->root, dirs[d], ROOT_DIR_MAX_ENTRIES, &names) < 0)
 			continue;
-		STRV_FOREACH(n, names)
-		{
+		STRV_FOREACH(n, names) {
 			_cleanup_free_ char *path = NULL, *text = NULL;
 			char *state, *line;
 			size_t len = strlen(*n);
@@ -554,8 +549,7 @@ static void probe_kfd(struct probe_env *pe, struct snap_node *amd)
 		return;
 	}
 	arr = snap_array(amd, "kfd_nodes");
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *path = NULL, *text = NULL;
 		struct snap_node *node;
 		char *state, *line, *v;

@@ -29,8 +29,7 @@ static int probe_icd_files(struct probe_env *pe, struct snap_node *ocl)
 		return 0;
 	}
 	arr = snap_array(ocl, "icd_files");
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *path = NULL, *text = NULL;
 		struct snap_node *f;
 		size_t len = strlen(*n);

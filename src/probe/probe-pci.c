@@ -474,8 +474,7 @@ int probe_pci(struct probe_env *pe, struct snapshot *s)
 		return err == -ENOMEM ? err : snapshot_error(s);
 	}
 	snap_set_int(hw, "pci_devices", (int64_t)strv_length(names), PCI_DEVICES_DIR);
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		err = probe_one(pe, gpus, *n);
 		if (err == -ENOMEM)
 			return err;

@@ -196,8 +196,7 @@ static int add_conda_family(struct probe_env *pe, struct envs *es, const char *p
 		return -ENOMEM;
 	if (root_list_dir(pe->root, envs, MAX_SMALL_DIR, &names) < 0)
 		return 0;
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *p = path_join(envs, *n), *m = NULL;
 
 		if (!p || !(m = path_join(p, "conda-meta")))
@@ -228,8 +227,7 @@ static int add_pyenv(struct probe_env *pe, struct envs *es, const char *shims, c
 		return 1; /* not pyenv */
 	if (!want && root_read_text(pe->root, vfile, ROOT_CAP_ATTR, &sel) == 0)
 		want = strstrip(sel);
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *p = path_join(versions, *n);
 		bool selected = want && streq(want, *n);
 
@@ -256,15 +254,13 @@ static int add_path_pythons(struct probe_env *pe, struct envs *es)
 	r = strv_split(path, ":", &dirs);
 	if (r < 0)
 		return r;
-	STRV_FOREACH(d, dirs)
-	{
+	STRV_FOREACH(d, dirs) {
 		_cleanup_strv_free_ char **names = NULL;
 		bool shims = endswith_dir(*d, "shims");
 
 		if ((*d)[0] != '/' || root_list_dir(pe->root, *d, MAX_DIR_ENTRIES, &names) < 0)
 			continue;
-		STRV_FOREACH(n, names)
-		{
+		STRV_FOREACH(n, names) {
 			_cleanup_free_ char *exe = NULL, *real = NULL, *parent = NULL, *cfg = NULL;
 			bool versioned;
 			char *slash;
@@ -328,8 +324,7 @@ static int add_system_sites(struct probe_env *pe, struct envs *es, const char *p
 		return -ENOMEM;
 	if (root_list_dir(pe->root, lib, MAX_SMALL_DIR, &names) < 0)
 		return 0;
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		bool versioned;
 
 		if (!python_dir_name(*n, &versioned))
@@ -638,8 +633,7 @@ static bool find_dist(const struct site *sites, size_t ns, dist_pred pred, size_
 		      const char **ret_entry)
 {
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names)
-		{
+		STRV_FOREACH(n, sites[i].names) {
 			_cleanup_free_ char *name = NULL, *ver = NULL;
 			char norm[128];
 
@@ -908,13 +902,14 @@ static int probe_torch(struct ctx *c, struct snap_node *pkgs, const struct site 
 	snap_set_str(t, "lib_dir", lib, lib);
 	arr = snap_array(t, "cuda_libraries_bundled");
 	STRV_FOREACH(n, libs)
-	for (size_t i = 0; i < ARRAY_SIZE(torch_bundled); i++)
-		if (startswith(*n, torch_bundled[i]) && ((*n)[strlen(torch_bundled[i])] == '.' ||
-							 (*n)[strlen(torch_bundled[i])] == '-' ||
-							 (*n)[strlen(torch_bundled[i])] == '_')) {
-			snap_append_str(arr, *n, lib);
-			break;
-		}
+		for (size_t i = 0; i < ARRAY_SIZE(torch_bundled); i++)
+			if (startswith(*n, torch_bundled[i]) &&
+			    ((*n)[strlen(torch_bundled[i])] == '.' ||
+			     (*n)[strlen(torch_bundled[i])] == '-' ||
+			     (*n)[strlen(torch_bundled[i])] == '_')) {
+				snap_append_str(arr, *n, lib);
+				break;
+			}
 	r = record_kernels(pe, t, lib, kernels, ARRAY_SIZE(kernels));
 	return r < 0 ? r : record_loads(c, t);
 }
@@ -1129,8 +1124,7 @@ static int probe_jax(struct ctx *c, struct snap_node *pkgs, const struct site *s
 	/* The CUDA/ROCm plugins: one entry per platform and major (cuda12, cuda13, rocm6 …). */
 	plugins = snap_array(j, "plugins");
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names)
-		{
+		STRV_FOREACH(n, sites[i].names) {
 			_cleanup_free_ char *name = NULL, *ver = NULL, *dpath = NULL, *pdir = NULL;
 			char norm[64], platform[8];
 			unsigned major;
@@ -1210,8 +1204,7 @@ static int probe_cupy(struct ctx *c, struct snap_node *pkgs, const struct site *
 	/* Every cupy distribution: two at once (cupy-cuda11x + cupy-cuda12x) share cupy/. */
 	dists = snap_array(cp, "dists");
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names)
-		{
+		STRV_FOREACH(n, sites[i].names) {
 			_cleanup_free_ char *name = NULL, *ver = NULL;
 			char norm[64];
 			struct snap_node *d;
@@ -1289,8 +1282,7 @@ static int probe_nvidia_wheels(struct ctx *c, struct snap_node *env, const struc
 	struct snap_node *arr = snap_array(env, "nvidia_wheels");
 
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names)
-		{
+		STRV_FOREACH(n, sites[i].names) {
 			_cleanup_free_ char *name = NULL, *ver = NULL, *dpath = NULL, *rpath = NULL,
 					    *rec = NULL;
 			_cleanup_strv_free_ char **libs = NULL;
@@ -1346,7 +1338,8 @@ static int probe_nvidia_wheels(struct ctx *c, struct snap_node *env, const struc
 			}
 			la = snap_array(w, "libraries");
 			STRV_FOREACH(l, libs)
-			snap_append_str(la, strrchr(*l, '/') ? strrchr(*l, '/') + 1 : *l, rpath);
+				snap_append_str(la, strrchr(*l, '/') ? strrchr(*l, '/') + 1 : *l,
+						rpath);
 		}
 	return 0;
 }
@@ -1430,8 +1423,7 @@ static int probe_conda(struct probe_env *pe, struct snap_node *env, const char *
 		return r == -ENOMEM ? r : 0;
 	}
 	arr = snap_array(env, "conda_packages");
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *base = NULL, *path = NULL, *text = NULL;
 		char *b, *v;
 		size_t l = strlen(*n);
@@ -1507,8 +1499,7 @@ static int list_sites(struct probe_env *pe, struct snap_node *env, const struct 
 				snap_set_errno(env, "lib_dir", r, lib);
 			continue;
 		}
-		STRV_FOREACH(n, names)
-		{
+		STRV_FOREACH(n, names) {
 			bool versioned;
 
 			if (!python_dir_name(*n, &versioned))
@@ -1535,11 +1526,11 @@ static int list_sites(struct probe_env *pe, struct snap_node *env, const struct 
 		}
 	}
 	STRV_FOREACH(x, e->extra_sites)
-	if (!strv_contains(sites, *x) && (r = strv_push(&sites, *x)) < 0)
-		return r;
+		if (!strv_contains(sites, *x) && (r = strv_push(&sites, *x)) < 0)
+			return r;
 	arr = snap_array(env, "python_versions");
 	STRV_FOREACH(v, versions)
-	snap_append_str(arr, *v, "lib/python3.N directory");
+		snap_append_str(arr, *v, "lib/python3.N directory");
 	*ret = TAKE_PTR(sites);
 	return 0;
 }
@@ -1561,10 +1552,10 @@ static int probe_one_env(struct ctx *c, struct snap_node *env, const struct pyen
 		snap_set_str(env, "resolved_prefix", e->resolved, e->prefix);
 	arr = snap_array(env, "found_via");
 	STRV_FOREACH(v, e->via)
-	snap_append_str(arr, *v, NULL);
+		snap_append_str(arr, *v, NULL);
 	arr = snap_array(env, "interpreters");
 	STRV_FOREACH(v, e->interpreters)
-	snap_append_str(arr, *v, *v);
+		snap_append_str(arr, *v, *v);
 	if (streq(e->kind, "venv"))
 		probe_pyvenv_cfg(pe, env, e->resolved);
 	if (streq(e->kind, "conda") && (r = probe_conda(pe, env, e->resolved)) < 0)
@@ -1575,8 +1566,7 @@ static int probe_one_env(struct ctx *c, struct snap_node *env, const struct pyen
 	if (r < 0)
 		return r;
 	arr = snap_array(env, "site_packages");
-	STRV_FOREACH(d, dirs)
-	{
+	STRV_FOREACH(d, dirs) {
 		if (ns >= ARRAY_SIZE(sites))
 			break;
 		r = root_list_dir(pe->root, *d, MAX_DIR_ENTRIES, &sites[ns].names);

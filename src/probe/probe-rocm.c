@@ -134,8 +134,7 @@ static int discover(struct rdisc *d)
 		_cleanup_strv_free_ char **dirs = NULL;
 
 		err = strv_split(path_env, ":", &dirs);
-		STRV_FOREACH(dir, dirs)
-		{
+		STRV_FOREACH(dir, dirs) {
 			_cleanup_free_ char *hc = NULL, *resolved = NULL, *bin = NULL,
 					    *prefix = NULL;
 
@@ -157,8 +156,7 @@ static int discover(struct rdisc *d)
 		}
 	}
 	if (!err && root_list_dir(d->pe->root, "/opt", 4096, &names) == 0)
-		STRV_FOREACH(n, names)
-		{
+		STRV_FOREACH(n, names) {
 			_cleanup_free_ char *p = NULL;
 
 			if (!startswith(*n, "rocm"))
@@ -315,7 +313,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 	snap_set_str(o, "path", c->path, c->path);
 	snap_set_str(o, "resolved_path", prefix, c->path);
 	STRV_FOREACH(v, c->via)
-	snap_append_str(vias, *v, NULL);
+		snap_append_str(vias, *v, NULL);
 	snap_set_str(o, "kind", c->distro ? "distro-packaged" : "rocm", prefix);
 	if (c->distro) {
 		lib = strdup(MULTIARCH_LIB);

@@ -418,8 +418,7 @@ static int expand_path(struct parser *ps, char **in, char ***ret)
 {
 	_cleanup_strv_free_ char **out = NULL;
 
-	STRV_FOREACH(s, in)
-	{
+	STRV_FOREACH(s, in) {
 		struct atable *at;
 		int r = strv_push(&out, *s);
 
@@ -750,11 +749,11 @@ static int concat_path(char *const *a, char *const *b, char ***ret)
 	int r;
 
 	STRV_FOREACH(s, (char **)a)
-	if ((r = strv_push(&out, *s)) < 0)
-		return r;
+		if ((r = strv_push(&out, *s)) < 0)
+			return r;
 	STRV_FOREACH(s, (char **)b)
-	if ((r = strv_push(&out, *s)) < 0)
-		return r;
+		if ((r = strv_push(&out, *s)) < 0)
+			return r;
 	*ret = TAKE_PTR(out);
 	return 0;
 }
@@ -807,13 +806,12 @@ static int parse_inline_table(struct parser *ps, struct toml_value *v, char **fl
 		} else {
 			/* Duplicate check within a dropped table: compare the joined keys. */
 			STRV_FOREACH(s, key)
-			jl += strlen(*s) + 1;
+				jl += strlen(*s) + 1;
 			joined = malloc(jl + 1);
 			if (!joined)
 				return -ENOMEM;
 			joined[0] = '\0';
-			STRV_FOREACH(s, key)
-			{
+			STRV_FOREACH(s, key) {
 				strcat(joined, *s);
 				strcat(joined, "\x1f");
 			}

@@ -133,15 +133,13 @@ static enum tri requirement(const char *req, const char *drv, const char *drv_cu
 
 	if (strv_split(req, " \t", &alts) < 0)
 		return UNKNOWN;
-	STRV_FOREACH(a, alts)
-	{
+	STRV_FOREACH(a, alts) {
 		_cleanup_strv_free_ char **cs = NULL;
 		enum tri all = YES;
 
 		if (strv_split(*a, ",", &cs) < 0)
 			return UNKNOWN;
-		STRV_FOREACH(one, cs)
-		{
+		STRV_FOREACH(one, cs) {
 			enum tri t = constraint(*one, drv, drv_cuda);
 
 			if (t == NO) {

@@ -67,8 +67,7 @@ static void cpu_only_one(const struct fw_build *b, void *u)
 				 b->label, b->prefix, x->gpus,
 				 b->kind == FW_TORCH ? "torch.cuda.is_available() is False"
 				 : b->kind == FW_TENSORFLOW
-					 ? "tf.config.list_physical_devices('GPU') is "
-					   "empty"
+					 ? "tf.config.list_physical_devices('GPU') is empty"
 					 : "jax.devices() lists only the CPU");
 	else
 		f = rule_finding(

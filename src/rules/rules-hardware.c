@@ -343,8 +343,7 @@ RULE_CHECK(check_gpu_unknown)
 					c, GPUENV_SEVERITY_INFO, bus_id(g),
 					"%u x %s at %s: not in gpuenv's GPU table, which holds "
 					"NVIDIA GPUs only; compute capability does not apply to "
-					"AMD "
-					"GPUs, the ROCm checks use the KFD gfx target (%s)",
+					"AMD GPUs, the ROCm checks use the KFD gfx target (%s)",
 					n, label, strbuf_str(&buses), snap_str(gfx));
 			else
 				f = rule_finding(

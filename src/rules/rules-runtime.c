@@ -335,12 +335,11 @@ RULE_CHECK(check_stub_libcuda)
 				if (!d || dir_aliases(tk, d, &al) < 0)
 					continue;
 				STRV_FOREACH(a, al)
-				if (!strv_contains(dirs, *a) && strv_push(&dirs, *a) < 0)
-					return;
+					if (!strv_contains(dirs, *a) && strv_push(&dirs, *a) < 0)
+						return;
 			}
 		}
-		STRV_FOREACH(e, entries)
-		{
+		STRV_FOREACH(e, entries) {
 			_cleanup_free_ char *norm = strdup(*e);
 
 			if (norm && (strv_contains(dirs, path_norm(norm)) || stubs_layout(norm))) {
@@ -349,8 +348,7 @@ RULE_CHECK(check_stub_libcuda)
 				break;
 			}
 		}
-		STRV_FOREACH(p, on ? NULL : preload)
-		{
+		STRV_FOREACH(p, on ? NULL : preload) {
 			_cleanup_free_ char *d = dir_of(*p);
 			const char *base = strrchr(*p, '/');
 
@@ -438,8 +436,7 @@ RULE_CHECK(check_toolkits_disagree)
 	if ((path && strv_split(path, ":", &pdirs) < 0) ||
 	    (llp && strv_split(llp, ":", &ldirs) < 0))
 		return;
-	STRV_FOREACH(d, pdirs)
-	{
+	STRV_FOREACH(d, pdirs) {
 		_cleanup_free_ char *prefix = strdup(*d);
 		char *slash;
 		int t;
@@ -483,8 +480,7 @@ RULE_CHECK(check_toolkits_disagree)
 							       t };
 		}
 	}
-	STRV_FOREACH(d, ldirs)
-	{
+	STRV_FOREACH(d, ldirs) {
 		int t = tk_by_prefix(tks, *d, true);
 
 		if (t >= 0 && !strstr(*d, "/stubs")) {

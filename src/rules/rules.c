@@ -23,9 +23,8 @@ const struct rule rule_table[] = {
 			   "cudaErrorNoDevice (100): no CUDA-capable device is detected · "
 			   "nvidia-smi: No devices were found",
 		.cause = "No display, 3D or processing-accelerator device is on the PCI bus: a VM "
-			 "or "
-			 "cloud instance without a GPU attached, a GPU not passed through to this "
-			 "VM, or a card the firmware did not enumerate (power, seating).",
+			 "or cloud instance without a GPU attached, a GPU not passed through to "
+			 "this VM, or a card the firmware did not enumerate (power, seating).",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV(
 			"lspci -nn | grep -Ei 'vga|3d|display|accelerator'   # what the bus holds",
@@ -45,8 +44,7 @@ const struct rule rule_table[] = {
 		.cause = "The GPU's PCIe link reports width 0 or speed \"Unknown\": the device no "
 			 "longer answers on its link (fell off the bus after a power, thermal or "
 			 "hardware fault, or a failed reset), or it is powered down by runtime "
-			 "power "
-			 "management.",
+			 "power management.",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV(
 			"sudo lspci -vv -s <bus> | grep -E 'LnkCap|LnkSta'",
@@ -65,17 +63,14 @@ const struct rule rule_table[] = {
 		.symptom =
 			"No error: host-device copies are slower. lspci -vv: \"LnkSta: Speed 8GT/s "
 			"(downgraded), Width x8 (downgraded)\"",
-		.cause =
-			"The link trained at fewer lanes (warning) or a lower speed (info: GPUs "
-			"drop "
-			"to 2.5 GT/s when idle to save power) than both ends support: a slot wired "
-			"narrower than the card, a riser or cable fault, a bifurcation setting, or "
-			"retraining after link errors.",
+		.cause = "The link trained at fewer lanes (warning) or a lower speed (info: GPUs "
+			 "drop to 2.5 GT/s when idle to save power) than both ends support: a slot "
+			 "wired narrower than the card, a riser or cable fault, a bifurcation "
+			 "setting, or retraining after link errors.",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV("sudo lspci -vv -s <bus> | grep -E 'LnkCap|LnkSta'",
 			    "# move the card to a full x16 slot, check risers/cables and the "
-			    "firmware's "
-			    "PCIe lane/bifurcation settings; re-check under load"),
+			    "firmware's PCIe lane/bifurcation settings; re-check under load"),
 		.verify = STRV("nvidia-smi --query-gpu=pcie.link.gen.current,pcie.link.gen.max,"
 			       "pcie.link.width.current,pcie.link.width.max --format=csv"),
 		.check = check_pcie_link_degraded,
@@ -89,13 +84,10 @@ const struct rule rule_table[] = {
 			   "NVRM: BAR1 is 0M @ 0x0 · NVRM: The NVIDIA probe routine failed for 1 "
 			   "device(s). · nvidia-smi: No devices were found",
 		.cause = "BAR1 is the CPU's window into GPU memory. Unassigned (error): the "
-			 "firmware "
-			 "could not place the GPU's 64-bit BAR, usually because Above 4G Decoding "
-			 "is "
-			 "off, so the driver refuses the GPU. At or below the legacy aperture "
-			 "(info): "
-			 "Resizable BAR is off; CUDA works, GPUDirect RDMA and peer mappings are "
-			 "limited.",
+			 "firmware could not place the GPU's 64-bit BAR, usually because Above 4G "
+			 "Decoding is off, so the driver refuses the GPU. At or below the legacy "
+			 "aperture (info): Resizable BAR is off; CUDA works, GPUDirect RDMA and "
+			 "peer mappings are limited.",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV("# firmware setup: enable \"Above 4G Decoding\" and \"Resizable BAR\" "
 			    "(needs UEFI boot, CSM off)",
@@ -114,10 +106,8 @@ const struct rule rule_table[] = {
 			   "driver. · lspci -k shows no \"Kernel driver in use\" · "
 			   "torch.cuda.is_available() is False",
 		.cause = "No kernel driver owns the device: the driver is not installed or not "
-			 "loaded, "
-			 "its probe failed (see dmesg), or the device is held by vfio-pci/pci-stub "
-			 "for "
-			 "passthrough (warning).",
+			 "loaded, its probe failed (see dmesg), or the device is held by "
+			 "vfio-pci/pci-stub for passthrough (warning).",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV("sudo modprobe nvidia   # amdgpu for AMD",
 			    "sudo dmesg | grep -iE 'nvrm|nvidia|amdgpu' | tail -20"),
@@ -135,12 +125,10 @@ const struct rule rule_table[] = {
 			"device\" or a driver branch dropping the GPU cannot be made for it",
 		.cause =
 			"The built-in GPU table (facts/gpu_compute_capability.tsv, NVIDIA GPUs by "
-			"PCI "
-			"id) has no row for this device: a GPU newer than the knowledge base, a "
-			"rare "
-			"board variant, or an AMD GPU (AMD GPUs are judged by their KFD gfx target "
-			"instead). Where NVML reports the compute capability, the checks use that "
-			"(info); otherwise they skip the GPU (warning).",
+			"PCI id) has no row for this device: a GPU newer than the knowledge base, "
+			"a rare board variant, or an AMD GPU (AMD GPUs are judged by their KFD gfx "
+			"target instead). Where NVML reports the compute capability, the checks "
+			"use that (info); otherwise they skip the GPU (warning).",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV("# update gpuenv (its knowledge base), or report the device id and "
 			    "nvidia-smi's compute_cap so it can be added"),
@@ -161,10 +149,8 @@ const struct rule rule_table[] = {
 			"NVIDIA driver is installed and running. · Found no NVIDIA driver on your "
 			"system (PyTorch)",
 		.cause = "The nvidia kernel module is not loaded: the driver is not installed, was "
-			 "not "
-			 "built for the running kernel, was refused by Secure Boot, is "
-			 "blacklisted, or "
-			 "the kernel cannot load modules at all.",
+			 "not built for the running kernel, was refused by Secure Boot, is "
+			 "blacklisted, or the kernel cannot load modules at all.",
 		.needs = STRV("hardware.pci_devices", "driver.kernel_modules.modules_supported?",
 			      "driver.nvidia.module_version?"),
 		.fix = STRV("sudo modprobe nvidia && sudo dmesg | grep -iE 'nvrm|nvidia' | tail",
@@ -180,11 +166,10 @@ const struct rule rule_table[] = {
 		.title = "Secure Boot is on and nvidia.ko is not signed",
 		.symptom =
 			"modprobe: ERROR: could not insert 'nvidia': Key was rejected by service",
-		.cause =
-			"With UEFI Secure Boot on, the kernel loads only modules signed by a "
-			"trusted "
-			"key. The nvidia.ko built for this kernel carries no signature (DKMS built "
-			"it without a Machine Owner Key, or the key was never enrolled).",
+		.cause = "With UEFI Secure Boot on, the kernel loads only modules signed by a "
+			 "trusted key. The nvidia.ko built for this kernel carries no signature "
+			 "(DKMS built it without a Machine Owner Key, or the key was never "
+			 "enrolled).",
 		.needs = STRV("driver.secure_boot.enabled?", "driver.nvidia.module_file.path?",
 			      "driver.nvidia.module_version?"),
 		.fix = STRV(
@@ -204,10 +189,9 @@ const struct rule rule_table[] = {
 		.symptom = "modprobe: FATAL: Module nvidia not found in directory "
 			   "/lib/modules/<release>",
 		.cause = "There is no nvidia module under /lib/modules/<running kernel>: the "
-			 "kernel was "
-			 "updated and DKMS did not build the driver for it (missing kernel "
-			 "headers, a "
-			 "compiler error, or a driver too old for the new kernel).",
+			 "kernel was updated and DKMS did not build the driver for it (missing "
+			 "kernel headers, a compiler error, or a driver too old for the new "
+			 "kernel).",
 		.needs = STRV("hardware.pci_devices", "host.kernel_release",
 			      "driver.nvidia.module_file.path?", "driver.nvidia.module_version?"),
 		.fix = STRV("sudo apt install linux-headers-$(uname -r)",
@@ -247,10 +231,9 @@ const struct rule rule_table[] = {
 			"(PyTorch) · cudaErrorUnknown (999) · Failed to initialize NVML: Unknown "
 			"Error",
 		.cause = "CUDA opens /dev/nvidiactl, /dev/nvidiaN and /dev/nvidia-uvm. They are "
-			 "created "
-			 "by nvidia-modprobe or udev when the driver loads; without nvidia-uvm "
-			 "loaded, "
-			 "udev rules, or a root process that ran first, they are missing.",
+			 "created by nvidia-modprobe or udev when the driver loads; without "
+			 "nvidia-uvm loaded, udev rules, or a root process that ran first, they "
+			 "are missing.",
 		.needs = STRV("driver.device_nodes.nvidiactl?", "driver.device_nodes.nvidia_uvm?"),
 		.fix = STRV("sudo modprobe nvidia-uvm", "sudo nvidia-modprobe -u -c=0",
 			    "sudo nvidia-smi   # creates /dev/nvidia0… as root"),
@@ -269,9 +252,8 @@ const struct rule rule_table[] = {
 			"does not include the required GPU System Processor (GSP).",
 		.cause = "Each driver branch supports GPUs from an oldest architecture on (Kepler "
 			 "ended with R470; Maxwell, Pascal and Volta with R580), and the open "
-			 "kernel "
-			 "modules need a GSP (Turing and later). The driver loads but ignores the "
-			 "GPU.",
+			 "kernel modules need a GSP (Turing and later). The driver loads but "
+			 "ignores the GPU.",
 		.needs = STRV("hardware.pci_devices", "driver.nvidia.module_version?"),
 		.fix = STRV(
 			"# install the last branch for this GPU's architecture (gpuenv facts gpu "
@@ -308,12 +290,10 @@ const struct rule rule_table[] = {
 			   "mismatch: the client has the version X, but this kernel module has the "
 			   "version Y\"",
 		.cause = "libnvidia-ml and libcuda must be the exact version of the loaded "
-			 "nvidia.ko. "
-			 "After a driver upgrade the new libraries are installed at once but the "
-			 "old "
-			 "module stays loaded until a reboot (or a module reload); in a container, "
-			 "driver libraries baked into the image shadow the ones the NVIDIA runtime "
-			 "injects from the host.",
+			 "nvidia.ko. After a driver upgrade the new libraries are installed at "
+			 "once but the old module stays loaded until a reboot (or a module "
+			 "reload); in a container, driver libraries baked into the image shadow "
+			 "the ones the NVIDIA runtime injects from the host.",
 		.needs = STRV("driver.nvidia.module_version?", "driver.nvidia.proc_version?"),
 		.fix = STRV(
 			"sudo reboot   # loads the upgraded kernel module",
@@ -338,14 +318,14 @@ const struct rule rule_table[] = {
 		.cause = "CUDA opens /dev/nvidiactl, /dev/nvidiaN and /dev/nvidia-uvm read-write, "
 			 "ROCm /dev/kfd and /dev/dri/renderD*. Their mode and group come from udev "
 			 "rules (ROCm: 0660 group render) or the NVIDIA module's "
-			 "NVreg_DeviceFileMode/"
-			 "NVreg_DeviceFileGID; a user outside that group gets no GPU.",
+			 "NVreg_DeviceFileMode/NVreg_DeviceFileGID; a user outside that group gets "
+			 "no GPU.",
 		.needs = STRV("driver.device_nodes"),
 		.fix = STRV(
 			"sudo usermod -aG render,video $USER   # then log out and in again",
 			"# or change the mode by a udev rule, e.g. KERNEL==\"kfd\", "
-			"GROUP=\"render\", "
-			"MODE=\"0660\" in /etc/udev/rules.d/70-gpu.rules; sudo udevadm trigger"),
+			"GROUP=\"render\", MODE=\"0660\" in /etc/udev/rules.d/70-gpu.rules; sudo "
+			"udevadm trigger"),
 		.verify =
 			STRV("id -nG", "ls -l /dev/nvidia* /dev/kfd /dev/dri/renderD* 2>/dev/null"),
 		.check = check_no_permission,
@@ -361,10 +341,9 @@ const struct rule rule_table[] = {
 			   "Unable to determine the device handle for GPU: GPU is lost",
 		.cause = "The NVIDIA driver logs an Xid for each GPU error it handles. Some are "
 			 "caused by the application (13, 31, 43: info), some by the driver or GPU "
-			 "and "
-			 "recoverable (warning), some mean the GPU needs a reset or is failing (48 "
-			 "double-bit ECC, 79 fallen off the bus, 95 uncontained error: error). The "
-			 "meaning and action per code come from NVIDIA's Xid catalogue.",
+			 "and recoverable (warning), some mean the GPU needs a reset or is failing "
+			 "(48 double-bit ECC, 79 fallen off the bus, 95 uncontained error: error). "
+			 "The meaning and action per code come from NVIDIA's Xid catalogue.",
 		.needs = STRV("driver.xid_events?"),
 		.fix = STRV("sudo dmesg -T | grep -i xid   # every occurrence, with its time",
 			    "sudo nvidia-bug-report.sh   # for NVIDIA support"),
@@ -402,8 +381,7 @@ const struct rule rule_table[] = {
 		.cause =
 			"The toolkit brings the compiler and the runtime libraries; running a CUDA "
 			"program needs the NVIDIA kernel driver and its libcuda.so.1, which are "
-			"not "
-			"loaded here. nvcc still compiles; nothing it builds can run.",
+			"not loaded here. nvcc still compiles; nothing it builds can run.",
 		.needs = STRV("driver.nvidia.module_version?", "driver.nvidia.proc_version?"),
 		.fix = STRV(
 			"# install an NVIDIA driver at or above the toolkit's minimum (gpuenv "
@@ -423,13 +401,11 @@ const struct rule rule_table[] = {
 			   "the provided PTX was compiled with an unsupported toolchain "
 			   "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222)",
 		.cause = "Each CUDA release needs a minimum driver (CUDA release notes, Table 3). "
-			 "From "
-			 "CUDA 11 on, minor-version compatibility lets a toolkit run on an older "
-			 "driver "
-			 "of the same major at or above the major's floor (11.x: 450.80.02, below "
-			 "R525; 12.x: 525.60.13, below R580; 13.x: R580) — with a limited feature "
-			 "set "
-			 "and without JIT of PTX the newer toolkit emitted (warning).",
+			 "From CUDA 11 on, minor-version compatibility lets a toolkit run on an "
+			 "older driver of the same major at or above the major's floor (11.x: "
+			 "450.80.02, below R525; 12.x: 525.60.13, below R580; 13.x: R580) — with a "
+			 "limited feature set and without JIT of PTX the newer toolkit emitted "
+			 "(warning).",
 		.needs = STRV("driver.nvidia.module_version?"),
 		.fix = STRV(
 			"# install a driver at or above the toolkit's minimum (gpuenv facts cuda "
@@ -446,13 +422,10 @@ const struct rule rule_table[] = {
 		.symptom = "CUDA driver is a stub library (cudaErrorStubLibrary / "
 			   "CUDA_ERROR_STUB_LIBRARY, 34)",
 		.cause = "CUDA toolkits ship lib64/stubs/libcuda.so so that programs can be linked "
-			 "on "
-			 "machines without a driver; it implements nothing. A directory holding it "
-			 "on "
-			 "LD_LIBRARY_PATH (or LD_PRELOAD) makes programs that load libcuda.so pick "
-			 "it "
-			 "instead of the driver's (error). Off the loader path it is harmless "
-			 "(info).",
+			 "on machines without a driver; it implements nothing. A directory holding "
+			 "it on LD_LIBRARY_PATH (or LD_PRELOAD) makes programs that load "
+			 "libcuda.so pick it instead of the driver's (error). Off the loader path "
+			 "it is harmless (info).",
 		.needs = STRV("environment.LD_LIBRARY_PATH?", "environment.LD_PRELOAD?"),
 		.fix = STRV("# drop the stubs directory from LD_LIBRARY_PATH; pass it only to the "
 			    "linker (-L<cuda>/lib64/stubs) at build time"),
@@ -475,16 +448,11 @@ const struct rule rule_table[] = {
 			"…",
 		.cause = "ld.so takes the first copy on LD_LIBRARY_PATH, the ld.so cache or a "
 			 "library's RPATH/RUNPATH. A CUDA forward-compatibility libcuda "
-			 "(cuda-compat) "
-			 "only works when it is newer than the kernel module, and NVIDIA documents "
-			 "it "
-			 "for data-center GPUs; a system copy on LD_LIBRARY_PATH can shadow the "
-			 "copy "
-			 "a framework's pip wheels brought; two cuDNN majors side by side make "
-			 "which "
-			 "one a program uses depend on how it was linked. (The toolkit's stub "
-			 "libcuda "
-			 "is runtime.stub-libcuda.)",
+			 "(cuda-compat) only works when it is newer than the kernel module, and "
+			 "NVIDIA documents it for data-center GPUs; a system copy on "
+			 "LD_LIBRARY_PATH can shadow the copy a framework's pip wheels brought; "
+			 "two cuDNN majors side by side make which one a program uses depend on "
+			 "how it was linked. (The toolkit's stub libcuda is runtime.stub-libcuda.)",
 		.needs = STRV("driver.userspace"),
 		.fix = STRV("# remove the directory of the unwanted copy from LD_LIBRARY_PATH or "
 			    "/etc/ld.so.conf.d (then sudo ldconfig)"),
@@ -522,15 +490,13 @@ const struct rule rule_table[] = {
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "The CUDA toolkit cannot compile for this GPU",
 		.symptom = "nvcc fatal   : Unsupported gpu architecture 'compute_XY' · no kernel "
-			   "image "
-			   "is available for execution on the device "
-			   "(cudaErrorNoKernelImageForDevice, "
-			   "209)",
+			   "image is available for execution on the device "
+			   "(cudaErrorNoKernelImageForDevice, 209)",
 		.cause =
 			"Each toolkit compiles for a range of compute capabilities: CUDA 13.0 "
-			"removed "
-			"Maxwell, Pascal and Volta (error), CUDA 11.7 and older know nothing newer "
-			"than sm_87, so Hopper code is only PTX JIT-compiled at load (warning).",
+			"removed Maxwell, Pascal and Volta (error), CUDA 11.7 and older know "
+			"nothing newer than sm_87, so Hopper code is only PTX JIT-compiled at load "
+			"(warning).",
 		.needs = STRV("hardware.pci_devices"),
 		.fix = STRV("# install a toolkit whose range includes the GPU (gpuenv facts cuda "
 			    "<version>)"),
@@ -548,10 +514,8 @@ const struct rule rule_table[] = {
 			"cannot open shared object file: No such file or directory",
 		.cause = "cuDNN is released per CUDA major (cuda11, cuda12, cuda13 packages) and "
 			 "supports the CUDA versions of its support matrix; a build for another "
-			 "major "
-			 "cannot find its CUDA libraries (error), a CUDA minor the matrix does not "
-			 "list "
-			 "is untested (warning).",
+			 "major cannot find its CUDA libraries (error), a CUDA minor the matrix "
+			 "does not list is untested (warning).",
 		.needs = NULL,
 		.fix = STRV("# install the cuDNN package for this toolkit's CUDA major "
 			    "(gpuenv facts cudnn <version>)"),
@@ -569,14 +533,11 @@ const struct rule rule_table[] = {
 			"torch.cuda.is_available() is False · AssertionError: Torch not compiled "
 			"with CUDA enabled · tf.config.list_physical_devices('GPU') == [] · An "
 			"NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is "
-			"not "
-			"installed. Falling back to cpu.",
-		.cause =
-			"The installed torch (torch.version.cuda and .hip None, e.g. a +cpu wheel "
-			"or the distribution's package), TensorFlow (build_info without CUDA or "
-			"ROCm) "
-			"or jax (no CUDA/ROCm plugin) was built without GPU support: it never uses "
-			"the GPU (error). Without a GPU this is expected (info).",
+			"not installed. Falling back to cpu.",
+		.cause = "The installed torch (torch.version.cuda and .hip None, e.g. a +cpu wheel "
+			 "or the distribution's package), TensorFlow (build_info without CUDA or "
+			 "ROCm) or jax (no CUDA/ROCm plugin) was built without GPU support: it "
+			 "never uses the GPU (error). Without a GPU this is expected (info).",
 		.needs = STRV("framework.python_envs"),
 		.fix = STRV("pip install --force-reinstall torch --index-url "
 			    "https://download.pytorch.org/whl/cu<XY>",
@@ -596,8 +557,7 @@ const struct rule rule_table[] = {
 			   "available for execution on the device",
 		.cause = "Framework wheels carry GPU code for a range of compute capabilities; PTX "
 			 "only JIT-compiles upwards, so a GPU below the lowest target has no code "
-			 "at "
-			 "all (torch 2.x dropped Kepler; CUDA 12.8+ builds dropped Maxwell and "
+			 "at all (torch 2.x dropped Kepler; CUDA 12.8+ builds dropped Maxwell and "
 			 "Pascal, CUDA 13 builds Volta).",
 		.needs = STRV("framework.python_envs"),
 		.fix = STRV("# install an older release or CUDA variant that still targets the GPU "
@@ -657,8 +617,7 @@ const struct rule rule_table[] = {
 			"kernels will be jit-compiled from PTX, which could take 30 minutes or "
 			"longer.\"",
 		.cause = "The build has no SASS for the GPU's compute capability but PTX of an "
-			 "older "
-			 "architecture, which the driver compiles at first use and caches in "
+			 "older architecture, which the driver compiles at first use and caches in "
 			 "~/.nv/ComputeCache (CUDA_CACHE_PATH), bounded by CUDA_CACHE_MAXSIZE.",
 		.needs = STRV("framework.python_envs"),
 		.fix = STRV("export CUDA_CACHE_MAXSIZE=4294967296   # keep the JIT results",
@@ -678,12 +637,9 @@ const struct rule rule_table[] = {
 			"Please update your GPU driver …\"",
 		.cause = "A framework from pip brings its own CUDA runtime (torch.version.cuda, "
 			 "TensorFlow's build_info, the jax plugin and its nvidia-cuda-runtime "
-			 "wheel); "
-			 "that runtime needs a driver at least as new as its CUDA release, or "
-			 "within "
-			 "the same major the minor-version-compatibility floor (limited features, "
-			 "no "
-			 "PTX JIT: warning). The system toolkit plays no part.",
+			 "wheel); that runtime needs a driver at least as new as its CUDA release, "
+			 "or within the same major the minor-version-compatibility floor (limited "
+			 "features, no PTX JIT: warning). The system toolkit plays no part.",
 		.needs = STRV("framework.python_envs"),
 		.fix = STRV(
 			"# install a build for the driver's CUDA (nvidia-smi: CUDA Version), or "
@@ -724,10 +680,9 @@ const struct rule rule_table[] = {
 			"A ROCm build carries code objects for a list of gfx targets "
 			"(PYTORCH_ROCM_ARCH), and each ROCm release supports a list of GPUs (AMD's "
 			"compatibility matrix). A GPU whose gfx target (KFD topology) is in "
-			"neither "
-			"has no kernels (error), one only missing from the release's list is "
-			"untested (warning). HSA_OVERRIDE_GFX_VERSION makes the runtime pretend to "
-			"be another target: an override that may crash or compute wrongly.",
+			"neither has no kernels (error), one only missing from the release's list "
+			"is untested (warning). HSA_OVERRIDE_GFX_VERSION makes the runtime pretend "
+			"to be another target: an override that may crash or compute wrongly.",
 		.needs = STRV("framework.python_envs"),
 		.fix = STRV("# use a ROCm release and build whose gfx list includes the GPU "
 			    "(gpuenv facts rocm <version>)"),
@@ -745,9 +700,8 @@ const struct rule rule_table[] = {
 			"torch.cuda.is_available() is False in the container · nvidia-smi: command "
 			"not found · cudaErrorNoDevice (100): no CUDA-capable device is detected",
 		.cause = "No /dev/nvidia* node was passed into the container: it was started "
-			 "without "
-			 "--gpus / --runtime=nvidia / a CDI device, or the Kubernetes pod did not "
-			 "request nvidia.com/gpu.",
+			 "without --gpus / --runtime=nvidia / a CDI device, or the Kubernetes pod "
+			 "did not request nvidia.com/gpu.",
 		.needs = STRV("driver.device_nodes.nvidiactl?", "driver.device_nodes.kfd?"),
 		.fix = STRV("docker run --gpus all …   # NVIDIA Container Toolkit",
 			    "docker run --device nvidia.com/gpu=all …   # CDI (podman: same flag)",
@@ -763,10 +717,8 @@ const struct rule rule_table[] = {
 		.title = "NVIDIA_VISIBLE_DEVICES exposes no GPU",
 		.symptom = "torch.cuda.is_available() is False · nvidia-smi: No devices were found",
 		.cause = "The NVIDIA Container Toolkit reads NVIDIA_VISIBLE_DEVICES: \"void\" or "
-			 "empty "
-			 "behaves like runc (no GPU, no driver libraries), \"none\" injects the "
-			 "driver "
-			 "but no GPU.",
+			 "empty behaves like runc (no GPU, no driver libraries), \"none\" injects "
+			 "the driver but no GPU.",
 		.needs = STRV("container.requested.NVIDIA_VISIBLE_DEVICES?"),
 		.fix = STRV("docker run --gpus all …   # or -e NVIDIA_VISIBLE_DEVICES=all with the "
 			    "nvidia runtime",
@@ -782,9 +734,8 @@ const struct rule rule_table[] = {
 		.title = "The image's CUDA is newer than the host driver supports",
 		.symptom = "nvidia-container-cli: requirement error: unsatisfied condition: "
 			   "cuda>=X.Y, please update your driver to a newer version, or use an "
-			   "earlier "
-			   "cuda container · CUDA driver version is insufficient for CUDA runtime "
-			   "version",
+			   "earlier cuda container · CUDA driver version is insufficient for CUDA "
+			   "runtime version",
 		.cause = "nvidia/cuda images declare NVIDIA_REQUIRE_CUDA (and CUDA_VERSION); the "
 			 "container runtime refuses to start them when the host driver reports an "
 			 "older CUDA. Minor-version compatibility could run the code (warning) but "
@@ -813,9 +764,8 @@ const struct rule rule_table[] = {
 		.cause = "`docker run --gpus` needs the NVIDIA Container Toolkit "
 			 "(nvidia-container-runtime-hook, or the nvidia runtime in "
 			 "/etc/docker/daemon.json), CDI needs a spec in /etc/cdi or /var/run/cdi, "
-			 "and "
-			 "Kubernetes on containerd needs an nvidia runtime in its CRI config; this "
-			 "host has none of them.",
+			 "and Kubernetes on containerd needs an nvidia runtime in its CRI config; "
+			 "this host has none of them.",
 		.needs = STRV("container.host"),
 		.fix = STRV(
 			"sudo apt-get install -y nvidia-container-toolkit   # NVIDIA's "
@@ -838,9 +788,9 @@ const struct rule rule_table[] = {
 			"or directory (libcuda.so.<old version>) · error running hook: exit "
 			"status 1",
 		.cause = "nvidia-ctk cdi generate writes the driver's library file names "
-			 "(versioned, "
-			 "libcuda.so.535.104.05) into the spec; after a driver upgrade those files "
-			 "are gone and containers requesting nvidia.com/gpu fail to start.",
+			 "(versioned, libcuda.so.535.104.05) into the spec; after a driver upgrade "
+			 "those files are gone and containers requesting nvidia.com/gpu fail to "
+			 "start.",
 		.needs = STRV("container.host"),
 		.fix = STRV("sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml"),
 		.verify = STRV("nvidia-ctk cdi list",
