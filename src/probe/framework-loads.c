@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fatbin/elf-dynamic.h"
+#include "formats/elf-dynamic.h"
 #include "probe/framework-loads.h"
 #include "probe/probe.h"
 #include "shared/macro.h"

@@ -2,7 +2,7 @@
 /*
  * Which GPU runtime libraries a framework's own library (torch/lib/libtorch_cuda.so, the JAX
  * CUDA plugin, TensorFlow's libtensorflow_cc) gets from the dynamic loader: its DT_NEEDED
- * entries (System V gABI "Dynamic Section", read with fatbin/elf-dynamic.h), each resolved
+ * entries (System V gABI "Dynamic Section", read with formats/elf-dynamic.h), each resolved
  * as requested by that library (loader.h: its DT_RPATH or DT_RUNPATH with $ORIGIN, then
  * LD_LIBRARY_PATH, /etc/ld.so.cache, the system directories), and libcuda.so.1, which the
  * CUDA runtime dlopen()s from its own context. Written into the package's snapshot object:

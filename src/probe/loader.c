@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fatbin/elf-dynamic.h"
+#include "formats/elf-dynamic.h"
 #include "probe/loader.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"

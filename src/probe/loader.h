@@ -30,7 +30,7 @@
 
 #include "core/env.h"
 #include "core/root.h"
-#include "probe/ldso-cache.h"
+#include "formats/ldso-cache.h"
 
 #define LOADER_MAX_DIRS	      256u		/* entries of one search list */
 #define LOADER_MAX_CANDIDATES 64u		/* candidates kept per soname */

@@ -27,11 +27,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cdi-spec.h"
+#include "formats/cdi-spec.h"
 #include "probe.h"
 #include "shared/parse.h"
 #include "shared/strv.h"
-#include "toml-min.h"
+#include "formats/toml-min.h"
 
 static const char *const lib_dirs[] = { "/usr/lib/x86_64-linux-gnu", "/usr/lib64",
 					"/usr/lib/aarch64-linux-gnu" };

@@ -27,7 +27,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "cdi-spec.h"
+#include "formats/cdi-spec.h"
 #include "probe.h"
 #include "shared/strv.h"
 

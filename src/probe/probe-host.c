@@ -59,30 +59,24 @@ static void probe_os_release(struct probe_env *pe, struct snap_node *host)
 
 void probe_parse_cpuinfo(struct snap_node *cpu, const char *text, size_t len, const char *path)
 {
-	_cleanup_free_ char *buf = probe_text_dup(text, len);
-	int64_t logical = 0;
-	char *state, *line, *v;
+	struct cpuinfo c;
 
-	if (!buf) {
+	if (cpuinfo_parse(text, len, &c) < 0) {
+		cpuinfo_done(&c);
 		snap_set_errno(cpu, "model", -ENOMEM, path);
 		return;
 	}
-	state = buf;
-	while (kv_next(&state, ':', &line, &v)) {
-		strstrip(line);
-		if (strcmp(line, "processor") == 0)
-			logical++;
-		else if (strcmp(line, "model name") == 0 && !snap_child(cpu, "model"))
-			snap_set_str(cpu, "model", v, path);
-		else if (strcmp(line, "vendor_id") == 0 && !snap_child(cpu, "vendor"))
-			snap_set_str(cpu, "vendor", v, path);
-	}
-	if (!snap_child(cpu, "model"))
+	if (c.model)
+		snap_set_str(cpu, "model", c.model, path);
+	else
 		snap_set_state(cpu, "model", FACT_ABSENT, path, "no \"model name\" line");
-	if (logical > 0)
-		snap_set_int(cpu, "logical_cpus", logical, path);
+	if (c.vendor)
+		snap_set_str(cpu, "vendor", c.vendor, path);
+	if (c.logical_cpus > 0)
+		snap_set_int(cpu, "logical_cpus", c.logical_cpus, path);
 	else
 		snap_set_malformed(cpu, "logical_cpus", NULL, path, "no \"processor\" lines");
+	cpuinfo_done(&c);
 }
 
 static void probe_cpu(struct probe_env *pe, struct snap_node *host)
@@ -100,80 +94,60 @@ static void probe_cpu(struct probe_env *pe, struct snap_node *host)
 	probe_parse_cpuinfo(cpu, text, strlen(text), path);
 }
 
-/* "Uid:\t<real>\t<effective>\t<saved>\t<fs>": the first two fields. */
-static void set_id_pair(struct snap_node *proc, const char *v, const char *real_key,
-			const char *eff_key, const char *path)
+static void set_ids(struct snap_node *proc, const struct proc_status_ids *ids, const char *real_key,
+		    const char *eff_key, const char *line, const char *path)
 {
-	_cleanup_strv_free_ char **f = NULL;
-	unsigned id;
+	const char *keys[2] = { real_key, eff_key };
 
-	if (strv_split(v, " \t", &f) < 0)
+	if (!ids->seen) {
+		snap_set_state(proc, real_key, FACT_ABSENT, path, line);
 		return;
-	for (size_t i = 0; i < 2; i++) {
-		const char *key = i == 0 ? real_key : eff_key;
-
-		if (!f || strv_length(f) <= i)
-			snap_set_malformed(proc, key, v, path, "fewer than 2 fields");
-		else if (parse_uint(f[i], 10, &id) < 0)
-			snap_set_malformed(proc, key, v, path, "not a decimal id");
-		else
-			snap_set_int(proc, key, id, path);
 	}
+	for (size_t i = 0; i < 2; i++)
+		if (ids->why[i])
+			snap_set_malformed(proc, keys[i], ids->raw, path, ids->why[i]);
+		else
+			snap_set_int(proc, keys[i], ids->id[i], path);
 }
 
 void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t len, const char *path,
 			     const char *group_text, const char *group_source)
 {
-	_cleanup_free_ char *buf = probe_text_dup(text, len);
-	char *state, *line, *v;
+	struct proc_status st;
+	struct snap_node *arr;
 
-	if (!buf) {
+	if (proc_status_parse(text, len, &st) < 0) {
+		proc_status_done(&st);
 		snap_set_errno(proc, "uid", -ENOMEM, path);
 		return;
 	}
-	state = buf;
-	while (kv_next(&state, ':', &line, &v)) {
-		if (streq(line, "Uid") && !snap_child(proc, "uid")) {
-			set_id_pair(proc, v, "uid", "euid", path);
-		} else if (streq(line, "Gid") && !snap_child(proc, "gid")) {
-			set_id_pair(proc, v, "gid", "egid", path);
-		} else if (streq(line, "Groups") && !snap_child(proc, "groups")) {
-			_cleanup_strv_free_ char **f = NULL;
-			struct snap_node *arr = snap_array(proc, "groups");
-			size_t n = 0;
-
-			if (strv_split(v, " \t", &f) < 0)
-				return;
-			STRV_FOREACH(g, f) {
-				struct snap_node *o;
-				char name[256];
-				unsigned gid;
-
-				if (n++ >= 1024) /* NGROUPS_MAX is 65536; nobody has that many */
-					break;
-				o = snap_append_object(arr);
-				if (parse_uint(*g, 10, &gid) < 0) {
-					snap_set_malformed(o, "gid", *g, path, "not a decimal gid");
-					continue;
-				}
-				snap_set_int(o, "gid", gid, path);
-				if (!group_text)
-					snap_set_state(o, "name", FACT_ABSENT, group_source,
-						       "no group database");
-				else if (probe_group_name(group_text, gid, name, sizeof(name)) == 0)
-					snap_set_str(o, "name", name, group_source);
-				else
-					snap_set_state(o, "name", FACT_ABSENT, group_source,
-						       "gid not in the group database");
-			}
-		}
-	}
-	if (!snap_child(proc, "uid"))
-		snap_set_state(proc, "uid", FACT_ABSENT, path, "no \"Uid:\" line");
-	if (!snap_child(proc, "gid"))
-		snap_set_state(proc, "gid", FACT_ABSENT, path, "no \"Gid:\" line");
-	if (!snap_child(proc, "groups"))
+	set_ids(proc, &st.uid, "uid", "euid", "no \"Uid:\" line", path);
+	set_ids(proc, &st.gid, "gid", "egid", "no \"Gid:\" line", path);
+	if (!st.have_groups) {
 		snap_set_state(proc, "groups", FACT_ABSENT, path, "no \"Groups:\" line");
+		proc_status_done(&st);
+		return;
+	}
+	arr = snap_array(proc, "groups");
+	for (size_t i = 0; i < st.n_groups; i++) {
+		const struct proc_status_group *g = &st.groups[i];
+		struct snap_node *o = snap_append_object(arr);
+		char name[256];
+
+		if (!g->valid) {
+			snap_set_malformed(o, "gid", g->raw, path, "not a decimal gid");
+			continue;
+		}
+		snap_set_int(o, "gid", g->gid, path);
+		if (!group_text)
+			snap_set_state(o, "name", FACT_ABSENT, group_source, "no group database");
+		else if (group_name(group_text, g->gid, name, sizeof(name)) == 0)
+			snap_set_str(o, "name", name, group_source);
+		else
+			snap_set_state(o, "name", FACT_ABSENT, group_source,
+				       "gid not in the group database");
+	}
+	proc_status_done(&st);
 }
 
 /* The judged process: its ids and supplementary groups (who may open a 0660 device node). */

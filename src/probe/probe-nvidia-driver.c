@@ -32,23 +32,15 @@ static const char *const module_names[] = { "nvidia",	      "nvidia_uvm", "nvidi
 
 void probe_parse_proc_modules(struct snap_node *km, const char *text, size_t len, const char *path)
 {
-	_cleanup_free_ char *buf = probe_text_dup(text, len);
-	char *state, *line;
+	bool present[ARRAY_SIZE(module_names)];
 
-	if (!buf) {
+	if (proc_modules_parse(text, len, module_names, ARRAY_SIZE(module_names), present) < 0) {
 		snap_set_errno(km, "modules_supported", -ENOMEM, path);
 		return;
 	}
 	snap_set_bool(km, "modules_supported", true, path);
 	for (size_t i = 0; i < ARRAY_SIZE(module_names); i++)
-		snap_set_bool(km, module_names[i], false, path);
-	state = buf;
-	while ((line = line_next(&state))) {
-		line[strcspn(line, " \t")] = '\0';
-		for (size_t i = 0; i < ARRAY_SIZE(module_names); i++)
-			if (streq(line, module_names[i]))
-				snap_set_bool(km, module_names[i], true, path);
-	}
+		snap_set_bool(km, module_names[i], present[i], path);
 }
 
 static void probe_modules(struct probe_env *pe, struct snap_node *drv)
@@ -91,63 +83,30 @@ static void set_attr(struct probe_env *pe, struct snap_node *obj, const char *ke
 void probe_parse_nvidia_version(struct snap_node *nv, const char *text, size_t len,
 				const char *path)
 {
-	_cleanup_free_ char *copy = probe_text_dup(text, len), *raw = probe_text_dup(text, len);
-	bool have_nvrm = false;
-	char *state, *line, *v;
+	struct nvidia_version v;
+	int err = nvidia_version_parse(text, len, &v);
 
-	if (!copy || !raw) {
-		snap_set_errno(nv, "proc_version", -ENOMEM, path);
+	if (err < 0) {
+		nvidia_version_done(&v);
+		snap_set_errno(nv, "proc_version", err, path);
 		return;
 	}
-	state = copy;
-	while (kv_next(&state, ':', &line, &v)) {
-		if (streq(line, "NVRM version") && !have_nvrm) {
-			static const char unix_[] = "NVIDIA UNIX ";
-			static const char open[] = "NVIDIA UNIX Open Kernel Module for ";
-			static const char km[] = " Kernel Module";
-			const char *flavor, *p;
-			struct version ver;
-			const char *end;
-			char buf[64];
-			size_t n;
+	if (v.flavor) {
+		snap_set_str(nv, "proc_version", v.version, path);
+		snap_set_str(nv, "flavor", v.flavor, path);
+	} else {
+		_cleanup_free_ char *raw = text_ndup(text, len);
 
-			if (startswith(v, open)) {
-				flavor = "open";
-				p = v + strlen(open);
-				p += strcspn(p, " \t"); /* the architecture word */
-			} else if (startswith(v, unix_) &&
-				   startswith(v + strlen(unix_) + strcspn(v + strlen(unix_), " "),
-					      km)) {
-				/* "NVIDIA UNIX <arch> Kernel Module" (x86_64, aarch64, ppc64le) */
-				flavor = "proprietary";
-				p = v + strlen(unix_) + strcspn(v + strlen(unix_), " ") +
-				    strlen(km);
-			} else {
-				continue;
-			}
-			p += strspn(p, " \t");
-			n = strcspn(p, " \t");
-			if (n == 0 || n >= sizeof(buf))
-				continue;
-			memcpy(buf, p, n);
-			buf[n] = '\0';
-			if (version_parse_prefix(buf, &ver, &end) < 0 || *end || ver.n < 2)
-				continue;
-			have_nvrm = true;
-			snap_set_str(nv, "proc_version", buf, path);
-			snap_set_str(nv, "flavor", flavor, path);
-		} else if (streq(line, "GCC version")) {
-			snap_set_str(nv, "gcc_version", v, path);
-		}
-	}
-	if (!have_nvrm) {
 		snap_set_malformed(nv, "proc_version", raw, path,
 				   "no parsable \"NVRM version:\" line");
 		snap_set_state(nv, "flavor", FACT_MALFORMED, path,
 			       "no parsable \"NVRM version:\" line");
 	}
-	if (!snap_child(nv, "gcc_version"))
+	if (v.gcc_version)
+		snap_set_str(nv, "gcc_version", v.gcc_version, path);
+	else
 		snap_set_state(nv, "gcc_version", FACT_ABSENT, path, "no \"GCC version:\" line");
+	nvidia_version_done(&v);
 }
 
 static void probe_nvidia_proc_version(struct probe_env *pe, struct snap_node *nv)
@@ -166,29 +125,20 @@ static void probe_nvidia_proc_version(struct probe_env *pe, struct snap_node *nv
 void probe_parse_nvidia_gpu_info(struct snap_node *g, const char *text, size_t len,
 				 const char *path)
 {
-	static const struct {
-		const char *key, *name;
-	} keys[] = {
-		{ "Model", "model" },	    { "IRQ", "irq" },
-		{ "GPU UUID", "uuid" },	    { "Video BIOS", "vbios" },
-		{ "Bus Type", "bus_type" }, { "Bus Location", "bus_location" },
-	};
-	_cleanup_free_ char *buf = probe_text_dup(text, len);
-	char *state, *line, *v;
+	struct nvidia_gpu_info info;
 
-	if (!buf) {
+	if (nvidia_gpu_info_parse(text, len, &info) < 0) {
+		nvidia_gpu_info_done(&info);
 		snap_set_errno(g, "model", -ENOMEM, path);
 		return;
 	}
-	state = buf;
-	while (kv_next(&state, ':', &line, &v)) {
-		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-			if (streq(line, keys[i].key))
-				snap_set_str(g, keys[i].name, v, path);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (!snap_child(g, keys[i].name))
-			snap_set_state(g, keys[i].name, FACT_ABSENT, path, "line missing");
+	for (size_t i = 0; i < NVIDIA_GPU_INFO_N; i++)
+		if (info.value[i])
+			snap_set_str(g, nvidia_gpu_info_keys[i].name, info.value[i], path);
+		else
+			snap_set_state(g, nvidia_gpu_info_keys[i].name, FACT_ABSENT, path,
+				       "line missing");
+	nvidia_gpu_info_done(&info);
 }
 
 static void probe_nvidia_gpus(struct probe_env *pe, struct snap_node *nv)
@@ -277,7 +227,7 @@ static void add_node(struct probe_env *pe, struct snap_node *arr, const char *pa
 	snap_set_int(o, "gid", st.st_gid, path);
 	if (!group_text)
 		snap_set_state(o, "group", FACT_ABSENT, "/etc/group", "no group database");
-	else if (probe_group_name(group_text, st.st_gid, name, sizeof(name)) == 0)
+	else if (group_name(group_text, st.st_gid, name, sizeof(name)) == 0)
 		snap_set_str(o, "group", name, "/etc/group");
 	else
 		snap_set_state(o, "group", FACT_ABSENT, "/etc/group", "gid not in /etc/group");

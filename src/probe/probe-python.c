@@ -26,11 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist-metadata.h"
+#include "formats/dist-metadata.h"
 #include "fatbin/fatbin.h"
 #include "framework-loads.h"
 #include "probe.h"
-#include "pyfile.h"
+#include "formats/pyfile.h"
 #include "shared/parse.h"
 #include "shared/strv.h"
 

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The text parsers of the probes, over (text, len) so that they can be fuzzed and tested
- * without a file tree (tests/fuzz/fuzz-<name>.c). Each one writes facts under the node it is
- * given, with `source` as their source; text need not be NUL-terminated (parsing stops at
- * an embedded NUL). None of them reads a file; the probes read the file and call them.
+ * The probes' writers of text the parsers of src/formats/ (proc-text.h, kernel-log.h) read:
+ * each parses (text, len) and writes the facts under the node it is given, with `source` as
+ * their source, so that the unit tests and fuzz targets see the facts a probe writes without
+ * a file tree. None of them reads a file; the probes read the file and call them.
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "formats/kernel-log.h"
+#include "formats/proc-text.h"
 #include "snapshot/snapshot.h"
 
 /* proc(5) /proc/modules → kernel_modules.{modules_supported,nvidia,…} (probe-nvidia-driver.c). */
@@ -27,15 +29,6 @@ void probe_parse_cpuinfo(struct snap_node *cpu, const char *text, size_t len, co
  * group names from group(5) text (may be NULL). */
 void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t len,
 			     const char *source, const char *group_text, const char *group_source);
-/* group(5): the name of gid in "name:password:gid:members" lines; -ENOENT if none. */
-int probe_group_name(const char *group_text, unsigned gid, char *buf, size_t len);
 /* Kernel log text (syslog files or /dev/kmsg records, one per line) → driver.kernel_log and
  * driver.xid_events[] (probe-kernel-log.c). Returns 0 or -ENOMEM. */
 int probe_parse_kernel_log(struct snap_node *drv, const char *text, size_t len, const char *source);
-/* One /dev/kmsg record ("prio,seq,usec,flags;message\n KEY=value…") appended to sb as dmesg
- * prints it ("[sec.usec] message\n", \xNN escapes undone, a line per message line). */
-struct strbuf;
-void probe_kmsg_record_to_text(struct strbuf *sb, const char *rec, size_t len);
-
-/* Copies (text, len) up to the first NUL into a NUL-terminated buffer; NULL on OOM. */
-char *probe_text_dup(const char *text, size_t len);

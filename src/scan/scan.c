@@ -22,8 +22,8 @@
 
 #include "core/ctx.h"
 #include "core/root.h"
-#include "fatbin/archive.h"
-#include "fatbin/elf-dynamic.h"
+#include "formats/archive.h"
+#include "formats/elf-dynamic.h"
 #include "fatbin/fatbin.h"
 #include "scan/scan.h"
 #include "shared/log.h"
@@ -306,7 +306,7 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 	rv = record_result(f, r, &fp);
 	if (rv < 0 || r->type != FATBIN_FILE_HOST_ELF)
 		return rv;
-	/* SONAME / DT_NEEDED / RUNPATH: src/fatbin/elf-dynamic */
+	/* SONAME / DT_NEEDED / RUNPATH: src/formats/elf-dynamic */
 	{
 		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
 

@@ -68,7 +68,7 @@ struct scan_file {
 	struct module_sets modules;
 	char **amd; /* AMD target ids ("gfx90a:sramecc+:xnack-"), NULL-terminated */
 	size_t n_amd;
-	/* dynamic section (src/fatbin/elf-dynamic), when present */
+	/* dynamic section (src/formats/elf-dynamic), when present */
 	char *soname, *runpath;
 	char **needed;
 	struct scan_verdict *verdicts; /* one per device, after scan_judge() */

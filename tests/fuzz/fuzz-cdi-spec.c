@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* libFuzzer target: the CDI spec reader (src/probe/cdi-spec.c, libyaml underneath). */
+/* libFuzzer target: the CDI spec reader (src/formats/cdi-spec.c, libyaml underneath). */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "probe/cdi-spec.h"
+#include "formats/cdi-spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* libFuzzer target: METADATA/PKG-INFO headers, RECORD rows and dist-info directory names
- * (src/probe/dist-metadata.c) over arbitrary bytes. */
+ * (src/formats/dist-metadata.c) over arbitrary bytes. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/dist-metadata.h"
+#include "formats/dist-metadata.h"
 #include "shared/strv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

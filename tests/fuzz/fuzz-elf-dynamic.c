@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* libFuzzer target: the ELF dynamic-section parser (src/fatbin/elf-dynamic.c) on any bytes. */
+/* libFuzzer target: the ELF dynamic-section parser (src/formats/elf-dynamic.c) on any bytes. */
 #include <stdint.h>
 #include <string.h>
 
-#include "fatbin/elf-dynamic.h"
+#include "formats/elf-dynamic.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

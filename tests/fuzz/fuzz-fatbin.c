@@ -4,7 +4,7 @@
  * with payload heads decoded and every section searched, each over the buffer and again with
  * its container walks read through fatbin_input.read() and the entries handed over through
  * on_container (all must find the same: a mismatch aborts), the stream walker fed the same
- * bytes in uneven chunks, and an ar archive's members (src/fatbin/archive.c), each parsed
+ * bytes in uneven chunks, and an ar archive's members (src/formats/archive.c), each parsed
  * where it lies.
  * Format: /work/shared/facts/fatbin-format.md.
  */
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "fatbin/archive.h"
+#include "formats/archive.h"
 #include "fatbin/fatbin.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

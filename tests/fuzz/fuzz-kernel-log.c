@@ -15,7 +15,7 @@ static void parse(struct snapshot *s, struct snap_node *n, const uint8_t *data, 
 	struct strbuf sb = STRBUF_INIT;
 
 	probe_parse_kernel_log(n, (const char *)data, size, "/var/log/kern.log");
-	probe_kmsg_record_to_text(&sb, (const char *)data, size);
+	kmsg_record_to_text(&sb, (const char *)data, size);
 	if (!sb.err)
 		probe_parse_kernel_log(snap_object(snapshot_root(s), "kmsg"), strbuf_str(&sb),
 				       sb.len, "/dev/kmsg");

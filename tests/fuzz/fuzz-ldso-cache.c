@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* libFuzzer target: the ld.so.cache parser (src/probe/ldso-cache.c) and its lookup. */
+/* libFuzzer target: the ld.so.cache parser (src/formats/ldso-cache.c) and its lookup. */
 #include <stdint.h>
 #include <string.h>
 
-#include "probe/ldso-cache.h"
+#include "formats/ldso-cache.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

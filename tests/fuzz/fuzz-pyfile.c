@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "probe/pyfile.h"
+#include "formats/pyfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

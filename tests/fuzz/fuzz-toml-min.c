@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* libFuzzer target: the strict TOML reader (src/probe/toml-min.c), and the lookups the
+/* libFuzzer target: the strict TOML reader (src/formats/toml-min.c), and the lookups the
  * container probe makes on what it accepts. */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "probe/toml-min.h"
+#include "formats/toml-min.h"
 #include "shared/strv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -8,15 +8,15 @@ top="${1:-$(dirname "$0")/../..}"
 allowed() {
 	case $1 in
 	shared) echo "shared" ;;
-	core) echo "shared core" ;;
+	core | formats) echo "shared $1" ;;
 	vendor) echo "shared core vendor" ;;
 	fatbin | facts | snapshot) echo "shared $1" ;;
-	probe) echo "shared core vendor fatbin facts snapshot probe" ;;
+	probe) echo "shared core vendor formats fatbin facts snapshot probe" ;;
 	rules) echo "shared facts snapshot rules" ;;
 	output) echo "shared facts snapshot rules output" ;;
-	scan) echo "shared core vendor fatbin facts snapshot scan" ;;
+	scan) echo "shared core vendor formats fatbin facts snapshot scan" ;;
 	tools) echo "shared" ;;
-	*) echo "shared core vendor fatbin facts snapshot probe rules output scan" ;;
+	*) echo "shared core vendor formats fatbin facts snapshot probe rules output scan" ;;
 	esac
 }
 fail=0

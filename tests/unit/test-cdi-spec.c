@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "probe/cdi-spec.h"
+#include "formats/cdi-spec.h"
 #include "shared/strv.h"
 
 static struct cdi_spec *parse_ok(const char *text, size_t len)

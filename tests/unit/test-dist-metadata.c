@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * METADATA / PKG-INFO headers, RECORD rows and dist-info directory names
- * (src/probe/dist-metadata.c), on the texts pip and setuptools write: torch 2.4.0+cu124's
+ * (src/formats/dist-metadata.c), on the texts pip and setuptools write: torch 2.4.0+cu124's
  * METADATA head with its nvidia-* pins, an nvidia-cuda-runtime-cu12 METADATA, Debian's
  * torch PKG-INFO, a RECORD with quoted and hash-less rows. Then broken variants.
  */
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "probe/dist-metadata.h"
+#include "formats/dist-metadata.h"
 #include "shared/strv.h"
 
 static const char torch_meta[] =

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Tests for src/fatbin/elf-dynamic.c: the committed seed ELF files (tests/fuzz/corpus/
+ * Tests for src/formats/elf-dynamic.c: the committed seed ELF files (tests/fuzz/corpus/
  * elf-dynamic, made as its README says), shared objects built with the C compiler at test
  * time (SONAME, RUNPATH vs RPATH, NEEDED order), section headers removed, patched string
  * offsets, truncation at every length of a real file, and CUDA's stub libcuda when installed.
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "fatbin/elf-dynamic.h"
+#include "formats/elf-dynamic.h"
 #include "tmptree.h"
 
 #define CORPUS GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/elf-dynamic/"

@@ -26,7 +26,7 @@
 
 #include <cmocka.h>
 
-#include "fatbin/archive.h"
+#include "formats/archive.h"
 #include "fatbin/fatbin.h"
 
 static char tmpdir[64];

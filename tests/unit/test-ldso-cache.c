@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Tests for src/probe/ldso-cache.c. The reference is glibc's own ldconfig: caches it writes at
+ * Tests for src/formats/ldso-cache.c. The reference is glibc's own ldconfig: caches it writes at
  * test time (`ldconfig -r TREE`, in the new, compat and old layouts, with a glibc-hwcaps
  * subdirectory and 32-bit libraries) must parse into exactly the entries `ldconfig -p -C FILE`
  * prints, and so must this machine's /etc/ld.so.cache. Without ldconfig those tests skip with
@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "probe/ldso-cache.h"
+#include "formats/ldso-cache.h"
 #include "tmptree.h"
 
 #define CORPUS GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/ldso-cache/"

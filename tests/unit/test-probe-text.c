@@ -217,10 +217,10 @@ static void test_kmsg_records(void **state)
 	static const char rec3[] = "6,1023,5,c,extra;tab\\x09here \\xZZ \\x";
 	struct snap_node *drv = obj("driver");
 
-	probe_kmsg_record_to_text(&sb, rec1, sizeof(rec1) - 1);
-	probe_kmsg_record_to_text(&sb, rec2, sizeof(rec2) - 1);
-	probe_kmsg_record_to_text(&sb, rec3, sizeof(rec3) - 1);
-	probe_kmsg_record_to_text(&sb, "no semicolon", 12);
+	kmsg_record_to_text(&sb, rec1, sizeof(rec1) - 1);
+	kmsg_record_to_text(&sb, rec2, sizeof(rec2) - 1);
+	kmsg_record_to_text(&sb, rec3, sizeof(rec3) - 1);
+	kmsg_record_to_text(&sb, "no semicolon", 12);
 	assert_string_equal(
 		strbuf_str(&sb),
 		"[1234567.890123] NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=x, GPU has fallen "
@@ -276,15 +276,14 @@ static void test_proc_status(void **state)
 	assert_string_equal(snap_get_str(proc, "groups.4.name"), "alice");
 	assert_string_equal(snap_source(snap_get(proc, "groups.4.name")), "/etc/group");
 
-	assert_int_equal(probe_group_name(group, 109, name, sizeof(name)), 0);
+	assert_int_equal(group_name(group, 109, name, sizeof(name)), 0);
 	assert_string_equal(name, "render");
-	assert_int_equal(probe_group_name(group, 110, name, sizeof(name)), -ENOENT);
-	assert_int_equal(probe_group_name(group, 0, name, 5), 0);
+	assert_int_equal(group_name(group, 110, name, sizeof(name)), -ENOENT);
+	assert_int_equal(group_name(group, 0, name, 5), 0);
 	assert_string_equal(name, "root");
-	assert_int_equal(probe_group_name(group, 0, name, 4), -ENAMETOOLONG);
-	assert_int_equal(probe_group_name("averyveryverylongname:x:5:\n", 5, name, 8),
-			 -ENAMETOOLONG);
-	assert_int_equal(probe_group_name(":x:5:\nx:y:5\n", 5, name, 8), -ENOENT);
+	assert_int_equal(group_name(group, 0, name, 4), -ENAMETOOLONG);
+	assert_int_equal(group_name("averyveryverylongname:x:5:\n", 5, name, 8), -ENAMETOOLONG);
+	assert_int_equal(group_name(":x:5:\nx:y:5\n", 5, name, 8), -ENOENT);
 }
 
 static void test_proc_status_malformed(void **state)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The Python-literal reader (src/probe/pyfile.c) on real generated files: torch/version.py
+ * The Python-literal reader (src/formats/pyfile.c) on real generated files: torch/version.py
  * as tools/generate_torch_version.py writes it (2.4.0+cu124, 2.7.1+cu126 with xpu, ROCm,
  * the pre-1.8 unannotated form, Debian's 1.13 build), jax's version.py as its wheel build
  * rewrites it (0.5.0), and TensorFlow build_info.py in both generator forms (OrderedDict,
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "probe/pyfile.h"
+#include "formats/pyfile.h"
 
 static const char torch_24[] = "from typing import Optional\n"
 			       "\n"

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "probe/toml-min.h"
+#include "formats/toml-min.h"
 #include "shared/strv.h"
 
 #define K(...) ((const char *const[]){ __VA_ARGS__, NULL })

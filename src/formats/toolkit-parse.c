@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Text parsers of the toolkit probes (see toolkit.h for the formats and where they are
+ * Text parsers of the toolkit probes (see toolkit-parse.h for the formats and where they are
  * defined). Pure functions over (text, len): no I/O, every output bounded by its buffer,
  * the text read only up to len or an embedded NUL.
  */
@@ -11,7 +11,7 @@
 
 #include "shared/macro.h"
 #include "shared/parse.h"
-#include "toolkit.h"
+#include "toolkit-parse.h"
 
 #define DEFINE_MAX_DEPTH 2 /* "#define A B" then "#define B 10": one indirection */
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/ldso-cache.h"
+#include "formats/ldso-cache.h"
 #include "shared/macro.h"
 
 #define MAGIC_OLD	     "ld.so-1.7.0"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fatbin/elf-dynamic.h"
+#include "formats/elf-dynamic.h"
 #include "shared/macro.h"
 
 /* off + n lies within [0, len), without overflow. */

@@ -14,7 +14,7 @@
 #include <libelf.h>
 #include <string.h>
 
-#include "fatbin/archive.h"
+#include "formats/archive.h"
 #include "shared/parse.h"
 
 bool ar_is_archive(const uint8_t *p, size_t len)
