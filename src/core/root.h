@@ -19,7 +19,7 @@
 
 #include "shared/macro.h"
 
-/* Read caps (style-anchors §4.3). */
+/* Read caps: every read is capped (docs/design.md §3). */
 #define ROOT_CAP_ATTR	     ((size_t)4 << 10)	/* a sysfs attribute */
 #define ROOT_CAP_TEXT	     ((size_t)1 << 20)	/* a /proc or config text file */
 #define ROOT_CAP_BIG	     ((size_t)16 << 20) /* ld.so.cache and similar */

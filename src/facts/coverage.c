@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The coverage verdict (coverage.h): which image of a binary a device would load. Rules from
- * shared/facts/README.md (a) and (b): CUDA C++ Programming Guide §6.1.2 (SASS X.y runs on X.z,
+ * docs/compatibility.md (a) and (b): CUDA C++ Programming Guide §6.1.2 (SASS X.y runs on X.z,
  * z >= y; not across majors; Tegra exact match), LLVM NVPTX.td (`a` targets only on their
  * exact architecture, `f` within their family at or above their CC), §6.1.3 (PTX JITs to any
  * equal or higher CC), and the PTX ISA a driver JITs (ptx_isa.tsv; error 222 above it).

@@ -3,8 +3,8 @@
  * Will this GPU code run on this device with this driver? A pure function over plain inputs
  * (target strings as nvcc spells them, with the PTX ISA of each PTX entry; a compute
  * capability; a driver version), so the scanner (src/scan) and the doctor's rules (target
- * lists stored in the snapshot) share one implementation. Rules: shared/facts/README.md
- * "Binary-compatibility rules" (a) SASS/cubin incl. Tegra, `a` and `f` targets and (b) PTX JIT,
+ * lists stored in the snapshot) share one implementation. Rules: docs/compatibility.md
+ * (a) SASS/cubin incl. Tegra, `a` and `f` targets and (b) PTX JIT,
  * with the tables src/facts/data/sm_arch.tsv (families, Tegra) and ptx_isa.tsv (PTX ISA →
  * lowest driver branch).
  */

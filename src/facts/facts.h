@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Knowledge base lookups (design.md §5). The tables are src/facts/data/<table>.tsv, transcribed
- * from the sourced notes in shared/facts/<table>.tsv (NVIDIA CUDA release notes Tables 2/3,
- * NVIDIA data-center driver lifecycle pages, developer.nvidia.com/cuda-gpus, NVIDIA
+ * Knowledge base lookups (docs/design.md §5). The tables are src/facts/data/<table>.tsv, each
+ * row with the keys of its public sources, named in the table's header (NVIDIA CUDA release notes
+ * Tables 2/3, NVIDIA data-center driver lifecycle pages, developer.nvidia.com/cuda-gpus, NVIDIA
  * open-gpu-kernel-modules README, pci.ids, NVIDIA/cccl ptx_isa.h, NVSentinel/dcgm-exporter
  * Xid maps, AMD ROCm compatibility matrices, pytorch/builder + pytorch/test-infra build
  * scripts, tensorflow/docs install/source.md), and generated into sorted const arrays by

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Turns the knowledge-base tables in src/facts/data/<table>.tsv (tab-separated, '#' comment lines,
-# one header line; format described in src/facts/data and design.md §5) into one C file of
+# one header line; format described in src/facts/data and docs/design.md §5) into one C file of
 # sorted const arrays whose types are declared in src/facts/facts.h.
 # Rejects (exit 1, message on stderr): missing/extra columns, duplicate keys, empty source,
 # versions not strictly ascending (release ranges overlapping), malformed numbers / gfx targets /

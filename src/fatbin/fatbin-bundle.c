@@ -10,7 +10,7 @@
  * `<kind>-<arch>-<vendor>-<os>-<env>[-<target id>]`, target id = processor plus
  * `:feature+`/`:feature-` (sramecc, xnack). Formats: llvm/llvm-project
  * clang/docs/ClangOffloadBundler.rst and clang/include/clang/Driver/OffloadBundler.h
- * (CompressedOffloadBundle); summary in /work/shared/facts/fatbin-format.md §12.
+ * (CompressedOffloadBundle); summary in docs/formats/fatbin.md §12.
  */
 #include <errno.h>
 #include <stdio.h>

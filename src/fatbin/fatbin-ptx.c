@@ -4,7 +4,7 @@
  * [, …]` and `.address_size 32|64`, skipping line and block comments and blank lines.
  * Format: NVIDIA PTX ISA manual, "PTX Module Directives" (.version must come first; .target
  * and .address_size follow); CUDA 13 output begins with blank lines where the comment header
- * was (/work/shared/facts/fatbin-format.md §4, §8). Pure function over (ptr, len).
+ * was (docs/formats/fatbin.md §4, §8). Pure function over (ptr, len).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * memory: a search for the container pattern (magic 0xBA55ED50, version 1, header size 16),
  * then the same validation as the in-memory walk (entry header version 0x0101, header size
  * a multiple of 8, every entry inside its container). Payloads are skipped, never buffered.
- * Format: /work/shared/facts/fatbin-format.md §1, §3–§5.
+ * Format: docs/formats/fatbin.md §1, §3–§5.
  */
 #include <errno.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * CUDA fat binary parser over (ptr, len). Layout per /work/shared/facts/fatbin-format.md:
+ * CUDA fat binary parser over (ptr, len). Layout per docs/formats/fatbin.md:
  * container header (magic 0xBA55ED50, NVIDIA fatbinary.h), 64-byte+ entry headers with
  * options/identifier descriptors (§4), flags (64-bit 0x1, debug 0x2, LZ4 0x2000, zstd
  * 0x8000, 'a' 0x100000, 'f' 0x200000; §6), cubin e_flags (LLVM BinaryFormat/ELF.h EF_CUDA_*
@@ -476,7 +476,7 @@ static ssize_t head_decompress(struct parse *ps, enum fatbin_compression c, uint
 	return -EOPNOTSUPP;
 }
 
-/* cubin SM from e_flags: ABI >= 8 → bits 8-15; older → low byte (facts §9.2). ELF32 and
+/* cubin SM from e_flags: ABI >= 8 → bits 8-15; older → low byte (fatbin.md §9.2). ELF32 and
  * ELF64 (e_flags at 36 / 48). -1 if not a little-endian CUDA ELF. */
 static int cubin_sm_from_header(const uint8_t *p, size_t len, bool *ret_accel_v1)
 {
@@ -664,7 +664,7 @@ static int walk_containers(struct parse *ps, size_t off, size_t rlen, bool stric
 }
 
 /* Does the uncompressed 64-bit cubin at [at, at + len) have a .text.<kernel> section? nvcc's
- * device-link step adds one kernel-less ELF per SASS arch (facts §2); they must not count as
+ * device-link step adds one kernel-less ELF per SASS arch (fatbin.md §2); they must not count as
  * a usable image. *ret = 1 yes, 0 no, -1 cannot tell. Reads only the ELF header, the section
  * header table and .shstrtab. Returns 0 or a view() error. */
 static int cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret)

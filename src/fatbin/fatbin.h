@@ -4,7 +4,7 @@
  * binaries in host ELF files (.nv_fatbin, __nv_relfatbin, containers found through
  * .nvFatBinSegment or by search), standalone .fatbin containers, .cubin and .ptx files, and
  * AMD clang offload bundles (__CLANG_OFFLOAD_BUNDLE__, CCOB, .hip_fatbin). Formats:
- * /work/shared/facts/fatbin-format.md (NVIDIA fatbinary_section.h / fatbinary.h, verified
+ * docs/formats/fatbin.md (NVIDIA fatbinary_section.h / fatbinary.h, verified
  * against nvcc 13.0 output; LLVM ClangOffloadBundler.rst and OffloadBundler.h for AMD).
  */
 #pragma once
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Caps on nested counts (design.md §6). */
+/* Caps on nested counts (docs/design.md §6). */
 #define FATBIN_MAX_ENTRIES	  262144u /* CUDA entries in one file (libcufft.so.12: 23 984) */
 #define FATBIN_MAX_CONTAINERS	  131072u
 #define FATBIN_MAX_ENTRY_HEADER	  4096u /* entry header incl. extension (seen: up to 144) */

@@ -23,7 +23,7 @@
 #include "shared/strv.h"
 
 /* Name stems of GPU runtime libraries: NVIDIA's CUDA libraries (pip wheels' sonames in
- * /work/shared/facts/nvidia_pip_packages.tsv, the CUDA toolkit's lib64), the driver's
+ * docs/formats/python.md §4, the CUDA toolkit's lib64), the driver's
  * libcuda/libnvidia-ml, and ROCm's (the libraries ROCm torch wheels bundle in torch/lib).
  * A name matches a stem followed by '.', '-' (torch cu11x wheels bundle hashed copies,
  * libcudart-d0da41ae.so.11.0) or '_' (cuDNN 8's libcudnn_ops_infer.so.8). */

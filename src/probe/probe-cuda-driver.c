@@ -4,7 +4,7 @@
  * cuDriverGetVersion, cuInit, the devices and their compute capability, collected by
  * src/vendor/cuda.c in a child under the context's deadline. Same gate as NVML (live or
  * --cuda-lib, not --no-vendor, nvidia kernel module loaded, and live /dev/nvidiactl): the real
- * cuInit creates /dev/nvidiactl like nvmlInit (facts/nvml-subset.md §1). cuInit also needs
+ * cuInit creates /dev/nvidiactl like nvmlInit (docs/formats/nvml.md §1). cuInit also needs
  * nvidia_uvm, which the real library loads through the set-uid nvidia-modprobe when it is
  * missing, so without it (or, live, without /dev/nvidia-uvm) only cuDriverGetVersion is
  * called. Keys: docs/snapshot-schema.md "driver.cuda".

@@ -56,7 +56,7 @@ enum tk_kind {
 };
 
 /* clang-format off */
-/* site-packages/nvidia/<dir> of the CUDA wheels (../shared/facts/nvidia_pip_packages.tsv). */
+/* site-packages/nvidia/<dir> of the CUDA wheels (docs/formats/python.md §4). */
 static const char *const wheel_dirs[] = {
 	"cu13", "cuda_runtime", "cublas", "cudnn", "nccl", "cufft", "cusparse", "nvjitlink",
 	"cuda_nvrtc", "cuda_nvcc",

@@ -12,7 +12,7 @@
  * Xid format: NVIDIA/open-gpu-kernel-modules src/nvidia/src/kernel/gpu/rc/kernel_rc.c
  * krcReportXid: "NVRM: Xid (PCI:%04x:%02x:%02x): %d, pid=%s, name=%s, %s", with
  * " GPU-I:%02u" and " GPU-CI:%02u" inside the parentheses under MIG, pid='<unknown>' and
- * name=<unknown> when no process is known (notes in shared/facts/xid.tsv); drivers before
+ * name=<unknown> when no process is known (docs/formats/kernel-log.md); drivers before
  * that left out pid and name. API mismatch: kernel-open/nvidia/nv.c, "NVRM: API mismatch:
  * the client has the version %s, but\nNVRM: this kernel module has the version %s.  Please"
  * (newer drivers name the client: "the client '<comm>' (pid N)\nNVRM: has the version ...").

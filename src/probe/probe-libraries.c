@@ -23,7 +23,7 @@
 #include "shared/strv.h"
 
 /* Library families, by the stem of their sonames. Sonames: NVIDIA's pip wheels
- * (/work/shared/facts/nvidia_pip_packages.tsv: libcudart.so.12, libcudart.so.11.0,
+ * (docs/formats/python.md §4: libcudart.so.12, libcudart.so.11.0,
  * libcublas(Lt).so.12, libcudnn.so.8/9, libnccl.so.2, libnvrtc.so.12, libnvJitLink.so.12,
  * libcufft.so.11, libcusparse.so.12, libcurand.so.10, libcusolver.so.11), the CUDA 13.0
  * toolkit (libcudart.so.13, libcufft.so.12 …), ROCm (libamdhip64.so.N, librocblas.so.N) and

@@ -5,7 +5,7 @@
  * live, or with --nvml-lib under --sysroot; never with --no-vendor; and only when the nvidia
  * kernel module is loaded (/sys/module/nvidia, driver.kernel_modules.nvidia) and, live,
  * /dev/nvidiactl exists, because the real nvmlInit creates /dev/nvidiactl as root even
- * without a driver (facts/nvml-subset.md §1) and gpuenv never changes the machine.
+ * without a driver (docs/formats/nvml.md §1) and gpuenv never changes the machine.
  * Keys: docs/snapshot-schema.md "driver.nvml".
  */
 #include <errno.h>

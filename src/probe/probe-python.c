@@ -5,7 +5,7 @@
  * conda envs/ beside it, every python3 / python3.N on $PATH (prefix from the interpreter's
  * location, or the venv named by pyvenv.cfg beside it as CPython's getpath does; a pyenv shim
  * stands for every $PYENV_ROOT/versions entry), /usr/lib/python3*, /usr/local/lib/python3* and
- * ~/.local, deduplicated by resolved prefix. Formats (see /work/shared/facts/frameworks.md):
+ * ~/.local, deduplicated by resolved prefix. Formats (see docs/formats/python.md):
  *   pyvenv.cfg                 `key = value` lines written by the venv module (PEP 405);
  *   conda-meta/<n>-<v>-<b>.json one JSON record per conda package (conda's PrefixRecord);
  *   *.dist-info/METADATA, RECORD, *.egg-info/PKG-INFO (PyPA core metadata, RECORD: CSV);

@@ -4,11 +4,11 @@
  * TensorFlow's build_info.py, jax plugins' dist-info, the fat-binary targets of each kernel
  * library, what its DT_NEEDED resolve to; docs/snapshot-schema.md), the GPUs' compute
  * capabilities (facts/gpu_compute_capability.tsv, else NVML), and the loaded driver. Which
- * GPU code runs where is coverage_judge() (src/facts/coverage.h: shared/facts/README.md rules
+ * GPU code runs where is coverage_judge() (src/facts/coverage.h: docs/compatibility.md rules
  * (a) SASS and (b) PTX JIT), the same verdict `gpuenv scan` prints; what a CUDA version needs
  * from the driver is cuda_requirement()/cuda_driver_judge() (facts/cuda_driver_min.tsv), as
  * for runtime.toolkit-needs-newer-driver. Warning texts: torch/cuda/__init__.py (2.x) and
- * TensorFlow's gpu_device.cc as quoted in shared/facts/frameworks.md.
+ * TensorFlow's tensorflow/core/common_runtime/gpu/gpu_device.cc (tensorflow/tensorflow).
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * THE rule table (design.md §5, style-anchors §4.8): every rule gpuenv knows, one row each,
+ * THE rule table (docs/design.md §5): every rule gpuenv knows, one row each,
  * in output order, bottom layer first. A row says what the user sees (the exact error texts,
  * quoted from NVIDIA's driver messages, the CUDA runtime/driver API error strings in cuda.h /
  * cuda_runtime_api.h, nvidia-smi, modprobe, PyTorch and the NVIDIA Container Toolkit), why,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The rule engine (design.md §5, style-anchors §4.8): one table of rules (rules.c), each a
+ * The rule engine (docs/design.md §5): one table of rules (rules.c), each a
  * pure function of a snapshot and the knowledge base (facts/). Running the table over a
  * snapshot gives a diagnosis: findings (rule, severity, the concrete message, evidence as
  * {name, value, source} read from the snapshot or the facts, fix and verify commands),

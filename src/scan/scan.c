@@ -11,7 +11,7 @@
  * vendor/lazy-zip.h) over the mapped bytes and only candidate
  * members (*.so, *.so.*, *.cubin, *.fatbin, *.ptx, *.hipfb) are read, streamed and never
  * written to disk, after the zip-bomb guards (declared and actual size caps, ratio cap).
- * Format notes: /work/shared/facts/fatbin-format.md §10.
+ * Format notes: docs/formats/fatbin.md §10.
  */
 #include <errno.h>
 #include <fnmatch.h>

@@ -2,7 +2,7 @@
 /*
  * The snapshot: what the probes saw, as a tree. Inner nodes are objects (named children,
  * serialised in sorted key order) and arrays (ordered). Leaves are facts, and every fact
- * carries its state (design.md §4): unprobed / absent / present / unreadable / malformed /
+ * carries its state (docs/design.md §4): unprobed / absent / present / unreadable / malformed /
  * unsupported / error, the source it came from (a path or a vendor call such as
  * "nvml:nvmlSystemGetDriverVersion"), the error text when it failed, and the raw text when
  * a parser refused it. "Could not tell" is therefore never "fine".

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Our own declarations of the CUDA driver API subset gpuenv calls (no cuda.h). Prototypes,
- * attribute numbers and error codes from /work/shared/facts/nvml-subset.md §9 (CUDA 13.0
+ * attribute numbers and error codes from docs/formats/nvml.md §9 (CUDA 13.0
  * cuda.h; names checked against the real 535 cuGetErrorName). cuda.h maps cuDeviceTotalMem
  * and cuDeviceGetUuid to their _v2 symbols; the unversioned ones are the old ABI.
  * CUDA_SYMBOLS(X): X(field, required, return type, (parameters), names tried in order…).

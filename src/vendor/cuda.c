@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The CUDA driver API (libcuda.so.1) through dlopen, in a child under a deadline. Calls and
- * codes: /work/shared/facts/nvml-subset.md §9 (CUDA 13.0 cuda.h; observed behaviour of the
+ * codes: docs/formats/nvml.md §9 (CUDA 13.0 cuda.h; observed behaviour of the
  * real 535 library and of the toolkit's stub). Writes "library", "driver_version"
  * (cuDriverGetVersion works without cuInit), "init", "device_count" and "devices[]"
  * (docs/snapshot-schema.md, driver.cuda). The stub answers 34 to everything and leaves
@@ -35,8 +35,8 @@ static const struct dl_symbol cuda_symbols[] = {
 #undef X
 };
 
-/* cuda.h 13.0 names; texts quoted in facts §9 where it gives them. 35 is deliberately absent:
- * it is the runtime's cudaErrorInsufficientDriver, not a driver API code. */
+/* cuda.h 13.0 names; texts quoted in docs/formats/nvml.md §9 where it gives them. 35 is
+ * deliberately absent: it is the runtime's cudaErrorInsufficientDriver, not a driver API code. */
 static const struct {
 	int code;
 	const char *name, *text;

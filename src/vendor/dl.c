@@ -2,7 +2,7 @@
 /*
  * dlopen/dlsym behind symbol lists (see dl.h). dlerror(3) text is kept for the snapshot;
  * the loaded path comes from dlinfo(RTLD_DI_LINKMAP) so a stub libcuda picked up through
- * LD_LIBRARY_PATH is named (facts/nvml-subset.md §9, "stub trap"). Capabilities are changed
+ * LD_LIBRARY_PATH is named (docs/formats/nvml.md §9, "stub trap"). Capabilities are changed
  * with the raw capget/capset system calls (capabilities(7), capget(2)): four calls do not
  * justify a libcap dependency.
  */

@@ -118,7 +118,7 @@ int dl_lazy_load(struct dl_lazy *l, const char **ret_error);
  * the effective, permitted, inheritable, ambient and bounding sets, and no_new_privs so that
  * a set-uid helper (nvidia-modprobe) gains nothing. Real libnvidia-ml and libcuda call
  * mknodat("/dev/nvidiactl") when the node is missing, even without a kernel module
- * (facts/nvml-subset.md §1); in this child that fails with EPERM even as root.
+ * (docs/formats/nvml.md §1); in this child that fails with EPERM even as root.
  * Returns 0, or the first -errno (the caller carries on: each step is best effort).
  */
 int dl_child_sandbox(void);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Our own declarations of the NVML subset gpuenv calls (no NVIDIA header; nvtop's approach,
- * style-anchors §1.7 and §4.5). Prototypes, struct layouts, constants and return codes as
- * recorded in /work/shared/facts/nvml-subset.md (nvml.h 13.3, x86-64 sizes checked by
+ * Syllo/nvtop src/extract_gpuinfo_nvidia.c). Prototypes, struct layouts, constants and return
+ * codes as recorded in docs/formats/nvml.md (nvml.h 13.3, x86-64 sizes checked by
  * compiling against it; enums are int-sized). The fake library in tests/fakes/ is compiled
  * against this header and declares each of its exports with the *_fn types below, so a
  * prototype that drifts fails to compile there.
@@ -62,7 +62,7 @@ typedef struct nvmlMemory_v2_st {
 	unsigned int version;
 	unsigned long long total, reserved, free, used;
 } nvmlMemory_v2_t;
-/* NVML_STRUCT_VERSION(Memory, 2): a bare 2 makes the call fail (facts §4). */
+/* NVML_STRUCT_VERSION(Memory, 2): a bare 2 makes the call fail (docs/formats/nvml.md §4). */
 #define NVML_MEMORY_V2_VERSION ((unsigned int)(sizeof(nvmlMemory_v2_t) | 2u << 24))
 
 typedef struct nvmlUtilization_st {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * NVML (libnvidia-ml.so.1) through dlopen, in a child under a deadline. Calls, units and
- * return codes: /work/shared/facts/nvml-subset.md (nvml.h 13.3; behaviour of the real
+ * return codes: docs/formats/nvml.md (nvml.h 13.3; behaviour of the real
  * 535.261.03 library without a driver). Writes "library", "nvml_version" (works before
  * init), "init", "driver_version", "cuda_driver_version", "device_count" and "devices[]"
  * (docs/snapshot-schema.md, driver.nvml). Each call's return code is kept: NOT_SUPPORTED is
@@ -161,7 +161,7 @@ static void nv_memory(struct nvml *n, nvmlDevice_t dev)
 	nvmlMemory_t m1 = { 0 };
 	nvmlReturn_t rc = NV_MISSING;
 
-	/* v2 first: v1 is NOT_SUPPORTED on unified-memory parts (GB10), facts §4. */
+	/* v2 first: v1 is NOT_SUPPORTED on unified-memory parts (GB10), nvml.md §4. */
 	if (n->f.nvmlDeviceGetMemoryInfo_v2) {
 		vw_begin(n->w, "memory_total_mib", n->f.nvmlDeviceGetMemoryInfo_v2_name);
 		rc = n->f.nvmlDeviceGetMemoryInfo_v2(dev, &m2);
@@ -364,7 +364,7 @@ static int nvml_child(int fd, void *userdata)
 		     (buf, NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE)),
 		  buf, NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE);
 	if (NV(&n, "cuda_driver_version", nvmlSystemGetCudaDriverVersion, (&cv))) {
-		/* 1000 * major + 10 * minor (facts §7). */
+		/* 1000 * major + 10 * minor (nvml.md §7). */
 		snprintf(buf, sizeof(buf), "%d.%d", cv / 1000, (cv % 1000) / 10);
 		vw_str(&w, "cuda_driver_version", buf);
 	}

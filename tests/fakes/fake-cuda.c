@@ -6,7 +6,7 @@
  *                     as the real 535 library), device_count
  *   [cuda.device.N]   name, compute_capability, pci_bus_id, memory_total (bytes), uuid;
  *                     each falls back to [nvml.device.N] (the same board seen through NVML)
- * Behaviour follows facts/nvml-subset.md §9: cuDriverGetVersion works without cuInit,
+ * Behaviour follows docs/formats/nvml.md §9: cuDriverGetVersion works without cuInit,
  * everything else answers CUDA_ERROR_NOT_INITIALIZED (3) before a successful cuInit, and
  * cuInit answers CUDA_ERROR_NO_DEVICE (100) when there is no device. Exports the _v2 names
  * cuda.h maps to and the old unversioned ones.

@@ -2,7 +2,7 @@
 /*
  * A fake libnvidia-ml.so.1 for the tests (never installed): every function gpuenv calls,
  * under the versioned and unversioned names the real 535+ library exports
- * (facts/nvml-subset.md §2), answering from the scenario file (fake-scenario.h):
+ * (docs/formats/nvml.md §2), answering from the scenario file (fake-scenario.h):
  *   [nvml]            driver_version, nvml_version, cuda_driver_version (12040), device_count
  *   [nvml.device.N]   name, uuid, serial, vbios_version, minor_number, pci_bus_id,
  *                     pci_device_id (0x233010DE), memory_total/_reserved/_used (bytes),
@@ -157,7 +157,7 @@ static nvmlReturn_t copy_str(const char *v, char *buf, unsigned len)
 nvmlReturn_t nvmlSystemGetNVMLVersion(char *buf, unsigned len)
 {
 	ENTER(__func__, NULL);
-	/* Works before nvmlInit (facts §6). */
+	/* Works before nvmlInit (nvml.md §6). */
 	return copy_str(fake_get(S, "nvml_version") ?: "12.535.261.03", buf, len);
 }
 
@@ -356,7 +356,7 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v2_t *m)
 	unsigned long long t, r, u;
 
 	DEV_ENTER(__func__, d);
-	/* A bare 2 instead of NVML_STRUCT_VERSION(Memory, 2) fails (facts §4). */
+	/* A bare 2 instead of NVML_STRUCT_VERSION(Memory, 2) fails (nvml.md §4). */
 	if (!m || m->version != NVML_MEMORY_V2_VERSION)
 		return NVML_ERROR_FUNCTION_NOT_FOUND;
 	if (!memory(d, &t, &r, &u))

@@ -6,7 +6,7 @@
  * on_container (all must find the same: a mismatch aborts), the stream walker fed the same
  * bytes in uneven chunks, and an ar archive's members (src/formats/archive.c), each parsed
  * where it lies.
- * Format: /work/shared/facts/fatbin-format.md.
+ * Format: docs/formats/fatbin.md.
  */
 #include <errno.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The C sources follow .clang-format (kernel style, design.md §6): fails on any file that
+# The C sources follow .clang-format (kernel style, docs/design.md §6): fails on any file that
 # clang-format would change, naming it. Fixture, corpus and generated files are not ours to
 # format. Skips (77) where clang-format is not installed; the style was fixed with Debian 12's
 # clang-format 14, and another major version may format differently, so it skips then too.

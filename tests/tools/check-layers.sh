@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Dependencies point one way (design.md §2): fails when a file includes a header of a layer
+# Dependencies point one way (docs/design.md §2): fails when a file includes a header of a layer
 # it may not use, e.g. rules/ reaching into core/. The public header gpuenv/gpuenv.h is
 # allowed everywhere; tools/ may use only it and shared/.
 set -eu

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Every rule of the table is triggered by some fixture (style-anchors §4.8, issue 5): the rule
+"""Every rule of the table is triggered by some fixture (docs/design.md §5): the rule
 ids of all tests/fixtures/*/expected/doctor.json findings must cover `gpuenv doctor
 --list-rules --json`, except the ids listed in tests/rules-without-fixture.txt (an explicit,
 commented allow-list that may only shrink: an id listed there that a fixture does trigger,

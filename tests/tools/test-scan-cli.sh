@@ -4,13 +4,13 @@
 # PATH), --json parses and spells targets as nvcc does, --help documents the exit codes, and
 # with nvcc: a real sm_80+compute_80 library judged on 8.6 (native), 9.0 with driver 535
 # (ptx-jit) and 9.0 with driver 450 (ptx-too-new). Inputs built here; formats:
-# /work/shared/facts/fatbin-format.md; JSON: docs/scan-schema.md.
+# docs/formats/fatbin.md; JSON: docs/scan-schema.md.
 set -u
 gpuenv="$1"
 . "$(dirname "$0")/lib-check.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# a container with sm_86 SASS and compute_90 PTX (ISA 8.4), hand-built (fatbin-format.md §3-§4)
+# a container with sm_86 SASS and compute_90 PTX (ISA 8.4), hand-built (docs/formats/fatbin.md §3-§4)
 python3 - "$tmp/k.fatbin" <<'PY'
 import struct, sys
 def entry(kind, arch, maj, minr, payload):

@@ -7,7 +7,7 @@ opencl:   the OpenCL platforms and devices `gpuenv report` lists must be exactly
 nochange: run as root, a live `gpuenv report` (plus one naming the real stub libcuda, and a
           --sysroot run that really calls that stub) must leave /dev, /sys/module and the
           libraries it loaded unchanged: the real NVML and libcuda create /dev/nvidiactl
-          even without a driver (shared/facts/nvml-subset.md §1). Skips as non-root.
+          even without a driver (docs/formats/nvml.md §1). Skips as non-root.
 Usage: test-vendor-live.py opencl|nochange GPUENV SOURCE_ROOT
 """
 import json

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The coverage verdict (src/facts/coverage.c) on a table of (targets, device, driver) →
- * verdict, one or more rows per rule of shared/facts/README.md "Binary-compatibility rules":
+ * verdict, one or more rows per rule of docs/compatibility.md (a) and (b):
  * SASS minor/major, Tegra exact match, `a` and `f` targets and families, PTX JIT forward,
  * PTX newer than the driver (error 222), nothing usable (error 209), unknown inputs.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Unit tests for src/facts: spot checks of rows transcribed from shared/facts/<table>.tsv (NVIDIA
+ * Unit tests for src/facts: spot checks of rows of src/facts/data/<table>.tsv (NVIDIA
  * CUDA release notes Table 2/3, cuda-gpus, open-gpu-kernel-modules README, data-center
  * driver pages, NVIDIA/cccl ptx_isa.h, NVSentinel Xid map, ROCm compatibility matrices,
  * PyTorch build scripts, TensorFlow tested configurations), table invariants, and that

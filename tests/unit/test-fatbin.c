@@ -6,7 +6,7 @@
  * walker) and malformed ones (truncated headers, sizes past the end, overlapping entries,
  * huge counts, non-ELF data). With nvcc: real objects from several -gencode sets and
  * compression modes, and the scanner must report exactly the targets requested.
- * Formats: /work/shared/facts/fatbin-format.md.
+ * Formats: docs/formats/fatbin.md.
  */
 #include <errno.h>
 #include <lz4.h>

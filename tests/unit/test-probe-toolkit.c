@@ -4,7 +4,7 @@
  * Contents copy the real formats: the CUDA 13.0 toolkit assembled from pip wheels of the
  * development machine (dist-info names, cudnn_version.h / nccl.h / cublas_api.h excerpts,
  * `nvcc --version` of nvcc 13.0.88), conda-meta record names of the nvidia channel, a pip
- * wheel's site-packages/nvidia/cu13 layout (../shared/facts/nvidia_pip_packages.tsv),
+ * wheel's site-packages/nvidia/cu13 layout (docs/formats/python.md §4),
  * TensorRT 10's NvInferVersion.h, ROCm 6.2's .info/version and hip_version.h, Debian 12's
  * libamdhip64-5 file names and dpkg status stanzas. The nvcc tests run a fake nvcc script on
  * the live root (a hanging one must come back after the deadline).

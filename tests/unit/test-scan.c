@@ -4,7 +4,7 @@
  * a .fatbin and a .ptx, a symlink alias and a symlink loop, a dangling link, a text file named
  * .so, an unreadable file (injected EACCES), depth caps, and a wheel (zip written with
  * libzip) holding GPU code, a member streamed instead of read whole, a zip bomb, a member
- * whose directory entry lies about its size. Formats: /work/shared/facts/fatbin-format.md
+ * whose directory entry lies about its size. Formats: docs/formats/fatbin.md
  * (§3–§6, §10); JSON: docs/scan-schema.md.
  */
 #include <errno.h>
