@@ -8,7 +8,7 @@ set -eu
 build_pkgs="meson ninja-build gcc pkg-config python3 libelf-dev libjansson-dev libkmod-dev
 zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libmicrohttpd-dev"
 test_pkgs="libcmocka-dev clang libclang-rt-14-dev clang-format ocl-icd-libopencl1
-ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils"
+ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema"
 
 pkgs=$build_pkgs
 [ "${1:-}" = "--test" ] && pkgs="$build_pkgs $test_pkgs"
