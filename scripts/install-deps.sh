@@ -26,6 +26,7 @@ done
 if [ "$(id -u)" != 0 ]; then
 	echo "gpuenv: missing Debian packages:$missing" >&2
 	echo "gpuenv: install them as root: apt-get install$missing" >&2
+	echo "gpuenv: or with sudo: sudo apt-get install$missing" >&2
 	exit 1
 fi
 echo "gpuenv: installing:$missing"
