@@ -26,6 +26,7 @@
 #include "cdi-spec.h"
 #include "shared/macro.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strv.h"
 
 struct walk {
@@ -171,7 +172,7 @@ static int walk_edits(struct walk *w, yaml_node_t *edits, const char *where, uns
 			break;
 		if (!host)
 			continue;
-		base = strrchr(host, '/') ? strrchr(host, '/') + 1 : host;
+		base = path_basename(host);
 		ver = cdi_driver_lib_version(base);
 		if (!ver)
 			continue;

@@ -20,6 +20,7 @@
 #include "probe/framework-loads.h"
 #include "probe/probe.h"
 #include "shared/macro.h"
+#include "shared/path-util.h"
 #include "shared/strv.h"
 
 /* Name stems of GPU runtime libraries: NVIDIA's CUDA libraries (pip wheels' sonames in
@@ -53,16 +54,6 @@ bool probe_is_gpu_runtime_soname(const char *name)
 	return false;
 }
 
-/* Is path inside dir ("dir/…")? */
-static bool path_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	return strncmp(path, dir, n) == 0 && path[n] == '/';
-}
-
 struct where {
 	char **wheel_dirs; /* <site>/nvidia, resolved */
 	char *own_dir;	   /* resolved */
@@ -70,10 +61,10 @@ struct where {
 
 static bool from_wheel(const struct where *w, const char *file)
 {
-	if (w->own_dir && path_under(file, w->own_dir))
+	if (w->own_dir && path_is_under(file, w->own_dir))
 		return true;
 	STRV_FOREACH(d, w->wheel_dirs)
-		if (path_under(file, *d))
+		if (path_is_under(file, *d))
 			return true;
 	return false;
 }
@@ -232,7 +223,7 @@ int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *l
 	}
 	/* A CUDA build's own library (libtorch_cuda.so, xla_cuda_plugin.so) may dlopen the
 	 * runtime rather than link it: libcuda.so.1 is asked for all the same. */
-	cuda |= strstr(strrchr(library, '/') ? strrchr(library, '/') + 1 : library, "cuda") != NULL;
+	cuda |= strstr(path_basename(library), "cuda") != NULL;
 	if (d->needed_truncated)
 		snap_set_state(pkg, "needed_truncated", FACT_PRESENT, library,
 			       "more DT_NEEDED entries than gpuenv reads");

@@ -14,6 +14,7 @@
 #include "formats/elf-dynamic.h"
 #include "probe/loader.h"
 #include "shared/macro.h"
+#include "shared/path-util.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
 
@@ -107,13 +108,6 @@ char *loader_version_from_name(const char *soname, const char *file_name)
 	if (*v < '0' || *v > '9')
 		return NULL;
 	return strdup(v);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
 }
 
 /* Does the path have a component named comp? */
@@ -432,8 +426,8 @@ static int judge(struct loader *l, struct loader_candidate *c)
 		return 0;
 	}
 	file = c->resolved;
-	c->version = loader_version_from_name(c->soname ? c->soname : base_name(c->path),
-					      base_name(file));
+	c->version = loader_version_from_name(c->soname ? c->soname : path_basename(c->path),
+					      path_basename(file));
 	c->is_stub = loader_path_has_component(c->path, "stubs") ||
 		     loader_path_has_component(file, "stubs");
 	c->in_compat = loader_path_has_component(c->path, "compat") ||
@@ -465,7 +459,7 @@ static int judge(struct loader *l, struct loader_candidate *c)
 			return -ENOMEM;
 		/* The version is the part of the file name past the soname the file declares. */
 		free(c->version);
-		c->version = loader_version_from_name(c->soname, base_name(file));
+		c->version = loader_version_from_name(c->soname, path_basename(file));
 	}
 	if (d->elf_class != l->elf_class)
 		c->verdict = LOADER_SKIP_CLASS;
@@ -563,7 +557,8 @@ static int search_dir(struct loader *l, struct loader_result *r, const char *dir
 
 	if (!maybe_in_dir(l, dir, r->soname))
 		return 0;
-	if (asprintf(&path, "%s/%s", streq(dir, "/") ? "" : dir, r->soname) < 0)
+	path = path_join(dir, r->soname);
+	if (!path)
 		return -ENOMEM;
 	err = root_lstat(l->root, path, &st);
 	if (err == -ENOENT || err == -ENOTDIR)
@@ -799,7 +794,8 @@ static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, c
 
 		if (!stem_match(*n, stem))
 			continue;
-		if (asprintf(&path, "%s/%s", streq(dir, "/") ? "" : dir, *n) < 0)
+		path = path_join(dir, *n);
+		if (!path)
 			return -ENOMEM;
 		if (root_map(l->root, path, LOADER_MAP_MAX, &m) < 0)
 			continue;

@@ -30,6 +30,7 @@
 #include "formats/cdi-spec.h"
 #include "probe.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strv.h"
 #include "formats/toml-min.h"
 
@@ -107,7 +108,7 @@ static void probe_libnvc(struct probe_env *pe, struct snap_node *tk)
 		snprintf(path, sizeof(path), "%s/libnvidia-container.so.1", lib_dirs[i]);
 		if (root_readlink(pe->root, path, &target) < 0)
 			continue;
-		base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+		base = path_basename(target);
 		if (startswith(base, "libnvidia-container.so.") &&
 		    version_parse(base + strlen("libnvidia-container.so."), &v) == 0)
 			snap_set_str(tk, "libnvidia_container",

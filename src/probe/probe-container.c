@@ -29,6 +29,7 @@
 
 #include "formats/cdi-spec.h"
 #include "probe.h"
+#include "shared/path-util.h"
 #include "shared/strv.h"
 
 static void probe_cgroup(struct probe_env *pe, struct snap_node *c)
@@ -283,7 +284,7 @@ static void probe_injected_libs(struct probe_env *pe, struct snap_node *c)
 				continue;
 			}
 			snap_set_str(o, "target", target, path);
-			base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+			base = path_basename(target);
 			ver = startswith(base, libs[l][1]) ? cdi_driver_lib_version(base) : NULL;
 			if (ver)
 				snap_set_str(o, "version", ver, path);

@@ -35,8 +35,9 @@
 #include "core/child.h"
 #include "probe.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strv.h"
-#include "toolkit.h"
+#include "formats/toolkit-parse.h"
 
 #define MAX_TOOLKITS	64
 #define MAX_DIR_ENTRIES 16384u
@@ -154,24 +155,6 @@ static const char *kind_name(enum tk_kind k)
 	return "runfile/deb";
 }
 
-static char *dirname_dup(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /* The first HEADER_HEAD bytes of a regular file, NUL-terminated (headers run to 600 KiB;
  * the version macros are near the top). A FIFO or device is refused (root_file_open()) and
  * never waited on. */
@@ -207,11 +190,11 @@ static bool dir_has_cudart(struct probe_env *pe, const char *dir)
 /* .../site-packages/nvidia/<wheel dir>: the site-packages directory, else NULL. */
 static char *wheel_site_packages(const char *prefix)
 {
-	_cleanup_free_ char *parent = dirname_dup(prefix);
+	_cleanup_free_ char *parent = path_dirname(prefix);
 
-	if (!parent || strcmp(base_name(parent), "nvidia") != 0)
+	if (!parent || strcmp(path_basename(parent), "nvidia") != 0)
 		return NULL;
-	return dirname_dup(parent);
+	return path_dirname(parent);
 }
 
 static bool conda_has_cuda(struct probe_env *pe, const char *prefix)
@@ -277,21 +260,6 @@ struct discovery {
 	char **rejected_paths;
 };
 
-void probe_reject(struct root *r, struct snap_node *arr, const char *origin, const char *via,
-		  const char *prefix, int err, const char *why)
-{
-	struct snap_node *o = snap_append_object(arr);
-
-	snap_set_str(o, "path", origin, origin);
-	snap_append_str(snap_array(o, "found_via"), via, NULL);
-	if (err)
-		snap_set_errno(o, "toolkit", err, prefix);
-	else
-		snap_set_state(o, "toolkit", FACT_ABSENT, prefix, why);
-	/* A link that goes nowhere (or in circles): the chain as read says where. */
-	probe_link_chain(r, origin, snap_array(o, "link_chain"), NULL);
-}
-
 /* origin: what was found (the nvcc file, the library directory, the variable's value). */
 static void reject(struct discovery *d, const char *origin, const char *path, const char *via,
 		   int err, const char *why)
@@ -349,31 +317,21 @@ static int add_candidate(struct discovery *d, const char *path, const char *via,
 	return 0;
 }
 
-static int discover_path_nvcc(struct discovery *d, const char *path_env)
+static int discover_path_nvcc(struct discovery *d)
 {
-	_cleanup_strv_free_ char **dirs = NULL;
-	int err = strv_split(path_env, ":", &dirs);
+	_cleanup_strv_free_ char **found = NULL;
+	int err = probe_which(d->pe, "nvcc", &found);
 
-	STRV_FOREACH(dir, dirs) {
-		_cleanup_free_ char *nvcc = NULL, *prefix = NULL, *bin = NULL;
+	STRV_FOREACH(nvcc, found) {
+		_cleanup_free_ char *prefix = NULL;
 
-		if (err || (*dir)[0] != '/')
-			continue;
-		if (asprintf(&nvcc, "%s/nvcc", *dir) < 0)
-			return -ENOMEM;
-		if (!probe_path_is(d->pe, nvcc, S_IFREG) ||
-		    root_resolve(d->pe->root, nvcc, &bin) < 0)
-			continue;
+		if (err)
+			break;
 		/* <prefix>/bin/nvcc: the toolkit is the bin directory's parent (resolved). */
-		prefix = dirname_dup(bin);
-		if (!prefix)
-			return -ENOMEM;
-		free(bin);
-		bin = TAKE_PTR(prefix);
-		prefix = dirname_dup(bin);
-		if (!prefix)
-			return -ENOMEM;
-		err = add_candidate(d, prefix, "PATH nvcc", nvcc);
+		err = probe_bin_prefix(d->pe, *nvcc, &prefix);
+		if (err == -ENOMEM)
+			return err;
+		err = err < 0 ? 0 : add_candidate(d, prefix, "PATH nvcc", *nvcc);
 	}
 	return err;
 }
@@ -381,16 +339,16 @@ static int discover_path_nvcc(struct discovery *d, const char *path_env)
 /* <prefix>/lib64, <prefix>/lib, <prefix>/targets/<arch>/lib or a wheel's nvidia/<x>/lib. */
 static char *prefix_of_lib_dir(const char *dir)
 {
-	_cleanup_free_ char *parent = dirname_dup(dir), *grand = NULL;
-	const char *b = base_name(dir);
+	_cleanup_free_ char *parent = path_dirname(dir), *grand = NULL;
+	const char *b = path_basename(dir);
 
 	if (!parent)
 		return NULL;
 	if (strcmp(b, "lib") != 0 && strcmp(b, "lib64") != 0)
 		return strdup(dir);
-	grand = dirname_dup(parent);
-	if (grand && strcmp(base_name(grand), "targets") == 0)
-		return dirname_dup(grand);
+	grand = path_dirname(parent);
+	if (grand && strcmp(path_basename(grand), "targets") == 0)
+		return path_dirname(grand);
 	return TAKE_PTR(parent);
 }
 
@@ -414,7 +372,7 @@ static int discover_ld_library_path(struct discovery *d, const char *llp)
 	return err;
 }
 
-/* A conda install's base prefix and its envs/. */
+/* A conda install's base prefix (probe_conda_bases()) and its envs/. */
 static int discover_conda_base(struct discovery *d, const char *base)
 {
 	_cleanup_free_ char *envs = NULL;
@@ -422,11 +380,8 @@ static int discover_conda_base(struct discovery *d, const char *base)
 	size_t k = 0;
 	int err;
 
-	if (!probe_pathf_is(d->pe, S_IFDIR, "%s/conda-meta", base) &&
-	    !probe_pathf_is(d->pe, S_IFDIR, "%s/envs", base))
-		return 0;
 	err = add_candidate(d, base, "conda", NULL);
-	if (err || asprintf(&envs, "%s/envs", base) < 0)
+	if (err || !(envs = path_join(base, "envs")))
 		return err ? err : -ENOMEM;
 	if (root_list_dir(d->pe->root, envs, MAX_CONDA_ENVS, &names) < 0)
 		return 0;
@@ -435,7 +390,7 @@ static int discover_conda_base(struct discovery *d, const char *base)
 
 		if ((*n)[0] == '.' || k++ >= MAX_CONDA_ENVS)
 			continue;
-		if (asprintf(&p, "%s/%s", envs, *n) < 0)
+		if (!(p = path_join(envs, *n)))
 			return -ENOMEM;
 		err = add_candidate(d, p, "conda", NULL);
 		if (err)
@@ -446,38 +401,17 @@ static int discover_conda_base(struct discovery *d, const char *base)
 
 static int discover_conda(struct discovery *d)
 {
-	static const char *const opt_bases[] = {
-		"/opt/conda",
-		"/opt/miniconda3",
-		"/opt/miniforge3",
-		"/opt/anaconda3",
-	};
-	static const char *const home_bases[] = { "miniconda3", "miniforge3", "anaconda3",
-						  ".conda" };
 	const char *prefix = env_get(d->pe->env, "CONDA_PREFIX");
-	const char *exe = env_get(d->pe->env, "CONDA_EXE");
-	const char *home = env_get(d->pe->env, "HOME");
+	const struct probe_conda_base *bases;
+	size_t n;
 	int err = 0;
 
 	if (prefix && prefix[0] == '/')
 		err = add_candidate(d, prefix, "CONDA_PREFIX", NULL);
-	/* CONDA_EXE=<base>/bin/conda (conda's activate scripts export it). */
-	if (!err && exe && exe[0] == '/') {
-		_cleanup_free_ char *bin = dirname_dup(exe), *base = bin ? dirname_dup(bin) : NULL;
-
-		if (!base)
-			return -ENOMEM;
-		err = discover_conda_base(d, base);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(opt_bases) && !err; i++)
-		err = discover_conda_base(d, opt_bases[i]);
-	for (size_t i = 0; home && home[0] == '/' && i < ARRAY_SIZE(home_bases) && !err; i++) {
-		_cleanup_free_ char *base = NULL;
-
-		if (asprintf(&base, "%s/%s", home, home_bases[i]) < 0)
-			return -ENOMEM;
-		err = discover_conda_base(d, base);
-	}
+	if (!err)
+		err = probe_conda_bases(d->pe, &bases, &n);
+	for (size_t i = 0; i < n && !err; i++)
+		err = discover_conda_base(d, bases[i].path);
 	return err;
 }
 
@@ -997,83 +931,12 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 	return 0;
 }
 
-int probe_read_optional(struct root *r, const char *dir, const char *name, size_t max,
-			struct snap_node *node, const char *key, char **ret_path, char **ret_text)
-{
-	_cleanup_free_ char *path = NULL;
-	int err;
-
-	if (asprintf(&path, "%s/%s", dir, name) < 0)
-		return -ENOMEM;
-	err = root_read_text(r, path, max, ret_text);
-	if (err == -ENOENT)
-		return err;
-	if (err < 0) {
-		snap_set_errno(node, key, err, path);
-		return err;
-	}
-	*ret_path = TAKE_PTR(path);
-	return 0;
-}
-
-int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bool *ret_dangling)
-{
-	_cleanup_free_ char *cur = strdup(path);
-	_cleanup_strv_free_ char **seen = NULL;
-
-	if (ret_dangling)
-		*ret_dangling = false;
-	if (!cur)
-		return -ENOMEM;
-	for (unsigned hops = 0;; hops++) {
-		_cleanup_free_ char *target = NULL, *dir = NULL;
-		struct stat st;
-		int err = root_lstat(r, cur, &st);
-
-		if (err < 0) {
-			if (err == -ENOENT && hops > 0 && ret_dangling)
-				*ret_dangling = true;
-			return err;
-		}
-		if (!S_ISLNK(st.st_mode))
-			return 0;
-		/* A link met twice is a cycle: the chain so far shows it once. */
-		if (hops >= PROBE_LINK_MAX_HOPS || strv_contains(seen, cur))
-			return -ELOOP;
-		if (strv_push(&seen, cur) < 0)
-			return -ENOMEM;
-		err = root_readlink(r, cur, &target);
-		if (err < 0)
-			return err;
-		{
-			/* "LINK -> TARGET", the target as stored in the link. */
-			_cleanup_free_ char *s = NULL;
-
-			if (asprintf(&s, "%s -> %s", cur, target) < 0)
-				return -ENOMEM;
-			snap_append_str(arr, s, cur);
-		}
-		if (target[0] == '/') {
-			free(cur);
-			cur = TAKE_PTR(target);
-		} else {
-			dir = dirname_dup(cur);
-			free(cur);
-			cur = NULL;
-			if (!dir ||
-			    asprintf(&cur, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", target) < 0)
-				return -ENOMEM;
-		}
-	}
-}
-
 int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s)
 {
 	struct snap_node *rt = snap_object(snapshot_root(s), "runtime");
 	struct snap_node *arr = snap_array(rt, "cuda_toolkits");
 	struct discovery d = { .pe = pe, .rejected = snap_array(rt, "cuda_toolkit_rejected") };
 	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH" };
-	const char *path_env = env_get(pe->env, "PATH");
 	const char *llp = env_get(pe->env, "LD_LIBRARY_PATH");
 	_cleanup_free_ char *default_resolved = NULL;
 	int err = 0;
@@ -1084,8 +947,8 @@ int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s)
 		if (v && v[0] == '/')
 			err = add_candidate(&d, v, vars[i], v);
 	}
-	if (!err && path_env)
-		err = discover_path_nvcc(&d, path_env);
+	if (!err)
+		err = discover_path_nvcc(&d);
 	if (!err && llp)
 		err = discover_ld_library_path(&d, llp);
 	if (!err)

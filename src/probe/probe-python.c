@@ -32,6 +32,7 @@
 #include "probe.h"
 #include "formats/pyfile.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strv.h"
 
 #define MAX_ENVS	64
@@ -68,15 +69,6 @@ struct ctx {
 	struct loader *loader; /* the run's ld.so emulation (probe_loader()), borrowed */
 	char **sites;	       /* the site-packages directories of the env being probed */
 };
-
-static char *path_join(const char *a, const char *b)
-{
-	char *s;
-
-	if (asprintf(&s, "%s/%s", a, b) < 0)
-		return NULL;
-	return s;
-}
 
 /* Is the last component of path `name` ("/root/.pyenv/shims/")? */
 static bool endswith_dir(const char *path, const char *name)
@@ -344,7 +336,8 @@ static int add_system_sites(struct probe_env *pe, struct envs *es, const char *p
 
 static int find_envs(struct probe_env *pe, struct envs *es)
 {
-	static const char *const conda_homes[] = { "miniconda3", "anaconda3", "miniforge3" };
+	const struct probe_conda_base *bases = NULL;
+	size_t n_bases = 0;
 	const char *venv = env_get(pe->env, "VIRTUAL_ENV");
 	const char *conda = env_get(pe->env, "CONDA_PREFIX");
 	const char *home = env_get(pe->env, "HOME");
@@ -363,15 +356,11 @@ static int find_envs(struct probe_env *pe, struct envs *es)
 	r = add_path_pythons(pe, es);
 	if (r < 0)
 		return r;
-	/* Conda installations at their default places (the pytorch/pytorch images use /opt/conda).
-	 */
-	r = add_conda_family(pe, es, "/opt/conda", "/opt/conda");
-	for (size_t i = 0; r >= 0 && home && home[0] == '/' && i < ARRAY_SIZE(conda_homes); i++) {
-		_cleanup_free_ char *p = path_join(home, conda_homes[i]);
-
-		r = p ? add_conda_family(pe, es, p, "~/miniconda3, ~/anaconda3, ~/miniforge3")
-		      : -ENOMEM;
-	}
+	/* Conda installations the other probes see too (CONDA_EXE, the default places). */
+	if (r >= 0)
+		r = probe_conda_bases(pe, &bases, &n_bases);
+	for (size_t i = 0; r >= 0 && i < n_bases; i++)
+		r = add_conda_family(pe, es, bases[i].path, bases[i].via);
 	/* Conda prefixes found on PATH bring their siblings. */
 	for (size_t i = 0; r >= 0 && i < es->n; i++)
 		if (streq(es->e[i].kind, "conda") && !strv_contains(es->e[i].via, "conda envs"))

@@ -20,8 +20,9 @@
 
 #include "probe.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strv.h"
-#include "toolkit.h"
+#include "formats/toolkit-parse.h"
 
 #define MAX_ROCM	16
 #define MAX_DIR_ENTRIES 65536u
@@ -108,20 +109,10 @@ static int add(struct rdisc *d, const char *path, const char *via, const char *o
 	return 0;
 }
 
-static char *parent_dup(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash || slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
 static int discover(struct rdisc *d)
 {
 	static const char *const vars[] = { "ROCM_PATH", "ROCM_HOME", "HIP_PATH" };
-	const char *path_env = env_get(d->pe->env, "PATH");
-	_cleanup_strv_free_ char **names = NULL;
+	_cleanup_strv_free_ char **names = NULL, **found = NULL;
 	int err = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(vars) && !err; i++) {
@@ -130,30 +121,20 @@ static int discover(struct rdisc *d)
 		if (v && v[0] == '/')
 			err = add(d, v, vars[i], v, false);
 	}
-	if (!err && path_env) {
-		_cleanup_strv_free_ char **dirs = NULL;
+	if (!err)
+		err = probe_which(d->pe, "hipconfig", &found);
+	STRV_FOREACH(hc, found) {
+		_cleanup_free_ char *prefix = NULL;
 
-		err = strv_split(path_env, ":", &dirs);
-		STRV_FOREACH(dir, dirs) {
-			_cleanup_free_ char *hc = NULL, *resolved = NULL, *bin = NULL,
-					    *prefix = NULL;
-
-			if (err || (*dir)[0] != '/')
-				continue;
-			if (asprintf(&hc, "%s/hipconfig", *dir) < 0)
-				return -ENOMEM;
-			if (!probe_path_is(d->pe, hc, S_IFREG) ||
-			    root_resolve(d->pe->root, hc, &resolved) < 0)
-				continue;
-			bin = parent_dup(resolved);
-			prefix = bin ? parent_dup(bin) : NULL;
-			if (!prefix)
-				return -ENOMEM;
-			/* Debian's hipcc puts hipconfig in /usr/bin: the distribution entry below.
-			 */
-			if (strcmp(prefix, "/usr") != 0)
-				err = add(d, prefix, "PATH hipconfig", hc, false);
-		}
+		if (err)
+			break;
+		err = probe_bin_prefix(d->pe, *hc, &prefix);
+		if (err == -ENOMEM)
+			return err;
+		/* Debian's hipcc puts hipconfig in /usr/bin: the distribution entry below. */
+		err = err < 0 || streq(prefix, "/usr")
+			      ? 0
+			      : add(d, prefix, "PATH hipconfig", *hc, false);
 	}
 	if (!err && root_list_dir(d->pe->root, "/opt", 4096, &names) == 0)
 		STRV_FOREACH(n, names) {

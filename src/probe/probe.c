@@ -8,11 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
+#include "core/env.h"
+#include "formats/toolkit-parse.h"
 #include "loader.h"
 #include "probe.h"
-#include "toolkit.h"
+#include "shared/layer-name.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
 
 static const struct probe probe_table[] = {
 	{ .name = "host", .layer = GPUENV_LAYER_HARDWARE, .run = probe_host },
@@ -31,17 +36,6 @@ static const struct probe probe_table[] = {
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },
 	{ .name = "container-host", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container_host },
 };
-
-const char *layer_to_string(enum gpuenv_layer l)
-{
-	static const char *const names[] = {
-		[GPUENV_LAYER_HARDWARE] = "hardware",	[GPUENV_LAYER_DRIVER] = "driver",
-		[GPUENV_LAYER_RUNTIME] = "runtime",	[GPUENV_LAYER_FRAMEWORK] = "framework",
-		[GPUENV_LAYER_CONTAINER] = "container",
-	};
-
-	return (unsigned)l < ARRAY_SIZE(names) ? names[l] : "unknown";
-}
 
 static double now_ms(void)
 {
@@ -64,7 +58,7 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct snapshot *s)
 
 	/* Every layer exists in the snapshot even when no probe filled it. */
 	for (int l = GPUENV_LAYER_HARDWARE; l <= GPUENV_LAYER_CONTAINER; l++)
-		snap_object(root, layer_to_string((enum gpuenv_layer)l));
+		snap_object(root, layer_name((enum gpuenv_layer)l));
 	for (size_t i = 0; i < ARRAY_SIZE(probe_table); i++) {
 		const struct probe *p = &probe_table[i];
 		double t0 = now_ms();
@@ -131,10 +125,215 @@ bool probe_pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...)
 	return r >= 0 && probe_path_is(pe, p, type);
 }
 
+int probe_path_dirs(struct probe_env *pe, char ***ret)
+{
+	if (!pe->path_read) {
+		const char *path = env_get(pe->env, "PATH");
+		_cleanup_strv_free_ char **all = NULL;
+		int r;
+
+		if (path && (r = strv_split(path, ":", &all)) < 0)
+			return r;
+		STRV_FOREACH(d, all)
+			if ((*d)[0] == '/' && (r = strv_push(&pe->path_dirs, *d)) < 0)
+				return r;
+		pe->path_read = true;
+	}
+	*ret = pe->path_dirs;
+	return 0;
+}
+
+int probe_which(struct probe_env *pe, const char *name, char ***ret)
+{
+	_cleanup_strv_free_ char **found = NULL;
+	char **dirs;
+	int r = probe_path_dirs(pe, &dirs);
+
+	if (r < 0)
+		return r;
+	STRV_FOREACH(d, dirs) {
+		_cleanup_free_ char *p = path_join(*d, name);
+
+		if (!p)
+			return -ENOMEM;
+		if (probe_path_is(pe, p, S_IFREG) && (r = strv_consume(&found, TAKE_PTR(p))) < 0)
+			return r;
+	}
+	*ret = TAKE_PTR(found);
+	return 0;
+}
+
+int probe_bin_prefix(struct probe_env *pe, const char *exe, char **ret)
+{
+	_cleanup_free_ char *resolved = NULL, *bin = NULL;
+	int r = root_resolve(pe->root, exe, &resolved);
+
+	if (r < 0)
+		return r;
+	bin = path_dirname(resolved);
+	*ret = bin ? path_dirname(bin) : NULL;
+	return *ret ? 0 : -ENOMEM;
+}
+
+static int conda_base_add(struct probe_env *pe, const char *base, const char *via)
+{
+	struct probe_conda_base *n;
+
+	if (!probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", base) &&
+	    !probe_pathf_is(pe, S_IFDIR, "%s/envs", base))
+		return 0;
+	for (size_t i = 0; i < pe->n_conda; i++)
+		if (streq(pe->conda[i].path, base))
+			return 0;
+	n = reallocarray(pe->conda, pe->n_conda + 1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	pe->conda = n;
+	n[pe->n_conda] = (struct probe_conda_base){ .path = strdup(base), .via = via };
+	if (!n[pe->n_conda].path)
+		return -ENOMEM;
+	pe->n_conda++;
+	return 0;
+}
+
+int probe_conda_bases(struct probe_env *pe, const struct probe_conda_base **ret, size_t *ret_n)
+{
+	static const char *const opt_bases[] = { "/opt/conda", "/opt/miniconda3", "/opt/miniforge3",
+						 "/opt/anaconda3" };
+	static const struct {
+		const char *dir, *via;
+	} home_bases[] = { { "miniconda3", "~/miniconda3" },
+			   { "miniforge3", "~/miniforge3" },
+			   { "anaconda3", "~/anaconda3" },
+			   { ".conda", "~/.conda" } };
+	const char *exe = env_get(pe->env, "CONDA_EXE");
+	const char *home = env_get(pe->env, "HOME");
+	int r = 0;
+
+	if (pe->conda_read)
+		goto out;
+	/* CONDA_EXE=<base>/bin/conda (conda's activate scripts export it). */
+	if (exe && exe[0] == '/') {
+		_cleanup_free_ char *bin = path_dirname(exe),
+				    *base = bin ? path_dirname(bin) : NULL;
+
+		if (!base)
+			return -ENOMEM;
+		r = conda_base_add(pe, base, "CONDA_EXE");
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(opt_bases) && r >= 0; i++)
+		r = conda_base_add(pe, opt_bases[i], opt_bases[i]);
+	for (size_t i = 0; home && home[0] == '/' && i < ARRAY_SIZE(home_bases) && r >= 0; i++) {
+		_cleanup_free_ char *base = path_join(home, home_bases[i].dir);
+
+		r = base ? conda_base_add(pe, base, home_bases[i].via) : -ENOMEM;
+	}
+	if (r < 0)
+		return r;
+	pe->conda_read = true;
+out:
+	*ret = pe->conda;
+	*ret_n = pe->n_conda;
+	return 0;
+}
+
 void probe_env_done(struct probe_env *pe)
 {
+	pe->path_dirs = strv_free(pe->path_dirs);
+	pe->path_read = false;
+	for (size_t i = 0; i < pe->n_conda; i++)
+		free(pe->conda[i].path);
+	free(pe->conda);
+	pe->conda = NULL;
+	pe->n_conda = 0;
+	pe->conda_read = false;
 	pe->loader = loader_free(pe->loader);
 	free(pe->dpkg_status.text);
 	pe->dpkg_status.text = NULL;
 	pe->dpkg_status.read = false;
+}
+
+int probe_read_optional(struct root *r, const char *dir, const char *name, size_t max,
+			struct snap_node *node, const char *key, char **ret_path, char **ret_text)
+{
+	_cleanup_free_ char *path = NULL;
+	int err;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	err = root_read_text(r, path, max, ret_text);
+	if (err == -ENOENT)
+		return err;
+	if (err < 0) {
+		snap_set_errno(node, key, err, path);
+		return err;
+	}
+	*ret_path = TAKE_PTR(path);
+	return 0;
+}
+
+int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bool *ret_dangling)
+{
+	_cleanup_free_ char *cur = strdup(path);
+	_cleanup_strv_free_ char **seen = NULL;
+
+	if (ret_dangling)
+		*ret_dangling = false;
+	if (!cur)
+		return -ENOMEM;
+	for (unsigned hops = 0;; hops++) {
+		_cleanup_free_ char *target = NULL, *dir = NULL;
+		struct stat st;
+		int err = root_lstat(r, cur, &st);
+
+		if (err < 0) {
+			if (err == -ENOENT && hops > 0 && ret_dangling)
+				*ret_dangling = true;
+			return err;
+		}
+		if (!S_ISLNK(st.st_mode))
+			return 0;
+		/* A link met twice is a cycle: the chain so far shows it once. */
+		if (hops >= PROBE_LINK_MAX_HOPS || strv_contains(seen, cur))
+			return -ELOOP;
+		if (strv_push(&seen, cur) < 0)
+			return -ENOMEM;
+		err = root_readlink(r, cur, &target);
+		if (err < 0)
+			return err;
+		{
+			/* "LINK -> TARGET", the target as stored in the link. */
+			_cleanup_free_ char *s = NULL;
+
+			if (asprintf(&s, "%s -> %s", cur, target) < 0)
+				return -ENOMEM;
+			snap_append_str(arr, s, cur);
+		}
+		if (target[0] == '/') {
+			free(cur);
+			cur = TAKE_PTR(target);
+		} else {
+			dir = path_dirname(cur);
+			free(cur);
+			cur = NULL;
+			cur = dir ? path_join(dir, target) : NULL;
+			if (!cur)
+				return -ENOMEM;
+		}
+	}
+}
+
+void probe_reject(struct root *r, struct snap_node *arr, const char *origin, const char *via,
+		  const char *prefix, int err, const char *why)
+{
+	struct snap_node *o = snap_append_object(arr);
+
+	snap_set_str(o, "path", origin, origin);
+	snap_append_str(snap_array(o, "found_via"), via, NULL);
+	if (err)
+		snap_set_errno(o, "toolkit", err, prefix);
+	else
+		snap_set_state(o, "toolkit", FACT_ABSENT, prefix, why);
+	/* A link that goes nowhere (or in circles): the chain as read says where. */
+	probe_link_chain(r, origin, snap_array(o, "link_chain"), NULL);
 }

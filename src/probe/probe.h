@@ -29,6 +29,13 @@ struct probe_env {
 	/* One ld.so emulation for every probe (its ld.so.cache and directory listings are read
 	 * once): probe_loader(). */
 	struct loader *loader;
+	/* The probed environment's PATH, split once (probe_path_dirs()). */
+	bool path_read;
+	char **path_dirs;
+	/* Its conda installations, looked for once (probe_conda_bases()). */
+	bool conda_read;
+	struct probe_conda_base *conda;
+	size_t n_conda;
 };
 
 #define PROBE_DPKG_STATUS "/var/lib/dpkg/status"
@@ -43,6 +50,52 @@ int probe_loader(struct probe_env *pe, struct loader **ret);
 bool probe_path_is(struct probe_env *pe, const char *path, mode_t type);
 /* The same for a path built from fmt. */
 bool probe_pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...) _printf_(3, 4);
+/* ---- shared by the CUDA toolkit and ROCm probes ---- */
+
+#define PROBE_LINK_MAX_HOPS                                                                        \
+	40 /* Linux follows at most 40 symlinks in one lookup (path_resolution(7)) */
+
+/*
+ * Reads the symlink chain starting at path (inside the root) into arr as "LINK -> TARGET"
+ * strings, each with the link as its source; stops at the first non-link. Returns 0,
+ * -ELOOP after PROBE_LINK_MAX_HOPS links, -ENOENT when path does not exist or the chain
+ * ends in a missing target (ret_dangling set), other -errno from the root.
+ */
+int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bool *ret_dangling);
+/*
+ * Reads dir/name through the root (at most max bytes), a version source that may be missing:
+ * 0 with *ret_path and *ret_text (both malloc()ed); -ENOENT, not recorded, when it does not
+ * exist (the next source is tried); any other error is recorded as snap_set_errno(node, key)
+ * and returned (-ENOMEM for the path itself is returned only).
+ */
+int probe_read_optional(struct root *r, const char *dir, const char *name, size_t max,
+			struct snap_node *node, const char *key, char **ret_path, char **ret_text);
+/* A rejected candidate: {path, found_via[], toolkit (why), link_chain[]} appended to arr. */
+void probe_reject(struct root *r, struct snap_node *arr, const char *origin, const char *via,
+		  const char *prefix, int err, const char *why);
+
+/* ---- programs and environments, one lookup for every probe ---- */
+
+/* The absolute entries of the probed environment's PATH, in order (a relative entry means
+ * nothing under a root); split once per run, borrowed. 0 or -ENOMEM. */
+int probe_path_dirs(struct probe_env *pe, char ***ret);
+/* `which -a name` in the probed environment: every regular file called name in the PATH
+ * directories (links followed, inside the root), in PATH order. *ret may be NULL (none). */
+int probe_which(struct probe_env *pe, const char *name, char ***ret);
+/* <prefix> of <prefix>/bin/<exe>, exe's links resolved first (CPython getpath, nvcc, hipconfig
+ * all live in <prefix>/bin). The -errno of resolving, -ENOMEM. */
+int probe_bin_prefix(struct probe_env *pe, const char *exe, char **ret);
+
+struct probe_conda_base {
+	char *path;	 /* the base prefix, as found */
+	const char *via; /* what pointed there: "CONDA_EXE", "/opt/conda", "~/miniconda3" … */
+};
+/* The conda installations (base prefixes with conda-meta/ or envs/) of the probed
+ * environment, looked for once per run: CONDA_EXE's <base>/bin/conda, then the default
+ * install places /opt/{conda,miniconda3,miniforge3,anaconda3} (the pytorch/pytorch images use
+ * /opt/conda) and ~/{miniconda3,miniforge3,anaconda3,.conda}. Borrowed. 0 or -ENOMEM. */
+int probe_conda_bases(struct probe_env *pe, const struct probe_conda_base **ret, size_t *ret_n);
+
 /* Frees what the probes cached in pe (the dpkg status text, the loader). */
 void probe_env_done(struct probe_env *pe);
 
@@ -54,9 +107,6 @@ struct probe {
 
 /* Runs every probe in table order into s; records each probe's outcome under "probes". */
 int probe_run_all(struct gpuenv_ctx *ctx, struct snapshot *s);
-
-/* Layer subtree names in the snapshot ("hardware", "driver", …). */
-const char *layer_to_string(enum gpuenv_layer l);
 
 /* Probe entry points (one file each). */
 int probe_host(struct probe_env *pe, struct snapshot *s);

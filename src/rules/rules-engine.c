@@ -14,6 +14,7 @@
 
 #include "rules/rules-internal.h"
 #include "rules/rules.h"
+#include "shared/layer-name.h"
 #include "shared/strv.h"
 
 struct rule_ctx {
@@ -24,18 +25,12 @@ struct rule_ctx {
 
 const char *rule_layer_name(enum gpuenv_layer l)
 {
-	static const char *const names[] = { "hardware", "driver", "runtime", "framework",
-					     "container" };
-
-	return (unsigned)l < ARRAY_SIZE(names) ? names[l] : "unknown";
+	return layer_name(l);
 }
 
 int rule_layer_from_name(const char *name)
 {
-	for (int l = 0; l < RULE_LAYERS; l++)
-		if (streq(rule_layer_name((enum gpuenv_layer)l), name))
-			return l;
-	return -EINVAL;
+	return layer_from_name(name);
 }
 
 const char *rule_severity_name(enum gpuenv_severity s)

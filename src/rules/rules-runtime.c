@@ -15,6 +15,7 @@
 
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
 
@@ -151,29 +152,6 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 			    req.newest->linux_min_driver, drv);
 		finding_rule_verify(f);
 	}
-}
-
-/* Strips trailing slashes in place. */
-static char *path_norm(char *p)
-{
-	size_t n = strlen(p);
-
-	while (n > 1 && p[n - 1] == '/')
-		p[--n] = '\0';
-	return p;
-}
-
-static char *dir_of(const char *path)
-{
-	char *d = strdup(path);
-	char *slash;
-
-	if (!d)
-		return NULL;
-	slash = strrchr(d, '/');
-	if (slash && slash != d)
-		*slash = '\0';
-	return d;
 }
 
 /* The names a toolkit directory is known by: as found, and resolved. "<prefix><rest>" for
@@ -329,7 +307,7 @@ RULE_CHECK(check_stub_libcuda)
 			const char *paths[2] = { snap_str(stub), snap_source(stub) };
 
 			for (size_t p = 0; p < 2; p++) {
-				_cleanup_free_ char *d = paths[p] ? dir_of(paths[p]) : NULL;
+				_cleanup_free_ char *d = paths[p] ? path_dirname(paths[p]) : NULL;
 				_cleanup_strv_free_ char **al = NULL;
 
 				if (!d || dir_aliases(tk, d, &al) < 0)
@@ -342,14 +320,15 @@ RULE_CHECK(check_stub_libcuda)
 		STRV_FOREACH(e, entries) {
 			_cleanup_free_ char *norm = strdup(*e);
 
-			if (norm && (strv_contains(dirs, path_norm(norm)) || stubs_layout(norm))) {
+			if (norm &&
+			    (strv_contains(dirs, path_normalise(norm)) || stubs_layout(norm))) {
 				on = *e;
 				how = "LD_LIBRARY_PATH";
 				break;
 			}
 		}
 		STRV_FOREACH(p, on ? NULL : preload) {
-			_cleanup_free_ char *d = dir_of(*p);
+			_cleanup_free_ char *d = path_dirname(*p);
 			const char *base = strrchr(*p, '/');
 
 			if (d && base && startswith(base, "/libcuda.so") &&
@@ -443,7 +422,7 @@ RULE_CHECK(check_toolkits_disagree)
 
 		if (!prefix)
 			return;
-		path_norm(prefix);
+		path_normalise(prefix);
 		slash = strrchr(prefix, '/');
 		if (!slash || !streq(slash, "/bin"))
 			continue;
@@ -471,7 +450,7 @@ RULE_CHECK(check_toolkits_disagree)
 
 				if (!norm)
 					return;
-				t = tk_by_prefix(tks, path_norm(norm), false);
+				t = tk_by_prefix(tks, path_normalise(norm), false);
 			}
 			if (t >= 0)
 				sel[n++] = (struct selection){ vars[v], val,

@@ -28,6 +28,7 @@
 #include "scan/scan.h"
 #include "shared/log.h"
 #include "shared/macro.h"
+#include "shared/path-util.h"
 #include "shared/strv.h"
 #include "vendor/lazy-zip.h"
 
@@ -543,8 +544,7 @@ static int scan_wheel(struct gpuenv_scan *s, struct scan_file *f, const uint8_t 
 		if (zl->zip_stat_index(za, (zip_uint64_t)i, 0, &st) < 0 ||
 		    !(st.valid & ZIP_STAT_NAME))
 			continue;
-		base = strrchr(st.name, '/');
-		base = base ? base + 1 : st.name;
+		base = path_basename(st.name);
 		if (!base[0] || fnmatch("*.whl", base, 0) == 0 || !name_is_candidate(base))
 			continue;
 		if (s->files_seen >= s->opts.max_files) {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/toolkit.h"
+#include "formats/toolkit-parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

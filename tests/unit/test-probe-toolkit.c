@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "probe/probe.h"
-#include "probe/toolkit.h"
+#include "formats/toolkit-parse.h"
 #include "probe-fx.h"
 
 static void puts_(struct probe_fx *f, const char *rel, const char *text)

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * shared/path-util on the edge cases where the eight copies it replaced disagreed ("foo",
+ * "/", trailing and repeated slashes, a root directory as the parent), against the POSIX
+ * dirname utility's rules and GNU basename(3).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "shared/path-util.h"
+
+static void check_dirname(const char *in, const char *want)
+{
+	char *got = path_dirname(in);
+
+	assert_non_null(got);
+	if (strcmp(got, want) != 0)
+		fail_msg("path_dirname(\"%s\") = \"%s\", want \"%s\"", in, got, want);
+	free(got);
+}
+
+static void test_dirname(void **state)
+{
+	check_dirname("foo", ".");
+	check_dirname("", ".");
+	check_dirname(".", ".");
+	check_dirname("/", "/");
+	check_dirname("//", "/");
+	check_dirname("/usr", "/");
+	check_dirname("/usr/", "/");
+	check_dirname("/usr/lib", "/usr");
+	check_dirname("/usr/lib/", "/usr");
+	check_dirname("/usr//lib//", "/usr");
+	check_dirname("a/b", "a");
+	check_dirname("a/b/", "a");
+	check_dirname("../x", "..");
+}
+
+static void test_basename(void **state)
+{
+	assert_string_equal(path_basename("/usr/lib"), "lib");
+	assert_string_equal(path_basename("foo"), "foo");
+	assert_string_equal(path_basename("/"), "");
+	assert_string_equal(path_basename("/usr/"), "");
+	assert_string_equal(path_basename(""), "");
+	assert_string_equal(path_basename("libcuda.so.1"), "libcuda.so.1");
+}
+
+static void check_join(const char *a, const char *b, const char *want)
+{
+	char *got = path_join(a, b);
+
+	assert_non_null(got);
+	if (strcmp(got, want) != 0)
+		fail_msg("path_join(\"%s\", \"%s\") = \"%s\", want \"%s\"", a, b, got, want);
+	free(got);
+}
+
+static void test_join(void **state)
+{
+	check_join("/usr", "lib", "/usr/lib");
+	check_join("/usr/", "lib", "/usr/lib");
+	check_join("/", "pyvenv.cfg", "/pyvenv.cfg");
+	check_join("/usr", "/lib", "/usr/lib");
+	check_join("a", "b/c", "a/b/c");
+	check_join("", "x", "/x");
+}
+
+static void test_is_under(void **state)
+{
+	assert_true(path_is_under("/usr/lib", "/usr"));
+	assert_true(path_is_under("/usr/lib", "/usr/"));
+	assert_true(path_is_under("/usr//lib", "/usr"));
+	assert_true(path_is_under("/usr/lib", "/"));
+	assert_true(path_is_under("/usr", "/"));
+	assert_false(path_is_under("/", "/"));
+	assert_false(path_is_under("/usr", "/usr"));
+	assert_false(path_is_under("/usr/", "/usr"));
+	assert_false(path_is_under("/usrx/lib", "/usr"));
+	assert_false(path_is_under("/us", "/usr"));
+	assert_false(path_is_under("usr/lib", "/"));
+}
+
+static void check_norm(const char *in, const char *want)
+{
+	char *got = strdup(in);
+
+	assert_non_null(got);
+	path_normalise(got);
+	if (strcmp(got, want) != 0)
+		fail_msg("path_normalise(\"%s\") = \"%s\", want \"%s\"", in, got, want);
+	free(got);
+}
+
+static void test_normalise(void **state)
+{
+	check_norm("", "");
+	check_norm("/", "/");
+	check_norm("//", "/");
+	check_norm("/usr/", "/usr");
+	check_norm("/usr//local///cuda/", "/usr/local/cuda");
+	check_norm("/usr/./lib/.", "/usr/lib");
+	check_norm("./a", "a");
+	check_norm(".", ".");
+	check_norm("./", ".");
+	check_norm("/./", "/");
+	check_norm("a/../b", "a/../b"); /* ".." needs the file system */
+	check_norm("a/.hidden/..x", "a/.hidden/..x");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dirname),	  cmocka_unit_test(test_basename),
+		cmocka_unit_test(test_join),	  cmocka_unit_test(test_is_under),
+		cmocka_unit_test(test_normalise),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
