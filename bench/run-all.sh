@@ -6,3 +6,4 @@ cd "$(dirname "$0")/.."
 ./bench/bench-report.sh build
 ./bench/bench-scan.sh build
 ./bench/bench-doctor.sh build
+./bench/bench-python-envs.sh build

@@ -369,11 +369,9 @@ struct loader *loader_free(struct loader *l)
 	dirs_done(&l->defaults);
 	ldso_cache_free(l->cache);
 	root_unmap(&l->cache_map);
-	for (size_t i = 0; i < l->n_listed; i++) {
-		free(l->listed_dirs[i]);
+	for (size_t i = 0; i < l->n_listed; i++)
 		strv_free(l->listings[i]);
-	}
-	free(l->listed_dirs);
+	strmap_done(&l->listed);
 	free(l->listings);
 	free(l->lib);
 	free(l->ld_library_path);
@@ -509,21 +507,23 @@ static int add_candidate(struct loader *l, struct loader_result *r, const char *
 /* A directory's sorted listing, read once per loader. Borrowed; NULL when unreadable. */
 static char **listing(struct loader *l, const char *dir)
 {
-	char **names = NULL, **v1;
-	char ***v2;
+	char **names = NULL;
+	size_t i;
 
-	for (size_t i = 0; i < l->n_listed; i++)
-		if (streq(l->listed_dirs[i], dir))
-			return l->listings[i];
+	if (strmap_get(&l->listed, dir, &i))
+		return l->listings[i];
+	if (l->n_listed == l->cap_listed) {
+		size_t cap = l->cap_listed ? l->cap_listed * 2 : 16;
+		char ***v = reallocarray(l->listings, cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		l->listings = v;
+		l->cap_listed = cap;
+	}
 	if (root_list_dir(l->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
 		names = NULL;
-	v1 = realloc(l->listed_dirs, (l->n_listed + 1) * sizeof(*v1));
-	if (v1)
-		l->listed_dirs = v1;
-	v2 = realloc(l->listings, (l->n_listed + 1) * sizeof(*v2));
-	if (v2)
-		l->listings = v2;
-	if (!v1 || !v2 || !(l->listed_dirs[l->n_listed] = strdup(dir))) {
+	if (strmap_put(&l->listed, dir, l->n_listed) < 0) {
 		strv_free(names);
 		return NULL;
 	}

@@ -33,11 +33,18 @@
 #include "formats/pyfile.h"
 #include "shared/parse.h"
 #include "shared/path-util.h"
+#include "shared/strmap.h"
 #include "shared/strv.h"
 
-#define MAX_ENVS	64
-#define MAX_DIR_ENTRIES 20000u /* site-packages, conda-meta */
-#define MAX_SMALL_DIR	4096u  /* lib/, envs/, torch/lib */
+/* Environments probed at most: a shared machine's ~/.conda/envs or a CI cache can hold
+ * thousands; past this the listing is recorded as truncated (framework.python_envs_truncated)
+ * and the rules that need a complete listing say so instead of concluding "absent". */
+#define MAX_ENVS 10000u
+/* A site-packages holds two entries per distribution (the package and its .dist-info): a
+ * 20,000-package environment must be read whole. Past this the directory is recorded as
+ * unreadable, never as empty. */
+#define MAX_DIR_ENTRIES 100000u /* site-packages, conda-meta */
+#define MAX_SMALL_DIR	4096u	/* lib/, envs/, torch/lib */
 #define MAX_TARGETS	256
 #define MAX_WHEEL_LIBS	64
 #define CAP_METADATA	((size_t)4 << 20)
@@ -53,8 +60,9 @@ struct pyenv {
 };
 
 struct envs {
-	struct pyenv e[MAX_ENVS];
-	size_t n;
+	struct pyenv *e;
+	size_t n, cap;
+	struct strmap by_resolved; /* resolved prefix → index in e */
 	bool truncated;
 };
 
@@ -66,6 +74,9 @@ struct site {
 
 struct ctx {
 	struct probe_env *pe;
+	/* The first site-packages that could not be listed (framework.python_envs_complete). */
+	int incomplete_err;
+	char *incomplete_src;
 	struct loader *loader; /* the run's ld.so emulation (probe_loader()), borrowed */
 	char **sites;	       /* the site-packages directories of the env being probed */
 };
@@ -112,18 +123,29 @@ static int add_env(struct probe_env *pe, struct envs *es, const char *prefix, co
 	_cleanup_free_ char *resolved = NULL;
 	struct pyenv *e = NULL;
 	int rerr = root_resolve(pe->root, prefix, &resolved);
+	size_t i;
 	int r;
 
 	if (rerr < 0 && !(resolved = strdup(prefix)))
 		return -ENOMEM;
-	for (size_t i = 0; i < es->n; i++)
-		if (streq(es->e[i].resolved, resolved))
-			e = &es->e[i];
+	if (strmap_get(&es->by_resolved, resolved, &i))
+		e = &es->e[i];
 	if (!e) {
 		if (es->n >= MAX_ENVS) {
 			es->truncated = true;
 			return 0;
 		}
+		if (es->n == es->cap) {
+			size_t cap = es->cap ? es->cap * 2 : 16;
+			struct pyenv *v = reallocarray(es->e, cap, sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			es->e = v;
+			es->cap = cap;
+		}
+		if (strmap_put(&es->by_resolved, resolved, es->n) < 0)
+			return -ENOMEM;
 		e = &es->e[es->n++];
 		*e = (struct pyenv){ .kind = kind, .resolve_err = rerr };
 		e->prefix = strdup(prefix);
@@ -186,7 +208,12 @@ static int add_conda_family(struct probe_env *pe, struct envs *es, const char *p
 	envs = path_join(base, "envs");
 	if (!envs)
 		return -ENOMEM;
-	if (root_list_dir(pe->root, envs, MAX_SMALL_DIR, &names) < 0)
+	r = root_list_dir(pe->root, envs, MAX_ENVS, &names);
+	if (r == -E2BIG)
+		es->truncated = true; /* more envs than are probed: said, never "absent" */
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
 		return 0;
 	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *p = path_join(envs, *n), *m = NULL;
@@ -1467,9 +1494,19 @@ static int probe_conda(struct probe_env *pe, struct snap_node *env, const char *
 
 /* The site directories of a prefix: lib{,64}/python3.N/{site,dist}-packages and Debian's
  * lib/python3/dist-packages, then those found directly. */
-static int list_sites(struct probe_env *pe, struct snap_node *env, const struct pyenv *e,
-		      char ***ret)
+/* The first directory that could not be listed makes framework.python_envs_complete
+ * unreadable (envs_complete()). */
+static void note_incomplete(struct ctx *c, const char *dir, int err)
 {
+	if (!c->incomplete_err) {
+		c->incomplete_err = err;
+		c->incomplete_src = strdup(dir); /* NULL on OOM: the source is then left out */
+	}
+}
+
+static int list_sites(struct ctx *c, struct snap_node *env, const struct pyenv *e, char ***ret)
+{
+	struct probe_env *pe = c->pe;
 	static const char *const libs[] = { "lib", "lib64" };
 	static const char *const subs[] = { "site-packages", "dist-packages" };
 	_cleanup_strv_free_ char **sites = NULL, **versions = NULL;
@@ -1484,8 +1521,10 @@ static int list_sites(struct probe_env *pe, struct snap_node *env, const struct 
 			return -ENOMEM;
 		r = root_list_dir(pe->root, lib, MAX_SMALL_DIR, &names);
 		if (r < 0) {
-			if (li == 0 && r != -ENOENT)
+			if (li == 0 && r != -ENOENT) {
 				snap_set_errno(env, "lib_dir", r, lib);
+				note_incomplete(c, lib, r);
+			}
 			continue;
 		}
 		STRV_FOREACH(n, names) {
@@ -1524,6 +1563,18 @@ static int list_sites(struct probe_env *pe, struct snap_node *env, const struct 
 	return 0;
 }
 
+static void site_unreadable(struct ctx *c, struct snap_node *o, const char *dir, int err)
+{
+	char why[64];
+
+	snprintf(why, sizeof(why), "more than %u entries", MAX_DIR_ENTRIES);
+	if (err == -E2BIG)
+		snap_set_state(o, "path", FACT_UNREADABLE, dir, why);
+	else
+		snap_set_errno(o, "path", err, dir);
+	note_incomplete(c, dir, err);
+}
+
 static int probe_one_env(struct ctx *c, struct snap_node *env, const struct pyenv *e)
 {
 	struct probe_env *pe = c->pe;
@@ -1551,7 +1602,7 @@ static int probe_one_env(struct ctx *c, struct snap_node *env, const struct pyen
 		return r;
 	if (e->resolve_err < 0)
 		return 0;
-	r = list_sites(pe, env, e, &dirs);
+	r = list_sites(c, env, e, &dirs);
 	if (r < 0)
 		return r;
 	arr = snap_array(env, "site_packages");
@@ -1562,8 +1613,9 @@ static int probe_one_env(struct ctx *c, struct snap_node *env, const struct pyen
 		if (r == -ENOMEM)
 			goto out;
 		if (r < 0) {
-			/* An unreadable or looping site directory is a fact, not the end. */
-			snap_set_errno(snap_append_object(arr), "path", r, *d);
+			/* An unreadable, oversized or looping site directory is a fact, not the
+			 * end; the frameworks it may hold are unknown, never absent. */
+			site_unreadable(c, snap_append_object(arr), *d, r);
 			continue;
 		}
 		snap_append_str(arr, *d, *d);
@@ -1589,6 +1641,28 @@ out:
 	return r == -ENOMEM ? r : 0;
 }
 
+/* framework.python_envs_complete: whether a framework not found is absent (every environment
+ * found, every site-packages listed). The rules that conclude from absence need it present;
+ * otherwise it says what could not be read, and they say so instead. */
+static void envs_complete(struct snap_node *fw, const struct envs *es, const struct ctx *c)
+{
+	char why[64];
+
+	if (es->truncated) {
+		snprintf(why, sizeof(why), "more than %u environments", MAX_ENVS);
+		snap_set_bool(fw, "python_envs_truncated", true, why);
+		snap_set_state(fw, "python_envs_complete", FACT_UNREADABLE, "framework.python_envs",
+			       why);
+	} else if (c->incomplete_err == -E2BIG) {
+		snprintf(why, sizeof(why), "more than %u entries", MAX_DIR_ENTRIES);
+		snap_set_state(fw, "python_envs_complete", FACT_UNREADABLE, c->incomplete_src, why);
+	} else if (c->incomplete_err) {
+		snap_set_errno(fw, "python_envs_complete", c->incomplete_err, c->incomplete_src);
+	} else {
+		snap_set_bool(fw, "python_envs_complete", true, "framework.python_envs");
+	}
+}
+
 int probe_python(struct probe_env *pe, struct snapshot *s)
 {
 	struct snap_node *fw = snap_object(snapshot_root(s), "framework");
@@ -1609,8 +1683,10 @@ int probe_python(struct probe_env *pe, struct snapshot *s)
 		strv_free(es->e[i].interpreters);
 		strv_free(es->e[i].extra_sites);
 	}
-	if (es->truncated)
-		snap_set_bool(fw, "python_envs_truncated", true, "more than 64 environments");
+	envs_complete(fw, es, &c);
+	free(c.incomplete_src);
+	strmap_done(&es->by_resolved);
+	free(es->e);
 	free(es);
 	return r < 0 ? r : snapshot_error(s);
 }

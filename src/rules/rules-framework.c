@@ -120,6 +120,7 @@ RULE_CHECK(check_cpu_only_build)
 	struct cpu_ctx x = { c, root,
 			     gpus_count(root, gpu_is_nvidia) + gpus_count(root, gpu_is_amd) };
 
+	fw_need_complete(c, root);
 	fw_foreach(root, cpu_only_one, &x);
 }
 
@@ -340,11 +341,13 @@ static void coverage_rule(struct rule_ctx *c, const struct snap_node *root, enum
 
 RULE_CHECK(check_fw_no_kernel_image)
 {
+	fw_need_complete(c, root);
 	coverage_rule(c, root, WANT_NO_IMAGE);
 }
 
 RULE_CHECK(check_fw_ptx_jit_only)
 {
+	fw_need_complete(c, root);
 	coverage_rule(c, root, WANT_JIT);
 }
 
@@ -353,6 +356,7 @@ RULE_CHECK(check_fw_ptx_too_new)
 	const struct snap_node *fact;
 	const char *ver;
 
+	fw_need_complete(c, root);
 	/* Without a driver nothing JITs at all: the other rules say why. */
 	if (nvidia_driver(root, &ver, &fact) != DRIVER_LOADED)
 		return;
@@ -361,6 +365,7 @@ RULE_CHECK(check_fw_ptx_too_new)
 
 RULE_CHECK(check_fw_gpu_too_old)
 {
+	fw_need_complete(c, root);
 	coverage_rule(c, root, WANT_TOO_OLD);
 }
 
@@ -498,6 +503,7 @@ RULE_CHECK(check_fw_cuda_newer_than_driver)
 {
 	struct newer_ctx x = { c, root, NULL, NULL };
 
+	fw_need_complete(c, root);
 	switch (nvidia_driver(root, &x.drv, &x.drv_fact)) {
 	case DRIVER_NONE:
 		return; /* nothing runs CUDA here: the driver rules say why */
@@ -571,6 +577,7 @@ RULE_CHECK(check_fw_system_toolkit_irrelevant)
 {
 	struct irrelevant_ctx x = { c, NULL, NULL, NULL };
 
+	fw_need_complete(c, root);
 	x.tk = chosen_toolkit(root, &x.why);
 	x.tv = snap_get_str(x.tk, "version");
 	if (!x.tk || !x.tv)
@@ -724,6 +731,7 @@ RULE_CHECK(check_fw_rocm_gfx_unsupported)
 	struct gfx_ctx x = { c, root, snap_get(root, "driver.amdgpu.kfd_nodes"),
 			     snap_get(root, "environment.HSA_OVERRIDE_GFX_VERSION") };
 
+	fw_need_complete(c, root);
 	if (gpus_count(root, gpu_is_amd) == 0 && snap_count(x.kfd) == 0)
 		return;
 	if (snap_kind(x.kfd) != SNAP_ARRAY) {

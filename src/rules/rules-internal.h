@@ -122,6 +122,10 @@ struct fw_build {
 	char key[128];	    /* snapshot path of pkg, for evidence names */
 	char label[192];    /* "torch 2.4.0+cu124", "jax 0.5.0 (jax-cuda12-plugin 0.5.0)" */
 };
+/* A Python environment or site-packages could not be read (framework.python_envs_complete not
+ * present): a skip for it, with what could not be read as its subject, so that what was not
+ * found there is never taken as absent; the rule still judges the builds that were read. */
+void fw_need_complete(struct rule_ctx *c, const struct snap_node *root);
 /* Calls fn for every framework build, environments in discovery order; returns the count. */
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
 		  void *u);

@@ -200,17 +200,35 @@ static void fw_fact_one(const struct fw_build *b, void *u)
 				   "build unreadable in %s", b->prefix);
 }
 
+/* Snapshots from before the fact was written are taken as complete (as they were judged). */
+static bool python_envs_complete(const struct snap_node *root)
+{
+	const struct snap_node *c = snap_get(root, "framework.python_envs_complete");
+
+	return !c || snap_present(c);
+}
+
 static void framework_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
 {
 	const struct snap_node *envs = snap_get(root, "framework.python_envs");
 	struct fw_facts_ctx x = { d };
+	size_t n;
 
 	if (!envs) {
 		diagnosis_add_fact(d, GPUENV_LAYER_FRAMEWORK, "frameworks", "framework",
 				   "not probed");
 		return;
 	}
-	if (fw_foreach(root, fw_fact_one, &x) == 0) {
+	n = fw_foreach(root, fw_fact_one, &x);
+	if (!python_envs_complete(root)) {
+		const struct snap_node *c = snap_get(root, "framework.python_envs_complete");
+
+		/* Not everything could be read: what was not found is unknown, not absent. */
+		diagnosis_add_fact(d, GPUENV_LAYER_FRAMEWORK, "frameworks",
+				   "framework.python_envs_complete", "could not read %s (%s)",
+				   snap_source(c) ?: "every Python environment",
+				   snap_error(c) ?: fact_state_to_string(snap_state(c)));
+	} else if (n == 0) {
 		diagnosis_add_fact(d, GPUENV_LAYER_FRAMEWORK, "frameworks", "framework.python_envs",
 				   "no torch, TensorFlow or jax in %zu Python environment(s)",
 				   snap_count(envs));

@@ -302,6 +302,16 @@ static void fw_label(struct fw_build *b, const char *name, const struct snap_nod
 	snprintf(b->label, sizeof(b->label), "%s %s", name, v ?: "(version unreadable)");
 }
 
+void fw_need_complete(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *f = snap_get(root, "framework.python_envs_complete");
+
+	/* Missing: a snapshot from before the fact existed, judged as it was. */
+	if (f && !snap_present(f))
+		rule_need(c, snap_source(f) ?: "framework.python_envs",
+			  "framework.python_envs_complete", f);
+}
+
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
 		  void *u)
 {

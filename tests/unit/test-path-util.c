@@ -2,18 +2,20 @@
 /*
  * shared/path-util on the edge cases where the eight copies it replaced disagreed ("foo",
  * "/", trailing and repeated slashes, a root directory as the parent), against the POSIX
- * dirname utility's rules and GNU basename(3).
+ * dirname utility's rules and GNU basename(3); and shared/strmap.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "shared/path-util.h"
+#include "shared/strmap.h"
 
 static void check_dirname(const char *in, const char *want)
 {
@@ -114,12 +116,40 @@ static void test_normalise(void **state)
 	check_norm("a/.hidden/..x", "a/.hidden/..x");
 }
 
+/* Many keys (growth, probing across the wrap), a replaced value, absent keys. */
+static void test_strmap(void **state)
+{
+	struct strmap m = STRMAP_INIT;
+	char key[32];
+	size_t v = 0;
+
+	assert_false(strmap_get(&m, "x", &v));
+	for (size_t i = 0; i < 20000; i++) {
+		snprintf(key, sizeof(key), "/opt/conda/envs/e%zu", i);
+		assert_int_equal(strmap_put(&m, key, i), 0);
+	}
+	assert_int_equal(m.n, 20000);
+	for (size_t i = 0; i < 20000; i++) {
+		snprintf(key, sizeof(key), "/opt/conda/envs/e%zu", i);
+		assert_true(strmap_get(&m, key, &v));
+		assert_int_equal(v, i);
+	}
+	assert_int_equal(strmap_put(&m, "/opt/conda/envs/e7", 99), 0);
+	assert_int_equal(m.n, 20000);
+	assert_true(strmap_get(&m, "/opt/conda/envs/e7", &v));
+	assert_int_equal(v, 99);
+	assert_false(strmap_get(&m, "/opt/conda/envs/e20000", &v));
+	assert_false(strmap_get(&m, "", &v));
+	strmap_done(&m);
+	assert_false(strmap_get(&m, "/opt/conda/envs/e1", &v));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dirname),	  cmocka_unit_test(test_basename),
 		cmocka_unit_test(test_join),	  cmocka_unit_test(test_is_under),
-		cmocka_unit_test(test_normalise),
+		cmocka_unit_test(test_normalise), cmocka_unit_test(test_strmap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * strmap.h: open addressing, linear probing, FNV-1a (the 64-bit offset basis and prime of
+ * the FNV reference, IETF draft-eastlake-fnv), capacity a power of two, load at most 1/2.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strmap.h"
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* The slot of key, or the empty slot where it would go; cap must be non-zero. */
+static struct strmap_slot *find(struct strmap_slot *slots, size_t cap, const char *key)
+{
+	size_t i = (size_t)fnv1a(key) & (cap - 1);
+
+	while (slots[i].key && strcmp(slots[i].key, key) != 0)
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+bool strmap_get(const struct strmap *m, const char *key, size_t *ret)
+{
+	const struct strmap_slot *s;
+
+	if (m->n == 0)
+		return false;
+	s = find(m->slots, m->cap, key);
+	if (!s->key)
+		return false;
+	*ret = s->value;
+	return true;
+}
+
+static int grow(struct strmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 16;
+	struct strmap_slot *slots;
+
+	if (cap < m->cap)
+		return -ENOMEM;
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].key)
+			*find(slots, cap, m->slots[i].key) = m->slots[i];
+	free(m->slots);
+	m->slots = slots;
+	m->cap = cap;
+	return 0;
+}
+
+int strmap_put(struct strmap *m, const char *key, size_t value)
+{
+	struct strmap_slot *s;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		int r = grow(m);
+
+		if (r < 0)
+			return r;
+	}
+	s = find(m->slots, m->cap, key);
+	if (!s->key) {
+		s->key = strdup(key);
+		if (!s->key)
+			return -ENOMEM;
+		m->n++;
+	}
+	s->value = value;
+	return 0;
+}
+
+void strmap_done(struct strmap *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->slots[i].key);
+	free(m->slots);
+	*m = STRMAP_INIT;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A string → size_t map: open addressing with linear probing (Knuth, TAOCP vol. 3, 6.4,
+ * "Algorithm L"), FNV-1a hashes, grown to keep the load at most 1/2. For the lookups that were
+ * linear searches over a growing list (directory listings of the loader, Python environments
+ * by resolved prefix), which made discovery quadratic. Keys are copied; no removal.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strmap {
+	struct strmap_slot {
+		char *key; /* NULL: empty */
+		size_t value;
+	} * slots;
+	size_t cap, n;
+};
+
+#define STRMAP_INIT ((struct strmap){ 0 })
+
+/* The value of key in *ret; false when absent. */
+bool strmap_get(const struct strmap *m, const char *key, size_t *ret);
+/* Adds key → value, or replaces the value of a key already there. 0 or -ENOMEM. */
+int strmap_put(struct strmap *m, const char *key, size_t value);
+void strmap_done(struct strmap *m);
