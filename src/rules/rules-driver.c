@@ -496,8 +496,10 @@ RULE_CHECK(check_nvml_version_mismatch)
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
 			"the user-space driver %s (%s) is older than the loaded kernel "
-			"module %s%s: a reboot does not fix this; libraries of an older "
-			"driver are found first (a leftover copy, or a half-done downgrade)",
+			"module %s%s: a reboot does not fix this; the libraries of an older "
+			"driver release are installed or found first (a leftover copy, a "
+			"half-done downgrade, or user space and module installed from "
+			"different releases)",
 			user, user_lib ?: "?", ver, on_disk);
 	} else if (user && disk && version_cmp_str(disk, ver) == 0) {
 		why = MISMATCH_DISK_OLD;
@@ -588,8 +590,9 @@ RULE_CHECK(check_nvml_version_mismatch)
 		finding_fix(f, "ldconfig -p | grep -E 'libcuda.so.1|libnvidia-ml.so.1'   # which "
 			       "copies the loader finds, in order");
 		finding_fix(f,
-			    "# remove the older copy%s%s, or reinstall the user-space driver "
-			    "packages of version %s (the loaded module's)",
+			    "# remove the older copy%s%s, or install the user-space driver of "
+			    "version %s, the loaded module's (the same packages or .run as the "
+			    "module)",
 			    user_lib ? " " : "", user_lib ?: "", ver);
 		break;
 	case MISMATCH_DISK_OLD:

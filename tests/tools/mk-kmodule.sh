@@ -9,19 +9,22 @@
 # optionally compressed as scripts/Makefile.modinst compresses (xz --check=crc32
 # --lzma2=dict=1MiB, zstd, gzip -n) after signing.
 #
-# Usage: mk-kmodule.sh OUT VERSION [SIGNER_CN|-] [none|xz|zstd|gzip] [KEYDIR]
-#   SIGNER_CN "-": unsigned. KEYDIR keeps the signing key (made once, RSA 2048) between calls.
+# Usage: mk-kmodule.sh OUT VERSION [SIGNER_CN|-] [none|xz|zstd|gzip] [KEYDIR] [RELEASE]
+#   SIGNER_CN "-": unsigned. KEYDIR keeps the signing key (made once, RSA 2048) between calls;
+#   the certificate's serial number is derived from SIGNER_CN, so `modinfo`'s sig_key is the
+#   same on every run. RELEASE: the kernel release in vermagic (default 6.8.0-45-generic).
 set -eu
 out=$1
 version=$2
 signer=${3:--}
 comp=${4:-none}
 keydir=${5:-}
+release=${6:-6.8.0-45-generic}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf 'version=%s\0license=NVIDIA\0vermagic=6.8.0-45-generic SMP preempt mod_unload modversions \0name=nvidia\0srcversion=3A5B8C7D9E0F112233445566\0' \
-	"$version" >"$tmp/modinfo"
+printf 'version=%s\0license=NVIDIA\0vermagic=%s SMP mod_unload modversions \0name=nvidia\0srcversion=3A5B8C7D9E0F112233445566\0' \
+	"$version" "$release" >"$tmp/modinfo"
 echo 'int nv_stand_in;' >"$tmp/m.c"
 gcc -c "$tmp/m.c" -o "$tmp/m.o"
 objcopy --add-section .modinfo="$tmp/modinfo" --set-section-flags .modinfo=alloc,readonly,contents \
@@ -34,6 +37,7 @@ if [ "$signer" != - ]; then
 	if [ ! -f "$key.pem" ]; then
 		# certs/Makefile's x509.genkey: RSA, sha256, CN = the signer's name.
 		openssl req -new -nodes -utf8 -sha256 -days 36500 -batch -x509 \
+			-set_serial "$(printf '%s' "$signer" | cksum | cut -d' ' -f1)" \
 			-subj "/O=gpuenv tests/CN=$signer" -newkey rsa:2048 \
 			-keyout "$key.key" -out "$key.pem" 2>/dev/null
 	fi
