@@ -236,8 +236,11 @@ static struct buf concat_bomb(const struct buf *head, enum kmodule_compression c
 		zchunk[c] = pack(zeros, zlen, c);
 		free(zeros);
 	}
-	for (size_t i = 0; i < zero_chunks; i++)
-		add(&out, zchunk[c].p, zchunk[c].len);
+	/* one allocation: realloc per chunk would copy the whole bomb each time under ASan */
+	out.p = realloc(out.p, out.len + zero_chunks * zchunk[c].len + 1);
+	assert_non_null(out.p);
+	for (size_t i = 0; i < zero_chunks; i++, out.len += zchunk[c].len)
+		memcpy(out.p + out.len, zchunk[c].p, zchunk[c].len);
 	return out;
 }
 
@@ -257,10 +260,13 @@ static long maxrss_kib(void)
 	return ru.ru_maxrss;
 }
 
-/* 2 GiB of output: stops fast with its reason, in bounded memory. */
-static void bomb(const struct buf *head, int want_err, const char *want_why)
+/* 2 GiB of output: stops fast with its reason, in bounded memory. all_codecs false: zstd only
+ * (the cap is counted the same for every decoder, and xz spends seconds on 256 MiB). */
+static void bomb(const struct buf *head, int want_err, const char *want_why, bool all_codecs)
 {
 	for (size_t i = 1; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (!all_codecs && all[i] != KMODULE_ZSTD)
+			continue;
 		struct buf z = concat_bomb(head, all[i], 512);
 		struct kmodule_info info;
 		char *why = NULL;
@@ -289,7 +295,7 @@ static void test_bomb_zeros(void **state)
 	struct buf head = { 0 };
 
 	add(&head, NULL, 4096);
-	bomb(&head, -EBADMSG, "not an ELF file");
+	bomb(&head, -EBADMSG, "not an ELF file", true);
 	free(head.p);
 }
 
@@ -298,7 +304,7 @@ static void test_bomb_after_elf(void **state)
 {
 	struct buf m = mk_module(0);
 
-	bomb(&m, -EBADMSG, "follow the ELF image");
+	bomb(&m, -EBADMSG, "follow the ELF image", true);
 	free(m.p);
 }
 
@@ -311,7 +317,7 @@ static void test_bomb_cap(void **state)
 	};
 	struct buf m = mk_elf(secs, 2);
 
-	bomb(&m, -EFBIG, "more than 256 MiB");
+	bomb(&m, -EFBIG, "more than 256 MiB", false);
 	free(m.p);
 }
 

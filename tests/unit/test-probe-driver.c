@@ -134,7 +134,7 @@ static void test_healthy_550(void **state)
 
 	assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.path"),
 			    "/lib/modules/6.5.0-35-generic/updates/dkms/nvidia.ko");
-	/* Not an ELF: libkmod cannot read it, and says so as a state, never "fine". */
+	/* Not an ELF: the module reader refuses it, and says so as a state, never "fine". */
 	assert_int_not_equal(snap_get_state(r, "driver.nvidia.module_file.signer"), FACT_PRESENT);
 	assert_int_not_equal(snap_get_state(r, "driver.nvidia.module_file.signer"), FACT_UNPROBED);
 
