@@ -13,6 +13,13 @@
  * KMODULE_TAIL bytes: GNU ld puts .shstrtab and the section headers last) or in another pass.
  * A stream that runs past the end of its ELF image by more than a signature, or past
  * KMODULE_MAX_SIZE, is stopped: a decompression bomb costs at most that much output.
+ *
+ * .modinfo usually lies mid-file, before the section headers that say where it is, so it
+ * would cost a second pass (as long again for an xz module). The first pass therefore keeps
+ * a window around the first "vermagic=" it sees (modpost's MODULE_INFO(vermagic, …) string,
+ * which every module's .modinfo holds, near its end: scripts/mod/modpost.c); when the
+ * section headers then place .modinfo inside that window, its bytes are taken from there.
+ * The window is only a place to look: what is used is the range the headers name.
  */
 #include <elf.h>
 #include <errno.h>
@@ -36,6 +43,9 @@
 #define XZ_MEMLIMIT    ((uint64_t)128 << 20)
 #define ZSTD_WINDOWLOG 27
 #define MAX_PASSES     3
+/* the window kept around the first "vermagic=": before it (most of .modinfo), after it */
+#define CAND_BEFORE ((size_t)512 << 10)
+#define CAND_AFTER  ((size_t)64 << 10)
 /* A plain file is read in windows, so only its size is checked. */
 #define MAX_PLAIN_SIZE ((uint64_t)4 << 30)
 
@@ -75,6 +85,8 @@ struct reader {
 	/* the last KMODULE_TAIL bytes, pass 1 */
 	uint8_t *ring;
 	bool keep_ring;
+	/* pass 1: the window around the first "vermagic=" (cand.set once seen) */
+	struct slot cand;
 	unsigned pass;
 };
 
@@ -365,10 +377,30 @@ static int feed(struct reader *r, const uint8_t *p, size_t n)
 			i += k;
 		}
 	}
+	if (r->cand.set && !r->cand.done)
+		slot_copy(&r->cand, p, r->pos, n);
 	r->chunk = p;
 	r->chunk_start = r->pos;
 	r->chunk_len = n;
 	r->pos += n;
+	if (r->keep_ring && !r->cand.set) {
+		static const char vm[] = "vermagic=";
+		const uint8_t *hit = memmem(p, n, vm, sizeof(vm) - 1);
+
+		if (hit) {
+			uint64_t h = r->chunk_start + (uint64_t)(hit - p);
+			uint64_t lo = h > CAND_BEFORE ? h - CAND_BEFORE : 0;
+
+			/* [lo, pos) is in the ring (CAND_BEFORE + CHUNK < KMODULE_TAIL) */
+			r->cand = (struct slot){ .off = lo,
+						 .len = CAND_BEFORE + CAND_AFTER,
+						 .set = true };
+			r->cand.buf = malloc(r->cand.len);
+			if (!r->cand.buf)
+				return -ENOMEM;
+			ring_get(r, lo, r->pos - lo, r->cand.buf);
+		}
+	}
 	err = progress(r);
 	r->chunk = NULL;
 	if (err < 0)
@@ -584,6 +616,18 @@ static int stream_pass(struct reader *r)
 
 /* ---- the module ------------------------------------------------------------------------ */
 
+/* After pass 1: a slot's range inside the "vermagic=" window (copied into it). */
+static bool cand_get(const struct reader *r, struct slot *sl)
+{
+	const struct slot *c = &r->cand;
+	uint64_t end = MIN(c->off + c->len, r->size);
+
+	if (!c->set || sl->off < c->off || sl->off + sl->len > end)
+		return false;
+	memcpy(sl->buf, c->buf + (sl->off - c->off), (size_t)sl->len);
+	return true;
+}
+
 static int read_streaming(struct reader *r, uint8_t **ret_tail, size_t *ret_tail_len)
 {
 	int err;
@@ -628,7 +672,8 @@ static int read_streaming(struct reader *r, uint8_t **ret_tail, size_t *ret_tail
 							    "module (%" PRIu64 " bytes)",
 							    slot_names[i], sl->off, sl->len,
 							    r->size);
-					if (ring_get(r, sl->off, sl->len, sl->buf)) {
+					if (ring_get(r, sl->off, sl->len, sl->buf) ||
+					    cand_get(r, sl)) {
 						sl->done = true;
 						again = true;
 					}
@@ -714,6 +759,7 @@ int kmodule_read(const struct kmodule_input *in, struct kmodule_info *ret, char 
 	}
 	for (unsigned i = 0; i < S_N; i++)
 		free(r.s[i].buf);
+	free(r.cand.buf);
 	free(r.ring);
 	if (err < 0)
 		kmodule_info_done(ret);

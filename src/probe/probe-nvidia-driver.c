@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -476,8 +477,7 @@ static int module_in_dir(struct probe_env *pe, const char *dir, char **ret)
 
 	if (root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
 		return -ENOENT;
-	STRV_FOREACH(n, names)
-	{
+	STRV_FOREACH(n, names) {
 		if (!nvidia_module_name(*n))
 			continue;
 		if (asprintf(ret, "%s/%s", dir, *n) < 0) {
@@ -515,8 +515,7 @@ static int module_search(struct probe_env *pe, const char *base, char **ret)
 		}
 		if (root_list_dir(pe->root, kdir, ROOT_DIR_MAX_ENTRIES, &kernel) < 0)
 			return -ENOENT;
-		STRV_FOREACH(n, kernel)
-		{
+		STRV_FOREACH(n, kernel) {
 			_cleanup_free_ char *dir = NULL;
 
 			if (!startswith(*n, "nvidia-"))
@@ -558,6 +557,9 @@ static void module_facts(struct probe_env *pe, struct snap_node *mf, const char 
 			     in.compression == KMODULE_PLAIN ? SIZE_MAX : KMODULE_MAX_INPUT, &f);
 	if (err == -EINVAL)
 		why = strdup("not a regular file");
+	else if (err == -EFBIG && asprintf(&why, "compressed file larger than %" PRIu64 " MiB",
+					   KMODULE_MAX_INPUT >> 20) < 0)
+		why = NULL;
 	else if (err >= 0) {
 		in.size = f.size;
 		err = kmodule_read(&in, &m, &why);

@@ -204,23 +204,36 @@ static void test_plain_and_compressed(void **state)
 }
 
 /* .modinfo early, 3 MiB after it: the section-name table is learnt from the section headers
- * at the end, from the kept tail; .modinfo needs a second pass that stops at its end. */
+ * at the end, from the kept tail; .modinfo from the window kept around its "vermagic=" (one
+ * pass), or, when a decoy "vermagic=" 1 MiB before it drew the window, from a second pass
+ * that stops at its end. */
 static void test_second_pass(void **state)
 {
-	struct buf m = mk_module(3u << 20);
+	static const char decoy[] = "a string: vermagic=decoy";
+	const struct sec decoyed[] = {
+		{ ".rodata", SHT_PROGBITS, decoy, sizeof(decoy), 0 },
+		{ ".data.pad", SHT_PROGBITS, NULL, 1u << 20, 0 },
+		{ ".modinfo", SHT_PROGBITS, modinfo, sizeof(modinfo), 0 },
+		{ ".data.big", SHT_PROGBITS, NULL, 3u << 20, 0 },
+	};
+	struct buf mods[] = { mk_module(3u << 20), mk_elf(decoyed, 4) };
 
-	for (size_t i = 1; i < sizeof(all) / sizeof(all[0]); i++) {
-		struct buf z = pack(m.p, m.len, all[i]);
-		struct kmodule_info info;
-		char *why = NULL;
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 1; i < sizeof(all) / sizeof(all[0]); i++) {
+			struct buf z = pack(mods[k].p, mods[k].len, all[i]);
+			struct kmodule_info info;
+			char *why = NULL;
 
-		assert_int_equal(kmodule_read_buffer(z.p, z.len, all[i], &info, &why), 0);
-		assert_string_equal(info.version, "550.54.15");
-		assert_int_equal(info.passes, 2);
-		kmodule_info_done(&info);
-		free(z.p);
-	}
-	free(m.p);
+			assert_int_equal(kmodule_read_buffer(z.p, z.len, all[i], &info, &why), 0);
+			assert_string_equal(info.version, "550.54.15");
+			assert_string_equal(info.vermagic,
+					    "6.8.0-45-generic SMP preempt mod_unload modversions ");
+			assert_int_equal(info.passes, k == 0 ? 1 : 2);
+			kmodule_info_done(&info);
+			free(z.p);
+		}
+	free(mods[0].p);
+	free(mods[1].p);
 }
 
 static struct buf concat_bomb(const struct buf *head, enum kmodule_compression c,
