@@ -5,7 +5,7 @@
 set -eu
 
 # The -dev packages also ship the static archives the gpuenv tool links (-Dstatic_deps).
-build_pkgs="meson ninja-build gcc pkg-config python3 libelf-dev libjansson-dev libkmod-dev
+build_pkgs="meson ninja-build gcc pkg-config python3 libelf-dev libjansson-dev liblzma-dev
 zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libmicrohttpd-dev"
 test_pkgs="libcmocka-dev clang libclang-rt-14-dev clang-format ocl-icd-libopencl1
 ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema"

@@ -6,7 +6,10 @@
  * NVIDIA's /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX x86_64 Kernel Module
  * 550.54.15 ..." or "... Open Kernel Module for x86_64  560.35.03 ...", then "GCC version:")
  * and /proc/driver/nvidia/gpus/<bus>/information ("Key: \t value" lines), as written by
- * open-gpu-kernel-modules kernel-open/nvidia/nv-procfs.c; the EFI variable SecureBoot-8be4df61-...
+ * open-gpu-kernel-modules kernel-open/nvidia/nv-procfs.c; the nvidia.ko of the running kernel,
+ * found through modules.dep(5) or in the directories distributions install it to, and read
+ * as bytes by formats/kmodule.h (its .modinfo version and its signature); the EFI variable
+ * SecureBoot-8be4df61-...
  * (efivarfs: 4 attribute bytes then the data byte); modprobe.d(5); the amdkfd topology
  * properties files ("key value" lines, drivers/gpu/drm/amd/amdkfd/kfd_topology.c); the
  * device nodes' stat(2) mode and owner with group names from group(5) /etc/group.
@@ -14,6 +17,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +25,11 @@
 #include <sys/sysmacros.h>
 
 #include "core/host.h"
+#include "formats/kmodule.h"
 #include "probe-text.h"
 #include "probe.h"
 #include "shared/parse.h"
 #include "shared/strv.h"
-#include "vendor/lazy-kmod.h"
 
 static const char *const module_names[] = { "nvidia",	      "nvidia_uvm", "nvidia_drm",
 					    "nvidia_modeset", "nouveau",    "amdgpu" };
@@ -398,92 +402,246 @@ static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 		snap_set_bool(nb, "modeset0", false, "/etc/modprobe.d");
 }
 
-static void module_signer(struct probe_env *pe, struct snap_node *mf, const char *path)
+/* The names a distribution gives nvidia.ko, compressed or not; Debian's DKMS package renames
+ * it nvidia-current.ko (a modprobe alias points at it). */
+static bool nvidia_module_name(const char *name)
 {
-	const struct vendor_kmod *km;
-	struct kmod_ctx *k;
-	struct kmod_module *mod = NULL;
-	struct kmod_list *info = NULL, *it;
-	_cleanup_free_ char *host = NULL;
-	const char *hp = root_host_path(pe->root), *why = NULL;
-	bool found = false;
+	static const char *const stems[] = { "nvidia.ko", "nvidia-current.ko" };
+	static const char *const sfx[] = { "", ".xz", ".zst", ".gz" };
 
-	if (vendor_kmod(&km, &why) < 0) {
-		snap_set_state(mf, "signer", FACT_ERROR, path, why);
-		return;
-	}
-	if (asprintf(&host, "%s%s", streq(hp, "/") ? "" : hp, path) < 0) {
-		host = NULL;
-		return;
-	}
-	k = km->kmod_new(NULL, (const char *const[]){ NULL });
-	if (!k) {
-		snap_set_state(mf, "signer", FACT_ERROR, path, "kmod_new failed");
-		return;
-	}
-	if (km->kmod_module_new_from_path(k, host, &mod) < 0 ||
-	    km->kmod_module_get_info(mod, &info) < 0) {
-		snap_set_state(mf, "signer", FACT_UNREADABLE, path,
-			       "libkmod could not read module info");
-		goto out;
-	}
-	for (it = info; it && !found; it = km->kmod_list_next(info, it)) {
-		const char *value = km->kmod_module_info_get_value(it);
+	for (size_t i = 0; i < ARRAY_SIZE(stems); i++)
+		if (startswith(name, stems[i]))
+			for (size_t j = 0; j < ARRAY_SIZE(sfx); j++)
+				if (streq(name + strlen(stems[i]), sfx[j]))
+					return true;
+	return false;
+}
 
-		if (streq(km->kmod_module_info_get_key(it), "signer") && value) {
-			snap_set_str(mf, "signer", value, path);
-			found = true;
+/* modules.dep (depmod(8), modules.dep(5)): "path: dependencies" lines, paths relative to
+ * /lib/modules/<release> (absolute for modules outside it): nvidia.ko's, or -ENOENT. */
+static int module_from_dep(struct probe_env *pe, const char *base, char **ret)
+{
+	_cleanup_free_ char *dep = NULL, *text = NULL;
+	char *state, *line;
+	int err;
+
+	if (asprintf(&dep, "%s/modules.dep", base) < 0) {
+		dep = NULL;
+		return -ENOMEM;
+	}
+	err = root_read_text(pe->root, dep, ROOT_CAP_BIG, &text);
+	if (err < 0)
+		return err;
+	state = text;
+	while ((line = line_next(&state))) {
+		char *colon = strchr(line, ':'), *slash;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		slash = strrchr(line, '/');
+		if (!nvidia_module_name(slash ? slash + 1 : line))
+			continue;
+		if (line[0] == '/')
+			*ret = strdup(line);
+		else if (asprintf(ret, "%s/%s", base, line) < 0)
+			*ret = NULL;
+		return *ret ? 0 : -ENOMEM;
+	}
+	return -ENOENT;
+}
+
+/* Where each distribution installs nvidia.ko, searched in depmod's default order
+ * (depmod.d(5): "search updates built-in"; RHEL's weak-updates after them): DKMS
+ * (updates/dkms; Debian's nvidia-current.ko), akmods and RPM Fusion's kmod-nvidia
+ * (extra/nvidia), RHEL's kmod-nvidia for other kernels of the same ABI (weak-updates/nvidia,
+ * symlinks into the kernel it was built for), Arch (extramodules), Ubuntu's prebuilt
+ * linux-modules-nvidia-NNN (kernel/nvidia-NNN), NVIDIA's .run installer
+ * (kernel/drivers/video). */
+static const char *const module_dirs[] = {
+	"updates/dkms",
+	"updates",
+	"extra/nvidia",
+	"extra",
+	"weak-updates/nvidia",
+	"weak-updates",
+	"extramodules",
+	"kernel/drivers/video",
+	"kernel/drivers/gpu/drm/nvidia",
+};
+
+/* The first name in dir that nvidia_module_name() accepts: 0 (*ret its path), -ENOENT. */
+static int module_in_dir(struct probe_env *pe, const char *dir, char **ret)
+{
+	_cleanup_strv_free_ char **names = NULL;
+
+	if (root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
+		return -ENOENT;
+	STRV_FOREACH(n, names) {
+		if (!nvidia_module_name(*n))
+			continue;
+		if (asprintf(ret, "%s/%s", dir, *n) < 0) {
+			*ret = NULL;
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int module_search(struct probe_env *pe, const char *base, char **ret)
+{
+	_cleanup_strv_free_ char **kernel = NULL;
+	int err;
+
+	for (size_t d = 0; d < ARRAY_SIZE(module_dirs); d++) {
+		_cleanup_free_ char *dir = NULL;
+
+		if (asprintf(&dir, "%s/%s", base, module_dirs[d]) < 0) {
+			dir = NULL;
+			return -ENOMEM;
+		}
+		err = module_in_dir(pe, dir, ret);
+		if (err != -ENOENT)
+			return err;
+	}
+	/* Ubuntu: kernel/nvidia-535/, kernel/nvidia-550-server/ … */
+	{
+		_cleanup_free_ char *kdir = NULL;
+
+		if (asprintf(&kdir, "%s/kernel", base) < 0) {
+			kdir = NULL;
+			return -ENOMEM;
+		}
+		if (root_list_dir(pe->root, kdir, ROOT_DIR_MAX_ENTRIES, &kernel) < 0)
+			return -ENOENT;
+		STRV_FOREACH(n, kernel) {
+			_cleanup_free_ char *dir = NULL;
+
+			if (!startswith(*n, "nvidia-"))
+				continue;
+			if (asprintf(&dir, "%s/%s", kdir, *n) < 0) {
+				dir = NULL;
+				return -ENOMEM;
+			}
+			err = module_in_dir(pe, dir, ret);
+			if (err != -ENOENT)
+				return err;
 		}
 	}
-	if (!found)
+	return -ENOENT;
+}
+
+/* The module facts that come from reading the file (module_facts()). */
+static const char *const module_keys[] = { "version", "vermagic", "signature", "signer" };
+
+static ssize_t module_pread(void *userdata, uint64_t off, void *buf, size_t n)
+{
+	return root_file_pread(userdata, buf, n, off);
+}
+
+/* The facts read from the module's bytes (formats/kmodule.h); the file is opened through
+ * core/root, so a symlink resolves inside the root and a FIFO or device is refused unread. */
+static void module_facts(struct probe_env *pe, struct snap_node *mf, const char *path)
+{
+	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
+	_cleanup_free_ char *why = NULL;
+	struct kmodule_input in = { module_pread, &f, 0, KMODULE_PLAIN };
+	struct kmodule_info m;
+	const char *slash = strrchr(path, '/');
+	int err;
+
+	(void)kmodule_compression_from_name(slash ? slash + 1 : path, &in.compression);
+	snap_set_str(mf, "compression", kmodule_compression_name(in.compression), path);
+	err = root_file_open(pe->root, path,
+			     in.compression == KMODULE_PLAIN ? SIZE_MAX : KMODULE_MAX_INPUT, &f);
+	if (err == -EINVAL)
+		why = strdup("not a regular file");
+	else if (err == -EFBIG && asprintf(&why, "compressed file larger than %" PRIu64 " MiB",
+					   KMODULE_MAX_INPUT >> 20) < 0)
+		why = NULL;
+	else if (err >= 0) {
+		in.size = f.size;
+		err = kmodule_read(&in, &m, &why);
+	}
+	if (err < 0) {
+		/* too large (-EFBIG) or malformed: the parser's reason; else the errno */
+		for (size_t i = 0; i < ARRAY_SIZE(module_keys); i++)
+			if (err == -EBADMSG || err == -EINVAL || err == -EFBIG)
+				snap_set_malformed(mf, module_keys[i], NULL, path,
+						   why ?: "malformed");
+			else
+				snap_set_errno(mf, module_keys[i], err, path);
+		return;
+	}
+	if (m.version)
+		snap_set_str(mf, "version", m.version, path);
+	else
+		snap_set_state(mf, "version", FACT_ABSENT, path,
+			       m.has_modinfo ? "no version= in .modinfo" : "no .modinfo section");
+	if (m.vermagic)
+		snap_set_str(mf, "vermagic", m.vermagic, path);
+	else
+		snap_set_state(mf, "vermagic", FACT_ABSENT, path, "no vermagic= in .modinfo");
+	if (!m.sig.present) {
+		snap_set_state(mf, "signature", FACT_ABSENT, path, "module is not signed");
 		snap_set_state(mf, "signer", FACT_ABSENT, path, "module is not signed");
-out:
-	km->kmod_module_info_free_list(info);
-	if (mod)
-		km->kmod_module_unref(mod);
-	km->kmod_unref(k);
+	} else if (m.sig_error) {
+		snap_set_malformed(mf, "signature", m.sig.id_type, path, m.sig_error);
+		snap_set_malformed(mf, "signer", NULL, path, m.sig_error);
+	} else {
+		snap_set_str(mf, "signature", m.sig.id_type, path);
+		if (m.sig.signer)
+			snap_set_str(mf, "signer", m.sig.signer, path);
+		else
+			snap_set_state(mf, "signer", FACT_ABSENT, path,
+				       "the signature names a key id, not an issuer");
+		if (m.sig.key_id)
+			snap_set_str(mf, "sig_key", m.sig.key_id, path);
+		if (m.sig.hash_algo)
+			snap_set_str(mf, "sig_hashalgo", m.sig.hash_algo, path);
+	}
+	kmodule_info_done(&m);
 }
 
 static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 {
-	static const char *const subdirs[] = { "kernel/drivers/video", "updates/dkms", "extra",
-					       "updates", "kernel/drivers/gpu/drm/nvidia" };
-	/* Debian's DKMS package renames the module file nvidia-current.ko (modprobe alias). */
-	static const char *const files[] = {
-		"nvidia.ko",	     "nvidia.ko.xz",	     "nvidia.ko.zst",	     "nvidia.ko.gz",
-		"nvidia-current.ko", "nvidia-current.ko.xz", "nvidia-current.ko.zst"
-	};
 	struct snap_node *mf = snap_object(nv, "module_file");
-	_cleanup_free_ char *release = NULL, *base = NULL;
+	_cleanup_free_ char *release = NULL, *base = NULL, *path = NULL;
+	const char *found_by = "modules.dep";
 	int err = host_kernel_release(pe->root, &release);
 
 	if (err < 0) {
 		snap_set_errno(mf, "path", err, "/proc/sys/kernel/osrelease");
+		for (size_t i = 0; i < ARRAY_SIZE(module_keys); i++)
+			snap_set_errno(mf, module_keys[i], err, "/proc/sys/kernel/osrelease");
 		return;
 	}
 	if (asprintf(&base, "/lib/modules/%s", release) < 0) {
 		base = NULL;
 		return;
 	}
-	for (size_t d = 0; d < ARRAY_SIZE(subdirs); d++)
-		for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
-			_cleanup_free_ char *p = NULL;
-			struct stat st;
-
-			if (asprintf(&p, "%s/%s/%s", base, subdirs[d], files[f]) < 0) {
-				p = NULL;
-				return;
-			}
-			if (root_stat(pe->root, p, &st) < 0 || !S_ISREG(st.st_mode))
-				continue;
-			snap_set_str(mf, "path", p, p);
-			module_signer(pe, mf, p);
-			return;
-		}
-	snap_set_state(mf, "path", FACT_ABSENT, base,
-		       "no nvidia.ko* / nvidia-current.ko* under updates/dkms, extra, updates, "
-		       "kernel/drivers/video");
-	snap_set_state(mf, "signer", FACT_ABSENT, base, "no module file");
+	err = module_from_dep(pe, base, &path);
+	if (err == -ENOMEM)
+		return;
+	if (err < 0) {
+		found_by = "search";
+		err = module_search(pe, base, &path);
+	}
+	if (err == -ENOMEM)
+		return;
+	if (err < 0) {
+		snap_set_state(mf, "path", FACT_ABSENT, base,
+			       "no nvidia.ko* / nvidia-current.ko* in modules.dep nor under "
+			       "updates/dkms, updates, extra/nvidia, extra, weak-updates, "
+			       "extramodules, kernel/nvidia-*, kernel/drivers/video");
+		for (size_t i = 0; i < ARRAY_SIZE(module_keys); i++)
+			snap_set_state(mf, module_keys[i], FACT_ABSENT, base, "no module file");
+		return;
+	}
+	snap_set_str(mf, "path", path, path);
+	snap_set_str(mf, "found_by", found_by, base);
+	module_facts(pe, mf, path);
 }
 
 /* "gfx_target_version 90402" → "gfx942": major*10000 + minor*100 + stepping, minor/stepping hex. */

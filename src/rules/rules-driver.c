@@ -117,7 +117,7 @@ RULE_CHECK(check_secure_boot_unsigned)
 {
 	const struct snap_node *sb = snap_get(root, "driver.secure_boot.enabled");
 	const struct snap_node *path = snap_get(root, "driver.nvidia.module_file.path");
-	const struct snap_node *signer = snap_get(root, "driver.nvidia.module_file.signer");
+	const struct snap_node *sig = snap_get(root, "driver.nvidia.module_file.signature");
 	const struct snap_node *fact;
 	const char *ver;
 	struct finding *f;
@@ -127,17 +127,17 @@ RULE_CHECK(check_secure_boot_unsigned)
 		return;
 	if (nvidia_driver(root, &ver, &fact) != DRIVER_NONE)
 		return; /* loaded: the kernel accepted it; unknown: module-not-loaded says so */
-	if (!rule_need_known(c, NULL, "driver.nvidia.module_file.signer", signer))
+	if (!rule_need_known(c, NULL, "driver.nvidia.module_file.signature", sig))
 		return;
-	if (snap_present(signer))
-		return; /* signed: whether its key is enrolled needs the MOK list (phase 2) */
+	if (snap_present(sig))
+		return; /* signed: whether its key is enrolled is another rule's question */
 	f = rule_finding(
 		c, GPUENV_SEVERITY_ERROR, NULL,
 		"Secure Boot is on and %s is not signed: the kernel will refuse to load it",
 		snap_str(path));
 	finding_fact(f, "driver.secure_boot.enabled", sb);
 	finding_fact(f, "driver.nvidia.module_file.path", path);
-	finding_fact(f, "driver.nvidia.module_file.signer", signer);
+	finding_fact(f, "driver.nvidia.module_file.signature", sig);
 	driver_evidence(f, root);
 	finding_rule_fix(f);
 	finding_rule_verify(f);
@@ -405,6 +405,16 @@ static bool error_names(const struct snap_node *fact, const char *what)
 	return !snap_present(fact) && e && strstr(e, what);
 }
 
+/* Which of the three versions (loaded module, nvidia.ko on disk, user space) disagree. */
+enum mismatch {
+	MISMATCH_SIGNALS,      /* only NVML/CUDA/kernel-log errors say so */
+	MISMATCH_REBOOT,       /* disk = user space != loaded: a reboot loads the new module */
+	MISMATCH_USER_OLDER,   /* user space older than the loaded module */
+	MISMATCH_DISK_OLD,     /* disk = loaded != user space: the new module was not built */
+	MISMATCH_THREE,	       /* all three differ */
+	MISMATCH_DISK_UNKNOWN, /* the module on disk could not be read */
+};
+
 RULE_CHECK(check_nvml_version_mismatch)
 {
 	static const char *const libs[] = { "driver.userspace.libnvidia_ml",
@@ -415,8 +425,11 @@ RULE_CHECK(check_nvml_version_mismatch)
 	const struct snap_node *libcuda = snap_get(root, "driver.userspace.libcuda");
 	const char *ver, *user = NULL, *user_lib = NULL, *user_dir = NULL;
 	const char *nvml_ver = snap_get_str(root, "driver.nvml.nvml_version");
+	const struct snap_node *disk_fact = snap_get(root, "driver.nvidia.module_file.version");
+	const char *disk;
+	enum mismatch why = MISMATCH_SIGNALS;
 	bool rm_mismatch, cu_mismatch, log_mismatch = false, container = in_container(root);
-	char nvml_user[64] = "";
+	char nvml_user[64] = "", on_disk[96] = "";
 	struct finding *f;
 	int64_t count = 0;
 
@@ -451,7 +464,8 @@ RULE_CHECK(check_nvml_version_mismatch)
 	}
 	if (!user && log_mismatch)
 		user = snap_get_str(am, "client_version");
-	if (container && user && user_dir)
+	disk = snap_present(disk_fact) ? snap_str(disk_fact) : NULL;
+	if (container && user && user_dir) {
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
 			"in the container ld.so loads the %s driver libraries from %s, but "
@@ -459,14 +473,63 @@ RULE_CHECK(check_nvml_version_mismatch)
 			"shadow the ones the NVIDIA runtime injects (\"Failed to initialize "
 			"NVML: Driver/library version mismatch\")",
 			user, user_dir, ver);
-	else if (user)
+	} else if (container && user) {
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"the host's kernel module is %s, but the user-space driver in the "
+			"container is %s (%s): \"Failed to initialize NVML: Driver/library "
+			"version mismatch\"",
+			ver, user, user_lib ?: "?");
+	} else if (user && disk && version_cmp_str(disk, user) == 0) {
+		/* The only case a reboot fixes: the module on disk is the libraries' version. */
+		why = MISMATCH_REBOOT;
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "kernel module %s is loaded, but the user-space driver is %s (%s) "
+				 "and so is the nvidia.ko on disk: \"Failed to initialize NVML: "
+				 "Driver/library version mismatch\" until the module is reloaded "
+				 "(a reboot loads the %s module)",
+				 ver, user, user_lib ?: "?", disk);
+	} else if (user && version_cmp_str(user, ver) < 0) {
+		why = MISMATCH_USER_OLDER;
+		if (disk)
+			snprintf(on_disk, sizeof(on_disk), " (on disk: %s)", disk);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"the user-space driver %s (%s) is older than the loaded kernel "
+			"module %s%s: a reboot does not fix this; the libraries of an older "
+			"driver release are installed or found first (a leftover copy, a "
+			"half-done downgrade, or user space and module installed from "
+			"different releases)",
+			user, user_lib ?: "?", ver, on_disk);
+	} else if (user && disk && version_cmp_str(disk, ver) == 0) {
+		why = MISMATCH_DISK_OLD;
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"the user-space driver is %s (%s) but the nvidia.ko on disk for the "
+			"running kernel is still %s, the loaded one: a reboot loads %s "
+			"again; the new kernel module was not built or installed for this "
+			"kernel",
+			user, user_lib ?: "?", disk, disk);
+	} else if (user && disk) {
+		why = MISMATCH_THREE;
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "three driver versions: kernel module %s loaded, %s on disk, "
+				 "user-space driver %s (%s): a reboot would load %s, which still "
+				 "does not match the libraries",
+				 ver, disk, user, user_lib ?: "?", disk);
+	} else if (user) {
+		char state[256];
+
+		why = MISMATCH_DISK_UNKNOWN;
+		fact_describe(disk_fact, state, sizeof(state));
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
 			"kernel module %s is loaded, but the user-space driver is %s (%s): "
-			"\"Failed to initialize NVML: Driver/library version mismatch\" until "
-			"the module is reloaded (a reboot is pending after a driver upgrade)",
-			ver, user, user_lib ?: "?");
-	else
+			"\"Failed to initialize NVML: Driver/library version mismatch\"; a "
+			"reboot helps only if the nvidia.ko on disk is %s (its version is "
+			"not known: %s)",
+			ver, user, user_lib ?: "?", user, state[0] ? state : "not probed");
+	} else {
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
 			"kernel module %s is loaded and the user-space driver does not match "
@@ -474,6 +537,7 @@ RULE_CHECK(check_nvml_version_mismatch)
 			ver,
 			rm_mismatch ? "nvmlInit answers NVML_ERROR_LIB_RM_VERSION_MISMATCH"
 				    : "cuInit answers CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)");
+	}
 	finding_fact(f, "driver.nvidia.module_version",
 		     snap_get(root, "driver.nvidia.module_version"));
 	finding_fact(f, "driver.nvidia.proc_version", snap_get(root, "driver.nvidia.proc_version"));
@@ -520,7 +584,39 @@ RULE_CHECK(check_nvml_version_mismatch)
 		finding_verify(f, "nvidia-smi");
 		return;
 	}
-	finding_rule_fix(f);
+	finding_fact(f, "driver.nvidia.module_file.version", disk_fact);
+	switch (why) {
+	case MISMATCH_USER_OLDER:
+		finding_fix(f, "ldconfig -p | grep -E 'libcuda.so.1|libnvidia-ml.so.1'   # which "
+			       "copies the loader finds, in order");
+		finding_fix(f,
+			    "# remove the older copy%s%s, or install the user-space driver of "
+			    "version %s, the loaded module's (the same packages or .run as the "
+			    "module)",
+			    user_lib ? " " : "", user_lib ?: "", ver);
+		break;
+	case MISMATCH_DISK_OLD:
+	case MISMATCH_THREE:
+		finding_fix(f, "dkms status nvidia   # DKMS: is %s built for $(uname -r)?", user);
+		finding_fix(f, "sudo dkms autoinstall -k $(uname -r)   # on failure: "
+			       "/var/lib/dkms/nvidia/*/build/make.log (kernel headers, compiler)");
+		finding_fix(f,
+			    "# prebuilt modules: install the %s kernel-module package for the "
+			    "running kernel (Ubuntu linux-modules-nvidia-<branch>-$(uname -r); "
+			    "Fedora/RPM Fusion: sudo akmods --force; RHEL: kmod-nvidia), then "
+			    "reboot",
+			    user);
+		finding_verify(f, "modinfo -F version nvidia   # must print %s", user);
+		break;
+	case MISMATCH_DISK_UNKNOWN:
+		finding_fix(f,
+			    "modinfo -F version nvidia   # a reboot helps only if this prints %s",
+			    user);
+		finding_rule_fix(f);
+		break;
+	default:
+		finding_rule_fix(f);
+	}
 	finding_rule_verify(f);
 }
 

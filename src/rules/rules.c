@@ -290,18 +290,25 @@ const struct rule rule_table[] = {
 			   "mismatch: the client has the version X, but this kernel module has the "
 			   "version Y\"",
 		.cause = "libnvidia-ml and libcuda must be the exact version of the loaded "
-			 "nvidia.ko. After a driver upgrade the new libraries are installed at "
+			 "nvidia.ko. Three versions are compared: the loaded module, the "
+			 "nvidia.ko on disk for the running kernel and the user-space libraries. "
+			 "After a driver upgrade the new libraries and module are installed at "
 			 "once but the old module stays loaded until a reboot (or a module "
-			 "reload); in a container, driver libraries baked into the image shadow "
-			 "the ones the NVIDIA runtime injects from the host.",
+			 "reload): only then does a reboot help. When the module on disk is still "
+			 "the old one, DKMS (or the distribution's kernel-module package) did not "
+			 "build or install the new module for this kernel; when the libraries are "
+			 "older than the module, an old copy is found first. In a container, "
+			 "driver libraries baked into the image shadow the ones the NVIDIA runtime "
+			 "injects from the host.",
 		.needs = STRV("driver.nvidia.module_version?", "driver.nvidia.proc_version?"),
 		.fix = STRV(
 			"sudo reboot   # loads the upgraded kernel module",
 			"# without a reboot, when no process uses the GPU: sudo systemctl stop "
 			"nvidia-persistenced; sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset "
 			"nvidia && sudo modprobe nvidia",
-			"# if the module on disk is still the old one, DKMS failed: reinstall the "
-			"driver package"),
+			"# only when the nvidia.ko on disk is the libraries' version (modinfo -F "
+			"version nvidia); otherwise rebuild it (sudo dkms autoinstall -k $(uname "
+			"-r)) or reinstall the driver packages"),
 		.verify = STRV("cat /proc/driver/nvidia/version",
 			       "ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*", "nvidia-smi"),
 		.check = check_nvml_version_mismatch,

@@ -14,6 +14,11 @@ scenario.ini:
               (symlinks kept as symlinks) and the nodes are made there with mknod(2), the mode
               and owner given. Where mknod or chown is not permitted the test is skipped
               (exit 77) with the reason printed.
+  [modules]   /lib/modules/REL/…/nvidia.ko[.xz|.zst|.gz] = VERSION, SIGNER|-, COMPRESSION:
+              kernel modules are never committed; each is made in the copied root by
+              tests/tools/mk-kmodule.sh (an ELF object with a .modinfo, signed as
+              scripts/sign-file.c signs when SIGNER is not "-"). Skipped (77) without
+              gcc/objcopy/openssl.
 Runs `gpuenv report --sysroot root --stable` as text and as JSON, compares with
 expected/report.txt and expected/report.json, and checks that the JSON loads back
 (`--from`) to identical JSON. Then runs `gpuenv doctor` the same way and compares its text,
@@ -81,10 +86,30 @@ def parse_device(path, spec):
     return kind, int(f[2], 8), os.makedev(major, minor), uid, gid
 
 
-def make_root_with_devices(src, tmp, devices):
+def make_modules(root, tmp, modules):
+    """Makes the [modules] kernel modules in the copied root; exits 77 without the tools."""
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mk-kmodule.sh")
+    for path, spec in modules:
+        parts = [p.strip() for p in spec.split(",")]
+        if len(parts) != 3:
+            sys.stderr.write(f"[modules] {path} = {spec}: want 'VERSION, SIGNER|-, COMPRESSION'\n")
+            sys.exit(1)
+        for t in ("gcc", "objcopy") + (("openssl",) if parts[1] != "-" else ()):
+            if not shutil.which(t):
+                print(f"SKIP: {t} is not installed: cannot make {path}")
+                sys.exit(77)
+        rel = path.split("/")[3] if path.startswith("/lib/modules/") else "6.8.0-45-generic"
+        out = os.path.join(root, path.lstrip("/"))
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        subprocess.run(["sh", tool, out, parts[0], parts[1], parts[2],
+                        os.path.join(tmp, "keys"), rel], check=True)
+
+
+def make_root_with_devices(src, tmp, devices, modules=()):
     """Copies the fixture root and makes its device nodes; exits 77 where that is not allowed."""
     root = os.path.join(tmp, "root")
     shutil.copytree(src, root, symlinks=True)
+    make_modules(root, tmp, modules)
     for path, spec in devices:
         kind, mode, dev, uid, gid = parse_device(path, spec)
         node = os.path.join(root, path.lstrip("/"))
@@ -120,8 +145,10 @@ def main():
         env["GPUENV_TEST_INJECT_ERRORS"] = ini.get("scenario", "inject_errors")
     with tempfile.TemporaryDirectory() as tmp:
         root = os.path.join(scenario_dir, "root")
-        if ini.has_section("devices"):
-            root = make_root_with_devices(root, tmp, ini.items("devices"))
+        if ini.has_section("devices") or ini.has_section("modules"):
+            root = make_root_with_devices(
+                root, tmp, ini.items("devices") if ini.has_section("devices") else [],
+                ini.items("modules") if ini.has_section("modules") else [])
         envfile = os.path.join(tmp, "env")
         with open(envfile, "w", encoding="utf-8") as f:
             if ini.has_section("env"):

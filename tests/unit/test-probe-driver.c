@@ -134,7 +134,7 @@ static void test_healthy_550(void **state)
 
 	assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.path"),
 			    "/lib/modules/6.5.0-35-generic/updates/dkms/nvidia.ko");
-	/* Not an ELF: libkmod cannot read it, and says so as a state, never "fine". */
+	/* Not an ELF: the module reader refuses it, and says so as a state, never "fine". */
 	assert_int_not_equal(snap_get_state(r, "driver.nvidia.module_file.signer"), FACT_PRESENT);
 	assert_int_not_equal(snap_get_state(r, "driver.nvidia.module_file.signer"), FACT_UNPROBED);
 
@@ -393,6 +393,152 @@ static void test_live_smoke(void **state)
 			     FACT_UNPROBED);
 }
 
+/* A stand-in nvidia.ko made by tests/tools/mk-kmodule.sh (gcc + objcopy; signed with openssl
+ * when signer is not "-"); false (the caller skips) where those tools are missing. */
+static bool mk_module(const char *path, const char *version, const char *signer, const char *comp)
+{
+	const char *src = getenv("GPUENV_SOURCE_ROOT");
+	char cmd[8192];
+
+	if (!src || system("command -v objcopy >/dev/null && command -v openssl >/dev/null") != 0) {
+		printf("SKIP module files: objcopy or openssl not installed\n");
+		return false;
+	}
+	snprintf(cmd, sizeof(cmd), "sh '%s/tests/tools/mk-kmodule.sh' '%s' '%s' '%s' %s", src, path,
+		 version, signer, comp);
+	assert_int_equal(system(cmd), 0);
+	return true;
+}
+
+/* The module file is read through the root: a link out of it resolves inside it (and finds
+ * nothing), never the host's file (libkmod was given the host path and followed the link). */
+static void test_module_symlink_escape(void **state)
+{
+	struct probe_fx *f = *state;
+	const char *ko = "/lib/modules/6.5.0-35-generic/updates/dkms/nvidia.ko";
+	char outside[TMPTREE_DIR_MAX], host[4096], target[8192], link[8192];
+	const struct snap_node *r;
+
+	assert_non_null(tmptree_new(outside, "outside"));
+	snprintf(host, sizeof(host), "%s/evil.ko", outside);
+	if (!mk_module(host, "999.1.1", "Host signing key", "none")) {
+		tmptree_remove(outside);
+		return;
+	}
+	tmptree_mkdir(f->dir, "/lib/modules/6.5.0-35-generic/updates/dkms");
+	/* absolute: names the host file; relative: climbs out with ../ */
+	tmptree_symlink(f->dir, ko, host);
+	r = run(f);
+	assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.path"), ko);
+	assert_int_not_equal(snap_get_state(r, "driver.nvidia.module_file.version"), FACT_PRESENT);
+	assert_int_not_equal(snap_get_state(r, "driver.nvidia.module_file.signer"), FACT_PRESENT);
+	snprintf(target, sizeof(target), "../../../../../../../../../../..%s", host);
+	snprintf(link, sizeof(link), "%s%s", f->dir, ko);
+	assert_int_equal(unlink(link), 0);
+	tmptree_symlink(f->dir, ko, target);
+	snapshot_unref(f->s);
+	gpuenv_ctx_free(f->ctx);
+	r = run(f);
+	assert_int_not_equal(snap_get_state(r, "driver.nvidia.module_file.version"), FACT_PRESENT);
+	assert_int_not_equal(snap_get_state(r, "driver.nvidia.module_file.signer"), FACT_PRESENT);
+	tmptree_remove(outside);
+}
+
+/* A FIFO named nvidia.ko is refused unopened for reading: the probe does not block on it. */
+static void test_module_fifo(void **state)
+{
+	struct probe_fx *f = *state;
+	char path[4096];
+	const struct snap_node *r;
+
+	tmptree_mkdir(f->dir, "/lib/modules/6.5.0-35-generic/updates/dkms");
+	snprintf(path, sizeof(path), "%s/lib/modules/6.5.0-35-generic/updates/dkms/nvidia.ko",
+		 f->dir);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	alarm(20); /* a blocked open or read fails the test instead of hanging it */
+	r = run(f);
+	alarm(0);
+	assert_int_equal(snap_get_state(r, "driver.nvidia.module_file.version"), FACT_MALFORMED);
+	assert_string_equal(snap_error(snap_get(r, "driver.nvidia.module_file.version")),
+			    "not a regular file");
+}
+
+/* modules.dep first (Ubuntu's prebuilt kernel/nvidia-535), and the signature read from a
+ * zstd-compressed module. */
+static void test_module_from_modules_dep(void **state)
+{
+	struct probe_fx *f = *state;
+	char path[4096];
+	const struct snap_node *r;
+
+	tmptree_mkdir(f->dir, "/lib/modules/6.5.0-35-generic/kernel/nvidia-535");
+	tmptree_mkdir(f->dir, "/lib/modules/6.5.0-35-generic/updates/dkms");
+	snprintf(path, sizeof(path),
+		 "%s/lib/modules/6.5.0-35-generic/kernel/nvidia-535/nvidia.ko.zst", f->dir);
+	if (!mk_module(path, "535.183.01", "Canonical Ltd. Kernel Module Signing", "zstd"))
+		return;
+	/* an older DKMS copy that depmod did not pick */
+	puts_(f, "/lib/modules/6.5.0-35-generic/updates/dkms/nvidia.ko", "x");
+	puts_(f, "/lib/modules/6.5.0-35-generic/modules.dep",
+	      "kernel/drivers/video/fbdev/core/fb_sys_fops.ko.zst:\n"
+	      "kernel/nvidia-535/nvidia-modeset.ko.zst: kernel/nvidia-535/nvidia.ko.zst\n"
+	      "kernel/nvidia-535/nvidia.ko.zst:\n");
+	r = run(f);
+	assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.path"),
+			    "/lib/modules/6.5.0-35-generic/kernel/nvidia-535/nvidia.ko.zst");
+	assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.found_by"), "modules.dep");
+	assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.compression"), "zstd");
+	assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.version"), "535.183.01");
+	assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.signature"), "PKCS#7");
+	assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.signer"),
+			    "Canonical Ltd. Kernel Module Signing");
+	assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.sig_hashalgo"), "sha256");
+}
+
+/* Without modules.dep, each distribution's place: akmods' extra/nvidia (xz), RHEL's
+ * weak-updates link, Arch's extramodules, Ubuntu's kernel/nvidia-NNN. */
+static void test_module_search_dirs(void **state)
+{
+	static const struct {
+		const char *dir, *file;
+	} places[] = {
+		{ "extra/nvidia", "nvidia.ko.xz" },
+		{ "weak-updates/nvidia", "nvidia.ko" },
+		{ "extramodules", "nvidia.ko.gz" },
+		{ "kernel/nvidia-550-server", "nvidia.ko" },
+	};
+	struct probe_fx *f = *state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
+		struct probe_fx *g = probe_fx_new("driver-dirs");
+		char rel[512], path[4096];
+		const char *comp = strstr(places[i].file, ".xz")   ? "xz"
+				   : strstr(places[i].file, ".gz") ? "gzip"
+								   : "none";
+		const struct snap_node *r;
+
+		puts_(g, "/proc/sys/kernel/osrelease", "6.5.0-35-generic\n");
+		snprintf(rel, sizeof(rel), "/lib/modules/6.5.0-35-generic/%s", places[i].dir);
+		tmptree_mkdir(g->dir, rel);
+		snprintf(path, sizeof(path), "%s%s/%s", g->dir, rel, places[i].file);
+		if (!mk_module(path, "550.90.07", "-", comp)) {
+			probe_fx_free(g);
+			return;
+		}
+		r = run(g);
+		snprintf(path, sizeof(path), "%s/%s", rel, places[i].file);
+		assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.path"), path);
+		assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.found_by"),
+				    "search");
+		assert_string_equal(snap_get_str(r, "driver.nvidia.module_file.version"),
+				    "550.90.07");
+		assert_int_equal(snap_get_state(r, "driver.nvidia.module_file.signature"),
+				 FACT_ABSENT);
+		probe_fx_free(g);
+	}
+	(void)f;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +554,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_aarch64_proprietary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_node_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_smoke, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_module_symlink_escape, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_module_fifo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_module_from_modules_dep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_module_search_dirs, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,6 +43,8 @@ static struct snapshot *base(void)
 	snap_set_str(snap_object(nv, "module_file"), "path",
 		     "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko",
 		     "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko");
+	snap_set_str(snap_object(nv, "module_file"), "signature", "PKCS#7",
+		     "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko");
 	snap_set_str(snap_object(nv, "module_file"), "signer", "DKMS module signing key",
 		     "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko");
 	dn = snap_object(drv, "device_nodes");
@@ -196,7 +198,8 @@ static void expect(struct snapshot *s, const char *id, size_t n, enum gpuenv_sev
 		for (size_t i = 0; i < d->n_skips; i++)
 			fprintf(stderr, "  skipped %s: %s\n", d->skips[i].rule->id,
 				d->skips[i].reason);
-		fail_msg("%s fired %zu times, want %zu", id, count(d, id), n);
+		fail_msg("%s fired %zu times, want %zu (\"%s\")", id, count(d, id), n,
+			 substr ? substr : "");
 	}
 	if (n > 0) {
 		assert_int_equal(f->severity, sev);
@@ -217,6 +220,26 @@ static void expect(struct snapshot *s, const char *id, size_t n, enum gpuenv_sev
 
 #define YES(s, id, sev, substr) expect(s, id, 1, sev, substr)
 #define NO(s, id)		expect(s, id, 0, 0, NULL)
+
+/* The first finding of rule id: its message lacks text (no_text), or a fix line has it. */
+static void expect_text(struct snapshot *s, const char *id, const char *no_text,
+			const char *fix_text)
+{
+	struct diagnosis *d = diag(s);
+	const struct finding *f = find(d, id, 0);
+	bool found = false;
+
+	assert_non_null(f);
+	if (no_text && strstr(f->message, no_text))
+		fail_msg("%s: message \"%s\" says \"%s\"", id, f->message, no_text);
+	for (char **l = f->fix; fix_text && l && *l; l++)
+		found |= strstr(*l, fix_text) != NULL;
+	if (fix_text && !found)
+		fail_msg("%s: no fix line has \"%s\"", id, fix_text);
+	diagnosis_free(d);
+}
+#define NO_TEXT(s, id, text) expect_text(s, id, text, NULL)
+#define FIX(s, id, text)     expect_text(s, id, NULL, text)
 
 /* ---- the table ------------------------------------------------------------------------ */
 
@@ -373,9 +396,13 @@ static void test_secure_boot(void **state)
 	gpu(s, NULL, NULL);
 	snap_set_bool(node(s, "driver.secure_boot"), "enabled", true, "efivars");
 	NO(s, "driver.secure-boot-unsigned-module"); /* signed */
-	snap_set_state(node(s, "driver.nvidia.module_file"), "signer", FACT_ABSENT, ko,
+	snap_set_state(node(s, "driver.nvidia.module_file"), "signature", FACT_ABSENT, ko,
 		       "module is not signed");
 	YES(s, "driver.secure-boot-unsigned-module", GPUENV_SEVERITY_ERROR, "not signed");
+	/* a trailer that could not be read: not "unsigned", the rule says it skipped */
+	snap_set_malformed(node(s, "driver.nvidia.module_file"), "signature", NULL, ko,
+			   "signature trailer: sig_len 0 out of range");
+	NO(s, "driver.secure-boot-unsigned-module");
 	snap_set_bool(node(s, "driver.secure_boot"), "enabled", false, "efivars");
 	NO(s, "driver.secure-boot-unsigned-module");
 	snapshot_unref(s);
@@ -718,7 +745,31 @@ static void test_nvml_mismatch(void **state)
 	NO(s, "driver.nvml-version-mismatch");
 	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.129.03",
 		  "535.129.03");
-	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR, "reboot is pending");
+	/* The module on disk unknown: a reboot is not promised. */
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "a reboot helps only if the nvidia.ko on disk is 535.129.03");
+	NO_TEXT(s, "driver.nvml-version-mismatch", "a reboot loads");
+	/* disk = user space != loaded: the one case a reboot fixes */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "535.129.03", "nvidia.ko");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "a reboot loads the 535.129.03 module");
+	/* the module on disk is still the loaded one: DKMS did not build the new one */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "535.104.05", "nvidia.ko");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "on disk for the running kernel is still 535.104.05");
+	NO_TEXT(s, "driver.nvml-version-mismatch", "a reboot loads the");
+	FIX(s, "driver.nvml-version-mismatch", "dkms autoinstall");
+	/* three versions */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "550.54.15", "nvidia.ko");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR, "three driver versions");
+	/* user space older than the loaded module: a leftover copy, no reboot */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "535.104.05", "nvidia.ko");
+	userspace(s, "libnvidia_ml", "/opt/old/libnvidia-ml.so.470.223.02", "470.223.02");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "older than the loaded kernel module 535.104.05");
+	NO_TEXT(s, "driver.nvml-version-mismatch", "reboot loads");
+	FIX(s, "driver.nvml-version-mismatch", "remove the older copy");
+	snap_set_state(node(s, "driver.nvidia.module_file"), "version", FACT_ABSENT, "x", "gone");
 	/* A forward-compatibility libcuda is meant to differ: not a mismatch by itself. */
 	l = userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.104.05",
 		      "535.104.05");

@@ -5,7 +5,7 @@
  * GPUENV_FAKE_SCENARIO, inherited by the vendor child): values, versioned-name fallbacks,
  * every failure path (missing or wrong library, error codes, a hang, a crash) and the
  * sandbox that keeps a library from creating device nodes; and the libraries loaded on first
- * use (dl_lazy: libzip, libkmod), including one that is missing or lacks a function.
+ * use (dl_lazy: libzip), including one that is missing or lacks a function.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,7 +20,6 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "vendor/lazy-kmod.h"
 #include "vendor/lazy-zip.h"
 #include "vendor/session.h"
 #include "vendor/vendor.h"
@@ -584,15 +583,11 @@ static void test_lazy_load(void **state)
 static void test_lazy_bindings(void **state)
 {
 	const struct vendor_zip *zl = NULL;
-	const struct vendor_kmod *km = NULL;
 	const char *why = NULL;
 
 	assert_int_equal(vendor_zip(&zl, &why), 0);
 	assert_non_null(zl->zip_open_from_source);
 	assert_non_null(zl->zip_fread);
-	assert_int_equal(vendor_kmod(&km, &why), 0);
-	assert_non_null(km->kmod_new);
-	assert_non_null(km->kmod_list_next);
 }
 
 int main(int argc, char *argv[])
