@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Hostile inputs of the CLI (issue: --env-file, --from, --pci-ids, scan, output errors): each
+# is refused with the documented exit code and a message naming the path (and the line), in
+# bounded time, and nothing an input names is ever executed.
+set -u
+gpuenv="$1"
+. "$(dirname "$0")/lib-check.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+empty="$tmp/empty"
+mkdir "$empty"
+
+# --env-file: a file with no newline at all stops at the line cap (it grew to 2 GB, then exit 0).
+check 66 "env file /dev/zero: line 1: a line longer than 65536 bytes" \
+	timeout 20 "$gpuenv" report --no-vendor --sysroot "$empty" --env-file /dev/zero
+# Linear: 50,000 lines within 20 s (the old loader: 20,000 took 20 s); the 100,000-line cap.
+awk 'BEGIN { for (i = 0; i < 50000; i++) printf "K%d=%d\n", (i * 7919) % 50000, i }' >"$tmp/50k.env"
+check 0 "" timeout 20 "$gpuenv" report --no-vendor --sysroot "$empty" --env-file "$tmp/50k.env"
+awk 'BEGIN { for (i = 0; i <= 100000; i++) printf "K%d=%d\n", i, i }' >"$tmp/100k.env"
+check 66 "env file $tmp/100k.env: line 100001: more than 100000 lines" \
+	timeout 20 "$gpuenv" report --no-vendor --sysroot "$empty" --env-file "$tmp/100k.env"
+check 66 "env file $empty: Is a directory" "$gpuenv" report --no-vendor --env-file "$empty"
+check 66 "--from $empty: Is a directory" "$gpuenv" report --from "$empty"
+
+# An nvcc planted where the env file's CUDA_HOME and PATH point is never run, live or not.
+mkdir -p "$tmp/cuda/bin" "$tmp/cuda/lib64"
+: >"$tmp/cuda/lib64/libcudart.so.12"
+printf '#!/bin/sh\ntouch "%s"\nprintf "Cuda compilation tools, %%s 99.9, V99.9.1\\n" release\n' \
+	"$tmp/nvcc-ran" >"$tmp/cuda/bin/nvcc"
+chmod 755 "$tmp/cuda/bin/nvcc"
+printf 'CUDA_HOME=%s\nPATH=%s:/usr/bin:/bin\n' "$tmp/cuda" "$tmp/cuda/bin" >"$tmp/planted.env"
+"$gpuenv" report --json --no-vendor --env-file "$tmp/planted.env" >"$tmp/planted.json" 2>/dev/null
+"$gpuenv" doctor --no-vendor --env-file "$tmp/planted.env" >/dev/null 2>&1
+if [ -e "$tmp/nvcc-ran" ]; then
+	echo "FAIL: gpuenv ran the nvcc that --env-file's CUDA_HOME/PATH named"
+	fail=1
+elif ! grep -q "$tmp/cuda" "$tmp/planted.json"; then
+	echo "FAIL: the planted toolkit was not even found: the check proves nothing"
+	fail=1
+else
+	echo "ok: the planted nvcc did not run"
+fi
+exit $fail
