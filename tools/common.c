@@ -285,7 +285,17 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		char *text;
 		size_t len;
 
-		err = read_host_file(o->from, (size_t)64 << 20, &text, &len);
+		/* gpuenv_snapshot_from_json()'s cap: a bigger file is not read at all. */
+		err = read_host_file(o->from, (size_t)16 << 20, &text, &len);
+		if (err == -EFBIG) {
+			fprintf(stderr,
+				"gpuenv: --from %s: larger than 16 MiB: not a snapshot gpuenv "
+				"wrote "
+				"(one is a few hundred KB)\n",
+				o->from);
+			gpuenv_ctx_free(ctx);
+			return EXIT_INPUT;
+		}
 		if (err < 0) {
 			fprintf(stderr, "gpuenv: --from %s: %s\n", o->from, strerror(-err));
 			gpuenv_ctx_free(ctx);

@@ -112,7 +112,8 @@ struct gpuenv_snapshot;
 
 /* Probes the machine (or sysroot) into a new snapshot, refcount 1. Fails only on OOM. */
 GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_snapshot **ret);
-/* Parses the JSON written by gpuenv_snapshot_to_json(); -EBADMSG on invalid input. */
+/* Parses the JSON written by gpuenv_snapshot_to_json(); -EBADMSG on invalid input, -EFBIG
+ * above 16 MiB (a real snapshot is a few hundred KB; loading costs ~15 times the text). */
 GPUENV_API int gpuenv_snapshot_from_json(struct gpuenv_ctx *ctx, const char *json, size_t len,
 					 struct gpuenv_snapshot **ret);
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s);

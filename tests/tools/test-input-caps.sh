@@ -22,6 +22,11 @@ check 66 "env file $tmp/100k.env: line 100001: more than 100000 lines" \
 	timeout 20 "$gpuenv" report --no-vendor --sysroot "$empty" --env-file "$tmp/100k.env"
 check 66 "env file $empty: Is a directory" "$gpuenv" report --no-vendor --env-file "$empty"
 check 66 "--from $empty: Is a directory" "$gpuenv" report --from "$empty"
+# --from: a text over 16 MiB is refused before it is parsed (63 MB took 1.7 GB).
+printf '{"schema_version":1}' >"$tmp/big.json"
+head -c 17000000 /dev/zero | tr '\0' ' ' >>"$tmp/big.json"
+check 66 "--from $tmp/big.json: larger than 16 MiB" "$gpuenv" report --from "$tmp/big.json"
+rm -f "$tmp/big.json"
 
 # An nvcc planted where the env file's CUDA_HOME and PATH point is never run, live or not.
 mkdir -p "$tmp/cuda/bin" "$tmp/cuda/lib64"
