@@ -61,7 +61,8 @@ static void scan_help(void)
 	       "  2   some binary has none (ptx-too-new or no-kernel-image)\n"
 	       "  64  usage error (also: unknown --gpu name, --this-machine without NVIDIA GPU)\n"
 	       "  66  a PATH, the sysroot or the snapshot cannot be read (2 wins when both "
-	       "apply)\n");
+	       "apply)\n"
+	       "  74  the output could not be written\n");
 }
 
 struct progress {
