@@ -207,9 +207,13 @@ int cmd_scan(int argc, char *argv[])
 		if (r != 0)
 			return r;
 	} else {
-		struct gpuenv_ctx_opts copts = { .sz = sizeof(copts),
-						 .sysroot = co.sysroot,
-						 .flags = GPUENV_CTX_NO_VENDOR };
+		struct gpuenv_ctx_opts copts = {
+			.sz = sizeof(copts),
+			.sysroot = co.sysroot,
+			.flags = GPUENV_CTX_NO_VENDOR,
+			/* as common_open(): tests make a path unreadable even for root */
+			.inject_errors = getenv("GPUENV_TEST_INJECT_ERRORS"),
+		};
 
 		if (getenv("GPUENV_TEST_NO_OPENAT2"))
 			copts.flags |= GPUENV_CTX_NO_OPENAT2;

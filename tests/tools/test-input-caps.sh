@@ -46,4 +46,37 @@ elif ! grep -q "$tmp/cuda" "$tmp/planted.json"; then
 else
 	echo "ok: the planted nvcc did not run"
 fi
+
+# --pci-ids: a directory is an error naming the path (libpci said "not found" for every GPU).
+check 66 "--pci-ids $empty: Is a directory" "$gpuenv" report --no-vendor --pci-ids "$empty"
+# An image's pci.ids over 16 MiB, or gzip data behind the plain name, is not parsed (164 MB
+# took 38 s and 257 MB in libpci).
+mkdir -p "$tmp/img/usr/share/misc"
+truncate -s 17M "$tmp/img/usr/share/misc/pci.ids"
+check 3 "pci.ids: larger than 16 MiB (pci.ids is 1.4 MB): not used for GPU names" \
+	timeout 20 "$gpuenv" doctor --no-vendor --sysroot "$tmp/img"
+printf '\037\213\010' >"$tmp/img/usr/share/misc/pci.ids"
+check 3 "pci.ids: gzip data" "$gpuenv" doctor --no-vendor --sysroot "$tmp/img"
+
+# Output that cannot be written is exit 74 with a message, never 0.
+if [ -w /dev/full ]; then
+	for cmd in "report --json --no-vendor --sysroot $empty" "report --no-vendor --sysroot $empty" \
+		"doctor --no-vendor --sysroot $empty" "scan $empty" "--help"; do
+		check 74 "gpuenv: writing the output" sh -c "\"\$0\" $cmd >/dev/full" "$gpuenv"
+	done
+else
+	echo "SKIP part: no writable /dev/full: the write-error checks were not run"
+fi
+
+# scan: a named directory that cannot be read is exit 66 (it was 0); directories below
+# --max-depth are counted, in text and JSON.
+mkdir -p "$tmp/unreadable" "$tmp/deep/a/b/c"
+check 66 "" env GPUENV_TEST_INJECT_ERRORS="$tmp/unreadable=EACCES" "$gpuenv" scan "$tmp/unreadable"
+if "$gpuenv" scan --max-depth 1 "$tmp/deep" | grep -q "1 directory below --max-depth 1 not entered" &&
+	"$gpuenv" scan --json --max-depth 1 "$tmp/deep" | grep -q '"too_deep_dirs": 1'; then
+	echo "ok: scan counts the directories below --max-depth"
+else
+	echo "FAIL: scan skips directories below --max-depth without a word"
+	fail=1
+fi
 exit $fail
