@@ -33,7 +33,8 @@ static void doctor_help(void)
 	       "  3   could not evaluate: PCI bus unreadable and no driver or toolkit found\n"
 	       "  64  usage error\n"
 	       "  66  an input (sysroot, snapshot, env file) cannot be read\n"
-	       "  70  internal error\n");
+	       "  70  internal error\n"
+	       "  74  the output could not be written\n");
 }
 
 int cmd_doctor(int argc, char *argv[])

@@ -61,7 +61,8 @@ static void scan_help(void)
 	       "  2   some binary has none (ptx-too-new or no-kernel-image)\n"
 	       "  64  usage error (also: unknown --gpu name, --this-machine without NVIDIA GPU)\n"
 	       "  66  a PATH, the sysroot or the snapshot cannot be read (2 wins when both "
-	       "apply)\n");
+	       "apply)\n"
+	       "  74  the output could not be written\n");
 }
 
 struct progress {
@@ -206,9 +207,13 @@ int cmd_scan(int argc, char *argv[])
 		if (r != 0)
 			return r;
 	} else {
-		struct gpuenv_ctx_opts copts = { .sz = sizeof(copts),
-						 .sysroot = co.sysroot,
-						 .flags = GPUENV_CTX_NO_VENDOR };
+		struct gpuenv_ctx_opts copts = {
+			.sz = sizeof(copts),
+			.sysroot = co.sysroot,
+			.flags = GPUENV_CTX_NO_VENDOR,
+			/* as common_open(): tests make a path unreadable even for root */
+			.inject_errors = getenv("GPUENV_TEST_INJECT_ERRORS"),
+		};
 
 		if (getenv("GPUENV_TEST_NO_OPENAT2"))
 			copts.flags |= GPUENV_CTX_NO_OPENAT2;

@@ -140,16 +140,36 @@ static void log_to_stderr(void *userdata, int priority, const char *file, int li
 	fputc('\n', stderr);
 }
 
+/* gpuenv_ctx_new()'s own messages (the env file's path, line and reason): printed as they
+ * are, and remembered so that no second, vaguer message follows. */
+static void log_setup(void *userdata, int priority, const char *file, int line, const char *fn,
+		      const char *format, va_list args)
+{
+	bool *logged = userdata;
+
+	fputs("gpuenv: ", stderr);
+	vfprintf(stderr, format, args);
+	fputc('\n', stderr);
+	*logged = true;
+}
+
 /* The whole of path ("-": stdin), NUL-terminated; -EFBIG above max bytes. */
 static int read_host_file(const char *path, size_t max, char **ret, size_t *ret_len)
 {
 	FILE *f = streq(path, "-") ? stdin : fopen(path, "re");
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 0;
+	struct stat st;
 	int err = 0;
 
 	if (!f)
 		return -errno;
+	/* A directory opens, then every read fails with EISDIR: say so, not "I/O error". */
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (f != stdin)
+			fclose(f);
+		return -EISDIR;
+	}
 	while (!err) {
 		size_t n;
 
@@ -217,7 +237,11 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
 	const char *inject = getenv("GPUENV_TEST_INJECT_ERRORS");
+	bool logged = false;
 	int err;
+
+	opts.log_fn = log_setup;
+	opts.log_userdata = &logged;
 
 	if (o->stable)
 		opts.flags |= GPUENV_CTX_STABLE;
@@ -248,12 +272,10 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	}
 	err = gpuenv_ctx_new(&opts, &ctx);
 	if (err < 0) {
-		if (err == -EBADMSG && o->env_file)
-			fprintf(stderr, "gpuenv: --env-file %s: not KEY=VALUE lines\n",
-				o->env_file);
-		else if (o->sysroot)
+		/* When log_setup() printed nothing, say what failed. */
+		if (!logged && o->sysroot)
 			fprintf(stderr, "gpuenv: --sysroot %s: %s\n", o->sysroot, strerror(-err));
-		else
+		else if (!logged)
 			print_error("cannot set up", err);
 		return err == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
 	}
@@ -263,7 +285,17 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		char *text;
 		size_t len;
 
-		err = read_host_file(o->from, (size_t)64 << 20, &text, &len);
+		/* gpuenv_snapshot_from_json()'s cap: a bigger file is not read at all. */
+		err = read_host_file(o->from, (size_t)16 << 20, &text, &len);
+		if (err == -EFBIG) {
+			fprintf(stderr,
+				"gpuenv: --from %s: larger than 16 MiB: not a snapshot gpuenv "
+				"wrote "
+				"(one is a few hundred KB)\n",
+				o->from);
+			gpuenv_ctx_free(ctx);
+			return EXIT_INPUT;
+		}
 		if (err < 0) {
 			fprintf(stderr, "gpuenv: --from %s: %s\n", o->from, strerror(-err));
 			gpuenv_ctx_free(ctx);

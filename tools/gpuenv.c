@@ -3,6 +3,8 @@
  * gpuenv: main and the command table (kmod tools/kmod.c). `gpuenv` with no command runs
  * `doctor`.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,7 +42,8 @@ static int cmd_help(int argc, char *argv[])
 	       "  3   could not evaluate (PCI bus unreadable, no driver or toolkit found)\n"
 	       "  64  usage error\n"
 	       "  66  an input (sysroot, snapshot, env file) cannot be read\n"
-	       "  70  internal error\n",
+	       "  70  internal error\n"
+	       "  74  the output could not be written\n",
 	       DEFAULT_COMMAND);
 	return EXIT_HEALTHY;
 }
@@ -49,6 +52,33 @@ static int cmd_version(int argc, char *argv[])
 {
 	printf("gpuenv %s\n", gpuenv_version());
 	return EXIT_HEALTHY;
+}
+
+/*
+ * Output that could not be written is an error, not a pass (`report --json > /dev/full`
+ * exited 0 with nothing written): a write error seen by stdio while printing, or by the final
+ * flush and close (as gnulib's close_stdout does), makes the exit status 74 (EX_IOERR).
+ */
+static int close_stdout(int rc)
+{
+	bool failed = ferror(stdout);
+	int err = 0;
+
+	if (fflush(stdout) != 0) {
+		failed = true;
+		err = errno;
+	}
+	if (fclose(stdout) != 0 && !failed) {
+		failed = true;
+		err = errno;
+	}
+	if (!failed)
+		return rc;
+	if (err)
+		fprintf(stderr, "gpuenv: writing the output: %s\n", strerror(err));
+	else
+		fprintf(stderr, "gpuenv: writing the output: write error\n");
+	return EXIT_IOERR;
 }
 
 int main(int argc, char *argv[])
@@ -60,13 +90,13 @@ int main(int argc, char *argv[])
 		argc--;
 		argv++;
 	} else if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		return cmd_help(argc, argv);
+		return close_stdout(cmd_help(argc, argv));
 	} else if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
-		return cmd_version(argc, argv);
+		return close_stdout(cmd_version(argc, argv));
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(commands[i].name, name) == 0)
-			return commands[i].run(argc, argv);
+			return close_stdout(commands[i].run(argc, argv));
 	fprintf(stderr, "gpuenv: unknown command '%s'; see `gpuenv help`\n", name);
 	return EXIT_USAGE;
 }

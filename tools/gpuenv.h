@@ -19,6 +19,7 @@ enum {
 	EXIT_USAGE = 64,      /* bad command line (EX_USAGE) */
 	EXIT_INPUT = 66,      /* an input (sysroot, file) cannot be read (EX_NOINPUT) */
 	EXIT_SOFTWARE = 70,   /* internal error (EX_SOFTWARE) */
+	EXIT_IOERR = 74,      /* the output could not be written (EX_IOERR) */
 };
 
 struct gpuenv_cmd {

@@ -120,6 +120,48 @@ static int pci_names_lookup(void *userdata, uint16_t vendor, uint16_t device, ui
 	return 0;
 }
 
+/*
+ * libpci reads the whole database into memory, parsing as it goes, and opens it with zlib's
+ * gzopen(), which also inflates gzip data behind a plain name: an image's 164 MB pci.ids took
+ * 38 s and 257 MB. The database is a regular file of at most PCI_IDS_MAX bytes (pci.ids of
+ * 2023 is 1.4 MB), and gzip data (magic 1f 8b, RFC 1952) is refused unless the caller named
+ * the file: its inflated size is not bounded by the file's.
+ */
+#define PCI_IDS_MAX ((off_t)16 << 20)
+
+static int ids_check(const char *path, bool allow_gzip, const char **why)
+{
+	unsigned char magic[2] = { 0 };
+	struct stat st;
+	FILE *f;
+
+	*why = NULL;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode)) {
+		*why = "not a regular file";
+		return -EINVAL;
+	}
+	if (st.st_size > PCI_IDS_MAX) {
+		*why = "larger than 16 MiB (pci.ids is 1.4 MB)";
+		return -EFBIG;
+	}
+	if (allow_gzip)
+		return 0;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (fread(magic, 1, 2, f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+		fclose(f);
+		*why = "gzip data: its inflated size is not bounded";
+		return -EFBIG;
+	}
+	fclose(f);
+	return 0;
+}
+
 /* A regular file (after links) at sysroot/rel whose real path stays inside the sysroot. */
 static char *sysroot_ids(const char *sysroot, const char *rel)
 {
@@ -157,23 +199,37 @@ int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids
 	static const char *const live[] = { GPUENV_PCI_IDS_DIR "/pci.ids.gz",
 					    GPUENV_PCI_IDS_DIR "/pci.ids" };
 	static bool registered;
+	const char *why;
+	int err;
 
 	if (names.path)
 		return 0;
 	if (ids_file) {
-		/* libpci answers "not found" for a missing file: check it here, once. */
-		if (access(ids_file, R_OK) < 0) {
-			int err = -errno;
-
-			fprintf(stderr, "gpuenv: --pci-ids %s: %s\n", ids_file, strerror(-err));
+		/* libpci answers "not found" for a missing file or a directory: check it here. */
+		err = ids_check(ids_file, true, &why);
+		if (err == 0)
+			err = access(ids_file, R_OK) < 0 ? -errno : 0;
+		if (err < 0) {
+			fprintf(stderr, "gpuenv: --pci-ids %s: %s\n", ids_file,
+				why ? why : strerror(-err));
 			return err;
 		}
 		names.path = strdup(ids_file);
 		if (!names.path)
 			return -ENOMEM;
 	} else if (sysroot && strcmp(sysroot, "/") != 0) {
-		for (size_t i = 0; i < sizeof(in_root) / sizeof(in_root[0]) && !names.path; i++)
+		for (size_t i = 0; i < sizeof(in_root) / sizeof(in_root[0]) && !names.path; i++) {
 			names.path = sysroot_ids(sysroot, in_root[i]);
+			/* The image's copy is its data, not the caller's choice: one that is too
+			 * big is passed over, with a word, and no GPU is named from it. */
+			if (names.path && ids_check(names.path, false, &why) < 0) {
+				fprintf(stderr, "gpuenv: %s: %s: not used for GPU names\n",
+					names.path, why ? why : "cannot be read");
+				free(names.path);
+				names.path = NULL;
+				break;
+			}
+		}
 	} else {
 		for (size_t i = 0; i < sizeof(live) / sizeof(live[0]) && !names.path; i++)
 			if (access(live[i], R_OK) == 0 && !(names.path = strdup(live[i])))

@@ -35,6 +35,10 @@ enum gpuenv_layer {
 
 struct gpuenv_ctx;
 
+/* A log message: priority is a syslog number (3 err … 7 debug); format/args as vprintf. */
+typedef void (*gpuenv_log_fn)(void *userdata, int priority, const char *file, int line,
+			      const char *fn, const char *format, va_list args);
+
 /* Context flags. */
 enum {
 	/* Leave out everything that changes between runs (timings, hostnames). */
@@ -65,18 +69,22 @@ struct gpuenv_ctx_opts {
 	/* > 0: also record the GPU libraries process pid has mapped (/proc/<pid>/maps inside
 	 * the root); 0: no process. Negative values are refused with -EINVAL. */
 	int pid;
+	/* Receives the messages of gpuenv_ctx_new() itself (e.g. "env file PATH: line 3: a line
+	 * longer than 65536 bytes"), which come before gpuenv_ctx_set_log_fn() can be called,
+	 * and stays the context's log function unless that replaces it. NULL: none. */
+	gpuenv_log_fn log_fn;
+	void *log_userdata;
 };
 
 /*
  * Creates a context. Fails with -ENOENT / -ENOTDIR / -EACCES when the sysroot cannot be
- * opened and -EINVAL / -EBADMSG when the env file cannot be read or parsed; the message
- * naming the path is logged first.
+ * opened; when the env file cannot be read (-errno, -EISDIR) or is refused (-EBADMSG: a bad
+ * line; -EFBIG: past a cap), after logging a message naming the path and the line through
+ * opts->log_fn.
  */
 GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_ctx **ret);
 GPUENV_API struct gpuenv_ctx *gpuenv_ctx_free(struct gpuenv_ctx *ctx);
 
-typedef void (*gpuenv_log_fn)(void *userdata, int priority, const char *file, int line,
-			      const char *fn, const char *format, va_list args);
 /* priority: syslog numbers (3 err … 7 debug). Default: no logging. */
 GPUENV_API void gpuenv_ctx_set_log_fn(struct gpuenv_ctx *ctx, gpuenv_log_fn fn, void *userdata);
 GPUENV_API void gpuenv_ctx_set_log_priority(struct gpuenv_ctx *ctx, int priority);
@@ -104,7 +112,8 @@ struct gpuenv_snapshot;
 
 /* Probes the machine (or sysroot) into a new snapshot, refcount 1. Fails only on OOM. */
 GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_snapshot **ret);
-/* Parses the JSON written by gpuenv_snapshot_to_json(); -EBADMSG on invalid input. */
+/* Parses the JSON written by gpuenv_snapshot_to_json(); -EBADMSG on invalid input, -EFBIG
+ * above 16 MiB (a real snapshot is a few hundred KB; loading costs ~15 times the text). */
 GPUENV_API int gpuenv_snapshot_from_json(struct gpuenv_ctx *ctx, const char *json, size_t len,
 					 struct gpuenv_snapshot **ret);
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s);

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Children under a deadline (see child.h). fork(2) + a pipe; the child leads its own process
- * group (setpgid) so that the SIGKILL on timeout also reaches what it spawned (nvcc runs
- * cicc/ptxas; a vendor library may fork helpers). exec failures travel back through a second,
- * close-on-exec pipe (the classic self-pipe trick, as in glibc posix_spawn), so "no such
- * program" is told apart from "the program failed".
+ * group (setpgid) so that the SIGKILL on timeout also reaches what it spawned (a vendor
+ * library may fork helpers). gpuenv executes no program at all (tests/tools/check-no-exec.sh):
+ * what a program would print, it reads from files.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -171,71 +170,6 @@ int child_run_fn(child_fn fn, void *userdata, unsigned timeout_ms, size_t max_ou
 	close(fds[1]);
 	err = collect(pid, fds[0], t0, timeout_ms, max_output, &r);
 	close(fds[0]);
-	if (err < 0)
-		return err;
-	*ret = r;
-	return 0;
-}
-
-int child_run_exec(const char *const argv[], const char *const envp[], unsigned timeout_ms,
-		   size_t max_output, struct child_result *ret)
-{
-	static const char *const empty_env[] = { NULL };
-	struct child_result r = { .exit_status = -1 };
-	uint64_t t0 = now_ms();
-	int out[2], errp[2], err, child_errno = 0;
-	ssize_t k;
-	pid_t pid;
-
-	if (!argv || !argv[0] || !ret)
-		return -EINVAL;
-	err = make_pipe(out);
-	if (err < 0)
-		return err;
-	if (pipe2(errp, O_CLOEXEC) < 0) {
-		err = -errno;
-		close(out[0]);
-		close(out[1]);
-		return err;
-	}
-	pid = fork();
-	if (pid < 0) {
-		err = -errno;
-		close(out[0]);
-		close(out[1]);
-		close(errp[0]);
-		close(errp[1]);
-		return err;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-		setpgid(0, 0);
-		if (devnull >= 0)
-			dup2(devnull, STDIN_FILENO);
-		dup2(out[1], STDOUT_FILENO);
-		dup2(out[1], STDERR_FILENO);
-		/* execve(2) takes char *const[] for historical reasons; it does not write them. */
-		execve(argv[0], (char *const *)argv, (char *const *)(envp ? envp : empty_env));
-		child_errno = errno;
-		(void)!write(errp[1], &child_errno, sizeof(child_errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	close(out[1]);
-	close(errp[1]);
-	/* The error pipe closes on a successful exec, or carries errno when execve failed. */
-	do
-		k = read(errp[0], &child_errno, sizeof(child_errno));
-	while (k < 0 && errno == EINTR);
-	close(errp[0]);
-	if (k == (ssize_t)sizeof(child_errno)) {
-		close(out[0]);
-		waitpid(pid, NULL, 0);
-		return -(child_errno ? child_errno : EIO);
-	}
-	err = collect(pid, out[0], t0, timeout_ms, max_output, &r);
-	close(out[0]);
 	if (err < 0)
 		return err;
 	*ret = r;

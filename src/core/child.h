@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Work in a child process under a deadline: the seam that keeps a hanging vendor library
- * (an NVML call stuck in the driver, a libcuda that never returns from cuInit) or a hanging
- * program (`nvcc --version` on a broken NFS mount) from hanging gpuenv. The child writes
+ * (an NVML call stuck in the driver, a libcuda that never returns from cuInit) from hanging
+ * gpuenv. The child writes
  * its answer into a pipe; the parent reads at most max_output bytes until EOF or the
  * deadline, then kills the child's whole process group with SIGKILL. A child stuck in an
  * uninterruptible sleep (D state, typical of a wedged GPU driver) cannot be reaped even by
@@ -31,10 +31,5 @@ struct child_result {
 typedef int (*child_fn)(int fd, void *userdata);
 int child_run_fn(child_fn fn, void *userdata, unsigned timeout_ms, size_t max_output,
 		 struct child_result *ret);
-
-/* Executes argv[0] (a host path) with envp (NULL: an empty environment), stdin from
- * /dev/null, stdout and stderr captured together. -ENOENT/-EACCES when it cannot be run. */
-int child_run_exec(const char *const argv[], const char *const envp[], unsigned timeout_ms,
-		   size_t max_output, struct child_result *ret);
 
 void child_result_done(struct child_result *r);

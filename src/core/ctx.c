@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Context creation from sized options (libbpf OPTS_VALID idea); see ctx.h and gpuenv.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,9 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 	if (!ctx)
 		return -ENOMEM;
 	ctx->log.max_level = LOG_LEVEL_WARNING;
+	/* Zero for a caller built before the fields existed: o is zero past opts->sz. */
+	ctx->log.fn = o.log_fn;
+	ctx->log.userdata = o.log_userdata;
 	ctx->flags = o.flags;
 	ctx->pid = o.pid;
 	ctx->vendor_timeout_ms =
@@ -73,9 +77,17 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 	if (err < 0)
 		goto fail;
 	if (o.env_file) {
-		err = env_load_file(ctx->env, o.env_file, NULL);
-		if (err < 0)
+		struct env_file_error fe;
+
+		err = env_load_file(ctx->env, o.env_file, &fe);
+		if (err < 0) {
+			if (fe.reason)
+				log_err(&ctx->log, "env file %s: line %u: %s", o.env_file, fe.line,
+					fe.reason);
+			else
+				log_err(&ctx->log, "env file %s: %s", o.env_file, strerror(-err));
 			goto fail;
+		}
 	}
 	ctx->nvml_lib = strdup_or_null(o.nvml_lib, &oom);
 	ctx->cuda_lib = strdup_or_null(o.cuda_lib, &oom);

@@ -245,6 +245,9 @@ int scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
 	if (s->duplicates)
 		strbuf_printf(&sb, ", %" PRIu64 " duplicate path%s skipped", s->duplicates,
 			      s->duplicates == 1 ? "" : "s");
+	if (s->too_deep)
+		strbuf_printf(&sb, ", %" PRIu64 " director%s below --max-depth %u not entered",
+			      s->too_deep, s->too_deep == 1 ? "y" : "ies", s->opts.max_depth);
 	strbuf_puts(&sb, "\n");
 	if (s->hit_file_cap)
 		strbuf_printf(&sb, "stopped at %" PRIu64 " files (--max-files)\n",
@@ -480,6 +483,7 @@ int scan_render_json(struct gpuenv_scan *s, unsigned flags, char **ret)
 	rv |= jset(sum, "failing", json_integer((json_int_t)su.failing));
 	rv |= jset(sum, "duplicates", json_integer((json_int_t)s->duplicates));
 	rv |= jset(sum, "stopped_at_max_files", json_boolean(s->hit_file_cap));
+	rv |= jset(sum, "too_deep_dirs", json_integer((json_int_t)s->too_deep));
 	if (rv)
 		goto oom_set;
 	text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2));

@@ -653,6 +653,9 @@ static int scan_dir(struct gpuenv_scan *s, const char *path, unsigned depth)
 		if (r2 < 0)
 			return r2;
 		f->type = "directory";
+		/* A directory named on the command line is an input that cannot be read. */
+		if (depth == 0)
+			s->unreadable_args++;
 		r2 = file_error(f, SCAN_UNREADABLE, "%s", strerror(-rv));
 		return r2 < 0 ? r2 : 0;
 	}
@@ -701,6 +704,7 @@ static int scan_dir(struct gpuenv_scan *s, const char *path, unsigned depth)
 			if (depth + 1 > s->opts.max_depth) {
 				log_debug(&s->ctx->log, "%s: deeper than %u levels, not entered",
 					  child, s->opts.max_depth);
+				s->too_deep++; /* counted in the summary: never a silent skip */
 				continue;
 			}
 			rv = scan_dir(s, child, depth + 1);

@@ -90,6 +90,7 @@ struct gpuenv_scan {
 	struct scan_file *files;
 	size_t n_files, cap_files;
 	uint64_t files_seen, bytes_seen, duplicates, not_candidates;
+	uint64_t too_deep; /* directories below --max-depth, not entered */
 	bool hit_file_cap;
 	/* (dev, ino) of files and directories seen: no file twice, no directory loop */
 	struct scan_ino {

@@ -17,7 +17,10 @@
 #include "snapshot-internal.h"
 
 #define SNAP_JSON_MAX_DEPTH 64
-#define SNAP_JSON_MAX_BYTES ((size_t)64 << 20)
+/* The JSON tree costs ~11 times the text (a jansson hashtable per fact object), the snapshot
+ * ~4 times: a cap on the text caps the memory. gpuenv report --json of an 8-GPU machine
+ * writes 240 KB. */
+#define SNAP_JSON_MAX_BYTES SNAPSHOT_JSON_MAX_BYTES
 
 bool snap_section_is_environment(const char *section)
 {
@@ -213,8 +216,6 @@ static int load_child(struct load *l, struct snap_node *parent, const char *key,
 {
 	struct snap_node *c;
 	enum snap_kind kind;
-	size_t at = parent->n_child;
-	int r;
 
 	if (is_fact(v))
 		kind = SNAP_FACT;
@@ -227,33 +228,25 @@ static int load_child(struct load *l, struct snap_node *parent, const char *key,
 	c = node_new(l->s, kind, key);
 	if (!c)
 		return -ENOMEM;
-	/* jansson iterates objects in no defined order: insert sorted, refuse duplicates. */
-	if (key && parent->kind == SNAP_OBJECT) {
-		size_t lo = 0, hi = parent->n_child;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			int cmp = strcmp(parent->child[mid]->key, key);
-
-			if (cmp == 0) {
-				node_free(c);
-				return load_fail(l, where, "duplicate key");
-			}
-			if (cmp < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		at = lo;
-	}
-	if (!add_child(parent, c, at)) {
+	/* Appended in jansson's order; an object's children are sorted once, at its end. */
+	if (!add_child(parent, c, parent->n_child)) {
 		node_free(c);
 		return -ENOMEM;
 	}
-	r = kind == SNAP_FACT ? load_fact(l, c, v, where) : load_node(l, c, v, where, depth + 1);
-	return r;
+	return kind == SNAP_FACT ? load_fact(l, c, v, where) : load_node(l, c, v, where, depth + 1);
 }
 
+static int child_key_cmp(const void *a, const void *b)
+{
+	return strcmp((*(struct snap_node *const *)a)->key, (*(struct snap_node *const *)b)->key);
+}
+
+/*
+ * Each member is converted, then dropped from the jansson tree, so the snapshot grows into the
+ * memory the JSON tree gives back (peak: the JSON tree, not the JSON tree plus the snapshot).
+ * An object's children are sorted once (O(n log n)): inserting each in place cost a memmove
+ * of the array per key, O(n^2) for keys that jansson yields in reverse order.
+ */
 static int load_node(struct load *l, struct snap_node *n, json_t *j, const char *where,
 		     unsigned depth)
 {
@@ -265,8 +258,9 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 	if (json_is_object(j)) {
 		const char *k;
 		json_t *v;
+		void *tmp;
 
-		json_object_foreach(j, k, v)
+		json_object_foreach_safe(j, tmp, k, v)
 		{
 			if (depth == 0 && strcmp(k, "schema_version") == 0)
 				continue;
@@ -274,7 +268,15 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 			r = load_child(l, n, k, v, path, depth);
 			if (r < 0)
 				return r;
+			json_object_del(j, k);
 		}
+		if (n->n_child > 1)
+			qsort(n->child, n->n_child, sizeof(*n->child), child_key_cmp);
+		/* jansson refuses duplicate keys (JSON_REJECT_DUPLICATES); a sorted object
+		 * must still never hold two. */
+		for (size_t i = 1; i < n->n_child; i++)
+			if (strcmp(n->child[i - 1]->key, n->child[i]->key) == 0)
+				return load_fail(l, where, "duplicate key");
 		return 0;
 	}
 	{
@@ -287,6 +289,7 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 			r = load_child(l, n, NULL, v, path, depth);
 			if (r < 0)
 				return r;
+			json_array_set_new(j, i, json_null());
 		}
 	}
 	return 0;

@@ -144,7 +144,10 @@ bool snap_key_is_identifying(const char *section, const char *key);
  * (a directory named by LD_LIBRARY_PATH …) are redacted too. */
 bool snap_section_is_environment(const char *section);
 int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret);
-/* -EBADMSG for invalid JSON or a tree that breaks the schema rules; *ret_error explains. */
+/* The largest snapshot text read: 16 MiB, 70 times what an 8-GPU machine's report writes. */
+#define SNAPSHOT_JSON_MAX_BYTES ((size_t)16 << 20)
+/* -EBADMSG for invalid JSON or a tree that breaks the schema rules; *ret_error explains.
+ * -EFBIG for a text over SNAPSHOT_JSON_MAX_BYTES. Time O(n log n), memory ~15 times len. */
 int snapshot_from_json(const char *text, size_t len, struct snapshot **ret, char **ret_error);
 /* The jansson value of a subtree (for embedding snapshots in other JSON documents). */
 void *snapshot_node_to_jansson(const struct snap_node *n);

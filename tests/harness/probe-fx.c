@@ -36,6 +36,9 @@ int probe_fx_free(struct probe_fx *f)
 
 void probe_fx_open(struct probe_fx *f, const struct gpuenv_ctx_opts *opts)
 {
+	/* A second open in one test (live, then --sysroot) starts over. */
+	f->s = snapshot_unref(f->s);
+	f->ctx = gpuenv_ctx_free(f->ctx);
 	assert_int_equal(gpuenv_ctx_new(opts, &f->ctx), 0);
 	assert_int_equal(snapshot_new(&f->s), 0);
 }

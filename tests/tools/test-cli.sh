@@ -14,7 +14,7 @@ tmp=$(mktemp)
 echo '{"schema_version": 99}' >"$tmp"
 check 66 "not a gpuenv snapshot" "$gpuenv" report --from "$tmp"
 echo 'BAD LINE=1' >"$tmp"
-check 66 "--env-file $tmp" "$gpuenv" report --env-file "$tmp"
+check 66 "env file $tmp: line 1: white space in the variable name" "$gpuenv" report --env-file "$tmp"
 rm -f "$tmp"
 check 66 "--pci-ids /nonexistent.ids: No such file or directory" "$gpuenv" report --pci-ids /nonexistent.ids
 check 64 "unknown command" "$gpuenv" frobnicate

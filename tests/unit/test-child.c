@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Unit tests of src/core/child.c: the deadline seam for vendor calls and helper programs. */
+/* Unit tests of src/core/child.c: the deadline seam for vendor calls. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -96,38 +96,6 @@ static void test_fn_output_capped(void **state)
 	child_result_done(&r);
 }
 
-static void test_exec(void **state)
-{
-	const char *const argv[] = { "/bin/sh", "-c", "echo out; echo err >&2; exit 3", NULL };
-	struct child_result r;
-
-	assert_int_equal(child_run_exec(argv, NULL, 5000, 256, &r), 0);
-	assert_int_equal(r.exit_status, 3);
-	assert_string_equal(r.output, "out\nerr\n");
-	child_result_done(&r);
-}
-
-static void test_exec_missing(void **state)
-{
-	const char *const argv[] = { "/nonexistent/nvcc", "--version", NULL };
-	struct child_result r;
-
-	assert_int_equal(child_run_exec(argv, NULL, 5000, 256, &r), -ENOENT);
-}
-
-static void test_exec_group_killed(void **state)
-{
-	/* The grandchild holds the pipe open too: only killing the group ends the wait. */
-	const char *const argv[] = { "/bin/sh", "-c", "sleep 30 & sleep 30", NULL };
-	struct child_result r;
-
-	assert_int_equal(child_run_exec(argv, NULL, 300, 256, &r), 0);
-	assert_true(r.timed_out);
-	assert_true(r.reaped);
-	assert_true(r.elapsed_ms < 5000);
-	child_result_done(&r);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,9 +103,6 @@ int main(void)
 		cmocka_unit_test(test_fn_hang_is_killed),
 		cmocka_unit_test(test_fn_eof_without_exit),
 		cmocka_unit_test(test_fn_output_capped),
-		cmocka_unit_test(test_exec),
-		cmocka_unit_test(test_exec_missing),
-		cmocka_unit_test(test_exec_group_killed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "snapshot/snapshot.h"
@@ -118,6 +120,44 @@ static void test_json_rejects(void **state)
 	}
 }
 
+/*
+ * --from at scale: 100,000 keys in reverse order in one object load in linear time (each
+ * inserted in place cost a memmove of the whole array: 200,000 took 436 s under ASan), sorted;
+ * and a text over the cap is refused before jansson sees it.
+ */
+static void test_json_many_keys(void **state)
+{
+	const unsigned n = 100000;
+	size_t cap = (size_t)n * 48 + 64, len = 0;
+	char *text = malloc(cap), *err = NULL;
+	const struct snap_node *bulk;
+	struct snapshot *s = NULL;
+	int64_t v;
+	clock_t t;
+
+	assert_non_null(text);
+	len += (size_t)snprintf(text, cap, "{\"schema_version\":1,\"bulk\":{");
+	for (unsigned i = n; i-- > 0;)
+		len += (size_t)snprintf(text + len, cap - len,
+					"\"k%06u\":{\"state\":\"present\",\"value\":%u}%s", i, i,
+					i ? "," : "}}");
+	t = clock();
+	assert_int_equal(snapshot_from_json(text, len, &s, &err), 0);
+	t = clock() - t;
+	printf("# %u reversed keys loaded in %.2f s of CPU\n", n, (double)t / CLOCKS_PER_SEC);
+	/* 1.2-1.4 s here under ASan; the in-place insertion took 16.7 s. */
+	assert_true((double)t / CLOCKS_PER_SEC < 8.0);
+	bulk = snap_get(snapshot_root_const(s), "bulk");
+	assert_int_equal(snap_count(bulk), n);
+	for (unsigned i = 1; i < n; i++)
+		assert_true(strcmp(snap_key(snap_at(bulk, i - 1)), snap_key(snap_at(bulk, i))) < 0);
+	assert_true(snap_get_int(bulk, "k042424", &v));
+	assert_int_equal(v, 42424);
+	snapshot_unref(s);
+	free(text);
+	assert_int_equal(snapshot_from_json("{}", SNAPSHOT_JSON_MAX_BYTES + 1, &s, &err), -EFBIG);
+}
+
 static void test_state_names(void **state)
 {
 	for (int i = 0; i < _FACT_STATE_MAX; i++)
@@ -133,7 +173,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_readers),		cmocka_unit_test(test_str_or_absent),
 		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_rejects),
-		cmocka_unit_test(test_state_names),
+		cmocka_unit_test(test_state_names),	cmocka_unit_test(test_json_many_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
