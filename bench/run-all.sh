@@ -7,3 +7,4 @@ cd "$(dirname "$0")/.."
 ./bench/bench-scan.sh build
 ./bench/bench-doctor.sh build
 ./bench/bench-python-envs.sh build
+./bench/bench-inputs.sh build
