@@ -166,8 +166,7 @@ static int load_fact(struct load *l, struct snap_node *f, json_t *o, const char 
 	if (st < 0)
 		return load_fail(l, where, "unknown fact state");
 	f->state = (enum fact_state)st;
-	json_object_foreach(o, k, v)
-	{
+	json_object_foreach(o, k, v) {
 		if (strcmp(k, "state") == 0)
 			continue;
 		if (strcmp(k, "value") == 0) {
@@ -266,8 +265,7 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 		const char *k;
 		json_t *v;
 
-		json_object_foreach(j, k, v)
-		{
+		json_object_foreach(j, k, v) {
 			if (depth == 0 && strcmp(k, "schema_version") == 0)
 				continue;
 			snprintf(path, sizeof(path), "%s%s%s", where, where[0] ? "." : "", k);
@@ -281,8 +279,7 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 		size_t i;
 		json_t *v;
 
-		json_array_foreach(j, i, v)
-		{
+		json_array_foreach(j, i, v) {
 			snprintf(path, sizeof(path), "%s.%zu", where, i);
 			r = load_child(l, n, NULL, v, path, depth);
 			if (r < 0)
