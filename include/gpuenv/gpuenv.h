@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpuenv-version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -96,6 +98,8 @@ GPUENV_API void gpuenv_ctx_set_pci_name_fn(struct gpuenv_ctx *ctx, gpuenv_pci_na
 /* Newline-separated "<result>\t<path>" records of every read (GPUENV_CTX_TRACE_PATHS). */
 GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret);
 
+/* The library's version, "MAJOR.MINOR.MICRO" (a static string); the headers' is
+ * GPUENV_VERSION_MAJOR/MINOR/MICRO. Since 0.1. */
 GPUENV_API const char *gpuenv_version(void);
 
 /* ---- snapshot (src/snapshot, src/probe) -------------------------------------------- */
