@@ -7,21 +7,14 @@ set -u
 checker=${1:?usage: test-check-banned.sh CHECK-BANNED.PY}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect() { # rc dir what [pattern]
-	out=$(python3 "$checker" "$2" 2>&1)
-	rc=$?
-	if [ "$rc" != "$1" ] || { [ -n "${4:-}" ] && ! printf '%s\n' "$out" | grep -q -- "$4"; }; then
-		echo "FAIL: $3: exit $rc (want $1${4:+, output matching '$4'}): $out"
-		fail=1
-	else
-		echo "ok: $3: exit $rc"
-	fi
+. "$(dirname "$0")/selftest.sh"
+banned() { # rc dir what [pattern]
+	expect "$1" "$3" "${4:-}" python3 "$checker" "$2"
 }
 one() { # what code [pattern]: fails when CODE is in src/probe/x.c
 	rm -rf "$tmp/t" && mkdir -p "$tmp/t/probe"
 	printf '#include <stdio.h>\nvoid f(void)\n{\n\t%s\n}\n' "$2" >"$tmp/t/probe/x.c"
-	expect 1 "$tmp/t" "$1" "${3:-x.c:4:}"
+	banned 1 "$tmp/t" "$1" "${3:-x.c:4:}"
 }
 one "fopen64 call" 'FILE *f = fopen64("/etc/passwd", "r");'
 one "open through parentheses" 'int fd = (open)("/etc/passwd", 0);'
@@ -53,10 +46,10 @@ int g(struct s *p, struct s q)
 C
 printf 'int f(void)\n{\n\treturn fork();\n}\n' >"$tmp/t/core/child.c"
 printf 'void *f(void)\n{\n\treturn dlopen("x", 1);\n}\n' >"$tmp/t/vendor/dl.c"
-expect 0 "$tmp/t" "comments, strings, members, allowed files"
+banned 0 "$tmp/t" "comments, strings, members, allowed files"
 printf 'int f(void)\n{\n\treturn fork();\n}\n' >"$tmp/t/core/root.c"
-expect 1 "$tmp/t" "fork in core/root.c (process calls are child.c's)" "core/root.c:3: fork"
+banned 1 "$tmp/t" "fork in core/root.c (process calls are child.c's)" "core/root.c:3: fork"
 rm -rf "$tmp/t" && mkdir -p "$tmp/t"
-expect 1 "$tmp/t" "empty directory" "nothing would be checked"
-expect 1 "$tmp/no-such" "missing directory" "nothing would be checked"
+banned 1 "$tmp/t" "empty directory" "nothing would be checked"
+banned 1 "$tmp/no-such" "missing directory" "nothing would be checked"
 exit $fail

@@ -9,7 +9,6 @@ set -u
 checker=${1:?usage: test-check-layers.sh CHECK-LAYERS.PY}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
 src=$tmp/src-tree
 bld=$src/build
 mkdir -p "$src/src/a" "$src/src/b" "$bld"
@@ -54,53 +53,46 @@ printf 'a_answer;\n' >"$tmp/public.sym"
 table() { # uses-of-b
 	printf '# layer\tdir\tobjects\tuses\na\tsrc/a\tsrc/a/liba.a\t-\nb\tsrc/b\tsrc/b/libb.a\t%s\n' "$1" >"$tmp/t.tsv"
 }
-expect() { # rc mode build table what [grep-pattern]
-	want=$1 mode=$2 b=$3 t=$4 what=$5 pat=${6:-}
-	if [ "$mode" = symbols ]; then
-		out=$(python3 "$checker" symbols "$src" "$b" "$t" "$tmp/public.sym" 2>&1)
+. "$(dirname "$0")/selftest.sh"
+layers() { # rc mode build table what [grep-pattern]
+	if [ "$2" = symbols ]; then
+		expect "$1" "$2, $5" "${6:-}" python3 "$checker" symbols "$src" "$3" "$4" "$tmp/public.sym"
 	else
-		out=$(python3 "$checker" includes "$src" "$b" "$t" 2>&1)
-	fi
-	rc=$?
-	if [ "$rc" != "$want" ] || { [ -n "$pat" ] && ! printf '%s\n' "$out" | grep -q -- "$pat"; }; then
-		echo "FAIL: $mode, $what: exit $rc (want $want${pat:+, output matching '$pat'}): $out"
-		fail=1
-	else
-		echo "ok: $mode, $what: exit $rc"
+		expect "$1" "$2, $5" "${6:-}" python3 "$checker" includes "$src" "$3" "$4"
 	fi
 }
 # Before the build: no libraries, no dependency log.
 table a
-expect 1 symbols "$bld" "$tmp/t.tsv" "nothing built" "does not exist"
-expect 1 includes "$bld" "$tmp/t.tsv" "nothing built" "names no object"
+layers 1 symbols "$bld" "$tmp/t.tsv" "nothing built" "does not exist"
+layers 1 includes "$bld" "$tmp/t.tsv" "nothing built" "names no object"
 if ! ninja -C "$bld" >"$tmp/ninja.log" 2>&1; then
 	echo "FAIL: the synthetic tree does not build:"
 	cat "$tmp/ninja.log"
 	exit 1
 fi
 table -
-expect 1 symbols "$bld" "$tmp/t.tsv" "b may not use a" "b uses a_answer, defined in a"
-expect 1 includes "$bld" "$tmp/t.tsv" "b may not use a, <a/a.h>" "src/b/b.c: layer b includes src/a/a.h of layer a"
-expect 1 includes "$bld" "$tmp/t.tsv" "b may not use a, ../a/a.h" "src/b/b2.c: layer b includes src/a/a.h of layer a"
+layers 1 symbols "$bld" "$tmp/t.tsv" "b may not use a" "b uses a_answer, defined in a"
+layers 1 includes "$bld" "$tmp/t.tsv" "b may not use a, <a/a.h>" "src/b/b.c: layer b includes src/a/a.h of layer a"
+layers 1 includes "$bld" "$tmp/t.tsv" "b may not use a, ../a/a.h" "src/b/b2.c: layer b includes src/a/a.h of layer a"
 table public
-expect 0 symbols "$bld" "$tmp/t.tsv" "b may use the exported a_answer"
+layers 0 symbols "$bld" "$tmp/t.tsv" "b may use the exported a_answer"
 table nosuch
-expect 1 includes "$bld" "$tmp/t.tsv" "uses names no row" "which no row names"
+layers 1 includes "$bld" "$tmp/t.tsv" "uses names no row" "which no row names"
 table a
-expect 0 symbols "$bld" "$tmp/t.tsv" "b may use a"
-expect 0 includes "$bld" "$tmp/t.tsv" "b may use a"
-expect 1 symbols "$tmp/no-such-build" "$tmp/t.tsv" "missing build directory"
-expect 1 includes "$tmp/no-such-build" "$tmp/t.tsv" "missing build directory"
+layers 0 symbols "$bld" "$tmp/t.tsv" "b may use a"
+layers 0 includes "$bld" "$tmp/t.tsv" "b may use a"
+layers 1 symbols "$tmp/no-such-build" "$tmp/t.tsv" "missing build directory"
+layers 1 includes "$tmp/no-such-build" "$tmp/t.tsv" "missing build directory"
 printf '# only comments\n' >"$tmp/empty.tsv"
-expect 1 symbols "$bld" "$tmp/empty.tsv" "empty table" "no layer rows"
-expect 1 includes "$bld" "$tmp/empty.tsv" "empty table" "no layer rows"
-expect 1 includes "$bld" "$tmp/no-such.tsv" "missing table" "cannot read"
+layers 1 symbols "$bld" "$tmp/empty.tsv" "empty table" "no layer rows"
+layers 1 includes "$bld" "$tmp/empty.tsv" "empty table" "no layer rows"
+layers 1 includes "$bld" "$tmp/no-such.tsv" "missing table" "cannot read"
 # A new directory under src/ without its row.
 mkdir "$src/src/c" && echo 'int c;' >"$src/src/c/c.c"
-expect 1 symbols "$bld" "$tmp/t.tsv" "src/c without a row" "src/c/ holds C sources but no row"
+layers 1 symbols "$bld" "$tmp/t.tsv" "src/c without a row" "src/c/ holds C sources but no row"
 rm -r "$src/src/c"
 # A row whose directory is gone.
 mv "$src/src/a" "$tmp/a-moved"
-expect 1 includes "$bld" "$tmp/t.tsv" "missing layer directory" "does not exist or holds no .c"
+layers 1 includes "$bld" "$tmp/t.tsv" "missing layer directory" "does not exist or holds no .c"
 mv "$tmp/a-moved" "$src/src/a"
 exit $fail

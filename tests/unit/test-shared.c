@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Unit tests of src/shared: strict number/version parsing, the capped strbuf, strv helpers. */
 #include <errno.h>
-#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "shared/parse.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
+#include "locale-fx.h"
 
 static void test_parse_u64(void **state)
 {
@@ -182,12 +180,7 @@ int main(void)
 		cmocka_unit_test(test_kv_next),
 	};
 
-	/* As a program using the library would: with-comma-locale.sh runs this in de_DE. */
-	setlocale(LC_ALL, "");
-	if (getenv("GPUENV_TEST_COMMA_LOCALE") && strcmp(localeconv()->decimal_point, ",") != 0) {
-		fprintf(stderr, "FAIL: the comma locale is not in effect (decimal point \"%s\")\n",
-			localeconv()->decimal_point);
+	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
 		return 1;
-	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
