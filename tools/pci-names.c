@@ -12,7 +12,8 @@
  * gives the same name. The live default is libpci's own: IDSDIR/pci.ids.gz, then the name
  * without ".gz" (pciutils lib/names-parse.c, pci_open()), IDSDIR from libpci's pkg-config.
  * libpci itself (and libudev with it) is dlopen'ed on the first lookup, not linked: most runs
- * name no GPU from pci.ids, and loading it cost each of them ~0.8 ms (bench/bench-scan.sh).
+ * name no GPU from pci.ids, and loading it cost each of them start-up time
+ * (bench/bench-scan.sh measures it).
  */
 #include <dlfcn.h>
 #include <errno.h>

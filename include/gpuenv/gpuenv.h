@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpuenv-version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -77,16 +79,24 @@ struct gpuenv_ctx_opts {
 };
 
 /*
- * Creates a context. Fails with -ENOENT / -ENOTDIR / -EACCES when the sysroot cannot be
- * opened; when the env file cannot be read (-errno, -EISDIR) or is refused (-EBADMSG: a bad
- * line; -EFBIG: past a cap), after logging a message naming the path and the line through
- * opts->log_fn.
+ * gpuenv_ctx_new: creates a context over the live machine or opts->sysroot.
+ * opts: may be NULL (the live machine, defaults); copied, the caller keeps its strings.
+ * ret: the new context, owned by the caller: gpuenv_ctx_free() it after every object made
+ * from it (snapshot, scan) is released. Not reference-counted.
+ * Returns 0; -ENOENT / -ENOTDIR / -EACCES when the sysroot cannot be opened; when the env
+ * file cannot be read -errno (-EISDIR for a directory), -EBADMSG for a bad line, -EFBIG past
+ * a cap, after logging a message naming the path and the line through opts->log_fn;
+ * -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_ctx **ret);
+/* gpuenv_ctx_free: frees ctx (NULL is a no-op). Returns NULL. Since 0.1. */
 GPUENV_API struct gpuenv_ctx *gpuenv_ctx_free(struct gpuenv_ctx *ctx);
 
-/* priority: syslog numbers (3 err … 7 debug). Default: no logging. */
+/* gpuenv_ctx_set_log_fn: where ctx's messages go; fn NULL: nowhere (the default). userdata is
+ * passed to fn, not owned. priority: syslog numbers (3 err … 7 debug). Since 0.1. */
 GPUENV_API void gpuenv_ctx_set_log_fn(struct gpuenv_ctx *ctx, gpuenv_log_fn fn, void *userdata);
+/* gpuenv_ctx_set_log_priority: the least urgent message passed on, as syslog numbers (3 err …
+ * 7 debug). Since 0.1. */
 GPUENV_API void gpuenv_ctx_set_log_priority(struct gpuenv_ctx *ctx, int priority);
 /*
  * Names a PCI device from a PCI ID database (pci.ids). libgpuenv cannot link libpci, which
@@ -99,24 +109,37 @@ GPUENV_API void gpuenv_ctx_set_log_priority(struct gpuenv_ctx *ctx, int priority
 typedef int (*gpuenv_pci_name_fn)(void *userdata, uint16_t vendor_id, uint16_t device_id,
 				  uint16_t subsystem_vendor_id, uint16_t subsystem_device_id,
 				  char *buf, size_t len);
+/* gpuenv_ctx_set_pci_name_fn: sets that lookup; userdata is passed to fn, not owned.
+ * Since 0.1. */
 GPUENV_API void gpuenv_ctx_set_pci_name_fn(struct gpuenv_ctx *ctx, gpuenv_pci_name_fn fn,
 					   void *userdata);
-/* Newline-separated "<result>\t<path>" records of every read (GPUENV_CTX_TRACE_PATHS). */
+/* gpuenv_ctx_get_trace: newline-separated "<result>\t<path>" records of every read so far
+ * (GPUENV_CTX_TRACE_PATHS). ret: malloc'd, the caller free()s it. Returns 0, -EINVAL
+ * (no ctx or ret), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret);
 
+/* The library's version, "MAJOR.MINOR.MICRO" (a static string); the headers' is
+ * GPUENV_VERSION_MAJOR/MINOR/MICRO. Since 0.1. */
 GPUENV_API const char *gpuenv_version(void);
 
 /* ---- snapshot (src/snapshot, src/probe) -------------------------------------------- */
 
 struct gpuenv_snapshot;
 
-/* Probes the machine (or sysroot) into a new snapshot, refcount 1. Fails only on OOM. */
+/* gpuenv_snapshot_collect: probes ctx's machine (or sysroot) into a new snapshot. What cannot
+ * be read is recorded in the snapshot, not returned. ret: reference count 1, the caller's
+ * (gpuenv_snapshot_unref()); it does not keep ctx. Returns 0, -EINVAL, -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_snapshot **ret);
-/* Parses the JSON written by gpuenv_snapshot_to_json(); -EBADMSG on invalid input, -EFBIG
- * above 16 MiB (a real snapshot is a few hundred KB; loading costs ~15 times the text). */
+/* gpuenv_snapshot_from_json: a snapshot from the JSON gpuenv_snapshot_to_json() wrote (json:
+ * len bytes, borrowed). ret: reference count 1, the caller's. Returns 0, -EBADMSG on invalid
+ * input, -EFBIG above 16 MiB (a real snapshot is a few hundred KB), -EINVAL, -ENOMEM.
+ * Since 0.1. */
 GPUENV_API int gpuenv_snapshot_from_json(struct gpuenv_ctx *ctx, const char *json, size_t len,
 					 struct gpuenv_snapshot **ret);
+/* gpuenv_snapshot_ref: takes a reference. Returns s. Since 0.1. */
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s);
+/* gpuenv_snapshot_unref: drops a reference, freeing s with the last (NULL is a no-op).
+ * Returns NULL. Since 0.1. */
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_unref(struct gpuenv_snapshot *s);
 
 enum {
@@ -124,8 +147,13 @@ enum {
 	GPUENV_RENDER_COLOR = 1u << 1,	/* text: ANSI colour */
 	GPUENV_RENDER_REDACT = 1u << 2, /* replace UUIDs, serials, hostnames, env values */
 };
+/* gpuenv_snapshot_to_json: s as JSON (docs/snapshot-schema.md); flags: GPUENV_RENDER_STABLE,
+ * GPUENV_RENDER_REDACT. ret: malloc'd, the caller free()s it. Returns 0, -EINVAL, -ENOMEM.
+ * Since 0.1. */
 GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret);
-/* The `gpuenv report` tree: layers bottom up, every fact with its state. */
+/* gpuenv_snapshot_render_text: the `gpuenv report` tree, layers bottom up, every fact with
+ * its state; flags: GPUENV_RENDER_*. ret: malloc'd, the caller's. Returns 0, -EINVAL,
+ * -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsigned flags,
 					   char **ret);
 
@@ -168,30 +196,36 @@ struct gpuenv_scan_opts {
 				    * ones streamed, headers only (default 64 MiB) */
 };
 
-/* A new scan over ctx's root ("/" or the sysroot). opts may be NULL. */
+/* gpuenv_scan_new: a new scan over ctx's root ("/" or the sysroot); opts may be NULL (copied).
+ * ret: the caller's, gpuenv_scan_free() it before ctx. Not reference-counted. Returns 0,
+ * -EINVAL, -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_scan_new(struct gpuenv_ctx *ctx, const struct gpuenv_scan_opts *opts,
 			       struct gpuenv_scan **ret);
+/* gpuenv_scan_free: frees s (NULL is a no-op). Returns NULL. Since 0.1. */
 GPUENV_API struct gpuenv_scan *gpuenv_scan_free(struct gpuenv_scan *s);
 /*
- * A device to judge against: a compute capability ("8.6"), an SM ("sm_86") or a GPU name
- * from the knowledge base ("RTX 4090", "H100 SXM"). -ENOENT: unknown name; -ENODATA: the
- * product has no confirmed compute capability; -EINVAL: malformed; -E2BIG: too many.
+ * gpuenv_scan_add_gpu: a device to judge against: a compute capability ("8.6"), an SM
+ * ("sm_86") or a GPU name from the knowledge base ("RTX 4090", "H100 SXM"); gpu is copied.
+ * Returns 0; -ENOENT: unknown name; -ENODATA: the product has no confirmed compute
+ * capability; -EINVAL: malformed; -E2BIG: too many. Since 0.1.
  */
 GPUENV_API int gpuenv_scan_add_gpu(struct gpuenv_scan *s, const char *gpu);
 /*
- * The NVIDIA GPUs of a snapshot (hardware.gpus[], compute capability from the PCI id) and
- * its driver version (driver.nvidia.module_version) unless one was set. Returns the number
- * of GPUs added (0 when the snapshot has none).
+ * gpuenv_scan_add_snapshot_gpus: the NVIDIA GPUs of a snapshot (hardware.gpus[], compute
+ * capability from the PCI id) and its driver version (driver.nvidia.module_version) unless
+ * one was set; snap is read, not kept. Returns the number of GPUs added (0 when the snapshot
+ * has none), -EINVAL, -E2BIG, -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_scan_add_snapshot_gpus(struct gpuenv_scan *s,
 					     const struct gpuenv_snapshot *snap);
-/* The driver version ("550.54.15") whose PTX JIT limit applies; NULL = unknown. */
+/* gpuenv_scan_set_driver: the driver version ("550.54.15", copied) whose PTX JIT limit
+ * applies; NULL = unknown. Returns 0, -EINVAL (malformed), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_scan_set_driver(struct gpuenv_scan *s, const char *driver_version);
 /*
- * Scans a file, a directory (recursively: symlinks followed once, loops and duplicates
- * skipped, depth and count capped) or a wheel, inside the ctx's root. Unreadable or
- * malformed files are recorded, not fatal. Returns 0, or the -errno when the path itself
- * cannot be read (also recorded), -ENOMEM.
+ * gpuenv_scan_path: scans a file, a directory (recursively: symlinks followed once, loops
+ * and duplicates skipped, depth and count capped) or a wheel, inside the ctx's root.
+ * Unreadable or malformed files are recorded, not fatal. Returns 0, or the -errno when the
+ * path itself cannot be read (also recorded), -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_scan_path(struct gpuenv_scan *s, const char *path);
 
@@ -206,8 +240,12 @@ struct gpuenv_scan_summary {
 	uint64_t unreadable_args; /* named paths that could not be read at all */
 	unsigned devices;
 };
+/* gpuenv_scan_get_summary: the counts so far into *ret, whose .sz the caller sets (fields
+ * past it are not written). Returns 0, -EINVAL. Since 0.1. */
 GPUENV_API int gpuenv_scan_get_summary(struct gpuenv_scan *s, struct gpuenv_scan_summary *ret);
-/* flags: GPUENV_RENDER_COLOR for text. */
+/* gpuenv_scan_render_text, gpuenv_scan_to_json: the files and verdicts as text (flags:
+ * GPUENV_RENDER_COLOR) or JSON (docs/scan-schema.md). ret: malloc'd, the caller free()s it.
+ * Return 0, -EINVAL, -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret);
 GPUENV_API int gpuenv_scan_to_json(struct gpuenv_scan *s, unsigned flags, char **ret);
 
@@ -222,8 +260,9 @@ enum {
  * One knowledge-base lookup: kind "cuda" (key "12.4"), "driver" ("535.104.05"), "gpu"
  * ("RTX 4090" or a PCI id "10de:2684"), "xid" ("79"), "cudnn" ("9.17.0"), "torch"
  * ("2.4.0+cu124"; no suffix = the release's PyPI default), "rocm" ("6.2") or "tensorflow"
- * ("2.15"). *ret gets the rendered text or JSON (malloc'd); every value carries its source and
- * unconfirmed values are marked. -ENOENT: no such row; -EINVAL: bad kind.
+ * ("2.15"). *ret gets the rendered text or JSON (malloc'd, the caller free()s it); every value
+ * carries its source and unconfirmed values are marked. Returns 0; -ENOENT: no such row;
+ * -EINVAL: bad kind; -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned flags, char **ret);
 
@@ -256,23 +295,34 @@ enum gpuenv_doctor_format {
 struct gpuenv_doctor;
 
 /*
- * Judges a snapshot: runs every rule of the rule table (src/rules/) against it. The result
- * holds a reference to s. Fails only on OOM or bad arguments.
+ * gpuenv_doctor_run: judges a snapshot: runs every rule of the rule table (src/rules/)
+ * against it. ret: the caller's (gpuenv_doctor_free()); it holds a reference to s, so s may
+ * be unreferenced first. Not reference-counted. Returns 0, -EINVAL, -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_doctor_run(struct gpuenv_snapshot *s, struct gpuenv_doctor **ret);
+/* gpuenv_doctor_free: frees d and drops its snapshot reference (NULL is a no-op). Returns
+ * NULL. Since 0.1. */
 GPUENV_API struct gpuenv_doctor *gpuenv_doctor_free(struct gpuenv_doctor *d);
+/* gpuenv_doctor_get_verdict: the outcome; GPUENV_VERDICT_UNEVALUATED for NULL. Since 0.1. */
 GPUENV_API enum gpuenv_verdict gpuenv_doctor_get_verdict(const struct gpuenv_doctor *d);
+/* gpuenv_doctor_get_finding_count: the number of findings; 0 for NULL. Since 0.1. */
 GPUENV_API size_t gpuenv_doctor_get_finding_count(const struct gpuenv_doctor *d);
-/* Finding i (0-based, output order): borrowed strings; -ERANGE past the last one. */
+/* gpuenv_doctor_get_finding: finding i (0-based, output order); its strings are borrowed from
+ * d, valid until gpuenv_doctor_free(); any ret_ may be NULL. Returns 0, -ERANGE past the
+ * last one, -EINVAL. Since 0.1. */
 GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i,
 					 const char **ret_rule_id,
 					 enum gpuenv_severity *ret_severity,
 					 enum gpuenv_layer *ret_layer, const char **ret_message);
-/* flags: GPUENV_RENDER_* (COLOR for text, STABLE for JSON, REDACT for all). */
+/* gpuenv_doctor_render: d in a format; flags: GPUENV_RENDER_* (COLOR for text, STABLE for
+ * JSON, REDACT for all). ret: malloc'd, the caller free()s it. Returns 0, -EINVAL (bad
+ * format), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_doctor_format format,
 				    unsigned flags, char **ret);
-/* The rule catalogue (id, layer, severity, symptom, cause, needs, fix, verify): docs/rules.md
- * is this in GPUENV_DOCTOR_MARKDOWN. -EINVAL for GPUENV_DOCTOR_MERMAID. */
+/* gpuenv_doctor_list_rules: the rule catalogue (id, layer, severity, symptom, cause, needs,
+ * fix, verify): docs/rules.md is this in GPUENV_DOCTOR_MARKDOWN. ret: malloc'd, the
+ * caller's. Returns 0, -EINVAL for GPUENV_DOCTOR_MERMAID or a bad format, -ENOMEM.
+ * Since 0.1. */
 GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsigned flags,
 					char **ret);
 

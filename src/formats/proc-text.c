@@ -81,16 +81,16 @@ int proc_modules_parse(const char *text, size_t len, const char *const *names, s
 static const char *nvrm_version(const char *v, char *buf, size_t buflen)
 {
 	static const char unix_[] = "NVIDIA UNIX ";
-	static const char open[] = "NVIDIA UNIX Open Kernel Module for ";
+	static const char open_km[] = "NVIDIA UNIX Open Kernel Module for ";
 	static const char km[] = " Kernel Module";
 	const char *flavor, *p;
 	struct version ver;
 	const char *end;
 	size_t n;
 
-	if (startswith(v, open)) {
+	if (startswith(v, open_km)) {
 		flavor = "open";
-		p = v + strlen(open);
+		p = v + strlen(open_km);
 		p += strcspn(p, " \t"); /* the architecture word */
 	} else if (startswith(v, unix_) &&
 		   startswith(v + strlen(unix_) + strcspn(v + strlen(unix_), " "), km)) {

@@ -186,7 +186,8 @@ int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 		size_t i;
 		json_t *v;
 
-		json_array_foreach(links_j, i, v) redact_in_place(d, v, "why");
+		json_array_foreach(links_j, i, v)
+			redact_in_place(d, v, "why");
 	}
 	out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);

@@ -278,8 +278,7 @@ static void probe_docker(struct probe_env *pe, char **dirs, struct snap_node *ho
 		const char *name;
 		json_t *rt;
 
-		json_object_foreach(rts, name, rt)
-		{
+		json_object_foreach(rts, name, rt) {
 			struct snap_node *o = snap_append_object(arr);
 			json_t *p = json_is_object(rt) ? json_object_get(rt, "path") : NULL;
 
@@ -314,8 +313,9 @@ static void probe_docker(struct probe_env *pe, char **dirs, struct snap_node *ho
 		size_t i;
 		json_t *e;
 
-		json_array_foreach(v, i, e) if (json_is_string(e))
-			snap_append_str(arr, json_string_value(e), path);
+		json_array_foreach(v, i, e)
+			if (json_is_string(e))
+				snap_append_str(arr, json_string_value(e), path);
 	}
 	json_decref(j);
 }

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * runtime.opencl: the OpenCL ICD registry and, live, the platforms and devices the ICD loader
- * (libOpenCL.so.1) offers. ICD files: the "*.icd" files of /etc/OpenCL/vendors, each holding one
- * line, the file name or path of a vendor library (Khronos cl_khr_icd extension specification, "ICD
- * loader vendor enumeration on Linux"). Platforms and devices come from src/vendor/opencl.c
- * in a child under the context's deadline, only live or with --opencl-lib, never with
- * --no-vendor. Keys: docs/snapshot-schema.md "runtime.opencl".
+ * runtime.opencl's ICD registry; the platforms and devices are probe-vendor.c's OpenCL row.
+ * ICD files: the "*.icd" files of /etc/OpenCL/vendors, each holding one line, the file name
+ * or path of a vendor library (Khronos cl_khr_icd extension specification, "ICD loader vendor
+ * enumeration on Linux"). Keys: docs/snapshot-schema.md "runtime.opencl".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +14,7 @@
 
 #define ICD_DIR "/etc/OpenCL/vendors"
 
-static int probe_icd_files(struct probe_env *pe, struct snap_node *ocl)
+int probe_opencl_icd_files(struct probe_env *pe, struct snap_node *ocl)
 {
 	_cleanup_strv_free_ char **names = NULL;
 	struct snap_node *arr;
@@ -57,37 +55,4 @@ static int probe_icd_files(struct probe_env *pe, struct snap_node *ocl)
 			snap_set_str(f, "library", line, path);
 	}
 	return 0;
-}
-
-int probe_opencl(struct probe_env *pe, struct snapshot *s)
-{
-	static const char *const keys[] = { "library", "platforms", NULL };
-	struct snap_node *ocl = snap_object(snap_object(snapshot_root(s), "runtime"), "opencl");
-	struct vendor_req req = { .library = pe->ctx->opencl_lib,
-				  .timeout_ms = pe->ctx->vendor_timeout_ms };
-	struct vendor_result r;
-	const char *source, *why;
-	char buf[256];
-	int err = probe_icd_files(pe, ocl);
-
-	if (err < 0)
-		return err;
-	why = probe_vendor_gate(pe, s, pe->ctx->opencl_lib, "--opencl-lib", "clGetPlatformIDs",
-				false, buf, sizeof(buf), &source);
-	if (why) {
-		probe_vendor_not_called(ocl, keys, FACT_UNPROBED, source, why);
-		return snapshot_error(s);
-	}
-	err = vendor_opencl_collect(&req, &r);
-	if (err == -ENOMEM)
-		return err;
-	if (err < 0) {
-		probe_vendor_not_called(ocl, keys, FACT_ERROR, "fork", strerror(-err));
-		return snapshot_error(s);
-	}
-	probe_vendor_write(ocl, &r, req.timeout_ms, "opencl");
-	if (r.failure)
-		log_warn(pe->log, "OpenCL: %s", r.failure);
-	vendor_result_done(&r);
-	return snapshot_error(s);
 }

@@ -1266,8 +1266,7 @@ static int probe_cupy(struct ctx *c, struct snap_node *pkgs, const struct site *
 			json_t *val;
 
 			w = snap_object(cp, "wheel_json");
-			json_object_foreach(j, k, val)
-			{
+			json_object_foreach(j, k, val) {
 				if (json_is_string(val))
 					snap_set_str(w, k, json_string_value(val), wpath);
 				else if (json_is_object(val) &&

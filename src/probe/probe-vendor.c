@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Shared by probe-nvml.c, probe-cuda-driver.c and probe-opencl.c (see probe-vendor.h).
+ * The vendor library probes (see probe-vendor.h): one row per library, one runner.
  * Reads /sys/module/<module> (sysfs-module ABI: the directory exists while a module, or a
  * built-in driver with parameters, is loaded) and /dev nodes through the root, and the
  * driver probe's driver.kernel_modules facts. Vendor trees use the snapshot's own JSON
  * shape (docs/snapshot-schema.md), built by src/vendor/session.c.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -105,7 +106,8 @@ static void write_children(struct snap_node *obj, json_t *j)
 	const char *k;
 	json_t *v;
 
-	json_object_foreach(j, k, v) write_node(obj, k, v);
+	json_object_foreach(j, k, v)
+		write_node(obj, k, v);
 }
 
 static void write_node(struct snap_node *obj, const char *key, json_t *j)
@@ -119,8 +121,9 @@ static void write_node(struct snap_node *obj, const char *key, json_t *j)
 		size_t i;
 		json_t *e;
 
-		json_array_foreach(j, i, e) if (json_is_object(e))
-			write_children(snap_append_object(arr), e);
+		json_array_foreach(j, i, e)
+			if (json_is_object(e))
+				write_children(snap_append_object(arr), e);
 	}
 }
 
@@ -135,4 +138,128 @@ void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r, un
 		snap_set_state(obj, "session", FACT_ERROR, source, r->failure);
 	else
 		snap_set_str(obj, "session", "completed", source);
+}
+
+int probe_vendor_run(struct probe_env *pe, struct snapshot *s, const struct vendor_probe *vp)
+{
+	struct snap_node *obj = snap_object(snap_object(snapshot_root(s), vp->parent), vp->name);
+	const char *lib = *(char *const *)((const char *)pe->ctx + vp->lib_offset);
+	struct vendor_req req = { .library = lib, .timeout_ms = pe->ctx->vendor_timeout_ms };
+	struct vendor_result r;
+	const char *source, *why;
+	char buf[256];
+	int err = vp->before ? vp->before(pe, obj) : 0;
+
+	if (err < 0)
+		return err;
+	why = probe_vendor_gate(pe, s, lib, vp->lib_option, vp->first_call, vp->need_module, buf,
+				sizeof(buf), &source);
+	if (why) {
+		probe_vendor_not_called(obj, vp->keys, FACT_UNPROBED, source, why);
+		return snapshot_error(s);
+	}
+	if (vp->prepare)
+		vp->prepare(pe, s, &req);
+	err = vp->collect(&req, &r);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		probe_vendor_not_called(obj, vp->keys, FACT_ERROR, "fork", strerror(-err));
+		return snapshot_error(s);
+	}
+	probe_vendor_write(obj, &r, req.timeout_ms, vp->session);
+	if (r.failure)
+		log_warn(pe->log, "%s: %s", vp->label, r.failure);
+	vendor_result_done(&r);
+	return snapshot_error(s);
+}
+
+/*
+ * driver.nvml: what NVML (libnvidia-ml.so.1) says about the driver and each GPU, collected
+ * by src/vendor/nvml.c in a child under the context's deadline. Called only when allowed:
+ * live, or with --nvml-lib under --sysroot; never with --no-vendor; and only when the nvidia
+ * kernel module is loaded (/sys/module/nvidia, driver.kernel_modules.nvidia) and, live,
+ * /dev/nvidiactl exists, because the real nvmlInit creates /dev/nvidiactl as root even
+ * without a driver (docs/formats/nvml.md §1) and gpuenv never changes the machine.
+ * Keys: docs/snapshot-schema.md "driver.nvml".
+ */
+static const struct vendor_probe nvml_probe = {
+	.parent = "driver",
+	.name = "nvml",
+	.keys = (const char *const[]){ "library", "init", NULL },
+	.lib_offset = offsetof(struct gpuenv_ctx, nvml_lib),
+	.lib_option = "--nvml-lib",
+	.first_call = "nvmlInit",
+	.need_module = true,
+	.label = "NVML",
+	.session = "nvml",
+	.collect = vendor_nvml_collect,
+};
+
+int probe_nvml(struct probe_env *pe, struct snapshot *s)
+{
+	return probe_vendor_run(pe, s, &nvml_probe);
+}
+
+/* cuInit also needs nvidia_uvm, which the real library loads through the set-uid
+ * nvidia-modprobe when it is missing, so without it (or, live, without /dev/nvidia-uvm) only
+ * cuDriverGetVersion is called. */
+static void cuda_prepare(struct probe_env *pe, struct snapshot *s, struct vendor_req *req)
+{
+	if (!probe_vendor_module_ready(pe, s, "nvidia_uvm", "/dev/nvidia-uvm"))
+		req->skip_init = "nvidia_uvm kernel module not loaded or /dev/nvidia-uvm missing "
+				 "(cuInit would load it through nvidia-modprobe)";
+}
+
+/*
+ * driver.cuda: the CUDA driver API (libcuda.so.1) as a CUDA program sees it:
+ * cuDriverGetVersion, cuInit, the devices and their compute capability, collected by
+ * src/vendor/cuda.c in a child under the context's deadline. Same gate as NVML (live or
+ * --cuda-lib, not --no-vendor, nvidia kernel module loaded, and live /dev/nvidiactl): the real
+ * cuInit creates /dev/nvidiactl like nvmlInit (docs/formats/nvml.md §1).
+ * Keys: docs/snapshot-schema.md "driver.cuda".
+ */
+static const struct vendor_probe cuda_probe = {
+	.parent = "driver",
+	.name = "cuda",
+	.keys = (const char *const[]){ "library", "init", NULL },
+	.lib_offset = offsetof(struct gpuenv_ctx, cuda_lib),
+	.lib_option = "--cuda-lib",
+	.first_call = "cuInit",
+	.need_module = true,
+	.label = "libcuda",
+	.session = "cuda",
+	.collect = vendor_cuda_collect,
+	.prepare = cuda_prepare,
+};
+
+int probe_cuda_driver(struct probe_env *pe, struct snapshot *s)
+{
+	return probe_vendor_run(pe, s, &cuda_probe);
+}
+
+/*
+ * runtime.opencl: the ICD registry (probe-opencl.c) whatever the gate says, and the platforms
+ * and devices the ICD loader (libOpenCL.so.1) offers, from src/vendor/opencl.c in a child
+ * under the context's deadline, only live or with --opencl-lib, never with --no-vendor. No
+ * module gate: the ICD loader creates no device node. Keys: docs/snapshot-schema.md
+ * "runtime.opencl".
+ */
+static const struct vendor_probe opencl_probe = {
+	.parent = "runtime",
+	.name = "opencl",
+	.keys = (const char *const[]){ "library", "platforms", NULL },
+	.lib_offset = offsetof(struct gpuenv_ctx, opencl_lib),
+	.lib_option = "--opencl-lib",
+	.first_call = "clGetPlatformIDs",
+	.need_module = false,
+	.label = "OpenCL",
+	.session = "opencl",
+	.collect = vendor_opencl_collect,
+	.before = probe_opencl_icd_files,
+};
+
+int probe_opencl(struct probe_env *pe, struct snapshot *s)
+{
+	return probe_vendor_run(pe, s, &opencl_probe);
 }

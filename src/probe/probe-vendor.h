@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What the live vendor probes (NVML, libcuda, OpenCL) share: the gate that decides whether a
- * vendor library may be called at all, and the copy of a vendor result tree into the
- * snapshot. Internal to src/probe/.
+ * The live vendor probes (NVML, libcuda, OpenCL): one row each, one runner that gates the
+ * call, runs the library's session in a child and copies its tree into the snapshot.
+ * Internal to src/probe/.
  */
 #pragma once
 
@@ -27,3 +27,26 @@ void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r, un
  * unprobed or error fact with the reason. */
 void probe_vendor_not_called(struct snap_node *obj, const char *const keys[], enum fact_state state,
 			     const char *source, const char *why);
+
+/* One vendor library probe, run by probe_vendor_run(). */
+struct vendor_probe {
+	const char *parent, *name; /* the snapshot object <parent>.<name> */
+	const char *const *keys;   /* its facts when the library is not called */
+	size_t lib_offset;	   /* offsetof(struct gpuenv_ctx, <x>_lib): --<x>-lib */
+	const char *lib_option;	   /* "--nvml-lib", for the gate's reason */
+	const char *first_call;	   /* the call that would create /dev/nvidiactl */
+	bool need_module;	   /* probe_vendor_gate()'s need_module */
+	const char *label;	   /* in log lines: "NVML: …" */
+	const char *session;	   /* the session fact's source: "nvml child process …" */
+	int (*collect)(const struct vendor_req *req, struct vendor_result *ret);
+	/* Optional: facts read before the gate, whatever it says (OpenCL's ICD files); < 0 fails
+	 * the probe. */
+	int (*before)(struct probe_env *pe, struct snap_node *obj);
+	/* Optional: adjusts the request once the gate is open (libcuda: no cuInit without
+	 * nvidia_uvm). */
+	void (*prepare)(struct probe_env *pe, struct snapshot *s, struct vendor_req *req);
+};
+
+int probe_vendor_run(struct probe_env *pe, struct snapshot *s, const struct vendor_probe *vp);
+/* OpenCL's ICD registry (probe-opencl.c), the OpenCL row's `before`. */
+int probe_opencl_icd_files(struct probe_env *pe, struct snap_node *ocl);

@@ -74,16 +74,14 @@ RULE_CHECK(check_no_gpu)
 	finding_rule_verify(f);
 }
 
-/* "16.0 GT/s PCIe" → 16.0; false for "Unknown" or garbage. */
-static bool link_speed(const char *s, double *ret)
+/* "16.0 GT/s PCIe" → 16000 (MT/s); false for "Unknown" or garbage. Not strtod(): a program
+ * using the library may have set a comma locale (parse_decimal_prefix()). */
+static bool link_speed(const char *s, uint64_t *ret)
 {
-	char *end;
-	double v;
+	const char *end;
+	uint64_t v;
 
-	if (!s)
-		return false;
-	v = strtod(s, &end);
-	if (end == s || v <= 0 || !startswith(end, " GT/s"))
+	if (!s || parse_decimal_prefix(s, 3, &v, &end) < 0 || v == 0 || !startswith(end, " GT/s"))
 		return false;
 	*ret = v;
 	return true;
@@ -99,7 +97,7 @@ RULE_CHECK(check_pcie_link_down)
 		const struct snap_node *cs = snap_child(g, "current_link_speed");
 		const struct snap_node *mw = snap_child(g, "max_link_width");
 		int64_t width = -1, maxw = 0;
-		double speed;
+		uint64_t speed;
 		struct finding *f;
 		char label[160];
 
@@ -145,7 +143,7 @@ RULE_CHECK(check_pcie_link_degraded)
 		const struct snap_node *cs = snap_child(g, "current_link_speed");
 		const struct snap_node *ms = snap_child(g, "max_link_speed");
 		int64_t w = 0, wmax = 0;
-		double s = 0, smax = 0;
+		uint64_t s = 0, smax = 0;
 		bool narrow, slow;
 		struct finding *f;
 		char label[160];

@@ -79,6 +79,42 @@ int parse_hex_digit(int c)
 	return -1;
 }
 
+int parse_decimal_prefix(const char *s, unsigned decimals, uint64_t *ret, const char **ret_end)
+{
+	uint64_t v = 0;
+	unsigned frac = 0;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	for (bool point = false;; p++) {
+		unsigned d;
+
+		if (*p == '.' && !point) {
+			if (!isdigit((unsigned char)p[1]))
+				return -EINVAL;
+			point = true;
+			continue;
+		}
+		if (!isdigit((unsigned char)*p))
+			break;
+		if (point && ++frac > decimals)
+			return -EINVAL;
+		d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	for (; frac < decimals; frac++) {
+		if (v > UINT64_MAX / 10)
+			return -ERANGE;
+		v *= 10;
+	}
+	*ret = v;
+	*ret_end = p;
+	return 0;
+}
+
 int parse_bool(const char *s, bool *ret)
 {
 	static const char *const yes[] = { "1", "y", "yes", "true", "on" };

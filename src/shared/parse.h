@@ -17,6 +17,13 @@ int parse_u64(const char *s, int base, uint64_t *ret);
 int parse_i64(const char *s, int64_t *ret);
 int parse_uint(const char *s, int base, unsigned *ret);
 int parse_bool(const char *s, bool *ret); /* 1/0, yes/no, true/false, on/off, Y/N */
+/* The unsigned decimal number at the start of s ("2.5 GT/s"), with at most `decimals` digits
+ * after a '.', times 10^decimals ("2.5", decimals 3 → 2500); *ret_end points past it. The
+ * point is always '.', never the locale's: strtod() reads LC_NUMERIC, which a program using
+ * the library may have set to a comma locale, and would stop at "2". -EINVAL: no digit
+ * first, a '.' without a digit after it, or more fraction digits than decimals; -ERANGE:
+ * overflow. */
+int parse_decimal_prefix(const char *s, unsigned decimals, uint64_t *ret, const char **ret_end);
 /* The value of one hex digit (0-9, a-f, A-F): 0..15, or -1 for any other character. */
 int parse_hex_digit(int c);
 

@@ -169,8 +169,7 @@ static int load_fact(struct load *l, struct snap_node *f, json_t *o, const char 
 	if (st < 0)
 		return load_fail(l, where, "unknown fact state");
 	f->state = (enum fact_state)st;
-	json_object_foreach(o, k, v)
-	{
+	json_object_foreach(o, k, v) {
 		if (strcmp(k, "state") == 0)
 			continue;
 		if (strcmp(k, "value") == 0) {
@@ -260,8 +259,7 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 		json_t *v;
 		void *tmp;
 
-		json_object_foreach_safe(j, tmp, k, v)
-		{
+		json_object_foreach_safe(j, tmp, k, v) {
 			if (depth == 0 && strcmp(k, "schema_version") == 0)
 				continue;
 			snprintf(path, sizeof(path), "%s%s%s", where, where[0] ? "." : "", k);
@@ -283,8 +281,7 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 		size_t i;
 		json_t *v;
 
-		json_array_foreach(j, i, v)
-		{
+		json_array_foreach(j, i, v) {
 			snprintf(path, sizeof(path), "%s.%zu", where, i);
 			r = load_child(l, n, NULL, v, path, depth);
 			if (r < 0)

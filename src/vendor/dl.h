@@ -59,12 +59,12 @@ int dl_resolve(struct dl_lib *l, const struct dl_symbol *syms, size_t n, void *t
 /*
  * A library gpuenv needs for one feature only (libzip for wheels), loaded on its first use
  * instead of at every start-up, as kmod loads libzstd and liblzma (libkmod-file-zstd.c):
- * libzip brings libcrypto (4.5 MB, 21 000 relocations) into the process, which cost every gpuenv
- * run more than the work it came for (bench/bench-scan.sh). The table is declared with the
- * library's own header in scope, one DL_LAZY_FIELD per function, so each pointer has the real
- * function's type (systemd's DLSYM_ARG check, by construction). One table per process, since the
- * library is mapped once per process anyway; the mutex makes the first load safe from any thread. A
- * failed load is kept with its reason and not retried.
+ * libzip brings libcrypto and its relocations into the process, which cost every gpuenv run
+ * more than the work it came for (bench/bench-scan.sh measures it). The table is declared
+ * with the library's own header in scope, one DL_LAZY_FIELD per function, so each pointer has
+ * the real function's type (systemd's DLSYM_ARG check, by construction). One table per
+ * process, since the library is mapped once per process anyway; the mutex makes the first
+ * load safe from any thread. A failed load is kept with its reason and not retried.
  */
 struct dl_lazy {
 	const char *soname;

@@ -18,6 +18,7 @@
 #include "output/output.h"
 #include "rules/rules.h"
 #include "snapshot/snapshot.h"
+#include "locale-fx.h"
 
 /* ---- snapshot builders ----------------------------------------------------------------- */
 
@@ -183,23 +184,30 @@ static const struct rule_skip *skip_of(const struct diagnosis *d, const char *id
 	return NULL;
 }
 
-/* Runs the rules over s: rule `id` must fire n times with severity sev (n == 0: never);
- * returns the first finding's message for further checks (copied into buf). */
+/* Runs the rules over s: rule `id` must fire n times with severity sev (n == 0: never), and
+ * be skipped (could not be evaluated) exactly when `skipped` says: a rule that did not fire
+ * because its inputs were missing is not a rule that judged the machine fine. */
 static void expect(struct snapshot *s, const char *id, size_t n, enum gpuenv_severity sev,
-		   const char *substr)
+		   const char *substr, bool skipped)
 {
 	struct diagnosis *d = diag(s);
 	const struct finding *f = find(d, id, 0);
+	const struct rule_skip *sk = skip_of(d, id);
 
-	if (count(d, id) != n) {
+	if (!rule_find(id))
+		fail_msg("%s: no such rule", id);
+	if (count(d, id) != n || !!sk != skipped) {
 		for (size_t i = 0; i < d->n_findings; i++)
 			fprintf(stderr, "  %s: %s\n", d->findings[i].rule->id,
 				d->findings[i].message);
 		for (size_t i = 0; i < d->n_skips; i++)
 			fprintf(stderr, "  skipped %s: %s\n", d->skips[i].rule->id,
 				d->skips[i].reason);
-		fail_msg("%s fired %zu times, want %zu (\"%s\")", id, count(d, id), n,
-			 substr ? substr : "");
+		if (count(d, id) != n)
+			fail_msg("%s fired %zu times, want %zu (\"%s\")", id, count(d, id), n,
+				 substr ? substr : "");
+		fail_msg("%s was %sskipped%s%s, want %sskipped", id, sk ? "" : "not ",
+			 sk ? ": " : "", sk ? sk->reason : "", skipped ? "" : "not ");
 	}
 	if (n > 0) {
 		assert_int_equal(f->severity, sev);
@@ -218,8 +226,10 @@ static void expect(struct snapshot *s, const char *id, size_t n, enum gpuenv_sev
 	diagnosis_free(d);
 }
 
-#define YES(s, id, sev, substr) expect(s, id, 1, sev, substr)
-#define NO(s, id)		expect(s, id, 0, 0, NULL)
+/* YES: fired once. NO: evaluated and did not fire. SKIPPED: not evaluated (inputs missing). */
+#define YES(s, id, sev, substr) expect(s, id, 1, sev, substr, false)
+#define NO(s, id)		expect(s, id, 0, 0, NULL, false)
+#define SKIPPED(s, id)		expect(s, id, 0, 0, NULL, true)
 
 /* The first finding of rule id: its message lacks text (no_text), or a fix line has it. */
 static void expect_text(struct snapshot *s, const char *id, const char *no_text,
@@ -964,7 +974,7 @@ static void test_cpu_only(void **state)
 	struct snapshot *s = base();
 	struct snap_node *t;
 
-	NO(s, "framework.cpu-only-build"); /* no framework.python_envs: skipped */
+	SKIPPED(s, "framework.cpu-only-build"); /* no framework.python_envs */
 	t = torch_env(s, "2.9.0+cpu", NULL, NULL);
 	YES(s, "framework.cpu-only-build", GPUENV_SEVERITY_INFO, "no GPU on the PCI bus");
 	gpu(s, NULL, "nvidia");
@@ -1080,7 +1090,7 @@ static void test_no_nvidia_runtime(void **state)
 	/* daemon.json unreadable: cannot tell, skipped. */
 	snap_set_malformed(node(s, "container.host.docker"), "daemon_json", "{,", "not JSON",
 			   "/etc/docker/daemon.json");
-	NO(s, "container.no-nvidia-runtime");
+	SKIPPED(s, "container.no-nvidia-runtime");
 	snapshot_unref(s);
 }
 
@@ -1277,5 +1287,7 @@ int main(void)
 		cmocka_unit_test(test_redact_value_inside_marker),
 	};
 
+	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

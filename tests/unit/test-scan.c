@@ -203,8 +203,7 @@ static json_t *file_by_suffix(json_t *j, const char *suffix)
 	json_t *files = json_object_get(j, "files"), *f;
 	size_t i;
 
-	json_array_foreach(files, i, f)
-	{
+	json_array_foreach(files, i, f) {
 		const char *p = json_string_value(json_object_get(f, "path"));
 		size_t l = strlen(p), sl = strlen(suffix);
 
@@ -269,8 +268,9 @@ static void test_directory(void **state)
 		json_t *files = json_object_get(j, "files"), *x;
 		size_t i;
 
-		json_array_foreach(files, i, x) assert_null(
-			strstr(json_string_value(json_object_get(x, "path")), "libdeep"));
+		json_array_foreach(files, i, x)
+			assert_null(
+				strstr(json_string_value(json_object_get(x, "path")), "libdeep"));
 	}
 	/* the wheel members */
 	f = file_by_suffix(j, "!/pkg/lib/libk.so");

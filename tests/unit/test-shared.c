@@ -11,6 +11,7 @@
 #include "shared/parse.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
+#include "locale-fx.h"
 
 static void test_parse_u64(void **state)
 {
@@ -27,6 +28,38 @@ static void test_parse_u64(void **state)
 	assert_int_equal(parse_u64("", 10, &v), -EINVAL);
 	assert_int_equal(parse_u64("99999999999999999999999", 10, &v), -ERANGE);
 	assert_int_equal(parse_u64("1\n\n", 10, &v), -EINVAL);
+}
+
+static void test_parse_decimal_prefix(void **state)
+{
+	const char *end;
+	uint64_t v;
+
+	assert_int_equal(parse_decimal_prefix("2.5 GT/s PCIe", 3, &v, &end), 0);
+	assert_int_equal(v, 2500);
+	assert_string_equal(end, " GT/s PCIe");
+	assert_int_equal(parse_decimal_prefix("16.0", 3, &v, &end), 0);
+	assert_int_equal(v, 16000);
+	assert_int_equal(parse_decimal_prefix("64", 3, &v, &end), 0);
+	assert_int_equal(v, 64000);
+	assert_int_equal(parse_decimal_prefix("8.125x", 3, &v, &end), 0);
+	assert_int_equal(v, 8125);
+	assert_string_equal(end, "x");
+	assert_int_equal(parse_decimal_prefix("0.5", 0, &v, &end), -EINVAL);
+	assert_int_equal(parse_decimal_prefix("1.2345", 3, &v, &end), -EINVAL);
+	assert_int_equal(parse_decimal_prefix("2,5", 3, &v, &end),
+			 0); /* the comma is not a point */
+	assert_int_equal(v, 2000);
+	assert_string_equal(end, ",5");
+	assert_int_equal(parse_decimal_prefix("2.", 3, &v, &end), -EINVAL);
+	assert_int_equal(parse_decimal_prefix(".5", 3, &v, &end), -EINVAL);
+	assert_int_equal(parse_decimal_prefix("-1", 3, &v, &end), -EINVAL);
+	assert_int_equal(parse_decimal_prefix("Unknown", 3, &v, &end), -EINVAL);
+	assert_int_equal(parse_decimal_prefix("", 3, &v, &end), -EINVAL);
+	assert_int_equal(parse_decimal_prefix("18446744073709551615", 0, &v, &end), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(parse_decimal_prefix("18446744073709551616", 0, &v, &end), -ERANGE);
+	assert_int_equal(parse_decimal_prefix("18446744073709551615", 1, &v, &end), -ERANGE);
 }
 
 static void test_parse_hex_digit(void **state)
@@ -136,11 +169,18 @@ static void test_kv_next(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_u64),  cmocka_unit_test(test_parse_hex_digit),
-		cmocka_unit_test(test_version),	   cmocka_unit_test(test_cuda_version_format),
-		cmocka_unit_test(test_strbuf_cap), cmocka_unit_test(test_strbuf_put_printable),
-		cmocka_unit_test(test_strv),	   cmocka_unit_test(test_kv_next),
+		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_decimal_prefix),
+		cmocka_unit_test(test_parse_hex_digit),
+		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_cuda_version_format),
+		cmocka_unit_test(test_strbuf_cap),
+		cmocka_unit_test(test_strbuf_put_printable),
+		cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_kv_next),
 	};
 
+	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

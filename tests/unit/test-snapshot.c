@@ -8,12 +8,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
 
+#include "gpuenv/gpuenv.h"
 #include "snapshot/snapshot.h"
 
 static struct snapshot *build(void)
@@ -168,12 +169,24 @@ static void test_state_names(void **state)
 	assert_int_equal(fact_state_from_errno(-EIO), FACT_ERROR);
 }
 
+/* The header's version macros and the library's string come from the same Meson project
+ * version. */
+static void test_version_macros(void **state)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%d.%d.%d", GPUENV_VERSION_MAJOR, GPUENV_VERSION_MINOR,
+		 GPUENV_VERSION_MICRO);
+	assert_string_equal(buf, gpuenv_version());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_readers),		cmocka_unit_test(test_str_or_absent),
 		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_rejects),
 		cmocka_unit_test(test_state_names),	cmocka_unit_test(test_json_many_keys),
+		cmocka_unit_test(test_version_macros),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
