@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The container walk: container headers, entry headers, and the head of each payload
+ * (decompressed as far as its ELF header) (fatbin-internal.h, fatbin.c for the format).
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <lz4.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "fatbin/fatbin-internal.h"
+#include "shared/macro.h"
+
+/* Decompresses at most `want` bytes of the head of the payload at [off, off + slen) into buf.
+ * Returns bytes, -EBADMSG, or a fb_view() error (-EIO …). */
+static ssize_t head_decompress(struct parse *ps, enum fatbin_compression c, uint64_t off,
+			       size_t slen, uint8_t *buf, size_t want)
+{
+	if (want == 0 || slen == 0)
+		return 0;
+	if (c == FATBIN_COMPRESS_LZ4) {
+		const uint8_t *src;
+		int n;
+
+		if (slen > INT32_MAX)
+			slen = INT32_MAX;
+		/* a partial decode of `want` bytes reads at most want + want/255 + 16 of input (all
+		 * literals): through read(), fetch no more than that (with room to spare) */
+		if (ps->read)
+			slen = MIN(slen, 2 * want + 1024);
+		src = fb_view(ps, off, slen);
+		if (!src)
+			return fb_view_error(ps, off);
+		n = LZ4_decompress_safe_partial((const char *)src, (char *)buf, (int)slen,
+						(int)want, (int)want);
+		return n < 0 ? -EBADMSG : n;
+	}
+	if (c == FATBIN_COMPRESS_ZSTD) {
+		ZSTD_outBuffer out = { buf, want, 0 };
+		size_t done = 0;
+		bool ended = false;
+		if (!ps->zds) {
+			ps->zds = ZSTD_createDStream();
+			if (!ps->zds)
+				return -ENOMEM;
+		}
+		if (ZSTD_isError(ZSTD_DCtx_reset(ps->zds, ZSTD_reset_session_only)))
+			return -EBADMSG;
+		/* in chunks through read() (a zstd block is decoded once all of it came in) */
+		while (!ended && out.pos < out.size && done < slen) {
+			size_t chunk =
+				ps->read ? MIN(slen - done, (size_t)HEAD_IN_CHUNK) : slen - done;
+			const uint8_t *src = fb_view(ps, off + done, chunk);
+			ZSTD_inBuffer in = { src, chunk, 0 };
+
+			if (!src)
+				return fb_view_error(ps, off + done);
+			if (done == 0 && !fatbin_zstd_frame_ok(src, chunk))
+				return -EBADMSG;
+			while (out.pos < out.size && in.pos < in.size) {
+				size_t z = ZSTD_decompressStream(ps->zds, &out, &in);
+
+				if (ZSTD_isError(z))
+					return out.pos ? (ssize_t)out.pos : -EBADMSG;
+				if (z == 0) {
+					ended = true; /* the frame ended */
+					break;
+				}
+			}
+			done += in.pos;
+		}
+		return (ssize_t)out.pos;
+	}
+	return -EOPNOTSUPP;
+}
+
+/* cubin SM from e_flags: ABI >= 8 → bits 8-15; older → low byte (fatbin.md §9.2). ELF32 and
+ * ELF64 (e_flags at 36 / 48). -1 if not a little-endian CUDA ELF. */
+int fb_cubin_sm_from_header(const uint8_t *p, size_t len, bool *ret_accel_v1)
+{
+	uint32_t fl;
+
+	if (len < 52 || memcmp(p, "\177ELF", 4) != 0 || p[5] != 1)
+		return -1;
+	if (fatbin_rd16(p + 18) != EM_CUDA_)
+		return -1;
+	if (p[4] == 2 && len >= 64)
+		fl = fatbin_rd32(p + 48);
+	else if (p[4] == 1)
+		fl = fatbin_rd32(p + 36);
+	else
+		return -1;
+	if (ret_accel_v1)
+		*ret_accel_v1 = p[8] < 8 && (fl & 0x800);
+	return p[8] >= 8 ? (int)((fl >> 8) & 0xff) : (int)(fl & 0xff);
+}
+
+/* Reads the head of the payload at offset pl. 0, or a fb_view() error (-EIO, -ENOMEM). */
+static int read_payload_head(struct parse *ps, struct fatbin_entry *x, uint64_t pl)
+{
+	uint8_t head[FATBIN_PTX_HEAD];
+	size_t plen = x->compression ? x->compressed_size : x->stored_size;
+	size_t want = x->kind == FATBIN_KIND_PTX ? sizeof(head) : 64;
+	size_t hl = 0;
+
+	if (x->compression == FATBIN_COMPRESS_NONE) {
+		const uint8_t *src;
+
+		hl = MIN(plen, want);
+		src = fb_view(ps, pl, hl);
+		if (!src)
+			return fb_view_error(ps, pl);
+		memcpy(head, src, hl);
+	} else if (x->compression != FATBIN_COMPRESS_OTHER) {
+		ssize_t n = head_decompress(ps, x->compression, pl, plen, head,
+					    MIN(want, x->uncompressed_size));
+		if (n < 0 && ps->io_err)
+			return (int)n;
+		if (n > 0)
+			hl = (size_t)n;
+	}
+	if (x->kind == FATBIN_KIND_PTX) {
+		struct fatbin_ptx_header h;
+
+		if (fatbin_ptx_header((const char *)head, hl, &h) == 0) {
+			x->ptx_major = h.isa_major;
+			x->ptx_minor = h.isa_minor;
+			x->ptx_from_text = true;
+			snprintf(x->ptx_target, sizeof(x->ptx_target), "%s", h.target);
+		}
+	} else {
+		x->cubin_sm = fb_cubin_sm_from_header(head, hl, NULL);
+	}
+	return 0;
+}
+
+/*
+ * Walks the containers in region [off, off + rlen) of the buffer. strict: the region must
+ * hold only containers and zero padding (a .nv_fatbin section); otherwise stop at the first
+ * container that fails validation and return how far it got through *ret_end (search).
+ * max_containers bounds how many are walked (1 for wrapper targets).
+ */
+int fb_walk_containers(struct parse *ps, size_t off, size_t rlen, bool strict,
+		       enum fatbin_origin origin, size_t max_containers, size_t *ret_end)
+{
+	struct fatbin_result *r = ps->r;
+	size_t pos = 0, walked = 0;
+	int rv;
+
+	if (!fatbin_range_ok(ps->len, off, rlen))
+		return -EBADMSG;
+	while (walked < max_containers && fatbin_range_ok(rlen, pos, 16)) {
+		size_t keep = r->n_entries, end, e;
+		uint64_t fsz;
+		const char *why = NULL;
+		const uint8_t *h = fb_view(ps, off + pos, 16);
+
+		if (!h)
+			return fb_view_error(ps, off + pos);
+		if (fatbin_rd64(h) == 0) {
+			if (!strict)
+				break;
+			pos += 8;
+			continue;
+		}
+		if (fatbin_rd32(h) != FATBIN_MAGIC || fatbin_rd16(h + 4) != 1 ||
+		    fatbin_rd16(h + 6) != 16) {
+			if (strict) {
+				fatbin_set_warning(r, "offset 0x%zx: not a fatbin container header",
+						   off + pos);
+				return -EBADMSG;
+			}
+			break;
+		}
+		if (r->n_containers >= FATBIN_MAX_CONTAINERS)
+			return -E2BIG;
+		fsz = fatbin_rd64(h + 8);
+		if (!fatbin_range_ok(rlen, pos + 16, fsz)) {
+			why = "container size past the end of its region";
+			goto bad;
+		}
+		end = pos + 16 + fsz;
+		e = pos + 16;
+		while (e < end) {
+			uint32_t hsz;
+			uint64_t psz;
+			struct fatbin_entry *x;
+			const uint8_t *eh;
+
+			if (!fatbin_range_ok(end, e, 64)) {
+				why = "entry header truncated";
+				goto bad;
+			}
+			eh = fb_view(ps, off + e, 64);
+			if (!eh)
+				return fb_view_error(ps, off + e);
+			if (!fatbin_entry_header_ok(eh)) {
+				why = "bad entry header";
+				goto bad;
+			}
+			hsz = fatbin_rd32(eh + 4);
+			psz = fatbin_rd64(eh + 8);
+			if (!fatbin_range_ok(end, e, hsz) || !fatbin_range_ok(end, e + hsz, psz)) {
+				why = "entry past the end of its container";
+				goto bad;
+			}
+			eh = fb_view(ps, off + e, hsz);
+			if (!eh)
+				return fb_view_error(ps, off + e);
+			rv = fatbin_push_entry(r, &x);
+			if (rv < 0)
+				return rv;
+			rv = fatbin_entry_decode(x, eh, hsz, psz, ps->flags & FATBIN_PARSE_STRINGS);
+			if (rv == -ENOMEM)
+				return rv;
+			if (rv < 0) {
+				why = "compressed size larger than the payload";
+				goto bad;
+			}
+			x->container = (unsigned)r->n_containers;
+			x->origin = origin;
+			x->offset = off + e;
+			if (x->kind == FATBIN_KIND_ELF && x->compression == FATBIN_COMPRESS_NONE &&
+			    psz <= FATBIN_KERNEL_CHECK_MAX) {
+				rv = fb_cubin_has_text(ps, off + e + hsz, psz, &x->has_kernels);
+				if (rv < 0)
+					return rv;
+			}
+			if ((x->kind == FATBIN_KIND_PTX &&
+			     ((ps->flags & FATBIN_PARSE_PAYLOAD_HEADS) || x->ptx_major < 0)) ||
+			    (x->kind == FATBIN_KIND_ELF &&
+			     (ps->flags & FATBIN_PARSE_PAYLOAD_HEADS))) {
+				rv = read_payload_head(ps, x, off + e + hsz);
+				if (rv < 0)
+					return rv;
+			}
+			e += hsz + psz;
+		}
+		r->n_containers++;
+		walked++;
+		pos = end;
+		if (ps->on_container) {
+			rv = ps->on_container(ps->userdata, r->entries ? r->entries + keep : NULL,
+					      r->n_entries - keep);
+			r->n_handed += r->n_entries - keep;
+			fatbin_truncate_entries(r, keep);
+			if (rv < 0)
+				return rv;
+		}
+		continue;
+	bad:
+		fatbin_truncate_entries(r, keep);
+		if (strict) {
+			fatbin_set_warning(r, "container at offset 0x%zx: %s", off + pos, why);
+			return -EBADMSG;
+		}
+		break;
+	}
+	if (ret_end)
+		*ret_end = pos;
+	return 0;
+}
