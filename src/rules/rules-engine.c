@@ -3,7 +3,8 @@
  * Runs the rule table (rules.c) over a snapshot and collects the diagnosis (rules.h): the
  * generic `needs` check before each rule ("skipped: could not read X" when a needed fact is
  * not readable), the finding / evidence / skip builders the check functions use, the status
- * of each layer, and the verdict. Pure: reads only the snapshot and the knowledge base.
+ * of each layer, and the verdict (rules-diagnose.c runs it, then the summary). Pure: reads
+ * only the snapshot and the knowledge base.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -483,7 +484,7 @@ static enum layer_status severity_status(enum gpuenv_severity s)
 	}
 }
 
-static void judge(struct diagnosis *d, const bool absent[RULE_LAYERS])
+void rules_judge(struct diagnosis *d, const bool absent[RULE_LAYERS])
 {
 	bool any_warning = false, any_error = false;
 
@@ -522,19 +523,8 @@ static void judge(struct diagnosis *d, const bool absent[RULE_LAYERS])
 		d->verdict = GPUENV_VERDICT_HEALTHY;
 }
 
-int rules_diagnose(struct snapshot *s, struct diagnosis **ret)
+void rules_run_table(struct diagnosis *d, const struct snap_node *root)
 {
-	struct diagnosis *d;
-	const struct snap_node *root;
-	bool absent[RULE_LAYERS] = { false };
-
-	if (!s || !ret)
-		return -EINVAL;
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	d->snap = snapshot_ref(s);
-	root = snapshot_root_const(s);
 	for (size_t i = 0; i < rule_table_len; i++) {
 		struct rule_ctx c = { .d = d, .rule = &rule_table[i] };
 		unsigned l = rule_table[i].layer;
@@ -548,14 +538,4 @@ int rules_diagnose(struct snapshot *s, struct diagnosis **ret)
 		else
 			d->rules_run[l]++;
 	}
-	rules_summarize(d, root, absent);
-	judge(d, absent);
-	if (d->err) {
-		int r = d->err;
-
-		diagnosis_free(d);
-		return r;
-	}
-	*ret = d;
-	return 0;
 }

@@ -218,7 +218,7 @@ int scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
 	rv = scan_judge(s);
 	if (rv < 0)
 		return rv;
-	rv = gpuenv_scan_get_summary(s, &sum);
+	rv = scan_summary(s, &sum);
 	if (rv < 0)
 		return rv;
 	for (size_t i = 0; i < s->n_files; i++) {
@@ -425,7 +425,7 @@ int scan_render_json(struct gpuenv_scan *s, unsigned flags, char **ret)
 	rv = scan_judge(s);
 	if (rv < 0)
 		return rv;
-	rv = gpuenv_scan_get_summary(s, &su);
+	rv = scan_summary(s, &su);
 	if (rv < 0)
 		return rv;
 	root = json_object();

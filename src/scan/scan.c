@@ -839,3 +839,43 @@ int scan_judge(struct gpuenv_scan *s)
 	s->judged_devices = s->n_devices;
 	return 0;
 }
+
+int scan_summary(struct gpuenv_scan *s, struct gpuenv_scan_summary *ret)
+{
+	struct gpuenv_scan_summary sum = { 0 };
+	int rv;
+
+	rv = scan_judge(s);
+	if (rv < 0)
+		return rv;
+	sum.sz = MIN(ret->sz, sizeof(sum));
+	sum.files = s->files_seen;
+	sum.devices = (unsigned)s->n_devices;
+	sum.unreadable_args = (uint64_t)s->unreadable_args;
+	for (size_t i = 0; i < s->n_files; i++) {
+		const struct scan_file *f = &s->files[i];
+		bool failing = false;
+
+		switch (f->state) {
+		case SCAN_UNREADABLE:
+			sum.unreadable++;
+			break;
+		case SCAN_MALFORMED:
+			sum.malformed++;
+			break;
+		case SCAN_TOO_LARGE:
+		case SCAN_SKIPPED:
+			sum.skipped++;
+			break;
+		default:
+			break;
+		}
+		if (f->n_targets || f->n_amd)
+			sum.with_gpu_code++;
+		for (size_t d = 0; f->verdicts && d < s->n_devices; d++)
+			failing |= coverage_verdict_is_failure(f->verdicts[d].res.verdict);
+		sum.failing += failing;
+	}
+	memcpy(ret, &sum, sum.sz);
+	return 0;
+}

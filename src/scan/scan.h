@@ -106,6 +106,10 @@ struct gpuenv_scan {
 int scan_path(struct gpuenv_scan *s, const char *path);
 /* Computes the verdicts for every file and device (idempotent). */
 int scan_judge(struct gpuenv_scan *s);
+/* Judges (scan_judge()) and counts: ret->sz bytes of the summary written (the caller checked
+ * ret->sz). For the public gpuenv_scan_get_summary() and the renderers, which so do not call
+ * back into scan-api.c. */
+int scan_summary(struct gpuenv_scan *s, struct gpuenv_scan_summary *ret);
 void scan_file_done(struct scan_file *f);
 
 /* Rendering (scan-render.c). */
