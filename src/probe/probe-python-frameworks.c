@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The frameworks in a site-packages: torch, TensorFlow, jax, CuPy (their version files and
+ * dist-infos) and the nvidia-* wheels (probe-python.c names the formats).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatbin/fatbin.h"
+#include "formats/dist-metadata.h"
+#include "formats/pyfile.h"
+#include "framework-loads.h"
+#include "probe-python-internal.h"
+#include "probe.h"
+#include "shared/parse.h"
+#include "shared/path-util.h"
+#include "shared/strmap.h"
+#include "shared/strv.h"
+
+/* ---- site-packages --------------------------------------------------------------------- */
+
+/* The first dist-info/egg-info (in site order) whose normalised name passes pred. */
+static bool find_dist(const struct site *sites, size_t ns, dist_pred pred, size_t *ret_site,
+		      const char **ret_entry)
+{
+	for (size_t i = 0; i < ns; i++)
+		STRV_FOREACH(n, sites[i].names) {
+			_cleanup_free_ char *name = NULL, *ver = NULL;
+			char norm[128];
+
+			if (dist_dirname_split(*n, &name, &ver) < 0)
+				continue;
+			dist_name_normalize(name, norm, sizeof(norm));
+			if (pred(norm)) {
+				*ret_site = i;
+				*ret_entry = *n;
+				return true;
+			}
+		}
+	return false;
+}
+
+/* The first site holding a directory `pkg`. */
+static bool find_pkg_dir(struct probe_env *pe, const struct site *sites, size_t ns, const char *pkg,
+			 size_t *ret)
+{
+	for (size_t i = 0; i < ns; i++)
+		if (strv_contains(sites[i].names, pkg)) {
+			_cleanup_free_ char *p = path_join(sites[i].dir, pkg);
+
+			/* A dangling or looping link still counts: its reads record why. */
+			if (p && (probe_path_is(pe, p, S_IFDIR) ||
+				  root_lstat(pe->root, p, &(struct stat){ 0 }) == 0)) {
+				*ret = i;
+				return true;
+			}
+		}
+	return false;
+}
+
+/* <site>/<distdir>/METADATA (PKG-INFO for egg-info) → `key` = Version; the parsed header
+ * block for the caller, or NULL with the failure recorded. */
+static struct dist_metadata *read_metadata(struct probe_env *pe, struct snap_node *obj,
+					   const char *key, const char *site, const char *distdir)
+{
+	_cleanup_free_ char *path = NULL, *text = NULL;
+	struct dist_metadata *m = NULL;
+	bool egg = strstr(distdir, ".egg-info") != NULL;
+	int r;
+
+	if (asprintf(&path, "%s/%s/%s", site, distdir, egg ? "PKG-INFO" : "METADATA") < 0)
+		return NULL;
+	r = root_read_text(pe->root, path, CAP_METADATA, &text);
+	if (r < 0) {
+		snap_set_errno(obj, key, r, path);
+		return NULL;
+	}
+	r = dist_metadata_parse(text, strlen(text), &m);
+	if (r < 0) {
+		snap_set_malformed(
+			obj, key, text, path,
+			r == -EBADMSG ? "not a core-metadata header block with Name and Version"
+				      : strerror(-r));
+		return NULL;
+	}
+	snap_set_str(obj, key, m->version, path);
+	return m;
+}
+
+static bool pred_torch(const char *n)
+{
+	return streq(n, "torch");
+}
+
+static bool pred_tensorflow(const char *n)
+{
+	static const char *const names[] = { "tensorflow",	"tensorflow-cpu",
+					     "tensorflow-gpu",	"tensorflow-intel",
+					     "tensorflow-rocm", "tf-nightly",
+					     "tf-nightly-cpu",	"tf-nightly-gpu" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (streq(n, names[i]))
+			return true;
+	return false;
+}
+
+static bool pred_jax(const char *n)
+{
+	return streq(n, "jax");
+}
+
+static bool pred_jaxlib(const char *n)
+{
+	return streq(n, "jaxlib");
+}
+
+static bool pred_cupy(const char *n)
+{
+	return streq(n, "cupy") || startswith(n, "cupy-cuda") || startswith(n, "cupy-rocm");
+}
+
+/* The local version label: "2.4.0+cu124" → "cu124". */
+static void record_local_version(struct snap_node *obj, const char *version, const char *src)
+{
+	const char *plus = strchr(version, '+');
+
+	if (plus && plus[1])
+		snap_set_str(obj, "local_version", plus + 1, src);
+	else
+		snap_set_state(obj, "local_version", FACT_ABSENT, src, "no +local label");
+}
+
+/* Requires-Dist pins on NVIDIA's CUDA wheels: what the framework expects pip to provide. */
+static void record_requires_nvidia(struct snap_node *obj, const struct dist_metadata *m,
+				   const char *src)
+{
+	struct snap_node *arr = snap_array(obj, "requires_nvidia");
+
+	for (size_t i = 0; i < m->n_requires; i++) {
+		char norm[64];
+
+		dist_name_normalize(m->requires_dist[i], norm, sizeof(norm));
+		if (startswith(norm, "nvidia-") || startswith(norm, "cuda-toolkit") ||
+		    startswith(norm, "cuda-runtime"))
+			snap_append_str(arr, m->requires_dist[i], src);
+	}
+}
+
+/* Debian's python3-<module> owns <module> in /usr/lib/python3/dist-packages. */
+static void record_distro_package(struct py_ctx *c, struct snap_node *obj, const char *site,
+				  const char *module)
+{
+	char pkg[160], ver[128];
+	int err;
+
+	if (!startswith(site, "/usr/lib/python3"))
+		return;
+	snprintf(pkg, sizeof(pkg), "python3-%s", module);
+	err = probe_dpkg_version(c->pe, pkg, ver, sizeof(ver));
+	if (err == 1) {
+		snap_set_state(obj, "distro_package", FACT_ABSENT, PROBE_DPKG_STATUS,
+			       "not installed");
+		return;
+	}
+	if (err < 0) {
+		snap_set_errno(obj, "distro_package", err, PROBE_DPKG_STATUS);
+		return;
+	}
+	obj = snap_object(obj, "distro_package");
+	snap_set_str(obj, "name", pkg, PROBE_DPKG_STATUS);
+	snap_set_str(obj, "version", ver, PROBE_DPKG_STATUS);
+}
+
+/* Reads a generated module once; on failure records the errno under every key given. */
+static char *read_module(struct probe_env *pe, struct snap_node *obj, const char *path,
+			 const char *const *keys, size_t n_keys)
+{
+	char *text = NULL;
+	int r = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+
+	if (r < 0)
+		for (size_t i = 0; i < n_keys; i++)
+			snap_set_errno(obj, keys[i], r, path);
+	return r < 0 ? NULL : text;
+}
+
+/* One `name = 'str' | None` line of a version module into key. 1: a string, 0: None, <0: not
+ * read (recorded). */
+static int record_assign(struct snap_node *obj, const char *key, const char *text, const char *path,
+			 const char *name)
+{
+	_cleanup_free_ char *v = NULL, *why = NULL;
+	bool none;
+	int r = pyfile_get_string(text, strlen(text), name, &v, &none);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		if (asprintf(&why,
+			     r == -ENOENT ? "no `%s =` assignment"
+					  : "`%s =` is not a complete string or None literal",
+			     name) < 0)
+			return -ENOMEM;
+		snap_set_malformed(obj, key, text, path, why);
+		return -EBADMSG;
+	}
+	if (none) {
+		snap_set_state(obj, key, FACT_ABSENT, path, "None");
+		return 0;
+	}
+	snap_set_str(obj, key, v, path);
+	return 1;
+}
+
+static const char *const torch_bundled[] = {
+	"libcudart",	  "libcublas",	    "libcudnn",	     "libnvrtc",     "libnccl",
+	"libcufft",	  "libcurand",	    "libcusolver",   "libcusparse",  "libnvToolsExt",
+	"libnvJitLink",	  "libcupti",	    "libcufile",     "libnvshmem",   "libamdhip64",
+	"libhipblas",	  "librocblas",	    "libMIOpen",     "librccl",	     "libhsa-runtime64",
+	"libroctracer64", "libroctx64",	    "libhipfft",     "libhiprand",   "libhipsolver",
+	"libhipsparse",	  "libhipsparselt", "libhipblaslt",  "librocsolver", "librocsparse",
+	"librocfft",	  "librocrand",	    "librocm_smi64", "libmagma",
+};
+
+int probe_torch(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
+{
+	static const char *const vkeys[] = { "version", "cuda", "hip", "git", "cpu_only" };
+	static const char *const kernels[] = { "libtorch_cuda.so", "libtorch_cuda_cu.so",
+					       "libtorch_hip.so" };
+	struct probe_env *pe = c->pe;
+	size_t si = 0, di = 0;
+	const char *dist = NULL;
+	bool has_dir = find_pkg_dir(pe, sites, ns, "torch", &si);
+	bool has_dist = find_dist(sites, ns, pred_torch, &di, &dist);
+	_cleanup_free_ char *dir = NULL, *vpath = NULL, *text = NULL, *lib = NULL;
+	_cleanup_strv_free_ char **libs = NULL;
+	struct snap_node *t, *arr;
+	int rc, rh, r;
+
+	if (!has_dir && !has_dist)
+		return 0;
+	t = snap_object(pkgs, "torch");
+	if (has_dist) {
+		_cleanup_free_ char *dpath = path_join(sites[di].dir, dist);
+		struct dist_metadata *m;
+
+		snap_set_str(t, "dist_info", dpath, dpath);
+		m = read_metadata(pe, t, "dist_version", sites[di].dir, dist);
+		if (m)
+			record_requires_nvidia(t, m, dpath);
+		dist_metadata_free(m);
+	} else
+		snap_set_state(t, "dist_info", FACT_ABSENT, sites[si].dir, "no torch-*.dist-info");
+	if (!has_dir) {
+		snap_set_state(t, "version", FACT_ABSENT, sites[di].dir,
+			       "no torch/ package directory");
+		return 0;
+	}
+	dir = path_join(sites[si].dir, "torch");
+	vpath = dir ? path_join(dir, "version.py") : NULL;
+	lib = dir ? path_join(dir, "lib") : NULL;
+	if (!vpath || !lib)
+		return -ENOMEM;
+	snap_set_str(t, "site_packages", sites[si].dir, sites[si].dir);
+	text = read_module(pe, t, vpath, vkeys, ARRAY_SIZE(vkeys));
+	if (text) {
+		r = record_assign(t, "version", text, vpath, "__version__");
+		if (r == -ENOMEM)
+			return r;
+		if (r == 1)
+			record_local_version(t, snap_get_str(t, "version"), vpath);
+		rc = record_assign(t, "cuda", text, vpath, "cuda");
+		rh = record_assign(t, "hip", text, vpath, "hip");
+		r = record_assign(t, "git", text, vpath, "git_version");
+		if (rc == -ENOMEM || rh == -ENOMEM || r == -ENOMEM)
+			return -ENOMEM;
+		/* A CPU-only build: neither a CUDA nor a HIP version (torch.version). */
+		if (rc >= 0 && rh >= 0)
+			snap_set_bool(t, "cpu_only", rc == 0 && rh == 0, vpath);
+		else
+			snap_set_malformed(t, "cpu_only", NULL, vpath,
+					   "cuda or hip not readable from version.py");
+	}
+	record_distro_package(c, t, sites[si].dir, "torch");
+	r = root_list_dir(pe->root, lib, MAX_SMALL_DIR, &libs);
+	if (r < 0) {
+		snap_set_errno(t, "lib_dir", r, lib);
+		snap_set_errno(t, "kernel_library", r, lib);
+		snap_set_errno(t, "arch_targets", r, lib);
+		return r == -ENOMEM ? r : 0;
+	}
+	snap_set_str(t, "lib_dir", lib, lib);
+	arr = snap_array(t, "cuda_libraries_bundled");
+	STRV_FOREACH(n, libs)
+		for (size_t i = 0; i < ARRAY_SIZE(torch_bundled); i++)
+			if (startswith(*n, torch_bundled[i]) &&
+			    ((*n)[strlen(torch_bundled[i])] == '.' ||
+			     (*n)[strlen(torch_bundled[i])] == '-' ||
+			     (*n)[strlen(torch_bundled[i])] == '_')) {
+				snap_append_str(arr, *n, lib);
+				break;
+			}
+	r = py_record_kernels(pe, t, lib, kernels, ARRAY_SIZE(kernels));
+	return r < 0 ? r : py_record_loads(c, t);
+}
+
+static void record_pyval(struct snap_node *obj, const char *key, const struct pyval *v,
+			 const char *src)
+{
+	if (!v) {
+		snap_set_state(obj, key, FACT_ABSENT, src, "not in build_info");
+		return;
+	}
+	switch (v->kind) {
+	case PYVAL_STR:
+	case PYVAL_INT:
+		snap_set_str(obj, key, v->text, src);
+		break;
+	case PYVAL_BOOL:
+		snap_set_bool(obj, key, streq(v->text, "True"), src);
+		break;
+	case PYVAL_NONE:
+		snap_set_state(obj, key, FACT_ABSENT, src, "None");
+		break;
+	case PYVAL_LIST: {
+		struct snap_node *arr = snap_array(obj, key);
+
+		for (size_t i = 0; i < v->n; i++)
+			if (v->items[i].kind == PYVAL_STR)
+				snap_append_str(arr, v->items[i].text, src);
+		break;
+	}
+	default:
+		snap_set_malformed(obj, key, NULL, src, "not a string, bool or list");
+	}
+}
+
+int probe_tensorflow(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
+{
+	static const char *const keys[] = {
+		"cuda_version",	 "cudnn_version", "cuda_compute_capabilities",
+		"is_cuda_build", "is_rocm_build", "is_tensorrt_build",
+		"rocm_version"
+	};
+	static const char *const kernels[] = { "libtensorflow_cc.so.2",
+					       "python/_pywrap_tensorflow_internal.so",
+					       "libtensorflow_framework.so.2" };
+	struct probe_env *pe = c->pe;
+	size_t si = 0, di = 0;
+	const char *dist = NULL;
+	bool has_dir = find_pkg_dir(pe, sites, ns, "tensorflow", &si);
+	bool has_dist = find_dist(sites, ns, pred_tensorflow, &di, &dist);
+	_cleanup_free_ char *dir = NULL, *bpath = NULL, *text = NULL;
+	struct snap_node *t, *bi;
+	struct pyval v;
+	int r;
+
+	if (!has_dir && !has_dist)
+		return 0;
+	t = snap_object(pkgs, "tensorflow");
+	if (has_dist) {
+		_cleanup_free_ char *dpath = path_join(sites[di].dir, dist);
+		struct dist_metadata *m;
+
+		snap_set_str(t, "dist_info", dpath, dpath);
+		m = read_metadata(pe, t, "version", sites[di].dir, dist);
+		if (m) {
+			snap_set_str(t, "dist_name", m->name, dpath);
+			record_requires_nvidia(t, m, dpath);
+		}
+		dist_metadata_free(m);
+	} else
+		snap_set_state(t, "version", FACT_ABSENT, sites[si].dir,
+			       "no tensorflow*.dist-info");
+	if (!has_dir)
+		return 0;
+	snap_set_str(t, "site_packages", sites[si].dir, sites[si].dir);
+	dir = path_join(sites[si].dir, "tensorflow");
+	bpath = dir ? path_join(dir, "python/platform/build_info.py") : NULL;
+	if (!bpath)
+		return -ENOMEM;
+	bi = snap_object(t, "build_info");
+	r = root_read_text(pe->root, bpath, ROOT_CAP_TEXT, &text);
+	if (r < 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+			snap_set_errno(bi, keys[i], r, bpath);
+		snap_set_errno(t, "cpu_only", r, bpath);
+	} else if ((r = pyfile_get_assign(text, strlen(text), "build_info", &v)) < 0 ||
+		   v.kind != PYVAL_DICT) {
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0)
+			pyval_done(&v);
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+			snap_set_malformed(bi, keys[i], text, bpath,
+					   "no `build_info = {…}` / OrderedDict([…]) literal");
+		snap_set_malformed(t, "cpu_only", NULL, bpath, "build_info not readable");
+	} else {
+		const struct pyval *cu = pyval_dict_get(&v, "is_cuda_build");
+		const struct pyval *ro = pyval_dict_get(&v, "is_rocm_build");
+
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+			record_pyval(bi, keys[i], pyval_dict_get(&v, keys[i]), bpath);
+		if (cu && ro && cu->kind == PYVAL_BOOL && ro->kind == PYVAL_BOOL)
+			snap_set_bool(t, "cpu_only",
+				      streq(cu->text, "False") && streq(ro->text, "False"), bpath);
+		else
+			snap_set_malformed(t, "cpu_only", NULL, bpath,
+					   "build_info lacks is_cuda_build / is_rocm_build");
+		pyval_done(&v);
+	}
+	r = py_record_kernels(pe, t, dir, kernels, ARRAY_SIZE(kernels));
+	return r < 0 ? r : py_record_loads(c, t);
+}
+
+/* jax/version.py, jaxlib/version.py: the release build writes _release_version. */
+static int record_jax_version(struct probe_env *pe, struct snap_node *obj, const char *key,
+			      const char *site, const char *pkg)
+{
+	_cleanup_free_ char *path = NULL, *text = NULL, *v = NULL;
+	bool none = true;
+	int r;
+
+	if (asprintf(&path, "%s/%s/version.py", site, pkg) < 0)
+		return -ENOMEM;
+	r = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+	if (r < 0) {
+		snap_set_errno(obj, key, r, path);
+		return r == -ENOMEM ? r : 0;
+	}
+	r = pyfile_get_string(text, strlen(text), "_release_version", &v, &none);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || none) {
+		free(v);
+		v = NULL;
+		r = pyfile_get_string(text, strlen(text), "_version", &v, &none);
+		if (r < 0 && r != -ENOMEM)
+			r = pyfile_get_string(text, strlen(text), "__version__", &v, &none);
+	}
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || none)
+		snap_set_malformed(obj, key, text, path, "no _release_version/_version string");
+	else
+		snap_set_str(obj, key, v, path);
+	return 0;
+}
+
+/* jax-cuda12-plugin / jax-cuda12-pjrt / jax-rocm6-plugin …: platform and major. */
+static bool jax_plugin_name(const char *norm, char platform[8], unsigned *major, bool *pjrt)
+{
+	const char *p;
+	char *end;
+
+	if (startswith(norm, "jax-cuda"))
+		p = norm + 8, strcpy(platform, "cuda");
+	else if (startswith(norm, "jax-rocm"))
+		p = norm + 8, strcpy(platform, "rocm");
+	else
+		return false;
+	if (*p < '0' || *p > '9')
+		return false;
+	*major = (unsigned)strtoul(p, &end, 10);
+	if (streq(end, "-plugin"))
+		*pjrt = false;
+	else if (streq(end, "-pjrt"))
+		*pjrt = true;
+	else
+		return false;
+	return *major > 0 && *major < 100;
+}
+
+int probe_jax(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
+{
+	struct probe_env *pe = c->pe;
+	size_t si = 0, li = 0, di = 0;
+	const char *dist = NULL;
+	bool has_jax = find_pkg_dir(pe, sites, ns, "jax", &si) ||
+		       find_dist(sites, ns, pred_jax, &si, &dist);
+	bool has_lib = find_pkg_dir(pe, sites, ns, "jaxlib", &li);
+	struct snap_node *j, *plugins;
+	bool any_plugin = false, lib_cuda = false;
+	int r;
+
+	if (!has_jax && !has_lib)
+		return 0;
+	j = snap_object(pkgs, "jax");
+	if (has_jax && strv_contains(sites[si].names, "jax") &&
+	    (r = record_jax_version(pe, j, "version", sites[si].dir, "jax")) < 0)
+		return r;
+	if (has_lib) {
+		snap_set_str(j, "site_packages", sites[li].dir, sites[li].dir);
+		r = record_jax_version(pe, j, "jaxlib_version", sites[li].dir, "jaxlib");
+		if (r < 0)
+			return r;
+	} else
+		snap_set_state(j, "jaxlib_version", FACT_ABSENT, sites[si].dir,
+			       "no jaxlib/ package");
+	if (find_dist(sites, ns, pred_jaxlib, &di, &dist)) {
+		_cleanup_free_ char *dpath = path_join(sites[di].dir, dist);
+		struct dist_metadata *m =
+			read_metadata(pe, j, "jaxlib_dist_version", sites[di].dir, dist);
+
+		/* jaxlib <= 0.4.x CUDA wheels: "0.4.9+cuda11.cudnn86". */
+		if (m && strchr(m->version, '+')) {
+			snap_set_str(j, "jaxlib_local_version", strchr(m->version, '+') + 1, dpath);
+			lib_cuda = startswith(strchr(m->version, '+') + 1, "cuda") ||
+				   startswith(strchr(m->version, '+') + 1, "rocm");
+		}
+		dist_metadata_free(m);
+	}
+	/* The CUDA/ROCm plugins: one entry per platform and major (cuda12, cuda13, rocm6 …). */
+	plugins = snap_array(j, "plugins");
+	for (size_t i = 0; i < ns; i++)
+		STRV_FOREACH(n, sites[i].names) {
+			_cleanup_free_ char *name = NULL, *ver = NULL, *dpath = NULL, *pdir = NULL;
+			char norm[64], platform[8];
+			unsigned major;
+			bool pjrt;
+			struct snap_node *pl = NULL;
+			struct dist_metadata *m;
+
+			if (dist_dirname_split(*n, &name, &ver) < 0)
+				continue;
+			dist_name_normalize(name, norm, sizeof(norm));
+			if (!jax_plugin_name(norm, platform, &major, &pjrt))
+				continue;
+			for (size_t k = 0; k < snap_count(plugins); k++) {
+				struct snap_node *x = (struct snap_node *)snap_at(plugins, k);
+				int64_t mj;
+
+				if (streq(snap_get_str(x, "platform") ?: "", platform) &&
+				    snap_get_int(x, "major", &mj) && mj == major)
+					pl = x;
+			}
+			if (!pl) {
+				pl = snap_append_object(plugins);
+				snap_set_str(pl, "platform", platform, "dist-info name");
+				snap_set_int(pl, "major", major, "dist-info name");
+			}
+			any_plugin = true;
+			dpath = path_join(sites[i].dir, *n);
+			if (!dpath)
+				return -ENOMEM;
+			m = read_metadata(pe, pl, pjrt ? "pjrt_version" : "plugin_version",
+					  sites[i].dir, *n);
+			if (m) {
+				snap_set_str(pl, pjrt ? "pjrt" : "plugin", m->name, dpath);
+				if (!pjrt)
+					record_requires_nvidia(pl, m, dpath);
+			}
+			dist_metadata_free(m);
+			if (!pjrt)
+				continue;
+			/* jax_plugins/xla_cuda12/xla_cuda_plugin.so holds XLA's CUDA kernels. */
+			if (asprintf(&pdir, "%s/jax_plugins/xla_%s%u", sites[i].dir, platform,
+				     major) < 0)
+				return -ENOMEM;
+			{
+				_cleanup_free_ char *so = NULL;
+				const char *cands[1];
+
+				if (asprintf(&so, "xla_%s_plugin.so", platform) < 0)
+					return -ENOMEM;
+				cands[0] = so;
+				r = py_record_kernels(pe, pl, pdir, cands, 1);
+				if (r >= 0)
+					r = py_record_loads(c, pl);
+				if (r < 0)
+					return r;
+			}
+		}
+	snap_set_bool(j, "cpu_only", !any_plugin && !lib_cuda, "jax plugin dist-info");
+	return 0;
+}
+
+int probe_cupy(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
+{
+	struct probe_env *pe = c->pe;
+	size_t si = 0;
+	bool has_dir = find_pkg_dir(pe, sites, ns, "cupy", &si);
+	const char *dist = NULL;
+	size_t di;
+	bool has_dist = find_dist(sites, ns, pred_cupy, &di, &dist);
+	_cleanup_free_ char *vpath = NULL, *wpath = NULL, *text = NULL;
+	struct snap_node *cp, *dists;
+	int r;
+
+	if (!has_dir && !has_dist)
+		return 0;
+	cp = snap_object(pkgs, "cupy");
+	/* Every cupy distribution: two at once (cupy-cuda11x + cupy-cuda12x) share cupy/. */
+	dists = snap_array(cp, "dists");
+	for (size_t i = 0; i < ns; i++)
+		STRV_FOREACH(n, sites[i].names) {
+			_cleanup_free_ char *name = NULL, *ver = NULL;
+			char norm[64];
+			struct snap_node *d;
+			struct dist_metadata *m;
+
+			if (dist_dirname_split(*n, &name, &ver) < 0)
+				continue;
+			dist_name_normalize(name, norm, sizeof(norm));
+			if (!pred_cupy(norm))
+				continue;
+			d = snap_append_object(dists);
+			m = read_metadata(pe, d, "version", sites[i].dir, *n);
+			if (m) {
+				_cleanup_free_ char *dp = path_join(sites[i].dir, *n);
+
+				snap_set_str(d, "name", m->name, dp);
+			}
+			dist_metadata_free(m);
+		}
+	if (!has_dir)
+		return 0;
+	snap_set_str(cp, "site_packages", sites[si].dir, sites[si].dir);
+	if (asprintf(&vpath, "%s/cupy/_version.py", sites[si].dir) < 0 ||
+	    asprintf(&wpath, "%s/cupy/.data/_wheel.json", sites[si].dir) < 0)
+		return -ENOMEM;
+	text = read_module(pe, cp, vpath, (const char *const[]){ "version" }, 1);
+	if (text && record_assign(cp, "version", text, vpath, "__version__") == -ENOMEM)
+		return -ENOMEM;
+	free(text);
+	text = NULL;
+	/* cupy/.data/_wheel.json: {"cuda": "12.x", "packaging": "pip", "cudnn": {...}, …} */
+	r = root_read_text(pe->root, wpath, ROOT_CAP_TEXT, &text);
+	if (r < 0)
+		snap_set_errno(cp, "wheel_json", r, wpath);
+	else {
+		json_t *j = json_loads(text, 0, NULL);
+		struct snap_node *w;
+
+		if (!json_is_object(j))
+			snap_set_malformed(cp, "wheel_json", text, wpath, "not a JSON object");
+		else {
+			const char *k;
+			json_t *val;
+
+			w = snap_object(cp, "wheel_json");
+			json_object_foreach(j, k, val)
+			{
+				if (json_is_string(val))
+					snap_set_str(w, k, json_string_value(val), wpath);
+				else if (json_is_object(val) &&
+					 json_is_string(json_object_get(val, "version")))
+					snap_set_strf(
+						w, k, wpath, "%s",
+						json_string_value(json_object_get(val, "version")));
+			}
+		}
+		json_decref(j);
+	}
+	return 0;
+}
+
+/* Every nvidia-* distribution: name, version and where its libraries are (from RECORD). */
+static bool want_lib(const char *p)
+{
+	const char *b = strrchr(p, '/');
+
+	b = b ? b + 1 : p;
+	return startswith(b, "lib") && strstr(b, ".so") != NULL;
+}
+
+int probe_nvidia_wheels(struct py_ctx *c, struct snap_node *env, const struct site *sites,
+			size_t ns)
+{
+	struct probe_env *pe = c->pe;
+	struct snap_node *arr = snap_array(env, "nvidia_wheels");
+
+	for (size_t i = 0; i < ns; i++)
+		STRV_FOREACH(n, sites[i].names) {
+			_cleanup_free_ char *name = NULL, *ver = NULL, *dpath = NULL, *rpath = NULL,
+					    *rec = NULL;
+			_cleanup_strv_free_ char **libs = NULL;
+			char norm[128];
+			struct snap_node *w, *la;
+			struct dist_metadata *m;
+			int r;
+
+			if (!py_endswith_dist_info(*n) || dist_dirname_split(*n, &name, &ver) < 0)
+				continue;
+			dist_name_normalize(name, norm, sizeof(norm));
+			if (!startswith(norm, "nvidia-"))
+				continue;
+			dpath = path_join(sites[i].dir, *n);
+			rpath = dpath ? path_join(dpath, "RECORD") : NULL;
+			if (!rpath)
+				return -ENOMEM;
+			w = snap_append_object(arr);
+			snap_set_str(w, "dist_info", dpath, dpath);
+			m = read_metadata(pe, w, "version", sites[i].dir, *n);
+			if (m)
+				snap_set_str(w, "name", m->name, dpath);
+			else
+				snap_set_str(w, "name", norm, dpath); /* from the directory name */
+			dist_metadata_free(m);
+			r = root_read_text(pe->root, rpath, CAP_RECORD, &rec);
+			if (r == 0)
+				r = dist_record_paths(rec, strlen(rec), want_lib, MAX_WHEEL_LIBS,
+						      &libs);
+			if (r == -ENOMEM)
+				return r;
+			if (r < 0) {
+				snap_set_errno(w, "lib_dir", r, rpath);
+				continue;
+			}
+			if (!libs[0]) {
+				snap_set_state(w, "lib_dir", FACT_ABSENT, rpath,
+					       "no lib*.so* in RECORD");
+				continue;
+			}
+			{
+				_cleanup_free_ char *ld = path_join(sites[i].dir, libs[0]);
+				char *slash = ld ? strrchr(ld, '/') : NULL;
+
+				if (!slash)
+					return -ENOMEM;
+				*slash = '\0';
+				if (probe_path_is(pe, ld, S_IFDIR))
+					snap_set_str(w, "lib_dir", ld, rpath);
+				else
+					snap_set_state(w, "lib_dir", FACT_ABSENT, ld,
+						       "listed in RECORD, not on disk");
+			}
+			la = snap_array(w, "libraries");
+			STRV_FOREACH(l, libs)
+				snap_append_str(la, strrchr(*l, '/') ? strrchr(*l, '/') + 1 : *l,
+						rpath);
+		}
+	return 0;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Shared by the files of the python probe (not for other probes):
+ * probe-python-envs.c        finding the environments (discovery);
+ * probe-python-kernels.c     the GPU targets in a framework's own library, and what it loads;
+ * probe-python-frameworks.c  torch, TensorFlow, jax, CuPy and the nvidia-* wheels in an
+ *                            environment's site-packages;
+ * probe-python.c             one environment (pyvenv.cfg, conda-meta, site-packages) and the
+ *                            probe's entry point.
+ * The formats and their sources: see probe-python.c.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "probe.h"
+#include "shared/strmap.h"
+
+/* Environments probed at most: a shared machine's ~/.conda/envs or a CI cache can hold
+ * thousands; past this the listing is recorded as truncated (framework.python_envs_truncated)
+ * and the rules that need a complete listing say so instead of concluding "absent". */
+#define MAX_ENVS 10000u
+/* A site-packages holds two entries per distribution (the package and its .dist-info): a
+ * 20,000-package environment must be read whole. Past this the directory is recorded as
+ * unreadable, never as empty. */
+#define MAX_DIR_ENTRIES 100000u /* site-packages, conda-meta */
+#define MAX_SMALL_DIR	4096u	/* lib/, envs/, torch/lib */
+#define MAX_TARGETS	256
+#define MAX_WHEEL_LIBS	64
+#define CAP_METADATA	((size_t)4 << 20)
+#define CAP_RECORD	((size_t)16 << 20)
+#define CAP_CONDA_JSON	((size_t)64 << 20)
+#define CAP_LIBRARY	((size_t)4 << 30)
+
+struct pyenv {
+	char *prefix, *resolved;
+	const char *kind;
+	int resolve_err;
+	char **via, **interpreters, **extra_sites;
+};
+
+struct envs {
+	struct pyenv *e;
+	size_t n, cap;
+	struct strmap by_resolved; /* resolved prefix → index in e */
+	bool truncated;
+};
+
+/* A listed site-packages directory. */
+struct site {
+	char *dir;
+	char **names;
+};
+
+struct py_ctx {
+	struct probe_env *pe;
+	/* The first site-packages that could not be listed (framework.python_envs_complete). */
+	int incomplete_err;
+	char *incomplete_src;
+	struct loader *loader; /* the run's ld.so emulation (probe_loader()), borrowed */
+	char **sites;	       /* the site-packages directories of the env being probed */
+};
+
+struct target {
+	char name[64]; /* sm_86, compute_90, gfx942:sramecc+:xnack- */
+	char gfx[16];  /* AMD: the processor of the target ID ("gfx942") */
+	const char *kind;
+	unsigned arch; /* CUDA: 86; AMD: gfx_order() */
+	char variant;
+	int ptx_major, ptx_minor;
+};
+
+struct kernels {
+	struct target t[MAX_TARGETS];
+	size_t n;
+	bool truncated;
+};
+
+typedef bool (*dist_pred)(const char *normalized);
+
+/* probe-python-envs.c */
+bool py_python_dir_name(const char *n, bool *versioned);
+bool py_endswith_dist_info(const char *n);
+int py_find_envs(struct probe_env *pe, struct envs *es);
+
+/* probe-python-kernels.c */
+int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,
+		      const char *const *cands, size_t n_cands);
+int py_record_loads(struct py_ctx *c, struct snap_node *obj);
+
+/* probe-python-frameworks.c */
+int probe_torch(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns);
+int probe_tensorflow(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns);
+int probe_jax(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns);
+int probe_cupy(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns);
+int probe_nvidia_wheels(struct py_ctx *c, struct snap_node *env, const struct site *sites,
+			size_t ns);

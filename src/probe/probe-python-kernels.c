@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The CUDA and HIP targets in a framework's own library (read with the fatbin parser), and
+ * what that library loads (framework-loads.c).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatbin/fatbin.h"
+#include "formats/dist-metadata.h"
+#include "formats/pyfile.h"
+#include "framework-loads.h"
+#include "probe-python-internal.h"
+#include "probe.h"
+#include "shared/parse.h"
+#include "shared/path-util.h"
+#include "shared/strmap.h"
+#include "shared/strv.h"
+
+/* ---- CUDA kernels in a framework library: the one use of the fatbin parser -------------- */
+
+/* Adds t unless a target of the same name and kind is there; false when k is full. */
+static bool kernels_add(struct kernels *k, const struct target *t)
+{
+	for (size_t j = 0; j < k->n; j++)
+		if (streq(k->t[j].name, t->name) && k->t[j].kind == t->kind)
+			return true;
+	if (k->n >= MAX_TARGETS) {
+		k->truncated = true;
+		return false;
+	}
+	k->t[k->n++] = *t;
+	return true;
+}
+
+static int kind_rank(const char *k)
+{
+	return streq(k, "sass") ? 0 : streq(k, "ptx") ? 1 : streq(k, "amdgcn") ? 3 : 2;
+}
+
+/* "gfx90a" → 9.0.a, "gfx1100" → 11.0.0 as one number: LLVM's AMDGPU processor names are the
+ * major version in decimal, then minor and stepping as one hex digit each (AMDGPUUsage). */
+static unsigned gfx_order(const char *gfx)
+{
+	size_t n = strlen(gfx);
+	unsigned major = 0;
+	int minor, step;
+
+	if (n < 6 || !startswith(gfx, "gfx"))
+		return UINT_MAX;
+	for (size_t i = 3; i < n - 2; i++) {
+		if (gfx[i] < '0' || gfx[i] > '9' || major > 1000)
+			return UINT_MAX;
+		major = major * 10 + (unsigned)(gfx[i] - '0');
+	}
+	minor = parse_hex_digit(gfx[n - 2]);
+	step = parse_hex_digit(gfx[n - 1]);
+	if (minor < 0 || step < 0)
+		return UINT_MAX;
+	return major << 8 | (unsigned)minor << 4 | (unsigned)step;
+}
+
+/* CUDA targets by arch, variant, SASS before PTX; then AMD ones by processor and target ID. */
+static int target_cmp(const void *a, const void *b)
+{
+	const struct target *x = a, *y = b;
+	bool ax = streq(x->kind, "amdgcn"), ay = streq(y->kind, "amdgcn");
+
+	if (ax != ay)
+		return ax ? 1 : -1;
+	if (x->arch != y->arch)
+		return x->arch < y->arch ? -1 : 1;
+	if (ax)
+		return strcmp(x->name, y->name);
+	if (x->variant != y->variant)
+		return x->variant < y->variant ? -1 : 1;
+	return kind_rank(x->kind) - kind_rank(y->kind);
+}
+
+/* Maps a shared object and collects the distinct targets of its fat binaries (SASS as
+ * sm_XY[a|f], PTX as compute_XY with the PTX ISA, LTO IR as lto_XY) and of its clang offload
+ * bundles (.hip_fatbin, CCOB: AMDGPU code objects by target ID, gfx942:sramecc+:xnack-).
+ * Its SONAME, RUNPATH and DT_NEEDED are the loader emulation's (py_record_loads()). Keep every
+ * use of src/fatbin here, so its API can change in one place. */
+static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *k)
+{
+	struct root_map m;
+	struct fatbin_result *fr = NULL;
+	int r = root_map(pe->root, path, CAP_LIBRARY, &m);
+
+	if (r < 0)
+		return r;
+	r = fatbin_scan_buffer(m.data, m.len, &fr);
+	root_unmap(&m);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < fr->n_entries; i++) {
+		const struct fatbin_entry *e = &fr->entries[i];
+		struct target t = { .arch = e->arch, .variant = e->variant, .ptx_major = -1 };
+
+		t.kind = e->kind == FATBIN_KIND_ELF   ? "sass"
+			 : e->kind == FATBIN_KIND_PTX ? "ptx"
+			 : e->kind == FATBIN_KIND_LTO ? "lto"
+						      : "unknown";
+		snprintf(t.name, sizeof(t.name), "%s", e->target);
+		if (e->kind == FATBIN_KIND_PTX) {
+			t.ptx_major = e->ptx_major >= 0 ? e->ptx_major : (int)e->ver_major;
+			t.ptx_minor = e->ptx_major >= 0 ? e->ptx_minor : (int)e->ver_minor;
+		}
+		if (!kernels_add(k, &t))
+			break;
+	}
+	/* AMD code objects: one per target ID, the host entry of each bundle skipped. */
+	for (size_t i = 0; i < fr->n_bundle_entries && !k->truncated; i++) {
+		const struct fatbin_bundle_entry *b = &fr->bundle_entries[i];
+		struct target t = { .kind = "amdgcn", .ptx_major = -1 };
+
+		if (!b->gfx[0] || !startswith(b->triple, "amdgcn"))
+			continue;
+		snprintf(t.name, sizeof(t.name), "%s", b->target);
+		snprintf(t.gfx, sizeof(t.gfx), "%s", b->gfx);
+		t.arch = gfx_order(b->gfx);
+		if (!kernels_add(k, &t))
+			break;
+	}
+	qsort(k->t, k->n, sizeof(k->t[0]), target_cmp);
+	fatbin_result_free(fr);
+	return 0;
+}
+
+/* kernel_library {path} and arch_targets[] from the first candidate
+ * that exists and holds CUDA or HIP kernels (or the first that exists). */
+int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,
+		      const char *const *cands, size_t n_cands)
+{
+	_cleanup_free_ char *tried = NULL;
+	int r = 0;
+
+	for (size_t i = 0; i < n_cands; i++) {
+		_cleanup_free_ char *p = path_join(dir, cands[i]);
+		struct kernels k = { 0 };
+		struct snap_node *kl, *arr;
+
+		if (!p)
+			return -ENOMEM;
+		if (!tried)
+			tried = strdup(cands[i]);
+		else {
+			char *t = NULL;
+
+			if (asprintf(&t, "%s, %s", tried, cands[i]) < 0)
+				return -ENOMEM;
+			free(tried);
+			tried = t;
+		}
+		if (!tried)
+			return -ENOMEM;
+		if (!probe_path_is(pe, p, S_IFREG) &&
+		    root_lstat(pe->root, p, &(struct stat){ 0 }) == -ENOENT)
+			continue;
+		r = scan_kernels(pe, p, &k);
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0 && k.n == 0 && i + 1 < n_cands)
+			continue; /* a host-only library: try the next */
+		if (r < 0 && r != -EBADMSG) {
+			snap_set_errno(obj, "kernel_library", r, p);
+			snap_set_errno(obj, "arch_targets", r, p);
+			return 0;
+		}
+		kl = snap_object(obj, "kernel_library");
+		snap_set_str(kl, "path", p, p);
+		if (r < 0) {
+			snap_set_malformed(obj, "arch_targets", NULL, p,
+					   "not an ELF shared object the fatbin parser accepts");
+			return 0;
+		}
+		if (k.n == 0)
+			snap_set_state(obj, "arch_targets", FACT_ABSENT, p,
+				       "no CUDA fat binary or HIP offload bundle in this library");
+		else {
+			arr = snap_array(obj, "arch_targets");
+			for (size_t j = 0; j < k.n; j++) {
+				struct snap_node *t = snap_append_object(arr);
+
+				snap_set_str(t, "target", k.t[j].name, p);
+				snap_set_str(t, "kind", k.t[j].kind, p);
+				if (k.t[j].gfx[0])
+					snap_set_str(t, "gfx", k.t[j].gfx, p);
+				if (k.t[j].ptx_major >= 0)
+					snap_set_strf(t, "ptx_isa", p, "%d.%d", k.t[j].ptx_major,
+						      k.t[j].ptx_minor);
+			}
+			if (k.truncated)
+				snap_set_bool(obj, "arch_targets_truncated", true, p);
+		}
+		return 0;
+	}
+	{
+		_cleanup_free_ char *why = NULL;
+
+		if (asprintf(&why, "no %s", tried ? tried : "library") < 0)
+			return -ENOMEM;
+		snap_set_state(obj, "kernel_library", FACT_ABSENT, dir, why);
+		snap_set_state(obj, "arch_targets", FACT_ABSENT, dir, why);
+	}
+	return 0;
+}
+
+/* loads.<soname>, needed_missing[], load_search from the kernel_library just recorded:
+ * its GPU DT_NEEDED entries as the dynamic loader resolves them for it (framework-loads.h). */
+int py_record_loads(struct py_ctx *c, struct snap_node *obj)
+{
+	const struct snap_node *kl = snap_child(obj, "kernel_library");
+	const char *path = snap_get_str(obj, "kernel_library.path");
+	_cleanup_free_ char *own = NULL;
+	int r;
+
+	if (!path) {
+		/* No library (or it could not be read): the same state, so "could not tell" stays.
+		 */
+		if (kl && snap_kind(kl) == SNAP_FACT)
+			snap_set_state(obj, "loads", snap_state(kl), snap_source(kl),
+				       snap_error(kl));
+		else
+			snap_set_state(obj, "loads", FACT_ABSENT, NULL, "no framework library");
+		return 0;
+	}
+	if (!c->loader && (r = probe_loader(c->pe, &c->loader)) < 0)
+		return r;
+	own = strdup(path);
+	if (!own)
+		return -ENOMEM;
+	*strrchr(own, '/') = '\0';
+	return probe_framework_loads(c->loader, obj, path, c->sites, own);
+}
