@@ -34,8 +34,9 @@
 /* Little-endian targets only (both above): an argument's low 32 bits come first. */
 #define ARG_LO(i) (offsetof(struct seccomp_data, args) + (i) * sizeof(__u64))
 
-/* open(2) flags that create or empty a file (O_TMPFILE's own bit is __O_TMPFILE). */
-#define CREATING_FLAGS (O_CREAT | O_TRUNC | __O_TMPFILE)
+/* open(2) flags that create or empty a file. O_TMPFILE includes O_DIRECTORY (open(2)): only
+ * its own bit counts, or every opendir() would be refused. */
+#define CREATING_FLAGS (O_CREAT | O_TRUNC | (O_TMPFILE & ~O_DIRECTORY))
 
 /* Calls that change the file system, start a program or a process, or change the system:
  * each fails with EPERM. */
@@ -47,10 +48,6 @@ static const int denied[] = {
 	__NR_mknod,
 #endif
 	__NR_mknodat,
-#ifdef __NR_mkdir
-	__NR_mkdir,
-#endif
-	__NR_mkdirat,
 #ifdef __NR_rmdir
 	__NR_rmdir,
 #endif
@@ -128,6 +125,16 @@ static const int denied[] = {
  * io_uring would run the denied calls from a kernel thread. */
 static const int unknowable[] = { __NR_clone3, __NR_openat2, __NR_io_uring_setup };
 
+/* mkdir fails with EEXIST: libraries create their cache directories "mkdir -p" style and give
+ * up on any other error (PoCL's device set-up does), while the file they then create in it
+ * fails with EPERM, which they take as "no cache". */
+static const int as_if_there[] = {
+#ifdef __NR_mkdir
+	__NR_mkdir,
+#endif
+	__NR_mkdirat,
+};
+
 #define STMT(code, k)	      ((struct sock_filter)BPF_STMT((code), (k)))
 #define JUMP(code, k, jt, jf) ((struct sock_filter)BPF_JUMP((code), (k), (jt), (jf)))
 #define LOAD(off)	      STMT(BPF_LD | BPF_W | BPF_ABS, (__u32)(off))
@@ -188,6 +195,10 @@ int vendor_sandbox_seccomp(void)
 	for (size_t i = 0; i < ARRAY_SIZE(denied); i++) {
 		put(&p, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)denied[i], 0, 1));
 		put(&p, EPERM_RET);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(as_if_there); i++) {
+		put(&p, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)as_if_there[i], 0, 1));
+		put(&p, RET(SECCOMP_RET_ERRNO | EEXIST));
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(unknowable); i++) {
 		put(&p, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)unknowable[i], 0, 1));

@@ -16,12 +16,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "vendor/lazy-zip.h"
+#include "vendor/sandbox.h"
 #include "vendor/session.h"
 #include "vendor/vendor.h"
 
@@ -510,6 +514,74 @@ static void test_hostile_exit(void **state)
 	vendor_result_done(&r);
 }
 
+static void *thread_fn(void *arg)
+{
+	return arg;
+}
+
+/* The filter itself, call by call, in a forked child: what a library needs passes, what would
+ * change the machine fails with EPERM. */
+static void test_seccomp_filter(void **state)
+{
+	char dir[] = "/tmp/gpuenv-test-seccomp-XXXXXX";
+	int status;
+	pid_t pid;
+
+	assert_non_null(mkdtemp(dir));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char path[300];
+		pthread_t t;
+		int fd, fails = 0;
+
+#define EXPECT(what, ok)                                                                           \
+	do {                                                                                       \
+		if (!(ok)) {                                                                       \
+			fprintf(stderr, "seccomp: %s: unexpected (%s)\n", what, strerror(errno));  \
+			fails++;                                                                   \
+		}                                                                                  \
+	} while (0)
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		if (vendor_sandbox_seccomp() < 0)
+			_exit(77);
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		EXPECT("opendir", fd >= 0);
+		close(fd);
+		fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+		EXPECT("open O_RDWR", fd >= 0);
+		close(fd);
+		snprintf(path, sizeof(path), "%s/new", dir);
+		EXPECT("open O_CREAT", open(path, O_WRONLY | O_CREAT, 0600) < 0 && errno == EPERM);
+		EXPECT("creat", creat(path, 0600) < 0 && errno == EPERM);
+		EXPECT("O_TMPFILE", open(dir, O_TMPFILE | O_RDWR, 0600) < 0 && errno == EPERM);
+		EXPECT("mkdir", mkdir(path, 0700) < 0 && errno == EEXIST);
+		EXPECT("rmdir", rmdir(dir) < 0 && errno == EPERM);
+		EXPECT("unlink", unlink(scenario) < 0 && errno == EPERM);
+		EXPECT("truncate", truncate(scenario, 0) < 0 && errno == EPERM);
+		EXPECT("rename", rename(scenario, path) < 0 && errno == EPERM);
+		EXPECT("O_TRUNC", open(scenario, O_WRONLY | O_TRUNC) < 0 && errno == EPERM);
+		EXPECT("symlink", symlink(dir, path) < 0 && errno == EPERM);
+		EXPECT("chmod", chmod(dir, 0777) < 0 && errno == EPERM);
+		EXPECT("fork", fork() < 0 && errno == EPERM);
+		EXPECT("execve", execl("/bin/true", "true", (char *)NULL) < 0 && errno == EPERM);
+		EXPECT("kill other", kill(getppid(), 0) < 0 && errno == EPERM);
+		EXPECT("kill self", kill(getpid(), 0) == 0);
+		EXPECT("thread", pthread_create(&t, NULL, thread_fn, NULL) == 0 &&
+					 pthread_join(t, NULL) == 0);
+#undef EXPECT
+		_exit(fails ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	rmdir(dir);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		print_message("SKIP: no seccomp filter on this kernel or architecture\n");
+		skip();
+	}
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* How it was held is recorded. */
 static void test_sandbox_recorded(void **state)
 {
@@ -748,6 +820,7 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_hostile_stderr),
 		cmocka_unit_test(test_hostile_exit),
 		cmocka_unit_test(test_sandbox_recorded),
+		cmocka_unit_test(test_seccomp_filter),
 		cmocka_unit_test(test_cuda),
 		cmocka_unit_test(test_opencl_bad_libraries),
 		cmocka_unit_test(test_default_sonames),
