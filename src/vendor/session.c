@@ -21,7 +21,7 @@
 #define SESSION_MAX_STDERR ((size_t)64 << 10) /* kept; the rest is counted */
 /* Private writable memory a session may add to what the child starts with (RLIMIT_DATA; see
  * core/child.c for why not RLIMIT_AS). */
-#define SESSION_DATA_BUDGET ((uint64_t)512 << 20)
+#define SESSION_DATA_BUDGET ((uint64_t)1 << 30)
 #define FOLD_MAX_DEPTH	    8
 #define VW_KEY_MAX	    160 /* a dotted key with its base */
 

@@ -470,13 +470,13 @@ static void test_hostile_fork(void **state)
 	vendor_result_done(&r);
 }
 
-/* Its memory is capped: a gigabyte is refused (malloc fails in the child). */
+/* Its memory is capped: 1.5 GiB is refused (malloc fails in the child). */
 static void test_hostile_alloc(void **state)
 {
 	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n"
-					     "alloc.nvmlInit_v2 = 1073741824\n");
+					     "alloc.nvmlInit_v2 = 1610612736\n");
 
-	assert_non_null(strstr(stderr_text(&r), "alloc of 1073741824 bytes: failed"));
+	assert_non_null(strstr(stderr_text(&r), "alloc of 1610612736 bytes: failed"));
 	assert_str(r.tree, "init", "NVML_SUCCESS");
 	vendor_result_done(&r);
 }
