@@ -129,6 +129,14 @@ int probe_opencl(struct probe_env *pe, struct snapshot *s)
 		probe_vendor_not_called(ocl, keys, FACT_UNPROBED, source, why);
 		return snapshot_error(s);
 	}
+	/* Nothing but CPU-only ICDs: no loader, no child (the session would list no platform). */
+	if (req.opencl_icds && ch.n_gpu == 0) {
+		icd_choice_done(&ch);
+		probe_vendor_not_called(ocl, keys, FACT_UNPROBED, ICD_DIR,
+					"only CPU-only OpenCL implementations are registered "
+					"(--opencl-all loads them)");
+		return snapshot_error(s);
+	}
 	err = vendor_opencl_collect(&req, &r);
 	icd_choice_done(&ch);
 	if (err == -ENOMEM)
