@@ -315,16 +315,18 @@ static void test_nvml_bad_libraries(void **state)
 
 static void test_nvml_hang(void **state)
 {
-	struct vendor_req req = { .library = fake("libnvidia-ml.so.1"), .timeout_ms = 300 };
+	/* Long enough for the start (three forks, the sandbox, the dlopen) on a loaded machine:
+	 * the hang must be the call's, not the start's. */
+	struct vendor_req req = { .library = fake("libnvidia-ml.so.1"), .timeout_ms = 1500 };
 	struct vendor_result r;
 	char want[128];
 
 	set_scenario("[nvml]\ndriver_version = 550.54.15\n[nvml.device.0]\nname = A\n"
 		     "hang.nvmlDeviceGetName = 1\n");
 	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
-	assert_true(r.elapsed_ms >= 300 && r.elapsed_ms < 3000);
+	assert_true(r.elapsed_ms >= 1500 && r.elapsed_ms < 6000);
 	assert_non_null(r.failure);
-	snprintf(want, sizeof(want), "timed out after 300 ms in nvmlDeviceGetName");
+	snprintf(want, sizeof(want), "timed out after 1500 ms in nvmlDeviceGetName");
 	assert_non_null(strstr(r.failure, want));
 	/* What came before the hang survives; the hung call names the deadline. */
 	assert_str(r.tree, "driver_version", "550.54.15");
@@ -335,7 +337,7 @@ static void test_nvml_hang(void **state)
 	/* A hang in nvmlInit: every top-level fact records it. */
 	set_scenario("[nvml]\ndriver_version = 550.54.15\nhang.nvmlInit_v2 = 1\n");
 	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
-	assert_error_contains(r.tree, "init", "error", "timed out after 300 ms in nvmlInit_v2");
+	assert_error_contains(r.tree, "init", "error", "timed out after 1500 ms in nvmlInit_v2");
 	assert_error_contains(r.tree, "device_count", "error", "not reached: timed out");
 	assert_error_contains(r.tree, "devices", "error", "not reached: timed out");
 	vendor_result_done(&r);
