@@ -3,8 +3,8 @@
 # Times `gpuenv report` on the largest fixture (most files under root/) and live, against a
 # baseline measured in the same run (`/bin/true` started the same way: the cost of exec
 # alone), and prints the figures, their ratio to the baseline, and the fixture figure minus
-# the baseline against the 10 ms target (foundation) and the 15 ms one (full stack). Where
-# PyTorch is installed, the live figure is also compared with `python3 -m torch.utils.collect_env`.
+# the baseline against the 10 ms target (foundation) and the 15 ms one (full stack). The
+# comparison with `python3 -m torch.utils.collect_env` is bench-doctor.sh's.
 # Usage: bench/bench-report.sh [BUILD_DIR] [RUNS]
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -26,4 +26,3 @@ echo "baseline /bin/true:          $base ms (CPU $basec ms)"
 echo "report, fixture $largest_name ($best entries): $fix ms (CPU $fixc ms), $(ratio "$fix" "$base")x baseline wall; over the baseline: $net ms wall, $netc ms CPU ($verdict the 10 ms target)"
 echo "report --json, same fixture: $fixj ms (CPU $fixjc ms), $(ratio "$fixj" "$base")x baseline"
 echo "report, live (--no-vendor):  $live ms (CPU $livec ms), $(ratio "$live" "$base")x baseline"
-vs_collect_env "$live" "gpuenv report live"

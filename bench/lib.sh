@@ -47,15 +47,54 @@ torch_python() {
 	done
 }
 
-# LIVE_MS WHAT: times `python3 -m torch.utils.collect_env` (what PyTorch's bug template asks
-# for) 3 times and prints it and the ratio to LIVE_MS, or why it was not timed.
+# ROUNDS GPUENV: `gpuenv doctor` (the default: live, every vendor session) against `python3 -m
+# torch.utils.collect_env` (what PyTorch's bug template asks for), each run ROUNDS times,
+# interleaved (one of each per round, so both see the same slow spells of a shared machine).
+# Time: median wall ms and median CPU ms (user+sys of the process and all its children, from
+# wait4's rusage) per run. Memory: bench/peak-rss.py, the sum of every process's peak RSS
+# (children included; see there why not /usr/bin/time), once each. Goal: >= 100x faster,
+# <= 1/20 of the memory.
 vs_collect_env() {
 	py=$(torch_python)
 	if [ -z "$py" ]; then
-		echo "collect_env: not timed: PyTorch is not installed here (Debian: apt install python3-torch)"
+		echo "collect_env: not compared: PyTorch is not installed here (Debian: apt install python3-torch; scripts/install-deps.sh --bench)"
 		return
 	fi
-	set -- "$1" "$2" $(time_ms 3 "$py" -m torch.utils.collect_env)
-	echo "$py -m torch.utils.collect_env: $3 ms (3 runs)"
-	echo "collect_env / $2: $(ratio "$3" "$1")x"
+	python3 - "$1" "$2" "$py" "$(dirname "$0")/peak-rss.py" <<'PY'
+import os, statistics, subprocess, sys, time
+rounds, gpuenv, py, peak = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+cmds = {"gpuenv doctor": [gpuenv, "doctor"],
+        "collect_env": [py, "-m", "torch.utils.collect_env"]}
+
+
+def run(cmd):
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, ru = os.wait4(p.pid, 0)  # rusage of the command and its waited-for descendants
+    return (time.perf_counter() - t0) * 1000, (ru.ru_utime + ru.ru_stime) * 1000
+
+
+for c in cmds.values():
+    run(c)  # warm the page cache
+wall = {k: [] for k in cmds}
+cpu = {k: [] for k in cmds}
+for _ in range(rounds):
+    for k, c in cmds.items():
+        w, u = run(c)
+        wall[k].append(w)
+        cpu[k].append(u)
+mem = {}
+for k, c in cmds.items():
+    out = subprocess.run([sys.executable, peak, *c], capture_output=True, text=True).stdout.split()
+    mem[k] = [int(x) for x in out]
+g, e = "gpuenv doctor", "collect_env"
+med = statistics.median
+for k in cmds:
+    print(f"{k:14s} wall {med(wall[k]):9.1f} ms  CPU {med(cpu[k]):8.1f} ms  peak RSS "
+          f"{mem[k][0] / 1024:6.1f} MiB summed over {mem[k][2]} processes (largest "
+          f"{mem[k][1] / 1024:.1f} MiB); medians of {rounds} runs")
+print(f"collect_env / gpuenv doctor: wall {med(wall[e]) / med(wall[g]):.0f}x, CPU "
+      f"{med(cpu[e]) / med(cpu[g]):.0f}x, memory {mem[e][0] / mem[g][0]:.0f}x "
+      f"(goal: >= 100x faster, >= 20x less memory)")
+PY
 }

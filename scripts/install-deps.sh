@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the Debian 12 packages gpuenv needs to build (and, with --test, to run its
-# test suite). As root it uses apt-get; otherwise it names what is missing and fails.
+# test suite; with --bench, to compare with PyTorch in bench/). As root it uses apt-get;
+# otherwise it names what is missing and fails.
 set -eu
 
 # The -dev packages also ship the static archives the gpuenv tool links (-Dstatic_deps).
@@ -10,8 +11,12 @@ zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libm
 test_pkgs="libcmocka-dev clang libclang-rt-14-dev clang-format ocl-icd-libopencl1
 ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema"
 
+# bench/bench-doctor.sh compares doctor with PyTorch's collect_env (large: not a test need).
+bench_pkgs="python3-torch"
+
 pkgs=$build_pkgs
 [ "${1:-}" = "--test" ] && pkgs="$build_pkgs $test_pkgs"
+[ "${1:-}" = "--bench" ] && pkgs="$build_pkgs $bench_pkgs"
 
 missing=""
 for p in $pkgs; do

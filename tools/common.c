@@ -56,6 +56,9 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 	case COMMON_OPT_NO_VENDOR:
 		o->no_vendor = true;
 		return 1;
+	case COMMON_OPT_OPENCL_ALL:
+		o->opencl_all = true;
+		return 1;
 	case COMMON_OPT_COLOR:
 		if (strcmp(arg, "auto") == 0)
 			o->color = -1;
@@ -249,6 +252,8 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		opts.flags |= GPUENV_CTX_TRACE_PATHS;
 	if (o->no_vendor)
 		opts.flags |= GPUENV_CTX_NO_VENDOR;
+	if (o->opencl_all)
+		opts.flags |= GPUENV_CTX_OPENCL_ALL;
 	if (getenv("GPUENV_TEST_NO_OPENAT2"))
 		opts.flags |= GPUENV_CTX_NO_OPENAT2;
 	opts.inject_errors = inject;

@@ -38,7 +38,7 @@ struct common_opts {
 	const char *opencl_lib;
 	const char *trace_paths; /* file to write the trace to */
 	const char *pci_ids;	 /* pci.ids to name GPUs the built-in table lacks */
-	bool json, stable, redact, no_vendor;
+	bool json, stable, redact, no_vendor, opencl_all;
 	int color; /* -1 auto */
 	int verbose;
 	unsigned vendor_timeout_ms; /* 0: the library's default */
@@ -58,6 +58,7 @@ enum {
 	COMMON_OPT_VENDOR_TIMEOUT,
 	COMMON_OPT_PID,
 	COMMON_OPT_PCI_IDS,
+	COMMON_OPT_OPENCL_ALL,
 };
 #define COMMON_LONGOPTS                                                                            \
 	{ "sysroot", required_argument, NULL, 'R' }, { "env-file", required_argument, NULL, 'E' }, \
@@ -69,6 +70,7 @@ enum {
 		{ "stable", no_argument, NULL, COMMON_OPT_STABLE },                                \
 		{ "redact", no_argument, NULL, COMMON_OPT_REDACT },                                \
 		{ "no-vendor", no_argument, NULL, COMMON_OPT_NO_VENDOR },                          \
+		{ "opencl-all", no_argument, NULL, COMMON_OPT_OPENCL_ALL },                        \
 		{ "color", required_argument, NULL, COMMON_OPT_COLOR },                            \
 		{ "pci-ids", required_argument, NULL, COMMON_OPT_PCI_IDS },                        \
 		{ "vendor-timeout", required_argument, NULL, COMMON_OPT_VENDOR_TIMEOUT },          \
@@ -86,6 +88,7 @@ enum {
 	"      --cuda-lib PATH   libcuda.so.1 to load (likewise)\n"                                \
 	"      --opencl-lib PATH libOpenCL.so.1 to load (likewise)\n"                              \
 	"      --no-vendor       never call vendor libraries\n"                                    \
+	"      --opencl-all      also load CPU-only OpenCL implementations (PoCL)\n"               \
 	"      --pci-ids FILE    pci.ids naming GPUs the built-in table lacks (default: the\n"     \
 	"                        system's; under --sysroot only the sysroot's own copy)\n"         \
 	"      --vendor-timeout MS  deadline of each vendor library session (default 5000)\n"      \

@@ -51,6 +51,9 @@ enum {
 	GPUENV_CTX_NO_OPENAT2 = 1u << 2,
 	/* Do not call vendor libraries (NVML, libcuda, OpenCL) even on the live system. */
 	GPUENV_CTX_NO_VENDOR = 1u << 3,
+	/* Let the OpenCL session load CPU-only implementations (PoCL) too: by default only the
+	 * ICDs that can drive a GPU are loaded. */
+	GPUENV_CTX_OPENCL_ALL = 1u << 4,
 };
 
 /*

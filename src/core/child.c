@@ -4,14 +4,29 @@
  * group (setpgid) so that the SIGKILL on timeout also reaches what it spawned (a vendor
  * library may fork helpers). gpuenv executes no program at all (tests/tools/check-no-exec.sh):
  * what a program would print, it reads from files.
+ *
+ * child_run_fn() (vendor sessions) goes further, since what runs there is a library we do
+ * not control: parent → keeper → (in a new PID namespace: init →) child. The reaper (the
+ * namespace's init, or the keeper as PR_SET_CHILD_SUBREAPER, prctl(2)) waits for the child
+ * until the deadline, then kills the rest of its tree: kill(-1) as a namespace's init
+ * (pid_namespaces(7)), else each process listed in /proc/self/task/TID/children until none
+ * is left, since orphans are re-parented to a subreaper. It then sends the parent one record
+ * (the child's wait status, strays killed), after which nothing of the tree holds the pipes.
+ * Everyone below the parent has PR_SET_PDEATHSIG SIGKILL, so a killed gpuenv takes them along.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,68 +80,6 @@ static bool reap_until(pid_t pid, uint64_t deadline, struct child_result *r)
 	}
 }
 
-/* Reads the child's output until EOF or the deadline; then makes sure it is gone. */
-static int collect(pid_t pid, int fd, uint64_t t0, unsigned timeout_ms, size_t max_output,
-		   struct child_result *r)
-{
-	uint64_t deadline = t0 + timeout_ms;
-	char *buf = malloc(max_output + 1);
-	size_t len = 0;
-	bool eof = false;
-
-	if (!buf)
-		return -ENOMEM;
-	while (!eof) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		uint64_t now = now_ms();
-		int n;
-
-		if (now >= deadline) {
-			r->timed_out = true;
-			break;
-		}
-		n = poll(&pfd, 1, (int)MIN(deadline - now, (uint64_t)INT32_MAX));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			continue; /* timeout: the loop head notices */
-		for (;;) {
-			char scratch[4096];
-			ssize_t k;
-
-			if (len < max_output)
-				k = read(fd, buf + len, max_output - len);
-			else
-				k = read(fd, scratch, sizeof(scratch)); /* drain, keep nothing */
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k == 0 || (k < 0 && errno != EAGAIN)) {
-				eof = true;
-			} else if (k > 0) {
-				if (len < max_output)
-					len += (size_t)k;
-				else
-					r->truncated = true;
-				continue;
-			}
-			break;
-		}
-	}
-	buf[len] = '\0';
-	r->output = buf;
-	r->output_len = len;
-	/* EOF does not mean exited (the child may have closed stdout and kept running). */
-	if (!r->timed_out && !reap_until(pid, deadline, r))
-		r->timed_out = true;
-	if (r->timed_out) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		reap_until(pid, now_ms() + CHILD_REAP_GRACE_MS, r);
-	}
-	r->elapsed_ms = (unsigned)(now_ms() - t0);
-	return 0;
-}
-
 static int make_pipe(int fds[2])
 {
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -141,39 +94,550 @@ static int make_pipe(int fds[2])
 	return 0;
 }
 
-int child_run_fn(child_fn fn, void *userdata, unsigned timeout_ms, size_t max_output,
+/* ---- child_run_fn: the child under a keeper ----------------------------------------- */
+
+/* What the reaper (the keeper, or the init of the PID namespace) tells the parent. */
+struct keeper_record {
+	int32_t status; /* wait status of the child */
+	uint8_t reaped, timed_out, mode;
+	uint32_t strays, strays_left;
+};
+
+static const char *const contain_names[] = { CHILD_CONTAIN_PIDNS, CHILD_CONTAIN_SUBREAPER,
+					     CHILD_CONTAIN_PGROUP };
+
+struct keeper_args {
+	child_fn fn;
+	void *userdata;
+	const struct child_opts *o;
+	uint64_t deadline;
+	int out_w, err_w, st_w;
+};
+
+static void write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len > 0) {
+		ssize_t k = write(fd, c, len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return;
+		c += k;
+		len -= (size_t)k;
+	}
+}
+
+/* Data (private writable) pages the process has now: /proc/self/statm's sixth field, "data +
+ * stack" in pages (proc(5)). RLIMIT_DATA counts the same mappings (setrlimit(2)). */
+static uint64_t data_bytes_now(void)
+{
+	char buf[256];
+	unsigned long long f[6] = { 0 };
+	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	ssize_t k;
+
+	if (fd < 0)
+		return 0;
+	k = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0)
+		return 0;
+	buf[k] = '\0';
+	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3], &f[4],
+		   &f[5]) != 6)
+		return 0;
+	return (uint64_t)f[5] * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * Limits of the child itself, before fn runs. RLIMIT_DATA rather than RLIMIT_AS: libcuda
+ * reserves address space far beyond what it uses (unified addressing), so a cap on the
+ * address space makes cuInit fail where a cap on private writable memory does not; the
+ * limit is relative to what the child already has because a sanitizer's shadow mappings
+ * count too. RLIMIT_NPROC is not used: it counts every process and thread of the user across
+ * the machine (root is exempt), so a cap low enough to matter makes a library's own threads
+ * fail at random; process creation is denied by the caller's seccomp filter instead, and the
+ * keeper kills whatever was started.
+ */
+static void child_limits(const struct child_opts *o)
+{
+	if (o->data_budget) {
+		uint64_t want = data_bytes_now() + o->data_budget;
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_DATA, &rl) == 0 &&
+		    (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want)) {
+			rl.rlim_cur = rl.rlim_max = want;
+			(void)setrlimit(RLIMIT_DATA, &rl);
+		}
+	}
+	if (o->no_file_growth) {
+		struct rlimit zero = { 0, 0 };
+
+		/* A write that would grow a file fails with EFBIG instead of killing the library.
+		 */
+		signal(SIGXFSZ, SIG_IGN);
+		(void)setrlimit(RLIMIT_FSIZE, &zero);
+		/* No core file either: RLIMIT_CORE 0, and not dumpable for a piped core_pattern
+		 * (core(5)), which ignores RLIMIT_CORE. */
+		(void)setrlimit(RLIMIT_CORE, &zero);
+		(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	}
+}
+
+/* Kills the reaper's children listed in /proc/self/task/TID/children (Linux 3.5, proc(5));
+ * the number signalled, or -1 when the list cannot be read. */
+static int kill_listed_children(void)
+{
+	char path[64], buf[4096];
+	int fd, n = 0;
+	ssize_t k;
+	size_t have = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		char *p = buf, *end;
+
+		k = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		have += (size_t)k;
+		buf[have] = '\0';
+		for (;;) {
+			long pid = strtol(p, &end, 10);
+
+			if (end == p || (*end != ' ' && *end != '\0'))
+				break;
+			if (*end == '\0' && have == sizeof(buf) - 1)
+				break; /* may be cut: read again */
+			if (pid > 1 && pid != getpid() && kill((pid_t)pid, SIGKILL) == 0)
+				n++;
+			p = end;
+			while (*p == ' ')
+				p++;
+		}
+		have = strlen(p);
+		memmove(buf, p, have);
+	}
+	close(fd);
+	return n;
+}
+
+/* Waits (SIGCHLD blocked, sigtimedwait) until pid is reaped or deadline; reaps the others it
+ * meets on the way and counts them in *others. */
+static bool wait_for(pid_t pid, uint64_t deadline, int *status, unsigned *others)
+{
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	for (;;) {
+		int st;
+		pid_t w = waitpid(-1, &st, WNOHANG | __WALL);
+		uint64_t now;
+		struct timespec ts;
+
+		if (w > 0) {
+			if (w == pid) {
+				*status = st;
+				return true;
+			}
+			(*others)++;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return false; /* ECHILD: nothing left to wait for */
+		now = now_ms();
+		if (now >= deadline)
+			return false;
+		ts.tv_sec = (time_t)((deadline - now) / 1000u);
+		ts.tv_nsec = (long)((deadline - now) % 1000u) * 1000000L;
+		(void)sigtimedwait(&chld, NULL, &ts);
+	}
+}
+
+/* In the reaper: runs the child, waits for it until the deadline, kills the rest of the tree,
+ * tells the parent. Never returns. */
+_Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
+{
+	struct keeper_record rec = { .mode = mode };
+	unsigned others = 0;
+	uint64_t grace;
+	int status = 0;
+	pid_t s;
+
+	s = fork();
+	if (s < 0)
+		_exit(1);
+	if (s == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		setpgid(0, 0);
+		dup2(a->err_w, STDERR_FILENO);
+		if (a->err_w != STDERR_FILENO)
+			close(a->err_w);
+		close(a->st_w);
+		child_limits(a->o);
+		_exit(a->fn(a->out_w, a->userdata) & 0xff);
+	}
+	/* Only the child's tree may hold the pipes: their EOF is its end. */
+	close(a->out_w);
+	close(a->err_w);
+	if (wait_for(s, a->deadline, &status, &others)) {
+		rec.reaped = 1;
+	} else {
+		rec.timed_out = 1;
+		kill(-s, SIGKILL);
+		kill(s, SIGKILL);
+		rec.reaped = wait_for(s, now_ms() + CHILD_REAP_GRACE_MS, &status, &others);
+	}
+	rec.status = status;
+	/* The rest of the tree. */
+	grace = now_ms() + CHILD_REAP_GRACE_MS;
+	if (mode == 0) {
+		/* The init of a PID namespace: kill(-1) reaches every other process in it, and
+		 * nothing outside it (pid_namespaces(7)). Never reached outside one. */
+		if (getpid() == 1)
+			kill(-1, SIGKILL);
+	} else {
+		kill(-s, SIGKILL);
+	}
+	for (;;) {
+		int st;
+		pid_t w;
+
+		if (mode == 1 && kill_listed_children() < 0)
+			mode = 2; /* no children list: what left the group is out of reach */
+		w = waitpid(-1, &st, WNOHANG | __WALL);
+		if (w > 0) {
+			if (w != s)
+				others++;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 || mode == 2 || now_ms() >= grace)
+			break; /* ECHILD: all gone */
+		sleep_ms(1);
+	}
+	rec.strays = others;
+	if (mode == 1) {
+		/* What is still a child after the grace period is stuck (D state). In a namespace
+		 * the list holds the host's numbers, which kill() there would misread. */
+		int left = kill_listed_children();
+
+		if (left > 0)
+			rec.strays_left = (uint32_t)left;
+	}
+	write_all(a->st_w, &rec, sizeof(rec));
+	_exit(0);
+}
+
+/* The keeper, forked by the parent: a PID namespace where permitted, else a subreaper. */
+_Noreturn static void keeper(const struct keeper_args *a, pid_t parent)
+{
+	sigset_t chld;
+
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (getppid() != parent)
+		_exit(1); /* the parent died before the line above */
+	setpgid(0, 0);
+	/* The host program may ignore SIGCHLD (then waitpid() finds nothing): not here. */
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	if (unshare(CLONE_NEWPID) == 0) {
+		pid_t init = fork();
+		int st;
+
+		if (init == 0)
+			reaper(a, 0);
+		close(a->out_w);
+		close(a->err_w);
+		close(a->st_w);
+		if (init < 0)
+			_exit(1);
+		while (waitpid(init, &st, 0) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	reaper(a, prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 1 : 2);
+}
+
+struct stream {
+	int fd;
+	char *buf;
+	size_t cap, len;
+	uint64_t total;
+	bool eof;
+};
+
+/* Reads what is there now (the fd is non-blocking), keeping at most cap bytes. */
+static void stream_read(struct stream *s)
+{
+	for (;;) {
+		char scratch[4096];
+		ssize_t k;
+
+		if (s->len < s->cap)
+			k = read(s->fd, s->buf + s->len, s->cap - s->len);
+		else
+			k = read(s->fd, scratch, sizeof(scratch));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k == 0 || (k < 0 && errno != EAGAIN)) {
+			s->eof = true;
+			return;
+		}
+		if (k < 0)
+			return;
+		if (s->len < s->cap)
+			s->len += (size_t)k;
+		s->total += (uint64_t)k;
+	}
+}
+
+int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 		 struct child_result *ret)
 {
 	struct child_result r = { .exit_status = -1 };
-	uint64_t t0 = now_ms();
-	int fds[2], err;
-	pid_t pid;
+	uint64_t t0 = now_ms(), backstop;
+	struct stream st[3] = { 0 }; /* output, stderr, the reaper's record */
+	struct keeper_record rec;
+	struct keeper_args a;
+	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, err = 0;
+	pid_t pid, self = getpid();
 
-	if (!fn || !ret)
+	if (!fn || !opts || !ret)
 		return -EINVAL;
-	err = make_pipe(fds);
-	if (err < 0)
-		return err;
+	st[0].cap = opts->max_output;
+	st[1].cap = opts->max_stderr;
+	st[2].cap = sizeof(rec);
+	for (size_t i = 0; i < 3; i++) {
+		err = make_pipe(p[i]);
+		if (err < 0)
+			goto fail;
+		st[i].fd = p[i][0];
+		st[i].buf = malloc(st[i].cap + 1);
+		if (!st[i].buf) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+	a = (struct keeper_args){ .fn = fn,
+				  .userdata = userdata,
+				  .o = opts,
+				  .deadline = t0 + opts->timeout_ms,
+				  .out_w = p[0][1],
+				  .err_w = p[1][1],
+				  .st_w = p[2][1] };
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
-		close(fds[0]);
-		close(fds[1]);
-		return err;
+		goto fail;
 	}
 	if (pid == 0) {
-		setpgid(0, 0);
-		close(fds[0]);
-		_exit(fn(fds[1], userdata) & 0xff);
+		for (size_t i = 0; i < 3; i++)
+			close(p[i][0]);
+		keeper(&a, self);
 	}
-	setpgid(pid, pid); /* both sides set it: no race with the kill below */
-	close(fds[1]);
-	err = collect(pid, fds[0], t0, timeout_ms, max_output, &r);
-	close(fds[0]);
-	if (err < 0)
-		return err;
+	setpgid(pid, pid);
+	for (size_t i = 0; i < 3; i++)
+		close(p[i][1]);
+	/* The reaper has its own deadline; this one only covers a keeper that went wrong. */
+	backstop = a.deadline + 3 * CHILD_REAP_GRACE_MS + 1000u;
+	for (;;) {
+		struct pollfd pfd[3];
+		uint64_t now = now_ms();
+		nfds_t n = 0;
+
+		/* The record comes after the child and its tree are gone (or given up on): what
+		 * they wrote is in the pipes by then, even if a stuck process still holds one. */
+		if (st[2].len == sizeof(rec)) {
+			stream_read(&st[0]);
+			stream_read(&st[1]);
+			break;
+		}
+		if (st[2].eof || now >= backstop)
+			break;
+		for (size_t i = 0; i < 3; i++)
+			if (!st[i].eof)
+				pfd[n++] = (struct pollfd){ .fd = st[i].fd, .events = POLLIN };
+		if (poll(pfd, n, (int)MIN(backstop - now, (uint64_t)INT32_MAX)) < 0 &&
+		    errno != EINTR)
+			break;
+		for (size_t i = 0; i < 3; i++)
+			if (!st[i].eof)
+				stream_read(&st[i]);
+	}
+	if (st[2].len == sizeof(rec)) {
+		memcpy(&rec, st[2].buf, sizeof(rec));
+		r.timed_out = rec.timed_out;
+		if (rec.reaped)
+			record_status(&r, rec.status);
+		r.strays = rec.strays;
+		r.strays_left = rec.strays_left;
+		r.containment = contain_names[rec.mode < 3 ? rec.mode : 2];
+	} else {
+		r.timed_out = true; /* the keeper died or hung: nothing is known of the child */
+		r.containment = CHILD_CONTAIN_PGROUP;
+	}
+	/* The keeper exits right after the record (in a namespace, once its init is gone). */
+	{
+		struct child_result kr = { 0 };
+
+		if (!reap_until(pid, now_ms() + CHILD_REAP_GRACE_MS, &kr)) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			reap_until(pid, now_ms() + CHILD_REAP_GRACE_MS, &kr);
+		}
+	}
+	for (size_t i = 0; i < 2; i++)
+		st[i].buf[st[i].len] = '\0';
+	r.output = st[0].buf;
+	r.output_len = st[0].len;
+	r.truncated = st[0].total > st[0].len;
+	r.errout = st[1].buf;
+	r.errout_len = st[1].len;
+	r.errout_total = st[1].total;
+	for (size_t i = 0; i < 3; i++)
+		close(st[i].fd);
+	free(st[2].buf);
+	r.elapsed_ms = (unsigned)(now_ms() - t0);
 	*ret = r;
 	return 0;
+fail:
+	for (size_t i = 0; i < 3; i++) {
+		if (p[i][0] >= 0) {
+			close(p[i][0]);
+			close(p[i][1]);
+		}
+		free(st[i].buf);
+	}
+	return err;
+}
+
+/* ---- a private directory ------------------------------------------------------------ */
+
+int child_tmpdir_create(char **ret_path)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path;
+
+	if (!tmp || tmp[0] != '/')
+		tmp = "/tmp";
+	if (asprintf(&path, "%s/gpuenv-vendor-XXXXXX", tmp) < 0)
+		return -ENOMEM;
+	if (!mkdtemp(path)) {
+		int err = -errno;
+
+		free(path);
+		return err;
+	}
+	*ret_path = path;
+	return 0;
+}
+
+int child_tmpdir_put(const char *dir, const char *name, const char *text)
+{
+	_cleanup_free_ char *sub = NULL;
+	const char *slash = strchr(name, '/');
+	int dfd, fd, err = 0;
+
+	if (!*name || name[0] == '/' || (slash && strchr(slash + 1, '/')) || strstr(name, ".."))
+		return -EINVAL;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	if (slash) {
+		sub = strndup(name, (size_t)(slash - name));
+		if (!sub) {
+			close(dfd);
+			return -ENOMEM;
+		}
+		if (mkdirat(dfd, sub, 0700) < 0 && errno != EEXIST)
+			err = -errno;
+	}
+	fd = err < 0 ? -1
+		     : openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			      0600);
+	if (fd < 0 && !err)
+		err = -errno;
+	close(dfd);
+	if (fd >= 0) {
+		write_all(fd, text, strlen(text));
+		if (close(fd) < 0)
+			err = -errno;
+	}
+	return err;
+}
+
+/* Removes what dirfd holds, depth first, never following a symbolic link (unlinkat removes the
+ * link itself); depth-capped against a hostile tree. */
+static int remove_contents(int dirfd, unsigned depth)
+{
+	DIR *d;
+	struct dirent *e;
+	int err = 0;
+
+	if (depth > 64) {
+		close(dirfd);
+		return -ELOOP;
+	}
+	d = fdopendir(dirfd);
+	if (!d) {
+		err = -errno;
+		close(dirfd);
+		return err;
+	}
+	while ((e = readdir(d))) {
+		int fd;
+
+		if (streq(e->d_name, ".") || streq(e->d_name, ".."))
+			continue;
+		if (unlinkat(dirfd, e->d_name, 0) == 0)
+			continue;
+		fd = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			int r = remove_contents(fd, depth + 1);
+
+			if (r < 0 && !err)
+				err = r;
+		}
+		if (unlinkat(dirfd, e->d_name, AT_REMOVEDIR) < 0 && !err)
+			err = -errno;
+	}
+	closedir(d);
+	return err;
+}
+
+int child_tmpdir_remove(const char *path)
+{
+	int fd, err;
+
+	if (!path)
+		return 0;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	err = remove_contents(fd, 0);
+	if (rmdir(path) < 0 && !err)
+		err = -errno;
+	return err;
 }
 
 void child_result_done(struct child_result *r)
@@ -181,6 +645,7 @@ void child_result_done(struct child_result *r)
 	if (!r)
 		return;
 	free(r->output);
-	r->output = NULL;
-	r->output_len = 0;
+	free(r->errout);
+	r->output = r->errout = NULL;
+	r->output_len = r->errout_len = 0;
 }

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct child_result {
 	bool timed_out;	 /* the deadline passed; the child was sent SIGKILL */
@@ -23,13 +24,48 @@ struct child_result {
 	size_t output_len;
 	bool truncated; /* the child wrote more than max_output */
 	unsigned elapsed_ms;
+	/* child_run_fn() only: */
+	char *errout; /* the child's stderr, NUL-terminated, at most max_stderr bytes */
+	size_t errout_len;
+	uint64_t errout_total;	 /* bytes it wrote to stderr, kept or not */
+	unsigned strays;	 /* other processes of its tree, killed when it ended */
+	unsigned strays_left;	 /* of those, how many could not be reaped (D state) */
+	const char *containment; /* CHILD_CONTAIN_*: how the tree was held (static string) */
 };
 
-/* Runs fn(fd, userdata) in a forked child; fn writes its answer to fd, its return value
- * becomes the exit code. Returns 0 (see ret for what happened) or -errno when the child
- * could not be started. */
+/* How a child_run_fn() tree is held, best first. A PID namespace (needs CAP_SYS_ADMIN):
+ * the kernel kills every process in it when its init exits, even when gpuenv itself is
+ * killed. A subreaper (PR_SET_CHILD_SUBREAPER, Linux 3.4): orphans are re-parented to the
+ * keeper, which kills them one by one. A process group: what left the group survives. */
+#define CHILD_CONTAIN_PIDNS	"pid namespace"
+#define CHILD_CONTAIN_SUBREAPER "subreaper"
+#define CHILD_CONTAIN_PGROUP	"process group"
+
+struct child_opts {
+	unsigned timeout_ms;
+	size_t max_output;
+	size_t max_stderr;    /* bytes of stderr kept (the rest is counted); 0: none kept */
+	uint64_t data_budget; /* RLIMIT_DATA = the data the child starts with + this; 0: none */
+	bool no_file_growth;  /* RLIMIT_FSIZE 0 (SIGXFSZ ignored: EFBIG), no core dumps */
+};
+
+/*
+ * Runs fn(fd, userdata) in a forked child; fn writes its answer to fd, its return value
+ * becomes the exit code; its stderr is captured (capped), stdin and stdout are left to fn.
+ * The child runs under a keeper process that holds its whole process tree (see
+ * CHILD_CONTAIN_*): when the child ends, or at the deadline, everything it started is killed
+ * and counted, so nothing it forked outlives the call or holds its pipe open.
+ * Returns 0 (see ret for what happened) or -errno when the child could not be started.
+ */
 typedef int (*child_fn)(int fd, void *userdata);
-int child_run_fn(child_fn fn, void *userdata, unsigned timeout_ms, size_t max_output,
+int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 		 struct child_result *ret);
+
+/* A private directory (mode 0700) under $TMPDIR or /tmp for a child to use as HOME and cache,
+ * and its removal with everything in it (symbolic links are removed, never followed). */
+int child_tmpdir_create(char **ret_path);
+int child_tmpdir_remove(const char *path);
+/* Writes text to name ("vendors/x.icd": one directory level at most) in such a directory. */
+int child_tmpdir_put(const char *dir, const char *name, const char *text);
 
 void child_result_done(struct child_result *r);

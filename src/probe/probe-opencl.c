@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * runtime.opencl's ICD registry; the platforms and devices are probe-vendor.c's OpenCL row.
- * ICD files: the "*.icd" files of /etc/OpenCL/vendors, each holding one line, the file name
- * or path of a vendor library (Khronos cl_khr_icd extension specification, "ICD loader vendor
- * enumeration on Linux"). Keys: docs/snapshot-schema.md "runtime.opencl".
+ * runtime.opencl: the OpenCL ICD registry and, live, the platforms and devices the ICD loader
+ * (libOpenCL.so.1) offers. ICD files: the "*.icd" files of /etc/OpenCL/vendors, each holding one
+ * line, the file name or path of a vendor library (Khronos cl_khr_icd extension specification, "ICD
+ * loader vendor enumeration on Linux"). Platforms and devices come from src/vendor/opencl.c
+ * in a child under the context's deadline, only live or with --opencl-lib, never with
+ * --no-vendor. Keys: docs/snapshot-schema.md "runtime.opencl".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,9 +14,36 @@
 #include "probe-vendor.h"
 #include "shared/strv.h"
 
-#define ICD_DIR "/etc/OpenCL/vendors"
+#define ICD_DIR	    "/etc/OpenCL/vendors"
+#define ICD_MAX_GPU 32u
 
-int probe_opencl_icd_files(struct probe_env *pe, struct snap_node *ocl)
+/*
+ * OpenCL implementations that only drive the CPU, told by their library's name before anything
+ * is loaded: PoCL (libpocl: its "pthread" and "basic" devices are the CPU; Debian's
+ * pocl-opencl-icd), the Intel CPU Runtime for OpenCL (libintelocl) and Oclgrind, a simulator
+ * (liboclgrind-rt-icd). Loading PoCL costs ~60 MB and ~30 ms (it brings libLLVM) and says
+ * nothing about the GPU stack, so the live session skips them unless --opencl-all.
+ */
+static bool icd_cpu_only(const char *library)
+{
+	static const char *const cpu[] = { "libpocl", "libintelocl", "liboclgrind" };
+	const char *base = strrchr(library, '/');
+
+	base = base ? base + 1 : library;
+	for (size_t i = 0; i < ARRAY_SIZE(cpu); i++)
+		if (startswith(base, cpu[i]))
+			return true;
+	return false;
+}
+
+struct icd_choice {
+	const char *gpu[ICD_MAX_GPU + 1]; /* borrowed from the snapshot's strings */
+	char *owned[ICD_MAX_GPU];
+	size_t n_gpu;
+	bool skipped; /* a CPU-only ICD was left out */
+};
+
+static int probe_icd_files(struct probe_env *pe, struct snap_node *ocl, struct icd_choice *ch)
 {
 	_cleanup_strv_free_ char **names = NULL;
 	struct snap_node *arr;
@@ -49,10 +78,76 @@ int probe_opencl_icd_files(struct probe_env *pe, struct snap_node *ocl)
 		}
 		line = strstrip(text);
 		line[strcspn(line, "\r\n")] = '\0';
-		if (!*line)
+		if (!*line) {
 			snap_set_malformed(f, "library", text, path, "empty ICD file");
-		else
-			snap_set_str(f, "library", line, path);
+			continue;
+		}
+		snap_set_str(f, "library", line, path);
+		snap_set_bool(f, "cpu_only", icd_cpu_only(line), path);
+		if (icd_cpu_only(line))
+			ch->skipped = true;
+		else if (ch->n_gpu < ICD_MAX_GPU) {
+			ch->owned[ch->n_gpu] = strdup(line);
+			if (!ch->owned[ch->n_gpu])
+				return -ENOMEM;
+			ch->gpu[ch->n_gpu] = ch->owned[ch->n_gpu];
+			ch->n_gpu++;
+		}
 	}
 	return 0;
+}
+
+static void icd_choice_done(struct icd_choice *ch)
+{
+	for (size_t i = 0; i < ch->n_gpu; i++)
+		free(ch->owned[i]);
+}
+
+int probe_opencl(struct probe_env *pe, struct snapshot *s)
+{
+	static const char *const keys[] = { "library", "platforms", NULL };
+	struct snap_node *ocl = snap_object(snap_object(snapshot_root(s), "runtime"), "opencl");
+	struct vendor_req req = { .library = pe->ctx->opencl_lib,
+				  .timeout_ms = pe->ctx->vendor_timeout_ms };
+	struct vendor_result r;
+	const char *source, *why;
+	char buf[256];
+	struct icd_choice ch = { .n_gpu = 0 };
+	int err = probe_icd_files(pe, ocl, &ch);
+
+	if (err < 0) {
+		icd_choice_done(&ch);
+		return err;
+	}
+	/* CPU-only ICDs found: the loader gets the others only (possibly none). */
+	if (ch.skipped && !(pe->ctx->flags & GPUENV_CTX_OPENCL_ALL))
+		req.opencl_icds = ch.gpu;
+	why = probe_vendor_gate(pe, s, pe->ctx->opencl_lib, "--opencl-lib", "clGetPlatformIDs",
+				false, buf, sizeof(buf), &source);
+	if (why) {
+		icd_choice_done(&ch);
+		probe_vendor_not_called(ocl, keys, FACT_UNPROBED, source, why);
+		return snapshot_error(s);
+	}
+	/* Nothing but CPU-only ICDs: no loader, no child (the session would list no platform). */
+	if (req.opencl_icds && ch.n_gpu == 0) {
+		icd_choice_done(&ch);
+		probe_vendor_not_called(ocl, keys, FACT_UNPROBED, ICD_DIR,
+					"only CPU-only OpenCL implementations are registered "
+					"(--opencl-all loads them)");
+		return snapshot_error(s);
+	}
+	err = vendor_opencl_collect(&req, &r);
+	icd_choice_done(&ch);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		probe_vendor_not_called(ocl, keys, FACT_ERROR, "fork", strerror(-err));
+		return snapshot_error(s);
+	}
+	probe_vendor_write(ocl, &r, req.timeout_ms, "opencl");
+	if (r.failure)
+		log_warn(pe->log, "OpenCL: %s", r.failure);
+	vendor_result_done(&r);
+	return snapshot_error(s);
 }

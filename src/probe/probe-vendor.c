@@ -237,29 +237,3 @@ int probe_cuda_driver(struct probe_env *pe, struct snapshot *s)
 {
 	return probe_vendor_run(pe, s, &cuda_probe);
 }
-
-/*
- * runtime.opencl: the ICD registry (probe-opencl.c) whatever the gate says, and the platforms
- * and devices the ICD loader (libOpenCL.so.1) offers, from src/vendor/opencl.c in a child
- * under the context's deadline, only live or with --opencl-lib, never with --no-vendor. No
- * module gate: the ICD loader creates no device node. Keys: docs/snapshot-schema.md
- * "runtime.opencl".
- */
-static const struct vendor_probe opencl_probe = {
-	.parent = "runtime",
-	.name = "opencl",
-	.keys = (const char *const[]){ "library", "platforms", NULL },
-	.lib_offset = offsetof(struct gpuenv_ctx, opencl_lib),
-	.lib_option = "--opencl-lib",
-	.first_call = "clGetPlatformIDs",
-	.need_module = false,
-	.label = "OpenCL",
-	.session = "opencl",
-	.collect = vendor_opencl_collect,
-	.before = probe_opencl_icd_files,
-};
-
-int probe_opencl(struct probe_env *pe, struct snapshot *s)
-{
-	return probe_vendor_run(pe, s, &opencl_probe);
-}

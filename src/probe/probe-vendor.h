@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The live vendor probes (NVML, libcuda, OpenCL): one row each, one runner that gates the
- * call, runs the library's session in a child and copies its tree into the snapshot.
+ * The live vendor probes: NVML and libcuda are one row each for one runner that gates the
+ * call, runs the library's session in a child and copies its tree into the snapshot; OpenCL
+ * (probe-opencl.c) uses the same gate and writers itself, since it first chooses which ICDs
+ * the loader may see (CPU-only ones only with --opencl-all).
  * Internal to src/probe/.
  */
 #pragma once
@@ -48,5 +50,3 @@ struct vendor_probe {
 };
 
 int probe_vendor_run(struct probe_env *pe, struct snapshot *s, const struct vendor_probe *vp);
-/* OpenCL's ICD registry (probe-opencl.c), the OpenCL row's `before`. */
-int probe_opencl_icd_files(struct probe_env *pe, struct snap_node *ocl);

@@ -17,6 +17,7 @@
 #include "dl.h"
 #include "opencl-abi.h"
 #include "session.h"
+#include "shared/strv.h"
 
 DL_NOTE(dl_note_opencl, "[{\"feature\":\"opencl\",\"description\":\"OpenCL platforms and "
 			"devices (gpuenv report: runtime.opencl)\",\"priority\":\"suggested\","
@@ -233,8 +234,45 @@ static int opencl_child(int fd, void *userdata)
 	return w.err ? 1 : 0;
 }
 
+/*
+ * The ICDs the loader may load, as a vendors directory of its own in the child's private
+ * directory: OCL_ICD_VENDORS naming a directory replaces /etc/OpenCL/vendors in both ocl-icd
+ * (libOpenCL(7), "OCL_ICD_VENDORS") and the Khronos ICD loader (its README, "Environment
+ * variables"). The "README" file, which the loaders ignore (not *.icd), makes the directory
+ * exist when no ICD is left.
+ */
+static int opencl_files(const struct vendor_req *req, char ***ret)
+{
+	size_t n = 0;
+	char **files;
+
+	while (req->opencl_icds[n])
+		n++;
+	files = calloc(2 * n + 3, sizeof(*files));
+	if (!files)
+		return -ENOMEM;
+	files[0] = strdup("vendors/README");
+	files[1] = strdup("ICDs gpuenv lets the loader load (CPU-only ones left out)\n");
+	for (size_t i = 0; i < n; i++) {
+		if (asprintf(&files[2 + 2 * i], "vendors/gpuenv-%zu.icd", i) < 0)
+			files[2 + 2 * i] = NULL;
+		if (asprintf(&files[3 + 2 * i], "%s\n", req->opencl_icds[i]) < 0)
+			files[3 + 2 * i] = NULL;
+	}
+	for (size_t i = 0; i < 2 * n + 2; i++)
+		if (!files[i]) {
+			strv_free(files);
+			return -ENOMEM;
+		}
+	*ret = files;
+	return 0;
+}
+
 int vendor_opencl_collect(const struct vendor_req *req, struct vendor_result *ret)
 {
+	static const char *const env[] = { "OCL_ICD_VENDORS", "vendors", "OPENCL_VENDOR_PATH",
+					   "vendors", NULL };
+	_cleanup_strv_free_ char **files = NULL;
 	struct vendor_session vs = {
 		.fn = opencl_child,
 		.userdata = (void *)req,
@@ -243,5 +281,13 @@ int vendor_opencl_collect(const struct vendor_req *req, struct vendor_result *re
 		.expected_keys = opencl_keys,
 	};
 
+	if (req->opencl_icds) {
+		int err = opencl_files(req, &files);
+
+		if (err < 0)
+			return err;
+		vs.private_files = (const char *const *)files;
+		vs.env = env;
+	}
 	return vendor_session_run(&vs, ret);
 }

@@ -13,12 +13,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sandbox.h"
 #include "session.h"
 #include "shared/parse.h"
 
 #define SESSION_MAX_OUTPUT ((size_t)4 << 20)
-#define FOLD_MAX_DEPTH	   8
-#define VW_KEY_MAX	   160 /* a dotted key with its base */
+#define SESSION_MAX_STDERR ((size_t)64 << 10) /* kept; the rest is counted */
+/* Private writable memory a session may add to what the child starts with (RLIMIT_DATA; see
+ * core/child.c for why not RLIMIT_AS). */
+#define SESSION_DATA_BUDGET ((uint64_t)1 << 30)
+#define FOLD_MAX_DEPTH	    8
+#define VW_KEY_MAX	    160 /* a dotted key with its base */
 
 /* ---- child side ---------------------------------------------------------------- */
 
@@ -185,6 +190,15 @@ bool vendor_child_load(struct vwriter *w, const struct vendor_req *req, const st
 	int err;
 
 	dl_child_sandbox();
+	/* Before the dlopen: a library's constructors run under the filter too. */
+	err = vendor_sandbox_seccomp();
+	w->call = "seccomp";
+	if (err < 0) {
+		snprintf(why, sizeof(why), "no seccomp (%s)",
+			 err == -EAFNOSUPPORT ? "not built for this architecture" : strerror(-err));
+		vw_str(w, "sandbox", why);
+	} else
+		vw_str(w, "sandbox", "seccomp");
 	vw_begin(w, "library", "dlopen");
 	err = dl_open(req->library ? names : vl->sonames, &lib, &dlerr);
 	if (err < 0) {
@@ -350,6 +364,10 @@ int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,
 			bad++;
 			continue;
 		}
+		if (json_object_get(o, "end")) {
+			json_decref(o); /* the completion line, judged by vendor_session_run() */
+			continue;
+		}
 		b = json_string_value(json_object_get(o, "b"));
 		k = json_string_value(json_object_get(o, "k"));
 		if (b) {
@@ -414,6 +432,67 @@ int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,
 	return bad;
 }
 
+/* The last line of a session that ran to its end (written by session_child(), after the
+ * session's own function returned): a library that calls exit(0) halfway never writes it. */
+#define SESSION_COMPLETE "{\"end\":\"complete\"}\n"
+
+struct session_child_args {
+	const struct vendor_session *vs;
+	const char *dir; /* the private directory, or NULL */
+};
+
+/* Caches and settings a library might write go to the private directory: HOME and the XDG
+ * base directories (XDG Base Directory Specification), PoCL's kernel cache (POCL_CACHE_DIR,
+ * PoCL documentation "Environment variables") and the CUDA JIT cache (CUDA_CACHE_PATH, CUDA
+ * C++ Programming Guide "CUDA Environment Variables"), which is also switched off. */
+static void private_env(const char *dir)
+{
+	static const char *const vars[][2] = {
+		{ "HOME", "" },
+		{ "XDG_CACHE_HOME", "/.cache" },
+		{ "XDG_CONFIG_HOME", "/.config" },
+		{ "XDG_DATA_HOME", "/.local/share" },
+		{ "XDG_STATE_HOME", "/.local/state" },
+		{ "TMPDIR", "" },
+		{ "POCL_CACHE_DIR", "/.cache/pocl" },
+		{ "CUDA_CACHE_PATH", "/.nv" },
+	};
+	char buf[4096];
+
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		snprintf(buf, sizeof(buf), "%s%s", dir, vars[i][1]);
+		setenv(vars[i][0], buf, 1);
+	}
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
+}
+
+static int session_child(int fd, void *userdata)
+{
+	const struct session_child_args *a = userdata;
+	int r;
+
+	/* No private directory (it could not be made): somewhere that does not exist. */
+	private_env(a->dir ? a->dir : "/nonexistent/gpuenv");
+	for (const char *const *e = a->vs->env; e && e[0] && e[1]; e += 2) {
+		char buf[4096];
+
+		snprintf(buf, sizeof(buf), "%s/%s", a->dir ? a->dir : "/nonexistent/gpuenv", e[1]);
+		setenv(e[0], buf, 1);
+	}
+	r = a->vs->fn(fd, a->vs->userdata);
+	if (r == 0 && write(fd, SESSION_COMPLETE, strlen(SESSION_COMPLETE)) < 0)
+		r = 1;
+	return r;
+}
+
+static bool ends_complete(const struct child_result *cr)
+{
+	size_t n = strlen(SESSION_COMPLETE);
+
+	return cr->output_len >= n &&
+	       memcmp(cr->output + cr->output_len - n, SESSION_COMPLETE, n) == 0;
+}
+
 static char *describe_failure(const struct child_result *cr, unsigned timeout_ms, const char *call,
 			      int bad_lines)
 {
@@ -433,23 +512,116 @@ static char *describe_failure(const struct child_result *cr, unsigned timeout_ms
 	} else if (cr->exit_status != 0)
 		r = asprintf(&s, "the vendor child exited with status %d%s%s", cr->exit_status,
 			     call ? " in " : "", call ? call : "");
+	else if (!ends_complete(cr))
+		r = asprintf(&s, "session ended early: exit(0) during %s",
+			     call ? call : "the session");
 	else if (cr->truncated)
 		r = asprintf(&s, "the vendor child wrote more than %zu bytes", SESSION_MAX_OUTPUT);
 	else if (bad_lines)
 		r = asprintf(&s, "%d unreadable line(s) from the vendor child", bad_lines);
+	else if (cr->strays)
+		r = asprintf(&s, "the vendor library left %u process(es) running (killed)",
+			     cr->strays);
 	else
 		return NULL;
+	if (r >= 0 && cr->strays &&
+	    (cr->timed_out || cr->term_signal || cr->exit_status != 0 || !ends_complete(cr))) {
+		char *more = NULL;
+
+		r = asprintf(&more, "%s; it left %u process(es) running (killed)", s, cr->strays);
+		free(s);
+		s = more;
+	}
 	return r < 0 ? NULL : s;
+}
+
+/* Stderr as one string fact: control bytes, DEL and bytes that are not ASCII as \xHH (a
+ * library's diagnostics are ASCII; the rest would be a terminal escape or invalid UTF-8),
+ * with how much was not kept. */
+static json_t *stderr_leaf(const struct child_result *cr, const char *source)
+{
+	_cleanup_free_ char *text = malloc(cr->errout_len * 4 + 96);
+	char *o = text;
+
+	if (!text)
+		return NULL;
+	for (size_t i = 0; i < cr->errout_len; i++) {
+		unsigned char c = (unsigned char)cr->errout[i];
+
+		if (c == '\n' || (c >= 0x20 && c < 0x7f))
+			*o++ = (char)c;
+		else
+			o += sprintf(o, "\\x%02x", c);
+	}
+	if (cr->errout_total > cr->errout_len)
+		sprintf(o, "\n[%llu more bytes not kept]",
+			(unsigned long long)(cr->errout_total - cr->errout_len));
+	else
+		*o = '\0';
+	return make_leaf("present", source, NULL, json_string(text));
+}
+
+/* The "sandbox" fact the child wrote (its seccomp filter), with how the parent held it. */
+static int sandbox_leaf(json_t *tree, const struct child_result *cr, const char *prefix,
+			bool private_dir)
+{
+	const char *seccomp =
+		json_string_value(json_object_get(json_object_get(tree, "sandbox"), "value"));
+	_cleanup_free_ char *v = NULL;
+	char source[256];
+	json_t *leaf;
+
+	if (asprintf(&v, "%s, %s, RLIMIT_DATA +%u MiB, RLIMIT_FSIZE 0, %s",
+		     cr->containment ? cr->containment : CHILD_CONTAIN_PGROUP,
+		     seccomp ? seccomp : "seccomp not reached",
+		     (unsigned)(SESSION_DATA_BUDGET >> 20),
+		     private_dir ? "private HOME" : "HOME unset (no private directory)") < 0)
+		return -ENOMEM;
+	snprintf(source, sizeof(source), "%schild", prefix);
+	leaf = make_leaf("present", source, NULL, json_string(v));
+	if (!leaf || json_object_set_new(tree, "sandbox", leaf) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Writes the private directory's files ("name", "text" pairs; a name may have one directory). */
+static int put_files(const char *dir, const char *const *files)
+{
+	for (const char *const *f = files; f && f[0] && f[1]; f += 2) {
+		int err = child_tmpdir_put(dir, f[0], f[1]);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
 }
 
 int vendor_session_run(const struct vendor_session *vs, struct vendor_result *ret)
 {
 	struct vendor_result res = { 0 };
 	struct child_result cr;
-	_cleanup_free_ char *pkey = NULL, *pcall = NULL;
+	_cleanup_free_ char *pkey = NULL, *pcall = NULL, *dir = NULL;
+	struct session_child_args args = { .vs = vs };
+	struct child_opts opts = {
+		.timeout_ms = vs->timeout_ms,
+		.max_output = SESSION_MAX_OUTPUT,
+		.max_stderr = SESSION_MAX_STDERR,
+		.data_budget = SESSION_DATA_BUDGET,
+		.no_file_growth = true,
+	};
+	char source[256];
 	int bad, err;
 
-	err = child_run_fn(vs->fn, vs->userdata, vs->timeout_ms, SESSION_MAX_OUTPUT, &cr);
+	if (child_tmpdir_create(&dir) < 0)
+		dir = NULL; /* the child gets a HOME that does not exist instead */
+	else if (put_files(dir, vs->private_files) < 0) {
+		child_tmpdir_remove(dir);
+		return -ENOMEM;
+	}
+	args.dir = dir;
+	err = child_run_fn(session_child, &args, &opts, &cr);
+	/* Whatever the library left there goes with it: gpuenv leaves the machine as it was. */
+	child_tmpdir_remove(dir);
 	if (err < 0)
 		return err;
 	res.tree = json_object();
@@ -459,6 +631,12 @@ int vendor_session_run(const struct vendor_session *vs, struct vendor_result *re
 		return -ENOMEM;
 	}
 	bad = vendor_fold(cr.output, cr.output_len, vs->prefix, res.tree, &pkey, &pcall);
+	if (bad >= 0 && sandbox_leaf(res.tree, &cr, vs->prefix, dir) < 0)
+		bad = -ENOMEM;
+	snprintf(source, sizeof(source), "%sstderr", vs->prefix);
+	if (bad >= 0 && cr.errout_total > 0 &&
+	    json_object_set_new(res.tree, "stderr", stderr_leaf(&cr, source)) < 0)
+		bad = -ENOMEM;
 	if (bad < 0) {
 		child_result_done(&cr);
 		vendor_result_done(&res);
@@ -468,8 +646,6 @@ int vendor_session_run(const struct vendor_session *vs, struct vendor_result *re
 	res.failure = describe_failure(&cr, vs->timeout_ms, pcall, bad);
 	child_result_done(&cr);
 	if (res.failure) {
-		char source[256];
-
 		snprintf(source, sizeof(source), "%s%s", vs->prefix, pcall ? pcall : "child");
 		/* The call that never returned gets the failure as its own fact. */
 		if (pkey) {

@@ -69,10 +69,17 @@ struct vendor_session {
 	unsigned timeout_ms;
 	const char *prefix;		  /* "nvml:" */
 	const char *const *expected_keys; /* top-level keys every result has (NULL-terminated) */
+	/* The child's private directory (its HOME, caches, TMPDIR; removed afterwards): files
+	 * to write there first, "name", "text" pairs, NULL-terminated; variables to point into
+	 * it, "NAME", "path under it" pairs. */
+	const char *const *private_files;
+	const char *const *env;
 };
 
 /* Runs the session in a child and folds its output into ret. -errno only when the child
- * could not be started or on OOM. */
+ * could not be started or on OOM. The tree also gets "sandbox" (how the child was held) and,
+ * when the library wrote to stderr, "stderr" (64 KiB kept, control bytes as \xHH). A child
+ * that exits 0 without writing its completion line "ended early". */
 int vendor_session_run(const struct vendor_session *vs, struct vendor_result *ret);
 
 /* Folds protocol text into a tree (exposed for the unit tests). */

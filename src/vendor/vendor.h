@@ -18,6 +18,9 @@ struct vendor_req {
 	const char *library;   /* path to dlopen, or NULL: the usual sonames */
 	unsigned timeout_ms;   /* deadline for the whole session */
 	const char *skip_init; /* CUDA: why cuInit must not be called (NULL: call it) */
+	/* OpenCL: the vendor libraries (the lines of their .icd files) the ICD loader may load,
+	 * NULL-terminated; NULL: the loader's own choice (every ICD it finds). */
+	const char *const *opencl_icds;
 };
 
 struct vendor_result {

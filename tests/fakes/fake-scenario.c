@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The fakes' scenario reader and call injection (see fake-scenario.h). Test code. */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -108,11 +111,97 @@ static const char *get2(const char *dev_section, const char *section, const char
 	return v ? v : fake_get(section, key);
 }
 
+/* The hostile behaviours: what a broken or malicious library could do inside its call. Each
+ * says on stderr what it tried and what happened, for the tests to read back. */
+static void hostile(const char *section, const char *dev_section, const char *fn)
+{
+	char key[160];
+	const char *v;
+
+	snprintf(key, sizeof(key), "stderr_flood.%s", fn);
+	v = get2(dev_section, section, key);
+	if (v) {
+		/* An escape sequence, a NUL and a bell in every chunk. */
+		static const char chunk[] = "\x1b[31mflood\x1b[0m\a\0 stderr flood line\n";
+		unsigned long long n = strtoull(v, NULL, 0);
+
+		for (unsigned long long done = 0; done < n; done += sizeof(chunk) - 1)
+			if (write(STDERR_FILENO, chunk, sizeof(chunk) - 1) < 0)
+				break;
+	}
+	snprintf(key, sizeof(key), "write_file.%s", fn);
+	v = get2(dev_section, section, key);
+	if (v) {
+		/* Append to it if it exists, else create it. */
+		int fd = open(v, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+		if (fd < 0)
+			fd = open(v, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (fd < 0)
+			fprintf(stderr, "write_file %s: open: %s\n", v, strerror(errno));
+		else if (write(fd, "hostile\n", 8) != 8)
+			fprintf(stderr, "write_file %s: write: %s\n", v, strerror(errno));
+		else
+			fprintf(stderr, "write_file %s: written\n", v);
+		if (fd >= 0)
+			close(fd);
+	}
+	snprintf(key, sizeof(key), "alloc.%s", fn);
+	v = get2(dev_section, section, key);
+	if (v) {
+		/* What glibc's malloc does for a large block (mmap, not the sanitizer's allocator,
+		 * whose arena is mapped before the limit is set); touched, so resident. Never
+		 * unmapped: a hostile library leaks. */
+		size_t n = (size_t)strtoull(v, NULL, 0);
+		void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p != MAP_FAILED) {
+			memset(p, 1, n);
+			fprintf(stderr, "alloc of %zu bytes: done\n", n);
+		} else {
+			fprintf(stderr, "alloc of %zu bytes: failed\n", n);
+		}
+	}
+	snprintf(key, sizeof(key), "fork.%s", fn);
+	v = get2(dev_section, section, key);
+	if (v) {
+		unsigned long n = strtoul(v, NULL, 0);
+
+		for (unsigned long i = 0; i < n; i++) {
+			pid_t pid = fork();
+
+			if (pid == 0) {
+				/* Out of the process group, holding the pipes, forever. */
+				setsid();
+				for (;;)
+					pause();
+			}
+			if (pid < 0) {
+				fprintf(stderr, "fork: %s\n", strerror(errno));
+				break;
+			}
+			fprintf(stderr, "forked %d\n", (int)pid);
+		}
+	}
+	snprintf(key, sizeof(key), "exit.%s", fn);
+	v = get2(dev_section, section, key);
+	if (v) {
+#ifdef __SANITIZE_ADDRESS__
+		/* LeakSanitizer's check at exit() would turn the code into 1 in this build. */
+		_exit(atoi(v));
+#else
+		exit(atoi(v));
+#endif
+	}
+}
+
 bool fake_inject(const char *section, const char *dev_section, const char *fn,
 		 int (*name_to_code)(const char *name), int *ret_code)
 {
 	char key[160];
 	const char *v;
+
+	hostile(section, dev_section, fn);
 
 	snprintf(key, sizeof(key), "mknod.%s", fn);
 	v = get2(dev_section, section, key);

@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Live checks of the vendor probes on this machine.
 
-opencl:   the OpenCL platforms and devices `gpuenv report` lists must be exactly those that
-          `clinfo -l` prints in the same test (skips when clinfo or an ICD is missing).
+opencl:   the OpenCL platforms and devices `gpuenv report --opencl-all` lists must be exactly
+          those that `clinfo -l` prints in the same test (skips when clinfo or an ICD is
+          missing); a plain `gpuenv report` lists the same less the CPU-only implementations
+          (PoCL), which it does not load.
+nowrite:  live `report`, `report --opencl-all` and `doctor` with HOME an empty directory (and
+          XDG_CACHE_HOME unset) must leave it empty (PoCL writes its kernel cache under
+          ~/.cache/pocl) and leave no private directory of a vendor child behind in TMPDIR.
 nochange: run as root, a live `gpuenv report` (plus one naming the real stub libcuda, and a
           --sysroot run that really calls that stub) must leave /dev, /sys/module and the
           libraries it loaded unchanged: the real NVML and libcuda create /dev/nvidiactl
           even without a driver (docs/formats/nvml.md §1). Skips as non-root.
-Usage: test-vendor-live.py opencl|nochange GPUENV SOURCE_ROOT
+Usage: test-vendor-live.py opencl|nochange|nowrite GPUENV SOURCE_ROOT
 """
 import json
 import os
@@ -16,6 +21,7 @@ import re
 import stat
 import subprocess
 import sys
+import tempfile
 
 STUBS = ["/usr/local/cuda/lib64/stubs/libcuda.so", "/usr/local/cuda/lib/stubs/libcuda.so"]
 
@@ -25,9 +31,9 @@ def skip(why):
     sys.exit(77)
 
 
-def report(gpuenv, *args):
+def report(gpuenv, *args, env=None):
     p = subprocess.run([gpuenv, "report", "--json", "--stable", *args], capture_output=True,
-                       text=True, timeout=120)
+                       text=True, timeout=120, env=env)
     if p.returncode != 0:
         sys.exit(f"gpuenv report {' '.join(args)}: exit {p.returncode}\n{p.stderr}")
     return json.loads(p.stdout)
@@ -63,18 +69,36 @@ def test_opencl(gpuenv):
     if not os.path.isdir(vendors) or not any(n.endswith(".icd") for n in os.listdir(vendors)):
         skip(f"no OpenCL ICD in {vendors}")
     expected = clinfo_list()
-    ocl = report(gpuenv)["runtime"]["opencl"]
+    ocl = report(gpuenv, "--opencl-all")["runtime"]["opencl"]
     if value(ocl["session"]) != "completed":
         sys.exit(f"OpenCL session: {ocl['session']}")
-    got = []
+    got, gpu_only = [], []
     for p in ocl["platforms"]:
-        got.append((value(p["name"]).strip(), [value(d["name"]).strip() for d in p["devices"]]))
-    print(f"clinfo -l: {expected}")
-    print(f"gpuenv:    {got}")
+        devs = [value(d["name"]).strip() for d in p["devices"]]
+        got.append((value(p["name"]).strip(), devs))
+        if not all(value(d["type"]) == "CPU" for d in p["devices"]) or not devs:
+            gpu_only.append(got[-1])
+    print(f"clinfo -l:             {expected}")
+    print(f"gpuenv --opencl-all:   {got}")
     if got != expected:
         sys.exit("FAIL: gpuenv's OpenCL platforms/devices differ from clinfo -l")
     if value(ocl["platform_count"]) != len(expected):
         sys.exit("FAIL: platform_count differs from clinfo -l")
+    plain = report(gpuenv)["runtime"]["opencl"]
+    if all(value(f["cpu_only"]) for f in plain["icd_files"]):
+        # Nothing but CPU-only ICDs: the session is not even started.
+        if plain["platforms"].get("state") != "unprobed" or "CPU-only" not in plain["platforms"].get("error", ""):
+            sys.exit(f"FAIL: only CPU-only ICDs, yet platforms = {plain['platforms']}")
+        print(f"gpuenv (CPU-only ICDs left out): {plain['platforms']['error']}")
+        print("ok: OpenCL platforms and devices equal clinfo -l")
+        return
+    got_plain = [(value(p["name"]).strip(), [value(d["name"]).strip() for d in p["devices"]])
+                 for p in plain["platforms"]]
+    print(f"gpuenv (CPU-only ICDs left out): {got_plain}")
+    if got_plain != gpu_only:
+        sys.exit(f"FAIL: a plain report should list {gpu_only}")
+    if any(value(f["cpu_only"]) for f in plain["icd_files"]) and got_plain == got and got:
+        sys.exit("FAIL: a CPU-only ICD was loaded without --opencl-all")
     icds = sorted(n for n in os.listdir(vendors) if n.endswith(".icd"))
     if sorted(os.path.basename(value(f["path"])) for f in ocl["icd_files"]) != icds:
         sys.exit("FAIL: icd_files differ from the directory listing")
@@ -153,10 +177,37 @@ def test_nochange(gpuenv, source_root):
     sys.exit(0 if ok else 1)
 
 
+def test_nowrite(gpuenv):
+    tmp = os.environ.get("TMPDIR", "/tmp")
+    ours = lambda: sorted(n for n in os.listdir(tmp) if n.startswith("gpuenv-vendor-"))
+    with tempfile.TemporaryDirectory() as home:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+        env["HOME"] = home
+        left_before = ours()
+        ok = True
+        for args in (["report"], ["report", "--opencl-all"], ["doctor"]):
+            p = subprocess.run([gpuenv, *args], capture_output=True, env=env, timeout=120)
+            if p.returncode not in (0, 1, 2, 3):
+                sys.exit(f"gpuenv {' '.join(args)}: exit {p.returncode}")
+            written = [os.path.join(d, n) for d, ds, fs in os.walk(home) for n in ds + fs]
+            if written:
+                print(f"FAIL: gpuenv {' '.join(args)} wrote under HOME: {written}")
+                ok = False
+            else:
+                print(f"ok: gpuenv {' '.join(args)}: HOME still empty")
+        left = sorted(set(ours()) - set(left_before))
+        if left:
+            print(f"FAIL: private directories left in {tmp}: {left}")
+            ok = False
+    sys.exit(0 if ok else 1)
+
+
 def main():
     mode, gpuenv, source_root = sys.argv[1], sys.argv[2], sys.argv[3]
     if mode == "opencl":
         test_opencl(gpuenv)
+    elif mode == "nowrite":
+        test_nowrite(gpuenv)
     elif mode == "nochange":
         test_nochange(gpuenv, source_root)
     else:

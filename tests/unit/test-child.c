@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Unit tests of src/core/child.c: the deadline seam for vendor calls. */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +16,9 @@
 #include <cmocka.h>
 
 #include "core/child.h"
+
+#define OPTS(t, max)                                                                               \
+	((struct child_opts){ .timeout_ms = (t), .max_output = (max), .max_stderr = 64 })
 
 static int say_hello(int fd, void *userdata)
 {
@@ -52,7 +60,7 @@ static void test_fn_output_and_exit_code(void **state)
 
 	char hello[] = "hello";
 
-	assert_int_equal(child_run_fn(say_hello, hello, 5000, 64, &r), 0);
+	assert_int_equal(child_run_fn(say_hello, hello, &OPTS(5000, 64), &r), 0);
 	assert_false(r.timed_out);
 	assert_true(r.reaped);
 	assert_int_equal(r.exit_status, 7);
@@ -65,7 +73,7 @@ static void test_fn_hang_is_killed(void **state)
 {
 	struct child_result r;
 
-	assert_int_equal(child_run_fn(hang, NULL, 200, 64, &r), 0);
+	assert_int_equal(child_run_fn(hang, NULL, &OPTS(200, 64), &r), 0);
 	assert_true(r.timed_out);
 	assert_true(r.reaped);
 	assert_int_equal(r.term_signal, 9);
@@ -78,7 +86,7 @@ static void test_fn_eof_without_exit(void **state)
 	struct child_result r;
 
 	/* Closing the pipe is not finishing: the deadline still applies. */
-	assert_int_equal(child_run_fn(close_and_hang, NULL, 200, 64, &r), 0);
+	assert_int_equal(child_run_fn(close_and_hang, NULL, &OPTS(200, 64), &r), 0);
 	assert_true(r.timed_out);
 	assert_string_equal(r.output, "x");
 	child_result_done(&r);
@@ -88,12 +96,149 @@ static void test_fn_output_capped(void **state)
 {
 	struct child_result r;
 
-	assert_int_equal(child_run_fn(flood, NULL, 5000, 100, &r), 0);
+	assert_int_equal(child_run_fn(flood, NULL, &OPTS(5000, 100), &r), 0);
 	assert_false(r.timed_out);
 	assert_int_equal(r.output_len, 100);
 	assert_true(r.truncated);
 	assert_int_equal(r.exit_status, 0);
 	child_result_done(&r);
+}
+
+/* 15 children that leave the process group, each holding the output pipe and the test's
+ * witness pipe: the child itself exits at once. */
+static int escape(int fd, void *userdata)
+{
+	for (int i = 0; i < 15; i++)
+		if (fork() == 0) {
+			setsid();
+			for (;;)
+				pause();
+		}
+	(void)!write(fd, "ok", 2);
+	return 0;
+}
+
+static void test_fn_tree_killed(void **state)
+{
+	int witness[2];
+	struct pollfd pfd;
+	struct child_result r;
+
+	assert_int_equal(pipe2(witness, O_CLOEXEC), 0);
+	/* The witness's write end without O_CLOEXEC is inherited by the whole tree. */
+	assert_int_equal(fcntl(witness[1], F_SETFD, 0), 0);
+	assert_int_equal(child_run_fn(escape, NULL, &OPTS(10000, 64), &r), 0);
+	close(witness[1]);
+	/* Not "timed out" because someone else held the pipe: the child ended, and the rest
+	 * was killed at once. */
+	assert_false(r.timed_out);
+	assert_true(r.reaped);
+	assert_int_equal(r.exit_status, 0);
+	assert_string_equal(r.output, "ok");
+	assert_int_equal(r.strays, 15);
+	assert_int_equal(r.strays_left, 0);
+	assert_true(r.elapsed_ms < 5000);
+	assert_non_null(r.containment);
+	print_message("contained by: %s\n", r.containment);
+	if (getenv("GPUENV_TEST_CONTAINMENT"))
+		assert_string_equal(r.containment, getenv("GPUENV_TEST_CONTAINMENT"));
+	/* Every holder of the witness is gone: EOF at once. */
+	pfd = (struct pollfd){ .fd = witness[0], .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 2000), 1);
+	assert_true(pfd.revents & POLLHUP);
+	close(witness[0]);
+	child_result_done(&r);
+}
+
+static int chatter(int fd, void *userdata)
+{
+	char buf[1000];
+
+	memset(buf, 'e', sizeof(buf));
+	for (int i = 0; i < 1000; i++)
+		if (write(STDERR_FILENO, buf, sizeof(buf)) < 0)
+			return 1;
+	return 0;
+}
+
+static void test_fn_stderr_captured(void **state)
+{
+	struct child_result r;
+
+	assert_int_equal(child_run_fn(chatter, NULL, &OPTS(10000, 64), &r), 0);
+	assert_int_equal(r.exit_status, 0);
+	assert_int_equal(r.errout_len, 64);
+	assert_int_equal(r.errout_total, 1000000);
+	assert_string_equal(r.errout,
+			    "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee");
+	child_result_done(&r);
+}
+
+/* Under the limits: a private writable mapping past the budget, and growing a file, fail. */
+static int greedy(int fd, void *userdata)
+{
+	const char *path = userdata;
+	void *p = mmap(NULL, (size_t)256 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	int f = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	char msg[64];
+
+	snprintf(msg, sizeof(msg), "%s %s", p == MAP_FAILED ? "refused" : "mapped",
+		 f >= 0 && write(f, "x", 1) == 1 ? "written" : "not-written");
+	(void)!write(fd, msg, strlen(msg));
+	return 0;
+}
+
+static void test_fn_limits(void **state)
+{
+	char path[] = "/tmp/gpuenv-test-child-XXXXXX";
+	struct child_opts o = { .timeout_ms = 10000,
+				.max_output = 64,
+				.data_budget = (uint64_t)64 << 20,
+				.no_file_growth = true };
+	struct child_result r;
+	struct stat st;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(child_run_fn(greedy, path, &o, &r), 0);
+	assert_int_equal(stat(path, &st), 0);
+	unlink(path);
+	assert_string_equal(r.output, "refused not-written");
+	assert_int_equal(st.st_size, 0);
+	child_result_done(&r);
+	/* Control: without the limits both succeed (or the test proves nothing). */
+	fd = mkstemp(strcpy(path, "/tmp/gpuenv-test-child-XXXXXX"));
+	close(fd);
+	assert_int_equal(child_run_fn(greedy, path, &OPTS(10000, 64), &r), 0);
+	unlink(path);
+	assert_string_equal(r.output, "mapped written");
+	child_result_done(&r);
+}
+
+/* The private directory goes with what was put in it, and a link in it is not followed. */
+static void test_tmpdir(void **state)
+{
+	char outside[] = "/tmp/gpuenv-test-outside-XXXXXX", link[600], keep[600];
+	char *dir = NULL;
+	struct stat st;
+
+	assert_non_null(mkdtemp(outside));
+	snprintf(keep, sizeof(keep), "%s/keep", outside);
+	assert_int_equal(child_tmpdir_put(outside, "keep", "x"), 0);
+	assert_int_equal(child_tmpdir_create(&dir), 0);
+	assert_int_equal(child_tmpdir_put(dir, "vendors/a.icd", "libx.so\n"), 0);
+	assert_int_equal(child_tmpdir_put(dir, "../escape", "x"), -EINVAL);
+	assert_int_equal(child_tmpdir_put(dir, "a/b/c", "x"), -EINVAL);
+	snprintf(link, sizeof(link), "%s/vendors/out", dir);
+	assert_int_equal(symlink(outside, link), 0);
+	assert_int_equal(child_tmpdir_remove(dir), 0);
+	assert_int_equal(stat(dir, &st), -1);
+	assert_int_equal(stat(keep, &st), 0);
+	unlink(keep);
+	rmdir(outside);
+	free(dir);
 }
 
 int main(void)
@@ -103,6 +248,10 @@ int main(void)
 		cmocka_unit_test(test_fn_hang_is_killed),
 		cmocka_unit_test(test_fn_eof_without_exit),
 		cmocka_unit_test(test_fn_output_capped),
+		cmocka_unit_test(test_fn_tree_killed),
+		cmocka_unit_test(test_fn_stderr_captured),
+		cmocka_unit_test(test_fn_limits),
+		cmocka_unit_test(test_tmpdir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
  * use (dl_lazy: libzip), including one that is missing or lacks a function.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,12 +16,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "vendor/lazy-zip.h"
+#include "vendor/sandbox.h"
 #include "vendor/session.h"
 #include "vendor/vendor.h"
 
@@ -310,16 +315,18 @@ static void test_nvml_bad_libraries(void **state)
 
 static void test_nvml_hang(void **state)
 {
-	struct vendor_req req = { .library = fake("libnvidia-ml.so.1"), .timeout_ms = 300 };
+	/* Long enough for the start (three forks, the sandbox, the dlopen) on a loaded machine:
+	 * the hang must be the call's, not the start's. */
+	struct vendor_req req = { .library = fake("libnvidia-ml.so.1"), .timeout_ms = 1500 };
 	struct vendor_result r;
 	char want[128];
 
 	set_scenario("[nvml]\ndriver_version = 550.54.15\n[nvml.device.0]\nname = A\n"
 		     "hang.nvmlDeviceGetName = 1\n");
 	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
-	assert_true(r.elapsed_ms >= 300 && r.elapsed_ms < 3000);
+	assert_true(r.elapsed_ms >= 1500 && r.elapsed_ms < 6000);
 	assert_non_null(r.failure);
-	snprintf(want, sizeof(want), "timed out after 300 ms in nvmlDeviceGetName");
+	snprintf(want, sizeof(want), "timed out after 1500 ms in nvmlDeviceGetName");
 	assert_non_null(strstr(r.failure, want));
 	/* What came before the hang survives; the hung call names the deadline. */
 	assert_str(r.tree, "driver_version", "550.54.15");
@@ -330,7 +337,7 @@ static void test_nvml_hang(void **state)
 	/* A hang in nvmlInit: every top-level fact records it. */
 	set_scenario("[nvml]\ndriver_version = 550.54.15\nhang.nvmlInit_v2 = 1\n");
 	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
-	assert_error_contains(r.tree, "init", "error", "timed out after 300 ms in nvmlInit_v2");
+	assert_error_contains(r.tree, "init", "error", "timed out after 1500 ms in nvmlInit_v2");
 	assert_error_contains(r.tree, "device_count", "error", "not reached: timed out");
 	assert_error_contains(r.tree, "devices", "error", "not reached: timed out");
 	vendor_result_done(&r);
@@ -386,6 +393,214 @@ static void test_sandbox_blocks_mknod(void **state)
 	assert_str(t, "init", "NVML_SUCCESS");
 	assert_false(created);
 	json_decref(t);
+}
+
+/* ---- a hostile library ------------------------------------------------------------ */
+
+static struct vendor_result hostile_run(const char *scenario_text)
+{
+	struct vendor_req req = { .library = fake("libnvidia-ml.so.1"), .timeout_ms = 10000 };
+	struct vendor_result r;
+
+	set_scenario(scenario_text);
+	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
+	return r;
+}
+
+static const char *stderr_text(const struct vendor_result *r)
+{
+	const char *v = json_string_value(jget(r->tree, "stderr.value"));
+
+	if (!v)
+		fail_msg("no stderr fact (failure: %s)", r->failure ?: "-");
+	return v;
+}
+
+/* It may not create a file, nor grow one that exists. */
+static void test_hostile_writes(void **state)
+{
+	char dir[] = "/tmp/gpuenv-test-hostile-XXXXXX", made[300], grown[300], text[800];
+	struct vendor_result r;
+	struct stat st;
+	bool created;
+	int fd;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(made, sizeof(made), "%s/created", dir);
+	snprintf(grown, sizeof(grown), "%s/existing", dir);
+	fd = open(grown, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(text, sizeof(text),
+		 "[nvml]\ndriver_version = 550.54.15\nwrite_file.nvmlInit_v2 = %s\n"
+		 "write_file.nvmlSystemGetDriverVersion = %s\n",
+		 made, grown);
+	r = hostile_run(text);
+	created = stat(made, &st) == 0;
+	unlink(made);
+	assert_int_equal(stat(grown, &st), 0);
+	unlink(grown);
+	rmdir(dir);
+	if (created)
+		fail_msg("the library created %s (stderr: %s)", made, stderr_text(&r));
+	if (st.st_size != 0)
+		fail_msg("the library grew %s to %lld bytes", grown, (long long)st.st_size);
+	assert_null(r.failure);
+	assert_str(r.tree, "init", "NVML_SUCCESS");
+	assert_non_null(strstr(stderr_text(&r), "open: Operation not permitted"));
+	assert_non_null(strstr(stderr_text(&r), "write: File too large"));
+	vendor_result_done(&r);
+}
+
+/* Processes it starts do not outlive the session, nor hold it up until the deadline. */
+static void test_hostile_fork(void **state)
+{
+	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n"
+					     "fork.nvmlShutdown = 15\n");
+	const char *err = stderr_text(&r);
+
+	assert_true(r.elapsed_ms < 5000);
+	if (strstr(err, "forked ")) {
+		/* No seccomp here: the keeper killed them. */
+		assert_non_null(r.failure);
+		assert_non_null(strstr(r.failure, "left 15 process(es) running (killed)"));
+	} else {
+		assert_non_null(strstr(err, "fork: Operation not permitted"));
+		assert_null(r.failure);
+	}
+	assert_str(r.tree, "driver_version", "550.54.15");
+	vendor_result_done(&r);
+}
+
+/* Its memory is capped: 1.5 GiB is refused (malloc fails in the child). */
+static void test_hostile_alloc(void **state)
+{
+	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n"
+					     "alloc.nvmlInit_v2 = 1610612736\n");
+
+	assert_non_null(strstr(stderr_text(&r), "alloc of 1610612736 bytes: failed"));
+	assert_str(r.tree, "init", "NVML_SUCCESS");
+	vendor_result_done(&r);
+}
+
+/* Its stderr is kept (64 KiB, escaped) and counted, not sent to the terminal. */
+static void test_hostile_stderr(void **state)
+{
+	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n"
+					     "stderr_flood.nvmlInit_v2 = 10000000\n");
+	const char *err = stderr_text(&r);
+
+	assert_null(r.failure);
+	assert_non_null(strstr(err, "\\x1b[31mflood"));
+	assert_non_null(strstr(err, "\\x07\\x00"));
+	assert_null(strchr(err, '\x1b'));
+	assert_non_null(strstr(err, "more bytes not kept]"));
+	assert_true(strlen(err) < 64 * 1024 * 4 + 100);
+	vendor_result_done(&r);
+}
+
+/* exit() in the middle of a call is not a completed session. */
+static void test_hostile_exit(void **state)
+{
+	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n"
+					     "exit.nvmlDeviceGetCount_v2 = 0\n");
+
+	assert_non_null(r.failure);
+	assert_string_equal(r.failure, "session ended early: exit(0) during nvmlDeviceGetCount_v2");
+	assert_error_contains(r.tree, "device_count", "error", "session ended early");
+	vendor_result_done(&r);
+	r = hostile_run("[nvml]\ndriver_version = 550.54.15\nexit.nvmlDeviceGetCount_v2 = 3\n");
+	assert_non_null(r.failure);
+	assert_string_equal(r.failure,
+			    "the vendor child exited with status 3 in nvmlDeviceGetCount_v2");
+	vendor_result_done(&r);
+}
+
+static void *thread_fn(void *arg)
+{
+	return arg;
+}
+
+/* The filter itself, call by call, in a forked child: what a library needs passes, what would
+ * change the machine fails with EPERM. */
+static void test_seccomp_filter(void **state)
+{
+	char dir[] = "/tmp/gpuenv-test-seccomp-XXXXXX";
+	int status;
+	pid_t pid;
+
+	assert_non_null(mkdtemp(dir));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char path[300];
+		pthread_t t;
+		int fd, fails = 0;
+
+#define EXPECT(what, ok)                                                                           \
+	do {                                                                                       \
+		if (!(ok)) {                                                                       \
+			fprintf(stderr, "seccomp: %s: unexpected (%s)\n", what, strerror(errno));  \
+			fails++;                                                                   \
+		}                                                                                  \
+	} while (0)
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		if (vendor_sandbox_seccomp() < 0)
+			_exit(77);
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		EXPECT("opendir", fd >= 0);
+		close(fd);
+		fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+		EXPECT("open O_RDWR", fd >= 0);
+		close(fd);
+		snprintf(path, sizeof(path), "%s/new", dir);
+		EXPECT("open O_CREAT", open(path, O_WRONLY | O_CREAT, 0600) < 0 && errno == EPERM);
+		EXPECT("creat", creat(path, 0600) < 0 && errno == EPERM);
+		EXPECT("O_TMPFILE", open(dir, O_TMPFILE | O_RDWR, 0600) < 0 && errno == EPERM);
+		EXPECT("mkdir", mkdir(path, 0700) < 0 && errno == EEXIST);
+		EXPECT("rmdir", rmdir(dir) < 0 && errno == EPERM);
+		EXPECT("unlink", unlink(scenario) < 0 && errno == EPERM);
+		EXPECT("truncate", truncate(scenario, 0) < 0 && errno == EPERM);
+		EXPECT("rename", rename(scenario, path) < 0 && errno == EPERM);
+		EXPECT("O_TRUNC", open(scenario, O_WRONLY | O_TRUNC) < 0 && errno == EPERM);
+		EXPECT("symlink", symlink(dir, path) < 0 && errno == EPERM);
+		EXPECT("chmod", chmod(dir, 0777) < 0 && errno == EPERM);
+		EXPECT("fork", fork() < 0 && errno == EPERM);
+		EXPECT("execve", execl("/bin/true", "true", (char *)NULL) < 0 && errno == EPERM);
+		EXPECT("kill other", kill(getppid(), 0) < 0 && errno == EPERM);
+		EXPECT("kill self", kill(getpid(), 0) == 0);
+		EXPECT("thread", pthread_create(&t, NULL, thread_fn, NULL) == 0 &&
+					 pthread_join(t, NULL) == 0);
+#undef EXPECT
+		_exit(fails ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	rmdir(dir);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		print_message("SKIP: no seccomp filter on this kernel or architecture\n");
+		skip();
+	}
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* How it was held is recorded. */
+static void test_sandbox_recorded(void **state)
+{
+	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n");
+	const char *v = json_string_value(jget(r.tree, "sandbox.value"));
+
+	assert_non_null(v);
+	assert_true(strstr(v, "pid namespace") == v || strstr(v, "subreaper") == v);
+	if (getenv("GPUENV_TEST_CONTAINMENT"))
+		assert_ptr_equal(strstr(v, getenv("GPUENV_TEST_CONTAINMENT")), v);
+	assert_non_null(strstr(v, "RLIMIT_FSIZE 0"));
+	assert_non_null(strstr(v, "private HOME"));
+#if defined(__x86_64__) || defined(__aarch64__)
+	assert_non_null(strstr(v, ", seccomp,"));
+#endif
+	assert_null(jget(r.tree, "stderr"));
+	vendor_result_done(&r);
 }
 
 /* ---- CUDA and OpenCL --------------------------------------------------------------- */
@@ -601,6 +816,13 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_nvml_hang),
 		cmocka_unit_test(test_nvml_crash),
 		cmocka_unit_test(test_sandbox_blocks_mknod),
+		cmocka_unit_test(test_hostile_writes),
+		cmocka_unit_test(test_hostile_fork),
+		cmocka_unit_test(test_hostile_alloc),
+		cmocka_unit_test(test_hostile_stderr),
+		cmocka_unit_test(test_hostile_exit),
+		cmocka_unit_test(test_sandbox_recorded),
+		cmocka_unit_test(test_seccomp_filter),
 		cmocka_unit_test(test_cuda),
 		cmocka_unit_test(test_opencl_bad_libraries),
 		cmocka_unit_test(test_default_sonames),

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What a vendor library may not do inside its child (internal to src/vendor/), on top of
+ * dl_child_sandbox() (capabilities, no_new_privs) and core/child.c (the process tree held by
+ * a keeper, RLIMIT_DATA, RLIMIT_FSIZE 0): a seccomp filter that makes the calls that would
+ * change the machine fail with EPERM: creating, truncating, removing, renaming or linking
+ * files, device nodes and directories, changing their modes, owners or times; starting
+ * programs (execve) or processes (fork, clone without CLONE_THREAD: threads stay allowed);
+ * signalling other processes; mount, modules, reboot, the clock, the host name. Files open
+ * for writing without O_CREAT/O_TRUNC stay allowed (the real libnvidia-ml and libcuda open
+ * /dev/nvidia* O_RDWR); RLIMIT_FSIZE 0 keeps them from growing any regular file.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+/* Installs the filter in the calling (single-threaded) process: 0, -EAFNOSUPPORT on an
+ * architecture it does not know, or the prctl's -errno (EINVAL: a kernel without
+ * CONFIG_SECCOMP_FILTER). */
+int vendor_sandbox_seccomp(void);
