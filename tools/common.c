@@ -162,8 +162,12 @@ static int read_host_file(const char *path, size_t max, char **ret, size_t *ret_
 	struct stat st;
 	int err = 0;
 
+	/* Set on every path: the release build (-O2) cannot see that -errno is never 0 and
+	 * warns that the caller's text and len may be used uninitialized. */
+	*ret = NULL;
+	*ret_len = 0;
 	if (!f)
-		return -errno;
+		return errno ? -errno : -EIO;
 	/* A directory opens, then every read fails with EISDIR: say so, not "I/O error". */
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (f != stdin)

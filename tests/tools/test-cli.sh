@@ -69,12 +69,16 @@ for fmt in "" --json --markdown; do
 done
 rm -rf "$empty"
 # --redact: an environment value quoted by a finding is hidden in every format.
+stubdir=""
 for d in /usr/local/cuda/lib64/stubs /usr/local/cuda/lib/stubs; do
-	[ -f "$d/libcuda.so" ] || continue
+	[ -f "$d/libcuda.so" ] && stubdir=$d && break
+done
+if [ -n "$stubdir" ]; then
 	# --mermaid draws the diagnosis path and quotes no environment value: nothing to redact.
 	for fmt in "" --json --markdown; do
-		hides secret-user-1234 env LD_LIBRARY_PATH="/opt/secret-user-1234:$d" "$gpuenv" doctor --no-vendor $fmt
+		hides secret-user-1234 env LD_LIBRARY_PATH="/opt/secret-user-1234:$stubdir" "$gpuenv" doctor --no-vendor $fmt
 	done
-	break
-done
+else
+	echo "SKIP doctor --redact: no stub libcuda.so under /usr/local/cuda/lib64/stubs or lib/stubs (the finding that quotes LD_LIBRARY_PATH needs one)"
+fi
 exit $fail
