@@ -11,10 +11,12 @@ ARGS ?=
 
 # Under CI the build is -Werror however its directory came to exist: `meson setup` runs only
 # when there is no build.ninja yet (e.g. a `make test` without CI made it first), so the
-# option is (re)applied before every CI compile. Without CI the directory keeps its setting.
+# option is applied before every CI compile where meson-info says it is not set yet. Without
+# CI the directory keeps its setting.
 define compile
 	@echo "meson compile -C $(1)" >&2
-	@$(if $(CI),meson configure $(1) -Dwerror=true >&2,:)
+	@if [ -n "$(CI)" ] && ! grep -qs '"name": "werror", "value": true' \
+		$(1)/meson-info/intro-buildoptions.json; then meson configure $(1) -Dwerror=true >&2; fi
 	@meson compile -C $(1) >&2
 endef
 
