@@ -16,6 +16,7 @@
 
 #include "gpuenv.h"
 #include "shared/macro.h"
+#include "shared/strbuf.h"
 #include "shared/parse.h"
 
 void print_error(const char *what, int err)
@@ -132,12 +133,18 @@ unsigned common_render_flags(const struct common_opts *o, FILE *f)
 	return flags;
 }
 
+/* Log messages can quote what was read (a path in an image, a line of a file): their control
+ * characters are escaped as the renderers escape them. */
 static void log_to_stderr(void *userdata, int priority, const char *file, int line, const char *fn,
 			  const char *format, va_list args)
 {
-	fprintf(stderr, "gpuenv: %s: ", fn);
-	vfprintf(stderr, format, args);
-	fputc('\n', stderr);
+	struct strbuf msg = STRBUF_INIT, esc = STRBUF_INIT;
+
+	strbuf_vprintf(&msg, format, args);
+	strbuf_put_escaped(&esc, strbuf_str(&msg));
+	fprintf(stderr, "gpuenv: %s: %s\n", fn, msg.err || esc.err ? format : strbuf_str(&esc));
+	strbuf_done(&msg);
+	strbuf_done(&esc);
 }
 
 /* gpuenv_ctx_new()'s own messages (the env file's path, line and reason): printed as they

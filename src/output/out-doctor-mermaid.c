@@ -11,11 +11,16 @@
 #include "output/output.h"
 #include "rules/rules.h"
 
-static void label(struct strbuf *sb, const char *s, size_t max)
+static void label(struct strbuf *sb, const char *text, size_t max)
 {
+	struct strbuf esc = STRBUF_INIT;
 	size_t n = 0;
-	const char *p;
+	const char *p, *s;
 
+	/* Labels quote values read from the machine: their control characters are escaped
+	 * (a newline included, as \n) before the Mermaid quoting. */
+	strbuf_put_escaped(&esc, text);
+	s = strbuf_str(&esc);
 	/* n counts characters (UTF-8 lead bytes), so a cut never splits one. */
 	for (p = s; *p; p++) {
 		if (((unsigned char)*p & 0xc0) != 0x80 && n++ == max)
@@ -30,15 +35,13 @@ static void label(struct strbuf *sb, const char *s, size_t max)
 		case '>':
 			strbuf_puts(sb, "#gt;");
 			break;
-		case '\n':
-			strbuf_puts(sb, " ");
-			break;
 		default:
 			strbuf_putc(sb, *p);
 		}
 	}
 	if (*p)
 		strbuf_puts(sb, "…");
+	strbuf_done(&esc);
 }
 
 static const char *klass(enum layer_status s)

@@ -82,6 +82,24 @@ static void test_strbuf_put_printable(void **state)
 	assert_string_equal(strbuf_str(&sb), "");
 	assert_int_equal(strbuf_put_printable(&sb, "\n"), 0);
 	assert_string_equal(strbuf_str(&sb), "\\x0a");
+	strbuf_reset(&sb);
+	/* U+009B (C2 9B) is CSI to xterm; U+00A0 (C2 A0) is an ordinary character */
+	assert_int_equal(strbuf_put_printable(&sb, "a\xc2\x9b"
+						   "31m\xc2\xa0\xc2"),
+			 0);
+	assert_string_equal(strbuf_str(&sb), "a\\xc2\\x9b"
+					     "31m\xc2\xa0\xc2");
+	strbuf_done(&sb);
+}
+
+static void test_strbuf_put_escaped(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(
+		strbuf_put_escaped(&sb, "NAME=\"De\033[2Jbian\"\nID=x\r\t\x7f\xc2\x85\xc3\xa9"), 0);
+	assert_string_equal(strbuf_str(&sb),
+			    "NAME=\"De\\x1b[2Jbian\"\\nID=x\\r\\t\\x7f\\xc2\\x85\xc3\xa9");
 	strbuf_done(&sb);
 }
 
@@ -136,10 +154,15 @@ static void test_kv_next(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_u64),  cmocka_unit_test(test_parse_hex_digit),
-		cmocka_unit_test(test_version),	   cmocka_unit_test(test_cuda_version_format),
-		cmocka_unit_test(test_strbuf_cap), cmocka_unit_test(test_strbuf_put_printable),
-		cmocka_unit_test(test_strv),	   cmocka_unit_test(test_kv_next),
+		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_hex_digit),
+		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_cuda_version_format),
+		cmocka_unit_test(test_strbuf_cap),
+		cmocka_unit_test(test_strbuf_put_printable),
+		cmocka_unit_test(test_strbuf_put_escaped),
+		cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_kv_next),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
