@@ -93,7 +93,7 @@ static void put_mark(struct strbuf *sb, const struct style *st, enum layer_statu
 static void put_redacted(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
 			 const char *text)
 {
-	struct strbuf tmp = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT, homes;
 	const char *p = text;
 
 	if (!st->redact) {
@@ -121,10 +121,14 @@ static void put_redacted(struct strbuf *sb, const struct style *st, const struct
 			strbuf_putc(&tmp, *p++);
 		}
 	}
-	strbuf_put_escaped(sb, strbuf_str(&tmp));
-	if (tmp.err)
-		sb->err = sb->err ? sb->err : tmp.err;
+	/* and the user names of home directories (/home/<user>/…) */
+	strbuf_init(&homes, 0);
+	strbuf_put_home_redacted(&homes, strbuf_str(&tmp));
+	strbuf_put_escaped(sb, strbuf_str(&homes));
+	if (tmp.err || homes.err)
+		sb->err = sb->err ? sb->err : tmp.err ? tmp.err : homes.err;
 	strbuf_done(&tmp);
+	strbuf_done(&homes);
 }
 
 /* Wraps text at word boundaries into lines of at most WRAP columns, the first starting at
@@ -201,9 +205,9 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 		strbuf_printf(sb, "      %-9s ", e == 0 ? "evidence" : "");
 		strbuf_put_escaped(sb, ev->name);
 		strbuf_puts(sb, " = ");
-		strbuf_put_escaped(sb, st->redact && ev->identifying ? "<redacted>" : ev->value);
+		put_redacted(sb, st, d, st->redact && ev->identifying ? "<redacted>" : ev->value);
 		strbuf_puts(sb, "  [");
-		strbuf_put_escaped(sb, ev->source ? ev->source : "");
+		put_redacted(sb, st, d, ev->source ? ev->source : "");
 		strbuf_puts(sb, "]\n");
 	}
 	put_lines(sb, st, d, "fix", f->fix);
@@ -273,7 +277,9 @@ static int render_text(const struct diagnosis *d, const struct style *st, struct
 				strbuf_puts(sb, "<redacted>");
 			else
 				put_redacted(sb, st, d, lf->value);
-			strbuf_printf(sb, "  [%s]\n", lf->source ? lf->source : "");
+			strbuf_puts(sb, "  [");
+			put_redacted(sb, st, d, lf->source ? lf->source : "");
+			strbuf_puts(sb, "]\n");
 		}
 		for (size_t i = 0; i < d->n_findings; i++)
 			if (d->findings[i].rule->layer == (enum gpuenv_layer)l)

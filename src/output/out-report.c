@@ -30,6 +30,23 @@ static const char *c_on(const struct style *st, const char *code)
 	return st->color ? code : "";
 }
 
+/* Text from the machine: with --redact, home directories lose their user names; always
+ * escaped. */
+static void put_text(struct strbuf *sb, const struct style *st, const char *s)
+{
+	struct strbuf tmp = STRBUF_INIT;
+
+	if (!st->redact) {
+		strbuf_put_escaped(sb, s);
+		return;
+	}
+	strbuf_put_home_redacted(&tmp, s);
+	strbuf_put_escaped(sb, strbuf_str(&tmp));
+	if (tmp.err && !sb->err)
+		sb->err = tmp.err;
+	strbuf_done(&tmp);
+}
+
 static void render_value(struct strbuf *sb, const struct style *st, const struct snap_node *n,
 			 const char *section)
 {
@@ -43,7 +60,7 @@ static void render_value(struct strbuf *sb, const struct style *st, const struct
 		    snap_key_is_identifying(section, snap_key(n)))
 			strbuf_puts(sb, "<redacted>");
 		else if (snap_str(n))
-			strbuf_put_escaped(sb, snap_str(n));
+			put_text(sb, st, snap_str(n));
 		else if (snap_int(n, &i))
 			strbuf_printf(sb, "%" PRId64, i);
 		else if (snap_bool(n, &b))
@@ -58,17 +75,16 @@ static void render_value(struct strbuf *sb, const struct style *st, const struct
 		fact_state_to_string(state));
 	if (err) {
 		strbuf_puts(sb, ": ");
-		strbuf_put_escaped(sb, err);
+		put_text(sb, st, err);
 	}
 	if (src) {
 		strbuf_puts(sb, "; ");
-		strbuf_put_escaped(sb, st->redact && snap_section_is_environment(section)
-					       ? "<redacted>"
-					       : src);
+		put_text(sb, st,
+			 st->redact && snap_section_is_environment(section) ? "<redacted>" : src);
 	}
 	if (snap_raw(n)) {
 		strbuf_puts(sb, "; raw \"");
-		strbuf_put_escaped(sb, snap_raw(n));
+		put_text(sb, st, snap_raw(n));
 		strbuf_putc(sb, '"');
 	}
 	strbuf_printf(sb, ")%s", c_on(st, "\033[0m"));

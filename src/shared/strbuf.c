@@ -3,6 +3,7 @@
  * Capped growable buffer; see strbuf.h. The cap exists so that a renderer fed a hostile
  * snapshot, or a reader fed a huge file, fails with -EFBIG instead of eating memory.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -126,6 +127,44 @@ int strbuf_put_printable(struct strbuf *sb, const char *s)
 int strbuf_put_escaped(struct strbuf *sb, const char *s)
 {
 	return put_controls_escaped(sb, s, true);
+}
+
+/* Does a home-directory prefix ("/home/" or "/Users/") start at p, at the start of a path? */
+static size_t home_prefix_at(const char *s, const char *p)
+{
+	static const char *const prefixes[] = { "/home/", "/Users/" };
+
+	if (p > s && (isalnum((unsigned char)p[-1]) || strchr("_.-~", p[-1])))
+		return 0;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(p, prefixes[i], strlen(prefixes[i])) == 0)
+			return strlen(prefixes[i]);
+	return 0;
+}
+
+int strbuf_put_home_redacted(struct strbuf *sb, const char *s)
+{
+	const char *p = s, *from = s;
+
+	while (*p) {
+		size_t pre = home_prefix_at(s, p), n;
+
+		if (!pre) {
+			p++;
+			continue;
+		}
+		/* the user name: up to the next separator of paths or of the text around them */
+		n = strcspn(p + pre, "/ \t\n\"'`:;,()[]<>|");
+		if (n == 0) {
+			p += pre;
+			continue;
+		}
+		strbuf_add(sb, from, (size_t)(p - from) + pre);
+		strbuf_puts(sb, "<user>");
+		p += pre + n;
+		from = p;
+	}
+	return strbuf_add(sb, from, (size_t)(p - from));
 }
 
 int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)

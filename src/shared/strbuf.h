@@ -42,6 +42,10 @@ int strbuf_put_printable(struct strbuf *sb, const char *s);
  * from the machine, multi-line ones included: newline, carriage return and tab are written as
  * \n, \r and \t, every other control character as \xHH. */
 int strbuf_put_escaped(struct strbuf *sb, const char *s);
+/* s with the user name of every home directory in it replaced: /home/NAME/… and /Users/NAME/…
+ * become /home/<user>/… (--redact: a path names its user). Other paths, /root included (it
+ * names no one), are kept. */
+int strbuf_put_home_redacted(struct strbuf *sb, const char *s);
 int strbuf_printf(struct strbuf *sb, const char *fmt, ...) _printf_(2, 3);
 int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap) _printf_(2, 0);
 /* The NUL-terminated contents ("" when empty); borrowed. */

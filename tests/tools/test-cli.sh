@@ -38,6 +38,15 @@ hides() {
 for fmt in "" --json; do
 	hides secret-uuid-1234 env CUDA_VISIBLE_DEVICES=secret-uuid-1234 "$gpuenv" report $fmt
 done
+# --redact hides the user name of home directories (/home/NAME/…) in every renderer: a venv
+# under /home/user is the framework layer's source, its files the evidence.
+venv=$(mktemp)
+printf 'PATH=/home/user/venv/bin:/usr/bin:/bin\nVIRTUAL_ENV=/home/user/venv\n' >"$venv"
+venv_root=$GPUENV_SOURCE_ROOT/tests/fixtures/python-venv-torch24-cu124/root
+for cmd in report "report --json" doctor "doctor --json" "doctor --markdown" "doctor --mermaid"; do
+	hides /home/user "$gpuenv" $cmd --sysroot "$venv_root" --env-file "$venv" --no-vendor
+done
+rm -f "$venv"
 # doctor: usage errors, "could not evaluate", warnings-only with and without --strict.
 check 64 "unrecognized option" "$gpuenv" doctor --bogus
 check 64 "exclude each other" "$gpuenv" doctor --json --markdown

@@ -92,6 +92,20 @@ static void test_strbuf_put_printable(void **state)
 	strbuf_done(&sb);
 }
 
+static void test_strbuf_put_home_redacted(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(strbuf_put_home_redacted(&sb, "/home/alice/venv:/Users/bob "
+						       "[/home/carol] /root/x /opt/home/dave "
+						       "/home/ /home/<user>/x PATH=/home/eve"),
+			 0);
+	assert_string_equal(strbuf_str(&sb), "/home/<user>/venv:/Users/<user> [/home/<user>] "
+					     "/root/x /opt/home/dave /home/ /home/<user>/x "
+					     "PATH=/home/<user>");
+	strbuf_done(&sb);
+}
+
 static void test_strbuf_put_escaped(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -161,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_strbuf_cap),
 		cmocka_unit_test(test_strbuf_put_printable),
 		cmocka_unit_test(test_strbuf_put_escaped),
+		cmocka_unit_test(test_strbuf_put_home_redacted),
 		cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_kv_next),
 	};
