@@ -15,6 +15,7 @@
 #include "output/output.h"
 #include "rules/rules.h"
 #include "shared/strbuf.h"
+#include "snapshot/snapshot.h"
 
 #define WRAP 100
 
@@ -421,10 +422,16 @@ static void md_block(struct strbuf *sb, const struct style *st, const struct dia
 
 static int render_markdown(const struct diagnosis *d, const struct style *st, struct strbuf *sb)
 {
+	const struct snap_node *root = snapshot_root_const(d->snap);
 	static const char *const link_names[2] = { "driver → toolkit", "toolkit → framework" };
 
 	strbuf_puts(sb, "### ");
 	headline(sb, d);
+	/* what a reader of a pasted report asks first: which gpuenv, which OS, which kernel */
+	strbuf_puts(sb, "\n\ngpuenv " GPUENV_VERSION " · OS ");
+	md_text(sb, st, d, snap_get_str(root, "host.os.pretty_name") ?: "unknown");
+	strbuf_puts(sb, " · kernel ");
+	md_text(sb, st, d, snap_get_str(root, "host.kernel_release") ?: "unknown");
 	strbuf_puts(sb, "\n\n| layer | status | key facts |\n|---|---|---|\n");
 	for (int l = 0; l < RULE_LAYERS; l++) {
 		bool first = true;

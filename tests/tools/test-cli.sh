@@ -46,6 +46,16 @@ venv_root=$GPUENV_SOURCE_ROOT/tests/fixtures/python-venv-torch24-cu124/root
 for cmd in report "report --json" doctor "doctor --json" "doctor --markdown" "doctor --mermaid"; do
 	hides /home/user "$gpuenv" $cmd --sysroot "$venv_root" --env-file "$venv" --no-vendor
 done
+# doctor --markdown says which gpuenv, OS and kernel it describes (a pasted report's first question)
+ver=$("$gpuenv" version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
+xid_root=$GPUENV_SOURCE_ROOT/tests/fixtures/xid-79-fallen-off-bus/root
+want="gpuenv $ver · OS $(sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p' "$xid_root/etc/os-release") · kernel $(cat "$xid_root/proc/sys/kernel/osrelease")"
+if "$gpuenv" doctor --markdown --sysroot "$xid_root" --no-vendor | grep -qxF -- "$want"; then
+	echo "ok: doctor --markdown has the line '$want'"
+else
+	echo "FAIL: doctor --markdown lacks the line '$want'"
+	fail=1
+fi
 rm -f "$venv"
 # doctor: usage errors, "could not evaluate", warnings-only with and without --strict.
 check 64 "unrecognized option" "$gpuenv" doctor --bogus
