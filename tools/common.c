@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -130,6 +131,14 @@ unsigned common_render_flags(const struct common_opts *o, FILE *f)
 		flags |= GPUENV_RENDER_REDACT;
 	if (common_use_color(o, f))
 		flags |= GPUENV_RENDER_COLOR;
+	/* the terminal's width where f is one (TIOCGWINSZ, tty_ioctl(4)); otherwise the
+	 * renderer's 80, so output to a file or a pipe does not depend on who ran it */
+	if (isatty(fileno(f))) {
+		struct winsize ws;
+
+		if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+			flags |= GPUENV_RENDER_WIDTH(ws.ws_col);
+	}
 	return flags;
 }
 

@@ -124,6 +124,9 @@ enum {
 	GPUENV_RENDER_COLOR = 1u << 1,	/* text: ANSI colour */
 	GPUENV_RENDER_REDACT = 1u << 2, /* replace UUIDs, serials, hostnames, env values */
 };
+/* doctor text: wrap at cols columns (bits 16..27 of flags; 0 or absent: 80, the width of a
+ * terminal of unknown size and of most issue trackers' code blocks). */
+#define GPUENV_RENDER_WIDTH(cols) (((unsigned)(cols)&0xfffu) << 16)
 GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret);
 /* The `gpuenv report` tree: layers bottom up, every fact with its state. */
 GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsigned flags,

@@ -17,10 +17,14 @@
 #include "shared/strbuf.h"
 #include "snapshot/snapshot.h"
 
-#define WRAP 100
+/* Text is wrapped at the width the caller gives (GPUENV_RENDER_WIDTH, the terminal's), else
+ * at 80 columns; narrower than 40 would leave no room after the 16-column labels. */
+#define WRAP_DEFAULT 80
+#define WRAP_MIN     40
 
 struct style {
 	bool color, redact, markdown;
+	size_t width;
 };
 
 static const char *mark(enum layer_status s)
@@ -132,7 +136,7 @@ static void put_redacted(struct strbuf *sb, const struct style *st, const struct
 	strbuf_done(&homes);
 }
 
-/* Wraps text at word boundaries into lines of at most WRAP columns, the first starting at
+/* Wraps text at word boundaries into lines of at most st->width columns, the first starting at
  * column `first` (already printed), continuation lines indented by `indent`. */
 static void put_wrapped(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
 			const char *text, size_t first, size_t indent)
@@ -151,7 +155,7 @@ static void put_wrapped(struct strbuf *sb, const struct style *st, const struct 
 		/* UTF-8: count lead bytes only. */
 		for (size_t i = 0; i < w; i++)
 			cols += ((unsigned char)p[i] & 0xc0) != 0x80;
-		if (!line_start && col + 1 + cols > WRAP) {
+		if (!line_start && col + 1 + cols > st->width) {
 			strbuf_printf(sb, "\n%*s", (int)indent, "");
 			col = indent;
 			line_start = true;
@@ -203,13 +207,15 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 	for (size_t e = 0; e < f->n_ev; e++) {
 		const struct rule_evidence *ev = &f->ev[e];
 
+		struct strbuf line = STRBUF_INIT;
+
+		/* wrapped like the other fields; put_wrapped() redacts and escapes */
+		strbuf_printf(&line, "%s = %s [%s]", ev->name,
+			      st->redact && ev->identifying ? "<redacted>" : ev->value,
+			      ev->source ? ev->source : "");
 		strbuf_printf(sb, "      %-9s ", e == 0 ? "evidence" : "");
-		strbuf_put_escaped(sb, ev->name);
-		strbuf_puts(sb, " = ");
-		put_redacted(sb, st, d, st->redact && ev->identifying ? "<redacted>" : ev->value);
-		strbuf_puts(sb, "  [");
-		put_redacted(sb, st, d, ev->source ? ev->source : "");
-		strbuf_puts(sb, "]\n");
+		put_wrapped(sb, st, d, strbuf_str(&line), 16, 18);
+		strbuf_done(&line);
 	}
 	put_lines(sb, st, d, "fix", f->fix);
 	put_lines(sb, st, d, "verify", f->verify);
@@ -273,20 +279,23 @@ static int render_text(const struct diagnosis *d, const struct style *st, struct
 
 			if (lf->layer != (enum gpuenv_layer)l)
 				continue;
+			struct strbuf line = STRBUF_INIT;
+
+			strbuf_printf(&line, "%s [%s]",
+				      st->redact && lf->source && streq(lf->source, "environment")
+					      ? "<redacted>"
+					      : lf->value,
+				      lf->source ? lf->source : "");
 			strbuf_printf(sb, "    %s: ", lf->label);
-			if (st->redact && lf->source && streq(lf->source, "environment"))
-				strbuf_puts(sb, "<redacted>");
-			else
-				put_redacted(sb, st, d, lf->value);
-			strbuf_puts(sb, "  [");
-			put_redacted(sb, st, d, lf->source ? lf->source : "");
-			strbuf_puts(sb, "]\n");
+			put_wrapped(sb, st, d, strbuf_str(&line), 6 + strlen(lf->label), 6);
+			strbuf_done(&line);
 		}
 		for (size_t i = 0; i < d->n_findings; i++)
 			if (d->findings[i].rule->layer == (enum gpuenv_layer)l)
 				text_finding(sb, st, d, &d->findings[i]);
 		for (size_t i = 0; i < d->n_skips; i++) {
 			const struct rule_skip *k = &d->skips[i];
+			struct strbuf line = STRBUF_INIT;
 			bool seen = false;
 
 			if (k->rule->layer != (enum gpuenv_layer)l)
@@ -299,25 +308,31 @@ static int render_text(const struct diagnosis *d, const struct style *st, struct
 				       streq(d->skips[j].reason, k->reason);
 			if (seen)
 				continue;
-			strbuf_printf(sb, "  %sskipped%s %s", st->color ? "\033[2m" : "",
-				      st->color ? "\033[0m" : "", k->rule->id);
+			strbuf_printf(sb, "  %sskipped%s ", st->color ? "\033[2m" : "",
+				      st->color ? "\033[0m" : "");
+			strbuf_puts(&line, k->rule->id);
 			for (size_t j = i + 1; j < d->n_skips; j++)
 				if (d->skips[j].rule->layer == k->rule->layer &&
 				    !d->skips[j].subject == !k->subject &&
 				    (!k->subject || streq(d->skips[j].subject, k->subject)) &&
 				    streq(d->skips[j].reason, k->reason) &&
 				    d->skips[j].rule != k->rule)
-					strbuf_printf(sb, ", %s", d->skips[j].rule->id);
-			strbuf_puts(sb, k->subject ? " " : "");
-			put_redacted(sb, st, d, k->subject ? k->subject : "");
-			strbuf_puts(sb, ": ");
-			put_redacted(sb, st, d, k->reason);
-			strbuf_putc(sb, '\n');
+					strbuf_printf(&line, ", %s", d->skips[j].rule->id);
+			strbuf_printf(&line, "%s%s: %s", k->subject ? " " : "",
+				      k->subject ? k->subject : "", k->reason);
+			put_wrapped(sb, st, d, strbuf_str(&line), 10, 6);
+			strbuf_done(&line);
 		}
 	}
 	strbuf_puts(sb, "\nchain: ");
-	chain_line(sb, st, d);
-	strbuf_putc(sb, '\n');
+	{
+		struct strbuf chain = STRBUF_INIT;
+
+		/* already escaped; put_wrapped()'s second pass leaves escaped text as it is */
+		chain_line(&chain, st, d);
+		put_wrapped(sb, st, d, strbuf_str(&chain), 7, 7);
+		strbuf_done(&chain);
+	}
 	for (int k = 0; k < 2; k++) {
 		strbuf_puts(sb, "  ");
 		put_mark(sb, st, link_status(d->chain.link_state[k]),
@@ -507,8 +522,13 @@ int out_doctor_text(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 	struct style st = {
 		.color = flags & GPUENV_RENDER_COLOR,
 		.redact = flags & GPUENV_RENDER_REDACT,
+		.width = (flags >> 16) & 0xfffu,
 	};
 
+	if (!st.width)
+		st.width = WRAP_DEFAULT;
+	else if (st.width < WRAP_MIN)
+		st.width = WRAP_MIN;
 	return render_text(d, &st, sb);
 }
 

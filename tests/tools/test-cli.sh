@@ -56,6 +56,17 @@ else
 	echo "FAIL: doctor --markdown lacks the line '$want'"
 	fail=1
 fi
+# doctor text fits 80 columns when stdout is no terminal (here: a pipe): only a word longer
+# than the line (a path, a command) may exceed it.
+h100_root=$GPUENV_SOURCE_ROOT/tests/fixtures/h100-sxm-550/root
+wide=$("$gpuenv" doctor --sysroot "$h100_root" --no-vendor --color never | python3 -c '
+import sys
+print(sum(1 for l in sys.stdin.read().splitlines() if len(l) > 80 and " " in l.strip()[:80]
+          and not l.lstrip().startswith(("fix ", "verify ", "#", "sudo "))))')
+if [ "$wide" = 0 ]; then echo "ok: doctor text wraps at 80 columns"; else
+	echo "FAIL: $wide doctor line(s) wider than 80 columns that could have wrapped"
+	fail=1
+fi
 rm -f "$venv"
 # doctor: usage errors, "could not evaluate", warnings-only with and without --strict.
 check 64 "unrecognized option" "$gpuenv" doctor --bogus
