@@ -42,7 +42,7 @@ int strbuf_put_printable(struct strbuf *sb, const char *s);
  * from the machine, multi-line ones included: newline, carriage return and tab are written as
  * \n, \r and \t, every other control character as \xHH. */
 int strbuf_put_escaped(struct strbuf *sb, const char *s);
-/* s with the user name of every home directory in it replaced: /home/NAME/… and /Users/NAME/…
+/* s with the user name of every home directory in it replaced: /home/<name>/… and /Users/<name>/…
  * become /home/<user>/… (--redact: a path names its user). Other paths, /root included (it
  * names no one), are kept. */
 int strbuf_put_home_redacted(struct strbuf *sb, const char *s);

@@ -38,7 +38,7 @@ hides() {
 for fmt in "" --json; do
 	hides secret-uuid-1234 env CUDA_VISIBLE_DEVICES=secret-uuid-1234 "$gpuenv" report $fmt
 done
-# --redact hides the user name of home directories (/home/NAME/…) in every renderer: a venv
+# --redact hides the user name of home directories (/home/<name>/…) in every renderer: a venv
 # under /home/user is the framework layer's source, its files the evidence.
 venv=$(mktemp)
 printf 'PATH=/home/user/venv/bin:/usr/bin:/bin\nVIRTUAL_ENV=/home/user/venv\n' >"$venv"

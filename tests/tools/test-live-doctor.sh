@@ -18,7 +18,8 @@ if [ -e /sys/module/nvidia ] || [ -e /proc/driver/nvidia ]; then
 fi
 fail=0
 has() {
-	if printf '%s' "$out" | grep -qF -- "$1"; then echo "ok: $2"; else echo "FAIL: $2 (no '$1')"; fail=1; fi
+	# doctor wraps its text (80 columns in a pipe): a phrase may span lines
+	if printf '%s' "$out" | tr '\n' ' ' | tr -s ' ' | grep -qF -- "$1"; then echo "ok: $2"; else echo "FAIL: $2 (no '$1')"; fail=1; fi
 }
 gpus=0
 for c in /sys/bus/pci/devices/*/class; do
