@@ -1276,7 +1276,7 @@ static void test_render_escapes(void **state)
 	assert_no_controls(strbuf_str(&sb));
 	assert_non_null(strstr(strbuf_str(&sb), "os \\x1b]0;owned\\x07 [x](http://e)"));
 	assert_non_null(strstr(strbuf_str(&sb), "</b>\\nnext"));
-	assert_non_null(strstr(strbuf_str(&sb), "driver.x = a``b\\x1b[2J  [/etc/`x`]"));
+	assert_non_null(strstr(strbuf_str(&sb), "driver.x = a``b\\x1b[2J [/etc/`x`]"));
 	assert_non_null(strstr(strbuf_str(&sb), "550|<i>`x`\\x1b[8m\\xc2\\x9b"));
 	strbuf_reset(&sb);
 
