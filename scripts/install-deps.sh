@@ -9,7 +9,7 @@ set -eu
 build_pkgs="meson ninja-build gcc pkg-config python3 libelf-dev libjansson-dev liblzma-dev
 zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libmicrohttpd-dev"
 test_pkgs="libcmocka-dev clang libclang-rt-14-dev clang-format ocl-icd-libopencl1
-ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema"
+ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema groff-base"
 
 # bench/bench-doctor.sh compares doctor with PyTorch's collect_env (large: not a test need).
 bench_pkgs="python3-torch"
@@ -34,8 +34,9 @@ if [ "$(id -u)" != 0 ]; then
 	echo "gpuenv: or with sudo: sudo apt-get install$missing" >&2
 	exit 1
 fi
-echo "gpuenv: installing:$missing"
+# apt's progress goes to stderr: `make run ARGS="report --json" > f` must leave only JSON in f.
+echo "gpuenv: installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+apt-get update -qq >&2
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing
+apt-get install -y -qq --no-install-recommends $missing >&2

@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "gpuenv.h"
 #include "shared/macro.h"
+#include "shared/strbuf.h"
 #include "shared/parse.h"
 
 void print_error(const char *what, int err)
@@ -132,15 +134,29 @@ unsigned common_render_flags(const struct common_opts *o, FILE *f)
 		flags |= GPUENV_RENDER_REDACT;
 	if (common_use_color(o, f))
 		flags |= GPUENV_RENDER_COLOR;
+	/* the terminal's width where f is one (TIOCGWINSZ, tty_ioctl(4)); otherwise the
+	 * renderer's 80, so output to a file or a pipe does not depend on who ran it */
+	if (isatty(fileno(f))) {
+		struct winsize ws;
+
+		if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+			flags |= GPUENV_RENDER_WIDTH(ws.ws_col);
+	}
 	return flags;
 }
 
+/* Log messages can quote what was read (a path in an image, a line of a file): their control
+ * characters are escaped as the renderers escape them. */
 static void log_to_stderr(void *userdata, int priority, const char *file, int line, const char *fn,
 			  const char *format, va_list args)
 {
-	fprintf(stderr, "gpuenv: %s: ", fn);
-	vfprintf(stderr, format, args);
-	fputc('\n', stderr);
+	struct strbuf msg = STRBUF_INIT, esc = STRBUF_INIT;
+
+	strbuf_vprintf(&msg, format, args);
+	strbuf_put_escaped(&esc, strbuf_str(&msg));
+	fprintf(stderr, "gpuenv: %s: %s\n", fn, msg.err || esc.err ? format : strbuf_str(&esc));
+	strbuf_done(&msg);
+	strbuf_done(&esc);
 }
 
 /* gpuenv_ctx_new()'s own messages (the env file's path, line and reason): printed as they
@@ -165,8 +181,12 @@ static int read_host_file(const char *path, size_t max, char **ret, size_t *ret_
 	struct stat st;
 	int err = 0;
 
+	/* Set on every path: the release build (-O2) cannot see that -errno is never 0 and
+	 * warns that the caller's text and len may be used uninitialized. */
+	*ret = NULL;
+	*ret_len = 0;
 	if (!f)
-		return -errno;
+		return errno ? -errno : -EIO;
 	/* A directory opens, then every read fails with EISDIR: say so, not "I/O error". */
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (f != stdin)

@@ -150,6 +150,9 @@ enum {
 	GPUENV_RENDER_COLOR = 1u << 1,	/* text: ANSI colour */
 	GPUENV_RENDER_REDACT = 1u << 2, /* replace UUIDs, serials, hostnames, env values */
 };
+/* doctor text: wrap at cols columns (bits 16..27 of flags; 0 or absent: 80, the width of a
+ * terminal of unknown size and of most issue trackers' code blocks). */
+#define GPUENV_RENDER_WIDTH(cols) (((unsigned)(cols)&0xfffu) << 16)
 /* gpuenv_snapshot_to_json: s as JSON (docs/snapshot-schema.md); flags: GPUENV_RENDER_STABLE,
  * GPUENV_RENDER_REDACT. ret: malloc'd, the caller free()s it. Returns 0, -EINVAL, -ENOMEM.
  * Since 0.1. */

@@ -189,6 +189,10 @@ int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 		json_array_foreach(links_j, i, v)
 			redact_in_place(d, v, "why");
 	}
+	if (redact && snap_json_redact_homes(root) < 0) {
+		json_decref(root);
+		return -ENOMEM;
+	}
 	out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (!out)

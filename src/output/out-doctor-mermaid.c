@@ -11,11 +11,18 @@
 #include "output/output.h"
 #include "rules/rules.h"
 
-static void label(struct strbuf *sb, const char *s, size_t max)
+static void label(struct strbuf *sb, const char *text, size_t max, bool redact)
 {
+	struct strbuf esc = STRBUF_INIT, homes = STRBUF_INIT;
 	size_t n = 0;
-	const char *p;
+	const char *p, *s;
 
+	/* Labels quote values read from the machine: their control characters are escaped
+	 * (a newline included, as \n) before the Mermaid quoting. */
+	if (redact) /* home directories name their user */
+		strbuf_put_home_redacted(&homes, text);
+	strbuf_put_escaped(&esc, redact ? strbuf_str(&homes) : text);
+	s = strbuf_str(&esc);
 	/* n counts characters (UTF-8 lead bytes), so a cut never splits one. */
 	for (p = s; *p; p++) {
 		if (((unsigned char)*p & 0xc0) != 0x80 && n++ == max)
@@ -30,15 +37,14 @@ static void label(struct strbuf *sb, const char *s, size_t max)
 		case '>':
 			strbuf_puts(sb, "#gt;");
 			break;
-		case '\n':
-			strbuf_puts(sb, " ");
-			break;
 		default:
 			strbuf_putc(sb, *p);
 		}
 	}
 	if (*p)
 		strbuf_puts(sb, "…");
+	strbuf_done(&esc);
+	strbuf_done(&homes);
 }
 
 static const char *klass(enum layer_status s)
@@ -66,12 +72,12 @@ int out_doctor_mermaid(const struct diagnosis *d, unsigned flags, struct strbuf 
 			if (lf->layer != (enum gpuenv_layer)l)
 				continue;
 			strbuf_puts(sb, "<br/>");
-			label(sb, lf->label, 40);
+			label(sb, lf->label, 40, redact);
 			strbuf_puts(sb, ": ");
 			if (redact && lf->source && strcmp(lf->source, "environment") == 0)
-				label(sb, "<redacted>", 20);
+				label(sb, "<redacted>", 20, redact);
 			else
-				label(sb, lf->value, 80);
+				label(sb, lf->value, 80, redact);
 		}
 		strbuf_printf(sb, "\"]:::%s\n", klass(d->status[l]));
 	}
@@ -83,12 +89,12 @@ int out_doctor_mermaid(const struct diagnosis *d, unsigned flags, struct strbuf 
 										: LAYER_INFO;
 
 		strbuf_printf(sb, "  f%zu{{\"%s<br/>", i, f->rule->id);
-		label(sb, redact ? f->rule->title : f->message, 120);
+		label(sb, redact ? f->rule->title : f->message, 120, redact);
 		strbuf_printf(sb, "\"}}:::%s\n", klass(st));
 		strbuf_printf(sb, "  %s -.- f%zu\n", rule_layer_name(f->rule->layer), i);
 		if (f->fix && f->fix[0]) {
 			strbuf_printf(sb, "  f%zu -->|fix| x%zu[\"", i, i);
-			label(sb, redact ? "see gpuenv doctor" : f->fix[0], 100);
+			label(sb, redact ? "see gpuenv doctor" : f->fix[0], 100, redact);
 			strbuf_puts(sb, "\"]\n");
 		}
 	}

@@ -15,11 +15,16 @@
 #include "output/output.h"
 #include "rules/rules.h"
 #include "shared/strbuf.h"
+#include "snapshot/snapshot.h"
 
-#define WRAP 100
+/* Text is wrapped at the width the caller gives (GPUENV_RENDER_WIDTH, the terminal's), else
+ * at 80 columns; narrower than 40 would leave no room after the 16-column labels. */
+#define WRAP_DEFAULT 80
+#define WRAP_MIN     40
 
 struct style {
 	bool color, redact, markdown;
+	size_t width;
 };
 
 static const char *mark(enum layer_status s)
@@ -87,14 +92,17 @@ static void put_mark(struct strbuf *sb, const struct style *st, enum layer_statu
 		strbuf_puts(sb, m);
 }
 
-/* Appends text with every identifying evidence value of the diagnosis replaced. */
+/* Appends text with every identifying evidence value of the diagnosis replaced and its control
+ * characters escaped (strbuf_put_escaped()): messages and values quote what the machine holds
+ * (os-release, the kernel log, an environment value), which must not reach a terminal raw. */
 static void put_redacted(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
 			 const char *text)
 {
+	struct strbuf tmp = STRBUF_INIT, homes;
 	const char *p = text;
 
 	if (!st->redact) {
-		strbuf_puts(sb, text);
+		strbuf_put_escaped(sb, text);
 		return;
 	}
 	while (*p) {
@@ -112,15 +120,23 @@ static void put_redacted(struct strbuf *sb, const struct style *st, const struct
 				}
 			}
 		if (best) {
-			strbuf_puts(sb, "<redacted>");
+			strbuf_puts(&tmp, "<redacted>");
 			p += best;
 		} else {
-			strbuf_putc(sb, *p++);
+			strbuf_putc(&tmp, *p++);
 		}
 	}
+	/* and the user names of home directories (/home/<user>/…) */
+	strbuf_init(&homes, 0);
+	strbuf_put_home_redacted(&homes, strbuf_str(&tmp));
+	strbuf_put_escaped(sb, strbuf_str(&homes));
+	if (tmp.err || homes.err)
+		sb->err = sb->err ? sb->err : tmp.err ? tmp.err : homes.err;
+	strbuf_done(&tmp);
+	strbuf_done(&homes);
 }
 
-/* Wraps text at word boundaries into lines of at most WRAP columns, the first starting at
+/* Wraps text at word boundaries into lines of at most st->width columns, the first starting at
  * column `first` (already printed), continuation lines indented by `indent`. */
 static void put_wrapped(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
 			const char *text, size_t first, size_t indent)
@@ -139,7 +155,7 @@ static void put_wrapped(struct strbuf *sb, const struct style *st, const struct 
 		/* UTF-8: count lead bytes only. */
 		for (size_t i = 0; i < w; i++)
 			cols += ((unsigned char)p[i] & 0xc0) != 0x80;
-		if (!line_start && col + 1 + cols > WRAP) {
+		if (!line_start && col + 1 + cols > st->width) {
 			strbuf_printf(sb, "\n%*s", (int)indent, "");
 			col = indent;
 			line_start = true;
@@ -191,9 +207,15 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 	for (size_t e = 0; e < f->n_ev; e++) {
 		const struct rule_evidence *ev = &f->ev[e];
 
-		strbuf_printf(sb, "      %-9s %s = %s  [%s]\n", e == 0 ? "evidence" : "", ev->name,
+		struct strbuf line = STRBUF_INIT;
+
+		/* wrapped like the other fields; put_wrapped() redacts and escapes */
+		strbuf_printf(&line, "%s = %s [%s]", ev->name,
 			      st->redact && ev->identifying ? "<redacted>" : ev->value,
 			      ev->source ? ev->source : "");
+		strbuf_printf(sb, "      %-9s ", e == 0 ? "evidence" : "");
+		put_wrapped(sb, st, d, strbuf_str(&line), 16, 18);
+		strbuf_done(&line);
 	}
 	put_lines(sb, st, d, "fix", f->fix);
 	put_lines(sb, st, d, "verify", f->verify);
@@ -222,17 +244,22 @@ static void headline(struct strbuf *sb, const struct diagnosis *d)
 		      n[0] == 1 ? "" : "s", rules, skipped);
 }
 
+static void put_text(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+		     const char *s);
+
+/* The chain's values are versions and labels read from the machine: escaped like any text. */
 static void chain_line(struct strbuf *sb, const struct style *st, const struct diagnosis *d)
 {
 	const struct chain *ch = &d->chain;
 
 	strbuf_puts(sb, "driver supports CUDA ≤ ");
-	if (ch->driver_cuda)
-		strbuf_printf(sb, "%s (%s)", ch->driver_cuda, ch->driver_label);
-	else
-		strbuf_printf(sb, "? (%s)", ch->driver_label ? ch->driver_label : "unknown");
-	strbuf_printf(sb, " · toolkit %s · framework %s", ch->toolkit ? ch->toolkit : "none",
-		      ch->framework ? ch->framework : "not probed");
+	put_text(sb, st, d, ch->driver_cuda ? ch->driver_cuda : "?");
+	strbuf_puts(sb, " (");
+	put_text(sb, st, d, ch->driver_label ? ch->driver_label : "unknown");
+	strbuf_puts(sb, ") · toolkit ");
+	put_text(sb, st, d, ch->toolkit ? ch->toolkit : "none");
+	strbuf_puts(sb, " · framework ");
+	put_text(sb, st, d, ch->framework ? ch->framework : "not probed");
 }
 
 static int render_text(const struct diagnosis *d, const struct style *st, struct strbuf *sb)
@@ -252,18 +279,23 @@ static int render_text(const struct diagnosis *d, const struct style *st, struct
 
 			if (lf->layer != (enum gpuenv_layer)l)
 				continue;
+			struct strbuf line = STRBUF_INIT;
+
+			strbuf_printf(&line, "%s [%s]",
+				      st->redact && lf->source && streq(lf->source, "environment")
+					      ? "<redacted>"
+					      : lf->value,
+				      lf->source ? lf->source : "");
 			strbuf_printf(sb, "    %s: ", lf->label);
-			if (st->redact && lf->source && streq(lf->source, "environment"))
-				strbuf_puts(sb, "<redacted>");
-			else
-				put_redacted(sb, st, d, lf->value);
-			strbuf_printf(sb, "  [%s]\n", lf->source ? lf->source : "");
+			put_wrapped(sb, st, d, strbuf_str(&line), 6 + strlen(lf->label), 6);
+			strbuf_done(&line);
 		}
 		for (size_t i = 0; i < d->n_findings; i++)
 			if (d->findings[i].rule->layer == (enum gpuenv_layer)l)
 				text_finding(sb, st, d, &d->findings[i]);
 		for (size_t i = 0; i < d->n_skips; i++) {
 			const struct rule_skip *k = &d->skips[i];
+			struct strbuf line = STRBUF_INIT;
 			bool seen = false;
 
 			if (k->rule->layer != (enum gpuenv_layer)l)
@@ -276,24 +308,31 @@ static int render_text(const struct diagnosis *d, const struct style *st, struct
 				       streq(d->skips[j].reason, k->reason);
 			if (seen)
 				continue;
-			strbuf_printf(sb, "  %sskipped%s %s", st->color ? "\033[2m" : "",
-				      st->color ? "\033[0m" : "", k->rule->id);
+			strbuf_printf(sb, "  %sskipped%s ", st->color ? "\033[2m" : "",
+				      st->color ? "\033[0m" : "");
+			strbuf_puts(&line, k->rule->id);
 			for (size_t j = i + 1; j < d->n_skips; j++)
 				if (d->skips[j].rule->layer == k->rule->layer &&
 				    !d->skips[j].subject == !k->subject &&
 				    (!k->subject || streq(d->skips[j].subject, k->subject)) &&
 				    streq(d->skips[j].reason, k->reason) &&
 				    d->skips[j].rule != k->rule)
-					strbuf_printf(sb, ", %s", d->skips[j].rule->id);
-			strbuf_printf(sb, "%s%s: ", k->subject ? " " : "",
-				      k->subject ? k->subject : "");
-			put_redacted(sb, st, d, k->reason);
-			strbuf_putc(sb, '\n');
+					strbuf_printf(&line, ", %s", d->skips[j].rule->id);
+			strbuf_printf(&line, "%s%s: %s", k->subject ? " " : "",
+				      k->subject ? k->subject : "", k->reason);
+			put_wrapped(sb, st, d, strbuf_str(&line), 10, 6);
+			strbuf_done(&line);
 		}
 	}
 	strbuf_puts(sb, "\nchain: ");
-	chain_line(sb, st, d);
-	strbuf_putc(sb, '\n');
+	{
+		struct strbuf chain = STRBUF_INIT;
+
+		/* already escaped; put_wrapped()'s second pass leaves escaped text as it is */
+		chain_line(&chain, st, d);
+		put_wrapped(sb, st, d, strbuf_str(&chain), 7, 7);
+		strbuf_done(&chain);
+	}
 	for (int k = 0; k < 2; k++) {
 		strbuf_puts(sb, "  ");
 		put_mark(sb, st, link_status(d->chain.link_state[k]),
@@ -305,55 +344,109 @@ static int render_text(const struct diagnosis *d, const struct style *st, struct
 	return sb->err;
 }
 
-/* Markdown: backticks inside code spans would end them. */
+/* The longest run of backticks in s. */
+static size_t backtick_run(const char *s)
+{
+	size_t best = 0;
+
+	for (const char *p = s; *p;) {
+		size_t n = strspn(p, "`");
+
+		best = n > best ? n : best;
+		p += n ? n : 1;
+	}
+	return best;
+}
+
+static void put_backticks(struct strbuf *sb, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_putc(sb, '`');
+}
+
+/* Markdown code span: delimited by one backtick more than the longest run inside, so no text
+ * can end it early (CommonMark 0.30, section 6.1 "Code spans"). */
 static void md_code(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
 		    const char *s)
 {
 	struct strbuf tmp = STRBUF_INIT;
+	size_t run;
 
 	put_redacted(&tmp, st, d, s);
-	strbuf_puts(sb, strchr(strbuf_str(&tmp), '`') ? "`` " : "`");
+	run = backtick_run(strbuf_str(&tmp));
+	put_backticks(sb, run + 1);
+	strbuf_puts(sb, run ? " " : "");
 	strbuf_puts(sb, strbuf_str(&tmp));
-	strbuf_puts(sb, strchr(strbuf_str(&tmp), '`') ? " ``" : "`");
+	strbuf_puts(sb, run ? " " : "");
+	put_backticks(sb, run + 1);
 	strbuf_done(&tmp);
 }
 
-/* Table cells: a '|' would split the cell. */
-static void md_cell(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+/* Markdown text and table cells: the characters that would open a code span, a link or an
+ * image, an HTML tag or split a table cell are backslash-escaped (CommonMark 0.30, section 2.4
+ * "Backslash escapes"; GitHub Flavored Markdown, section 4.10 "Tables": a pipe in a cell is
+ * written \|), so a value read from the machine stays text. */
+static void md_text(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
 		    const char *s)
 {
 	struct strbuf tmp = STRBUF_INIT;
 
 	put_redacted(&tmp, st, d, s);
 	for (const char *p = strbuf_str(&tmp); *p; p++) {
-		if (*p == '|')
-			strbuf_puts(sb, "\\|");
-		else
-			strbuf_putc(sb, *p);
+		if (strchr("\\`[]<>|", *p))
+			strbuf_putc(sb, '\\');
+		strbuf_putc(sb, *p);
 	}
 	strbuf_done(&tmp);
 }
 
+/* Text from the diagnosis, escaped for the renderer in use: Markdown or a terminal. */
+static void put_text(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+		     const char *s)
+{
+	if (st->markdown)
+		md_text(sb, st, d, s);
+	else
+		put_redacted(sb, st, d, s);
+}
+
+/* A fenced block of shell lines; the fence is longer than any backtick run in them, so no line
+ * can end it (CommonMark 0.30, section 4.5 "Fenced code blocks"). */
 static void md_block(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
 		     const char *label, char *const *lines)
 {
+	size_t fence = 3;
+
 	if (!lines || !lines[0])
 		return;
-	strbuf_printf(sb, "- **%s:**\n  ```sh\n", label);
+	for (size_t i = 0; lines[i]; i++)
+		if (backtick_run(lines[i]) >= fence)
+			fence = backtick_run(lines[i]) + 1;
+	strbuf_printf(sb, "- **%s:**\n  ", label);
+	put_backticks(sb, fence);
+	strbuf_puts(sb, "sh\n");
 	for (size_t i = 0; lines[i]; i++) {
 		strbuf_puts(sb, "  ");
 		put_redacted(sb, st, d, lines[i]);
 		strbuf_putc(sb, '\n');
 	}
-	strbuf_puts(sb, "  ```\n");
+	strbuf_puts(sb, "  ");
+	put_backticks(sb, fence);
+	strbuf_putc(sb, '\n');
 }
 
 static int render_markdown(const struct diagnosis *d, const struct style *st, struct strbuf *sb)
 {
+	const struct snap_node *root = snapshot_root_const(d->snap);
 	static const char *const link_names[2] = { "driver → toolkit", "toolkit → framework" };
 
 	strbuf_puts(sb, "### ");
 	headline(sb, d);
+	/* what a reader of a pasted report asks first: which gpuenv, which OS, which kernel */
+	strbuf_puts(sb, "\n\ngpuenv " GPUENV_VERSION " · OS ");
+	md_text(sb, st, d, snap_get_str(root, "host.os.pretty_name") ?: "unknown");
+	strbuf_puts(sb, " · kernel ");
+	md_text(sb, st, d, snap_get_str(root, "host.kernel_release") ?: "unknown");
 	strbuf_puts(sb, "\n\n| layer | status | key facts |\n|---|---|---|\n");
 	for (int l = 0; l < RULE_LAYERS; l++) {
 		bool first = true;
@@ -369,7 +462,7 @@ static int render_markdown(const struct diagnosis *d, const struct style *st, st
 			if (st->redact && lf->source && streq(lf->source, "environment"))
 				strbuf_puts(sb, "&lt;redacted&gt;");
 			else
-				md_cell(sb, st, d, lf->value);
+				md_text(sb, st, d, lf->value);
 			first = false;
 		}
 		strbuf_puts(sb, " |\n");
@@ -379,7 +472,7 @@ static int render_markdown(const struct diagnosis *d, const struct style *st, st
 	strbuf_puts(sb, "\n\n");
 	for (int k = 0; k < 2; k++) {
 		strbuf_printf(sb, "- %s %s: ", link_mark(d->chain.link_state[k]), link_names[k]);
-		put_redacted(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "");
+		md_text(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "");
 		strbuf_putc(sb, '\n');
 	}
 	for (size_t i = 0; i < d->n_findings; i++) {
@@ -387,13 +480,15 @@ static int render_markdown(const struct diagnosis *d, const struct style *st, st
 
 		strbuf_printf(sb, "\n#### %s `%s` (%s, %s)\n\n", sev_mark(f->severity), f->rule->id,
 			      rule_layer_name(f->rule->layer), rule_severity_name(f->severity));
-		put_redacted(sb, st, d, f->message);
+		md_text(sb, st, d, f->message);
 		strbuf_printf(sb, "\n\n- **Symptom:** %s\n- **Cause:** %s\n- **Evidence:**\n",
 			      f->rule->symptom, f->rule->cause);
 		for (size_t e = 0; e < f->n_ev; e++) {
 			const struct rule_evidence *ev = &f->ev[e];
 
-			strbuf_printf(sb, "  - `%s` = ", ev->name);
+			strbuf_puts(sb, "  - ");
+			md_code(sb, st, d, ev->name);
+			strbuf_puts(sb, " = ");
 			if (st->redact && ev->identifying)
 				strbuf_puts(sb, "`<redacted>`");
 			else
@@ -411,9 +506,10 @@ static int render_markdown(const struct diagnosis *d, const struct style *st, st
 		for (size_t i = 0; i < d->n_skips; i++) {
 			const struct rule_skip *k = &d->skips[i];
 
-			strbuf_printf(sb, "- `%s`%s%s: ", k->rule->id, k->subject ? " " : "",
-				      k->subject ? k->subject : "");
-			put_redacted(sb, st, d, k->reason);
+			strbuf_printf(sb, "- `%s`%s", k->rule->id, k->subject ? " " : "");
+			md_text(sb, st, d, k->subject ? k->subject : "");
+			strbuf_puts(sb, ": ");
+			md_text(sb, st, d, k->reason);
 			strbuf_putc(sb, '\n');
 		}
 		strbuf_puts(sb, "\n</details>\n");
@@ -426,8 +522,13 @@ int out_doctor_text(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 	struct style st = {
 		.color = flags & GPUENV_RENDER_COLOR,
 		.redact = flags & GPUENV_RENDER_REDACT,
+		.width = (flags >> 16) & 0xfffu,
 	};
 
+	if (!st.width)
+		st.width = WRAP_DEFAULT;
+	else if (st.width < WRAP_MIN)
+		st.width = WRAP_MIN;
 	return render_text(d, &st, sb);
 }
 

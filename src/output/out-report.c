@@ -3,7 +3,9 @@
  * The `gpuenv report` text tree: the snapshot's sections in stack order, bottom first
  * (host, hardware, driver, runtime, framework, container, environment), every fact with
  * its value, or its state and reason when it is not present. Rendering only: the tree is
- * printed as collected, nothing is computed here.
+ * printed as collected, nothing is computed here. Every string from the machine is written
+ * with its control characters escaped (strbuf_put_escaped()): an os-release, a kernel log line
+ * or a --from snapshot cannot send escape sequences to the terminal.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +30,23 @@ static const char *c_on(const struct style *st, const char *code)
 	return st->color ? code : "";
 }
 
+/* Text from the machine: with --redact, home directories lose their user names; always
+ * escaped. */
+static void put_text(struct strbuf *sb, const struct style *st, const char *s)
+{
+	struct strbuf tmp = STRBUF_INIT;
+
+	if (!st->redact) {
+		strbuf_put_escaped(sb, s);
+		return;
+	}
+	strbuf_put_home_redacted(&tmp, s);
+	strbuf_put_escaped(sb, strbuf_str(&tmp));
+	if (tmp.err && !sb->err)
+		sb->err = tmp.err;
+	strbuf_done(&tmp);
+}
+
 static void render_value(struct strbuf *sb, const struct style *st, const struct snap_node *n,
 			 const char *section)
 {
@@ -41,7 +60,7 @@ static void render_value(struct strbuf *sb, const struct style *st, const struct
 		    snap_key_is_identifying(section, snap_key(n)))
 			strbuf_puts(sb, "<redacted>");
 		else if (snap_str(n))
-			strbuf_puts(sb, snap_str(n));
+			put_text(sb, st, snap_str(n));
 		else if (snap_int(n, &i))
 			strbuf_printf(sb, "%" PRId64, i);
 		else if (snap_bool(n, &b))
@@ -54,14 +73,20 @@ static void render_value(struct strbuf *sb, const struct style *st, const struct
 		sb, "%s(%s",
 		c_on(st, state == FACT_ABSENT || state == FACT_UNPROBED ? "\033[2m" : "\033[33m"),
 		fact_state_to_string(state));
-	if (err)
-		strbuf_printf(sb, ": %s", err);
-	if (src)
-		strbuf_printf(sb, "; %s",
-			      st->redact && snap_section_is_environment(section) ? "<redacted>"
-										 : src);
-	if (snap_raw(n))
-		strbuf_printf(sb, "; raw \"%s\"", snap_raw(n));
+	if (err) {
+		strbuf_puts(sb, ": ");
+		put_text(sb, st, err);
+	}
+	if (src) {
+		strbuf_puts(sb, "; ");
+		put_text(sb, st,
+			 st->redact && snap_section_is_environment(section) ? "<redacted>" : src);
+	}
+	if (snap_raw(n)) {
+		strbuf_puts(sb, "; raw \"");
+		put_text(sb, st, snap_raw(n));
+		strbuf_putc(sb, '"');
+	}
 	strbuf_printf(sb, ")%s", c_on(st, "\033[0m"));
 }
 
@@ -80,13 +105,15 @@ static void render_node(struct strbuf *sb, const struct style *st, const struct 
 		else
 			snprintf(label, sizeof(label), "[%zu]", i);
 		strbuf_printf(sb, "%*s", (int)(depth * 2), "");
+		/* keys can come from the machine too (an environment variable's name) */
+		strbuf_put_escaped(sb, label);
 		if (snap_kind(c) == SNAP_FACT) {
-			strbuf_printf(sb, "%s: ", label);
+			strbuf_puts(sb, ": ");
 			render_value(sb, st, c, section);
 			strbuf_putc(sb, '\n');
 			continue;
 		}
-		strbuf_printf(sb, "%s%s", label, snap_count(c) ? "" : ": (none)");
+		strbuf_puts(sb, snap_count(c) ? "" : ": (none)");
 		strbuf_putc(sb, '\n');
 		render_node(sb, st, c, depth + 1, key ? key : section);
 	}

@@ -164,6 +164,16 @@ static size_t read_targets(const struct snap_node *tn, bool from_build_info,
 	return n;
 }
 
+/* Where a target list was read: its first entry's source, which for arch_targets (objects of
+ * kind and target) is the target's, else the list's own. */
+static const char *targets_source(const struct snap_node *tn)
+{
+	const struct snap_node *first = snap_at(tn, 0);
+
+	return snap_source(first) ?: snap_source(snap_child(first, "target"))
+					  ?: snap_source(tn) ?: "(no source recorded)";
+}
+
 static void cov_one(const struct fw_build *b, void *u)
 {
 	struct cov_ctx *x = u;
@@ -272,8 +282,7 @@ static void cov_one(const struct fw_build *b, void *u)
 			continue;
 		snprintf(key, sizeof(key), "%s.%s", b->key,
 			 from_bi ? "build_info.cuda_compute_capabilities" : "arch_targets");
-		finding_evidence(f, key, snap_source(snap_at(tn, 0)) ?: "?", "%s",
-				 strbuf_str(&list));
+		finding_evidence(f, key, targets_source(tn), "%s", strbuf_str(&list));
 		if (ccf)
 			finding_fact(f, "driver.nvml.devices[].compute_capability", ccf);
 		else {

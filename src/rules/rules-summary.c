@@ -69,6 +69,38 @@ static void hardware_facts(struct diagnosis *d, const struct snap_node *root, bo
 	}
 }
 
+/* The device-node line names each node once, by path, and at most this many of them: the 8 x
+ * H100 fixture has 44 entries (render nodes, nvidia-caps and the nodes also listed by name). */
+#define MAX_NODES_LISTED 16
+
+/* A node's path: the fact's source, or the "path" of a node described by an object. */
+static const char *node_path(const struct snap_node *n)
+{
+	if (snap_kind(n) == SNAP_FACT)
+		return snap_present(n) ? snap_source(n) : NULL;
+	return snap_get_str(n, "path");
+}
+
+/* Appends path to the list unless seen ("\npath\n" lines) has it; returns 1 when it is new.
+ * Paths past MAX_NODES_LISTED are counted but not printed. */
+static size_t add_node(struct strbuf *seen, struct strbuf *list, const char *path, size_t listed)
+{
+	struct strbuf line = STRBUF_INIT;
+	bool dup;
+
+	if (!path)
+		return 0;
+	strbuf_printf(&line, "\n%s\n", path);
+	dup = strstr(strbuf_str(seen), strbuf_str(&line)) != NULL;
+	if (!dup) {
+		strbuf_puts(seen, strbuf_str(&line) + (seen->len ? 1 : 0));
+		if (listed < MAX_NODES_LISTED)
+			strbuf_printf(list, "%s%s", list->len ? ", " : "", path);
+	}
+	strbuf_done(&line);
+	return dup ? 0 : 1;
+}
+
 static void driver_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
 {
 	const struct snap_node *fact,
@@ -77,7 +109,8 @@ static void driver_facts(struct diagnosis *d, const struct snap_node *root, bool
 	const struct snap_node *sb = snap_get(root, "driver.secure_boot.enabled");
 	const char *ver, *amd = snap_get_str(root, "driver.amdgpu.module_version");
 	const struct facts_driver_branch *b;
-	struct strbuf nodes = STRBUF_INIT;
+	struct strbuf nodes = STRBUF_INIT, seen = STRBUF_INIT;
+	size_t n_nodes = 0;
 	char buf[256];
 	bool on;
 
@@ -118,15 +151,19 @@ static void driver_facts(struct diagnosis *d, const struct snap_node *root, bool
 
 		if (snap_kind(n) == SNAP_ARRAY) {
 			for (size_t j = 0; j < snap_count(n); j++)
-				strbuf_printf(&nodes, "%s%s", nodes.len ? ", " : "",
-					      snap_source(snap_at(n, j)) ?: "?");
+				n_nodes +=
+					add_node(&seen, &nodes, node_path(snap_at(n, j)), n_nodes);
 		} else if (snap_present(n)) {
-			strbuf_printf(&nodes, "%s%s", nodes.len ? ", " : "", snap_source(n) ?: "?");
+			n_nodes += add_node(&seen, &nodes, node_path(n), n_nodes);
 		}
 	}
+	if (n_nodes > MAX_NODES_LISTED)
+		strbuf_printf(&nodes, " and %zu more (gpuenv report lists them)",
+			      n_nodes - MAX_NODES_LISTED);
 	diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "device nodes", "/dev", "%s",
 			   nodes.len ? strbuf_str(&nodes) : "none");
 	strbuf_done(&nodes);
+	strbuf_done(&seen);
 	if (snap_bool(sb, &on))
 		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "Secure Boot", snap_source(sb), "%s",
 				   on ? "on" : "off");

@@ -3,7 +3,9 @@
  * Capped growable buffer; see strbuf.h. The cap exists so that a renderer fed a hostile
  * snapshot, or a reader fed a huge file, fails with -EFBIG instead of eating memory.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,26 +78,93 @@ int strbuf_putc(struct strbuf *sb, char c)
 	return strbuf_add(sb, &c, 1);
 }
 
-int strbuf_put_printable(struct strbuf *sb, const char *s)
+size_t strbuf_control_len(const char *p)
+{
+	unsigned char c = (unsigned char)p[0];
+
+	if (c && (c < 0x20 || c == 0x7f))
+		return 1;
+	if (c == 0xc2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+static int put_controls_escaped(struct strbuf *sb, const char *s, bool c_escapes)
 {
 	static const char hex[] = "0123456789abcdef";
 
 	for (const char *p = s;; p++) {
-		size_t n = 0;
+		size_t n = 0, ctl;
 		int rv;
 
-		while (p[n] && (unsigned char)p[n] >= 0x20 && p[n] != 0x7f)
+		while (p[n] && !strbuf_control_len(p + n))
 			n++;
 		rv = strbuf_add(sb, p, n);
 		p += n;
 		if (rv < 0 || !*p)
 			return rv;
-		rv = strbuf_add(
-			sb, (const char[]){ '\\', 'x', hex[(unsigned char)*p >> 4], hex[*p & 0xf] },
-			4);
+		ctl = strbuf_control_len(p);
+		if (c_escapes && (*p == '\n' || *p == '\r' || *p == '\t')) {
+			rv = strbuf_add(sb, *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : "\\t", 2);
+			continue;
+		}
+		for (size_t i = 0; i < ctl && rv >= 0; i++)
+			rv = strbuf_add(sb,
+					(const char[]){ '\\', 'x', hex[(unsigned char)p[i] >> 4],
+							hex[p[i] & 0xf] },
+					4);
 		if (rv < 0)
 			return rv;
+		p += ctl - 1;
 	}
+}
+
+int strbuf_put_printable(struct strbuf *sb, const char *s)
+{
+	return put_controls_escaped(sb, s, false);
+}
+
+int strbuf_put_escaped(struct strbuf *sb, const char *s)
+{
+	return put_controls_escaped(sb, s, true);
+}
+
+/* Does a home-directory prefix ("/home/" or "/Users/") start at p, at the start of a path? */
+static size_t home_prefix_at(const char *s, const char *p)
+{
+	static const char *const prefixes[] = { "/home/", "/Users/" };
+
+	if (p > s && (isalnum((unsigned char)p[-1]) || strchr("_.-~", p[-1])))
+		return 0;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(p, prefixes[i], strlen(prefixes[i])) == 0)
+			return strlen(prefixes[i]);
+	return 0;
+}
+
+int strbuf_put_home_redacted(struct strbuf *sb, const char *s)
+{
+	const char *p = s, *from = s;
+
+	while (*p) {
+		size_t pre = home_prefix_at(s, p), n;
+
+		if (!pre) {
+			p++;
+			continue;
+		}
+		/* the user name: up to the next separator of paths or of the text around them */
+		n = strcspn(p + pre, "/ \t\n\"'`:;,()[]<>|");
+		if (n == 0) {
+			p += pre;
+			continue;
+		}
+		strbuf_add(sb, from, (size_t)(p - from) + pre);
+		strbuf_puts(sb, "<user>");
+		p += pre + n;
+		from = p;
+	}
+	return strbuf_add(sb, from, (size_t)(p - from));
 }
 
 int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)

@@ -30,10 +30,22 @@ void strbuf_done(struct strbuf *sb);
 int strbuf_add(struct strbuf *sb, const char *s, size_t n);
 int strbuf_puts(struct strbuf *sb, const char *s);
 int strbuf_putc(struct strbuf *sb, char c);
-/* s with each control byte (below 0x20, and 0x7f) written as \xHH: text from a file (a path,
- * an archive member's or a wheel member's name, an ELF string) cannot move the cursor or
- * recolour a terminal. Other bytes, UTF-8 included, are kept. */
+/* The length of the control character at p: 1 for a C0 byte (below 0x20) or DEL (0x7f), 2 for
+ * a C1 control encoded in UTF-8 (U+0080..U+009F, C2 80..C2 9F: xterm and others obey U+009B as
+ * CSI, ECMA-48 section 5.2), 0 for anything else. */
+size_t strbuf_control_len(const char *p);
+/* s with each control character (strbuf_control_len()) written as \xHH per byte: text from a
+ * file (a path, an archive member's or a wheel member's name, an ELF string) cannot move the
+ * cursor or recolour a terminal. Other bytes, UTF-8 included, are kept. */
 int strbuf_put_printable(struct strbuf *sb, const char *s);
+/* The same for the text renderers (report, doctor, Markdown, Mermaid), which show values read
+ * from the machine, multi-line ones included: newline, carriage return and tab are written as
+ * \n, \r and \t, every other control character as \xHH. */
+int strbuf_put_escaped(struct strbuf *sb, const char *s);
+/* s with the user name of every home directory in it replaced: /home/<name>/… and /Users/<name>/…
+ * become /home/<user>/… (--redact: a path names its user). Other paths, /root included (it
+ * names no one), are kept. */
+int strbuf_put_home_redacted(struct strbuf *sb, const char *s);
 int strbuf_printf(struct strbuf *sb, const char *fmt, ...) _printf_(2, 3);
 int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap) _printf_(2, 0);
 /* The NUL-terminated contents ("" when empty); borrowed. */

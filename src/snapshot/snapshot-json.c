@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shared/strbuf.h"
 #include "snapshot-internal.h"
 
 #define SNAP_JSON_MAX_DEPTH 64
@@ -124,6 +125,28 @@ void *snapshot_node_to_jansson(const struct snap_node *n)
 	return node_to_json(n, SNAP_JSON_STABLE, false, NULL);
 }
 
+int snap_json_redact_homes(json_t *j)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_object(j)) {
+		json_object_foreach(j, key, v) if (snap_json_redact_homes(v) < 0) return -ENOMEM;
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v) if (snap_json_redact_homes(v) < 0) return -ENOMEM;
+	} else if (json_is_string(j)) {
+		struct strbuf sb = STRBUF_INIT;
+		int r = strbuf_put_home_redacted(&sb, json_string_value(j));
+
+		if (r == 0 && !streq(strbuf_str(&sb), json_string_value(j)))
+			r = json_string_set(j, strbuf_str(&sb)) < 0 ? -ENOMEM : 0;
+		strbuf_done(&sb);
+		return r;
+	}
+	return 0;
+}
+
 int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret)
 {
 	json_t *j = node_to_json(s->root, flags, true, NULL);
@@ -131,6 +154,10 @@ int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret)
 
 	if (!j)
 		return -ENOMEM;
+	if ((flags & SNAP_JSON_REDACT) && snap_json_redact_homes(j) < 0) {
+		json_decref(j);
+		return -ENOMEM;
+	}
 	json_object_set_new(j, "schema_version", json_integer(SNAPSHOT_SCHEMA_VERSION));
 	text = json_dumps(j, JSON_SORT_KEYS |
 				     ((flags & SNAP_JSON_COMPACT) ? JSON_COMPACT : JSON_INDENT(2)));

@@ -144,6 +144,10 @@ bool snap_key_is_identifying(const char *section, const char *key);
  * (a directory named by LD_LIBRARY_PATH …) are redacted too. */
 bool snap_section_is_environment(const char *section);
 int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret);
+/* --redact for any JSON document: every string's home-directory user names replaced
+ * (strbuf_put_home_redacted()). Object keys are kept. */
+struct json_t;
+int snap_json_redact_homes(struct json_t *j);
 /* The largest snapshot text read: 16 MiB, 70 times what an 8-GPU machine's report writes. */
 #define SNAPSHOT_JSON_MAX_BYTES ((size_t)16 << 20)
 /* -EBADMSG for invalid JSON or a tree that breaks the schema rules; *ret_error explains.

@@ -7,7 +7,9 @@ scenario.ini:
               requires = a host path the scenario needs (a real vendor library); when it
                          is missing the test is skipped (exit 77) and says why
               args = extra gpuenv arguments (@FAKES@ expands to the fake-library dir,
-                     and the golden files name that dir @FAKES@ too)
+                     and the golden files name that dir @FAKES@ too; the dir is reached
+                     through a symlink of fixed length, so that text wrapped around it does
+                     not depend on where the tree is checked out)
   [env]       KEY = VALUE lines, the environment of the judged process (--env-file)
   [devices]   /dev/PATH = c|b MAJOR:MINOR MODE UID:GID, device nodes git cannot store
               (`/dev/nvidia0 = c 195:0 0666 0:0`): root/ is copied to a temporary directory
@@ -132,7 +134,7 @@ def sandbox_neutral(out):
 
 
 def main():
-    gpuenv, scenario_dir, fakes = sys.argv[1], sys.argv[2], sys.argv[3]
+    gpuenv, scenario_dir, fakes_dir = sys.argv[1], sys.argv[2], sys.argv[3]
     update = os.environ.get("GPUENV_UPDATE_EXPECTED") == "1"
     ini = configparser.ConfigParser(interpolation=None, delimiters=("=",))
     ini.optionxform = str
@@ -141,7 +143,6 @@ def main():
     if needs and not os.path.exists(needs):
         print(f"SKIP: {needs} is not installed here")
         sys.exit(77)
-    args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1",
            "GPUENV_FAKE_SCENARIO": os.path.join(scenario_dir, "scenario.ini")}
     for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
@@ -149,7 +150,13 @@ def main():
             env[k] = os.environ[k]
     if ini.has_option("scenario", "inject_errors"):
         env["GPUENV_TEST_INJECT_ERRORS"] = ini.get("scenario", "inject_errors")
-    with tempfile.TemporaryDirectory() as tmp:
+    # The fakes are named through /tmp/gpuenv-fakes-XXXXXXXX/f (always 28 characters): the
+    # build directory's own path would make the doctor text wrap differently in every checkout.
+    with tempfile.TemporaryDirectory() as tmp, \
+            tempfile.TemporaryDirectory(prefix="gpuenv-fakes-", dir="/tmp") as link_dir:
+        fakes = os.path.join(link_dir, "f")
+        os.symlink(os.path.abspath(fakes_dir), fakes)
+        args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
         root = os.path.join(scenario_dir, "root")
         if ini.has_section("devices") or ini.has_section("modules"):
             root = make_root_with_devices(

@@ -38,6 +38,36 @@ hides() {
 for fmt in "" --json; do
 	hides secret-uuid-1234 env CUDA_VISIBLE_DEVICES=secret-uuid-1234 "$gpuenv" report $fmt
 done
+# --redact hides the user name of home directories (/home/<name>/…) in every renderer: a venv
+# under /home/user is the framework layer's source, its files the evidence.
+venv=$(mktemp)
+printf 'PATH=/home/user/venv/bin:/usr/bin:/bin\nVIRTUAL_ENV=/home/user/venv\n' >"$venv"
+venv_root=$GPUENV_SOURCE_ROOT/tests/fixtures/python-venv-torch24-cu124/root
+for cmd in report "report --json" doctor "doctor --json" "doctor --markdown" "doctor --mermaid"; do
+	hides /home/user "$gpuenv" $cmd --sysroot "$venv_root" --env-file "$venv" --no-vendor
+done
+# doctor --markdown says which gpuenv, OS and kernel it describes (a pasted report's first question)
+ver=$("$gpuenv" version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
+xid_root=$GPUENV_SOURCE_ROOT/tests/fixtures/xid-79-fallen-off-bus/root
+want="gpuenv $ver · OS $(sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p' "$xid_root/etc/os-release") · kernel $(cat "$xid_root/proc/sys/kernel/osrelease")"
+if "$gpuenv" doctor --markdown --sysroot "$xid_root" --no-vendor | grep -qxF -- "$want"; then
+	echo "ok: doctor --markdown has the line '$want'"
+else
+	echo "FAIL: doctor --markdown lacks the line '$want'"
+	fail=1
+fi
+# doctor text fits 80 columns when stdout is no terminal (here: a pipe): only a word longer
+# than the line (a path, a command) may exceed it.
+h100_root=$GPUENV_SOURCE_ROOT/tests/fixtures/h100-sxm-550/root
+wide=$("$gpuenv" doctor --sysroot "$h100_root" --no-vendor --color never | python3 -c '
+import sys
+print(sum(1 for l in sys.stdin.read().splitlines() if len(l) > 80 and " " in l.strip()[:80]
+          and not l.lstrip().startswith(("fix ", "verify ", "#", "sudo "))))')
+if [ "$wide" = 0 ]; then echo "ok: doctor text wraps at 80 columns"; else
+	echo "FAIL: $wide doctor line(s) wider than 80 columns that could have wrapped"
+	fail=1
+fi
+rm -f "$venv"
 # doctor: usage errors, "could not evaluate", warnings-only with and without --strict.
 check 64 "unrecognized option" "$gpuenv" doctor --bogus
 check 64 "exclude each other" "$gpuenv" doctor --json --markdown
@@ -69,12 +99,16 @@ for fmt in "" --json --markdown; do
 done
 rm -rf "$empty"
 # --redact: an environment value quoted by a finding is hidden in every format.
+stubdir=""
 for d in /usr/local/cuda/lib64/stubs /usr/local/cuda/lib/stubs; do
-	[ -f "$d/libcuda.so" ] || continue
+	[ -f "$d/libcuda.so" ] && stubdir=$d && break
+done
+if [ -n "$stubdir" ]; then
 	# --mermaid draws the diagnosis path and quotes no environment value: nothing to redact.
 	for fmt in "" --json --markdown; do
-		hides secret-user-1234 env LD_LIBRARY_PATH="/opt/secret-user-1234:$d" "$gpuenv" doctor --no-vendor $fmt
+		hides secret-user-1234 env LD_LIBRARY_PATH="/opt/secret-user-1234:$stubdir" "$gpuenv" doctor --no-vendor $fmt
 	done
-	break
-done
+else
+	echo "SKIP doctor --redact: no stub libcuda.so under /usr/local/cuda/lib64/stubs or lib/stubs (the finding that quotes LD_LIBRARY_PATH needs one)"
+fi
 exit $fail

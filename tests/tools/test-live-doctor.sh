@@ -18,7 +18,8 @@ if [ -e /sys/module/nvidia ] || [ -e /proc/driver/nvidia ]; then
 fi
 fail=0
 has() {
-	if printf '%s' "$out" | grep -qF -- "$1"; then echo "ok: $2"; else echo "FAIL: $2 (no '$1')"; fail=1; fi
+	# doctor wraps its text (80 columns in a pipe): a phrase may span lines
+	if printf '%s' "$out" | tr '\n' ' ' | tr -s ' ' | grep -qF -- "$1"; then echo "ok: $2"; else echo "FAIL: $2 (no '$1')"; fail=1; fi
 }
 gpus=0
 for c in /sys/bus/pci/devices/*/class; do
@@ -30,7 +31,7 @@ rc=$?
 if [ "$gpus" = 0 ]; then
 	has "hardware.no-gpu (error): no GPU on the PCI bus" "says there is no GPU"
 else
-	echo "SKIP part: $gpus display/3D device(s) on the PCI bus: the no-GPU finding was not checked"
+	echo "SKIP no-gpu finding: $gpus display/3D device(s) on the PCI bus"
 fi
 has "NVIDIA driver: not loaded" "says there is no driver"
 v=$(sed -n 's/^#define CUDART_VERSION *\([0-9]*\).*/\1/p' "$cuda/include/cuda_runtime_api.h")
@@ -43,7 +44,7 @@ if [ -f /usr/lib/python3/dist-packages/torch/version.py ] && [ "$gpus" = 0 ]; th
 	case $out in *"framework.cpu-only-build (error)"*) echo "FAIL: cpu-only torch is an error"; fail=1 ;; esac
 	has "(CPU only)" "the chain names the framework build"
 else
-	echo "SKIP part: no Debian python3-torch (or a GPU is present): the CPU-only torch note was not checked"
+	echo "SKIP cpu-only torch note: no Debian python3-torch, or a GPU is present"
 fi
 for d in lib64/stubs lib/stubs; do
 	if [ -f "$cuda/$d/libcuda.so" ]; then
@@ -58,7 +59,7 @@ if [ -n "${stubdir:-}" ]; then
 	has "runtime.stub-libcuda (error)" "the stub on LD_LIBRARY_PATH is an error"
 	has "LD_LIBRARY_PATH contains $stubdir" "names the LD_LIBRARY_PATH entry"
 else
-	echo "SKIP part: no stub libcuda.so under $cuda/lib64/stubs or $cuda/lib/stubs: the stub findings were not checked"
+	echo "SKIP stub libcuda findings: no stub libcuda.so under $cuda/lib64/stubs or $cuda/lib/stubs"
 fi
 # The JSON says the same, and --from a saved snapshot agrees.
 tmp=$(mktemp)

@@ -5,7 +5,7 @@
 # dist-info record of a pip-assembled toolkit, else version.json), each component's version as
 # its header's macros state it (cuDNN, NCCL, cuBLAS, cuFFT, cuSPARSE, TensorRT), the library
 # files of each component, its stub libcuda, and the /usr/local/cuda link as read. Each check
-# prints ok / FAIL, or SKIP with the reason where the component is not installed.
+# prints ok / FAIL, or `SKIP <check>: <reason>` where the component is not installed.
 # Skips (exit 77) with the reason when /usr/local/cuda is absent or python3 is missing.
 set -u
 gpuenv="$1"
@@ -68,7 +68,7 @@ elif [ -n "$rt" ]; then
 	expect kind pip-assembled
 	expect version "${v%.dist-info}"
 else
-	echo "SKIP: no version.json or dist-info record in $real"
+	echo "SKIP toolkit version: no version.json or dist-info record in $real"
 fi
 v=$(hdr cuda_runtime_api.h CUDART_VERSION)
 expect release "$((v / 1000)).$(((v % 1000) / 10))"
@@ -82,13 +82,13 @@ component() {
 		[ "$c" = cudnn ] && expect cudnn_version "$want"
 		[ "$c" = nccl ] && expect nccl_version "$want"
 	else
-		echo "SKIP: $c: no $cuda/include/$2"
+		echo "SKIP $c version: no $cuda/include/$2"
 	fi
 	lib=$(ls "$real"/lib64/"$6"* "$real"/lib/"$6"* 2>/dev/null | grep -E "/$6(\.[0-9]+)*\$" | sort | tail -1)
 	if [ -n "$lib" ]; then
 		contains "components.$c.libraries" "${lib##*/}"
 	else
-		echo "SKIP: $c: no $6* in $real/lib64 or $real/lib"
+		echo "SKIP $c libraries: no $6* in $real/lib64 or $real/lib"
 	fi
 }
 component cudnn cudnn_version.h CUDNN_MAJOR CUDNN_MINOR CUDNN_PATCHLEVEL libcudnn.so
@@ -105,6 +105,6 @@ done
 if [ -n "$stub" ]; then
 	expect stub_libcuda "$stub"
 else
-	echo "SKIP: no stub libcuda.so under $cuda/lib64/stubs or lib/stubs"
+	echo "SKIP stub libcuda: no stub libcuda.so under $cuda/lib64/stubs or lib/stubs"
 fi
 exit $fail

@@ -35,6 +35,6 @@ if command -v groff >/dev/null 2>&1; then
 	warn=$(groff -man -ww -z "$man" 2>&1)
 	if [ -n "$warn" ]; then echo "FAIL: groff warnings: $warn"; fail=1; else echo "ok: groff -man -ww"; fi
 else
-	echo "# groff not installed: formatting not checked"
+	echo "SKIP groff formatting: groff is not installed (scripts/install-deps.sh --test installs it)"
 fi
 exit $fail

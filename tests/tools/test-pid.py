@@ -74,15 +74,15 @@ ocl = subprocess.run(["sh", "-c", "/sbin/ldconfig -p | sed -n 's/.*libOpenCL.so.
 if ocl:
     libs.append((ocl, "libOpenCL.so.1"))
 else:
-    print("SKIP part: no libOpenCL.so.1 in the ld.so.cache")
+    print("SKIP linked libOpenCL: no libOpenCL.so.1 in the ld.so.cache")
 cudart = "/usr/local/cuda/lib64"
 cudart_files = sorted(n for n in os.listdir(cudart) if n.startswith("libcudart.so.")) if os.path.isdir(cudart) else []
 if cudart_files:
     libs.append((os.path.join(cudart, cudart_files[0]), "libcudart.so."))
 else:
-    print("SKIP part: no libcudart under /usr/local/cuda/lib64")
+    print("SKIP linked libcudart: no libcudart under /usr/local/cuda/lib64")
 if not cc or not libs:
-    print("SKIP part: no compiler or no GPU library to link against")
+    print("SKIP linked program: no compiler or no GPU library to link against")
     sys.exit(1 if fail else 0)
 
 with tempfile.TemporaryDirectory() as tmp:

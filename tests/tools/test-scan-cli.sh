@@ -69,6 +69,6 @@ if [ -x "$nvcc" ]; then
 		fail=1
 	fi
 else
-	echo "SKIP part: no nvcc at $nvcc: the real-library cases were not run"
+	echo "SKIP nvcc-built library: no nvcc at $nvcc"
 fi
 exit $fail

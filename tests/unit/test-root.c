@@ -157,8 +157,8 @@ static void test_open_noatime(void **state)
 	root_file_close(&f);
 	root_free(r);
 	if (geteuid() != 0) {
-		printf("# SKIP part: not root, cannot become another user to be refused "
-		       "O_NOATIME\n");
+		printf("SKIP O_NOATIME refused to another user: not root, cannot become "
+		       "another user\n");
 		return;
 	}
 	/* as nobody: O_NOATIME is refused (EPERM), the file is read all the same */

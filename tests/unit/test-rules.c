@@ -1210,13 +1210,9 @@ static void test_verdict(void **state)
 	snapshot_unref(s);
 }
 
-/* --redact of an identifying value that is itself part of "<redacted>" ("red") ends, in
- * both renderers that rewrite the text of a finding. */
-static void test_redact_value_inside_marker(void **state)
+/* Appends a runtime.library-shadowed warning saying message, with room for one evidence. */
+static struct finding *add_finding(struct diagnosis *d, const char *message)
 {
-	struct snapshot *s = base();
-	struct diagnosis *d = diag(s);
-	struct strbuf sb = STRBUF_INIT;
 	struct finding *f;
 
 	d->findings = realloc(d->findings, (d->n_findings + 1) * sizeof(*f));
@@ -1226,11 +1222,23 @@ static void test_redact_value_inside_marker(void **state)
 	*f = (struct finding){ .diag = d,
 			       .rule = rule_find("runtime.library-shadowed"),
 			       .severity = GPUENV_SEVERITY_WARNING,
-			       .message = strdup("X=red is red"),
+			       .message = strdup(message),
 			       .ev = calloc(1, sizeof(*f->ev)),
 			       .n_ev = 1 };
 	assert_non_null(f->rule);
 	assert_non_null(f->ev);
+	return f;
+}
+
+/* --redact of an identifying value that is itself part of "<redacted>" ("red") ends, in
+ * both renderers that rewrite the text of a finding. */
+static void test_redact_value_inside_marker(void **state)
+{
+	struct snapshot *s = base();
+	struct diagnosis *d = diag(s);
+	struct strbuf sb = STRBUF_INIT;
+	struct finding *f = add_finding(d, "X=red is red");
+
 	f->ev[0] = (struct rule_evidence){ strdup("environment.X"), strdup("red"),
 					   strdup("environment"), true };
 	assert_int_equal(out_doctor_json(d, GPUENV_RENDER_REDACT, &sb), 0);
@@ -1243,9 +1251,70 @@ static void test_redact_value_inside_marker(void **state)
 	snapshot_unref(s);
 }
 
+/* Every byte below 0x20 but the newline, and 0x7f, is absent from text. */
+static void assert_no_controls(const char *text)
+{
+	for (const char *p = text; *p; p++)
+		if (*p != '\n' && ((unsigned char)*p < 0x20 || *p == 0x7f))
+			fail_msg("control byte 0x%02x at offset %td of:\n%s", (unsigned char)*p,
+				 p - text, text);
+}
+
+/* Text read from the machine reaches the text, Markdown and Mermaid renderers with its
+ * control characters escaped, and cannot open code spans, links, HTML or table cells in
+ * Markdown. */
+static void test_render_escapes(void **state)
+{
+	struct snapshot *s = base();
+	struct diagnosis *d = diag(s);
+	struct strbuf sb = STRBUF_INIT;
+	struct finding *f = add_finding(d, "os \033]0;owned\007 [x](http://e) <b>|</b>\nnext");
+
+	f->fix = calloc(2, sizeof(char *));
+	assert_non_null(f->fix);
+	f->ev[0] = (struct rule_evidence){ strdup("driver.x"), strdup("a``b\033[2J"),
+					   strdup("/etc/`x`"), false };
+	f->fix[0] = strdup("echo ```\033[31m");
+	d->facts = realloc(d->facts, (d->n_facts + 1) * sizeof(*d->facts));
+	assert_non_null(d->facts);
+	d->alloc_facts = d->n_facts + 1;
+	d->facts[d->n_facts++] = (struct layer_fact){ GPUENV_LAYER_DRIVER, strdup("NVIDIA driver"),
+						      strdup("550|<i>`x`\033[8m\xc2\x9b"),
+						      strdup("/sys/module/nvidia/version") };
+
+	assert_int_equal(out_doctor_text(d, 0, &sb), 0);
+	assert_no_controls(strbuf_str(&sb));
+	assert_non_null(strstr(strbuf_str(&sb), "os \\x1b]0;owned\\x07 [x](http://e)"));
+	assert_non_null(strstr(strbuf_str(&sb), "</b>\\nnext"));
+	assert_non_null(strstr(strbuf_str(&sb), "driver.x = a``b\\x1b[2J [/etc/`x`]"));
+	assert_non_null(strstr(strbuf_str(&sb), "550|<i>`x`\\x1b[8m\\xc2\\x9b"));
+	strbuf_reset(&sb);
+
+	assert_int_equal(out_doctor_markdown(d, 0, &sb), 0);
+	assert_no_controls(strbuf_str(&sb));
+	/* message: link, HTML and pipe characters escaped */
+	assert_non_null(strstr(
+		strbuf_str(&sb),
+		"os \\\\x1b\\]0;owned\\\\x07 \\[x\\](http://e) \\<b\\>\\|\\</b\\>\\\\nnext"));
+	/* a code span longer than the backtick run inside */
+	assert_non_null(strstr(strbuf_str(&sb), "``` a``b\\x1b[2J ``` (`` /etc/`x` ``)"));
+	/* a fence longer than the commands' backtick run */
+	assert_non_null(strstr(strbuf_str(&sb), "  ````sh\n  echo ```\\x1b[31m\n  ````\n"));
+	/* the table cell keeps its pipe and backticks as text */
+	assert_non_null(strstr(strbuf_str(&sb), "NVIDIA driver: 550\\|\\<i\\>\\`x\\`\\\\x1b\\[8m"));
+	strbuf_reset(&sb);
+
+	assert_int_equal(out_doctor_mermaid(d, 0, &sb), 0);
+	assert_no_controls(strbuf_str(&sb));
+	strbuf_done(&sb);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_render_escapes),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_no_gpu),
 		cmocka_unit_test(test_link_down),

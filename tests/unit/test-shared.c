@@ -115,6 +115,38 @@ static void test_strbuf_put_printable(void **state)
 	assert_string_equal(strbuf_str(&sb), "");
 	assert_int_equal(strbuf_put_printable(&sb, "\n"), 0);
 	assert_string_equal(strbuf_str(&sb), "\\x0a");
+	strbuf_reset(&sb);
+	/* U+009B (C2 9B) is CSI to xterm; U+00A0 (C2 A0) is an ordinary character */
+	assert_int_equal(strbuf_put_printable(&sb, "a\xc2\x9b"
+						   "31m\xc2\xa0\xc2"),
+			 0);
+	assert_string_equal(strbuf_str(&sb), "a\\xc2\\x9b"
+					     "31m\xc2\xa0\xc2");
+	strbuf_done(&sb);
+}
+
+static void test_strbuf_put_home_redacted(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(strbuf_put_home_redacted(&sb, "/home/alice/venv:/Users/bob "
+						       "[/home/carol] /root/x /opt/home/dave "
+						       "/home/ /home/<user>/x PATH=/home/eve"),
+			 0);
+	assert_string_equal(strbuf_str(&sb), "/home/<user>/venv:/Users/<user> [/home/<user>] "
+					     "/root/x /opt/home/dave /home/ /home/<user>/x "
+					     "PATH=/home/<user>");
+	strbuf_done(&sb);
+}
+
+static void test_strbuf_put_escaped(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(
+		strbuf_put_escaped(&sb, "NAME=\"De\033[2Jbian\"\nID=x\r\t\x7f\xc2\x85\xc3\xa9"), 0);
+	assert_string_equal(strbuf_str(&sb),
+			    "NAME=\"De\\x1b[2Jbian\"\\nID=x\\r\\t\\x7f\\xc2\\x85\xc3\xa9");
 	strbuf_done(&sb);
 }
 
@@ -176,6 +208,8 @@ int main(void)
 		cmocka_unit_test(test_cuda_version_format),
 		cmocka_unit_test(test_strbuf_cap),
 		cmocka_unit_test(test_strbuf_put_printable),
+		cmocka_unit_test(test_strbuf_put_escaped),
+		cmocka_unit_test(test_strbuf_put_home_redacted),
 		cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_kv_next),
 	};
