@@ -132,9 +132,13 @@ int snap_json_redact_homes(json_t *j)
 	size_t i;
 
 	if (json_is_object(j)) {
-		json_object_foreach(j, key, v) if (snap_json_redact_homes(v) < 0) return -ENOMEM;
+		json_object_foreach(j, key, v)
+			if (snap_json_redact_homes(v) < 0)
+				return -ENOMEM;
 	} else if (json_is_array(j)) {
-		json_array_foreach(j, i, v) if (snap_json_redact_homes(v) < 0) return -ENOMEM;
+		json_array_foreach(j, i, v)
+			if (snap_json_redact_homes(v) < 0)
+				return -ENOMEM;
 	} else if (json_is_string(j)) {
 		struct strbuf sb = STRBUF_INIT;
 		int r = strbuf_put_home_redacted(&sb, json_string_value(j));
