@@ -35,7 +35,7 @@ ALLOWED = {
     "core/root.c": {"file", "map", "syscall"},  # the sysroot file API; openat2 by syscall(2)
     "core/env.c": {"file", "env"},  # the environment overlay and --env-file
     "core/host.c": {"file", "host"},  # kernel release and host identity
-    "core/child.c": {"file", "process"},  # the vendor sessions' child processes
+    "core/child.c": {"file", "process", "env"},  # the vendor sessions' child processes; TMPDIR for their private directory
     "vendor/dl.c": {"file", "dl", "syscall"},  # dlopen, and capset(2) in the child
 }
 NAME = {n: g for g, names in GROUPS.items() for n in names.split()}
