@@ -48,9 +48,21 @@ static int cmd_help(int argc, char *argv[])
 	return EXIT_HEALTHY;
 }
 
+/* `gpuenv version [--json]` (also `gpuenv --version`): the version is our own build's string,
+ * so it needs no escaping. */
 static int cmd_version(int argc, char *argv[])
 {
-	printf("gpuenv %s\n", gpuenv_version());
+	bool json = false;
+
+	for (int i = 1; i < argc; i++)
+		json |= strcmp(argv[i], "--json") == 0;
+	if (json)
+		printf("{\"name\": \"gpuenv\", \"version\": \"%s\", \"major\": %d, \"minor\": %d, "
+		       "\"micro\": %d}\n",
+		       gpuenv_version(), GPUENV_VERSION_MAJOR, GPUENV_VERSION_MINOR,
+		       GPUENV_VERSION_MICRO);
+	else
+		printf("gpuenv %s\n", gpuenv_version());
 	return EXIT_HEALTHY;
 }
 

@@ -48,6 +48,16 @@ for cmd in report "report --json" doctor "doctor --json" "doctor --markdown" "do
 done
 # doctor --markdown says which gpuenv, OS and kernel it describes (a pasted report's first question)
 ver=$("$gpuenv" version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
+# version --json is JSON with the same version
+jver=$("$gpuenv" version --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["version"]); assert d["major"] == int(d["version"].split(".")[0])') ||
+	{ echo "FAIL: version --json is not the JSON object the man page describes"; fail=1; }
+if [ "$jver" = "$("$gpuenv" version | sed 's/^gpuenv //')" ]; then
+	echo "ok: version --json gives the version ($jver)"
+else
+	echo "FAIL: version --json says '$jver'"
+	fail=1
+fi
+
 xid_root=$GPUENV_SOURCE_ROOT/tests/fixtures/xid-79-fallen-off-bus/root
 want="gpuenv $ver · OS $(sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p' "$xid_root/etc/os-release") · kernel $(cat "$xid_root/proc/sys/kernel/osrelease")"
 if "$gpuenv" doctor --markdown --sysroot "$xid_root" --no-vendor | grep -qxF -- "$want"; then
