@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* libFuzzer target: the strict TOML reader (src/formats/toml-min.c), and the lookups the
+/* libFuzzer target: the strict TOML reader (src/formats/toml-lex.c, toml-min.c), and the lookups the
  * container probe makes on what it accepts. */
 #include <stdint.h>
 #include <stdlib.h>
