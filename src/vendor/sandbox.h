@@ -7,8 +7,10 @@
  * files, device nodes and directories, changing their modes, owners or times; starting
  * programs (execve) or processes (fork, clone without CLONE_THREAD: threads stay allowed);
  * signalling other processes; mount, modules, reboot, the clock, the host name. Files open
- * for writing without O_CREAT/O_TRUNC stay allowed (the real libnvidia-ml and libcuda open
- * /dev/nvidia* O_RDWR); RLIMIT_FSIZE 0 keeps them from growing any regular file.
+ * for writing without O_CREAT/O_TRUNC pass the filter (the real libnvidia-ml and libcuda open
+ * /dev/nvidia* O_RDWR); RLIMIT_FSIZE 0 keeps them from growing any regular file, and a
+ * Landlock ruleset, where the kernel has one, from opening any file for writing outside /dev
+ * and the private directory.
  */
 #pragma once
 
@@ -18,3 +20,9 @@
  * architecture it does not know, or the prctl's -errno (EINVAL: a kernel without
  * CONFIG_SECCOMP_FILTER). */
 int vendor_sandbox_seccomp(void);
+
+/* Restricts the calling process with Landlock: no file opened for writing, truncated, made,
+ * removed or linked anywhere but beneath /dev (writing existing nodes only) and private_dir
+ * (anything; NULL: nowhere). Returns the kernel's Landlock ABI version (>= 1) once in force,
+ * or -errno: -ENOSYS / -EOPNOTSUPP where the kernel has no Landlock or it is off. */
+int vendor_sandbox_landlock(const char *private_dir);

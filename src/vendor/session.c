@@ -179,6 +179,10 @@ void vw_not_called(struct vwriter *w, const char *call, const char *why, const c
 		vw_state(w, keys[i], call, "unprobed", "not called: %s", why);
 }
 
+/* The child's private directory (set in the child by session_child(), read by
+ * vendor_child_load() for the Landlock rule): NULL where none could be made. */
+static const char *session_private_dir;
+
 bool vendor_child_load(struct vwriter *w, const struct vendor_req *req, const struct vendor_lib *vl,
 		       void *table)
 {
@@ -186,19 +190,25 @@ bool vendor_child_load(struct vwriter *w, const struct vendor_req *req, const st
 	_cleanup_free_ char *dlerr = NULL;
 	struct dl_lib *lib = NULL;
 	const char *missing = NULL;
-	char why[64];
+	char why[128], landlock[64];
 	int err;
 
 	dl_child_sandbox();
-	/* Before the dlopen: a library's constructors run under the filter too. */
+	/* Before the dlopen: a library's constructors run under both too. */
+	err = vendor_sandbox_landlock(session_private_dir);
+	if (err < 0)
+		snprintf(landlock, sizeof(landlock), "no landlock (%s)", strerror(-err));
+	else
+		snprintf(landlock, sizeof(landlock), "landlock ABI %d", err);
 	err = vendor_sandbox_seccomp();
 	w->call = "seccomp";
-	if (err < 0) {
-		snprintf(why, sizeof(why), "no seccomp (%s)",
-			 err == -EAFNOSUPPORT ? "not built for this architecture" : strerror(-err));
-		vw_str(w, "sandbox", why);
-	} else
-		vw_str(w, "sandbox", "seccomp");
+	if (err < 0)
+		snprintf(why, sizeof(why), "no seccomp (%s), %s",
+			 err == -EAFNOSUPPORT ? "not built for this architecture" : strerror(-err),
+			 landlock);
+	else
+		snprintf(why, sizeof(why), "seccomp, %s", landlock);
+	vw_str(w, "sandbox", why);
 	vw_begin(w, "library", "dlopen");
 	err = dl_open(req->library ? names : vl->sonames, &lib, &dlerr);
 	if (err < 0) {
@@ -472,6 +482,7 @@ static int session_child(int fd, void *userdata)
 	int r;
 
 	/* No private directory (it could not be made): somewhere that does not exist. */
+	session_private_dir = a->dir;
 	private_env(a->dir ? a->dir : "/nonexistent/gpuenv");
 	for (const char *const *e = a->vs->env; e && e[0] && e[1]; e += 2) {
 		char buf[4096];

@@ -146,6 +146,21 @@ static void hostile(const char *section, const char *dev_section, const char *fn
 		if (fd >= 0)
 			close(fd);
 	}
+	snprintf(key, sizeof(key), "truncate_file.%s", fn);
+	v = get2(dev_section, section, key);
+	if (v) {
+		/* Empty a file that exists: RLIMIT_FSIZE stops growing, not shrinking. */
+		int fd = open(v, O_RDWR | O_CLOEXEC);
+
+		if (fd < 0)
+			fprintf(stderr, "truncate_file %s: open: %s\n", v, strerror(errno));
+		else if (ftruncate(fd, 0) < 0)
+			fprintf(stderr, "truncate_file %s: ftruncate: %s\n", v, strerror(errno));
+		else
+			fprintf(stderr, "truncate_file %s: emptied\n", v);
+		if (fd >= 0)
+			close(fd);
+	}
 	snprintf(key, sizeof(key), "alloc.%s", fn);
 	v = get2(dev_section, section, key);
 	if (v) {

@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -416,6 +417,20 @@ static const char *stderr_text(const struct vendor_result *r)
 	return v;
 }
 
+/* Whether this kernel offers Landlock (landlock_create_ruleset(2), the version query). */
+static bool kernel_has_landlock(void)
+{
+	return syscall(SYS_landlock_create_ruleset, NULL, 0, 1u /* ..._VERSION */) >= 1;
+}
+
+/* Whether the child ran under Landlock (its "sandbox" fact says which ABI). */
+static bool under_landlock(const struct vendor_result *r)
+{
+	const char *v = json_string_value(jget(r->tree, "sandbox.value"));
+
+	return v && strstr(v, "landlock ABI ");
+}
+
 /* It may not create a file, nor grow one that exists. */
 static void test_hostile_writes(void **state)
 {
@@ -448,7 +463,41 @@ static void test_hostile_writes(void **state)
 	assert_null(r.failure);
 	assert_str(r.tree, "init", "NVML_SUCCESS");
 	assert_non_null(strstr(stderr_text(&r), "open: Operation not permitted"));
-	assert_non_null(strstr(stderr_text(&r), "write: File too large"));
+	/* Landlock refuses the open; without it RLIMIT_FSIZE refuses the write. */
+	if (under_landlock(&r)) {
+		/* The open for appending is refused, then the one that would create it. */
+		snprintf(text, sizeof(text), "write_file %s: open: ", grown);
+		assert_non_null(strstr(stderr_text(&r), text));
+	} else
+		assert_non_null(strstr(stderr_text(&r), "write: File too large"));
+	vendor_result_done(&r);
+}
+
+/* Nor empty one that exists (ftruncate shrinks past RLIMIT_FSIZE; Landlock stops it). */
+static void test_hostile_truncate(void **state)
+{
+	char path[] = "/tmp/gpuenv-test-truncate-XXXXXX", text[400];
+	struct vendor_result r;
+	struct stat st;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "keep\n", 5), 5);
+	close(fd);
+	snprintf(text, sizeof(text),
+		 "[nvml]\ndriver_version = 550.54.15\ntruncate_file.nvmlInit_v2 = %s\n", path);
+	r = hostile_run(text);
+	assert_int_equal(stat(path, &st), 0);
+	unlink(path);
+	if (!kernel_has_landlock()) {
+		vendor_result_done(&r);
+		print_message("SKIP truncate containment: no Landlock in this kernel\n");
+		skip();
+	}
+	if (st.st_size != 5)
+		fail_msg("the library emptied %s (stderr: %s)", path, stderr_text(&r));
+	assert_non_null(strstr(stderr_text(&r), "open: Permission denied"));
+	assert_str(r.tree, "init", "NVML_SUCCESS");
 	vendor_result_done(&r);
 }
 
@@ -817,6 +866,7 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_nvml_crash),
 		cmocka_unit_test(test_sandbox_blocks_mknod),
 		cmocka_unit_test(test_hostile_writes),
+		cmocka_unit_test(test_hostile_truncate),
 		cmocka_unit_test(test_hostile_fork),
 		cmocka_unit_test(test_hostile_alloc),
 		cmocka_unit_test(test_hostile_stderr),
