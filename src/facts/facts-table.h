@@ -17,6 +17,9 @@ extern const struct facts_gpu facts_gpu_table[];
 extern const size_t facts_gpu_table_len;
 extern const struct facts_pci_index facts_gpu_pci_index[];
 extern const size_t facts_gpu_pci_index_len;
+extern const struct facts_nvidia_device facts_nvidia_device_table[];
+extern const size_t facts_nvidia_device_table_len;
+extern const struct facts_gpu facts_nvidia_device_gpu[]; /* row i describes device table row i */
 extern const struct facts_cuda_release facts_cuda_release_table[];
 extern const size_t facts_cuda_release_table_len;
 extern const struct facts_minor_compat facts_minor_compat_table[];

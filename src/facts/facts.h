@@ -33,6 +33,22 @@ struct facts_gpu {
 	const char *source;
 };
 
+/* One NVIDIA GPU PCI device id (vendor 10de): its pci.ids name, the chip it names, and what the
+ * chip is (nvidia_devices.tsv joined with nvidia_chips.tsv; see src/facts/gen-nvidia-devices.py). */
+struct facts_nvidia_device {
+	uint16_t device_id;
+	const char *name;		/* pci.ids: "GA107M [GeForce RTX 3050 Ti Mobile]" */
+	const char *chip;		/* "GA107" */
+	const char *architecture;	/* "Ampere" */
+	const char *compute_capability; /* "8.6" */
+	int cc_major, cc_minor;
+	bool tegra;
+	const char *legacy_branch; /* "470.xx": the last driver branch for it; NULL: current */
+	const char *kernel_open;   /* "yes"/"no" (open kernel modules); NULL: not listed */
+	const char *confidence;
+	const char *source;
+};
+
 struct facts_cuda_release {
 	const char *toolkit_version;  /* "12.4.1" */
 	const char *toolkit_label;    /* "CUDA 12.4 Update 1" */
@@ -196,11 +212,16 @@ static inline bool facts_unconfirmed(const char *confidence)
 	return confidence && strstr(confidence, "unconfirmed");
 }
 
-/* First candidate product for a PCI id (an id can be shared by several products). */
+/* First candidate product for a PCI id (an id can be shared by several products). An NVIDIA id
+ * that gpu_compute_capability.tsv does not list gets the row of its chip instead (product = the
+ * pci.ids name, segment NULL: not known from a name; see facts_nvidia_device_by_id()). */
 int facts_gpu_by_pci_id(uint16_t vendor, uint16_t device, const struct facts_gpu **ret);
 /* Candidates n (0-based) for a PCI id; -ENOENT past the last one. */
 int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n,
 			    const struct facts_gpu **ret);
+/* The NVIDIA GPU with this PCI device id (vendor 10de), from every GPU pci.ids names with a
+ * chip codename; -ENOENT when it is not one. */
+int facts_nvidia_device_by_id(uint16_t device, const struct facts_nvidia_device **ret);
 /* Case-insensitive; ignores "NVIDIA", "GeForce", "Tesla" words and parenthesised notes; an
  * exact match wins, otherwise the longest table name that is a word prefix of name. */
 int facts_gpu_by_name(const char *name, const struct facts_gpu **ret);

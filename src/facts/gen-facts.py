@@ -109,6 +109,8 @@ TORCH_COLS = ['torch', 'variant', 'cuda_toolkit', 'torch_cuda_arch_list', 'arch_
               'source']
 TF_COLS = ['version', 'package', 'python', 'compiler', 'build_tools', 'cudnn', 'cuda', 'confidence', 'notes',
            'source']
+CHIP_COLS = ['chip', 'architecture', 'compute_capability', 'tegra', 'confidence', 'notes', 'source']
+DEV_COLS = ['device_id', 'name', 'chip', 'legacy_branch', 'kernel_open', 'source']
 XID_COLS = ['xid', 'mnemonic', 'description', 'cause_category', 'resolution_bucket', 'severity',
             'application_error', 'recommended_action', 'typical_log_text', 'confidence', 'source']
 
@@ -150,6 +152,65 @@ def gen_gpu(d, out):
         out.append('\t{ 0x%04x, 0x%04x, %d },' % (ven, dev, i))
     out.append('};')
     out.append('const size_t facts_gpu_pci_index_len = %d;' % len(index))
+
+
+def gen_nvidia_devices(d, out):
+    """nvidia_devices.tsv joined with nvidia_chips.tsv, sorted by device id; checked against
+    the NVIDIA-sourced rows of gpu_compute_capability.tsv (same compute capability per id)."""
+    chips = read_tsv(os.path.join(d, 'nvidia_chips.tsv'), CHIP_COLS)
+    check_unique(chips, lambda r: r['chip'], 'chip')
+    by_chip = {}
+    for r in chips:
+        cc_parts(r['compute_capability'], r['_where'])
+        if r['tegra'] not in ('yes', 'no'):
+            raise FactsError('%s: tegra must be yes or no' % r['_where'])
+        if r['confidence'] not in ('confirmed', 'unconfirmed'):
+            raise FactsError('%s: bad confidence' % r['_where'])
+        by_chip[r['chip']] = r
+    devs = read_tsv(os.path.join(d, 'nvidia_devices.tsv'), DEV_COLS)
+    for r in devs:
+        if not re.match(r'^[0-9a-f]{4}$', r['device_id']):
+            raise FactsError('%s: bad PCI device id %r' % (r['_where'], r['device_id']))
+        if r['chip'] not in by_chip:
+            raise FactsError('%s: chip %r not in nvidia_chips.tsv' % (r['_where'], r['chip']))
+        if r['kernel_open'] not in ('', 'yes', 'no'):
+            raise FactsError('%s: kernel_open must be yes, no or empty' % r['_where'])
+    check_unique(devs, lambda r: r['device_id'], 'device_id')
+    check_sorted(devs, lambda r: int(r['device_id'], 16), 'device_id')
+    dev_cc = {int(r['device_id'], 16): by_chip[r['chip']]['compute_capability'] for r in devs}
+    for g in read_tsv(os.path.join(d, 'gpu_compute_capability.tsv'), GPU_COLS):
+        if g['pci_vendor_id'] != '10de':
+            continue
+        for x in filter(None, g['pci_device_ids'].split(',')):
+            cc = dev_cc.get(int(x, 16))
+            if cc is not None and cc != g['compute_capability']:
+                raise FactsError('%s: 10de:%s has compute capability %s here but %s by its chip in '
+                                 'nvidia_devices.tsv' % (g['_where'], x, g['compute_capability'], cc))
+    out.append('const struct facts_nvidia_device facts_nvidia_device_table[] = {')
+    for r in devs:
+        c = by_chip[r['chip']]
+        ma, mi = cc_parts(c['compute_capability'], c['_where'])
+        out.append('\t{ 0x%s, %s, %s, %s, %s, %d, %d, %s, %s, %s, %s, %s },' % (
+            r['device_id'], cstr(r['name']), cstr(r['chip']), cstr(c['architecture']),
+            cstr(c['compute_capability']), ma, mi, 'true' if c['tegra'] == 'yes' else 'false',
+            cstr(r['legacy_branch']), cstr(r['kernel_open']), cstr(c['confidence']),
+            cstr(r['source'] + ';' + c['source'])))
+    out.append('};')
+    out.append('const size_t facts_nvidia_device_table_len = %d;' % len(devs))
+    # The same devices as GPU table rows (the product is the pci.ids name; the segment is not
+    # known from a name), for the ids gpu_compute_capability.tsv does not list.
+    for i, r in enumerate(devs):
+        out.append('static const uint16_t nvdev_id_%d[] = { 0x%s };' % (i, r['device_id']))
+    out.append('const struct facts_gpu facts_nvidia_device_gpu[] = {')
+    for i, r in enumerate(devs):
+        c = by_chip[r['chip']]
+        ma, mi = cc_parts(c['compute_capability'], c['_where'])
+        m = re.search(r'\[(.*)\]', r['name'])
+        out.append('\t{ %s, NULL, %s, %s, %s, %d, %d, 0x10de, nvdev_id_%d, 1, "community(pci.ids)", %s, %s, %s },' % (
+            cstr(m.group(1) if m else r['name']), cstr(c['architecture']), cstr(r['chip']),
+            cstr(c['compute_capability']), ma, mi, i, cstr(c['confidence']),
+            cstr('compute capability of the chip (nvidia_chips.tsv)'), cstr(r['source'] + ';' + c['source'])))
+    out.append('};')
 
 
 def gen_driver_min(d, out):
@@ -500,7 +561,7 @@ def main(argv):
            '#include <stdbool.h>', '#include <stddef.h>', '#include <stdint.h>',
            '#include "facts/facts-table.h"', '']
     try:
-        for g in (gen_gpu, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
+        for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
                   gen_ptx_isa, gen_sm_arch, gen_rocm, gen_torch, gen_tensorflow):
             g(d, out)
             out.append('')

@@ -259,6 +259,15 @@ static bool cc_num(const char *s, unsigned *ret)
 	return true;
 }
 
+/* The last driver branch NVIDIA lists for this GPU ("470.xx"), where it has one. */
+static bool legacy_branch_of(const struct snap_node *gpu, const struct facts_nvidia_device **ret)
+{
+	unsigned v, d;
+
+	return gpu_pci_ids(gpu, &v, &d) && v == 0x10de &&
+	       facts_nvidia_device_by_id((uint16_t)d, ret) == 0 && (*ret)->legacy_branch;
+}
+
 RULE_CHECK(check_branch_drops_gpu)
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
@@ -282,6 +291,7 @@ RULE_CHECK(check_branch_drops_gpu)
 	(void)facts_threshold("open_kernel_module_min_cc", &open_min);
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);
+		const struct facts_nvidia_device *dev;
 		const struct facts_gpu *fg;
 		bool open_refuses;
 		struct finding *f;
@@ -329,7 +339,14 @@ RULE_CHECK(check_branch_drops_gpu)
 		else
 			finding_evidence(f, "facts.thresholds.open_kernel_module_min_cc",
 					 open_min->source, "%s", open_min->value);
-		if (cc < oldest)
+		if (cc < oldest && legacy_branch_of(g, &dev)) {
+			finding_evidence(f, "facts.nvidia_devices.legacy_branch", dev->source,
+					 "10de:%04x: %s", dev->device_id, dev->legacy_branch);
+			finding_fix(f,
+				    "# install the NVIDIA %s legacy driver branch: the last one "
+				    "that supports %s (NVIDIA's supported-gpus.json)",
+				    dev->legacy_branch, fg->product);
+		} else if (cc < oldest)
 			finding_fix(f,
 				    "# install the last driver branch for %s GPUs (gpuenv facts "
 				    "driver <branch> shows each branch's oldest architecture)",

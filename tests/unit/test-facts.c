@@ -45,9 +45,48 @@ static void test_gpu_pci(void **state)
 	assert_string_equal(g->compute_capability, "8.6");
 	assert_int_equal(facts_gpu_by_pci_id_nth(0x10de, 0x25b6, 2, &g), -ENOENT);
 
+	/* Outside the product table: the GPU of its chip (every GPU pci.ids names by chip). */
+	assert_int_equal(facts_gpu_by_pci_id(0x10de, 0x25a0, &g), 0);
+	assert_string_equal(g->product, "GeForce RTX 3050 Ti Mobile");
+	assert_string_equal(g->chip, "GA107");
+	assert_string_equal(g->compute_capability, "8.6");
+	assert_null(g->segment);
+	assert_int_equal(facts_gpu_by_pci_id_nth(0x10de, 0x25a0, 1, &g), -ENOENT);
+	/* The product table still wins where it has the id. */
+	assert_int_equal(facts_gpu_by_pci_id(0x10de, 0x2684, &g), 0);
+	assert_string_equal(g->segment, "geforce");
+
 	assert_int_equal(facts_gpu_by_pci_id(0x10de, 0xffff, &g), -ENOENT);
 	assert_int_equal(facts_gpu_by_pci_id(0x1002, 0x2684, &g), -ENOENT);
 	assert_int_equal(facts_gpu_by_pci_id(0x10de, 0x2684, NULL), -EINVAL);
+}
+
+static void test_nvidia_device(void **state)
+{
+	const struct facts_nvidia_device *d;
+
+	assert_int_equal(facts_nvidia_device_by_id(0x1c8c, &d), 0); /* GP107M, a laptop part */
+	assert_string_equal(d->chip, "GP107");
+	assert_string_equal(d->architecture, "Pascal");
+	assert_int_equal(d->cc_major, 6);
+	assert_int_equal(d->cc_minor, 1);
+	assert_false(d->tegra);
+	assert_non_null(strstr(d->source, "PCIIDS"));
+	assert_int_equal(facts_nvidia_device_by_id(0x2b00, &d), 0); /* GB10B, Jetson AGX Thor */
+	assert_string_equal(d->compute_capability, "11.0");
+	assert_true(d->tegra);
+	assert_int_equal(facts_nvidia_device_by_id(0x102d, &d), 0); /* Tesla K80 */
+	assert_string_equal(d->legacy_branch, "470.xx");
+	assert_string_equal(d->kernel_open, "no");
+	assert_int_equal(facts_nvidia_device_by_id(0x2684, &d), 0);
+	assert_null(d->legacy_branch);
+	assert_string_equal(d->kernel_open, "yes");
+	/* The HD audio function of a GPU board carries the chip name but is no GPU. */
+	assert_int_equal(facts_nvidia_device_by_id(0x22ba, &d), -ENOENT);
+	/* Sorted for the binary search, no id twice. */
+	for (size_t i = 1; i < facts_nvidia_device_table_len; i++)
+		assert_true(facts_nvidia_device_table[i - 1].device_id <
+			    facts_nvidia_device_table[i].device_id);
 }
 
 static void test_gpu_name(void **state)
@@ -603,17 +642,12 @@ static void test_generator(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_gpu_pci),
-		cmocka_unit_test(test_gpu_name),
-		cmocka_unit_test(test_cuda_driver),
-		cmocka_unit_test(test_branch_arch_xid),
-		cmocka_unit_test(test_invariants),
-		cmocka_unit_test(test_cudnn),
-		cmocka_unit_test(test_rocm),
-		cmocka_unit_test(test_torch_wheel),
-		cmocka_unit_test(test_tensorflow),
-		cmocka_unit_test(test_generator),
-		cmocka_unit_test(test_generator_new_tables),
+		cmocka_unit_test(test_gpu_pci),		cmocka_unit_test(test_nvidia_device),
+		cmocka_unit_test(test_gpu_name),	cmocka_unit_test(test_cuda_driver),
+		cmocka_unit_test(test_branch_arch_xid), cmocka_unit_test(test_invariants),
+		cmocka_unit_test(test_cudnn),		cmocka_unit_test(test_rocm),
+		cmocka_unit_test(test_torch_wheel),	cmocka_unit_test(test_tensorflow),
+		cmocka_unit_test(test_generator),	cmocka_unit_test(test_generator_new_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -471,8 +471,17 @@ static void test_branch_drops_gpu(void **state)
 	driver_loaded(s, "535.183.01");
 	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR,
 	    "not supported by driver branch R535");
+	/* The fix names the branch NVIDIA lists for this very GPU. */
+	FIX(s, "driver.branch-drops-gpu", "NVIDIA 470.xx legacy");
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
 	NO(s, "driver.branch-drops-gpu");
+	snapshot_unref(s);
+	/* A laptop Maxwell GPU outside the product table is judged by its chip (10de:1391,
+	 * GM107M [GeForce GTX 850M], compute capability 5.0) under a branch that dropped it. */
+	s = base();
+	gpu(s, "0x1391", "nvidia");
+	driver_loaded(s, "590.44.01");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR, "GeForce GTX 850M (Maxwell");
 	snapshot_unref(s);
 	/* Open kernel module on a pre-Turing GPU (Tesla V100, 10de:1db1). */
 	s = base();
