@@ -340,7 +340,7 @@ RULE_CHECK(check_branch_drops_gpu)
 			finding_evidence(f, "facts.thresholds.open_kernel_module_min_cc",
 					 open_min->source, "%s", open_min->value);
 		if (cc < oldest && legacy_branch_of(g, &dev)) {
-			finding_evidence(f, "facts.nvidia_devices.legacy_branch", dev->source,
+			finding_evidence(f, "facts.nvidia_devices.legacy_branch", "SGJ",
 					 "10de:%04x: %s", dev->device_id, dev->legacy_branch);
 			finding_fix(f,
 				    "# install the NVIDIA %s legacy driver branch: the last one "
