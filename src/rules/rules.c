@@ -253,7 +253,10 @@ const struct rule rule_table[] = {
 		.cause = "Each driver branch supports GPUs from an oldest architecture on (Kepler "
 			 "ended with R470; Maxwell, Pascal and Volta with R580), and the open "
 			 "kernel modules need a GSP (Turing and later). The driver loads but "
-			 "ignores the GPU.",
+			 "ignores the GPU. Every NVIDIA GPU whose pci.ids name carries a chip "
+			 "codename is judged by its chip's compute capability, and the fix names "
+			 "the legacy branch NVIDIA's supported-gpus.json gives the device (470.xx "
+			 "for a Tesla K80).",
 		.needs = STRV("hardware.pci_devices", "driver.nvidia.module_version?"),
 		.fix = STRV(
 			"# install the last branch for this GPU's architecture (gpuenv facts gpu "
