@@ -361,6 +361,8 @@ static int root_locate(struct root *r, const char *path, bool follow_last, char 
 	return AT_SYMLINK_NOFOLLOW;
 }
 
+#define ROOT_OPENAT2_TRIES 8
+
 static int root_openat2(struct root *r, const char *path, int flags)
 {
 	struct open_how how = {
@@ -371,7 +373,17 @@ static int root_openat2(struct root *r, const char *path, int flags)
 
 	if ((r->flags & ROOT_NO_OPENAT2) || r->openat2_broken)
 		return -ENOSYS;
-	fd = syscall(SYS_openat2, r->fd, rel(path), &how, sizeof(how));
+	/* EAGAIN: a ".." was resolved while something anywhere on the system renamed or mounted,
+	 * and the kernel could not prove it stayed inside (openat2(2), ERRORS: "the caller may
+	 * choose to retry"). A busy machine does that all the time; after a few tries the
+	 * userspace walk resolves it instead. Never an unreadable fact. */
+	for (unsigned tries = 0;; tries++) {
+		fd = syscall(SYS_openat2, r->fd, rel(path), &how, sizeof(how));
+		if (fd >= 0 || errno != EAGAIN)
+			break;
+		if (tries == ROOT_OPENAT2_TRIES)
+			return -ENOSYS;
+	}
 	if (fd < 0) {
 		int err = -errno;
 

@@ -5,6 +5,7 @@
  * each through openat2 and through the forced userspace walk.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -105,6 +106,53 @@ static void test_openat2(void **state)
 static void test_userspace_walk(void **state)
 {
 	check_root(ROOT_NO_OPENAT2);
+}
+
+/* Renames, anywhere on the system, while the other thread resolves "..": what makes openat2
+ * with RESOLVE_IN_ROOT fail with EAGAIN (openat2(2), ERRORS). */
+static volatile int renaming;
+
+static void *rename_storm(void *arg)
+{
+	char a[TMPTREE_DIR_MAX + 16], b[TMPTREE_DIR_MAX + 16];
+
+	snprintf(a, sizeof(a), "%s/storm-a", (const char *)arg);
+	snprintf(b, sizeof(b), "%s/storm-b", (const char *)arg);
+	close(open(a, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	while (renaming) {
+		(void)rename(a, b);
+		(void)rename(b, a);
+	}
+	return NULL;
+}
+
+/* A read through a link with ".." (as every /sys/bus/pci/devices/<bdf> is) never fails because
+ * something else renamed a file meanwhile: that is a retry, not an unreadable fact. */
+static void test_openat2_rename_race(void **state)
+{
+	struct root *r;
+	pthread_t t;
+	unsigned failed = 0;
+	int last = 0;
+
+	assert_int_equal(root_new(dir, 0, &r), 0);
+	renaming = 1;
+	assert_int_equal(pthread_create(&t, NULL, rename_storm, dir), 0);
+	for (unsigned i = 0; i < 20000; i++) {
+		char *text = NULL;
+		int err = root_read_text(r, "/usr/local/escape", 4096, &text);
+
+		if (err < 0) {
+			failed++;
+			last = err;
+		}
+		free(text);
+	}
+	renaming = 0;
+	pthread_join(t, NULL);
+	root_free(r);
+	if (failed)
+		fail_msg("%u of 20000 reads failed (last: %s)", failed, strerror(-last));
 }
 
 static void test_list_dir_sorted(void **state)
@@ -224,7 +272,7 @@ int main(void)
 		cmocka_unit_test(test_openat2),		cmocka_unit_test(test_userspace_walk),
 		cmocka_unit_test(test_list_dir_sorted), cmocka_unit_test(test_bad_root),
 		cmocka_unit_test(test_trace),		cmocka_unit_test(test_file_pread),
-		cmocka_unit_test(test_open_noatime),
+		cmocka_unit_test(test_open_noatime),	cmocka_unit_test(test_openat2_rename_race),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
