@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The frameworks in a site-packages: torch, TensorFlow, jax, CuPy (their version files and
- * dist-infos) and the nvidia-* wheels (probe-python.c names the formats).
+ * The frameworks in a site-packages and the nvidia-* wheels (probe-python.c names the
+ * formats). One table, frameworks[], says for each of torch, TensorFlow, jax and CuPy where it
+ * lives, which distributions are it, where its GPU library is; probe_framework() reads what
+ * is read the same way for all (presence, dist-info, site-packages), then the framework's own
+ * small reader its version files.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,9 +26,22 @@
 
 /* ---- site-packages --------------------------------------------------------------------- */
 
-/* The first dist-info/egg-info (in site order) whose normalised name passes pred. */
-static bool find_dist(const struct site *sites, size_t ns, dist_pred pred, size_t *ret_site,
-		      const char **ret_entry)
+/* Does a normalised distribution name (PEP 503) match names[] (NULL-terminated; "x*" matches
+ * every name starting with "x")? */
+static bool dist_matches(const char *const *names, const char *norm)
+{
+	for (; *names; names++) {
+		size_t n = strlen(*names);
+
+		if ((*names)[n - 1] == '*' ? strneq(norm, *names, n - 1) : streq(norm, *names))
+			return true;
+	}
+	return false;
+}
+
+/* The first dist-info/egg-info (in site order) whose normalised name matches names[]. */
+static bool find_dist(const struct site *sites, size_t ns, const char *const *names,
+		      size_t *ret_site, const char **ret_entry)
 {
 	for (size_t i = 0; i < ns; i++)
 		STRV_FOREACH(n, sites[i].names) {
@@ -35,7 +51,7 @@ static bool find_dist(const struct site *sites, size_t ns, dist_pred pred, size_
 			if (dist_dirname_split(*n, &name, &ver) < 0)
 				continue;
 			dist_name_normalize(name, norm, sizeof(norm));
-			if (pred(norm)) {
+			if (dist_matches(names, norm)) {
 				*ret_site = i;
 				*ret_entry = *n;
 				return true;
@@ -89,39 +105,6 @@ static struct dist_metadata *read_metadata(struct probe_env *pe, struct snap_nod
 	}
 	snap_set_str(obj, key, m->version, path);
 	return m;
-}
-
-static bool pred_torch(const char *n)
-{
-	return streq(n, "torch");
-}
-
-static bool pred_tensorflow(const char *n)
-{
-	static const char *const names[] = { "tensorflow",	"tensorflow-cpu",
-					     "tensorflow-gpu",	"tensorflow-intel",
-					     "tensorflow-rocm", "tf-nightly",
-					     "tf-nightly-cpu",	"tf-nightly-gpu" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (streq(n, names[i]))
-			return true;
-	return false;
-}
-
-static bool pred_jax(const char *n)
-{
-	return streq(n, "jax");
-}
-
-static bool pred_jaxlib(const char *n)
-{
-	return streq(n, "jaxlib");
-}
-
-static bool pred_cupy(const char *n)
-{
-	return streq(n, "cupy") || startswith(n, "cupy-cuda") || startswith(n, "cupy-rocm");
 }
 
 /* The local version label: "2.4.0+cu124" → "cu124". */
@@ -227,46 +210,84 @@ static const char *const torch_bundled[] = {
 	"librocfft",	  "librocrand",	    "librocm_smi64", "libmagma",
 };
 
-int probe_torch(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
+/* ---- the framework table ----------------------------------------------------------------- */
+
+enum {
+	FW_DIST_INFO = 1 << 0,	     /* dist_info: the dist-info directory's path */
+	FW_DIST_NAME = 1 << 1,	     /* dist_name: METADATA Name */
+	FW_REQUIRES_NVIDIA = 1 << 2, /* requires_nvidia[]: the Requires-Dist pins on nvidia-* */
+};
+
+struct fw_found;
+
+/* One framework: where it lives in a site-packages and what is read the same way for every
+ * framework (its dist-info, its site-packages, its GPU library); read() does the rest. */
+struct fw_desc {
+	const char *key;	 /* packages.<key> */
+	const char *module;	 /* the package directory holding its compiled code */
+	const char *also_module; /* another package directory that alone means it is there */
+	const char *dists[9];	 /* its distributions' normalised names (PEP 503), NULL-ended;
+				  * "x*" matches every name starting with x */
+	const char *dist_key;	 /* the key of its dist-info's Version; NULL: not read */
+	const char *no_dist_key, *no_dist_why; /* recorded absent when there is no dist-info */
+	unsigned flags;
+	const char *version_file; /* below <site>/<module>: the module its build generated */
+	const char *lib_dir;	/* below <site>/<module>: where its GPU library is (NULL: there) */
+	const char *kernels[4]; /* that library's file names, in the order tried, NULL-ended */
+	int (*read)(const struct fw_found *f);
+};
+
+/* Where one framework was found in an environment's site-packages. */
+struct fw_found {
+	struct py_ctx *c;
+	const struct fw_desc *fw;
+	struct snap_node *obj; /* packages.<key> */
+	const struct site *sites;
+	size_t ns;
+	const struct site *dir;	      /* the site holding <module>/, or NULL */
+	const struct site *dist_site; /* the site holding its dist-info, or NULL */
+	const char *dist;	      /* that dist-info's directory name */
+};
+
+/* kernel_library, arch_targets and loads from the framework's GPU library. */
+static int fw_record_kernels(const struct fw_found *f)
+{
+	_cleanup_free_ char *base = path_join(f->dir->dir, f->fw->module), *dir = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!base)
+		return -ENOMEM;
+	dir = f->fw->lib_dir ? path_join(base, f->fw->lib_dir) : strdup(base);
+	if (!dir)
+		return -ENOMEM;
+	while (f->fw->kernels[n])
+		n++;
+	r = py_record_kernels(f->c->pe, f->obj, dir, f->fw->kernels, n);
+	return r < 0 ? r : py_record_loads(f->c, f->obj);
+}
+
+/* torch/version.py, the bundled libraries of torch/lib and the kernels of libtorch_cuda. */
+static int read_torch(const struct fw_found *f)
 {
 	static const char *const vkeys[] = { "version", "cuda", "hip", "git", "cpu_only" };
-	static const char *const kernels[] = { "libtorch_cuda.so", "libtorch_cuda_cu.so",
-					       "libtorch_hip.so" };
-	struct probe_env *pe = c->pe;
-	size_t si = 0, di = 0;
-	const char *dist = NULL;
-	bool has_dir = find_pkg_dir(pe, sites, ns, "torch", &si);
-	bool has_dist = find_dist(sites, ns, pred_torch, &di, &dist);
+	struct probe_env *pe = f->c->pe;
+	struct snap_node *t = f->obj;
 	_cleanup_free_ char *dir = NULL, *vpath = NULL, *text = NULL, *lib = NULL;
 	_cleanup_strv_free_ char **libs = NULL;
-	struct snap_node *t, *arr;
+	struct snap_node *arr;
 	int rc, rh, r;
 
-	if (!has_dir && !has_dist)
-		return 0;
-	t = snap_object(pkgs, "torch");
-	if (has_dist) {
-		_cleanup_free_ char *dpath = path_join(sites[di].dir, dist);
-		struct dist_metadata *m;
-
-		snap_set_str(t, "dist_info", dpath, dpath);
-		m = read_metadata(pe, t, "dist_version", sites[di].dir, dist);
-		if (m)
-			record_requires_nvidia(t, m, dpath);
-		dist_metadata_free(m);
-	} else
-		snap_set_state(t, "dist_info", FACT_ABSENT, sites[si].dir, "no torch-*.dist-info");
-	if (!has_dir) {
-		snap_set_state(t, "version", FACT_ABSENT, sites[di].dir,
+	if (!f->dir) {
+		snap_set_state(t, "version", FACT_ABSENT, f->dist_site->dir,
 			       "no torch/ package directory");
 		return 0;
 	}
-	dir = path_join(sites[si].dir, "torch");
-	vpath = dir ? path_join(dir, "version.py") : NULL;
+	dir = path_join(f->dir->dir, "torch");
+	vpath = dir ? path_join(dir, f->fw->version_file) : NULL;
 	lib = dir ? path_join(dir, "lib") : NULL;
 	if (!vpath || !lib)
 		return -ENOMEM;
-	snap_set_str(t, "site_packages", sites[si].dir, sites[si].dir);
 	text = read_module(pe, t, vpath, vkeys, ARRAY_SIZE(vkeys));
 	if (text) {
 		r = record_assign(t, "version", text, vpath, "__version__");
@@ -286,7 +307,7 @@ int probe_torch(struct py_ctx *c, struct snap_node *pkgs, const struct site *sit
 			snap_set_malformed(t, "cpu_only", NULL, vpath,
 					   "cuda or hip not readable from version.py");
 	}
-	record_distro_package(c, t, sites[si].dir, "torch");
+	record_distro_package(f->c, t, f->dir->dir, "torch");
 	r = root_list_dir(pe->root, lib, MAX_SMALL_DIR, &libs);
 	if (r < 0) {
 		snap_set_errno(t, "lib_dir", r, lib);
@@ -305,8 +326,7 @@ int probe_torch(struct py_ctx *c, struct snap_node *pkgs, const struct site *sit
 				snap_append_str(arr, *n, lib);
 				break;
 			}
-	r = py_record_kernels(pe, t, lib, kernels, ARRAY_SIZE(kernels));
-	return r < 0 ? r : py_record_loads(c, t);
+	return fw_record_kernels(f);
 }
 
 static void record_pyval(struct snap_node *obj, const char *key, const struct pyval *v,
@@ -340,48 +360,24 @@ static void record_pyval(struct snap_node *obj, const char *key, const struct py
 	}
 }
 
-int probe_tensorflow(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
+/* tensorflow/python/platform/build_info.py and the kernels of libtensorflow_cc. */
+static int read_tensorflow(const struct fw_found *f)
 {
 	static const char *const keys[] = {
 		"cuda_version",	 "cudnn_version", "cuda_compute_capabilities",
 		"is_cuda_build", "is_rocm_build", "is_tensorrt_build",
 		"rocm_version"
 	};
-	static const char *const kernels[] = { "libtensorflow_cc.so.2",
-					       "python/_pywrap_tensorflow_internal.so",
-					       "libtensorflow_framework.so.2" };
-	struct probe_env *pe = c->pe;
-	size_t si = 0, di = 0;
-	const char *dist = NULL;
-	bool has_dir = find_pkg_dir(pe, sites, ns, "tensorflow", &si);
-	bool has_dist = find_dist(sites, ns, pred_tensorflow, &di, &dist);
+	struct probe_env *pe = f->c->pe;
+	struct snap_node *t = f->obj, *bi;
 	_cleanup_free_ char *dir = NULL, *bpath = NULL, *text = NULL;
-	struct snap_node *t, *bi;
 	struct pyval v;
 	int r;
 
-	if (!has_dir && !has_dist)
+	if (!f->dir)
 		return 0;
-	t = snap_object(pkgs, "tensorflow");
-	if (has_dist) {
-		_cleanup_free_ char *dpath = path_join(sites[di].dir, dist);
-		struct dist_metadata *m;
-
-		snap_set_str(t, "dist_info", dpath, dpath);
-		m = read_metadata(pe, t, "version", sites[di].dir, dist);
-		if (m) {
-			snap_set_str(t, "dist_name", m->name, dpath);
-			record_requires_nvidia(t, m, dpath);
-		}
-		dist_metadata_free(m);
-	} else
-		snap_set_state(t, "version", FACT_ABSENT, sites[si].dir,
-			       "no tensorflow*.dist-info");
-	if (!has_dir)
-		return 0;
-	snap_set_str(t, "site_packages", sites[si].dir, sites[si].dir);
-	dir = path_join(sites[si].dir, "tensorflow");
-	bpath = dir ? path_join(dir, "python/platform/build_info.py") : NULL;
+	dir = path_join(f->dir->dir, "tensorflow");
+	bpath = dir ? path_join(dir, f->fw->version_file) : NULL;
 	if (!bpath)
 		return -ENOMEM;
 	bi = snap_object(t, "build_info");
@@ -414,8 +410,7 @@ int probe_tensorflow(struct py_ctx *c, struct snap_node *pkgs, const struct site
 					   "build_info lacks is_cuda_build / is_rocm_build");
 		pyval_done(&v);
 	}
-	r = py_record_kernels(pe, t, dir, kernels, ARRAY_SIZE(kernels));
-	return r < 0 ? r : py_record_loads(c, t);
+	return fw_record_kernels(f);
 }
 
 /* jax/version.py, jaxlib/version.py: the release build writes _release_version. */
@@ -476,33 +471,36 @@ static bool jax_plugin_name(const char *norm, char platform[8], unsigned *major,
 	return *major > 0 && *major < 100;
 }
 
-int probe_jax(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
+/* jax/version.py, jaxlib (its version.py and dist-info) and the CUDA/ROCm plugins. */
+static int read_jax(const struct fw_found *f)
 {
+	static const char *const jaxlib_dists[] = { "jaxlib", NULL };
+	struct py_ctx *c = f->c;
 	struct probe_env *pe = c->pe;
-	size_t si = 0, li = 0, di = 0;
+	const struct site *sites = f->sites;
+	size_t ns = f->ns, si = 0, di = 0;
 	const char *dist = NULL;
-	bool has_jax = find_pkg_dir(pe, sites, ns, "jax", &si) ||
-		       find_dist(sites, ns, pred_jax, &si, &dist);
-	bool has_lib = find_pkg_dir(pe, sites, ns, "jaxlib", &li);
-	struct snap_node *j, *plugins;
+	bool has_jax = find_pkg_dir(pe, sites, ns, "jax", &si);
+	struct snap_node *j = f->obj, *plugins;
 	bool any_plugin = false, lib_cuda = false;
 	int r;
 
-	if (!has_jax && !has_lib)
-		return 0;
-	j = snap_object(pkgs, "jax");
+	/* Where jax is: its package directory, else its dist-info. */
+	if (!has_jax && f->dist_site) {
+		si = (size_t)(f->dist_site - sites);
+		has_jax = true;
+	}
 	if (has_jax && strv_contains(sites[si].names, "jax") &&
 	    (r = record_jax_version(pe, j, "version", sites[si].dir, "jax")) < 0)
 		return r;
-	if (has_lib) {
-		snap_set_str(j, "site_packages", sites[li].dir, sites[li].dir);
-		r = record_jax_version(pe, j, "jaxlib_version", sites[li].dir, "jaxlib");
+	if (f->dir) {
+		r = record_jax_version(pe, j, "jaxlib_version", f->dir->dir, "jaxlib");
 		if (r < 0)
 			return r;
 	} else
 		snap_set_state(j, "jaxlib_version", FACT_ABSENT, sites[si].dir,
 			       "no jaxlib/ package");
-	if (find_dist(sites, ns, pred_jaxlib, &di, &dist)) {
+	if (find_dist(sites, ns, jaxlib_dists, &di, &dist)) {
 		_cleanup_free_ char *dpath = path_join(sites[di].dir, dist);
 		struct dist_metadata *m =
 			read_metadata(pe, j, "jaxlib_dist_version", sites[di].dir, dist);
@@ -580,21 +578,16 @@ int probe_jax(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites
 	return 0;
 }
 
-int probe_cupy(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns)
+/* Every cupy distribution, cupy/_version.py and cupy/.data/_wheel.json. */
+static int read_cupy(const struct fw_found *f)
 {
-	struct probe_env *pe = c->pe;
-	size_t si = 0;
-	bool has_dir = find_pkg_dir(pe, sites, ns, "cupy", &si);
-	const char *dist = NULL;
-	size_t di;
-	bool has_dist = find_dist(sites, ns, pred_cupy, &di, &dist);
+	struct probe_env *pe = f->c->pe;
+	const struct site *sites = f->sites;
+	size_t ns = f->ns;
 	_cleanup_free_ char *vpath = NULL, *wpath = NULL, *text = NULL;
-	struct snap_node *cp, *dists;
+	struct snap_node *cp = f->obj, *dists;
 	int r;
 
-	if (!has_dir && !has_dist)
-		return 0;
-	cp = snap_object(pkgs, "cupy");
 	/* Every cupy distribution: two at once (cupy-cuda11x + cupy-cuda12x) share cupy/. */
 	dists = snap_array(cp, "dists");
 	for (size_t i = 0; i < ns; i++)
@@ -607,7 +600,7 @@ int probe_cupy(struct py_ctx *c, struct snap_node *pkgs, const struct site *site
 			if (dist_dirname_split(*n, &name, &ver) < 0)
 				continue;
 			dist_name_normalize(name, norm, sizeof(norm));
-			if (!pred_cupy(norm))
+			if (!dist_matches(f->fw->dists, norm))
 				continue;
 			d = snap_append_object(dists);
 			m = read_metadata(pe, d, "version", sites[i].dir, *n);
@@ -618,11 +611,10 @@ int probe_cupy(struct py_ctx *c, struct snap_node *pkgs, const struct site *site
 			}
 			dist_metadata_free(m);
 		}
-	if (!has_dir)
+	if (!f->dir)
 		return 0;
-	snap_set_str(cp, "site_packages", sites[si].dir, sites[si].dir);
-	if (asprintf(&vpath, "%s/cupy/_version.py", sites[si].dir) < 0 ||
-	    asprintf(&wpath, "%s/cupy/.data/_wheel.json", sites[si].dir) < 0)
+	if (asprintf(&vpath, "%s/cupy/%s", f->dir->dir, f->fw->version_file) < 0 ||
+	    asprintf(&wpath, "%s/cupy/.data/_wheel.json", f->dir->dir) < 0)
 		return -ENOMEM;
 	text = read_module(pe, cp, vpath, (const char *const[]){ "version" }, 1);
 	if (text && record_assign(cp, "version", text, vpath, "__version__") == -ENOMEM)
@@ -655,6 +647,86 @@ int probe_cupy(struct py_ctx *c, struct snap_node *pkgs, const struct site *site
 			}
 		}
 		json_decref(j);
+	}
+	return 0;
+}
+
+/* clang-format off */
+static const struct fw_desc frameworks[] = {
+	{ .key = "torch", .module = "torch", .dists = { "torch" },
+	  .dist_key = "dist_version",
+	  .no_dist_key = "dist_info", .no_dist_why = "no torch-*.dist-info",
+	  .flags = FW_DIST_INFO | FW_REQUIRES_NVIDIA,
+	  .version_file = "version.py",
+	  .lib_dir = "lib",
+	  .kernels = { "libtorch_cuda.so", "libtorch_cuda_cu.so", "libtorch_hip.so" },
+	  .read = read_torch },
+	{ .key = "tensorflow", .module = "tensorflow",
+	  .dists = { "tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel",
+		     "tensorflow-rocm", "tf-nightly", "tf-nightly-cpu", "tf-nightly-gpu" },
+	  .dist_key = "version",
+	  .no_dist_key = "version", .no_dist_why = "no tensorflow*.dist-info",
+	  .flags = FW_DIST_INFO | FW_DIST_NAME | FW_REQUIRES_NVIDIA,
+	  .version_file = "python/platform/build_info.py",
+	  .kernels = { "libtensorflow_cc.so.2", "python/_pywrap_tensorflow_internal.so",
+		       "libtensorflow_framework.so.2" },
+	  .read = read_tensorflow },
+	/* jaxlib holds the compiled code; the GPU kernels are in the plugins (read_jax()). */
+	{ .key = "jax", .module = "jaxlib", .also_module = "jax", .dists = { "jax" },
+	  .version_file = "version.py", /* jaxlib's; jax/version.py too */
+	  .read = read_jax },
+	{ .key = "cupy", .module = "cupy", .dists = { "cupy", "cupy-cuda*", "cupy-rocm*" },
+	  .version_file = "_version.py",
+	  .read = read_cupy },
+};
+/* clang-format on */
+
+/* One framework of the table, when its package directory or a dist-info is there. */
+static int probe_framework(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites,
+			   size_t ns, const struct fw_desc *fw)
+{
+	struct fw_found f = { .c = c, .fw = fw, .sites = sites, .ns = ns };
+	size_t si = 0, di = 0, ai = 0;
+	bool has_dir = find_pkg_dir(c->pe, sites, ns, fw->module, &si);
+	bool has_dist = find_dist(sites, ns, fw->dists, &di, &f.dist);
+	struct dist_metadata *m;
+
+	if (!has_dir && !has_dist &&
+	    !(fw->also_module && find_pkg_dir(c->pe, sites, ns, fw->also_module, &ai)))
+		return 0;
+	f.obj = snap_object(pkgs, fw->key);
+	f.dir = has_dir ? &sites[si] : NULL;
+	f.dist_site = has_dist ? &sites[di] : NULL;
+	if (has_dist && fw->dist_key) {
+		_cleanup_free_ char *dpath = path_join(sites[di].dir, f.dist);
+
+		if (!dpath)
+			return -ENOMEM;
+		if (fw->flags & FW_DIST_INFO)
+			snap_set_str(f.obj, "dist_info", dpath, dpath);
+		m = read_metadata(c->pe, f.obj, fw->dist_key, sites[di].dir, f.dist);
+		if (m && (fw->flags & FW_DIST_NAME))
+			snap_set_str(f.obj, "dist_name", m->name, dpath);
+		if (m && (fw->flags & FW_REQUIRES_NVIDIA))
+			record_requires_nvidia(f.obj, m, dpath);
+		dist_metadata_free(m);
+	} else if (!has_dist && fw->no_dist_key) {
+		snap_set_state(f.obj, fw->no_dist_key, FACT_ABSENT,
+			       has_dir ? sites[si].dir : sites[ai].dir, fw->no_dist_why);
+	}
+	if (has_dir)
+		snap_set_str(f.obj, "site_packages", sites[si].dir, sites[si].dir);
+	return fw->read(&f);
+}
+
+int py_probe_frameworks(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites,
+			size_t ns)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(frameworks); i++) {
+		int r = probe_framework(c, pkgs, sites, ns, &frameworks[i]);
+
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }

@@ -77,8 +77,6 @@ struct kernels {
 	bool truncated;
 };
 
-typedef bool (*dist_pred)(const char *normalized);
-
 /* probe-python-envs.c */
 bool py_python_dir_name(const char *n, bool *versioned);
 bool py_endswith_dist_info(const char *n);
@@ -90,9 +88,8 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 int py_record_loads(struct py_ctx *c, struct snap_node *obj);
 
 /* probe-python-frameworks.c */
-int probe_torch(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns);
-int probe_tensorflow(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns);
-int probe_jax(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns);
-int probe_cupy(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites, size_t ns);
+/* packages.{torch,tensorflow,jax,cupy} from the framework table. */
+int py_probe_frameworks(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites,
+			size_t ns);
 int probe_nvidia_wheels(struct py_ctx *c, struct snap_node *env, const struct site *sites,
 			size_t ns);

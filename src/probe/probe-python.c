@@ -302,13 +302,7 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 		if ((r = strv_push(&c->sites, sites[i].dir)) < 0)
 			goto out;
 	pkgs = snap_object(env, "packages");
-	r = probe_torch(c, pkgs, sites, ns);
-	if (r >= 0)
-		r = probe_tensorflow(c, pkgs, sites, ns);
-	if (r >= 0)
-		r = probe_jax(c, pkgs, sites, ns);
-	if (r >= 0)
-		r = probe_cupy(c, pkgs, sites, ns);
+	r = py_probe_frameworks(c, pkgs, sites, ns);
 	if (r >= 0)
 		r = probe_nvidia_wheels(c, env, sites, ns);
 out:
