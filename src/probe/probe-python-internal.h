@@ -62,21 +62,6 @@ struct py_ctx {
 	char **sites;	       /* the site-packages directories of the env being probed */
 };
 
-struct target {
-	char name[64]; /* sm_86, compute_90, gfx942:sramecc+:xnack- */
-	char gfx[16];  /* AMD: the processor of the target ID ("gfx942") */
-	const char *kind;
-	unsigned arch; /* CUDA: 86; AMD: gfx_order() */
-	char variant;
-	int ptx_major, ptx_minor;
-};
-
-struct kernels {
-	struct target t[MAX_TARGETS];
-	size_t n;
-	bool truncated;
-};
-
 /* probe-python-envs.c */
 bool py_python_dir_name(const char *n, bool *versioned);
 bool py_endswith_dist_info(const char *n);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fatbin/fatbin.h"
+#include "fatbin/fatbin-targets.h"
 #include "formats/dist-metadata.h"
 #include "formats/pyfile.h"
 #include "framework-loads.h"
@@ -23,70 +23,13 @@
 
 /* ---- CUDA kernels in a framework library: the one use of the fatbin parser -------------- */
 
-/* Adds t unless a target of the same name and kind is there; false when k is full. */
-static bool kernels_add(struct kernels *k, const struct target *t)
-{
-	for (size_t j = 0; j < k->n; j++)
-		if (streq(k->t[j].name, t->name) && k->t[j].kind == t->kind)
-			return true;
-	if (k->n >= MAX_TARGETS) {
-		k->truncated = true;
-		return false;
-	}
-	k->t[k->n++] = *t;
-	return true;
-}
-
-static int kind_rank(const char *k)
-{
-	return streq(k, "sass") ? 0 : streq(k, "ptx") ? 1 : streq(k, "amdgcn") ? 3 : 2;
-}
-
-/* "gfx90a" → 9.0.a, "gfx1100" → 11.0.0 as one number: LLVM's AMDGPU processor names are the
- * major version in decimal, then minor and stepping as one hex digit each (AMDGPUUsage). */
-static unsigned gfx_order(const char *gfx)
-{
-	size_t n = strlen(gfx);
-	unsigned major = 0;
-	int minor, step;
-
-	if (n < 6 || !startswith(gfx, "gfx"))
-		return UINT_MAX;
-	for (size_t i = 3; i < n - 2; i++) {
-		if (gfx[i] < '0' || gfx[i] > '9' || major > 1000)
-			return UINT_MAX;
-		major = major * 10 + (unsigned)(gfx[i] - '0');
-	}
-	minor = parse_hex_digit(gfx[n - 2]);
-	step = parse_hex_digit(gfx[n - 1]);
-	if (minor < 0 || step < 0)
-		return UINT_MAX;
-	return major << 8 | (unsigned)minor << 4 | (unsigned)step;
-}
-
-/* CUDA targets by arch, variant, SASS before PTX; then AMD ones by processor and target ID. */
-static int target_cmp(const void *a, const void *b)
-{
-	const struct target *x = a, *y = b;
-	bool ax = streq(x->kind, "amdgcn"), ay = streq(y->kind, "amdgcn");
-
-	if (ax != ay)
-		return ax ? 1 : -1;
-	if (x->arch != y->arch)
-		return x->arch < y->arch ? -1 : 1;
-	if (ax)
-		return strcmp(x->name, y->name);
-	if (x->variant != y->variant)
-		return x->variant < y->variant ? -1 : 1;
-	return kind_rank(x->kind) - kind_rank(y->kind);
-}
-
 /* Maps a shared object and collects the distinct targets of its fat binaries (SASS as
  * sm_XY[a|f], PTX as compute_XY with the PTX ISA, LTO IR as lto_XY) and of its clang offload
- * bundles (.hip_fatbin, CCOB: AMDGPU code objects by target ID, gfx942:sramecc+:xnack-).
+ * bundles (.hip_fatbin, CCOB: AMDGPU code objects by target ID, gfx942:sramecc+:xnack-),
+ * summarised as `gpuenv scan` does (fatbin/fatbin-targets.h: one order, one kind name).
  * Its SONAME, RUNPATH and DT_NEEDED are the loader emulation's (py_record_loads()). Keep every
  * use of src/fatbin here, so its API can change in one place. */
-static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *k)
+static int scan_kernels(struct probe_env *pe, const char *path, struct fatbin_targets *k)
 {
 	struct root_map m;
 	struct fatbin_result *fr = NULL;
@@ -98,37 +41,12 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct kernels *
 	root_unmap(&m);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < fr->n_entries; i++) {
-		const struct fatbin_entry *e = &fr->entries[i];
-		struct target t = { .arch = e->arch, .variant = e->variant, .ptx_major = -1 };
-
-		t.kind = e->kind == FATBIN_KIND_ELF   ? "sass"
-			 : e->kind == FATBIN_KIND_PTX ? "ptx"
-			 : e->kind == FATBIN_KIND_LTO ? "lto"
-						      : "unknown";
-		snprintf(t.name, sizeof(t.name), "%s", e->target);
-		if (e->kind == FATBIN_KIND_PTX) {
-			t.ptx_major = e->ptx_major >= 0 ? e->ptx_major : (int)e->ver_major;
-			t.ptx_minor = e->ptx_major >= 0 ? e->ptx_minor : (int)e->ver_minor;
-		}
-		if (!kernels_add(k, &t))
-			break;
-	}
-	/* AMD code objects: one per target ID, the host entry of each bundle skipped. */
-	for (size_t i = 0; i < fr->n_bundle_entries && !k->truncated; i++) {
-		const struct fatbin_bundle_entry *b = &fr->bundle_entries[i];
-		struct target t = { .kind = "amdgcn", .ptx_major = -1 };
-
-		if (!b->gfx[0] || !startswith(b->triple, "amdgcn"))
-			continue;
-		snprintf(t.name, sizeof(t.name), "%s", b->target);
-		snprintf(t.gfx, sizeof(t.gfx), "%s", b->gfx);
-		t.arch = gfx_order(b->gfx);
-		if (!kernels_add(k, &t))
-			break;
-	}
-	qsort(k->t, k->n, sizeof(k->t[0]), target_cmp);
+	/* Past the cap: arch_targets_truncated. */
+	r = fatbin_targets_add_result(k, fr);
 	fatbin_result_free(fr);
+	if (r == -ENOMEM)
+		return r;
+	fatbin_targets_sort(k);
 	return 0;
 }
 
@@ -142,7 +60,7 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 
 	for (size_t i = 0; i < n_cands; i++) {
 		_cleanup_free_ char *p = path_join(dir, cands[i]);
-		struct kernels k = { 0 };
+		_cleanup_(fatbin_targets_done) struct fatbin_targets k = { .max = MAX_TARGETS };
 		struct snap_node *kl, *arr;
 
 		if (!p)
@@ -188,7 +106,7 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 				struct snap_node *t = snap_append_object(arr);
 
 				snap_set_str(t, "target", k.t[j].name, p);
-				snap_set_str(t, "kind", k.t[j].kind, p);
+				snap_set_str(t, "kind", fatbin_target_kind_name(k.t[j].kind), p);
 				if (k.t[j].gfx[0])
 					snap_set_str(t, "gfx", k.t[j].gfx, p);
 				if (k.t[j].ptx_major >= 0)

@@ -35,41 +35,39 @@ static const char *state_name(enum scan_state st)
 	}
 }
 
-/* Sort order of targets: kind, then arch number, then variant. */
 static int target_cmp(const void *a, const void *b)
 {
-	const struct scan_target *x = *(const struct scan_target *const *)a;
-	const struct scan_target *y = *(const struct scan_target *const *)b;
-	struct coverage_target_info tx = { 0 }, ty = { 0 };
-
-	coverage_target_parse(x->name, &tx);
-	coverage_target_parse(y->name, &ty);
-	if (tx.arch != ty.arch)
-		return tx.arch < ty.arch ? -1 : 1;
-	if (tx.variant != ty.variant)
-		return tx.variant < ty.variant ? -1 : 1;
-	if (x->ptx_major != y->ptx_major)
-		return x->ptx_major < y->ptx_major ? -1 : 1;
-	if (x->ptx_minor != y->ptx_minor)
-		return x->ptx_minor < y->ptx_minor ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return fatbin_target_cmp(*(const struct fatbin_target *const *)a,
+				 *(const struct fatbin_target *const *)b);
 }
 
-/* The file's targets of one class (0 SASS, 1 PTX, 2 LTO/other), sorted. Caller frees. */
-static const struct scan_target **sorted_targets(const struct scan_file *f, int cls, size_t *ret_n)
+/* The class of a target in the listing: 0 SASS, 1 PTX, 2 LTO/other, 3 AMD. */
+static int target_class(const struct fatbin_target *t)
 {
-	const struct scan_target **v = calloc(f->n_targets ? f->n_targets : 1, sizeof(*v));
+	switch (t->kind) {
+	case FATBIN_TARGET_SASS:
+		return 0;
+	case FATBIN_TARGET_PTX:
+		return 1;
+	case FATBIN_TARGET_AMDGCN:
+		return 3;
+	default:
+		return 2;
+	}
+}
+
+/* The file's targets of one class, in the one order (fatbin_target_cmp()). Caller frees. */
+static const struct fatbin_target **sorted_targets(const struct scan_file *f, int cls,
+						   size_t *ret_n)
+{
+	const struct fatbin_target **v = calloc(f->targets.n ? f->targets.n : 1, sizeof(*v));
 	size_t n = 0;
 
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < f->n_targets; i++) {
-		const struct scan_target *t = &f->targets[i];
-		int c = t->kind == COVERAGE_KIND_SASS ? 0 : t->kind == COVERAGE_KIND_PTX ? 1 : 2;
-
-		if (c == cls)
-			v[n++] = t;
-	}
+	for (size_t i = 0; i < f->targets.n; i++)
+		if (target_class(&f->targets.t[i]) == cls)
+			v[n++] = &f->targets.t[i];
 	qsort(v, n, sizeof(*v), target_cmp);
 	*ret_n = n;
 	return v;
@@ -77,7 +75,7 @@ static const struct scan_target **sorted_targets(const struct scan_file *f, int 
 
 static bool has_code(const struct scan_file *f)
 {
-	return f->n_targets > 0 || f->n_amd > 0;
+	return f->targets.n > 0;
 }
 
 static void device_label(const struct scan_device *d, char *buf, size_t len)
@@ -115,7 +113,7 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 		      bool color)
 {
 	size_t n;
-	const struct scan_target **v;
+	const struct fatbin_target **v;
 
 	/* names and strings that come from the files are escaped (put_from_file) */
 	put_from_file(sb, "", f->path, "");
@@ -149,7 +147,7 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 		if (n > 0) {
 			strbuf_puts(sb, cls == 0 ? "  SASS " : cls == 1 ? "  PTX  " : "  other");
 			for (size_t i = 0; i < n; i++) {
-				const struct scan_target *t = v[i];
+				const struct fatbin_target *t = v[i];
 
 				/* the same target with several PTX ISAs: list each */
 				if (cls == 1 && t->ptx_major >= 0)
@@ -163,11 +161,15 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 		}
 		free(v);
 	}
-	if (f->n_amd) {
+	if (f->targets.n_amdgcn) {
+		v = sorted_targets(f, 3, &n);
+		if (!v)
+			return;
 		strbuf_puts(sb, "  AMD ");
-		for (size_t i = 0; i < f->n_amd; i++)
-			put_from_file(sb, " ", f->amd[i], "");
+		for (size_t i = 0; i < n; i++)
+			put_from_file(sb, " ", v[i]->name, "");
 		strbuf_puts(sb, "\n");
+		free(v);
 	}
 	if (f->n_link_images)
 		strbuf_printf(sb, "  %zu device-link image%s without kernels (not judged)\n",
@@ -312,7 +314,7 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 	rv |= jset(o, "link_images_without_kernels", json_integer((json_int_t)f->n_link_images));
 	for (int cls = 0; cls < 3; cls++) {
 		size_t n;
-		const struct scan_target **v = sorted_targets(f, cls, &n);
+		const struct fatbin_target **v = sorted_targets(f, cls, &n);
 
 		if (!v)
 			goto fail;
@@ -346,8 +348,16 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 	rv |= jset(o, "sass", sass);
 	rv |= jset(o, "ptx", ptx);
 	rv |= jset(o, "other", other);
-	for (size_t i = 0; i < f->n_amd; i++)
-		rv |= json_array_append_new(amd, json_string(f->amd[i]));
+	if (f->targets.n_amdgcn) {
+		size_t n;
+		const struct fatbin_target **v = sorted_targets(f, 3, &n);
+
+		if (!v)
+			goto fail;
+		for (size_t i = 0; i < n; i++)
+			rv |= json_array_append_new(amd, json_string(v[i]->name));
+		free(v);
+	}
 	rv |= jset(o, "amd", amd);
 	rv |= jset(comp, "none", json_integer((json_int_t)f->n_compressed[FATBIN_COMPRESS_NONE]));
 	rv |= jset(comp, "zstd", json_integer((json_int_t)f->n_compressed[FATBIN_COMPRESS_ZSTD]));

@@ -41,9 +41,8 @@ void scan_file_done(struct scan_file *f)
 	free(f->elsewhere_sections);
 	free(f->module_id);
 	free(f->warning);
-	free(f->targets);
+	fatbin_targets_done(&f->targets);
 	module_sets_done(&f->modules);
-	strv_free(f->amd);
 	free(f->soname);
 	free(f->runpath);
 	strv_free(f->needed);
@@ -66,6 +65,7 @@ static int new_file(struct gpuenv_scan *s, const char *path, struct scan_file **
 	}
 	f = &s->files[s->n_files];
 	memset(f, 0, sizeof(*f));
+	f->targets.max = UINT16_MAX; /* the modules hold 16-bit indexes */
 	f->path = strdup(path);
 	if (!f->path)
 		return -ENOMEM;
@@ -99,37 +99,16 @@ static void progress(struct gpuenv_scan *s, const char *path)
 		s->opts.progress(s->opts.progress_userdata, path, s->files_seen, s->bytes_seen);
 }
 
-/* Index of the target (name, isa) in f->targets, added if new. */
+/* Index of the entry's target in f->targets, added if new (fatbin-targets.h). */
 static int target_index(struct scan_file *f, const struct fatbin_entry *e, uint16_t *ret)
 {
-	struct coverage_target_info ti;
-	struct scan_target *t;
+	size_t idx;
+	int rv;
 
-	/* both names are zero-padded (fatbin_entry_fill_target): one memcmp each */
-	_Static_assert(sizeof(t->name) == sizeof(e->target), "target names of one size");
-	for (size_t i = 0; i < f->n_targets; i++)
-		if (memcmp(f->targets[i].name, e->target, sizeof(e->target)) == 0 &&
-		    f->targets[i].ptx_major == e->ptx_major &&
-		    f->targets[i].ptx_minor == e->ptx_minor) {
-			f->targets[i].count++;
-			*ret = (uint16_t)i;
-			return 0;
-		}
-	if (f->n_targets >= UINT16_MAX)
-		return -E2BIG;
-	t = reallocarray(f->targets, f->n_targets + 1, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	f->targets = t;
-	t = &t[f->n_targets];
-	memset(t, 0, sizeof(*t));
-	memcpy(t->name, e->target, sizeof(t->name));
-	t->kind = coverage_target_parse(e->target, &ti) == 0 ? ti.kind : COVERAGE_KIND_OTHER;
-	t->is_lto = e->kind == FATBIN_KIND_LTO;
-	t->ptx_major = e->kind == FATBIN_KIND_PTX ? e->ptx_major : -1;
-	t->ptx_minor = e->kind == FATBIN_KIND_PTX ? e->ptx_minor : -1;
-	t->count = 1;
-	*ret = (uint16_t)f->n_targets++;
+	rv = fatbin_targets_add_entry(&f->targets, e, &idx);
+	if (rv < 0)
+		return rv;
+	*ret = (uint16_t)idx;
 	return 0;
 }
 
@@ -173,9 +152,8 @@ static int record_entries(struct scan_file *f, const struct fatbin_entry *entrie
 static void untally(struct scan_file *f)
 {
 	module_sets_done(&f->modules);
-	free(f->targets);
-	f->targets = NULL;
-	f->n_targets = f->n_entries = f->n_link_images = 0;
+	fatbin_targets_done(&f->targets);
+	f->n_entries = f->n_link_images = 0;
 	memset(f->n_compressed, 0, sizeof(f->n_compressed));
 }
 
@@ -224,15 +202,11 @@ static int record_result(struct scan_file *f, struct fatbin_result *r, struct fi
 		rv = module_sets_end(&f->modules); /* the last module */
 	if (rv < 0)
 		return rv;
+	/* AMD code objects: one target per target ID, after the CUDA ones */
 	for (size_t i = 0; i < r->n_bundle_entries; i++) {
-		const struct fatbin_bundle_entry *b = &r->bundle_entries[i];
-
-		if (!b->gfx[0] || strv_contains(f->amd, b->target))
-			continue;
-		rv = strv_push(&f->amd, b->target);
+		rv = fatbin_targets_add_bundle(&f->targets, &r->bundle_entries[i]);
 		if (rv < 0)
 			return rv;
-		f->n_amd++;
 	}
 	return 0;
 }
@@ -790,22 +764,24 @@ int scan_judge(struct gpuenv_scan *s)
 
 		free(f->verdicts);
 		f->verdicts = NULL;
-		if (s->n_devices == 0 || f->n_targets == 0)
+		/* AMD targets are not judged (coverage.h is CUDA's) */
+		if (s->n_devices == 0 || f->targets.n == f->targets.n_amdgcn)
 			continue;
 		v = calloc(s->n_devices, sizeof(*v));
-		t = calloc(f->n_targets, sizeof(*t));
+		t = calloc(f->targets.n, sizeof(*t));
 		if (!v || !t) {
 			free(v);
 			free(t);
 			return -ENOMEM;
 		}
-		for (size_t k = 0; k < f->n_targets; k++)
-			t[k] = (struct coverage_target){ f->targets[k].name,
-							 f->targets[k].ptx_major,
-							 f->targets[k].ptx_minor };
+		/* an AMD target ID is no nvcc target: coverage_judge() ignores it */
+		for (size_t k = 0; k < f->targets.n; k++)
+			t[k] = (struct coverage_target){ f->targets.t[k].name,
+							 f->targets.t[k].ptx_major,
+							 f->targets.t[k].ptx_minor };
 		for (size_t d = 0; d < s->n_devices; d++) {
 			const struct scan_device *dev = &s->devices[d];
-			int rv = coverage_judge(t, f->n_targets, dev->major, dev->minor, s->driver,
+			int rv = coverage_judge(t, f->targets.n, dev->major, dev->minor, s->driver,
 						&v[d].res);
 
 			if (rv < 0) {
@@ -870,7 +846,7 @@ int scan_summary(struct gpuenv_scan *s, struct gpuenv_scan_summary *ret)
 		default:
 			break;
 		}
-		if (f->n_targets || f->n_amd)
+		if (f->targets.n)
 			sum.with_gpu_code++;
 		for (size_t d = 0; f->verdicts && d < s->n_devices; d++)
 			failing |= coverage_verdict_is_failure(f->verdicts[d].res.verdict);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "facts/coverage.h"
+#include "fatbin/fatbin-targets.h"
 #include "scan/module-sets.h"
 #include "gpuenv/gpuenv.h"
 
@@ -30,15 +31,6 @@ enum scan_state {
 	SCAN_MALFORMED,	 /* the parser refused it */
 	SCAN_TOO_LARGE,	 /* above a size cap */
 	SCAN_SKIPPED,	 /* zip-bomb guard, not a candidate, cap on count */
-};
-
-/* One distinct target of a file (entries with the same spelling and PTX ISA merged). */
-struct scan_target {
-	char name[24]; /* sm_86, sm_90a, compute_90, lto_80, kind7_80 */
-	enum coverage_kind kind;
-	bool is_lto;
-	int ptx_major, ptx_minor; /* PTX: ISA, -1 unknown */
-	size_t count;		  /* entries */
 };
 
 struct scan_verdict {
@@ -62,12 +54,10 @@ struct scan_file {
 	char *module_id;
 	char *warning;
 	size_t n_compressed[4]; /* per enum fatbin_compression */
-	struct scan_target *targets;
-	size_t n_targets;
+	/* its distinct targets, CUDA and AMDGPU, in the order found (the modules' indexes) */
+	struct fatbin_targets targets;
 	/* its containers with code, by target set (for modules_without_image) */
 	struct module_sets modules;
-	char **amd; /* AMD target ids ("gfx90a:sramecc+:xnack-"), NULL-terminated */
-	size_t n_amd;
 	/* dynamic section (src/formats/elf-dynamic), when present */
 	char *soname, *runpath;
 	char **needed;
