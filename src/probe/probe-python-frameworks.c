@@ -213,9 +213,7 @@ static const char *const torch_bundled[] = {
 /* ---- the framework table ----------------------------------------------------------------- */
 
 enum {
-	FW_DIST_INFO = 1 << 0,	     /* dist_info: the dist-info directory's path */
-	FW_DIST_NAME = 1 << 1,	     /* dist_name: METADATA Name */
-	FW_REQUIRES_NVIDIA = 1 << 2, /* requires_nvidia[]: the Requires-Dist pins on nvidia-* */
+	FW_REQUIRES_NVIDIA = 1 << 0, /* requires_nvidia[]: the Requires-Dist pins on nvidia-* */
 };
 
 struct fw_found;
@@ -228,8 +226,7 @@ struct fw_desc {
 	const char *also_module; /* another package directory that alone means it is there */
 	const char *dists[9];	 /* its distributions' normalised names (PEP 503), NULL-ended;
 				  * "x*" matches every name starting with x */
-	const char *dist_key;	 /* the key of its dist-info's Version; NULL: not read */
-	const char *no_dist_key, *no_dist_why; /* recorded absent when there is no dist-info */
+	const char *no_dist_why; /* dist_info's absent reason when there is no dist-info */
 	unsigned flags;
 	const char *version_file; /* below <site>/<module>: the module its build generated */
 	const char *lib_dir;	/* below <site>/<module>: where its GPU library is (NULL: there) */
@@ -603,11 +600,11 @@ static int read_cupy(const struct fw_found *f)
 			if (!dist_matches(f->fw->dists, norm))
 				continue;
 			d = snap_append_object(dists);
-			m = read_metadata(pe, d, "version", sites[i].dir, *n);
+			m = read_metadata(pe, d, "dist_version", sites[i].dir, *n);
 			if (m) {
 				_cleanup_free_ char *dp = path_join(sites[i].dir, *n);
 
-				snap_set_str(d, "name", m->name, dp);
+				snap_set_str(d, "dist_name", m->name, dp);
 			}
 			dist_metadata_free(m);
 		}
@@ -654,9 +651,8 @@ static int read_cupy(const struct fw_found *f)
 /* clang-format off */
 static const struct fw_desc frameworks[] = {
 	{ .key = "torch", .module = "torch", .dists = { "torch" },
-	  .dist_key = "dist_version",
-	  .no_dist_key = "dist_info", .no_dist_why = "no torch-*.dist-info",
-	  .flags = FW_DIST_INFO | FW_REQUIRES_NVIDIA,
+	  .no_dist_why = "no torch-*.dist-info",
+	  .flags = FW_REQUIRES_NVIDIA,
 	  .version_file = "version.py",
 	  .lib_dir = "lib",
 	  .kernels = { "libtorch_cuda.so", "libtorch_cuda_cu.so", "libtorch_hip.so" },
@@ -664,18 +660,19 @@ static const struct fw_desc frameworks[] = {
 	{ .key = "tensorflow", .module = "tensorflow",
 	  .dists = { "tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel",
 		     "tensorflow-rocm", "tf-nightly", "tf-nightly-cpu", "tf-nightly-gpu" },
-	  .dist_key = "version",
-	  .no_dist_key = "version", .no_dist_why = "no tensorflow*.dist-info",
-	  .flags = FW_DIST_INFO | FW_DIST_NAME | FW_REQUIRES_NVIDIA,
+	  .no_dist_why = "no tensorflow*.dist-info",
+	  .flags = FW_REQUIRES_NVIDIA,
 	  .version_file = "python/platform/build_info.py",
 	  .kernels = { "libtensorflow_cc.so.2", "python/_pywrap_tensorflow_internal.so",
 		       "libtensorflow_framework.so.2" },
 	  .read = read_tensorflow },
 	/* jaxlib holds the compiled code; the GPU kernels are in the plugins (read_jax()). */
 	{ .key = "jax", .module = "jaxlib", .also_module = "jax", .dists = { "jax" },
+	  .no_dist_why = "no jax-*.dist-info",
 	  .version_file = "version.py", /* jaxlib's; jax/version.py too */
 	  .read = read_jax },
 	{ .key = "cupy", .module = "cupy", .dists = { "cupy", "cupy-cuda*", "cupy-rocm*" },
+	  .no_dist_why = "no cupy*.dist-info",
 	  .version_file = "_version.py",
 	  .read = read_cupy },
 };
@@ -697,21 +694,21 @@ static int probe_framework(struct py_ctx *c, struct snap_node *pkgs, const struc
 	f.obj = snap_object(pkgs, fw->key);
 	f.dir = has_dir ? &sites[si] : NULL;
 	f.dist_site = has_dist ? &sites[di] : NULL;
-	if (has_dist && fw->dist_key) {
+	/* The same keys for every framework: dist_info, dist_name, dist_version (METADATA). */
+	if (has_dist) {
 		_cleanup_free_ char *dpath = path_join(sites[di].dir, f.dist);
 
 		if (!dpath)
 			return -ENOMEM;
-		if (fw->flags & FW_DIST_INFO)
-			snap_set_str(f.obj, "dist_info", dpath, dpath);
-		m = read_metadata(c->pe, f.obj, fw->dist_key, sites[di].dir, f.dist);
-		if (m && (fw->flags & FW_DIST_NAME))
+		snap_set_str(f.obj, "dist_info", dpath, dpath);
+		m = read_metadata(c->pe, f.obj, "dist_version", sites[di].dir, f.dist);
+		if (m)
 			snap_set_str(f.obj, "dist_name", m->name, dpath);
 		if (m && (fw->flags & FW_REQUIRES_NVIDIA))
 			record_requires_nvidia(f.obj, m, dpath);
 		dist_metadata_free(m);
-	} else if (!has_dist && fw->no_dist_key) {
-		snap_set_state(f.obj, fw->no_dist_key, FACT_ABSENT,
+	} else {
+		snap_set_state(f.obj, "dist_info", FACT_ABSENT,
 			       has_dir ? sites[si].dir : sites[ai].dir, fw->no_dist_why);
 	}
 	if (has_dir)
