@@ -54,8 +54,17 @@ static int cmd_version(int argc, char *argv[])
 {
 	bool json = false;
 
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf("Usage: gpuenv version [--json]\n\n"
+			       "Prints gpuenv's version.\n\n"
+			       "Options:\n"
+			       "      --json            JSON: name, version, major, minor, micro\n"
+			       "  -h, --help            this help\n");
+			return EXIT_HEALTHY;
+		}
 		json |= strcmp(argv[i], "--json") == 0;
+	}
 	if (json)
 		printf("{\"name\": \"gpuenv\", \"version\": \"%s\", \"major\": %d, \"minor\": %d, "
 		       "\"micro\": %d}\n",

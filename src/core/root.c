@@ -423,36 +423,46 @@ int root_open(struct root *r, const char *path, int flags)
 	return root_record(r, path, root_open_internal(r, path, flags));
 }
 
-/* size_hint: st_size of a regular file (0 for sysfs/procfs, which report none). Reading in
- * chunks of about that size makes a 2 MiB /var/lib/dpkg/status one read(2), not 256. */
+/* size_hint: st_size of a regular file (0 for sysfs/procfs, which report none). The bytes
+ * are read straight into the result, sized for the hint: a regular file is one read(2) and
+ * one copy out of the page cache, not a copy through a bounce buffer besides. */
 static int read_fd_all(int fd, size_t max, size_t size_hint, char **ret, size_t *ret_len)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t chunk = MAX((size_t)8192, MIN(size_hint, max) + 1);
-	_cleanup_free_ char *buf = malloc(chunk);
+	/* Room for the hint, the one byte over the cap that tells "too big" from "exactly
+	 * max", and the NUL. */
+	size_t alloc = MAX((size_t)8192, MIN(size_hint, max) + 2), len = 0;
+	_cleanup_free_ char *buf = malloc(alloc);
 
 	if (!buf)
 		return -ENOMEM;
-	/* One byte over the cap tells "too big" from "exactly max". */
-	strbuf_init(&sb, max + 1);
 	for (;;) {
-		ssize_t n = read(fd, buf, chunk);
+		ssize_t n;
 
+		if (alloc - len < 2) { /* full: grow, at most to max + 2 */
+			size_t grown = alloc > (max + 2) / 2 ? max + 2 : alloc * 2;
+			char *p = realloc(buf, grown);
+
+			if (!p)
+				return -ENOMEM;
+			buf = p;
+			alloc = grown;
+		}
+		n = read(fd, buf + len, alloc - len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			strbuf_done(&sb);
 			return -errno;
 		}
 		if (n == 0)
 			break;
-		if (strbuf_add(&sb, buf, (size_t)n) < 0 || sb.len > max) {
-			strbuf_done(&sb);
+		len += (size_t)n;
+		if (len > max)
 			return -EFBIG;
-		}
 	}
-	*ret_len = sb.len;
-	return strbuf_steal(&sb, ret);
+	buf[len] = '\0';
+	*ret_len = len;
+	*ret = TAKE_PTR(buf);
+	return 0;
 }
 
 /*

@@ -49,6 +49,11 @@
 #define PLAN_HEAD     256u	  /* a container header and an entry header (seen: up to 144) */
 #define HEAD_IN_CHUNK (16u << 10) /* compressed bytes handed to a head decoder at a time */
 
+/* a file range walked outside .nv_fatbin (wrapper targets, search hits) */
+struct range {
+	size_t a, b;
+};
+
 /* One parse: the input, the flags and a reusable zstd stream. */
 struct parse {
 	struct fatbin_result *r;
@@ -67,10 +72,7 @@ struct parse {
 	/* fb_plan_window(): container starts in .nv_fatbin (sorted), then the section's end */
 	uint64_t *starts;
 	size_t n_starts;
-	/* file ranges walked outside .nv_fatbin (wrapper targets, search hits): never twice */
-	struct range {
-		size_t a, b;
-	} * ranges;
+	struct range *ranges; /* walked outside .nv_fatbin: never twice */
 	size_t n_ranges;
 };
 

@@ -166,8 +166,11 @@ static int add_conda_family(struct probe_env *pe, struct envs *es, const char *p
 	return 0;
 }
 
-/* $PYENV_ROOT/shims/python3 is a bash script: the interpreters are in $PYENV_ROOT/versions. */
-static int add_pyenv(struct probe_env *pe, struct envs *es, const char *shims, const char *shim)
+/* $PYENV_ROOT/shims/python3 is a bash script: the interpreters are in $PYENV_ROOT/versions.
+ * *ret_selected: the selected version's prefix (NULL: none), for the other shims of the
+ * directory (add_pyenv_shim()). */
+static int add_pyenv(struct probe_env *pe, struct envs *es, const char *shims, const char *shim,
+		     char **ret_selected)
 {
 	_cleanup_free_ char *root = strdup(shims), *versions = NULL, *vfile = NULL, *sel = NULL;
 	_cleanup_strv_free_ char **names = NULL;
@@ -197,8 +200,22 @@ static int add_pyenv(struct probe_env *pe, struct envs *es, const char *shims, c
 			    selected ? shim : NULL, NULL);
 		if (r < 0)
 			return r;
+		if (selected && !*ret_selected && !(*ret_selected = strdup(p)))
+			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* Another shim of a pyenv shims directory add_pyenv() has read: it runs the same selected
+ * version, so only that version gains an interpreter. Reading versions/ again for each of a
+ * dozen shims (python3, python3.11, …) resolved every version a dozen times. */
+static int add_pyenv_shim(struct probe_env *pe, struct envs *es, const char *selected,
+			  const char *shim)
+{
+	if (!selected)
+		return 0;
+	return add_env(pe, es, selected, "pyenv", "PATH python3 (pyenv shim, selected version)",
+		       shim, NULL);
 }
 
 static int add_path_pythons(struct probe_env *pe, struct envs *es)
@@ -214,7 +231,8 @@ static int add_path_pythons(struct probe_env *pe, struct envs *es)
 		return r;
 	STRV_FOREACH(d, dirs) {
 		_cleanup_strv_free_ char **names = NULL;
-		bool shims = endswith_dir(*d, "shims");
+		_cleanup_free_ char *pyenv_selected = NULL;
+		bool shims = endswith_dir(*d, "shims"), pyenv_read = false;
 
 		if ((*d)[0] != '/' || root_list_dir(pe->root, *d, MAX_DIR_ENTRIES, &names) < 0)
 			continue;
@@ -244,11 +262,18 @@ static int add_path_pythons(struct probe_env *pe, struct envs *es)
 					return r;
 				continue;
 			}
+			if (shims && pyenv_read) {
+				r = add_pyenv_shim(pe, es, pyenv_selected, exe);
+				if (r < 0)
+					return r;
+				continue;
+			}
 			if (shims) {
-				r = add_pyenv(pe, es, *d, exe);
+				r = add_pyenv(pe, es, *d, exe, &pyenv_selected);
 				if (r <= 0) {
 					if (r < 0)
 						return r;
+					pyenv_read = true;
 					continue;
 				}
 			}

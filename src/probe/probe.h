@@ -20,11 +20,11 @@ struct probe_env {
 	struct root *root;
 	const struct env *env;
 	const struct log_sink *log;
-	/* /var/lib/dpkg/status, read once for every probe that asks (probe_dpkg_version()). */
+	/* /var/lib/dpkg/status, mapped once for every probe that asks (probe_dpkg_version()). */
 	struct {
 		bool read;
 		int err;
-		char *text;
+		struct root_map map;
 	} dpkg_status;
 	/* One ld.so emulation for every probe (its ld.so.cache and directory listings are read
 	 * once): probe_loader(). */

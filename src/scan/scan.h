@@ -70,6 +70,11 @@ struct scan_device {
 	char *source; /* "--gpu 8.6", "snapshot: hardware.gpus.0 (0x10de:0x2684)" */
 };
 
+/* (dev, ino) of a file or directory seen: no file twice, no directory loop */
+struct scan_ino {
+	uint64_t dev, ino;
+};
+
 struct gpuenv_scan {
 	struct gpuenv_ctx *ctx;
 	struct gpuenv_scan_opts opts;
@@ -82,10 +87,7 @@ struct gpuenv_scan {
 	uint64_t files_seen, bytes_seen, duplicates, not_candidates;
 	uint64_t too_deep; /* directories below --max-depth, not entered */
 	bool hit_file_cap;
-	/* (dev, ino) of files and directories seen: no file twice, no directory loop */
-	struct scan_ino {
-		uint64_t dev, ino;
-	} * seen;
+	struct scan_ino *seen; /* files and directories seen */
 	size_t n_seen, cap_seen;
 	size_t judged_devices; /* verdicts are valid for this many devices */
 	bool judged;

@@ -10,11 +10,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Defined apart from struct strmap: clang-format 14 and 15 format "} *slots;" differently. */
+struct strmap_slot {
+	char *key; /* NULL: empty */
+	size_t value;
+};
+
 struct strmap {
-	struct strmap_slot {
-		char *key; /* NULL: empty */
-		size_t value;
-	} * slots;
+	struct strmap_slot *slots;
 	size_t cap, n;
 };
 

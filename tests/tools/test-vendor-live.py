@@ -178,11 +178,13 @@ def test_nochange(gpuenv, source_root):
 
 
 def test_nowrite(gpuenv):
-    tmp = os.environ.get("TMPDIR", "/tmp")
-    ours = lambda: sorted(n for n in os.listdir(tmp) if n.startswith("gpuenv-vendor-"))
-    with tempfile.TemporaryDirectory() as home:
+    # A TMPDIR of this test's own: in the shared /tmp, other gpuenv runs (a parallel test
+    # suite on the same machine) come and go, and their directories were taken for ours.
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as tmp:
+        ours = lambda: sorted(n for n in os.listdir(tmp) if n.startswith("gpuenv-vendor-"))
         env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
         env["HOME"] = home
+        env["TMPDIR"] = tmp
         left_before = ours()
         ok = True
         for args in (["report"], ["report", "--opencl-all"], ["doctor"]):

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# fish completion for gpuenv (installed by `meson install` into
+# share/fish/vendor_completions.d). The option lists follow `gpuenv COMMAND --help`;
+# tests/tools/check-completions.py fails when they drift apart.
+
+set -l commands doctor report facts scan version help
+complete -c gpuenv -f
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'what will fail, in which layer, why, how to fix (default)'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a report -d 'the layer inventory of this machine'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a facts -d 'look up the knowledge base'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a scan -d 'GPU targets in binaries and wheels'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a version -d 'print the version'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a help -d 'the commands and exit codes'
+
+# Options of report and doctor (COMMON_OPTIONS_HELP in tools/gpuenv.h); `gpuenv` without a
+# command runs doctor, so they apply there too.
+set -l common "not __fish_seen_subcommand_from facts scan version help"
+complete -c gpuenv -n $common -s R -l sysroot -x -a '(__fish_complete_directories)' -d 'read the machine image under DIR'
+complete -c gpuenv -n $common -s E -l env-file -r -F -d 'environment of the judged process'
+complete -c gpuenv -n $common -s F -l from -r -F -d 'load a snapshot written by report --json'
+complete -c gpuenv -n $common -l nvml-lib -r -F -d 'libnvidia-ml.so.1 to load'
+complete -c gpuenv -n $common -l cuda-lib -r -F -d 'libcuda.so.1 to load'
+complete -c gpuenv -n $common -l opencl-lib -r -F -d 'libOpenCL.so.1 to load'
+complete -c gpuenv -n $common -l no-vendor -d 'never call vendor libraries'
+complete -c gpuenv -n $common -l opencl-all -d 'also load CPU-only OpenCL implementations'
+complete -c gpuenv -n $common -l pci-ids -r -F -d 'pci.ids naming GPUs the built-in table lacks'
+complete -c gpuenv -n $common -l vendor-timeout -x -d 'deadline of each vendor session (ms)'
+complete -c gpuenv -n $common -l trace-paths -r -F -d 'write every path read to FILE'
+complete -c gpuenv -n $common -l stable -d 'no timings, hostnames or other run-to-run noise'
+complete -c gpuenv -n $common -l redact -d 'replace UUIDs, serial numbers and environment values'
+complete -c gpuenv -n $common -l color -x -a 'auto always never' -d 'use colours'
+complete -c gpuenv -n $common -l pid -x -a '(__fish_complete_pids)' -d 'also list the GPU libraries process N mapped'
+complete -c gpuenv -n $common -s j -l json -d 'JSON output'
+complete -c gpuenv -n $common -s v -l verbose -d 'log what the probes do to stderr'
+complete -c gpuenv -n $common -s h -l help -d 'show help'
+
+set -l doctor "not __fish_seen_subcommand_from report facts scan version help"
+complete -c gpuenv -n $doctor -l markdown -d 'Markdown to paste into an issue'
+complete -c gpuenv -n $doctor -l mermaid -d 'the diagnosis path as a Mermaid flowchart'
+complete -c gpuenv -n $doctor -l strict -d 'exit 1 when there are warnings'
+complete -c gpuenv -n $doctor -l list-rules -d 'print the rule catalogue'
+
+complete -c gpuenv -n '__fish_seen_subcommand_from facts' -s j -l json -d 'JSON output'
+complete -c gpuenv -n '__fish_seen_subcommand_from facts' -s h -l help -d 'show help'
+complete -c gpuenv -n '__fish_seen_subcommand_from facts; and __fish_is_nth_token 2' -a 'cuda driver gpu xid cudnn torch rocm tensorflow'
+
+set -l scan '__fish_seen_subcommand_from scan'
+complete -c gpuenv -n $scan -F
+complete -c gpuenv -n $scan -l gpu -x -d 'judge for this device (8.6, sm_86, a GPU name)'
+complete -c gpuenv -n $scan -l this-machine -d "judge for this machine's NVIDIA GPUs and driver"
+complete -c gpuenv -n $scan -l driver -x -d 'driver version'
+complete -c gpuenv -n $scan -l deep -d 'also decompress payload heads, search every ELF section'
+complete -c gpuenv -n $scan -l all-files -d 'in directories, look at every file'
+complete -c gpuenv -n $scan -s a -l all -d 'also list files without GPU code'
+complete -c gpuenv -n $scan -l max-depth -x -d 'directory levels to descend'
+complete -c gpuenv -n $scan -l max-files -x -d 'files to examine at most'
+complete -c gpuenv -n $scan -s R -l sysroot -x -a '(__fish_complete_directories)' -d 'read paths inside DIR'
+complete -c gpuenv -n $scan -s F -l from -r -F -d 'a snapshot from report --json'
+complete -c gpuenv -n $scan -l color -x -a 'auto always never' -d 'use colours'
+complete -c gpuenv -n $scan -s j -l json -d 'JSON output'
+complete -c gpuenv -n $scan -s v -l verbose -d 'log to stderr'
+complete -c gpuenv -n $scan -s h -l help -d 'show help'
+
+complete -c gpuenv -n '__fish_seen_subcommand_from version' -l json -d 'JSON output'
+complete -c gpuenv -n '__fish_seen_subcommand_from version' -s h -l help -d 'show help'
