@@ -25,10 +25,12 @@ scenario.ini sections it reads:
                                   bundled by clang-offload-bundler (.hip_fatbin). Needs clang-15.
 A file whose tools are missing is not made: prepare() returns it with the reason, and the
 caller skips what depends on it, saying so (never a silent pass). Built files are cached under
-$GPUENV_BUILD_ROOT/tests/fixture-files, keyed by the spec, the tool's version and this file.
+$GPUENV_BUILD_ROOT/tests/fixture-files, keyed by the spec, the tool's version and this file;
+the build fills the cache (--fill-cache, meson's fixture-files target), so tests only copy.
 
   fixture_root.py SCENARIO_DIR DEST        make DEST; exit 77 if incomplete, printing
                                            `SKIP <name><path>: <why>` for each file not made
+  fixture_root.py --fill-cache FIXTURES STAMP  build every [elf] file of FIXTURES/* into the cache
   fixture_root.py --exec SCENARIO_DIR CMD… run CMD with GPUENV_FIXTURE_ROOT=<a made root>
                                            (and GPUENV_FIXTURE_MISSING="path: why;…")
 """
@@ -210,9 +212,12 @@ def make_elf(out, path, spec):
         os.close(fd)
         BUILDERS[kind](tmp, opts)
         if cache:
-            os.makedirs(os.path.dirname(cache), exist_ok=True)
-            shutil.copyfile(tmp, cache + f".{os.getpid()}")
-            os.replace(cache + f".{os.getpid()}", cache)  # atomic: parallel tests share the cache
+            try:
+                os.makedirs(os.path.dirname(cache), exist_ok=True)
+                shutil.copyfile(tmp, cache + f".{os.getpid()}")
+                os.replace(cache + f".{os.getpid()}", cache)  # atomic: parallel tests share it
+            except OSError as e:  # a build directory of another user: build each time
+                sys.stderr.write(f"fixture_root.py: not cached ({cache}: {e.strerror})\n")
         os.replace(tmp, out)
     else:
         shutil.copyfile(cache, out)
@@ -252,8 +257,33 @@ def prepare(scenario_dir, dest, keydir=None):
     return missing
 
 
+def fill_cache(fixtures, stamp):
+    """Builds every [elf] file of every scenario into the cache (the build step: meson's
+    fixture-files target), so that no test waits on a compiler. A file whose tools are missing
+    is named, not an error: the tests that need it skip."""
+    lines = []
+    with tempfile.TemporaryDirectory() as t:
+        for name in sorted(os.listdir(fixtures)):
+            if not os.path.isfile(os.path.join(fixtures, name, "scenario.ini")):
+                continue
+            for section, path, spec in generated(read_ini(os.path.join(fixtures, name))):
+                if section != "elf":
+                    continue
+                try:
+                    make_elf(os.path.join(t, "f"), path, spec)
+                    lines.append(f"made {name}{path}")
+                except Missing as e:
+                    lines.append(f"not made {name}{path}: {e}")
+                    print(f"fixture_root.py: not made: {name}{path}: {e} (its tests will skip)")
+    with open(stamp, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main():
     args = sys.argv[1:]
+    if len(args) == 3 and args[0] == "--fill-cache":
+        fill_cache(args[1], args[2])
+        return
     if len(args) >= 3 and args[0] == "--exec":
         scenario_dir, cmd = args[1], args[2:]
         with tempfile.TemporaryDirectory(prefix="gpuenv-fixture-") as tmp:
