@@ -2,7 +2,8 @@
 # Shared by the bench-*.sh scripts (sourced, not run): finding the largest fixture, timing a
 # command, ratios, and the Python that has PyTorch for the collect_env comparison.
 
-# The fixture whose root/ holds the most entries: sets $largest (its root) and $largest_name.
+# The fixture whose root/ holds the most entries: sets $largest (its root, made in a temporary
+# directory removed on exit) and $largest_name.
 largest_fixture() {
 	best=0
 	for d in "$(dirname "$0")"/../tests/fixtures/*/root; do
@@ -14,6 +15,13 @@ largest_fixture() {
 		fi
 	done
 	largest_name=$(basename "$(dirname "$largest")")
+	# Timed as the scenario tests read it: a copy with its generated files made
+	# (tests/tools/fixture_root.py; a file whose tool is missing is named on stderr).
+	largest_tmp=$(mktemp -d)
+	trap 'rm -rf "$largest_tmp"' EXIT
+	python3 "$(dirname "$0")/../tests/tools/fixture_root.py" "$(dirname "$largest")" \
+		"$largest_tmp/root" >&2 || [ $? = 77 ]
+	largest=$largest_tmp/root
 }
 
 # RUNS command… → "WALL CPU": mean wall ms and mean CPU ms (user+sys of the child) per run,

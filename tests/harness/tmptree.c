@@ -201,3 +201,30 @@ void tmptree_ldd_path(const char *prog, const char *llp, const char *soname, cha
 	}
 	pclose(f);
 }
+
+const char *tmptree_fixture_root(void)
+{
+	const char *root = getenv("GPUENV_FIXTURE_ROOT");
+
+	if (!root || !*root)
+		fail_msg("GPUENV_FIXTURE_ROOT is not set: run this test through "
+			 "tests/tools/fixture_root.py --exec (meson test does)");
+	return root;
+}
+
+bool tmptree_fixture_missing(const char *rel)
+{
+	const char *missing = getenv("GPUENV_FIXTURE_MISSING");
+	const char *p;
+	size_t n = strlen(rel);
+
+	/* "path: why; path: why" */
+	for (p = missing ? strstr(missing, rel) : NULL; p; p = strstr(p + 1, rel)) {
+		if ((p == missing || p[-1] == ' ') && strncmp(p + n, ": ", 2) == 0) {
+			printf("# fixture file %s not made: %.*s\n", rel,
+			       (int)strcspn(p + n + 2, ";"), p + n + 2);
+			return true;
+		}
+	}
+	return false;
+}

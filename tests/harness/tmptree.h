@@ -51,3 +51,11 @@ void tmptree_cc_so(const char *root, const char *rel, const char *soname, const 
  * loaded with this LD_LIBRARY_PATH: the path `ldd` prints after "=>", or "" when it prints
  * "not found" or nothing for it. */
 void tmptree_ldd_path(const char *prog, const char *llp, const char *soname, char *out, size_t len);
+
+/* The committed fixture's root as tests/tools/fixture_root.py made it for this run (its
+ * generated files included): meson runs the test through `fixture_root.py --exec SCENARIO`,
+ * which sets GPUENV_FIXTURE_ROOT; the test fails when it is unset. */
+const char *tmptree_fixture_root(void);
+/* Whether the fixture's file rel (an absolute path in the root) could not be made (a tool
+ * missing: GPUENV_FIXTURE_MISSING); prints why, for the caller to skip() visibly. */
+bool tmptree_fixture_missing(const char *rel);

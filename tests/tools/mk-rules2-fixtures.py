@@ -6,22 +6,23 @@ scenario.ini) from the existing workstation fixture rtx4090-open-module (its sys
 libraries each scenario needs. Run once from the source root, review, commit; the goldens then
 come from `GPUENV_UPDATE_EXPECTED=1 meson test -C build-test --suite scenarios`.
 
-  mk-rules2-fixtures.py            (needs nvcc 13.0 and gcc)
+  mk-rules2-fixtures.py
 
 Formats: torch/version.py as pytorch's tools/generate_torch_version.py writes it; dist-info
 METADATA/RECORD as pip writes them; /proc/driver/nvidia/version as the proprietary kernel
 module prints it; TensorFlow 2.15's tree is copied from the python-tf215 fixture. Every .so is
 a stand-in: libtorch_cuda.so is built by nvcc 13.0 for the targets named per fixture (nvcc 13
 cannot target sm_70 and below, so older wheels' lists are cut to what it can build, which the
-scenarios say), the driver libraries are tiny gcc-built ELF files with the real SONAMEs.
+scenarios say), the driver libraries are tiny gcc-built ELF files with the real SONAMEs. None
+of them is written here: each scenario.ini's [elf] section describes them and
+tests/tools/fixture_root.py builds them at test time (the kernel module likewise: [modules]).
 """
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 
 FIX = "tests/fixtures"
+ELF = {}  # fixture root -> its [elf] lines (path, spec)
 BASE = f"{FIX}/rtx4090-open-module"
 
 
@@ -43,32 +44,15 @@ def link(root, path, target):
 
 
 def so(root, path, soname):
-    full = os.path.join(root, path.lstrip("/"))
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    subprocess.run(["gcc", "-x", "c", "-", "-shared", "-fPIC", "-nostdlib", "-s",
-                    "-Wl,-z,noseparate-code", "-Wl,-z,norelro", "-Wl,--hash-style=gnu",
-                    f"-Wl,-soname,{soname}", "-o", full],
-                   input=b"int f(void){return 1;}\n", check=True)
+    """A tiny gcc-built shared object with this SONAME (fixture_root.py [elf] kind so)."""
+    ELF.setdefault(root, []).append((path, f"so soname={soname}"))
 
 
 def libtorch_cuda(root, path, sass, ptx):
-    """One kernel for SASS sm_<sass> and PTX compute_<ptx>, SONAME libtorch_cuda.so."""
-    full = os.path.join(root, path.lstrip("/"))
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with tempfile.TemporaryDirectory() as t:
-        with open(f"{t}/k.cu", "w") as f:
-            f.write("__global__ void gpuenv_fixture_fill(float *p, float v, int n)\n{\n"
-                    "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tp[i] = v;\n}\n")
-        gen = []
-        for a in sass:
-            gen += ["-gencode", f"arch=compute_{a},code=sm_{a}"]
-        for a in ptx:
-            gen += ["-gencode", f"arch=compute_{a},code=compute_{a}"]
-        subprocess.run(["nvcc", "-c", "-Xcompiler", "-fPIC", "-cudart", "none"] + gen +
-                       [f"{t}/k.cu", "-o", f"{t}/k.o"], check=True)
-        subprocess.run(["gcc", "-shared", "-o", full, f"{t}/k.o", "-Wl,-soname,libtorch_cuda.so"],
-                       check=True)
-        subprocess.run(["strip", "--strip-unneeded", full], check=True)
+    """One kernel for SASS sm_<sass> and PTX compute_<ptx>, SONAME libtorch_cuda.so, built by
+    nvcc 13.0 (fixture_root.py [elf] kind cuda)."""
+    spec = f"cuda soname=libtorch_cuda.so sass={','.join(sass)}" + (f" ptx={','.join(ptx)}" if ptx else "")
+    ELF.setdefault(root, []).append((path, spec))
 
 
 def base_root(name, device, subsys, model, drv, flavor="proprietary", audio=None):
@@ -162,10 +146,16 @@ def torch_cu130(root, site):
 def scenario(dst, desc, source, env, devices=True, extra=""):
     if "mk-rules2-fixtures.py" not in source:
         source += "; the tree is written by tests/tools/mk-rules2-fixtures.py"
+    elf = ELF.get(f"{dst}/root", [])
+    if elf:
+        source += ("; its ELF files are not committed: [elf] describes them and "
+                   "tests/tools/fixture_root.py builds them at test time")
     text = f"[scenario]\ndescription = {desc}\nsource = {source}\nargs = --no-vendor\n{extra}\n[env]\n"
     text += "".join(f"{k}={v}\n" for k, v in env.items())
     if devices:
         text += "\n" + base_ini()
+    if elf:
+        text += "\n[elf]\n" + "".join(f"{p} = {spec}\n" for p, spec in elf)
     with open(f"{dst}/scenario.ini", "w") as f:
         f.write(text)
 
@@ -307,6 +297,13 @@ def main():
 
 
 
+def rocm_elf():
+    """The [elf] lines of python-rocm62-torch (libtorch_hip.so), whose venv is copied."""
+    with open(f"{FIX}/python-rocm62-torch/scenario.ini") as f:
+        ini = f.read()
+    return "\n" + ini[ini.index("[elf]\n"):]
+
+
 def rocm_override():
     """One Radeon RX 7600 (gfx1102) with torch 2.5.1+rocm6.2 and HSA_OVERRIDE_GFX_VERSION."""
     dst = f"{FIX}/rx7600-rocm-torch-override"
@@ -366,7 +363,7 @@ def rocm_override():
             "tests/tools/mk-rules2-fixtures.py\nargs = --no-vendor\n\n[env]\n"
             "PATH=/home/user/venv-rocm/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
             "VIRTUAL_ENV=/home/user/venv-rocm\nHOME=/home/user\nHSA_OVERRIDE_GFX_VERSION=11.0.0\n\n"
-            + devices)
+            + devices + rocm_elf())
     with open(f"{dst}/scenario.ini", "w") as f:
         f.write(text)
 

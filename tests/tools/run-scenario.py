@@ -16,11 +16,9 @@ scenario.ini:
               (symlinks kept as symlinks) and the nodes are made there with mknod(2), the mode
               and owner given. Where mknod or chown is not permitted the test is skipped
               (exit 77) with the reason printed.
-  [modules]   /lib/modules/REL/…/nvidia.ko[.xz|.zst|.gz] = VERSION, SIGNER|-, COMPRESSION:
-              kernel modules are never committed; each is made in the copied root by
-              tests/tools/mk-kmodule.sh (an ELF object with a .modinfo, signed as
-              scripts/sign-file.c signs when SIGNER is not "-"). Skipped (77) without
-              gcc/objcopy/openssl.
+  [modules], [elf]  files never committed (kernel modules, shared objects built by gcc, nvcc,
+              clang): tests/tools/fixture_root.py makes them in a copy of root/ (see there);
+              where a tool is missing the test is skipped (exit 77) naming the file and the tool.
 Runs `gpuenv report --sysroot root --stable` as text and as JSON, compares with
 expected/report.txt and expected/report.json, and checks that the JSON loads back
 (`--from`) to identical JSON. Then runs `gpuenv doctor` the same way and compares its text,
@@ -28,15 +26,17 @@ its JSON and its exit code with expected/doctor.txt, expected/doctor.json and
 expected/doctor.rc; the doctor run from the saved snapshot (`--from`) must agree.
 GPUENV_UPDATE_EXPECTED=1 rewrites the golden files.
 """
-import configparser
 import difflib
 import os
 import re
-import shutil
 import stat
 import subprocess
 import sys
 import tempfile
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixture_root  # noqa: E402  (tests/tools/fixture_root.py)
 
 
 def run(cmd, env, ok_codes=(0,)):
@@ -89,30 +89,14 @@ def parse_device(path, spec):
     return kind, int(f[2], 8), os.makedev(major, minor), uid, gid
 
 
-def make_modules(root, tmp, modules):
-    """Makes the [modules] kernel modules in the copied root; exits 77 without the tools."""
-    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mk-kmodule.sh")
-    for path, spec in modules:
-        parts = [p.strip() for p in spec.split(",")]
-        if len(parts) != 3:
-            sys.stderr.write(f"[modules] {path} = {spec}: want 'VERSION, SIGNER|-, COMPRESSION'\n")
-            sys.exit(1)
-        for t in ("gcc", "objcopy") + (("openssl",) if parts[1] != "-" else ()):
-            if not shutil.which(t):
-                print(f"SKIP: {t} is not installed: cannot make {path}")
-                sys.exit(77)
-        rel = path.split("/")[3] if path.startswith("/lib/modules/") else "6.8.0-45-generic"
-        out = os.path.join(root, path.lstrip("/"))
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        subprocess.run(["sh", tool, out, parts[0], parts[1], parts[2],
-                        os.path.join(tmp, "keys"), rel], check=True)
-
-
-def make_root_with_devices(src, tmp, devices, modules=()):
-    """Copies the fixture root and makes its device nodes; exits 77 where that is not allowed."""
+def make_root(scenario_dir, tmp, devices):
+    """Materialises the fixture root (fixture_root.py) and makes its device nodes; exits 77
+    where a generated file cannot be made or a node is not allowed."""
     root = os.path.join(tmp, "root")
-    shutil.copytree(src, root, symlinks=True)
-    make_modules(root, tmp, modules)
+    missing = fixture_root.prepare(scenario_dir, root, os.path.join(tmp, "keys"))
+    if missing:
+        print(f"SKIP: cannot make {missing[0][0]}: {missing[0][1]}")
+        sys.exit(77)
     for path, spec in devices:
         kind, mode, dev, uid, gid = parse_device(path, spec)
         node = os.path.join(root, path.lstrip("/"))
@@ -136,9 +120,7 @@ def sandbox_neutral(out):
 def main():
     gpuenv, scenario_dir, fakes_dir = sys.argv[1], sys.argv[2], sys.argv[3]
     update = os.environ.get("GPUENV_UPDATE_EXPECTED") == "1"
-    ini = configparser.ConfigParser(interpolation=None, delimiters=("=",))
-    ini.optionxform = str
-    ini.read(os.path.join(scenario_dir, "scenario.ini"))
+    ini = fixture_root.read_ini(scenario_dir)
     needs = ini.get("scenario", "requires", fallback="")
     if needs and not os.path.exists(needs):
         print(f"SKIP: {needs} is not installed here")
@@ -158,10 +140,9 @@ def main():
         os.symlink(os.path.abspath(fakes_dir), fakes)
         args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
         root = os.path.join(scenario_dir, "root")
-        if ini.has_section("devices") or ini.has_section("modules"):
-            root = make_root_with_devices(
-                root, tmp, ini.items("devices") if ini.has_section("devices") else [],
-                ini.items("modules") if ini.has_section("modules") else [])
+        if ini.has_section("devices") or fixture_root.generated(ini):
+            root = make_root(scenario_dir, tmp,
+                             ini.items("devices") if ini.has_section("devices") else [])
         envfile = os.path.join(tmp, "env")
         with open(envfile, "w", encoding="utf-8") as f:
             if ini.has_section("env"):

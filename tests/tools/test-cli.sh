@@ -5,6 +5,17 @@
 set -u
 gpuenv="$1"
 . "$(dirname "$0")/lib-check.sh"
+fixtures=$(mktemp -d)
+trap 'rm -rf "$fixtures"' EXIT
+# fixture NAME: the committed fixture's root made by fixture_root.py (its generated files too)
+# in $fixtures/NAME, which it sets $root to. A file that could not be made (a tool missing) is
+# named on stderr; no check below reads one that needs more than gcc.
+fixture() {
+	root=$fixtures/$1
+	python3 "$(dirname "$0")/fixture_root.py" "$GPUENV_SOURCE_ROOT/tests/fixtures/$1" "$root" >&2
+	rc=$?
+	[ $rc = 0 ] || [ $rc = 77 ] || { echo "FAIL: cannot make the $1 fixture (exit $rc)"; exit 1; }
+}
 check 0 "" "$gpuenv" report
 check 0 "" "$gpuenv" report --json
 check 66 "/nonexistent-gpuenv: No such file or directory" "$gpuenv" report --sysroot /nonexistent-gpuenv
@@ -42,7 +53,8 @@ done
 # under /home/user is the framework layer's source, its files the evidence.
 venv=$(mktemp)
 printf 'PATH=/home/user/venv/bin:/usr/bin:/bin\nVIRTUAL_ENV=/home/user/venv\n' >"$venv"
-venv_root=$GPUENV_SOURCE_ROOT/tests/fixtures/python-venv-torch24-cu124/root
+fixture python-venv-torch24-cu124
+venv_root=$root
 for cmd in report "report --json" doctor "doctor --json" "doctor --markdown" "doctor --mermaid"; do
 	hides /home/user "$gpuenv" $cmd --sysroot "$venv_root" --env-file "$venv" --no-vendor
 done
@@ -58,7 +70,8 @@ else
 	fail=1
 fi
 
-xid_root=$GPUENV_SOURCE_ROOT/tests/fixtures/xid-79-fallen-off-bus/root
+fixture xid-79-fallen-off-bus
+xid_root=$root
 want="gpuenv $ver · OS $(sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p' "$xid_root/etc/os-release") · kernel $(cat "$xid_root/proc/sys/kernel/osrelease")"
 if "$gpuenv" doctor --markdown --sysroot "$xid_root" --no-vendor | grep -qxF -- "$want"; then
 	echo "ok: doctor --markdown has the line '$want'"
@@ -68,7 +81,8 @@ else
 fi
 # doctor text fits 80 columns when stdout is no terminal (here: a pipe): only a word longer
 # than the line (a path, a command) may exceed it.
-h100_root=$GPUENV_SOURCE_ROOT/tests/fixtures/h100-sxm-550/root
+fixture h100-sxm-550
+h100_root=$root
 wide=$("$gpuenv" doctor --sysroot "$h100_root" --no-vendor --color never | python3 -c '
 import sys
 print(sum(1 for l in sys.stdin.read().splitlines() if len(l) > 80 and " " in l.strip()[:80]

@@ -8,13 +8,16 @@ and from the saved --from snapshot, and a snapshot edited to carry escapes in a 
 values) must print no byte below 0x20 but the newline, no 0x7f and no UTF-8 C1 control
 (U+0080..U+009F), on stdout or stderr.
 Usage: test-escapes.py GPUENV FIXTURE_DIR"""
-import configparser
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixture_root  # noqa: E402  (the root's generated files: tests/tools/fixture_root.py)
 
 BAD = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
 BAD_C0 = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]")
@@ -49,15 +52,16 @@ def run(args, what, shows_escapes=True):
     return p.stdout
 
 
-ini = configparser.ConfigParser(interpolation=None, delimiters=("="))
-ini.optionxform = str
-ini.read(os.path.join(fixture, "scenario.ini"))
+ini = fixture_root.read_ini(fixture)
 with tempfile.TemporaryDirectory() as tmp:
+    root = os.path.join(tmp, "root")
+    for path, why in fixture_root.prepare(fixture, root):
+        print(f"SKIP {path}: {why}")
     envfile = os.path.join(tmp, "env")
     with open(envfile, "w", encoding="utf-8") as f:
         for k, v in ini.items("env"):
             f.write(f"{k}={v}\n")
-    base = ["--sysroot", os.path.join(fixture, "root"), "--no-vendor", "--stable",
+    base = ["--sysroot", root, "--no-vendor", "--stable",
             "--env-file", envfile]
     snap = os.path.join(tmp, "snap.json")
     with open(snap, "wb") as f:

@@ -26,7 +26,8 @@
 #include "shared/strv.h"
 #include "tmptree.h"
 
-#define FIXTURE GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/stub-libcuda-first/root"
+/* tests/fixtures/stub-libcuda-first, made by fixture_root.py (its libraries are generated) */
+#define FIXTURE tmptree_fixture_root()
 #define CORPUS	GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/"
 
 static char tmp[TMPTREE_DIR_MAX];
@@ -77,7 +78,7 @@ static const struct loader_candidate *winner(const struct loader_result *r)
 	return &r->cands[r->winner];
 }
 
-/* The committed fixture: LD_LIBRARY_PATH puts CUDA's stubs first. */
+/* The fixture (tests/fixtures): LD_LIBRARY_PATH puts CUDA's stubs first. */
 static void test_fixture_stub_first(void **state)
 {
 	const struct loader_candidate *w;
