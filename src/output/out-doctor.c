@@ -538,35 +538,3 @@ int out_doctor_markdown(const struct diagnosis *d, unsigned flags, struct strbuf
 
 	return render_markdown(d, &st, sb);
 }
-
-GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_doctor_format format,
-				    unsigned flags, char **ret)
-{
-	const struct diagnosis *dg = (const struct diagnosis *)d;
-	struct strbuf sb = STRBUF_INIT;
-	int r;
-
-	if (!dg || !ret)
-		return -EINVAL;
-	switch (format) {
-	case GPUENV_DOCTOR_TEXT:
-		r = out_doctor_text(dg, flags, &sb);
-		break;
-	case GPUENV_DOCTOR_JSON:
-		r = out_doctor_json(dg, flags, &sb);
-		break;
-	case GPUENV_DOCTOR_MARKDOWN:
-		r = out_doctor_markdown(dg, flags, &sb);
-		break;
-	case GPUENV_DOCTOR_MERMAID:
-		r = out_doctor_mermaid(dg, flags, &sb);
-		break;
-	default:
-		r = -EINVAL;
-	}
-	if (r < 0) {
-		strbuf_done(&sb);
-		return r;
-	}
-	return strbuf_steal(&sb, ret);
-}

@@ -141,19 +141,3 @@ int out_report_text(const struct snapshot *s, unsigned flags, struct strbuf *sb)
 	}
 	return sb->err;
 }
-
-GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsigned flags,
-					   char **ret)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int r;
-
-	if (!s || !ret)
-		return -EINVAL;
-	r = out_report_text((const struct snapshot *)s, flags, &sb);
-	if (r < 0) {
-		strbuf_done(&sb);
-		return r;
-	}
-	return strbuf_steal(&sb, ret);
-}

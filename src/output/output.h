@@ -13,3 +13,7 @@ int out_doctor_text(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 int out_doctor_markdown(const struct diagnosis *d, unsigned flags, struct strbuf *sb);
 int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb);
 int out_doctor_mermaid(const struct diagnosis *d, unsigned flags, struct strbuf *sb);
+/* The rule catalogue (out-rules.c): docs/rules.md is out_rules_markdown(). */
+int out_rules_text(struct strbuf *sb);
+int out_rules_json(struct strbuf *sb);
+int out_rules_markdown(struct strbuf *sb);

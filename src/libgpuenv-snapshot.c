@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Public snapshot entry points: collect (run the probe table), load, ref/unref, to JSON. */
+/*
+ * The public struct gpuenv_snapshot (include/gpuenv/gpuenv.h): collect (run the probe table,
+ * src/probe/), load from JSON, reference counting, rendering (src/snapshot/snapshot-json.c,
+ * src/output/out-report.c). The struct is defined in src/snapshot/.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "probe.h"
-
-/* The public type is the internal snapshot. */
-struct gpuenv_snapshot;
+#include "core/ctx.h"
+#include "gpuenv/gpuenv.h"
+#include "output/output.h"
+#include "probe/probe.h"
+#include "shared/macro.h"
+#include "shared/strbuf.h"
+#include "snapshot/snapshot.h"
 
 GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_snapshot **ret)
 {
@@ -65,4 +72,16 @@ GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned
 				((flags & GPUENV_RENDER_STABLE) ? SNAP_JSON_STABLE : 0) |
 					((flags & GPUENV_RENDER_REDACT) ? SNAP_JSON_REDACT : 0),
 				ret);
+}
+
+GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsigned flags,
+					   char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (!s || !ret)
+		return -EINVAL;
+	r = out_report_text((const struct snapshot *)s, flags, &sb);
+	return strbuf_finish(&sb, r, ret);
 }

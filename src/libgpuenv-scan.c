@@ -3,7 +3,7 @@
  * Public gpuenv_scan_* entry points (include/gpuenv/gpuenv.h): options, devices (compute
  * capability, SM, knowledge-base GPU name, or the GPUs of a snapshot: hardware.gpus[] PCI ids
  * and driver.nvidia.module_version, docs/snapshot-schema.md), the driver, paths, summary and
- * rendering. The work is in scan.c and scan-render.c.
+ * rendering. The work is in src/scan/ (scan.c, scan-render.c).
  */
 #include <errno.h>
 #include <stdio.h>
