@@ -2,7 +2,7 @@
 /*
  * The public struct gpuenv_doctor (include/gpuenv/gpuenv.h): run the rule table over a
  * snapshot (src/rules/), read the verdict and the findings, render them and the rule catalogue
- * (src/output/). The struct is defined in src/rules/rules.h.
+ * (src/output/). The struct is defined in src/rules/rules.h, under its public name.
  */
 #include <errno.h>
 
@@ -13,31 +13,31 @@
 
 GPUENV_API int gpuenv_doctor_run(struct gpuenv_snapshot *s, struct gpuenv_doctor **ret)
 {
-	struct diagnosis *d;
+	struct gpuenv_doctor *d;
 	int r;
 
 	if (!s || !ret)
 		return -EINVAL;
-	r = rules_diagnose((struct snapshot *)s, &d);
+	r = rules_diagnose(s, &d);
 	if (r < 0)
 		return r;
-	*ret = (struct gpuenv_doctor *)d;
+	*ret = d;
 	return 0;
 }
 
 GPUENV_API struct gpuenv_doctor *gpuenv_doctor_free(struct gpuenv_doctor *d)
 {
-	return (struct gpuenv_doctor *)diagnosis_free((struct diagnosis *)d);
+	return diagnosis_free(d);
 }
 
 GPUENV_API enum gpuenv_verdict gpuenv_doctor_get_verdict(const struct gpuenv_doctor *d)
 {
-	return d ? ((const struct diagnosis *)d)->verdict : GPUENV_VERDICT_UNEVALUATED;
+	return d ? d->verdict : GPUENV_VERDICT_UNEVALUATED;
 }
 
 GPUENV_API size_t gpuenv_doctor_get_finding_count(const struct gpuenv_doctor *d)
 {
-	return d ? ((const struct diagnosis *)d)->n_findings : 0;
+	return d ? d->n_findings : 0;
 }
 
 GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i,
@@ -45,14 +45,13 @@ GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i
 					 enum gpuenv_severity *ret_severity,
 					 enum gpuenv_layer *ret_layer, const char **ret_message)
 {
-	const struct diagnosis *dg = (const struct diagnosis *)d;
 	const struct finding *f;
 
-	if (!dg)
+	if (!d)
 		return -EINVAL;
-	if (i >= dg->n_findings)
+	if (i >= d->n_findings)
 		return -ERANGE;
-	f = &dg->findings[i];
+	f = &d->findings[i];
 	if (ret_rule_id)
 		*ret_rule_id = f->rule->id;
 	if (ret_severity)
@@ -67,24 +66,23 @@ GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i
 GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_doctor_format format,
 				    unsigned flags, char **ret)
 {
-	const struct diagnosis *dg = (const struct diagnosis *)d;
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
-	if (!dg || !ret)
+	if (!d || !ret)
 		return -EINVAL;
 	switch (format) {
 	case GPUENV_DOCTOR_TEXT:
-		r = out_doctor_text(dg, flags, &sb);
+		r = out_doctor_text(d, flags, &sb);
 		break;
 	case GPUENV_DOCTOR_JSON:
-		r = out_doctor_json(dg, flags, &sb);
+		r = out_doctor_json(d, flags, &sb);
 		break;
 	case GPUENV_DOCTOR_MARKDOWN:
-		r = out_doctor_markdown(dg, flags, &sb);
+		r = out_doctor_markdown(d, flags, &sb);
 		break;
 	case GPUENV_DOCTOR_MERMAID:
-		r = out_doctor_mermaid(dg, flags, &sb);
+		r = out_doctor_mermaid(d, flags, &sb);
 		break;
 	default:
 		r = -EINVAL;

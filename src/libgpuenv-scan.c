@@ -195,7 +195,7 @@ GPUENV_API int gpuenv_scan_add_snapshot_gpus(struct gpuenv_scan *s,
 
 	if (!s || !snap)
 		return -EINVAL;
-	root = snapshot_root_const((const struct snapshot *)snap);
+	root = snapshot_root_const(snap);
 	gpus = snap_get(root, "hardware.gpus");
 	for (size_t i = 0; gpus && i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);

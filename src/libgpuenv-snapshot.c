@@ -2,7 +2,8 @@
 /*
  * The public struct gpuenv_snapshot (include/gpuenv/gpuenv.h): collect (run the probe table,
  * src/probe/), load from JSON, reference counting, rendering (src/snapshot/snapshot-json.c,
- * src/output/out-report.c). The struct is defined in src/snapshot/.
+ * src/output/out-report.c). The struct is defined, under its public name, in
+ * src/snapshot/snapshot-internal.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 
 GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_snapshot **ret)
 {
-	struct snapshot *s;
+	struct gpuenv_snapshot *s;
 	int r;
 
 	if (!ctx || !ret)
@@ -31,7 +32,7 @@ GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_sna
 		snapshot_unref(s);
 		return r;
 	}
-	*ret = (struct gpuenv_snapshot *)s;
+	*ret = s;
 	return 0;
 }
 
@@ -39,7 +40,7 @@ GPUENV_API int gpuenv_snapshot_from_json(struct gpuenv_ctx *ctx, const char *jso
 					 struct gpuenv_snapshot **ret)
 {
 	_cleanup_free_ char *why = NULL;
-	struct snapshot *s;
+	struct gpuenv_snapshot *s;
 	int r;
 
 	if (!json || !ret)
@@ -50,25 +51,25 @@ GPUENV_API int gpuenv_snapshot_from_json(struct gpuenv_ctx *ctx, const char *jso
 			log_err(&ctx->log, "snapshot JSON: %s", why ? why : "invalid");
 		return r;
 	}
-	*ret = (struct gpuenv_snapshot *)s;
+	*ret = s;
 	return 0;
 }
 
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s)
 {
-	return (struct gpuenv_snapshot *)snapshot_ref((struct snapshot *)s);
+	return snapshot_ref(s);
 }
 
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_unref(struct gpuenv_snapshot *s)
 {
-	return (struct gpuenv_snapshot *)snapshot_unref((struct snapshot *)s);
+	return snapshot_unref(s);
 }
 
 GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret)
 {
 	if (!s || !ret)
 		return -EINVAL;
-	return snapshot_to_json((const struct snapshot *)s,
+	return snapshot_to_json(s,
 				((flags & GPUENV_RENDER_STABLE) ? SNAP_JSON_STABLE : 0) |
 					((flags & GPUENV_RENDER_REDACT) ? SNAP_JSON_REDACT : 0),
 				ret);
@@ -82,6 +83,6 @@ GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsi
 
 	if (!s || !ret)
 		return -EINVAL;
-	r = out_report_text((const struct snapshot *)s, flags, &sb);
+	r = out_report_text(s, flags, &sb);
 	return strbuf_finish(&sb, r, ret);
 }

@@ -119,7 +119,7 @@ static void render_node(struct strbuf *sb, const struct style *st, const struct 
 	}
 }
 
-int out_report_text(const struct snapshot *s, unsigned flags, struct strbuf *sb)
+int out_report_text(const struct gpuenv_snapshot *s, unsigned flags, struct strbuf *sb)
 {
 	const struct snap_node *root = snapshot_root_const(s);
 	struct style st = {

@@ -54,7 +54,7 @@ struct probe_env probe_fx_env(struct probe_fx *f)
 }
 
 const struct snap_node *probe_fx_run(struct probe_fx *f,
-				     int (*probe)(struct probe_env *pe, struct snapshot *s))
+				     int (*probe)(struct probe_env *pe, struct gpuenv_snapshot *s))
 {
 	struct probe_env pe = probe_fx_env(f);
 

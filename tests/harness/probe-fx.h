@@ -13,7 +13,7 @@
 struct probe_fx {
 	char dir[TMPTREE_DIR_MAX]; /* the tree, /tmp/gpuenv-<tag>-XXXXXX */
 	struct gpuenv_ctx *ctx;	   /* NULL until probe_fx_open() */
-	struct snapshot *s;
+	struct gpuenv_snapshot *s;
 };
 
 /* A fixture with an empty tree (the test fails if it cannot be made). */
@@ -26,4 +26,4 @@ void probe_fx_open(struct probe_fx *f, const struct gpuenv_ctx_opts *opts);
 struct probe_env probe_fx_env(struct probe_fx *f);
 /* Runs one probe into f->s (the test fails unless it returns 0); the snapshot's root. */
 const struct snap_node *probe_fx_run(struct probe_fx *f,
-				     int (*probe)(struct probe_env *pe, struct snapshot *s));
+				     int (*probe)(struct probe_env *pe, struct gpuenv_snapshot *s));

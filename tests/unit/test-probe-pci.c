@@ -50,7 +50,7 @@ static const char bad_line1_resource[] =
 struct fixture {
 	char dir[TMPTREE_DIR_MAX];
 	struct gpuenv_ctx *ctx;
-	struct snapshot *snap;
+	struct gpuenv_snapshot *snap;
 };
 
 struct dev {
@@ -471,7 +471,7 @@ static void test_h100_sxm(void **state)
 	/* The tree round-trips through the JSON codec (schema rules accept every state used). */
 	{
 		_cleanup_free_ char *json = NULL, *why = NULL;
-		struct snapshot *back = NULL;
+		struct gpuenv_snapshot *back = NULL;
 
 		assert_int_equal(snapshot_to_json(f->snap, SNAP_JSON_STABLE, &json), 0);
 		assert_int_equal(snapshot_from_json(json, strlen(json), &back, &why), 0);

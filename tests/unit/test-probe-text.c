@@ -25,7 +25,7 @@
 #include "shared/strbuf.h"
 #include "tmptree.h"
 
-static struct snapshot *snap;
+static struct gpuenv_snapshot *snap;
 
 static int setup(void **state)
 {
