@@ -64,19 +64,12 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 	ctx->pid = o.pid;
 	ctx->vendor_timeout_ms =
 		o.vendor_timeout_ms ? o.vendor_timeout_ms : CTX_DEFAULT_VENDOR_TIMEOUT_MS;
-	if (o.flags & GPUENV_CTX_NO_OPENAT2)
-		root_flags |= ROOT_NO_OPENAT2;
 	if (o.flags & GPUENV_CTX_TRACE_PATHS)
 		root_flags |= ROOT_TRACE;
 	err = root_new(o.sysroot, root_flags, &ctx->root);
 	if (err < 0)
 		goto fail;
 	ctx->live = root_is_live(ctx->root);
-	if (o.inject_errors) {
-		err = root_inject_errors_from_string(ctx->root, o.inject_errors);
-		if (err < 0)
-			goto fail;
-	}
 	err = env_new(ctx->live, &ctx->env);
 	if (err < 0)
 		goto fail;

@@ -211,13 +211,9 @@ int cmd_scan(int argc, char *argv[])
 			.sz = sizeof(copts),
 			.sysroot = co.sysroot,
 			.flags = GPUENV_CTX_NO_VENDOR,
-			/* as common_open(): tests make a path unreadable even for root */
-			.inject_errors = getenv("GPUENV_TEST_INJECT_ERRORS"),
 		};
 
-		if (getenv("GPUENV_TEST_NO_OPENAT2"))
-			copts.flags |= GPUENV_CTX_NO_OPENAT2;
-		r = gpuenv_ctx_new(&copts, &ctx);
+		r = common_ctx_new(&copts, &ctx);
 		if (r < 0) {
 			fprintf(stderr, "gpuenv scan: %s%s: %s\n", co.sysroot ? "--sysroot " : "",
 				co.sysroot ? co.sysroot : "setting up", strerror(-r));

@@ -47,8 +47,7 @@ enum {
 	GPUENV_CTX_STABLE = 1u << 0,
 	/* Record every path the probes read (gpuenv_ctx_get_trace()). */
 	GPUENV_CTX_TRACE_PATHS = 1u << 1,
-	/* Tests: resolve paths with the userspace walk, never openat2(). */
-	GPUENV_CTX_NO_OPENAT2 = 1u << 2,
+	/* (1u << 2 is not used.) */
 	/* Do not call vendor libraries (NVML, libcuda, OpenCL) even on the live system. */
 	GPUENV_CTX_NO_VENDOR = 1u << 3,
 	/* Let the OpenCL session load CPU-only implementations (PoCL) too: by default only the
@@ -69,8 +68,6 @@ struct gpuenv_ctx_opts {
 	unsigned flags;	      /* GPUENV_CTX_* */
 	unsigned vendor_timeout_ms; /* deadline of one vendor probe; 0 = default (5000) */
 	const char *opencl_lib;	    /* path of libOpenCL.so.1 to load (likewise) */
-	/* Tests: "PATH=ERRNAME,…" makes reads of PATH fail (EACCES, EIO, ELOOP …). */
-	const char *inject_errors;
 	/* > 0: also record the GPU libraries process pid has mapped (/proc/<pid>/maps inside
 	 * the root); 0: no process. Negative values are refused with -EINVAL. */
 	int pid;

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "probe-fx.h"
+#include "testhooks/testhooks.h"
 
 struct probe_fx *probe_fx_new(const char *tag)
 {
@@ -41,6 +42,12 @@ void probe_fx_open(struct probe_fx *f, const struct gpuenv_ctx_opts *opts)
 	f->ctx = gpuenv_ctx_free(f->ctx);
 	assert_int_equal(gpuenv_ctx_new(opts, &f->ctx), 0);
 	assert_int_equal(snapshot_new(&f->s), 0);
+}
+
+void probe_fx_inject(struct probe_fx *f, const char *spec)
+{
+	if (spec)
+		assert_int_equal(testhooks_inject_errors(f->ctx, spec), 0);
 }
 
 struct probe_env probe_fx_env(struct probe_fx *f)

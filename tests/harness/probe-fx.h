@@ -22,6 +22,8 @@ struct probe_fx *probe_fx_new(const char *tag);
 int probe_fx_free(struct probe_fx *f);
 /* f->ctx from opts and an empty f->s. */
 void probe_fx_open(struct probe_fx *f, const struct gpuenv_ctx_opts *opts);
+/* testhooks_inject_errors() on the open context ("PATH=ERRNAME,…"); NULL: nothing. */
+void probe_fx_inject(struct probe_fx *f, const char *spec);
 /* The probe_env over f->ctx, as probe_run_all() passes it. */
 struct probe_env probe_fx_env(struct probe_fx *f);
 /* Runs one probe into f->s (the test fails unless it returns 0); the snapshot's root. */

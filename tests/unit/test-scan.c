@@ -25,6 +25,7 @@
 
 #include "gpuenv/gpuenv.h"
 #include "scan/module-sets.h"
+#include "testhooks/testhooks.h"
 
 static char root[64];
 
@@ -178,11 +179,12 @@ static struct gpuenv_ctx *ctx_new(const char *inject)
 {
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o),
 				     .sysroot = root,
-				     .flags = GPUENV_CTX_NO_VENDOR,
-				     .inject_errors = inject };
+				     .flags = GPUENV_CTX_NO_VENDOR };
 	struct gpuenv_ctx *ctx;
 
 	assert_int_equal(gpuenv_ctx_new(&o, &ctx), 0);
+	if (inject)
+		assert_int_equal(testhooks_inject_errors(ctx, inject), 0);
 	return ctx;
 }
 
