@@ -63,7 +63,7 @@ GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i
 	return 0;
 }
 
-GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_doctor_format format,
+GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_format format,
 				    unsigned flags, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -72,26 +72,25 @@ GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_d
 	if (!d || !ret)
 		return -EINVAL;
 	switch (format) {
-	case GPUENV_DOCTOR_TEXT:
+	case GPUENV_FORMAT_TEXT:
 		r = out_doctor_text(d, flags, &sb);
 		break;
-	case GPUENV_DOCTOR_JSON:
+	case GPUENV_FORMAT_JSON:
 		r = out_doctor_json(d, flags, &sb);
 		break;
-	case GPUENV_DOCTOR_MARKDOWN:
+	case GPUENV_FORMAT_MARKDOWN:
 		r = out_doctor_markdown(d, flags, &sb);
 		break;
-	case GPUENV_DOCTOR_MERMAID:
+	case GPUENV_FORMAT_MERMAID:
 		r = out_doctor_mermaid(d, flags, &sb);
 		break;
 	default:
-		r = -EINVAL;
+		r = -EOPNOTSUPP;
 	}
 	return strbuf_finish(&sb, r, ret);
 }
 
-GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsigned flags,
-					char **ret)
+GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_format format, unsigned flags, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r;
@@ -99,17 +98,17 @@ GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsign
 	if (!ret)
 		return -EINVAL;
 	switch (format) {
-	case GPUENV_DOCTOR_TEXT:
+	case GPUENV_FORMAT_TEXT:
 		r = out_rules_text(&sb);
 		break;
-	case GPUENV_DOCTOR_JSON:
+	case GPUENV_FORMAT_JSON:
 		r = out_rules_json(&sb);
 		break;
-	case GPUENV_DOCTOR_MARKDOWN:
+	case GPUENV_FORMAT_MARKDOWN:
 		r = out_rules_markdown(&sb);
 		break;
 	default:
-		r = -EINVAL;
+		r = -EOPNOTSUPP;
 	}
 	return strbuf_finish(&sb, r, ret);
 }

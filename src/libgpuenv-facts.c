@@ -8,9 +8,12 @@
 #include "facts/facts.h"
 #include "gpuenv/gpuenv.h"
 
-GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned flags, char **ret)
+GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, enum gpuenv_format format,
+				  unsigned flags, char **ret)
 {
 	if (!kind || !key || !ret)
 		return -EINVAL;
-	return facts_query(kind, key, flags & GPUENV_FACTS_JSON, ret);
+	if (format != GPUENV_FORMAT_TEXT && format != GPUENV_FORMAT_JSON)
+		return -EOPNOTSUPP;
+	return facts_query(kind, key, format == GPUENV_FORMAT_JSON, ret);
 }

@@ -251,16 +251,17 @@ GPUENV_API int gpuenv_scan_get_summary(struct gpuenv_scan *s, struct gpuenv_scan
 	return scan_summary(s, ret);
 }
 
-GPUENV_API int gpuenv_scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
+GPUENV_API int gpuenv_scan_render(struct gpuenv_scan *s, enum gpuenv_format format, unsigned flags,
+				  char **ret)
 {
 	if (!s || !ret)
 		return -EINVAL;
-	return scan_render_text(s, flags, ret);
-}
-
-GPUENV_API int gpuenv_scan_to_json(struct gpuenv_scan *s, unsigned flags, char **ret)
-{
-	if (!s || !ret)
-		return -EINVAL;
-	return scan_render_json(s, flags, ret);
+	switch (format) {
+	case GPUENV_FORMAT_TEXT:
+		return scan_render_text(s, flags, ret);
+	case GPUENV_FORMAT_JSON:
+		return scan_render_json(s, flags, ret);
+	default:
+		return -EOPNOTSUPP;
+	}
 }

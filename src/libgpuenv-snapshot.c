@@ -65,24 +65,23 @@ GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_unref(struct gpuenv_snapshot 
 	return snapshot_unref(s);
 }
 
-GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret)
-{
-	if (!s || !ret)
-		return -EINVAL;
-	return snapshot_to_json(s,
-				((flags & GPUENV_RENDER_STABLE) ? SNAP_JSON_STABLE : 0) |
-					((flags & GPUENV_RENDER_REDACT) ? SNAP_JSON_REDACT : 0),
-				ret);
-}
-
-GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsigned flags,
-					   char **ret)
+GPUENV_API int gpuenv_snapshot_render(const struct gpuenv_snapshot *s, enum gpuenv_format format,
+				      unsigned flags, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int r;
 
 	if (!s || !ret)
 		return -EINVAL;
-	r = out_report_text(s, flags, &sb);
-	return strbuf_finish(&sb, r, ret);
+	switch (format) {
+	case GPUENV_FORMAT_TEXT:
+		return strbuf_finish(&sb, out_report_text(s, flags, &sb), ret);
+	case GPUENV_FORMAT_JSON:
+		return snapshot_to_json(
+			s,
+			((flags & GPUENV_RENDER_STABLE) ? SNAP_JSON_STABLE : 0) |
+				((flags & GPUENV_RENDER_REDACT) ? SNAP_JSON_REDACT : 0),
+			ret);
+	default:
+		return -EOPNOTSUPP;
+	}
 }

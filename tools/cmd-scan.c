@@ -298,9 +298,9 @@ int cmd_scan(int argc, char *argv[])
 	}
 	if (prog.shown)
 		fputs("\r\033[K", stderr);
-	r = co.json ? gpuenv_scan_to_json(scan, 0, &out)
-		    : gpuenv_scan_render_text(
-			      scan, common_use_color(&co, stdout) ? GPUENV_RENDER_COLOR : 0, &out);
+	r = gpuenv_scan_render(scan, co.json ? GPUENV_FORMAT_JSON : GPUENV_FORMAT_TEXT,
+			       !co.json && common_use_color(&co, stdout) ? GPUENV_RENDER_COLOR : 0,
+			       &out);
 	if (r < 0) {
 		print_error("rendering", r);
 		exit_code = EXIT_SOFTWARE;
