@@ -118,8 +118,8 @@ GPUENV_API void gpuenv_ctx_set_pci_name_fn(struct gpuenv_ctx *ctx, gpuenv_pci_na
  * (no ctx or ret), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret);
 
-/* The library's version, "MAJOR.MINOR.MICRO" (a static string); the headers' is
- * GPUENV_VERSION_MAJOR/MINOR/MICRO. Since 0.1. */
+/* gpuenv_version: returns the library's version, "MAJOR.MINOR.MICRO" (a static string, not
+ * to be freed); the headers' is GPUENV_VERSION_MAJOR/MINOR/MICRO. Since 0.1. */
 GPUENV_API const char *gpuenv_version(void);
 
 /* ---- rendering ---------------------------------------------------------------------
@@ -317,9 +317,10 @@ GPUENV_API int gpuenv_doctor_run(struct gpuenv_snapshot *s, struct gpuenv_doctor
 /* gpuenv_doctor_free: frees d and drops its snapshot reference (NULL is a no-op). Returns
  * NULL. Since 0.1. */
 GPUENV_API struct gpuenv_doctor *gpuenv_doctor_free(struct gpuenv_doctor *d);
-/* gpuenv_doctor_get_verdict: the outcome; GPUENV_VERDICT_UNEVALUATED for NULL. Since 0.1. */
+/* gpuenv_doctor_get_verdict: returns the outcome; GPUENV_VERDICT_UNEVALUATED for NULL.
+ * Since 0.1. */
 GPUENV_API enum gpuenv_verdict gpuenv_doctor_get_verdict(const struct gpuenv_doctor *d);
-/* gpuenv_doctor_get_finding_count: the number of findings; 0 for NULL. Since 0.1. */
+/* gpuenv_doctor_get_finding_count: returns the number of findings; 0 for NULL. Since 0.1. */
 GPUENV_API size_t gpuenv_doctor_get_finding_count(const struct gpuenv_doctor *d);
 /* gpuenv_doctor_get_finding: finding i (0-based, output order); its strings are borrowed from
  * d, valid until gpuenv_doctor_free(); any ret_ may be NULL. Returns 0, -ERANGE past the
