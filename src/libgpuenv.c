@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Public API glue that belongs to no single layer: the version string. Layer-specific entry
- * points live next to their layer (src/core/ctx.c, src/probe/probe-api.c, src/scan/scan-api.c,
- * src/rules/rules-api.c, src/output/, src/facts/facts-query.c); include/gpuenv/gpuenv.h
- * declares them all and src/libgpuenv.sym exports exactly those (tests/tools/check-symbols.py).
+ * The public API (include/gpuenv/gpuenv.h), one file per public object as kmod's
+ * libkmod-<object>.c: src/libgpuenv-ctx.c, -snapshot.c, -scan.c, -doctor.c, -facts.c; this file
+ * holds what belongs to no object (the version). They check arguments and convert flags, the
+ * work is in the layers under src/; src/libgpuenv.sym exports exactly the functions the header
+ * declares (tests/tools/check-symbols.py).
  */
 #include "gpuenv/gpuenv.h"
 

@@ -49,7 +49,7 @@ int cmd_doctor(int argc, char *argv[])
 		{ 0 },
 	};
 	struct common_opts o = { .color = -1 };
-	enum gpuenv_doctor_format format = GPUENV_DOCTOR_TEXT;
+	enum gpuenv_format format = GPUENV_FORMAT_TEXT;
 	bool strict = false, list = false, markdown = false, mermaid = false;
 	struct gpuenv_ctx *ctx;
 	struct gpuenv_snapshot *snap;
@@ -92,11 +92,11 @@ int cmd_doctor(int argc, char *argv[])
 		return EXIT_USAGE;
 	}
 	if (o.json)
-		format = GPUENV_DOCTOR_JSON;
+		format = GPUENV_FORMAT_JSON;
 	else if (markdown)
-		format = GPUENV_DOCTOR_MARKDOWN;
+		format = GPUENV_FORMAT_MARKDOWN;
 	else if (mermaid)
-		format = GPUENV_DOCTOR_MERMAID;
+		format = GPUENV_FORMAT_MERMAID;
 	if (list) {
 		if (mermaid) {
 			fprintf(stderr,
@@ -119,7 +119,7 @@ int cmd_doctor(int argc, char *argv[])
 	if (r >= 0)
 		r = gpuenv_doctor_render(doc, format,
 					 common_render_flags(&o, stdout) &
-						 (format == GPUENV_DOCTOR_TEXT
+						 (format == GPUENV_FORMAT_TEXT
 							  ? ~0u
 							  : ~(unsigned)GPUENV_RENDER_COLOR),
 					 &out);

@@ -59,7 +59,7 @@ int cmd_facts(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	unsigned flags = 0;
+	enum gpuenv_format format = GPUENV_FORMAT_TEXT;
 	const char *kind, *key, *noun = NULL;
 	char *out = NULL;
 	int c, r;
@@ -70,7 +70,7 @@ int cmd_facts(int argc, char *argv[])
 			return EXIT_HEALTHY;
 		}
 		if (c == 'j') {
-			flags |= GPUENV_FACTS_JSON;
+			format = GPUENV_FORMAT_JSON;
 			continue;
 		}
 		return EXIT_USAGE;
@@ -91,7 +91,7 @@ int cmd_facts(int argc, char *argv[])
 			kind);
 		return EXIT_USAGE;
 	}
-	r = gpuenv_facts_query(kind, key, flags, &out);
+	r = gpuenv_facts_query(kind, key, format, 0, &out);
 	if (r == -ENOENT) {
 		fprintf(stderr, "gpuenv facts: no %s %s in the knowledge base\n", noun, key);
 		return EXIT_ERRORS;
@@ -105,7 +105,7 @@ int cmd_facts(int argc, char *argv[])
 		return EXIT_SOFTWARE;
 	}
 	fputs(out, stdout);
-	if (flags & GPUENV_FACTS_JSON)
+	if (format == GPUENV_FORMAT_JSON)
 		fputc('\n', stdout);
 	free(out);
 	return EXIT_HEALTHY;

@@ -49,9 +49,11 @@ int cmd_report(int argc, char *argv[])
 	if (r)
 		return r;
 	if (o.json)
-		r = gpuenv_snapshot_to_json(snap, common_render_flags(&o, stdout), &out);
+		r = gpuenv_snapshot_render(snap, GPUENV_FORMAT_JSON,
+					   common_render_flags(&o, stdout), &out);
 	else
-		r = gpuenv_snapshot_render_text(snap, common_render_flags(&o, stdout), &out);
+		r = gpuenv_snapshot_render(snap, GPUENV_FORMAT_TEXT,
+					   common_render_flags(&o, stdout), &out);
 	if (r < 0) {
 		print_error("rendering", r);
 		r = EXIT_SOFTWARE;

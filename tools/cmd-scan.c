@@ -211,13 +211,9 @@ int cmd_scan(int argc, char *argv[])
 			.sz = sizeof(copts),
 			.sysroot = co.sysroot,
 			.flags = GPUENV_CTX_NO_VENDOR,
-			/* as common_open(): tests make a path unreadable even for root */
-			.inject_errors = getenv("GPUENV_TEST_INJECT_ERRORS"),
 		};
 
-		if (getenv("GPUENV_TEST_NO_OPENAT2"))
-			copts.flags |= GPUENV_CTX_NO_OPENAT2;
-		r = gpuenv_ctx_new(&copts, &ctx);
+		r = common_ctx_new(&copts, &ctx);
 		if (r < 0) {
 			fprintf(stderr, "gpuenv scan: %s%s: %s\n", co.sysroot ? "--sysroot " : "",
 				co.sysroot ? co.sysroot : "setting up", strerror(-r));
@@ -302,9 +298,9 @@ int cmd_scan(int argc, char *argv[])
 	}
 	if (prog.shown)
 		fputs("\r\033[K", stderr);
-	r = co.json ? gpuenv_scan_to_json(scan, 0, &out)
-		    : gpuenv_scan_render_text(
-			      scan, common_use_color(&co, stdout) ? GPUENV_RENDER_COLOR : 0, &out);
+	r = gpuenv_scan_render(scan, co.json ? GPUENV_FORMAT_JSON : GPUENV_FORMAT_TEXT,
+			       !co.json && common_use_color(&co, stdout) ? GPUENV_RENDER_COLOR : 0,
+			       &out);
 	if (r < 0) {
 		print_error("rendering", r);
 		exit_code = EXIT_SOFTWARE;

@@ -259,7 +259,6 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	};
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
-	const char *inject = getenv("GPUENV_TEST_INJECT_ERRORS");
 	bool logged = false;
 	int err;
 
@@ -274,9 +273,6 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		opts.flags |= GPUENV_CTX_NO_VENDOR;
 	if (o->opencl_all)
 		opts.flags |= GPUENV_CTX_OPENCL_ALL;
-	if (getenv("GPUENV_TEST_NO_OPENAT2"))
-		opts.flags |= GPUENV_CTX_NO_OPENAT2;
-	opts.inject_errors = inject;
 	if (o->sysroot) {
 		struct stat st;
 
@@ -295,7 +291,7 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		fprintf(stderr, "gpuenv: --env-file %s: %s\n", o->env_file, strerror(errno));
 		return EXIT_INPUT;
 	}
-	err = gpuenv_ctx_new(&opts, &ctx);
+	err = common_ctx_new(&opts, &ctx);
 	if (err < 0) {
 		/* When log_setup() printed nothing, say what failed. */
 		if (!logged && o->sysroot)

@@ -103,6 +103,12 @@ enum {
 
 /* Returns 1 if handled, 0 if not a common option, or an exit code < 0 (negated) on error. */
 int common_opts_handle(struct common_opts *o, int opt, const char *arg);
+/*
+ * gpuenv_ctx_new() (tools/ctx-new.c); in the test build of the CLI (gpuenv-test, never
+ * installed: tests/harness/cli-test-hooks.c) also the hooks its GPUENV_TEST_* environment
+ * variables ask for (src/testhooks/testhooks.h). The installed gpuenv has no test hook.
+ */
+int common_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_ctx **ret);
 /* Opens the context, collects or loads the snapshot. Returns an exit code (0 = ok). */
 int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		struct gpuenv_snapshot **ret_snap);

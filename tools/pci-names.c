@@ -11,11 +11,10 @@
  * hwdb, the DNS lookup and the ~/.pciids-cache are never consulted: the same file always
  * gives the same name. The live default is libpci's own: IDSDIR/pci.ids.gz, then the name
  * without ".gz" (pciutils lib/names-parse.c, pci_open()), IDSDIR from libpci's pkg-config.
- * libpci itself (and libudev with it) is dlopen'ed on the first lookup, not linked: most runs
+ * libpci itself (and libudev with it) is loaded on the first lookup, not linked: most runs
  * name no GPU from pci.ids, and loading it cost each of them start-up time
  * (bench/bench-scan.sh measures it).
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pci/pci.h>
@@ -29,28 +28,33 @@
 
 #include "gpuenv.h"
 #include "shared/elf-note.h"
+#include "vendor/dl.h"
 
 DL_NOTE(dl_note_pci,
 	"[{\"feature\":\"pci-names\",\"description\":\"names of GPUs the built-in "
 	"table lacks, from pci.ids\",\"priority\":\"suggested\",\"soname\":[\"" GPUENV_LIBPCI_SONAME
 	"\"]}]");
 
-/* libpci's functions, with the types of its own <pci/pci.h>. */
-#define PCI_SYMBOLS(X)                                                                             \
-	X(pci_alloc)                                                                               \
-	X(pci_cleanup)                                                                             \
-	X(pci_lookup_name)                                                                         \
-	X(pci_set_name_list_path)
+/* libpci's functions, with the types of its own <pci/pci.h>, loaded on the first lookup by
+ * the library's loader (src/vendor/dl.h, struct dl_lazy), as libgpuenv loads libzip. */
+#define LIBPCI_SYMBOLS(X, T)                                                                       \
+	X(T, pci_alloc)                                                                            \
+	X(T, pci_cleanup)                                                                          \
+	X(T, pci_lookup_name)                                                                      \
+	X(T, pci_set_name_list_path)
+
+struct libpci {
+	LIBPCI_SYMBOLS(DL_LAZY_FIELD, _)
+};
+static int libpci(const struct libpci **ret, const char **ret_error);
+DL_LAZY_DEFINE(libpci, struct libpci, GPUENV_LIBPCI_SONAME, LIBPCI_SYMBOLS)
 
 static struct {
 	char *path;  /* the database; set once pci_names_setup() found one */
 	bool tried;  /* libpci loaded (or failed to) on the first lookup */
 	bool broken; /* libpci reported an error (unparsable file): no more lookups */
-	void *lib;
+	const struct libpci *fn;
 	struct pci_access *pacc;
-#define PCI_FIELD(f) __typeof__(f) *f;
-	PCI_SYMBOLS(PCI_FIELD)
-#undef PCI_FIELD
 	jmp_buf on_error;
 } names;
 
@@ -64,30 +68,26 @@ static void pci_names_quiet(char *msg, ...)
 {
 }
 
-/* dlopen libpci and set up names.pacc over names.path: 0, or -ELIBACC (not loadable). */
+/* Load libpci and set up names.pacc over names.path: 0, or -ELIBACC (not loadable). */
 static int pci_names_load(void)
 {
-	names.lib = dlopen(GPUENV_LIBPCI_SONAME, RTLD_LAZY | RTLD_LOCAL);
-	if (!names.lib) {
-		fprintf(stderr, "gpuenv: no GPU names from pci.ids: %s\n", dlerror());
+	const char *why = NULL;
+	int err = libpci(&names.fn, &why);
+
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		fprintf(stderr, "gpuenv: no GPU names from pci.ids: %s\n", why);
 		return -ELIBACC;
 	}
-#define PCI_RESOLVE(f)                                                                             \
-	if (!(*(void **)&names.f = dlsym(names.lib, #f))) {                                        \
-		fprintf(stderr, "gpuenv: no GPU names from pci.ids: %s has no %s()\n",             \
-			GPUENV_LIBPCI_SONAME, #f);                                                 \
-		return -ELIBACC;                                                                   \
-	}
-	PCI_SYMBOLS(PCI_RESOLVE)
-#undef PCI_RESOLVE
-	names.pacc = names.pci_alloc();
+	names.pacc = names.fn->pci_alloc();
 	if (!names.pacc)
 		return -ENOMEM;
 	names.pacc->error = pci_names_error;
 	names.pacc->warning = pci_names_quiet;
 	names.pacc->debug = pci_names_quiet;
 	names.pacc->id_lookup_mode = 0; /* no ~/.pciids-cache, no DNS */
-	names.pci_set_name_list_path(names.pacc, names.path, 0);
+	names.fn->pci_set_name_list_path(names.pacc, names.path, 0);
 	return 0;
 }
 
@@ -111,9 +111,10 @@ static int pci_names_lookup(void *userdata, uint16_t vendor, uint16_t device, ui
 		names.broken = true;
 		return -EBADMSG;
 	}
-	name = names.pci_lookup_name(names.pacc, buf, (int)len,
-				     PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB,
-				     (int)vendor, (int)device);
+	name = names.fn->pci_lookup_name(names.pacc, buf, (int)len,
+					 PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS |
+						 PCI_LOOKUP_NO_HWDB,
+					 (int)vendor, (int)device);
 	if (!name)
 		return -ENOENT;
 	if (name != buf)
@@ -184,10 +185,9 @@ static char *sysroot_ids(const char *sysroot, const char *rel)
 
 static void pci_names_cleanup(void)
 {
+	/* libpci stays mapped (struct dl_lazy loads a library once per process). */
 	if (names.pacc)
-		names.pci_cleanup(names.pacc);
-	if (names.lib)
-		dlclose(names.lib);
+		names.fn->pci_cleanup(names.pacc);
 	free(names.path);
 	memset(&names, 0, sizeof(names));
 }

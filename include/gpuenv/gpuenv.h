@@ -47,8 +47,7 @@ enum {
 	GPUENV_CTX_STABLE = 1u << 0,
 	/* Record every path the probes read (gpuenv_ctx_get_trace()). */
 	GPUENV_CTX_TRACE_PATHS = 1u << 1,
-	/* Tests: resolve paths with the userspace walk, never openat2(). */
-	GPUENV_CTX_NO_OPENAT2 = 1u << 2,
+	/* (1u << 2 is not used.) */
 	/* Do not call vendor libraries (NVML, libcuda, OpenCL) even on the live system. */
 	GPUENV_CTX_NO_VENDOR = 1u << 3,
 	/* Let the OpenCL session load CPU-only implementations (PoCL) too: by default only the
@@ -69,8 +68,6 @@ struct gpuenv_ctx_opts {
 	unsigned flags;	      /* GPUENV_CTX_* */
 	unsigned vendor_timeout_ms; /* deadline of one vendor probe; 0 = default (5000) */
 	const char *opencl_lib;	    /* path of libOpenCL.so.1 to load (likewise) */
-	/* Tests: "PATH=ERRNAME,…" makes reads of PATH fail (EACCES, EIO, ELOOP …). */
-	const char *inject_errors;
 	/* > 0: also record the GPU libraries process pid has mapped (/proc/<pid>/maps inside
 	 * the root); 0: no process. Negative values are refused with -EINVAL. */
 	int pid;
@@ -121,9 +118,36 @@ GPUENV_API void gpuenv_ctx_set_pci_name_fn(struct gpuenv_ctx *ctx, gpuenv_pci_na
  * (no ctx or ret), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret);
 
-/* The library's version, "MAJOR.MINOR.MICRO" (a static string); the headers' is
- * GPUENV_VERSION_MAJOR/MINOR/MICRO. Since 0.1. */
+/* gpuenv_version: returns the library's version, "MAJOR.MINOR.MICRO" (a static string, not
+ * to be freed); the headers' is GPUENV_VERSION_MAJOR/MINOR/MICRO. Since 0.1. */
 GPUENV_API const char *gpuenv_version(void);
+
+/* ---- rendering ---------------------------------------------------------------------
+ * One convention for everything the library renders (snapshot, scan, diagnosis, rule
+ * catalogue, knowledge-base lookup):
+ *   int gpuenv_<object>_render(<object>, enum gpuenv_format format, unsigned flags, char **ret)
+ * gpuenv_doctor_list_rules() and gpuenv_facts_query() end with the same three arguments.
+ * format: the output; flags: GPUENV_RENDER_* (a flag the format has no use for is ignored);
+ * ret: a malloc'd NUL-terminated string the caller free()s, written only on success: the
+ * library renders into memory, never into a FILE, and the caller writes it where it wants.
+ * Returns 0; -EINVAL for a NULL argument; -EOPNOTSUPP for a format the object does not
+ * render; -ENOMEM.
+ */
+enum gpuenv_format {
+	GPUENV_FORMAT_TEXT = 0,	    /* for a terminal (GPUENV_RENDER_COLOR, _WIDTH) */
+	GPUENV_FORMAT_JSON = 1,	    /* docs/snapshot-schema.md, doctor-, scan-schema.md */
+	GPUENV_FORMAT_MARKDOWN = 2, /* to paste into an issue (diagnosis, rule catalogue) */
+	GPUENV_FORMAT_MERMAID = 3,  /* the diagnosis path as a flowchart (diagnosis) */
+};
+
+enum {
+	GPUENV_RENDER_STABLE = 1u << 0, /* JSON: no timings/hostname */
+	GPUENV_RENDER_COLOR = 1u << 1,	/* text: ANSI colour */
+	GPUENV_RENDER_REDACT = 1u << 2, /* replace UUIDs, serials, hostnames, env values */
+};
+/* diagnosis text: wrap at cols columns (bits 16..27 of flags; 0 or absent: 80, the width of a
+ * terminal of unknown size and of most issue trackers' code blocks). */
+#define GPUENV_RENDER_WIDTH(cols) (((unsigned)(cols)&0xfffu) << 16)
 
 /* ---- snapshot (src/snapshot, src/probe) -------------------------------------------- */
 
@@ -133,7 +157,7 @@ struct gpuenv_snapshot;
  * be read is recorded in the snapshot, not returned. ret: reference count 1, the caller's
  * (gpuenv_snapshot_unref()); it does not keep ctx. Returns 0, -EINVAL, -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_snapshot **ret);
-/* gpuenv_snapshot_from_json: a snapshot from the JSON gpuenv_snapshot_to_json() wrote (json:
+/* gpuenv_snapshot_from_json: a snapshot from the JSON gpuenv_snapshot_render() wrote (json:
  * len bytes, borrowed). ret: reference count 1, the caller's. Returns 0, -EBADMSG on invalid
  * input, -EFBIG above 16 MiB (a real snapshot is a few hundred KB), -EINVAL, -ENOMEM.
  * Since 0.1. */
@@ -145,23 +169,15 @@ GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s
  * Returns NULL. Since 0.1. */
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_unref(struct gpuenv_snapshot *s);
 
-enum {
-	GPUENV_RENDER_STABLE = 1u << 0, /* JSON: no timings/hostname */
-	GPUENV_RENDER_COLOR = 1u << 1,	/* text: ANSI colour */
-	GPUENV_RENDER_REDACT = 1u << 2, /* replace UUIDs, serials, hostnames, env values */
-};
-/* doctor text: wrap at cols columns (bits 16..27 of flags; 0 or absent: 80, the width of a
- * terminal of unknown size and of most issue trackers' code blocks). */
-#define GPUENV_RENDER_WIDTH(cols) (((unsigned)(cols)&0xfffu) << 16)
-/* gpuenv_snapshot_to_json: s as JSON (docs/snapshot-schema.md); flags: GPUENV_RENDER_STABLE,
- * GPUENV_RENDER_REDACT. ret: malloc'd, the caller free()s it. Returns 0, -EINVAL, -ENOMEM.
- * Since 0.1. */
-GPUENV_API int gpuenv_snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret);
-/* gpuenv_snapshot_render_text: the `gpuenv report` tree, layers bottom up, every fact with
- * its state; flags: GPUENV_RENDER_*. ret: malloc'd, the caller's. Returns 0, -EINVAL,
- * -ENOMEM. Since 0.1. */
-GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsigned flags,
-					   char **ret);
+/*
+ * gpuenv_snapshot_render: s as GPUENV_FORMAT_TEXT (the `gpuenv report` tree, layers bottom
+ * up, every fact with its state) or GPUENV_FORMAT_JSON (docs/snapshot-schema.md, which
+ * gpuenv_snapshot_from_json() reads back); flags: GPUENV_RENDER_STABLE, _COLOR (text),
+ * _REDACT. The render convention above: ret malloc'd, the caller free()s it. Returns 0,
+ * -EINVAL, -EOPNOTSUPP (another format), -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_snapshot_render(const struct gpuenv_snapshot *s, enum gpuenv_format format,
+				      unsigned flags, char **ret);
 
 /* ---- scan (src/scan, src/fatbin) ----------------------------------------------------
  * Which GPUs can run the CUDA code in a binary? Lists the SASS (sm_86, sm_90a, sm_100f) and
@@ -249,28 +265,28 @@ struct gpuenv_scan_summary {
 /* gpuenv_scan_get_summary: the counts so far into *ret, whose .sz the caller sets (fields
  * past it are not written). Returns 0, -EINVAL. Since 0.1. */
 GPUENV_API int gpuenv_scan_get_summary(struct gpuenv_scan *s, struct gpuenv_scan_summary *ret);
-/* gpuenv_scan_render_text, gpuenv_scan_to_json: the files and verdicts as text (flags:
- * GPUENV_RENDER_COLOR) or JSON (docs/scan-schema.md). ret: malloc'd, the caller free()s it.
- * Return 0, -EINVAL, -ENOMEM. Since 0.1. */
-GPUENV_API int gpuenv_scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret);
-GPUENV_API int gpuenv_scan_to_json(struct gpuenv_scan *s, unsigned flags, char **ret);
+/* gpuenv_scan_render: the files and verdicts as GPUENV_FORMAT_TEXT (flags:
+ * GPUENV_RENDER_COLOR) or GPUENV_FORMAT_JSON (docs/scan-schema.md). s is not const: the
+ * verdicts of files added since the last call are computed first. The render convention
+ * above: ret malloc'd, the caller free()s it. Returns 0, -EINVAL, -EOPNOTSUPP (another
+ * format), -ENOMEM. Since 0.1. */
+GPUENV_API int gpuenv_scan_render(struct gpuenv_scan *s, enum gpuenv_format format, unsigned flags,
+				  char **ret);
 
 /* ---- facts (src/facts) ------------------------------------------------------------- */
 
-/* gpuenv_facts_query() flags. */
-enum {
-	GPUENV_FACTS_JSON = 1u << 0, /* JSON object instead of text */
-};
-
 /*
- * One knowledge-base lookup: kind "cuda" (key "12.4"), "driver" ("535.104.05"), "gpu"
- * ("RTX 4090" or a PCI id "10de:2684"), "xid" ("79"), "cudnn" ("9.17.0"), "torch"
- * ("2.4.0+cu124"; no suffix = the release's PyPI default), "rocm" ("6.2") or "tensorflow"
- * ("2.15"). *ret gets the rendered text or JSON (malloc'd, the caller free()s it); every value
- * carries its source and unconfirmed values are marked. Returns 0; -ENOENT: no such row;
- * -EINVAL: bad kind; -ENOMEM. Since 0.1.
+ * gpuenv_facts_query: one knowledge-base lookup: kind "cuda" (key "12.4"), "driver"
+ * ("535.104.05"), "gpu" ("RTX 4090" or a PCI id "10de:2684"), "xid" ("79"), "cudnn"
+ * ("9.17.0"), "torch" ("2.4.0+cu124"; no suffix = the release's PyPI default), "rocm" ("6.2")
+ * or "tensorflow" ("2.15"), rendered as GPUENV_FORMAT_TEXT or GPUENV_FORMAT_JSON (flags: none
+ * yet, pass 0); every value carries its source and unconfirmed values are marked. The render
+ * convention above: ret malloc'd, the caller free()s it. Returns 0; -ENOENT: no such row;
+ * -EINVAL: a NULL argument, a bad kind or key; -EOPNOTSUPP: another format; -ENOMEM.
+ * Since 0.1.
  */
-GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned flags, char **ret);
+GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, enum gpuenv_format format,
+				  unsigned flags, char **ret);
 
 /* ---- doctor (src/rules, src/output) ------------------------------------------------ */
 
@@ -290,14 +306,6 @@ enum gpuenv_verdict {
 		3, /* nothing to judge: PCI bus unreadable, no driver, no toolkit */
 };
 
-/* Output formats of gpuenv_doctor_render() and gpuenv_doctor_list_rules(). */
-enum gpuenv_doctor_format {
-	GPUENV_DOCTOR_TEXT = 0,	    /* the layered stack, findings with cause, fix, verify */
-	GPUENV_DOCTOR_JSON = 1,	    /* docs/doctor-schema.md: findings + the snapshot */
-	GPUENV_DOCTOR_MARKDOWN = 2, /* to paste into an issue; honours GPUENV_RENDER_REDACT */
-	GPUENV_DOCTOR_MERMAID = 3,  /* the diagnosis path as a flowchart */
-};
-
 struct gpuenv_doctor;
 
 /*
@@ -309,9 +317,10 @@ GPUENV_API int gpuenv_doctor_run(struct gpuenv_snapshot *s, struct gpuenv_doctor
 /* gpuenv_doctor_free: frees d and drops its snapshot reference (NULL is a no-op). Returns
  * NULL. Since 0.1. */
 GPUENV_API struct gpuenv_doctor *gpuenv_doctor_free(struct gpuenv_doctor *d);
-/* gpuenv_doctor_get_verdict: the outcome; GPUENV_VERDICT_UNEVALUATED for NULL. Since 0.1. */
+/* gpuenv_doctor_get_verdict: returns the outcome; GPUENV_VERDICT_UNEVALUATED for NULL.
+ * Since 0.1. */
 GPUENV_API enum gpuenv_verdict gpuenv_doctor_get_verdict(const struct gpuenv_doctor *d);
-/* gpuenv_doctor_get_finding_count: the number of findings; 0 for NULL. Since 0.1. */
+/* gpuenv_doctor_get_finding_count: returns the number of findings; 0 for NULL. Since 0.1. */
 GPUENV_API size_t gpuenv_doctor_get_finding_count(const struct gpuenv_doctor *d);
 /* gpuenv_doctor_get_finding: finding i (0-based, output order); its strings are borrowed from
  * d, valid until gpuenv_doctor_free(); any ret_ may be NULL. Returns 0, -ERANGE past the
@@ -320,17 +329,21 @@ GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i
 					 const char **ret_rule_id,
 					 enum gpuenv_severity *ret_severity,
 					 enum gpuenv_layer *ret_layer, const char **ret_message);
-/* gpuenv_doctor_render: d in a format; flags: GPUENV_RENDER_* (COLOR for text, STABLE for
- * JSON, REDACT for all). ret: malloc'd, the caller free()s it. Returns 0, -EINVAL (bad
- * format), -ENOMEM. Since 0.1. */
-GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_doctor_format format,
+/*
+ * gpuenv_doctor_render: d as GPUENV_FORMAT_TEXT (the layered stack, findings with cause, fix,
+ * verify), GPUENV_FORMAT_JSON (docs/doctor-schema.md: findings + the snapshot),
+ * GPUENV_FORMAT_MARKDOWN (to paste into an issue) or GPUENV_FORMAT_MERMAID (the diagnosis
+ * path as a flowchart); flags: GPUENV_RENDER_* (COLOR and WIDTH for text, STABLE for JSON,
+ * REDACT for all). The render convention above: ret malloc'd, the caller free()s it.
+ * Returns 0, -EINVAL, -EOPNOTSUPP (not a format above), -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_format format,
 				    unsigned flags, char **ret);
 /* gpuenv_doctor_list_rules: the rule catalogue (id, layer, severity, symptom, cause, needs,
- * fix, verify): docs/rules.md is this in GPUENV_DOCTOR_MARKDOWN. ret: malloc'd, the
- * caller's. Returns 0, -EINVAL for GPUENV_DOCTOR_MERMAID or a bad format, -ENOMEM.
- * Since 0.1. */
-GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsigned flags,
-					char **ret);
+ * fix, verify) as GPUENV_FORMAT_TEXT, _JSON or _MARKDOWN (docs/rules.md is this); flags: none
+ * yet, pass 0. The render convention above: ret malloc'd, the caller free()s it. Returns 0,
+ * -EINVAL, -EOPNOTSUPP (GPUENV_FORMAT_MERMAID or another), -ENOMEM. Since 0.1. */
+GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_format format, unsigned flags, char **ret);
 
 #ifdef __cplusplus
 }

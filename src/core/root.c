@@ -166,30 +166,6 @@ int root_inject_error(struct root *r, const char *path, int err)
 	return 0;
 }
 
-int root_inject_errors_from_string(struct root *r, const char *spec)
-{
-	_cleanup_strv_free_ char **items = NULL;
-	int rr = strv_split(spec, ",", &items);
-
-	if (rr < 0)
-		return rr;
-	STRV_FOREACH(it, items) {
-		char *eq = strrchr(*it, '=');
-		int err;
-
-		if (!eq)
-			return -EINVAL;
-		*eq = '\0';
-		err = errno_from_name(eq + 1);
-		if (err == 0)
-			return -EINVAL;
-		rr = root_inject_error(r, *it, err);
-		if (rr < 0)
-			return rr;
-	}
-	return 0;
-}
-
 const char *root_trace(const struct root *r)
 {
 	return strbuf_str(&r->trace);

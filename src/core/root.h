@@ -45,8 +45,7 @@ const char *root_host_path(const struct root *r);
 
 /* Makes every access to exactly `path` fail with -err (tests: EACCES, EIO …). */
 int root_inject_error(struct root *r, const char *path, int err);
-/* Parses "PATH=ERRNAME[,PATH=ERRNAME…]" (ERRNAME: EACCES, EIO, EPERM, ENOENT, ELOOP …). */
-int root_inject_errors_from_string(struct root *r, const char *spec);
+/* (The tests' "PATH=ERRNAME,…" spec: testhooks_root_inject_errors(), src/testhooks/.) */
 
 /* Newline-separated "<errno name or ok>\t<path>" records (ROOT_TRACE). Borrowed. */
 const char *root_trace(const struct root *r);

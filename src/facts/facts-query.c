@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * gpuenv_facts_query(): one knowledge-base lookup (a CUDA release, a driver version, a GPU by
- * name or PCI id, an Xid code, a cuDNN release, a PyTorch wheel, a ROCm release, a TensorFlow
+ * facts_query(), public as gpuenv_facts_query() (src/libgpuenv-facts.c): one knowledge-base
+ * lookup (a CUDA release, a driver version, a GPU by name or PCI id, an Xid code, a cuDNN release, a PyTorch wheel, a ROCm release, a TensorFlow
  * release) rendered as text or JSON. The values come from the tables in
  * src/facts/data/<table>.tsv (sources: NVIDIA CUDA release notes Tables 2/3, data-center driver
  * lifecycle pages, developer.nvidia.com/cuda-gpus, pci.ids, NVIDIA/cccl ptx_isa.h,
@@ -376,13 +376,11 @@ static int query_tensorflow(struct q *q, const char *key)
 	return 0;
 }
 
-GPUENV_API int gpuenv_facts_query(const char *kind, const char *key, unsigned flags, char **ret)
+int facts_query(const char *kind, const char *key, bool json, char **ret)
 {
-	struct q q = { .json = flags & GPUENV_FACTS_JSON, .sb = STRBUF_INIT };
+	struct q q = { .json = json, .sb = STRBUF_INIT };
 	int r;
 
-	if (!kind || !key || !ret)
-		return -EINVAL;
 	if (q.json) {
 		q.fields = json_object();
 		if (!q.fields)

@@ -291,3 +291,9 @@ int facts_torch_wheel(const char *torch_version, const char *variant,
 bool facts_arch_list_has(const char *arch_list, const char *tok);
 /* TensorFlow "2.15", "2.15.0" or "2.15.1" → the tested configuration of its release line. */
 int facts_tensorflow_config(const char *tf_version, const struct facts_tensorflow **ret);
+/*
+ * One lookup of kind ("cuda", "driver", "gpu", "xid", "cudnn", "torch", "rocm", "tensorflow")
+ * rendered as text or (json) JSON into *ret (malloc'd): gpuenv_facts_query() without its
+ * argument checks. 0, -ENOENT no row, -EINVAL bad kind, -ENOMEM.
+ */
+int facts_query(const char *kind, const char *key, bool json, char **ret);

@@ -47,7 +47,7 @@ static json_t *finding_json(const struct finding *f, bool redact)
 
 /* Replaces identifying values inside a string (messages may quote them). The search goes on
  * after each replacement, so a value that is part of "<redacted>" ("red") ends. */
-static char *redact_text(const struct diagnosis *d, const char *s)
+static char *redact_text(const struct gpuenv_doctor *d, const char *s)
 {
 	char *out = strdup(s);
 
@@ -73,7 +73,7 @@ static char *redact_text(const struct diagnosis *d, const char *s)
 	return out;
 }
 
-static int redact_in_place(const struct diagnosis *d, json_t *o, const char *key)
+static int redact_in_place(const struct gpuenv_doctor *d, json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 	char *r;
@@ -88,7 +88,7 @@ static int redact_in_place(const struct diagnosis *d, json_t *o, const char *key
 	return 0;
 }
 
-int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb)
+int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb)
 {
 	static const char *const link_ends[2][2] = { { "driver", "toolkit" },
 						     { "toolkit", "framework" } };

@@ -57,7 +57,7 @@ static const char *klass(enum layer_status s)
 	return (unsigned)s < ARRAY_SIZE(k) ? k[s] : "unknown";
 }
 
-int out_doctor_mermaid(const struct diagnosis *d, unsigned flags, struct strbuf *sb)
+int out_doctor_mermaid(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb)
 {
 	bool redact = flags & GPUENV_RENDER_REDACT;
 

@@ -95,7 +95,7 @@ static void put_mark(struct strbuf *sb, const struct style *st, enum layer_statu
 /* Appends text with every identifying evidence value of the diagnosis replaced and its control
  * characters escaped (strbuf_put_escaped()): messages and values quote what the machine holds
  * (os-release, the kernel log, an environment value), which must not reach a terminal raw. */
-static void put_redacted(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+static void put_redacted(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 			 const char *text)
 {
 	struct strbuf tmp = STRBUF_INIT, homes;
@@ -138,7 +138,7 @@ static void put_redacted(struct strbuf *sb, const struct style *st, const struct
 
 /* Wraps text at word boundaries into lines of at most st->width columns, the first starting at
  * column `first` (already printed), continuation lines indented by `indent`. */
-static void put_wrapped(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+static void put_wrapped(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 			const char *text, size_t first, size_t indent)
 {
 	struct strbuf tmp = STRBUF_INIT;
@@ -175,14 +175,14 @@ static void put_wrapped(struct strbuf *sb, const struct style *st, const struct 
 	strbuf_done(&tmp);
 }
 
-static void put_field(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+static void put_field(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		      const char *label, const char *text)
 {
 	strbuf_printf(sb, "      %-9s ", label);
 	put_wrapped(sb, st, d, text, 16, 16);
 }
 
-static void put_lines(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+static void put_lines(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		      const char *label, char *const *lines)
 {
 	for (size_t i = 0; lines && lines[i]; i++) {
@@ -192,7 +192,7 @@ static void put_lines(struct strbuf *sb, const struct style *st, const struct di
 	}
 }
 
-static void text_finding(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+static void text_finding(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 			 const struct finding *f)
 {
 	strbuf_puts(sb, "  ");
@@ -221,7 +221,7 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 	put_lines(sb, st, d, "verify", f->verify);
 }
 
-static void counts(const struct diagnosis *d, unsigned n[3], unsigned *skipped, unsigned *rules)
+static void counts(const struct gpuenv_doctor *d, unsigned n[3], unsigned *skipped, unsigned *rules)
 {
 	n[0] = n[1] = n[2] = 0;
 	for (size_t i = 0; i < d->n_findings; i++)
@@ -233,7 +233,7 @@ static void counts(const struct diagnosis *d, unsigned n[3], unsigned *skipped, 
 	}
 }
 
-static void headline(struct strbuf *sb, const struct diagnosis *d)
+static void headline(struct strbuf *sb, const struct gpuenv_doctor *d)
 {
 	unsigned n[3], skipped, rules;
 
@@ -244,11 +244,11 @@ static void headline(struct strbuf *sb, const struct diagnosis *d)
 		      n[0] == 1 ? "" : "s", rules, skipped);
 }
 
-static void put_text(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+static void put_text(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		     const char *s);
 
 /* The chain's values are versions and labels read from the machine: escaped like any text. */
-static void chain_line(struct strbuf *sb, const struct style *st, const struct diagnosis *d)
+static void chain_line(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d)
 {
 	const struct chain *ch = &d->chain;
 
@@ -262,7 +262,7 @@ static void chain_line(struct strbuf *sb, const struct style *st, const struct d
 	put_text(sb, st, d, ch->framework ? ch->framework : "not probed");
 }
 
-static int render_text(const struct diagnosis *d, const struct style *st, struct strbuf *sb)
+static int render_text(const struct gpuenv_doctor *d, const struct style *st, struct strbuf *sb)
 {
 	static const char *const link_names[2] = { "driver → toolkit", "toolkit → framework" };
 
@@ -366,7 +366,7 @@ static void put_backticks(struct strbuf *sb, size_t n)
 
 /* Markdown code span: delimited by one backtick more than the longest run inside, so no text
  * can end it early (CommonMark 0.30, section 6.1 "Code spans"). */
-static void md_code(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+static void md_code(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		    const char *s)
 {
 	struct strbuf tmp = STRBUF_INIT;
@@ -386,7 +386,7 @@ static void md_code(struct strbuf *sb, const struct style *st, const struct diag
  * image, an HTML tag or split a table cell are backslash-escaped (CommonMark 0.30, section 2.4
  * "Backslash escapes"; GitHub Flavored Markdown, section 4.10 "Tables": a pipe in a cell is
  * written \|), so a value read from the machine stays text. */
-static void md_text(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+static void md_text(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		    const char *s)
 {
 	struct strbuf tmp = STRBUF_INIT;
@@ -401,7 +401,7 @@ static void md_text(struct strbuf *sb, const struct style *st, const struct diag
 }
 
 /* Text from the diagnosis, escaped for the renderer in use: Markdown or a terminal. */
-static void put_text(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+static void put_text(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		     const char *s)
 {
 	if (st->markdown)
@@ -412,7 +412,7 @@ static void put_text(struct strbuf *sb, const struct style *st, const struct dia
 
 /* A fenced block of shell lines; the fence is longer than any backtick run in them, so no line
  * can end it (CommonMark 0.30, section 4.5 "Fenced code blocks"). */
-static void md_block(struct strbuf *sb, const struct style *st, const struct diagnosis *d,
+static void md_block(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		     const char *label, char *const *lines)
 {
 	size_t fence = 3;
@@ -435,7 +435,7 @@ static void md_block(struct strbuf *sb, const struct style *st, const struct dia
 	strbuf_putc(sb, '\n');
 }
 
-static int render_markdown(const struct diagnosis *d, const struct style *st, struct strbuf *sb)
+static int render_markdown(const struct gpuenv_doctor *d, const struct style *st, struct strbuf *sb)
 {
 	const struct snap_node *root = snapshot_root_const(d->snap);
 	static const char *const link_names[2] = { "driver → toolkit", "toolkit → framework" };
@@ -517,7 +517,7 @@ static int render_markdown(const struct diagnosis *d, const struct style *st, st
 	return sb->err;
 }
 
-int out_doctor_text(const struct diagnosis *d, unsigned flags, struct strbuf *sb)
+int out_doctor_text(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb)
 {
 	struct style st = {
 		.color = flags & GPUENV_RENDER_COLOR,
@@ -532,41 +532,9 @@ int out_doctor_text(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 	return render_text(d, &st, sb);
 }
 
-int out_doctor_markdown(const struct diagnosis *d, unsigned flags, struct strbuf *sb)
+int out_doctor_markdown(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb)
 {
 	struct style st = { .redact = flags & GPUENV_RENDER_REDACT, .markdown = true };
 
 	return render_markdown(d, &st, sb);
-}
-
-GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_doctor_format format,
-				    unsigned flags, char **ret)
-{
-	const struct diagnosis *dg = (const struct diagnosis *)d;
-	struct strbuf sb = STRBUF_INIT;
-	int r;
-
-	if (!dg || !ret)
-		return -EINVAL;
-	switch (format) {
-	case GPUENV_DOCTOR_TEXT:
-		r = out_doctor_text(dg, flags, &sb);
-		break;
-	case GPUENV_DOCTOR_JSON:
-		r = out_doctor_json(dg, flags, &sb);
-		break;
-	case GPUENV_DOCTOR_MARKDOWN:
-		r = out_doctor_markdown(dg, flags, &sb);
-		break;
-	case GPUENV_DOCTOR_MERMAID:
-		r = out_doctor_mermaid(dg, flags, &sb);
-		break;
-	default:
-		r = -EINVAL;
-	}
-	if (r < 0) {
-		strbuf_done(&sb);
-		return r;
-	}
-	return strbuf_steal(&sb, ret);
 }

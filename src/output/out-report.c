@@ -119,7 +119,7 @@ static void render_node(struct strbuf *sb, const struct style *st, const struct 
 	}
 }
 
-int out_report_text(const struct snapshot *s, unsigned flags, struct strbuf *sb)
+int out_report_text(const struct gpuenv_snapshot *s, unsigned flags, struct strbuf *sb)
 {
 	const struct snap_node *root = snapshot_root_const(s);
 	struct style st = {
@@ -140,20 +140,4 @@ int out_report_text(const struct snapshot *s, unsigned flags, struct strbuf *sb)
 		render_node(sb, &st, sec, 1, section_order[i]);
 	}
 	return sb->err;
-}
-
-GPUENV_API int gpuenv_snapshot_render_text(const struct gpuenv_snapshot *s, unsigned flags,
-					   char **ret)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int r;
-
-	if (!s || !ret)
-		return -EINVAL;
-	r = out_report_text((const struct snapshot *)s, flags, &sb);
-	if (r < 0) {
-		strbuf_done(&sb);
-		return r;
-	}
-	return strbuf_steal(&sb, ret);
 }

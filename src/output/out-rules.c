@@ -24,7 +24,7 @@ static json_t *strv_json(const char *const *l)
 	return a;
 }
 
-static int rules_json(struct strbuf *sb)
+int out_rules_json(struct strbuf *sb)
 {
 	json_t *a = json_array();
 	char *s;
@@ -59,7 +59,7 @@ static void md_lines(struct strbuf *sb, const char *label, const char *const *l)
 	strbuf_puts(sb, "```\n");
 }
 
-static int rules_markdown(struct strbuf *sb)
+int out_rules_markdown(struct strbuf *sb)
 {
 	strbuf_puts(sb, "# gpuenv rule catalogue\n\n"
 			"<!-- Generated from src/rules/rules.c by `gpuenv doctor --list-rules "
@@ -94,39 +94,11 @@ static int rules_markdown(struct strbuf *sb)
 	return sb->err;
 }
 
-static int rules_text(struct strbuf *sb)
+int out_rules_text(struct strbuf *sb)
 {
 	for (size_t i = 0; i < rule_table_len; i++)
 		strbuf_printf(sb, "%-38s %-9s %-7s %s\n", rule_table[i].id,
 			      rule_layer_name(rule_table[i].layer),
 			      rule_severity_name(rule_table[i].severity), rule_table[i].title);
 	return sb->err;
-}
-
-GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_doctor_format format, unsigned flags,
-					char **ret)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int r;
-
-	if (!ret)
-		return -EINVAL;
-	switch (format) {
-	case GPUENV_DOCTOR_TEXT:
-		r = rules_text(&sb);
-		break;
-	case GPUENV_DOCTOR_JSON:
-		r = rules_json(&sb);
-		break;
-	case GPUENV_DOCTOR_MARKDOWN:
-		r = rules_markdown(&sb);
-		break;
-	default:
-		r = -EINVAL;
-	}
-	if (r < 0) {
-		strbuf_done(&sb);
-		return r;
-	}
-	return strbuf_steal(&sb, ret);
 }

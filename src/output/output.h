@@ -5,11 +5,15 @@
 #include "shared/strbuf.h"
 #include "snapshot/snapshot.h"
 
-int out_report_text(const struct snapshot *s, unsigned flags, struct strbuf *sb);
+int out_report_text(const struct gpuenv_snapshot *s, unsigned flags, struct strbuf *sb);
 
-struct diagnosis;
+struct gpuenv_doctor;
 /* `gpuenv doctor` renderers (out-doctor*.c); flags are GPUENV_RENDER_*. */
-int out_doctor_text(const struct diagnosis *d, unsigned flags, struct strbuf *sb);
-int out_doctor_markdown(const struct diagnosis *d, unsigned flags, struct strbuf *sb);
-int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb);
-int out_doctor_mermaid(const struct diagnosis *d, unsigned flags, struct strbuf *sb);
+int out_doctor_text(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
+int out_doctor_markdown(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
+int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
+int out_doctor_mermaid(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
+/* The rule catalogue (out-rules.c): docs/rules.md is out_rules_markdown(). */
+int out_rules_text(struct strbuf *sb);
+int out_rules_json(struct strbuf *sb);
+int out_rules_markdown(struct strbuf *sb);

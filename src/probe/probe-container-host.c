@@ -448,7 +448,7 @@ static void probe_cdi(struct probe_env *pe, struct snap_node *host)
 	}
 }
 
-int probe_container_host(struct probe_env *pe, struct snapshot *s)
+int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	static const char *const bins[] = { "nvidia-ctk",
 					    "nvidia-container-cli",

@@ -298,7 +298,7 @@ static void probe_injected_libs(struct probe_env *pe, struct snap_node *c)
 	}
 }
 
-int probe_container(struct probe_env *pe, struct snapshot *s)
+int probe_container(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	static const char *const markers[][2] = {
 		{ "dockerenv", "/.dockerenv" },

@@ -494,7 +494,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 	return 0;
 }
 
-int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s)
+int probe_cuda_toolkit(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *rt = snap_object(snapshot_root(s), "runtime");
 	struct snap_node *arr = snap_array(rt, "cuda_toolkits");

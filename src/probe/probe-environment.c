@@ -32,7 +32,7 @@ static const char *const gpu_env_vars[] = {
 	"XLA_FLAGS",
 };
 
-int probe_environment(struct probe_env *pe, struct snapshot *s)
+int probe_environment(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *envn = snap_object(snapshot_root(s), "environment");
 	char *const *all = env_list(pe->env);

@@ -217,7 +217,7 @@ static void probe_numa(struct probe_env *pe, struct snap_node *host)
 	snap_set_int(host, "numa_nodes", nodes, path);
 }
 
-int probe_host(struct probe_env *pe, struct snapshot *s)
+int probe_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *host = snap_object(snapshot_root(s), "host");
 	_cleanup_free_ char *release = NULL, *hostname = NULL;

@@ -196,7 +196,7 @@ static int read_kmsg(struct probe_env *pe, char **ret, size_t *ret_len, bool *re
 	return strbuf_steal(&sb, ret);
 }
 
-int probe_kernel_log(struct probe_env *pe, struct snapshot *s)
+int probe_kernel_log(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	static const char *const files[] = { "/var/log/kern.log", "/var/log/syslog",
 					     "/var/log/messages", "/var/log/dmesg" };

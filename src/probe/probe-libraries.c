@@ -247,7 +247,7 @@ static int resolve_into(struct loader *l, struct snap_node *o, const char *sonam
 	return 0;
 }
 
-int probe_libraries(struct probe_env *pe, struct snapshot *s)
+int probe_libraries(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct loader *l;
 	struct snap_node *root = snapshot_root(s);

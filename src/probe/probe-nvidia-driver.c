@@ -706,7 +706,7 @@ static void probe_kfd(struct probe_env *pe, struct snap_node *amd)
 	}
 }
 
-int probe_nvidia_driver(struct probe_env *pe, struct snapshot *s)
+int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *drv = snap_object(snapshot_root(s), "driver");
 	struct snap_node *nv = snap_object(drv, "nvidia");

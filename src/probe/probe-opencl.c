@@ -103,7 +103,7 @@ static void icd_choice_done(struct icd_choice *ch)
 		free(ch->owned[i]);
 }
 
-int probe_opencl(struct probe_env *pe, struct snapshot *s)
+int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	static const char *const keys[] = { "library", "platforms", NULL };
 	struct snap_node *ocl = snap_object(snap_object(snapshot_root(s), "runtime"), "opencl");

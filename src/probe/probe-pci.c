@@ -461,7 +461,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *gpus, const char *b
 	return 0;
 }
 
-int probe_pci(struct probe_env *pe, struct snapshot *s)
+int probe_pci(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *hw = snap_object(snapshot_root(s), "hardware");
 	struct snap_node *gpus = snap_array(hw, "gpus");

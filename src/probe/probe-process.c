@@ -98,7 +98,7 @@ static void write_maps(struct snap_node *proc, const char *path, char *text)
 	snap_set_int(proc, "mapped_objects", (int64_t)objects, path);
 }
 
-int probe_process(struct probe_env *pe, struct snapshot *s)
+int probe_process(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *proc;
 	_cleanup_free_ char *maps = NULL, *exe = NULL, *text = NULL, *target = NULL;

@@ -334,7 +334,7 @@ static void envs_complete(struct snap_node *fw, const struct envs *es, const str
 	}
 }
 
-int probe_python(struct probe_env *pe, struct snapshot *s)
+int probe_python(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *fw = snap_object(snapshot_root(s), "framework");
 	struct snap_node *arr = snap_array(fw, "python_envs");

@@ -360,7 +360,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 	return 0;
 }
 
-int probe_rocm(struct probe_env *pe, struct snapshot *s)
+int probe_rocm(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *rt = snap_object(snapshot_root(s), "runtime");
 	struct snap_node *arr = snap_array(rt, "rocm");

@@ -14,7 +14,7 @@
 
 #include "probe-vendor.h"
 
-bool probe_vendor_module_ready(struct probe_env *pe, struct snapshot *s, const char *module,
+bool probe_vendor_module_ready(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module,
 			       const char *dev)
 {
 	char path[128], key[128];
@@ -34,9 +34,9 @@ bool probe_vendor_module_ready(struct probe_env *pe, struct snapshot *s, const c
 	return true;
 }
 
-const char *probe_vendor_gate(struct probe_env *pe, struct snapshot *s, const char *explicit_lib,
-			      const char *lib_option, const char *what, bool need_module, char *buf,
-			      size_t size, const char **ret_source)
+const char *probe_vendor_gate(struct probe_env *pe, struct gpuenv_snapshot *s,
+			      const char *explicit_lib, const char *lib_option, const char *what,
+			      bool need_module, char *buf, size_t size, const char **ret_source)
 {
 	struct stat st;
 
@@ -140,7 +140,7 @@ void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r, un
 		snap_set_str(obj, "session", "completed", source);
 }
 
-int probe_vendor_run(struct probe_env *pe, struct snapshot *s, const struct vendor_probe *vp)
+int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const struct vendor_probe *vp)
 {
 	struct snap_node *obj = snap_object(snap_object(snapshot_root(s), vp->parent), vp->name);
 	const char *lib = *(char *const *)((const char *)pe->ctx + vp->lib_offset);
@@ -196,7 +196,7 @@ static const struct vendor_probe nvml_probe = {
 	.collect = vendor_nvml_collect,
 };
 
-int probe_nvml(struct probe_env *pe, struct snapshot *s)
+int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	return probe_vendor_run(pe, s, &nvml_probe);
 }
@@ -204,7 +204,7 @@ int probe_nvml(struct probe_env *pe, struct snapshot *s)
 /* cuInit also needs nvidia_uvm, which the real library loads through the set-uid
  * nvidia-modprobe when it is missing, so without it (or, live, without /dev/nvidia-uvm) only
  * cuDriverGetVersion is called. */
-static void cuda_prepare(struct probe_env *pe, struct snapshot *s, struct vendor_req *req)
+static void cuda_prepare(struct probe_env *pe, struct gpuenv_snapshot *s, struct vendor_req *req)
 {
 	if (!probe_vendor_module_ready(pe, s, "nvidia_uvm", "/dev/nvidia-uvm"))
 		req->skip_init = "nvidia_uvm kernel module not loaded or /dev/nvidia-uvm missing "
@@ -233,7 +233,7 @@ static const struct vendor_probe cuda_probe = {
 	.prepare = cuda_prepare,
 };
 
-int probe_cuda_driver(struct probe_env *pe, struct snapshot *s)
+int probe_cuda_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	return probe_vendor_run(pe, s, &cuda_probe);
 }

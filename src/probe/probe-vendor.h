@@ -15,12 +15,12 @@
  * NULL when it may. *ret_source gets what was checked. need_module: the nvidia kernel module must
  * be loaded (and, live, /dev/nvidiactl exist) because the real NVML and libcuda create the node
  * when it is missing, even without a driver (docs/formats/nvml.md §1). */
-const char *probe_vendor_gate(struct probe_env *pe, struct snapshot *s, const char *explicit_lib,
-			      const char *lib_option, const char *what, bool need_module, char *buf,
-			      size_t size, const char **ret_source);
+const char *probe_vendor_gate(struct probe_env *pe, struct gpuenv_snapshot *s,
+			      const char *explicit_lib, const char *lib_option, const char *what,
+			      bool need_module, char *buf, size_t size, const char **ret_source);
 /* Is module loaded (driver.kernel_modules.<m> or /sys/module/<m>), and when live, is dev a
  * character device? */
-bool probe_vendor_module_ready(struct probe_env *pe, struct snapshot *s, const char *module,
+bool probe_vendor_module_ready(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module,
 			       const char *dev);
 /* Copies r's tree into obj and adds the "session" fact. */
 void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r, unsigned timeout_ms,
@@ -46,7 +46,8 @@ struct vendor_probe {
 	int (*before)(struct probe_env *pe, struct snap_node *obj);
 	/* Optional: adjusts the request once the gate is open (libcuda: no cuInit without
 	 * nvidia_uvm). */
-	void (*prepare)(struct probe_env *pe, struct snapshot *s, struct vendor_req *req);
+	void (*prepare)(struct probe_env *pe, struct gpuenv_snapshot *s, struct vendor_req *req);
 };
 
-int probe_vendor_run(struct probe_env *pe, struct snapshot *s, const struct vendor_probe *vp);
+int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s,
+		     const struct vendor_probe *vp);

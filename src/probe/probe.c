@@ -45,7 +45,7 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-int probe_run_all(struct gpuenv_ctx *ctx, struct snapshot *s)
+int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 {
 	struct probe_env pe = {
 		.ctx = ctx,

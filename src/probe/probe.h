@@ -102,28 +102,28 @@ void probe_env_done(struct probe_env *pe);
 struct probe {
 	const char *name; /* stable: appears in the snapshot's "probes" record */
 	enum gpuenv_layer layer;
-	int (*run)(struct probe_env *pe, struct snapshot *s);
+	int (*run)(struct probe_env *pe, struct gpuenv_snapshot *s);
 };
 
 /* Runs every probe in table order into s; records each probe's outcome under "probes". */
-int probe_run_all(struct gpuenv_ctx *ctx, struct snapshot *s);
+int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s);
 
 /* Probe entry points (one file each). */
-int probe_host(struct probe_env *pe, struct snapshot *s);
-int probe_cuda_toolkit(struct probe_env *pe, struct snapshot *s);
-int probe_environment(struct probe_env *pe, struct snapshot *s);
-int probe_container(struct probe_env *pe, struct snapshot *s);
-int probe_nvidia_driver(struct probe_env *pe, struct snapshot *s);
-int probe_pci(struct probe_env *pe, struct snapshot *s);
-int probe_libraries(struct probe_env *pe, struct snapshot *s);
-int probe_kernel_log(struct probe_env *pe, struct snapshot *s);
-int probe_rocm(struct probe_env *pe, struct snapshot *s);
-int probe_python(struct probe_env *pe, struct snapshot *s);
-int probe_container_host(struct probe_env *pe, struct snapshot *s);
-int probe_nvml(struct probe_env *pe, struct snapshot *s);
-int probe_cuda_driver(struct probe_env *pe, struct snapshot *s);
-int probe_opencl(struct probe_env *pe, struct snapshot *s);
-int probe_process(struct probe_env *pe, struct snapshot *s);
+int probe_host(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_cuda_toolkit(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_environment(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_container(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_pci(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_libraries(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_kernel_log(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_rocm(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_python(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_cuda_driver(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_process(struct probe_env *pe, struct gpuenv_snapshot *s);
 
 /* probe-libraries.c: the library object and search-list writers (docs/snapshot-schema.md
  * "driver.userspace, runtime.libraries, runtime.loader"), shared with framework-loads.c. */

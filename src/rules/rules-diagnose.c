@@ -11,9 +11,9 @@
 #include "rules/rules-internal.h"
 #include "rules/rules.h"
 
-int rules_diagnose(struct snapshot *s, struct diagnosis **ret)
+int rules_diagnose(struct gpuenv_snapshot *s, struct gpuenv_doctor **ret)
 {
-	struct diagnosis *d;
+	struct gpuenv_doctor *d;
 	const struct snap_node *root;
 	bool absent[RULE_LAYERS] = { false };
 

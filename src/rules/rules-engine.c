@@ -19,7 +19,7 @@
 #include "shared/strv.h"
 
 struct rule_ctx {
-	struct diagnosis *d;
+	struct gpuenv_doctor *d;
 	const struct rule *rule;
 	bool skipped; /* a skip record for the whole rule (subject NULL) */
 };
@@ -79,13 +79,13 @@ const struct rule *rule_find(const char *id)
 
 /* ---- building ------------------------------------------------------------------------ */
 
-static void oom(struct diagnosis *d)
+static void oom(struct gpuenv_doctor *d)
 {
 	if (!d->err)
 		d->err = -ENOMEM;
 }
 
-static char *vformat(struct diagnosis *d, const char *fmt, va_list ap)
+static char *vformat(struct gpuenv_doctor *d, const char *fmt, va_list ap)
 {
 	char *s;
 
@@ -96,7 +96,7 @@ static char *vformat(struct diagnosis *d, const char *fmt, va_list ap)
 	return s;
 }
 
-static char *dup_or_null(struct diagnosis *d, const char *s)
+static char *dup_or_null(struct gpuenv_doctor *d, const char *s)
 {
 	char *r;
 
@@ -108,7 +108,7 @@ static char *dup_or_null(struct diagnosis *d, const char *s)
 	return r;
 }
 
-static bool grow(struct diagnosis *d, void **v, size_t *alloc, size_t n, size_t size)
+static bool grow(struct gpuenv_doctor *d, void **v, size_t *alloc, size_t n, size_t size)
 {
 	void *p;
 	size_t want;
@@ -129,7 +129,7 @@ static bool grow(struct diagnosis *d, void **v, size_t *alloc, size_t n, size_t 
 struct finding *rule_finding(struct rule_ctx *c, enum gpuenv_severity sev, const char *subject,
 			     const char *fmt, ...)
 {
-	struct diagnosis *d = c->d;
+	struct gpuenv_doctor *d = c->d;
 	struct finding *f;
 	va_list ap;
 
@@ -151,7 +151,7 @@ struct finding *rule_finding(struct rule_ctx *c, enum gpuenv_severity sev, const
 static void add_evidence(struct finding *f, const char *name, char *value, const char *source,
 			 bool identifying)
 {
-	struct diagnosis *d = f ? f->diag : NULL;
+	struct gpuenv_doctor *d = f ? f->diag : NULL;
 	struct rule_evidence *e;
 	size_t alloc = f ? f->n_ev : 0;
 
@@ -325,7 +325,7 @@ void finding_rule_verify(struct finding *f)
 
 void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...)
 {
-	struct diagnosis *d = c->d;
+	struct gpuenv_doctor *d = c->d;
 	struct rule_skip *k;
 	va_list ap;
 
@@ -411,7 +411,7 @@ static void finding_done(struct finding *f)
 	strv_free(f->verify);
 }
 
-struct diagnosis *diagnosis_free(struct diagnosis *d)
+struct gpuenv_doctor *diagnosis_free(struct gpuenv_doctor *d)
 {
 	if (!d)
 		return NULL;
@@ -443,7 +443,7 @@ struct diagnosis *diagnosis_free(struct diagnosis *d)
 	return NULL;
 }
 
-void diagnosis_add_fact(struct diagnosis *d, enum gpuenv_layer layer, const char *label,
+void diagnosis_add_fact(struct gpuenv_doctor *d, enum gpuenv_layer layer, const char *label,
 			const char *source, const char *fmt, ...)
 {
 	struct layer_fact *lf;
@@ -461,7 +461,7 @@ void diagnosis_add_fact(struct diagnosis *d, enum gpuenv_layer layer, const char
 	d->n_facts++;
 }
 
-char *diagnosis_strdupf(struct diagnosis *d, const char *fmt, ...)
+char *diagnosis_strdupf(struct gpuenv_doctor *d, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -484,7 +484,7 @@ static enum layer_status severity_status(enum gpuenv_severity s)
 	}
 }
 
-void rules_judge(struct diagnosis *d, const bool absent[RULE_LAYERS])
+void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 {
 	bool any_warning = false, any_error = false;
 
@@ -523,7 +523,7 @@ void rules_judge(struct diagnosis *d, const bool absent[RULE_LAYERS])
 		d->verdict = GPUENV_VERDICT_HEALTHY;
 }
 
-void rules_run_table(struct diagnosis *d, const struct snap_node *root)
+void rules_run_table(struct gpuenv_doctor *d, const struct snap_node *root)
 {
 	for (size_t i = 0; i < rule_table_len; i++) {
 		struct rule_ctx c = { .d = d, .rule = &rule_table[i] };

@@ -151,15 +151,16 @@ bool fw_first(const struct snap_node *root, struct fw_build *ret);
 const struct snap_node *chosen_toolkit(const struct snap_node *root, const char **ret_why);
 
 /* ---- the diagnosis beyond findings (rules-engine.c, rules-summary.c) ---------------- */
-void diagnosis_add_fact(struct diagnosis *d, enum gpuenv_layer layer, const char *label,
+void diagnosis_add_fact(struct gpuenv_doctor *d, enum gpuenv_layer layer, const char *label,
 			const char *source, const char *fmt, ...) _printf_(5, 6);
-char *diagnosis_strdupf(struct diagnosis *d, const char *fmt, ...) _printf_(2, 3);
+char *diagnosis_strdupf(struct gpuenv_doctor *d, const char *fmt, ...) _printf_(2, 3);
 /* Key facts per layer, the chain, and which layers have nothing installed. */
-void rules_summarize(struct diagnosis *d, const struct snap_node *root, bool absent[RULE_LAYERS]);
+void rules_summarize(struct gpuenv_doctor *d, const struct snap_node *root,
+		     bool absent[RULE_LAYERS]);
 /* Runs every rule of the table (rules-engine.c): findings, skips, the counts per layer. */
-void rules_run_table(struct diagnosis *d, const struct snap_node *root);
+void rules_run_table(struct gpuenv_doctor *d, const struct snap_node *root);
 /* Each layer's status and the verdict from the findings (rules-engine.c). */
-void rules_judge(struct diagnosis *d, const bool absent[RULE_LAYERS]);
+void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS]);
 
 /* ---- check functions (rules-<layer>.c) ------------------------------------------------ */
 #define RULE_CHECK(name) void name(struct rule_ctx *c, const struct snap_node *root)

@@ -15,7 +15,7 @@
 #include "rules/rules-internal.h"
 #include "shared/strbuf.h"
 
-static void hardware_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
+static void hardware_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent)
 {
 	const struct snap_node *pci = snap_get(root, "hardware.pci_devices");
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
@@ -101,7 +101,7 @@ static size_t add_node(struct strbuf *seen, struct strbuf *list, const char *pat
 	return dup ? 0 : 1;
 }
 
-static void driver_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
+static void driver_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent)
 {
 	const struct snap_node *fact,
 		*ms = snap_get(root, "driver.kernel_modules.modules_supported");
@@ -169,7 +169,7 @@ static void driver_facts(struct diagnosis *d, const struct snap_node *root, bool
 				   on ? "on" : "off");
 }
 
-static void runtime_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
+static void runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent)
 {
 	const struct snap_node *tks = snap_get(root, "runtime.cuda_toolkits");
 
@@ -213,7 +213,7 @@ static void runtime_facts(struct diagnosis *d, const struct snap_node *root, boo
 }
 
 struct fw_facts_ctx {
-	struct diagnosis *d;
+	struct gpuenv_doctor *d;
 };
 
 static void fw_fact_one(const struct fw_build *b, void *u)
@@ -245,7 +245,7 @@ static bool python_envs_complete(const struct snap_node *root)
 	return !c || snap_present(c);
 }
 
-static void framework_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
+static void framework_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent)
 {
 	const struct snap_node *envs = snap_get(root, "framework.python_envs");
 	struct fw_facts_ctx x = { d };
@@ -273,7 +273,7 @@ static void framework_facts(struct diagnosis *d, const struct snap_node *root, b
 	}
 }
 
-static void container_facts(struct diagnosis *d, const struct snap_node *root, bool *absent)
+static void container_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent)
 {
 	const char *engine = snap_get_str(root, "container.cgroup_engine");
 	const char *vis = snap_get_str(root, "container.requested.NVIDIA_VISIBLE_DEVICES");
@@ -328,7 +328,7 @@ const struct snap_node *chosen_toolkit(const struct snap_node *root, const char 
 
 /* toolkit → framework: the framework a plain `python` imports, judged against the driver
  * (pip builds bring their own CUDA runtime; the toolkit only builds extensions). */
-static void fw_chain(struct diagnosis *d, const struct snap_node *root, enum driver_state ds,
+static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum driver_state ds,
 		     const char *ver, const char *tv)
 {
 	struct chain *ch = &d->chain;
@@ -401,7 +401,7 @@ static void fw_chain(struct diagnosis *d, const struct snap_node *root, enum dri
 			: "");
 }
 
-static void chain(struct diagnosis *d, const struct snap_node *root)
+static void chain(struct gpuenv_doctor *d, const struct snap_node *root)
 {
 	struct chain *ch = &d->chain;
 	const struct snap_node *fact, *tk;
@@ -473,7 +473,8 @@ static void chain(struct diagnosis *d, const struct snap_node *root)
 	fw_chain(d, root, ds, ver, tv);
 }
 
-void rules_summarize(struct diagnosis *d, const struct snap_node *root, bool absent[RULE_LAYERS])
+void rules_summarize(struct gpuenv_doctor *d, const struct snap_node *root,
+		     bool absent[RULE_LAYERS])
 {
 	hardware_facts(d, root, &absent[GPUENV_LAYER_HARDWARE]);
 	driver_facts(d, root, &absent[GPUENV_LAYER_DRIVER]);

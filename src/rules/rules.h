@@ -46,10 +46,10 @@ struct rule_evidence {
 	bool identifying; /* hidden by --redact */
 };
 
-struct diagnosis;
+struct gpuenv_doctor;
 
 struct finding {
-	struct diagnosis *diag; /* owner, for the builders' error recording */
+	struct gpuenv_doctor *diag; /* owner, for the builders' error recording */
 	const struct rule *rule;
 	enum gpuenv_severity severity;
 	char *subject; /* the GPU / toolkit / variable it is about, or NULL */
@@ -97,8 +97,9 @@ struct chain {
 	char *link_why[2];
 };
 
-struct diagnosis {
-	struct snapshot *snap;
+/* A diagnosis: the public struct gpuenv_doctor (include/gpuenv/gpuenv.h), defined here. */
+struct gpuenv_doctor {
+	struct gpuenv_snapshot *snap;
 	struct finding *findings;
 	size_t n_findings, alloc_findings;
 	struct rule_skip *skips;
@@ -112,10 +113,9 @@ struct diagnosis {
 	int err; /* first allocation failure */
 };
 
-/* The public type is the internal diagnosis. */
-int rules_diagnose(struct snapshot *s, struct diagnosis **ret);
-struct diagnosis *diagnosis_free(struct diagnosis *d);
-static inline void diagnosis_freep(struct diagnosis **d)
+int rules_diagnose(struct gpuenv_snapshot *s, struct gpuenv_doctor **ret);
+struct gpuenv_doctor *diagnosis_free(struct gpuenv_doctor *d);
+static inline void diagnosis_freep(struct gpuenv_doctor **d)
 {
 	diagnosis_free(*d);
 }

@@ -100,7 +100,7 @@ int scan_path(struct gpuenv_scan *s, const char *path);
 int scan_judge(struct gpuenv_scan *s);
 /* Judges (scan_judge()) and counts: ret->sz bytes of the summary written (the caller checked
  * ret->sz). For the public gpuenv_scan_get_summary() and the renderers, which so do not call
- * back into scan-api.c. */
+ * back into the public src/libgpuenv-scan.c. */
 int scan_summary(struct gpuenv_scan *s, struct gpuenv_scan_summary *ret);
 void scan_file_done(struct scan_file *f);
 

@@ -217,3 +217,12 @@ int strbuf_steal(struct strbuf *sb, char **ret)
 	sb->len = sb->alloc = 0;
 	return 0;
 }
+
+int strbuf_finish(struct strbuf *sb, int r, char **ret)
+{
+	if (r >= 0)
+		r = strbuf_steal(sb, ret);
+	if (r < 0)
+		strbuf_done(sb);
+	return r;
+}

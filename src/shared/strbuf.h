@@ -52,4 +52,7 @@ int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap) _printf_(2, 0
 const char *strbuf_str(const struct strbuf *sb);
 /* Hand the buffer to the caller (never NULL unless sb->err); sb is reset. */
 int strbuf_steal(struct strbuf *sb, char **ret);
+/* The end of a renderer into sb: r < 0 (the renderer's result) or a failed buffer frees sb and
+ * returns the error; otherwise strbuf_steal(). */
+int strbuf_finish(struct strbuf *sb, int r, char **ret);
 void strbuf_reset(struct strbuf *sb);

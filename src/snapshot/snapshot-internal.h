@@ -7,7 +7,7 @@
 struct snap_node {
 	enum snap_kind kind;
 	char *key;
-	struct snapshot *owner;
+	struct gpuenv_snapshot *owner;
 	/* objects (sorted by key) and arrays */
 	struct snap_node **child;
 	size_t n_child, alloc_child;
@@ -20,12 +20,13 @@ struct snap_node {
 	char *source, *error, *raw;
 };
 
-struct snapshot {
+/* The public struct gpuenv_snapshot (include/gpuenv/gpuenv.h), defined here. */
+struct gpuenv_snapshot {
 	unsigned refcount;
 	int err;
 	struct snap_node *root;
 };
 
-struct snap_node *node_new(struct snapshot *owner, enum snap_kind kind, const char *key);
+struct snap_node *node_new(struct gpuenv_snapshot *owner, enum snap_kind kind, const char *key);
 void node_free(struct snap_node *n);
 bool add_child(struct snap_node *parent, struct snap_node *c, size_t at);

@@ -151,7 +151,7 @@ int snap_json_redact_homes(json_t *j)
 	return 0;
 }
 
-int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret)
+int snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret)
 {
 	json_t *j = node_to_json(s->root, flags, true, NULL);
 	char *text;
@@ -175,7 +175,7 @@ int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret)
 /* ---- loading ---- */
 
 struct load {
-	struct snapshot *s;
+	struct gpuenv_snapshot *s;
 	char err[256];
 };
 
@@ -323,7 +323,7 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 	return 0;
 }
 
-int snapshot_from_json(const char *text, size_t len, struct snapshot **ret, char **ret_error)
+int snapshot_from_json(const char *text, size_t len, struct gpuenv_snapshot **ret, char **ret_error)
 {
 	struct load l = { 0 };
 	json_error_t jerr;

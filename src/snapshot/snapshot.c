@@ -75,7 +75,7 @@ void node_free(struct snap_node *n)
 	free(n);
 }
 
-struct snap_node *node_new(struct snapshot *owner, enum snap_kind kind, const char *key)
+struct snap_node *node_new(struct gpuenv_snapshot *owner, enum snap_kind kind, const char *key)
 {
 	struct snap_node *n = calloc(1, sizeof(*n));
 
@@ -96,9 +96,9 @@ oom:
 	return NULL;
 }
 
-int snapshot_new(struct snapshot **ret)
+int snapshot_new(struct gpuenv_snapshot **ret)
 {
-	struct snapshot *s = calloc(1, sizeof(*s));
+	struct gpuenv_snapshot *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
@@ -112,14 +112,14 @@ int snapshot_new(struct snapshot **ret)
 	return 0;
 }
 
-struct snapshot *snapshot_ref(struct snapshot *s)
+struct gpuenv_snapshot *snapshot_ref(struct gpuenv_snapshot *s)
 {
 	if (s)
 		s->refcount++;
 	return s;
 }
 
-struct snapshot *snapshot_unref(struct snapshot *s)
+struct gpuenv_snapshot *snapshot_unref(struct gpuenv_snapshot *s)
 {
 	if (!s || --s->refcount > 0)
 		return NULL;
@@ -128,17 +128,17 @@ struct snapshot *snapshot_unref(struct snapshot *s)
 	return NULL;
 }
 
-struct snap_node *snapshot_root(struct snapshot *s)
+struct snap_node *snapshot_root(struct gpuenv_snapshot *s)
 {
 	return s->root;
 }
 
-const struct snap_node *snapshot_root_const(const struct snapshot *s)
+const struct snap_node *snapshot_root_const(const struct gpuenv_snapshot *s)
 {
 	return s->root;
 }
 
-int snapshot_error(const struct snapshot *s)
+int snapshot_error(const struct gpuenv_snapshot *s)
 {
 	return s->err;
 }

@@ -50,7 +50,7 @@ enum snap_type {
 };
 
 struct snap_node;
-struct snapshot;
+struct gpuenv_snapshot;
 
 const char *fact_state_to_string(enum fact_state s);
 int fact_state_from_string(const char *s); /* -EINVAL when unknown */
@@ -58,17 +58,17 @@ int fact_state_from_string(const char *s); /* -EINVAL when unknown */
  * ENOTSUP/EOPNOTSUPP/EPROTONOSUPPORT unsupported, anything else error. */
 enum fact_state fact_state_from_errno(int err);
 
-int snapshot_new(struct snapshot **ret);
-struct snapshot *snapshot_ref(struct snapshot *s);
-struct snapshot *snapshot_unref(struct snapshot *s);
-static inline void snapshot_unrefp(struct snapshot **s)
+int snapshot_new(struct gpuenv_snapshot **ret);
+struct gpuenv_snapshot *snapshot_ref(struct gpuenv_snapshot *s);
+struct gpuenv_snapshot *snapshot_unref(struct gpuenv_snapshot *s);
+static inline void snapshot_unrefp(struct gpuenv_snapshot **s)
 {
 	snapshot_unref(*s);
 }
-struct snap_node *snapshot_root(struct snapshot *s);
-const struct snap_node *snapshot_root_const(const struct snapshot *s);
+struct snap_node *snapshot_root(struct gpuenv_snapshot *s);
+const struct snap_node *snapshot_root_const(const struct gpuenv_snapshot *s);
 /* The first allocation failure while writing, if any (writers need not check each call). */
-int snapshot_error(const struct snapshot *s);
+int snapshot_error(const struct gpuenv_snapshot *s);
 
 /* ---- writing (probes) -------------------------------------------------------------
  * All writers return the node (or NULL on OOM, recorded in snapshot_error()). Writing a
@@ -143,7 +143,7 @@ bool snap_key_is_identifying(const char *section, const char *key);
 /* Is a subtree of this name a copy of the judged process's environment? Its facts' sources
  * (a directory named by LD_LIBRARY_PATH …) are redacted too. */
 bool snap_section_is_environment(const char *section);
-int snapshot_to_json(const struct snapshot *s, unsigned flags, char **ret);
+int snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret);
 /* --redact for any JSON document: every string's home-directory user names replaced
  * (strbuf_put_home_redacted()). Object keys are kept. */
 struct json_t;
@@ -152,6 +152,7 @@ int snap_json_redact_homes(struct json_t *j);
 #define SNAPSHOT_JSON_MAX_BYTES ((size_t)16 << 20)
 /* -EBADMSG for invalid JSON or a tree that breaks the schema rules; *ret_error explains.
  * -EFBIG for a text over SNAPSHOT_JSON_MAX_BYTES. Time O(n log n), memory ~15 times len. */
-int snapshot_from_json(const char *text, size_t len, struct snapshot **ret, char **ret_error);
+int snapshot_from_json(const char *text, size_t len, struct gpuenv_snapshot **ret,
+		       char **ret_error);
 /* The jansson value of a subtree (for embedding snapshots in other JSON documents). */
 void *snapshot_node_to_jansson(const struct snap_node *n);

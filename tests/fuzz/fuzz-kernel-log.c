@@ -10,7 +10,7 @@
 #include "shared/strbuf.h"
 
 /* Input: kernel log text; the same bytes also as one /dev/kmsg record. */
-static void parse(struct snapshot *s, struct snap_node *n, const uint8_t *data, size_t size)
+static void parse(struct gpuenv_snapshot *s, struct snap_node *n, const uint8_t *data, size_t size)
 {
 	struct strbuf sb = STRBUF_INIT;
 

@@ -8,7 +8,7 @@
 #include "fuzz-snapshot.h"
 #include "probe/probe-text.h"
 
-static void parse(struct snapshot *s, struct snap_node *n, const uint8_t *data, size_t size)
+static void parse(struct gpuenv_snapshot *s, struct snap_node *n, const uint8_t *data, size_t size)
 {
 	probe_parse_nvidia_gpu_info(n, (const char *)data, size, "information");
 }

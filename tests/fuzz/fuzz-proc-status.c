@@ -11,7 +11,7 @@
 #include "probe/probe-text.h"
 
 /* Input: group(5) text, a NUL, then the status text. */
-static void parse(struct snapshot *s, struct snap_node *n, const uint8_t *data, size_t size)
+static void parse(struct gpuenv_snapshot *s, struct snap_node *n, const uint8_t *data, size_t size)
 {
 	const uint8_t *nul = memchr(data, 0, size);
 	char *group = nul ? strndup((const char *)data, (size_t)(nul - data)) : NULL;

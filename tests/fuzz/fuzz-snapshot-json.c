@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct snapshot *s = NULL;
+	struct gpuenv_snapshot *s = NULL;
 	char *err = NULL, *out = NULL;
 
 	if (snapshot_from_json((const char *)data, size, &s, &err) == 0) {

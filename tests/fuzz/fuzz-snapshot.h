@@ -14,12 +14,12 @@
 #include "snapshot/snapshot.h"
 
 /* s: the snapshot, for a target that writes more than n (a sibling of "fuzz"). */
-typedef void (*fuzz_snapshot_parse_fn)(struct snapshot *s, struct snap_node *n, const uint8_t *data,
-				       size_t size);
+typedef void (*fuzz_snapshot_parse_fn)(struct gpuenv_snapshot *s, struct snap_node *n,
+				       const uint8_t *data, size_t size);
 
 static inline int fuzz_snapshot_run(const uint8_t *data, size_t size, fuzz_snapshot_parse_fn parse)
 {
-	struct snapshot *s = NULL;
+	struct gpuenv_snapshot *s = NULL;
 	char *out = NULL;
 
 	if (snapshot_new(&s) < 0)

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vendor_result r = { .tree = json_object() };
-	struct snapshot *s = NULL;
+	struct gpuenv_snapshot *s = NULL;
 	char *pkey = NULL, *pcall = NULL, *out = NULL;
 
 	if (!r.tree)

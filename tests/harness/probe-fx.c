@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "probe-fx.h"
+#include "testhooks/testhooks.h"
 
 struct probe_fx *probe_fx_new(const char *tag)
 {
@@ -43,6 +44,12 @@ void probe_fx_open(struct probe_fx *f, const struct gpuenv_ctx_opts *opts)
 	assert_int_equal(snapshot_new(&f->s), 0);
 }
 
+void probe_fx_inject(struct probe_fx *f, const char *spec)
+{
+	if (spec)
+		assert_int_equal(testhooks_inject_errors(f->ctx, spec), 0);
+}
+
 struct probe_env probe_fx_env(struct probe_fx *f)
 {
 	return (struct probe_env){
@@ -54,7 +61,7 @@ struct probe_env probe_fx_env(struct probe_fx *f)
 }
 
 const struct snap_node *probe_fx_run(struct probe_fx *f,
-				     int (*probe)(struct probe_env *pe, struct snapshot *s))
+				     int (*probe)(struct probe_env *pe, struct gpuenv_snapshot *s))
 {
 	struct probe_env pe = probe_fx_env(f);
 

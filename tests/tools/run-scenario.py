@@ -6,6 +6,8 @@ scenario.ini:
   [scenario]  description = …   source = where the files were copied from
               requires = a host path the scenario needs (a real vendor library); when it
                          is missing the test is skipped (exit 77) and says why
+              inject_errors = PATH=ERRNAME,… reads that fail (EACCES, EIO …): the
+                     scenario runs the test build of the CLI, gpuenv-test (4th argument)
               args = extra gpuenv arguments (@FAKES@ expands to the fake-library dir,
                      and the golden files name that dir @FAKES@ too; the dir is reached
                      through a symlink of fixed length, so that text wrapped around it does
@@ -119,6 +121,8 @@ def sandbox_neutral(out):
 
 def main():
     gpuenv, scenario_dir, fakes_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+    # The test build of the CLI (gpuenv-test): only it reads GPUENV_TEST_INJECT_ERRORS.
+    gpuenv_test = sys.argv[4] if len(sys.argv) > 4 else None
     update = os.environ.get("GPUENV_UPDATE_EXPECTED") == "1"
     ini = fixture_root.read_ini(scenario_dir)
     needs = ini.get("scenario", "requires", fallback="")
@@ -131,6 +135,10 @@ def main():
         if k in os.environ:
             env[k] = os.environ[k]
     if ini.has_option("scenario", "inject_errors"):
+        if not gpuenv_test:
+            sys.exit("FAIL: inject_errors needs the test build of gpuenv (gpuenv-test) as the "
+                     "fourth argument: the installed gpuenv has no test hook")
+        gpuenv = gpuenv_test
         env["GPUENV_TEST_INJECT_ERRORS"] = ini.get("scenario", "inject_errors")
     # The fakes are named through /tmp/gpuenv-fakes-XXXXXXXX/f (always 28 characters): the
     # build directory's own path would make the doctor text wrap differently in every checkout.

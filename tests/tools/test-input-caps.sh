@@ -5,6 +5,7 @@
 # bounded time, and nothing an input names is ever executed.
 set -u
 gpuenv="$1"
+gpuenv_test="$2" # the test build (GPUENV_TEST_* hooks; the installed gpuenv has none)
 . "$(dirname "$0")/lib-check.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -71,7 +72,7 @@ fi
 # scan: a named directory that cannot be read is exit 66 (it was 0); directories below
 # --max-depth are counted, in text and JSON.
 mkdir -p "$tmp/unreadable" "$tmp/deep/a/b/c"
-check 66 "" env GPUENV_TEST_INJECT_ERRORS="$tmp/unreadable=EACCES" "$gpuenv" scan "$tmp/unreadable"
+check 66 "" env GPUENV_TEST_INJECT_ERRORS="$tmp/unreadable=EACCES" "$gpuenv_test" scan "$tmp/unreadable"
 if "$gpuenv" scan --max-depth 1 "$tmp/deep" | grep -q "1 directory below --max-depth 1 not entered" &&
 	"$gpuenv" scan --json --max-depth 1 "$tmp/deep" | grep -q '"too_deep_dirs": 1'; then
 	echo "ok: scan counts the directories below --max-depth"

@@ -71,7 +71,7 @@ struct t {
 	struct root *root;
 	struct env *env;
 	struct loader *l;
-	struct snapshot *s;
+	struct gpuenv_snapshot *s;
 	struct snap_node *pkg;
 	char **sites;
 };

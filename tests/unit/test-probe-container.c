@@ -53,14 +53,14 @@ static int teardown(void **state)
 }
 
 static const struct snap_node *run(struct probe_fx *f,
-				   int (*probe)(struct probe_env *, struct snapshot *))
+				   int (*probe)(struct probe_env *, struct gpuenv_snapshot *))
 {
 	return probe_fx_run(f, probe);
 }
 
 /* The same, into a fresh snapshot (a probe writes into an empty tree). */
 static const struct snap_node *run_fresh(struct probe_fx *f,
-					 int (*probe)(struct probe_env *, struct snapshot *))
+					 int (*probe)(struct probe_env *, struct gpuenv_snapshot *))
 {
 	snapshot_unref(f->s);
 	assert_int_equal(snapshot_new(&f->s), 0);

@@ -288,13 +288,12 @@ static void test_secure_boot_off_short(void **state)
 static void test_unreadable_modules(void **state)
 {
 	struct probe_fx *f = *state;
-	struct gpuenv_ctx_opts o = { .sz = sizeof(o),
-				     .sysroot = f->dir,
-				     .inject_errors = "/proc/modules=EACCES" };
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir };
 	const struct snap_node *r;
 
 	puts_(f, "/proc/modules", modules_550);
 	probe_fx_open(f, &o);
+	probe_fx_inject(f, "/proc/modules=EACCES");
 	r = probe_fx_run(f, probe_nvidia_driver);
 	assert_int_equal(snap_get_state(r, "driver.kernel_modules.modules_supported"),
 			 FACT_UNREADABLE);

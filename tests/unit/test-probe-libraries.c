@@ -55,10 +55,11 @@ static int teardown(void **state)
 
 static const struct snap_node *run(struct probe_fx *f, const char *llp, const char *inject)
 {
-	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir, .inject_errors = inject };
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir };
 
 	assert_int_equal(tmptree_sh("%s -r %s 2>/dev/null", ldconfig, f->dir), 0);
 	probe_fx_open(f, &o);
+	probe_fx_inject(f, inject);
 	if (llp)
 		assert_int_equal(env_set(f->ctx->env, "LD_LIBRARY_PATH", llp), 0);
 	return probe_fx_run(f, probe_libraries);

@@ -26,6 +26,7 @@
 #include "core/root.h"
 #include "probe/probe.h"
 #include "snapshot/snapshot.h"
+#include "testhooks/testhooks.h"
 #include "tmptree.h"
 
 #define ZERO_RES    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
@@ -50,7 +51,7 @@ static const char bad_line1_resource[] =
 struct fixture {
 	char dir[TMPTREE_DIR_MAX];
 	struct gpuenv_ctx *ctx;
-	struct snapshot *snap;
+	struct gpuenv_snapshot *snap;
 };
 
 struct dev {
@@ -300,10 +301,11 @@ static void build_tree(const char *root)
 		add_dev(root, &devs[i]);
 }
 
-static struct fixture *fixture_new(const char *sysroot, unsigned flags, bool temp)
+/* walk: resolve with the userspace walk, never openat2() (testhooks_no_openat2()). */
+static struct fixture *fixture_new(const char *sysroot, bool walk, bool temp)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .flags = flags };
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o) };
 
 	assert_non_null(f);
 	if (temp) {
@@ -313,6 +315,8 @@ static struct fixture *fixture_new(const char *sysroot, unsigned flags, bool tem
 	}
 	o.sysroot = sysroot;
 	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
+	if (walk)
+		assert_int_equal(testhooks_no_openat2(f->ctx), 0);
 	assert_int_equal(snapshot_new(&f->snap), 0);
 	return f;
 }
@@ -400,8 +404,8 @@ static void check_h100(const struct snap_node *g, const char *bdf)
 
 static void test_h100_sxm(void **state)
 {
-	unsigned flags = (unsigned)(uintptr_t)*state;
-	struct fixture *f = fixture_new(NULL, flags, true);
+	bool walk = (uintptr_t)*state != 0;
+	struct fixture *f = fixture_new(NULL, walk, true);
 	const struct snap_node *g, *bars;
 	char src[256];
 
@@ -471,7 +475,7 @@ static void test_h100_sxm(void **state)
 	/* The tree round-trips through the JSON codec (schema rules accept every state used). */
 	{
 		_cleanup_free_ char *json = NULL, *why = NULL;
-		struct snapshot *back = NULL;
+		struct gpuenv_snapshot *back = NULL;
 
 		assert_int_equal(snapshot_to_json(f->snap, SNAP_JSON_STABLE, &json), 0);
 		assert_int_equal(snapshot_from_json(json, strlen(json), &back, &why), 0);
@@ -487,7 +491,7 @@ static void test_h100_sxm(void **state)
 
 static void test_shared_id(void **state)
 {
-	struct fixture *f = fixture_new(NULL, 0, true);
+	struct fixture *f = fixture_new(NULL, false, true);
 	const struct snap_node *g, *c;
 
 	fixture_probe(f);
@@ -527,7 +531,7 @@ static int fake_pci_name(void *userdata, uint16_t vendor, uint16_t device, uint1
 
 static void test_pci_ids_fallback(void **state)
 {
-	struct fixture *f = fixture_new(NULL, 0, true);
+	struct fixture *f = fixture_new(NULL, false, true);
 	const struct snap_node *g;
 
 	calls = 0;
@@ -555,7 +559,7 @@ static void test_pci_ids_fallback(void **state)
 
 static void test_degraded_link(void **state)
 {
-	struct fixture *f = fixture_new(NULL, 0, true);
+	struct fixture *f = fixture_new(NULL, false, true);
 	const struct snap_node *g;
 
 	fixture_probe(f);
@@ -571,7 +575,7 @@ static void test_degraded_link(void **state)
 
 static void test_link_width_zero(void **state)
 {
-	struct fixture *f = fixture_new(NULL, 0, true);
+	struct fixture *f = fixture_new(NULL, false, true);
 	const struct snap_node *g;
 
 	fixture_probe(f);
@@ -589,7 +593,7 @@ static void test_link_width_zero(void **state)
 
 static void test_unbound(void **state)
 {
-	struct fixture *f = fixture_new(NULL, 0, true);
+	struct fixture *f = fixture_new(NULL, false, true);
 	const struct snap_node *g;
 
 	fixture_probe(f);
@@ -604,7 +608,7 @@ static void test_unbound(void **state)
 
 static void test_malformed_class(void **state)
 {
-	struct fixture *f = fixture_new(NULL, 0, true);
+	struct fixture *f = fixture_new(NULL, false, true);
 	const struct snap_node *g;
 
 	fixture_probe(f);
@@ -624,7 +628,7 @@ static void test_malformed_class(void **state)
 
 static void test_injected_errors(void **state)
 {
-	struct fixture *f = fixture_new(NULL, 0, true);
+	struct fixture *f = fixture_new(NULL, false, true);
 	const struct snap_node *g;
 
 	assert_int_equal(root_inject_error(f->ctx->root,
@@ -667,9 +671,9 @@ static void test_no_sysfs(void **state)
 /* The committed CI-VM tree: no GPU, and an absolute link that must stay inside the root. */
 static void test_no_gpu_fixture(void **state)
 {
-	unsigned flags = (unsigned)(uintptr_t)*state;
+	bool walk = (uintptr_t)*state != 0;
 	struct fixture *f =
-		fixture_new(GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/no-gpu/root", flags, false);
+		fixture_new(GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/no-gpu/root", walk, false);
 	static const char link[] = "/sys/bus/pci/devices/0000:00:00.0";
 	_cleanup_free_ char *target = NULL, *resolved = NULL, *cls = NULL;
 	struct probe_env pe = {
@@ -702,7 +706,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_prestate(test_h100_sxm, (void *)(uintptr_t)0),
-		cmocka_unit_test_prestate(test_h100_sxm, (void *)(uintptr_t)GPUENV_CTX_NO_OPENAT2),
+		cmocka_unit_test_prestate(test_h100_sxm, (void *)(uintptr_t)1),
 		cmocka_unit_test(test_shared_id),
 		cmocka_unit_test(test_pci_ids_fallback),
 		cmocka_unit_test(test_degraded_link),
@@ -712,8 +716,7 @@ int main(void)
 		cmocka_unit_test(test_injected_errors),
 		cmocka_unit_test(test_no_sysfs),
 		cmocka_unit_test_prestate(test_no_gpu_fixture, (void *)(uintptr_t)0),
-		cmocka_unit_test_prestate(test_no_gpu_fixture,
-					  (void *)(uintptr_t)GPUENV_CTX_NO_OPENAT2),
+		cmocka_unit_test_prestate(test_no_gpu_fixture, (void *)(uintptr_t)1),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

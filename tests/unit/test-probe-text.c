@@ -23,9 +23,10 @@
 #include "probe/probe-text.h"
 #include "probe/probe.h"
 #include "shared/strbuf.h"
+#include "testhooks/testhooks.h"
 #include "tmptree.h"
 
-static struct snapshot *snap;
+static struct gpuenv_snapshot *snap;
 
 static int setup(void **state)
 {
@@ -333,11 +334,13 @@ static void put(const char *rel, const char *text)
 
 static const struct snap_node *run_probe(const char *inject)
 {
-	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = dir, .inject_errors = inject };
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = dir };
 	struct gpuenv_ctx *ctx;
 	struct probe_env pe;
 
 	assert_int_equal(gpuenv_ctx_new(&o, &ctx), 0);
+	if (inject)
+		assert_int_equal(testhooks_inject_errors(ctx, inject), 0);
 	pe = (struct probe_env){ .ctx = ctx, .root = ctx->root, .env = ctx->env, .log = &ctx->log };
 	assert_int_equal(probe_kernel_log(&pe, snap), 0);
 	gpuenv_ctx_free(ctx);

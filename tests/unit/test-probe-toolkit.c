@@ -73,10 +73,10 @@ static const struct snap_node *run_opts(struct probe_fx *f, bool live, unsigned 
 {
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o),
 				     .sysroot = live ? NULL : f->dir,
-				     .vendor_timeout_ms = timeout_ms,
-				     .inject_errors = inject };
+				     .vendor_timeout_ms = timeout_ms };
 
 	probe_fx_open(f, &o);
+	probe_fx_inject(f, inject);
 	for (size_t i = 0; env && env[i]; i += 2)
 		assert_int_equal(env_set(f->ctx->env, env[i], env[i + 1]), 0);
 	probe_fx_run(f, probe_cuda_toolkit);

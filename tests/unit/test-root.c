@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/root.h"
+#include "testhooks/testhooks.h"
 #include "tmptree.h"
 
 static char dir[TMPTREE_DIR_MAX];
@@ -93,7 +94,7 @@ static void check_root(unsigned flags)
 	assert_int_equal(root_readlink(r, "/usr/local/cuda", &text), 0);
 	assert_string_equal(text, "/etc/alternatives/cuda");
 	free(text);
-	assert_int_equal(root_inject_errors_from_string(r, "/etc/value=EACCES"), 0);
+	assert_int_equal(testhooks_root_inject_errors(r, "/etc/value=EACCES"), 0);
 	assert_int_equal(root_read_u64(r, "/etc/value", &v), -EACCES);
 	root_free(r);
 }
@@ -259,7 +260,7 @@ static void test_file_pread(void **state)
 	assert_int_equal(root_file_open(r, "/etc", 4096, &f), -EISDIR);
 	assert_int_equal(root_file_open(r, "/etc/missing", 4096, &f), -ENOENT);
 	assert_int_equal(root_file_open(r, "/etc/loop-a", 4096, &f), -ELOOP);
-	assert_int_equal(root_inject_errors_from_string(r, "/etc/value=EIO"), 0);
+	assert_int_equal(testhooks_root_inject_errors(r, "/etc/value=EIO"), 0);
 	assert_int_equal(root_file_open(r, "/etc/value", 4096, &f), -EIO);
 	assert_non_null(strstr(root_trace(r), "EIO\t/etc/value\n"));
 	assert_int_equal(f.fd, -1); /* untouched on failure */

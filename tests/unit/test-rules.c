@@ -22,9 +22,9 @@
 
 /* ---- snapshot builders ----------------------------------------------------------------- */
 
-static struct snapshot *base(void)
+static struct gpuenv_snapshot *base(void)
 {
-	struct snapshot *s;
+	struct gpuenv_snapshot *s;
 	struct snap_node *root, *drv, *km, *nv, *dn, *c;
 
 	assert_int_equal(snapshot_new(&s), 0);
@@ -81,13 +81,13 @@ static struct snapshot *base(void)
 	return s;
 }
 
-static struct snap_node *node(struct snapshot *s, const char *path)
+static struct snap_node *node(struct gpuenv_snapshot *s, const char *path)
 {
 	return (struct snap_node *)snap_get(snapshot_root(s), path);
 }
 
 /* An H100 SXM (10de:2330, CC 9.0) unless device says otherwise. */
-static struct snap_node *gpu(struct snapshot *s, const char *device, const char *driver)
+static struct snap_node *gpu(struct gpuenv_snapshot *s, const char *device, const char *driver)
 {
 	struct snap_node *g = snap_append_object(node(s, "hardware.gpus"));
 	char bus[32], src[96];
@@ -110,7 +110,7 @@ static struct snap_node *gpu(struct snapshot *s, const char *device, const char 
 	return g;
 }
 
-static void driver_loaded(struct snapshot *s, const char *version)
+static void driver_loaded(struct gpuenv_snapshot *s, const char *version)
 {
 	snap_set_str(node(s, "driver.nvidia"), "module_version", version,
 		     "/sys/module/nvidia/version");
@@ -120,7 +120,7 @@ static void driver_loaded(struct snapshot *s, const char *version)
 	snap_append_str(node(s, "driver.device_nodes.nvidia_gpus"), "nvidia0", "/dev/nvidia0");
 }
 
-static struct snap_node *toolkit(struct snapshot *s, const char *path, const char *resolved,
+static struct snap_node *toolkit(struct gpuenv_snapshot *s, const char *path, const char *resolved,
 				 const char *version)
 {
 	struct snap_node *tk = snap_append_object(node(s, "runtime.cuda_toolkits"));
@@ -135,14 +135,14 @@ static struct snap_node *toolkit(struct snapshot *s, const char *path, const cha
 	return tk;
 }
 
-static void env(struct snapshot *s, const char *key, const char *value)
+static void env(struct gpuenv_snapshot *s, const char *key, const char *value)
 {
 	snap_set_str(node(s, "environment"), key, value, "environment");
 	if (startswith(key, "NVIDIA_") || streq(key, "CUDA_VISIBLE_DEVICES"))
 		snap_set_str(node(s, "container.requested"), key, value, "environment");
 }
 
-static void in_docker(struct snapshot *s)
+static void in_docker(struct gpuenv_snapshot *s)
 {
 	snap_set_bool(node(s, "container"), "dockerenv", true, "/.dockerenv");
 	snap_set_str(node(s, "container"), "cgroup_engine", "docker", "/proc/1/cgroup");
@@ -150,16 +150,16 @@ static void in_docker(struct snapshot *s)
 
 /* ---- running ------------------------------------------------------------------------- */
 
-static struct diagnosis *diag(struct snapshot *s)
+static struct gpuenv_doctor *diag(struct gpuenv_snapshot *s)
 {
-	struct diagnosis *d;
+	struct gpuenv_doctor *d;
 
 	assert_int_equal(snapshot_error(s), 0);
 	assert_int_equal(rules_diagnose(s, &d), 0);
 	return d;
 }
 
-static const struct finding *find(const struct diagnosis *d, const char *id, size_t nth)
+static const struct finding *find(const struct gpuenv_doctor *d, const char *id, size_t nth)
 {
 	for (size_t i = 0; i < d->n_findings; i++)
 		if (streq(d->findings[i].rule->id, id) && nth-- == 0)
@@ -167,7 +167,7 @@ static const struct finding *find(const struct diagnosis *d, const char *id, siz
 	return NULL;
 }
 
-static size_t count(const struct diagnosis *d, const char *id)
+static size_t count(const struct gpuenv_doctor *d, const char *id)
 {
 	size_t n = 0;
 
@@ -176,7 +176,7 @@ static size_t count(const struct diagnosis *d, const char *id)
 	return n;
 }
 
-static const struct rule_skip *skip_of(const struct diagnosis *d, const char *id)
+static const struct rule_skip *skip_of(const struct gpuenv_doctor *d, const char *id)
 {
 	for (size_t i = 0; i < d->n_skips; i++)
 		if (streq(d->skips[i].rule->id, id))
@@ -187,10 +187,10 @@ static const struct rule_skip *skip_of(const struct diagnosis *d, const char *id
 /* Runs the rules over s: rule `id` must fire n times with severity sev (n == 0: never), and
  * be skipped (could not be evaluated) exactly when `skipped` says: a rule that did not fire
  * because its inputs were missing is not a rule that judged the machine fine. */
-static void expect(struct snapshot *s, const char *id, size_t n, enum gpuenv_severity sev,
+static void expect(struct gpuenv_snapshot *s, const char *id, size_t n, enum gpuenv_severity sev,
 		   const char *substr, bool skipped)
 {
-	struct diagnosis *d = diag(s);
+	struct gpuenv_doctor *d = diag(s);
 	const struct finding *f = find(d, id, 0);
 	const struct rule_skip *sk = skip_of(d, id);
 
@@ -232,10 +232,10 @@ static void expect(struct snapshot *s, const char *id, size_t n, enum gpuenv_sev
 #define SKIPPED(s, id)		expect(s, id, 0, 0, NULL, true)
 
 /* The first finding of rule id: its message lacks text (no_text), or a fix line has it. */
-static void expect_text(struct snapshot *s, const char *id, const char *no_text,
+static void expect_text(struct gpuenv_snapshot *s, const char *id, const char *no_text,
 			const char *fix_text)
 {
-	struct diagnosis *d = diag(s);
+	struct gpuenv_doctor *d = diag(s);
 	const struct finding *f = find(d, id, 0);
 	bool found = false;
 
@@ -282,7 +282,7 @@ static void test_table(void **state)
 
 static void test_no_gpu(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	YES(s, "hardware.no-gpu", GPUENV_SEVERITY_ERROR, "none of the 12 PCI devices");
 	gpu(s, NULL, "nvidia");
@@ -292,7 +292,7 @@ static void test_no_gpu(void **state)
 	s = base();
 	snap_set_errno(node(s, "hardware"), "pci_devices", -ENOENT, "/sys/bus/pci/devices");
 	{
-		struct diagnosis *d = diag(s);
+		struct gpuenv_doctor *d = diag(s);
 
 		assert_int_equal(count(d, "hardware.no-gpu"), 0);
 		assert_non_null(skip_of(d, "hardware.no-gpu"));
@@ -305,7 +305,7 @@ static void test_no_gpu(void **state)
 
 static void test_link_down(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *g = gpu(s, NULL, "nvidia");
 
 	NO(s, "hardware.pcie-link-down");
@@ -318,7 +318,7 @@ static void test_link_down(void **state)
 
 static void test_link_degraded(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *g = gpu(s, NULL, "nvidia");
 
 	NO(s, "hardware.pcie-link-degraded");
@@ -332,7 +332,7 @@ static void test_link_degraded(void **state)
 	snap_set_errno(g, "current_link_width", -EACCES,
 		       "/sys/bus/pci/devices/x/current_link_width");
 	{
-		struct diagnosis *d = diag(s);
+		struct gpuenv_doctor *d = diag(s);
 
 		assert_int_equal(count(d, "hardware.pcie-link-degraded"), 0);
 		assert_non_null(skip_of(d, "hardware.pcie-link-degraded"));
@@ -345,7 +345,7 @@ static void test_link_degraded(void **state)
 
 static void test_bar1(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *g = gpu(s, NULL, "nvidia");
 
 	NO(s, "hardware.bar1-small");
@@ -361,7 +361,7 @@ static void test_bar1(void **state)
 
 static void test_gpu_without_driver(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *g = gpu(s, NULL, NULL);
 
 	YES(s, "hardware.gpu-without-driver", GPUENV_SEVERITY_ERROR, "no kernel driver");
@@ -376,7 +376,7 @@ static void test_gpu_without_driver(void **state)
 
 static void test_module_not_loaded(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	NO(s, "driver.module-not-loaded"); /* no GPU: nothing to drive */
 	gpu(s, NULL, NULL);
@@ -390,7 +390,7 @@ static void test_module_not_loaded(void **state)
 	snap_set_errno(node(s, "driver.nvidia"), "module_version", -EACCES,
 		       "/sys/module/nvidia/version");
 	{
-		struct diagnosis *d = diag(s);
+		struct gpuenv_doctor *d = diag(s);
 
 		assert_non_null(skip_of(d, "driver.module-not-loaded"));
 		diagnosis_free(d);
@@ -400,7 +400,7 @@ static void test_module_not_loaded(void **state)
 
 static void test_secure_boot(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	const char *ko = "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko";
 
 	gpu(s, NULL, NULL);
@@ -420,7 +420,7 @@ static void test_secure_boot(void **state)
 
 static void test_module_missing(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	gpu(s, NULL, NULL);
 	NO(s, "driver.module-missing-for-kernel");
@@ -434,7 +434,7 @@ static void test_module_missing(void **state)
 
 static void test_nouveau(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *g = gpu(s, NULL, "nouveau");
 
 	YES(s, "driver.nouveau-bound", GPUENV_SEVERITY_ERROR, "driven by nouveau");
@@ -449,7 +449,7 @@ static void test_nouveau(void **state)
 
 static void test_device_nodes(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	gpu(s, NULL, "nvidia");
 	driver_loaded(s, "550.54.15");
@@ -465,7 +465,7 @@ static void test_device_nodes(void **state)
 
 static void test_branch_drops_gpu(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	gpu(s, "0x102d", "nvidia"); /* Tesla K80, Kepler 3.7 */
 	driver_loaded(s, "535.183.01");
@@ -495,7 +495,7 @@ static void test_branch_drops_gpu(void **state)
 
 static void test_branch_eol(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	driver_loaded(s, "580.95.05");
 	NO(s, "driver.branch-eol");
@@ -512,7 +512,7 @@ static void test_branch_eol(void **state)
 
 static void test_no_driver_for_toolkit(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	NO(s, "runtime.no-driver-for-toolkit");
 	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-13.0", "13.0.96");
@@ -524,7 +524,7 @@ static void test_no_driver_for_toolkit(void **state)
 
 static void test_toolkit_needs_newer_driver(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *tk;
 
 	driver_loaded(s, "535.183.01");
@@ -552,7 +552,7 @@ static void test_toolkit_needs_newer_driver(void **state)
 
 static void test_stub(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *tk = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
 
 	NO(s, "runtime.stub-libcuda");
@@ -570,7 +570,7 @@ static void test_stub(void **state)
 
 static void test_toolkits_disagree(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *a, *b;
 
 	a = toolkit(s, "/usr/local/cuda-11.8", "/usr/local/cuda-11.8", "11.8.0");
@@ -588,7 +588,7 @@ static void test_toolkits_disagree(void **state)
 
 static void test_cannot_target(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *tk;
 
 	gpu(s, "0x1db1", "nvidia"); /* Tesla V100, 7.0 */
@@ -606,7 +606,7 @@ static void test_cannot_target(void **state)
 
 static void test_cudnn(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *tk = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
 
 	snap_set_state(tk, "cudnn_version", FACT_ABSENT, "x", NULL);
@@ -622,7 +622,7 @@ static void test_cudnn(void **state)
 	/* Not in the table, or only majors known: skipped with the reason, never passed. */
 	snap_set_str(tk, "cudnn_version", "9.19.0", "x");
 	{
-		struct diagnosis *d = diag(s);
+		struct gpuenv_doctor *d = diag(s);
 
 		assert_int_equal(count(d, "runtime.cudnn-cuda-mismatch"), 0);
 		assert_non_null(strstr(skip_of(d, "runtime.cudnn-cuda-mismatch")->reason,
@@ -636,7 +636,7 @@ static void test_cudnn(void **state)
 
 static void test_container_no_devices(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	gpu(s, NULL, "nvidia");
 	NO(s, "container.no-gpu-devices"); /* not in a container */
@@ -657,7 +657,7 @@ static void test_container_no_devices(void **state)
 
 static void test_visible_void(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	env(s, "NVIDIA_VISIBLE_DEVICES", "all");
 	NO(s, "container.visible-devices-void");
@@ -670,7 +670,7 @@ static void test_visible_void(void **state)
 
 static void test_image_cuda(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	in_docker(s);
 	driver_loaded(s, "550.54.15"); /* R550: CUDA 12.4 */
@@ -689,7 +689,7 @@ static void test_image_cuda(void **state)
 	snap_set_errno(node(s, "driver.nvidia"), "module_version", -ENOENT,
 		       "/sys/module/nvidia/version");
 	{
-		struct diagnosis *d = diag(s);
+		struct gpuenv_doctor *d = diag(s);
 
 		assert_int_equal(count(d, "container.image-cuda-newer-than-driver"), 0);
 		assert_non_null(skip_of(d, "container.image-cuda-newer-than-driver"));
@@ -704,7 +704,7 @@ static void test_image_cuda(void **state)
 
 static void test_gpu_unknown(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *g = gpu(s, "0x2bff", "nvidia"); /* not in the table */
 
 	snap_set_bool(g, "in_gpu_table", false, "facts:gpu_compute_capability");
@@ -738,7 +738,7 @@ static void test_gpu_unknown(void **state)
 	snapshot_unref(s);
 }
 
-static struct snap_node *userspace(struct snapshot *s, const char *lib, const char *path,
+static struct snap_node *userspace(struct gpuenv_snapshot *s, const char *lib, const char *path,
 				   const char *version)
 {
 	struct snap_node *l = snap_object(snap_object(node(s, "driver"), "userspace"), lib);
@@ -755,7 +755,7 @@ static struct snap_node *userspace(struct snapshot *s, const char *lib, const ch
 
 static void test_nvml_mismatch(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *l;
 
 	driver_loaded(s, "535.104.05");
@@ -812,8 +812,8 @@ static void test_nvml_mismatch(void **state)
 	snapshot_unref(s);
 }
 
-static struct snap_node *dev_node(struct snapshot *s, const char *path, const char *mode, int gid,
-				  const char *group)
+static struct snap_node *dev_node(struct gpuenv_snapshot *s, const char *path, const char *mode,
+				  int gid, const char *group)
 {
 	struct snap_node *n =
 		snap_append_object(snap_array(node(s, "driver.device_nodes"), "nodes"));
@@ -826,7 +826,7 @@ static struct snap_node *dev_node(struct snapshot *s, const char *path, const ch
 	return n;
 }
 
-static void process(struct snapshot *s, int uid, int group)
+static void process(struct gpuenv_snapshot *s, int uid, int group)
 {
 	struct snap_node *p = snap_object(snap_object(snapshot_root(s), "host"), "process");
 	struct snap_node *g;
@@ -841,7 +841,7 @@ static void process(struct snapshot *s, int uid, int group)
 
 static void test_no_permission(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *g = gpu(s, "0x74a1", "amdgpu");
 
 	snap_set_str(g, "vendor_id", "0x1002", "x");
@@ -870,7 +870,7 @@ static void test_no_permission(void **state)
 	snapshot_unref(s);
 }
 
-static void xid(struct snapshot *s, int code)
+static void xid(struct gpuenv_snapshot *s, int code)
 {
 	struct snap_node *e = snap_append_object(snap_array(node(s, "driver"), "xid_events"));
 
@@ -882,7 +882,7 @@ static void xid(struct snapshot *s, int code)
 
 static void test_xid(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	snap_set_state(node(s, "driver"), "xid_events", FACT_ABSENT, "/var/log", "no kernel log");
 	NO(s, "driver.xid-errors");
@@ -899,7 +899,7 @@ static void test_xid(void **state)
 	s = base();
 	snap_set_errno(node(s, "driver"), "xid_events", -EACCES, "/dev/kmsg");
 	{
-		struct diagnosis *d = diag(s);
+		struct gpuenv_doctor *d = diag(s);
 
 		assert_int_equal(count(d, "driver.xid-errors"), 0);
 		assert_non_null(skip_of(d, "driver.xid-errors"));
@@ -910,7 +910,7 @@ static void test_xid(void **state)
 
 static void test_persistence(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *d =
 		snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
 
@@ -927,7 +927,7 @@ static void test_persistence(void **state)
 
 static void test_library_shadowed(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *l;
 
 	driver_loaded(s, "550.54.15");
@@ -945,7 +945,7 @@ static void test_library_shadowed(void **state)
 }
 
 /* A venv with torch `version` for CUDA `cuda` (NULL: CPU) and fat-binary targets. */
-static struct snap_node *torch_env(struct snapshot *s, const char *version, const char *cuda,
+static struct snap_node *torch_env(struct gpuenv_snapshot *s, const char *version, const char *cuda,
 				   const char *const *targets)
 {
 	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
@@ -980,7 +980,7 @@ static struct snap_node *torch_env(struct snapshot *s, const char *version, cons
 
 static void test_cpu_only(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *t;
 
 	SKIPPED(s, "framework.cpu-only-build"); /* no framework.python_envs */
@@ -995,7 +995,7 @@ static void test_cpu_only(void **state)
 
 static void test_fw_coverage(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	/* H100 (9.0) with SASS up to sm_86 and no PTX: no kernel image. */
 	gpu(s, NULL, "nvidia");
@@ -1036,7 +1036,7 @@ static void test_fw_coverage(void **state)
 
 static void test_fw_cuda_newer(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	gpu(s, "0x2684", "nvidia");
 	driver_loaded(s, "550.54.15");
@@ -1052,7 +1052,7 @@ static void test_fw_cuda_newer(void **state)
 
 static void test_fw_toolkit_irrelevant(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *t = torch_env(s, "2.4.0+cu124", "12.4", NULL);
 
 	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-11.8", "11.8.0");
@@ -1064,7 +1064,7 @@ static void test_fw_toolkit_irrelevant(void **state)
 	snapshot_unref(s);
 }
 
-static void docker_host(struct snapshot *s, bool nvidia_runtime)
+static void docker_host(struct gpuenv_snapshot *s, bool nvidia_runtime)
 {
 	struct snap_node *h = snap_object(node(s, "container"), "host");
 	struct snap_node *d = snap_object(h, "docker"), *r;
@@ -1084,7 +1084,7 @@ static void docker_host(struct snapshot *s, bool nvidia_runtime)
 
 static void test_no_nvidia_runtime(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 
 	gpu(s, NULL, "nvidia");
 	driver_loaded(s, "550.54.15");
@@ -1105,7 +1105,7 @@ static void test_no_nvidia_runtime(void **state)
 
 static void test_cdi_stale(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *sp = snap_append_object(
 		snap_array(snap_object(node(s, "container"), "host"), "cdi_specs"));
 
@@ -1122,7 +1122,7 @@ static void test_cdi_stale(void **state)
 
 static void test_stub_loader(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *l =
 		userspace(s, "libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "550.54.15");
 
@@ -1137,7 +1137,7 @@ static void test_stub_loader(void **state)
 
 static void test_rocm_gfx(void **state)
 {
-	struct snapshot *s = base();
+	struct gpuenv_snapshot *s = base();
 	struct snap_node *g = gpu(s, "0x7480", "amdgpu"), *t, *x, *n;
 	const char *lib = "/v/torch/lib/libtorch_hip.so";
 
@@ -1160,8 +1160,8 @@ static void test_rocm_gfx(void **state)
 
 static void test_chain_framework(void **state)
 {
-	struct snapshot *s = base();
-	struct diagnosis *d;
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
 
 	gpu(s, "0x2684", "nvidia");
 	driver_loaded(s, "550.54.15");
@@ -1181,8 +1181,8 @@ static void test_chain_framework(void **state)
 
 static void test_verdict(void **state)
 {
-	struct snapshot *s = base();
-	struct diagnosis *d;
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
 
 	gpu(s, NULL, "nvidia");
 	driver_loaded(s, "580.95.05");
@@ -1220,7 +1220,7 @@ static void test_verdict(void **state)
 }
 
 /* Appends a runtime.library-shadowed warning saying message, with room for one evidence. */
-static struct finding *add_finding(struct diagnosis *d, const char *message)
+static struct finding *add_finding(struct gpuenv_doctor *d, const char *message)
 {
 	struct finding *f;
 
@@ -1243,8 +1243,8 @@ static struct finding *add_finding(struct diagnosis *d, const char *message)
  * both renderers that rewrite the text of a finding. */
 static void test_redact_value_inside_marker(void **state)
 {
-	struct snapshot *s = base();
-	struct diagnosis *d = diag(s);
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d = diag(s);
 	struct strbuf sb = STRBUF_INIT;
 	struct finding *f = add_finding(d, "X=red is red");
 
@@ -1274,8 +1274,8 @@ static void assert_no_controls(const char *text)
  * Markdown. */
 static void test_render_escapes(void **state)
 {
-	struct snapshot *s = base();
-	struct diagnosis *d = diag(s);
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d = diag(s);
 	struct strbuf sb = STRBUF_INIT;
 	struct finding *f = add_finding(d, "os \033]0;owned\007 [x](http://e) <b>|</b>\nnext");
 

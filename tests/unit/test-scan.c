@@ -25,6 +25,7 @@
 
 #include "gpuenv/gpuenv.h"
 #include "scan/module-sets.h"
+#include "testhooks/testhooks.h"
 
 static char root[64];
 
@@ -178,11 +179,12 @@ static struct gpuenv_ctx *ctx_new(const char *inject)
 {
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o),
 				     .sysroot = root,
-				     .flags = GPUENV_CTX_NO_VENDOR,
-				     .inject_errors = inject };
+				     .flags = GPUENV_CTX_NO_VENDOR };
 	struct gpuenv_ctx *ctx;
 
 	assert_int_equal(gpuenv_ctx_new(&o, &ctx), 0);
+	if (inject)
+		assert_int_equal(testhooks_inject_errors(ctx, inject), 0);
 	return ctx;
 }
 
@@ -191,7 +193,7 @@ static json_t *scan_json(struct gpuenv_scan *s)
 	char *text;
 	json_t *j;
 
-	assert_int_equal(gpuenv_scan_to_json(s, 0, &text), 0);
+	assert_int_equal(gpuenv_scan_render(s, GPUENV_FORMAT_JSON, 0, &text), 0);
 	j = json_loads(text, 0, NULL);
 	assert_non_null(j);
 	free(text);
@@ -301,7 +303,7 @@ static void test_directory(void **state)
 	{
 		char *text;
 
-		assert_int_equal(gpuenv_scan_render_text(s, 0, &text), 0);
+		assert_int_equal(gpuenv_scan_render(s, GPUENV_FORMAT_TEXT, 0, &text), 0);
 		assert_non_null(strstr(text, "/lib\\x1b[2Jwipe.so: malformed"));
 		assert_null(strchr(text, '\033'));
 		free(text);
@@ -326,7 +328,7 @@ static void test_wheel_stream(void **state)
 	assert_string_equal(json_string_value(json_array_get(json_object_get(f, "sass"), 0)),
 			    "sm_80");
 	json_decref(j);
-	assert_int_equal(gpuenv_scan_render_text(s, 0, &text), 0);
+	assert_int_equal(gpuenv_scan_render(s, GPUENV_FORMAT_TEXT, 0, &text), 0);
 	assert_non_null(strstr(text, "libbig.so: elf, 1 fatbin container"));
 	free(text);
 	gpuenv_scan_free(s);

@@ -17,9 +17,9 @@
 #include "gpuenv/gpuenv.h"
 #include "snapshot/snapshot.h"
 
-static struct snapshot *build(void)
+static struct gpuenv_snapshot *build(void)
 {
-	struct snapshot *s;
+	struct gpuenv_snapshot *s;
 	struct snap_node *root, *gpus, *g;
 
 	assert_int_equal(snapshot_new(&s), 0);
@@ -44,7 +44,7 @@ static struct snapshot *build(void)
 
 static void test_readers(void **state)
 {
-	struct snapshot *s = build();
+	struct gpuenv_snapshot *s = build();
 	const struct snap_node *root = snapshot_root_const(s);
 	int64_t w;
 
@@ -63,7 +63,7 @@ static void test_readers(void **state)
 
 static void test_str_or_absent(void **state)
 {
-	struct snapshot *s;
+	struct gpuenv_snapshot *s;
 	struct snap_node *o;
 
 	assert_int_equal(snapshot_new(&s), 0);
@@ -79,7 +79,7 @@ static void test_str_or_absent(void **state)
 
 static void test_json_round_trip(void **state)
 {
-	struct snapshot *s = build(), *back;
+	struct gpuenv_snapshot *s = build(), *back;
 	char *a, *b, *c, *err = NULL;
 
 	assert_int_equal(snapshot_to_json(s, 0, &a), 0);
@@ -111,7 +111,7 @@ static void test_json_rejects(void **state)
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct snapshot *s = NULL;
+		struct gpuenv_snapshot *s = NULL;
 		char *err = NULL;
 		int r = snapshot_from_json(bad[i], strlen(bad[i]), &s, &err);
 
@@ -132,7 +132,7 @@ static void test_json_many_keys(void **state)
 	size_t cap = (size_t)n * 48 + 64, len = 0;
 	char *text = malloc(cap), *err = NULL;
 	const struct snap_node *bulk;
-	struct snapshot *s = NULL;
+	struct gpuenv_snapshot *s = NULL;
 	int64_t v;
 	clock_t t;
 

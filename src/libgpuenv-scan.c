@@ -3,7 +3,7 @@
  * Public gpuenv_scan_* entry points (include/gpuenv/gpuenv.h): options, devices (compute
  * capability, SM, knowledge-base GPU name, or the GPUs of a snapshot: hardware.gpus[] PCI ids
  * and driver.nvidia.module_version, docs/snapshot-schema.md), the driver, paths, summary and
- * rendering. The work is in scan.c and scan-render.c.
+ * rendering. The work is in src/scan/ (scan.c, scan-render.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -195,7 +195,7 @@ GPUENV_API int gpuenv_scan_add_snapshot_gpus(struct gpuenv_scan *s,
 
 	if (!s || !snap)
 		return -EINVAL;
-	root = snapshot_root_const((const struct snapshot *)snap);
+	root = snapshot_root_const(snap);
 	gpus = snap_get(root, "hardware.gpus");
 	for (size_t i = 0; gpus && i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);
@@ -251,16 +251,17 @@ GPUENV_API int gpuenv_scan_get_summary(struct gpuenv_scan *s, struct gpuenv_scan
 	return scan_summary(s, ret);
 }
 
-GPUENV_API int gpuenv_scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
+GPUENV_API int gpuenv_scan_render(struct gpuenv_scan *s, enum gpuenv_format format, unsigned flags,
+				  char **ret)
 {
 	if (!s || !ret)
 		return -EINVAL;
-	return scan_render_text(s, flags, ret);
-}
-
-GPUENV_API int gpuenv_scan_to_json(struct gpuenv_scan *s, unsigned flags, char **ret)
-{
-	if (!s || !ret)
-		return -EINVAL;
-	return scan_render_json(s, flags, ret);
+	switch (format) {
+	case GPUENV_FORMAT_TEXT:
+		return scan_render_text(s, flags, ret);
+	case GPUENV_FORMAT_JSON:
+		return scan_render_json(s, flags, ret);
+	default:
+		return -EOPNOTSUPP;
+	}
 }

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The public API's render convention (include/gpuenv/gpuenv.h, "rendering"): every render
+ * function takes (enum gpuenv_format, unsigned flags, char **ret), answers each format it
+ * offers with a malloc'd NUL-terminated string (JSON that parses), refuses every other format
+ * with -EOPNOTSUPP and a NULL argument with -EINVAL, and writes *ret only on success. Over the
+ * no-gpu fixture, vendor libraries off.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpuenv/gpuenv.h"
+
+static struct gpuenv_ctx *ctx;
+static struct gpuenv_snapshot *snap;
+static struct gpuenv_doctor *doc;
+static struct gpuenv_scan *scan;
+
+static int r_snapshot(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_snapshot_render(snap, f, GPUENV_RENDER_STABLE, ret);
+}
+static int r_scan(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_scan_render(scan, f, 0, ret);
+}
+static int r_doctor(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_doctor_render(doc, f, GPUENV_RENDER_STABLE, ret);
+}
+static int r_rules(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_doctor_list_rules(f, 0, ret);
+}
+static int r_facts(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_facts_query("cuda", "12.4", f, 0, ret);
+}
+
+#define F(x) (1u << GPUENV_FORMAT_##x)
+static const struct renderer {
+	const char *name;
+	int (*render)(enum gpuenv_format f, char **ret);
+	unsigned formats; /* the formats it offers */
+} renderers[] = {
+	{ "gpuenv_snapshot_render", r_snapshot, F(TEXT) | F(JSON) },
+	{ "gpuenv_scan_render", r_scan, F(TEXT) | F(JSON) },
+	{ "gpuenv_doctor_render", r_doctor, F(TEXT) | F(JSON) | F(MARKDOWN) | F(MERMAID) },
+	{ "gpuenv_doctor_list_rules", r_rules, F(TEXT) | F(JSON) | F(MARKDOWN) },
+	{ "gpuenv_facts_query", r_facts, F(TEXT) | F(JSON) },
+};
+
+static int setup(void **state)
+{
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o),
+				     .sysroot =
+					     GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/no-gpu/root",
+				     .flags = GPUENV_CTX_STABLE | GPUENV_CTX_NO_VENDOR };
+
+	if (gpuenv_ctx_new(&o, &ctx) < 0 || gpuenv_snapshot_collect(ctx, &snap) < 0 ||
+	    gpuenv_doctor_run(snap, &doc) < 0 || gpuenv_scan_new(ctx, NULL, &scan) < 0)
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	gpuenv_scan_free(scan);
+	gpuenv_doctor_free(doc);
+	gpuenv_snapshot_unref(snap);
+	gpuenv_ctx_free(ctx);
+	return 0;
+}
+
+static void test_formats(void **state)
+{
+	static const int formats[] = { GPUENV_FORMAT_TEXT,
+				       GPUENV_FORMAT_JSON,
+				       GPUENV_FORMAT_MARKDOWN,
+				       GPUENV_FORMAT_MERMAID,
+				       4,
+				       99,
+				       -1 };
+
+	for (size_t i = 0; i < sizeof(renderers) / sizeof(renderers[0]); i++) {
+		const struct renderer *r = &renderers[i];
+
+		for (size_t j = 0; j < sizeof(formats) / sizeof(formats[0]); j++) {
+			int f = formats[j];
+			bool offered = f >= 0 && f < 32 && (r->formats & (1u << f));
+			char sentinel[] = "unchanged", *out = sentinel;
+			int rv = r->render((enum gpuenv_format)f, &out);
+
+			print_message("%s format %d: %d\n", r->name, f, rv);
+			if (!offered) {
+				assert_int_equal(rv, -EOPNOTSUPP);
+				assert_ptr_equal(out, sentinel);
+				continue;
+			}
+			assert_int_equal(rv, 0);
+			assert_ptr_not_equal(out, sentinel);
+			assert_true(strlen(out) > 0);
+			if (f == GPUENV_FORMAT_JSON) {
+				json_error_t e;
+				json_t *doc_json = json_loads(out, 0, &e);
+
+				assert_non_null(doc_json);
+				json_decref(doc_json);
+			}
+			free(out);
+		}
+	}
+}
+
+static void test_null_arguments(void **state)
+{
+	char *out = NULL;
+
+	assert_int_equal(gpuenv_snapshot_render(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_snapshot_render(snap, GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_scan_render(NULL, GPUENV_FORMAT_JSON, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_scan_render(scan, GPUENV_FORMAT_JSON, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_doctor_render(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_doctor_render(doc, GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_doctor_list_rules(GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_facts_query(NULL, "12.4", GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_facts_query("cuda", NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_facts_query("cuda", "12.4", GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_null(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_null_arguments),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
