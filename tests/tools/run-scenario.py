@@ -133,12 +133,18 @@ def sandbox_neutral(out):
     return re.sub(r'("sandbox": \{[^{}]*?"value": )"[^"]*"', r'\1"@SANDBOX@"', out)
 
 
-def main():
-    gpuenv, scenario_dir, fakes_dir = sys.argv[1], sys.argv[2], sys.argv[3]
-    update = os.environ.get("GPUENV_UPDATE_EXPECTED") == "1"
+def read_ini(scenario_dir):
     ini = configparser.ConfigParser(interpolation=None, delimiters=("=",))
     ini.optionxform = str
     ini.read(os.path.join(scenario_dir, "scenario.ini"))
+    return ini
+
+
+def prepare(scenario_dir, fakes_dir, tmp, link_dir):
+    """Everything a gpuenv run over the scenario needs: (environment, root, env file, extra
+    arguments, the fakes' path as the arguments name it). Exits 77 where the scenario cannot
+    be made here (a required path missing, no mknod). Shared with score-real-world.py."""
+    ini = read_ini(scenario_dir)
     needs = ini.get("scenario", "requires", fallback="")
     if needs and not os.path.exists(needs):
         print(f"SKIP: {needs} is not installed here")
@@ -152,21 +158,28 @@ def main():
         env["GPUENV_TEST_INJECT_ERRORS"] = ini.get("scenario", "inject_errors")
     # The fakes are named through /tmp/gpuenv-fakes-XXXXXXXX/f (always 28 characters): the
     # build directory's own path would make the doctor text wrap differently in every checkout.
+    fakes = os.path.join(link_dir, "f")
+    os.symlink(os.path.abspath(fakes_dir), fakes)
+    args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
+    root = os.path.join(scenario_dir, "root")
+    if ini.has_section("devices") or ini.has_section("modules"):
+        root = make_root_with_devices(
+            root, tmp, ini.items("devices") if ini.has_section("devices") else [],
+            ini.items("modules") if ini.has_section("modules") else [])
+    envfile = os.path.join(tmp, "env")
+    with open(envfile, "w", encoding="utf-8") as f:
+        if ini.has_section("env"):
+            for k, v in ini.items("env"):
+                f.write(f"{k}={v}\n")
+    return env, root, envfile, args, fakes
+
+
+def main():
+    gpuenv, scenario_dir, fakes_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+    update = os.environ.get("GPUENV_UPDATE_EXPECTED") == "1"
     with tempfile.TemporaryDirectory() as tmp, \
             tempfile.TemporaryDirectory(prefix="gpuenv-fakes-", dir="/tmp") as link_dir:
-        fakes = os.path.join(link_dir, "f")
-        os.symlink(os.path.abspath(fakes_dir), fakes)
-        args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
-        root = os.path.join(scenario_dir, "root")
-        if ini.has_section("devices") or ini.has_section("modules"):
-            root = make_root_with_devices(
-                root, tmp, ini.items("devices") if ini.has_section("devices") else [],
-                ini.items("modules") if ini.has_section("modules") else [])
-        envfile = os.path.join(tmp, "env")
-        with open(envfile, "w", encoding="utf-8") as f:
-            if ini.has_section("env"):
-                for k, v in ini.items("env"):
-                    f.write(f"{k}={v}\n")
+        env, root, envfile, args, fakes = prepare(scenario_dir, fakes_dir, tmp, link_dir)
         base = [gpuenv, "report", "--sysroot", root, "--stable",
                 "--env-file", envfile] + args
         text, _ = run(base, env)
