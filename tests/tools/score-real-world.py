@@ -7,8 +7,8 @@ scenario.ini has a [real-world] section, rebuilt from a public bug report:
   url = <the public bug report>
   pasted = <the error text the user pasted>
   cause = <the cause the thread established>
-  root_cause = <the rule id that names that cause>
-  layer = <the layer of that cause>
+  root_cause = <the rule id that names that cause, or none: nothing gpuenv judges is wrong>
+  layer = <the layer of that cause, or none with root_cause = none>
   fails = yes|no     (does the user's program fail: doctor must then exit 2)
 
 For each fixture it runs `gpuenv doctor --json` over the root run-scenario.py prepares (the
@@ -61,7 +61,9 @@ def real_world(scenario_dir):
         sys.exit(f"{name}: [real-world] lacks {', '.join(missing)}")
     if not rw["url"].startswith("https://"):
         sys.exit(f"{name}: [real-world] url is not a public https address: {rw['url']}")
-    if rw["layer"] not in LAYERS:
+    if (rw["root_cause"] == "none") != (rw["layer"] == "none"):
+        sys.exit(f"{name}: [real-world] root_cause and layer are none together or not at all")
+    if rw["layer"] not in LAYERS + ("none",):
         sys.exit(f"{name}: [real-world] layer {rw['layer']!r} is not one of {', '.join(LAYERS)}")
     if rw["fails"] not in ("yes", "no"):
         sys.exit(f"{name}: [real-world] fails = {rw['fails']!r}, want yes or no")
@@ -124,9 +126,11 @@ def extra_errors(d, want):
 def score(name, rw, d, rc):
     got_id, got_layer, how = reported_root(d)
     rules = {f["rule"] for f in d.get("findings", [])}
+    errors = [f for f in d.get("findings", []) if f.get("severity") == "error"]
     checks = {
-        "layer": got_layer == rw["layer"],
-        "named": rw["root_cause"] in rules,
+        # none: the thread found nothing wrong in the stack; right when nothing is an error
+        "layer": not errors if rw["layer"] == "none" else got_layer == rw["layer"],
+        "named": not errors if rw["root_cause"] == "none" else rw["root_cause"] in rules,
         "exit": (rc == 2) == (rw["fails"] == "yes"),
     }
     extra = extra_errors(d, rw["root_cause"])
@@ -135,8 +139,12 @@ def score(name, rw, d, rc):
     print(f"{name}: {'right' if all(checks.values()) else 'WRONG'}")
     print(f"  layer {mark(checks['layer'])} root cause {got_id} ({got_layer}; {how}), "
           f"want {rw['root_cause']} ({rw['layer']})")
-    print(f"  named {mark(checks['named'])} {rw['root_cause']} "
-          f"{'fires' if checks['named'] else 'does not fire'}")
+    if rw["root_cause"] == "none":
+        print(f"  named {mark(checks['named'])} nothing is wrong: "
+              f"{'no error' if checks['named'] else 'an error fires'}")
+    else:
+        print(f"  named {mark(checks['named'])} {rw['root_cause']} "
+              f"{'fires' if checks['named'] else 'does not fire'}")
     print(f"  exit  {mark(checks['exit'])} {rc}, the program {'fails' if rw['fails'] == 'yes' else 'runs'}"
           f" ({rw['url']})")
     print(f"  extra {mark(checks['extra'])} "
