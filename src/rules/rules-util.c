@@ -111,7 +111,11 @@ const char *driver_lives_elsewhere(const struct snap_node *root)
 	if (on_wsl2(root, NULL))
 		return "WSL2: the GPU driver is the Windows host's, reached through /dev/dxg and "
 		       "/usr/lib/wsl/lib; no Linux kernel module is loaded, nor should be";
-	if (in_container(root))
+	/* Only a container the runtime gave the GPU (device nodes, or NVIDIA_VISIBLE_DEVICES
+	 * asking for GPUs): one without either truly has no driver to use. */
+	if (in_container(root) &&
+	    (snap_get_bool_default(root, "driver.device_nodes.nvidiactl", false) ||
+	     snap_present(snap_get(root, "container.requested.NVIDIA_VISIBLE_DEVICES"))))
 		return "in a container: the kernel driver is the host's, given to the container "
 		       "by its runtime";
 	return NULL;

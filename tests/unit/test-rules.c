@@ -556,8 +556,12 @@ static void test_no_driver_elsewhere(void **state)
 	NO(s, "runtime.no-driver-for-toolkit");
 	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg", false, "/dev/dxg");
 	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, "no NVIDIA kernel driver");
-	/* in a container the driver is the host's */
+	/* in a container the runtime gave the GPU, the driver is the host's; in one it did not
+	 * give it, there is no driver to use */
 	snap_set_str(node(s, "container"), "dockerenv", "", "/.dockerenv");
+	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, "no NVIDIA kernel driver");
+	snap_set_str(snap_object(node(s, "container"), "requested"), "NVIDIA_VISIBLE_DEVICES",
+		     "all", "environment");
 	NO(s, "runtime.no-driver-for-toolkit");
 	snapshot_unref(s);
 }
