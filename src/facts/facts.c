@@ -604,6 +604,67 @@ bool facts_arch_list_has(const char *arch_list, const char *tok)
 	return false;
 }
 
+int facts_torch_wheel_for_driver(const char *torch_version, const char *driver,
+				 const struct facts_torch_wheel **ret)
+{
+	const struct facts_torch_wheel *best = NULL;
+	struct version v = { 0 };
+
+	if (!driver || !ret || (torch_version && version_parse_prefix(torch_version, &v, NULL) < 0))
+		return -EINVAL;
+	if (torch_version && v.n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_torch_wheel_table_len; i++) {
+		const struct facts_torch_wheel *w = &facts_torch_wheel_table[i];
+		struct version t;
+
+		if (!w->cuda_toolkit || !w->min_driver || version_parse(w->torch, &t) < 0)
+			continue;
+		if (torch_version && (t.part[0] != v.part[0] || t.part[1] != v.part[1]))
+			continue;
+		if (version_cmp_str(w->min_driver, driver) > 0)
+			continue;
+		if (!best) {
+			best = w;
+			continue;
+		}
+		/* the newest release, then the newest CUDA */
+		int c = version_cmp_str(w->torch, best->torch);
+
+		if (c > 0 || (c == 0 && version_cmp_str(w->cuda_toolkit, best->cuda_toolkit) > 0))
+			best = w;
+	}
+	if (!best)
+		return -ENOENT;
+	*ret = best;
+	return 0;
+}
+
+size_t facts_torch_cuda_variants(const char *torch_version, char *buf, size_t len)
+{
+	struct version v;
+	size_t n = 0, at = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (!torch_version || version_parse_prefix(torch_version, &v, NULL) < 0 || v.n < 2)
+		return 0;
+	for (size_t i = 0; i < facts_torch_wheel_table_len; i++) {
+		const struct facts_torch_wheel *w = &facts_torch_wheel_table[i];
+		struct version t;
+		int k;
+
+		if (!w->cuda_toolkit || version_parse(w->torch, &t) < 0 || t.part[0] != v.part[0] ||
+		    t.part[1] != v.part[1])
+			continue;
+		k = snprintf(buf + at, len > at ? len - at : 0, "%s%s", n ? ", " : "", w->variant);
+		if (k > 0 && at + (size_t)k < len)
+			at += (size_t)k;
+		n++;
+	}
+	return n;
+}
+
 int facts_torch_wheel(const char *torch_version, const char *variant,
 		      const struct facts_torch_wheel **ret)
 {

@@ -287,6 +287,17 @@ int facts_rocm_supports_gfx(const char *rocm_version, const char *gfx, const cha
  */
 int facts_torch_wheel(const char *torch_version, const char *variant,
 		      const struct facts_torch_wheel **ret);
+/*
+ * The newest CUDA variant of torch release line torch_version ("2.4.0+cpu", "2.4"; NULL: of any
+ * release, the newest release first) whose full-functionality minimum driver (min_driver) is
+ * at most `driver`: an index that exists (download.pytorch.org/whl/<variant>) and that the
+ * driver runs. -ENOENT none, -EINVAL unparsable.
+ */
+int facts_torch_wheel_for_driver(const char *torch_version, const char *driver,
+				 const struct facts_torch_wheel **ret);
+/* The CUDA variants torch release line torch_version published ("cu118, cu121, cu124") into buf;
+ * returns how many (0: none in the table). */
+size_t facts_torch_cuda_variants(const char *torch_version, char *buf, size_t len);
 /* Does a space-separated arch list ("sm_50 sm_86 compute_120", "gfx90a gfx942") name tok? */
 bool facts_arch_list_has(const char *arch_list, const char *tok);
 /* TensorFlow "2.15", "2.15.0" or "2.15.1" → the tested configuration of its release line. */

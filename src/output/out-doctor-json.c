@@ -26,8 +26,9 @@ static json_t *strv_json(char *const *l)
 	return a;
 }
 
-static json_t *finding_json(const struct finding *f, bool redact)
+static json_t *finding_json(const struct gpuenv_doctor *d, const struct finding *f, bool redact)
 {
+	const struct finding *cause = finding_cause(d, f);
 	json_t *ev = json_array(), *o;
 
 	for (size_t i = 0; ev && i < f->n_ev; i++)
@@ -36,13 +37,43 @@ static json_t *finding_json(const struct finding *f, bool redact)
 			json_pack("{s:s?,s:s?,s:s?}", "name", f->ev[i].name, "value",
 				  redact && f->ev[i].identifying ? "<redacted>" : f->ev[i].value,
 				  "source", f->ev[i].source));
-	o = json_pack("{s:s,s:s,s:s,s:s?,s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "rule", f->rule->id,
+	/* caused_by after severity, left out when nothing explains the finding (s*) */
+	o = json_pack("{s:s,s:s,s:s,s:s*,s:s?,s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "rule", f->rule->id,
 		      "layer", rule_layer_name(f->rule->layer), "severity",
-		      rule_severity_name(f->severity), "subject", f->subject, "message", f->message,
-		      "title", f->rule->title, "symptom", f->rule->symptom, "cause", f->rule->cause,
-		      "evidence", ev ? ev : json_null(), "fix", strv_json(f->fix), "verify",
+		      rule_severity_name(f->severity), "caused_by", cause ? cause->rule->id : NULL,
+		      "subject", f->subject, "message", f->message, "title", f->rule->title,
+		      "symptom", f->rule->symptom, "cause", f->rule->cause, "evidence",
+		      ev ? ev : json_null(), "fix", strv_json(f->fix), "verify",
 		      strv_json(f->verify));
 	return o;
+}
+
+/* {"id", "layer", "why", "subject", "explains": [rule ids]}, or null when nothing is a
+ * warning or an error (docs/doctor-schema.md). */
+static json_t *root_cause_json(const struct gpuenv_doctor *d)
+{
+	const struct finding *rc = diagnosis_root_cause(d);
+	json_t *explains, *o;
+
+	if (!rc)
+		return json_null();
+	explains = json_array();
+	for (size_t i = 0; explains && i < d->n_findings; i++) {
+		const struct finding *f = &d->findings[i];
+		bool dup = false;
+
+		if (f == rc || !finding_under_root(d, f))
+			continue;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = d->findings[j].rule == f->rule &&
+			      finding_under_root(d, &d->findings[j]);
+		if (!dup)
+			json_array_append_new(explains, json_string(f->rule->id));
+	}
+	o = json_pack("{s:s,s:s,s:s,s:s?,s:o}", "id", rc->rule->id, "layer",
+		      rule_layer_name(rc->rule->layer), "why", rc->message, "subject", rc->subject,
+		      "explains", explains ? explains : json_null());
+	return o ? o : json_null();
 }
 
 /* Replaces identifying values inside a string (messages may quote them). The search goes on
@@ -140,7 +171,7 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 	}
 	findings = json_array();
 	for (size_t i = 0; findings && i < d->n_findings; i++) {
-		json_t *f = finding_json(&d->findings[i], redact);
+		json_t *f = finding_json(d, &d->findings[i], redact);
 
 		n[d->findings[i].severity]++;
 		if (f && redact && redact_in_place(d, f, "message") < 0) {
@@ -165,20 +196,20 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 	counts = json_pack("{s:i,s:i,s:i,s:i,s:i}", "error", n[2], "warning", n[1], "info", n[0],
 			   "rules", nrules, "skipped_rules", nskip);
 	root = json_pack(
-		"{s:i,s:s,s:i,s:o,s:o,s:{s:{s:s?,s:s?,s:s?},s:{s:s?,s:s?},s:{s:s?,s:s?},s:o},"
+		"{s:i,s:s,s:i,s:o,s:o,s:o,s:{s:{s:s?,s:s?,s:s?},s:{s:s?,s:s?},s:{s:s?,s:s?},s:o},"
 		"s:o,s:o,s:o}",
 		"schema_version", DOCTOR_SCHEMA_VERSION, "verdict",
 		d->verdict == GPUENV_VERDICT_ERRORS	   ? "errors"
 		: d->verdict == GPUENV_VERDICT_WARNINGS	   ? "warnings"
 		: d->verdict == GPUENV_VERDICT_UNEVALUATED ? "unevaluated"
 							   : "healthy",
-		"exit_code", (int)d->verdict, "counts", counts ? counts : json_null(), "layers",
-		layers ? layers : json_null(), "chain", "driver", "cuda", ch->driver_cuda, "label",
-		ch->driver_label, "source", ch->driver_source, "toolkit", "version", ch->toolkit,
-		"source", ch->toolkit_source, "framework", "build", ch->framework, "source",
-		ch->framework_source, "links", links ? links : json_null(), "findings",
-		findings ? findings : json_null(), "skipped", skipped ? skipped : json_null(),
-		"snapshot", snap);
+		"exit_code", (int)d->verdict, "counts", counts ? counts : json_null(), "root_cause",
+		root_cause_json(d), "layers", layers ? layers : json_null(), "chain", "driver",
+		"cuda", ch->driver_cuda, "label", ch->driver_label, "source", ch->driver_source,
+		"toolkit", "version", ch->toolkit, "source", ch->toolkit_source, "framework",
+		"build", ch->framework, "source", ch->framework_source, "links",
+		links ? links : json_null(), "findings", findings ? findings : json_null(),
+		"skipped", skipped ? skipped : json_null(), "snapshot", snap);
 	if (!root)
 		return -ENOMEM;
 	if (redact) {
@@ -188,6 +219,8 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 
 		json_array_foreach(links_j, i, v)
 			redact_in_place(d, v, "why");
+		if (json_is_object(json_object_get(root, "root_cause")))
+			redact_in_place(d, json_object_get(root, "root_cause"), "why");
 	}
 	if (redact && snap_json_redact_homes(root) < 0) {
 		json_decref(root);

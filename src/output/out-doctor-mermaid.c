@@ -2,7 +2,9 @@
 /*
  * `gpuenv doctor --mermaid`: the diagnosis path as a Mermaid flowchart (mermaid.js.org,
  * "Flowcharts - Basic Syntax"): the layers bottom up as a chain of nodes, each marked with
- * its status; every finding hangs off its layer, with its fix. Labels are quoted strings in
+ * its status; every finding hangs off its layer, with its fix; a thick "causes" arrow runs
+ * from each finding to those it explains, and the root cause is drawn in the "rootcause"
+ * class (docs/HACKING.md "How the ranking works"). Labels are quoted strings in
  * which '"' is written #quot; and '<' '>' as #lt; #gt; (Mermaid entity codes).
  */
 #include <string.h>
@@ -90,8 +92,11 @@ int out_doctor_mermaid(const struct gpuenv_doctor *d, unsigned flags, struct str
 
 		strbuf_printf(sb, "  f%zu{{\"%s<br/>", i, f->rule->id);
 		label(sb, redact ? f->rule->title : f->message, 120, redact);
-		strbuf_printf(sb, "\"}}:::%s\n", klass(st));
+		strbuf_printf(sb, "\"}}:::%s\n",
+			      f == diagnosis_root_cause(d) ? "rootcause" : klass(st));
 		strbuf_printf(sb, "  %s -.- f%zu\n", rule_layer_name(f->rule->layer), i);
+		if (finding_cause(d, f))
+			strbuf_printf(sb, "  f%zu ==>|causes| f%zu\n", f->cause - 1, i);
 		if (f->fix && f->fix[0]) {
 			strbuf_printf(sb, "  f%zu -->|fix| x%zu[\"", i, i);
 			label(sb, redact ? "see gpuenv doctor" : f->fix[0], 100, redact);
@@ -102,6 +107,7 @@ int out_doctor_mermaid(const struct gpuenv_doctor *d, unsigned flags, struct str
 			"  classDef warning fill:#fef7e0,stroke:#f9ab00\n"
 			"  classDef error fill:#fce8e6,stroke:#d93025\n"
 			"  classDef unknown fill:#f1f3f4,stroke:#80868b,stroke-dasharray:3\n"
-			"  classDef absent fill:#ffffff,stroke:#80868b\n");
+			"  classDef absent fill:#ffffff,stroke:#80868b\n"
+			"  classDef rootcause fill:#fce8e6,stroke:#d93025,stroke-width:4px\n");
 	return sb->err;
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * `gpuenv doctor` as text and as Markdown: the stack bottom up (hardware, driver, runtime,
- * framework, container), each layer with its ✓/⚠/✗ mark and key facts, its findings with
- * symptom, cause, evidence, fix and verify, and its skipped checks; then the chain "driver
- * supports CUDA ≤ X · toolkit Y · framework built for Z" with each link's verdict. Renders a
- * diagnosis (src/rules/rules.h) and computes nothing; --redact hides the evidence values that
- * identify a machine or user (snap_key_is_identifying()) wherever they appear.
+ * `gpuenv doctor` as text and as Markdown: the root cause first (the finding that explains the
+ * others, with the rules it explains), then the stack bottom up (hardware, driver, runtime,
+ * framework, container), each layer with its ✓/⚠/✗ mark and key facts, its findings with the
+ * finding that caused them, symptom, cause, evidence, fix and verify, and its skipped checks;
+ * then the chain "driver supports CUDA ≤ X · toolkit Y · framework built for Z" with each
+ * link's verdict. Renders a diagnosis (src/rules/rules.h) and computes nothing; --redact hides
+ * the evidence values that identify a machine or user (snap_key_is_identifying()) wherever
+ * they appear.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -202,6 +204,8 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 	strbuf_printf(sb, "(%s): ", rule_severity_name(f->severity));
 	put_wrapped(sb, st, d, f->message,
 		    6 + strlen(f->rule->id) + strlen(rule_severity_name(f->severity)) + 3, 6);
+	if (finding_cause(d, f))
+		put_field(sb, st, d, "caused by", finding_cause(d, f)->rule->id);
 	put_field(sb, st, d, "symptom", f->rule->symptom);
 	put_field(sb, st, d, "cause", f->rule->cause);
 	for (size_t e = 0; e < f->n_ev; e++) {
@@ -247,6 +251,52 @@ static void headline(struct strbuf *sb, const struct gpuenv_doctor *d)
 static void put_text(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		     const char *s);
 
+/* "a, b": the rules the root cause explains, each once, in the findings' order. */
+static void explained(struct strbuf *sb, const struct gpuenv_doctor *d, const char *sep)
+{
+	const struct finding *rc = diagnosis_root_cause(d);
+	bool first = true;
+
+	for (size_t i = 0; i < d->n_findings; i++) {
+		const struct finding *f = &d->findings[i];
+		bool dup = false;
+
+		if (f == rc || !finding_under_root(d, f))
+			continue;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = d->findings[j].rule == f->rule &&
+			      finding_under_root(d, &d->findings[j]);
+		if (dup)
+			continue;
+		strbuf_printf(sb, "%s%s", first ? "" : sep, f->rule->id);
+		first = false;
+	}
+}
+
+/* The root cause before the layers: the one finding to act on first. */
+static void text_root_cause(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d)
+{
+	const struct finding *rc = diagnosis_root_cause(d);
+	struct strbuf line = STRBUF_INIT;
+
+	if (!rc)
+		return;
+	strbuf_puts(sb, "\nroot cause: ");
+	put_mark(sb, st, sev_status(rc->severity), sev_mark(rc->severity));
+	strbuf_printf(sb, " %s%s%s (%s): ", st->color ? "\033[1m" : "", rc->rule->id,
+		      st->color ? "\033[0m" : "", rule_layer_name(rc->rule->layer));
+	put_wrapped(sb, st, d, rc->message,
+		    strlen("root cause: ✗ ") - 2 + strlen(rc->rule->id) +
+			    strlen(rule_layer_name(rc->rule->layer)) + 5,
+		    2);
+	explained(&line, d, ", ");
+	if (line.len) {
+		strbuf_puts(sb, "  explains: ");
+		put_wrapped(sb, st, d, strbuf_str(&line), 12, 12);
+	}
+	strbuf_done(&line);
+}
+
 /* The chain's values are versions and labels read from the machine: escaped like any text. */
 static void chain_line(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d)
 {
@@ -268,6 +318,7 @@ static int render_text(const struct gpuenv_doctor *d, const struct style *st, st
 
 	headline(sb, d);
 	strbuf_puts(sb, "\n");
+	text_root_cause(sb, st, d);
 	for (int l = 0; l < RULE_LAYERS; l++) {
 		strbuf_putc(sb, '\n');
 		put_mark(sb, st, d->status[l], mark(d->status[l]));
@@ -447,6 +498,18 @@ static int render_markdown(const struct gpuenv_doctor *d, const struct style *st
 	md_text(sb, st, d, snap_get_str(root, "host.os.pretty_name") ?: "unknown");
 	strbuf_puts(sb, " · kernel ");
 	md_text(sb, st, d, snap_get_str(root, "host.kernel_release") ?: "unknown");
+	if (diagnosis_root_cause(d)) {
+		const struct finding *rc = diagnosis_root_cause(d);
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_printf(sb, "\n\n**Root cause:** %s `%s` (%s): ", sev_mark(rc->severity),
+			      rc->rule->id, rule_layer_name(rc->rule->layer));
+		md_text(sb, st, d, rc->message);
+		explained(&line, d, "`, `");
+		if (line.len)
+			strbuf_printf(sb, " It explains `%s`.", strbuf_str(&line));
+		strbuf_done(&line);
+	}
 	strbuf_puts(sb, "\n\n| layer | status | key facts |\n|---|---|---|\n");
 	for (int l = 0; l < RULE_LAYERS; l++) {
 		bool first = true;
@@ -481,7 +544,10 @@ static int render_markdown(const struct gpuenv_doctor *d, const struct style *st
 		strbuf_printf(sb, "\n#### %s `%s` (%s, %s)\n\n", sev_mark(f->severity), f->rule->id,
 			      rule_layer_name(f->rule->layer), rule_severity_name(f->severity));
 		md_text(sb, st, d, f->message);
-		strbuf_printf(sb, "\n\n- **Symptom:** %s\n- **Cause:** %s\n- **Evidence:**\n",
+		strbuf_puts(sb, "\n\n");
+		if (finding_cause(d, f))
+			strbuf_printf(sb, "- **Caused by:** `%s`\n", finding_cause(d, f)->rule->id);
+		strbuf_printf(sb, "- **Symptom:** %s\n- **Cause:** %s\n- **Evidence:**\n",
 			      f->rule->symptom, f->rule->cause);
 		for (size_t e = 0; e < f->n_ev; e++) {
 			const struct rule_evidence *ev = &f->ev[e];

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -59,6 +60,30 @@ static void md_lines(struct strbuf *sb, const char *label, const char *const *l)
 	strbuf_puts(sb, "```\n");
 }
 
+/* The ranking's edges (src/rules/rules-causes.c) at both ends of the rule, with their reasons:
+ * what a reader of one rule needs to know about where its findings stand in a diagnosis. */
+static void md_edges(struct strbuf *sb, const struct rule *r)
+{
+	static const char *const label[2] = { "Explained by", "Explains" };
+
+	for (int dir = 0; dir < 2; dir++) {
+		bool first = true;
+
+		for (size_t i = 0; i < rule_causes_len; i++) {
+			const struct rule_edge *e = &rule_causes[i];
+			const char *self = dir == 0 ? e->consequence : e->cause;
+			const char *other = dir == 0 ? e->cause : e->consequence;
+
+			if (!streq(self, r->id))
+				continue;
+			if (first)
+				strbuf_printf(sb, "\n**%s** (when both fire):\n\n", label[dir]);
+			strbuf_printf(sb, "- [`%s`](#%s): %s\n", other, other, e->why);
+			first = false;
+		}
+	}
+}
+
 int out_rules_markdown(struct strbuf *sb)
 {
 	strbuf_puts(sb, "# gpuenv rule catalogue\n\n"
@@ -67,7 +92,10 @@ int out_rules_markdown(struct strbuf *sb)
 			"stale. -->\n\n"
 			"Every rule of `gpuenv doctor`, bottom layer first. A rule whose needs "
 			"cannot be read reports \"skipped: could not read …\" instead of passing. "
-			"Severity is the highest a finding of the rule can have.\n\n"
+			"Severity is the highest a finding of the rule can have: error when the "
+			"program the user runs will fail, warning when it runs with limits. "
+			"\"Explained by\" and \"Explains\" are the edges of the root-cause "
+			"ranking (docs/HACKING.md, \"How the ranking works\").\n\n"
 			"| id | layer | severity | what |\n|---|---|---|---|\n");
 	for (size_t i = 0; i < rule_table_len; i++)
 		strbuf_printf(sb, "| [`%s`](#%s) | %s | %s | %s |\n", rule_table[i].id,
@@ -88,6 +116,7 @@ int out_rules_markdown(struct strbuf *sb)
 				strbuf_printf(sb, "%s`%s`", n ? ", " : "", r->needs[n]);
 			strbuf_puts(sb, " (`?`: may be absent, not unreadable)\n");
 		}
+		md_edges(sb, r);
 		md_lines(sb, "Fix", r->fix);
 		md_lines(sb, "Verify", r->verify);
 	}

@@ -5,11 +5,15 @@
  * /proc/sys/kernel/osrelease, /proc/cpuinfo ("model name", one "processor" line per
  * logical CPU) and /proc/meminfo ("MemTotal: N kB"); sysfs-devices-system-cpu ABI for
  * /sys/devices/system/node/node*; proc(5) /proc/self/status ("Uid:", "Gid:", "Groups:" lines)
- * with names from group(5) /etc/group. Writes "host" and "collection.hostname".
+ * with names from group(5) /etc/group; WSL2's GPU paravirtualization: /dev/dxg (the dxgkrnl
+ * device) and /usr/lib/wsl/lib (the Windows driver's user-space libraries, mounted by WSL),
+ * as Microsoft's "GPU acceleration in WSL" and NVIDIA's "CUDA on WSL User Guide" describe
+ * them. Writes "host" and "collection.hostname".
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/host.h"
 #include "probe-text.h"
@@ -40,6 +44,7 @@ static void probe_os_release(struct probe_env *pe, struct snap_node *host)
 			const char *key, *name;
 		} keys[] = { { "PRETTY_NAME", "pretty_name" },
 			     { "ID", "id" },
+			     { "ID_LIKE", "id_like" },
 			     { "VERSION_ID", "version_id" } };
 		size_t n;
 
@@ -217,6 +222,22 @@ static void probe_numa(struct probe_env *pe, struct snap_node *host)
 	snap_set_int(host, "numa_nodes", nodes, path);
 }
 
+/* Whether a path exists (any type: the fixture's or the machine's node), as a bool fact; an
+ * unreadable parent is recorded as such, never as false. */
+static void probe_exists(struct probe_env *pe, struct snap_node *o, const char *key,
+			 const char *path, bool want_dir)
+{
+	struct stat st;
+	int err = root_stat(pe->root, path, &st);
+
+	if (err == -ENOENT || err == -ENOTDIR)
+		snap_set_bool(o, key, false, path);
+	else if (err < 0)
+		snap_set_errno(o, key, err, path);
+	else
+		snap_set_bool(o, key, !want_dir || S_ISDIR(st.st_mode), path);
+}
+
 int probe_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *host = snap_object(snapshot_root(s), "host");
@@ -229,6 +250,8 @@ int probe_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 		snap_set_errno(host, "kernel_release", err, "/proc/sys/kernel/osrelease");
 	else
 		snap_set_str(host, "kernel_release", release, "/proc/sys/kernel/osrelease");
+	probe_exists(pe, snap_object(host, "wsl"), "dxg", "/dev/dxg", false);
+	probe_exists(pe, snap_object(host, "wsl"), "lib_dir", "/usr/lib/wsl/lib", true);
 	probe_cpu(pe, host);
 	host_process_identity(pe, host);
 	probe_memory(pe, host);

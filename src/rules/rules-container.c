@@ -193,6 +193,7 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 	case DRIVER_LOADED:
 		break;
 	case DRIVER_NONE:
+	case DRIVER_ELSEWHERE:
 		rule_skip(c, NULL,
 			  "could not read the host driver version: /sys/module/nvidia/version "
 			  "and /proc/driver/nvidia/version are absent");

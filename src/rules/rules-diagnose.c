@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * One diagnosis: the rule table run over a snapshot (rules-engine.c), the layer facts and the
- * chain (rules-summary.c), then each layer's status and the verdict (rules-engine.c). Its own
+ * chain (rules-summary.c), then each layer's status and the verdict (rules-engine.c), then the
+ * root cause (rules-rank.c over rules-causes.c). Its own
  * file so that the engine and the summary do not call each other.
  */
 #include <errno.h>
@@ -27,6 +28,7 @@ int rules_diagnose(struct gpuenv_snapshot *s, struct gpuenv_doctor **ret)
 	rules_run_table(d, root);
 	rules_summarize(d, root, absent);
 	rules_judge(d, absent);
+	rules_rank(d, rule_causes, rule_causes_len);
 	if (d->err) {
 		int r = d->err;
 

@@ -109,7 +109,8 @@ RULE_CHECK(check_module_not_loaded)
 	if (!modules)
 		finding_fix(f, "# boot a kernel built with CONFIG_MODULES=y (the distribution's "
 			       "kernel), or one with the NVIDIA driver built in");
-	finding_rule_fix(f);
+	finding_fix(f, "sudo modprobe nvidia && sudo dmesg | grep -iE 'nvrm|nvidia' | tail");
+	distro_fix(f, root, FIX_INSTALL_DRIVER, NULL);
 	finding_rule_verify(f);
 }
 
@@ -139,7 +140,9 @@ RULE_CHECK(check_secure_boot_unsigned)
 	finding_fact(f, "driver.nvidia.module_file.path", path);
 	finding_fact(f, "driver.nvidia.module_file.signature", sig);
 	driver_evidence(f, root);
-	finding_rule_fix(f);
+	distro_fix(f, root, FIX_SIGNING_KEY, NULL);
+	distro_fix(f, root, FIX_BUILD_MODULE, NULL); /* rebuilt, it is signed with that key */
+	finding_fix(f, "# or turn Secure Boot off in the firmware");
 	finding_rule_verify(f);
 }
 
@@ -167,7 +170,7 @@ RULE_CHECK(check_module_missing_for_kernel)
 	finding_fact(f, "host.kernel_release", snap_get(root, "host.kernel_release"));
 	finding_fact(f, "driver.nvidia.module_file.path", path);
 	driver_evidence(f, root);
-	finding_rule_fix(f);
+	distro_fix(f, root, FIX_BUILD_MODULE, NULL);
 	finding_rule_verify(f);
 }
 
@@ -199,11 +202,11 @@ RULE_CHECK(check_nouveau_bound)
 			     snap_get(root, "driver.nouveau_blacklisted.blacklist"));
 		finding_fact(f, "driver.nouveau_blacklisted.modeset0",
 			     snap_get(root, "driver.nouveau_blacklisted.modeset0"));
-		if (bl)
-			finding_fix(f, "sudo update-initramfs -u && sudo reboot   # dracut --force "
-				       "on Fedora/RHEL");
-		else
-			finding_rule_fix(f);
+		if (!bl)
+			finding_fix(f,
+				    "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | "
+				    "sudo tee /etc/modprobe.d/blacklist-nouveau.conf");
+		distro_fix(f, root, FIX_INITRAMFS, NULL);
 		finding_rule_verify(f);
 	}
 }
@@ -479,8 +482,10 @@ RULE_CHECK(check_nvml_version_mismatch)
 		user = nvml_user;
 		user_lib = snap_get_str(root, "driver.nvml.library");
 	}
-	if (!user && log_mismatch)
+	if (!user && log_mismatch) {
 		user = snap_get_str(am, "client_version");
+		user_lib = "the client's, as the kernel log's NVRM API mismatch reports it";
+	}
 	disk = snap_present(disk_fact) ? snap_str(disk_fact) : NULL;
 	if (container && user && user_dir) {
 		f = rule_finding(
@@ -614,15 +619,8 @@ RULE_CHECK(check_nvml_version_mismatch)
 		break;
 	case MISMATCH_DISK_OLD:
 	case MISMATCH_THREE:
-		finding_fix(f, "dkms status nvidia   # DKMS: is %s built for $(uname -r)?", user);
-		finding_fix(f, "sudo dkms autoinstall -k $(uname -r)   # on failure: "
-			       "/var/lib/dkms/nvidia/*/build/make.log (kernel headers, compiler)");
-		finding_fix(f,
-			    "# prebuilt modules: install the %s kernel-module package for the "
-			    "running kernel (Ubuntu linux-modules-nvidia-<branch>-$(uname -r); "
-			    "Fedora/RPM Fusion: sudo akmods --force; RHEL: kmod-nvidia), then "
-			    "reboot",
-			    user);
+		distro_fix(f, root, FIX_BUILD_MODULE, user);
+		finding_fix(f, "sudo reboot   # once the module on disk is %s", user);
 		finding_verify(f, "modinfo -F version nvidia   # must print %s", user);
 		break;
 	case MISMATCH_DISK_UNKNOWN:

@@ -504,6 +504,11 @@ void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 			if (st == LAYER_UNKNOWN || st == LAYER_ABSENT || fs > st)
 				st = fs;
 		}
+		/* The driver is another system's (WSL2, a container's host): what could not be
+		 * seen here is "could not tell", never a pass. */
+		if (l == GPUENV_LAYER_DRIVER && (st == LAYER_OK || st == LAYER_INFO) &&
+		    driver_lives_elsewhere(snapshot_root_const(d->snap)))
+			st = LAYER_UNKNOWN;
 		d->status[l] = st;
 	}
 	for (size_t i = 0; i < d->n_findings; i++) {

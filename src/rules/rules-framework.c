@@ -23,6 +23,57 @@
 
 #define MAX_TARGETS 128
 
+/*
+ * The pip command that reinstalls torch from an index that exists for its release and that
+ * the driver runs (facts pytorch_wheels: the variants download.pytorch.org published per
+ * release), never a cuXY made from the driver's CUDA version. drv NULL: the driver is not
+ * known, so the published variants are listed instead.
+ */
+static void torch_index_fix(struct finding *f, const struct fw_build *b, const char *drv)
+{
+	const char *v = snap_get_str(b->pkg, "version") ?: snap_get_str(b->pkg, "dist_version");
+	const struct facts_torch_wheel *w;
+	char line[16];
+	struct version pv;
+
+	if (!v || version_parse_prefix(v, &pv, NULL) < 0 || pv.n < 2)
+		return;
+	snprintf(line, sizeof(line), "%u.%u", pv.part[0], pv.part[1]);
+	if (drv && facts_torch_wheel_for_driver(line, drv, &w) == 0) {
+		finding_fix(f,
+			    "%s/bin/pip install --force-reinstall 'torch==%s.*' --index-url "
+			    "https://download.pytorch.org/whl/%s   # the newest CUDA variant torch "
+			    "%s published that driver %s runs (needs >= %s)",
+			    b->prefix, line, w->variant, line, drv, w->min_driver);
+		finding_evidence(f, "facts.pytorch_wheels", w->source, "torch %s %s: driver >= %s",
+				 w->torch, w->variant, w->min_driver);
+		return;
+	}
+	if (drv && facts_torch_wheel_for_driver(NULL, drv, &w) == 0) {
+		finding_fix(f,
+			    "%s/bin/pip install --force-reinstall 'torch==%s.*' --index-url "
+			    "https://download.pytorch.org/whl/%s   # torch %s has no CUDA variant "
+			    "driver %s runs; torch %s %s does (needs >= %s)",
+			    b->prefix, w->torch, w->variant, line, drv, w->torch, w->variant,
+			    w->min_driver);
+		finding_evidence(f, "facts.pytorch_wheels", w->source, "torch %s %s: driver >= %s",
+				 w->torch, w->variant, w->min_driver);
+		return;
+	}
+	{
+		char list[256];
+
+		if (facts_torch_cuda_variants(line, list, sizeof(list)) > 0)
+			finding_fix(
+				f,
+				"%s/bin/pip install --force-reinstall 'torch==%s.*' --index-url "
+				"https://download.pytorch.org/whl/<variant>   # torch %s "
+				"published %s: the newest your driver supports%s",
+				b->prefix, line, line, list,
+				drv ? " (none in the knowledge base; or upgrade the driver)" : "");
+	}
+}
+
 static const char *fw_module(const struct fw_build *b)
 {
 	switch (b->kind) {
@@ -97,13 +148,14 @@ static void cpu_only_one(const struct fw_build *b, void *u)
 		finding_fix(f, "# the distribution's package is built without CUDA: install a GPU "
 			       "build in a virtual environment instead (python3 -m venv …)");
 	switch (b->kind) {
-	case FW_TORCH:
-		finding_fix(f,
-			    "%s/bin/pip install --force-reinstall torch --index-url "
-			    "https://download.pytorch.org/whl/cu<XY>   # XY: a CUDA no newer than "
-			    "the driver supports (nvidia-smi: CUDA Version)",
-			    b->prefix);
-		break;
+	case FW_TORCH: {
+		const char *drv = NULL;
+		const struct snap_node *df;
+
+		if (nvidia_driver(x->root, &drv, &df) != DRIVER_LOADED)
+			drv = NULL;
+		torch_index_fix(f, b, drv);
+	} break;
 	case FW_TENSORFLOW:
 		finding_fix(f, "%s/bin/pip install 'tensorflow[and-cuda]'", b->prefix);
 		break;
@@ -496,13 +548,8 @@ static void newer_one(const struct fw_build *b, void *u)
 	if (br && br->cuda_version_reported)
 		finding_evidence(f, "facts.driver_branches.cuda_version_reported", br->source,
 				 "R%u: %s", br->branch, br->cuda_version_reported);
-	if (b->kind == FW_TORCH && br && br->cuda_version_reported &&
-	    cuda_major_minor(br->cuda_version_reported, &rma, &rmi))
-		finding_fix(f,
-			    "%s/bin/pip install --force-reinstall torch --index-url "
-			    "https://download.pytorch.org/whl/cu%u%u   # or any cuXY <= the "
-			    "driver's CUDA %u.%u that torch publishes",
-			    b->prefix, rma, rmi, rma, rmi);
+	if (b->kind == FW_TORCH)
+		torch_index_fix(f, b, x->drv);
 	finding_fix(f, "# or install driver %s or newer (gpuenv facts cuda %u.%u)",
 		    req.newest->linux_min_driver, req.major, req.minor);
 	finding_rule_verify(f);
@@ -519,6 +566,11 @@ RULE_CHECK(check_fw_cuda_newer_than_driver)
 	case DRIVER_UNKNOWN:
 		if (fw_foreach(root, NULL, NULL) > 0)
 			rule_need(c, NULL, "the NVIDIA driver version", x.drv_fact);
+		return;
+	case DRIVER_ELSEWHERE:
+		if (fw_foreach(root, NULL, NULL) > 0)
+			rule_skip(c, NULL, "could not read the NVIDIA driver version: %s",
+				  driver_lives_elsewhere(root));
 		return;
 	case DRIVER_LOADED:
 		break;

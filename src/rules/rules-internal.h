@@ -56,6 +56,9 @@ enum driver_state {
 	DRIVER_LOADED,
 	DRIVER_NONE,	/* both known absent */
 	DRIVER_UNKNOWN, /* a source unreadable / malformed / unprobed */
+	/* none visible here because the kernel driver is another system's: WSL2 (the Windows
+	 * driver, reached through /dev/dxg) or a container (the host's). Never "no driver". */
+	DRIVER_ELSEWHERE,
 };
 enum driver_state nvidia_driver(const struct snap_node *root, const char **ret_version,
 				const struct snap_node **ret_fact);
@@ -78,6 +81,12 @@ bool gpu_cc(const struct snap_node *root, const struct snap_node *gpu, unsigned 
 	    unsigned *ret_minor, const struct snap_node **ret_fact);
 /* The product name (knowledge base, else pci.ids via hardware.gpus[].name, else the ids). */
 int gpu_name(const struct snap_node *gpu, char *buf, size_t len);
+/* WSL2: the kernel release ends in "-microsoft-standard-WSL2", or /dev/dxg or
+ * /usr/lib/wsl/lib exists. *ret_why (if given) names what said so. */
+bool on_wsl2(const struct snap_node *root, const char **ret_why);
+/* Where the kernel driver lives when it is not this system's ("WSL2: the Windows driver …",
+ * "the container host's"), or NULL when it would be this system's. */
+const char *driver_lives_elsewhere(const struct snap_node *root);
 /* Inside a container (Docker/Podman markers or a container engine in /proc/1/cgroup). */
 bool in_container(const struct snap_node *root);
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */
@@ -104,6 +113,42 @@ static inline const char *cuda_req_mc_note(const struct cuda_req *req)
 {
 	return req->mc && facts_unconfirmed(req->mc->confidence) ? ", unconfirmed" : "";
 }
+
+/* ---- the distribution's commands (rules-distro.c) --------------------------------------- */
+enum distro {
+	DISTRO_UNKNOWN,
+	DISTRO_DEBIAN,
+	DISTRO_UBUNTU,
+	DISTRO_FEDORA,
+	DISTRO_RHEL,
+	DISTRO_SUSE,
+	DISTRO_ARCH,
+};
+enum module_flavour {
+	MODULE_UNKNOWN,
+	MODULE_DKMS,
+	MODULE_AKMODS,
+	MODULE_UBUNTU_PREBUILT,
+	MODULE_RHEL_KMOD,
+	MODULE_SUSE_KMP,
+	MODULE_ARCH_PACKAGE,
+};
+enum distro_fix {
+	FIX_INSTALL_DRIVER,    /* the NVIDIA driver package */
+	FIX_BUILD_MODULE,      /* nvidia.ko of `version` for the running kernel */
+	FIX_INITRAMFS,	       /* rebuild the initramfs, reboot */
+	FIX_CONTAINER_TOOLKIT, /* nvidia-container-toolkit */
+	FIX_SIGNING_KEY,       /* enroll the key that signs the module */
+};
+/* From host.os.id, then host.os.id_like (os-release(5)). */
+enum distro host_distro(const struct snap_node *root);
+/* "Fedora", or NULL for an unknown one. */
+const char *distro_name(enum distro d);
+/* How the nvidia module is delivered: where the module on disk is, else the usual one. */
+enum module_flavour module_flavour(const struct snap_node *root);
+/* Adds the fix lines of `what` for this distribution (all families named when unknown). */
+void distro_fix(struct finding *f, const struct snap_node *root, enum distro_fix what,
+		const char *version);
 
 /* ---- frameworks in framework.python_envs[] (rules-util.c) ---------------------------- */
 enum fw_kind {

@@ -398,6 +398,61 @@ struct selection {
 	int tk;
 };
 
+/*
+ * The toolkit the rest of the configuration needs, among the selected ones: the one whose
+ * CUDA major.minor the framework a plain `python` imports was built for (its extensions must
+ * be compiled with it: torch.utils.cpp_extension refuses another), else the newest the loaded
+ * driver can run, else the newest. Never merely the first nvcc on PATH.
+ */
+static int disagree_target(const struct snap_node *root, const struct snap_node *tks,
+			   const struct selection *sel, size_t n, char *why, size_t len)
+{
+	struct fw_build b;
+	char fwv[32];
+	const char *drv;
+	const struct snap_node *fact;
+	bool have_drv = nvidia_driver(root, &drv, &fact) == DRIVER_LOADED;
+	int best = -1, best_run = -1;
+	unsigned fma, fmi;
+
+	if (fw_first(root, &b) && fw_cuda_version(&b, fwv, sizeof(fwv), NULL) &&
+	    cuda_major_minor(fwv, &fma, &fmi))
+		for (size_t i = 0; i < n; i++) {
+			unsigned ma, mi;
+			const char *v = snap_get_str(snap_at(tks, (size_t)sel[i].tk), "version");
+
+			if (v && cuda_major_minor(v, &ma, &mi) && ma == fma && mi == fmi) {
+				snprintf(why, len, "CUDA %u.%u, what %s was built for", ma, mi,
+					 b.label);
+				return sel[i].tk;
+			}
+		}
+	for (size_t i = 0; i < n; i++) {
+		const char *v = snap_get_str(snap_at(tks, (size_t)sel[i].tk), "version");
+		const char *bv =
+			best < 0 ? NULL : snap_get_str(snap_at(tks, (size_t)best), "version");
+		struct cuda_req req;
+
+		if (best < 0 || (v && bv && version_cmp_str(v, bv) > 0))
+			best = sel[i].tk;
+		if (have_drv && v && cuda_requirement(v, &req) == 0 &&
+		    cuda_driver_judge(&req, drv) != LINK_BROKEN) {
+			const char *rv = best_run < 0 ? NULL
+						      : snap_get_str(snap_at(tks, (size_t)best_run),
+								     "version");
+
+			if (best_run < 0 || (rv && version_cmp_str(v, rv) > 0))
+				best_run = sel[i].tk;
+		}
+	}
+	if (best_run >= 0) {
+		snprintf(why, len, "the newest of them driver %s can run", drv);
+		return best_run;
+	}
+	snprintf(why, len, "the newest of them");
+	return best;
+}
+
 RULE_CHECK(check_toolkits_disagree)
 {
 	const struct snap_node *tks = TOOLKITS(root);
@@ -504,13 +559,15 @@ RULE_CHECK(check_toolkits_disagree)
 		finding_fact(f, name, snap_child(tk, "version"));
 	}
 	{
-		const struct snap_node *tk = snap_at(tks, (size_t)sel[0].tk);
+		char why[256];
+		const struct snap_node *tk =
+			snap_at(tks, (size_t)disagree_target(root, tks, sel, n, why, sizeof(why)));
 		const char *p = tk_name(tk);
 
 		finding_fix(f,
 			    "export CUDA_HOME=%s PATH=%s/bin:$PATH LD_LIBRARY_PATH=%s/lib64   # "
-			    "one toolkit everywhere (%s picked)",
-			    p, p, p, sel[0].what);
+			    "one toolkit everywhere: %s",
+			    p, p, p, why);
 	}
 	finding_fix(f, "sudo update-alternatives --config cuda   # where /usr/local/cuda is an "
 		       "alternative");

@@ -137,6 +137,10 @@ static void driver_facts(struct gpuenv_doctor *d, const struct snap_node *root, 
 		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
 				   "could not read (%s)", buf);
 		break;
+	case DRIVER_ELSEWHERE:
+		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
+				   "not this system's (%s)", driver_lives_elsewhere(root));
+		break;
 	}
 	if (amd)
 		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "AMD driver",
@@ -384,7 +388,11 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 			"%s runs CUDA %u.%u, which needs a driver %s; "
 			"%s",
 			b.label, req.major, req.minor, need,
-			ds == DRIVER_NONE ? "none is loaded" : "the driver version is unreadable");
+			ds == DRIVER_NONE ? "none is loaded"
+			: ds == DRIVER_ELSEWHERE
+				? "the driver is another system's, its version not "
+				  "visible here"
+				: "the driver version is unreadable");
 		return;
 	}
 	ch->link_state[1] = cuda_driver_judge(&req, ver);
@@ -423,7 +431,10 @@ static void chain(struct gpuenv_doctor *d, const struct snap_node *root)
 		}
 	} else {
 		ch->driver_label = diagnosis_strdupf(
-			d, "%s", ds == DRIVER_NONE ? "no NVIDIA driver" : "driver unreadable");
+			d, "%s",
+			ds == DRIVER_NONE	 ? "no NVIDIA driver"
+			: ds == DRIVER_ELSEWHERE ? "the host's driver (not visible here)"
+						 : "driver unreadable");
 		ch->driver_source = diagnosis_strdupf(d, "%s", snap_source(fact) ?: "not probed");
 	}
 	tk = chosen_toolkit(root, &why);
@@ -453,12 +464,14 @@ static void chain(struct gpuenv_doctor *d, const struct snap_node *root)
 			ch->link_why[0] =
 				diagnosis_strdupf(d, "no NVIDIA driver; CUDA %u.%u needs %s",
 						  req.major, req.minor, need);
-		} else if (ds == DRIVER_UNKNOWN) {
+		} else if (ds == DRIVER_UNKNOWN || ds == DRIVER_ELSEWHERE) {
 			ch->link_state[0] = LINK_UNKNOWN;
-			ch->link_why[0] = diagnosis_strdupf(d,
-							    "driver version unreadable; CUDA %u.%u "
-							    "needs %s",
-							    req.major, req.minor, need);
+			ch->link_why[0] = diagnosis_strdupf(
+				d, "%s; CUDA %u.%u needs %s",
+				ds == DRIVER_ELSEWHERE ? "the driver is another system's, its "
+							 "version not visible here"
+						       : "driver version unreadable",
+				req.major, req.minor, need);
 		} else {
 			ch->link_state[0] = cuda_driver_judge(&req, ver);
 			ch->link_why[0] = diagnosis_strdupf(

@@ -85,8 +85,40 @@ enum driver_state nvidia_driver(const struct snap_node *root, const char **ret_v
 	*ret_version = NULL;
 	*ret_fact = snap_state(mod) != FACT_ABSENT ? mod : proc;
 	if (snap_state(mod) == FACT_ABSENT && snap_state(proc) == FACT_ABSENT)
-		return DRIVER_NONE;
+		return driver_lives_elsewhere(root) ? DRIVER_ELSEWHERE : DRIVER_NONE;
 	return DRIVER_UNKNOWN;
+}
+
+bool on_wsl2(const struct snap_node *root, const char **ret_why)
+{
+	const char *rel = snap_get_str(root, "host.kernel_release"), *why = NULL;
+
+	/* WSL2's kernels (github.com/microsoft/WSL2-Linux-Kernel) are released as
+	 * "<version>-microsoft-standard-WSL2"; WSL1 ("…-Microsoft") has no GPU at all. */
+	if (rel && strstr(rel, "-microsoft-standard-WSL2"))
+		why = "kernel release *-microsoft-standard-WSL2";
+	else if (snap_get_bool_default(root, "host.wsl.dxg", false))
+		why = "/dev/dxg";
+	else if (snap_get_bool_default(root, "host.wsl.lib_dir", false))
+		why = "/usr/lib/wsl/lib";
+	if (ret_why)
+		*ret_why = why;
+	return why != NULL;
+}
+
+const char *driver_lives_elsewhere(const struct snap_node *root)
+{
+	if (on_wsl2(root, NULL))
+		return "WSL2: the GPU driver is the Windows host's, reached through /dev/dxg and "
+		       "/usr/lib/wsl/lib; no Linux kernel module is loaded, nor should be";
+	/* Only a container the runtime gave the GPU (device nodes, or NVIDIA_VISIBLE_DEVICES
+	 * asking for GPUs): one without either truly has no driver to use. */
+	if (in_container(root) &&
+	    (snap_get_bool_default(root, "driver.device_nodes.nvidiactl", false) ||
+	     snap_present(snap_get(root, "container.requested.NVIDIA_VISIBLE_DEVICES"))))
+		return "in a container: the kernel driver is the host's, given to the container "
+		       "by its runtime";
+	return NULL;
 }
 
 bool rule_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, const char *what,
@@ -100,6 +132,9 @@ bool rule_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, const 
 		return false;
 	case DRIVER_UNKNOWN:
 		rule_need(c, NULL, what, fact);
+		return false;
+	case DRIVER_ELSEWHERE:
+		rule_skip(c, NULL, "could not read %s: %s", what, driver_lives_elsewhere(root));
 		return false;
 	case DRIVER_LOADED:
 		break;
@@ -117,6 +152,7 @@ bool rule_no_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, con
 
 	switch (nvidia_driver(root, &ver, &fact)) {
 	case DRIVER_LOADED:
+	case DRIVER_ELSEWHERE: /* not "no driver": it is another system's */
 		return false;
 	case DRIVER_UNKNOWN:
 		rule_need(c, NULL, what, fact);

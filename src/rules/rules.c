@@ -154,8 +154,11 @@ const struct rule rule_table[] = {
 		.needs = STRV("hardware.pci_devices", "driver.kernel_modules.modules_supported?",
 			      "driver.nvidia.module_version?"),
 		.fix = STRV("sudo modprobe nvidia && sudo dmesg | grep -iE 'nvrm|nvidia' | tail",
-			    "# not installed: sudo apt install nvidia-driver (Debian) · "
-			    "sudo ubuntu-drivers install (Ubuntu) · NVIDIA's CUDA repository"),
+			    "# not installed: Debian: sudo apt install nvidia-driver · Ubuntu: "
+			    "sudo ubuntu-drivers install · Fedora: sudo dnf install akmod-nvidia "
+			    "(RPM Fusion) · RHEL: sudo dnf module install nvidia-driver · Arch: "
+			    "sudo pacman -S nvidia (a finding names its distribution's, from "
+			    "/etc/os-release)"),
 		.verify = STRV("lsmod | grep nvidia && dmesg | grep -i nvidia", "nvidia-smi"),
 		.check = check_module_not_loaded,
 	},
@@ -194,8 +197,12 @@ const struct rule rule_table[] = {
 			 "kernel).",
 		.needs = STRV("hardware.pci_devices", "host.kernel_release",
 			      "driver.nvidia.module_file.path?", "driver.nvidia.module_version?"),
-		.fix = STRV("sudo apt install linux-headers-$(uname -r)",
-			    "sudo dkms autoinstall -k $(uname -r)",
+		.fix = STRV("# the module for $(uname -r), the way this machine gets it (a finding "
+			    "names it from /etc/os-release and the module on disk): DKMS: sudo "
+			    "dkms autoinstall -k $(uname -r) (kernel headers first) · akmods "
+			    "(Fedora): sudo akmods --force · Ubuntu: sudo apt install "
+			    "linux-modules-nvidia-<branch>-$(uname -r) · RHEL: kmod-nvidia · "
+			    "Arch: sudo pacman -Syu nvidia",
 			    "dkms status; less /var/lib/dkms/nvidia/*/build/make.log"),
 		.verify = STRV("modinfo -k $(uname -r) nvidia | head -3", "dkms status nvidia"),
 		.check = check_module_missing_for_kernel,

@@ -58,6 +58,9 @@ struct finding {
 	size_t n_ev;
 	char **fix;    /* NULL: the rule's fix */
 	char **verify; /* NULL: the rule's verify */
+	/* The finding that explains this one (rules-rank.c): its index in diag->findings + 1,
+	 * 0 when none does. An index, not a pointer: the array grows while rules run. */
+	size_t cause;
 };
 
 struct rule_skip {
@@ -110,9 +113,39 @@ struct gpuenv_doctor {
 	enum layer_status status[RULE_LAYERS];
 	struct chain chain;
 	enum gpuenv_verdict verdict;
+	/* The finding that explains the others (rules-rank.c): index in findings + 1, 0 when no
+	 * finding is a warning or an error (a healthy machine has no root cause). */
+	size_t root_cause;
 	int err; /* first allocation failure */
 };
 
+/* ---- the root cause (rules-causes.c: the data, rules-rank.c: the ranking) ------------- */
+
+/* "cause explains consequence": when both rules fire, the consequence's finding is caused by
+ * the cause's. why says what makes the edge hold (the text docs/HACKING.md asks for). */
+struct rule_edge {
+	const char *cause, *consequence, *why;
+};
+extern const struct rule_edge rule_causes[];
+extern const size_t rule_causes_len;
+/* The tie-break between findings no edge connects: a smaller rank is nearer the root. */
+extern const unsigned rule_layer_rank[RULE_LAYERS];
+
+/* Checks an edge table: every id names a rule of rule_table, no edge twice, no edge from a
+ * rule to itself, no cycle. 0, or -EINVAL with the first problem written to err. */
+int rule_causes_check(const struct rule_edge *edges, size_t n, char *err, size_t errlen);
+/* Sets every finding's cause and the diagnosis' root cause from the table (rules-diagnose.c). */
+void rules_rank(struct gpuenv_doctor *d, const struct rule_edge *edges, size_t n_edges);
+/* The finding that explains f, or NULL. */
+const struct finding *finding_cause(const struct gpuenv_doctor *d, const struct finding *f);
+/* The root cause, or NULL (no warning or error). */
+const struct finding *diagnosis_root_cause(const struct gpuenv_doctor *d);
+/* True when f is findings[top] or explained by it, through its causes. */
+bool finding_under(const struct gpuenv_doctor *d, const struct finding *f, size_t top);
+/* True when f is the root cause or explained by it, through its causes. */
+bool finding_under_root(const struct gpuenv_doctor *d, const struct finding *f);
+
+/* The public type is the internal diagnosis. */
 int rules_diagnose(struct gpuenv_snapshot *s, struct gpuenv_doctor **ret);
 struct gpuenv_doctor *diagnosis_free(struct gpuenv_doctor *d);
 static inline void diagnosis_freep(struct gpuenv_doctor **d)

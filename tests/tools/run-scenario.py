@@ -119,12 +119,16 @@ def sandbox_neutral(out):
     return re.sub(r'("sandbox": \{[^{}]*?"value": )"[^"]*"', r'\1"@SANDBOX@"', out)
 
 
-def main():
-    gpuenv, scenario_dir, fakes_dir = sys.argv[1], sys.argv[2], sys.argv[3]
-    # The test build of the CLI (gpuenv-test): only it reads GPUENV_TEST_INJECT_ERRORS.
-    gpuenv_test = sys.argv[4] if len(sys.argv) > 4 else None
-    update = os.environ.get("GPUENV_UPDATE_EXPECTED") == "1"
-    ini = fixture_root.read_ini(scenario_dir)
+def read_ini(scenario_dir):
+    return fixture_root.read_ini(scenario_dir)
+
+
+def prepare(scenario_dir, fakes_dir, tmp, link_dir):
+    """Everything a gpuenv run over the scenario needs: (environment, root, env file, extra
+    arguments, the fakes' path as the arguments name it). Exits 77 where the scenario cannot
+    be made here (a required path missing, a generated file, no mknod). Shared with
+    score-real-world.py."""
+    ini = read_ini(scenario_dir)
     needs = ini.get("scenario", "requires", fallback="")
     if needs and not os.path.exists(needs):
         print(f"SKIP: {needs} is not installed here")
@@ -135,27 +139,37 @@ def main():
         if k in os.environ:
             env[k] = os.environ[k]
     if ini.has_option("scenario", "inject_errors"):
+        env["GPUENV_TEST_INJECT_ERRORS"] = ini.get("scenario", "inject_errors")
+    # The fakes are named through /tmp/gpuenv-fakes-XXXXXXXX/f (always 28 characters): the
+    # build directory's own path would make the doctor text wrap differently in every checkout.
+    fakes = os.path.join(link_dir, "f")
+    os.symlink(os.path.abspath(fakes_dir), fakes)
+    args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
+    root = os.path.join(scenario_dir, "root")
+    if ini.has_section("devices") or fixture_root.generated(ini):
+        root = make_root(scenario_dir, tmp,
+                         ini.items("devices") if ini.has_section("devices") else [])
+    envfile = os.path.join(tmp, "env")
+    with open(envfile, "w", encoding="utf-8") as f:
+        if ini.has_section("env"):
+            for k, v in ini.items("env"):
+                f.write(f"{k}={v}\n")
+    return env, root, envfile, args, fakes
+
+
+def main():
+    gpuenv, scenario_dir, fakes_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+    # The test build of the CLI (gpuenv-test): only it reads GPUENV_TEST_INJECT_ERRORS.
+    gpuenv_test = sys.argv[4] if len(sys.argv) > 4 else None
+    update = os.environ.get("GPUENV_UPDATE_EXPECTED") == "1"
+    if read_ini(scenario_dir).has_option("scenario", "inject_errors"):
         if not gpuenv_test:
             sys.exit("FAIL: inject_errors needs the test build of gpuenv (gpuenv-test) as the "
                      "fourth argument: the installed gpuenv has no test hook")
         gpuenv = gpuenv_test
-        env["GPUENV_TEST_INJECT_ERRORS"] = ini.get("scenario", "inject_errors")
-    # The fakes are named through /tmp/gpuenv-fakes-XXXXXXXX/f (always 28 characters): the
-    # build directory's own path would make the doctor text wrap differently in every checkout.
     with tempfile.TemporaryDirectory() as tmp, \
             tempfile.TemporaryDirectory(prefix="gpuenv-fakes-", dir="/tmp") as link_dir:
-        fakes = os.path.join(link_dir, "f")
-        os.symlink(os.path.abspath(fakes_dir), fakes)
-        args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
-        root = os.path.join(scenario_dir, "root")
-        if ini.has_section("devices") or fixture_root.generated(ini):
-            root = make_root(scenario_dir, tmp,
-                             ini.items("devices") if ini.has_section("devices") else [])
-        envfile = os.path.join(tmp, "env")
-        with open(envfile, "w", encoding="utf-8") as f:
-            if ini.has_section("env"):
-                for k, v in ini.items("env"):
-                    f.write(f"{k}={v}\n")
+        env, root, envfile, args, fakes = prepare(scenario_dir, fakes_dir, tmp, link_dir)
         base = [gpuenv, "report", "--sysroot", root, "--stable",
                 "--env-file", envfile] + args
         text, _ = run(base, env)

@@ -251,6 +251,19 @@ static void expect_text(struct gpuenv_snapshot *s, const char *id, const char *n
 #define NO_TEXT(s, id, text) expect_text(s, id, text, NULL)
 #define FIX(s, id, text)     expect_text(s, id, NULL, text)
 
+/* No fix line of the first finding of rule id has text. */
+static void NO_FIX(struct gpuenv_snapshot *s, const char *id, const char *text)
+{
+	struct gpuenv_doctor *d = diag(s);
+	const struct finding *f = find(d, id, 0);
+
+	assert_non_null(f);
+	for (char **l = f->fix; l && *l; l++)
+		if (strstr(*l, text))
+			fail_msg("%s: fix line \"%s\" has \"%s\"", id, *l, text);
+	diagnosis_free(d);
+}
+
 /* ---- the table ------------------------------------------------------------------------ */
 
 static void test_table(void **state)
@@ -510,6 +523,9 @@ static void test_branch_eol(void **state)
 
 /* ---- runtime --------------------------------------------------------------------------- */
 
+static struct snap_node *torch_env(struct gpuenv_snapshot *s, const char *version, const char *cuda,
+				   const char *const *targets);
+
 static void test_no_driver_for_toolkit(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -518,6 +534,34 @@ static void test_no_driver_for_toolkit(void **state)
 	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-13.0", "13.0.96");
 	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, ">= 580.65.06");
 	driver_loaded(s, "580.95.05");
+	NO(s, "runtime.no-driver-for-toolkit");
+	snapshot_unref(s);
+}
+
+/* WSL2 and containers: the driver is another system's. No module and no /proc/driver/nvidia
+ * there is normal, and "install a driver" would break WSL2 (NVIDIA's CUDA on WSL guide). */
+static void test_no_driver_elsewhere(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.1", "12.1.1");
+	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, "no NVIDIA kernel driver");
+	snap_set_str(node(s, "host"), "kernel_release", "5.15.167.4-microsoft-standard-WSL2",
+		     "/proc/sys/kernel/osrelease");
+	NO(s, "runtime.no-driver-for-toolkit");
+	/* the driver version cannot be read there: rules that need it say so */
+	SKIPPED(s, "runtime.toolkit-needs-newer-driver");
+	snap_set_str(node(s, "host"), "kernel_release", "6.8.0-45-generic", "x");
+	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg", true, "/dev/dxg");
+	NO(s, "runtime.no-driver-for-toolkit");
+	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg", false, "/dev/dxg");
+	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, "no NVIDIA kernel driver");
+	/* in a container the runtime gave the GPU, the driver is the host's; in one it did not
+	 * give it, there is no driver to use */
+	snap_set_str(node(s, "container"), "dockerenv", "", "/.dockerenv");
+	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, "no NVIDIA kernel driver");
+	snap_set_str(snap_object(node(s, "container"), "requested"), "NVIDIA_VISIBLE_DEVICES",
+		     "all", "environment");
 	NO(s, "runtime.no-driver-for-toolkit");
 	snapshot_unref(s);
 }
@@ -579,6 +623,16 @@ static void test_toolkits_disagree(void **state)
 	NO(s, "runtime.toolkits-disagree");
 	env(s, "PATH", "/usr/local/cuda-11.8/bin:/usr/bin");
 	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_WARNING, "nvcc on PATH: CUDA 11.8");
+	/* the fix points at what the configuration needs, not at the nvcc first on PATH */
+	FIX(s, "runtime.toolkits-disagree", "CUDA_HOME=/usr/local/cuda-12.4 ");
+	FIX(s, "runtime.toolkits-disagree", "the newest of them");
+	driver_loaded(s, "535.183.01"); /* R535 runs 11.8 and (minor-version compat) 12.4 */
+	FIX(s, "runtime.toolkits-disagree", "CUDA_HOME=/usr/local/cuda-12.4 ");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
+	FIX(s, "runtime.toolkits-disagree", "CUDA_HOME=/usr/local/cuda-11.8 ");
+	torch_env(s, "2.4.0+cu124", "12.4", NULL);
+	FIX(s, "runtime.toolkits-disagree", "what torch 2.4.0+cu124");
+	FIX(s, "runtime.toolkits-disagree", "CUDA_HOME=/usr/local/cuda-12.4 ");
 	/* Same version in two places: only a note. */
 	snap_set_str(a, "version", "12.4.1", "x");
 	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_INFO, "/usr/local/cuda: CUDA 12.4.1");
@@ -1050,6 +1104,69 @@ static void test_fw_cuda_newer(void **state)
 	snapshot_unref(s);
 }
 
+/* A pip fix names an index that exists for the release and that the driver runs, never a cuXY
+ * made from the driver's CUDA version (R470 is CUDA 11.4: there never was a cu114 index). */
+static void test_fw_torch_index(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, "0x25a2", "nvidia");
+	driver_loaded(s, "470.86");
+	torch_env(s, "2.1.0+cu121", "12.1", NULL);
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "found version 11040");
+	NO_FIX(s, "framework.cuda-newer-than-driver", "whl/cu114");
+	FIX(s, "framework.cuda-newer-than-driver", "torch 2.1 has no CUDA variant driver 470.86");
+	FIX(s, "framework.cuda-newer-than-driver",
+	    "'torch==1.12.*' --index-url "
+	    "https://download.pytorch.org/whl/cu113");
+	/* R535: torch 2.1 published cu121 (>= 530.30.02), the newest 535 runs */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "535.183.01", "x");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "cuda", "13.0", "x");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "version", "2.9.0+cu130",
+		     "x");
+	/* torch 2.9 published cu126, cu128, cu130: none runs on R535 (cu126 needs 560.28.03);
+	 * the newest release with one R535 runs is named instead: 2.7's cu118 */
+	FIX(s, "framework.cuda-newer-than-driver", "torch 2.9 has no CUDA variant driver 535");
+	FIX(s, "framework.cuda-newer-than-driver",
+	    "'torch==2.7.*' --index-url https://download.pytorch.org/whl/cu118");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "565.57.01", "x");
+	FIX(s, "framework.cuda-newer-than-driver",
+	    "'torch==2.9.*' --index-url https://download.pytorch.org/whl/cu126");
+	snapshot_unref(s);
+}
+
+/* Fix commands follow /etc/os-release: never apt on Fedora. */
+static void test_distro_fixes(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, "0x2684", NULL);
+	snap_set_errno(node(s, "driver.nvidia.module_file"), "path", -ENOENT,
+		       "/lib/modules/6.13.4-200.fc41.x86_64");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "fedora", "/etc/os-release");
+	FIX(s, "driver.module-missing-for-kernel", "sudo akmods --force --kernels $(uname -r)");
+	FIX(s, "driver.module-missing-for-kernel", "sudo dnf install kernel-devel-$(uname -r)");
+	NO_FIX(s, "driver.module-missing-for-kernel", "apt");
+	FIX(s, "driver.module-not-loaded", "sudo dnf install akmod-nvidia");
+	NO_FIX(s, "driver.module-not-loaded", "apt");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "rocky", "/etc/os-release");
+	FIX(s, "driver.module-missing-for-kernel", "kmod-nvidia");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "endeavouros", "/etc/os-release");
+	FIX(s, "driver.module-not-loaded", "sudo pacman -S nvidia");
+	/* ID unknown, ID_LIKE known */
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "someubuntuspin", "/etc/os-release");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id_like", "ubuntu debian",
+		     "/etc/os-release");
+	FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia-<branch>-$(uname -r)");
+	/* the initramfs tool of the distribution */
+	gpu(s, "0x2684", "nouveau");
+	FIX(s, "driver.nouveau-bound", "sudo update-initramfs -u");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "fedora", "/etc/os-release");
+	FIX(s, "driver.nouveau-bound", "sudo dracut --force");
+	NO_FIX(s, "driver.nouveau-bound", "update-initramfs");
+	snapshot_unref(s);
+}
+
 static void test_fw_toolkit_irrelevant(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -1338,6 +1455,7 @@ int main(void)
 		cmocka_unit_test(test_branch_drops_gpu),
 		cmocka_unit_test(test_branch_eol),
 		cmocka_unit_test(test_no_driver_for_toolkit),
+		cmocka_unit_test(test_no_driver_elsewhere),
 		cmocka_unit_test(test_toolkit_needs_newer_driver),
 		cmocka_unit_test(test_stub),
 		cmocka_unit_test(test_toolkits_disagree),
@@ -1355,6 +1473,8 @@ int main(void)
 		cmocka_unit_test(test_cpu_only),
 		cmocka_unit_test(test_fw_coverage),
 		cmocka_unit_test(test_fw_cuda_newer),
+		cmocka_unit_test(test_fw_torch_index),
+		cmocka_unit_test(test_distro_fixes),
 		cmocka_unit_test(test_fw_toolkit_irrelevant),
 		cmocka_unit_test(test_no_nvidia_runtime),
 		cmocka_unit_test(test_cdi_stale),

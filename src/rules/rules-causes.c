@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Which finding explains which: the data of the root-cause ranking (rules-rank.c, described
+ * in docs/HACKING.md "How the ranking works"). One row per edge "cause → consequence"
+ * between rule ids: when both rules fire, the consequence's finding carries caused_by = the
+ * cause. An edge holds when fixing the cause is what makes the consequence go away (the
+ * consequence is how the cause shows one layer up), never because two problems merely come
+ * together. Edges chain: a consequence whose direct cause did not fire is explained by the
+ * nearest cause up the chain that did. The table must stay acyclic; test-rank checks it
+ * (and every id) at test time.
+ *
+ * Then the layer order, the tie-break between findings no edge connects: a lower layer is
+ * nearer the root, because each layer runs on the one below it (docs/design.md §5: hardware
+ * < driver < runtime < framework). The container layer is around the others: what a
+ * container hides from the software inside is said by explicit edges below
+ * (container.no-gpu-devices → …), and without one a container finding ranks last, since a
+ * broken stack inside would stay broken with the container fixed.
+ */
+#include "rules/rules.h"
+#include "shared/macro.h"
+
+const struct rule_edge rule_causes[] = {
+	/* ---- why the nvidia module is not loaded ---- */
+	{ "driver.secure-boot-unsigned-module", "driver.module-not-loaded",
+	  "with Secure Boot on the kernel refuses an unsigned nvidia.ko (\"Key was rejected by "
+	  "service\"), so the module stays unloaded until it is signed or Secure Boot is off" },
+	{ "driver.module-missing-for-kernel", "driver.module-not-loaded",
+	  "modprobe finds no nvidia.ko under /lib/modules/<running kernel>: there is nothing to "
+	  "load until the module is built or installed for that kernel" },
+	{ "driver.module-missing-for-kernel", "driver.nouveau-bound",
+	  "with no nvidia.ko for the running kernel, nouveau is the only driver that can claim the "
+	  "GPU at boot; installing the module (which blacklists nouveau) removes both" },
+	{ "driver.nouveau-bound", "driver.module-not-loaded",
+	  "nouveau owns the device, so the nvidia module cannot bind it (\"NVRM: The NVIDIA probe "
+	  "routine was not called for 1 device(s)\") and is usually not loaded at all" },
+	/* ---- what an absent driver breaks above it ---- */
+	{ "driver.module-not-loaded", "hardware.gpu-without-driver",
+	  "the GPU has no kernel driver because the nvidia module that would bind it is not "
+	  "loaded: the hardware finding is how the missing driver shows on the PCI bus" },
+	{ "driver.branch-drops-gpu", "hardware.gpu-without-driver",
+	  "the loaded branch has no support for the GPU's architecture and ignores it (\"NVRM: "
+	  "The NVIDIA <GPU> GPU installed in this system is supported through the NVIDIA "
+	  "<branch>.xx Legacy drivers\")" },
+	{ "driver.module-not-loaded", "runtime.no-driver-for-toolkit",
+	  "the toolkit has no driver to run on because the nvidia module is not loaded" },
+	{ "driver.nouveau-bound", "runtime.no-driver-for-toolkit",
+	  "nouveau gives CUDA nothing: libcuda needs the nvidia module, which cannot bind the GPU "
+	  "while nouveau owns it" },
+	{ "hardware.gpu-without-driver", "runtime.no-driver-for-toolkit",
+	  "no kernel driver owns the GPU, so there is no driver for CUDA programs to use" },
+	{ "hardware.no-gpu", "runtime.no-driver-for-toolkit",
+	  "with no GPU on the bus no NVIDIA driver can load: the toolkit's missing driver is the "
+	  "missing GPU" },
+	/* ---- hardware faults the driver reports ---- */
+	{ "hardware.pcie-link-down", "driver.xid-errors",
+	  "a GPU whose link no longer trains has fallen off the bus: Xid 79 (and the Xids of "
+	  "every call that then fails) is the driver's record of the same event" },
+	/* ---- a container that was not given the GPU ---- */
+	{ "container.visible-devices-void", "container.no-gpu-devices",
+	  "NVIDIA_VISIBLE_DEVICES=void/none tells the NVIDIA Container Toolkit to inject no "
+	  "device, so the container has no /dev/nvidia* node" },
+	{ "container.no-gpu-devices", "runtime.no-driver-for-toolkit",
+	  "inside a container the driver is the host's: without the device nodes the toolkit "
+	  "cannot reach it, and passing the GPU in (--gpus) fixes both" },
+	{ "container.image-cuda-newer-than-driver", "runtime.toolkit-needs-newer-driver",
+	  "the image's toolkit is the CUDA the image declares (NVIDIA_REQUIRE_CUDA): the image "
+	  "is what needs the newer host driver" },
+	/* ---- framework GPU code ---- */
+	{ "framework.gpu-too-old-for-build", "framework.no-kernel-image",
+	  "the GPU is below every architecture the build carries: that is why no image fits it" },
+	{ "framework.cuda-newer-than-driver", "framework.ptx-too-new-for-driver",
+	  "PTX made by a CUDA newer than the driver is PTX the driver cannot JIT: the same "
+	  "too-new CUDA, seen in the GPU code; a driver for that CUDA fixes both" },
+};
+const size_t rule_causes_len = ARRAY_SIZE(rule_causes);
+
+const unsigned rule_layer_rank[RULE_LAYERS] = {
+	[GPUENV_LAYER_HARDWARE] = 0,  [GPUENV_LAYER_DRIVER] = 1,    [GPUENV_LAYER_RUNTIME] = 2,
+	[GPUENV_LAYER_FRAMEWORK] = 3, [GPUENV_LAYER_CONTAINER] = 4,
+};

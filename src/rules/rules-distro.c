@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Fix commands for the distribution the machine runs: the one helper every fix text that
+ * installs or rebuilds something goes through, so that a Fedora user is never told `apt`.
+ * The family comes from os-release(5) ID, then ID_LIKE (host.os.id, host.os.id_like); how
+ * the nvidia module is delivered comes from where the module on disk is (updates/dkms: DKMS;
+ * extra/nvidia: akmods; kernel/nvidia-NNN: Ubuntu's prebuilt linux-modules-nvidia-NNN;
+ * weak-updates: RHEL's precompiled kmod-nvidia; extramodules: Arch's nvidia package), else the
+ * distribution's usual one. Sources of the commands: Debian wiki "NvidiaGraphicsDrivers",
+ * Ubuntu Server docs "NVIDIA drivers installation" (ubuntu-drivers, linux-modules-nvidia-*),
+ * RPM Fusion "Howto/NVIDIA" (akmod-nvidia, akmods --force), NVIDIA's CUDA Installation Guide
+ * for Linux (RHEL/Rocky dnf module nvidia-driver, SUSE zypper, kernel-devel/headers), the Arch
+ * wiki "NVIDIA" (nvidia, nvidia-dkms, mkinitcpio -P), openSUSE's "SDB:NVIDIA drivers"
+ * (nvidia-open-driver-G06-signed-kmp), NVIDIA Container Toolkit install guide (apt, dnf,
+ * zypper). Pure: reads the snapshot only.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/rules-internal.h"
+#include "rules/rules.h"
+#include "shared/macro.h"
+#include "shared/strv.h"
+
+struct distro_info {
+	const char *ids;	     /* os-release IDs of the family, space-separated */
+	const char *name;	     /* for the comments */
+	const char *install;	     /* the package manager's install command */
+	const char *driver;	     /* the driver package(s) and how the module comes */
+	const char *headers;	     /* the kernel headers of the running kernel */
+	const char *initramfs;	     /* rebuilds the initramfs */
+	enum module_flavour flavour; /* the usual module delivery */
+};
+
+static const struct distro_info distros[] = {
+	[DISTRO_DEBIAN] = { "debian raspbian", "Debian", "sudo apt install",
+			    "nvidia-driver   # non-free; nvidia-kernel-dkms builds nvidia.ko with DKMS",
+			    "linux-headers-$(uname -r)", "sudo update-initramfs -u", MODULE_DKMS },
+	[DISTRO_UBUNTU] = { "ubuntu pop linuxmint elementary zorin", "Ubuntu", "sudo apt install",
+			    "# sudo ubuntu-drivers install   # Ubuntu's prebuilt, signed "
+			    "linux-modules-nvidia-<branch>-$(uname -r) where it ships one, DKMS "
+			    "otherwise",
+			    "linux-headers-$(uname -r)", "sudo update-initramfs -u",
+			    MODULE_UBUNTU_PREBUILT },
+	[DISTRO_FEDORA] = { "fedora nobara ultramarine", "Fedora", "sudo dnf install",
+			    "akmod-nvidia   # RPM Fusion; akmods builds nvidia.ko for each kernel",
+			    "kernel-devel-$(uname -r)", "sudo dracut --force", MODULE_AKMODS },
+	[DISTRO_RHEL] = { "rhel centos rocky almalinux ol", "RHEL", "sudo dnf install",
+			  "# sudo dnf module install nvidia-driver:latest   # NVIDIA's CUDA "
+			  "repository: precompiled kmod-nvidia for RHEL kernels (weak-updates); "
+			  ":latest-dkms builds it with DKMS",
+			  "kernel-devel-$(uname -r)", "sudo dracut --force", MODULE_RHEL_KMOD },
+	[DISTRO_SUSE] = { "opensuse opensuse-leap opensuse-tumbleweed sles suse", "openSUSE/SLES",
+			  "sudo zypper install",
+			  "nvidia-open-driver-G06-signed-kmp-default   # the signed prebuilt open "
+			  "module package",
+			  "kernel-default-devel", "sudo dracut --force", MODULE_SUSE_KMP },
+	[DISTRO_ARCH] = { "arch manjaro endeavouros garuda cachyos", "Arch", "sudo pacman -S",
+			  "nvidia   # for the stock linux kernel; nvidia-dkms for any other kernel",
+			  "linux-headers   # linux-zen-headers, linux-lts-headers … for those kernels",
+			  "sudo mkinitcpio -P", MODULE_ARCH_PACKAGE },
+};
+
+static bool word_in(const char *words, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = words; (p = strstr(p, w)); p += n)
+		if ((p == words || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+enum distro host_distro(const struct snap_node *root)
+{
+	const char *id = snap_get_str(root, "host.os.id");
+	const char *like = snap_get_str(root, "host.os.id_like");
+	_cleanup_strv_free_ char **l = NULL;
+
+	/* ID first: Ubuntu's ID_LIKE is "debian", Rocky's "rhel centos fedora" */
+	for (size_t d = DISTRO_UNKNOWN + 1; id && d < ARRAY_SIZE(distros); d++)
+		if (word_in(distros[d].ids, id))
+			return (enum distro)d;
+	if (like && strv_split(like, " ", &l) == 0)
+		STRV_FOREACH(w, l)
+			for (size_t d = DISTRO_UNKNOWN + 1; d < ARRAY_SIZE(distros); d++)
+				if (word_in(distros[d].ids, *w))
+					return (enum distro)d;
+	return DISTRO_UNKNOWN;
+}
+
+enum module_flavour module_flavour(const struct snap_node *root)
+{
+	const char *p = snap_get_str(root, "driver.nvidia.module_file.path");
+	enum distro d = host_distro(root);
+
+	if (p) {
+		if (strstr(p, "/updates/dkms/") || strstr(p, "/dkms/"))
+			return MODULE_DKMS;
+		if (strstr(p, "/extra/nvidia"))
+			return MODULE_AKMODS;
+		if (strstr(p, "/kernel/nvidia-"))
+			return MODULE_UBUNTU_PREBUILT;
+		if (strstr(p, "/weak-updates/"))
+			return MODULE_RHEL_KMOD;
+		if (strstr(p, "/extramodules"))
+			return MODULE_ARCH_PACKAGE;
+	}
+	return d == DISTRO_UNKNOWN ? MODULE_UNKNOWN : distros[d].flavour;
+}
+
+const char *distro_name(enum distro d)
+{
+	return d == DISTRO_UNKNOWN || d >= ARRAY_SIZE(distros) ? NULL : distros[d].name;
+}
+
+/* The command that puts an nvidia.ko of driver `version` (or the installed one, NULL) into
+ * /lib/modules/$(uname -r), for the module's delivery. */
+static void fix_module(struct finding *f, const struct snap_node *root, const char *version)
+{
+	enum distro d = host_distro(root);
+	const char *v = version ?: "the installed driver";
+
+	switch (module_flavour(root)) {
+	case MODULE_DKMS:
+		if (d != DISTRO_UNKNOWN)
+			finding_fix(f, "%s %s", distros[d].install, distros[d].headers);
+		finding_fix(f,
+			    "sudo dkms autoinstall -k $(uname -r)   # DKMS builds %s for the "
+			    "running kernel; on failure: /var/lib/dkms/nvidia/*/build/make.log",
+			    v);
+		break;
+	case MODULE_AKMODS:
+		finding_fix(f, "sudo dnf install kernel-devel-$(uname -r)");
+		finding_fix(f,
+			    "sudo akmods --force --kernels $(uname -r)   # akmods builds %s for "
+			    "the running kernel; log: /var/cache/akmods/nvidia/",
+			    v);
+		finding_fix(f,
+			    "sudo dnf upgrade --refresh akmod-nvidia   # a build that still fails "
+			    "in make: the driver predates this kernel");
+		break;
+	case MODULE_UBUNTU_PREBUILT:
+		finding_fix(f,
+			    "sudo apt install linux-modules-nvidia-<branch>-$(uname -r)   # "
+			    "Ubuntu's prebuilt module of %s for the running kernel (<branch>: "
+			    "the driver's, e.g. 550)",
+			    v);
+		break;
+	case MODULE_RHEL_KMOD:
+		finding_fix(f,
+			    "sudo dnf reinstall kmod-nvidia-latest-dkms || sudo dnf module "
+			    "reinstall nvidia-driver   # the kmod of %s for the running kernel",
+			    v);
+		break;
+	case MODULE_SUSE_KMP:
+		finding_fix(f,
+			    "sudo zypper install -f nvidia-open-driver-G06-signed-kmp-default   "
+			    "# the prebuilt module of %s for the running kernel",
+			    v);
+		break;
+	case MODULE_ARCH_PACKAGE:
+		finding_fix(f,
+			    "sudo pacman -Syu nvidia   # the nvidia package is built for the "
+			    "linux package: update both together (nvidia-dkms for other kernels)");
+		break;
+	case MODULE_UNKNOWN:
+		finding_fix(f,
+			    "# rebuild or reinstall %s's kernel module for $(uname -r): "
+			    "DKMS: sudo dkms autoinstall -k $(uname -r) · akmods (Fedora): sudo "
+			    "akmods --force · Ubuntu: linux-modules-nvidia-<branch>-$(uname -r) · "
+			    "RHEL: kmod-nvidia · Arch: pacman -S nvidia",
+			    v);
+		break;
+	}
+}
+
+void distro_fix(struct finding *f, const struct snap_node *root, enum distro_fix what,
+		const char *version)
+{
+	enum distro d = host_distro(root);
+	const struct distro_info *di = d == DISTRO_UNKNOWN ? NULL : &distros[d];
+
+	if (!f)
+		return;
+	switch (what) {
+	case FIX_INSTALL_DRIVER:
+		if (!di)
+			finding_fix(f,
+				    "# install the NVIDIA driver with the distribution's packages: "
+				    "Debian: apt install nvidia-driver · Ubuntu: ubuntu-drivers "
+				    "install · Fedora: dnf install akmod-nvidia (RPM Fusion) · "
+				    "RHEL: dnf module install nvidia-driver · openSUSE: zypper · "
+				    "Arch: pacman -S nvidia");
+		else if (di->driver[0] == '#')
+			finding_fix(f, "%s", di->driver + 2);
+		else
+			finding_fix(f, "%s %s", di->install, di->driver);
+		break;
+	case FIX_BUILD_MODULE:
+		fix_module(f, root, version);
+		break;
+	case FIX_INITRAMFS:
+		finding_fix(
+			f, "%s && sudo reboot%s", di ? di->initramfs : "sudo update-initramfs -u",
+			di ? "" : "   # dracut --force on Fedora/RHEL/SUSE, mkinitcpio -P on Arch");
+		break;
+	case FIX_CONTAINER_TOOLKIT:
+		if (d == DISTRO_DEBIAN || d == DISTRO_UBUNTU)
+			finding_fix(f, "sudo apt-get install -y nvidia-container-toolkit   # from "
+				       "NVIDIA's repository (its install guide adds it)");
+		else if (d == DISTRO_FEDORA || d == DISTRO_RHEL)
+			finding_fix(
+				f, "sudo dnf install -y nvidia-container-toolkit   # from NVIDIA's "
+				   "repository (its install guide adds it)");
+		else if (d == DISTRO_SUSE)
+			finding_fix(f, "sudo zypper install -y nvidia-container-toolkit   # from "
+				       "NVIDIA's repository (its install guide adds it)");
+		else if (d == DISTRO_ARCH)
+			finding_fix(f, "sudo pacman -S nvidia-container-toolkit");
+		else
+			finding_fix(f,
+				    "# install nvidia-container-toolkit from NVIDIA's repository "
+				    "with apt-get, dnf or zypper (NVIDIA Container Toolkit install "
+				    "guide)");
+		break;
+	case FIX_SIGNING_KEY:
+		if (module_flavour(root) == MODULE_AKMODS)
+			finding_fix(
+				f, "sudo mokutil --import /etc/pki/akmods/certs/public_key.der   # "
+				   "akmods' key; then reboot and enroll it in the MOK manager");
+		else
+			finding_fix(f, "sudo mokutil --import /var/lib/dkms/mok.pub   # DKMS' key; "
+				       "then reboot and enroll it in the MOK manager");
+		break;
+	}
+}
