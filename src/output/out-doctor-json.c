@@ -112,7 +112,7 @@ int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 
 	layers = json_array();
 	for (int l = 0; layers && l < RULE_LAYERS; l++) {
-		json_t *facts = json_array();
+		json_t *facts = json_array(), *problems = json_array();
 
 		for (size_t i = 0; facts && i < d->n_facts; i++) {
 			const struct layer_fact *lf = &d->facts[i];
@@ -128,13 +128,24 @@ int out_doctor_json(const struct diagnosis *d, unsigned flags, struct strbuf *sb
 						  : lf->value,
 					  "source", lf->source));
 		}
+		for (size_t i = 0; problems && i < d->n_problems; i++) {
+			const struct layer_problem *p = &d->problems[i];
+
+			if (p->layer == (enum gpuenv_layer)l)
+				json_array_append_new(
+					problems,
+					json_pack("{s:s?,s:s,s:s?,s:s?}", "name", p->name, "state",
+						  fact_state_to_string(p->state), "error", p->error,
+						  "source", p->source));
+		}
 		json_array_append_new(layers,
-				      json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "layer",
+				      json_pack("{s:s,s:s,s:i,s:i,s:i,s:o,s:o}", "layer",
 						rule_layer_name((enum gpuenv_layer)l), "status",
 						layer_status_name(d->status[l]), "rules",
 						d->rules_total[l], "evaluated", d->rules_run[l],
 						"skipped", d->rules_skipped[l], "facts",
-						facts ? facts : json_null()));
+						facts ? facts : json_null(), "unreadable",
+						problems ? problems : json_null()));
 		nskip += d->rules_skipped[l];
 		nrules += d->rules_total[l];
 	}

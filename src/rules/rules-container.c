@@ -379,10 +379,16 @@ RULE_CHECK(check_cdi_spec_stale)
 		struct finding *f;
 		char key[96];
 
-		if (!snap_present(snap_child(sp, "format")) ||
-		    !streq(snap_get_str(sp, "kind") ?: "", "nvidia.com/gpu"))
+		/* A spec that cannot be read or parsed, or whose kind is not known, could be a
+		 * stale NVIDIA one: said as skipped, never passed. */
+		if (!rule_need(c, path, "the CDI spec", snap_child(sp, "format")) ||
+		    !rule_need(c, path, "the CDI spec's kind", snap_child(sp, "kind")))
 			continue;
-		if (!sv || version_cmp_str(sv, drv) == 0)
+		if (!streq(snap_get_str(sp, "kind"), "nvidia.com/gpu"))
+			continue;
+		if (!rule_need(c, path, "the driver version the CDI spec was generated for",
+			       snap_child(sp, "driver_version")) ||
+		    version_cmp_str(sv, drv) == 0)
 			continue;
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, path,

@@ -26,6 +26,7 @@ int rules_diagnose(struct snapshot *s, struct diagnosis **ret)
 	root = snapshot_root_const(s);
 	rules_run_table(d, root);
 	rules_summarize(d, root, absent);
+	rules_collect_problems(d, root);
 	rules_judge(d, absent);
 	if (d->err) {
 		int r = d->err;

@@ -158,6 +158,8 @@ char *diagnosis_strdupf(struct diagnosis *d, const char *fmt, ...) _printf_(2, 3
 void rules_summarize(struct diagnosis *d, const struct snap_node *root, bool absent[RULE_LAYERS]);
 /* Runs every rule of the table (rules-engine.c): findings, skips, the counts per layer. */
 void rules_run_table(struct diagnosis *d, const struct snap_node *root);
+/* Every fact of a layer's subtree that could not be read (layers[].unreadable). */
+void rules_collect_problems(struct diagnosis *d, const struct snap_node *root);
 /* Each layer's status and the verdict from the findings (rules-engine.c). */
 void rules_judge(struct diagnosis *d, const bool absent[RULE_LAYERS]);
 

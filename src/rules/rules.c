@@ -303,7 +303,9 @@ const struct rule rule_table[] = {
 			 "older than the module, an old copy is found first. In a container, "
 			 "driver libraries baked into the image shadow the ones the NVIDIA runtime "
 			 "injects from the host.",
-		.needs = STRV("driver.nvidia.module_version?", "driver.nvidia.proc_version?"),
+		/* The module version is read by the check itself: NVML's and libcuda's own
+		 * mismatch answers are judged even where it is unreadable. */
+		.needs = NULL,
 		.fix = STRV(
 			"sudo reboot   # loads the upgraded kernel module",
 			"# without a reboot, when no process uses the GPU: sudo systemctl stop "
