@@ -196,7 +196,7 @@ static void set_node(struct probe_env *pe, struct snap_node *obj, const char *ke
 
 /* One node's type, numbers, permission bits and owner, for "may this process open it". */
 static void add_node(struct probe_env *pe, struct snap_node *arr, const char *path,
-		     const char *group_text)
+		     const char *group_text, int group_err)
 {
 	struct snap_node *o;
 	struct stat st;
@@ -229,7 +229,9 @@ static void add_node(struct probe_env *pe, struct snap_node *arr, const char *pa
 	snap_set_strf(o, "mode", path, "%04o", (unsigned)(st.st_mode & 07777));
 	snap_set_int(o, "uid", st.st_uid, path);
 	snap_set_int(o, "gid", st.st_gid, path);
-	if (!group_text)
+	if (!group_text && group_err != -ENOENT)
+		snap_set_errno(o, "group", group_err, "/etc/group");
+	else if (!group_text)
 		snap_set_state(o, "group", FACT_ABSENT, "/etc/group", "no group database");
 	else if (group_name(group_text, st.st_gid, name, sizeof(name)) == 0)
 		snap_set_str(o, "group", name, "/etc/group");
@@ -254,8 +256,9 @@ static void probe_node_modes(struct probe_env *pe, struct snap_node *dn, char **
 	_cleanup_free_ char *groups = NULL;
 	_cleanup_strv_free_ char **caps = NULL;
 	char **lists[] = { [DEV] = dev, [CAPS] = NULL, [DRI] = dri };
+	int group_err = root_read_text(pe->root, "/etc/group", ROOT_CAP_TEXT, &groups);
 
-	if (root_read_text(pe->root, "/etc/group", ROOT_CAP_TEXT, &groups) < 0)
+	if (group_err < 0)
 		groups = NULL;
 	if (root_list_dir(pe->root, "/dev/nvidia-caps", ROOT_DIR_MAX_ENTRIES, &caps) == 0)
 		lists[CAPS] = caps;
@@ -270,7 +273,7 @@ static void probe_node_modes(struct probe_env *pe, struct snap_node *dn, char **
 				p = NULL;
 				return;
 			}
-			add_node(pe, arr, p, groups);
+			add_node(pe, arr, p, groups, group_err);
 		}
 	}
 }

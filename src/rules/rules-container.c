@@ -288,7 +288,14 @@ RULE_CHECK(check_no_nvidia_runtime)
 	size_t specs;
 	struct finding *f;
 
-	if (in_container(root) || (!docker && !cri))
+	if (in_container(root))
+		return;
+	/* dockerd or containerd that could not be looked at may be installed. */
+	if (fact_is_failure(snap_state(dockerd)))
+		rule_need(c, "docker", "dockerd", dockerd);
+	if (fact_is_failure(snap_state(ctrd)))
+		rule_need(c, "containerd", "containerd", ctrd);
+	if (!docker && !cri)
 		return;
 	/* A config that is there but cannot be read could name a runtime: not judged. */
 	if (docker && !rule_need_known(c, "docker", "/etc/docker/daemon.json",

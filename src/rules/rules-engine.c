@@ -392,6 +392,27 @@ bool rule_need_known(struct rule_ctx *c, const char *subject, const char *what,
 
 /* ---- running ------------------------------------------------------------------------- */
 
+/* A rule that judges the PCI bus judges each GPU by its ids and bound driver: a GPU whose
+ * vendor id, device id or driver link could not be read may be the one it is about (an
+ * NVIDIA GPU without a driver, bound to nouveau, too old for a build). Recorded as skipped
+ * for that GPU, so the rule's layer is incomplete, never ✓. */
+static void need_gpu_ids(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i);
+		const char *bus = snap_get_str(g, "bus_id") ?: "?";
+
+		if (fact_is_failure(snap_get_state(g, "vendor_id")))
+			need(c, bus, "the GPU's PCI vendor id", snap_child(g, "vendor_id"), false);
+		else if (fact_is_failure(snap_get_state(g, "device_id")))
+			need(c, bus, "the GPU's PCI device id", snap_child(g, "device_id"), false);
+		else if (fact_is_failure(snap_get_state(g, "driver")))
+			need(c, bus, "the GPU's bound driver", snap_child(g, "driver"), false);
+	}
+}
+
 static bool needs_met(struct rule_ctx *c, const struct snap_node *root)
 {
 	bool ok = true;
@@ -408,6 +429,8 @@ static bool needs_met(struct rule_ctx *c, const struct snap_node *root)
 			path[n - 1] = '\0';
 		if (!need(c, NULL, path, snap_get(root, path), absent_ok))
 			ok = false;
+		else if (streq(path, "hardware.pci_devices"))
+			need_gpu_ids(c, root);
 	}
 	return ok;
 }
