@@ -248,8 +248,7 @@ static int read_paths(struct gpuenv_ctx *ctx, char ***ret)
 	r = strv_split(trace, "\n", &lines);
 	if (r < 0)
 		return r;
-	STRV_FOREACH(l, lines)
-	{
+	STRV_FOREACH(l, lines) {
 		const char *p;
 		_cleanup_free_ char *key = NULL;
 
@@ -348,8 +347,7 @@ int main(int argc, char **argv)
 		run_done(&base);
 		return 2;
 	}
-	STRV_FOREACH(p, paths)
-	{
+	STRV_FOREACH(p, paths) {
 		_cleanup_free_ char *spec = NULL;
 		struct run r;
 
