@@ -264,15 +264,18 @@ static void text_problems(struct strbuf *sb, const struct style *st, const struc
 			continue;
 		if (n++ >= SHOWN)
 			continue;
-		strbuf_printf(sb, "  %scould not read%s %s (%s%s", st->color ? "\033[2m" : "",
-			      st->color ? "\033[0m" : "", p->name, fact_state_to_string(p->state),
-			      p->error ? ": " : "");
-		if (p->error)
-			put_redacted(sb, st, d, p->error);
-		strbuf_puts(sb, ")  [");
-		if (p->source)
-			put_redacted(sb, st, d, p->source);
-		strbuf_puts(sb, "]\n");
+		struct strbuf line = STRBUF_INIT;
+
+		/* wrapped like the skips; put_wrapped() redacts and escapes */
+		strbuf_printf(&line, "%s (%s%s%s) [%s]", p->name, fact_state_to_string(p->state),
+			      p->error ? ": " : "", p->error ? p->error : "",
+			      p->source ? p->source : "");
+		strbuf_printf(sb, "  %scould not read%s ", st->color ? "\033[2m" : "",
+			      st->color ? "\033[0m" : "");
+		put_wrapped(sb, st, d, strbuf_str(&line), 17, 6);
+		if (line.err && !sb->err)
+			sb->err = line.err;
+		strbuf_done(&line);
 	}
 	if (n > SHOWN)
 		strbuf_printf(sb,

@@ -231,8 +231,7 @@ int main(void)
 		cmocka_unit_test(test_readers),		cmocka_unit_test(test_str_or_absent),
 		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_rejects),
 		cmocka_unit_test(test_state_names),	cmocka_unit_test(test_json_many_keys),
-		cmocka_unit_test(test_version_macros),
-		cmocka_unit_test(test_json_not_utf8),
+		cmocka_unit_test(test_version_macros),	cmocka_unit_test(test_json_not_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
