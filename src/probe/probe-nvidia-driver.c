@@ -473,13 +473,17 @@ static const char *const module_dirs[] = {
 	"kernel/drivers/gpu/drm/nvidia",
 };
 
-/* The first name in dir that nvidia_module_name() accepts: 0 (*ret its path), -ENOENT. */
+/* The first name in dir that nvidia_module_name() accepts: 0 (*ret its path), -ENOENT (none,
+ * or no such directory), or the -errno of a directory that could not be listed. */
 static int module_in_dir(struct probe_env *pe, const char *dir, char **ret)
 {
 	_cleanup_strv_free_ char **names = NULL;
+	int r = root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names);
 
-	if (root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
+	if (r == -ENOTDIR)
 		return -ENOENT;
+	if (r < 0)
+		return r;
 	STRV_FOREACH(n, names) {
 		if (!nvidia_module_name(*n))
 			continue;
@@ -492,9 +496,23 @@ static int module_in_dir(struct probe_env *pe, const char *dir, char **ret)
 	return -ENOENT;
 }
 
-static int module_search(struct probe_env *pe, const char *base, char **ret)
+/* Looks for the module in dir: as module_in_dir(), and the -errno of a directory that could not
+ * be listed is kept with *ret_dir (its path). */
+static int module_try_dir(struct probe_env *pe, char *dir, char **ret, char **ret_dir)
+{
+	int err = module_in_dir(pe, dir, ret);
+
+	if (err < 0 && err != -ENOENT && err != -ENOMEM && !*ret_dir)
+		*ret_dir = strdup(dir);
+	return err;
+}
+
+/* 0 with *ret, -ENOENT, or the -errno of the first directory in depmod's order that could not
+ * be listed (*ret_dir): the module there would win, so nothing after it is taken instead. */
+static int module_search(struct probe_env *pe, const char *base, char **ret, char **ret_dir)
 {
 	_cleanup_strv_free_ char **kernel = NULL;
+	_cleanup_free_ char *kdir = NULL;
 	int err;
 
 	for (size_t d = 0; d < ARRAY_SIZE(module_dirs); d++) {
@@ -504,33 +522,35 @@ static int module_search(struct probe_env *pe, const char *base, char **ret)
 			dir = NULL;
 			return -ENOMEM;
 		}
-		err = module_in_dir(pe, dir, ret);
+		err = module_try_dir(pe, dir, ret, ret_dir);
 		if (err != -ENOENT)
 			return err;
 	}
 	/* Ubuntu: kernel/nvidia-535/, kernel/nvidia-550-server/ … */
-	{
-		_cleanup_free_ char *kdir = NULL;
+	if (asprintf(&kdir, "%s/kernel", base) < 0) {
+		kdir = NULL;
+		return -ENOMEM;
+	}
+	err = root_list_dir(pe->root, kdir, ROOT_DIR_MAX_ENTRIES, &kernel);
+	if (err == -ENOENT || err == -ENOTDIR)
+		return -ENOENT;
+	if (err < 0) {
+		if (err != -ENOMEM)
+			*ret_dir = TAKE_PTR(kdir);
+		return err;
+	}
+	STRV_FOREACH(n, kernel) {
+		_cleanup_free_ char *dir = NULL;
 
-		if (asprintf(&kdir, "%s/kernel", base) < 0) {
-			kdir = NULL;
+		if (!startswith(*n, "nvidia-"))
+			continue;
+		if (asprintf(&dir, "%s/%s", kdir, *n) < 0) {
+			dir = NULL;
 			return -ENOMEM;
 		}
-		if (root_list_dir(pe->root, kdir, ROOT_DIR_MAX_ENTRIES, &kernel) < 0)
-			return -ENOENT;
-		STRV_FOREACH(n, kernel) {
-			_cleanup_free_ char *dir = NULL;
-
-			if (!startswith(*n, "nvidia-"))
-				continue;
-			if (asprintf(&dir, "%s/%s", kdir, *n) < 0) {
-				dir = NULL;
-				return -ENOMEM;
-			}
-			err = module_in_dir(pe, dir, ret);
-			if (err != -ENOENT)
-				return err;
-		}
+		err = module_try_dir(pe, dir, ret, ret_dir);
+		if (err != -ENOENT)
+			return err;
 	}
 	return -ENOENT;
 }
@@ -610,7 +630,7 @@ static void module_facts(struct probe_env *pe, struct snap_node *mf, const char 
 static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 {
 	struct snap_node *mf = snap_object(nv, "module_file");
-	_cleanup_free_ char *release = NULL, *base = NULL, *path = NULL;
+	_cleanup_free_ char *release = NULL, *base = NULL, *path = NULL, *bad_dir = NULL;
 	const char *found_by = "modules.dep";
 	int err = host_kernel_release(pe->root, &release);
 
@@ -629,10 +649,17 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 		return;
 	if (err < 0) {
 		found_by = "search";
-		err = module_search(pe, base, &path);
+		err = module_search(pe, base, &path, &bad_dir);
 	}
 	if (err == -ENOMEM)
 		return;
+	if (err < 0 && bad_dir) {
+		/* A directory depmod searches could not be listed: the module may be there. */
+		snap_set_errno(mf, "path", err, bad_dir);
+		for (size_t i = 0; i < ARRAY_SIZE(module_keys); i++)
+			snap_set_errno(mf, module_keys[i], err, bad_dir);
+		return;
+	}
 	if (err < 0) {
 		snap_set_state(mf, "path", FACT_ABSENT, base,
 			       "no nvidia.ko* / nvidia-current.ko* in modules.dep nor under "
