@@ -14,15 +14,34 @@
 #include "gpuenv/gpuenv.h"
 #include "output/output.h"
 #include "rules/rules.h"
+#include "shared/utf8.h"
 
 #define DOCTOR_SCHEMA_VERSION 1
+
+/* A JSON string of text that may come from the machine (a path, a version file): jansson
+ * refuses bytes that are not UTF-8, so those become U+FFFD here (the embedded snapshot keeps
+ * them as hex, docs/snapshot-schema.md). NULL text is JSON null; NULL return only on OOM. */
+static json_t *jstr(const char *text)
+{
+	char *fixed;
+	json_t *j;
+
+	if (!text)
+		return json_null();
+	if (utf8_valid(text, strlen(text)))
+		return json_string(text);
+	fixed = utf8_make_valid(text, strlen(text));
+	j = fixed ? json_string(fixed) : NULL;
+	free(fixed);
+	return j;
+}
 
 static json_t *strv_json(char *const *l)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; a && l && l[i]; i++)
-		json_array_append_new(a, json_string(l[i]));
+		json_array_append_new(a, jstr(l[i]));
 	return a;
 }
 
@@ -33,17 +52,17 @@ static json_t *finding_json(const struct gpuenv_doctor *d, const struct finding 
 
 	for (size_t i = 0; ev && i < f->n_ev; i++)
 		json_array_append_new(
-			ev,
-			json_pack("{s:s?,s:s?,s:s?}", "name", f->ev[i].name, "value",
-				  redact && f->ev[i].identifying ? "<redacted>" : f->ev[i].value,
-				  "source", f->ev[i].source));
+			ev, json_pack("{s:o,s:o,s:o}", "name", jstr(f->ev[i].name), "value",
+				      jstr(redact && f->ev[i].identifying ? "<redacted>"
+									  : f->ev[i].value),
+				      "source", jstr(f->ev[i].source)));
 	/* caused_by after severity, left out when nothing explains the finding (s*) */
-	o = json_pack("{s:s,s:s,s:s,s:s*,s:s?,s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "rule", f->rule->id,
+	o = json_pack("{s:s,s:s,s:s,s:s*,s:o,s:o,s:s,s:s,s:s,s:o,s:o,s:o}", "rule", f->rule->id,
 		      "layer", rule_layer_name(f->rule->layer), "severity",
 		      rule_severity_name(f->severity), "caused_by", cause ? cause->rule->id : NULL,
-		      "subject", f->subject, "message", f->message, "title", f->rule->title,
-		      "symptom", f->rule->symptom, "cause", f->rule->cause, "evidence",
-		      ev ? ev : json_null(), "fix", strv_json(f->fix), "verify",
+		      "subject", jstr(f->subject), "message", jstr(f->message), "title",
+		      f->rule->title, "symptom", f->rule->symptom, "cause", f->rule->cause,
+		      "evidence", ev ? ev : json_null(), "fix", strv_json(f->fix), "verify",
 		      strv_json(f->verify));
 	return o;
 }
@@ -114,7 +133,7 @@ static int redact_in_place(const struct gpuenv_doctor *d, json_t *o, const char 
 	r = redact_text(d, s);
 	if (!r)
 		return -ENOMEM;
-	json_object_set_new(o, key, json_string(r));
+	json_object_set_new(o, key, jstr(r));
 	free(r);
 	return 0;
 }
@@ -143,7 +162,7 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 
 	layers = json_array();
 	for (int l = 0; layers && l < RULE_LAYERS; l++) {
-		json_t *facts = json_array();
+		json_t *facts = json_array(), *problems = json_array();
 
 		for (size_t i = 0; facts && i < d->n_facts; i++) {
 			const struct layer_fact *lf = &d->facts[i];
@@ -151,21 +170,32 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 			if (lf->layer != (enum gpuenv_layer)l)
 				continue;
 			json_array_append_new(
-				facts,
-				json_pack("{s:s?,s:s?,s:s?}", "label", lf->label, "value",
-					  redact && lf->source &&
-							  strcmp(lf->source, "environment") == 0
-						  ? "<redacted>"
-						  : lf->value,
-					  "source", lf->source));
+				facts, json_pack("{s:o,s:o,s:o}", "label", jstr(lf->label), "value",
+						 jstr(redact && lf->source &&
+								      strcmp(lf->source,
+									     "environment") == 0
+							      ? "<redacted>"
+							      : lf->value),
+						 "source", jstr(lf->source)));
+		}
+		for (size_t i = 0; problems && i < d->n_problems; i++) {
+			const struct layer_problem *p = &d->problems[i];
+
+			if (p->layer == (enum gpuenv_layer)l)
+				json_array_append_new(
+					problems,
+					json_pack("{s:o,s:s,s:o,s:o}", "name", jstr(p->name),
+						  "state", fact_state_to_string(p->state), "error",
+						  jstr(p->error), "source", jstr(p->source)));
 		}
 		json_array_append_new(layers,
-				      json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "layer",
+				      json_pack("{s:s,s:s,s:i,s:i,s:i,s:o,s:o}", "layer",
 						rule_layer_name((enum gpuenv_layer)l), "status",
 						layer_status_name(d->status[l]), "rules",
 						d->rules_total[l], "evaluated", d->rules_run[l],
 						"skipped", d->rules_skipped[l], "facts",
-						facts ? facts : json_null()));
+						facts ? facts : json_null(), "unreadable",
+						problems ? problems : json_null()));
 		nskip += d->rules_skipped[l];
 		nrules += d->rules_total[l];
 	}
@@ -183,33 +213,34 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 	skipped = json_array();
 	for (size_t i = 0; skipped && i < d->n_skips; i++)
 		json_array_append_new(skipped,
-				      json_pack("{s:s,s:s,s:s?,s:s}", "rule", d->skips[i].rule->id,
+				      json_pack("{s:s,s:s,s:o,s:o}", "rule", d->skips[i].rule->id,
 						"layer", rule_layer_name(d->skips[i].rule->layer),
-						"subject", d->skips[i].subject, "reason",
-						d->skips[i].reason));
+						"subject", jstr(d->skips[i].subject), "reason",
+						jstr(d->skips[i].reason)));
 	links = json_array();
 	for (int k = 0; links && k < 2; k++)
-		json_array_append_new(links, json_pack("{s:s,s:s,s:s,s:s?}", "from",
-						       link_ends[k][0], "to", link_ends[k][1],
-						       "state", link_state_name(ch->link_state[k]),
-						       "why", ch->link_why[k]));
+		json_array_append_new(links, json_pack("{s:s,s:s,s:s,s:o}", "from", link_ends[k][0],
+						       "to", link_ends[k][1], "state",
+						       link_state_name(ch->link_state[k]), "why",
+						       jstr(ch->link_why[k])));
 	counts = json_pack("{s:i,s:i,s:i,s:i,s:i}", "error", n[2], "warning", n[1], "info", n[0],
 			   "rules", nrules, "skipped_rules", nskip);
-	root = json_pack(
-		"{s:i,s:s,s:i,s:o,s:o,s:o,s:{s:{s:s?,s:s?,s:s?},s:{s:s?,s:s?},s:{s:s?,s:s?},s:o},"
-		"s:o,s:o,s:o}",
-		"schema_version", DOCTOR_SCHEMA_VERSION, "verdict",
-		d->verdict == GPUENV_VERDICT_ERRORS	   ? "errors"
-		: d->verdict == GPUENV_VERDICT_WARNINGS	   ? "warnings"
-		: d->verdict == GPUENV_VERDICT_UNEVALUATED ? "unevaluated"
-							   : "healthy",
-		"exit_code", (int)d->verdict, "counts", counts ? counts : json_null(), "root_cause",
-		root_cause_json(d), "layers", layers ? layers : json_null(), "chain", "driver",
-		"cuda", ch->driver_cuda, "label", ch->driver_label, "source", ch->driver_source,
-		"toolkit", "version", ch->toolkit, "source", ch->toolkit_source, "framework",
-		"build", ch->framework, "source", ch->framework_source, "links",
-		links ? links : json_null(), "findings", findings ? findings : json_null(),
-		"skipped", skipped ? skipped : json_null(), "snapshot", snap);
+	root = json_pack("{s:i,s:s,s:i,s:o,s:o,s:o,s:{s:{s:o,s:o,s:o},s:{s:o,s:o},s:{s:o,s:o},s:o},"
+			 "s:o,s:o,s:o}",
+			 "schema_version", DOCTOR_SCHEMA_VERSION, "verdict",
+			 d->verdict == GPUENV_VERDICT_ERRORS	    ? "errors"
+			 : d->verdict == GPUENV_VERDICT_WARNINGS    ? "warnings"
+			 : d->verdict == GPUENV_VERDICT_UNEVALUATED ? "unevaluated"
+								    : "healthy",
+			 "exit_code", (int)d->verdict, "counts", counts ? counts : json_null(),
+			 "root_cause", root_cause_json(d), "layers", layers ? layers : json_null(),
+			 "chain", "driver", "cuda", jstr(ch->driver_cuda), "label",
+			 jstr(ch->driver_label), "source", jstr(ch->driver_source), "toolkit",
+			 "version", jstr(ch->toolkit), "source", jstr(ch->toolkit_source),
+			 "framework", "build", jstr(ch->framework), "source",
+			 jstr(ch->framework_source), "links", links ? links : json_null(),
+			 "findings", findings ? findings : json_null(), "skipped",
+			 skipped ? skipped : json_null(), "snapshot", snap);
 	if (!root)
 		return -ENOMEM;
 	if (redact) {

@@ -52,8 +52,13 @@ static void label(struct strbuf *sb, const char *text, size_t max, bool redact)
 static const char *klass(enum layer_status s)
 {
 	static const char *const k[] = {
-		[LAYER_OK] = "ok",	 [LAYER_INFO] = "ok",	      [LAYER_WARNING] = "warning",
-		[LAYER_ERROR] = "error", [LAYER_UNKNOWN] = "unknown", [LAYER_ABSENT] = "absent",
+		[LAYER_OK] = "ok",
+		[LAYER_INFO] = "ok",
+		[LAYER_WARNING] = "warning",
+		[LAYER_ERROR] = "error",
+		[LAYER_UNKNOWN] = "unknown",
+		[LAYER_ABSENT] = "absent",
+		[LAYER_INCOMPLETE] = "unknown",
 	};
 
 	return (unsigned)s < ARRAY_SIZE(k) ? k[s] : "unknown";

@@ -32,8 +32,9 @@ struct style {
 static const char *mark(enum layer_status s)
 {
 	static const char *const m[] = {
-		[LAYER_OK] = "✓",    [LAYER_INFO] = "✓",    [LAYER_WARNING] = "⚠",
-		[LAYER_ERROR] = "✗", [LAYER_UNKNOWN] = "?", [LAYER_ABSENT] = "–",
+		[LAYER_OK] = "✓",	  [LAYER_INFO] = "✓",	 [LAYER_WARNING] = "⚠",
+		[LAYER_ERROR] = "✗",	  [LAYER_UNKNOWN] = "?", [LAYER_ABSENT] = "–",
+		[LAYER_INCOMPLETE] = "?",
 	};
 
 	return (unsigned)s < ARRAY_SIZE(m) ? m[s] : "?";
@@ -239,13 +240,52 @@ static void counts(const struct gpuenv_doctor *d, unsigned n[3], unsigned *skipp
 
 static void headline(struct strbuf *sb, const struct gpuenv_doctor *d)
 {
-	unsigned n[3], skipped, rules;
+	unsigned n[3], skipped, rules, incomplete = 0;
 
 	counts(d, n, &skipped, &rules);
+	for (int l = 0; l < RULE_LAYERS; l++)
+		incomplete += d->status[l] == LAYER_INCOMPLETE;
 	strbuf_printf(sb,
 		      "gpuenv doctor: %u error%s, %u warning%s, %u note%s (%u rules, %u skipped)",
 		      n[2], n[2] == 1 ? "" : "s", n[1], n[1] == 1 ? "" : "s", n[0],
 		      n[0] == 1 ? "" : "s", rules, skipped);
+	if (incomplete)
+		strbuf_printf(sb, ", %u layer%s incomplete", incomplete,
+			      incomplete == 1 ? "" : "s");
+}
+
+/* The facts of the layer that could not be read: the first few, then how many more. */
+static void text_problems(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
+			  enum gpuenv_layer l)
+{
+	enum { SHOWN = 5 };
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n_problems; i++) {
+		const struct layer_problem *p = &d->problems[i];
+
+		if (p->layer != l)
+			continue;
+		if (n++ >= SHOWN)
+			continue;
+		struct strbuf line = STRBUF_INIT;
+
+		/* wrapped like the skips; put_wrapped() redacts and escapes */
+		strbuf_printf(&line, "%s (%s%s%s) [%s]", p->name, fact_state_to_string(p->state),
+			      p->error ? ": " : "", p->error ? p->error : "",
+			      p->source ? p->source : "");
+		strbuf_printf(sb, "  %scould not read%s ", st->color ? "\033[2m" : "",
+			      st->color ? "\033[0m" : "");
+		put_wrapped(sb, st, d, strbuf_str(&line), 17, 6);
+		if (line.err && !sb->err)
+			sb->err = line.err;
+		strbuf_done(&line);
+	}
+	if (n > SHOWN)
+		strbuf_printf(sb,
+			      "  … and %zu more facts that could not be read (doctor --json "
+			      "lists them)\n",
+			      n - SHOWN);
 }
 
 static void put_text(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
@@ -341,6 +381,7 @@ static int render_text(const struct gpuenv_doctor *d, const struct style *st, st
 			put_wrapped(sb, st, d, strbuf_str(&line), 6 + strlen(lf->label), 6);
 			strbuf_done(&line);
 		}
+		text_problems(sb, st, d, (enum gpuenv_layer)l);
 		for (size_t i = 0; i < d->n_findings; i++)
 			if (d->findings[i].rule->layer == (enum gpuenv_layer)l)
 				text_finding(sb, st, d, &d->findings[i]);

@@ -60,20 +60,34 @@ static int search_dirs(struct probe_env *pe, char ***ret)
 static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj, const char *key,
 			const char *name)
 {
+	char failed[PATH_MAX] = "";
+	int failed_err = 0;
+
 	STRV_FOREACH(d, dirs) {
 		char path[PATH_MAX];
 		struct stat st;
+		int r;
 
 		if ((*d)[0] != '/')
 			continue; /* a relative PATH entry means nothing under a root */
 		snprintf(path, sizeof(path), "%s/%s", streq(*d, "/") ? "" : *d, name);
-		if (root_stat(pe->root, path, &st) == 0 && S_ISREG(st.st_mode) &&
-		    (st.st_mode & 0111)) {
+		r = root_stat(pe->root, path, &st);
+		if (r == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111)) {
 			snap_set_str(obj, key, path, path);
 			return;
 		}
+		/* A candidate that could not be looked at might be the one: not "absent". (A
+		 * PATH directory that is a broken link, ELOOP, holds nothing a shell finds.) */
+		if ((r == -EACCES || r == -EPERM) && !failed_err) {
+			failed_err = r;
+			snprintf(failed, sizeof(failed), "%s", path);
+		}
 	}
-	snap_set_state(obj, key, FACT_ABSENT, "PATH", "not in PATH or the standard directories");
+	if (failed_err)
+		snap_set_errno(obj, key, failed_err, failed);
+	else
+		snap_set_state(obj, key, FACT_ABSENT, "PATH",
+			       "not in PATH or the standard directories");
 }
 
 /* ---- dpkg status --------------------------------------------------------------- */

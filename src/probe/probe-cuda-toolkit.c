@@ -180,10 +180,16 @@ static int add_candidate(struct discovery *d, const char *path, const char *via,
 			reject(d, origin, path, via, r, NULL);
 		return 0;
 	}
-	if (!probe_path_is(pe, resolved, S_IFDIR)) {
-		if (origin)
-			reject(d, origin, path, via, -ENOTDIR, NULL);
-		return 0;
+	{
+		struct stat st;
+
+		r = root_stat(pe->root, resolved, &st);
+		if (r < 0 || !S_ISDIR(st.st_mode)) {
+			/* EACCES stays EACCES: a toolkit that could not be looked at. */
+			if (origin)
+				reject(d, origin, path, via, r < 0 ? r : -ENOTDIR, NULL);
+			return 0;
+		}
 	}
 	for (size_t i = 0; i < d->n; i++)
 		if (strcmp(d->c[i].resolved, resolved) == 0)
@@ -318,7 +324,14 @@ static int discover_parents(struct discovery *d)
 	for (size_t i = 0; i < ARRAY_SIZE(parents); i++) {
 		_cleanup_strv_free_ char **names = NULL;
 
-		if (root_list_dir(d->pe->root, parents[i], MAX_DIR_ENTRIES, &names) < 0)
+		int r = root_list_dir(d->pe->root, parents[i], MAX_DIR_ENTRIES, &names);
+
+		if (r == -ENOMEM)
+			return r;
+		/* A parent that could not be listed may hold toolkits: said, not skipped. */
+		if (r < 0 && r != -ENOENT && r != -ENOTDIR)
+			reject(d, parents[i], parents[i], parents[i], r, NULL);
+		if (r < 0)
 			continue;
 		STRV_FOREACH(nm, names) {
 			_cleanup_free_ char *p = NULL;
@@ -473,10 +486,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct ca
 		tk_files_done(&f);
 		return -ENOMEM;
 	}
-	if (probe_path_is(pe, nvcc, S_IFREG))
-		snap_set_str(tk, "nvcc", nvcc, nvcc);
-	else
-		snap_set_state(tk, "nvcc", FACT_ABSENT, nvcc, NULL);
+	probe_set_path_fact(pe, tk, "nvcc", nvcc, S_IFREG);
 
 	tk_read_version(pe, &f, tk, prefix, nvcc);
 	kind = f.kind == TK_RUNFILE_DEB

@@ -116,7 +116,7 @@ static void set_ids(struct snap_node *proc, const struct proc_status_ids *ids, c
 }
 
 void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t len, const char *path,
-			     const char *group_text, const char *group_source)
+			     const char *group_text, int group_err, const char *group_source)
 {
 	struct proc_status st;
 	struct snap_node *arr;
@@ -144,7 +144,9 @@ void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t le
 			continue;
 		}
 		snap_set_int(o, "gid", g->gid, path);
-		if (!group_text)
+		if (!group_text && group_err < 0 && group_err != -ENOENT)
+			snap_set_errno(o, "name", group_err, group_source);
+		else if (!group_text)
 			snap_set_state(o, "name", FACT_ABSENT, group_source, "no group database");
 		else if (group_name(group_text, g->gid, name, sizeof(name)) == 0)
 			snap_set_str(o, "name", name, group_source);
@@ -168,9 +170,10 @@ static void host_process_identity(struct probe_env *pe, struct snap_node *host)
 		snap_set_errno(proc, "groups", err, path);
 		return;
 	}
-	if (root_read_text(pe->root, group_path, ROOT_CAP_TEXT, &groups) < 0)
+	err = root_read_text(pe->root, group_path, ROOT_CAP_TEXT, &groups);
+	if (err < 0)
 		groups = NULL;
-	probe_parse_proc_status(proc, text, strlen(text), path, groups, group_path);
+	probe_parse_proc_status(proc, text, strlen(text), path, groups, err, group_path);
 }
 
 static void probe_memory(struct probe_env *pe, struct snap_node *host)

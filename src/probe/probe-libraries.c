@@ -54,7 +54,12 @@ static void write_file(struct snap_node *o, const struct loader_candidate *c)
 		snap_set_str(o, "resolved_path", c->resolved, c->path);
 	else
 		snap_set_errno(o, "resolved_path", c->err ? c->err : -ENOENT, c->path);
-	snap_set_str_or_absent(o, "version", c->version, file, "no version in the file name");
+	/* The name of a link that could not be followed is unknown, not versionless. */
+	if (!c->version && c->err && c->err != -ENOENT)
+		snap_set_errno(o, "version", c->err, file);
+	else
+		snap_set_str_or_absent(o, "version", c->version, file,
+				       "no version in the file name");
 	snap_set_str(o, "found_via", loader_via_name(c->via), cand_source(c));
 	snap_set_bool(o, "is_stub", c->is_stub, file);
 	snap_set_bool(o, "in_compat_dir", c->in_compat, file);

@@ -196,7 +196,7 @@ static void set_node(struct probe_env *pe, struct snap_node *obj, const char *ke
 
 /* One node's type, numbers, permission bits and owner, for "may this process open it". */
 static void add_node(struct probe_env *pe, struct snap_node *arr, const char *path,
-		     const char *group_text)
+		     const char *group_text, int group_err)
 {
 	struct snap_node *o;
 	struct stat st;
@@ -229,7 +229,9 @@ static void add_node(struct probe_env *pe, struct snap_node *arr, const char *pa
 	snap_set_strf(o, "mode", path, "%04o", (unsigned)(st.st_mode & 07777));
 	snap_set_int(o, "uid", st.st_uid, path);
 	snap_set_int(o, "gid", st.st_gid, path);
-	if (!group_text)
+	if (!group_text && group_err != -ENOENT)
+		snap_set_errno(o, "group", group_err, "/etc/group");
+	else if (!group_text)
 		snap_set_state(o, "group", FACT_ABSENT, "/etc/group", "no group database");
 	else if (group_name(group_text, st.st_gid, name, sizeof(name)) == 0)
 		snap_set_str(o, "group", name, "/etc/group");
@@ -254,8 +256,9 @@ static void probe_node_modes(struct probe_env *pe, struct snap_node *dn, char **
 	_cleanup_free_ char *groups = NULL;
 	_cleanup_strv_free_ char **caps = NULL;
 	char **lists[] = { [DEV] = dev, [CAPS] = NULL, [DRI] = dri };
+	int group_err = root_read_text(pe->root, "/etc/group", ROOT_CAP_TEXT, &groups);
 
-	if (root_read_text(pe->root, "/etc/group", ROOT_CAP_TEXT, &groups) < 0)
+	if (group_err < 0)
 		groups = NULL;
 	if (root_list_dir(pe->root, "/dev/nvidia-caps", ROOT_DIR_MAX_ENTRIES, &caps) == 0)
 		lists[CAPS] = caps;
@@ -270,7 +273,7 @@ static void probe_node_modes(struct probe_env *pe, struct snap_node *dn, char **
 				p = NULL;
 				return;
 			}
-			add_node(pe, arr, p, groups);
+			add_node(pe, arr, p, groups, group_err);
 		}
 	}
 }
@@ -470,13 +473,17 @@ static const char *const module_dirs[] = {
 	"kernel/drivers/gpu/drm/nvidia",
 };
 
-/* The first name in dir that nvidia_module_name() accepts: 0 (*ret its path), -ENOENT. */
+/* The first name in dir that nvidia_module_name() accepts: 0 (*ret its path), -ENOENT (none,
+ * or no such directory), or the -errno of a directory that could not be listed. */
 static int module_in_dir(struct probe_env *pe, const char *dir, char **ret)
 {
 	_cleanup_strv_free_ char **names = NULL;
+	int r = root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names);
 
-	if (root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
+	if (r == -ENOTDIR)
 		return -ENOENT;
+	if (r < 0)
+		return r;
 	STRV_FOREACH(n, names) {
 		if (!nvidia_module_name(*n))
 			continue;
@@ -489,9 +496,23 @@ static int module_in_dir(struct probe_env *pe, const char *dir, char **ret)
 	return -ENOENT;
 }
 
-static int module_search(struct probe_env *pe, const char *base, char **ret)
+/* Looks for the module in dir: as module_in_dir(), and the -errno of a directory that could not
+ * be listed is kept with *ret_dir (its path). */
+static int module_try_dir(struct probe_env *pe, char *dir, char **ret, char **ret_dir)
+{
+	int err = module_in_dir(pe, dir, ret);
+
+	if (err < 0 && err != -ENOENT && err != -ENOMEM && !*ret_dir)
+		*ret_dir = strdup(dir);
+	return err;
+}
+
+/* 0 with *ret, -ENOENT, or the -errno of the first directory in depmod's order that could not
+ * be listed (*ret_dir): the module there would win, so nothing after it is taken instead. */
+static int module_search(struct probe_env *pe, const char *base, char **ret, char **ret_dir)
 {
 	_cleanup_strv_free_ char **kernel = NULL;
+	_cleanup_free_ char *kdir = NULL;
 	int err;
 
 	for (size_t d = 0; d < ARRAY_SIZE(module_dirs); d++) {
@@ -501,33 +522,35 @@ static int module_search(struct probe_env *pe, const char *base, char **ret)
 			dir = NULL;
 			return -ENOMEM;
 		}
-		err = module_in_dir(pe, dir, ret);
+		err = module_try_dir(pe, dir, ret, ret_dir);
 		if (err != -ENOENT)
 			return err;
 	}
 	/* Ubuntu: kernel/nvidia-535/, kernel/nvidia-550-server/ … */
-	{
-		_cleanup_free_ char *kdir = NULL;
+	if (asprintf(&kdir, "%s/kernel", base) < 0) {
+		kdir = NULL;
+		return -ENOMEM;
+	}
+	err = root_list_dir(pe->root, kdir, ROOT_DIR_MAX_ENTRIES, &kernel);
+	if (err == -ENOENT || err == -ENOTDIR)
+		return -ENOENT;
+	if (err < 0) {
+		if (err != -ENOMEM)
+			*ret_dir = TAKE_PTR(kdir);
+		return err;
+	}
+	STRV_FOREACH(n, kernel) {
+		_cleanup_free_ char *dir = NULL;
 
-		if (asprintf(&kdir, "%s/kernel", base) < 0) {
-			kdir = NULL;
+		if (!startswith(*n, "nvidia-"))
+			continue;
+		if (asprintf(&dir, "%s/%s", kdir, *n) < 0) {
+			dir = NULL;
 			return -ENOMEM;
 		}
-		if (root_list_dir(pe->root, kdir, ROOT_DIR_MAX_ENTRIES, &kernel) < 0)
-			return -ENOENT;
-		STRV_FOREACH(n, kernel) {
-			_cleanup_free_ char *dir = NULL;
-
-			if (!startswith(*n, "nvidia-"))
-				continue;
-			if (asprintf(&dir, "%s/%s", kdir, *n) < 0) {
-				dir = NULL;
-				return -ENOMEM;
-			}
-			err = module_in_dir(pe, dir, ret);
-			if (err != -ENOENT)
-				return err;
-		}
+		err = module_try_dir(pe, dir, ret, ret_dir);
+		if (err != -ENOENT)
+			return err;
 	}
 	return -ENOENT;
 }
@@ -607,7 +630,7 @@ static void module_facts(struct probe_env *pe, struct snap_node *mf, const char 
 static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 {
 	struct snap_node *mf = snap_object(nv, "module_file");
-	_cleanup_free_ char *release = NULL, *base = NULL, *path = NULL;
+	_cleanup_free_ char *release = NULL, *base = NULL, *path = NULL, *bad_dir = NULL;
 	const char *found_by = "modules.dep";
 	int err = host_kernel_release(pe->root, &release);
 
@@ -626,10 +649,17 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 		return;
 	if (err < 0) {
 		found_by = "search";
-		err = module_search(pe, base, &path);
+		err = module_search(pe, base, &path, &bad_dir);
 	}
 	if (err == -ENOMEM)
 		return;
+	if (err < 0 && bad_dir) {
+		/* A directory depmod searches could not be listed: the module may be there. */
+		snap_set_errno(mf, "path", err, bad_dir);
+		for (size_t i = 0; i < ARRAY_SIZE(module_keys); i++)
+			snap_set_errno(mf, module_keys[i], err, bad_dir);
+		return;
+	}
 	if (err < 0) {
 		snap_set_state(mf, "path", FACT_ABSENT, base,
 			       "no nvidia.ko* / nvidia-current.ko* in modules.dep nor under "

@@ -111,6 +111,7 @@ int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
 				  .timeout_ms = pe->ctx->vendor_timeout_ms };
 	struct vendor_result r;
 	const char *source, *why;
+	enum fact_state state;
 	char buf[256];
 	struct icd_choice ch = { .n_gpu = 0 };
 	int err = probe_icd_files(pe, ocl, &ch);
@@ -123,10 +124,10 @@ int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
 	if (ch.skipped && !(pe->ctx->flags & GPUENV_CTX_OPENCL_ALL))
 		req.opencl_icds = ch.gpu;
 	why = probe_vendor_gate(pe, s, pe->ctx->opencl_lib, "--opencl-lib", "clGetPlatformIDs",
-				false, buf, sizeof(buf), &source);
+				false, buf, sizeof(buf), &source, &state);
 	if (why) {
 		icd_choice_done(&ch);
-		probe_vendor_not_called(ocl, keys, FACT_UNPROBED, source, why);
+		probe_vendor_not_called(ocl, keys, state, source, why);
 		return snapshot_error(s);
 	}
 	/* Nothing but CPU-only ICDs: no loader, no child (the session would list no platform). */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fatbin/fatbin.h"
 #include "formats/dist-metadata.h"
@@ -788,12 +789,18 @@ int probe_nvidia_wheels(struct py_ctx *c, struct snap_node *env, const struct si
 			{
 				_cleanup_free_ char *ld = path_join(sites[i].dir, libs[0]);
 				char *slash = ld ? strrchr(ld, '/') : NULL;
+				struct stat st;
+				int sr;
 
 				if (!slash)
 					return -ENOMEM;
 				*slash = '\0';
-				if (probe_path_is(pe, ld, S_IFDIR))
+				/* Unreadable is not "not on disk": the wheel's libraries may be there. */
+				sr = root_stat(pe->root, ld, &st);
+				if (sr == 0 && S_ISDIR(st.st_mode))
 					snap_set_str(w, "lib_dir", ld, rpath);
+				else if (sr < 0 && sr != -ENOENT && sr != -ENOTDIR)
+					snap_set_errno(w, "lib_dir", sr, ld);
 				else
 					snap_set_state(w, "lib_dir", FACT_ABSENT, ld,
 						       "listed in RECORD, not on disk");

@@ -349,10 +349,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 
 		if (asprintf(&hc, "%s/bin/hipconfig", prefix) < 0)
 			return -ENOMEM;
-		if (probe_path_is(pe, hc, S_IFREG))
-			snap_set_str(o, "hipconfig", hc, hc);
-		else
-			snap_set_state(o, "hipconfig", FACT_ABSENT, hc, NULL);
+		probe_set_path_fact(pe, o, "hipconfig", hc, S_IFREG);
 	}
 	snap_set_bool(o, "is_default", is_default, DEFAULT_LINK);
 	if (is_default)

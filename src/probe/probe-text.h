@@ -26,9 +26,11 @@ void probe_parse_nvidia_gpu_info(struct snap_node *gpu, const char *text, size_t
 /* proc(5) /proc/cpuinfo → cpu.{model,vendor,logical_cpus} (probe-host.c). */
 void probe_parse_cpuinfo(struct snap_node *cpu, const char *text, size_t len, const char *source);
 /* proc(5) /proc/<pid>/status Uid:/Gid:/Groups: → process.{uid,gid,groups[]} (probe-host.c);
- * group names from group(5) text (may be NULL). */
+ * group names from group(5) text (NULL: not read, group_err says why: -ENOENT gives absent
+ * names, another error unreadable ones). */
 void probe_parse_proc_status(struct snap_node *proc, const char *text, size_t len,
-			     const char *source, const char *group_text, const char *group_source);
+			     const char *source, const char *group_text, int group_err,
+			     const char *group_source);
 /* Kernel log text (syslog files or /dev/kmsg records, one per line) → driver.kernel_log and
  * driver.xid_events[] (probe-kernel-log.c). Returns 0 or -ENOMEM. */
 int probe_parse_kernel_log(struct snap_node *drv, const char *text, size_t len, const char *source);

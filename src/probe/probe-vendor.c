@@ -14,18 +14,32 @@
 
 #include "probe-vendor.h"
 
-bool probe_vendor_module_ready(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module,
-			       const char *dev)
+/* 1 when module is loaded (driver.kernel_modules.<m> or /sys/module/<m>), 0 when it is not,
+ * -errno when /sys/module/<m> could not be looked at (EACCES: loaded or not, nobody knows). */
+static int module_loaded(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module)
 {
 	char path[128], key[128];
 	struct stat st;
-	bool loaded;
+	int r;
 
 	snprintf(key, sizeof(key), "driver.kernel_modules.%s", module);
 	snprintf(path, sizeof(path), "/sys/module/%s", module);
-	loaded = snap_get_bool_default(snapshot_root(s), key, false) ||
-		 (root_stat(pe->root, path, &st) == 0 && S_ISDIR(st.st_mode));
-	if (!loaded)
+	if (snap_get_bool_default(snapshot_root(s), key, false))
+		return 1;
+	r = root_stat(pe->root, path, &st);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r < 0)
+		return r;
+	return S_ISDIR(st.st_mode);
+}
+
+bool probe_vendor_module_ready(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module,
+			       const char *dev)
+{
+	struct stat st;
+
+	if (module_loaded(pe, s, module) <= 0)
 		return false;
 	/* Device nodes cannot live in a fixture tree (git has no character devices): only the
 	 * live machine, where the library would create them, is checked. */
@@ -36,11 +50,14 @@ bool probe_vendor_module_ready(struct probe_env *pe, struct gpuenv_snapshot *s, 
 
 const char *probe_vendor_gate(struct probe_env *pe, struct gpuenv_snapshot *s,
 			      const char *explicit_lib, const char *lib_option, const char *what,
-			      bool need_module, char *buf, size_t size, const char **ret_source)
+			      bool need_module, char *buf, size_t size, const char **ret_source,
+			      enum fact_state *ret_state)
 {
 	struct stat st;
+	int r;
 
 	*ret_source = "options";
+	*ret_state = FACT_UNPROBED;
 	if (pe->ctx->flags & GPUENV_CTX_NO_VENDOR)
 		return "--no-vendor";
 	if (!ctx_vendor_allowed(pe->ctx, explicit_lib)) {
@@ -51,7 +68,19 @@ const char *probe_vendor_gate(struct probe_env *pe, struct gpuenv_snapshot *s,
 	}
 	if (!need_module)
 		return NULL;
-	if (!probe_vendor_module_ready(pe, s, "nvidia", NULL)) {
+	r = module_loaded(pe, s, "nvidia");
+	if (r < 0) {
+		/* Not called either (it could create /dev/nvidiactl), but what it would have
+		 * said is unknown, not "no module": a read failure of the layer. */
+		*ret_source = "/sys/module/nvidia";
+		*ret_state = fact_state_from_errno(r);
+		snprintf(buf, size,
+			 "not called: could not tell whether the nvidia kernel module is loaded "
+			 "(/sys/module/nvidia: %s)",
+			 strerror(-r));
+		return buf;
+	}
+	if (r == 0) {
 		*ret_source = "/sys/module/nvidia";
 		snprintf(buf, size,
 			 "nvidia kernel module not loaded (%s would create /dev/nvidiactl)", what);
@@ -147,15 +176,16 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 	struct vendor_req req = { .library = lib, .timeout_ms = pe->ctx->vendor_timeout_ms };
 	struct vendor_result r;
 	const char *source, *why;
+	enum fact_state state;
 	char buf[256];
 	int err = vp->before ? vp->before(pe, obj) : 0;
 
 	if (err < 0)
 		return err;
 	why = probe_vendor_gate(pe, s, lib, vp->lib_option, vp->first_call, vp->need_module, buf,
-				sizeof(buf), &source);
+				sizeof(buf), &source, &state);
 	if (why) {
-		probe_vendor_not_called(obj, vp->keys, FACT_UNPROBED, source, why);
+		probe_vendor_not_called(obj, vp->keys, state, source, why);
 		return snapshot_error(s);
 	}
 	if (vp->prepare)

@@ -12,12 +12,15 @@
 #include "vendor/vendor.h"
 
 /* Why the library must not be called (a "not called: …" reason, in buf or a literal), or
- * NULL when it may. *ret_source gets what was checked. need_module: the nvidia kernel module must
- * be loaded (and, live, /dev/nvidiactl exist) because the real NVML and libcuda create the node
- * when it is missing, even without a driver (docs/formats/nvml.md §1). */
+ * NULL when it may. *ret_source gets what was checked, *ret_state the state to record:
+ * unprobed, or unreadable/error when whether the module is loaded could not be read.
+ * need_module: the nvidia kernel module must be loaded (and, live, /dev/nvidiactl exist)
+ * because the real NVML and libcuda create the node when it is missing, even without a
+ * driver (docs/formats/nvml.md §1). */
 const char *probe_vendor_gate(struct probe_env *pe, struct gpuenv_snapshot *s,
 			      const char *explicit_lib, const char *lib_option, const char *what,
-			      bool need_module, char *buf, size_t size, const char **ret_source);
+			      bool need_module, char *buf, size_t size, const char **ret_source,
+			      enum fact_state *ret_state);
 /* Is module loaded (driver.kernel_modules.<m> or /sys/module/<m>), and when live, is dev a
  * character device? */
 bool probe_vendor_module_ready(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module,

@@ -123,6 +123,20 @@ bool probe_path_is(struct probe_env *pe, const char *path, mode_t type)
 	return root_stat(pe->root, path, &st) == 0 && (st.st_mode & S_IFMT) == type;
 }
 
+void probe_set_path_fact(struct probe_env *pe, struct snap_node *obj, const char *key,
+			 const char *path, mode_t type)
+{
+	struct stat st;
+	int r = root_stat(pe->root, path, &st);
+
+	if (r == 0 && (st.st_mode & S_IFMT) == type)
+		snap_set_str(obj, key, path, path);
+	else if (r < 0 && r != -ENOENT && r != -ENOTDIR)
+		snap_set_errno(obj, key, r, path);
+	else
+		snap_set_state(obj, key, FACT_ABSENT, path, NULL);
+}
+
 bool probe_pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...)
 {
 	_cleanup_free_ char *p = NULL;

@@ -48,6 +48,10 @@ int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, siz
 int probe_loader(struct probe_env *pe, struct loader **ret);
 /* Does path exist with this file type (S_IFREG, S_IFDIR …; links followed, in the root)? */
 bool probe_path_is(struct probe_env *pe, const char *path, mode_t type);
+/* obj[key] = path when path is a file of that type; unreadable/error when it could not be
+ * looked at (EACCES is not "no such file"); absent otherwise. */
+void probe_set_path_fact(struct probe_env *pe, struct snap_node *obj, const char *key,
+			 const char *path, mode_t type);
 /* The same for a path built from fmt. */
 bool probe_pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...) _printf_(3, 4);
 /* ---- shared by the CUDA toolkit and ROCm probes ---- */

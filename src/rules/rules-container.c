@@ -289,7 +289,14 @@ RULE_CHECK(check_no_nvidia_runtime)
 	size_t specs;
 	struct finding *f;
 
-	if (in_container(root) || (!docker && !cri))
+	if (in_container(root))
+		return;
+	/* dockerd or containerd that could not be looked at may be installed. */
+	if (fact_is_failure(snap_state(dockerd)))
+		rule_need(c, "docker", "dockerd", dockerd);
+	if (fact_is_failure(snap_state(ctrd)))
+		rule_need(c, "containerd", "containerd", ctrd);
+	if (!docker && !cri)
 		return;
 	/* A config that is there but cannot be read could name a runtime: not judged. */
 	if (docker && !rule_need_known(c, "docker", "/etc/docker/daemon.json",
@@ -380,10 +387,16 @@ RULE_CHECK(check_cdi_spec_stale)
 		struct finding *f;
 		char key[96];
 
-		if (!snap_present(snap_child(sp, "format")) ||
-		    !streq(snap_get_str(sp, "kind") ?: "", "nvidia.com/gpu"))
+		/* A spec that cannot be read or parsed, or whose kind is not known, could be a
+		 * stale NVIDIA one: said as skipped, never passed. */
+		if (!rule_need(c, path, "the CDI spec", snap_child(sp, "format")) ||
+		    !rule_need(c, path, "the CDI spec's kind", snap_child(sp, "kind")))
 			continue;
-		if (!sv || version_cmp_str(sv, drv) == 0)
+		if (!streq(snap_get_str(sp, "kind"), "nvidia.com/gpu"))
+			continue;
+		if (!rule_need(c, path, "the driver version the CDI spec was generated for",
+			       snap_child(sp, "driver_version")) ||
+		    version_cmp_str(sv, drv) == 0)
 			continue;
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, path,

@@ -27,6 +27,7 @@ int rules_diagnose(struct gpuenv_snapshot *s, struct gpuenv_doctor **ret)
 	root = snapshot_root_const(s);
 	rules_run_table(d, root);
 	rules_summarize(d, root, absent);
+	rules_collect_problems(d, root);
 	rules_judge(d, absent);
 	rules_rank(d, rule_causes, rule_causes_len);
 	if (d->err) {

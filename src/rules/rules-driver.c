@@ -435,6 +435,34 @@ enum mismatch {
 	MISMATCH_DISK_UNKNOWN, /* the module on disk could not be read */
 };
 
+/* The versions on both sides and the vendor libraries' own verdicts. */
+static void mismatch_evidence(struct finding *f, const struct snap_node *root,
+			      const char *const *libs, size_t n_libs, bool rm_mismatch,
+			      bool both_versions)
+{
+	const struct snap_node *mod = snap_get(root, "driver.nvidia.module_version");
+	const struct snap_node *proc = snap_get(root, "driver.nvidia.proc_version");
+	const struct snap_node *cuda_init = snap_get(root, "driver.cuda.init");
+
+	finding_fact(f, "driver.nvidia.module_version", mod);
+	if (both_versions || snap_state(proc) != FACT_ABSENT)
+		finding_fact(f, "driver.nvidia.proc_version", proc);
+	for (size_t i = 0; i < n_libs; i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "%s.version", libs[i]);
+		if (snap_present(snap_get(root, name)))
+			finding_fact(f, name, snap_get(root, name));
+	}
+	if (snap_present(snap_get(root, "driver.nvml.nvml_version")))
+		finding_fact(f, "driver.nvml.nvml_version",
+			     snap_get(root, "driver.nvml.nvml_version"));
+	if (rm_mismatch)
+		finding_fact(f, "driver.nvml.init", snap_get(root, "driver.nvml.init"));
+	if (error_names(cuda_init, "(803)"))
+		finding_fact(f, "driver.cuda.init", cuda_init);
+}
+
 RULE_CHECK(check_nvml_version_mismatch)
 {
 	static const char *const libs[] = { "driver.userspace.libnvidia_ml",
@@ -443,6 +471,7 @@ RULE_CHECK(check_nvml_version_mismatch)
 	const struct snap_node *cuda_init = snap_get(root, "driver.cuda.init");
 	const struct snap_node *am = snap_get(root, "driver.kernel_log.api_mismatch");
 	const struct snap_node *libcuda = snap_get(root, "driver.userspace.libcuda");
+	const struct snap_node *fact;
 	const char *ver, *user = NULL, *user_lib = NULL, *user_dir = NULL;
 	const char *nvml_ver = snap_get_str(root, "driver.nvml.nvml_version");
 	const struct snap_node *disk_fact = snap_get(root, "driver.nvidia.module_file.version");
@@ -453,6 +482,27 @@ RULE_CHECK(check_nvml_version_mismatch)
 	struct finding *f;
 	int64_t count = 0;
 
+	rm_mismatch = error_names(nvml_init, "LIB_RM_VERSION_MISMATCH");
+	cu_mismatch = error_names(cuda_init, "(803)") &&
+		      !snap_get_bool_default(libcuda, "in_compat_dir", false);
+	/* NVML and libcuda compare themselves with the loaded module: their answer holds even
+	 * where its version file cannot be read. */
+	if (nvidia_driver(root, &ver, &fact) == DRIVER_UNKNOWN && (rm_mismatch || cu_mismatch)) {
+		char state[256];
+
+		fact_describe(fact, state, sizeof(state));
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "the user-space driver does not match the loaded kernel module "
+				 "(its version could not be read: %s): %s",
+				 state,
+				 rm_mismatch ? "nvmlInit answers NVML_ERROR_LIB_RM_VERSION_MISMATCH"
+					     : "cuInit answers CUDA_ERROR_SYSTEM_DRIVER_MISMATCH "
+					       "(803)");
+		mismatch_evidence(f, root, libs, ARRAY_SIZE(libs), rm_mismatch, false);
+		finding_rule_fix(f);
+		finding_rule_verify(f);
+		return;
+	}
 	if (!rule_nvidia_driver(c, root, "the NVIDIA kernel module version", &ver, NULL))
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(libs); i++) {
@@ -469,9 +519,6 @@ RULE_CHECK(check_nvml_version_mismatch)
 	/* nvmlSystemGetNVMLVersion: "<CUDA major>.<driver version>" */
 	if (nvml_ver && strchr(nvml_ver, '.'))
 		snprintf(nvml_user, sizeof(nvml_user), "%s", strchr(nvml_ver, '.') + 1);
-	rm_mismatch = error_names(nvml_init, "LIB_RM_VERSION_MISMATCH");
-	cu_mismatch = error_names(cuda_init, "(803)") &&
-		      !snap_get_bool_default(libcuda, "in_compat_dir", false);
 	if (snap_get_int(am, "count", &count) && count > 0 &&
 	    version_cmp_str(snap_get_str(am, "kernel_version") ?: "", ver) == 0 &&
 	    version_cmp_str(snap_get_str(am, "client_version") ?: "", ver) != 0)
@@ -560,23 +607,7 @@ RULE_CHECK(check_nvml_version_mismatch)
 			rm_mismatch ? "nvmlInit answers NVML_ERROR_LIB_RM_VERSION_MISMATCH"
 				    : "cuInit answers CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)");
 	}
-	finding_fact(f, "driver.nvidia.module_version",
-		     snap_get(root, "driver.nvidia.module_version"));
-	finding_fact(f, "driver.nvidia.proc_version", snap_get(root, "driver.nvidia.proc_version"));
-	for (size_t i = 0; i < ARRAY_SIZE(libs); i++) {
-		char name[96];
-
-		snprintf(name, sizeof(name), "%s.version", libs[i]);
-		if (snap_present(snap_get(root, name)))
-			finding_fact(f, name, snap_get(root, name));
-	}
-	if (snap_present(snap_get(root, "driver.nvml.nvml_version")))
-		finding_fact(f, "driver.nvml.nvml_version",
-			     snap_get(root, "driver.nvml.nvml_version"));
-	if (rm_mismatch)
-		finding_fact(f, "driver.nvml.init", nvml_init);
-	if (error_names(cuda_init, "(803)"))
-		finding_fact(f, "driver.cuda.init", cuda_init);
+	mismatch_evidence(f, root, libs, ARRAY_SIZE(libs), rm_mismatch, true);
 	if (log_mismatch) {
 		finding_fact(f, "driver.kernel_log.api_mismatch.client_version",
 			     snap_child(am, "client_version"));

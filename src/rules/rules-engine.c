@@ -16,6 +16,7 @@
 #include "rules/rules-internal.h"
 #include "rules/rules.h"
 #include "shared/layer-name.h"
+#include "shared/strbuf.h"
 #include "shared/strv.h"
 
 struct rule_ctx {
@@ -50,8 +51,13 @@ const char *rule_severity_name(enum gpuenv_severity s)
 const char *layer_status_name(enum layer_status s)
 {
 	static const char *const names[] = {
-		[LAYER_OK] = "ok",	 [LAYER_INFO] = "info",	      [LAYER_WARNING] = "warning",
-		[LAYER_ERROR] = "error", [LAYER_UNKNOWN] = "unknown", [LAYER_ABSENT] = "absent",
+		[LAYER_OK] = "ok",
+		[LAYER_INFO] = "info",
+		[LAYER_WARNING] = "warning",
+		[LAYER_ERROR] = "error",
+		[LAYER_UNKNOWN] = "unknown",
+		[LAYER_ABSENT] = "absent",
+		[LAYER_INCOMPLETE] = "incomplete",
 	};
 
 	return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "unknown";
@@ -67,6 +73,11 @@ const char *link_state_name(enum link_state s)
 	};
 
 	return (unsigned)s < ARRAY_SIZE(names) ? names[s] : "unknown";
+}
+
+bool fact_is_failure(enum fact_state s)
+{
+	return s == FACT_UNREADABLE || s == FACT_MALFORMED || s == FACT_ERROR;
 }
 
 const struct rule *rule_find(const char *id)
@@ -332,7 +343,7 @@ void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...)
 	if (!grow(d, (void **)&d->skips, &d->alloc_skips, d->n_skips, sizeof(*k)))
 		return;
 	k = &d->skips[d->n_skips];
-	*k = (struct rule_skip){ .rule = c->rule };
+	*k = (struct rule_skip){ .rule = c->rule, .cause = FACT_PRESENT };
 	va_start(ap, fmt);
 	k->reason = vformat(d, fmt, ap);
 	va_end(ap);
@@ -350,9 +361,11 @@ static bool need(struct rule_ctx *c, const char *subject, const char *what,
 {
 	enum fact_state st = snap_state(fact);
 	const char *src = snap_source(fact), *err = snap_error(fact);
+	size_t n;
 
 	if (st == FACT_PRESENT || (absent_ok && st == FACT_ABSENT))
 		return true;
+	n = c->d->n_skips;
 	if (st == FACT_UNPROBED && !fact)
 		rule_skip(c, subject, "could not read %s (not probed)", what);
 	else
@@ -360,6 +373,8 @@ static bool need(struct rule_ctx *c, const char *subject, const char *what,
 			  fact_state_to_string(st), err ? ": " : "", err ? err : "",
 			  src && !streq(src, what) ? "; " : "",
 			  src && !streq(src, what) ? what : "");
+	if (c->d->n_skips > n)
+		c->d->skips[n].cause = st;
 	return false;
 }
 
@@ -377,6 +392,27 @@ bool rule_need_known(struct rule_ctx *c, const char *subject, const char *what,
 
 /* ---- running ------------------------------------------------------------------------- */
 
+/* A rule that judges the PCI bus judges each GPU by its ids and bound driver: a GPU whose
+ * vendor id, device id or driver link could not be read may be the one it is about (an
+ * NVIDIA GPU without a driver, bound to nouveau, too old for a build). Recorded as skipped
+ * for that GPU, so the rule's layer is incomplete, never ✓. */
+static void need_gpu_ids(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i);
+		const char *bus = snap_get_str(g, "bus_id") ?: "?";
+
+		if (fact_is_failure(snap_get_state(g, "vendor_id")))
+			need(c, bus, "the GPU's PCI vendor id", snap_child(g, "vendor_id"), false);
+		else if (fact_is_failure(snap_get_state(g, "device_id")))
+			need(c, bus, "the GPU's PCI device id", snap_child(g, "device_id"), false);
+		else if (fact_is_failure(snap_get_state(g, "driver")))
+			need(c, bus, "the GPU's bound driver", snap_child(g, "driver"), false);
+	}
+}
+
 static bool needs_met(struct rule_ctx *c, const struct snap_node *root)
 {
 	bool ok = true;
@@ -393,6 +429,8 @@ static bool needs_met(struct rule_ctx *c, const struct snap_node *root)
 			path[n - 1] = '\0';
 		if (!need(c, NULL, path, snap_get(root, path), absent_ok))
 			ok = false;
+		else if (streq(path, "hardware.pci_devices"))
+			need_gpu_ids(c, root);
 	}
 	return ok;
 }
@@ -429,6 +467,12 @@ struct gpuenv_doctor *diagnosis_free(struct gpuenv_doctor *d)
 		free(d->facts[i].source);
 	}
 	free(d->facts);
+	for (size_t i = 0; i < d->n_problems; i++) {
+		free(d->problems[i].name);
+		free(d->problems[i].error);
+		free(d->problems[i].source);
+	}
+	free(d->problems);
 	free(d->chain.driver_cuda);
 	free(d->chain.driver_source);
 	free(d->chain.driver_label);
@@ -484,6 +528,58 @@ static enum layer_status severity_status(enum gpuenv_severity s)
 	}
 }
 
+/* Every fact of the layer's own subtree (hardware.*, driver.*, …) that could not be read, as
+ * "driver.nvml.devices.1.index". host.* and environment.* belong to no layer: the rules that
+ * need them say so in their skip records. */
+static void collect_problems(struct gpuenv_doctor *d, enum gpuenv_layer l,
+			     const struct snap_node *n, struct strbuf *path)
+{
+	size_t len = path->len;
+
+	if (!n)
+		return;
+	if (snap_kind(n) == SNAP_FACT) {
+		struct layer_problem *p;
+
+		if (!fact_is_failure(snap_state(n)) ||
+		    !grow(d, (void **)&d->problems, &d->alloc_problems, d->n_problems, sizeof(*p)))
+			return;
+		p = &d->problems[d->n_problems++];
+		*p = (struct layer_problem){ .layer = l, .state = snap_state(n) };
+		p->name = dup_or_null(d, strbuf_str(path));
+		p->error = dup_or_null(d, snap_error(n));
+		p->source = dup_or_null(d, snap_source(n));
+		return;
+	}
+	for (size_t i = 0; i < snap_count(n); i++) {
+		const struct snap_node *ch = snap_at(n, i);
+
+		if (snap_kind(n) == SNAP_ARRAY)
+			strbuf_printf(path, ".%zu", i);
+		else
+			strbuf_printf(path, ".%s", snap_key(ch));
+		collect_problems(d, l, ch, path);
+		if (!path->err) {
+			path->len = len;
+			path->buf[len] = '\0';
+		}
+	}
+}
+
+/* Is layer l incomplete: a fact of its subtree, or a fact one of its rules needed, could not
+ * be read? */
+static bool layer_incomplete(const struct gpuenv_doctor *d, int l)
+{
+	for (size_t i = 0; i < d->n_problems; i++)
+		if (d->problems[i].layer == (enum gpuenv_layer)l)
+			return true;
+	for (size_t i = 0; i < d->n_skips; i++)
+		if (d->skips[i].rule->layer == (enum gpuenv_layer)l &&
+		    fact_is_failure(d->skips[i].cause))
+			return true;
+	return false;
+}
+
 void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 {
 	bool any_warning = false, any_error = false;
@@ -526,6 +622,12 @@ void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 		d->verdict = GPUENV_VERDICT_UNEVALUATED;
 	else
 		d->verdict = GPUENV_VERDICT_HEALTHY;
+	/* No ✓ (nor "nothing installed") for a layer while one of its facts could not be read:
+	 * what was read is fine, the rest was not judged. */
+	for (int l = 0; l < RULE_LAYERS; l++)
+		if ((d->status[l] <= LAYER_INFO || d->status[l] == LAYER_ABSENT) &&
+		    layer_incomplete(d, l))
+			d->status[l] = LAYER_INCOMPLETE;
 }
 
 void rules_run_table(struct gpuenv_doctor *d, const struct snap_node *root)
@@ -542,5 +644,19 @@ void rules_run_table(struct gpuenv_doctor *d, const struct snap_node *root)
 			d->rules_skipped[l]++;
 		else
 			d->rules_run[l]++;
+	}
+}
+
+void rules_collect_problems(struct gpuenv_doctor *d, const struct snap_node *root)
+{
+	for (int l = 0; l < RULE_LAYERS; l++) {
+		struct strbuf path = STRBUF_INIT;
+
+		strbuf_puts(&path, rule_layer_name((enum gpuenv_layer)l));
+		collect_problems(d, (enum gpuenv_layer)l,
+				 snap_child(root, rule_layer_name((enum gpuenv_layer)l)), &path);
+		if (path.err)
+			oom(d);
+		strbuf_done(&path);
 	}
 }

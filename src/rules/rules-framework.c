@@ -262,12 +262,13 @@ static void cov_one(const struct fw_build *b, void *u)
 		unsigned ma, mi;
 		struct finding *f = NULL;
 		char name[128];
-		bool too_old;
+		bool too_old, have_cc;
 
 		if (!gpu_is_nvidia(gpu))
 			continue;
 		gi++;
-		if (!gpu_cc(x->root, gpu, &ma, &mi, &ccf)) {
+		have_cc = gpu_cc(x->root, gpu, &ma, &mi, &ccf);
+		if (!have_cc) {
 			rule_skip(x->c, bus,
 				  "GPU %s: compute capability unknown (not in the knowledge "
 				  "base, not reported by NVML)",

@@ -204,6 +204,8 @@ void rules_summarize(struct gpuenv_doctor *d, const struct snap_node *root,
 		     bool absent[RULE_LAYERS]);
 /* Runs every rule of the table (rules-engine.c): findings, skips, the counts per layer. */
 void rules_run_table(struct gpuenv_doctor *d, const struct snap_node *root);
+/* Every fact of a layer's subtree that could not be read (layers[].unreadable). */
+void rules_collect_problems(struct gpuenv_doctor *d, const struct snap_node *root);
 /* Each layer's status and the verdict from the findings (rules-engine.c). */
 void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS]);
 

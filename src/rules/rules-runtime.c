@@ -823,8 +823,18 @@ RULE_CHECK(check_library_shadowed)
 	struct shadow_ctx s = { c, root };
 	const char *drv = NULL, *cv = snap_get_str(cu, "version");
 	enum driver_state ds = nvidia_driver(root, &drv, &fact);
+	const struct snap_node *sh = snap_child(cu, "shadowed");
 	struct finding *f;
 
+	/* A libcuda on the loader path that could not be read may be the one the judged
+	 * process loads (a compat copy it can read): not judged as if it were not there. */
+	for (size_t i = 0; i < snap_count(sh); i++) {
+		const struct snap_node *v = snap_child(snap_at(sh, i), "version");
+
+		if (fact_is_failure(snap_state(v)))
+			rule_need(c, snap_get_str(snap_at(sh, i), "path"),
+				  "a libcuda.so.1 on the loader path", v);
+	}
 	/* A forward-compatibility libcuda (cuda-compat) on the loader path. */
 	if (snap_get_bool_default(cu, "in_compat_dir", false) && cv && ds == DRIVER_LOADED &&
 	    version_cmp_str(cv, drv) != 0) {

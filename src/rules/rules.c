@@ -310,7 +310,9 @@ const struct rule rule_table[] = {
 			 "older than the module, an old copy is found first. In a container, "
 			 "driver libraries baked into the image shadow the ones the NVIDIA runtime "
 			 "injects from the host.",
-		.needs = STRV("driver.nvidia.module_version?", "driver.nvidia.proc_version?"),
+		/* The module version is read by the check itself: NVML's and libcuda's own
+		 * mismatch answers are judged even where it is unreadable. */
+		.needs = NULL,
 		.fix = STRV(
 			"sudo reboot   # loads the upgraded kernel module",
 			"# without a reboot, when no process uses the GPU: sudo systemctl stop "
@@ -555,7 +557,7 @@ const struct rule rule_table[] = {
 			 "or the distribution's package), TensorFlow (build_info without CUDA or "
 			 "ROCm) or jax (no CUDA/ROCm plugin) was built without GPU support: it "
 			 "never uses the GPU (error). Without a GPU this is expected (info).",
-		.needs = STRV("framework.python_envs"),
+		.needs = STRV("framework.python_envs", "hardware.pci_devices?"),
 		.fix = STRV("pip install --force-reinstall torch --index-url "
 			    "https://download.pytorch.org/whl/cu<XY>",
 			    "pip install 'tensorflow[and-cuda]'", "pip install -U 'jax[cuda12]'"),
@@ -576,7 +578,7 @@ const struct rule rule_table[] = {
 			 "only JIT-compiles upwards, so a GPU below the lowest target has no code "
 			 "at all (torch 2.x dropped Kepler; CUDA 12.8+ builds dropped Maxwell and "
 			 "Pascal, CUDA 13 builds Volta).",
-		.needs = STRV("framework.python_envs"),
+		.needs = STRV("framework.python_envs", "hardware.pci_devices?"),
 		.fix = STRV("# install an older release or CUDA variant that still targets the GPU "
 			    "(gpuenv facts torch), or build from source for its architecture"),
 		.verify = STRV("python -c 'import torch; print(torch.cuda.get_arch_list(), "
@@ -596,7 +598,7 @@ const struct rule rule_table[] = {
 			 "higher minor (Tegra: exactly), PTX JIT-compiles only to its own "
 			 "architecture or newer. A build without either for the GPU (e.g. a cu117 "
 			 "wheel on an H100: SASS up to sm_86, no PTX) has nothing to launch.",
-		.needs = STRV("framework.python_envs"),
+		.needs = STRV("framework.python_envs", "hardware.pci_devices?"),
 		.fix = STRV(
 			"# install a build that targets the GPU (a newer release or CUDA variant)"),
 		.verify = STRV("python -c 'import torch; print(torch.cuda.get_arch_list())'",
@@ -615,7 +617,7 @@ const struct rule rule_table[] = {
 			"Without SASS for the GPU the driver must JIT-compile PTX, and it only "
 			"understands PTX ISA versions up to its own CUDA version; PTX from a newer "
 			"toolkit (also under minor-version compatibility) fails.",
-		.needs = STRV("framework.python_envs"),
+		.needs = STRV("framework.python_envs", "hardware.pci_devices?"),
 		.fix = STRV(
 			"# upgrade the driver (gpuenv facts driver <version>), or install a build "
 			"with SASS for the GPU"),
@@ -636,7 +638,7 @@ const struct rule rule_table[] = {
 		.cause = "The build has no SASS for the GPU's compute capability but PTX of an "
 			 "older architecture, which the driver compiles at first use and caches in "
 			 "~/.nv/ComputeCache (CUDA_CACHE_PATH), bounded by CUDA_CACHE_MAXSIZE.",
-		.needs = STRV("framework.python_envs"),
+		.needs = STRV("framework.python_envs", "hardware.pci_devices?"),
 		.fix = STRV("export CUDA_CACHE_MAXSIZE=4294967296   # keep the JIT results",
 			    "# or install a build with SASS for the GPU"),
 		.verify = STRV("du -sh ~/.nv/ComputeCache"),
@@ -700,7 +702,7 @@ const struct rule rule_table[] = {
 			"neither has no kernels (error), one only missing from the release's list "
 			"is untested (warning). HSA_OVERRIDE_GFX_VERSION makes the runtime pretend "
 			"to be another target: an override that may crash or compute wrongly.",
-		.needs = STRV("framework.python_envs"),
+		.needs = STRV("framework.python_envs", "hardware.pci_devices?"),
 		.fix = STRV("# use a ROCm release and build whose gfx list includes the GPU "
 			    "(gpuenv facts rocm <version>)"),
 		.verify = STRV("rocminfo | grep -m2 gfx",

@@ -67,6 +67,10 @@ struct rule_skip {
 	const struct rule *rule;
 	char *subject;
 	char *reason; /* "could not read /proc/modules (unreadable: Permission denied)" */
+	/* The state of the fact that stopped it (rule_need), FACT_PRESENT for any other reason
+	 * (a gap of the knowledge base): an unreadable, malformed or error state makes the
+	 * rule's layer incomplete. */
+	enum fact_state cause;
 };
 
 enum layer_status {
@@ -76,6 +80,19 @@ enum layer_status {
 	LAYER_ERROR,
 	LAYER_UNKNOWN, /* every rule of the layer was skipped, or it has none yet */
 	LAYER_ABSENT,  /* nothing of this layer here (no driver, no toolkit, no container) */
+	/* No warning or error, but a fact of the layer could not be read: one of its
+	 * snapshot facts is unreadable, malformed or error, or one of its rules was skipped
+	 * for such a fact. Never shown as ✓ (fact_is_failure()). */
+	LAYER_INCOMPLETE,
+};
+
+/* A fact of a layer's own snapshot subtree that could not be read (fact_is_failure()). */
+struct layer_problem {
+	enum gpuenv_layer layer;
+	char *name; /* "driver.nvidia.module_version" */
+	enum fact_state state;
+	char *error; /* "Permission denied", or NULL */
+	char *source;
 };
 
 struct layer_fact {
@@ -109,6 +126,8 @@ struct gpuenv_doctor {
 	size_t n_skips, alloc_skips;
 	struct layer_fact *facts;
 	size_t n_facts, alloc_facts;
+	struct layer_problem *problems;
+	size_t n_problems, alloc_problems;
 	unsigned rules_run[RULE_LAYERS], rules_skipped[RULE_LAYERS], rules_total[RULE_LAYERS];
 	enum layer_status status[RULE_LAYERS];
 	struct chain chain;
@@ -156,6 +175,9 @@ static inline void diagnosis_freep(struct gpuenv_doctor **d)
 const char *rule_layer_name(enum gpuenv_layer l);
 const char *rule_severity_name(enum gpuenv_severity s);
 const char *layer_status_name(enum layer_status s);
+/* unreadable, malformed or error: the fact was looked at and could not be read. absent,
+ * unsupported and unprobed are answers, not failures. */
+bool fact_is_failure(enum fact_state s);
 const char *link_state_name(enum link_state s);
 /* "hardware" → layer; -EINVAL if unknown. */
 int rule_layer_from_name(const char *name);

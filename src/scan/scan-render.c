@@ -16,6 +16,7 @@
 #include "scan/scan.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
+#include "shared/utf8.h"
 
 #define SCAN_SCHEMA "gpuenv-scan/1"
 
@@ -290,9 +291,22 @@ static int jset(json_t *o, const char *k, json_t *v)
 	return v && json_object_set_new(o, k, v) == 0 ? 0 : -ENOMEM;
 }
 
+/* Names from files (paths, SONAMEs, section and symbol names) are bytes: text that is not
+ * UTF-8 is written with each bad byte as U+FFFD, since jansson refuses it (and the whole
+ * document with it). NULL only on OOM. */
 static json_t *jstr_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	char *fixed;
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	if (utf8_valid(s, strlen(s)))
+		return json_string(s);
+	fixed = utf8_make_valid(s, strlen(s));
+	j = fixed ? json_string(fixed) : NULL;
+	free(fixed);
+	return j;
 }
 
 static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
@@ -303,10 +317,17 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 
 	if (!o || !sass || !ptx || !other || !amd || !comp || !verdicts)
 		goto fail;
-	rv |= jset(o, "path", json_string(f->path));
+	rv |= jset(o, "path", jstr_or_null(f->path));
+	/* The path's own bytes where it is not UTF-8 (docs/scan-schema.md). */
+	if (!utf8_valid(f->path, strlen(f->path))) {
+		char *hex = hex_encode(f->path, strlen(f->path));
+
+		rv |= jset(o, "path_hex", hex ? json_string(hex) : NULL);
+		free(hex);
+	}
 	rv |= jset(o, "state", json_string(state_name(f->state)));
 	if (f->error)
-		rv |= jset(o, "error", json_string(f->error));
+		rv |= jset(o, "error", jstr_or_null(f->error));
 	rv |= jset(o, "type", jstr_or_null(f->type));
 	rv |= jset(o, "size", json_integer((json_int_t)f->size));
 	rv |= jset(o, "containers", json_integer((json_int_t)f->n_containers));
@@ -321,7 +342,7 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 		for (size_t i = 0; i < n; i++) {
 			if (cls == 0) {
 				if (i == 0 || !streq(v[i - 1]->name, v[i]->name))
-					rv |= json_array_append_new(sass, json_string(v[i]->name));
+					rv |= json_array_append_new(sass, jstr_or_null(v[i]->name));
 			} else if (cls == 1) {
 				json_t *p = json_object();
 				char isa[16];
@@ -330,7 +351,7 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 					free(v);
 					goto fail;
 				}
-				rv |= jset(p, "target", json_string(v[i]->name));
+				rv |= jset(p, "target", jstr_or_null(v[i]->name));
 				if (v[i]->ptx_major >= 0) {
 					snprintf(isa, sizeof(isa), "%d.%d", v[i]->ptx_major,
 						 v[i]->ptx_minor);
@@ -340,7 +361,7 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 				}
 				rv |= json_array_append_new(ptx, p);
 			} else if (i == 0 || !streq(v[i - 1]->name, v[i]->name)) {
-				rv |= json_array_append_new(other, json_string(v[i]->name));
+				rv |= json_array_append_new(other, jstr_or_null(v[i]->name));
 			}
 		}
 		free(v);
@@ -355,7 +376,7 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 		if (!v)
 			goto fail;
 		for (size_t i = 0; i < n; i++)
-			rv |= json_array_append_new(amd, json_string(v[i]->name));
+			rv |= json_array_append_new(amd, jstr_or_null(v[i]->name));
 		free(v);
 	}
 	rv |= jset(o, "amd", amd);
@@ -377,9 +398,9 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 	if (f->streamed)
 		rv |= jset(o, "streamed", json_true());
 	if (f->module_id)
-		rv |= jset(o, "nv_module_id", json_string(f->module_id));
+		rv |= jset(o, "nv_module_id", jstr_or_null(f->module_id));
 	if (f->warning)
-		rv |= jset(o, "warning", json_string(f->warning));
+		rv |= jset(o, "warning", jstr_or_null(f->warning));
 	if (f->soname || f->runpath || f->needed) {
 		json_t *dyn = json_object(), *need = json_array();
 
@@ -388,7 +409,7 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 			rv |= jset(dyn, "soname", jstr_or_null(f->soname));
 			rv |= jset(dyn, "runpath", jstr_or_null(f->runpath));
 			for (size_t i = 0; f->needed && f->needed[i]; i++)
-				rv |= json_array_append_new(need, json_string(f->needed[i]));
+				rv |= json_array_append_new(need, jstr_or_null(f->needed[i]));
 			rv |= jset(dyn, "needed", need);
 		} else {
 			json_decref(need);
@@ -402,8 +423,8 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 			goto fail;
 		rv |= jset(v, "device", json_integer((json_int_t)d));
 		rv |= jset(v, "verdict", json_string(coverage_verdict_name(vd->res.verdict)));
-		rv |= jset(v, "entry", vd->entry[0] ? json_string(vd->entry) : json_null());
-		rv |= jset(v, "reason", json_string(vd->res.reason));
+		rv |= jset(v, "entry", vd->entry[0] ? jstr_or_null(vd->entry) : json_null());
+		rv |= jset(v, "reason", jstr_or_null(vd->res.reason));
 		rv |= jset(v, "unconfirmed", json_boolean(vd->res.unconfirmed));
 		rv |= jset(v, "modules_without_image",
 			   json_integer((json_int_t)vd->modules_without_image));
@@ -468,7 +489,7 @@ int scan_render_json(struct gpuenv_scan *s, unsigned flags, char **ret)
 
 		rv |= jset(root, "driver", o);
 		if (o) {
-			rv |= jset(o, "version", json_string(s->driver));
+			rv |= jset(o, "version", jstr_or_null(s->driver));
 			rv |= jset(o, "source", jstr_or_null(s->driver_source));
 			rv |= jset(o, "max_ptx_isa",
 				   facts_ptx_isa_for_driver(s->driver, &p) == 0

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "shared/strbuf.h"
+#include "shared/utf8.h"
 #include "snapshot-internal.h"
 
 #define SNAP_JSON_MAX_DEPTH 64
@@ -49,40 +50,67 @@ bool snap_key_is_identifying(const char *section, const char *key)
 	return false;
 }
 
+/* o[key] = text. Text that is not UTF-8 (a file name, a version file, a parser's raw input)
+ * is written with each bad byte as U+FFFD, and its bytes as hex in "<key>_hex", which the
+ * loader prefers: the JSON stays valid and --from gives back the same bytes. -1 on OOM. */
+static int set_text(json_t *o, const char *key, const char *text)
+{
+	size_t len = strlen(text);
+	char *fixed, *hex, hkey[32];
+	int r;
+
+	if (utf8_valid(text, len))
+		return json_object_set_new(o, key, json_string(text));
+	fixed = utf8_make_valid(text, len);
+	hex = hex_encode(text, len);
+	snprintf(hkey, sizeof(hkey), "%s_hex", key);
+	r = fixed && hex ? json_object_set_new(o, key, json_string(fixed)) |
+				   json_object_set_new(o, hkey, json_string(hex))
+			 : -1;
+	free(fixed);
+	free(hex);
+	return r;
+}
+
 static json_t *fact_to_json(const struct snap_node *n, bool redact, bool redact_source)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "state", json_string(fact_state_to_string(n->state)));
+	int r = json_object_set_new(o, "state", json_string(fact_state_to_string(n->state)));
+
 	if (redact && n->type != SNAP_TYPE_NONE) {
-		json_object_set_new(o, "value", json_string("<redacted>"));
+		r |= json_object_set_new(o, "value", json_string("<redacted>"));
 		if (n->source)
-			json_object_set_new(o, "source",
-					    json_string(redact_source ? "<redacted>" : n->source));
-		return o;
+			r |= set_text(o, "source", redact_source ? "<redacted>" : n->source);
+		goto done;
 	}
 	switch (n->type) {
 	case SNAP_TYPE_STRING:
-		json_object_set_new(o, "value", json_string(n->str));
+		r |= set_text(o, "value", n->str);
 		break;
 	case SNAP_TYPE_INT:
-		json_object_set_new(o, "value", json_integer(n->i));
+		r |= json_object_set_new(o, "value", json_integer(n->i));
 		break;
 	case SNAP_TYPE_BOOL:
-		json_object_set_new(o, "value", json_boolean(n->b));
+		r |= json_object_set_new(o, "value", json_boolean(n->b));
 		break;
 	case SNAP_TYPE_NONE:
 		break;
 	}
 	if (n->source)
-		json_object_set_new(o, "source",
-				    json_string(redact_source ? "<redacted>" : n->source));
+		r |= set_text(o, "source", redact_source ? "<redacted>" : n->source);
 	if (n->error)
-		json_object_set_new(o, "error", json_string(n->error));
+		r |= set_text(o, "error", n->error);
 	if (n->raw)
-		json_object_set_new(o, "raw", json_string(n->raw));
+		r |= set_text(o, "raw", n->raw);
+done:
+	/* A member that could not be added (OOM) must not leave a fact without its value. */
+	if (r) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -91,6 +119,7 @@ static json_t *node_to_json(const struct snap_node *n, unsigned flags, bool top,
 {
 	bool stable = flags & SNAP_JSON_STABLE;
 	json_t *j;
+	int r;
 
 	if (n->kind == SNAP_FACT)
 		return fact_to_json(
@@ -112,10 +141,21 @@ static json_t *node_to_json(const struct snap_node *n, unsigned flags, bool top,
 			json_decref(j);
 			return NULL;
 		}
-		if (n->kind == SNAP_OBJECT)
-			json_object_set_new(j, c->key, cj);
-		else
-			json_array_append_new(j, cj);
+		if (n->kind == SNAP_OBJECT && utf8_valid(c->key, strlen(c->key))) {
+			r = json_object_set_new(j, c->key, cj);
+		} else if (n->kind == SNAP_OBJECT) {
+			/* A key from the input (a variable's name): valid, lossy. */
+			char *k = utf8_make_valid(c->key, strlen(c->key));
+
+			r = k ? json_object_set_new(j, k, cj) : (json_decref(cj), -1);
+			free(k);
+		} else {
+			r = json_array_append_new(j, cj);
+		}
+		if (r) {
+			json_decref(j);
+			return NULL;
+		}
 	}
 	return j;
 }
@@ -191,6 +231,35 @@ static bool is_fact(json_t *o)
 	return json_is_object(o) && json_is_string(json_object_get(o, "state"));
 }
 
+/* "<member>_hex": the member's bytes where they are not UTF-8 (set_text()); they replace
+ * the U+FFFD form, which must be there too. */
+static int load_hex(struct load *l, struct snap_node *f, json_t *o, const char *where)
+{
+	static const char *const members[] = { "value", "source", "error", "raw" };
+
+	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
+		char **dst = i == 0 ? &f->str : i == 1 ? &f->source : i == 2 ? &f->error : &f->raw;
+		char key[32], *bytes;
+		json_t *h;
+		int r;
+
+		snprintf(key, sizeof(key), "%s_hex", members[i]);
+		h = json_object_get(o, key);
+		if (!h)
+			continue;
+		if (!json_is_string(h) || !*dst || (i == 0 && f->type != SNAP_TYPE_STRING))
+			return load_fail(l, where, "a _hex member without its string member");
+		r = hex_decode_text(json_string_value(h), &bytes);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			return load_fail(l, where, "a _hex member that is not hex of text");
+		free(*dst);
+		*dst = bytes;
+	}
+	return 0;
+}
+
 static int load_fact(struct load *l, struct snap_node *f, json_t *o, const char *where)
 {
 	const char *k;
@@ -201,7 +270,9 @@ static int load_fact(struct load *l, struct snap_node *f, json_t *o, const char 
 		return load_fail(l, where, "unknown fact state");
 	f->state = (enum fact_state)st;
 	json_object_foreach(o, k, v) {
-		if (strcmp(k, "state") == 0)
+		if (strcmp(k, "state") == 0 || strcmp(k, "value_hex") == 0 ||
+		    strcmp(k, "source_hex") == 0 || strcmp(k, "error_hex") == 0 ||
+		    strcmp(k, "raw_hex") == 0)
 			continue;
 		if (strcmp(k, "value") == 0) {
 			if (json_is_string(v)) {
@@ -235,7 +306,7 @@ static int load_fact(struct load *l, struct snap_node *f, json_t *o, const char 
 				return -ENOMEM;
 		}
 	}
-	return 0;
+	return load_hex(l, f, o, where);
 }
 
 static int load_node(struct load *l, struct snap_node *n, json_t *j, const char *where,

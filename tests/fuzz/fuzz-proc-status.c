@@ -3,6 +3,7 @@
  * libFuzzer target: the /proc/self/status + group(5) parsers  (src/probe/probe-text.h), then the
  * JSON writer on what it wrote.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static void parse(struct gpuenv_snapshot *s, struct snap_node *n, const uint8_t 
 	size_t off = nul ? (size_t)(nul - data) + 1 : 0;
 
 	probe_parse_proc_status(n, (const char *)data + off, size - off, "/proc/self/status", group,
-				"/etc/group");
+				group ? 0 : -ENOENT, "/etc/group");
 	free(group);
 }
 

@@ -29,6 +29,7 @@ expected/doctor.rc; the doctor run from the saved snapshot (`--from`) must agree
 GPUENV_UPDATE_EXPECTED=1 rewrites the golden files.
 """
 import difflib
+import json
 import os
 import re
 import stat
@@ -45,7 +46,10 @@ def run(cmd, env, ok_codes=(0,)):
     """Runs cmd; returns (stdout, exit code). Any other exit code, or a run past 60 s, ends the
     test naming the command and showing its stderr."""
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
+        # Text output keeps bytes that are not UTF-8 as they are (a Latin-1 os-release):
+        # surrogateescape carries them through the comparison and into the golden files.
+        p = subprocess.run(cmd, capture_output=True, encoding="utf-8", errors="surrogateescape",
+                           env=env, timeout=60)
     except subprocess.TimeoutExpired as e:
         err = e.stderr.decode(errors="replace") if e.stderr else ""  # bytes, even with text=True
         sys.stderr.write(f"{' '.join(cmd)}: still running after {e.timeout} s\n{err}")
@@ -68,10 +72,10 @@ def compare(path, actual, update):
             sys.stderr.write(f"{path}: missing golden file (run with GPUENV_UPDATE_EXPECTED=1)\n")
             return False
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(actual)
         return True
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
         expected = f.read()
     if expected == actual:
         return True
@@ -175,7 +179,7 @@ def main():
         text, _ = run(base, env)
         js, _ = run(base + ["--json"], env)
         snap = os.path.join(tmp, "snap.json")
-        with open(snap, "w", encoding="utf-8") as f:
+        with open(snap, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(js)
         back, _ = run([gpuenv, "report", "--from", snap, "--json", "--stable"], env)
         doctor = [gpuenv, "doctor", "--sysroot", root, "--stable",
@@ -204,6 +208,12 @@ def main():
     if rc_json != rc or rc_back != rc:
         sys.stderr.write(f"doctor: text exit {rc}, --json exit {rc_json}, --from exit {rc_back}\n")
         ok = False
+    for name, doc in (("report --json", js), ("doctor --json", djson)):
+        try:  # strict UTF-8 (a byte kept by surrogateescape fails here) and JSON
+            json.loads(doc.encode("utf-8").decode("utf-8"))
+        except (UnicodeError, ValueError) as e:
+            sys.stderr.write(f"{name}: not valid UTF-8 JSON: {e}\n")
+            ok = False
     if dback != djson:
         sys.stderr.write("doctor --from (judging the saved snapshot) differs from doctor --json:\n")
         diff(djson, dback, "doctor --json", "doctor --from --json")

@@ -49,6 +49,34 @@ assert v["verdict"] == "ptx-too-new" and v["entry"] == "compute_90", v
 assert d["driver"]["max_ptx_isa"] == "8.2", d["driver"]
 assert d["devices"][0]["compute_capability"] == "9.0"
 '; then echo "ok: --json"; else echo "FAIL: --json: $out"; fail=1; fi
+# Names that are not UTF-8 (issue 13.6: scan --json exited 70 and printed nothing): a file
+# named k<0xff>.fatbin and, where cc can build one, a library whose SONAME and DT_NEEDED
+# carry 0xe9. The JSON stays valid: U+FFFD for each bad byte, the path's bytes in path_hex.
+bad=$(printf 'k\377.fatbin')
+cp "$tmp/k.fatbin" "$tmp/$bad"
+libs=""
+if command -v cc >/dev/null 2>&1 &&
+	printf 'int f(void) { return 1; }\n' > "$tmp/x.c" &&
+	cc -shared -fPIC -o "$tmp/libx.so" "$tmp/x.c" -Wl,-soname,"$(printf 'libx\351.so.1')" \
+		2>/dev/null; then
+	libs="$tmp/libx.so"
+else
+	echo "SKIP part: cc cannot build a shared library here (no non-UTF-8 SONAME case)"
+fi
+out=$("$gpuenv" scan --json "$tmp/$bad" $libs)
+rc=$?
+if [ "$rc" -eq 0 ] && printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.buffer.read().decode("utf-8"))  # strict UTF-8
+f = d["files"][0]
+assert f["path"].endswith("k\ufffd.fatbin"), f["path"]
+assert bytes.fromhex(f["path_hex"]).endswith(b"k\xff.fatbin"), f["path_hex"]
+assert f["sass"] == ["sm_86"], f
+if len(d["files"]) > 1:
+    assert d["files"][1]["dynamic"]["soname"] == "libx\ufffd.so.1", d["files"][1]
+    assert "path_hex" not in d["files"][1]
+'; then echo "ok: --json with names that are not UTF-8"; else
+	echo "FAIL: --json with names that are not UTF-8 (exit $rc): $out"; fail=1; fi
 help=$("$gpuenv" scan --help)
 for w in "Exit codes" "66" "no-kernel-image" "--this-machine"; do
 	printf '%s' "$help" | grep -qF -- "$w" || { echo "FAIL: --help lacks $w"; fail=1; }

@@ -266,7 +266,7 @@ static void test_proc_status(void **state)
 	struct snap_node *proc = obj("process");
 	char name[16];
 
-	probe_parse_proc_status(proc, status, strlen(status), "/proc/self/status", group,
+	probe_parse_proc_status(proc, status, strlen(status), "/proc/self/status", group, 0,
 				"/etc/group");
 	assert_int_equal(get_int(proc, "uid"), 1000);
 	assert_int_equal(get_int(proc, "euid"), 1000);
@@ -292,13 +292,18 @@ static void test_proc_status_malformed(void **state)
 	static const char status[] = "Uid:\t10x0\nGid:\t5\nGroups:\t44 z\n";
 	struct snap_node *proc = obj("process");
 
-	probe_parse_proc_status(proc, status, strlen(status), "/proc/self/status", NULL,
+	probe_parse_proc_status(proc, status, strlen(status), "/proc/self/status", NULL, -ENOENT,
 				"/etc/group");
 	assert_int_equal(snap_get_state(proc, "uid"), FACT_MALFORMED);
 	assert_int_equal(get_int(proc, "gid"), 5);
 	assert_int_equal(snap_get_state(proc, "egid"), FACT_MALFORMED);
 	assert_int_equal(snap_get_state(proc, "groups.0.name"), FACT_ABSENT);
 	assert_int_equal(snap_get_state(proc, "groups.1.gid"), FACT_MALFORMED);
+	/* An /etc/group that cannot be read gives unreadable names, never absent ones. */
+	proc = obj("process2");
+	probe_parse_proc_status(proc, status, strlen(status), "/proc/self/status", NULL, -EACCES,
+				"/etc/group");
+	assert_int_equal(snap_get_state(proc, "groups.0.name"), FACT_UNREADABLE);
 }
 
 static void test_cpuinfo_and_modules(void **state)

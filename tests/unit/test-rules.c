@@ -855,6 +855,19 @@ static void test_nvml_mismatch(void **state)
 		       "NVML_ERROR_LIB_RM_VERSION_MISMATCH (18): Driver/library version mismatch");
 	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
 	    "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
+	/* The module's version unreadable: NVML's answer still stands (issue 13.4: this was
+	 * "✓ driver ok"). */
+	snap_set_state(node(s, "driver.nvidia"), "module_version", FACT_UNREADABLE,
+		       "/sys/module/nvidia/version", "Permission denied");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "its version could not be read: unreadable: Permission denied");
+	snap_set_state(snap_object(node(s, "driver"), "nvml"), "init", FACT_PRESENT, "x", NULL);
+	snap_set_bool(l, "in_compat_dir", false, "x");
+	snap_set_state(snap_object(node(s, "driver"), "cuda"), "init", FACT_ERROR, "cuda:cuInit",
+		       "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803): system has unsupported display "
+		       "driver / cuda driver combination");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH");
 	snapshot_unref(s);
 	/* In a container: stale libraries of the image. */
 	s = base();
@@ -1237,6 +1250,99 @@ static void test_cdi_stale(void **state)
 	snapshot_unref(s);
 }
 
+/* A CDI spec that cannot be judged (unreadable, empty or malformed, no kind, no versioned
+ * library) is a skip record for that spec and leaves the container layer incomplete, never a
+ * silent pass (issue 13.4). */
+static void test_cdi_unjudged(void **state)
+{
+	static const struct {
+		enum fact_state st;
+		const char *key, *error, *reason;
+		bool incomplete;
+	} cases[] = {
+		{ FACT_UNREADABLE, "format", "Permission denied", "unreadable: Permission denied",
+		  true },
+		{ FACT_MALFORMED, "format", "empty document", "malformed: empty document", true },
+		{ FACT_MALFORMED, "format", "did not find expected key",
+		  "malformed: did not find expected key", true },
+		{ FACT_ABSENT, "kind", "no kind", "absent: no kind", false },
+		{ FACT_ABSENT, "driver_version", "no versioned driver library",
+		  "absent: no versioned driver library", false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct gpuenv_snapshot *s = base();
+		struct snap_node *sp = snap_append_object(
+			snap_array(snap_object(node(s, "container"), "host"), "cdi_specs"));
+		const struct rule_skip *k;
+		struct gpuenv_doctor *d;
+
+		driver_loaded(s, "550.54.15");
+		snap_set_str(sp, "path", "/etc/cdi/nvidia.yaml", "/etc/cdi/nvidia.yaml");
+		snap_set_str(sp, "format", "yaml", "/etc/cdi/nvidia.yaml");
+		snap_set_str(sp, "kind", "nvidia.com/gpu", "/etc/cdi/nvidia.yaml");
+		snap_set_state(sp, cases[i].key, cases[i].st, "/etc/cdi/nvidia.yaml",
+			       cases[i].error);
+		d = diag(s);
+		k = skip_of(d, "container.cdi-spec-stale");
+		assert_non_null(k);
+		assert_string_equal(k->subject, "/etc/cdi/nvidia.yaml");
+		if (!strstr(k->reason, cases[i].reason))
+			fail_msg("case %zu: reason \"%s\" lacks \"%s\"", i, k->reason,
+				 cases[i].reason);
+		assert_int_equal(count(d, "container.cdi-spec-stale"), 0);
+		assert_int_equal(d->status[GPUENV_LAYER_CONTAINER] == LAYER_INCOMPLETE,
+				 cases[i].incomplete);
+		diagnosis_free(d);
+		snapshot_unref(s);
+	}
+}
+
+/* No layer is ✓ (ok, info) or "absent" while one of its facts could not be read, and the
+ * facts are listed (issue 13.4). */
+static void test_layer_incomplete(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-13.0", "13.0.2");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_DRIVER], LAYER_OK);
+	assert_int_equal(d->status[GPUENV_LAYER_CONTAINER], LAYER_ABSENT);
+	diagnosis_free(d);
+	/* An error state no rule needs. */
+	snap_set_state(node(s, "driver.nvidia"), "proc_version", FACT_ERROR,
+		       "/proc/driver/nvidia/version", "Input/output error");
+	snap_set_malformed(snap_object(node(s, "container"), "host"), "cdi_spec", "x",
+			   "/etc/cdi/a.yaml", "empty document");
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_HEALTHY);
+	assert_int_equal(d->status[GPUENV_LAYER_DRIVER], LAYER_INCOMPLETE);
+	assert_int_equal(d->status[GPUENV_LAYER_CONTAINER], LAYER_INCOMPLETE);
+	assert_int_equal(d->status[GPUENV_LAYER_HARDWARE], LAYER_OK);
+	assert_int_equal(d->n_problems, 2);
+	assert_string_equal(d->problems[0].name, "driver.nvidia.proc_version");
+	assert_int_equal(d->problems[0].state, FACT_ERROR);
+	assert_string_equal(d->problems[1].name, "container.host.cdi_spec");
+	diagnosis_free(d);
+	/* A fact of another section a rule of the layer needed: host.kernel_release. */
+	snap_set_state(node(s, "driver.nvidia"), "proc_version", FACT_ABSENT, "x", NULL);
+	snap_set_state(node(s, "host"), "kernel_release", FACT_UNREADABLE,
+		       "/proc/sys/kernel/osrelease", "Permission denied");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_DRIVER], LAYER_INCOMPLETE);
+	diagnosis_free(d);
+	/* A warning stays a warning. */
+	snap_set_int(node(s, "hardware.gpus.0"), "current_link_width", 8, "x");
+	snap_set_state(node(s, "hardware.gpus.0"), "numa_node", FACT_UNREADABLE, "x", "EACCES");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_HARDWARE], LAYER_WARNING);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 static void test_stub_loader(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -1478,6 +1584,8 @@ int main(void)
 		cmocka_unit_test(test_fw_toolkit_irrelevant),
 		cmocka_unit_test(test_no_nvidia_runtime),
 		cmocka_unit_test(test_cdi_stale),
+		cmocka_unit_test(test_cdi_unjudged),
+		cmocka_unit_test(test_layer_incomplete),
 		cmocka_unit_test(test_stub_loader),
 		cmocka_unit_test(test_rocm_gfx),
 		cmocka_unit_test(test_chain_framework),

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -12,6 +13,7 @@
 #include "shared/strbuf.h"
 #include "shared/strv.h"
 #include "locale-fx.h"
+#include "shared/utf8.h"
 
 static void test_parse_u64(void **state)
 {
@@ -198,6 +200,48 @@ static void test_kv_next(void **state)
 	assert_false(kv_next(&st, ':', &k, &v));
 }
 
+/* RFC 3629 / Unicode Table 3-7: overlongs, surrogates, > U+10FFFF and cut sequences are
+ * invalid; each of their bytes becomes U+FFFD. */
+static void test_utf8(void **state)
+{
+	static const struct {
+		const char *in, *fixed;
+	} cases[] = {
+		{ "plain", "plain" },
+		{ "caf\xc3\xa9", "caf\xc3\xa9" },
+		{ "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80" },
+		{ "\xe9t\xe9", "\xef\xbf\xbdt\xef\xbf\xbd" },
+		{ "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },		    /* overlong '/' */
+		{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" }, /* surrogate */
+		{ "\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "a\xe2\x82", "a\xef\xbf\xbd\xef\xbf\xbd" }, /* cut */
+	};
+	char *out;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *fixed = utf8_make_valid(cases[i].in, strlen(cases[i].in));
+
+		assert_non_null(fixed);
+		assert_string_equal(fixed, cases[i].fixed);
+		assert_true(utf8_valid(fixed, strlen(fixed)));
+		assert_int_equal(utf8_valid(cases[i].in, strlen(cases[i].in)),
+				 streq(cases[i].in, cases[i].fixed));
+		free(fixed);
+	}
+	out = hex_encode("\x01\xff"
+			 "A",
+			 3);
+	assert_string_equal(out, "01ff41");
+	free(out);
+	assert_int_equal(hex_decode_text("01fF41", &out), 0);
+	assert_string_equal(out, "\x01\xff"
+				 "A");
+	free(out);
+	assert_int_equal(hex_decode_text("0", &out), -EINVAL);
+	assert_int_equal(hex_decode_text("zz", &out), -EINVAL);
+	assert_int_equal(hex_decode_text("4100", &out), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_strbuf_put_home_redacted),
 		cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_kv_next),
+		cmocka_unit_test(test_utf8),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */

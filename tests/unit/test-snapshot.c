@@ -97,6 +97,45 @@ static void test_json_round_trip(void **state)
 	snapshot_unref(s);
 }
 
+/* Bytes that are not UTF-8 (issue 13.6): valid JSON with U+FFFD and the bytes in
+ * "<member>_hex", and --from gives the same bytes back. Before, the value was dropped. */
+static void test_json_not_utf8(void **state)
+{
+	struct gpuenv_snapshot *s, *back;
+	struct snap_node *o;
+	char *a, *c, *err = NULL;
+
+	assert_int_equal(snapshot_new(&s), 0);
+	o = snap_object(snapshot_root(s), "host");
+	snap_set_str(o, "pretty",
+		     "Debian \xe9"
+		     "dition \xff",
+		     "/etc/os-\xfe");
+	snap_set_malformed(o, "bad", "550.54.15\xff", "/sys/module/nvidia/version", "no version");
+	snap_set_str(o, "ok", "caf\xc3\xa9 \xe2\x82\xac", "/x");
+	assert_int_equal(snapshot_to_json(s, SNAP_JSON_STABLE, &a), 0);
+	assert_non_null(strstr(a, "\"value\": \"Debian \xef\xbf\xbd"
+				  "dition \xef\xbf\xbd\""));
+	assert_non_null(strstr(a, "\"value_hex\": \"44656269616e20e9646974696f6e20ff\""));
+	assert_non_null(strstr(a, "\"source_hex\": \"2f6574632f6f732dfe\""));
+	assert_non_null(strstr(a, "\"raw_hex\": \"3535302e35342e3135ff\""));
+	assert_null(strstr(a, "\"error_hex\""));
+	assert_int_equal(snapshot_from_json(a, strlen(a), &back, &err), 0);
+	assert_string_equal(snap_get_str(snapshot_root(back), "host.pretty"), "Debian \xe9"
+									      "dition \xff");
+	assert_string_equal(snap_source(snap_get(snapshot_root(back), "host.pretty")),
+			    "/etc/os-\xfe");
+	assert_string_equal(snap_raw(snap_get(snapshot_root(back), "host.bad")), "550.54.15\xff");
+	assert_string_equal(snap_get_str(snapshot_root(back), "host.ok"),
+			    "caf\xc3\xa9 \xe2\x82\xac");
+	assert_int_equal(snapshot_to_json(back, SNAP_JSON_STABLE, &c), 0);
+	assert_string_equal(a, c);
+	free(a);
+	free(c);
+	snapshot_unref(back);
+	snapshot_unref(s);
+}
+
 static void test_json_rejects(void **state)
 {
 	static const char *const bad[] = {
@@ -108,6 +147,12 @@ static void test_json_rejects(void **state)
 		"{\"schema_version\":1,\"a\":{\"state\":\"present\",\"x\":\"y\"}}",
 		"{\"schema_version\":1,\"a\":{\"state\":\"present\",\"value\":[1]}}",
 		"{\"schema_version\":1,\"a\":{},\"a\":{}}",
+		/* _hex without its string, not hex, a NUL byte */
+		"{\"schema_version\":1,\"a\":{\"state\":\"present\",\"value_hex\":\"41\"}}",
+		"{\"schema_version\":1,\"a\":{\"state\":\"present\",\"value\":\"?\","
+		"\"value_hex\":\"4g\"}}",
+		"{\"schema_version\":1,\"a\":{\"state\":\"present\",\"value\":\"?\","
+		"\"value_hex\":\"4100\"}}",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -186,7 +231,7 @@ int main(void)
 		cmocka_unit_test(test_readers),		cmocka_unit_test(test_str_or_absent),
 		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_rejects),
 		cmocka_unit_test(test_state_names),	cmocka_unit_test(test_json_many_keys),
-		cmocka_unit_test(test_version_macros),
+		cmocka_unit_test(test_version_macros),	cmocka_unit_test(test_json_not_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
