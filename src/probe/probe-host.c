@@ -5,10 +5,14 @@
  * /proc/sys/kernel/osrelease, /proc/cpuinfo ("model name", one "processor" line per
  * logical CPU) and /proc/meminfo ("MemTotal: N kB"); sysfs-devices-system-cpu ABI for
  * /sys/devices/system/node/node*; proc(5) /proc/self/status ("Uid:", "Gid:", "Groups:" lines)
- * with names from group(5) /etc/group. Writes "host" and "collection.hostname".
+ * with names from group(5) /etc/group; the marks of WSL2 (Microsoft's "Windows Subsystem for
+ * Linux" documentation, "GPU acceleration in WSL": the /dev/dxg paravirtual GPU device of the
+ * dxgkrnl driver and the Windows driver's libraries mounted at /usr/lib/wsl/lib). Writes
+ * "host" and "collection.hostname".
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "core/host.h"
@@ -217,6 +221,31 @@ static void probe_numa(struct probe_env *pe, struct snap_node *host)
 	snap_set_int(host, "numa_nodes", nodes, path);
 }
 
+/* WSL2: the kernel release ("5.15.153.1-microsoft-standard-WSL2") is in host.kernel_release;
+ * what else shows it: /dev/dxg (a character device) and /usr/lib/wsl/lib (a directory). */
+static void probe_wsl(struct probe_env *pe, struct snap_node *host)
+{
+	static const struct {
+		const char *key, *path;
+		mode_t type;
+	} marks[] = { { "dxg_device", "/dev/dxg", S_IFCHR },
+		      { "lib_dir", "/usr/lib/wsl/lib", S_IFDIR } };
+	struct snap_node *wsl = snap_object(host, "wsl");
+
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+		struct stat st;
+		int err = root_stat(pe->root, marks[i].path, &st);
+
+		if (err == -ENOENT || err == -ENOTDIR)
+			snap_set_bool(wsl, marks[i].key, false, marks[i].path);
+		else if (err < 0)
+			snap_set_errno(wsl, marks[i].key, err, marks[i].path);
+		else
+			snap_set_bool(wsl, marks[i].key, (st.st_mode & S_IFMT) == marks[i].type,
+				      marks[i].path);
+	}
+}
+
 int probe_host(struct probe_env *pe, struct snapshot *s)
 {
 	struct snap_node *host = snap_object(snapshot_root(s), "host");
@@ -233,6 +262,7 @@ int probe_host(struct probe_env *pe, struct snapshot *s)
 	host_process_identity(pe, host);
 	probe_memory(pe, host);
 	probe_numa(pe, host);
+	probe_wsl(pe, host);
 	/* The host name is identifying: kept out of stable output (collection is dropped). */
 	if (root_read_text(pe->root, "/proc/sys/kernel/hostname", ROOT_CAP_ATTR, &hostname) == 0)
 		snap_set_str(snap_object(snapshot_root(s), "collection"), "hostname", hostname,

@@ -80,6 +80,9 @@ bool gpu_cc(const struct snap_node *root, const struct snap_node *gpu, unsigned 
 int gpu_name(const struct snap_node *gpu, char *buf, size_t len);
 /* Inside a container (Docker/Podman markers or a container engine in /proc/1/cgroup). */
 bool in_container(const struct snap_node *root);
+/* Under WSL2 (a "-microsoft-standard" kernel release or /dev/dxg): the GPU driver is the
+ * Windows host's, reached through /dev/dxg and /usr/lib/wsl/lib; there is no nvidia.ko. */
+bool on_wsl2(const struct snap_node *root);
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */
 bool cuda_major_minor(const char *v, unsigned *ret_major, unsigned *ret_minor);
 
@@ -170,6 +173,8 @@ RULE_CHECK(check_bar1_small);
 RULE_CHECK(check_gpu_without_driver);
 RULE_CHECK(check_module_not_loaded);
 RULE_CHECK(check_secure_boot_unsigned);
+RULE_CHECK(check_secure_boot_key_not_enrolled);
+RULE_CHECK(check_wsl_linux_driver_installed);
 RULE_CHECK(check_module_missing_for_kernel);
 RULE_CHECK(check_nouveau_bound);
 RULE_CHECK(check_device_nodes_missing);
@@ -190,6 +195,7 @@ RULE_CHECK(check_no_permission);
 RULE_CHECK(check_xid_errors);
 RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
+RULE_CHECK(check_cuda_compat_unsupported);
 RULE_CHECK(check_cpu_only_build);
 RULE_CHECK(check_fw_gpu_too_old);
 RULE_CHECK(check_fw_no_kernel_image);

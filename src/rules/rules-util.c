@@ -134,6 +134,16 @@ bool in_container(const struct snap_node *root)
 	       snap_present(snap_get(root, "container.cgroup_engine"));
 }
 
+bool on_wsl2(const struct snap_node *root)
+{
+	const char *rel = snap_get_str(root, "host.kernel_release");
+
+	/* WSL2 kernels: "4.19.128-microsoft-standard", "5.15.153.1-microsoft-standard-WSL2"
+	 * (WSL1's "4.4.0-19041-Microsoft" has no GPU support and no /dev/dxg). */
+	return (rel && strstr(rel, "-microsoft-standard")) ||
+	       snap_get_bool_default(root, "host.wsl.dxg_device", false);
+}
+
 bool cuda_major_minor(const char *s, unsigned *ret_major, unsigned *ret_minor)
 {
 	struct version v;

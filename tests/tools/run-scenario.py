@@ -21,6 +21,14 @@ scenario.ini:
               tests/tools/mk-kmodule.sh (an ELF object with a .modinfo, signed as
               scripts/sign-file.c signs when SIGNER is not "-"). Skipped (77) without
               gcc/objcopy/openssl.
+  [efivars]   NAME-GUID = ATTRIBUTES, SIGNER; SIGNER…: a UEFI key variable (MokListRT, db)
+              under /sys/firmware/efi/efivars holding the certificates of those signers,
+              made by tests/tools/mk-efivar.py with the keys [modules] signs with (the same
+              key directory), so a module signed by a listed signer is signed by an enrolled
+              key. Skipped (77) without openssl.
+  [real-world] url, pasted, cause, root_cause, layer, fails: the public report a fixture
+              was rebuilt from, what the user pasted there, the cause the thread established,
+              and the answer expected of doctor (read by the scoring tools, not here).
 Runs `gpuenv report --sysroot root --stable` as text and as JSON, compares with
 expected/report.txt and expected/report.json, and checks that the JSON loads back
 (`--from`) to identical JSON. Then runs `gpuenv doctor` the same way and compares its text,
@@ -108,11 +116,28 @@ def make_modules(root, tmp, modules):
                         os.path.join(tmp, "keys"), rel], check=True)
 
 
-def make_root_with_devices(src, tmp, devices, modules=()):
+def make_efivars(root, tmp, efivars):
+    """Makes the [efivars] key variables in the copied root; exits 77 without openssl."""
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mk-efivar.py")
+    for name, spec in efivars:
+        attrs, _, signers = spec.partition(",")
+        if not attrs.strip().startswith("0x") or "/" in name:
+            sys.stderr.write(f"[efivars] {name} = {spec}: want 'NAME-GUID = 0xATTR, SIGNER; …'\n")
+            sys.exit(1)
+        if not shutil.which("openssl"):
+            print(f"SKIP: openssl is not installed: cannot make the efivar {name}")
+            sys.exit(77)
+        out = os.path.join(root, "sys/firmware/efi/efivars", name)
+        subprocess.run([sys.executable, tool, out, os.path.join(tmp, "keys"), attrs.strip()]
+                       + [x.strip() for x in signers.split(";") if x.strip()], check=True)
+
+
+def make_root_with_devices(src, tmp, devices, modules=(), efivars=()):
     """Copies the fixture root and makes its device nodes; exits 77 where that is not allowed."""
     root = os.path.join(tmp, "root")
     shutil.copytree(src, root, symlinks=True)
     make_modules(root, tmp, modules)
+    make_efivars(root, tmp, efivars)
     for path, spec in devices:
         kind, mode, dev, uid, gid = parse_device(path, spec)
         node = os.path.join(root, path.lstrip("/"))
@@ -158,10 +183,10 @@ def main():
         os.symlink(os.path.abspath(fakes_dir), fakes)
         args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
         root = os.path.join(scenario_dir, "root")
-        if ini.has_section("devices") or ini.has_section("modules"):
+        if any(ini.has_section(x) for x in ("devices", "modules", "efivars")):
             root = make_root_with_devices(
-                root, tmp, ini.items("devices") if ini.has_section("devices") else [],
-                ini.items("modules") if ini.has_section("modules") else [])
+                root, tmp, *(ini.items(x) if ini.has_section(x) else []
+                             for x in ("devices", "modules", "efivars")))
         envfile = os.path.join(tmp, "env")
         with open(envfile, "w", encoding="utf-8") as f:
             if ini.has_section("env"):
