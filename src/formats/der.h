@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shared/macro.h"
+
 #define DER_MAX_DEPTH 32
 
 /* Universal and context tags used by the callers. */
@@ -48,3 +50,15 @@ int der_next(struct der *cur, uint8_t *ret_tag, struct der *ret_content, struct 
 int der_expect(struct der *cur, uint8_t tag, struct der *ret_content, struct der *ret_whole);
 /* The content equals the OID's DER content bytes. */
 bool der_oid_is(const struct der *content, const uint8_t *oid, size_t oid_len);
+
+/* Bytes of a string value as text: control bytes as \xHH, other bytes kept; ucs2: an ASN.1
+ * BMPString (UCS-2, big-endian) converted to UTF-8. NULL on OOM. */
+char *der_text(const uint8_t *p, size_t n, bool ucs2);
+/* "AB:CD:…" (upper-case hex, colon-separated), as `modinfo` prints a sig_key. NULL on OOM. */
+char *der_hex_colons(const uint8_t *p, size_t n);
+/* The commonName of an X.501 Name's content (SEQUENCE OF SET OF AttributeTypeAndValue):
+ * 0 with *ret set, or NULL when it has none; -EBADMSG, -ENOMEM. */
+int der_name_common_name(struct der name, char **ret);
+/* A parse error of a caller of this file: *why (if why) set to the formatted reason (the
+ * previous one freed; NULL if that fails), and -EBADMSG returned. */
+int der_fail(char **why, const char *fmt, ...) _printf_(2, 3);

@@ -8,16 +8,13 @@
  * algorithm), with our own bounds-checked DER walk (der.h) instead of a crypto library.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/der.h"
-#include "formats/kmodule-internal.h"
 #include "formats/kmodule.h"
 #include "shared/macro.h"
-#include "shared/strbuf.h"
 
 static const char sig_magic[] = "~Module signature appended~\n";
 #define SIG_MAGIC_LEN (sizeof(sig_magic) - 1)
@@ -33,66 +30,6 @@ static const char *const hash_info[] = {
 	"tgr128", "tgr160", "tgr192", "sm3",	"streebog256", "streebog512",
 };
 
-static int fail(char **why, const char *fmt, ...) _printf_(2, 3);
-static int fail(char **why, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why) {
-		free(*why);
-		va_start(ap, fmt);
-		if (vasprintf(why, fmt, ap) < 0)
-			*why = NULL;
-		va_end(ap);
-	}
-	return -EBADMSG;
-}
-
-/* "AB:CD:…" */
-static char *hex_colons(const uint8_t *p, size_t n)
-{
-	char *s = malloc(n ? n * 3 : 1);
-
-	if (!s)
-		return NULL;
-	s[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		snprintf(s + i * 3, 4, "%02X%s", p[i], i + 1 < n ? ":" : "");
-	return s;
-}
-
-char *kmodule_text(const uint8_t *p, size_t n, bool ucs2)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *s = NULL;
-
-	strbuf_init(&sb, 4096);
-	for (size_t i = 0; i < n;) {
-		unsigned c;
-
-		if (ucs2) {
-			if (n - i < 2)
-				break;
-			c = (unsigned)p[i] << 8 | p[i + 1];
-			i += 2;
-		} else {
-			c = p[i++];
-		}
-		if (c < 0x20 || c == 0x7f)
-			strbuf_printf(&sb, "\\x%02x", c);
-		else if (!ucs2 || c < 0x80)
-			strbuf_putc(&sb, (char)c);
-		else if (c < 0x800)
-			strbuf_printf(&sb, "%c%c", 0xc0 | c >> 6, 0x80 | (c & 0x3f));
-		else
-			strbuf_printf(&sb, "%c%c%c", 0xe0 | c >> 12, 0x80 | (c >> 6 & 0x3f),
-				      0x80 | (c & 0x3f));
-	}
-	if (strbuf_steal(&sb, &s) < 0)
-		return NULL;
-	return s;
-}
-
 static void *memdup_(const void *p, size_t n)
 {
 	void *d = malloc(n ? n : 1);
@@ -100,40 +37,6 @@ static void *memdup_(const void *p, size_t n)
 	if (d && n)
 		memcpy(d, p, n);
 	return d;
-}
-
-/* The commonName of an X.501 Name (SEQUENCE OF SET OF AttributeTypeAndValue), or NULL with 0
- * when it has none. */
-static int name_common_name(struct der name, char **ret)
-{
-	static const uint8_t oid_cn[] = { 0x55, 0x04, 0x03 }; /* 2.5.4.3 */
-	struct der rdn;
-	int err;
-
-	*ret = NULL;
-	while ((err = der_expect(&name, DER_SET, &rdn, NULL)) == 0) {
-		struct der atv;
-
-		while (der_expect(&rdn, DER_SEQUENCE, &atv, NULL) == 0) {
-			struct der oid, val;
-			uint8_t tag;
-
-			if (der_expect(&atv, DER_OID, &oid, NULL) < 0 ||
-			    der_next(&atv, &tag, &val, NULL) != 0)
-				return -EBADMSG;
-			if (!der_oid_is(&oid, oid_cn, sizeof(oid_cn)) || *ret)
-				continue;
-			if (tag != DER_UTF8_STRING && tag != DER_PRINTABLE_STRING &&
-			    tag != DER_IA5_STRING && tag != DER_T61_STRING && tag != DER_BMP_STRING)
-				return -EBADMSG;
-			*ret = kmodule_text(val.p, val.len, tag == DER_BMP_STRING);
-			if (!*ret)
-				return -ENOMEM;
-		}
-		if (rdn.len)
-			return -EBADMSG;
-	}
-	return name.len ? -EBADMSG : 0;
 }
 
 static const char *digest_name(const struct der *oid)
@@ -177,44 +80,44 @@ static int parse_pkcs7(const uint8_t *p, size_t len, struct kmodule_sig *s, char
 	int err;
 
 	if (der_expect(&all, DER_SEQUENCE, &ci, NULL) < 0)
-		return fail(why, "PKCS#7 signature: not a DER SEQUENCE");
+		return der_fail(why, "PKCS#7 signature: not a DER SEQUENCE");
 	if (der_expect(&ci, DER_OID, &oid, NULL) < 0 ||
 	    !der_oid_is(&oid, oid_signed_data, sizeof(oid_signed_data)))
-		return fail(why, "PKCS#7 signature: not a signedData ContentInfo");
+		return der_fail(why, "PKCS#7 signature: not a signedData ContentInfo");
 	if (der_expect(&ci, DER_CONTEXT_0, &explicit0, NULL) < 0 ||
 	    der_expect(&explicit0, DER_SEQUENCE, &sd, NULL) < 0)
-		return fail(why, "PKCS#7 signature: no SignedData");
+		return der_fail(why, "PKCS#7 signature: no SignedData");
 	/* version, digestAlgorithms, encapContentInfo, [0] certificates, [1] crls */
 	if (der_expect(&sd, DER_INTEGER, NULL, NULL) < 0 ||
 	    der_expect(&sd, DER_SET, NULL, NULL) < 0 ||
 	    der_expect(&sd, DER_SEQUENCE, NULL, NULL) < 0)
-		return fail(why, "PKCS#7 signature: malformed SignedData header");
+		return der_fail(why, "PKCS#7 signature: malformed SignedData header");
 	(void)der_expect(&sd, DER_CONTEXT_0, NULL, NULL);
 	(void)der_expect(&sd, DER_CONTEXT_1, NULL, NULL);
 	if (der_expect(&sd, DER_SET, &infos, NULL) < 0)
-		return fail(why, "PKCS#7 signature: no signerInfos");
+		return der_fail(why, "PKCS#7 signature: no signerInfos");
 	if (der_expect(&infos, DER_SEQUENCE, &si, NULL) < 0)
-		return fail(why, "PKCS#7 signature: no SignerInfo");
+		return der_fail(why, "PKCS#7 signature: no SignerInfo");
 	if (der_expect(&si, DER_INTEGER, NULL, NULL) < 0 || der_next(&si, &tag, &sid, NULL) != 0)
-		return fail(why, "PKCS#7 signature: malformed SignerInfo");
+		return der_fail(why, "PKCS#7 signature: malformed SignerInfo");
 	if (tag == DER_SEQUENCE) {
 		/* IssuerAndSerialNumber { issuer Name, serialNumber INTEGER } */
 		struct der name, name_whole, serial;
 
 		if (der_expect(&sid, DER_SEQUENCE, &name, &name_whole) < 0 ||
 		    der_expect(&sid, DER_INTEGER, &serial, NULL) < 0 || serial.len == 0)
-			return fail(why, "PKCS#7 signature: malformed issuerAndSerialNumber");
-		err = name_common_name(name, &s->signer);
+			return der_fail(why, "PKCS#7 signature: malformed issuerAndSerialNumber");
+		err = der_name_common_name(name, &s->signer);
 		if (err == -ENOMEM)
 			return err;
 		if (err < 0)
-			return fail(why, "PKCS#7 signature: malformed issuer name");
+			return der_fail(why, "PKCS#7 signature: malformed issuer name");
 		/* The INTEGER's magnitude, as OpenSSL's ASN1_INTEGER holds it. */
 		if (serial.len > 1 && serial.p[0] == 0 && (serial.p[1] & 0x80)) {
 			serial.p++;
 			serial.len--;
 		}
-		s->key_id = hex_colons(serial.p, serial.len);
+		s->key_id = der_hex_colons(serial.p, serial.len);
 		s->issuer_der = memdup_(name_whole.p, name_whole.len);
 		s->serial = memdup_(serial.p, serial.len);
 		if (!s->key_id || !s->issuer_der || !s->serial)
@@ -223,15 +126,16 @@ static int parse_pkcs7(const uint8_t *p, size_t len, struct kmodule_sig *s, char
 		s->serial_len = serial.len;
 	} else if (tag == DER_CONTEXT_P0) {
 		/* subjectKeyIdentifier (sign-file -k): no issuer to name */
-		s->key_id = hex_colons(sid.p, sid.len);
+		s->key_id = der_hex_colons(sid.p, sid.len);
 		if (!s->key_id)
 			return -ENOMEM;
 	} else {
-		return fail(why, "PKCS#7 signature: unknown signer identifier (tag 0x%02x)", tag);
+		return der_fail(why, "PKCS#7 signature: unknown signer identifier (tag 0x%02x)",
+				tag);
 	}
 	if (der_expect(&si, DER_SEQUENCE, &alg, NULL) < 0 ||
 	    der_expect(&alg, DER_OID, &aoid, NULL) < 0)
-		return fail(why, "PKCS#7 signature: malformed digestAlgorithm");
+		return der_fail(why, "PKCS#7 signature: malformed digestAlgorithm");
 	s->hash_algo = digest_name(&aoid);
 	(void)der_expect(&si, DER_CONTEXT_0, NULL, NULL); /* signedAttrs */
 	if (der_expect(&si, DER_SEQUENCE, &alg, NULL) == 0 &&
@@ -254,24 +158,25 @@ int kmodule_parse_sig(const uint8_t *p, size_t len, struct kmodule_sig *ret, cha
 		return 0; /* not signed */
 	ret->present = true;
 	if (len - SIG_MAGIC_LEN < SIG_INFO_LEN)
-		return fail(why, "signature trailer: struct module_signature truncated");
+		return der_fail(why, "signature trailer: struct module_signature truncated");
 	info = p + len - SIG_MAGIC_LEN - SIG_INFO_LEN;
 	body = len - SIG_MAGIC_LEN - SIG_INFO_LEN;
 	sig_len = (size_t)info[8] << 24 | (size_t)info[9] << 16 | (size_t)info[10] << 8 | info[11];
 	if (info[2] >= ARRAY_SIZE(id_types))
-		return fail(why, "signature trailer: unknown id_type %u", info[2]);
+		return der_fail(why, "signature trailer: unknown id_type %u", info[2]);
 	ret->id_type = id_types[info[2]];
 	ret->sig_len = sig_len;
 	if (sig_len == 0 || sig_len > KMODULE_MAX_SIG)
-		return fail(why, "signature trailer: sig_len %zu out of range (1..%zu)", sig_len,
-			    KMODULE_MAX_SIG);
+		return der_fail(why, "signature trailer: sig_len %zu out of range (1..%zu)",
+				sig_len, KMODULE_MAX_SIG);
 	if (info[2] == PKEY_ID_PKCS7) {
 		/* mod_check_sig(): PKCS#7 leaves algo, hash, signer_len and key_id_len zero */
 		if (info[0] || info[1] || info[3] || info[4] || info[5] || info[6] || info[7])
-			return fail(why, "signature trailer: PKCS#7 with non-zero legacy fields");
+			return der_fail(why,
+					"signature trailer: PKCS#7 with non-zero legacy fields");
 		if (sig_len > body)
-			return fail(why, "signature trailer: sig_len %zu exceeds the module",
-				    sig_len);
+			return der_fail(why, "signature trailer: sig_len %zu exceeds the module",
+					sig_len);
 		err = parse_pkcs7(p + body - sig_len, sig_len, ret, why);
 		if (err < 0) {
 			/* keep "a PKCS#7 signature is there" with the reason it was not read */
@@ -284,7 +189,7 @@ int kmodule_parse_sig(const uint8_t *p, size_t len, struct kmodule_sig *ret, cha
 	}
 	/* Legacy (kernels before 4.3): [signer][key id][signature] before the struct. */
 	if ((size_t)info[3] + info[4] + sig_len > body)
-		return fail(why, "signature trailer: lengths exceed the module");
+		return der_fail(why, "signature trailer: lengths exceed the module");
 	ret->algo = info[0] == 0 ? "dsa" : info[0] == 1 ? "rsa" : NULL;
 	ret->hash_algo = info[1] < ARRAY_SIZE(hash_info) ? hash_info[info[1]] : NULL;
 	{
@@ -292,12 +197,12 @@ int kmodule_parse_sig(const uint8_t *p, size_t len, struct kmodule_sig *ret, cha
 		const uint8_t *signer = key - info[3];
 
 		if (info[3]) {
-			ret->signer = kmodule_text(signer, info[3], false);
+			ret->signer = der_text(signer, info[3], false);
 			if (!ret->signer)
 				return -ENOMEM;
 		}
 		if (info[4]) {
-			ret->key_id = hex_colons(key, info[4]);
+			ret->key_id = der_hex_colons(key, info[4]);
 			if (!ret->key_id)
 				return -ENOMEM;
 		}

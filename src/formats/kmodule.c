@@ -33,7 +33,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-#include "formats/kmodule-internal.h"
+#include "formats/der.h"
 #include "formats/kmodule.h"
 #include "shared/macro.h"
 
@@ -822,7 +822,7 @@ int kmodule_parse_modinfo(const uint8_t *p, size_t len, struct kmodule_info *ret
 
 		if (!v || *keys[i].dst)
 			continue;
-		*keys[i].dst = kmodule_text((const uint8_t *)v, strlen(v), false);
+		*keys[i].dst = der_text((const uint8_t *)v, strlen(v), false);
 		if (!*keys[i].dst)
 			return -ENOMEM;
 	}

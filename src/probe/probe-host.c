@@ -5,10 +5,10 @@
  * /proc/sys/kernel/osrelease, /proc/cpuinfo ("model name", one "processor" line per
  * logical CPU) and /proc/meminfo ("MemTotal: N kB"); sysfs-devices-system-cpu ABI for
  * /sys/devices/system/node/node*; proc(5) /proc/self/status ("Uid:", "Gid:", "Groups:" lines)
- * with names from group(5) /etc/group; WSL2's GPU paravirtualization: /dev/dxg (the dxgkrnl
- * device) and /usr/lib/wsl/lib (the Windows driver's user-space libraries, mounted by WSL),
- * as Microsoft's "GPU acceleration in WSL" and NVIDIA's "CUDA on WSL User Guide" describe
- * them. Writes "host" and "collection.hostname".
+ * with names from group(5) /etc/group; the marks of WSL2 (Microsoft's "Windows Subsystem for
+ * Linux" documentation, "GPU acceleration in WSL": the /dev/dxg paravirtual GPU device of the
+ * dxgkrnl driver and the Windows driver's libraries mounted at /usr/lib/wsl/lib). Writes
+ * "host" and "collection.hostname".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -225,20 +225,29 @@ static void probe_numa(struct probe_env *pe, struct snap_node *host)
 	snap_set_int(host, "numa_nodes", nodes, path);
 }
 
-/* Whether a path exists (any type: the fixture's or the machine's node), as a bool fact; an
- * unreadable parent is recorded as such, never as false. */
-static void probe_exists(struct probe_env *pe, struct snap_node *o, const char *key,
-			 const char *path, bool want_dir)
+/* WSL2: the kernel release ("5.15.153.1-microsoft-standard-WSL2") is in host.kernel_release;
+ * what else shows it: /dev/dxg (a character device) and /usr/lib/wsl/lib (a directory). */
+static void probe_wsl(struct probe_env *pe, struct snap_node *host)
 {
-	struct stat st;
-	int err = root_stat(pe->root, path, &st);
+	static const struct {
+		const char *key, *path;
+		mode_t type;
+	} marks[] = { { "dxg_device", "/dev/dxg", S_IFCHR },
+		      { "lib_dir", "/usr/lib/wsl/lib", S_IFDIR } };
+	struct snap_node *wsl = snap_object(host, "wsl");
 
-	if (err == -ENOENT || err == -ENOTDIR)
-		snap_set_bool(o, key, false, path);
-	else if (err < 0)
-		snap_set_errno(o, key, err, path);
-	else
-		snap_set_bool(o, key, !want_dir || S_ISDIR(st.st_mode), path);
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+		struct stat st;
+		int err = root_stat(pe->root, marks[i].path, &st);
+
+		if (err == -ENOENT || err == -ENOTDIR)
+			snap_set_bool(wsl, marks[i].key, false, marks[i].path);
+		else if (err < 0)
+			snap_set_errno(wsl, marks[i].key, err, marks[i].path);
+		else
+			snap_set_bool(wsl, marks[i].key, (st.st_mode & S_IFMT) == marks[i].type,
+				      marks[i].path);
+	}
 }
 
 int probe_host(struct probe_env *pe, struct gpuenv_snapshot *s)
@@ -253,12 +262,11 @@ int probe_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 		snap_set_errno(host, "kernel_release", err, "/proc/sys/kernel/osrelease");
 	else
 		snap_set_str(host, "kernel_release", release, "/proc/sys/kernel/osrelease");
-	probe_exists(pe, snap_object(host, "wsl"), "dxg", "/dev/dxg", false);
-	probe_exists(pe, snap_object(host, "wsl"), "lib_dir", "/usr/lib/wsl/lib", true);
 	probe_cpu(pe, host);
 	host_process_identity(pe, host);
 	probe_memory(pe, host);
 	probe_numa(pe, host);
+	probe_wsl(pe, host);
 	/* The host name is identifying: kept out of stable output (collection is dropped). */
 	if (root_read_text(pe->root, "/proc/sys/kernel/hostname", ROOT_CAP_ATTR, &hostname) == 0)
 		snap_set_str(snap_object(snapshot_root(s), "collection"), "hostname", hostname,

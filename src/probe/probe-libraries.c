@@ -268,6 +268,10 @@ int probe_libraries(struct probe_env *pe, struct gpuenv_snapshot *s)
 	err = resolve_into(l, snap_object(us, "libcuda"), "libcuda.so.1");
 	if (err >= 0)
 		err = resolve_into(l, snap_object(us, "libnvidia_ml"), "libnvidia-ml.so.1");
+	/* The unversioned name numba, NVIDIA Warp and CuPy's fallbacks dlopen: the search finds
+	 * the development link, which a driver install in another directory may provide. */
+	if (err >= 0)
+		err = resolve_into(l, snap_object(us, "libcuda_so"), "libcuda.so");
 	if (err >= 0)
 		err = probe_compat(pe, us);
 	for (size_t i = 0; i < ARRAY_SIZE(families) && err >= 0; i++) {

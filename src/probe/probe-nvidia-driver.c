@@ -10,7 +10,9 @@
  * found through modules.dep(5) or in the directories distributions install it to, and read
  * as bytes by formats/kmodule.h (its .modinfo version and its signature); the EFI variable
  * SecureBoot-8be4df61-...
- * (efivarfs: 4 attribute bytes then the data byte); modprobe.d(5); the amdkfd topology
+ * (efivarfs: 4 attribute bytes then the data byte) and the enrolled keys of MokListRT (shim's
+ * mirror of the Machine Owner Keys, efivarfs or the kernel's mok-variables table) and db, as
+ * formats/efi-siglist.h reads them; modprobe.d(5); the amdkfd topology
  * properties files ("key value" lines, drivers/gpu/drm/amd/amdkfd/kfd_topology.c); the
  * device nodes' stat(2) mode and owner with group names from group(5) /etc/group.
  * Writes "driver".
@@ -25,6 +27,7 @@
 #include <sys/sysmacros.h>
 
 #include "core/host.h"
+#include "formats/efi-siglist.h"
 #include "formats/kmodule.h"
 #include "probe-text.h"
 #include "probe.h"
@@ -332,6 +335,81 @@ static void probe_device_nodes(struct probe_env *pe, struct snap_node *drv)
 	probe_node_modes(pe, dn, dev, dri);
 }
 
+#define EFI_KEYS_MAX ((size_t)1 << 20) /* db with a vendor's dozens of certificates: ~50 KiB */
+
+/* One key variable: "<name>" = [{subject, issuer, serial}], or the state of the read. The
+ * first readable of `paths` (skip: its attribute bytes before the data) is taken. */
+static void probe_key_var(struct probe_env *pe, struct snap_node *sb, const char *name,
+			  const char *const *paths, const size_t *skip, size_t n_paths)
+{
+	_cleanup_free_ char *data = NULL, *why = NULL;
+	struct efi_siglist l;
+	struct snap_node *arr;
+	const char *path = paths[0];
+	size_t len = 0, i;
+	int err = -ENOENT;
+
+	for (i = 0; i < n_paths && err == -ENOENT; i++) {
+		path = paths[i];
+		err = root_read_file(pe->root, path, EFI_KEYS_MAX, &data, &len);
+	}
+	if (err < 0) {
+		snap_set_errno(sb, name, err, path);
+		return;
+	}
+	i--;
+	if (len < skip[i]) {
+		snap_set_malformed(sb, name, NULL, path, "shorter than the 4 attribute bytes");
+		return;
+	}
+	err = efi_siglist_parse((const uint8_t *)data + skip[i], len - skip[i], &l, &why);
+	if (err == -ENOMEM) {
+		snap_set_errno(sb, name, err, path);
+		return;
+	}
+	if (err < 0) {
+		snap_set_malformed(sb, name, NULL, path, why ?: "not an EFI_SIGNATURE_LIST");
+		return;
+	}
+	arr = snap_array(sb, name);
+	for (size_t j = 0; arr && j < l.n_certs; j++) {
+		struct snap_node *o = snap_append_object(arr);
+		const struct efi_cert *c = &l.certs[j];
+
+		if (!o)
+			break;
+		if (c->subject_cn)
+			snap_set_str(o, "subject", c->subject_cn, path);
+		else
+			snap_set_state(o, "subject", FACT_ABSENT, path, "no commonName");
+		if (c->issuer_cn)
+			snap_set_str(o, "issuer", c->issuer_cn, path);
+		else
+			snap_set_state(o, "issuer", FACT_ABSENT, path, "no commonName");
+		snap_set_str(o, "serial", c->serial, path);
+	}
+	efi_siglist_done(&l);
+}
+
+/* The keys Secure Boot trusts for modules besides the kernel's own: the Machine Owner Keys
+ * shim mirrors into MokListRT (efivarfs; since Linux 5.12 also the mok-variables table,
+ * Documentation/ABI/testing/sysfs-firmware-efi) and the firmware's db. */
+static void probe_enrolled_keys(struct probe_env *pe, struct snap_node *sb)
+{
+	static const char *const mok[] = {
+		"/sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23",
+		"/sys/firmware/efi/mok-variables/MokListRT",
+	};
+	static const size_t mok_skip[] = { 4, 0 };
+	static const char *const db[] = {
+		"/sys/firmware/efi/efivars/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f",
+	};
+	static const size_t db_skip[] = { 4 };
+
+	probe_key_var(pe, sb, "mok_keys", mok, mok_skip, ARRAY_SIZE(mok));
+	probe_key_var(pe, sb, "db_keys", db, db_skip, ARRAY_SIZE(db));
+}
+
 static void probe_secure_boot(struct probe_env *pe, struct snap_node *drv)
 {
 	static const char path[] =
@@ -351,6 +429,8 @@ static void probe_secure_boot(struct probe_env *pe, struct snap_node *drv)
 		return;
 	}
 	snap_set_bool(sb, "enabled", data[4] == 1, path);
+	if (data[4] == 1)
+		probe_enrolled_keys(pe, sb);
 }
 
 static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)

@@ -81,8 +81,8 @@ bool gpu_cc(const struct snap_node *root, const struct snap_node *gpu, unsigned 
 	    unsigned *ret_minor, const struct snap_node **ret_fact);
 /* The product name (knowledge base, else pci.ids via hardware.gpus[].name, else the ids). */
 int gpu_name(const struct snap_node *gpu, char *buf, size_t len);
-/* WSL2: the kernel release ends in "-microsoft-standard-WSL2", or /dev/dxg or
- * /usr/lib/wsl/lib exists. *ret_why (if given) names what said so. */
+/* WSL2: a "-microsoft-standard" kernel release, or /dev/dxg a character device, or
+ * /usr/lib/wsl/lib a directory. *ret_why (if given) names what said so. */
 bool on_wsl2(const struct snap_node *root, const char **ret_why);
 /* Where the kernel driver lives when it is not this system's ("WSL2: the Windows driver …",
  * "the container host's"), or NULL when it would be this system's. */
@@ -218,6 +218,8 @@ RULE_CHECK(check_bar1_small);
 RULE_CHECK(check_gpu_without_driver);
 RULE_CHECK(check_module_not_loaded);
 RULE_CHECK(check_secure_boot_unsigned);
+RULE_CHECK(check_secure_boot_key_not_enrolled);
+RULE_CHECK(check_wsl_linux_driver_installed);
 RULE_CHECK(check_module_missing_for_kernel);
 RULE_CHECK(check_nouveau_bound);
 RULE_CHECK(check_device_nodes_missing);
@@ -238,6 +240,7 @@ RULE_CHECK(check_no_permission);
 RULE_CHECK(check_xid_errors);
 RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
+RULE_CHECK(check_cuda_compat_unsupported);
 RULE_CHECK(check_cpu_only_build);
 RULE_CHECK(check_fw_gpu_too_old);
 RULE_CHECK(check_fw_no_kernel_image);

@@ -817,12 +817,9 @@ static void shadowed_fw(const struct fw_build *b, void *u)
 
 RULE_CHECK(check_library_shadowed)
 {
-	const struct snap_node *cu = snap_get(root, "driver.userspace.libcuda");
 	const struct snap_node *dnn = snap_get(root, "runtime.libraries.libcudnn");
-	const struct snap_node *fact;
 	struct shadow_ctx s = { c, root };
-	const char *drv = NULL, *cv = snap_get_str(cu, "version");
-	enum driver_state ds = nvidia_driver(root, &drv, &fact);
+	const struct snap_node *cu = snap_get(root, "driver.userspace.libcuda");
 	const struct snap_node *sh = snap_child(cu, "shadowed");
 	struct finding *f;
 
@@ -834,65 +831,6 @@ RULE_CHECK(check_library_shadowed)
 		if (fact_is_failure(snap_state(v)))
 			rule_need(c, snap_get_str(snap_at(sh, i), "path"),
 				  "a libcuda.so.1 on the loader path", v);
-	}
-	/* A forward-compatibility libcuda (cuda-compat) on the loader path. */
-	if (snap_get_bool_default(cu, "in_compat_dir", false) && cv && ds == DRIVER_LOADED &&
-	    version_cmp_str(cv, drv) != 0) {
-		bool older = version_cmp_str(cv, drv) < 0;
-		size_t consumer = 0, nv = 0;
-		const struct snap_node *gpus = snap_get(root, "hardware.gpus");
-
-		for (size_t i = 0; i < snap_count(gpus); i++) {
-			const struct facts_gpu *fg;
-
-			if (!gpu_is_nvidia(snap_at(gpus, i)))
-				continue;
-			nv++;
-			if (gpu_facts(snap_at(gpus, i), &fg) == 0 && fg->segment &&
-			    !streq(fg->segment, "datacenter"))
-				consumer++;
-		}
-		if (older)
-			f = rule_finding(
-				c, GPUENV_SEVERITY_ERROR, snap_get_str(cu, "path"),
-				"ld.so loads the forward-compatibility libcuda %s (%s, via %s), "
-				"older than the kernel module %s: forward compatibility only "
-				"runs a newer libcuda on an older driver; cuInit fails with "
-				"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
-				cv, snap_get_str(cu, "resolved_path") ?: "?",
-				snap_get_str(cu, "found_via") ?: "?", drv);
-		else if (consumer > 0)
-			f = rule_finding(
-				c, GPUENV_SEVERITY_WARNING, snap_get_str(cu, "path"),
-				"ld.so loads the forward-compatibility libcuda %s over the "
-				"kernel module %s, but %zu of the %zu NVIDIA GPU(s) are not "
-				"data-center GPUs: NVIDIA documents forward compatibility for "
-				"data-center GPUs, others get "
-				"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)",
-				cv, drv, consumer, nv);
-		else
-			f = NULL;
-		if (f) {
-			finding_fact(f, "driver.userspace.libcuda.resolved_path",
-				     snap_child(cu, "resolved_path"));
-			finding_fact(f, "driver.userspace.libcuda.version",
-				     snap_child(cu, "version"));
-			finding_fact(f, "driver.userspace.libcuda.found_via",
-				     snap_child(cu, "found_via"));
-			finding_fact(f, "driver.nvidia.module_version", fact);
-			finding_fact(f, "environment.LD_LIBRARY_PATH",
-				     snap_get(root, "environment.LD_LIBRARY_PATH"));
-			finding_fix(f,
-				    "# remove the compat directory (%s) from LD_LIBRARY_PATH / "
-				    "ld.so.conf.d: the driver's own libcuda %s matches its module",
-				    snap_source(snap_child(cu, "path")) ?: "<cuda>/compat", drv);
-			finding_fix(
-				f,
-				"# containers: the cuda-compat package is for hosts whose driver "
-				"is OLDER than the image's CUDA; rebuild without it or upgrade it");
-			finding_verify(f, "ldconfig -p | grep 'libcuda.so.1 '");
-			finding_verify(f, "cat /proc/driver/nvidia/version");
-		}
 	}
 	/* Two cuDNN majors side by side. */
 	if (snap_count(dnn) >= 2) {

@@ -128,8 +128,14 @@ static void driver_facts(struct gpuenv_doctor *d, const struct snap_node *root, 
 					   "%s (branch not in the knowledge base)", ver);
 		break;
 	case DRIVER_NONE:
-		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
-				   "not loaded (no /sys/module/nvidia, no /proc/driver/nvidia)");
+		if (on_wsl2(root, NULL))
+			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver", "/dev/dxg",
+					   "the Windows host's (WSL2: /dev/dxg, /usr/lib/wsl/lib); "
+					   "no nvidia.ko in this kernel, as expected");
+		else
+			diagnosis_add_fact(
+				d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
+				"not loaded (no /sys/module/nvidia, no /proc/driver/nvidia)");
 		*absent = !amd;
 		break;
 	case DRIVER_UNKNOWN:

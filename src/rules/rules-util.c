@@ -95,9 +95,9 @@ bool on_wsl2(const struct snap_node *root, const char **ret_why)
 
 	/* WSL2's kernels (github.com/microsoft/WSL2-Linux-Kernel) are released as
 	 * "<version>-microsoft-standard-WSL2"; WSL1 ("…-Microsoft") has no GPU at all. */
-	if (rel && strstr(rel, "-microsoft-standard-WSL2"))
-		why = "kernel release *-microsoft-standard-WSL2";
-	else if (snap_get_bool_default(root, "host.wsl.dxg", false))
+	if (rel && strstr(rel, "-microsoft-standard"))
+		why = "kernel release *-microsoft-standard*";
+	else if (snap_get_bool_default(root, "host.wsl.dxg_device", false))
 		why = "/dev/dxg";
 	else if (snap_get_bool_default(root, "host.wsl.lib_dir", false))
 		why = "/usr/lib/wsl/lib";

@@ -185,6 +185,51 @@ const struct rule rule_table[] = {
 		.check = check_secure_boot_unsigned,
 	},
 	{
+		.id = "driver.secure-boot-key-not-enrolled",
+		.layer = GPUENV_LAYER_DRIVER,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "Secure Boot is on and nvidia.ko is signed by a key that is not enrolled",
+		.symptom =
+			"modprobe: ERROR: could not insert 'nvidia': Key was rejected by service "
+			"· NVIDIA-SMI has failed because it couldn't communicate with the "
+			"NVIDIA driver",
+		.cause = "DKMS or akmods signed the module with a Machine Owner Key made on this "
+			 "machine, but the key never reached the firmware's MokList (mokutil "
+			 "--import was not run, or the MokManager screen after the reboot was "
+			 "skipped), so the kernel, which trusts only its own keys, db and the "
+			 "enrolled MOKs, refuses the module.",
+		.needs = STRV("driver.secure_boot.enabled?", "driver.nvidia.module_file.path?"),
+		.fix = STRV("sudo mokutil --import /var/lib/dkms/mok.pub   # akmods: "
+			    "/etc/pki/akmods/certs/public_key.der",
+			    "# reboot and choose \"Enroll MOK\" in the MokManager screen"),
+		.verify = STRV("mokutil --list-enrolled", "modinfo -F signer nvidia",
+			       "sudo modprobe nvidia && cat /sys/module/nvidia/version"),
+		.check = check_secure_boot_key_not_enrolled,
+	},
+	{
+		.id = "driver.wsl-linux-driver-installed",
+		.layer = GPUENV_LAYER_DRIVER,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "WSL2 with a Linux NVIDIA driver installed in the distribution",
+		.symptom =
+			"Failed to initialize NVML: GPU access blocked by the operating system · "
+			"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA "
+			"driver · CUDA driver initialization failed",
+		.cause =
+			"Under WSL2 the GPU driver is the Windows one: WSL mounts its libcuda and "
+			"libnvidia-ml at /usr/lib/wsl/lib and the GPU is /dev/dxg. A Linux "
+			"driver's user-space libraries installed in the distribution (cuda-drivers, "
+			"nvidia-driver-*, libnvidia-compute-*, the .run installer) talk to a "
+			"/dev/nvidia* that does not exist; where ld.so finds them first, CUDA fails.",
+		.needs = STRV("host.kernel_release?"),
+		.fix = STRV("sudo apt-get remove --purge 'nvidia-*' 'libnvidia-*' cuda-drivers   "
+			    "# keep the toolkit: cuda-toolkit-12-x from the wsl-ubuntu repository",
+			    "sudo ldconfig"),
+		.verify = STRV("ldconfig -p | grep -E 'libcuda.so.1|libnvidia-ml.so.1'",
+			       "nvidia-smi   # /usr/lib/wsl/lib/nvidia-smi"),
+		.check = check_wsl_linux_driver_installed,
+	},
+	{
 		.id = "driver.module-missing-for-kernel",
 		.layer = GPUENV_LAYER_DRIVER,
 		.severity = GPUENV_SEVERITY_ERROR,
@@ -456,28 +501,47 @@ const struct rule rule_table[] = {
 	{
 		.id = "runtime.library-shadowed",
 		.layer = GPUENV_LAYER_RUNTIME,
-		.severity = GPUENV_SEVERITY_ERROR,
+		.severity = GPUENV_SEVERITY_WARNING,
 		.title = "The loader picks a different copy of a GPU library than the one intended",
-		.symptom =
-			"cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803) \"system has unsupported "
-			"display driver / cuda driver combination\" · "
-			"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804) \"forward compatibility "
-			"was attempted on non supported HW\" · RuntimeError: cuDNN version "
-			"incompatibility: PyTorch was compiled against … but found runtime version "
-			"…",
-		.cause = "ld.so takes the first copy on LD_LIBRARY_PATH, the ld.so cache or a "
-			 "library's RPATH/RUNPATH. A CUDA forward-compatibility libcuda "
-			 "(cuda-compat) only works when it is newer than the kernel module, and "
-			 "NVIDIA documents it for data-center GPUs; a system copy on "
-			 "LD_LIBRARY_PATH can shadow the copy a framework's pip wheels brought; "
-			 "two cuDNN majors side by side make which one a program uses depend on "
-			 "how it was linked. (The toolkit's stub libcuda is runtime.stub-libcuda.)",
+		.symptom = "RuntimeError: cuDNN version incompatibility: PyTorch was compiled "
+			   "against … but found runtime version … · undefined symbol errors from a "
+			   "wheel's library",
+		.cause =
+			"ld.so takes the first copy on LD_LIBRARY_PATH, the ld.so cache or a "
+			"library's RPATH/RUNPATH. A system copy on LD_LIBRARY_PATH can shadow the "
+			"copy a framework's pip wheels brought; two cuDNN majors side by side make "
+			"which one a program uses depend on how it was linked. (The toolkit's stub "
+			"libcuda is runtime.stub-libcuda, a forward-compatibility libcuda "
+			"runtime.cuda-compat-unsupported.)",
 		.needs = STRV("driver.userspace"),
 		.fix = STRV("# remove the directory of the unwanted copy from LD_LIBRARY_PATH or "
 			    "/etc/ld.so.conf.d (then sudo ldconfig)"),
 		.verify = STRV("ldconfig -p | grep -E 'libcuda.so.1|libcudnn'",
 			       "LD_DEBUG=libs <program> 2>&1 | grep 'trying file'"),
 		.check = check_library_shadowed,
+	},
+	{
+		.id = "runtime.cuda-compat-unsupported",
+		.layer = GPUENV_LAYER_RUNTIME,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "A CUDA forward-compatibility libcuda is loaded where it cannot work",
+		.symptom =
+			"cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803) \"system has unsupported "
+			"display driver / cuda driver combination\" · "
+			"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804) \"forward compatibility "
+			"was attempted on non supported HW\"",
+		.cause = "The cuda-compat package's libcuda lets a newer CUDA run on an older "
+			 "kernel driver, on data-center GPUs only. Loaded over a newer kernel "
+			 "driver (an image built for an older host, after the host's upgrade), or "
+			 "on a GeForce/RTX workstation GPU, cuInit fails.",
+		.needs = STRV("driver.userspace"),
+		.fix = STRV(
+			"# containers: rebuild the image without cuda-compat (or without its "
+			"directory in LD_LIBRARY_PATH); hosts: remove cuda-compat-<ver> when the "
+			"driver is new enough"),
+		.verify = STRV("ldconfig -p | grep 'libcuda.so.1 '",
+			       "cat /proc/driver/nvidia/version"),
+		.check = check_cuda_compat_unsupported,
 	},
 	{
 		.id = "runtime.toolkits-disagree",

@@ -10,9 +10,9 @@
 # --lzma2=dict=1MiB, zstd, gzip -n) after signing.
 #
 # Usage: mk-kmodule.sh OUT VERSION [SIGNER_CN|-] [none|xz|zstd|gzip] [KEYDIR] [RELEASE] [LICENSE]
-#   SIGNER_CN "-": unsigned. KEYDIR keeps the signing key (made once, RSA 2048) between calls;
+#   SIGNER_CN "-": unsigned. KEYDIR keeps the signing key between calls (mk-signing-key.sh:
 #   the certificate's serial number is derived from SIGNER_CN, so `modinfo`'s sig_key is the
-#   same on every run. RELEASE: the kernel release in vermagic (default 6.8.0-45-generic).
+#   same on every run). RELEASE: the kernel release in vermagic (default 6.8.0-45-generic).
 #   LICENSE: "NVIDIA" (the proprietary module, default) or "Dual MIT/GPL" (the open one).
 set -eu
 out=$1
@@ -35,15 +35,7 @@ objcopy --add-section .modinfo="$tmp/modinfo" --set-section-flags .modinfo=alloc
 
 if [ "$signer" != - ]; then
 	[ -n "$keydir" ] || keydir=$tmp
-	mkdir -p "$keydir"
-	key="$keydir/$(echo "$signer" | tr -c 'A-Za-z0-9\n' _)"
-	if [ ! -f "$key.pem" ]; then
-		# certs/Makefile's x509.genkey: RSA, sha256, CN = the signer's name.
-		openssl req -new -nodes -utf8 -sha256 -days 36500 -batch -x509 \
-			-set_serial "$(printf '%s' "$signer" | cksum | cut -d' ' -f1)" \
-			-subj "/O=gpuenv tests/CN=$signer" -newkey rsa:2048 \
-			-keyout "$key.key" -out "$key.pem" 2>/dev/null
-	fi
+	key=$(sh "$(dirname "$0")/mk-signing-key.sh" "$keydir" "$signer")
 	openssl cms -sign -in "$tmp/m.ko" -signer "$key.pem" -inkey "$key.key" -binary \
 		-noattr -nocerts -nosmimecap -md sha256 -outform DER -out "$tmp/sig"
 	len=$(wc -c <"$tmp/sig")

@@ -21,6 +21,14 @@ scenario.ini:
   [modules], [elf]  files never committed (kernel modules, shared objects built by gcc, nvcc,
               clang): tests/tools/fixture_root.py makes them in a copy of root/ (see there);
               where a tool is missing the test is skipped (exit 77) naming the file and the tool.
+  [efivars]   NAME-GUID = ATTRIBUTES, SIGNER; SIGNER…: a UEFI key variable (MokListRT, db)
+              under /sys/firmware/efi/efivars holding the certificates of those signers,
+              made by tests/tools/mk-efivar.py with the keys [modules] signs with (the same
+              key directory), so a module signed by a listed signer is signed by an enrolled
+              key. Skipped (77) without openssl.
+  [real-world] url, pasted, cause, root_cause, layer, fails: the public report a fixture
+              was rebuilt from, what the user pasted there, the cause the thread established,
+              and the answer expected of doctor (read by the scoring tools, not here).
 Runs `gpuenv report --sysroot root --stable` as text and as JSON, compares with
 expected/report.txt and expected/report.json, and checks that the JSON loads back
 (`--from`) to identical JSON. Then runs `gpuenv doctor` the same way and compares its text,
@@ -32,6 +40,7 @@ import difflib
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -95,7 +104,23 @@ def parse_device(path, spec):
     return kind, int(f[2], 8), os.makedev(major, minor), uid, gid
 
 
-def make_root(scenario_dir, tmp, devices):
+def make_efivars(root, tmp, efivars):
+    """Makes the [efivars] key variables in the copied root; exits 77 without openssl."""
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mk-efivar.py")
+    for name, spec in efivars:
+        attrs, _, signers = spec.partition(",")
+        if not attrs.strip().startswith("0x") or "/" in name:
+            sys.stderr.write(f"[efivars] {name} = {spec}: want 'NAME-GUID = 0xATTR, SIGNER; …'\n")
+            sys.exit(1)
+        if not shutil.which("openssl"):
+            print(f"SKIP: openssl is not installed: cannot make the efivar {name}")
+            sys.exit(77)
+        out = os.path.join(root, "sys/firmware/efi/efivars", name)
+        subprocess.run([sys.executable, tool, out, os.path.join(tmp, "keys"), attrs.strip()]
+                       + [x.strip() for x in signers.split(";") if x.strip()], check=True)
+
+
+def make_root(scenario_dir, tmp, devices, efivars=()):
     """Materialises the fixture root (fixture_root.py) and makes its device nodes; exits 77
     where a generated file cannot be made or a node is not allowed."""
     root = os.path.join(tmp, "root")
@@ -103,6 +128,7 @@ def make_root(scenario_dir, tmp, devices):
     if missing:
         print(f"SKIP: cannot make {missing[0][0]}: {missing[0][1]}")
         sys.exit(77)
+    make_efivars(root, tmp, efivars)
     for path, spec in devices:
         kind, mode, dev, uid, gid = parse_device(path, spec)
         node = os.path.join(root, path.lstrip("/"))
@@ -150,9 +176,10 @@ def prepare(scenario_dir, fakes_dir, tmp, link_dir):
     os.symlink(os.path.abspath(fakes_dir), fakes)
     args = ini.get("scenario", "args", fallback="").replace("@FAKES@", fakes).split()
     root = os.path.join(scenario_dir, "root")
-    if ini.has_section("devices") or fixture_root.generated(ini):
+    if any(ini.has_section(x) for x in ("devices", "efivars")) or fixture_root.generated(ini):
         root = make_root(scenario_dir, tmp,
-                         ini.items("devices") if ini.has_section("devices") else [])
+                         ini.items("devices") if ini.has_section("devices") else [],
+                         ini.items("efivars") if ini.has_section("efivars") else [])
     envfile = os.path.join(tmp, "env")
     with open(envfile, "w", encoding="utf-8") as f:
         if ini.has_section("env"):

@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "formats/der.h"
+#include "formats/efi-siglist.h"
 #include "formats/kmodule.h"
 #include "tmptree.h"
 
@@ -498,6 +499,78 @@ static void test_signed_by_sign_file(void **state)
 	tmptree_remove(dir);
 }
 
+/* A MokListRT as shim mirrors it (tests/tools/mk-efivar.py: attributes, then one
+ * EFI_SIGNATURE_LIST per certificate): the enrolled certificate of the module's signer is
+ * the one whose issuer and serial the signature names; the other is not. */
+static void test_efi_siglist_matches_signer(void **state)
+{
+	const char *src = getenv("GPUENV_SOURCE_ROOT");
+	char dir[TMPTREE_DIR_MAX], cmd[8192], path[1024], var[1024];
+	struct kmodule_info info;
+	struct efi_siglist l;
+	uint8_t *data, *vdata;
+	size_t len, vlen;
+	char *why = NULL;
+
+	if (!src || system("command -v openssl >/dev/null && command -v objcopy >/dev/null") != 0) {
+		printf("SKIP EFI signature lists: openssl or objcopy not installed\n");
+		return;
+	}
+	assert_non_null(tmptree_new(dir, "efivar"));
+	snprintf(path, sizeof(path), "%s/nvidia.ko", dir);
+	snprintf(var, sizeof(var), "%s/MokListRT", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "sh '%s/tests/tools/mk-kmodule.sh' '%s' 550.120 'akmods local key' none '%s/k' && "
+		 "python3 '%s/tests/tools/mk-efivar.py' '%s' '%s/k' 0x6 'Fedora Secure Boot CA' "
+		 "'akmods local key'",
+		 src, path, dir, src, var, dir);
+	assert_int_equal(system(cmd), 0);
+	data = tmptree_slurp(path, &len);
+	assert_int_equal(kmodule_read_buffer(data, len, KMODULE_PLAIN, &info, &why), 0);
+	vdata = tmptree_slurp(var, &vlen);
+	assert_true(vlen > 4);
+	assert_int_equal(efi_siglist_parse(vdata + 4, vlen - 4, &l, &why), 0);
+	assert_int_equal(l.n_certs, 2);
+	assert_int_equal(l.n_hashes, 0);
+	assert_string_equal(l.certs[0].subject_cn, "Fedora Secure Boot CA");
+	assert_string_equal(l.certs[1].subject_cn, "akmods local key");
+	assert_string_equal(l.certs[1].issuer_cn, "akmods local key");
+	assert_string_equal(l.certs[1].serial, info.sig.key_id);
+	assert_int_equal(l.certs[1].issuer_der_len, info.sig.issuer_der_len);
+	assert_memory_equal(l.certs[1].issuer_der, info.sig.issuer_der, info.sig.issuer_der_len);
+	assert_int_equal(l.certs[1].serial_len, info.sig.serial_len);
+	assert_memory_equal(l.certs[1].serial_bytes, info.sig.serial, info.sig.serial_len);
+	assert_string_not_equal(l.certs[0].serial, info.sig.key_id);
+	efi_siglist_done(&l);
+	/* Cut inside the second list: its declared size no longer fits. */
+	assert_int_equal(efi_siglist_parse(vdata + 4, vlen - 10, &l, &why), -EBADMSG);
+	assert_non_null(strstr(why, "signature list 1"));
+	assert_null(l.certs);
+	/* A certificate's bytes damaged: named, not skipped. */
+	vdata[4 + 28 + 16] = 0x04;
+	assert_int_equal(efi_siglist_parse(vdata + 4, vlen - 4, &l, &why), -EBADMSG);
+	assert_non_null(strstr(why, "entry 0: not a DER X.509 certificate"));
+	/* Empty data (a variable with no keys) and a hash list. */
+	assert_int_equal(efi_siglist_parse(vdata, 0, &l, NULL), 0);
+	assert_int_equal(l.n_certs, 0);
+	{
+		uint8_t h[28 + 48] = { 0x26, 0x16, 0xc4,    0xc1, 0x4c, 0x50, 0x92,
+				       0x40, 0xac, 0xa9,    0x41, 0xf9, 0x36, 0x93,
+				       0x43, 0x28, 28 + 48, 0,	  0,	0,    0,
+				       0,    0,	   0,	    48,	  0,	0,    0 };
+		assert_int_equal(efi_siglist_parse(h, sizeof(h), &l, NULL), 0);
+		assert_int_equal(l.n_hashes, 1);
+		assert_int_equal(l.n_certs, 0);
+		h[24] = 47; /* SignatureSize no longer divides the entries */
+		assert_int_equal(efi_siglist_parse(h, sizeof(h), &l, &why), -EBADMSG);
+	}
+	free(why);
+	free(vdata);
+	free(data);
+	kmodule_info_done(&info);
+	tmptree_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_sig_trailer),
 		cmocka_unit_test(test_der),
 		cmocka_unit_test(test_signed_by_sign_file),
+		cmocka_unit_test(test_efi_siglist_matches_signer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

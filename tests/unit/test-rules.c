@@ -431,6 +431,146 @@ static void test_secure_boot(void **state)
 	snapshot_unref(s);
 }
 
+static void key(struct gpuenv_snapshot *s, const char *list, const char *cn, const char *serial)
+{
+	struct snap_node *o = snap_append_object(node(s, list));
+
+	snap_set_str(o, "subject", cn, "efivars");
+	snap_set_str(o, "issuer", cn, "efivars");
+	snap_set_str(o, "serial", serial, "efivars");
+}
+
+static void test_secure_boot_key(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	const char *ko = "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko";
+	struct snap_node *sb = node(s, "driver.secure_boot");
+
+	gpu(s, NULL, NULL);
+	snap_set_str(node(s, "driver.nvidia.module_file"), "sig_key", "1A:2B:3C", ko);
+	snap_set_bool(sb, "enabled", true, "efivars");
+	snap_array(sb, "mok_keys");
+	snap_array(sb, "db_keys");
+	key(s, "driver.secure_boot.mok_keys", "Canonical Ltd. Master Certificate Authority",
+	    "00:B9:41:24:A0:18:2C:92:67");
+	key(s, "driver.secure_boot.db_keys", "Microsoft Corporation UEFI CA 2011",
+	    "61:08:D3:C4:00:00:00:00:00:04");
+	/* A DKMS module signed by a key in neither list: refused. */
+	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_ERROR,
+	    "signed by \"DKMS module signing key\" (serial 1A:2B:3C), a key in neither MokListRT "
+	    "(1 key) nor db (1 key): the kernel refuses it");
+	/* A module the distribution installed may be signed by a key built into the kernel. */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "path",
+		     "/lib/modules/6.8.0-45-generic/kernel/nvidia-550/nvidia.ko", ko);
+	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_WARNING,
+	    "unless it is one of the kernel's built-in keys");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "path", ko, ko);
+	/* Same name, another serial (a key made again): still not enrolled. */
+	key(s, "driver.secure_boot.mok_keys", "DKMS module signing key", "77:66");
+	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_ERROR, "neither MokListRT");
+	/* Enrolled: quiet. */
+	key(s, "driver.secure_boot.mok_keys", "DKMS module signing key", "1a:2b:3c");
+	NO(s, "driver.secure-boot-key-not-enrolled");
+	NO(s, "driver.secure-boot-unsigned-module");
+	/* MokListRT unreadable, the key not in db: says so and which key signed it. */
+	snap_set_errno(sb, "mok_keys", -EACCES,
+		       "/sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23");
+	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_WARNING,
+	    "whether that key is enrolled could not be read (unreadable");
+	/* In db: enrolled whatever MokListRT says. */
+	key(s, "driver.secure_boot.db_keys", "DKMS module signing key", "1A:2B:3C");
+	NO(s, "driver.secure-boot-key-not-enrolled");
+	snap_array(sb, "db_keys");
+	snap_array(sb, "mok_keys");
+	/* Loaded: the kernel accepted it, whatever the lists say. */
+	driver_loaded(s, "550.120");
+	NO(s, "driver.secure-boot-key-not-enrolled");
+	snapshot_unref(s);
+	/* Unsigned: the other rule's; Secure Boot off: nothing; signature unreadable: skipped. */
+	s = base();
+	gpu(s, NULL, NULL);
+	sb = node(s, "driver.secure_boot");
+	snap_set_bool(sb, "enabled", true, "efivars");
+	snap_array(sb, "mok_keys");
+	snap_array(sb, "db_keys");
+	snap_set_state(node(s, "driver.nvidia.module_file"), "signature", FACT_ABSENT, ko,
+		       "module is not signed");
+	NO(s, "driver.secure-boot-key-not-enrolled");
+	snap_set_malformed(node(s, "driver.nvidia.module_file"), "signature", NULL, ko,
+			   "signature trailer: sig_len 0 out of range");
+	SKIPPED(s, "driver.secure-boot-key-not-enrolled");
+	snap_set_bool(sb, "enabled", false, "efivars");
+	NO(s, "driver.secure-boot-key-not-enrolled");
+	snapshot_unref(s);
+}
+
+static struct snap_node *lib(struct gpuenv_snapshot *s, const char *key, const char *path,
+			     const char *version, const char *via)
+{
+	struct snap_node *o = snap_object(node(s, "driver.userspace"), key);
+
+	snap_set_str(o, "path", path, via);
+	snap_set_str(o, "resolved_path", path, via);
+	if (version)
+		snap_set_str(o, "version", version, path);
+	snap_set_str(o, "found_via", via, via);
+	return o;
+}
+
+static void test_wsl(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *cu, *sh;
+
+	snap_object(node(s, "driver"), "userspace");
+	lib(s, "libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.510.85.02", "510.85.02",
+	    "ld.so.cache");
+	/* Not WSL: a Linux driver's libcuda is what it should be. */
+	NO(s, "driver.wsl-linux-driver-installed");
+	snap_set_str(node(s, "host"), "kernel_release", "5.15.90.1-microsoft-standard-WSL2",
+		     "/proc/sys/kernel/osrelease");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_ERROR,
+	    "WSL2: ld.so loads libcuda.so.1 from /usr/lib/x86_64-linux-gnu/libcuda.so.510.85.02 "
+	    "(version 510.85.02, via ld.so.cache), a Linux NVIDIA driver");
+	/* No NVIDIA GPU on the PCI bus and no nvidia.ko under WSL2: never "not loaded". */
+	gpu(s, NULL, NULL);
+	NO(s, "driver.module-not-loaded");
+	NO(s, "driver.module-missing-for-kernel");
+	/* The Windows driver's copy first, the Linux one behind it: a warning. */
+	cu = lib(s, "libcuda", "/usr/lib/wsl/lib/libcuda.so.1", NULL, "ld.so.cache");
+	sh = snap_append_object(snap_array(cu, "shadowed"));
+	snap_set_str(sh, "path", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "ld.so.cache");
+	snap_set_str(sh, "resolved_path", "/usr/lib/x86_64-linux-gnu/libcuda.so.510.85.02",
+		     "ld.so.cache");
+	snap_set_str(sh, "verdict", "loadable", "ld.so.cache");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_WARNING,
+	    "ld.so takes the Windows driver's copy first");
+	/* dlopen("libcuda.so") (numba, Warp) reaches the Linux driver's development link, an
+	 * error even though libcuda.so.1 is the Windows driver's. */
+	lib(s, "libcuda_so", "/usr/lib/x86_64-linux-gnu/libcuda.so.510.85.02", "510.85.02",
+	    "ld.so.cache");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_ERROR,
+	    "dlopen (numba, Warp …) gets libcuda.so from /usr/lib/x86_64-linux-gnu/");
+	lib(s, "libcuda_so", "/usr/lib/wsl/lib/libcuda.so", NULL, "ld.so.cache");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_WARNING,
+	    "ld.so takes the Windows driver's copy first");
+	/* Only the Windows driver's: quiet. */
+	snap_set_str(sh, "verdict", "wrong ELF class", "ld.so.cache");
+	NO(s, "driver.wsl-linux-driver-installed");
+	/* libnvidia-ml from the Linux driver (nvidia-utils-510 brings libnvidia-compute-510). */
+	lib(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.510.85.02", "510.85.02",
+	    "ld.so.cache");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_ERROR, "libnvidia-ml.so.1");
+	/* /dev/dxg alone marks WSL2 too (a custom kernel's release). */
+	snap_set_str(node(s, "host"), "kernel_release", "6.6.36-custom",
+		     "/proc/sys/kernel/osrelease");
+	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg_device", true, "/dev/dxg");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_ERROR, "libnvidia-ml.so.1");
+	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg_device", false, "/dev/dxg");
+	NO(s, "driver.wsl-linux-driver-installed");
+	snapshot_unref(s);
+}
+
 static void test_module_missing(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -992,22 +1132,42 @@ static void test_persistence(void **state)
 	snapshot_unref(s);
 }
 
-static void test_library_shadowed(void **state)
+static void test_cuda_compat(void **state)
 {
 	struct gpuenv_snapshot *s = base();
-	struct snap_node *l;
+	struct snap_node *l, *ml;
 
 	driver_loaded(s, "550.54.15");
 	l = userspace(s, "libcuda", "/usr/local/cuda-12.2/compat/libcuda.so.1", "535.104.05");
-	NO(s, "runtime.library-shadowed");
+	/* Older and not a compat file: a stale libcuda (driver.nvml-version-mismatch's). */
+	NO(s, "runtime.cuda-compat-unsupported");
 	snap_set_bool(l, "in_compat_dir", true, "x");
-	YES(s, "runtime.library-shadowed", GPUENV_SEVERITY_ERROR, "older than the kernel module");
+	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR,
+	    "older than the kernel module 550.54.15");
+	NO(s, "runtime.library-shadowed"); /* reported once, by its own rule */
 	/* Newer compat on a data-center GPU is what forward compatibility is for. */
 	snap_set_str(l, "version", "580.95.05", "x");
 	gpu(s, NULL, "nvidia");
-	NO(s, "runtime.library-shadowed");
+	NO(s, "runtime.cuda-compat-unsupported");
 	snap_set_str(node(s, "hardware.gpus.0"), "device_id", "0x2684", "x"); /* RTX 4090 */
-	YES(s, "runtime.library-shadowed", GPUENV_SEVERITY_WARNING, "804");
+	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR, "(804)");
+	/* Bind-mounted outside any compat/ directory (a container's multiarch dir): known by
+	 * its version against the driver's own libnvidia-ml. */
+	l = userspace(s, "libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "580.95.05");
+	snap_set_bool(l, "in_compat_dir", false, "x");
+	NO(s, "runtime.cuda-compat-unsupported"); /* NVML unknown: no proof */
+	ml = userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1",
+		       "550.54.15");
+	snap_set_bool(ml, "in_compat_dir", false, "x");
+	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR,
+	    "newer than the driver's own libnvidia-ml");
+	/* Both newer than the module: a user-space upgrade without a reboot, not compat. */
+	snap_set_str(ml, "version", "580.95.05", "x");
+	NO(s, "runtime.cuda-compat-unsupported");
+	/* Unknown GPU segment: could not tell. */
+	snap_set_str(ml, "version", "550.54.15", "x");
+	snap_set_str(node(s, "hardware.gpus.0"), "device_id", "0x0001", "x");
+	SKIPPED(s, "runtime.cuda-compat-unsupported");
 	snapshot_unref(s);
 }
 
@@ -1555,6 +1715,8 @@ int main(void)
 		cmocka_unit_test(test_gpu_without_driver),
 		cmocka_unit_test(test_module_not_loaded),
 		cmocka_unit_test(test_secure_boot),
+		cmocka_unit_test(test_secure_boot_key),
+		cmocka_unit_test(test_wsl),
 		cmocka_unit_test(test_module_missing),
 		cmocka_unit_test(test_nouveau),
 		cmocka_unit_test(test_device_nodes),
@@ -1575,7 +1737,7 @@ int main(void)
 		cmocka_unit_test(test_no_permission),
 		cmocka_unit_test(test_xid),
 		cmocka_unit_test(test_persistence),
-		cmocka_unit_test(test_library_shadowed),
+		cmocka_unit_test(test_cuda_compat),
 		cmocka_unit_test(test_cpu_only),
 		cmocka_unit_test(test_fw_coverage),
 		cmocka_unit_test(test_fw_cuda_newer),

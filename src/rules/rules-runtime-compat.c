@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * runtime.cuda-compat-unsupported: a CUDA forward-compatibility libcuda (NVIDIA's cuda-compat
+ * package, libcuda.so.<driver version> of a newer driver branch) is what ld.so gives programs
+ * where it cannot work. NVIDIA's "CUDA Compatibility" guide (§ Forward Compatibility): the
+ * compat libcuda must be newer than the kernel driver (an older one fails cuInit with
+ * CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, 803), and it is supported on data-center GPUs only (others
+ * get CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804). Reads driver.userspace.{libcuda,
+ * libnvidia_ml,compat_libcuda[]}, the loaded module's version and the GPUs' market segment
+ * (facts/gpus.tsv).
+ */
+#include <string.h>
+
+#include "rules/rules-internal.h"
+#include "shared/parse.h"
+
+/* Whether the libcuda ld.so picks is a forward-compatibility copy: by its file (one of the
+ * cuda-compat files found, or in a compat/ directory as the package installs it) or, wherever
+ * it is mounted (containers bind it elsewhere), by its version: NVML, which cuda-compat does
+ * not ship, matches the kernel module while libcuda is of a newer driver. */
+static bool is_compat(const struct snap_node *root, const struct snap_node *cu, const char *cv,
+		      const char *drv, const char **ret_how)
+{
+	const struct snap_node *compat = snap_get(root, "driver.userspace.compat_libcuda");
+	const char *rp = snap_get_str(cu, "resolved_path");
+	const char *nv = snap_get_str(root, "driver.userspace.libnvidia_ml.version");
+
+	for (size_t i = 0; rp && i < snap_count(compat); i++)
+		if (streq(snap_get_str(snap_at(compat, i), "resolved_path") ?: "", rp)) {
+			*ret_how = "a cuda-compat package's file";
+			return true;
+		}
+	if (snap_get_bool_default(cu, "in_compat_dir", false)) {
+		*ret_how = "in a compat directory";
+		return true;
+	}
+	if (nv && streq(nv, drv) && version_cmp_str(cv, drv) > 0) {
+		*ret_how = "newer than the driver's own libnvidia-ml";
+		return true;
+	}
+	return false;
+}
+
+RULE_CHECK(check_cuda_compat_unsupported)
+{
+	const struct snap_node *cu = snap_get(root, "driver.userspace.libcuda");
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus"), *fact;
+	const char *drv = NULL, *cv = snap_get_str(cu, "version"), *how = NULL;
+	size_t consumer = 0, nv = 0, unknown = 0;
+	struct finding *f;
+	bool older;
+
+	if (!cv || snap_get_bool_default(cu, "is_stub", false))
+		return;
+	if (nvidia_driver(root, &drv, &fact) != DRIVER_LOADED)
+		return; /* without a loaded module, cuInit fails for that reason first */
+	if (version_cmp_str(cv, drv) == 0 || !is_compat(root, cu, cv, drv, &how))
+		return;
+	older = version_cmp_str(cv, drv) < 0;
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct facts_gpu *fg;
+
+		if (!gpu_is_nvidia(snap_at(gpus, i)))
+			continue;
+		nv++;
+		if (gpu_facts(snap_at(gpus, i), &fg) < 0 || !fg->segment)
+			unknown++;
+		else if (!streq(fg->segment, "datacenter"))
+			consumer++;
+	}
+	if (older)
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, snap_get_str(cu, "path"),
+			"ld.so loads the forward-compatibility libcuda %s (%s, %s, via %s), "
+			"older than the kernel module %s: forward compatibility only runs a "
+			"newer libcuda on an older driver; cuInit fails with "
+			"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
+			cv, snap_get_str(cu, "resolved_path") ?: "?", how,
+			snap_get_str(cu, "found_via") ?: "?", drv);
+	else if (consumer > 0)
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, snap_get_str(cu, "path"),
+			"ld.so loads the forward-compatibility libcuda %s (%s, %s) over the "
+			"kernel module %s, but %zu of the %zu NVIDIA GPU(s) are not data-center "
+			"GPUs: cuInit fails with CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804) "
+			"\"forward compatibility was attempted on non supported HW\"",
+			cv, snap_get_str(cu, "resolved_path") ?: "?", how, drv, consumer, nv);
+	else if (nv == 0 || unknown > 0) {
+		rule_skip(c, NULL,
+			  "the forward-compatibility libcuda %s runs over the module %s only on "
+			  "data-center GPUs, and %s",
+			  cv, drv,
+			  nv == 0 ? "no NVIDIA GPU was read on the PCI bus"
+				  : "the knowledge base does not know every GPU's segment");
+		return;
+	} else
+		return; /* newer, on data-center GPUs: what forward compatibility is for */
+	finding_fact(f, "driver.userspace.libcuda.resolved_path", snap_child(cu, "resolved_path"));
+	finding_fact(f, "driver.userspace.libcuda.version", snap_child(cu, "version"));
+	finding_fact(f, "driver.userspace.libcuda.found_via", snap_child(cu, "found_via"));
+	finding_fact(f, "driver.userspace.libnvidia_ml.version",
+		     snap_get(root, "driver.userspace.libnvidia_ml.version"));
+	finding_fact(f, "driver.nvidia.module_version", fact);
+	finding_fact(f, "environment.LD_LIBRARY_PATH",
+		     snap_get(root, "environment.LD_LIBRARY_PATH"));
+	finding_fix(f,
+		    "# take %s's directory off LD_LIBRARY_PATH / ld.so.conf.d (or unmount it): "
+		    "the driver's own libcuda %s matches its module",
+		    snap_get_str(cu, "resolved_path") ?: "the compat libcuda", drv);
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
