@@ -24,6 +24,9 @@ const struct rule_edge rule_causes[] = {
 	{ "driver.secure-boot-unsigned-module", "driver.module-not-loaded",
 	  "with Secure Boot on the kernel refuses an unsigned nvidia.ko (\"Key was rejected by "
 	  "service\"), so the module stays unloaded until it is signed or Secure Boot is off" },
+	{ "driver.secure-boot-key-not-enrolled", "driver.module-not-loaded",
+	  "with Secure Boot on, the kernel refuses a module whose signing key is not enrolled "
+	  "(MOK or db): the module cannot load" },
 	{ "driver.module-missing-for-kernel", "driver.module-not-loaded",
 	  "modprobe finds no nvidia.ko under /lib/modules/<running kernel>: there is nothing to "
 	  "load until the module is built or installed for that kernel" },
