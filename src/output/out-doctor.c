@@ -314,7 +314,8 @@ static void explained(struct strbuf *sb, const struct gpuenv_doctor *d, const ch
 }
 
 /* The root cause before the layers: the one finding to act on first. */
-static void text_root_cause(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d)
+static void text_root_cause(struct strbuf *sb, const struct style *st,
+			    const struct gpuenv_doctor *d)
 {
 	const struct finding *rc = diagnosis_root_cause(d);
 	struct strbuf line = STRBUF_INIT;

@@ -120,8 +120,8 @@ static void test_bad_tables_refused(void **state)
 /* hardware.gpu-without-driver ← driver.module-not-loaded ← driver.secure-boot-unsigned-module */
 static void test_chain(void **state)
 {
-	struct gpuenv_doctor *d = diag("hardware.gpu-without-driver", E, "driver.module-not-loaded", E,
-				   "driver.secure-boot-unsigned-module", E, NULL);
+	struct gpuenv_doctor *d = diag("hardware.gpu-without-driver", E, "driver.module-not-loaded",
+				       E, "driver.secure-boot-unsigned-module", E, NULL);
 
 	(void)state;
 	rules_rank(d, rule_causes, rule_causes_len);
@@ -137,7 +137,7 @@ static void test_chain(void **state)
 static void test_chain_across_a_gap(void **state)
 {
 	struct gpuenv_doctor *d = diag("hardware.gpu-without-driver", E,
-				   "driver.secure-boot-unsigned-module", E, NULL);
+				       "driver.secure-boot-unsigned-module", E, NULL);
 
 	(void)state;
 	rules_rank(d, rule_causes, rule_causes_len);
@@ -149,8 +149,9 @@ static void test_chain_across_a_gap(void **state)
 /* A direct cause wins over one further up, though both fired. */
 static void test_nearest_cause(void **state)
 {
-	struct gpuenv_doctor *d = diag("runtime.no-driver-for-toolkit", E, "driver.module-not-loaded",
-				   E, "hardware.gpu-without-driver", E, NULL);
+	struct gpuenv_doctor *d =
+		diag("runtime.no-driver-for-toolkit", E, "driver.module-not-loaded", E,
+		     "hardware.gpu-without-driver", E, NULL);
 
 	(void)state;
 	rules_rank(d, rule_causes, rule_causes_len);
@@ -202,7 +203,8 @@ static void test_ties(void **state)
 
 static void test_no_root_cause(void **state)
 {
-	struct gpuenv_doctor *d = diag("driver.persistence-off", I, "framework.ptx-jit-only", I, NULL);
+	struct gpuenv_doctor *d =
+		diag("driver.persistence-off", I, "framework.ptx-jit-only", I, NULL);
 
 	(void)state;
 	rules_rank(d, rule_causes, rule_causes_len);
@@ -223,8 +225,8 @@ static void test_cycle_at_run_time(void **state)
 		{ "driver.module-not-loaded", "hardware.gpu-without-driver", why },
 		{ "hardware.gpu-without-driver", "driver.module-not-loaded", why },
 	};
-	struct gpuenv_doctor *d = diag("hardware.gpu-without-driver", E, "driver.module-not-loaded", E,
-				   "driver.xid-errors", W, NULL);
+	struct gpuenv_doctor *d = diag("hardware.gpu-without-driver", E, "driver.module-not-loaded",
+				       E, "driver.xid-errors", W, NULL);
 
 	(void)state;
 	rules_rank(d, cycle, 2);

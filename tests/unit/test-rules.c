@@ -692,9 +692,9 @@ static void test_no_driver_elsewhere(void **state)
 	/* the driver version cannot be read there: rules that need it say so */
 	SKIPPED(s, "runtime.toolkit-needs-newer-driver");
 	snap_set_str(node(s, "host"), "kernel_release", "6.8.0-45-generic", "x");
-	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg", true, "/dev/dxg");
+	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg_device", true, "/dev/dxg");
 	NO(s, "runtime.no-driver-for-toolkit");
-	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg", false, "/dev/dxg");
+	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg_device", false, "/dev/dxg");
 	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, "no NVIDIA kernel driver");
 	/* in a container the runtime gave the GPU, the driver is the host's; in one it did not
 	 * give it, there is no driver to use */
