@@ -51,14 +51,6 @@ static bool built_here(const char *path)
 	return path && (strstr(path, "/updates/") || strstr(path, "/extra/"));
 }
 
-static bool is_akmods_host(const struct snap_node *root, const char *path)
-{
-	const char *id = snap_get_str(root, "host.os.id") ?: "";
-
-	return (path && strstr(path, "/extra/")) || streq(id, "fedora") || streq(id, "rhel") ||
-	       streq(id, "centos") || streq(id, "rocky") || streq(id, "almalinux");
-}
-
 RULE_CHECK(check_secure_boot_key_not_enrolled)
 {
 	const struct snap_node *sb = snap_get(root, "driver.secure_boot");
@@ -118,13 +110,7 @@ RULE_CHECK(check_secure_boot_key_not_enrolled)
 	finding_evidence(f, "driver.secure_boot.db_keys", list_source(db), "%s",
 			 m_db == KEY_LIST_UNREAD ? "could not be read" : "signer not among them");
 	finding_fact(f, "driver.nvidia.module_version", fact);
-	if (is_akmods_host(root, path))
-		finding_fix(f, "sudo mokutil --import /etc/pki/akmods/certs/public_key.der   # the "
-			       "akmods key (kmodgenca makes it); set a one-time password");
-	else
-		finding_fix(f, "sudo mokutil --import /var/lib/dkms/mok.pub   # DKMS's key "
-			       "(older Ubuntu: /var/lib/shim-signed/mok/MOK.der); set a one-time "
-			       "password");
+	distro_fix(f, root, FIX_SIGNING_KEY, NULL); /* the akmods or the DKMS key */
 	finding_fix(f, "# reboot: in the blue MokManager screen choose \"Enroll MOK\", "
 		       "\"Continue\", enter that password; then sudo modprobe nvidia");
 	finding_verify(f, "mokutil --list-enrolled | grep -i -A1 '%s'", signer ?: serial);
