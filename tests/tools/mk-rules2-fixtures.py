@@ -56,12 +56,14 @@ def libtorch_cuda(root, path, sass, ptx):
 
 
 def base_root(name, device, subsys, model, drv, flavor="proprietary", audio=None):
-    """The rtx4090-open-module tree as another NVIDIA GPU on another driver."""
+    """The rtx4090-open-module tree as another NVIDIA GPU on another driver (the goldens under
+    expected/ stay)."""
     dst = f"{FIX}/{name}"
-    if os.path.exists(dst):
-        shutil.rmtree(dst)
-    os.makedirs(dst)
     root = f"{dst}/root"
+    if os.path.exists(root):
+        shutil.rmtree(root)
+    os.makedirs(dst, exist_ok=True)
+    ELF.pop(root, None)
     shutil.copytree(f"{BASE}/root", root, symlinks=True)
     gpu = "sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0"
     w(root, f"{gpu}/device", f"0x{device:04x}\n")

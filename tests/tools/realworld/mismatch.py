@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Driver/library version mismatch: the loaded kernel module and the user-space driver of two
+versions (NVML's "Driver/library version mismatch", the kernel's "NVRM: API mismatch")."""
+import os
+import shutil
+
+from realworld.common import (ARCH_OS_RELEASE, MULTIARCH_LD_CONF, SRC_BASE, base_root,
+                              driver_libs, fresh, ini, ldso_cache, link, move_kernel, real_world,
+                              section, ubuntu_os_release, w)
+
+TOPIC = "mismatch"
+FIXTURES = ("arch-dkms-module-stale-595", "nvml-userspace-older-570")
+BASE = "rtx4090-open-module"
+
+
+def arch_dkms_stale():
+    """Arch, linux-zen 7.0.12: user space 595.84, the DKMS module on disk and loaded 595.80."""
+    dst, root = base_root("arch-dkms-module-stale-595", 0x2684, 0x167c,
+                          "NVIDIA GeForce RTX 4090", "595.80", flavor="open")
+    rel = "7.0.12-zen1-1-zen"
+    w(root, "etc/os-release", ARCH_OS_RELEASE)
+    w(root, "proc/sys/kernel/osrelease", rel + "\n")
+    shutil.rmtree(f"{root}/lib/modules")
+    link(root, f"lib/modules/{rel}/build", f"/usr/lib/modules/{rel}/build")
+    # Arch logs to the journal: no rsyslog text log (the base's kern.log is Ubuntu's)
+    for f in ("kern.log", "syslog", "messages"):
+        if os.path.exists(f"{root}/var/log/{f}"):
+            os.unlink(f"{root}/var/log/{f}")
+    w(root, "var/log/dmesg",
+      "[    8.805842] r8169 0000:83:00.0: invalid VPD tag 0xff (size 0) at offset 0; assume "
+      "missing optional EEPROM\n"
+      "[    9.424670] NVRM: API mismatch: the client 'kwin_wayland' (pid 1005)\n"
+      "               NVRM: has the version 595.84, but this kernel module has\n"
+      "               NVRM: the version 595.80.  Please make sure that this\n"
+      "               NVRM: kernel module and all NVIDIA driver components\n"
+      "               NVRM: have the same version.\n")
+    ini(dst, TOPIC,
+        "An Arch Linux desktop on linux-zen 7.0.12 that upgraded the nvidia-all open-module "
+        "DKMS packages from 595.80 to 595.84 and rebooted: the user space (kwin_wayland's "
+        "libraries) is 595.84, but the nvidia.ko.zst DKMS left under /lib/modules/"
+        f"{rel}/updates/dkms is still 595.80, and that is what booted: 'NVRM: API mismatch'. "
+        "Another reboot loads 595.80 again; the module must be rebuilt for the running "
+        "kernel (dkms) before a reboot helps",
+        "Rebuilt from https://github.com/Frogging-Family/nvidia-all/issues/394 (pasted: the "
+        "dmesg lines with the API mismatch, modinfo nvidia's filename /lib/modules/"
+        f"{rel}/updates/dkms/nvidia.ko.zst and version 595.80, 'Kernel version 7.0.12', "
+        "'Driver type open-gpu-kernel-modules', 'DKMS used? YES'); the dmesg lines are kept "
+        "as pasted in /var/log/dmesg (gpuenv reads the ring buffer live, a text log under "
+        "--sysroot); Arch Linux's os-release verbatim; the module is made at test time from "
+        "[modules] (version 595.80, zstd, unsigned as DKMS builds it without a MOK); not in "
+        f"the report and taken from the {BASE} fixture: the GPU (an RTX 4090; the "
+        "report names none), /proc/modules and the device nodes; " + SRC_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/bin"},
+        real_world(
+            "https://github.com/Frogging-Family/nvidia-all/issues/394",
+            "NVRM: API mismatch: the client 'kwin_wayland' (pid 1005) NVRM: has the version "
+            "595.84, but this kernel module has NVRM: the version 595.80. / modinfo nvidia: "
+            f"filename: /lib/modules/{rel}/updates/dkms/nvidia.ko.zst version: 595.80",
+            "DKMS did not rebuild the 595.84 module for the running kernel: the nvidia.ko on "
+            "disk is still 595.80, the loaded one, while the user space is 595.84; a reboot "
+            "does not fix it, rebuilding the module (dkms) does",
+            "driver.nvml-version-mismatch", "driver", "yes"),
+        section(BASE, "devices"),
+        f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko.zst = 595.80, -, zstd\n")
+
+
+def userspace_older_570():
+    """tinygrad's p2p open module 570.124.06 under the 570.124.04 user space."""
+    dst, root = fresh("nvml-userspace-older-570", BASE)
+    rel, module, libs = "5.15.0-157-generic", "570.124.06", "570.124.04"
+    w(root, "etc/os-release", ubuntu_os_release("22.04.5", "Jammy Jellyfish", "jammy",
+                                                logo=False))
+    move_kernel(root, "6.8.0-45-generic", rel)
+    w(root, "sys/module/nvidia/version", module + "\n")
+    build = "Release Build  (root@gpubox)  Wed Oct 15 09:12:44 UTC 2025"
+    w(root, "proc/driver/nvidia/version",
+      f"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {module}  {build}\n"
+      "GCC version:  gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04) \n")
+    log = "Oct 15 09:20:0{} gpubox kernel: [{}] {}\n"
+    w(root, "var/log/kern.log", "".join(log.format(*l) for l in (
+        (2, "    4.902117", "nvidia: loading out-of-tree module taints kernel."),
+        (2, "    4.931006", "nvidia-nvlink: Nvlink Core is being initialized, major device "
+                           "number 509"),
+        (2, "    4.933914", "nvidia 0000:01:00.0: vgaarb: VGA decodes changed: "
+                           "olddecodes=io+mem,decodes=none:owns=io+mem"),
+        (2, "    4.978519", f"NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  {module}"
+                           f"  {build}"),
+        (3, "    5.310552", "nvidia-modeset: Loading NVIDIA UNIX Open Kernel Mode Setting "
+                           f"Driver for x86_64  {module}  Release Build  (root@gpubox)  Wed "
+                           "Oct 15 09:12:51 UTC 2025"),
+        (3, "    5.355612", "[drm] [nvidia-drm] [GPU ID 0x00000100] Loading driver"),
+        (4, "    6.510003", "[drm] Initialized nvidia-drm 0.0.0 20160202 for 0000:01:00.0 on "
+                           "minor 1"),
+        (4, "    6.532871", "nvidia 0000:01:00.0: [drm] fb0: nvidia-drmdrmfb frame buffer "
+                           "device"))) + "".join(
+        f"Oct 15 09:21:37 gpubox kernel: [   95.212034] NVRM: {l}\n" for l in (
+            f"API mismatch: the client has the version {libs}, but",
+            f"this kernel module has the version {module}.  Please",
+            "make sure that this kernel module and all NVIDIA driver",
+            "components have the same version.")))
+    w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
+    w(root, "etc/ld.so.conf.d/x86_64-linux-gnu.conf", MULTIARCH_LD_CONF)
+    driver_libs(root, libs, dev_links=("libcuda.so", "libnvidia-ml.so"))
+    with open(f"{dst}/../{BASE}/scenario.ini") as f:
+        base_source = f.read().split("\n")[2][len("source = "):]
+    ini(dst, TOPIC,
+        "Reboot does not fix the mismatch: the user space is OLDER than the kernel module. The "
+        f"user installed the {libs} driver with `NVIDIA-Linux-x86_64-{libs}.run "
+        "--no-kernel-modules` (libraries under /usr/lib/x86_64-linux-gnu) and built and "
+        f"installed the open kernel modules {module} (tinygrad's p2p branch, install.sh: make "
+        f"modules && make modules_install into /lib/modules/{rel}/kernel/drivers/video, "
+        f"unsigned), then rebooted: the loaded module and the one on disk are {module}, "
+        f"libnvidia-ml and libcuda {libs}. nvidia-smi: \"Failed to initialize NVML: "
+        "Driver/library version mismatch\" / \"NVML library version: 570.124\". Ubuntu "
+        f"22.04.5, kernel {rel}, an RTX 4090 (the GPU the p2p branch is for)",
+        "Rebuilt from https://github.com/tinygrad/open-gpu-kernel-modules/issues/47 (Ubuntu "
+        f"22.04.5 LTS, uname -r {rel}; build commands `bash ./NVIDIA-Linux-x86_64-{libs}.run "
+        f"--no-kernel-modules`, `cd open-gpu-kernel-modules-{module}-p2p; ./install.sh; "
+        "reboot`; nvidia-smi printed \"Failed to initialize NVML: Driver/library version "
+        "mismatch\" and \"NVML library version: 570.124\"; the cause the thread established: "
+        f"{libs} != {module}, install the {module} user-space driver so NVML matches the "
+        f"module). Not in the report and taken from the {BASE} fixture this one copies "
+        "(whose sources follow): the PCI tree of the RTX 4090, /proc/modules, the device "
+        "nodes; the build host name and dates in the NVRM version lines are invented; the "
+        "NVRM API-mismatch kernel-log lines are what kernel-open/nvidia/nv.c prints when a "
+        f"{libs} client opens the {module} module. User-space libraries: [elf] (tiny "
+        "gcc-built stand-ins made at test time by tests/tools/fixture_root.py, never "
+        "committed; links and ld.so.cache: the writer, glibc's `ldconfig -r` over the tree "
+        "with them made). The kernel module: [modules] (made at test time by "
+        "tests/tools/mk-kmodule.sh, never committed). NVML/CUDA answers through the fakes as "
+        "the real libraries answer a module of another version: nvmlInit_v2 "
+        f"NVML_ERROR_LIB_RM_VERSION_MISMATCH, nvmlSystemGetNVMLVersion \"12.{libs}\" "
+        "(nvidia-smi prints its driver part, 570.124), cuInit CUDA_ERROR_SYSTEM_DRIVER_MISMATCH. "
+        "Template sources: " + base_source,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/tinygrad/open-gpu-kernel-modules/issues/47",
+            "Failed to initialize NVML: Driver/library version mismatch / NVML library "
+            "version: 570.124",
+            f"the user-space driver ({libs}, installed with --no-kernel-modules) is older than "
+            f"the open kernel module built and loaded from the p2p branch ({module}); rebooting "
+            f"changes nothing, installing the {module} user-space driver fixes it",
+            "driver.nvml-version-mismatch", "driver", "yes"),
+        section(BASE, "devices"),
+        f"[modules]\n/lib/modules/{rel}/kernel/drivers/video/nvidia.ko = {module}, -, none\n",
+        f"[nvml]\ndriver_version = {libs}\nnvml_version = 12.{libs}\ncuda_driver_version = "
+        "12080\nerror.nvmlInit_v2 = NVML_ERROR_LIB_RM_VERSION_MISMATCH\n",
+        "[cuda]\ndriver_version = 12080\nerror.cuInit = CUDA_ERROR_SYSTEM_DRIVER_MISMATCH\n",
+        args="--nvml-lib @FAKES@/libnvidia-ml.so.1 --cuda-lib @FAKES@/libcuda.so.1")
+    ldso_cache(dst)
+
+
+def write():
+    arch_dkms_stale()
+    userspace_older_570()

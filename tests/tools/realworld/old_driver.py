@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A framework built for a newer CUDA than the installed driver supports."""
+import shutil
+
+from realworld.common import (SRC_BASE, UBUNTU2104_OS_RELEASE, base_root, ini, real_world,
+                              section, torch_dist, venv, w)
+
+TOPIC = "old_driver"
+FIXTURES = ("torch21-cu121-on-r470",)
+
+
+def fooocus():
+    """Fooocus's torch 2.1.0+cu121 on an RTX 3050 Laptop GPU with driver 470.86 (CUDA 11.4)."""
+    dst, root = base_root("torch21-cu121-on-r470", 0x25a2, 0x0a3c,
+                          "NVIDIA GeForce RTX 3050 Laptop GPU", "470.86")
+    w(root, "etc/os-release", UBUNTU2104_OS_RELEASE)
+    w(root, "proc/sys/kernel/osrelease", "5.11.0-49-generic\n")
+    # the base's module tree is for its own kernel; the report shows no module path
+    shutil.rmtree(f"{root}/lib/modules")
+    w(root, "proc/driver/nvidia/version",
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.86  Tue Oct 26 21:55:45 UTC 2021\n"
+      "GCC version:  gcc version 10.3.0 (Ubuntu 10.3.0-1ubuntu1) \n")
+    site = venv(root, "/home/user/Fooocus/fooocus_env", "3.10.12")
+    torch_dist(root, site, "2.1.0+cu121", "'12.1'",
+               requires=["nvidia-cuda-runtime-cu12==12.1.105; platform_system == \"Linux\" "
+                         "and platform_machine == \"x86_64\""])
+    # the wheel's dist-info only: its libcudart is not what fails here (no ELF committed)
+    di = f"{site}/nvidia_cuda_runtime_cu12-12.1.105.dist-info"
+    w(root, f"{di}/METADATA", "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\n"
+      "Version: 12.1.105\nSummary: CUDA Runtime native Libraries\n")
+    w(root, f"{di}/INSTALLER", "pip\n")
+    ini(dst, TOPIC,
+        "Fooocus on Ubuntu 21.04 with a GeForce RTX 3050 Laptop GPU and driver 470.86 (CUDA "
+        "11.4): Fooocus's launcher installs torch 2.1.0 from https://download.pytorch.org/whl/"
+        "cu121 into its venv, and torch fails with 'The NVIDIA driver on your system is too old "
+        "(found version 11040)'. CUDA 12.1 needs driver >= 530.30.02 (>= 525.60.13 through "
+        "minor-version compatibility); no torch 2.1 wheel (cu118, cu121) runs on 470.86, and "
+        "there is no cu114 index to fall back to: the fix is a newer driver, or a torch release "
+        "that published a variant 470.86 runs",
+        "Rebuilt from https://github.com/lllyasviel/Fooocus/issues/1313 (pasted: the "
+        "RuntimeError, 'Ubuntu 21.04', 'Nvidia GeForce RTX 3050 laptop GPU', nvidia-smi's "
+        "'NVIDIA-SMI 470.86 Driver Version: 470.86 CUDA Version: 11.4'); torch 2.1.0+cu121 and "
+        "its nvidia-cuda-runtime-cu12 12.1.105 pin from Fooocus's launch.py of that time "
+        "(TORCH_COMMAND: torch==2.1.0 … --extra-index-url https://download.pytorch.org/whl/"
+        "cu121) and the fooocus_env venv of its Linux instructions; not in the report and "
+        "chosen here: the PCI id 10de:25a2 (GA107M [GeForce RTX 3050 Mobile] in pci.ids), "
+        "Ubuntu 21.04's 5.11.0-49-generic kernel, Python 3.10; " + SRC_BASE +
+        "; torch version.py and dist-info as mk-rules2-fixtures.py writes them (no "
+        "libtorch_cuda.so: the GPU code is not what fails here)",
+        {"PATH": "/home/user/Fooocus/fooocus_env/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                 "/usr/bin:/sbin:/bin", "VIRTUAL_ENV": "/home/user/Fooocus/fooocus_env",
+         "HOME": "/home/user"},
+        real_world(
+            "https://github.com/lllyasviel/Fooocus/issues/1313",
+            "RuntimeError: The NVIDIA driver on your system is too old (found version 11040). "
+            "Please update your GPU driver by downloading and installing a new version from "
+            "the URL: http://www.nvidia.com/Download/index.aspx Alternatively, go to: "
+            "https://pytorch.org to install a PyTorch version that has been compiled with "
+            "your version of the CUDA driver.",
+            "torch 2.1.0+cu121 needs a CUDA 12.1 driver (>= 525.60.13 even through "
+            "minor-version compatibility); driver 470.86 supports CUDA 11.4 (found version "
+            "11040); no torch 2.1 variant runs on it: upgrade the driver",
+            "framework.cuda-newer-than-driver", "framework", "yes"),
+        section("rtx4090-open-module", "devices"))
+
+
+def write():
+    fooocus()

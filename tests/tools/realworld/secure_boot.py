@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Secure Boot: a module signed by a key that never reached MokList (the kernel refuses it)."""
+import os
+import shutil
+
+from realworld.common import (FEDORA36_OS_RELEASE, UBUNTU2004_OS_RELEASE, fresh, ini, read,
+                              real_world, w)
+
+TOPIC = "secure_boot"
+FIXTURES = ("rw-azure-t4-dkms-mok-not-enrolled", "rw-fedora36-akmods-key-not-enrolled")
+
+SB_BASE = "secure-boot-unsigned"
+SB_SRC = ("the sysfs PCI tree, /proc files, /etc/group and modprobe.d of the secure-boot-unsigned "
+          "fixture (see its sources), the GPU re-identified with its pci.ids ids; efivarfs "
+          "SecureBoot (4 attribute bytes + 1 data byte); MokListRT and db made at test time "
+          "([efivars]: tests/tools/mk-efivar.py, EFI_SIGNATURE_LISTs of stand-in certificates "
+          "with the real subjects' commonNames, made by the same script as the module's key); "
+          "nvidia.ko made at test time ([modules]: tests/tools/mk-kmodule.sh, signed as "
+          "sign-file/kmodsign sign); kernel log lines in the wording of kernel/module/signing.c "
+          "('Loading of %s is rejected', reason 'module with unavailable key') and "
+          "security/integrity ('Loaded X.509 cert')")
+PC_DB = ("db-d719b2cb-3d3a-4596-a3bc-dad00e67656f = 0x27, Microsoft Windows Production PCA "
+         "2011; Microsoft Corporation UEFI CA 2011\n")
+
+
+def sb_base(name, gpu_dev, gpu_subsys, release, osrel, cpu=None, igpu=True):
+    dst, root = fresh(name, SB_BASE)
+    gpu = "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"
+    w(root, f"{gpu}/device", f"0x{gpu_dev:04x}\n")
+    w(root, f"{gpu}/subsystem_device", f"0x{gpu_subsys:04x}\n")
+    if gpu_dev == 0x1eb8:  # Tesla T4: a 3D controller, not VGA
+        w(root, f"{gpu}/class", "0x030200\n")
+    shutil.rmtree(f"{root}/lib/modules")
+    shutil.rmtree(f"{root}/usr/src")  # the base kernel's headers
+    w(root, "proc/sys/kernel/osrelease", release + "\n")
+    w(root, "etc/os-release", osrel)
+    if not igpu:
+        shutil.rmtree(f"{root}/sys/devices/pci0000:00/0000:00:02.0")
+        os.unlink(f"{root}/sys/bus/pci/devices/0000:00:02.0")
+        shutil.rmtree(f"{root}/sys/bus/pci/drivers/i915")
+        if os.path.exists(f"{root}/dev/dri"):
+            shutil.rmtree(f"{root}/dev/dri")
+        keep = [l for l in read(root, "proc/modules").splitlines(True)
+                if not any(m in l.split()[0] or m in l.split()[3]
+                           for m in ("i915", "drm_buddy", "ttm", "drm_display_helper", "video"))]
+        w(root, "proc/modules", "".join(keep))
+    if cpu:
+        text = read(root, "proc/cpuinfo")
+        model = [l for l in text.splitlines() if l.startswith("model name")][0]
+        w(root, "proc/cpuinfo", text.replace(model, f"model name\t: {cpu}")
+          .replace("GenuineIntel", "AuthenticAMD" if "AMD" in cpu else "GenuineIntel"))
+    return dst, root
+
+
+def azure_t4():
+    # Azure NC16as_T4_v3, Ubuntu 20.04, Trusted Launch (Secure Boot on): the NVIDIA GPU driver
+    # extension installs the DKMS driver, whose fresh MOK can only be enrolled at the VM's boot
+    # console, which the user cannot reach.
+    rel = "5.15.0-1040-azure"
+    dst, root = sb_base("rw-azure-t4-dkms-mok-not-enrolled", 0x1eb8, 0x12a2, rel,
+                        UBUNTU2004_OS_RELEASE, cpu="AMD EPYC 7V12 64-Core Processor", igpu=False)
+    # Hyper-V guest drivers instead of the base workstation's NIC and sound card.
+    w(root, "proc/modules", "".join(
+        f"{m} {size} {refs} - Live 0x0000000000000000\n" for m, size, refs in (
+            ("hv_netvsc", 94208, 0), ("hyperv_fb", 24576, 2), ("hv_storvsc", 24576, 3),
+            ("hv_utils", 45056, 2), ("hid_hyperv", 20480, 0), ("hyperv_keyboard", 16384, 0),
+            ("hv_vmbus", 135168, 7))))
+    w(root, "var/log/kern.log",
+      "Jun 28 10:02:11 gpu-vm kernel: [    0.000000] secureboot: Secure boot enabled\n"
+      "Jun 28 10:02:11 gpu-vm kernel: [    0.000000] Kernel is locked down from EFI Secure "
+      "Boot mode; see man kernel_lockdown.7\n"
+      "Jun 28 10:02:12 gpu-vm kernel: [    1.102933] integrity: Loaded X.509 cert "
+      "'Canonical Ltd. Master Certificate Authority: ad91990bc22ab1f517048c23b6655a268e345a63'\n"
+      "Jun 28 10:09:40 gpu-vm kernel: [  449.230117] Loading of module with unavailable key "
+      "is rejected\n")
+    signer = "gpu-vm Secure Boot Module Signature key"
+    ini(dst, TOPIC,
+        "An Azure NC16as_T4_v3 VM (Tesla T4, 10de:1eb8) with Trusted Launch, so Secure Boot "
+        "is on, Ubuntu 20.04 on the 5.15 Azure kernel: the NVIDIA GPU Driver Extension built "
+        "535.54.03 with DKMS and signed it with a Machine Owner Key made for the purpose "
+        "(shim-signed's update-secureboot-policy), but the key was never enrolled (the "
+        "MokManager screen of the next boot cannot be reached on the VM), so the kernel "
+        "refuses the module",
+        SB_SRC + "; Ubuntu 20.04's os-release verbatim; the MOK's commonName is the form "
+        "update-secureboot-policy gives ('<host> Secure Boot Module Signature key', the host "
+        "name a placeholder); MokListRT holds shim's vendor certificate (Canonical's CA) as "
+        "shim mirrors it; db the Microsoft certificates of Azure's Trusted Launch firmware; "
+        "/proc/modules lists Hyper-V guest drivers (hv_vmbus, hv_netvsc …); the PCI topology "
+        "is the base tree's (on Azure the GPU sits on a Hyper-V virtual PCI bus)",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/MicrosoftDocs/azure-docs/issues/111536",
+            "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+            "sure that the latest NVIDIA driver is installed and running.",
+            "Secure Boot on (Trusted Launch); the DKMS-built driver is signed with a new MOK "
+            "whose enrolment could not be completed at the boot console, so the module is "
+            "rejected",
+            "driver.secure-boot-key-not-enrolled", "driver", "yes"),
+        f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = 535.54.03, {signer}, none\n",
+        "[efivars]\nMokListRT-605dab50-e046-4300-abb6-3dd810dd8b23 = 0x6, "
+        "Canonical Ltd. Master Certificate Authority\n" + PC_DB)
+
+
+def fedora36_akmods():
+    # Fedora 36 with RPM Fusion's akmod-nvidia: akmods signs kmod-nvidia with its own key,
+    # which was never imported with mokutil.
+    rel = "5.17.8-300.fc36.x86_64"
+    dst, root = sb_base("rw-fedora36-akmods-key-not-enrolled", 0x2230, 0x1459, rel,
+                        FEDORA36_OS_RELEASE)
+    w(root, "var/log/kern.log",
+      "May 24 18:40:02 fedora kernel: secureboot: Secure boot enabled\n"
+      "May 24 18:40:02 fedora kernel: Kernel is locked down from EFI Secure Boot mode; see "
+      "man kernel_lockdown.7\n"
+      "May 24 18:40:03 fedora kernel: integrity: Loaded X.509 cert 'Fedora Secure Boot CA: "
+      "fde32599c2d61db1bf5807335d7b20e4cd963b42'\n"
+      "May 24 18:40:09 fedora kernel: Loading of module with unavailable key is rejected\n")
+    ini(dst, TOPIC,
+        "A Fedora 36 workstation with Secure Boot on and RPM Fusion's akmod-nvidia 510.68.02: "
+        "akmods built kmod-nvidia for 5.17.8 into extra/nvidia/nvidia.ko.xz and signed it "
+        "with its local key (kmodgenca), which was never imported into MokList, so the "
+        "kernel refuses it and GNOME falls back to nouveau (blacklisted here as RPM Fusion's "
+        "package does, so the GPU has no driver); the thread does not name the GPU: the base "
+        "tree's RTX A6000 is kept",
+        SB_SRC + "; Fedora 36's os-release verbatim; akmods' module path "
+        "(/lib/modules/<release>/extra/nvidia/nvidia.ko.xz, xz-compressed after signing) and "
+        "key (/etc/pki/akmods/certs/public_key.der; its commonName a placeholder); MokListRT "
+        "holds shim's vendor certificate (Fedora Secure Boot CA); db a PC's Microsoft "
+        "certificates",
+        {"PATH": "/usr/local/bin:/usr/bin:/usr/local/sbin:/usr/sbin"},
+        real_world(
+            "https://github.com/gridhead/nvidia-auto-installer-for-fedora-linux/issues/107",
+            "nvidia kernel module missing falling back to nouveau",
+            "Secure Boot on; the akmods-built kmod-nvidia is signed with a local key that is "
+            "not enrolled; fixed by kmodgenca, mokutil --import "
+            "/etc/pki/akmods/certs/public_key.der, akmods --force and the MOK enrolment at "
+            "reboot",
+            "driver.secure-boot-key-not-enrolled", "driver", "yes"),
+        f"[modules]\n/lib/modules/{rel}/extra/nvidia/nvidia.ko.xz = 510.68.02, "
+        "fedora akmods local key, xz\n",
+        "[efivars]\nMokListRT-605dab50-e046-4300-abb6-3dd810dd8b23 = 0x6, "
+        "Fedora Secure Boot CA\n" + PC_DB)
+
+
+def write():
+    azure_t4()
+    fedora36_akmods()

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The real-world fixtures are the output of their writer: rerunning
+# tests/tools/mk-real-world-fixtures.py (every topic of tests/tools/realworld/) over a copy of
+# tests/ must reproduce each fixture's root/ and scenario.ini byte for byte, and write no ELF
+# file. A hand edit of a written tree, or a writer change not rerun, fails here.
+#   test-real-world-writer.sh SOURCE_ROOT
+set -eu
+src=$1
+for t in gcc /sbin/ldconfig; do
+	if ! command -v "$t" >/dev/null 2>&1 && [ ! -x "$t" ]; then
+		echo "SKIP real-world-writer: $t is not installed (the writer needs it)"
+		exit 77
+	fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/tests"
+cp -a "$src/tests/tools" "$src/tests/fixtures" "$tmp/tests/"
+fixtures=$(python3 "$tmp/tests/tools/mk-real-world-fixtures.py" --list | sed 's/^[^:]*://')
+if [ -z "$(echo $fixtures)" ]; then
+	echo "FAIL: mk-real-world-fixtures.py --list names no fixture: the check proved nothing"
+	exit 1
+fi
+python3 "$tmp/tests/tools/mk-real-world-fixtures.py" >/dev/null
+fail=0
+n=0
+for f in $fixtures; do
+	n=$((n + 1))
+	if ! diff -r --no-dereference "$src/tests/fixtures/$f/root" "$tmp/tests/fixtures/$f/root" ||
+		! cmp "$src/tests/fixtures/$f/scenario.ini" "$tmp/tests/fixtures/$f/scenario.ini"; then
+		echo "FAIL: $f: the committed tree is not what its writer makes (rerun tests/tools/mk-real-world-fixtures.py)"
+		fail=1
+	fi
+done
+python3 "$src/tests/tools/check-fixture-elf.py" "$tmp" >/dev/null || {
+	echo "FAIL: the writer wrote an ELF file into the fixtures"
+	fail=1
+}
+[ $fail -eq 0 ] && echo "ok: $n real-world fixtures reproduced byte for byte"
+exit $fail
