@@ -70,6 +70,11 @@ bool rule_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, const 
 /* For a rule about a missing NVIDIA driver: true when none is loaded; false when one is, or when
  * that is unknown, which is recorded as rule_need(c, NULL, what, <the fact>). */
 bool rule_no_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, const char *what);
+/* Whether a fact that could not be read failed with an error naming what (a vendor
+ * library's answer: "LIB_RM_VERSION_MISMATCH", "(803)", "NO_PERMISSION"). */
+bool error_names(const struct snap_node *fact, const char *what);
+/* Evidence of the loaded NVIDIA module: its version and its /proc/modules entry. */
+void driver_evidence(struct finding *f, const struct snap_node *root);
 /* Same PCI function whatever the domain width ("00000000:18:00.0" = "0000:18:00.0"); a bus id
  * without function ("0000:46:00", as Xid lines print it) matches every function. */
 bool bus_id_equal(const char *a, const char *b);

@@ -163,6 +163,21 @@ bool rule_no_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, con
 	return true;
 }
 
+bool error_names(const struct snap_node *fact, const char *what)
+{
+	const char *e = snap_error(fact);
+
+	return !snap_present(fact) && e && strstr(e, what);
+}
+
+void driver_evidence(struct finding *f, const struct snap_node *root)
+{
+	finding_fact(f, "driver.nvidia.module_version",
+		     snap_get(root, "driver.nvidia.module_version"));
+	finding_fact(f, "driver.kernel_modules.nvidia",
+		     snap_get(root, "driver.kernel_modules.nvidia"));
+}
+
 bool in_container(const struct snap_node *root)
 {
 	return snap_present(snap_get(root, "container.dockerenv")) ||

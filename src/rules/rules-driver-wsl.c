@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * driver.wsl-linux-driver-installed: on WSL2 the GPU driver is the Windows host's
+ * (host.kernel_release, host.wsl.*), so a Linux driver's libcuda / libnvidia-ml that ld.so
+ * would load before /usr/lib/wsl/lib (driver.userspace.*) breaks CUDA. Source: NVIDIA's CUDA
+ * on WSL User Guide ("Do not install any Linux display driver in WSL").
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/rules-internal.h"
+
+/* ---- driver.wsl-linux-driver-installed -------------------------------------------------- */
+
+static bool under_wsl_lib(const char *p)
+{
+	return p && strncmp(p, "/usr/lib/wsl/", 13) == 0;
+}
+
+/* The Linux driver's copy of lib (libcuda / libnvidia_ml): the winner when it is not the
+ * Windows driver's, else the first loadable shadowed copy outside /usr/lib/wsl (*ret_first
+ * false), else NULL. */
+static const struct snap_node *linux_copy(const struct snap_node *lib, bool *ret_first)
+{
+	const struct snap_node *sh = snap_child(lib, "shadowed");
+	const char *win = snap_get_str(lib, "resolved_path") ?: snap_get_str(lib, "path");
+
+	*ret_first = true;
+	if (win && !under_wsl_lib(win) && !snap_get_bool_default(lib, "is_stub", false))
+		return lib;
+	*ret_first = false;
+	for (size_t i = 0; i < snap_count(sh); i++) {
+		const struct snap_node *o = snap_at(sh, i);
+		const char *p = snap_get_str(o, "resolved_path") ?: snap_get_str(o, "path");
+
+		if (p && !under_wsl_lib(p) && !snap_get_bool_default(o, "is_stub", false) &&
+		    streq(snap_get_str(o, "verdict") ?: "", "loadable"))
+			return o;
+	}
+	return NULL;
+}
+
+RULE_CHECK(check_wsl_linux_driver_installed)
+{
+	static const struct {
+		const char *key, *soname, *how;
+	} libs[] = {
+		{ "driver.userspace.libcuda", "libcuda.so.1", "ld.so loads" },
+		{ "driver.userspace.libcuda_so", "libcuda.so", "dlopen (numba, Warp …) gets" },
+		{ "driver.userspace.libnvidia_ml", "libnvidia-ml.so.1", "ld.so loads" },
+	};
+
+	if (!on_wsl2(root, NULL))
+		return;
+	/* Pass 0: a Linux copy that is found first (an error); pass 1: one behind the Windows
+	 * driver's (a warning). One finding: the libraries come from the same install. */
+	for (size_t n = 0; n < 2 * ARRAY_SIZE(libs); n++) {
+		size_t i = n % ARRAY_SIZE(libs);
+		const struct snap_node *lib = snap_get(root, libs[i].key), *copy;
+		const char *p;
+		struct finding *f;
+		bool first;
+		char key[96];
+
+		if (!(copy = linux_copy(lib, &first)) || first != (n < ARRAY_SIZE(libs)))
+			continue;
+		p = snap_get_str(copy, "resolved_path") ?: snap_get_str(copy, "path");
+		if (first)
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, libs[i].soname,
+				"WSL2: %s %s from %s (%s%s, via %s), a Linux NVIDIA driver "
+				"installed in this distribution, not the Windows driver's "
+				"/usr/lib/wsl/lib: CUDA cannot reach the GPU through it",
+				libs[i].how, libs[i].soname, p,
+				snap_get_str(copy, "version") ? "version " : "",
+				snap_get_str(copy, "version") ?: "version unknown",
+				snap_get_str(copy, "found_via") ?: "?");
+		else
+			f = rule_finding(
+				c, GPUENV_SEVERITY_WARNING, libs[i].soname,
+				"WSL2: a Linux NVIDIA driver's %s is installed at %s; ld.so "
+				"takes the Windows driver's copy first today, but a program "
+				"that loads it by path or a changed search order breaks CUDA",
+				libs[i].soname, p);
+		finding_fact(f, "host.kernel_release", snap_get(root, "host.kernel_release"));
+		finding_fact(f, "host.wsl.dxg_device", snap_get(root, "host.wsl.dxg_device"));
+		snprintf(key, sizeof(key), "%s.resolved_path", libs[i].key);
+		finding_fact(f, key, snap_child(lib, "resolved_path"));
+		snprintf(key, sizeof(key), "%s.found_via", libs[i].key);
+		finding_fact(f, key, snap_child(lib, "found_via"));
+		finding_fact(f, "environment.LD_LIBRARY_PATH",
+			     snap_get(root, "environment.LD_LIBRARY_PATH"));
+		finding_fix(f, "dpkg -S %s   # which package installed it (rpm -qf on Fedora)", p);
+		finding_rule_fix(f);
+		finding_rule_verify(f);
+		break;
+	}
+}
