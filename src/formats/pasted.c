@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The list of facts read from pasted text: see pasted.h. */
+#include "formats/pasted.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct pasted_fact *find(const struct pasted_facts *f, const char *path)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->v[i].path, path) == 0)
+			return &f->v[i];
+	return NULL;
+}
+
+int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *path,
+		     const char *value, unsigned line)
+{
+	if (!path || !*path)
+		return -EINVAL;
+	char *v = strdup(value ? value : "");
+	if (!v)
+		return -ENOMEM;
+	struct pasted_fact *old = find(f, path);
+	if (old) {
+		free(old->value);
+		old->value = v;
+		old->line = line;
+		old->reader = reader;
+		return 0;
+	}
+	if (f->n >= PASTED_FACTS_MAX) {
+		free(v);
+		f->dropped++;
+		return 0;
+	}
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 16;
+		struct pasted_fact *nv = realloc(f->v, cap * sizeof(*nv));
+		if (!nv) {
+			free(v);
+			return -ENOMEM;
+		}
+		f->v = nv;
+		f->cap = cap;
+	}
+	char *p = strdup(path);
+	if (!p) {
+		free(v);
+		return -ENOMEM;
+	}
+	f->v[f->n++] =
+		(struct pasted_fact){ .path = p, .value = v, .line = line, .reader = reader };
+	return 0;
+}
+
+int pasted_facts_addf(struct pasted_facts *f, const char *reader, const char *path, unsigned line,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	char *v = NULL;
+	va_start(ap, fmt);
+	int r = vasprintf(&v, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	r = pasted_facts_add(f, reader, path, v, line);
+	free(v);
+	return r;
+}
+
+const struct pasted_fact *pasted_facts_get(const struct pasted_facts *f, const char *path)
+{
+	return find(f, path);
+}
+
+void pasted_facts_done(struct pasted_facts *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].path);
+		free(f->v[i].value);
+	}
+	free(f->v);
+	*f = (struct pasted_facts){ 0 };
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Facts read from pasted text (`gpuenv explain`): what a reader recognised in an error
+ * message or a command's output, as (snapshot path, value, line) triples. Readers live in
+ * this layer (pure parsers over (text, len), no I/O, no snapshot): each is one file
+ * pasted-<name>.c with a fuzz target, and appends what it recognises here; the explain
+ * command turns the list into snapshot facts with source "pasted:LINE".
+ *
+ * Paths are snapshot paths as docs/snapshot-schema.md names them, dotted, array elements by
+ * index ("driver.nvidia.version", "hardware.gpus.0.name"). Values are the text as read
+ * (trimmed), never a value derived through the knowledge base: derivation is the rules'.
+ * The text given to a reader is already cleaned by the explain input layer: UTF-8, "\n"
+ * line ends, no ANSI escapes, Markdown fences and "> " quote markers removed, so line N of
+ * it is line N of what the user pasted.
+ */
+#pragma once
+
+#include <stddef.h>
+
+#define PASTED_FACTS_MAX 4096u /* a paste naming more facts than this is cut, not grown */
+
+struct pasted_fact {
+	char *path;
+	char *value;
+	unsigned line;	    /* 1-based line of the cleaned input the value was read from */
+	const char *reader; /* static: the reader's name ("nvidia-smi", "collect-env" …) */
+};
+
+struct pasted_facts {
+	struct pasted_fact *v;
+	size_t n, cap;
+	size_t dropped; /* facts past PASTED_FACTS_MAX, counted so the output can say so */
+};
+
+/* Copies path and value. A later fact for the same path replaces the earlier (the last
+ * value pasted wins, as in a shell history). 0, or -ENOMEM; -EINVAL on an empty path. */
+int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *path,
+		     const char *value, unsigned line);
+/* printf-style value. */
+int pasted_facts_addf(struct pasted_facts *f, const char *reader, const char *path, unsigned line,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+const struct pasted_fact *pasted_facts_get(const struct pasted_facts *f, const char *path);
+void pasted_facts_done(struct pasted_facts *f);
+
+/* Every reader has this shape: recognise what it knows in text[0..len) (NUL-terminated at
+ * len, may hold lines it does not know: skip them), append facts. Returns the number of
+ * facts appended (0: nothing recognised), or a negative errno (-ENOMEM). */
+typedef int (*pasted_reader_fn)(const char *text, size_t len, struct pasted_facts *out);
