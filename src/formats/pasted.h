@@ -46,3 +46,11 @@ void pasted_facts_done(struct pasted_facts *f);
  * len, may hold lines it does not know: skip them), append facts. Returns the number of
  * facts appended (0: nothing recognised), or a negative errno (-ENOMEM). */
 typedef int (*pasted_reader_fn)(const char *text, size_t len, struct pasted_facts *out);
+
+struct pasted_reader {
+	const char *name; /* "errors", "nvidia-smi", "collect-env" … */
+	pasted_reader_fn read;
+};
+/* Every reader, in the order explain runs them (pasted-readers.c: one line per reader);
+ * ends with { NULL, NULL }. */
+extern const struct pasted_reader pasted_readers[];
