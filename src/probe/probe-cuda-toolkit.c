@@ -447,16 +447,31 @@ static void probe_stub(struct probe_env *pe, struct snap_node *tk, const char *p
 	static const char *const dirs[] = { "lib64/stubs", "lib/stubs",
 					    "targets/x86_64-linux/lib/stubs" };
 
+	_cleanup_free_ char *unread = NULL;
+	int unread_err = 0;
+
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		_cleanup_free_ char *path = NULL, *resolved = NULL;
+		struct stat st;
+		int r;
 
 		if (asprintf(&path, "%s/%s/libcuda.so", prefix, dirs[i]) < 0)
 			return;
-		if (probe_path_is(pe, path, S_IFREG)) {
+		r = root_stat(pe->root, path, &st);
+		if (r == 0 && S_ISREG(st.st_mode)) {
 			if (root_resolve(pe->root, path, &resolved) == 0)
 				snap_set_str(tk, "stub_libcuda", resolved, path);
 			return;
 		}
+		if (r < 0 && r != -ENOENT && r != -ENOTDIR && !unread) {
+			unread = TAKE_PTR(path);
+			unread_err = r;
+		}
+	}
+	/* A stub that may be there but could not be looked at: not "no stub". */
+	if (unread) {
+		snap_set_errno(tk, "stub_libcuda", unread_err, unread);
+		return;
 	}
 	snap_set_state(tk, "stub_libcuda", FACT_ABSENT, prefix, NULL);
 }

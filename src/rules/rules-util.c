@@ -344,6 +344,13 @@ int gpu_name(const struct snap_node *gpu, char *buf, size_t len)
 			snap_get_str(gpu, "device_id") ?: "?");
 }
 
+bool lib_need_determined(struct rule_ctx *c, const char *subject, const struct snap_node *lib)
+{
+	const struct snap_node *u = snap_child(lib, "undetermined");
+
+	return !u || rule_need(c, subject, "which file ld.so loads", u);
+}
+
 /* ---- frameworks -------------------------------------------------------------------------- */
 
 static void fw_label(struct fw_build *b, const char *name, const struct snap_node *pkg)
