@@ -215,7 +215,8 @@ int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *l
 		if (r < 0)
 			break;
 		write_load(loads, res, &w, library, "DT_NEEDED");
-		if (res->winner < 0 && res->failure < 0)
+		/* Undetermined (an unreadable copy on the way): maybe found, said in loads. */
+		if (res->winner < 0 && res->failure < 0 && !res->undetermined_by)
 			snap_append_str(missing, n, library);
 		/* The first libcudart that loads is the one that dlopens libcuda.so.1. */
 		if (!cudart && res->winner >= 0 && startswith(n, "libcudart"))

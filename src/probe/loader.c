@@ -396,6 +396,8 @@ struct loader_result *loader_result_free(struct loader_result *r)
 		cand_done(&r->cands[i]);
 	free(r->cands);
 	free(r->soname);
+	free(r->undetermined_by);
+	free(r->unread_dir);
 	free(r->requester);
 	free(r->rpath);
 	free(r->runpath);
@@ -576,12 +578,26 @@ static int search_dir(struct loader *l, struct loader_result *r, const char *dir
 	return add_candidate(l, r, dir, path, via, NULL);
 }
 
+/* EACCES, EPERM: what this process may not read, another (the judged one) may. */
+static bool not_permitted(int err)
+{
+	return err == -EACCES || err == -EPERM;
+}
+
 static int search_dirs(struct loader *l, struct loader_result *r, const struct loader_dirs *d,
 		       enum loader_via via)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		int err;
 
+		/* A directory that cannot be searched here may be searchable by the process. */
+		if (d->v[i].path && not_permitted(d->v[i].err) && !r->unread_dir) {
+			r->unread_dir = strdup(d->v[i].path);
+			if (!r->unread_dir)
+				return -ENOMEM;
+			r->unread_dir_err = d->v[i].err;
+			r->unread_dir_at = r->n_cands;
+		}
 		if (!d->v[i].path || d->v[i].err < 0)
 			continue;
 		err = search_dir(l, r, d->v[i].path, via);
@@ -618,8 +634,11 @@ static int search_cache(struct loader *l, struct loader_result *r)
 	return 0;
 }
 
-static void pick(struct loader_result *r)
+/* The answer, and whether something before it could not be read (undetermined_by). */
+static int pick(struct loader_result *r)
 {
+	size_t answer = r->n_cands;
+
 	r->winner = r->failure = -1;
 	for (size_t i = 0; i < r->n_cands; i++) {
 		const struct loader_candidate *c = &r->cands[i];
@@ -628,13 +647,34 @@ static void pick(struct loader_result *r)
 			continue;
 		if (c->verdict == LOADER_LOADS) {
 			r->winner = (ssize_t)i;
-			return;
+			answer = i;
+			break;
 		}
 		if (c->verdict == LOADER_FAIL_ERRNO || c->verdict == LOADER_FAIL_NOT_ELF) {
 			r->failure = (ssize_t)i;
-			return;
+			answer = i;
+			break;
 		}
 	}
+	/* Passed over only because gpuenv could not read it (a dangling link is passed over
+	 * by every process alike): the first one, file or directory, decides. */
+	for (size_t i = 0; i < answer; i++) {
+		const struct loader_candidate *c = &r->cands[i];
+
+		if (c->hwcaps_subdir || c->verdict != LOADER_SKIP_ERRNO || !not_permitted(c->err))
+			continue;
+		if (r->unread_dir && r->unread_dir_at <= i)
+			break;
+		r->undetermined_err = c->err;
+		r->undetermined_by = strdup(c->path);
+		return r->undetermined_by ? 0 : -ENOMEM;
+	}
+	if (r->unread_dir && r->unread_dir_at <= answer) {
+		r->undetermined_err = r->unread_dir_err;
+		r->undetermined_by = strdup(r->unread_dir);
+		return r->undetermined_by ? 0 : -ENOMEM;
+	}
+	return 0;
 }
 
 struct loader_requester *loader_requester_free(struct loader_requester *q)
@@ -747,9 +787,10 @@ static int resolve(struct loader *l, const char *soname, const struct loader_req
 		err = search_cache(l, r);
 	if (err >= 0)
 		err = search_dirs(l, r, &l->defaults, LOADER_VIA_DEFAULT);
+	if (err >= 0)
+		err = pick(r);
 	if (err < 0)
 		return err;
-	pick(r);
 	*ret = TAKE_PTR(r);
 	return 0;
 }

@@ -91,6 +91,17 @@ struct loader_result {
 	bool truncated;
 	ssize_t winner;	 /* index of the file ld.so loads, or -1 */
 	ssize_t failure; /* index of the candidate where ld.so stops with an error, or -1 */
+	/* Something earlier in the search than the answer (winner, failure, or the end of a
+	 * search that found nothing) that could not be read (EACCES, EPERM): a candidate file,
+	 * or a directory of a search list. ld.so passes over what it cannot open, so which file
+	 * the judged process loads depends on whether it can read that: the answer is
+	 * undetermined ("could not tell"). NULL when it is determined. */
+	char *undetermined_by;
+	int undetermined_err;
+	/* The first unreadable directory and how many candidates came before it (pick()). */
+	char *unread_dir;
+	int unread_dir_err;
+	size_t unread_dir_at;
 	/* With a requester (loader_resolve_for): its search lists and what went wrong reading it.
 	 */
 	char *requester;

@@ -253,9 +253,8 @@ static bool version_from_txt(struct probe_env *pe, struct snap_node *tk, const c
 	char buf[PROBE_VERSION_MAX];
 	const char *p;
 
-	if (asprintf(&path, "%s/version.txt", prefix) < 0)
-		return false;
-	if (root_read_text(pe->root, path, ROOT_CAP_ATTR, &text) < 0)
+	if (probe_read_optional(pe->root, prefix, "version.txt", ROOT_CAP_ATTR, tk, "version_txt",
+				&path, &text) < 0)
 		return false;
 	p = strstr(text, "CUDA Version ");
 	if (!p || probe_version_line(p + 13, strlen(p + 13), buf, sizeof(buf)) < 0) {
@@ -449,11 +448,29 @@ static void probe_header_fact(struct probe_env *pe, struct snap_node *tk, const 
 	snap_set_str(tk, key, ver, path);
 }
 
+/* version.json or version.txt, when a read of it failed (unreadable or an I/O error). */
+static bool unread_version_file(const struct snap_node *tk, const struct snap_node **ret)
+{
+	static const char *const keys[] = { "version_json", "version_txt" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const struct snap_node *n = snap_child(tk, keys[i]);
+		enum fact_state st = snap_state(n);
+
+		if (n && (st == FACT_UNREADABLE || st == FACT_ERROR)) {
+			*ret = n;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* version, version_source, release: from the first file that gives one, else from the
  * string in bin/nvcc; nvcc_version says whether nvcc was read. */
 void tk_read_version(struct probe_env *pe, struct tk_files *f, struct snap_node *tk,
 		     const char *prefix, const char *nvcc)
 {
+	const struct snap_node *unread;
 	const char *vsrc = NULL;
 	char nvcc_ver[PROBE_VERSION_MAX];
 
@@ -481,6 +498,14 @@ void tk_read_version(struct probe_env *pe, struct tk_files *f, struct snap_node 
 			snap_set_strf(tk, "release", vs, "%u.%u", v.part[0], v.part[1]);
 		else
 			snap_set_malformed(tk, "release", ver, vs, "no major.minor in the version");
+	} else if (unread_version_file(tk, &unread)) {
+		/* The version file is there but could not be read, and nothing else said the
+		 * version: it is unknown, not missing (the rules skip, naming the file). */
+		const char *src = snap_source(unread);
+
+		snap_set_state(tk, "version", snap_state(unread), src, snap_error(unread));
+		snap_set_state(tk, "version_source", snap_state(unread), src, snap_error(unread));
+		snap_set_state(tk, "release", snap_state(unread), src, snap_error(unread));
 	} else {
 		snap_set_state(tk, "version", FACT_ABSENT, prefix,
 			       "no version.json, version.txt, package record, libcudart.so.X.Y.Z, "

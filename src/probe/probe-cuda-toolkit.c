@@ -113,8 +113,12 @@ static bool conda_has_cuda(struct probe_env *pe, const char *prefix)
 }
 
 /* A toolkit prefix has a version file or the runtime header, or nvcc next to libcudart; a
- * conda environment has CUDA package records; a wheel directory has libcudart or nvcc. */
-static bool looks_like_toolkit(struct probe_env *pe, const char *prefix)
+ * conda environment has CUDA package records; a wheel directory has libcudart or nvcc.
+ * claimed: something pointed here as CUDA (CUDA_HOME, nvcc on PATH, libcudart on
+ * LD_LIBRARY_PATH, a /usr/local/cuda* name); then a version file that is there but could not
+ * be looked at (EACCES) keeps the toolkit listed, its version unreadable (tk_read_version()),
+ * rather than dropping it as if it were not a toolkit: "could not tell" is never "none". */
+static bool looks_like_toolkit(struct probe_env *pe, const char *prefix, bool claimed)
 {
 	static const char *const marks[] = {
 		"version.json",
@@ -125,9 +129,19 @@ static bool looks_like_toolkit(struct probe_env *pe, const char *prefix)
 	_cleanup_free_ char *site = NULL;
 	bool nvcc;
 
-	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
-		if (probe_pathf_is(pe, S_IFREG, "%s/%s", prefix, marks[i]))
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+		_cleanup_free_ char *p = NULL;
+		struct stat st;
+		int r;
+
+		if (asprintf(&p, "%s/%s", prefix, marks[i]) < 0)
+			return false;
+		r = root_stat(pe->root, p, &st);
+		if (r == 0 && S_ISREG(st.st_mode))
 			return true;
+		if (claimed && r < 0 && fact_state_from_errno(r) == FACT_UNREADABLE)
+			return true;
+	}
 	if (probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", prefix))
 		return conda_has_cuda(pe, prefix);
 	nvcc = probe_pathf_is(pe, S_IFREG, "%s/bin/nvcc", prefix);
@@ -194,7 +208,7 @@ static int add_candidate(struct discovery *d, const char *path, const char *via,
 	for (size_t i = 0; i < d->n; i++)
 		if (strcmp(d->c[i].resolved, resolved) == 0)
 			return strv_contains(d->c[i].via, via) ? 0 : strv_push(&d->c[i].via, via);
-	if (!looks_like_toolkit(pe, resolved)) {
+	if (!looks_like_toolkit(pe, resolved, origin != NULL)) {
 		if (origin) {
 			_cleanup_free_ char *why = NULL;
 
@@ -433,16 +447,31 @@ static void probe_stub(struct probe_env *pe, struct snap_node *tk, const char *p
 	static const char *const dirs[] = { "lib64/stubs", "lib/stubs",
 					    "targets/x86_64-linux/lib/stubs" };
 
+	_cleanup_free_ char *unread = NULL;
+	int unread_err = 0;
+
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		_cleanup_free_ char *path = NULL, *resolved = NULL;
+		struct stat st;
+		int r;
 
 		if (asprintf(&path, "%s/%s/libcuda.so", prefix, dirs[i]) < 0)
 			return;
-		if (probe_path_is(pe, path, S_IFREG)) {
+		r = root_stat(pe->root, path, &st);
+		if (r == 0 && S_ISREG(st.st_mode)) {
 			if (root_resolve(pe->root, path, &resolved) == 0)
 				snap_set_str(tk, "stub_libcuda", resolved, path);
 			return;
 		}
+		if (r < 0 && r != -ENOENT && r != -ENOTDIR && !unread) {
+			unread = TAKE_PTR(path);
+			unread_err = r;
+		}
+	}
+	/* A stub that may be there but could not be looked at: not "no stub". */
+	if (unread) {
+		snap_set_errno(tk, "stub_libcuda", unread_err, unread);
+		return;
 	}
 	snap_set_state(tk, "stub_libcuda", FACT_ABSENT, prefix, NULL);
 }

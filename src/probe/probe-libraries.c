@@ -142,6 +142,9 @@ void probe_write_loader_result(struct snap_node *o, const struct loader_result *
 	if (r->truncated)
 		snap_set_state(o, "shadowed_truncated", FACT_PRESENT, "ld.so search",
 			       "more candidates than gpuenv keeps");
+	/* Could not tell: the answer above is what a process that cannot read this gets. */
+	if (r->undetermined_by)
+		snap_set_errno(o, "undetermined", r->undetermined_err, r->undetermined_by);
 }
 
 /* CUDA forward-compatibility packages: /usr/local/cuda*\/compat/libcuda.so.<driver version>. */

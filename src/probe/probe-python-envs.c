@@ -305,8 +305,15 @@ static int add_system_sites(struct probe_env *pe, struct envs *es, const char *p
 
 	if (!lib)
 		return -ENOMEM;
-	if (root_list_dir(pe->root, lib, MAX_SMALL_DIR, &names) < 0)
+	r = root_list_dir(pe->root, lib, MAX_SMALL_DIR, &names);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		/* The Python installations it may hold are unknown, never absent. */
+		if (r != -ENOENT && r != -ENOTDIR)
+			py_note_unreadable(es->unread, lib, r);
 		return 0;
+	}
 	STRV_FOREACH(n, names) {
 		bool versioned;
 
@@ -314,11 +321,17 @@ static int add_system_sites(struct probe_env *pe, struct envs *es, const char *p
 			continue;
 		for (size_t i = 0; i < ARRAY_SIZE(subs); i++) {
 			_cleanup_free_ char *d = NULL;
+			struct stat st;
+			int sr;
 
 			if (asprintf(&d, "%s/%s/%s", lib, *n, subs[i]) < 0)
 				return -ENOMEM;
-			if (probe_path_is(pe, d, S_IFDIR) &&
-			    (r = add_env(pe, es, prefix, "system", via, NULL, d)) < 0)
+			/* A site directory that cannot be looked at is kept: listing it then
+			 * records why (probe_one_env()), instead of the environment vanishing. */
+			sr = root_stat(pe->root, d, &st);
+			if (sr == -ENOENT || sr == -ENOTDIR || (sr == 0 && !S_ISDIR(st.st_mode)))
+				continue;
+			if ((r = add_env(pe, es, prefix, "system", via, NULL, d)) < 0)
 				return r;
 		}
 	}

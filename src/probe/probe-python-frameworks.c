@@ -61,18 +61,25 @@ static bool find_dist(const struct site *sites, size_t ns, const char *const *na
 	return false;
 }
 
-/* The first site holding a directory `pkg`. */
+/* The first site holding a directory `pkg`. *ret_err: 0, or why the entry the site lists
+ * could not be looked at (EACCES): the framework is there, what it is is unknown. */
 static bool find_pkg_dir(struct probe_env *pe, const struct site *sites, size_t ns, const char *pkg,
-			 size_t *ret)
+			 size_t *ret, int *ret_err)
 {
 	for (size_t i = 0; i < ns; i++)
 		if (strv_contains(sites[i].names, pkg)) {
 			_cleanup_free_ char *p = path_join(sites[i].dir, pkg);
+			int r;
 
+			if (!p)
+				return false;
 			/* A dangling or looping link still counts: its reads record why. */
-			if (p && (probe_path_is(pe, p, S_IFDIR) ||
-				  root_lstat(pe->root, p, &(struct stat){ 0 }) == 0)) {
+			r = probe_path_is(pe, p, S_IFDIR)
+				    ? 0
+				    : root_lstat(pe->root, p, &(struct stat){ 0 });
+			if (r == 0 || (r != -ENOENT && r != -ENOTDIR && r != -ENOMEM)) {
 				*ret = i;
+				*ret_err = r;
 				return true;
 			}
 		}
@@ -232,6 +239,9 @@ struct fw_desc {
 	const char *version_file; /* below <site>/<module>: the module its build generated */
 	const char *lib_dir;	/* below <site>/<module>: where its GPU library is (NULL: there) */
 	const char *kernels[4]; /* that library's file names, in the order tried, NULL-ended */
+	/* What read() takes from inside <module>/ ("a.b": key b of object a), NULL-ended: each
+	 * carries the error when the directory cannot be looked at (fw_dir_unreadable()). */
+	const char *dir_keys[12];
 	int (*read)(const struct fw_found *f);
 };
 
@@ -478,7 +488,8 @@ static int read_jax(const struct fw_found *f)
 	const struct site *sites = f->sites;
 	size_t ns = f->ns, si = 0, di = 0;
 	const char *dist = NULL;
-	bool has_jax = find_pkg_dir(pe, sites, ns, "jax", &si);
+	int jax_err = 0;
+	bool has_jax = find_pkg_dir(pe, sites, ns, "jax", &si, &jax_err);
 	struct snap_node *j = f->obj, *plugins;
 	bool any_plugin = false, lib_cuda = false;
 	int r;
@@ -488,9 +499,14 @@ static int read_jax(const struct fw_found *f)
 		si = (size_t)(f->dist_site - sites);
 		has_jax = true;
 	}
-	if (has_jax && strv_contains(sites[si].names, "jax") &&
-	    (r = record_jax_version(pe, j, "version", sites[si].dir, "jax")) < 0)
+	if (has_jax && jax_err < 0) {
+		_cleanup_free_ char *jd = path_join(sites[si].dir, "jax");
+
+		snap_set_errno(j, "version", jax_err, jd ?: sites[si].dir);
+	} else if (has_jax && strv_contains(sites[si].names, "jax") &&
+		   (r = record_jax_version(pe, j, "version", sites[si].dir, "jax")) < 0) {
 		return r;
+	}
 	if (f->dir) {
 		r = record_jax_version(pe, j, "jaxlib_version", f->dir->dir, "jaxlib");
 		if (r < 0)
@@ -657,6 +673,8 @@ static const struct fw_desc frameworks[] = {
 	  .version_file = "version.py",
 	  .lib_dir = "lib",
 	  .kernels = { "libtorch_cuda.so", "libtorch_cuda_cu.so", "libtorch_hip.so" },
+	  .dir_keys = { "version", "cuda", "hip", "git", "cpu_only", "lib_dir", "kernel_library",
+			"arch_targets", "loads" },
 	  .read = read_torch },
 	{ .key = "tensorflow", .module = "tensorflow",
 	  .dists = { "tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel",
@@ -666,18 +684,48 @@ static const struct fw_desc frameworks[] = {
 	  .version_file = "python/platform/build_info.py",
 	  .kernels = { "libtensorflow_cc.so.2", "python/_pywrap_tensorflow_internal.so",
 		       "libtensorflow_framework.so.2" },
+	  .dir_keys = { "build_info.cuda_version", "build_info.cudnn_version",
+			"build_info.cuda_compute_capabilities", "build_info.is_cuda_build",
+			"build_info.is_rocm_build", "build_info.is_tensorrt_build",
+			"build_info.rocm_version", "cpu_only", "kernel_library", "arch_targets",
+			"loads" },
 	  .read = read_tensorflow },
 	/* jaxlib holds the compiled code; the GPU kernels are in the plugins (read_jax()). */
 	{ .key = "jax", .module = "jaxlib", .also_module = "jax", .dists = { "jax" },
 	  .no_dist_why = "no jax-*.dist-info",
 	  .version_file = "version.py", /* jaxlib's; jax/version.py too */
+	  .dir_keys = { "jaxlib_version", "cpu_only" },
 	  .read = read_jax },
 	{ .key = "cupy", .module = "cupy", .dists = { "cupy", "cupy-cuda*", "cupy-rocm*" },
 	  .no_dist_why = "no cupy*.dist-info",
 	  .version_file = "_version.py",
+	  .dir_keys = { "version", "wheel_json" },
 	  .read = read_cupy },
 };
 /* clang-format on */
+
+/* The package directory is listed in its site-packages but cannot be looked at: every fact
+ * read() takes from inside it carries the error, with the directory as source, so that the
+ * framework is "could not read", never gone (and the rules that need them skip, naming it). */
+static void fw_dir_unreadable(const struct fw_found *f, int err)
+{
+	_cleanup_free_ char *dir = path_join(f->dir->dir, f->fw->module);
+
+	if (!dir)
+		return;
+	snap_set_errno(f->obj, "package_dir", err, dir);
+	for (size_t i = 0; i < ARRAY_SIZE(f->fw->dir_keys) && f->fw->dir_keys[i]; i++) {
+		const char *k = f->fw->dir_keys[i], *dot = strchr(k, '.');
+		char head[32];
+
+		if (!dot) {
+			snap_set_errno(f->obj, k, err, dir);
+			continue;
+		}
+		snprintf(head, sizeof(head), "%.*s", (int)(dot - k), k);
+		snap_set_errno(snap_object(f->obj, head), dot + 1, err, dir);
+	}
+}
 
 /* One framework of the table, when its package directory or a dist-info is there. */
 static int probe_framework(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites,
@@ -685,12 +733,13 @@ static int probe_framework(struct py_ctx *c, struct snap_node *pkgs, const struc
 {
 	struct fw_found f = { .c = c, .fw = fw, .sites = sites, .ns = ns };
 	size_t si = 0, di = 0, ai = 0;
-	bool has_dir = find_pkg_dir(c->pe, sites, ns, fw->module, &si);
+	int dir_err = 0, also_err = 0;
+	bool has_dir = find_pkg_dir(c->pe, sites, ns, fw->module, &si, &dir_err);
 	bool has_dist = find_dist(sites, ns, fw->dists, &di, &f.dist);
 	struct dist_metadata *m;
 
 	if (!has_dir && !has_dist &&
-	    !(fw->also_module && find_pkg_dir(c->pe, sites, ns, fw->also_module, &ai)))
+	    !(fw->also_module && find_pkg_dir(c->pe, sites, ns, fw->also_module, &ai, &also_err)))
 		return 0;
 	f.obj = snap_object(pkgs, fw->key);
 	f.dir = has_dir ? &sites[si] : NULL;
@@ -714,6 +763,10 @@ static int probe_framework(struct py_ctx *c, struct snap_node *pkgs, const struc
 	}
 	if (has_dir)
 		snap_set_str(f.obj, "site_packages", sites[si].dir, sites[si].dir);
+	if (dir_err < 0) {
+		fw_dir_unreadable(&f, dir_err);
+		return 0;
+	}
 	return fw->read(&f);
 }
 

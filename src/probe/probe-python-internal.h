@@ -40,11 +40,27 @@ struct pyenv {
 	char **via, **interpreters, **extra_sites;
 };
 
+/* Directories that could not be read while finding the environments or reading their
+ * site-packages: what they hold is unknown, never absent. Each is one
+ * framework.python_envs_unreadable[] entry (the framework rules skip naming it); the first
+ * is framework.python_envs_complete's source. */
+#define MAX_UNREADABLE 256u
+struct py_unread {
+	struct snap_node *fw;  /* framework */
+	struct snap_node *arr; /* framework.python_envs_unreadable: made with its first entry */
+	int first_err;
+	char *first_src;
+	size_t n;
+};
+/* Records dir as not read (err: a negative errno; -E2BIG: more than MAX_DIR_ENTRIES). */
+void py_note_unreadable(struct py_unread *u, const char *dir, int err);
+
 struct envs {
 	struct pyenv *e;
 	size_t n, cap;
 	struct strmap by_resolved; /* resolved prefix → index in e */
 	bool truncated;
+	struct py_unread *unread;
 };
 
 /* A listed site-packages directory. */
@@ -55,11 +71,9 @@ struct site {
 
 struct py_ctx {
 	struct probe_env *pe;
-	/* The first site-packages that could not be listed (framework.python_envs_complete). */
-	int incomplete_err;
-	char *incomplete_src;
-	struct loader *loader; /* the run's ld.so emulation (probe_loader()), borrowed */
-	char **sites;	       /* the site-packages directories of the env being probed */
+	struct py_unread *unread; /* what could not be read (framework.python_envs_complete) */
+	struct loader *loader;	  /* the run's ld.so emulation (probe_loader()), borrowed */
+	char **sites;		  /* the site-packages directories of the env being probed */
 };
 
 /* probe-python-envs.c */

@@ -169,17 +169,42 @@ static int probe_conda(struct probe_env *pe, struct snap_node *env, const char *
 	return 0;
 }
 
-/* The site directories of a prefix: lib{,64}/python3.N/{site,dist}-packages and Debian's
- * lib/python3/dist-packages, then those found directly. */
+void py_note_unreadable(struct py_unread *u, const char *dir, int err)
+{
+	struct snap_node *o;
+
+	for (size_t i = 0; i < snap_count(u->arr); i++)
+		if (streq(snap_source(snap_child(snap_at(u->arr, i), "path")) ?: "", dir))
+			return;
+	if (!u->first_err) {
+		u->first_err = err;
+		u->first_src = strdup(dir); /* NULL on OOM: the source is then left out */
+	}
+	/* Past the cap the first stays python_envs_complete's source: incomplete all the same. */
+	if (u->n++ >= MAX_UNREADABLE)
+		return;
+	if (!u->arr)
+		u->arr = snap_array(u->fw, "python_envs_unreadable");
+	o = snap_append_object(u->arr);
+	if (err == -E2BIG) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "more than %u entries", MAX_DIR_ENTRIES);
+		snap_set_state(o, "path", FACT_UNREADABLE, dir, why);
+	} else {
+		snap_set_errno(o, "path", err, dir);
+	}
+}
+
 /* The first directory that could not be listed makes framework.python_envs_complete
  * unreadable (envs_complete()). */
 static void note_incomplete(struct py_ctx *c, const char *dir, int err)
 {
-	if (!c->incomplete_err) {
-		c->incomplete_err = err;
-		c->incomplete_src = strdup(dir); /* NULL on OOM: the source is then left out */
-	}
+	py_note_unreadable(c->unread, dir, err);
 }
+
+/* The site directories of a prefix: lib{,64}/python3.N/{site,dist}-packages and Debian's
+ * lib/python3/dist-packages, then those found directly. */
 
 static int list_sites(struct py_ctx *c, struct snap_node *env, const struct pyenv *e, char ***ret)
 {
@@ -315,7 +340,7 @@ out:
 /* framework.python_envs_complete: whether a framework not found is absent (every environment
  * found, every site-packages listed). The rules that conclude from absence need it present;
  * otherwise it says what could not be read, and they say so instead. */
-static void envs_complete(struct snap_node *fw, const struct envs *es, const struct py_ctx *c)
+static void envs_complete(struct snap_node *fw, const struct envs *es, const struct py_unread *u)
 {
 	char why[64];
 
@@ -324,11 +349,11 @@ static void envs_complete(struct snap_node *fw, const struct envs *es, const str
 		snap_set_bool(fw, "python_envs_truncated", true, why);
 		snap_set_state(fw, "python_envs_complete", FACT_UNREADABLE, "framework.python_envs",
 			       why);
-	} else if (c->incomplete_err == -E2BIG) {
+	} else if (u->first_err == -E2BIG) {
 		snprintf(why, sizeof(why), "more than %u entries", MAX_DIR_ENTRIES);
-		snap_set_state(fw, "python_envs_complete", FACT_UNREADABLE, c->incomplete_src, why);
-	} else if (c->incomplete_err) {
-		snap_set_errno(fw, "python_envs_complete", c->incomplete_err, c->incomplete_src);
+		snap_set_state(fw, "python_envs_complete", FACT_UNREADABLE, u->first_src, why);
+	} else if (u->first_err) {
+		snap_set_errno(fw, "python_envs_complete", u->first_err, u->first_src);
 	} else {
 		snap_set_bool(fw, "python_envs_complete", true, "framework.python_envs");
 	}
@@ -339,11 +364,13 @@ int probe_python(struct probe_env *pe, struct gpuenv_snapshot *s)
 	struct snap_node *fw = snap_object(snapshot_root(s), "framework");
 	struct snap_node *arr = snap_array(fw, "python_envs");
 	struct envs *es = calloc(1, sizeof(*es));
-	struct py_ctx c = { .pe = pe };
+	struct py_unread u = { .fw = fw };
+	struct py_ctx c = { .pe = pe, .unread = &u };
 	int r;
 
 	if (!es)
 		return -ENOMEM;
+	es->unread = &u;
 	r = py_find_envs(pe, es);
 	for (size_t i = 0; i < es->n; i++) {
 		if (r >= 0)
@@ -354,8 +381,8 @@ int probe_python(struct probe_env *pe, struct gpuenv_snapshot *s)
 		strv_free(es->e[i].interpreters);
 		strv_free(es->e[i].extra_sites);
 	}
-	envs_complete(fw, es, &c);
-	free(c.incomplete_src);
+	envs_complete(fw, es, &u);
+	free(u.first_src);
 	strmap_done(&es->by_resolved);
 	free(es->e);
 	free(es);

@@ -62,6 +62,12 @@ RULE_CHECK(check_wsl_linux_driver_installed)
 		bool first;
 		char key[96];
 
+		/* Which copy ld.so takes could not be told: skipped (said once, in pass 0). */
+		if (snap_child(lib, "undetermined")) {
+			if (n < ARRAY_SIZE(libs))
+				lib_need_determined(c, libs[i].soname, lib);
+			continue;
+		}
 		if (!(copy = linux_copy(lib, &first)) || first != (n < ARRAY_SIZE(libs)))
 			continue;
 		p = snap_get_str(copy, "resolved_path") ?: snap_get_str(copy, "path");

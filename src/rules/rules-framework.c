@@ -499,7 +499,11 @@ static void newer_one(const struct fw_build *b, void *u)
 	unsigned rma, rmi;
 
 	if (!fw_runtime_cuda(b, cuda, sizeof(cuda), &cf, &wheel)) {
-		if (b->kind == FW_JAX_PLUGIN && fw_cuda_version(b, cuda, sizeof(cuda), NULL))
+		/* The build's CUDA version could not be read (its package directory or version
+		 * file unreadable): it may be the one the driver cannot run. */
+		if (cf && fact_is_failure(snap_state(cf)))
+			rule_need(x->c, b->prefix, "the build's CUDA version", cf);
+		else if (b->kind == FW_JAX_PLUGIN && fw_cuda_version(b, cuda, sizeof(cuda), NULL))
 			rule_skip(x->c, b->prefix,
 				  "%s: only its CUDA major (%s) is known and no "
 				  "nvidia-cuda-runtime wheel says the minor",

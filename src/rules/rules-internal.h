@@ -155,6 +155,12 @@ enum module_flavour module_flavour(const struct snap_node *root);
 void distro_fix(struct finding *f, const struct snap_node *root, enum distro_fix what,
 		const char *version);
 
+/* A loader answer (driver.userspace.<lib>, runtime.libraries.<family>[], loads.<soname>) that
+ * an unreadable file or directory earlier in the search leaves undetermined (its
+ * `undetermined` fact: the judged process may read what gpuenv could not, and load that): a
+ * skip naming it, and false. true when the answer is certain (or lib is NULL). */
+bool lib_need_determined(struct rule_ctx *c, const char *subject, const struct snap_node *lib);
+
 /* ---- frameworks in framework.python_envs[] (rules-util.c) ---------------------------- */
 enum fw_kind {
 	FW_TORCH,

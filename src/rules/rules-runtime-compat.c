@@ -50,7 +50,9 @@ RULE_CHECK(check_cuda_compat_unsupported)
 	struct finding *f;
 	bool older;
 
-	if (!cv || snap_get_bool_default(cu, "is_stub", false))
+	/* Which libcuda loads could not be told: its version judges nothing. */
+	if (!lib_need_determined(c, "libcuda.so.1", cu) || !cv ||
+	    snap_get_bool_default(cu, "is_stub", false))
 		return;
 	if (nvidia_driver(root, &drv, &fact) != DRIVER_LOADED)
 		return; /* without a loaded module, cuInit fails for that reason first */

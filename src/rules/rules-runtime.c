@@ -229,7 +229,8 @@ static void stub_fw(const struct fw_build *b, void *u)
 	struct finding *f;
 	char key[256];
 
-	if (!snap_get_bool_default(l, "is_stub", false) ||
+	if (!lib_need_determined(s->c, b->prefix, l) ||
+	    !snap_get_bool_default(l, "is_stub", false) ||
 	    (s->loader_stub && p && streq(p, s->loader_stub)))
 		return;
 	f = rule_finding(s->c, GPUENV_SEVERITY_ERROR, b->prefix,
@@ -258,8 +259,10 @@ RULE_CHECK(check_stub_libcuda)
 		return;
 	if (snap_str(pre) && strv_split(snap_str(pre), ": ", &preload) < 0)
 		return;
-	/* What ld.so itself would load for libcuda.so.1 (LD_LIBRARY_PATH, ld.so.cache, …). */
-	if (snap_get_bool_default(cu, "is_stub", false) && snap_present(snap_child(cu, "path"))) {
+	/* What ld.so itself would load for libcuda.so.1 (LD_LIBRARY_PATH, ld.so.cache, …),
+	 * when that can be told. */
+	if (lib_need_determined(c, "libcuda.so.1", cu) &&
+	    snap_get_bool_default(cu, "is_stub", false) && snap_present(snap_child(cu, "path"))) {
 		const struct snap_node *sh = snap_child(cu, "shadowed");
 		const char *real = NULL;
 		struct finding *f;
@@ -769,6 +772,9 @@ static void shadowed_fw(const struct fw_build *b, void *u)
 		struct finding *f;
 		char key[256];
 
+		/* An unreadable copy ahead of the winner may be what the process loads. */
+		if (!lib_need_determined(s->c, b->prefix, l))
+			continue;
 		if (!win || snap_get_bool_default(l, "from_wheel", true) ||
 		    snap_get_bool_default(l, "is_stub", false))
 			continue;

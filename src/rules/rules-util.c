@@ -344,6 +344,13 @@ int gpu_name(const struct snap_node *gpu, char *buf, size_t len)
 			snap_get_str(gpu, "device_id") ?: "?");
 }
 
+bool lib_need_determined(struct rule_ctx *c, const char *subject, const struct snap_node *lib)
+{
+	const struct snap_node *u = snap_child(lib, "undetermined");
+
+	return !u || rule_need(c, subject, "which file ld.so loads", u);
+}
+
 /* ---- frameworks -------------------------------------------------------------------------- */
 
 static void fw_label(struct fw_build *b, const char *name, const struct snap_node *pkg)
@@ -357,10 +364,22 @@ void fw_need_complete(struct rule_ctx *c, const struct snap_node *root)
 {
 	const struct snap_node *f = snap_get(root, "framework.python_envs_complete");
 
+	const struct snap_node *un = snap_get(root, "framework.python_envs_unreadable");
+
 	/* Missing: a snapshot from before the fact existed, judged as it was. */
-	if (f && !snap_present(f))
-		rule_need(c, snap_source(f) ?: "framework.python_envs",
-			  "framework.python_envs_complete", f);
+	if (!f || snap_present(f))
+		return;
+	rule_need(c, snap_source(f) ?: "framework.python_envs", "framework.python_envs_complete",
+		  f);
+	/* Every other directory that could not be read: one skip each, naming it (a second
+	 * unreadable site-packages is as unknown as the first). */
+	for (size_t i = 0; i < snap_count(un); i++) {
+		const struct snap_node *p = snap_child(snap_at(un, i), "path");
+		const char *src = snap_source(p);
+
+		if (src && !snap_present(p) && !streq(src, snap_source(f) ?: ""))
+			rule_need(c, src, "framework.python_envs_unreadable", p);
+	}
 }
 
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
@@ -444,8 +463,11 @@ bool fw_cuda_version(const struct fw_build *b, char *buf, size_t len,
 		f = snap_child(b->pkg, "cuda");
 		break;
 	case FW_TENSORFLOW:
-		if (snap_bool(snap_get(b->pkg, "build_info.is_cuda_build"), &yes) && yes)
+		f = snap_get(b->pkg, "build_info.is_cuda_build");
+		if (snap_bool(f, &yes) && yes)
 			f = snap_get(b->pkg, "build_info.cuda_version");
+		else if (!fact_is_failure(snap_state(f)))
+			f = NULL; /* a CPU-only or ROCm build; unread, it stays the fact that says so */
 		break;
 	case FW_JAX_PLUGIN:
 		if (streq(snap_get_str(b->pkg, "platform") ?: "", "cuda")) {

@@ -244,7 +244,8 @@ static void test_bad_trees(void **state)
 	assert_int_equal(r->cands[0].err, -ELOOP);
 	loader_result_free(r);
 
-	/* The dangling link is passed over; /noperm cannot be searched; the cache answers. */
+	/* The dangling link is passed over; /noperm cannot be searched; the cache answers, but
+	 * a process that can search /noperm loads its libcuda.so.1 instead: could not tell. */
 	r = resolve(&t, "libcuda.so.1");
 	assert_int_equal(t.l->llp.v[3].err, -EACCES);
 	assert_int_equal(r->cands[0].verdict, LOADER_SKIP_ERRNO);
@@ -252,6 +253,30 @@ static void test_bad_trees(void **state)
 	assert_string_equal(r->cands[0].path, "/c/libcuda.so.1");
 	assert_string_equal(winner(r)->path, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
 	assert_int_equal(winner(r)->via, LOADER_VIA_CACHE);
+	assert_non_null(r->undetermined_by);
+	assert_string_equal(r->undetermined_by, "/noperm");
+	assert_int_equal(r->undetermined_err, -EACCES);
+	loader_result_free(r);
+	close_tree(&t);
+
+	/* A dangling link alone is passed over by every process: the answer is certain. */
+	open_tree(&t, root, "/c");
+	r = resolve(&t, "libcuda.so.1");
+	assert_int_equal(winner(r)->via, LOADER_VIA_CACHE);
+	assert_null(r->undetermined_by);
+	loader_result_free(r);
+	close_tree(&t);
+
+	/* The file itself unreadable (EACCES at open, as open_verify() passes it over): the
+	 * cache's copy is what gpuenv's search reaches, the process may load the other. */
+	open_tree(&t, root, "/noperm");
+	assert_int_equal(root_inject_error(t.root, "/noperm/libcuda.so.1", EACCES), 0);
+	r = resolve(&t, "libcuda.so.1");
+	assert_int_equal(r->cands[0].verdict, LOADER_SKIP_ERRNO);
+	assert_int_equal(r->cands[0].err, -EACCES);
+	assert_int_equal(winner(r)->via, LOADER_VIA_CACHE);
+	assert_string_equal(r->undetermined_by, "/noperm/libcuda.so.1");
+	assert_int_equal(r->undetermined_err, -EACCES);
 	loader_result_free(r);
 	close_tree(&t);
 

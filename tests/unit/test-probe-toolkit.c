@@ -464,6 +464,42 @@ static void test_bad_input(void **state)
 	assert_true(missing);
 }
 
+/*
+ * A toolkit whose version file cannot be read (issue 13.4, found by the unreadable-path sweep
+ * on python-venv-torch24-cu124): it stays listed, its version unreadable with the file and
+ * errno, not dropped as "not a toolkit" nor absent. cuda-11.8 (version.json, nothing else
+ * gives the version) is found through /usr/local; cuda-10.2 (version.txt) through CUDA_HOME.
+ * A conda environment nobody pointed at as CUDA is not listed on an unreadable mark alone.
+ */
+static void test_version_unreadable(void **state)
+{
+	static const char *const env[] = { "CUDA_HOME", "/opt/cuda-10.2", NULL };
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *tk, *v;
+
+	puts_(f, "/usr/local/cuda-11.8/version.json", "{\"cuda\": {\"version\": \"11.8.0\"}}\n");
+	puts_(f, "/usr/local/cuda-11.8/bin/nvcc", "#!/bin/sh\n");
+	lib(f, "/usr/local/cuda-11.8/lib64", "libcudart.so.11.0", NULL);
+	puts_(f, "/opt/cuda-10.2/version.txt", "CUDA Version 10.2.89\n");
+	puts_(f, "/opt/conda/envs/x/version.json", "{}\n");
+	r = run_opts(f, false, 0, env,
+		     "/usr/local/cuda-11.8/version.json=EACCES,/opt/cuda-10.2/version.txt=EACCES,"
+		     "/opt/conda/envs/x/version.json=EACCES");
+
+	tk = entry(r, "runtime.cuda_toolkits", "/usr/local/cuda-11.8");
+	v = snap_get(tk, "version");
+	assert_int_equal(snap_state(v), FACT_UNREADABLE);
+	assert_string_equal(snap_source(v), "/usr/local/cuda-11.8/version.json");
+	assert_string_equal(snap_error(v), strerror(EACCES));
+	assert_int_equal(snap_get_state(tk, "version_json"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(tk, "release"), FACT_UNREADABLE);
+	tk = entry(r, "runtime.cuda_toolkits", "/opt/cuda-10.2");
+	assert_int_equal(snap_get_state(tk, "version"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(tk, "version_txt"), FACT_UNREADABLE);
+	assert_string_equal(snap_source(snap_get(tk, "version")), "/opt/cuda-10.2/version.txt");
+	assert_int_equal(snap_count(snap_get(r, "runtime.cuda_toolkits")), 2);
+}
+
 /* A fake toolkit on the live root whose only version source is nvcc. */
 static void fake_nvcc_toolkit(struct probe_fx *f, const char *script)
 {
@@ -699,6 +735,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_conda, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pip_wheel_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_version_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nvcc_planted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nvcc_embedded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nvcc_real, setup, teardown),

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The Python probe and the framework rules when part of an environment cannot be read
+ * (issue 13.4, the class the unreadable-path sweep found): a torch package directory, a
+ * site-packages / dist-packages directory or the lib directory above them that is
+ * unreadable leaves the framework or the environment recorded as "could not read" with the
+ * path and errno, and the framework rules skip naming it; never "no torch". Trees are built in
+ * a temp dir: a venv as Python 3.12's venv writes it (pyvenv.cfg, PEP 405), torch's
+ * version.py as tools/generate_torch_version.py writes it, a dist-info METADATA head
+ * (PyPA core metadata), Debian's /usr/local/lib/python3.12/dist-packages.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpuenv/gpuenv.h"
+#include "probe/probe.h"
+#include "rules/rules.h"
+#include "probe-fx.h"
+
+#define VENV_SITE  "/home/user/venv/lib/python3.12/site-packages"
+#define LOCAL_SITE "/usr/local/lib/python3.12/dist-packages"
+
+/* torch 2.4.0+cu124 (version.py and its dist-info) in site. */
+static void torch(struct probe_fx *f, const char *site, const char *cuda)
+{
+	char rel[512], text[512];
+
+	snprintf(rel, sizeof(rel), "%s/torch/version.py", site);
+	snprintf(text, sizeof(text),
+		 "from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda', "
+		 "'git_version', 'hip']\n__version__ = '2.4.0+%s'\ndebug = False\n"
+		 "cuda: Optional[str] = %s\ngit_version = "
+		 "'ee1b6804381c57161c477caa380a840a84167676'\nhip: Optional[str] = None\n",
+		 cuda ? "cu124" : "cpu", cuda ? "'12.4'" : "None");
+	tmptree_puts(f->dir, rel, text);
+	snprintf(rel, sizeof(rel), "%s/torch-2.4.0.dist-info/METADATA", site);
+	tmptree_puts(f->dir, rel, "Metadata-Version: 2.1\nName: torch\nVersion: 2.4.0\n");
+}
+
+static int setup(void **state)
+{
+	struct probe_fx *f = probe_fx_new("python");
+
+	tmptree_puts(f->dir, "/home/user/venv/pyvenv.cfg",
+		     "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.12.3\n");
+	torch(f, VENV_SITE, "12.4");
+	torch(f, LOCAL_SITE, NULL);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	probe_fx_free(*state);
+	return 0;
+}
+
+static const struct snap_node *run(struct probe_fx *f, const char *inject)
+{
+	static const char *const env[] = { "VIRTUAL_ENV", "/home/user/venv", "HOME", "/home/user",
+					   "PATH",	  "/usr/bin:/bin",   NULL };
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir };
+
+	probe_fx_open(f, &o);
+	probe_fx_inject(f, inject);
+	for (size_t i = 0; env[i]; i += 2)
+		assert_int_equal(env_set(f->ctx->env, env[i], env[i + 1]), 0);
+	return probe_fx_run(f, probe_python);
+}
+
+/* The environment whose prefix is `prefix`. */
+static const struct snap_node *env_of(const struct snap_node *r, const char *prefix)
+{
+	const struct snap_node *envs = snap_get(r, "framework.python_envs");
+
+	for (size_t i = 0; i < snap_count(envs); i++)
+		if (streq(snap_get_str(snap_at(envs, i), "prefix") ?: "", prefix))
+			return snap_at(envs, i);
+	fail_msg("no environment %s", prefix);
+	return NULL;
+}
+
+/* Does the doctor have a skip of rule `id` whose subject is `subject` and whose reason names
+ * `path`? */
+static bool skipped(const struct gpuenv_doctor *d, const char *id, const char *subject,
+		    const char *path)
+{
+	for (size_t i = 0; i < d->n_skips; i++)
+		if (streq(d->skips[i].rule->id, id) && streq(d->skips[i].subject ?: "", subject) &&
+		    strstr(d->skips[i].reason, path))
+			return true;
+	return false;
+}
+
+/* The doctor over the probe's snapshot, with a PCI bus read (no GPU on it): the framework
+ * rules need hardware.pci_devices, which this test does not probe. */
+static struct gpuenv_doctor *doctor(struct probe_fx *f)
+{
+	struct snap_node *hw = snap_object(snapshot_root(f->s), "hardware");
+	struct gpuenv_doctor *d = NULL;
+
+	snap_set_int(hw, "pci_devices", 12, "/sys/bus/pci/devices");
+	snap_array(hw, "gpus");
+
+	assert_int_equal(gpuenv_doctor_run(f->s, &d), 0);
+	return d;
+}
+
+/* The torch directory a site lists cannot be looked at: torch is there, its build unknown. */
+static void test_torch_dir_unreadable(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r = run(f, VENV_SITE "/torch=EACCES"), *t;
+	struct gpuenv_doctor *d;
+
+	t = snap_get(env_of(r, "/home/user/venv"), "packages.torch");
+	assert_non_null(t);
+	assert_int_equal(snap_get_state(t, "package_dir"), FACT_UNREADABLE);
+	assert_string_equal(snap_source(snap_child(t, "package_dir")), VENV_SITE "/torch");
+	assert_int_equal(snap_get_state(t, "cpu_only"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(t, "cuda"), FACT_UNREADABLE);
+	assert_string_equal(snap_error(snap_child(t, "cuda")), strerror(EACCES));
+	assert_string_equal(snap_get_str(t, "dist_version"), "2.4.0");
+	/* The readable torch next to it is read as before. */
+	assert_true(
+		snap_get_bool_default(env_of(r, "/usr/local"), "packages.torch.cpu_only", false));
+
+	d = doctor(f);
+	assert_true(skipped(d, "framework.cpu-only-build", "/home/user/venv", VENV_SITE "/torch"));
+	assert_int_not_equal(d->status[GPUENV_LAYER_FRAMEWORK], LAYER_OK);
+	gpuenv_doctor_free(d);
+}
+
+/* A dist-packages that cannot be looked at keeps its environment, recorded unreadable. */
+static void test_system_site_unreadable(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r = run(f, LOCAL_SITE "=EACCES"), *e;
+	struct gpuenv_doctor *d;
+
+	e = env_of(r, "/usr/local");
+	assert_int_equal(snap_get_state(e, "site_packages.0.path"), FACT_UNREADABLE);
+	assert_string_equal(snap_source(snap_get(e, "site_packages.0.path")), LOCAL_SITE);
+	assert_int_equal(snap_get_state(r, "framework.python_envs_complete"), FACT_UNREADABLE);
+	d = doctor(f);
+	assert_true(skipped(d, "framework.cpu-only-build", LOCAL_SITE, LOCAL_SITE));
+	gpuenv_doctor_free(d);
+}
+
+/* /usr/local/lib cannot be listed: the Python installations it may hold are unknown. */
+static void test_lib_unreadable(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r = run(f, "/usr/local/lib=EACCES");
+	const struct snap_node *u = snap_get(r, "framework.python_envs_unreadable");
+	struct gpuenv_doctor *d;
+
+	assert_int_equal(snap_count(u), 1);
+	assert_int_equal(snap_get_state(snap_at(u, 0), "path"), FACT_UNREADABLE);
+	assert_string_equal(snap_source(snap_get(snap_at(u, 0), "path")), "/usr/local/lib");
+	assert_int_equal(snap_get_state(r, "framework.python_envs_complete"), FACT_UNREADABLE);
+	d = doctor(f);
+	assert_true(skipped(d, "framework.cpu-only-build", "/usr/local/lib", "/usr/local/lib"));
+	assert_int_not_equal(d->status[GPUENV_LAYER_FRAMEWORK], LAYER_OK);
+	gpuenv_doctor_free(d);
+}
+
+/* Two unreadable site directories: each is named by a skip, not only the first. */
+static void test_two_sites_unreadable(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r = run(f, VENV_SITE "=EACCES," LOCAL_SITE "=EACCES");
+	struct gpuenv_doctor *d;
+
+	assert_int_equal(snap_count(snap_get(r, "framework.python_envs_unreadable")), 2);
+	d = doctor(f);
+	assert_true(skipped(d, "framework.cpu-only-build", VENV_SITE, VENV_SITE));
+	assert_true(skipped(d, "framework.cpu-only-build", LOCAL_SITE, LOCAL_SITE));
+	gpuenv_doctor_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_torch_dir_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_system_site_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lib_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_sites_unreadable, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
