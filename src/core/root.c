@@ -26,22 +26,17 @@
 #include "shared/strv.h"
 
 #define ROOT_MAX_SYMLINKS 40 /* MAXSYMLINKS, path_resolution(7) */
-#define ROOT_MAX_FAULTS	  64
-
-struct root_fault {
-	char *path;
-	int err;
-};
 
 struct root {
 	int fd;		 /* O_PATH | O_DIRECTORY of the root */
 	char *host_path; /* as given, for messages */
 	bool live;
 	unsigned flags;
-	bool openat2_broken;  /* learnt at run time: ENOSYS / EPERM seen */
-	bool noatime_refused; /* learnt at run time: O_NOATIME gave EPERM (root_open_regular) */
-	struct root_fault faults[ROOT_MAX_FAULTS];
-	size_t n_faults;
+	bool openat2_broken;	 /* learnt at run time: ENOSYS / EPERM seen */
+	bool noatime_refused;	 /* learnt at run time: O_NOATIME gave EPERM (root_open_regular) */
+	root_access_hook_t hook; /* root_set_access_hook(): consulted first on every path */
+	void *hook_data;
+	void (*hook_free)(void *data);
 	struct strbuf trace;
 };
 
@@ -136,8 +131,8 @@ struct root *root_free(struct root *r)
 		return NULL;
 	if (r->fd >= 0)
 		close(r->fd);
-	for (size_t i = 0; i < r->n_faults; i++)
-		free(r->faults[i].path);
+	if (r->hook_free)
+		r->hook_free(r->hook_data);
 	strbuf_done(&r->trace);
 	free(r->host_path);
 	free(r);
@@ -154,16 +149,19 @@ const char *root_host_path(const struct root *r)
 	return r->host_path;
 }
 
-int root_inject_error(struct root *r, const char *path, int err)
+void root_set_access_hook(struct root *r, root_access_hook_t hook, void *data,
+			  void (*free_data)(void *data))
 {
-	if (r->n_faults >= ROOT_MAX_FAULTS)
-		return -E2BIG;
-	r->faults[r->n_faults].path = strdup(path);
-	if (!r->faults[r->n_faults].path)
-		return -ENOMEM;
-	r->faults[r->n_faults].err = err < 0 ? -err : err;
-	r->n_faults++;
-	return 0;
+	if (r->hook_free)
+		r->hook_free(r->hook_data);
+	r->hook = hook;
+	r->hook_data = data;
+	r->hook_free = free_data;
+}
+
+void *root_access_hook_data(const struct root *r, root_access_hook_t hook)
+{
+	return r->hook == hook ? r->hook_data : NULL;
 }
 
 const char *root_trace(const struct root *r)
@@ -178,14 +176,6 @@ static int root_record(struct root *r, const char *path, int result)
 	return result;
 }
 
-static int root_fault_for(const struct root *r, const char *path)
-{
-	for (size_t i = 0; i < r->n_faults; i++)
-		if (strcmp(r->faults[i].path, path) == 0)
-			return -r->faults[i].err;
-	return 0;
-}
-
 /* Relative form of an absolute in-root path ("/" → "."). */
 static const char *rel(const char *path)
 {
@@ -194,13 +184,13 @@ static const char *rel(const char *path)
 	return *path ? path : ".";
 }
 
-/* Every entry point that takes a path starts here: absolute paths only, then injected errors
- * (which therefore apply the same on every resolution path below). */
+/* Every entry point that takes a path starts here: absolute paths only, then the access hook
+ * (whose answer therefore applies the same on every resolution path below). */
 static int root_check(const struct root *r, const char *path)
 {
 	if (!path || path[0] != '/')
 		return -EINVAL;
-	return root_fault_for(r, path);
+	return r->hook ? r->hook(r->hook_data, path) : 0;
 }
 
 /* Live, the root is "/": the kernel resolves exactly as the walk would, in one call instead of
@@ -542,7 +532,7 @@ int root_readlink(struct root *r, const char *path, char **ret)
 
 	if (!path || path[0] != '/')
 		return -EINVAL;
-	err = root_fault_for(r, path);
+	err = root_check(r, path); /* the access hook: the link itself is not resolved */
 	if (err < 0)
 		return root_record(r, path, err);
 	/* Resolve the parent directories, but not the link itself. */

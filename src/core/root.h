@@ -43,9 +43,18 @@ bool root_is_live(const struct root *r);
 /* The directory this root stands for on the host ("/" when live). */
 const char *root_host_path(const struct root *r);
 
-/* Makes every access to exactly `path` fail with -err (tests: EACCES, EIO …). */
-int root_inject_error(struct root *r, const char *path, int err);
-/* (The tests' "PATH=ERRNAME,…" spec: testhooks_root_inject_errors(), src/testhooks/.) */
+/*
+ * A check run first on every access (before the path is resolved): a negative errno makes the
+ * access fail with it, 0 lets it through. One per root; setting another (or NULL) frees the
+ * previous data with its free_data, as root_free() does. libgpuenv sets none: the test build's
+ * fault injection (testhooks_root_inject_error(), src/testhooks/) is what uses it, so no
+ * injected error can exist in the shipped library or CLI.
+ */
+typedef int (*root_access_hook_t)(void *data, const char *path);
+void root_set_access_hook(struct root *r, root_access_hook_t hook, void *data,
+			  void (*free_data)(void *data));
+/* The data set with hook, NULL when hook is not this root's. */
+void *root_access_hook_data(const struct root *r, root_access_hook_t hook);
 
 /* Newline-separated "<errno name or ok>\t<path>" records (ROOT_TRACE). Borrowed. */
 const char *root_trace(const struct root *r);

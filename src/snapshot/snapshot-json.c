@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Snapshot ⇄ JSON with jansson. Layout (docs/snapshot-schema.md):
- *   { "schema_version": 1, "<layer>": { … }, … }
+ *   { "schema_version": 2, "<layer>": { … }, … }
  * an object node is a JSON object, an array node a JSON array, and a fact is the object
  *   { "state": "present", "value": …, "source": "…", "error": "…", "raw": "…" }
  * with only "state" required. A fact is told from an object node by its "state" member
@@ -394,6 +394,42 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 	return 0;
 }
 
+/* obj[from] renamed obj[to], unless obj is not an object, has no from, or already has to. */
+static void rename_member(json_t *obj, const char *from, const char *to)
+{
+	json_t *v = json_object_get(obj, from);
+
+	if (!v || json_object_get(obj, to))
+		return;
+	json_object_set(obj, to, v);
+	json_object_del(obj, from);
+}
+
+/*
+ * Schema 1 -> 2 (docs/snapshot-schema.md, "Schema versions"): a framework's own distribution
+ * is dist_info/dist_name/dist_version in every packages.* entry. A snapshot of schema 1 names
+ * TensorFlow's METADATA Version `version` and CuPy's dists[] members `name`/`version`; they are
+ * renamed so that the rules read them. The keys schema 1 did not have (jax's and cupy's
+ * dist_*, torch's dist_name) stay missing, which the rules treat as not probed.
+ */
+_Static_assert(SNAPSHOT_SCHEMA_VERSION == 2, "a new schema version needs its upgrade here");
+static void upgrade_from_1(json_t *j)
+{
+	json_t *envs = json_object_get(json_object_get(j, "framework"), "python_envs"), *env;
+	size_t i;
+
+	json_array_foreach(envs, i, env) {
+		json_t *pk = json_object_get(env, "packages"), *d;
+		size_t k;
+
+		rename_member(json_object_get(pk, "tensorflow"), "version", "dist_version");
+		json_array_foreach(json_object_get(json_object_get(pk, "cupy"), "dists"), k, d) {
+			rename_member(d, "name", "dist_name");
+			rename_member(d, "version", "dist_version");
+		}
+	}
+}
+
 int snapshot_from_json(const char *text, size_t len, struct gpuenv_snapshot **ret, char **ret_error)
 {
 	struct load l = { 0 };
@@ -415,12 +451,15 @@ int snapshot_from_json(const char *text, size_t len, struct gpuenv_snapshot **re
 		goto out;
 	}
 	ver = json_object_get(j, "schema_version");
-	if (!json_is_integer(ver) || json_integer_value(ver) != SNAPSHOT_SCHEMA_VERSION) {
+	if (!json_is_integer(ver) || json_integer_value(ver) < 1 ||
+	    json_integer_value(ver) > SNAPSHOT_SCHEMA_VERSION) {
 		r = load_fail(&l, "schema_version",
-			      "missing, or not a version this gpuenv reads (1)");
+			      "missing, or not a version this gpuenv reads (1 or 2)");
 		r = -EPROTONOSUPPORT;
 		goto out;
 	}
+	if (json_integer_value(ver) == 1)
+		upgrade_from_1(j);
 	r = snapshot_new(&l.s);
 	if (r < 0)
 		goto out;

@@ -23,7 +23,9 @@
 
 #include "shared/macro.h"
 
-#define SNAPSHOT_SCHEMA_VERSION 1
+/* 2: a framework's distribution is dist_info/dist_name/dist_version (docs/snapshot-schema.md,
+ * "Schema versions"); --from still reads 1. */
+#define SNAPSHOT_SCHEMA_VERSION 2
 
 enum fact_state {
 	FACT_UNPROBED = 0, /* not looked at: probe not run, or live-only under --sysroot */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Test hooks (testhooks.h): never linked into libgpuenv.so or the installed gpuenv. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "shared/macro.h"
@@ -25,6 +26,56 @@ int testhooks_no_openat2(struct gpuenv_ctx *ctx)
 	return 0;
 }
 
+#define FAULTS_MAX 64
+
+/* The injected errors of one root, behind its access hook. */
+struct faults {
+	size_t n;
+	struct {
+		char *path;
+		int err;
+	} f[FAULTS_MAX];
+};
+
+static int faults_check(void *data, const char *path)
+{
+	const struct faults *fs = data;
+
+	for (size_t i = 0; i < fs->n; i++)
+		if (strcmp(fs->f[i].path, path) == 0)
+			return -fs->f[i].err;
+	return 0;
+}
+
+static void faults_free(void *data)
+{
+	struct faults *fs = data;
+
+	for (size_t i = 0; i < fs->n; i++)
+		free(fs->f[i].path);
+	free(fs);
+}
+
+int testhooks_root_inject_error(struct root *r, const char *path, int err)
+{
+	struct faults *fs = root_access_hook_data(r, faults_check);
+
+	if (!fs) {
+		fs = calloc(1, sizeof(*fs));
+		if (!fs)
+			return -ENOMEM;
+		root_set_access_hook(r, faults_check, fs, faults_free);
+	}
+	if (fs->n >= FAULTS_MAX)
+		return -E2BIG;
+	fs->f[fs->n].path = strdup(path);
+	if (!fs->f[fs->n].path)
+		return -ENOMEM;
+	fs->f[fs->n].err = err < 0 ? -err : err;
+	fs->n++;
+	return 0;
+}
+
 int testhooks_root_inject_errors(struct root *r, const char *spec)
 {
 	_cleanup_strv_free_ char **items = NULL;
@@ -42,7 +93,7 @@ int testhooks_root_inject_errors(struct root *r, const char *spec)
 		err = errno_from_name(eq + 1);
 		if (err == 0)
 			return -EINVAL;
-		rr = root_inject_error(r, *it, err);
+		rr = testhooks_root_inject_error(r, *it, err);
 		if (rr < 0)
 			return rr;
 	}

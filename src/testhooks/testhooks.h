@@ -23,4 +23,7 @@ int testhooks_no_openat2(struct gpuenv_ctx *ctx);
  * file unreadable for root). 0, -EINVAL (malformed spec), -E2BIG, -ENOMEM.
  */
 int testhooks_inject_errors(struct gpuenv_ctx *ctx, const char *spec);
+/* Every access to exactly path inside r fails with -err (EACCES, EIO …), through the root's
+ * access hook (root_set_access_hook()). 0, -E2BIG (64 paths), -ENOMEM. */
+int testhooks_root_inject_error(struct root *r, const char *path, int err);
 int testhooks_root_inject_errors(struct root *r, const char *spec);

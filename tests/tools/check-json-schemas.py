@@ -102,7 +102,8 @@ def mutations_snapshot():
     return [
         ("missing section host", lambda d: d.pop("host")),
         ("unknown section", lambda d: d.__setitem__("gpu", {})),
-        ("schema_version 2", lambda d: d.__setitem__("schema_version", 2)),
+        ("schema_version 1 (written only by older gpuenv)", lambda d: d.__setitem__("schema_version", 1)),
+        ("schema_version 3", lambda d: d.__setitem__("schema_version", 3)),
         ("unknown fact state", set_state),
         ("value on an absent fact", value_on_absent),
         ("unknown member in a fact", extra_member),

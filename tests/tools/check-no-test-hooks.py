@@ -7,7 +7,9 @@
 HEADER (the installed include/gpuenv/gpuenv.h) names no test hook: no GPUENV_TEST_, no
 NO_OPENAT2, no inject. No RELEASE file (the installed gpuenv, libgpuenv.so, libgpuenv.a)
 holds the text GPUENV_TEST_ (an environment variable it would read) or defines or calls a
-testhooks_ symbol (src/testhooks/). TEST_BUILD (gpuenv-test) must hold both, or the check proves
+testhooks_ symbol (src/testhooks/) or any symbol naming inject_error (fault injection, such as
+testhooks_root_inject_error(), lives in the test build only; libgpuenv keeps an access hook
+that nothing in it sets). TEST_BUILD (gpuenv-test) must hold all three, or the check proves
 nothing and fails: it cannot pass because a name changed.
 """
 import re
@@ -17,6 +19,8 @@ import sys
 
 HEADER_WORDS = re.compile(r"GPUENV_TEST_|NO_OPENAT2|inject", re.I)
 ENV_TEXT = b"GPUENV_TEST_"
+INJECT = re.compile(r"inject_?errors?", re.I)
+HOOK_SYMBOL = re.compile(r"^testhooks_|inject_?errors?", re.I)
 
 
 def hook_symbols(path):
@@ -29,7 +33,7 @@ def hook_symbols(path):
     syms = set()
     for line in p.stdout.splitlines():
         f = line.split()
-        if len(f) >= 2 and not line.endswith(":") and f[0].startswith("testhooks_"):
+        if len(f) >= 2 and not line.endswith(":") and HOOK_SYMBOL.search(f[0]):
             syms.add(f[0])
     return syms
 
@@ -57,9 +61,12 @@ def main(argv):
             bad.append(f"{path}: reads test environment variables: {' '.join(texts)}")
         if syms:
             bad.append(f"{path}: defines or calls test hooks: {' '.join(sorted(syms))}")
-    if not env_texts(test_build) or not hook_symbols(test_build):
-        bad.append(f"{test_build}: the test build holds no GPUENV_TEST_ text or testhooks_ "
-                   "symbol: this check would pass whatever the release binaries hold")
+    test_syms = hook_symbols(test_build)
+    if (not env_texts(test_build) or not any(s.startswith("testhooks_") for s in test_syms)
+            or not any(INJECT.search(s) for s in test_syms)):
+        bad.append(f"{test_build}: the test build lacks a GPUENV_TEST_ text, a testhooks_ "
+                   "symbol or an inject_error symbol: this check would pass whatever the release "
+                   "binaries hold")
     for b in bad:
         print(b)
     print("check-no-test-hooks:", "FAILED" if bad else "ok",

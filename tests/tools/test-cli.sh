@@ -24,6 +24,7 @@ check 66 "--from /nonexistent.json: No such file or directory" "$gpuenv" report 
 tmp=$(mktemp)
 echo '{"schema_version": 99}' >"$tmp"
 check 66 "not a gpuenv snapshot" "$gpuenv" report --from "$tmp"
+check 66 "not a version this gpuenv reads (1 or 2)" "$gpuenv" report --from "$tmp"
 echo 'BAD LINE=1' >"$tmp"
 check 66 "env file $tmp: line 1: white space in the variable name" "$gpuenv" report --env-file "$tmp"
 rm -f "$tmp"
@@ -53,6 +54,41 @@ done
 # under /home/user is the framework layer's source, its files the evidence.
 venv=$(mktemp)
 printf 'PATH=/home/user/venv/bin:/usr/bin:/bin\nVIRTUAL_ENV=/home/user/venv\n' >"$venv"
+# --from a snapshot of schema 1 (an older gpuenv: TensorFlow's METADATA version was `version`,
+# docs/snapshot-schema.md "Schema versions"): read with the key renamed, the same report and
+# the same doctor verdict as the schema-2 snapshot it was made from.
+fixture python-tf215
+"$gpuenv" report --json --stable --no-vendor --sysroot "$root" >"$fixtures/v2.json" 2>/dev/null
+python3 - "$fixtures/v2.json" "$fixtures/v1.json" <<'PY'
+import json, sys
+snap = json.load(open(sys.argv[1]))
+snap["schema_version"] = 1
+n = 0
+for env in snap["framework"]["python_envs"]:
+    tf = env.get("packages", {}).get("tensorflow")
+    if tf and "dist_version" in tf:
+        tf["version"] = tf.pop("dist_version")
+        n += 1
+if not n:
+    sys.exit("no packages.tensorflow.dist_version in the python-tf215 report: nothing to test")
+json.dump(snap, open(sys.argv[2], "w"), indent=2, sort_keys=True)
+PY
+[ $? = 0 ] || fail=1
+for cmd in "report --json --stable" "doctor --json"; do
+	# shellcheck disable=SC2086
+	"$gpuenv" $cmd --from "$fixtures/v1.json" >"$fixtures/from-v1" 2>&1
+	rc1=$?
+	# shellcheck disable=SC2086
+	"$gpuenv" $cmd --from "$fixtures/v2.json" >"$fixtures/from-v2" 2>&1
+	rc2=$?
+	if [ $rc1 != $rc2 ] || ! cmp -s "$fixtures/from-v1" "$fixtures/from-v2"; then
+		echo "FAIL: $cmd --from a schema-1 snapshot: exit $rc1, not the schema-2 snapshot's ($rc2) or other output"
+		diff "$fixtures/from-v2" "$fixtures/from-v1" | head -20
+		fail=1
+	else
+		echo "ok: $cmd --from a schema-1 snapshot = --from schema 2 (exit $rc1)"
+	fi
+done
 fixture python-venv-torch24-cu124
 venv_root=$root
 for cmd in report "report --json" doctor "doctor --json" "doctor --markdown" "doctor --mermaid"; do

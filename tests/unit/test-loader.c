@@ -24,6 +24,7 @@
 
 #include "probe/loader.h"
 #include "shared/strv.h"
+#include "testhooks/testhooks.h"
 #include "tmptree.h"
 
 /* tests/fixtures/stub-libcuda-first, made by fixture_root.py (its libraries are generated) */
@@ -230,7 +231,7 @@ static void test_bad_trees(void **state)
 			   root),
 		0);
 	open_tree(&t, root, "/a:/b:/c:/noperm");
-	assert_int_equal(root_inject_error(t.root, "/noperm", EACCES), 0);
+	assert_int_equal(testhooks_root_inject_error(t.root, "/noperm", EACCES), 0);
 
 	r = resolve(&t, "libnotelf.so.1");
 	assert_int_equal(r->winner, -1);

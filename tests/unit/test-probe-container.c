@@ -24,6 +24,7 @@
 #include "output/output.h"
 #include "probe/probe.h"
 #include "shared/strbuf.h"
+#include "testhooks/testhooks.h"
 #include "probe-fx.h"
 
 static void put(struct probe_fx *f, const char *rel, const char *text)
@@ -243,7 +244,8 @@ static void test_host_bad_input(void **state)
 	put(f, "/etc/containerd/config.toml", "version = 2\n[plugins]\n[plugins]\n");
 	put(f, "/etc/cdi/huge.yaml", "kind: [");
 	lnk(f, "/etc/cdi/self.yaml", "/etc/cdi/self.yaml");
-	assert_int_equal(root_inject_error(f->ctx->root, "/etc/cdi/huge.yaml", EACCES), 0);
+	assert_int_equal(testhooks_root_inject_error(f->ctx->root, "/etc/cdi/huge.yaml", EACCES),
+			 0);
 	tmptree_mkdir(f->dir, "/var/run/cdi");
 	r = run(f, probe_container_host);
 	assert_int_equal(snap_get_state(r, "container.host.docker.daemon_json"), FACT_PRESENT);

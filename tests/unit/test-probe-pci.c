@@ -631,15 +631,16 @@ static void test_injected_errors(void **state)
 	struct fixture *f = fixture_new(NULL, false, true);
 	const struct snap_node *g;
 
-	assert_int_equal(root_inject_error(f->ctx->root,
-					   "/sys/bus/pci/devices/0000:18:00.0/numa_node", EACCES),
+	assert_int_equal(testhooks_root_inject_error(f->ctx->root,
+						     "/sys/bus/pci/devices/0000:18:00.0/numa_node",
+						     EACCES),
 			 0);
-	assert_int_equal(
-		root_inject_error(f->ctx->root, "/sys/bus/pci/devices/0000:18:00.0/resource", EIO),
-		0);
-	assert_int_equal(
-		root_inject_error(f->ctx->root, "/sys/bus/pci/devices/0000:18:00.0/driver", EACCES),
-		0);
+	assert_int_equal(testhooks_root_inject_error(
+				 f->ctx->root, "/sys/bus/pci/devices/0000:18:00.0/resource", EIO),
+			 0);
+	assert_int_equal(testhooks_root_inject_error(
+				 f->ctx->root, "/sys/bus/pci/devices/0000:18:00.0/driver", EACCES),
+			 0);
 	fixture_probe(f);
 	g = find_gpu(f, "0000:18:00.0");
 	check_h100(g, "0000:18:00.0");

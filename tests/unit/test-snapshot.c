@@ -86,7 +86,7 @@ static void test_json_round_trip(void **state)
 	assert_non_null(strstr(a, "\"hostname\""));
 	assert_int_equal(snapshot_to_json(s, SNAP_JSON_STABLE, &b), 0);
 	assert_null(strstr(b, "hostname"));
-	assert_non_null(strstr(b, "\"schema_version\": 1"));
+	assert_non_null(strstr(b, "\"schema_version\": 2"));
 	assert_int_equal(snapshot_from_json(a, strlen(a), &back, &err), 0);
 	assert_int_equal(snapshot_to_json(back, 0, &c), 0);
 	assert_string_equal(a, c);
@@ -167,6 +167,48 @@ static void test_json_rejects(void **state)
 }
 
 /*
+ * A snapshot of schema 1 (an older gpuenv) loads with the framework dist keys of schema 2:
+ * TensorFlow's METADATA version and CuPy's dists[].{name,version} renamed; a schema newer
+ * than this gpuenv's, or 0, is refused with the versions it reads.
+ */
+static void test_json_schema_1(void **state)
+{
+	static const char v1[] =
+		"{\"schema_version\":1,\"framework\":{\"python_envs\":[{\"packages\":{"
+		"\"tensorflow\":{\"version\":{\"state\":\"present\",\"value\":\"2.15.0\"}},"
+		"\"cupy\":{\"dists\":[{\"name\":{\"state\":\"present\",\"value\":"
+		"\"cupy-cuda12x\"},\"version\":{\"state\":\"present\",\"value\":\"13.3.0\"}}]}"
+		"}}]}}";
+	static const char *const newer[] = { "{\"schema_version\":3}", "{\"schema_version\":0}" };
+	struct gpuenv_snapshot *s = NULL;
+	const struct snap_node *pk;
+	char *err = NULL, *out = NULL;
+
+	assert_int_equal(snapshot_from_json(v1, strlen(v1), &s, &err), 0);
+	pk = snap_get(snapshot_root(s), "framework.python_envs.0.packages");
+	assert_string_equal(snap_get_str(pk, "tensorflow.dist_version"), "2.15.0");
+	assert_null(snap_get(pk, "tensorflow.version"));
+	assert_string_equal(snap_get_str(pk, "cupy.dists.0.dist_name"), "cupy-cuda12x");
+	assert_string_equal(snap_get_str(pk, "cupy.dists.0.dist_version"), "13.3.0");
+	assert_null(snap_get(pk, "cupy.dists.0.name"));
+	/* written back, it is a snapshot of schema 2 */
+	assert_int_equal(snapshot_to_json(s, SNAP_JSON_STABLE, &out), 0);
+	assert_non_null(strstr(out, "\"schema_version\": 2"));
+	free(out);
+	snapshot_unref(s);
+	for (size_t i = 0; i < ARRAY_SIZE(newer); i++) {
+		s = NULL;
+		err = NULL;
+		assert_int_equal(snapshot_from_json(newer[i], strlen(newer[i]), &s, &err),
+				 -EPROTONOSUPPORT);
+		assert_null(s);
+		assert_non_null(err);
+		assert_non_null(strstr(err, "(1 or 2)"));
+		free(err);
+	}
+}
+
+/*
  * --from at scale: 100,000 keys in reverse order in one object load in linear time (each
  * inserted in place cost a memmove of the whole array: 200,000 took 436 s under ASan), sorted;
  * and a text over the cap is refused before jansson sees it.
@@ -230,8 +272,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_readers),		cmocka_unit_test(test_str_or_absent),
 		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_rejects),
-		cmocka_unit_test(test_state_names),	cmocka_unit_test(test_json_many_keys),
-		cmocka_unit_test(test_version_macros),	cmocka_unit_test(test_json_not_utf8),
+		cmocka_unit_test(test_json_schema_1),	cmocka_unit_test(test_state_names),
+		cmocka_unit_test(test_json_many_keys),	cmocka_unit_test(test_version_macros),
+		cmocka_unit_test(test_json_not_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
