@@ -10,8 +10,9 @@ build_pkgs="meson ninja-build gcc pkg-config python3 libelf-dev libjansson-dev l
 zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libmicrohttpd-dev"
 # One LLVM: PoCL (the OpenCL live test) depends on clang-15 and LLVM 15, whose compiler-rt
 # (libclang-common-15-dev) holds libFuzzer, so `make fuzz` uses clang-15 and the format check
-# clang-format-15; clang 14 besides would add 257 MiB (README "Dependencies").
-test_pkgs="libcmocka-dev clang-15 clang-tools-15 clang-format-15 openssl xz-utils ocl-icd-libopencl1
+# clang-format-15; clang 14 besides would add 257 MiB (README "Dependencies"). lld-15: clang-15
+# links the HIP fixture files' amdgcn code objects with lld (a minbase root has no linker for it).
+test_pkgs="libcmocka-dev clang-15 clang-tools-15 lld-15 clang-format-15 openssl xz-utils ocl-icd-libopencl1
 ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema groff-base"
 
 # bench/bench-doctor.sh compares doctor with PyTorch's collect_env (large: not a test need).

@@ -27,6 +27,14 @@
 
 #define ROOT_MAX_SYMLINKS 40 /* MAXSYMLINKS, path_resolution(7) */
 
+/* A directory's sorted names, kept by device and inode (root_cache_listings()). */
+struct root_listing {
+	dev_t dev;
+	ino_t ino;
+	size_t n;
+	char **names; /* one block: the vector, then the strings */
+};
+
 struct root {
 	int fd;		 /* O_PATH | O_DIRECTORY of the root */
 	char *host_path; /* as given, for messages */
@@ -34,10 +42,14 @@ struct root {
 	unsigned flags;
 	bool openat2_broken;	 /* learnt at run time: ENOSYS / EPERM seen */
 	bool noatime_refused;	 /* learnt at run time: O_NOATIME gave EPERM (root_open_regular) */
+	bool cache_listings;	 /* root_cache_listings() */
 	root_access_hook_t hook; /* root_set_access_hook(): consulted first on every path */
 	void *hook_data;
 	void (*hook_free)(void *data);
 	struct strbuf trace;
+	/* Listings kept while root_cache_listings() is on, by directory identity. */
+	struct root_listing *listings;
+	size_t n_listings, cap_listings;
 };
 
 static const struct {
@@ -134,6 +146,7 @@ struct root *root_free(struct root *r)
 	if (r->hook_free)
 		r->hook_free(r->hook_data);
 	strbuf_done(&r->trace);
+	root_cache_listings(r, false);
 	free(r->host_path);
 	free(r);
 	return NULL;
@@ -631,16 +644,104 @@ int root_opendir(struct root *r, const char *path, DIR **ret)
 	return root_record(r, path, 0);
 }
 
+void root_cache_listings(struct root *r, bool on)
+{
+	if (!on) {
+		for (size_t i = 0; i < r->n_listings; i++)
+			free(r->listings[i].names);
+		free(r->listings);
+		r->listings = NULL;
+		r->n_listings = r->cap_listings = 0;
+	}
+	r->cache_listings = on;
+}
+
+static char **names_copy(char *const *names, size_t n)
+{
+	_cleanup_strv_free_ char **v = calloc(n + 1, sizeof(char *));
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] = strdup(names[i])))
+			return NULL;
+	return TAKE_PTR(v);
+}
+
+/* The cached listing of the directory d is open on, or NULL. */
+static const struct root_listing *listing_find(const struct root *r, DIR *d, struct stat *st)
+{
+	if (!r->cache_listings || fstat(dirfd(d), st) < 0) {
+		st->st_ino = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < r->n_listings; i++)
+		if (r->listings[i].dev == st->st_dev && r->listings[i].ino == st->st_ino)
+			return &r->listings[i];
+	return NULL;
+}
+
+/* Keeps a copy of names (n of them) for the directory st describes, in one block (the vector,
+ * then the strings); best effort. */
+static void listing_keep(struct root *r, const struct stat *st, char *const *names, size_t n)
+{
+	size_t size = (n + 1) * sizeof(char *);
+	char **copy, *p;
+
+	if (!r->cache_listings || st->st_ino == 0)
+		return;
+	if (r->n_listings == r->cap_listings) {
+		size_t cap = r->cap_listings ? r->cap_listings * 2 : 32;
+		struct root_listing *v = reallocarray(r->listings, cap, sizeof(*v));
+
+		if (!v)
+			return;
+		r->listings = v;
+		r->cap_listings = cap;
+	}
+	for (size_t i = 0; i < n; i++)
+		size += strlen(names[i]) + 1;
+	copy = malloc(size);
+	if (!copy)
+		return;
+	p = (char *)(copy + n + 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(names[i]) + 1;
+
+		copy[i] = memcpy(p, names[i], len);
+		p += len;
+	}
+	copy[n] = NULL;
+	r->listings[r->n_listings++] = (struct root_listing){
+		.dev = st->st_dev, .ino = st->st_ino, .n = n, .names = copy
+	};
+}
+
 int root_list_dir(struct root *r, const char *path, size_t max, char ***ret)
 {
 	_cleanup_strv_free_ char **names = NULL;
+	const struct root_listing *kept;
 	struct dirent *de;
+	struct stat st;
 	size_t n = 0;
 	DIR *d;
 	int err = root_opendir(r, path, &d);
 
 	if (err < 0)
 		return err;
+	/* The same directory under another name (merged /usr: /lib and /usr/lib, /bin and
+	 * /usr/bin) or asked for again by another probe: one read and one sort per collection. */
+	kept = listing_find(r, d, &st);
+	if (kept) {
+		closedir(d);
+		if (kept->n > max)
+			return -E2BIG;
+		names = names_copy(kept->names, kept->n);
+		if (!names)
+			return -ENOMEM;
+		*ret = TAKE_PTR(names);
+		return 0;
+	}
 	/* Grown by doubling: strv_push() would walk the vector on every append, and
 	 * /usr/lib/x86_64-linux-gnu holds thousands of names. */
 	size_t cap = 16;
@@ -677,6 +778,7 @@ int root_list_dir(struct root *r, const char *path, size_t max, char ***ret)
 	}
 	closedir(d);
 	strv_sort(names);
+	listing_keep(r, &st, names, n);
 	*ret = TAKE_PTR(names);
 	return 0;
 }

@@ -78,6 +78,11 @@ int root_lstat(struct root *r, const char *path, struct stat *ret);
 int root_opendir(struct root *r, const char *path, DIR **ret);
 /* Sorted entry names (no "." / ".."), at most max entries (-E2BIG beyond). */
 int root_list_dir(struct root *r, const char *path, size_t max, char ***ret);
+/* While on, root_list_dir() reads and sorts each directory (by device and inode, whatever the
+ * name) once and answers later calls from a copy: one collection sees one state of each
+ * directory. Turning it off drops what was kept. The path is still opened on every call, so
+ * what it records (--trace-paths) and how it fails stay the same. */
+void root_cache_listings(struct root *r, bool on);
 
 /* A read-only mapping of a whole file (ELF files: never copied). */
 struct root_map {

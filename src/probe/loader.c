@@ -822,11 +822,31 @@ static bool stem_match(const char *name, const char *stem)
 	return strncmp(name, stem, n) == 0 && (name[n] == '\0' || name[n] == '.');
 }
 
+/* The first of the sorted names that is not before stem (strcmp order): every name that
+ * starts with stem follows from there, one after the other. */
+static char **first_with_prefix(char **names, const char *stem)
+{
+	size_t lo = 0, hi = strv_length(names);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(names[mid], stem) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return names + lo;
+}
+
 static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, char ***out)
 {
 	char **names = listing(l, dir);
+	size_t len = strlen(stem);
 
-	STRV_FOREACH(n, names) {
+	if (!names)
+		return 0;
+	for (char **n = first_with_prefix(names, stem); *n && strncmp(*n, stem, len) == 0; n++) {
 		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
 		_cleanup_free_ char *path = NULL;
 		struct root_map m = { 0 };

@@ -56,6 +56,9 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 	struct snap_node *root = snapshot_root(s);
 	struct snap_node *timings = snap_object(snap_object(root, "collection"), "probe_us");
 
+	/* Probes list the same directories (the loader's, PATH's, the injection directories):
+	 * one read of each per collection (root_cache_listings()). */
+	root_cache_listings(pe.root, true);
 	/* Every layer exists in the snapshot even when no probe filled it. */
 	for (int l = GPUENV_LAYER_HARDWARE; l <= GPUENV_LAYER_CONTAINER; l++)
 		snap_object(root, layer_name((enum gpuenv_layer)l));
@@ -67,6 +70,7 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 		log_debug(pe.log, "probe %s", p->name);
 		r = p->run(&pe, s);
 		if (r == -ENOMEM) {
+			root_cache_listings(pe.root, false);
 			probe_env_done(&pe);
 			return r;
 		}
@@ -74,6 +78,7 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 			log_warn(pe.log, "probe %s failed: %s", p->name, errno_name(r));
 		snap_set_int(timings, p->name, (int64_t)((now_ms() - t0) * 1000.0), "microseconds");
 	}
+	root_cache_listings(pe.root, false);
 	probe_env_done(&pe);
 	return snapshot_error(s);
 }

@@ -121,12 +121,17 @@ static void hostile(const char *section, const char *dev_section, const char *fn
 	snprintf(key, sizeof(key), "stderr_flood.%s", fn);
 	v = get2(dev_section, section, key);
 	if (v) {
-		/* An escape sequence, a NUL and a bell in every chunk. */
+		/* An escape sequence, a NUL and a bell in every chunk; written a block of chunks
+		 * at a time, as a logging library would buffer it: one write per chunk took
+		 * seconds on a loaded machine, near the session's deadline. */
 		static const char chunk[] = "\x1b[31mflood\x1b[0m\a\0 stderr flood line\n";
 		unsigned long long n = strtoull(v, NULL, 0);
+		char block[(sizeof(chunk) - 1) * 128];
 
-		for (unsigned long long done = 0; done < n; done += sizeof(chunk) - 1)
-			if (write(STDERR_FILENO, chunk, sizeof(chunk) - 1) < 0)
+		for (size_t i = 0; i < sizeof(block); i += sizeof(chunk) - 1)
+			memcpy(block + i, chunk, sizeof(chunk) - 1);
+		for (unsigned long long done = 0; done < n; done += sizeof(block))
+			if (write(STDERR_FILENO, block, sizeof(block)) < 0)
 				break;
 	}
 	snprintf(key, sizeof(key), "write_file.%s", fn);

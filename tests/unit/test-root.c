@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/root.h"
+#include "shared/strv.h"
 #include "testhooks/testhooks.h"
 #include "tmptree.h"
 
@@ -172,6 +173,36 @@ static void test_list_dir_sorted(void **state)
 	root_free(r);
 }
 
+/* While listings are kept, a directory is read once per collection, whatever name it is asked
+ * by (merged /usr): a later change is not seen, an alias gets the same names, a smaller max
+ * still says -E2BIG. Off again, it is read afresh. */
+static void test_list_dir_cached(void **state)
+{
+	struct root *r;
+	char **names, **alias;
+
+	mk("cached");
+	put("cached/a", "");
+	ln("cached", "cached-alias");
+	assert_int_equal(root_new(dir, ROOT_TRACE, &r), 0);
+	root_cache_listings(r, true);
+	assert_int_equal(root_list_dir(r, "/cached", 100, &names), 0);
+	strv_free(names);
+	put("cached/b", "");
+	assert_int_equal(root_list_dir(r, "/cached-alias", 100, &alias), 0);
+	assert_int_equal(strv_length(alias), 1);
+	assert_string_equal(alias[0], "a");
+	strv_free(alias);
+	assert_int_equal(root_list_dir(r, "/cached", 0, &names), -E2BIG);
+	/* Still opened each time: what --trace-paths shows does not change. */
+	assert_non_null(strstr(root_trace(r), "/cached-alias\n"));
+	root_cache_listings(r, false);
+	assert_int_equal(root_list_dir(r, "/cached", 100, &names), 0);
+	assert_int_equal(strv_length(names), 2);
+	strv_free(names);
+	root_free(r);
+}
+
 static void test_bad_root(void **state)
 {
 	struct root *r;
@@ -270,10 +301,15 @@ static void test_file_pread(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_openat2),		cmocka_unit_test(test_userspace_walk),
-		cmocka_unit_test(test_list_dir_sorted), cmocka_unit_test(test_bad_root),
-		cmocka_unit_test(test_trace),		cmocka_unit_test(test_file_pread),
-		cmocka_unit_test(test_open_noatime),	cmocka_unit_test(test_openat2_rename_race),
+		cmocka_unit_test(test_openat2),
+		cmocka_unit_test(test_userspace_walk),
+		cmocka_unit_test(test_list_dir_sorted),
+		cmocka_unit_test(test_list_dir_cached),
+		cmocka_unit_test(test_bad_root),
+		cmocka_unit_test(test_trace),
+		cmocka_unit_test(test_file_pread),
+		cmocka_unit_test(test_open_noatime),
+		cmocka_unit_test(test_openat2_rename_race),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
