@@ -351,6 +351,10 @@ static int framework_dlopen(struct py_ctx *c, const struct snap_node *env, struc
 					    rows[i]->source, p);
 			if (r < 0)
 				return r;
+			/* The rule says so when the names of this release are not confirmed. */
+			if (facts_unconfirmed(rows[i]->confidence))
+				snap_set_bool((struct snap_node *)snap_at(nf, snap_count(nf) - 1),
+					      "unconfirmed", true, rows[i]->source);
 		}
 	}
 	return 0;

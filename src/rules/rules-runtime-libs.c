@@ -143,7 +143,7 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 	const struct snap_node *first = NULL, *fix_copies[8];
 	const char *dirs[8];
 	size_t n_names = 0, n_dirs = 0;
-	bool dl = false, dt = false;
+	bool dl = false, dt = false, unconfirmed = false;
 	struct finding *f;
 	char subject[256], lp[256];
 
@@ -158,6 +158,7 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 		if (driver_missing(x, e))
 			continue;
 		first = first ?: e;
+		unconfirmed |= snap_get_bool_default(e, "unconfirmed", false);
 		dl |= is_dl;
 		dt |= !is_dl;
 		/* "libcuda.so|libcuda.so.1" (tried in order) reads "libcuda.so or libcuda.so.1". */
@@ -188,11 +189,14 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 		 llp ?: "");
 	f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, subject,
 			 "%s cannot load %s (%s%s%s): the dynamic loader finds %s nowhere on this "
-			 "process's path (%s%s, /etc/ld.so.cache, the system directories)%s",
+			 "process's path (%s%s, /etc/ld.so.cache, the system directories)%s%s",
 			 label, names.len ? strbuf_str(&names) : "?", dl ? "opened by name" : "",
 			 dl && dt ? ", " : "", dt ? "DT_NEEDED" : "", n_names > 1 ? "them" : "it",
 			 dt ? "the library's RUNPATH, " : "", lp,
-			 n_dirs ? strbuf_str(&where) : "; no copy was found on this machine");
+			 n_dirs ? strbuf_str(&where) : "; no copy was found on this machine",
+			 unconfirmed ? " (the names this release opens are unconfirmed in the "
+				       "knowledge base)"
+				     : "");
 	if (!f)
 		goto out;
 	for (size_t i = 0; i < snap_count(nf); i++) {

@@ -528,24 +528,19 @@ const struct rule rule_table[] = {
 		.symptom =
 			"Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
 			"libcudart.so.11.0: cannot open shared object file: No such file or "
-			"directory · numba.cuda.cudadrv.error.CudaSupportError: … libcuda.so: "
-			"cannot open shared object file · Warp CUDA error: Could not open "
-			"libcuda.so. · CuPy failed to load libnvrtc.so.12: OSError: "
-			"libnvrtc.so.12: cannot open shared object file · CUDA path could not be "
-			"detected · ImportError: libcudnn.so.9: cannot open shared object file",
-		.cause = "TensorFlow, numba, Warp and CuPy 13 open their CUDA libraries by name "
-			 "(dlopen), so no ELF dependency names them; the dynamic loader searches "
-			 "only LD_LIBRARY_PATH, the caller's RUNPATH, /etc/ld.so.cache and the "
-			 "system directories. A copy in a directory on PATH, in a conda "
-			 "environment's lib/ that is not activated, in a CUDA toolkit's lib64 that "
-			 "no loader list names, or listed in /etc/ld.so.conf.d after the last "
-			 "ldconfig, is not found, and the framework runs without the GPU or fails "
-			 "(error). Names per release: gpuenv facts' framework_dlopen table.",
+			"directory · numba CudaSupportError: … libcuda.so: cannot open shared "
+			"object file · Warp CUDA error: Could not open libcuda.so. · CuPy failed "
+			"to load libnvrtc.so.12 · CUDA path could not be detected",
+		.cause = "TensorFlow, numba, Warp and CuPy 13 open CUDA libraries by name (the "
+			 "knowledge base's framework_dlopen.tsv), which ld.so searches for only on "
+			 "LD_LIBRARY_PATH, the caller's RUNPATH, /etc/ld.so.cache and the system "
+			 "directories: a copy on PATH, in an inactive conda env's lib/, in a "
+			 "toolkit's lib64 no list names, or added to ld.so.conf.d without ldconfig "
+			 "is not found, and the GPU goes unused or the import fails (error).",
 		.needs = STRV("framework.python_envs", "environment.LD_LIBRARY_PATH?"),
-		.fix = STRV("# put the directory of the copy on the loader path (LD_LIBRARY_PATH, "
+		.fix = STRV("# put the copy's directory on the loader path (LD_LIBRARY_PATH, or "
 			    "/etc/ld.so.conf.d + sudo ldconfig), or install the library there"),
-		.verify = STRV("ldconfig -p | grep -E 'libcudart|libcudnn|libcublas|libnvrtc|"
-			       "libcuda.so'"),
+		.verify = STRV("ldconfig -p | grep -E 'libcudart|libcudnn|libnvrtc|libcuda.so'"),
 		.check = check_library_not_found,
 	},
 	{

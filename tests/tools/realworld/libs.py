@@ -70,8 +70,9 @@ def base_sections():
 def ini(dst, desc, source, rw, env, elf):
     text = (f"[scenario]\ndescription = {desc}\nsource = {source}; what the report does not show "
             f"(the GPU, driver 550.120, the kernel, Ubuntu 24.04) is fixture {BASE}'s; the tree "
-            f"is written by {WRITER}\nargs = --no-vendor\n\n[real-world]\n")
-    text += "".join(f"{k} = {v}\n" for k, v in rw.items())
+            f"is written by {WRITER}\nargs = --no-vendor\n")
+    if rw:
+        text += "\n[real-world]\n" + "".join(f"{k} = {v}\n" for k, v in rw.items())
     text += "\n[env]\n" + "".join(f"{k}={v}\n" for k, v in env.items())
     text += "\n" + base_sections()
     text += "[elf]\n" + "".join(f"{p} = so soname={s}\n" for p, s in elf)
@@ -98,6 +99,15 @@ def tf_build_info(root, site, cuda, cudnn, caps, compiler):
     w(root, f"{site}/tensorflow/__init__.py", "")
 
 
+def make_venv(root, version, venv="/home/user/venv"):
+    """A venv (PEP 405 pyvenv.cfg as the venv module writes it); returns it and its site."""
+    short = ".".join(version.split(".")[:2])
+    w(root, f"{venv}/pyvenv.cfg",
+      f"home = /usr/bin\ninclude-system-site-packages = false\nversion = {version}\n")
+    w(root, f"{venv}/bin/python3", "")
+    return venv, f"{venv}/lib/python{short}/site-packages"
+
+
 def conda_env(root, base, env, python):
     w(root, f"{base}/conda-meta/history", f"==> 2022-06-01 10:00:00 <==\n# cmd: {base}/bin/conda create -n {os.path.basename(env)} python={python}\n")
     w(root, f"{base}/bin/conda", "#!/bin/sh\n")
@@ -116,7 +126,7 @@ def tf29_conda_lib_on_path():
     """tensorflow/tensorflow#56413: TF 2.9 pip in a conda env with cudatoolkit 11.2 / cuDNN 8.1;
     libcudart.so.11.0 is in the env's lib/, which the user put on PATH."""
     dst, root = fresh("rw-libs-tf29-conda-lib-on-path")
-    home = "/home/CAMPUS/user"
+    home = "/home/user"  # the report: a CAMPUS home directory
     base = f"{home}/anaconda3"
     env = f"{base}/envs/tf"
     site = f"{env}/lib/python3.7/site-packages"
@@ -129,7 +139,8 @@ def tf29_conda_lib_on_path():
         "cudatoolkit 11.2 and cuDNN 8.1 in its lib/; the user added that lib/ to PATH, not "
         "LD_LIBRARY_PATH, and TensorFlow cannot dlopen libcudart.so.11.0",
         "the report's TF 2.9 / CUDA 11.2 / cuDNN 8.1.0 / Python 3.7 and the env's lib/ on PATH "
-        "(<USER NAME> and <ENVIRONMENT NAME> are placeholders: user, tf); build_info.py in the "
+        "(the home directory, under CAMPUS/<USER NAME> in the report, and <ENVIRONMENT NAME> are placeholders: /home/user, "
+        "tf); build_info.py in the "
         "form gen_build_info.py writes with TF 2.9's tested CUDA 11.2 / cuDNN 8; the env's "
         "library files are the sonames of conda-forge cudatoolkit 11.2 and cudnn 8.1 (the "
         "report names libcudart.so.11.0 only)",
@@ -214,10 +225,7 @@ def cupy13_nvrtc_hpc():
     """cupy/cupy#8317: CuPy 13 dlopens libnvrtc.so.12; the HPC system's CUDA 12.2 is outside
     every loader list (the module's RPATH does not apply to CuPy 13's run-time NVRTC load)."""
     dst, root = fresh("rw-libs-cupy13-nvrtc-hpc")
-    venv = "/home/user/venv"
-    site = f"{venv}/lib/python3.11/site-packages"
-    w(root, f"{venv}/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.5\n")
-    w(root, f"{venv}/bin/python3", "")
+    venv, site = make_venv(root, "3.11.5")
     dist_info(root, site, "cupy", "13.0.0")
     w(root, f"{site}/cupy/_version.py", "__version__ = '13.0.0'\n")
     cuda = "/cvmfs/soft.computecanada.ca/easybuild/software/2023/x86-64-v3/Core/cudacore/12.2.2"
@@ -242,11 +250,36 @@ def cupy13_nvrtc_hpc():
         elf)
 
 
+def warp07_libcuda_so1_only():
+    """Not a report: Warp before 0.8 dlopen()s only the unversioned libcuda.so
+    (NVIDIA/warp warp/native/cuda_util.cpp before commit 19c1b58f7), which the driver's
+    user-space package does not install; here only libcuda.so.1 is there."""
+    dst, root = fresh("libs-warp07-libcuda-so1-only")
+    venv, site = make_venv(root, "3.10.12")
+    dist_info(root, site, "warp-lang", "0.7.2")
+    w(root, f"{site}/warp/__init__.py", "")
+    lib = "/usr/lib/x86_64-linux-gnu"
+    os.makedirs(f"{root}{lib}", exist_ok=True)
+    os.symlink("libcuda.so.550.120", f"{root}{lib}/libcuda.so.1")
+    ini(dst,
+        "Warp 0.7.2 (warp-lang from pip) in a virtualenv on a machine whose NVIDIA driver "
+        "550.120 installed libcuda.so.1 (-> libcuda.so.550.120) but not the unversioned "
+        "libcuda.so that Warp before 0.8 opens: \"Could not open libcuda.so.\"",
+        "synthetic (no report): Warp's loader before v0.8.0 (NVIDIA/warp cuda_util.cpp, "
+        "commit 19c1b58f7 added the libcuda.so.1 fallback); the driver library's name as the "
+        "driver installs it (libcuda.so.<version>, libcuda.so.1 link)",
+        None,
+        {"PATH": f"{venv}/bin:/usr/local/bin:/usr/bin:/bin", "VIRTUAL_ENV": venv,
+         "HOME": "/home/user"},
+        [(f"{lib}/libcuda.so.550.120", "libcuda.so.1")])
+
+
 def main():
     tf29_conda_lib_on_path()
     tf27_conda_cudatoolkit()
     tf24_cuda111_not_on_path()
     cupy13_nvrtc_hpc()
+    warp07_libcuda_so1_only()
 
 
 if __name__ == "__main__":
