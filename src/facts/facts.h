@@ -205,6 +205,19 @@ struct facts_tensorflow {
 	const char *source;
 };
 
+/* A library a framework release opens by name (framework_dlopen.tsv): release range
+ * first <= v < below (below NULL: no end yet). */
+struct facts_dlopen {
+	const char *
+		framework; /* the distribution: "tensorflow", "numba", "warp-lang", "cupy-cuda12x" */
+	const char *first, *below;
+	const char *library; /* "cudart", "cudnn", "cuda" (the driver), "nvrtc" */
+	const char *names;   /* tried in order, '|' between them: "libcuda.so|libcuda.so.1" */
+	bool wheel_rpath;    /* its libraries' DT_RUNPATH reaches site-packages/nvidia/<pkg>/lib */
+	const char *confidence;
+	const char *source;
+};
+
 /* A row's confidence marks it unconfirmed ("unconfirmed", "high,unconfirmed": a '?' in the
  * sourced notes); a rule relying on such a row says so. */
 static inline bool facts_unconfirmed(const char *confidence)
@@ -302,6 +315,11 @@ size_t facts_torch_cuda_variants(const char *torch_version, char *buf, size_t le
 bool facts_arch_list_has(const char *arch_list, const char *tok);
 /* TensorFlow "2.15", "2.15.0" or "2.15.1" → the tested configuration of its release line. */
 int facts_tensorflow_config(const char *tf_version, const struct facts_tensorflow **ret);
+/* The rows of framework_dlopen.tsv for a framework distribution at version ("2.11.0",
+ * "0.7.2"; a local label "+cu121" is ignored), in table order, at most max: their count.
+ * 0 for an unknown framework or an unparsable version. */
+size_t facts_dlopen_rows(const char *framework, const char *version,
+			 const struct facts_dlopen **ret, size_t max);
 /*
  * One lookup of kind ("cuda", "driver", "gpu", "xid", "cudnn", "torch", "rocm", "tensorflow")
  * rendered as text or (json) JSON into *ret (malloc'd): gpuenv_facts_query() without its

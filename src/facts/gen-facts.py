@@ -551,6 +551,41 @@ def gen_tensorflow(d, out):
     out.append('const size_t facts_tensorflow_table_len = %d;' % len(rows))
 
 
+DLOPEN_COLS = ['framework', 'first', 'below', 'library', 'names', 'wheel_rpath', 'confidence', 'source']
+
+
+def gen_dlopen(d, out):
+    rows = read_tsv(os.path.join(d, 'framework_dlopen.tsv'), DLOPEN_COLS)
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        vkey(r['first'], w)
+        if r['below'] and vkey(r['below'], w) <= vkey(r['first'], w):
+            raise FactsError('%s: below must be above first' % w)
+        if r['wheel_rpath'] not in ('yes', 'no'):
+            raise FactsError('%s: wheel_rpath must be yes or no' % w)
+        if not r['names'] or any(not n.startswith(('lib', '/')) for n in r['names'].split('|')):
+            raise FactsError('%s: names must be lib*.so* names or paths, | between them' % w)
+    check_unique(rows, lambda r: (r['framework'], r['library'], vkey(r['first'], r['_where'])),
+                 'framework, library, first')
+    check_sorted(rows, lambda r: (r['framework'], r['library'], vkey(r['first'], r['_where'])),
+                 'framework, library, first')
+    # ranges of one (framework, library) must not overlap
+    prev = {}
+    for r in rows:
+        k = (r['framework'], r['library'])
+        if k in prev and (not prev[k]['below'] or vkey(prev[k]['below'], r['_where']) > vkey(r['first'], r['_where'])):
+            raise FactsError('%s: overlaps the range at %s' % (r['_where'], prev[k]['_where']))
+        prev[k] = r
+    out.append('const struct facts_dlopen facts_dlopen_table[] = {')
+    for r in rows:
+        vals = [cstr(r[c]) if c != 'below' or r[c] else 'NULL' for c in DLOPEN_COLS if c != 'wheel_rpath']
+        vals.insert(5, 'true' if r['wheel_rpath'] == 'yes' else 'false')
+        out.append('\t{ %s },' % ', '.join(vals))
+    out.append('};')
+    out.append('const size_t facts_dlopen_table_len = %d;' % len(rows))
+
+
 def main(argv):
     if len(argv) != 3:
         sys.stderr.write('usage: gen-facts.py OUTPUT.c DATADIR\n')
@@ -562,7 +597,7 @@ def main(argv):
            '#include "facts/facts-table.h"', '']
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
-                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_torch, gen_tensorflow):
+                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_torch, gen_tensorflow, gen_dlopen):
             g(d, out)
             out.append('')
     except (FactsError, OSError, UnicodeDecodeError) as e:

@@ -665,6 +665,14 @@ static int read_cupy(const struct fw_found *f)
 	return 0;
 }
 
+/* numba and Warp: what they load is opened by name at run time (framework-dlopen.c), from
+ * their release (dist_version); nothing else of theirs is read. */
+static int read_dist_only(const struct fw_found *f)
+{
+	(void)f;
+	return 0;
+}
+
 /* clang-format off */
 static const struct fw_desc frameworks[] = {
 	{ .key = "torch", .module = "torch", .dists = { "torch" },
@@ -701,6 +709,12 @@ static const struct fw_desc frameworks[] = {
 	  .version_file = "_version.py",
 	  .dir_keys = { "version", "wheel_json" },
 	  .read = read_cupy },
+	{ .key = "numba", .module = "numba", .dists = { "numba" },
+	  .no_dist_why = "no numba-*.dist-info",
+	  .read = read_dist_only },
+	{ .key = "warp", .module = "warp", .dists = { "warp-lang" },
+	  .no_dist_why = "no warp_lang-*.dist-info",
+	  .read = read_dist_only },
 };
 /* clang-format on */
 

@@ -92,3 +92,8 @@ int py_probe_frameworks(struct py_ctx *c, struct snap_node *pkgs, const struct s
 			size_t ns);
 int probe_nvidia_wheels(struct py_ctx *c, struct snap_node *env, const struct site *sites,
 			size_t ns);
+
+/* probe-python-dlopen.c */
+/* dlopen.<name> and not_found[] of each framework of the environment (after the frameworks
+ * and the nvidia-* wheels were read). */
+int py_probe_dlopen(struct py_ctx *c, struct snap_node *env);

@@ -330,6 +330,8 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 	r = py_probe_frameworks(c, pkgs, sites, ns);
 	if (r >= 0)
 		r = probe_nvidia_wheels(c, env, sites, ns);
+	if (r >= 0)
+		r = py_probe_dlopen(c, env);
 out:
 	c->sites = strv_free(c->sites);
 	for (size_t i = 0; i < ARRAY_SIZE(sites); i++)

@@ -224,6 +224,36 @@ void distro_fix(struct finding *f, const struct snap_node *root, enum distro_fix
 				    "with apt-get, dnf or zypper (NVIDIA Container Toolkit install "
 				    "guide)");
 		break;
+	case FIX_CUDA_LIBRARIES: {
+		/* NVIDIA's CUDA repositories name the runtime libraries cuda-libraries-X-Y
+		 * (CUDA Installation Guide for Linux, "Meta Packages"); Arch packages one cuda. */
+		char pkg[64];
+
+		snprintf(pkg, sizeof(pkg), "cuda-libraries-%s", version ?: "X.Y");
+		for (char *p = pkg; *p; p++)
+			if (*p == '.')
+				*p = '-';
+		if (d == DISTRO_DEBIAN || d == DISTRO_UBUNTU)
+			finding_fix(f, "sudo apt-get install %s   # from NVIDIA's CUDA repository",
+				    pkg);
+		else if (d == DISTRO_FEDORA || d == DISTRO_RHEL)
+			finding_fix(f, "sudo dnf install %s   # from NVIDIA's CUDA repository",
+				    pkg);
+		else if (d == DISTRO_SUSE)
+			finding_fix(f, "sudo zypper install %s   # from NVIDIA's CUDA repository",
+				    pkg);
+		else if (d == DISTRO_ARCH)
+			finding_fix(f,
+				    "sudo pacman -S cuda   # Arch packages the current CUDA only: "
+				    "CUDA %s may need NVIDIA's runfile",
+				    version ?: "X.Y");
+		else
+			finding_fix(f,
+				    "# install %s from NVIDIA's CUDA repository (apt-get, dnf or "
+				    "zypper) or the CUDA %s runfile",
+				    pkg, version ?: "X.Y");
+		break;
+	}
 	case FIX_SIGNING_KEY:
 		if (module_flavour(root) == MODULE_AKMODS)
 			finding_fix(

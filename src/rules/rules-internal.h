@@ -144,6 +144,7 @@ enum distro_fix {
 	FIX_INITRAMFS,	       /* rebuild the initramfs, reboot */
 	FIX_CONTAINER_TOOLKIT, /* nvidia-container-toolkit */
 	FIX_SIGNING_KEY,       /* enroll the key that signs the module */
+	FIX_CUDA_LIBRARIES,    /* the CUDA runtime libraries of CUDA `version` ("11.2") */
 };
 /* From host.os.id, then host.os.id_like (os-release(5)). */
 enum distro host_distro(const struct snap_node *root);
@@ -252,6 +253,7 @@ RULE_CHECK(check_xid_errors);
 RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
 RULE_CHECK(check_cuda_compat_unsupported);
+RULE_CHECK(check_library_not_found);
 RULE_CHECK(check_cpu_only_build);
 RULE_CHECK(check_fw_gpu_too_old);
 RULE_CHECK(check_fw_no_kernel_image);

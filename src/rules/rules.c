@@ -521,6 +521,29 @@ const struct rule rule_table[] = {
 		.check = check_library_shadowed,
 	},
 	{
+		.id = "runtime.library-not-found",
+		.layer = GPUENV_LAYER_RUNTIME,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "A GPU library the framework loads is found nowhere on its loader path",
+		.symptom =
+			"Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+			"libcudart.so.11.0: cannot open shared object file: No such file or "
+			"directory · numba CudaSupportError: … libcuda.so: cannot open shared "
+			"object file · Warp CUDA error: Could not open libcuda.so. · CuPy failed "
+			"to load libnvrtc.so.12 · CUDA path could not be detected",
+		.cause = "TensorFlow, numba, Warp and CuPy 13 open CUDA libraries by name (the "
+			 "knowledge base's framework_dlopen.tsv), which ld.so searches for only on "
+			 "LD_LIBRARY_PATH, the caller's RUNPATH, /etc/ld.so.cache and the system "
+			 "directories: a copy on PATH, in an inactive conda env's lib/, in a "
+			 "toolkit's lib64 no list names, or added to ld.so.conf.d without ldconfig "
+			 "is not found, and the GPU goes unused or the import fails (error).",
+		.needs = STRV("framework.python_envs", "environment.LD_LIBRARY_PATH?"),
+		.fix = STRV("# put the copy's directory on the loader path (LD_LIBRARY_PATH, or "
+			    "/etc/ld.so.conf.d + sudo ldconfig), or install the library there"),
+		.verify = STRV("ldconfig -p | grep -E 'libcudart|libcudnn|libnvrtc|libcuda.so'"),
+		.check = check_library_not_found,
+	},
+	{
 		.id = "runtime.cuda-compat-unsupported",
 		.layer = GPUENV_LAYER_RUNTIME,
 		.severity = GPUENV_SEVERITY_ERROR,

@@ -499,11 +499,19 @@ def tf215(fixtures):
                "tensorflow/python/_pywrap_tensorflow_internal.so"]:
         d.listed(so)
     d.done()
-    for name, ver in [("nvidia-cuda-runtime-cu12", "12.2.140"), ("nvidia-cudnn-cu12", "8.9.4.25"),
-                      ("nvidia-cublas-cu12", "12.2.5.6")]:
-        nvidia_wheel(site, name, ver, ["nvidia-cublas-cu12"] if "cudnn" in name else [])
+    # The and-cuda wheels of the libraries TensorFlow opens by name (dso_loader.cc: cudart,
+    # cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE, cuDNN), at the versions its METADATA pins.
+    for name, ver, req in [("nvidia-cuda-runtime-cu12", "12.2.140", []),
+                           ("nvidia-cudnn-cu12", "8.9.4.25", ["nvidia-cublas-cu12"]),
+                           ("nvidia-cublas-cu12", "12.2.5.6", []),
+                           ("nvidia-cufft-cu12", "11.0.8.103", []),
+                           ("nvidia-curand-cu12", "10.3.3.141", []),
+                           ("nvidia-cusolver-cu12", "11.5.2.141",
+                            ["nvidia-cublas-cu12", "nvidia-nvjitlink-cu12", "nvidia-cusparse-cu12"]),
+                           ("nvidia-cusparse-cu12", "12.1.2.141", ["nvidia-nvjitlink-cu12"])]:
+        nvidia_wheel(site, name, ver, req)
     scenario("python-tf215",
-             "python:3.11 image layout (/usr/local) with tensorflow[and-cuda]==2.15.0: build_info says CUDA 12.2, cuDNN 8, sm_35…sm_75 + compute_80; three of its nvidia-*-cu12 wheels",
+             "python:3.11 image layout (/usr/local) with tensorflow[and-cuda]==2.15.0: build_info says CUDA 12.2, cuDNN 8, sm_35…sm_75 + compute_80; the seven of its nvidia-*-cu12 wheels whose libraries TensorFlow opens by name",
              "build_info.py in the form tensorflow/tools/build_info/gen_build_info.py writes (collections.OrderedDict of the sorted items; TF 2.15 Linux values: CUDA 12.2 / cuDNN 8 per tensorflow/docs tested configurations, compute capabilities of TF's .bazelrc, clang 16 as in 2.14/2.15 builds); METADATA pins of the and-cuda extra of tensorflow 2.15.0; the TensorFlow shared objects are listed in RECORD only (kernel_library recorded absent)",
              {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root"})
 

@@ -1171,6 +1171,109 @@ static void test_cuda_compat(void **state)
 	snapshot_unref(s);
 }
 
+/* A conda env with one framework package whose library `names` (dlopen) nothing loads; one
+ * copy of it in `dir`, found there as `where` (NULL: no copy). */
+static struct snap_node *not_found_env(struct gpuenv_snapshot *s, const char *key,
+				       const char *version, const char *names, const char *dir,
+				       const char *where)
+{
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *e = snap_append_object(envs), *p, *nf;
+
+	snap_set_str(e, "prefix", "/home/user/anaconda3/envs/tf", "x");
+	snap_set_str(e, "kind", "conda", "x");
+	p = snap_object(snap_object(e, "packages"), key);
+	snap_set_str(p, "dist_version", version, "x");
+	nf = snap_append_object(snap_array(p, "not_found"));
+	snap_set_str(nf, "name", names, "x"); /* the first of them, for these tests */
+	snap_set_str(nf, "names", names, "x");
+	snap_set_str(nf, "request", "dlopen", "x");
+	snap_array(nf, "copies");
+	if (dir) {
+		struct snap_node *c = snap_append_object(snap_array(nf, "copies"));
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names);
+		snap_set_str(c, "path", path, path);
+		snap_set_str(c, "dir", dir, path);
+		snap_set_str(c, "where", where, path);
+	}
+	return p;
+}
+
+static void test_library_not_found(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *p;
+
+	(void)state;
+	SKIPPED(s, "runtime.library-not-found"); /* no framework.python_envs */
+	p = not_found_env(s, "tensorflow", "2.9.0", "libcudart.so.11.0",
+			  "/home/user/anaconda3/envs/tf/lib", "PATH");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
+	    "its directory is on PATH, which the dynamic loader never searches");
+	FIX(s, "runtime.library-not-found",
+	    "export LD_LIBRARY_PATH=/home/user/anaconda3/envs/tf/lib");
+	snapshot_unref(s);
+
+	/* Everything it opens loads: nothing to say. */
+	s = base();
+	p = snap_object(
+		snap_object(snap_append_object(snap_array(node(s, "framework"), "python_envs")),
+			    "packages"),
+		"tensorflow");
+	snap_set_str(p, "dist_version", "2.9.0", "x");
+	snap_array(p, "not_found");
+	NO(s, "runtime.library-not-found");
+	snapshot_unref(s);
+
+	/* A conda env's lib/ that is not activated: the activate.d fix. */
+	s = base();
+	not_found_env(s, "tensorflow", "2.7.0", "libcudnn.so.8", "/home/user/anaconda3/envs/tf/lib",
+		      "conda env lib");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR, "a conda environment's lib/");
+	FIX(s, "runtime.library-not-found", "conda activate /home/user/anaconda3/envs/tf");
+	snapshot_unref(s);
+
+	/* Listed in ld.so.conf.d, not in the cache: ldconfig. */
+	s = base();
+	not_found_env(s, "tensorflow", "2.9.0", "libcublas.so.11", "/usr/local/cuda-11.2/lib64",
+		      "ld.so.conf");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR, "ldconfig was not run");
+	FIX(s, "runtime.library-not-found", "sudo ldconfig");
+	snapshot_unref(s);
+
+	/* Warp before 0.8 opens only the unversioned libcuda.so; the driver's libcuda.so.1. */
+	s = base();
+	driver_loaded(s, "550.54.15");
+	not_found_env(s, "warp", "0.3.1", "libcuda.so", "/usr/lib/x86_64-linux-gnu",
+		      "versioned only");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
+	    "only the versioned libcuda.so.1 is installed");
+	FIX(s, "runtime.library-not-found", "pip install -U 'warp-lang>=0.8'");
+	snapshot_unref(s);
+
+	/* No libcuda anywhere and no driver: the driver rules say it, not this one. */
+	s = base();
+	not_found_env(s, "numba", "0.60.0", "libcuda.so|libcuda.so.1", NULL, NULL);
+	NO(s, "runtime.library-not-found");
+	/* With the driver loaded, a libcuda nowhere is this rule's. */
+	driver_loaded(s, "550.54.15");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
+	    "libcuda.so or libcuda.so.1 (opened by name)");
+	snapshot_unref(s);
+
+	/* The framework library's DT_NEEDED could not be read: could not tell. */
+	s = base();
+	p = snap_object(
+		snap_object(snap_append_object(snap_array(node(s, "framework"), "python_envs")),
+			    "packages"),
+		"torch");
+	snap_set_errno(p, "needed_missing", -EACCES, "/x/torch/lib/libtorch_cuda.so");
+	SKIPPED(s, "runtime.library-not-found");
+	snapshot_unref(s);
+}
+
 /* A venv with torch `version` for CUDA `cuda` (NULL: CPU) and fat-binary targets. */
 static struct snap_node *torch_env(struct gpuenv_snapshot *s, const char *version, const char *cuda,
 				   const char *const *targets)
@@ -1738,6 +1841,7 @@ int main(void)
 		cmocka_unit_test(test_xid),
 		cmocka_unit_test(test_persistence),
 		cmocka_unit_test(test_cuda_compat),
+		cmocka_unit_test(test_library_not_found),
 		cmocka_unit_test(test_cpu_only),
 		cmocka_unit_test(test_fw_coverage),
 		cmocka_unit_test(test_fw_cuda_newer),

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * runtime.library-not-found: a GPU library a framework's process needs, by DT_NEEDED of its
+ * own library (ImportError: "<soname>: cannot open shared object file") or by a name it
+ * dlopen()s (TensorFlow's dso_loader "Could not load dynamic library", numba's
+ * CudaSupportError, Warp's "Could not open libcuda.so", CuPy's "CuPy failed to load
+ * libnvrtc.so.12"), resolves nowhere on that process's loader path. Reads each framework's
+ * not_found[] (probe-python-dlopen.c: the names of framework_dlopen.tsv and needed_missing[],
+ * with the copies found elsewhere and where) and says why each copy is not found.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/rules-internal.h"
+#include "shared/parse.h"
+#include "shared/strbuf.h"
+
+/* Why the loader does not search a copy's place, and the fix that makes it search there. */
+static const char *copy_why(const char *where)
+{
+	if (streq(where, "PATH"))
+		return "its directory is on PATH, which the dynamic loader never searches "
+		       "(LD_LIBRARY_PATH is the loader's list)";
+	if (streq(where, "conda env lib"))
+		return "a conda environment's lib/, on the loader path only while that "
+		       "environment is active and sets LD_LIBRARY_PATH";
+	if (streq(where, "CUDA toolkit"))
+		return "a CUDA toolkit's library directory that is neither on LD_LIBRARY_PATH "
+		       "nor in /etc/ld.so.conf.d";
+	if (streq(where, "ld.so.conf"))
+		return "/etc/ld.so.conf(.d) lists its directory, but /etc/ld.so.cache does not "
+		       "hold it: ldconfig was not run after it was installed (the loader reads "
+		       "only the cache)";
+	if (streq(where, "pip wheel"))
+		return "an nvidia-* pip wheel's directory, which this release does not search";
+	if (streq(where, "versioned only"))
+		return "only the versioned libcuda.so.1 is installed: the unversioned libcuda.so "
+		       "link comes with development packages";
+	return "not on the loader's search path";
+}
+
+static void copy_fix(struct finding *f, const struct snap_node *copy, const char *fw_key)
+{
+	const char *where = snap_get_str(copy, "where") ?: "";
+	const char *dir = snap_get_str(copy, "dir") ?: "?";
+
+	if (streq(where, "ld.so.conf")) {
+		finding_fix(f, "sudo ldconfig   # rebuild /etc/ld.so.cache from /etc/ld.so.conf.d");
+	} else if (streq(where, "CUDA toolkit")) {
+		finding_fix(f,
+			    "echo %s | sudo tee /etc/ld.so.conf.d/cuda.conf && sudo ldconfig   # "
+			    "or add it to LD_LIBRARY_PATH",
+			    dir);
+	} else if (streq(where, "versioned only")) {
+		if (streq(fw_key, "warp"))
+			finding_fix(f, "pip install -U 'warp-lang>=0.8'   # Warp 0.8 and later "
+				       "also try libcuda.so.1");
+		finding_fix(f,
+			    "sudo ln -s libcuda.so.1 %s/libcuda.so   # the link a development "
+			    "package would install",
+			    streq(dir, "(ld.so.cache)") ? "/usr/lib/x86_64-linux-gnu" : dir);
+	} else if (streq(where, "conda env lib")) {
+		char prefix[512];
+		size_t n = strlen(dir);
+
+		snprintf(prefix, sizeof(prefix), "%.*s", n > 4 ? (int)(n - 4) : (int)n, dir);
+		finding_fix(
+			f,
+			"conda activate %s && mkdir -p $CONDA_PREFIX/etc/conda/activate.d && "
+			"echo 'export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH' > "
+			"$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh   # then deactivate and "
+			"activate again",
+			prefix);
+	} else {
+		finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}",
+			    dir);
+	}
+}
+
+/* No copy anywhere: install it where the framework looks. */
+static void install_fix(struct finding *f, const struct snap_node *root, const char *fw_key,
+			const struct snap_node *pkg, const char *name)
+{
+	const char *ver = snap_get_str(pkg, "dist_version") ?: "<version>";
+	const struct facts_tensorflow *tf = NULL;
+
+	if (startswith(name, "libcuda.so")) {
+		distro_fix(f, root, FIX_INSTALL_DRIVER, NULL);
+		return;
+	}
+	if (streq(fw_key, "tensorflow") && facts_tensorflow_config(ver, &tf) == 0) {
+		if (version_cmp_str(ver, "2.15") >= 0)
+			finding_fix(f,
+				    "pip install 'tensorflow[and-cuda]==%s'   # the CUDA %s "
+				    "libraries as nvidia-* wheels, found through its RUNPATH",
+				    ver, tf->cuda);
+		else
+			distro_fix(f, root, FIX_CUDA_LIBRARIES, tf->cuda);
+		if (startswith(name, "libcudnn"))
+			finding_fix(f,
+				    "# cuDNN %s for CUDA %s (TensorFlow %s's tested "
+				    "configuration), with its directory on the loader path",
+				    tf->cudnn, tf->cuda, ver);
+		return;
+	}
+	if (streq(fw_key, "cupy") && startswith(name, "libnvrtc.so.12")) {
+		finding_fix(f,
+			    "pip install nvidia-cuda-nvrtc-cu12   # then its nvidia/cuda_nvrtc/lib "
+			    "on LD_LIBRARY_PATH, or a CUDA 12 toolkit's lib64");
+		return;
+	}
+	finding_fix(f,
+		    "# install the CUDA library that provides %s and put its directory on the "
+		    "loader path",
+		    name);
+}
+
+struct nf_ctx {
+	struct rule_ctx *c;
+	const struct snap_node *root;
+};
+
+/* Is this not_found[] entry left to the driver rules (no libcuda anywhere, no driver here)? */
+static bool driver_missing(const struct nf_ctx *x, const struct snap_node *e)
+{
+	const char *version = NULL;
+	const struct snap_node *fact = NULL;
+
+	return startswith(snap_get_str(e, "name") ?: "", "libcuda.so") &&
+	       snap_count(snap_child(e, "copies")) == 0 &&
+	       nvidia_driver(x->root, &version, &fact) != DRIVER_LOADED;
+}
+
+/* One finding per framework: every name it cannot load, and each place a copy lies (once per
+ * directory: a conda env's lib/ holds the whole toolkit). */
+static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char *key,
+		      const char *fw_key, const struct snap_node *pkg, const char *label)
+{
+	const struct snap_node *nf = snap_child(pkg, "not_found");
+	const struct snap_node *nm = snap_child(pkg, "needed_missing");
+	const char *llp = snap_get_str(x->root, "environment.LD_LIBRARY_PATH");
+	struct strbuf names = STRBUF_INIT, where = STRBUF_INIT;
+	const struct snap_node *first = NULL, *fix_copies[8];
+	const char *dirs[8];
+	size_t n_names = 0, n_dirs = 0;
+	bool dl = false, dt = false, unconfirmed = false;
+	struct finding *f;
+	char subject[256], lp[256];
+
+	snprintf(subject, sizeof(subject), "%s (%s)", label, snap_get_str(env, "prefix") ?: "?");
+	if (nm && fact_is_failure(snap_state(nm)))
+		rule_need(x->c, subject, "the GPU libraries the framework's library needs", nm);
+	for (size_t i = 0; i < snap_count(nf); i++) {
+		const struct snap_node *e = snap_at(nf, i);
+		const struct snap_node *copies = snap_child(e, "copies");
+		bool is_dl = streq(snap_get_str(e, "request") ?: "", "dlopen");
+
+		if (driver_missing(x, e))
+			continue;
+		first = first ?: e;
+		unconfirmed |= snap_get_bool_default(e, "unconfirmed", false);
+		dl |= is_dl;
+		dt |= !is_dl;
+		/* "libcuda.so|libcuda.so.1" (tried in order) reads "libcuda.so or libcuda.so.1". */
+		strbuf_printf(&names, "%s", n_names++ ? ", " : "");
+		for (const char *p = snap_get_str(e, is_dl ? "names" : "name") ?: "?"; *p; p++)
+			if (*p == '|')
+				strbuf_printf(&names, " or ");
+			else
+				strbuf_printf(&names, "%c", *p);
+		for (size_t k = 0; k < snap_count(copies); k++) {
+			const struct snap_node *cp = snap_at(copies, k);
+			const char *dir = snap_get_str(cp, "dir") ?: "?";
+			bool seen = false;
+
+			for (size_t d = 0; d < n_dirs; d++)
+				seen |= streq(dirs[d], dir);
+			if (seen || n_dirs == ARRAY_SIZE(dirs))
+				continue;
+			dirs[n_dirs] = dir;
+			fix_copies[n_dirs++] = cp;
+			strbuf_printf(&where, "; %s is in %s: %s", snap_get_str(cp, "path") ?: "?",
+				      dir, copy_why(snap_get_str(cp, "where") ?: ""));
+		}
+	}
+	if (!first)
+		goto out;
+	snprintf(lp, sizeof(lp), "%s%.200s", llp ? "LD_LIBRARY_PATH=" : "LD_LIBRARY_PATH unset",
+		 llp ?: "");
+	f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, subject,
+			 "%s cannot load %s (%s%s%s): the dynamic loader finds %s nowhere on this "
+			 "process's path (%s%s, /etc/ld.so.cache, the system directories)%s%s",
+			 label, names.len ? strbuf_str(&names) : "?", dl ? "opened by name" : "",
+			 dl && dt ? ", " : "", dt ? "DT_NEEDED" : "", n_names > 1 ? "them" : "it",
+			 dt ? "the library's RUNPATH, " : "", lp,
+			 n_dirs ? strbuf_str(&where) : "; no copy was found on this machine",
+			 unconfirmed ? " (the names this release opens are unconfirmed in the "
+				       "knowledge base)"
+				     : "");
+	if (!f)
+		goto out;
+	for (size_t i = 0; i < snap_count(nf); i++) {
+		const struct snap_node *e = snap_at(nf, i);
+		char ek[160];
+
+		if (driver_missing(x, e))
+			continue;
+		snprintf(ek, sizeof(ek), "%s.not_found.%zu", key, i);
+		finding_evidence(f, ek, snap_source(snap_child(e, "name")) ?: "ld.so search",
+				 "%s (%s)", snap_get_str(e, "names") ?: "?",
+				 snap_get_str(e, "request") ?: "?");
+	}
+	finding_fact(f, "environment.LD_LIBRARY_PATH",
+		     snap_get(x->root, "environment.LD_LIBRARY_PATH"));
+	for (size_t d = 0; d < n_dirs; d++)
+		copy_fix(f, fix_copies[d], fw_key);
+	if (n_dirs == 0)
+		install_fix(f, x->root, fw_key, pkg, snap_get_str(first, "name") ?: "?");
+	finding_verify(f, "python3 -c 'import ctypes; ctypes.CDLL(\"%s\")'   # no OSError",
+		       snap_get_str(first, "name") ?: "?");
+	finding_rule_verify(f);
+out:
+	strbuf_done(&names);
+	strbuf_done(&where);
+}
+
+RULE_CHECK(check_library_not_found)
+{
+	static const struct {
+		const char *key, *label;
+	} fws[] = { { "torch", "torch" },
+		    { "tensorflow", "TensorFlow" },
+		    { "numba", "numba" },
+		    { "warp", "Warp" },
+		    { "cupy", "CuPy" } };
+	const struct snap_node *envs = snap_get(root, "framework.python_envs");
+	struct nf_ctx x = { c, root };
+
+	fw_need_complete(c, root);
+	for (size_t i = 0; i < snap_count(envs); i++) {
+		const struct snap_node *env = snap_at(envs, i);
+		const struct snap_node *pl = snap_get(env, "packages.jax.plugins");
+
+		for (size_t k = 0; k < ARRAY_SIZE(fws); k++) {
+			const struct snap_node *pkg = snap_get(env, "packages");
+			char key[128], label[160];
+
+			pkg = snap_child(pkg, fws[k].key);
+			if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
+				continue;
+			snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.%s", i,
+				 fws[k].key);
+			snprintf(label, sizeof(label), "%s %s", fws[k].label,
+				 snap_get_str(pkg, "version")
+					 ?: snap_get_str(pkg, "dist_version") ?: "(version unreadable)");
+			judge_pkg(&x, env, key, fws[k].key, pkg, label);
+		}
+		for (size_t j = 0; j < snap_count(pl); j++) {
+			char key[128], label[160];
+
+			snprintf(key, sizeof(key),
+				 "framework.python_envs.%zu.packages.jax.plugins.%zu", i, j);
+			snprintf(label, sizeof(label), "jax plugin %s %s",
+				 snap_get_str(snap_at(pl, j), "plugin") ?: "?",
+				 snap_get_str(snap_at(pl, j), "plugin_version") ?: "?");
+			judge_pkg(&x, env, key, "jax", snap_at(pl, j), label);
+		}
+	}
+}

@@ -1,0 +1,257 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Real-world fixtures of runtime.library-not-found (tests/fixtures/rw-libs-*): a GPU library a
+framework opens by name (TensorFlow's dso_loader, CuPy 13's NVRTC) that the loader finds
+nowhere, though a copy lies on the machine. Each is rebuilt from a public report whose thread
+established the cause; what the report pasted is kept as pasted, what it did not show is taken
+from the base fixture (rtx4090-open-module: an NVIDIA driver loaded, so only the framework's
+libraries are at fault) or is a placeholder named as such in `source`. Library files are
+[elf] lines (tiny shared objects with the real SONAME, made at test time). Written by
+`tests/tools/mk-real-world-fixtures.py libs`; libs-warp07-libcuda-so1-only is not a report
+(no [real-world]): Warp's loader before 0.8, over the same base.
+"""
+import os
+
+from realworld.common import fresh, ini, link, real_world, section, so, w
+
+TOPIC = "libs"
+FIXTURES = ("rw-libs-tf29-conda-lib-on-path", "rw-libs-tf27-conda-cudatoolkit",
+            "rw-libs-tf24-cuda111-not-on-path", "rw-libs-cupy13-nvrtc-hpc",
+            "libs-warp07-libcuda-so1-only")
+BASE = "rtx4090-open-module"
+BASE_SRC = (f"; the machine around it, which no report here shows (the GPU, driver 550.120, "
+            f"the kernel, Ubuntu 24.04), is fixture {BASE}'s")
+
+TF_BUILD_INFO_HEAD = '''# Copyright 2020 The TensorFlow Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+"""Auto-generated module providing information about the build."""
+import collections
+
+'''
+
+
+def _rw(d):
+    return real_world(d["url"], d["pasted"], d["cause"], d["root_cause"], d["layer"], d["fails"])
+
+
+def write_ini(dst, desc, source, rw, variables):
+    """scenario.ini over the base tree: its device nodes and kernel module come along."""
+    ini(dst, TOPIC, desc, source + BASE_SRC, variables, rw, section(BASE, "devices"),
+        section(BASE, "modules"))
+
+
+def dist_info(root, site, name, version, requires=()):
+    d = f"{site}/{name.replace('-', '_')}-{version}.dist-info"
+    meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+    meta += "".join(f"Requires-Dist: {r}\n" for r in requires)
+    w(root, f"{d}/METADATA", meta)
+    w(root, f"{d}/RECORD", "")
+
+
+def tf_build_info(root, site, cuda, cudnn, caps, compiler):
+    items = [("cpu_compiler", repr(compiler)), ("cuda_compute_capabilities", repr(caps)),
+             ("cuda_version", repr(cuda)), ("cudnn_version", repr(cudnn)),
+             ("is_cuda_build", "True"), ("is_rocm_build", "False"),
+             ("is_tensorrt_build", "True")]
+    body = ", ".join(f"('{k}', {v})" for k, v in items)
+    w(root, f"{site}/tensorflow/python/platform/build_info.py",
+      TF_BUILD_INFO_HEAD + f"build_info = collections.OrderedDict([{body}])\n")
+    w(root, f"{site}/tensorflow/__init__.py", "")
+
+
+def make_venv(root, version, venv="/home/user/venv"):
+    """A venv (PEP 405 pyvenv.cfg as the venv module writes it); returns it and its site."""
+    short = ".".join(version.split(".")[:2])
+    w(root, f"{venv}/pyvenv.cfg",
+      f"home = /usr/bin\ninclude-system-site-packages = false\nversion = {version}\n")
+    w(root, f"{venv}/bin/python3", "")
+    return venv, f"{venv}/lib/python{short}/site-packages"
+
+
+def conda_env(root, base, env, python):
+    w(root, f"{base}/conda-meta/history", f"==> 2022-06-01 10:00:00 <==\n# cmd: {base}/bin/conda create -n {os.path.basename(env)} python={python}\n")
+    w(root, f"{base}/bin/conda", "#!/bin/sh\n")
+    w(root, f"{env}/conda-meta/history", f"==> 2022-06-01 10:01:00 <==\n# cmd: {base}/bin/conda create -n {os.path.basename(env)} python={python}\n")
+
+
+# conda-forge cudatoolkit 11.2 and cudnn 8.1: the sonames their lib/ holds (TensorFlow's
+# pip guide of 2.5-2.11 installs exactly these two packages).
+CUDATOOLKIT_112 = ["libcudart.so.11.0", "libcublas.so.11", "libcublasLt.so.11", "libcufft.so.10",
+                   "libcurand.so.10", "libcusolver.so.11", "libcusparse.so.11"]
+CUDNN_81 = ["libcudnn.so.8"]
+TF_CAPS_2X = ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "compute_80"]
+
+
+def tf29_conda_lib_on_path():
+    """tensorflow/tensorflow#56413: TF 2.9 pip in a conda env with cudatoolkit 11.2 / cuDNN 8.1;
+    libcudart.so.11.0 is in the env's lib/, which the user put on PATH."""
+    dst, root = fresh("rw-libs-tf29-conda-lib-on-path", BASE)
+    home = "/home/user"  # the report: a CAMPUS home directory
+    base = f"{home}/anaconda3"
+    env = f"{base}/envs/tf"
+    site = f"{env}/lib/python3.7/site-packages"
+    conda_env(root, base, env, "3.7")
+    dist_info(root, site, "tensorflow", "2.9.0")
+    tf_build_info(root, site, "11.2", "8", TF_CAPS_2X, "/dt9/usr/bin/gcc")
+    for path, soname in [(f"{env}/lib/{s}", s) for s in CUDATOOLKIT_112 + CUDNN_81]:
+        so(root, path, soname)
+    write_ini(dst,
+        "TensorFlow 2.9 from pip in an activated conda environment that holds conda-forge "
+        "cudatoolkit 11.2 and cuDNN 8.1 in its lib/; the user added that lib/ to PATH, not "
+        "LD_LIBRARY_PATH, and TensorFlow cannot dlopen libcudart.so.11.0",
+        "the report's TF 2.9 / CUDA 11.2 / cuDNN 8.1.0 / Python 3.7 and the env's lib/ on PATH "
+        "(the home directory, under CAMPUS/<USER NAME> in the report, and <ENVIRONMENT NAME> are placeholders: /home/user, "
+        "tf); build_info.py in the "
+        "form gen_build_info.py writes with TF 2.9's tested CUDA 11.2 / cuDNN 8; the env's "
+        "library files are the sonames of conda-forge cudatoolkit 11.2 and cudnn 8.1 (the "
+        "report names libcudart.so.11.0 only)",
+        _rw({"url": "https://github.com/tensorflow/tensorflow/issues/56413",
+         "pasted": "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
+                   "cannot open shared object file: No such file or directory",
+         "cause": "libcudart.so.11.0 is in the conda env's lib/, whose directory the user put on "
+                  "PATH; the dynamic loader searches LD_LIBRARY_PATH (TensorFlow's pip guide: "
+                  "LD_LIBRARY_PATH=$CONDA_PREFIX/lib)",
+         "root_cause": "runtime.library-not-found", "layer": "runtime", "fails": "yes"}),
+        {"PATH": f"{env}/bin:{base}/condabin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+                 f"/sbin:/bin:{env}/lib",
+         "CONDA_PREFIX": env, "CONDA_EXE": f"{base}/bin/conda", "HOME": home},
+        )
+
+
+def tf27_conda_cudatoolkit():
+    """tensorflow/tensorflow#52988: `conda install cudatoolkit=11.2 cudnn=8.1`, TF 2.7 from pip
+    cannot find the CUDA libraries: the env's lib/ is not on LD_LIBRARY_PATH."""
+    dst, root = fresh("rw-libs-tf27-conda-cudatoolkit", BASE)
+    home = "/home/user"
+    base = f"{home}/miniconda3"
+    env = f"{base}/envs/tf27"
+    site = f"{env}/lib/python3.8/site-packages"
+    conda_env(root, base, env, "3.8")
+    dist_info(root, site, "tensorflow", "2.7.0")
+    tf_build_info(root, site, "11.2", "8", TF_CAPS_2X, "/dt7/usr/bin/gcc")
+    for path, soname in [(f"{env}/lib/{s}", s) for s in CUDATOOLKIT_112 + CUDNN_81]:
+        so(root, path, soname)
+    write_ini(dst,
+        "TensorFlow 2.7.0 from pip in an activated conda environment after `conda install "
+        "cudatoolkit=11.2 cudnn=8.1`: TensorFlow reports it cannot load the CUDA libraries, "
+        "which are in the environment's lib/, not on LD_LIBRARY_PATH",
+        "the report's TF 2.7.0, Python 3.8, `conda install cudatoolkit=11.2 cudnn=8.1` and its "
+        "dso_loader lines; the conda installation's place, the env name and the home are "
+        "placeholders (~/miniconda3, tf27); build_info.py with TF 2.7's tested CUDA 11.2 / "
+        "cuDNN 8; the env's library files are those packages' sonames",
+        _rw({"url": "https://github.com/tensorflow/tensorflow/issues/52988",
+         "pasted": "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
+                   "cannot open shared object file: No such file or directory",
+         "cause": "conda's cudatoolkit/cudnn are in the environment's lib/, which TensorFlow's "
+                  "dlopen does not search unless LD_LIBRARY_PATH names it",
+         "root_cause": "runtime.library-not-found", "layer": "runtime", "fails": "yes"}),
+        {"PATH": f"{env}/bin:{base}/condabin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+                 "/sbin:/bin",
+         "CONDA_PREFIX": env, "CONDA_EXE": f"{base}/bin/conda", "HOME": home},
+        )
+
+
+def tf24_cuda111_not_on_path():
+    """tensorflow/tensorflow#45930 (comment of 2021-01-31): libcudart.so.11.0 in
+    /usr/local/cuda-11.1/targets/x86_64-linux/lib, fixed by adding it to LD_LIBRARY_PATH."""
+    dst, root = fresh("rw-libs-tf24-cuda111-not-on-path", BASE)
+    site = "/usr/local/lib/python3.8/dist-packages"
+    dist_info(root, site, "tensorflow", "2.4.0")
+    tf_build_info(root, site, "11.0", "8", TF_CAPS_2X, "/dt7/usr/bin/gcc")
+    w(root, "/usr/local/bin/python3", "")
+    tk = "/usr/local/cuda-11.1/targets/x86_64-linux/lib"
+    sonames = ["libcudart.so.11.0", "libcublas.so.11", "libcublasLt.so.11", "libcufft.so.10",
+               "libcurand.so.10", "libcusolver.so.11", "libcusparse.so.11"]
+    for path, soname in [(f"{tk}/{s}", s) for s in sonames]:
+        so(root, path, soname)
+    write_ini(dst,
+        "TensorFlow 2.4 (pip, system Python) on Ubuntu 20.04 with CUDA 11.1 installed in "
+        "/usr/local/cuda-11.1, whose library directory is not on the loader path: "
+        "libcudart.so.11.0 is not found",
+        "the comment's find output (/usr/local/cuda-11.1/targets/x86_64-linux/lib/"
+        "libcudart.so.11.0) and its fix (that directory on LD_LIBRARY_PATH); the TensorFlow "
+        "release is the issue's label (TF 2.4; 2.4.0 a placeholder), build_info.py with TF 2.4's "
+        "tested CUDA 11.0 / cuDNN 8; the toolkit's other libraries are CUDA 11.1's sonames "
+        "(cuDNN was not shown: placeholder, none installed); Python 3.8 under /usr/local a "
+        "placeholder",
+        _rw({"url": "https://github.com/tensorflow/tensorflow/issues/45930",
+         "pasted": "Could not load dynamic library 'libcudart.so.11.0'",
+         "cause": "the CUDA 11.1 toolkit's lib directory (targets/x86_64-linux/lib) is on no "
+                  "loader list; adding it to LD_LIBRARY_PATH fixed it",
+         "root_cause": "runtime.library-not-found", "layer": "runtime", "fails": "yes"}),
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+         "HOME": "/root"},
+        )
+
+
+def cupy13_nvrtc_hpc():
+    """cupy/cupy#8317: CuPy 13 dlopens libnvrtc.so.12; the HPC system's CUDA 12.2 is outside
+    every loader list (the module's RPATH does not apply to CuPy 13's run-time NVRTC load)."""
+    dst, root = fresh("rw-libs-cupy13-nvrtc-hpc", BASE)
+    venv, site = make_venv(root, "3.11.5")
+    dist_info(root, site, "cupy", "13.0.0")
+    w(root, f"{site}/cupy/_version.py", "__version__ = '13.0.0'\n")
+    cuda = "/cvmfs/soft.computecanada.ca/easybuild/software/2023/x86-64-v3/Core/cudacore/12.2.2"
+    for path, soname in [(f"{cuda}/lib64/{s}", s) for s in ["libnvrtc.so.12", "libcublas.so.12",
+                                               "libcufft.so.11", "libcurand.so.10",
+                                               "libcusparse.so.12"]]:
+        so(root, path, soname)
+    write_ini(dst,
+        "CuPy 13.0.0 built from source in a virtualenv on an HPC system whose CUDA 12.2 lives "
+        "under /cvmfs (not on LD_LIBRARY_PATH); CuPy 13 opens NVRTC at run time and fails "
+        "with libnvrtc.so.12: cannot open shared object file",
+        "the report's paths (CUDA 12.2.2 under /cvmfs/soft.computecanada.ca/…/cudacore/12.2.2/"
+        "lib64), CuPy 13.0.0 built from source (distribution name cupy), Python 3.11; the "
+        "libraries of that lib64 are those the report lists; the virtualenv's place is a placeholder",
+        _rw({"url": "https://github.com/cupy/cupy/issues/8317",
+         "pasted": "RuntimeError: CuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: "
+                   "cannot open shared object file: No such file or directory",
+         "cause": "CuPy 13 loads NVRTC by name at run time (not through the module's DT_NEEDED "
+                  "and RPATH as before), and the CUDA 12.2 lib64 is not on the loader path",
+         "root_cause": "runtime.library-not-found", "layer": "runtime", "fails": "yes"}),
+        {"PATH": f"{venv}/bin:/usr/local/bin:/usr/bin:/bin", "VIRTUAL_ENV": venv,
+         "HOME": "/home/user"},
+        )
+
+
+def warp07_libcuda_so1_only():
+    """Not a report: Warp before 0.8 dlopen()s only the unversioned libcuda.so
+    (NVIDIA/warp warp/native/cuda_util.cpp before commit 19c1b58f7), which the driver's
+    user-space package does not install; here only libcuda.so.1 is there."""
+    dst, root = fresh("libs-warp07-libcuda-so1-only", BASE)
+    venv, site = make_venv(root, "3.10.12")
+    dist_info(root, site, "warp-lang", "0.7.2")
+    w(root, f"{site}/warp/__init__.py", "")
+    lib = "/usr/lib/x86_64-linux-gnu"
+    so(root, f"{lib}/libcuda.so.550.120", "libcuda.so.1")
+    link(root, f"{lib}/libcuda.so.1", "libcuda.so.550.120")
+    write_ini(dst,
+        "Warp 0.7.2 (warp-lang from pip) in a virtualenv on a machine whose NVIDIA driver "
+        "550.120 installed libcuda.so.1 (-> libcuda.so.550.120) but not the unversioned "
+        "libcuda.so that Warp before 0.8 opens: \"Could not open libcuda.so.\"",
+        "synthetic (no report): Warp's loader before v0.8.0 (NVIDIA/warp cuda_util.cpp, "
+        "commit 19c1b58f7 added the libcuda.so.1 fallback); the driver library's name as the "
+        "driver installs it (libcuda.so.<version>, libcuda.so.1 link)",
+        "",
+        {"PATH": f"{venv}/bin:/usr/local/bin:/usr/bin:/bin", "VIRTUAL_ENV": venv,
+         "HOME": "/home/user"},
+        )
+
+
+def write():
+    tf29_conda_lib_on_path()
+    tf27_conda_cudatoolkit()
+    tf24_cuda111_not_on_path()
+    cupy13_nvrtc_hpc()
+    warp07_libcuda_so1_only()
