@@ -44,3 +44,5 @@ extern const struct facts_torch_wheel facts_torch_wheel_table[];
 extern const size_t facts_torch_wheel_table_len;
 extern const struct facts_tensorflow facts_tensorflow_table[];
 extern const size_t facts_tensorflow_table_len;
+extern const struct facts_tensorflow_build facts_tensorflow_build_table[];
+extern const size_t facts_tensorflow_build_table_len;

@@ -13,6 +13,7 @@
 #include "fatbin/fatbin-targets.h"
 #include "formats/dist-metadata.h"
 #include "formats/pyfile.h"
+#include "framework-cudnn.h"
 #include "framework-loads.h"
 #include "probe-python-internal.h"
 #include "probe.h"
@@ -154,5 +155,30 @@ int py_record_loads(struct py_ctx *c, struct snap_node *obj)
 	if (!own)
 		return -ENOMEM;
 	*strrchr(own, '/') = '\0';
-	return probe_framework_loads(c->loader, obj, path, c->sites, own);
+	r = probe_framework_loads(c->loader, obj, path, c->sites, own);
+	if (r < 0)
+		return r;
+	/* A library that links cuDNN (libtorch_cuda.so: libcudnn.so.8 or .9): which copy. */
+	for (size_t i = 0; i < snap_count(snap_child(obj, "loads")); i++) {
+		const char *key = snap_key(snap_at(snap_child(obj, "loads"), i));
+		unsigned major;
+
+		if (key && startswith(key, "libcudnn.so.") &&
+		    parse_uint(key + strlen("libcudnn.so."), 10, &major) == 0)
+			return probe_framework_cudnn(c->pe, c->loader, obj, major, path,
+						     "DT_NEEDED");
+	}
+	return 0;
+}
+
+int py_record_cudnn_dlopen(struct py_ctx *c, struct snap_node *obj, unsigned major)
+{
+	int r;
+
+	if (snap_child(obj, "cudnn"))
+		return 0;
+	if (!c->loader && (r = probe_loader(c->pe, &c->loader)) < 0)
+		return r;
+	return probe_framework_cudnn(c->pe, c->loader, obj, major,
+				     snap_get_str(obj, "kernel_library.path"), "dlopen");
 }
