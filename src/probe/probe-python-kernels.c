@@ -56,7 +56,7 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct fatbin_ta
 int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,
 		      const char *const *cands, size_t n_cands)
 {
-	_cleanup_free_ char *tried = NULL;
+	_cleanup_free_ char *tried = NULL, *host_only = NULL;
 	int r = 0;
 
 	for (size_t i = 0; i < n_cands; i++) {
@@ -84,8 +84,13 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 		r = scan_kernels(pe, p, &k);
 		if (r == -ENOMEM)
 			return r;
-		if (r == 0 && k.n == 0 && i + 1 < n_cands)
-			continue; /* a host-only library: try the next */
+		if (r == 0 && k.n == 0 && i + 1 < n_cands) {
+			/* a host-only library: try the next, and come back to it if none is
+			 * there */
+			if (!host_only && !(host_only = strdup(p)))
+				return -ENOMEM;
+			continue;
+		}
 		if (r < 0 && r != -EBADMSG) {
 			snap_set_errno(obj, "kernel_library", r, p);
 			snap_set_errno(obj, "arch_targets", r, p);
@@ -117,6 +122,12 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 			if (k.truncated)
 				snap_set_bool(obj, "arch_targets_truncated", true, p);
 		}
+		return 0;
+	}
+	if (host_only) {
+		snap_set_str(snap_object(obj, "kernel_library"), "path", host_only, host_only);
+		snap_set_state(obj, "arch_targets", FACT_ABSENT, host_only,
+			       "no CUDA fat binary or HIP offload bundle in this library");
 		return 0;
 	}
 	{

@@ -61,6 +61,21 @@ static const char *copy_version(const struct fw_build *b, const struct snap_node
 		*ret_from = snap_get_str(w, "dist_info") ?: "nvidia-cudnn wheel";
 		return v;
 	}
+	/* The copy a torch wheel bundles in torch/lib (libcudnn.so.8, no version in the name) is
+	 * the cuDNN of that wheel (pytorch_wheels.tsv). */
+	if (b->kind == FW_TORCH) {
+		const char *lib = snap_get_str(b->pkg, "lib_dir"),
+			   *tv = snap_get_str(b->pkg, "version");
+		const char *p = snap_get_str(copy, "resolved_path");
+		const struct facts_torch_wheel *tw;
+
+		if (lib && p && tv && path_is_under(p, lib) &&
+		    facts_torch_wheel(tv, NULL, &tw) == 0 && tw->cudnn && tw->cudnn[0] >= '1' &&
+		    tw->cudnn[0] <= '9') {
+			*ret_from = tw->source;
+			return tw->cudnn;
+		}
+	}
 	return NULL;
 }
 
@@ -245,8 +260,9 @@ static void cudnn_fw(const struct fw_build *b, void *u)
 		const char *ov, *ofrom = NULL, *op = snap_get_str(o, "resolved_path");
 		struct version v;
 
-		if (o == lc || !(ov = copy_version(b, o, &ofrom)) || version_parse(ov, &v) < 0 ||
-		    v.n < 2 || older(&v, &bt.v) || v.part[0] != bt.v.part[0])
+		if (o == lc || !(ov = copy_version(b, o, &ofrom)) ||
+		    version_parse_prefix(ov, &v, NULL) < 0 || v.n < 2 || older(&v, &bt.v) ||
+		    v.part[0] != bt.v.part[0])
 			continue;
 		finding_evidence(f, "compatible copy shadowed", ofrom, "%s (cuDNN %s)", op ?: "?",
 				 ov);
@@ -291,7 +307,8 @@ static void shadowed_same_major_fw(const struct fw_build *b, void *u)
 	const char *lv, *lfrom = NULL, *lpath;
 	struct version l;
 
-	if (!lc || !(lv = copy_version(b, lc, &lfrom)) || version_parse(lv, &l) < 0 || l.n < 2)
+	if (!lc || !(lv = copy_version(b, lc, &lfrom)) || version_parse_prefix(lv, &l, NULL) < 0 ||
+	    l.n < 2)
 		return;
 	lpath = snap_get_str(lc, "resolved_path") ?: "?";
 	for (size_t i = 0; i < snap_count(copies); i++) {
@@ -301,9 +318,16 @@ static void shadowed_same_major_fw(const struct fw_build *b, void *u)
 		struct version v;
 		char key[256];
 
-		if (o == lc || !(ov = copy_version(b, o, &ofrom)) || version_parse(ov, &v) < 0 ||
-		    v.n < 2 || v.part[0] != l.part[0] || version_cmp(&v, &l) <= 0)
+		if (o == lc || !(ov = copy_version(b, o, &ofrom)) ||
+		    version_parse_prefix(ov, &v, NULL) < 0 || v.n < 2 || v.part[0] != l.part[0] ||
+		    version_cmp(&v, &l) <= 0)
 			continue;
+		/* A wheel's copy shadowed for a DT_NEEDED: check_library_shadowed() said it. */
+		if (snap_child(snap_child(b->pkg, "loads"), snap_get_str(cud, "soname") ?: "") &&
+		    wheel_holding(b->env, op)) {
+			sm->n++;
+			return;
+		}
 		f = rule_finding(c, GPUENV_SEVERITY_WARNING, b->prefix,
 				 "two copies of %s are on %s's search path: ld.so takes %s (cuDNN "
 				 "%s, via %s) before the newer %s (cuDNN %s, via %s)",
@@ -339,7 +363,7 @@ static void shadowed_same_major_loader(struct rule_ctx *c, const struct snap_nod
 		const char *lv = snap_get_str(e, "version"), *lp = snap_get_str(e, "resolved_path");
 		struct version l;
 
-		if (!lv || !lp || version_parse(lv, &l) < 0 || l.n < 2)
+		if (!lv || !lp || version_parse_prefix(lv, &l, NULL) < 0 || l.n < 2)
 			continue;
 		for (size_t j = 0; j < snap_count(sh); j++) {
 			const struct snap_node *o = snap_at(sh, j);
@@ -351,8 +375,8 @@ static void shadowed_same_major_loader(struct rule_ctx *c, const struct snap_nod
 			char key[96];
 
 			if (!ov || !op || !streq(snap_get_str(o, "verdict") ?: "", "loadable") ||
-			    version_parse(ov, &v) < 0 || v.n < 2 || v.part[0] != l.part[0] ||
-			    version_cmp(&v, &l) <= 0)
+			    version_parse_prefix(ov, &v, NULL) < 0 || v.n < 2 ||
+			    v.part[0] != l.part[0] || version_cmp(&v, &l) <= 0)
 				continue;
 			f = rule_finding(
 				c, GPUENV_SEVERITY_WARNING, NULL,
