@@ -46,3 +46,5 @@ extern const struct facts_tensorflow facts_tensorflow_table[];
 extern const size_t facts_tensorflow_table_len;
 extern const struct facts_dlopen facts_dlopen_table[];
 extern const size_t facts_dlopen_table_len;
+extern const struct facts_tensorflow_build facts_tensorflow_build_table[];
+extern const size_t facts_tensorflow_build_table_len;

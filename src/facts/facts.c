@@ -732,3 +732,28 @@ int facts_tensorflow_config(const char *tf_version, const struct facts_tensorflo
 	}
 	return -ENOENT;
 }
+
+int facts_tensorflow_build(const char *tf_version, const struct facts_tensorflow_build **ret)
+{
+	struct version v;
+	int r;
+
+	if (!tf_version || !ret)
+		return -EINVAL;
+	r = parse_release(tf_version, &v);
+	if (r < 0)
+		return r;
+	if (v.n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_tensorflow_build_table_len; i++) {
+		struct version t;
+
+		if (version_parse(facts_tensorflow_build_table[i].release, &t) < 0)
+			continue;
+		if (t.part[0] == v.part[0] && t.part[1] == v.part[1]) {
+			*ret = &facts_tensorflow_build_table[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

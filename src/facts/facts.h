@@ -218,6 +218,20 @@ struct facts_dlopen {
 	const char *source;
 };
 
+/* The cuDNN a TensorFlow release line's Linux GPU binaries were compiled with, as TensorFlow's
+ * own check prints it (tensorflow_builds.tsv). */
+struct facts_tensorflow_build {
+	const char *release;	      /* "1.15" */
+	const char *evidence_release; /* "1.15.0": the release the source shows */
+	const char *package;	      /* "tensorflow" / "tensorflow_gpu" */
+	const char *cuda;	      /* "10.0" */
+	const char *cudnn;	      /* "7.6.0" */
+	const char *evidence;	      /* the quoted "… source was compiled with: 7.6.0." */
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
 /* A row's confidence marks it unconfirmed ("unconfirmed", "high,unconfirmed": a '?' in the
  * sourced notes); a rule relying on such a row says so. */
 static inline bool facts_unconfirmed(const char *confidence)
@@ -320,6 +334,8 @@ int facts_tensorflow_config(const char *tf_version, const struct facts_tensorflo
  * 0 for an unknown framework or an unparsable version. */
 size_t facts_dlopen_rows(const char *framework, const char *version,
 			 const struct facts_dlopen **ret, size_t max);
+/* TensorFlow "1.15", "1.15.0" … → the cuDNN its release line was compiled with; -ENOENT none. */
+int facts_tensorflow_build(const char *tf_version, const struct facts_tensorflow_build **ret);
 /*
  * One lookup of kind ("cuda", "driver", "gpu", "xid", "cudnn", "torch", "rocm", "tensorflow")
  * rendered as text or (json) JSON into *ret (malloc'd): gpuenv_facts_query() without its

@@ -109,6 +109,7 @@ TORCH_COLS = ['torch', 'variant', 'cuda_toolkit', 'torch_cuda_arch_list', 'arch_
               'source']
 TF_COLS = ['version', 'package', 'python', 'compiler', 'build_tools', 'cudnn', 'cuda', 'confidence', 'notes',
            'source']
+TFB_COLS = ['release', 'evidence_release', 'package', 'cuda', 'cudnn', 'evidence', 'confidence', 'notes', 'source']
 CHIP_COLS = ['chip', 'architecture', 'compute_capability', 'tegra', 'confidence', 'notes', 'source']
 DEV_COLS = ['device_id', 'name', 'chip', 'legacy_branch', 'kernel_open', 'source']
 XID_COLS = ['xid', 'mnemonic', 'description', 'cause_category', 'resolution_bucket', 'severity',
@@ -586,6 +587,31 @@ def gen_dlopen(d, out):
     out.append('const size_t facts_dlopen_table_len = %d;' % len(rows))
 
 
+def gen_tensorflow_builds(d, out):
+    rows = read_tsv(os.path.join(d, 'tensorflow_builds.tsv'), TFB_COLS)
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        if len(vkey(r['release'], w)) != 2:
+            raise FactsError('%s: release must be X.Y (a release line)' % w)
+        if vkey(r['evidence_release'], w)[:2] != vkey(r['release'], w):
+            raise FactsError('%s: evidence_release must be of the release line' % w)
+        if r['package'] not in ('tensorflow', 'tensorflow_gpu'):
+            raise FactsError('%s: package must be tensorflow or tensorflow_gpu' % w)
+        if len(vkey(r['cudnn'], w)) != 3:
+            raise FactsError('%s: cudnn must be X.Y.Z as TensorFlow prints it' % w)
+        vkey(r['cuda'], w)
+        if 'but source was compiled with: %s' % r['cudnn'] not in r['evidence']:
+            raise FactsError('%s: evidence must quote "source was compiled with: %s"' % (w, r['cudnn']))
+    check_unique(rows, lambda r: vkey(r['release'], r['_where']), 'release')
+    check_sorted(rows, lambda r: vkey(r['release'], r['_where']), 'release')
+    out.append('const struct facts_tensorflow_build facts_tensorflow_build_table[] = {')
+    for r in rows:
+        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in TFB_COLS))
+    out.append('};')
+    out.append('const size_t facts_tensorflow_build_table_len = %d;' % len(rows))
+
+
 def main(argv):
     if len(argv) != 3:
         sys.stderr.write('usage: gen-facts.py OUTPUT.c DATADIR\n')
@@ -597,7 +623,8 @@ def main(argv):
            '#include "facts/facts-table.h"', '']
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
-                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_torch, gen_tensorflow, gen_dlopen):
+                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_torch, gen_tensorflow, gen_dlopen,
+                  gen_tensorflow_builds):
             g(d, out)
             out.append('')
     except (FactsError, OSError, UnicodeDecodeError) as e:

@@ -466,3 +466,57 @@ const struct pyval *pyval_dict_get(const struct pyval *dict, const char *key)
 			return &dict->items[i - 1];
 	return NULL;
 }
+
+int pyfile_tf_build_info(const char *p, size_t len, struct pyval *ret, const char **ret_form)
+{
+	/* The module-level names of TF 1.x to 2.2 and the dict keys they became in TF 2.3. */
+	static const char *const names[][2] = {
+		{ "is_cuda_build", "is_cuda_build" },
+		{ "is_rocm_build", "is_rocm_build" },
+		{ "cuda_version_number", "cuda_version" },
+		{ "cudnn_version_number", "cudnn_version" },
+	};
+	struct pyval d = { .kind = PYVAL_DICT }, v;
+	int r = pyfile_get_assign(p, len, "build_info", &v);
+
+	if (r == 0) {
+		if (v.kind != PYVAL_DICT) {
+			pyval_done(&v);
+			return -EBADMSG;
+		}
+		*ret = v;
+		*ret_form = "dict";
+		return 0;
+	}
+	if (r != -ENOENT)
+		return r;
+	d.items = calloc(ARRAY_SIZE(names), sizeof(*d.items));
+	d.keys = calloc(ARRAY_SIZE(names), sizeof(*d.keys));
+	if (!d.items || !d.keys) {
+		pyval_done(&d);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		r = pyfile_get_assign(p, len, names[i][0], &v);
+		if (r == -ENOENT)
+			continue;
+		if (r < 0) {
+			pyval_done(&d);
+			return r;
+		}
+		d.keys[d.n] = strdup(names[i][1]);
+		d.items[d.n++] = v;
+		if (!d.keys[d.n - 1]) {
+			pyval_done(&d);
+			return -ENOMEM;
+		}
+	}
+	/* Every generator of this form wrote is_cuda_build: without it, this is no build_info. */
+	if (!pyval_dict_get(&d, "is_cuda_build")) {
+		pyval_done(&d);
+		return -ENOENT;
+	}
+	*ret = d;
+	*ret_form = "module-variables";
+	return 0;
+}

@@ -28,6 +28,7 @@
 #include "probe-cuda-toolkit.h"
 #include "probe.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strv.h"
 #include "formats/toolkit-parse.h"
 
@@ -465,6 +466,46 @@ static bool unread_version_file(const struct snap_node *tk, const struct snap_no
 	return false;
 }
 
+int probe_cudnn_header_version(struct probe_env *pe, const char *inc_dir, char *ver, size_t len,
+			       char **ret_path)
+{
+	/* cuDNN 8 on: cudnn_version.h (cudnn.h includes it and defines no version); cuDNN 7 and
+	 * older: cudnn.h itself ("#define CUDNN_MAJOR 7", cuDNN 7 installation guide's check
+	 * `cat cudnn.h | grep CUDNN_MAJOR -A 2`). */
+	static const char *const headers[] = { "cudnn_version.h", "cudnn.h" };
+	static const char *const names[] = { "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL" };
+	_cleanup_free_ char *err_path = NULL;
+	int err = -ENOENT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(headers); i++) {
+		_cleanup_free_ char *path = path_join(inc_dir, headers[i]), *text = NULL;
+		size_t n;
+		int r;
+
+		if (!path)
+			return -ENOMEM;
+		r = read_head(pe, path, &text, &n);
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0 && probe_header_version(text, n, names, 3, ver, len) == 0) {
+			*ret_path = TAKE_PTR(path);
+			return 0;
+		}
+		if (r == 0)
+			r = -EBADMSG;
+		/* The first file that is there but says nothing usable is the answer's source;
+		 * an unreadable one outranks a header without the macros. */
+		if (!err_path || (err != r && r != -ENOENT && r != -EBADMSG) ||
+		    (err == -ENOENT && r != -ENOENT)) {
+			free(err_path);
+			err_path = TAKE_PTR(path);
+			err = r;
+		}
+	}
+	*ret_path = TAKE_PTR(err_path);
+	return err;
+}
+
 /* version, version_source, release: from the first file that gives one, else from the
  * string in bin/nvcc; nvcc_version says whether nvcc was read. */
 void tk_read_version(struct probe_env *pe, struct tk_files *f, struct snap_node *tk,
@@ -518,12 +559,24 @@ void tk_read_version(struct probe_env *pe, struct tk_files *f, struct snap_node 
 void tk_read_components(struct probe_env *pe, const struct tk_files *f, struct snap_node *tk,
 			const char *prefix)
 {
-	static const char *const cudnn[] = { "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL" };
 	static const char *const nccl[] = { "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH" };
 	struct snap_node *comps = snap_object(tk, "components");
 
 	for (size_t i = 0; i < ARRAY_SIZE(components); i++)
 		probe_component(pe, comps, f, &components[i], prefix);
-	probe_header_fact(pe, tk, prefix, "cudnn_version", "cudnn_version.h", cudnn);
+	{
+		_cleanup_free_ char *inc = path_join(prefix, "include"), *path = NULL;
+		char ver[PROBE_VERSION_MAX];
+		int r = inc ? probe_cudnn_header_version(pe, inc, ver, sizeof(ver), &path)
+			    : -ENOMEM;
+
+		if (r == 0)
+			snap_set_str(tk, "cudnn_version", ver, path);
+		else if (r == -EBADMSG)
+			snap_set_malformed(tk, "cudnn_version", NULL, path,
+					   "version macros not found");
+		else if (path)
+			snap_set_errno(tk, "cudnn_version", r, path);
+	}
 	probe_header_fact(pe, tk, prefix, "nccl_version", "nccl.h", nccl);
 }

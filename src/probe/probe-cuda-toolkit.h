@@ -44,3 +44,10 @@ void tk_read_version(struct probe_env *pe, struct tk_files *f, struct snap_node 
  * nccl_version. */
 void tk_read_components(struct probe_env *pe, const struct tk_files *f, struct snap_node *tk,
 			const char *prefix);
+
+/* cuDNN's version from the headers in inc_dir: cudnn_version.h (cuDNN 8 on), else cudnn.h
+ * (cuDNN 7 and older define CUDNN_MAJOR/MINOR/PATCHLEVEL there). 0 with ver ("7.4.1") and
+ * *ret_path the header that gave it; else -errno (-EBADMSG: no version macros) with *ret_path
+ * the header the answer is about (NULL only on -ENOMEM). */
+int probe_cudnn_header_version(struct probe_env *pe, const char *inc_dir, char *ver, size_t len,
+			       char **ret_path);

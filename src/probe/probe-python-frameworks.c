@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "fatbin/fatbin.h"
+#include "facts/facts.h"
 #include "formats/dist-metadata.h"
 #include "formats/pyfile.h"
 #include "framework-loads.h"
@@ -368,7 +369,40 @@ static void record_pyval(struct snap_node *obj, const char *key, const struct py
 	}
 }
 
-/* tensorflow/python/platform/build_info.py and the kernels of libtensorflow_cc. */
+/* The cuDNN major TensorFlow dlopen()s: libcudnn.so.<TF_CUDNN_VERSION> (dso_loader.cc
+ * GetCudnnDsoHandle()), the major of build_info's cudnn_version ("8"; Windows builds write
+ * "64_8"), else of the release line's build in the knowledge base. */
+static int tf_record_cudnn(const struct fw_found *f)
+{
+	const char *bv = snap_get_str(f->obj, "build_info.cudnn_version");
+	const char *dv = snap_get_str(f->obj, "dist_version");
+	const struct facts_tensorflow_build *b;
+	const struct facts_tensorflow *t;
+	unsigned major = 0;
+
+	if (snap_get_bool_default(f->obj, "cpu_only", false) ||
+	    snap_get_bool_default(f->obj, "build_info.is_rocm_build", false))
+		return 0;
+	if (bv && startswith(bv, "64_"))
+		bv += 3;
+	if (bv && *bv >= '1' && *bv <= '9')
+		major = (unsigned)strtoul(bv, NULL, 10);
+	else if (dv && facts_tensorflow_build(dv, &b) == 0)
+		major = (unsigned)strtoul(b->cudnn, NULL, 10);
+	else if (dv && facts_tensorflow_config(dv, &t) == 0 && t->cudnn)
+		major = (unsigned)strtoul(t->cudnn, NULL, 10);
+	if (!major) {
+		snap_set_state(f->obj, "cudnn", FACT_ABSENT,
+			       snap_source(snap_get(f->obj, "build_info")),
+			       "the cuDNN major TensorFlow loads is unknown: no cudnn_version in "
+			       "build_info and no known build for this release");
+		return 0;
+	}
+	return py_record_cudnn_dlopen(f->c, f->obj, major);
+}
+
+/* tensorflow/python/platform/build_info.py (every form: pyfile_tf_build_info()) and the
+ * kernels of libtensorflow_cc. */
 static int read_tensorflow(const struct fw_found *f)
 {
 	static const char *const keys[] = {
@@ -379,6 +413,7 @@ static int read_tensorflow(const struct fw_found *f)
 	struct probe_env *pe = f->c->pe;
 	struct snap_node *t = f->obj, *bi;
 	_cleanup_free_ char *dir = NULL, *bpath = NULL, *text = NULL;
+	const char *form = NULL;
 	struct pyval v;
 	int r;
 
@@ -393,24 +428,30 @@ static int read_tensorflow(const struct fw_found *f)
 	if (r < 0) {
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			snap_set_errno(bi, keys[i], r, bpath);
+		snap_set_errno(bi, "form", r, bpath);
 		snap_set_errno(t, "cpu_only", r, bpath);
-	} else if ((r = pyfile_get_assign(text, strlen(text), "build_info", &v)) < 0 ||
-		   v.kind != PYVAL_DICT) {
+	} else if ((r = pyfile_tf_build_info(text, strlen(text), &v, &form)) < 0) {
 		if (r == -ENOMEM)
 			return r;
-		if (r == 0)
-			pyval_done(&v);
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-			snap_set_malformed(bi, keys[i], text, bpath,
-					   "no `build_info = {…}` / OrderedDict([…]) literal");
+			snap_set_malformed(
+				bi, keys[i], text, bpath,
+				"no `build_info = {…}` / OrderedDict([…]) literal and no "
+				"TF 1.x is_cuda_build / cudnn_version_number variables");
+		snap_set_malformed(bi, "form", NULL, bpath, "neither form");
 		snap_set_malformed(t, "cpu_only", NULL, bpath, "build_info not readable");
 	} else {
 		const struct pyval *cu = pyval_dict_get(&v, "is_cuda_build");
 		const struct pyval *ro = pyval_dict_get(&v, "is_rocm_build");
+		bool module_vars = streq(form, "module-variables");
 
+		snap_set_str(bi, "form", form, bpath);
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			record_pyval(bi, keys[i], pyval_dict_get(&v, keys[i]), bpath);
-		if (cu && ro && cu->kind == PYVAL_BOOL && ro->kind == PYVAL_BOOL)
+		/* TF 1.x before ROCm support wrote no is_rocm_build: not a ROCm build. */
+		if (cu && cu->kind == PYVAL_BOOL && module_vars && !ro)
+			snap_set_bool(t, "cpu_only", streq(cu->text, "False"), bpath);
+		else if (cu && ro && cu->kind == PYVAL_BOOL && ro->kind == PYVAL_BOOL)
 			snap_set_bool(t, "cpu_only",
 				      streq(cu->text, "False") && streq(ro->text, "False"), bpath);
 		else
@@ -418,7 +459,8 @@ static int read_tensorflow(const struct fw_found *f)
 					   "build_info lacks is_cuda_build / is_rocm_build");
 		pyval_done(&v);
 	}
-	return fw_record_kernels(f);
+	r = fw_record_kernels(f);
+	return r < 0 ? r : tf_record_cudnn(f);
 }
 
 /* jax/version.py, jaxlib/version.py: the release build writes _release_version. */

@@ -85,6 +85,10 @@ int py_find_envs(struct probe_env *pe, struct envs *es);
 int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,
 		      const char *const *cands, size_t n_cands);
 int py_record_loads(struct py_ctx *c, struct snap_node *obj);
+/* packages.<fw>.cudnn for a framework that dlopen()s libcudnn.so.<major> (TensorFlow), as
+ * requested by its kernel_library when one was read; nothing when cudnn is already there
+ * (the library links it). -ENOMEM only. */
+int py_record_cudnn_dlopen(struct py_ctx *c, struct snap_node *obj, unsigned major);
 
 /* probe-python-frameworks.c */
 /* packages.{torch,tensorflow,jax,cupy} from the framework table. */

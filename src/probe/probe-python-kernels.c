@@ -13,6 +13,7 @@
 #include "fatbin/fatbin-targets.h"
 #include "formats/dist-metadata.h"
 #include "formats/pyfile.h"
+#include "framework-cudnn.h"
 #include "framework-loads.h"
 #include "probe-python-internal.h"
 #include "probe.h"
@@ -55,7 +56,7 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct fatbin_ta
 int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,
 		      const char *const *cands, size_t n_cands)
 {
-	_cleanup_free_ char *tried = NULL;
+	_cleanup_free_ char *tried = NULL, *host_only = NULL;
 	int r = 0;
 
 	for (size_t i = 0; i < n_cands; i++) {
@@ -83,8 +84,13 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 		r = scan_kernels(pe, p, &k);
 		if (r == -ENOMEM)
 			return r;
-		if (r == 0 && k.n == 0 && i + 1 < n_cands)
-			continue; /* a host-only library: try the next */
+		if (r == 0 && k.n == 0 && i + 1 < n_cands) {
+			/* a host-only library: try the next, and come back to it if none is
+			 * there */
+			if (!host_only && !(host_only = strdup(p)))
+				return -ENOMEM;
+			continue;
+		}
 		if (r < 0 && r != -EBADMSG) {
 			snap_set_errno(obj, "kernel_library", r, p);
 			snap_set_errno(obj, "arch_targets", r, p);
@@ -116,6 +122,12 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 			if (k.truncated)
 				snap_set_bool(obj, "arch_targets_truncated", true, p);
 		}
+		return 0;
+	}
+	if (host_only) {
+		snap_set_str(snap_object(obj, "kernel_library"), "path", host_only, host_only);
+		snap_set_state(obj, "arch_targets", FACT_ABSENT, host_only,
+			       "no CUDA fat binary or HIP offload bundle in this library");
 		return 0;
 	}
 	{
@@ -154,5 +166,30 @@ int py_record_loads(struct py_ctx *c, struct snap_node *obj)
 	if (!own)
 		return -ENOMEM;
 	*strrchr(own, '/') = '\0';
-	return probe_framework_loads(c->loader, obj, path, c->sites, own);
+	r = probe_framework_loads(c->loader, obj, path, c->sites, own);
+	if (r < 0)
+		return r;
+	/* A library that links cuDNN (libtorch_cuda.so: libcudnn.so.8 or .9): which copy. */
+	for (size_t i = 0; i < snap_count(snap_child(obj, "loads")); i++) {
+		const char *key = snap_key(snap_at(snap_child(obj, "loads"), i));
+		unsigned major;
+
+		if (key && startswith(key, "libcudnn.so.") &&
+		    parse_uint(key + strlen("libcudnn.so."), 10, &major) == 0)
+			return probe_framework_cudnn(c->pe, c->loader, obj, major, path,
+						     "DT_NEEDED");
+	}
+	return 0;
+}
+
+int py_record_cudnn_dlopen(struct py_ctx *c, struct snap_node *obj, unsigned major)
+{
+	int r;
+
+	if (snap_child(obj, "cudnn"))
+		return 0;
+	if (!c->loader && (r = probe_loader(c->pe, &c->loader)) < 0)
+		return r;
+	return probe_framework_cudnn(c->pe, c->loader, obj, major,
+				     snap_get_str(obj, "kernel_library.path"), "dlopen");
 }

@@ -68,6 +68,10 @@ const struct rule_edge rule_causes[] = {
 	{ "container.image-cuda-newer-than-driver", "runtime.toolkit-needs-newer-driver",
 	  "the image's toolkit is the CUDA the image declares (NVIDIA_REQUIRE_CUDA): the image "
 	  "is what needs the newer host driver" },
+	/* ---- which cuDNN a framework loads ---- */
+	{ "runtime.library-shadowed", "runtime.cudnn-older-than-framework",
+	  "an older copy of the cuDNN major ahead of a newer one on the framework's search path "
+	  "is the copy it loads: taking the older one off the path gives it the newer" },
 	/* ---- framework GPU code ---- */
 	{ "framework.gpu-too-old-for-build", "framework.no-kernel-image",
 	  "the GPU is below every architecture the build carries: that is why no image fits it" },

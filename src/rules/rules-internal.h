@@ -199,6 +199,11 @@ const struct snap_node *fw_cpu_only(const struct fw_build *b);
 const struct snap_node *fw_targets(const struct fw_build *b, bool *ret_from_build_info);
 /* The env's nvidia-cuda-runtime wheel (nvidia_wheels[] entry), or NULL. */
 const struct snap_node *fw_runtime_wheel(const struct fw_build *b);
+/* The env's nvidia_wheels[] entry whose lib_dir holds path (a directory prefix), or NULL. */
+const struct snap_node *wheel_holding(const struct snap_node *env, const char *path);
+/* runtime.library-shadowed's cuDNN part (rules-cudnn.c): two copies of one major on a
+ * framework's search path, the older loaded. */
+void shadowed_cudnn_same_major(struct rule_ctx *c, const struct snap_node *root);
 /* The framework build a plain `python` would import: the first environment found through
  * VIRTUAL_ENV, CONDA_PREFIX or PATH that has one, else the first with one. */
 bool fw_first(const struct snap_node *root, struct fw_build *ret);
@@ -252,6 +257,7 @@ RULE_CHECK(check_no_permission);
 RULE_CHECK(check_xid_errors);
 RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
+RULE_CHECK(check_cudnn_older_than_framework);
 RULE_CHECK(check_cuda_compat_unsupported);
 RULE_CHECK(check_library_not_found);
 RULE_CHECK(check_cpu_only_build);

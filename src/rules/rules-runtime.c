@@ -744,21 +744,6 @@ struct shadow_ctx {
 	const struct snap_node *root;
 };
 
-/* The env's nvidia wheel whose lib_dir holds `path` (a directory prefix match), or NULL. */
-static const struct snap_node *wheel_holding(const struct snap_node *env, const char *path)
-{
-	const struct snap_node *w = snap_child(env, "nvidia_wheels");
-
-	for (size_t i = 0; path && i < snap_count(w); i++) {
-		const char *dir = snap_get_str(snap_at(w, i), "lib_dir");
-		size_t n = dir ? strlen(dir) : 0;
-
-		if (n && strncmp(path, dir, n) == 0 && path[n] == '/')
-			return snap_at(w, i);
-	}
-	return NULL;
-}
-
 static void shadowed_fw(const struct fw_build *b, void *u)
 {
 	struct shadow_ctx *s = u;
@@ -867,4 +852,5 @@ RULE_CHECK(check_library_shadowed)
 		strbuf_done(&list);
 	}
 	fw_foreach(root, shadowed_fw, &s);
+	shadowed_cudnn_same_major(c, root);
 }

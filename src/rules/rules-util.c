@@ -581,3 +581,17 @@ bool fw_first(const struct snap_node *root, struct fw_build *ret)
 		return false;
 	return true;
 }
+
+const struct snap_node *wheel_holding(const struct snap_node *env, const char *path)
+{
+	const struct snap_node *w = snap_child(env, "nvidia_wheels");
+
+	for (size_t i = 0; path && i < snap_count(w); i++) {
+		const char *dir = snap_get_str(snap_at(w, i), "lib_dir");
+		size_t n = dir ? strlen(dir) : 0;
+
+		if (n && strncmp(path, dir, n) == 0 && path[n] == '/')
+			return snap_at(w, i);
+	}
+	return NULL;
+}

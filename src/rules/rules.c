@@ -510,7 +510,9 @@ const struct rule rule_table[] = {
 			"ld.so takes the first copy on LD_LIBRARY_PATH, the ld.so cache or a "
 			"library's RPATH/RUNPATH. A system copy on LD_LIBRARY_PATH can shadow the "
 			"copy a framework's pip wheels brought; two cuDNN majors side by side make "
-			"which one a program uses depend on how it was linked. (The toolkit's stub "
+			"which one a program uses depend on how it was linked; two copies of one "
+			"cuDNN major on a framework's search path, the older first (8.0.4 before "
+			"8.1.0), give it the older one. (The toolkit's stub "
 			"libcuda is runtime.stub-libcuda, a forward-compatibility libcuda "
 			"runtime.cuda-compat-unsupported.)",
 		.needs = STRV("driver.userspace"),
@@ -542,6 +544,39 @@ const struct rule rule_table[] = {
 			    "/etc/ld.so.conf.d + sudo ldconfig), or install the library there"),
 		.verify = STRV("ldconfig -p | grep -E 'libcudart|libcudnn|libnvrtc|libcuda.so'"),
 		.check = check_library_not_found,
+	},
+	{
+		.id = "runtime.cudnn-older-than-framework",
+		.layer = GPUENV_LAYER_RUNTIME,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "The cuDNN the framework loads is older than the one it was built against",
+		.symptom =
+			"Loaded runtime CuDNN library: 8.0.4 but source was compiled with: 8.1.0.  "
+			"CuDNN library needs to have matching major version and equal or higher "
+			"minor version. (TensorFlow; before 2.4: \"CuDNN library major and minor "
+			"version needs to match or have higher minor version in case of CuDNN 7.0 "
+			"or later version.\") · RuntimeError: cuDNN version incompatibility: "
+			"PyTorch was compiled  against (8, 3, 2) but found runtime version (8, 0, "
+			"3) · Outdated cuDNN installation found. (JAX) · then \"Failed to get "
+			"convolution algorithm. This is probably because cuDNN failed to "
+			"initialize\"",
+		.cause =
+			"A framework checks the cuDNN it loads against the one it was compiled "
+			"with: same major, and from cuDNN 7 on an equal or higher minor. The copy "
+			"the loader gives it (a system or conda cuDNN on LD_LIBRARY_PATH or in the "
+			"ld.so cache, ahead of the wheel's or bundled copy, or the only one "
+			"installed) is an older minor: the first convolution fails. Built against: "
+			"TensorFlow's build_info, else the cuDNN its release line was compiled with "
+			"(knowledge base) or its tested configuration; torch's nvidia-cudnn pin, its "
+			"bundled copy or its wheel's cuDNN; the JAX plugin's requirement.",
+		.needs = STRV("framework.python_envs"),
+		.fix = STRV("# give the framework its own cuDNN first (drop the older copy's "
+			    "directory from LD_LIBRARY_PATH), or upgrade that cuDNN to the built "
+			    "minor or newer"),
+		.verify = STRV("python -c 'import torch; print(torch.backends.cudnn.version())'",
+			       "grep -E 'define CUDNN_(MAJOR|MINOR|PATCHLEVEL)' "
+			       "<prefix>/include/cudnn_version.h"),
+		.check = check_cudnn_older_than_framework,
 	},
 	{
 		.id = "runtime.cuda-compat-unsupported",

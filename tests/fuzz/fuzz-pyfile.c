@@ -29,5 +29,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (pyfile_get_string((const char *)data, size, names[i], &s, &none) == 0)
 			free(s);
 	}
+	{
+		const char *form;
+		struct pyval v;
+
+		if (pyfile_tf_build_info((const char *)data, size, &v, &form) == 0)
+			pyval_done(&v);
+	}
 	return 0;
 }

@@ -12,8 +12,10 @@ scenario.ini sections it reads:
              "NVIDIA" unless given, "Dual MIT/GPL" for the open module). Needs gcc, objcopy
              (openssl to sign, the compressor to compress).
   [elf]      /PATH = KIND key=value…: a shared object built by a compiler:
-             so soname=S          a tiny gcc-built shared object whose only content that matters
-                                  is its DT_SONAME (ld.so and gpuenv read SONAMEs, not code)
+             so soname=S [needed=A,B] [runpath=R | rpath=R]
+                                  a tiny gcc-built shared object whose only content that matters
+                                  is its DT_SONAME (ld.so and gpuenv read SONAMEs, not code),
+                                  and the DT_NEEDED entries and DT_RUNPATH/DT_RPATH given
              cuda soname=S sass=75,80 ptx=90 [needed=A,B] [rpath=R] [launch]
                                   one CUDA kernel compiled by nvcc 13.0 for SASS sm_<sass> and PTX
                                   compute_<ptx> (.nv_fatbin), linked by gcc with SONAME S, the
@@ -110,10 +112,25 @@ def bundler():
         shutil.which("clang-offload-bundler-14")
 
 
-def build_so(out, soname):
-    run(["gcc", "-x", "c", "-", "-shared", "-fPIC", "-nostdlib", "-s", "-Wl,--build-id=none",
-         "-Wl,-z,noseparate-code", "-Wl,-z,norelro", "-Wl,--hash-style=gnu",
-         f"-Wl,-soname,{soname}", "-o", out], input=b"int f(void) { return 1; }\n")
+def build_so(out, soname, o=None):
+    """needed=A,B adds DT_NEEDED entries (empty stand-ins linked by name), runpath=R a
+    DT_RUNPATH (ld's new dtags), rpath=R a DT_RPATH: what ld.so reads to find them."""
+    o = o or {}
+    needed = list(filter(None, o.get("needed", "").split(",")))
+    with tempfile.TemporaryDirectory() as t:
+        extra = []
+        for so in needed:
+            run(["gcc", "-x", "c", "-", "-shared", "-fPIC", "-nostdlib", "-o", f"{t}/{so}",
+                 f"-Wl,-soname,{so}"], input=b"")
+        if needed:
+            extra = ["-x", "none", "-Wl,--no-as-needed"] + [f"{t}/{so}" for so in needed]
+        if "runpath" in o:
+            extra += ["-Wl,--enable-new-dtags", f"-Wl,-rpath,{o['runpath']}"]
+        elif "rpath" in o:
+            extra += ["-Wl,--disable-new-dtags", f"-Wl,-rpath,{o['rpath']}"]
+        run(["gcc", "-x", "c", "-", "-shared", "-fPIC", "-nostdlib", "-s", "-Wl,--build-id=none",
+             "-Wl,-z,noseparate-code", "-Wl,-z,norelro", "-Wl,--hash-style=gnu",
+             f"-Wl,-soname,{soname}", "-o", out] + extra, input=b"int f(void) { return 1; }\n")
 
 
 CUDA_KERNEL = ("__global__ void gpuenv_fixture_fill(float *p, float v, int n)\n{\n"
@@ -196,7 +213,7 @@ def build_hip(out, o):
         run(["strip", "--strip-unneeded", out])
 
 
-BUILDERS = {"so": lambda out, o: build_so(out, o["soname"]), "cuda": build_cuda, "hip": build_hip}
+BUILDERS = {"so": lambda out, o: build_so(out, o["soname"], o), "cuda": build_cuda, "hip": build_hip}
 
 
 def make_elf(out, path, spec):

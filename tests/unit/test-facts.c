@@ -413,6 +413,22 @@ static void test_tensorflow(void **state)
 		assert_non_null(facts_tensorflow_table[i].source);
 }
 
+static void test_tensorflow_build(void **state)
+{
+	const struct facts_tensorflow_build *b;
+
+	/* The binary's cuDNN, not the tested configuration's 7.4. */
+	assert_int_equal(facts_tensorflow_build("1.15.0", &b), 0);
+	assert_string_equal(b->cudnn, "7.6.0");
+	assert_string_equal(b->package, "tensorflow_gpu");
+	assert_non_null(strstr(b->evidence, "source was compiled with: 7.6.0"));
+	assert_int_equal(facts_tensorflow_build("1.15", &b), 0);
+	assert_int_equal(facts_tensorflow_build("1.9.0", &b), -ENOENT);
+	assert_int_equal(facts_tensorflow_build("1", &b), -EINVAL);
+	for (size_t i = 0; i < facts_tensorflow_build_table_len; i++)
+		assert_non_null(facts_tensorflow_build_table[i].source);
+}
+
 #define ROCM_HDR                                                                                   \
 	"first\tlast\trocm_as_listed\tgfx_targets\tproducts\tamdgpu_driver_compat\t"               \
 	"confidence\tnotes\tsource\n"
@@ -642,12 +658,19 @@ static void test_generator(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_gpu_pci),		cmocka_unit_test(test_nvidia_device),
-		cmocka_unit_test(test_gpu_name),	cmocka_unit_test(test_cuda_driver),
-		cmocka_unit_test(test_branch_arch_xid), cmocka_unit_test(test_invariants),
-		cmocka_unit_test(test_cudnn),		cmocka_unit_test(test_rocm),
-		cmocka_unit_test(test_torch_wheel),	cmocka_unit_test(test_tensorflow),
-		cmocka_unit_test(test_generator),	cmocka_unit_test(test_generator_new_tables),
+		cmocka_unit_test(test_gpu_pci),
+		cmocka_unit_test(test_nvidia_device),
+		cmocka_unit_test(test_gpu_name),
+		cmocka_unit_test(test_cuda_driver),
+		cmocka_unit_test(test_branch_arch_xid),
+		cmocka_unit_test(test_invariants),
+		cmocka_unit_test(test_cudnn),
+		cmocka_unit_test(test_rocm),
+		cmocka_unit_test(test_torch_wheel),
+		cmocka_unit_test(test_tensorflow),
+		cmocka_unit_test(test_tensorflow_build),
+		cmocka_unit_test(test_generator),
+		cmocka_unit_test(test_generator_new_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -156,6 +156,59 @@ static void test_tf_build_info(void **state)
 	check_tf(tf_dict, "64_101", 6, "compute_70");
 }
 
+/* TF 1.13 to 2.2 on Linux: tf_py_build_info_genrule()'s --key_value pairs as module-level
+ * variables (tensorflow/tensorflow.bzl; gen_build_info.py writes `%s = %r` per pair). */
+static const char tf_module_vars[] =
+	"# Copyright 2017 The TensorFlow Authors. All Rights Reserved.\n"
+	"\"\"\"Generates a Python module containing information about the build.\"\"\"\n"
+	"from __future__ import absolute_import\n"
+	"from __future__ import division\n"
+	"from __future__ import print_function\n\n"
+	"is_rocm_build = False\n"
+	"is_cuda_build = True\n\n"
+	"cuda_version_number = '10.0'\n"
+	"cudnn_version_number = '7'\n";
+
+#define TF_BI(text) pyfile_tf_build_info(text, strlen(text), &v, &form)
+
+static void test_tf_build_info_forms(void **state)
+{
+	const struct pyval *x;
+	const char *form = NULL;
+	struct pyval v;
+
+	/* 1.x: the module-level names become the dict's keys. */
+	assert_int_equal(pyfile_tf_build_info(tf_module_vars, strlen(tf_module_vars), &v, &form),
+			 0);
+	assert_string_equal(form, "module-variables");
+	assert_int_equal(v.kind, PYVAL_DICT);
+	x = pyval_dict_get(&v, "cudnn_version");
+	assert_non_null(x);
+	assert_string_equal(x->text, "7");
+	assert_string_equal(pyval_dict_get(&v, "cuda_version")->text, "10.0");
+	assert_string_equal(pyval_dict_get(&v, "is_cuda_build")->text, "True");
+	assert_string_equal(pyval_dict_get(&v, "is_rocm_build")->text, "False");
+	assert_null(pyval_dict_get(&v, "cuda_compute_capabilities"));
+	pyval_done(&v);
+	/* Before the genrule passed versions (TF <= 1.12): is_cuda_build alone. */
+	assert_int_equal(TF_BI("is_cuda_build = False\n"), 0);
+	assert_int_equal(v.n, 1);
+	assert_null(pyval_dict_get(&v, "cudnn_version"));
+	pyval_done(&v);
+	/* 2.3 dict and 2.4+ OrderedDict. */
+	assert_int_equal(pyfile_tf_build_info(tf_dict, strlen(tf_dict), &v, &form), 0);
+	assert_string_equal(form, "dict");
+	assert_string_equal(pyval_dict_get(&v, "cudnn_version")->text, "64_7");
+	pyval_done(&v);
+	assert_int_equal(pyfile_tf_build_info(tf_ordered, strlen(tf_ordered), &v, &form), 0);
+	assert_string_equal(pyval_dict_get(&v, "cudnn_version")->text, "8");
+	pyval_done(&v);
+	/* Neither form; a build_info that is no dict; a variable cut short. */
+	assert_int_equal(TF_BI("x = 1\n"), -ENOENT);
+	assert_int_equal(TF_BI("build_info = [1]\n"), -EBADMSG);
+	assert_int_equal(TF_BI("is_cuda_build = True\ncudnn_version_number = '7\n"), -EBADMSG);
+}
+
 static void test_escapes_and_layout(void **state)
 {
 	static const char t[] = "a = 'x\\'y\\\\z\\x41'  # comment\n"
@@ -259,9 +312,13 @@ static void test_caps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_torch_version), cmocka_unit_test(test_jax_version),
-		cmocka_unit_test(test_tf_build_info), cmocka_unit_test(test_escapes_and_layout),
-		cmocka_unit_test(test_truncated),     cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_torch_version),
+		cmocka_unit_test(test_jax_version),
+		cmocka_unit_test(test_tf_build_info),
+		cmocka_unit_test(test_tf_build_info_forms),
+		cmocka_unit_test(test_escapes_and_layout),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_caps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

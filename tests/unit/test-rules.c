@@ -1308,6 +1308,158 @@ static struct snap_node *torch_env(struct gpuenv_snapshot *s, const char *versio
 
 #define TARGETS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
+/* packages.<fw>.cudnn: the copies of libcudnn.so.<major> on the framework's search path, in
+ * order (the first one loaded), each with its version (NULL: not readable). */
+static struct snap_node *cudnn_copies(struct snap_node *pkg, const char *soname,
+				      const char *const *paths, const char *const *versions)
+{
+	struct snap_node *o = snap_object(pkg, "cudnn"), *arr = snap_array(o, "copies");
+
+	snap_set_str(o, "soname", soname, "ld.so search");
+	snap_set_str(o, "request", "dlopen", "ld.so search");
+	snap_set_str(o, "resolved_path", paths[0], paths[0]);
+	for (size_t i = 0; paths[i]; i++) {
+		struct snap_node *e = snap_append_object(arr);
+
+		snap_set_str(e, "path", paths[i], "LD_LIBRARY_PATH");
+		snap_set_str(e, "resolved_path", paths[i], paths[i]);
+		snap_set_str(e, "found_via", i ? "ld.so.cache" : "LD_LIBRARY_PATH", "x");
+		snap_set_bool(e, "loaded", i == 0, "ld.so search");
+		if (versions[i])
+			snap_set_str(e, "cudnn_version", versions[i], paths[i]);
+		else
+			snap_set_errno(e, "cudnn_version", -EACCES, "/x/include/cudnn_version.h");
+	}
+	return o;
+}
+
+/* A venv with tensorflow (dist_version) whose build_info says cuDNN bi_cudnn. */
+static struct snap_node *tf_env(struct gpuenv_snapshot *s, const char *version,
+				const char *bi_cudnn)
+{
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *e = snap_append_object(envs), *t, *bi;
+	const char *bp =
+		"/home/user/venv/lib/python3.8/site-packages/tensorflow/python/platform/build_info.py";
+
+	snap_set_str(e, "prefix", "/home/user/venv", "/home/user/venv");
+	t = snap_object(snap_object(e, "packages"), "tensorflow");
+	snap_set_str(t, "dist_version", version, "METADATA");
+	bi = snap_object(t, "build_info");
+	snap_set_str(bi, "cudnn_version", bi_cudnn, bp);
+	snap_set_bool(bi, "is_cuda_build", true, bp);
+	snap_set_bool(t, "cpu_only", false, bp);
+	return t;
+}
+
+#define PATHS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* A machine whose one environment is judged completely, with driver.userspace read. */
+static struct gpuenv_snapshot *fw_base(void)
+{
+	struct gpuenv_snapshot *s = base();
+
+	snap_set_bool(node(s, "framework"), "python_envs_complete", true, "x");
+	snap_set_state(snap_object(node(s, "driver"), "userspace"), "libcuda", FACT_ABSENT,
+		       "ld.so search", "not found");
+	return s;
+}
+
+/* TensorFlow `version` with build_info cuDNN bi, and libcudnn copies paths/versions. */
+static struct gpuenv_snapshot *tf_case(const char *version, const char *bi, const char *soname,
+				       const char *const *paths, const char *const *versions)
+{
+	struct gpuenv_snapshot *s = fw_base();
+	struct snap_node *t = tf_env(s, version, bi);
+
+	if (paths)
+		cudnn_copies(t, soname, paths, versions);
+	return s;
+}
+
+static void test_cudnn_older(void **state)
+{
+	static const char *const old8 = "/usr/local/cuda/lib64/libcudnn.so.8.0.4",
+				 *new8 = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.1.0";
+	const char *id = "runtime.cudnn-older-than-framework";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *t;
+
+	SKIPPED(s, id); /* no framework.python_envs */
+	snapshot_unref(s);
+	/* TF 2.6: build_info says '8', its release line was tested (and built) with 8.1. */
+	s = tf_case("2.6.0", "8", NULL, NULL, NULL);
+	NO(s, id); /* no cudnn recorded: nothing asked for */
+	snapshot_unref(s);
+	s = tf_case("2.6.0", "8", "libcudnn.so.8", PATHS(old8), PATHS("8.0.4"));
+	YES(s, id, GPUENV_SEVERITY_ERROR,
+	    "Loaded runtime CuDNN library: 8.0.4 but source was compiled with: 8.1.0.");
+	NO(s, "runtime.library-shadowed"); /* one copy */
+	snapshot_unref(s);
+	/* The newer copy later on the path: the shadowing explains it, and the fix says so. */
+	s = tf_case("2.6.0", "8", "libcudnn.so.8", PATHS(old8, new8), PATHS("8.0.4", "8.1.0"));
+	YES(s, "runtime.library-shadowed", GPUENV_SEVERITY_WARNING,
+	    "before the newer /usr/lib/x86_64-linux-gnu/libcudnn.so.8.1.0 (cuDNN 8.1.0");
+	FIX(s, id, "drop /usr/local/cuda/lib64/libcudnn.so.8.0.4");
+	snapshot_unref(s);
+	/* Same minor with another patch, a newer minor: the frameworks accept both. */
+	s = tf_case("2.6.0", "8", "libcudnn.so.8", PATHS(new8), PATHS("8.1.0"));
+	NO(s, id);
+	snapshot_unref(s);
+	s = tf_case("2.6.0", "8", "libcudnn.so.8", PATHS(new8), PATHS("8.9.7"));
+	NO(s, id);
+	snapshot_unref(s);
+	/* build_info with a minor (a source build) wins over the knowledge base. */
+	s = tf_case("2.6.0", "8.2", "libcudnn.so.8", PATHS(new8), PATHS("8.1.0"));
+	YES(s, id, GPUENV_SEVERITY_ERROR, "compiled with: 8.2.0");
+	snapshot_unref(s);
+	/* The loaded copy's version cannot be read: could not tell. */
+	s = tf_case("2.6.0", "8", "libcudnn.so.8", PATHS(old8), PATHS(NULL));
+	SKIPPED(s, id);
+	snapshot_unref(s);
+	/* TF 1.15 (module-level build_info '7'): the tested configuration says 7.4, the binary
+	 * was compiled with 7.6.0 (tensorflow_builds.tsv); 7.4.1 from cudnn.h is too old. */
+	s = tf_case("1.15.0", "7", "libcudnn.so.7",
+		    PATHS("/usr/local/cuda/lib64/libcudnn.so.7.4.1"), PATHS("7.4.1"));
+	YES(s, id, GPUENV_SEVERITY_ERROR, "compiled with: 7.6.0");
+	snapshot_unref(s);
+	/* A release line the knowledge base knows only by its major: could not tell. */
+	s = tf_case("1.9.0", "7", "libcudnn.so.7", PATHS("/usr/local/cuda/lib64/libcudnn.so.7.0.5"),
+		    PATHS("7.0.5"));
+	SKIPPED(s, id);
+	snapshot_unref(s);
+	/* torch 1.12.0+cu113 bundles cuDNN 8.3.2; LD_LIBRARY_PATH's 8.0.3 comes first. */
+	s = fw_base();
+	t = torch_env(s, "1.12.0+cu113", "11.3", NULL);
+	snap_set_str(t, "lib_dir", "/home/user/venv/lib/python3.12/site-packages/torch/lib", "x");
+	cudnn_copies(t, "libcudnn.so.8",
+		     PATHS("/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64/libcudnn.so.8.0.3",
+			   "/home/user/venv/lib/python3.12/site-packages/torch/lib/libcudnn.so.8"),
+		     PATHS("8.0.3", "8.3.2"));
+	YES(s, id, GPUENV_SEVERITY_ERROR,
+	    "PyTorch was compiled  against (8, 3, 2) but found runtime version (8, 0, 3)");
+	YES(s, "runtime.library-shadowed", GPUENV_SEVERITY_WARNING, "cuDNN 8.3.2");
+	snapshot_unref(s);
+	/* No framework: the main program's search (runtime.libraries) shows the same. */
+	s = fw_base();
+	t = snap_append_object(snap_array(
+		snap_object(snap_object(snapshot_root(s), "runtime"), "libraries"), "libcudnn"));
+	snap_set_str(t, "soname", "libcudnn.so.8", "ld.so search");
+	snap_set_str(t, "resolved_path", old8, old8);
+	snap_set_str(t, "version", "8.0.4", old8);
+	snap_set_str(t, "found_via", "LD_LIBRARY_PATH", "x");
+	NO(s, "runtime.library-shadowed");
+	t = snap_append_object(snap_array(t, "shadowed"));
+	snap_set_str(t, "path", new8, new8);
+	snap_set_str(t, "version", "8.1.0", new8);
+	snap_set_str(t, "verdict", "loadable", new8);
+	YES(s, "runtime.library-shadowed", GPUENV_SEVERITY_WARNING,
+	    "takes /usr/local/cuda/lib64/libcudnn.so.8.0.4 (cuDNN 8.0.4, via LD_LIBRARY_PATH) before");
+	snap_set_str(t, "version", "8.0.3", new8); /* the older one second: fine */
+	NO(s, "runtime.library-shadowed");
+	snapshot_unref(s);
+}
+
 static void test_cpu_only(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -1843,6 +1995,7 @@ int main(void)
 		cmocka_unit_test(test_cuda_compat),
 		cmocka_unit_test(test_library_not_found),
 		cmocka_unit_test(test_cpu_only),
+		cmocka_unit_test(test_cudnn_older),
 		cmocka_unit_test(test_fw_coverage),
 		cmocka_unit_test(test_fw_cuda_newer),
 		cmocka_unit_test(test_fw_torch_index),
