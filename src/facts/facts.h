@@ -302,6 +302,21 @@ size_t facts_torch_cuda_variants(const char *torch_version, char *buf, size_t le
 bool facts_arch_list_has(const char *arch_list, const char *tok);
 /* TensorFlow "2.15", "2.15.0" or "2.15.1" → the tested configuration of its release line. */
 int facts_tensorflow_config(const char *tf_version, const struct facts_tensorflow **ret);
+
+/* A framework release whose device count mis-reads MIG ids in CUDA_VISIBLE_DEVICES
+ * (framework_mig_bugs.tsv). */
+struct facts_mig_bug {
+	const char *framework; /* "torch" */
+	const char *first;     /* first affected release */
+	const char *fixed;     /* first fixed release (not affected) */
+	const char *symptom;
+	const char *confidence;
+	const char *source;
+};
+
+/* The row covering framework's release version (first <= version < fixed): 0, -ENOENT when
+ * none does, -EINVAL for a NULL argument or a version that does not parse. */
+int facts_mig_bug(const char *framework, const char *version, const struct facts_mig_bug **ret);
 /*
  * One lookup of kind ("cuda", "driver", "gpu", "xid", "cudnn", "torch", "rocm", "tensorflow")
  * rendered as text or (json) JSON into *ret (malloc'd): gpuenv_facts_query() without its

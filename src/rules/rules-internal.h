@@ -246,6 +246,7 @@ RULE_CHECK(check_xid_errors);
 RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
 RULE_CHECK(check_cuda_compat_unsupported);
+RULE_CHECK(check_mig_device_selection);
 RULE_CHECK(check_cpu_only_build);
 RULE_CHECK(check_fw_gpu_too_old);
 RULE_CHECK(check_fw_no_kernel_image);

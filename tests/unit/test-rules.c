@@ -69,10 +69,10 @@ static struct gpuenv_snapshot *base(void)
 		snap_set_state(snap_object(c, "requested"), req[i], FACT_ABSENT, "environment",
 			       NULL);
 	}
-	for (size_t i = 0; i < 6; i++) {
+	for (size_t i = 0; i < 7; i++) {
 		static const char *const vars[] = {
-			"PATH",	     "LD_LIBRARY_PATH", "LD_PRELOAD",
-			"CUDA_HOME", "CUDA_PATH",	"CUDA_VERSION"
+			"PATH",	     "LD_LIBRARY_PATH", "LD_PRELOAD",		"CUDA_HOME",
+			"CUDA_PATH", "CUDA_VERSION",	"CUDA_VISIBLE_DEVICES",
 		};
 
 		snap_set_state(snap_object(root, "environment"), vars[i], FACT_ABSENT,
@@ -1205,6 +1205,100 @@ static struct snap_node *torch_env(struct gpuenv_snapshot *s, const char *versio
 
 #define TARGETS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
+/* An A100 in NVML's devices[]: MIG mode and its MIG devices ("uuid gi ci" each). */
+static struct snap_node *nvml_gpu(struct gpuenv_snapshot *s, const char *uuid, bool mig,
+				  const char *const *migs)
+{
+	struct snap_node *nv = snap_object(node(s, "driver"), "nvml");
+	struct snap_node *d = snap_append_object(snap_array(nv, "devices")), *a;
+
+	snap_set_str(d, "uuid", uuid, "nvml:nvmlDeviceGetUUID");
+	snap_set_bool(d, "mig_mode", mig, "nvml:nvmlDeviceGetMigMode");
+	if (!mig)
+		return d;
+	a = snap_array(d, "mig_devices");
+	for (size_t i = 0; migs && migs[i]; i++) {
+		struct snap_node *m = snap_append_object(a);
+		char u[64];
+		int gi, ci;
+
+		assert_int_equal(sscanf(migs[i], "%63s %d %d", u, &gi, &ci), 3);
+		snap_set_str(m, "uuid", u, "nvml:nvmlDeviceGetUUID");
+		snap_set_int(m, "gpu_instance_id", gi, "nvml:nvmlDeviceGetGpuInstanceId");
+		snap_set_int(m, "compute_instance_id", ci, "nvml:nvmlDeviceGetComputeInstanceId");
+	}
+	snap_set_int(d, "mig_device_count", (int64_t)snap_count(a), "nvml");
+	return d;
+}
+
+#define MIG_A "MIG-89c850dc-38e3-57df-85c7-690c186b68e9"
+#define MIG_B "MIG-f2b5fbbd-850e-51bb-8ffa-ac9fb48126da"
+#define GPU_0 "GPU-5a88edbe-90c4-2449-8c43-70c57591cca1"
+
+static void test_mig_device_selection(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g;
+
+	driver_loaded(s, "535.104.05");
+	NO(s, "runtime.mig-device-selection"); /* no CUDA_VISIBLE_DEVICES, no NVML */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	NO(s, "runtime.mig-device-selection"); /* NVML not asked: no MIG id can match... */
+	snap_set_errno(snap_object(node(s, "driver"), "nvml"), "devices", -EIO, "nvml:x");
+	SKIPPED(s, "runtime.mig-device-selection"); /* ...NVML that failed might have MIG on */
+	snapshot_unref(s);
+
+	s = base();
+	driver_loaded(s, "535.104.05");
+	g = nvml_gpu(s, GPU_0, true, TARGETS(MIG_A " 1 0", MIG_B " 2 0"));
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	NO(s, "runtime.mig-device-selection"); /* one MIG device: what CUDA gives */
+	env(s, "CUDA_VISIBLE_DEVICES", "MIG-GPU-5a88edbe-90c4-2449-8c43-70c57591cca1/2/0");
+	NO(s, "runtime.mig-device-selection"); /* the older form, an existing instance */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A "," MIG_B);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "names 2 MIG devices, but a CUDA process enumerates only one");
+	env(s, "CUDA_VISIBLE_DEVICES", "0");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "one MIG device of it, not the GPU");
+	env(s, "CUDA_VISIBLE_DEVICES", "MIG-GPU-5a88edbe-90c4-2449-8c43-70c57591cca1/3/0");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "instance pair that does not exist");
+	env(s, "CUDA_VISIBLE_DEVICES", "MIG-5a88edbe-90c4," MIG_A);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "entry 1 of CUDA_VISIBLE_DEVICES matches no MIG device");
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A ",MIG-GPU-5a88edbe");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "entry 2 of CUDA_VISIBLE_DEVICES is not of the form");
+	/* torch 1.13 counts no device for a MIG id (facts framework_mig_bugs). */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	torch_env(s, "1.13.1+cu117", "11.7", NULL);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "torch.cuda.device_count() returns 0");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "version", "2.0.1+cu117",
+		     "x");
+	NO(s, "runtime.mig-device-selection");
+	snapshot_unref(s);
+	/* MIG on with no MIG device created: the GPU gives nothing. */
+	s = base();
+	driver_loaded(s, "535.104.05");
+	g = nvml_gpu(s, GPU_0, true, NULL);
+	env(s, "CUDA_VISIBLE_DEVICES", "0");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "nothing on a GPU with no MIG device created");
+	/* MIG off: indices and GPU UUIDs are plain GPUs. */
+	snap_set_bool(g, "mig_mode", false, "x");
+	env(s, "CUDA_VISIBLE_DEVICES", GPU_0);
+	NO(s, "runtime.mig-device-selection");
+	/* ...but a MIG id then matches nothing. */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR, "matches no MIG device");
+	/* An unreadable MIG mode might be on: skipped. */
+	snap_set_errno(g, "mig_mode", -EACCES, "nvml:nvmlDeviceGetMigMode");
+	SKIPPED(s, "runtime.mig-device-selection");
+	snapshot_unref(s);
+}
+
 static void test_cpu_only(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -1738,6 +1832,7 @@ int main(void)
 		cmocka_unit_test(test_xid),
 		cmocka_unit_test(test_persistence),
 		cmocka_unit_test(test_cuda_compat),
+		cmocka_unit_test(test_mig_device_selection),
 		cmocka_unit_test(test_cpu_only),
 		cmocka_unit_test(test_fw_coverage),
 		cmocka_unit_test(test_fw_cuda_newer),
