@@ -333,6 +333,7 @@ const struct rule rule_table[] = {
 			    "lifecycle), e.g. the current long-term branch"),
 		.verify = STRV("cat /sys/module/nvidia/version"),
 		.check = check_branch_eol,
+		.advisory = true,
 	},
 	{
 		.id = "driver.nvml-version-mismatch",

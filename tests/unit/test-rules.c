@@ -1161,6 +1161,8 @@ static void test_cuda_compat(void **state)
 	snap_set_bool(ml, "in_compat_dir", false, "x");
 	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR,
 	    "newer than the driver's own libnvidia-ml");
+	/* ...and that copy is not also a user-space/module mismatch (said once, as compat). */
+	NO(s, "driver.nvml-version-mismatch");
 	/* Both newer than the module: a user-space upgrade without a reboot, not compat. */
 	snap_set_str(ml, "version", "580.95.05", "x");
 	NO(s, "runtime.cuda-compat-unsupported");
@@ -1480,9 +1482,49 @@ static void test_no_nvidia_runtime(void **state)
 	driver_loaded(s, "550.54.15");
 	docker_host(s, false);
 	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR, "docker run --gpus all");
+	/* The hook on the user's PATH only: not on systemd-started dockerd's PATH. */
+	snap_set_str(node(s, "container.host.toolkit.binaries"), "nvidia-container-runtime-hook",
+		     "/home/user/bin/nvidia-container-runtime-hook", "x");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR, "dockerd's PATH");
+	/* In /usr/bin: dockerd registers its nvidia device driver for --gpus. */
+	snap_set_str(node(s, "container.host.toolkit.binaries"), "nvidia-container-runtime-hook",
+		     "/usr/bin/nvidia-container-runtime-hook", "x");
+	NO(s, "container.no-nvidia-runtime");
 	/* daemon.json unreadable: cannot tell, skipped. */
 	snap_set_malformed(node(s, "container.host.docker"), "daemon_json", "{,", "not JSON",
 			   "/etc/docker/daemon.json");
+	SKIPPED(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+}
+
+/* Docker as a snap: the host's hook is no proof; only the snap's daemon.json counts. */
+static void test_no_nvidia_runtime_snap(void **state)
+{
+	static const char dj[] = "/var/snap/docker/2904/config/daemon.json";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *h, *ds, *r;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	h = snap_object(node(s, "container"), "host");
+	snap_set_errno(snap_object(h, "docker"), "dockerd", -ENOENT, "PATH");
+	snap_set_errno(snap_object(h, "containerd"), "containerd", -ENOENT, "PATH");
+	snap_set_str(snap_object(snap_object(h, "toolkit"), "binaries"),
+		     "nvidia-container-runtime-hook", "/usr/bin/nvidia-container-runtime-hook",
+		     "/usr/bin/nvidia-container-runtime-hook");
+	ds = snap_object(h, "docker_snap");
+	snap_set_state(ds, "docker", FACT_ABSENT, "/snap/bin/docker", NULL);
+	NO(s, "container.no-nvidia-runtime");
+	snap_set_str(ds, "docker", "/snap/bin/docker", "/snap/bin/docker");
+	snap_set_str(ds, "daemon_json", dj, dj);
+	snap_array(ds, "runtimes");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
+	    "does not see the host's nvidia-container-runtime-hook (installed here");
+	r = snap_append_object(snap_array(ds, "runtimes"));
+	snap_set_str(r, "name", "nvidia", dj);
+	snap_set_str(r, "path", "/snap/docker/2904/usr/bin/nvidia-container-runtime", dj);
+	NO(s, "container.no-nvidia-runtime");
+	snap_set_errno(ds, "daemon_json", -EACCES, dj);
 	SKIPPED(s, "container.no-nvidia-runtime");
 	snapshot_unref(s);
 }
@@ -1840,6 +1882,7 @@ int main(void)
 		cmocka_unit_test(test_distro_fixes),
 		cmocka_unit_test(test_fw_toolkit_irrelevant),
 		cmocka_unit_test(test_no_nvidia_runtime),
+		cmocka_unit_test(test_no_nvidia_runtime_snap),
 		cmocka_unit_test(test_cdi_stale),
 		cmocka_unit_test(test_cdi_unjudged),
 		cmocka_unit_test(test_layer_incomplete),
