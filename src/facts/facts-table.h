@@ -28,6 +28,8 @@ extern const struct facts_driver_branch facts_driver_branch_table[];
 extern const size_t facts_driver_branch_table_len;
 extern const struct facts_cuda_arch facts_cuda_arch_table[];
 extern const size_t facts_cuda_arch_table_len;
+extern const struct facts_mig_bug facts_mig_bug_table[];
+extern const size_t facts_mig_bug_table_len;
 extern const struct facts_xid facts_xid_table[];
 extern const size_t facts_xid_table_len;
 extern const struct facts_threshold facts_threshold_table[];

@@ -336,6 +336,21 @@ size_t facts_dlopen_rows(const char *framework, const char *version,
 			 const struct facts_dlopen **ret, size_t max);
 /* TensorFlow "1.15", "1.15.0" … → the cuDNN its release line was compiled with; -ENOENT none. */
 int facts_tensorflow_build(const char *tf_version, const struct facts_tensorflow_build **ret);
+
+/* A framework release whose device count mis-reads MIG ids in CUDA_VISIBLE_DEVICES
+ * (framework_mig_bugs.tsv). */
+struct facts_mig_bug {
+	const char *framework; /* "torch" */
+	const char *first;     /* first affected release */
+	const char *fixed;     /* first fixed release (not affected) */
+	const char *symptom;
+	const char *confidence;
+	const char *source;
+};
+
+/* The row covering framework's release version (first <= version < fixed): 0, -ENOENT when
+ * none does, -EINVAL for a NULL argument or a version that does not parse. */
+int facts_mig_bug(const char *framework, const char *version, const struct facts_mig_bug **ret);
 /*
  * One lookup of kind ("cuda", "driver", "gpu", "xid", "cudnn", "torch", "rocm", "tensorflow")
  * rendered as text or (json) JSON into *ret (malloc'd): gpuenv_facts_query() without its

@@ -612,6 +612,27 @@ def gen_tensorflow_builds(d, out):
     out.append('const size_t facts_tensorflow_build_table_len = %d;' % len(rows))
 
 
+MIG_COLS = ['framework', 'first', 'fixed', 'symptom', 'confidence', 'source']
+
+
+def gen_mig_bugs(d, out):
+    rows = read_tsv(os.path.join(d, 'framework_mig_bugs.tsv'), MIG_COLS)
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        if vkey(r['first'], w) >= vkey(r['fixed'], w):
+            raise FactsError('%s: first must be below fixed' % w)
+        if not r['symptom'].strip():
+            raise FactsError('%s: empty symptom' % w)
+    check_unique(rows, lambda r: (r['framework'], vkey(r['first'], r['_where'])), 'release')
+    check_sorted(rows, lambda r: (r['framework'], vkey(r['first'], r['_where'])), 'release')
+    out.append('const struct facts_mig_bug facts_mig_bug_table[] = {')
+    for r in rows:
+        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in MIG_COLS))
+    out.append('};')
+    out.append('const size_t facts_mig_bug_table_len = %d;' % len(rows))
+
+
 def main(argv):
     if len(argv) != 3:
         sys.stderr.write('usage: gen-facts.py OUTPUT.c DATADIR\n')
@@ -624,7 +645,7 @@ def main(argv):
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
                   gen_ptx_isa, gen_sm_arch, gen_rocm, gen_torch, gen_tensorflow, gen_dlopen,
-                  gen_tensorflow_builds):
+                  gen_tensorflow_builds, gen_mig_bugs):
             g(d, out)
             out.append('')
     except (FactsError, OSError, UnicodeDecodeError) as e:

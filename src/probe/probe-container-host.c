@@ -11,12 +11,14 @@
  *     the NVIDIA Container Toolkit" / cmd/nvidia-container-runtime/README.md (read with the
  *     strict reader of toml-min.c: Debian 12 main has no C TOML library);
  *   - Docker's /etc/docker/daemon.json (docs.docker.com "dockerd" reference: runtimes,
- *     default-runtime, features.cdi, cdi-spec-dirs) with jansson;
+ *     default-runtime, features.cdi, cdi-spec-dirs) with jansson; Docker as a snap
+ *     (/snap/bin/docker, /var/snap/docker/<revision>/config/daemon.json and etc/cdi);
  *   - containerd's /etc/containerd/config.toml (containerd docs/cri/config.md: config
  *     version 1 "cri", 2 "io.containerd.grpc.v1.cri", 3 "io.containerd.cri.v1.runtime";
  *     containerd.default_runtime_name, containerd.runtimes.<name>.runtime_type and
  *     .options.BinaryName, enable_cdi; `imports` are recorded, not followed);
- *   - CDI specs in /etc/cdi and /var/run/cdi (*.yaml, *.json), read by cdi-spec.c.
+ *   - CDI specs in /etc/cdi, /var/run/cdi and a docker snap's etc/cdi (*.yaml, *.json), read
+ *     by cdi-spec.c.
  * A file that is missing, unreadable, a symlink loop or malformed is a fact with that
  * state and reason; nothing here judges. Writes "container.host".
  */
@@ -252,17 +254,15 @@ static void probe_toolkit_config(struct probe_env *pe, struct snap_node *tk)
 
 /* ---- Docker -------------------------------------------------------------------- */
 
-static void probe_docker(struct probe_env *pe, char **dirs, struct snap_node *host)
+/* A daemon.json (/etc/docker's, or the snap's) into dk: runtimes, default-runtime, CDI. */
+static void probe_daemon_json(struct probe_env *pe, struct snap_node *dk, const char *path)
 {
-	static const char path[] = "/etc/docker/daemon.json";
-	struct snap_node *dk = snap_object(host, "docker");
 	_cleanup_free_ char *text = NULL;
 	json_t *j, *rts, *v;
 	json_error_t jerr;
 	size_t len;
 	int err;
 
-	find_binary(pe, dirs, dk, "dockerd", "dockerd");
 	err = root_read_file(pe->root, path, ROOT_CAP_TEXT, &text, &len);
 	if (err < 0) {
 		snap_set_errno(dk, "daemon_json", err, path);
@@ -332,6 +332,72 @@ static void probe_docker(struct probe_env *pe, char **dirs, struct snap_node *ho
 				snap_append_str(arr, json_string_value(e), path);
 	}
 	json_decref(j);
+}
+
+static void probe_docker(struct probe_env *pe, char **dirs, struct snap_node *host)
+{
+	struct snap_node *dk = snap_object(host, "docker");
+
+	find_binary(pe, dirs, dk, "dockerd", "dockerd");
+	probe_daemon_json(pe, dk, "/etc/docker/daemon.json");
+}
+
+/* Docker installed as a snap (canonical/docker-snap): `docker` is /snap/bin/docker, its
+ * dockerd runs confined in the snap (it sees the snap's own files, not the host's /usr/bin:
+ * a host nvidia-container-runtime-hook is not on its PATH), and its configuration lives in
+ * the snap's data directory, $SNAP_DATA = /var/snap/docker/<revision> ("current" links to the
+ * active one): config/daemon.json, and etc/cdi for the CDI spec the snap's own
+ * nvidia-container-toolkit service writes where NVIDIA support is enabled (docker-snap's
+ * nvidia/ scripts and README "NVIDIA support"). */
+#define SNAP_DOCKER_DATA "/var/snap/docker"
+
+static bool snap_docker_dir(struct probe_env *pe, char *buf, size_t size)
+{
+	_cleanup_strv_free_ char **revs = NULL;
+	unsigned best = 0, v;
+	struct stat st;
+
+	if (root_stat(pe->root, SNAP_DOCKER_DATA "/current", &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(buf, size, SNAP_DOCKER_DATA "/current");
+		return true;
+	}
+	if (root_list_dir(pe->root, SNAP_DOCKER_DATA, 4096, &revs) < 0)
+		return false;
+	STRV_FOREACH(r, revs)
+		if (parse_uint(*r, 10, &v) == 0 && v > best)
+			best = v;
+	if (!best)
+		return false;
+	snprintf(buf, size, SNAP_DOCKER_DATA "/%u", best);
+	return true;
+}
+
+static void probe_docker_snap(struct probe_env *pe, struct snap_node *host, char *cdi_dir,
+			      size_t cdi_size)
+{
+	struct snap_node *ds = snap_object(host, "docker_snap");
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	struct stat st;
+	int r = root_lstat(pe->root, "/snap/bin/docker", &st);
+
+	if (r < 0) {
+		if (r == -ENOENT || r == -ENOTDIR)
+			snap_set_state(ds, "docker", FACT_ABSENT, "/snap/bin/docker",
+				       "Docker is not installed as a snap");
+		else
+			snap_set_errno(ds, "docker", r, "/snap/bin/docker");
+		return;
+	}
+	snap_set_str(ds, "docker", "/snap/bin/docker", "/snap/bin/docker");
+	if (!snap_docker_dir(pe, dir, sizeof(dir))) {
+		snap_set_state(ds, "daemon_json", FACT_ABSENT, SNAP_DOCKER_DATA,
+			       "no snap data directory");
+		return;
+	}
+	snap_set_str(ds, "data_dir", dir, dir);
+	snprintf(path, sizeof(path), "%s/config/daemon.json", dir);
+	probe_daemon_json(pe, ds, path);
+	snprintf(cdi_dir, cdi_size, "%s/etc/cdi", dir);
 }
 
 /* ---- containerd ---------------------------------------------------------------- */
@@ -431,12 +497,14 @@ static void probe_cdi_file(struct probe_env *pe, struct snap_node *o, const char
 	}
 }
 
-static void probe_cdi(struct probe_env *pe, struct snap_node *host)
+static void probe_cdi(struct probe_env *pe, struct snap_node *host, const char *snap_dir)
 {
-	static const char *const dirs[] = { "/etc/cdi", "/var/run/cdi" };
+	const char *const dirs[] = { "/etc/cdi", "/var/run/cdi", snap_dir };
 	struct snap_node *arr = snap_array(host, "cdi_specs");
 
 	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		if (!dirs[d] || !dirs[d][0])
+			continue;
 		_cleanup_strv_free_ char **names = NULL;
 		int err = root_list_dir(pe->root, dirs[d], 4096, &names);
 
@@ -477,6 +545,7 @@ int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	struct snap_node *tk = snap_object(host, "toolkit");
 	struct snap_node *b = snap_object(tk, "binaries");
 	_cleanup_strv_free_ char **dirs = NULL;
+	char snap_cdi[PATH_MAX + 16] = "";
 	int r = search_dirs(pe, &dirs);
 
 	if (r < 0)
@@ -487,7 +556,8 @@ int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_libnvc(pe, tk);
 	probe_toolkit_config(pe, tk);
 	probe_docker(pe, dirs, host);
+	probe_docker_snap(pe, host, snap_cdi, sizeof(snap_cdi));
 	probe_containerd(pe, dirs, host);
-	probe_cdi(pe, host);
+	probe_cdi(pe, host, snap_cdi);
 	return snapshot_error(s);
 }

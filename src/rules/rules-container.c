@@ -271,6 +271,79 @@ static size_t cdi_spec_count(const struct snap_node *root)
 	return n;
 }
 
+/* A hook binary in a directory of dockerd's default PATH (systemd's /usr/local/sbin …
+ * /bin), not only on the user's PATH. */
+static bool hook_in_std_dir(const struct snap_node *bin)
+{
+	static const char *const std[] = { "/usr/local/sbin/", "/usr/local/bin/", "/usr/sbin/",
+					   "/usr/bin/",	       "/sbin/",	  "/bin/" };
+	const char *p = snap_str(bin);
+
+	for (size_t i = 0; p && i < ARRAY_SIZE(std); i++)
+		if (startswith(p, std[i]) && !strchr(p + strlen(std[i]), '/'))
+			return true;
+	return false;
+}
+
+/* The daemon.json under prefix ("…docker." or "…docker_snap.") names an nvidia runtime, or
+ * enables CDI with a spec to use. */
+static bool docker_has_nvidia(const struct snap_node *root, const char *prefix)
+{
+	char key[96];
+	const struct snap_node *runs;
+
+	snprintf(key, sizeof(key), "%sruntimes", prefix);
+	runs = snap_get(root, key);
+	for (size_t i = 0; i < snap_count(runs); i++)
+		if (str_has(snap_get_str(snap_at(runs, i), "path"), "nvidia"))
+			return true;
+	snprintf(key, sizeof(key), "%scdi_feature", prefix);
+	return cdi_spec_count(root) && snap_get_bool_default(root, key, false);
+}
+
+/* Docker as a snap: its confined dockerd sees neither the host's hook nor /etc/docker; only
+ * its own daemon.json (where the snap's NVIDIA support writes the nvidia runtime and CDI)
+ * hands it the GPU. */
+static void check_docker_snap(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *ds = snap_get(root, HOST "docker_snap.docker");
+	const struct snap_node *dj = snap_get(root, HOST "docker_snap.daemon_json");
+	const struct snap_node *hook =
+		snap_get(root, HOST "toolkit.binaries.nvidia-container-runtime-hook");
+	struct finding *f;
+
+	if (!snap_present(ds)) {
+		if (fact_is_failure(snap_state(ds)))
+			rule_need(c, "docker snap", "/snap/bin/docker", ds);
+		return;
+	}
+	if (!rule_need_known(c, "docker snap", "the docker snap's daemon.json", dj) ||
+	    docker_has_nvidia(root, HOST "docker_snap."))
+		return;
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, "docker snap",
+		"Docker is installed as a snap (/snap/bin/docker) on this NVIDIA GPU host, "
+		"and its daemon.json (%s) names no nvidia runtime and enables no CDI; the "
+		"snap's confined dockerd does not see the host's "
+		"nvidia-container-runtime-hook%s: `docker run --gpus all` fails with "
+		"\"could not select device driver \"\" with capabilities: [[gpu]]\"",
+		snap_source(dj) ?: "/var/snap/docker/current/config/daemon.json",
+		snap_present(hook) ? " (installed here, outside the snap)" : "");
+	finding_fact(f, HOST "docker_snap.docker", ds);
+	finding_fact(f, HOST "docker_snap.daemon_json", dj);
+	finding_evidence(f, HOST "docker_snap.runtimes", snap_source(dj) ?: "daemon.json",
+			 "%zu runtime(s)", snap_count(snap_get(root, HOST "docker_snap.runtimes")));
+	finding_fact(f, HOST "toolkit.binaries.nvidia-container-runtime-hook", hook);
+	finding_fix(f, "sudo snap refresh docker && snap get docker nvidia-support.disabled   # "
+		       "the docker snap's own NVIDIA support (canonical/docker-snap) configures "
+		       "the nvidia runtime and CDI unless disabled; its log: sudo snap logs "
+		       "docker.nvidia-container-toolkit");
+	finding_fix(f, "# or: sudo snap remove docker, install Docker CE from Docker's apt "
+		       "repository and the NVIDIA Container Toolkit, then sudo nvidia-ctk runtime "
+		       "configure --runtime=docker && sudo systemctl restart docker");
+	finding_rule_verify(f);
+}
+
 RULE_CHECK(check_no_nvidia_runtime)
 {
 	const struct snap_node *dockerd = snap_get(root, HOST "docker.dockerd");
@@ -291,6 +364,10 @@ RULE_CHECK(check_no_nvidia_runtime)
 
 	if (in_container(root))
 		return;
+	if (gpus_count(root, gpu_is_nvidia) == 0 &&
+	    nvidia_driver(root, &drv, &fact) != DRIVER_LOADED)
+		return;
+	check_docker_snap(c, root);
 	/* dockerd or containerd that could not be looked at may be installed. */
 	if (fact_is_failure(snap_state(dockerd)))
 		rule_need(c, "docker", "dockerd", dockerd);
@@ -307,15 +384,13 @@ RULE_CHECK(check_no_nvidia_runtime)
 		cri = false;
 	if (!docker && !cri)
 		return;
-	if (gpus_count(root, gpu_is_nvidia) == 0 &&
-	    nvidia_driver(root, &drv, &fact) != DRIVER_LOADED)
-		return;
 	specs = cdi_spec_count(root);
-	/* Docker: the nvidia runtime in daemon.json, the prestart hook `--gpus` uses, or CDI. */
-	for (size_t i = 0; i < snap_count(druns); i++)
-		docker_ok |= str_has(snap_get_str(snap_at(druns, i), "path"), "nvidia");
-	docker_ok |= snap_present(hook) || snap_present(tkh) ||
-		     (specs && snap_get_bool_default(root, HOST "docker.cdi_feature", false));
+	/* Docker: the nvidia runtime in daemon.json, CDI, or the prestart hook `--gpus` uses:
+	 * dockerd registers its "nvidia" device driver when nvidia-container-runtime-hook is on
+	 * its own PATH (moby daemon/nvidia_linux.go, exec.LookPath), which a systemd-started
+	 * dockerd takes from the standard directories, not from the user's PATH. */
+	docker_ok = docker_has_nvidia(root, HOST "docker.") ||
+		    ((hook_in_std_dir(hook) || hook_in_std_dir(tkh)));
 	/* containerd's CRI plugin (Kubernetes): an nvidia runtime or CDI. */
 	for (size_t i = 0; i < snap_count(dis); i++)
 		if (streq(snap_str(snap_at(dis, i)) ?: "", "cri") ||
@@ -328,19 +403,19 @@ RULE_CHECK(check_no_nvidia_runtime)
 	cri_ok |= specs && snap_get_bool_default(root, HOST "containerd.enable_cdi", false);
 	if ((!docker || docker_ok) && (!cri || cri_ok))
 		return;
-	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-			 "%s%s%s on this NVIDIA GPU host, but nothing hands the GPU to containers: "
-			 "no nvidia runtime%s, no nvidia-container-runtime-hook, no CDI spec in "
-			 "/etc/cdi or /var/run/cdi%s",
-			 docker && !docker_ok ? "Docker (" : "",
-			 docker && !docker_ok ? snap_str(dockerd) : "",
-			 docker && !docker_ok
-				 ? (cri && !cri_ok ? ") and containerd's CRI plugin are installed"
-						   : ") is installed")
-				 : "containerd with its CRI plugin is installed",
-			 docker && !docker_ok ? " in /etc/docker/daemon.json"
-					      : " in containerd's config",
-			 docker && !docker_ok ? ": `docker run --gpus all` fails" : "");
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, NULL,
+		"%s%s%s on this NVIDIA GPU host, but nothing hands the GPU to containers: "
+		"no nvidia runtime%s, no nvidia-container-runtime-hook on dockerd's PATH, no CDI spec in "
+		"/etc/cdi or /var/run/cdi%s",
+		docker && !docker_ok ? "Docker (" : "",
+		docker && !docker_ok ? snap_str(dockerd) : "",
+		docker && !docker_ok
+			? (cri && !cri_ok ? ") and containerd's CRI plugin are installed"
+					  : ") is installed")
+			: "containerd with its CRI plugin is installed",
+		docker && !docker_ok ? " in /etc/docker/daemon.json" : " in containerd's config",
+		docker && !docker_ok ? ": `docker run --gpus all` fails" : "");
 	if (docker) {
 		finding_fact(f, HOST "docker.dockerd", dockerd);
 		finding_fact(f, HOST "docker.daemon_json",

@@ -110,6 +110,9 @@ RULE_CHECK(check_nvml_version_mismatch)
 		const struct snap_node *lib = snap_get(root, libs[i]);
 		const char *v = userspace_version(lib);
 
+		/* A forward-compatibility libcuda is runtime.cuda-compat-unsupported's. */
+		if (v && libcuda_is_compat(root, lib, ver, NULL))
+			continue;
 		if (v && version_cmp_str(v, ver) != 0) {
 			user = v;
 			user_lib = snap_get_str(lib, "resolved_path") ?: snap_get_str(lib, "path");

@@ -260,6 +260,12 @@ RULE_CHECK(check_library_shadowed);
 RULE_CHECK(check_cudnn_older_than_framework);
 RULE_CHECK(check_cuda_compat_unsupported);
 RULE_CHECK(check_library_not_found);
+/* Whether the libcuda ld.so picks (driver.userspace.libcuda) is a forward-compatibility copy
+ * over the loaded driver drv: a cuda-compat file, in a compat/ directory, or newer than the
+ * driver's own libnvidia-ml, which matches drv (rules-runtime-compat.c). */
+bool libcuda_is_compat(const struct snap_node *root, const struct snap_node *cu, const char *drv,
+		       const char **ret_how);
+RULE_CHECK(check_mig_device_selection);
 RULE_CHECK(check_cpu_only_build);
 RULE_CHECK(check_fw_gpu_too_old);
 RULE_CHECK(check_fw_no_kernel_image);

@@ -92,6 +92,8 @@ static bool ranks_before(const struct gpuenv_doctor *d, size_t a, size_t b)
 	const struct finding *fa = &d->findings[a], *fb = &d->findings[b];
 	unsigned la = rule_layer_rank[fa->rule->layer], lb = rule_layer_rank[fb->rule->layer];
 
+	if (fa->rule->advisory != fb->rule->advisory)
+		return !fa->rule->advisory;
 	if (la != lb)
 		return la < lb;
 	if (fa->rule != fb->rule)

@@ -18,12 +18,18 @@
  * cuda-compat files found, or in a compat/ directory as the package installs it) or, wherever
  * it is mounted (containers bind it elsewhere), by its version: NVML, which cuda-compat does
  * not ship, matches the kernel module while libcuda is of a newer driver. */
-static bool is_compat(const struct snap_node *root, const struct snap_node *cu, const char *cv,
-		      const char *drv, const char **ret_how)
+bool libcuda_is_compat(const struct snap_node *root, const struct snap_node *cu, const char *drv,
+		       const char **ret_how)
 {
+	const char *cv = snap_get_str(cu, "version"), *how;
 	const struct snap_node *compat = snap_get(root, "driver.userspace.compat_libcuda");
 	const char *rp = snap_get_str(cu, "resolved_path");
 	const char *nv = snap_get_str(root, "driver.userspace.libnvidia_ml.version");
+
+	if (!ret_how)
+		ret_how = &how;
+	if (!cv || !drv)
+		return false;
 
 	for (size_t i = 0; rp && i < snap_count(compat); i++)
 		if (streq(snap_get_str(snap_at(compat, i), "resolved_path") ?: "", rp)) {
@@ -56,7 +62,7 @@ RULE_CHECK(check_cuda_compat_unsupported)
 		return;
 	if (nvidia_driver(root, &drv, &fact) != DRIVER_LOADED)
 		return; /* without a loaded module, cuInit fails for that reason first */
-	if (version_cmp_str(cv, drv) == 0 || !is_compat(root, cu, cv, drv, &how))
+	if (version_cmp_str(cv, drv) == 0 || !libcuda_is_compat(root, cu, drv, &how))
 		return;
 	older = version_cmp_str(cv, drv) < 0;
 	for (size_t i = 0; i < snap_count(gpus); i++) {

@@ -333,6 +333,7 @@ const struct rule rule_table[] = {
 			    "lifecycle), e.g. the current long-term branch"),
 		.verify = STRV("cat /sys/module/nvidia/version"),
 		.check = check_branch_eol,
+		.advisory = true,
 	},
 	{
 		.id = "driver.nvml-version-mismatch",
@@ -600,6 +601,28 @@ const struct rule rule_table[] = {
 		.verify = STRV("ldconfig -p | grep 'libcuda.so.1 '",
 			       "cat /proc/driver/nvidia/version"),
 		.check = check_cuda_compat_unsupported,
+	},
+	{
+		.id = "runtime.mig-device-selection",
+		.layer = GPUENV_LAYER_RUNTIME,
+		.severity = GPUENV_SEVERITY_ERROR,
+		.title = "CUDA_VISIBLE_DEVICES asks a MIG GPU for what CUDA cannot give",
+		.symptom = "RuntimeError: CUDA error: invalid device ordinal · "
+			   "torch.cuda.device_count() returns 1 (or 0) · "
+			   "RuntimeError: No CUDA GPUs are available",
+		.cause =
+			"A CUDA 11/12 process enumerates one MIG device, however many "
+			"CUDA_VISIBLE_DEVICES names; an entry CUDA cannot match (a destroyed or "
+			"mistyped MIG id, a bad MIG-GPU-<uuid>/<gi>/<ci>) hides itself and every "
+			"entry after it; a GPU index or GPU- UUID of a GPU in MIG mode gives one of "
+			"its MIG devices, or none; torch 1.13 counts 0 devices for MIG ids.",
+		.needs = STRV("environment.CUDA_VISIBLE_DEVICES?"),
+		.fix = STRV(
+			"nvidia-smi -L   # the MIG devices and their MIG-<uuid>",
+			"export CUDA_VISIBLE_DEVICES=MIG-<uuid>   # one MIG device per process: "
+			"run one process (or rank) per MIG device"),
+		.verify = STRV("python -c 'import torch; print(torch.cuda.device_count())'"),
+		.check = check_mig_device_selection,
 	},
 	{
 		.id = "runtime.toolkits-disagree",

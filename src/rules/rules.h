@@ -34,6 +34,9 @@ struct rule {
 	const char *const *fix;	   /* commands (generic form; a finding may be more precise) */
 	const char *const *verify; /* commands that show the problem is gone */
 	void (*check)(struct rule_ctx *c, const struct snap_node *root);
+	/* Says nothing fails today (a lifecycle note): ranks after every other finding of its
+	 * severity, so it is the root cause only where nothing else of that severity fired. */
+	bool advisory;
 };
 
 extern const struct rule rule_table[];

@@ -23,6 +23,7 @@ typedef int nvmlEnableState_t;
 #define NVML_ERROR_NOT_SUPPORTED	     3
 #define NVML_ERROR_NO_PERMISSION	     4
 #define NVML_ERROR_INSUFFICIENT_SIZE	     7
+#define NVML_ERROR_NOT_FOUND		     6
 #define NVML_ERROR_DRIVER_NOT_LOADED	     9
 #define NVML_ERROR_FUNCTION_NOT_FOUND	     13
 #define NVML_ERROR_GPU_IS_LOST		     15
@@ -138,7 +139,15 @@ static_assert(sizeof(nvmlUtilization_t) == 8, "nvmlUtilization_t layout");
 	  (nvmlDevice_t, nvmlEnableState_t *), "nvmlDeviceGetRetiredPagesPendingStatus")           \
 	X(nvmlDeviceGetRemappedRows, false, nvmlReturn_t,                                          \
 	  (nvmlDevice_t, unsigned int *, unsigned int *, unsigned int *, unsigned int *),          \
-	  "nvmlDeviceGetRemappedRows")
+	  "nvmlDeviceGetRemappedRows")                                                             \
+	X(nvmlDeviceGetMaxMigDeviceCount, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),     \
+	  "nvmlDeviceGetMaxMigDeviceCount")                                                        \
+	X(nvmlDeviceGetMigDeviceHandleByIndex, false, nvmlReturn_t,                                \
+	  (nvmlDevice_t, unsigned int, nvmlDevice_t *), "nvmlDeviceGetMigDeviceHandleByIndex")     \
+	X(nvmlDeviceGetGpuInstanceId, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),         \
+	  "nvmlDeviceGetGpuInstanceId")                                                            \
+	X(nvmlDeviceGetComputeInstanceId, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),     \
+	  "nvmlDeviceGetComputeInstanceId")
 
 /* One function type per entry: nvmlInit_fn, nvmlDeviceGetName_fn, … */
 #define NVML_FN_TYPEDEF(f, req, ret, params, ...) typedef ret f##_fn params;

@@ -219,6 +219,55 @@ static void nv_nvlink(struct nvml *n, nvmlDevice_t dev)
 	}
 }
 
+/* The MIG devices (one per compute instance) of a GPU in MIG mode: their UUIDs, which
+ * CUDA_VISIBLE_DEVICES names ("MIG-<uuid>" since R470, docs/formats/nvml.md §7), and their
+ * GPU/compute instance ids (the older "MIG-GPU-<uuid>/<gi>/<ci>" form). Indices past the
+ * existing instances answer NVML_ERROR_NOT_FOUND and are skipped. */
+#define NVML_MAX_MIG_DEVICES 16u
+
+static void nv_mig(struct nvml *n, nvmlDevice_t dev)
+{
+	unsigned max = 0, found = 0;
+
+	if (!NV(n, "mig_device_count", nvmlDeviceGetMaxMigDeviceCount, (dev, &max), "mig_devices"))
+		return;
+	for (unsigned m = 0; m < max && m < NVML_MAX_MIG_DEVICES; m++) {
+		nvmlDevice_t mig = NULL;
+		nvmlReturn_t rc = NV_MISSING;
+		char key[48], buf[NVML_DEVICE_UUID_V2_BUFFER_SIZE];
+		unsigned id;
+
+		if (n->f.nvmlDeviceGetMigDeviceHandleByIndex) {
+			vw_begin(n->w, "mig_devices",
+				 n->f.nvmlDeviceGetMigDeviceHandleByIndex_name);
+			rc = n->f.nvmlDeviceGetMigDeviceHandleByIndex(dev, m, &mig);
+		}
+		if (rc == NVML_ERROR_NOT_FOUND || rc == NVML_ERROR_INVALID_ARGUMENT)
+			continue;
+		if (rc != NVML_SUCCESS) {
+			nv_fail(n,
+				n->f.nvmlDeviceGetMigDeviceHandleByIndex_name
+					?: "nvmlDeviceGetMigDeviceHandleByIndex",
+				rc, "mig_devices");
+			return;
+		}
+		snprintf(key, sizeof(key), "mig_devices.%u.uuid", found);
+		memset(buf, 0, sizeof(buf));
+		nv_string(n, key, NV(n, key, nvmlDeviceGetUUID, (mig, buf, sizeof(buf))), buf,
+			  sizeof(buf));
+		snprintf(key, sizeof(key), "mig_devices.%u.gpu_instance_id", found);
+		if (NV(n, key, nvmlDeviceGetGpuInstanceId, (mig, &id)))
+			vw_int(n->w, key, id);
+		snprintf(key, sizeof(key), "mig_devices.%u.compute_instance_id", found);
+		if (NV(n, key, nvmlDeviceGetComputeInstanceId, (mig, &id)))
+			vw_int(n->w, key, id);
+		found++;
+	}
+	vw_int(n->w, "mig_device_count", found);
+	if (!found)
+		vw_array(n->w, "mig_devices");
+}
+
 static void nv_device(struct nvml *n, unsigned i)
 {
 	nvmlDevice_t dev = NULL;
@@ -280,6 +329,8 @@ static void nv_device(struct nvml *n, unsigned i)
 	if (NV(n, "mig_mode", nvmlDeviceGetMigMode, (dev, &u, &u2), "mig_mode_pending")) {
 		vw_bool(n->w, "mig_mode", u == NVML_DEVICE_MIG_ENABLE);
 		vw_bool(n->w, "mig_mode_pending", u2 == NVML_DEVICE_MIG_ENABLE);
+		if (u == NVML_DEVICE_MIG_ENABLE)
+			nv_mig(n, dev);
 	}
 	if (NV(n, "ecc_mode", nvmlDeviceGetEccMode, (dev, &e1, &e2), "ecc_mode_pending")) {
 		vw_bool(n->w, "ecc_mode", e1 == NVML_FEATURE_ENABLED);

@@ -12,7 +12,12 @@
  *                     ("corr unc pending failure"), temperature, power_usage (mW),
  *                     power_limit (mW), utilization_gpu, utilization_memory,
  *                     pcie_link_gen(_max), pcie_link_width(_max), nvlink_links,
- *                     nvlink_inactive (comma-separated link numbers)
+ *                     nvlink_inactive (comma-separated link numbers), mig_max (most MIG
+ *                     devices, 7 when left out)
+ *   [nvml.device.N.mig.M]  one MIG device (compute instance) at index M < mig_max: uuid,
+ *                     gpu_instance_id, compute_instance_id; an index with neither a uuid nor
+ *                     a gpu_instance_id answers
+ *                     NVML_ERROR_NOT_FOUND, as the real library does for an empty slot
  * A device value left out answers NVML_ERROR_NOT_SUPPORTED, as a real board lacking the
  * feature does. Without a scenario the library behaves like the real one on a machine with
  * no kernel module: nvmlInit → NVML_ERROR_DRIVER_NOT_LOADED. Built twice: FAKE_NVML_OLD
@@ -29,6 +34,7 @@
 
 #define S	"nvml"
 #define MAX_DEV 64
+#define MAX_MIG 8
 
 FAKE_API nvmlInit_fn nvmlInit_v2, nvmlInit;
 FAKE_API nvmlShutdown_fn nvmlShutdown;
@@ -64,6 +70,10 @@ FAKE_API nvmlDeviceGetMaxPcieLinkWidth_fn nvmlDeviceGetMaxPcieLinkWidth;
 FAKE_API nvmlDeviceGetNvLinkState_fn nvmlDeviceGetNvLinkState;
 FAKE_API nvmlDeviceGetRetiredPagesPendingStatus_fn nvmlDeviceGetRetiredPagesPendingStatus;
 FAKE_API nvmlDeviceGetRemappedRows_fn nvmlDeviceGetRemappedRows;
+FAKE_API nvmlDeviceGetMaxMigDeviceCount_fn nvmlDeviceGetMaxMigDeviceCount;
+FAKE_API nvmlDeviceGetMigDeviceHandleByIndex_fn nvmlDeviceGetMigDeviceHandleByIndex;
+FAKE_API nvmlDeviceGetGpuInstanceId_fn nvmlDeviceGetGpuInstanceId;
+FAKE_API nvmlDeviceGetComputeInstanceId_fn nvmlDeviceGetComputeInstanceId;
 
 static const struct fake_code codes[] = {
 	{ 0, "NVML_SUCCESS", "Success" },
@@ -71,6 +81,7 @@ static const struct fake_code codes[] = {
 	{ 2, "NVML_ERROR_INVALID_ARGUMENT", "Invalid Argument" },
 	{ 3, "NVML_ERROR_NOT_SUPPORTED", "Not Supported" },
 	{ 4, "NVML_ERROR_NO_PERMISSION", "Insufficient Permissions" },
+	{ 6, "NVML_ERROR_NOT_FOUND", "Not Found" },
 	{ 7, "NVML_ERROR_INSUFFICIENT_SIZE", "Insufficient Size" },
 	{ 9, "NVML_ERROR_DRIVER_NOT_LOADED", "Driver Not Loaded" },
 	{ 10, "NVML_ERROR_TIMEOUT", "Timeout" },
@@ -96,8 +107,19 @@ static int code_of(const char *name)
 static int initialized;
 static struct nvmlDevice_st {
 	unsigned index;
-	char section[32];
-} devices[MAX_DEV];
+	char section[64];
+} devices[MAX_DEV], migs[MAX_DEV][MAX_MIG];
+
+static bool valid_handle(nvmlDevice_t d)
+{
+	struct nvmlDevice_st *m = &migs[0][0];
+
+	if (!d)
+		return false;
+	if (d >= devices && d < devices + MAX_DEV)
+		return d->section[0];
+	return d >= m && d < m + MAX_DEV * MAX_MIG && d->section[0];
+}
 
 #define ENTER(fn, dev_section)                                                                     \
 	do {                                                                                       \
@@ -259,7 +281,7 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned i, nvmlDevice_t *d)
 	do {                                                                                       \
 		if (!initialized)                                                                  \
 			return NVML_ERROR_UNINITIALIZED;                                           \
-		if (!(d) || (d) < devices || (d) >= devices + MAX_DEV || !(d)->section[0])         \
+		if (!valid_handle(d))                                                              \
 			return NVML_ERROR_INVALID_ARGUMENT;                                        \
 		ENTER(fn, (d)->section);                                                           \
 	} while (0)
@@ -545,4 +567,58 @@ nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned *corr, unsigned 
 	if (!v || sscanf(v, "%u %u %u %u", corr, unc, pending, failure) != 4)
 		return NVML_ERROR_NOT_SUPPORTED;
 	return NVML_SUCCESS;
+}
+
+/* ---- MIG ---------------------------------------------------------------------------- */
+
+static bool is_mig(nvmlDevice_t d)
+{
+	return d >= &migs[0][0] && d < &migs[0][0] + MAX_DEV * MAX_MIG;
+}
+
+nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t d, unsigned *count)
+{
+	unsigned long long v = 7;
+
+	DEV_ENTER(__func__, d);
+	if (!count || is_mig(d))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	fake_uint(d->section, "mig_max", &v);
+	*count = v > MAX_MIG ? MAX_MIG : (unsigned)v;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t d, unsigned index, nvmlDevice_t *ret)
+{
+	unsigned long long mode = 0;
+	char sec[sizeof(d->section)];
+
+	DEV_ENTER(__func__, d);
+	if (!ret || is_mig(d) || index >= MAX_MIG)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (!fake_uint(d->section, "mig_mode", &mode) || mode != NVML_DEVICE_MIG_ENABLE)
+		return NVML_ERROR_NOT_SUPPORTED;
+	snprintf(sec, sizeof(sec), "%.40s.mig.%u", d->section, index % 100);
+	if (!fake_get(sec, "uuid") && !fake_get(sec, "gpu_instance_id"))
+		return NVML_ERROR_NOT_FOUND;
+	snprintf(migs[d->index][index].section, sizeof(migs[d->index][index].section), "%s", sec);
+	migs[d->index][index].index = d->index;
+	*ret = &migs[d->index][index];
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t d, unsigned *id)
+{
+	DEV_ENTER(__func__, d);
+	if (!is_mig(d))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	return dev_uint(d, "gpu_instance_id", id);
+}
+
+nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned *id)
+{
+	DEV_ENTER(__func__, d);
+	if (!is_mig(d))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	return dev_uint(d, "compute_instance_id", id);
 }

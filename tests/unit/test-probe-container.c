@@ -273,6 +273,45 @@ static void test_host_bad_input(void **state)
 	assert_null(snap_get(r, "container.host.cdi_specs.2"));
 }
 
+/* Docker as a snap: /snap/bin/docker (a link to /usr/bin/snap, not followed), the snap's
+ * daemon.json from the highest revision when no "current" link exists, and its etc/cdi. */
+static void test_host_docker_snap(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r;
+
+	r = run(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.docker_snap.docker"), FACT_ABSENT);
+	lnk(f, "/snap/bin/docker", "/usr/bin/snap");
+	put(f, "/var/snap/docker/2893/config/daemon.json", "{}");
+	put(f, "/var/snap/docker/2904/config/daemon.json",
+	    "{\"runtimes\": {\"nvidia\": {\"path\": "
+	    "\"/snap/docker/2904/usr/bin/nvidia-container-runtime\"}}}");
+	put(f, "/var/snap/docker/2904/etc/cdi/nvidia.yaml", "kind: [");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.docker_snap.docker"),
+			    "/snap/bin/docker");
+	assert_string_equal(snap_get_str(r, "container.host.docker_snap.data_dir"),
+			    "/var/snap/docker/2904");
+	assert_string_equal(snap_get_str(r, "container.host.docker_snap.runtimes.0.name"),
+			    "nvidia");
+	assert_string_equal(snap_get_str(r, "container.host.cdi_specs.0.path"),
+			    "/var/snap/docker/2904/etc/cdi/nvidia.yaml");
+	/* "current" names the active revision. */
+	lnk(f, "/var/snap/docker/current", "2893");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.docker_snap.data_dir"),
+			    "/var/snap/docker/current");
+	assert_int_equal(snap_count(snap_get(r, "container.host.docker_snap.runtimes")), 0);
+	/* The snap's daemon.json unreadable: recorded, never taken as "no runtime". */
+	assert_int_equal(root_inject_error(f->ctx->root,
+					   "/var/snap/docker/current/config/daemon.json", EACCES),
+			 0);
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.docker_snap.daemon_json"),
+			 FACT_UNREADABLE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +321,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_injected_libs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dev_nodes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_bad_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_docker_snap, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,6 +199,16 @@ static void test_ties(void **state)
 	rules_rank(d, rule_causes, rule_causes_len);
 	assert_string_equal(root_of(d), "driver.nvml-version-mismatch");
 	diag_free(d);
+	/* an advisory warning (nothing fails today) ranks after any other warning, whatever
+	 * the layers; alone, it is still the root cause */
+	d = diag("driver.branch-eol", W, "runtime.mig-device-selection", W, NULL);
+	rules_rank(d, rule_causes, rule_causes_len);
+	assert_string_equal(root_of(d), "runtime.mig-device-selection");
+	diag_free(d);
+	d = diag("driver.branch-eol", W, NULL);
+	rules_rank(d, rule_causes, rule_causes_len);
+	assert_string_equal(root_of(d), "driver.branch-eol");
+	diag_free(d);
 }
 
 static void test_no_root_cause(void **state)

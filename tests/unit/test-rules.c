@@ -69,10 +69,10 @@ static struct gpuenv_snapshot *base(void)
 		snap_set_state(snap_object(c, "requested"), req[i], FACT_ABSENT, "environment",
 			       NULL);
 	}
-	for (size_t i = 0; i < 6; i++) {
+	for (size_t i = 0; i < 7; i++) {
 		static const char *const vars[] = {
-			"PATH",	     "LD_LIBRARY_PATH", "LD_PRELOAD",
-			"CUDA_HOME", "CUDA_PATH",	"CUDA_VERSION"
+			"PATH",	     "LD_LIBRARY_PATH", "LD_PRELOAD",		"CUDA_HOME",
+			"CUDA_PATH", "CUDA_VERSION",	"CUDA_VISIBLE_DEVICES",
 		};
 
 		snap_set_state(snap_object(root, "environment"), vars[i], FACT_ABSENT,
@@ -1161,6 +1161,8 @@ static void test_cuda_compat(void **state)
 	snap_set_bool(ml, "in_compat_dir", false, "x");
 	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR,
 	    "newer than the driver's own libnvidia-ml");
+	/* ...and that copy is not also a user-space/module mismatch (said once, as compat). */
+	NO(s, "driver.nvml-version-mismatch");
 	/* Both newer than the module: a user-space upgrade without a reboot, not compat. */
 	snap_set_str(ml, "version", "580.95.05", "x");
 	NO(s, "runtime.cuda-compat-unsupported");
@@ -1460,6 +1462,100 @@ static void test_cudnn_older(void **state)
 	snapshot_unref(s);
 }
 
+/* An A100 in NVML's devices[]: MIG mode and its MIG devices ("uuid gi ci" each). */
+static struct snap_node *nvml_gpu(struct gpuenv_snapshot *s, const char *uuid, bool mig,
+				  const char *const *migs)
+{
+	struct snap_node *nv = snap_object(node(s, "driver"), "nvml");
+	struct snap_node *d = snap_append_object(snap_array(nv, "devices")), *a;
+
+	snap_set_str(d, "uuid", uuid, "nvml:nvmlDeviceGetUUID");
+	snap_set_bool(d, "mig_mode", mig, "nvml:nvmlDeviceGetMigMode");
+	if (!mig)
+		return d;
+	a = snap_array(d, "mig_devices");
+	for (size_t i = 0; migs && migs[i]; i++) {
+		struct snap_node *m = snap_append_object(a);
+		char u[64];
+		int gi, ci;
+
+		assert_int_equal(sscanf(migs[i], "%63s %d %d", u, &gi, &ci), 3);
+		snap_set_str(m, "uuid", u, "nvml:nvmlDeviceGetUUID");
+		snap_set_int(m, "gpu_instance_id", gi, "nvml:nvmlDeviceGetGpuInstanceId");
+		snap_set_int(m, "compute_instance_id", ci, "nvml:nvmlDeviceGetComputeInstanceId");
+	}
+	snap_set_int(d, "mig_device_count", (int64_t)snap_count(a), "nvml");
+	return d;
+}
+
+#define MIG_A "MIG-89c850dc-38e3-57df-85c7-690c186b68e9"
+#define MIG_B "MIG-f2b5fbbd-850e-51bb-8ffa-ac9fb48126da"
+#define GPU_0 "GPU-5a88edbe-90c4-2449-8c43-70c57591cca1"
+
+static void test_mig_device_selection(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g;
+
+	driver_loaded(s, "535.104.05");
+	NO(s, "runtime.mig-device-selection"); /* no CUDA_VISIBLE_DEVICES, no NVML */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	NO(s, "runtime.mig-device-selection"); /* NVML not asked: no MIG id can match... */
+	snap_set_errno(snap_object(node(s, "driver"), "nvml"), "devices", -EIO, "nvml:x");
+	SKIPPED(s, "runtime.mig-device-selection"); /* ...NVML that failed might have MIG on */
+	snapshot_unref(s);
+
+	s = base();
+	driver_loaded(s, "535.104.05");
+	g = nvml_gpu(s, GPU_0, true, TARGETS(MIG_A " 1 0", MIG_B " 2 0"));
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	NO(s, "runtime.mig-device-selection"); /* one MIG device: what CUDA gives */
+	env(s, "CUDA_VISIBLE_DEVICES", "MIG-GPU-5a88edbe-90c4-2449-8c43-70c57591cca1/2/0");
+	NO(s, "runtime.mig-device-selection"); /* the older form, an existing instance */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A "," MIG_B);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "names 2 MIG devices, but a CUDA process enumerates only one");
+	env(s, "CUDA_VISIBLE_DEVICES", "0");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "one MIG device of it, not the GPU");
+	env(s, "CUDA_VISIBLE_DEVICES", "MIG-GPU-5a88edbe-90c4-2449-8c43-70c57591cca1/3/0");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "instance pair that does not exist");
+	env(s, "CUDA_VISIBLE_DEVICES", "MIG-5a88edbe-90c4," MIG_A);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "entry 1 of CUDA_VISIBLE_DEVICES matches no MIG device");
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A ",MIG-GPU-5a88edbe");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "entry 2 of CUDA_VISIBLE_DEVICES is not of the form");
+	/* torch 1.13 counts no device for a MIG id (facts framework_mig_bugs). */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	torch_env(s, "1.13.1+cu117", "11.7", NULL);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "torch.cuda.device_count() returns 0");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "version", "2.0.1+cu117",
+		     "x");
+	NO(s, "runtime.mig-device-selection");
+	snapshot_unref(s);
+	/* MIG on with no MIG device created: the GPU gives nothing. */
+	s = base();
+	driver_loaded(s, "535.104.05");
+	g = nvml_gpu(s, GPU_0, true, NULL);
+	env(s, "CUDA_VISIBLE_DEVICES", "0");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "nothing on a GPU with no MIG device created");
+	/* MIG off: indices and GPU UUIDs are plain GPUs. */
+	snap_set_bool(g, "mig_mode", false, "x");
+	env(s, "CUDA_VISIBLE_DEVICES", GPU_0);
+	NO(s, "runtime.mig-device-selection");
+	/* ...but a MIG id then matches nothing. */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR, "matches no MIG device");
+	/* An unreadable MIG mode might be on: skipped. */
+	snap_set_errno(g, "mig_mode", -EACCES, "nvml:nvmlDeviceGetMigMode");
+	SKIPPED(s, "runtime.mig-device-selection");
+	snapshot_unref(s);
+}
+
 static void test_cpu_only(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -1641,9 +1737,49 @@ static void test_no_nvidia_runtime(void **state)
 	driver_loaded(s, "550.54.15");
 	docker_host(s, false);
 	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR, "docker run --gpus all");
+	/* The hook on the user's PATH only: not on systemd-started dockerd's PATH. */
+	snap_set_str(node(s, "container.host.toolkit.binaries"), "nvidia-container-runtime-hook",
+		     "/home/user/bin/nvidia-container-runtime-hook", "x");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR, "dockerd's PATH");
+	/* In /usr/bin: dockerd registers its nvidia device driver for --gpus. */
+	snap_set_str(node(s, "container.host.toolkit.binaries"), "nvidia-container-runtime-hook",
+		     "/usr/bin/nvidia-container-runtime-hook", "x");
+	NO(s, "container.no-nvidia-runtime");
 	/* daemon.json unreadable: cannot tell, skipped. */
 	snap_set_malformed(node(s, "container.host.docker"), "daemon_json", "{,", "not JSON",
 			   "/etc/docker/daemon.json");
+	SKIPPED(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+}
+
+/* Docker as a snap: the host's hook is no proof; only the snap's daemon.json counts. */
+static void test_no_nvidia_runtime_snap(void **state)
+{
+	static const char dj[] = "/var/snap/docker/2904/config/daemon.json";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *h, *ds, *r;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	h = snap_object(node(s, "container"), "host");
+	snap_set_errno(snap_object(h, "docker"), "dockerd", -ENOENT, "PATH");
+	snap_set_errno(snap_object(h, "containerd"), "containerd", -ENOENT, "PATH");
+	snap_set_str(snap_object(snap_object(h, "toolkit"), "binaries"),
+		     "nvidia-container-runtime-hook", "/usr/bin/nvidia-container-runtime-hook",
+		     "/usr/bin/nvidia-container-runtime-hook");
+	ds = snap_object(h, "docker_snap");
+	snap_set_state(ds, "docker", FACT_ABSENT, "/snap/bin/docker", NULL);
+	NO(s, "container.no-nvidia-runtime");
+	snap_set_str(ds, "docker", "/snap/bin/docker", "/snap/bin/docker");
+	snap_set_str(ds, "daemon_json", dj, dj);
+	snap_array(ds, "runtimes");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
+	    "does not see the host's nvidia-container-runtime-hook (installed here");
+	r = snap_append_object(snap_array(ds, "runtimes"));
+	snap_set_str(r, "name", "nvidia", dj);
+	snap_set_str(r, "path", "/snap/docker/2904/usr/bin/nvidia-container-runtime", dj);
+	NO(s, "container.no-nvidia-runtime");
+	snap_set_errno(ds, "daemon_json", -EACCES, dj);
 	SKIPPED(s, "container.no-nvidia-runtime");
 	snapshot_unref(s);
 }
@@ -1994,6 +2130,7 @@ int main(void)
 		cmocka_unit_test(test_persistence),
 		cmocka_unit_test(test_cuda_compat),
 		cmocka_unit_test(test_library_not_found),
+		cmocka_unit_test(test_mig_device_selection),
 		cmocka_unit_test(test_cpu_only),
 		cmocka_unit_test(test_cudnn_older),
 		cmocka_unit_test(test_fw_coverage),
@@ -2002,6 +2139,7 @@ int main(void)
 		cmocka_unit_test(test_distro_fixes),
 		cmocka_unit_test(test_fw_toolkit_irrelevant),
 		cmocka_unit_test(test_no_nvidia_runtime),
+		cmocka_unit_test(test_no_nvidia_runtime_snap),
 		cmocka_unit_test(test_cdi_stale),
 		cmocka_unit_test(test_cdi_unjudged),
 		cmocka_unit_test(test_layer_incomplete),

@@ -290,6 +290,51 @@ static void test_nvml_errors(void **state)
 	json_decref(t);
 }
 
+/* MIG: the MIG devices that exist (empty slots skipped), their UUIDs and instance ids; a
+ * failing handle call is recorded on mig_devices, never taken as "no MIG device". */
+static void test_nvml_mig(void **state)
+{
+	json_t *t;
+
+	set_scenario("[nvml]\n"
+		     "driver_version = 535.104.05\n"
+		     "[nvml.device.0]\n"
+		     "uuid = GPU-5a88edbe-90c4-2449-8c43-70c57591cca1\n"
+		     "mig_mode = 1\n"
+		     "[nvml.device.0.mig.0]\n"
+		     "uuid = MIG-89c850dc-38e3-57df-85c7-690c186b68e9\n"
+		     "gpu_instance_id = 1\n"
+		     "compute_instance_id = 0\n"
+		     "[nvml.device.0.mig.3]\n"
+		     "uuid = MIG-f2b5fbbd-850e-51bb-8ffa-ac9fb48126da\n"
+		     "gpu_instance_id = 2\n"
+		     "compute_instance_id = 0\n"
+		     "error.nvmlDeviceGetComputeInstanceId = NVML_ERROR_NO_PERMISSION\n"
+		     "[nvml.device.1]\n"
+		     "mig_mode = 0\n"
+		     "[nvml.device.2]\n"
+		     "mig_mode = 1\n"
+		     "error.nvmlDeviceGetMigDeviceHandleByIndex = NVML_ERROR_UNKNOWN\n");
+	t = nvml(fake("libnvidia-ml.so.1"), 10000, NULL);
+	assert_true(json_is_true(jget(t, "devices.0.mig_mode.value")));
+	assert_int(t, "devices.0.mig_device_count", 2);
+	assert_str(t, "devices.0.mig_devices.0.uuid", "MIG-89c850dc-38e3-57df-85c7-690c186b68e9");
+	assert_fact(t, "devices.0.mig_devices.0.uuid", "present", "nvml:nvmlDeviceGetUUID");
+	assert_int(t, "devices.0.mig_devices.0.gpu_instance_id", 1);
+	assert_int(t, "devices.0.mig_devices.0.compute_instance_id", 0);
+	assert_str(t, "devices.0.mig_devices.1.uuid", "MIG-f2b5fbbd-850e-51bb-8ffa-ac9fb48126da");
+	assert_int(t, "devices.0.mig_devices.1.gpu_instance_id", 2);
+	assert_error_contains(t, "devices.0.mig_devices.1.compute_instance_id", "unreadable",
+			      "NVML_ERROR_NO_PERMISSION (4)");
+	/* MIG off: not asked. */
+	assert_null(jget(t, "devices.1.mig_devices"));
+	assert_null(jget(t, "devices.1.mig_device_count"));
+	/* A failing call: the list is an error, not empty. */
+	assert_error_contains(t, "devices.2.mig_devices", "error", "NVML_ERROR_UNKNOWN (999)");
+	assert_null(jget(t, "devices.2.mig_device_count"));
+	json_decref(t);
+}
+
 static void test_nvml_bad_libraries(void **state)
 {
 	json_t *t;
@@ -862,6 +907,7 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_nvml_values),
 		cmocka_unit_test(test_nvml_old_library),
 		cmocka_unit_test(test_nvml_errors),
+		cmocka_unit_test(test_nvml_mig),
 		cmocka_unit_test(test_nvml_bad_libraries),
 		cmocka_unit_test(test_nvml_hang),
 		cmocka_unit_test(test_nvml_crash),
