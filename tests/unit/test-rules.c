@@ -326,6 +326,12 @@ static void test_link_down(void **state)
 	snap_set_str(g, "current_link_speed", "Unknown", "x");
 	YES(s, "hardware.pcie-link-down", GPUENV_SEVERITY_ERROR, "not trained");
 	NO(s, "hardware.pcie-link-degraded");
+	/* A laptop's idle dGPU in D3cold reads as width 63, speed "Unknown": no fault. */
+	snap_set_int(g, "current_link_width", 63, "x");
+	snap_set_str(g, "runtime_status", "suspended", "x");
+	SKIPPED(s, "hardware.pcie-link-down");
+	snap_set_str(g, "runtime_status", "active", "x");
+	YES(s, "hardware.pcie-link-down", GPUENV_SEVERITY_ERROR, "not trained");
 	snapshot_unref(s);
 }
 
@@ -1231,6 +1237,30 @@ static void test_fw_coverage(void **state)
 	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR, "no kernel image");
 	NO(s, "framework.gpu-too-old-for-build");
 	NO(s, "framework.ptx-jit-only");
+	/* torch's own warning, quoted with the name torch prints (the CUDA driver's), never
+	 * the knowledge base's product name: unknown here, then NVML's. */
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "torch warns \"<name> with CUDA capability sm_90 is not compatible with the current "
+	    "PyTorch installation. The current PyTorch install supports CUDA capabilities sm_75 "
+	    "sm_80 sm_86.\"");
+	{
+		struct snap_node *d = snap_append_object(
+			snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+
+		snap_set_str(d, "pci_bus_id", "00000000:18:00.0", "nvml");
+		snap_set_str(d, "name", "NVIDIA H100 80GB HBM3", "nvml");
+	}
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "\"NVIDIA H100 80GB HBM3 with CUDA capability sm_90 is not");
+	snapshot_unref(s);
+	/* sm_86 SASS on an A100 (8.0): no kernel image, but torch does not warn (a target of the
+	 * same major exists), so no warning is quoted. */
+	s = base();
+	gpu(s, "0x20b0", "nvidia");
+	driver_loaded(s, "535.104.05");
+	torch_env(s, "2.0.1+cu117", "11.7", TARGETS("sm_75", "sm_86"));
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR, "no kernel image");
+	NO_TEXT(s, "framework.no-kernel-image", "torch warns");
 	snapshot_unref(s);
 	/* sm_90 SASS: native. */
 	s = base();
@@ -1247,6 +1277,10 @@ static void test_fw_coverage(void **state)
 	torch_env(s, "2.9.0+cu130", "13.0", TARGETS("sm_75", "sm_120", "compute_120"));
 	YES(s, "framework.gpu-too-old-for-build", GPUENV_SEVERITY_ERROR, "too old");
 	NO(s, "framework.no-kernel-image");
+	/* torch prints the CUDA driver's device name: without NVML it is not known, and the
+	 * knowledge base's "GeForce GTX 1080" never goes into the quote. */
+	YES(s, "framework.gpu-too-old-for-build", GPUENV_SEVERITY_ERROR,
+	    "\"Found GPU0 <name> which is of cuda capability 6.1.");
 	snapshot_unref(s);
 	/* RTX 5090 (12.0) with compute_90 PTX of ISA 9.0: JIT on R580, too new for R575. */
 	s = base();
