@@ -13,18 +13,33 @@
 const struct snap_node *pkg_event_for(const struct snap_node *root, const char *version,
 				      size_t *ret_index)
 {
-	const struct snap_node *evs = snap_get(root, "driver.package_log.events");
+	const struct snap_node *evs = snap_get(root, "driver.package_log.events"), *best = NULL;
+	const char *when = NULL;
 
+	/* The newest event that installed the version; within its transaction (same time), the
+	 * driver's own package ("nvidia-driver-550", "xorg-x11-drv-nvidia") rather than one of
+	 * the libraries that came with it. */
 	for (size_t i = snap_count(evs); version && i-- > 0;) {
 		const struct snap_node *e = snap_at(evs, i);
-		const char *up = snap_get_str(e, "to_upstream");
+		const char *up = snap_get_str(e, "to_upstream"), *t = snap_get_str(e, "time");
+		const char *name = snap_get_str(e, "package") ?: "";
 
-		if (up && streq(up, version)) {
+		if (!up || !streq(up, version))
+			continue;
+		if (best && !(when && t && streq(when, t)))
+			break;
+		if (!best) {
+			best = e;
 			*ret_index = i;
-			return e;
+			when = t;
+		}
+		if (strstr(name, "driver") || strstr(name, "drv-nvidia")) {
+			best = e;
+			*ret_index = i;
+			break;
 		}
 	}
-	return NULL;
+	return best;
 }
 
 int pkg_event_describe(const struct snap_node *e, char *buf, size_t len)
@@ -43,7 +58,7 @@ int pkg_event_describe(const struct snap_node *e, char *buf, size_t len)
 	for (size_t i = 0; i < ARRAY_SIZE(past); i++)
 		if (streq(past[i].action, action))
 			verb = past[i].past;
-	return snprintf(buf, len, "%s %s%s%s to %s%s%s (%s)", snap_get_str(e, "package") ?: "?",
+	return snprintf(buf, len, "%s %s%s%s to %s%s%s in %s", snap_get_str(e, "package") ?: "?",
 			verb, from ? " from " : "", from ?: "", snap_get_str(e, "to") ?: "?",
 			time ? " at " : "", time ?: "", snap_get_str(e, "log") ?: "?");
 }
