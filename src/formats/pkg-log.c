@@ -94,7 +94,7 @@ static void apt_line(struct pkg_log *log, const char *name_has, struct cut c, en
 		     const char *time, uint64_t line)
 {
 	while (c.n) {
-		const char *open, *close, *comma;
+		const char *lp, *rp, *comma;
 		struct cut name, inner, first, second = { "", 0 };
 		struct pkg_event *e;
 
@@ -102,19 +102,19 @@ static void apt_line(struct pkg_log *log, const char *name_has, struct cut c, en
 			c.p++, c.n--;
 		if (!c.n)
 			break;
-		open = cut_find(&c, " (");
-		if (!open) {
+		lp = cut_find(&c, " (");
+		if (!lp) {
 			log->malformed++;
 			return;
 		}
-		name = (struct cut){ c.p, (size_t)(open - c.p) };
-		inner = (struct cut){ open + 2, c.n - (size_t)(open + 2 - c.p) };
-		close = memchr(inner.p, ')', inner.n);
-		if (!close) {
+		name = (struct cut){ c.p, (size_t)(lp - c.p) };
+		inner = (struct cut){ lp + 2, c.n - (size_t)(lp + 2 - c.p) };
+		rp = memchr(inner.p, ')', inner.n);
+		if (!rp) {
 			log->malformed++;
 			return;
 		}
-		inner.n = (size_t)(close - inner.p);
+		inner.n = (size_t)(rp - inner.p);
 		first = inner;
 		comma = memchr(inner.p, ',', inner.n);
 		if (comma) {
@@ -138,8 +138,8 @@ static void apt_line(struct pkg_log *log, const char *name_has, struct cut c, en
 				break;
 			}
 		}
-		c.n -= (size_t)(close + 1 - c.p);
-		c.p = close + 1;
+		c.n -= (size_t)(rp + 1 - c.p);
+		c.p = rp + 1;
 	}
 }
 
@@ -237,14 +237,14 @@ static const struct {
 
 static void pacman_line(struct pkg_log *log, const char *name_has, struct cut c, uint64_t line)
 {
-	const char *close = memchr(c.p, ']', c.n), *open, *end, *arrow;
+	const char *rp = memchr(c.p, ']', c.n), *lp, *end, *arrow;
 	char time[PKG_TIME_MAX];
 	struct cut rest, name, vers;
 
-	if (!c.n || *c.p != '[' || !close)
+	if (!c.n || *c.p != '[' || !rp)
 		return;
-	copy(time, sizeof(time), (struct cut){ c.p + 1, (size_t)(close - c.p - 1) });
-	rest = (struct cut){ close + 1, c.n - (size_t)(close + 1 - c.p) };
+	copy(time, sizeof(time), (struct cut){ c.p + 1, (size_t)(rp - c.p - 1) });
+	rest = (struct cut){ rp + 1, c.n - (size_t)(rp + 1 - c.p) };
 	if (!cut_eat(&rest, " [ALPM] "))
 		return;
 	for (size_t i = 0; i < sizeof(pacman_verbs) / sizeof(pacman_verbs[0]); i++) {
@@ -252,14 +252,14 @@ static void pacman_line(struct pkg_log *log, const char *name_has, struct cut c,
 
 		if (!cut_eat(&rest, pacman_verbs[i].verb))
 			continue;
-		open = cut_find(&rest, " (");
-		end = open ? memchr(open, ')', rest.n - (size_t)(open - rest.p)) : NULL;
-		if (!open || !end) {
+		lp = cut_find(&rest, " (");
+		end = lp ? memchr(lp, ')', rest.n - (size_t)(lp - rest.p)) : NULL;
+		if (!lp || !end) {
 			log->malformed++;
 			return;
 		}
-		name = (struct cut){ rest.p, (size_t)(open - rest.p) };
-		vers = (struct cut){ open + 2, (size_t)(end - open - 2) };
+		name = (struct cut){ rest.p, (size_t)(lp - rest.p) };
+		vers = (struct cut){ lp + 2, (size_t)(end - lp - 2) };
 		e = add_event(log, name_has, pacman_verbs[i].action, name, time, line);
 		if (!e)
 			return;
