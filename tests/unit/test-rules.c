@@ -953,6 +953,58 @@ static struct snap_node *userspace(struct gpuenv_snapshot *s, const char *lib, c
 	return l;
 }
 
+/* The package manager's log names the upgrade that put the user space in place. */
+static void pkg_event(struct gpuenv_snapshot *s, const char *package, const char *from,
+		      const char *to, const char *upstream, const char *time)
+{
+	struct snap_node *e = snap_append_object(
+		snap_array(snap_object(node(s, "driver"), "package_log"), "events"));
+	const char *log = "/var/log/apt/history.log";
+
+	snap_set_str(e, "action", "upgrade", log);
+	snap_set_str(e, "package", package, log);
+	snap_set_str(e, "from", from, log);
+	snap_set_str(e, "to", to, log);
+	snap_set_str(e, "to_upstream", upstream, log);
+	snap_set_str(e, "time", time, log);
+	snap_set_str(e, "log", log, log);
+	snap_set_int(e, "line", 4, log);
+}
+
+static void test_nvml_mismatch_package_log(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	driver_loaded(s, "550.90.07");
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.107.02",
+		  "550.107.02");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "550.107.02", "nvidia.ko");
+	/* An older upgrade and another version: not this user space's. */
+	pkg_event(s, "nvidia-driver-550:amd64", "550.54.15-0ubuntu1", "550.90.07-0ubuntu1",
+		  "550.90.07", "2024-06-01  10:00:00");
+	NO_TEXT(s, "driver.nvml-version-mismatch", "upgraded");
+	/* The transaction that installed 550.107.02: the driver's own package is named, not the
+	 * library listed after it. */
+	pkg_event(s, "nvidia-driver-550:amd64", "550.90.07-0ubuntu1", "550.107.02-0ubuntu1",
+		  "550.107.02", "2024-09-05  06:41:17");
+	pkg_event(s, "libnvidia-compute-550:amd64", "550.90.07-0ubuntu1", "550.107.02-0ubuntu1",
+		  "550.107.02", "2024-09-05  06:41:17");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "; nvidia-driver-550:amd64 upgraded from 550.90.07-0ubuntu1 to 550.107.02-0ubuntu1 at "
+	    "2024-09-05  06:41:17 in /var/log/apt/history.log) and so is the nvidia.ko on disk");
+	{
+		struct gpuenv_doctor *d = diag(s);
+		const struct finding *f = find(d, "driver.nvml-version-mismatch", 0);
+		bool ev = false;
+
+		for (size_t e = 0; e < f->n_ev; e++)
+			ev |= streq(f->ev[e].name, "driver.package_log.events.1");
+		assert_true(ev);
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
 static void test_nvml_mismatch(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -1768,6 +1820,7 @@ int main(void)
 		cmocka_unit_test(test_image_cuda),
 		cmocka_unit_test(test_gpu_unknown),
 		cmocka_unit_test(test_nvml_mismatch),
+		cmocka_unit_test(test_nvml_mismatch_package_log),
 		cmocka_unit_test(test_no_permission),
 		cmocka_unit_test(test_xid),
 		cmocka_unit_test(test_persistence),
