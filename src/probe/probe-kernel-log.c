@@ -110,44 +110,6 @@ int probe_parse_kernel_log(struct snap_node *drv, const char *text, size_t len, 
 	return 0;
 }
 
-/* The last `cap` bytes of a regular file, from the first whole line on. -EBADFD: not a
- * regular file (root_file_open() refuses a FIFO planted in a sysroot: it must not hang). */
-static int read_tail(struct probe_env *pe, const char *path, char **ret, size_t *ret_len,
-		     bool *ret_truncated)
-{
-	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
-	_cleanup_free_ char *buf = NULL;
-	uint64_t off;
-	size_t got;
-	ssize_t n;
-	int err = root_file_open(pe->root, path, SIZE_MAX, &f);
-
-	if (err == -EISDIR || err == -EINVAL)
-		return -EBADFD;
-	if (err < 0)
-		return err;
-	off = f.size > KLOG_FILE_TAIL ? f.size - KLOG_FILE_TAIL : 0;
-	buf = malloc((size_t)(f.size - off) + 1);
-	if (!buf)
-		return -ENOMEM;
-	n = root_file_pread(&f, buf, (size_t)(f.size - off), off); /* short: rotated meanwhile */
-	if (n < 0)
-		return (int)n;
-	got = (size_t)n;
-	buf[got] = '\0';
-	if (off > 0) {
-		char *nl = memchr(buf, '\n', got);
-		size_t skip = nl ? (size_t)(nl - buf) + 1 : got;
-
-		memmove(buf, buf + skip, got - skip + 1);
-		got -= skip;
-	}
-	*ret = TAKE_PTR(buf);
-	*ret_len = got;
-	*ret_truncated = off > 0;
-	return 0;
-}
-
 /* The live ring buffer: one record per read(2), until EAGAIN (no blocking, ever). */
 static int read_kmsg(struct probe_env *pe, char **ret, size_t *ret_len, bool *ret_truncated)
 {
@@ -225,7 +187,7 @@ int probe_kernel_log(struct probe_env *pe, struct gpuenv_snapshot *s)
 			       "live only (the running kernel's ring buffer)");
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		err = read_tail(pe, files[i], &text, &len, &truncated);
+		err = probe_read_tail(pe, files[i], KLOG_FILE_TAIL, &text, &len, &truncated);
 		if (err == -ENOMEM)
 			return err;
 		if (err == 0) {

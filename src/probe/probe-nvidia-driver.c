@@ -485,18 +485,43 @@ static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 		snap_set_bool(nb, "modeset0", false, "/etc/modprobe.d");
 }
 
-/* The names a distribution gives nvidia.ko, compressed or not; Debian's DKMS package renames
- * it nvidia-current.ko (a modprobe alias points at it). */
+/* The names a distribution gives nvidia.ko: Debian's packages rename the core module per
+ * flavour (nvidia-current.ko, nvidia-legacy-390xx.ko, nvidia-tesla-470.ko; a modprobe alias
+ * points at it) and name its companions nvidia-current-modeset.ko …: only the core module. */
+static bool nvidia_module_stem(const char *stem, size_t n)
+{
+	static const char *const fixed[] = { "nvidia", "nvidia-current", "nvidia-tesla" };
+	const char *p;
+	size_t d;
+
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
+		if (n == strlen(fixed[i]) && strncmp(stem, fixed[i], n) == 0)
+			return true;
+	if (n > 14 && strncmp(stem, "nvidia-legacy-", 14) == 0) {
+		p = stem + 14;
+		d = strspn(p, "0123456789");
+		return d > 0 && n == 14 + d + 2 && strncmp(p + d, "xx", 2) == 0;
+	}
+	if (n > 13 && strncmp(stem, "nvidia-tesla-", 13) == 0) {
+		p = stem + 13;
+		d = strspn(p, "0123456789");
+		return d > 0 && n == 13 + d;
+	}
+	return false;
+}
+
+/* The core module's file, plain or compressed (.ko.xz, .ko.zst, .ko.gz). */
 static bool nvidia_module_name(const char *name)
 {
-	static const char *const stems[] = { "nvidia.ko", "nvidia-current.ko" };
-	static const char *const sfx[] = { "", ".xz", ".zst", ".gz" };
+	static const char *const sfx[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+	size_t len = strlen(name);
 
-	for (size_t i = 0; i < ARRAY_SIZE(stems); i++)
-		if (startswith(name, stems[i]))
-			for (size_t j = 0; j < ARRAY_SIZE(sfx); j++)
-				if (streq(name + strlen(stems[i]), sfx[j]))
-					return true;
+	for (size_t j = 0; j < ARRAY_SIZE(sfx); j++) {
+		size_t l = strlen(sfx[j]);
+
+		if (len > l && streq(name + len - l, sfx[j]))
+			return nvidia_module_stem(name, len - l);
+	}
 	return false;
 }
 
@@ -538,15 +563,18 @@ static int module_from_dep(struct probe_env *pe, const char *base, char **ret)
  * (depmod.d(5): "search updates built-in"; RHEL's weak-updates after them): DKMS
  * (updates/dkms; Debian's nvidia-current.ko), akmods and RPM Fusion's kmod-nvidia
  * (extra/nvidia), RHEL's kmod-nvidia for other kernels of the same ABI (weak-updates/nvidia,
- * symlinks into the kernel it was built for), Arch (extramodules), Ubuntu's prebuilt
- * linux-modules-nvidia-NNN (kernel/nvidia-NNN), NVIDIA's .run installer
- * (kernel/drivers/video). */
+ * symlinks into the kernel it was built for), NVIDIA's precompiled RHEL kmod packages
+ * (yum-packaging-precompiled-kmod: kmod_module_path .../extra/drivers/video/nvidia, and its
+ * weak-updates links), Arch (extramodules), Ubuntu's prebuilt linux-modules-nvidia-NNN
+ * (kernel/nvidia-NNN), NVIDIA's .run installer (kernel/drivers/video). */
 static const char *const module_dirs[] = {
 	"updates/dkms",
 	"updates",
 	"extra/nvidia",
+	"extra/drivers/video/nvidia",
 	"extra",
 	"weak-updates/nvidia",
+	"weak-updates/drivers/video/nvidia",
 	"weak-updates",
 	"extramodules",
 	"kernel/drivers/video",
@@ -742,8 +770,9 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 	}
 	if (err < 0) {
 		snap_set_state(mf, "path", FACT_ABSENT, base,
-			       "no nvidia.ko* / nvidia-current.ko* in modules.dep nor under "
-			       "updates/dkms, updates, extra/nvidia, extra, weak-updates, "
+			       "no nvidia.ko* (nor Debian's nvidia-current, nvidia-legacy-NNNxx, "
+			       "nvidia-tesla-NNN) in modules.dep nor under updates/dkms, updates, "
+			       "extra/nvidia, extra/drivers/video/nvidia, extra, weak-updates, "
 			       "extramodules, kernel/nvidia-*, kernel/drivers/video");
 		for (size_t i = 0; i < ARRAY_SIZE(module_keys); i++)
 			snap_set_state(mf, module_keys[i], FACT_ABSENT, base, "no module file");

@@ -169,8 +169,9 @@ static void set_int_attr(struct probe_env *pe, struct snap_node *gpu, const char
 	snap_set_int(gpu, attr, v, path);
 }
 
-static void set_text_attr(struct probe_env *pe, struct snap_node *gpu, const char *bdf,
-			  const char *attr)
+/* A one-line text attribute (attr, relative to the device's directory) as `key`. */
+static void set_text_attr_as(struct probe_env *pe, struct snap_node *gpu, const char *bdf,
+			     const char *attr, const char *key)
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	int err;
@@ -179,15 +180,39 @@ static void set_text_attr(struct probe_env *pe, struct snap_node *gpu, const cha
 		return;
 	err = read_attr(pe, path, &text);
 	if (err < 0) {
-		snap_set_errno(gpu, attr, err, path);
+		snap_set_errno(gpu, key, err, path);
 		return;
 	}
 	strstrip(text);
 	if (!*text) {
-		snap_set_malformed(gpu, attr, text, path, "empty");
+		snap_set_malformed(gpu, key, text, path, "empty");
 		return;
 	}
-	snap_set_str(gpu, attr, text, path);
+	snap_set_str(gpu, key, text, path);
+}
+
+static void set_text_attr(struct probe_env *pe, struct snap_node *gpu, const char *bdf,
+			  const char *attr)
+{
+	set_text_attr_as(pe, gpu, bdf, attr, attr);
+}
+
+/*
+ * power/runtime_status (Documentation/ABI/testing/sysfs-devices-power: "active",
+ * "suspended", "suspending", "resuming", "error" or "unsupported"), read where the link
+ * reports no trained state (width 0 or speed "Unknown"): a GPU that runtime power
+ * management put in D3cold (a laptop's idle dGPU) answers config reads with all ones, which
+ * sysfs shows as speed "Unknown" and width 63, and that is no fault.
+ */
+static void set_runtime_status(struct probe_env *pe, struct snap_node *gpu, const char *bdf)
+{
+	const char *speed = snap_get_str(gpu, "current_link_speed");
+	int64_t width = -1;
+
+	if (!speed || (snap_get_int(gpu, "current_link_width", &width) && width > 0 &&
+		       !streq(speed, "Unknown")))
+		return;
+	set_text_attr_as(pe, gpu, bdf, "power/runtime_status", "runtime_status");
 }
 
 /* "0x<start> 0x<end> 0x<flags>" → 0, or -EBADMSG. */
@@ -457,6 +482,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *gpus, const char *b
 	set_text_attr(pe, gpu, bdf, "max_link_speed");
 	set_int_attr(pe, gpu, bdf, "current_link_width", false);
 	set_int_attr(pe, gpu, bdf, "max_link_width", false);
+	set_runtime_status(pe, gpu, bdf);
 	probe_bars(pe, gpu, bdf);
 	return 0;
 }

@@ -25,6 +25,7 @@ static const struct probe probe_table[] = {
 	{ .name = "driver", .layer = GPUENV_LAYER_DRIVER, .run = probe_nvidia_driver },
 	{ .name = "libraries", .layer = GPUENV_LAYER_RUNTIME, .run = probe_libraries },
 	{ .name = "kernel-log", .layer = GPUENV_LAYER_DRIVER, .run = probe_kernel_log },
+	{ .name = "package-log", .layer = GPUENV_LAYER_DRIVER, .run = probe_package_log },
 	{ .name = "nvml", .layer = GPUENV_LAYER_DRIVER, .run = probe_nvml },
 	{ .name = "cuda-driver", .layer = GPUENV_LAYER_DRIVER, .run = probe_cuda_driver },
 	{ .name = "opencl", .layer = GPUENV_LAYER_RUNTIME, .run = probe_opencl },
@@ -364,4 +365,40 @@ void probe_reject(struct root *r, struct snap_node *arr, const char *origin, con
 		snap_set_state(o, "toolkit", FACT_ABSENT, prefix, why);
 	/* A link that goes nowhere (or in circles): the chain as read says where. */
 	probe_link_chain(r, origin, snap_array(o, "link_chain"), NULL);
+}
+
+int probe_read_tail(struct probe_env *pe, const char *path, size_t cap, char **ret, size_t *ret_len,
+		    bool *ret_truncated)
+{
+	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
+	_cleanup_free_ char *buf = NULL;
+	uint64_t off;
+	size_t got;
+	ssize_t n;
+	int err = root_file_open(pe->root, path, SIZE_MAX, &f);
+
+	if (err == -EISDIR || err == -EINVAL)
+		return -EBADFD;
+	if (err < 0)
+		return err;
+	off = f.size > cap ? f.size - cap : 0;
+	buf = malloc((size_t)(f.size - off) + 1);
+	if (!buf)
+		return -ENOMEM;
+	n = root_file_pread(&f, buf, (size_t)(f.size - off), off); /* short: rotated meanwhile */
+	if (n < 0)
+		return (int)n;
+	got = (size_t)n;
+	buf[got] = '\0';
+	if (off > 0) {
+		char *nl = memchr(buf, '\n', got);
+		size_t skip = nl ? (size_t)(nl - buf) + 1 : got;
+
+		memmove(buf, buf + skip, got - skip + 1);
+		got -= skip;
+	}
+	*ret = TAKE_PTR(buf);
+	*ret_len = got;
+	*ret_truncated = off > 0;
+	return 0;
 }

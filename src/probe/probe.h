@@ -74,6 +74,12 @@ int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bo
  */
 int probe_read_optional(struct root *r, const char *dir, const char *name, size_t max,
 			struct snap_node *node, const char *key, char **ret_path, char **ret_text);
+/* The last `cap` bytes of a regular file (a log that grows), from its first whole line on:
+ * 0 with *ret (malloc()ed, NUL-terminated), *ret_len and *ret_truncated (bytes were cut);
+ * -EBADFD when it is not a regular file (root_file_open() refuses a FIFO planted in a sysroot:
+ * it must not hang), the -errno of opening or reading, -ENOMEM. */
+int probe_read_tail(struct probe_env *pe, const char *path, size_t cap, char **ret, size_t *ret_len,
+		    bool *ret_truncated);
 /* A rejected candidate: {path, found_via[], toolkit (why), link_chain[]} appended to arr. */
 void probe_reject(struct root *r, struct snap_node *arr, const char *origin, const char *via,
 		  const char *prefix, int err, const char *why);
@@ -121,6 +127,7 @@ int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_pci(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_libraries(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_kernel_log(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_package_log(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_rocm(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_python(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s);

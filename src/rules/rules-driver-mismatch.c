@@ -79,7 +79,9 @@ RULE_CHECK(check_nvml_version_mismatch)
 	const char *disk;
 	enum mismatch why = MISMATCH_SIGNALS;
 	bool rm_mismatch, cu_mismatch, log_mismatch = false, container = in_container(root);
-	char nvml_user[64] = "", on_disk[96] = "";
+	char nvml_user[64] = "", on_disk[96] = "", pkg_note[600] = "";
+	const struct snap_node *pkg = NULL;
+	size_t pkg_i = 0;
 	struct finding *f;
 	int64_t count = 0;
 
@@ -138,6 +140,13 @@ RULE_CHECK(check_nvml_version_mismatch)
 		user_lib = "the client's, as the kernel log's NVRM API mismatch reports it";
 	}
 	disk = snap_present(disk_fact) ? snap_str(disk_fact) : NULL;
+	/* The package manager's log: which package put this user space in place, and when. */
+	if (user && !container && (pkg = pkg_event_for(root, user, &pkg_i))) {
+		char what[512];
+
+		pkg_event_describe(pkg, what, sizeof(what));
+		snprintf(pkg_note, sizeof(pkg_note), "; %s", what);
+	}
 	if (container && user && user_dir) {
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
@@ -156,40 +165,41 @@ RULE_CHECK(check_nvml_version_mismatch)
 	} else if (user && disk && version_cmp_str(disk, user) == 0) {
 		/* The only case a reboot fixes: the module on disk is the libraries' version. */
 		why = MISMATCH_REBOOT;
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-				 "kernel module %s is loaded, but the user-space driver is %s (%s) "
-				 "and so is the nvidia.ko on disk: \"Failed to initialize NVML: "
-				 "Driver/library version mismatch\" until the module is reloaded "
-				 "(a reboot loads the %s module)",
-				 ver, user, user_lib ?: "?", disk);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"kernel module %s is loaded, but the user-space driver is %s (%s%s) "
+			"and so is the nvidia.ko on disk: \"Failed to initialize NVML: "
+			"Driver/library version mismatch\" until the module is reloaded "
+			"(a reboot loads the %s module)",
+			ver, user, user_lib ?: "?", pkg_note, disk);
 	} else if (user && version_cmp_str(user, ver) < 0) {
 		why = MISMATCH_USER_OLDER;
 		if (disk)
 			snprintf(on_disk, sizeof(on_disk), " (on disk: %s)", disk);
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
-			"the user-space driver %s (%s) is older than the loaded kernel "
+			"the user-space driver %s (%s%s) is older than the loaded kernel "
 			"module %s%s: a reboot does not fix this; the libraries of an older "
 			"driver release are installed or found first (a leftover copy, a "
 			"half-done downgrade, or user space and module installed from "
 			"different releases)",
-			user, user_lib ?: "?", ver, on_disk);
+			user, user_lib ?: "?", pkg_note, ver, on_disk);
 	} else if (user && disk && version_cmp_str(disk, ver) == 0) {
 		why = MISMATCH_DISK_OLD;
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
-			"the user-space driver is %s (%s) but the nvidia.ko on disk for the "
+			"the user-space driver is %s (%s%s) but the nvidia.ko on disk for the "
 			"running kernel is still %s, the loaded one: a reboot loads %s "
 			"again; the new kernel module was not built or installed for this "
 			"kernel",
-			user, user_lib ?: "?", disk, disk);
+			user, user_lib ?: "?", pkg_note, disk, disk);
 	} else if (user && disk) {
 		why = MISMATCH_THREE;
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 				 "three driver versions: kernel module %s loaded, %s on disk, "
-				 "user-space driver %s (%s): a reboot would load %s, which still "
+				 "user-space driver %s (%s%s): a reboot would load %s, which still "
 				 "does not match the libraries",
-				 ver, disk, user, user_lib ?: "?", disk);
+				 ver, disk, user, user_lib ?: "?", pkg_note, disk);
 	} else if (user) {
 		char state[256];
 
@@ -197,11 +207,12 @@ RULE_CHECK(check_nvml_version_mismatch)
 		fact_describe(disk_fact, state, sizeof(state));
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
-			"kernel module %s is loaded, but the user-space driver is %s (%s): "
+			"kernel module %s is loaded, but the user-space driver is %s (%s%s): "
 			"\"Failed to initialize NVML: Driver/library version mismatch\"; a "
 			"reboot helps only if the nvidia.ko on disk is %s (its version is "
 			"not known: %s)",
-			ver, user, user_lib ?: "?", user, state[0] ? state : "not probed");
+			ver, user, user_lib ?: "?", pkg_note, user,
+			state[0] ? state : "not probed");
 	} else {
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
@@ -212,6 +223,7 @@ RULE_CHECK(check_nvml_version_mismatch)
 				    : "cuInit answers CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)");
 	}
 	mismatch_evidence(f, root, libs, ARRAY_SIZE(libs), rm_mismatch, true);
+	pkg_event_evidence(f, pkg, pkg_i);
 	if (log_mismatch) {
 		finding_fact(f, "driver.kernel_log.api_mismatch.client_version",
 			     snap_child(am, "client_version"));

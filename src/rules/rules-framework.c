@@ -226,6 +226,19 @@ static const char *targets_source(const struct snap_node *tn)
 					  ?: snap_source(tn) ?: "(no source recorded)";
 }
 
+/* Whether any SASS target (sm_XY) is of this major version. */
+static bool sass_of_major(const struct coverage_target *t, size_t n, unsigned major)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct coverage_target_info ti;
+
+		if (coverage_target_parse(t[i].target, &ti) == 0 && ti.kind == COVERAGE_KIND_SASS &&
+		    ti.arch / 10 == major)
+			return true;
+	}
+	return false;
+}
+
 static void cov_one(const struct fw_build *b, void *u)
 {
 	struct cov_ctx *x = u;
@@ -234,7 +247,7 @@ static void cov_one(const struct fw_build *b, void *u)
 	struct strbuf list = STRBUF_INIT;
 	bool from_bi = false, yes = false;
 	unsigned lowest;
-	size_t n, gi = 0;
+	size_t n, n_nvidia;
 	char key[192], cuda[32];
 
 	cpu = fw_cpu_only(b);
@@ -255,18 +268,19 @@ static void cov_one(const struct fw_build *b, void *u)
 		strbuf_done(&list);
 		return;
 	}
+	n_nvidia = gpus_count(x->root, gpu_is_nvidia);
 	for (size_t g = 0; g < snap_count(gpus); g++) {
 		const struct snap_node *gpu = snap_at(gpus, g), *ccf = NULL;
 		const char *bus = snap_get_str(gpu, "bus_id") ?: "?";
 		struct coverage_result res;
 		unsigned ma, mi;
 		struct finding *f = NULL;
+		const char *cuda_name;
 		char name[128];
 		bool too_old, have_cc;
 
 		if (!gpu_is_nvidia(gpu))
 			continue;
-		gi++;
 		have_cc = gpu_cc(x->root, gpu, &ma, &mi, &ccf);
 		if (!have_cc) {
 			rule_skip(x->c, bus,
@@ -279,6 +293,9 @@ static void cov_one(const struct fw_build *b, void *u)
 			continue;
 		too_old = coverage_verdict_is_failure(res.verdict) && ma * 10 + mi < lowest;
 		gpu_name(gpu, name, sizeof(name));
+		/* In a quoted torch warning: the name torch prints (the CUDA driver's), never
+		 * the knowledge base's product name; unknown without NVML/CUDA. */
+		cuda_name = gpu_cuda_name(x->root, gpu) ?: "<name>";
 		switch (x->want) {
 		case WANT_TOO_OLD:
 			if (!too_old)
@@ -288,12 +305,13 @@ static void cov_one(const struct fw_build *b, void *u)
 					x->c, GPUENV_SEVERITY_ERROR, bus,
 					"%s in %s has GPU code for compute capability %u.%u "
 					"and up; %s at %s is %u.%u, older than every target: "
-					"torch warns \"Found GPU%zu %s which is of cuda "
+					"torch warns \"Found GPU%s %s which is of cuda "
 					"capability %u.%u. PyTorch no longer supports this GPU "
 					"because it is too old. The minimum cuda capability "
 					"supported by this library is %u.%u.\"",
 					b->label, b->prefix, lowest / 10, lowest % 10, name, bus,
-					ma, mi, gi - 1, name, ma, mi, lowest / 10, lowest % 10);
+					ma, mi, n_nvidia == 1 ? "0" : "<N>", cuda_name, ma, mi,
+					lowest / 10, lowest % 10);
 			else
 				f = rule_finding(
 					x->c, GPUENV_SEVERITY_ERROR, bus,
@@ -307,11 +325,24 @@ static void cov_one(const struct fw_build *b, void *u)
 		case WANT_NO_IMAGE:
 			if (res.verdict != COVERAGE_NO_KERNEL_IMAGE || too_old)
 				continue;
-			f = rule_finding(
-				x->c, GPUENV_SEVERITY_ERROR, bus,
-				"%s in %s cannot run on %s at %s (compute capability %u.%u): "
-				"%s",
-				b->label, b->prefix, name, bus, ma, mi, res.reason);
+			/* torch's _check_cubins() warns only when no sm_ target shares the
+			 * GPU's major version, with get_arch_list() as the list. */
+			if (b->kind == FW_TORCH && !sass_of_major(t, n, ma))
+				f = rule_finding(
+					x->c, GPUENV_SEVERITY_ERROR, bus,
+					"%s in %s cannot run on %s at %s (compute capability "
+					"%u.%u): %s; torch warns \"%s with CUDA capability "
+					"sm_%u%u is not compatible with the current PyTorch "
+					"installation. The current PyTorch install supports CUDA "
+					"capabilities %s.\"",
+					b->label, b->prefix, name, bus, ma, mi, res.reason,
+					cuda_name, ma, mi, strbuf_str(&list));
+			else
+				f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
+						 "%s in %s cannot run on %s at %s (compute "
+						 "capability %u.%u): %s",
+						 b->label, b->prefix, name, bus, ma, mi,
+						 res.reason);
 			break;
 		case WANT_JIT:
 			if (res.verdict != COVERAGE_PTX_JIT)

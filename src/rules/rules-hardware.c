@@ -111,6 +111,16 @@ RULE_CHECK(check_pcie_link_down)
 		snap_int(mw, &maxw);
 		if (width > 0 && link_speed(snap_str(cs), &speed))
 			continue;
+		/* Runtime PM put the GPU in D3cold (a laptop's idle dGPU): config reads answer all
+		 * ones (speed "Unknown", width 63) until the next user wakes it; no fault. */
+		if (streq(snap_get_str(g, "runtime_status") ?: "", "suspended")) {
+			rule_skip(
+				c, bus_id(g),
+				"GPU %s is runtime-suspended (power/runtime_status \"suspended\"): "
+				"its link state is not readable until it is woken",
+				bus_id(g));
+			continue;
+		}
 		gpu_label(g, label, sizeof(label));
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, bus_id(g),
 				 "%s: PCIe link not trained (width x%" PRId64 ", speed \"%s\")",
@@ -119,6 +129,7 @@ RULE_CHECK(check_pcie_link_down)
 		gpu_fact(f, g, i, "current_link_speed");
 		gpu_fact(f, g, i, "max_link_width");
 		gpu_fact(f, g, i, "max_link_speed");
+		gpu_fact(f, g, i, "runtime_status");
 		finding_fix(f, "sudo lspci -vv -s %s | grep -E 'LnkCap|LnkSta'", bus_id(g));
 		finding_fix(f,
 			    "cat /sys/bus/pci/devices/%s/power/runtime_status   # 'suspended' = "

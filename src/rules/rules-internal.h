@@ -86,6 +86,18 @@ bool gpu_cc(const struct snap_node *root, const struct snap_node *gpu, unsigned 
 	    unsigned *ret_minor, const struct snap_node **ret_fact);
 /* The product name (knowledge base, else pci.ids via hardware.gpus[].name, else the ids). */
 int gpu_name(const struct snap_node *gpu, char *buf, size_t len);
+/* The name the CUDA driver gives the GPU (cuDeviceGetName, else nvmlDeviceGetName: what torch's
+ * warnings print), or NULL when neither was read: never the knowledge base's product name. */
+const char *gpu_cuda_name(const struct snap_node *root, const struct snap_node *gpu);
+/* rules-pkglog.c: the newest driver.package_log event that installed `version` (upstream part,
+ * "550.107.02"; in that transaction the driver's own package first), *ret_index its index;
+ * NULL when none. */
+const struct snap_node *pkg_event_for(const struct snap_node *root, const char *version,
+				      size_t *ret_index);
+/* "nvidia-driver-550:amd64 upgraded from A to B at <time> in <log>" */
+int pkg_event_describe(const struct snap_node *e, char *buf, size_t len);
+/* The event as evidence of f (driver.package_log.events.<index>). */
+void pkg_event_evidence(struct finding *f, const struct snap_node *e, size_t index);
 /* WSL2: a "-microsoft-standard" kernel release, or /dev/dxg a character device, or
  * /usr/lib/wsl/lib a directory. *ret_why (if given) names what said so. */
 bool on_wsl2(const struct snap_node *root, const char **ret_why);

@@ -330,6 +330,19 @@ bool gpu_cc(const struct snap_node *root, const struct snap_node *gpu, unsigned 
 	return false;
 }
 
+const char *gpu_cuda_name(const struct snap_node *root, const struct snap_node *gpu)
+{
+	static const char *const lists[] = { "driver.cuda.devices", "driver.nvml.devices" };
+
+	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+		const char *n = snap_get_str(vendor_device_for(root, lists[l], gpu), "name");
+
+		if (n)
+			return n;
+	}
+	return NULL;
+}
+
 int gpu_name(const struct snap_node *gpu, char *buf, size_t len)
 {
 	const struct facts_gpu *fg;

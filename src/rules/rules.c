@@ -38,7 +38,9 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_HARDWARE,
 		.severity = GPUENV_SEVERITY_ERROR,
 		.title = "GPU PCIe link not trained",
-		.symptom = "NVRM: GPU at PCI:<bus>: GPU has fallen off the bus. · "
+		/* open-gpu-kernel-modules: osHandleGpuLost() prints it through NV_DEV_PRINTF,
+		 * whose prefix is "NVRM: GPU %04x:%02x:%02x.%x: "; then nvidia-smi, Xid */
+		.symptom = "NVRM: GPU <domain:bus:device.function>: GPU has fallen off the bus. · "
 			   "Unable to determine the device handle for GPU <bus>: Unknown Error · "
 			   "Xid 79",
 		.cause = "The GPU's PCIe link reports width 0 or speed \"Unknown\": the device no "
@@ -504,7 +506,8 @@ const struct rule rule_table[] = {
 		.layer = GPUENV_LAYER_RUNTIME,
 		.severity = GPUENV_SEVERITY_WARNING,
 		.title = "The loader picks a different copy of a GPU library than the one intended",
-		.symptom = "RuntimeError: cuDNN version incompatibility: PyTorch was compiled "
+		/* torch/backends/cudnn/__init__.py, its two spaces before "against" kept */
+		.symptom = "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  "
 			   "against … but found runtime version … · undefined symbol errors from a "
 			   "wheel's library",
 		.cause =

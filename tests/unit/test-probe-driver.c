@@ -503,15 +503,23 @@ static void test_module_search_dirs(void **state)
 		{ "weak-updates/nvidia", "nvidia.ko" },
 		{ "extramodules", "nvidia.ko.gz" },
 		{ "kernel/nvidia-550-server", "nvidia.ko" },
+		/* NVIDIA's precompiled RHEL kmod and its weak-updates link */
+		{ "extra/drivers/video/nvidia", "nvidia.ko" },
+		{ "weak-updates/drivers/video/nvidia", "nvidia.ko.xz" },
+		/* Debian's DKMS flavours; Ubuntu 24.04's DKMS compresses with zstd */
+		{ "updates/dkms", "nvidia-legacy-390xx.ko" },
+		{ "updates/dkms", "nvidia-tesla-470.ko" },
+		{ "updates/dkms", "nvidia.ko.zst" },
 	};
 	struct probe_fx *f = *state;
 
 	for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
 		struct probe_fx *g = probe_fx_new("driver-dirs");
 		char rel[512], path[4096];
-		const char *comp = strstr(places[i].file, ".xz")   ? "xz"
-				   : strstr(places[i].file, ".gz") ? "gzip"
-								   : "none";
+		const char *comp = strstr(places[i].file, ".xz")    ? "xz"
+				   : strstr(places[i].file, ".gz")  ? "gzip"
+				   : strstr(places[i].file, ".zst") ? "zstd"
+								    : "none";
 		const struct snap_node *r;
 
 		puts_(g, "/proc/sys/kernel/osrelease", "6.5.0-35-generic\n");
@@ -531,6 +539,26 @@ static void test_module_search_dirs(void **state)
 				    "550.90.07");
 		assert_int_equal(snap_get_state(r, "driver.nvidia.module_file.signature"),
 				 FACT_ABSENT);
+		probe_fx_free(g);
+	}
+	/* A companion module alone (Debian's nvidia-current-modeset.ko, nvidia-tesla-470-uvm.ko)
+	 * is not the core module: nothing found, said so. */
+	{
+		struct probe_fx *g = probe_fx_new("driver-dirs");
+		const char *rel = "/lib/modules/6.5.0-35-generic/updates/dkms";
+		char path[4096];
+		const struct snap_node *r;
+
+		puts_(g, "/proc/sys/kernel/osrelease", "6.5.0-35-generic\n");
+		tmptree_mkdir(g->dir, rel);
+		snprintf(path, sizeof(path), "%s%s/nvidia-current-modeset.ko", g->dir, rel);
+		if (mk_module(path, "550.90.07", "-", "none")) {
+			snprintf(path, sizeof(path), "%s%s/nvidia-tesla-470-uvm.ko", g->dir, rel);
+			assert_true(mk_module(path, "470.256.02", "-", "none"));
+			r = run(g);
+			assert_int_equal(snap_get_state(r, "driver.nvidia.module_file.path"),
+					 FACT_ABSENT);
+		}
 		probe_fx_free(g);
 	}
 	(void)f;

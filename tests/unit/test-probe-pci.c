@@ -570,6 +570,26 @@ static void test_degraded_link(void **state)
 	assert_string_equal(snap_get_str(g, "current_link_speed"), "2.5 GT/s PCIe");
 	assert_string_equal(snap_get_str(g, "max_link_speed"), "32.0 GT/s PCIe");
 	assert_int_equal(snap_get_state(g, "current_link_width"), FACT_PRESENT);
+	/* A trained link: runtime power management is not read. */
+	assert_null(snap_get(g, "runtime_status"));
+	fixture_free(f);
+}
+
+/* A link that reads as not trained: power/runtime_status says whether runtime power
+ * management put the GPU in D3cold (a laptop's idle dGPU, no fault) or it is down. */
+static void test_link_runtime_suspended(void **state)
+{
+	struct fixture *f = fixture_new(NULL, false, true);
+	const struct snap_node *g;
+
+	tmptree_puts(f->dir,
+		     "sys/devices/pci0000:3a/0000:3a:01.0/0000:3b:00.0/power/runtime_status",
+		     "suspended\n");
+	fixture_probe(f);
+	g = find_gpu(f, "0000:3b:00.0");
+	assert_string_equal(snap_get_str(g, "runtime_status"), "suspended");
+	assert_string_equal(snap_source(snap_get(g, "runtime_status")),
+			    "/sys/bus/pci/devices/0000:3b:00.0/power/runtime_status");
 	fixture_free(f);
 }
 
@@ -583,6 +603,9 @@ static void test_link_width_zero(void **state)
 	check_h100(g, "0000:3b:00.0");
 	assert_int_equal(get_int(g, "current_link_width"), 0);
 	assert_string_equal(snap_get_str(g, "current_link_speed"), "Unknown");
+	/* No power/runtime_status file: read, and said so (not a silent "active"). */
+	assert_non_null(snap_get(g, "runtime_status"));
+	assert_int_not_equal(snap_get_state(g, "runtime_status"), FACT_PRESENT);
 	/* BAR1 not assigned: listed (start 0, flags kept) with its size absent. */
 	assert_int_equal(snap_get_state(g, "bar1_size_bytes"), FACT_ABSENT);
 	assert_int_equal(get_int(g, "bars.1.index"), 1);
@@ -711,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_shared_id),
 		cmocka_unit_test(test_pci_ids_fallback),
 		cmocka_unit_test(test_degraded_link),
+		cmocka_unit_test(test_link_runtime_suspended),
 		cmocka_unit_test(test_link_width_zero),
 		cmocka_unit_test(test_unbound),
 		cmocka_unit_test(test_malformed_class),

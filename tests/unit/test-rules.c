@@ -326,6 +326,12 @@ static void test_link_down(void **state)
 	snap_set_str(g, "current_link_speed", "Unknown", "x");
 	YES(s, "hardware.pcie-link-down", GPUENV_SEVERITY_ERROR, "not trained");
 	NO(s, "hardware.pcie-link-degraded");
+	/* A laptop's idle dGPU in D3cold reads as width 63, speed "Unknown": no fault. */
+	snap_set_int(g, "current_link_width", 63, "x");
+	snap_set_str(g, "runtime_status", "suspended", "x");
+	SKIPPED(s, "hardware.pcie-link-down");
+	snap_set_str(g, "runtime_status", "active", "x");
+	YES(s, "hardware.pcie-link-down", GPUENV_SEVERITY_ERROR, "not trained");
 	snapshot_unref(s);
 }
 
@@ -945,6 +951,58 @@ static struct snap_node *userspace(struct gpuenv_snapshot *s, const char *lib, c
 	snap_set_bool(l, "in_compat_dir", false, path);
 	snap_set_str(l, "found_via", "ld.so.cache", "/etc/ld.so.cache");
 	return l;
+}
+
+/* The package manager's log names the upgrade that put the user space in place. */
+static void pkg_event(struct gpuenv_snapshot *s, const char *package, const char *from,
+		      const char *to, const char *upstream, const char *time)
+{
+	struct snap_node *e = snap_append_object(
+		snap_array(snap_object(node(s, "driver"), "package_log"), "events"));
+	const char *log = "/var/log/apt/history.log";
+
+	snap_set_str(e, "action", "upgrade", log);
+	snap_set_str(e, "package", package, log);
+	snap_set_str(e, "from", from, log);
+	snap_set_str(e, "to", to, log);
+	snap_set_str(e, "to_upstream", upstream, log);
+	snap_set_str(e, "time", time, log);
+	snap_set_str(e, "log", log, log);
+	snap_set_int(e, "line", 4, log);
+}
+
+static void test_nvml_mismatch_package_log(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	driver_loaded(s, "550.90.07");
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.107.02",
+		  "550.107.02");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "550.107.02", "nvidia.ko");
+	/* An older upgrade and another version: not this user space's. */
+	pkg_event(s, "nvidia-driver-550:amd64", "550.54.15-0ubuntu1", "550.90.07-0ubuntu1",
+		  "550.90.07", "2024-06-01  10:00:00");
+	NO_TEXT(s, "driver.nvml-version-mismatch", "upgraded");
+	/* The transaction that installed 550.107.02: the driver's own package is named, not the
+	 * library listed after it. */
+	pkg_event(s, "nvidia-driver-550:amd64", "550.90.07-0ubuntu1", "550.107.02-0ubuntu1",
+		  "550.107.02", "2024-09-05  06:41:17");
+	pkg_event(s, "libnvidia-compute-550:amd64", "550.90.07-0ubuntu1", "550.107.02-0ubuntu1",
+		  "550.107.02", "2024-09-05  06:41:17");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "; nvidia-driver-550:amd64 upgraded from 550.90.07-0ubuntu1 to 550.107.02-0ubuntu1 at "
+	    "2024-09-05  06:41:17 in /var/log/apt/history.log) and so is the nvidia.ko on disk");
+	{
+		struct gpuenv_doctor *d = diag(s);
+		const struct finding *f = find(d, "driver.nvml-version-mismatch", 0);
+		bool ev = false;
+
+		for (size_t e = 0; e < f->n_ev; e++)
+			ev |= streq(f->ev[e].name, "driver.package_log.events.1");
+		assert_true(ev);
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
 }
 
 static void test_nvml_mismatch(void **state)
@@ -1582,6 +1640,30 @@ static void test_fw_coverage(void **state)
 	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR, "no kernel image");
 	NO(s, "framework.gpu-too-old-for-build");
 	NO(s, "framework.ptx-jit-only");
+	/* torch's own warning, quoted with the name torch prints (the CUDA driver's), never
+	 * the knowledge base's product name: unknown here, then NVML's. */
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "torch warns \"<name> with CUDA capability sm_90 is not compatible with the current "
+	    "PyTorch installation. The current PyTorch install supports CUDA capabilities sm_75 "
+	    "sm_80 sm_86.\"");
+	{
+		struct snap_node *d = snap_append_object(
+			snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+
+		snap_set_str(d, "pci_bus_id", "00000000:18:00.0", "nvml");
+		snap_set_str(d, "name", "NVIDIA H100 80GB HBM3", "nvml");
+	}
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "\"NVIDIA H100 80GB HBM3 with CUDA capability sm_90 is not");
+	snapshot_unref(s);
+	/* sm_86 SASS on an A100 (8.0): no kernel image, but torch does not warn (a target of the
+	 * same major exists), so no warning is quoted. */
+	s = base();
+	gpu(s, "0x20b0", "nvidia");
+	driver_loaded(s, "535.104.05");
+	torch_env(s, "2.0.1+cu117", "11.7", TARGETS("sm_75", "sm_86"));
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR, "no kernel image");
+	NO_TEXT(s, "framework.no-kernel-image", "torch warns");
 	snapshot_unref(s);
 	/* sm_90 SASS: native. */
 	s = base();
@@ -1598,6 +1680,10 @@ static void test_fw_coverage(void **state)
 	torch_env(s, "2.9.0+cu130", "13.0", TARGETS("sm_75", "sm_120", "compute_120"));
 	YES(s, "framework.gpu-too-old-for-build", GPUENV_SEVERITY_ERROR, "too old");
 	NO(s, "framework.no-kernel-image");
+	/* torch prints the CUDA driver's device name: without NVML it is not known, and the
+	 * knowledge base's "GeForce GTX 1080" never goes into the quote. */
+	YES(s, "framework.gpu-too-old-for-build", GPUENV_SEVERITY_ERROR,
+	    "\"Found GPU0 <name> which is of cuda capability 6.1.");
 	snapshot_unref(s);
 	/* RTX 5090 (12.0) with compute_90 PTX of ISA 9.0: JIT on R580, too new for R575. */
 	s = base();
@@ -2125,6 +2211,7 @@ int main(void)
 		cmocka_unit_test(test_image_cuda),
 		cmocka_unit_test(test_gpu_unknown),
 		cmocka_unit_test(test_nvml_mismatch),
+		cmocka_unit_test(test_nvml_mismatch_package_log),
 		cmocka_unit_test(test_no_permission),
 		cmocka_unit_test(test_xid),
 		cmocka_unit_test(test_persistence),

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Framework wheels and the machine: an old wheel on a new GPU (no code for its compute
+capability: framework.no-kernel-image), a new wheel on an old driver
+(framework.cuda-newer-than-driver)."""
+from realworld.common import (SRC_BASE, base_root, ini, mk2, move_kernel, real_world, section,
+                              torch_dist, ubuntu_os_release, venv, w)
+
+TOPIC = "wheels"
+FIXTURES = ("rw-rtx5090-torch27dev-cu124", "rw-torch21-cu121-on-r510")
+BASE = "rtx4090-open-module"
+UBUNTU2204 = ubuntu_os_release("22.04.5", "Jammy Jellyfish", "jammy", logo=False)
+# torch's get_arch_list() of its CUDA 12.1/12.4 builds, as the reports paste it
+CU124_LIST = "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"
+
+
+def kern_log(root, host, ts, loaded, flavor="Open Kernel Module for x86_64"):
+    w(root, "var/log/kern.log",
+      f"{ts} {host} kernel: [    4.978519] NVRM: loading NVIDIA UNIX {flavor}  {loaded}  "
+      "Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Aug 14 00:00:00 UTC 2025\n")
+
+
+def rtx5090_torch27dev_cu124():
+    """pytorch/pytorch#167244: torch 2.7.0.dev20250310+cu124 on an RTX 5090 (sm_120)."""
+    name = "rw-rtx5090-torch27dev-cu124"
+    dst, root = base_root(name, 0x2b85, 0x0000, "NVIDIA GeForce RTX 5090", "570.124.06",
+                              flavor="open")
+    rel = "6.8.0-64-generic"
+    w(root, "etc/os-release", UBUNTU2204)
+    move_kernel(root, "6.8.0-45-generic", rel)
+    kern_log(root, "ws", "Nov  6 10:02:11", "570.124.06")
+    site = venv(root, "/home/user/falcon/.venv", "3.11.9")
+    torch_dist(root, site, "2.7.0.dev20250310+cu124", "'12.4'")
+    mk2.libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so", ["75", "80", "86", "90"], [])
+    sections = [section(BASE, "devices"), (f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = 570.124.06, -, none, "
+                 "Dual MIT/GPL\n")]
+    pasted = ("RuntimeError: CUDA error: no kernel image is available for execution on the device "
+              "/ NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the "
+              "current PyTorch installation. The current PyTorch install supports CUDA "
+              f"capabilities {CU124_LIST}.")
+    ini(dst, TOPIC,
+        "Ubuntu 22.04.5 (kernel 6.8.0-64-generic) with RTX 5090s on driver 570.124.06 and a "
+        "venv holding the nightly torch 2.7.0.dev20250310+cu124: the cu124 builds carry SASS "
+        f"for {CU124_LIST} and no PTX, nothing for compute capability 12.0, so the first CUDA "
+        "tensor fails with 'no kernel image is available for execution on the device'; the cu128 "
+        "builds (torch 2.7) have sm_120",
+        "Rebuilt from https://github.com/pytorch/pytorch/issues/167244 (pasted: the RuntimeError, "
+        "torch's sm_120 warning with the supported list, torch 2.7.0.dev20250310+cu124 from the "
+        "nightly cu124 index, 'driver 570.124.06', '2x RTX 5090', 'Ubuntu 22.04.5 LTS (kernel "
+        "6.8.0-64-generic)', Python 3.11.9; the cause the thread and pytorch/pytorch#153928's "
+        "maintainer give: the CUDA 12.4/12.1 builds have no sm_120, use CUDA 12.8 builds); "
+        "placeholders, not in the report: one GPU instead of two (the base fixture's single "
+        "slot, re-identified as 10de:2b85 GB202 [GeForce RTX 5090]), the venv's path, the module "
+        "flavour and place (the open module, updates/dkms); the stand-in libtorch_cuda.so "
+        "carries sm_75 sm_80 sm_86 sm_90 of that list (nvcc 13.0 builds nothing below sm_75; "
+        "neither list has anything for 12.0, the verdict is the same); Ubuntu 22.04's "
+        "os-release; " + mk2.SRC_TORCH + "; " + SRC_BASE,
+        {"PATH": "/home/user/falcon/.venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+                 "/sbin:/bin", "VIRTUAL_ENV": "/home/user/falcon/.venv", "HOME": "/home/user"},
+        real_world(
+            "https://github.com/pytorch/pytorch/issues/167244", pasted,
+            "torch's cu124 build has no sm_120 SASS and no PTX: no kernel image for the RTX 5090; "
+            "a cu128 build (torch >= 2.7) fixes it",
+            "framework.no-kernel-image", "framework", "yes"),
+        *sections)
+
+
+def chatglm3_torch21_on_r510():
+    """zai-org/ChatGLM3#100: torch 2.1 (CUDA 12.1) on a driver reporting CUDA 11.6."""
+    name = "rw-torch21-cu121-on-r510"
+    dst, root = base_root(name, 0x2204, 0x0000, "NVIDIA GeForce RTX 3090", "510.108.03")
+    rel = "5.15.0-87-generic"
+    w(root, "etc/os-release", UBUNTU2204)
+    move_kernel(root, "6.8.0-45-generic", rel)
+    kern_log(root, "gpu", "Nov  1 09:02:11", "510.108.03", flavor="x86_64 Kernel Module")
+    site = venv(root, "/home/user/ChatGLM3/venv", "3.10.12")
+    torch_dist(root, site, "2.1.0", "'12.1'",
+                   requires=["nvidia-cuda-runtime-cu12==12.1.105; platform_system == \"Linux\" "
+                             "and platform_machine == \"x86_64\""])
+    di = f"{site}/nvidia_cuda_runtime_cu12-12.1.105.dist-info"
+    w(root, f"{di}/METADATA", "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\n"
+      "Version: 12.1.105\nSummary: CUDA Runtime native Libraries\n")
+    w(root, f"{di}/INSTALLER", "pip\n")
+    sections = [section(BASE, "devices"),
+                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = 510.108.03, -, none\n"]
+    pasted = ("RuntimeError: The NVIDIA driver on your system is too old (found version 11060). "
+              "Please update your GPU driver by downloading and installing a new version from the "
+              "URL: http://www.nvidia.com/Download/index.aspx Alternatively, go to: "
+              "https://pytorch.org to install a PyTorch version that has been compiled with your "
+              "version of the CUDA driver.")
+    ini(dst, TOPIC,
+        "ChatGLM3's requirements (torch>=2.0) installed torch 2.1.0 from PyPI (built with CUDA "
+        "12.1) on a machine whose R510 driver supports CUDA 11.6 ('found version 11060'): CUDA "
+        "12.x needs driver >= 525.60.13 even through minor-version compatibility; installing a "
+        "newer driver fixed it",
+        "Rebuilt from https://github.com/zai-org/ChatGLM3/issues/100 (pasted: the RuntimeError "
+        "with 'found version 11060'; the thread: check torch's version, update the driver "
+        "(cuda-drivers from NVIDIA's repository), closed as solved by the user); placeholders, "
+        "not in the report: torch 2.1.0 (PyPI's default wheel for torch>=2.0 on 2023-11-01, "
+        "built with CUDA 12.1, with its nvidia-cuda-runtime-cu12 12.1.105 pin), the driver "
+        "510.108.03 (an R510 release: CUDA 11.6 = 11060), the GPU (10de:2204 GA102 [GeForce RTX "
+        "3090]), Ubuntu 22.04 with kernel 5.15.0-87-generic, the venv; no libtorch_cuda.so (the "
+        "GPU code is not what fails); " + mk2.SRC_TORCH + "; " + SRC_BASE,
+        {"PATH": "/home/user/ChatGLM3/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+                 "/sbin:/bin", "VIRTUAL_ENV": "/home/user/ChatGLM3/venv", "HOME": "/home/user"},
+        real_world(
+            "https://github.com/zai-org/ChatGLM3/issues/100", pasted,
+            "torch 2.1.0 is built with CUDA 12.1; the R510 driver supports CUDA 11.6 (found "
+            "version 11060) and no CUDA 12 minor-version compatibility: upgrade the driver",
+            "framework.cuda-newer-than-driver", "framework", "yes"),
+        *sections)
+
+
+def write():
+    rtx5090_torch27dev_cu124()
+    chatglm3_torch21_on_r510()
