@@ -42,6 +42,8 @@ extern const struct facts_sm_arch facts_sm_arch_table[];
 extern const size_t facts_sm_arch_table_len;
 extern const struct facts_rocm facts_rocm_table[];
 extern const size_t facts_rocm_table_len;
+extern const struct facts_hsa_override facts_hsa_override_table[];
+extern const size_t facts_hsa_override_table_len;
 extern const struct facts_torch_wheel facts_torch_wheel_table[];
 extern const size_t facts_torch_wheel_table_len;
 extern const struct facts_tensorflow facts_tensorflow_table[];

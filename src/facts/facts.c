@@ -586,6 +586,22 @@ int facts_rocm_supports_gfx(const char *rocm_version, const char *gfx, const cha
 	return list_has(row->gfx_targets, want);
 }
 
+int facts_hsa_override(const char *gfx, const struct facts_hsa_override **ret)
+{
+	size_t n = gfx ? strcspn(gfx, ":") : 0;
+
+	/* A dozen rows: a scan. */
+	for (size_t i = 0; i < facts_hsa_override_table_len; i++) {
+		const char *g = facts_hsa_override_table[i].gfx;
+
+		if (strlen(g) == n && strncmp(g, gfx, n) == 0) {
+			*ret = &facts_hsa_override_table[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 bool facts_arch_list_has(const char *arch_list, const char *tok)
 {
 	size_t n;

@@ -166,6 +166,19 @@ struct facts_rocm {
 	const char *source;
 };
 
+/* The HSA_OVERRIDE_GFX_VERSION users set for a consumer GPU ROCm does not ship code for
+ * (hsa_override.tsv): AMD does not support it. */
+struct facts_hsa_override {
+	const char *gfx;      /* the GPU's target: "gfx1031" */
+	const char *override; /* "10.3.0"; NULL = no working value known */
+	const char *runs_as;  /* the target whose kernels ROCm then loads: "gfx1030" */
+	const char *family;   /* "RDNA2 (Navi 22)" */
+	const char *products;
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
 /* A PyTorch wheel: release line × variant (pytorch_wheels.tsv, Linux x86_64). */
 struct facts_torch_wheel {
 	const char *torch;		  /* "2.4" */
@@ -306,6 +319,9 @@ int facts_rocm_release(const char *rocm_version, const struct facts_rocm **ret);
  * not confirmed for that release and a rule relying on it must say so.
  */
 int facts_rocm_supports_gfx(const char *rocm_version, const char *gfx, const char **ret_confidence);
+/* The HSA_OVERRIDE_GFX_VERSION row of a GPU target ("gfx1031"; a bundle id's features are
+ * ignored): 0, or -ENOENT when no public report names a value for it. */
+int facts_hsa_override(const char *gfx, const struct facts_hsa_override **ret);
 /*
  * A PyTorch wheel: torch_version is "2.4.0+cu124" (the local suffix names the variant),
  * "2.4.0", "2.4" or a nightly "2.10.0.dev20250929+rocm7.0" (only major.minor counts). variant

@@ -110,6 +110,7 @@ TORCH_COLS = ['torch', 'variant', 'cuda_toolkit', 'torch_cuda_arch_list', 'arch_
 TF_COLS = ['version', 'package', 'python', 'compiler', 'build_tools', 'cudnn', 'cuda', 'confidence', 'notes',
            'source']
 TFB_COLS = ['release', 'evidence_release', 'package', 'cuda', 'cudnn', 'evidence', 'confidence', 'notes', 'source']
+HSA_COLS = ['gfx', 'override', 'runs_as', 'family', 'products', 'confidence', 'notes', 'source']
 CHIP_COLS = ['chip', 'architecture', 'compute_capability', 'tegra', 'confidence', 'notes', 'source']
 DEV_COLS = ['device_id', 'name', 'chip', 'legacy_branch', 'kernel_open', 'source']
 XID_COLS = ['xid', 'mnemonic', 'description', 'cause_category', 'resolution_bucket', 'severity',
@@ -464,6 +465,28 @@ def gen_rocm(d, out):
     out.append('const size_t facts_rocm_table_len = %d;' % len(rows))
 
 
+def gen_hsa_override(d, out):
+    rows = read_tsv(os.path.join(d, 'hsa_override.tsv'), HSA_COLS)
+    check_unique(rows, lambda r: r['gfx'], 'gfx target')
+    check_sorted(rows, lambda r: r['gfx'], 'gfx target')
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        for c in ('gfx', 'runs_as'):
+            if r[c] and not re.match(r'^gfx[0-9a-f]+$', r[c]):
+                raise FactsError('%s: bad %s %r' % (w, c, r[c]))
+        if r['override']:
+            m = re.match(r'^([0-9]+)\.([0-9]+)\.([0-9]+)$', r['override'])
+            # the override names the target it makes ROCm load: M.N.S -> gfxMNS (hex minor, stepping)
+            if not m or 'gfx%d%x%x' % tuple(int(x) for x in m.groups()) != r['runs_as']:
+                raise FactsError('%s: override %r does not name runs_as %r' % (w, r['override'], r['runs_as']))
+    out.append('const struct facts_hsa_override facts_hsa_override_table[] = {')
+    for r in rows:
+        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in HSA_COLS))
+    out.append('};')
+    out.append('const size_t facts_hsa_override_table_len = %d;' % len(rows))
+
+
 def torch_key(r):
     w = r['_where']
     m = re.match(r'^(cu|rocm)([0-9.]+)$', r['variant'])
@@ -644,8 +667,8 @@ def main(argv):
            '#include "facts/facts-table.h"', '']
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
-                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_torch, gen_tensorflow, gen_dlopen,
-                  gen_tensorflow_builds, gen_mig_bugs):
+                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_hsa_override, gen_torch, gen_tensorflow,
+                  gen_dlopen, gen_tensorflow_builds, gen_mig_bugs):
             g(d, out)
             out.append('')
     except (FactsError, OSError, UnicodeDecodeError) as e:

@@ -4,8 +4,9 @@
  * they are and what each holds. Found through $CUDA_HOME, $CUDA_PATH, each nvcc on $PATH
  * (<prefix>/bin/nvcc), each libcudart on $LD_LIBRARY_PATH (<prefix>/lib64,
  * <prefix>/targets/<arch>/lib, or a pip wheel's site-packages/nvidia/{cu13,cuda_runtime}/lib),
- * conda environments ($CONDA_PREFIX and the envs/ of the usual conda installs: a prefix with
- * conda-meta/cuda-cudart-* or cudatoolkit-* records), and /usr/local/cuda*, /opt/cuda*;
+ * conda environments ($CONDA_PREFIX and every conda prefix of the shared Python-environment
+ * discovery, probe_python_envs(): one with conda-meta/cuda-cudart-* or cudatoolkit-* records),
+ * and /usr/local/cuda*, /opt/cuda*;
  * deduplicated by resolved path. Python environments themselves are the framework probe's;
  * only toolkit-like trees are read here. Each toolkit's library and include directories are
  * listed once (struct tk_files); its version and its components' versions are read from them
@@ -26,9 +27,8 @@
 #include "shared/strv.h"
 #include "formats/toolkit-parse.h"
 
-#define MAX_TOOLKITS   64
-#define MAX_CONDA_ENVS 64u
-#define DEFAULT_LINK   "/usr/local/cuda"
+#define MAX_TOOLKITS 64
+#define DEFAULT_LINK "/usr/local/cuda"
 
 /* clang-format off */
 /* site-packages/nvidia/<dir> of the CUDA wheels (docs/formats/python.md §4). */
@@ -288,46 +288,21 @@ static int discover_ld_library_path(struct discovery *d, const char *llp)
 	return err;
 }
 
-/* A conda install's base prefix (probe_conda_bases()) and its envs/. */
-static int discover_conda_base(struct discovery *d, const char *base)
-{
-	_cleanup_free_ char *envs = NULL;
-	_cleanup_strv_free_ char **names = NULL;
-	size_t k = 0;
-	int err;
-
-	err = add_candidate(d, base, "conda", NULL);
-	if (err || !(envs = path_join(base, "envs")))
-		return err ? err : -ENOMEM;
-	if (root_list_dir(d->pe->root, envs, MAX_CONDA_ENVS, &names) < 0)
-		return 0;
-	STRV_FOREACH(n, names) {
-		_cleanup_free_ char *p = NULL;
-
-		if ((*n)[0] == '.' || k++ >= MAX_CONDA_ENVS)
-			continue;
-		if (!(p = path_join(envs, *n)))
-			return -ENOMEM;
-		err = add_candidate(d, p, "conda", NULL);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
+/* Conda environments ($CONDA_PREFIX first): the Python environments every probe shares
+ * (probe_python_envs()); only those with conda-meta/ can hold conda's CUDA packages. */
 static int discover_conda(struct discovery *d)
 {
 	const char *prefix = env_get(d->pe->env, "CONDA_PREFIX");
-	const struct probe_conda_base *bases;
-	size_t n;
+	const struct probe_pyenvs *es;
 	int err = 0;
 
 	if (prefix && prefix[0] == '/')
 		err = add_candidate(d, prefix, "CONDA_PREFIX", NULL);
 	if (!err)
-		err = probe_conda_bases(d->pe, &bases, &n);
-	for (size_t i = 0; i < n && !err; i++)
-		err = discover_conda_base(d, bases[i].path);
+		err = probe_python_envs(d->pe, &es);
+	for (size_t i = 0; !err && i < es->n; i++)
+		if (streq(es->e[i].kind, "conda"))
+			err = add_candidate(d, es->e[i].prefix, "conda", NULL);
 	return err;
 }
 

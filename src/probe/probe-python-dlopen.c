@@ -130,11 +130,10 @@ static int conf_dirs(struct probe_env *pe, struct places *p)
 static int gather_places(struct py_ctx *c, const struct snap_node *env, struct places *p)
 {
 	struct probe_env *pe = c->pe;
-	const struct probe_conda_base *bases;
+	const struct probe_pyenvs *es;
 	const struct snap_node *wheels = snap_child(env, "nvidia_wheels");
 	_cleanup_strv_free_ char **local = NULL;
 	char **path;
-	size_t nb;
 	int r;
 
 	if ((r = probe_path_dirs(pe, &path)) < 0)
@@ -142,23 +141,14 @@ static int gather_places(struct py_ctx *c, const struct snap_node *env, struct p
 	STRV_FOREACH(d, path)
 		if ((r = places_add(p, *d, "PATH")) < 0)
 			return r;
-	if ((r = probe_conda_bases(pe, &bases, &nb)) < 0)
+	/* Every conda installation and environment the shared discovery found (bases and
+	 * their envs/ alike). */
+	if ((r = probe_python_envs(pe, &es)) < 0)
 		return r;
-	for (size_t i = 0; i < nb; i++) {
-		_cleanup_free_ char *envs = path_join(bases[i].path, "envs");
-		_cleanup_strv_free_ char **names = NULL;
-
-		if (!envs || (r = places_addf(p, "conda env lib", bases[i].path, "lib")) < 0)
-			return -ENOMEM;
-		if (root_list_dir(pe->root, envs, MAX_SMALL_DIR, &names) < 0)
-			continue;
-		STRV_FOREACH(n, names) {
-			_cleanup_free_ char *e = path_join(envs, *n);
-
-			if (!e || (r = places_addf(p, "conda env lib", e, "lib")) < 0)
-				return -ENOMEM;
-		}
-	}
+	for (size_t i = 0; i < es->n; i++)
+		if (streq(es->e[i].kind, "conda") &&
+		    (r = places_addf(p, "conda env lib", es->e[i].prefix, "lib")) < 0)
+			return r;
 	if (streq(snap_get_str(env, "kind") ?: "", "conda") &&
 	    (r = places_addf(p, "conda env lib", snap_get_str(env, "prefix"), "lib")) < 0)
 		return r;

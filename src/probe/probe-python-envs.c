@@ -1,6 +1,27 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Finding the Python environments (probe-python.c lists where they come from).
+ * Finding the Python environments, once per run, for the python, CUDA toolkit and ROCm probes
+ * (probe_python_envs(); docs/snapshot-schema.md "framework.python_envs[]" lists the places).
+ * Only known directories are listed, each container (a conda envs/, pipx's venvs/ …) once:
+ * finding N environments costs O(N) lookups, deduplicated by resolved prefix in a hash map.
+ * Where the tools keep their environments (each tool's documentation):
+ *   conda/mamba     <base>/envs/<name> with conda-meta/; bases: $CONDA_EXE's, $MAMBA_ROOT_PREFIX,
+ *                   the installers' defaults (~/miniconda3, ~/anaconda3, ~/miniforge3,
+ *                   ~/mambaforge, ~/micromamba, /opt/conda …); every prefix conda created is a
+ *                   line of ~/.conda/environments.txt (conda/core/envs_manager.py);
+ *   pipx            $PIPX_HOME/venvs, default ~/.local/share/pipx (1.3+), ~/.local/pipx (older
+ *                   and fallback), /opt/pipx for --global (pipx.pypa.io "Configure Paths");
+ *   uv              tools in $UV_TOOL_DIR or $XDG_DATA_HOME/uv/tools, managed interpreters in
+ *                   $UV_PYTHON_INSTALL_DIR or …/uv/python (docs.astral.sh/uv/reference/storage);
+ *                   a project's .venv; uv's venvs write "uv = <version>" into pyvenv.cfg;
+ *   poetry          $POETRY_VIRTUALENVS_PATH, default $XDG_CACHE_HOME/pypoetry/virtualenvs;
+ *   hatch           $HATCH_DATA_DIR or $XDG_DATA_HOME/hatch, then env/virtual/<project>/
+ *                   <root checksum>/<env> (pypa/hatch src/hatch/env/virtual.py);
+ *   pyenv           $PYENV_ROOT/versions/<v>, default ~/.pyenv;
+ *   virtualenvwrapper $WORKON_HOME, default ~/.virtualenvs;
+ *   apps            a venv beside an application (ComfyUI's and stable-diffusion-webui's venv/,
+ *                   a project's .venv) in /opt/<app> or <home>/<app>.
+ * Every home is looked at: $HOME, /root and each /home/<user>.
  */
 #include <errno.h>
 #include <limits.h>
@@ -56,11 +77,22 @@ bool py_endswith_dist_info(const char *n)
 
 /* ---- finding environments ---------------------------------------------------------- */
 
-static int add_env(struct probe_env *pe, struct envs *es, const char *prefix, const char *kind,
-		   const char *via, const char *interpreter, const char *site)
+/* A more specific kind found later wins: system < user < venv < the tools' own kinds. */
+static int kind_rank(const char *kind)
+{
+	static const char *const order[] = { "system", "user", "venv" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		if (streq(kind, order[i]))
+			return (int)i;
+	return (int)ARRAY_SIZE(order);
+}
+
+int py_add_env(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix, const char *kind,
+	       const char *via, const char *interpreter, const char *site)
 {
 	_cleanup_free_ char *resolved = NULL;
-	struct pyenv *e = NULL;
+	struct probe_pyenv *e = NULL;
 	int rerr = root_resolve(pe->root, prefix, &resolved);
 	size_t i;
 	int r;
@@ -70,13 +102,13 @@ static int add_env(struct probe_env *pe, struct envs *es, const char *prefix, co
 	if (strmap_get(&es->by_resolved, resolved, &i))
 		e = &es->e[i];
 	if (!e) {
-		if (es->n >= MAX_ENVS) {
+		if (es->n >= PROBE_MAX_ENVS) {
 			es->truncated = true;
 			return 0;
 		}
 		if (es->n == es->cap) {
 			size_t cap = es->cap ? es->cap * 2 : 16;
-			struct pyenv *v = reallocarray(es->e, cap, sizeof(*v));
+			struct probe_pyenv *v = reallocarray(es->e, cap, sizeof(*v));
 
 			if (!v)
 				return -ENOMEM;
@@ -86,13 +118,13 @@ static int add_env(struct probe_env *pe, struct envs *es, const char *prefix, co
 		if (strmap_put(&es->by_resolved, resolved, es->n) < 0)
 			return -ENOMEM;
 		e = &es->e[es->n++];
-		*e = (struct pyenv){ .kind = kind, .resolve_err = rerr };
+		*e = (struct probe_pyenv){ .kind = kind, .resolve_err = rerr };
 		e->prefix = strdup(prefix);
 		e->resolved = TAKE_PTR(resolved);
 		if (!e->prefix)
 			return -ENOMEM;
-	} else if (streq(e->kind, "system") && !streq(kind, "system")) {
-		e->kind = kind; /* a more specific kind found later (conda-meta, pyvenv.cfg) */
+	} else if (kind_rank(kind) > kind_rank(e->kind)) {
+		e->kind = kind; /* a more specific kind found later (conda-meta, pipx's venvs/ …) */
 	}
 	if (via && !strv_contains(e->via, via) && (r = strv_push(&e->via, via)) < 0)
 		return r;
@@ -117,9 +149,39 @@ static const char *prefix_kind(struct probe_env *pe, const char *prefix)
 	return "system";
 }
 
-/* Every conda env beside a conda prefix: <base>/envs/<name>, and the base itself. */
-static int add_conda_family(struct probe_env *pe, struct envs *es, const char *prefix,
-			    const char *via)
+/* Lists a directory that holds environments (a conda envs/, pipx's venvs/ …) into *ret:
+ * 1 the first time it is asked for, 0 when it was listed before and once is set (each
+ * container is then read once, however many environments point at it) or it cannot be
+ * listed (a directory too big to list makes the discovery truncated: said, never "absent"),
+ * -ENOMEM. */
+int py_list_container(struct probe_env *pe, struct probe_pyenvs *es, const char *dir, bool once,
+		      char ***ret)
+{
+	_cleanup_free_ char *resolved = NULL;
+	size_t seen;
+	int r = root_resolve(pe->root, dir, &resolved);
+
+	*ret = NULL;
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0;
+	if (strmap_get(&es->listed, resolved, &seen) && once)
+		return 0;
+	if (strmap_put(&es->listed, resolved, 1) < 0)
+		return -ENOMEM;
+	r = root_list_dir(pe->root, resolved, PROBE_MAX_ENVS, ret);
+	if (r == -E2BIG)
+		es->truncated = true;
+	if (r == -ENOMEM)
+		return r;
+	return r < 0 ? 0 : 1;
+}
+
+/* Every conda env beside a conda prefix: <base>/envs/<name>, and the base itself. once: the
+ * base's envs/ is not listed again when another source listed it already. */
+int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix,
+			const char *via, bool once)
 {
 	_cleanup_free_ char *base = strdup(prefix), *envs = NULL, *cm = NULL;
 	_cleanup_strv_free_ char **names = NULL;
@@ -142,25 +204,21 @@ static int add_conda_family(struct probe_env *pe, struct envs *es, const char *p
 	if (!cm)
 		return -ENOMEM;
 	if (probe_path_is(pe, cm, S_IFDIR) &&
-	    (r = add_env(pe, es, base, "conda", via, NULL, NULL)) < 0)
+	    (r = py_add_env(pe, es, base, "conda", via, NULL, NULL)) < 0)
 		return r;
 	envs = path_join(base, "envs");
 	if (!envs)
 		return -ENOMEM;
-	r = root_list_dir(pe->root, envs, MAX_ENVS, &names);
-	if (r == -E2BIG)
-		es->truncated = true; /* more envs than are probed: said, never "absent" */
-	if (r == -ENOMEM)
+	r = py_list_container(pe, es, envs, once, &names);
+	if (r <= 0)
 		return r;
-	if (r < 0)
-		return 0;
 	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *p = path_join(envs, *n), *m = NULL;
 
 		if (!p || !(m = path_join(p, "conda-meta")))
 			return -ENOMEM;
 		if (probe_path_is(pe, m, S_IFDIR) &&
-		    (r = add_env(pe, es, p, "conda", via, NULL, NULL)) < 0)
+		    (r = py_add_env(pe, es, p, "conda", via, NULL, NULL)) < 0)
 			return r;
 	}
 	return 0;
@@ -169,8 +227,8 @@ static int add_conda_family(struct probe_env *pe, struct envs *es, const char *p
 /* $PYENV_ROOT/shims/python3 is a bash script: the interpreters are in $PYENV_ROOT/versions.
  * *ret_selected: the selected version's prefix (NULL: none), for the other shims of the
  * directory (add_pyenv_shim()). */
-static int add_pyenv(struct probe_env *pe, struct envs *es, const char *shims, const char *shim,
-		     char **ret_selected)
+static int add_pyenv(struct probe_env *pe, struct probe_pyenvs *es, const char *shims,
+		     const char *shim, char **ret_selected)
 {
 	_cleanup_free_ char *root = strdup(shims), *versions = NULL, *vfile = NULL, *sel = NULL;
 	_cleanup_strv_free_ char **names = NULL;
@@ -184,8 +242,9 @@ static int add_pyenv(struct probe_env *pe, struct envs *es, const char *shims, c
 	vfile = path_join(root, "version");
 	if (!versions || !vfile)
 		return -ENOMEM;
-	if (root_list_dir(pe->root, versions, MAX_SMALL_DIR, &names) < 0)
-		return 1; /* not pyenv */
+	r = py_list_container(pe, es, versions, false, &names);
+	if (r <= 0)
+		return r < 0 ? r : 1; /* not pyenv */
 	if (!want && root_read_text(pe->root, vfile, ROOT_CAP_ATTR, &sel) == 0)
 		want = strstrip(sel);
 	STRV_FOREACH(n, names) {
@@ -194,10 +253,10 @@ static int add_pyenv(struct probe_env *pe, struct envs *es, const char *shims, c
 
 		if (!p)
 			return -ENOMEM;
-		r = add_env(pe, es, p, "pyenv",
-			    selected ? "PATH python3 (pyenv shim, selected version)"
-				     : "pyenv versions",
-			    selected ? shim : NULL, NULL);
+		r = py_add_env(pe, es, p, "pyenv",
+			       selected ? "PATH python3 (pyenv shim, selected version)"
+					: "pyenv versions",
+			       selected ? shim : NULL, NULL);
 		if (r < 0)
 			return r;
 		if (selected && !*ret_selected && !(*ret_selected = strdup(p)))
@@ -209,16 +268,16 @@ static int add_pyenv(struct probe_env *pe, struct envs *es, const char *shims, c
 /* Another shim of a pyenv shims directory add_pyenv() has read: it runs the same selected
  * version, so only that version gains an interpreter. Reading versions/ again for each of a
  * dozen shims (python3, python3.11, …) resolved every version a dozen times. */
-static int add_pyenv_shim(struct probe_env *pe, struct envs *es, const char *selected,
+static int add_pyenv_shim(struct probe_env *pe, struct probe_pyenvs *es, const char *selected,
 			  const char *shim)
 {
 	if (!selected)
 		return 0;
-	return add_env(pe, es, selected, "pyenv", "PATH python3 (pyenv shim, selected version)",
-		       shim, NULL);
+	return py_add_env(pe, es, selected, "pyenv", "PATH python3 (pyenv shim, selected version)",
+			  shim, NULL);
 }
 
-static int add_path_pythons(struct probe_env *pe, struct envs *es)
+static int add_path_pythons(struct probe_env *pe, struct probe_pyenvs *es)
 {
 	const char *path = env_get(pe->env, "PATH");
 	_cleanup_strv_free_ char **dirs = NULL;
@@ -257,7 +316,7 @@ static int add_path_pythons(struct probe_env *pe, struct envs *es)
 			if (!cfg)
 				return -ENOMEM;
 			if (*parent && probe_path_is(pe, cfg, S_IFREG)) {
-				r = add_env(pe, es, parent, "venv", "PATH python3", exe, NULL);
+				r = py_add_env(pe, es, parent, "venv", "PATH python3", exe, NULL);
 				if (r < 0)
 					return r;
 				continue;
@@ -285,8 +344,9 @@ static int add_path_pythons(struct probe_env *pe, struct envs *es)
 				if (slash)
 					*slash = '\0';
 			}
-			r = add_env(pe, es, *real ? real : "/", prefix_kind(pe, *real ? real : "/"),
-				    "PATH python3", exe, NULL);
+			r = py_add_env(pe, es, *real ? real : "/",
+				       prefix_kind(pe, *real ? real : "/"), "PATH python3", exe,
+				       NULL);
 			if (r < 0)
 				return r;
 		}
@@ -295,7 +355,7 @@ static int add_path_pythons(struct probe_env *pe, struct envs *es)
 }
 
 /* /usr/lib/python3*, /usr/local/lib/python3*: the distribution's own site directories. */
-static int add_system_sites(struct probe_env *pe, struct envs *es, const char *prefix,
+static int add_system_sites(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix,
 			    const char *via)
 {
 	static const char *const subs[] = { "dist-packages", "site-packages" };
@@ -311,7 +371,7 @@ static int add_system_sites(struct probe_env *pe, struct envs *es, const char *p
 	if (r < 0) {
 		/* The Python installations it may hold are unknown, never absent. */
 		if (r != -ENOENT && r != -ENOTDIR)
-			py_note_unreadable(es->unread, lib, r);
+			return probe_pyenvs_note_unreadable(es, lib, r);
 		return 0;
 	}
 	STRV_FOREACH(n, names) {
@@ -331,44 +391,195 @@ static int add_system_sites(struct probe_env *pe, struct envs *es, const char *p
 			sr = root_stat(pe->root, d, &st);
 			if (sr == -ENOENT || sr == -ENOTDIR || (sr == 0 && !S_ISDIR(st.st_mode)))
 				continue;
-			if ((r = add_env(pe, es, prefix, "system", via, NULL, d)) < 0)
+			if ((r = py_add_env(pe, es, prefix, "system", via, NULL, d)) < 0)
 				return r;
 		}
 	}
 	return 0;
 }
 
-int py_find_envs(struct probe_env *pe, struct envs *es)
+/* ---- conda installations ------------------------------------------------------------ */
+
+struct homes {
+	struct home *h;
+	size_t n;
+};
+
+static void homes_done(struct homes *hs)
 {
-	const struct probe_conda_base *bases = NULL;
-	size_t n_bases = 0;
+	for (size_t i = 0; i < hs->n; i++)
+		free(hs->h[i].path);
+	free(hs->h);
+}
+
+static int home_add(struct probe_env *pe, struct homes *hs, struct strmap *seen, const char *path,
+		    const char *label)
+{
+	_cleanup_free_ char *resolved = NULL;
+	struct home *v;
+	size_t i;
+	int r = root_resolve(pe->root, path, &resolved);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || !probe_path_is(pe, resolved, S_IFDIR) || strmap_get(seen, resolved, &i))
+		return 0;
+	if (strmap_put(seen, resolved, hs->n) < 0)
+		return -ENOMEM;
+	v = reallocarray(hs->h, hs->n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	hs->h = v;
+	v[hs->n] = (struct home){ .path = strdup(path), .label = label };
+	if (!v[hs->n].path)
+		return -ENOMEM;
+	hs->n++;
+	return 0;
+}
+
+/* $HOME, /root, then every /home/<user> (sorted), each once. */
+static int find_homes(struct probe_env *pe, struct probe_pyenvs *es, struct homes *hs)
+{
+	const char *home = env_get(pe->env, "HOME");
+	_cleanup_strv_free_ char **users = NULL;
+	struct strmap seen = STRMAP_INIT;
+	int r = 0;
+
+	if (home && home[0] == '/')
+		r = home_add(pe, hs, &seen, home, "~");
+	if (r >= 0)
+		r = home_add(pe, hs, &seen, "/root", "/root");
+	if (r >= 0) {
+		int lr = root_list_dir(pe->root, "/home", PROBE_MAX_ENVS, &users);
+
+		if (lr == -E2BIG)
+			es->truncated = true;
+		if (lr == -ENOMEM)
+			r = lr;
+	}
+	STRV_FOREACH(u, users) {
+		_cleanup_free_ char *p = path_join("/home", *u);
+
+		if (r < 0)
+			break;
+		r = p ? home_add(pe, hs, &seen, p, "/home/*") : -ENOMEM;
+	}
+	strmap_done(&seen);
+	return r;
+}
+
+struct conda_base {
+	char *path;
+	char *via;
+};
+
+static int conda_base_add(struct probe_env *pe, struct conda_base **v, size_t *n,
+			  struct strmap *seen, const char *base, const char *via)
+{
+	struct conda_base *nv;
+	size_t i;
+
+	if (!probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", base) &&
+	    !probe_pathf_is(pe, S_IFDIR, "%s/envs", base))
+		return 0;
+	if (strmap_get(seen, base, &i))
+		return 0;
+	if (strmap_put(seen, base, *n) < 0)
+		return -ENOMEM;
+	nv = reallocarray(*v, *n + 1, sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = (struct conda_base){ .path = strdup(base), .via = strdup(via) };
+	(*n)++;
+	return nv[*n - 1].path && nv[*n - 1].via ? 0 : -ENOMEM;
+}
+
+/* The conda installations: $CONDA_EXE's <base>/bin/conda, the installers' default places under
+ * /opt (the pytorch/pytorch images use /opt/conda), $HOME's, $MAMBA_ROOT_PREFIX (micromamba's
+ * root), then the other homes' (/root, /home/<user>). */
+static int conda_bases(struct probe_env *pe, const struct homes *hs, struct conda_base **ret,
+		       size_t *ret_n)
+{
+	static const char *const opt_bases[] = { "/opt/conda",	    "/opt/miniconda3",
+						 "/opt/miniforge3", "/opt/anaconda3",
+						 "/opt/mambaforge", "/opt/micromamba" };
+	static const char *const home_bases[] = { "miniconda3", "miniforge3", "anaconda3",
+						  ".conda",	"mambaforge", "micromamba" };
+	const char *exe = env_get(pe->env, "CONDA_EXE");
+	const char *mamba = env_get(pe->env, "MAMBA_ROOT_PREFIX");
+	struct strmap seen = STRMAP_INIT;
+	int r = 0;
+
+	*ret = NULL;
+	*ret_n = 0;
+	if (exe && exe[0] == '/') {
+		_cleanup_free_ char *bin = path_dirname(exe),
+				    *base = bin ? path_dirname(bin) : NULL;
+
+		r = base ? conda_base_add(pe, ret, ret_n, &seen, base, "CONDA_EXE") : -ENOMEM;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(opt_bases) && r >= 0; i++)
+		r = conda_base_add(pe, ret, ret_n, &seen, opt_bases[i], opt_bases[i]);
+	/* $HOME's first (as before the other homes were looked at), then $MAMBA_ROOT_PREFIX. */
+	for (size_t k = 0; k < hs->n && r >= 0; k++) {
+		if (k == 1 && mamba && mamba[0] == '/')
+			r = conda_base_add(pe, ret, ret_n, &seen, mamba, "MAMBA_ROOT_PREFIX");
+		for (size_t i = 0; i < ARRAY_SIZE(home_bases) && r >= 0; i++) {
+			_cleanup_free_ char *base = path_join(hs->h[k].path, home_bases[i]);
+			_cleanup_free_ char *via = NULL;
+
+			if (!base || asprintf(&via, "%s/%s", hs->h[k].label, home_bases[i]) < 0)
+				r = -ENOMEM;
+			else
+				r = conda_base_add(pe, ret, ret_n, &seen, base, via);
+		}
+	}
+	if (r >= 0 && hs->n <= 1 && mamba && mamba[0] == '/')
+		r = conda_base_add(pe, ret, ret_n, &seen, mamba, "MAMBA_ROOT_PREFIX");
+	strmap_done(&seen);
+	return r;
+}
+
+static int find_envs(struct probe_env *pe, struct probe_pyenvs *es)
+{
 	const char *venv = env_get(pe->env, "VIRTUAL_ENV");
 	const char *conda = env_get(pe->env, "CONDA_PREFIX");
 	const char *home = env_get(pe->env, "HOME");
+	const char *pwd = env_get(pe->env, "PWD");
+	struct homes hs = { 0 };
+	struct conda_base *bases = NULL;
+	size_t n_bases = 0;
 	int r = 0;
 
 	if (venv && venv[0] == '/' &&
-	    (r = add_env(pe, es, venv, "venv", "VIRTUAL_ENV", NULL, NULL)) < 0)
+	    (r = py_add_env(pe, es, venv, "venv", "VIRTUAL_ENV", NULL, NULL)) < 0)
 		return r;
 	if (conda && conda[0] == '/') {
-		r = add_env(pe, es, conda, "conda", "CONDA_PREFIX", NULL, NULL);
+		r = py_add_env(pe, es, conda, "conda", "CONDA_PREFIX", NULL, NULL);
 		if (r >= 0)
-			r = add_conda_family(pe, es, conda, "conda envs");
+			r = py_add_conda_family(pe, es, conda, "conda envs", false);
 		if (r < 0)
 			return r;
 	}
 	r = add_path_pythons(pe, es);
-	if (r < 0)
-		return r;
-	/* Conda installations the other probes see too (CONDA_EXE, the default places). */
 	if (r >= 0)
-		r = probe_conda_bases(pe, &bases, &n_bases);
+		r = find_homes(pe, es, &hs);
+	/* Conda installations, each with its envs/. */
+	if (r >= 0)
+		r = conda_bases(pe, &hs, &bases, &n_bases);
 	for (size_t i = 0; r >= 0 && i < n_bases; i++)
-		r = add_conda_family(pe, es, bases[i].path, bases[i].via);
-	/* Conda prefixes found on PATH bring their siblings. */
+		r = py_add_conda_family(pe, es, bases[i].path, bases[i].via, false);
+	for (size_t i = 0; i < n_bases; i++) {
+		free(bases[i].path);
+		free(bases[i].via);
+	}
+	free(bases);
+	/* Conda prefixes found on PATH bring their siblings; a base's envs/ another source has
+	 * listed is not listed again. */
 	for (size_t i = 0; r >= 0 && i < es->n; i++)
 		if (streq(es->e[i].kind, "conda") && !strv_contains(es->e[i].via, "conda envs"))
-			r = add_conda_family(pe, es, es->e[i].resolved, "conda envs");
+			r = py_add_conda_family(pe, es, es->e[i].resolved, "conda envs", true);
 	if (r >= 0)
 		r = add_system_sites(pe, es, "/usr", "/usr/lib/python3*");
 	if (r >= 0)
@@ -377,9 +588,87 @@ int py_find_envs(struct probe_env *pe, struct envs *es)
 		_cleanup_free_ char *local = path_join(home, ".local"), *lib = NULL;
 
 		if (!local || !(lib = path_join(local, "lib")))
-			return -ENOMEM;
-		if (probe_path_is(pe, lib, S_IFDIR))
-			r = add_env(pe, es, local, "user", "~/.local", NULL, NULL);
+			r = -ENOMEM;
+		else if (probe_path_is(pe, lib, S_IFDIR))
+			r = py_add_env(pe, es, local, "user", "~/.local", NULL, NULL);
 	}
+	/* The project of the working directory: its .venv (uv, poetry in-project, venv). */
+	if (r >= 0 && pwd && pwd[0] == '/') {
+		_cleanup_free_ char *dotvenv = path_join(pwd, ".venv");
+
+		if (!dotvenv)
+			r = -ENOMEM;
+		else if (probe_pathf_is(pe, S_IFREG, "%s/pyvenv.cfg", dotvenv))
+			r = py_add_env(pe, es, dotvenv, "venv", "PWD/.venv", NULL, NULL);
+	}
+	for (size_t i = 0; r >= 0 && i < hs.n; i++)
+		r = py_add_home(pe, es, &hs.h[i]);
+	/* pipx --global, then the applications under /opt. */
+	if (r >= 0)
+		r = py_add_venvs_in(pe, es, "/opt/pipx/venvs", "pipx", "pipx venvs (/opt/pipx)");
+	if (r >= 0)
+		r = py_add_app_envs(pe, es, "/opt", "/opt");
+	homes_done(&hs);
 	return r;
+}
+
+int probe_python_envs(struct probe_env *pe, const struct probe_pyenvs **ret)
+{
+	int r;
+
+	if (!pe->pyenvs) {
+		pe->pyenvs = calloc(1, sizeof(*pe->pyenvs));
+		if (!pe->pyenvs)
+			return -ENOMEM;
+		r = find_envs(pe, pe->pyenvs);
+		if (r < 0) {
+			probe_python_envs_free(pe);
+			return r;
+		}
+	}
+	*ret = pe->pyenvs;
+	return 0;
+}
+
+int probe_pyenvs_note_unreadable(struct probe_pyenvs *es, const char *dir, int err)
+{
+	struct probe_pyenv_unreadable *v;
+
+	for (size_t i = 0; i < es->n_unreadable; i++)
+		if (streq(es->unreadable[i].dir, dir))
+			return 0;
+	if (es->n_unreadable >= PROBE_MAX_ENVS_UNREADABLE)
+		return 0;
+	v = reallocarray(es->unreadable, es->n_unreadable + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	es->unreadable = v;
+	v[es->n_unreadable].dir = strdup(dir);
+	if (!v[es->n_unreadable].dir)
+		return -ENOMEM;
+	v[es->n_unreadable++].err = err;
+	return 0;
+}
+
+void probe_python_envs_free(struct probe_env *pe)
+{
+	struct probe_pyenvs *es = pe->pyenvs;
+
+	if (!es)
+		return;
+	for (size_t i = 0; i < es->n; i++) {
+		free(es->e[i].prefix);
+		free(es->e[i].resolved);
+		strv_free(es->e[i].via);
+		strv_free(es->e[i].interpreters);
+		strv_free(es->e[i].extra_sites);
+	}
+	strmap_done(&es->by_resolved);
+	strmap_done(&es->listed);
+	for (size_t i = 0; i < es->n_unreadable; i++)
+		free(es->unreadable[i].dir);
+	free(es->unreadable);
+	free(es->e);
+	free(es);
+	pe->pyenvs = NULL;
 }

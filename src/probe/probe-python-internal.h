@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Shared by the files of the python probe (not for other probes):
- * probe-python-envs.c        finding the environments (discovery);
+ * probe-python-envs.c        finding the environments (discovery, shared: probe.h);
+ * probe-python-homes.c       the tools' places in every home and /opt;
  * probe-python-kernels.c     the GPU targets in a framework's own library, and what it loads;
  * probe-python-frameworks.c  torch, TensorFlow, jax, CuPy and the nvidia-* wheels in an
  *                            environment's site-packages;
@@ -17,10 +18,6 @@
 #include "probe.h"
 #include "shared/strmap.h"
 
-/* Environments probed at most: a shared machine's ~/.conda/envs or a CI cache can hold
- * thousands; past this the listing is recorded as truncated (framework.python_envs_truncated)
- * and the rules that need a complete listing say so instead of concluding "absent". */
-#define MAX_ENVS 10000u
 /* A site-packages holds two entries per distribution (the package and its .dist-info): a
  * 20,000-package environment must be read whole. Past this the directory is recorded as
  * unreadable, never as empty. */
@@ -32,13 +29,6 @@
 #define CAP_RECORD	((size_t)16 << 20)
 #define CAP_CONDA_JSON	((size_t)64 << 20)
 #define CAP_LIBRARY	((size_t)4 << 30)
-
-struct pyenv {
-	char *prefix, *resolved;
-	const char *kind;
-	int resolve_err;
-	char **via, **interpreters, **extra_sites;
-};
 
 /* Directories that could not be read while finding the environments or reading their
  * site-packages: what they hold is unknown, never absent. Each is one
@@ -55,14 +45,6 @@ struct py_unread {
 /* Records dir as not read (err: a negative errno; -E2BIG: more than MAX_DIR_ENTRIES). */
 void py_note_unreadable(struct py_unread *u, const char *dir, int err);
 
-struct envs {
-	struct pyenv *e;
-	size_t n, cap;
-	struct strmap by_resolved; /* resolved prefix → index in e */
-	bool truncated;
-	struct py_unread *unread;
-};
-
 /* A listed site-packages directory. */
 struct site {
 	char *dir;
@@ -76,10 +58,29 @@ struct py_ctx {
 	char **sites;		  /* the site-packages directories of the env being probed */
 };
 
-/* probe-python-envs.c */
+/* probe-python-envs.c: the discovery (probe_python_envs()) and its building blocks */
+/* A home directory: its path and how the via strings name it: "~" for $HOME, "/root", and
+ * "/home/" followed by a star for the users' homes. */
+struct home {
+	char *path;
+	const char *label;
+};
+
+int py_add_env(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix, const char *kind,
+	       const char *via, const char *interpreter, const char *site);
+int py_list_container(struct probe_env *pe, struct probe_pyenvs *es, const char *dir, bool once,
+		      char ***ret);
+int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix,
+			const char *via, bool once);
+/* probe-python-homes.c */
+int py_add_home(struct probe_env *pe, struct probe_pyenvs *es, const struct home *h);
+int py_add_venvs_in(struct probe_env *pe, struct probe_pyenvs *es, const char *dir,
+		    const char *kind, const char *via);
+int py_add_app_envs(struct probe_env *pe, struct probe_pyenvs *es, const char *parent,
+		    const char *label);
+
 bool py_python_dir_name(const char *n, bool *versioned);
 bool py_endswith_dist_info(const char *n);
-int py_find_envs(struct probe_env *pe, struct envs *es);
 
 /* probe-python-kernels.c */
 int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,

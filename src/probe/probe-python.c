@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Python environments and the GPU frameworks installed in them, without running Python,
- * into framework.python_envs[]. Environments come from $VIRTUAL_ENV, $CONDA_PREFIX and the
- * conda envs/ beside it, every python3 / python3.N on $PATH (prefix from the interpreter's
- * location, or the venv named by pyvenv.cfg beside it as CPython's getpath does; a pyenv shim
- * stands for every $PYENV_ROOT/versions entry), /usr/lib/python3*, /usr/local/lib/python3* and
- * ~/.local, deduplicated by resolved prefix. Formats (see docs/formats/python.md):
+ * into framework.python_envs[]. The environments come from the shared discovery
+ * (probe_python_envs(), probe-python-envs.c: venvs, conda/mamba, pipx, uv, poetry, hatch,
+ * pyenv, the applications' venvs, in every home and under /opt), deduplicated by resolved
+ * prefix. Formats (see docs/formats/python.md):
  *   pyvenv.cfg                 `key = value` lines written by the venv module (PEP 405);
  *   conda-meta/<n>-<v>-<b>.json one JSON record per conda package (conda's PrefixRecord);
  *   *.dist-info/METADATA, RECORD, *.egg-info/PKG-INFO (PyPA core metadata, RECORD: CSV);
@@ -51,6 +50,7 @@ static void probe_pyvenv_cfg(struct probe_env *pe, struct snap_node *env, const 
 		{ "version", "version" },
 		{ "version_info", "version" },
 		{ "executable", "executable" },
+		{ "uv", "uv" }, /* uv's venvs name the uv that made them ("uv = 0.4.18") */
 	};
 	_cleanup_free_ char *path = path_join(prefix, "pyvenv.cfg"), *text = NULL;
 	struct snap_node *cfg;
@@ -205,8 +205,8 @@ static void note_incomplete(struct py_ctx *c, const char *dir, int err)
 
 /* The site directories of a prefix: lib{,64}/python3.N/{site,dist}-packages and Debian's
  * lib/python3/dist-packages, then those found directly. */
-
-static int list_sites(struct py_ctx *c, struct snap_node *env, const struct pyenv *e, char ***ret)
+static int list_sites(struct py_ctx *c, struct snap_node *env, const struct probe_pyenv *e,
+		      char ***ret)
 {
 	struct probe_env *pe = c->pe;
 	static const char *const libs[] = { "lib", "lib64" };
@@ -277,7 +277,7 @@ static void site_unreadable(struct py_ctx *c, struct snap_node *o, const char *d
 	note_incomplete(c, dir, err);
 }
 
-static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct pyenv *e)
+static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct probe_pyenv *e)
 {
 	struct probe_env *pe = c->pe;
 	_cleanup_strv_free_ char **dirs = NULL;
@@ -298,8 +298,14 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 	arr = snap_array(env, "interpreters");
 	STRV_FOREACH(v, e->interpreters)
 		snap_append_str(arr, *v, *v);
-	if (streq(e->kind, "venv"))
+	/* The tools' environments are venvs too; a uv-managed interpreter has no pyvenv.cfg. */
+	if (streq(e->kind, "venv") || streq(e->kind, "pipx") || streq(e->kind, "poetry") ||
+	    streq(e->kind, "hatch") ||
+	    (streq(e->kind, "uv") && probe_pathf_is(pe, S_IFREG, "%s/pyvenv.cfg", e->resolved)))
 		probe_pyvenv_cfg(pe, env, e->resolved);
+	/* A venv uv made (a project's .venv, `uv venv`) is uv's. */
+	if (streq(e->kind, "venv") && snap_get_str(snap_child(env, "pyvenv_cfg"), "uv"))
+		snap_set_str(env, "kind", "uv", e->prefix);
 	if (streq(e->kind, "conda") && (r = probe_conda(pe, env, e->resolved)) < 0)
 		return r;
 	if (e->resolve_err < 0)
@@ -342,12 +348,13 @@ out:
 /* framework.python_envs_complete: whether a framework not found is absent (every environment
  * found, every site-packages listed). The rules that conclude from absence need it present;
  * otherwise it says what could not be read, and they say so instead. */
-static void envs_complete(struct snap_node *fw, const struct envs *es, const struct py_unread *u)
+static void envs_complete(struct snap_node *fw, const struct probe_pyenvs *es,
+			  const struct py_unread *u)
 {
 	char why[64];
 
 	if (es->truncated) {
-		snprintf(why, sizeof(why), "more than %u environments", MAX_ENVS);
+		snprintf(why, sizeof(why), "more than %u environments", PROBE_MAX_ENVS);
 		snap_set_bool(fw, "python_envs_truncated", true, why);
 		snap_set_state(fw, "python_envs_complete", FACT_UNREADABLE, "framework.python_envs",
 			       why);
@@ -365,28 +372,19 @@ int probe_python(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *fw = snap_object(snapshot_root(s), "framework");
 	struct snap_node *arr = snap_array(fw, "python_envs");
-	struct envs *es = calloc(1, sizeof(*es));
+	const struct probe_pyenvs *es;
 	struct py_unread u = { .fw = fw };
 	struct py_ctx c = { .pe = pe, .unread = &u };
-	int r;
+	int r = probe_python_envs(pe, &es);
 
-	if (!es)
-		return -ENOMEM;
-	es->unread = &u;
-	r = py_find_envs(pe, es);
-	for (size_t i = 0; i < es->n; i++) {
-		if (r >= 0)
-			r = probe_one_env(&c, snap_append_object(arr), &es->e[i]);
-		free(es->e[i].prefix);
-		free(es->e[i].resolved);
-		strv_free(es->e[i].via);
-		strv_free(es->e[i].interpreters);
-		strv_free(es->e[i].extra_sites);
-	}
+	if (r < 0)
+		return r;
+	/* What the shared discovery could not read belongs to the python layer's facts. */
+	for (size_t i = 0; i < es->n_unreadable; i++)
+		py_note_unreadable(&u, es->unreadable[i].dir, es->unreadable[i].err);
+	for (size_t i = 0; i < es->n && r >= 0; i++)
+		r = probe_one_env(&c, snap_append_object(arr), &es->e[i]);
 	envs_complete(fw, es, &u);
 	free(u.first_src);
-	strmap_done(&es->by_resolved);
-	free(es->e);
-	free(es);
 	return r < 0 ? r : snapshot_error(s);
 }

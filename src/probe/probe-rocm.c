@@ -11,7 +11,9 @@
  * CMake), the library file names in lib/ (lib<name>.so.<soversion>.<ROCm version code>, e.g.
  * libamdhip64.so.6.2.60200), dpkg's /var/lib/dpkg/status for a distribution package's version,
  * and the /opt/rocm link chain (rocm-core's postinst: update-alternatives --install /opt/rocm
- * rocm /opt/rocm-6.2.0). Only known directories are listed: no walks, nothing executed.
+ * rocm /opt/rocm-6.2.0), and the conda environments of the shared Python-environment discovery
+ * (probe_python_envs()) that hold a HIP runtime. Only known directories are listed: no walks,
+ * nothing executed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -113,6 +115,7 @@ static int discover(struct rdisc *d)
 {
 	static const char *const vars[] = { "ROCM_PATH", "ROCM_HOME", "HIP_PATH" };
 	_cleanup_strv_free_ char **names = NULL, **found = NULL;
+	const struct probe_pyenvs *es;
 	int err = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(vars) && !err; i++) {
@@ -148,6 +151,13 @@ static int discover(struct rdisc *d)
 			if (err)
 				break;
 		}
+	/* Conda environments with conda-forge's HIP runtime (hip-feedstock) in <prefix>/lib: the
+	 * shared Python-environment discovery, quietly (most conda envs hold no ROCm). */
+	if (!err)
+		err = probe_python_envs(d->pe, &es);
+	for (size_t i = 0; !err && i < es->n; i++)
+		if (streq(es->e[i].kind, "conda"))
+			err = add(d, es->e[i].prefix, "conda", NULL, false);
 	/* Distribution packages: the HIP or HSA runtime in the multiarch library directory. */
 	if (!err && (has_lib(d->pe, MULTIARCH_LIB, "libamdhip64.so") ||
 		     has_lib(d->pe, MULTIARCH_LIB, "libhsa-runtime64.so")))

@@ -205,78 +205,11 @@ int probe_bin_prefix(struct probe_env *pe, const char *exe, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
-static int conda_base_add(struct probe_env *pe, const char *base, const char *via)
-{
-	struct probe_conda_base *n;
-
-	if (!probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", base) &&
-	    !probe_pathf_is(pe, S_IFDIR, "%s/envs", base))
-		return 0;
-	for (size_t i = 0; i < pe->n_conda; i++)
-		if (streq(pe->conda[i].path, base))
-			return 0;
-	n = reallocarray(pe->conda, pe->n_conda + 1, sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	pe->conda = n;
-	n[pe->n_conda] = (struct probe_conda_base){ .path = strdup(base), .via = via };
-	if (!n[pe->n_conda].path)
-		return -ENOMEM;
-	pe->n_conda++;
-	return 0;
-}
-
-int probe_conda_bases(struct probe_env *pe, const struct probe_conda_base **ret, size_t *ret_n)
-{
-	static const char *const opt_bases[] = { "/opt/conda", "/opt/miniconda3", "/opt/miniforge3",
-						 "/opt/anaconda3" };
-	static const struct {
-		const char *dir, *via;
-	} home_bases[] = { { "miniconda3", "~/miniconda3" },
-			   { "miniforge3", "~/miniforge3" },
-			   { "anaconda3", "~/anaconda3" },
-			   { ".conda", "~/.conda" } };
-	const char *exe = env_get(pe->env, "CONDA_EXE");
-	const char *home = env_get(pe->env, "HOME");
-	int r = 0;
-
-	if (pe->conda_read)
-		goto out;
-	/* CONDA_EXE=<base>/bin/conda (conda's activate scripts export it). */
-	if (exe && exe[0] == '/') {
-		_cleanup_free_ char *bin = path_dirname(exe),
-				    *base = bin ? path_dirname(bin) : NULL;
-
-		if (!base)
-			return -ENOMEM;
-		r = conda_base_add(pe, base, "CONDA_EXE");
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(opt_bases) && r >= 0; i++)
-		r = conda_base_add(pe, opt_bases[i], opt_bases[i]);
-	for (size_t i = 0; home && home[0] == '/' && i < ARRAY_SIZE(home_bases) && r >= 0; i++) {
-		_cleanup_free_ char *base = path_join(home, home_bases[i].dir);
-
-		r = base ? conda_base_add(pe, base, home_bases[i].via) : -ENOMEM;
-	}
-	if (r < 0)
-		return r;
-	pe->conda_read = true;
-out:
-	*ret = pe->conda;
-	*ret_n = pe->n_conda;
-	return 0;
-}
-
 void probe_env_done(struct probe_env *pe)
 {
 	pe->path_dirs = strv_free(pe->path_dirs);
 	pe->path_read = false;
-	for (size_t i = 0; i < pe->n_conda; i++)
-		free(pe->conda[i].path);
-	free(pe->conda);
-	pe->conda = NULL;
-	pe->n_conda = 0;
-	pe->conda_read = false;
+	probe_python_envs_free(pe);
 	pe->loader = loader_free(pe->loader);
 	root_unmap(&pe->dpkg_status.map);
 	pe->dpkg_status.read = false;

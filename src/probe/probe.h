@@ -11,6 +11,7 @@
 
 #include "core/ctx.h"
 #include "gpuenv/gpuenv.h"
+#include "shared/strmap.h"
 #include "snapshot/snapshot.h"
 
 struct loader;
@@ -32,10 +33,9 @@ struct probe_env {
 	/* The probed environment's PATH, split once (probe_path_dirs()). */
 	bool path_read;
 	char **path_dirs;
-	/* Its conda installations, looked for once (probe_conda_bases()). */
-	bool conda_read;
-	struct probe_conda_base *conda;
-	size_t n_conda;
+	/* Its Python environments (conda/mamba envs among them), found once for the python,
+	 * CUDA toolkit and ROCm probes (probe_python_envs()). */
+	struct probe_pyenvs *pyenvs;
 };
 
 #define PROBE_DPKG_STATUS "/var/lib/dpkg/status"
@@ -96,15 +96,45 @@ int probe_which(struct probe_env *pe, const char *name, char ***ret);
  * all live in <prefix>/bin). The -errno of resolving, -ENOMEM. */
 int probe_bin_prefix(struct probe_env *pe, const char *exe, char **ret);
 
-struct probe_conda_base {
-	char *path;	 /* the base prefix, as found */
-	const char *via; /* what pointed there: "CONDA_EXE", "/opt/conda", "~/miniconda3" … */
+/* Environments found at most: a shared machine's ~/.conda/envs or a CI cache can hold
+ * thousands; past this the listing is recorded as truncated (framework.python_envs_truncated)
+ * and the rules that need a complete listing say so instead of concluding "absent". */
+#define PROBE_MAX_ENVS 10000u
+
+/* One Python environment: kind is how it was made (conda, pipx, uv, poetry, hatch, pyenv,
+ * venv, user, system), via[] what pointed there. */
+struct probe_pyenv {
+	char *prefix, *resolved;
+	const char *kind;
+	int resolve_err;
+	char **via, **interpreters, **extra_sites;
 };
-/* The conda installations (base prefixes with conda-meta/ or envs/) of the probed
- * environment, looked for once per run: CONDA_EXE's <base>/bin/conda, then the default
- * install places /opt/{conda,miniconda3,miniforge3,anaconda3} (the pytorch/pytorch images use
- * /opt/conda) and ~/{miniconda3,miniforge3,anaconda3,.conda}. Borrowed. 0 or -ENOMEM. */
-int probe_conda_bases(struct probe_env *pe, const struct probe_conda_base **ret, size_t *ret_n);
+
+struct probe_pyenvs {
+	struct probe_pyenv *e;
+	size_t n, cap;
+	struct strmap by_resolved; /* resolved prefix → index in e */
+	struct strmap listed;	   /* container directories already listed (envs/, venvs/ …) */
+	bool truncated;		   /* more than PROBE_MAX_ENVS, or a container too big to list */
+	/* Directories the discovery could not read (what they hold is unknown, never absent),
+	 * at most PROBE_MAX_ENVS_UNREADABLE; the python probe turns them into facts. */
+	struct probe_pyenv_unreadable {
+		char *dir;
+		int err; /* negative errno */
+	} * unreadable;
+	size_t n_unreadable;
+};
+#define PROBE_MAX_ENVS_UNREADABLE 256u
+
+/* Records dir as not read by the discovery (once per directory). 0 or -ENOMEM. */
+int probe_pyenvs_note_unreadable(struct probe_pyenvs *es, const char *dir, int err);
+
+/* Every Python environment of the probed machine, found once per run (src/probe/
+ * probe-python-envs.c lists where it looks) and shared by the python, CUDA toolkit and ROCm
+ * probes; deduplicated by resolved prefix in one hash lookup each, so finding N environments
+ * costs O(N). Borrowed. 0 or -ENOMEM. */
+int probe_python_envs(struct probe_env *pe, const struct probe_pyenvs **ret);
+void probe_python_envs_free(struct probe_env *pe);
 
 /* Frees what the probes cached in pe (the dpkg status text, the loader). */
 void probe_env_done(struct probe_env *pe);

@@ -727,6 +727,24 @@ static bool build_has_gfx(const struct snap_node *targets, const char *gfx)
 	return false;
 }
 
+/* The override users set for this GPU, from the knowledge base only (hsa_override.tsv), and
+ * only when the build holds the code it makes ROCm load; AMD does not support it. */
+static void gfx_override_fix(struct finding *f, const struct snap_node *targets, const char *gfx)
+{
+	const struct facts_hsa_override *o;
+
+	if (facts_hsa_override(gfx, &o) < 0 || !o->override || !build_has_gfx(targets, o->runs_as))
+		return;
+	finding_fix(
+		f,
+		"export HSA_OVERRIDE_GFX_VERSION=%s   # NOT supported by AMD: ROCm then runs the "
+		"%s code on this %s GPU, which may crash, hang or compute wrong results%s",
+		o->override, o->runs_as, gfx,
+		facts_unconfirmed(o->confidence) ? " (value unconfirmed)" : "");
+	finding_evidence(f, "facts.hsa_override", o->source, "%s (%s): %s runs as %s", gfx,
+			 o->family, o->override, o->runs_as);
+}
+
 static void gfx_one(const struct fw_build *b, void *u)
 {
 	struct gfx_ctx *x = u;
@@ -808,8 +826,16 @@ static void gfx_one(const struct fw_build *b, void *u)
 						 "ROCm %s: %s", r->as_listed,
 						 r->gfx_targets ?: "?");
 		}
-		if (have_ovr)
+		if (have_ovr) {
+			const struct facts_hsa_override *o;
+
 			finding_fact(f, "environment.HSA_OVERRIDE_GFX_VERSION", x->override);
+			if (facts_hsa_override(gfx, &o) == 0 && o->override &&
+			    !streq(o->override, snap_str(x->override) ?: ""))
+				finding_evidence(f, "facts.hsa_override", o->source,
+						 "the value reported for %s is %s (runs as %s)",
+						 gfx, o->override, o->runs_as);
+		}
 		finding_fix(f,
 			    "# use a GPU that ROCm %s supports, or a %s build whose "
 			    "PYTORCH_ROCM_ARCH includes %s (a source build)",
@@ -818,6 +844,8 @@ static void gfx_one(const struct fw_build *b, void *u)
 			finding_fix(f,
 				    "unset HSA_OVERRIDE_GFX_VERSION   # once a build supports %s",
 				    gfx);
+		else if (!in_build)
+			gfx_override_fix(f, tn, gfx);
 		finding_rule_verify(f);
 	}
 	strbuf_done(&list);

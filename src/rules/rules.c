@@ -849,7 +849,12 @@ const struct rule rule_table[] = {
 			"compatibility matrix). A GPU whose gfx target (KFD topology) is in "
 			"neither has no kernels (error), one only missing from the release's list "
 			"is untested (warning). HSA_OVERRIDE_GFX_VERSION makes the runtime pretend "
-			"to be another target: an override that may crash or compute wrongly.",
+			"to be another target: an override AMD does not support, that may crash or "
+			"compute wrongly. When the build has no code for the GPU, the value public "
+			"reports use for that target (10.3.0 for RDNA2 gfx1031/gfx1032/gfx1034-1036, "
+			"11.0.0 for RDNA3 gfx1101/gfx1102/gfx1103, 9.0.0 for the gfx90c APUs: the "
+			"knowledge base's hsa_override table) is offered only if the build holds code "
+			"for the target it makes ROCm load, and marked unsupported.",
 		.needs = STRV("framework.python_envs", "hardware.pci_devices?"),
 		.fix = STRV("# use a ROCm release and build whose gfx list includes the GPU "
 			    "(gpuenv facts rocm <version>)"),

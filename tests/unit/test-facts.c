@@ -317,6 +317,20 @@ static void test_rocm(void **state)
 	assert_int_equal(facts_rocm_release("6.x", &r), -EINVAL);
 	assert_int_equal(facts_rocm_release("6.2-", &r), -EINVAL);
 
+	{
+		const struct facts_hsa_override *o;
+
+		/* HSA_OVERRIDE_GFX_VERSION per consumer target (hsa_override.tsv) */
+		assert_int_equal(facts_hsa_override("gfx1031", &o), 0);
+		assert_string_equal(o->override, "10.3.0");
+		assert_string_equal(o->runs_as, "gfx1030");
+		assert_int_equal(facts_hsa_override("gfx1103:xnack-", &o), 0);
+		assert_string_equal(o->override, "11.0.0");
+		assert_int_equal(facts_hsa_override("gfx1010", &o), 0);
+		assert_null(o->override); /* 10.3.0 crashes it: no value is suggested */
+		assert_int_equal(facts_hsa_override("gfx1100", &o), -ENOENT);
+		assert_int_equal(facts_hsa_override("gfx103", &o), -ENOENT);
+	}
 	assert_int_equal(facts_rocm_supports_gfx("6.2", "gfx90a", &conf), 1);
 	assert_string_equal(conf, "confirmed");
 	assert_int_equal(facts_rocm_supports_gfx("6.2.1", "gfx942:sramecc+:xnack-", &conf), 1);

@@ -271,7 +271,7 @@ static void test_bad_trees(void **state)
 	/* The file itself unreadable (EACCES at open, as open_verify() passes it over): the
 	 * cache's copy is what gpuenv's search reaches, the process may load the other. */
 	open_tree(&t, root, "/noperm");
-	assert_int_equal(root_inject_error(t.root, "/noperm/libcuda.so.1", EACCES), 0);
+	assert_int_equal(testhooks_root_inject_error(t.root, "/noperm/libcuda.so.1", EACCES), 0);
 	r = resolve(&t, "libcuda.so.1");
 	assert_int_equal(r->cands[0].verdict, LOADER_SKIP_ERRNO);
 	assert_int_equal(r->cands[0].err, -EACCES);

@@ -304,8 +304,9 @@ static void test_host_docker_snap(void **state)
 			    "/var/snap/docker/current");
 	assert_int_equal(snap_count(snap_get(r, "container.host.docker_snap.runtimes")), 0);
 	/* The snap's daemon.json unreadable: recorded, never taken as "no runtime". */
-	assert_int_equal(root_inject_error(f->ctx->root,
-					   "/var/snap/docker/current/config/daemon.json", EACCES),
+	assert_int_equal(testhooks_root_inject_error(f->ctx->root,
+						     "/var/snap/docker/current/config/daemon.json",
+						     EACCES),
 			 0);
 	r = run_fresh(f, probe_container_host);
 	assert_int_equal(snap_get_state(r, "container.host.docker_snap.daemon_json"),

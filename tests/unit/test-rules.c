@@ -226,6 +226,19 @@ static void expect(struct gpuenv_snapshot *s, const char *id, size_t n, enum gpu
 	diagnosis_free(d);
 }
 
+/* Does the first finding of rule id carry a fix line containing substr? */
+static bool fix_has(struct gpuenv_snapshot *s, const char *id, const char *substr)
+{
+	struct gpuenv_doctor *d = diag(s);
+	const struct finding *f = find(d, id, 0);
+	bool found = false;
+
+	for (size_t i = 0; f && f->fix && f->fix[i]; i++)
+		found |= strstr(f->fix[i], substr) != NULL;
+	diagnosis_free(d);
+	return found;
+}
+
 /* YES: fired once. NO: evaluated and did not fire. SKIPPED: not evaluated (inputs missing). */
 #define YES(s, id, sev, substr) expect(s, id, 1, sev, substr, false)
 #define NO(s, id)		expect(s, id, 0, 0, NULL, false)
@@ -2013,6 +2026,18 @@ static void test_rocm_gfx(void **state)
 	NO(s, "framework.rocm-gfx-unsupported");
 	snap_set_str(n, "gfx", "gfx1102", "x");
 	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "invalid device function");
+	/* The override is suggested from the knowledge base only (gfx1102 → 11.0.0, the build
+	 * has gfx1100 code), and said to be unsupported by AMD. */
+	assert_true(fix_has(s, "framework.rocm-gfx-unsupported",
+			    "HSA_OVERRIDE_GFX_VERSION=11.0.0   # NOT supported by AMD"));
+	/* No row for gfx1010 holds a value: nothing is suggested. */
+	snap_set_str(n, "gfx", "gfx1010", "x");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "invalid device function");
+	assert_false(fix_has(s, "framework.rocm-gfx-unsupported", "HSA_OVERRIDE_GFX_VERSION="));
+	/* gfx1031 → 10.3.0 runs gfx1030 code, which this build lacks: not suggested either. */
+	snap_set_str(n, "gfx", "gfx1031", "x");
+	assert_false(fix_has(s, "framework.rocm-gfx-unsupported", "HSA_OVERRIDE_GFX_VERSION="));
+	snap_set_str(n, "gfx", "gfx1102", "x");
 	env(s, "HSA_OVERRIDE_GFX_VERSION", "11.0.0");
 	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_WARNING, "an override");
 	snapshot_unref(s);
