@@ -110,6 +110,11 @@ struct probe_pyenv {
 	char **via, **interpreters, **extra_sites;
 };
 
+struct probe_pyenv_unreadable {
+	char *dir;
+	int err; /* negative errno */
+};
+
 struct probe_pyenvs {
 	struct probe_pyenv *e;
 	size_t n, cap;
@@ -118,10 +123,7 @@ struct probe_pyenvs {
 	bool truncated;		   /* more than PROBE_MAX_ENVS, or a container too big to list */
 	/* Directories the discovery could not read (what they hold is unknown, never absent),
 	 * at most PROBE_MAX_ENVS_UNREADABLE; the python probe turns them into facts. */
-	struct probe_pyenv_unreadable {
-		char *dir;
-		int err; /* negative errno */
-	} * unreadable;
+	struct probe_pyenv_unreadable *unreadable;
 	size_t n_unreadable;
 };
 #define PROBE_MAX_ENVS_UNREADABLE 256u

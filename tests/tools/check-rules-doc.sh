@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # docs/rules.md is the rule table rendered by `gpuenv doctor --list-rules --markdown`; fails
-# with the diff when someone changed src/rules/rules.c without regenerating it:
+# with the diff when someone changed src/rules/rules.c or a rules-table-*.inc without regenerating it:
 #   build/tools/gpuenv doctor --list-rules --markdown > docs/rules.md
 set -u
 gpuenv="$1" doc="$2"

@@ -25,6 +25,12 @@ SRC_CUDNN = ("libcudnn as NVIDIA names the file in its Debian packages and tar a
              "tensorflow/tools/build_info/gen_build_info.py wrote for that release")
 
 
+# The sonames conda-forge's cudatoolkit 11.x puts in an environment's lib/ (the CUDA 11
+# libraries TensorFlow 2.x opens by name).
+CUDATOOLKIT_11 = ("libcudart.so.11.0", "libcublas.so.11", "libcublasLt.so.11", "libcufft.so.10",
+                  "libcurand.so.10", "libcusolver.so.11", "libcusparse.so.11")
+
+
 def ld_conf(root):
     w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
     w(root, "etc/ld.so.conf.d/libc.conf", "# libc default configuration\n/usr/local/lib\n")
@@ -100,6 +106,14 @@ def colab():
       'PRIVACY_POLICY_URL="https://www.ubuntu.com/legal/terms-and-policies/privacy-policy"\n'
       'VERSION_CODENAME=bionic\nUBUNTU_CODENAME=bionic\n')
     ld_conf(root)
+    # The runtime's CUDA 11.2 (TensorFlow ran on the GPU there until the first convolution):
+    # its libraries where NVIDIA's cuda-*-11-2 packages put them, on the loader path through
+    # the /etc/ld.so.conf.d/cuda-11-2.conf those packages write.
+    lib = "/usr/local/cuda-11.2/targets/x86_64-linux/lib"
+    for soname in CUDATOOLKIT_11:
+        so(root, f"{lib}/{soname}", soname)
+    link(root, "usr/local/cuda", "cuda-11.2")
+    w(root, "etc/ld.so.conf.d/cuda-11-2.conf", lib + "\n")
     cudnn_lib(root, "usr/lib/x86_64-linux-gnu", "8.0.5")
     w(root, "usr/local/bin/python3.7", "", 0o755)
     link(root, "usr/local/bin/python3", "python3.7")
@@ -117,7 +131,9 @@ def colab():
         "but source was compiled with: 8.1.0'); " + SRC_CUDNN + "; not in the report and "
         "chosen here: TensorFlow 2.8.0 (the thread's suggested reinstall; Colab's of that "
         "month), the driver 460.32.03, the T4's PCI id 10de:1eb8, Python 3.7 under "
-        "/usr/local as the runtime image had it; " + SRC_BASE,
+        "/usr/local as the runtime image had it, its CUDA 11.2 libraries (the sonames, [elf] "
+        "stand-ins) under /usr/local/cuda-11.2 with the ld.so.conf.d entry NVIDIA's packages "
+        "write; " + SRC_BASE,
         {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root"},
         real_world(
             "https://github.com/googlecolab/colabtools/issues/2600",
@@ -151,6 +167,10 @@ def tf212_conda():
     link(root, f"{prefix}/bin/python", "python3.9")
     cudnn_lib(root, f"{prefix}/lib", "8.1.0")
     cudnn_header(root, f"{prefix}/include", "8.1.0")
+    # pip.md's `conda install -c conda-forge cudatoolkit=11.8.0` (the history's last line):
+    # the CUDA 11 libraries TensorFlow opens by name are in the environment's lib/ too.
+    for soname in CUDATOOLKIT_11:
+        so(root, f"{prefix}/lib/{soname}", soname)
     site = f"{prefix}/lib/python3.9/site-packages"
     cudnn_wheel(root, site, "nvidia-cudnn-cu11", "8.6.0.163")
     tensorflow(root, site, "2.12.0", "tensorflow",
@@ -165,7 +185,9 @@ def tf212_conda():
         "CuDNN library: 8.1.0 but source was compiled with: 8.6.0.', 'my CONDA_PREFIX/lib "
         "contains libcudnn8.1.0 so TF will first use this version instead of the libcudnn8.6.0'"
         "; the LD_LIBRARY_PATH line of pip.md the PR changes); TensorFlow 2.12 and "
-        "nvidia-cudnn-cu11==8.6.0.163 are the versions of pip.md's recipe at that time; " +
+        "nvidia-cudnn-cu11==8.6.0.163 are the versions of pip.md's recipe at that time, as "
+        "is conda-forge's cudatoolkit 11.8.0 in the environment's lib/ (the sonames of its "
+        "CUDA 11 libraries, [elf] stand-ins); " +
         SRC_CUDNN + "; not in the report and chosen here: the environment's path and name, "
         "Python 3.9, the conda history lines, the GPU (RTX 3090, 10de:2204) and driver "
         "525.85.12; " + SRC_BASE,
