@@ -346,7 +346,8 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 	_exit(0);
 }
 
-/* The keeper, forked by the parent: a PID namespace where permitted, else a subreaper. */
+/* The keeper, forked by the parent: a PID namespace where permitted and wanted, else a
+ * subreaper. */
 _Noreturn static void keeper(const struct keeper_args *a, pid_t parent)
 {
 	sigset_t chld;
@@ -360,7 +361,7 @@ _Noreturn static void keeper(const struct keeper_args *a, pid_t parent)
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
-	if (unshare(CLONE_NEWPID) == 0) {
+	if (!a->o->no_pid_namespace && unshare(CLONE_NEWPID) == 0) {
 		pid_t init = fork();
 		int st;
 

@@ -47,6 +47,9 @@ struct child_opts {
 	size_t max_stderr;    /* bytes of stderr kept (the rest is counted); 0: none kept */
 	uint64_t data_budget; /* RLIMIT_DATA = the data the child starts with + this; 0: none */
 	bool no_file_growth;  /* RLIMIT_FSIZE 0 (SIGXFSZ ignored: EFBIG), no core dumps */
+	/* Hold the tree with a subreaper even where a PID namespace is permitted: libcuda's
+	 * cuInit() fails in one (CUDA_ERROR_OPERATING_SYSTEM, 304; docs/HACKING.md, vendor libraries). */
+	bool no_pid_namespace;
 };
 
 /*

@@ -231,6 +231,7 @@ int vendor_cuda_collect(const struct vendor_req *req, struct vendor_result *ret)
 		.timeout_ms = req->timeout_ms,
 		.prefix = "cuda:",
 		.expected_keys = cuda_keys,
+		.host_pid_namespace = true,
 	};
 
 	return vendor_session_run(&vs, ret);

@@ -43,12 +43,19 @@
 #define ARG_LO(i) (offsetof(struct seccomp_data, args) + (i) * sizeof(__u64))
 
 /* open(2) flags that create or empty a file. O_TMPFILE includes O_DIRECTORY (open(2)): only
- * its own bit counts, or every opendir() would be refused. */
-#define CREATING_FLAGS (O_CREAT | O_TRUNC | (O_TMPFILE & ~O_DIRECTORY))
+ * its own bit counts, or every opendir() would be refused. Landlock (ABI 3 on) sees the path
+ * of O_CREAT and O_TRUNC opens and refuses them outside what it permits; an O_TMPFILE file
+ * has no path for it to judge, so the filter always refuses that one. */
+#define TMPFILE_FLAG   (O_TMPFILE & ~O_DIRECTORY)
+#define CREATING_FLAGS (O_CREAT | O_TRUNC | TMPFILE_FLAG)
 
-/* Calls that change the file system, start a program or a process, or change the system:
- * each fails with EPERM. */
-static const int denied[] = {
+/* Calls that make, remove, rename or link a file by its path: each fails with EPERM, unless
+ * Landlock (ABI 3 on: MAKE_*, REMOVE_*, REFER, TRUNCATE) judges them by path. Then a call on
+ * a path that does not exist fails as it would anywhere (ENOENT), which libraries rely on:
+ * libcuda's cuInit unlinks a file that is usually not there and fails with
+ * CUDA_ERROR_OPERATING_SYSTEM when the unlink fails with EPERM (seen on an H200, driver
+ * 580.159.04). */
+static const int path_changes[] = {
 #ifdef __NR_creat
 	__NR_creat,
 #endif
@@ -77,8 +84,12 @@ static const int denied[] = {
 #ifdef __NR_symlink
 	__NR_symlink,
 #endif
-	__NR_symlinkat,
-	__NR_truncate,
+	__NR_symlinkat, __NR_truncate,
+};
+
+/* Calls that change files in ways Landlock does not see (modes, owners, attributes, times),
+ * start a program or a process, or change the system: each fails with EPERM. */
+static const int denied[] = {
 #ifdef __NR_chmod
 	__NR_chmod,
 #endif
@@ -193,8 +204,9 @@ static void self_rule(struct prog *p, int call, __u32 self, bool zero_ok)
 	put(p, ALLOW);
 }
 
-int vendor_sandbox_seccomp(void)
+int vendor_sandbox_seccomp(bool landlock_guards_paths)
 {
+	__u32 creating = landlock_guards_paths ? TMPFILE_FLAG : CREATING_FLAGS;
 	struct prog p = { .n = 0 };
 	struct sock_fprog fprog;
 	__u32 self = (__u32)getpid();
@@ -212,6 +224,10 @@ int vendor_sandbox_seccomp(void)
 		put(&p, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)denied[i], 0, 1));
 		put(&p, EPERM_RET);
 	}
+	for (size_t i = 0; !landlock_guards_paths && i < ARRAY_SIZE(path_changes); i++) {
+		put(&p, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)path_changes[i], 0, 1));
+		put(&p, EPERM_RET);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(as_if_there); i++) {
 		put(&p, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)as_if_there[i], 0, 1));
 		put(&p, RET(SECCOMP_RET_ERRNO | EEXIST));
@@ -221,11 +237,13 @@ int vendor_sandbox_seccomp(void)
 		put(&p, RET(SECCOMP_RET_ERRNO | ENOSYS));
 	}
 	/* Opening for reading and writing stays allowed (libnvidia-ml opens /dev/nvidiactl
-	 * O_RDWR); creating, truncating and anonymous files do not. */
+	 * O_RDWR); creating, truncating and anonymous files do not, unless Landlock judges the
+	 * first two by path (libcuda names its threads with fopen("/proc/self/task/TID/comm",
+	 * "w"), which is O_CREAT | O_TRUNC, and cuInit fails when that is refused). */
 #ifdef __NR_open
-	flags_rule(&p, __NR_open, 1, CREATING_FLAGS, false);
+	flags_rule(&p, __NR_open, 1, creating, false);
 #endif
-	flags_rule(&p, __NR_openat, 2, CREATING_FLAGS, false);
+	flags_rule(&p, __NR_openat, 2, creating, false);
 	/* Threads (CLONE_THREAD) yes, processes no. */
 	flags_rule(&p, __NR_clone, 0, CLONE_THREAD, true);
 	/* Signals to itself only (raise(3), abort(3), pthread_kill(3)). */
@@ -243,8 +261,9 @@ int vendor_sandbox_seccomp(void)
 
 #else
 
-int vendor_sandbox_seccomp(void)
+int vendor_sandbox_seccomp(bool landlock_guards_paths)
 {
+	(void)landlock_guards_paths;
 	return -EAFNOSUPPORT; /* no system call table for this architecture here */
 }
 
@@ -273,7 +292,9 @@ int vendor_sandbox_seccomp(void)
 	 LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO |                             \
 	 LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM)
 
-static int landlock_allow(int ruleset, const char *path, __u64 access)
+/* keep_open: the directory stays open for the life of the process (its fd is not closed),
+ * for a directory whose inode the kernel could otherwise forget and make anew (procfs). */
+static int landlock_allow(int ruleset, const char *path, __u64 access, bool keep_open)
 {
 	struct landlock_path_beneath_attr beneath = { .allowed_access = access };
 	int err = 0;
@@ -283,7 +304,8 @@ static int landlock_allow(int ruleset, const char *path, __u64 access)
 		return errno == ENOENT ? 0 : -errno; /* nothing there to allow */
 	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) < 0)
 		err = -errno;
-	close(beneath.parent_fd);
+	if (err || !keep_open)
+		close(beneath.parent_fd);
 	return err;
 }
 
@@ -302,9 +324,17 @@ int vendor_sandbox_landlock(const char *private_dir)
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
 	if (ruleset < 0)
 		return -errno;
-	err = landlock_allow(ruleset, "/dev", LANDLOCK_ACCESS_FS_WRITE_FILE);
+	err = landlock_allow(ruleset, "/dev", LANDLOCK_ACCESS_FS_WRITE_FILE, false);
+	/* The process's own /proc/PID (what /proc/self is when resolved here): libcuda writes
+	 * its threads' names to task/TID/comm, and cuInit fails when it cannot. Writing there
+	 * changes this process only. */
+	if (!err)
+		err = landlock_allow(ruleset, "/proc/self",
+				     LANDLOCK_ACCESS_FS_WRITE_FILE |
+					     (attr.handled_access_fs & LANDLOCK_ACCESS_FS_TRUNCATE),
+				     true);
 	if (!err && private_dir)
-		err = landlock_allow(ruleset, private_dir, attr.handled_access_fs);
+		err = landlock_allow(ruleset, private_dir, attr.handled_access_fs, false);
 	/* Needs no_new_privs (set by dl_child_sandbox()) unless the caller has CAP_SYS_ADMIN. */
 	if (!err && syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
 		err = -errno;

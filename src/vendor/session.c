@@ -200,7 +200,9 @@ bool vendor_child_load(struct vwriter *w, const struct vendor_req *req, const st
 		snprintf(landlock, sizeof(landlock), "no landlock (%s)", strerror(-err));
 	else
 		snprintf(landlock, sizeof(landlock), "landlock ABI %d", err);
-	err = vendor_sandbox_seccomp();
+	/* From ABI 3 on, Landlock refuses creating and truncating files by path, which lets
+	 * the filter allow O_CREAT/O_TRUNC where Landlock permits them (sandbox.h). */
+	err = vendor_sandbox_seccomp(err >= 3);
 	w->call = "seccomp";
 	if (err < 0)
 		snprintf(why, sizeof(why), "no seccomp (%s), %s",
@@ -619,6 +621,7 @@ int vendor_session_run(const struct vendor_session *vs, struct vendor_result *re
 		.max_stderr = SESSION_MAX_STDERR,
 		.data_budget = SESSION_DATA_BUDGET,
 		.no_file_growth = true,
+		.no_pid_namespace = vs->host_pid_namespace,
 	};
 	char source[256];
 	int bad, err;

@@ -74,6 +74,9 @@ struct vendor_session {
 	 * it, "NAME", "path under it" pairs. */
 	const char *const *private_files;
 	const char *const *env;
+	/* Run in gpuenv's PID namespace (held by a subreaper instead of a namespace of its
+	 * own): libcuda needs it (core/child.h, no_pid_namespace). */
+	bool host_pid_namespace;
 };
 
 /* Runs the session in a child and folds its output into ret. -errno only when the child

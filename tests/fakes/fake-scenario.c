@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -150,6 +152,37 @@ static void hostile(const char *section, const char *dev_section, const char *fn
 			fprintf(stderr, "write_file %s: written\n", v);
 		if (fd >= 0)
 			close(fd);
+	}
+	snprintf(key, sizeof(key), "name_thread.%s", fn);
+	v = get2(dev_section, section, key);
+	if (v) {
+		/* What the real libcuda does in cuInit, which fails when it cannot: names its
+		 * thread through fopen(..., "w"), an open with O_CREAT | O_TRUNC. */
+		char comm[64];
+		FILE *f;
+
+		snprintf(comm, sizeof(comm), "/proc/self/task/%ld/comm", (long)syscall(SYS_gettid));
+		f = fopen(comm, "w");
+		if (!f) {
+			fprintf(stderr, "name_thread %s: open: %s\n", v, strerror(errno));
+		} else {
+			bool bad = fputs(v, f) < 0;
+
+			if (fclose(f) != 0 || bad)
+				fprintf(stderr, "name_thread %s: write: %s\n", v, strerror(errno));
+			else
+				fprintf(stderr, "name_thread %s: named\n", v);
+		}
+	}
+	snprintf(key, sizeof(key), "unlink.%s", fn);
+	v = get2(dev_section, section, key);
+	if (v) {
+		/* What the real libcuda does in cuInit: unlink a file that is usually not there,
+		 * failing on any error but ENOENT. */
+		if (unlink(v) < 0)
+			fprintf(stderr, "unlink %s: %s\n", v, strerror(errno));
+		else
+			fprintf(stderr, "unlink %s: removed\n", v);
 	}
 	snprintf(key, sizeof(key), "truncate_file.%s", fn);
 	v = get2(dev_section, section, key);

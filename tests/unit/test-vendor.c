@@ -476,6 +476,15 @@ static bool under_landlock(const struct vendor_result *r)
 	return v && strstr(v, "landlock ABI ");
 }
 
+/* The kernel's Landlock ABI the session ran under (its "sandbox" fact), 0 for none. */
+static int landlock_abi(const struct vendor_result *r)
+{
+	const char *v = json_string_value(jget(r->tree, "sandbox.value"));
+	const char *at = v ? strstr(v, "landlock ABI ") : NULL;
+
+	return at ? atoi(at + strlen("landlock ABI ")) : 0;
+}
+
 /* It may not create a file, nor grow one that exists. */
 static void test_hostile_writes(void **state)
 {
@@ -507,7 +516,11 @@ static void test_hostile_writes(void **state)
 		fail_msg("the library grew %s to %lld bytes", grown, (long long)st.st_size);
 	assert_null(r.failure);
 	assert_str(r.tree, "init", "NVML_SUCCESS");
-	assert_non_null(strstr(stderr_text(&r), "open: Operation not permitted"));
+	/* The open that would create it: the filter refuses it, or Landlock (ABI 3 on), to
+	 * which the filter then leaves it. */
+	snprintf(text, sizeof(text), "write_file %s: open: %s", made,
+		 landlock_abi(&r) >= 3 ? "Permission denied" : "Operation not permitted");
+	assert_non_null(strstr(stderr_text(&r), text));
 	/* Landlock refuses the open; without it RLIMIT_FSIZE refuses the write. */
 	if (under_landlock(&r)) {
 		/* The open for appending is refused, then the one that would create it. */
@@ -617,8 +630,9 @@ static void *thread_fn(void *arg)
 }
 
 /* The filter itself, call by call, in a forked child: what a library needs passes, what would
- * change the machine fails with EPERM. */
-static void test_seccomp_filter(void **state)
+ * change the machine fails with EPERM. landlock_guards_paths: O_CREAT and O_TRUNC pass the
+ * filter (Landlock judges them; none in this child), O_TMPFILE still fails. */
+static void seccomp_filter_run(bool landlock_guards_paths)
 {
 	char dir[] = "/tmp/gpuenv-test-seccomp-XXXXXX";
 	int status;
@@ -640,7 +654,7 @@ static void test_seccomp_filter(void **state)
 		}                                                                                  \
 	} while (0)
 		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-		if (vendor_sandbox_seccomp() < 0)
+		if (vendor_sandbox_seccomp(landlock_guards_paths) < 0)
 			_exit(77);
 		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		EXPECT("opendir", fd >= 0);
@@ -649,16 +663,34 @@ static void test_seccomp_filter(void **state)
 		EXPECT("open O_RDWR", fd >= 0);
 		close(fd);
 		snprintf(path, sizeof(path), "%s/new", dir);
-		EXPECT("open O_CREAT", open(path, O_WRONLY | O_CREAT, 0600) < 0 && errno == EPERM);
-		EXPECT("creat", creat(path, 0600) < 0 && errno == EPERM);
+		if (landlock_guards_paths) {
+			/* Left to Landlock (none in this child): they reach the file system, so
+			 * only on paths that are not there (ENOENT) or in the test's directory. */
+			char made[320], missing[320];
+
+			snprintf(made, sizeof(made), "%s/made", dir);
+			snprintf(missing, sizeof(missing), "%s/missing/x", dir);
+			fd = open(made, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+			EXPECT("open O_CREAT | O_TRUNC", fd >= 0);
+			close(fd);
+			EXPECT("unlink", unlink(missing) < 0 && errno == ENOENT);
+			EXPECT("rmdir", rmdir(missing) < 0 && errno == ENOENT);
+			EXPECT("truncate", truncate(missing, 0) < 0 && errno == ENOENT);
+			EXPECT("rename", rename(missing, path) < 0 && errno == ENOENT);
+			EXPECT("symlink", symlink(dir, missing) < 0 && errno == ENOENT);
+		} else {
+			EXPECT("open O_CREAT",
+			       open(path, O_WRONLY | O_CREAT, 0600) < 0 && errno == EPERM);
+			EXPECT("creat", creat(path, 0600) < 0 && errno == EPERM);
+			EXPECT("O_TRUNC", open(scenario, O_WRONLY | O_TRUNC) < 0 && errno == EPERM);
+			EXPECT("rmdir", rmdir(dir) < 0 && errno == EPERM);
+			EXPECT("unlink", unlink(scenario) < 0 && errno == EPERM);
+			EXPECT("truncate", truncate(scenario, 0) < 0 && errno == EPERM);
+			EXPECT("rename", rename(scenario, path) < 0 && errno == EPERM);
+			EXPECT("symlink", symlink(dir, path) < 0 && errno == EPERM);
+		}
 		EXPECT("O_TMPFILE", open(dir, O_TMPFILE | O_RDWR, 0600) < 0 && errno == EPERM);
 		EXPECT("mkdir", mkdir(path, 0700) < 0 && errno == EEXIST);
-		EXPECT("rmdir", rmdir(dir) < 0 && errno == EPERM);
-		EXPECT("unlink", unlink(scenario) < 0 && errno == EPERM);
-		EXPECT("truncate", truncate(scenario, 0) < 0 && errno == EPERM);
-		EXPECT("rename", rename(scenario, path) < 0 && errno == EPERM);
-		EXPECT("O_TRUNC", open(scenario, O_WRONLY | O_TRUNC) < 0 && errno == EPERM);
-		EXPECT("symlink", symlink(dir, path) < 0 && errno == EPERM);
 		EXPECT("chmod", chmod(dir, 0777) < 0 && errno == EPERM);
 		EXPECT("fork", fork() < 0 && errno == EPERM);
 		EXPECT("execve", execl("/bin/true", "true", (char *)NULL) < 0 && errno == EPERM);
@@ -670,6 +702,12 @@ static void test_seccomp_filter(void **state)
 		_exit(fails ? 1 : 0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (landlock_guards_paths) { /* what the child made */
+		char made[320];
+
+		snprintf(made, sizeof(made), "%s/made", dir);
+		unlink(made);
+	}
 	rmdir(dir);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
 		print_message("SKIP: no seccomp filter on this kernel or architecture\n");
@@ -677,6 +715,16 @@ static void test_seccomp_filter(void **state)
 	}
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_seccomp_filter(void **state)
+{
+	seccomp_filter_run(false);
+}
+
+static void test_seccomp_filter_with_landlock(void **state)
+{
+	seccomp_filter_run(true);
 }
 
 /* How it was held is recorded. */
@@ -757,6 +805,42 @@ static void test_cuda(void **state)
 	t = cuda("/nonexistent/libcuda.so.1", NULL);
 	assert_fact(t, "library", "absent", "cuda:dlopen");
 	json_decref(t);
+}
+
+/* libcuda names its threads in cuInit through fopen("/proc/self/task/TID/comm", "w"), with
+ * the TID gettid() gives, and unlinks a file that is usually not there; cuInit fails with
+ * CUDA_ERROR_OPERATING_SYSTEM (304) when either fails otherwise than the machine would make
+ * it (seen on an H200, driver 580.159.04). So the CUDA session is held by a subreaper,
+ * never in a PID namespace of its own (its TIDs would be the namespace's, /proc the host's:
+ * ENOENT), and, where Landlock (ABI 3 on) guards paths, the filter leaves that O_CREAT |
+ * O_TRUNC open and the unlink to Landlock, which lets a process write its own /proc/PID. */
+static void test_cuda_names_its_threads(void **state)
+{
+	struct vendor_req req = { .library = fake("libcuda.so.1"), .timeout_ms = 10000 };
+	struct vendor_result r;
+	const char *v, *err;
+
+	set_scenario("[cuda]\nname_thread.cuInit = gpuenv-named\n"
+		     "unlink.cuInit = /nonexistent/gpuenv-test\n[cuda.device.0]\nname = A\n");
+	assert_int_equal(vendor_cuda_collect(&req, &r), 0);
+	v = json_string_value(jget(r.tree, "sandbox.value"));
+	assert_non_null(v);
+	if (strstr(v, "pid namespace"))
+		fail_msg("the CUDA session ran in a PID namespace: %s", v);
+	assert_true(strstr(v, "subreaper") == v || strstr(v, "process group") == v);
+	assert_str(r.tree, "init", "CUDA_SUCCESS");
+	err = stderr_text(&r);
+	if (landlock_abi(&r) < 3) {
+		vendor_result_done(&r);
+		print_message("SKIP thread naming: no Landlock ABI 3 in this kernel (the filter "
+			      "refuses the open then)\n");
+		skip();
+	}
+	if (!strstr(err, "name_thread gpuenv-named: named"))
+		fail_msg("the library could not name its thread: %s", err);
+	if (!strstr(err, "unlink /nonexistent/gpuenv-test: No such file or directory"))
+		fail_msg("unlinking a missing file did not fail as anywhere else: %s", err);
+	vendor_result_done(&r);
 }
 
 static void test_opencl_bad_libraries(void **state)
@@ -920,6 +1004,8 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_hostile_exit),
 		cmocka_unit_test(test_sandbox_recorded),
 		cmocka_unit_test(test_seccomp_filter),
+		cmocka_unit_test(test_seccomp_filter_with_landlock),
+		cmocka_unit_test(test_cuda_names_its_threads),
 		cmocka_unit_test(test_cuda),
 		cmocka_unit_test(test_opencl_bad_libraries),
 		cmocka_unit_test(test_default_sonames),
