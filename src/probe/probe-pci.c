@@ -235,13 +235,20 @@ static int parse_resource_line(char *line, uint64_t *ret_start, uint64_t *ret_en
 	return 0;
 }
 
-static void probe_bars(struct probe_env *pe, struct snap_node *gpu, const char *bdf)
+static void probe_bars(struct probe_env *pe, struct snap_node *gpu, const char *bdf, bool nvidia)
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	struct snap_node *bars;
 	bool bar1_seen = false;
 	char *state, *line;
 	unsigned index = 0;
+	/* The resource line of what NVIDIA calls BAR1, the VRAM aperture: the memory BAR after
+	 * BAR0. On bare metal BAR0 is 32-bit and BAR1 is line 1; a 64-bit BAR takes two BAR
+	 * registers (PCI Local Bus Specification 3.0, 6.2.5.1), its upper half a line of zeros,
+	 * so where a hypervisor exposes BAR0 as 64-bit the aperture is line 2 (an H200 in a
+	 * Firecracker VM: 16 MiB at 0, 256 GiB at 2, 32 MiB at 4). Other vendors' BAR0 is
+	 * 64-bit on bare metal too, and their aperture is another BAR: line 1 as before. */
+	unsigned aperture = 1;
 	int err;
 
 	if (attr_path(bdf, "resource", &path) < 0)
@@ -270,7 +277,7 @@ static void probe_bars(struct probe_env *pe, struct snap_node *gpu, const char *
 			snap_set_int(bar, "index", index, path);
 			snap_set_malformed(bar, "size_bytes", raw, path,
 					   "not \"0x<start> 0x<end> 0x<flags>\"");
-			if (index == 1) {
+			if (index == aperture) {
 				snap_set_malformed(gpu, "bar1_size_bytes", raw, path,
 						   "resource line 1 is malformed");
 				bar1_seen = true;
@@ -282,6 +289,8 @@ static void probe_bars(struct probe_env *pe, struct snap_node *gpu, const char *
 			index++;
 			continue;
 		}
+		if (nvidia && index == 0 && (flags & IORESOURCE_MEM) && (flags & IORESOURCE_MEM_64))
+			aperture = 2;
 		bar = snap_append_object(bars);
 		snap_set_int(bar, "index", index, path);
 		snap_set_strf(bar, "flags", path, "0x%08" PRIx64, flags);
@@ -297,7 +306,7 @@ static void probe_bars(struct probe_env *pe, struct snap_node *gpu, const char *
 			snap_set_state(bar, "size_bytes", FACT_ABSENT, path, "BAR not assigned");
 		} else if (end < start || end - start >= (uint64_t)INT64_MAX) {
 			snap_set_malformed(bar, "size_bytes", raw, path, "end below start");
-			if (index == 1) {
+			if (index == aperture) {
 				snap_set_malformed(gpu, "bar1_size_bytes", raw, path,
 						   "end below start");
 				bar1_seen = true;
@@ -305,7 +314,7 @@ static void probe_bars(struct probe_env *pe, struct snap_node *gpu, const char *
 		} else {
 			size = end - start + 1;
 			snap_set_int(bar, "size_bytes", (int64_t)size, path);
-			if (index == 1 && !bar1_seen) {
+			if (index == aperture && !bar1_seen) {
 				snap_set_int(gpu, "bar1_size_bytes", (int64_t)size, path);
 				bar1_seen = true;
 			}
@@ -483,7 +492,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *gpus, const char *b
 	set_int_attr(pe, gpu, bdf, "current_link_width", false);
 	set_int_attr(pe, gpu, bdf, "max_link_width", false);
 	set_runtime_status(pe, gpu, bdf);
-	probe_bars(pe, gpu, bdf);
+	probe_bars(pe, gpu, bdf, vendor_ok && vendor == 0x10de);
 	return 0;
 }
 

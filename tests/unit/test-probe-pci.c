@@ -675,6 +675,53 @@ static void test_injected_errors(void **state)
 	fixture_free(f);
 }
 
+/* An H200 in a Firecracker VM (driver 580.159.04), its resource file as read there: the
+ * hypervisor exposes BAR0 as 64-bit, so the VRAM aperture NVIDIA calls BAR1 is line 2, and
+ * line 1 is BAR0's upper half. nvidia-smi -q -d MEMORY said "BAR1 Memory Usage: Total
+ * 262144 MiB" on that machine. */
+static const char h200_vm_resource[] = "0x0000104002000000 0x0000104002ffffff 0x000000000014220c\n"
+				       "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+				       "0x0000100000000000 0x0000103fffffffff 0x000000000014220c\n"
+				       "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+				       "0x0000104000000000 0x0000104001ffffff 0x000000000014220c\n"
+				       "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+				       "0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+
+static void test_vm_64bit_bar0(void **state)
+{
+	static const struct dev h200 = { .parent = "pci0000:00",
+					 .bdf = "0000:00:06.0",
+					 .vendor = "0x10de",
+					 .device = "0x2335",
+					 .subvendor = "0x10de",
+					 .subdevice = "0x18bf",
+					 .class = "0x030200",
+					 .driver = "nvidia",
+					 .numa_node = "-1",
+					 .cur_speed = "32.0 GT/s PCIe",
+					 .max_speed = "32.0 GT/s PCIe",
+					 .cur_width = "16",
+					 .max_width = "16",
+					 .resource = h200_vm_resource };
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o) };
+	const struct snap_node *g;
+
+	assert_non_null(f);
+	assert_non_null(tmptree_new(f->dir, "test-pci"));
+	add_dev(f->dir, &h200);
+	o.sysroot = f->dir;
+	assert_int_equal(gpuenv_ctx_new(&o, &f->ctx), 0);
+	assert_int_equal(snapshot_new(&f->snap), 0);
+	fixture_probe(f);
+	g = find_gpu(f, "0000:00:06.0");
+	assert_non_null(g);
+	assert_int_equal(snap_get_state(g, "bar1_size_bytes"), FACT_PRESENT);
+	assert_int_equal(get_int(g, "bar1_size_bytes"), 262144LL << 20);
+	assert_int_equal(snap_count(snap_get(g, "bars")), 3);
+	fixture_free(f);
+}
+
 static void test_no_sysfs(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -732,6 +779,7 @@ int main(void)
 		cmocka_unit_test_prestate(test_h100_sxm, (void *)(uintptr_t)0),
 		cmocka_unit_test_prestate(test_h100_sxm, (void *)(uintptr_t)1),
 		cmocka_unit_test(test_shared_id),
+		cmocka_unit_test(test_vm_64bit_bar0),
 		cmocka_unit_test(test_pci_ids_fallback),
 		cmocka_unit_test(test_degraded_link),
 		cmocka_unit_test(test_link_runtime_suspended),
