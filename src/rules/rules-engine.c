@@ -601,9 +601,11 @@ void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 				st = fs;
 		}
 		/* The driver is another system's (WSL2, a container's host): what could not be
-		 * seen here is "could not tell", never a pass. */
+		 * seen here is "could not tell", never a pass, unless it answered here (NVML
+		 * and cuInit both succeeded in this environment). */
 		if (l == GPUENV_LAYER_DRIVER && (st == LAYER_OK || st == LAYER_INFO) &&
-		    driver_lives_elsewhere(snapshot_root_const(d->snap)))
+		    driver_lives_elsewhere(snapshot_root_const(d->snap)) &&
+		    !driver_answered_here(snapshot_root_const(d->snap)))
 			st = LAYER_UNKNOWN;
 		d->status[l] = st;
 	}

@@ -104,6 +104,9 @@ bool on_wsl2(const struct snap_node *root, const char **ret_why);
 /* Where the kernel driver lives when it is not this system's ("WSL2: the Windows driver …",
  * "the container host's"), or NULL when it would be this system's. */
 const char *driver_lives_elsewhere(const struct snap_node *root);
+/* Whether the driver answered in this very environment: NVML initialised and cuInit
+ * succeeded here (a container given the GPU can then be judged like a host). */
+bool driver_answered_here(const struct snap_node *root);
 /* Inside a container (Docker/Podman markers or a container engine in /proc/1/cgroup). */
 bool in_container(const struct snap_node *root);
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */

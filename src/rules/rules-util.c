@@ -121,6 +121,15 @@ const char *driver_lives_elsewhere(const struct snap_node *root)
 	return NULL;
 }
 
+bool driver_answered_here(const struct snap_node *root)
+{
+	const char *nvml = snap_get_str(root, "driver.nvml.init");
+	const char *cuda = snap_get_str(root, "driver.cuda.init");
+
+	return nvml && cuda && strcmp(nvml, "NVML_SUCCESS") == 0 &&
+	       strcmp(cuda, "CUDA_SUCCESS") == 0;
+}
+
 bool rule_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, const char *what,
 			const char **ret_version, const struct snap_node **ret_fact)
 {
