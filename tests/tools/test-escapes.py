@@ -70,7 +70,7 @@ with tempfile.TemporaryDirectory() as tmp:
         for fmt in fmts:
             for red in ([], ["--redact"]):
                 # Mermaid quotes the findings' messages only, none of which has an escape
-                # here (tests/unit/test-rules.c checks its escaping)
+                # here (tests/unit/test-rules-engine.c checks its escaping)
                 shows = fmt != ["--mermaid"]
                 run([cmd, *base, *fmt, *red], " ".join([cmd, *fmt, *red]), shows)
                 run([cmd, "--from", snap, "--stable", *fmt, *red],

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of the rules of the container layer (src/rules/rules-table-container.inc): every
+ * container.* rule fires on a snapshot built in C that shows its problem (positive) and stays quiet
+ * on the same snapshot with the problem fixed (negative); unreadable inputs give "skipped" records,
+ * never silence. The builders and assertions: rules-test-util.h.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "locale-fx.h"
+#include "rules-test-util.h"
+
+static void test_container_no_devices(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, NULL, "nvidia");
+	NO(s, "container.no-gpu-devices"); /* not in a container */
+	in_docker(s);
+	YES(s, "container.no-gpu-devices", GPUENV_SEVERITY_ERROR, "no /dev/nvidia*");
+	driver_loaded(s, "550.54.15");
+	NO(s, "container.no-gpu-devices");
+	snapshot_unref(s);
+	/* No readable bus: the image's request decides. */
+	s = base();
+	in_docker(s);
+	snap_set_errno(node(s, "hardware"), "pci_devices", -ENOENT, "/sys/bus/pci/devices");
+	NO(s, "container.no-gpu-devices");
+	env(s, "NVIDIA_VISIBLE_DEVICES", "all");
+	YES(s, "container.no-gpu-devices", GPUENV_SEVERITY_ERROR, "asks for GPUs");
+	snapshot_unref(s);
+}
+
+static void test_visible_void(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	env(s, "NVIDIA_VISIBLE_DEVICES", "all");
+	NO(s, "container.visible-devices-void");
+	env(s, "NVIDIA_VISIBLE_DEVICES", "void");
+	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "=void");
+	env(s, "NVIDIA_VISIBLE_DEVICES", "none");
+	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "driver libraries only");
+	snapshot_unref(s);
+}
+
+static void test_image_cuda(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	in_docker(s);
+	driver_loaded(s, "550.54.15"); /* R550: CUDA 12.4 */
+	env(s, "CUDA_VERSION", "12.4.1");
+	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.4 brand=tesla,driver>=470,driver<471");
+	NO(s, "container.image-cuda-newer-than-driver");
+	/* 12.4 image on R535 (CUDA 12.2): refused by the runtime, runs by minor compat. */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "535.183.01", "x");
+	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
+	    "NVIDIA_DISABLE_REQUIRE");
+	/* 12.4 image on R470 (CUDA 11.4): nothing runs it. */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
+	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.4");
+	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "not satisfied");
+	/* No host driver visible: skipped with the reason. */
+	snap_set_errno(node(s, "driver.nvidia"), "module_version", -ENOENT,
+		       "/sys/module/nvidia/version");
+	{
+		struct gpuenv_doctor *d = diag(s);
+
+		assert_int_equal(count(d, "container.image-cuda-newer-than-driver"), 0);
+		assert_non_null(skip_of(d, "container.image-cuda-newer-than-driver"));
+		assert_non_null(strstr(skip_of(d, "container.image-cuda-newer-than-driver")->reason,
+				       "host driver"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+static void docker_host(struct gpuenv_snapshot *s, bool nvidia_runtime)
+{
+	struct snap_node *h = snap_object(node(s, "container"), "host");
+	struct snap_node *d = snap_object(h, "docker"), *r;
+
+	snap_set_str(d, "dockerd", "/usr/bin/dockerd", "/usr/bin/dockerd");
+	snap_set_str(d, "daemon_json", "/etc/docker/daemon.json", "/etc/docker/daemon.json");
+	r = snap_array(d, "runtimes");
+	if (nvidia_runtime) {
+		r = snap_append_object(r);
+		snap_set_str(r, "name", "nvidia", "/etc/docker/daemon.json");
+		snap_set_str(r, "path", "nvidia-container-runtime", "/etc/docker/daemon.json");
+	}
+	snap_set_errno(snap_object(snap_object(h, "toolkit"), "binaries"),
+		       "nvidia-container-runtime-hook", -ENOENT, "PATH");
+	snap_set_errno(snap_object(h, "containerd"), "containerd", -ENOENT, "PATH");
+}
+
+static void test_no_nvidia_runtime(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	docker_host(s, true);
+	NO(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+	s = base();
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	docker_host(s, false);
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR, "docker run --gpus all");
+	/* The hook on the user's PATH only: not on systemd-started dockerd's PATH. */
+	snap_set_str(node(s, "container.host.toolkit.binaries"), "nvidia-container-runtime-hook",
+		     "/home/user/bin/nvidia-container-runtime-hook", "x");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR, "dockerd's PATH");
+	/* In /usr/bin: dockerd registers its nvidia device driver for --gpus. */
+	snap_set_str(node(s, "container.host.toolkit.binaries"), "nvidia-container-runtime-hook",
+		     "/usr/bin/nvidia-container-runtime-hook", "x");
+	NO(s, "container.no-nvidia-runtime");
+	/* daemon.json unreadable: cannot tell, skipped. */
+	snap_set_malformed(node(s, "container.host.docker"), "daemon_json", "{,", "not JSON",
+			   "/etc/docker/daemon.json");
+	SKIPPED(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+}
+
+/* Docker as a snap: the host's hook is no proof; only the snap's daemon.json counts. */
+static void test_no_nvidia_runtime_snap(void **state)
+{
+	static const char dj[] = "/var/snap/docker/2904/config/daemon.json";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *h, *ds, *r;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	h = snap_object(node(s, "container"), "host");
+	snap_set_errno(snap_object(h, "docker"), "dockerd", -ENOENT, "PATH");
+	snap_set_errno(snap_object(h, "containerd"), "containerd", -ENOENT, "PATH");
+	snap_set_str(snap_object(snap_object(h, "toolkit"), "binaries"),
+		     "nvidia-container-runtime-hook", "/usr/bin/nvidia-container-runtime-hook",
+		     "/usr/bin/nvidia-container-runtime-hook");
+	ds = snap_object(h, "docker_snap");
+	snap_set_state(ds, "docker", FACT_ABSENT, "/snap/bin/docker", NULL);
+	NO(s, "container.no-nvidia-runtime");
+	snap_set_str(ds, "docker", "/snap/bin/docker", "/snap/bin/docker");
+	snap_set_str(ds, "daemon_json", dj, dj);
+	snap_array(ds, "runtimes");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
+	    "does not see the host's nvidia-container-runtime-hook (installed here");
+	r = snap_append_object(snap_array(ds, "runtimes"));
+	snap_set_str(r, "name", "nvidia", dj);
+	snap_set_str(r, "path", "/snap/docker/2904/usr/bin/nvidia-container-runtime", dj);
+	NO(s, "container.no-nvidia-runtime");
+	snap_set_errno(ds, "daemon_json", -EACCES, dj);
+	SKIPPED(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+}
+
+static void test_cdi_stale(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *sp = snap_append_object(
+		snap_array(snap_object(node(s, "container"), "host"), "cdi_specs"));
+
+	driver_loaded(s, "550.54.15");
+	snap_set_str(sp, "path", "/etc/cdi/nvidia.yaml", "/etc/cdi/nvidia.yaml");
+	snap_set_str(sp, "format", "yaml", "/etc/cdi/nvidia.yaml");
+	snap_set_str(sp, "kind", "nvidia.com/gpu", "/etc/cdi/nvidia.yaml");
+	snap_set_str(sp, "driver_version", "550.54.15", "/etc/cdi/nvidia.yaml");
+	NO(s, "container.cdi-spec-stale");
+	snap_set_str(sp, "driver_version", "535.104.05", "/etc/cdi/nvidia.yaml");
+	YES(s, "container.cdi-spec-stale", GPUENV_SEVERITY_ERROR, "535.104.05");
+	snapshot_unref(s);
+}
+
+/* A CDI spec that cannot be judged (unreadable, empty or malformed, no kind, no versioned
+ * library) is a skip record for that spec and leaves the container layer incomplete, never a
+ * silent pass (issue 13.4). */
+static void test_cdi_unjudged(void **state)
+{
+	static const struct {
+		enum fact_state st;
+		const char *key, *error, *reason;
+		bool incomplete;
+	} cases[] = {
+		{ FACT_UNREADABLE, "format", "Permission denied", "unreadable: Permission denied",
+		  true },
+		{ FACT_MALFORMED, "format", "empty document", "malformed: empty document", true },
+		{ FACT_MALFORMED, "format", "did not find expected key",
+		  "malformed: did not find expected key", true },
+		{ FACT_ABSENT, "kind", "no kind", "absent: no kind", false },
+		{ FACT_ABSENT, "driver_version", "no versioned driver library",
+		  "absent: no versioned driver library", false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct gpuenv_snapshot *s = base();
+		struct snap_node *sp = snap_append_object(
+			snap_array(snap_object(node(s, "container"), "host"), "cdi_specs"));
+		const struct rule_skip *k;
+		struct gpuenv_doctor *d;
+
+		driver_loaded(s, "550.54.15");
+		snap_set_str(sp, "path", "/etc/cdi/nvidia.yaml", "/etc/cdi/nvidia.yaml");
+		snap_set_str(sp, "format", "yaml", "/etc/cdi/nvidia.yaml");
+		snap_set_str(sp, "kind", "nvidia.com/gpu", "/etc/cdi/nvidia.yaml");
+		snap_set_state(sp, cases[i].key, cases[i].st, "/etc/cdi/nvidia.yaml",
+			       cases[i].error);
+		d = diag(s);
+		k = skip_of(d, "container.cdi-spec-stale");
+		assert_non_null(k);
+		assert_string_equal(k->subject, "/etc/cdi/nvidia.yaml");
+		if (!strstr(k->reason, cases[i].reason))
+			fail_msg("case %zu: reason \"%s\" lacks \"%s\"", i, k->reason,
+				 cases[i].reason);
+		assert_int_equal(count(d, "container.cdi-spec-stale"), 0);
+		assert_int_equal(d->status[GPUENV_LAYER_CONTAINER] == LAYER_INCOMPLETE,
+				 cases[i].incomplete);
+		diagnosis_free(d);
+		snapshot_unref(s);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_container_no_devices),
+		cmocka_unit_test(test_visible_void),
+		cmocka_unit_test(test_image_cuda),
+		cmocka_unit_test(test_no_nvidia_runtime),
+		cmocka_unit_test(test_no_nvidia_runtime_snap),
+		cmocka_unit_test(test_cdi_stale),
+		cmocka_unit_test(test_cdi_unjudged),
+	};
+
+	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of the rules of the driver layer (src/rules/rules-table-driver.inc): every driver.*
+ * rule fires on a snapshot built in C that shows its problem (positive) and stays quiet on the same
+ * snapshot with the problem fixed (negative); unreadable inputs give "skipped" records, never
+ * silence. The builders and assertions: rules-test-util.h.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "locale-fx.h"
+#include "rules-test-util.h"
+
+static void test_module_not_loaded(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	NO(s, "driver.module-not-loaded"); /* no GPU: nothing to drive */
+	gpu(s, NULL, NULL);
+	YES(s, "driver.module-not-loaded", GPUENV_SEVERITY_ERROR, "not loaded");
+	snap_set_bool(node(s, "driver.kernel_modules"), "modules_supported", false,
+		      "/proc/modules");
+	YES(s, "driver.module-not-loaded", GPUENV_SEVERITY_ERROR, "no loadable-module support");
+	driver_loaded(s, "550.54.15");
+	NO(s, "driver.module-not-loaded");
+	/* Unreadable version: skipped, not passed. */
+	snap_set_errno(node(s, "driver.nvidia"), "module_version", -EACCES,
+		       "/sys/module/nvidia/version");
+	{
+		struct gpuenv_doctor *d = diag(s);
+
+		assert_non_null(skip_of(d, "driver.module-not-loaded"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+static void test_secure_boot(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	const char *ko = "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko";
+
+	gpu(s, NULL, NULL);
+	snap_set_bool(node(s, "driver.secure_boot"), "enabled", true, "efivars");
+	NO(s, "driver.secure-boot-unsigned-module"); /* signed */
+	snap_set_state(node(s, "driver.nvidia.module_file"), "signature", FACT_ABSENT, ko,
+		       "module is not signed");
+	YES(s, "driver.secure-boot-unsigned-module", GPUENV_SEVERITY_ERROR, "not signed");
+	/* a trailer that could not be read: not "unsigned", the rule says it skipped */
+	snap_set_malformed(node(s, "driver.nvidia.module_file"), "signature", NULL, ko,
+			   "signature trailer: sig_len 0 out of range");
+	SKIPPED(s, "driver.secure-boot-unsigned-module");
+	snap_set_bool(node(s, "driver.secure_boot"), "enabled", false, "efivars");
+	NO(s, "driver.secure-boot-unsigned-module");
+	snapshot_unref(s);
+}
+
+static void key(struct gpuenv_snapshot *s, const char *list, const char *cn, const char *serial)
+{
+	struct snap_node *o = snap_append_object(node(s, list));
+
+	snap_set_str(o, "subject", cn, "efivars");
+	snap_set_str(o, "issuer", cn, "efivars");
+	snap_set_str(o, "serial", serial, "efivars");
+}
+
+static void test_secure_boot_key(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	const char *ko = "/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko";
+	struct snap_node *sb = node(s, "driver.secure_boot");
+
+	gpu(s, NULL, NULL);
+	snap_set_str(node(s, "driver.nvidia.module_file"), "sig_key", "1A:2B:3C", ko);
+	snap_set_bool(sb, "enabled", true, "efivars");
+	snap_array(sb, "mok_keys");
+	snap_array(sb, "db_keys");
+	key(s, "driver.secure_boot.mok_keys", "Canonical Ltd. Master Certificate Authority",
+	    "00:B9:41:24:A0:18:2C:92:67");
+	key(s, "driver.secure_boot.db_keys", "Microsoft Corporation UEFI CA 2011",
+	    "61:08:D3:C4:00:00:00:00:00:04");
+	/* A DKMS module signed by a key in neither list: refused. */
+	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_ERROR,
+	    "signed by \"DKMS module signing key\" (serial 1A:2B:3C), a key in neither MokListRT "
+	    "(1 key) nor db (1 key): the kernel refuses it");
+	/* A module the distribution installed may be signed by a key built into the kernel. */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "path",
+		     "/lib/modules/6.8.0-45-generic/kernel/nvidia-550/nvidia.ko", ko);
+	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_WARNING,
+	    "unless it is one of the kernel's built-in keys");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "path", ko, ko);
+	/* Same name, another serial (a key made again): still not enrolled. */
+	key(s, "driver.secure_boot.mok_keys", "DKMS module signing key", "77:66");
+	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_ERROR, "neither MokListRT");
+	/* Enrolled: quiet. */
+	key(s, "driver.secure_boot.mok_keys", "DKMS module signing key", "1a:2b:3c");
+	NO(s, "driver.secure-boot-key-not-enrolled");
+	NO(s, "driver.secure-boot-unsigned-module");
+	/* MokListRT unreadable, the key not in db: says so and which key signed it. */
+	snap_set_errno(sb, "mok_keys", -EACCES,
+		       "/sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23");
+	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_WARNING,
+	    "whether that key is enrolled could not be read (unreadable");
+	/* In db: enrolled whatever MokListRT says. */
+	key(s, "driver.secure_boot.db_keys", "DKMS module signing key", "1A:2B:3C");
+	NO(s, "driver.secure-boot-key-not-enrolled");
+	snap_array(sb, "db_keys");
+	snap_array(sb, "mok_keys");
+	/* Loaded: the kernel accepted it, whatever the lists say. */
+	driver_loaded(s, "550.120");
+	NO(s, "driver.secure-boot-key-not-enrolled");
+	snapshot_unref(s);
+	/* Unsigned: the other rule's; Secure Boot off: nothing; signature unreadable: skipped. */
+	s = base();
+	gpu(s, NULL, NULL);
+	sb = node(s, "driver.secure_boot");
+	snap_set_bool(sb, "enabled", true, "efivars");
+	snap_array(sb, "mok_keys");
+	snap_array(sb, "db_keys");
+	snap_set_state(node(s, "driver.nvidia.module_file"), "signature", FACT_ABSENT, ko,
+		       "module is not signed");
+	NO(s, "driver.secure-boot-key-not-enrolled");
+	snap_set_malformed(node(s, "driver.nvidia.module_file"), "signature", NULL, ko,
+			   "signature trailer: sig_len 0 out of range");
+	SKIPPED(s, "driver.secure-boot-key-not-enrolled");
+	snap_set_bool(sb, "enabled", false, "efivars");
+	NO(s, "driver.secure-boot-key-not-enrolled");
+	snapshot_unref(s);
+}
+
+static struct snap_node *lib(struct gpuenv_snapshot *s, const char *key, const char *path,
+			     const char *version, const char *via)
+{
+	struct snap_node *o = snap_object(node(s, "driver.userspace"), key);
+
+	snap_set_str(o, "path", path, via);
+	snap_set_str(o, "resolved_path", path, via);
+	if (version)
+		snap_set_str(o, "version", version, path);
+	snap_set_str(o, "found_via", via, via);
+	return o;
+}
+
+static void test_wsl(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *cu, *sh;
+
+	snap_object(node(s, "driver"), "userspace");
+	lib(s, "libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.510.85.02", "510.85.02",
+	    "ld.so.cache");
+	/* Not WSL: a Linux driver's libcuda is what it should be. */
+	NO(s, "driver.wsl-linux-driver-installed");
+	snap_set_str(node(s, "host"), "kernel_release", "5.15.90.1-microsoft-standard-WSL2",
+		     "/proc/sys/kernel/osrelease");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_ERROR,
+	    "WSL2: ld.so loads libcuda.so.1 from /usr/lib/x86_64-linux-gnu/libcuda.so.510.85.02 "
+	    "(version 510.85.02, via ld.so.cache), a Linux NVIDIA driver");
+	/* No NVIDIA GPU on the PCI bus and no nvidia.ko under WSL2: never "not loaded". */
+	gpu(s, NULL, NULL);
+	NO(s, "driver.module-not-loaded");
+	NO(s, "driver.module-missing-for-kernel");
+	/* The Windows driver's copy first, the Linux one behind it: a warning. */
+	cu = lib(s, "libcuda", "/usr/lib/wsl/lib/libcuda.so.1", NULL, "ld.so.cache");
+	sh = snap_append_object(snap_array(cu, "shadowed"));
+	snap_set_str(sh, "path", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "ld.so.cache");
+	snap_set_str(sh, "resolved_path", "/usr/lib/x86_64-linux-gnu/libcuda.so.510.85.02",
+		     "ld.so.cache");
+	snap_set_str(sh, "verdict", "loadable", "ld.so.cache");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_WARNING,
+	    "ld.so takes the Windows driver's copy first");
+	/* dlopen("libcuda.so") (numba, Warp) reaches the Linux driver's development link, an
+	 * error even though libcuda.so.1 is the Windows driver's. */
+	lib(s, "libcuda_so", "/usr/lib/x86_64-linux-gnu/libcuda.so.510.85.02", "510.85.02",
+	    "ld.so.cache");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_ERROR,
+	    "dlopen (numba, Warp …) gets libcuda.so from /usr/lib/x86_64-linux-gnu/");
+	lib(s, "libcuda_so", "/usr/lib/wsl/lib/libcuda.so", NULL, "ld.so.cache");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_WARNING,
+	    "ld.so takes the Windows driver's copy first");
+	/* Only the Windows driver's: quiet. */
+	snap_set_str(sh, "verdict", "wrong ELF class", "ld.so.cache");
+	NO(s, "driver.wsl-linux-driver-installed");
+	/* libnvidia-ml from the Linux driver (nvidia-utils-510 brings libnvidia-compute-510). */
+	lib(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.510.85.02", "510.85.02",
+	    "ld.so.cache");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_ERROR, "libnvidia-ml.so.1");
+	/* /dev/dxg alone marks WSL2 too (a custom kernel's release). */
+	snap_set_str(node(s, "host"), "kernel_release", "6.6.36-custom",
+		     "/proc/sys/kernel/osrelease");
+	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg_device", true, "/dev/dxg");
+	YES(s, "driver.wsl-linux-driver-installed", GPUENV_SEVERITY_ERROR, "libnvidia-ml.so.1");
+	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg_device", false, "/dev/dxg");
+	NO(s, "driver.wsl-linux-driver-installed");
+	snapshot_unref(s);
+}
+
+static void test_module_missing(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, NULL, NULL);
+	NO(s, "driver.module-missing-for-kernel");
+	snap_set_state(node(s, "driver.nvidia.module_file"), "path", FACT_ABSENT,
+		       "/lib/modules/6.8.0-45-generic", "no nvidia.ko*");
+	YES(s, "driver.module-missing-for-kernel", GPUENV_SEVERITY_ERROR, "6.8.0-45-generic");
+	driver_loaded(s, "550.54.15");
+	NO(s, "driver.module-missing-for-kernel");
+	snapshot_unref(s);
+}
+
+static void test_nouveau(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g = gpu(s, NULL, "nouveau");
+
+	YES(s, "driver.nouveau-bound", GPUENV_SEVERITY_ERROR, "driven by nouveau");
+	NO(s, "driver.module-not-loaded"); /* the more precise finding wins */
+	snap_set_bool(snap_object(node(s, "driver"), "nouveau_blacklisted"), "blacklist", true,
+		      "/etc/modprobe.d/blacklist-nouveau.conf");
+	YES(s, "driver.nouveau-bound", GPUENV_SEVERITY_ERROR, "initramfs");
+	snap_set_str(g, "driver", "nvidia", "x");
+	NO(s, "driver.nouveau-bound");
+	snapshot_unref(s);
+}
+
+static void test_device_nodes(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "550.54.15");
+	NO(s, "driver.device-nodes-missing");
+	snap_set_errno(node(s, "driver.device_nodes"), "nvidia_uvm", -ENOENT, "/dev/nvidia-uvm");
+	YES(s, "driver.device-nodes-missing", GPUENV_SEVERITY_WARNING,
+	    "/dev/nvidia-uvm is missing");
+	/* In a container the same picture is container.no-gpu-devices' business. */
+	in_docker(s);
+	NO(s, "driver.device-nodes-missing");
+	snapshot_unref(s);
+}
+
+static void test_branch_drops_gpu(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, "0x102d", "nvidia"); /* Tesla K80, Kepler 3.7 */
+	driver_loaded(s, "535.183.01");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR,
+	    "not supported by driver branch R535");
+	/* The fix names the branch NVIDIA lists for this very GPU. */
+	FIX(s, "driver.branch-drops-gpu", "NVIDIA 470.xx legacy");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
+	NO(s, "driver.branch-drops-gpu");
+	snapshot_unref(s);
+	/* A laptop Maxwell GPU outside the product table is judged by its chip (10de:1391,
+	 * GM107M [GeForce GTX 850M], compute capability 5.0) under a branch that dropped it. */
+	s = base();
+	gpu(s, "0x1391", "nvidia");
+	driver_loaded(s, "590.44.01");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR, "GeForce GTX 850M (Maxwell");
+	snapshot_unref(s);
+	/* Open kernel module on a pre-Turing GPU (Tesla V100, 10de:1db1). */
+	s = base();
+	gpu(s, "0x1db1", "nvidia");
+	driver_loaded(s, "560.35.03");
+	NO(s, "driver.branch-drops-gpu");
+	snap_set_str(node(s, "driver.nvidia"), "flavor", "open", "/proc/driver/nvidia/version");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR, "open nvidia.ko");
+	snapshot_unref(s);
+}
+
+static void test_branch_eol(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	driver_loaded(s, "580.95.05");
+	NO(s, "driver.branch-eol");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
+	NO(s, "driver.branch-eol"); /* R470: no lifecycle end in the table */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "450.248.02", "x");
+	YES(s, "driver.branch-eol", GPUENV_SEVERITY_WARNING, "July 2023");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "550.54.15", "x");
+	YES(s, "driver.branch-eol", GPUENV_SEVERITY_WARNING, "end of life");
+	snapshot_unref(s);
+}
+
+/* The package manager's log names the upgrade that put the user space in place. */
+static void pkg_event(struct gpuenv_snapshot *s, const char *package, const char *from,
+		      const char *to, const char *upstream, const char *time)
+{
+	struct snap_node *e = snap_append_object(
+		snap_array(snap_object(node(s, "driver"), "package_log"), "events"));
+	const char *log = "/var/log/apt/history.log";
+
+	snap_set_str(e, "action", "upgrade", log);
+	snap_set_str(e, "package", package, log);
+	snap_set_str(e, "from", from, log);
+	snap_set_str(e, "to", to, log);
+	snap_set_str(e, "to_upstream", upstream, log);
+	snap_set_str(e, "time", time, log);
+	snap_set_str(e, "log", log, log);
+	snap_set_int(e, "line", 4, log);
+}
+
+static void test_nvml_mismatch_package_log(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	driver_loaded(s, "550.90.07");
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.107.02",
+		  "550.107.02");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "550.107.02", "nvidia.ko");
+	/* An older upgrade and another version: not this user space's. */
+	pkg_event(s, "nvidia-driver-550:amd64", "550.54.15-0ubuntu1", "550.90.07-0ubuntu1",
+		  "550.90.07", "2024-06-01  10:00:00");
+	NO_TEXT(s, "driver.nvml-version-mismatch", "upgraded");
+	/* The transaction that installed 550.107.02: the driver's own package is named, not the
+	 * library listed after it. */
+	pkg_event(s, "nvidia-driver-550:amd64", "550.90.07-0ubuntu1", "550.107.02-0ubuntu1",
+		  "550.107.02", "2024-09-05  06:41:17");
+	pkg_event(s, "libnvidia-compute-550:amd64", "550.90.07-0ubuntu1", "550.107.02-0ubuntu1",
+		  "550.107.02", "2024-09-05  06:41:17");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "; nvidia-driver-550:amd64 upgraded from 550.90.07-0ubuntu1 to 550.107.02-0ubuntu1 at "
+	    "2024-09-05  06:41:17 in /var/log/apt/history.log) and so is the nvidia.ko on disk");
+	{
+		struct gpuenv_doctor *d = diag(s);
+		const struct finding *f = find(d, "driver.nvml-version-mismatch", 0);
+		bool ev = false;
+
+		for (size_t e = 0; e < f->n_ev; e++)
+			ev |= streq(f->ev[e].name, "driver.package_log.events.1");
+		assert_true(ev);
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+static void test_nvml_mismatch(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *l;
+
+	driver_loaded(s, "535.104.05");
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.104.05",
+		  "535.104.05");
+	NO(s, "driver.nvml-version-mismatch");
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.129.03",
+		  "535.129.03");
+	/* The module on disk unknown: a reboot is not promised. */
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "a reboot helps only if the nvidia.ko on disk is 535.129.03");
+	NO_TEXT(s, "driver.nvml-version-mismatch", "a reboot loads");
+	/* disk = user space != loaded: the one case a reboot fixes */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "535.129.03", "nvidia.ko");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "a reboot loads the 535.129.03 module");
+	/* the module on disk is still the loaded one: DKMS did not build the new one */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "535.104.05", "nvidia.ko");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "on disk for the running kernel is still 535.104.05");
+	NO_TEXT(s, "driver.nvml-version-mismatch", "a reboot loads the");
+	FIX(s, "driver.nvml-version-mismatch", "dkms autoinstall");
+	/* three versions */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "550.54.15", "nvidia.ko");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR, "three driver versions");
+	/* user space older than the loaded module: a leftover copy, no reboot */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "535.104.05", "nvidia.ko");
+	userspace(s, "libnvidia_ml", "/opt/old/libnvidia-ml.so.470.223.02", "470.223.02");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "older than the loaded kernel module 535.104.05");
+	NO_TEXT(s, "driver.nvml-version-mismatch", "reboot loads");
+	FIX(s, "driver.nvml-version-mismatch", "remove the older copy");
+	snap_set_state(node(s, "driver.nvidia.module_file"), "version", FACT_ABSENT, "x", "gone");
+	/* A forward-compatibility libcuda is meant to differ: not a mismatch by itself. */
+	l = userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.104.05",
+		      "535.104.05");
+	l = userspace(s, "libcuda", "/usr/local/cuda/compat/libcuda.so.550.54.15", "550.54.15");
+	snap_set_bool(l, "in_compat_dir", true, "x");
+	NO(s, "driver.nvml-version-mismatch");
+	/* NVML itself says so. */
+	snap_set_state(snap_object(node(s, "driver"), "nvml"), "init", FACT_ERROR,
+		       "nvml:nvmlInit_v2",
+		       "NVML_ERROR_LIB_RM_VERSION_MISMATCH (18): Driver/library version mismatch");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
+	/* The module's version unreadable: NVML's answer still stands (issue 13.4: this was
+	 * "✓ driver ok"). */
+	snap_set_state(node(s, "driver.nvidia"), "module_version", FACT_UNREADABLE,
+		       "/sys/module/nvidia/version", "Permission denied");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "its version could not be read: unreadable: Permission denied");
+	snap_set_state(snap_object(node(s, "driver"), "nvml"), "init", FACT_PRESENT, "x", NULL);
+	snap_set_bool(l, "in_compat_dir", false, "x");
+	snap_set_state(snap_object(node(s, "driver"), "cuda"), "init", FACT_ERROR, "cuda:cuInit",
+		       "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803): system has unsupported display "
+		       "driver / cuda driver combination");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
+	    "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH");
+	snapshot_unref(s);
+	/* In a container: stale libraries of the image. */
+	s = base();
+	driver_loaded(s, "550.54.15");
+	in_docker(s);
+	l = userspace(s, "libcuda", "/usr/local/nvidia/lib64/libcuda.so.1", "535.104.05");
+	snap_set_str(l, "path", "/usr/local/nvidia/lib64/libcuda.so.1", "/usr/local/nvidia/lib64");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR, "stale driver libraries");
+	snapshot_unref(s);
+}
+
+static struct snap_node *dev_node(struct gpuenv_snapshot *s, const char *path, const char *mode,
+				  int gid, const char *group)
+{
+	struct snap_node *n =
+		snap_append_object(snap_array(node(s, "driver.device_nodes"), "nodes"));
+
+	snap_set_str(n, "path", path, path);
+	snap_set_str(n, "mode", mode, path);
+	snap_set_int(n, "uid", 0, path);
+	snap_set_int(n, "gid", gid, path);
+	snap_set_str(n, "group", group, "/etc/group");
+	return n;
+}
+
+static void process(struct gpuenv_snapshot *s, int uid, int group)
+{
+	struct snap_node *p = snap_object(snap_object(snapshot_root(s), "host"), "process");
+	struct snap_node *g;
+
+	snap_set_int(p, "uid", uid, "/proc/self/status");
+	snap_set_int(p, "euid", uid, "/proc/self/status");
+	snap_set_int(p, "egid", uid, "/proc/self/status");
+	g = snap_append_object(snap_array(p, "groups"));
+	snap_set_int(g, "gid", group, "/proc/self/status");
+	snap_set_str(g, "name", group == 44 ? "video" : "other", "/etc/group");
+}
+
+static void test_no_permission(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g = gpu(s, "0x74a1", "amdgpu");
+
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	process(s, 1000, 44);
+	dev_node(s, "/dev/kfd", "0660", 109, "render");
+	YES(s, "driver.no-permission", GPUENV_SEVERITY_ERROR, "not in group render");
+	snapshot_unref(s);
+	s = base();
+	g = gpu(s, "0x74a1", "amdgpu");
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	process(s, 1000, 109);
+	dev_node(s, "/dev/kfd", "0660", 109, "render");
+	NO(s, "driver.no-permission");
+	snapshot_unref(s);
+	/* NVIDIA render nodes are not used by CUDA; root may open anything. */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	process(s, 1000, 44);
+	dev_node(s, "/dev/dri/renderD128", "0660", 109, "render");
+	dev_node(s, "/dev/nvidiactl", "0666", 0, "root");
+	NO(s, "driver.no-permission");
+	dev_node(s, "/dev/nvidia0", "0660", 44, "video");
+	NO(s, "driver.no-permission");
+	dev_node(s, "/dev/nvidia-uvm", "0600", 0, "root");
+	YES(s, "driver.no-permission", GPUENV_SEVERITY_ERROR, "/dev/nvidia-uvm");
+	snapshot_unref(s);
+}
+
+static void xid(struct gpuenv_snapshot *s, int code)
+{
+	struct snap_node *e = snap_append_object(snap_array(node(s, "driver"), "xid_events"));
+
+	snap_set_int(e, "code", code, "/var/log/kern.log");
+	snap_set_str(e, "bus_id", "0000:46:00", "/var/log/kern.log");
+	snap_set_int(e, "count", 2, "/var/log/kern.log");
+	snap_set_str(e, "text", "GPU has fallen off the bus.", "/var/log/kern.log");
+}
+
+static void test_xid(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	snap_set_state(node(s, "driver"), "xid_events", FACT_ABSENT, "/var/log", "no kernel log");
+	NO(s, "driver.xid-errors");
+	snapshot_unref(s);
+	s = base();
+	xid(s, 79);
+	YES(s, "driver.xid-errors", GPUENV_SEVERITY_ERROR, "fallen off the bus");
+	snapshot_unref(s);
+	s = base();
+	xid(s, 13); /* an application error */
+	YES(s, "driver.xid-errors", GPUENV_SEVERITY_INFO, "application error");
+	snapshot_unref(s);
+	/* Unreadable log: skipped, not passed. */
+	s = base();
+	snap_set_errno(node(s, "driver"), "xid_events", -EACCES, "/dev/kmsg");
+	{
+		struct gpuenv_doctor *d = diag(s);
+
+		assert_int_equal(count(d, "driver.xid-errors"), 0);
+		assert_non_null(skip_of(d, "driver.xid-errors"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+static void test_persistence(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *d =
+		snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+
+	snap_set_str(d, "pci_bus_id", "00000000:31:00.0", "nvml:nvmlDeviceGetPciInfo_v3");
+	snap_set_str(d, "pci_device_id", "0x20b5", "nvml:nvmlDeviceGetPciInfo_v3");
+	snap_set_bool(d, "persistence_mode", true, "nvml:nvmlDeviceGetPersistenceMode");
+	NO(s, "driver.persistence-off");
+	snap_set_bool(d, "persistence_mode", false, "nvml:nvmlDeviceGetPersistenceMode");
+	YES(s, "driver.persistence-off", GPUENV_SEVERITY_INFO, "data-center");
+	snap_set_str(d, "pci_device_id", "0x2684", "x"); /* GeForce: not advised */
+	NO(s, "driver.persistence-off");
+	snapshot_unref(s);
+}
+
+/* Fix commands follow /etc/os-release: never apt on Fedora. */
+static void test_distro_fixes(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, "0x2684", NULL);
+	snap_set_errno(node(s, "driver.nvidia.module_file"), "path", -ENOENT,
+		       "/lib/modules/6.13.4-200.fc41.x86_64");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "fedora", "/etc/os-release");
+	FIX(s, "driver.module-missing-for-kernel", "sudo akmods --force --kernels $(uname -r)");
+	FIX(s, "driver.module-missing-for-kernel", "sudo dnf install kernel-devel-$(uname -r)");
+	NO_FIX(s, "driver.module-missing-for-kernel", "apt");
+	FIX(s, "driver.module-not-loaded", "sudo dnf install akmod-nvidia");
+	NO_FIX(s, "driver.module-not-loaded", "apt");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "rocky", "/etc/os-release");
+	FIX(s, "driver.module-missing-for-kernel", "kmod-nvidia");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "endeavouros", "/etc/os-release");
+	FIX(s, "driver.module-not-loaded", "sudo pacman -S nvidia");
+	/* ID unknown, ID_LIKE known */
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "someubuntuspin", "/etc/os-release");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id_like", "ubuntu debian",
+		     "/etc/os-release");
+	FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia-<branch>-$(uname -r)");
+	/* the initramfs tool of the distribution */
+	gpu(s, "0x2684", "nouveau");
+	FIX(s, "driver.nouveau-bound", "sudo update-initramfs -u");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "fedora", "/etc/os-release");
+	FIX(s, "driver.nouveau-bound", "sudo dracut --force");
+	NO_FIX(s, "driver.nouveau-bound", "update-initramfs");
+	snapshot_unref(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_module_not_loaded),
+		cmocka_unit_test(test_secure_boot),
+		cmocka_unit_test(test_secure_boot_key),
+		cmocka_unit_test(test_wsl),
+		cmocka_unit_test(test_module_missing),
+		cmocka_unit_test(test_nouveau),
+		cmocka_unit_test(test_device_nodes),
+		cmocka_unit_test(test_branch_drops_gpu),
+		cmocka_unit_test(test_branch_eol),
+		cmocka_unit_test(test_nvml_mismatch),
+		cmocka_unit_test(test_nvml_mismatch_package_log),
+		cmocka_unit_test(test_no_permission),
+		cmocka_unit_test(test_xid),
+		cmocka_unit_test(test_persistence),
+		cmocka_unit_test(test_distro_fixes),
+	};
+
+	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

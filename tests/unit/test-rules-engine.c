@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of the rule engine around the rules (src/rules): the table's ids are unique, well
+ * formed and ordered by layer; the verdict, layer status and chain follow the findings; a layer
+ * with an unreadable fact is incomplete; the renderers (src/output) redact and escape what they
+ * print of a finding. The rules of each layer: test-rules-<layer>.c.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "output/output.h"
+#include "locale-fx.h"
+#include "rules-test-util.h"
+
+static void test_table(void **state)
+{
+	for (size_t i = 0; i < rule_table_len; i++) {
+		const struct rule *r = &rule_table[i];
+		const char *dot = strchr(r->id, '.');
+
+		assert_non_null(dot);
+		assert_int_equal((size_t)(dot - r->id), strlen(rule_layer_name(r->layer)));
+		assert_true(strncmp(r->id, rule_layer_name(r->layer), (size_t)(dot - r->id)) == 0);
+		assert_int_equal(strspn(dot + 1, "abcdefghijklmnopqrstuvwxyz0-123456789"),
+				 strlen(dot + 1));
+		assert_non_null(r->title);
+		assert_non_null(r->symptom);
+		assert_non_null(r->cause);
+		assert_non_null(r->check);
+		assert_true(r->fix && r->fix[0] && r->verify && r->verify[0]);
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(rule_table[j].id, r->id);
+		/* Output order: bottom layer first. */
+		if (i > 0)
+			assert_true(rule_table[i - 1].layer <= r->layer);
+		assert_ptr_equal(rule_find(r->id), r);
+	}
+}
+
+/* No layer is ✓ (ok, info) or "absent" while one of its facts could not be read, and the
+ * facts are listed (issue 13.4). */
+static void test_layer_incomplete(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-13.0", "13.0.2");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_DRIVER], LAYER_OK);
+	assert_int_equal(d->status[GPUENV_LAYER_CONTAINER], LAYER_ABSENT);
+	diagnosis_free(d);
+	/* An error state no rule needs. */
+	snap_set_state(node(s, "driver.nvidia"), "proc_version", FACT_ERROR,
+		       "/proc/driver/nvidia/version", "Input/output error");
+	snap_set_malformed(snap_object(node(s, "container"), "host"), "cdi_spec", "x",
+			   "/etc/cdi/a.yaml", "empty document");
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_HEALTHY);
+	assert_int_equal(d->status[GPUENV_LAYER_DRIVER], LAYER_INCOMPLETE);
+	assert_int_equal(d->status[GPUENV_LAYER_CONTAINER], LAYER_INCOMPLETE);
+	assert_int_equal(d->status[GPUENV_LAYER_HARDWARE], LAYER_OK);
+	assert_int_equal(d->n_problems, 2);
+	assert_string_equal(d->problems[0].name, "driver.nvidia.proc_version");
+	assert_int_equal(d->problems[0].state, FACT_ERROR);
+	assert_string_equal(d->problems[1].name, "container.host.cdi_spec");
+	diagnosis_free(d);
+	/* A fact of another section a rule of the layer needed: host.kernel_release. */
+	snap_set_state(node(s, "driver.nvidia"), "proc_version", FACT_ABSENT, "x", NULL);
+	snap_set_state(node(s, "host"), "kernel_release", FACT_UNREADABLE,
+		       "/proc/sys/kernel/osrelease", "Permission denied");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_DRIVER], LAYER_INCOMPLETE);
+	diagnosis_free(d);
+	/* A warning stays a warning. */
+	snap_set_int(node(s, "hardware.gpus.0"), "current_link_width", 8, "x");
+	snap_set_state(node(s, "hardware.gpus.0"), "numa_node", FACT_UNREADABLE, "x", "EACCES");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_HARDWARE], LAYER_WARNING);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
+static void test_chain_framework(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+
+	gpu(s, "0x2684", "nvidia");
+	driver_loaded(s, "550.54.15");
+	torch_env(s, "2.9.0+cu130", "13.0", NULL);
+	d = diag(s);
+	assert_non_null(strstr(d->chain.framework, "torch 2.9.0+cu130 (CUDA 13.0)"));
+	assert_int_equal(d->chain.link_state[1], LINK_BROKEN);
+	diagnosis_free(d);
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "cuda", "12.4", "x");
+	d = diag(s);
+	assert_int_equal(d->chain.link_state[1], LINK_OK);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
+static void test_verdict(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-13.0", "13.0.2");
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_HEALTHY);
+	assert_int_equal(d->status[GPUENV_LAYER_HARDWARE], LAYER_OK);
+	assert_int_equal(d->status[GPUENV_LAYER_FRAMEWORK], LAYER_UNKNOWN);
+	assert_int_equal(d->status[GPUENV_LAYER_CONTAINER], LAYER_ABSENT);
+	assert_int_equal(d->chain.link_state[0], LINK_OK);
+	assert_string_equal(d->chain.driver_cuda, "13.0");
+	assert_string_equal(d->chain.toolkit, "13.0.2");
+	diagnosis_free(d);
+	/* A warning only. */
+	snap_set_int(node(s, "hardware.gpus.0"), "current_link_width", 8, "x");
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_WARNINGS);
+	assert_int_equal(d->status[GPUENV_LAYER_HARDWARE], LAYER_WARNING);
+	diagnosis_free(d);
+	/* 13.0 on R535: the chain's first link is broken. */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "535.183.01", "x");
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_ERRORS);
+	assert_int_equal(d->chain.link_state[0], LINK_BROKEN);
+	diagnosis_free(d);
+	snapshot_unref(s);
+	/* Nothing readable: could not evaluate. */
+	assert_int_equal(snapshot_new(&s), 0);
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_UNEVALUATED);
+	assert_int_equal(d->n_findings, 0);
+	assert_true(d->n_skips > 0);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
+/* Appends a runtime.library-shadowed warning saying message, with room for one evidence. */
+static struct finding *add_finding(struct gpuenv_doctor *d, const char *message)
+{
+	struct finding *f;
+
+	d->findings = realloc(d->findings, (d->n_findings + 1) * sizeof(*f));
+	assert_non_null(d->findings);
+	d->alloc_findings = d->n_findings + 1;
+	f = &d->findings[d->n_findings++];
+	*f = (struct finding){ .diag = d,
+			       .rule = rule_find("runtime.library-shadowed"),
+			       .severity = GPUENV_SEVERITY_WARNING,
+			       .message = strdup(message),
+			       .ev = calloc(1, sizeof(*f->ev)),
+			       .n_ev = 1 };
+	assert_non_null(f->rule);
+	assert_non_null(f->ev);
+	return f;
+}
+
+/* --redact of an identifying value that is itself part of "<redacted>" ("red") ends, in
+ * both renderers that rewrite the text of a finding. */
+static void test_redact_value_inside_marker(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d = diag(s);
+	struct strbuf sb = STRBUF_INIT;
+	struct finding *f = add_finding(d, "X=red is red");
+
+	f->ev[0] = (struct rule_evidence){ strdup("environment.X"), strdup("red"),
+					   strdup("environment"), true };
+	assert_int_equal(out_doctor_json(d, GPUENV_RENDER_REDACT, &sb), 0);
+	assert_non_null(strstr(strbuf_str(&sb), "X=<redacted> is <redacted>"));
+	strbuf_reset(&sb);
+	assert_int_equal(out_doctor_text(d, GPUENV_RENDER_REDACT, &sb), 0);
+	assert_non_null(strstr(strbuf_str(&sb), "X=<redacted> is <redacted>"));
+	strbuf_done(&sb);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
+/* Every byte below 0x20 but the newline, and 0x7f, is absent from text. */
+static void assert_no_controls(const char *text)
+{
+	for (const char *p = text; *p; p++)
+		if (*p != '\n' && ((unsigned char)*p < 0x20 || *p == 0x7f))
+			fail_msg("control byte 0x%02x at offset %td of:\n%s", (unsigned char)*p,
+				 p - text, text);
+}
+
+/* Text read from the machine reaches the text, Markdown and Mermaid renderers with its
+ * control characters escaped, and cannot open code spans, links, HTML or table cells in
+ * Markdown. */
+static void test_render_escapes(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d = diag(s);
+	struct strbuf sb = STRBUF_INIT;
+	struct finding *f = add_finding(d, "os \033]0;owned\007 [x](http://e) <b>|</b>\nnext");
+
+	f->fix = calloc(2, sizeof(char *));
+	assert_non_null(f->fix);
+	f->ev[0] = (struct rule_evidence){ strdup("driver.x"), strdup("a``b\033[2J"),
+					   strdup("/etc/`x`"), false };
+	f->fix[0] = strdup("echo ```\033[31m");
+	d->facts = realloc(d->facts, (d->n_facts + 1) * sizeof(*d->facts));
+	assert_non_null(d->facts);
+	d->alloc_facts = d->n_facts + 1;
+	d->facts[d->n_facts++] = (struct layer_fact){ GPUENV_LAYER_DRIVER, strdup("NVIDIA driver"),
+						      strdup("550|<i>`x`\033[8m\xc2\x9b"),
+						      strdup("/sys/module/nvidia/version") };
+
+	assert_int_equal(out_doctor_text(d, 0, &sb), 0);
+	assert_no_controls(strbuf_str(&sb));
+	assert_non_null(strstr(strbuf_str(&sb), "os \\x1b]0;owned\\x07 [x](http://e)"));
+	assert_non_null(strstr(strbuf_str(&sb), "</b>\\nnext"));
+	assert_non_null(strstr(strbuf_str(&sb), "driver.x = a``b\\x1b[2J [/etc/`x`]"));
+	assert_non_null(strstr(strbuf_str(&sb), "550|<i>`x`\\x1b[8m\\xc2\\x9b"));
+	strbuf_reset(&sb);
+
+	assert_int_equal(out_doctor_markdown(d, 0, &sb), 0);
+	assert_no_controls(strbuf_str(&sb));
+	/* message: link, HTML and pipe characters escaped */
+	assert_non_null(strstr(
+		strbuf_str(&sb),
+		"os \\\\x1b\\]0;owned\\\\x07 \\[x\\](http://e) \\<b\\>\\|\\</b\\>\\\\nnext"));
+	/* a code span longer than the backtick run inside */
+	assert_non_null(strstr(strbuf_str(&sb), "``` a``b\\x1b[2J ``` (`` /etc/`x` ``)"));
+	/* a fence longer than the commands' backtick run */
+	assert_non_null(strstr(strbuf_str(&sb), "  ````sh\n  echo ```\\x1b[31m\n  ````\n"));
+	/* the table cell keeps its pipe and backticks as text */
+	assert_non_null(strstr(strbuf_str(&sb), "NVIDIA driver: 550\\|\\<i\\>\\`x\\`\\\\x1b\\[8m"));
+	strbuf_reset(&sb);
+
+	assert_int_equal(out_doctor_mermaid(d, 0, &sb), 0);
+	assert_no_controls(strbuf_str(&sb));
+	strbuf_done(&sb);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_render_escapes),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_layer_incomplete),
+		cmocka_unit_test(test_chain_framework),
+		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_redact_value_inside_marker),
+	};
+
+	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of the rules of the framework layer (src/rules/rules-table-framework.inc): every
+ * framework.* rule fires on a snapshot built in C that shows its problem (positive) and stays quiet
+ * on the same snapshot with the problem fixed (negative); unreadable inputs give "skipped" records,
+ * never silence. The builders and assertions: rules-test-util.h.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "locale-fx.h"
+#include "rules-test-util.h"
+
+static void test_cpu_only(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *t;
+
+	SKIPPED(s, "framework.cpu-only-build"); /* no framework.python_envs */
+	t = torch_env(s, "2.9.0+cpu", NULL, NULL);
+	YES(s, "framework.cpu-only-build", GPUENV_SEVERITY_INFO, "no GPU on the PCI bus");
+	gpu(s, NULL, "nvidia");
+	YES(s, "framework.cpu-only-build", GPUENV_SEVERITY_ERROR, "never uses them");
+	snap_set_bool(t, "cpu_only", false, "x");
+	NO(s, "framework.cpu-only-build");
+	snapshot_unref(s);
+}
+
+static void test_fw_coverage(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	/* H100 (9.0) with SASS up to sm_86 and no PTX: no kernel image. */
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "535.104.05");
+	torch_env(s, "2.0.1+cu117", "11.7", TARGETS("sm_75", "sm_80", "sm_86"));
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR, "no kernel image");
+	NO(s, "framework.gpu-too-old-for-build");
+	NO(s, "framework.ptx-jit-only");
+	/* torch's own warning, quoted with the name torch prints (the CUDA driver's), never
+	 * the knowledge base's product name: unknown here, then NVML's. */
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "torch warns \"<name> with CUDA capability sm_90 is not compatible with the current "
+	    "PyTorch installation. The current PyTorch install supports CUDA capabilities sm_75 "
+	    "sm_80 sm_86.\"");
+	{
+		struct snap_node *d = snap_append_object(
+			snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+
+		snap_set_str(d, "pci_bus_id", "00000000:18:00.0", "nvml");
+		snap_set_str(d, "name", "NVIDIA H100 80GB HBM3", "nvml");
+	}
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "\"NVIDIA H100 80GB HBM3 with CUDA capability sm_90 is not");
+	snapshot_unref(s);
+	/* sm_86 SASS on an A100 (8.0): no kernel image, but torch does not warn (a target of the
+	 * same major exists), so no warning is quoted. */
+	s = base();
+	gpu(s, "0x20b0", "nvidia");
+	driver_loaded(s, "535.104.05");
+	torch_env(s, "2.0.1+cu117", "11.7", TARGETS("sm_75", "sm_86"));
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR, "no kernel image");
+	NO_TEXT(s, "framework.no-kernel-image", "torch warns");
+	snapshot_unref(s);
+	/* sm_90 SASS: native. */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	torch_env(s, "2.9.0+cu130", "13.0", TARGETS("sm_75", "sm_90", "compute_120"));
+	NO(s, "framework.no-kernel-image");
+	NO(s, "framework.ptx-jit-only");
+	snapshot_unref(s);
+	/* GTX 1080 (6.1) below sm_75: too old, not "no kernel image". */
+	s = base();
+	gpu(s, "0x1b80", "nvidia");
+	driver_loaded(s, "580.95.05");
+	torch_env(s, "2.9.0+cu130", "13.0", TARGETS("sm_75", "sm_120", "compute_120"));
+	YES(s, "framework.gpu-too-old-for-build", GPUENV_SEVERITY_ERROR, "too old");
+	NO(s, "framework.no-kernel-image");
+	/* torch prints the CUDA driver's device name: without NVML it is not known, and the
+	 * knowledge base's "GeForce GTX 1080" never goes into the quote. */
+	YES(s, "framework.gpu-too-old-for-build", GPUENV_SEVERITY_ERROR,
+	    "\"Found GPU0 <name> which is of cuda capability 6.1.");
+	snapshot_unref(s);
+	/* RTX 5090 (12.0) with compute_90 PTX of ISA 9.0: JIT on R580, too new for R575. */
+	s = base();
+	gpu(s, "0x2b85", "nvidia");
+	driver_loaded(s, "580.95.05");
+	torch_env(s, "2.9.0a0", "13.0", TARGETS("sm_80", "sm_90", "compute_90"));
+	YES(s, "framework.ptx-jit-only", GPUENV_SEVERITY_INFO, "JIT-compiled");
+	NO(s, "framework.ptx-too-new-for-driver");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "575.64.03", "x");
+	YES(s, "framework.ptx-too-new-for-driver", GPUENV_SEVERITY_ERROR, "unsupported toolchain");
+	NO(s, "framework.ptx-jit-only");
+	snapshot_unref(s);
+}
+
+static void test_fw_cuda_newer(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, "0x2684", "nvidia");
+	driver_loaded(s, "550.54.15");
+	torch_env(s, "2.4.0+cu124", "12.4", NULL);
+	NO(s, "framework.cuda-newer-than-driver");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "cuda", "12.8", "x");
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
+	    "minor-version compatibility");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "cuda", "13.0", "x");
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "found version 12040");
+	snapshot_unref(s);
+}
+
+/* A pip fix names an index that exists for the release and that the driver runs, never a cuXY
+ * made from the driver's CUDA version (R470 is CUDA 11.4: there never was a cu114 index). */
+static void test_fw_torch_index(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, "0x25a2", "nvidia");
+	driver_loaded(s, "470.86");
+	torch_env(s, "2.1.0+cu121", "12.1", NULL);
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "found version 11040");
+	NO_FIX(s, "framework.cuda-newer-than-driver", "whl/cu114");
+	FIX(s, "framework.cuda-newer-than-driver", "torch 2.1 has no CUDA variant driver 470.86");
+	FIX(s, "framework.cuda-newer-than-driver",
+	    "'torch==1.12.*' --index-url "
+	    "https://download.pytorch.org/whl/cu113");
+	/* R535: torch 2.1 published cu121 (>= 530.30.02), the newest 535 runs */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "535.183.01", "x");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "cuda", "13.0", "x");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "version", "2.9.0+cu130",
+		     "x");
+	/* torch 2.9 published cu126, cu128, cu130: none runs on R535 (cu126 needs 560.28.03);
+	 * the newest release with one R535 runs is named instead: 2.7's cu118 */
+	FIX(s, "framework.cuda-newer-than-driver", "torch 2.9 has no CUDA variant driver 535");
+	FIX(s, "framework.cuda-newer-than-driver",
+	    "'torch==2.7.*' --index-url https://download.pytorch.org/whl/cu118");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "565.57.01", "x");
+	FIX(s, "framework.cuda-newer-than-driver",
+	    "'torch==2.9.*' --index-url https://download.pytorch.org/whl/cu126");
+	snapshot_unref(s);
+}
+
+static void test_fw_toolkit_irrelevant(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *t = torch_env(s, "2.4.0+cu124", "12.4", NULL);
+
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-11.8", "11.8.0");
+	NO(s, "framework.system-toolkit-irrelevant"); /* not known to bring its own runtime */
+	snap_append_str(snap_array(t, "requires_nvidia"), "nvidia-cuda-runtime-cu12==12.4.99", "x");
+	YES(s, "framework.system-toolkit-irrelevant", GPUENV_SEVERITY_INFO, "its own CUDA 12.4");
+	snap_set_str(node(s, "runtime.cuda_toolkits.0"), "version", "12.4.1", "x");
+	NO(s, "framework.system-toolkit-irrelevant");
+	snapshot_unref(s);
+}
+
+static void test_rocm_gfx(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g = gpu(s, "0x7480", "amdgpu"), *t, *x, *n;
+	const char *lib = "/v/torch/lib/libtorch_hip.so";
+
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	n = snap_append_object(snap_array(snap_object(node(s, "driver"), "amdgpu"), "kfd_nodes"));
+	snap_set_str(n, "gfx", "gfx1100", "/sys/class/kfd/kfd/topology/nodes/1/properties");
+	t = torch_env(s, "2.5.1+rocm6.2", NULL, NULL);
+	snap_set_bool(t, "cpu_only", false, "x");
+	snap_set_str(t, "hip", "6.2.41133-dd7f95766", "x");
+	snap_set_str(t, "local_version", "rocm6.2", "x");
+	x = snap_append_object(node(s, "framework.python_envs.0.packages.torch.arch_targets"));
+	snap_set_str(x, "gfx", "gfx1100", lib);
+	NO(s, "framework.rocm-gfx-unsupported");
+	snap_set_str(n, "gfx", "gfx1102", "x");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "invalid device function");
+	/* The override is suggested from the knowledge base only (gfx1102 → 11.0.0, the build
+	 * has gfx1100 code), and said to be unsupported by AMD. */
+	assert_true(fix_has(s, "framework.rocm-gfx-unsupported",
+			    "HSA_OVERRIDE_GFX_VERSION=11.0.0   # NOT supported by AMD"));
+	/* No row for gfx1010 holds a value: nothing is suggested. */
+	snap_set_str(n, "gfx", "gfx1010", "x");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "invalid device function");
+	assert_false(fix_has(s, "framework.rocm-gfx-unsupported", "HSA_OVERRIDE_GFX_VERSION="));
+	/* gfx1031 → 10.3.0 runs gfx1030 code, which this build lacks: not suggested either. */
+	snap_set_str(n, "gfx", "gfx1031", "x");
+	assert_false(fix_has(s, "framework.rocm-gfx-unsupported", "HSA_OVERRIDE_GFX_VERSION="));
+	snap_set_str(n, "gfx", "gfx1102", "x");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "11.0.0");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_WARNING, "an override");
+	snapshot_unref(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_only),
+		cmocka_unit_test(test_fw_coverage),
+		cmocka_unit_test(test_fw_cuda_newer),
+		cmocka_unit_test(test_fw_torch_index),
+		cmocka_unit_test(test_fw_toolkit_irrelevant),
+		cmocka_unit_test(test_rocm_gfx),
+	};
+
+	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of the rules of the runtime layer (src/rules/rules-table-runtime.inc): every runtime.*
+ * rule fires on a snapshot built in C that shows its problem (positive) and stays quiet on the same
+ * snapshot with the problem fixed (negative); unreadable inputs give "skipped" records, never
+ * silence. The builders and assertions: rules-test-util.h.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "locale-fx.h"
+#include "rules-test-util.h"
+
+static void test_no_driver_for_toolkit(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	NO(s, "runtime.no-driver-for-toolkit");
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-13.0", "13.0.96");
+	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, ">= 580.65.06");
+	driver_loaded(s, "580.95.05");
+	NO(s, "runtime.no-driver-for-toolkit");
+	snapshot_unref(s);
+}
+
+/* WSL2 and containers: the driver is another system's. No module and no /proc/driver/nvidia
+ * there is normal, and "install a driver" would break WSL2 (NVIDIA's CUDA on WSL guide). */
+static void test_no_driver_elsewhere(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.1", "12.1.1");
+	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, "no NVIDIA kernel driver");
+	snap_set_str(node(s, "host"), "kernel_release", "5.15.167.4-microsoft-standard-WSL2",
+		     "/proc/sys/kernel/osrelease");
+	NO(s, "runtime.no-driver-for-toolkit");
+	/* the driver version cannot be read there: rules that need it say so */
+	SKIPPED(s, "runtime.toolkit-needs-newer-driver");
+	snap_set_str(node(s, "host"), "kernel_release", "6.8.0-45-generic", "x");
+	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg_device", true, "/dev/dxg");
+	NO(s, "runtime.no-driver-for-toolkit");
+	snap_set_bool(snap_object(node(s, "host"), "wsl"), "dxg_device", false, "/dev/dxg");
+	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, "no NVIDIA kernel driver");
+	/* in a container the runtime gave the GPU, the driver is the host's; in one it did not
+	 * give it, there is no driver to use */
+	snap_set_str(node(s, "container"), "dockerenv", "", "/.dockerenv");
+	YES(s, "runtime.no-driver-for-toolkit", GPUENV_SEVERITY_ERROR, "no NVIDIA kernel driver");
+	snap_set_str(snap_object(node(s, "container"), "requested"), "NVIDIA_VISIBLE_DEVICES",
+		     "all", "environment");
+	NO(s, "runtime.no-driver-for-toolkit");
+	snapshot_unref(s);
+}
+
+static void test_toolkit_needs_newer_driver(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *tk;
+
+	driver_loaded(s, "535.183.01");
+	tk = toolkit(s, "/usr/local/cuda-12.2", "/usr/local/cuda-12.2", "12.2.0");
+	NO(s, "runtime.toolkit-needs-newer-driver");
+	/* 12.4 on R535: minor-version compatibility (>= 525.60.13, < 580). */
+	snap_set_str(tk, "version", "12.4.1", "x");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_WARNING,
+	    "minor-version compatibility");
+	/* 13.0 on R535: no rescue across majors. */
+	snap_set_str(tk, "version", "13.0.0", "x");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_ERROR, "580.65.06");
+	/* 12.4 on R470 (below the 12.x floor). */
+	snap_set_str(tk, "version", "12.4.1", "x");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_ERROR, "550.54.15");
+	/* 13.2 on R580: through the 13.x minor-version compatibility floor, which
+	 * cuda_driver_min.tsv marks unconfirmed; the message says so. */
+	snap_set_str(tk, "version", "13.2.0", "x");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "580.95.05", "x");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_WARNING,
+	    "(CUDA 13.x on >= 580, unconfirmed)");
+	snapshot_unref(s);
+}
+
+static void test_stub(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *tk = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
+
+	NO(s, "runtime.stub-libcuda");
+	snap_set_str(tk, "stub_libcuda",
+		     "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs/libcuda.so",
+		     "/usr/local/cuda-12.4/lib64/stubs/libcuda.so");
+	YES(s, "runtime.stub-libcuda", GPUENV_SEVERITY_INFO, "off the loader path");
+	env(s, "LD_LIBRARY_PATH", "/opt/lib:/usr/local/cuda/lib64/stubs/");
+	YES(s, "runtime.stub-libcuda", GPUENV_SEVERITY_ERROR, "LD_LIBRARY_PATH contains");
+	env(s, "LD_LIBRARY_PATH", "/usr/local/cuda-12.4/lib64");
+	env(s, "LD_PRELOAD", "/usr/local/cuda-12.4/lib64/stubs/libcuda.so");
+	YES(s, "runtime.stub-libcuda", GPUENV_SEVERITY_ERROR, "LD_PRELOAD");
+	snapshot_unref(s);
+}
+
+static void test_toolkits_disagree(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *a, *b;
+
+	a = toolkit(s, "/usr/local/cuda-11.8", "/usr/local/cuda-11.8", "11.8.0");
+	b = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
+	env(s, "PATH", "/usr/local/cuda-12.4/bin:/usr/bin");
+	NO(s, "runtime.toolkits-disagree");
+	env(s, "PATH", "/usr/local/cuda-11.8/bin:/usr/bin");
+	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_WARNING, "nvcc on PATH: CUDA 11.8");
+	/* the fix points at what the configuration needs, not at the nvcc first on PATH */
+	FIX(s, "runtime.toolkits-disagree", "CUDA_HOME=/usr/local/cuda-12.4 ");
+	FIX(s, "runtime.toolkits-disagree", "the newest of them");
+	driver_loaded(s, "535.183.01"); /* R535 runs 11.8 and (minor-version compat) 12.4 */
+	FIX(s, "runtime.toolkits-disagree", "CUDA_HOME=/usr/local/cuda-12.4 ");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
+	FIX(s, "runtime.toolkits-disagree", "CUDA_HOME=/usr/local/cuda-11.8 ");
+	torch_env(s, "2.4.0+cu124", "12.4", NULL);
+	FIX(s, "runtime.toolkits-disagree", "what torch 2.4.0+cu124");
+	FIX(s, "runtime.toolkits-disagree", "CUDA_HOME=/usr/local/cuda-12.4 ");
+	/* Same version in two places: only a note. */
+	snap_set_str(a, "version", "12.4.1", "x");
+	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_INFO, "/usr/local/cuda: CUDA 12.4.1");
+	(void)b;
+	snapshot_unref(s);
+}
+
+static void test_cannot_target(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *tk;
+
+	gpu(s, "0x1db1", "nvidia"); /* Tesla V100, 7.0 */
+	tk = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
+	NO(s, "runtime.toolkit-cannot-target-gpu");
+	snap_set_str(tk, "version", "13.0.0", "x");
+	YES(s, "runtime.toolkit-cannot-target-gpu", GPUENV_SEVERITY_ERROR, "nvcc rejects sm_70");
+	snapshot_unref(s);
+	s = base();
+	gpu(s, NULL, "nvidia"); /* H100, 9.0 */
+	toolkit(s, "/usr/local/cuda-11.7", "/usr/local/cuda-11.7", "11.7.1");
+	YES(s, "runtime.toolkit-cannot-target-gpu", GPUENV_SEVERITY_WARNING, "only PTX");
+	snapshot_unref(s);
+}
+
+static void test_cudnn(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *tk = toolkit(s, "/usr/local/cuda", "/usr/local/cuda-12.4", "12.4.1");
+
+	snap_set_state(tk, "cudnn_version", FACT_ABSENT, "x", NULL);
+	NO(s, "runtime.cudnn-cuda-mismatch");
+	snap_set_str(tk, "cudnn_version", "9.5.1", "/usr/local/cuda-12.4/include/cudnn_version.h");
+	NO(s, "runtime.cudnn-cuda-mismatch"); /* 9.5.x cuda12 lists 12.4 */
+	snap_set_str(tk, "cudnn_version", "8.9.6", "x");
+	YES(s, "runtime.cudnn-cuda-mismatch", GPUENV_SEVERITY_WARNING, "not CUDA 12.4");
+	snap_set_str(tk, "version", "11.8.0", "x");
+	NO(s, "runtime.cudnn-cuda-mismatch"); /* the cuda11 package lists 11.8 */
+	snap_set_str(tk, "cudnn_version", "9.17.0", "x");
+	YES(s, "runtime.cudnn-cuda-mismatch", GPUENV_SEVERITY_ERROR, "only for other CUDA majors");
+	/* Not in the table, or only majors known: skipped with the reason, never passed. */
+	snap_set_str(tk, "cudnn_version", "9.19.0", "x");
+	{
+		struct gpuenv_doctor *d = diag(s);
+
+		assert_int_equal(count(d, "runtime.cudnn-cuda-mismatch"), 0);
+		assert_non_null(strstr(skip_of(d, "runtime.cudnn-cuda-mismatch")->reason,
+				       "not in the knowledge base"));
+		diagnosis_free(d);
+	}
+	snapshot_unref(s);
+}
+
+static void test_cuda_compat(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *l, *ml;
+
+	driver_loaded(s, "550.54.15");
+	l = userspace(s, "libcuda", "/usr/local/cuda-12.2/compat/libcuda.so.1", "535.104.05");
+	/* Older and not a compat file: a stale libcuda (driver.nvml-version-mismatch's). */
+	NO(s, "runtime.cuda-compat-unsupported");
+	snap_set_bool(l, "in_compat_dir", true, "x");
+	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR,
+	    "older than the kernel module 550.54.15");
+	NO(s, "runtime.library-shadowed"); /* reported once, by its own rule */
+	/* Newer compat on a data-center GPU is what forward compatibility is for. */
+	snap_set_str(l, "version", "580.95.05", "x");
+	gpu(s, NULL, "nvidia");
+	NO(s, "runtime.cuda-compat-unsupported");
+	snap_set_str(node(s, "hardware.gpus.0"), "device_id", "0x2684", "x"); /* RTX 4090 */
+	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR, "(804)");
+	/* Bind-mounted outside any compat/ directory (a container's multiarch dir): known by
+	 * its version against the driver's own libnvidia-ml. */
+	l = userspace(s, "libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "580.95.05");
+	snap_set_bool(l, "in_compat_dir", false, "x");
+	NO(s, "runtime.cuda-compat-unsupported"); /* NVML unknown: no proof */
+	ml = userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1",
+		       "550.54.15");
+	snap_set_bool(ml, "in_compat_dir", false, "x");
+	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR,
+	    "newer than the driver's own libnvidia-ml");
+	/* ...and that copy is not also a user-space/module mismatch (said once, as compat). */
+	NO(s, "driver.nvml-version-mismatch");
+	/* Both newer than the module: a user-space upgrade without a reboot, not compat. */
+	snap_set_str(ml, "version", "580.95.05", "x");
+	NO(s, "runtime.cuda-compat-unsupported");
+	/* Unknown GPU segment: could not tell. */
+	snap_set_str(ml, "version", "550.54.15", "x");
+	snap_set_str(node(s, "hardware.gpus.0"), "device_id", "0x0001", "x");
+	SKIPPED(s, "runtime.cuda-compat-unsupported");
+	snapshot_unref(s);
+}
+
+/* A conda env with one framework package whose library `names` (dlopen) nothing loads; one
+ * copy of it in `dir`, found there as `where` (NULL: no copy). */
+static struct snap_node *not_found_env(struct gpuenv_snapshot *s, const char *key,
+				       const char *version, const char *names, const char *dir,
+				       const char *where)
+{
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *e = snap_append_object(envs), *p, *nf;
+
+	snap_set_str(e, "prefix", "/home/user/anaconda3/envs/tf", "x");
+	snap_set_str(e, "kind", "conda", "x");
+	p = snap_object(snap_object(e, "packages"), key);
+	snap_set_str(p, "dist_version", version, "x");
+	nf = snap_append_object(snap_array(p, "not_found"));
+	snap_set_str(nf, "name", names, "x"); /* the first of them, for these tests */
+	snap_set_str(nf, "names", names, "x");
+	snap_set_str(nf, "request", "dlopen", "x");
+	snap_array(nf, "copies");
+	if (dir) {
+		struct snap_node *c = snap_append_object(snap_array(nf, "copies"));
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names);
+		snap_set_str(c, "path", path, path);
+		snap_set_str(c, "dir", dir, path);
+		snap_set_str(c, "where", where, path);
+	}
+	return p;
+}
+
+static void test_library_not_found(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *p;
+
+	(void)state;
+	SKIPPED(s, "runtime.library-not-found"); /* no framework.python_envs */
+	p = not_found_env(s, "tensorflow", "2.9.0", "libcudart.so.11.0",
+			  "/home/user/anaconda3/envs/tf/lib", "PATH");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
+	    "its directory is on PATH, which the dynamic loader never searches");
+	FIX(s, "runtime.library-not-found",
+	    "export LD_LIBRARY_PATH=/home/user/anaconda3/envs/tf/lib");
+	snapshot_unref(s);
+
+	/* Everything it opens loads: nothing to say. */
+	s = base();
+	p = snap_object(
+		snap_object(snap_append_object(snap_array(node(s, "framework"), "python_envs")),
+			    "packages"),
+		"tensorflow");
+	snap_set_str(p, "dist_version", "2.9.0", "x");
+	snap_array(p, "not_found");
+	NO(s, "runtime.library-not-found");
+	snapshot_unref(s);
+
+	/* A conda env's lib/ that is not activated: the activate.d fix. */
+	s = base();
+	not_found_env(s, "tensorflow", "2.7.0", "libcudnn.so.8", "/home/user/anaconda3/envs/tf/lib",
+		      "conda env lib");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR, "a conda environment's lib/");
+	FIX(s, "runtime.library-not-found", "conda activate /home/user/anaconda3/envs/tf");
+	snapshot_unref(s);
+
+	/* Listed in ld.so.conf.d, not in the cache: ldconfig. */
+	s = base();
+	not_found_env(s, "tensorflow", "2.9.0", "libcublas.so.11", "/usr/local/cuda-11.2/lib64",
+		      "ld.so.conf");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR, "ldconfig was not run");
+	FIX(s, "runtime.library-not-found", "sudo ldconfig");
+	snapshot_unref(s);
+
+	/* Warp before 0.8 opens only the unversioned libcuda.so; the driver's libcuda.so.1. */
+	s = base();
+	driver_loaded(s, "550.54.15");
+	not_found_env(s, "warp", "0.3.1", "libcuda.so", "/usr/lib/x86_64-linux-gnu",
+		      "versioned only");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
+	    "only the versioned libcuda.so.1 is installed");
+	FIX(s, "runtime.library-not-found", "pip install -U 'warp-lang>=0.8'");
+	snapshot_unref(s);
+
+	/* No libcuda anywhere and no driver: the driver rules say it, not this one. */
+	s = base();
+	not_found_env(s, "numba", "0.60.0", "libcuda.so|libcuda.so.1", NULL, NULL);
+	NO(s, "runtime.library-not-found");
+	/* With the driver loaded, a libcuda nowhere is this rule's. */
+	driver_loaded(s, "550.54.15");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
+	    "libcuda.so or libcuda.so.1 (opened by name)");
+	snapshot_unref(s);
+
+	/* The framework library's DT_NEEDED could not be read: could not tell. */
+	s = base();
+	p = snap_object(
+		snap_object(snap_append_object(snap_array(node(s, "framework"), "python_envs")),
+			    "packages"),
+		"torch");
+	snap_set_errno(p, "needed_missing", -EACCES, "/x/torch/lib/libtorch_cuda.so");
+	SKIPPED(s, "runtime.library-not-found");
+	snapshot_unref(s);
+}
+
+/* packages.<fw>.cudnn: the copies of libcudnn.so.<major> on the framework's search path, in
+ * order (the first one loaded), each with its version (NULL: not readable). */
+static struct snap_node *cudnn_copies(struct snap_node *pkg, const char *soname,
+				      const char *const *paths, const char *const *versions)
+{
+	struct snap_node *o = snap_object(pkg, "cudnn"), *arr = snap_array(o, "copies");
+
+	snap_set_str(o, "soname", soname, "ld.so search");
+	snap_set_str(o, "request", "dlopen", "ld.so search");
+	snap_set_str(o, "resolved_path", paths[0], paths[0]);
+	for (size_t i = 0; paths[i]; i++) {
+		struct snap_node *e = snap_append_object(arr);
+
+		snap_set_str(e, "path", paths[i], "LD_LIBRARY_PATH");
+		snap_set_str(e, "resolved_path", paths[i], paths[i]);
+		snap_set_str(e, "found_via", i ? "ld.so.cache" : "LD_LIBRARY_PATH", "x");
+		snap_set_bool(e, "loaded", i == 0, "ld.so search");
+		if (versions[i])
+			snap_set_str(e, "cudnn_version", versions[i], paths[i]);
+		else
+			snap_set_errno(e, "cudnn_version", -EACCES, "/x/include/cudnn_version.h");
+	}
+	return o;
+}
+
+/* A venv with tensorflow (dist_version) whose build_info says cuDNN bi_cudnn. */
+static struct snap_node *tf_env(struct gpuenv_snapshot *s, const char *version,
+				const char *bi_cudnn)
+{
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *e = snap_append_object(envs), *t, *bi;
+	const char *bp =
+		"/home/user/venv/lib/python3.8/site-packages/tensorflow/python/platform/build_info.py";
+
+	snap_set_str(e, "prefix", "/home/user/venv", "/home/user/venv");
+	t = snap_object(snap_object(e, "packages"), "tensorflow");
+	snap_set_str(t, "dist_version", version, "METADATA");
+	bi = snap_object(t, "build_info");
+	snap_set_str(bi, "cudnn_version", bi_cudnn, bp);
+	snap_set_bool(bi, "is_cuda_build", true, bp);
+	snap_set_bool(t, "cpu_only", false, bp);
+	return t;
+}
+
+#define PATHS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* A machine whose one environment is judged completely, with driver.userspace read. */
+static struct gpuenv_snapshot *fw_base(void)
+{
+	struct gpuenv_snapshot *s = base();
+
+	snap_set_bool(node(s, "framework"), "python_envs_complete", true, "x");
+	snap_set_state(snap_object(node(s, "driver"), "userspace"), "libcuda", FACT_ABSENT,
+		       "ld.so search", "not found");
+	return s;
+}
+
+/* TensorFlow `version` with build_info cuDNN bi, and libcudnn copies paths/versions. */
+static struct gpuenv_snapshot *tf_case(const char *version, const char *bi, const char *soname,
+				       const char *const *paths, const char *const *versions)
+{
+	struct gpuenv_snapshot *s = fw_base();
+	struct snap_node *t = tf_env(s, version, bi);
+
+	if (paths)
+		cudnn_copies(t, soname, paths, versions);
+	return s;
+}
+
+static void test_cudnn_older(void **state)
+{
+	static const char *const old8 = "/usr/local/cuda/lib64/libcudnn.so.8.0.4",
+				 *new8 = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.1.0";
+	const char *id = "runtime.cudnn-older-than-framework";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *t;
+
+	SKIPPED(s, id); /* no framework.python_envs */
+	snapshot_unref(s);
+	/* TF 2.6: build_info says '8', its release line was tested (and built) with 8.1. */
+	s = tf_case("2.6.0", "8", NULL, NULL, NULL);
+	NO(s, id); /* no cudnn recorded: nothing asked for */
+	snapshot_unref(s);
+	s = tf_case("2.6.0", "8", "libcudnn.so.8", PATHS(old8), PATHS("8.0.4"));
+	YES(s, id, GPUENV_SEVERITY_ERROR,
+	    "Loaded runtime CuDNN library: 8.0.4 but source was compiled with: 8.1.0.");
+	NO(s, "runtime.library-shadowed"); /* one copy */
+	snapshot_unref(s);
+	/* The newer copy later on the path: the shadowing explains it, and the fix says so. */
+	s = tf_case("2.6.0", "8", "libcudnn.so.8", PATHS(old8, new8), PATHS("8.0.4", "8.1.0"));
+	YES(s, "runtime.library-shadowed", GPUENV_SEVERITY_WARNING,
+	    "before the newer /usr/lib/x86_64-linux-gnu/libcudnn.so.8.1.0 (cuDNN 8.1.0");
+	FIX(s, id, "drop /usr/local/cuda/lib64/libcudnn.so.8.0.4");
+	snapshot_unref(s);
+	/* Same minor with another patch, a newer minor: the frameworks accept both. */
+	s = tf_case("2.6.0", "8", "libcudnn.so.8", PATHS(new8), PATHS("8.1.0"));
+	NO(s, id);
+	snapshot_unref(s);
+	s = tf_case("2.6.0", "8", "libcudnn.so.8", PATHS(new8), PATHS("8.9.7"));
+	NO(s, id);
+	snapshot_unref(s);
+	/* build_info with a minor (a source build) wins over the knowledge base. */
+	s = tf_case("2.6.0", "8.2", "libcudnn.so.8", PATHS(new8), PATHS("8.1.0"));
+	YES(s, id, GPUENV_SEVERITY_ERROR, "compiled with: 8.2.0");
+	snapshot_unref(s);
+	/* The loaded copy's version cannot be read: could not tell. */
+	s = tf_case("2.6.0", "8", "libcudnn.so.8", PATHS(old8), PATHS(NULL));
+	SKIPPED(s, id);
+	snapshot_unref(s);
+	/* TF 1.15 (module-level build_info '7'): the tested configuration says 7.4, the binary
+	 * was compiled with 7.6.0 (tensorflow_builds.tsv); 7.4.1 from cudnn.h is too old. */
+	s = tf_case("1.15.0", "7", "libcudnn.so.7",
+		    PATHS("/usr/local/cuda/lib64/libcudnn.so.7.4.1"), PATHS("7.4.1"));
+	YES(s, id, GPUENV_SEVERITY_ERROR, "compiled with: 7.6.0");
+	snapshot_unref(s);
+	/* A release line the knowledge base knows only by its major: could not tell. */
+	s = tf_case("1.9.0", "7", "libcudnn.so.7", PATHS("/usr/local/cuda/lib64/libcudnn.so.7.0.5"),
+		    PATHS("7.0.5"));
+	SKIPPED(s, id);
+	snapshot_unref(s);
+	/* torch 1.12.0+cu113 bundles cuDNN 8.3.2; LD_LIBRARY_PATH's 8.0.3 comes first. */
+	s = fw_base();
+	t = torch_env(s, "1.12.0+cu113", "11.3", NULL);
+	snap_set_str(t, "lib_dir", "/home/user/venv/lib/python3.12/site-packages/torch/lib", "x");
+	cudnn_copies(t, "libcudnn.so.8",
+		     PATHS("/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64/libcudnn.so.8.0.3",
+			   "/home/user/venv/lib/python3.12/site-packages/torch/lib/libcudnn.so.8"),
+		     PATHS("8.0.3", "8.3.2"));
+	YES(s, id, GPUENV_SEVERITY_ERROR,
+	    "PyTorch was compiled  against (8, 3, 2) but found runtime version (8, 0, 3)");
+	YES(s, "runtime.library-shadowed", GPUENV_SEVERITY_WARNING, "cuDNN 8.3.2");
+	snapshot_unref(s);
+	/* No framework: the main program's search (runtime.libraries) shows the same. */
+	s = fw_base();
+	t = snap_append_object(snap_array(
+		snap_object(snap_object(snapshot_root(s), "runtime"), "libraries"), "libcudnn"));
+	snap_set_str(t, "soname", "libcudnn.so.8", "ld.so search");
+	snap_set_str(t, "resolved_path", old8, old8);
+	snap_set_str(t, "version", "8.0.4", old8);
+	snap_set_str(t, "found_via", "LD_LIBRARY_PATH", "x");
+	NO(s, "runtime.library-shadowed");
+	t = snap_append_object(snap_array(t, "shadowed"));
+	snap_set_str(t, "path", new8, new8);
+	snap_set_str(t, "version", "8.1.0", new8);
+	snap_set_str(t, "verdict", "loadable", new8);
+	YES(s, "runtime.library-shadowed", GPUENV_SEVERITY_WARNING,
+	    "takes /usr/local/cuda/lib64/libcudnn.so.8.0.4 (cuDNN 8.0.4, via LD_LIBRARY_PATH) before");
+	snap_set_str(t, "version", "8.0.3", new8); /* the older one second: fine */
+	NO(s, "runtime.library-shadowed");
+	snapshot_unref(s);
+}
+
+/* An A100 in NVML's devices[]: MIG mode and its MIG devices ("uuid gi ci" each). */
+static struct snap_node *nvml_gpu(struct gpuenv_snapshot *s, const char *uuid, bool mig,
+				  const char *const *migs)
+{
+	struct snap_node *nv = snap_object(node(s, "driver"), "nvml");
+	struct snap_node *d = snap_append_object(snap_array(nv, "devices")), *a;
+
+	snap_set_str(d, "uuid", uuid, "nvml:nvmlDeviceGetUUID");
+	snap_set_bool(d, "mig_mode", mig, "nvml:nvmlDeviceGetMigMode");
+	if (!mig)
+		return d;
+	a = snap_array(d, "mig_devices");
+	for (size_t i = 0; migs && migs[i]; i++) {
+		struct snap_node *m = snap_append_object(a);
+		char u[64];
+		int gi, ci;
+
+		assert_int_equal(sscanf(migs[i], "%63s %d %d", u, &gi, &ci), 3);
+		snap_set_str(m, "uuid", u, "nvml:nvmlDeviceGetUUID");
+		snap_set_int(m, "gpu_instance_id", gi, "nvml:nvmlDeviceGetGpuInstanceId");
+		snap_set_int(m, "compute_instance_id", ci, "nvml:nvmlDeviceGetComputeInstanceId");
+	}
+	snap_set_int(d, "mig_device_count", (int64_t)snap_count(a), "nvml");
+	return d;
+}
+
+#define MIG_A "MIG-89c850dc-38e3-57df-85c7-690c186b68e9"
+#define MIG_B "MIG-f2b5fbbd-850e-51bb-8ffa-ac9fb48126da"
+#define GPU_0 "GPU-5a88edbe-90c4-2449-8c43-70c57591cca1"
+
+static void test_mig_device_selection(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g;
+
+	driver_loaded(s, "535.104.05");
+	NO(s, "runtime.mig-device-selection"); /* no CUDA_VISIBLE_DEVICES, no NVML */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	NO(s, "runtime.mig-device-selection"); /* NVML not asked: no MIG id can match... */
+	snap_set_errno(snap_object(node(s, "driver"), "nvml"), "devices", -EIO, "nvml:x");
+	SKIPPED(s, "runtime.mig-device-selection"); /* ...NVML that failed might have MIG on */
+	snapshot_unref(s);
+
+	s = base();
+	driver_loaded(s, "535.104.05");
+	g = nvml_gpu(s, GPU_0, true, TARGETS(MIG_A " 1 0", MIG_B " 2 0"));
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	NO(s, "runtime.mig-device-selection"); /* one MIG device: what CUDA gives */
+	env(s, "CUDA_VISIBLE_DEVICES", "MIG-GPU-5a88edbe-90c4-2449-8c43-70c57591cca1/2/0");
+	NO(s, "runtime.mig-device-selection"); /* the older form, an existing instance */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A "," MIG_B);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "names 2 MIG devices, but a CUDA process enumerates only one");
+	env(s, "CUDA_VISIBLE_DEVICES", "0");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "one MIG device of it, not the GPU");
+	env(s, "CUDA_VISIBLE_DEVICES", "MIG-GPU-5a88edbe-90c4-2449-8c43-70c57591cca1/3/0");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "instance pair that does not exist");
+	env(s, "CUDA_VISIBLE_DEVICES", "MIG-5a88edbe-90c4," MIG_A);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "entry 1 of CUDA_VISIBLE_DEVICES matches no MIG device");
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A ",MIG-GPU-5a88edbe");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "entry 2 of CUDA_VISIBLE_DEVICES is not of the form");
+	/* torch 1.13 counts no device for a MIG id (facts framework_mig_bugs). */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	torch_env(s, "1.13.1+cu117", "11.7", NULL);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "torch.cuda.device_count() returns 0");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "version", "2.0.1+cu117",
+		     "x");
+	NO(s, "runtime.mig-device-selection");
+	snapshot_unref(s);
+	/* MIG on with no MIG device created: the GPU gives nothing. */
+	s = base();
+	driver_loaded(s, "535.104.05");
+	g = nvml_gpu(s, GPU_0, true, NULL);
+	env(s, "CUDA_VISIBLE_DEVICES", "0");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "nothing on a GPU with no MIG device created");
+	/* MIG off: indices and GPU UUIDs are plain GPUs. */
+	snap_set_bool(g, "mig_mode", false, "x");
+	env(s, "CUDA_VISIBLE_DEVICES", GPU_0);
+	NO(s, "runtime.mig-device-selection");
+	/* ...but a MIG id then matches nothing. */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_A);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR, "matches no MIG device");
+	/* An unreadable MIG mode might be on: skipped. */
+	snap_set_errno(g, "mig_mode", -EACCES, "nvml:nvmlDeviceGetMigMode");
+	SKIPPED(s, "runtime.mig-device-selection");
+	snapshot_unref(s);
+}
+
+static void test_stub_loader(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *l =
+		userspace(s, "libcuda", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "550.54.15");
+
+	NO(s, "runtime.stub-libcuda");
+	/* ld.so.cache names a stubs directory: flagged without any LD_LIBRARY_PATH. */
+	snap_set_str(l, "path", "/usr/local/cuda-12.4/lib64/stubs/libcuda.so.1",
+		     "/etc/ld.so.cache");
+	snap_set_bool(l, "is_stub", true, "x");
+	YES(s, "runtime.stub-libcuda", GPUENV_SEVERITY_ERROR, "ld.so loads libcuda.so.1");
+	snapshot_unref(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_driver_for_toolkit),
+		cmocka_unit_test(test_no_driver_elsewhere),
+		cmocka_unit_test(test_toolkit_needs_newer_driver),
+		cmocka_unit_test(test_stub),
+		cmocka_unit_test(test_toolkits_disagree),
+		cmocka_unit_test(test_cannot_target),
+		cmocka_unit_test(test_cudnn),
+		cmocka_unit_test(test_cuda_compat),
+		cmocka_unit_test(test_library_not_found),
+		cmocka_unit_test(test_mig_device_selection),
+		cmocka_unit_test(test_cudnn_older),
+		cmocka_unit_test(test_stub_loader),
+	};
+
+	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
