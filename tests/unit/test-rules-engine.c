@@ -129,6 +129,23 @@ static void test_verdict(void **state)
 	assert_int_equal(d->verdict, GPUENV_VERDICT_WARNINGS);
 	assert_int_equal(d->status[GPUENV_LAYER_HARDWARE], LAYER_WARNING);
 	diagnosis_free(d);
+	/* In a container given the GPU the driver is the host's: could not tell, unless NVML
+	 * and cuInit both answered inside it (a real H200 container's snapshot). */
+	in_docker(s);
+	snap_set_bool(node(s, "driver.device_nodes"), "nvidiactl", true, "/dev");
+	snap_set_int(node(s, "hardware.gpus.0"), "current_link_width", 16, "x");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_DRIVER], LAYER_UNKNOWN);
+	diagnosis_free(d);
+	snap_set_str(snap_object(node(s, "driver"), "nvml"), "init", "NVML_SUCCESS",
+		     "nvml:nvmlInit_v2");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_DRIVER], LAYER_UNKNOWN);
+	diagnosis_free(d);
+	snap_set_str(snap_object(node(s, "driver"), "cuda"), "init", "CUDA_SUCCESS", "cuda:cuInit");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_DRIVER], LAYER_OK);
+	diagnosis_free(d);
 	/* 13.0 on R535: the chain's first link is broken. */
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "535.183.01", "x");
 	d = diag(s);

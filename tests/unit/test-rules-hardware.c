@@ -92,6 +92,17 @@ static void test_bar1(void **state)
 	NO(s, "hardware.bar1-small");
 	snap_set_state(g, "bar1_size_bytes", FACT_ABSENT, "resource", "BAR1 not assigned");
 	YES(s, "hardware.bar1-small", GPUENV_SEVERITY_ERROR, "BAR1 not assigned");
+	/* NVML enumerated the GPU: the driver placed its BAR1, whatever the resource file
+	 * seemed to say (a VM's 64-bit BAR0 moved the aperture to line 2 for an older probe). */
+	{
+		struct snap_node *d = snap_append_object(
+			snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+
+		snap_set_str(d, "pci_bus_id", "00000000:18:00.0", "nvml:nvmlDeviceGetPciInfo_v3");
+		NO(s, "hardware.bar1-small");
+		snap_set_str(d, "pci_bus_id", "00000000:19:00.0", "nvml:nvmlDeviceGetPciInfo_v3");
+		YES(s, "hardware.bar1-small", GPUENV_SEVERITY_ERROR, "BAR1 not assigned");
+	}
 	snap_set_int(g, "bar1_size_bytes", 256 << 20, "resource");
 	YES(s, "hardware.bar1-small", GPUENV_SEVERITY_INFO, "256 MiB");
 	/* Not NVIDIA: BAR1 means something else. */
