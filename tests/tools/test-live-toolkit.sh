@@ -57,7 +57,20 @@ hdr3() { echo "$(hdr "$1" "$2").$(hdr "$1" "$3").$(hdr "$1" "$4")"; }
 
 expect resolved_path "$real"
 expect is_default true
-expect alternatives_chain "$cuda -> $(readlink "$cuda")"
+# Every hop of the link, as the loader follows it: /usr/local/cuda -> /etc/alternatives/cuda
+# -> /usr/local/cuda-13.0 where update-alternatives manages it (NVIDIA's .deb packages; seen on
+# an Ubuntu 24.04 GPU machine), one hop where the link points at the toolkit itself.
+chain= hop=$cuda hops=0
+while [ -L "$hop" ] && [ "$hops" -lt 40 ]; do
+	target=$(readlink "$hop")
+	chain="${chain:+$chain }$hop -> $target"
+	case $target in
+	/*) hop=$target ;;
+	*) hop=$(dirname "$hop")/$target ;;
+	esac
+	hops=$((hops + 1))
+done
+expect alternatives_chain "$chain"
 rt=$(ls -d "$real"/dist-info/nvidia_cuda_runtime-*.dist-info 2>/dev/null | head -1)
 if [ -f "$real/version.json" ]; then
 	expect version_source version.json
