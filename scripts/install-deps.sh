@@ -12,8 +12,12 @@ zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libm
 # (libclang-common-15-dev) holds libFuzzer, so `make fuzz` uses clang-15 and the format check
 # clang-format-15; clang 14 besides would add 257 MiB (README "Dependencies"). lld-15: clang-15
 # links the HIP fixture files' amdgcn code objects with lld (a minbase root has no linker for it).
+# locales: localedef and the de_DE source for the comma-decimal runs (with-comma-locale.sh);
+# zsh and fish: the completion check runs both shells (syntax, and fish's own completion).
+# Without them a fresh root's make test skipped those checks.
 test_pkgs="libcmocka-dev clang-15 clang-tools-15 lld-15 clang-format-15 openssl xz-utils ocl-icd-libopencl1
-ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema groff-base"
+ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema groff-base
+locales zsh fish"
 
 # bench/bench-doctor.sh compares doctor with PyTorch's collect_env (large: not a test need).
 bench_pkgs="python3-torch"

@@ -52,6 +52,11 @@ run 0 "python3-jsonschema" # a test package only: the plain build does not need 
 run 1 "python3-jsonschema meson" --test
 grep -q "missing Debian packages: meson python3-jsonschema$" "$tmp/out" ||
 	{ echo "FAIL: --test packages not named:"; cat "$tmp/out"; fail=1; }
+# What the comma-locale runs and the completion check need is a test package too.
+run 0 "locales zsh fish"
+run 1 "locales zsh fish" --test
+grep -q "missing Debian packages: locales zsh fish$" "$tmp/out" ||
+	{ echo "FAIL: locales, zsh and fish not named by --test:"; cat "$tmp/out"; fail=1; }
 grep -q "apt-get must not run" "$tmp/out" && { echo "FAIL: apt-get ran as a user"; fail=1; }
 [ $fail = 0 ] && echo "install-deps: ok (names missing packages as a user, never runs apt-get)"
 exit $fail
