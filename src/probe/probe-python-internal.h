@@ -51,11 +51,17 @@ struct site {
 	char **names;
 };
 
+struct py_scan; /* probe-python-kernels.c */
+
 struct py_ctx {
 	struct probe_env *pe;
 	struct py_unread *unread; /* what could not be read (framework.python_envs_complete) */
 	struct loader *loader;	  /* the run's ld.so emulation (probe_loader()), borrowed */
 	char **sites;		  /* the site-packages directories of the env being probed */
+	/* The libraries scanned for GPU code in this env (py_record_library_targets()). */
+	struct strmap scanned; /* path → index into scans */
+	struct py_scan *scans;
+	size_t n_scans;
 };
 
 /* probe-python-envs.c: the discovery (probe_python_envs()) and its building blocks */
@@ -86,6 +92,11 @@ bool py_endswith_dist_info(const char *n);
 int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,
 		      const char *const *cands, size_t n_cands);
 int py_record_loads(struct py_ctx *c, struct snap_node *obj);
+/* arch_targets[] of the library at path into obj as py_record_kernels() writes them, each
+ * path scanned once per environment. -ENOMEM only. */
+int py_record_library_targets(struct py_ctx *c, struct snap_node *obj, const char *path);
+/* Frees the scans of the environment just probed. */
+void py_scans_done(struct py_ctx *c);
 /* packages.<fw>.cudnn for a framework that dlopen()s libcudnn.so.<major> (TensorFlow), as
  * requested by its kernel_library when one was read; nothing when cudnn is already there
  * (the library links it). -ENOMEM only. */
@@ -97,6 +108,12 @@ int py_probe_frameworks(struct py_ctx *c, struct snap_node *pkgs, const struct s
 			size_t ns);
 int probe_nvidia_wheels(struct py_ctx *c, struct snap_node *env, const struct site *sites,
 			size_t ns);
+
+/* framework-coverage.c */
+/* gpu_libraries[] of each CUDA framework of the environment: the other GPU libraries its
+ * process loads, with their targets (after the frameworks and the nvidia-* wheels were read).
+ * -ENOMEM only. */
+int py_probe_coverage(struct py_ctx *c, struct snap_node *env);
 
 /* probe-python-dlopen.c */
 /* dlopen.<name> and not_found[] of each framework of the environment (after the frameworks

@@ -51,6 +51,44 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct fatbin_ta
 	return 0;
 }
 
+/* arch_targets[] (and arch_targets_truncated) of the library at p into obj from its scan
+ * (r, k): a library that cannot be read, is not an ELF file the parser accepts or holds no
+ * GPU code keeps that as the state of arch_targets, never an empty list. */
+static void write_targets(struct snap_node *obj, const char *p, int r,
+			  const struct fatbin_targets *k)
+{
+	struct snap_node *arr;
+
+	if (r == -EBADMSG) {
+		snap_set_malformed(obj, "arch_targets", NULL, p,
+				   "not an ELF shared object the fatbin parser accepts");
+		return;
+	}
+	if (r < 0) {
+		snap_set_errno(obj, "arch_targets", r, p);
+		return;
+	}
+	if (k->n == 0) {
+		snap_set_state(obj, "arch_targets", FACT_ABSENT, p,
+			       "no CUDA fat binary or HIP offload bundle in this library");
+		return;
+	}
+	arr = snap_array(obj, "arch_targets");
+	for (size_t j = 0; j < k->n; j++) {
+		struct snap_node *t = snap_append_object(arr);
+
+		snap_set_str(t, "target", k->t[j].name, p);
+		snap_set_str(t, "kind", fatbin_target_kind_name(k->t[j].kind), p);
+		if (k->t[j].gfx[0])
+			snap_set_str(t, "gfx", k->t[j].gfx, p);
+		if (k->t[j].ptx_major >= 0)
+			snap_set_strf(t, "ptx_isa", p, "%d.%d", k->t[j].ptx_major,
+				      k->t[j].ptx_minor);
+	}
+	if (k->truncated)
+		snap_set_bool(obj, "arch_targets_truncated", true, p);
+}
+
 /* kernel_library {path} and arch_targets[] from the first candidate
  * that exists and holds CUDA or HIP kernels (or the first that exists). */
 int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,
@@ -62,7 +100,6 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 	for (size_t i = 0; i < n_cands; i++) {
 		_cleanup_free_ char *p = path_join(dir, cands[i]);
 		_cleanup_(fatbin_targets_done) struct fatbin_targets k = { .max = MAX_TARGETS };
-		struct snap_node *kl, *arr;
 
 		if (!p)
 			return -ENOMEM;
@@ -91,43 +128,16 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 				return -ENOMEM;
 			continue;
 		}
-		if (r < 0 && r != -EBADMSG) {
+		if (r < 0 && r != -EBADMSG)
 			snap_set_errno(obj, "kernel_library", r, p);
-			snap_set_errno(obj, "arch_targets", r, p);
-			return 0;
-		}
-		kl = snap_object(obj, "kernel_library");
-		snap_set_str(kl, "path", p, p);
-		if (r < 0) {
-			snap_set_malformed(obj, "arch_targets", NULL, p,
-					   "not an ELF shared object the fatbin parser accepts");
-			return 0;
-		}
-		if (k.n == 0)
-			snap_set_state(obj, "arch_targets", FACT_ABSENT, p,
-				       "no CUDA fat binary or HIP offload bundle in this library");
-		else {
-			arr = snap_array(obj, "arch_targets");
-			for (size_t j = 0; j < k.n; j++) {
-				struct snap_node *t = snap_append_object(arr);
-
-				snap_set_str(t, "target", k.t[j].name, p);
-				snap_set_str(t, "kind", fatbin_target_kind_name(k.t[j].kind), p);
-				if (k.t[j].gfx[0])
-					snap_set_str(t, "gfx", k.t[j].gfx, p);
-				if (k.t[j].ptx_major >= 0)
-					snap_set_strf(t, "ptx_isa", p, "%d.%d", k.t[j].ptx_major,
-						      k.t[j].ptx_minor);
-			}
-			if (k.truncated)
-				snap_set_bool(obj, "arch_targets_truncated", true, p);
-		}
+		else
+			snap_set_str(snap_object(obj, "kernel_library"), "path", p, p);
+		write_targets(obj, p, r, &k);
 		return 0;
 	}
 	if (host_only) {
 		snap_set_str(snap_object(obj, "kernel_library"), "path", host_only, host_only);
-		snap_set_state(obj, "arch_targets", FACT_ABSENT, host_only,
-			       "no CUDA fat binary or HIP offload bundle in this library");
+		write_targets(obj, host_only, 0, &(struct fatbin_targets){ 0 });
 		return 0;
 	}
 	{
@@ -139,6 +149,53 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 		snap_set_state(obj, "arch_targets", FACT_ABSENT, dir, why);
 	}
 	return 0;
+}
+
+/* One scan per path and environment: the frameworks of an environment load the same nvidia-*
+ * wheel libraries (torch and TensorFlow both cuDNN), which are hundreds of megabytes each. */
+struct py_scan {
+	int r;
+	struct fatbin_targets k;
+};
+
+int py_record_library_targets(struct py_ctx *c, struct snap_node *obj, const char *path)
+{
+	struct py_scan *s;
+	size_t i;
+	int r;
+
+	if (!strmap_get(&c->scanned, path, &i)) {
+		if (c->n_scans % 16 == 0) {
+			struct py_scan *n = realloc(c->scans, (c->n_scans + 16) * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			c->scans = n;
+		}
+		s = &c->scans[c->n_scans];
+		*s = (struct py_scan){ .k = { .max = MAX_TARGETS } };
+		s->r = scan_kernels(c->pe, path, &s->k);
+		if (s->r == -ENOMEM) {
+			fatbin_targets_done(&s->k);
+			return -ENOMEM;
+		}
+		i = c->n_scans++;
+		if ((r = strmap_put(&c->scanned, path, i)) < 0)
+			return r;
+	}
+	s = &c->scans[i];
+	write_targets(obj, path, s->r, &s->k);
+	return 0;
+}
+
+void py_scans_done(struct py_ctx *c)
+{
+	for (size_t i = 0; i < c->n_scans; i++)
+		fatbin_targets_done(&c->scans[i].k);
+	free(c->scans);
+	c->scans = NULL;
+	c->n_scans = 0;
+	strmap_done(&c->scanned);
 }
 
 /* loads.<soname>, needed_missing[], load_search from the kernel_library just recorded:

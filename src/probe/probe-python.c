@@ -337,9 +337,12 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 	if (r >= 0)
 		r = probe_nvidia_wheels(c, env, sites, ns);
 	if (r >= 0)
+		r = py_probe_coverage(c, env);
+	if (r >= 0)
 		r = py_probe_dlopen(c, env);
 out:
 	c->sites = strv_free(c->sites);
+	py_scans_done(c);
 	for (size_t i = 0; i < ARRAY_SIZE(sites); i++)
 		strv_free(sites[i].names);
 	return r == -ENOMEM ? r : 0;

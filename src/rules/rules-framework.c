@@ -239,13 +239,162 @@ static bool sass_of_major(const struct coverage_target *t, size_t n, unsigned ma
 	return false;
 }
 
+/*
+ * The weakest of the other GPU libraries the build's process loads (gpu_libraries[]:
+ * framework-coverage.c) on one GPU: a kernel launched from any of them fails as the
+ * framework's own would, so the verdict of the worst counts. Worse: the verdict's badness
+ * (coverage.h orders them), then for PTX JIT the older architecture (the longer JIT, the
+ * slower code). Libraries without GPU code are not judged; one whose targets could not be
+ * read is kept in .unreadable, so that no verdict of "runs" rests on it.
+ */
+struct cov_lib {
+	const struct snap_node *entry; /* the gpu_libraries[] entry; NULL: none judged */
+	size_t index;
+	struct coverage_result res;
+	unsigned arch; /* the deciding target's architecture (PTX JIT) */
+	struct strbuf list;
+	const struct snap_node *unreadable; /* the first arch_targets that could not be read */
+	size_t unreadable_index;
+};
+
+static unsigned deciding_arch(const struct coverage_target *t, const struct coverage_result *r)
+{
+	struct coverage_target_info ti;
+
+	if (r->entry == SIZE_MAX || coverage_target_parse(t[r->entry].target, &ti) < 0)
+		return 0;
+	return ti.arch;
+}
+
+static bool cov_weaker(enum coverage_verdict v, unsigned arch, enum coverage_verdict than,
+		       unsigned than_arch)
+{
+	return v > than || (v == than && v == COVERAGE_PTX_JIT && arch < than_arch);
+}
+
+static void weakest_library(const struct fw_build *b, unsigned ma, unsigned mi, const char *driver,
+			    struct cov_lib *w)
+{
+	const struct snap_node *libs = snap_child(b->pkg, "gpu_libraries");
+
+	strbuf_done(&w->list);
+	*w = (struct cov_lib){ .list = STRBUF_INIT };
+	if (libs && snap_kind(libs) != SNAP_ARRAY && snap_state(libs) != FACT_ABSENT) {
+		w->unreadable = libs;
+		return;
+	}
+	for (size_t i = 0; i < snap_count(libs); i++) {
+		const struct snap_node *e = snap_at(libs, i), *tn = snap_child(e, "arch_targets");
+		struct coverage_target t[MAX_TARGETS];
+		struct strbuf list = STRBUF_INIT;
+		struct coverage_result res;
+		unsigned lowest, arch;
+		size_t n;
+
+		if (snap_kind(tn) != SNAP_ARRAY) {
+			/* No GPU code in it: nothing to launch, nothing to judge. */
+			if (!w->unreadable && snap_state(tn) != FACT_ABSENT) {
+				w->unreadable = tn;
+				w->unreadable_index = i;
+			}
+			continue;
+		}
+		n = read_targets(tn, false, t, &lowest, &list);
+		if (n == 0 || coverage_judge(t, n, ma, mi, driver, &res) < 0 ||
+		    res.verdict == COVERAGE_NO_GPU_CODE) {
+			strbuf_done(&list);
+			continue;
+		}
+		arch = deciding_arch(t, &res);
+		if (w->entry && !cov_weaker(res.verdict, arch, w->res.verdict, w->arch)) {
+			strbuf_done(&list);
+			continue;
+		}
+		strbuf_done(&w->list);
+		w->entry = e;
+		w->index = i;
+		w->res = res;
+		w->arch = arch;
+		w->list = list;
+	}
+}
+
+/* "libcudnn_ops.so.9 (nvidia-cudnn-cu12 wheel)", "libc10_cuda.so (torch's own)". */
+static void lib_label(const struct fw_build *b, const struct snap_node *e, char *buf, size_t len)
+{
+	const char *name = snap_get_str(e, "name") ?: snap_get_str(e, "path") ?: "?";
+	const char *wheel = snap_get_str(e, "wheel"), *origin = snap_get_str(e, "origin") ?: "";
+
+	if (wheel)
+		snprintf(buf, len, "%s (%s wheel)", name, wheel);
+	else if (streq(origin, "bundled"))
+		snprintf(buf, len, "%s (bundled with %s)", name, fw_module(b));
+	else
+		snprintf(buf, len, "%s (%s's own)", name, fw_module(b));
+}
+
+/* The finding when a loaded library, not the framework's own kernel library, decides. */
+static struct finding *lib_finding(struct cov_ctx *x, const struct fw_build *b,
+				   const struct cov_lib *w, const char *name, const char *bus,
+				   unsigned ma, unsigned mi)
+{
+	char lib[256];
+
+	lib_label(b, w->entry, lib, sizeof(lib));
+	switch (w->res.verdict) {
+	case COVERAGE_NO_KERNEL_IMAGE:
+		if (x->want != WANT_NO_IMAGE)
+			return NULL;
+		return rule_finding(
+			x->c, GPUENV_SEVERITY_ERROR, bus,
+			"%s in %s loads %s, which cannot run on %s at %s (compute "
+			"capability %u.%u): %s; its kernels fail with \"no kernel image "
+			"is available for execution on the device\"",
+			b->label, b->prefix, lib, name, bus, ma, mi, w->res.reason);
+	case COVERAGE_PTX_TOO_NEW:
+		if (x->want != WANT_TOO_NEW)
+			return NULL;
+		return rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
+				    "%s in %s loads %s, whose only code for %s at %s is PTX the "
+				    "driver cannot JIT: %s",
+				    b->label, b->prefix, lib, name, bus, w->res.reason);
+	case COVERAGE_PTX_JIT:
+		if (x->want != WANT_JIT)
+			return NULL;
+		return rule_finding(x->c, GPUENV_SEVERITY_INFO, bus,
+				    "%s in %s on %s at %s (compute capability %u.%u): its weakest "
+				    "library, %s, %s; each kernel's first launch compiles it",
+				    b->label, b->prefix, name, bus, ma, mi, lib, w->res.reason);
+	default:
+		return NULL;
+	}
+}
+
+static void lib_fix(struct finding *f, const struct fw_build *b, const struct cov_lib *w,
+		    unsigned ma, unsigned mi)
+{
+	const char *wheel = snap_get_str(w->entry, "wheel");
+
+	if (wheel)
+		finding_fix(f,
+			    "%s/bin/pip install -U %s   # a release with sm_%u%u SASS (or PTX "
+			    "for %u.%u or lower), as the %s release requires",
+			    b->prefix, wheel, ma, mi, ma, mi, fw_module(b));
+	else
+		finding_fix(f,
+			    "# install a %s build whose libraries carry sm_%u%u SASS (or PTX for "
+			    "%u.%u or lower)",
+			    fw_module(b), ma, mi, ma, mi);
+}
+
 static void cov_one(const struct fw_build *b, void *u)
 {
 	struct cov_ctx *x = u;
 	const struct snap_node *gpus = snap_get(x->root, "hardware.gpus"), *tn, *cpu;
 	struct coverage_target t[MAX_TARGETS];
 	struct strbuf list = STRBUF_INIT;
-	bool from_bi = false, yes = false;
+	struct cov_lib w = { .list = STRBUF_INIT };
+	bool from_bi = false, yes = false, needed = false;
 	unsigned lowest;
 	size_t n, n_nvidia;
 	char key[192], cuda[32];
@@ -277,7 +426,7 @@ static void cov_one(const struct fw_build *b, void *u)
 		struct finding *f = NULL;
 		const char *cuda_name;
 		char name[128];
-		bool too_old, have_cc;
+		bool too_old, have_cc, by_lib;
 
 		if (!gpu_is_nvidia(gpu))
 			continue;
@@ -296,6 +445,26 @@ static void cov_one(const struct fw_build *b, void *u)
 		/* In a quoted torch warning: the name torch prints (the CUDA driver's), never
 		 * the knowledge base's product name; unknown without NVML/CUDA. */
 		cuda_name = gpu_cuda_name(x->root, gpu) ?: "<name>";
+		weakest_library(b, ma, mi, x->driver, &w);
+		by_lib = w.entry && !coverage_verdict_is_failure(res.verdict) &&
+			 cov_weaker(w.res.verdict, w.arch, res.verdict, deciding_arch(t, &res));
+		/* Nothing fails among what was read, but a library could not be: it may have
+		 * no code for the GPU, so "no kernel image" can be neither said nor ruled out. */
+		if (w.unreadable && !coverage_verdict_is_failure(res.verdict) &&
+		    !(by_lib && coverage_verdict_is_failure(w.res.verdict)) &&
+		    (x->want == WANT_NO_IMAGE || x->want == WANT_TOO_NEW)) {
+			if (!needed)
+				rule_need(x->c, b->prefix,
+					  "the GPU code of a library the framework loads "
+					  "(gpu_libraries[].arch_targets)",
+					  w.unreadable);
+			needed = true;
+			continue;
+		}
+		if (by_lib) {
+			f = lib_finding(x, b, &w, name, bus, ma, mi);
+			goto evidence;
+		}
 		switch (x->want) {
 		case WANT_TOO_OLD:
 			if (!too_old)
@@ -362,8 +531,15 @@ static void cov_one(const struct fw_build *b, void *u)
 					 res.reason);
 			break;
 		}
+	evidence:
 		if (!f)
 			continue;
+		if (by_lib) {
+			snprintf(key, sizeof(key), "%s.gpu_libraries[%zu].arch_targets", b->key,
+				 w.index);
+			finding_evidence(f, key, snap_get_str(w.entry, "path") ?: "?", "%s",
+					 strbuf_str(&w.list));
+		}
 		snprintf(key, sizeof(key), "%s.%s", b->key,
 			 from_bi ? "build_info.cuda_compute_capabilities" : "arch_targets");
 		finding_evidence(f, key, targets_source(tn), "%s", strbuf_str(&list));
@@ -383,6 +559,14 @@ static void cov_one(const struct fw_build *b, void *u)
 			finding_evidence(f, "facts.coverage", "facts:sm_arch, ptx_isa",
 					 "relies on a knowledge-base row marked unconfirmed or an "
 					 "unknown PTX ISA");
+		if (by_lib) {
+			if (x->want == WANT_JIT)
+				finding_fix(f, "export CUDA_CACHE_MAXSIZE=4294967296   # keep the "
+					       "JIT results between runs (bytes)");
+			lib_fix(f, b, &w, ma, mi);
+			finding_rule_verify(f);
+			continue;
+		}
 		switch (x->want) {
 		case WANT_TOO_OLD:
 			finding_fix(
@@ -416,6 +600,7 @@ static void cov_one(const struct fw_build *b, void *u)
 		}
 		finding_rule_verify(f);
 	}
+	strbuf_done(&w.list);
 	strbuf_done(&list);
 }
 

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The GPU libraries a CUDA framework's process loads besides its kernel library, with the GPU
+ * code of each (gpu_libraries[] of packages.torch, packages.tensorflow, packages.jax.plugins[];
+ * docs/snapshot-schema.md), so that framework.no-kernel-image judges the weakest of them: a
+ * launch in any of them fails with "no kernel image is available for execution on the device"
+ * when it has neither SASS nor PTX for the GPU.
+ *
+ * Where they are: the framework's own library directory (torch/lib holds libc10_cuda.so and
+ * libtorch_cuda*.so beside libtorch_cuda.so, and the cu11x wheels bundle libcudnn*, libcublas*,
+ * libnccl* there: the torch wheels' RECORD), and the nvidia-* wheels of the same environment
+ * (nvidia/cudnn/lib/libcudnn*.so.9, nvidia/cublas/lib/libcublasLt.so.12,
+ * nvidia/nccl/lib/libnccl.so.2 …: each wheel's RECORD, read by probe_nvidia_wheels()).
+ * Which libraries each framework loads: the nvidia-* distributions its wheel metadata requires
+ * (torch's Requires-Dist; tensorflow's [and-cuda] extra; jax-cuda12-plugin's [with-cuda]
+ * extra on PyPI), limited to those whose libraries carry GPU code. The CUDA runtime, NVRTC,
+ * nvJitLink, CUPTI and NVTX are left out: they launch no kernels of their own.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "probe-python-internal.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
+
+/* At most this many libraries per framework (torch cu12 with its wheels: about 20). */
+#define MAX_COVERAGE_LIBS 64u
+
+struct fw_cov {
+	const char *key;       /* packages.<key>; jax: each of its plugins[] */
+	const char *own[3];    /* its own libraries beside the kernel library, NULL-ended */
+	const char *loads[10]; /* the NVIDIA libraries with GPU code it loads, NULL-ended */
+};
+
+/* Name stems, matched as a stem followed by '.', '-' or '_' (libcudnn_ops.so.9,
+ * libcudart-d0da41ae.so.11.0). */
+static const struct fw_cov fw_cov[] = {
+	{ "torch",
+	  { "libtorch_cuda", "libc10_cuda", NULL },
+	  { "libcudnn", "libcublas", "libcublasLt", "libnccl", "libcufft", "libcurand",
+	    "libcusolver", "libcusparse", "libcusparseLt", NULL } },
+	{ "tensorflow",
+	  { NULL },
+	  { "libcudnn", "libcublas", "libcublasLt", "libnccl", "libcufft", "libcusolver",
+	    "libcusparse", NULL } },
+	{ "jax",
+	  { NULL },
+	  { "libcudnn", "libcublas", "libcublasLt", "libnccl", "libcufft", "libcusolver",
+	    "libcusparse", NULL } },
+};
+
+static bool stem_match(const char *name, const char *stem, size_t stem_len)
+{
+	return strncmp(name, stem, stem_len) == 0 &&
+	       (name[stem_len] == '.' || name[stem_len] == '-' || name[stem_len] == '_');
+}
+
+static bool any_stem(const char *name, const char *const *stems)
+{
+	for (; *stems; stems++)
+		if (stem_match(name, *stems, strlen(*stems)))
+			return true;
+	return false;
+}
+
+/* An nvidia-<x>[-cuNN] wheel whose libraries are lib<x>* (nvidia-cudnn-cu12: libcudnn). */
+static bool wheel_is(const char *wheel, const char *const *stems)
+{
+	const char *x = startswith(wheel, "nvidia-") ? wheel + strlen("nvidia-") : NULL;
+	size_t n = x ? strcspn(x, "-_") : 0;
+
+	for (; x && *stems; stems++)
+		if (strlen(*stems) == n + 3 && strncasecmp(*stems + 3, x, n) == 0)
+			return true;
+	return false;
+}
+
+struct cov_out {
+	struct py_ctx *c;
+	struct snap_node *pkg, *arr;
+	size_t n;
+};
+
+/* One gpu_libraries[] entry for the file at path, when it is a regular file. */
+static int add_library(struct cov_out *o, const char *path, const char *origin, const char *wheel)
+{
+	struct snap_node *e;
+	struct stat st;
+	int r = root_lstat(o->c->pe->root, path, &st);
+
+	/* Symlinks name a file listed beside them (libcudnn.so → libcudnn.so.9). */
+	if (r == -ENOENT || r == -ENOTDIR || (r == 0 && !S_ISREG(st.st_mode)))
+		return 0;
+	if (o->n >= MAX_COVERAGE_LIBS) {
+		snap_set_bool(o->pkg, "gpu_libraries_truncated", true, path);
+		return 0;
+	}
+	o->n++;
+	e = snap_append_object(o->arr);
+	snap_set_str(e, "name", path_basename(path), path);
+	snap_set_str(e, "path", path, path);
+	snap_set_str(e, "origin", origin, path);
+	if (wheel)
+		snap_set_str(e, "wheel", wheel, path);
+	if (r < 0) {
+		snap_set_errno(e, "arch_targets", r, path);
+		return 0;
+	}
+	return py_record_library_targets(o->c, e, path);
+}
+
+/* An entry for what could not be looked at: its state stands for every library in it. */
+static void add_unknown(struct cov_out *o, const char *path, const char *wheel,
+			const struct snap_node *why)
+{
+	struct snap_node *e = snap_append_object(o->arr);
+
+	snap_set_str(e, "path", path, path);
+	snap_set_str(e, "origin", wheel ? "wheel" : "own", path);
+	if (wheel)
+		snap_set_str(e, "wheel", wheel, path);
+	snap_set_state(e, "arch_targets", snap_state(why), snap_source(why), snap_error(why));
+}
+
+/* The framework's own directory: its other libraries and the copies it bundles. */
+static int own_dir(struct cov_out *o, const struct fw_cov *t, const char *kernel_lib)
+{
+	_cleanup_free_ char *dir = strdup(kernel_lib);
+	_cleanup_strv_free_ char **names = NULL;
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	*strrchr(dir, '/') = '\0';
+	r = root_list_dir(o->c->pe->root, dir, MAX_SMALL_DIR, &names);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		struct snap_node *e = snap_append_object(o->arr);
+
+		snap_set_str(e, "path", dir, dir);
+		snap_set_str(e, "origin", "own", dir);
+		snap_set_errno(e, "arch_targets", r, dir);
+		return 0;
+	}
+	STRV_FOREACH(n, names) {
+		_cleanup_free_ char *p = NULL;
+		bool own = any_stem(*n, t->own);
+
+		if (!own && !any_stem(*n, t->loads))
+			continue;
+		p = path_join(dir, *n);
+		if (!p)
+			return -ENOMEM;
+		if (streq(p, kernel_lib))
+			continue;
+		if ((r = add_library(o, p, own ? "own" : "bundled", NULL)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The nvidia-* wheels of the environment (their RECORD's libraries). */
+static int wheels(struct cov_out *o, const struct fw_cov *t, const struct snap_node *env)
+{
+	const struct snap_node *ws = snap_child(env, "nvidia_wheels");
+
+	for (size_t i = 0; i < snap_count(ws); i++) {
+		const struct snap_node *w = snap_at(ws, i), *ld = snap_child(w, "lib_dir");
+		const struct snap_node *libs = snap_child(w, "libraries");
+		const char *name = snap_get_str(w, "name") ?: "nvidia-*";
+		const char *dir = snap_str(ld);
+
+		if (!dir) {
+			/* RECORD or the directory unreadable: unknown, not absent. */
+			if (ld && snap_state(ld) != FACT_ABSENT && wheel_is(name, t->loads))
+				add_unknown(o, snap_source(ld) ?: name, name, ld);
+			continue;
+		}
+		for (size_t j = 0; j < snap_count(libs); j++) {
+			const char *l = snap_str(snap_at(libs, j));
+			_cleanup_free_ char *p = NULL;
+			int r;
+
+			if (!l || !any_stem(l, t->loads))
+				continue;
+			p = path_join(dir, l);
+			if (!p)
+				return -ENOMEM;
+			if ((r = add_library(o, p, "wheel", name)) < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+static int one_framework(struct py_ctx *c, const struct fw_cov *t, struct snap_node *pkg,
+			 const struct snap_node *env)
+{
+	const char *kl = snap_get_str(pkg, "kernel_library.path");
+	struct cov_out o = { c, pkg, NULL, 0 };
+	int r;
+
+	/* No kernel library (a CPU build, or unreadable: arch_targets says so). */
+	if (!kl || !strchr(kl, '/'))
+		return 0;
+	o.arr = snap_array(pkg, "gpu_libraries");
+	r = own_dir(&o, t, kl);
+	return r < 0 ? r : wheels(&o, t, env);
+}
+
+int py_probe_coverage(struct py_ctx *c, struct snap_node *env)
+{
+	struct snap_node *pkgs = (struct snap_node *)snap_child(env, "packages");
+
+	for (size_t i = 0; i < ARRAY_SIZE(fw_cov); i++) {
+		struct snap_node *pkg = (struct snap_node *)snap_child(pkgs, fw_cov[i].key);
+		struct snap_node *pl = (struct snap_node *)snap_child(pkg, "plugins");
+		int r = 0;
+
+		if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
+			continue;
+		if (!streq(fw_cov[i].key, "jax"))
+			r = one_framework(c, &fw_cov[i], pkg, env);
+		for (size_t j = 0; r >= 0 && pl && j < snap_count(pl); j++)
+			r = one_framework(c, &fw_cov[i], (struct snap_node *)snap_at(pl, j), env);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of the framework coverage rules over every GPU library a framework's process
+ * loads (gpu_libraries[], src/probe/framework-coverage.c): the weakest decides. A framework
+ * whose own kernels run while its cuDNN wheel has no code for the GPU fails with "no kernel
+ * image is available for execution on the device" (framework.no-kernel-image, naming the
+ * library); one served through PTX JIT is named as the weakest (framework.ptx-jit-only); a
+ * library whose code could not be read leaves the rule unable to tell, never passed.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rules-test-util.h"
+
+#define SITE   "/home/user/venv/lib/python3.12/site-packages"
+#define CUDNN  SITE "/nvidia/cudnn/lib/libcudnn_engines_precompiled.so.9"
+#define CUBLAS SITE "/nvidia/cublas/lib/libcublasLt.so.12"
+
+/* An H100 SXM (CC 9.0) on driver 580.95.05 with torch 2.9 cu130 of these own targets in a
+ * venv, and an empty gpu_libraries[]. */
+static struct gpuenv_snapshot *machine(struct snap_node **ret_torch, const char *const *own)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	*ret_torch = torch_env(s, "2.9.0+cu130", "13.0", own);
+	snap_set_str(snap_object(*ret_torch, "kernel_library"), "path",
+		     SITE "/torch/lib/libtorch_cuda.so", SITE "/torch/lib/libtorch_cuda.so");
+	snap_array(*ret_torch, "gpu_libraries");
+	return s;
+}
+
+/* An arch_targets[] list as the probe writes it: PTX with ISA 9.0 (CUDA 13.0's). */
+static void targets(struct snap_node *obj, const char *src, const char *const *ts)
+{
+	struct snap_node *a = snap_array(obj, "arch_targets");
+
+	for (size_t i = 0; ts[i]; i++) {
+		struct snap_node *x = snap_append_object(a);
+
+		snap_set_str(x, "target", ts[i], src);
+		snap_set_str(x, "kind", strncmp(ts[i], "sm_", 3) == 0 ? "sass" : "ptx", src);
+		if (strncmp(ts[i], "compute_", 8) == 0)
+			snap_set_str(x, "ptx_isa", "9.0", src);
+	}
+}
+
+/* A gpu_libraries[] entry for a library of an nvidia-* wheel. */
+static struct snap_node *wheel_lib(struct snap_node *torch, const char *path, const char *wheel)
+{
+	struct snap_node *e =
+		snap_append_object((struct snap_node *)snap_child(torch, "gpu_libraries"));
+
+	snap_set_str(e, "name", strrchr(path, '/') + 1, path);
+	snap_set_str(e, "path", path, path);
+	snap_set_str(e, "origin", "wheel", path);
+	snap_set_str(e, "wheel", wheel, path);
+	return e;
+}
+
+/* torch's own kernels have sm_90 SASS, its cuDNN wheel only sm_80 SASS and no PTX: cuDNN's
+ * kernels fail on the H100 (sm_80 SASS runs on 8.x only; docs/compatibility.md (a)). */
+static void test_cudnn_no_sm90(void **state)
+{
+	struct snap_node *t;
+	struct gpuenv_snapshot *s = machine(&t, TARGETS("sm_80", "sm_90", "compute_90"));
+
+	targets(wheel_lib(t, CUDNN, "nvidia-cudnn-cu12"), CUDNN, TARGETS("sm_80", "sm_86"));
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "loads libcudnn_engines_precompiled.so.9 (nvidia-cudnn-cu12 wheel), which cannot "
+	    "run on");
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR, "at 0000:18:00.0");
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "\"no kernel image is available for execution on the device\"");
+	NO(s, "framework.ptx-jit-only");
+	snapshot_unref(s);
+}
+
+/* Every library covers the GPU: nothing to say. */
+static void test_all_cover(void **state)
+{
+	struct snap_node *t;
+	struct gpuenv_snapshot *s = machine(&t, TARGETS("sm_80", "sm_90", "compute_90"));
+
+	targets(wheel_lib(t, CUDNN, "nvidia-cudnn-cu12"), CUDNN, TARGETS("sm_80", "sm_90"));
+	targets(wheel_lib(t, CUBLAS, "nvidia-cublas-cu12"), CUBLAS,
+		TARGETS("sm_90a", "sm_90", "compute_90"));
+	NO(s, "framework.no-kernel-image");
+	NO(s, "framework.ptx-jit-only");
+	NO(s, "framework.ptx-too-new-for-driver");
+	/* A library without GPU code (no fat binary) is not judged. */
+	snap_set_state(wheel_lib(t, SITE "/nvidia/cudnn/lib/libcudnn.so.9", "nvidia-cudnn-cu12"),
+		       "arch_targets", FACT_ABSENT, SITE "/nvidia/cudnn/lib/libcudnn.so.9",
+		       "no CUDA fat binary or HIP offload bundle in this library");
+	NO(s, "framework.no-kernel-image");
+	snapshot_unref(s);
+}
+
+/* cuBLAS runs only through PTX of compute_50 (much older than 9.0): it runs, JIT-compiled, so
+ * no error; the info names it as the weakest, not the framework's own sm_90 kernels. */
+static void test_ptx_only_weakest(void **state)
+{
+	struct snap_node *t;
+	struct gpuenv_snapshot *s = machine(&t, TARGETS("sm_90", "compute_90"));
+
+	targets(wheel_lib(t, CUDNN, "nvidia-cudnn-cu12"), CUDNN, TARGETS("sm_80", "compute_80"));
+	targets(wheel_lib(t, CUBLAS, "nvidia-cublas-cu12"), CUBLAS, TARGETS("compute_50"));
+	NO(s, "framework.no-kernel-image");
+	YES(s, "framework.ptx-jit-only", GPUENV_SEVERITY_INFO,
+	    "its weakest library, libcublasLt.so.12 (nvidia-cublas-cu12 wheel)");
+	YES(s, "framework.ptx-jit-only", GPUENV_SEVERITY_INFO, "compute_50");
+	snapshot_unref(s);
+}
+
+/* The framework's own kernels reach the GPU only through old PTX while cuDNN has nothing for
+ * it: an error (the cuDNN launch fails), not the JIT info. */
+static void test_ptx_main_lib_none(void **state)
+{
+	struct snap_node *t;
+	struct gpuenv_snapshot *s = machine(&t, TARGETS("sm_80", "compute_80"));
+
+	YES(s, "framework.ptx-jit-only", GPUENV_SEVERITY_INFO, "compute_80");
+	targets(wheel_lib(t, CUDNN, "nvidia-cudnn-cu12"), CUDNN, TARGETS("sm_80", "sm_86"));
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "libcudnn_engines_precompiled.so.9");
+	NO(s, "framework.ptx-jit-only");
+	snapshot_unref(s);
+}
+
+/* A library whose GPU code could not be read: its state stays, and the rule could not tell
+ * (skipped), never a pass; a library that does fail still fires. */
+static void test_unreadable(void **state)
+{
+	struct snap_node *t;
+	struct gpuenv_snapshot *s = machine(&t, TARGETS("sm_90", "compute_90"));
+
+	snap_set_errno(wheel_lib(t, CUDNN, "nvidia-cudnn-cu12"), "arch_targets", -EACCES, CUDNN);
+	SKIPPED(s, "framework.no-kernel-image");
+	NO(s, "framework.ptx-jit-only");
+	targets(wheel_lib(t, CUBLAS, "nvidia-cublas-cu12"), CUBLAS, TARGETS("sm_80"));
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR, "libcublasLt.so.12");
+	snapshot_unref(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cudnn_no_sm90),	 cmocka_unit_test(test_all_cover),
+		cmocka_unit_test(test_ptx_only_weakest), cmocka_unit_test(test_ptx_main_lib_none),
+		cmocka_unit_test(test_unreadable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
