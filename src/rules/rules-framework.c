@@ -345,12 +345,10 @@ static struct finding *lib_finding(struct cov_ctx *x, const struct fw_build *b,
 	case COVERAGE_NO_KERNEL_IMAGE:
 		if (x->want != WANT_NO_IMAGE)
 			return NULL;
-		return rule_finding(
-			x->c, GPUENV_SEVERITY_ERROR, bus,
-			"%s in %s loads %s, which cannot run on %s at %s (compute "
-			"capability %u.%u): %s; its kernels fail with \"no kernel image "
-			"is available for execution on the device\"",
-			b->label, b->prefix, lib, name, bus, ma, mi, w->res.reason);
+		return rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
+				    "%s in %s loads %s, which cannot run on %s at %s (compute "
+				    "capability %u.%u), though the framework's own kernels can: %s",
+				    b->label, b->prefix, lib, name, bus, ma, mi, w->res.reason);
 	case COVERAGE_PTX_TOO_NEW:
 		if (x->want != WANT_TOO_NEW)
 			return NULL;
@@ -370,21 +368,61 @@ static struct finding *lib_finding(struct cov_ctx *x, const struct fw_build *b,
 	}
 }
 
+/* Does requirement req ("nvidia-cudnn-cu12==9.1.0.70; platform_system == \"Linux\"") name
+ * the distribution dist? Names compare as PEP 503 normalises them ('-', '_', '.' alike). */
+static size_t req_names(const char *req, const char *dist)
+{
+	size_t i = 0;
+
+	for (; dist[i] && req[i]; i++) {
+		char a = req[i], d = dist[i];
+
+		if (a == '_' || a == '.')
+			a = '-';
+		if (d == '_' || d == '.')
+			d = '-';
+		if ((a | 0x20) != (d | 0x20))
+			return 0;
+	}
+	return !dist[i] && req[i] && strchr("=<>!~ ;[", req[i]) ? strcspn(req, ";") : 0;
+}
+
+/* The wheel's fix: the version the framework's own metadata pins (requires_nvidia[]), when it
+ * pins one; else the newest. Then scan the library again. */
 static void lib_fix(struct finding *f, const struct fw_build *b, const struct cov_lib *w,
 		    unsigned ma, unsigned mi)
 {
+	const struct snap_node *req = snap_child(b->pkg, "requires_nvidia");
 	const char *wheel = snap_get_str(w->entry, "wheel");
+	const char *path = snap_get_str(w->entry, "path");
+	bool done = false;
 
-	if (wheel)
+	for (size_t i = 0; wheel && !done && i < snap_count(req); i++) {
+		const char *r = snap_str(snap_at(req, i));
+		size_t n = r ? req_names(r, wheel) : 0;
+
+		while (n > 0 && r[n - 1] == ' ')
+			n--;
+		if (n == 0)
+			continue;
 		finding_fix(f,
-			    "%s/bin/pip install -U %s   # a release with sm_%u%u SASS (or PTX "
-			    "for %u.%u or lower), as the %s release requires",
-			    b->prefix, wheel, ma, mi, ma, mi, fw_module(b));
-	else
+			    "%s/bin/pip install --force-reinstall '%.*s'   # the build %s requires "
+			    "(its Requires-Dist), in place of the copy without sm_%u%u code",
+			    b->prefix, (int)n, r, b->label, ma, mi);
+		done = true;
+	}
+	if (wheel && !done)
+		finding_fix(f,
+			    "%s/bin/pip install -U %s   # a release with sm_%u%u SASS (or PTX for "
+			    "%u.%u or lower)",
+			    b->prefix, wheel, ma, mi, ma, mi);
+	else if (!wheel)
 		finding_fix(f,
 			    "# install a %s build whose libraries carry sm_%u%u SASS (or PTX for "
 			    "%u.%u or lower)",
 			    fw_module(b), ma, mi, ma, mi);
+	if (path)
+		finding_verify(f, "gpuenv scan %s", path);
 }
 
 static void cov_one(const struct fw_build *b, void *u)

@@ -6,7 +6,7 @@ scenario.ini) from the existing workstation fixture rtx4090-open-module (its sys
 libraries each scenario needs. Run once from the source root, review, commit; the goldens then
 come from `GPUENV_UPDATE_EXPECTED=1 meson test -C build-test --suite scenarios`.
 
-  mk-rules2-fixtures.py
+  mk-rules2-fixtures.py [rocm | cudnn]   (only rx7600-rocm-torch-override / h100-cudnn-wheel-no-sm90)
 
 Formats: torch/version.py as pytorch's tools/generate_torch_version.py writes it; dist-info
 METADATA/RECORD as pip writes them; /proc/driver/nvidia/version as the proprietary kernel
@@ -299,6 +299,48 @@ def main():
 
 
 
+def cuda_lib(root, path, soname, sass, ptx=()):
+    """A stand-in NVIDIA library whose fat binary carries these targets (fixture_root.py [elf]
+    kind cuda, built by nvcc 13.0)."""
+    spec = f"cuda soname={soname} sass={','.join(sass)}" + (f" ptx={','.join(ptx)}" if ptx else "")
+    ELF.setdefault(root, []).append((path, spec))
+
+
+def cudnn_wheel_no_sm90():
+    """An H100 whose torch has sm_90 kernels but whose cuDNN wheel library has none."""
+    dst, root = base_root("h100-cudnn-wheel-no-sm90", 0x2330, 0x16c1, "NVIDIA H100 80GB HBM3",
+                          "550.120")
+    site = venv(root, "/home/user/venv", "3.12.3")
+    torch_dist(root, site, "2.4.0+cu124", "'12.4'",
+               requires=["nvidia-cudnn-cu12==9.1.0.70; platform_system == \"Linux\"",
+                         "nvidia-cublas-cu12==12.4.2.65; platform_system == \"Linux\""])
+    libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so", ["75", "80", "86", "90"], [])
+    nvidia_wheel(root, site, "nvidia-cudnn-cu12", "9.1.0.70", "cudnn/lib",
+                 ["libcudnn.so.9", "libcudnn_engines_precompiled.so.9"])
+    nvidia_wheel(root, site, "nvidia-cublas-cu12", "12.4.2.65", "cublas/lib",
+                 ["libcublasLt.so.12"])
+    # the wheel's libraries as stand-ins with GPU code: cuDNN's kernels only for sm_80
+    ELF[root] = [e for e in ELF[root] if "/nvidia/cudnn/lib/libcudnn_engines" not in e[0]
+                 and "/nvidia/cublas/" not in e[0]]
+    cuda_lib(root, f"{site}/nvidia/cudnn/lib/libcudnn_engines_precompiled.so.9",
+             "libcudnn_engines_precompiled.so.9", ["80"])
+    cuda_lib(root, f"{site}/nvidia/cublas/lib/libcublasLt.so.12", "libcublasLt.so.12",
+             ["80", "90"])
+    scenario(dst, "Constructed: an H100 SXM (compute capability 9.0) on driver 550.120 with torch "
+             "2.4.0+cu124 in a venv, whose own kernels have sm_90 SASS, but whose nvidia-cudnn-cu12 "
+             "wheel was replaced by a build whose libcudnn_engines_precompiled.so.9 carries only "
+             "sm_80 SASS and no PTX: torch imports and runs, and the first cuDNN convolution "
+             "fails with 'CUDA error: no kernel image is available for execution on the device'",
+             SRC_BASE + "; " + SRC_TORCH + " (2.4 cu124: sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 "
+             "sm_90; the stand-in has the sm_75/80/86/90 part nvcc 13 can build); the "
+             "nvidia-cudnn-cu12 and nvidia-cublas-cu12 wheels' libraries under nvidia/cudnn/lib "
+             "and nvidia/cublas/lib as their RECORD files list them, the cuDNN engines library "
+             "and libcublasLt.so.12 stand-ins built by nvcc 13.0 for sm_80 (cuDNN) and "
+             "sm_80 sm_90 (cuBLASLt)",
+             {"PATH": "/home/user/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+              "VIRTUAL_ENV": "/home/user/venv", "HOME": "/home/user"})
+
+
 def rocm_elf():
     """The [elf] lines of python-rocm62-torch (libtorch_hip.so), whose venv is copied."""
     with open(f"{FIX}/python-rocm62-torch/scenario.ini") as f:
@@ -374,6 +416,9 @@ if __name__ == "__main__":
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     if sys.argv[1:] == ["rocm"]:
         rocm_override()
+    elif sys.argv[1:] == ["cudnn"]:
+        cudnn_wheel_no_sm90()
     else:
         main()
         rocm_override()
+        cudnn_wheel_no_sm90()

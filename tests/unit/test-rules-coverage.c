@@ -78,6 +78,14 @@ static void test_cudnn_no_sm90(void **state)
 	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
 	    "\"no kernel image is available for execution on the device\"");
 	NO(s, "framework.ptx-jit-only");
+	/* The fix reinstalls the version torch's own metadata pins, else the newest. */
+	assert_true(fix_has(s, "framework.no-kernel-image", "pip install -U nvidia-cudnn-cu12"));
+	snap_append_str(snap_array(t, "requires_nvidia"),
+			"nvidia-cublas-cu12==12.4.2.65; platform_system == \"Linux\"", "METADATA");
+	snap_append_str((struct snap_node *)snap_child(t, "requires_nvidia"),
+			"nvidia_cudnn_cu12 == 9.1.0.70; platform_system == \"Linux\"", "METADATA");
+	assert_true(fix_has(s, "framework.no-kernel-image",
+			    "--force-reinstall 'nvidia_cudnn_cu12 == 9.1.0.70'"));
 	snapshot_unref(s);
 }
 
