@@ -187,6 +187,44 @@ static void test_two_sites_unreadable(void **state)
 	gpuenv_doctor_free(d);
 }
 
+/* The GPU libraries torch's process loads (framework-coverage.c): its own beside
+ * libtorch_cuda.so and the nvidia-* wheels' that its RECORD lists, each with the state of its
+ * GPU code: one that is not an ELF file is malformed, one that cannot be read unreadable (never
+ * left out), one listed in RECORD but not on disk is not loaded from there. */
+static void test_gpu_libraries(void **state)
+{
+	struct probe_fx *f = *state;
+	const char *lib = VENV_SITE "/torch/lib", *cudnn = VENV_SITE "/nvidia/cudnn/lib";
+	const struct snap_node *r, *t, *libs;
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/libtorch_cuda.so", lib);
+	tmptree_puts(f->dir, p, "not an ELF file\n");
+	snprintf(p, sizeof(p), "%s/libc10_cuda.so", lib);
+	tmptree_puts(f->dir, p, "not an ELF file\n");
+	snprintf(p, sizeof(p), "%s/libtorch_cpu.so", lib);
+	tmptree_puts(f->dir, p, "not a GPU library\n");
+	tmptree_puts(f->dir, VENV_SITE "/nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n");
+	tmptree_puts(
+		f->dir, VENV_SITE "/nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD",
+		"nvidia/cudnn/lib/libcudnn_ops.so.9,,\nnvidia/cudnn/lib/libcudnn_cnn.so.9,,\n");
+	snprintf(p, sizeof(p), "%s/libcudnn_ops.so.9", cudnn);
+	tmptree_puts(f->dir, p, "x");
+	r = run(f, VENV_SITE "/nvidia/cudnn/lib/libcudnn_ops.so.9=EACCES");
+	t = snap_get(env_of(r, "/home/user/venv"), "packages.torch");
+	libs = snap_child(t, "gpu_libraries");
+	assert_int_equal(snap_kind(libs), SNAP_ARRAY);
+	assert_int_equal(snap_count(libs), 2);
+	assert_string_equal(snap_get_str(snap_at(libs, 0), "name"), "libc10_cuda.so");
+	assert_string_equal(snap_get_str(snap_at(libs, 0), "origin"), "own");
+	assert_int_equal(snap_get_state(snap_at(libs, 0), "arch_targets"), FACT_MALFORMED);
+	assert_string_equal(snap_get_str(snap_at(libs, 1), "path"), p);
+	assert_string_equal(snap_get_str(snap_at(libs, 1), "wheel"), "nvidia-cudnn-cu12");
+	assert_int_equal(snap_get_state(snap_at(libs, 1), "arch_targets"), FACT_UNREADABLE);
+	assert_string_equal(snap_source(snap_get(snap_at(libs, 1), "arch_targets")), p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +232,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_system_site_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lib_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_sites_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gpu_libraries, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
