@@ -312,8 +312,8 @@ def cudnn_wheel_no_sm90():
                           "550.120")
     site = venv(root, "/home/user/venv", "3.12.3")
     torch_dist(root, site, "2.4.0+cu124", "'12.4'",
-               requires=["nvidia-cudnn-cu12==9.1.0.70; platform_system == \"Linux\"",
-                         "nvidia-cublas-cu12==12.4.2.65; platform_system == \"Linux\""])
+               requires=["nvidia-cudnn-cu12==9.1.0.70; platform_system == \"Linux\" and platform_machine == \"x86_64\"",
+                         "nvidia-cublas-cu12==12.4.2.65; platform_system == \"Linux\" and platform_machine == \"x86_64\""])
     libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so", ["75", "80", "86", "90"], [])
     nvidia_wheel(root, site, "nvidia-cudnn-cu12", "9.1.0.70", "cudnn/lib",
                  ["libcudnn.so.9", "libcudnn_engines_precompiled.so.9"])
