@@ -243,9 +243,9 @@ static bool sass_of_major(const struct coverage_target *t, size_t n, unsigned ma
  * The weakest of the other GPU libraries the build's process loads (gpu_libraries[]:
  * framework-coverage.c) on one GPU: a kernel launched from any of them fails as the
  * framework's own would, so the verdict of the worst counts. Worse: the verdict's badness
- * (coverage.h orders them), then for PTX JIT the older architecture (the longer JIT, the
- * slower code). Libraries without GPU code are not judged; one whose targets could not be
- * read is kept in .unreadable, so that no verdict of "runs" rests on it.
+ * (coverage.h orders them), then for PTX JIT the older architecture (the furthest from the
+ * GPU). Libraries without GPU code are not judged; one whose targets could not be read is
+ * kept in .unreadable, so that no verdict of "runs" rests on it.
  */
 struct cov_lib {
 	const struct snap_node *entry; /* the gpu_libraries[] entry; NULL: none judged */
@@ -254,7 +254,6 @@ struct cov_lib {
 	unsigned arch; /* the deciding target's architecture (PTX JIT) */
 	struct strbuf list;
 	const struct snap_node *unreadable; /* the first arch_targets that could not be read */
-	size_t unreadable_index;
 };
 
 static unsigned deciding_arch(const struct coverage_target *t, const struct coverage_result *r)
@@ -292,11 +291,9 @@ static void weakest_library(const struct fw_build *b, unsigned ma, unsigned mi, 
 		size_t n;
 
 		if (snap_kind(tn) != SNAP_ARRAY) {
-			/* No GPU code in it: nothing to launch, nothing to judge. */
-			if (!w->unreadable && snap_state(tn) != FACT_ABSENT) {
+			/* Absent: no GPU code in it, nothing to judge; else unknown. */
+			if (!w->unreadable && snap_state(tn) != FACT_ABSENT)
 				w->unreadable = tn;
-				w->unreadable_index = i;
-			}
 			continue;
 		}
 		n = read_targets(tn, false, t, &lowest, &list);
@@ -387,17 +384,19 @@ static size_t req_names(const char *req, const char *dist)
 	return !dist[i] && req[i] && strchr("=<>!~ ;[", req[i]) ? strcspn(req, ";") : 0;
 }
 
-/* The wheel's fix: the version the framework's own metadata pins (requires_nvidia[]), when it
- * pins one; else the newest. Then scan the library again. */
+/* The wheel's fix for a library without code for the GPU: the version the framework's own
+ * metadata pins (requires_nvidia[]), in place of a copy from elsewhere, when it pins one; else
+ * (and for a library that only JITs) a release with SASS for the GPU. Then scan it again. */
 static void lib_fix(struct finding *f, const struct fw_build *b, const struct cov_lib *w,
 		    unsigned ma, unsigned mi)
 {
 	const struct snap_node *req = snap_child(b->pkg, "requires_nvidia");
 	const char *wheel = snap_get_str(w->entry, "wheel");
 	const char *path = snap_get_str(w->entry, "path");
+	const bool pin = wheel && w->res.verdict == COVERAGE_NO_KERNEL_IMAGE;
 	bool done = false;
 
-	for (size_t i = 0; wheel && !done && i < snap_count(req); i++) {
+	for (size_t i = 0; pin && !done && i < snap_count(req); i++) {
 		const char *r = snap_str(snap_at(req, i));
 		size_t n = r ? req_names(r, wheel) : 0;
 
@@ -405,10 +404,11 @@ static void lib_fix(struct finding *f, const struct fw_build *b, const struct co
 			n--;
 		if (n == 0)
 			continue;
-		finding_fix(f,
-			    "%s/bin/pip install --force-reinstall '%.*s'   # the build %s requires "
-			    "(its Requires-Dist), in place of the copy without sm_%u%u code",
-			    b->prefix, (int)n, r, b->label, ma, mi);
+		finding_fix(
+			f,
+			"%s/bin/pip install --force-reinstall '%.*s'   # the version %s requires "
+			"(its Requires-Dist), in place of the copy without sm_%u%u code",
+			b->prefix, (int)n, r, b->label, ma, mi);
 		done = true;
 	}
 	if (wheel && !done)

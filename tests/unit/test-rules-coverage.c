@@ -122,6 +122,11 @@ static void test_ptx_only_weakest(void **state)
 	YES(s, "framework.ptx-jit-only", GPUENV_SEVERITY_INFO,
 	    "its weakest library, libcublasLt.so.12 (nvidia-cublas-cu12 wheel)");
 	YES(s, "framework.ptx-jit-only", GPUENV_SEVERITY_INFO, "compute_50");
+	/* The pinned version is what JITs: no reinstall of it, a release with SASS instead. */
+	snap_append_str(snap_array(t, "requires_nvidia"), "nvidia-cublas-cu12==12.4.2.65",
+			"METADATA");
+	assert_true(fix_has(s, "framework.ptx-jit-only", "pip install -U nvidia-cublas-cu12"));
+	assert_false(fix_has(s, "framework.ptx-jit-only", "--force-reinstall"));
 	snapshot_unref(s);
 }
 
