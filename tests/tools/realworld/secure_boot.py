@@ -7,7 +7,8 @@ from realworld.common import (FEDORA36_OS_RELEASE, UBUNTU2004_OS_RELEASE, fresh,
                               real_world, w)
 
 TOPIC = "secure_boot"
-FIXTURES = ("rw-azure-t4-dkms-mok-not-enrolled", "rw-fedora36-akmods-key-not-enrolled")
+FIXTURES = ("rw-azure-t4-dkms-mok-not-enrolled", "rw-fedora36-akmods-key-not-enrolled",
+            "rw-mint22-dkms-mok-not-enrolled")
 
 SB_BASE = "secure-boot-unsigned"
 SB_SRC = ("the sysfs PCI tree, /proc files, /etc/group and modprobe.d of the secure-boot-unsigned "
@@ -141,6 +142,64 @@ def fedora36_akmods():
         "Fedora Secure Boot CA\n" + PC_DB)
 
 
+MINT22_OS_RELEASE = (
+    'NAME="Linux Mint"\nVERSION="22 (Wilma)"\nID=linuxmint\nID_LIKE="ubuntu debian"\n'
+    'PRETTY_NAME="Linux Mint 22"\nVERSION_ID="22"\nHOME_URL="https://www.linuxmint.com/"\n'
+    'SUPPORT_URL="https://forums.linuxmint.com/"\n'
+    'BUG_REPORT_URL="http://linuxmint-troubleshooting-guide.readthedocs.io/en/latest/"\n'
+    'PRIVACY_POLICY_URL="https://www.linuxmint.com/"\nVERSION_CODENAME=wilma\n'
+    'UBUNTU_CODENAME=noble\n')
+
+
+def mint22_dkms():
+    # linuxmint/mintdrivers#100: on Linux Mint 22 the Driver Manager's NVIDIA install no
+    # longer asks for the MOK password, so the key DKMS signed the module with is never
+    # enrolled; the user enrolled it with update-secureboot-policy --enroll-key.
+    rel = "6.8.0-39-generic"
+    dst, root = sb_base("rw-mint22-dkms-mok-not-enrolled", 0x2230, 0x1459, rel,
+                        MINT22_OS_RELEASE)
+    w(root, "var/log/kern.log",
+      "Aug  9 08:12:01 mint kernel: [    0.000000] secureboot: Secure boot enabled\n"
+      "Aug  9 08:12:01 mint kernel: [    0.000000] Kernel is locked down from EFI Secure "
+      "Boot mode; see man kernel_lockdown.7\n"
+      "Aug  9 08:12:02 mint kernel: [    0.871904] integrity: Loaded X.509 cert "
+      "'Canonical Ltd. Master Certificate Authority: ad91990bc22ab1f517048c23b6655a268e345a63'\n"
+      "Aug  9 08:12:07 mint kernel: [    6.402117] Loading of module with unavailable key "
+      "is rejected\n")
+    signer = "mint Secure Boot Module Signature key"
+    ini(dst, TOPIC,
+        "Linux Mint 22 (Ubuntu 24.04 base, ID_LIKE ubuntu) with Secure Boot on: Driver "
+        "Manager installed nvidia-driver-550, DKMS built nvidia.ko for 6.8.0-39-generic and "
+        "signed it with shim-signed's Machine Owner Key, but Mint 22's Driver Manager never "
+        "asked for the MOK password, so no enrolment was staged and the key is not in "
+        "MokListRT: the kernel refuses the module; `sudo update-secureboot-policy "
+        "--enroll-key` and the MokManager screen at the next boot fixed it",
+        SB_SRC + "; Linux Mint 22's os-release verbatim (ID=linuxmint, ID_LIKE=\"ubuntu "
+        "debian\", UBUNTU_CODENAME=noble); the MOK's commonName in the form "
+        "update-secureboot-policy gives it ('<host> Secure Boot Module Signature key', the "
+        "host name a placeholder); MokListRT holds shim's vendor certificate (Canonical's CA, "
+        "Mint uses Ubuntu's shim-signed); db a PC's Microsoft certificates; placeholders, not "
+        "in the report: the kernel (6.8.0-39-generic, Mint 22's in August 2024), the driver "
+        "release (550.90.07, noble's then) and its place (updates/dkms/nvidia.ko.zst, as "
+        "Ubuntu 24.04's dkms compresses it), the GPU (the base tree's RTX A6000; the report "
+        "names none), the kernel log's times",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/linuxmint/mintdrivers/issues/100",
+            "I just had to re-enroll the MOK key to use the Nvidia driver with secure boot "
+            "enabled. [...] it seems that it does no longer work on Linux Mint 22. I had to run "
+            "the following command and do it myself: sudo update-secureboot-policy --enroll-key",
+            "Secure Boot on; the DKMS-built NVIDIA module is signed with shim-signed's MOK, "
+            "which Mint 22's Driver Manager no longer enrolls; enrolling it with "
+            "update-secureboot-policy --enroll-key fixes it",
+            "driver.secure-boot-key-not-enrolled", "driver", "yes"),
+        f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko.zst = 550.90.07, {signer}, "
+        "zstd\n",
+        "[efivars]\nMokListRT-605dab50-e046-4300-abb6-3dd810dd8b23 = 0x6, "
+        "Canonical Ltd. Master Certificate Authority\n" + PC_DB)
+
+
 def write():
     azure_t4()
     fedora36_akmods()
+    mint22_dkms()
