@@ -8,7 +8,7 @@ from realworld.libs import conda_env
 
 TOPIC = "wheels"
 FIXTURES = ("rw-rtx5090-torch27dev-cu124", "rw-torch21-cu121-on-r510",
-            "rw-rtx3090-torch112-cu102-ldm")
+            "rw-rtx3090-torch112-cu102-ldm", "rw-omost-torch241-cu121-on-r510")
 BASE = "rtx4090-open-module"
 UBUNTU2204 = ubuntu_os_release("22.04.5", "Jammy Jellyfish", "jammy", logo=False)
 # torch's get_arch_list() of its CUDA 12.1/12.4 builds, as the reports paste it
@@ -161,7 +161,60 @@ def ldm_rtx3090_torch112_cu102():
         *sections)
 
 
+def omost_torch241_cu121_on_r510():
+    """lllyasviel/Omost#120: Omost's README installs torch from the cu121 index; the driver
+    reports CUDA 11.6 ('found version 11060')."""
+    name = "rw-omost-torch241-cu121-on-r510"
+    dst, root = base_root(name, 0x2204, 0x0000, "NVIDIA GeForce RTX 3090", "510.108.03")
+    rel = "5.15.0-122-generic"
+    w(root, "etc/os-release", UBUNTU2204)
+    move_kernel(root, "6.8.0-45-generic", rel)
+    kern_log(root, "gpu", "Sep 23 09:02:11", "510.108.03", flavor="x86_64 Kernel Module")
+    base, env = "/home/user/miniconda3", "/home/user/miniconda3/envs/omost"
+    conda_env(root, base, env, "3.10")
+    site = f"{env}/lib/python3.10/site-packages"
+    torch_dist(root, site, "2.4.1+cu121", "'12.1'",
+               requires=["nvidia-cuda-runtime-cu12==12.1.105; platform_system == \"Linux\" "
+                         "and platform_machine == \"x86_64\""])
+    di = f"{site}/nvidia_cuda_runtime_cu12-12.1.105.dist-info"
+    w(root, f"{di}/METADATA", "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\n"
+      "Version: 12.1.105\nSummary: CUDA Runtime native Libraries\n")
+    w(root, f"{di}/INSTALLER", "pip\n")
+    sections = [section(BASE, "devices"),
+                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = 510.108.03, -, none\n"]
+    pasted = ("RuntimeError: The NVIDIA driver on your system is too old (found version 11060). "
+              "Please update your GPU driver by downloading and installing a new version from the "
+              "URL: http://www.nvidia.com/Download/index.aspx Alternatively, go to: "
+              "https://pytorch.org to install a PyTorch version that has been compiled with your "
+              "version of the CUDA driver.")
+    ini(dst, TOPIC,
+        "Omost installed as its README says (a conda environment 'omost' with Python 3.10, "
+        "`pip install torch torchvision --index-url https://download.pytorch.org/whl/cu121`): "
+        "torch 2.4.1+cu121 runs CUDA 12.1, while the R510 driver supports CUDA 11.6 ('found "
+        "version 11060'), below even CUDA 12's minor-version compatibility floor (525.60.13): "
+        "torch cannot initialise CUDA; a newer driver (or a cu118 torch) fixes it",
+        "Rebuilt from https://github.com/lllyasviel/Omost/issues/120 (pasted: the RuntimeError "
+        "with 'found version 11060') and the repository's README install steps (the conda "
+        "environment 'omost', python=3.10, torch from the cu121 index); placeholders, not in "
+        "the report: torch 2.4.1+cu121 (the cu121 index's newest in September 2024, with its "
+        "nvidia-cuda-runtime-cu12 12.1.105 pin), the driver 510.108.03 (an R510 release: CUDA "
+        "11.6 = 11060), the GPU (10de:2204 GA102 [GeForce RTX 3090]), Ubuntu 22.04 with kernel "
+        "5.15.0-122-generic, the conda installation's place; no libtorch_cuda.so (the GPU code "
+        "is not what fails); " + mk2.SRC_TORCH + "; " + SRC_BASE,
+        {"PATH": f"{env}/bin:{base}/condabin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                 "/usr/bin:/sbin:/bin",
+         "CONDA_PREFIX": env, "CONDA_DEFAULT_ENV": "omost", "HOME": "/home/user"},
+        real_world(
+            "https://github.com/lllyasviel/Omost/issues/120", pasted,
+            "torch from the cu121 index runs CUDA 12.1; the R510 driver supports CUDA 11.6 "
+            "(found version 11060) and CUDA 12 needs >= 525.60.13 even through minor-version "
+            "compatibility: upgrade the driver",
+            "framework.cuda-newer-than-driver", "framework", "yes"),
+        *sections)
+
+
 def write():
     rtx5090_torch27dev_cu124()
     chatglm3_torch21_on_r510()
     ldm_rtx3090_torch112_cu102()
+    omost_torch241_cu121_on_r510()
