@@ -92,6 +92,24 @@ def tf_build_info(cuda, caps):
         "('is_tensorrt_build', True)])\n")
 
 
+def tf212_pip_md_env(root, prefix, history):
+    """The conda environment tensorflow/docs pip.md's recipe of TF 2.12 makes (Python 3.9,
+    conda-forge's cudatoolkit 11.8.0: the CUDA 11 libraries TensorFlow opens by name in its
+    lib/; the nvidia-cudnn-cu11 8.6.0.163 wheel; tensorflow 2.12.0), with its conda history.
+    Returns its site-packages."""
+    w(root, f"{prefix}/conda-meta/history", history)
+    w(root, f"{prefix}/bin/python3.9", "", 0o755)
+    link(root, f"{prefix}/bin/python3", "python3.9")
+    link(root, f"{prefix}/bin/python", "python3.9")
+    for soname in CUDATOOLKIT_11:
+        so(root, f"{prefix}/lib/{soname}", soname)
+    site = f"{prefix}/lib/python3.9/site-packages"
+    cudnn_wheel(root, site, "nvidia-cudnn-cu11", "8.6.0.163")
+    tensorflow(root, site, "2.12.0", "tensorflow",
+               tf_build_info("11.8", ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "compute_80"]))
+    return site
+
+
 def colab():
     # googlecolab/colabtools#2600: TensorFlow (object detection API) on a Colab GPU runtime
     # fails with 8.0.5 loaded where 8.1 was compiled in: the runtime image had only the
@@ -156,25 +174,15 @@ def tf212_conda():
     w(root, "etc/os-release", UBUNTU2004_OS_RELEASE)
     ld_conf(root)
     prefix = "/home/user/miniconda3/envs/tf"
-    w(root, f"{prefix}/conda-meta/history", "==> 2023-08-10 10:00:00 <==\n"
-      "# cmd: /home/user/miniconda3/bin/conda create --name tf python=3.9\n"
-      "==> 2023-08-10 10:05:00 <==\n"
-      "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge cudatoolkit=11.2 "
-      "cudnn=8.1.0\n==> 2023-08-11 09:00:00 <==\n"
-      "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge cudatoolkit=11.8.0\n")
-    w(root, f"{prefix}/bin/python3.9", "", 0o755)
-    link(root, f"{prefix}/bin/python3", "python3.9")
-    link(root, f"{prefix}/bin/python", "python3.9")
+    site = tf212_pip_md_env(root, prefix, "==> 2023-08-10 10:00:00 <==\n"
+                            "# cmd: /home/user/miniconda3/bin/conda create --name tf python=3.9\n"
+                            "==> 2023-08-10 10:05:00 <==\n"
+                            "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge "
+                            "cudatoolkit=11.2 cudnn=8.1.0\n==> 2023-08-11 09:00:00 <==\n"
+                            "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge "
+                            "cudatoolkit=11.8.0\n")
     cudnn_lib(root, f"{prefix}/lib", "8.1.0")
     cudnn_header(root, f"{prefix}/include", "8.1.0")
-    # pip.md's `conda install -c conda-forge cudatoolkit=11.8.0` (the history's last line):
-    # the CUDA 11 libraries TensorFlow opens by name are in the environment's lib/ too.
-    for soname in CUDATOOLKIT_11:
-        so(root, f"{prefix}/lib/{soname}", soname)
-    site = f"{prefix}/lib/python3.9/site-packages"
-    cudnn_wheel(root, site, "nvidia-cudnn-cu11", "8.6.0.163")
-    tensorflow(root, site, "2.12.0", "tensorflow",
-               tf_build_info("11.8", ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "compute_80"]))
     ini(dst, TOPIC,
         "conda environment tf (Python 3.9) with TensorFlow 2.12.0 and the nvidia-cudnn-cu11 "
         "8.6.0.163 wheel as tensorflow/docs pip.md installed them, "
@@ -400,19 +408,11 @@ def tf212_system_first():
     cudnn_lib(root, f"{cuda}/lib64", "8.1.1")
     cudnn_header(root, f"{cuda}/include", "8.1.1")
     prefix = "/home/user/miniconda3/envs/tf"
-    w(root, f"{prefix}/conda-meta/history", "==> 2023-06-01 15:20:00 <==\n"
-      "# cmd: /home/user/miniconda3/bin/conda create --name tf python=3.9\n"
-      "==> 2023-06-01 15:25:00 <==\n"
-      "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge cudatoolkit=11.8.0\n")
-    w(root, f"{prefix}/bin/python3.9", "", 0o755)
-    link(root, f"{prefix}/bin/python3", "python3.9")
-    link(root, f"{prefix}/bin/python", "python3.9")
-    for soname in CUDATOOLKIT_11:
-        so(root, f"{prefix}/lib/{soname}", soname)
-    site = f"{prefix}/lib/python3.9/site-packages"
-    cudnn_wheel(root, site, "nvidia-cudnn-cu11", "8.6.0.163")
-    tensorflow(root, site, "2.12.0", "tensorflow",
-               tf_build_info("11.8", ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "compute_80"]))
+    site = tf212_pip_md_env(root, prefix, "==> 2023-06-01 15:20:00 <==\n"
+                            "# cmd: /home/user/miniconda3/bin/conda create --name tf python=3.9\n"
+                            "==> 2023-06-01 15:25:00 <==\n"
+                            "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge "
+                            "cudatoolkit=11.8.0\n")
     ini(dst, TOPIC,
         "TensorFlow 2.12.0 and the nvidia-cudnn-cu11 8.6.0.163 wheel installed in a conda "
         "environment by the pip guide's recipe, whose activate.d script appends "

@@ -3,7 +3,8 @@
 capability: framework.no-kernel-image), a new wheel on an old driver
 (framework.cuda-newer-than-driver)."""
 from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, ini, mk2, move_kernel,
-                              real_world, section, torch_dist, ubuntu_os_release, venv, w)
+                              real_world, section, torch_cu121, torch_dist, ubuntu_os_release,
+                              venv, w)
 from realworld.libs import conda_env
 
 TOPIC = "wheels"
@@ -66,22 +67,24 @@ def rtx5090_torch27dev_cu124():
         *sections)
 
 
+def rtx3090_host(name, drv, osrel, rel, host, ts):
+    """The base tree as an Ubuntu machine with an RTX 3090 (10de:2204) on the proprietary
+    module `drv` under kernel `rel`, its load logged at `ts`. Returns (dst, root)."""
+    dst, root = base_root(name, 0x2204, 0x0000, "NVIDIA GeForce RTX 3090", drv)
+    w(root, "etc/os-release", osrel)
+    move_kernel(root, "6.8.0-45-generic", rel)
+    kern_log(root, host, ts, drv, flavor="x86_64 Kernel Module")
+    return dst, root
+
+
 def chatglm3_torch21_on_r510():
     """zai-org/ChatGLM3#100: torch 2.1 (CUDA 12.1) on a driver reporting CUDA 11.6."""
     name = "rw-torch21-cu121-on-r510"
-    dst, root = base_root(name, 0x2204, 0x0000, "NVIDIA GeForce RTX 3090", "510.108.03")
     rel = "5.15.0-87-generic"
-    w(root, "etc/os-release", UBUNTU2204)
-    move_kernel(root, "6.8.0-45-generic", rel)
-    kern_log(root, "gpu", "Nov  1 09:02:11", "510.108.03", flavor="x86_64 Kernel Module")
+    dst, root = rtx3090_host(name, "510.108.03", UBUNTU2204, rel, "gpu",
+                             "Nov  1 09:02:11")
     site = venv(root, "/home/user/ChatGLM3/venv", "3.10.12")
-    torch_dist(root, site, "2.1.0", "'12.1'",
-                   requires=["nvidia-cuda-runtime-cu12==12.1.105; platform_system == \"Linux\" "
-                             "and platform_machine == \"x86_64\""])
-    di = f"{site}/nvidia_cuda_runtime_cu12-12.1.105.dist-info"
-    w(root, f"{di}/METADATA", "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\n"
-      "Version: 12.1.105\nSummary: CUDA Runtime native Libraries\n")
-    w(root, f"{di}/INSTALLER", "pip\n")
+    torch_cu121(root, site, "2.1.0")
     sections = [section(BASE, "devices"),
                 f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = 510.108.03, -, none\n"]
     pasted = ("RuntimeError: The NVIDIA driver on your system is too old (found version 11060). "
@@ -116,11 +119,9 @@ def ldm_rtx3090_torch112_cu102():
     """CompVis/latent-diffusion#102: a CUDA 10.2 torch (sm_37 sm_50 sm_60 sm_70) on an RTX
     3090 (sm_86)."""
     name = "rw-rtx3090-torch112-cu102-ldm"
-    dst, root = base_root(name, 0x2204, 0x0000, "NVIDIA GeForce RTX 3090", "515.48.07")
     rel = "5.13.0-52-generic"
-    w(root, "etc/os-release", UBUNTU2004_OS_RELEASE)
-    move_kernel(root, "6.8.0-45-generic", rel)
-    kern_log(root, "ws", "Jul  9 10:02:11", "515.48.07", flavor="x86_64 Kernel Module")
+    dst, root = rtx3090_host(name, "515.48.07", UBUNTU2004_OS_RELEASE, rel, "ws",
+                             "Jul  9 10:02:11")
     base, env = "/home/user/miniconda3", "/home/user/miniconda3/envs/ldm"
     conda_env(root, base, env, "3.8.5")
     site = f"{env}/lib/python3.8/site-packages"
@@ -165,21 +166,13 @@ def omost_torch241_cu121_on_r510():
     """lllyasviel/Omost#120: Omost's README installs torch from the cu121 index; the driver
     reports CUDA 11.6 ('found version 11060')."""
     name = "rw-omost-torch241-cu121-on-r510"
-    dst, root = base_root(name, 0x2204, 0x0000, "NVIDIA GeForce RTX 3090", "510.108.03")
     rel = "5.15.0-122-generic"
-    w(root, "etc/os-release", UBUNTU2204)
-    move_kernel(root, "6.8.0-45-generic", rel)
-    kern_log(root, "gpu", "Sep 23 09:02:11", "510.108.03", flavor="x86_64 Kernel Module")
+    dst, root = rtx3090_host(name, "510.108.03", UBUNTU2204, rel, "gpu",
+                             "Sep 23 09:02:11")
     base, env = "/home/user/miniconda3", "/home/user/miniconda3/envs/omost"
     conda_env(root, base, env, "3.10")
     site = f"{env}/lib/python3.10/site-packages"
-    torch_dist(root, site, "2.4.1+cu121", "'12.1'",
-               requires=["nvidia-cuda-runtime-cu12==12.1.105; platform_system == \"Linux\" "
-                         "and platform_machine == \"x86_64\""])
-    di = f"{site}/nvidia_cuda_runtime_cu12-12.1.105.dist-info"
-    w(root, f"{di}/METADATA", "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\n"
-      "Version: 12.1.105\nSummary: CUDA Runtime native Libraries\n")
-    w(root, f"{di}/INSTALLER", "pip\n")
+    torch_cu121(root, site, "2.4.1+cu121")
     sections = [section(BASE, "devices"),
                 f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = 510.108.03, -, none\n"]
     pasted = ("RuntimeError: The NVIDIA driver on your system is too old (found version 11060). "
