@@ -43,7 +43,7 @@ static const struct {
 	const char *kind, *noun;
 } kinds[] = {
 	{ "cuda", "CUDA release" },
-	{ "driver", "driver branch for" },
+	{ "driver", "driver branch at or below" },
 	{ "gpu", "GPU" },
 	{ "xid", "Xid" },
 	{ "cudnn", "cuDNN release" },

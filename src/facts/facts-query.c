@@ -109,29 +109,51 @@ static int query_cuda(struct q *q, const char *key)
 
 static int query_driver(struct q *q, const char *key)
 {
-	const struct facts_driver_branch *b;
+	const struct facts_driver_branch *b = NULL;
 	const struct facts_cuda_release *best = NULL;
 	struct strbuf majors = STRBUF_INIT;
 	const char *src = NULL, *conf = NULL;
+	struct facts_driver_cuda dc;
 	struct version v;
-	char buf[32];
+	char buf[48], low[64];
 	int r;
 
 	if (version_parse(key, &v) < 0)
 		return -ENOENT;
 	r = facts_driver_branch(key, &b);
-	if (r < 0)
+	if (r < 0 && r != -ENOENT)
 		return r == -EINVAL ? -ENOENT : r;
+	/* a branch the table lacks still answers the CUDA it runs at least */
+	if (facts_cuda_newest_for_driver(key, &dc) < 0)
+		dc.cuda = NULL;
+	if (r < 0 && !dc.cuda)
+		return -ENOENT;
 	heading(q, "NVIDIA driver %s", key);
-	snprintf(buf, sizeof(buf), "%u", b->branch);
-	field(q, "branch", buf, b->source, b->confidence);
-	field(q, "cuda_version_reported", b->cuda_version_reported, b->source, b->confidence);
+	if (r == 0) {
+		snprintf(buf, sizeof(buf), "%u", b->branch);
+		field(q, "branch", buf, b->source, b->confidence);
+		field(q, "cuda_version_reported", b->cuda_version_reported, b->source,
+		      b->confidence);
+	} else {
+		snprintf(buf, sizeof(buf), "%u (not in the knowledge base)", v.part[0]);
+		field(q, "branch", buf, NULL, NULL);
+	}
+	if (dc.cuda && dc.lower_bound) {
+		snprintf(low, sizeof(low), "%s or newer (R%u's: a lower bound)", dc.cuda,
+			 dc.row->branch);
+		field(q, "newest_cuda", low, dc.row->source, "unconfirmed");
+	} else if (dc.cuda) {
+		field(q, "newest_cuda", dc.cuda, dc.row->source, dc.row->confidence);
+	}
+	if (r < 0)
+		goto toolkits;
 	field(q, "first_toolkit_with_branch", b->first_toolkit_with_branch, b->source,
 	      b->confidence);
 	field(q, "datacenter_designation", b->datacenter_designation, b->source, b->confidence);
 	field(q, "datacenter_eol", b->datacenter_eol, b->source, b->confidence);
 	field(q, "oldest_arch", b->oldest_arch, b->source, b->confidence);
 	field(q, "oldest_cc", b->oldest_cc, b->source, b->confidence);
+toolkits:
 	for (size_t i = 0; i < facts_cuda_release_table_len; i++) {
 		const struct facts_cuda_release *rel = &facts_cuda_release_table[i];
 

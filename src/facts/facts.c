@@ -289,6 +289,32 @@ int facts_driver_branch(const char *driver_version, const struct facts_driver_br
 	return -ENOENT;
 }
 
+int facts_cuda_newest_for_driver(const char *driver_version, struct facts_driver_cuda *ret)
+{
+	const struct facts_driver_branch *best = NULL;
+	struct version v;
+	int r;
+
+	r = lookup_version(driver_version, ret, &v);
+	if (r < 0)
+		return r;
+	/* the table is sorted by branch (test-facts checks it) */
+	for (size_t i = 0; i < facts_driver_branch_table_len; i++) {
+		const struct facts_driver_branch *b = &facts_driver_branch_table[i];
+
+		if (b->branch > v.part[0])
+			break;
+		if (b->cuda_version_reported)
+			best = b;
+	}
+	if (!best)
+		return -ENOENT;
+	*ret = (struct facts_driver_cuda){ .cuda = best->cuda_version_reported,
+					   .row = best,
+					   .lower_bound = best->branch != v.part[0] };
+	return 0;
+}
+
 int facts_cuda_arch(const char *cuda_version, const struct facts_cuda_arch **ret)
 {
 	struct version want;

@@ -278,6 +278,19 @@ int facts_cuda_minor_releases(unsigned major, unsigned minor,
 int facts_minor_compat_floor(unsigned cuda_major, const struct facts_minor_compat **ret);
 /* Driver version "550.54.15" (or "550") → its branch row. */
 int facts_driver_branch(const char *driver_version, const struct facts_driver_branch **ret);
+/* The newest CUDA a driver runs: the CUDA version its branch reports (cuDriverGetVersion). */
+struct facts_driver_cuda {
+	const char *cuda;		       /* "12.4" */
+	const struct facts_driver_branch *row; /* the row it comes from */
+	bool lower_bound; /* the driver's branch is not in the table or its CUDA is unconfirmed:
+			   * cuda is that of the nearest lower branch, the least it runs */
+};
+/* Driver version "550.54.15" (or "550") → the newest CUDA it runs. A branch the table does
+ * not know (newer than it, or one between its rows) or whose CUDA is unconfirmed answers
+ * from the nearest lower branch with a confirmed one, marked lower_bound: a driver runs
+ * every CUDA an older branch does (CUDA release notes, "backward compatible"). -ENOENT when
+ * no lower branch is known (could not tell), -EINVAL when not a version. */
+int facts_cuda_newest_for_driver(const char *driver_version, struct facts_driver_cuda *ret);
 /* "12.4" or "12.4.1" (patch ignored). */
 int facts_cuda_arch(const char *cuda_version, const struct facts_cuda_arch **ret);
 int facts_cuda_ptx_isa(const char *cuda_version, const char **ret);

@@ -27,6 +27,17 @@ const struct rule_edge rule_causes[] = {
 	{ "driver.secure-boot-key-not-enrolled", "driver.module-not-loaded",
 	  "with Secure Boot on, the kernel refuses a module whose signing key is not enrolled "
 	  "(MOK or db): the module cannot load" },
+	/* RPM Fusion's nvidia-fallback.service loads nouveau when nvidia did not load ("NVIDIA
+	 * kernel module missing. Falling back to nouveau"): a refused module leaves the GPU to
+	 * nouveau, and the module that loads keeps it from it */
+	{ "driver.secure-boot-unsigned-module", "driver.nouveau-bound",
+	  "the kernel refused the unsigned nvidia.ko, so nouveau claimed the GPU in its place "
+	  "(RPM Fusion's nvidia-fallback.service loads it when nvidia did not load); signed, or "
+	  "with Secure Boot off, nvidia loads and nouveau stays out" },
+	{ "driver.secure-boot-key-not-enrolled", "driver.nouveau-bound",
+	  "the kernel refused nvidia.ko for its unenrolled key, so nouveau claimed the GPU in its "
+	  "place (RPM Fusion's nvidia-fallback.service loads it when nvidia did not load); with "
+	  "the key enrolled nvidia loads and nouveau stays out" },
 	{ "driver.module-missing-for-kernel", "driver.module-not-loaded",
 	  "modprobe finds no nvidia.ko under /lib/modules/<running kernel>: there is nothing to "
 	  "load until the module is built or installed for that kernel" },

@@ -179,7 +179,7 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 	const struct snap_node *reqn = snap_get(root, "container.requested.NVIDIA_REQUIRE_CUDA");
 	const struct snap_node *cvn = snap_get(root, "environment.CUDA_VERSION");
 	const char *req = snap_str(reqn), *cv = snap_str(cvn), *drv;
-	const struct facts_driver_branch *b;
+	struct facts_driver_cuda dc;
 	const struct snap_node *fact;
 	char image[32] = "";
 	enum tri sat = YES;
@@ -202,27 +202,35 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 		rule_need(c, NULL, "the host driver version", fact);
 		return;
 	}
-	if (facts_driver_branch(drv, &b) < 0 || !b->cuda_version_reported) {
+	if (facts_cuda_newest_for_driver(drv, &dc) < 0) {
 		rule_skip(c, NULL,
-			  "driver %s: the CUDA version its branch reports is not in the "
-			  "knowledge base",
+			  "driver %s: older than every branch in the knowledge base, the CUDA "
+			  "version it reports could not be told",
 			  drv);
 		return;
 	}
 	if (req)
-		sat = requirement(req, drv, b->cuda_version_reported);
+		sat = requirement(req, drv, dc.cuda);
 	if (cv) {
 		unsigned ma, mi;
 
 		if (cuda_major_minor(cv, &ma, &mi)) {
 			snprintf(image, sizeof(image), "%u.%u", ma, mi);
-			newer = version_cmp_str(image, b->cuda_version_reported) > 0;
+			newer = version_cmp_str(image, dc.cuda) > 0;
 		}
 	}
 	if (!image[0] && !(req && required_cuda(req, image, sizeof(image))))
 		snprintf(image, sizeof(image), "?");
 	if (sat == YES && !newer)
 		return;
+	if (dc.lower_bound) {
+		/* the image wants more than the lower bound: the driver may still run it */
+		rule_skip(c, NULL,
+			  "driver %s: the knowledge base has no CUDA version for its branch; "
+			  "R%u's %s is a lower bound, below the image's CUDA %s: could not tell",
+			  drv, dc.row->branch, dc.cuda, image);
+		return;
+	}
 	if (sat == UNKNOWN && !newer)
 		return; /* only a brand=/arch= alternative could hold: needs NVML (phase 2) */
 	if (cuda_requirement(image, &cr) == 0 && cuda_driver_judge(&cr, drv) == LINK_DEGRADED)
@@ -231,7 +239,7 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 			"the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s: "
 			"%sthe code runs through minor-version compatibility (CUDA %u.x on "
 			">= %s%s), limited features and no PTX JIT",
-			image, drv, b->branch, b->cuda_version_reported,
+			image, drv, dc.row->branch, dc.cuda,
 			sat == NO ? "the container runtime refuses NVIDIA_REQUIRE_CUDA unless "
 				    "NVIDIA_DISABLE_REQUIRE is set; "
 				  : "",
@@ -240,13 +248,13 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
 			"the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s%s",
-			image, drv, b->branch, b->cuda_version_reported,
+			image, drv, dc.row->branch, dc.cuda,
 			sat == NO ? ": NVIDIA_REQUIRE_CUDA is not satisfied" : "");
 	finding_fact(f, "container.requested.NVIDIA_REQUIRE_CUDA", reqn);
 	finding_fact(f, "environment.CUDA_VERSION", cvn);
 	finding_fact(f, "driver.nvidia.module_version", fact);
-	finding_evidence(f, "facts.driver_branches.cuda_version_reported", b->source, "R%u: %s",
-			 b->branch, b->cuda_version_reported);
+	finding_evidence(f, "facts.driver_branches.cuda_version_reported", dc.row->source,
+			 "R%u: %s", dc.row->branch, dc.cuda);
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }

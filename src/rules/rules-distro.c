@@ -255,10 +255,19 @@ void distro_fix(struct finding *f, const struct snap_node *root, enum distro_fix
 		break;
 	}
 	case FIX_SIGNING_KEY:
+		/* The key the module is signed with is the builder's: akmods' own key; on
+		 * Ubuntu and its family shim-signed's MOK, which DKMS signs with there and
+		 * update-secureboot-policy(8) enrolls (Ubuntu wiki "UEFI/SecureBoot/DKMS");
+		 * elsewhere DKMS' (dkms(8), mok_certificate). */
 		if (module_flavour(root) == MODULE_AKMODS)
 			finding_fix(
 				f, "sudo mokutil --import /etc/pki/akmods/certs/public_key.der   # "
 				   "akmods' key; then reboot and enroll it in the MOK manager");
+		else if (d == DISTRO_UBUNTU)
+			finding_fix(f,
+				    "sudo update-secureboot-policy --enroll-key   # shim-signed's "
+				    "key that DKMS signs with, /var/lib/shim-signed/mok/MOK.der; "
+				    "then reboot and enroll it in the MOK manager");
 		else
 			finding_fix(f, "sudo mokutil --import /var/lib/dkms/mok.pub   # DKMS' key; "
 				       "then reboot and enroll it in the MOK manager");

@@ -6,8 +6,9 @@
  * from efivarfs, the signer of nvidia.ko in driver.nvidia.module_file.*. Sources: the
  * kernel's module-signing.rst (a module signed by a key the kernel does not trust is refused
  * with EKEYREJECTED, "Key was rejected by service", when signatures are enforced, as they are
- * under Secure Boot's lockdown); shim's MokManager (keys enrolled with `mokutil --import`
- * take effect after the reboot's enrolment screen).
+ * under Secure Boot's lockdown); shim's MokManager (keys enrolled with `mokutil --import`, or
+ * Ubuntu's `update-secureboot-policy --enroll-key`, take effect after the reboot's enrolment
+ * screen).
  */
 #include <stdio.h>
 #include <string.h>
@@ -143,7 +144,7 @@ RULE_CHECK(check_secure_boot_key_not_enrolled)
 	finding_evidence(f, "driver.secure_boot.db_keys", list_source(db), "%s",
 			 m_db == KEY_LIST_UNREAD ? "could not be read" : "signer not among them");
 	finding_fact(f, "driver.nvidia.module_version", fact);
-	distro_fix(f, root, FIX_SIGNING_KEY, NULL); /* the akmods or the DKMS key */
+	distro_fix(f, root, FIX_SIGNING_KEY, NULL); /* akmods', shim-signed's or DKMS' key */
 	finding_fix(f, "# reboot: in the blue MokManager screen choose \"Enroll MOK\", "
 		       "\"Continue\", enter that password; then sudo modprobe nvidia");
 	finding_verify(f, "mokutil --list-enrolled | grep -i -A1 '%s'", signer ?: serial);

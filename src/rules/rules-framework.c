@@ -745,12 +745,14 @@ static void newer_one(const struct fw_build *b, void *u)
 {
 	struct newer_ctx *x = u;
 	const struct snap_node *cf = NULL, *wheel = NULL;
-	const struct facts_driver_branch *br = NULL;
+	struct facts_driver_cuda dc;
 	enum link_state st;
 	struct cuda_req req;
 	struct finding *f;
-	char cuda[32], need[192], found[16] = "?";
-	unsigned rma, rmi;
+	char cuda[32], need[192], found[16] = "?", supports[160];
+	const char *sup;
+	unsigned rma, rmi, branch = 0;
+	bool have_dc;
 
 	if (!fw_runtime_cuda(b, cuda, sizeof(cuda), &cf, &wheel)) {
 		/* The build's CUDA version could not be read (its package directory or version
@@ -775,8 +777,9 @@ static void newer_one(const struct fw_build *b, void *u)
 	if (st == LINK_OK)
 		return;
 	cuda_req_describe(&req, need, sizeof(need));
-	if (facts_driver_branch(x->drv, &br) == 0 && br->cuda_version_reported &&
-	    cuda_major_minor(br->cuda_version_reported, &rma, &rmi))
+	sup = driver_cuda_text(x->drv, &branch, supports, sizeof(supports));
+	have_dc = facts_cuda_newest_for_driver(x->drv, &dc) == 0;
+	if (have_dc && !dc.lower_bound && cuda_major_minor(dc.cuda, &rma, &rmi))
 		snprintf(found, sizeof(found), "%u%03u", rma, rmi * 10);
 	if (st == LINK_DEGRADED)
 		f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
@@ -790,11 +793,10 @@ static void newer_one(const struct fw_build *b, void *u)
 		f = rule_finding(
 			x->c, GPUENV_SEVERITY_ERROR, b->prefix,
 			"%s in %s runs CUDA %u.%u, which needs driver %s; the loaded driver "
-			"%s (R%u) supports CUDA <= %s: \"CUDA driver version is insufficient "
-			"for CUDA runtime version\"%s%s%s",
-			b->label, b->prefix, req.major, req.minor, need, x->drv,
-			br ? br->branch : 0,
-			br && br->cuda_version_reported ? br->cuda_version_reported : "?",
+			"%s (R%u) %s: \"CUDA driver version is insufficient for CUDA runtime "
+			"version\"%s%s%s",
+			b->label, b->prefix, req.major, req.minor, need, x->drv, branch,
+			sup ?: "supports a CUDA that could not be told",
 			b->kind == FW_TORCH ? "; torch.cuda.is_available() is False (\"The "
 					      "NVIDIA driver on your system is too old (found "
 					      "version "
@@ -804,9 +806,10 @@ static void newer_one(const struct fw_build *b, void *u)
 	finding_fact(f, "driver.nvidia.module_version", x->drv_fact);
 	finding_evidence(f, "facts.cuda_driver_min", req.first->source, "%s: >= %s",
 			 req.first->toolkit_label, req.first->linux_min_driver);
-	if (br && br->cuda_version_reported)
-		finding_evidence(f, "facts.driver_branches.cuda_version_reported", br->source,
-				 "R%u: %s", br->branch, br->cuda_version_reported);
+	if (have_dc)
+		finding_evidence(f, "facts.driver_branches.cuda_version_reported", dc.row->source,
+				 "R%u: %s%s", dc.row->branch, dc.cuda,
+				 dc.lower_bound ? " (a lower bound for this driver)" : "");
 	if (b->kind == FW_TORCH)
 		torch_index_fix(f, b, x->drv);
 	finding_fix(f, "# or install driver %s or newer (gpuenv facts cuda %u.%u)",

@@ -125,6 +125,11 @@ struct cuda_req {
 int cuda_requirement(const char *toolkit_version, struct cuda_req *ret);
 /* OK: driver >= the minimum; DEGRADED: only through minor-version compatibility; BROKEN. */
 enum link_state cuda_driver_judge(const struct cuda_req *req, const char *driver);
+/* What the knowledge base tells of the newest CUDA driver `driver` runs, for a message
+ * (facts_cuda_newest_for_driver): "supports CUDA <= 12.4"; for a branch it lacks, or lacks the
+ * CUDA version of, "supports CUDA 13.4 or newer (… R615's is a lower bound)"; else that it
+ * cannot tell. *ret_branch: the driver's branch. NULL when driver is not a version. */
+const char *driver_cuda_text(const char *driver, unsigned *ret_branch, char *buf, size_t len);
 /* ">= 580.65.06 (CUDA 13.0 GA; CUDA 13.0 Update 2 needs >= 580.95.05)" */
 void cuda_req_describe(const struct cuda_req *req, char *buf, size_t len);
 /* ", unconfirmed" when the minor-version compatibility floor (LINK_DEGRADED) is a row marked

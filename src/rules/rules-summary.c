@@ -108,24 +108,26 @@ static void driver_facts(struct gpuenv_doctor *d, const struct snap_node *root, 
 	const struct snap_node *dn = snap_get(root, "driver.device_nodes");
 	const struct snap_node *sb = snap_get(root, "driver.secure_boot.enabled");
 	const char *ver, *amd = snap_get_str(root, "driver.amdgpu.module_version");
-	const struct facts_driver_branch *b;
 	struct strbuf nodes = STRBUF_INIT, seen = STRBUF_INIT;
 	size_t n_nodes = 0;
+	unsigned branch;
 	char buf[256];
 	bool on;
 
 	switch (nvidia_driver(root, &ver, &fact)) {
 	case DRIVER_LOADED:
-		if (facts_driver_branch(ver, &b) == 0)
-			diagnosis_add_fact(
-				d, GPUENV_LAYER_DRIVER, "NVIDIA driver", snap_source(fact),
-				"%s (%s), branch R%u, supports CUDA <= %s", ver,
-				snap_get_str(root, "driver.nvidia.flavor") ?: "flavor unknown",
-				b->branch, b->cuda_version_reported ?: "? (unconfirmed)");
+		if (driver_cuda_text(ver, &branch, buf, sizeof(buf)))
+			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver",
+					   snap_source(fact), "%s (%s), branch R%u, %s", ver,
+					   snap_get_str(root, "driver.nvidia.flavor")
+						   ?: "flavor unknown",
+					   branch, buf);
 		else
 			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver",
 					   snap_source(fact),
-					   "%s (branch not in the knowledge base)", ver);
+					   "%s (not a version: the newest CUDA it supports could "
+					   "not be told)",
+					   ver);
 		break;
 	case DRIVER_NONE:
 		if (on_wsl2(root, NULL))

@@ -258,6 +258,29 @@ void cuda_req_describe(const struct cuda_req *req, char *buf, size_t len)
 			 req->newest->linux_min_driver);
 }
 
+const char *driver_cuda_text(const char *driver, unsigned *ret_branch, char *buf, size_t len)
+{
+	struct facts_driver_cuda dc;
+	struct version v;
+
+	if (version_parse(driver, &v) < 0)
+		return NULL;
+	*ret_branch = v.part[0];
+	if (facts_cuda_newest_for_driver(driver, &dc) < 0)
+		snprintf(buf, len,
+			 "supports a CUDA the knowledge base cannot tell (R%u is older than every "
+			 "branch it knows)",
+			 v.part[0]);
+	else if (dc.lower_bound)
+		snprintf(buf, len,
+			 "supports CUDA %s or newer (the knowledge base has no CUDA version for "
+			 "R%u; R%u's is a lower bound)",
+			 dc.cuda, v.part[0], dc.row->branch);
+	else
+		snprintf(buf, len, "supports CUDA <= %s", dc.cuda);
+	return buf;
+}
+
 /* "00000000:18:00.0", "0000:18:00.0", "0000:46:00" (an Xid line's PCI: field, no function) →
  * domain, bus, device, function (-1 when not given). */
 static bool bus_parse(const char *s, unsigned long *dom, unsigned long *bus, unsigned long *dev,

@@ -86,6 +86,8 @@ check 2 "gpuenv facts: no CUDA release 99.1 in the knowledge base" "$gpuenv" fac
 check 2 "no GPU" "$gpuenv" facts gpu "Voodoo 5"
 check 2 "no Xid" "$gpuenv" facts xid 99999
 check 2 "" "$gpuenv" facts driver 1.2.3
+# a branch the table lacks: the CUDA of the nearest lower branch, as a lower bound
+want "branch beyond the table" "13.4 or newer (R615's: a lower bound)" "$gpuenv" facts driver 999.1
 check 64 "unknown kind" "$gpuenv" facts frob 1
 check 64 "expected KIND KEY" "$gpuenv" facts cuda
 check 64 "" "$gpuenv" facts --bogus cuda 12.4

@@ -150,6 +150,36 @@ static void test_cuda_driver(void **state)
 	assert_int_equal(facts_minor_compat_floor(10, &mc), -ENOENT);
 }
 
+/* The newest CUDA a driver runs: its branch's; a branch the table lacks (newer than it, between
+ * its rows) or lacks the CUDA of answers the nearest lower known one as a lower bound. */
+static void test_newest_cuda_for_driver(void)
+{
+	struct facts_driver_cuda dc;
+
+	assert_int_equal(facts_cuda_newest_for_driver("550.54.15", &dc), 0);
+	assert_string_equal(dc.cuda, "12.4");
+	assert_int_equal(dc.row->branch, 550);
+	assert_false(dc.lower_bound);
+	/* R620 is listed without a confirmed CUDA version: R615's 13.4 is the floor */
+	assert_int_equal(facts_cuda_newest_for_driver("620.1", &dc), 0);
+	assert_string_equal(dc.cuda, "13.4");
+	assert_int_equal(dc.row->branch, 615);
+	assert_true(dc.lower_bound);
+	/* newer than every row */
+	assert_int_equal(facts_cuda_newest_for_driver("999.12", &dc), 0);
+	assert_string_equal(dc.cuda, "13.4");
+	assert_true(dc.lower_bound);
+	/* an odd branch between rows (R549: not a release branch) */
+	assert_int_equal(facts_cuda_newest_for_driver("549.10", &dc), 0);
+	assert_string_equal(dc.cuda, "12.3");
+	assert_int_equal(dc.row->branch, 545);
+	assert_true(dc.lower_bound);
+	/* older than every row: could not tell; not a version */
+	assert_int_equal(facts_cuda_newest_for_driver("340.108", &dc), -ENOENT);
+	assert_int_equal(facts_cuda_newest_for_driver("nvidia", &dc), -EINVAL);
+	assert_int_equal(facts_cuda_newest_for_driver(NULL, &dc), -EINVAL);
+}
+
 static void test_branch_arch_xid(void **state)
 {
 	const struct facts_driver_branch *b;
@@ -167,6 +197,7 @@ static void test_branch_arch_xid(void **state)
 	assert_null(b->cuda_version_reported);
 	assert_string_equal(b->confidence, "unconfirmed");
 	assert_int_equal(facts_driver_branch("387.26", &b), -ENOENT);
+	test_newest_cuda_for_driver();
 
 	assert_int_equal(facts_cuda_ptx_isa("12.4", &p), 0);
 	assert_string_equal(p, "8.4");

@@ -133,6 +133,26 @@ static void test_chain(void **state)
 	diag_free(d);
 }
 
+/* A module the kernel refuses leaves the GPU to nouveau (RPM Fusion's nvidia-fallback): the
+ * refusal explains nouveau owning the GPU, which explains the module not being loaded. */
+static void test_refused_module_explains_nouveau(void **state)
+{
+	static const char *const refused[] = { "driver.secure-boot-unsigned-module",
+					       "driver.secure-boot-key-not-enrolled" };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		struct gpuenv_doctor *d = diag("driver.module-not-loaded", E,
+					       "driver.nouveau-bound", E, refused[i], E, NULL);
+
+		rules_rank(d, rule_causes, rule_causes_len);
+		assert_string_equal(cause_of(d, 1), refused[i]);
+		assert_string_equal(root_of(d), refused[i]);
+		assert_true(finding_under_root(d, &d->findings[0]));
+		diag_free(d);
+	}
+}
+
 /* The middle of the chain did not fire: the consequence is explained further up. */
 static void test_chain_across_a_gap(void **state)
 {
@@ -250,10 +270,15 @@ static void test_cycle_at_run_time(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table_is_sound), cmocka_unit_test(test_bad_tables_refused),
-		cmocka_unit_test(test_chain),	       cmocka_unit_test(test_chain_across_a_gap),
-		cmocka_unit_test(test_nearest_cause),  cmocka_unit_test(test_ties),
-		cmocka_unit_test(test_no_root_cause),  cmocka_unit_test(test_cycle_at_run_time),
+		cmocka_unit_test(test_table_is_sound),
+		cmocka_unit_test(test_bad_tables_refused),
+		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_chain_across_a_gap),
+		cmocka_unit_test(test_refused_module_explains_nouveau),
+		cmocka_unit_test(test_nearest_cause),
+		cmocka_unit_test(test_ties),
+		cmocka_unit_test(test_no_root_cause),
+		cmocka_unit_test(test_cycle_at_run_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

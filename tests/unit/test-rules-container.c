@@ -66,6 +66,20 @@ static void test_image_cuda(void **state)
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
 	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.4");
 	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "not satisfied");
+	/* A branch newer than the knowledge base (R625): R615's CUDA 13.4 is a lower bound, so a
+	 * 12.4 image runs (judged, not skipped); a 13.9 one could not be told (skipped). */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "625.18.03", "x");
+	NO(s, "container.image-cuda-newer-than-driver");
+	env(s, "CUDA_VERSION", "13.9.0");
+	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=13.9");
+	SKIPPED(s, "container.image-cuda-newer-than-driver");
+	{
+		struct gpuenv_doctor *d = diag(s);
+
+		assert_non_null(strstr(skip_of(d, "container.image-cuda-newer-than-driver")->reason,
+				       "R615's 13.4 is a lower bound"));
+		diagnosis_free(d);
+	}
 	/* No host driver visible: skipped with the reason. */
 	snap_set_errno(node(s, "driver.nvidia"), "module_version", -ENOENT,
 		       "/sys/module/nvidia/version");

@@ -68,6 +68,44 @@ static void key(struct gpuenv_snapshot *s, const char *list, const char *cn, con
 	snap_set_str(o, "serial", serial, "efivars");
 }
 
+static void os_release(struct gpuenv_snapshot *s, const char *id, const char *id_like)
+{
+	struct snap_node *os = snap_object(node(s, "host"), "os");
+
+	snap_set_str(os, "id", id, "/etc/os-release");
+	if (id_like)
+		snap_set_str(os, "id_like", id_like, "/etc/os-release");
+	else
+		snap_set_errno(os, "id_like", -ENOENT, "/etc/os-release");
+}
+
+/* The key to enroll is the one the module's builder signs with, per distribution. */
+static void secure_boot_key_fixes(struct gpuenv_snapshot *s, const char *dkms_ko)
+{
+	const char *id = "driver.secure-boot-key-not-enrolled";
+
+	/* Ubuntu and its family: DKMS signs with shim-signed's MOK */
+	os_release(s, "ubuntu", "debian");
+	FIX(s, id, "sudo update-secureboot-policy --enroll-key");
+	NO_FIX(s, id, "/var/lib/dkms/mok.pub");
+	os_release(s, "neon", "ubuntu debian"); /* KDE neon: known by ID_LIKE only */
+	FIX(s, id, "sudo update-secureboot-policy --enroll-key");
+	os_release(s, "pop", "ubuntu debian");
+	FIX(s, id, "update-secureboot-policy --enroll-key");
+	/* Debian: DKMS' own key */
+	os_release(s, "debian", NULL);
+	FIX(s, id, "sudo mokutil --import /var/lib/dkms/mok.pub");
+	NO_FIX(s, id, "update-secureboot-policy");
+	/* Fedora's akmods: its key, whatever the family */
+	os_release(s, "fedora", NULL);
+	snap_set_str(node(s, "driver.nvidia.module_file"), "path",
+		     "/lib/modules/6.8.5-301.fc40.x86_64/extra/nvidia/nvidia.ko.xz", dkms_ko);
+	FIX(s, id, "sudo mokutil --import /etc/pki/akmods/certs/public_key.der");
+	NO_FIX(s, id, "update-secureboot-policy");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "path", dkms_ko, dkms_ko);
+	snap_set_errno(node(s, "host"), "os", -ENOENT, "/etc/os-release");
+}
+
 static void test_secure_boot_key(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -87,6 +125,7 @@ static void test_secure_boot_key(void **state)
 	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_ERROR,
 	    "signed by \"DKMS module signing key\" (serial 1A:2B:3C), a key in neither MokListRT "
 	    "(1 key) nor db (1 key): the kernel refuses it");
+	secure_boot_key_fixes(s, ko);
 	/* A module the distribution installed may be signed by a key built into the kernel. */
 	snap_set_str(node(s, "driver.nvidia.module_file"), "path",
 		     "/lib/modules/6.8.0-45-generic/kernel/nvidia-550/nvidia.ko", ko);

@@ -93,6 +93,19 @@ def ini(dst, topic, desc, source, variables, rw, *sections, args="--no-vendor"):
         f.write(text)
 
 
+def torch_cu121(root, site, version):
+    """A torch built with CUDA 12.1 as pip installs it: its dist with the
+    nvidia-cuda-runtime-cu12==12.1.105 pin, and that wheel's dist-info only (its libcudart is
+    not what fails in these reports; no ELF file)."""
+    torch_dist(root, site, version, "'12.1'",
+               requires=["nvidia-cuda-runtime-cu12==12.1.105; platform_system == \"Linux\" "
+                         "and platform_machine == \"x86_64\""])
+    di = f"{site}/nvidia_cuda_runtime_cu12-12.1.105.dist-info"
+    w(root, f"{di}/METADATA", "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\n"
+      "Version: 12.1.105\nSummary: CUDA Runtime native Libraries\n")
+    w(root, f"{di}/INSTALLER", "pip\n")
+
+
 def ldso_cache(dst):
     """etc/ld.so.cache as glibc's `ldconfig -r` writes it over the tree with its [elf] files
     made (in a temporary copy: the tree itself never holds them), so which copy of a library

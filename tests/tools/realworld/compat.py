@@ -9,7 +9,8 @@ import shutil
 from realworld.common import FIX, fresh, ini, link, real_world, w
 
 TOPIC = "compat"
-FIXTURES = ('rw-compat-804-gtx1050ti', 'rw-compat-804-toolkit14-gtx1650')
+FIXTURES = ('rw-compat-804-gtx1050ti', 'rw-compat-804-toolkit14-gtx1650',
+            'rw-compat-804-rtx3090-r525-sim2real')
 
 
 def ini_text(dst, desc, source, rw, variables, sections="", args="--no-vendor"):
@@ -145,3 +146,35 @@ def write():
          "layer": "runtime",
          "fails": "yes"},
         dict(ENV, CUDA_VERSION="11.3.1"), sections)
+
+    # 3. AIR-DISCOVER/ICRA2024-Sim2Real-AXS#5: the challenge's baseline image (CUDA 12.1) on an
+    #    RTX 3090 host with driver 525 (CUDA 12.0): PyTorch's cudaGetDeviceCount fails with
+    #    error 804; fixed by updating the host driver.
+    dst, root, sections = container(
+        "rw-compat-804-rtx3090-r525-sim2real", 0x2204, "525.147.05",
+        "Wed Oct 25 20:27:35 UTC 2023", "530.30.02", "12.1.0",
+        UBUNTU.format(v="20.04.6 LTS", c="Focal Fossa", id="20.04", cn="focal"))
+    ini_text(
+        dst,
+        "A container of the ICRA 2024 Sim2Real AXS challenge's baseline image (CUDA 12.1) on a "
+        "host with an RTX 3090 and an R525 driver (CUDA 12.0): the image's CUDA 12.1 "
+        "cuda-compat libcuda (530.30.02) is the one the loader picks, and forward "
+        "compatibility is not supported on GeForce GPUs, so PyTorch's cudaGetDeviceCount() "
+        "fails with error 804; updating the host driver fixed it",
+        "the GPU (RTX 3090: 10de:2204 GA102 in pci.ids), the driver branch (525) and the CUDA "
+        "version (12.1, 'both in my PC and in the docker environment') as the report gives "
+        "them; " + SRC + "; placeholders, not in the report: the exact 525 release (525.147.05, "
+        "one of late 2023; its build date too), the image's distribution (Ubuntu 20.04) and its "
+        "CUDA 12.1.0 (compat libcuda 530.30.02, cuda-compat-12-1's); PyTorch in the image is "
+        "not rebuilt (what fails is the libcuda it loads)",
+        {"url": "https://github.com/AIR-DISCOVER/ICRA2024-Sim2Real-AXS/issues/5",
+         "pasted": "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some "
+                   "cuda functions before calling NumCudaDevices() that might have already set "
+                   "an error? Error 804: forward compatibility was attempted on non supported HW",
+         "cause": "the CUDA 12.1 image needs a driver newer than the host's R525 (CUDA 12.0); "
+                  "the forward-compatibility libcuda it falls back on does not run on a "
+                  "GeForce RTX 3090; 'fixed by updating the driver'",
+         "root_cause": "runtime.cuda-compat-unsupported",
+         "layer": "runtime",
+         "fails": "yes"},
+        dict(ENV, CUDA_VERSION="12.1.0"), sections)

@@ -8,7 +8,7 @@ from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, ini, l
 TOPIC = "cudnn"
 FIXTURES = ("rw-colab-tf28-cudnn805", "rw-tf212-conda-cudnn810-before-wheel",
             "rw-torch112-bundled-cudnn-shadowed", "rw-tf115-cudnn741",
-            "rw-torch113-wheel-cudnn-shadowed")
+            "rw-torch113-wheel-cudnn-shadowed", "rw-tf212-system-cudnn811-first")
 
 LD_CONF = ("# Multiarch support\n/usr/local/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu\n"
            "/usr/lib/x86_64-linux-gnu\n")
@@ -92,6 +92,24 @@ def tf_build_info(cuda, caps):
         "('is_tensorrt_build', True)])\n")
 
 
+def tf212_pip_md_env(root, prefix, history):
+    """The conda environment tensorflow/docs pip.md's recipe of TF 2.12 makes (Python 3.9,
+    conda-forge's cudatoolkit 11.8.0: the CUDA 11 libraries TensorFlow opens by name in its
+    lib/; the nvidia-cudnn-cu11 8.6.0.163 wheel; tensorflow 2.12.0), with its conda history.
+    Returns its site-packages."""
+    w(root, f"{prefix}/conda-meta/history", history)
+    w(root, f"{prefix}/bin/python3.9", "", 0o755)
+    link(root, f"{prefix}/bin/python3", "python3.9")
+    link(root, f"{prefix}/bin/python", "python3.9")
+    for soname in CUDATOOLKIT_11:
+        so(root, f"{prefix}/lib/{soname}", soname)
+    site = f"{prefix}/lib/python3.9/site-packages"
+    cudnn_wheel(root, site, "nvidia-cudnn-cu11", "8.6.0.163")
+    tensorflow(root, site, "2.12.0", "tensorflow",
+               tf_build_info("11.8", ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "compute_80"]))
+    return site
+
+
 def colab():
     # googlecolab/colabtools#2600: TensorFlow (object detection API) on a Colab GPU runtime
     # fails with 8.0.5 loaded where 8.1 was compiled in: the runtime image had only the
@@ -156,25 +174,15 @@ def tf212_conda():
     w(root, "etc/os-release", UBUNTU2004_OS_RELEASE)
     ld_conf(root)
     prefix = "/home/user/miniconda3/envs/tf"
-    w(root, f"{prefix}/conda-meta/history", "==> 2023-08-10 10:00:00 <==\n"
-      "# cmd: /home/user/miniconda3/bin/conda create --name tf python=3.9\n"
-      "==> 2023-08-10 10:05:00 <==\n"
-      "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge cudatoolkit=11.2 "
-      "cudnn=8.1.0\n==> 2023-08-11 09:00:00 <==\n"
-      "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge cudatoolkit=11.8.0\n")
-    w(root, f"{prefix}/bin/python3.9", "", 0o755)
-    link(root, f"{prefix}/bin/python3", "python3.9")
-    link(root, f"{prefix}/bin/python", "python3.9")
+    site = tf212_pip_md_env(root, prefix, "==> 2023-08-10 10:00:00 <==\n"
+                            "# cmd: /home/user/miniconda3/bin/conda create --name tf python=3.9\n"
+                            "==> 2023-08-10 10:05:00 <==\n"
+                            "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge "
+                            "cudatoolkit=11.2 cudnn=8.1.0\n==> 2023-08-11 09:00:00 <==\n"
+                            "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge "
+                            "cudatoolkit=11.8.0\n")
     cudnn_lib(root, f"{prefix}/lib", "8.1.0")
     cudnn_header(root, f"{prefix}/include", "8.1.0")
-    # pip.md's `conda install -c conda-forge cudatoolkit=11.8.0` (the history's last line):
-    # the CUDA 11 libraries TensorFlow opens by name are in the environment's lib/ too.
-    for soname in CUDATOOLKIT_11:
-        so(root, f"{prefix}/lib/{soname}", soname)
-    site = f"{prefix}/lib/python3.9/site-packages"
-    cudnn_wheel(root, site, "nvidia-cudnn-cu11", "8.6.0.163")
-    tensorflow(root, site, "2.12.0", "tensorflow",
-               tf_build_info("11.8", ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "compute_80"]))
     ini(dst, TOPIC,
         "conda environment tf (Python 3.9) with TensorFlow 2.12.0 and the nvidia-cudnn-cu11 "
         "8.6.0.163 wheel as tensorflow/docs pip.md installed them, "
@@ -385,9 +393,65 @@ def torch113_wheel():
     ldso_cache(dst)
 
 
+def tf212_system_first():
+    # tensorflow/tensorflow#60750: TensorFlow 2.12 installed by pip.md's conda recipe on a
+    # machine whose LD_LIBRARY_PATH already names a system CUDA with cuDNN 8.1.1; the recipe
+    # appends $CONDA_PREFIX/lib/:$CUDNN_PATH/lib after it, so the system copy is loaded.
+    dst, root = base_root("rw-tf212-system-cudnn811-first", 0x2204, 0x1454,
+                          "NVIDIA GeForce RTX 3090", "525.116.04")
+    w(root, "etc/os-release", UBUNTU2004_OS_RELEASE)
+    ld_conf(root)
+    cuda = "/usr/local/cuda-11.2"
+    link(root, "usr/local/cuda", "cuda-11.2")
+    w(root, f"{cuda}/version.json",
+      '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "11.2.2"\n   }\n}\n')
+    cudnn_lib(root, f"{cuda}/lib64", "8.1.1")
+    cudnn_header(root, f"{cuda}/include", "8.1.1")
+    prefix = "/home/user/miniconda3/envs/tf"
+    site = tf212_pip_md_env(root, prefix, "==> 2023-06-01 15:20:00 <==\n"
+                            "# cmd: /home/user/miniconda3/bin/conda create --name tf python=3.9\n"
+                            "==> 2023-06-01 15:25:00 <==\n"
+                            "# cmd: /home/user/miniconda3/bin/conda install -c conda-forge "
+                            "cudatoolkit=11.8.0\n")
+    ini(dst, TOPIC,
+        "TensorFlow 2.12.0 and the nvidia-cudnn-cu11 8.6.0.163 wheel installed in a conda "
+        "environment by the pip guide's recipe, whose activate.d script appends "
+        "$CONDA_PREFIX/lib/:$CUDNN_PATH/lib to LD_LIBRARY_PATH; the machine's own "
+        "LD_LIBRARY_PATH already names a system CUDA (/usr/local/cuda/lib64) with cuDNN 8.1.1, "
+        "so ld.so takes that copy first and TensorFlow, compiled with 8.6.0, refuses it; "
+        "putting the environment's directories first fixes it",
+        "Rebuilt from https://github.com/tensorflow/tensorflow/issues/60750 (pasted: the "
+        "'Loaded runtime CuDNN library: 8.1.1 but source was compiled with' line of cuda_dnn.cc "
+        "(TF 2.12's 8.6.0), tf 2.12, the recipe's `export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:"
+        "$CONDA_PREFIX/lib/:$CUDNN_PATH/lib` and the report's diagnosis: 'if the machine has a "
+        "native CUDA library setting, TF will load the system library ahead of virtual "
+        "environment one', the fix: the conda paths first); TensorFlow 2.12.0, "
+        "nvidia-cudnn-cu11==8.6.0.163, conda-forge's cudatoolkit 11.8.0 and Python 3.9 are "
+        "those of the pip guide's recipe then; " + SRC_CUDNN + "; not in the report and chosen "
+        "here: where the native CUDA is (/usr/local/cuda -> cuda-11.2, 11.2.2, cuDNN 8.1.1 in "
+        "its lib64), the environment's path and name, the conda history lines, the GPU (RTX "
+        "3090, 10de:2204) and driver 525.116.04; " + SRC_BASE,
+        {"PATH": f"{prefix}/bin:/home/user/miniconda3/condabin:/usr/local/cuda/bin:"
+                 "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+         "HOME": "/home/user", "CONDA_PREFIX": prefix, "CONDA_DEFAULT_ENV": "tf",
+         "CUDNN_PATH": f"{site}/nvidia/cudnn",
+         "LD_LIBRARY_PATH": f"/usr/local/cuda/lib64:{prefix}/lib/:{site}/nvidia/cudnn/lib"},
+        real_world(
+            "https://github.com/tensorflow/tensorflow/issues/60750",
+            "E tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime "
+            "CuDNN library: 8.1.1 but source was compiled with: 8.6.0.",
+            "the system CUDA's cuDNN 8.1.1 is on LD_LIBRARY_PATH before the conda "
+            "environment's directories the recipe appends, so TensorFlow loads it instead of "
+            "the nvidia-cudnn-cu11 8.6 wheel's; load the environment's paths first",
+            "runtime.library-shadowed", "runtime", "yes"),
+        section("rtx4090-open-module", "devices"))
+    ldso_cache(dst)
+
+
 def write():
     colab()
     tf212_conda()
     torch112_bundled()
     tf115()
     torch113_wheel()
+    tf212_system_first()

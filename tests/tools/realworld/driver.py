@@ -2,13 +2,13 @@
 """The driver upgraded without a reboot, or a reboot that does not help: the loaded kernel
 module, the nvidia.ko on disk and the user-space driver of different versions
 (driver.nvml-version-mismatch), with the package manager's log where the machine has one."""
-from realworld.common import (MULTIARCH_LD_CONF, SRC_BASE, base_root, driver_libs, ini,
-                              ldso_cache, move_kernel, real_world, section, ubuntu_os_release,
-                              w)
+from realworld.common import (MULTIARCH_LD_CONF, SRC_BASE, UBUNTU2004_OS_RELEASE, base_root,
+                              driver_libs, ini, ldso_cache, move_kernel, real_world, section,
+                              ubuntu_os_release, w)
 
 TOPIC = "driver"
 FIXTURES = ("rw-ubuntu2404-550-upgraded-no-reboot", "rw-nobara43-dkms-nvidia-stale-source",
-            "rw-debian12-525-userspace-520-module")
+            "rw-debian12-525-userspace-520-module", "rw-ubuntu2004-460-unattended-upgrade")
 BASE = "rtx4090-open-module"
 FAKE_ARGS = "--no-vendor --nvml-lib @FAKES@/libnvidia-ml.so.1 --cuda-lib @FAKES@/libcuda.so.1"
 UBUNTU2404 = ubuntu_os_release("24.04.1", "Noble Numbat", "noble")
@@ -194,7 +194,63 @@ def debian_smi_525_module_520():
     ldso_cache(dst)
 
 
+def ubuntu2004_460_unattended():
+    """lyulyul/shine-cluster#30: unattended-upgrade took the 460 driver from 460.56 to
+    460.73.01 under a node that kept 460.56 loaded."""
+    name = "rw-ubuntu2004-460-unattended-upgrade"
+    dst, root = base_root(name, 0x2204, 0x0000, "NVIDIA GeForce RTX 3090", "460.56")
+    rel = "5.4.0-72-generic"
+    w(root, "etc/os-release", UBUNTU2004_OS_RELEASE)
+    move_kernel(root, "6.8.0-45-generic", rel)
+    w(root, "proc/driver/nvidia/version",
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  460.56  Tue Feb 23 23:23:26 UTC 2021\n"
+      "GCC version:  gcc version 9.3.0 (Ubuntu 9.3.0-17ubuntu1~20.04) \n")
+    kern_log(root, "eureka", "Apr 21 09:14:02", "460.56", flavor="x86_64 Kernel Module")
+    # the transaction as pasted (one package); apt writes a blank line before each entry
+    w(root, "var/log/apt/history.log",
+      "\nStart-Date: 2021-04-24  06:50:54\nCommandline: /usr/bin/unattended-upgrade\n"
+      "Upgrade: libnvidia-common-460:amd64 (460.56-0ubuntu0.20.04.1, "
+      "460.73.01-0ubuntu0.20.04.1)\nEnd-Date: 2021-04-24  06:50:54\n")
+    sections = [section(BASE, "devices"),
+                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = 460.73.01, -, none\n",
+                *fakes("460.73.01", 11020)]
+    userspace(root, "460.73.01")
+    pasted = ("$ nvidia-smi / Failed to initialize NVML: Driver/library version mismatch / "
+              "/var/log/apt/history.log: Start-Date: 2021-04-24  06:50:54 Commandline: "
+              "/usr/bin/unattended-upgrade Upgrade: libnvidia-common-460:amd64 "
+              "(460.56-0ubuntu0.20.04.1, 460.73.01-0ubuntu0.20.04.1) End-Date: 2021-04-24  "
+              "06:50:54")
+    ini(dst, TOPIC,
+        "A Slurm GPU node (eureka) of a small cluster on Ubuntu 20.04: unattended-upgrades "
+        "upgraded the nvidia 460 driver packages from 460.56 to 460.73.01 while the node kept "
+        "running, so the jobs already on the GPU go on but every new one, and nvidia-smi, gets "
+        "'Failed to initialize NVML: Driver/library version mismatch' (user space 460.73.01, "
+        "460.56 still loaded) until the node reboots; the admins pinned the driver against "
+        "further unattended upgrades",
+        "Rebuilt from https://github.com/lyulyul/shine-cluster/issues/30 (pasted: nvidia-smi's "
+        "NVML error and squeue on eureka, 'the GPU can no longer be obtained after eureka has "
+        "run for a while, the jobs already on the GPU are fine', the history.log transaction "
+        "kept verbatim in var/log/apt/history.log; the thread's conclusion: the unattended "
+        "upgrade of the 460 driver, to be pinned against); Ubuntu 20.04's os-release verbatim "
+        "(the package versions say ubuntu0.20.04.1); placeholders, not in the report: the GPU "
+        "(10de:2204 GA102 [GeForce RTX 3090] in pci.ids) and the rest of the base fixture's PCI "
+        "tree, the kernel 5.4.0-72-generic (focal's in April 2021), the module on disk "
+        "(updates/dkms/nvidia.ko, rebuilt by nvidia-dkms-460 at 460.73.01 in the same upgrade), "
+        "/proc/driver/nvidia/version's build date and gcc (focal's 9.3.0), the kern.log line's "
+        "time; " + SRC_LDSO + "; " + SRC_FAKES + "; " + SRC_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/lyulyul/shine-cluster/issues/30", pasted,
+            "unattended-upgrade upgraded the 460 driver to 460.73.01 while 460.56 stayed "
+            "loaded: the user space is newer than the running module until a reboot; pin the "
+            "driver packages against unattended upgrades",
+            "driver.nvml-version-mismatch", "driver", "yes"),
+        *sections, args=FAKE_ARGS)
+    ldso_cache(dst)
+
+
 def write():
     ubuntu_550_upgrade()
     nobara_dkms_stale_source()
     debian_smi_525_module_520()
+    ubuntu2004_460_unattended()

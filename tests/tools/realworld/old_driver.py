@@ -3,7 +3,7 @@
 import shutil
 
 from realworld.common import (SRC_BASE, UBUNTU2104_OS_RELEASE, base_root, ini, real_world,
-                              section, torch_dist, venv, w)
+                              section, torch_cu121, venv, w)
 
 TOPIC = "old_driver"
 FIXTURES = ("torch21-cu121-on-r470",)
@@ -21,14 +21,7 @@ def fooocus():
       "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.86  Tue Oct 26 21:55:45 UTC 2021\n"
       "GCC version:  gcc version 10.3.0 (Ubuntu 10.3.0-1ubuntu1) \n")
     site = venv(root, "/home/user/Fooocus/fooocus_env", "3.10.12")
-    torch_dist(root, site, "2.1.0+cu121", "'12.1'",
-               requires=["nvidia-cuda-runtime-cu12==12.1.105; platform_system == \"Linux\" "
-                         "and platform_machine == \"x86_64\""])
-    # the wheel's dist-info only: its libcudart is not what fails here (no ELF committed)
-    di = f"{site}/nvidia_cuda_runtime_cu12-12.1.105.dist-info"
-    w(root, f"{di}/METADATA", "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\n"
-      "Version: 12.1.105\nSummary: CUDA Runtime native Libraries\n")
-    w(root, f"{di}/INSTALLER", "pip\n")
+    torch_cu121(root, site, "2.1.0+cu121")
     ini(dst, TOPIC,
         "Fooocus on Ubuntu 21.04 with a GeForce RTX 3050 Laptop GPU and driver 470.86 (CUDA "
         "11.4): Fooocus's launcher installs torch 2.1.0 from https://download.pytorch.org/whl/"

@@ -3,11 +3,12 @@
 import os
 import shutil
 
-from realworld.common import (FEDORA36_OS_RELEASE, UBUNTU2004_OS_RELEASE, fresh, ini, read,
-                              real_world, w)
+from realworld.common import (FEDORA36_OS_RELEASE, UBUNTU2004_OS_RELEASE, fresh, ini, link,
+                              read, real_world, w)
 
 TOPIC = "secure_boot"
-FIXTURES = ("rw-azure-t4-dkms-mok-not-enrolled", "rw-fedora36-akmods-key-not-enrolled")
+FIXTURES = ("rw-azure-t4-dkms-mok-not-enrolled", "rw-fedora36-akmods-key-not-enrolled",
+            "rw-mint22-dkms-mok-not-enrolled", "rw-fedora34-akmods-unsigned-rtx2060s")
 
 SB_BASE = "secure-boot-unsigned"
 SB_SRC = ("the sysfs PCI tree, /proc files, /etc/group and modprobe.d of the secure-boot-unsigned "
@@ -141,6 +142,128 @@ def fedora36_akmods():
         "Fedora Secure Boot CA\n" + PC_DB)
 
 
+MINT22_OS_RELEASE = (
+    'NAME="Linux Mint"\nVERSION="22 (Wilma)"\nID=linuxmint\nID_LIKE="ubuntu debian"\n'
+    'PRETTY_NAME="Linux Mint 22"\nVERSION_ID="22"\nHOME_URL="https://www.linuxmint.com/"\n'
+    'SUPPORT_URL="https://forums.linuxmint.com/"\n'
+    'BUG_REPORT_URL="http://linuxmint-troubleshooting-guide.readthedocs.io/en/latest/"\n'
+    'PRIVACY_POLICY_URL="https://www.linuxmint.com/"\nVERSION_CODENAME=wilma\n'
+    'UBUNTU_CODENAME=noble\n')
+
+
+def mint22_dkms():
+    # linuxmint/mintdrivers#100: on Linux Mint 22 the Driver Manager's NVIDIA install no
+    # longer asks for the MOK password, so the key DKMS signed the module with is never
+    # enrolled; the user enrolled it with update-secureboot-policy --enroll-key.
+    rel = "6.8.0-39-generic"
+    dst, root = sb_base("rw-mint22-dkms-mok-not-enrolled", 0x2230, 0x1459, rel,
+                        MINT22_OS_RELEASE)
+    w(root, "var/log/kern.log",
+      "Aug  9 08:12:01 mint kernel: [    0.000000] secureboot: Secure boot enabled\n"
+      "Aug  9 08:12:01 mint kernel: [    0.000000] Kernel is locked down from EFI Secure "
+      "Boot mode; see man kernel_lockdown.7\n"
+      "Aug  9 08:12:02 mint kernel: [    0.871904] integrity: Loaded X.509 cert "
+      "'Canonical Ltd. Master Certificate Authority: ad91990bc22ab1f517048c23b6655a268e345a63'\n"
+      "Aug  9 08:12:07 mint kernel: [    6.402117] Loading of module with unavailable key "
+      "is rejected\n")
+    signer = "mint Secure Boot Module Signature key"
+    ini(dst, TOPIC,
+        "Linux Mint 22 (Ubuntu 24.04 base, ID_LIKE ubuntu) with Secure Boot on: Driver "
+        "Manager installed nvidia-driver-550, DKMS built nvidia.ko for 6.8.0-39-generic and "
+        "signed it with shim-signed's Machine Owner Key, but Mint 22's Driver Manager never "
+        "asked for the MOK password, so no enrolment was staged and the key is not in "
+        "MokListRT: the kernel refuses the module; `sudo update-secureboot-policy "
+        "--enroll-key` and the MokManager screen at the next boot fixed it",
+        SB_SRC + "; Linux Mint 22's os-release verbatim (ID=linuxmint, ID_LIKE=\"ubuntu "
+        "debian\", UBUNTU_CODENAME=noble); the MOK's commonName in the form "
+        "update-secureboot-policy gives it ('<host> Secure Boot Module Signature key', the "
+        "host name a placeholder); MokListRT holds shim's vendor certificate (Canonical's CA, "
+        "Mint uses Ubuntu's shim-signed); db a PC's Microsoft certificates; placeholders, not "
+        "in the report: the kernel (6.8.0-39-generic, Mint 22's in August 2024), the driver "
+        "release (550.90.07, noble's then) and its place (updates/dkms/nvidia.ko.zst, as "
+        "Ubuntu 24.04's dkms compresses it), the GPU (the base tree's RTX A6000; the report "
+        "names none), the kernel log's times",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/linuxmint/mintdrivers/issues/100",
+            "I just had to re-enroll the MOK key to use the Nvidia driver with secure boot "
+            "enabled. [...] it seems that it does no longer work on Linux Mint 22. I had to run "
+            "the following command and do it myself: sudo update-secureboot-policy --enroll-key",
+            "Secure Boot on; the DKMS-built NVIDIA module is signed with shim-signed's MOK, "
+            "which Mint 22's Driver Manager no longer enrolls; enrolling it with "
+            "update-secureboot-policy --enroll-key fixes it",
+            "driver.secure-boot-key-not-enrolled", "driver", "yes"),
+        f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko.zst = 550.90.07, {signer}, "
+        "zstd\n",
+        "[efivars]\nMokListRT-605dab50-e046-4300-abb6-3dd810dd8b23 = 0x6, "
+        "Canonical Ltd. Master Certificate Authority\n" + PC_DB)
+
+
+FEDORA34_OS_RELEASE = (
+    'NAME=Fedora\nVERSION="34 (Workstation Edition)"\nID=fedora\nVERSION_ID=34\n'
+    'VERSION_CODENAME=""\nPLATFORM_ID="platform:f34"\n'
+    'PRETTY_NAME="Fedora 34 (Workstation Edition)"\nANSI_COLOR="0;38;2;60;110;180"\n'
+    'LOGO=fedora-logo-icon\nCPE_NAME="cpe:/o:fedoraproject:fedora:34"\n'
+    'HOME_URL="https://fedoraproject.org/"\n'
+    'DOCUMENTATION_URL="https://docs.fedoraproject.org/en-US/fedora/f34/system-administrators-guide/"\n'
+    'SUPPORT_URL="https://fedoraproject.org/wiki/Communicating_and_getting_help"\n'
+    'BUG_REPORT_URL="https://bugzilla.redhat.com/"\nREDHAT_BUGZILLA_PRODUCT="Fedora"\n'
+    'REDHAT_BUGZILLA_PRODUCT_VERSION=34\nREDHAT_SUPPORT_PRODUCT="Fedora"\n'
+    'REDHAT_SUPPORT_PRODUCT_VERSION=34\n'
+    'PRIVACY_POLICY_URL="https://fedoraproject.org/wiki/Legal:PrivacyPolicy"\n'
+    'VARIANT="Workstation Edition"\nVARIANT_ID=workstation\n')
+
+
+def fedora34_akmods_unsigned():
+    # gridhead/nvidia-auto-installer-for-fedora-linux#75: Fedora 34, RPM Fusion's
+    # akmod-nvidia installed by nvautoinstall on an RTX 2060 SUPER; Secure Boot was still on
+    # from the machine's Windows install, so the kernel refused the unsigned akmods module;
+    # turning Secure Boot off and reinstalling fixed it.
+    rel = "5.14.9-200.fc34.x86_64"
+    dst, root = sb_base("rw-fedora34-akmods-unsigned-rtx2060s", 0x1f06, 0x0000, rel,
+                        FEDORA34_OS_RELEASE)
+    w(root, "var/log/kern.log",
+      "Oct  5 19:02:11 fedora kernel: secureboot: Secure boot enabled\n"
+      "Oct  5 19:02:11 fedora kernel: Kernel is locked down from EFI Secure Boot mode; see "
+      "man kernel_lockdown.7\n"
+      "Oct  5 19:02:12 fedora kernel: integrity: Loaded X.509 cert 'Fedora Secure Boot CA: "
+      "fde32599c2d61db1bf5807335d7b20e4cd963b42'\n"
+      "Oct  5 19:02:17 fedora kernel: Loading of unsigned module is rejected\n")
+    # nouveau drives the GPU (the report's About page: NV166); no nouveau blacklist took effect
+    os.unlink(f"{root}/etc/modprobe.d/blacklist-nvidia-nouveau.conf")
+    gpu = "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"
+    w(root, "sys/bus/pci/drivers/nouveau/bind", "")
+    link(root, f"{gpu}/driver", "../../../../bus/pci/drivers/nouveau")
+    w(root, "proc/modules", read(root, "proc/modules") +
+      "nouveau 2674688 3 - Live 0x0000000000000000\n"
+      "mxm_wmi 16384 1 nouveau, Live 0x0000000000000000\n")
+    ini(dst, TOPIC,
+        "A Fedora 34 desktop with an RTX 2060 SUPER that came from a Windows install with "
+        "Secure Boot on: nvautoinstall (--rpmadd --driver --nvrepo --plcuda) installed RPM "
+        "Fusion's akmod-nvidia, akmods built kmod-nvidia 470.74 for 5.14.9 into "
+        "extra/nvidia/nvidia.ko.xz without signing it (no akmods key was made), and the "
+        "kernel, locked down by Secure Boot, refuses it: nvidia-smi cannot reach a driver and "
+        "GNOME shows NV166 (nouveau); disabling Secure Boot and reinstalling fixed it",
+        SB_SRC + "; Fedora 34's os-release in that release's form (NAME=Fedora, before "
+        "Fedora 35's 'Fedora Linux'); akmods' module path "
+        "(/lib/modules/<release>/extra/nvidia/nvidia.ko.xz); the GPU as 10de:1f06 (TU106 "
+        "[GeForce RTX 2060 SUPER] in pci.ids); placeholders, not in the report: the kernel "
+        "5.14.9-200.fc34 and the driver 470.74 (Fedora 34's and RPM Fusion's in October 2021), "
+        "the kernel log's times",
+        {"PATH": "/usr/local/bin:/usr/bin:/usr/local/sbin:/usr/sbin"},
+        real_world(
+            "https://github.com/gridhead/nvidia-auto-installer-for-fedora-linux/issues/75",
+            "$ sudo nvidia-smi / NVIDIA-SMI has failed because it couldn't communicate with the "
+            "NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+            "Secure Boot was enabled (left on from the previous Windows install), so the "
+            "akmods-built NVIDIA module, not signed by any enrolled key, does not load; "
+            "disabling Secure Boot and reinstalling the driver fixed it",
+            "driver.secure-boot-unsigned-module", "driver", "yes"),
+        f"[modules]\n/lib/modules/{rel}/extra/nvidia/nvidia.ko.xz = 470.74, -, xz\n")
+
+
 def write():
     azure_t4()
     fedora36_akmods()
+    mint22_dkms()
+    fedora34_akmods_unsigned()

@@ -3,10 +3,10 @@
 confined dockerd cannot run the host's nvidia-container-runtime-hook, so `docker run --gpus`
 fails although the NVIDIA Container Toolkit is installed on the host. Written by
 tests/tools/mk-real-world-fixtures.py snap_docker."""
-from realworld.common import fresh, ini, link, real_world, w
+from realworld.common import fresh, ini, link, real_world, ubuntu_os_release, w
 
 TOPIC = "snap_docker"
-FIXTURES = ('rw-snap-docker-gpus',)
+FIXTURES = ('rw-snap-docker-gpus', 'rw-snap-docker-classic-nvml')
 
 
 def ini_text(dst, desc, source, rw, variables, sections="", args="--no-vendor"):
@@ -21,6 +21,8 @@ UBUNTU2004 = ('NAME="Ubuntu"\nVERSION="20.04.4 LTS (Focal Fossa)"\nID=ubuntu\nID
               'PRIVACY_POLICY_URL="https://www.ubuntu.com/legal/terms-and-policies/privacy-policy"\n'
               'VERSION_CODENAME=focal\nUBUNTU_CODENAME=focal\n')
 
+UBUNTU2204 = ubuntu_os_release("22.04.2", "Jammy Jellyfish", "jammy", logo=False)
+
 
 def dpkg(pkgs):
     return "".join(f"Package: {name}\nStatus: install ok installed\nPriority: optional\n"
@@ -28,14 +30,18 @@ def dpkg(pkgs):
                    for name, arch, ver, desc in pkgs)
 
 
-def write():
-    # NVIDIA/nvidia-docker#1637: Ubuntu 20.04, driver 470.103.01, NVIDIA Container Toolkit
-    # 1.9.0 installed, Docker from the snap store (the maintainer's diagnosis, repeated in
-    # #1642: "this was due to docker being installed as a snap").
-    dst, root = fresh("rw-snap-docker-gpus")
-    drv = "470.103.01"
-    w(root, "etc/os-release", UBUNTU2004)
-    w(root, "proc/sys/kernel/osrelease", "5.13.0-39-generic\n")
+DEVICES = ("[devices]\n/dev/nvidiactl = c 195:255 0666 0:0\n/dev/nvidia0 = c 195:0 0666 0:0\n"
+           "/dev/nvidia-modeset = c 195:254 0666 0:0\n/dev/nvidia-uvm = c 508:0 0666 0:0\n"
+           "/dev/nvidia-uvm-tools = c 508:1 0666 0:0\n")
+
+
+def snap_host(name, osrel, kernel, drv, build, gcc, revision):
+    """A host with the NVIDIA driver `drv` loaded and Docker from the snap store: /snap/bin/docker
+    is snapd's link to /usr/bin/snap; the snap's data directory holds the daemon.json it ships
+    (no runtimes). Returns (dst, root)."""
+    dst, root = fresh(name)
+    w(root, "etc/os-release", osrel)
+    w(root, "proc/sys/kernel/osrelease", kernel + "\n")
     w(root, "proc/modules",
       "nvidia_uvm 1048576 0 - Live 0x0000000000000000 (POE)\n"
       "nvidia_drm 61440 4 - Live 0x0000000000000000 (POE)\n"
@@ -44,8 +50,23 @@ def write():
     w(root, "sys/module/nvidia/version", drv + "\n")
     w(root, "sys/module/nvidia/initstate", "live\n")
     w(root, "proc/driver/nvidia/version",
-      f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {drv}  Thu Jan  6 12:10:04 UTC 2022\n"
-      "GCC version:  gcc version 9.4.0 (Ubuntu 9.4.0-1ubuntu1~20.04) \n")
+      f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {drv}  {build}\n"
+      f"GCC version:  gcc version {gcc} \n")
+    link(root, "snap/bin/docker", "/usr/bin/snap")
+    link(root, "var/snap/docker/current", revision)
+    w(root, f"var/snap/docker/{revision}/config/daemon.json",
+      '{\n    "log-level":        "error",\n    "storage-driver":   "overlay2"\n}\n')
+    return dst, root
+
+
+def write():
+    # NVIDIA/nvidia-docker#1637: Ubuntu 20.04, driver 470.103.01, NVIDIA Container Toolkit
+    # 1.9.0 installed, Docker from the snap store (the maintainer's diagnosis, repeated in
+    # #1642: "this was due to docker being installed as a snap").
+    drv = "470.103.01"
+    dst, root = snap_host("rw-snap-docker-gpus", UBUNTU2004, "5.13.0-39-generic", drv,
+                          "Thu Jan  6 12:10:04 UTC 2022", "9.4.0 (Ubuntu 9.4.0-1ubuntu1~20.04)",
+                          "1125")
     # The toolkit on the host, as its 1.9.0 packages install it (the hook and the CLI).
     for b in ("nvidia-container-runtime-hook", "nvidia-container-toolkit",
               "nvidia-container-cli", "snap"):
@@ -57,12 +78,6 @@ def write():
         ("libnvidia-container1", "amd64", "1.9.0-1", "NVIDIA container runtime library"),
         ("nvidia-utils-470", "amd64", f"{drv}-0ubuntu0.20.04.1", "NVIDIA driver support binaries"),
     ]))
-    # Docker from the snap store: /snap/bin/docker is snapd's link to /usr/bin/snap; the
-    # snap's data directory holds the daemon.json it ships (no runtimes).
-    link(root, "snap/bin/docker", "/usr/bin/snap")
-    link(root, "var/snap/docker/current", "1125")
-    w(root, "var/snap/docker/1125/config/daemon.json",
-      '{\n    "log-level":        "error",\n    "storage-driver":   "overlay2"\n}\n')
     ini_text(
         dst,
         "Ubuntu 20.04 with driver 470.103.01 and the NVIDIA Container Toolkit 1.9.0 installed "
@@ -88,6 +103,53 @@ def write():
          "fails": "yes"},
         {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/games:"
                  "/usr/local/games:/snap/bin"},
-        "[devices]\n/dev/nvidiactl = c 195:255 0666 0:0\n/dev/nvidia0 = c 195:0 0666 0:0\n"
-        "/dev/nvidia-modeset = c 195:254 0666 0:0\n/dev/nvidia-uvm = c 508:0 0666 0:0\n"
-        "/dev/nvidia-uvm-tools = c 508:1 0666 0:0\n")
+        DEVICES)
+
+    # canonical/docker-snap#148: Ubuntu 22.04.2 server with the NVIDIA driver working on the
+    # host, Docker from `snap install docker`, no NVIDIA Container Toolkit on the host: the
+    # snap's NVIDIA support was for Ubuntu Core only (the maintainer), so `--gpus all` fails.
+    drv = "535.54.03"
+    dst, root = snap_host("rw-snap-docker-classic-nvml", UBUNTU2204, "5.15.0-76-generic", drv,
+                          "Tue Jun  6 22:20:39 UTC 2023",
+                          "11.3.0 (Ubuntu 11.3.0-1ubuntu1~22.04.1)", "2893")
+    for b in ("snap", "nvidia-smi"):
+        w(root, f"usr/bin/{b}", b"", 0o755)
+    w(root, "var/lib/dpkg/status", dpkg([
+        ("nvidia-utils-535", "amd64", f"{drv}-0ubuntu1", "NVIDIA driver support binaries"),
+        ("libnvidia-compute-535", "amd64", f"{drv}-0ubuntu1", "NVIDIA libcompute package"),
+    ]))
+    ini_text(
+        dst,
+        "Ubuntu 22.04.2 server whose NVIDIA driver works on the host (nvidia-smi), Docker "
+        "installed with `snap install docker` and no NVIDIA Container Toolkit on the host: "
+        "`docker run --gpus all nvidia/cuda:11.7.1-runtime-ubuntu22.04` fails in the snap's "
+        "hook, which cannot load the host's libnvidia-ml.so.1; the snap's NVIDIA support was "
+        "for Ubuntu Core only, not classic Ubuntu",
+        "the install commands, the image and the error as pasted; the maintainer's answer "
+        "(NVIDIA support in the snap developed for Ubuntu Core only, not Classic); dpkg status "
+        "stanzas of the Ubuntu driver packages (nvidia-utils-535, libnvidia-compute-535), "
+        "/proc/modules, /sys/module/nvidia/version and /proc/driver/nvidia/version as the "
+        "module prints them; Ubuntu 22.04's os-release; /snap/bin/docker as snapd links it (to "
+        "/usr/bin/snap); /var/snap/docker/current -> <revision> as snapd makes it and the "
+        "config/daemon.json the docker snap ships (no runtimes); binaries are empty stand-ins "
+        "(only presence and mode are read); the device nodes as the driver makes them "
+        "(nvidia-uvm's dynamic major a placeholder); placeholders, not in the report: the "
+        "driver 535.54.03 (its build date too), the kernel 5.15.0-76-generic, the snap "
+        "revision, the GPU (none shown)",
+        {"url": "https://github.com/canonical/docker-snap/issues/148",
+         "pasted": "docker: Error response from daemon: failed to create shim task: OCI runtime "
+                   "create failed: runc create failed: unable to start container process: "
+                   "error during container init: error running hook #0: error running hook: "
+                   "exit status 1, stdout: , stderr: Auto-detected mode as 'legacy' "
+                   "nvidia-container-cli: initialization error: load library failed: "
+                   "libnvidia-ml.so.1: cannot open shared object file: no such file or "
+                   "directory: unknown.",
+         "cause": "Docker installed as a snap on classic Ubuntu: the snap's NVIDIA support "
+                  "was developed for Ubuntu Core only, so its runtime hook cannot use the "
+                  "host's driver (the maintainer's answer)",
+         "root_cause": "container.no-nvidia-runtime",
+         "layer": "container",
+         "fails": "yes"},
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/games:"
+                 "/usr/local/games:/snap/bin"},
+        DEVICES)

@@ -2,11 +2,14 @@
 """Framework wheels and the machine: an old wheel on a new GPU (no code for its compute
 capability: framework.no-kernel-image), a new wheel on an old driver
 (framework.cuda-newer-than-driver)."""
-from realworld.common import (SRC_BASE, base_root, ini, mk2, move_kernel, real_world, section,
-                              torch_dist, ubuntu_os_release, venv, w)
+from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, ini, mk2, move_kernel,
+                              real_world, section, torch_cu121, torch_dist, ubuntu_os_release,
+                              venv, w)
+from realworld.libs import conda_env
 
 TOPIC = "wheels"
-FIXTURES = ("rw-rtx5090-torch27dev-cu124", "rw-torch21-cu121-on-r510")
+FIXTURES = ("rw-rtx5090-torch27dev-cu124", "rw-torch21-cu121-on-r510",
+            "rw-rtx3090-torch112-cu102-ldm", "rw-omost-torch241-cu121-on-r510")
 BASE = "rtx4090-open-module"
 UBUNTU2204 = ubuntu_os_release("22.04.5", "Jammy Jellyfish", "jammy", logo=False)
 # torch's get_arch_list() of its CUDA 12.1/12.4 builds, as the reports paste it
@@ -64,22 +67,24 @@ def rtx5090_torch27dev_cu124():
         *sections)
 
 
+def rtx3090_host(name, drv, osrel, rel, host, ts):
+    """The base tree as an Ubuntu machine with an RTX 3090 (10de:2204) on the proprietary
+    module `drv` under kernel `rel`, its load logged at `ts`. Returns (dst, root)."""
+    dst, root = base_root(name, 0x2204, 0x0000, "NVIDIA GeForce RTX 3090", drv)
+    w(root, "etc/os-release", osrel)
+    move_kernel(root, "6.8.0-45-generic", rel)
+    kern_log(root, host, ts, drv, flavor="x86_64 Kernel Module")
+    return dst, root
+
+
 def chatglm3_torch21_on_r510():
     """zai-org/ChatGLM3#100: torch 2.1 (CUDA 12.1) on a driver reporting CUDA 11.6."""
     name = "rw-torch21-cu121-on-r510"
-    dst, root = base_root(name, 0x2204, 0x0000, "NVIDIA GeForce RTX 3090", "510.108.03")
     rel = "5.15.0-87-generic"
-    w(root, "etc/os-release", UBUNTU2204)
-    move_kernel(root, "6.8.0-45-generic", rel)
-    kern_log(root, "gpu", "Nov  1 09:02:11", "510.108.03", flavor="x86_64 Kernel Module")
+    dst, root = rtx3090_host(name, "510.108.03", UBUNTU2204, rel, "gpu",
+                             "Nov  1 09:02:11")
     site = venv(root, "/home/user/ChatGLM3/venv", "3.10.12")
-    torch_dist(root, site, "2.1.0", "'12.1'",
-                   requires=["nvidia-cuda-runtime-cu12==12.1.105; platform_system == \"Linux\" "
-                             "and platform_machine == \"x86_64\""])
-    di = f"{site}/nvidia_cuda_runtime_cu12-12.1.105.dist-info"
-    w(root, f"{di}/METADATA", "Metadata-Version: 2.1\nName: nvidia-cuda-runtime-cu12\n"
-      "Version: 12.1.105\nSummary: CUDA Runtime native Libraries\n")
-    w(root, f"{di}/INSTALLER", "pip\n")
+    torch_cu121(root, site, "2.1.0")
     sections = [section(BASE, "devices"),
                 f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = 510.108.03, -, none\n"]
     pasted = ("RuntimeError: The NVIDIA driver on your system is too old (found version 11060). "
@@ -110,6 +115,99 @@ def chatglm3_torch21_on_r510():
         *sections)
 
 
+def ldm_rtx3090_torch112_cu102():
+    """CompVis/latent-diffusion#102: a CUDA 10.2 torch (sm_37 sm_50 sm_60 sm_70) on an RTX
+    3090 (sm_86)."""
+    name = "rw-rtx3090-torch112-cu102-ldm"
+    rel = "5.13.0-52-generic"
+    dst, root = rtx3090_host(name, "515.48.07", UBUNTU2004_OS_RELEASE, rel, "ws",
+                             "Jul  9 10:02:11")
+    base, env = "/home/user/miniconda3", "/home/user/miniconda3/envs/ldm"
+    conda_env(root, base, env, "3.8.5")
+    site = f"{env}/lib/python3.8/site-packages"
+    torch_dist(root, site, "1.12.0", "'10.2'")
+    # nvcc 13.0 emits nothing below sm_75: sm_75 stands in for sm_37..sm_70 (no 8.x, no PTX)
+    mk2.libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so", ["75"], [])
+    sections = [section(BASE, "devices"),
+                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = 515.48.07, -, none\n"]
+    pasted = ("NVIDIA GeForce RTX 3090 with CUDA capability sm_86 is not compatible with the "
+              "current PyTorch installation. The current PyTorch install supports CUDA "
+              "capabilities sm_37 sm_50 sm_60 sm_70.")
+    ini(dst, TOPIC,
+        "latent-diffusion set up as its README says (a conda environment 'ldm') on an RTX 3090 "
+        "(compute capability 8.6): the torch in the environment is a CUDA 10.2 build whose "
+        "get_arch_list() is sm_37 sm_50 sm_60 sm_70, no SASS for 8.x and no PTX, so torch warns "
+        "that the GPU is not compatible and the first CUDA kernel fails; a CUDA 11.3+ build "
+        "(the cu116 index) has sm_86",
+        "Rebuilt from https://github.com/CompVis/latent-diffusion/issues/102 (pasted: torch's "
+        "warning with the supported list 'sm_37 sm_50 sm_60 sm_70', 'When I follow the "
+        "instruction', the RTX 3090; the answer: install a CUDA 11.3+ torch from "
+        "https://download.pytorch.org/whl/cu116); placeholders, not in the report: torch 1.12.0 "
+        "(PyPI's default wheel of July 2022, built with CUDA 10.2: exactly that arch list), the "
+        "conda environment at /home/user/miniconda3/envs/ldm with Python 3.8.5 (the "
+        "repository's environment.yaml names 'ldm' and python=3.8.5), the driver 515.48.07 "
+        "(current then), Ubuntu 20.04 with kernel 5.13.0-52-generic, the GPU's PCI id "
+        "(10de:2204 GA102 [GeForce RTX 3090] in pci.ids); the stand-in libtorch_cuda.so carries "
+        "SASS sm_75 only and no PTX (nvcc 13.0 emits nothing below sm_75; like the pasted "
+        "list it has nothing a compute capability 8.6 GPU runs, the verdict is the same); "
+        + mk2.SRC_TORCH + "; " + SRC_BASE,
+        {"PATH": f"{env}/bin:{base}/condabin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                 "/usr/bin:/sbin:/bin",
+         "CONDA_PREFIX": env, "CONDA_DEFAULT_ENV": "ldm", "HOME": "/home/user"},
+        real_world(
+            "https://github.com/CompVis/latent-diffusion/issues/102", pasted,
+            "the installed torch is a CUDA 10.2 build with code for sm_37 sm_50 sm_60 sm_70 "
+            "only: nothing runs on the RTX 3090's sm_86; a CUDA 11.3+ build (cu116) fixes it",
+            "framework.no-kernel-image", "framework", "yes"),
+        *sections)
+
+
+def omost_torch241_cu121_on_r510():
+    """lllyasviel/Omost#120: Omost's README installs torch from the cu121 index; the driver
+    reports CUDA 11.6 ('found version 11060')."""
+    name = "rw-omost-torch241-cu121-on-r510"
+    rel = "5.15.0-122-generic"
+    dst, root = rtx3090_host(name, "510.108.03", UBUNTU2204, rel, "gpu",
+                             "Sep 23 09:02:11")
+    base, env = "/home/user/miniconda3", "/home/user/miniconda3/envs/omost"
+    conda_env(root, base, env, "3.10")
+    site = f"{env}/lib/python3.10/site-packages"
+    torch_cu121(root, site, "2.4.1+cu121")
+    sections = [section(BASE, "devices"),
+                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = 510.108.03, -, none\n"]
+    pasted = ("RuntimeError: The NVIDIA driver on your system is too old (found version 11060). "
+              "Please update your GPU driver by downloading and installing a new version from the "
+              "URL: http://www.nvidia.com/Download/index.aspx Alternatively, go to: "
+              "https://pytorch.org to install a PyTorch version that has been compiled with your "
+              "version of the CUDA driver.")
+    ini(dst, TOPIC,
+        "Omost installed as its README says (a conda environment 'omost' with Python 3.10, "
+        "`pip install torch torchvision --index-url https://download.pytorch.org/whl/cu121`): "
+        "torch 2.4.1+cu121 runs CUDA 12.1, while the R510 driver supports CUDA 11.6 ('found "
+        "version 11060'), below even CUDA 12's minor-version compatibility floor (525.60.13): "
+        "torch cannot initialise CUDA; a newer driver (or a cu118 torch) fixes it",
+        "Rebuilt from https://github.com/lllyasviel/Omost/issues/120 (pasted: the RuntimeError "
+        "with 'found version 11060') and the repository's README install steps (the conda "
+        "environment 'omost', python=3.10, torch from the cu121 index); placeholders, not in "
+        "the report: torch 2.4.1+cu121 (the cu121 index's newest in September 2024, with its "
+        "nvidia-cuda-runtime-cu12 12.1.105 pin), the driver 510.108.03 (an R510 release: CUDA "
+        "11.6 = 11060), the GPU (10de:2204 GA102 [GeForce RTX 3090]), Ubuntu 22.04 with kernel "
+        "5.15.0-122-generic, the conda installation's place; no libtorch_cuda.so (the GPU code "
+        "is not what fails); " + mk2.SRC_TORCH + "; " + SRC_BASE,
+        {"PATH": f"{env}/bin:{base}/condabin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                 "/usr/bin:/sbin:/bin",
+         "CONDA_PREFIX": env, "CONDA_DEFAULT_ENV": "omost", "HOME": "/home/user"},
+        real_world(
+            "https://github.com/lllyasviel/Omost/issues/120", pasted,
+            "torch from the cu121 index runs CUDA 12.1; the R510 driver supports CUDA 11.6 "
+            "(found version 11060) and CUDA 12 needs >= 525.60.13 even through minor-version "
+            "compatibility: upgrade the driver",
+            "framework.cuda-newer-than-driver", "framework", "yes"),
+        *sections)
+
+
 def write():
     rtx5090_torch27dev_cu124()
     chatglm3_torch21_on_r510()
+    ldm_rtx3090_torch112_cu102()
+    omost_torch241_cu121_on_r510()
