@@ -84,7 +84,21 @@ struct cov_out {
 	struct py_ctx *c;
 	struct snap_node *pkg, *arr;
 	size_t n;
+	/* The files listed so far: a venv's lib64 is a link to lib, so its site-packages and
+	 * wheels are listed twice by the discovery (seen on a real torch 2.11 venv). */
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} seen[MAX_COVERAGE_LIBS];
 };
+
+static bool seen_before(struct cov_out *o, const struct stat *st)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->seen[i].dev == st->st_dev && o->seen[i].ino == st->st_ino)
+			return true;
+	return false;
+}
 
 /* One gpu_libraries[] entry for the file at path, when it is a regular file. */
 static int add_library(struct cov_out *o, const char *path, const char *origin, const char *wheel)
@@ -96,9 +110,18 @@ static int add_library(struct cov_out *o, const char *path, const char *origin, 
 	/* Symlinks name a file listed beside them (libcudnn.so → libcudnn.so.9). */
 	if (r == -ENOENT || r == -ENOTDIR || (r == 0 && !S_ISREG(st.st_mode)))
 		return 0;
+	if (r == 0 && seen_before(o, &st))
+		return 0;
 	if (o->n >= MAX_COVERAGE_LIBS) {
 		snap_set_bool(o->pkg, "gpu_libraries_truncated", true, path);
 		return 0;
+	}
+	if (r == 0) {
+		o->seen[o->n].dev = st.st_dev;
+		o->seen[o->n].ino = st.st_ino;
+	} else { /* unreadable: an identity no file has */
+		o->seen[o->n].dev = (dev_t)-1;
+		o->seen[o->n].ino = (ino_t)-1;
 	}
 	o->n++;
 	e = snap_append_object(o->arr);
@@ -203,7 +226,7 @@ static int one_framework(struct py_ctx *c, const struct fw_cov *t, struct snap_n
 			 const struct snap_node *env)
 {
 	const char *kl = snap_get_str(pkg, "kernel_library.path");
-	struct cov_out o = { c, pkg, NULL, 0 };
+	struct cov_out o = { .c = c, .pkg = pkg };
 	int r;
 
 	/* No kernel library (a CPU build, or unreadable: arch_targets says so). */

@@ -225,6 +225,35 @@ static void test_gpu_libraries(void **state)
 	assert_string_equal(snap_source(snap_get(snap_at(libs, 1), "arch_targets")), p);
 }
 
+/* Python's venv makes lib64 a link to lib (on 64-bit POSIX builds), so the discovery sees
+ * the site-packages twice: each library is still listed once (a torch 2.11 venv on a real
+ * H200 machine listed all 17 wheel libraries twice). */
+static void test_gpu_libraries_lib64_link(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *libs;
+	size_t ops = 0;
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/torch/lib/libtorch_cuda.so", VENV_SITE);
+	tmptree_puts(f->dir, p, "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n");
+	tmptree_puts(f->dir, VENV_SITE "/nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD",
+		     "nvidia/cudnn/lib/libcudnn_ops.so.9,,\n");
+	tmptree_puts(f->dir, VENV_SITE "/nvidia/cudnn/lib/libcudnn_ops.so.9", "x");
+	tmptree_symlink(f->dir, "/home/user/venv/lib64", "lib");
+	r = run(f, NULL);
+	libs = snap_child(snap_get(env_of(r, "/home/user/venv"), "packages.torch"),
+			  "gpu_libraries");
+	for (size_t i = 0; i < snap_count(libs); i++) {
+		const char *n = snap_get_str(snap_at(libs, i), "name");
+
+		ops += n && strcmp(n, "libcudnn_ops.so.9") == 0;
+	}
+	assert_int_equal(ops, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +262,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lib_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_sites_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gpu_libraries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gpu_libraries_lib64_link, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
