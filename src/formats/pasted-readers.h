@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The command-output readers of pasted text (one file each, pasted-<name>.c; the shape is
+ * pasted_reader_fn of pasted.h), listed in pasted_readers[] by pasted-readers.c. */
+#pragma once
+
+#include <stddef.h>
+
+#include "formats/pasted.h"
+
+int pasted_read_nvidia_smi(const char *text, size_t len, struct pasted_facts *out);
