@@ -8,3 +8,4 @@
 #include "formats/pasted.h"
 
 int pasted_read_nvidia_smi(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_collect_env(const char *text, size_t len, struct pasted_facts *out);
