@@ -6,5 +6,6 @@
 const struct pasted_reader pasted_readers[] = {
 	{ "nvidia-smi", pasted_read_nvidia_smi },
 	{ "collect-env", pasted_read_collect_env },
+	{ "packages", pasted_read_packages },
 	{ NULL, NULL },
 };
