@@ -7,5 +7,7 @@ const struct pasted_reader pasted_readers[] = {
 	{ "nvidia-smi", pasted_read_nvidia_smi },
 	{ "collect-env", pasted_read_collect_env },
 	{ "packages", pasted_read_packages },
+	{ "toolkit", pasted_read_toolkit },
+	{ "nvidia-version", pasted_read_nvidia_version },
 	{ NULL, NULL },
 };
