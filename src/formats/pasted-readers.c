@@ -9,5 +9,12 @@ const struct pasted_reader pasted_readers[] = {
 	{ "packages", pasted_read_packages },
 	{ "toolkit", pasted_read_toolkit },
 	{ "nvidia-version", pasted_read_nvidia_version },
+	{ "kernel-log", pasted_read_kernel_log },
+	{ "uname", pasted_read_uname },
+	{ "os-release", pasted_read_os_release },
+	{ "lsmod", pasted_read_lsmod },
+	{ "mokutil", pasted_read_mokutil },
+	{ "ldconfig", pasted_read_ldconfig },
+	{ "env", pasted_read_env },
 	{ NULL, NULL },
 };

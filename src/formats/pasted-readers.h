@@ -12,3 +12,10 @@ int pasted_read_collect_env(const char *text, size_t len, struct pasted_facts *o
 int pasted_read_packages(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_toolkit(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_nvidia_version(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_env(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_ldconfig(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_kernel_log(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_mokutil(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_lsmod(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_os_release(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_uname(const char *text, size_t len, struct pasted_facts *out);

@@ -210,6 +210,16 @@ bool pasted_number_unit(const char *v, const char *unit, char *buf, size_t len)
 	return true;
 }
 
+static void add(struct pasted_out *o, unsigned line, const char *path, const char *value)
+{
+	int r = pasted_facts_add(o->f, o->reader, path, value, line);
+
+	if (r < 0 && !o->err)
+		o->err = r;
+	else if (r == 0)
+		o->n++;
+}
+
 void pasted_put(struct pasted_out *o, unsigned line, const char *value, const char *path_fmt, ...)
 {
 	char path[256], *v;
@@ -229,14 +239,22 @@ void pasted_put(struct pasted_out *o, unsigned line, const char *value, const ch
 			o->err = -ENOMEM;
 		return;
 	}
-	if (*pasted_strip(v)) {
-		r = pasted_facts_add(o->f, o->reader, path, pasted_strip(v), line);
-		if (r < 0 && !o->err)
-			o->err = r;
-		else if (r == 0)
-			o->n++;
-	}
+	if (*pasted_strip(v))
+		add(o, line, path, pasted_strip(v));
 	free(v);
+}
+
+void pasted_put_empty(struct pasted_out *o, unsigned line, const char *path_fmt, ...)
+{
+	char path[256];
+	va_list ap;
+	int r;
+
+	va_start(ap, path_fmt);
+	r = vsnprintf(path, sizeof(path), path_fmt, ap);
+	va_end(ap);
+	if (r > 0 && (size_t)r < sizeof(path))
+		add(o, line, path, "");
 }
 
 int pasted_out_result(const struct pasted_out *o)

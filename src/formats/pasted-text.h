@@ -59,5 +59,8 @@ struct pasted_out {
 /* Appends (path, value trimmed) unless the value is empty or the path does not fit. */
 void pasted_put(struct pasted_out *o, unsigned line, const char *value, const char *path_fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Appends (path, "") : a value read as empty ("NVIDIA_VISIBLE_DEVICES="). */
+void pasted_put_empty(struct pasted_out *o, unsigned line, const char *path_fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* The reader's return value: the first error, else the number of facts. */
 int pasted_out_result(const struct pasted_out *o);
