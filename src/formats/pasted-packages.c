@@ -12,7 +12,7 @@
  * (framework.python_envs.0): a paste is taken to show one. pip: packages.<framework>.dist_name
  * / dist_version (torch, tensorflow, jax, cupy, numba, warp), jaxlib and the jax plugins,
  * every nvidia-* wheel in nvidia_wheels[]; conda: conda_packages[] for the names the python
- * probe keeps (src/probe/probe-python.c conda_interesting()).
+ * probe keeps (gpu-names.h conda_gpu_package()).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "formats/gpu-names.h"
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
@@ -197,26 +198,11 @@ static void pip_package(struct pasted_out *o, struct listing *L, unsigned no, co
 	}
 }
 
-static bool conda_interesting(const char *name)
-{
-	static const char *const names[] = {
-		"pytorch",    "pytorch-cuda", "pytorch-gpu",  "pytorch-cpu",	 "pytorch-mutex",
-		"libtorch",   "cudatoolkit",  "cuda-version", "cuda-cudart",	 "cuda-runtime",
-		"cuda-nvcc",  "cuda-nvrtc",   "cuda-toolkit", "cuda-libraries",	 "cudnn",
-		"nccl",	      "libcublas",    "tensorflow",   "tensorflow-base", "tensorflow-gpu",
-		"jax",	      "jaxlib",	      "cupy",	      "cupy-core",	 "rocm",
-		"magma-cuda", NULL,
-	};
-
-	/* conda-forge names magma by CUDA release: "magma-cuda116" */
-	return in(name, names) || strncmp(name, "magma-cuda", 10) == 0;
-}
-
 static void conda_package(struct pasted_out *o, struct listing *L, unsigned no, char **f, int n)
 {
 	size_t i;
 
-	if (!conda_interesting(f[0]) || !is_version(f[1]))
+	if (!conda_gpu_package(f[0]) || !is_version(f[1]))
 		return;
 	if (!slotted(o, &L->conda, f[0], &i))
 		return;
