@@ -1,7 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The readers gpuenv explain runs over pasted text, one line each (see pasted.h). */
+#include "formats/pasted-readers.h"
 #include "formats/pasted.h"
 
 const struct pasted_reader pasted_readers[] = {
+	{ "nvidia-smi", pasted_read_nvidia_smi },
+	{ "collect-env", pasted_read_collect_env },
+	{ "packages", pasted_read_packages },
+	{ "toolkit", pasted_read_toolkit },
+	{ "nvidia-version", pasted_read_nvidia_version },
+	{ "kernel-log", pasted_read_kernel_log },
+	{ "uname", pasted_read_uname },
+	{ "os-release", pasted_read_os_release },
+	{ "lsmod", pasted_read_lsmod },
+	{ "mokutil", pasted_read_mokutil },
+	{ "ldconfig", pasted_read_ldconfig },
+	{ "env", pasted_read_env },
 	{ NULL, NULL },
 };

@@ -10,10 +10,11 @@
 
 static struct pasted_fact *find(const struct pasted_facts *f, const char *path)
 {
-	for (size_t i = 0; i < f->n; i++)
-		if (strcmp(f->v[i].path, path) == 0)
-			return &f->v[i];
-	return NULL;
+	size_t i;
+
+	if (!strmap_get(&f->index, path, &i) || i >= f->n)
+		return NULL;
+	return &f->v[i];
 }
 
 int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *path,
@@ -48,7 +49,8 @@ int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *pat
 		f->cap = cap;
 	}
 	char *p = strdup(path);
-	if (!p) {
+	if (!p || strmap_put(&f->index, path, f->n) < 0) {
+		free(p);
 		free(v);
 		return -ENOMEM;
 	}
@@ -84,5 +86,6 @@ void pasted_facts_done(struct pasted_facts *f)
 		free(f->v[i].value);
 	}
 	free(f->v);
+	strmap_done(&f->index);
 	*f = (struct pasted_facts){ 0 };
 }

@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "shared/strmap.h"
+
 #define PASTED_FACTS_MAX 4096u /* a paste naming more facts than this is cut, not grown */
 
 struct pasted_fact {
@@ -29,7 +31,8 @@ struct pasted_fact {
 struct pasted_facts {
 	struct pasted_fact *v;
 	size_t n, cap;
-	size_t dropped; /* facts past PASTED_FACTS_MAX, counted so the output can say so */
+	size_t dropped;	     /* facts past PASTED_FACTS_MAX, counted so the output can say so */
+	struct strmap index; /* path → position in v: a linear search made big pastes quadratic */
 };
 
 /* Copies path and value. A later fact for the same path replaces the earlier (the last

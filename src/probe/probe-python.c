@@ -27,6 +27,7 @@
 
 #include "fatbin/fatbin.h"
 #include "formats/dist-metadata.h"
+#include "formats/gpu-names.h"
 #include "formats/pyfile.h"
 #include "framework-loads.h"
 #include "probe-python-internal.h"
@@ -83,24 +84,6 @@ static void probe_pyvenv_cfg(struct probe_env *pe, struct snap_node *env, const 
 		snap_set_state(cfg, "version", FACT_ABSENT, path, "no version line");
 }
 
-/* conda-meta/<name>-<version>-<build>.json for the packages that decide the GPU stack. */
-static bool conda_interesting(const char *name)
-{
-	static const char *const names[] = {
-		"pytorch",    "pytorch-cuda", "pytorch-gpu",  "pytorch-cpu",	 "pytorch-mutex",
-		"libtorch",   "cudatoolkit",  "cuda-version", "cuda-cudart",	 "cuda-runtime",
-		"cuda-nvcc",  "cuda-nvrtc",   "cuda-toolkit", "cuda-libraries",	 "cudnn",
-		"nccl",	      "libcublas",    "tensorflow",   "tensorflow-base", "tensorflow-gpu",
-		"jax",	      "jaxlib",	      "cupy",	      "cupy-core",	 "rocm",
-		"magma-cuda",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (streq(name, names[i]))
-			return true;
-	return false;
-}
-
 static int probe_conda(struct probe_env *pe, struct snap_node *env, const char *prefix)
 {
 	_cleanup_free_ char *meta = path_join(prefix, "conda-meta");
@@ -134,7 +117,7 @@ static int probe_conda(struct probe_env *pe, struct snap_node *env, const char *
 		if (!v || v == base)
 			continue;
 		*v = '\0';
-		if (!conda_interesting(base))
+		if (!conda_gpu_package(base))
 			continue;
 		path = path_join(meta, *n);
 		if (!path)

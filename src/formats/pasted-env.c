@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reader of pasted `env` / `printenv` output (`gpuenv explain`): "NAME=value" lines for the
+ * variables the probe records in the environment section (gpu-names.h: CUDA_VISIBLE_DEVICES,
+ * LD_LIBRARY_PATH, NVIDIA_VISIBLE_DEVICES …, and the TF_* variables whose name holds GPU or
+ * CUDA), from the first column only: `export NAME=value` and
+ * Docker's `-e NAME=value` say what was meant, not what the process had.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "formats/gpu-names.h"
+#include "formats/pasted-readers.h"
+#include "formats/pasted-text.h"
+#include "formats/pasted.h"
+
+static bool wanted(const char *name)
+{
+	for (size_t i = 0; gpu_env_vars[i]; i++)
+		if (strcmp(name, gpu_env_vars[i]) == 0)
+			return true;
+	return gpu_env_var_tf(name);
+}
+
+int pasted_read_env(const char *text, size_t len, struct pasted_facts *out)
+{
+	struct pasted_out o = { .f = out, .reader = "env" };
+	struct pasted_lines it;
+	char *line;
+
+	if (pasted_lines_init(&it, text, len) < 0)
+		return -ENOMEM;
+	while ((line = pasted_lines_next(&it))) {
+		char *eq = strchr(line, '=');
+
+		/* env(1) prints NAME=value from the first column */
+		if (!eq || eq == line || line[0] == ' ' || line[0] == '\t')
+			continue;
+		*eq = '\0';
+		if (strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(line) ||
+		    !wanted(line))
+			continue;
+		/* an empty value is a fact too (NVIDIA_VISIBLE_DEVICES= is the "empty" mode) */
+		if (!*pasted_strip(eq + 1))
+			pasted_put_empty(&o, it.no, "environment.%s", line);
+		else
+			pasted_put(&o, it.no, eq + 1, "environment.%s", line);
+	}
+	pasted_lines_done(&it);
+	return pasted_out_result(&o);
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reader of pasted kernel log lines (`gpuenv explain`: dmesg, `journalctl -k`, syslog) for
+ * what is not an error: the running kernel's "Linux version 6.5.0-14-generic (buildd@…) …"
+ * (init/version.c linux_banner) and the NVIDIA module's "NVRM: loading NVIDIA UNIX x86_64 Kernel
+ * Module  535.104.05 …" (or "… Open Kernel Module for x86_64  560.35.03 …", nv.c), whose
+ * version is read by the probe's /proc/driver/nvidia/version parser (the same text follows
+ * "NVRM version:" there). Xid and "API mismatch" lines are the errors reader's.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/pasted-readers.h"
+#include "formats/pasted-text.h"
+#include "formats/pasted.h"
+#include "formats/proc-text.h"
+
+#define LOADED_MAX 16 /* as the kernel-log probe: the last 16 */
+
+/* The time stamp before the message: dmesg's "[    5.123456]", syslog's "Mar 14 03:12:55",
+ * an RFC 3339 token; copied into buf ("" when none). */
+static void timestamp(const char *line, const char *msg, char *buf, size_t len)
+{
+	const char *b = strchr(line, '['), *e = b ? strchr(b, ']') : NULL;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (strlen(line) > 15 && line[3] == ' ' && line[9] == ':' && line[12] == ':') {
+		b = line; /* syslog's "Mar 14 03:12:55 host kernel: …" first, as the probe */
+		n = 15;
+	} else if (strlen(line) > 19 && line[4] == '-' && line[10] == 'T') {
+		b = line;
+		n = strcspn(line, " ");
+	} else if (b && e && e < msg) {
+		n = (size_t)(e - b + 1);
+	}
+	if (n && n < len && b + n <= msg) {
+		memcpy(buf, b, n);
+		buf[n] = '\0';
+	}
+}
+
+int pasted_read_kernel_log(const char *text, size_t len, struct pasted_facts *out)
+{
+	struct pasted_out o = { .f = out, .reader = "kernel-log" };
+	char loaded[LOADED_MAX][64];
+	unsigned loaded_line[LOADED_MAX], n_loaded = 0, last = 0;
+	char last_ts[40] = "";
+	struct pasted_lines it;
+	char *line;
+
+	if (pasted_lines_init(&it, text, len) < 0)
+		return -ENOMEM;
+	while ((line = pasted_lines_next(&it)) && o.err >= 0) {
+		const char *m;
+
+		if ((m = strstr(line, "Linux version ")) && m[14] >= '0' && m[14] <= '9' &&
+		    strstr(m, " (")) {
+			char rel[128];
+
+			if (pasted_token(m + 14, rel, sizeof(rel)))
+				pasted_put(&o, it.no, rel, "host.kernel_release");
+		} else if ((m = strstr(line, "NVRM: loading NVIDIA UNIX "))) {
+			char buf[512];
+			struct nvidia_version v;
+
+			snprintf(buf, sizeof(buf), "NVRM version: %s", m + 14);
+			if (nvidia_version_parse(buf, strlen(buf), &v) < 0) {
+				o.err = -ENOMEM;
+				break;
+			}
+			/* repeats collapsed, as the probe's loaded_versions[] */
+			if (v.flavor && (!n_loaded || strcmp(loaded[(n_loaded - 1) % LOADED_MAX],
+							     v.version) != 0)) {
+				snprintf(loaded[n_loaded % LOADED_MAX], sizeof(loaded[0]), "%s",
+					 v.version);
+				loaded_line[n_loaded % LOADED_MAX] = it.no;
+				n_loaded++;
+			}
+			if (v.flavor) {
+				timestamp(line, m, last_ts, sizeof(last_ts));
+				last = it.no;
+			}
+			nvidia_version_done(&v);
+		}
+	}
+	pasted_lines_done(&it);
+	unsigned first = n_loaded > LOADED_MAX ? n_loaded - LOADED_MAX : 0;
+	for (unsigned i = first; i < n_loaded; i++)
+		pasted_put(&o, loaded_line[i % LOADED_MAX], loaded[i % LOADED_MAX],
+			   "driver.kernel_log.loaded_versions.%u", i - first);
+	if (last_ts[0])
+		pasted_put(&o, last, last_ts, "driver.kernel_log.last_loaded_timestamp");
+	return pasted_out_result(&o);
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The command-output readers of pasted text (one file each, pasted-<name>.c; the shape is
+ * pasted_reader_fn of pasted.h), listed in pasted_readers[] by pasted-readers.c. */
+#pragma once
+
+#include <stddef.h>
+
+#include "formats/pasted.h"
+
+int pasted_read_nvidia_smi(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_collect_env(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_packages(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_toolkit(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_nvidia_version(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_env(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_ldconfig(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_kernel_log(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_mokutil(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_lsmod(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_os_release(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_uname(const char *text, size_t len, struct pasted_facts *out);

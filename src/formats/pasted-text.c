@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* The helpers every pasted-text reader uses: see pasted-text.h. */
+#include "formats/pasted-text.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int pasted_lines_init(struct pasted_lines *it, const char *text, size_t len)
+{
+	size_t n = text ? strnlen(text, len) : 0;
+
+	*it = (struct pasted_lines){ 0 };
+	it->buf = malloc(n + 1);
+	if (!it->buf)
+		return -ENOMEM;
+	if (n)
+		memcpy(it->buf, text, n);
+	it->buf[n] = '\0';
+	it->next = it->buf;
+	return 0;
+}
+
+char *pasted_lines_next(struct pasted_lines *it)
+{
+	char *s = it->next, *nl;
+	size_t l;
+
+	if (!s || !*s)
+		return NULL;
+	nl = strchr(s, '\n');
+	if (nl) {
+		*nl = '\0';
+		it->next = nl + 1;
+	} else {
+		it->next = s + strlen(s);
+	}
+	l = strlen(s);
+	if (l && s[l - 1] == '\r')
+		s[l - 1] = '\0';
+	it->no++;
+	return s;
+}
+
+void pasted_lines_done(struct pasted_lines *it)
+{
+	free(it->buf);
+	*it = (struct pasted_lines){ 0 };
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+char *pasted_strip(char *s)
+{
+	char *e;
+
+	while (is_blank(*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && is_blank(e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+const char *pasted_after(const char *s, const char *prefix)
+{
+	size_t l = strlen(prefix);
+
+	while (is_blank(*s))
+		s++;
+	return strncmp(s, prefix, l) == 0 ? s + l : NULL;
+}
+
+bool pasted_kv(char *line, char sep, char **ret_key, char **ret_value)
+{
+	char *p = strchr(line, sep), *k;
+
+	if (!p)
+		return false;
+	*p = '\0';
+	k = pasted_strip(line);
+	if (!*k)
+		return false;
+	*ret_key = k;
+	*ret_value = pasted_strip(p + 1);
+	return true;
+}
+
+bool pasted_version_token(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	while ((s[n] >= '0' && s[n] <= '9') || s[n] == '.')
+		n++;
+	while (n && s[n - 1] == '.') /* "release 12.1," keeps no trailing dot */
+		n--;
+	if (n >= len)
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return true;
+}
+
+bool pasted_index(const char *s, unsigned *ret, const char **ret_end)
+{
+	unsigned v = 0, n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9') {
+		if (n == 4)
+			return false;
+		v = v * 10 + (unsigned)(s[n] - '0');
+		n++;
+	}
+	if (!n)
+		return false;
+	*ret = v;
+	if (ret_end)
+		*ret_end = s + n;
+	return true;
+}
+
+bool pasted_token(const char *s, char *buf, size_t len)
+{
+	size_t n;
+
+	while (is_blank(*s))
+		s++;
+	n = strcspn(s, " \t");
+	if (!n || n >= len)
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return true;
+}
+
+bool pasted_no_value(const char *v)
+{
+	static const char *const none[] = { "N/A",
+					    "[N/A]",
+					    "Not Supported",
+					    "[Not Supported]",
+					    "Unknown Error",
+					    "[Unknown Error]",
+					    "Could not collect",
+					    "Not available",
+					    "[Not Found]",
+					    "Not Found",
+					    NULL };
+	char buf[32];
+
+	while (is_blank(*v))
+		v++;
+	if (!*v)
+		return true;
+	snprintf(buf, sizeof(buf), "%s", v);
+	pasted_strip(buf);
+	for (size_t i = 0; none[i]; i++)
+		if (strcasecmp(buf, none[i]) == 0)
+			return true;
+	return false;
+}
+
+const char *pasted_bool_word(const char *v)
+{
+	static const char *const yes[] = { "Enabled", "On", "Yes", "True", NULL };
+	static const char *const no[] = { "Disabled", "Off", "No", "False", NULL };
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	pasted_strip(buf);
+	for (size_t i = 0; yes[i]; i++)
+		if (strcasecmp(buf, yes[i]) == 0)
+			return "true";
+	for (size_t i = 0; no[i]; i++)
+		if (strcasecmp(buf, no[i]) == 0)
+			return "false";
+	return NULL;
+}
+
+bool pasted_number_unit(const char *v, const char *unit, char *buf, size_t len)
+{
+	size_t n = 0;
+	const char *p;
+
+	while (is_blank(*v))
+		v++;
+	while (v[n] >= '0' && v[n] <= '9')
+		n++;
+	if (!n || n >= len)
+		return false;
+	p = v + n;
+	while (is_blank(*p))
+		p++;
+	if (unit && strncmp(p, unit, strlen(unit)) == 0)
+		p += strlen(unit);
+	while (is_blank(*p))
+		p++;
+	if (*p)
+		return false;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	return true;
+}
+
+static void add(struct pasted_out *o, unsigned line, const char *path, const char *value)
+{
+	int r = pasted_facts_add(o->f, o->reader, path, value, line);
+
+	if (r < 0 && !o->err)
+		o->err = r;
+	else if (r == 0)
+		o->n++;
+}
+
+void pasted_put(struct pasted_out *o, unsigned line, const char *value, const char *path_fmt, ...)
+{
+	char path[256], *v;
+	va_list ap;
+	int r;
+
+	if (!value)
+		return;
+	va_start(ap, path_fmt);
+	r = vsnprintf(path, sizeof(path), path_fmt, ap);
+	va_end(ap);
+	if (r < 0 || (size_t)r >= sizeof(path))
+		return;
+	v = strdup(value);
+	if (!v) {
+		if (!o->err)
+			o->err = -ENOMEM;
+		return;
+	}
+	if (*pasted_strip(v))
+		add(o, line, path, pasted_strip(v));
+	free(v);
+}
+
+void pasted_put_empty(struct pasted_out *o, unsigned line, const char *path_fmt, ...)
+{
+	char path[256];
+	va_list ap;
+	int r;
+
+	va_start(ap, path_fmt);
+	r = vsnprintf(path, sizeof(path), path_fmt, ap);
+	va_end(ap);
+	if (r > 0 && (size_t)r < sizeof(path))
+		add(o, line, path, "");
+}
+
+int pasted_out_result(const struct pasted_out *o)
+{
+	return o->err < 0 ? o->err : o->n;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the pasted-text readers (pasted-<name>.c) share: walking the cleaned text line by line
+ * with the user's line numbers, splitting "key : value" lines, and appending facts with a
+ * printf-style path while counting them and keeping the first error.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "formats/pasted.h"
+
+/* A copy of the text cut into lines in place. Readers never see an embedded NUL (the text
+ * ends at len), but a stray one only ends the walk early. */
+struct pasted_lines {
+	char *buf, *next;
+	unsigned no; /* 1-based number of the line last returned */
+};
+/* 0 or -ENOMEM. */
+int pasted_lines_init(struct pasted_lines *it, const char *text, size_t len);
+/* The next line, NUL-terminated and with its "\n" and a stray "\r" cut; NULL at the end. */
+char *pasted_lines_next(struct pasted_lines *it);
+void pasted_lines_done(struct pasted_lines *it);
+
+/* Trims ASCII blanks at both ends, in place. */
+char *pasted_strip(char *s);
+/* s past prefix when s starts with it (leading blanks skipped), else NULL. */
+const char *pasted_after(const char *s, const char *prefix);
+/* Splits "key<sep>value" at the first sep: both trimmed, in place. False when there is no sep
+ * or the key is empty. */
+bool pasted_kv(char *line, char sep, char **ret_key, char **ret_value);
+/* The leading run of s made of digits and dots ("535.104.05 …" → "535.104.05"), copied into
+ * buf; false when it does not start with a digit or does not fit. */
+bool pasted_version_token(const char *s, char *buf, size_t len);
+/* The decimal number of 1 to 4 digits at the start of s (a GPU index: nvidia-smi, collect_env
+ * and lspci never print more); *ret_end points past it. False otherwise, or when a fifth digit
+ * follows. */
+bool pasted_index(const char *s, unsigned *ret, const char **ret_end);
+/* The first blank-separated token of s, copied into buf; false when none or too long. */
+bool pasted_token(const char *s, char *buf, size_t len);
+
+/* A value that says nothing was read: "N/A", "[N/A]", "[Not Supported]", "Could not collect",
+ * "Unknown Error" … (as nvidia-smi and collect_env print them), or empty. */
+bool pasted_no_value(const char *v);
+/* nvidia-smi's switch words as a bool fact's text: "Enabled"/"On"/"Yes" → "true",
+ * "Disabled"/"Off"/"No" → "false", anything else NULL. */
+const char *pasted_bool_word(const char *v);
+/* The number before a unit ("81920 MiB", "81920MiB", "33 C" → "81920", "33") copied into buf:
+ * the digits only when nothing but blanks and the unit follows; false otherwise. */
+bool pasted_number_unit(const char *v, const char *unit, char *buf, size_t len);
+
+/* A reader's output: facts appended, and the first error, returned by pasted_out_result(). */
+struct pasted_out {
+	struct pasted_facts *f;
+	const char *reader;
+	int n, err;
+};
+/* Appends (path, value trimmed) unless the value is empty or the path does not fit. */
+void pasted_put(struct pasted_out *o, unsigned line, const char *value, const char *path_fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Appends (path, "") : a value read as empty ("NVIDIA_VISIBLE_DEVICES="). */
+void pasted_put_empty(struct pasted_out *o, unsigned line, const char *path_fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The reader's return value: the first error, else the number of facts. */
+int pasted_out_result(const struct pasted_out *o);

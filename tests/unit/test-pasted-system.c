@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The small system readers of formats/pasted: uname -a, /etc/os-release, lsmod, the Secure
+ * Boot state (mokutil, the kernel's boot line), kernel log lines that are not errors,
+ * ldconfig -p and env, over real pastes (tests/fuzz/corpus/pasted-<reader>/, each copied from
+ * the page named above its test).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "formats/pasted-readers.h"
+#include "pasted-test-util.h"
+
+static struct pasted_facts f;
+
+static int teardown(void **state)
+{
+	(void)state;
+	pasted_facts_done(&f);
+	return 0;
+}
+
+/* https://github.com/tensorflow/tensorflow/issues/3184 and
+ * https://github.com/NVIDIA/nvidia-docker/issues/789 (a container's, in the issue template) */
+static void test_uname(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_uname, "pasted-uname", "ubuntu-16.04.txt", &f);
+	pasted_expect(&f, "host.kernel_release", "4.4.0-28-generic", 4);
+	pasted_run_sample(pasted_read_uname, "pasted-uname", "container-issue-template.txt", &f);
+	pasted_expect(&f, "host.kernel_release", "4.15.0-24-generic", 2);
+	pasted_run_text(pasted_read_uname,
+			"Linux DESKTOP-1 5.15.153.1-microsoft-standard-WSL2 #1 SMP Fri Mar 29 "
+			"23:14:13 UTC 2024 x86_64 x86_64 x86_64 GNU/Linux\n"
+			"Linux is great 5.1 times over\nLinux host 6.1\n",
+			&f);
+	pasted_expect(&f, "host.kernel_release", "5.15.153.1-microsoft-standard-WSL2", 1);
+	assert_int_equal(f.n, 1);
+}
+
+/* https://github.com/wookayin/gpustat/issues/102 (`cat /etc/os-release /etc/lsb-release` as one glob: lsb-release lines too) */
+static void test_os_release(void **state)
+{
+	(void)state;
+	assert_int_equal(pasted_run_sample(pasted_read_os_release, "pasted-os-release",
+					   "ubuntu-16.04-etc-release.txt", &f),
+			 4);
+	pasted_expect(&f, "host.os.id", "ubuntu", 8);
+	pasted_expect(&f, "host.os.id_like", "debian", 9);
+	pasted_expect(&f, "host.os.pretty_name", "Ubuntu 16.04.4 LTS", 10);
+	pasted_expect(&f, "host.os.version_id", "16.04", 11);
+}
+
+/* Ubuntu Forums, "Ubuntu 11. Wifi stops working." (Networking & Wireless, kernel_mode,
+ * 2011-07-18): a whole lsmod with the nvidia module; and `lsmod | grep nvidia` lines */
+static void test_lsmod(void **state)
+{
+	(void)state;
+	assert_int_equal(
+		pasted_run_sample(pasted_read_lsmod, "pasted-lsmod", "ubuntu-11-gts250.txt", &f),
+		1);
+	pasted_expect(&f, "driver.kernel_modules.nvidia", "true", 9);
+	pasted_expect_none(&f, "driver.kernel_modules.nouveau"); /* not listed: not known */
+	pasted_run_text(pasted_read_lsmod,
+			"nvidia_uvm           1540096  0\nnvidia_drm             77824  4\n"
+			"nvidia_modeset       1306624  8 nvidia_drm\n"
+			"nvidia              56717312  1024 nvidia_uvm,nvidia_modeset\n"
+			"nouveau is 1 2 3\n",
+			&f);
+	pasted_expect(&f, "driver.kernel_modules.nvidia_uvm", "true", 1);
+	pasted_expect(&f, "driver.kernel_modules.nvidia_modeset", "true", 3);
+	pasted_expect(&f, "driver.kernel_modules.nvidia", "true", 4);
+	assert_int_equal(f.n, 4);
+}
+
+/* https://github.com/Start9Labs/start-technologies/issues/3702 (mokutil) and
+ * https://github.com/olafkfreund/nixos_config/issues/376 (the kernel's line in dmesg) */
+static void test_secure_boot(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_mokutil, "pasted-mokutil", "startos-dgx-spark.txt", &f);
+	pasted_expect(&f, "driver.secure_boot.enabled", "true", 3);
+	assert_int_equal(f.n, 1); /* the prose mentioning `SecureBoot enabled` is not read */
+	pasted_run_sample(pasted_read_mokutil, "pasted-mokutil", "dmesg-secure-boot-razer.txt", &f);
+	pasted_expect(&f, "driver.secure_boot.enabled", "true", 4);
+	pasted_run_text(pasted_read_mokutil,
+			"SecureBoot disabled\nMar 1 10:00:00 h kernel: secureboot: Secure boot "
+			"disabled\nSecure boot enabled by me\n",
+			&f);
+	pasted_expect(&f, "driver.secure_boot.enabled", "false", 2);
+}
+
+/* https://github.com/NVIDIA/k8s-device-plugin/issues/480 (dmesg), MrMEEE/ironhide#97
+ * (https://github.com/MrMEEE/ironhide/issues/97, kern.log: one version loaded four times) and
+ * https://github.com/pop-os/linux/issues/452 (journalctl -k: the kernel's banner) */
+static void test_kernel_log(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_kernel_log, "pasted-kernel-log", "dmesg-525-k8s.txt", &f);
+	pasted_expect(&f, "driver.kernel_log.loaded_versions.0", "525.147.05", 7);
+	pasted_expect(&f, "driver.kernel_log.last_loaded_timestamp", "[    3.011519]", 7);
+	assert_int_equal(f.n, 2);
+	pasted_run_sample(pasted_read_kernel_log, "pasted-kernel-log", "kern-log-285-x86.txt", &f);
+	pasted_expect(&f, "driver.kernel_log.loaded_versions.0", "285.03", 2);
+	pasted_expect_none(&f, "driver.kernel_log.loaded_versions.1");
+	pasted_expect(&f, "driver.kernel_log.last_loaded_timestamp", "Oct  4 17:38:18", 5);
+	pasted_run_sample(pasted_read_kernel_log, "pasted-kernel-log",
+			  "journalctl-popos-linux-version.txt", &f);
+	pasted_expect(&f, "host.kernel_release", "7.0.11-76070011-generic", 1);
+	/* an upgrade: two versions, in order */
+	pasted_run_text(
+		pasted_read_kernel_log,
+		"[    5.1] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat\n"
+		"[ 9000.2] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  550.54.15  "
+		"Release Build\n",
+		&f);
+	pasted_expect(&f, "driver.kernel_log.loaded_versions.0", "535.104.05", 1);
+	pasted_expect(&f, "driver.kernel_log.loaded_versions.1", "550.54.15", 2);
+	pasted_expect(&f, "driver.kernel_log.last_loaded_timestamp", "[ 9000.2]", 2);
+}
+
+/* A WSL2 setup note (`ldconfig -p | grep cuda`, a public GitHub README in the search index)
+ * and https://github.com/NVIDIA/nvidia-docker/issues/876 (no GPU library: nothing) */
+static void test_ldconfig(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_ldconfig, "pasted-ldconfig", "wsl2-grep-cuda.txt", &f);
+	pasted_expect(&f, "driver.userspace.libcuda.path", "/usr/lib/wsl/lib/libcuda.so.1", 4);
+	pasted_expect(&f, "driver.userspace.libcuda.found_via", "ld.so.cache", 4);
+	pasted_run_sample(pasted_read_ldconfig, "pasted-ldconfig", "wsl2-toolkit-11.txt", &f);
+	pasted_expect(&f, "runtime.libraries.libcudart.0.soname", "libcudart.so.11.0", 1);
+	pasted_expect(&f, "runtime.libraries.libcublasLt.0.path",
+		      "/usr/local/cuda/targets/x86_64-linux/lib/libcublasLt.so.11", 5);
+	pasted_expect_none(&f, "runtime.libraries.libcublas.0.soname");
+	assert_int_equal(pasted_run_sample(pasted_read_ldconfig, "pasted-ldconfig",
+					   "centos-lib64-partial.txt", &f),
+			 0);
+	/* the count line; an i386 entry; the stub; a second entry of a soname (ld.so takes the
+	 * first) */
+	pasted_run_text(
+		pasted_read_ldconfig,
+		"1234 libs found in cache `/etc/ld.so.cache'\n"
+		"\tlibcuda.so.1 (libc6) => /usr/lib/i386-linux-gnu/libcuda.so.1\n"
+		"\tlibcuda.so (libc6,x86-64) => /usr/local/cuda/lib64/stubs/libcuda.so\n"
+		"\tlibcudnn.so.9 (libc6,x86-64,hwcap: x86-64-v3) => /opt/a/libcudnn.so.9\n"
+		"\tlibcudnn.so.9 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcudnn.so.9\n",
+		&f);
+	pasted_expect(&f, "runtime.loader.ld_so_cache.entries", "1234", 1);
+	pasted_expect_none(&f, "driver.userspace.libcuda.path");
+	pasted_expect(&f, "driver.userspace.libcuda_so.is_stub", "true", 3);
+	pasted_expect(&f, "runtime.libraries.libcudnn.0.path", "/opt/a/libcudnn.so.9", 4);
+	pasted_expect_none(&f, "runtime.libraries.libcudnn.1.path");
+}
+
+/* https://github.com/NVIDIA/nvidia-docker/issues/789 (`env` in nvidia/cuda:9.1-devel-centos7),
+ * /1226 (a variable as set), and
+ * https://github.com/AliyunContainerService/gpushare-device-plugin/issues/55 (an OCI spec's
+ * JSON strings: not env output) */
+static void test_env(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_env, "pasted-env", "cuda-centos-image-env.txt", &f);
+	pasted_expect(&f, "environment.LD_LIBRARY_PATH",
+		      "/usr/local/nvidia/lib:/usr/local/nvidia/lib64", 4);
+	pasted_run_sample(pasted_read_env, "pasted-env", "driver-capabilities.txt", &f);
+	pasted_expect(&f, "environment.NVIDIA_DRIVER_CAPABILITIES", "compute,utility", 2);
+	assert_int_equal(pasted_run_sample(pasted_read_env, "pasted-env", "oci-spec-json.txt", &f),
+			 0);
+	pasted_run_text(pasted_read_env,
+			"NVIDIA_VISIBLE_DEVICES=\nTF_FORCE_GPU_ALLOW_GROWTH=true\nHOME=/root\n"
+			"export CUDA_HOME=/usr/local/cuda\n  CUDA_VISIBLE_DEVICES=0\n"
+			"CUDA_VISIBLE_DEVICES=GPU-1,GPU-2\n",
+			&f);
+	pasted_expect(&f, "environment.NVIDIA_VISIBLE_DEVICES", "", 1);
+	pasted_expect(&f, "environment.TF_FORCE_GPU_ALLOW_GROWTH", "true", 2);
+	pasted_expect(&f, "environment.CUDA_VISIBLE_DEVICES", "GPU-1,GPU-2", 6);
+	assert_int_equal(f.n, 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_uname, teardown),
+		cmocka_unit_test_teardown(test_os_release, teardown),
+		cmocka_unit_test_teardown(test_lsmod, teardown),
+		cmocka_unit_test_teardown(test_secure_boot, teardown),
+		cmocka_unit_test_teardown(test_kernel_log, teardown),
+		cmocka_unit_test_teardown(test_ldconfig, teardown),
+		cmocka_unit_test_teardown(test_env, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
