@@ -190,11 +190,12 @@ static void backspace(struct strbuf *sb, size_t line_start)
  * emptied. */
 static void markdown_line(struct strbuf *sb, size_t start)
 {
-	char *l = sb->buf + start;
 	size_t n = sb->len - start, i = 0, sp = 0;
+	char *l;
 
-	if (n == 0)
+	if (n == 0) /* also an empty buffer's NULL: no offset applied to it */
 		return;
+	l = sb->buf + start;
 	while (sp < 3 && i < n && l[i] == ' ')
 		i++, sp++;
 	if (i < n && l[i] == '>') {

@@ -69,35 +69,33 @@ static void ask_text(const struct explain_view *v, bool md, struct strbuf *sb)
 		strbuf_puts(sb, "```\n");
 }
 
-int out_explain_text(const struct explain_view *v, unsigned flags, struct strbuf *sb)
+/* The facts read, the diagnosis as doctor prints it, what to run. */
+static int render(const struct explain_view *v, unsigned flags, bool md, struct strbuf *sb)
 {
 	int r;
 
-	facts_text(v, flags, false, sb);
-	r = out_doctor_text(v->d, flags, sb);
+	facts_text(v, flags, md, sb);
+	r = md ? out_doctor_markdown(v->d, flags, sb) : out_doctor_text(v->d, flags, sb);
 	if (r < 0)
 		return r;
-	ask_text(v, false, sb);
+	ask_text(v, md, sb);
 	return sb->err;
+}
+
+int out_explain_text(const struct explain_view *v, unsigned flags, struct strbuf *sb)
+{
+	return render(v, flags, false, sb);
 }
 
 int out_explain_markdown(const struct explain_view *v, unsigned flags, struct strbuf *sb)
 {
-	int r;
-
-	facts_text(v, flags, true, sb);
-	r = out_doctor_markdown(v->d, flags, sb);
-	if (r < 0)
-		return r;
-	ask_text(v, true, sb);
-	return sb->err;
+	return render(v, flags, true, sb);
 }
 
 int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf *sb)
 {
 	struct strbuf doc = STRBUF_INIT;
 	json_t *root, *read, *ask;
-	char *out;
 	int r;
 
 	r = out_doctor_json(v->d, flags, &doc);
@@ -130,14 +128,7 @@ int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf
 		read = ask = NULL;
 		goto oom;
 	}
-	out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (!out)
-		return -ENOMEM;
-	strbuf_puts(sb, out);
-	strbuf_putc(sb, '\n');
-	free(out);
-	return sb->err;
+	return out_json_put(root, sb);
 oom:
 	json_decref(root);
 	json_decref(read);

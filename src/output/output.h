@@ -15,6 +15,9 @@ struct gpuenv_doctor;
 int out_doctor_text(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
 int out_doctor_markdown(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
 int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
+/* root written indented, in its member order, then "\n"; takes root's reference. */
+struct json_t;
+int out_json_put(struct json_t *root, struct strbuf *sb);
 int out_doctor_mermaid(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
 /* `gpuenv explain` (out-explain.c): the facts read from pasted text, the diagnosis of the
  * rules over them, and the commands that would let the rules that could not judge do so. */

@@ -251,6 +251,9 @@ static void fw_fact_one(const struct fw_build *b, void *u)
 	else if (snap_bool(co, &cpu) && cpu)
 		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
 				   "CPU-only build in %s", b->prefix);
+	else if (snap_state(snap_child(b->env, "prefix")) == FACT_UNPROBED)
+		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
+				   "build not probed (the environment was not looked at)");
 	else
 		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
 				   "build unreadable in %s", b->prefix);
@@ -387,6 +390,9 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 		} else if (snap_bool(co, &cpu) && cpu) {
 			ch->framework = diagnosis_strdupf(d, "%s (CPU only)", b.label);
 			ch->link_why[1] = diagnosis_strdupf(d, "a CPU-only build uses no GPU");
+		} else if (snap_state(snap_child(b.env, "prefix")) == FACT_UNPROBED) {
+			ch->framework = diagnosis_strdupf(d, "%s (build not probed)", b.label);
+			ch->link_why[1] = diagnosis_strdupf(d, "its CUDA version was not read");
 		} else {
 			ch->framework = diagnosis_strdupf(d, "%s (build unreadable)", b.label);
 			ch->link_why[1] =
