@@ -379,9 +379,8 @@ static void fw_label(struct fw_build *b, const char *name, const struct snap_nod
 {
 	const char *v = snap_get_str(pkg, "version") ?: snap_get_str(pkg, "dist_version");
 
-	/* a framework named by pasted text alone: its version was not looked at */
-	bool probed = snap_state(snap_child(pkg, "version")) != FACT_UNPROBED ||
-		      snap_state(snap_child(pkg, "dist_version")) != FACT_UNPROBED;
+	/* a framework named by pasted text alone: its environment was not looked at */
+	bool probed = snap_state(snap_child(b->env, "prefix")) != FACT_UNPROBED;
 
 	snprintf(b->label, sizeof(b->label), "%s %s", name,
 		 v
