@@ -16,6 +16,8 @@ static int cmd_version(int argc, char *argv[]);
 static const struct gpuenv_cmd commands[] = {
 	{ "doctor", cmd_doctor,
 	  "what will fail, in which layer, why, how to fix and verify (default)" },
+	{ "explain", cmd_explain,
+	  "pasted errors and command output judged by the same rules: explain [FILE|-]" },
 	{ "report", cmd_report, "the four-layer inventory of this machine (or --sysroot/--from)" },
 	{ "facts", cmd_facts,
 	  "look up the knowledge base: facts cuda|driver|gpu|xid|cudnn|torch|rocm|tensorflow KEY" },
@@ -41,6 +43,7 @@ static int cmd_help(int argc, char *argv[])
 	       "  2   errors found\n"
 	       "  3   could not evaluate (PCI bus unreadable, no driver or toolkit found)\n"
 	       "  64  usage error\n"
+	       "  65  explain: the input is not text, or over 64 MiB\n"
 	       "  66  an input (sysroot, snapshot, env file) cannot be read\n"
 	       "  70  internal error\n"
 	       "  74  the output could not be written\n",

@@ -17,6 +17,7 @@ enum {
 	EXIT_ERRORS = 2,      /* doctor: error-severity findings */
 	EXIT_UNEVALUATED = 3, /* doctor: nothing could be read */
 	EXIT_USAGE = 64,      /* bad command line (EX_USAGE) */
+	EXIT_DATAERR = 65,    /* explain: the input is not text, or too large (EX_DATAERR) */
 	EXIT_INPUT = 66,      /* an input (sysroot, file) cannot be read (EX_NOINPUT) */
 	EXIT_SOFTWARE = 70,   /* internal error (EX_SOFTWARE) */
 	EXIT_IOERR = 74,      /* the output could not be written (EX_IOERR) */
@@ -124,3 +125,4 @@ int cmd_report(int argc, char *argv[]);
 int cmd_facts(int argc, char *argv[]);
 int cmd_scan(int argc, char *argv[]);
 int cmd_doctor(int argc, char *argv[]);
+int cmd_explain(int argc, char *argv[]);

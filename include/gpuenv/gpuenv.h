@@ -345,6 +345,36 @@ GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_f
  * -EINVAL, -EOPNOTSUPP (GPUENV_FORMAT_MERMAID or another), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_format format, unsigned flags, char **ret);
 
+struct gpuenv_explain;
+
+/*
+ * gpuenv_explain_text: `gpuenv explain`: reads pasted text (error messages, command output;
+ * UTF-8 or UTF-16 with BOM, any line ends, terminal escapes and Markdown tolerated: at most
+ * 64 MiB) with every reader of src/formats/pasted-*.c, builds a snapshot of what it read (each
+ * fact with source "pasted:LINE", everything else unprobed) and runs the doctor's rules over
+ * it (docs/explain.md). ret: the caller's (gpuenv_explain_free()). Returns 0; -EFBIG over the
+ * cap, -EBADMSG for binary input or text in no encoding it reads (then *ret_why, when given,
+ * is a static sentence for the user); -EINVAL, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
+				   const char **ret_why);
+/* gpuenv_explain_free: frees e (NULL is a no-op). Returns NULL. Since 0.1. */
+GPUENV_API struct gpuenv_explain *gpuenv_explain_free(struct gpuenv_explain *e);
+/* gpuenv_explain_get_verdict: returns the verdict of the rules over what was read (as
+ * gpuenv_doctor_get_verdict()); GPUENV_VERDICT_UNEVALUATED for NULL. Since 0.1. */
+GPUENV_API enum gpuenv_verdict gpuenv_explain_get_verdict(const struct gpuenv_explain *e);
+/* gpuenv_explain_get_doctor: the diagnosis (borrowed from e, valid until
+ * gpuenv_explain_free()), for gpuenv_doctor_get_finding(). Returns NULL for NULL. Since 0.1. */
+GPUENV_API const struct gpuenv_doctor *gpuenv_explain_get_doctor(const struct gpuenv_explain *e);
+/*
+ * gpuenv_explain_render: e as GPUENV_FORMAT_TEXT (the facts read with their lines, the root
+ * cause, the findings, what to run to be sure), GPUENV_FORMAT_JSON (doctor's JSON plus
+ * facts_read and ask: docs/explain.md) or GPUENV_FORMAT_MARKDOWN; flags: GPUENV_RENDER_*. The
+ * render convention above. Returns 0, -EINVAL, -EOPNOTSUPP, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv_format format,
+				     unsigned flags, char **ret);
+
 #ifdef __cplusplus
 }
 #endif

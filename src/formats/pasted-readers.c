@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The readers gpuenv explain runs over pasted text, one line each (see pasted.h). */
+#include "formats/pasted-errors.h"
 #include "formats/pasted-readers.h"
 #include "formats/pasted.h"
 
+/* The error messages first: a command's output pasted with them states the same facts
+ * (a driver version, the GPU) more completely, and the later fact for a path wins. */
 const struct pasted_reader pasted_readers[] = {
+	{ "errors", pasted_read_errors },
 	{ "nvidia-smi", pasted_read_nvidia_smi },
 	{ "collect-env", pasted_read_collect_env },
 	{ "packages", pasted_read_packages },

@@ -17,8 +17,8 @@ static struct pasted_fact *find(const struct pasted_facts *f, const char *path)
 	return &f->v[i];
 }
 
-int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *path,
-		     const char *value, unsigned line)
+static int add(struct pasted_facts *f, const char *reader, const char *path, const char *value,
+	       unsigned line, bool failed)
 {
 	if (!path || !*path)
 		return -EINVAL;
@@ -31,6 +31,7 @@ int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *pat
 		old->value = v;
 		old->line = line;
 		old->reader = reader;
+		old->failed = failed;
 		return 0;
 	}
 	if (f->n >= PASTED_FACTS_MAX) {
@@ -54,9 +55,22 @@ int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *pat
 		free(v);
 		return -ENOMEM;
 	}
-	f->v[f->n++] =
-		(struct pasted_fact){ .path = p, .value = v, .line = line, .reader = reader };
+	f->v[f->n++] = (struct pasted_fact){
+		.path = p, .value = v, .line = line, .reader = reader, .failed = failed
+	};
 	return 0;
+}
+
+int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *path,
+		     const char *value, unsigned line)
+{
+	return add(f, reader, path, value, line, false);
+}
+
+int pasted_facts_add_error(struct pasted_facts *f, const char *reader, const char *path,
+			   const char *error, unsigned line)
+{
+	return add(f, reader, path, error, line, true);
 }
 
 int pasted_facts_addf(struct pasted_facts *f, const char *reader, const char *path, unsigned line,

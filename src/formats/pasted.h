@@ -15,6 +15,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "shared/strmap.h"
@@ -26,6 +27,9 @@ struct pasted_fact {
 	char *value;
 	unsigned line;	    /* 1-based line of the cleaned input the value was read from */
 	const char *reader; /* static: the reader's name ("nvidia-smi", "collect-env" …) */
+	/* The text shows the call behind path failing: value is its error text (the snapshot
+	 * fact's state is then error), as "Failed to initialize NVML: <error>" shows nvmlInit's. */
+	bool failed;
 };
 
 struct pasted_facts {
@@ -39,6 +43,9 @@ struct pasted_facts {
  * value pasted wins, as in a shell history). 0, or -ENOMEM; -EINVAL on an empty path. */
 int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *path,
 		     const char *value, unsigned line);
+/* A failed call: path's fact is an error with the text `error` (pasted_fact.failed). */
+int pasted_facts_add_error(struct pasted_facts *f, const char *reader, const char *path,
+			   const char *error, unsigned line);
 /* printf-style value. */
 int pasted_facts_addf(struct pasted_facts *f, const char *reader, const char *path, unsigned line,
 		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -145,7 +145,7 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 	bool redact = flags & GPUENV_RENDER_REDACT;
 	json_t *root, *layers, *findings, *skipped, *links, *snap = NULL, *counts;
 	const struct chain *ch = &d->chain;
-	char *snap_text = NULL, *out;
+	char *snap_text = NULL;
 	unsigned n[3] = { 0 }, nskip = 0, nrules = 0;
 	int r;
 
@@ -257,7 +257,13 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 		json_decref(root);
 		return -ENOMEM;
 	}
-	out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	return out_json_put(root, sb);
+}
+
+int out_json_put(struct json_t *root, struct strbuf *sb)
+{
+	char *out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
 	json_decref(root);
 	if (!out)
 		return -ENOMEM;

@@ -2,6 +2,9 @@
 /* Renderers: (snapshot, findings) → text in a capped strbuf. No I/O, no decisions. */
 #pragma once
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "shared/strbuf.h"
 #include "snapshot/snapshot.h"
 
@@ -12,7 +15,26 @@ struct gpuenv_doctor;
 int out_doctor_text(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
 int out_doctor_markdown(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
 int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
+/* root written indented, in its member order, then "\n"; takes root's reference. */
+struct json_t;
+int out_json_put(struct json_t *root, struct strbuf *sb);
 int out_doctor_mermaid(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
+/* `gpuenv explain` (out-explain.c): the facts read from pasted text, the diagnosis of the
+ * rules over them, and the commands that would let the rules that could not judge do so. */
+struct explain_read {
+	const char *path, *value, *reader;
+	unsigned line;
+	bool failed; /* value is the error text of a failed call */
+};
+struct explain_view {
+	const struct gpuenv_doctor *d;
+	const struct explain_read *read;
+	size_t n_read, dropped;
+	char *const *ask;
+};
+int out_explain_text(const struct explain_view *v, unsigned flags, struct strbuf *sb);
+int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf *sb);
+int out_explain_markdown(const struct explain_view *v, unsigned flags, struct strbuf *sb);
 /* The rule catalogue (out-rules.c): docs/rules.md is out_rules_markdown(). */
 int out_rules_text(struct strbuf *sb);
 int out_rules_json(struct strbuf *sb);

@@ -607,6 +607,12 @@ void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 		    driver_lives_elsewhere(snapshot_root_const(d->snap)) &&
 		    !driver_answered_here(snapshot_root_const(d->snap)))
 			st = LAYER_UNKNOWN;
+		/* Nothing of the layer was looked at (a snapshot built from pasted text, an
+		 * empty one): the rules that ran had nothing to find, which is not a pass. */
+		if ((st == LAYER_OK || st == LAYER_INFO) &&
+		    snap_count(snap_child(snapshot_root_const(d->snap),
+					  rule_layer_name((enum gpuenv_layer)l))) == 0)
+			st = LAYER_UNKNOWN;
 		d->status[l] = st;
 	}
 	for (size_t i = 0; i < d->n_findings; i++) {
@@ -632,15 +638,50 @@ void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 			d->status[l] = LAYER_INCOMPLETE;
 }
 
+/*
+ * A rule's symptom seen in pasted text (`gpuenv explain`: the snapshot's "symptoms.<rule id>"
+ * fact holds the line that shows it) where the facts did not make the rule fire: a finding
+ * that says so, with what kept the rule from judging. Never from a probed snapshot, which has
+ * no "symptoms".
+ */
+static void symptom_finding(struct rule_ctx *c, const struct snap_node *root)
+{
+	char path[160];
+	const struct snap_node *fact;
+	const char *why = NULL;
+	struct finding *f;
+
+	snprintf(path, sizeof(path), "symptoms.%s", c->rule->id);
+	fact = snap_get(root, path);
+	if (!snap_present(fact) || !snap_str(fact))
+		return;
+	for (size_t i = c->d->n_skips; i-- > 0;)
+		if (c->d->skips[i].rule == c->rule) {
+			why = c->d->skips[i].reason;
+			break;
+		}
+	f = rule_finding(
+		c, c->rule->severity, NULL,
+		"the text shows this rule's symptom (%s): \"%s\"; not confirmed by facts: %s",
+		snap_source(fact) ? snap_source(fact) : "pasted", snap_str(fact),
+		why ? why : "the facts read do not show it");
+	finding_fact(f, path, fact);
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
 void rules_run_table(struct gpuenv_doctor *d, const struct snap_node *root)
 {
 	for (size_t i = 0; i < rule_table_len; i++) {
 		struct rule_ctx c = { .d = d, .rule = &rule_table[i] };
 		unsigned l = rule_table[i].layer;
+		size_t before = d->n_findings;
 
 		d->rules_total[l]++;
 		if (needs_met(&c, root))
 			rule_table[i].check(&c, root);
+		if (d->n_findings == before)
+			symptom_finding(&c, root);
 		/* Skipped as a whole (not just for one GPU or toolkit): not evaluated. */
 		if (c.skipped)
 			d->rules_skipped[l]++;

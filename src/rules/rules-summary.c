@@ -158,7 +158,8 @@ static void driver_facts(struct gpuenv_doctor *d, const struct snap_node *root, 
 	    !snap_get_bool_default(root, "driver.kernel_modules.modules_supported", true))
 		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "kernel modules", snap_source(ms),
 				   "not supported by this kernel (no /proc/modules)");
-	for (size_t i = 0; i < snap_count(dn); i++) {
+	/* Not looked at (a snapshot built from pasted text): not "none". */
+	for (size_t i = 0; dn && i < snap_count(dn); i++) {
 		const struct snap_node *n = snap_at(dn, i);
 
 		if (snap_kind(n) == SNAP_ARRAY) {
@@ -172,8 +173,11 @@ static void driver_facts(struct gpuenv_doctor *d, const struct snap_node *root, 
 	if (n_nodes > MAX_NODES_LISTED)
 		strbuf_printf(&nodes, " and %zu more (gpuenv report lists them)",
 			      n_nodes - MAX_NODES_LISTED);
-	diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "device nodes", "/dev", "%s",
-			   nodes.len ? strbuf_str(&nodes) : "none");
+	diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "device nodes",
+			   dn ? "/dev" : "driver.device_nodes", "%s",
+			   nodes.len ? strbuf_str(&nodes)
+			   : dn	     ? "none"
+				     : "not probed");
 	strbuf_done(&nodes);
 	strbuf_done(&seen);
 	if (snap_bool(sb, &on))
@@ -185,6 +189,11 @@ static void runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root,
 {
 	const struct snap_node *tks = snap_get(root, "runtime.cuda_toolkits");
 
+	if (!tks) { /* not looked at (a snapshot built from pasted text): not "none" */
+		diagnosis_add_fact(d, GPUENV_LAYER_RUNTIME, "CUDA toolkits",
+				   "runtime.cuda_toolkits", "not probed");
+		return;
+	}
 	if (snap_count(tks) == 0) {
 		diagnosis_add_fact(d, GPUENV_LAYER_RUNTIME, "CUDA toolkits",
 				   "/usr/local, /opt, PATH, "
@@ -244,6 +253,9 @@ static void fw_fact_one(const struct fw_build *b, void *u)
 	else if (snap_bool(co, &cpu) && cpu)
 		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
 				   "CPU-only build in %s", b->prefix);
+	else if (snap_state(snap_child(b->env, "prefix")) == FACT_UNPROBED)
+		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
+				   "build not probed (the environment was not looked at)");
 	else
 		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
 				   "build unreadable in %s", b->prefix);
@@ -290,6 +302,12 @@ static void container_facts(struct gpuenv_doctor *d, const struct snap_node *roo
 	const char *engine = snap_get_str(root, "container.cgroup_engine");
 	const char *vis = snap_get_str(root, "container.requested.NVIDIA_VISIBLE_DEVICES");
 
+	if (!in_container(root) && snap_count(snap_get(root, "container")) == 0) {
+		/* not looked at (a snapshot built from pasted text) */
+		diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "container", "container",
+				   "not probed");
+		return;
+	}
 	if (!in_container(root)) {
 		diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "container",
 				   "/.dockerenv, /run/.containerenv, /proc/1/cgroup",
@@ -352,9 +370,13 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 	unsigned fma, fmi, tma, tmi;
 
 	if (!fw_first(root, &b)) {
-		ch->framework = diagnosis_strdupf(d, "none found");
+		bool probed = snap_get(root, "framework.python_envs");
+
+		ch->framework = diagnosis_strdupf(d, probed ? "none found" : "not probed");
 		ch->link_state[1] = LINK_UNKNOWN;
-		ch->link_why[1] = diagnosis_strdupf(d, "no torch, TensorFlow or jax found");
+		ch->link_why[1] = diagnosis_strdupf(d, probed ? "no torch, TensorFlow or jax found"
+							      : "the Python environments were not "
+								"looked at");
 		return;
 	}
 	hip = fw_hip_version(&b);
@@ -370,6 +392,9 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 		} else if (snap_bool(co, &cpu) && cpu) {
 			ch->framework = diagnosis_strdupf(d, "%s (CPU only)", b.label);
 			ch->link_why[1] = diagnosis_strdupf(d, "a CPU-only build uses no GPU");
+		} else if (snap_state(snap_child(b.env, "prefix")) == FACT_UNPROBED) {
+			ch->framework = diagnosis_strdupf(d, "%s (build not probed)", b.label);
+			ch->link_why[1] = diagnosis_strdupf(d, "its CUDA version was not read");
 		} else {
 			ch->framework = diagnosis_strdupf(d, "%s (build unreadable)", b.label);
 			ch->link_why[1] =
@@ -440,9 +465,10 @@ static void chain(struct gpuenv_doctor *d, const struct snap_node *root)
 	} else {
 		ch->driver_label = diagnosis_strdupf(
 			d, "%s",
-			ds == DRIVER_NONE	 ? "no NVIDIA driver"
-			: ds == DRIVER_ELSEWHERE ? "the host's driver (not visible here)"
-						 : "driver unreadable");
+			ds == DRIVER_NONE		    ? "no NVIDIA driver"
+			: ds == DRIVER_ELSEWHERE	    ? "the host's driver (not visible here)"
+			: snap_state(fact) == FACT_UNPROBED ? "driver not probed"
+							    : "driver unreadable");
 		ch->driver_source = diagnosis_strdupf(d, "%s", snap_source(fact) ?: "not probed");
 	}
 	tk = chosen_toolkit(root, &why);
@@ -456,7 +482,11 @@ static void chain(struct gpuenv_doctor *d, const struct snap_node *root)
 							  "PATH, CUDA_HOME or /usr/local/cuda");
 	}
 	/* driver → toolkit */
-	if (!tk) {
+	if (!tk && !snap_get(root, "runtime.cuda_toolkits")) {
+		ch->toolkit = diagnosis_strdupf(d, "not probed");
+		ch->link_state[0] = LINK_UNKNOWN;
+		ch->link_why[0] = diagnosis_strdupf(d, "the CUDA toolkits were not looked at");
+	} else if (!tk) {
 		ch->link_state[0] = LINK_UNKNOWN;
 		ch->link_why[0] = diagnosis_strdupf(d, "no CUDA toolkit selected");
 	} else if (!tv || cuda_requirement(tv, &req) < 0) {

@@ -402,7 +402,13 @@ static void fw_label(struct fw_build *b, const char *name, const struct snap_nod
 {
 	const char *v = snap_get_str(pkg, "version") ?: snap_get_str(pkg, "dist_version");
 
-	snprintf(b->label, sizeof(b->label), "%s %s", name, v ?: "(version unreadable)");
+	/* a framework named by pasted text alone: its environment was not looked at */
+	bool probed = snap_state(snap_child(b->env, "prefix")) != FACT_UNPROBED;
+
+	snprintf(b->label, sizeof(b->label), "%s %s", name,
+		 v
+			 ?: probed ? "(version unreadable)"
+				   : "(version not probed)");
 }
 
 void fw_need_complete(struct rule_ctx *c, const struct snap_node *root)

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The JSON Schemas of docs/schema/ (draft 2020-12) hold for what gpuenv writes: every golden
 tests/fixtures/*/expected/report.json against snapshot.json, every doctor.json against
-doctor.json (whose `snapshot` is a snapshot.json), and `gpuenv scan --json` over the binary
+doctor.json (whose `snapshot` is a snapshot.json), `gpuenv scan --json` over the binary
 corpus of tests/fuzz/corpus/fatbin, a wheel built here, a garbage file and a missing path,
-without devices and with devices and a driver, against scan.json.
+without devices and with devices and a driver, against scan.json, and `gpuenv explain --json`
+over pasted error texts against explain.json (its own members) and doctor.json (the rest).
 
 The schemas must also be strict enough to matter: each mutation below (a misspelt state or
 severity, a missing or unknown member, a value on an absent fact, a verdict whose exit code
@@ -30,7 +31,7 @@ except ImportError:
           "(apt-get install python3-jsonschema)")
     sys.exit(77)
 
-SCHEMAS = ("snapshot", "doctor", "scan")
+SCHEMAS = ("snapshot", "doctor", "scan", "explain")
 
 
 def validators(top):
@@ -162,6 +163,50 @@ def mutations_scan():
     ]
 
 
+def mutations_explain():
+    def read0(d):
+        if not d["facts_read"]:
+            raise LookupError
+        return d["facts_read"][0]
+
+    return [
+        ("missing facts_read", lambda d: d.pop("facts_read")),
+        ("line as text", lambda d: read0(d).__setitem__("line", "3")),
+        ("line 0", lambda d: read0(d).__setitem__("line", 0)),
+        ("unknown member in a fact read", lambda d: read0(d).__setitem__("state", "present")),
+        ("ask as a string", lambda d: d.__setitem__("ask", "nvidia-smi")),
+        ("negative facts_dropped", lambda d: d.__setitem__("facts_dropped", -1)),
+    ]
+
+
+# Pasted texts (tests/tools/test-explain-cli.py names their public reports).
+EXPLAIN_TEXTS = [
+    b"NVIDIA GeForce RTX 3080 Laptop GPU with CUDA capability sm_86 is not compatible with the "
+    b"current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities "
+    b"sm_37 sm_50 sm_60 sm_70.\nRuntimeError: CUDA error: no kernel image is available for "
+    b"execution on the device\n",
+    b"Failed to initialize NVML: Driver/library version mismatch\n"
+    b"NVRM: API mismatch: the client has the version 570.153.02, but\n"
+    b"NVRM: this kernel module has the version 570.144.  Please\n"
+    b"NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus\n",
+    b"The NVIDIA driver on your system is too old (found version 11040).\n"
+    b"Loaded runtime CuDNN library: 8.0.4 but source was compiled with: 8.1.0.\n"
+    b"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE\n",
+    b"nothing to see here\n",
+]
+
+
+def explain_outputs(gpuenv):
+    out = []
+    for i, text in enumerate(EXPLAIN_TEXTS):
+        cmd = [gpuenv, "explain", "--json", "--stable"]
+        p = subprocess.run(cmd, input=text, capture_output=True)
+        if p.returncode not in (0, 2):
+            raise SystemExit(f"FAIL: explain of text {i} exited {p.returncode}: {p.stderr[-500:]}")
+        out.append((f"explain text {i}", json.loads(p.stdout)))
+    return out
+
+
 def check_mutations(v, name, docs, muts, fails):
     """Every mutation must make some document of `docs` invalid."""
     for what, mutate in muts:
@@ -218,13 +263,18 @@ def main():
     gpuenv, top = sys.argv[1], sys.argv[2]
     v = validators(top)
     fails = []
-    docs = {"snapshot": [], "doctor": [], "scan": []}
+    docs = {"snapshot": [], "doctor": [], "scan": [], "explain": []}
     for path in sorted(glob.glob(os.path.join(top, "tests/fixtures/*/expected/*.json"))):
         kind = "doctor" if path.endswith("doctor.json") else "snapshot"
         with open(path) as f:
             docs[kind].append((os.path.relpath(path, top), json.load(f)))
     with tempfile.TemporaryDirectory() as tmp:
         docs["scan"] = scan_outputs(gpuenv, top, tmp)
+    docs["explain"] = explain_outputs(gpuenv)
+    for path, doc in docs["explain"]:  # the rest of it is doctor's document
+        rest = {k: v_ for k, v_ in doc.items() if k not in ("facts_read", "facts_dropped", "ask")}
+        for e in errors(v["doctor"], rest):
+            fails.append(f"{path}: doctor.json: {e}")
     for kind in SCHEMAS:
         if not docs[kind]:
             fails.append(f"no {kind} documents found to validate")
@@ -235,6 +285,7 @@ def main():
     check_mutations(v["snapshot"], "snapshot", docs["snapshot"], mutations_snapshot(), fails)
     check_mutations(v["doctor"], "doctor", docs["doctor"], mutations_doctor(), fails)
     check_mutations(v["scan"], "scan", docs["scan"], mutations_scan(), fails)
+    check_mutations(v["explain"], "explain", docs["explain"], mutations_explain(), fails)
     if fails:
         print("\n".join("FAIL: " + f for f in fails))
         return 1

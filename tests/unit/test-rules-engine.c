@@ -163,6 +163,48 @@ static void test_verdict(void **state)
 	snapshot_unref(s);
 }
 
+/* A rule's symptom in pasted text (gpuenv explain's "symptoms.<id>" facts): a finding naming
+ * the line and what kept the rule from judging, only where the facts did not make the rule
+ * fire, and never without the fact. A layer nothing was read of is unknown, not ok. */
+static void test_symptom_finding(void **state)
+{
+	struct gpuenv_snapshot *s;
+	struct gpuenv_doctor *d;
+	const struct finding *f;
+
+	assert_int_equal(snapshot_new(&s), 0);
+	snap_set_str(snap_object(snap_object(snapshot_root(s), "symptoms"), "framework"),
+		     "no-kernel-image", "RuntimeError: CUDA error: no kernel image is available",
+		     "pasted:3");
+	d = diag(s);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_ERRORS);
+	assert_int_equal(d->n_findings, 1);
+	f = find(d, "framework.no-kernel-image", 0);
+	assert_non_null(f);
+	assert_int_equal(f->severity, GPUENV_SEVERITY_ERROR);
+	assert_non_null(strstr(f->message, "(pasted:3)"));
+	assert_non_null(strstr(f->message, "not confirmed by facts: could not read"));
+	assert_string_equal(f->ev[0].source, "pasted:3");
+	assert_string_equal(diagnosis_root_cause(d)->rule->id, "framework.no-kernel-image");
+	assert_int_equal(d->status[GPUENV_LAYER_RUNTIME], LAYER_UNKNOWN);
+	assert_int_equal(d->status[GPUENV_LAYER_CONTAINER], LAYER_UNKNOWN);
+	diagnosis_free(d);
+	snapshot_unref(s);
+	/* The rule fired from facts (nvmlInit's answer; the module's version unknown): no second
+	 * finding from the symptom. */
+	assert_int_equal(snapshot_new(&s), 0);
+	snap_set_state(snap_object(snap_object(snapshot_root(s), "driver"), "nvml"), "init",
+		       FACT_ERROR, "nvml:nvmlInit_v2", "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
+	snap_set_str(snap_object(snap_object(snapshot_root(s), "symptoms"), "driver"),
+		     "nvml-version-mismatch",
+		     "Failed to initialize NVML: Driver/library version mismatch", "pasted:1");
+	d = diag(s);
+	assert_int_equal(count(d, "driver.nvml-version-mismatch"), 1);
+	assert_null(strstr(find(d, "driver.nvml-version-mismatch", 0)->message, "symptom"));
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 /* Appends a runtime.library-shadowed warning saying message, with room for one evidence. */
 static struct finding *add_finding(struct gpuenv_doctor *d, const char *message)
 {
@@ -272,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_layer_incomplete),
 		cmocka_unit_test(test_chain_framework),
 		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_symptom_finding),
 		cmocka_unit_test(test_redact_value_inside_marker),
 	};
 

@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The "errors" reader of pasted text (pasted.h): error messages and codes, each a symptom
+ * fact "symptoms.<rule id>" (the line that shows it; explain's rules say the rule's symptom
+ * was seen) and, where the message carries a value, the snapshot fact it reads
+ * (docs/snapshot-schema.md). Values are the text as read; where a number is written in a
+ * documented encoding it is written as the schema's (cudaDriverGetVersion's 1000 * major +
+ * 10 * minor as "major.minor", "sm_86" as "8.6"), never looked up in the knowledge base.
+ * Messages, as their writers print them:
+ * - CUDA runtime / driver API error names and numbers (cudaError_t, CUresult: CUDA Runtime
+ *   and Driver API reference, "Data types"); a bare number counts only next to "CUDA" and in
+ *   an error context ("error 209", "(209)", "code=209").
+ * - PyTorch torch/cuda/__init__.py: _check_driver "The NVIDIA driver on your system is too
+ *   old (found version %d)"; the capability warning "<name> with CUDA capability sm_XY is not
+ *   compatible with the current PyTorch installation.\nThe current PyTorch install supports
+ *   CUDA capabilities sm_37 sm_50 …".
+ * - TensorFlow stream_executor/cuda/cuda_dnn.cc "Loaded runtime CuDNN library: X but source
+ *   was compiled with: Y."; dso_loader.cc "Could not load dynamic library 'libcudart.so.11.0'".
+ * - moby daemon: "could not select device driver \"\" with capabilities: [[gpu]]".
+ * - nvidia-smi: "Failed to initialize NVML: <nvmlErrorString()>".
+ * - the kernel log's Xid and API mismatch lines, read by kernel-log.c.
+ * - kmod: "modprobe: ERROR: could not insert 'nvidia': Required key not available" (ENOKEY)
+ *   or "Key was rejected by service" (EKEYREJECTED): module signature checks.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/kernel-log.h"
+#include "formats/pasted-errors.h"
+#include "formats/pasted.h"
+#include "shared/macro.h"
+
+#define READER	       "errors"
+#define SYMPTOM_MAX    240 /* bytes of the line kept as a symptom's value */
+#define ERRORS_MAX_IDS 3
+
+/* A message whose text names one or more rules' symptom. */
+struct symptom {
+	const char *needle;
+	const char *rules[ERRORS_MAX_IDS];
+};
+
+/* Case-sensitive, as the programs print them. Every rule id here is checked against the rule
+ * table by tests/unit/test-pasted-errors.c. */
+static const struct symptom symptoms[] = {
+	{ "no kernel image is available for execution on the device",
+	  { "framework.no-kernel-image" } },
+	{ "is not compatible with the current PyTorch installation",
+	  { "framework.no-kernel-image" } },
+	{ "PyTorch no longer supports this GPU because it is too old",
+	  { "framework.gpu-too-old-for-build" } },
+	{ "The NVIDIA driver on your system is too old", { "framework.cuda-newer-than-driver" } },
+	{ "CUDA driver version is insufficient for CUDA runtime version",
+	  { "runtime.toolkit-needs-newer-driver", "framework.cuda-newer-than-driver" } },
+	{ "the provided PTX was compiled with an unsupported toolchain",
+	  { "framework.ptx-too-new-for-driver" } },
+	{ "forward compatibility was attempted on non supported HW",
+	  { "runtime.cuda-compat-unsupported" } },
+	{ "system has unsupported display driver / cuda driver combination",
+	  { "driver.nvml-version-mismatch", "runtime.cuda-compat-unsupported" } },
+	{ "CUDA driver is a stub library", { "runtime.stub-libcuda" } },
+	{ "Failed to initialize NVML: Driver/library version mismatch",
+	  { "driver.nvml-version-mismatch" } },
+	{ "NVRM: API mismatch", { "driver.nvml-version-mismatch" } },
+	{ "Failed to initialize NVML: Insufficient Permissions", { "driver.no-permission" } },
+	{ "Failed to initialize NVML: GPU access blocked by the operating system",
+	  { "driver.wsl-linux-driver-installed" } },
+	{ "Failed to initialize NVML: Unknown Error", { "driver.device-nodes-missing" } },
+	{ "CUDA unknown error - this may be due to an incorrectly set up environment",
+	  { "driver.device-nodes-missing" } },
+	{ "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
+	  { "driver.module-not-loaded" } },
+	{ "nvidia-smi: command not found", { "driver.module-not-loaded" } },
+	/* cmd.exe's and PowerShell's words for a program not on PATH */
+	{ "'nvidia-smi' is not recognized as", { "driver.module-not-loaded" } },
+	{ "Found no NVIDIA driver on your system", { "driver.module-not-loaded" } },
+	{ "Required key not available",
+	  { "driver.secure-boot-unsigned-module", "driver.secure-boot-key-not-enrolled" } },
+	{ "Key was rejected by service",
+	  { "driver.secure-boot-unsigned-module", "driver.secure-boot-key-not-enrolled" } },
+	{ "modprobe: FATAL: Module nvidia not found in directory",
+	  { "driver.module-missing-for-kernel" } },
+	{ "The NVIDIA probe routine was not called", { "driver.nouveau-bound" } },
+	{ "GPU has fallen off the bus", { "hardware.pcie-link-down" } },
+	{ "This PCI I/O region assigned to your NVIDIA device is invalid",
+	  { "hardware.bar1-small" } },
+	{ "No CUDA GPUs are available", { "hardware.no-gpu" } },
+	{ "no CUDA-capable device is detected", { "hardware.no-gpu" } },
+	{ "nvidia-smi: No devices were found", { "hardware.no-gpu" } },
+	{ "Torch not compiled with CUDA enabled", { "framework.cpu-only-build" } },
+	{ "a CUDA-enabled jaxlib is not installed", { "framework.cpu-only-build" } },
+	{ "mismatches the version that was used to compile PyTorch",
+	  { "framework.system-toolkit-irrelevant" } },
+	{ "TensorFlow was not built with CUDA kernel binaries compatible with compute capability",
+	  { "framework.ptx-jit-only" } },
+	{ "hipErrorNoBinaryForGpu", { "framework.rocm-gfx-unsupported" } },
+	{ "HIP error: invalid device function", { "framework.rocm-gfx-unsupported" } },
+	{ "Loaded runtime CuDNN library:", { "runtime.cudnn-older-than-framework" } },
+	{ "cuDNN version incompatibility", { "runtime.cudnn-older-than-framework" } },
+	{ "Outdated cuDNN installation found", { "runtime.cudnn-older-than-framework" } },
+	{ "Could not load dynamic library", { "runtime.library-not-found" } },
+	{ "cannot open shared object file", { "runtime.library-not-found" } },
+	{ "invalid device ordinal", { "runtime.mig-device-selection" } },
+	{ "Unsupported gpu architecture 'compute_", { "runtime.toolkit-cannot-target-gpu" } },
+	{ "requirement error: unsatisfied condition: cuda>=",
+	  { "container.image-cuda-newer-than-driver" } },
+	{ "with capabilities: [[gpu]]", { "container.no-nvidia-runtime" } },
+	{ "Error: setting up CDI devices", { "container.cdi-spec-stale" } },
+	{ "NVRM: Xid (", { "driver.xid-errors" } },
+	{ "uncorrectable ECC error encountered", { "driver.xid-errors" } },
+	{ "an illegal memory access was encountered", { "driver.xid-errors" } },
+};
+
+/* CUDA error names and numbers: runtime (cudaError_t) and driver (CUresult) spell the same
+ * number, the messages are cudaGetErrorString()'s. The symptom comes from the message row
+ * above when it is printed too; a name or a number alone still names it. */
+struct cuda_error {
+	int code;
+	const char *runtime, *driver;
+	const char *rules[ERRORS_MAX_IDS];
+	bool init; /* cuInit answers it: driver.cuda.init reads "<NAME> (<code>)" */
+};
+
+static const struct cuda_error cuda_errors[] = {
+	{ 34, "cudaErrorStubLibrary", "CUDA_ERROR_STUB_LIBRARY", { "runtime.stub-libcuda" }, true },
+	{ 35,
+	  "cudaErrorInsufficientDriver",
+	  NULL,
+	  { "runtime.toolkit-needs-newer-driver", "framework.cuda-newer-than-driver" } },
+	{ 100, "cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE", { "hardware.no-gpu" }, true },
+	{ 209,
+	  "cudaErrorNoKernelImageForDevice",
+	  "CUDA_ERROR_NO_BINARY_FOR_GPU",
+	  { "framework.no-kernel-image" } },
+	{ 222,
+	  "cudaErrorUnsupportedPtxVersion",
+	  "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+	  { "framework.ptx-too-new-for-driver" } },
+	{ 803,
+	  "cudaErrorSystemDriverMismatch",
+	  "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+	  { "driver.nvml-version-mismatch", "runtime.cuda-compat-unsupported" },
+	  true },
+	{ 804,
+	  "cudaErrorCompatNotSupportedOnDevice",
+	  "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+	  { "runtime.cuda-compat-unsupported" },
+	  true },
+	{ 999, "cudaErrorUnknown", "CUDA_ERROR_UNKNOWN", { "driver.device-nodes-missing" } },
+};
+
+/* nvmlErrorString() texts after "Failed to initialize NVML: " (nvml.h nvmlReturn_t). */
+static const struct {
+	const char *text, *name;
+} nvml_errors[] = {
+	{ "Driver/library version mismatch", "NVML_ERROR_LIB_RM_VERSION_MISMATCH" },
+	{ "Insufficient Permissions", "NVML_ERROR_NO_PERMISSION" },
+	{ "GPU access blocked by the operating system", "NVML_ERROR_GPU_IS_LOST" },
+	{ "Unknown Error", "NVML_ERROR_UNKNOWN" },
+};
+
+struct line {
+	const char *p;
+	size_t n;
+	unsigned no;
+};
+
+static const char *find(const struct line *l, const char *needle)
+{
+	return memmem(l->p, l->n, needle, strlen(needle));
+}
+
+static bool has_ci(const struct line *l, const char *needle)
+{
+	size_t k = strlen(needle);
+
+	for (size_t i = 0; i + k <= l->n; i++)
+		if (strncasecmp(l->p + i, needle, k) == 0)
+			return true;
+	return false;
+}
+
+/* The line, trimmed and cut at SYMPTOM_MAX on a UTF-8 boundary. */
+static void line_text(const struct line *l, char *buf, size_t len)
+{
+	const char *s = l->p, *e = l->p + l->n;
+	size_t n;
+
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	n = (size_t)(e - s);
+	if (n >= len)
+		n = len - 1;
+	while (n > 0 && n < (size_t)(e - s) && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+static int add_symptoms(struct pasted_facts *out, const char *const *rules, const struct line *l)
+{
+	char text[SYMPTOM_MAX + 1], path[128];
+	int n = 0;
+
+	line_text(l, text, sizeof(text));
+	for (size_t i = 0; i < ERRORS_MAX_IDS && rules[i]; i++) {
+		int r;
+
+		snprintf(path, sizeof(path), "symptoms.%s", rules[i]);
+		r = pasted_facts_add(out, READER, path, text, l->no);
+		if (r < 0)
+			return r;
+		n++;
+	}
+	return n;
+}
+
+/* A decimal number at p (up to end), or -1. */
+static long number_at(const char *p, const char *end, const char **ret_end)
+{
+	long v = 0;
+	const char *s = p;
+
+	while (s < end && isdigit((unsigned char)*s) && v < 100000000)
+		v = v * 10 + (*s++ - '0');
+	if (s == p)
+		return -1;
+	if (ret_end)
+		*ret_end = s;
+	return v;
+}
+
+/* Is the number `code` written in an error context on a line that names CUDA? */
+static bool line_has_code(const struct line *l, int code)
+{
+	static const char *const before[] = { "error ", "error: ", "error code ", "error code: ",
+					      "code=",	"code: ",  "error=",	  "(" };
+	char num[16];
+	size_t k;
+
+	if (!has_ci(l, "cuda"))
+		return false;
+	k = (size_t)snprintf(num, sizeof(num), "%d", code);
+	for (const char *p = l->p; (p = memmem(p, (size_t)(l->p + l->n - p), num, k)); p += k) {
+		const char *after = p + k;
+
+		if (after < l->p + l->n && isdigit((unsigned char)*after))
+			continue;
+		if (p > l->p && isdigit((unsigned char)p[-1]))
+			continue;
+		for (size_t b = 0; b < ARRAY_SIZE(before); b++) {
+			size_t bl = strlen(before[b]);
+
+			if ((size_t)(p - l->p) >= bl && strncasecmp(p - bl, before[b], bl) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+static int read_cuda_errors(const struct line *l, struct pasted_facts *out)
+{
+	int n = 0, r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cuda_errors); i++) {
+		const struct cuda_error *e = &cuda_errors[i];
+		bool named = find(l, e->runtime) || (e->driver && find(l, e->driver));
+
+		if (!named && !line_has_code(l, e->code))
+			continue;
+		r = add_symptoms(out, e->rules, l);
+		if (r < 0)
+			return r;
+		n += r;
+		if (e->init && e->driver && find(l, e->driver)) {
+			char buf[96];
+
+			/* the failed call's answer, as the cuda probe writes it */
+			snprintf(buf, sizeof(buf), "%s (%d)", e->driver, e->code);
+			r = pasted_facts_add_error(out, READER, "driver.cuda.init", buf, l->no);
+			if (r < 0)
+				return r;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* "found version 11040": cudaDriverGetVersion's 1000 * major + 10 * minor. */
+static int read_driver_too_old(const struct line *l, struct pasted_facts *out)
+{
+	const char *p = find(l, "(found version ");
+	long v;
+
+	if (!p || !find(l, "driver on your system is too old"))
+		return 0;
+	v = number_at(p + strlen("(found version "), l->p + l->n, NULL);
+	if (v < 1000)
+		return 0;
+	return pasted_facts_addf(out, READER, "driver.cuda.driver_version", l->no, "%ld.%ld",
+				 v / 1000, v % 1000 / 10) < 0
+		       ? -ENOMEM
+		       : 1;
+}
+
+/* "sm_86" → "8.6", "sm_120" → "12.0": the last digit is the minor (nvcc's -arch naming). */
+static bool sm_to_cc(const char *p, const char *end, char *buf, size_t len)
+{
+	const char *e;
+	long v = number_at(p, end, &e);
+
+	if (v < 10 || v > 999)
+		return false;
+	snprintf(buf, len, "%ld.%ld", v / 10, v % 10);
+	return true;
+}
+
+/* "<name> with CUDA capability sm_86 is not compatible with the current PyTorch
+ * installation." */
+static int read_torch_capability(const struct line *l, struct pasted_facts *out)
+{
+	static const char mark[] = " with CUDA capability sm_";
+	const char *p = find(l, mark), *name;
+	char cc[16], buf[256];
+	size_t n;
+	int r;
+
+	if (!p || !find(l, "is not compatible with the current PyTorch installation"))
+		return 0;
+	if (!sm_to_cc(p + strlen(mark), l->p + l->n, cc, sizeof(cc)))
+		return 0;
+	r = pasted_facts_add(out, READER, "driver.cuda.devices.0.compute_capability", cc, l->no);
+	if (r < 0)
+		return r;
+	/* the name starts the line (after "UserWarning: " when the warning is on one line) */
+	name = l->p;
+	for (const char *w = l->p; (w = memmem(w, (size_t)(p - w), "Warning: ", 9)); w += 9)
+		name = w + 9;
+	while (name < p && isspace((unsigned char)*name))
+		name++;
+	n = (size_t)(p - name);
+	if (n == 0 || n >= sizeof(buf))
+		return 1;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	r = pasted_facts_add(out, READER, "driver.cuda.devices.0.name", buf, l->no);
+	return r < 0 ? r : 2;
+}
+
+/* "The current PyTorch install supports CUDA capabilities sm_37 sm_50 … compute_37." */
+static int read_torch_arch_list(const struct line *l, struct pasted_facts *out)
+{
+	static const char mark[] = "PyTorch install supports CUDA capabilities ";
+	const char *p = find(l, mark), *end = l->p + l->n;
+	char path[128], tok[32];
+	unsigned i = 0;
+	int r;
+
+	if (!p)
+		return 0;
+	for (p += strlen(mark); p < end;) {
+		size_t n;
+
+		while (p < end && (*p == ' ' || *p == ','))
+			p++;
+		n = 0;
+		while (p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '_'))
+			n++;
+		if (n == 0 || n >= sizeof(tok))
+			break;
+		memcpy(tok, p, n);
+		tok[n] = '\0';
+		p += n;
+		if (strncmp(tok, "sm_", 3) != 0 && strncmp(tok, "compute_", 8) != 0)
+			break;
+		snprintf(path, sizeof(path),
+			 "framework.python_envs.0.packages.torch.arch_targets.%u.target", i++);
+		r = pasted_facts_add(out, READER, path, tok, l->no);
+		if (r < 0)
+			return r;
+	}
+	return (int)i;
+}
+
+/* "Loaded runtime CuDNN library: 8.0.4 but source was compiled with: 8.1.0." */
+static int read_tf_cudnn(const struct line *l, struct pasted_facts *out)
+{
+	static const char a[] = "Loaded runtime CuDNN library: ", b[] = "source was compiled with";
+	const char *p = find(l, a), *q = find(l, b), *end = l->p + l->n;
+	char v[2][32];
+	const char *at[2];
+	int r;
+
+	if (!p || !q)
+		return 0;
+	at[0] = p + strlen(a);
+	at[1] = q + strlen(b);
+	if (at[1] < end && *at[1] == ':')
+		at[1]++;
+	for (int k = 0; k < 2; k++) {
+		size_t n = 0;
+
+		while (at[k] < end && *at[k] == ' ')
+			at[k]++;
+		while (at[k] + n < end && (isdigit((unsigned char)at[k][n]) || at[k][n] == '.'))
+			n++;
+		while (n > 0 && at[k][n - 1] == '.')
+			n--;
+		if (n == 0 || n >= sizeof(v[k]))
+			return 0;
+		memcpy(v[k], at[k], n);
+		v[k][n] = '\0';
+	}
+	r = pasted_facts_add(out, READER,
+			     "framework.python_envs.0.packages.tensorflow.cudnn.version", v[0],
+			     l->no);
+	if (r >= 0)
+		r = pasted_facts_add(out, READER,
+				     "framework.python_envs.0.packages.tensorflow.build_info."
+				     "cudnn_version",
+				     v[1], l->no);
+	return r < 0 ? r : 2;
+}
+
+/* "Failed to initialize NVML: <error>": nvmlInit's answer. */
+static int read_nvml_init(const struct line *l, struct pasted_facts *out)
+{
+	static const char mark[] = "Failed to initialize NVML: ";
+	const char *p = find(l, mark);
+
+	if (!p)
+		return 0;
+	p += strlen(mark);
+	for (size_t i = 0; i < ARRAY_SIZE(nvml_errors); i++) {
+		size_t k = strlen(nvml_errors[i].text);
+		char buf[128];
+
+		if ((size_t)(l->p + l->n - p) < k || strncasecmp(p, nvml_errors[i].text, k) != 0)
+			continue;
+		snprintf(buf, sizeof(buf), "%s (%s)", nvml_errors[i].text, nvml_errors[i].name);
+		return pasted_facts_add_error(out, READER, "driver.nvml.init", buf, l->no) < 0
+			       ? -ENOMEM
+			       : 1;
+	}
+	return 0;
+}
+
+static int read_line(const struct line *l, struct pasted_facts *out)
+{
+	static int (*const readers[])(const struct line *, struct pasted_facts *) = {
+		read_cuda_errors,     read_driver_too_old, read_torch_capability,
+		read_torch_arch_list, read_tf_cudnn,	   read_nvml_init,
+	};
+	int n = 0, r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(symptoms); i++) {
+		if (!find(l, symptoms[i].needle))
+			continue;
+		r = add_symptoms(out, symptoms[i].rules, l);
+		if (r < 0)
+			return r;
+		n += r;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(readers); i++) {
+		r = readers[i](l, out);
+		if (r < 0)
+			return r;
+		n += r;
+	}
+	return n;
+}
+
+/* Xid events and the API mismatch, as the kernel log parser reads them. */
+static int read_kernel_log(const char *text, size_t len, struct pasted_facts *out)
+{
+	struct klog *k = NULL;
+	char path[96];
+	int n = 0, r;
+
+	r = kernel_log_parse(text, len, &k);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < k->n_ev && r >= 0; i++) {
+		const struct xid_event *e = &k->ev[i];
+		unsigned line = (unsigned)e->line;
+
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", i);
+		r = pasted_facts_addf(out, READER, path, line, "%u", e->code);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", i);
+		if (r >= 0)
+			r = pasted_facts_add(out, READER, path, e->bus, line);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.count", i);
+		if (r >= 0)
+			r = pasted_facts_addf(out, READER, path, line, "%llu",
+					      (unsigned long long)e->count);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.text", i);
+		if (r >= 0 && e->text[0])
+			r = pasted_facts_add(out, READER, path, e->text, line);
+		n += 3;
+	}
+	if (r >= 0 && k->mismatch_count && k->client_version[0] && k->kernel_version[0]) {
+		const char *m = memmem(text, len, "API mismatch", 12);
+		unsigned line = 1;
+
+		for (const char *c = text; m && c < m; c++)
+			line += *c == '\n';
+		r = pasted_facts_add(out, READER, "driver.kernel_log.api_mismatch.client_version",
+				     k->client_version, line);
+		if (r >= 0)
+			r = pasted_facts_add(out, READER,
+					     "driver.kernel_log.api_mismatch.kernel_version",
+					     k->kernel_version, line);
+		if (r >= 0)
+			r = pasted_facts_addf(out, READER, "driver.kernel_log.api_mismatch.count",
+					      line, "%llu", (unsigned long long)k->mismatch_count);
+		n += 3;
+	}
+	free(k);
+	return r < 0 ? r : n;
+}
+
+int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out)
+{
+	struct line l = { .p = text, .no = 1 };
+	const char *end = text + len;
+	int n = 0, r;
+
+	while (l.p < end) {
+		const char *nl = memchr(l.p, '\n', (size_t)(end - l.p));
+
+		l.n = (size_t)((nl ? nl : end) - l.p);
+		r = read_line(&l, out);
+		if (r < 0)
+			return r;
+		n += r;
+		if (!nl)
+			break;
+		l.p = nl + 1;
+		l.no++;
+	}
+	r = read_kernel_log(text, len, out);
+	if (r < 0)
+		return r;
+	return n + r;
+}

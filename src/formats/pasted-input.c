@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Pasted text made readable: see pasted-input.h. */
+#include "formats/pasted-input.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shared/strbuf.h"
+
+enum enc { ENC_UTF8, ENC_UTF16LE, ENC_UTF16BE };
+
+#define CP_END	   (-1)
+#define CP_INVALID 0xFFFD
+
+struct decoder {
+	const unsigned char *p;
+	size_t len, i;
+	enum enc enc;
+	uint64_t chars, bad; /* code points read; invalid sequences and stray control bytes */
+};
+
+/* One UTF-8 sequence (RFC 3629 §4: no overlong forms, no surrogates, ≤ U+10FFFF); an
+ * invalid byte is consumed alone and counted. */
+static int32_t next_utf8(struct decoder *d)
+{
+	const unsigned char *p = d->p + d->i;
+	size_t left = d->len - d->i;
+	uint32_t cp, min;
+	size_t n;
+
+	if (p[0] < 0x80) {
+		d->i++;
+		return p[0];
+	}
+	if (p[0] >= 0xC2 && p[0] <= 0xDF)
+		n = 2, cp = p[0] & 0x1F, min = 0x80;
+	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+		n = 3, cp = p[0] & 0x0F, min = 0x800;
+	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+		n = 4, cp = p[0] & 0x07, min = 0x10000;
+	else
+		goto bad;
+	if (left < n)
+		goto bad;
+	for (size_t k = 1; k < n; k++) {
+		if ((p[k] & 0xC0) != 0x80)
+			goto bad;
+		cp = cp << 6 | (p[k] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		goto bad;
+	d->i += n;
+	return (int32_t)cp;
+bad:
+	d->i++;
+	d->bad++;
+	return CP_INVALID;
+}
+
+static uint32_t unit16(const struct decoder *d, size_t at)
+{
+	const unsigned char *p = d->p + at;
+
+	return d->enc == ENC_UTF16LE ? (uint32_t)(p[0] | p[1] << 8) : (uint32_t)(p[0] << 8 | p[1]);
+}
+
+/* One UTF-16 code point (RFC 2781 §2.2); an unpaired surrogate or an odd last byte is
+ * invalid. */
+static int32_t next_utf16(struct decoder *d)
+{
+	uint32_t u, lo;
+
+	if (d->len - d->i < 2) {
+		d->i = d->len;
+		d->bad++;
+		return CP_INVALID;
+	}
+	u = unit16(d, d->i);
+	d->i += 2;
+	if (u < 0xD800 || u > 0xDFFF)
+		return (int32_t)u;
+	if (u <= 0xDBFF && d->len - d->i >= 2) {
+		lo = unit16(d, d->i);
+		if (lo >= 0xDC00 && lo <= 0xDFFF) {
+			d->i += 2;
+			return (int32_t)(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
+		}
+	}
+	d->bad++;
+	return CP_INVALID;
+}
+
+static int32_t next_cp(struct decoder *d)
+{
+	int32_t cp;
+
+	if (d->i >= d->len)
+		return CP_END;
+	cp = d->enc == ENC_UTF8 ? next_utf8(d) : next_utf16(d);
+	d->chars++;
+	/* Controls no text holds (tab, line ends, form feed, backspace and ESC are text's). */
+	if ((cp < 0x20 && !strchr("\t\n\v\f\r\b\x1b", cp)) || (cp >= 0x7F && cp <= 0x9F))
+		d->bad++;
+	return cp;
+}
+
+static void put_cp(struct strbuf *sb, uint32_t cp)
+{
+	char b[4];
+	size_t n;
+
+	if (cp < 0x80)
+		b[0] = (char)cp, n = 1;
+	else if (cp < 0x800)
+		b[0] = (char)(0xC0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+	else if (cp < 0x10000)
+		b[0] = (char)(0xE0 | cp >> 12), b[1] = (char)(0x80 | (cp >> 6 & 0x3F)),
+		b[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
+	else
+		b[0] = (char)(0xF0 | cp >> 18), b[1] = (char)(0x80 | (cp >> 12 & 0x3F)),
+		b[2] = (char)(0x80 | (cp >> 6 & 0x3F)), b[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
+	strbuf_add(sb, b, n);
+}
+
+/* Skips an escape sequence after its ESC (ECMA-48 §5.3-5.6). Never consumes a line end: a
+ * cut sequence must not join two of the user's lines. */
+static void skip_escape(struct decoder *d)
+{
+	size_t at = d->i;
+	int32_t cp = next_cp(d);
+
+	if (cp == '[') {
+		for (;;) {
+			at = d->i;
+			cp = next_cp(d);
+			if (cp == CP_END)
+				return;
+			if (cp == '\n' || cp == '\r' || cp < 0x20 || cp > 0x7E) {
+				d->i = at;
+				return;
+			}
+			if (cp >= 0x40) /* the final byte */
+				return;
+		}
+	}
+	if (cp == ']' || cp == 'P' || cp == 'X' || cp == '^' || cp == '_') {
+		/* a control string, ended by BEL (xterm's OSC) or ST (ESC \) */
+		for (;;) {
+			at = d->i;
+			cp = next_cp(d);
+			if (cp == CP_END || cp == 0x07)
+				return;
+			if (cp == '\n' || cp == '\r') {
+				d->i = at;
+				return;
+			}
+			if (cp == 0x1b) {
+				at = d->i;
+				if (next_cp(d) != '\\')
+					d->i = at;
+				return;
+			}
+		}
+	}
+	while (cp >= 0x20 && cp <= 0x2F) { /* intermediates, then the final byte */
+		at = d->i;
+		cp = next_cp(d);
+	}
+	if (cp == CP_END || cp < 0x20 || cp > 0x7E)
+		d->i = at;
+}
+
+/* Drops the last UTF-8 character of the line being built (backspace). */
+static void backspace(struct strbuf *sb, size_t line_start)
+{
+	while (sb->len > line_start) {
+		unsigned char c = (unsigned char)sb->buf[--sb->len];
+
+		if ((c & 0xC0) != 0x80)
+			break;
+	}
+	if (sb->buf)
+		sb->buf[sb->len] = '\0';
+}
+
+/* The Markdown of one finished line (sb->buf[start..len)): quote markers off, a fence
+ * emptied. */
+static void markdown_line(struct strbuf *sb, size_t start)
+{
+	size_t n = sb->len - start, i = 0, sp = 0;
+	char *l;
+
+	if (n == 0) /* also an empty buffer's NULL: no offset applied to it */
+		return;
+	l = sb->buf + start;
+	while (sp < 3 && i < n && l[i] == ' ')
+		i++, sp++;
+	if (i < n && l[i] == '>') {
+		while (i < n && l[i] == '>') {
+			i++;
+			if (i < n && l[i] == ' ')
+				i++;
+		}
+		memmove(l, l + i, n - i);
+		n -= i;
+		sb->len = start + n;
+	}
+	i = 0;
+	for (sp = 0; sp < 3 && i < n && l[i] == ' '; sp++)
+		i++;
+	if (n - i >= 3 && (memcmp(l + i, "```", 3) == 0 || memcmp(l + i, "~~~", 3) == 0))
+		sb->len = start;
+	sb->buf[sb->len] = '\0';
+}
+
+/* A UTF-16 text without byte order mark: NULs in every other byte of its start. */
+static bool looks_utf16_without_bom(const unsigned char *p, size_t len)
+{
+	size_t n = len < 256 ? len & ~(size_t)1 : 256, zero_odd = 0, zero_even = 0;
+
+	for (size_t i = 0; i < n; i += 2) {
+		zero_even += p[i] == 0;
+		zero_odd += p[i + 1] == 0;
+	}
+	return n >= 8 && ((zero_odd * 10 >= n / 2 * 9 && zero_even == 0) ||
+			  (zero_even * 10 >= n / 2 * 9 && zero_odd == 0));
+}
+
+int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len,
+		       const char **ret_why)
+{
+	const unsigned char *p = (const unsigned char *)data;
+	struct decoder d = { .p = p, .len = len };
+	struct strbuf sb;
+	size_t line_start = 0;
+	const char *why = NULL;
+	int32_t cp;
+
+	if (len > PASTED_INPUT_MAX) {
+		if (ret_why)
+			*ret_why = "the input is larger than 64 MiB; paste the error and the "
+				   "commands' output, not whole logs";
+		return -EFBIG;
+	}
+	if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		d.i = 3;
+	else if (len >= 2 && p[0] == 0xFF && p[1] == 0xFE)
+		d.enc = ENC_UTF16LE, d.i = 2;
+	else if (len >= 2 && p[0] == 0xFE && p[1] == 0xFF)
+		d.enc = ENC_UTF16BE, d.i = 2;
+	/* UTF-8 of every code point is at most 3 bytes per UTF-16 unit or per invalid byte. */
+	strbuf_init(&sb, len * 3 + 16);
+	while ((cp = next_cp(&d)) != CP_END) {
+		if (cp == 0) {
+			why = d.enc == ENC_UTF8 && looks_utf16_without_bom(p, len)
+				      ? "the input looks like UTF-16 without a byte order mark; "
+					"save it as UTF-8 (or UTF-16 with BOM)"
+				      : "the input is binary (it holds NUL bytes), not pasted text";
+			break;
+		}
+		if (cp == '\r' || cp == '\n') {
+			if (cp == '\r') {
+				size_t at = d.i;
+
+				if (next_cp(&d) != '\n')
+					d.i = at;
+			}
+			markdown_line(&sb, line_start);
+			strbuf_putc(&sb, '\n');
+			line_start = sb.len;
+		} else if (cp == 0x1b) {
+			skip_escape(&d);
+		} else if (cp == '\b') {
+			backspace(&sb, line_start);
+		} else if (cp >= 0x20 || cp == '\t') {
+			put_cp(&sb, (uint32_t)cp);
+		}
+	}
+	if (!why && d.bad * 20 > d.chars + 80)
+		why = "the input is not text (too many bytes that are neither UTF-8 nor UTF-16 "
+		      "text)";
+	if (why) {
+		strbuf_done(&sb);
+		if (ret_why)
+			*ret_why = why;
+		return -EBADMSG;
+	}
+	markdown_line(&sb, line_start);
+	*ret_len = sb.len;
+	return strbuf_finish(&sb, 0, ret);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Input hygiene for `gpuenv explain`: the bytes a user pasted or redirected into a file,
+ * turned into the text every reader expects (pasted.h): UTF-8, "\n" line ends, no terminal
+ * escapes, no Markdown fences or "> " quote markers, and line N of the result is line N of
+ * what the user sees. Pure, over (ptr, len).
+ * - UTF-16 with a byte order mark is converted: PowerShell 5's `>` and Out-File write
+ *   UTF-16LE with a BOM (about_Redirection, "Windows PowerShell 5.1 … uses Unicode
+ *   (UTF-16LE)"); a UTF-8 BOM (Notepad) is dropped.
+ * - CRLF (Windows) and a lone CR (old Mac) end lines.
+ * - ANSI/ECMA-48 escapes are removed: CSI "ESC [ params intermediates final" (colour, cursor),
+ *   OSC "ESC ] … BEL | ESC \", and two-byte "ESC <intermediates> final" (charset selection);
+ *   a backspace overstrike ("N\bN", as man(1) bolds) keeps the last character.
+ * - Markdown: a fence line (``` or ~~~, after at most three spaces, CommonMark §4.5) becomes an
+ *   empty line; the block-quote markers ">" (each with one optional space, CommonMark §5.1)
+ *   at a line's start are removed.
+ * Refused: more than PASTED_INPUT_MAX bytes; NUL bytes in UTF-8 text (a binary file; a
+ * UTF-16 text without BOM also lands here); invalid UTF-8 or control bytes beyond a small
+ * ratio of the text (an image, an archive). A few stray invalid bytes (Latin-1 in a path) are
+ * kept as U+FFFD.
+ */
+#pragma once
+
+#include <stddef.h>
+
+#define PASTED_INPUT_MAX ((size_t)64 << 20)
+
+/* Cleans data[0..len) into *ret (malloc()ed, NUL-terminated, *ret_len bytes). 0; -EFBIG over
+ * PASTED_INPUT_MAX; -EBADMSG binary or not text; -ENOMEM. On -EFBIG/-EBADMSG *ret_why (when
+ * given) is a static sentence saying why, for the user. */
+int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len,
+		       const char **ret_why);

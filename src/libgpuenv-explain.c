@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The public struct gpuenv_explain (include/gpuenv/gpuenv.h, docs/explain.md): pasted text
+ * cleaned (src/formats/pasted-input.c), read by every reader of pasted_readers[], the facts
+ * read made a snapshot (source "pasted:LINE", everything else unprobed), the rule table run
+ * over it (src/rules/), and from the rules that could not judge, the commands that would
+ * give them their facts. Rendered by src/output/out-explain.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/pasted-input.h"
+#include "formats/pasted.h"
+#include "gpuenv/gpuenv.h"
+#include "output/output.h"
+#include "rules/rules.h"
+#include "shared/macro.h"
+#include "shared/strbuf.h"
+#include "shared/strv.h"
+#include "snapshot/snapshot.h"
+
+struct gpuenv_explain {
+	struct pasted_facts facts;
+	struct explain_read *read;
+	struct gpuenv_doctor *doc;
+	char **ask;
+};
+
+/* The snapshot sections doctor's schema requires (docs/schema/snapshot.json): present and
+ * empty when the text says nothing of them, so every fact in them reads unprobed and the layer
+ * is judged unknown (rules_judge), never ok. */
+static const char *const sections[] = { "host",	     "hardware",  "driver",	"runtime",
+					"framework", "container", "environment" };
+
+/* Schema keys whose values are integers (docs/snapshot-schema.md); every other value read is
+ * a string, but "true"/"false", which are bools. */
+static bool int_key(const char *key)
+{
+	static const char *const keys[] = { "code",	    "count",	 "pid",	 "device_count",
+					    "minor_number", "last_line", "index" };
+	static const char *const suffixes[] = { "_mib", "_mw", "_c", "_pct" };
+	size_t n = strlen(key);
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (streq(key, keys[i]))
+			return true;
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		size_t k = strlen(suffixes[i]);
+
+		if (n > k && streq(key + n - k, suffixes[i]))
+			return true;
+	}
+	return false;
+}
+
+static bool is_index(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s) && strlen(s) < 6;
+}
+
+/* The node for path's components before the last, created as objects, or as arrays where the
+ * next component is an index ("arch_targets.0.target"); elements appended up to the index. */
+static struct snap_node *parent_of(struct snap_node *root, char **parts, size_t n)
+{
+	struct snap_node *node = root;
+
+	for (size_t i = 0; i + 1 < n && node; i++) {
+		if (is_index(parts[i]))
+			continue; /* handled with the array before it */
+		if (is_index(parts[i + 1])) {
+			unsigned long want = strtoul(parts[i + 1], NULL, 10);
+			struct snap_node *a = snap_array(node, parts[i]);
+
+			while (a && snap_count(a) <= want)
+				if (!snap_append_object(a))
+					return NULL;
+			node = a ? (struct snap_node *)snap_at(a, want) : NULL;
+			if (i + 2 == n)
+				return NULL; /* an array of scalars: no reader writes one */
+			i++;
+		} else {
+			node = snap_object(node, parts[i]);
+		}
+	}
+	return node;
+}
+
+static void put_fact(struct snap_node *root, const struct pasted_fact *f)
+{
+	_cleanup_strv_free_ char **parts = NULL;
+	char source[32];
+	struct snap_node *obj;
+	const char *key;
+	size_t n;
+	int64_t v;
+	char *end;
+
+	if (strv_split(f->path, ".", &parts) < 0 || !(n = strv_length(parts)))
+		return;
+	obj = parent_of(root, parts, n);
+	if (!obj || snap_kind(obj) != SNAP_OBJECT)
+		return;
+	key = parts[n - 1];
+	snprintf(source, sizeof(source), "pasted:%u", f->line);
+	if (f->failed) {
+		snap_set_state(obj, key, FACT_ERROR, source, f->value);
+		return;
+	}
+	if (streq(f->value, "true") || streq(f->value, "false")) {
+		snap_set_bool(obj, key, streq(f->value, "true"), source);
+		return;
+	}
+	if (int_key(key) && *f->value) {
+		errno = 0;
+		v = strtoll(f->value, &end, 10);
+		if (!*end && errno == 0) {
+			snap_set_int(obj, key, v, source);
+			return;
+		}
+	}
+	snap_set_str(obj, key, f->value, source);
+}
+
+static int build_snapshot(const struct pasted_facts *facts, struct gpuenv_snapshot **ret)
+{
+	struct gpuenv_snapshot *s;
+	int r = snapshot_new(&s);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < ARRAY_SIZE(sections); i++)
+		snap_object(snapshot_root(s), sections[i]);
+	for (size_t i = 0; i < facts->n; i++)
+		put_fact(snapshot_root(s), &facts->v[i]);
+	r = snapshot_error(s);
+	if (r < 0) {
+		snapshot_unref(s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
+/* What to run for a snapshot key a rule needs, by the key's longest prefix. */
+static const struct {
+	const char *prefix, *command;
+} asks[] = {
+	{ "hardware", "lspci -nnk | grep -iA3 -E 'vga|3d|display'" },
+	{ "driver.kernel_modules", "lsmod | grep -E 'nvidia|nouveau|amdgpu'" },
+	{ "driver.nvidia.module_file", "modinfo nvidia" },
+	{ "driver.nvidia", "cat /proc/driver/nvidia/version" },
+	{ "driver.secure_boot", "mokutil --sb-state" },
+	{ "driver.device_nodes", "ls -l /dev/nvidia* /dev/kfd" },
+	{ "driver.xid_events", "sudo dmesg | grep -iE 'nvrm|xid'" },
+	{ "driver.kernel_log", "sudo dmesg | grep -iE 'nvrm|xid'" },
+	{ "driver.userspace", "ldconfig -p | grep -E 'libcuda|libnvidia-ml'" },
+	{ "driver.nvml", "nvidia-smi" },
+	{ "driver.cuda", "nvidia-smi" },
+	{ "driver", "cat /proc/driver/nvidia/version" },
+	{ "host.kernel_release", "uname -a" },
+	{ "host", "cat /etc/os-release" },
+	{ "environment", "env | grep -E '^(CUDA|LD_|NVIDIA|HIP|ROCR|PATH=)'" },
+	{ "container", "docker info | grep -iE 'runtime|cdi'" },
+	{ "framework", "python -c 'import torch; print(torch.__version__, torch.version.cuda, "
+		       "torch.cuda.get_arch_list())'" },
+	{ "runtime", "nvcc --version; ldconfig -p | grep -E 'libcudart|libcudnn'" },
+};
+
+static const char *ask_for(const char *key)
+{
+	size_t best = 0;
+	const char *cmd = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(asks); i++) {
+		size_t k = strlen(asks[i].prefix);
+
+		if (strncmp(key, asks[i].prefix, k) == 0 && (key[k] == '\0' || key[k] == '.') &&
+		    k > best) {
+			best = k;
+			cmd = asks[i].command;
+		}
+	}
+	return cmd;
+}
+
+static int ask_push(char ***ask, const char *cmd)
+{
+	return !cmd || strv_contains(*ask, cmd) ? 0 : strv_push(ask, cmd);
+}
+
+/*
+ * The commands that would let the rules the text points at judge: for every rule whose symptom
+ * the text shows, the commands for each key it needs that the text did not give, and its
+ * layer's own (the driver's version file, torch's build). Nothing shown: the usual three.
+ */
+static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < rule_table_len && r >= 0; i++) {
+		const struct rule *rule = &rule_table[i];
+		char path[160];
+
+		snprintf(path, sizeof(path), "symptoms.%s", rule->id);
+		if (!snap_present(snap_get(root, path)))
+			continue;
+		for (size_t k = 0; rule->needs && rule->needs[k] && r >= 0; k++) {
+			char key[160];
+			size_t n;
+
+			snprintf(key, sizeof(key), "%s", rule->needs[k]);
+			n = strlen(key);
+			if (n && key[n - 1] == '?')
+				key[n - 1] = '\0';
+			if (!snap_present(snap_get(root, key)))
+				r = ask_push(&e->ask, ask_for(key));
+		}
+		if (r >= 0)
+			r = ask_push(&e->ask, ask_for(rule_layer_name(rule->layer)));
+	}
+	if (r >= 0 && !e->ask) {
+		r = ask_push(&e->ask, ask_for("driver.nvml"));
+		if (r >= 0)
+			r = ask_push(&e->ask, ask_for("driver.nvidia"));
+		if (r >= 0)
+			r = ask_push(&e->ask, ask_for("framework"));
+	}
+	return r;
+}
+
+GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
+				   const char **ret_why)
+{
+	_cleanup_free_ char *text = NULL;
+	struct gpuenv_snapshot *snap = NULL;
+	struct gpuenv_explain *e;
+	size_t n = 0;
+	int r;
+
+	if ((!data && len) || !ret)
+		return -EINVAL;
+	r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
+	if (r < 0)
+		return r;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	for (const struct pasted_reader *rd = pasted_readers; rd->name && r >= 0; rd++)
+		r = rd->read(text, n, &e->facts);
+	if (r >= 0)
+		r = build_snapshot(&e->facts, &snap);
+	if (r >= 0)
+		r = rules_diagnose(snap, &e->doc);
+	if (r >= 0)
+		r = make_ask(e, snapshot_root_const(snap));
+	snapshot_unref(snap);
+	if (r >= 0 && e->facts.n) {
+		e->read = calloc(e->facts.n, sizeof(*e->read));
+		if (!e->read)
+			r = -ENOMEM;
+		for (size_t i = 0; e->read && i < e->facts.n; i++) {
+			const struct pasted_fact *f = &e->facts.v[i];
+
+			e->read[i] = (struct explain_read){ .path = f->path,
+							    .value = f->value,
+							    .reader = f->reader,
+							    .line = f->line,
+							    .failed = f->failed };
+		}
+	}
+	if (r < 0) {
+		gpuenv_explain_free(e);
+		return r;
+	}
+	*ret = e;
+	return 0;
+}
+
+GPUENV_API struct gpuenv_explain *gpuenv_explain_free(struct gpuenv_explain *e)
+{
+	if (!e)
+		return NULL;
+	diagnosis_free(e->doc);
+	pasted_facts_done(&e->facts);
+	free(e->read);
+	strv_free(e->ask);
+	free(e);
+	return NULL;
+}
+
+GPUENV_API enum gpuenv_verdict gpuenv_explain_get_verdict(const struct gpuenv_explain *e)
+{
+	return e && e->doc ? e->doc->verdict : GPUENV_VERDICT_UNEVALUATED;
+}
+
+GPUENV_API const struct gpuenv_doctor *gpuenv_explain_get_doctor(const struct gpuenv_explain *e)
+{
+	return e ? e->doc : NULL;
+}
+
+GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv_format format,
+				     unsigned flags, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct explain_view v;
+	int r;
+
+	if (!e || !ret)
+		return -EINVAL;
+	v = (struct explain_view){ .d = e->doc,
+				   .read = e->read,
+				   .n_read = e->facts.n,
+				   .dropped = e->facts.dropped,
+				   .ask = e->ask };
+	switch (format) {
+	case GPUENV_FORMAT_TEXT:
+		r = out_explain_text(&v, flags, &sb);
+		break;
+	case GPUENV_FORMAT_JSON:
+		r = out_explain_json(&v, flags, &sb);
+		break;
+	case GPUENV_FORMAT_MARKDOWN:
+		r = out_explain_markdown(&v, flags, &sb);
+		break;
+	default:
+		r = -EOPNOTSUPP;
+	}
+	return strbuf_finish(&sb, r, ret);
+}

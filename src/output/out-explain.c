@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * `gpuenv explain` output (docs/explain.md): what was read from the text, each fact with its
+ * line and reader; then the diagnosis as doctor renders it (out-doctor*.c); then "to be sure,
+ * run:" with the commands that would give the rules what the text did not. JSON: doctor's
+ * document plus "facts_read" and "ask" (the embedded snapshot without its "symptoms", which
+ * facts_read lists, so that it stays a docs/schema/snapshot.json document).
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuenv/gpuenv.h"
+#include "output/output.h"
+#include "rules/rules.h"
+#include "shared/strbuf.h"
+#include "snapshot/snapshot.h"
+
+/* --redact: a value at an identifying key (UUIDs, serials …) is not shown. */
+static const char *shown_value(const struct explain_read *r, unsigned flags)
+{
+	const char *dot = strchr(r->path, '.'), *last = strrchr(r->path, '.');
+	char section[64];
+
+	if (!(flags & GPUENV_RENDER_REDACT) || !dot)
+		return r->value;
+	snprintf(section, sizeof(section), "%.*s", (int)(dot - r->path), r->path);
+	return snap_key_is_identifying(section, last + 1) ? "<redacted>" : r->value;
+}
+
+static void facts_text(const struct explain_view *v, unsigned flags, bool md, struct strbuf *sb)
+{
+	if (!v->n_read) {
+		strbuf_puts(sb, md ? "**Nothing recognised in the text.**\n\n"
+				   : "Nothing recognised in the text.\n\n");
+		return;
+	}
+	strbuf_printf(
+		sb,
+		md ? "### Read from the text (%zu facts)\n\n| line | fact | value | reader |\n|---|---|---|---|\n"
+		   : "Read from the text (%zu facts):\n",
+		v->n_read);
+	for (size_t i = 0; i < v->n_read; i++) {
+		const struct explain_read *r = &v->read[i];
+
+		if (md)
+			strbuf_printf(sb, "| %u | `%s` | %s%s | %s |\n", r->line, r->path,
+				      r->failed ? "error: " : "", shown_value(r, flags), r->reader);
+		else
+			strbuf_printf(sb, "  line %-5u %s %s %s  [%s]\n", r->line, r->path,
+				      r->failed ? "failed:" : "=", shown_value(r, flags),
+				      r->reader);
+	}
+	if (v->dropped)
+		strbuf_printf(sb, "  (%zu more facts not kept)\n", v->dropped);
+	strbuf_putc(sb, '\n');
+}
+
+static void ask_text(const struct explain_view *v, bool md, struct strbuf *sb)
+{
+	if (!v->ask || !v->ask[0])
+		return;
+	strbuf_puts(sb, md ? "\n### To be sure, run\n\n```sh\n" : "\nTo be sure, run:\n");
+	for (size_t i = 0; v->ask[i]; i++)
+		strbuf_printf(sb, md ? "%s\n" : "  %s\n", v->ask[i]);
+	if (md)
+		strbuf_puts(sb, "```\n");
+}
+
+/* The facts read, the diagnosis as doctor prints it, what to run. */
+static int render(const struct explain_view *v, unsigned flags, bool md, struct strbuf *sb)
+{
+	int r;
+
+	facts_text(v, flags, md, sb);
+	r = md ? out_doctor_markdown(v->d, flags, sb) : out_doctor_text(v->d, flags, sb);
+	if (r < 0)
+		return r;
+	ask_text(v, md, sb);
+	return sb->err;
+}
+
+int out_explain_text(const struct explain_view *v, unsigned flags, struct strbuf *sb)
+{
+	return render(v, flags, false, sb);
+}
+
+int out_explain_markdown(const struct explain_view *v, unsigned flags, struct strbuf *sb)
+{
+	return render(v, flags, true, sb);
+}
+
+int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf *sb)
+{
+	struct strbuf doc = STRBUF_INIT;
+	json_t *root, *read, *ask;
+	int r;
+
+	r = out_doctor_json(v->d, flags, &doc);
+	if (r < 0) {
+		strbuf_done(&doc);
+		return r;
+	}
+	root = json_loads(strbuf_str(&doc), 0, NULL);
+	strbuf_done(&doc);
+	read = json_array();
+	ask = json_array();
+	if (!root || !read || !ask)
+		goto oom;
+	json_object_del(json_object_get(root, "snapshot"), "symptoms");
+	for (size_t i = 0; i < v->n_read; i++) {
+		const struct explain_read *x = &v->read[i];
+		json_t *o = json_pack("{s:s, s:s, s:i, s:s, s:b}", "path", x->path, "value",
+				      shown_value(x, flags), "line", (json_int_t)x->line, "reader",
+				      x->reader, "failed", x->failed);
+
+		if (!o || json_array_append_new(read, o) < 0)
+			goto oom;
+	}
+	for (size_t i = 0; v->ask && v->ask[i]; i++)
+		if (json_array_append_new(ask, json_string(v->ask[i])) < 0)
+			goto oom;
+	if (json_object_set_new(root, "facts_read", read) < 0 ||
+	    json_object_set_new(root, "facts_dropped", json_integer((json_int_t)v->dropped)) < 0 ||
+	    json_object_set_new(root, "ask", ask) < 0) {
+		read = ask = NULL;
+		goto oom;
+	}
+	return out_json_put(root, sb);
+oom:
+	json_decref(root);
+	json_decref(read);
+	json_decref(ask);
+	return -ENOMEM;
+}

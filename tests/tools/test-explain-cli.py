@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`gpuenv explain`: real pasted texts (quoted from the public reports named beside them) give
+the root cause the rules find, the facts read with the user's line numbers, what to run to be
+sure, and the exit codes of docs/explain.md: 0 nothing wrong found, 2 an error, 64 usage,
+65 not text, 66 unreadable. Input as users paste it: Markdown fences and quotes, CRLF,
+UTF-16LE with BOM (PowerShell's `>`), binary.
+
+Usage: test-explain-cli.py GPUENV
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+GPUENV = sys.argv[1]
+failed = []
+
+
+def run(args, data=None):
+    p = subprocess.run([GPUENV, "explain"] + args, input=data, capture_output=True)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def check(what, cond, detail=""):
+    if cond:
+        print(f"ok: {what}")
+    else:
+        print(f"FAIL: {what} {detail}")
+        failed.append(what)
+
+
+def explain_json(data, what):
+    rc, out, err = run(["--json", "--stable"], data)
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        check(f"{what}: JSON", False, f"rc={rc} stderr={err[:300]} out={out[:300]}")
+        return rc, {}
+    return rc, doc
+
+
+def fact(doc, path):
+    for f in doc.get("facts_read", []):
+        if f["path"] == path:
+            return f
+    return None
+
+
+def root_id(doc):
+    rc = doc.get("root_cause")
+    return rc["id"] if isinstance(rc, dict) else None
+
+
+# https://github.com/meituan/YOLOv6/issues/350 (the warning, pasted in a fenced block of an
+# issue reply, quoted), then the error it leads to
+NO_KERNEL = (
+    "> ```\n"
+    "> .venv/lib/python3.7/site-packages/torch/cuda/__init__.py:146: UserWarning: \n"
+    "> NVIDIA GeForce RTX 3080 Laptop GPU with CUDA capability sm_86 is not compatible with "
+    "the current PyTorch installation.\n"
+    "> The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70.\n"
+    "> If you want to use the NVIDIA GeForce RTX 3080 Laptop GPU GPU with PyTorch, please check "
+    "the instructions at https://pytorch.org/get-started/locally/\n"
+    "> ```\n"
+    "RuntimeError: CUDA error: no kernel image is available for execution on the device\n")
+rc, doc = explain_json(NO_KERNEL.encode(), "no kernel image")
+check("no kernel image: exit 2", rc == 2, f"rc={rc}")
+check("no kernel image: root cause framework.no-kernel-image",
+      root_id(doc) == "framework.no-kernel-image", str(doc.get("root_cause")))
+f = fact(doc, "driver.cuda.devices.0.compute_capability")
+check("no kernel image: compute capability 8.6 on line 3",
+      f is not None and f["value"] == "8.6" and f["line"] == 3, str(f))
+f = fact(doc, "framework.python_envs.0.packages.torch.arch_targets.3.target")
+check("no kernel image: arch list on line 4", f is not None and f["value"] == "sm_70" and
+      f["line"] == 4, str(f))
+check("no kernel image: asks for torch's arch list",
+      any("get_arch_list" in a for a in doc.get("ask", [])), str(doc.get("ask")))
+check("no kernel image: embedded snapshot has no symptoms section",
+      "symptoms" not in doc.get("snapshot", {}))
+
+# https://github.com/lyulyul/shine-cluster/issues/30
+MISMATCH = b"$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n"
+rc, doc = explain_json(MISMATCH, "NVML mismatch")
+check("NVML mismatch: exit 2", rc == 2, f"rc={rc}")
+check("NVML mismatch: root cause driver.nvml-version-mismatch",
+      root_id(doc) == "driver.nvml-version-mismatch", str(doc.get("root_cause")))
+f = fact(doc, "driver.nvml.init")
+check("NVML mismatch: nvmlInit failed on line 2",
+      f is not None and f["failed"] and f["line"] == 2, str(f))
+
+# https://github.com/lllyasviel/Fooocus/issues/1313
+TOO_OLD = (b"RuntimeError: The NVIDIA driver on your system is too old (found version 11040). "
+           b"Please update your GPU driver by downloading and installing a new version from the "
+           b"URL: http://www.nvidia.com/Download/index.aspx Alternatively, go to: "
+           b"https://pytorch.org to install a PyTorch version that has been compiled with your "
+           b"version of the CUDA driver.\n")
+rc, doc = explain_json(TOO_OLD, "driver too old")
+check("driver too old: exit 2", rc == 2, f"rc={rc}")
+check("driver too old: root cause framework.cuda-newer-than-driver",
+      root_id(doc) == "framework.cuda-newer-than-driver", str(doc.get("root_cause")))
+f = fact(doc, "driver.cuda.driver_version")
+check("driver too old: driver's CUDA 11.4", f is not None and f["value"] == "11.4", str(f))
+
+with tempfile.TemporaryDirectory() as tmp:
+    # PowerShell 5.1 `nvidia-smi > out.txt`: UTF-16LE with BOM and CRLF
+    p16 = os.path.join(tmp, "utf16.txt")
+    with open(p16, "wb") as fh:
+        fh.write(b"\xff\xfe" + MISMATCH.decode().replace("\n", "\r\n").encode("utf-16-le"))
+    rc, out, err = run(["--json", p16])
+    doc = json.loads(out) if out.startswith("{") else {}
+    check("UTF-16LE BOM file: exit 2 and the mismatch", rc == 2 and
+          root_id(doc) == "driver.nvml-version-mismatch", f"rc={rc} {err[:200]}")
+    f = fact(doc, "driver.nvml.init")
+    check("UTF-16LE BOM file: line 2", f is not None and f["line"] == 2, str(f))
+
+    pcr = os.path.join(tmp, "crlf.txt")
+    with open(pcr, "wb") as fh:
+        fh.write(b"\r\n\r\n" + TOO_OLD.replace(b"\n", b"\r\n"))
+    rc, out, err = run(["--color", "never", pcr])
+    check("CRLF file: exit 2", rc == 2, f"rc={rc} {err[:200]}")
+    check("CRLF file: text names the fact on line 3",
+          "line 3" in out and "driver.cuda.driver_version = 11.4" in out, out[:400])
+    check("CRLF file: text says what to run", "To be sure, run:" in out)
+
+    pbin = os.path.join(tmp, "bin")
+    with open(pbin, "wb") as fh:
+        fh.write(b"\x7fELF\x02\x01\x01" + bytes(64))
+    rc, out, err = run([pbin])
+    check("binary: exit 65 with a clear message", rc == 65 and "binary" in err, f"rc={rc} {err}")
+    check("binary: nothing on stdout", out == "", out[:200])
+
+    rc, out, err = run([os.path.join(tmp, "missing")])
+    check("missing file: exit 66", rc == 66 and "missing" in err, f"rc={rc} {err}")
+
+rc, out, err = run(["-"], b"Epoch 12 loss 0.35\n")
+check("nothing recognised: exit 0", rc == 0, f"rc={rc} {err}")
+check("nothing recognised: says so and asks for nvidia-smi",
+      "Nothing recognised" in out and "  nvidia-smi\n" in out, out[-400:])
+check("nothing recognised: no layer marked ok", "✓" not in out, out[:800])
+
+rc, out, err = run(["--markdown"], MISMATCH)
+check("markdown: exit 2 and sections", rc == 2 and "### Read from the text" in out and
+      "### To be sure, run" in out, out[:300])
+
+rc, out, err = run(["a", "b"])
+check("two inputs: exit 64", rc == 64, f"rc={rc}")
+rc, out, err = run(["--json", "--markdown"], b"")
+check("--json --markdown: exit 64", rc == 64, f"rc={rc}")
+rc, out, err = run(["--bogus"], b"")
+check("unknown option: exit 64", rc == 64, f"rc={rc}")
+rc, out, err = run(["--help"])
+check("--help: exit 0 and names FILE|-", rc == 0 and "[FILE|-]" in out, out[:200])
+
+if failed:
+    print(f"{len(failed)} failed")
+    sys.exit(1)

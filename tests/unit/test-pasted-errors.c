@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * formats/pasted-errors: the "errors" reader over messages as users pasted them in public bug
+ * reports (each quoted exactly, its URL above it), and every rule id it names is a rule.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "formats/pasted-errors.h"
+#include "formats/pasted.h"
+#include "rules/rules.h"
+
+static struct pasted_facts f;
+
+static void read_text(const char *text)
+{
+	pasted_facts_done(&f);
+	assert_true(pasted_read_errors(text, strlen(text), &f) > 0);
+}
+
+static void want(const char *path, const char *value, unsigned line)
+{
+	const struct pasted_fact *x = pasted_facts_get(&f, path);
+
+	if (!x)
+		fail_msg("no fact %s", path);
+	assert_string_equal(x->value, value);
+	assert_int_equal(x->line, line);
+	assert_string_equal(x->reader, "errors");
+}
+
+static void want_symptom(const char *rule, unsigned line)
+{
+	char path[128];
+	const struct pasted_fact *x;
+
+	snprintf(path, sizeof(path), "symptoms.%s", rule);
+	x = pasted_facts_get(&f, path);
+	if (!x)
+		fail_msg("no symptom of %s", rule);
+	assert_int_equal(x->line, line);
+	assert_false(x->failed);
+}
+
+static void test_torch_capability(void **state)
+{
+	/* https://github.com/meituan/YOLOv6/issues/350 */
+	read_text(".venv/lib/python3.7/site-packages/torch/cuda/__init__.py:146: UserWarning: \n"
+		  "NVIDIA GeForce RTX 3080 Laptop GPU with CUDA capability sm_86 is not "
+		  "compatible with the current PyTorch installation.\n"
+		  "The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 "
+		  "sm_70.\n"
+		  "If you want to use the NVIDIA GeForce RTX 3080 Laptop GPU GPU with PyTorch, "
+		  "please check the instructions at https://pytorch.org/get-started/locally/\n");
+	(void)state;
+	want("driver.cuda.devices.0.compute_capability", "8.6", 2);
+	want("driver.cuda.devices.0.name", "NVIDIA GeForce RTX 3080 Laptop GPU", 2);
+	want("framework.python_envs.0.packages.torch.arch_targets.0.target", "sm_37", 3);
+	want("framework.python_envs.0.packages.torch.arch_targets.3.target", "sm_70", 3);
+	assert_null(pasted_facts_get(&f, "framework.python_envs.0.packages.torch.arch_targets.4."
+					 "target"));
+	want_symptom("framework.no-kernel-image", 2);
+	/* https://github.com/bismex/MetaBIN/issues/15: compute_37 too; sm_120 (RTX 50xx)
+	 * https://github.com/lmoe/wyoming-xtts/issues/1 */
+	read_text("The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_61 "
+		  "sm_70 sm_75 compute_37.\n"
+		  "NVIDIA GeForce RTX 5060 Ti with CUDA capability sm_120 is not compatible with "
+		  "the current PyTorch installation.\n");
+	want("framework.python_envs.0.packages.torch.arch_targets.6.target", "compute_37", 1);
+	want("driver.cuda.devices.0.compute_capability", "12.0", 2);
+}
+
+static void test_no_kernel_image(void **state)
+{
+	(void)state;
+	read_text("RuntimeError: CUDA error: no kernel image is available for execution on the "
+		  "device\n");
+	want_symptom("framework.no-kernel-image", 1);
+	read_text("Error: cudaErrorNoKernelImageForDevice\n");
+	want_symptom("framework.no-kernel-image", 1);
+	read_text("CUDA error 209 at foo.cu:12\n");
+	want_symptom("framework.no-kernel-image", 1);
+}
+
+static void test_driver_too_old(void **state)
+{
+	(void)state;
+	/* https://github.com/lllyasviel/Fooocus/issues/1313 */
+	read_text("RuntimeError: The NVIDIA driver on your system is too old (found version "
+		  "11040). Please update your GPU driver by downloading and installing a new "
+		  "version from the URL: http://www.nvidia.com/Download/index.aspx Alternatively, "
+		  "go to: https://pytorch.org to install a PyTorch version that has been compiled "
+		  "with your version of the CUDA driver.\n");
+	want("driver.cuda.driver_version", "11.4", 1);
+	want_symptom("framework.cuda-newer-than-driver", 1);
+	/* https://github.com/rikdz/GraphWriter/issues/6: CUDA 6.5 */
+	read_text("The NVIDIA driver on your system is too old (found version 6050).\n");
+	want("driver.cuda.driver_version", "6.5", 1);
+}
+
+static void test_nvml(void **state)
+{
+	const struct pasted_fact *x;
+
+	(void)state;
+	/* https://github.com/lyulyul/shine-cluster/issues/30 */
+	read_text("$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n");
+	want_symptom("driver.nvml-version-mismatch", 2);
+	x = pasted_facts_get(&f, "driver.nvml.init");
+	assert_non_null(x);
+	assert_true(x->failed);
+	assert_string_equal(x->value,
+			    "Driver/library version mismatch (NVML_ERROR_LIB_RM_VERSION_MISMATCH)");
+}
+
+static void test_kernel_log(void **state)
+{
+	(void)state;
+	/* https://github.com/ublue-os/bazzite/issues/2668 */
+	read_text("[   12.014918] NVRM: API mismatch: the client has the version 570.153.02, but\n"
+		  "               NVRM: this kernel module has the version 570.144.  Please\n"
+		  "               NVRM: make sure that this kernel module and all NVIDIA driver\n"
+		  "               NVRM: components have the same version.\n");
+	want("driver.kernel_log.api_mismatch.client_version", "570.153.02", 1);
+	want("driver.kernel_log.api_mismatch.kernel_version", "570.144", 1);
+	want_symptom("driver.nvml-version-mismatch", 1);
+	/* https://github.com/NVIDIA/NVSentinel/issues/155 */
+	read_text("x\nNVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus\n");
+	want("driver.xid_events.0.code", "79", 2);
+	want("driver.xid_events.0.bus_id", "0000:44:00", 2);
+	want_symptom("driver.xid-errors", 2);
+	want_symptom("hardware.pcie-link-down", 2);
+}
+
+static void test_other_messages(void **state)
+{
+	(void)state;
+	/* https://github.com/google-research/deeplab2/issues/66 */
+	read_text("2021-10-13 17:19:29.385716: E tensorflow/stream_executor/cuda/cuda_dnn.cc:362] "
+		  "Loaded runtime CuDNN library: 8.0.4 but source was compiled with: 8.1.0.  CuDNN "
+		  "library needs to have matching major version and equal or higher minor "
+		  "version.\n");
+	want("framework.python_envs.0.packages.tensorflow.cudnn.version", "8.0.4", 1);
+	want("framework.python_envs.0.packages.tensorflow.build_info.cudnn_version", "8.1.0", 1);
+	want_symptom("runtime.cudnn-older-than-framework", 1);
+	/* https://github.com/tensorflow/tensorflow/issues/39842 (TF 2.0) */
+	read_text("W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
+		  "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
+		  "shared object file: No such file or directory\n");
+	want_symptom("runtime.library-not-found", 1);
+	/* https://github.com/NVIDIA/nvidia-docker/issues/1352 */
+	read_text("docker: Error response from daemon: could not select device driver \"\" with "
+		  "capabilities: [[gpu]].\n");
+	want_symptom("container.no-nvidia-runtime", 1);
+	/* https://github.com/lwfinger/rtlwifi_new/issues/175 words the same kmod message */
+	read_text("modprobe: ERROR: could not insert 'nvidia': Required key not available\n");
+	want_symptom("driver.secure-boot-unsigned-module", 1);
+	want_symptom("driver.secure-boot-key-not-enrolled", 1);
+	read_text("bash: nvidia-smi: command not found\n");
+	want_symptom("driver.module-not-loaded", 1);
+	read_text("cudaErrorCompatNotSupportedOnDevice: forward compatibility was attempted on non "
+		  "supported HW\nCUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE\n");
+	want_symptom("runtime.cuda-compat-unsupported", 2);
+	assert_true(pasted_facts_get(&f, "driver.cuda.init")->failed);
+	want("driver.cuda.init", "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)", 2);
+	read_text("CUDA_ERROR_UNSUPPORTED_PTX_VERSION\n");
+	want_symptom("framework.ptx-too-new-for-driver", 1);
+	read_text("RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime "
+		  "version (35)\n");
+	want_symptom("runtime.toolkit-needs-newer-driver", 1);
+	read_text("cudaErrorStubLibrary\n");
+	want_symptom("runtime.stub-libcuda", 1);
+}
+
+static void test_nothing_guessed(void **state)
+{
+	(void)state;
+	pasted_facts_done(&f);
+	/* numbers without CUDA or an error context are not codes */
+	static const char t[] = "Epoch 209 loss 35.0\nerror 804 in module foo\n"
+				"The NVIDIA driver on your system is too old (found version x)\n";
+	assert_int_equal(pasted_read_errors(t, sizeof(t) - 1, &f), 1);
+	assert_null(pasted_facts_get(&f, "driver.cuda.driver_version"));
+	assert_null(pasted_facts_get(&f, "symptoms.framework.no-kernel-image"));
+}
+
+/* Every symptom fact names a rule of the table. */
+static void test_rule_ids(void **state)
+{
+	static const char all[] =
+		"no kernel image is available for execution on the device\n"
+		"is not compatible with the current PyTorch installation\n"
+		"PyTorch no longer supports this GPU because it is too old\n"
+		"CUDA driver version is insufficient for CUDA runtime version\n"
+		"the provided PTX was compiled with an unsupported toolchain\n"
+		"forward compatibility was attempted on non supported HW\n"
+		"system has unsupported display driver / cuda driver combination\n"
+		"CUDA driver is a stub library\nNVRM: API mismatch\n"
+		"Failed to initialize NVML: Insufficient Permissions\n"
+		"Failed to initialize NVML: GPU access blocked by the operating system\n"
+		"Failed to initialize NVML: Unknown Error\n"
+		"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver\n"
+		"Key was rejected by service\nmodprobe: FATAL: Module nvidia not found in directory\n"
+		"The NVIDIA probe routine was not called\n"
+		"This PCI I/O region assigned to your NVIDIA device is invalid\n"
+		"No CUDA GPUs are available\nTorch not compiled with CUDA enabled\n"
+		"mismatches the version that was used to compile PyTorch\n"
+		"TensorFlow was not built with CUDA kernel binaries compatible with compute "
+		"capability\nhipErrorNoBinaryForGpu\ncuDNN version incompatibility\n"
+		"invalid device ordinal\nUnsupported gpu architecture 'compute_\n"
+		"requirement error: unsatisfied condition: cuda>=\nError: setting up CDI devices\n"
+		"uncorrectable ECC error encountered\ncudaErrorUnknown\ncudaErrorNoDevice\n";
+	size_t seen = 0;
+
+	(void)state;
+	read_text(all);
+	for (size_t i = 0; i < f.n; i++) {
+		if (strncmp(f.v[i].path, "symptoms.", 9) != 0)
+			continue;
+		seen++;
+		if (!rule_find(f.v[i].path + 9))
+			fail_msg("%s names no rule", f.v[i].path);
+	}
+	assert_true(seen >= 25);
+	pasted_facts_done(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_torch_capability), cmocka_unit_test(test_no_kernel_image),
+		cmocka_unit_test(test_driver_too_old),	 cmocka_unit_test(test_nvml),
+		cmocka_unit_test(test_kernel_log),	 cmocka_unit_test(test_other_messages),
+		cmocka_unit_test(test_nothing_guessed),	 cmocka_unit_test(test_rule_ids),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * formats/pasted-input: what `gpuenv explain` makes of the bytes users paste: UTF-8 and
+ * UTF-16 with BOM, CRLF and CR, terminal escapes, Markdown fences and quotes with the user's
+ * line numbers kept, and the refusals (size, binary, not text).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "formats/pasted-input.h"
+
+static char *clean_ok(const char *data, size_t len)
+{
+	char *out = NULL;
+	size_t n = 0;
+	const char *why = NULL;
+
+	assert_int_equal(pasted_input_clean(data, len, &out, &n, &why), 0);
+	assert_non_null(out);
+	assert_int_equal(strlen(out), n);
+	return out;
+}
+
+static void expect(const char *data, size_t len, const char *want)
+{
+	char *out = clean_ok(data, len);
+
+	assert_string_equal(out, want);
+	free(out);
+}
+
+static void test_plain_and_line_ends(void **state)
+{
+	(void)state;
+	expect("a\nb\n", 4, "a\nb\n");
+	expect("a\r\nb\r\n", 6, "a\nb\n");
+	expect("a\rb\r\nc", 6, "a\nb\nc");
+	expect("", 0, "");
+	/* a UTF-8 BOM (Notepad) is dropped */
+	expect("\xEF\xBB\xBFnvidia-smi\n", 14, "nvidia-smi\n");
+}
+
+static void test_utf16(void **state)
+{
+	/* PowerShell 5.1 `nvidia-smi > out.txt`: UTF-16LE with BOM, CRLF */
+	static const char le[] = "\xFF\xFE"
+				 "N\0V\0\r\0\n\0\xE9\0!\0";
+	static const char be[] = "\xFE\xFF\0N\0V\0\n\xD8\x3D\xDE\x00";
+
+	(void)state;
+	expect(le, sizeof(le) - 1, "NV\n\xC3\xA9!");
+	/* a surrogate pair: U+1F600 */
+	expect(be, sizeof(be) - 1, "NV\n\xF0\x9F\x98\x80");
+}
+
+static void test_escapes(void **state)
+{
+	static const char colour[] = "\x1b[1;31mERROR\x1b[0m: no kernel image\n"
+				     "\x1b]0;title\x07prompt$ \x1b(Bls\n"
+				     "ba\bbold\n";
+
+	(void)state;
+	expect(colour, sizeof(colour) - 1, "ERROR: no kernel image\nprompt$ ls\nbbold\n");
+	/* a sequence cut at a line end does not join lines */
+	expect("a\x1b[12\nb\n", 8, "a\nb\n");
+}
+
+static void test_markdown(void **state)
+{
+	static const char md[] = "```\n"
+				 "nvidia-smi\n"
+				 "```\n"
+				 "> Failed to initialize NVML\n"
+				 "> > ```text\n"
+				 ">>>> x\n"
+				 "   ~~~\n"
+				 "a > b\n";
+
+	(void)state;
+	/* same number of lines; fences empty, quote markers gone */
+	expect(md, sizeof(md) - 1, "\nnvidia-smi\n\nFailed to initialize NVML\n\nx\n\na > b\n");
+}
+
+static void test_refusals(void **state)
+{
+	static const char bin[] = "\x7f"
+				  "ELF\x02\x01\x01\0\0\0\0\0";
+	static const char u16[] = "N\0V\0I\0D\0I\0A\0-\0S\0M\0I\0";
+	char *out = NULL, noise[400];
+	size_t n;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(pasted_input_clean(bin, sizeof(bin) - 1, &out, &n, &why), -EBADMSG);
+	assert_non_null(strstr(why, "binary"));
+	why = NULL;
+	assert_int_equal(pasted_input_clean(u16, sizeof(u16) - 1, &out, &n, &why), -EBADMSG);
+	assert_non_null(strstr(why, "UTF-16 without a byte order mark"));
+	for (size_t i = 0; i < sizeof(noise); i++)
+		noise[i] = (char)(0x80 + i % 0x40);
+	why = NULL;
+	assert_int_equal(pasted_input_clean(noise, sizeof(noise), &out, &n, &why), -EBADMSG);
+	assert_non_null(strstr(why, "not text"));
+	why = NULL;
+	assert_int_equal(pasted_input_clean(noise, PASTED_INPUT_MAX + 1, &out, &n, &why), -EFBIG);
+	assert_non_null(strstr(why, "64 MiB"));
+	assert_null(out);
+}
+
+static void test_few_invalid_bytes_kept(void **state)
+{
+	/* Latin-1 "é" in a path: kept as U+FFFD, not refused */
+	static const char t[] =
+		"Could not load dynamic library '/home/jos\xE9/libcudart.so.11.0'\n";
+
+	(void)state;
+	expect(t, sizeof(t) - 1,
+	       "Could not load dynamic library '/home/jos\xEF\xBF\xBD/libcudart.so.11.0'\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain_and_line_ends),
+		cmocka_unit_test(test_utf16),
+		cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_markdown),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_few_invalid_bytes_kept),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `gpuenv explain [FILE|-]`: pasted error messages and command output (a file, or standard
+ * input) read into facts and judged by the doctor's rules (gpuenv_explain_text,
+ * docs/explain.md); prints the facts read with their lines, the diagnosis and what to run to
+ * be sure, and exits with the verdict as doctor does.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuenv.h"
+
+/* One byte past the library's 64 MiB cap: enough for it to say "too large". */
+#define EXPLAIN_READ_MAX (((size_t)64 << 20) + 1)
+
+static void explain_help(void)
+{
+	printf("Usage: gpuenv explain [OPTIONS] [FILE|-]\n\n"
+	       "Reads pasted error messages and command output (FILE, or standard input when\n"
+	       "FILE is - or missing) and judges what it says with the doctor's rules: the facts\n"
+	       "read, each with its line; the root cause; the findings; and what to run to be\n"
+	       "sure, for what the text does not show. UTF-8 or UTF-16 with BOM (PowerShell's\n"
+	       "`>`), CRLF, terminal colours and Markdown quotes and fences are all read.\n\n"
+	       "Options:\n"
+	       "  -j, --json            JSON: doctor's document plus facts_read and ask\n"
+	       "      --markdown        Markdown to reply in an issue\n"
+	       "      --color WHEN      auto (default), always, never; NO_COLOR disables it\n"
+	       "      --redact          hide UUIDs, serial numbers and environment values\n"
+	       "      --stable          no run-to-run noise in the JSON\n"
+	       "  -h, --help            this help\n\n"
+	       "Exit codes:\n"
+	       "  0   no error-severity finding\n"
+	       "  2   an error found\n"
+	       "  64  usage error\n"
+	       "  65  the input is not text (binary, no encoding it reads) or over 64 MiB\n"
+	       "  66  FILE cannot be read\n"
+	       "  70  internal error\n"
+	       "  74  the output could not be written\n");
+}
+
+/* The whole of f, at most EXPLAIN_READ_MAX bytes. 0 or -errno. */
+static int read_all(FILE *f, char **ret, size_t *ret_len)
+{
+	size_t len = 0, alloc = 0;
+	char *buf = NULL;
+
+	for (;;) {
+		size_t n;
+
+		if (len == alloc) {
+			size_t want = alloc ? alloc * 2 : 65536;
+			char *nb;
+
+			if (want > EXPLAIN_READ_MAX)
+				want = EXPLAIN_READ_MAX;
+			if (want == alloc)
+				break;
+			nb = realloc(buf, want);
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+			alloc = want;
+		}
+		n = fread(buf + len, 1, alloc - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		return -EIO;
+	}
+	*ret = buf;
+	*ret_len = len;
+	return 0;
+}
+
+static int read_input(const char *path, char **ret, size_t *ret_len)
+{
+	FILE *f = stdin;
+	int r;
+
+	if (strcmp(path, "-") != 0) {
+		f = fopen(path, "rb");
+		if (!f)
+			return -errno;
+	}
+	r = read_all(f, ret, ret_len);
+	if (f != stdin)
+		fclose(f);
+	return r;
+}
+
+int cmd_explain(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "markdown", no_argument, NULL, 0x200 },
+		{ "color", required_argument, NULL, COMMON_OPT_COLOR },
+		{ "redact", no_argument, NULL, COMMON_OPT_REDACT },
+		{ "stable", no_argument, NULL, COMMON_OPT_STABLE },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct common_opts o = { .color = -1 };
+	enum gpuenv_format format = GPUENV_FORMAT_TEXT;
+	struct gpuenv_explain *e = NULL;
+	const char *path = "-", *why = NULL;
+	bool markdown = false;
+	char *data = NULL, *out = NULL;
+	size_t len = 0;
+	unsigned flags;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			explain_help();
+			return EXIT_HEALTHY;
+		case 0x200:
+			markdown = true;
+			continue;
+		case '?':
+			return EXIT_USAGE;
+		}
+		r = common_opts_handle(&o, c, optarg);
+		if (r < 0)
+			return -r;
+		if (r == 0)
+			return EXIT_USAGE;
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "gpuenv explain: one input at most, not '%s'\n", argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (optind < argc)
+		path = argv[optind];
+	if (o.json && markdown) {
+		fprintf(stderr, "gpuenv explain: --json and --markdown exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (o.json)
+		format = GPUENV_FORMAT_JSON;
+	else if (markdown)
+		format = GPUENV_FORMAT_MARKDOWN;
+	r = read_input(path, &data, &len);
+	if (r < 0) {
+		fprintf(stderr, "gpuenv explain: %s: %s\n",
+			strcmp(path, "-") == 0 ? "standard input" : path, strerror(-r));
+		return r == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
+	}
+	r = gpuenv_explain_text(data, len, &e, &why);
+	free(data);
+	if (r == -EBADMSG || r == -EFBIG) {
+		fprintf(stderr, "gpuenv explain: %s: %s\n",
+			strcmp(path, "-") == 0 ? "standard input" : path, why ? why : strerror(-r));
+		return EXIT_DATAERR;
+	}
+	flags = common_render_flags(&o, stdout);
+	if (format != GPUENV_FORMAT_TEXT)
+		flags &= ~(unsigned)GPUENV_RENDER_COLOR;
+	if (r >= 0)
+		r = gpuenv_explain_render(e, format, flags, &out);
+	if (r < 0) {
+		print_error("explaining", r);
+		gpuenv_explain_free(e);
+		return EXIT_SOFTWARE;
+	}
+	fputs(out, stdout);
+	free(out);
+	r = gpuenv_explain_get_verdict(e) == GPUENV_VERDICT_ERRORS ? EXIT_ERRORS : EXIT_HEALTHY;
+	gpuenv_explain_free(e);
+	return r;
+}
