@@ -230,6 +230,19 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 	return r;
 }
 
+/* A layer none of whose facts the text gave is not ✓: a rule of it skipped for a fact that
+ * was never looked at (unprobed) makes it "could not tell", whatever the rules that did run
+ * found nothing against (the driver layer with no module version, no device nodes). */
+static void unjudged_layers(struct gpuenv_doctor *d)
+{
+	for (size_t i = 0; i < d->n_skips; i++) {
+		enum gpuenv_layer l = d->skips[i].rule->layer;
+
+		if (d->skips[i].cause == FACT_UNPROBED && d->status[l] <= LAYER_INFO)
+			d->status[l] = LAYER_UNKNOWN;
+	}
+}
+
 GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
 				   const char **ret_why)
 {
@@ -253,6 +266,8 @@ GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_e
 		r = build_snapshot(&e->facts, &snap);
 	if (r >= 0)
 		r = rules_diagnose(snap, &e->doc);
+	if (r >= 0)
+		unjudged_layers(e->doc);
 	if (r >= 0)
 		r = make_ask(e, snapshot_root_const(snap));
 	snapshot_unref(snap);

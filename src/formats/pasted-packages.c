@@ -265,7 +265,7 @@ static void line(struct pasted_out *o, struct listing *L, unsigned no, char *s)
 	if (n == 2 && !conda) {
 		pip_package(o, L, no, f[0], f[1]);
 	} else if ((n == 3 || n == 4) && !pip) {
-		/* pip list of an editable install: "torch 2.1.0a0+git /home/u/pytorch" */
+		/* pip list of an editable install: "torch 2.1.0a0+git /home/user/pytorch" */
 		if (!conda && n == 3 && (f[2][0] == '/' || strchr(f[2], '\\')))
 			pip_package(o, L, no, f[0], f[1]);
 		else if (conda || L->conda_header || conda_like(f, n))

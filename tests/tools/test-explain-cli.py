@@ -140,6 +140,16 @@ check("nothing recognised: says so and asks for nvidia-smi",
       "Nothing recognised" in out and "  nvidia-smi\n" in out, out[-400:])
 check("nothing recognised: no layer marked ok", "✓" not in out, out[:800])
 
+# An nvidia-smi table alone (tests/fuzz/corpus/pasted-nvidia-smi, a real paste): its facts are
+# read, but no layer is ✓, since the module version, the device nodes and the rest of the
+# driver layer were never shown.
+SMI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "corpus",
+                   "pasted-nvidia-smi", "table-331-gtx680.txt")
+with open(SMI, "rb") as fh:
+    rc, out, err = run(["--color", "never", "-"], fh.read())
+check("nvidia-smi alone: facts read", "driver.nvml.driver_version" in out, out[:400])
+check("nvidia-smi alone: no layer marked ok", "✓" not in out, out[:1200])
+
 rc, out, err = run(["--markdown"], MISMATCH)
 check("markdown: exit 2 and sections", rc == 2 and "### Read from the text" in out and
       "### To be sure, run" in out, out[:300])
