@@ -284,10 +284,11 @@ static int framework_dlopen(struct py_ctx *c, const struct snap_node *env, struc
 	const struct facts_dlopen *rows[MAX_ROWS];
 	const char *version = snap_get_str(pkg, "dist_version");
 	const char *requester = snap_get_str(pkg, "kernel_library.path");
-	size_t n = facts_dlopen_rows(framework, version, rows, MAX_ROWS);
+	size_t n;
 	struct snap_node *dl, *nf;
 	int r;
 
+	n = facts_dlopen_rows(framework, version, rows, MAX_ROWS);
 	if (n == 0)
 		return 0;
 	dl = snap_object(pkg, "dlopen");
@@ -399,6 +400,21 @@ static const char *dlopen_framework(const char *key, const struct snap_node *pkg
 	return NULL;
 }
 
+/* The names a release opens depend on the release (and for CuPy on its distribution's
+ * name): with its METADATA unreadable, what it opens is unknown, not "nothing" (the
+ * unreadable-path sweep found runtime.library-not-found going silent). */
+static bool release_unreadable(struct snap_node *pkg)
+{
+	const struct snap_node *v = snap_child(pkg, "dist_version");
+	enum fact_state s = snap_state(v);
+
+	if (snap_str(v) || (s != FACT_UNREADABLE && s != FACT_MALFORMED && s != FACT_ERROR))
+		return false;
+	snap_set_state(pkg, "dlopen", s, snap_source(v),
+		       "the names it opens depend on its release, which could not be read");
+	return true;
+}
+
 int py_probe_dlopen(struct py_ctx *c, struct snap_node *env)
 {
 	static const char *const keys[] = { "torch", "tensorflow", "numba", "warp", "cupy" };
@@ -424,6 +440,8 @@ int py_probe_dlopen(struct py_ctx *c, struct snap_node *env)
 			continue;
 		if ((r = needed_not_found(c, pkg, &p)) < 0)
 			goto out;
+		if (release_unreadable(pkg))
+			continue;
 		fw = dlopen_framework(keys[i], pkg, buf, sizeof(buf));
 		if (fw && (r = framework_dlopen(c, env, pkg, fw, &p)) < 0)
 			goto out;

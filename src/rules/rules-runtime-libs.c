@@ -150,6 +150,9 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 	snprintf(subject, sizeof(subject), "%s (%s)", label, snap_get_str(env, "prefix") ?: "?");
 	if (nm && fact_is_failure(snap_state(nm)))
 		rule_need(x->c, subject, "the GPU libraries the framework's library needs", nm);
+	if (fact_is_failure(snap_state(snap_child(pkg, "dlopen"))))
+		rule_need(x->c, subject, "the libraries the framework opens by name",
+			  snap_child(pkg, "dlopen"));
 	for (size_t i = 0; i < snap_count(nf); i++) {
 		const struct snap_node *e = snap_at(nf, i);
 		const struct snap_node *copies = snap_child(e, "copies");

@@ -418,12 +418,12 @@ void fw_need_complete(struct rule_ctx *c, const struct snap_node *root)
 	const struct snap_node *un = snap_get(root, "framework.python_envs_unreadable");
 
 	/* Missing: a snapshot from before the fact existed, judged as it was. */
-	if (!f || snap_present(f))
-		return;
-	rule_need(c, snap_source(f) ?: "framework.python_envs", "framework.python_envs_complete",
-		  f);
+	if (f && !snap_present(f))
+		rule_need(c, snap_source(f) ?: "framework.python_envs",
+			  "framework.python_envs_complete", f);
 	/* Every other directory that could not be read: one skip each, naming it (a second
-	 * unreadable site-packages is as unknown as the first). */
+	 * unreadable site-packages is as unknown as the first; an unreadable conda env among
+	 * readable ones leaves the discovery itself complete, which the sweep found silent). */
 	for (size_t i = 0; i < snap_count(un); i++) {
 		const struct snap_node *p = snap_child(snap_at(un, i), "path");
 		const char *src = snap_source(p);

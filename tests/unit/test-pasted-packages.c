@@ -129,7 +129,8 @@ static void test_prose(void **state)
 					 &f),
 			 0);
 	pasted_run_text(pasted_read_packages,
-			"torch                     2.1.0a0+git32f93b1 /home/user/src/pytorch\n", &f);
+			"torch                     2.1.0a0+git32f93b1 /home/user/src/pytorch\n",
+			&f);
 	pasted_expect(&f, ENV "packages.torch.dist_version", "2.1.0a0+git32f93b1", 1);
 }
 
