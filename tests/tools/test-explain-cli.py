@@ -150,6 +150,25 @@ with open(SMI, "rb") as fh:
 check("nvidia-smi alone: facts read", "driver.nvml.driver_version" in out, out[:400])
 check("nvidia-smi alone: no layer marked ok", "✓" not in out, out[:1200])
 
+# nvidia-smi and python -m torch.utils.collect_env as printed on a real, healthy H200 machine
+# (driver 580.159.04, torch 2.11.0+cu130; the lent device machine, 2026-12-04): the facts are
+# read from the lines that state them, nothing is an error, and no layer is ✓.
+H200 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "corpus",
+                    "pasted-collect-env", "h200-580-torch211-cu130-with-nvidia-smi.txt")
+with open(H200, "rb") as fh:
+    rc, doc = explain_json(fh.read(), "real H200")
+check("real H200: exit 0", rc == 0, f"rc={rc}")
+for path, value in (("driver.nvml.driver_version", "580.159.04"),
+                    ("driver.nvml.cuda_driver_version", "13.0"),
+                    ("driver.nvml.devices.0.pci_bus_id", "00000000:00:06.0"),
+                    ("framework.python_envs.0.packages.torch.version", "2.11.0+cu130"),
+                    ("framework.python_envs.0.packages.torch.cuda", "13.0")):
+    f = fact(doc, path)
+    check(f"real H200: {path} = {value}", f is not None and f["value"] == value, str(f))
+check("real H200: no finding", not doc.get("findings"), str(doc.get("findings"))[:300])
+check("real H200: no layer ok", all(l["status"] != "ok" for l in doc.get("layers", [])),
+      str([(l["layer"], l["status"]) for l in doc.get("layers", [])]))
+
 rc, out, err = run(["--markdown"], MISMATCH)
 check("markdown: exit 2 and sections", rc == 2 and "### Read from the text" in out and
       "### To be sure, run" in out, out[:300])
