@@ -150,10 +150,10 @@ int snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret
  * (strbuf_put_home_redacted()). Object keys are kept. */
 struct json_t;
 int snap_json_redact_homes(struct json_t *j);
-/* The largest snapshot text read: 16 MiB, 70 times what an 8-GPU machine's report writes. */
+/* The largest snapshot text read: 16 MiB, many times what an 8-GPU machine's report writes. */
 #define SNAPSHOT_JSON_MAX_BYTES ((size_t)16 << 20)
 /* -EBADMSG for invalid JSON or a tree that breaks the schema rules; *ret_error explains.
- * -EFBIG for a text over SNAPSHOT_JSON_MAX_BYTES. Time O(n log n), memory ~15 times len. */
+ * -EFBIG for a text over SNAPSHOT_JSON_MAX_BYTES. Time O(n log n), memory O(len). */
 int snapshot_from_json(const char *text, size_t len, struct gpuenv_snapshot **ret,
 		       char **ret_error);
 /* The jansson value of a subtree (for embedding snapshots in other JSON documents). */
