@@ -462,6 +462,67 @@ static void test_host_elf_elsewhere(void **state)
 	free(fb.p);
 }
 
+/* The search of a hand-registered library reads through fatbin_input.read(), never through
+ * the buffer: libcufft.so.12 keeps 270 of its 286 MB outside .nv_fatbin, and a memmem over
+ * the mapping made all of it resident (doctor peaked at 283 MB over a torch cu130 venv). The
+ * pages of the searched section are PROT_NONE in the buffer, so a search through them dies
+ * of SIGSEGV. Containers start 4 bytes before each power of two from 4 KiB to 1 MiB into
+ * the section, so that one straddles the end of the first read whatever its size. */
+static void test_search_reads_through_input(void **state)
+{
+	const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	struct buf fb = sample_fatbin(), ld = { 0 }, el;
+	struct mem_reader m = { 0 };
+	struct fatbin_result *r = NULL;
+	size_t maplen, ld_off, first, last, copies = 0;
+	uint8_t *map;
+	char *why = NULL;
+
+	for (size_t at = 4096; at <= (1u << 20); at *= 2, copies++) {
+		put(&ld, NULL, at - 4 - ld.len);
+		put(&ld, fb.p, fb.len);
+	}
+	put(&ld, NULL, 4 * pg);
+	{
+		struct sec_spec secs[] = {
+			{ ".nv_fatbin", 1, 2, 0x2000, fb.p, fb.len },
+			{ ".ldata", 1, 3, 0x10000, ld.p, ld.len },
+		};
+		el = make_elf(true, 62, 0, 0, secs, 2);
+	}
+	/* sh_offset of section 2 (.ldata; 0 is the null section) */
+	memcpy(&ld_off, el.p + *(uint64_t *)(el.p + 40) + 2 * 64 + 24, sizeof(ld_off));
+	maplen = (el.len + pg - 1) & ~(pg - 1);
+	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(map != MAP_FAILED);
+	memcpy(map, el.p, el.len);
+	first = (ld_off + pg - 1) & ~(pg - 1);
+	last = (ld_off + ld.len) & ~(pg - 1);
+	assert_true(last - first >= (1u << 20));
+	assert_int_equal(mprotect(map + first, last - first, PROT_NONE), 0);
+
+	m = (struct mem_reader){ .p = el.p, .len = el.len };
+	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = map,
+								    .len = el.len,
+								    .read = mem_read,
+								    .userdata = &m },
+					    0, &r, &why),
+			 0);
+	assert_true(r->searched);
+	assert_int_equal(r->n_found_elsewhere, 2 * copies);
+	assert_int_equal(r->n_containers, 2 + 2 * copies);
+	assert_string_equal(r->elsewhere_sections, ".ldata");
+	fatbin_result_free(r);
+	/* the buffer parse finds the same */
+	r = parse_ok(el.p, el.len, 0);
+	assert_int_equal(r->n_found_elsewhere, 2 * copies);
+	fatbin_result_free(r);
+	munmap(map, maplen);
+	free(el.p);
+	free(ld.p);
+	free(fb.p);
+}
+
 static void test_cubin_variants(void **state)
 {
 	static const uint8_t compat_a[] = { 2, 9, 1, 0, 2, 2, 1, 0, 4, 0x0b,
@@ -772,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_entry_strings_and_kinds),
 		cmocka_unit_test(test_host_elf),
 		cmocka_unit_test(test_host_elf_elsewhere),
+		cmocka_unit_test(test_search_reads_through_input),
 		cmocka_unit_test(test_read_plan),
 		cmocka_unit_test(test_read_windows),
 		cmocka_unit_test(test_header_only_touches_no_payload),
