@@ -157,14 +157,9 @@ static bool looks_like_toolkit(struct probe_env *pe, const char *prefix, bool cl
 	return site && nvcc;
 }
 
-struct candidate {
-	char *path, *resolved;
-	char **via;
-};
-
 struct discovery {
 	struct probe_env *pe;
-	struct candidate c[MAX_TOOLKITS];
+	struct probe_prefix c[MAX_TOOLKITS];
 	size_t n;
 	struct snap_node *rejected;
 	char **rejected_paths;
@@ -205,9 +200,11 @@ static int add_candidate(struct discovery *d, const char *path, const char *via,
 			return 0;
 		}
 	}
-	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->c[i].resolved, resolved) == 0)
-			return strv_contains(d->c[i].via, via) ? 0 : strv_push(&d->c[i].via, via);
+	for (size_t i = 0; i < d->n; i++) {
+		r = probe_prefix_seen(&d->c[i], resolved, via);
+		if (r != 0)
+			return r < 0 ? r : 0;
+	}
 	if (!looks_like_toolkit(pe, resolved, origin != NULL)) {
 		if (origin) {
 			_cleanup_free_ char *why = NULL;
@@ -222,15 +219,7 @@ static int add_candidate(struct discovery *d, const char *path, const char *via,
 	}
 	if (d->n >= MAX_TOOLKITS)
 		return 0;
-	d->c[d->n].path = strdup(path);
-	d->c[d->n].resolved = TAKE_PTR(resolved);
-	d->c[d->n].via = NULL;
-	if (!d->c[d->n].path || strv_push(&d->c[d->n].via, via) < 0) {
-		d->n++;
-		return -ENOMEM;
-	}
-	d->n++;
-	return 0;
+	return probe_prefix_set(&d->c[d->n++], path, TAKE_PTR(resolved), via);
 }
 
 static int discover_path_nvcc(struct discovery *d)
@@ -467,20 +456,16 @@ static const char *installer_kind(struct probe_env *pe, const char *prefix, cons
 	return "runfile/deb";
 }
 
-static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct candidate *c,
+static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct probe_prefix *c,
 		     const char *default_resolved)
 {
 	const char *prefix = c->resolved, *kind;
-	struct snap_node *vias = snap_array(tk, "found_via");
 	struct tk_files f = { 0 };
 	_cleanup_free_ char *nvcc = NULL;
 	bool is_default = default_resolved && strcmp(default_resolved, prefix) == 0;
 	int err;
 
-	snap_set_str(tk, "path", c->path, c->path);
-	snap_set_str(tk, "resolved_path", prefix, c->path);
-	STRV_FOREACH(v, c->via)
-		snap_append_str(vias, *v, NULL);
+	probe_prefix_record(tk, c);
 	err = tk_files_scan(pe, prefix, &f);
 	if (err < 0) {
 		tk_files_done(&f);
@@ -537,9 +522,7 @@ int probe_cuda_toolkit(struct probe_env *pe, struct gpuenv_snapshot *s)
 	for (size_t i = 0; i < d.n; i++) {
 		if (!err)
 			err = probe_one(pe, snap_append_object(arr), &d.c[i], default_resolved);
-		free(d.c[i].path);
-		free(d.c[i].resolved);
-		strv_free(d.c[i].via);
+		probe_prefix_done(&d.c[i]);
 	}
 	strv_free(d.rejected_paths);
 	return err ? err : snapshot_error(s);

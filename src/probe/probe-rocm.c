@@ -43,8 +43,7 @@ static const char *const rocm_libs[] = {
 /* clang-format on */
 
 struct rcand {
-	char *path, *resolved;
-	char **via;
+	struct probe_prefix p;
 	bool distro;
 };
 
@@ -88,9 +87,11 @@ static int add(struct rdisc *d, const char *path, const char *via, const char *o
 				     r < 0 ? r : -ENOTDIR, NULL);
 		return 0;
 	}
-	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->c[i].resolved, resolved) == 0)
-			return strv_contains(d->c[i].via, via) ? 0 : strv_push(&d->c[i].via, via);
+	for (size_t i = 0; i < d->n; i++) {
+		r = probe_prefix_seen(&d->c[i].p, resolved, via);
+		if (r != 0)
+			return r < 0 ? r : 0;
+	}
 	if (!distro && !looks_like_rocm(d->pe, resolved)) {
 		if (origin)
 			probe_reject(d->pe->root, d->rejected, origin, via, resolved, 0,
@@ -100,15 +101,8 @@ static int add(struct rdisc *d, const char *path, const char *via, const char *o
 	}
 	if (d->n >= MAX_ROCM)
 		return 0;
-	d->c[d->n] = (struct rcand){ .path = strdup(path),
-				     .resolved = TAKE_PTR(resolved),
-				     .distro = distro };
-	if (!d->c[d->n].path || strv_push(&d->c[d->n].via, via) < 0) {
-		d->n++;
-		return -ENOMEM;
-	}
-	d->n++;
-	return 0;
+	d->c[d->n].distro = distro;
+	return probe_prefix_set(&d->c[d->n++].p, path, TAKE_PTR(resolved), via);
 }
 
 static int discover(struct rdisc *d)
@@ -294,17 +288,14 @@ static bool version_from_dpkg(struct probe_env *pe, struct snap_node *o, struct 
 static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rcand *c,
 		     const char *default_resolved)
 {
-	const char *prefix = c->resolved, *vsrc = NULL;
-	struct snap_node *vias = snap_array(o, "found_via"), *libs;
+	const char *prefix = c->p.resolved, *vsrc = NULL;
+	struct snap_node *libs;
 	_cleanup_free_ char *lib = NULL, *lib64 = NULL, *inc = NULL, *share = NULL, *hv = NULL;
 	bool is_default = !c->distro && default_resolved && streq(default_resolved, prefix);
 	char *dirs[2];
 	size_t n_dirs = 0;
 
-	snap_set_str(o, "path", c->path, c->path);
-	snap_set_str(o, "resolved_path", prefix, c->path);
-	STRV_FOREACH(v, c->via)
-		snap_append_str(vias, *v, NULL);
+	probe_prefix_record(o, &c->p);
 	snap_set_str(o, "kind", c->distro ? "distro-packaged" : "rocm", prefix);
 	if (c->distro) {
 		lib = strdup(MULTIARCH_LIB);
@@ -380,9 +371,7 @@ int probe_rocm(struct probe_env *pe, struct gpuenv_snapshot *s)
 	for (size_t i = 0; i < d.n; i++) {
 		if (!err)
 			err = probe_one(pe, snap_append_object(arr), &d.c[i], default_resolved);
-		free(d.c[i].path);
-		free(d.c[i].resolved);
-		strv_free(d.c[i].via);
+		probe_prefix_done(&d.c[i].p);
 	}
 	return err ? err : snapshot_error(s);
 }

@@ -285,6 +285,41 @@ int probe_link_chain(struct root *r, const char *path, struct snap_node *arr, bo
 	}
 }
 
+int probe_prefix_seen(struct probe_prefix *p, const char *resolved, const char *via)
+{
+	if (!streq(p->resolved, resolved))
+		return 0;
+	if (!strv_contains(p->via, via) && strv_push(&p->via, via) < 0)
+		return -ENOMEM;
+	return 1;
+}
+
+int probe_prefix_set(struct probe_prefix *p, const char *path, char *resolved, const char *via)
+{
+	*p = (struct probe_prefix){ .path = strdup(path), .resolved = resolved };
+	if (!p->path || strv_push(&p->via, via) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+void probe_prefix_done(struct probe_prefix *p)
+{
+	free(p->path);
+	free(p->resolved);
+	strv_free(p->via);
+	*p = (struct probe_prefix){ 0 };
+}
+
+void probe_prefix_record(struct snap_node *o, const struct probe_prefix *p)
+{
+	struct snap_node *vias = snap_array(o, "found_via");
+
+	snap_set_str(o, "path", p->path, p->path);
+	snap_set_str(o, "resolved_path", p->resolved, p->path);
+	STRV_FOREACH(v, p->via)
+		snap_append_str(vias, *v, NULL);
+}
+
 void probe_reject(struct root *r, struct snap_node *arr, const char *origin, const char *via,
 		  const char *prefix, int err, const char *why)
 {

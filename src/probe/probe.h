@@ -80,6 +80,21 @@ int probe_read_optional(struct root *r, const char *dir, const char *name, size_
  * it must not hang), the -errno of opening or reading, -ENOMEM. */
 int probe_read_tail(struct probe_env *pe, const char *path, size_t cap, char **ret, size_t *ret_len,
 		    bool *ret_truncated);
+/* A prefix a discovery found (a CUDA toolkit, a ROCm installation): the path as found, the
+ * path resolved inside the root, and every way it was found ("PATH nvcc", "CUDA_HOME" …). */
+struct probe_prefix {
+	char *path, *resolved;
+	char **via;
+};
+/* Is p the prefix resolved (a candidate found again)? Then via is added to its ways (once)
+ * and 1 returned; 0 when it is another; -ENOMEM. */
+int probe_prefix_seen(struct probe_prefix *p, const char *resolved, const char *via);
+/* *p = {a copy of path, resolved (taken), [via]}: 0, or -ENOMEM with what was set in *p for
+ * probe_prefix_done(). */
+int probe_prefix_set(struct probe_prefix *p, const char *path, char *resolved, const char *via);
+void probe_prefix_done(struct probe_prefix *p);
+/* path, resolved_path and found_via[] of p into o. */
+void probe_prefix_record(struct snap_node *o, const struct probe_prefix *p);
 /* A rejected candidate: {path, found_via[], toolkit (why), link_chain[]} appended to arr. */
 void probe_reject(struct root *r, struct snap_node *arr, const char *origin, const char *via,
 		  const char *prefix, int err, const char *why);
