@@ -59,6 +59,8 @@ const uint8_t *fb_view(struct parse *ps, uint64_t off, size_t n)
 	if (ps->win_len > 0 && off >= ps->win_off &&
 	    fatbin_range_ok(ps->win_len, off - ps->win_off, n))
 		return ps->win + (off - ps->win_off);
+	if (ps->sb_len > 0 && off >= ps->sb_off && fatbin_range_ok(ps->sb_len, off - ps->sb_off, n))
+		return ps->sb + (off - ps->sb_off);
 	end = ps->win_off + ps->win_len;
 	planned = fb_plan_window(ps, off);
 	if (planned)
@@ -100,24 +102,61 @@ int fb_view_error(struct parse *ps, uint64_t off)
 	return ps->io_err;
 }
 
+/* The ranges are kept sorted by start and disjoint (overlapping or touching ones merged: all
+ * that is asked is whether an offset was walked), so both are binary searches: a
+ * hand-registered library adds one per container found (23 983 in libcufft.so.12), and a
+ * linear search made its search quadratic. */
+static size_t range_upper(const struct parse *ps, size_t off)
+{
+	size_t lo = 0, hi = ps->n_ranges;
+
+	while (lo < hi) { /* the first range starting after off */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ps->ranges[mid].a <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 const struct range *fb_range_find(const struct parse *ps, size_t off)
 {
-	for (size_t i = 0; i < ps->n_ranges; i++)
-		if (off >= ps->ranges[i].a && off < ps->ranges[i].b)
-			return &ps->ranges[i];
-	return NULL;
+	size_t i = range_upper(ps, off);
+
+	return i > 0 && off < ps->ranges[i - 1].b ? &ps->ranges[i - 1] : NULL;
 }
 
 int fb_range_add(struct parse *ps, size_t a, size_t b)
 {
-	struct range *n;
+	size_t i, j;
 
 	if (b <= a)
 		return 0;
-	n = reallocarray(ps->ranges, ps->n_ranges + 1, sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	ps->ranges = n;
-	n[ps->n_ranges++] = (struct range){ a, b };
+	if (ps->n_ranges == ps->cap_ranges) {
+		size_t cap = ps->cap_ranges ? ps->cap_ranges * 2 : 16;
+		struct range *n = reallocarray(ps->ranges, cap, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		ps->ranges = n;
+		ps->cap_ranges = cap;
+	}
+	i = range_upper(ps, a);
+	if (i > 0 && ps->ranges[i - 1].b >= a) {
+		struct range *m = &ps->ranges[--i];
+
+		m->b = MAX(m->b, b);
+	} else {
+		memmove(&ps->ranges[i + 1], &ps->ranges[i],
+			(ps->n_ranges - i) * sizeof(*ps->ranges));
+		ps->ranges[i] = (struct range){ a, b };
+		ps->n_ranges++;
+	}
+	for (j = i + 1; j < ps->n_ranges && ps->ranges[j].a <= ps->ranges[i].b; j++)
+		ps->ranges[i].b = MAX(ps->ranges[i].b, ps->ranges[j].b);
+	memmove(&ps->ranges[i + 1], &ps->ranges[j], (ps->n_ranges - j) * sizeof(*ps->ranges));
+	ps->n_ranges -= j - (i + 1);
 	return 0;
 }

@@ -70,11 +70,16 @@ struct parse {
 	size_t win_cap, win_len, win_size;
 	uint64_t win_off;
 	int io_err;
+	/* the search's own buffer (fatbin-host.c): bytes [sb_off, sb_off + sb_len) of the input,
+	 * which fb_view() also serves from (the headers of the containers it finds) */
+	uint8_t *sb;
+	uint64_t sb_off;
+	size_t sb_len;
 	/* fb_plan_window(): container starts in .nv_fatbin (sorted), then the section's end */
 	uint64_t *starts;
 	size_t n_starts;
-	struct range *ranges; /* walked outside .nv_fatbin: never twice */
-	size_t n_ranges;
+	struct range *ranges; /* walked outside .nv_fatbin: never twice; sorted by start */
+	size_t n_ranges, cap_ranges;
 };
 
 struct sec {

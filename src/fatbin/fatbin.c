@@ -154,6 +154,7 @@ int fatbin_parse_input(const struct fatbin_input *in, unsigned flags, struct fat
 		ZSTD_freeDStream(ps.zds);
 	free(ps.ranges);
 	free(ps.win);
+	free(ps.sb);
 	free(ps.starts);
 	if (rv < 0) {
 		if (why)

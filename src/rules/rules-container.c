@@ -24,6 +24,28 @@ static bool visible_void(const char *v)
 	return v && (!*v || streq(v, "void") || streq(v, "none"));
 }
 
+/* NVIDIA GPUs on the bus by vendor id alone (an unreadable device id does not make an NVIDIA
+ * GPU anything else). A GPU whose vendor id could not be read may be one: recorded as skipped
+ * for it, so the layer says "could not tell" rather than nothing. */
+static size_t nvidia_gpus_on_bus(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	size_t n = 0;
+
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i);
+		const char *v = snap_get_str(g, "vendor_id");
+		unsigned id;
+
+		if (v && parse_uint(v, 0, &id) == 0)
+			n += id == 0x10de;
+		else
+			rule_need(c, snap_get_str(g, "bus_id") ?: "?", "the GPU's PCI vendor id",
+				  snap_child(g, "vendor_id"));
+	}
+	return n;
+}
+
 RULE_CHECK(check_container_no_gpu_devices)
 {
 	const struct snap_node *ctl = snap_get(root, "driver.device_nodes.nvidiactl");
@@ -41,9 +63,8 @@ RULE_CHECK(check_container_no_gpu_devices)
 		return;
 	/* The container sees the machine's PCI bus: with no NVIDIA GPU on it, there is nothing
 	 * to pass in (hardware.no-gpu says so). Without a readable bus, go by the request. */
-	if (snap_present(snap_get(root, "hardware.pci_devices"))
-		    ? gpus_count(root, gpu_is_nvidia) == 0
-		    : !snap_str(vis))
+	if (snap_present(snap_get(root, "hardware.pci_devices")) ? nvidia_gpus_on_bus(c, root) == 0
+								 : !snap_str(vis))
 		return;
 	f = rule_finding(
 		c, GPUENV_SEVERITY_ERROR, NULL, "in a container (%s) with no /dev/nvidia* device%s",
