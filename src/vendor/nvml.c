@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "dl.h"
 #include "nvml-abi.h"
@@ -94,7 +95,17 @@ static const char *local_text(int rc)
 struct nvml {
 	struct nvml_fns f;
 	struct vwriter *w;
+	/* When each device's PCIe replay counter was first read (0: it was not). */
+	uint64_t replay_read_ns[NVML_MAX_DEVICES];
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* Records a failed call on each of keys[] (NULL-terminated) and returns false. */
 static bool nv_failv(struct nvml *n, const char *call, nvmlReturn_t rc, const char *const keys[])
@@ -596,11 +607,38 @@ static void nv_device(struct nvml *n, unsigned i)
 		vw_int(n->w, "pcie_link_width", u);
 	if (NV(n, "pcie_link_width_max", nvmlDeviceGetMaxPcieLinkWidth, (dev, &u)))
 		vw_int(n->w, "pcie_link_width_max", u);
-	if (NV(n, "pcie_replay_counter", nvmlDeviceGetPcieReplayCounter, (dev, &u)))
+	if (NV(n, "pcie_replay_counter", nvmlDeviceGetPcieReplayCounter, (dev, &u))) {
 		vw_int(n->w, "pcie_replay_counter", u);
+		n->replay_read_ns[i] = now_ns();
+	}
 	nv_nvlink(n, dev);
 	nv_processes(n, dev, false);
 	nv_processes(n, dev, true);
+}
+
+/*
+ * The replay counter counts since the driver loaded, which gpuenv cannot date, so one
+ * reading gives no rate. It is read again once every device has been through, and the
+ * second reading and the interval are kept: growth within that (sub-second) interval is a
+ * rate far above the 8 a minute DCGM fails a GPU at (docs/formats/nvml.md §7).
+ */
+static void nv_replays_again(struct nvml *n, unsigned count)
+{
+	for (unsigned i = 0; i < count && i < NVML_MAX_DEVICES; i++) {
+		nvmlDevice_t dev = NULL;
+		unsigned u;
+
+		if (!n->replay_read_ns[i])
+			continue;
+		vw_set_base(n->w, "devices.%u", i);
+		if (!NV(n, "pcie_replay_counter_again", nvmlDeviceGetHandleByIndex, (i, &dev)) ||
+		    !NV(n, "pcie_replay_counter_again", nvmlDeviceGetPcieReplayCounter, (dev, &u)))
+			continue;
+		vw_int(n->w, "pcie_replay_interval_ms",
+		       (int64_t)((now_ns() - n->replay_read_ns[i]) / 1000000u));
+		vw_int(n->w, "pcie_replay_counter_again", u);
+	}
+	vw_set_base(n->w, NULL);
 }
 
 static const char *const nvml_after_init[] = { "driver_version", "cuda_driver_version",
@@ -657,7 +695,7 @@ static int nvml_child(int fd, void *userdata)
 		vw_array(&w, "devices");
 		for (unsigned i = 0; i < count && i < NVML_MAX_DEVICES; i++)
 			nv_device(&n, i);
-		vw_set_base(&w, NULL);
+		nv_replays_again(&n, count);
 	} else {
 		vw_not_called(&w, n.f.nvmlDeviceGetCount_name, "no device count",
 			      (const char *const[]){ "devices", NULL });

@@ -19,7 +19,8 @@
  *                     and clock_{graphics,sm,mem}_max (MHz), pstate, fan_speed, energy (mJ),
  *                     utilization_encoder, utilization_decoder, pcie_replay_counter,
  *                     ecc_{uncorrected,corrected}_{volatile,aggregate},
- *                     retired_pages_sbe, retired_pages_dbe, compute_processes and
+ *                     pcie_replay_step (added on each further read), retired_pages_sbe,
+ *                     retired_pages_dbe, compute_processes and
  *                     graphics_processes ("pid bytes[ gi ci], …"; bytes "na" for
  *                     NVML_VALUE_NOT_AVAILABLE)
  *   [nvml.process.PID] name (nvmlSystemGetProcessName; left out: NVML_ERROR_NOT_FOUND)
@@ -134,6 +135,7 @@ static int code_of(const char *name)
 static int initialized;
 static struct nvmlDevice_st {
 	unsigned index;
+	unsigned replay_reads;
 	char section[64];
 } devices[MAX_DEV], migs[MAX_DEV][MAX_MIG];
 
@@ -580,28 +582,38 @@ nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long l
 	return fake_uint(d->section, "energy", v) ? NVML_SUCCESS : NVML_ERROR_NOT_SUPPORTED;
 }
 
-nvmlReturn_t nvmlDeviceGetEncoderUtilization(nvmlDevice_t d, unsigned *v, unsigned *period)
+static nvmlReturn_t codec_util(const char *fn, nvmlDevice_t d, const char *key, unsigned *v,
+			       unsigned *period)
 {
-	DEV_ENTER(__func__, d);
+	DEV_ENTER(fn, d);
 	if (!period)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	*period = 167000;
-	return dev_uint(d, "utilization_encoder", v);
+	return dev_uint(d, key, v);
+}
+
+nvmlReturn_t nvmlDeviceGetEncoderUtilization(nvmlDevice_t d, unsigned *v, unsigned *period)
+{
+	return codec_util(__func__, d, "utilization_encoder", v, period);
 }
 
 nvmlReturn_t nvmlDeviceGetDecoderUtilization(nvmlDevice_t d, unsigned *v, unsigned *period)
 {
-	DEV_ENTER(__func__, d);
-	if (!period)
-		return NVML_ERROR_INVALID_ARGUMENT;
-	*period = 167000;
-	return dev_uint(d, "utilization_decoder", v);
+	return codec_util(__func__, d, "utilization_decoder", v, period);
 }
 
+/* pcie_replay_step: what the counter grows by between one read and the next (a link
+ * retrying while gpuenv looks). */
 nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t d, unsigned *v)
 {
+	unsigned long long step = 0;
+	nvmlReturn_t rc;
+
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "pcie_replay_counter", v);
+	rc = dev_uint(d, "pcie_replay_counter", v);
+	if (rc == NVML_SUCCESS && fake_uint(d->section, "pcie_replay_step", &step))
+		*v += (unsigned)step * d->replay_reads++;
+	return rc;
 }
 
 static nvmlReturn_t clocks_event_reasons(const char *fn, nvmlDevice_t d, unsigned long long *v)

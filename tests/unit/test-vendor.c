@@ -312,6 +312,7 @@ static const char health[] = "[nvml]\n"
 			     "ecc_uncorrected_aggregate = 5\n"
 			     "retired_pages_dbe = 3\n"
 			     "pcie_replay_counter = 120\n"
+			     "pcie_replay_step = 3\n"
 			     "compute_processes = 4242 17179869184 1 0, 4243 na\n"
 			     "graphics_processes =\n"
 			     "[nvml.device.1]\n"
@@ -347,6 +348,10 @@ static void test_nvml_health(void **state)
 	assert_int(t, "devices.0.retired_pages_dbe", 3);
 	assert_fact(t, "devices.0.retired_pages_sbe", "unsupported", NULL);
 	assert_int(t, "devices.0.pcie_replay_counter", 120);
+	/* Read again at the end of the session, with the interval between the two. */
+	assert_int(t, "devices.0.pcie_replay_counter_again", 123);
+	assert_fact(t, "devices.0.pcie_replay_interval_ms", "present", NULL);
+	assert_null(jget(t, "devices.1.pcie_replay_counter_again"));
 	assert_int_equal(json_array_size(jget(t, "devices.0.compute_processes")), 2);
 	assert_int(t, "devices.0.compute_processes.0.pid", 4242);
 	assert_str(t, "devices.0.compute_processes.0.name", "python3");
