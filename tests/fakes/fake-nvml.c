@@ -39,10 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake-scenario.h"
-#include "vendor/nvml-abi.h"
+#include "fake-nvml.h"
 
-#define S	"nvml"
 #define MAX_DEV 64
 #define MAX_MIG 8
 
@@ -84,24 +82,6 @@ FAKE_API nvmlDeviceGetMaxMigDeviceCount_fn nvmlDeviceGetMaxMigDeviceCount;
 FAKE_API nvmlDeviceGetMigDeviceHandleByIndex_fn nvmlDeviceGetMigDeviceHandleByIndex;
 FAKE_API nvmlDeviceGetGpuInstanceId_fn nvmlDeviceGetGpuInstanceId;
 FAKE_API nvmlDeviceGetComputeInstanceId_fn nvmlDeviceGetComputeInstanceId;
-FAKE_API nvmlDeviceGetCurrentClocksEventReasons_fn nvmlDeviceGetCurrentClocksEventReasons,
-	nvmlDeviceGetCurrentClocksThrottleReasons;
-FAKE_API nvmlDeviceGetTemperatureThreshold_fn nvmlDeviceGetTemperatureThreshold;
-FAKE_API nvmlDeviceGetFieldValues_fn nvmlDeviceGetFieldValues;
-FAKE_API nvmlDeviceGetClockInfo_fn nvmlDeviceGetClockInfo;
-FAKE_API nvmlDeviceGetMaxClockInfo_fn nvmlDeviceGetMaxClockInfo;
-FAKE_API nvmlDeviceGetPerformanceState_fn nvmlDeviceGetPerformanceState;
-FAKE_API nvmlDeviceGetFanSpeed_fn nvmlDeviceGetFanSpeed;
-FAKE_API nvmlDeviceGetTotalEnergyConsumption_fn nvmlDeviceGetTotalEnergyConsumption;
-FAKE_API nvmlDeviceGetEncoderUtilization_fn nvmlDeviceGetEncoderUtilization;
-FAKE_API nvmlDeviceGetDecoderUtilization_fn nvmlDeviceGetDecoderUtilization;
-FAKE_API nvmlDeviceGetPcieReplayCounter_fn nvmlDeviceGetPcieReplayCounter;
-FAKE_API nvmlDeviceGetRetiredPages_fn nvmlDeviceGetRetiredPages;
-FAKE_API nvmlDeviceGetComputeRunningProcesses_fn nvmlDeviceGetComputeRunningProcesses_v3,
-	nvmlDeviceGetComputeRunningProcesses_v2, nvmlDeviceGetComputeRunningProcesses;
-FAKE_API nvmlDeviceGetGraphicsRunningProcesses_fn nvmlDeviceGetGraphicsRunningProcesses_v3,
-	nvmlDeviceGetGraphicsRunningProcesses_v2, nvmlDeviceGetGraphicsRunningProcesses;
-FAKE_API nvmlSystemGetProcessName_fn nvmlSystemGetProcessName;
 
 static const struct fake_code codes[] = {
 	{ 0, "NVML_SUCCESS", "Success" },
@@ -125,21 +105,17 @@ static const struct fake_code codes[] = {
 
 #define N_CODES (sizeof(codes) / sizeof(codes[0]))
 
-static int code_of(const char *name)
+int nv_code_of(const char *name)
 {
 	const struct fake_code *c = fake_code_by_name(codes, N_CODES, name);
 
 	return c ? c->code : NVML_ERROR_UNKNOWN;
 }
 
-static int initialized;
-static struct nvmlDevice_st {
-	unsigned index;
-	unsigned replay_reads;
-	char section[64];
-} devices[MAX_DEV], migs[MAX_DEV][MAX_MIG];
+int nv_initialized;
+static struct nvmlDevice_st devices[MAX_DEV], migs[MAX_DEV][MAX_MIG];
 
-static bool valid_handle(nvmlDevice_t d)
+bool nv_valid_handle(nvmlDevice_t d)
 {
 	struct nvmlDevice_st *m = &migs[0][0];
 
@@ -150,19 +126,12 @@ static bool valid_handle(nvmlDevice_t d)
 	return d >= m && d < m + MAX_DEV * MAX_MIG && d->section[0];
 }
 
-#define ENTER(fn, dev_section)                                                                     \
-	do {                                                                                       \
-		int _code;                                                                         \
-		if (fake_inject(S, dev_section, fn, code_of, &_code))                              \
-			return _code;                                                              \
-	} while (0)
-
 static nvmlReturn_t init(const char *fn)
 {
 	ENTER(fn, NULL);
 	if (!fake_get(S, "driver_version"))
 		return NVML_ERROR_DRIVER_NOT_LOADED;
-	initialized++;
+	nv_initialized++;
 	return NVML_SUCCESS;
 }
 
@@ -181,8 +150,8 @@ nvmlReturn_t nvmlInit(void)
 nvmlReturn_t nvmlShutdown(void)
 {
 	ENTER(__func__, NULL);
-	if (initialized)
-		initialized--;
+	if (nv_initialized)
+		nv_initialized--;
 	return NVML_SUCCESS;
 }
 
@@ -215,7 +184,7 @@ nvmlReturn_t nvmlSystemGetNVMLVersion(char *buf, unsigned len)
 nvmlReturn_t nvmlSystemGetDriverVersion(char *buf, unsigned len)
 {
 	ENTER(__func__, NULL);
-	if (!initialized)
+	if (!nv_initialized)
 		return NVML_ERROR_UNINITIALIZED;
 	return copy_str(fake_get(S, "driver_version"), buf, len);
 }
@@ -225,7 +194,7 @@ static nvmlReturn_t cuda_version(const char *fn, int *v)
 	unsigned long long x;
 
 	ENTER(fn, NULL);
-	if (!initialized)
+	if (!nv_initialized)
 		return NVML_ERROR_UNINITIALIZED;
 	if (!fake_uint(S, "cuda_driver_version", &x))
 		return NVML_ERROR_NOT_SUPPORTED;
@@ -257,7 +226,7 @@ static unsigned count(void)
 static nvmlReturn_t get_count(const char *fn, unsigned *n)
 {
 	ENTER(fn, NULL);
-	if (!initialized)
+	if (!nv_initialized)
 		return NVML_ERROR_UNINITIALIZED;
 	if (!n)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -283,7 +252,7 @@ static nvmlReturn_t get_handle(const char *fn, unsigned i, nvmlDevice_t *d)
 
 	snprintf(sec, sizeof(sec), "nvml.device.%u", i);
 	ENTER(fn, sec);
-	if (!initialized)
+	if (!nv_initialized)
 		return NVML_ERROR_UNINITIALIZED;
 	if (i >= count() || !d)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -305,17 +274,7 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned i, nvmlDevice_t *d)
 	return get_handle(__func__, i, d);
 }
 
-/* Every device query starts here: valid handle, initialised, then injection. */
-#define DEV_ENTER(fn, d)                                                                           \
-	do {                                                                                       \
-		if (!initialized)                                                                  \
-			return NVML_ERROR_UNINITIALIZED;                                           \
-		if (!valid_handle(d))                                                              \
-			return NVML_ERROR_INVALID_ARGUMENT;                                        \
-		ENTER(fn, (d)->section);                                                           \
-	} while (0)
-
-static nvmlReturn_t dev_uint(nvmlDevice_t d, const char *key, unsigned *ret)
+nvmlReturn_t nv_dev_uint(nvmlDevice_t d, const char *key, unsigned *ret)
 {
 	unsigned long long v;
 
@@ -354,7 +313,7 @@ nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t d, char *buf, unsigned len)
 nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "minor_number", v);
+	return nv_dev_uint(d, "minor_number", v);
 }
 
 static nvmlReturn_t pci_info(const char *fn, nvmlDevice_t d, nvmlPciInfo_t *p)
@@ -450,13 +409,13 @@ nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int *major, int 
 nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "architecture", v);
+	return nv_dev_uint(d, "architecture", v);
 }
 
 nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d, nvmlEnableState_t *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "persistence_mode", (unsigned *)v);
+	return nv_dev_uint(d, "persistence_mode", (unsigned *)v);
 }
 
 nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned *cur, unsigned *pending)
@@ -464,8 +423,8 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned *cur, unsigned *pendi
 	nvmlReturn_t rc;
 
 	DEV_ENTER(__func__, d);
-	rc = dev_uint(d, "mig_mode", cur);
-	if (rc == NVML_SUCCESS && dev_uint(d, "mig_mode_pending", pending) != NVML_SUCCESS)
+	rc = nv_dev_uint(d, "mig_mode", cur);
+	if (rc == NVML_SUCCESS && nv_dev_uint(d, "mig_mode_pending", pending) != NVML_SUCCESS)
 		*pending = *cur;
 	return rc;
 }
@@ -476,9 +435,9 @@ nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, nvmlEnableState_t *cur,
 	nvmlReturn_t rc;
 
 	DEV_ENTER(__func__, d);
-	rc = dev_uint(d, "ecc_mode", (unsigned *)cur);
+	rc = nv_dev_uint(d, "ecc_mode", (unsigned *)cur);
 	if (rc == NVML_SUCCESS &&
-	    dev_uint(d, "ecc_mode_pending", (unsigned *)pending) != NVML_SUCCESS)
+	    nv_dev_uint(d, "ecc_mode_pending", (unsigned *)pending) != NVML_SUCCESS)
 		*pending = *cur;
 	return rc;
 }
@@ -501,273 +460,19 @@ nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned *v)
 	DEV_ENTER(__func__, d);
 	if (sensor != NVML_TEMPERATURE_GPU)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	return dev_uint(d, "temperature", v);
-}
-
-nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t d, int type, unsigned *v)
-{
-	static const char *const keys[] = { "temperature_shutdown", "temperature_slowdown",
-					    "temperature_mem_max", "temperature_gpu_max" };
-
-	DEV_ENTER(__func__, d);
-	if (type < 0 || type > 7)
-		return NVML_ERROR_INVALID_ARGUMENT;
-	if (type >= 4)
-		return NVML_ERROR_NOT_SUPPORTED;
-	return dev_uint(d, keys[type], v);
-}
-
-nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int count, nvmlFieldValue_t *values)
-{
-	DEV_ENTER(__func__, d);
-	if (count < 0 || (count && !values))
-		return NVML_ERROR_INVALID_ARGUMENT;
-	for (int i = 0; i < count; i++) {
-		unsigned v;
-
-		values[i].timestamp = 1764850000000000ll;
-		values[i].latencyUsec = 0;
-		if (values[i].fieldId != NVML_FI_DEV_MEMORY_TEMP) {
-			values[i].nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
-			continue;
-		}
-		values[i].nvmlReturn = dev_uint(d, "temperature_memory", &v);
-		values[i].valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
-		values[i].value.uiVal = v;
-	}
-	return NVML_SUCCESS;
-}
-
-static const char *clock_key(int type, bool max)
-{
-	static const char *const cur[] = { "clock_graphics", "clock_sm", "clock_mem" };
-	static const char *const top[] = { "clock_graphics_max", "clock_sm_max", "clock_mem_max" };
-
-	if (type < 0 || type > 2)
-		return NULL;
-	return max ? top[type] : cur[type];
-}
-
-nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type, unsigned *v)
-{
-	DEV_ENTER(__func__, d);
-	if (!clock_key(type, false))
-		return NVML_ERROR_INVALID_ARGUMENT;
-	return dev_uint(d, clock_key(type, false), v);
-}
-
-nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, int type, unsigned *v)
-{
-	DEV_ENTER(__func__, d);
-	if (!clock_key(type, true))
-		return NVML_ERROR_INVALID_ARGUMENT;
-	return dev_uint(d, clock_key(type, true), v);
-}
-
-nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t d, int *p)
-{
-	DEV_ENTER(__func__, d);
-	return dev_uint(d, "pstate", (unsigned *)p);
-}
-
-nvmlReturn_t nvmlDeviceGetFanSpeed(nvmlDevice_t d, unsigned *v)
-{
-	DEV_ENTER(__func__, d);
-	return dev_uint(d, "fan_speed", v);
-}
-
-nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long *v)
-{
-	DEV_ENTER(__func__, d);
-	return fake_uint(d->section, "energy", v) ? NVML_SUCCESS : NVML_ERROR_NOT_SUPPORTED;
-}
-
-static nvmlReturn_t codec_util(const char *fn, nvmlDevice_t d, const char *key, unsigned *v,
-			       unsigned *period)
-{
-	DEV_ENTER(fn, d);
-	if (!period)
-		return NVML_ERROR_INVALID_ARGUMENT;
-	*period = 167000;
-	return dev_uint(d, key, v);
-}
-
-nvmlReturn_t nvmlDeviceGetEncoderUtilization(nvmlDevice_t d, unsigned *v, unsigned *period)
-{
-	return codec_util(__func__, d, "utilization_encoder", v, period);
-}
-
-nvmlReturn_t nvmlDeviceGetDecoderUtilization(nvmlDevice_t d, unsigned *v, unsigned *period)
-{
-	return codec_util(__func__, d, "utilization_decoder", v, period);
-}
-
-/* pcie_replay_step: what the counter grows by between one read and the next (a link
- * retrying while gpuenv looks). */
-nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t d, unsigned *v)
-{
-	unsigned long long step = 0;
-	nvmlReturn_t rc;
-
-	DEV_ENTER(__func__, d);
-	rc = dev_uint(d, "pcie_replay_counter", v);
-	if (rc == NVML_SUCCESS && fake_uint(d->section, "pcie_replay_step", &step))
-		*v += (unsigned)step * d->replay_reads++;
-	return rc;
-}
-
-static nvmlReturn_t clocks_event_reasons(const char *fn, nvmlDevice_t d, unsigned long long *v)
-{
-	DEV_ENTER(fn, d);
-	if (!v)
-		return NVML_ERROR_INVALID_ARGUMENT;
-	return fake_uint(d->section, "clocks_event_reasons", v) ? NVML_SUCCESS
-								: NVML_ERROR_NOT_SUPPORTED;
-}
-
-/* The new name arrived with R535 (nvml.h 12.2); older libraries have the throttle one. */
-#ifndef FAKE_NVML_OLD
-nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *v)
-{
-	return clocks_event_reasons(__func__, d, v);
-}
-#endif
-
-nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t d, unsigned long long *v)
-{
-	return clocks_event_reasons(__func__, d, v);
-}
-
-nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t d, int cause, unsigned *count,
-				       unsigned long long *addresses)
-{
-	unsigned n;
-	nvmlReturn_t rc;
-
-	DEV_ENTER(__func__, d);
-	if (cause < 0 || cause > 1 || !count)
-		return NVML_ERROR_INVALID_ARGUMENT;
-	rc = dev_uint(d, cause ? "retired_pages_dbe" : "retired_pages_sbe", &n);
-	if (rc != NVML_SUCCESS)
-		return rc;
-	if (*count < n) {
-		*count = n;
-		return NVML_ERROR_INSUFFICIENT_SIZE;
-	}
-	for (unsigned i = 0; i < n && addresses; i++)
-		addresses[i] = 0x1000ull * (i + 1);
-	*count = n;
-	return NVML_SUCCESS;
-}
-
-/* "pid bytes[ gi ci], pid bytes…" into entries of entry_size bytes (24: nvmlProcessInfo_t,
- * 16: nvmlProcessInfo_v1_t), as the real library fills them. */
-static nvmlReturn_t processes(const char *fn, nvmlDevice_t d, const char *key, unsigned *count,
-			      void *infos, size_t entry_size)
-{
-	const char *list;
-	unsigned n = 0;
-
-	DEV_ENTER(fn, d);
-	if (!count)
-		return NVML_ERROR_INVALID_ARGUMENT;
-	list = fake_get(d->section, key);
-	if (!list)
-		return NVML_ERROR_NOT_SUPPORTED;
-	for (const char *p = list; *p;) {
-		nvmlProcessInfo_t e = { .gpuInstanceId = 0xffffffffu, .computeInstanceId = 0xffffffffu };
-		char mem[32] = "";
-		int used = 0, got;
-
-		got = sscanf(p, "%u %31[0-9na] %n%u %u", &e.pid, mem, &used, &e.gpuInstanceId,
-			     &e.computeInstanceId);
-		if (got < 2)
-			break;
-		e.usedGpuMemory = strcmp(mem, "na") ? strtoull(mem, NULL, 10) : NVML_VALUE_NOT_AVAILABLE;
-		if (n < *count && infos) {
-			if (entry_size == sizeof(nvmlProcessInfo_t))
-				((nvmlProcessInfo_t *)infos)[n] = e;
-			else
-				((nvmlProcessInfo_v1_t *)infos)[n] = (nvmlProcessInfo_v1_t){
-					.pid = e.pid, .usedGpuMemory = e.usedGpuMemory
-				};
-		}
-		n++;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		p++;
-	}
-	if (n > *count) {
-		*count = n;
-		return NVML_ERROR_INSUFFICIENT_SIZE;
-	}
-	*count = n;
-	return NVML_SUCCESS;
-}
-
-#ifndef FAKE_NVML_OLD
-nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *n, void *infos)
-{
-	return processes(__func__, d, "compute_processes", n, infos, sizeof(nvmlProcessInfo_t));
-}
-
-nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t d, unsigned *n, void *infos)
-{
-	return processes(__func__, d, "compute_processes", n, infos, sizeof(nvmlProcessInfo_t));
-}
-
-nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned *n, void *infos)
-{
-	return processes(__func__, d, "graphics_processes", n, infos, sizeof(nvmlProcessInfo_t));
-}
-
-nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v2(nvmlDevice_t d, unsigned *n, void *infos)
-{
-	return processes(__func__, d, "graphics_processes", n, infos, sizeof(nvmlProcessInfo_t));
-}
-#endif
-
-nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t d, unsigned *n, void *infos)
-{
-	return processes(__func__, d, "compute_processes", n, infos, sizeof(nvmlProcessInfo_v1_t));
-}
-
-nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t d, unsigned *n, void *infos)
-{
-	return processes(__func__, d, "graphics_processes", n, infos,
-			 sizeof(nvmlProcessInfo_v1_t));
-}
-
-nvmlReturn_t nvmlSystemGetProcessName(unsigned pid, char *buf, unsigned len)
-{
-	char sec[40];
-	const char *name;
-
-	ENTER(__func__, NULL);
-	if (!initialized)
-		return NVML_ERROR_UNINITIALIZED;
-	snprintf(sec, sizeof(sec), "nvml.process.%u", pid);
-	name = fake_get(sec, "name");
-	if (!name)
-		return NVML_ERROR_NOT_FOUND;
-	/* The real library truncates to the buffer. */
-	if (!buf || !len)
-		return NVML_ERROR_INVALID_ARGUMENT;
-	snprintf(buf, len, "%s", name);
-	return NVML_SUCCESS;
+	return nv_dev_uint(d, "temperature", v);
 }
 
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "power_usage", v);
+	return nv_dev_uint(d, "power_usage", v);
 }
 
 nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "power_limit", v);
+	return nv_dev_uint(d, "power_limit", v);
 }
 
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
@@ -777,34 +482,34 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
 	DEV_ENTER(__func__, d);
 	if (!u)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	rc = dev_uint(d, "utilization_gpu", &u->gpu);
+	rc = nv_dev_uint(d, "utilization_gpu", &u->gpu);
 	if (rc == NVML_SUCCESS)
-		rc = dev_uint(d, "utilization_memory", &u->memory);
+		rc = nv_dev_uint(d, "utilization_memory", &u->memory);
 	return rc;
 }
 
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "pcie_link_gen", v);
+	return nv_dev_uint(d, "pcie_link_gen", v);
 }
 
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "pcie_link_gen_max", v);
+	return nv_dev_uint(d, "pcie_link_gen_max", v);
 }
 
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "pcie_link_width", v);
+	return nv_dev_uint(d, "pcie_link_width", v);
 }
 
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "pcie_link_width_max", v);
+	return nv_dev_uint(d, "pcie_link_width_max", v);
 }
 
 nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned link, nvmlEnableState_t *active)
@@ -816,9 +521,9 @@ nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned link, nvmlEnableS
 
 	DEV_ENTER(__func__, d);
 	snprintf(key, sizeof(key), "nvmlDeviceGetNvLinkState.%u", link);
-	if (fake_inject(S, d->section, key, code_of, &code))
+	if (fake_inject(S, d->section, key, nv_code_of, &code))
 		return code;
-	if (dev_uint(d, "nvlink_links", &links) != NVML_SUCCESS)
+	if (nv_dev_uint(d, "nvlink_links", &links) != NVML_SUCCESS)
 		return NVML_ERROR_NOT_SUPPORTED;
 	if (link >= links || !active)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -840,7 +545,7 @@ nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned link, nvmlEnableS
 nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d, nvmlEnableState_t *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "retired_pages_pending", (unsigned *)v);
+	return nv_dev_uint(d, "retired_pages_pending", (unsigned *)v);
 }
 
 nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned *corr, unsigned *unc,
@@ -898,7 +603,7 @@ nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t d, unsigned *id)
 	DEV_ENTER(__func__, d);
 	if (!is_mig(d))
 		return NVML_ERROR_INVALID_ARGUMENT;
-	return dev_uint(d, "gpu_instance_id", id);
+	return nv_dev_uint(d, "gpu_instance_id", id);
 }
 
 nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned *id)
@@ -906,5 +611,5 @@ nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned *id)
 	DEV_ENTER(__func__, d);
 	if (!is_mig(d))
 		return NVML_ERROR_INVALID_ARGUMENT;
-	return dev_uint(d, "compute_instance_id", id);
+	return nv_dev_uint(d, "compute_instance_id", id);
 }
