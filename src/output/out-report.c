@@ -128,6 +128,7 @@ int out_report_text(const struct gpuenv_snapshot *s, unsigned flags, struct strb
 	};
 
 	strbuf_puts(sb, "gpuenv report: the GPU stack, bottom layer first\n");
+	out_report_gpus(sb, root, flags);
 	for (size_t i = 0; i < sizeof(section_order) / sizeof(section_order[0]); i++) {
 		const struct snap_node *sec = snap_child(root, section_order[i]);
 

@@ -9,6 +9,8 @@
 #include "snapshot/snapshot.h"
 
 int out_report_text(const struct gpuenv_snapshot *s, unsigned flags, struct strbuf *sb);
+/* The report's head: the GPUs NVML reported, as nvidia-smi shows them (out-report-gpus.c). */
+void out_report_gpus(struct strbuf *sb, const struct snap_node *root, unsigned flags);
 
 struct gpuenv_doctor;
 /* `gpuenv doctor` renderers (out-doctor*.c); flags are GPUENV_RENDER_*. */

@@ -274,6 +274,17 @@ RULE_CHECK(check_container_no_gpu_devices);
 RULE_CHECK(check_visible_devices_void);
 RULE_CHECK(check_image_cuda_newer_than_driver);
 RULE_CHECK(check_gpu_unknown);
+/* rules-hardware-health.c: the GPU's health as NVML reports it. */
+RULE_CHECK(check_ecc_uncorrectable);
+RULE_CHECK(check_row_remap_pending);
+RULE_CHECK(check_row_remap_failed);
+RULE_CHECK(check_retired_pages_pending);
+RULE_CHECK(check_clocks_throttled);
+RULE_CHECK(check_temperature_slowdown);
+RULE_CHECK(check_nvlink_down);
+RULE_CHECK(check_pcie_replays);
+RULE_CHECK(check_gpu_lost);
+RULE_CHECK(check_mig_layout);
 RULE_CHECK(check_nvml_version_mismatch);
 RULE_CHECK(check_no_permission);
 RULE_CHECK(check_xid_errors);

@@ -13,7 +13,17 @@
  *                     power_limit (mW), utilization_gpu, utilization_memory,
  *                     pcie_link_gen(_max), pcie_link_width(_max), nvlink_links,
  *                     nvlink_inactive (comma-separated link numbers), mig_max (most MIG
- *                     devices, 7 when left out)
+ *                     devices, 7 when left out), clocks_event_reasons (the mask, 0x48),
+ *                     temperature_{shutdown,slowdown,gpu_max,mem_max} (thresholds),
+ *                     temperature_memory (NVML_FI_DEV_MEMORY_TEMP), clock_{graphics,sm,mem}
+ *                     and clock_{graphics,sm,mem}_max (MHz), pstate, fan_speed, energy (mJ),
+ *                     utilization_encoder, utilization_decoder, pcie_replay_counter,
+ *                     ecc_{uncorrected,corrected}_{volatile,aggregate},
+ *                     pcie_replay_step (added on each further read), retired_pages_sbe,
+ *                     retired_pages_dbe, compute_processes and
+ *                     graphics_processes ("pid bytes[ gi ci], …"; bytes "na" for
+ *                     NVML_VALUE_NOT_AVAILABLE)
+ *   [nvml.process.PID] name (nvmlSystemGetProcessName; left out: NVML_ERROR_NOT_FOUND)
  *   [nvml.device.N.mig.M]  one MIG device (compute instance) at index M < mig_max: uuid,
  *                     gpu_instance_id, compute_instance_id; an index with neither a uuid nor
  *                     a gpu_instance_id answers
@@ -29,10 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake-scenario.h"
-#include "vendor/nvml-abi.h"
+#include "fake-nvml.h"
 
-#define S	"nvml"
 #define MAX_DEV 64
 #define MAX_MIG 8
 
@@ -97,20 +105,17 @@ static const struct fake_code codes[] = {
 
 #define N_CODES (sizeof(codes) / sizeof(codes[0]))
 
-static int code_of(const char *name)
+int nv_code_of(const char *name)
 {
 	const struct fake_code *c = fake_code_by_name(codes, N_CODES, name);
 
 	return c ? c->code : NVML_ERROR_UNKNOWN;
 }
 
-static int initialized;
-static struct nvmlDevice_st {
-	unsigned index;
-	char section[64];
-} devices[MAX_DEV], migs[MAX_DEV][MAX_MIG];
+int nv_initialized;
+static struct nvmlDevice_st devices[MAX_DEV], migs[MAX_DEV][MAX_MIG];
 
-static bool valid_handle(nvmlDevice_t d)
+bool nv_valid_handle(nvmlDevice_t d)
 {
 	struct nvmlDevice_st *m = &migs[0][0];
 
@@ -121,19 +126,12 @@ static bool valid_handle(nvmlDevice_t d)
 	return d >= m && d < m + MAX_DEV * MAX_MIG && d->section[0];
 }
 
-#define ENTER(fn, dev_section)                                                                     \
-	do {                                                                                       \
-		int _code;                                                                         \
-		if (fake_inject(S, dev_section, fn, code_of, &_code))                              \
-			return _code;                                                              \
-	} while (0)
-
 static nvmlReturn_t init(const char *fn)
 {
 	ENTER(fn, NULL);
 	if (!fake_get(S, "driver_version"))
 		return NVML_ERROR_DRIVER_NOT_LOADED;
-	initialized++;
+	nv_initialized++;
 	return NVML_SUCCESS;
 }
 
@@ -152,8 +150,8 @@ nvmlReturn_t nvmlInit(void)
 nvmlReturn_t nvmlShutdown(void)
 {
 	ENTER(__func__, NULL);
-	if (initialized)
-		initialized--;
+	if (nv_initialized)
+		nv_initialized--;
 	return NVML_SUCCESS;
 }
 
@@ -186,7 +184,7 @@ nvmlReturn_t nvmlSystemGetNVMLVersion(char *buf, unsigned len)
 nvmlReturn_t nvmlSystemGetDriverVersion(char *buf, unsigned len)
 {
 	ENTER(__func__, NULL);
-	if (!initialized)
+	if (!nv_initialized)
 		return NVML_ERROR_UNINITIALIZED;
 	return copy_str(fake_get(S, "driver_version"), buf, len);
 }
@@ -196,7 +194,7 @@ static nvmlReturn_t cuda_version(const char *fn, int *v)
 	unsigned long long x;
 
 	ENTER(fn, NULL);
-	if (!initialized)
+	if (!nv_initialized)
 		return NVML_ERROR_UNINITIALIZED;
 	if (!fake_uint(S, "cuda_driver_version", &x))
 		return NVML_ERROR_NOT_SUPPORTED;
@@ -228,7 +226,7 @@ static unsigned count(void)
 static nvmlReturn_t get_count(const char *fn, unsigned *n)
 {
 	ENTER(fn, NULL);
-	if (!initialized)
+	if (!nv_initialized)
 		return NVML_ERROR_UNINITIALIZED;
 	if (!n)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -254,7 +252,7 @@ static nvmlReturn_t get_handle(const char *fn, unsigned i, nvmlDevice_t *d)
 
 	snprintf(sec, sizeof(sec), "nvml.device.%u", i);
 	ENTER(fn, sec);
-	if (!initialized)
+	if (!nv_initialized)
 		return NVML_ERROR_UNINITIALIZED;
 	if (i >= count() || !d)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -276,17 +274,7 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned i, nvmlDevice_t *d)
 	return get_handle(__func__, i, d);
 }
 
-/* Every device query starts here: valid handle, initialised, then injection. */
-#define DEV_ENTER(fn, d)                                                                           \
-	do {                                                                                       \
-		if (!initialized)                                                                  \
-			return NVML_ERROR_UNINITIALIZED;                                           \
-		if (!valid_handle(d))                                                              \
-			return NVML_ERROR_INVALID_ARGUMENT;                                        \
-		ENTER(fn, (d)->section);                                                           \
-	} while (0)
-
-static nvmlReturn_t dev_uint(nvmlDevice_t d, const char *key, unsigned *ret)
+nvmlReturn_t nv_dev_uint(nvmlDevice_t d, const char *key, unsigned *ret)
 {
 	unsigned long long v;
 
@@ -325,7 +313,7 @@ nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t d, char *buf, unsigned len)
 nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "minor_number", v);
+	return nv_dev_uint(d, "minor_number", v);
 }
 
 static nvmlReturn_t pci_info(const char *fn, nvmlDevice_t d, nvmlPciInfo_t *p)
@@ -421,13 +409,13 @@ nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int *major, int 
 nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "architecture", v);
+	return nv_dev_uint(d, "architecture", v);
 }
 
 nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t d, nvmlEnableState_t *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "persistence_mode", (unsigned *)v);
+	return nv_dev_uint(d, "persistence_mode", (unsigned *)v);
 }
 
 nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned *cur, unsigned *pending)
@@ -435,8 +423,8 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned *cur, unsigned *pendi
 	nvmlReturn_t rc;
 
 	DEV_ENTER(__func__, d);
-	rc = dev_uint(d, "mig_mode", cur);
-	if (rc == NVML_SUCCESS && dev_uint(d, "mig_mode_pending", pending) != NVML_SUCCESS)
+	rc = nv_dev_uint(d, "mig_mode", cur);
+	if (rc == NVML_SUCCESS && nv_dev_uint(d, "mig_mode_pending", pending) != NVML_SUCCESS)
 		*pending = *cur;
 	return rc;
 }
@@ -447,9 +435,9 @@ nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, nvmlEnableState_t *cur,
 	nvmlReturn_t rc;
 
 	DEV_ENTER(__func__, d);
-	rc = dev_uint(d, "ecc_mode", (unsigned *)cur);
+	rc = nv_dev_uint(d, "ecc_mode", (unsigned *)cur);
 	if (rc == NVML_SUCCESS &&
-	    dev_uint(d, "ecc_mode_pending", (unsigned *)pending) != NVML_SUCCESS)
+	    nv_dev_uint(d, "ecc_mode_pending", (unsigned *)pending) != NVML_SUCCESS)
 		*pending = *cur;
 	return rc;
 }
@@ -457,11 +445,14 @@ nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, nvmlEnableState_t *cur,
 nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int type, int counter,
 					 unsigned long long *v)
 {
+	char key[48];
+
 	DEV_ENTER(__func__, d);
-	if (type != NVML_MEMORY_ERROR_TYPE_UNCORRECTED || counter != NVML_VOLATILE_ECC || !v)
-		return NVML_ERROR_NOT_SUPPORTED;
-	return fake_uint(d->section, "ecc_uncorrected_volatile", v) ? NVML_SUCCESS
-								    : NVML_ERROR_NOT_SUPPORTED;
+	if (type < 0 || type > 1 || counter < 0 || counter > 1 || !v)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	snprintf(key, sizeof(key), "ecc_%s_%s", type ? "uncorrected" : "corrected",
+		 counter ? "aggregate" : "volatile");
+	return fake_uint(d->section, key, v) ? NVML_SUCCESS : NVML_ERROR_NOT_SUPPORTED;
 }
 
 nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned *v)
@@ -469,19 +460,19 @@ nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned *v)
 	DEV_ENTER(__func__, d);
 	if (sensor != NVML_TEMPERATURE_GPU)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	return dev_uint(d, "temperature", v);
+	return nv_dev_uint(d, "temperature", v);
 }
 
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "power_usage", v);
+	return nv_dev_uint(d, "power_usage", v);
 }
 
 nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "power_limit", v);
+	return nv_dev_uint(d, "power_limit", v);
 }
 
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
@@ -491,34 +482,34 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization_t *u)
 	DEV_ENTER(__func__, d);
 	if (!u)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	rc = dev_uint(d, "utilization_gpu", &u->gpu);
+	rc = nv_dev_uint(d, "utilization_gpu", &u->gpu);
 	if (rc == NVML_SUCCESS)
-		rc = dev_uint(d, "utilization_memory", &u->memory);
+		rc = nv_dev_uint(d, "utilization_memory", &u->memory);
 	return rc;
 }
 
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "pcie_link_gen", v);
+	return nv_dev_uint(d, "pcie_link_gen", v);
 }
 
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "pcie_link_gen_max", v);
+	return nv_dev_uint(d, "pcie_link_gen_max", v);
 }
 
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "pcie_link_width", v);
+	return nv_dev_uint(d, "pcie_link_width", v);
 }
 
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t d, unsigned *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "pcie_link_width_max", v);
+	return nv_dev_uint(d, "pcie_link_width_max", v);
 }
 
 nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned link, nvmlEnableState_t *active)
@@ -530,9 +521,9 @@ nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned link, nvmlEnableS
 
 	DEV_ENTER(__func__, d);
 	snprintf(key, sizeof(key), "nvmlDeviceGetNvLinkState.%u", link);
-	if (fake_inject(S, d->section, key, code_of, &code))
+	if (fake_inject(S, d->section, key, nv_code_of, &code))
 		return code;
-	if (dev_uint(d, "nvlink_links", &links) != NVML_SUCCESS)
+	if (nv_dev_uint(d, "nvlink_links", &links) != NVML_SUCCESS)
 		return NVML_ERROR_NOT_SUPPORTED;
 	if (link >= links || !active)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -554,7 +545,7 @@ nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned link, nvmlEnableS
 nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d, nvmlEnableState_t *v)
 {
 	DEV_ENTER(__func__, d);
-	return dev_uint(d, "retired_pages_pending", (unsigned *)v);
+	return nv_dev_uint(d, "retired_pages_pending", (unsigned *)v);
 }
 
 nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned *corr, unsigned *unc,
@@ -612,7 +603,7 @@ nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t d, unsigned *id)
 	DEV_ENTER(__func__, d);
 	if (!is_mig(d))
 		return NVML_ERROR_INVALID_ARGUMENT;
-	return dev_uint(d, "gpu_instance_id", id);
+	return nv_dev_uint(d, "gpu_instance_id", id);
 }
 
 nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned *id)
@@ -620,5 +611,5 @@ nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned *id)
 	DEV_ENTER(__func__, d);
 	if (!is_mig(d))
 		return NVML_ERROR_INVALID_ARGUMENT;
-	return dev_uint(d, "compute_instance_id", id);
+	return nv_dev_uint(d, "compute_instance_id", id);
 }

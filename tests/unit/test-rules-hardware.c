@@ -160,10 +160,146 @@ static void test_gpu_unknown(void **state)
 	snapshot_unref(s);
 }
 
+/* ---- the GPU's health from NVML (rules-hardware-health.c) ------------------------------ */
+
+/* One NVML device with the values a healthy H100 reports. */
+static struct snap_node *nvml_dev(struct gpuenv_snapshot *s, const char *bus)
+{
+	struct snap_node *d = snap_append_object(
+		snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+
+	snap_set_int(d, "index", 0, "nvml:nvmlDeviceGetHandleByIndex_v2");
+	snap_set_str(d, "name", "NVIDIA H100 80GB HBM3", "nvml:nvmlDeviceGetName");
+	snap_set_str(d, "pci_bus_id", bus, "nvml:nvmlDeviceGetPciInfo_v3");
+	snap_set_int(d, "ecc_errors_uncorrected_volatile", 0, "nvml:nvmlDeviceGetTotalEccErrors");
+	snap_set_int(d, "ecc_errors_uncorrected_aggregate", 0, "nvml:nvmlDeviceGetTotalEccErrors");
+	snap_set_bool(d, "remapped_rows_pending", false, "nvml:nvmlDeviceGetRemappedRows");
+	snap_set_bool(d, "remapped_rows_failure", false, "nvml:nvmlDeviceGetRemappedRows");
+	snap_set_int(d, "remapped_rows_uncorrectable", 0, "nvml:nvmlDeviceGetRemappedRows");
+	snap_set_int(d, "remapped_rows_correctable", 0, "nvml:nvmlDeviceGetRemappedRows");
+	snap_set_state(d, "retired_pages_pending", FACT_UNSUPPORTED,
+		       "nvml:nvmlDeviceGetRetiredPagesPendingStatus", "NVML_ERROR_NOT_SUPPORTED (3)");
+	snap_set_int(d, "clocks_event_reasons", 0x5, "nvml:nvmlDeviceGetCurrentClocksEventReasons");
+	snap_set_int(d, "temperature_c", 60, "nvml:nvmlDeviceGetTemperature");
+	snap_set_int(d, "temperature_slowdown_c", 89, "nvml:nvmlDeviceGetTemperatureThreshold");
+	snap_set_int(d, "pcie_replay_counter", 10, "nvml:nvmlDeviceGetPcieReplayCounter");
+	snap_set_int(d, "pcie_replay_counter_again", 10, "nvml:nvmlDeviceGetPcieReplayCounter");
+	snap_set_int(d, "pcie_replay_interval_ms", 40, "nvml:nvmlDeviceGetPcieReplayCounter");
+	snap_set_bool(d, "mig_mode", false, "nvml:nvmlDeviceGetMigMode");
+	snap_set_bool(d, "mig_mode_pending", false, "nvml:nvmlDeviceGetMigMode");
+	{
+		struct snap_node *links = snap_array(d, "nvlink");
+
+		for (int l = 0; l < 4; l++) {
+			struct snap_node *k = snap_append_object(links);
+
+			snap_set_int(k, "link", l, "nvml:nvmlDeviceGetNvLinkState");
+			snap_set_bool(k, "active", true, "nvml:nvmlDeviceGetNvLinkState");
+		}
+	}
+	return d;
+}
+
+static void link_set(struct snap_node *d, size_t l, bool on)
+{
+	/* The builders hand out const nodes once built; this test owns the snapshot. */
+	struct snap_node *k = (struct snap_node *)snap_at(snap_child(d, "nvlink"), l);
+
+	snap_set_bool(k, "active", on, "nvml:nvmlDeviceGetNvLinkState");
+}
+
+static const char *const health_rules[] = {
+	"hardware.gpu-lost",	     "hardware.ecc-uncorrectable", "hardware.row-remap-failed",
+	"hardware.row-remap-pending", "hardware.retired-pages-pending",
+	"hardware.clocks-throttled", "hardware.temperature-slowdown", "hardware.nvlink-down",
+	"hardware.pcie-replays",     "hardware.mig-layout",
+};
+
+static void test_health(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *d, *d2;
+
+	/* No NVML device: not evaluated, never a pass. */
+	for (size_t i = 0; i < ARRAY_SIZE(health_rules); i++)
+		SKIPPED(s, health_rules[i]);
+	d = nvml_dev(s, "00000000:18:00.0");
+	/* Healthy, under load at the SW power cap (0x4) and idle bit: nothing fires. */
+	for (size_t i = 0; i < ARRAY_SIZE(health_rules); i++)
+		NO(s, health_rules[i]);
+
+	snap_set_int(d, "ecc_errors_uncorrected_aggregate", 3, "x");
+	YES(s, "hardware.ecc-uncorrectable", GPUENV_SEVERITY_WARNING, "over its life");
+	snap_set_int(d, "ecc_errors_uncorrected_volatile", 1, "x");
+	YES(s, "hardware.ecc-uncorrectable", GPUENV_SEVERITY_ERROR, "since the driver loaded");
+
+	snap_set_bool(d, "remapped_rows_pending", true, "x");
+	YES(s, "hardware.row-remap-pending", GPUENV_SEVERITY_WARNING, "next GPU reset");
+	FIX(s, "hardware.row-remap-pending", "nvidia-smi -r -i 00000000:18:00.0");
+	snap_set_bool(d, "remapped_rows_failure", true, "x");
+	YES(s, "hardware.row-remap-failed", GPUENV_SEVERITY_ERROR, "RMA");
+
+	snap_set_bool(d, "retired_pages_pending", true, "x");
+	YES(s, "hardware.retired-pages-pending", GPUENV_SEVERITY_WARNING, "pending retirement");
+
+	snap_set_int(d, "clocks_event_reasons", 0x1 | 0x2 | 0x4 | 0x10 | 0x100, "x");
+	NO(s, "hardware.clocks-throttled");
+	snap_set_int(d, "clocks_event_reasons", 0x80, "x");
+	YES(s, "hardware.clocks-throttled", GPUENV_SEVERITY_WARNING, "power brake");
+	snap_set_int(d, "clocks_event_reasons", 0x8 | 0x40, "x");
+	YES(s, "hardware.clocks-throttled", GPUENV_SEVERITY_WARNING, "HW thermal slowdown");
+
+	snap_set_int(d, "temperature_c", 88, "x");
+	NO(s, "hardware.temperature-slowdown");
+	snap_set_int(d, "temperature_c", 89, "x");
+	YES(s, "hardware.temperature-slowdown", GPUENV_SEVERITY_WARNING, "89 °C");
+
+	/* Growth at DCGM's 8 a minute or less is no finding; more is. */
+	snap_set_int(d, "pcie_replay_interval_ms", 60000, "x");
+	snap_set_int(d, "pcie_replay_counter_again", 18, "x");
+	NO(s, "hardware.pcie-replays");
+	snap_set_int(d, "pcie_replay_interval_ms", 40, "x");
+	YES(s, "hardware.pcie-replays", GPUENV_SEVERITY_WARNING, "retried 8 transfer(s)");
+
+	link_set(d, 2, false);
+	YES(s, "hardware.nvlink-down", GPUENV_SEVERITY_WARNING, "1 of its 4 NVLink links down");
+
+	snap_set_bool(d, "mig_mode", true, "x");
+	snap_set_bool(d, "mig_mode_pending", true, "x");
+	YES(s, "hardware.mig-layout", GPUENV_SEVERITY_INFO, "MIG mode with 0 MIG device(s)");
+	snap_set_bool(d, "mig_mode_pending", false, "x");
+	YES(s, "hardware.mig-layout", GPUENV_SEVERITY_WARNING, "next GPU reset");
+
+	/* A failed call is a skip for that GPU, never a pass. */
+	snap_set_state(d, "remapped_rows_failure", FACT_ERROR, "nvml:nvmlDeviceGetRemappedRows",
+		       "NVML_ERROR_UNKNOWN (999): Unknown Error");
+	SKIPPED(s, "hardware.row-remap-failed");
+
+	/* All links down beside a same-model GPU whose links are up; a lone board says nothing. */
+	link_set(d, 2, true);
+	d2 = nvml_dev(s, "00000000:2A:00.0");
+	for (size_t l = 0; l < 4; l++)
+		link_set(d2, l, false);
+	YES(s, "hardware.nvlink-down", GPUENV_SEVERITY_WARNING, "while 00000000:18:00.0");
+	snapshot_unref(s);
+
+	s = base();
+	d = nvml_dev(s, "00000000:18:00.0");
+	for (size_t l = 0; l < 4; l++)
+		link_set(d, l, false);
+	NO(s, "hardware.nvlink-down");
+	/* Lost: any call answering NVML_ERROR_GPU_IS_LOST. */
+	snap_set_state(d, "temperature_c", FACT_ERROR, "nvml:nvmlDeviceGetTemperature",
+		       "NVML_ERROR_GPU_IS_LOST (15): GPU is lost");
+	YES(s, "hardware.gpu-lost", GPUENV_SEVERITY_ERROR, "NVML_ERROR_GPU_IS_LOST");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_gpu),
+		cmocka_unit_test(test_health),
 		cmocka_unit_test(test_link_down),
 		cmocka_unit_test(test_link_degraded),
 		cmocka_unit_test(test_bar1),
