@@ -157,9 +157,9 @@ static void family(struct strbuf *sb, bool om, const char *name, const char *typ
  * printf's locale-dependent %f. */
 static void put_seconds(struct strbuf *sb, const char *series, double v)
 {
-	long long ms = (long long)(v * 1000.0 + 0.5);
+	long long ms = (long long)((v < 0 ? -v : v) * 1000.0 + 0.5);
 
-	strbuf_printf(sb, "%s %lld.%03lld\n", series, ms / 1000, ms % 1000);
+	strbuf_printf(sb, "%s %s%lld.%03lld\n", series, v < 0 ? "-" : "", ms / 1000, ms % 1000);
 }
 
 static void put_self(struct strbuf *sb, const struct exporter_stats *st, bool om)

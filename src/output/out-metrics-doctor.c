@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpuenv/gpuenv.h"
+#include "facts/facts.h"
 #include "out-metrics.h"
 #include "output.h"
 #include "rules/rules.h"
@@ -169,6 +170,38 @@ static void put_frameworks(struct metrics *m, const struct snap_node *root, stru
 	}
 }
 
+/* The Xids of the kernel log (driver.xid_events[]) with NVIDIA's action for each code
+ * (src/facts/data/xid.tsv: the resolution bucket's first word, RESET_GPU, RESTART_APP …, and
+ * FATAL/NONFATAL), so alerts can route by what the operator must do. */
+static void put_xids(struct metrics *m, const struct snap_node *root, struct strbuf *l)
+{
+	const struct snap_node *xids = snap_get(root, "driver.xid_events");
+
+	metrics_family(m, "gpuenv_xid_events", METRIC_GAUGE,
+		       "NVIDIA Xid lines in the kernel log by GPU bus, code and NVIDIA's action "
+		       "(resolution bucket) for it: how many.");
+	for (size_t i = 0; i < snap_count(xids); i++) {
+		const struct snap_node *x = snap_at(xids, i);
+		const struct facts_xid *f = NULL;
+		int64_t code, count;
+		char buf[32], action[40] = "UNKNOWN";
+
+		if (!snap_get_int(x, "code", &code) || !snap_get_int(x, "count", &count) ||
+		    code < 0 || code > 100000)
+			continue;
+		if (facts_xid((unsigned)code, &f) == 0 && f->resolution_bucket &&
+		    *f->resolution_bucket)
+			snprintf(action, sizeof(action), "%.*s",
+				 (int)strcspn(f->resolution_bucket, " ("), f->resolution_bucket);
+		snprintf(buf, sizeof(buf), "%lld", (long long)code);
+		label(l, "pci_bus_id", snap_get_str(x, "bus_id"));
+		label(l, "xid", buf);
+		label(l, "action", action);
+		label(l, "severity", f && f->severity ? f->severity : "UNKNOWN");
+		sample_labels(m, "gpuenv_xid_events", l, count);
+	}
+}
+
 int out_metrics_doctor(const struct gpuenv_doctor *d, bool openmetrics, unsigned flags,
 		       struct strbuf *sb)
 {
@@ -179,6 +212,7 @@ int out_metrics_doctor(const struct gpuenv_doctor *d, bool openmetrics, unsigned
 	put_findings(&m, d, &l);
 	put_layers(&m, d, &l);
 	put_driver(&m, root, &l);
+	put_xids(&m, root, &l);
 	put_toolkits(&m, root, &l);
 	if (!(flags & GPUENV_RENDER_REDACT)) /* environment paths name their users */
 		put_frameworks(&m, root, &l);

@@ -259,6 +259,33 @@ static void put_per_gpu(struct metrics *m, const char *name, const char *help,
 		metrics_sample_int(m, name, gpus[i].short_labels, value(gpus[i].dev));
 }
 
+/* Each NVLink NVML reports on a GPU (driver.nvml.devices[].nvlink[]): 1 active, 0 down. */
+static void put_nvlink(struct metrics *m, const struct gpu_view *gpus, size_t n)
+{
+	metrics_family(m, "gpuenv_gpu_nvlink_link_up", METRIC_GAUGE,
+		       "1 when the NVLink link is active, 0 when NVML reports it down "
+		       "(nvmlDeviceGetNvLinkState).");
+	for (size_t i = 0; i < n; i++) {
+		const struct snap_node *links = snap_get(gpus[i].dev, "nvlink");
+
+		for (size_t k = 0; snap_kind(links) == SNAP_ARRAY && k < snap_count(links); k++) {
+			const struct snap_node *link = snap_at(links, k);
+			struct strbuf l = STRBUF_INIT;
+			int64_t no;
+			bool up;
+
+			if (!snap_get_int(link, "link", &no) ||
+			    !snap_bool(snap_get(link, "active"), &up))
+				continue;
+			strbuf_printf(&l, "%s,link=\"%lld\"", gpus[i].short_labels, (long long)no);
+			if (l.err && !m->sb->err)
+				m->sb->err = l.err;
+			metrics_sample_int(m, "gpuenv_gpu_nvlink_link_up", strbuf_str(&l), up);
+			strbuf_done(&l);
+		}
+	}
+}
+
 static void put_support(struct metrics *m, const struct gpu_view *gpus, size_t n_gpus)
 {
 	metrics_family(m, "gpuenv_exporter_field_supported", METRIC_GAUGE,
@@ -347,6 +374,7 @@ int out_metrics_gpu(const struct gpuenv_snapshot *s, bool openmetrics, unsigned 
 			    "NVML calls on this GPU that failed with an error (not NOT_SUPPORTED) "
 			    "in the last sample.",
 			    gpus, n, gpu_failed_calls);
+		put_nvlink(&m, gpus, n);
 		put_support(&m, gpus, n);
 	}
 	for (size_t i = 0; i < n; i++) {
