@@ -34,8 +34,49 @@ typedef int nvmlEnableState_t;
 #define NVML_FEATURE_ENABLED		   1
 #define NVML_DEVICE_MIG_ENABLE		   1
 #define NVML_TEMPERATURE_GPU		   0
+#define NVML_MEMORY_ERROR_TYPE_CORRECTED   0
 #define NVML_MEMORY_ERROR_TYPE_UNCORRECTED 1
 #define NVML_VOLATILE_ECC		   0
+#define NVML_AGGREGATE_ECC		   1
+
+/* nvmlTemperatureThresholds_t */
+#define NVML_TEMPERATURE_THRESHOLD_SHUTDOWN 0
+#define NVML_TEMPERATURE_THRESHOLD_SLOWDOWN 1
+#define NVML_TEMPERATURE_THRESHOLD_MEM_MAX  2
+#define NVML_TEMPERATURE_THRESHOLD_GPU_MAX  3
+
+/* nvmlClockType_t */
+#define NVML_CLOCK_GRAPHICS 0
+#define NVML_CLOCK_SM	    1
+#define NVML_CLOCK_MEM	    2
+
+/* nvmlPageRetirementCause_t */
+#define NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS 0
+#define NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR		  1
+
+/* nvmlClocksEventReason* (the older names: nvmlClocksThrottleReason*), one bit each. */
+#define NVML_CLOCKS_EVENT_GPU_IDLE		   0x1ull
+#define NVML_CLOCKS_EVENT_APPLICATIONS_CLOCKS	   0x2ull
+#define NVML_CLOCKS_EVENT_SW_POWER_CAP		   0x4ull
+#define NVML_CLOCKS_EVENT_HW_SLOWDOWN		   0x8ull
+#define NVML_CLOCKS_EVENT_SYNC_BOOST		   0x10ull
+#define NVML_CLOCKS_EVENT_SW_THERMAL_SLOWDOWN	   0x20ull
+#define NVML_CLOCKS_EVENT_HW_THERMAL_SLOWDOWN	   0x40ull
+#define NVML_CLOCKS_EVENT_HW_POWER_BRAKE_SLOWDOWN 0x80ull
+#define NVML_CLOCKS_EVENT_DISPLAY_CLOCK_SETTING   0x100ull
+
+/* nvmlFieldValue_t field ids and value types (nvml.h NVML_FI_*, NVML_VALUE_TYPE_*). */
+#define NVML_FI_DEV_MEMORY_TEMP	      82
+#define NVML_VALUE_TYPE_DOUBLE	      0
+#define NVML_VALUE_TYPE_UNSIGNED_INT  1
+#define NVML_VALUE_TYPE_UNSIGNED_LONG 2
+#define NVML_VALUE_TYPE_UNSIGNED_LONG_LONG 3
+#define NVML_VALUE_TYPE_SIGNED_LONG_LONG   4
+#define NVML_VALUE_TYPE_SIGNED_INT	   5
+
+/* nvmlProcessInfo_t.usedGpuMemory when the driver cannot tell (Windows WDDM, some
+ * containers). */
+#define NVML_VALUE_NOT_AVAILABLE (~0ull)
 #define NVML_NVLINK_MAX_LINKS		   36 /* nvml.h 13.x; older headers had fewer */
 
 #define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE 80
@@ -70,6 +111,40 @@ typedef struct nvmlUtilization_st {
 	unsigned int gpu, memory;
 } nvmlUtilization_t;
 
+/* The entries of nvmlDeviceGet{Compute,Graphics}RunningProcesses: the _v3 and _v2 symbols
+ * fill nvmlProcessInfo_t (nvml.h 13.3; the _v2 one's nvmlProcessInfo_v2_t has the same
+ * layout), the unversioned one the older two-field nvmlProcessInfo_v1_t. */
+typedef struct nvmlProcessInfo_st {
+	unsigned int pid;
+	unsigned long long usedGpuMemory; /* bytes, or NVML_VALUE_NOT_AVAILABLE */
+	unsigned int gpuInstanceId, computeInstanceId;
+} nvmlProcessInfo_t;
+
+typedef struct nvmlProcessInfo_v1_st {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;
+} nvmlProcessInfo_v1_t;
+
+typedef union nvmlValue_st {
+	double dVal;
+	int siVal;
+	unsigned int uiVal;
+	unsigned long ulVal;
+	unsigned long long ullVal;
+	signed long long sllVal;
+} nvmlValue_t;
+
+typedef struct nvmlFieldValue_st {
+	unsigned int fieldId, scopeId;
+	long long timestamp, latencyUsec;
+	int valueType;
+	nvmlReturn_t nvmlReturn; /* the field's own result */
+	nvmlValue_t value;
+} nvmlFieldValue_t;
+
+static_assert(sizeof(nvmlProcessInfo_t) == 24, "nvmlProcessInfo_t layout");
+static_assert(sizeof(nvmlProcessInfo_v1_t) == 16, "nvmlProcessInfo_v1_t layout");
+static_assert(sizeof(nvmlFieldValue_t) == 40, "nvmlFieldValue_t layout");
 static_assert(sizeof(nvmlPciInfo_t) == 68, "nvmlPciInfo_t layout");
 static_assert(sizeof(nvmlMemory_t) == 24, "nvmlMemory_t layout");
 static_assert(sizeof(nvmlMemory_v2_t) == 40, "nvmlMemory_v2_t layout");
@@ -147,7 +222,41 @@ static_assert(sizeof(nvmlUtilization_t) == 8, "nvmlUtilization_t layout");
 	X(nvmlDeviceGetGpuInstanceId, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),         \
 	  "nvmlDeviceGetGpuInstanceId")                                                            \
 	X(nvmlDeviceGetComputeInstanceId, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),     \
-	  "nvmlDeviceGetComputeInstanceId")
+	  "nvmlDeviceGetComputeInstanceId")                                                        \
+	X(nvmlDeviceGetCurrentClocksEventReasons, false, nvmlReturn_t, (nvmlDevice_t, unsigned long long *), \
+	  "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons")   \
+	X(nvmlDeviceGetTemperatureThreshold, false, nvmlReturn_t, (nvmlDevice_t, int, unsigned int *), \
+	  "nvmlDeviceGetTemperatureThreshold")                                                     \
+	X(nvmlDeviceGetFieldValues, false, nvmlReturn_t, (nvmlDevice_t, int, nvmlFieldValue_t *),  \
+	  "nvmlDeviceGetFieldValues")                                                              \
+	X(nvmlDeviceGetClockInfo, false, nvmlReturn_t, (nvmlDevice_t, int, unsigned int *),        \
+	  "nvmlDeviceGetClockInfo")                                                                \
+	X(nvmlDeviceGetMaxClockInfo, false, nvmlReturn_t, (nvmlDevice_t, int, unsigned int *),     \
+	  "nvmlDeviceGetMaxClockInfo")                                                             \
+	X(nvmlDeviceGetPerformanceState, false, nvmlReturn_t, (nvmlDevice_t, int *),               \
+	  "nvmlDeviceGetPerformanceState")                                                         \
+	X(nvmlDeviceGetFanSpeed, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),              \
+	  "nvmlDeviceGetFanSpeed")                                                                 \
+	X(nvmlDeviceGetTotalEnergyConsumption, false, nvmlReturn_t, (nvmlDevice_t, unsigned long long *), \
+	  "nvmlDeviceGetTotalEnergyConsumption")                                                   \
+	X(nvmlDeviceGetEncoderUtilization, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *, unsigned int *), \
+	  "nvmlDeviceGetEncoderUtilization")                                                       \
+	X(nvmlDeviceGetDecoderUtilization, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *, unsigned int *), \
+	  "nvmlDeviceGetDecoderUtilization")                                                       \
+	X(nvmlDeviceGetPcieReplayCounter, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),     \
+	  "nvmlDeviceGetPcieReplayCounter")                                                        \
+	X(nvmlDeviceGetRetiredPages, false, nvmlReturn_t, (nvmlDevice_t, int, unsigned int *, unsigned long long *), \
+	  "nvmlDeviceGetRetiredPages")                                                             \
+	X(nvmlDeviceGetComputeRunningProcesses, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *, void *), \
+	  "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2", "nvmlDeviceGetComputeRunningProcesses") \
+	X(nvmlDeviceGetGraphicsRunningProcesses, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *, void *), \
+	  "nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v2", "nvmlDeviceGetGraphicsRunningProcesses") \
+	X(nvmlSystemGetProcessName, false, nvmlReturn_t, (unsigned int, char *, unsigned int),     \
+	  "nvmlSystemGetProcessName")
+
+/* nvmlDeviceGet{Compute,Graphics}RunningProcesses fill nvmlProcessInfo_t through their _v3
+ * and _v2 names and nvmlProcessInfo_v1_t through the unversioned one: the caller picks the
+ * entry by the name that answered (hence void *). */
 
 /* One function type per entry: nvmlInit_fn, nvmlDeviceGetName_fn, … */
 #define NVML_FN_TYPEDEF(f, req, ret, params, ...) typedef ret f##_fn params;

@@ -10,6 +10,7 @@
  * than the code).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -169,19 +170,22 @@ static void nv_memory(struct nvml *n, nvmlDevice_t dev)
 			vw_int(n->w, "memory_total_mib", (int64_t)(m2.total >> 20));
 			vw_int(n->w, "memory_reserved_mib", (int64_t)(m2.reserved >> 20));
 			vw_int(n->w, "memory_used_mib", (int64_t)(m2.used >> 20));
+			vw_int(n->w, "memory_free_mib", (int64_t)(m2.free >> 20));
 			return;
 		}
 		if (!n->f.nvmlDeviceGetMemoryInfo ||
 		    (rc != NVML_ERROR_NOT_SUPPORTED && rc != NVML_ERROR_FUNCTION_NOT_FOUND &&
 		     rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH)) {
 			nv_fail(n, n->f.nvmlDeviceGetMemoryInfo_v2_name, rc, "memory_total_mib",
-				"memory_reserved_mib", "memory_used_mib");
+				"memory_reserved_mib", "memory_used_mib", "memory_free_mib");
 			return;
 		}
 	}
-	if (NV(n, "memory_total_mib", nvmlDeviceGetMemoryInfo, (dev, &m1), "memory_used_mib")) {
+	if (NV(n, "memory_total_mib", nvmlDeviceGetMemoryInfo, (dev, &m1), "memory_used_mib",
+	       "memory_free_mib")) {
 		vw_int(n->w, "memory_total_mib", (int64_t)(m1.total >> 20));
 		vw_int(n->w, "memory_used_mib", (int64_t)(m1.used >> 20));
+		vw_int(n->w, "memory_free_mib", (int64_t)(m1.free >> 20));
 	}
 	vw_state(n->w, "memory_reserved_mib",
 		 n->f.nvmlDeviceGetMemoryInfo_name ?: "nvmlDeviceGetMemoryInfo", "unsupported",
@@ -255,6 +259,11 @@ static void nv_mig(struct nvml *n, nvmlDevice_t dev)
 		memset(buf, 0, sizeof(buf));
 		nv_string(n, key, NV(n, key, nvmlDeviceGetUUID, (mig, buf, sizeof(buf))), buf,
 			  sizeof(buf));
+		/* "NVIDIA A100-SXM4-40GB MIG 1g.5gb": the profile of the instance. */
+		snprintf(key, sizeof(key), "mig_devices.%u.name", found);
+		memset(buf, 0, sizeof(buf));
+		nv_string(n, key, NV(n, key, nvmlDeviceGetName, (mig, buf, sizeof(buf))), buf,
+			  sizeof(buf));
 		snprintf(key, sizeof(key), "mig_devices.%u.gpu_instance_id", found);
 		if (NV(n, key, nvmlDeviceGetGpuInstanceId, (mig, &id)))
 			vw_int(n->w, key, id);
@@ -268,16 +277,255 @@ static void nv_mig(struct nvml *n, nvmlDevice_t dev)
 		vw_array(n->w, "mig_devices");
 }
 
+/* A field of nvmlDeviceGetFieldValues as an integer; false for a type we do not read. */
+static bool field_int(const nvmlFieldValue_t *fv, int64_t *ret)
+{
+	switch (fv->valueType) {
+	case NVML_VALUE_TYPE_UNSIGNED_INT:
+		*ret = fv->value.uiVal;
+		return true;
+	case NVML_VALUE_TYPE_UNSIGNED_LONG:
+	case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG:
+		*ret = fv->value.ullVal > INT64_MAX ? INT64_MAX : (int64_t)fv->value.ullVal;
+		return true;
+	case NVML_VALUE_TYPE_SIGNED_LONG_LONG:
+		*ret = fv->value.sllVal;
+		return true;
+	case NVML_VALUE_TYPE_SIGNED_INT:
+		*ret = fv->value.siVal;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The GPU's temperature, its thresholds (what nvidia-smi -q -d TEMPERATURE prints as "GPU
+ * Shutdown Temp", "GPU Slowdown Temp", "GPU Max Operating Temp", "Memory Max Operating
+ * Temp") and the HBM temperature, which NVML gives only as a field value. */
+static void nv_temperatures(struct nvml *n, nvmlDevice_t dev)
+{
+	static const struct {
+		int type;
+		const char *key;
+	} thresholds[] = {
+		{ NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, "temperature_shutdown_c" },
+		{ NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, "temperature_slowdown_c" },
+		{ NVML_TEMPERATURE_THRESHOLD_GPU_MAX, "temperature_gpu_max_c" },
+		{ NVML_TEMPERATURE_THRESHOLD_MEM_MAX, "temperature_memory_max_c" },
+	};
+	nvmlFieldValue_t fv = { .fieldId = NVML_FI_DEV_MEMORY_TEMP };
+	unsigned u;
+	int64_t v;
+
+	if (NV(n, "temperature_c", nvmlDeviceGetTemperature, (dev, NVML_TEMPERATURE_GPU, &u)))
+		vw_int(n->w, "temperature_c", u);
+	for (size_t i = 0; i < ARRAY_SIZE(thresholds); i++)
+		if (NV(n, thresholds[i].key, nvmlDeviceGetTemperatureThreshold,
+		       (dev, thresholds[i].type, &u)))
+			vw_int(n->w, thresholds[i].key, u);
+	if (!NV(n, "temperature_memory_c", nvmlDeviceGetFieldValues, (dev, 1, &fv)))
+		return;
+	if (fv.nvmlReturn != NVML_SUCCESS)
+		nv_fail(n, n->f.nvmlDeviceGetFieldValues_name, fv.nvmlReturn,
+			"temperature_memory_c");
+	else if (field_int(&fv, &v))
+		vw_int(n->w, "temperature_memory_c", v);
+	else
+		vw_state(n->w, "temperature_memory_c", NULL, "malformed",
+			 "NVML_FI_DEV_MEMORY_TEMP with value type %d", fv.valueType);
+}
+
+/* Current and maximum clocks (MHz), the performance state and why the clocks are held
+ * down (nvmlClocksEventReason* bits, the raw mask: the rules name them). */
+static void nv_clocks(struct nvml *n, nvmlDevice_t dev)
+{
+	static const struct {
+		int type;
+		const char *key, *max_key;
+	} clocks[] = {
+		{ NVML_CLOCK_GRAPHICS, "clock_graphics_mhz", "clock_graphics_max_mhz" },
+		{ NVML_CLOCK_SM, "clock_sm_mhz", "clock_sm_max_mhz" },
+		{ NVML_CLOCK_MEM, "clock_memory_mhz", "clock_memory_max_mhz" },
+	};
+	unsigned long long reasons;
+	unsigned u;
+	int p;
+
+	for (size_t i = 0; i < ARRAY_SIZE(clocks); i++) {
+		if (NV(n, clocks[i].key, nvmlDeviceGetClockInfo, (dev, clocks[i].type, &u)))
+			vw_int(n->w, clocks[i].key, u);
+		if (NV(n, clocks[i].max_key, nvmlDeviceGetMaxClockInfo, (dev, clocks[i].type, &u)))
+			vw_int(n->w, clocks[i].max_key, u);
+	}
+	/* 0..15, NVML_PSTATE_UNKNOWN (32) when the driver cannot tell. */
+	if (NV(n, "performance_state", nvmlDeviceGetPerformanceState, (dev, &p))) {
+		if (p >= 0 && p <= 15)
+			vw_int(n->w, "performance_state", p);
+		else
+			vw_state(n->w, "performance_state", NULL, "unsupported",
+				 "NVML_PSTATE_UNKNOWN (%d)", p);
+	}
+	if (NV(n, "clocks_event_reasons", nvmlDeviceGetCurrentClocksEventReasons, (dev, &reasons)))
+		vw_int(n->w, "clocks_event_reasons", (int64_t)(reasons & 0x7fffffffffffffffull));
+}
+
+static void nv_power(struct nvml *n, nvmlDevice_t dev)
+{
+	nvmlUtilization_t util;
+	unsigned long long ull;
+	unsigned u, period;
+
+	if (NV(n, "power_mw", nvmlDeviceGetPowerUsage, (dev, &u)))
+		vw_int(n->w, "power_mw", u);
+	if (NV(n, "power_limit_mw", nvmlDeviceGetEnforcedPowerLimit, (dev, &u)))
+		vw_int(n->w, "power_limit_mw", u);
+	if (NV(n, "energy_mj", nvmlDeviceGetTotalEnergyConsumption, (dev, &ull)))
+		vw_int(n->w, "energy_mj", ull > INT64_MAX ? INT64_MAX : (int64_t)ull);
+	if (NV(n, "fan_speed_pct", nvmlDeviceGetFanSpeed, (dev, &u)))
+		vw_int(n->w, "fan_speed_pct", u);
+	if (NV(n, "utilization_gpu_pct", nvmlDeviceGetUtilizationRates, (dev, &util),
+	       "utilization_mem_pct")) {
+		vw_int(n->w, "utilization_gpu_pct", util.gpu);
+		vw_int(n->w, "utilization_mem_pct", util.memory);
+	}
+	if (NV(n, "utilization_encoder_pct", nvmlDeviceGetEncoderUtilization, (dev, &u, &period)))
+		vw_int(n->w, "utilization_encoder_pct", u);
+	if (NV(n, "utilization_decoder_pct", nvmlDeviceGetDecoderUtilization, (dev, &u, &period)))
+		vw_int(n->w, "utilization_decoder_pct", u);
+}
+
+/* ECC counters, retired pages (pre-Ampere) and remapped rows (Ampere+): what nvidia-smi -q
+ * -d ECC,PAGE_RETIREMENT,ROW_REMAPPER prints. */
+static void nv_memory_errors(struct nvml *n, nvmlDevice_t dev)
+{
+	static const struct {
+		int type, counter;
+		const char *key;
+	} ecc[] = {
+		{ NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC,
+		  "ecc_errors_uncorrected_volatile" },
+		{ NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_AGGREGATE_ECC,
+		  "ecc_errors_uncorrected_aggregate" },
+		{ NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_VOLATILE_ECC,
+		  "ecc_errors_corrected_volatile" },
+		{ NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_AGGREGATE_ECC,
+		  "ecc_errors_corrected_aggregate" },
+	};
+	static const struct {
+		int cause;
+		const char *key;
+	} retired[] = {
+		{ NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS, "retired_pages_sbe" },
+		{ NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR, "retired_pages_dbe" },
+	};
+	unsigned long long ull;
+	nvmlEnableState_t e;
+	unsigned u, u2, u3, u4;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ecc); i++)
+		if (NV(n, ecc[i].key, nvmlDeviceGetTotalEccErrors,
+		       (dev, ecc[i].type, ecc[i].counter, &ull)))
+			vw_int(n->w, ecc[i].key, ull > INT64_MAX ? INT64_MAX : (int64_t)ull);
+	for (size_t i = 0; i < ARRAY_SIZE(retired); i++) {
+		nvmlReturn_t rc = NV_MISSING;
+		unsigned count = 0;
+
+		/* pageCount 0 and no buffer: the count only ("Set to 0 to query the size"). */
+		if (n->f.nvmlDeviceGetRetiredPages) {
+			vw_begin(n->w, retired[i].key, n->f.nvmlDeviceGetRetiredPages_name);
+			rc = n->f.nvmlDeviceGetRetiredPages(dev, retired[i].cause, &count, NULL);
+		}
+		if (rc == NVML_SUCCESS || rc == NVML_ERROR_INSUFFICIENT_SIZE)
+			vw_int(n->w, retired[i].key, count);
+		else
+			nv_fail(n, n->f.nvmlDeviceGetRetiredPages_name ?: "nvmlDeviceGetRetiredPages",
+				rc, retired[i].key);
+	}
+	if (NV(n, "retired_pages_pending", nvmlDeviceGetRetiredPagesPendingStatus, (dev, &e)))
+		vw_bool(n->w, "retired_pages_pending", e == NVML_FEATURE_ENABLED);
+	if (NV(n, "remapped_rows_correctable", nvmlDeviceGetRemappedRows, (dev, &u, &u2, &u3, &u4),
+	       "remapped_rows_uncorrectable", "remapped_rows_pending", "remapped_rows_failure")) {
+		vw_int(n->w, "remapped_rows_correctable", u);
+		vw_int(n->w, "remapped_rows_uncorrectable", u2);
+		vw_bool(n->w, "remapped_rows_pending", u3 != 0);
+		vw_bool(n->w, "remapped_rows_failure", u4 != 0);
+	}
+}
+
+/* The processes using the GPU, as nvidia-smi's table lists them: compute ("C") and graphics
+ * ("G") contexts, each with its pid, name (nvmlSystemGetProcessName) and memory. */
+#define NVML_MAX_PROCESSES 256u
+
+static void nv_processes(struct nvml *n, nvmlDevice_t dev, bool graphics)
+{
+	const char *array = graphics ? "graphics_processes" : "compute_processes";
+	nvmlDeviceGetComputeRunningProcesses_fn *fn =
+		graphics ? n->f.nvmlDeviceGetGraphicsRunningProcesses
+			 : n->f.nvmlDeviceGetComputeRunningProcesses;
+	const char *call = graphics ? n->f.nvmlDeviceGetGraphicsRunningProcesses_name
+				    : n->f.nvmlDeviceGetComputeRunningProcesses_name;
+	nvmlProcessInfo_t infos[NVML_MAX_PROCESSES];
+	nvmlProcessInfo_v1_t *v1 = (nvmlProcessInfo_v1_t *)(void *)infos;
+	unsigned count = NVML_MAX_PROCESSES;
+	nvmlReturn_t rc = NV_MISSING;
+	bool old;
+
+	if (fn) {
+		vw_begin(n->w, array, call);
+		memset(infos, 0, sizeof(infos));
+		rc = fn(dev, &count, infos);
+	}
+	if (rc == NVML_ERROR_INSUFFICIENT_SIZE) {
+		vw_state(n->w, array, call, "error",
+			 "NVML_ERROR_INSUFFICIENT_SIZE (7): %u processes, more than the %u read",
+			 count, NVML_MAX_PROCESSES);
+		return;
+	}
+	if (rc != NVML_SUCCESS) {
+		nv_fail(n, call ?: (graphics ? "nvmlDeviceGetGraphicsRunningProcesses"
+					      : "nvmlDeviceGetComputeRunningProcesses"),
+			rc, array);
+		return;
+	}
+	/* The unversioned symbol fills the older 16-byte entries. */
+	old = !strstr(call, "_v");
+	vw_array(n->w, array);
+	for (unsigned i = 0; i < count && i < NVML_MAX_PROCESSES; i++) {
+		unsigned pid = old ? v1[i].pid : infos[i].pid;
+		unsigned long long mem = old ? v1[i].usedGpuMemory : infos[i].usedGpuMemory;
+		char key[64], name[256];
+
+		snprintf(key, sizeof(key), "%s.%u.pid", array, i);
+		vw_int(n->w, key, pid);
+		snprintf(key, sizeof(key), "%s.%u.name", array, i);
+		memset(name, 0, sizeof(name));
+		nv_string(n, key, NV(n, key, nvmlSystemGetProcessName, (pid, name, sizeof(name))),
+			  name, sizeof(name));
+		snprintf(key, sizeof(key), "%s.%u.used_memory_mib", array, i);
+		if (mem == NVML_VALUE_NOT_AVAILABLE)
+			vw_state(n->w, key, call, "unsupported",
+				 "NVML_VALUE_NOT_AVAILABLE: the driver does not account this "
+				 "process's memory");
+		else
+			vw_int(n->w, key, (int64_t)(mem >> 20));
+		/* MIG instance of the process; 0xFFFFFFFF outside MIG. */
+		if (!old && infos[i].gpuInstanceId != 0xffffffffu) {
+			snprintf(key, sizeof(key), "%s.%u.gpu_instance_id", array, i);
+			vw_int(n->w, key, infos[i].gpuInstanceId);
+			snprintf(key, sizeof(key), "%s.%u.compute_instance_id", array, i);
+			vw_int(n->w, key, infos[i].computeInstanceId);
+		}
+	}
+}
+
 static void nv_device(struct nvml *n, unsigned i)
 {
 	nvmlDevice_t dev = NULL;
 	char buf[128];
-	unsigned u, u2, u3, u4;
+	unsigned u, u2;
 	int major, minor;
 	nvmlEnableState_t e1, e2;
-	unsigned long long ull;
 	nvmlPciInfo_t pci;
-	nvmlUtilization_t util;
 
 	vw_set_base(n->w, "devices.%u", i);
 	if (!NV(n, "index", nvmlDeviceGetHandleByIndex, (i, &dev)))
@@ -336,29 +584,10 @@ static void nv_device(struct nvml *n, unsigned i)
 		vw_bool(n->w, "ecc_mode", e1 == NVML_FEATURE_ENABLED);
 		vw_bool(n->w, "ecc_mode_pending", e2 == NVML_FEATURE_ENABLED);
 	}
-	if (NV(n, "ecc_errors_uncorrected_volatile", nvmlDeviceGetTotalEccErrors,
-	       (dev, NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC, &ull)))
-		vw_int(n->w, "ecc_errors_uncorrected_volatile", (int64_t)ull);
-	if (NV(n, "retired_pages_pending", nvmlDeviceGetRetiredPagesPendingStatus, (dev, &e1)))
-		vw_bool(n->w, "retired_pages_pending", e1 == NVML_FEATURE_ENABLED);
-	if (NV(n, "remapped_rows_correctable", nvmlDeviceGetRemappedRows, (dev, &u, &u2, &u3, &u4),
-	       "remapped_rows_uncorrectable", "remapped_rows_pending", "remapped_rows_failure")) {
-		vw_int(n->w, "remapped_rows_correctable", u);
-		vw_int(n->w, "remapped_rows_uncorrectable", u2);
-		vw_bool(n->w, "remapped_rows_pending", u3 != 0);
-		vw_bool(n->w, "remapped_rows_failure", u4 != 0);
-	}
-	if (NV(n, "temperature_c", nvmlDeviceGetTemperature, (dev, NVML_TEMPERATURE_GPU, &u)))
-		vw_int(n->w, "temperature_c", u);
-	if (NV(n, "power_mw", nvmlDeviceGetPowerUsage, (dev, &u)))
-		vw_int(n->w, "power_mw", u);
-	if (NV(n, "power_limit_mw", nvmlDeviceGetEnforcedPowerLimit, (dev, &u)))
-		vw_int(n->w, "power_limit_mw", u);
-	if (NV(n, "utilization_gpu_pct", nvmlDeviceGetUtilizationRates, (dev, &util),
-	       "utilization_mem_pct")) {
-		vw_int(n->w, "utilization_gpu_pct", util.gpu);
-		vw_int(n->w, "utilization_mem_pct", util.memory);
-	}
+	nv_memory_errors(n, dev);
+	nv_temperatures(n, dev);
+	nv_clocks(n, dev);
+	nv_power(n, dev);
 	if (NV(n, "pcie_link_gen", nvmlDeviceGetCurrPcieLinkGeneration, (dev, &u)))
 		vw_int(n->w, "pcie_link_gen", u);
 	if (NV(n, "pcie_link_gen_max", nvmlDeviceGetMaxPcieLinkGeneration, (dev, &u)))
@@ -367,7 +596,11 @@ static void nv_device(struct nvml *n, unsigned i)
 		vw_int(n->w, "pcie_link_width", u);
 	if (NV(n, "pcie_link_width_max", nvmlDeviceGetMaxPcieLinkWidth, (dev, &u)))
 		vw_int(n->w, "pcie_link_width_max", u);
+	if (NV(n, "pcie_replay_counter", nvmlDeviceGetPcieReplayCounter, (dev, &u)))
+		vw_int(n->w, "pcie_replay_counter", u);
 	nv_nvlink(n, dev);
+	nv_processes(n, dev, false);
+	nv_processes(n, dev, true);
 }
 
 static const char *const nvml_after_init[] = { "driver_version", "cuda_driver_version",

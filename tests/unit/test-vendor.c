@@ -290,6 +290,98 @@ static void test_nvml_errors(void **state)
 	json_decref(t);
 }
 
+/* Health and telemetry: clocks event reasons, thresholds, the HBM temperature (a field
+ * value), clocks, ECC counters, retired pages, replays and the process lists, through the
+ * versioned names and, on an old library, the older names and the 16-byte process entries. */
+static const char health[] = "[nvml]\n"
+			     "driver_version = 550.54.15\n"
+			     "[nvml.process.4242]\n"
+			     "name = python3\n"
+			     "[nvml.device.0]\n"
+			     "name = NVIDIA H100 80GB HBM3\n"
+			     "clocks_event_reasons = 0x48\n"
+			     "temperature = 90\n"
+			     "temperature_slowdown = 89\n"
+			     "temperature_shutdown = 92\n"
+			     "temperature_memory = 77\n"
+			     "clock_sm = 1410\n"
+			     "clock_sm_max = 1980\n"
+			     "clock_mem = 2619\n"
+			     "pstate = 0\n"
+			     "ecc_uncorrected_volatile = 2\n"
+			     "ecc_uncorrected_aggregate = 5\n"
+			     "retired_pages_dbe = 3\n"
+			     "pcie_replay_counter = 120\n"
+			     "compute_processes = 4242 17179869184 1 0, 4243 na\n"
+			     "graphics_processes =\n"
+			     "[nvml.device.1]\n"
+			     "name = B\n"
+			     "error.nvmlDeviceGetTemperatureThreshold = NVML_ERROR_GPU_IS_LOST\n"
+			     "error.nvmlDeviceGetFieldValues = NVML_ERROR_NO_PERMISSION\n"
+			     "error.nvmlDeviceGetComputeRunningProcesses_v3 = NVML_ERROR_GPU_IS_LOST\n";
+
+static void test_nvml_health(void **state)
+{
+	json_t *t;
+
+	set_scenario(health);
+	t = nvml(fake("libnvidia-ml.so.1"), 10000, NULL);
+	assert_int(t, "devices.0.clocks_event_reasons", 0x48);
+	assert_fact(t, "devices.0.clocks_event_reasons", "present",
+		    "nvml:nvmlDeviceGetCurrentClocksEventReasons");
+	assert_int(t, "devices.0.temperature_c", 90);
+	assert_int(t, "devices.0.temperature_slowdown_c", 89);
+	assert_int(t, "devices.0.temperature_shutdown_c", 92);
+	assert_fact(t, "devices.0.temperature_gpu_max_c", "unsupported",
+		    "nvml:nvmlDeviceGetTemperatureThreshold");
+	assert_int(t, "devices.0.temperature_memory_c", 77);
+	assert_int(t, "devices.0.clock_sm_mhz", 1410);
+	assert_int(t, "devices.0.clock_sm_max_mhz", 1980);
+	assert_int(t, "devices.0.clock_memory_mhz", 2619);
+	assert_fact(t, "devices.0.clock_graphics_mhz", "unsupported", NULL);
+	assert_int(t, "devices.0.performance_state", 0);
+	assert_int(t, "devices.0.ecc_errors_uncorrected_volatile", 2);
+	assert_int(t, "devices.0.ecc_errors_uncorrected_aggregate", 5);
+	assert_fact(t, "devices.0.ecc_errors_corrected_volatile", "unsupported", NULL);
+	/* Asked with a count of 0: INSUFFICIENT_SIZE carries the count. */
+	assert_int(t, "devices.0.retired_pages_dbe", 3);
+	assert_fact(t, "devices.0.retired_pages_sbe", "unsupported", NULL);
+	assert_int(t, "devices.0.pcie_replay_counter", 120);
+	assert_int_equal(json_array_size(jget(t, "devices.0.compute_processes")), 2);
+	assert_int(t, "devices.0.compute_processes.0.pid", 4242);
+	assert_str(t, "devices.0.compute_processes.0.name", "python3");
+	assert_int(t, "devices.0.compute_processes.0.used_memory_mib", 16384);
+	assert_int(t, "devices.0.compute_processes.0.gpu_instance_id", 1);
+	assert_int(t, "devices.0.compute_processes.0.compute_instance_id", 0);
+	/* No name for the pid, memory not accounted, not in a MIG instance. */
+	assert_error_contains(t, "devices.0.compute_processes.1.name", "error",
+			      "NVML_ERROR_NOT_FOUND (6)");
+	assert_error_contains(t, "devices.0.compute_processes.1.used_memory_mib", "unsupported",
+			      "NVML_VALUE_NOT_AVAILABLE");
+	assert_null(jget(t, "devices.0.compute_processes.1.gpu_instance_id"));
+	assert_int_equal(json_array_size(jget(t, "devices.0.graphics_processes")), 0);
+	/* Failures are states of their facts, never the end of the device. */
+	assert_error_contains(t, "devices.1.temperature_slowdown_c", "error",
+			      "NVML_ERROR_GPU_IS_LOST (15)");
+	assert_error_contains(t, "devices.1.temperature_memory_c", "unreadable",
+			      "NVML_ERROR_NO_PERMISSION (4)");
+	assert_error_contains(t, "devices.1.compute_processes", "error",
+			      "NVML_ERROR_GPU_IS_LOST (15)");
+	assert_str(t, "devices.1.name", "B");
+	json_decref(t);
+
+	t = nvml(fake("old/libnvidia-ml.so.1"), 10000, NULL);
+	assert_int(t, "devices.0.clocks_event_reasons", 0x48);
+	assert_fact(t, "devices.0.clocks_event_reasons", "present",
+		    "nvml:nvmlDeviceGetCurrentClocksThrottleReasons");
+	/* 16-byte entries read as such: the second pid is not garbage. */
+	assert_int(t, "devices.0.compute_processes.0.pid", 4242);
+	assert_int(t, "devices.0.compute_processes.0.used_memory_mib", 16384);
+	assert_int(t, "devices.0.compute_processes.1.pid", 4243);
+	assert_null(jget(t, "devices.0.compute_processes.0.gpu_instance_id"));
+	json_decref(t);
+}
+
 /* MIG: the MIG devices that exist (empty slots skipped), their UUIDs and instance ids; a
  * failing handle call is recorded on mig_devices, never taken as "no MIG device". */
 static void test_nvml_mig(void **state)
@@ -990,6 +1082,7 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_nvml_values),
 		cmocka_unit_test(test_nvml_old_library),
+		cmocka_unit_test(test_nvml_health),
 		cmocka_unit_test(test_nvml_errors),
 		cmocka_unit_test(test_nvml_mig),
 		cmocka_unit_test(test_nvml_bad_libraries),
