@@ -31,7 +31,9 @@ enum dcgm_conv {
 	CONV_INT,     /* the fact as it is */
 	CONV_BOOL,    /* false 0, true 1 */
 	CONV_MILLI,   /* milli-units to units, as a double (mW → W) */
-	CONV_FB_FREE, /* total - reserved - used MiB (nvmlMemory_v2_t.free) */
+	CONV_MEGA,    /* MHz to Hz */
+	CONV_PERCENT, /* percent to a ratio */
+	CONV_FB_FREE, /* nvmlMemory_v2_t.free, else total - reserved - used (MiB) */
 };
 
 struct dcgm_field {
@@ -47,7 +49,7 @@ struct dcgm_field {
 
 static const struct dcgm_field dcgm_fields[] = {
 	{ "DCGM_FI_DEV_SM_CLOCK", GAUGE, "SM clock frequency (in MHz).", "clock_sm_mhz", CONV_INT },
-	{ "DCGM_FI_DEV_MEM_CLOCK", GAUGE, "Memory clock frequency (in MHz).", "clock_mem_mhz",
+	{ "DCGM_FI_DEV_MEM_CLOCK", GAUGE, "Memory clock frequency (in MHz).", "clock_memory_mhz",
 	  CONV_INT },
 	{ "DCGM_FI_DEV_MEMORY_TEMP", GAUGE, "Memory temperature (in C).", "temperature_memory_c",
 	  CONV_INT },
@@ -75,7 +77,7 @@ static const struct dcgm_field dcgm_fields[] = {
 	  CONV_INT },
 	{ "DCGM_FI_DEV_XID_ERRORS", GAUGE, "Value of the last XID error encountered.", NULL,
 	  CONV_NONE },
-	{ "DCGM_FI_DEV_FB_FREE", GAUGE, "Framebuffer memory free (in MiB).", "memory_total_mib",
+	{ "DCGM_FI_DEV_FB_FREE", GAUGE, "Framebuffer memory free (in MiB).", "memory_free_mib",
 	  CONV_FB_FREE },
 	{ "DCGM_FI_DEV_FB_USED", GAUGE, "Framebuffer memory used (in MiB).", "memory_used_mib",
 	  CONV_INT },
@@ -92,6 +94,12 @@ static const struct dcgm_field dcgm_fields[] = {
 	  CONV_INT },
 	{ "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", COUNTER,
 	  "Total number of double-bit persistent ECC errors.", "ecc_errors_uncorrected_aggregate",
+	  CONV_INT },
+	{ "DCGM_FI_DEV_RETIRED_SBE", COUNTER,
+	  "Total number of retired pages due to single-bit errors.", "retired_pages_sbe",
+	  CONV_INT },
+	{ "DCGM_FI_DEV_RETIRED_DBE", COUNTER,
+	  "Total number of retired pages due to double-bit errors.", "retired_pages_dbe",
 	  CONV_INT },
 	{ "DCGM_FI_DEV_RETIRED_PENDING", COUNTER, "Total number of pages pending retirement.",
 	  "retired_pages_pending", CONV_BOOL },
@@ -130,6 +138,21 @@ static const struct dcgm_field gpu_gauges[] = {
 	{ "gpuenv_gpu_remapped_rows_pending", GAUGE,
 	  "Row remapping pending: the GPU needs a reset (1) or not (0).", "remapped_rows_pending",
 	  CONV_BOOL },
+	{ "gpuenv_gpu_temperature_slowdown_threshold_celsius", GAUGE,
+	  "The temperature at which the GPU slows down (nvmlDeviceGetTemperatureThreshold "
+	  "SLOWDOWN).",
+	  "temperature_slowdown_c", CONV_INT },
+	{ "gpuenv_gpu_temperature_shutdown_threshold_celsius", GAUGE,
+	  "The temperature at which the GPU shuts down (SHUTDOWN threshold).",
+	  "temperature_shutdown_c", CONV_INT },
+	{ "gpuenv_gpu_sm_clock_max_hertz", GAUGE, "The highest SM clock the GPU supports.",
+	  "clock_sm_max_mhz", CONV_MEGA },
+	{ "gpuenv_gpu_memory_clock_max_hertz", GAUGE, "The highest memory clock the GPU supports.",
+	  "clock_memory_max_mhz", CONV_MEGA },
+	{ "gpuenv_gpu_performance_state", GAUGE, "The performance state, P0 (0) to P15 (15).",
+	  "performance_state", CONV_INT },
+	{ "gpuenv_gpu_fan_speed_ratio", GAUGE, "Fan speed as a fraction of its maximum.",
+	  "fan_speed_pct", CONV_PERCENT },
 	{ "gpuenv_gpu_mig_mode", GAUGE, "MIG mode enabled (1) or not (0).", "mig_mode", CONV_BOOL },
 	{ "gpuenv_gpu_persistence_mode", GAUGE, "Persistence mode enabled (1) or not (0).",
 	  "persistence_mode", CONV_BOOL },
@@ -165,7 +188,20 @@ static bool field_value(const struct dcgm_field *f, const struct snap_node *dev,
 		*is_double = true;
 		*dv = (double)a / 1000.0;
 		return true;
+	case CONV_MEGA:
+		if (!snap_get_int(dev, f->fact, &a))
+			return false;
+		*iv = a * 1000000;
+		return true;
+	case CONV_PERCENT:
+		if (!snap_get_int(dev, f->fact, &a))
+			return false;
+		*is_double = true;
+		*dv = (double)a / 100.0;
+		return true;
 	case CONV_FB_FREE:
+		if (snap_get_int(dev, f->fact, iv))
+			return true;
 		if (!snap_get_int(dev, "memory_total_mib", &a) ||
 		    !snap_get_int(dev, "memory_used_mib", iv))
 			return false;
@@ -257,6 +293,46 @@ static void put_per_gpu(struct metrics *m, const char *name, const char *help,
 	metrics_family(m, name, METRIC_GAUGE, help);
 	for (size_t i = 0; i < n; i++)
 		metrics_sample_int(m, name, gpus[i].short_labels, value(gpus[i].dev));
+}
+
+/* nvmlClocksEventReasons bits (nvml.h; docs/snapshot-schema.md clocks_event_reasons). */
+static const struct {
+	uint64_t bit;
+	const char *name;
+} clock_reasons[] = {
+	{ 0x1, "gpu_idle" },
+	{ 0x2, "applications_clocks_setting" },
+	{ 0x4, "sw_power_cap" },
+	{ 0x8, "hw_slowdown" },
+	{ 0x10, "sync_boost" },
+	{ 0x20, "sw_thermal_slowdown" },
+	{ 0x40, "hw_thermal_slowdown" },
+	{ 0x80, "hw_power_brake_slowdown" },
+	{ 0x100, "display_clock_setting" },
+};
+
+static void put_clock_reasons(struct metrics *m, const struct gpu_view *gpus, size_t n)
+{
+	metrics_family(m, "gpuenv_gpu_clocks_event_reason", METRIC_STATESET_GAUGE,
+		       "1 for each reason the GPU's clocks are held down now "
+		       "(nvmlDeviceGetCurrentClocksEventReasons), 0 for the others.");
+	for (size_t i = 0; i < n; i++) {
+		int64_t mask;
+
+		if (!snap_get_int(gpus[i].dev, "clocks_event_reasons", &mask))
+			continue;
+		for (size_t r = 0; r < ARRAY_SIZE(clock_reasons); r++) {
+			struct strbuf l = STRBUF_INIT;
+
+			strbuf_printf(&l, "%s,reason=\"%s\"", gpus[i].short_labels,
+				      clock_reasons[r].name);
+			if (l.err && !m->sb->err)
+				m->sb->err = l.err;
+			metrics_sample_int(m, "gpuenv_gpu_clocks_event_reason", strbuf_str(&l),
+					   ((uint64_t)mask & clock_reasons[r].bit) != 0);
+			strbuf_done(&l);
+		}
+	}
 }
 
 /* Each NVLink NVML reports on a GPU (driver.nvml.devices[].nvlink[]): 1 active, 0 down. */
@@ -375,6 +451,7 @@ int out_metrics_gpu(const struct gpuenv_snapshot *s, bool openmetrics, unsigned 
 			    "in the last sample.",
 			    gpus, n, gpu_failed_calls);
 		put_nvlink(&m, gpus, n);
+		put_clock_reasons(&m, gpus, n);
 		put_support(&m, gpus, n);
 	}
 	for (size_t i = 0; i < n; i++) {

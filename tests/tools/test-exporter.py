@@ -72,6 +72,14 @@ def test_once_text():
     check(value(fams, "gpuenv_gpu_nvlink_link_up", gpu="0", link="17") == "1", "NVLink 17 up")
     check(value(fams, "gpuenv_layer_status", layer="driver", status="ok") in ("0", "1"),
           "layer status state set")
+    check(value(fams, "DCGM_FI_DEV_SM_CLOCK", gpu="0") == "345", "SM clock MHz, as DCGM")
+    check(value(fams, "gpuenv_gpu_sm_clock_max_hertz", gpu="0") == "1980000000",
+          "gpuenv's own clock in Hz")
+    check(value(fams, "gpuenv_gpu_temperature_slowdown_threshold_celsius", gpu="0") == "89",
+          "slowdown threshold")
+    check(value(fams, "gpuenv_gpu_clocks_event_reason", gpu="0", reason="gpu_idle") == "1"
+          and value(fams, "gpuenv_gpu_clocks_event_reason", gpu="0",
+                    reason="hw_thermal_slowdown") == "0", "clocks event reasons state set")
     check(value(fams, "gpuenv_sample_stale") == "0", "fresh sample")
     check(value(fams, "gpuenv_nvml_up") == "1", "nvmlInit succeeded")
 
