@@ -234,6 +234,47 @@ def test_serve():
     check(rc == 0, f"SIGTERM ends it with 0 ({rc}; {err.strip()[-300:]})")
 
 
+def listen_inode(port):
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            cols = line.split()
+            if int(cols[1].split(":")[1], 16) == port and cols[3] == "0A":
+                return cols[9]
+    return None
+
+
+def descendants(pid):
+    kids = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d))
+    out, todo = set(), [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.add(k)
+            todo.append(k)
+    return out
+
+
+def socket_holders(inode):
+    pids = set()
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            for fd in os.listdir(f"/proc/{d}/fd"):
+                if os.readlink(f"/proc/{d}/fd/{fd}") == f"socket:[{inode}]":
+                    pids.add(int(d))
+        except OSError:
+            continue
+    return pids
+
+
 def test_serve_hang():
     port = free_port()
     args, env = fixture_args("nvml-hang")
@@ -256,6 +297,14 @@ def test_serve_hang():
         check(int(value(fams, "gpuenv_collection_errors_total", kind="nvml_session")) >= 1,
               "collection errors counted")
         check(wait_http(base + "/readyz", 2, want=503)[0] == 503, "/readyz 503 without a sample")
+        inode, seen, holders = listen_inode(port), set(), set()
+        for _ in range(30):
+            seen |= descendants(p.pid)
+            holders |= socket_holders(inode)
+            time.sleep(0.1)
+        check(bool(seen) and holders == {p.pid},
+              f"the NVML children ({len(seen)} seen) never hold the listening socket "
+              f"(holders {sorted(holders)}, exporter {p.pid})")
     finally:
         p.send_signal(signal.SIGTERM)
         try:
