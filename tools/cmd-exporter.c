@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,6 +152,19 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+/* Connections are descriptors: the soft limit (1024 under systemd and most shells) would
+ * stop accepting long before the server's own connection limit. Up to the hard limit, as
+ * Go's runtime does for every program. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 8192 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max > 8192 ? 8192 : rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 static void publish(struct exporter_http *h, const struct exporter *ex)
 {
 	exporter_http_publish(h, exporter_exposition(ex, false), exporter_exposition(ex, true),
@@ -178,6 +192,7 @@ static int serve(struct exporter *ex, const char *listen, unsigned interval_ms,
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	sigdelset(&set, SIGCHLD);
+	raise_fd_limit();
 	r = exporter_http_start(listen, &h);
 	if (r < 0) {
 		fprintf(stderr, "gpuenv exporter: --listen %s: %s\n", listen,

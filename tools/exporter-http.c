@@ -20,7 +20,7 @@
 
 #include "exporter.h"
 
-#define HTTP_CONNECTION_LIMIT 1024
+#define HTTP_CONNECTION_LIMIT 4096 /* slow-loris and scrapers alike; see RLIMIT_NOFILE */
 #define HTTP_IDLE_TIMEOUT_S   10
 #define HTTP_MEMORY_LIMIT     (16u << 10) /* request head + response headers per connection */
 
