@@ -124,8 +124,8 @@ static int pci_names_lookup(void *userdata, uint16_t vendor, uint16_t device, ui
 
 /*
  * libpci reads the whole database into memory, parsing as it goes, and opens it with zlib's
- * gzopen(), which also inflates gzip data behind a plain name: an image's 164 MB pci.ids took
- * 38 s and 257 MB. The database is a regular file of at most PCI_IDS_MAX bytes (pci.ids of
+ * gzopen(), which also inflates gzip data behind a plain name: a large pci.ids in an image
+ * costs its whole size in time and memory. The database is a regular file of at most PCI_IDS_MAX bytes (pci.ids of
  * 2023 is 1.4 MB), and gzip data (magic 1f 8b, RFC 1952) is refused unless the caller named
  * the file: its inflated size is not bounded by the file's.
  */

@@ -90,24 +90,34 @@ static int follow_wrappers(struct parse *ps, struct sec *secs, size_t n, const s
 }
 
 /* Searches a section for the container pattern (§1): hits that pass full validation are
- * walked (back-to-back runs included), everything else is skipped. */
+ * walked (back-to-back runs included), everything else is skipped. Where the caller reads
+ * (fatbin_input.read), through the window SEARCH_CHUNK bytes at a time, never through the
+ * buffer: a hand-registered library keeps its kernels outside .nv_fatbin (libcufft.so.12: 270
+ * of its 286 MB), and a memmem over the mapping made all of them resident. */
 static int search_section(struct parse *ps, const struct sec *s)
 {
 	struct fatbin_result *r = ps->r;
-	const uint8_t *d = ps->base + s->off;
+	const size_t pat = sizeof(fatbin_container_pattern);
 	size_t pos = 0;
 
 	while (pos < s->size) {
-		const uint8_t *hit = memmem(d + pos, s->size - pos, fatbin_container_pattern,
-					    sizeof(fatbin_container_pattern));
+		size_t n = ps->read ? (size_t)MIN(s->size - pos, (uint64_t)SEARCH_CHUNK)
+				    : (size_t)(s->size - pos);
+		const uint8_t *d = fb_view(ps, s->off + pos, n), *hit;
 		size_t at, got = 0, before = r->n_containers;
+		const struct range *done;
 		int rv;
 
-		const struct range *done;
-
-		if (!hit)
-			break;
-		at = (size_t)(hit - d);
+		if (!d)
+			return fb_view_error(ps, s->off + pos);
+		hit = memmem(d, n, fatbin_container_pattern, pat);
+		if (!hit) {
+			if (n < pat || pos + n >= s->size)
+				break;
+			pos += n - (pat - 1); /* a pattern across the chunk boundary */
+			continue;
+		}
+		at = pos + (size_t)(hit - d);
 		done = fb_range_find(ps, s->off + at);
 		if (done) {
 			pos = done->b - s->off;

@@ -21,8 +21,8 @@
  * OpenCL implementations that only drive the CPU, told by their library's name before anything
  * is loaded: PoCL (libpocl: its "pthread" and "basic" devices are the CPU; Debian's
  * pocl-opencl-icd), the Intel CPU Runtime for OpenCL (libintelocl) and Oclgrind, a simulator
- * (liboclgrind-rt-icd). Loading PoCL costs ~60 MB and ~30 ms (it brings libLLVM) and says
- * nothing about the GPU stack, so the live session skips them unless --opencl-all.
+ * (liboclgrind-rt-icd). Loading PoCL brings libLLVM into the child and says nothing about the
+ * GPU stack, so the live session skips them unless --opencl-all.
  */
 static bool icd_cpu_only(const char *library)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The frameworks in a site-packages and the nvidia-* wheels (probe-python.c names the
- * formats). One table, frameworks[], says for each of torch, TensorFlow, jax and CuPy where it
+ * The frameworks in a site-packages (probe-python.c names the formats; their dist-info is
+ * read by probe-python-wheels.c, which also lists the nvidia-* wheels). One table, frameworks[], says for each of torch, TensorFlow, jax and CuPy where it
  * lives, which distributions are it, where its GPU library is; probe_framework() reads what
  * is read the same way for all (presence, dist-info, site-packages), then the framework's own
  * small reader its version files.
@@ -25,148 +25,6 @@
 #include "shared/path-util.h"
 #include "shared/strmap.h"
 #include "shared/strv.h"
-
-/* ---- site-packages --------------------------------------------------------------------- */
-
-/* Does a normalised distribution name (PEP 503) match names[] (NULL-terminated; "x*" matches
- * every name starting with "x")? */
-static bool dist_matches(const char *const *names, const char *norm)
-{
-	for (; *names; names++) {
-		size_t n = strlen(*names);
-
-		if ((*names)[n - 1] == '*' ? strneq(norm, *names, n - 1) : streq(norm, *names))
-			return true;
-	}
-	return false;
-}
-
-/* The first dist-info/egg-info (in site order) whose normalised name matches names[]. */
-static bool find_dist(const struct site *sites, size_t ns, const char *const *names,
-		      size_t *ret_site, const char **ret_entry)
-{
-	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names) {
-			_cleanup_free_ char *name = NULL, *ver = NULL;
-			char norm[128];
-
-			if (dist_dirname_split(*n, &name, &ver) < 0)
-				continue;
-			dist_name_normalize(name, norm, sizeof(norm));
-			if (dist_matches(names, norm)) {
-				*ret_site = i;
-				*ret_entry = *n;
-				return true;
-			}
-		}
-	return false;
-}
-
-/* The first site holding a directory `pkg`. *ret_err: 0, or why the entry the site lists
- * could not be looked at (EACCES): the framework is there, what it is is unknown. */
-static bool find_pkg_dir(struct probe_env *pe, const struct site *sites, size_t ns, const char *pkg,
-			 size_t *ret, int *ret_err)
-{
-	for (size_t i = 0; i < ns; i++)
-		if (strv_contains(sites[i].names, pkg)) {
-			_cleanup_free_ char *p = path_join(sites[i].dir, pkg);
-			int r;
-
-			if (!p)
-				return false;
-			/* A dangling or looping link still counts: its reads record why. */
-			r = probe_path_is(pe, p, S_IFDIR)
-				    ? 0
-				    : root_lstat(pe->root, p, &(struct stat){ 0 });
-			if (r == 0 || (r != -ENOENT && r != -ENOTDIR && r != -ENOMEM)) {
-				*ret = i;
-				*ret_err = r;
-				return true;
-			}
-		}
-	return false;
-}
-
-/* <site>/<distdir>/METADATA (PKG-INFO for egg-info) → `key` = Version; the parsed header
- * block for the caller, or NULL with the failure recorded. */
-static struct dist_metadata *read_metadata(struct probe_env *pe, struct snap_node *obj,
-					   const char *key, const char *site, const char *distdir)
-{
-	_cleanup_free_ char *path = NULL, *text = NULL;
-	struct dist_metadata *m = NULL;
-	bool egg = strstr(distdir, ".egg-info") != NULL;
-	int r;
-
-	if (asprintf(&path, "%s/%s/%s", site, distdir, egg ? "PKG-INFO" : "METADATA") < 0)
-		return NULL;
-	r = root_read_text(pe->root, path, CAP_METADATA, &text);
-	if (r < 0) {
-		snap_set_errno(obj, key, r, path);
-		return NULL;
-	}
-	r = dist_metadata_parse(text, strlen(text), &m);
-	if (r < 0) {
-		snap_set_malformed(
-			obj, key, text, path,
-			r == -EBADMSG ? "not a core-metadata header block with Name and Version"
-				      : strerror(-r));
-		return NULL;
-	}
-	snap_set_str(obj, key, m->version, path);
-	return m;
-}
-
-/* The local version label: "2.4.0+cu124" → "cu124". */
-static void record_local_version(struct snap_node *obj, const char *version, const char *src)
-{
-	const char *plus = strchr(version, '+');
-
-	if (plus && plus[1])
-		snap_set_str(obj, "local_version", plus + 1, src);
-	else
-		snap_set_state(obj, "local_version", FACT_ABSENT, src, "no +local label");
-}
-
-/* Requires-Dist pins on NVIDIA's CUDA wheels: what the framework expects pip to provide. */
-static void record_requires_nvidia(struct snap_node *obj, const struct dist_metadata *m,
-				   const char *src)
-{
-	struct snap_node *arr = snap_array(obj, "requires_nvidia");
-
-	for (size_t i = 0; i < m->n_requires; i++) {
-		char norm[64];
-
-		dist_name_normalize(m->requires_dist[i], norm, sizeof(norm));
-		if (startswith(norm, "nvidia-") || startswith(norm, "cuda-toolkit") ||
-		    startswith(norm, "cuda-runtime"))
-			snap_append_str(arr, m->requires_dist[i], src);
-	}
-}
-
-/* Debian's python3-<module> owns <module> in /usr/lib/python3/dist-packages. */
-static void record_distro_package(struct py_ctx *c, struct snap_node *obj, const char *site,
-				  const char *module)
-{
-	char pkg[160], ver[128];
-	int err;
-
-	if (!startswith(site, "/usr/lib/python3"))
-		return;
-	snprintf(pkg, sizeof(pkg), "python3-%s", module);
-	err = probe_dpkg_version(c->pe, pkg, ver, sizeof(ver));
-	if (err == 1) {
-		snap_set_state(obj, "distro_package", FACT_ABSENT, PROBE_DPKG_STATUS,
-			       "not installed");
-		return;
-	}
-	if (err < 0) {
-		snap_set_errno(obj, "distro_package", err, PROBE_DPKG_STATUS);
-		return;
-	}
-	obj = snap_object(obj, "distro_package");
-	snap_set_str(obj, "name", pkg, PROBE_DPKG_STATUS);
-	snap_set_str(obj, "version", ver, PROBE_DPKG_STATUS);
-}
 
 /* Reads a generated module once; on failure records the errno under every key given. */
 static char *read_module(struct probe_env *pe, struct snap_node *obj, const char *path,
@@ -303,7 +161,7 @@ static int read_torch(const struct fw_found *f)
 		if (r == -ENOMEM)
 			return r;
 		if (r == 1)
-			record_local_version(t, snap_get_str(t, "version"), vpath);
+			py_record_local_version(t, snap_get_str(t, "version"), vpath);
 		rc = record_assign(t, "cuda", text, vpath, "cuda");
 		rh = record_assign(t, "hip", text, vpath, "hip");
 		r = record_assign(t, "git", text, vpath, "git_version");
@@ -316,7 +174,7 @@ static int read_torch(const struct fw_found *f)
 			snap_set_malformed(t, "cpu_only", NULL, vpath,
 					   "cuda or hip not readable from version.py");
 	}
-	record_distro_package(f->c, t, f->dir->dir, "torch");
+	py_record_distro_package(f->c, t, f->dir->dir, "torch");
 	r = root_list_dir(pe->root, lib, MAX_SMALL_DIR, &libs);
 	if (r < 0) {
 		snap_set_errno(t, "lib_dir", r, lib);
@@ -531,7 +389,7 @@ static int read_jax(const struct fw_found *f)
 	size_t ns = f->ns, si = 0, di = 0;
 	const char *dist = NULL;
 	int jax_err = 0;
-	bool has_jax = find_pkg_dir(pe, sites, ns, "jax", &si, &jax_err);
+	bool has_jax = py_find_pkg_dir(pe, sites, ns, "jax", &si, &jax_err);
 	struct snap_node *j = f->obj, *plugins;
 	bool any_plugin = false, lib_cuda = false;
 	int r;
@@ -556,10 +414,10 @@ static int read_jax(const struct fw_found *f)
 	} else
 		snap_set_state(j, "jaxlib_version", FACT_ABSENT, sites[si].dir,
 			       "no jaxlib/ package");
-	if (find_dist(sites, ns, jaxlib_dists, &di, &dist)) {
+	if (py_find_dist(sites, ns, jaxlib_dists, &di, &dist)) {
 		_cleanup_free_ char *dpath = path_join(sites[di].dir, dist);
 		struct dist_metadata *m =
-			read_metadata(pe, j, "jaxlib_dist_version", sites[di].dir, dist);
+			py_read_metadata(pe, j, "jaxlib_dist_version", sites[di].dir, dist);
 
 		/* jaxlib <= 0.4.x CUDA wheels: "0.4.9+cuda11.cudnn86". */
 		if (m && strchr(m->version, '+')) {
@@ -602,12 +460,12 @@ static int read_jax(const struct fw_found *f)
 			dpath = path_join(sites[i].dir, *n);
 			if (!dpath)
 				return -ENOMEM;
-			m = read_metadata(pe, pl, pjrt ? "pjrt_version" : "plugin_version",
-					  sites[i].dir, *n);
+			m = py_read_metadata(pe, pl, pjrt ? "pjrt_version" : "plugin_version",
+					     sites[i].dir, *n);
 			if (m) {
 				snap_set_str(pl, pjrt ? "pjrt" : "plugin", m->name, dpath);
 				if (!pjrt)
-					record_requires_nvidia(pl, m, dpath);
+					py_record_requires_nvidia(pl, m, dpath);
 			}
 			dist_metadata_free(m);
 			if (!pjrt)
@@ -656,10 +514,10 @@ static int read_cupy(const struct fw_found *f)
 			if (dist_dirname_split(*n, &name, &ver) < 0)
 				continue;
 			dist_name_normalize(name, norm, sizeof(norm));
-			if (!dist_matches(f->fw->dists, norm))
+			if (!py_dist_matches(f->fw->dists, norm))
 				continue;
 			d = snap_append_object(dists);
-			m = read_metadata(pe, d, "dist_version", sites[i].dir, *n);
+			m = py_read_metadata(pe, d, "dist_version", sites[i].dir, *n);
 			if (m) {
 				_cleanup_free_ char *dp = path_join(sites[i].dir, *n);
 
@@ -790,12 +648,13 @@ static int probe_framework(struct py_ctx *c, struct snap_node *pkgs, const struc
 	struct fw_found f = { .c = c, .fw = fw, .sites = sites, .ns = ns };
 	size_t si = 0, di = 0, ai = 0;
 	int dir_err = 0, also_err = 0;
-	bool has_dir = find_pkg_dir(c->pe, sites, ns, fw->module, &si, &dir_err);
-	bool has_dist = find_dist(sites, ns, fw->dists, &di, &f.dist);
+	bool has_dir = py_find_pkg_dir(c->pe, sites, ns, fw->module, &si, &dir_err);
+	bool has_dist = py_find_dist(sites, ns, fw->dists, &di, &f.dist);
 	struct dist_metadata *m;
 
 	if (!has_dir && !has_dist &&
-	    !(fw->also_module && find_pkg_dir(c->pe, sites, ns, fw->also_module, &ai, &also_err)))
+	    !(fw->also_module &&
+	      py_find_pkg_dir(c->pe, sites, ns, fw->also_module, &ai, &also_err)))
 		return 0;
 	f.obj = snap_object(pkgs, fw->key);
 	f.dir = has_dir ? &sites[si] : NULL;
@@ -807,11 +666,11 @@ static int probe_framework(struct py_ctx *c, struct snap_node *pkgs, const struc
 		if (!dpath)
 			return -ENOMEM;
 		snap_set_str(f.obj, "dist_info", dpath, dpath);
-		m = read_metadata(c->pe, f.obj, "dist_version", sites[di].dir, f.dist);
+		m = py_read_metadata(c->pe, f.obj, "dist_version", sites[di].dir, f.dist);
 		if (m)
 			snap_set_str(f.obj, "dist_name", m->name, dpath);
 		if (m && (fw->flags & FW_REQUIRES_NVIDIA))
-			record_requires_nvidia(f.obj, m, dpath);
+			py_record_requires_nvidia(f.obj, m, dpath);
 		dist_metadata_free(m);
 	} else {
 		snap_set_state(f.obj, "dist_info", FACT_ABSENT,
@@ -835,89 +694,5 @@ int py_probe_frameworks(struct py_ctx *c, struct snap_node *pkgs, const struct s
 		if (r < 0)
 			return r;
 	}
-	return 0;
-}
-
-/* Every nvidia-* distribution: name, version and where its libraries are (from RECORD). */
-static bool want_lib(const char *p)
-{
-	const char *b = strrchr(p, '/');
-
-	b = b ? b + 1 : p;
-	return startswith(b, "lib") && strstr(b, ".so") != NULL;
-}
-
-int probe_nvidia_wheels(struct py_ctx *c, struct snap_node *env, const struct site *sites,
-			size_t ns)
-{
-	struct probe_env *pe = c->pe;
-	struct snap_node *arr = snap_array(env, "nvidia_wheels");
-
-	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names) {
-			_cleanup_free_ char *name = NULL, *ver = NULL, *dpath = NULL, *rpath = NULL,
-					    *rec = NULL;
-			_cleanup_strv_free_ char **libs = NULL;
-			char norm[128];
-			struct snap_node *w, *la;
-			struct dist_metadata *m;
-			int r;
-
-			if (!py_endswith_dist_info(*n) || dist_dirname_split(*n, &name, &ver) < 0)
-				continue;
-			dist_name_normalize(name, norm, sizeof(norm));
-			if (!startswith(norm, "nvidia-"))
-				continue;
-			dpath = path_join(sites[i].dir, *n);
-			rpath = dpath ? path_join(dpath, "RECORD") : NULL;
-			if (!rpath)
-				return -ENOMEM;
-			w = snap_append_object(arr);
-			snap_set_str(w, "dist_info", dpath, dpath);
-			m = read_metadata(pe, w, "version", sites[i].dir, *n);
-			if (m)
-				snap_set_str(w, "name", m->name, dpath);
-			else
-				snap_set_str(w, "name", norm, dpath); /* from the directory name */
-			dist_metadata_free(m);
-			r = root_read_text(pe->root, rpath, CAP_RECORD, &rec);
-			if (r == 0)
-				r = dist_record_paths(rec, strlen(rec), want_lib, MAX_WHEEL_LIBS,
-						      &libs);
-			if (r == -ENOMEM)
-				return r;
-			if (r < 0) {
-				snap_set_errno(w, "lib_dir", r, rpath);
-				continue;
-			}
-			if (!libs[0]) {
-				snap_set_state(w, "lib_dir", FACT_ABSENT, rpath,
-					       "no lib*.so* in RECORD");
-				continue;
-			}
-			{
-				_cleanup_free_ char *ld = path_join(sites[i].dir, libs[0]);
-				char *slash = ld ? strrchr(ld, '/') : NULL;
-				struct stat st;
-				int sr;
-
-				if (!slash)
-					return -ENOMEM;
-				*slash = '\0';
-				/* Unreadable is not "not on disk": the wheel's libraries may be there. */
-				sr = root_stat(pe->root, ld, &st);
-				if (sr == 0 && S_ISDIR(st.st_mode))
-					snap_set_str(w, "lib_dir", ld, rpath);
-				else if (sr < 0 && sr != -ENOENT && sr != -ENOTDIR)
-					snap_set_errno(w, "lib_dir", sr, ld);
-				else
-					snap_set_state(w, "lib_dir", FACT_ABSENT, ld,
-						       "listed in RECORD, not on disk");
-			}
-			la = snap_array(w, "libraries");
-			STRV_FOREACH(l, libs)
-				snap_append_str(la, strrchr(*l, '/') ? strrchr(*l, '/') + 1 : *l,
-						rpath);
-		}
 	return 0;
 }

@@ -106,6 +106,32 @@ int py_record_cudnn_dlopen(struct py_ctx *c, struct snap_node *obj, unsigned maj
 /* packages.{torch,tensorflow,jax,cupy} from the framework table. */
 int py_probe_frameworks(struct py_ctx *c, struct snap_node *pkgs, const struct site *sites,
 			size_t ns);
+
+/* probe-python-wheels.c: the dist-info of a site-packages */
+struct dist_metadata;
+/* Does a normalised distribution name (PEP 503) match names[] (NULL-terminated; "x*" matches
+ * every name starting with "x")? */
+bool py_dist_matches(const char *const *names, const char *norm);
+/* The first dist-info/egg-info (in site order) whose normalised name matches names[]. */
+bool py_find_dist(const struct site *sites, size_t ns, const char *const *names, size_t *ret_site,
+		  const char **ret_entry);
+/* The first site holding a directory `pkg`. *ret_err: 0, or why the entry the site lists
+ * could not be looked at (EACCES): the framework is there, what it is is unknown. */
+bool py_find_pkg_dir(struct probe_env *pe, const struct site *sites, size_t ns, const char *pkg,
+		     size_t *ret, int *ret_err);
+/* <site>/<distdir>/METADATA (PKG-INFO for egg-info) → `key` = Version; the parsed header
+ * block for the caller, or NULL with the failure recorded. */
+struct dist_metadata *py_read_metadata(struct probe_env *pe, struct snap_node *obj, const char *key,
+				       const char *site, const char *distdir);
+/* The local version label: "2.4.0+cu124" → "cu124". */
+void py_record_local_version(struct snap_node *obj, const char *version, const char *src);
+/* Requires-Dist pins on NVIDIA's CUDA wheels: what the framework expects pip to provide. */
+void py_record_requires_nvidia(struct snap_node *obj, const struct dist_metadata *m,
+			       const char *src);
+/* Debian's python3-<module> owns <module> in /usr/lib/python3/dist-packages. */
+void py_record_distro_package(struct py_ctx *c, struct snap_node *obj, const char *site,
+			      const char *module);
+/* Every nvidia-* distribution: name, version and where its libraries are (from RECORD). */
 int probe_nvidia_wheels(struct py_ctx *c, struct snap_node *env, const struct site *sites,
 			size_t ns);
 

@@ -32,7 +32,7 @@
  * use of src/fatbin here, so its API can change in one place. */
 /* The parser's reads of the scattered container headers, through read(2) into its small
  * window rather than through the mapping (as `gpuenv scan` does): touching a page of a
- * 600 MB cuDNN library per entry header made them resident. */
+ * large library (cuDNN's) per entry header made the pages resident. */
 struct kernel_read {
 	const struct root_file *f;
 	int err;

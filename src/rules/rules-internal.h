@@ -212,6 +212,8 @@ bool fw_cuda_version(const struct fw_build *b, char *buf, size_t len,
 		     const struct snap_node **ret_fact);
 /* The HIP/ROCm version of a ROCm build, or NULL. */
 const struct snap_node *fw_hip_version(const struct fw_build *b);
+/* The Python module the build is imported as: "torch", "tensorflow", "jax". */
+const char *fw_module(const struct fw_build *b);
 /* The cpu_only fact of the build. */
 const struct snap_node *fw_cpu_only(const struct fw_build *b);
 /* The GPU code targets: the kernel library's arch_targets[] (objects {target,kind,ptx_isa}), or

@@ -646,3 +646,17 @@ const struct snap_node *wheel_holding(const struct snap_node *env, const char *p
 	}
 	return NULL;
 }
+
+const char *fw_module(const struct fw_build *b)
+{
+	switch (b->kind) {
+	case FW_TORCH:
+		return "torch";
+	case FW_TENSORFLOW:
+		return "tensorflow";
+	case FW_JAX:
+	case FW_JAX_PLUGIN:
+		return "jax";
+	}
+	return "?";
+}

@@ -3,8 +3,9 @@
  * The modules of a scanned file (its CUDA containers with code, one per translation unit)
  * kept by their set of targets: each distinct set once, with how many modules have it. A
  * verdict's modules_without_image then judges each distinct set once, and memory grows
- * with the distinct sets, not the modules (libcublasLt.so.13: 2 782 modules, a few dozen
- * sets; one small allocation per module cost ~30 page faults per scan).
+ * with the distinct sets, not the modules (a library such as libcublasLt holds thousands of
+ * modules and a few dozen sets; one small allocation per module cost page faults on every
+ * scan: bench/ measures it).
  */
 #pragma once
 

@@ -19,9 +19,8 @@
 #include "snapshot-internal.h"
 
 #define SNAP_JSON_MAX_DEPTH 64
-/* The JSON tree costs ~11 times the text (a jansson hashtable per fact object), the snapshot
- * ~4 times: a cap on the text caps the memory. gpuenv report --json of an 8-GPU machine
- * writes 240 KB. */
+/* The JSON tree and the snapshot built from it cost a multiple of the text (a jansson
+ * hashtable per fact object): a cap on the text caps the memory. */
 #define SNAP_JSON_MAX_BYTES SNAPSHOT_JSON_MAX_BYTES
 
 bool snap_section_is_environment(const char *section)

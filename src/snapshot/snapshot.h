@@ -21,22 +21,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shared/fact-state.h"
 #include "shared/macro.h"
 
 /* 2: a framework's distribution is dist_info/dist_name/dist_version (docs/snapshot-schema.md,
  * "Schema versions"); --from still reads 1. */
 #define SNAPSHOT_SCHEMA_VERSION 2
-
-enum fact_state {
-	FACT_UNPROBED = 0, /* not looked at: probe not run, or live-only under --sysroot */
-	FACT_ABSENT,	   /* looked, not there (-ENOENT) */
-	FACT_PRESENT,
-	FACT_UNREADABLE,  /* -EACCES / -EPERM */
-	FACT_MALFORMED,	  /* a parser refused it; raw text kept */
-	FACT_UNSUPPORTED, /* the vendor said NOT_SUPPORTED, or the kernel lacks the feature */
-	FACT_ERROR,	  /* anything else; error text kept */
-	_FACT_STATE_MAX,
-};
 
 enum snap_kind {
 	SNAP_OBJECT,
@@ -54,8 +44,6 @@ enum snap_type {
 struct snap_node;
 struct gpuenv_snapshot;
 
-const char *fact_state_to_string(enum fact_state s);
-int fact_state_from_string(const char *s); /* -EINVAL when unknown */
 /* errno → state: ENOENT/ENOTDIR absent, EACCES/EPERM unreadable, EBADMSG/EINVAL/ERANGE malformed,
  * ENOTSUP/EOPNOTSUPP/EPROTONOSUPPORT unsupported, anything else error. */
 enum fact_state fact_state_from_errno(int err);
@@ -150,10 +138,10 @@ int snapshot_to_json(const struct gpuenv_snapshot *s, unsigned flags, char **ret
  * (strbuf_put_home_redacted()). Object keys are kept. */
 struct json_t;
 int snap_json_redact_homes(struct json_t *j);
-/* The largest snapshot text read: 16 MiB, 70 times what an 8-GPU machine's report writes. */
+/* The largest snapshot text read: 16 MiB, many times what an 8-GPU machine's report writes. */
 #define SNAPSHOT_JSON_MAX_BYTES ((size_t)16 << 20)
 /* -EBADMSG for invalid JSON or a tree that breaks the schema rules; *ret_error explains.
- * -EFBIG for a text over SNAPSHOT_JSON_MAX_BYTES. Time O(n log n), memory ~15 times len. */
+ * -EFBIG for a text over SNAPSHOT_JSON_MAX_BYTES. Time O(n log n), memory O(len). */
 int snapshot_from_json(const char *text, size_t len, struct gpuenv_snapshot **ret,
 		       char **ret_error);
 /* The jansson value of a subtree (for embedding snapshots in other JSON documents). */

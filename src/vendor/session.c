@@ -15,6 +15,7 @@
 
 #include "sandbox.h"
 #include "session.h"
+#include "shared/fact-state.h"
 #include "shared/parse.h"
 
 #define SESSION_MAX_OUTPUT ((size_t)4 << 20)
@@ -343,17 +344,6 @@ static json_t *make_leaf(const char *state, const char *source, const char *erro
 	return o;
 }
 
-static bool state_valid(const char *s)
-{
-	static const char *const ok[] = { "present",	 "absent", "unreadable", "malformed",
-					  "unsupported", "error",  "unprobed" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
-		if (streq(s, ok[i]))
-			return true;
-	return false;
-}
-
 int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,
 		char **ret_pending_key, char **ret_pending_call)
 {
@@ -396,7 +386,7 @@ int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,
 		s = json_string_value(json_object_get(o, "s"));
 		e = json_string_value(json_object_get(o, "e"));
 		v = json_object_get(o, "v");
-		if (!k || !c || !s || !state_valid(s) ||
+		if (!k || !c || !s || fact_state_from_string(s) < 0 ||
 		    (v && !json_is_string(v) && !json_is_integer(v) && !json_is_boolean(v)) ||
 		    (v && !streq(s, "present"))) {
 			json_decref(o);

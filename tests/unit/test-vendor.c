@@ -3,9 +3,10 @@
  * Unit tests of src/vendor/: the child protocol folding (session.c) and whole NVML, CUDA and
  * OpenCL sessions against the fake libraries of tests/fakes/ (scenario written here, named by
  * GPUENV_FAKE_SCENARIO, inherited by the vendor child): values, versioned-name fallbacks,
- * every failure path (missing or wrong library, error codes, a hang, a crash) and the
- * sandbox that keeps a library from creating device nodes; and the libraries loaded on first
- * use (dl_lazy: libzip), including one that is missing or lacks a function.
+ * every failure path (missing or wrong library, error codes, a hang, a crash); and the
+ * libraries loaded on first use (dl_lazy: libzip), including one that is missing or lacks a
+ * function. A hostile library and the sandbox: test-vendor-sandbox.c; the helpers both
+ * share: vendor-test-util.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,77 +30,7 @@
 #include "vendor/sandbox.h"
 #include "vendor/session.h"
 #include "vendor/vendor.h"
-
-static char fakes[512], scenario[256];
-
-static const char *fake(const char *name)
-{
-	static char path[600];
-
-	snprintf(path, sizeof(path), "%s/%s", fakes, name);
-	return path;
-}
-
-static void set_scenario(const char *text)
-{
-	FILE *f = fopen(scenario, "we");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	setenv("GPUENV_FAKE_SCENARIO", scenario, 1);
-}
-
-/* The leaf or node at a dotted path ("devices.1.name"). */
-static json_t *jget(json_t *j, const char *path)
-{
-	char copy[256], *save = NULL;
-
-	snprintf(copy, sizeof(copy), "%s", path);
-	for (char *p = strtok_r(copy, ".", &save); p && j; p = strtok_r(NULL, ".", &save))
-		j = json_is_array(j) ? json_array_get(j, strtoul(p, NULL, 10))
-				     : json_object_get(j, p);
-	return j;
-}
-
-static const char *jstr(json_t *t, const char *path, const char *member)
-{
-	return json_string_value(json_object_get(jget(t, path), member));
-}
-
-static void assert_fact(json_t *t, const char *path, const char *state, const char *source)
-{
-	const char *s = jstr(t, path, "state");
-
-	if (!s || strcmp(s, state) != 0)
-		fail_msg("%s: state %s, want %s (error: %s)", path, s ? s : "(missing)", state,
-			 jstr(t, path, "error") ?: "-");
-	if (source)
-		assert_string_equal(jstr(t, path, "source"), source);
-}
-
-static void assert_str(json_t *t, const char *path, const char *want)
-{
-	assert_fact(t, path, "present", NULL);
-	assert_string_equal(json_string_value(jget(jget(t, path), "value")), want);
-}
-
-static void assert_int(json_t *t, const char *path, long long want)
-{
-	assert_fact(t, path, "present", NULL);
-	assert_int_equal(json_integer_value(jget(jget(t, path), "value")), want);
-}
-
-static void assert_error_contains(json_t *t, const char *path, const char *state, const char *text)
-{
-	const char *e;
-
-	assert_fact(t, path, state, NULL);
-	e = jstr(t, path, "error");
-	assert_non_null(e);
-	if (!strstr(e, text))
-		fail_msg("%s: error \"%s\" lacks \"%s\"", path, e, text);
-}
+#include "vendor-test-util.h"
 
 /* ---- protocol folding ------------------------------------------------------------ */
 
@@ -170,20 +101,6 @@ static const char healthy[] = "[nvml]\n"
 			      "name = NVIDIA H100 80GB HBM3\n"
 			      "pci_bus_id = 00000000:2A:00.0\n"
 			      "architecture = 42\n";
-
-static json_t *nvml(const char *lib, unsigned timeout_ms, char **ret_failure)
-{
-	struct vendor_req req = { .library = lib, .timeout_ms = timeout_ms };
-	struct vendor_result r;
-
-	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
-	assert_non_null(r.tree);
-	if (ret_failure)
-		*ret_failure = r.failure;
-	else if (r.failure)
-		fail_msg("unexpected failure: %s", r.failure);
-	return r.tree;
-}
 
 static void test_nvml_values(void **state)
 {
@@ -497,347 +414,6 @@ static void test_nvml_crash(void **state)
 	json_decref(t);
 }
 
-/* The real libraries mknod /dev/nvidiactl when it is missing; the sandbox must stop that. */
-static void test_sandbox_blocks_mknod(void **state)
-{
-	char dir[] = "/tmp/gpuenv-vendor-XXXXXX", node[300], text[400];
-	struct stat st;
-	bool created;
-	json_t *t;
-
-	if (geteuid() != 0) {
-		print_message("SKIP: not root, mknod is refused anyway\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	/* Control: without the sandbox, root can create the node here (or the test proves nothing).
-	 */
-	snprintf(node, sizeof(node), "%s/control", dir);
-	if (mknod(node, S_IFCHR | 0666, makedev(195, 255)) < 0) {
-		print_message("SKIP: mknod refused even outside the sandbox: %s\n",
-			      strerror(errno));
-		rmdir(dir);
-		skip();
-	}
-	unlink(node);
-	snprintf(node, sizeof(node), "%s/nvidiactl", dir);
-	snprintf(text, sizeof(text), "[nvml]\ndriver_version = 550.54.15\nmknod.nvmlInit_v2 = %s\n",
-		 node);
-	set_scenario(text);
-	t = nvml(fake("libnvidia-ml.so.1"), 10000, NULL);
-	created = stat(node, &st) == 0;
-	unlink(node);
-	rmdir(dir);
-	assert_str(t, "init", "NVML_SUCCESS");
-	assert_false(created);
-	json_decref(t);
-}
-
-/* ---- a hostile library ------------------------------------------------------------ */
-
-static struct vendor_result hostile_run(const char *scenario_text)
-{
-	struct vendor_req req = { .library = fake("libnvidia-ml.so.1"), .timeout_ms = 10000 };
-	struct vendor_result r;
-
-	set_scenario(scenario_text);
-	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
-	return r;
-}
-
-static const char *stderr_text(const struct vendor_result *r)
-{
-	const char *v = json_string_value(jget(r->tree, "stderr.value"));
-
-	if (!v)
-		fail_msg("no stderr fact (failure: %s)", r->failure ?: "-");
-	return v;
-}
-
-/* Whether this kernel offers Landlock (landlock_create_ruleset(2), the version query). */
-static bool kernel_has_landlock(void)
-{
-	return syscall(SYS_landlock_create_ruleset, NULL, 0, 1u /* ..._VERSION */) >= 1;
-}
-
-/* Whether the child ran under Landlock (its "sandbox" fact says which ABI). */
-static bool under_landlock(const struct vendor_result *r)
-{
-	const char *v = json_string_value(jget(r->tree, "sandbox.value"));
-
-	return v && strstr(v, "landlock ABI ");
-}
-
-/* The kernel's Landlock ABI the session ran under (its "sandbox" fact), 0 for none. */
-static int landlock_abi(const struct vendor_result *r)
-{
-	const char *v = json_string_value(jget(r->tree, "sandbox.value"));
-	const char *at = v ? strstr(v, "landlock ABI ") : NULL;
-
-	return at ? atoi(at + strlen("landlock ABI ")) : 0;
-}
-
-/* It may not create a file, nor grow one that exists. */
-static void test_hostile_writes(void **state)
-{
-	char dir[] = "/tmp/gpuenv-test-hostile-XXXXXX", made[300], grown[300], text[800];
-	struct vendor_result r;
-	struct stat st;
-	bool created;
-	int fd;
-
-	assert_non_null(mkdtemp(dir));
-	snprintf(made, sizeof(made), "%s/created", dir);
-	snprintf(grown, sizeof(grown), "%s/existing", dir);
-	fd = open(grown, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	assert_true(fd >= 0);
-	close(fd);
-	snprintf(text, sizeof(text),
-		 "[nvml]\ndriver_version = 550.54.15\nwrite_file.nvmlInit_v2 = %s\n"
-		 "write_file.nvmlSystemGetDriverVersion = %s\n",
-		 made, grown);
-	r = hostile_run(text);
-	created = stat(made, &st) == 0;
-	unlink(made);
-	assert_int_equal(stat(grown, &st), 0);
-	unlink(grown);
-	rmdir(dir);
-	if (created)
-		fail_msg("the library created %s (stderr: %s)", made, stderr_text(&r));
-	if (st.st_size != 0)
-		fail_msg("the library grew %s to %lld bytes", grown, (long long)st.st_size);
-	assert_null(r.failure);
-	assert_str(r.tree, "init", "NVML_SUCCESS");
-	/* The open that would create it: the filter refuses it, or Landlock (ABI 3 on), to
-	 * which the filter then leaves it. */
-	snprintf(text, sizeof(text), "write_file %s: open: %s", made,
-		 landlock_abi(&r) >= 3 ? "Permission denied" : "Operation not permitted");
-	assert_non_null(strstr(stderr_text(&r), text));
-	/* Landlock refuses the open; without it RLIMIT_FSIZE refuses the write. */
-	if (under_landlock(&r)) {
-		/* The open for appending is refused, then the one that would create it. */
-		snprintf(text, sizeof(text), "write_file %s: open: ", grown);
-		assert_non_null(strstr(stderr_text(&r), text));
-	} else
-		assert_non_null(strstr(stderr_text(&r), "write: File too large"));
-	vendor_result_done(&r);
-}
-
-/* Nor empty one that exists (ftruncate shrinks past RLIMIT_FSIZE; Landlock stops it). */
-static void test_hostile_truncate(void **state)
-{
-	char path[] = "/tmp/gpuenv-test-truncate-XXXXXX", text[400];
-	struct vendor_result r;
-	struct stat st;
-	int fd = mkstemp(path);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "keep\n", 5), 5);
-	close(fd);
-	snprintf(text, sizeof(text),
-		 "[nvml]\ndriver_version = 550.54.15\ntruncate_file.nvmlInit_v2 = %s\n", path);
-	r = hostile_run(text);
-	assert_int_equal(stat(path, &st), 0);
-	unlink(path);
-	if (!kernel_has_landlock()) {
-		vendor_result_done(&r);
-		print_message("SKIP truncate containment: no Landlock in this kernel\n");
-		skip();
-	}
-	if (st.st_size != 5)
-		fail_msg("the library emptied %s (stderr: %s)", path, stderr_text(&r));
-	assert_non_null(strstr(stderr_text(&r), "open: Permission denied"));
-	assert_str(r.tree, "init", "NVML_SUCCESS");
-	vendor_result_done(&r);
-}
-
-/* Processes it starts do not outlive the session, nor hold it up until the deadline. */
-static void test_hostile_fork(void **state)
-{
-	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n"
-					     "fork.nvmlShutdown = 15\n");
-	const char *err = stderr_text(&r);
-
-	assert_true(r.elapsed_ms < 5000);
-	if (strstr(err, "forked ")) {
-		/* No seccomp here: the keeper killed them. */
-		assert_non_null(r.failure);
-		assert_non_null(strstr(r.failure, "left 15 process(es) running (killed)"));
-	} else {
-		assert_non_null(strstr(err, "fork: Operation not permitted"));
-		assert_null(r.failure);
-	}
-	assert_str(r.tree, "driver_version", "550.54.15");
-	vendor_result_done(&r);
-}
-
-/* Its memory is capped: 1.5 GiB is refused (malloc fails in the child). */
-static void test_hostile_alloc(void **state)
-{
-	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n"
-					     "alloc.nvmlInit_v2 = 1610612736\n");
-
-	assert_non_null(strstr(stderr_text(&r), "alloc of 1610612736 bytes: failed"));
-	assert_str(r.tree, "init", "NVML_SUCCESS");
-	vendor_result_done(&r);
-}
-
-/* Its stderr is kept (64 KiB, escaped) and counted, not sent to the terminal. */
-static void test_hostile_stderr(void **state)
-{
-	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n"
-					     "stderr_flood.nvmlInit_v2 = 10000000\n");
-	const char *err = stderr_text(&r);
-
-	if (r.failure) /* say why: a fresh root's run once failed here with no reason shown */
-		fail_msg("the session failed after %u ms: %s", r.elapsed_ms, r.failure);
-	assert_non_null(strstr(err, "\\x1b[31mflood"));
-	assert_non_null(strstr(err, "\\x07\\x00"));
-	assert_null(strchr(err, '\x1b'));
-	assert_non_null(strstr(err, "more bytes not kept]"));
-	assert_true(strlen(err) < 64 * 1024 * 4 + 100);
-	vendor_result_done(&r);
-}
-
-/* exit() in the middle of a call is not a completed session. */
-static void test_hostile_exit(void **state)
-{
-	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n"
-					     "exit.nvmlDeviceGetCount_v2 = 0\n");
-
-	assert_non_null(r.failure);
-	assert_string_equal(r.failure, "session ended early: exit(0) during nvmlDeviceGetCount_v2");
-	assert_error_contains(r.tree, "device_count", "error", "session ended early");
-	vendor_result_done(&r);
-	r = hostile_run("[nvml]\ndriver_version = 550.54.15\nexit.nvmlDeviceGetCount_v2 = 3\n");
-	assert_non_null(r.failure);
-	assert_string_equal(r.failure,
-			    "the vendor child exited with status 3 in nvmlDeviceGetCount_v2");
-	vendor_result_done(&r);
-}
-
-static void *thread_fn(void *arg)
-{
-	return arg;
-}
-
-/* The filter itself, call by call, in a forked child: what a library needs passes, what would
- * change the machine fails with EPERM. landlock_guards_paths: O_CREAT and O_TRUNC pass the
- * filter (Landlock judges them; none in this child), O_TMPFILE still fails. */
-static void seccomp_filter_run(bool landlock_guards_paths)
-{
-	char dir[] = "/tmp/gpuenv-test-seccomp-XXXXXX";
-	int status;
-	pid_t pid;
-
-	assert_non_null(mkdtemp(dir));
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		char path[300];
-		pthread_t t;
-		int fd, fails = 0;
-
-#define EXPECT(what, ok)                                                                           \
-	do {                                                                                       \
-		if (!(ok)) {                                                                       \
-			fprintf(stderr, "seccomp: %s: unexpected (%s)\n", what, strerror(errno));  \
-			fails++;                                                                   \
-		}                                                                                  \
-	} while (0)
-		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-		if (vendor_sandbox_seccomp(landlock_guards_paths) < 0)
-			_exit(77);
-		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		EXPECT("opendir", fd >= 0);
-		close(fd);
-		fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-		EXPECT("open O_RDWR", fd >= 0);
-		close(fd);
-		snprintf(path, sizeof(path), "%s/new", dir);
-		if (landlock_guards_paths) {
-			/* Left to Landlock (none in this child): they reach the file system, so
-			 * only on paths that are not there (ENOENT) or in the test's directory. */
-			char made[320], missing[320];
-
-			snprintf(made, sizeof(made), "%s/made", dir);
-			snprintf(missing, sizeof(missing), "%s/missing/x", dir);
-			fd = open(made, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-			EXPECT("open O_CREAT | O_TRUNC", fd >= 0);
-			close(fd);
-			EXPECT("unlink", unlink(missing) < 0 && errno == ENOENT);
-			EXPECT("rmdir", rmdir(missing) < 0 && errno == ENOENT);
-			EXPECT("truncate", truncate(missing, 0) < 0 && errno == ENOENT);
-			EXPECT("rename", rename(missing, path) < 0 && errno == ENOENT);
-			EXPECT("symlink", symlink(dir, missing) < 0 && errno == ENOENT);
-		} else {
-			EXPECT("open O_CREAT",
-			       open(path, O_WRONLY | O_CREAT, 0600) < 0 && errno == EPERM);
-			EXPECT("creat", creat(path, 0600) < 0 && errno == EPERM);
-			EXPECT("O_TRUNC", open(scenario, O_WRONLY | O_TRUNC) < 0 && errno == EPERM);
-			EXPECT("rmdir", rmdir(dir) < 0 && errno == EPERM);
-			EXPECT("unlink", unlink(scenario) < 0 && errno == EPERM);
-			EXPECT("truncate", truncate(scenario, 0) < 0 && errno == EPERM);
-			EXPECT("rename", rename(scenario, path) < 0 && errno == EPERM);
-			EXPECT("symlink", symlink(dir, path) < 0 && errno == EPERM);
-		}
-		EXPECT("O_TMPFILE", open(dir, O_TMPFILE | O_RDWR, 0600) < 0 && errno == EPERM);
-		EXPECT("mkdir", mkdir(path, 0700) < 0 && errno == EEXIST);
-		EXPECT("chmod", chmod(dir, 0777) < 0 && errno == EPERM);
-		EXPECT("fork", fork() < 0 && errno == EPERM);
-		EXPECT("execve", execl("/bin/true", "true", (char *)NULL) < 0 && errno == EPERM);
-		EXPECT("kill other", kill(getppid(), 0) < 0 && errno == EPERM);
-		EXPECT("kill self", kill(getpid(), 0) == 0);
-		EXPECT("thread", pthread_create(&t, NULL, thread_fn, NULL) == 0 &&
-					 pthread_join(t, NULL) == 0);
-#undef EXPECT
-		_exit(fails ? 1 : 0);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	if (landlock_guards_paths) { /* what the child made */
-		char made[320];
-
-		snprintf(made, sizeof(made), "%s/made", dir);
-		unlink(made);
-	}
-	rmdir(dir);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
-		print_message("SKIP: no seccomp filter on this kernel or architecture\n");
-		skip();
-	}
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
-}
-
-static void test_seccomp_filter(void **state)
-{
-	seccomp_filter_run(false);
-}
-
-static void test_seccomp_filter_with_landlock(void **state)
-{
-	seccomp_filter_run(true);
-}
-
-/* How it was held is recorded. */
-static void test_sandbox_recorded(void **state)
-{
-	struct vendor_result r = hostile_run("[nvml]\ndriver_version = 550.54.15\n");
-	const char *v = json_string_value(jget(r.tree, "sandbox.value"));
-
-	assert_non_null(v);
-	assert_true(strstr(v, "pid namespace") == v || strstr(v, "subreaper") == v);
-	if (getenv("GPUENV_TEST_CONTAINMENT"))
-		assert_ptr_equal(strstr(v, getenv("GPUENV_TEST_CONTAINMENT")), v);
-	assert_non_null(strstr(v, "RLIMIT_FSIZE 0"));
-	assert_non_null(strstr(v, "private HOME"));
-#if defined(__x86_64__) || defined(__aarch64__)
-	assert_non_null(strstr(v, ", seccomp,"));
-#endif
-	assert_null(jget(r.tree, "stderr"));
-	vendor_result_done(&r);
-}
-
 /* ---- CUDA and OpenCL --------------------------------------------------------------- */
 
 static json_t *cuda(const char *lib, const char *skip_init)
@@ -1088,16 +664,6 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_nvml_bad_libraries),
 		cmocka_unit_test(test_nvml_hang),
 		cmocka_unit_test(test_nvml_crash),
-		cmocka_unit_test(test_sandbox_blocks_mknod),
-		cmocka_unit_test(test_hostile_writes),
-		cmocka_unit_test(test_hostile_truncate),
-		cmocka_unit_test(test_hostile_fork),
-		cmocka_unit_test(test_hostile_alloc),
-		cmocka_unit_test(test_hostile_stderr),
-		cmocka_unit_test(test_hostile_exit),
-		cmocka_unit_test(test_sandbox_recorded),
-		cmocka_unit_test(test_seccomp_filter),
-		cmocka_unit_test(test_seccomp_filter_with_landlock),
 		cmocka_unit_test(test_cuda_names_its_threads),
 		cmocka_unit_test(test_cuda),
 		cmocka_unit_test(test_opencl_bad_libraries),
@@ -1106,22 +672,16 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_lazy_load),
 		cmocka_unit_test(test_lazy_bindings),
 	};
-	const char *build = getenv("GPUENV_BUILD_ROOT");
-	int fd, r;
+	int r = vendor_test_fakes();
 
-	if (!build) {
-		printf("SKIP: GPUENV_BUILD_ROOT not set (run through meson test)\n");
-		return 77;
-	}
-	snprintf(fakes, sizeof(fakes), "%s/tests/fakes", build);
+	if (r != 0)
+		return r;
 	if (argc > 1 && strcmp(argv[1], "--soname-search") == 0)
 		return soname_search();
-	snprintf(scenario, sizeof(scenario), "/tmp/gpuenv-test-vendor-XXXXXX");
-	fd = mkstemp(scenario);
-	if (fd < 0)
-		return 1;
-	close(fd);
+	r = vendor_test_init();
+	if (r != 0)
+		return r;
 	r = cmocka_run_group_tests(tests, NULL, NULL);
-	unlink(scenario);
+	vendor_test_done();
 	return r;
 }

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Tests for src/fatbin over real nvcc output: objects from several -gencode sets and
+ * compression modes, cubins, fatbins, relocatable objects and a static library of them; the
+ * scanner must report exactly the targets requested. Skipped (said on stdout) where nvcc is
+ * not installed (/usr/local/cuda/bin/nvcc or PATH) or GPUENV_TEST_NO_NVCC is set. The
+ * hand-built inputs: test-fatbin.c. Formats: docs/formats/fatbin.md.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fatbin-test-util.h"
+#include "formats/archive.h"
+#include "fatbin/fatbin.h"
+
+static char tmpdir[64];
+static const char *nvcc;
+
+static int build(const char *out, const char *args)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cd %s && %s %s k.cu -o %s >/dev/null 2>&1", tmpdir, nvcc, args,
+		 out);
+	return system(cmd);
+}
+
+static bool in_set(const char *set, const char *t)
+{
+	size_t n = strlen(t);
+
+	for (const char *s = set; (s = strstr(s, t)); s += n)
+		if ((s == set || s[-1] == ' ') && (s[n] == ' ' || s[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* expect: space-separated set of targets; the de-duplicated result must equal it. Every
+ * PTX entry's header ISA must equal its ".version", every cubin's e_flags SM its arch. */
+static void check_buf(const char *out, const char *args, const uint8_t *buf, size_t len,
+		      const char *expect, const char *comp)
+{
+	char got[512] = "", tmp[512];
+	struct fatbin_result *r = NULL;
+	int n_expect = 0, n_got = 0;
+
+	r = parse_ok(buf, len, FATBIN_PARSE_PAYLOAD_HEADS);
+	for (size_t i = 0; i < r->n_entries; i++) {
+		struct fatbin_entry *e = &r->entries[i];
+
+		if (e->kind == FATBIN_KIND_ELF && e->has_kernels == 0)
+			continue; /* nvlink's device-link image: judged by nobody */
+		if (!in_set(got, e->target)) {
+			if (*got)
+				strcat(got, " ");
+			strcat(got, e->target);
+		}
+		assert_true(e->is64);
+		if (e->kind == FATBIN_KIND_PTX) {
+			assert_true(e->ptx_from_text);
+			assert_int_equal(e->ptx_major, (int)e->ver_major);
+			assert_int_equal(e->ptx_minor, (int)e->ver_minor);
+			/* .target spells the same arch + variant */
+			assert_string_equal(e->ptx_target + 3, e->target + 8);
+		} else if (e->kind == FATBIN_KIND_ELF) {
+			assert_int_equal(e->cubin_sm, (int)e->arch);
+		}
+		if (comp && e->kind == FATBIN_KIND_ELF && r->type != FATBIN_FILE_CUBIN)
+			assert_string_equal(fatbin_compression_name(e->compression), comp);
+	}
+	snprintf(tmp, sizeof(tmp), "%s", expect);
+	for (char *t = strtok(tmp, " "); t; t = strtok(NULL, " ")) {
+		if (!in_set(got, t))
+			fail_msg("%s (%s): missing %s (got '%s')", out, args, t, got);
+		n_expect++;
+	}
+	snprintf(tmp, sizeof(tmp), "%s", got);
+	for (char *t = strtok(tmp, " "); t; t = strtok(NULL, " "))
+		n_got++;
+	if (n_got != n_expect)
+		fail_msg("%s (%s): got '%s', expected '%s'", out, args, got, expect);
+	printf("# %-10s %-40s -> %s\n", out, args, got);
+	fatbin_result_free(r);
+}
+
+static void check(const char *out, const char *args, const char *expect, const char *comp)
+{
+	char path[256];
+	size_t len;
+	uint8_t *buf;
+
+	if (build(out, args) != 0)
+		fail_msg("nvcc failed: %s %s", args, out);
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, out);
+	buf = slurp(path, &len);
+	check_buf(out, args, buf, len, expect, comp);
+	free(buf);
+}
+
+/* A static library of nvcc objects (binutils ar): each member read in place has the
+ * targets its object had. */
+static void check_archive(void)
+{
+	char cmd[512], path[256];
+	struct members c = { 0 };
+	const char *why = NULL;
+	size_t len;
+	uint8_t *buf;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && rm -f libn.a && ar rc libn.a n.o >/dev/null 2>&1",
+		 tmpdir);
+	if (system(cmd) != 0)
+		skip(); /* no binutils ar */
+	snprintf(path, sizeof(path), "%s/libn.a", tmpdir);
+	buf = slurp(path, &len);
+	assert_int_equal(ar_for_each_member(buf, len, collect_member, &c, &why), 0);
+	assert_string_equal(c.names, "n.o");
+	check_buf("libn.a(n.o)", "ar rc libn.a n.o", c.last, c.last_len, "sm_86 compute_86", NULL);
+	free(buf);
+}
+
+#define SO "-shared -Xcompiler -fPIC "
+
+static void test_nvcc_targets(void **state)
+{
+	if (!nvcc)
+		skip();
+	check("a.so", SO "-gencode arch=compute_75,code=sm_75", "sm_75", "none");
+	check("b.so", SO "-gencode arch=compute_80,code=[sm_80,compute_80]", "sm_80 compute_80",
+	      NULL);
+	check("c.so", SO "-gencode arch=compute_90a,code=sm_90a", "sm_90a", NULL);
+	check("d.so", SO "-gencode arch=compute_90,code=compute_90", "compute_90", NULL);
+	check("e.so", SO "-gencode arch=compute_100f,code=sm_100f", "sm_100f", NULL);
+	check("f.so", SO "-gencode arch=compute_120f,code=[sm_120f,compute_120f]",
+	      "sm_120f compute_120f", NULL);
+	check("g.so",
+	      SO "-gencode arch=compute_75,code=sm_75 -gencode arch=compute_86,code=sm_86 "
+		 "-gencode arch=compute_90,code=[sm_90,compute_90]",
+	      "sm_75 sm_86 sm_90 compute_90", NULL);
+	check("h.fatbin",
+	      "-fatbin -gencode arch=compute_75,code=sm_75 "
+	      "-gencode arch=compute_90a,code=[sm_90a,compute_90a]",
+	      "sm_75 sm_90a compute_90a", NULL);
+	check("i.fatbin", "-fatbin -gencode arch=compute_80,code=compute_80", "compute_80", NULL);
+	check("j.cubin", "-cubin -arch=sm_86", "sm_86", NULL);
+	check("k.cubin", "-cubin -arch=sm_90a", "sm_90a", NULL);
+	check("l.cubin", "-cubin -arch=sm_100f", "sm_100f", NULL);
+	check("m.cubin", "-cubin -arch=sm_120a", "sm_120a", NULL);
+	check("n.o",
+	      "-c -rdc=true -Xcompiler -fPIC -gencode arch=compute_86,code=[sm_86,compute_86]",
+	      "sm_86 compute_86", NULL);
+	check_archive();
+}
+
+static void test_nvcc_compression(void **state)
+{
+	static const char *const modes[][2] = {
+		{ "--compress-mode=default", "zstd" }, { "--compress-mode=size", "zstd" },
+		{ "--compress-mode=balance", "zstd" }, { "--compress-mode=speed", "lz4" },
+		{ "--compress-mode=none", "none" },
+	};
+	char args[256], out[32];
+
+	if (!nvcc)
+		skip();
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		snprintf(args, sizeof(args),
+			 SO "-Xfatbin=-compress-all %s "
+			    "-gencode arch=compute_75,code=[sm_75,compute_75]",
+			 modes[i][0]);
+		snprintf(out, sizeof(out), "c%zu.so", i);
+		check(out, args, "sm_75 compute_75", modes[i][1]);
+	}
+	/* default (no -compress-all): SASS plain, PTX zstd; -no-compress: nothing */
+	check("d1.so", SO "-gencode arch=compute_75,code=[sm_75,compute_75]", "sm_75 compute_75",
+	      "none");
+	check("d2.so", SO "-no-compress -gencode arch=compute_80,code=[sm_80,compute_80]",
+	      "sm_80 compute_80", "none");
+	check("d3.fatbin",
+	      "-fatbin -Xfatbin=-compress-all --compress-mode=speed "
+	      "-gencode arch=compute_90,code=[sm_90,compute_90]",
+	      "sm_90 compute_90", "lz4");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nvcc_targets),
+		cmocka_unit_test(test_nvcc_compression),
+	};
+	int rv;
+
+	nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) == 0 ? "/usr/local/cuda/bin/nvcc" : NULL;
+	if (!nvcc && system("command -v nvcc >/dev/null 2>&1") == 0)
+		nvcc = "nvcc";
+	if (getenv("GPUENV_TEST_NO_NVCC"))
+		nvcc = NULL;
+	if (!nvcc)
+		printf("# nvcc not found (/usr/local/cuda/bin/nvcc or PATH): the nvcc tests are "
+		       "skipped\n");
+	if (nvcc) {
+		char p[128];
+		FILE *f;
+
+		snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-fatbin-XXXXXX");
+		if (!mkdtemp(tmpdir))
+			return 1;
+		snprintf(p, sizeof(p), "%s/k.cu", tmpdir);
+		f = fopen(p, "w");
+		if (!f)
+			return 1;
+		fputs("__global__ void k(int *x) { x[threadIdx.x] += 1; }\n", f);
+		fclose(f);
+	}
+	rv = cmocka_run_group_tests(tests, NULL, NULL);
+	if (nvcc) {
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd) != 0)
+			rv = rv ? rv : 1;
+	}
+	return rv;
+}
