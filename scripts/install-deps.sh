@@ -14,13 +14,17 @@ zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libm
 # links the HIP fixture files' amdgcn code objects with lld (a minbase root has no linker for it).
 # locales: localedef and the de_DE source for the comma-decimal runs (with-comma-locale.sh);
 # zsh and fish: the completion check runs both shells (syntax, and fish's own completion).
+# prometheus: promtool tests the shipped alert rules, and a real Prometheus scrapes `gpuenv
+# exporter` (tests/tools/test-alert-rules.sh, test-exporter-prometheus.py); python3-yaml reads
+# the rules for check-exported-metrics.py.
 # Without them a fresh root's make test skipped those checks.
 test_pkgs="libcmocka-dev clang-15 clang-tools-15 lld-15 clang-format-15 openssl xz-utils ocl-icd-libopencl1
 ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema groff-base
-locales zsh fish"
+locales zsh fish prometheus python3-yaml"
 
 # bench/bench-doctor.sh compares doctor with PyTorch's collect_env (large: not a test need).
-bench_pkgs="python3-torch"
+# bench/bench-exporter.sh loads `gpuenv exporter` with wrk.
+bench_pkgs="python3-torch wrk"
 
 pkgs=$build_pkgs
 [ "${1:-}" = "--test" ] && pkgs="$build_pkgs $test_pkgs"

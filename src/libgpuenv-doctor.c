@@ -84,6 +84,10 @@ GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_f
 	case GPUENV_FORMAT_MERMAID:
 		r = out_doctor_mermaid(d, flags, &sb);
 		break;
+	case GPUENV_FORMAT_PROMETHEUS:
+	case GPUENV_FORMAT_OPENMETRICS:
+		r = out_metrics_doctor(d, format == GPUENV_FORMAT_OPENMETRICS, flags, &sb);
+		break;
 	default:
 		r = -EOPNOTSUPP;
 	}

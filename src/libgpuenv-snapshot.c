@@ -81,6 +81,11 @@ GPUENV_API int gpuenv_snapshot_render(const struct gpuenv_snapshot *s, enum gpue
 			((flags & GPUENV_RENDER_STABLE) ? SNAP_JSON_STABLE : 0) |
 				((flags & GPUENV_RENDER_REDACT) ? SNAP_JSON_REDACT : 0),
 			ret);
+	case GPUENV_FORMAT_PROMETHEUS:
+	case GPUENV_FORMAT_OPENMETRICS:
+		return strbuf_finish(
+			&sb, out_metrics_gpu(s, format == GPUENV_FORMAT_OPENMETRICS, flags, &sb),
+			ret);
 	default:
 		return -EOPNOTSUPP;
 	}

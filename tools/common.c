@@ -273,6 +273,7 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		opts.flags |= GPUENV_CTX_NO_VENDOR;
 	if (o->opencl_all)
 		opts.flags |= GPUENV_CTX_OPENCL_ALL;
+	opts.flags |= o->ctx_flags;
 	if (o->sysroot) {
 		struct stat st;
 

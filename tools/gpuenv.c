@@ -22,6 +22,8 @@ static const struct gpuenv_cmd commands[] = {
 	{ "facts", cmd_facts,
 	  "look up the knowledge base: facts cuda|driver|gpu|xid|cudnn|torch|rocm|tensorflow KEY" },
 	{ "scan", cmd_scan, "GPU targets in binaries/wheels, and whether a GPU can run them" },
+	{ "exporter", cmd_exporter,
+	  "serve DCGM-compatible GPU metrics and the diagnosis to Prometheus (or --once)" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "this list; `gpuenv COMMAND --help` for a command's options" },
 };

@@ -44,6 +44,7 @@ struct common_opts {
 	int verbose;
 	unsigned vendor_timeout_ms; /* 0: the library's default */
 	int pid;		    /* --pid: 0 when not given */
+	unsigned ctx_flags;	    /* more GPUENV_CTX_* (exporter: GPUENV_CTX_GPU_SAMPLE) */
 };
 
 /* getopt_long entries and their handler, for commands that take the common options. */
@@ -126,3 +127,4 @@ int cmd_facts(int argc, char *argv[]);
 int cmd_scan(int argc, char *argv[]);
 int cmd_doctor(int argc, char *argv[]);
 int cmd_explain(int argc, char *argv[]);
+int cmd_exporter(int argc, char *argv[]);

@@ -53,6 +53,10 @@ enum {
 	/* Let the OpenCL session load CPU-only implementations (PoCL) too: by default only the
 	 * ICDs that can drive a GPU are loaded. */
 	GPUENV_CTX_OPENCL_ALL = 1u << 4,
+	/* gpuenv_snapshot_collect() runs only what a metrics sample needs (the hostname and
+	 * NVML, in its sandboxed child), not the whole stack: `gpuenv exporter` samples with it
+	 * every --interval and diagnoses with a full collection less often. */
+	GPUENV_CTX_GPU_SAMPLE = 1u << 5,
 };
 
 /*
@@ -138,6 +142,11 @@ enum gpuenv_format {
 	GPUENV_FORMAT_JSON = 1,	    /* docs/snapshot-schema.md, doctor-, scan-schema.md */
 	GPUENV_FORMAT_MARKDOWN = 2, /* to paste into an issue (diagnosis, rule catalogue) */
 	GPUENV_FORMAT_MERMAID = 3,  /* the diagnosis path as a flowchart (diagnosis) */
+	/* Prometheus text exposition 0.0.4 / OpenMetrics 1.0 without the final "# EOF" (the
+	 * caller joins expositions and ends them): the snapshot's GPUs (dcgm-exporter's fields)
+	 * and the diagnosis (docs/exporter.md). Since 0.1. */
+	GPUENV_FORMAT_PROMETHEUS = 4,
+	GPUENV_FORMAT_OPENMETRICS = 5,
 };
 
 enum {
@@ -171,9 +180,9 @@ GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_unref(struct gpuenv_snapshot 
 
 /*
  * gpuenv_snapshot_render: s as GPUENV_FORMAT_TEXT (the `gpuenv report` tree, layers bottom
- * up, every fact with its state) or GPUENV_FORMAT_JSON (docs/snapshot-schema.md, which
- * gpuenv_snapshot_from_json() reads back); flags: GPUENV_RENDER_STABLE, _COLOR (text),
- * _REDACT. The render convention above: ret malloc'd, the caller free()s it. Returns 0,
+ * up, every fact with its state), GPUENV_FORMAT_JSON (docs/snapshot-schema.md, which
+ * gpuenv_snapshot_from_json() reads back) or GPUENV_FORMAT_PROMETHEUS / _OPENMETRICS (its
+ * GPUs' metrics, docs/exporter.md); flags: GPUENV_RENDER_STABLE, _COLOR (text), _REDACT. The render convention above: ret malloc'd, the caller free()s it. Returns 0,
  * -EINVAL, -EOPNOTSUPP (another format), -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_snapshot_render(const struct gpuenv_snapshot *s, enum gpuenv_format format,
@@ -332,8 +341,9 @@ GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i
 /*
  * gpuenv_doctor_render: d as GPUENV_FORMAT_TEXT (the layered stack, findings with cause, fix,
  * verify), GPUENV_FORMAT_JSON (docs/doctor-schema.md: findings + the snapshot),
- * GPUENV_FORMAT_MARKDOWN (to paste into an issue) or GPUENV_FORMAT_MERMAID (the diagnosis
- * path as a flowchart); flags: GPUENV_RENDER_* (COLOR and WIDTH for text, STABLE for JSON,
+ * GPUENV_FORMAT_MARKDOWN (to paste into an issue), GPUENV_FORMAT_MERMAID (the diagnosis
+ * path as a flowchart) or GPUENV_FORMAT_PROMETHEUS / _OPENMETRICS (findings, root cause,
+ * layer status, driver/toolkit/framework info series: docs/exporter.md); flags: GPUENV_RENDER_* (COLOR and WIDTH for text, STABLE for JSON,
  * REDACT for all). The render convention above: ret malloc'd, the caller free()s it.
  * Returns 0, -EINVAL, -EOPNOTSUPP (not a format above), -ENOMEM. Since 0.1.
  */

@@ -231,6 +231,29 @@ static int kill_listed_children(void)
 	return n;
 }
 
+/* Closes every descriptor above stderr but keep[0..n-1]: a vendor library (and the keeper
+ * and reaper around it) never holds gpuenv's files, or the listening socket of `gpuenv
+ * exporter`, which it could accept connections on. */
+static void close_other_fds(const int keep[], size_t n)
+{
+	unsigned from = STDERR_FILENO + 1;
+
+	for (;;) {
+		unsigned next = ~0u; /* the lowest kept descriptor at or above from */
+
+		for (size_t i = 0; i < n; i++)
+			if (keep[i] >= (int)from && (unsigned)keep[i] < next)
+				next = (unsigned)keep[i];
+		if (next == ~0u) {
+			close_range(from, ~0u, 0);
+			return;
+		}
+		if (next > from)
+			close_range(from, next - 1, 0);
+		from = next + 1;
+	}
+}
+
 /* Waits (SIGCHLD blocked, sigtimedwait) until pid is reaped or deadline; reaps the others it
  * meets on the way and counts them in *others. */
 static bool wait_for(pid_t pid, uint64_t deadline, int *status, unsigned *others)
@@ -454,6 +477,7 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 	if (pid == 0) {
 		for (size_t i = 0; i < 3; i++)
 			close(p[i][0]);
+		close_other_fds((int[]){ a.out_w, a.err_w, a.st_w }, 3);
 		keeper(&a, self);
 	}
 	setpgid(pid, pid);

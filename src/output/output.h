@@ -41,3 +41,10 @@ int out_explain_markdown(const struct explain_view *v, unsigned flags, struct st
 int out_rules_text(struct strbuf *sb);
 int out_rules_json(struct strbuf *sb);
 int out_rules_markdown(struct strbuf *sb);
+/* Prometheus text format 0.0.4, or OpenMetrics 1.0 (out-metrics*.c, docs/exporter.md): the
+ * GPU sample of a snapshot (the dcgm-exporter fields and gpuenv's GPU series) and the
+ * diagnosis. Neither writes OpenMetrics' "# EOF": the caller ends the exposition. */
+int out_metrics_gpu(const struct gpuenv_snapshot *s, bool openmetrics, unsigned flags,
+		    struct strbuf *sb);
+int out_metrics_doctor(const struct gpuenv_doctor *d, bool openmetrics, unsigned flags,
+		       struct strbuf *sb);

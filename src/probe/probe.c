@@ -20,13 +20,13 @@
 #include "shared/strv.h"
 
 static const struct probe probe_table[] = {
-	{ .name = "host", .layer = GPUENV_LAYER_HARDWARE, .run = probe_host },
+	{ .name = "host", .layer = GPUENV_LAYER_HARDWARE, .run = probe_host, .sample = true },
 	{ .name = "pci", .layer = GPUENV_LAYER_HARDWARE, .run = probe_pci },
 	{ .name = "driver", .layer = GPUENV_LAYER_DRIVER, .run = probe_nvidia_driver },
 	{ .name = "libraries", .layer = GPUENV_LAYER_RUNTIME, .run = probe_libraries },
 	{ .name = "kernel-log", .layer = GPUENV_LAYER_DRIVER, .run = probe_kernel_log },
 	{ .name = "package-log", .layer = GPUENV_LAYER_DRIVER, .run = probe_package_log },
-	{ .name = "nvml", .layer = GPUENV_LAYER_DRIVER, .run = probe_nvml },
+	{ .name = "nvml", .layer = GPUENV_LAYER_DRIVER, .run = probe_nvml, .sample = true },
 	{ .name = "cuda-driver", .layer = GPUENV_LAYER_DRIVER, .run = probe_cuda_driver },
 	{ .name = "opencl", .layer = GPUENV_LAYER_RUNTIME, .run = probe_opencl },
 	{ .name = "process", .layer = GPUENV_LAYER_RUNTIME, .run = probe_process },
@@ -68,6 +68,8 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 		double t0 = now_ms();
 		int r;
 
+		if ((ctx->flags & GPUENV_CTX_GPU_SAMPLE) && !p->sample)
+			continue;
 		log_debug(pe.log, "probe %s", p->name);
 		r = p->run(&pe, s);
 		if (r == -ENOMEM) {

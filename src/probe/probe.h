@@ -160,6 +160,7 @@ struct probe {
 	const char *name; /* stable: appears in the snapshot's "probes" record */
 	enum gpuenv_layer layer;
 	int (*run)(struct probe_env *pe, struct gpuenv_snapshot *s);
+	bool sample; /* run also for a metrics sample (GPUENV_CTX_GPU_SAMPLE) */
 };
 
 /* Runs every probe in table order into s; records each probe's outcome under "probes". */

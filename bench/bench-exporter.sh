@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Loads `gpuenv exporter` with wrk (Debian: wrk) on loopback, serving 8 GPUs (the DGX H100
+# fixture's snapshot, --from: the scrape path is the same whatever the sample came from):
+# scrapes per second and latency of /metrics against /healthz (the baseline: the same
+# server answering a fixed 3-byte body, so the ratio is what the exposition costs), p99 at
+# 64 and at 1,000 concurrent connections, /metrics p99 while 1,000 slow-loris connections
+# sit on the server, and the server's resident memory before and after SCRAPES scrapes.
+# Targets (issue 16): >= 50,000 scrapes/s, p99 < 2 ms, RSS < 8 MB and flat over 1,000,000.
+# Usage: bench/bench-exporter.sh [BUILD_DIR] [SCRAPES (default 1000000)]
+set -eu
+build=${1:-build}
+scrapes=${2:-1000000}
+gpuenv="$build/tools/gpuenv"
+[ -x "$gpuenv" ] || { echo "build first: make build" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "wrk is not installed (Debian: wrk; scripts/install-deps.sh --bench)" >&2; exit 1; }
+snap="$(dirname "$0")/../tests/fixtures/nvml-h100-healthy/expected/report.json"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$gpuenv" exporter --from "$snap" --listen "127.0.0.1:$port" --interval 1h 2>/dev/null &
+pid=$!
+trap 'kill $pid 2>/dev/null' EXIT
+url="http://127.0.0.1:$port"
+for _ in $(seq 100); do
+	curl -sf "$url/readyz" >/dev/null 2>&1 && break
+	sleep 0.1
+done
+rss() { awk '/^VmRSS/ {print $2}' "/proc/$pid/status"; }
+# wrk DURATION CONNECTIONS PATH → "REQ_PER_S P99_MS ERRORS"
+load() {
+	wrk -t2 -c"$2" -d"$1" --latency "$url$3" 2>&1 | awk '
+		/Requests\/sec/ {rps = $2}
+		/ 99%/ {v = $2; if (v ~ /us$/) {sub(/us/, "", v); v /= 1000} else if (v ~ /ms$/) {sub(/ms/, "", v)} else if (v ~ /s$/) {sub(/s/, "", v); v *= 1000}; p99 = v}
+		/Non-2xx|Socket errors/ {err = err $0 ";"}
+		END {printf "%s %s %s\n", rps, p99, (err == "" ? "none" : err)}'
+}
+size=$(curl -s "$url/metrics" | wc -c)
+rss0=$(rss)
+set -- $(load 5s 64 /healthz); base=$1 basep99=$2
+set -- $(load 10s 64 /metrics); rps=$1 p99=$2 err=$3
+set -- $(load 10s 1000 /metrics); rps1k=$1 p991k=$2
+# 1,000 slow-loris connections (a request head never finished), then a scrape load beside them
+python3 - "$port" <<'PY' &
+import socket, sys, time
+socks = []
+for _ in range(1000):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    socks.append(s)
+time.sleep(12)
+PY
+loris=$!
+sleep 2
+set -- $(load 5s 64 /metrics); rpsl=$1 p99l=$2
+wait $loris || true
+# the rest of SCRAPES at the measured rate, then the memory again
+secs=$(python3 -c "print(max(5, int($scrapes / max(float('$rps'), 1.0)) + 1))")
+load "${secs}s" 64 /metrics >/dev/null
+rss1=$(rss)
+echo "exposition: $size bytes (8 GPUs)"
+echo "baseline /healthz:            $base req/s, p99 $basep99 ms"
+echo "/metrics, 64 connections:     $rps req/s ($(python3 -c "print(round($rps/$base, 2))")x baseline; target >= 50000), p99 $p99 ms (target < 2), errors: $err"
+echo "/metrics, 1000 connections:   $rps1k req/s, p99 $p991k ms"
+echo "/metrics beside 1000 slow-loris connections: $rpsl req/s, p99 $p99l ms"
+echo "RSS: $rss0 KiB at start, $rss1 KiB after ~$scrapes scrapes more (target < 8192, flat)"

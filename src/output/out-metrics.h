@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The metric writer shared by the Prometheus renderers (out-metrics-gpu.c: the GPU sample,
+ * out-metrics-doctor.c: the diagnosis). Two formats: the Prometheus text exposition 0.0.4
+ * (https://prometheus.io/docs/instrumenting/exposition_formats/) and OpenMetrics 1.0
+ * (https://github.com/prometheus/OpenMetrics/blob/main/specification/OpenMetrics.md). Label
+ * values and help texts are escaped as both define: backslash, double quote (label values
+ * only) and line feed. A family's samples are written together, after its HELP and TYPE.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "shared/strbuf.h"
+
+struct metrics {
+	struct strbuf *sb;
+	bool openmetrics;
+};
+
+enum metric_type {
+	METRIC_GAUGE,
+	METRIC_COUNTER, /* name ends in _total: OpenMetrics' family name drops it */
+	METRIC_INFO,	/* name ends in _info, value 1: a gauge in the text format */
+	METRIC_STATESET_GAUGE,
+	METRIC_UNTYPED_COUNTER, /* a counter whose name has no _total (DCGM's): "unknown" in OM */
+};
+
+/* # HELP and # TYPE of a family. */
+void metrics_family(struct metrics *m, const char *name, enum metric_type type, const char *help);
+/* A label value between the quotes (backslash, double quote and line feed escaped). */
+void metrics_label_value(struct strbuf *sb, const char *value);
+/* `name{labels} value`: labels is the text between the braces (NULL or "": none). */
+void metrics_sample_int(struct metrics *m, const char *name, const char *labels, int64_t v);
+void metrics_sample_double(struct metrics *m, const char *name, const char *labels, double v);

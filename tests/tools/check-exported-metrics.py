@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Every series the shipped alert rules (deploy/prometheus/gpuenv-alerts.yml) and Grafana
+dashboard (deploy/grafana/gpuenv-dashboard.json) query is one `gpuenv exporter` really
+exports: the metric names in their PromQL must each be a family of an exposition the
+exporter printed (--once) on fixtures that between them make every series appear (a healthy
+DGX H100, a lost GPU, Xids in the kernel log, a driver/library mismatch, every NVML value
+set), or a recording rule of the same file. `up` is the one Prometheus adds itself.
+Usage: check-exported-metrics.py GPUENV"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exporter_util import SRC, fixture_args, parse  # noqa: E402
+
+GPUENV = sys.argv[1]
+KEYWORDS = {"and", "or", "unless", "by", "without", "on", "ignoring", "group_left",
+            "group_right", "offset", "bool", "inf", "nan"}
+
+# Every NVML value the fake answers, on top of the healthy H100 (fake-nvml.c lists them).
+EXTRA = """retired_pages_pending = 1
+nvlink_inactive = 3
+"""
+
+
+def exported():
+    names = set()
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as full:
+        with open(os.path.join(SRC, "tests/fixtures/nvml-h100-healthy/scenario.ini")) as f:
+            full.write(f.read().replace("[nvml.device.0]\n", "[nvml.device.0]\n" + EXTRA, 1))
+    try:
+        for fixture, scenario in (("nvml-h100-healthy", None), ("nvml-h100-healthy", full.name),
+                                  ("nvml-gpu-lost", None), ("xid-79-fallen-off-bus", None),
+                                  ("nvml-rm-mismatch", None)):
+            args, env = fixture_args(fixture, scenario)
+            p = subprocess.run([GPUENV, "exporter", "--once", "--vendor-timeout", "60000",
+                                *args], env=env, capture_output=True, text=True, timeout=300)
+            if p.returncode:
+                sys.exit(f"{fixture}: exit {p.returncode}: {p.stderr}")
+            for fam, f in parse(p.stdout).items():
+                if f["samples"]:
+                    names.add(fam)
+    finally:
+        os.unlink(full.name)
+    return names
+
+
+def metric_names(expr):
+    expr = re.sub(r'"(?:[^"\\]|\\.)*"', '""', expr)          # strings
+    expr = re.sub(r"\{[^}]*\}", "", expr)                    # label matchers
+    expr = re.sub(r"\[[^\]]*\]", "", expr)                   # ranges
+    expr = re.sub(r"\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)", "", expr)
+    expr = re.sub(r"\blabel_values\(([^,()]+),[^)]*\)", r"\1", expr)  # Grafana variables
+    expr = re.sub(r"\$\w+", "", expr)                        # Grafana's $__interval …
+    names = set()
+    for m in re.finditer(r"(?<![\w:.])([a-zA-Z_:][a-zA-Z0-9_:]*)(\s*\()?", expr):
+        name, call = m.group(1), m.group(2)
+        if call or name in KEYWORDS or re.fullmatch(r"\d+[smhdwy]", name):
+            continue
+        names.add(name)
+    return names
+
+
+def main():
+    try:
+        import yaml  # python3-yaml: Debian's PyYAML
+    except ImportError:
+        print("SKIP python3-yaml: not installed (scripts/install-deps.sh --test)")
+        return 77
+    have = exported()
+    queries, records = [], set()
+    with open(os.path.join(SRC, "deploy/prometheus/gpuenv-alerts.yml")) as f:
+        for group in yaml.safe_load(f)["groups"]:
+            for rule in group["rules"]:
+                name = rule.get("alert") or rule["record"]
+                records.update([rule["record"]] if "record" in rule else [])
+                queries.append((f"alert rule {name}", rule["expr"]))
+    dash = os.path.join(SRC, "deploy/grafana/gpuenv-dashboard.json")
+    with open(dash) as f:
+        d = json.load(f)
+    for panel in d["panels"]:
+        for t in panel.get("targets", []):
+            queries.append((f"panel {panel['title']!r}", t["expr"]))
+    for v in d.get("templating", {}).get("list", []):
+        if v.get("type") != "query":  # a data source list, a constant: no PromQL
+            continue
+        q = v.get("query")
+        queries.append((f"variable {v['name']}", q["query"] if isinstance(q, dict) else q))
+    bad = 0
+    for where, expr in queries:
+        for name in sorted(metric_names(expr)):
+            if name not in have and name not in records and name != "up":
+                print(f"FAIL {where}: {name} is not exported (expr: {expr})")
+                bad += 1
+    print(f"{len(queries)} queries checked against {len(have)} exported families: {bad} unknown")
+    # the check itself must be able to fail
+    if metric_names("rate(DCGM_FI_NOPE[5m]) > on(gpu) x_y") != {"DCGM_FI_NOPE", "x_y"}:
+        print("FAIL the PromQL name extraction is broken")
+        bad += 1
+    return 1 if bad else 0
+
+
+sys.exit(main())

@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`gpuenv exporter` end to end on fixtures with the fake NVML (tests/fakes): the
+exposition is valid Prometheus text and OpenMetrics, the DCGM fields carry the fixture's
+values under dcgm-exporter's labels, label values are escaped, --output is atomic, a lost
+GPU and a hung NVML become errors and a stale flag, and the HTTP server answers /metrics,
+/healthz, /readyz, refuses bad requests with 4xx without echoing them, keeps serving while
+NVML hangs and under slow-loris connections, re-diagnoses on SIGHUP and stops on SIGTERM.
+Usage: test-exporter.py GPUENV"""
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exporter_util import (fixture_args, free_port, parse, start, value,  # noqa: E402
+                           wait_http)
+
+GPUENV = sys.argv[1]
+SLOW = ["--vendor-timeout", "60000"]  # the sanitizer build under load: never the deadline
+failures = []
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def once(fixture, *extra, scenario=None, ok=(0,)):
+    args, env = fixture_args(fixture, scenario)
+    p = subprocess.run([GPUENV, "exporter", "--once", *extra, *args], env=env,
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode not in ok:
+        sys.exit(f"exporter --once on {fixture}: exit {p.returncode}\n{p.stderr}")
+    return p
+
+
+def test_once_text():
+    p = once("nvml-h100-healthy", *SLOW)
+    fams = parse(p.stdout)
+    check(len(fams["DCGM_FI_DEV_GPU_TEMP"]["samples"]) == 8, "8 GPUs of the DGX H100 fixture")
+    first = fams["DCGM_FI_DEV_GPU_TEMP"]["samples"][0]
+    check(list(first[1]) == ["gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname",
+                             "DCGM_FI_DRIVER_VERSION"], "dcgm-exporter's labels in its order")
+    check(value(fams, "DCGM_FI_DEV_GPU_TEMP", gpu="0") == "33", "GPU 0 temperature 33 C")
+    check(value(fams, "DCGM_FI_DEV_POWER_USAGE", gpu="0") == "71.254000",
+          "power 71254 mW as W with six decimals (%f)")
+    # 85520809984 B total, 577765376 reserved, 0 used: 81559 - 551 - 0 MiB free
+    check(value(fams, "DCGM_FI_DEV_FB_FREE", gpu="0") == "81008", "FB_FREE = total-reserved-used")
+    check(value(fams, "DCGM_FI_DEV_FB_RESERVED", gpu="0") == "551", "FB_RESERVED MiB")
+    check(fams["DCGM_FI_DEV_GPU_TEMP"]["type"] == "gauge", "GPU_TEMP is a gauge")
+    check(fams["DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS"]["type"] == "counter",
+          "remapped rows is a counter")
+    check(value(fams, "DCGM_FI_DEV_GPU_TEMP", gpu="3", device="nvidia3",
+                DCGM_FI_DRIVER_VERSION="550.54.15") == "33", "device and driver labels")
+    check(value(fams, "gpuenv_exporter_field_supported", gpu="0",
+                field="DCGM_FI_DEV_GPU_TEMP") == "1", "GPU_TEMP supported")
+    check(value(fams, "gpuenv_exporter_field_supported", gpu="0",
+                field="DCGM_FI_PROF_PIPE_TENSOR_ACTIVE") == "0",
+          "a DCGM profiling field NVML cannot answer is 0, not fatal")
+    check("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE" not in fams, "and is left out")
+    check(value(fams, "gpuenv_driver_info", version="550.54.15", branch="550",
+                max_cuda="12.4") == "1", "driver info series")
+    check(value(fams, "gpuenv_gpu_pcie_link_width", gpu="0") == "16", "PCIe width x16")
+    check(value(fams, "gpuenv_gpu_nvlink_link_up", gpu="0", link="17") == "1", "NVLink 17 up")
+    check(value(fams, "gpuenv_layer_status", layer="driver", status="ok") in ("0", "1"),
+          "layer status state set")
+    check(value(fams, "DCGM_FI_DEV_SM_CLOCK", gpu="0") == "345", "SM clock MHz, as DCGM")
+    check(value(fams, "gpuenv_gpu_sm_clock_max_hertz", gpu="0") == "1980000000",
+          "gpuenv's own clock in Hz")
+    check(value(fams, "gpuenv_gpu_temperature_slowdown_threshold_celsius", gpu="0") == "89",
+          "slowdown threshold")
+    check(value(fams, "gpuenv_gpu_clocks_event_reason", gpu="0", reason="gpu_idle") == "1"
+          and value(fams, "gpuenv_gpu_clocks_event_reason", gpu="0",
+                    reason="hw_thermal_slowdown") == "0", "clocks event reasons state set")
+    check(value(fams, "gpuenv_sample_stale") == "0", "fresh sample")
+    check(value(fams, "gpuenv_nvml_up") == "1", "nvmlInit succeeded")
+
+
+def test_once_openmetrics():
+    p = once("nvml-h100-healthy", "--openmetrics", *SLOW)
+    fams = parse(p.stdout, openmetrics=True)
+    check(p.stdout.endswith("# EOF\n"), "OpenMetrics ends with # EOF")
+    check(fams["gpuenv_collection_errors"]["type"] == "counter"
+          and value(fams, "gpuenv_collection_errors", kind="sample") == "0",
+          "OpenMetrics counter family without _total, samples with it")
+    check(fams["DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION" if "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"
+               in fams else "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS"]["type"] == "unknown",
+          "a DCGM counter without _total keeps its name as type unknown")
+    check(fams["gpuenv_driver"]["type"] == "info", "driver info is an OpenMetrics info")
+
+
+def test_output_atomic():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "gpuenv.prom")
+        with open(out, "w") as f:
+            f.write("old\n")
+        once("nvml-h100-healthy", "--output", out, *SLOW)
+        with open(out) as f:
+            parse(f.read())
+        check(stat.S_IMODE(os.stat(out).st_mode) == 0o644, "--output file mode 0644")
+        check(os.listdir(d) == ["gpuenv.prom"], "no temporary file left beside it")
+        p = once("nvml-h100-healthy", "--output", os.path.join(d, "no", "such"), *SLOW,
+                 ok=(74,))
+        check("--output" in p.stderr and p.stdout == "", "unwritable --output: exit 74, named")
+    args, env = fixture_args("nvml-h100-healthy")
+    for bad in (["--output", "x"], ["--interval", "0s"], ["--interval", "5y"],
+                ["--diagnose-every", "-1m"], ["--listen", "nonsense"]):
+        p = subprocess.run([GPUENV, "exporter", *bad], capture_output=True, text=True, env=env,
+                           timeout=60)
+        check(p.returncode == 64, f"usage error for {' '.join(bad)}")
+
+
+def test_escaping():
+    src = fixture_args("nvml-h100-healthy")[1]["GPUENV_FAKE_SCENARIO"]
+    with open(src, encoding="utf-8") as f:
+        text = f.read()
+    evil = 'Evil "GPU" \\ H100'
+    text = text.replace("name = NVIDIA H100 80GB HBM3", "name = " + evil, 1)
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
+        f.write(text)
+    try:
+        p = once("nvml-h100-healthy", *SLOW, scenario=f.name)
+    finally:
+        os.unlink(f.name)
+    check('modelName="Evil \\"GPU\\" \\\\ H100"' in p.stdout, "label value escaped in the text")
+    check(value(parse(p.stdout), "DCGM_FI_DEV_GPU_TEMP", gpu="0", modelName=evil) == "33",
+          "and parses back to the name")
+
+
+def test_lost_and_hang():
+    fams = parse(once("nvml-gpu-lost", *SLOW).stdout)
+    check(value(fams, "gpuenv_gpu_lost", gpu="1") == "1", "GPU 1 lost (NVML_ERROR_GPU_IS_LOST)")
+    check(value(fams, "gpuenv_gpu_lost", gpu="0") == "0", "GPU 0 not lost")
+    check(value(fams, "DCGM_FI_DEV_GPU_TEMP", gpu="0") == "36"
+          and value(fams, "DCGM_FI_DEV_GPU_TEMP", gpu="1") is None,
+          "the lost GPU's fields are skipped, the other GPU's kept")
+    check(value(fams, "gpuenv_collection_errors_total", kind="gpu_lost") == "1",
+          "a lost GPU counts a collection error")
+    t0 = time.monotonic()
+    fams = parse(once("nvml-hang", "--vendor-timeout", "1500").stdout)
+    check(value(fams, "gpuenv_sample_stale") == "1", "a hung NVML makes the sample stale")
+    check(value(fams, "gpuenv_collection_errors_total", kind="nvml_session") == "1",
+          "and counts an nvml_session error")
+    check("DCGM_FI_DEV_GPU_TEMP" not in fams, "no GPU series from a sample that never came")
+    check(time.monotonic() - t0 < 120, "--once ends under a hung NVML")
+
+
+def raw(port, data, timeout=10):
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        out = b""
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except socket.timeout:
+                break
+            if not chunk:
+                break
+            out += chunk
+    return out.decode(errors="replace")
+
+
+def test_serve():
+    port = free_port()
+    args, env = fixture_args("nvml-h100-healthy")
+    p = start(GPUENV, ["--listen", f"127.0.0.1:{port}", "--interval", "2s", *SLOW, *args], env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        st = wait_http(base + "/readyz", 300)
+        check(st[0] == 200, f"/readyz 200 after the first sample and diagnosis ({st})")
+        st = wait_http(base + "/metrics", 10)
+        check(st[0] == 200 and st[1].get("Content-Type", "").startswith(
+            "text/plain; version=0.0.4"), "/metrics in the text format 0.0.4")
+        fams = parse(st[2])
+        check(value(fams, "DCGM_FI_DEV_GPU_TEMP", gpu="7") == "32", "GPU 7 served")
+        st = wait_http(base + "/metrics", 10,
+                       headers={"Accept": "application/openmetrics-text; version=1.0.0"})
+        check(st[1].get("Content-Type", "").startswith("application/openmetrics-text"),
+              "OpenMetrics on Accept")
+        parse(st[2], openmetrics=True)
+        check(wait_http(base + "/healthz", 10)[0] == 200, "/healthz 200")
+        st = wait_http(base + "/secret-path-xyz", 10, want=404)
+        check(st[0] == 404 and "secret-path-xyz" not in st[2], "404, request not echoed")
+        r = raw(port, b"DELETE /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        check(r.startswith("HTTP/1.1 405"), "other methods 405")
+        r = raw(port, b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
+                b"Connection: close\r\n\r\nabc")
+        check(r.startswith("HTTP/1.1 413"), "a request body 413")
+        r = raw(port, b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 40000 +
+                b"\r\nConnection: close\r\n\r\n")
+        check(r.startswith("HTTP/1.1 431") or r.startswith("HTTP/1.1 413"),
+              "an oversized request head 431")
+        check("aaaa" not in r, "and not echoed")
+        r = raw(port, b"\x16\x03\x01garbage\r\n\r\n")
+        check(r.startswith("HTTP/1.1 400") or r == "", "garbage 400 or closed")
+        # slow-loris: 300 connections that never finish their request head
+        loris = []
+        for _ in range(300):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+            loris.append(s)
+        t0 = time.monotonic()
+        st = wait_http(base + "/metrics", 10)
+        check(st[0] == 200 and time.monotonic() - t0 < 5, "a scrape is served beside 300 "
+              f"slow-loris connections ({time.monotonic() - t0:.2f} s)")
+        for s in loris:
+            s.close()
+        before = int(value(parse(wait_http(base + "/metrics", 10)[2]),
+                           "gpuenv_collections_total", kind="diagnosis"))
+        p.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 300
+        after = before
+        while after <= before and time.monotonic() < deadline:
+            time.sleep(0.5)
+            after = int(value(parse(wait_http(base + "/metrics", 10)[2]),
+                              "gpuenv_collections_total", kind="diagnosis"))
+        check(after > before, f"SIGHUP reruns the diagnosis ({before} -> {after})")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        try:
+            rc = p.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = None
+        err = p.stderr.read()
+    check(rc == 0, f"SIGTERM ends it with 0 ({rc}; {err.strip()[-300:]})")
+
+
+def listen_inode(port):
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            cols = line.split()
+            if int(cols[1].split(":")[1], 16) == port and cols[3] == "0A":
+                return cols[9]
+    return None
+
+
+def descendants(pid):
+    kids = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d))
+    out, todo = set(), [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.add(k)
+            todo.append(k)
+    return out
+
+
+def socket_holders(inode):
+    pids = set()
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            for fd in os.listdir(f"/proc/{d}/fd"):
+                if os.readlink(f"/proc/{d}/fd/{fd}") == f"socket:[{inode}]":
+                    pids.add(int(d))
+        except OSError:
+            continue
+    return pids
+
+
+def test_serve_hang():
+    port = free_port()
+    args, env = fixture_args("nvml-hang")
+    args = [a for a in args if not a.startswith("--vendor-timeout") and a != "500"]
+    p = start(GPUENV, ["--listen", f"127.0.0.1:{port}", "--interval", "1s",
+                       "--vendor-timeout", "1500", *args], env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        st = wait_http(base + "/metrics", 300)
+        check(st[0] == 200, "/metrics served with NVML hung")
+        worst = 0.0
+        for _ in range(20):
+            t0 = time.monotonic()
+            st = wait_http(base + "/metrics", 10)
+            worst = max(worst, time.monotonic() - t0)
+            time.sleep(0.1)
+        check(worst < 1.0, f"scrapes never wait on the hung NVML (slowest {worst:.3f} s)")
+        fams = parse(st[2])
+        check(value(fams, "gpuenv_sample_stale") == "1", "stale flag set")
+        check(int(value(fams, "gpuenv_collection_errors_total", kind="nvml_session")) >= 1,
+              "collection errors counted")
+        check(wait_http(base + "/readyz", 2, want=503)[0] == 503, "/readyz 503 without a sample")
+        inode, seen, holders = listen_inode(port), set(), set()
+        for _ in range(30):
+            seen |= descendants(p.pid)
+            holders |= socket_holders(inode)
+            time.sleep(0.1)
+        check(bool(seen) and holders == {p.pid},
+              f"the NVML children ({len(seen)} seen) never hold the listening socket "
+              f"(holders {sorted(holders)}, exporter {p.pid})")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
+for t in (test_once_text, test_once_openmetrics, test_output_atomic, test_escaping,
+          test_lost_and_hang, test_serve, test_serve_hang):
+    print(f"== {t.__name__}")
+    t()
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)

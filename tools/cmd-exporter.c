@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `gpuenv exporter`: serves the GPU metrics (dcgm-exporter's names) and the diagnosis to
+ * Prometheus (docs/exporter.md). The main thread collects: a GPU sample every --interval, a
+ * full diagnosis every --diagnose-every and on SIGHUP, and publishes the exposition to the
+ * HTTP thread (exporter-http.c). Each sample runs NVML in a fresh sandboxed child under the
+ * --vendor-timeout deadline (the vendor session model of src/vendor/session.c), so a hung
+ * GPU costs one killed child and a stale flag, never the endpoint. `--once` prints one
+ * exposition (with --output FILE written atomically, for node_exporter's textfile
+ * collector: a temporary file in the same directory, fsync, rename).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exporter.h"
+
+enum {
+	OPT_LISTEN = 0x200,
+	OPT_INTERVAL,
+	OPT_DIAGNOSE_EVERY,
+	OPT_ONCE,
+	OPT_OUTPUT,
+	OPT_OPENMETRICS,
+};
+
+static void exporter_help(void)
+{
+	printf("Usage: gpuenv exporter [OPTIONS]\n\n"
+	       "Serves GPU metrics under dcgm-exporter's names, types and labels (the\n"
+	       "DCGM_FI_* default counter set) and gpuenv's diagnosis (gpuenv_finding,\n"
+	       "gpuenv_root_cause, gpuenv_layer_status, driver/toolkit/framework info) to\n"
+	       "Prometheus: /metrics (text format 0.0.4, OpenMetrics 1.0 when asked), /healthz,\n"
+	       "/readyz. Scrapes never wait on NVML: they get the last sample.\n\n"
+	       "Options:\n"
+	       "      --listen ADDR:PORT  where to listen (default 127.0.0.1:9400; :9400 = all)\n"
+	       "      --interval DUR      GPU sample period (default 10s; 500ms, 10s, 5m, 1h)\n"
+	       "      --diagnose-every DUR  full diagnosis period (default 5m; also on SIGHUP)\n"
+	       "      --once              print one exposition and exit\n"
+	       "      --output FILE       with --once: write FILE atomically (node_exporter's\n"
+	       "                          textfile collector) instead of standard output\n"
+	       "      --openmetrics       with --once: OpenMetrics 1.0 instead of the text format\n" COMMON_OPTIONS_HELP
+	       "  -h, --help            this help\n");
+}
+
+/* "500ms", "10s", "5m", "1h" or a bare number of seconds, into milliseconds (> 0). */
+static int parse_duration(const char *s, unsigned *ret_ms)
+{
+	char *end;
+	unsigned long long v, mul;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -EINVAL;
+	if (!strcmp(end, "ms"))
+		mul = 1;
+	else if (!*end || !strcmp(end, "s"))
+		mul = 1000;
+	else if (!strcmp(end, "m"))
+		mul = 60000;
+	else if (!strcmp(end, "h"))
+		mul = 3600000;
+	else
+		return -EINVAL;
+	if (v == 0 || v > UINT_MAX / mul)
+		return -EINVAL;
+	*ret_ms = (unsigned)(v * mul);
+	return 0;
+}
+
+/* Writes text to path through a temporary file in its directory and rename(2): a reader
+ * (node_exporter) sees the old file or the new one, never half of one. */
+static int write_atomic(const char *path, const char *text)
+{
+	size_t len = strlen(path), off = 0, n = strlen(text);
+	char *tmp = malloc(len + 16);
+	int fd, err = 0;
+
+	if (!tmp)
+		return -ENOMEM;
+	snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		free(tmp);
+		return err;
+	}
+	while (off < n && !err) {
+		ssize_t k = write(fd, text + off, n - off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			err = k < 0 ? -errno : -EIO;
+		else
+			off += (size_t)k;
+	}
+	/* textfile collectors read the file as the exporter's user left it: 0644 */
+	if (!err && (fchmod(fd, 0644) < 0 || fsync(fd) < 0))
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}
+
+static int run_once(struct exporter *ex, const char *output, bool om)
+{
+	char *text;
+	int err;
+
+	exporter_sample(ex);
+	exporter_diagnose(ex);
+	text = exporter_exposition(ex, om);
+	if (!text) {
+		print_error("rendering", -ENOMEM);
+		return EXIT_SOFTWARE;
+	}
+	if (!output) {
+		fputs(text, stdout);
+		free(text);
+		return EXIT_HEALTHY;
+	}
+	err = write_atomic(output, text);
+	free(text);
+	if (err < 0) {
+		fprintf(stderr, "gpuenv exporter: --output %s: %s\n", output, strerror(-err));
+		return EXIT_IOERR;
+	}
+	return EXIT_HEALTHY;
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Connections are descriptors: the soft limit (1024 under systemd and most shells) would
+ * stop accepting long before the server's own connection limit. Up to the hard limit, as
+ * Go's runtime does for every program. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 8192 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max > 8192 ? 8192 : rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static void publish(struct exporter_http *h, const struct exporter *ex)
+{
+	exporter_http_publish(h, exporter_exposition(ex, false), exporter_exposition(ex, true),
+			      ex->st.sample_time > 0 && ex->st.diagnosis_time > 0);
+}
+
+/* The collection loop: wakes for the next sample, the next diagnosis, a signal, or once a
+ * second to refresh the ages the exposition shows. */
+static int serve(struct exporter *ex, const char *listen, unsigned interval_ms,
+		 unsigned diagnose_ms)
+{
+	struct exporter_http *h = NULL;
+	sigset_t set;
+	uint64_t next_sample = 0, next_diag = 0;
+	bool diagnose_now = true;
+	int r;
+
+	/* Blocked in every thread (libmicrohttpd's inherits the mask): taken here with
+	 * sigtimedwait, and SIGCHLD left to the vendor sessions' own waits (core/child.c). */
+	sigemptyset(&set);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sigdelset(&set, SIGCHLD);
+	raise_fd_limit();
+	r = exporter_http_start(listen, &h);
+	if (r < 0) {
+		fprintf(stderr, "gpuenv exporter: --listen %s: %s\n", listen,
+			r == -EINVAL
+				? "not ADDRESS:PORT with a numeric address"
+				: "cannot listen there (in use, or not an address of this host)");
+		return r == -EINVAL ? EXIT_USAGE : EXIT_INPUT;
+	}
+	fprintf(stderr, "gpuenv exporter: listening on %s\n", listen);
+	for (;;) {
+		uint64_t now = mono_ms(), wake;
+		struct timespec ts;
+		int sig;
+
+		if (diagnose_now || now >= next_diag) {
+			exporter_diagnose(ex);
+			next_diag = mono_ms() + diagnose_ms;
+			diagnose_now = false;
+		}
+		if (now >= next_sample) {
+			exporter_sample(ex);
+			/* the next period from now: a slow sample delays, never bunches, the rest */
+			next_sample = mono_ms() + interval_ms;
+		}
+		publish(h, ex);
+		now = mono_ms();
+		wake = next_sample < next_diag ? next_sample : next_diag;
+		wake = wake > now + 1000 ? now + 1000 : wake;
+		ts.tv_sec = (time_t)((wake > now ? wake - now : 0) / 1000u);
+		ts.tv_nsec = (long)((wake > now ? wake - now : 0) % 1000u) * 1000000L;
+		sig = sigtimedwait(&set, NULL, &ts);
+		if (sig == SIGHUP)
+			diagnose_now = true;
+		else if (sig == SIGINT || sig == SIGTERM)
+			break;
+	}
+	exporter_http_stop(h);
+	return EXIT_HEALTHY;
+}
+
+int cmd_exporter(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		COMMON_LONGOPTS,
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "diagnose-every", required_argument, NULL, OPT_DIAGNOSE_EVERY },
+		{ "once", no_argument, NULL, OPT_ONCE },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct common_opts o = { .color = -1 };
+	struct exporter ex = { 0 };
+	const char *listen = "127.0.0.1:9400", *output = NULL;
+	unsigned interval_ms = 10000, diagnose_ms = 300000;
+	bool once = false, om = false;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			exporter_help();
+			return EXIT_HEALTHY;
+		case OPT_LISTEN:
+			listen = optarg;
+			continue;
+		case OPT_INTERVAL:
+		case OPT_DIAGNOSE_EVERY:
+			if (parse_duration(optarg,
+					   c == OPT_INTERVAL ? &interval_ms : &diagnose_ms) < 0) {
+				fprintf(stderr,
+					"gpuenv exporter: --%s %s: not a duration (500ms, 10s, "
+					"5m, 1h)\n",
+					c == OPT_INTERVAL ? "interval" : "diagnose-every", optarg);
+				return EXIT_USAGE;
+			}
+			continue;
+		case OPT_ONCE:
+			once = true;
+			continue;
+		case OPT_OUTPUT:
+			output = optarg;
+			continue;
+		case OPT_OPENMETRICS:
+			om = true;
+			continue;
+		}
+		r = common_opts_handle(&o, c, optarg);
+		if (r < 0)
+			return -r;
+		if (r == 0)
+			return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gpuenv exporter: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if ((output || om) && !once) {
+		fprintf(stderr, "gpuenv exporter: --output and --openmetrics go with --once\n");
+		return EXIT_USAGE;
+	}
+	/* A sample's NVML deadline fits in its period unless the user chose one. */
+	if (!o.vendor_timeout_ms)
+		o.vendor_timeout_ms = interval_ms < 6250 ? interval_ms * 4 / 5 : 5000;
+	ex.diag_opts = o;
+	ex.sample_opts = o;
+	ex.sample_opts.ctx_flags |= GPUENV_CTX_GPU_SAMPLE;
+	ex.sample_opts.trace_paths = NULL;
+	r = once ? run_once(&ex, output, om) : serve(&ex, listen, interval_ms, diagnose_ms);
+	exporter_done(&ex);
+	return r;
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `gpuenv exporter`'s collection: a GPU sample (GPUENV_CTX_GPU_SAMPLE: the hostname and NVML
+ * in its sandboxed child under the --vendor-timeout deadline) and a full diagnosis, each
+ * rendered once into the Prometheus and OpenMetrics forms, and the exporter's own series
+ * (sample times, durations, errors, staleness). A sample whose NVML child hung, crashed or
+ * failed keeps the previous sample's GPU series on show, flagged stale, and counts an error;
+ * a lost GPU counts one too.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exporter.h"
+#include "shared/strbuf.h"
+
+double exporter_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* What the sample's NVML session says (docs/snapshot-schema.md driver.nvml): whether its
+ * child ended normally (no "session" fact in error: no hang, crash or early end) and how
+ * many GPUs answered NVML_ERROR_GPU_IS_LOST. */
+static void sample_health(struct gpuenv_snapshot *s, bool *session_ok, unsigned *lost)
+{
+	char *text = NULL;
+	json_t *j, *nvml, *devices, *d;
+	size_t i;
+
+	*session_ok = true;
+	*lost = 0;
+	if (gpuenv_snapshot_render(s, GPUENV_FORMAT_JSON, GPUENV_RENDER_STABLE, &text) < 0)
+		return;
+	j = json_loads(text, 0, NULL);
+	free(text);
+	nvml = json_object_get(json_object_get(j, "driver"), "nvml");
+	if (json_is_string(json_object_get(json_object_get(nvml, "session"), "state")) &&
+	    strcmp(json_string_value(json_object_get(json_object_get(nvml, "session"), "state")),
+		   "error") == 0)
+		*session_ok = false;
+	devices = json_object_get(nvml, "devices");
+	json_array_foreach(devices, i, d) {
+		const char *key;
+		json_t *fact;
+
+		json_object_foreach(d, key, fact) {
+			const char *e = json_string_value(json_object_get(fact, "error"));
+
+			if (e && strstr(e, "NVML_ERROR_GPU_IS_LOST")) {
+				(*lost)++;
+				break;
+			}
+		}
+	}
+	json_decref(j);
+}
+
+/* Renders both forms of an object; false when either fails. */
+static bool render_both(struct gpuenv_snapshot *s, struct gpuenv_doctor *d, char *out[2])
+{
+	char *t[2] = { NULL, NULL };
+
+	for (int om = 0; om < 2; om++) {
+		enum gpuenv_format f = om ? GPUENV_FORMAT_OPENMETRICS : GPUENV_FORMAT_PROMETHEUS;
+
+		if ((s ? gpuenv_snapshot_render(s, f, 0, &t[om])
+		       : gpuenv_doctor_render(d, f, 0, &t[om])) < 0) {
+			free(t[0]);
+			return false;
+		}
+	}
+	for (int om = 0; om < 2; om++) {
+		free(out[om]);
+		out[om] = t[om];
+	}
+	return true;
+}
+
+void exporter_sample(struct exporter *ex)
+{
+	struct gpuenv_ctx *ctx = NULL;
+	struct gpuenv_snapshot *snap = NULL;
+	double t0 = mono();
+	bool session_ok = false;
+	unsigned lost = 0;
+
+	if (common_open(&ex->sample_opts, &ctx, &snap) == 0) {
+		sample_health(snap, &session_ok, &lost);
+		if (session_ok && !render_both(snap, NULL, ex->gpu_text))
+			session_ok = false, ex->st.err_sample++;
+		else if (!session_ok)
+			ex->st.err_nvml_session++;
+	} else {
+		ex->st.err_sample++;
+	}
+	ex->st.err_gpu_lost += lost;
+	ex->st.samples++;
+	ex->st.sample_seconds = mono() - t0;
+	ex->st.stale = !session_ok;
+	if (session_ok)
+		ex->st.sample_time = exporter_now();
+	gpuenv_snapshot_unref(snap);
+	gpuenv_ctx_free(ctx);
+}
+
+void exporter_diagnose(struct exporter *ex)
+{
+	struct gpuenv_ctx *ctx = NULL;
+	struct gpuenv_snapshot *snap = NULL;
+	struct gpuenv_doctor *d = NULL;
+	double t0 = mono();
+	bool ok = false;
+
+	if (common_open(&ex->diag_opts, &ctx, &snap) == 0 && gpuenv_doctor_run(snap, &d) == 0)
+		ok = render_both(NULL, d, ex->diag_text);
+	if (!ok)
+		ex->st.err_diagnosis++;
+	ex->st.diagnoses++;
+	ex->st.diagnosis_seconds = mono() - t0;
+	if (ok)
+		ex->st.diagnosis_time = exporter_now();
+	gpuenv_doctor_free(d);
+	gpuenv_snapshot_unref(snap);
+	gpuenv_ctx_free(ctx);
+}
+
+static void family(struct strbuf *sb, bool om, const char *name, const char *type, const char *help)
+{
+	size_t len = strlen(name);
+
+	/* OpenMetrics names a counter's family without its _total (out-metrics.h). */
+	if (om && strcmp(type, "counter") == 0 && len > 6 && !strcmp(name + len - 6, "_total"))
+		len -= 6;
+	if (om && strcmp(type, "info") == 0)
+		len -= 5;
+	else if (!om && strcmp(type, "info") == 0)
+		type = "gauge";
+	strbuf_printf(sb, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)len, name, help, (int)len, name,
+		      type);
+}
+
+/* The exporter's own series. Times as seconds with millisecond digits, written without
+ * printf's locale-dependent %f. */
+static void put_seconds(struct strbuf *sb, const char *series, double v)
+{
+	long long ms = (long long)((v < 0 ? -v : v) * 1000.0 + 0.5);
+
+	strbuf_printf(sb, "%s %s%lld.%03lld\n", series, v < 0 ? "-" : "", ms / 1000, ms % 1000);
+}
+
+static void put_self(struct strbuf *sb, const struct exporter_stats *st, bool om)
+{
+	double now = exporter_now();
+
+	family(sb, om, "gpuenv_exporter_build_info", "info", "The gpuenv exporter's version.");
+	strbuf_printf(sb, "gpuenv_exporter_build_info{version=\"%s\"} 1\n", gpuenv_version());
+	family(sb, om, "gpuenv_sample_timestamp_seconds", "gauge",
+	       "Unix time of the last good GPU sample (0: none yet).");
+	put_seconds(sb, "gpuenv_sample_timestamp_seconds", st->sample_time);
+	family(sb, om, "gpuenv_snapshot_age_seconds", "gauge",
+	       "Age of the GPU sample and of the diagnosis on show (-1: none yet).");
+	put_seconds(sb, "gpuenv_snapshot_age_seconds{kind=\"sample\"}",
+		    st->sample_time ? now - st->sample_time : -1);
+	put_seconds(sb, "gpuenv_snapshot_age_seconds{kind=\"diagnosis\"}",
+		    st->diagnosis_time ? now - st->diagnosis_time : -1);
+	family(sb, om, "gpuenv_sample_stale", "gauge",
+	       "1 when the last GPU sample failed (NVML hung, crashed or failed): the GPU series "
+	       "are the previous sample's.");
+	strbuf_printf(sb, "gpuenv_sample_stale %d\n", st->stale);
+	family(sb, om, "gpuenv_collection_duration_seconds", "gauge",
+	       "How long the last GPU sample and the last diagnosis took.");
+	put_seconds(sb, "gpuenv_collection_duration_seconds{kind=\"sample\"}", st->sample_seconds);
+	put_seconds(sb, "gpuenv_collection_duration_seconds{kind=\"diagnosis\"}",
+		    st->diagnosis_seconds);
+	family(sb, om, "gpuenv_collections_total", "counter", "GPU samples and diagnoses run.");
+	strbuf_printf(sb, "gpuenv_collections_total{kind=\"sample\"} %llu\n",
+		      (unsigned long long)st->samples);
+	strbuf_printf(sb, "gpuenv_collections_total{kind=\"diagnosis\"} %llu\n",
+		      (unsigned long long)st->diagnoses);
+	family(sb, om, "gpuenv_collection_errors_total", "counter",
+	       "Failed collections by kind: nvml_session (the NVML child hung, crashed or ended "
+	       "early), gpu_lost (a GPU answered NVML_ERROR_GPU_IS_LOST), sample, diagnosis.");
+	strbuf_printf(sb,
+		      "gpuenv_collection_errors_total{kind=\"nvml_session\"} %llu\n"
+		      "gpuenv_collection_errors_total{kind=\"gpu_lost\"} %llu\n"
+		      "gpuenv_collection_errors_total{kind=\"sample\"} %llu\n"
+		      "gpuenv_collection_errors_total{kind=\"diagnosis\"} %llu\n",
+		      (unsigned long long)st->err_nvml_session,
+		      (unsigned long long)st->err_gpu_lost, (unsigned long long)st->err_sample,
+		      (unsigned long long)st->err_diagnosis);
+}
+
+char *exporter_exposition(const struct exporter *ex, bool om)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *ret = NULL;
+
+	if (ex->gpu_text[om])
+		strbuf_puts(&sb, ex->gpu_text[om]);
+	if (ex->diag_text[om])
+		strbuf_puts(&sb, ex->diag_text[om]);
+	put_self(&sb, &ex->st, om);
+	if (om)
+		strbuf_puts(&sb, "# EOF\n");
+	if (strbuf_steal(&sb, &ret) < 0)
+		return NULL;
+	return ret;
+}
+
+void exporter_done(struct exporter *ex)
+{
+	for (int i = 0; i < 2; i++) {
+		free(ex->gpu_text[i]);
+		free(ex->diag_text[i]);
+	}
+}

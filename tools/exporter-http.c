@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `gpuenv exporter`'s HTTP server: libmicrohttpd (GNU libmicrohttpd manual,
+ * https://www.gnu.org/software/libmicrohttpd/manual/libmicrohttpd.html) with its own epoll
+ * thread. It serves GET/HEAD of /metrics (the Prometheus text format 0.0.4, or OpenMetrics
+ * 1.0 when the Accept header asks for application/openmetrics-text), /healthz and /readyz.
+ * The exposition is a shared libmicrohttpd response replaced whole when a collection
+ * publishes (a scrape takes a reference under a mutex and never waits on a collection).
+ * Hostile clients: a connection limit, an idle timeout (slow-loris), a per-connection memory
+ * cap (a request head larger than it gets 431 from libmicrohttpd), any other method 405,
+ * any request body 413, any other path 404; no response echoes the request.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exporter.h"
+
+#define HTTP_CONNECTION_LIMIT 4096 /* slow-loris and scrapers alike; see RLIMIT_NOFILE */
+#define HTTP_IDLE_TIMEOUT_S   10
+#define HTTP_MEMORY_LIMIT     (16u << 10) /* request head + response headers per connection */
+
+#define CT_TEXT	       "text/plain; version=0.0.4; charset=utf-8"
+#define CT_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"
+#define CT_PLAIN       "text/plain; charset=utf-8"
+
+struct exporter_http {
+	struct MHD_Daemon *daemon;
+	pthread_mutex_t lock;
+	struct MHD_Response *metrics[2]; /* [0] text, [1] OpenMetrics; NULL before the first */
+	bool ready;
+};
+
+static struct MHD_Response *fixed(const char *body, const char *type)
+{
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+
+	if (r)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	return r;
+}
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, const char *body)
+{
+	struct MHD_Response *r = fixed(body, CT_PLAIN);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	ret = MHD_queue_response(c, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static bool wants_openmetrics(struct MHD_Connection *c)
+{
+	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+
+	return accept && strstr(accept, "application/openmetrics-text");
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+			      const char *method, const char *version, const char *upload_data,
+			      size_t *upload_data_size, void **con_cls)
+{
+	struct exporter_http *h = cls;
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	bool om;
+
+	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
+	/* No request here has a body: one announced is refused before it is read. */
+	if (*upload_data_size ||
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH) ||
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+		return reply(c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body expected\n");
+	if (strcmp(url, "/healthz") == 0)
+		return reply(c, MHD_HTTP_OK, "ok\n");
+	if (strcmp(url, "/readyz") == 0) {
+		pthread_mutex_lock(&h->lock);
+		om = h->ready; /* read under the lock */
+		pthread_mutex_unlock(&h->lock);
+		return om ? reply(c, MHD_HTTP_OK, "ready\n")
+			  : reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
+	}
+	if (strcmp(url, "/") == 0)
+		return reply(c, MHD_HTTP_OK,
+			     "gpuenv exporter: /metrics (Prometheus, OpenMetrics), /healthz, "
+			     "/readyz\n");
+	if (strcmp(url, "/metrics") != 0)
+		return reply(c, MHD_HTTP_NOT_FOUND, "not found\n");
+	om = wants_openmetrics(c);
+	pthread_mutex_lock(&h->lock);
+	r = h->metrics[om];
+	ret = r ? MHD_queue_response(c, MHD_HTTP_OK, r) : MHD_NO;
+	pthread_mutex_unlock(&h->lock);
+	if (!r)
+		return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
+	return ret;
+}
+
+static struct MHD_Response *metrics_response(char *text, bool om)
+{
+	struct MHD_Response *r;
+
+	if (!text)
+		return NULL;
+	r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(text);
+		return NULL;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, om ? CT_OPENMETRICS : CT_TEXT);
+	return r;
+}
+
+void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics, bool ready)
+{
+	struct MHD_Response *n[2] = { metrics_response(text, false),
+				      metrics_response(openmetrics, true) };
+	struct MHD_Response *old[2];
+
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < 2; i++) {
+		old[i] = h->metrics[i];
+		/* keep the previous exposition when the new one could not be made (OOM) */
+		h->metrics[i] = n[i] ? n[i] : old[i];
+		if (!n[i])
+			old[i] = NULL;
+	}
+	h->ready = ready;
+	pthread_mutex_unlock(&h->lock);
+	/* A response a connection still sends holds its own reference (libmicrohttpd counts
+	 * them): this drops only ours. */
+	for (int i = 0; i < 2; i++)
+		if (old[i])
+			MHD_destroy_response(old[i]);
+}
+
+/* "HOST:PORT", "[V6]:PORT" or ":PORT" (all addresses) into a socket address. */
+static int parse_listen(const char *listen, struct sockaddr_storage *ss)
+{
+	char host[256];
+	const char *colon = strrchr(listen, ':');
+	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai = NULL;
+	size_t hl;
+	char *end;
+	long port;
+
+	if (!colon || colon - listen >= (ptrdiff_t)sizeof(host))
+		return -EINVAL;
+	port = strtol(colon + 1, &end, 10);
+	if (*end || end == colon + 1 || port < 0 || port > 65535)
+		return -EINVAL;
+	hl = (size_t)(colon - listen);
+	if (hl >= 2 && listen[0] == '[' && listen[hl - 1] == ']')
+		snprintf(host, sizeof(host), "%.*s", (int)hl - 2, listen + 1);
+	else
+		snprintf(host, sizeof(host), "%.*s", (int)hl, listen);
+	if (getaddrinfo(*host ? host : NULL, colon + 1, &hints, &ai) != 0 || !ai)
+		return -EINVAL;
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(ai);
+	return 0;
+}
+
+int exporter_http_start(const char *listen, struct exporter_http **ret)
+{
+	struct sockaddr_storage ss = { 0 };
+	struct exporter_http *h;
+	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD;
+	int r = parse_listen(listen, &ss);
+
+	if (r < 0)
+		return r;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	pthread_mutex_init(&h->lock, NULL);
+	if (ss.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	h->daemon = MHD_start_daemon(
+		flags, 0, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY_LIMIT, MHD_OPTION_END);
+	if (!h->daemon) {
+		pthread_mutex_destroy(&h->lock);
+		free(h);
+		return -EADDRINUSE; /* libmicrohttpd says no more: bind or listen failed */
+	}
+	*ret = h;
+	return 0;
+}
+
+void exporter_http_stop(struct exporter_http *h)
+{
+	if (!h)
+		return;
+	MHD_stop_daemon(h->daemon);
+	for (int i = 0; i < 2; i++)
+		if (h->metrics[i])
+			MHD_destroy_response(h->metrics[i]);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `gpuenv exporter` (docs/exporter.md): the collection (exporter-collect.c: a GPU sample
+ * every --interval, a full diagnosis every --diagnose-every and on SIGHUP, the exposition
+ * they make) and the HTTP server (exporter-http.c, libmicrohttpd), which only ever serves
+ * the last published exposition and never waits on a collection.
+ */
+#pragma once
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpuenv.h"
+
+struct exporter_stats {
+	uint64_t samples, diagnoses;
+	/* collection errors by kind (gpuenv_collection_errors_total{kind}) */
+	uint64_t err_sample, err_nvml_session, err_gpu_lost, err_diagnosis;
+	double sample_seconds, diagnosis_seconds; /* duration of the last of each */
+	double sample_time, diagnosis_time;	  /* Unix time of the last good one; 0: none */
+	bool stale;				  /* the last sample attempt failed */
+};
+
+struct exporter {
+	struct common_opts sample_opts, diag_opts;
+	char *gpu_text[2];  /* last good sample: [0] Prometheus text, [1] OpenMetrics */
+	char *diag_text[2]; /* last diagnosis */
+	struct exporter_stats st;
+};
+
+/* One GPU sample into ex (keeps the previous one, flagged stale, when it fails). */
+void exporter_sample(struct exporter *ex);
+/* One full collection and diagnosis into ex. */
+void exporter_diagnose(struct exporter *ex);
+/* The whole exposition as it stands; openmetrics ends it with "# EOF". NULL on OOM. */
+char *exporter_exposition(const struct exporter *ex, bool openmetrics);
+void exporter_done(struct exporter *ex);
+
+/* The HTTP side. */
+struct exporter_http;
+int exporter_http_start(const char *listen, struct exporter_http **ret);
+/* Replaces what /metrics serves (takes both strings) and the readiness. */
+void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics, bool ready);
+void exporter_http_stop(struct exporter_http *h);
+
+double exporter_now(void); /* Unix time, seconds */
