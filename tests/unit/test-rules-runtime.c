@@ -282,6 +282,20 @@ static void test_library_not_found(void **state)
 	FIX(s, "runtime.library-not-found", "conda activate /home/user/anaconda3/envs/tf");
 	snapshot_unref(s);
 
+	/* Only cuDNN 7 is missing, nowhere a copy (tensorflow/tensorflow#44040: cuDNN 8 installed,
+	 * libcudart.so.10.1 opened): the fix installs cuDNN, not the CUDA libraries again. */
+	s = base();
+	not_found_env(s, "tensorflow", "2.3.1", "libcudnn.so.7", NULL, NULL);
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR, "no copy was found");
+	FIX(s, "runtime.library-not-found", "# cuDNN 7.6 for CUDA 10.1");
+	NO_FIX(s, "runtime.library-not-found", "cuda-libraries");
+	snapshot_unref(s);
+	/* libcudart missing too: the CUDA libraries as well. */
+	s = base();
+	not_found_env(s, "tensorflow", "2.3.1", "libcudart.so.10.1", NULL, NULL);
+	FIX(s, "runtime.library-not-found", "cuda-libraries-10-1");
+	snapshot_unref(s);
+
 	/* Listed in ld.so.conf.d, not in the cache: ldconfig. */
 	s = base();
 	not_found_env(s, "tensorflow", "2.9.0", "libcublas.so.11", "/usr/local/cuda-11.2/lib64",
