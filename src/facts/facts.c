@@ -800,13 +800,14 @@ int facts_tensorflow_build(const char *tf_version, const struct facts_tensorflow
 	return -ENOENT;
 }
 
-int facts_mig_bug(const char *framework, const char *version, const struct facts_mig_bug **ret)
+int facts_mig_bug(const char *framework, const char *cvd, const char *version,
+		  const struct facts_mig_bug **ret)
 {
 	struct version v, first, fixed;
 	const char *end;
 	int r;
 
-	if (!framework || !version || !ret)
+	if (!framework || !cvd || !version || !ret)
 		return -EINVAL;
 	/* "1.13.1+cu117", "2.0.0a0+gitabc": the release is the leading numbers. */
 	r = version_parse_prefix(version, &v, &end);
@@ -815,10 +816,13 @@ int facts_mig_bug(const char *framework, const char *version, const struct facts
 	for (size_t i = 0; i < facts_mig_bug_table_len; i++) {
 		const struct facts_mig_bug *b = &facts_mig_bug_table[i];
 
-		if (!streq(b->framework, framework) || version_parse(b->first, &first) < 0 ||
-		    version_parse(b->fixed, &fixed) < 0)
+		bool open_end = !b->fixed || !b->fixed[0];
+
+		if (!streq(b->framework, framework) || !streq(b->cvd, cvd) ||
+		    version_parse(b->first, &first) < 0 ||
+		    (!open_end && version_parse(b->fixed, &fixed) < 0))
 			continue;
-		if (version_cmp(&v, &first) >= 0 && version_cmp(&v, &fixed) < 0) {
+		if (version_cmp(&v, &first) >= 0 && (open_end || version_cmp(&v, &fixed) < 0)) {
 			*ret = b;
 			return 0;
 		}
