@@ -294,5 +294,13 @@ RULE_CHECK(check_nvml_version_mismatch)
 	default:
 		finding_rule_fix(f);
 	}
-	finding_rule_verify(f);
+	/* The libraries where this machine has them (/usr/lib64 on RHEL, Fedora, SUSE), not
+	 * Debian's multiarch directory (stackhpc/ansible-slurm-appliance#287, Rocky 8). */
+	finding_verify(f, "cat /proc/driver/nvidia/version");
+	if (user_lib && user_lib[0] == '/' && strrchr(user_lib, '/') != user_lib)
+		finding_verify(f, "ls %.*s/libnvidia-ml.so.*",
+			       (int)(strrchr(user_lib, '/') - user_lib), user_lib);
+	else
+		finding_verify(f, "ldconfig -p | grep libnvidia-ml.so.1");
+	finding_verify(f, "nvidia-smi");
 }

@@ -394,6 +394,15 @@ static void test_nvml_mismatch(void **state)
 	/* The module on disk unknown: a reboot is not promised. */
 	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
 	    "a reboot helps only if the nvidia.ko on disk is 535.129.03");
+	assert_true(verify_has(s, "driver.nvml-version-mismatch",
+			       "ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*"));
+	/* RHEL's /usr/lib64: the verify line lists that directory, not Debian's
+	 * (stackhpc/ansible-slurm-appliance#287). */
+	userspace(s, "libnvidia_ml", "/usr/lib64/libnvidia-ml.so.535.129.03", "535.129.03");
+	assert_true(verify_has(s, "driver.nvml-version-mismatch", "ls /usr/lib64/libnvidia-ml.so.*"));
+	assert_false(verify_has(s, "driver.nvml-version-mismatch", "x86_64-linux-gnu"));
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.129.03",
+		  "535.129.03");
 	NO_TEXT(s, "driver.nvml-version-mismatch", "a reboot loads");
 	/* disk = user space != loaded: the one case a reboot fixes */
 	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "535.129.03", "nvidia.ko");
