@@ -12,7 +12,7 @@ from realworld.common import fresh, ini, real_world, w
 
 TOPIC = "mig"
 FIXTURES = ('rw-mig-two-mig-uuids', 'rw-mig-torch113-device-count-zero',
-            'rw-mig-torch24-two-a100-cvd-unset')
+            'rw-mig-torch24-two-a100-cvd-unset', 'rw-mig-torch113-one-of-two-instances')
 
 
 def ini_text(dst, desc, source, rw, variables, sections="", args="--no-vendor"):
@@ -96,14 +96,16 @@ def a100_server(name, mig_devices, driver=DRIVER, cuda=11070, model=A100, device
     return dst, root, re.sub(r"\n{3,}", "\n\n", sections)
 
 
-# The base's GPUs 2-7: their root ports (pci0000:<dom>), bus links and /proc entries.
-DROPPED = (("37", "3a"), ("5a", "5d"), ("97", "9a"), ("a8", "ab"), ("b7", "ba"), ("d8", "db"))
+# The base's GPUs 1-7: their root ports (pci0000:<dom>), bus links and /proc entries.
+BASE_GPUS = (("27", "2a"), ("37", "3a"), ("5a", "5d"), ("97", "9a"), ("a8", "ab"), ("b7", "ba"),
+             ("d8", "db"))
 
 
-def two_gpus(root, sections):
-    """Keeps the base's first two GPUs (0000:18:00.0, 0000:2a:00.0): the others' PCI trees,
-    /proc/driver/nvidia/gpus entries, device nodes and NVML devices go. Returns the sections."""
-    for rc, gpu in DROPPED:
+def keep_gpus(root, sections, keep):
+    """Keeps the base's first `keep` GPUs (0000:18:00.0, 0000:2a:00.0 …): the others' PCI
+    trees, /proc/driver/nvidia/gpus entries, device nodes and NVML devices go. Returns the
+    sections."""
+    for rc, gpu in BASE_GPUS[keep - 1:]:
         shutil.rmtree(f"{root}/sys/devices/pci0000:{rc}")
         for dev in os.listdir(f"{root}/sys/bus/pci/devices"):
             if os.readlink(f"{root}/sys/bus/pci/devices/{dev}").startswith(
@@ -118,13 +120,13 @@ def two_gpus(root, sections):
     for line in sections.split("\n"):
         if line.startswith("["):
             m = re.match(r"\[nvml\.device\.(\d+)", line)
-            skip = bool(m) and int(m.group(1)) >= 2
+            skip = bool(m) and int(m.group(1)) >= keep
         if skip:
             continue
         m = re.match(r"/dev/(nvidia|dri/card|dri/renderD)(\d+) =", line)
-        if m and ((m.group(1) == "nvidia" and int(m.group(2)) >= 2) or
-                  (m.group(1) == "dri/card" and int(m.group(2)) >= 3) or
-                  (m.group(1) == "dri/renderD" and int(m.group(2)) >= 130)):
+        if m and ((m.group(1) == "nvidia" and int(m.group(2)) >= keep) or
+                  (m.group(1) == "dri/card" and int(m.group(2)) >= keep + 1) or
+                  (m.group(1) == "dri/renderD" and int(m.group(2)) >= 128 + keep)):
             continue
         out.append(line)
     return "\n".join(out)
@@ -211,7 +213,7 @@ def write():
                                       driver="550.54.15", cuda=12040,
                                       model="NVIDIA A100 80GB PCIe", device="20b5",
                                       subsys="1533", power=300000)
-    sections = two_gpus(root, sections)
+    sections = keep_gpus(root, sections, 2)
     first = sections.index("[nvml.device.1]")
     end = sections.index("\n[", first + 1)
     dev1 = sections[first:end].replace("mig_mode = 0", "mig_mode = 1")
@@ -261,4 +263,32 @@ def write():
         {"PATH": f"{env}/bin:{conda}/condabin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
                  "/usr/bin:/sbin:/bin",
          "CONDA_PREFIX": env, "CONDA_EXE": f"{conda}/bin/conda", "HOME": "/home/user"},
+        sections, args="--nvml-lib @FAKES@/libnvidia-ml.so.1 --cuda-lib @FAKES@/libcuda.so.1")
+
+    # 4. pytorch/pytorch#102715: torch 1.13.1 on an A100 split into MIG devices,
+    #    CUDA_VISIBLE_DEVICES unset: torch.cuda.device_count() is 1; the maintainer: expected,
+    #    a process can access only a single MIG instance (a CUDA limitation).
+    migs = [("MIG-5c1b2a3d-4e5f-5a6b-8c7d-9e0f1a2b3c4d", 1, 0),
+            ("MIG-6d2c3b4e-5f6a-5b7c-9d8e-0f1a2b3c4d5e", 2, 0)]
+    dst, root, sections = a100_server("rw-mig-torch113-one-of-two-instances", migs)
+    sections = keep_gpus(root, sections, 1)
+    torch_venv(root, "/home/user/venv", "1.13.1+cu117", "11.7")
+    ini_text(
+        dst,
+        "An A100-SXM4-80GB in MIG mode split into two MIG devices, driver 515.86.01; "
+        "CUDA_VISIBLE_DEVICES is unset and torch 1.13.1 reports torch.cuda.device_count() == 1: "
+        "a CUDA process enumerates one MIG device, whatever the GPU holds",
+        SRC + "; the report's torch 1.13.1 and 'an a100 machine' in MIG mode (its nvidia-smi "
+        "is a screenshot); placeholders, not in the report: one GPU (the base's first), two "
+        "MIG devices (the report expects more than one device), their UUIDs and instance ids, "
+        "the driver, the venv (version.py and dist-info of the cu117 wheel)",
+        {"url": "https://github.com/pytorch/pytorch/issues/102715",
+         "pasted": "torch.cuda.device_count() shows only one gpu",
+         "cause": "expected: a process can access only a single MIG instance, a CUDA limitation "
+                  "unrelated to PyTorch (the maintainer, citing the MIG user guide)",
+         "root_cause": "runtime.mig-device-selection",
+         "layer": "runtime",
+         "fails": "no"},
+        {"PATH": "/home/user/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:"
+                 "/bin", "VIRTUAL_ENV": "/home/user/venv", "HOME": "/home/user"},
         sections, args="--nvml-lib @FAKES@/libnvidia-ml.so.1 --cuda-lib @FAKES@/libcuda.so.1")
