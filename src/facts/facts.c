@@ -758,8 +758,16 @@ int facts_tensorflow_config(const char *tf_version, const struct facts_tensorflo
 	if (!tf_version || !ret)
 		return -EINVAL;
 	r = parse_release(tf_version, &v);
-	if (r < 0)
-		return r;
+	if (r < 0) {
+		/* A pre-release of a line is built like the line: tf-nightly 2.4.0.dev20201012
+		 * (tensorflow/tensorflow#44012: CUDA 11.0, cuDNN 8), 2.4.0rc1, 2.4.0-rc0. */
+		const char *end;
+
+		if (version_parse_prefix(tf_version, &v, &end) < 0 ||
+		    !(startswith(end, ".dev") || startswith(end, "dev") || startswith(end, "rc") ||
+		      startswith(end, "-rc")))
+			return r;
+	}
 	if (v.n < 2)
 		return -EINVAL;
 	for (size_t i = 0; i < facts_tensorflow_table_len; i++) {

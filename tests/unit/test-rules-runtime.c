@@ -290,6 +290,11 @@ static void test_library_not_found(void **state)
 	FIX(s, "runtime.library-not-found", "# cuDNN 7.6 for CUDA 10.1");
 	NO_FIX(s, "runtime.library-not-found", "cuda-libraries");
 	snapshot_unref(s);
+	/* A nightly of the 2.4 line is built like 2.4 (CUDA 11.0), tensorflow/tensorflow#44012. */
+	s = base();
+	not_found_env(s, "tensorflow", "2.4.0.dev20201012", "libcusparse.so.11", NULL, NULL);
+	FIX(s, "runtime.library-not-found", "cuda-libraries-11-0");
+	snapshot_unref(s);
 	/* libcudart missing too: the CUDA libraries as well. */
 	s = base();
 	not_found_env(s, "tensorflow", "2.3.1", "libcudart.so.10.1", NULL, NULL);

@@ -18,7 +18,7 @@ TOPIC = "libs"
 FIXTURES = ("rw-libs-tf29-conda-lib-on-path", "rw-libs-tf27-conda-cudatoolkit",
             "rw-libs-tf24-cuda111-not-on-path", "rw-libs-cupy13-nvrtc-hpc",
             "libs-warp07-libcuda-so1-only", "rw-libs-tf231-cudnn8-gtx960m-laptop",
-            "rw-libs-tf230-cudnn8-gtx1050-mobile")
+            "rw-libs-tf230-cudnn8-gtx1050-mobile", "rw-libs-tf-nightly24-on-cuda101")
 BASE = "rtx4090-open-module"
 BASE_SRC = (f"; the machine around it, which no report here shows (the GPU, driver 550.120, "
             f"the kernel, Ubuntu 24.04), is fixture {BASE}'s")
@@ -380,6 +380,56 @@ def tf230_gtx1050_mobile():
          "LD_LIBRARY_PATH": "/usr/local/cuda-10.1/lib64", "HOME": home})
 
 
+def tf_nightly24_on_cuda101():
+    """tensorflow/tensorflow#44012: tf-nightly 2.4.0-dev20201012 (built with CUDA 11.0 and cuDNN
+    8 since the nightlies moved, tensorflow/tensorflow#42047) over TF 2.3's CUDA 10.1 and
+    cuDNN 7.6.5: libcusparse.so.11 and libcudnn.so.8 are found nowhere."""
+    dst, root, modules = laptop_host("rw-libs-tf-nightly24-on-cuda101", 0x1e07,
+                                     "GeForce RTX 2080 Ti", "450.80.02", UBUNTU1804_OS_RELEASE,
+                                     "5.4.0-51-generic")
+    venv, site = make_venv(root, "3.7.5", "/home/user/tfnp")
+    dist_info(root, site, "tf-nightly", "2.4.0.dev20201012")
+    tf_build_info(root, site, "11.0", "8", TF_CAPS_2X, "/dt7/usr/bin/gcc")
+    tk = "/usr/local/cuda-10.1"
+    link(root, "usr/local/cuda", tk)
+    w(root, f"{tk}/version.txt", "CUDA Version 10.1.243\n")
+    w(root, f"{tk}/bin/nvcc", "#!/bin/sh\n# placeholder for the nvcc ELF binary\n", 0o755)
+    for s in CUDA_101:
+        so(root, f"{tk}/lib64/{s}", s)
+    so(root, "/usr/lib/x86_64-linux-gnu/libcudnn.so.7.6.5", "libcudnn.so.7")
+    link(root, "usr/lib/x86_64-linux-gnu/libcudnn.so.7", "libcudnn.so.7.6.5")
+    llp = ":".join(["/usr/local/magma/lib:/usr/local/cuda/extras/CUPTI/lib64:/usr/local/cuda/lib64"]
+                   * 3 + ["/opt/ros/melodic/lib"])
+    ini(dst, TOPIC,
+        "tf-nightly 2.4.0-dev20201012 pip-upgraded over TensorFlow 2.3 in a virtualenv on "
+        "Ubuntu 18.04 with CUDA 10.1.243 and cuDNN 7.6.5 (libcudnn7 for CUDA 10.1): the "
+        "nightly is built with CUDA 11.0 and cuDNN 8 and cannot load libcusparse.so.11 or "
+        "libcudnn.so.8 (CUDA 10.1 has libcusparse.so.10, cuDNN 7 libcudnn.so.7)",
+        "Rebuilt from https://github.com/tensorflow/tensorflow/issues/44012 (pasted: Ubuntu "
+        "18.04.4, `pip install tensorflow-2.3.0` then `pip install --upgrade tf-nightly` in a "
+        "virtualenv, TensorFlow 2.4.0-dev20201012, Python 3.7.5, 'Cuda compilation tools, "
+        "release 10.1, V10.1.243', apt's libcudnn7 7.6.5.32-1+cuda10.1, RTX 2080 Ti and RTX "
+        "2080 SUPER, the dso_loader lines: libcurand.so.10 and libcusolver.so.10 opened, "
+        "libcusparse.so.11 and libcudnn.so.8 not, with the LD_LIBRARY_PATH they print); "
+        "placeholders, not in the report: one GPU (the RTX 2080 Ti, 10de:1e07, in the base's "
+        "single slot), the driver 450.80.02 (R450 of October 2020) under updates/dkms, the "
+        "kernel 5.4.0-51-generic, the virtualenv's place; build_info.py with the nightly's "
+        "CUDA 11.0 / cuDNN 8 (tensorflow/tensorflow#42047: the nightlies moved to CUDA 11 and "
+        "cuDNN 8 in August 2020)" + BASE_SRC,
+        {"PATH": f"{venv}/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                 "/usr/bin:/sbin:/bin", "VIRTUAL_ENV": venv, "LD_LIBRARY_PATH": llp,
+         "HOME": "/home/user"},
+        _rw({"url": "https://github.com/tensorflow/tensorflow/issues/44012",
+             "pasted": "Could not load dynamic library 'libcusparse.so.11'; dlerror: "
+                       "libcusparse.so.11: cannot open shared object file: No such file or "
+                       "directory / Could not load dynamic library 'libcudnn.so.8'",
+             "cause": "the 2.4 nightly is built with CUDA 11 and cuDNN 8 (the nightlies' move, "
+                      "tensorflow#42047); the machine has TF 2.3's CUDA 10.1 and cuDNN 7, so "
+                      "the CUDA 11 sonames it opens exist nowhere",
+             "root_cause": "runtime.library-not-found", "layer": "runtime", "fails": "yes"}),
+        section(BASE, "devices"), modules)
+
+
 def write():
     tf29_conda_lib_on_path()
     tf27_conda_cudatoolkit()
@@ -388,3 +438,4 @@ def write():
     warp07_libcuda_so1_only()
     tf231_gtx960m()
     tf230_gtx1050_mobile()
+    tf_nightly24_on_cuda101()
