@@ -758,8 +758,16 @@ int facts_tensorflow_config(const char *tf_version, const struct facts_tensorflo
 	if (!tf_version || !ret)
 		return -EINVAL;
 	r = parse_release(tf_version, &v);
-	if (r < 0)
-		return r;
+	if (r < 0) {
+		/* A pre-release of a line is built like the line: tf-nightly 2.4.0.dev20201012
+		 * (tensorflow/tensorflow#44012: CUDA 11.0, cuDNN 8), 2.4.0rc1, 2.4.0-rc0. */
+		const char *end;
+
+		if (version_parse_prefix(tf_version, &v, &end) < 0 ||
+		    !(startswith(end, ".dev") || startswith(end, "dev") || startswith(end, "rc") ||
+		      startswith(end, "-rc")))
+			return r;
+	}
 	if (v.n < 2)
 		return -EINVAL;
 	for (size_t i = 0; i < facts_tensorflow_table_len; i++) {
@@ -800,13 +808,14 @@ int facts_tensorflow_build(const char *tf_version, const struct facts_tensorflow
 	return -ENOENT;
 }
 
-int facts_mig_bug(const char *framework, const char *version, const struct facts_mig_bug **ret)
+int facts_mig_bug(const char *framework, const char *cvd, const char *version,
+		  const struct facts_mig_bug **ret)
 {
 	struct version v, first, fixed;
 	const char *end;
 	int r;
 
-	if (!framework || !version || !ret)
+	if (!framework || !cvd || !version || !ret)
 		return -EINVAL;
 	/* "1.13.1+cu117", "2.0.0a0+gitabc": the release is the leading numbers. */
 	r = version_parse_prefix(version, &v, &end);
@@ -815,10 +824,13 @@ int facts_mig_bug(const char *framework, const char *version, const struct facts
 	for (size_t i = 0; i < facts_mig_bug_table_len; i++) {
 		const struct facts_mig_bug *b = &facts_mig_bug_table[i];
 
-		if (!streq(b->framework, framework) || version_parse(b->first, &first) < 0 ||
-		    version_parse(b->fixed, &fixed) < 0)
+		bool open_end = !b->fixed || !b->fixed[0];
+
+		if (!streq(b->framework, framework) || !streq(b->cvd, cvd) ||
+		    version_parse(b->first, &first) < 0 ||
+		    (!open_end && version_parse(b->fixed, &fixed) < 0))
 			continue;
-		if (version_cmp(&v, &first) >= 0 && version_cmp(&v, &fixed) < 0) {
+		if (version_cmp(&v, &first) >= 0 && (open_end || version_cmp(&v, &fixed) < 0)) {
 			*ret = b;
 			return 0;
 		}

@@ -366,20 +366,23 @@ size_t facts_dlopen_rows(const char *framework, const char *version,
 /* TensorFlow "1.15", "1.15.0" … → the cuDNN its release line was compiled with; -ENOENT none. */
 int facts_tensorflow_build(const char *tf_version, const struct facts_tensorflow_build **ret);
 
-/* A framework release whose device count mis-reads MIG ids in CUDA_VISIBLE_DEVICES
- * (framework_mig_bugs.tsv). */
+/* A framework release whose device count mis-reads MIG ids in CUDA_VISIBLE_DEVICES, or
+ * miscounts a MIG machine's devices with it unset (framework_mig_bugs.tsv). */
 struct facts_mig_bug {
 	const char *framework; /* "torch" */
+	const char *cvd;       /* "mig-ids": CUDA_VISIBLE_DEVICES names MIG devices; "unset" */
 	const char *first;     /* first affected release */
-	const char *fixed;     /* first fixed release (not affected) */
+	const char *fixed;     /* first fixed release (not affected); NULL not fixed */
 	const char *symptom;
 	const char *confidence;
 	const char *source;
 };
 
-/* The row covering framework's release version (first <= version < fixed): 0, -ENOENT when
- * none does, -EINVAL for a NULL argument or a version that does not parse. */
-int facts_mig_bug(const char *framework, const char *version, const struct facts_mig_bug **ret);
+/* The row of cvd ("mig-ids", "unset") covering framework's release version (first <= version <
+ * fixed, no upper bound for an empty fixed): 0, -ENOENT when none does, -EINVAL for a NULL
+ * argument or a version that does not parse. */
+int facts_mig_bug(const char *framework, const char *cvd, const char *version,
+		  const struct facts_mig_bug **ret);
 /*
  * One lookup of kind ("cuda", "driver", "gpu", "xid", "cudnn", "torch", "rocm", "tensorflow")
  * rendered as text or (json) JSON into *ret (malloc'd): gpuenv_facts_query() without its

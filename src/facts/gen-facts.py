@@ -635,7 +635,7 @@ def gen_tensorflow_builds(d, out):
     out.append('const size_t facts_tensorflow_build_table_len = %d;' % len(rows))
 
 
-MIG_COLS = ['framework', 'first', 'fixed', 'symptom', 'confidence', 'source']
+MIG_COLS = ['framework', 'cvd', 'first', 'fixed', 'symptom', 'confidence', 'source']
 
 
 def gen_mig_bugs(d, out):
@@ -643,12 +643,16 @@ def gen_mig_bugs(d, out):
     for r in rows:
         w = r['_where']
         check_confidence(r)
-        if vkey(r['first'], w) >= vkey(r['fixed'], w):
+        if r['cvd'] not in ('mig-ids', 'unset'):
+            raise FactsError('%s: cvd must be mig-ids or unset' % w)
+        if r['fixed'] and vkey(r['first'], w) >= vkey(r['fixed'], w):
             raise FactsError('%s: first must be below fixed' % w)
         if not r['symptom'].strip():
             raise FactsError('%s: empty symptom' % w)
-    check_unique(rows, lambda r: (r['framework'], vkey(r['first'], r['_where'])), 'release')
-    check_sorted(rows, lambda r: (r['framework'], vkey(r['first'], r['_where'])), 'release')
+    check_unique(rows, lambda r: (r['framework'], r['cvd'], vkey(r['first'], r['_where'])),
+                 'release')
+    check_sorted(rows, lambda r: (r['framework'], r['cvd'], vkey(r['first'], r['_where'])),
+                 'release')
     out.append('const struct facts_mig_bug facts_mig_bug_table[] = {')
     for r in rows:
         out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in MIG_COLS))

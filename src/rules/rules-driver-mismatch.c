@@ -150,11 +150,14 @@ RULE_CHECK(check_nvml_version_mismatch)
 	if (container && user && user_dir) {
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
-			"in the container ld.so loads the %s driver libraries from %s, but "
-			"the host's kernel module is %s: stale driver libraries in the image "
-			"shadow the ones the NVIDIA runtime injects (\"Failed to initialize "
-			"NVML: Driver/library version mismatch\")",
-			user, user_dir, ver);
+			"in the container ld.so loads the %s driver libraries (%s%s%s), but the "
+			"host's kernel module is %s: driver libraries the image carries, %s than "
+			"the host's, shadow the ones the NVIDIA runtime injects (\"Failed to "
+			"initialize NVML: Driver/library version mismatch\")",
+			user, user_lib ?: "?",
+			user_lib && startswith(user_lib, user_dir) ? "" : ", through ",
+			user_lib && startswith(user_lib, user_dir) ? "" : user_dir, ver,
+			version_cmp_str(user, ver) > 0 ? "newer" : "older");
 	} else if (container && user) {
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
@@ -240,12 +243,24 @@ RULE_CHECK(check_nvml_version_mismatch)
 		}
 		finding_fact(f, "environment.LD_LIBRARY_PATH",
 			     snap_get(root, "environment.LD_LIBRARY_PATH"));
-		if (user_dir)
+		if (user_dir && streq(user_dir, "/etc/ld.so.cache") && user_lib &&
+		    strrchr(user_lib, '/')) {
+			/* Found through the cache: ldconfig, which the toolkit runs at container
+			 * start, linked the SONAME to the image's file (the newest version wins;
+			 * NVIDIA/libnvidia-container#266). */
+			const char *base = strrchr(user_lib, '/');
+
+			finding_fix(f,
+				    "rm %.*s/lib*.so.%s && ldconfig   # the image's own driver "
+				    "libraries (%s and its kind): the runtime mounts the host's %s",
+				    (int)(base - user_lib), user_lib, user, base + 1, ver);
+		} else if (user_dir) {
 			finding_fix(
 				f,
 				"# drop %s from LD_LIBRARY_PATH, or delete the driver libraries "
 				"the image carries there (libcuda.so*, libnvidia-*.so*)",
 				user_dir);
+		}
 		finding_fix(f, "# never COPY driver libraries into an image: the NVIDIA Container "
 			       "Toolkit injects the host's own at start");
 		finding_verify(f, "ldconfig -p | grep -E 'libcuda.so.1|libnvidia-ml.so.1'");
@@ -279,5 +294,13 @@ RULE_CHECK(check_nvml_version_mismatch)
 	default:
 		finding_rule_fix(f);
 	}
-	finding_rule_verify(f);
+	/* The libraries where this machine has them (/usr/lib64 on RHEL, Fedora, SUSE), not
+	 * Debian's multiarch directory (stackhpc/ansible-slurm-appliance#287, Rocky 8). */
+	finding_verify(f, "cat /proc/driver/nvidia/version");
+	if (user_lib && user_lib[0] == '/' && strrchr(user_lib, '/') != user_lib)
+		finding_verify(f, "ls %.*s/libnvidia-ml.so.*",
+			       (int)(strrchr(user_lib, '/') - user_lib), user_lib);
+	else
+		finding_verify(f, "ldconfig -p | grep libnvidia-ml.so.1");
+	finding_verify(f, "nvidia-smi");
 }

@@ -98,6 +98,7 @@ struct cov_lib {
 	unsigned arch; /* the deciding target's architecture (PTX JIT) */
 	struct strbuf list;
 	const struct snap_node *unreadable; /* the first arch_targets that could not be read */
+	bool truncated;			    /* more libraries than the probe lists */
 };
 
 static unsigned deciding_arch(const struct coverage_target *t, const struct coverage_result *r)
@@ -126,6 +127,8 @@ static void weakest_library(const struct fw_build *b, unsigned ma, unsigned mi, 
 		w->unreadable = libs;
 		return;
 	}
+	/* The probe lists at most 64: those past it were not read, as if unreadable. */
+	w->truncated = snap_get_bool_default(b->pkg, "gpu_libraries_truncated", false);
 	for (size_t i = 0; i < snap_count(libs); i++) {
 		const struct snap_node *e = snap_at(libs, i), *tn = snap_child(e, "arch_targets");
 		struct coverage_target t[MAX_TARGETS];
@@ -332,14 +335,19 @@ static void cov_one(const struct fw_build *b, void *u)
 			 cov_weaker(w.res.verdict, w.arch, res.verdict, deciding_arch(t, &res));
 		/* Nothing fails among what was read, but a library could not be: it may have
 		 * no code for the GPU, so "no kernel image" can be neither said nor ruled out. */
-		if (w.unreadable && !coverage_verdict_is_failure(res.verdict) &&
+		if ((w.unreadable || w.truncated) && !coverage_verdict_is_failure(res.verdict) &&
 		    !(by_lib && coverage_verdict_is_failure(w.res.verdict)) &&
 		    (x->want == WANT_NO_IMAGE || x->want == WANT_TOO_NEW)) {
-			if (!needed)
+			if (!needed && w.unreadable)
 				rule_need(x->c, b->prefix,
 					  "the GPU code of a library the framework loads "
 					  "(gpu_libraries[].arch_targets)",
 					  w.unreadable);
+			else if (!needed)
+				rule_skip(x->c, b->prefix,
+					  "the framework loads more GPU libraries than gpuenv "
+					  "reads (gpu_libraries_truncated): those past the 64th "
+					  "may have no code for the GPU");
 			needed = true;
 			continue;
 		}

@@ -77,9 +77,12 @@ static void copy_fix(struct finding *f, const struct snap_node *copy, const char
 	}
 }
 
-/* No copy anywhere: install it where the framework looks. */
+/* No copy anywhere: install it where the framework looks. only_cudnn: every missing name is
+ * a cuDNN one, so the CUDA libraries are there and only cuDNN is to install
+ * (tensorflow/tensorflow#44040: libcudart.so.10.1 opened, libcudnn.so.7 not). */
 static void install_fix(struct finding *f, const struct snap_node *root, const char *fw_key,
-			const struct snap_node *pkg, const char *name)
+			const struct snap_node *pkg, const char *name, bool only_cudnn,
+			bool any_cudnn)
 {
 	const char *ver = snap_get_str(pkg, "dist_version") ?: "<version>";
 	const struct facts_tensorflow *tf = NULL;
@@ -94,9 +97,9 @@ static void install_fix(struct finding *f, const struct snap_node *root, const c
 				    "pip install 'tensorflow[and-cuda]==%s'   # the CUDA %s "
 				    "libraries as nvidia-* wheels, found through its RUNPATH",
 				    ver, tf->cuda);
-		else
+		else if (!only_cudnn)
 			distro_fix(f, root, FIX_CUDA_LIBRARIES, tf->cuda);
-		if (startswith(name, "libcudnn"))
+		if (any_cudnn)
 			finding_fix(f,
 				    "# cuDNN %s for CUDA %s (TensorFlow %s's tested "
 				    "configuration), with its directory on the loader path",
@@ -143,7 +146,7 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 	const struct snap_node *first = NULL, *fix_copies[8];
 	const char *dirs[8];
 	size_t n_names = 0, n_dirs = 0;
-	bool dl = false, dt = false, unconfirmed = false;
+	bool dl = false, dt = false, unconfirmed = false, only_cudnn = true, any_cudnn = false;
 	struct finding *f;
 	char subject[256], lp[256];
 
@@ -161,6 +164,8 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 		if (driver_missing(x, e))
 			continue;
 		first = first ?: e;
+		only_cudnn &= startswith(snap_get_str(e, "name") ?: "", "libcudnn");
+		any_cudnn |= startswith(snap_get_str(e, "name") ?: "", "libcudnn");
 		unconfirmed |= snap_get_bool_default(e, "unconfirmed", false);
 		dl |= is_dl;
 		dt |= !is_dl;
@@ -188,8 +193,8 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 	}
 	if (!first)
 		goto out;
-	snprintf(lp, sizeof(lp), "%s%.200s", llp ? "LD_LIBRARY_PATH=" : "LD_LIBRARY_PATH unset",
-		 llp ?: "");
+	snprintf(lp, sizeof(lp), "%s%.200s%s", llp ? "LD_LIBRARY_PATH=" : "LD_LIBRARY_PATH unset",
+		 llp ?: "", llp && strlen(llp) > 200 ? "…" : "");
 	f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, subject,
 			 "%s cannot load %s (%s%s%s): the dynamic loader finds %s nowhere on this "
 			 "process's path (%s%s, /etc/ld.so.cache, the system directories)%s%s",
@@ -218,7 +223,8 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 	for (size_t d = 0; d < n_dirs; d++)
 		copy_fix(f, fix_copies[d], fw_key);
 	if (n_dirs == 0)
-		install_fix(f, x->root, fw_key, pkg, snap_get_str(first, "name") ?: "?");
+		install_fix(f, x->root, fw_key, pkg, snap_get_str(first, "name") ?: "?",
+			    only_cudnn, any_cudnn);
 	finding_verify(f, "python3 -c 'import ctypes; ctypes.CDLL(\"%s\")'   # no OSError",
 		       snap_get_str(first, "name") ?: "?");
 	finding_rule_verify(f);

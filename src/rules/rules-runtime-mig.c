@@ -151,6 +151,7 @@ static void classify(const struct snap_node *devs, const char *e, struct entry *
 }
 
 struct mig_fw {
+	const char *cvd; /* the framework_mig_bugs.tsv rows asked for: "mig-ids", "unset" */
 	size_t hits;
 	const struct facts_mig_bug *bug;
 	char label[512];
@@ -162,12 +163,103 @@ static void fw_bug(const struct fw_build *b, void *u)
 	const struct facts_mig_bug *bug;
 	const char *v = snap_get_str(b->pkg, "version") ?: snap_get_str(b->pkg, "dist_version");
 
-	if (b->kind != FW_TORCH || !v || facts_mig_bug("torch", v, &bug) < 0)
+	if (b->kind != FW_TORCH || !v || facts_mig_bug("torch", m->cvd, v, &bug) < 0)
 		return;
 	if (m->hits++ == 0) {
 		m->bug = bug;
 		snprintf(m->label, sizeof(m->label), "%s in %s", b->label, b->prefix);
 	}
+}
+
+/* The MIG facts of every GPU in MIG mode and the MIG device nodes, as evidence. */
+static void mig_evidence(struct finding *f, const struct snap_node *root,
+			 const struct snap_node *devs)
+{
+	for (size_t i = 0; i < snap_count(devs); i++) {
+		const struct snap_node *g = snap_at(devs, i);
+		char key[96];
+
+		if (!gpu_mig(g))
+			continue;
+		snprintf(key, sizeof(key), "driver.nvml.devices.%zu.mig_mode", i);
+		finding_fact(f, key, snap_child(g, "mig_mode"));
+		snprintf(key, sizeof(key), "driver.nvml.devices.%zu.mig_device_count", i);
+		finding_fact(f, key, snap_child(g, "mig_device_count"));
+	}
+	finding_fact(f, "driver.device_nodes.nvidia_caps",
+		     snap_get(root, "driver.device_nodes.nvidia_caps"));
+}
+
+/*
+ * CUDA_VISIBLE_DEVICES unset with a GPU in MIG mode: CUDA enumerates every GPU not in MIG mode
+ * and one MIG device (MIG User Guide, "CUDA Device Enumeration"), while NVML counts every
+ * physical GPU. torch >= 1.13 takes NVML's count for torch.cuda.device_count() (PTDC in
+ * framework_mig_bugs.tsv): more than CUDA has, and its lazy init asks the extra index for its
+ * properties (pytorch/pytorch#131650). Without such a framework the process still sees one
+ * MIG device of several: a limit, not a failure.
+ */
+static void mig_unset(struct rule_ctx *c, const struct snap_node *root,
+		      const struct snap_node *devs)
+{
+	size_t n = snap_count(devs), plain = 0, migs = 0, cuda;
+	const char *first_mig = NULL;
+	struct mig_fw fw = { .cvd = "unset" };
+	enum gpuenv_severity sev = GPUENV_SEVERITY_WARNING;
+	struct finding *f;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct snap_node *g = snap_at(devs, i), *md = snap_child(g, "mig_devices");
+
+		if (!gpu_mig(g)) {
+			plain++;
+			continue;
+		}
+		if (!first_mig && snap_count(md))
+			first_mig = snap_get_str(snap_at(md, 0), "uuid");
+		migs += snap_count(md);
+	}
+	cuda = plain + (migs ? 1 : 0);
+	fw_foreach(root, fw_bug, &fw);
+	if (cuda == 0)
+		sev = GPUENV_SEVERITY_ERROR;
+	else if (fw.hits && n > cuda)
+		sev = GPUENV_SEVERITY_ERROR;
+	else if (migs <= 1)
+		return; /* the process gets what there is */
+	if (cuda == 0)
+		f = rule_finding(c, sev, NULL,
+				 "no CUDA device is visible to the process: its GPUs are in MIG "
+				 "mode with no MIG device created");
+	else if (sev == GPUENV_SEVERITY_ERROR)
+		f = rule_finding(c, sev, NULL,
+				 "CUDA_VISIBLE_DEVICES is unset on a machine with %zu GPUs, %zu in "
+				 "MIG mode: CUDA enumerates %zu device%s (one MIG device%s), but %s "
+				 "counts %zu through NVML, and its lazy CUDA init asks device %zu "
+				 "for its properties (\"device >= 0 && device < num_gpus INTERNAL "
+				 "ASSERT FAILED\")",
+				 n, n - plain, cuda, cuda == 1 ? "" : "s",
+				 plain ? " and the GPUs not in MIG mode" : "", fw.label, n, cuda);
+	else
+		f = rule_finding(c, sev, NULL,
+				 "CUDA_VISIBLE_DEVICES is unset: of the %zu MIG devices created, the "
+				 "process sees one (the first CUDA enumerates); cuda:%zu and above "
+				 "fail with \"invalid device ordinal\"",
+				 migs, cuda);
+	finding_fact(f, CVD, snap_get(root, CVD));
+	mig_evidence(f, root, devs);
+	if (fw.hits)
+		finding_evidence(f, "facts.framework_mig_bugs", fw.bug->source,
+				 "%s >= %s with CUDA_VISIBLE_DEVICES unset", fw.bug->framework,
+				 fw.bug->first);
+	if (first_mig)
+		finding_fix(f,
+			    "export CUDA_VISIBLE_DEVICES=%s   # one MIG device per process "
+			    "(nvidia-smi -L lists the others)",
+			    first_mig);
+	else
+		finding_fix(f, "sudo nvidia-smi mig -cgi <profile> -C   # create a GPU instance "
+			       "and its compute instance (nvidia-smi mig -lgip lists the profiles)");
+	finding_rule_verify(f);
 }
 
 RULE_CHECK(check_mig_device_selection)
@@ -178,37 +270,44 @@ RULE_CHECK(check_mig_device_selection)
 	struct entry ent[64];
 	size_t n = 0, first_bad = SIZE_MAX, migs = 0, gpus = 0, on_mig = 0, empty_mig = 0;
 	bool any_mig = false, mig_ids = false;
-	struct mig_fw fw = { 0 };
+	struct mig_fw fw = { .cvd = "mig-ids" };
 	char why[1536] = "";
 	enum gpuenv_severity sev = GPUENV_SEVERITY_WARNING;
 	struct finding *f;
 
-	if (!snap_str(cvd))
-		return; /* unset: CUDA picks; nothing asked for */
-	if (strv_split(snap_str(cvd), ",", &parts) < 0)
+	if (snap_str(cvd) && strv_split(snap_str(cvd), ",", &parts) < 0)
 		return;
 	STRV_FOREACH(p, parts)
 		mig_ids |= startswith(*p, "MIG-");
 	if (!snap_present(devs)) {
-		/* NVML not asked (no module loaded) cannot have MIG on; NVML that failed can. */
-		if (fact_is_failure(snap_state(devs)))
+		/* NVML not asked (no module loaded) cannot have MIG on; NVML that failed can.
+		 * Unset, the variable asks for nothing: the unset check below is only made
+		 * where NVML answered (the driver rules report an NVML that fails). */
+		if (fact_is_failure(snap_state(devs)) && parts)
 			rule_need(c, NULL, "the GPUs' MIG mode (NVML)", devs);
 		return;
 	}
 	for (size_t i = 0; i < snap_count(devs); i++) {
 		const struct snap_node *g = snap_at(devs, i), *mm = snap_child(g, "mig_mode");
+		const struct snap_node *md = snap_child(g, "mig_devices");
 
 		/* NOT_SUPPORTED: a GPU without MIG. An unreadable mode might be on. */
+		if (!parts && ((snap_state(mm) != FACT_UNSUPPORTED && !snap_present(mm)) ||
+			       (gpu_mig(g) && !snap_present(md))))
+			return;
 		if (snap_state(mm) != FACT_UNSUPPORTED &&
 		    !rule_need(c, snap_get_str(g, "name"), "the GPU's MIG mode", mm))
 			return;
-		if (gpu_mig(g) && !rule_need(c, snap_get_str(g, "name"), "the GPU's MIG devices",
-					     snap_child(g, "mig_devices")))
+		if (gpu_mig(g) && !rule_need(c, snap_get_str(g, "name"), "the GPU's MIG devices", md))
 			return;
 		any_mig |= gpu_mig(g);
 	}
 	if (!any_mig && !mig_ids)
 		return;
+	if (!snap_str(cvd)) {
+		mig_unset(c, root, devs);
+		return;
+	}
 	STRV_FOREACH(p, parts) {
 		if (n == ARRAY_SIZE(ent))
 			break;
@@ -270,19 +369,7 @@ RULE_CHECK(check_mig_device_selection)
 			: "CUDA_VISIBLE_DEVICES does not give the process what it asks for",
 		why + 2);
 	finding_fact(f, CVD, cvd);
-	for (size_t i = 0; i < snap_count(devs); i++) {
-		const struct snap_node *g = snap_at(devs, i);
-		char key[96];
-
-		if (!gpu_mig(g))
-			continue;
-		snprintf(key, sizeof(key), "driver.nvml.devices.%zu.mig_mode", i);
-		finding_fact(f, key, snap_child(g, "mig_mode"));
-		snprintf(key, sizeof(key), "driver.nvml.devices.%zu.mig_device_count", i);
-		finding_fact(f, key, snap_child(g, "mig_device_count"));
-	}
-	finding_fact(f, "driver.device_nodes.nvidia_caps",
-		     snap_get(root, "driver.device_nodes.nvidia_caps"));
+	mig_evidence(f, root, devs);
 	if (fw.hits) {
 		finding_evidence(f, "facts.framework_mig_bugs", fw.bug->source,
 				 "%s %s ≤ version < %s", fw.bug->framework, fw.bug->first,

@@ -261,16 +261,28 @@ void expect(struct gpuenv_snapshot *s, const char *id, size_t n, enum gpuenv_sev
 	diagnosis_free(d);
 }
 
-bool fix_has(struct gpuenv_snapshot *s, const char *id, const char *substr)
+/* Does a fix (verify false) or verify line of the first finding of rule id contain substr? */
+static bool line_has(struct gpuenv_snapshot *s, const char *id, const char *substr, bool verify)
 {
 	struct gpuenv_doctor *d = diag(s);
 	const struct finding *f = find(d, id, 0);
+	char **lines = f ? (verify ? f->verify : f->fix) : NULL;
 	bool found = false;
 
-	for (size_t i = 0; f && f->fix && f->fix[i]; i++)
-		found |= strstr(f->fix[i], substr) != NULL;
+	for (size_t i = 0; lines && lines[i]; i++)
+		found |= strstr(lines[i], substr) != NULL;
 	diagnosis_free(d);
 	return found;
+}
+
+bool fix_has(struct gpuenv_snapshot *s, const char *id, const char *substr)
+{
+	return line_has(s, id, substr, false);
+}
+
+bool verify_has(struct gpuenv_snapshot *s, const char *id, const char *substr)
+{
+	return line_has(s, id, substr, true);
 }
 
 void expect_text(struct gpuenv_snapshot *s, const char *id, const char *no_text,

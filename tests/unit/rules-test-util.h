@@ -62,6 +62,8 @@ void expect(struct gpuenv_snapshot *s, const char *id, size_t n, enum gpuenv_sev
 	    const char *substr, bool skipped);
 /* Does the first finding of rule id carry a fix line containing substr? */
 bool fix_has(struct gpuenv_snapshot *s, const char *id, const char *substr);
+/* Does the first finding of rule id carry a verify line containing substr? */
+bool verify_has(struct gpuenv_snapshot *s, const char *id, const char *substr);
 /* The first finding of rule id: its message lacks text (no_text), or a fix line has it. */
 void expect_text(struct gpuenv_snapshot *s, const char *id, const char *no_text,
 		 const char *fix_text);

@@ -160,12 +160,30 @@ static void test_unreadable(void **state)
 	snapshot_unref(s);
 }
 
+/* More GPU libraries than the probe lists (gpu_libraries_truncated): those read all cover the
+ * GPU, the rest were not read: could not tell, never a pass; a failure among those read still
+ * fires. */
+static void test_truncated(void **state)
+{
+	struct snap_node *t;
+	struct gpuenv_snapshot *s = machine(&t, TARGETS("sm_90", "compute_90"));
+
+	(void)state;
+	targets(wheel_lib(t, CUDNN, "nvidia-cudnn-cu12"), CUDNN, TARGETS("sm_90"));
+	NO(s, "framework.no-kernel-image");
+	snap_set_bool(t, "gpu_libraries_truncated", true, CUBLAS);
+	SKIPPED(s, "framework.no-kernel-image");
+	targets(wheel_lib(t, CUBLAS, "nvidia-cublas-cu12"), CUBLAS, TARGETS("sm_80"));
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR, "libcublasLt.so.12");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cudnn_no_sm90),	 cmocka_unit_test(test_all_cover),
 		cmocka_unit_test(test_ptx_only_weakest), cmocka_unit_test(test_ptx_main_lib_none),
-		cmocka_unit_test(test_unreadable),
+		cmocka_unit_test(test_unreadable),	 cmocka_unit_test(test_truncated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -282,6 +282,25 @@ static void test_library_not_found(void **state)
 	FIX(s, "runtime.library-not-found", "conda activate /home/user/anaconda3/envs/tf");
 	snapshot_unref(s);
 
+	/* Only cuDNN 7 is missing, nowhere a copy (tensorflow/tensorflow#44040: cuDNN 8 installed,
+	 * libcudart.so.10.1 opened): the fix installs cuDNN, not the CUDA libraries again. */
+	s = base();
+	not_found_env(s, "tensorflow", "2.3.1", "libcudnn.so.7", NULL, NULL);
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR, "no copy was found");
+	FIX(s, "runtime.library-not-found", "# cuDNN 7.6 for CUDA 10.1");
+	NO_FIX(s, "runtime.library-not-found", "cuda-libraries");
+	snapshot_unref(s);
+	/* A nightly of the 2.4 line is built like 2.4 (CUDA 11.0), tensorflow/tensorflow#44012. */
+	s = base();
+	not_found_env(s, "tensorflow", "2.4.0.dev20201012", "libcusparse.so.11", NULL, NULL);
+	FIX(s, "runtime.library-not-found", "cuda-libraries-11-0");
+	snapshot_unref(s);
+	/* libcudart missing too: the CUDA libraries as well. */
+	s = base();
+	not_found_env(s, "tensorflow", "2.3.1", "libcudart.so.10.1", NULL, NULL);
+	FIX(s, "runtime.library-not-found", "cuda-libraries-10-1");
+	snapshot_unref(s);
+
 	/* Listed in ld.so.conf.d, not in the cache: ldconfig. */
 	s = base();
 	not_found_env(s, "tensorflow", "2.9.0", "libcublas.so.11", "/usr/local/cuda-11.2/lib64",
@@ -567,6 +586,57 @@ static void test_mig_device_selection(void **state)
 	snapshot_unref(s);
 }
 
+#define GPU_1 "GPU-7b1e0d92-3f4a-4c68-b2d1-5a9e8c7f6b21"
+
+/* CUDA_VISIBLE_DEVICES unset on a MIG machine (pytorch/pytorch#131650). */
+static void test_mig_unset(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	driver_loaded(s, "550.54.15");
+	nvml_gpu(s, GPU_0, true, TARGETS(MIG_A " 1 0"));
+	NO(s, "runtime.mig-device-selection"); /* one MIG device: the process gets it */
+	snapshot_unref(s);
+
+	/* Two MIG devices: the process sees the first only. */
+	s = base();
+	driver_loaded(s, "550.54.15");
+	nvml_gpu(s, GPU_0, true, TARGETS(MIG_A " 1 0", MIG_B " 2 0"));
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING,
+	    "of the 2 MIG devices created, the process sees one");
+	FIX(s, "runtime.mig-device-selection", "export CUDA_VISIBLE_DEVICES=" MIG_A);
+	/* torch >= 1.13 with one physical GPU: NVML's count (1) is CUDA's. */
+	torch_env(s, "2.4.0", "12.4", NULL);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING, "sees one");
+	snapshot_unref(s);
+
+	/* Two GPUs in MIG mode: CUDA enumerates one MIG device, NVML counts 2 GPUs. */
+	s = base();
+	driver_loaded(s, "550.54.15");
+	nvml_gpu(s, GPU_0, true, TARGETS(MIG_A " 1 0"));
+	nvml_gpu(s, GPU_1, true, TARGETS(MIG_B " 1 0"));
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING, "sees one");
+	torch_env(s, "2.4.0", "12.4", NULL);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "INTERNAL ASSERT FAILED");
+	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "version", "1.12.1+cu116",
+		     "x");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING, "sees one");
+	/* Set to one MIG device: what CUDA gives, nothing to say. */
+	env(s, "CUDA_VISIBLE_DEVICES", MIG_B);
+	NO(s, "runtime.mig-device-selection");
+	snapshot_unref(s);
+
+	/* MIG on, no MIG device created, no other GPU: nothing is visible. */
+	s = base();
+	driver_loaded(s, "550.54.15");
+	nvml_gpu(s, GPU_0, true, NULL);
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
+	    "no MIG device created");
+	snapshot_unref(s);
+}
+
 static void test_stub_loader(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -595,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_cuda_compat),
 		cmocka_unit_test(test_library_not_found),
 		cmocka_unit_test(test_mig_device_selection),
+		cmocka_unit_test(test_mig_unset),
 		cmocka_unit_test(test_cudnn_older),
 		cmocka_unit_test(test_stub_loader),
 	};

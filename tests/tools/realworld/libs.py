@@ -11,12 +11,14 @@ libraries are at fault) or is a placeholder named as such in `source`. Library f
 """
 import os
 
-from realworld.common import fresh, ini, link, real_world, section, so, w
+from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, fresh, ini, link,
+                              move_kernel, real_world, section, so, w)
 
 TOPIC = "libs"
 FIXTURES = ("rw-libs-tf29-conda-lib-on-path", "rw-libs-tf27-conda-cudatoolkit",
             "rw-libs-tf24-cuda111-not-on-path", "rw-libs-cupy13-nvrtc-hpc",
-            "libs-warp07-libcuda-so1-only")
+            "libs-warp07-libcuda-so1-only", "rw-libs-tf231-cudnn8-gtx960m-laptop",
+            "rw-libs-tf230-cudnn8-gtx1050-mobile", "rw-libs-tf-nightly24-on-cuda101")
 BASE = "rtx4090-open-module"
 BASE_SRC = (f"; the machine around it, which no report here shows (the GPU, driver 550.120, "
             f"the kernel, Ubuntu 24.04), is fixture {BASE}'s")
@@ -249,9 +251,191 @@ def warp07_libcuda_so1_only():
         )
 
 
+# CUDA 10.1's sonames (its runfile's lib64; cuBLAS 10 from the same release).
+CUDA_101 = ["libcudart.so.10.1", "libcublas.so.10", "libcublasLt.so.10", "libcufft.so.10",
+            "libcurand.so.10", "libcusolver.so.10", "libcusparse.so.10"]
+# TensorFlow 2.3's pip build targets (CUDA 10.1 has no compute_80): a placeholder list whose
+# SASS covers the reports' GPUs (5.0, 6.1), as the real one does.
+TF_CAPS_23 = ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "compute_75"]
+UBUNTU1804_OS_RELEASE = (
+    'NAME="Ubuntu"\nVERSION="18.04.5 LTS (Bionic Beaver)"\nID=ubuntu\nID_LIKE=debian\n'
+    'PRETTY_NAME="Ubuntu 18.04.5 LTS"\nVERSION_ID="18.04"\nHOME_URL="https://www.ubuntu.com/"\n'
+    'SUPPORT_URL="https://help.ubuntu.com/"\nBUG_REPORT_URL="https://bugs.launchpad.net/ubuntu/"\n'
+    'PRIVACY_POLICY_URL="https://www.ubuntu.com/legal/terms-and-policies/privacy-policy"\n'
+    'VERSION_CODENAME=bionic\nUBUNTU_CODENAME=bionic\n')
+CUDNN8_NOTE = ("cuDNN 8's tar archive and libcudnn8 package hold libcudnn.so.8 only (cuDNN 8 "
+               "release notes: the library's major is the soname's); TensorFlow 2.1-2.3 open "
+               "libcudnn.so.7 (their tested build configuration: CUDA 10.1, cuDNN 7.6, "
+               "tensorflow/docs site/en/install/source.md)")
+
+
+def laptop_host(name, device, model, drv, osrel, rel):
+    """The base tree as a laptop's NVIDIA GPU (its only PCI function re-identified) on the
+    proprietary module `drv` under kernel `rel` (updates/dkms, as Ubuntu's
+    nvidia-driver-<branch> builds it). Returns (dst, root, [modules] section)."""
+    dst, root = base_root(name, device, 0x0000, model, drv)
+    w(root, "etc/os-release", osrel)
+    move_kernel(root, "6.8.0-45-generic", rel)
+    return dst, root, (f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = {drv}, -, "
+                       "none, NVIDIA\n")
+
+
+def tf23_cudnn8(name, url, tf, prefix, site, cuda_dir, cudnn_dir, cudnn, device, model, drv,
+                osrel, rel, desc, source, pasted, variables, conda_history=None):
+    dst, root, modules = laptop_host(name, device, model, drv, osrel, rel)
+    if conda_history:
+        w(root, f"{prefix}/conda-meta/history", conda_history)
+        w(root, f"{prefix}/bin/conda", "#!/bin/sh\n")
+    dist_info(root, site, "tensorflow", tf)
+    tf_build_info(root, site, "10.1", "7", TF_CAPS_23, "/dt7/usr/bin/gcc")
+    w(root, f"{prefix}/bin/python3", "")
+    # the CUDA 10.1 Update 2 runfile's toolkit: version.txt as it writes it, nvcc (only its
+    # presence is read: a placeholder script)
+    tk = os.path.dirname(cuda_dir)
+    w(root, f"{tk}/version.txt", "CUDA Version 10.1.243\n")
+    w(root, f"{tk}/bin/nvcc", "#!/bin/sh\n# placeholder for the nvcc ELF binary\n", 0o755)
+    for s in CUDA_101:
+        so(root, f"{cuda_dir}/{s}", s)
+    so(root, f"{cudnn_dir}/libcudnn.so.{cudnn}", "libcudnn.so.8")
+    link(root, f"{cudnn_dir}/libcudnn.so.8", f"libcudnn.so.{cudnn}")
+    link(root, f"{cudnn_dir}/libcudnn.so", "libcudnn.so.8")
+    ini(dst, TOPIC, desc, source + "; " + CUDNN8_NOTE + "; " + SRC_BASE, variables,
+        _rw({"url": url, "pasted": pasted,
+             "cause": "TensorFlow " + tf + " opens cuDNN 7 (libcudnn.so.7: its build is CUDA "
+                      "10.1 / cuDNN 7.6); the machine has cuDNN " + cudnn + ", whose library "
+                      "is libcudnn.so.8, so no libcudnn.so.7 exists anywhere and TensorFlow "
+                      "skips the GPU",
+             "root_cause": "runtime.library-not-found", "layer": "runtime", "fails": "yes"}),
+        section(BASE, "devices"), modules)
+
+
+def tf231_gtx960m():
+    """tensorflow/tensorflow#44040: TF 2.3.1 (Anaconda's Python 3.7.4) on a GTX 960M laptop,
+    CUDA 10.1.243 and cuDNN 8.0.4: 'Could not load dynamic library libcudnn.so.7'."""
+    home = "/home/user"
+    prefix = f"{home}/anaconda3"
+    site = f"{prefix}/lib/python3.7/site-packages"
+    w_conda = f"==> 2020-10-01 10:00:00 <==\n# cmd: {prefix}/bin/conda install anaconda\n"
+    tf23_cudnn8(
+        "rw-libs-tf231-cudnn8-gtx960m-laptop", "https://github.com/tensorflow/tensorflow/issues/44040",
+        "2.3.1", prefix, site, "/usr/local/cuda-10.1/lib64",
+        "/usr/local/cuda-10.1/lib64", "8.0.4", 0x139b, "GeForce GTX 960M", "450.80.02",
+        UBUNTU2004_OS_RELEASE, "5.4.0-51-generic",
+        "A laptop with a GeForce GTX 960M (Maxwell, compute capability 5.0) on driver 450.80.02, "
+        "Ubuntu 20.04, CUDA 10.1.243 and cuDNN 8.0.4 in /usr/local/cuda-10.1/lib64, TensorFlow "
+        "2.3.1 from pip in Anaconda's Python 3.7.4: libcudart.so.10.1 opens, libcudnn.so.7 does "
+        "not, and TensorFlow skips the GPU",
+        "Rebuilt from https://github.com/tensorflow/tensorflow/issues/44040 (pasted: TensorFlow "
+        "2.3.1 / v2.3.0-54-gfcc4b966f1, Python 3.7.4 (GCC 7.3.0: Anaconda's), CUDA 10.1.243, "
+        "cuDNN 8.0.4, 'GeForce GTX 960m, 4 Gb', NVIDIA-SMI 450.80.02, 'Successfully opened "
+        "dynamic library libcudart.so.10.1', the GPU's properties (computeCapability: 5.0) and "
+        "the libcudnn.so.7 failure); placeholders, not in the report: the GPU re-identified in "
+        "the base's single slot as 10de:139b GM107M [GeForce GTX 960M] (the report's bus "
+        "0000:02:00.0 and the laptop's integrated GPU are not rebuilt), the kernel "
+        "5.4.0-51-generic (Ubuntu 20.04's of October 2020) and the module's place "
+        "(updates/dkms), Ubuntu 20.04's os-release (the report says 20.04.4), Anaconda under "
+        "/home/user/anaconda3, cuDNN 8.0.4 copied into the toolkit's lib64 as NVIDIA's tar "
+        "install guide does, and LD_LIBRARY_PATH naming that lib64 (libcudart.so.10.1 opened, "
+        "so the loader finds it); build_info.py with TensorFlow 2.3's CUDA 10.1 / cuDNN 7",
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:59] Could not load dynamic "
+        "library 'libcudnn.so.7'; dlerror: libcudnn.so.7: cannot open shared object file: No "
+        "such file or directory",
+        {"PATH": f"{prefix}/bin:{prefix}/condabin:/usr/local/cuda-10.1/bin:/usr/local/sbin:"
+                 "/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+         "LD_LIBRARY_PATH": "/usr/local/cuda-10.1/lib64", "CONDA_PREFIX": prefix,
+         "CONDA_EXE": f"{prefix}/bin/conda", "HOME": home}, w_conda)
+
+
+def tf230_gtx1050_mobile():
+    """tensorflow/tensorflow#42199: TF 2.3.0 on a GTX 1050 Mobile laptop, CUDA 10.1 with
+    cuDNN 8.0.2.39 (the libcudnn8 package): 'Could not load dynamic library libcudnn.so.7'."""
+    home = "/home/user"
+    tf23_cudnn8(
+        "rw-libs-tf230-cudnn8-gtx1050-mobile", "https://github.com/tensorflow/tensorflow/issues/42199",
+        "2.3.0", "/usr", "/usr/local/lib/python3.7/dist-packages",
+        "/usr/local/cuda-10.1/lib64", "/usr/lib/x86_64-linux-gnu", "8.0.2", 0x1c8d,
+        "GeForce GTX 1050", "440.100",
+        UBUNTU1804_OS_RELEASE,
+        "5.4.0-42-generic",
+        "A laptop with a GeForce GTX 1050 Mobile (Pascal, compute capability 6.1), Ubuntu "
+        "18.04, CUDA 10.1 and cuDNN 8.0.2.39 from NVIDIA's libcudnn8 package "
+        "(/usr/lib/x86_64-linux-gnu/libcudnn.so.8.0.2), TensorFlow 2.3.0 from pip: TensorFlow "
+        "cannot load libcudnn.so.7; the user's symlinks into /usr/local/cuda-10.1/lib64 named "
+        "libcudnn.so.8 and 8.0.2 (there is no 7.x on the machine)",
+        "Rebuilt from https://github.com/tensorflow/tensorflow/issues/42199 (pasted: Ubuntu "
+        "18.04, TensorFlow 2.3.0 binary, Python 3.7, CUDA/cuDNN 10.1/8.0.2.39, 'NVIDIA GeForce "
+        "GTX 1050 Mobile', the dso_loader line, and '7.6.5 and .so.7 were not included in my "
+        "installation': only libcudnn.so.8 and libcudnn.so.8.0.2 exist); placeholders, not in "
+        "the report: the GPU in the base's single slot as 10de:1c8d GP107M [GeForce GTX 1050 "
+        "Mobile], the driver 440.100 (the R440 of August 2020, CUDA 10.2) and its updates/dkms "
+        "module, the kernel 5.4.0-42-generic (18.04's HWE kernel then), 18.04.5's os-release, "
+        "TensorFlow in the system Python's /usr/local/lib/python3.7/dist-packages, "
+        "LD_LIBRARY_PATH naming /usr/local/cuda-10.1/lib64; build_info.py with TensorFlow "
+        "2.3's CUDA 10.1 / cuDNN 7",
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:59] Could not load dynamic "
+        "library 'libcudnn.so.7'; dlerror: libcudnn.so.7: cannot open shared object file: No "
+        "such file or directory",
+        {"PATH": "/usr/local/cuda-10.1/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+                 "/sbin:/bin",
+         "LD_LIBRARY_PATH": "/usr/local/cuda-10.1/lib64", "HOME": home})
+
+
+def tf_nightly24_on_cuda101():
+    """tensorflow/tensorflow#44012: tf-nightly 2.4.0-dev20201012 (built with CUDA 11.0 and cuDNN
+    8 since the nightlies moved, tensorflow/tensorflow#42047) over TF 2.3's CUDA 10.1 and
+    cuDNN 7.6.5: libcusparse.so.11 and libcudnn.so.8 are found nowhere."""
+    dst, root, modules = laptop_host("rw-libs-tf-nightly24-on-cuda101", 0x1e07,
+                                     "GeForce RTX 2080 Ti", "450.80.02", UBUNTU1804_OS_RELEASE,
+                                     "5.4.0-51-generic")
+    venv, site = make_venv(root, "3.7.5", "/home/user/tfnp")
+    dist_info(root, site, "tf-nightly", "2.4.0.dev20201012")
+    tf_build_info(root, site, "11.0", "8", TF_CAPS_2X, "/dt7/usr/bin/gcc")
+    tk = "/usr/local/cuda-10.1"
+    link(root, "usr/local/cuda", tk)
+    w(root, f"{tk}/version.txt", "CUDA Version 10.1.243\n")
+    w(root, f"{tk}/bin/nvcc", "#!/bin/sh\n# placeholder for the nvcc ELF binary\n", 0o755)
+    for s in CUDA_101:
+        so(root, f"{tk}/lib64/{s}", s)
+    so(root, "/usr/lib/x86_64-linux-gnu/libcudnn.so.7.6.5", "libcudnn.so.7")
+    link(root, "usr/lib/x86_64-linux-gnu/libcudnn.so.7", "libcudnn.so.7.6.5")
+    llp = ":".join(["/usr/local/magma/lib:/usr/local/cuda/extras/CUPTI/lib64:/usr/local/cuda/lib64"]
+                   * 3 + ["/opt/ros/melodic/lib"])
+    ini(dst, TOPIC,
+        "tf-nightly 2.4.0-dev20201012 pip-upgraded over TensorFlow 2.3 in a virtualenv on "
+        "Ubuntu 18.04 with CUDA 10.1.243 and cuDNN 7.6.5 (libcudnn7 for CUDA 10.1): the "
+        "nightly is built with CUDA 11.0 and cuDNN 8 and cannot load libcusparse.so.11 or "
+        "libcudnn.so.8 (CUDA 10.1 has libcusparse.so.10, cuDNN 7 libcudnn.so.7)",
+        "Rebuilt from https://github.com/tensorflow/tensorflow/issues/44012 (pasted: Ubuntu "
+        "18.04.4, `pip install tensorflow-2.3.0` then `pip install --upgrade tf-nightly` in a "
+        "virtualenv, TensorFlow 2.4.0-dev20201012, Python 3.7.5, 'Cuda compilation tools, "
+        "release 10.1, V10.1.243', apt's libcudnn7 7.6.5.32-1+cuda10.1, RTX 2080 Ti and RTX "
+        "2080 SUPER, the dso_loader lines: libcurand.so.10 and libcusolver.so.10 opened, "
+        "libcusparse.so.11 and libcudnn.so.8 not, with the LD_LIBRARY_PATH they print); "
+        "placeholders, not in the report: one GPU (the RTX 2080 Ti, 10de:1e07, in the base's "
+        "single slot), the driver 450.80.02 (R450 of October 2020) under updates/dkms, the "
+        "kernel 5.4.0-51-generic, the virtualenv's place; build_info.py with the nightly's "
+        "CUDA 11.0 / cuDNN 8 (tensorflow/tensorflow#42047: the nightlies moved to CUDA 11 and "
+        "cuDNN 8 in August 2020)" + BASE_SRC,
+        {"PATH": f"{venv}/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                 "/usr/bin:/sbin:/bin", "VIRTUAL_ENV": venv, "LD_LIBRARY_PATH": llp,
+         "HOME": "/home/user"},
+        _rw({"url": "https://github.com/tensorflow/tensorflow/issues/44012",
+             "pasted": "Could not load dynamic library 'libcusparse.so.11'; dlerror: "
+                       "libcusparse.so.11: cannot open shared object file: No such file or "
+                       "directory / Could not load dynamic library 'libcudnn.so.8'",
+             "cause": "the 2.4 nightly is built with CUDA 11 and cuDNN 8 (the nightlies' move, "
+                      "tensorflow#42047); the machine has TF 2.3's CUDA 10.1 and cuDNN 7, so "
+                      "the CUDA 11 sonames it opens exist nowhere",
+             "root_cause": "runtime.library-not-found", "layer": "runtime", "fails": "yes"}),
+        section(BASE, "devices"), modules)
+
+
 def write():
     tf29_conda_lib_on_path()
     tf27_conda_cudatoolkit()
     tf24_cuda111_not_on_path()
     cupy13_nvrtc_hpc()
     warp07_libcuda_so1_only()
+    tf231_gtx960m()
+    tf230_gtx1050_mobile()
+    tf_nightly24_on_cuda101()

@@ -9,7 +9,8 @@ from realworld.common import (ARCH_OS_RELEASE, MULTIARCH_LD_CONF, SRC_BASE, base
                               section, ubuntu_os_release, w)
 
 TOPIC = "mismatch"
-FIXTURES = ("arch-dkms-module-stale-595", "nvml-userspace-older-570")
+FIXTURES = ("arch-dkms-module-stale-595", "nvml-userspace-older-570",
+            "rw-rocky8-cuda-535-over-530-no-reboot")
 BASE = "rtx4090-open-module"
 
 
@@ -150,6 +151,69 @@ def userspace_older_570():
     ldso_cache(dst)
 
 
+ROCKY88_OS_RELEASE = (
+    'NAME="Rocky Linux"\nVERSION="8.8 (Green Obsidian)"\nID="rocky"\nID_LIKE="rhel centos '
+    'fedora"\nVERSION_ID="8.8"\nPLATFORM_ID="platform:el8"\nPRETTY_NAME="Rocky Linux 8.8 '
+    '(Green Obsidian)"\nANSI_COLOR="0;32"\nLOGO="fedora-logo-icon"\nCPE_NAME="cpe:/o:rocky:'
+    'rocky:8:GA"\nHOME_URL="https://rockylinux.org/"\nBUG_REPORT_URL="https://bugs.rockylinux.'
+    'org/"\nSUPPORT_END="2029-05-31"\nROCKY_SUPPORT_PRODUCT="Rocky-Linux-8"\n'
+    'ROCKY_SUPPORT_PRODUCT_VERSION="8.8"\nREDHAT_SUPPORT_PRODUCT="Rocky Linux"\n'
+    'REDHAT_SUPPORT_PRODUCT_VERSION="8.8"\n')
+
+
+def rocky8_535_over_530():
+    """stackhpc/ansible-slurm-appliance#287: the appliance's cuda role installed driver
+    535.54.03 on a node running 530.30.02; the persistence daemon's start logs the API
+    mismatch; a reboot fixed it (the module on disk was the new one)."""
+    old, new = "530.30.02", "535.54.03"
+    dst, root = base_root("rw-rocky8-cuda-535-over-530-no-reboot", 0x2684, 0x167c,
+                          "NVIDIA GeForce RTX 4090", old)
+    rel = "4.18.0-477.13.1.el8_8.x86_64"
+    w(root, "etc/os-release", ROCKY88_OS_RELEASE)
+    move_kernel(root, "6.8.0-45-generic", rel)
+    w(root, "proc/driver/nvidia/version",
+      f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {old}  Wed Feb 22 04:11:39 UTC 2023\n"
+      "GCC version:  gcc version 8.5.0 20210514 (Red Hat 8.5.0-18) (GCC) \n")
+    os.unlink(f"{root}/var/log/kern.log")
+    # rsyslog's /var/log/messages, as the report pastes it (#012: rsyslog's escape of the
+    # message's newlines)
+    w(root, "var/log/messages",
+      f"Jun 30 11:07:05 gpu-0 kernel: NVRM: API mismatch: the client has the version {new}, "
+      f"but#012NVRM: this kernel module has the version {old}.  Please#012NVRM: make sure that "
+      "this kernel module and all NVIDIA driver#012NVRM: components have the same version.\n")
+    w(root, "etc/ld.so.conf", "include ld.so.conf.d/*.conf\n")
+    driver_libs(root, new, libdir="usr/lib64")
+    ini(dst, TOPIC,
+        "A Rocky Linux 8.8 GPU node of a Slurm appliance whose cuda role installed the NVIDIA "
+        f"driver {new} (NVIDIA's CUDA repository, DKMS) while {old} was loaded: starting the "
+        "persistence daemon logs 'NVRM: API mismatch'; the new module is on disk, so a reboot "
+        "loads it",
+        "Rebuilt from https://github.com/stackhpc/ansible-slurm-appliance/issues/287 (pasted: "
+        "the TASK [cuda : Enable NVIDIA Persistence Daemon] and the kernel line 'NVRM: API "
+        f"mismatch: the client has the version {new}, but#012NVRM: this kernel module has the "
+        f"version {old}…' as rsyslog wrote it, kept verbatim in /var/log/messages; 'It is fixed "
+        "by a reboot'; /proc/driver/nvidia/version and /sys/module/nvidia/version agreed); the "
+        "appliance's Rocky Linux 8 (8.8's os-release and kernel 4.18.0-477.13.1.el8_8 of June "
+        "2023 are placeholders), the DKMS module under extra/ (where dkms installs on EL) and "
+        f"the {new} user-space libraries in /usr/lib64 as NVIDIA's RPMs install them "
+        "(etc/ld.so.cache written by glibc's `ldconfig -r` over the tree, Debian 12's 2.36); "
+        "the module build line's date and the GPU (the base's RTX 4090; the report names none) "
+        "are placeholders; " + SRC_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/stackhpc/ansible-slurm-appliance/issues/287",
+            f"NVRM: API mismatch: the client has the version {new}, but#012NVRM: this kernel "
+            f"module has the version {old}.",
+            f"the {new} driver was installed while the {old} module stayed loaded; the new "
+            "module is what boots next: 'It is fixed by a reboot' (the fix the appliance then "
+            "made: reboot after installing the driver, PR #315)",
+            "driver.nvml-version-mismatch", "driver", "yes"),
+        section(BASE, "devices"),
+        f"[modules]\n/lib/modules/{rel}/extra/nvidia.ko.xz = {new}, -, xz\n")
+    ldso_cache(dst)
+
+
 def write():
     arch_dkms_stale()
     userspace_older_570()
+    rocky8_535_over_530()

@@ -5,7 +5,8 @@ from realworld.common import (MULTIARCH_LD_CONF, WSL_LD_CONF, WSL_RELEASE, drive
                               ini, ldso_cache, link, real_world, so, ubuntu_os_release, w)
 
 TOPIC = "wsl"
-FIXTURES = ("rw-wsl2-linux-libcuda-numba", "wsl2-cuda12.1-ldconfig-symlink")
+FIXTURES = ("rw-wsl2-linux-libcuda-numba", "wsl2-cuda12.1-ldconfig-symlink",
+            "rw-wsl2-genesis-taichi-cuda121", "rw-wsl2-driver-installed-by-mistake")
 
 WSL_SRC = ("kernel release as WSL2's Microsoft kernel reports it (<ver>-microsoft-standard-WSL2); "
            "/usr/lib/wsl/lib as WSL mounts the Windows driver's files there (libcuda.so, "
@@ -36,13 +37,14 @@ def gpu_pv_adapter(root):
     link(root, f"sys/devices/{path}/driver", "../../../../../../../../bus/pci/drivers/dxgkrnl")
 
 
-def linux_libcuda_numba():
-    # NVIDIA/cuml#6218: numba (through cuML) on WSL2 gets CUDA_ERROR_NO_DEVICE from cuInit; a
-    # maintainer traced it to a Linux driver installed in the WSL2 distribution, found before
-    # the Windows driver's /usr/lib/wsl/lib (the user's workaround changed the search order).
-    dst, root = fresh("rw-wsl2-linux-libcuda-numba")
-    w(root, "proc/sys/kernel/osrelease", WSL_RELEASE + "\n")
-    w(root, "etc/os-release", ubuntu_os_release("24.04.1", "Noble Numbat", "noble"))
+def wsl_with_linux_driver(name, os_release, linux_driver, release=WSL_RELEASE):
+    """A WSL2 distribution (kernel `release`) with the Windows driver's /usr/lib/wsl/lib and a
+    Linux driver's user-space libraries (`linux_driver`) in /usr/lib/x86_64-linux-gnu, the
+    GPU-PV adapter and no kernel module. Returns (dst, root); call ldso_cache(dst) after
+    ini()."""
+    dst, root = fresh(name)
+    w(root, "proc/sys/kernel/osrelease", release + "\n")
+    w(root, "etc/os-release", os_release)
     w(root, "etc/debian_version", "bookworm/sid\n")
     w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
     w(root, "etc/ld.so.conf.d/ld.wsl.conf", WSL_LD_CONF)
@@ -52,9 +54,19 @@ def linux_libcuda_numba():
         so(root, f"{WSL_LIB}/{f}", "libcuda.so.1")
     for f in ("libnvidia-ml.so.1", "libdxcore.so", "nvidia-smi"):
         so(root, f"{WSL_LIB}/{f}", f)
-    driver_libs(root, "550.120")
+    driver_libs(root, linux_driver)
     gpu_pv_adapter(root)
     w(root, "proc/modules", "")
+    return dst, root
+
+
+def linux_libcuda_numba():
+    # NVIDIA/cuml#6218: numba (through cuML) on WSL2 gets CUDA_ERROR_NO_DEVICE from cuInit; a
+    # maintainer traced it to a Linux driver installed in the WSL2 distribution, found before
+    # the Windows driver's /usr/lib/wsl/lib (the user's workaround changed the search order).
+    dst, root = wsl_with_linux_driver("rw-wsl2-linux-libcuda-numba",
+                                      ubuntu_os_release("24.04.1", "Noble Numbat", "noble"),
+                                      "550.120")
     venv = "/mnt/c/Users/Hongb/Documents/Git/hongbomiao.com/machine-learning/hm-cuml/.venv"
     ini(dst, TOPIC,
         "WSL2 (kernel 5.15.167.4-microsoft-standard-WSL2, Ubuntu 24.04) with a Linux NVIDIA "
@@ -159,6 +171,101 @@ def ldconfig_symlink_warning():
         DXG)
 
 
+def toolkit(root, version, cudart, nvcc):
+    """A CUDA toolkit as NVIDIA's cuda-toolkit-X-Y packages install it: /usr/local/cuda-X.Y with
+    version.json, nvcc (a placeholder: only its presence is read) and the cudart soname."""
+    short = ".".join(version.split(".")[:2])
+    cuda = f"usr/local/cuda-{short}"
+    link(root, "usr/local/cuda", f"/usr/local/cuda-{short}")
+    w(root, f"{cuda}/bin/nvcc", "#!/bin/sh\n# placeholder for the nvcc ELF binary\n", 0o755)
+    w(root, f"{cuda}/version.json",
+      '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "%s"\n   },\n'
+      '   "cuda_cudart" : {\n      "name" : "CUDA Runtime (cudart)",\n'
+      '      "version" : "%s"\n   },\n   "cuda_nvcc" : {\n      "name" : "CUDA NVCC",\n'
+      '      "version" : "%s"\n   }\n}\n' % (version, cudart, nvcc))
+    lib = f"{cuda}/targets/x86_64-linux/lib"
+    link(root, f"{cuda}/lib64", "targets/x86_64-linux/lib")
+    so(root, f"{lib}/libcudart.so.{cudart}", f"libcudart.so.{version.split('.')[0]}")
+    return f"/{cuda}"
+
+
+def genesis_taichi():
+    # Genesis-Embodied-AI/genesis-world#114: Genesis (Taichi's CUDA backend) on WSL2 with CUDA
+    # 12.1: cuInit answers CUDA_ERROR_NO_DEVICE; the thread: LD_LIBRARY_PATH=/usr/lib/wsl/lib is
+    # a workaround, "the root issue is incorrect driver got installed".
+    dst, root = wsl_with_linux_driver("rw-wsl2-genesis-taichi-cuda121",
+                                      ubuntu_os_release("22.04.5", "Jammy Jellyfish", "jammy",
+                                                        logo=False), "530.30.02")
+    cuda = toolkit(root, "12.1.1", "12.1.105", "12.1.105")
+    ini(dst, TOPIC,
+        "WSL2 with the CUDA 12.1 toolkit (nvcc V12.1.105) and a Linux NVIDIA driver's "
+        "user-space libraries (530.30.02, the driver CUDA 12.1's packages bring) installed in "
+        "the distribution beside the Windows driver's /usr/lib/wsl/lib: Genesis' Taichi CUDA "
+        "backend calls cuInit and gets CUDA_ERROR_NO_DEVICE, while the GPU works on Windows",
+        WSL_SRC + "; rebuilt from https://github.com/Genesis-Embodied-AI/genesis-world/issues/"
+        "114 (pasted: nvcc --version 'Cuda compilation tools, release 12.1, V12.1.105', the "
+        "Taichi line 'CUDA Error CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected while "
+        "calling init (cuInit)', 'I can run in windows with cuda device working properly'; the "
+        "thread: export LD_LIBRARY_PATH=/usr/lib/wsl/lib works around it, 'The root issue is "
+        "incorrect driver got installed'); placeholders, not in the report: Ubuntu 22.04, the "
+        "Linux driver's version 530.30.02 (the one CUDA 12.1.1's cuda meta package depends "
+        "on), the toolkit's place /usr/local/cuda-12.1 (NVIDIA's packages) with "
+        "version.json's 12.1.1 fields, the Python environment (Genesis and Taichi are not "
+        "rebuilt: the loader's choice of libcuda is what fails)",
+        {"PATH": f"{cuda}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:"
+                 "/usr/lib/wsl/lib"},
+        real_world(
+            "https://github.com/Genesis-Embodied-AI/genesis-world/issues/114",
+            "[E 12/20/24 08:45:40.689 2984] [cuda_driver.h:operator()@92] CUDA Error "
+            "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected while calling init "
+            "(cuInit)",
+            "a Linux NVIDIA driver installed inside WSL2 ('incorrect driver got installed'); "
+            "its libcuda is loaded instead of the Windows driver's in /usr/lib/wsl/lib "
+            "(LD_LIBRARY_PATH=/usr/lib/wsl/lib works around it)",
+            "driver.wsl-linux-driver-installed", "driver", "yes"),
+        DXG)
+    ldso_cache(dst)
+
+
+def driver_installed_by_mistake():
+    # microsoft/WSL#12272: the NVIDIA driver, CUDA toolkit and cuDNN installed in WSL as on a
+    # Linux machine ("omitted the notice on CUDA guide page for wsl"): the GPU is gone; the
+    # maintainer: remove them with the distribution's package manager.
+    dst, root = wsl_with_linux_driver("rw-wsl2-driver-installed-by-mistake",
+                                      ubuntu_os_release("24.04.1", "Noble Numbat", "noble"),
+                                      "560.35.05")
+    cuda = toolkit(root, "12.6.3", "12.6.77", "12.6.85")
+    so(root, "usr/lib/x86_64-linux-gnu/libcudnn.so.9.5.1", "libcudnn.so.9")
+    link(root, "usr/lib/x86_64-linux-gnu/libcudnn.so.9", "libcudnn.so.9.5.1")
+    ini(dst, TOPIC,
+        "WSL2 on which the user, following the CUDA guide for Linux instead of its WSL page, "
+        "installed the NVIDIA Linux driver (560.35.05's user space: the kernel module cannot "
+        "build for the WSL kernel), the CUDA 12.6 toolkit and cuDNN 9 in the distribution, as "
+        "on Windows: the GPU is no longer usable in WSL",
+        WSL_SRC + "; rebuilt from https://github.com/microsoft/WSL/issues/12272 (pasted: 'I "
+        "installed the NVIDIA GPU driver, cudatoolkit, and cudnn on Windows. But I omitted the "
+        "notice on CUDA guide page for wsl and installed all GPU driver, cudatoolkit, and "
+        "cudnn in wsl too. Now I cannot use GPU in my wsl'; the maintainer's answer: remove "
+        "them as installed, with the CUDA instructions or the distribution's package manager); "
+        "placeholders, not in the report (it gives no versions): Ubuntu 24.04, the driver "
+        "560.35.05 and CUDA 12.6.3 (the cuda meta package's of November 2024, as NVIDIA's "
+        "Ubuntu repository installs them), cuDNN 9.5.1 (libcudnn9-cuda-12), the toolkit's "
+        "version.json fields",
+        {"PATH": f"{cuda}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:"
+                 "/usr/lib/wsl/lib"},
+        real_world(
+            "https://github.com/microsoft/WSL/issues/12272",
+            "Now I cannot use GPU in my wsl.",
+            "the NVIDIA Linux driver installed inside WSL (the CUDA on WSL guide: install only "
+            "the Windows driver); the maintainer: remove what was installed with the "
+            "distribution's package manager",
+            "driver.wsl-linux-driver-installed", "driver", "yes"),
+        DXG)
+    ldso_cache(dst)
+
+
 def write():
     linux_libcuda_numba()
     ldconfig_symlink_warning()
+    genesis_taichi()
+    driver_installed_by_mistake()
