@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/pasted-gzip.h"
 #include "formats/pasted-input.h"
 #include "formats/pasted.h"
 #include "gpuenv/gpuenv.h"
@@ -39,7 +40,7 @@ static const char *const sections[] = { "host",	     "hardware",  "driver",	"run
 static bool int_key(const char *key)
 {
 	static const char *const keys[] = { "code",	    "count",	 "pid",	 "device_count",
-					    "minor_number", "last_line", "index" };
+					    "minor_number", "last_line", "index", "node" };
 	static const char *const suffixes[] = { "_mib", "_mw", "_c", "_pct" };
 	size_t n = strlen(key);
 
@@ -73,12 +74,12 @@ static struct snap_node *parent_of(struct snap_node *root, char **parts, size_t 
 			unsigned long want = strtoul(parts[i + 1], NULL, 10);
 			struct snap_node *a = snap_array(node, parts[i]);
 
+			if (i + 2 == n)
+				return a; /* an array of strings: put_fact appends */
 			while (a && snap_count(a) <= want)
 				if (!snap_append_object(a))
 					return NULL;
 			node = a ? (struct snap_node *)snap_at(a, want) : NULL;
-			if (i + 2 == n)
-				return NULL; /* an array of scalars: no reader writes one */
 			i++;
 		} else {
 			node = snap_object(node, parts[i]);
@@ -100,10 +101,16 @@ static void put_fact(struct snap_node *root, const struct pasted_fact *f)
 	if (strv_split(f->path, ".", &parts) < 0 || !(n = strv_length(parts)))
 		return;
 	obj = parent_of(root, parts, n);
+	snprintf(source, sizeof(source), "pasted:%u", f->line);
+	if (obj && snap_kind(obj) == SNAP_ARRAY) {
+		/* "cdi_spec_dirs.1": readers number a list's strings in order from 0 */
+		if (!f->failed && strtoul(parts[n - 1], NULL, 10) == snap_count(obj))
+			snap_append_str(obj, f->value, source);
+		return;
+	}
 	if (!obj || snap_kind(obj) != SNAP_OBJECT)
 		return;
 	key = parts[n - 1];
-	snprintf(source, sizeof(source), "pasted:%u", f->line);
 	if (f->failed) {
 		snap_set_state(obj, key, FACT_ERROR, source, f->value);
 		return;
@@ -246,7 +253,7 @@ static void unjudged_layers(struct gpuenv_doctor *d)
 GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
 				   const char **ret_why)
 {
-	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *text = NULL, *inflated = NULL;
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_explain *e;
 	size_t n = 0;
@@ -254,6 +261,12 @@ GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_e
 
 	if ((!data && len) || !ret)
 		return -EINVAL;
+	if (pasted_is_gzip(data, len)) { /* nvidia-bug-report.log.gz */
+		r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &inflated, &len, ret_why);
+		if (r < 0)
+			return r;
+		data = inflated;
+	}
 	r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
 	if (r < 0)
 		return r;
