@@ -13,6 +13,7 @@
 
 #include "formats/pasted-gzip.h"
 #include "formats/pasted-input.h"
+#include "formats/pasted-merge.h"
 #include "formats/pasted.h"
 #include "gpuenv/gpuenv.h"
 #include "output/output.h"
@@ -250,6 +251,29 @@ static void unjudged_layers(struct gpuenv_doctor *d)
 	}
 }
 
+/* Every reader into a list of its own, then one list: lspci's gpus.0 and rocm-smi's gpus.0
+ * may be two GPUs, nvidia-smi's devices.1 and collect_env's devices.0 one (pasted-merge.c). */
+static int read_all(const char *text, size_t n, struct pasted_facts *out)
+{
+	size_t n_readers = 0;
+	struct pasted_facts *each;
+	int r = 0;
+
+	while (pasted_readers[n_readers].name)
+		n_readers++;
+	each = calloc(n_readers, sizeof(*each));
+	if (!each)
+		return -ENOMEM;
+	for (size_t i = 0; i < n_readers && r >= 0; i++)
+		r = pasted_readers[i].read(text, n, &each[i]);
+	if (r >= 0)
+		r = pasted_facts_merge(each, n_readers, out);
+	for (size_t i = 0; i < n_readers; i++)
+		pasted_facts_done(&each[i]);
+	free(each);
+	return r;
+}
+
 GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
 				   const char **ret_why)
 {
@@ -273,8 +297,7 @@ GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_e
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
-	for (const struct pasted_reader *rd = pasted_readers; rd->name && r >= 0; rd++)
-		r = rd->read(text, n, &e->facts);
+	r = read_all(text, n, &e->facts);
 	if (r >= 0)
 		r = build_snapshot(&e->facts, &snap);
 	if (r >= 0)
