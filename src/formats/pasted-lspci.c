@@ -132,9 +132,12 @@ static void put_id(struct pasted_out *o, unsigned no, unsigned id, const char *k
 int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 {
 	struct pasted_out o = { .f = out, .reader = "lspci" };
-	struct strmap seen = STRMAP_INIT;
+	struct strmap seen = STRMAP_INIT, all = STRMAP_INIT;
 	struct pasted_lines it;
-	size_t n = 0, cur = SIZE_MAX;
+	size_t n = 0, cur = SIZE_MAX, n_devices = 0, n_gpus_listed = 0;
+	bool listing = false, whole = false, fresh = false;
+	unsigned first_line = 0;
+	size_t dummy;
 	char *line;
 
 	if (pasted_lines_init(&it, text, len) < 0)
@@ -148,8 +151,29 @@ int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 		if (bus_id(s, bus, sizeof(bus), &rest)) {
 			classify(rest, &d);
 			cur = SIZE_MAX;
+			/* a listing from the bus's first device on: counted while unbroken */
+			if (strcmp(bus + 5, "00:00.0") == 0 && !listing) {
+				listing = true;
+				whole = true;
+				n_devices = 0;
+				first_line = it.no;
+				strmap_done(&all);
+				all = (struct strmap)STRMAP_INIT;
+				n_gpus_listed = 0;
+			} else if (!listing) {
+				whole = false; /* device lines after the listing broke off */
+			}
+			fresh = false;
+			if (listing && strmap_get(&all, bus, &dummy))
+				whole = false; /* a device listed twice: two listings run together */
+			else if (listing && (fresh = true, ++n_devices, strmap_put(&all, bus, 0) < 0)) {
+				o.err = -ENOMEM;
+				break;
+			}
 			if (!d.gpu)
 				continue;
+			if (listing && fresh)
+				n_gpus_listed++;
 			if (!strmap_get(&seen, bus, &cur)) {
 				if (n >= GPUS_MAX)
 					continue;
@@ -179,8 +203,21 @@ int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 		} else if (line[0] != ' ' && line[0] != '\t' && !pasted_after(s, "Kernel ") &&
 			   !strchr(s, ':')) {
 			cur = SIZE_MAX; /* prose or another tool: the device's lines ended */
+			if (*s)
+				listing = false;
 		}
 	}
+	/* every device of the bus (hardware.pci_devices, what the rules need to know that no GPU
+	 * is missing) only from one listing that starts at 00:00.0, as lspci's unfiltered output
+	 * does; a `| grep VGA` paste gives the GPUs it shows and no count */
+	/* …and holds every GPU read (not one grep'd out before it) */
+	if (whole && n_gpus_listed == n && n_devices && o.err >= 0) {
+		char count[24];
+
+		snprintf(count, sizeof(count), "%zu", n_devices);
+		pasted_put(&o, first_line, count, "hardware.pci_devices");
+	}
+	strmap_done(&all);
 	pasted_lines_done(&it);
 	strmap_done(&seen);
 	return pasted_out_result(&o);

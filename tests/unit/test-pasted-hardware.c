@@ -125,6 +125,25 @@ static void test_lspci(void **state)
 	pasted_expect(&f, "hardware.gpus.1.driver", "nvidia", 4);
 	pasted_expect(&f, "hardware.gpus.2.vendor_id", "0x1002", 5);
 	pasted_expect_no_prefix(&f, "hardware.gpus.3");
+	pasted_expect_none(&f, "hardware.pci_devices"); /* not from 00:00.0: maybe filtered */
+	/* an unfiltered listing counts the bus's devices; one broken by prose does not */
+	pasted_run_text(pasted_read_lspci,
+			"$ lspci -nn\n00:00.0 Host bridge [0600]: Intel Corporation Device [8086:a700]\n"
+			"00:02.0 VGA compatible controller [0300]: Intel Corporation Device "
+			"[8086:a780] (rev 04)\n"
+			"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD102 "
+			"[GeForce RTX 4090] [10de:2684] (rev a1)\n01:00.1 Audio device [0403]: "
+			"NVIDIA Corporation Device [10de:22ba] (rev a1)\n",
+			&f);
+	pasted_expect(&f, "hardware.pci_devices", "4", 2);
+	pasted_expect(&f, "hardware.gpus.1.device_id", "0x2684", 4);
+	pasted_run_text(pasted_read_lspci,
+			"00:00.0 Host bridge [0600]: Intel Corporation Device [8086:a700]\n"
+			"and then the GPU\n"
+			"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD102 "
+			"[GeForce RTX 4090] [10de:2684] (rev a1)\n",
+			&f);
+	pasted_expect_none(&f, "hardware.pci_devices");
 }
 
 /* https://github.com/ROCm/legacy-rocm-build/issues/1797 (the GPU agent alone),
