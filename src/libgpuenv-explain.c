@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/pasted-gzip.h"
 #include "formats/pasted-input.h"
+#include "formats/pasted-merge.h"
 #include "formats/pasted.h"
 #include "gpuenv/gpuenv.h"
 #include "output/output.h"
@@ -39,7 +41,7 @@ static const char *const sections[] = { "host",	     "hardware",  "driver",	"run
 static bool int_key(const char *key)
 {
 	static const char *const keys[] = { "code",	    "count",	 "pid",	 "device_count",
-					    "minor_number", "last_line", "index" };
+					    "minor_number", "last_line", "index", "node" };
 	static const char *const suffixes[] = { "_mib", "_mw", "_c", "_pct" };
 	size_t n = strlen(key);
 
@@ -73,12 +75,12 @@ static struct snap_node *parent_of(struct snap_node *root, char **parts, size_t 
 			unsigned long want = strtoul(parts[i + 1], NULL, 10);
 			struct snap_node *a = snap_array(node, parts[i]);
 
+			if (i + 2 == n)
+				return a; /* an array of strings: put_fact appends */
 			while (a && snap_count(a) <= want)
 				if (!snap_append_object(a))
 					return NULL;
 			node = a ? (struct snap_node *)snap_at(a, want) : NULL;
-			if (i + 2 == n)
-				return NULL; /* an array of scalars: no reader writes one */
 			i++;
 		} else {
 			node = snap_object(node, parts[i]);
@@ -100,10 +102,16 @@ static void put_fact(struct snap_node *root, const struct pasted_fact *f)
 	if (strv_split(f->path, ".", &parts) < 0 || !(n = strv_length(parts)))
 		return;
 	obj = parent_of(root, parts, n);
+	snprintf(source, sizeof(source), "pasted:%u", f->line);
+	if (obj && snap_kind(obj) == SNAP_ARRAY) {
+		/* "cdi_spec_dirs.1": readers number a list's strings in order from 0 */
+		if (!f->failed && strtoul(parts[n - 1], NULL, 10) == snap_count(obj))
+			snap_append_str(obj, f->value, source);
+		return;
+	}
 	if (!obj || snap_kind(obj) != SNAP_OBJECT)
 		return;
 	key = parts[n - 1];
-	snprintf(source, sizeof(source), "pasted:%u", f->line);
 	if (f->failed) {
 		snap_set_state(obj, key, FACT_ERROR, source, f->value);
 		return;
@@ -243,10 +251,33 @@ static void unjudged_layers(struct gpuenv_doctor *d)
 	}
 }
 
+/* Every reader into a list of its own, then one list: lspci's gpus.0 and rocm-smi's gpus.0
+ * may be two GPUs, nvidia-smi's devices.1 and collect_env's devices.0 one (pasted-merge.c). */
+static int read_all(const char *text, size_t n, struct pasted_facts *out)
+{
+	size_t n_readers = 0;
+	struct pasted_facts *each;
+	int r = 0;
+
+	while (pasted_readers[n_readers].name)
+		n_readers++;
+	each = calloc(n_readers, sizeof(*each));
+	if (!each)
+		return -ENOMEM;
+	for (size_t i = 0; i < n_readers && r >= 0; i++)
+		r = pasted_readers[i].read(text, n, &each[i]);
+	if (r >= 0)
+		r = pasted_facts_merge(each, n_readers, out);
+	for (size_t i = 0; i < n_readers; i++)
+		pasted_facts_done(&each[i]);
+	free(each);
+	return r;
+}
+
 GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
 				   const char **ret_why)
 {
-	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *text = NULL, *inflated = NULL;
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_explain *e;
 	size_t n = 0;
@@ -254,14 +285,19 @@ GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_e
 
 	if ((!data && len) || !ret)
 		return -EINVAL;
+	if (pasted_is_gzip(data, len)) { /* nvidia-bug-report.log.gz */
+		r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &inflated, &len, ret_why);
+		if (r < 0)
+			return r;
+		data = inflated;
+	}
 	r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
 	if (r < 0)
 		return r;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
-	for (const struct pasted_reader *rd = pasted_readers; rd->name && r >= 0; rd++)
-		r = rd->read(text, n, &e->facts);
+	r = read_all(text, n, &e->facts);
 	if (r >= 0)
 		r = build_snapshot(&e->facts, &snap);
 	if (r >= 0)

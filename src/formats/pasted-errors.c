@@ -42,6 +42,7 @@
 struct symptom {
 	const char *needle;
 	const char *rules[ERRORS_MAX_IDS];
+	const char *also; /* a word the line must hold too (NULL: none) */
 };
 
 /* Case-sensitive, as the programs print them. Every rule id here is checked against the rule
@@ -66,6 +67,8 @@ static const struct symptom symptoms[] = {
 	{ "Failed to initialize NVML: Driver/library version mismatch",
 	  { "driver.nvml-version-mismatch" } },
 	{ "NVRM: API mismatch", { "driver.nvml-version-mismatch" } },
+	/* libnvidia-container's words for it, in a docker run's hook error */
+	{ "nvml error: driver/library version mismatch", { "driver.nvml-version-mismatch" } },
 	{ "Failed to initialize NVML: Insufficient Permissions", { "driver.no-permission" } },
 	{ "Failed to initialize NVML: GPU access blocked by the operating system",
 	  { "driver.wsl-linux-driver-installed" } },
@@ -78,10 +81,14 @@ static const struct symptom symptoms[] = {
 	/* cmd.exe's and PowerShell's words for a program not on PATH */
 	{ "'nvidia-smi' is not recognized as", { "driver.module-not-loaded" } },
 	{ "Found no NVIDIA driver on your system", { "driver.module-not-loaded" } },
+	/* kmod says it of any module: only the NVIDIA driver's is these rules' (DisplayLink's
+	 * evdi refused under Secure Boot is no GPU-stack fault) */
 	{ "Required key not available",
-	  { "driver.secure-boot-unsigned-module", "driver.secure-boot-key-not-enrolled" } },
+	  { "driver.secure-boot-unsigned-module", "driver.secure-boot-key-not-enrolled" },
+	  "nvidia" },
 	{ "Key was rejected by service",
-	  { "driver.secure-boot-unsigned-module", "driver.secure-boot-key-not-enrolled" } },
+	  { "driver.secure-boot-unsigned-module", "driver.secure-boot-key-not-enrolled" },
+	  "nvidia" },
 	{ "modprobe: FATAL: Module nvidia not found in directory",
 	  { "driver.module-missing-for-kernel" } },
 	{ "The NVIDIA probe routine was not called", { "driver.nouveau-bound" } },
@@ -460,7 +467,7 @@ static int read_line(const struct line *l, struct pasted_facts *out)
 	int n = 0, r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms); i++) {
-		if (!find(l, symptoms[i].needle))
+		if (!find(l, symptoms[i].needle) || (symptoms[i].also && !find(l, symptoms[i].also)))
 			continue;
 		r = add_symptoms(out, symptoms[i].rules, l);
 		if (r < 0)

@@ -19,6 +19,14 @@ const struct pasted_reader pasted_readers[] = {
 	{ "lsmod", pasted_read_lsmod },
 	{ "mokutil", pasted_read_mokutil },
 	{ "ldconfig", pasted_read_ldconfig },
+	{ "ldd", pasted_read_ldd }, /* after ldconfig: the loader's answer for that shell wins */
 	{ "env", pasted_read_env },
+	{ "modinfo", pasted_read_modinfo },
+	{ "lspci", pasted_read_lspci },
+	{ "docker-info", pasted_read_docker_info },
+	{ "rocminfo", pasted_read_rocminfo },
+	{ "rocm-smi", pasted_read_rocm_smi },
+	{ "torch-arch", pasted_read_torch_arch },
+	{ "tf-build-info", pasted_read_tf_build_info },
 	{ NULL, NULL },
 };

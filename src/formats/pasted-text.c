@@ -261,3 +261,36 @@ int pasted_out_result(const struct pasted_out *o)
 {
 	return o->err < 0 ? o->err : o->n;
 }
+
+int pasted_py_list(const char *s, char (*items)[PASTED_ITEM_MAX], size_t max, const char **ret_end)
+{
+	size_t n = 0;
+
+	if (*s++ != '[')
+		return -1;
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (*s == ']')
+			break;
+		char q = *s;
+		const char *e;
+
+		if ((q != '\'' && q != '"') || n >= max || !(e = strchr(s + 1, q)) ||
+		    (size_t)(e - s - 1) >= PASTED_ITEM_MAX || memchr(s + 1, '\n', (size_t)(e - s - 1)))
+			return -1;
+		memcpy(items[n], s + 1, (size_t)(e - s - 1));
+		items[n][e - s - 1] = '\0';
+		n++;
+		s = e + 1;
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (*s == ',')
+			s++;
+		else if (*s != ']')
+			return -1;
+	}
+	if (ret_end)
+		*ret_end = s + 1;
+	return (int)n;
+}

@@ -64,3 +64,12 @@ void pasted_put_empty(struct pasted_out *o, unsigned line, const char *path_fmt,
 	__attribute__((format(printf, 3, 4)));
 /* The reader's return value: the first error, else the number of facts. */
 int pasted_out_result(const struct pasted_out *o);
+
+/* A Python list literal of quoted strings at s ("['sm_50', 'sm_60']", as repr() prints one;
+ * blanks and line ends allowed between items, single or double quotes): each string, up to max of them, copied into
+ * items[] (PASTED_ITEM_MAX bytes each). Returns the number read, or -1 when s is not such a
+ * list (an unquoted item, a string too long, more than max, no closing bracket); *ret_end
+ * points past the ']'. */
+#define PASTED_ITEM_MAX 48
+int pasted_py_list(const char *s, char (*items)[PASTED_ITEM_MAX], size_t max,
+		   const char **ret_end);

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A gzip file given to `gpuenv explain` (nvidia-bug-report.sh writes nvidia-bug-report.log.gz,
+ * the richest report there is): told by its magic (RFC 1952 §2.3.1: 0x1f 0x8b), inflated with
+ * zlib under a hard cap on the output, so a small file cannot expand without bound. The text
+ * inside then goes through the input hygiene and every reader like a paste: the report's
+ * sections are the outputs the readers know (nvidia-smi -q, /proc/driver/nvidia/version, lspci,
+ * lsmod, dmesg, modinfo …). Pure, over (ptr, len).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+bool pasted_is_gzip(const char *data, size_t len);
+/* Inflates every gzip member of data[0..len) into *ret (malloc()ed, NUL-terminated, *ret_len
+ * bytes), at most max bytes. 0; -EFBIG past max; -EBADMSG corrupt or truncated; -ENOMEM. On
+ * -EFBIG/-EBADMSG *ret_why (when given) is a static sentence for the user. */
+int pasted_gunzip(const char *data, size_t len, size_t max, char **ret, size_t *ret_len,
+		  const char **ret_why);

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reader of pasted `lspci` (`gpuenv explain`; pciutils lspci.c show_terse(): "[DDDD:]BB:DD.F
+ * <class>: <vendor> <device> (rev xx)", with -nn the class "[0300]" and the ids "[10de:2204]"
+ * after the names, with -n alone "01:00.0 0300: 10de:2204"; -k and -v add indented
+ * "Subsystem: … [1043:87b3]" and "Kernel driver in use: nvidia" lines under the device). The
+ * GPUs are what the PCI probe records in hardware.gpus[]: every display device (class 03xx,
+ * by its code or lspci's name "VGA compatible controller", "3D controller", "Display
+ * controller") and NVIDIA, AMD or Intel processing accelerators (12xx), in the order lspci
+ * lists them (bus order, as the probe's). Facts: bus_id (with the domain lspci leaves out
+ * without -D: 0000), vendor_id, device_id, subsystem_vendor_id, subsystem_device_id (only
+ * with -nn or -n: the names are pci.ids', not the device's), vendor, driver. A device listed
+ * twice (lspci | grep VGA, then lspci -nnk) is one GPU.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/pasted-readers.h"
+#include "formats/pasted-text.h"
+#include "formats/pasted.h"
+#include "shared/strmap.h"
+
+#define GPUS_MAX 64
+
+static bool hex_run(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* "[DDDD:]BB:DD.F " at s: the bus id with a domain into buf, the rest in *ret_rest. */
+static bool bus_id(const char *s, char *buf, size_t len, const char **ret_rest)
+{
+	const char *dom = "0000";
+
+	if (hex_run(s, 4) && s[4] == ':') {
+		dom = s;
+		s += 5;
+	}
+	if (!(hex_run(s, 2) && s[2] == ':' && hex_run(s + 3, 2) && s[5] == '.' && s[6] >= '0' &&
+	      s[6] <= '7' && s[7] == ' '))
+		return false;
+	snprintf(buf, len, "%.4s:%.7s", dom, s);
+	for (char *p = buf; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	*ret_rest = s + 8;
+	return true;
+}
+
+/* The last "[hhhh:hhhh]" of s (-nn ids) into vendor/device; false when none. */
+static bool bracket_ids(const char *s, unsigned *ret_v, unsigned *ret_d)
+{
+	bool found = false;
+
+	for (const char *p = strchr(s, '['); p; p = strchr(p + 1, '['))
+		if (hex_run(p + 1, 4) && p[5] == ':' && hex_run(p + 6, 4) && p[10] == ']') {
+			found = sscanf(p + 1, "%4x:%4x", ret_v, ret_d) == 2;
+		}
+	return found;
+}
+
+static const char *vendor_of_id(unsigned v)
+{
+	return v == 0x10de ? "NVIDIA" : v == 0x1002 ? "AMD" : v == 0x8086 ? "Intel" : NULL;
+}
+
+static const char *vendor_of_name(const char *s)
+{
+	if (strncmp(s, "NVIDIA Corporation", 18) == 0)
+		return "NVIDIA";
+	if (strncmp(s, "Advanced Micro Devices", 22) == 0)
+		return "AMD";
+	if (strncmp(s, "Intel Corporation", 17) == 0)
+		return "Intel";
+	return NULL;
+}
+
+struct device {
+	bool gpu, ids;
+	unsigned class, vendor, device;
+	const char *vendor_name;
+};
+
+/* The device line after the bus id: its class and ids, in any of lspci's three forms. */
+static void classify(const char *rest, struct device *d)
+{
+	static const struct {
+		const char *name;
+		unsigned class;
+	} names[] = { { "VGA compatible controller", 0x0300 },
+		      { "3D controller", 0x0302 },
+		      { "Display controller", 0x0380 },
+		      { "Processing accelerators", 0x1200 } };
+	const char *colon;
+
+	*d = (struct device){ 0 };
+	if (hex_run(rest, 4) && rest[4] == ':' && rest[5] == ' ' && hex_run(rest + 6, 4) &&
+	    rest[10] == ':' && hex_run(rest + 11, 4)) { /* -n */
+		sscanf(rest, "%4x: %4x:%4x", &d->class, &d->vendor, &d->device);
+		d->ids = true;
+	} else {
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strncmp(rest, names[i].name, strlen(names[i].name)) == 0)
+				d->class = names[i].class;
+		const char *b = strchr(rest, '[');
+		if (b && hex_run(b + 1, 4) && b[5] == ']' && b[6] == ':')
+			sscanf(b + 1, "%4x", &d->class); /* -nn */
+		colon = strstr(rest, ": ");
+		if (!d->class || !colon)
+			return;
+		d->vendor_name = vendor_of_name(colon + 2);
+		d->ids = bracket_ids(colon + 2, &d->vendor, &d->device);
+	}
+	const char *vendor = d->ids ? vendor_of_id(d->vendor) : d->vendor_name;
+	d->gpu = (d->class >> 8) == 0x03 || ((d->class >> 8) == 0x12 && vendor);
+}
+
+static void put_id(struct pasted_out *o, unsigned no, unsigned id, const char *key, size_t gpu)
+{
+	char v[8];
+
+	snprintf(v, sizeof(v), "0x%04x", id & 0xffffu);
+	pasted_put(o, no, v, "hardware.gpus.%zu.%s", gpu, key);
+}
+
+int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
+{
+	struct pasted_out o = { .f = out, .reader = "lspci" };
+	struct strmap seen = STRMAP_INIT, all = STRMAP_INIT;
+	struct pasted_lines it;
+	size_t n = 0, cur = SIZE_MAX, n_devices = 0, n_gpus_listed = 0;
+	bool listing = false, whole = false, fresh = false;
+	unsigned first_line = 0;
+	size_t dummy;
+	char *line;
+
+	if (pasted_lines_init(&it, text, len) < 0)
+		return -ENOMEM;
+	while ((line = pasted_lines_next(&it)) && o.err >= 0) {
+		char bus[16];
+		const char *rest, *v, *s = pasted_strip(line);
+		struct device d;
+		unsigned sv, sd;
+
+		if (bus_id(s, bus, sizeof(bus), &rest)) {
+			classify(rest, &d);
+			cur = SIZE_MAX;
+			/* a listing from the bus's first device on: counted while unbroken */
+			if (strcmp(bus + 5, "00:00.0") == 0 && !listing) {
+				listing = true;
+				whole = true;
+				n_devices = 0;
+				first_line = it.no;
+				strmap_done(&all);
+				all = (struct strmap)STRMAP_INIT;
+				n_gpus_listed = 0;
+			} else if (!listing) {
+				whole = false; /* device lines after the listing broke off */
+			}
+			fresh = false;
+			if (listing && strmap_get(&all, bus, &dummy))
+				whole = false; /* a device listed twice: two listings run together */
+			else if (listing && (fresh = true, ++n_devices, strmap_put(&all, bus, 0) < 0)) {
+				o.err = -ENOMEM;
+				break;
+			}
+			if (!d.gpu)
+				continue;
+			if (listing && fresh)
+				n_gpus_listed++;
+			if (!strmap_get(&seen, bus, &cur)) {
+				if (n >= GPUS_MAX)
+					continue;
+				cur = n++;
+				if (strmap_put(&seen, bus, cur) < 0) {
+					o.err = -ENOMEM;
+					break;
+				}
+			}
+			pasted_put(&o, it.no, bus, "hardware.gpus.%zu.bus_id", cur);
+			if (d.ids) {
+				put_id(&o, it.no, d.vendor, "vendor_id", cur);
+				put_id(&o, it.no, d.device, "device_id", cur);
+			}
+			v = d.ids ? vendor_of_id(d.vendor) : d.vendor_name;
+			if (v)
+				pasted_put(&o, it.no, v, "hardware.gpus.%zu.vendor", cur);
+		} else if (cur != SIZE_MAX && (v = pasted_after(s, "Kernel driver in use:"))) {
+			char drv[64];
+
+			if (pasted_token(v, drv, sizeof(drv)))
+				pasted_put(&o, it.no, drv, "hardware.gpus.%zu.driver", cur);
+		} else if (cur != SIZE_MAX && (v = pasted_after(s, "Subsystem:")) &&
+			   bracket_ids(v, &sv, &sd)) {
+			put_id(&o, it.no, sv, "subsystem_vendor_id", cur);
+			put_id(&o, it.no, sd, "subsystem_device_id", cur);
+		} else if (line[0] != ' ' && line[0] != '\t' && !pasted_after(s, "Kernel ") &&
+			   !strchr(s, ':')) {
+			cur = SIZE_MAX; /* prose or another tool: the device's lines ended */
+			if (*s)
+				listing = false;
+		}
+	}
+	/* every device of the bus (hardware.pci_devices, what the rules need to know that no GPU
+	 * is missing) only from one listing that starts at 00:00.0, as lspci's unfiltered output
+	 * does; a `| grep VGA` paste gives the GPUs it shows and no count */
+	/* …and holds every GPU read (not one grep'd out before it) */
+	if (whole && n_gpus_listed == n && n_devices && o.err >= 0) {
+		char count[24];
+
+		snprintf(count, sizeof(count), "%zu", n_devices);
+		pasted_put(&o, first_line, count, "hardware.pci_devices");
+	}
+	strmap_done(&all);
+	pasted_lines_done(&it);
+	strmap_done(&seen);
+	return pasted_out_result(&o);
+}

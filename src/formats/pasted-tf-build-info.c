@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reader of a printed tf.sysconfig.get_build_info() (`gpuenv explain`; TensorFlow
+ * tensorflow/python/platform/sysconfig.py returns build_info.py's build_info dict, which prints
+ * as "OrderedDict([('cuda_version', '11.2'), …])" (Python < 3.12), "OrderedDict({'cuda_version':
+ * '12.3', …})" (3.12) or "{'cuda_version': …}", on one line or pretty-printed over several).
+ * Its keys are those the probe reads from build_info.py into packages.tensorflow.build_info
+ * (form "dict"): cuda_version, cudnn_version, rocm_version (strings as printed: Windows builds
+ * write '64_112'), is_cuda_build, is_rocm_build, is_tensorrt_build (True/False),
+ * cuda_compute_capabilities (a list of sm_XY / compute_XY). Read only in a text that names
+ * 'is_cuda_build', which only this dict prints.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/pasted-readers.h"
+#include "formats/pasted-text.h"
+#include "formats/pasted.h"
+
+#define BI	  "framework.python_envs.0.packages.tensorflow.build_info"
+#define CAPS_MAX  64
+
+static const char *const keys[] = { "cuda_version",	 "cudnn_version",
+				    "rocm_version",	 "is_cuda_build",
+				    "is_rocm_build",	 "is_tensorrt_build",
+				    "cuda_compute_capabilities", NULL };
+
+/* The value after "'key'" at p: past the closing quote, ": " (dict) or ", " (tuple). */
+static const char *value_at(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	if (*p != ':' && *p != ',')
+		return NULL;
+	p++;
+	while (*p == ' ' || *p == '\n')
+		p++;
+	return p;
+}
+
+static void read_value(struct pasted_out *o, unsigned no, const char *key, const char *v)
+{
+	char items[CAPS_MAX][PASTED_ITEM_MAX];
+	int n;
+
+	if (strcmp(key, "cuda_compute_capabilities") == 0) {
+		n = pasted_py_list(v, items, CAPS_MAX, NULL);
+		for (int i = 0; i < n; i++)
+			pasted_put(o, no, items[i], BI ".cuda_compute_capabilities.%d", i);
+	} else if (strncmp(key, "is_", 3) == 0) {
+		if (strncmp(v, "True", 4) == 0)
+			pasted_put(o, no, "true", BI ".%s", key);
+		else if (strncmp(v, "False", 5) == 0)
+			pasted_put(o, no, "false", BI ".%s", key);
+	} else if (*v == '\'' || *v == '"') {
+		const char *e = strchr(v + 1, *v);
+		char buf[64];
+
+		if (e && (size_t)(e - v - 1) < sizeof(buf) && !memchr(v + 1, '\n', (size_t)(e - v - 1))) {
+			memcpy(buf, v + 1, (size_t)(e - v - 1));
+			buf[e - v - 1] = '\0';
+			pasted_put(o, no, buf, BI ".%s", key);
+		}
+	}
+}
+
+int pasted_read_tf_build_info(const char *text, size_t len, struct pasted_facts *out)
+{
+	struct pasted_out o = { .f = out, .reader = "tf-build-info" };
+	const char *end = text ? text + strnlen(text, len) : NULL, *p, *v;
+	unsigned first = 0;
+
+	if (!text || !strstr(text, "'is_cuda_build'"))
+		return 0;
+	for (size_t k = 0; keys[k]; k++) {
+		char quoted[64];
+		size_t ql;
+
+		snprintf(quoted, sizeof(quoted), "'%s'", keys[k]);
+		ql = strlen(quoted);
+		/* line numbers counted on from the previous match: one pass per key */
+		const char *counted = text;
+		unsigned no = 1;
+
+		for (p = strstr(text, quoted); p && p < end; p = strstr(p + ql, quoted)) {
+			for (; counted < p; counted++)
+				no += *counted == '\n';
+			if (!(v = value_at(p + ql)))
+				continue;
+			if (!first || no < first)
+				first = no;
+			read_value(&o, no, keys[k], v);
+		}
+	}
+	if (first)
+		pasted_put(&o, first, "dict", BI ".form");
+	return pasted_out_result(&o);
+}

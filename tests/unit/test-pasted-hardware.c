@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The readers of formats/pasted that see the GPU and its kernel module: modinfo nvidia,
+ * lspci, rocminfo, rocm-smi, over real pastes (tests/fuzz/corpus/pasted-<reader>/, each
+ * copied from the page named above its test) and edge cases as strings.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "formats/pasted-readers.h"
+#include "pasted-test-util.h"
+
+static struct pasted_facts f;
+
+static int teardown(void **state)
+{
+	(void)state;
+	pasted_facts_done(&f);
+	return 0;
+}
+
+/* https://github.com/aikitoria/open-gpu-kernel-modules/issues/15 (open, DKMS),
+ * https://github.com/Shatur/optimus-manager-qt/issues/27 (proprietary, .ko.gz) and
+ * https://github.com/fedora-silverblue/issue-tracker/issues/272 (akmods' .ko.xz, unsigned) */
+static void test_modinfo(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_modinfo, "pasted-modinfo", "open-590-dkms-5090.txt", &f);
+	pasted_expect(&f, "driver.nvidia.module_file.path",
+		      "/lib/modules/6.8.0-90-generic/updates/dkms/nvidia.ko", 2);
+	pasted_expect(&f, "driver.nvidia.module_file.compression", "none", 2);
+	pasted_expect(&f, "driver.nvidia.module_file.version", "590.44.01", 5);
+	pasted_expect(&f, "driver.nvidia.flavor", "open", 7);
+	pasted_expect(&f, "driver.nvidia.module_file.vermagic",
+		      "6.8.0-90-generic SMP preempt mod_unload modversions", 22);
+	pasted_expect_none(&f, "driver.nvidia.module_file.signature");
+	assert_int_equal(f.n, 5);
+	pasted_run_sample(pasted_read_modinfo, "pasted-modinfo", "manjaro-430-ko-gz.txt", &f);
+	pasted_expect(&f, "driver.nvidia.module_file.compression", "gzip", 2);
+	pasted_expect(&f, "driver.nvidia.module_file.version", "430.40", 4);
+	pasted_expect(&f, "driver.nvidia.flavor", "proprietary", 6);
+	pasted_run_sample(pasted_read_modinfo, "pasted-modinfo", "fedora36-510-unsigned-xz.txt",
+			  &f);
+	pasted_expect(&f, "driver.nvidia.module_file.compression", "xz", 1);
+	pasted_expect(&f, "driver.nvidia.module_file.version", "510.68.02", 4);
+	/* a signed module (kmod prints sig_id … signature, the signature's hex continues on
+	 * indented lines); another module's block (nvidia_uvm) is not nvidia's */
+	pasted_run_text(pasted_read_modinfo,
+			"filename:       /lib/modules/6.5.0-14-generic/updates/dkms/nvidia.ko\n"
+			"version:        535.129.03\n"
+			"sig_id:         PKCS#7\n"
+			"signer:         ubuntu Secure Boot Module Signature key\n"
+			"sig_key:        1B:BB:10:CA\n"
+			"sig_hashalgo:   sha512\n"
+			"signature:      30:65:02:31:00:A9\n"
+			"\t\tE1:FC:8A:33\n"
+			"filename:       /lib/modules/6.5.0-14-generic/updates/dkms/nvidia-uvm.ko\n"
+			"version:        999.0\n",
+			&f);
+	pasted_expect(&f, "driver.nvidia.module_file.signature", "PKCS#7", 3);
+	pasted_expect(&f, "driver.nvidia.module_file.signer",
+		      "ubuntu Secure Boot Module Signature key", 4);
+	pasted_expect(&f, "driver.nvidia.module_file.sig_key", "1B:BB:10:CA", 5);
+	pasted_expect(&f, "driver.nvidia.module_file.sig_hashalgo", "sha512", 6);
+	pasted_expect(&f, "driver.nvidia.module_file.version", "535.129.03", 2);
+	assert_int_equal(pasted_run_text(pasted_read_modinfo,
+					 "modinfo: ERROR: Module nvidia not found.\n"
+					 "version: 1.0\nfilename: nvidia.txt\nversion: 2.0\n",
+					 &f),
+			 0);
+}
+
+/* https://github.com/vanities/GPU-Passthrough-Arch-Linux-to-Windows10/issues/6 (two pastes of
+ * lspci -nnk, one with its indentation lost), https://github.com/negativo17/nvidia-driver/issues/73
+ * (-vv: names, no ids), https://github.com/hyprwm/Hyprland/pull/6715 (one -nn line, prog-if),
+ * https://github.com/RunGp/Nvidiux/issues/10 (-vnn: "[10de:1200](rev a1)", a host bridge) */
+static void test_lspci(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_lspci, "pasted-lspci", "nnk-gtx1650-mobile.txt", &f);
+	pasted_expect(&f, "hardware.gpus.0.bus_id", "0000:01:00.0", 1);
+	pasted_expect(&f, "hardware.gpus.0.vendor_id", "0x10de", 1);
+	pasted_expect(&f, "hardware.gpus.0.device_id", "0x1f91", 1);
+	pasted_expect(&f, "hardware.gpus.0.vendor", "NVIDIA", 1);
+	pasted_expect(&f, "hardware.gpus.0.subsystem_vendor_id", "0x103c", 2);
+	pasted_expect(&f, "hardware.gpus.0.subsystem_device_id", "0x85fc", 2);
+	pasted_expect(&f, "hardware.gpus.0.driver", "nvidia", 3);
+	pasted_expect_no_prefix(&f, "hardware.gpus.1"); /* the HDMI audio function is no GPU */
+	pasted_run_sample(pasted_read_lspci, "pasted-lspci", "nnk-rtx3080-unindented.txt", &f);
+	pasted_expect(&f, "hardware.gpus.0.bus_id", "0000:3e:00.0", 1);
+	pasted_expect(&f, "hardware.gpus.0.device_id", "0x2206", 1);
+	pasted_expect(&f, "hardware.gpus.0.driver", "nvidia", 3);
+	pasted_expect_no_prefix(&f, "hardware.gpus.1");
+	pasted_run_sample(pasted_read_lspci, "pasted-lspci", "vv-gtx970-nouveau.txt", &f);
+	pasted_expect(&f, "hardware.gpus.0.vendor", "NVIDIA", 2);
+	pasted_expect(&f, "hardware.gpus.0.driver", "nouveau", 14);
+	pasted_expect_none(&f, "hardware.gpus.0.device_id"); /* a name is pci.ids', not an id */
+	pasted_run_sample(pasted_read_lspci, "pasted-lspci", "hyprctl-rtx3080.txt", &f);
+	pasted_expect(&f, "hardware.gpus.0.device_id", "0x2206", 2);
+	pasted_run_sample(pasted_read_lspci, "pasted-lspci", "vnn-gtx560ti.txt", &f);
+	pasted_expect(&f, "hardware.gpus.0.device_id", "0x1200", 1);
+	pasted_expect_none(&f, "hardware.gpus.0.driver"); /* the bridge's driver is not the GPU's */
+	assert_int_equal(f.n, 4);
+	/* -D and -n forms, an AMD accelerator, a device listed twice, an Intel iGPU first */
+	pasted_run_text(pasted_read_lspci,
+			"0000:00:02.0 VGA compatible controller: Intel Corporation UHD Graphics 630\n"
+			"0000:c1:00.0 0302: 10de:2330 (rev a1)\n"
+			"c1:00.0 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] "
+			"[10de:2330] (rev a1)\n"
+			"\tKernel driver in use: nvidia\n"
+			"83:00.0 Processing accelerators [1200]: Advanced Micro Devices, Inc. "
+			"[AMD/ATI] Aldebaran/MI200 [Instinct MI210] [1002:740f] (rev 02)\n"
+			"84:00.0 Processing accelerators [1200]: Habana Labs Ltd. Device [1da3:1020]\n",
+			&f);
+	pasted_expect(&f, "hardware.gpus.0.vendor", "Intel", 1);
+	pasted_expect_none(&f, "hardware.gpus.0.device_id");
+	pasted_expect(&f, "hardware.gpus.1.bus_id", "0000:c1:00.0", 3);
+	pasted_expect(&f, "hardware.gpus.1.device_id", "0x2330", 3);
+	pasted_expect(&f, "hardware.gpus.1.driver", "nvidia", 4);
+	pasted_expect(&f, "hardware.gpus.2.vendor_id", "0x1002", 5);
+	pasted_expect_no_prefix(&f, "hardware.gpus.3");
+	pasted_expect_none(&f, "hardware.pci_devices"); /* not from 00:00.0: maybe filtered */
+	/* an unfiltered listing counts the bus's devices; one broken by prose does not */
+	pasted_run_text(pasted_read_lspci,
+			"$ lspci -nn\n00:00.0 Host bridge [0600]: Intel Corporation Device [8086:a700]\n"
+			"00:02.0 VGA compatible controller [0300]: Intel Corporation Device "
+			"[8086:a780] (rev 04)\n"
+			"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD102 "
+			"[GeForce RTX 4090] [10de:2684] (rev a1)\n01:00.1 Audio device [0403]: "
+			"NVIDIA Corporation Device [10de:22ba] (rev a1)\n",
+			&f);
+	pasted_expect(&f, "hardware.pci_devices", "4", 2);
+	pasted_expect(&f, "hardware.gpus.1.device_id", "0x2684", 4);
+	pasted_run_text(pasted_read_lspci,
+			"00:00.0 Host bridge [0600]: Intel Corporation Device [8086:a700]\n"
+			"and then the GPU\n"
+			"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD102 "
+			"[GeForce RTX 4090] [10de:2684] (rev a1)\n",
+			&f);
+	pasted_expect_none(&f, "hardware.pci_devices");
+}
+
+/* https://github.com/ROCm/legacy-rocm-build/issues/1797 (the GPU agent alone),
+ * https://github.com/robertrosenbusch/gfx803_rocm/issues/13 (cut before "Device Type") and
+ * https://github.com/ROCm/ROCm-OpenCL-Runtime/issues/144 (the CPU agent: no GPU) */
+static void test_rocminfo(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_rocminfo, "pasted-rocminfo", "w6600-gfx1032-agent2.txt", &f);
+	pasted_expect(&f, "driver.amdgpu.kfd_nodes.0.gfx", "gfx1032", 5);
+	pasted_expect(&f, "driver.amdgpu.kfd_nodes.0.node", "1", 16);
+	assert_int_equal(f.n, 2);
+	pasted_run_sample(pasted_read_rocminfo, "pasted-rocminfo", "rx590-gfx803-cpu-elided.txt",
+			  &f);
+	pasted_expect(&f, "driver.kernel_modules.amdgpu", "true", 6);
+	pasted_expect(&f, "driver.amdgpu.kfd_nodes.0.gfx", "gfx803", 27);
+	pasted_run_sample(pasted_read_rocminfo, "pasted-rocminfo", "xeon-cpu-agent1.txt", &f);
+	pasted_expect(&f, "driver.kernel_modules.amdgpu", "true", 2);
+	pasted_expect_no_prefix(&f, "driver.amdgpu");
+	pasted_run_text(pasted_read_rocminfo,
+			"ROCk module version 6.7.0 is loaded\nAgent 2\n  Name: gfx942\n"
+			"  Device Type: GPU\nAgent 3\n  Name: gfx90a\n  Node: 3\n"
+			"  Device Type: DSP\n",
+			&f);
+	pasted_expect(&f, "driver.amdgpu.module_version", "6.7.0", 1);
+	pasted_expect(&f, "driver.amdgpu.kfd_nodes.0.gfx", "gfx942", 3);
+	pasted_expect_no_prefix(&f, "driver.amdgpu.kfd_nodes.1");
+	pasted_run_text(pasted_read_rocminfo, "ROCk module is NOT loaded, possibly no GPU devices\n",
+			&f);
+	pasted_expect(&f, "driver.kernel_modules.amdgpu", "false", 1);
+}
+
+/* https://github.com/ROCm/rocm_smi_lib/issues/77 (-a, "GPU ID"),
+ * https://github.com/ROCm/legacy-rocm-build/issues/2410 (the kernel's amdgpu: "Driver version"
+ * is the kernel release, not read) and https://github.com/wandb/wandb/pull/5449 (the concise
+ * table names no device) */
+static void test_rocm_smi(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_rocm_smi, "pasted-rocm-smi", "a-navi10-5.6.txt", &f);
+	pasted_expect(&f, "hardware.gpus.0.device_id", "0x731f", 4);
+	pasted_expect(&f, "hardware.gpus.0.vendor_id", "0x1002", 4);
+	assert_int_equal(f.n, 3);
+	pasted_run_sample(pasted_read_rocm_smi, "pasted-rocm-smi", "a-raphael-debian-kernel.txt", &f);
+	pasted_expect(&f, "hardware.gpus.0.device_id", "0x164e", 6);
+	pasted_expect_no_prefix(&f, "driver");
+	assert_int_equal(pasted_run_sample(pasted_read_rocm_smi, "pasted-rocm-smi",
+					   "concise-mi250.txt", &f),
+			 0);
+	pasted_run_text(pasted_read_rocm_smi,
+			"GPU[1]\t\t: Device ID: 0x740F\nGPU[1]\t\t: PCI Bus: 0000:C1:00.0\n"
+			"GPU[1]\t\t: GFX Version: gfx90a\nGPU[2] : GFX Version: gfx90a:xnack-\n",
+			&f);
+	pasted_expect(&f, "hardware.gpus.1.device_id", "0x740f", 1);
+	pasted_expect(&f, "hardware.gpus.1.bus_id", "0000:c1:00.0", 2);
+	pasted_expect(&f, "driver.amdgpu.kfd_nodes.1.gfx", "gfx90a", 3);
+	pasted_expect_none(&f, "driver.amdgpu.kfd_nodes.2.gfx");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_modinfo, teardown),
+		cmocka_unit_test_teardown(test_lspci, teardown),
+		cmocka_unit_test_teardown(test_rocminfo, teardown),
+		cmocka_unit_test_teardown(test_rocm_smi, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
