@@ -126,3 +126,4 @@ int cmd_facts(int argc, char *argv[]);
 int cmd_scan(int argc, char *argv[]);
 int cmd_doctor(int argc, char *argv[]);
 int cmd_explain(int argc, char *argv[]);
+int cmd_check(int argc, char *argv[]);

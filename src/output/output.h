@@ -39,3 +39,14 @@ int out_explain_markdown(const struct explain_view *v, unsigned flags, struct st
 int out_rules_text(struct strbuf *sb);
 int out_rules_json(struct strbuf *sb);
 int out_rules_markdown(struct strbuf *sb);
+/* `gpuenv check` (out-check.c, out-check-ci.c): docs/policy.md. */
+struct gpuenv_check;
+enum gpuenv_check_result;
+const char *out_check_result_name(enum gpuenv_check_result r);
+const char *out_check_severity_name(int severity);
+int out_check_text(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+int out_check_markdown(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+int out_check_json(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+int out_check_junit(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+int out_check_sarif(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+int out_check_github(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
