@@ -37,12 +37,36 @@ const char *check_rule_state_name(enum check_rule_state s)
 	return s < ARRAY_SIZE(n) ? n[s] : "?";
 }
 
-bool check_layer_judged(const struct gpuenv_check *c, enum gpuenv_layer layer)
+/* Rules of the runtime and framework layers that judge the machine's driver or GPUs, not
+ * what a build needs: a build host has neither, so they are not judged in the build profile.
+ * test-check keeps every name a rule of the table. */
+const char *const check_build_host_excluded[] = {
+	"runtime.no-driver-for-toolkit",
+	"runtime.toolkit-needs-newer-driver",
+	"runtime.stub-libcuda",
+	"runtime.cuda-compat-unsupported",
+	"runtime.mig-device-selection",
+	"framework.cpu-only-build",
+	"framework.gpu-too-old-for-build",
+	"framework.no-kernel-image",
+	"framework.ptx-too-new-for-driver",
+	"framework.ptx-jit-only",
+	"framework.cuda-newer-than-driver",
+	"framework.rocm-gfx-unsupported",
+	NULL,
+};
+
+bool check_rule_judged(const struct gpuenv_check *c, const struct rule *r)
 {
 	/* A build host needs the toolkit and what the framework was built with; it has no GPU
 	 * and no driver, so their layers (and the container's) are not judged there. */
-	if (c->policy->profile == POLICY_PROFILE_BUILD)
-		return layer == GPUENV_LAYER_RUNTIME || layer == GPUENV_LAYER_FRAMEWORK;
+	if (c->policy->profile != POLICY_PROFILE_BUILD)
+		return true;
+	if (r->layer != GPUENV_LAYER_RUNTIME && r->layer != GPUENV_LAYER_FRAMEWORK)
+		return false;
+	for (const char *const *x = check_build_host_excluded; *x; x++)
+		if (streq(*x, r->id))
+			return false;
 	return true;
 }
 
@@ -526,7 +550,7 @@ static int judge_rules(struct gpuenv_check *c, bool *ret_errors)
 
 		cr->rule = &rule_table[i];
 		f = check_rule_finding(c, cr);
-		if (!check_layer_judged(c, cr->rule->layer)) {
+		if (!check_rule_judged(c, cr->rule)) {
 			cr->state = CHECK_RULE_PROFILE;
 		} else if (f && (int)f->severity >= c->policy->fail_on) {
 			cr->waiver = waiver_for(c, cr->rule);

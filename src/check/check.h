@@ -71,5 +71,7 @@ const char *check_status_name(enum check_status s);
 const char *check_rule_state_name(enum check_rule_state s);
 /* The finding of d behind rule entry r at or above its worst severity, or NULL. */
 const struct finding *check_rule_finding(const struct gpuenv_check *c, const struct check_rule *r);
-/* The rule's layer is judged in the check's profile. */
-bool check_layer_judged(const struct gpuenv_check *c, enum gpuenv_layer layer);
+/* The rule is judged in the check's profile (build: the runtime and framework layers, less
+ * the rules about the machine's driver and GPUs, check_build_host_excluded[]). */
+bool check_rule_judged(const struct gpuenv_check *c, const struct rule *r);
+extern const char *const check_build_host_excluded[];
