@@ -15,6 +15,7 @@
 #include "gpuenv.h"
 
 #define POLICY_FILE_MAX ((size_t)1 << 20)
+#define MAX_HOSTS	64
 
 static void check_help(void)
 {
@@ -33,6 +34,9 @@ static void check_help(void)
 	       "      --sarif FILE      also write SARIF 2.1.0 (a result per finding)\n"
 	       "      --markdown FILE   also write a Markdown job summary\n"
 	       "      --github          also print GitHub Actions annotations (::error ...)\n"
+	       "      --host FILE       judge the machine or image as it would run on the target\n"
+	       "                        machine FILE describes (its `gpuenv report --json`): its\n"
+	       "                        GPUs and driver; repeat for a matrix (one verdict each)\n"
 	       "  -h, --help            this help\n\n"
 	       "Exit codes:\n"
 	       "  0   pass\n"
@@ -177,6 +181,73 @@ static bool today_utc(char buf[11])
 	return gmtime_r(&now, &tm) && strftime(buf, 11, "%Y-%m-%d", &tm) == 10;
 }
 
+/* Diagnoses snap, judges it against the policy and prints; returns the exit code. */
+static int judge(struct gpuenv_snapshot *snap, const struct gpuenv_policy *policy,
+		 const char *policy_path, const char *today, const struct check_outputs *w,
+		 const struct common_opts *o, const char *target)
+{
+	struct gpuenv_doctor *doc = NULL;
+	struct gpuenv_check *chk = NULL;
+	int r = gpuenv_doctor_run(snap, &doc);
+
+	if (r >= 0)
+		r = gpuenv_check_run(doc, policy, policy_path, today, &chk);
+	if (r == -EINVAL) {
+		fprintf(stderr, "gpuenv check: --today takes a date (YYYY-MM-DD), not '%s'\n",
+			today);
+		r = EXIT_USAGE;
+	} else if (r < 0) {
+		print_error("checking", r);
+		r = EXIT_SOFTWARE;
+	} else {
+		if (target && !o->json) {
+			fputs("== on target ", stdout);
+			/* control bytes of the name as \xHH, as in every output */
+			for (const char *p = target; *p; p++)
+				if ((unsigned char)*p < 0x20 || *p == 0x7f)
+					printf("\\x%02x", (unsigned char)*p);
+				else
+					putchar(*p);
+			fputs(" ==\n", stdout);
+		}
+		r = emit(chk, w, o->json,
+			 common_render_flags(o, stdout) & ~(unsigned)GPUENV_RENDER_COLOR);
+		if (r == 0)
+			r = (int)gpuenv_check_get_result(chk);
+		if (target && !o->json)
+			putchar('\n');
+	}
+	gpuenv_check_free(chk);
+	gpuenv_doctor_free(doc);
+	return r;
+}
+
+/* The snapshot as it would run on the machine host_path's report describes. */
+static int judge_on_host(struct gpuenv_snapshot *snap, const char *host_path,
+			 const struct gpuenv_policy *policy, const char *policy_path,
+			 const char *today, const struct check_outputs *w,
+			 const struct common_opts *o)
+{
+	struct common_opts ho = { .color = -1, .from = host_path, .stable = o->stable };
+	struct gpuenv_ctx *hctx;
+	struct gpuenv_snapshot *host, *on_host = NULL;
+	int r = common_open(&ho, &hctx, &host);
+
+	if (r)
+		return r;
+	r = gpuenv_snapshot_with_host(snap, host, &on_host);
+	if (r < 0) {
+		fprintf(stderr, "gpuenv check: --host %s: %s\n", host_path, strerror(-r));
+		r = r == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
+	} else {
+		r = judge(on_host, policy, policy_path, today, w, o, host_path);
+	}
+	gpuenv_snapshot_unref(on_host);
+	gpuenv_snapshot_unref(host);
+	gpuenv_ctx_free(hctx);
+	return r;
+}
+
 int cmd_check(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -188,18 +259,18 @@ int cmd_check(int argc, char *argv[])
 		{ "sarif", required_argument, NULL, 0x304 },
 		{ "markdown", required_argument, NULL, 0x305 },
 		{ "github", no_argument, NULL, 0x306 },
+		{ "host", required_argument, NULL, 0x307 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct common_opts o = { .color = -1 };
 	struct check_outputs w = { 0 };
-	const char *policy_path = NULL, *profile = NULL, *today = NULL;
+	const char *policy_path = NULL, *profile = NULL, *today = NULL, *hosts[MAX_HOSTS];
+	size_t n_hosts = 0;
 	char today_buf[11];
 	struct gpuenv_policy *policy = NULL;
 	struct gpuenv_ctx *ctx;
 	struct gpuenv_snapshot *snap;
-	struct gpuenv_doctor *doc = NULL;
-	struct gpuenv_check *chk = NULL;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
@@ -227,6 +298,14 @@ int cmd_check(int argc, char *argv[])
 			continue;
 		case 0x306:
 			w.github = true;
+			continue;
+		case 0x307:
+			if (n_hosts == MAX_HOSTS) {
+				fprintf(stderr, "gpuenv check: at most %d --host targets\n",
+					MAX_HOSTS);
+				return EXIT_USAGE;
+			}
+			hosts[n_hosts++] = optarg;
 			continue;
 		}
 		r = common_opts_handle(&o, c, optarg);
@@ -256,29 +335,25 @@ int cmd_check(int argc, char *argv[])
 		return r;
 	if (profile)
 		gpuenv_policy_set_profile(policy, profile);
+	if (n_hosts > 1 && (w.junit || w.sarif || w.markdown || w.github || o.json)) {
+		fprintf(stderr, "gpuenv check: --junit, --sarif, --markdown, --github and --json "
+				"judge one target: run once per --host\n");
+		gpuenv_policy_free(policy);
+		return EXIT_USAGE;
+	}
 	r = common_open(&o, &ctx, &snap);
 	if (r) {
 		gpuenv_policy_free(policy);
 		return r;
 	}
-	r = gpuenv_doctor_run(snap, &doc);
-	if (r >= 0)
-		r = gpuenv_check_run(doc, policy, policy_path, today, &chk);
-	if (r == -EINVAL) {
-		fprintf(stderr, "gpuenv check: --today takes a date (YYYY-MM-DD), not '%s'\n",
-			today);
-		r = EXIT_USAGE;
-	} else if (r < 0) {
-		print_error("checking", r);
-		r = EXIT_SOFTWARE;
-	} else {
-		r = emit(chk, &w, o.json,
-			 common_render_flags(&o, stdout) & ~(unsigned)GPUENV_RENDER_COLOR);
-		if (r == 0)
-			r = (int)gpuenv_check_get_result(chk);
+	if (n_hosts == 0)
+		r = judge(snap, policy, policy_path, today, &w, &o, NULL);
+	for (size_t i = 0; i < n_hosts; i++) {
+		int one = judge_on_host(snap, hosts[i], policy, policy_path, today, &w, &o);
+
+		/* the matrix's exit code: the worst verdict; an unreadable target is 66 */
+		r = i == 0 || one > r ? one : r;
 	}
-	gpuenv_check_free(chk);
-	gpuenv_doctor_free(doc);
 	gpuenv_snapshot_unref(snap);
 	gpuenv_ctx_free(ctx);
 	gpuenv_policy_free(policy);

@@ -166,6 +166,14 @@ GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_sna
  * Since 0.1. */
 GPUENV_API int gpuenv_snapshot_from_json(struct gpuenv_ctx *ctx, const char *json, size_t len,
 					 struct gpuenv_snapshot **ret);
+/* gpuenv_snapshot_with_host: "will this image run on that machine?": a new snapshot of image
+ * (a root, an unpacked image) with the target machine's hardware, driver and host facts (from
+ * its `gpuenv report --json`) put in, the image's os-release and process kept
+ * (docs/policy.md). Neither argument is changed. ret: reference count 1, the caller's.
+ * Returns 0, -EINVAL, -ENOMEM, -EBADMSG (a tree the snapshot reader refuses). Since 0.1. */
+GPUENV_API int gpuenv_snapshot_with_host(const struct gpuenv_snapshot *image,
+					 const struct gpuenv_snapshot *target,
+					 struct gpuenv_snapshot **ret);
 /* gpuenv_snapshot_ref: takes a reference. Returns s. Since 0.1. */
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s);
 /* gpuenv_snapshot_unref: drops a reference, freeing s with the last (NULL is a no-op).

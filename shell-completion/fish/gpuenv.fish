@@ -83,3 +83,4 @@ complete -c gpuenv -n $check -l junit -r -F -d 'also write JUnit XML'
 complete -c gpuenv -n $check -l sarif -r -F -d 'also write SARIF 2.1.0'
 complete -c gpuenv -n $check -l markdown -r -F -d 'also write a Markdown job summary'
 complete -c gpuenv -n $check -l github -d 'also print GitHub Actions annotations'
+complete -c gpuenv -n $check -l host -r -F -d "judge as on the target machine (its report --json)"

@@ -16,6 +16,7 @@
 #include <yaml.h>
 
 #include "policy.h"
+#include "yaml-caps.h"
 #include "shared/macro.h"
 #include "shared/parse.h"
 
@@ -695,56 +696,19 @@ static int yaml_problem(struct policy_error *err, const yaml_parser_t *y)
 		    y->context ? y->context : "");
 }
 
-/* Depth, node count and document count on the event stream, before the tree is built. */
+/* Depth, node count, document count and aliases (nothing in the schema needs one) on the
+ * event stream, before the tree is built (yaml-caps.h). */
 static int prepass(const char *data, size_t len, struct policy_error *err)
 {
-	yaml_parser_t y;
-	unsigned depth = 0, nodes = 0, docs = 0;
-	int r = 0;
+	static const struct yaml_caps caps = { .max_depth = POLICY_MAX_DEPTH,
+					       .max_nodes = POLICY_MAX_NODES,
+					       .refuse_aliases = true };
+	char why[200];
+	unsigned line;
+	int r = yaml_caps_check(data, len, &caps, why, sizeof(why), &line);
 
-	if (!yaml_parser_initialize(&y))
-		return -ENOMEM;
-	yaml_parser_set_input_string(&y, (const unsigned char *)data, len);
-	for (;;) {
-		yaml_event_t ev;
-		yaml_event_type_t t;
-		unsigned line;
-
-		if (!yaml_parser_parse(&y, &ev)) {
-			r = yaml_problem(err, &y);
-			break;
-		}
-		t = ev.type;
-		line = (unsigned)ev.start_mark.line + 1;
-		yaml_event_delete(&ev);
-		if (t == YAML_STREAM_END_EVENT)
-			break;
-		if (t == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
-			r = perr(err, line, -EBADMSG, "more than one YAML document");
-			break;
-		}
-		if (t == YAML_ALIAS_EVENT) {
-			/* nothing in the schema needs one; refusing them removes alias bombs */
-			r = perr(err, line, -EBADMSG, "YAML aliases are not read in a policy");
-			break;
-		}
-		if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
-			if (++depth > POLICY_MAX_DEPTH) {
-				r = perr(err, line, -E2BIG, "nested deeper than %u",
-					 POLICY_MAX_DEPTH);
-				break;
-			}
-		} else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
-			depth--;
-		}
-		if ((t == YAML_SCALAR_EVENT || t == YAML_SEQUENCE_START_EVENT ||
-		     t == YAML_MAPPING_START_EVENT) &&
-		    ++nodes > POLICY_MAX_NODES) {
-			r = perr(err, line, -E2BIG, "more than %u YAML nodes", POLICY_MAX_NODES);
-			break;
-		}
-	}
-	yaml_parser_delete(&y);
+	if (r < 0 && r != -ENOMEM)
+		return perr(err, line, r, "%s", why);
 	return r;
 }
 

@@ -223,7 +223,28 @@ check("sarif: the failed clause points at its line", any(
     r["ruleId"] == "policy/waivers[1]" and
     r["locations"][0]["physicalLocation"]["region"]["startLine"] == 14 for r in run0["results"]))
 
-# 8. outputs that cannot be written: 74
+# 8. --host: the image (here the torch-cu130-on-r550 machine's saved snapshot: torch
+# 2.9.0+cu130 in a venv) judged on other machines' hardware and driver, same rule ids
+rc, doc = run_json("torch-cu130-on-r550", None, "--host", snapshot("h100-sxm-550"))
+check("cu130 on an H100 with R550: exit 2, cuda-newer-than-driver",
+      rc == 2 and rule(doc, "framework.cuda-newer-than-driver")["state"] == "fail", f"rc={rc}")
+rc, doc = run_json("python-venv-torch24-cu124", policy("version: 1\ngpus:\n  model: \"*H100*\"\n"),
+                   "--host", snapshot("h100-sxm-550"))
+check("cu124 on an H100 with R550: the target's GPUs and driver are judged",
+      clause(doc, "gpus.model")["status"] == "pass"
+      and rule(doc, "runtime.no-driver-for-toolkit")["state"] == "pass"
+      and rule(doc, "framework.cuda-newer-than-driver")["state"] == "pass", json.dumps(doc)[:600])
+rc, out, err = run("torch-cu130-on-r550", None, "--host", snapshot("h100-sxm-550"),
+                   "--host", snapshot("torch-cu130-gtx1080"))
+check("matrix: one verdict per target", out.count("== on target ") == 2, out[:300])
+check("matrix: exit 2 (the worst)", rc == 2, f"rc={rc}")
+rc, out, err = run("torch-cu130-on-r550", None, "--host", snapshot("h100-sxm-550"),
+                   "--host", snapshot("no-gpu"), "--junit", os.path.join(tmp, "m.xml"))
+check("matrix with --junit: exit 64", rc == 64, f"rc={rc}")
+rc, out, err = run("no-gpu", None, "--host", os.path.join(tmp, "nothing.json"))
+check("unreadable --host: exit 66", rc == 66, f"rc={rc} {err}")
+
+# 9. outputs that cannot be written: 74
 rc, out, err = run("h100-sxm-550", policy(H100), "--junit", os.path.join(tmp, "no", "dir.xml"))
 check("unwritable --junit: exit 74", rc == 74, f"rc={rc}")
 
