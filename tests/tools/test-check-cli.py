@@ -51,10 +51,27 @@ def run(fixture, pol, *extra, today="2026-12-04"):
 def run_json(fixture, pol, *extra, today="2026-12-04"):
     rc, out, err = run(fixture, pol, "--json", *extra, today=today)
     try:
-        return rc, json.loads(out)
+        doc = json.loads(out)
+        validate(doc, f"check --json of {fixture}")
+        return rc, doc
     except ValueError:
         check(f"JSON of {fixture}", False, f"rc={rc} {err[:300]} {out[:300]}")
         return rc, {"clauses": [], "rules": []}
+
+
+SCHEMA = None
+try:
+    import jsonschema
+    SCHEMA = jsonschema.Draft202012Validator(
+        json.load(open(os.path.join(SRC, "docs", "schema", "check.json"))))
+except ImportError:
+    print("SKIP check --json schema: python3-jsonschema is not installed (scripts/install-deps.sh --test)")
+
+
+def validate(doc, what):
+    if SCHEMA:
+        errs = [e.message for e in SCHEMA.iter_errors(doc)]
+        check(f"{what}: valid against docs/schema/check.json", not errs, "; ".join(errs[:3]))
 
 
 def clause(doc, cid):
