@@ -20,7 +20,7 @@ zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libm
 # Without them a fresh root's make test skipped those checks.
 test_pkgs="libcmocka-dev clang-15 clang-tools-15 lld-15 clang-format-15 openssl xz-utils ocl-icd-libopencl1
 ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema groff-base
-locales zsh fish prometheus python3-yaml"
+locales zsh fish prometheus python3-yaml libxml2-utils"
 
 # bench/bench-doctor.sh compares doctor with PyTorch's collect_env (large: not a test need).
 # bench/bench-exporter.sh loads `gpuenv exporter` with wrk.

@@ -90,3 +90,17 @@ GPUENV_API int gpuenv_snapshot_render(const struct gpuenv_snapshot *s, enum gpue
 		return -EOPNOTSUPP;
 	}
 }
+
+GPUENV_API int gpuenv_snapshot_with_host(const struct gpuenv_snapshot *image,
+					 const struct gpuenv_snapshot *target,
+					 struct gpuenv_snapshot **ret)
+{
+	char *why = NULL;
+	int r;
+
+	if (!image || !target || !ret)
+		return -EINVAL;
+	r = snapshot_with_host(image, target, ret, &why);
+	free(why);
+	return r;
+}

@@ -21,6 +21,8 @@ static const struct gpuenv_cmd commands[] = {
 	{ "report", cmd_report, "the four-layer inventory of this machine (or --sysroot/--from)" },
 	{ "facts", cmd_facts,
 	  "look up the knowledge base: facts cuda|driver|gpu|xid|cudnn|torch|rocm|tensorflow KEY" },
+	{ "check", cmd_check,
+	  "judge against a policy, for CI: exit code, JUnit, SARIF, annotations" },
 	{ "scan", cmd_scan, "GPU targets in binaries/wheels, and whether a GPU can run them" },
 	{ "exporter", cmd_exporter,
 	  "serve DCGM-compatible GPU metrics and the diagnosis to Prometheus (or --once)" },
@@ -41,11 +43,11 @@ static int cmd_help(int argc, char *argv[])
 	printf("\nWithout a command, gpuenv runs `%s`.\n\n"
 	       "Exit codes:\n"
 	       "  0   healthy (no error-severity finding)\n"
-	       "  1   warnings only, with doctor --strict\n"
+	       "  1   warnings only, with doctor --strict; check: failed by the policy\n"
 	       "  2   errors found\n"
 	       "  3   could not evaluate (PCI bus unreadable, no driver or toolkit found)\n"
 	       "  64  usage error\n"
-	       "  65  explain: the input is not text, or over 64 MiB\n"
+	       "  65  explain: the input is not text, or over 64 MiB; check: not a valid policy\n"
 	       "  66  an input (sysroot, snapshot, env file) cannot be read\n"
 	       "  70  internal error\n"
 	       "  74  the output could not be written\n",

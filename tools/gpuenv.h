@@ -128,3 +128,4 @@ int cmd_scan(int argc, char *argv[]);
 int cmd_doctor(int argc, char *argv[]);
 int cmd_explain(int argc, char *argv[]);
 int cmd_exporter(int argc, char *argv[]);
+int cmd_check(int argc, char *argv[]);

@@ -147,6 +147,9 @@ enum gpuenv_format {
 	 * and the diagnosis (docs/exporter.md). Since 0.1. */
 	GPUENV_FORMAT_PROMETHEUS = 4,
 	GPUENV_FORMAT_OPENMETRICS = 5,
+	GPUENV_FORMAT_JUNIT = 6,    /* JUnit XML, one testcase per policy clause and rule (check) */
+	GPUENV_FORMAT_SARIF = 7,    /* SARIF 2.1.0, one result per finding (check) */
+	GPUENV_FORMAT_GITHUB = 8,   /* GitHub Actions workflow commands, ::error … (check) */
 };
 
 enum {
@@ -171,6 +174,14 @@ GPUENV_API int gpuenv_snapshot_collect(struct gpuenv_ctx *ctx, struct gpuenv_sna
  * input, -EFBIG above 16 MiB (a real snapshot is a few hundred KB), -EINVAL, -ENOMEM.
  * Since 0.1. */
 GPUENV_API int gpuenv_snapshot_from_json(struct gpuenv_ctx *ctx, const char *json, size_t len,
+					 struct gpuenv_snapshot **ret);
+/* gpuenv_snapshot_with_host: "will this image run on that machine?": a new snapshot of image
+ * (a root, an unpacked image) with the target machine's hardware, driver and host facts (from
+ * its `gpuenv report --json`) put in, the image's os-release and process kept
+ * (docs/policy.md). Neither argument is changed. ret: reference count 1, the caller's.
+ * Returns 0, -EINVAL, -ENOMEM, -EBADMSG (a tree the snapshot reader refuses). Since 0.1. */
+GPUENV_API int gpuenv_snapshot_with_host(const struct gpuenv_snapshot *image,
+					 const struct gpuenv_snapshot *target,
 					 struct gpuenv_snapshot **ret);
 /* gpuenv_snapshot_ref: takes a reference. Returns s. Since 0.1. */
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s);
@@ -384,6 +395,57 @@ GPUENV_API const struct gpuenv_doctor *gpuenv_explain_get_doctor(const struct gp
  */
 GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv_format format,
 				     unsigned flags, char **ret);
+
+/* ---- check (src/formats/policy.c, src/check, src/output) --------------------------- */
+
+/* The outcome of a check; the values are the `gpuenv check` exit codes. */
+enum gpuenv_check_result {
+	GPUENV_CHECK_PASS = 0,	 /* every clause holds, no failing finding */
+	GPUENV_CHECK_FAIL = 1,	 /* a policy clause failed, or a finding at its fail_on severity */
+	GPUENV_CHECK_ERRORS = 2, /* an error-severity finding the policy judges, not waived */
+};
+
+struct gpuenv_policy;
+
+/*
+ * gpuenv_policy_parse: reads a `gpuenv check` policy (YAML, docs/policy.md; at most 1 MiB).
+ * ret: the caller's (gpuenv_policy_free()). On a schema or YAML error, *ret_line (when given)
+ * is its 1-based line (0: no place) and *ret_why (when given) a malloc'd sentence the caller
+ * frees, "line 7: driver.branches: 'abc' is not a driver branch". Returns 0; -EBADMSG (not a
+ * policy), -E2BIG (over a cap), -EINVAL, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_policy_parse(const char *yaml, size_t len, struct gpuenv_policy **ret,
+				   unsigned *ret_line, char **ret_why);
+/* gpuenv_policy_free: frees p (NULL is a no-op). Returns NULL. Since 0.1. */
+GPUENV_API struct gpuenv_policy *gpuenv_policy_free(struct gpuenv_policy *p);
+/* gpuenv_policy_set_profile: overrides the policy's profile: "runtime" (a GPU node) or "build"
+ * (a build host: hardware, driver and container not judged). Returns 0, -EINVAL. Since 0.1. */
+GPUENV_API int gpuenv_policy_set_profile(struct gpuenv_policy *p, const char *profile);
+
+struct gpuenv_check;
+
+/*
+ * gpuenv_check_run: judges diagnosis d against policy p (docs/policy.md): one clause per
+ * policy key, one entry per rule. Waivers expire after today ("YYYY-MM-DD"). policy_path:
+ * the file's name for the locations of SARIF and annotations, or NULL. d and p are borrowed
+ * and must outlive the check. ret: the caller's (gpuenv_check_free()). Returns 0, -EINVAL,
+ * -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_check_run(const struct gpuenv_doctor *d, const struct gpuenv_policy *p,
+				const char *policy_path, const char *today,
+				struct gpuenv_check **ret);
+/* gpuenv_check_free: frees c (NULL is a no-op). Returns NULL. Since 0.1. */
+GPUENV_API struct gpuenv_check *gpuenv_check_free(struct gpuenv_check *c);
+/* gpuenv_check_get_result: returns the outcome; GPUENV_CHECK_ERRORS for NULL. Since 0.1. */
+GPUENV_API enum gpuenv_check_result gpuenv_check_get_result(const struct gpuenv_check *c);
+/*
+ * gpuenv_check_render: c as GPUENV_FORMAT_TEXT, _JSON (docs/policy.md), _MARKDOWN (a job
+ * summary), _JUNIT, _SARIF (2.1.0) or _GITHUB (workflow commands); flags: GPUENV_RENDER_*
+ * (REDACT for all, STABLE for SARIF's tool version). The render convention above. Returns 0,
+ * -EINVAL, -EOPNOTSUPP, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_check_render(const struct gpuenv_check *c, enum gpuenv_format format,
+				   unsigned flags, char **ret);
 
 #ifdef __cplusplus
 }

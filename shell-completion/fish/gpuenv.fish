@@ -3,7 +3,7 @@
 # share/fish/vendor_completions.d). The option lists follow `gpuenv COMMAND --help`;
 # tests/tools/check-completions.py fails when they drift apart.
 
-set -l commands doctor explain report facts scan exporter version help
+set -l commands doctor explain report facts scan exporter check version help
 complete -c gpuenv -f
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'what will fail, in which layer, why, how to fix (default)'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a explain -d 'pasted errors and command output judged by the same rules'
@@ -11,6 +11,7 @@ complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a report -d '
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a facts -d 'look up the knowledge base'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a scan -d 'GPU targets in binaries and wheels'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a exporter -d 'serve GPU metrics and the diagnosis to Prometheus'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a check -d 'judge against a policy, for CI'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a version -d 'print the version'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a help -d 'the commands and exit codes'
 
@@ -36,7 +37,7 @@ complete -c gpuenv -n $common -s j -l json -d 'JSON output'
 complete -c gpuenv -n $common -s v -l verbose -d 'log what the probes do to stderr'
 complete -c gpuenv -n $common -s h -l help -d 'show help'
 
-set -l doctor "not __fish_seen_subcommand_from explain report facts scan exporter version help"
+set -l doctor "not __fish_seen_subcommand_from explain report facts scan exporter check version help"
 complete -c gpuenv -n $doctor -l markdown -d 'Markdown to paste into an issue'
 complete -c gpuenv -n $doctor -l mermaid -d 'the diagnosis path as a Mermaid flowchart'
 complete -c gpuenv -n $doctor -l strict -d 'exit 1 when there are warnings'
@@ -82,3 +83,12 @@ complete -c gpuenv -n $exporter -l diagnose-every -x -d 'full diagnosis period (
 complete -c gpuenv -n $exporter -l once -d 'print one exposition and exit'
 complete -c gpuenv -n $exporter -l output -r -F -d 'with --once: write FILE atomically'
 complete -c gpuenv -n $exporter -l openmetrics -d 'with --once: OpenMetrics 1.0'
+set -l check '__fish_seen_subcommand_from check'
+complete -c gpuenv -n $check -l policy -r -F -d 'the policy (YAML)'
+complete -c gpuenv -n $check -l profile -x -a 'runtime build' -d 'runtime (GPU node) or build host'
+complete -c gpuenv -n $check -l today -x -d 'judge waiver expiry as of DATE (YYYY-MM-DD)'
+complete -c gpuenv -n $check -l junit -r -F -d 'also write JUnit XML'
+complete -c gpuenv -n $check -l sarif -r -F -d 'also write SARIF 2.1.0'
+complete -c gpuenv -n $check -l markdown -r -F -d 'also write a Markdown job summary'
+complete -c gpuenv -n $check -l github -d 'also print GitHub Actions annotations'
+complete -c gpuenv -n $check -l host -r -F -d "judge as on the target machine (its report --json)"

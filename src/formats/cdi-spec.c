@@ -24,6 +24,7 @@
 #include <yaml.h>
 
 #include "cdi-spec.h"
+#include "yaml-caps.h"
 #include "shared/macro.h"
 #include "shared/parse.h"
 #include "shared/path-util.h"
@@ -302,53 +303,13 @@ static int yaml_fail(struct cdi_error *err, const yaml_parser_t *p)
 		    p->context ? p->context : "");
 }
 
-/*
- * An event pass before the load: libyaml builds the whole tree, so nesting depth, node
- * count and document count are checked on the event stream first, in memory that does
- * not grow with the input.
- */
 static int prepass(const char *data, size_t len, struct cdi_error *err)
 {
-	yaml_parser_t parser;
-	unsigned depth = 0, nodes = 0, docs = 0;
-	int r = 0;
+	static const struct yaml_caps caps = { .max_depth = CDI_MAX_DEPTH,
+					       .max_nodes = CDI_MAX_VISITS };
+	unsigned line;
 
-	if (!yaml_parser_initialize(&parser))
-		return -ENOMEM;
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
-	for (;;) {
-		yaml_event_t ev;
-		yaml_event_type_t t;
-
-		if (!yaml_parser_parse(&parser, &ev)) {
-			r = yaml_fail(err, &parser);
-			break;
-		}
-		t = ev.type;
-		yaml_event_delete(&ev);
-		if (t == YAML_STREAM_END_EVENT)
-			break;
-		if (t == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
-			r = fail(err, -EBADMSG, "more than one YAML document");
-			break;
-		}
-		if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
-			if (++depth > CDI_MAX_DEPTH) {
-				r = fail(err, -E2BIG, "nested deeper than %u", CDI_MAX_DEPTH);
-				break;
-			}
-		} else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
-			depth--;
-		}
-		if ((t == YAML_SCALAR_EVENT || t == YAML_SEQUENCE_START_EVENT ||
-		     t == YAML_MAPPING_START_EVENT || t == YAML_ALIAS_EVENT) &&
-		    ++nodes > CDI_MAX_VISITS) {
-			r = fail(err, -E2BIG, "more than %u YAML nodes", CDI_MAX_VISITS);
-			break;
-		}
-	}
-	yaml_parser_delete(&parser);
-	return r;
+	return yaml_caps_check(data, len, &caps, err->why, sizeof(err->why), &line);
 }
 
 int cdi_spec_parse(const char *data, size_t len, struct cdi_spec **ret, struct cdi_error *err)

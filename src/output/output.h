@@ -48,3 +48,14 @@ int out_metrics_gpu(const struct gpuenv_snapshot *s, bool openmetrics, unsigned 
 		    struct strbuf *sb);
 int out_metrics_doctor(const struct gpuenv_doctor *d, bool openmetrics, unsigned flags,
 		       struct strbuf *sb);
+/* `gpuenv check` (out-check.c, out-check-ci.c): docs/policy.md. */
+struct gpuenv_check;
+enum gpuenv_check_result;
+const char *out_check_result_name(enum gpuenv_check_result r);
+const char *out_check_severity_name(int severity);
+int out_check_text(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+int out_check_markdown(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+int out_check_json(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+int out_check_junit(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+int out_check_sarif(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+int out_check_github(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);

@@ -144,5 +144,9 @@ int snap_json_redact_homes(struct json_t *j);
  * -EFBIG for a text over SNAPSHOT_JSON_MAX_BYTES. Time O(n log n), memory O(len). */
 int snapshot_from_json(const char *text, size_t len, struct gpuenv_snapshot **ret,
 		       char **ret_error);
+/* The snapshot of image with target's hardware, driver and host (but the image's os and
+ * process) put in: the image as it would run on the target (snapshot-host.c). */
+int snapshot_with_host(const struct gpuenv_snapshot *image, const struct gpuenv_snapshot *target,
+		       struct gpuenv_snapshot **ret, char **ret_error);
 /* The jansson value of a subtree (for embedding snapshots in other JSON documents). */
 void *snapshot_node_to_jansson(const struct snap_node *n);

@@ -18,7 +18,7 @@ nonempty commands "$cmds"
 for cmd in $cmds; do
 	if grep -qE "^\.BI? \"?$cmd( |\"|$)" "$man"; then echo "ok: command $cmd"; else echo "FAIL: command $cmd not in $man"; fail=1; fi
 done
-for c in report doctor explain facts scan exporter; do
+for c in report doctor explain facts scan exporter check; do
 	opts=$("$gpuenv" $c --help | grep -oE -- '--[a-z][a-z-]*' | sort -u)
 	nonempty "$c options" "$opts"
 	for opt in $opts; do

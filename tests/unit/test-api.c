@@ -24,6 +24,8 @@ static struct gpuenv_ctx *ctx;
 static struct gpuenv_snapshot *snap;
 static struct gpuenv_doctor *doc;
 static struct gpuenv_scan *scan;
+static struct gpuenv_policy *policy;
+static struct gpuenv_check *check;
 
 static int r_snapshot(enum gpuenv_format f, char **ret)
 {
@@ -41,6 +43,10 @@ static int r_rules(enum gpuenv_format f, char **ret)
 {
 	return gpuenv_doctor_list_rules(f, 0, ret);
 }
+static int r_check(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_check_render(check, f, GPUENV_RENDER_STABLE, ret);
+}
 static int r_facts(enum gpuenv_format f, char **ret)
 {
 	return gpuenv_facts_query("cuda", "12.4", f, 0, ret);
@@ -57,6 +63,8 @@ static const struct renderer {
 	{ "gpuenv_doctor_render", r_doctor, F(TEXT) | F(JSON) | F(MARKDOWN) | F(MERMAID) },
 	{ "gpuenv_doctor_list_rules", r_rules, F(TEXT) | F(JSON) | F(MARKDOWN) },
 	{ "gpuenv_facts_query", r_facts, F(TEXT) | F(JSON) },
+	{ "gpuenv_check_render", r_check,
+	  F(TEXT) | F(JSON) | F(MARKDOWN) | F(JUNIT) | F(SARIF) | F(GITHUB) },
 };
 
 static int setup(void **state)
@@ -67,13 +75,17 @@ static int setup(void **state)
 				     .flags = GPUENV_CTX_STABLE | GPUENV_CTX_NO_VENDOR };
 
 	if (gpuenv_ctx_new(&o, &ctx) < 0 || gpuenv_snapshot_collect(ctx, &snap) < 0 ||
-	    gpuenv_doctor_run(snap, &doc) < 0 || gpuenv_scan_new(ctx, NULL, &scan) < 0)
+	    gpuenv_doctor_run(snap, &doc) < 0 || gpuenv_scan_new(ctx, NULL, &scan) < 0 ||
+	    gpuenv_policy_parse("version: 1\n", 11, &policy, NULL, NULL) < 0 ||
+	    gpuenv_check_run(doc, policy, NULL, "2026-01-01", &check) < 0)
 		return -1;
 	return 0;
 }
 
 static int teardown(void **state)
 {
+	gpuenv_check_free(check);
+	gpuenv_policy_free(policy);
 	gpuenv_scan_free(scan);
 	gpuenv_doctor_free(doc);
 	gpuenv_snapshot_unref(snap);
@@ -87,7 +99,10 @@ static void test_formats(void **state)
 				       GPUENV_FORMAT_JSON,
 				       GPUENV_FORMAT_MARKDOWN,
 				       GPUENV_FORMAT_MERMAID,
-				       4,
+				       GPUENV_FORMAT_JUNIT,
+				       GPUENV_FORMAT_SARIF,
+				       GPUENV_FORMAT_GITHUB,
+				       7,
 				       99,
 				       -1 };
 
@@ -109,7 +124,7 @@ static void test_formats(void **state)
 			assert_int_equal(rv, 0);
 			assert_ptr_not_equal(out, sentinel);
 			assert_true(strlen(out) > 0);
-			if (f == GPUENV_FORMAT_JSON) {
+			if (f == GPUENV_FORMAT_JSON || f == GPUENV_FORMAT_SARIF) {
 				json_error_t e;
 				json_t *doc_json = json_loads(out, 0, &e);
 
@@ -132,6 +147,12 @@ static void test_null_arguments(void **state)
 	assert_int_equal(gpuenv_doctor_render(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
 	assert_int_equal(gpuenv_doctor_render(doc, GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
 	assert_int_equal(gpuenv_doctor_list_rules(GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_check_render(NULL, GPUENV_FORMAT_JUNIT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_check_render(check, GPUENV_FORMAT_SARIF, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_check_run(doc, policy, NULL, "2026-02-30", &check), -EINVAL);
+	assert_int_equal(gpuenv_check_run(NULL, policy, NULL, "2026-01-01", &check), -EINVAL);
+	assert_int_equal(gpuenv_policy_parse(NULL, 0, &policy, NULL, NULL), -EINVAL);
+	assert_int_equal(gpuenv_policy_set_profile(policy, "gpu"), -EINVAL);
 	assert_int_equal(gpuenv_facts_query(NULL, "12.4", GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
 	assert_int_equal(gpuenv_facts_query("cuda", NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
 	assert_int_equal(gpuenv_facts_query("cuda", "12.4", GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);

@@ -1,0 +1,781 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The `gpuenv check` policy reader (docs/policy.md). The file is one YAML document (YAML 1.1
+ * as libyaml reads it, https://yaml.org/spec/1.1/) whose root is a mapping of known keys;
+ * every value is checked against the schema of docs/policy.md and an error names the line of
+ * the offending node (libyaml's start_mark, 0-based, printed 1-based). Unknown keys are
+ * errors, not ignored: a misspelt `driver.brances` would otherwise pass every machine.
+ * Caps as for CDI specs (cdi-spec.c): input size, node count and depth checked on the event
+ * stream before the tree is built, so an alias bomb or a deep nest costs nothing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "policy.h"
+#include "yaml-caps.h"
+#include "shared/macro.h"
+#include "shared/parse.h"
+
+struct pwalk {
+	yaml_document_t *doc;
+	struct policy_error *err;
+	unsigned visits;
+};
+
+static int perr(struct policy_error *err, unsigned line, int r, const char *fmt, ...)
+	_printf_(4, 5);
+static int perr(struct policy_error *err, unsigned line, int r, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	err->line = line;
+	if (line)
+		n = snprintf(err->why, sizeof(err->why), "line %u: ", line);
+	va_start(ap, fmt);
+	vsnprintf(err->why + n, sizeof(err->why) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+static unsigned line_of(const yaml_node_t *n)
+{
+	return n ? (unsigned)n->start_mark.line + 1 : 0;
+}
+
+static yaml_node_t *get(struct pwalk *w, int idx)
+{
+	if (++w->visits > POLICY_MAX_NODES)
+		return NULL;
+	return yaml_document_get_node(w->doc, idx);
+}
+
+static const char *type_name(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		return "a scalar";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "empty";
+	}
+}
+
+/* The scalar's text, or an error naming the key and what it was instead. */
+static int want_scalar(struct pwalk *w, const yaml_node_t *n, const char *key, const char **ret)
+{
+	if (!n)
+		return perr(w->err, 0, -E2BIG, "more than %u YAML nodes", POLICY_MAX_NODES);
+	if (n->type != YAML_SCALAR_NODE)
+		return perr(w->err, line_of(n), -EBADMSG, "%s: expected a value, found %s", key,
+			    type_name(n));
+	if (n->data.scalar.length > POLICY_MAX_TEXT ||
+	    memchr(n->data.scalar.value, '\0', n->data.scalar.length))
+		return perr(w->err, line_of(n), -EBADMSG,
+			    "%s: value longer than %u bytes or "
+			    "holding a NUL",
+			    key, POLICY_MAX_TEXT);
+	*ret = (const char *)n->data.scalar.value;
+	return 0;
+}
+
+static int want_kind(struct pwalk *w, const yaml_node_t *n, yaml_node_type_t t, const char *key)
+{
+	if (!n)
+		return perr(w->err, 0, -E2BIG, "more than %u YAML nodes", POLICY_MAX_NODES);
+	if (n->type != t)
+		return perr(w->err, line_of(n), -EBADMSG, "%s: expected %s, found %s", key,
+			    t == YAML_MAPPING_NODE ? "a mapping" : "a list", type_name(n));
+	if (t == YAML_MAPPING_NODE &&
+	    n->data.mapping.pairs.top - n->data.mapping.pairs.start > (long)POLICY_MAX_ITEMS)
+		return perr(w->err, line_of(n), -E2BIG, "%s: more than %u keys", key,
+			    POLICY_MAX_ITEMS);
+	if (t == YAML_SEQUENCE_NODE &&
+	    n->data.sequence.items.top - n->data.sequence.items.start > (long)POLICY_MAX_ITEMS)
+		return perr(w->err, line_of(n), -E2BIG, "%s: more than %u entries", key,
+			    POLICY_MAX_ITEMS);
+	return 0;
+}
+
+static int parse_bool_node(struct pwalk *w, const yaml_node_t *n, const char *key, bool *ret)
+{
+	const char *s;
+	int r = want_scalar(w, n, key, &s);
+
+	if (r < 0)
+		return r;
+	if (streq(s, "true") || streq(s, "yes") || streq(s, "on"))
+		*ret = true;
+	else if (streq(s, "false") || streq(s, "no") || streq(s, "off"))
+		*ret = false;
+	else
+		return perr(w->err, line_of(n), -EBADMSG, "%s: '%s' is not true or false", key, s);
+	return 0;
+}
+
+const char *policy_profile_name(enum policy_profile p)
+{
+	return p == POLICY_PROFILE_BUILD ? "build" : "runtime";
+}
+
+int policy_constraint_parse(const char *s, struct policy_constraint *ret, char *why, size_t whylen)
+{
+	static const struct {
+		const char *text;
+		enum policy_op op;
+	} ops[] = { { ">=", POLICY_OP_GE }, { "<=", POLICY_OP_LE }, { "==", POLICY_OP_EQ },
+		    { "!=", POLICY_OP_NE }, { ">", POLICY_OP_GT },  { "<", POLICY_OP_LT } };
+	const char *p = s;
+
+	ret->n = 0;
+	for (;;) {
+		struct policy_cmp c = { .op = POLICY_OP_EQ };
+		const char *end;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
+			if (startswith(p, ops[i].text)) {
+				c.op = ops[i].op;
+				p += strlen(ops[i].text);
+				break;
+			}
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (version_parse_prefix(p, &c.v, &end) < 0) {
+			snprintf(why, whylen, "'%s' is not a version constraint (\">=12.1, <13\")",
+				 s);
+			return -EINVAL;
+		}
+		p = end;
+		if (startswith(p, ".*")) {
+			if (c.op != POLICY_OP_EQ && c.op != POLICY_OP_NE) {
+				snprintf(why, whylen, "'%s': a .* prefix needs == or !=", s);
+				return -EINVAL;
+			}
+			c.prefix = true;
+			p += 2;
+		}
+		if (ret->n >= POLICY_MAX_CMP) {
+			snprintf(why, whylen, "'%s': more than %u comparisons", s, POLICY_MAX_CMP);
+			return -EINVAL;
+		}
+		ret->cmp[ret->n++] = c;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			return 0;
+		if (*p != ',') {
+			snprintf(why, whylen, "'%s' is not a version constraint (\">=12.1, <13\")",
+				 s);
+			return -EINVAL;
+		}
+		p++;
+	}
+}
+
+int policy_constraint_matches(const struct policy_constraint *c, const char *version)
+{
+	struct version v;
+	const char *end;
+
+	if (!version || version_parse_prefix(version, &v, &end) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct policy_cmp *k = &c->cmp[i];
+		int d;
+
+		if (k->prefix) {
+			struct version t = v;
+
+			t.n = MIN(v.n, k->v.n);
+			for (unsigned j = t.n; j < k->v.n; j++)
+				t.part[j] = 0;
+			t.n = k->v.n;
+			d = version_cmp(&t, &k->v);
+		} else {
+			d = version_cmp(&v, &k->v);
+		}
+		switch (k->op) {
+		case POLICY_OP_EQ:
+			if (d != 0)
+				return false;
+			break;
+		case POLICY_OP_NE:
+			if (d == 0)
+				return false;
+			break;
+		case POLICY_OP_LT:
+			if (d >= 0)
+				return false;
+			break;
+		case POLICY_OP_LE:
+			if (d > 0)
+				return false;
+			break;
+		case POLICY_OP_GT:
+			if (d <= 0)
+				return false;
+			break;
+		case POLICY_OP_GE:
+			if (d < 0)
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+bool policy_date_valid(const char *s)
+{
+	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	unsigned y, m, d;
+
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return false;
+	for (unsigned i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+			return false;
+	y = (unsigned)atoi(s);
+	m = (unsigned)atoi(s + 5);
+	d = (unsigned)atoi(s + 8);
+	if (y < 1970 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return false;
+	/* the Gregorian leap year: every 4th, not every 100th, every 400th */
+	return !(m == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)));
+}
+
+static int constraint_node(struct pwalk *w, const yaml_node_t *n, const char *key,
+			   struct policy_constraint *ret)
+{
+	char why[160];
+	const char *s;
+	int r = want_scalar(w, n, key, &s);
+
+	if (r < 0)
+		return r;
+	if (policy_constraint_parse(s, ret, why, sizeof(why)) < 0)
+		return perr(w->err, line_of(n), -EBADMSG, "%s: %s", key, why);
+	ret->line = line_of(n);
+	ret->text = strdup(s);
+	return ret->text ? 0 : -ENOMEM;
+}
+
+/* "8.0", "sm_90", "compute_90", "sm_90a" → 9.0 (the suffix is kept only in the name). */
+static int parse_cc(const char *s, unsigned *major, unsigned *minor)
+{
+	struct version v;
+	unsigned arch;
+	const char *end;
+
+	if (startswith(s, "sm_") || startswith(s, "compute_")) {
+		const char *digits = strchr(s, '_') + 1;
+		char buf[8];
+		size_t n = strspn(digits, "0123456789");
+
+		if (n < 2 || n > 3 || (digits[n] && !(strchr("af", digits[n]) && !digits[n + 1])))
+			return -EINVAL;
+		memcpy(buf, digits, n);
+		buf[n] = '\0';
+		if (parse_uint(buf, 10, &arch) < 0)
+			return -EINVAL;
+		*major = arch / 10;
+		*minor = arch % 10;
+		return 0;
+	}
+	if (version_parse_prefix(s, &v, &end) < 0 || *end || v.n != 2 || v.part[0] == 0 ||
+	    v.part[0] > 99 || v.part[1] > 9)
+		return -EINVAL;
+	*major = v.part[0];
+	*minor = v.part[1];
+	return 0;
+}
+
+/* for each pair of a mapping: the key's text and the value node */
+#define FOREACH_PAIR(p, map)                                                                       \
+	for (yaml_node_pair_t *p = (map)->data.mapping.pairs.start;                                \
+	     p < (map)->data.mapping.pairs.top; p++)
+
+static int pair_key(struct pwalk *w, const yaml_node_pair_t *p, const char *section,
+		    const char **key, yaml_node_t **value)
+{
+	yaml_node_t *k = get(w, p->key);
+	int r = want_scalar(w, k, section, key);
+
+	if (r < 0)
+		return r;
+	*value = get(w, p->value);
+	if (!*value)
+		return perr(w->err, line_of(k), -E2BIG, "more than %u YAML nodes",
+			    POLICY_MAX_NODES);
+	return 0;
+}
+
+static int unknown_key(struct pwalk *w, const yaml_node_t *v, const char *section, const char *key)
+{
+	return perr(w->err, line_of(v), -EBADMSG, "%s%s'%s' is not a policy key (docs/policy.md)",
+		    section ? section : "", section ? ": " : "", key);
+}
+
+static int parse_gpus(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p)
+{
+	int r = want_kind(w, map, YAML_MAPPING_NODE, "gpus");
+
+	if (r < 0)
+		return r;
+	FOREACH_PAIR(pair, map)
+	{
+		const char *key, *s;
+		yaml_node_t *v;
+
+		r = pair_key(w, pair, "gpus", &key, &v);
+		if (r < 0)
+			return r;
+		if (streq(key, "count")) {
+			r = want_scalar(w, v, "gpus.count", &s);
+			if (r < 0)
+				return r;
+			if (parse_uint(s, 10, &p->gpu_count) < 0 || p->gpu_count > 4096)
+				return perr(w->err, line_of(v), -EBADMSG,
+					    "gpus.count: '%s' is not a number of GPUs (0-4096)", s);
+			p->has_gpu_count = true;
+			p->line_gpu_count = line_of(v);
+		} else if (streq(key, "min_compute_capability")) {
+			r = want_scalar(w, v, "gpus.min_compute_capability", &s);
+			if (r < 0)
+				return r;
+			if (parse_cc(s, &p->gpu_cc_major, &p->gpu_cc_minor) < 0)
+				return perr(w->err, line_of(v), -EBADMSG,
+					    "gpus.min_compute_capability: '%s' is not a compute "
+					    "capability (\"8.0\", \"sm_90\")",
+					    s);
+			p->has_gpu_cc = true;
+			p->line_gpu_cc = line_of(v);
+		} else if (streq(key, "model")) {
+			r = want_scalar(w, v, "gpus.model", &s);
+			if (r < 0)
+				return r;
+			free(p->gpu_model);
+			p->gpu_model = strdup(s);
+			if (!p->gpu_model)
+				return -ENOMEM;
+			p->line_gpu_model = line_of(v);
+		} else {
+			return unknown_key(w, v, "gpus", key);
+		}
+	}
+	return 0;
+}
+
+static int parse_driver(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p)
+{
+	int r = want_kind(w, map, YAML_MAPPING_NODE, "driver");
+
+	if (r < 0)
+		return r;
+	FOREACH_PAIR(pair, map)
+	{
+		const char *key;
+		yaml_node_t *v;
+
+		r = pair_key(w, pair, "driver", &key, &v);
+		if (r < 0)
+			return r;
+		if (streq(key, "version")) {
+			r = constraint_node(w, v, "driver.version", &p->driver_version);
+		} else if (streq(key, "branches")) {
+			size_t n;
+
+			r = want_kind(w, v, YAML_SEQUENCE_NODE, "driver.branches");
+			if (r < 0)
+				return r;
+			n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+			free(p->driver_branches);
+			p->driver_branches = calloc(n ? n : 1, sizeof(unsigned));
+			if (!p->driver_branches)
+				return -ENOMEM;
+			p->n_driver_branches = 0;
+			p->line_driver_branches = line_of(v);
+			for (size_t i = 0; i < n; i++) {
+				yaml_node_t *item = get(w, v->data.sequence.items.start[i]);
+				const char *s;
+				unsigned b;
+
+				r = want_scalar(w, item, "driver.branches", &s);
+				if (r < 0)
+					return r;
+				if (parse_uint(s, 10, &b) < 0 || b < 100 || b > 9999)
+					return perr(w->err, line_of(item), -EBADMSG,
+						    "driver.branches: '%s' is not a driver branch "
+						    "(\"550\")",
+						    s);
+				p->driver_branches[p->n_driver_branches++] = b;
+			}
+		} else {
+			return unknown_key(w, v, "driver", key);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int parse_cuda(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p)
+{
+	int r = want_kind(w, map, YAML_MAPPING_NODE, "cuda");
+
+	if (r < 0)
+		return r;
+	FOREACH_PAIR(pair, map)
+	{
+		const char *key;
+		yaml_node_t *v;
+
+		r = pair_key(w, pair, "cuda", &key, &v);
+		if (r < 0)
+			return r;
+		if (streq(key, "toolkit"))
+			r = constraint_node(w, v, "cuda.toolkit", &p->cuda_toolkit);
+		else if (streq(key, "runtime"))
+			r = constraint_node(w, v, "cuda.runtime", &p->cuda_runtime);
+		else if (streq(key, "consistent")) {
+			r = parse_bool_node(w, v, "cuda.consistent", &p->cuda_consistent);
+			p->line_cuda_consistent = line_of(v);
+		} else
+			return unknown_key(w, v, "cuda", key);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int parse_frameworks(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p)
+{
+	size_t n;
+	int r = want_kind(w, map, YAML_MAPPING_NODE, "frameworks");
+
+	if (r < 0)
+		return r;
+	n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+	p->frameworks = calloc(n ? n : 1, sizeof(*p->frameworks));
+	if (!p->frameworks)
+		return -ENOMEM;
+	FOREACH_PAIR(pair, map)
+	{
+		struct policy_framework *f = &p->frameworks[p->n_frameworks];
+		const char *key;
+		yaml_node_t *v;
+
+		r = pair_key(w, pair, "frameworks", &key, &v);
+		if (r < 0)
+			return r;
+		if (!*key || strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(key))
+			return perr(w->err, line_of(v), -EBADMSG,
+				    "frameworks: '%s' is not a package name (torch, jax, …)", key);
+		f->name = strdup(key);
+		if (!f->name)
+			return -ENOMEM;
+		p->n_frameworks++;
+		r = constraint_node(w, v, "frameworks", &f->version);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int parse_architectures(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p)
+{
+	int r = want_kind(w, map, YAML_MAPPING_NODE, "architectures");
+
+	if (r < 0)
+		return r;
+	FOREACH_PAIR(pair, map)
+	{
+		const char *key;
+		yaml_node_t *v;
+
+		r = pair_key(w, pair, "architectures", &key, &v);
+		if (r < 0)
+			return r;
+		if (streq(key, "allow_ptx")) {
+			r = parse_bool_node(w, v, "architectures.allow_ptx", &p->arch_allow_ptx);
+			if (r < 0)
+				return r;
+		} else if (streq(key, "targets")) {
+			size_t n;
+
+			r = want_kind(w, v, YAML_SEQUENCE_NODE, "architectures.targets");
+			if (r < 0)
+				return r;
+			n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+			p->arch_targets = calloc(n ? n : 1, sizeof(*p->arch_targets));
+			if (!p->arch_targets)
+				return -ENOMEM;
+			for (size_t i = 0; i < n; i++) {
+				struct policy_target *t = &p->arch_targets[p->n_arch_targets];
+				yaml_node_t *item = get(w, v->data.sequence.items.start[i]);
+				const char *s;
+
+				r = want_scalar(w, item, "architectures.targets", &s);
+				if (r < 0)
+					return r;
+				if (parse_cc(s, &t->major, &t->minor) < 0)
+					return perr(w->err, line_of(item), -EBADMSG,
+						    "architectures.targets: '%s' is not a GPU "
+						    "architecture (\"sm_90\", \"8.6\")",
+						    s);
+				t->line = line_of(item);
+				t->name = strdup(s);
+				if (!t->name)
+					return -ENOMEM;
+				p->n_arch_targets++;
+			}
+		} else {
+			return unknown_key(w, v, "architectures", key);
+		}
+	}
+	return 0;
+}
+
+static int parse_waiver(struct pwalk *w, yaml_node_t *map, struct policy_waiver *wv)
+{
+	int r = want_kind(w, map, YAML_MAPPING_NODE, "waivers[]");
+
+	if (r < 0)
+		return r;
+	wv->line = line_of(map);
+	FOREACH_PAIR(pair, map)
+	{
+		const char *key, *s;
+		yaml_node_t *v;
+
+		r = pair_key(w, pair, "waivers[]", &key, &v);
+		if (r < 0)
+			return r;
+		if (!streq(key, "rule") && !streq(key, "reason") && !streq(key, "expires"))
+			return unknown_key(w, v, "waivers[]", key);
+		r = want_scalar(w, v, key, &s);
+		if (r < 0)
+			return r;
+		if (streq(key, "expires")) {
+			if (!policy_date_valid(s))
+				return perr(w->err, line_of(v), -EBADMSG,
+					    "waivers[].expires: '%s' is not a date (YYYY-MM-DD)",
+					    s);
+			memcpy(wv->expires, s, 11);
+			continue;
+		}
+		if (!*s)
+			return perr(w->err, line_of(v), -EBADMSG, "waivers[].%s is empty", key);
+		if (streq(key, "rule")) {
+			free(wv->rule);
+			wv->rule = strdup(s);
+			if (!wv->rule)
+				return -ENOMEM;
+		} else {
+			free(wv->reason);
+			wv->reason = strdup(s);
+			if (!wv->reason)
+				return -ENOMEM;
+		}
+	}
+	if (!wv->rule || !wv->reason || !wv->expires[0])
+		return perr(w->err, wv->line, -EBADMSG,
+			    "waivers[]: a waiver needs rule, reason and expires (a waiver "
+			    "without an expiry date never ends)");
+	return 0;
+}
+
+static int parse_waivers(struct pwalk *w, yaml_node_t *seq, struct gpuenv_policy *p)
+{
+	size_t n;
+	int r = want_kind(w, seq, YAML_SEQUENCE_NODE, "waivers");
+
+	if (r < 0)
+		return r;
+	n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+	p->waivers = calloc(n ? n : 1, sizeof(*p->waivers));
+	if (!p->waivers)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		/* counted first, so policy_free() frees what a failing waiver holds */
+		p->n_waivers++;
+		r = parse_waiver(w, get(w, seq->data.sequence.items.start[i]), &p->waivers[i]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int parse_root(struct pwalk *w, yaml_node_t *root, struct gpuenv_policy *p)
+{
+	int r;
+
+	if (root->type == YAML_SCALAR_NODE && root->data.scalar.length == 0)
+		return 0; /* "---" alone, or only comments */
+	r = want_kind(w, root, YAML_MAPPING_NODE, "the policy");
+	if (r < 0)
+		return r;
+	FOREACH_PAIR(pair, root)
+	{
+		const char *key, *s;
+		yaml_node_t *v;
+
+		r = pair_key(w, pair, NULL, &key, &v);
+		if (r < 0)
+			return r;
+		if (streq(key, "version")) {
+			r = want_scalar(w, v, "version", &s);
+			if (r >= 0 && !streq(s, "1"))
+				r = perr(w->err, line_of(v), -EBADMSG,
+					 "version: this gpuenv reads policy version 1, not '%s'",
+					 s);
+		} else if (streq(key, "profile")) {
+			r = want_scalar(w, v, "profile", &s);
+			if (r >= 0 && streq(s, "runtime"))
+				p->profile = POLICY_PROFILE_RUNTIME;
+			else if (r >= 0 && streq(s, "build"))
+				p->profile = POLICY_PROFILE_BUILD;
+			else if (r >= 0)
+				r = perr(w->err, line_of(v), -EBADMSG,
+					 "profile: '%s' is not runtime or build", s);
+			p->line_profile = line_of(v);
+		} else if (streq(key, "fail_on")) {
+			r = want_scalar(w, v, "fail_on", &s);
+			if (r >= 0 && streq(s, "error"))
+				p->fail_on = 2;
+			else if (r >= 0 && streq(s, "warning"))
+				p->fail_on = 1;
+			else if (r >= 0 && streq(s, "info"))
+				p->fail_on = 0;
+			else if (r >= 0)
+				r = perr(w->err, line_of(v), -EBADMSG,
+					 "fail_on: '%s' is not error, warning or info", s);
+			p->line_fail_on = line_of(v);
+		} else if (streq(key, "gpus")) {
+			r = parse_gpus(w, v, p);
+		} else if (streq(key, "driver")) {
+			r = parse_driver(w, v, p);
+		} else if (streq(key, "cuda")) {
+			r = parse_cuda(w, v, p);
+		} else if (streq(key, "frameworks")) {
+			if (p->frameworks)
+				return perr(w->err, line_of(v), -EBADMSG, "frameworks given twice");
+			r = parse_frameworks(w, v, p);
+		} else if (streq(key, "architectures")) {
+			if (p->arch_targets)
+				return perr(w->err, line_of(v), -EBADMSG,
+					    "architectures given twice");
+			r = parse_architectures(w, v, p);
+		} else if (streq(key, "waivers")) {
+			if (p->waivers)
+				return perr(w->err, line_of(v), -EBADMSG, "waivers given twice");
+			r = parse_waivers(w, v, p);
+		} else {
+			return unknown_key(w, v, NULL, key);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int yaml_problem(struct policy_error *err, const yaml_parser_t *y)
+{
+	if (y->error == YAML_MEMORY_ERROR)
+		return -ENOMEM;
+	return perr(err, (unsigned)y->problem_mark.line + 1, -EBADMSG, "%s%s%s",
+		    y->problem ? y->problem : "not YAML", y->context ? ", " : "",
+		    y->context ? y->context : "");
+}
+
+/* Depth, node count, document count and aliases (nothing in the schema needs one) on the
+ * event stream, before the tree is built (yaml-caps.h). */
+static int prepass(const char *data, size_t len, struct policy_error *err)
+{
+	static const struct yaml_caps caps = { .max_depth = POLICY_MAX_DEPTH,
+					       .max_nodes = POLICY_MAX_NODES,
+					       .refuse_aliases = true };
+	char why[200];
+	unsigned line;
+	int r = yaml_caps_check(data, len, &caps, why, sizeof(why), &line);
+
+	if (r < 0 && r != -ENOMEM)
+		return perr(err, line, r, "%s", why);
+	return r;
+}
+
+struct gpuenv_policy *policy_free(struct gpuenv_policy *p)
+{
+	if (!p)
+		return NULL;
+	free(p->gpu_model);
+	free(p->driver_version.text);
+	free(p->driver_branches);
+	free(p->cuda_toolkit.text);
+	free(p->cuda_runtime.text);
+	for (size_t i = 0; i < p->n_frameworks; i++) {
+		free(p->frameworks[i].name);
+		free(p->frameworks[i].version.text);
+	}
+	free(p->frameworks);
+	for (size_t i = 0; i < p->n_arch_targets; i++)
+		free(p->arch_targets[i].name);
+	free(p->arch_targets);
+	for (size_t i = 0; i < p->n_waivers; i++) {
+		free(p->waivers[i].rule);
+		free(p->waivers[i].reason);
+	}
+	free(p->waivers);
+	free(p);
+	return NULL;
+}
+
+int policy_parse(const char *data, size_t len, struct gpuenv_policy **ret, struct policy_error *err)
+{
+	struct policy_error err_local;
+	struct pwalk w = { .err = err ? err : &err_local };
+	_cleanup_(policy_freep) struct gpuenv_policy *p = NULL;
+	yaml_parser_t y;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	int r;
+
+	w.err->line = 0;
+	w.err->why[0] = '\0';
+	if (len > POLICY_MAX_INPUT)
+		return perr(w.err, 0, -E2BIG, "larger than %zu bytes", POLICY_MAX_INPUT);
+	if (memchr(data, '\0', len))
+		return perr(w.err, 0, -EBADMSG, "NUL byte in the file (not a YAML text)");
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->fail_on = 2;
+	r = prepass(data, len, w.err);
+	if (r < 0)
+		return r;
+	if (!yaml_parser_initialize(&y))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&y, (const unsigned char *)data, len);
+	if (!yaml_parser_load(&y, &doc)) {
+		r = yaml_problem(w.err, &y);
+		yaml_parser_delete(&y);
+		return r;
+	}
+	w.doc = &doc;
+	root = yaml_document_get_root_node(&doc);
+	r = root ? parse_root(&w, root, p) : 0;
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&y);
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(p);
+	return 0;
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The public gpuenv_policy and gpuenv_check objects (include/gpuenv/gpuenv.h): the policy
+ * reader is src/formats/policy.c, the judgement src/check/check.c, the renderers
+ * src/output/out-check*.c. These functions check arguments and pick the renderer.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "formats/policy.h"
+#include "gpuenv/gpuenv.h"
+#include "output/output.h"
+#include "shared/macro.h"
+#include "shared/strbuf.h"
+
+GPUENV_API int gpuenv_policy_parse(const char *yaml, size_t len, struct gpuenv_policy **ret,
+				   unsigned *ret_line, char **ret_why)
+{
+	struct policy_error err = { 0 };
+	int r;
+
+	if (!yaml || !ret)
+		return -EINVAL;
+	r = policy_parse(yaml, len, ret, &err);
+	if (r < 0 && r != -ENOMEM) {
+		if (ret_line)
+			*ret_line = err.line;
+		if (ret_why && !(*ret_why = strdup(err.why)))
+			return -ENOMEM;
+	}
+	return r;
+}
+
+GPUENV_API struct gpuenv_policy *gpuenv_policy_free(struct gpuenv_policy *p)
+{
+	return policy_free(p);
+}
+
+GPUENV_API int gpuenv_policy_set_profile(struct gpuenv_policy *p, const char *profile)
+{
+	if (!p || !profile)
+		return -EINVAL;
+	if (streq(profile, "runtime"))
+		p->profile = POLICY_PROFILE_RUNTIME;
+	else if (streq(profile, "build"))
+		p->profile = POLICY_PROFILE_BUILD;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+GPUENV_API int gpuenv_check_run(const struct gpuenv_doctor *d, const struct gpuenv_policy *p,
+				const char *policy_path, const char *today,
+				struct gpuenv_check **ret)
+{
+	return check_run(d, p, policy_path, today, ret);
+}
+
+GPUENV_API struct gpuenv_check *gpuenv_check_free(struct gpuenv_check *c)
+{
+	return check_free(c);
+}
+
+GPUENV_API enum gpuenv_check_result gpuenv_check_get_result(const struct gpuenv_check *c)
+{
+	return c ? c->result : GPUENV_CHECK_ERRORS;
+}
+
+GPUENV_API int gpuenv_check_render(const struct gpuenv_check *c, enum gpuenv_format format,
+				   unsigned flags, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (!c || !ret)
+		return -EINVAL;
+	switch (format) {
+	case GPUENV_FORMAT_TEXT:
+		r = out_check_text(c, flags, &sb);
+		break;
+	case GPUENV_FORMAT_JSON:
+		r = out_check_json(c, flags, &sb);
+		break;
+	case GPUENV_FORMAT_MARKDOWN:
+		r = out_check_markdown(c, flags, &sb);
+		break;
+	case GPUENV_FORMAT_JUNIT:
+		r = out_check_junit(c, flags, &sb);
+		break;
+	case GPUENV_FORMAT_SARIF:
+		r = out_check_sarif(c, flags, &sb);
+		break;
+	case GPUENV_FORMAT_GITHUB:
+		r = out_check_github(c, flags, &sb);
+		break;
+	default:
+		r = -EOPNOTSUPP;
+	}
+	return strbuf_finish(&sb, r, ret);
+}

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`gpuenv check` (docs/policy.md) on the fixtures' saved snapshots: the exit codes (0 pass,
+1 failed by the policy, 2 errors, 65 an invalid policy naming its line, 66 unreadable), the
+clauses (GPUs, driver, CUDA consistency, frameworks, architectures, waivers and their expiry,
+the build profile), and every CI output validated: JUnit against tests/data/junit.xsd with
+xmllint, SARIF against tests/data/sarif-2.1.0-subset.json with python3-jsonschema (each
+skipped visibly where the tool is missing), GitHub annotations and the Markdown summary with
+hostile text (newlines, '%', '::', terminal escapes) that must stay inside its line.
+
+Usage: test-check-cli.py GPUENV SOURCE_ROOT
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+GPUENV, SRC = sys.argv[1], sys.argv[2]
+FIX = os.path.join(SRC, "tests", "fixtures")
+failed = []
+tmp = tempfile.mkdtemp(prefix="gpuenv-check-")
+
+
+def check(what, cond, detail=""):
+    print(f"ok: {what}" if cond else f"FAIL: {what} {detail}")
+    if not cond:
+        failed.append(what)
+
+
+def snapshot(fixture):
+    return os.path.join(FIX, fixture, "expected", "report.json")
+
+
+def policy(text, name="policy.yml"):
+    path = os.path.join(tmp, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def run(fixture, pol, *extra, today="2026-12-04"):
+    args = [GPUENV, "check", "--from", snapshot(fixture), "--stable", "--today", today]
+    if pol:
+        args += ["--policy", pol]
+    p = subprocess.run(args + list(extra), capture_output=True)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def run_json(fixture, pol, *extra, today="2026-12-04"):
+    rc, out, err = run(fixture, pol, "--json", *extra, today=today)
+    try:
+        doc = json.loads(out)
+        validate(doc, f"check --json of {fixture}")
+        return rc, doc
+    except ValueError:
+        check(f"JSON of {fixture}", False, f"rc={rc} {err[:300]} {out[:300]}")
+        return rc, {"clauses": [], "rules": []}
+
+
+SCHEMA = None
+try:
+    import jsonschema
+    SCHEMA = jsonschema.Draft202012Validator(
+        json.load(open(os.path.join(SRC, "docs", "schema", "check.json"))))
+except ImportError:
+    print("SKIP check --json schema: python3-jsonschema is not installed (scripts/install-deps.sh --test)")
+
+
+def validate(doc, what):
+    if SCHEMA:
+        errs = [e.message for e in SCHEMA.iter_errors(doc)]
+        check(f"{what}: valid against docs/schema/check.json", not errs, "; ".join(errs[:3]))
+
+
+def clause(doc, cid):
+    return next((c for c in doc["clauses"] if c["id"] == cid), None)
+
+
+def rule(doc, rid):
+    return next((r for r in doc["rules"] if r["id"] == rid), None)
+
+
+H100 = """version: 1
+gpus:
+  count: 8
+  min_compute_capability: "9.0"
+  model: "*H100*"
+driver:
+  version: ">=550, <560"
+  branches: [550]
+"""
+
+# 1. h100-sxm-550 (8 H100, driver 550.54.15): every clause holds; its only finding is the
+# R550 end-of-life warning, below the default fail_on (error)
+rc, doc = run_json("h100-sxm-550", policy(H100))
+check("h100: pass, exit 0", rc == 0 and doc.get("result") == "pass", f"rc={rc}")
+for cid in ("gpus.count", "gpus.min_compute_capability", "gpus.model", "driver.version",
+            "driver.branches"):
+    check(f"h100: {cid} passes", (clause(doc, cid) or {}).get("status") == "pass",
+          str(clause(doc, cid)))
+check("h100: the clause keeps its line", (clause(doc, "gpus.model") or {}).get("line") == 5)
+check("h100: driver.branch-eol below threshold",
+      (rule(doc, "driver.branch-eol") or {}).get("state") == "below-threshold")
+
+# 2. the same with fail_on: warning fails (1); a valid waiver passes (0) and is a SARIF
+# suppression; the waiver past its date fails (1) and so does the finding again
+rc, doc = run_json("h100-sxm-550", policy(H100 + "fail_on: warning\n"))
+check("fail_on warning: exit 1", rc == 1 and rule(doc, "driver.branch-eol")["state"] == "fail",
+      f"rc={rc}")
+WAIVED = H100 + """fail_on: warning
+waivers:
+  - rule: driver.branch-eol
+    reason: "R550 until the Q1 upgrade"
+    expires: 2027-03-31
+"""
+rc, doc = run_json("h100-sxm-550", policy(WAIVED))
+check("waiver: exit 0", rc == 0 and rule(doc, "driver.branch-eol")["state"] == "waived", f"rc={rc}")
+rc, doc = run_json("h100-sxm-550", policy(WAIVED), today="2027-04-01")
+check("expired waiver: exit 1", rc == 1, f"rc={rc}")
+check("expired waiver: waivers[0] fails naming its date",
+      "expired on 2027-03-31" in (clause(doc, "waivers[0]") or {}).get("message", ""))
+check("expired waiver: the finding fails again", rule(doc, "driver.branch-eol")["state"] == "fail")
+rc, doc = run_json("h100-sxm-550", policy("version: 1\nwaivers:\n  - rule: driver.no-such-rule\n"
+                                          "    reason: typo\n    expires: 2099-01-01\n"))
+check("waiver of no rule fails", rc == 1 and clause(doc, "waivers[0]")["status"] == "fail")
+
+# 3. torch-cu130-on-r550: the seed script's consistency check (toolkit 12.4 vs torch cu130)
+# fails; torch's CUDA 13.0 on driver 550 is an error finding: exit 2
+CONSISTENT = """version: 1
+cuda:
+  toolkit: ">=12.1"
+  consistent: true
+frameworks:
+  torch: ">=2.5"
+architectures:
+  targets: [sm_80, "9.0"]
+"""
+rc, doc = run_json("torch-cu130-on-r550", policy(CONSISTENT))
+check("cu130 on r550: exit 2", rc == 2 and doc.get("result") == "errors", f"rc={rc}")
+cc = clause(doc, "cuda.consistent") or {}
+check("consistency fails naming both", cc.get("status") == "fail" and "12.4" in cc.get("message", "")
+      and "13.0" in cc.get("message", ""), str(cc))
+check("frameworks.torch passes", clause(doc, "frameworks.torch")["status"] == "pass")
+check("architectures.sm_80 judged", clause(doc, "architectures.sm_80")["status"] in ("pass", "fail"))
+check("framework.cuda-newer-than-driver fails",
+      rule(doc, "framework.cuda-newer-than-driver")["state"] == "fail")
+
+# 4. the build profile: a machine without a driver (python-venv-torch24-cu124) is judged on
+# the toolkit and the framework only: no driver is not an error there
+BUILD = "version: 1\nprofile: build\ndriver:\n  branches: [550]\ncuda:\n  toolkit: \">=11.8\"\n"
+rc, doc = run_json("python-venv-torch24-cu124", policy(BUILD))
+check("build profile: exit 0", rc == 0, f"rc={rc} {json.dumps(doc)[:400]}")
+check("build profile: driver.branches skipped", clause(doc, "driver.branches")["status"] == "skipped")
+check("build profile: runtime.no-driver-for-toolkit not judged",
+      rule(doc, "runtime.no-driver-for-toolkit")["state"] == "not-in-profile")
+rc, doc = run_json("python-venv-torch24-cu124", policy(BUILD), "--profile", "runtime")
+check("--profile runtime overrides: exit 2", rc == 2, f"rc={rc}")
+
+# 5. could not tell is never a pass: no GPU code read, no driver
+rc, doc = run_json("no-gpu", policy("version: 1\narchitectures:\n  targets: [sm_90]\n"
+                                    "driver:\n  version: \">=550\"\n"))
+check("no-gpu: exit 2 (hardware.no-gpu), architectures could not tell", rc == 2 and "could not tell"
+      in clause(doc, "architectures.sm_90")["message"])
+check("no-gpu: driver.version fails", clause(doc, "driver.version")["status"] == "fail")
+
+# 6. invalid policies: exit 65 and the line
+for text, line, what in (
+    ("version: 1\ngpus:\n  count: 8\n  modle: H100\n", 4, "unknown key"),
+    ("version: 1\ndriver:\n  branches: [550, abc]\n", 3, "bad branch"),
+    ("waivers:\n  - rule: driver.branch-eol\n    reason: x\n", 2, "waiver without expiry"),
+    ("waivers:\n  - rule: a\n    reason: x\n    expires: 2026-02-30\n", 4, "impossible date"),
+    ("a: &x [1]\nb: *x\n", 2, "alias"),
+    ("version: 1\ncuda: {toolkit: \">=12 <13\"}\n", 2, "constraint without comma"),
+    ("version: 1\n  bad indent: [\n", 2, "not YAML"),
+):
+    rc, out, err = run("no-gpu", policy(text, "bad.yml"))
+    check(f"invalid policy ({what}): exit 65 naming line {line}",
+          rc == 65 and f"line {line}:" in err, f"rc={rc} err={err.strip()}")
+rc, out, err = run("no-gpu", os.path.join(tmp, "missing.yml"))
+check("unreadable policy: exit 66", rc == 66, f"rc={rc}")
+rc, out, err = run("no-gpu", None, "--profile", "gpu-node")
+check("bad --profile: exit 64", rc == 64, f"rc={rc}")
+
+# 7. the CI outputs over one run, with hostile text in the policy (a reason with a newline, a
+# '%0A', '::' and an escape sequence)
+HOSTILE = WAIVED.replace("R550 until the Q1 upgrade",
+                         "line1\\n::error::injected %0A \\e[31mred\\e[0m | <b>x</b>") + \
+    "  - rule: hardware.no-gpu\n    reason: \"old\\n::warning::x\"\n    expires: 2020-01-01\n"
+hp = policy(HOSTILE, "hostile.yml")
+junit, sarif, md = (os.path.join(tmp, n) for n in ("junit.xml", "out.sarif", "summary.md"))
+rc, out, err = run("h100-sxm-550", hp, "--junit", junit, "--sarif", sarif, "--markdown", md,
+                   "--github")
+check("outputs: exit 1 (an expired waiver)", rc == 1, f"rc={rc} {err}")
+annotations = [l for l in out.splitlines() if l.startswith("::")]
+check("github: one annotation per failing clause", any(
+    l.startswith("::error file=") and "title=gpuenv check%3A policy waivers[1]::" in l
+    for l in annotations), "\n".join(annotations))
+check("github: no injected command", not any(l.startswith("::warning::x") or
+                                             l.startswith("::error::injected") for l in out.splitlines()))
+check("github: newline and % escaped", all("\x1b" not in l for l in annotations)
+      and any("%0A::warning::x" in l for l in annotations), "\n".join(annotations))
+summary = open(md, encoding="utf-8").read()
+check("markdown: no control byte, no raw HTML", "\x1b" not in summary and "<b>" not in summary)
+check("markdown: the waiver's reason stays in its table row",
+      all(l.startswith("|") or l.startswith("#") or not l.strip() or l.startswith("Profile")
+          for l in summary.splitlines()), summary)
+xml = open(junit, encoding="utf-8").read()
+check("junit: no control byte", "\x1b" not in xml)
+if shutil.which("xmllint"):
+    p = subprocess.run(["xmllint", "--noout", "--schema", os.path.join(SRC, "tests", "data", "junit.xsd"),
+                        junit], capture_output=True, text=True)
+    check("junit: valid against tests/data/junit.xsd", p.returncode == 0, p.stderr)
+    p = subprocess.run(["xmllint", "--xpath", "count(//testcase)", junit], capture_output=True, text=True)
+    n_rules = len(json.loads(subprocess.run([GPUENV, "doctor", "--list-rules", "--json"],
+                                            capture_output=True, text=True).stdout))
+    check("junit: a testcase per clause and per rule", p.stdout.strip() == str(n_rules + 7),
+          f"{p.stdout} vs {n_rules} rules + 7 clauses")
+else:
+    print("SKIP junit schema: xmllint is not installed (libxml2-utils, scripts/install-deps.sh --test)")
+log = json.load(open(sarif, encoding="utf-8"))
+try:
+    import jsonschema
+    schema = json.load(open(os.path.join(SRC, "tests", "data", "sarif-2.1.0-subset.json")))
+    errs = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(log)]
+    check("sarif: valid against the 2.1.0 subset", not errs, "; ".join(errs[:5]))
+except ImportError:
+    print("SKIP sarif schema: python3-jsonschema is not installed (scripts/install-deps.sh --test)")
+run0 = log["runs"][0]
+rules = run0["tool"]["driver"]["rules"]
+check("sarif: every result's ruleIndex names its ruleId",
+      all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in run0["results"]))
+eol = [r for r in run0["results"] if r["ruleId"] == "driver.branch-eol"]
+check("sarif: one result for the finding, suppressed by the waiver",
+      len(eol) == 1 and eol[0].get("suppressions", [{}])[0].get("kind") == "external")
+check("sarif: the catalogue's metadata", any(r["id"] == "driver.branch-eol" and
+                                              r["shortDescription"]["text"] for r in rules))
+check("sarif: the failed clause points at its line", any(
+    r["ruleId"] == "policy/waivers[1]" and
+    r["locations"][0]["physicalLocation"]["region"]["startLine"] == 14 for r in run0["results"]))
+
+# 8. --host: the image (here the torch-cu130-on-r550 machine's saved snapshot: torch
+# 2.9.0+cu130 in a venv) judged on other machines' hardware and driver, same rule ids
+rc, doc = run_json("torch-cu130-on-r550", None, "--host", snapshot("h100-sxm-550"))
+check("cu130 on an H100 with R550: exit 2, cuda-newer-than-driver",
+      rc == 2 and rule(doc, "framework.cuda-newer-than-driver")["state"] == "fail", f"rc={rc}")
+rc, doc = run_json("python-venv-torch24-cu124", policy("version: 1\ngpus:\n  model: \"*H100*\"\n"),
+                   "--host", snapshot("h100-sxm-550"))
+check("cu124 on an H100 with R550: the target's GPUs and driver are judged",
+      clause(doc, "gpus.model")["status"] == "pass"
+      and rule(doc, "runtime.no-driver-for-toolkit")["state"] == "pass"
+      and rule(doc, "framework.cuda-newer-than-driver")["state"] == "pass", json.dumps(doc)[:600])
+rc, out, err = run("torch-cu130-on-r550", None, "--host", snapshot("h100-sxm-550"),
+                   "--host", snapshot("torch-cu130-gtx1080"))
+check("matrix: one verdict per target", out.count("== on target ") == 2, out[:300])
+check("matrix: exit 2 (the worst)", rc == 2, f"rc={rc}")
+rc, out, err = run("torch-cu130-on-r550", None, "--host", snapshot("h100-sxm-550"),
+                   "--host", snapshot("no-gpu"), "--junit", os.path.join(tmp, "m.xml"))
+check("matrix with --junit: exit 64", rc == 64, f"rc={rc}")
+rc, out, err = run("no-gpu", None, "--host", os.path.join(tmp, "nothing.json"))
+check("unreadable --host: exit 66", rc == 66, f"rc={rc} {err}")
+
+# 9. outputs that cannot be written: 74
+rc, out, err = run("h100-sxm-550", policy(H100), "--junit", os.path.join(tmp, "no", "dir.xml"))
+check("unwritable --junit: exit 74", rc == 74, f"rc={rc}")
+
+shutil.rmtree(tmp)
+if failed:
+    print(f"{len(failed)} failed: {failed}")
+    sys.exit(1)

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `gpuenv check`: the CI gate (docs/policy.md). Collects or loads a snapshot as doctor does,
+ * runs the rules, judges the diagnosis against a policy file (gpuenv_policy_parse,
+ * gpuenv_check_run) and writes the verdict to stdout (text or --json) and, on request, as
+ * JUnit XML, SARIF 2.1.0, a Markdown job summary and GitHub Actions annotations.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpuenv.h"
+
+#define POLICY_FILE_MAX ((size_t)1 << 20)
+#define MAX_HOSTS	64
+
+static void check_help(void)
+{
+	printf("Usage: gpuenv check [OPTIONS]\n\n"
+	       "Judges this machine (or --sysroot/--from) against a policy and exits with the\n"
+	       "verdict: the clauses of the policy file (GPUs, driver, CUDA versions, frameworks,\n"
+	       "architecture coverage, waivers) and every rule of `gpuenv doctor`\n"
+	       "(docs/policy.md).\n\n"
+	       "Options:\n" COMMON_OPTIONS_HELP
+	       "      --policy FILE     the policy (YAML); without one: fail on error findings\n"
+	       "      --profile NAME    runtime (a GPU node) or build (a build host: no GPU or\n"
+	       "                        driver judged); overrides the policy's profile\n"
+	       "      --today DATE      judge waiver expiry as of DATE (YYYY-MM-DD; default:\n"
+	       "                        today, UTC)\n"
+	       "      --junit FILE      also write JUnit XML (a testcase per clause and per rule)\n"
+	       "      --sarif FILE      also write SARIF 2.1.0 (a result per finding)\n"
+	       "      --markdown FILE   also write a Markdown job summary\n"
+	       "      --github          also print GitHub Actions annotations (::error ...)\n"
+	       "      --host FILE       judge the machine or image as it would run on the target\n"
+	       "                        machine FILE describes (its `gpuenv report --json`): its\n"
+	       "                        GPUs and driver; repeat for a matrix (one verdict each)\n"
+	       "  -h, --help            this help\n\n"
+	       "Exit codes:\n"
+	       "  0   pass\n"
+	       "  1   failed by the policy (a clause, or a finding at its fail_on severity)\n"
+	       "  2   error-severity findings the policy judges and does not waive\n"
+	       "  64  usage error\n"
+	       "  65  the policy file is not a valid policy (the message names the line)\n"
+	       "  66  an input (policy, sysroot, snapshot, env file) cannot be read\n"
+	       "  70  internal error\n"
+	       "  74  an output could not be written\n");
+}
+
+/* Reads the policy file, at most POLICY_FILE_MAX bytes (one more is read to tell). */
+static int read_policy(const char *path, char **ret, size_t *ret_len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, "gpuenv check: cannot read the policy %s: %s\n", path,
+			strerror(errno));
+		return EXIT_INPUT;
+	}
+	buf = malloc(POLICY_FILE_MAX + 2);
+	if (!buf) {
+		if (f != stdin)
+			fclose(f);
+		return EXIT_SOFTWARE;
+	}
+	n = fread(buf, 1, POLICY_FILE_MAX + 1, f);
+	if (ferror(f)) {
+		fprintf(stderr, "gpuenv check: cannot read the policy %s: %s\n", path,
+			strerror(errno ? errno : EIO));
+		free(buf);
+		if (f != stdin)
+			fclose(f);
+		return EXIT_INPUT;
+	}
+	if (f != stdin)
+		fclose(f);
+	buf[n] = '\0';
+	*ret = buf;
+	*ret_len = n;
+	return 0;
+}
+
+static int load_policy(const char *path, struct gpuenv_policy **ret)
+{
+	char *data = NULL, *why = NULL;
+	size_t len = 0;
+	unsigned line = 0;
+	int r;
+
+	if (path) {
+		r = read_policy(path, &data, &len);
+		if (r)
+			return r;
+	}
+	r = gpuenv_policy_parse(data ? data : "", len, ret, &line, &why);
+	free(data);
+	if (r == -ENOMEM || r == -EINVAL) {
+		print_error("reading the policy", r);
+		return EXIT_SOFTWARE;
+	}
+	if (r < 0) {
+		/* the reason names the line; the file name makes it a compiler-style message */
+		fprintf(stderr, "gpuenv check: %s: %s\n", path, why ? why : "not a policy");
+		free(why);
+		return EXIT_DATAERR;
+	}
+	return 0;
+}
+
+static int write_file(const char *path, const char *text, const char *what)
+{
+	FILE *f = fopen(path, "we");
+	bool ok;
+
+	if (!f) {
+		fprintf(stderr, "gpuenv check: cannot write the %s to %s: %s\n", what, path,
+			strerror(errno));
+		return EXIT_IOERR;
+	}
+	ok = fputs(text, f) >= 0;
+	ok &= fflush(f) == 0;
+	ok &= fclose(f) == 0;
+	if (!ok) {
+		fprintf(stderr, "gpuenv check: cannot write the %s to %s: write error\n", what,
+			path);
+		return EXIT_IOERR;
+	}
+	return 0;
+}
+
+struct check_outputs {
+	const char *junit, *sarif, *markdown;
+	bool github;
+};
+
+static int render_to(struct gpuenv_check *chk, enum gpuenv_format format, unsigned flags,
+		     const char *path, const char *what)
+{
+	char *out = NULL;
+	int r = gpuenv_check_render(chk, format, flags, &out);
+
+	if (r < 0) {
+		print_error(what, r);
+		return EXIT_SOFTWARE;
+	}
+	if (path)
+		r = write_file(path, out, what);
+	else
+		fputs(out, stdout);
+	free(out);
+	return r;
+}
+
+static int emit(struct gpuenv_check *chk, const struct check_outputs *w, bool json, unsigned flags)
+{
+	int r = 0;
+
+	if (w->junit)
+		r = r ?: render_to(chk, GPUENV_FORMAT_JUNIT, flags, w->junit, "JUnit report");
+	if (w->sarif)
+		r = r ?: render_to(chk, GPUENV_FORMAT_SARIF, flags, w->sarif, "SARIF log");
+	if (w->markdown)
+		r = r ?: render_to(chk, GPUENV_FORMAT_MARKDOWN, flags, w->markdown, "job summary");
+	if (w->github)
+		r = r ?: render_to(chk, GPUENV_FORMAT_GITHUB, flags, NULL, "annotations");
+	r = r
+		    ?: render_to(chk, json ? GPUENV_FORMAT_JSON : GPUENV_FORMAT_TEXT, flags, NULL,
+				 "check");
+	return r;
+}
+
+static bool today_utc(char buf[11])
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	return gmtime_r(&now, &tm) && strftime(buf, 11, "%Y-%m-%d", &tm) == 10;
+}
+
+/* Diagnoses snap, judges it against the policy and prints; returns the exit code. */
+static int judge(struct gpuenv_snapshot *snap, const struct gpuenv_policy *policy,
+		 const char *policy_path, const char *today, const struct check_outputs *w,
+		 const struct common_opts *o, const char *target)
+{
+	struct gpuenv_doctor *doc = NULL;
+	struct gpuenv_check *chk = NULL;
+	int r = gpuenv_doctor_run(snap, &doc);
+
+	if (r >= 0)
+		r = gpuenv_check_run(doc, policy, policy_path, today, &chk);
+	if (r == -EINVAL) {
+		fprintf(stderr, "gpuenv check: --today takes a date (YYYY-MM-DD), not '%s'\n",
+			today);
+		r = EXIT_USAGE;
+	} else if (r < 0) {
+		print_error("checking", r);
+		r = EXIT_SOFTWARE;
+	} else {
+		if (target && !o->json) {
+			fputs("== on target ", stdout);
+			/* control bytes of the name as \xHH, as in every output */
+			for (const char *p = target; *p; p++)
+				if ((unsigned char)*p < 0x20 || *p == 0x7f)
+					printf("\\x%02x", (unsigned char)*p);
+				else
+					putchar(*p);
+			fputs(" ==\n", stdout);
+		}
+		r = emit(chk, w, o->json,
+			 common_render_flags(o, stdout) & ~(unsigned)GPUENV_RENDER_COLOR);
+		if (r == 0)
+			r = (int)gpuenv_check_get_result(chk);
+		if (target && !o->json)
+			putchar('\n');
+	}
+	gpuenv_check_free(chk);
+	gpuenv_doctor_free(doc);
+	return r;
+}
+
+/* The snapshot as it would run on the machine host_path's report describes. */
+static int judge_on_host(struct gpuenv_snapshot *snap, const char *host_path,
+			 const struct gpuenv_policy *policy, const char *policy_path,
+			 const char *today, const struct check_outputs *w,
+			 const struct common_opts *o)
+{
+	struct common_opts ho = { .color = -1, .from = host_path, .stable = o->stable };
+	struct gpuenv_ctx *hctx;
+	struct gpuenv_snapshot *host, *on_host = NULL;
+	int r = common_open(&ho, &hctx, &host);
+
+	if (r)
+		return r;
+	r = gpuenv_snapshot_with_host(snap, host, &on_host);
+	if (r < 0) {
+		fprintf(stderr, "gpuenv check: --host %s: %s\n", host_path, strerror(-r));
+		r = r == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
+	} else {
+		r = judge(on_host, policy, policy_path, today, w, o, host_path);
+	}
+	gpuenv_snapshot_unref(on_host);
+	gpuenv_snapshot_unref(host);
+	gpuenv_ctx_free(hctx);
+	return r;
+}
+
+int cmd_check(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		COMMON_LONGOPTS,
+		{ "policy", required_argument, NULL, 0x300 },
+		{ "profile", required_argument, NULL, 0x301 },
+		{ "today", required_argument, NULL, 0x302 },
+		{ "junit", required_argument, NULL, 0x303 },
+		{ "sarif", required_argument, NULL, 0x304 },
+		{ "markdown", required_argument, NULL, 0x305 },
+		{ "github", no_argument, NULL, 0x306 },
+		{ "host", required_argument, NULL, 0x307 },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct common_opts o = { .color = -1 };
+	struct check_outputs w = { 0 };
+	const char *policy_path = NULL, *profile = NULL, *today = NULL, *hosts[MAX_HOSTS];
+	size_t n_hosts = 0;
+	char today_buf[11];
+	struct gpuenv_policy *policy = NULL;
+	struct gpuenv_ctx *ctx;
+	struct gpuenv_snapshot *snap;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			check_help();
+			return EXIT_HEALTHY;
+		case 0x300:
+			policy_path = optarg;
+			continue;
+		case 0x301:
+			profile = optarg;
+			continue;
+		case 0x302:
+			today = optarg;
+			continue;
+		case 0x303:
+			w.junit = optarg;
+			continue;
+		case 0x304:
+			w.sarif = optarg;
+			continue;
+		case 0x305:
+			w.markdown = optarg;
+			continue;
+		case 0x306:
+			w.github = true;
+			continue;
+		case 0x307:
+			if (n_hosts == MAX_HOSTS) {
+				fprintf(stderr, "gpuenv check: at most %d --host targets\n",
+					MAX_HOSTS);
+				return EXIT_USAGE;
+			}
+			hosts[n_hosts++] = optarg;
+			continue;
+		}
+		r = common_opts_handle(&o, c, optarg);
+		if (r < 0)
+			return -r;
+		if (r == 0)
+			return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gpuenv check: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (profile && strcmp(profile, "runtime") != 0 && strcmp(profile, "build") != 0) {
+		fprintf(stderr, "gpuenv check: --profile takes runtime or build, not '%s'\n",
+			profile);
+		return EXIT_USAGE;
+	}
+	if (!today) {
+		if (!today_utc(today_buf)) {
+			fprintf(stderr, "gpuenv check: cannot tell today's date\n");
+			return EXIT_SOFTWARE;
+		}
+		today = today_buf;
+	}
+	r = load_policy(policy_path, &policy);
+	if (r)
+		return r;
+	if (profile)
+		gpuenv_policy_set_profile(policy, profile);
+	if (n_hosts > 1 && (w.junit || w.sarif || w.markdown || w.github || o.json)) {
+		fprintf(stderr, "gpuenv check: --junit, --sarif, --markdown, --github and --json "
+				"judge one target: run once per --host\n");
+		gpuenv_policy_free(policy);
+		return EXIT_USAGE;
+	}
+	r = common_open(&o, &ctx, &snap);
+	if (r) {
+		gpuenv_policy_free(policy);
+		return r;
+	}
+	if (n_hosts == 0)
+		r = judge(snap, policy, policy_path, today, &w, &o, NULL);
+	for (size_t i = 0; i < n_hosts; i++) {
+		int one = judge_on_host(snap, hosts[i], policy, policy_path, today, &w, &o);
+
+		/* the matrix's exit code: the worst verdict; an unreadable target is 66 */
+		r = i == 0 || one > r ? one : r;
+	}
+	gpuenv_snapshot_unref(snap);
+	gpuenv_ctx_free(ctx);
+	gpuenv_policy_free(policy);
+	return r;
+}
