@@ -223,8 +223,8 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 	for (size_t d = 0; d < n_dirs; d++)
 		copy_fix(f, fix_copies[d], fw_key);
 	if (n_dirs == 0)
-		install_fix(f, x->root, fw_key, pkg, snap_get_str(first, "name") ?: "?",
-			    only_cudnn, any_cudnn);
+		install_fix(f, x->root, fw_key, pkg, snap_get_str(first, "name") ?: "?", only_cudnn,
+			    any_cudnn);
 	finding_verify(f, "python3 -c 'import ctypes; ctypes.CDLL(\"%s\")'   # no OSError",
 		       snap_get_str(first, "name") ?: "?");
 	finding_rule_verify(f);

@@ -231,20 +231,22 @@ static void mig_unset(struct rule_ctx *c, const struct snap_node *root,
 				 "no CUDA device is visible to the process: its GPUs are in MIG "
 				 "mode with no MIG device created");
 	else if (sev == GPUENV_SEVERITY_ERROR)
-		f = rule_finding(c, sev, NULL,
-				 "CUDA_VISIBLE_DEVICES is unset on a machine with %zu GPUs, %zu in "
-				 "MIG mode: CUDA enumerates %zu device%s (one MIG device%s), but %s "
-				 "counts %zu through NVML, and its lazy CUDA init asks device %zu "
-				 "for its properties (\"device >= 0 && device < num_gpus INTERNAL "
-				 "ASSERT FAILED\")",
-				 n, n - plain, cuda, cuda == 1 ? "" : "s",
-				 plain ? " and the GPUs not in MIG mode" : "", fw.label, n, cuda);
+		f = rule_finding(
+			c, sev, NULL,
+			"CUDA_VISIBLE_DEVICES is unset on a machine with %zu GPUs, %zu in "
+			"MIG mode: CUDA enumerates %zu device%s (one MIG device%s), but %s "
+			"counts %zu through NVML, and its lazy CUDA init asks device %zu "
+			"for its properties (\"device >= 0 && device < num_gpus INTERNAL "
+			"ASSERT FAILED\")",
+			n, n - plain, cuda, cuda == 1 ? "" : "s",
+			plain ? " and the GPUs not in MIG mode" : "", fw.label, n, cuda);
 	else
-		f = rule_finding(c, sev, NULL,
-				 "CUDA_VISIBLE_DEVICES is unset: of the %zu MIG devices created, the "
-				 "process sees one (the first CUDA enumerates); cuda:%zu and above "
-				 "fail with \"invalid device ordinal\"",
-				 migs, cuda);
+		f = rule_finding(
+			c, sev, NULL,
+			"CUDA_VISIBLE_DEVICES is unset: of the %zu MIG devices created, the "
+			"process sees one (the first CUDA enumerates); cuda:%zu and above "
+			"fail with \"invalid device ordinal\"",
+			migs, cuda);
 	finding_fact(f, CVD, snap_get(root, CVD));
 	mig_evidence(f, root, devs);
 	if (fw.hits)
@@ -257,8 +259,9 @@ static void mig_unset(struct rule_ctx *c, const struct snap_node *root,
 			    "(nvidia-smi -L lists the others)",
 			    first_mig);
 	else
-		finding_fix(f, "sudo nvidia-smi mig -cgi <profile> -C   # create a GPU instance "
-			       "and its compute instance (nvidia-smi mig -lgip lists the profiles)");
+		finding_fix(f,
+			    "sudo nvidia-smi mig -cgi <profile> -C   # create a GPU instance "
+			    "and its compute instance (nvidia-smi mig -lgip lists the profiles)");
 	finding_rule_verify(f);
 }
 
@@ -298,7 +301,8 @@ RULE_CHECK(check_mig_device_selection)
 		if (snap_state(mm) != FACT_UNSUPPORTED &&
 		    !rule_need(c, snap_get_str(g, "name"), "the GPU's MIG mode", mm))
 			return;
-		if (gpu_mig(g) && !rule_need(c, snap_get_str(g, "name"), "the GPU's MIG devices", md))
+		if (gpu_mig(g) &&
+		    !rule_need(c, snap_get_str(g, "name"), "the GPU's MIG devices", md))
 			return;
 		any_mig |= gpu_mig(g);
 	}

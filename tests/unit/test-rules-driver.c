@@ -399,7 +399,8 @@ static void test_nvml_mismatch(void **state)
 	/* RHEL's /usr/lib64: the verify line lists that directory, not Debian's
 	 * (stackhpc/ansible-slurm-appliance#287). */
 	userspace(s, "libnvidia_ml", "/usr/lib64/libnvidia-ml.so.535.129.03", "535.129.03");
-	assert_true(verify_has(s, "driver.nvml-version-mismatch", "ls /usr/lib64/libnvidia-ml.so.*"));
+	assert_true(
+		verify_has(s, "driver.nvml-version-mismatch", "ls /usr/lib64/libnvidia-ml.so.*"));
 	assert_false(verify_has(s, "driver.nvml-version-mismatch", "x86_64-linux-gnu"));
 	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.129.03",
 		  "535.129.03");
@@ -459,18 +460,18 @@ static void test_nvml_mismatch(void **state)
 	snap_set_str(l, "path", "/usr/local/nvidia/lib64/libcuda.so.1", "/usr/local/nvidia/lib64");
 	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
 	    "driver libraries the image carries, older than the host's");
-	FIX(s, "driver.nvml-version-mismatch", "# drop /usr/local/nvidia/lib64 from LD_LIBRARY_PATH");
+	FIX(s, "driver.nvml-version-mismatch",
+	    "# drop /usr/local/nvidia/lib64 from LD_LIBRARY_PATH");
 	snapshot_unref(s);
 	/* The image's own newer copy, which the toolkit's ldconfig linked the SONAME to
 	 * (NVIDIA/libnvidia-container#266): no LD_LIBRARY_PATH to drop, the file to delete. */
 	s = base();
 	driver_loaded(s, "470.129.06");
 	in_docker(s);
-	l = userspace(s, "libnvidia_ml",
-		      "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.525.105.17", "525.105.17");
+	l = userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.525.105.17",
+		      "525.105.17");
 	snap_set_str(l, "path", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "/etc/ld.so.cache");
-	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR,
-	    "newer than the host's");
+	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR, "newer than the host's");
 	FIX(s, "driver.nvml-version-mismatch",
 	    "rm /usr/lib/x86_64-linux-gnu/lib*.so.525.105.17 && ldconfig");
 	NO_FIX(s, "driver.nvml-version-mismatch", "LD_LIBRARY_PATH");

@@ -618,8 +618,7 @@ static void test_mig_unset(void **state)
 	nvml_gpu(s, GPU_1, true, TARGETS(MIG_B " 1 0"));
 	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING, "sees one");
 	torch_env(s, "2.4.0", "12.4", NULL);
-	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
-	    "INTERNAL ASSERT FAILED");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR, "INTERNAL ASSERT FAILED");
 	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "version", "1.12.1+cu116",
 		     "x");
 	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_WARNING, "sees one");
@@ -632,8 +631,7 @@ static void test_mig_unset(void **state)
 	s = base();
 	driver_loaded(s, "550.54.15");
 	nvml_gpu(s, GPU_0, true, NULL);
-	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR,
-	    "no MIG device created");
+	YES(s, "runtime.mig-device-selection", GPUENV_SEVERITY_ERROR, "no MIG device created");
 	snapshot_unref(s);
 }
 
