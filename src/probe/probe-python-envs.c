@@ -137,12 +137,28 @@ int py_add_env(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix
 	return 0;
 }
 
-static const char *prefix_kind(struct probe_env *pe, const char *prefix)
+bool py_maybe_conda(struct probe_env *pe, const char *prefix)
 {
 	_cleanup_free_ char *cm = path_join(prefix, "conda-meta");
+	struct stat st;
+	int r;
+
+	if (!cm)
+		return false;
+	/* A conda-meta/ that cannot be looked at in a prefix that can may be there: the prefix
+	 * is read as conda (and what cannot be read of it said), never passed over as not
+	 * conda. A prefix that cannot be looked at itself (a symlink loop) is nothing known. */
+	r = root_stat(pe->root, cm, &st);
+	if (r == 0 || r == -ENOENT || r == -ENOTDIR)
+		return r == 0 && S_ISDIR(st.st_mode);
+	return root_stat(pe->root, prefix, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static const char *prefix_kind(struct probe_env *pe, const char *prefix)
+{
 	_cleanup_free_ char *cfg = path_join(prefix, "pyvenv.cfg");
 
-	if (cm && probe_path_is(pe, cm, S_IFDIR))
+	if (py_maybe_conda(pe, prefix))
 		return "conda";
 	if (cfg && probe_path_is(pe, cfg, S_IFREG))
 		return "venv";
@@ -200,10 +216,7 @@ int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const cha
 		else
 			*slash = '/';
 	}
-	cm = path_join(base, "conda-meta");
-	if (!cm)
-		return -ENOMEM;
-	if (probe_path_is(pe, cm, S_IFDIR) &&
+	if (py_maybe_conda(pe, base) &&
 	    (r = py_add_env(pe, es, base, "conda", via, NULL, NULL)) < 0)
 		return r;
 	envs = path_join(base, "envs");
@@ -213,11 +226,11 @@ int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const cha
 	if (r <= 0)
 		return r;
 	STRV_FOREACH(n, names) {
-		_cleanup_free_ char *p = path_join(envs, *n), *m = NULL;
+		_cleanup_free_ char *p = path_join(envs, *n);
 
-		if (!p || !(m = path_join(p, "conda-meta")))
+		if (!p)
 			return -ENOMEM;
-		if (probe_path_is(pe, m, S_IFDIR) &&
+		if (py_maybe_conda(pe, p) &&
 		    (r = py_add_env(pe, es, p, "conda", via, NULL, NULL)) < 0)
 			return r;
 	}
@@ -479,8 +492,7 @@ static int conda_base_add(struct probe_env *pe, struct conda_base **v, size_t *n
 	struct conda_base *nv;
 	size_t i;
 
-	if (!probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", base) &&
-	    !probe_pathf_is(pe, S_IFDIR, "%s/envs", base))
+	if (!py_maybe_conda(pe, base) && !probe_pathf_is(pe, S_IFDIR, "%s/envs", base))
 		return 0;
 	if (strmap_get(seen, base, &i))
 		return 0;

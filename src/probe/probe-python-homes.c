@@ -35,7 +35,7 @@ static int add_environments_txt(struct probe_env *pe, struct probe_pyenvs *es, c
 	state = text;
 	while ((line = strsep(&state, "\n"))) {
 		strstrip(line);
-		if (line[0] != '/' || !probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", line))
+		if (line[0] != '/' || !py_maybe_conda(pe, line))
 			continue;
 		r = py_add_env(pe, es, line, "conda", via, NULL, NULL);
 		if (r >= 0)
@@ -147,7 +147,7 @@ int py_add_app_envs(struct probe_env *pe, struct probe_pyenvs *es, const char *p
 		}
 		/* A conda prefix under another name (a base already read is not read again). */
 		if (!strmap_get(&es->listed, envs, &seen) &&
-		    probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", app) &&
+		    py_maybe_conda(pe, app) &&
 		    (r = py_add_conda_family(pe, es, app, via_self, true)) < 0)
 			return r;
 	}

@@ -74,6 +74,8 @@ struct home {
 
 int py_add_env(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix, const char *kind,
 	       const char *via, const char *interpreter, const char *site);
+/* Whether prefix is (or may be: its conda-meta/ cannot be looked at) a conda prefix. */
+bool py_maybe_conda(struct probe_env *pe, const char *prefix);
 int py_list_container(struct probe_env *pe, struct probe_pyenvs *es, const char *dir, bool once,
 		      char ***ret);
 int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix,

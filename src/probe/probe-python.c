@@ -289,10 +289,17 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 	/* A venv uv made (a project's .venv, `uv venv`) is uv's. */
 	if (streq(e->kind, "venv") && snap_get_str(snap_child(env, "pyvenv_cfg"), "uv"))
 		snap_set_str(env, "kind", "uv", e->prefix);
+	if (e->resolve_err < 0) {
+		/* An environment that is named (CONDA_PREFIX, an envs/ entry) but cannot be
+		 * read: what it holds is unknown, not absent. */
+		if (streq(e->kind, "conda"))
+			snap_set_errno(env, "conda_packages", e->resolve_err, e->prefix);
+		if (e->resolve_err != -ENOENT && e->resolve_err != -ENOTDIR)
+			note_incomplete(c, e->prefix, e->resolve_err);
+		return 0;
+	}
 	if (streq(e->kind, "conda") && (r = probe_conda(pe, env, e->resolved)) < 0)
 		return r;
-	if (e->resolve_err < 0)
-		return 0;
 	r = list_sites(c, env, e, &dirs);
 	if (r < 0)
 		return r;

@@ -355,6 +355,9 @@ RULE_CHECK(check_mig_device_selection)
 				   : "one MIG device of it");
 	}
 	if (mig_ids && migs) {
+		/* A framework that could not be looked at may be one whose device count mis-reads
+		 * MIG ids: said, not passed over. */
+		fw_need_complete(c, root);
 		fw_foreach(root, fw_bug, &fw);
 		if (fw.hits) {
 			size_t l = strlen(why);

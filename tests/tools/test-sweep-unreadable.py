@@ -9,7 +9,7 @@ the baseline of the sweep is the fixture without them, which is what it compares
 A fixture whose `requires` path is missing here is left out, and said so.
 KNOWN (tests/sweep-unreadable-known.txt) lists "<fixture> <path>  # why" pairs whose
 improvement is known and not fixed yet; it may only shrink: an entry that no longer
-improves fails the test too, so that it is deleted.
+improves, or names a fixture that does not exist, fails the test too, so that it is deleted.
 Usage: test-sweep-unreadable.py SWEEP_EXE FIXTURES_DIR FAKES_DIR KNOWN
 """
 import concurrent.futures
@@ -100,12 +100,19 @@ def main():
                     print(f"  {line}")
                 if p.stderr:
                     sys.stdout.write(p.stderr[-4000:])
+        # The list cannot go stale unnoticed: an entry of a fixture that ran and no longer
+        # improves, or of a fixture that does not exist (renamed, removed), fails.
         for name, path in sorted(known - seen_known):
-            if name in jobs and name not in failed:
+            if name in jobs:
                 print(f"{name}: {path} is in {known_file} but no longer improves: delete it")
+            elif not os.path.isfile(os.path.join(fixtures, name, "scenario.ini")):
+                print(f"{name}: in {known_file}, but there is no such fixture: delete it")
+            else:
+                continue
+            if name not in failed:
                 failed.append(name)
     print(f"{len(jobs)} fixtures swept in {time.monotonic() - start:.1f} s; "
-          f"{len(failed)} with an improvement: {' '.join(failed)}")
+          f"{len(failed)} failing: {' '.join(failed)}")
     return 1 if failed else 0
 
 
