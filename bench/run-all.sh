@@ -8,3 +8,4 @@ cd "$(dirname "$0")/.."
 ./bench/bench-doctor.sh build
 ./bench/bench-python-envs.sh build
 ./bench/bench-inputs.sh build
+./bench/bench-explain.sh build
