@@ -40,7 +40,7 @@ static const char *const sections[] = { "host",	     "hardware",  "driver",	"run
  * a string, but "true"/"false", which are bools. */
 static bool int_key(const char *key)
 {
-	static const char *const keys[] = { "code",	    "count",	 "pid",	 "device_count",
+	static const char *const keys[] = { "code",	    "count",	 "pid",	  "device_count",
 					    "minor_number", "last_line", "index", "node" };
 	static const char *const suffixes[] = { "_mib", "_mw", "_c", "_pct" };
 	size_t n = strlen(key);

@@ -15,14 +15,15 @@
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
 
-#define DOCKER	       "container.host.docker"
-#define RUNTIMES_MAX   32
-#define CDI_DIRS_MAX   32
+#define DOCKER	     "container.host.docker"
+#define RUNTIMES_MAX 32
+#define CDI_DIRS_MAX 32
 
 static bool runtime_name(const char *t)
 {
-	return *t && strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-			     strlen(t);
+	return *t &&
+	       strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+		       strlen(t);
 }
 
 int pasted_read_docker_info(const char *text, size_t len, struct pasted_facts *out)

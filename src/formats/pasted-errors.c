@@ -77,6 +77,11 @@ static const struct symptom symptoms[] = {
 	  { "driver.device-nodes-missing" } },
 	{ "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
 	  { "driver.module-not-loaded" } },
+	/* the same through an editor or a blog that curls the apostrophe (U+2018, U+2019) */
+	{ "NVIDIA-SMI has failed because it couldn\u2018t communicate with the NVIDIA driver",
+	  { "driver.module-not-loaded" } },
+	{ "NVIDIA-SMI has failed because it couldn\u2019t communicate with the NVIDIA driver",
+	  { "driver.module-not-loaded" } },
 	{ "nvidia-smi: command not found", { "driver.module-not-loaded" } },
 	/* cmd.exe's and PowerShell's words for a program not on PATH */
 	{ "'nvidia-smi' is not recognized as", { "driver.module-not-loaded" } },
@@ -467,7 +472,8 @@ static int read_line(const struct line *l, struct pasted_facts *out)
 	int n = 0, r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms); i++) {
-		if (!find(l, symptoms[i].needle) || (symptoms[i].also && !find(l, symptoms[i].also)))
+		if (!find(l, symptoms[i].needle) ||
+		    (symptoms[i].also && !find(l, symptoms[i].also)))
 			continue;
 		r = add_symptoms(out, symptoms[i].rules, l);
 		if (r < 0)

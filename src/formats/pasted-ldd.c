@@ -32,11 +32,14 @@ static const struct {
 static bool gpu_library(const char *soname)
 {
 	static const char *const prefixes[] = {
-		"libcudart.",	"libcublas",  "libcudnn",   "libnccl.",	     "libnvrtc",
-		"libnvJitLink", "libcufft",   "libcusparse", "libcurand.",   "libcusolver",
-		"libcupti.",	"libnvToolsExt", "libcufile", "libnvshmem_host", "libamdhip64.",
-		"libhiprtc",	"librocblas", "libhipblas", "libMIOpen.",    "librccl.",
-		"libhsa-runtime64.", NULL,
+		"libcudart.",  "libcublas",	  "libcudnn",
+		"libnccl.",    "libnvrtc",	  "libnvJitLink",
+		"libcufft",    "libcusparse",	  "libcurand.",
+		"libcusolver", "libcupti.",	  "libnvToolsExt",
+		"libcufile",   "libnvshmem_host", "libamdhip64.",
+		"libhiprtc",   "librocblas",	  "libhipblas",
+		"libMIOpen.",  "librccl.",	  "libhsa-runtime64.",
+		NULL,
 	};
 
 	for (size_t i = 0; prefixes[i]; i++)

@@ -166,7 +166,8 @@ int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 			fresh = false;
 			if (listing && strmap_get(&all, bus, &dummy))
 				whole = false; /* a device listed twice: two listings run together */
-			else if (listing && (fresh = true, ++n_devices, strmap_put(&all, bus, 0) < 0)) {
+			else if (listing &&
+				 (fresh = true, ++n_devices, strmap_put(&all, bus, 0) < 0)) {
 				o.err = -ENOMEM;
 				break;
 			}

@@ -215,8 +215,8 @@ int pasted_facts_merge(const struct pasted_facts *in, size_t n_in, struct pasted
 			for (l = 0; l < n_lists && !g; l++)
 				if (split(v->path, &lists[l], &idx, &key))
 					g = group_of(groups[l], &n[l], src, idx);
-			if (g && (size_t)snprintf(path, sizeof(path), "%s%u.%s", lists[l - 1].prefix,
-						  g->slot, key) < sizeof(path))
+			if (g && (size_t)snprintf(path, sizeof(path), "%s%u.%s",
+						  lists[l - 1].prefix, g->slot, key) < sizeof(path))
 				r = put(out, v, path);
 			else
 				r = put(out, v, v->path);

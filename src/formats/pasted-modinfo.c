@@ -24,8 +24,9 @@ static const char *nvidia_module(const char *path)
 {
 	static const struct {
 		const char *suffix, *compression;
-	} exts[] = { { ".ko", "none" }, { ".ko.xz", "xz" }, { ".ko.zst", "zstd" },
-		     { ".ko.gz", "gzip" } };
+	} exts[] = {
+		{ ".ko", "none" }, { ".ko.xz", "xz" }, { ".ko.zst", "zstd" }, { ".ko.gz", "gzip" }
+	};
 	const char *base = strrchr(path, '/');
 
 	base = base ? base + 1 : path;
@@ -53,9 +54,12 @@ static void field(struct pasted_out *o, unsigned no, const char *key, const char
 	static const struct {
 		const char *key, *fact;
 	} map[] = {
-		{ "version", "version" },     { "vermagic", "vermagic" },
-		{ "signer", "signer" },	      { "sig_key", "sig_key" },
-		{ "sig_hashalgo", "sig_hashalgo" }, { "sig_id", "signature" },
+		{ "version", "version" },
+		{ "vermagic", "vermagic" },
+		{ "signer", "signer" },
+		{ "sig_key", "sig_key" },
+		{ "sig_hashalgo", "sig_hashalgo" },
+		{ "sig_id", "signature" },
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)

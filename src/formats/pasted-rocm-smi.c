@@ -80,7 +80,8 @@ int pasted_read_rocm_smi(const char *text, size_t len, struct pasted_facts *out)
 			amd(&o, it.no, gpu);
 			pasted_put(&o, it.no, v, "hardware.gpus.%u.bus_id", gpu);
 		} else if (strcmp(key, "GFX Version") == 0 && strncmp(v, "gfx", 3) == 0 &&
-			   strlen(v) < 16 && v[3] && strspn(v + 3, "0123456789abcdef") == strlen(v + 3)) {
+			   strlen(v) < 16 && v[3] &&
+			   strspn(v + 3, "0123456789abcdef") == strlen(v + 3)) {
 			pasted_put(&o, it.no, v, "driver.amdgpu.kfd_nodes.%u.gfx", gpu);
 		}
 	}

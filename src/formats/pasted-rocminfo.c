@@ -77,8 +77,8 @@ int pasted_read_rocminfo(const char *text, size_t len, struct pasted_facts *out)
 			if (strcmp(key, "Name") == 0 && !a.name[0] && gfx_name(v)) {
 				snprintf(a.name, sizeof(a.name), "%s", v);
 				a.name_line = it.no;
-			} else if (strcmp(key, "Node") == 0 && !a.node[0] && pasted_index(v, &idx, &end) &&
-				   !*end) {
+			} else if (strcmp(key, "Node") == 0 && !a.node[0] &&
+				   pasted_index(v, &idx, &end) && !*end) {
 				snprintf(a.node, sizeof(a.node), "%u", idx);
 				a.node_line = it.no;
 			} else if (strcmp(key, "Device Type") == 0) {

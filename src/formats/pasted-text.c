@@ -277,7 +277,8 @@ int pasted_py_list(const char *s, char (*items)[PASTED_ITEM_MAX], size_t max, co
 		const char *e;
 
 		if ((q != '\'' && q != '"') || n >= max || !(e = strchr(s + 1, q)) ||
-		    (size_t)(e - s - 1) >= PASTED_ITEM_MAX || memchr(s + 1, '\n', (size_t)(e - s - 1)))
+		    (size_t)(e - s - 1) >= PASTED_ITEM_MAX ||
+		    memchr(s + 1, '\n', (size_t)(e - s - 1)))
 			return -1;
 		memcpy(items[n], s + 1, (size_t)(e - s - 1));
 		items[n][e - s - 1] = '\0';

@@ -71,5 +71,4 @@ int pasted_out_result(const struct pasted_out *o);
  * list (an unquoted item, a string too long, more than max, no closing bracket); *ret_end
  * points past the ']'. */
 #define PASTED_ITEM_MAX 48
-int pasted_py_list(const char *s, char (*items)[PASTED_ITEM_MAX], size_t max,
-		   const char **ret_end);
+int pasted_py_list(const char *s, char (*items)[PASTED_ITEM_MAX], size_t max, const char **ret_end);

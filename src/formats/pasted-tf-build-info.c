@@ -19,13 +19,17 @@
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
 
-#define BI	  "framework.python_envs.0.packages.tensorflow.build_info"
-#define CAPS_MAX  64
+#define BI	 "framework.python_envs.0.packages.tensorflow.build_info"
+#define CAPS_MAX 64
 
-static const char *const keys[] = { "cuda_version",	 "cudnn_version",
-				    "rocm_version",	 "is_cuda_build",
-				    "is_rocm_build",	 "is_tensorrt_build",
-				    "cuda_compute_capabilities", NULL };
+static const char *const keys[] = { "cuda_version",
+				    "cudnn_version",
+				    "rocm_version",
+				    "is_cuda_build",
+				    "is_rocm_build",
+				    "is_tensorrt_build",
+				    "cuda_compute_capabilities",
+				    NULL };
 
 /* The value after "'key'" at p: past the closing quote, ": " (dict) or ", " (tuple). */
 static const char *value_at(const char *p)
@@ -58,7 +62,8 @@ static void read_value(struct pasted_out *o, unsigned no, const char *key, const
 		const char *e = strchr(v + 1, *v);
 		char buf[64];
 
-		if (e && (size_t)(e - v - 1) < sizeof(buf) && !memchr(v + 1, '\n', (size_t)(e - v - 1))) {
+		if (e && (size_t)(e - v - 1) < sizeof(buf) &&
+		    !memchr(v + 1, '\n', (size_t)(e - v - 1))) {
 			memcpy(buf, v + 1, (size_t)(e - v - 1));
 			buf[e - v - 1] = '\0';
 			pasted_put(o, no, buf, BI ".%s", key);

@@ -165,8 +165,8 @@ static void version_answer(struct pasted_out *o, unsigned no, const char *asked,
 		return;
 	s[l - 1] = '\0';
 	s++;
-	if (!isdigit((unsigned char)s[0]) || strspn(s, "0123456789.+abcdefghijklmnopqrstuvwxyz") !=
-						     strlen(s))
+	if (!isdigit((unsigned char)s[0]) ||
+	    strspn(s, "0123456789.+abcdefghijklmnopqrstuvwxyz") != strlen(s))
 		return;
 	pasted_put(o, no, s, TORCH ".%s", asked);
 	if (strcmp(asked, "version") == 0 && (plus = strchr(s, '+')))
@@ -195,7 +195,8 @@ int pasted_read_torch_arch(const char *text, size_t len, struct pasted_facts *ou
 			continue;
 		}
 		if (cap_dev >= 0 && capability(s, cc, sizeof(cc))) {
-			pasted_put(&o, it.no, cc, "driver.cuda.devices.%d.compute_capability", cap_dev);
+			pasted_put(&o, it.no, cc, "driver.cuda.devices.%d.compute_capability",
+				   cap_dev);
 		} else if (name_dev >= 0 && (s[0] == '\'' || s[0] == '"') && strlen(s) > 2 &&
 			   s[strlen(s) - 1] == s[0]) {
 			s[strlen(s) - 1] = '\0';

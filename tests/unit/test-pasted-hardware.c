@@ -108,16 +108,17 @@ static void test_lspci(void **state)
 	pasted_expect_none(&f, "hardware.gpus.0.driver"); /* the bridge's driver is not the GPU's */
 	assert_int_equal(f.n, 4);
 	/* -D and -n forms, an AMD accelerator, a device listed twice, an Intel iGPU first */
-	pasted_run_text(pasted_read_lspci,
-			"0000:00:02.0 VGA compatible controller: Intel Corporation UHD Graphics 630\n"
-			"0000:c1:00.0 0302: 10de:2330 (rev a1)\n"
-			"c1:00.0 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] "
-			"[10de:2330] (rev a1)\n"
-			"\tKernel driver in use: nvidia\n"
-			"83:00.0 Processing accelerators [1200]: Advanced Micro Devices, Inc. "
-			"[AMD/ATI] Aldebaran/MI200 [Instinct MI210] [1002:740f] (rev 02)\n"
-			"84:00.0 Processing accelerators [1200]: Habana Labs Ltd. Device [1da3:1020]\n",
-			&f);
+	pasted_run_text(
+		pasted_read_lspci,
+		"0000:00:02.0 VGA compatible controller: Intel Corporation UHD Graphics 630\n"
+		"0000:c1:00.0 0302: 10de:2330 (rev a1)\n"
+		"c1:00.0 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] "
+		"[10de:2330] (rev a1)\n"
+		"\tKernel driver in use: nvidia\n"
+		"83:00.0 Processing accelerators [1200]: Advanced Micro Devices, Inc. "
+		"[AMD/ATI] Aldebaran/MI200 [Instinct MI210] [1002:740f] (rev 02)\n"
+		"84:00.0 Processing accelerators [1200]: Habana Labs Ltd. Device [1da3:1020]\n",
+		&f);
 	pasted_expect(&f, "hardware.gpus.0.vendor", "Intel", 1);
 	pasted_expect_none(&f, "hardware.gpus.0.device_id");
 	pasted_expect(&f, "hardware.gpus.1.bus_id", "0000:c1:00.0", 3);
@@ -127,14 +128,15 @@ static void test_lspci(void **state)
 	pasted_expect_no_prefix(&f, "hardware.gpus.3");
 	pasted_expect_none(&f, "hardware.pci_devices"); /* not from 00:00.0: maybe filtered */
 	/* an unfiltered listing counts the bus's devices; one broken by prose does not */
-	pasted_run_text(pasted_read_lspci,
-			"$ lspci -nn\n00:00.0 Host bridge [0600]: Intel Corporation Device [8086:a700]\n"
-			"00:02.0 VGA compatible controller [0300]: Intel Corporation Device "
-			"[8086:a780] (rev 04)\n"
-			"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD102 "
-			"[GeForce RTX 4090] [10de:2684] (rev a1)\n01:00.1 Audio device [0403]: "
-			"NVIDIA Corporation Device [10de:22ba] (rev a1)\n",
-			&f);
+	pasted_run_text(
+		pasted_read_lspci,
+		"$ lspci -nn\n00:00.0 Host bridge [0600]: Intel Corporation Device [8086:a700]\n"
+		"00:02.0 VGA compatible controller [0300]: Intel Corporation Device "
+		"[8086:a780] (rev 04)\n"
+		"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD102 "
+		"[GeForce RTX 4090] [10de:2684] (rev a1)\n01:00.1 Audio device [0403]: "
+		"NVIDIA Corporation Device [10de:22ba] (rev a1)\n",
+		&f);
 	pasted_expect(&f, "hardware.pci_devices", "4", 2);
 	pasted_expect(&f, "hardware.gpus.1.device_id", "0x2684", 4);
 	pasted_run_text(pasted_read_lspci,
@@ -171,8 +173,8 @@ static void test_rocminfo(void **state)
 	pasted_expect(&f, "driver.amdgpu.module_version", "6.7.0", 1);
 	pasted_expect(&f, "driver.amdgpu.kfd_nodes.0.gfx", "gfx942", 3);
 	pasted_expect_no_prefix(&f, "driver.amdgpu.kfd_nodes.1");
-	pasted_run_text(pasted_read_rocminfo, "ROCk module is NOT loaded, possibly no GPU devices\n",
-			&f);
+	pasted_run_text(pasted_read_rocminfo,
+			"ROCk module is NOT loaded, possibly no GPU devices\n", &f);
 	pasted_expect(&f, "driver.kernel_modules.amdgpu", "false", 1);
 }
 
@@ -187,12 +189,13 @@ static void test_rocm_smi(void **state)
 	pasted_expect(&f, "hardware.gpus.0.device_id", "0x731f", 4);
 	pasted_expect(&f, "hardware.gpus.0.vendor_id", "0x1002", 4);
 	assert_int_equal(f.n, 3);
-	pasted_run_sample(pasted_read_rocm_smi, "pasted-rocm-smi", "a-raphael-debian-kernel.txt", &f);
+	pasted_run_sample(pasted_read_rocm_smi, "pasted-rocm-smi", "a-raphael-debian-kernel.txt",
+			  &f);
 	pasted_expect(&f, "hardware.gpus.0.device_id", "0x164e", 6);
 	pasted_expect_no_prefix(&f, "driver");
-	assert_int_equal(pasted_run_sample(pasted_read_rocm_smi, "pasted-rocm-smi",
-					   "concise-mi250.txt", &f),
-			 0);
+	assert_int_equal(
+		pasted_run_sample(pasted_read_rocm_smi, "pasted-rocm-smi", "concise-mi250.txt", &f),
+		0);
 	pasted_run_text(pasted_read_rocm_smi,
 			"GPU[1]\t\t: Device ID: 0x740F\nGPU[1]\t\t: PCI Bus: 0000:C1:00.0\n"
 			"GPU[1]\t\t: GFX Version: gfx90a\nGPU[2] : GFX Version: gfx90a:xnack-\n",

@@ -107,9 +107,9 @@ static void test_other_paths(void **state)
 {
 	(void)state;
 	add("nvidia-smi", "driver.nvml.driver_version", "535.104.05");
-	assert_int_equal(pasted_facts_add_error(&in[1], "rocm-smi", "driver.nvml.init",
-						"Unknown Error", 2),
-			 0);
+	assert_int_equal(
+		pasted_facts_add_error(&in[1], "rocm-smi", "driver.nvml.init", "Unknown Error", 2),
+		0);
 	add("other", "driver.nvml.devices.x.name", "not an index");
 	assert_int_equal(merge(), 0);
 	expect("driver.nvml.driver_version", "535.104.05", "nvidia-smi");

@@ -48,8 +48,8 @@ static void test_ldd(void **state)
 			"the libcublas.so.12 => not found\n",
 			&f);
 	pasted_expect(&f, "symptoms.runtime.library-not-found", "libcudnn.so.9 => not found", 3);
-	pasted_expect(&f, "driver.userspace.libcuda.path", "/usr/local/cuda/lib64/stubs/libcuda.so.1",
-		      4);
+	pasted_expect(&f, "driver.userspace.libcuda.path",
+		      "/usr/local/cuda/lib64/stubs/libcuda.so.1", 4);
 	pasted_expect(&f, "driver.userspace.libcuda.is_stub", "true", 4);
 	pasted_expect_none(&f, "driver.userspace.libnvidia_ml.path");
 	assert_int_equal(f.n, 4);
@@ -61,13 +61,14 @@ static void test_ldd(void **state)
 static void test_docker_info(void **state)
 {
 	(void)state;
-	pasted_run_sample(pasted_read_docker_info, "pasted-docker-info", "grep-runtime-no-nvidia.txt",
-			  &f);
+	pasted_run_sample(pasted_read_docker_info, "pasted-docker-info",
+			  "grep-runtime-no-nvidia.txt", &f);
 	pasted_expect(&f, "container.host.docker.runtimes.0.name", "io.containerd.runc.v2", 3);
 	pasted_expect(&f, "container.host.docker.runtimes.1.name", "runc", 3);
 	pasted_expect_none(&f, "container.host.docker.runtimes.2.name");
 	pasted_expect(&f, "container.host.docker.default_runtime", "runc", 4);
-	pasted_run_sample(pasted_read_docker_info, "pasted-docker-info", "docker-17.12-kata.txt", &f);
+	pasted_run_sample(pasted_read_docker_info, "pasted-docker-info", "docker-17.12-kata.txt",
+			  &f);
 	pasted_expect(&f, "container.host.docker.runtimes.2.name", "cc-runtime", 18);
 	pasted_expect(&f, "container.host.docker.default_runtime", "runc", 19);
 	assert_int_equal(f.n, 4);
@@ -89,8 +90,8 @@ static void test_docker_info(void **state)
 static void test_torch_arch(void **state)
 {
 	(void)state;
-	pasted_run_sample(pasted_read_torch_arch, "pasted-torch-arch", "interactive-cu126-cu128.txt",
-			  &f);
+	pasted_run_sample(pasted_read_torch_arch, "pasted-torch-arch",
+			  "interactive-cu126-cu128.txt", &f);
 	pasted_expect(&f, "framework.python_envs.0.packages.torch.version", "2.11.0+cu128", 11);
 	pasted_expect(&f, "framework.python_envs.0.packages.torch.local_version", "cu128", 11);
 	pasted_expect(&f, "framework.python_envs.0.packages.torch.arch_targets.0.target", "sm_75",
@@ -122,11 +123,12 @@ static void test_torch_arch(void **state)
 	pasted_run_text(pasted_read_torch_arch,
 			"2.3.0+rocm6.0 None ['gfx900', 'gfx906', 'gfx942:sramecc+:xnack-']\n", &f);
 	pasted_expect(&f, "framework.python_envs.0.packages.torch.cuda", "None", 1);
-	pasted_expect(&f, "framework.python_envs.0.packages.torch.arch_targets.2.kind", "amdgcn", 1);
+	pasted_expect(&f, "framework.python_envs.0.packages.torch.arch_targets.2.kind", "amdgcn",
+		      1);
 	pasted_expect(&f, "framework.python_envs.0.packages.torch.arch_targets.2.gfx", "gfx942", 1);
-	assert_int_equal(pasted_run_text(pasted_read_torch_arch,
-					 "['sm_80', 'x86_64']\n['a']\n(8, 6)\n", &f),
-			 0);
+	assert_int_equal(
+		pasted_run_text(pasted_read_torch_arch, "['sm_80', 'x86_64']\n['a']\n(8, 6)\n", &f),
+		0);
 }
 
 /* https://github.com/conda-forge/tensorflow-feedstock/pull/157 (pprint over lines); the
@@ -163,7 +165,8 @@ static char *slurp(const char *name, size_t *ret_len)
 	FILE *fp;
 	char *buf = malloc(1 << 20);
 
-	snprintf(path, sizeof(path), "%s/tests/fuzz/corpus/pasted-gzip/%s", GPUENV_TEST_SOURCE_ROOT, name);
+	snprintf(path, sizeof(path), "%s/tests/fuzz/corpus/pasted-gzip/%s", GPUENV_TEST_SOURCE_ROOT,
+		 name);
 	fp = fopen(path, "rb");
 	assert_non_null(fp);
 	assert_non_null(buf);
