@@ -147,9 +147,9 @@ enum gpuenv_format {
 	 * and the diagnosis (docs/exporter.md). Since 0.1. */
 	GPUENV_FORMAT_PROMETHEUS = 4,
 	GPUENV_FORMAT_OPENMETRICS = 5,
-	GPUENV_FORMAT_JUNIT = 6,    /* JUnit XML, one testcase per policy clause and rule (check) */
-	GPUENV_FORMAT_SARIF = 7,    /* SARIF 2.1.0, one result per finding (check) */
-	GPUENV_FORMAT_GITHUB = 8,   /* GitHub Actions workflow commands, ::error … (check) */
+	GPUENV_FORMAT_JUNIT = 6,  /* JUnit XML, one testcase per policy clause and rule (check) */
+	GPUENV_FORMAT_SARIF = 7,  /* SARIF 2.1.0, one result per finding (check) */
+	GPUENV_FORMAT_GITHUB = 8, /* GitHub Actions workflow commands, ::error … (check) */
 };
 
 enum {

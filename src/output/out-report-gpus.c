@@ -18,8 +18,7 @@
 #include "snapshot/snapshot.h"
 
 /* One value: its number and unit, "N/A" (unsupported) or "?" (any other failure). */
-static void put_int(struct strbuf *sb, const struct snap_node *d, const char *key,
-		    const char *unit)
+static void put_int(struct strbuf *sb, const struct snap_node *d, const char *key, const char *unit)
 {
 	const struct snap_node *v = snap_child(d, key);
 	int64_t i;

@@ -146,8 +146,7 @@ int py_add_app_envs(struct probe_env *pe, struct probe_pyenvs *es, const char *p
 				return r;
 		}
 		/* A conda prefix under another name (a base already read is not read again). */
-		if (!strmap_get(&es->listed, envs, &seen) &&
-		    py_maybe_conda(pe, app) &&
+		if (!strmap_get(&es->listed, envs, &seen) && py_maybe_conda(pe, app) &&
 		    (r = py_add_conda_family(pe, es, app, via_self, true)) < 0)
 			return r;
 	}

@@ -119,7 +119,8 @@ RULE_CHECK(check_ecc_uncorrectable)
 					 label, vol, agg);
 		else if (agg > 0)
 			f = rule_finding(c, GPUENV_SEVERITY_WARNING, label,
-					 "%s has had %" PRId64 " uncorrectable ECC error(s) over its "
+					 "%s has had %" PRId64
+					 " uncorrectable ECC error(s) over its "
 					 "life, none since the driver loaded",
 					 label, agg);
 		else
@@ -305,7 +306,8 @@ RULE_CHECK(check_temperature_slowdown)
 					 label, t, slow, shut);
 		else
 			f = rule_finding(c, GPUENV_SEVERITY_WARNING, label,
-					 "%s's memory is at %" PRId64 " °C, at or above its maximum "
+					 "%s's memory is at %" PRId64
+					 " °C, at or above its maximum "
 					 "operating temperature of %" PRId64 " °C",
 					 label, mem, mem_max);
 		dev_fact(f, d, i, gpu_hot ? "temperature_c" : "temperature_memory_c");
@@ -364,8 +366,9 @@ RULE_CHECK(check_nvlink_down)
 				const struct snap_node *o = snap_at(devs, j);
 				size_t ot;
 
-				if (j != i && streq(snap_get_str(o, "name") ?: "",
-						    snap_get_str(d, "name") ?: "-") &&
+				if (j != i &&
+				    streq(snap_get_str(o, "name") ?: "",
+					  snap_get_str(d, "name") ?: "-") &&
 				    links_active(o, &ot) > 0)
 					sibling = o;
 			}
@@ -428,7 +431,8 @@ RULE_CHECK(check_pcie_replays)
 			continue;
 		f = rule_finding(c, GPUENV_SEVERITY_WARNING, label,
 				 "%s's PCIe link retried %" PRId64 " transfer(s) between two reads "
-				 "of its replay counter within one gpuenv run (%" PRId64 " since the "
+				 "of its replay counter within one gpuenv run (%" PRId64
+				 " since the "
 				 "driver loaded): a rate far above the 8 a minute at which DCGM "
 				 "fails a GPU",
 				 label, again - first, again);

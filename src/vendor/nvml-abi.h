@@ -55,21 +55,21 @@ typedef int nvmlEnableState_t;
 #define NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR		  1
 
 /* nvmlClocksEventReason* (the older names: nvmlClocksThrottleReason*), one bit each. */
-#define NVML_CLOCKS_EVENT_GPU_IDLE		   0x1ull
-#define NVML_CLOCKS_EVENT_APPLICATIONS_CLOCKS	   0x2ull
-#define NVML_CLOCKS_EVENT_SW_POWER_CAP		   0x4ull
-#define NVML_CLOCKS_EVENT_HW_SLOWDOWN		   0x8ull
-#define NVML_CLOCKS_EVENT_SYNC_BOOST		   0x10ull
-#define NVML_CLOCKS_EVENT_SW_THERMAL_SLOWDOWN	   0x20ull
-#define NVML_CLOCKS_EVENT_HW_THERMAL_SLOWDOWN	   0x40ull
+#define NVML_CLOCKS_EVENT_GPU_IDLE		  0x1ull
+#define NVML_CLOCKS_EVENT_APPLICATIONS_CLOCKS	  0x2ull
+#define NVML_CLOCKS_EVENT_SW_POWER_CAP		  0x4ull
+#define NVML_CLOCKS_EVENT_HW_SLOWDOWN		  0x8ull
+#define NVML_CLOCKS_EVENT_SYNC_BOOST		  0x10ull
+#define NVML_CLOCKS_EVENT_SW_THERMAL_SLOWDOWN	  0x20ull
+#define NVML_CLOCKS_EVENT_HW_THERMAL_SLOWDOWN	  0x40ull
 #define NVML_CLOCKS_EVENT_HW_POWER_BRAKE_SLOWDOWN 0x80ull
-#define NVML_CLOCKS_EVENT_DISPLAY_CLOCK_SETTING   0x100ull
+#define NVML_CLOCKS_EVENT_DISPLAY_CLOCK_SETTING	  0x100ull
 
 /* nvmlFieldValue_t field ids and value types (nvml.h NVML_FI_*, NVML_VALUE_TYPE_*). */
-#define NVML_FI_DEV_MEMORY_TEMP	      82
-#define NVML_VALUE_TYPE_DOUBLE	      0
-#define NVML_VALUE_TYPE_UNSIGNED_INT  1
-#define NVML_VALUE_TYPE_UNSIGNED_LONG 2
+#define NVML_FI_DEV_MEMORY_TEMP		   82
+#define NVML_VALUE_TYPE_DOUBLE		   0
+#define NVML_VALUE_TYPE_UNSIGNED_INT	   1
+#define NVML_VALUE_TYPE_UNSIGNED_LONG	   2
 #define NVML_VALUE_TYPE_UNSIGNED_LONG_LONG 3
 #define NVML_VALUE_TYPE_SIGNED_LONG_LONG   4
 #define NVML_VALUE_TYPE_SIGNED_INT	   5
@@ -77,7 +77,7 @@ typedef int nvmlEnableState_t;
 /* nvmlProcessInfo_t.usedGpuMemory when the driver cannot tell (Windows WDDM, some
  * containers). */
 #define NVML_VALUE_NOT_AVAILABLE (~0ull)
-#define NVML_NVLINK_MAX_LINKS		   36 /* nvml.h 13.x; older headers had fewer */
+#define NVML_NVLINK_MAX_LINKS	 36 /* nvml.h 13.x; older headers had fewer */
 
 #define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE 80
 #define NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE   80
@@ -223,10 +223,11 @@ static_assert(sizeof(nvmlUtilization_t) == 8, "nvmlUtilization_t layout");
 	  "nvmlDeviceGetGpuInstanceId")                                                            \
 	X(nvmlDeviceGetComputeInstanceId, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),     \
 	  "nvmlDeviceGetComputeInstanceId")                                                        \
-	X(nvmlDeviceGetCurrentClocksEventReasons, false, nvmlReturn_t, (nvmlDevice_t, unsigned long long *), \
-	  "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons")   \
-	X(nvmlDeviceGetTemperatureThreshold, false, nvmlReturn_t, (nvmlDevice_t, int, unsigned int *), \
-	  "nvmlDeviceGetTemperatureThreshold")                                                     \
+	X(nvmlDeviceGetCurrentClocksEventReasons, false, nvmlReturn_t,                             \
+	  (nvmlDevice_t, unsigned long long *), "nvmlDeviceGetCurrentClocksEventReasons",          \
+	  "nvmlDeviceGetCurrentClocksThrottleReasons")                                             \
+	X(nvmlDeviceGetTemperatureThreshold, false, nvmlReturn_t,                                  \
+	  (nvmlDevice_t, int, unsigned int *), "nvmlDeviceGetTemperatureThreshold")                \
 	X(nvmlDeviceGetFieldValues, false, nvmlReturn_t, (nvmlDevice_t, int, nvmlFieldValue_t *),  \
 	  "nvmlDeviceGetFieldValues")                                                              \
 	X(nvmlDeviceGetClockInfo, false, nvmlReturn_t, (nvmlDevice_t, int, unsigned int *),        \
@@ -237,20 +238,22 @@ static_assert(sizeof(nvmlUtilization_t) == 8, "nvmlUtilization_t layout");
 	  "nvmlDeviceGetPerformanceState")                                                         \
 	X(nvmlDeviceGetFanSpeed, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),              \
 	  "nvmlDeviceGetFanSpeed")                                                                 \
-	X(nvmlDeviceGetTotalEnergyConsumption, false, nvmlReturn_t, (nvmlDevice_t, unsigned long long *), \
-	  "nvmlDeviceGetTotalEnergyConsumption")                                                   \
-	X(nvmlDeviceGetEncoderUtilization, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *, unsigned int *), \
-	  "nvmlDeviceGetEncoderUtilization")                                                       \
-	X(nvmlDeviceGetDecoderUtilization, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *, unsigned int *), \
-	  "nvmlDeviceGetDecoderUtilization")                                                       \
+	X(nvmlDeviceGetTotalEnergyConsumption, false, nvmlReturn_t,                                \
+	  (nvmlDevice_t, unsigned long long *), "nvmlDeviceGetTotalEnergyConsumption")             \
+	X(nvmlDeviceGetEncoderUtilization, false, nvmlReturn_t,                                    \
+	  (nvmlDevice_t, unsigned int *, unsigned int *), "nvmlDeviceGetEncoderUtilization")       \
+	X(nvmlDeviceGetDecoderUtilization, false, nvmlReturn_t,                                    \
+	  (nvmlDevice_t, unsigned int *, unsigned int *), "nvmlDeviceGetDecoderUtilization")       \
 	X(nvmlDeviceGetPcieReplayCounter, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),     \
 	  "nvmlDeviceGetPcieReplayCounter")                                                        \
-	X(nvmlDeviceGetRetiredPages, false, nvmlReturn_t, (nvmlDevice_t, int, unsigned int *, unsigned long long *), \
-	  "nvmlDeviceGetRetiredPages")                                                             \
-	X(nvmlDeviceGetComputeRunningProcesses, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *, void *), \
-	  "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2", "nvmlDeviceGetComputeRunningProcesses") \
-	X(nvmlDeviceGetGraphicsRunningProcesses, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *, void *), \
-	  "nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v2", "nvmlDeviceGetGraphicsRunningProcesses") \
+	X(nvmlDeviceGetRetiredPages, false, nvmlReturn_t,                                          \
+	  (nvmlDevice_t, int, unsigned int *, unsigned long long *), "nvmlDeviceGetRetiredPages")  \
+	X(nvmlDeviceGetComputeRunningProcesses, false, nvmlReturn_t,                               \
+	  (nvmlDevice_t, unsigned int *, void *), "nvmlDeviceGetComputeRunningProcesses_v3",       \
+	  "nvmlDeviceGetComputeRunningProcesses_v2", "nvmlDeviceGetComputeRunningProcesses")       \
+	X(nvmlDeviceGetGraphicsRunningProcesses, false, nvmlReturn_t,                              \
+	  (nvmlDevice_t, unsigned int *, void *), "nvmlDeviceGetGraphicsRunningProcesses_v3",      \
+	  "nvmlDeviceGetGraphicsRunningProcesses_v2", "nvmlDeviceGetGraphicsRunningProcesses")     \
 	X(nvmlSystemGetProcessName, false, nvmlReturn_t, (unsigned int, char *, unsigned int),     \
 	  "nvmlSystemGetProcessName")
 

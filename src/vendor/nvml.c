@@ -449,7 +449,8 @@ static void nv_memory_errors(struct nvml *n, nvmlDevice_t dev)
 		if (rc == NVML_SUCCESS || rc == NVML_ERROR_INSUFFICIENT_SIZE)
 			vw_int(n->w, retired[i].key, count);
 		else
-			nv_fail(n, n->f.nvmlDeviceGetRetiredPages_name ?: "nvmlDeviceGetRetiredPages",
+			nv_fail(n,
+				n->f.nvmlDeviceGetRetiredPages_name ?: "nvmlDeviceGetRetiredPages",
 				rc, retired[i].key);
 	}
 	if (NV(n, "retired_pages_pending", nvmlDeviceGetRetiredPagesPendingStatus, (dev, &e)))
@@ -493,8 +494,10 @@ static void nv_processes(struct nvml *n, nvmlDevice_t dev, bool graphics)
 		return;
 	}
 	if (rc != NVML_SUCCESS) {
-		nv_fail(n, call ?: (graphics ? "nvmlDeviceGetGraphicsRunningProcesses"
-					      : "nvmlDeviceGetComputeRunningProcesses"),
+		nv_fail(n,
+			call
+				?: (graphics ? "nvmlDeviceGetGraphicsRunningProcesses"
+					     : "nvmlDeviceGetComputeRunningProcesses"),
 			rc, array);
 		return;
 	}

@@ -202,7 +202,8 @@ static nvmlReturn_t processes(const char *fn, nvmlDevice_t d, const char *key, u
 	if (!list)
 		return NVML_ERROR_NOT_SUPPORTED;
 	for (const char *p = list; *p;) {
-		nvmlProcessInfo_t e = { .gpuInstanceId = 0xffffffffu, .computeInstanceId = 0xffffffffu };
+		nvmlProcessInfo_t e = { .gpuInstanceId = 0xffffffffu,
+					.computeInstanceId = 0xffffffffu };
 		char mem[32] = "";
 		int used = 0, got;
 
@@ -210,14 +211,15 @@ static nvmlReturn_t processes(const char *fn, nvmlDevice_t d, const char *key, u
 			     &e.computeInstanceId);
 		if (got < 2)
 			break;
-		e.usedGpuMemory = strcmp(mem, "na") ? strtoull(mem, NULL, 10) : NVML_VALUE_NOT_AVAILABLE;
+		e.usedGpuMemory =
+			strcmp(mem, "na") ? strtoull(mem, NULL, 10) : NVML_VALUE_NOT_AVAILABLE;
 		if (n < *count && infos) {
 			if (entry_size == sizeof(nvmlProcessInfo_t))
 				((nvmlProcessInfo_t *)infos)[n] = e;
 			else
-				((nvmlProcessInfo_v1_t *)infos)[n] = (nvmlProcessInfo_v1_t){
-					.pid = e.pid, .usedGpuMemory = e.usedGpuMemory
-				};
+				((nvmlProcessInfo_v1_t *)infos)[n] =
+					(nvmlProcessInfo_v1_t){ .pid = e.pid,
+								.usedGpuMemory = e.usedGpuMemory };
 		}
 		n++;
 		p = strchr(p, ',');
@@ -262,8 +264,7 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t d, unsigned *n, v
 
 nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t d, unsigned *n, void *infos)
 {
-	return processes(__func__, d, "graphics_processes", n, infos,
-			 sizeof(nvmlProcessInfo_v1_t));
+	return processes(__func__, d, "graphics_processes", n, infos, sizeof(nvmlProcessInfo_v1_t));
 }
 
 nvmlReturn_t nvmlSystemGetProcessName(unsigned pid, char *buf, unsigned len)

@@ -165,8 +165,8 @@ static void test_gpu_unknown(void **state)
 /* One NVML device with the values a healthy H100 reports. */
 static struct snap_node *nvml_dev(struct gpuenv_snapshot *s, const char *bus)
 {
-	struct snap_node *d = snap_append_object(
-		snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+	struct snap_node *d =
+		snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
 
 	snap_set_int(d, "index", 0, "nvml:nvmlDeviceGetHandleByIndex_v2");
 	snap_set_str(d, "name", "NVIDIA H100 80GB HBM3", "nvml:nvmlDeviceGetName");
@@ -178,7 +178,8 @@ static struct snap_node *nvml_dev(struct gpuenv_snapshot *s, const char *bus)
 	snap_set_int(d, "remapped_rows_uncorrectable", 0, "nvml:nvmlDeviceGetRemappedRows");
 	snap_set_int(d, "remapped_rows_correctable", 0, "nvml:nvmlDeviceGetRemappedRows");
 	snap_set_state(d, "retired_pages_pending", FACT_UNSUPPORTED,
-		       "nvml:nvmlDeviceGetRetiredPagesPendingStatus", "NVML_ERROR_NOT_SUPPORTED (3)");
+		       "nvml:nvmlDeviceGetRetiredPagesPendingStatus",
+		       "NVML_ERROR_NOT_SUPPORTED (3)");
 	snap_set_int(d, "clocks_event_reasons", 0x5, "nvml:nvmlDeviceGetCurrentClocksEventReasons");
 	snap_set_int(d, "temperature_c", 60, "nvml:nvmlDeviceGetTemperature");
 	snap_set_int(d, "temperature_slowdown_c", 89, "nvml:nvmlDeviceGetTemperatureThreshold");
@@ -209,10 +210,16 @@ static void link_set(struct snap_node *d, size_t l, bool on)
 }
 
 static const char *const health_rules[] = {
-	"hardware.gpu-lost",	     "hardware.ecc-uncorrectable", "hardware.row-remap-failed",
-	"hardware.row-remap-pending", "hardware.retired-pages-pending",
-	"hardware.clocks-throttled", "hardware.temperature-slowdown", "hardware.nvlink-down",
-	"hardware.pcie-replays",     "hardware.mig-layout",
+	"hardware.gpu-lost",
+	"hardware.ecc-uncorrectable",
+	"hardware.row-remap-failed",
+	"hardware.row-remap-pending",
+	"hardware.retired-pages-pending",
+	"hardware.clocks-throttled",
+	"hardware.temperature-slowdown",
+	"hardware.nvlink-down",
+	"hardware.pcie-replays",
+	"hardware.mig-layout",
 };
 
 static void test_health(void **state)
@@ -298,12 +305,9 @@ static void test_health(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_gpu),
-		cmocka_unit_test(test_health),
-		cmocka_unit_test(test_link_down),
-		cmocka_unit_test(test_link_degraded),
-		cmocka_unit_test(test_bar1),
-		cmocka_unit_test(test_gpu_without_driver),
+		cmocka_unit_test(test_no_gpu),	    cmocka_unit_test(test_health),
+		cmocka_unit_test(test_link_down),   cmocka_unit_test(test_link_degraded),
+		cmocka_unit_test(test_bar1),	    cmocka_unit_test(test_gpu_without_driver),
 		cmocka_unit_test(test_gpu_unknown),
 	};
 
