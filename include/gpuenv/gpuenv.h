@@ -375,6 +375,32 @@ GPUENV_API const struct gpuenv_doctor *gpuenv_explain_get_doctor(const struct gp
 GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv_format format,
 				     unsigned flags, char **ret);
 
+/* ---- drift (src/drift): two snapshots compared, a fleet summarised ------------------- */
+
+struct gpuenv_diff;
+
+/*
+ * gpuenv_diff_new: `gpuenv diff`: compares snapshot a with b fact by fact (objects by key,
+ * arrays by index; a fact by its state and value) and runs the rule table on both to see
+ * which findings appeared or went away (docs/fleet.md). Keys that name a machine (hostname,
+ * UUIDs, serials, bus ids) and readings that move on their own (temperature, power, load) are
+ * kept apart, never counted as drift. name_a, name_b: what to call them (a file name; copied).
+ * a and b are read, not kept. ret: the caller's (gpuenv_diff_free()). Returns 0, -EINVAL,
+ * -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_diff_new(const char *name_a, struct gpuenv_snapshot *a, const char *name_b,
+			       struct gpuenv_snapshot *b, struct gpuenv_diff **ret);
+/* gpuenv_diff_free: frees d (NULL is a no-op). Returns NULL. Since 0.1. */
+GPUENV_API struct gpuenv_diff *gpuenv_diff_free(struct gpuenv_diff *d);
+/* gpuenv_diff_get_count: returns the differences that count: facts that drifted plus findings
+ * that appeared or went away (0: the same stack); 0 for NULL. Since 0.1. */
+GPUENV_API size_t gpuenv_diff_get_count(const struct gpuenv_diff *d);
+/* gpuenv_diff_render: d as GPUENV_FORMAT_TEXT, GPUENV_FORMAT_MARKDOWN or GPUENV_FORMAT_JSON
+ * (docs/fleet.md); flags: none used yet. The render convention above: ret malloc'd, the caller
+ * free()s it. Returns 0, -EINVAL, -EOPNOTSUPP (another format), -ENOMEM. Since 0.1. */
+GPUENV_API int gpuenv_diff_render(const struct gpuenv_diff *d, enum gpuenv_format format,
+				  unsigned flags, char **ret);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,7 @@ static struct gpuenv_ctx *ctx;
 static struct gpuenv_snapshot *snap;
 static struct gpuenv_doctor *doc;
 static struct gpuenv_scan *scan;
+static struct gpuenv_diff *diff;
 
 static int r_snapshot(enum gpuenv_format f, char **ret)
 {
@@ -36,6 +37,10 @@ static int r_scan(enum gpuenv_format f, char **ret)
 static int r_doctor(enum gpuenv_format f, char **ret)
 {
 	return gpuenv_doctor_render(doc, f, GPUENV_RENDER_STABLE, ret);
+}
+static int r_diff(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_diff_render(diff, f, 0, ret);
 }
 static int r_rules(enum gpuenv_format f, char **ret)
 {
@@ -57,6 +62,7 @@ static const struct renderer {
 	{ "gpuenv_doctor_render", r_doctor, F(TEXT) | F(JSON) | F(MARKDOWN) | F(MERMAID) },
 	{ "gpuenv_doctor_list_rules", r_rules, F(TEXT) | F(JSON) | F(MARKDOWN) },
 	{ "gpuenv_facts_query", r_facts, F(TEXT) | F(JSON) },
+	{ "gpuenv_diff_render", r_diff, F(TEXT) | F(JSON) | F(MARKDOWN) },
 };
 
 static int setup(void **state)
@@ -67,13 +73,15 @@ static int setup(void **state)
 				     .flags = GPUENV_CTX_STABLE | GPUENV_CTX_NO_VENDOR };
 
 	if (gpuenv_ctx_new(&o, &ctx) < 0 || gpuenv_snapshot_collect(ctx, &snap) < 0 ||
-	    gpuenv_doctor_run(snap, &doc) < 0 || gpuenv_scan_new(ctx, NULL, &scan) < 0)
+	    gpuenv_doctor_run(snap, &doc) < 0 || gpuenv_scan_new(ctx, NULL, &scan) < 0 ||
+	    gpuenv_diff_new("a", snap, "b", snap, &diff) < 0)
 		return -1;
 	return 0;
 }
 
 static int teardown(void **state)
 {
+	gpuenv_diff_free(diff);
 	gpuenv_scan_free(scan);
 	gpuenv_doctor_free(doc);
 	gpuenv_snapshot_unref(snap);
@@ -123,6 +131,7 @@ static void test_formats(void **state)
 
 static void test_null_arguments(void **state)
 {
+	struct gpuenv_diff *diff2 = NULL;
 	char *out = NULL;
 
 	assert_int_equal(gpuenv_snapshot_render(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
@@ -135,6 +144,11 @@ static void test_null_arguments(void **state)
 	assert_int_equal(gpuenv_facts_query(NULL, "12.4", GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
 	assert_int_equal(gpuenv_facts_query("cuda", NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
 	assert_int_equal(gpuenv_facts_query("cuda", "12.4", GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_diff_render(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_diff_render(diff, GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_diff_new("a", NULL, "b", snap, &diff2), -EINVAL);
+	assert_int_equal(gpuenv_diff_get_count(NULL), 0);
+	assert_int_equal(gpuenv_diff_get_count(diff), 0);
 	assert_null(out);
 }
 
