@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "drift/drift.h"
+#include "drift/fleet.h"
 #include "gpuenv/gpuenv.h"
 #include "shared/strbuf.h"
 
@@ -45,6 +46,67 @@ GPUENV_API int gpuenv_diff_render(const struct gpuenv_diff *d, enum gpuenv_forma
 		break;
 	case GPUENV_FORMAT_JSON:
 		r = out_diff_json(d, flags, &sb);
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	return strbuf_finish(&sb, r, ret);
+}
+
+GPUENV_API int gpuenv_fleet_new(struct gpuenv_fleet **ret)
+{
+	if (!ret)
+		return -EINVAL;
+	return fleet_new(ret);
+}
+
+GPUENV_API struct gpuenv_fleet *gpuenv_fleet_free(struct gpuenv_fleet *f)
+{
+	return fleet_free(f);
+}
+
+GPUENV_API int gpuenv_fleet_add(struct gpuenv_fleet *f, const char *name, const char *text,
+				size_t len)
+{
+	if (!f || !name || (!text && len))
+		return -EINVAL;
+	return fleet_add(f, name, text ? text : "", len);
+}
+
+GPUENV_API int gpuenv_fleet_add_unread(struct gpuenv_fleet *f, const char *name, const char *why)
+{
+	if (!f || !name || !why)
+		return -EINVAL;
+	return fleet_add_unread(f, name, why);
+}
+
+GPUENV_API size_t gpuenv_fleet_get_machine_count(const struct gpuenv_fleet *f)
+{
+	return f ? f->machines : 0;
+}
+
+GPUENV_API size_t gpuenv_fleet_get_problem_count(const struct gpuenv_fleet *f)
+{
+	return f ? fleet_problem_count(f) : 0;
+}
+
+GPUENV_API int gpuenv_fleet_render(const struct gpuenv_fleet *f, enum gpuenv_format format,
+				   unsigned flags, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (!f || !ret)
+		return -EINVAL;
+	switch (format) {
+	case GPUENV_FORMAT_TEXT:
+		r = out_fleet_text(f, flags, &sb);
+		break;
+	case GPUENV_FORMAT_MARKDOWN:
+		r = out_fleet_markdown(f, flags, &sb);
+		break;
+	case GPUENV_FORMAT_JSON:
+		r = out_fleet_json(f, flags, &sb);
 		break;
 	default:
 		return -EOPNOTSUPP;

@@ -23,6 +23,8 @@ static const struct gpuenv_cmd commands[] = {
 	  "look up the knowledge base: facts cuda|driver|gpu|xid|cudnn|torch|rocm|tensorflow KEY" },
 	{ "diff", cmd_diff,
 	  "what changed between two snapshots, layer by layer, and their findings" },
+	{ "fleet", cmd_fleet,
+	  "many machines' snapshots: majority values, deviating machines, findings" },
 	{ "scan", cmd_scan, "GPU targets in binaries/wheels, and whether a GPU can run them" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "this list; `gpuenv COMMAND --help` for a command's options" },

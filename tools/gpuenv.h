@@ -131,3 +131,4 @@ int cmd_scan(int argc, char *argv[]);
 int cmd_doctor(int argc, char *argv[]);
 int cmd_explain(int argc, char *argv[]);
 int cmd_diff(int argc, char *argv[]);
+int cmd_fleet(int argc, char *argv[]);

@@ -401,6 +401,38 @@ GPUENV_API size_t gpuenv_diff_get_count(const struct gpuenv_diff *d);
 GPUENV_API int gpuenv_diff_render(const struct gpuenv_diff *d, enum gpuenv_format format,
 				  unsigned flags, char **ret);
 
+struct gpuenv_fleet;
+
+/* gpuenv_fleet_new: an empty fleet summary (`gpuenv fleet`, docs/fleet.md). ret: the caller's
+ * (gpuenv_fleet_free()). Returns 0, -ENOMEM. Since 0.1. */
+GPUENV_API int gpuenv_fleet_new(struct gpuenv_fleet **ret);
+/* gpuenv_fleet_free: frees f (NULL is a no-op). Returns NULL. Since 0.1. */
+GPUENV_API struct gpuenv_fleet *gpuenv_fleet_free(struct gpuenv_fleet *f);
+/*
+ * gpuenv_fleet_add: one machine: the text of its `gpuenv doctor --json` (findings and verdict
+ * read from it) or `gpuenv report --json` (the rule table is run on it, a full parse) output,
+ * at most len bytes; name: what to call it when the snapshot has no host name (a file name;
+ * copied). The text is streamed, not kept: per key of docs/fleet.md only the value's
+ * fingerprint. Returns 0; -EBADMSG: not such a document (recorded as not read, with why, and
+ * counted); -EINVAL, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_fleet_add(struct gpuenv_fleet *f, const char *name, const char *text,
+				size_t len);
+/* gpuenv_fleet_add_unread: records an input that could not be read (name and why, copied), so
+ * the summary counts and lists it. Returns 0, -EINVAL, -ENOMEM. Since 0.1. */
+GPUENV_API int gpuenv_fleet_add_unread(struct gpuenv_fleet *f, const char *name, const char *why);
+/* gpuenv_fleet_get_machine_count: returns the machines added; 0 for NULL. Since 0.1. */
+GPUENV_API size_t gpuenv_fleet_get_machine_count(const struct gpuenv_fleet *f);
+/* gpuenv_fleet_get_problem_count: returns the keys on which machines differ, plus the rules
+ * with an error finding on some machine, plus the inputs not read (0: a uniform, healthy
+ * fleet); 0 for NULL. Since 0.1. */
+GPUENV_API size_t gpuenv_fleet_get_problem_count(const struct gpuenv_fleet *f);
+/* gpuenv_fleet_render: f as GPUENV_FORMAT_TEXT, GPUENV_FORMAT_MARKDOWN or GPUENV_FORMAT_JSON
+ * (docs/fleet.md); flags: none used yet. The render convention above. Returns 0, -EINVAL,
+ * -EOPNOTSUPP (another format), -ENOMEM. Since 0.1. */
+GPUENV_API int gpuenv_fleet_render(const struct gpuenv_fleet *f, enum gpuenv_format format,
+				   unsigned flags, char **ret);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,7 @@
 # share/fish/vendor_completions.d). The option lists follow `gpuenv COMMAND --help`;
 # tests/tools/check-completions.py fails when they drift apart.
 
-set -l commands doctor explain report facts scan diff version help
+set -l commands doctor explain report facts scan diff fleet version help
 complete -c gpuenv -f
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'what will fail, in which layer, why, how to fix (default)'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a explain -d 'pasted errors and command output judged by the same rules'
@@ -11,12 +11,13 @@ complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a report -d '
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a facts -d 'look up the knowledge base'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a scan -d 'GPU targets in binaries and wheels'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what changed between two snapshots'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a fleet -d 'many machines: majority values and who deviates'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a version -d 'print the version'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a help -d 'the commands and exit codes'
 
 # Options of report and doctor (COMMON_OPTIONS_HELP in tools/gpuenv.h); `gpuenv` without a
 # command runs doctor, so they apply there too.
-set -l common "not __fish_seen_subcommand_from explain facts scan diff version help"
+set -l common "not __fish_seen_subcommand_from explain facts scan diff fleet version help"
 complete -c gpuenv -n $common -s R -l sysroot -x -a '(__fish_complete_directories)' -d 'read the machine image under DIR'
 complete -c gpuenv -n $common -s E -l env-file -r -F -d 'environment of the judged process'
 complete -c gpuenv -n $common -s F -l from -r -F -d 'load a snapshot written by report --json'
@@ -36,7 +37,7 @@ complete -c gpuenv -n $common -s j -l json -d 'JSON output'
 complete -c gpuenv -n $common -s v -l verbose -d 'log what the probes do to stderr'
 complete -c gpuenv -n $common -s h -l help -d 'show help'
 
-set -l doctor "not __fish_seen_subcommand_from explain report facts scan diff version help"
+set -l doctor "not __fish_seen_subcommand_from explain report facts scan diff fleet version help"
 complete -c gpuenv -n $doctor -l markdown -d 'Markdown to paste into an issue'
 complete -c gpuenv -n $doctor -l mermaid -d 'the diagnosis path as a Mermaid flowchart'
 complete -c gpuenv -n $doctor -l strict -d 'exit 1 when there are warnings'
@@ -80,3 +81,9 @@ complete -c gpuenv -n $diff -F
 complete -c gpuenv -n $diff -s j -l json -d 'JSON output'
 complete -c gpuenv -n $diff -l markdown -d 'Markdown tables to paste into an issue'
 complete -c gpuenv -n $diff -s h -l help -d 'show help'
+
+set -l fleet '__fish_seen_subcommand_from fleet'
+complete -c gpuenv -n $fleet -F
+complete -c gpuenv -n $fleet -s j -l json -d 'JSON output'
+complete -c gpuenv -n $fleet -l markdown -d 'a Markdown table to paste into an issue'
+complete -c gpuenv -n $fleet -s h -l help -d 'show help'

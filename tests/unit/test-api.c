@@ -25,6 +25,7 @@ static struct gpuenv_snapshot *snap;
 static struct gpuenv_doctor *doc;
 static struct gpuenv_scan *scan;
 static struct gpuenv_diff *diff;
+static struct gpuenv_fleet *fleet;
 
 static int r_snapshot(enum gpuenv_format f, char **ret)
 {
@@ -41,6 +42,10 @@ static int r_doctor(enum gpuenv_format f, char **ret)
 static int r_diff(enum gpuenv_format f, char **ret)
 {
 	return gpuenv_diff_render(diff, f, 0, ret);
+}
+static int r_fleet(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_fleet_render(fleet, f, 0, ret);
 }
 static int r_rules(enum gpuenv_format f, char **ret)
 {
@@ -63,6 +68,7 @@ static const struct renderer {
 	{ "gpuenv_doctor_list_rules", r_rules, F(TEXT) | F(JSON) | F(MARKDOWN) },
 	{ "gpuenv_facts_query", r_facts, F(TEXT) | F(JSON) },
 	{ "gpuenv_diff_render", r_diff, F(TEXT) | F(JSON) | F(MARKDOWN) },
+	{ "gpuenv_fleet_render", r_fleet, F(TEXT) | F(JSON) | F(MARKDOWN) },
 };
 
 static int setup(void **state)
@@ -71,16 +77,26 @@ static int setup(void **state)
 				     .sysroot =
 					     GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/no-gpu/root",
 				     .flags = GPUENV_CTX_STABLE | GPUENV_CTX_NO_VENDOR };
+	char *json;
+	int r;
 
 	if (gpuenv_ctx_new(&o, &ctx) < 0 || gpuenv_snapshot_collect(ctx, &snap) < 0 ||
 	    gpuenv_doctor_run(snap, &doc) < 0 || gpuenv_scan_new(ctx, NULL, &scan) < 0 ||
-	    gpuenv_diff_new("a", snap, "b", snap, &diff) < 0)
+	    gpuenv_diff_new("a", snap, "b", snap, &diff) < 0 || gpuenv_fleet_new(&fleet) < 0)
+		return -1;
+	/* one machine: the snapshot's own JSON (the rules run on it), one file not read */
+	if (gpuenv_snapshot_render(snap, GPUENV_FORMAT_JSON, GPUENV_RENDER_STABLE, &json) < 0)
+		return -1;
+	r = gpuenv_fleet_add(fleet, "machine", json, strlen(json));
+	free(json);
+	if (r < 0 || gpuenv_fleet_add_unread(fleet, "other", "Permission denied") < 0)
 		return -1;
 	return 0;
 }
 
 static int teardown(void **state)
 {
+	gpuenv_fleet_free(fleet);
 	gpuenv_diff_free(diff);
 	gpuenv_scan_free(scan);
 	gpuenv_doctor_free(doc);
@@ -149,6 +165,13 @@ static void test_null_arguments(void **state)
 	assert_int_equal(gpuenv_diff_new("a", NULL, "b", snap, &diff2), -EINVAL);
 	assert_int_equal(gpuenv_diff_get_count(NULL), 0);
 	assert_int_equal(gpuenv_diff_get_count(diff), 0);
+	assert_int_equal(gpuenv_fleet_render(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_fleet_render(fleet, GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_fleet_add(NULL, "x", "{}", 2), -EINVAL);
+	assert_int_equal(gpuenv_fleet_new(NULL), -EINVAL);
+	assert_int_equal(gpuenv_fleet_get_machine_count(fleet), 1);
+	/* the file not read is a problem */
+	assert_true(gpuenv_fleet_get_problem_count(fleet) >= 1);
 	assert_null(out);
 }
 
