@@ -112,3 +112,20 @@ GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_format format, unsigned flag
 	}
 	return strbuf_finish(&sb, r, ret);
 }
+
+GPUENV_API int gpuenv_doctor_labels(const struct gpuenv_doctor *d, enum gpuenv_format format,
+				    unsigned flags, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (!d || !ret)
+		return -EINVAL;
+	if (format == GPUENV_FORMAT_TEXT)
+		r = out_labels_text(d, flags, &sb);
+	else if (format == GPUENV_FORMAT_JSON)
+		r = out_labels_json(d, flags, &sb);
+	else
+		return -EOPNOTSUPP;
+	return strbuf_finish(&sb, r, ret);
+}

@@ -25,6 +25,7 @@ static const struct gpuenv_cmd commands[] = {
 	  "what changed between two snapshots, layer by layer, and their findings" },
 	{ "fleet", cmd_fleet,
 	  "many machines' snapshots: majority values, deviating machines, findings" },
+	{ "labels", cmd_labels, "Kubernetes node labels (Node Feature Discovery features.d)" },
 	{ "scan", cmd_scan, "GPU targets in binaries/wheels, and whether a GPU can run them" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "this list; `gpuenv COMMAND --help` for a command's options" },

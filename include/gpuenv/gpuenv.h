@@ -345,6 +345,19 @@ GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_f
  * -EINVAL, -EOPNOTSUPP (GPUENV_FORMAT_MERMAID or another), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_format format, unsigned flags, char **ret);
 
+/*
+ * gpuenv_doctor_labels: Kubernetes node labels for d (`gpuenv labels`, docs/labels.md): GPU
+ * Feature Discovery's names and value formats where they overlap (nvidia.com/gpu.product,
+ * gpu.count, gpu.memory, gpu.compute.major/minor, gpu.family, cuda.driver.*, cuda.runtime.*)
+ * and gpuenv's own under feature.node.kubernetes.io/gpuenv. (health, root-cause,
+ * driver-max-cuda, framework-coverage, errors, warnings); only for facts the snapshot shows.
+ * GPUENV_FORMAT_TEXT: Node Feature Discovery's features.d lines (name=value);
+ * GPUENV_FORMAT_JSON: {"schema_version": 1, "labels": {name: value}}; flags: none yet. The
+ * render convention above. Returns 0, -EINVAL, -EOPNOTSUPP, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_doctor_labels(const struct gpuenv_doctor *d, enum gpuenv_format format,
+				    unsigned flags, char **ret);
+
 struct gpuenv_explain;
 
 /*

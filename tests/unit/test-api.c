@@ -47,6 +47,10 @@ static int r_fleet(enum gpuenv_format f, char **ret)
 {
 	return gpuenv_fleet_render(fleet, f, 0, ret);
 }
+static int r_labels(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_doctor_labels(doc, f, 0, ret);
+}
 static int r_rules(enum gpuenv_format f, char **ret)
 {
 	return gpuenv_doctor_list_rules(f, 0, ret);
@@ -69,6 +73,7 @@ static const struct renderer {
 	{ "gpuenv_facts_query", r_facts, F(TEXT) | F(JSON) },
 	{ "gpuenv_diff_render", r_diff, F(TEXT) | F(JSON) | F(MARKDOWN) },
 	{ "gpuenv_fleet_render", r_fleet, F(TEXT) | F(JSON) | F(MARKDOWN) },
+	{ "gpuenv_doctor_labels", r_labels, F(TEXT) | F(JSON) },
 };
 
 static int setup(void **state)
@@ -165,6 +170,8 @@ static void test_null_arguments(void **state)
 	assert_int_equal(gpuenv_diff_new("a", NULL, "b", snap, &diff2), -EINVAL);
 	assert_int_equal(gpuenv_diff_get_count(NULL), 0);
 	assert_int_equal(gpuenv_diff_get_count(diff), 0);
+	assert_int_equal(gpuenv_doctor_labels(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_doctor_labels(doc, GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
 	assert_int_equal(gpuenv_fleet_render(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
 	assert_int_equal(gpuenv_fleet_render(fleet, GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
 	assert_int_equal(gpuenv_fleet_add(NULL, "x", "{}", 2), -EINVAL);
