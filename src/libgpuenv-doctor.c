@@ -63,6 +63,13 @@ GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i
 	return 0;
 }
 
+GPUENV_API int gpuenv_doctor_get_root_cause(const struct gpuenv_doctor *d)
+{
+	if (!d)
+		return -EINVAL;
+	return d->root_cause ? (int)(d->root_cause - 1) : -ENOENT;
+}
+
 GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_format format,
 				    unsigned flags, char **ret)
 {

@@ -26,6 +26,8 @@ static const struct gpuenv_cmd commands[] = {
 	{ "fleet", cmd_fleet,
 	  "many machines' snapshots: majority values, deviating machines, findings" },
 	{ "labels", cmd_labels, "Kubernetes node labels (Node Feature Discovery features.d)" },
+	{ "health", cmd_health,
+	  "a node health check: ok or the root cause; --slurm drains/resumes" },
 	{ "scan", cmd_scan, "GPU targets in binaries/wheels, and whether a GPU can run them" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "this list; `gpuenv COMMAND --help` for a command's options" },

@@ -133,3 +133,4 @@ int cmd_explain(int argc, char *argv[]);
 int cmd_diff(int argc, char *argv[]);
 int cmd_fleet(int argc, char *argv[]);
 int cmd_labels(int argc, char *argv[]);
+int cmd_health(int argc, char *argv[]);

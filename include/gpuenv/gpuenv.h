@@ -329,6 +329,10 @@ GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i
 					 const char **ret_rule_id,
 					 enum gpuenv_severity *ret_severity,
 					 enum gpuenv_layer *ret_layer, const char **ret_message);
+/* gpuenv_doctor_get_root_cause: returns the index of the finding that explains the others (for
+ * gpuenv_doctor_get_finding()), -ENOENT when there is no warning or error, -EINVAL for NULL.
+ * Since 0.1. */
+GPUENV_API int gpuenv_doctor_get_root_cause(const struct gpuenv_doctor *d);
 /*
  * gpuenv_doctor_render: d as GPUENV_FORMAT_TEXT (the layered stack, findings with cause, fix,
  * verify), GPUENV_FORMAT_JSON (docs/doctor-schema.md: findings + the snapshot),
