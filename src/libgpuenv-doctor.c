@@ -63,6 +63,13 @@ GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i
 	return 0;
 }
 
+GPUENV_API int gpuenv_doctor_get_root_cause(const struct gpuenv_doctor *d)
+{
+	if (!d)
+		return -EINVAL;
+	return d->root_cause ? (int)(d->root_cause - 1) : -ENOENT;
+}
+
 GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_format format,
 				    unsigned flags, char **ret)
 {
@@ -114,5 +121,22 @@ GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_format format, unsigned flag
 	default:
 		r = -EOPNOTSUPP;
 	}
+	return strbuf_finish(&sb, r, ret);
+}
+
+GPUENV_API int gpuenv_doctor_labels(const struct gpuenv_doctor *d, enum gpuenv_format format,
+				    unsigned flags, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (!d || !ret)
+		return -EINVAL;
+	if (format == GPUENV_FORMAT_TEXT)
+		r = out_labels_text(d, flags, &sb);
+	else if (format == GPUENV_FORMAT_JSON)
+		r = out_labels_json(d, flags, &sb);
+	else
+		return -EOPNOTSUPP;
 	return strbuf_finish(&sb, r, ret);
 }

@@ -244,6 +244,38 @@ static int write_text_file(const char *path, const char *text)
 	return err;
 }
 
+/* The snapshot in path (a `gpuenv report --json` file, "-": stdin), or an exit code after a
+ * message naming what (the option or argument) and the path. */
+int common_load_snapshot(struct gpuenv_ctx *ctx, const char *what, const char *path,
+			 struct gpuenv_snapshot **ret)
+{
+	char *text;
+	size_t len;
+	int err;
+
+	/* gpuenv_snapshot_from_json()'s cap: a bigger file is not read at all. */
+	err = read_host_file(path, (size_t)16 << 20, &text, &len);
+	if (err == -EFBIG) {
+		fprintf(stderr,
+			"gpuenv: %s %s: larger than 16 MiB: not a snapshot gpuenv wrote (one is a "
+			"few hundred KB)\n",
+			what, path);
+		return EXIT_INPUT;
+	}
+	if (err < 0) {
+		fprintf(stderr, "gpuenv: %s %s: %s\n", what, path, strerror(-err));
+		return EXIT_INPUT;
+	}
+	err = gpuenv_snapshot_from_json(ctx, text, len, ret);
+	free(text);
+	if (err < 0) {
+		fprintf(stderr, "gpuenv: %s %s: not a gpuenv snapshot (%s)\n", what, path,
+			strerror(-err));
+		return err == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
+	}
+	return 0;
+}
+
 int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		struct gpuenv_snapshot **ret_snap)
 {
@@ -304,32 +336,10 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	gpuenv_ctx_set_log_fn(ctx, log_to_stderr, NULL);
 	gpuenv_ctx_set_log_priority(ctx, o->verbose ? 7 : 3);
 	if (o->from) {
-		char *text;
-		size_t len;
-
-		/* gpuenv_snapshot_from_json()'s cap: a bigger file is not read at all. */
-		err = read_host_file(o->from, (size_t)16 << 20, &text, &len);
-		if (err == -EFBIG) {
-			fprintf(stderr,
-				"gpuenv: --from %s: larger than 16 MiB: not a snapshot gpuenv "
-				"wrote "
-				"(one is a few hundred KB)\n",
-				o->from);
+		err = common_load_snapshot(ctx, "--from", o->from, &snap);
+		if (err) {
 			gpuenv_ctx_free(ctx);
-			return EXIT_INPUT;
-		}
-		if (err < 0) {
-			fprintf(stderr, "gpuenv: --from %s: %s\n", o->from, strerror(-err));
-			gpuenv_ctx_free(ctx);
-			return EXIT_INPUT;
-		}
-		err = gpuenv_snapshot_from_json(ctx, text, len, &snap);
-		free(text);
-		if (err < 0) {
-			fprintf(stderr, "gpuenv: --from %s: not a gpuenv snapshot (%s)\n", o->from,
-				strerror(-err));
-			gpuenv_ctx_free(ctx);
-			return EXIT_INPUT;
+			return err;
 		}
 	} else {
 		err = pci_names_setup(ctx, o->sysroot, o->pci_ids);

@@ -114,6 +114,10 @@ int common_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_ctx **ret);
 /* Opens the context, collects or loads the snapshot. Returns an exit code (0 = ok). */
 int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		struct gpuenv_snapshot **ret_snap);
+/* Loads a snapshot file ("-": stdin) for --from or a command's argument: 0, or the exit code
+ * after a message that names `what` and the path. */
+int common_load_snapshot(struct gpuenv_ctx *ctx, const char *what, const char *path,
+			 struct gpuenv_snapshot **ret);
 bool common_use_color(const struct common_opts *o, FILE *f);
 unsigned common_render_flags(const struct common_opts *o, FILE *f);
 /* Prints "gpuenv: <what>: <strerror>" to stderr. */
@@ -129,3 +133,7 @@ int cmd_doctor(int argc, char *argv[]);
 int cmd_explain(int argc, char *argv[]);
 int cmd_exporter(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
+int cmd_diff(int argc, char *argv[]);
+int cmd_fleet(int argc, char *argv[]);
+int cmd_labels(int argc, char *argv[]);
+int cmd_health(int argc, char *argv[]);

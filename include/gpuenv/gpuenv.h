@@ -349,6 +349,10 @@ GPUENV_API int gpuenv_doctor_get_finding(const struct gpuenv_doctor *d, size_t i
 					 const char **ret_rule_id,
 					 enum gpuenv_severity *ret_severity,
 					 enum gpuenv_layer *ret_layer, const char **ret_message);
+/* gpuenv_doctor_get_root_cause: returns the index of the finding that explains the others (for
+ * gpuenv_doctor_get_finding()), -ENOENT when there is no warning or error, -EINVAL for NULL.
+ * Since 0.1. */
+GPUENV_API int gpuenv_doctor_get_root_cause(const struct gpuenv_doctor *d);
 /*
  * gpuenv_doctor_render: d as GPUENV_FORMAT_TEXT (the layered stack, findings with cause, fix,
  * verify), GPUENV_FORMAT_JSON (docs/doctor-schema.md: findings + the snapshot),
@@ -365,6 +369,19 @@ GPUENV_API int gpuenv_doctor_render(const struct gpuenv_doctor *d, enum gpuenv_f
  * yet, pass 0. The render convention above: ret malloc'd, the caller free()s it. Returns 0,
  * -EINVAL, -EOPNOTSUPP (GPUENV_FORMAT_MERMAID or another), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_doctor_list_rules(enum gpuenv_format format, unsigned flags, char **ret);
+
+/*
+ * gpuenv_doctor_labels: Kubernetes node labels for d (`gpuenv labels`, docs/labels.md): GPU
+ * Feature Discovery's names and value formats where they overlap (nvidia.com/gpu.product,
+ * gpu.count, gpu.memory, gpu.compute.major/minor, gpu.family, cuda.driver.*, cuda.runtime.*)
+ * and gpuenv's own under feature.node.kubernetes.io/gpuenv. (health, root-cause,
+ * driver-max-cuda, framework-coverage, errors, warnings); only for facts the snapshot shows.
+ * GPUENV_FORMAT_TEXT: Node Feature Discovery's features.d lines (name=value);
+ * GPUENV_FORMAT_JSON: {"schema_version": 1, "labels": {name: value}}; flags: none yet. The
+ * render convention above. Returns 0, -EINVAL, -EOPNOTSUPP, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_doctor_labels(const struct gpuenv_doctor *d, enum gpuenv_format format,
+				    unsigned flags, char **ret);
 
 struct gpuenv_explain;
 
@@ -445,6 +462,64 @@ GPUENV_API enum gpuenv_check_result gpuenv_check_get_result(const struct gpuenv_
  * -EINVAL, -EOPNOTSUPP, -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_check_render(const struct gpuenv_check *c, enum gpuenv_format format,
+				   unsigned flags, char **ret);
+
+/* ---- drift (src/drift): two snapshots compared, a fleet summarised ------------------- */
+
+struct gpuenv_diff;
+
+/*
+ * gpuenv_diff_new: `gpuenv diff`: compares snapshot a with b fact by fact (objects by key,
+ * arrays by index; a fact by its state and value) and runs the rule table on both to see
+ * which findings appeared or went away (docs/fleet.md). Keys that name a machine (hostname,
+ * UUIDs, serials, bus ids) and readings that move on their own (temperature, power, load) are
+ * kept apart, never counted as drift. name_a, name_b: what to call them (a file name; copied).
+ * a and b are read, not kept. ret: the caller's (gpuenv_diff_free()). Returns 0, -EINVAL,
+ * -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_diff_new(const char *name_a, struct gpuenv_snapshot *a, const char *name_b,
+			       struct gpuenv_snapshot *b, struct gpuenv_diff **ret);
+/* gpuenv_diff_free: frees d (NULL is a no-op). Returns NULL. Since 0.1. */
+GPUENV_API struct gpuenv_diff *gpuenv_diff_free(struct gpuenv_diff *d);
+/* gpuenv_diff_get_count: returns the differences that count: facts that drifted plus findings
+ * that appeared or went away (0: the same stack); 0 for NULL. Since 0.1. */
+GPUENV_API size_t gpuenv_diff_get_count(const struct gpuenv_diff *d);
+/* gpuenv_diff_render: d as GPUENV_FORMAT_TEXT, GPUENV_FORMAT_MARKDOWN or GPUENV_FORMAT_JSON
+ * (docs/fleet.md); flags: none used yet. The render convention above: ret malloc'd, the caller
+ * free()s it. Returns 0, -EINVAL, -EOPNOTSUPP (another format), -ENOMEM. Since 0.1. */
+GPUENV_API int gpuenv_diff_render(const struct gpuenv_diff *d, enum gpuenv_format format,
+				  unsigned flags, char **ret);
+
+struct gpuenv_fleet;
+
+/* gpuenv_fleet_new: an empty fleet summary (`gpuenv fleet`, docs/fleet.md). ret: the caller's
+ * (gpuenv_fleet_free()). Returns 0, -ENOMEM. Since 0.1. */
+GPUENV_API int gpuenv_fleet_new(struct gpuenv_fleet **ret);
+/* gpuenv_fleet_free: frees f (NULL is a no-op). Returns NULL. Since 0.1. */
+GPUENV_API struct gpuenv_fleet *gpuenv_fleet_free(struct gpuenv_fleet *f);
+/*
+ * gpuenv_fleet_add: one machine: the text of its `gpuenv doctor --json` (findings and verdict
+ * read from it) or `gpuenv report --json` (the rule table is run on it, a full parse) output,
+ * at most len bytes; name: what to call it when the snapshot has no host name (a file name;
+ * copied). The text is streamed, not kept: per key of docs/fleet.md only the value's
+ * fingerprint. Returns 0; -EBADMSG: not such a document (recorded as not read, with why, and
+ * counted); -EINVAL, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_fleet_add(struct gpuenv_fleet *f, const char *name, const char *text,
+				size_t len);
+/* gpuenv_fleet_add_unread: records an input that could not be read (name and why, copied), so
+ * the summary counts and lists it. Returns 0, -EINVAL, -ENOMEM. Since 0.1. */
+GPUENV_API int gpuenv_fleet_add_unread(struct gpuenv_fleet *f, const char *name, const char *why);
+/* gpuenv_fleet_get_machine_count: returns the machines added; 0 for NULL. Since 0.1. */
+GPUENV_API size_t gpuenv_fleet_get_machine_count(const struct gpuenv_fleet *f);
+/* gpuenv_fleet_get_problem_count: returns the keys on which machines differ, plus the rules
+ * with an error finding on some machine, plus the inputs not read (0: a uniform, healthy
+ * fleet); 0 for NULL. Since 0.1. */
+GPUENV_API size_t gpuenv_fleet_get_problem_count(const struct gpuenv_fleet *f);
+/* gpuenv_fleet_render: f as GPUENV_FORMAT_TEXT, GPUENV_FORMAT_MARKDOWN or GPUENV_FORMAT_JSON
+ * (docs/fleet.md); flags: none used yet. The render convention above. Returns 0, -EINVAL,
+ * -EOPNOTSUPP (another format), -ENOMEM. Since 0.1. */
+GPUENV_API int gpuenv_fleet_render(const struct gpuenv_fleet *f, enum gpuenv_format format,
 				   unsigned flags, char **ret);
 
 #ifdef __cplusplus

@@ -3,7 +3,7 @@
 # share/fish/vendor_completions.d). The option lists follow `gpuenv COMMAND --help`;
 # tests/tools/check-completions.py fails when they drift apart.
 
-set -l commands doctor explain report facts scan exporter check version help
+set -l commands doctor explain report facts scan exporter check diff fleet labels health version help
 complete -c gpuenv -f
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'what will fail, in which layer, why, how to fix (default)'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a explain -d 'pasted errors and command output judged by the same rules'
@@ -12,12 +12,16 @@ complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a facts -d 'l
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a scan -d 'GPU targets in binaries and wheels'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a exporter -d 'serve GPU metrics and the diagnosis to Prometheus'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a check -d 'judge against a policy, for CI'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what changed between two snapshots'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a fleet -d 'many machines: majority values and who deviates'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a labels -d 'Kubernetes node labels for Node Feature Discovery'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a health -d 'node health check; --slurm drains and resumes'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a version -d 'print the version'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a help -d 'the commands and exit codes'
 
 # Options of report and doctor (COMMON_OPTIONS_HELP in tools/gpuenv.h); `gpuenv` without a
 # command runs doctor, so they apply there too.
-set -l common "not __fish_seen_subcommand_from explain facts scan version help"
+set -l common "not __fish_seen_subcommand_from explain facts scan diff fleet version help"
 complete -c gpuenv -n $common -s R -l sysroot -x -a '(__fish_complete_directories)' -d 'read the machine image under DIR'
 complete -c gpuenv -n $common -s E -l env-file -r -F -d 'environment of the judged process'
 complete -c gpuenv -n $common -s F -l from -r -F -d 'load a snapshot written by report --json'
@@ -37,7 +41,7 @@ complete -c gpuenv -n $common -s j -l json -d 'JSON output'
 complete -c gpuenv -n $common -s v -l verbose -d 'log what the probes do to stderr'
 complete -c gpuenv -n $common -s h -l help -d 'show help'
 
-set -l doctor "not __fish_seen_subcommand_from explain report facts scan exporter check version help"
+set -l doctor "not __fish_seen_subcommand_from explain report facts scan exporter check diff fleet labels health version help"
 complete -c gpuenv -n $doctor -l markdown -d 'Markdown to paste into an issue'
 complete -c gpuenv -n $doctor -l mermaid -d 'the diagnosis path as a Mermaid flowchart'
 complete -c gpuenv -n $doctor -l strict -d 'exit 1 when there are warnings'
@@ -92,3 +96,24 @@ complete -c gpuenv -n $check -l sarif -r -F -d 'also write SARIF 2.1.0'
 complete -c gpuenv -n $check -l markdown -r -F -d 'also write a Markdown job summary'
 complete -c gpuenv -n $check -l github -d 'also print GitHub Actions annotations'
 complete -c gpuenv -n $check -l host -r -F -d "judge as on the target machine (its report --json)"
+
+set -l diff '__fish_seen_subcommand_from diff'
+complete -c gpuenv -n $diff -F
+complete -c gpuenv -n $diff -s j -l json -d 'JSON output'
+complete -c gpuenv -n $diff -l markdown -d 'Markdown tables to paste into an issue'
+complete -c gpuenv -n $diff -s h -l help -d 'show help'
+
+set -l fleet '__fish_seen_subcommand_from fleet'
+complete -c gpuenv -n $fleet -F
+complete -c gpuenv -n $fleet -s j -l json -d 'JSON output'
+complete -c gpuenv -n $fleet -l markdown -d 'a Markdown table to paste into an issue'
+complete -c gpuenv -n $fleet -s h -l help -d 'show help'
+
+set -l labels '__fish_seen_subcommand_from labels'
+complete -c gpuenv -n $labels -l nfd -r -F -d "write NFD's features.d file atomically"
+complete -c gpuenv -n $labels -l expiry -x -d 'seconds until the labels expire'
+
+set -l health '__fish_seen_subcommand_from health'
+complete -c gpuenv -n $health -l slurm -d 'drain or resume this node through scontrol'
+complete -c gpuenv -n $health -l dry-run -d 'print the scontrol command instead'
+complete -c gpuenv -n $health -l node -x -d 'the Slurm node name'

@@ -37,6 +37,9 @@ struct explain_view {
 int out_explain_text(const struct explain_view *v, unsigned flags, struct strbuf *sb);
 int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf *sb);
 int out_explain_markdown(const struct explain_view *v, unsigned flags, struct strbuf *sb);
+/* `gpuenv labels` (out-labels.c): Kubernetes node labels, `name=value` lines or JSON. */
+int out_labels_text(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
+int out_labels_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
 /* The rule catalogue (out-rules.c): docs/rules.md is out_rules_markdown(). */
 int out_rules_text(struct strbuf *sb);
 int out_rules_json(struct strbuf *sb);

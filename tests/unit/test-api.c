@@ -26,6 +26,8 @@ static struct gpuenv_doctor *doc;
 static struct gpuenv_scan *scan;
 static struct gpuenv_policy *policy;
 static struct gpuenv_check *check;
+static struct gpuenv_diff *diff;
+static struct gpuenv_fleet *fleet;
 
 static int r_snapshot(enum gpuenv_format f, char **ret)
 {
@@ -38,6 +40,18 @@ static int r_scan(enum gpuenv_format f, char **ret)
 static int r_doctor(enum gpuenv_format f, char **ret)
 {
 	return gpuenv_doctor_render(doc, f, GPUENV_RENDER_STABLE, ret);
+}
+static int r_diff(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_diff_render(diff, f, 0, ret);
+}
+static int r_fleet(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_fleet_render(fleet, f, 0, ret);
+}
+static int r_labels(enum gpuenv_format f, char **ret)
+{
+	return gpuenv_doctor_labels(doc, f, 0, ret);
 }
 static int r_rules(enum gpuenv_format f, char **ret)
 {
@@ -65,6 +79,9 @@ static const struct renderer {
 	{ "gpuenv_facts_query", r_facts, F(TEXT) | F(JSON) },
 	{ "gpuenv_check_render", r_check,
 	  F(TEXT) | F(JSON) | F(MARKDOWN) | F(JUNIT) | F(SARIF) | F(GITHUB) },
+	{ "gpuenv_diff_render", r_diff, F(TEXT) | F(JSON) | F(MARKDOWN) },
+	{ "gpuenv_fleet_render", r_fleet, F(TEXT) | F(JSON) | F(MARKDOWN) },
+	{ "gpuenv_doctor_labels", r_labels, F(TEXT) | F(JSON) },
 };
 
 static int setup(void **state)
@@ -73,11 +90,21 @@ static int setup(void **state)
 				     .sysroot =
 					     GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/no-gpu/root",
 				     .flags = GPUENV_CTX_STABLE | GPUENV_CTX_NO_VENDOR };
+	char *json;
+	int r;
 
 	if (gpuenv_ctx_new(&o, &ctx) < 0 || gpuenv_snapshot_collect(ctx, &snap) < 0 ||
 	    gpuenv_doctor_run(snap, &doc) < 0 || gpuenv_scan_new(ctx, NULL, &scan) < 0 ||
 	    gpuenv_policy_parse("version: 1\n", 11, &policy, NULL, NULL) < 0 ||
-	    gpuenv_check_run(doc, policy, NULL, "2026-01-01", &check) < 0)
+	    gpuenv_check_run(doc, policy, NULL, "2026-01-01", &check) < 0 ||
+	    gpuenv_diff_new("a", snap, "b", snap, &diff) < 0 || gpuenv_fleet_new(&fleet) < 0)
+		return -1;
+	/* one machine: the snapshot's own JSON (the rules run on it), one file not read */
+	if (gpuenv_snapshot_render(snap, GPUENV_FORMAT_JSON, GPUENV_RENDER_STABLE, &json) < 0)
+		return -1;
+	r = gpuenv_fleet_add(fleet, "machine", json, strlen(json));
+	free(json);
+	if (r < 0 || gpuenv_fleet_add_unread(fleet, "other", "Permission denied") < 0)
 		return -1;
 	return 0;
 }
@@ -86,6 +113,8 @@ static int teardown(void **state)
 {
 	gpuenv_check_free(check);
 	gpuenv_policy_free(policy);
+	gpuenv_fleet_free(fleet);
+	gpuenv_diff_free(diff);
 	gpuenv_scan_free(scan);
 	gpuenv_doctor_free(doc);
 	gpuenv_snapshot_unref(snap);
@@ -138,6 +167,7 @@ static void test_formats(void **state)
 
 static void test_null_arguments(void **state)
 {
+	struct gpuenv_diff *diff2 = NULL;
 	char *out = NULL;
 
 	assert_int_equal(gpuenv_snapshot_render(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
@@ -156,6 +186,20 @@ static void test_null_arguments(void **state)
 	assert_int_equal(gpuenv_facts_query(NULL, "12.4", GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
 	assert_int_equal(gpuenv_facts_query("cuda", NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
 	assert_int_equal(gpuenv_facts_query("cuda", "12.4", GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_diff_render(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_diff_render(diff, GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_diff_new("a", NULL, "b", snap, &diff2), -EINVAL);
+	assert_int_equal(gpuenv_diff_get_count(NULL), 0);
+	assert_int_equal(gpuenv_diff_get_count(diff), 0);
+	assert_int_equal(gpuenv_doctor_labels(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_doctor_labels(doc, GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_fleet_render(NULL, GPUENV_FORMAT_TEXT, 0, &out), -EINVAL);
+	assert_int_equal(gpuenv_fleet_render(fleet, GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_fleet_add(NULL, "x", "{}", 2), -EINVAL);
+	assert_int_equal(gpuenv_fleet_new(NULL), -EINVAL);
+	assert_int_equal(gpuenv_fleet_get_machine_count(fleet), 1);
+	/* the file not read is a problem */
+	assert_true(gpuenv_fleet_get_problem_count(fleet) >= 1);
 	assert_null(out);
 }
 
