@@ -106,7 +106,7 @@ static int want_kind(struct pwalk *w, const yaml_node_t *n, yaml_node_type_t t, 
 
 static int parse_bool_node(struct pwalk *w, const yaml_node_t *n, const char *key, bool *ret)
 {
-	const char *s;
+	const char *s = NULL;
 	int r = want_scalar(w, n, key, &s);
 
 	if (r < 0)
@@ -256,7 +256,7 @@ static int constraint_node(struct pwalk *w, const yaml_node_t *n, const char *ke
 			   struct policy_constraint *ret)
 {
 	char why[160];
-	const char *s;
+	const char *s = NULL;
 	int r = want_scalar(w, n, key, &s);
 
 	if (r < 0)

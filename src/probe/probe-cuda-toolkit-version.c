@@ -306,7 +306,7 @@ static bool version_from_header(struct probe_env *pe, const struct tk_files *f,
 	for (size_t i = 0; i < f->n_inc; i++) {
 		_cleanup_free_ char *path = NULL, *text = NULL;
 		char buf[24], ver[PROBE_VERSION_MAX];
-		size_t len;
+		size_t len = 0;
 		unsigned v;
 
 		if (asprintf(&path, "%s/cuda_runtime_api.h", f->inc_dirs[i]) < 0 ||
@@ -432,7 +432,7 @@ static void probe_header_fact(struct probe_env *pe, struct snap_node *tk, const 
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	char ver[PROBE_VERSION_MAX];
-	size_t len;
+	size_t len = 0;
 	int err;
 
 	if (asprintf(&path, "%s/include/%s", prefix, header) < 0)
@@ -479,7 +479,7 @@ int probe_cudnn_header_version(struct probe_env *pe, const char *inc_dir, char *
 
 	for (size_t i = 0; i < ARRAY_SIZE(headers); i++) {
 		_cleanup_free_ char *path = path_join(inc_dir, headers[i]), *text = NULL;
-		size_t n;
+		size_t n = 0;
 		int r;
 
 		if (!path)
