@@ -16,6 +16,8 @@
  *   CUDA capabilities sm_37 sm_50 …".
  * - TensorFlow stream_executor/cuda/cuda_dnn.cc "Loaded runtime CuDNN library: X but source
  *   was compiled with: Y."; dso_loader.cc "Could not load dynamic library 'libcudart.so.11.0'".
+ * - cuDNN 8, whose libcudnn.so dlopen()s its split libraries on first use (cuDNN 8 API
+ *   reference, "Overview"): "Could not load library libcudnn_cnn_infer.so.8. Error: <dlerror>".
  * - moby daemon: "could not select device driver \"\" with capabilities: [[gpu]]".
  * - nvidia-smi: "Failed to initialize NVML: <nvmlErrorString()>".
  * - the kernel log's Xid and API mismatch lines, read by kernel-log.c.
@@ -115,6 +117,8 @@ static const struct symptom symptoms[] = {
 	{ "cuDNN version incompatibility", { "runtime.cudnn-older-than-framework" } },
 	{ "Outdated cuDNN installation found", { "runtime.cudnn-older-than-framework" } },
 	{ "Could not load dynamic library", { "runtime.library-not-found" } },
+	/* cuDNN 8's libcudnn.so loading its sub-libraries (libcudnn_cnn_infer.so.8 …) */
+	{ "Could not load library libcudnn", { "runtime.library-not-found" } },
 	{ "cannot open shared object file", { "runtime.library-not-found" } },
 	{ "invalid device ordinal", { "runtime.mig-device-selection" } },
 	{ "Unsupported gpu architecture 'compute_", { "runtime.toolkit-cannot-target-gpu" } },

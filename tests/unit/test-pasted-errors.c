@@ -154,6 +154,9 @@ static void test_other_messages(void **state)
 		  "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
 		  "shared object file: No such file or directory\n");
 	want_symptom("runtime.library-not-found", 1);
+	/* https://github.com/AILab-CVC/Make-Your-Video/issues/4: cuDNN's own words, alone */
+	read_text("Error: Could not load library libcudnn_cnn_infer.so.8\n");
+	want_symptom("runtime.library-not-found", 1);
 	/* https://github.com/NVIDIA/nvidia-docker/issues/1352 */
 	read_text("docker: Error response from daemon: could not select device driver \"\" with "
 		  "capabilities: [[gpu]].\n");
