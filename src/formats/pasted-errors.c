@@ -16,6 +16,8 @@
  *   CUDA capabilities sm_37 sm_50 …".
  * - TensorFlow stream_executor/cuda/cuda_dnn.cc "Loaded runtime CuDNN library: X but source
  *   was compiled with: Y."; dso_loader.cc "Could not load dynamic library 'libcudart.so.11.0'".
+ * - cuDNN 8, whose libcudnn.so dlopen()s its split libraries on first use (cuDNN 8 API
+ *   reference, "Overview"): "Could not load library libcudnn_cnn_infer.so.8. Error: <dlerror>".
  * - moby daemon: "could not select device driver \"\" with capabilities: [[gpu]]".
  * - nvidia-smi: "Failed to initialize NVML: <nvmlErrorString()>".
  * - the kernel log's Xid and API mismatch lines, read by kernel-log.c.
@@ -37,6 +39,8 @@
 #define READER	       "errors"
 #define SYMPTOM_MAX    240 /* bytes of the line kept as a symptom's value */
 #define ERRORS_MAX_IDS 3
+#define WRAP_LINES_MAX 4u    /* continuation lines of one kernel message read joined */
+#define WRAP_BYTES_MAX 1024u /* and the bytes of the joined message */
 
 /* A message whose text names one or more rules' symptom. */
 struct symptom {
@@ -98,6 +102,8 @@ static const struct symptom symptoms[] = {
 	  { "driver.module-missing-for-kernel" } },
 	{ "The NVIDIA probe routine was not called", { "driver.nouveau-bound" } },
 	{ "GPU has fallen off the bus", { "hardware.pcie-link-down" } },
+	/* nv.c's probe, wrapped over three lines (read joined: read_wrapped) */
+	{ "installed in this system has fallen off the bus", { "hardware.pcie-link-down" } },
 	{ "This PCI I/O region assigned to your NVIDIA device is invalid",
 	  { "hardware.bar1-small" } },
 	{ "No CUDA GPUs are available", { "hardware.no-gpu" } },
@@ -115,6 +121,8 @@ static const struct symptom symptoms[] = {
 	{ "cuDNN version incompatibility", { "runtime.cudnn-older-than-framework" } },
 	{ "Outdated cuDNN installation found", { "runtime.cudnn-older-than-framework" } },
 	{ "Could not load dynamic library", { "runtime.library-not-found" } },
+	/* cuDNN 8's libcudnn.so loading its sub-libraries (libcudnn_cnn_infer.so.8 …) */
+	{ "Could not load library libcudnn", { "runtime.library-not-found" } },
 	{ "cannot open shared object file", { "runtime.library-not-found" } },
 	{ "invalid device ordinal", { "runtime.mig-device-selection" } },
 	{ "Unsupported gpu architecture 'compute_", { "runtime.toolkit-cannot-target-gpu" } },
@@ -463,12 +471,8 @@ static int read_nvml_init(const struct line *l, struct pasted_facts *out)
 	return 0;
 }
 
-static int read_line(const struct line *l, struct pasted_facts *out)
+static int read_symptoms(const struct line *l, struct pasted_facts *out)
 {
-	static int (*const readers[])(const struct line *, struct pasted_facts *) = {
-		read_cuda_errors,     read_driver_too_old, read_torch_capability,
-		read_torch_arch_list, read_tf_cudnn,	   read_nvml_init,
-	};
 	int n = 0, r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms); i++) {
@@ -480,6 +484,88 @@ static int read_line(const struct line *l, struct pasted_facts *out)
 			return r;
 		n += r;
 	}
+	return n;
+}
+
+/* Does the NVRM line at p (n bytes) continue the message whose first line is `first`, its
+ * "NVRM: " at first_nvrm? Its part before "NVRM: " is blank (dmesg and journalctl indent
+ * a record's later lines) or the first line's own "[sec.usec]" prefix (syslog repeats it);
+ * a new Xid or API mismatch starts a message of its own. */
+static bool continues(const struct line *first, const char *first_nvrm, const char *p, size_t n)
+{
+	const char *m = memmem(p, n, "NVRM: ", 6);
+	size_t pre, first_pre = (size_t)(first_nvrm - first->p);
+	bool blank = true;
+
+	if (!m || memmem(m, (size_t)(p + n - m), "NVRM: Xid (", 11) == m ||
+	    memmem(m, (size_t)(p + n - m), "NVRM: API mismatch", 18) == m)
+		return false;
+	pre = (size_t)(m - p);
+	for (size_t i = 0; i < pre && blank; i++)
+		blank = isspace((unsigned char)p[i]);
+	return blank || (pre == first_pre && memchr(p, '[', pre) && memchr(p, ']', pre) &&
+			 memcmp(p, first->p, pre) == 0);
+}
+
+/* The text so far does not end a sentence: the message goes on on the next line. */
+static bool ends_open(const char *s, size_t n)
+{
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	return n > 0 && s[n - 1] != '.' && s[n - 1] != '!';
+}
+
+/* A kernel message printed with embedded newlines comes out as several lines ("NVRM: The
+ * NVIDIA GPU %04x:%02x:%02x.%x\nNVRM: (PCI ID: %04x:%04x) installed in this system has\nNVRM:
+ * fallen off the bus and is not responding to commands.\n", NVIDIA/open-gpu-kernel-modules
+ * kernel-open/nvidia/nv.c): its symptoms are read over the lines joined, at the first line's
+ * number. Conservative: only NVRM lines, at most WRAP_LINES_MAX, only while the text so far
+ * ends mid-sentence. Each line is still read on its own by read_line; *ret_lines: the lines
+ * joined to this one (not read as a message's start themselves). */
+static int read_wrapped(const struct line *l, const char *end, struct pasted_facts *out,
+			size_t *ret_lines)
+{
+	const char *nvrm = memmem(l->p, l->n, "NVRM: ", 6), *p = l->p + l->n;
+	char buf[WRAP_BYTES_MAX];
+	struct line joined = { .p = buf, .no = l->no };
+	size_t o = l->n, k = 0;
+
+	if (!nvrm || l->n >= sizeof(buf))
+		return 0;
+	memcpy(buf, l->p, l->n);
+	while (k < WRAP_LINES_MAX && p < end && ends_open(buf, o)) {
+		const char *s = p + 1, *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
+		const char *m;
+
+		if (!continues(l, nvrm, s, (size_t)(e - s)))
+			break;
+		m = (const char *)memmem(s, (size_t)(e - s), "NVRM: ", 6) + 6;
+		if (o + 1 + (size_t)(e - m) >= sizeof(buf))
+			break;
+		buf[o++] = ' ';
+		memcpy(buf + o, m, (size_t)(e - m));
+		o += (size_t)(e - m);
+		p = e;
+		k++;
+	}
+	if (k == 0)
+		return 0;
+	*ret_lines = k;
+	joined.n = o;
+	return read_symptoms(&joined, out);
+}
+
+static int read_line(const struct line *l, struct pasted_facts *out)
+{
+	static int (*const readers[])(const struct line *, struct pasted_facts *) = {
+		read_cuda_errors,     read_driver_too_old, read_torch_capability,
+		read_torch_arch_list, read_tf_cudnn,	   read_nvml_init,
+	};
+	int n, r;
+
+	n = read_symptoms(l, out);
+	if (n < 0)
+		return n;
 	for (size_t i = 0; i < ARRAY_SIZE(readers); i++) {
 		r = readers[i](l, out);
 		if (r < 0)
@@ -542,12 +628,21 @@ int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out)
 {
 	struct line l = { .p = text, .no = 1 };
 	const char *end = text + len;
+	size_t inside = 0; /* lines left of a wrapped kernel message */
 	int n = 0, r;
 
 	while (l.p < end) {
 		const char *nl = memchr(l.p, '\n', (size_t)(end - l.p));
 
 		l.n = (size_t)((nl ? nl : end) - l.p);
+		if (inside > 0) {
+			inside--;
+		} else {
+			r = read_wrapped(&l, end, out, &inside);
+			if (r < 0)
+				return r;
+			n += r;
+		}
 		r = read_line(&l, out);
 		if (r < 0)
 			return r;

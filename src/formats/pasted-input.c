@@ -186,8 +186,27 @@ static void backspace(struct strbuf *sb, size_t line_start)
 		sb->buf[sb->len] = '\0';
 }
 
+/* A fence's info string that names a language ("python", "text", "c++", "{.bash}"): one
+ * word, as CommonMark takes the info string's first word for the language (spec 0.31,
+ * "Fenced code blocks"). Anything longer is text pasted on the fence's line. */
+static bool is_language_tag(const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n == 0 || (s[0] == '{' && s[n - 1] == '}'))
+		return true;
+	if (n > 32)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(s[i] >= 'a' && s[i] <= 'z') && !(s[i] >= 'A' && s[i] <= 'Z') &&
+		    !(s[i] >= '0' && s[i] <= '9') && !strchr("_+#.-/", s[i]))
+			return false;
+	return true;
+}
+
 /* The Markdown of one finished line (sb->buf[start..len)): quote markers off, a fence
- * emptied. */
+ * emptied, or only its marker taken off when text was pasted after it ("```NVIDIA GeForce
+ * RTX 5090 with CUDA capability sm_120 is not compatible …"). */
 static void markdown_line(struct strbuf *sb, size_t start)
 {
 	size_t n = sb->len - start, i = 0, sp = 0;
@@ -211,8 +230,20 @@ static void markdown_line(struct strbuf *sb, size_t start)
 	i = 0;
 	for (sp = 0; sp < 3 && i < n && l[i] == ' '; sp++)
 		i++;
-	if (n - i >= 3 && (memcmp(l + i, "```", 3) == 0 || memcmp(l + i, "~~~", 3) == 0))
-		sb->len = start;
+	if (n - i >= 3 && (memcmp(l + i, "```", 3) == 0 || memcmp(l + i, "~~~", 3) == 0)) {
+		char c = l[i];
+
+		while (i < n && l[i] == c)
+			i++;
+		while (i < n && (l[i] == ' ' || l[i] == '\t'))
+			i++;
+		if (is_language_tag(l + i, n - i)) {
+			sb->len = start;
+		} else {
+			memmove(l, l + i, n - i);
+			sb->len = start + n - i;
+		}
+	}
 	sb->buf[sb->len] = '\0';
 }
 

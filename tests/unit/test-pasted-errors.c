@@ -24,6 +24,13 @@ static void read_text(const char *text)
 	assert_true(pasted_read_errors(text, strlen(text), &f) > 0);
 }
 
+/* The facts read from text that may hold none. */
+static int read_count(const char *text)
+{
+	pasted_facts_done(&f);
+	return pasted_read_errors(text, strlen(text), &f);
+}
+
 static void want(const char *path, const char *value, unsigned line)
 {
 	const struct pasted_fact *x = pasted_facts_get(&f, path);
@@ -138,6 +145,42 @@ static void test_kernel_log(void **state)
 	want_symptom("hardware.pcie-link-down", 2);
 }
 
+/* nv.c's "fallen off the bus" message is one printk of three lines: read joined, at its first
+ * line, as dmesg/journalctl indent it and as syslog repeats the prefix; never across two
+ * messages. */
+static void test_kernel_message_wrapped(void **state)
+{
+	const struct pasted_fact *x;
+
+	(void)state;
+	/* https://github.com/NVIDIA/NVSentinel/issues/155 */
+	read_text("[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0\n"
+		  "               NVRM: (PCI ID: 10de:26b5) installed in this system has\n"
+		  "               NVRM: fallen off the bus and is not responding to commands.\n"
+		  "[ 1843.439662] NVRM: The NVIDIA probe routine failed for 1 device(s).\n");
+	want_symptom("hardware.pcie-link-down", 1);
+	x = pasted_facts_get(&f, "symptoms.hardware.pcie-link-down");
+	assert_string_equal(x->value, "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0 (PCI ID: "
+				      "10de:26b5) installed in this system has fallen off the bus "
+				      "and is not responding to commands.");
+	/* the same record through rsyslog (each line carries the record's prefix) */
+	read_text(
+		"Jan  3 07:39:45 ubuntu kernel: [17257.355375] NVRM: The NVIDIA GPU 0000:5d:00.0\n"
+		"Jan  3 07:39:45 ubuntu kernel: [17257.355375] NVRM: (PCI ID: 10de:2330) installed "
+		"in this system has\n"
+		"Jan  3 07:39:45 ubuntu kernel: [17257.355375] NVRM: fallen off the bus and is "
+		"not responding to commands.\n");
+	want_symptom("hardware.pcie-link-down", 1);
+	/* two records (their own timestamps) are not one message */
+	assert_int_equal(read_count("[ 1.000001] NVRM: GPU 0000:01:00.0 installed in this system "
+				    "has\n[ 2.000002] NVRM: fallen off the bus\n"),
+			 0);
+	/* a sentence ended: the next NVRM line is another message */
+	assert_int_equal(read_count("NVRM: installed in this system has.\n"
+				    "NVRM: fallen off the bus\n"),
+			 0);
+}
+
 static void test_other_messages(void **state)
 {
 	(void)state;
@@ -153,6 +196,9 @@ static void test_other_messages(void **state)
 	read_text("W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
 		  "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
 		  "shared object file: No such file or directory\n");
+	want_symptom("runtime.library-not-found", 1);
+	/* https://github.com/AILab-CVC/Make-Your-Video/issues/4: cuDNN's own words, alone */
+	read_text("Error: Could not load library libcudnn_cnn_infer.so.8\n");
 	want_symptom("runtime.library-not-found", 1);
 	/* https://github.com/NVIDIA/nvidia-docker/issues/1352 */
 	read_text("docker: Error response from daemon: could not select device driver \"\" with "
@@ -234,10 +280,15 @@ static void test_rule_ids(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_torch_capability), cmocka_unit_test(test_no_kernel_image),
-		cmocka_unit_test(test_driver_too_old),	 cmocka_unit_test(test_nvml),
-		cmocka_unit_test(test_kernel_log),	 cmocka_unit_test(test_other_messages),
-		cmocka_unit_test(test_nothing_guessed),	 cmocka_unit_test(test_rule_ids),
+		cmocka_unit_test(test_torch_capability),
+		cmocka_unit_test(test_no_kernel_image),
+		cmocka_unit_test(test_driver_too_old),
+		cmocka_unit_test(test_nvml),
+		cmocka_unit_test(test_kernel_log),
+		cmocka_unit_test(test_kernel_message_wrapped),
+		cmocka_unit_test(test_other_messages),
+		cmocka_unit_test(test_nothing_guessed),
+		cmocka_unit_test(test_rule_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

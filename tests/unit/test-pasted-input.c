@@ -88,6 +88,21 @@ static void test_markdown(void **state)
 	expect(md, sizeof(md) - 1, "\nnvidia-smi\n\nFailed to initialize NVML\n\nx\n\na > b\n");
 }
 
+/* Text pasted on a fence's line is kept (a GitHub issue: "```NVIDIA GeForce RTX 5090 with CUDA
+ * capability sm_120 is not compatible …"); a language tag, one word, is not. */
+static void test_markdown_text_on_fence(void **state)
+{
+	static const char md[] = "```NVIDIA GeForce RTX 5090 with CUDA capability sm_120\n"
+				 "```c++\n"
+				 "~~~~ {.bash}\n"
+				 "> ```text UserWarning: x \n"
+				 "```python  \n";
+
+	(void)state;
+	expect(md, sizeof(md) - 1,
+	       "NVIDIA GeForce RTX 5090 with CUDA capability sm_120\n\n\ntext UserWarning: x \n\n");
+}
+
 static void test_refusals(void **state)
 {
 	static const char bin[] = "\x7f"
@@ -132,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_utf16),
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_markdown),
+		cmocka_unit_test(test_markdown_text_on_fence),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_few_invalid_bytes_kept),
 	};
