@@ -859,6 +859,7 @@ int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_device_nodes(pe, drv);
 	probe_secure_boot(pe, drv);
 	probe_nouveau_blacklist(pe, drv);
+	probe_module_blacklist(pe, drv);
 	set_attr(pe, amd, "module_version", "/sys/module/amdgpu/version");
 	probe_kfd(pe, amd);
 	return snapshot_error(s);

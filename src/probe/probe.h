@@ -172,6 +172,8 @@ int probe_cuda_toolkit(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_environment(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_container(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s);
+/* driver.module_blacklist[]: modprobe.d and kernel command-line blacklists (probe-modprobe.c). */
+void probe_module_blacklist(struct probe_env *pe, struct snap_node *drv);
 int probe_pci(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_libraries(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_kernel_log(struct probe_env *pe, struct gpuenv_snapshot *s);
