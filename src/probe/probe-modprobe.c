@@ -46,49 +46,85 @@ static void record(struct snap_node *drv, const struct modprobe_blocks *bl, size
 	}
 }
 
-/* The file of that name in the first directory that has one (modprobe.d(5) override). */
-static int winning_dir(char ***lists, const char *name)
+/* The next ".conf" name at or after *pos in a sorted listing, NULL at its end. */
+static const char *next_conf(char **list, size_t *pos)
 {
-	for (size_t d = 0; d < ARRAY_SIZE(modprobe_dirs); d++)
-		if (lists[d] && strv_contains(lists[d], name))
-			return (int)d;
-	return -1;
+	for (; list && list[*pos]; (*pos)++)
+		if (conf_name(list[*pos]))
+			return list[*pos];
+	return NULL;
 }
 
-void probe_module_blacklist(struct probe_env *pe, struct snap_node *drv)
+int probe_modprobe_conf_paths(struct probe_env *pe, struct snap_node *drv, char ***ret)
 {
 	char **lists[ARRAY_SIZE(modprobe_dirs)] = { NULL };
-	_cleanup_strv_free_ char **names = NULL;
-	_cleanup_free_ char *cmdline = NULL;
-	struct modprobe_blocks *bl = calloc(1, sizeof(*bl));
-	size_t len;
+	size_t pos[ARRAY_SIZE(modprobe_dirs)] = { 0 };
+	_cleanup_strv_free_ char **paths = NULL;
+	int r = 0;
 
-	if (!bl)
-		return;
 	for (size_t d = 0; d < ARRAY_SIZE(modprobe_dirs); d++) {
 		int err =
 			root_list_dir(pe->root, modprobe_dirs[d], ROOT_DIR_MAX_ENTRIES, &lists[d]);
 
-		if (err < 0 && err != -ENOENT && err != -ENOTDIR)
+		if (err < 0 && err != -ENOENT && err != -ENOTDIR && drv)
 			snap_set_errno(drv, "module_blacklist_unreadable", err, modprobe_dirs[d]);
-		STRV_FOREACH(n, lists[d])
-			if (conf_name(*n) && !strv_contains(names, *n) && strv_push(&names, *n) < 0)
-				goto out;
 	}
-	strv_sort(names);
-	STRV_FOREACH(n, names) {
-		_cleanup_free_ char *path = NULL, *text = NULL;
-		int d = winning_dir(lists, *n);
+	/* A merge of the sorted listings: each name once, from the first directory that has
+	 * it (no comparison of every pair of names). */
+	for (;;) {
+		const char *least = NULL;
+		size_t win = 0;
+		char *path;
+
+		for (size_t d = 0; d < ARRAY_SIZE(modprobe_dirs); d++) {
+			const char *n = next_conf(lists[d], &pos[d]);
+
+			if (n && (!least || strcmp(n, least) < 0)) {
+				least = n;
+				win = d;
+			}
+		}
+		if (!least)
+			break;
+		if (asprintf(&path, "%s/%s", modprobe_dirs[win], least) < 0 ||
+		    strv_consume(&paths, path) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		for (size_t d = ARRAY_SIZE(modprobe_dirs); d-- > 0;) {
+			const char *n = next_conf(lists[d], &pos[d]);
+
+			if (n && streq(n, least))
+				pos[d]++;
+		}
+	}
+	for (size_t d = 0; d < ARRAY_SIZE(modprobe_dirs); d++)
+		strv_free(lists[d]);
+	if (r == 0)
+		*ret = TAKE_PTR(paths);
+	return r;
+}
+
+void probe_module_blacklist(struct probe_env *pe, struct snap_node *drv)
+{
+	_cleanup_strv_free_ char **paths = NULL;
+	_cleanup_free_ char *cmdline = NULL;
+	struct modprobe_blocks *bl;
+	size_t len;
+
+	if (probe_modprobe_conf_paths(pe, drv, &paths) < 0)
+		return;
+	bl = calloc(1, sizeof(*bl));
+	if (!bl)
+		return;
+	STRV_FOREACH(p, paths) {
+		_cleanup_free_ char *text = NULL;
 		size_t from = bl->n;
 
-		if (d < 0 || asprintf(&path, "%s/%s", modprobe_dirs[d], *n) < 0) {
-			path = NULL;
-			continue;
-		}
-		if (root_read_file(pe->root, path, ROOT_CAP_TEXT, &text, &len) < 0)
+		if (root_read_file(pe->root, *p, ROOT_CAP_TEXT, &text, &len) < 0)
 			continue;
 		modprobe_conf_parse(text, len, bl);
-		record(drv, bl, from, path);
+		record(drv, bl, from, *p);
 	}
 	if (root_read_file(pe->root, "/proc/cmdline", ROOT_CAP_TEXT, &cmdline, &len) == 0) {
 		size_t from = bl->n;
@@ -99,8 +135,5 @@ void probe_module_blacklist(struct probe_env *pe, struct snap_node *drv)
 	if (bl->dropped)
 		snap_set_int(drv, "module_blacklist_dropped", (int64_t)bl->dropped,
 			     "/etc/modprobe.d");
-out:
-	for (size_t d = 0; d < ARRAY_SIZE(modprobe_dirs); d++)
-		strv_free(lists[d]);
 	free(bl);
 }
