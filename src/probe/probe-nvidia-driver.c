@@ -435,48 +435,35 @@ static void probe_secure_boot(struct probe_env *pe, struct snap_node *drv)
 
 static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 {
-	static const char *const dirs[] = { "/etc/modprobe.d", "/usr/lib/modprobe.d",
-					    "/lib/modprobe.d" };
 	struct snap_node *nb = snap_object(drv, "nouveau_blacklisted");
+	_cleanup_strv_free_ char **paths = NULL;
 	bool blacklist = false, modeset0 = false;
 
-	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
-		_cleanup_strv_free_ char **names = NULL;
+	if (probe_modprobe_conf_paths(pe, NULL, &paths) < 0)
+		return;
+	STRV_FOREACH(path, paths) {
+		_cleanup_free_ char *text = NULL;
+		char *state, *line;
 
-		if (root_list_dir(pe->root, dirs[d], ROOT_DIR_MAX_ENTRIES, &names) < 0)
+		if (root_read_text(pe->root, *path, ROOT_CAP_TEXT, &text) < 0)
 			continue;
-		STRV_FOREACH(n, names) {
-			_cleanup_free_ char *path = NULL, *text = NULL;
-			char *state, *line;
-			size_t len = strlen(*n);
+		state = text;
+		while ((line = line_next(&state))) {
+			_cleanup_strv_free_ char **w = NULL;
 
-			if (len < 5 || !streq(*n + len - 5, ".conf"))
+			line[strcspn(line, "#")] = '\0';
+			if (strv_split(line, " \t", &w) < 0 || !w || !w[0] || !w[1])
 				continue;
-			if (asprintf(&path, "%s/%s", dirs[d], *n) < 0) {
-				path = NULL;
-				return;
+			if (!blacklist && streq(w[0], "blacklist") && streq(w[1], "nouveau")) {
+				blacklist = true;
+				snap_set_bool(nb, "blacklist", true, *path);
 			}
-			if (root_read_text(pe->root, path, ROOT_CAP_TEXT, &text) < 0)
-				continue;
-			state = text;
-			while ((line = line_next(&state))) {
-				_cleanup_strv_free_ char **w = NULL;
-
-				line[strcspn(line, "#")] = '\0';
-				if (strv_split(line, " \t", &w) < 0 || !w || !w[0] || !w[1])
-					continue;
-				if (!blacklist && streq(w[0], "blacklist") &&
-				    streq(w[1], "nouveau")) {
-					blacklist = true;
-					snap_set_bool(nb, "blacklist", true, path);
-				}
-				if (!modeset0 && streq(w[0], "options") && streq(w[1], "nouveau"))
-					for (size_t i = 2; w[i]; i++)
-						if (streq(w[i], "modeset=0")) {
-							modeset0 = true;
-							snap_set_bool(nb, "modeset0", true, path);
-						}
-			}
+			if (!modeset0 && streq(w[0], "options") && streq(w[1], "nouveau"))
+				for (size_t i = 2; w[i]; i++)
+					if (streq(w[i], "modeset=0")) {
+						modeset0 = true;
+						snap_set_bool(nb, "modeset0", true, *path);
+					}
 		}
 	}
 	if (!blacklist)
@@ -859,6 +846,7 @@ int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_device_nodes(pe, drv);
 	probe_secure_boot(pe, drv);
 	probe_nouveau_blacklist(pe, drv);
+	probe_module_blacklist(pe, drv);
 	set_attr(pe, amd, "module_version", "/sys/module/amdgpu/version");
 	probe_kfd(pe, amd);
 	return snapshot_error(s);

@@ -172,6 +172,12 @@ int probe_cuda_toolkit(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_environment(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_container(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s);
+/* driver.module_blacklist[]: modprobe.d and kernel command-line blacklists (probe-modprobe.c). */
+void probe_module_blacklist(struct probe_env *pe, struct snap_node *drv);
+/* The modprobe.d(5) *.conf files in the order modprobe reads them, a name in an earlier
+ * directory hiding the same name in a later one; an unlistable directory is recorded under
+ * drv (when not NULL). 0 or -ENOMEM. */
+int probe_modprobe_conf_paths(struct probe_env *pe, struct snap_node *drv, char ***ret);
 int probe_pci(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_libraries(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_kernel_log(struct probe_env *pe, struct gpuenv_snapshot *s);

@@ -68,9 +68,126 @@ static bool driver_branch(struct rule_ctx *c, const char *ver,
 	return true;
 }
 
+/* The driver's core module (nvidia, Debian's nvidia-current …), not nvidia_drm / _modeset /
+ * _uvm / _peermem, whose blacklisting leaves nvidia.ko loadable. */
+static bool core_module(const char *m)
+{
+	static const char *const companions[] = { "drm", "modeset", "uvm", "peermem", "fs" };
+	const char *dash = strrchr(m, '-'), *under = strrchr(m, '_');
+	const char *tail = !dash ? under : !under || dash > under ? dash : under;
+
+	if (streq(m, "nvidia"))
+		return true;
+	for (size_t i = 0; tail && i < ARRAY_SIZE(companions); i++)
+		if (streq(tail + 1, companions[i]))
+			return false;
+	return true;
+}
+
+/* How strongly an entry keeps the module out (modprobe.d(5), kernel-parameters.txt):
+ * "blacklist" only stops udev's alias autoload, the others make loading fail outright. */
+static int block_strength(const char *kind)
+{
+	return streq(kind, "blacklist") || streq(kind, "modprobe.blacklist") ? 1 : 2;
+}
+
+static const char *block_effect(const char *kind)
+{
+	if (streq(kind, "alias-off"))
+		return "modprobe nvidia looks for a module named 'off' and fails "
+		       "(\"could not insert 'off'\")";
+	if (streq(kind, "install"))
+		return "modprobe nvidia runs that command instead of loading the module";
+	if (streq(kind, "module_blacklist"))
+		return "the kernel refuses to load it";
+	return "udev does not load it for the GPU at boot";
+}
+
+/* The strongest entry of driver.module_blacklist[] that keeps nvidia.ko itself out; NULL
+ * when none. */
+static const struct snap_node *module_block(const struct snap_node *root)
+{
+	const struct snap_node *arr = snap_get(root, "driver.module_blacklist"), *best = NULL;
+
+	for (size_t i = 0; i < snap_count(arr); i++) {
+		const struct snap_node *b = snap_at(arr, i);
+		const char *m = snap_get_str(b, "module"), *k = snap_get_str(b, "kind");
+
+		if (!m || !k || !core_module(m))
+			continue;
+		if (!best || block_strength(k) > block_strength(snap_get_str(best, "kind")))
+			best = b;
+	}
+	return best;
+}
+
+/* The core-module entry i of arr, with its fields; false for a companion's or a partial one. */
+static bool core_entry(const struct snap_node *arr, size_t i, const char **file, const char **line)
+{
+	const struct snap_node *e = snap_at(arr, i);
+	const char *m = snap_get_str(e, "module");
+
+	*file = snap_get_str(e, "file");
+	*line = snap_get_str(e, "line");
+	return m && *file && *line && core_module(m);
+}
+
+/* Each entry that keeps nvidia.ko out as evidence; per file, one fix naming all its lines
+ * (removing only the strongest would leave "blacklist nvidia" stopping the autoload). */
+static void block_fixes(struct finding *f, const struct snap_node *root)
+{
+	const struct snap_node *arr = snap_get(root, "driver.module_blacklist");
+	bool initramfs = false;
+
+	for (size_t i = 0; i < snap_count(arr); i++) {
+		_cleanup_(strbuf_done) struct strbuf lines = STRBUF_INIT;
+		const char *file, *line, *base, *other, *ol;
+		bool seen = false;
+		char name[64];
+
+		if (!core_entry(arr, i, &file, &line))
+			continue;
+		snprintf(name, sizeof(name), "driver.module_blacklist.%zu.line", i);
+		finding_fact(f, name, snap_child(snap_at(arr, i), "line"));
+		if (streq(file, "/proc/cmdline")) {
+			finding_fix(
+				f,
+				"# remove '%s' from GRUB_CMDLINE_LINUX in /etc/default/grub, then "
+				"sudo update-grub (Debian/Ubuntu) or sudo grub2-mkconfig -o "
+				"/boot/grub2/grub.cfg (Fedora/RHEL), and reboot",
+				line);
+			continue;
+		}
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = core_entry(arr, j, &other, &ol) && streq(other, file);
+		if (seen)
+			continue;
+		for (size_t j = i; j < snap_count(arr); j++)
+			if (core_entry(arr, j, &other, &ol) && streq(other, file)) {
+				(void)strbuf_puts(&lines, lines.len ? ", '" : "'");
+				(void)strbuf_puts(&lines, ol);
+				(void)strbuf_putc(&lines, '\'');
+			}
+		base = strrchr(file, '/');
+		if (base && streq(base, "/blacklist-nvidia.conf") && !startswith(file, "/etc/"))
+			finding_fix(
+				f,
+				"sudo prime-select on-demand   # if nvidia-prime's intel profile "
+				"wrote %s (its name and place); on-demand loads nvidia and keeps "
+				"the iGPU for the display",
+				file);
+		finding_fix(f, "# remove %s from %s (or the file, if it only disables nvidia)",
+			    lines.buf ?: "the nvidia lines", file);
+		initramfs = true;
+	}
+	if (initramfs)
+		distro_fix(f, root, FIX_INITRAMFS, NULL);
+}
+
 RULE_CHECK(check_module_not_loaded)
 {
 	const struct snap_node *ms = snap_get(root, "driver.kernel_modules.modules_supported");
+	const struct snap_node *b = NULL;
 	struct finding *f;
 	bool modules = true;
 	size_t n = gpus_count(root, gpu_is_nvidia);
@@ -90,6 +207,12 @@ RULE_CHECK(check_module_not_loaded)
 			"loadable-module support (no /proc/modules), so nvidia.ko cannot be "
 			"loaded into it",
 			n);
+	else if ((b = module_block(root)))
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "%zu NVIDIA GPU(s) but the nvidia kernel module is not loaded: "
+				 "'%s' in %s disables it, so %s",
+				 n, snap_get_str(b, "line"), snap_source(snap_child(b, "line")),
+				 block_effect(snap_get_str(b, "kind")));
 	else
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 				 "%zu NVIDIA GPU(s) but the nvidia kernel module is not loaded", n);
@@ -98,6 +221,11 @@ RULE_CHECK(check_module_not_loaded)
 	finding_fact(f, "driver.kernel_modules.modules_supported", ms);
 	finding_fact(f, "driver.nvidia.module_file.path",
 		     snap_get(root, "driver.nvidia.module_file.path"));
+	if (b) {
+		block_fixes(f, root);
+		finding_rule_verify(f);
+		return;
+	}
 	if (!modules)
 		finding_fix(f, "# boot a kernel built with CONFIG_MODULES=y (the distribution's "
 			       "kernel), or one with the NVIDIA driver built in");

@@ -92,7 +92,8 @@ static int cmp_str(const void *a, const void *b)
 
 void strv_sort(char **l)
 {
-	qsort(l, strv_length(l), sizeof(char *), cmp_str);
+	if (l) /* qsort(NULL, 0, …) is undefined: its pointer is declared nonnull */
+		qsort(l, strv_length(l), sizeof(char *), cmp_str);
 }
 
 char *strstrip(char *s)

@@ -213,6 +213,35 @@ static void test_nouveau_loaded(void **state)
 	assert_int_equal(snap_get_state(r, "driver.nouveau_blacklisted.blacklist"), FACT_PRESENT);
 	assert_false(snap_get_bool_default(r, "driver.nouveau_blacklisted.blacklist", true));
 	assert_false(snap_get_bool_default(r, "driver.nouveau_blacklisted.modeset0", true));
+	assert_null(snap_get(r, "driver.module_blacklist")); /* none: no key */
+}
+
+/* modprobe.d(5): names sorted across /etc, /run, /usr/lib, /lib; the same name in an earlier
+ * directory overrides the later one (here an emptied copy in /etc hides prime-select's file);
+ * not-".conf" files are ignored; the kernel command line comes last. */
+static void test_module_blacklist(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *e;
+
+	puts_(f, "/lib/modprobe.d/blacklist-nvidia.conf", "blacklist nvidia\nalias nvidia off\n");
+	puts_(f, "/etc/modprobe.d/blacklist-nvidia.conf", "# emptied by the admin\n");
+	puts_(f, "/etc/modprobe.d/nvidia.conf.disabled", "blacklist nvidia\n");
+	puts_(f, "/run/modprobe.d/aa.conf", "blacklist nvidia-drm\n");
+	puts_(f, "/usr/lib/modprobe.d/zz.conf", "# off\ninstall nvidia_uvm /bin/false\n");
+	puts_(f, "/proc/cmdline", "BOOT_IMAGE=/vmlinuz ro quiet module_blacklist=nvidia\n");
+	r = run(f);
+	assert_int_equal(snap_count(snap_get(r, "driver.module_blacklist")), 3);
+	e = snap_get(r, "driver.module_blacklist.0");
+	assert_string_equal(snap_get_str(e, "module"), "nvidia-drm");
+	assert_string_equal(snap_source(snap_child(e, "kind")), "/run/modprobe.d/aa.conf:1");
+	e = snap_get(r, "driver.module_blacklist.1");
+	assert_string_equal(snap_get_str(e, "kind"), "install");
+	assert_string_equal(snap_get_str(e, "line"), "install nvidia_uvm /bin/false");
+	assert_string_equal(snap_source(snap_child(e, "line")), "/usr/lib/modprobe.d/zz.conf:2");
+	e = snap_get(r, "driver.module_blacklist.2");
+	assert_string_equal(snap_get_str(e, "kind"), "module_blacklist");
+	assert_string_equal(snap_get_str(e, "file"), "/proc/cmdline");
 }
 
 static void test_malformed_version(void **state)
@@ -571,6 +600,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_560, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_proc_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nouveau_loaded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_module_blacklist, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_secure_boot_and_amd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_secure_boot_off_short, setup, teardown),

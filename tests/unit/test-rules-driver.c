@@ -79,6 +79,61 @@ static void os_release(struct gpuenv_snapshot *s, const char *id, const char *id
 		snap_set_errno(os, "id_like", -ENOENT, "/etc/os-release");
 }
 
+static void block(struct gpuenv_snapshot *s, const char *module, const char *kind, const char *line,
+		  const char *file)
+{
+	struct snap_node *o = snap_append_object(snap_array(node(s, "driver"), "module_blacklist"));
+
+	snap_set_str(o, "module", module, file);
+	snap_set_str(o, "kind", kind, file);
+	snap_set_str(o, "line", line, file);
+	snap_set_str(o, "file", file, file);
+}
+
+/* A blacklist in modprobe.d or on the kernel command line is named as the cause, with the
+ * file to edit and the initramfs to rebuild; one of nvidia_drm alone does not keep nvidia.ko
+ * out and changes nothing. */
+static void test_module_blacklisted(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	static const char conf[] = "/lib/modprobe.d/blacklist-nvidia.conf";
+
+	(void)state;
+	gpu(s, NULL, NULL);
+	os_release(s, "ubuntu", "debian");
+	block(s, "nvidia-drm", "blacklist", "blacklist nvidia-drm", conf);
+	YES(s, "driver.module-not-loaded", GPUENV_SEVERITY_ERROR, "not loaded");
+	NO_FIX(s, "driver.module-not-loaded", "blacklist-nvidia.conf");
+	block(s, "nvidia", "blacklist", "blacklist nvidia", conf);
+	block(s, "nvidia", "alias-off", "alias nvidia off", conf);
+	YES(s, "driver.module-not-loaded", GPUENV_SEVERITY_ERROR,
+	    "'alias nvidia off' in /lib/modprobe.d/blacklist-nvidia.conf");
+	FIX(s, "driver.module-not-loaded",
+	    "remove 'blacklist nvidia', 'alias nvidia off' from /lib/modprobe.d/blacklist-nvidia.conf");
+	FIX(s, "driver.module-not-loaded", "sudo prime-select on-demand");
+	FIX(s, "driver.module-not-loaded", "update-initramfs -u");
+	NO_FIX(s, "driver.module-not-loaded", "ubuntu-drivers install");
+	snapshot_unref(s);
+
+	s = base();
+	gpu(s, NULL, NULL);
+	os_release(s, "fedora", NULL);
+	block(s, "nvidia", "install", "install nvidia /bin/false", "/etc/modprobe.d/off.conf");
+	YES(s, "driver.module-not-loaded", GPUENV_SEVERITY_ERROR, "runs that command");
+	FIX(s, "driver.module-not-loaded", "dracut");
+	NO_FIX(s, "driver.module-not-loaded", "prime-select");
+	driver_loaded(s, "550.54.15");
+	NO(s, "driver.module-not-loaded"); /* loaded anyway (modprobe -i): no finding */
+	snapshot_unref(s);
+
+	s = base();
+	gpu(s, NULL, NULL);
+	block(s, "nvidia", "module_blacklist", "module_blacklist=nouveau,nvidia", "/proc/cmdline");
+	YES(s, "driver.module-not-loaded", GPUENV_SEVERITY_ERROR, "the kernel refuses");
+	FIX(s, "driver.module-not-loaded", "GRUB_CMDLINE_LINUX");
+	snapshot_unref(s);
+}
+
 /* The key to enroll is the one the module's builder signs with, per distribution. */
 static void secure_boot_key_fixes(struct gpuenv_snapshot *s, const char *dkms_ko)
 {
@@ -627,6 +682,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_module_not_loaded),
+		cmocka_unit_test(test_module_blacklisted),
 		cmocka_unit_test(test_secure_boot),
 		cmocka_unit_test(test_secure_boot_key),
 		cmocka_unit_test(test_wsl),
