@@ -23,11 +23,13 @@
  * state and reason; nothing here judges. Writes "container.host".
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "formats/cdi-spec.h"
 #include "probe.h"
@@ -120,10 +122,27 @@ static void probe_libnvc(struct probe_env *pe, struct snap_node *tk)
 		char path[PATH_MAX];
 		const char *base;
 		struct version v;
+		int r;
 
 		snprintf(path, sizeof(path), "%s/libnvidia-container.so.1", lib_dirs[i]);
-		if (root_readlink(pe->root, path, &target) < 0)
+		r = root_readlink(pe->root, path, &target);
+		/* not there, or not a link: the next directory; anything else (an unreadable
+		 * directory) leaves the version unknown, never absent */
+		if (r == -ENOENT) {
+			/* no link there, as far as the directory can be looked at */
+			int fd = root_open(pe->root, lib_dirs[i], O_RDONLY | O_DIRECTORY);
+
+			if (fd >= 0)
+				close(fd);
+			else if (fd != -ENOENT && fd != -ENOTDIR)
+				r = fd;
+		}
+		if (r == -ENOENT || r == -ENOTDIR || r == -EINVAL)
 			continue;
+		if (r < 0) {
+			snap_set_errno(tk, "libnvidia_container", r, path);
+			return;
+		}
 		base = path_basename(target);
 		if (startswith(base, "libnvidia-container.so.") &&
 		    version_parse(base + strlen("libnvidia-container.so."), &v) == 0)

@@ -219,6 +219,10 @@ static void mig_unset(struct rule_ctx *c, const struct snap_node *root,
 		migs += snap_count(md);
 	}
 	cuda = plain + (migs ? 1 : 0);
+	/* NVML counts more GPUs than CUDA enumerates: a framework that could not be looked at
+	 * may be one that takes NVML's count, so say so rather than pass it over. */
+	if (n > cuda)
+		fw_need_complete(c, root);
 	fw_foreach(root, fw_bug, &fw);
 	if (cuda == 0)
 		sev = GPUENV_SEVERITY_ERROR;
