@@ -314,10 +314,8 @@ int cmd_check(int argc, char *argv[])
 		if (r == 0)
 			return EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gpuenv check: unexpected argument '%s'\n", argv[optind]);
+	if (!common_no_operands("check", argc, argv))
 		return EXIT_USAGE;
-	}
 	if (profile && strcmp(profile, "runtime") != 0 && strcmp(profile, "build") != 0) {
 		fprintf(stderr, "gpuenv check: --profile takes runtime or build, not '%s'\n",
 			profile);

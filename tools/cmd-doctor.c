@@ -82,10 +82,8 @@ int cmd_doctor(int argc, char *argv[])
 		if (r == 0)
 			return EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gpuenv doctor: unexpected argument '%s'\n", argv[optind]);
+	if (!common_no_operands("doctor", argc, argv))
 		return EXIT_USAGE;
-	}
 	if (o.json + markdown + mermaid > 1) {
 		fprintf(stderr,
 			"gpuenv doctor: --json, --markdown and --mermaid exclude each other\n");

@@ -288,10 +288,8 @@ int cmd_exporter(int argc, char *argv[])
 		if (r == 0)
 			return EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gpuenv exporter: unexpected argument '%s'\n", argv[optind]);
+	if (!common_no_operands("exporter", argc, argv))
 		return EXIT_USAGE;
-	}
 	if ((output || om) && !once) {
 		fprintf(stderr, "gpuenv exporter: --output and --openmetrics go with --once\n");
 		return EXIT_USAGE;

@@ -245,10 +245,8 @@ int cmd_health(int argc, char *argv[])
 		if (r == 0)
 			return EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gpuenv health: unexpected argument '%s'\n", argv[optind]);
+	if (!common_no_operands("health", argc, argv))
 		return EXIT_USAGE;
-	}
 	if ((dry_run || node) && !use_slurm) {
 		fprintf(stderr, "gpuenv health: --dry-run and --node go with --slurm\n");
 		return EXIT_USAGE;

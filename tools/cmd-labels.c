@@ -125,10 +125,8 @@ int cmd_labels(int argc, char *argv[])
 		if (r == 0)
 			return EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gpuenv labels: unexpected argument '%s'\n", argv[optind]);
+	if (!common_no_operands("labels", argc, argv))
 		return EXIT_USAGE;
-	}
 	if (nfd && o.json) {
 		fprintf(stderr, "gpuenv labels: --nfd writes NFD's format, not --json\n");
 		return EXIT_USAGE;

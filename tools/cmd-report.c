@@ -41,10 +41,8 @@ int cmd_report(int argc, char *argv[])
 		if (r == 0)
 			return EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "gpuenv report: unexpected argument '%s'\n", argv[optind]);
+	if (!common_no_operands("report", argc, argv))
 		return EXIT_USAGE;
-	}
 	r = common_open(&o, &ctx, &snap);
 	if (r)
 		return r;

@@ -112,6 +112,14 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 	return 0;
 }
 
+bool common_no_operands(const char *cmd, int argc, char *argv[])
+{
+	if (optind >= argc)
+		return true;
+	fprintf(stderr, "gpuenv %s: unexpected argument '%s'\n", cmd, argv[optind]);
+	return false;
+}
+
 bool common_use_color(const struct common_opts *o, FILE *f)
 {
 	const char *no_color = getenv("NO_COLOR");

@@ -119,6 +119,8 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 int common_load_snapshot(struct gpuenv_ctx *ctx, const char *what, const char *path,
 			 struct gpuenv_snapshot **ret);
 bool common_use_color(const struct common_opts *o, FILE *f);
+/* After getopt: false, with a message naming the first, when operands are left. */
+bool common_no_operands(const char *cmd, int argc, char *argv[]);
 unsigned common_render_flags(const struct common_opts *o, FILE *f);
 /* Prints "gpuenv: <what>: <strerror>" to stderr. */
 void print_error(const char *what, int err);
