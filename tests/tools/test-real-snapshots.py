@@ -5,7 +5,8 @@
 h200-vm-driver580-cuda13.json: a healthy H200 in a Firecracker VM's container (driver
 580.159.04, torch 2.11.0+cu130), which PyTorch, nvidia-smi and cuobjdump agreed with:
 doctor must exit 0 with no error or warning, and the driver layer must be ✓ (NVML and
-cuInit both answered inside the container).
+cuInit both answered inside the container); NVML's health readings are in it, so no health
+rule may be skipped.
 h200-vm-driver580-cuda13-old-probe.json: the same machine as an older gpuenv saw it (BAR1
 taken from resource line 1 where the VM puts it on line 2, cuInit refused by the sandbox):
 hardware.bar1-small must stay silent (NVML enumerated the GPU, so the driver placed its
@@ -44,6 +45,11 @@ check(f"healthy H200: exit {rc}, want 0", rc == 0)
 check(f"healthy H200: errors or warnings {bad}", not bad)
 for name in ("hardware", "driver", "framework"):
     check(f"healthy H200: {name} layer {layer(d, name)}, want ok", layer(d, name) == "ok")
+# NVML's health readings were taken on that run: the health rules judged them, none skipped.
+skipped = [x.get("rule") for x in d["skipped"]]
+check(f"healthy H200: rules skipped {skipped}", not skipped)
+dev = d["snapshot"]["driver"]["nvml"]["devices"][0]
+check("healthy H200: NVML temperature read", dev["temperature_slowdown_c"]["state"] == "present")
 
 rc, d = doctor("h200-vm-driver580-cuda13-old-probe.json")
 rules = [f["rule"] for f in d["findings"]]
