@@ -49,41 +49,6 @@ static void check_help(void)
 	       "  74  an output could not be written\n");
 }
 
-/* Reads the policy file, at most POLICY_FILE_MAX bytes (one more is read to tell). */
-static int read_policy(const char *path, char **ret, size_t *ret_len)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
-	char *buf;
-	size_t n;
-
-	if (!f) {
-		fprintf(stderr, "gpuenv check: cannot read the policy %s: %s\n", path,
-			strerror(errno));
-		return EXIT_INPUT;
-	}
-	buf = malloc(POLICY_FILE_MAX + 2);
-	if (!buf) {
-		if (f != stdin)
-			fclose(f);
-		return EXIT_SOFTWARE;
-	}
-	n = fread(buf, 1, POLICY_FILE_MAX + 1, f);
-	if (ferror(f)) {
-		fprintf(stderr, "gpuenv check: cannot read the policy %s: %s\n", path,
-			strerror(errno ? errno : EIO));
-		free(buf);
-		if (f != stdin)
-			fclose(f);
-		return EXIT_INPUT;
-	}
-	if (f != stdin)
-		fclose(f);
-	buf[n] = '\0';
-	*ret = buf;
-	*ret_len = n;
-	return 0;
-}
-
 static int load_policy(const char *path, struct gpuenv_policy **ret)
 {
 	char *data = NULL, *why = NULL;
@@ -92,7 +57,7 @@ static int load_policy(const char *path, struct gpuenv_policy **ret)
 	int r;
 
 	if (path) {
-		r = read_policy(path, &data, &len);
+		r = common_read_file("check", "policy", path, POLICY_FILE_MAX, &data, &len);
 		if (r)
 			return r;
 	}

@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "exporter.h"
+#include "formats/web-config.h"
+#include "shared/macro.h"
 
 enum {
 	OPT_LISTEN = 0x200,
@@ -31,6 +33,7 @@ enum {
 	OPT_ONCE,
 	OPT_OUTPUT,
 	OPT_OPENMETRICS,
+	OPT_WEB_CONFIG,
 };
 
 static void exporter_help(void)
@@ -48,7 +51,9 @@ static void exporter_help(void)
 	       "      --once              print one exposition and exit\n"
 	       "      --output FILE       with --once: write FILE atomically (node_exporter's\n"
 	       "                          textfile collector) instead of standard output\n"
-	       "      --openmetrics       with --once: OpenMetrics 1.0 instead of the text format\n" COMMON_OPTIONS_HELP
+	       "      --openmetrics       with --once: OpenMetrics 1.0 instead of the text format\n"
+	       "      --web-config FILE   TLS and basic authentication, in the web configuration\n"
+	       "                          format of Prometheus exporters (exporter-toolkit)\n" COMMON_OPTIONS_HELP
 	       "  -h, --help            this help\n");
 }
 
@@ -171,10 +176,115 @@ static void publish(struct exporter_http *h, const struct exporter *ex)
 			      ex->st.sample_time > 0 && ex->st.diagnosis_time > 0);
 }
 
+/* The web configuration and the files it names, kept for the server's lifetime. */
+struct web_security {
+	struct web_config *cfg;
+	struct exporter_security sec;
+	struct exporter_user *users;
+	const char **headers;
+	char priorities[128];
+};
+
+static void web_security_done(struct web_security *w)
+{
+	web_config_free(w->cfg);
+	free(w->sec.cert_pem);
+	free(w->sec.key_pem);
+	free(w->users);
+	free(w->headers);
+}
+
+/* A file the configuration names, relative to the configuration's directory (as
+ * exporter-toolkit resolves them), read whole: a PEM file is a few kilobytes. */
+static int read_named(const char *config, const char *name, const char *what, char **ret)
+{
+	_cleanup_free_ char *path = NULL;
+	const char *slash = strrchr(config, '/');
+	size_t len;
+	int r;
+
+	if (name[0] == '/' || !slash)
+		path = strdup(name);
+	else if (asprintf(&path, "%.*s/%s", (int)(slash - config), config, name) < 0)
+		path = NULL;
+	if (!path)
+		return EXIT_SOFTWARE;
+	r = common_read_file("exporter", what, path, WEB_CONFIG_MAX_INPUT, ret, &len);
+	if (r == 0 && len > WEB_CONFIG_MAX_INPUT) {
+		fprintf(stderr, "gpuenv exporter: the %s %s is larger than %zu bytes\n", what, path,
+			WEB_CONFIG_MAX_INPUT);
+		free(*ret);
+		*ret = NULL;
+		r = EXIT_DATAERR;
+	}
+	return r;
+}
+
+/* GnuTLS's priority string for min_version..max_version (default TLS 1.2 up to 1.3, as
+ * exporter-toolkit; https://gnutls.org/manual/html_node/Priority-Strings.html). */
+static void tls_priorities(const struct web_config *c, char *buf, size_t len)
+{
+	static const char *const vers[] = { NULL, "TLS1.0", "TLS1.1", "TLS1.2", "TLS1.3" };
+	enum web_tls_version lo = c->min_version ? c->min_version : WEB_TLS12;
+	enum web_tls_version hi = c->max_version ? c->max_version : WEB_TLS13;
+	size_t n = (size_t)snprintf(buf, len, "NORMAL:-VERS-ALL");
+
+	for (unsigned v = lo; v <= hi && n < len; v++)
+		n += (size_t)snprintf(buf + n, len - n, ":+VERS-%s", vers[v]);
+}
+
+static int load_web_config(const char *path, struct web_security *w)
+{
+	_cleanup_free_ char *data = NULL;
+	struct yaml_error err = { 0 };
+	size_t len = 0;
+	int r = common_read_file("exporter", "web configuration", path, WEB_CONFIG_MAX_INPUT, &data,
+				 &len);
+
+	if (r)
+		return r;
+	r = web_config_parse(data, len, &w->cfg, &err);
+	if (r == -ENOMEM)
+		return EXIT_SOFTWARE;
+	if (r < 0) {
+		fprintf(stderr, "gpuenv exporter: %s: %s\n", path, err.why);
+		return EXIT_DATAERR;
+	}
+	if (w->cfg->cert_file) {
+		r = read_named(path, w->cfg->cert_file, "certificate", &w->sec.cert_pem);
+		if (!r)
+			r = read_named(path, w->cfg->key_file, "key", &w->sec.key_pem);
+		if (r)
+			return r;
+		tls_priorities(w->cfg, w->priorities, sizeof(w->priorities));
+		w->sec.tls_priorities = w->priorities;
+	}
+	w->users = calloc(w->cfg->n_users + 1, sizeof(*w->users));
+	w->headers = calloc(2 * w->cfg->n_headers + 1, sizeof(*w->headers));
+	if (!w->users || !w->headers)
+		return EXIT_SOFTWARE;
+	for (size_t i = 0; i < w->cfg->n_users; i++)
+		w->users[i] =
+			(struct exporter_user){ w->cfg->users[i].name, w->cfg->users[i].hash };
+	for (size_t i = 0; i < w->cfg->n_headers; i++) {
+		w->headers[2 * i] = w->cfg->headers[i].name;
+		w->headers[2 * i + 1] = w->cfg->headers[i].value;
+	}
+	w->sec.users = w->users;
+	w->sec.n_users = w->cfg->n_users;
+	w->sec.headers = w->headers;
+	if (w->cfg->http2)
+		fprintf(stderr,
+			"gpuenv exporter: %s: http2 asked for; this server speaks "
+			"HTTP/1.1 only\n",
+			path);
+	return 0;
+}
+
 /* The collection loop: wakes for the next sample, the next diagnosis, a signal, or once a
  * second to refresh the ages the exposition shows. */
-static int serve(struct exporter *ex, const char *listen, unsigned interval_ms,
-		 unsigned diagnose_ms)
+static int serve(struct exporter *ex, const char *listen, const struct exporter_security *sec,
+		 unsigned interval_ms, unsigned diagnose_ms)
 {
 	struct exporter_http *h = NULL;
 	sigset_t set;
@@ -193,15 +303,20 @@ static int serve(struct exporter *ex, const char *listen, unsigned interval_ms,
 	signal(SIGPIPE, SIG_IGN);
 	sigdelset(&set, SIGCHLD);
 	raise_fd_limit();
-	r = exporter_http_start(listen, &h);
+	r = exporter_http_start(listen, sec, &h);
 	if (r < 0) {
 		fprintf(stderr, "gpuenv exporter: --listen %s: %s\n", listen,
-			r == -EINVAL
-				? "not ADDRESS:PORT with a numeric address"
+			r == -EINVAL	? "not ADDRESS:PORT with a numeric address"
+			: r == -ENOTSUP ? "TLS asked for, but libmicrohttpd was built without it"
+			: sec && sec->cert_pem
+				? "cannot listen there (in use, not an address of this host), or "
+				  "the certificate and key do not load or match"
 				: "cannot listen there (in use, or not an address of this host)");
 		return r == -EINVAL ? EXIT_USAGE : EXIT_INPUT;
 	}
-	fprintf(stderr, "gpuenv exporter: listening on %s\n", listen);
+	fprintf(stderr, "gpuenv exporter: listening on %s%s%s\n", listen,
+		sec && sec->cert_pem ? " (TLS)" : "",
+		sec && sec->n_users ? " (basic authentication)" : "");
 	for (;;) {
 		uint64_t now = mono_ms(), wake;
 		struct timespec ts;
@@ -243,12 +358,14 @@ int cmd_exporter(int argc, char *argv[])
 		{ "once", no_argument, NULL, OPT_ONCE },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
+		{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct common_opts o = { .color = -1 };
 	struct exporter ex = { 0 };
-	const char *listen = "127.0.0.1:9400", *output = NULL;
+	const char *listen = "127.0.0.1:9400", *output = NULL, *web_config = NULL;
+	struct web_security web = { 0 };
 	unsigned interval_ms = 10000, diagnose_ms = 300000;
 	bool once = false, om = false;
 	int c, r;
@@ -281,6 +398,9 @@ int cmd_exporter(int argc, char *argv[])
 		case OPT_OPENMETRICS:
 			om = true;
 			continue;
+		case OPT_WEB_CONFIG:
+			web_config = optarg;
+			continue;
 		}
 		r = common_opts_handle(&o, c, optarg);
 		if (r < 0)
@@ -294,6 +414,18 @@ int cmd_exporter(int argc, char *argv[])
 		fprintf(stderr, "gpuenv exporter: --output and --openmetrics go with --once\n");
 		return EXIT_USAGE;
 	}
+	if (web_config && once) {
+		fprintf(stderr, "gpuenv exporter: --web-config configures the server; --once "
+				"serves nothing\n");
+		return EXIT_USAGE;
+	}
+	if (web_config) {
+		r = load_web_config(web_config, &web);
+		if (r) {
+			web_security_done(&web);
+			return r;
+		}
+	}
 	/* A sample's NVML deadline fits in its period unless the user chose one. */
 	if (!o.vendor_timeout_ms)
 		o.vendor_timeout_ms = interval_ms < 6250 ? interval_ms * 4 / 5 : 5000;
@@ -301,7 +433,9 @@ int cmd_exporter(int argc, char *argv[])
 	ex.sample_opts = o;
 	ex.sample_opts.ctx_flags |= GPUENV_CTX_GPU_SAMPLE;
 	ex.sample_opts.trace_paths = NULL;
-	r = once ? run_once(&ex, output, om) : serve(&ex, listen, interval_ms, diagnose_ms);
+	r = once ? run_once(&ex, output, om)
+		 : serve(&ex, listen, web_config ? &web.sec : NULL, interval_ms, diagnose_ms);
 	exporter_done(&ex);
+	web_security_done(&web);
 	return r;
 }

@@ -383,3 +383,38 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	*ret_snap = snap;
 	return 0;
 }
+
+int common_read_file(const char *cmd, const char *what, const char *path, size_t max, char **ret,
+		     size_t *ret_len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, "gpuenv %s: cannot read the %s %s: %s\n", cmd, what, path,
+			strerror(errno));
+		return EXIT_INPUT;
+	}
+	buf = malloc(max + 2);
+	if (!buf) {
+		if (f != stdin)
+			fclose(f);
+		return EXIT_SOFTWARE;
+	}
+	n = fread(buf, 1, max + 1, f);
+	if (ferror(f)) {
+		fprintf(stderr, "gpuenv %s: cannot read the %s %s: %s\n", cmd, what, path,
+			strerror(errno ? errno : EIO));
+		free(buf);
+		if (f != stdin)
+			fclose(f);
+		return EXIT_INPUT;
+	}
+	if (f != stdin)
+		fclose(f);
+	buf[n] = '\0';
+	*ret = buf;
+	*ret_len = n;
+	return 0;
+}

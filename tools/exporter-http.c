@@ -9,6 +9,9 @@
  * Hostile clients: a connection limit, an idle timeout (slow-loris), a per-connection memory
  * cap (a request head larger than it gets 431 from libmicrohttpd), any other method 405,
  * any request body 413, any other path 404; no response echoes the request.
+ * --web-config adds TLS (libmicrohttpd over GnuTLS, the certificate and key in memory) and
+ * basic authentication on every path (exporter-auth.c), with 401 and a WWW-Authenticate
+ * challenge otherwise, and the security headers the file names on every response.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -30,6 +33,8 @@
 
 struct exporter_http {
 	struct MHD_Daemon *daemon;
+	struct exporter_auth *auth; /* NULL: no authentication */
+	const char *const *headers; /* the web configuration's, on every response */
 	pthread_mutex_t lock;
 	struct MHD_Response *metrics[2]; /* [0] text, [1] OpenMetrics; NULL before the first */
 	bool ready;
@@ -45,14 +50,53 @@ static struct MHD_Response *fixed(const char *body, const char *type)
 	return r;
 }
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, const char *body)
+static void add_headers(struct MHD_Response *r, const char *const *headers)
+{
+	for (; r && headers && headers[0] && headers[1]; headers += 2)
+		MHD_add_response_header(r, headers[0], headers[1]);
+}
+
+static enum MHD_Result reply(struct exporter_http *h, struct MHD_Connection *c, unsigned code,
+			     const char *body)
 {
 	struct MHD_Response *r = fixed(body, CT_PLAIN);
 	enum MHD_Result ret;
 
 	if (!r)
 		return MHD_NO;
+	add_headers(r, h->headers);
 	ret = MHD_queue_response(c, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* Credentials checked on every request when users are configured (exporter-toolkit does
+ * the same for every path): none or wrong gets 401 with the Basic challenge. */
+static bool authorized(struct exporter_http *h, struct MHD_Connection *c)
+{
+	char *pass = NULL, *user;
+	bool ok;
+
+	if (!h->auth)
+		return true;
+	user = MHD_basic_auth_get_username_password(c, &pass);
+	ok = user && pass && exporter_auth_check(h->auth, user, pass);
+	if (user)
+		MHD_free(user);
+	if (pass)
+		MHD_free(pass);
+	return ok;
+}
+
+static enum MHD_Result challenge(struct exporter_http *h, struct MHD_Connection *c)
+{
+	struct MHD_Response *r = fixed("unauthorized\n", CT_PLAIN);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	add_headers(r, h->headers);
+	ret = MHD_queue_basic_auth_fail_response(c, "gpuenv exporter", r);
 	MHD_destroy_response(r);
 	return ret;
 }
@@ -74,38 +118,40 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	bool om;
 
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
+		return reply(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
 	/* No request here has a body: one announced is refused before it is read. */
 	if (*upload_data_size ||
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH) ||
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
-		return reply(c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body expected\n");
+		return reply(h, c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body expected\n");
+	if (!authorized(h, c))
+		return challenge(h, c);
 	if (strcmp(url, "/healthz") == 0)
-		return reply(c, MHD_HTTP_OK, "ok\n");
+		return reply(h, c, MHD_HTTP_OK, "ok\n");
 	if (strcmp(url, "/readyz") == 0) {
 		pthread_mutex_lock(&h->lock);
 		om = h->ready; /* read under the lock */
 		pthread_mutex_unlock(&h->lock);
-		return om ? reply(c, MHD_HTTP_OK, "ready\n")
-			  : reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
+		return om ? reply(h, c, MHD_HTTP_OK, "ready\n")
+			  : reply(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
 	}
 	if (strcmp(url, "/") == 0)
-		return reply(c, MHD_HTTP_OK,
+		return reply(h, c, MHD_HTTP_OK,
 			     "gpuenv exporter: /metrics (Prometheus, OpenMetrics), /healthz, "
 			     "/readyz\n");
 	if (strcmp(url, "/metrics") != 0)
-		return reply(c, MHD_HTTP_NOT_FOUND, "not found\n");
+		return reply(h, c, MHD_HTTP_NOT_FOUND, "not found\n");
 	om = wants_openmetrics(c);
 	pthread_mutex_lock(&h->lock);
 	r = h->metrics[om];
 	ret = r ? MHD_queue_response(c, MHD_HTTP_OK, r) : MHD_NO;
 	pthread_mutex_unlock(&h->lock);
 	if (!r)
-		return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
+		return reply(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
 	return ret;
 }
 
-static struct MHD_Response *metrics_response(char *text, bool om)
+static struct MHD_Response *metrics_response(const struct exporter_http *h, char *text, bool om)
 {
 	struct MHD_Response *r;
 
@@ -117,13 +163,14 @@ static struct MHD_Response *metrics_response(char *text, bool om)
 		return NULL;
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, om ? CT_OPENMETRICS : CT_TEXT);
+	add_headers(r, h->headers);
 	return r;
 }
 
 void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics, bool ready)
 {
-	struct MHD_Response *n[2] = { metrics_response(text, false),
-				      metrics_response(openmetrics, true) };
+	struct MHD_Response *n[2] = { metrics_response(h, text, false),
+				      metrics_response(h, openmetrics, true) };
 	struct MHD_Response *old[2];
 
 	pthread_mutex_lock(&h->lock);
@@ -172,30 +219,47 @@ static int parse_listen(const char *listen, struct sockaddr_storage *ss)
 	return 0;
 }
 
-int exporter_http_start(const char *listen, struct exporter_http **ret)
+int exporter_http_start(const char *listen, const struct exporter_security *sec,
+			struct exporter_http **ret)
 {
 	struct sockaddr_storage ss = { 0 };
 	struct exporter_http *h;
 	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD;
+	bool tls = sec && sec->cert_pem && sec->key_pem;
 	int r = parse_listen(listen, &ss);
 
 	if (r < 0)
 		return r;
+	if (tls && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
+		return -ENOTSUP;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	pthread_mutex_init(&h->lock, NULL);
+	if (sec && sec->n_users && exporter_auth_new(sec->users, sec->n_users, &h->auth) < 0) {
+		pthread_mutex_destroy(&h->lock);
+		free(h);
+		return -ENOMEM;
+	}
+	h->headers = sec ? sec->headers : NULL;
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	if (tls)
+		flags |= MHD_USE_TLS;
+	/* The TLS options are passed only with TLS: libmicrohttpd refuses them otherwise. */
 	h->daemon = MHD_start_daemon(
 		flags, 0, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY_LIMIT, MHD_OPTION_END);
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY_LIMIT,
+		tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, tls ? sec->key_pem : NULL,
+		MHD_OPTION_HTTPS_MEM_CERT, tls ? sec->cert_pem : NULL, MHD_OPTION_HTTPS_PRIORITIES,
+		tls ? sec->tls_priorities : NULL, MHD_OPTION_END);
 	if (!h->daemon) {
+		exporter_auth_free(h->auth);
 		pthread_mutex_destroy(&h->lock);
 		free(h);
-		return -EADDRINUSE; /* libmicrohttpd says no more: bind or listen failed */
+		return -EADDRINUSE; /* libmicrohttpd says no more: bind, listen or TLS set-up failed */
 	}
 	*ret = h;
 	return 0;
@@ -206,6 +270,7 @@ void exporter_http_stop(struct exporter_http *h)
 	if (!h)
 		return;
 	MHD_stop_daemon(h->daemon);
+	exporter_auth_free(h->auth);
 	for (int i = 0; i < 2; i++)
 		if (h->metrics[i])
 			MHD_destroy_response(h->metrics[i]);

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gpuenv.h"
@@ -37,9 +38,30 @@ void exporter_diagnose(struct exporter *ex);
 char *exporter_exposition(const struct exporter *ex, bool openmetrics);
 void exporter_done(struct exporter *ex);
 
+/* Basic authentication (exporter-auth.c): bcrypt hashes of the web configuration. */
+struct exporter_user {
+	const char *name, *hash;
+};
+struct exporter_auth;
+int exporter_auth_new(const struct exporter_user *users, size_t n, struct exporter_auth **ret);
+bool exporter_auth_check(struct exporter_auth *a, const char *user, const char *password);
+void exporter_auth_free(struct exporter_auth *a);
+
+/* What --web-config asks of the server (exporter-toolkit's format, read by cmd-exporter.c). */
+struct exporter_security {
+	char *cert_pem, *key_pem;   /* TLS when both are set */
+	const char *tls_priorities; /* GnuTLS priority string for the versions allowed */
+	const struct exporter_user *users;
+	size_t n_users;		    /* basic authentication when > 0 */
+	const char *const *headers; /* name, value, name, value, …, NULL */
+};
+
 /* The HTTP side. */
 struct exporter_http;
-int exporter_http_start(const char *listen, struct exporter_http **ret);
+/* sec may be NULL (plain HTTP, no authentication). -EINVAL: listen is not an address;
+ * -ENOTSUP: TLS asked of a libmicrohttpd built without it; -EADDRINUSE: it would not start. */
+int exporter_http_start(const char *listen, const struct exporter_security *sec,
+			struct exporter_http **ret);
 /* Replaces what /metrics serves (takes both strings) and the readiness. */
 void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics, bool ready);
 void exporter_http_stop(struct exporter_http *h);

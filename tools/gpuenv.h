@@ -124,6 +124,12 @@ bool common_no_operands(const char *cmd, int argc, char *argv[]);
 unsigned common_render_flags(const struct common_opts *o, FILE *f);
 /* Prints "gpuenv: <what>: <strerror>" to stderr. */
 void print_error(const char *what, int err);
+/* Reads a file the user named ("-": standard input) into a NUL-terminated buffer, at most
+ * max bytes (one more is read to tell: the excess is len = max + 1, left to the caller to
+ * judge). 0, or EXIT_INPUT / EXIT_SOFTWARE after a message "gpuenv CMD: cannot read the
+ * WHAT PATH: why". */
+int common_read_file(const char *cmd, const char *what, const char *path, size_t max, char **ret,
+		     size_t *ret_len);
 
 /* Gives ctx a pci.ids lookup through libpci (pci-names.c); 0 also when there is no file. */
 int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids_file);

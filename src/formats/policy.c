@@ -16,109 +16,9 @@
 #include <yaml.h>
 
 #include "policy.h"
-#include "yaml-caps.h"
+#include "yaml-walk.h"
 #include "shared/macro.h"
 #include "shared/parse.h"
-
-struct pwalk {
-	yaml_document_t *doc;
-	struct policy_error *err;
-	unsigned visits;
-};
-
-static int perr(struct policy_error *err, unsigned line, int r, const char *fmt, ...)
-	_printf_(4, 5);
-static int perr(struct policy_error *err, unsigned line, int r, const char *fmt, ...)
-{
-	va_list ap;
-	int n = 0;
-
-	err->line = line;
-	if (line)
-		n = snprintf(err->why, sizeof(err->why), "line %u: ", line);
-	va_start(ap, fmt);
-	vsnprintf(err->why + n, sizeof(err->why) - (size_t)n, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-static unsigned line_of(const yaml_node_t *n)
-{
-	return n ? (unsigned)n->start_mark.line + 1 : 0;
-}
-
-static yaml_node_t *get(struct pwalk *w, int idx)
-{
-	if (++w->visits > POLICY_MAX_NODES)
-		return NULL;
-	return yaml_document_get_node(w->doc, idx);
-}
-
-static const char *type_name(const yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SCALAR_NODE:
-		return "a scalar";
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	case YAML_MAPPING_NODE:
-		return "a mapping";
-	default:
-		return "empty";
-	}
-}
-
-/* The scalar's text, or an error naming the key and what it was instead. */
-static int want_scalar(struct pwalk *w, const yaml_node_t *n, const char *key, const char **ret)
-{
-	if (!n)
-		return perr(w->err, 0, -E2BIG, "more than %u YAML nodes", POLICY_MAX_NODES);
-	if (n->type != YAML_SCALAR_NODE)
-		return perr(w->err, line_of(n), -EBADMSG, "%s: expected a value, found %s", key,
-			    type_name(n));
-	if (n->data.scalar.length > POLICY_MAX_TEXT ||
-	    memchr(n->data.scalar.value, '\0', n->data.scalar.length))
-		return perr(w->err, line_of(n), -EBADMSG,
-			    "%s: value longer than %u bytes or "
-			    "holding a NUL",
-			    key, POLICY_MAX_TEXT);
-	*ret = (const char *)n->data.scalar.value;
-	return 0;
-}
-
-static int want_kind(struct pwalk *w, const yaml_node_t *n, yaml_node_type_t t, const char *key)
-{
-	if (!n)
-		return perr(w->err, 0, -E2BIG, "more than %u YAML nodes", POLICY_MAX_NODES);
-	if (n->type != t)
-		return perr(w->err, line_of(n), -EBADMSG, "%s: expected %s, found %s", key,
-			    t == YAML_MAPPING_NODE ? "a mapping" : "a list", type_name(n));
-	if (t == YAML_MAPPING_NODE &&
-	    n->data.mapping.pairs.top - n->data.mapping.pairs.start > (long)POLICY_MAX_ITEMS)
-		return perr(w->err, line_of(n), -E2BIG, "%s: more than %u keys", key,
-			    POLICY_MAX_ITEMS);
-	if (t == YAML_SEQUENCE_NODE &&
-	    n->data.sequence.items.top - n->data.sequence.items.start > (long)POLICY_MAX_ITEMS)
-		return perr(w->err, line_of(n), -E2BIG, "%s: more than %u entries", key,
-			    POLICY_MAX_ITEMS);
-	return 0;
-}
-
-static int parse_bool_node(struct pwalk *w, const yaml_node_t *n, const char *key, bool *ret)
-{
-	const char *s = NULL;
-	int r = want_scalar(w, n, key, &s);
-
-	if (r < 0)
-		return r;
-	if (streq(s, "true") || streq(s, "yes") || streq(s, "on"))
-		*ret = true;
-	else if (streq(s, "false") || streq(s, "no") || streq(s, "off"))
-		*ret = false;
-	else
-		return perr(w->err, line_of(n), -EBADMSG, "%s: '%s' is not true or false", key, s);
-	return 0;
-}
 
 const char *policy_profile_name(enum policy_profile p)
 {
@@ -252,18 +152,18 @@ bool policy_date_valid(const char *s)
 	return !(m == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)));
 }
 
-static int constraint_node(struct pwalk *w, const yaml_node_t *n, const char *key,
+static int constraint_node(struct yaml_walk *w, const yaml_node_t *n, const char *key,
 			   struct policy_constraint *ret)
 {
 	char why[160];
 	const char *s = NULL;
-	int r = want_scalar(w, n, key, &s);
+	int r = yaml_walk_scalar(w, n, key, &s);
 
 	if (r < 0)
 		return r;
 	if (policy_constraint_parse(s, ret, why, sizeof(why)) < 0)
-		return perr(w->err, line_of(n), -EBADMSG, "%s: %s", key, why);
-	ret->line = line_of(n);
+		return yaml_walk_err(w, yaml_walk_line(n), -EBADMSG, "%s: %s", key, why);
+	ret->line = yaml_walk_line(n);
 	ret->text = strdup(s);
 	return ret->text ? 0 : -ENOMEM;
 }
@@ -298,94 +198,70 @@ static int parse_cc(const char *s, unsigned *major, unsigned *minor)
 	return 0;
 }
 
-/* for each pair of a mapping: the key's text and the value node */
-#define FOREACH_PAIR(p, map)                                                                       \
-	for (yaml_node_pair_t *p = (map)->data.mapping.pairs.start;                                \
-	     p < (map)->data.mapping.pairs.top; p++)
-
-static int pair_key(struct pwalk *w, const yaml_node_pair_t *p, const char *section,
-		    const char **key, yaml_node_t **value)
+static int parse_gpus(struct yaml_walk *w, yaml_node_t *map, struct gpuenv_policy *p)
 {
-	yaml_node_t *k = get(w, p->key);
-	int r = want_scalar(w, k, section, key);
+	int r = yaml_walk_kind(w, map, YAML_MAPPING_NODE, "gpus");
 
 	if (r < 0)
 		return r;
-	*value = get(w, p->value);
-	if (!*value)
-		return perr(w->err, line_of(k), -E2BIG, "more than %u YAML nodes",
-			    POLICY_MAX_NODES);
-	return 0;
-}
-
-static int unknown_key(struct pwalk *w, const yaml_node_t *v, const char *section, const char *key)
-{
-	return perr(w->err, line_of(v), -EBADMSG, "%s%s'%s' is not a policy key (docs/policy.md)",
-		    section ? section : "", section ? ": " : "", key);
-}
-
-static int parse_gpus(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p)
-{
-	int r = want_kind(w, map, YAML_MAPPING_NODE, "gpus");
-
-	if (r < 0)
-		return r;
-	FOREACH_PAIR(pair, map)
+	YAML_FOREACH_PAIR(pair, map)
 	{
 		const char *key, *s;
 		yaml_node_t *v;
 
-		r = pair_key(w, pair, "gpus", &key, &v);
+		r = yaml_walk_pair(w, pair, "gpus", &key, &v);
 		if (r < 0)
 			return r;
 		if (streq(key, "count")) {
-			r = want_scalar(w, v, "gpus.count", &s);
+			r = yaml_walk_scalar(w, v, "gpus.count", &s);
 			if (r < 0)
 				return r;
 			if (parse_uint(s, 10, &p->gpu_count) < 0 || p->gpu_count > 4096)
-				return perr(w->err, line_of(v), -EBADMSG,
-					    "gpus.count: '%s' is not a number of GPUs (0-4096)", s);
+				return yaml_walk_err(
+					w, yaml_walk_line(v), -EBADMSG,
+					"gpus.count: '%s' is not a number of GPUs (0-4096)", s);
 			p->has_gpu_count = true;
-			p->line_gpu_count = line_of(v);
+			p->line_gpu_count = yaml_walk_line(v);
 		} else if (streq(key, "min_compute_capability")) {
-			r = want_scalar(w, v, "gpus.min_compute_capability", &s);
+			r = yaml_walk_scalar(w, v, "gpus.min_compute_capability", &s);
 			if (r < 0)
 				return r;
 			if (parse_cc(s, &p->gpu_cc_major, &p->gpu_cc_minor) < 0)
-				return perr(w->err, line_of(v), -EBADMSG,
-					    "gpus.min_compute_capability: '%s' is not a compute "
-					    "capability (\"8.0\", \"sm_90\")",
-					    s);
+				return yaml_walk_err(
+					w, yaml_walk_line(v), -EBADMSG,
+					"gpus.min_compute_capability: '%s' is not a compute "
+					"capability (\"8.0\", \"sm_90\")",
+					s);
 			p->has_gpu_cc = true;
-			p->line_gpu_cc = line_of(v);
+			p->line_gpu_cc = yaml_walk_line(v);
 		} else if (streq(key, "model")) {
-			r = want_scalar(w, v, "gpus.model", &s);
+			r = yaml_walk_scalar(w, v, "gpus.model", &s);
 			if (r < 0)
 				return r;
 			free(p->gpu_model);
 			p->gpu_model = strdup(s);
 			if (!p->gpu_model)
 				return -ENOMEM;
-			p->line_gpu_model = line_of(v);
+			p->line_gpu_model = yaml_walk_line(v);
 		} else {
-			return unknown_key(w, v, "gpus", key);
+			return yaml_walk_unknown_key(w, v, "gpus", key);
 		}
 	}
 	return 0;
 }
 
-static int parse_driver(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p)
+static int parse_driver(struct yaml_walk *w, yaml_node_t *map, struct gpuenv_policy *p)
 {
-	int r = want_kind(w, map, YAML_MAPPING_NODE, "driver");
+	int r = yaml_walk_kind(w, map, YAML_MAPPING_NODE, "driver");
 
 	if (r < 0)
 		return r;
-	FOREACH_PAIR(pair, map)
+	YAML_FOREACH_PAIR(pair, map)
 	{
 		const char *key;
 		yaml_node_t *v;
 
-		r = pair_key(w, pair, "driver", &key, &v);
+		r = yaml_walk_pair(w, pair, "driver", &key, &v);
 		if (r < 0)
 			return r;
 		if (streq(key, "version")) {
@@ -393,7 +269,7 @@ static int parse_driver(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy 
 		} else if (streq(key, "branches")) {
 			size_t n;
 
-			r = want_kind(w, v, YAML_SEQUENCE_NODE, "driver.branches");
+			r = yaml_walk_kind(w, v, YAML_SEQUENCE_NODE, "driver.branches");
 			if (r < 0)
 				return r;
 			n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
@@ -402,24 +278,26 @@ static int parse_driver(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy 
 			if (!p->driver_branches)
 				return -ENOMEM;
 			p->n_driver_branches = 0;
-			p->line_driver_branches = line_of(v);
+			p->line_driver_branches = yaml_walk_line(v);
 			for (size_t i = 0; i < n; i++) {
-				yaml_node_t *item = get(w, v->data.sequence.items.start[i]);
+				yaml_node_t *item =
+					yaml_walk_get(w, v->data.sequence.items.start[i]);
 				const char *s;
 				unsigned b;
 
-				r = want_scalar(w, item, "driver.branches", &s);
+				r = yaml_walk_scalar(w, item, "driver.branches", &s);
 				if (r < 0)
 					return r;
 				if (parse_uint(s, 10, &b) < 0 || b < 100 || b > 9999)
-					return perr(w->err, line_of(item), -EBADMSG,
-						    "driver.branches: '%s' is not a driver branch "
-						    "(\"550\")",
-						    s);
+					return yaml_walk_err(
+						w, yaml_walk_line(item), -EBADMSG,
+						"driver.branches: '%s' is not a driver branch "
+						"(\"550\")",
+						s);
 				p->driver_branches[p->n_driver_branches++] = b;
 			}
 		} else {
-			return unknown_key(w, v, "driver", key);
+			return yaml_walk_unknown_key(w, v, "driver", key);
 		}
 		if (r < 0)
 			return r;
@@ -427,18 +305,18 @@ static int parse_driver(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy 
 	return 0;
 }
 
-static int parse_cuda(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p)
+static int parse_cuda(struct yaml_walk *w, yaml_node_t *map, struct gpuenv_policy *p)
 {
-	int r = want_kind(w, map, YAML_MAPPING_NODE, "cuda");
+	int r = yaml_walk_kind(w, map, YAML_MAPPING_NODE, "cuda");
 
 	if (r < 0)
 		return r;
-	FOREACH_PAIR(pair, map)
+	YAML_FOREACH_PAIR(pair, map)
 	{
 		const char *key;
 		yaml_node_t *v;
 
-		r = pair_key(w, pair, "cuda", &key, &v);
+		r = yaml_walk_pair(w, pair, "cuda", &key, &v);
 		if (r < 0)
 			return r;
 		if (streq(key, "toolkit"))
@@ -446,20 +324,20 @@ static int parse_cuda(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p
 		else if (streq(key, "runtime"))
 			r = constraint_node(w, v, "cuda.runtime", &p->cuda_runtime);
 		else if (streq(key, "consistent")) {
-			r = parse_bool_node(w, v, "cuda.consistent", &p->cuda_consistent);
-			p->line_cuda_consistent = line_of(v);
+			r = yaml_walk_bool(w, v, "cuda.consistent", &p->cuda_consistent);
+			p->line_cuda_consistent = yaml_walk_line(v);
 		} else
-			return unknown_key(w, v, "cuda", key);
+			return yaml_walk_unknown_key(w, v, "cuda", key);
 		if (r < 0)
 			return r;
 	}
 	return 0;
 }
 
-static int parse_frameworks(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p)
+static int parse_frameworks(struct yaml_walk *w, yaml_node_t *map, struct gpuenv_policy *p)
 {
 	size_t n;
-	int r = want_kind(w, map, YAML_MAPPING_NODE, "frameworks");
+	int r = yaml_walk_kind(w, map, YAML_MAPPING_NODE, "frameworks");
 
 	if (r < 0)
 		return r;
@@ -467,18 +345,19 @@ static int parse_frameworks(struct pwalk *w, yaml_node_t *map, struct gpuenv_pol
 	p->frameworks = calloc(n ? n : 1, sizeof(*p->frameworks));
 	if (!p->frameworks)
 		return -ENOMEM;
-	FOREACH_PAIR(pair, map)
+	YAML_FOREACH_PAIR(pair, map)
 	{
 		struct policy_framework *f = &p->frameworks[p->n_frameworks];
 		const char *key;
 		yaml_node_t *v;
 
-		r = pair_key(w, pair, "frameworks", &key, &v);
+		r = yaml_walk_pair(w, pair, "frameworks", &key, &v);
 		if (r < 0)
 			return r;
 		if (!*key || strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(key))
-			return perr(w->err, line_of(v), -EBADMSG,
-				    "frameworks: '%s' is not a package name (torch, jax, …)", key);
+			return yaml_walk_err(
+				w, yaml_walk_line(v), -EBADMSG,
+				"frameworks: '%s' is not a package name (torch, jax, …)", key);
 		f->name = strdup(key);
 		if (!f->name)
 			return -ENOMEM;
@@ -490,28 +369,28 @@ static int parse_frameworks(struct pwalk *w, yaml_node_t *map, struct gpuenv_pol
 	return 0;
 }
 
-static int parse_architectures(struct pwalk *w, yaml_node_t *map, struct gpuenv_policy *p)
+static int parse_architectures(struct yaml_walk *w, yaml_node_t *map, struct gpuenv_policy *p)
 {
-	int r = want_kind(w, map, YAML_MAPPING_NODE, "architectures");
+	int r = yaml_walk_kind(w, map, YAML_MAPPING_NODE, "architectures");
 
 	if (r < 0)
 		return r;
-	FOREACH_PAIR(pair, map)
+	YAML_FOREACH_PAIR(pair, map)
 	{
 		const char *key;
 		yaml_node_t *v;
 
-		r = pair_key(w, pair, "architectures", &key, &v);
+		r = yaml_walk_pair(w, pair, "architectures", &key, &v);
 		if (r < 0)
 			return r;
 		if (streq(key, "allow_ptx")) {
-			r = parse_bool_node(w, v, "architectures.allow_ptx", &p->arch_allow_ptx);
+			r = yaml_walk_bool(w, v, "architectures.allow_ptx", &p->arch_allow_ptx);
 			if (r < 0)
 				return r;
 		} else if (streq(key, "targets")) {
 			size_t n;
 
-			r = want_kind(w, v, YAML_SEQUENCE_NODE, "architectures.targets");
+			r = yaml_walk_kind(w, v, YAML_SEQUENCE_NODE, "architectures.targets");
 			if (r < 0)
 				return r;
 			n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
@@ -520,60 +399,63 @@ static int parse_architectures(struct pwalk *w, yaml_node_t *map, struct gpuenv_
 				return -ENOMEM;
 			for (size_t i = 0; i < n; i++) {
 				struct policy_target *t = &p->arch_targets[p->n_arch_targets];
-				yaml_node_t *item = get(w, v->data.sequence.items.start[i]);
+				yaml_node_t *item =
+					yaml_walk_get(w, v->data.sequence.items.start[i]);
 				const char *s;
 
-				r = want_scalar(w, item, "architectures.targets", &s);
+				r = yaml_walk_scalar(w, item, "architectures.targets", &s);
 				if (r < 0)
 					return r;
 				if (parse_cc(s, &t->major, &t->minor) < 0)
-					return perr(w->err, line_of(item), -EBADMSG,
-						    "architectures.targets: '%s' is not a GPU "
-						    "architecture (\"sm_90\", \"8.6\")",
-						    s);
-				t->line = line_of(item);
+					return yaml_walk_err(
+						w, yaml_walk_line(item), -EBADMSG,
+						"architectures.targets: '%s' is not a GPU "
+						"architecture (\"sm_90\", \"8.6\")",
+						s);
+				t->line = yaml_walk_line(item);
 				t->name = strdup(s);
 				if (!t->name)
 					return -ENOMEM;
 				p->n_arch_targets++;
 			}
 		} else {
-			return unknown_key(w, v, "architectures", key);
+			return yaml_walk_unknown_key(w, v, "architectures", key);
 		}
 	}
 	return 0;
 }
 
-static int parse_waiver(struct pwalk *w, yaml_node_t *map, struct policy_waiver *wv)
+static int parse_waiver(struct yaml_walk *w, yaml_node_t *map, struct policy_waiver *wv)
 {
-	int r = want_kind(w, map, YAML_MAPPING_NODE, "waivers[]");
+	int r = yaml_walk_kind(w, map, YAML_MAPPING_NODE, "waivers[]");
 
 	if (r < 0)
 		return r;
-	wv->line = line_of(map);
-	FOREACH_PAIR(pair, map)
+	wv->line = yaml_walk_line(map);
+	YAML_FOREACH_PAIR(pair, map)
 	{
 		const char *key, *s;
 		yaml_node_t *v;
 
-		r = pair_key(w, pair, "waivers[]", &key, &v);
+		r = yaml_walk_pair(w, pair, "waivers[]", &key, &v);
 		if (r < 0)
 			return r;
 		if (!streq(key, "rule") && !streq(key, "reason") && !streq(key, "expires"))
-			return unknown_key(w, v, "waivers[]", key);
-		r = want_scalar(w, v, key, &s);
+			return yaml_walk_unknown_key(w, v, "waivers[]", key);
+		r = yaml_walk_scalar(w, v, key, &s);
 		if (r < 0)
 			return r;
 		if (streq(key, "expires")) {
 			if (!policy_date_valid(s))
-				return perr(w->err, line_of(v), -EBADMSG,
-					    "waivers[].expires: '%s' is not a date (YYYY-MM-DD)",
-					    s);
+				return yaml_walk_err(
+					w, yaml_walk_line(v), -EBADMSG,
+					"waivers[].expires: '%s' is not a date (YYYY-MM-DD)", s);
 			memcpy(wv->expires, s, 11);
 			continue;
 		}
 		if (!*s)
-			return perr(w->err, line_of(v), -EBADMSG, "waivers[].%s is empty", key);
+			return yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+					     "waivers[].%s is empty", key);
 		if (streq(key, "rule")) {
 			free(wv->rule);
 			wv->rule = strdup(s);
@@ -587,16 +469,16 @@ static int parse_waiver(struct pwalk *w, yaml_node_t *map, struct policy_waiver 
 		}
 	}
 	if (!wv->rule || !wv->reason || !wv->expires[0])
-		return perr(w->err, wv->line, -EBADMSG,
-			    "waivers[]: a waiver needs rule, reason and expires (a waiver "
-			    "without an expiry date never ends)");
+		return yaml_walk_err(w, wv->line, -EBADMSG,
+				     "waivers[]: a waiver needs rule, reason and expires (a waiver "
+				     "without an expiry date never ends)");
 	return 0;
 }
 
-static int parse_waivers(struct pwalk *w, yaml_node_t *seq, struct gpuenv_policy *p)
+static int parse_waivers(struct yaml_walk *w, yaml_node_t *seq, struct gpuenv_policy *p)
 {
 	size_t n;
-	int r = want_kind(w, seq, YAML_SEQUENCE_NODE, "waivers");
+	int r = yaml_walk_kind(w, seq, YAML_SEQUENCE_NODE, "waivers");
 
 	if (r < 0)
 		return r;
@@ -607,48 +489,49 @@ static int parse_waivers(struct pwalk *w, yaml_node_t *seq, struct gpuenv_policy
 	for (size_t i = 0; i < n; i++) {
 		/* counted first, so policy_free() frees what a failing waiver holds */
 		p->n_waivers++;
-		r = parse_waiver(w, get(w, seq->data.sequence.items.start[i]), &p->waivers[i]);
+		r = parse_waiver(w, yaml_walk_get(w, seq->data.sequence.items.start[i]),
+				 &p->waivers[i]);
 		if (r < 0)
 			return r;
 	}
 	return 0;
 }
 
-static int parse_root(struct pwalk *w, yaml_node_t *root, struct gpuenv_policy *p)
+static int parse_root(struct yaml_walk *w, yaml_node_t *root, struct gpuenv_policy *p)
 {
 	int r;
 
 	if (root->type == YAML_SCALAR_NODE && root->data.scalar.length == 0)
 		return 0; /* "---" alone, or only comments */
-	r = want_kind(w, root, YAML_MAPPING_NODE, "the policy");
+	r = yaml_walk_kind(w, root, YAML_MAPPING_NODE, "the policy");
 	if (r < 0)
 		return r;
-	FOREACH_PAIR(pair, root)
+	YAML_FOREACH_PAIR(pair, root)
 	{
 		const char *key, *s;
 		yaml_node_t *v;
 
-		r = pair_key(w, pair, NULL, &key, &v);
+		r = yaml_walk_pair(w, pair, NULL, &key, &v);
 		if (r < 0)
 			return r;
 		if (streq(key, "version")) {
-			r = want_scalar(w, v, "version", &s);
+			r = yaml_walk_scalar(w, v, "version", &s);
 			if (r >= 0 && !streq(s, "1"))
-				r = perr(w->err, line_of(v), -EBADMSG,
-					 "version: this gpuenv reads policy version 1, not '%s'",
-					 s);
+				r = yaml_walk_err(
+					w, yaml_walk_line(v), -EBADMSG,
+					"version: this gpuenv reads policy version 1, not '%s'", s);
 		} else if (streq(key, "profile")) {
-			r = want_scalar(w, v, "profile", &s);
+			r = yaml_walk_scalar(w, v, "profile", &s);
 			if (r >= 0 && streq(s, "runtime"))
 				p->profile = POLICY_PROFILE_RUNTIME;
 			else if (r >= 0 && streq(s, "build"))
 				p->profile = POLICY_PROFILE_BUILD;
 			else if (r >= 0)
-				r = perr(w->err, line_of(v), -EBADMSG,
-					 "profile: '%s' is not runtime or build", s);
-			p->line_profile = line_of(v);
+				r = yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+						  "profile: '%s' is not runtime or build", s);
+			p->line_profile = yaml_walk_line(v);
 		} else if (streq(key, "fail_on")) {
-			r = want_scalar(w, v, "fail_on", &s);
+			r = yaml_walk_scalar(w, v, "fail_on", &s);
 			if (r >= 0 && streq(s, "error"))
 				p->fail_on = 2;
 			else if (r >= 0 && streq(s, "warning"))
@@ -656,9 +539,9 @@ static int parse_root(struct pwalk *w, yaml_node_t *root, struct gpuenv_policy *
 			else if (r >= 0 && streq(s, "info"))
 				p->fail_on = 0;
 			else if (r >= 0)
-				r = perr(w->err, line_of(v), -EBADMSG,
-					 "fail_on: '%s' is not error, warning or info", s);
-			p->line_fail_on = line_of(v);
+				r = yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+						  "fail_on: '%s' is not error, warning or info", s);
+			p->line_fail_on = yaml_walk_line(v);
 		} else if (streq(key, "gpus")) {
 			r = parse_gpus(w, v, p);
 		} else if (streq(key, "driver")) {
@@ -667,49 +550,26 @@ static int parse_root(struct pwalk *w, yaml_node_t *root, struct gpuenv_policy *
 			r = parse_cuda(w, v, p);
 		} else if (streq(key, "frameworks")) {
 			if (p->frameworks)
-				return perr(w->err, line_of(v), -EBADMSG, "frameworks given twice");
+				return yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+						     "frameworks given twice");
 			r = parse_frameworks(w, v, p);
 		} else if (streq(key, "architectures")) {
 			if (p->arch_targets)
-				return perr(w->err, line_of(v), -EBADMSG,
-					    "architectures given twice");
+				return yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+						     "architectures given twice");
 			r = parse_architectures(w, v, p);
 		} else if (streq(key, "waivers")) {
 			if (p->waivers)
-				return perr(w->err, line_of(v), -EBADMSG, "waivers given twice");
+				return yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+						     "waivers given twice");
 			r = parse_waivers(w, v, p);
 		} else {
-			return unknown_key(w, v, NULL, key);
+			return yaml_walk_unknown_key(w, v, NULL, key);
 		}
 		if (r < 0)
 			return r;
 	}
 	return 0;
-}
-
-static int yaml_problem(struct policy_error *err, const yaml_parser_t *y)
-{
-	if (y->error == YAML_MEMORY_ERROR)
-		return -ENOMEM;
-	return perr(err, (unsigned)y->problem_mark.line + 1, -EBADMSG, "%s%s%s",
-		    y->problem ? y->problem : "not YAML", y->context ? ", " : "",
-		    y->context ? y->context : "");
-}
-
-/* Depth, node count, document count and aliases (nothing in the schema needs one) on the
- * event stream, before the tree is built (yaml-caps.h). */
-static int prepass(const char *data, size_t len, struct policy_error *err)
-{
-	static const struct yaml_caps caps = { .max_depth = POLICY_MAX_DEPTH,
-					       .max_nodes = POLICY_MAX_NODES,
-					       .refuse_aliases = true };
-	char why[200];
-	unsigned line;
-	int r = yaml_caps_check(data, len, &caps, why, sizeof(why), &line);
-
-	if (r < 0 && r != -ENOMEM)
-		return perr(err, line, r, "%s", why);
-	return r;
 }
 
 struct gpuenv_policy *policy_free(struct gpuenv_policy *p)
@@ -740,40 +600,28 @@ struct gpuenv_policy *policy_free(struct gpuenv_policy *p)
 
 int policy_parse(const char *data, size_t len, struct gpuenv_policy **ret, struct policy_error *err)
 {
-	struct policy_error err_local;
-	struct pwalk w = { .err = err ? err : &err_local };
-	_cleanup_(policy_freep) struct gpuenv_policy *p = NULL;
-	yaml_parser_t y;
-	yaml_document_t doc;
+	struct yaml_error ye = { 0 };
+	struct yaml_walk w = { .err = &ye,
+			       .max_nodes = POLICY_MAX_NODES,
+			       .max_items = POLICY_MAX_ITEMS,
+			       .max_text = POLICY_MAX_TEXT,
+			       .schema = "a policy key (docs/policy.md)" };
+	_cleanup_(policy_freep) struct gpuenv_policy *p = calloc(1, sizeof(*p));
 	yaml_node_t *root;
 	int r;
 
-	w.err->line = 0;
-	w.err->why[0] = '\0';
-	if (len > POLICY_MAX_INPUT)
-		return perr(w.err, 0, -E2BIG, "larger than %zu bytes", POLICY_MAX_INPUT);
-	if (memchr(data, '\0', len))
-		return perr(w.err, 0, -EBADMSG, "NUL byte in the file (not a YAML text)");
-	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	p->fail_on = 2;
-	r = prepass(data, len, w.err);
-	if (r < 0)
-		return r;
-	if (!yaml_parser_initialize(&y))
-		return -ENOMEM;
-	yaml_parser_set_input_string(&y, (const unsigned char *)data, len);
-	if (!yaml_parser_load(&y, &doc)) {
-		r = yaml_problem(w.err, &y);
-		yaml_parser_delete(&y);
-		return r;
+	r = yaml_walk_load(&w, data, len, POLICY_MAX_INPUT, POLICY_MAX_DEPTH, &root);
+	if (r >= 0) {
+		r = root ? parse_root(&w, root, p) : 0;
+		yaml_walk_done(&w);
 	}
-	w.doc = &doc;
-	root = yaml_document_get_root_node(&doc);
-	r = root ? parse_root(&w, root, p) : 0;
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&y);
+	if (err) {
+		err->line = ye.line;
+		snprintf(err->why, sizeof(err->why), "%s", ye.why);
+	}
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(p);
