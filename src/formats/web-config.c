@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "web-config.h"
 #include "shared/macro.h"
@@ -157,11 +158,13 @@ static int parse_http(struct yaml_walk *w, yaml_node_t *map, struct web_config *
 		} else if (streq(key, "headers")) {
 			size_t n;
 
+			if (c->headers)
+				return yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+						     "%s: headers given twice", sec);
 			r = yaml_walk_kind(w, v, YAML_MAPPING_NODE, "headers");
 			if (r < 0)
 				return r;
 			n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
-			free(c->headers);
 			c->headers = calloc(n ? n : 1, sizeof(*c->headers));
 			if (!c->headers)
 				return -ENOMEM;
@@ -183,6 +186,10 @@ static int parse_http(struct yaml_walk *w, yaml_node_t *map, struct web_config *
 					r = yaml_walk_err(w, yaml_walk_line(hv), -EBADMSG,
 							  "headers: %s: a line break in the value",
 							  name);
+				for (size_t i = 0; r >= 0 && i < c->n_headers; i++)
+					if (strcasecmp(c->headers[i].name, name) == 0)
+						r = yaml_walk_err(w, yaml_walk_line(hv), -EBADMSG,
+								  "headers: %s given twice", name);
 				if (r < 0)
 					return r;
 				c->headers[c->n_headers].name = strdup(name);
