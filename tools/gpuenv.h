@@ -135,6 +135,7 @@ int cmd_doctor(int argc, char *argv[]);
 int cmd_explain(int argc, char *argv[]);
 int cmd_exporter(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
+int cmd_capture(int argc, char *argv[]);
 int cmd_diff(int argc, char *argv[]);
 int cmd_fleet(int argc, char *argv[]);
 int cmd_labels(int argc, char *argv[]);
