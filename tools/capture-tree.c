@@ -28,13 +28,16 @@
 
 #define WALK_DEPTH_MAX 40 /* links followed per path, as the kernel's ELOOP limit */
 
+/* The read ranges of one traced path. */
+struct traced_ranges {
+	struct capture_range *v;
+	size_t n, cap;
+};
+
 struct walk {
 	struct capture_tree *t;
 	struct strmap ranges_of; /* traced path → index in ranges */
-	struct {
-		struct capture_range *v;
-		size_t n, cap;
-	} *ranges;
+	struct traced_ranges *ranges;
 	size_t n_ranges, cap_ranges;
 	bool live;
 };
