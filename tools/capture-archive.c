@@ -336,6 +336,11 @@ static int put_entry(struct writer *w, const struct capture_tree *t, const struc
 	case CAPTURE_FILE:
 		break;
 	}
+	if (e->data) {
+		w->la->archive_entry_set_size(w->e, (la_int64_t)e->data_len);
+		err = write_header(w);
+		return err < 0 ? err : put_data(w, e->data, e->data_len);
+	}
 	if (!e->contents) { /* a name in a listing: an empty stand-in */
 		w->la->archive_entry_set_size(w->e, 0);
 		return write_header(w);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture.h"
@@ -395,6 +396,27 @@ int capture_tree_build(struct capture_tree *t, const char *host_root, const char
 	return err;
 }
 
+int capture_tree_add_data(struct capture_tree *t, const char *path, char *data, size_t len)
+{
+	struct stat st = { .st_mode = S_IFREG | 0644 };
+	ssize_t i;
+
+	clock_gettime(CLOCK_REALTIME, &st.st_mtim);
+	i = entry_get(t, path, CAPTURE_FILE, &st);
+	if (i < 0) {
+		free(data);
+		return (int)i;
+	}
+	free(t->entries[i].data);
+	t->entries[i].kind = CAPTURE_FILE;
+	t->entries[i].mode = st.st_mode;
+	t->entries[i].contents = true;
+	t->entries[i].size = len;
+	t->entries[i].data = data;
+	t->entries[i].data_len = len;
+	return 0;
+}
+
 static int by_path(const void *a, const void *b)
 {
 	return strcmp(((const struct capture_entry *)a)->path,
@@ -414,6 +436,7 @@ void capture_tree_done(struct capture_tree *t)
 		free(t->entries[i].path);
 		free(t->entries[i].target);
 		free(t->entries[i].ranges);
+		free(t->entries[i].data);
 	}
 	free(t->entries);
 	if (t->index)

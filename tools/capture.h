@@ -44,6 +44,8 @@ struct capture_entry {
 	bool pseudo;   /* under /proc or /sys: contents read to the end, not by st_size */
 	struct capture_range *ranges; /* read ranges, sorted and merged */
 	size_t n_ranges;
+	char *data; /* contents made by the capture itself (the pci.ids lines used), or NULL */
+	size_t data_len;
 };
 
 struct capture_tree {
@@ -60,6 +62,8 @@ void capture_tree_done(struct capture_tree *tree);
 /* path (inside the root) as a path on this machine, in buf. */
 const char *capture_host_path(const struct capture_tree *t, const char *path, char *buf,
 			      size_t size);
+/* Adds (or replaces the contents of) a regular file at path holding data (taken). */
+int capture_tree_add_data(struct capture_tree *tree, const char *path, char *data, size_t len);
 /* Sorts the entries by path (parents before children). */
 void capture_tree_sort(struct capture_tree *tree);
 

@@ -124,6 +124,64 @@ static void collect_secrets(json_t *j, const char *key, char ***secrets)
 	}
 }
 
+/* GPUs named from pci.ids: libpci read that file, not the probes, so the trace lacks it. The
+ * bundle gets its header comment and the vendor and device lines that named them, where
+ * --sysroot looks first (pci-names.c), as tests/tools/capture-fixture.sh kept them. */
+static int add_pci_ids(struct capture_tree *tree, json_t *snap)
+{
+	const char *path = pci_names_path();
+	json_t *gpus = json_object_get(json_object_get(snap, "hardware"), "gpus"), *g;
+	struct strbuf ids = STRBUF_INIT, out = STRBUF_INIT;
+	char line[1024], vendor[5] = "";
+	bool header = true;
+	char *data;
+	size_t i;
+	FILE *f;
+
+	json_array_foreach(gpus, i, g) {
+		json_t *name = json_object_get(g, "name");
+		const char *v = json_string_value(
+			json_object_get(json_object_get(g, "vendor_id"), "value"));
+		const char *d = json_string_value(
+			json_object_get(json_object_get(g, "device_id"), "value"));
+
+		if (v && d && strlen(v) == 6 && strlen(d) == 6 &&
+		    streq(json_string_value(json_object_get(name, "source")) ?: "", "pci.ids"))
+			strbuf_printf(&ids, "%s %s;", v + 2, d + 2);
+	}
+	if (!ids.len || !path || (strlen(path) > 3 && streq(path + strlen(path) - 3, ".gz"))) {
+		strbuf_done(&ids);
+		return 0;
+	}
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char key[12];
+
+		if (line[0] == '#') {
+			if (header)
+				strbuf_puts(&out, line);
+			continue;
+		}
+		header = false;
+		if (line[0] != '\t' && strlen(line) > 6) {
+			memcpy(vendor, line, 4);
+			snprintf(key, sizeof(key), "%.4s ", line);
+			if (strstr(strbuf_str(&ids), key))
+				strbuf_puts(&out, line);
+		} else if (line[0] == '\t' && line[1] != '\t' && strlen(line) > 5) {
+			snprintf(key, sizeof(key), "%s %.4s;", vendor, line + 1);
+			if (strstr(strbuf_str(&ids), key))
+				strbuf_puts(&out, line);
+		}
+	}
+	if (f)
+		fclose(f);
+	strbuf_done(&ids);
+	if (strbuf_steal(&out, &data) < 0)
+		return -ENOMEM;
+	return capture_tree_add_data(tree, "/usr/share/misc/pci.ids", data, strlen(data));
+}
+
 /* A temporary file beside out, after refusing an out that is there and not a regular file. */
 static int open_output(const char *out, char **ret_tmp)
 {
@@ -152,6 +210,7 @@ static int write_bundle(const struct common_opts *o, const char *out, int fd,
 	_cleanup_free_ char *trace = NULL, *json = NULL, *plain = NULL, *env = NULL;
 	_cleanup_strv_free_ char **secrets = NULL;
 	struct capture_tree tree = { 0 };
+	json_t *parsed = NULL;
 	struct capture_bundle b = { .version = gpuenv_version(),
 				    .live = !o->sysroot,
 				    .redact = o->redact };
@@ -162,24 +221,25 @@ static int write_bundle(const struct common_opts *o, const char *out, int fd,
 	if (err >= 0)
 		err = gpuenv_snapshot_render(snap, GPUENV_FORMAT_JSON,
 					     o->redact ? GPUENV_RENDER_REDACT : 0, &json);
-	if (err >= 0 && o->redact)
+	if (err >= 0)
 		err = gpuenv_snapshot_render(snap, GPUENV_FORMAT_JSON, 0, &plain);
 	if (err < 0) {
 		print_error("capture: rendering the snapshot", err);
 		return EXIT_SOFTWARE;
 	}
-	if (plain) {
-		json_t *j = json_loads(plain, 0, NULL);
-
-		collect_secrets(j, NULL, &secrets);
-		json_decref(j);
-	}
+	parsed = json_loads(plain, 0, NULL);
+	if (o->redact)
+		collect_secrets(parsed, NULL, &secrets);
 	err = environment_text(o, &env);
 	if (err < 0) {
 		fprintf(stderr, "gpuenv capture: --env-file %s: %s\n", o->env_file, strerror(-err));
+		json_decref(parsed);
 		return EXIT_INPUT;
 	}
 	err = capture_tree_build(&tree, o->sysroot ? o->sysroot : "/", trace);
+	if (err >= 0)
+		err = add_pci_ids(&tree, parsed);
+	json_decref(parsed);
 	if (err < 0) {
 		capture_tree_done(&tree);
 		print_error("capture: walking what was read", err);

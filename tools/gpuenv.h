@@ -127,6 +127,8 @@ void print_error(const char *what, int err);
 
 /* Gives ctx a pci.ids lookup through libpci (pci-names.c); 0 also when there is no file. */
 int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids_file);
+/* The database pci_names_setup() chose (a path on this machine), or NULL. */
+const char *pci_names_path(void);
 
 int cmd_report(int argc, char *argv[]);
 int cmd_facts(int argc, char *argv[]);
