@@ -5,8 +5,8 @@
 # names (docs/fleet.md, "Capture"); its bundle is unpacked into tests/fixtures/<name>/root/
 # so `--sysroot` replays the same reads. Device nodes cannot live in git: they become
 # [devices] lines of scenario.ini (see docs/HACKING.md). When a GPU was named from pci.ids,
-# the lines of pci.ids that named it are kept as usr/share/misc/pci.ids (libpci reads that
-# file, not the probes: the bundle does not hold it). A file over 1 MiB is kept as the
+# the bundle holds the lines of pci.ids that named it as usr/share/misc/pci.ids. A file
+# over 1 MiB is kept as the
 # ranges read, at its real size (a sparse file): review the copy before committing, it may
 # contain host names, serial numbers and UUIDs (`gpuenv capture --redact` replaces them).
 # --report FILE also keeps the JSON report (--stable) of the captured run
@@ -43,11 +43,10 @@ tar --zstd -xf "$tmp/bundle.tar.zst" -C "$tmp/unpacked" --exclude-from="$tmp/exc
 	--no-same-owner
 cp -a "$tmp/unpacked/root/." "$dest/root/"
 "$gpuenv" report --from "$tmp/unpacked/snapshot.json" --stable --json >"$tmp/report.json"
-python3 - "$sysroot" "$dest" "$tmp/devices" "$tmp/report.json" <<'PY'
-import json, os, stat, sys
+python3 - "$dest" "$tmp/devices" <<'PY'
+import os, sys
 
-src, dest, devices_file, report = sys.argv[1:5]
-host = (lambda p: p) if src == "/" else (lambda p: os.path.abspath(src) + p)
+dest, devices_file = sys.argv[1:3]
 devices = {}
 for line in open(devices_file):
     kind, modes, numbers, owner, path = line.split()[:5]
@@ -57,31 +56,6 @@ for line in open(devices_file):
     uid_gid = owner.split("/") if "/" in owner else owner.split(":")
     devices["/" + path.split("/", 1)[1]] = "%s %s %04o %s" % (kind, numbers.replace(",", ":"),
                                                             perm, ":".join(uid_gid))
-
-# GPUs named from pci.ids: keep the header and the vendor/device lines that named them.
-ids = set()
-for g in json.load(open(report)).get("hardware", {}).get("gpus", []):
-    n = g.get("name", {})
-    if n.get("source") == "pci.ids":
-        ids.add((g["vendor_id"]["value"][2:], g["device_id"]["value"][2:]))
-if ids:
-    for cand in ("/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids", "/usr/share/pci.ids"):
-        if os.path.isfile(host(cand)):
-            keep, vendor = [], None
-            for line in open(host(cand), encoding="utf-8", errors="replace"):
-                if line.startswith("#") and not keep:
-                    keep.append(line)
-                elif line[:1] not in ("\t", "#", "\n") and len(line) > 6:
-                    vendor = line[:4]
-                    if any(v == vendor for v, _ in ids):
-                        keep.append(line)
-                elif line.startswith("\t") and not line.startswith("\t\t") and \
-                        (vendor, line[1:5]) in ids:
-                    keep.append(line)
-            os.makedirs(os.path.join(dest, "root/usr/share/misc"), exist_ok=True)
-            with open(os.path.join(dest, "root/usr/share/misc/pci.ids"), "w") as f:
-                f.writelines(keep)
-            break
 
 ini = os.path.join(dest, "scenario.ini")
 if devices and os.path.exists(ini) and "[devices]" not in open(ini).read():
