@@ -7,7 +7,8 @@ set -eu
 
 # The -dev packages also ship the static archives the gpuenv tool links (-Dstatic_deps).
 build_pkgs="meson ninja-build gcc pkg-config python3 libelf-dev libjansson-dev liblzma-dev
-zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libmicrohttpd-dev libcrypt-dev"
+zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libmicrohttpd-dev
+libcrypt-dev libarchive-dev"
 # One LLVM: PoCL (the OpenCL live test) depends on clang-15 and LLVM 15, whose compiler-rt
 # (libclang-common-15-dev) holds libFuzzer, so `make fuzz` uses clang-15 and the format check
 # clang-format-15; clang 14 besides would add 257 MiB (README "Dependencies"). lld-15: clang-15
@@ -17,10 +18,12 @@ zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libm
 # prometheus: promtool tests the shipped alert rules, and a real Prometheus scrapes `gpuenv
 # exporter` (tests/tools/test-alert-rules.sh, test-exporter-prometheus.py); python3-yaml reads
 # the rules for check-exported-metrics.py.
+# slurmctld, slurmd, slurm-client and munge: a real Slurm on loopback drains and resumes a node
+# through `gpuenv health --slurm` (tests/tools/test-slurm.py).
 # Without them a fresh root's make test skipped those checks.
 test_pkgs="libcmocka-dev clang-15 clang-tools-15 lld-15 clang-format-15 openssl xz-utils ocl-icd-libopencl1
 ocl-icd-opencl-dev pocl-opencl-icd clinfo zstd lz4 zip binutils python3-jsonschema groff-base
-locales zsh fish prometheus python3-yaml libxml2-utils"
+locales zsh fish prometheus python3-yaml libxml2-utils slurmctld slurmd slurm-client munge"
 
 # bench/bench-doctor.sh compares doctor with PyTorch's collect_env (large: not a test need).
 # bench/bench-exporter.sh loads `gpuenv exporter` with wrk.

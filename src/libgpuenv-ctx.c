@@ -66,6 +66,8 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 		o.vendor_timeout_ms ? o.vendor_timeout_ms : CTX_DEFAULT_VENDOR_TIMEOUT_MS;
 	if (o.flags & GPUENV_CTX_TRACE_PATHS)
 		root_flags |= ROOT_TRACE;
+	if (o.flags & GPUENV_CTX_TRACE_READS)
+		root_flags |= ROOT_TRACE_READS;
 	err = root_new(o.sysroot, root_flags, &ctx->root);
 	if (err < 0)
 		goto fail;

@@ -23,6 +23,8 @@ static const struct gpuenv_cmd commands[] = {
 	  "look up the knowledge base: facts cuda|driver|gpu|xid|cudnn|torch|rocm|tensorflow KEY" },
 	{ "check", cmd_check,
 	  "judge against a policy, for CI: exit code, JUnit, SARIF, annotations" },
+	{ "capture", cmd_capture,
+	  "keep what the probes read, with the snapshot, as a .tar.zst to replay" },
 	{ "diff", cmd_diff,
 	  "what changed between two snapshots, layer by layer, and their findings" },
 	{ "fleet", cmd_fleet,

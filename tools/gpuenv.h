@@ -133,6 +133,8 @@ int common_read_file(const char *cmd, const char *what, const char *path, size_t
 
 /* Gives ctx a pci.ids lookup through libpci (pci-names.c); 0 also when there is no file. */
 int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids_file);
+/* The database pci_names_setup() chose (a path on this machine), or NULL. */
+const char *pci_names_path(void);
 
 int cmd_report(int argc, char *argv[]);
 int cmd_facts(int argc, char *argv[]);
@@ -141,6 +143,7 @@ int cmd_doctor(int argc, char *argv[]);
 int cmd_explain(int argc, char *argv[]);
 int cmd_exporter(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
+int cmd_capture(int argc, char *argv[]);
 int cmd_diff(int argc, char *argv[]);
 int cmd_fleet(int argc, char *argv[]);
 int cmd_labels(int argc, char *argv[]);

@@ -183,6 +183,11 @@ static char *sysroot_ids(const char *sysroot, const char *rel)
 	return strdup(real);
 }
 
+const char *pci_names_path(void)
+{
+	return names.path;
+}
+
 static void pci_names_cleanup(void)
 {
 	/* libpci stays mapped (struct dl_lazy loads a library once per process). */

@@ -57,6 +57,10 @@ enum {
 	 * NVML, in its sandboxed child), not the whole stack: `gpuenv exporter` samples with it
 	 * every --interval and diagnoses with a full collection less often. */
 	GPUENV_CTX_GPU_SAMPLE = 1u << 5,
+	/* With GPUENV_CTX_TRACE_PATHS: the trace also holds "read <offset> <length>\t<path>"
+	 * records of the byte ranges of each file that were read (`gpuenv capture` keeps those
+	 * ranges of a large file, not the whole file). Since 0.1. */
+	GPUENV_CTX_TRACE_READS = 1u << 6,
 };
 
 /*
@@ -118,7 +122,7 @@ typedef int (*gpuenv_pci_name_fn)(void *userdata, uint16_t vendor_id, uint16_t d
 GPUENV_API void gpuenv_ctx_set_pci_name_fn(struct gpuenv_ctx *ctx, gpuenv_pci_name_fn fn,
 					   void *userdata);
 /* gpuenv_ctx_get_trace: newline-separated "<result>\t<path>" records of every read so far
- * (GPUENV_CTX_TRACE_PATHS). ret: malloc'd, the caller free()s it. Returns 0, -EINVAL
+ * (GPUENV_CTX_TRACE_PATHS), and with GPUENV_CTX_TRACE_READS the byte ranges read. ret: malloc'd, the caller free()s it. Returns 0, -EINVAL
  * (no ctx or ret), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret);
 

@@ -3,7 +3,7 @@
 # share/fish/vendor_completions.d). The option lists follow `gpuenv COMMAND --help`;
 # tests/tools/check-completions.py fails when they drift apart.
 
-set -l commands doctor explain report facts scan exporter check diff fleet labels health version help
+set -l commands doctor explain report facts scan exporter check capture diff fleet labels health version help
 complete -c gpuenv -f
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'what will fail, in which layer, why, how to fix (default)'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a explain -d 'pasted errors and command output judged by the same rules'
@@ -16,6 +16,7 @@ complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a diff -d 'wh
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a fleet -d 'many machines: majority values and who deviates'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a labels -d 'Kubernetes node labels for Node Feature Discovery'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a health -d 'node health check; --slurm drains and resumes'
+complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a capture -d 'keep what the probes read, with the snapshot, as a .tar.zst to replay'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a version -d 'print the version'
 complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a help -d 'the commands and exit codes'
 
@@ -41,7 +42,7 @@ complete -c gpuenv -n $common -s j -l json -d 'JSON output'
 complete -c gpuenv -n $common -s v -l verbose -d 'log what the probes do to stderr'
 complete -c gpuenv -n $common -s h -l help -d 'show help'
 
-set -l doctor "not __fish_seen_subcommand_from explain report facts scan exporter check diff fleet labels health version help"
+set -l doctor "not __fish_seen_subcommand_from explain report facts scan exporter check capture diff fleet labels health version help"
 complete -c gpuenv -n $doctor -l markdown -d 'Markdown to paste into an issue'
 complete -c gpuenv -n $doctor -l mermaid -d 'the diagnosis path as a Mermaid flowchart'
 complete -c gpuenv -n $doctor -l strict -d 'exit 1 when there are warnings'
@@ -113,6 +114,9 @@ complete -c gpuenv -n $fleet -s h -l help -d 'show help'
 set -l labels '__fish_seen_subcommand_from labels'
 complete -c gpuenv -n $labels -l nfd -r -F -d "write NFD's features.d file atomically"
 complete -c gpuenv -n $labels -l expiry -x -d 'seconds until the labels expire'
+
+set -l capture '__fish_seen_subcommand_from capture'
+complete -c gpuenv -n $capture -s o -l output -r -F -d 'the bundle, written atomically'
 
 set -l health '__fish_seen_subcommand_from health'
 complete -c gpuenv -n $health -l slurm -d 'drain or resume this node through scontrol'

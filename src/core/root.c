@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdarg.h>
@@ -187,6 +188,24 @@ static int root_record(struct root *r, const char *path, int result)
 	if (r->flags & ROOT_TRACE)
 		strbuf_printf(&r->trace, "%s\t%s\n", result < 0 ? errno_name(result) : "ok", path);
 	return result;
+}
+
+void root_trace_read(struct root *r, const char *path, uint64_t off, uint64_t len)
+{
+	if ((r->flags & (ROOT_TRACE | ROOT_TRACE_READS)) == (ROOT_TRACE | ROOT_TRACE_READS) && len)
+		strbuf_printf(&r->trace, "read %" PRIu64 " %" PRIu64 "\t%s\n", off, len, path);
+}
+
+/* ROOT_TRACE_READS: f remembers its root and path, so its reads and mappings are recorded. */
+static int trace_reads_of(struct root *r, const char *path, struct root_file *f)
+{
+	if ((r->flags & (ROOT_TRACE | ROOT_TRACE_READS)) != (ROOT_TRACE | ROOT_TRACE_READS))
+		return 0;
+	f->trace_path = strdup(path);
+	if (!f->trace_path)
+		return -ENOMEM;
+	f->trace_root = r;
+	return 0;
 }
 
 /* Relative form of an absolute in-root path ("/" → "."). */
@@ -486,6 +505,8 @@ int root_read_file(struct root *r, const char *path, size_t max, char **ret, siz
 
 	if (err >= 0)
 		err = read_fd_all(f.fd, max, (size_t)f.size, ret, ret_len);
+	if (err >= 0 || err == -EFBIG) /* EFBIG: max + 1 bytes were read */
+		root_trace_read(r, path, 0, err >= 0 ? *ret_len : (uint64_t)max + 1);
 	return root_record(r, path, err);
 }
 
@@ -789,20 +810,32 @@ int root_map(struct root *r, const char *path, size_t max, struct root_map *ret)
 	int err = root_open_regular(r, path, max, &f);
 
 	if (err >= 0)
+		err = trace_reads_of(r, path, &f);
+	if (err >= 0)
 		err = root_file_map(&f, ret);
 	return root_record(r, path, err);
 }
 
 void root_unmap(struct root_map *m)
 {
+	if (m->trace_root)
+		root_trace_mapped(m->trace_root, m->trace_path, m->data, m->len);
 	if (m->data && m->len)
 		munmap((void *)m->data, m->len);
+	free(m->trace_path);
 	*m = (struct root_map){ 0 };
 }
 
 int root_file_open(struct root *r, const char *path, size_t max, struct root_file *ret)
 {
-	return root_record(r, path, root_open_regular(r, path, max, ret));
+	int err = root_open_regular(r, path, max, ret);
+
+	if (err >= 0) {
+		err = trace_reads_of(r, path, ret);
+		if (err < 0)
+			root_file_close(ret);
+	}
+	return root_record(r, path, err);
 }
 
 ssize_t root_file_pread(const struct root_file *f, void *buf, size_t n, uint64_t off)
@@ -822,6 +855,8 @@ ssize_t root_file_pread(const struct root_file *f, void *buf, size_t n, uint64_t
 			break;
 		got += (size_t)k;
 	}
+	if (f->trace_root)
+		root_trace_read(f->trace_root, f->trace_path, off, got);
 	return (ssize_t)got;
 }
 
@@ -839,6 +874,11 @@ int root_file_map(const struct root_file *f, struct root_map *ret)
 	if (p == MAP_FAILED)
 		return -errno;
 	*ret = (struct root_map){ .data = p, .len = (size_t)f->size };
+	if (f->trace_root) {
+		ret->trace_path = strdup(f->trace_path);
+		if (ret->trace_path)
+			ret->trace_root = f->trace_root;
+	}
 	return 0;
 }
 
@@ -846,5 +886,6 @@ void root_file_close(struct root_file *f)
 {
 	if (f->fd >= 0)
 		close(f->fd);
+	free(f->trace_path);
 	*f = ROOT_FILE_NULL;
 }

@@ -26,8 +26,9 @@
 #define ROOT_DIR_MAX_ENTRIES 65536u
 
 enum {
-	ROOT_NO_OPENAT2 = 1u << 0, /* always use the userspace walk */
-	ROOT_TRACE = 1u << 1,	   /* record each access for --trace-paths */
+	ROOT_NO_OPENAT2 = 1u << 0,  /* always use the userspace walk */
+	ROOT_TRACE = 1u << 1,	    /* record each access for --trace-paths */
+	ROOT_TRACE_READS = 1u << 2, /* with ROOT_TRACE: also the byte ranges read (capture) */
 };
 
 struct root;
@@ -56,7 +57,10 @@ void root_set_access_hook(struct root *r, root_access_hook_t hook, void *data,
 /* The data set with hook, NULL when hook is not this root's. */
 void *root_access_hook_data(const struct root *r, root_access_hook_t hook);
 
-/* Newline-separated "<errno name or ok>\t<path>" records (ROOT_TRACE). Borrowed. */
+/* Newline-separated "<errno name or ok>\t<path>" records (ROOT_TRACE), with ROOT_TRACE_READS
+ * also "read <offset> <length>\t<path>" for each range of a file's bytes read: what a whole
+ * read returned, each root_file_pread(), and the pages of a mapping that were touched
+ * (root-reads.c). Borrowed. */
 const char *root_trace(const struct root *r);
 
 /* open(2) inside the root; O_CLOEXEC is added. Returns the fd. */
@@ -88,6 +92,8 @@ void root_cache_listings(struct root *r, bool on);
 struct root_map {
 	const uint8_t *data;
 	size_t len;
+	struct root *trace_root; /* ROOT_TRACE_READS: where root_unmap() records the pages read */
+	char *trace_path;
 };
 int root_map(struct root *r, const char *path, size_t max, struct root_map *ret);
 void root_unmap(struct root_map *m);
@@ -102,6 +108,8 @@ void root_unmap(struct root_map *m);
 struct root_file {
 	int fd;
 	uint64_t size;
+	struct root *trace_root; /* ROOT_TRACE_READS: where each pread is recorded */
+	char *trace_path;
 };
 #define ROOT_FILE_NULL ((struct root_file){ .fd = -1 })
 /* Opens path (a regular file of at most max bytes, else -EISDIR / -EINVAL / -EFBIG). */
@@ -115,6 +123,11 @@ static inline void root_file_closep(struct root_file *f)
 {
 	root_file_close(f);
 }
+
+/* ROOT_TRACE_READS (root-reads.c): records that len bytes at off of path were read, and
+ * the pages of a mapping of path the process touched (/proc/self/pagemap). */
+void root_trace_read(struct root *r, const char *path, uint64_t off, uint64_t len);
+void root_trace_mapped(struct root *r, const char *path, const void *data, size_t len);
 
 /* A name for an errno as the trace and the snapshot print it ("EACCES"). */
 const char *errno_name(int err);

@@ -33,6 +33,7 @@ GROUPS = {
 # vendor/dl.c the only one that loads a vendor library).
 ALLOWED = {
     "core/root.c": {"file", "map", "syscall"},  # the sysroot file API; openat2 by syscall(2)
+    "core/root-reads.c": {"file"},  # /proc/self/pagemap: which pages of a mapping were read
     "core/env.c": {"file", "env"},  # the environment overlay and --env-file
     "core/host.c": {"file", "host"},  # kernel release and host identity
     "core/child.c": {"file", "process", "env"},  # the vendor sessions' child processes; TMPDIR for their private directory

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Start-up stays light: the libraries gpuenv loads on first use (libzip, libpci;
+# Start-up stays light: the libraries gpuenv loads on first use (libzip, libpci, libarchive;
 # src/vendor/dl.h, dl_lazy) must not come back as DT_NEEDED of the gpuenv tool or of
 # libgpuenv.so (they would bring libcrypto and libudev into every run again), and each must
 # be declared in the binary's .note.dlopen for packagers (systemd ELF_DLOPEN_METADATA.md).
@@ -23,13 +23,13 @@ def soname_of(name):
     return elfinfo.soname(path)
 
 
-lazy = {name: soname_of(name) for name in ("zip", "pci")}
+lazy = {name: soname_of(name) for name in ("zip", "pci", "archive")}
 archived = {soname_of(name) for name in ("elf", "jansson", "zstd", "lzma", "lz4", "z", "yaml")}
 # what the lazy libraries themselves would have pulled in
 heavy = {"libcrypto.so.3", "libudev.so.1", "libbz2.so.1.0"}
 
 fail = 0
-for path, lazy_here in ((tool, ("zip", "pci")), (lib, ("zip",))):
+for path, lazy_here in ((tool, ("zip", "pci", "archive")), (lib, ("zip",))):
     needed = elfinfo.dynamic_strings(path, 1)
     if not needed:
         print(f"FAIL: {path}: no DT_NEEDED read (not a dynamically linked ELF?)")
