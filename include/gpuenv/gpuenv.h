@@ -57,6 +57,12 @@ enum {
 	 * NVML, in its sandboxed child), not the whole stack: `gpuenv exporter` samples with it
 	 * every --interval and diagnoses with a full collection less often. */
 	GPUENV_CTX_GPU_SAMPLE = 1u << 5,
+	/* The active check (`gpuenv doctor --launch`): the libcuda session also creates a
+	 * context on each GPU, loads a tiny embedded module (SASS for sm_75 … sm_120, and PTX),
+	 * launches its kernel and checks the result (driver.cuda.devices[].launch). It runs code
+	 * on the GPUs, so it is never the default; its session's deadline is 4 × the vendor
+	 * timeout. Since 0.1. */
+	GPUENV_CTX_LAUNCH = 1u << 6,
 };
 
 /*
