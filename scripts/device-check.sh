@@ -100,7 +100,12 @@ samples=$(mktemp -d)
 # --interval 1s: a scrape serves a sample at most about a second old.
 timeout 60 "$gpuenv" exporter --listen "127.0.0.1:$port" --interval 1s 2>>"$out/stderr.log" &
 exporter=$!
-sleep 5 # the exporter diagnoses once at start before its first sample
+# Ready (/readyz 200) once its first sample is in: at most 30 s.
+for _ in $(seq 30); do
+	timeout 5 python3 -c 'import sys, urllib.request
+urllib.request.urlopen(sys.argv[1], timeout=2)' "http://127.0.0.1:$port/readyz" 2>/dev/null && break
+	sleep 1
+done
 for i in 1 2 3 4 5 6; do
 	# Both reads start together; each writes its own file.
 	timeout 10 nvidia-smi --format=csv,noheader,nounits \

@@ -22,7 +22,8 @@ DL_NOTE(dl_note_cuda,
 	"devices (gpuenv report: driver.cuda)\",\"priority\":\"suggested\",\"soname\":"
 	"[\"libcuda.so.1\"]}]");
 
-#define CUDA_MAX_DEVICES 64
+#define CUDA_MAX_DEVICES   64
+#define LAUNCH_DATA_BUDGET ((uint64_t)4 << 30)
 
 static const struct dl_symbol cuda_symbols[] = {
 #define X(f, req, ret, params, ...) DL_SYMBOL_ENTRY(struct cuda_fns, f, req, __VA_ARGS__)
@@ -226,6 +227,9 @@ int vendor_cuda_collect(const struct vendor_req *req, struct vendor_result *ret)
 		.prefix = "cuda:",
 		.expected_keys = req->launch ? cuda_launch_keys : cuda_keys,
 		.host_pid_namespace = true,
+		/* Contexts, module images and the PTX JIT's working memory come on top of what
+		 * cuInit takes: more room, still bounded. */
+		.data_budget = req->launch ? LAUNCH_DATA_BUDGET : 0,
 	};
 
 	return vendor_session_run(&vs, ret);
