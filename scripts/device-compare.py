@@ -42,20 +42,27 @@ def launch(path):
     if not facts:
         print("launch: no kernel launch facts (was --launch given? did libcuda load?)")
         return 2
-    agree = True
+    agree, unknown = True, False
     for f in facts:
         value = f.get("value", "")
-        if value.startswith("not run"):
-            ran = None
+        print(f"launch: {value}")
+        if value.startswith("not run: error"):
+            ran = False  # cuInit failed: no CUDA program runs here
+        elif value.startswith("not run"):
+            print("  the launch did not run: nothing to hold the prediction against")
+            unknown = True
+            continue
         else:
             ran = ": ok · " in value
-        same = ran is not None and ran == (not predicted)
+        same = ran == (not predicted)
         agree &= same
-        print(f"launch: {value}")
         print(f"  static prediction: {prediction} -> {'AGREE' if same else 'DISAGREE'}")
     for f in contradicted:
         print(f"  {f['rule']}: {f.get('message', '')}")
     agree &= not contradicted
+    if unknown and agree:
+        print("launch vs static prediction: UNKNOWN (the launch did not run)")
+        return 2
     print("launch vs static prediction:", "AGREE" if agree else "DISAGREE")
     return 0 if agree else 1
 

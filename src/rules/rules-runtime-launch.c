@@ -17,16 +17,20 @@
 #include "rules/rules-internal.h"
 #include "shared/strbuf.h"
 
-/* The architectures of the SASS image (src/vendor/launch-module/gen-probe-kernel.sh) and how
- * NVIDIA's binary compatibility extends them: SASS for sm_XY runs on sm_XZ with Z >= Y (CUDA
- * C++ Programming Guide, "Binary Compatibility"). */
-static const unsigned sass_archs[] = { 75, 80, 86, 89, 90, 100, 120 };
-
-static bool sass_covers(unsigned major, unsigned minor)
+/* Whether the SASS image carries code a GPU of compute capability major.minor runs: its
+ * architectures are listed in driver.cuda.launch ("SASS sm_75, sm_80, …; PTX …", written by
+ * the child from the image it loads), and SASS for sm_XY runs on sm_XZ with Z >= Y (CUDA C++
+ * Programming Guide, "Binary Compatibility"). */
+static bool sass_covers(const char *images, unsigned major, unsigned minor)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(sass_archs); i++)
-		if (sass_archs[i] / 10 == major && sass_archs[i] % 10 <= minor)
+	const char *end = images ? strchr(images, ';') : NULL;
+
+	for (const char *p = images; p && (p = strstr(p, "sm_")) && (!end || p < end); p += 3) {
+		unsigned sm;
+
+		if (sscanf(p, "sm_%u", &sm) == 1 && sm / 10 == major && sm % 10 <= minor)
 			return true;
+	}
 	return false;
 }
 
@@ -62,8 +66,10 @@ static bool image_ok(const struct snap_node *f)
 	return v && streq(v, "ok");
 }
 
-static void launch_gpu_read(const struct snap_node *dev, size_t i, struct launch_gpu *g)
+static void launch_gpu_read(const struct snap_node *root, const struct snap_node *dev, size_t i,
+			    struct launch_gpu *g)
 {
+	const char *images = snap_get_str(root, "driver.cuda.launch");
 	const char *cc = snap_get_str(dev, "compute_capability");
 	unsigned major = 0, minor = 0;
 
@@ -73,7 +79,8 @@ static void launch_gpu_read(const struct snap_node *dev, size_t i, struct launch
 	g->sass_ok = image_ok(g->sass);
 	g->ptx_ok = image_ok(g->ptx);
 	g->sass_expected = !g->sass_ok && names(g->sass, "CUDA_ERROR_NO_BINARY_FOR_GPU") && cc &&
-			   sscanf(cc, "%u.%u", &major, &minor) == 2 && !sass_covers(major, minor);
+			   sscanf(cc, "%u.%u", &major, &minor) == 2 &&
+			   !sass_covers(images, major, minor);
 	snprintf(g->label, sizeof(g->label), "GPU %zu (%s, %s, compute capability %s)", i,
 		 snap_get_str(dev, "pci_bus_id") ?: "bus unknown",
 		 snap_get_str(dev, "name") ?: "name unknown", cc ?: "unknown");
@@ -143,6 +150,15 @@ static void launch_evidence(struct finding *f, size_t i, const struct launch_gpu
 	finding_fact(f, name, snap_child(g->dev, "compute_capability"));
 }
 
+/* The launch failed where every CUDA program would, at cuInit (its error, not a session that
+ * ended before it: "not reached"). */
+static bool init_failed(const struct snap_node *launch)
+{
+	const char *e = snap_error(launch);
+
+	return launch && snap_state(launch) == FACT_ERROR && e && !strstr(e, "not reached");
+}
+
 /* The launch was asked for and reached the GPUs: their array, else NULL after the finding or
  * skip that says why not (cuInit failed: the launch failed where a CUDA program would). */
 static const struct snap_node *launched_devices(struct rule_ctx *c, const struct snap_node *root,
@@ -159,7 +175,7 @@ static const struct snap_node *launched_devices(struct rule_ctx *c, const struct
 		return devs;
 	if (!report)
 		return NULL;
-	if (s == FACT_ERROR && snap_error(launch) && !strstr(snap_error(launch), "not reached")) {
+	if (init_failed(launch)) {
 		struct finding *f = rule_finding(c, GPUENV_SEVERITY_ERROR, "cuInit",
 						 "the kernel launch failed before any GPU: %s "
 						 "answered %s",
@@ -187,7 +203,7 @@ RULE_CHECK(check_kernel_launch_failed)
 		char sass[320], ptx[320];
 		struct finding *f;
 
-		launch_gpu_read(snap_at(devs, i), i, &g);
+		launch_gpu_read(root, snap_at(devs, i), i, &g);
 		if (!snap_get(g.dev, "launch")) {
 			rule_skip(c, g.label, "no launch on this GPU (cuDeviceGet failed)");
 			continue;
@@ -274,12 +290,26 @@ RULE_CHECK(check_launch_contradicts_prediction)
 	char none[512], jit[256];
 	size_t n_none = predictions(d, predicts_no_kernel, none, sizeof(none));
 	size_t n_jit = predictions(d, is_jit_only, jit, sizeof(jit));
+	const struct snap_node *launch = snap_get(root, "driver.cuda.launch");
 
+	/* Failed at cuInit, before any GPU: predicted or not. */
+	if (init_failed(launch) && !n_none) {
+		struct finding *f =
+			rule_finding(c, GPUENV_SEVERITY_WARNING, "cuInit",
+				     "no static check predicted that CUDA cannot start "
+				     "here, yet cuInit failed (see "
+				     "runtime.kernel-launch-failed): the launch is the ground "
+				     "truth; gpuenv's static knowledge misses this case");
+
+		finding_fact(f, "driver.cuda.launch", launch);
+		finding_rule_fix(f);
+		finding_rule_verify(f);
+	}
 	for (size_t i = 0; i < snap_count(devs); i++) {
 		struct launch_gpu g;
 		struct finding *f;
 
-		launch_gpu_read(snap_at(devs, i), i, &g);
+		launch_gpu_read(root, snap_at(devs, i), i, &g);
 		if (!snap_get(g.dev, "launch"))
 			continue;
 		if (!launch_failed(&g) && n_none) {
@@ -353,7 +383,7 @@ void launch_summarize(struct gpuenv_doctor *d, const struct snap_node *root)
 
 		if (!l)
 			continue;
-		launch_gpu_read(dev, i, &g);
+		launch_gpu_read(root, dev, i, &g);
 		strbuf_printf(&sb, "%s: %s · ", g.label, launch_failed(&g) ? "FAILED" : "ok");
 		image_text(&sb, "SASS", g.sass, snap_child(l, "sass_ms"));
 		strbuf_puts(&sb, " · ");

@@ -119,6 +119,14 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("a GPU that computes wrongly, no rule predicted it: DISAGREE",
            rc == 1 and "GPU 2 (" in out and "FAILED" in out
            and "launch vs static prediction: DISAGREE" in out, out)
+    rc, out = doctor("error.cuInit = CUDA_ERROR_SYSTEM_DRIVER_MISMATCH\n"
+                     "[nvml]\nerror.nvmlInit_v2 = NVML_ERROR_LIB_RM_VERSION_MISMATCH\n")
+    expect("cuInit fails as the NVML mismatch predicts: AGREE",
+           rc == 0 and "not run: error" in out and "driver.nvml-version-mismatch" in out
+           and "launch vs static prediction: AGREE" in out, out)
+    rc, out = doctor("error.cuInit = CUDA_ERROR_UNKNOWN\n")
+    expect("cuInit fails and nothing predicted it: DISAGREE",
+           rc == 1 and "launch vs static prediction: DISAGREE" in out, out)
     empty = os.path.join(tmp, "empty.json")
     open(empty, "w").write('{"layers": [], "findings": []}')
     rc, out = compare("launch", empty)

@@ -177,6 +177,15 @@ with tempfile.TemporaryDirectory() as tmp:
                [(f["rule"], f.get("caused_by")) for f in doc["findings"]])
     case("unpredicted failure", "[cuda.device.2]\nwrong_result = 1\n", unpredicted)
 
+    def unpredicted_init(doc, rc):
+        fs = findings(doc, "runtime.launch-contradicts-prediction")
+        expect("cuInit failed and nothing predicted it: said once, about cuInit",
+               len(fs) == 1 and fs[0].get("subject") == "cuInit"
+               and "yet cuInit failed" in fs[0]["message"],
+               [(f["rule"], f["message"][:90]) for f in doc["findings"]])
+    case("unpredicted cuInit failure", "error.cuInit = CUDA_ERROR_UNKNOWN\n",
+         unpredicted_init)
+
     def predicted(doc, rc):
         fs = findings(doc, "runtime.launch-contradicts-prediction")
         expect("a predicted cuInit failure: no contradiction", not fs,
