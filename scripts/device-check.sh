@@ -7,16 +7,24 @@
 #   2. torch.__version__ / torch.version.cuda / torch.cuda.get_arch_list() and nvcc --version
 #      beside gpuenv's framework and toolkit facts;
 #   3. gpuenv scan of PyTorch's libtorch_cuda.so against cuobjdump --list-elf --list-ptx;
-#   4. gpuenv doctor --json findings.
+#   4. gpuenv doctor --json findings;
+#   5. gpuenv doctor --launch --json: each GPU's launch result beside doctor's static
+#      prediction, AGREE/DISAGREE (scripts/device-compare.py launch);
+#   6. gpuenv exporter for 30 s, /metrics scraped every 5 s while nvidia-smi --query-gpu is
+#      read at the same moment: per field both values and their difference, and a summary
+#      (scripts/device-compare.py exporter).
+# Every step runs under timeout; the whole takes about 2-3 minutes. Outputs go to $OUT (at
+# most 8 files come back from the device machine: stderr of every step goes to stderr.log).
 # Usage: scripts/device-check.sh [GPUENV]   (default build/tools/gpuenv; the machine has no
 # network, so the binary must be built beforehand and its shared libraries present)
 set -u
 gpuenv=${1:-build/tools/gpuenv}
+here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpuenv-device-check}
 mkdir -p "$out"
 t() { timeout 120 "$@"; }
 echo "== 1. report vs nvidia-smi"
-t "$gpuenv" report --json >"$out/report.json" 2>"$out/report.err"; echo "report exit $?"
+t "$gpuenv" report --json >"$out/report.json" 2>>"$out/stderr.log"; echo "report exit $?"
 t nvidia-smi --query-gpu=name,pci.bus_id,driver_version,compute_cap,memory.total --format=csv,noheader >"$out/smi.csv" 2>&1
 cat "$out/smi.csv"
 python3 - "$out/report.json" "$out/smi.csv" <<'PY'
@@ -76,9 +84,42 @@ else
 	echo "no libtorch_cuda.so (PyTorch with CUDA not installed)"
 fi
 echo "== 4. doctor"
-t "$gpuenv" doctor --json >"$out/doctor.json"; echo "doctor exit $?"
+t "$gpuenv" doctor --json >"$out/doctor.json" 2>>"$out/stderr.log"; echo "doctor exit $?"
 python3 -c "
 import json,sys
 d=json.load(open('$out/doctor.json'))
 for f in d.get('findings', []): print(f.get('severity'), f.get('rule'), '-', (f.get('message') or '')[:120])
 "
+echo "== 5. doctor --launch vs the static prediction"
+t "$gpuenv" doctor --launch --json >"$out/doctor-launch.json" 2>>"$out/stderr.log"
+echo "doctor --launch exit $?"
+t python3 "$here/device-compare.py" launch "$out/doctor-launch.json"
+echo "== 6. exporter vs nvidia-smi (30 s, a scrape every 5 s)"
+port=19417
+samples=$(mktemp -d)
+# --interval 1s: a scrape serves a sample at most about a second old.
+timeout 60 "$gpuenv" exporter --listen "127.0.0.1:$port" --interval 1s 2>>"$out/stderr.log" &
+exporter=$!
+# Ready (/readyz 200) once its first sample is in: at most 30 s.
+for _ in $(seq 30); do
+	timeout 5 python3 -c 'import sys, urllib.request
+urllib.request.urlopen(sys.argv[1], timeout=2)' "http://127.0.0.1:$port/readyz" 2>/dev/null && break
+	sleep 1
+done
+for i in 1 2 3 4 5 6; do
+	# Both reads start together; each writes its own file.
+	timeout 10 nvidia-smi --format=csv,noheader,nounits \
+		--query-gpu=index,uuid,temperature.gpu,utilization.gpu,memory.used,memory.total,power.draw,clocks.sm,clocks.mem \
+		>"$samples/smi.$i" 2>>"$out/stderr.log" &
+	smi=$!
+	timeout 10 python3 -c 'import sys, urllib.request
+sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+		"http://127.0.0.1:$port/metrics" >"$samples/metrics.$i" 2>>"$out/stderr.log"
+	wait "$smi"
+	{ echo "### sample $i"; echo "### nvidia-smi"; cat "$samples/smi.$i"
+	  echo "### metrics"; cat "$samples/metrics.$i"; } >>"$out/exporter-samples.txt"
+	[ "$i" = 6 ] || sleep 5
+done
+kill "$exporter" 2>/dev/null; wait "$exporter" 2>/dev/null
+rm -rf "$samples"
+t python3 "$here/device-compare.py" exporter "$out/exporter-samples.txt"

@@ -20,7 +20,7 @@ static void doctor_help(void)
 	       "installed), then the chain \"driver supports CUDA ≤ X · toolkit Y · framework "
 	       "Z\".\n"
 	       "A check whose inputs cannot be read says \"skipped: could not read …\".\n\n"
-	       "Options:\n" COMMON_OPTIONS_HELP
+	       "Options:\n" COMMON_OPTIONS_HELP LAUNCH_OPTION_HELP
 	       "      --markdown        Markdown to paste into an issue (combine with --redact)\n"
 	       "      --mermaid         the diagnosis path as a Mermaid flowchart\n"
 	       "      --strict          exit 1 when there are warnings (and no errors)\n"
@@ -45,6 +45,7 @@ int cmd_doctor(int argc, char *argv[])
 		{ "mermaid", no_argument, NULL, 0x201 },
 		{ "strict", no_argument, NULL, 0x202 },
 		{ "list-rules", no_argument, NULL, 0x203 },
+		{ "launch", no_argument, NULL, COMMON_OPT_LAUNCH },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -75,6 +76,9 @@ int cmd_doctor(int argc, char *argv[])
 		case 0x203:
 			list = true;
 			continue;
+		case COMMON_OPT_LAUNCH:
+			o.ctx_flags |= GPUENV_CTX_LAUNCH;
+			continue;
 		}
 		r = common_opts_handle(&o, c, optarg);
 		if (r < 0)
@@ -82,7 +86,7 @@ int cmd_doctor(int argc, char *argv[])
 		if (r == 0)
 			return EXIT_USAGE;
 	}
-	if (!common_no_operands("doctor", argc, argv))
+	if (!common_no_operands("doctor", argc, argv) || !common_launch_usable("doctor", &o))
 		return EXIT_USAGE;
 	if (o.json + markdown + mermaid > 1) {
 		fprintf(stderr,

@@ -14,13 +14,15 @@ static void report_help(void)
 	printf("Usage: gpuenv report [OPTIONS]\n\n"
 	       "Prints what gpuenv sees, layer by layer from the bottom (host, hardware, driver,\n"
 	       "runtime, framework, container), each fact with its state and source.\n\n"
-	       "Options:\n" COMMON_OPTIONS_HELP "  -h, --help            this help\n");
+	       "Options:\n" COMMON_OPTIONS_HELP LAUNCH_OPTION_HELP
+	       "  -h, --help            this help\n");
 }
 
 int cmd_report(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		COMMON_LONGOPTS,
+		{ "launch", no_argument, NULL, COMMON_OPT_LAUNCH },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -35,13 +37,17 @@ int cmd_report(int argc, char *argv[])
 			report_help();
 			return EXIT_HEALTHY;
 		}
+		if (c == COMMON_OPT_LAUNCH) {
+			o.ctx_flags |= GPUENV_CTX_LAUNCH;
+			continue;
+		}
 		r = common_opts_handle(&o, c, optarg);
 		if (r < 0)
 			return -r;
 		if (r == 0)
 			return EXIT_USAGE;
 	}
-	if (!common_no_operands("report", argc, argv))
+	if (!common_no_operands("report", argc, argv) || !common_launch_usable("report", &o))
 		return EXIT_USAGE;
 	r = common_open(&o, &ctx, &snap);
 	if (r)

@@ -120,6 +120,18 @@ bool common_no_operands(const char *cmd, int argc, char *argv[])
 	return false;
 }
 
+bool common_launch_usable(const char *cmd, const struct common_opts *o)
+{
+	if (!(o->ctx_flags & GPUENV_CTX_LAUNCH))
+		return true;
+	if (o->from || o->no_vendor) {
+		fprintf(stderr, "gpuenv %s: --launch needs libcuda: not with %s\n", cmd,
+			o->from ? "--from (a loaded snapshot runs nothing)" : "--no-vendor");
+		return false;
+	}
+	return true;
+}
+
 bool common_use_color(const struct common_opts *o, FILE *f)
 {
 	const char *no_color = getenv("NO_COLOR");

@@ -118,6 +118,13 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
  * after a message that names `what` and the path. */
 int common_load_snapshot(struct gpuenv_ctx *ctx, const char *what, const char *path,
 			 struct gpuenv_snapshot **ret);
+/* --launch (doctor, report): GPUENV_CTX_LAUNCH in o->ctx_flags. False, with a message, when
+ * it is combined with --from or --no-vendor (nothing would run). */
+bool common_launch_usable(const char *cmd, const struct common_opts *o);
+#define COMMON_OPT_LAUNCH 0x180
+#define LAUNCH_OPTION_HELP                                                                          \
+	"      --launch          also run a tiny kernel on each GPU (SASS and PTX) and check its\n" \
+	"                        result: the active check (it runs code on the GPUs)\n"
 bool common_use_color(const struct common_opts *o, FILE *f);
 /* After getopt: false, with a message naming the first, when operands are left. */
 bool common_no_operands(const char *cmd, int argc, char *argv[]);

@@ -61,6 +61,12 @@ enum {
 	 * records of the byte ranges of each file that were read (`gpuenv capture` keeps those
 	 * ranges of a large file, not the whole file). Since 0.1. */
 	GPUENV_CTX_TRACE_READS = 1u << 6,
+	/* The active check (`gpuenv doctor --launch`): the libcuda session also creates a
+	 * context on each GPU, loads a tiny embedded module (SASS for sm_75 … sm_120, and PTX),
+	 * launches its kernel and checks the result (driver.cuda.devices[].launch). It runs code
+	 * on the GPUs, so it is never the default; its session's deadline is 4 × the vendor
+	 * timeout. Since 0.1. */
+	GPUENV_CTX_LAUNCH = 1u << 7,
 };
 
 /*

@@ -47,6 +47,8 @@ complete -c gpuenv -n $doctor -l markdown -d 'Markdown to paste into an issue'
 complete -c gpuenv -n $doctor -l mermaid -d 'the diagnosis path as a Mermaid flowchart'
 complete -c gpuenv -n $doctor -l strict -d 'exit 1 when there are warnings'
 complete -c gpuenv -n $doctor -l list-rules -d 'print the rule catalogue'
+complete -c gpuenv -n $doctor -l launch -d 'also run a tiny kernel on each GPU and check its result'
+complete -c gpuenv -n '__fish_seen_subcommand_from report' -l launch -d 'also run a tiny kernel on each GPU and check its result'
 
 complete -c gpuenv -n '__fish_seen_subcommand_from facts' -s j -l json -d 'JSON output'
 complete -c gpuenv -n '__fish_seen_subcommand_from facts' -s h -l help -d 'show help'

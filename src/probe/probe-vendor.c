@@ -231,11 +231,20 @@ int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s)
 	return probe_vendor_run(pe, s, &nvml_probe);
 }
 
+#define LAUNCH_TIMEOUT_FACTOR 4u
+
 /* cuInit also needs nvidia_uvm, which the real library loads through the set-uid
  * nvidia-modprobe when it is missing, so without it (or, live, without /dev/nvidia-uvm) only
  * cuDriverGetVersion is called. */
 static void cuda_prepare(struct probe_env *pe, struct gpuenv_snapshot *s, struct vendor_req *req)
 {
+	/* doctor --launch: context creation and a PTX JIT per GPU take far longer than the
+	 * queries (hundreds of ms each on an H200), hence the longer deadline. */
+	if (pe->ctx->flags & GPUENV_CTX_LAUNCH) {
+		req->launch = true;
+		req->timeout_ms = pe->ctx->vendor_timeout_ms * LAUNCH_TIMEOUT_FACTOR;
+	}
+	req->no_timings = pe->ctx->flags & GPUENV_CTX_STABLE;
 	if (!probe_vendor_module_ready(pe, s, "nvidia_uvm", "/dev/nvidia-uvm"))
 		req->skip_init = "nvidia_uvm kernel module not loaded or /dev/nvidia-uvm missing "
 				 "(cuInit would load it through nvidia-modprobe)";

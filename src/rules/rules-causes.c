@@ -89,6 +89,18 @@ const struct rule_edge rule_causes[] = {
 	{ "framework.cuda-newer-than-driver", "framework.ptx-too-new-for-driver",
 	  "PTX made by a CUDA newer than the driver is PTX the driver cannot JIT: the same "
 	  "too-new CUDA, seen in the GPU code; a driver for that CUDA fixes both" },
+	/* ---- why the probe kernel of doctor --launch failed ---- */
+	{ "driver.nvml-version-mismatch", "runtime.kernel-launch-failed",
+	  "the user-space driver and the loaded kernel module are different versions: cuInit "
+	  "answers CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803) until they match, so no kernel runs" },
+	{ "runtime.cuda-compat-unsupported", "runtime.kernel-launch-failed",
+	  "the forward-compatibility libcuda on a GPU it does not support answers "
+	  "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804); off the loader path, the driver's own "
+	  "libcuda runs the kernel" },
+	{ "hardware.gpu-lost", "runtime.kernel-launch-failed",
+	  "a GPU that fell off the bus runs nothing until the node is power-cycled" },
+	{ "runtime.kernel-launch-failed", "runtime.launch-contradicts-prediction",
+	  "the disagreement is about that failed launch: it is the ground truth to act on" },
 };
 const size_t rule_causes_len = ARRAY_SIZE(rule_causes);
 

@@ -670,24 +670,38 @@ static void symptom_finding(struct rule_ctx *c, const struct snap_node *root)
 	finding_rule_verify(f);
 }
 
+const struct gpuenv_doctor *rule_diagnosis(const struct rule_ctx *c)
+{
+	return c->d;
+}
+
+static void run_rule(struct gpuenv_doctor *d, const struct snap_node *root, const struct rule *r)
+{
+	struct rule_ctx c = { .d = d, .rule = r };
+	unsigned l = r->layer;
+	size_t before = d->n_findings;
+
+	if (r->only_with && !snap_get(root, r->only_with))
+		return;
+	d->rules_total[l]++;
+	if (needs_met(&c, root))
+		r->check(&c, root);
+	if (d->n_findings == before)
+		symptom_finding(&c, root);
+	/* Skipped as a whole (not just for one GPU or toolkit): not evaluated. */
+	if (c.skipped)
+		d->rules_skipped[l]++;
+	else
+		d->rules_run[l]++;
+}
+
 void rules_run_table(struct gpuenv_doctor *d, const struct snap_node *root)
 {
-	for (size_t i = 0; i < rule_table_len; i++) {
-		struct rule_ctx c = { .d = d, .rule = &rule_table[i] };
-		unsigned l = rule_table[i].layer;
-		size_t before = d->n_findings;
-
-		d->rules_total[l]++;
-		if (needs_met(&c, root))
-			rule_table[i].check(&c, root);
-		if (d->n_findings == before)
-			symptom_finding(&c, root);
-		/* Skipped as a whole (not just for one GPU or toolkit): not evaluated. */
-		if (c.skipped)
-			d->rules_skipped[l]++;
-		else
-			d->rules_run[l]++;
-	}
+	/* Late rules after the others: they compare what those found. */
+	for (int late = 0; late < 2; late++)
+		for (size_t i = 0; i < rule_table_len; i++)
+			if (rule_table[i].late == (late == 1))
+				run_rule(d, root, &rule_table[i]);
 }
 
 void rules_collect_problems(struct gpuenv_doctor *d, const struct snap_node *root)

@@ -28,6 +28,8 @@ void finding_verify(struct finding *f, const char *fmt, ...) _printf_(2, 3);
 void finding_rule_fix(struct finding *f);
 void finding_rule_verify(struct finding *f);
 
+/* The diagnosis so far: for a late rule (rule.late), every other rule's findings. */
+const struct gpuenv_doctor *rule_diagnosis(const struct rule_ctx *c);
 /* An explicit "skipped" record for one subject (or the whole rule when subject is NULL). */
 void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...) _printf_(3, 4);
 /* True when the fact is present; otherwise records "could not read <source> (<state>…)"
@@ -241,6 +243,8 @@ char *diagnosis_strdupf(struct gpuenv_doctor *d, const char *fmt, ...) _printf_(
 /* Key facts per layer, the chain, and which layers have nothing installed. */
 void rules_summarize(struct gpuenv_doctor *d, const struct snap_node *root,
 		     bool absent[RULE_LAYERS]);
+/* rules-runtime-launch.c: one "kernel launch" key fact per GPU when doctor --launch ran. */
+void launch_summarize(struct gpuenv_doctor *d, const struct snap_node *root);
 /* Runs every rule of the table (rules-engine.c): findings, skips, the counts per layer. */
 void rules_run_table(struct gpuenv_doctor *d, const struct snap_node *root);
 /* Every fact of a layer's subtree that could not be read (layers[].unreadable). */
@@ -292,6 +296,8 @@ RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
 RULE_CHECK(check_cudnn_older_than_framework);
 RULE_CHECK(check_cuda_compat_unsupported);
+RULE_CHECK(check_kernel_launch_failed);
+RULE_CHECK(check_launch_contradicts_prediction);
 RULE_CHECK(check_library_not_found);
 /* Whether the libcuda ld.so picks (driver.userspace.libcuda) is a forward-compatibility copy
  * over the loaded driver drv: a cuda-compat file, in a compat/ directory, or newer than the

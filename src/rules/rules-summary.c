@@ -530,6 +530,7 @@ void rules_summarize(struct gpuenv_doctor *d, const struct snap_node *root,
 	hardware_facts(d, root, &absent[GPUENV_LAYER_HARDWARE]);
 	driver_facts(d, root, &absent[GPUENV_LAYER_DRIVER]);
 	runtime_facts(d, root, &absent[GPUENV_LAYER_RUNTIME]);
+	launch_summarize(d, root);
 	framework_facts(d, root, &absent[GPUENV_LAYER_FRAMEWORK]);
 	container_facts(d, root, &absent[GPUENV_LAYER_CONTAINER]);
 	chain(d, root);

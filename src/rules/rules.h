@@ -37,6 +37,12 @@ struct rule {
 	/* Says nothing fails today (a lifecycle note): ranks after every other finding of its
 	 * severity, so it is the root cause only where nothing else of that severity fired. */
 	bool advisory;
+	/* Runs after every other rule, reading their findings (rule_diagnosis()): the launch
+	 * compared with the static predictions. */
+	bool late;
+	/* An opt-in check's rule (doctor --launch): run and counted only when the snapshot has
+	 * this key, so that a diagnosis without the check neither runs nor counts it. */
+	const char *only_with;
 };
 
 extern const struct rule rule_table[];

@@ -4,7 +4,8 @@
  * codes: docs/formats/nvml.md §9 (CUDA 13.0 cuda.h; observed behaviour of the
  * real 535 library and of the toolkit's stub). Writes "library", "driver_version"
  * (cuDriverGetVersion works without cuInit), "init", "device_count" and "devices[]"
- * (docs/snapshot-schema.md, driver.cuda). The stub answers 34 to everything and leaves
+ * (docs/snapshot-schema.md, driver.cuda), and with req->launch the "launch" fact and each
+ * device's launch results (cuda-launch.c). The stub answers 34 to everything and leaves
  * cuGetErrorName's pointer untouched, so names come from our own table when the library
  * gives none.
  */
@@ -13,21 +14,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuda-abi.h"
-#include "dl.h"
-#include "session.h"
+#include "cuda-internal.h"
+#include "launch-module/launch-module.h"
 
 DL_NOTE(dl_note_cuda,
 	"[{\"feature\":\"cuda\",\"description\":\"CUDA driver API version and "
 	"devices (gpuenv report: driver.cuda)\",\"priority\":\"suggested\",\"soname\":"
 	"[\"libcuda.so.1\"]}]");
 
-#define CUDA_MAX_DEVICES 64
-#define CU_MISSING	 (-100000)
-
-struct cuda_fns {
-	CUDA_SYMBOLS(DL_TABLE_FIELDS)
-};
+#define CUDA_MAX_DEVICES   64
+#define LAUNCH_DATA_BUDGET ((uint64_t)4 << 30)
 
 static const struct dl_symbol cuda_symbols[] = {
 #define X(f, req, ret, params, ...) DL_SYMBOL_ENTRY(struct cuda_fns, f, req, __VA_ARGS__)
@@ -53,12 +49,21 @@ static const struct {
 	  "no CUDA-capable devices were detected by the installed CUDA driver" },
 	{ 101, "CUDA_ERROR_INVALID_DEVICE", NULL },
 	{ 200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid" },
+	{ 201, "CUDA_ERROR_INVALID_CONTEXT", NULL },
 	{ 209, "CUDA_ERROR_NO_BINARY_FOR_GPU",
 	  "no kernel image available that is suitable for the device" },
+	{ 214, "CUDA_ERROR_ECC_UNCORRECTABLE", NULL },
 	{ 218, "CUDA_ERROR_INVALID_PTX", NULL },
 	{ 221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", NULL },
 	{ 222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", NULL },
 	{ 223, "CUDA_ERROR_JIT_COMPILATION_DISABLED", NULL },
+	{ 304, "CUDA_ERROR_OPERATING_SYSTEM", NULL },
+	{ 400, "CUDA_ERROR_INVALID_HANDLE", NULL },
+	{ 500, "CUDA_ERROR_NOT_FOUND", NULL },
+	{ 700, "CUDA_ERROR_ILLEGAL_ADDRESS", NULL },
+	{ 701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", NULL },
+	{ 702, "CUDA_ERROR_LAUNCH_TIMEOUT", NULL },
+	{ 719, "CUDA_ERROR_LAUNCH_FAILED", NULL },
 	{ 802, "CUDA_ERROR_SYSTEM_NOT_READY", NULL },
 	{ 803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
 	  "display driver vs CUDA driver (libcuda) version mismatch" },
@@ -83,12 +88,7 @@ static const char *local_text(int rc)
 	return NULL;
 }
 
-struct cuda {
-	struct cuda_fns f;
-	struct vwriter *w;
-};
-
-static bool cu_failv(struct cuda *c, const char *call, CUresult rc, const char *const keys[])
+bool cuda_fail(struct cuda *c, const char *call, CUresult rc, const char *const keys[])
 {
 	const char *lib_name = NULL, *lib_text = NULL, *name, *text;
 	char nbuf[64], tbuf[200];
@@ -115,19 +115,6 @@ static bool cu_failv(struct cuda *c, const char *call, CUresult rc, const char *
 			 tbuf);
 	return false;
 }
-
-#define cu_fail(c, call, rc, ...) cu_failv(c, call, rc, (const char *const[]){ __VA_ARGS__, NULL })
-
-#define CU(c, key, fn, args, ...)                                                                  \
-	({                                                                                         \
-		CUresult _rc = CU_MISSING;                                                         \
-		const char *_call = (c)->f.fn##_name ? (c)->f.fn##_name : #fn;                     \
-		if ((c)->f.fn) {                                                                   \
-			vw_begin((c)->w, key, _call);                                              \
-			_rc = (c)->f.fn args;                                                      \
-		}                                                                                  \
-		_rc == CUDA_SUCCESS ? true : cu_fail(c, _call, _rc, key, ##__VA_ARGS__);           \
-	})
 
 static void cu_device(struct cuda *c, int i)
 {
@@ -167,10 +154,14 @@ static void cu_device(struct cuda *c, int i)
 			 b[12], b[13], b[14], b[15]);
 		vw_str(c->w, "uuid", buf);
 	}
+	if (c->req->launch)
+		cuda_launch_device(c, i, dev);
 }
 
 static const char *const cuda_keys[] = { "library",	 "driver_version", "init",
 					 "device_count", "devices",	   NULL };
+static const char *const cuda_launch_keys[] = { "library", "driver_version", "init", "device_count",
+						"devices", "launch",	     NULL };
 
 /* Only the name the CUDA runtime itself loads, so gpuenv sees the libcuda a CUDA program would
  * see (a toolkit's stubs/libcuda.so on LD_LIBRARY_PATH is not libcuda.so.1). */
@@ -189,7 +180,7 @@ static int cuda_child(int fd, void *userdata)
 {
 	const struct vendor_req *req = userdata;
 	struct vwriter w = { .fd = fd };
-	struct cuda c = { .w = &w };
+	struct cuda c = { .w = &w, .req = req };
 	char buf[64];
 	int v, count;
 
@@ -201,15 +192,19 @@ static int cuda_child(int fd, void *userdata)
 	}
 	if (req->skip_init) {
 		vw_not_called(&w, "cuInit", req->skip_init,
-			      (const char *const[]){ "init", "device_count", "devices", NULL });
+			      (const char *const[]){ "init", "device_count", "devices",
+						     req->launch ? "launch" : NULL, NULL });
 		return w.err ? 1 : 0;
 	}
-	if (!CU(&c, "init", cuInit, (0))) {
+	/* A launch stops where a CUDA program would: cuInit's failure is the launch's too. */
+	if (!CU(&c, "init", cuInit, (0), req->launch ? "launch" : NULL)) {
 		vw_not_called(&w, "cuInit", "cuInit failed",
 			      (const char *const[]){ "device_count", "devices", NULL });
 		return w.err ? 1 : 0;
 	}
 	vw_str(&w, "init", "CUDA_SUCCESS");
+	if (req->launch)
+		vw_str(&w, "launch", "SASS " LAUNCH_MODULE_SASS_ARCHS "; PTX ISA 6.0 sm_30");
 	if (CU(&c, "device_count", cuDeviceGetCount, (&count))) {
 		vw_int(&w, "device_count", count);
 		vw_array(&w, "devices");
@@ -230,8 +225,11 @@ int vendor_cuda_collect(const struct vendor_req *req, struct vendor_result *ret)
 		.userdata = (void *)req,
 		.timeout_ms = req->timeout_ms,
 		.prefix = "cuda:",
-		.expected_keys = cuda_keys,
+		.expected_keys = req->launch ? cuda_launch_keys : cuda_keys,
 		.host_pid_namespace = true,
+		/* Contexts, module images and the PTX JIT's working memory come on top of what
+		 * cuInit takes: more room, still bounded. */
+		.data_budget = req->launch ? LAUNCH_DATA_BUDGET : 0,
 	};
 
 	return vendor_session_run(&vs, ret);

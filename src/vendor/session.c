@@ -566,7 +566,7 @@ static json_t *stderr_leaf(const struct child_result *cr, const char *source)
 
 /* The "sandbox" fact the child wrote (its seccomp filter), with how the parent held it. */
 static int sandbox_leaf(json_t *tree, const struct child_result *cr, const char *prefix,
-			bool private_dir)
+			bool private_dir, uint64_t budget)
 {
 	const char *seccomp =
 		json_string_value(json_object_get(json_object_get(tree, "sandbox"), "value"));
@@ -576,8 +576,7 @@ static int sandbox_leaf(json_t *tree, const struct child_result *cr, const char 
 
 	if (asprintf(&v, "%s, %s, RLIMIT_DATA +%u MiB, RLIMIT_FSIZE 0, %s",
 		     cr->containment ? cr->containment : CHILD_CONTAIN_PGROUP,
-		     seccomp ? seccomp : "seccomp not reached",
-		     (unsigned)(SESSION_DATA_BUDGET >> 20),
+		     seccomp ? seccomp : "seccomp not reached", (unsigned)(budget >> 20),
 		     private_dir ? "private HOME" : "HOME unset (no private directory)") < 0)
 		return -ENOMEM;
 	snprintf(source, sizeof(source), "%schild", prefix);
@@ -609,7 +608,7 @@ int vendor_session_run(const struct vendor_session *vs, struct vendor_result *re
 		.timeout_ms = vs->timeout_ms,
 		.max_output = SESSION_MAX_OUTPUT,
 		.max_stderr = SESSION_MAX_STDERR,
-		.data_budget = SESSION_DATA_BUDGET,
+		.data_budget = vs->data_budget ? vs->data_budget : SESSION_DATA_BUDGET,
 		.no_file_growth = true,
 		.no_pid_namespace = vs->host_pid_namespace,
 	};
@@ -635,7 +634,7 @@ int vendor_session_run(const struct vendor_session *vs, struct vendor_result *re
 		return -ENOMEM;
 	}
 	bad = vendor_fold(cr.output, cr.output_len, vs->prefix, res.tree, &pkey, &pcall);
-	if (bad >= 0 && sandbox_leaf(res.tree, &cr, vs->prefix, dir) < 0)
+	if (bad >= 0 && sandbox_leaf(res.tree, &cr, vs->prefix, dir, opts.data_budget) < 0)
 		bad = -ENOMEM;
 	snprintf(source, sizeof(source), "%sstderr", vs->prefix);
 	if (bad >= 0 && cr.errout_total > 0 &&

@@ -77,6 +77,8 @@ struct vendor_session {
 	/* Run in gpuenv's PID namespace (held by a subreaper instead of a namespace of its
 	 * own): libcuda needs it (core/child.h, no_pid_namespace). */
 	bool host_pid_namespace;
+	/* RLIMIT_DATA the session may add (core/child.h data_budget); 0: the default, 1 GiB. */
+	uint64_t data_budget;
 };
 
 /* Runs the session in a child and folds its output into ret. -errno only when the child

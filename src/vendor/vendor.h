@@ -13,11 +13,14 @@
 #pragma once
 
 #include <jansson.h>
+#include <stdbool.h>
 
 struct vendor_req {
 	const char *library;   /* path to dlopen, or NULL: the usual sonames */
 	unsigned timeout_ms;   /* deadline for the whole session */
 	const char *skip_init; /* CUDA: why cuInit must not be called (NULL: call it) */
+	bool launch;	 /* CUDA: also launch the probe kernel on each GPU (doctor --launch) */
+	bool no_timings; /* leave out measured times (GPUENV_CTX_STABLE) */
 	/* OpenCL: the vendor libraries (the lines of their .icd files) the ICD loader may load,
 	 * NULL-terminated; NULL: the loader's own choice (every ICD it finds). */
 	const char *const *opencl_icds;

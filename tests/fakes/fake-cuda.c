@@ -9,16 +9,14 @@
  * Behaviour follows docs/formats/nvml.md §9: cuDriverGetVersion works without cuInit,
  * everything else answers CUDA_ERROR_NOT_INITIALIZED (3) before a successful cuInit, and
  * cuInit answers CUDA_ERROR_NO_DEVICE (100) when there is no device. Exports the _v2 names
- * cuda.h maps to and the old unversioned ones.
+ * cuda.h maps to and the old unversioned ones. The calls of `doctor --launch` are in
+ * fake-cuda-launch.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake-scenario.h"
-#include "vendor/cuda-abi.h"
-
-#define S "cuda"
+#include "fake-cuda.h"
 
 FAKE_API cuInit_fn cuInit;
 FAKE_API cuDriverGetVersion_fn cuDriverGetVersion;
@@ -39,6 +37,16 @@ static const struct fake_code codes[] = {
 	{ 34, "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library" },
 	{ 100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected" },
 	{ 101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal" },
+	{ 201, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context" },
+	{ 209, "CUDA_ERROR_NO_BINARY_FOR_GPU",
+	  "no kernel image is available for execution on the device" },
+	{ 218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed" },
+	{ 221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", "PTX JIT compiler library not found" },
+	{ 222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+	  "the provided PTX was compiled with an unsupported toolchain." },
+	{ 500, "CUDA_ERROR_NOT_FOUND", "named symbol not found" },
+	{ 700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered" },
+	{ 719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure" },
 	{ 802, "CUDA_ERROR_SYSTEM_NOT_READY", "system not yet initialized" },
 	{ 803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
 	  "system has unsupported display driver / cuda driver combination" },
@@ -49,23 +57,18 @@ static const struct fake_code codes[] = {
 
 #define N_CODES (sizeof(codes) / sizeof(codes[0]))
 
-static int code_of(const char *name)
+int fake_cuda_code_of(const char *name)
 {
 	const struct fake_code *c = fake_code_by_name(codes, N_CODES, name);
 
 	return c ? c->code : 999;
 }
 
-static int initialized;
+int fake_cuda_initialized;
+#define initialized fake_cuda_initialized
+#define count	    fake_cuda_count
 
-#define ENTER(fn, dev_section)                                                                     \
-	do {                                                                                       \
-		int _code;                                                                         \
-		if (fake_inject(S, dev_section, fn, code_of, &_code))                              \
-			return _code;                                                              \
-	} while (0)
-
-static int count(void)
+int fake_cuda_count(void)
 {
 	unsigned long long n;
 	unsigned c;
@@ -77,7 +80,7 @@ static int count(void)
 }
 
 /* A device value: [cuda.device.N] first, then the same board's [nvml.device.N]. */
-static const char *dev_get(int dev, const char *key, char *sec, size_t size)
+const char *fake_cuda_dev_get(int dev, const char *key, char *sec, size_t size)
 {
 	char nsec[32];
 	const char *v;
@@ -136,24 +139,13 @@ CUresult cuDeviceGet(CUdevice *d, int ordinal)
 	return 0;
 }
 
-#define DEV_ENTER(fn, dev, sec)                                                                    \
-	do {                                                                                       \
-		char _s[32];                                                                       \
-		if (!initialized)                                                                  \
-			return 3;                                                                  \
-		if ((dev) < 0 || (dev) >= count())                                                 \
-			return 101;                                                                \
-		snprintf(_s, sizeof(_s), "cuda.device.%d", dev);                                   \
-		ENTER(fn, _s);                                                                     \
-	} while (0)
-
 CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 {
 	char sec[32];
 	const char *v;
 
 	DEV_ENTER(__func__, dev, sec);
-	v = dev_get(dev, "name", sec, sizeof(sec));
+	v = fake_cuda_dev_get(dev, "name", sec, sizeof(sec));
 	if (!name || len <= 0)
 		return 1;
 	snprintf(name, (size_t)len, "%s", v ? v : "");
@@ -167,7 +159,7 @@ CUresult cuDeviceGetAttribute(int *pi, int attrib, CUdevice dev)
 	int major, minor;
 
 	DEV_ENTER(__func__, dev, sec);
-	v = dev_get(dev, "compute_capability", sec, sizeof(sec));
+	v = fake_cuda_dev_get(dev, "compute_capability", sec, sizeof(sec));
 	if (!pi || !v || sscanf(v, "%d.%d", &major, &minor) != 2)
 		return 1;
 	if (attrib == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
@@ -185,7 +177,7 @@ static CUresult total_mem(const char *fn, size_t *bytes, CUdevice dev)
 	const char *v;
 
 	DEV_ENTER(fn, dev, sec);
-	v = dev_get(dev, "memory_total", sec, sizeof(sec));
+	v = fake_cuda_dev_get(dev, "memory_total", sec, sizeof(sec));
 	if (!bytes || !v)
 		return 1;
 	*bytes = (size_t)strtoull(v, NULL, 0);
@@ -209,7 +201,7 @@ static CUresult uuid(const char *fn, CUuuid *u, CUdevice dev)
 	size_t n = 0;
 
 	DEV_ENTER(fn, dev, sec);
-	v = dev_get(dev, "uuid", sec, sizeof(sec));
+	v = fake_cuda_dev_get(dev, "uuid", sec, sizeof(sec));
 	if (!u || !v || strncmp(v, "GPU-", 4) != 0)
 		return 1;
 	for (const char *p = v + 4; *p && n < 16; p++) {
@@ -242,7 +234,7 @@ CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev)
 	unsigned dom, b, d;
 
 	DEV_ENTER(__func__, dev, sec);
-	v = dev_get(dev, "pci_bus_id", sec, sizeof(sec));
+	v = fake_cuda_dev_get(dev, "pci_bus_id", sec, sizeof(sec));
 	if (!bus || len <= 0 || !v || sscanf(v, "%x:%x:%x.", &dom, &b, &d) != 3)
 		return 1;
 	/* cuda.h: "[domain]:[bus]:[device].[function]", 4 domain digits (%04x:%02x:%02x.0). */

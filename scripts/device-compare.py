@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The comparisons of scripts/device-check.sh, apart so that they can be tested on recorded
+input (tests/tools/test-device-compare.py) where there is no GPU.
+
+device-compare.py launch DOCTOR_JSON
+    `gpuenv doctor --launch --json`: per GPU, the launch result (the runtime layer's "kernel
+    launch" facts) beside doctor's static prediction (the error findings that mean no kernel
+    can run, from the same list as runtime.launch-contradicts-prediction), and AGREE or
+    DISAGREE. DISAGREE also when that rule fired.
+device-compare.py exporter SAMPLES
+    SAMPLES holds blocks "### sample N", "### nvidia-smi" (CSV lines of `nvidia-smi
+    --query-gpu=index,uuid,temperature.gpu,utilization.gpu,memory.used,memory.total,
+    power.draw,clocks.sm,clocks.mem --format=csv,noheader,nounits`, read at the moment of
+    the scrape) and "### metrics" (the exporter's /metrics). Prints, per sample, GPU and
+    field, both values and their absolute and relative difference, then per field the
+    largest differences and one summary line. A value outside its tolerance is marked
+    OUTSIDE; the tolerances allow for the two tools sampling at slightly different moments.
+Exit status 0 when everything agrees, 1 when something disagrees, 2 on unreadable input.
+"""
+import json
+import re
+import sys
+
+NO_KERNEL_RULES = {
+    "hardware.gpu-lost", "driver.module-not-loaded", "driver.nouveau-bound",
+    "driver.device-nodes-missing", "driver.nvml-version-mismatch", "driver.no-permission",
+    "driver.branch-drops-gpu", "runtime.stub-libcuda", "runtime.cuda-compat-unsupported",
+}
+
+
+def launch(path):
+    doc = json.load(open(path))
+    facts = [f for layer in doc.get("layers", []) if layer.get("layer") == "runtime"
+             for f in layer.get("facts", []) if f.get("label") == "kernel launch"]
+    findings = doc.get("findings", [])
+    predicted = sorted({f["rule"] for f in findings
+                        if f.get("rule") in NO_KERNEL_RULES and f.get("severity") == "error"})
+    contradicted = [f for f in findings if f.get("rule") == "runtime.launch-contradicts-prediction"]
+    prediction = ("no kernel can run (" + ", ".join(predicted) + ")") if predicted \
+        else "kernels run (no static rule says otherwise)"
+    if not facts:
+        print("launch: no kernel launch facts (was --launch given? did libcuda load?)")
+        return 2
+    agree, unknown = True, False
+    for f in facts:
+        value = f.get("value", "")
+        print(f"launch: {value}")
+        if value.startswith("not run: error"):
+            ran = False  # cuInit failed: no CUDA program runs here
+        elif value.startswith("not run"):
+            print("  the launch did not run: nothing to hold the prediction against")
+            unknown = True
+            continue
+        else:
+            ran = ": ok · " in value
+        same = ran == (not predicted)
+        agree &= same
+        print(f"  static prediction: {prediction} -> {'AGREE' if same else 'DISAGREE'}")
+    for f in contradicted:
+        print(f"  {f['rule']}: {f.get('message', '')}")
+    agree &= not contradicted
+    if unknown and agree:
+        print("launch vs static prediction: UNKNOWN (the launch did not run)")
+        return 2
+    print("launch vs static prediction:", "AGREE" if agree else "DISAGREE")
+    return 0 if agree else 1
+
+
+# nvidia-smi field → (how to read it from the exporter's series of one GPU, absolute
+# tolerance, relative tolerance). Clocks and utilisation move between two reads taken a
+# few ms apart; memory.total is fixed.
+FIELDS = [
+    ("temperature.gpu", lambda m: m.get("DCGM_FI_DEV_GPU_TEMP"), 2, 0.0),
+    ("utilization.gpu", lambda m: m.get("DCGM_FI_DEV_GPU_UTIL"), 10, 0.0),
+    ("memory.used", lambda m: m.get("DCGM_FI_DEV_FB_USED"), 64, 0.02),
+    ("memory.total", lambda m: None if m.get("DCGM_FI_DEV_FB_USED") is None
+     or m.get("DCGM_FI_DEV_FB_FREE") is None else
+     m["DCGM_FI_DEV_FB_USED"] + m["DCGM_FI_DEV_FB_FREE"] + m.get("DCGM_FI_DEV_FB_RESERVED", 0),
+     1, 0.0),
+    ("power.draw", lambda m: m.get("DCGM_FI_DEV_POWER_USAGE"), 15, 0.10),
+    ("clocks.sm", lambda m: m.get("DCGM_FI_DEV_SM_CLOCK"), 30, 0.15),
+    ("clocks.mem", lambda m: m.get("DCGM_FI_DEV_MEM_CLOCK"), 30, 0.05),
+]
+SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)(?: \S+)?$')
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+
+
+def parse_metrics(text):
+    """{uuid: {metric: value}} for the series that carry a UUID label."""
+    out = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        m = SAMPLE.match(line)
+        if not m:
+            continue
+        labels = dict(LABEL.findall(m.group(2) or ""))
+        if "UUID" in labels:
+            try:
+                out.setdefault(labels["UUID"], {})[m.group(1)] = float(m.group(3))
+            except ValueError:
+                pass
+    return out
+
+
+def parse_smi(text):
+    """[(index, uuid, {field: value or None})] from the CSV lines."""
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.split(",")]
+        if len(cells) != 2 + len(FIELDS):
+            continue
+        vals = {}
+        for (name, *_), cell in zip(FIELDS, cells[2:]):
+            try:
+                vals[name] = float(cell)
+            except ValueError:
+                vals[name] = None  # "[N/A]", "[Not Supported]"
+        rows.append((cells[0], cells[1], vals))
+    return rows
+
+
+def blocks(text):
+    """[(sample name, nvidia-smi text, metrics text)]."""
+    out, cur, part = [], None, None
+    for line in text.splitlines(keepends=True):
+        if line.startswith("### sample"):
+            cur = [line[4:].strip(), "", ""]
+            out.append(cur)
+            part = None
+        elif line.startswith("### nvidia-smi"):
+            part = 1
+        elif line.startswith("### metrics"):
+            part = 2
+        elif cur is not None and part:
+            cur[part] += line
+    return out
+
+
+def exporter(path):
+    samples = blocks(open(path).read())
+    if not samples:
+        print("exporter: no samples")
+        return 2
+    worst = {name: (0.0, 0.0) for name, *_ in FIELDS}
+    n = outside = missing = 0
+    for name, smi, metrics in samples:
+        series = parse_metrics(metrics)
+        rows = parse_smi(smi)
+        if not rows:
+            print(f"{name}: no nvidia-smi rows")
+            missing += 1
+        for index, uuid, vals in rows:
+            mine = series.get(uuid)
+            if mine is None:
+                print(f"{name} GPU {index} {uuid}: not in the exporter's output")
+                missing += 1
+                continue
+            for field, get, tol_abs, tol_rel in FIELDS:
+                a, b = get(mine), vals[field]
+                if a is None or b is None:
+                    print(f"{name} GPU {index} {field}: exporter {a} | nvidia-smi {b} (not compared)")
+                    continue
+                d = abs(a - b)
+                rel = d / abs(b) if b else (0.0 if d == 0 else float("inf"))
+                ok = d <= tol_abs or rel <= tol_rel
+                n += 1
+                outside += not ok
+                worst[field] = (max(worst[field][0], d), max(worst[field][1], rel))
+                print(f"{name} GPU {index} {field}: exporter {a:g} | nvidia-smi {b:g} | "
+                      f"diff {d:g} ({rel:.1%}){'' if ok else ' OUTSIDE'}")
+    for field, (d, rel) in worst.items():
+        print(f"field {field}: largest diff {d:g} ({rel:.1%})")
+    agree = outside == 0 and missing == 0 and n > 0
+    print(f"exporter vs nvidia-smi: {n} values compared over {len(samples)} samples, "
+          f"{outside} outside tolerance, {missing} missing: {'AGREE' if agree else 'DISAGREE'}")
+    return 0 if agree else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("launch", "exporter"):
+        sys.exit(__doc__)
+    try:
+        sys.exit((launch if sys.argv[1] == "launch" else exporter)(sys.argv[2]))
+    except (OSError, ValueError) as e:
+        print(f"{sys.argv[1]}: {e}")
+        sys.exit(2)

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The comparisons of scripts/device-check.sh (scripts/device-compare.py) on recorded input,
+no GPU needed: the exporter's real exposition on the nvml-h100-healthy fixture (fake NVML)
+against nvidia-smi CSV rows written from the same fixture's values, once equal, once with a
+temperature 5 °C off and a power reading nvidia-smi could not give; and `doctor --launch
+--json` (fake libcuda) once healthy, once with a GPU that computes wrongly."""
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exporter_util import SRC, fixture_args  # noqa: E402
+
+gpuenv = sys.argv[1]
+helper = os.path.join(SRC, "scripts", "device-compare.py")
+FIXTURE = "nvml-h100-healthy"
+MIB = 1 << 20
+failed = 0
+
+
+def expect(what, cond, detail=""):
+    global failed
+    print(f"ok: {what}" if cond else f"FAIL: {what}\n  {detail}")
+    failed |= not cond
+
+
+def compare(kind, path):
+    p = subprocess.run([sys.executable, helper, kind, path], capture_output=True, text=True,
+                       timeout=60)
+    return p.returncode, p.stdout + p.stderr
+
+
+def devices(scenario):
+    """The fixture's [nvml.device.N] sections as dicts."""
+    devs, cur = [], None
+    for line in open(scenario):
+        line = line.strip()
+        if line.startswith("[nvml.device."):
+            cur = {}
+            devs.append(cur)
+        elif line.startswith("["):
+            cur = None
+        elif cur is not None and "=" in line:
+            k, v = line.split("=", 1)
+            cur[k.strip()] = v.strip()
+    return devs
+
+
+def smi_rows(devs, temp_off=None, power_na=None):
+    rows = []
+    for i, d in enumerate(devs):
+        temp = int(d["temperature"]) + (5 if i == temp_off else 0)
+        power = "[N/A]" if i == power_na else f"{int(d['power_usage']) / 1000:.2f}"
+        rows.append(f"{i}, {d['uuid']}, {temp}, {d['utilization_gpu']}, "
+                    f"{int(d['memory_used']) // MIB}, {int(d['memory_total']) // MIB}, {power}, "
+                    f"{d['clock_sm']}, {d['clock_mem']}")
+    return "\n".join(rows) + "\n"
+
+
+args, env = fixture_args(FIXTURE)
+scenario = env["GPUENV_FAKE_SCENARIO"]
+devs = devices(scenario)
+p = subprocess.run([gpuenv, "exporter", "--once", *args], capture_output=True, text=True, env=env,
+                   timeout=120)
+expect("exporter --once on the fixture", p.returncode == 0 and "DCGM_FI_DEV_GPU_TEMP" in p.stdout,
+       p.stderr)
+metrics = p.stdout
+
+with tempfile.TemporaryDirectory() as tmp:
+    same = os.path.join(tmp, "same.txt")
+    with open(same, "w") as f:
+        for i in (1, 2):
+            f.write(f"### sample {i}\n### nvidia-smi\n{smi_rows(devs)}### metrics\n{metrics}")
+    rc, out = compare("exporter", same)
+    expect("equal values: every field compared on every GPU, AGREE",
+           rc == 0 and "exporter vs nvidia-smi: 112 values compared over 2 samples, 0 outside "
+           "tolerance, 0 missing: AGREE" in out, out[-600:])
+    expect("each line names both values and the difference",
+           "sample 1 GPU 0 temperature.gpu: exporter 33 | nvidia-smi 33 | diff 0 (0.0%)" in out
+           and "sample 1 GPU 0 memory.total: exporter 81559 | nvidia-smi 81559 | diff 0" in out
+           and "sample 1 GPU 0 power.draw: exporter 71.254 | nvidia-smi 71.25 | diff 0.004" in out,
+           out[:1500])
+    off = os.path.join(tmp, "off.txt")
+    with open(off, "w") as f:
+        f.write(f"### sample 1\n### nvidia-smi\n{smi_rows(devs, temp_off=3, power_na=5)}"
+                f"### metrics\n{metrics}")
+    rc, out = compare("exporter", off)
+    expect("a temperature 5 °C off: OUTSIDE, DISAGREE; [N/A] not compared",
+           rc == 1 and "sample 1 GPU 3 temperature.gpu: exporter 33 | nvidia-smi 38 | diff 5 "
+           "(13.2%) OUTSIDE" in out and "GPU 5 power.draw: exporter 70.112 | nvidia-smi None "
+           "(not compared)" in out and "field temperature.gpu: largest diff 5 (13.2%)" in out
+           and ": DISAGREE" in out, out[-1500:])
+    missing = os.path.join(tmp, "missing.txt")
+    with open(missing, "w") as f:
+        f.write(f"### sample 1\n### nvidia-smi\n{smi_rows(devs)}### metrics\n")
+    rc, out = compare("exporter", missing)
+    expect("no exposition (the scrape failed): every GPU missing, DISAGREE",
+           rc == 1 and out.count("not in the exporter's output") == 8, out[-800:])
+
+    def doctor(override=""):
+        scen = os.path.join(tmp, "scenario.ini")
+        with open(scen, "w") as f:
+            f.write("[cuda]\ndevice_count = 8\n" + override + "\n" + open(scenario).read())
+        a, e = fixture_args(FIXTURE, scen)
+        path = os.path.join(tmp, "doctor.json")
+        with open(path, "w") as f:
+            subprocess.run([gpuenv, "doctor", "--launch", "--json", "--stable", *a], stdout=f,
+                           env=e, timeout=120)
+        return compare("launch", path)
+
+    rc, out = doctor()
+    expect("healthy launch, nothing predicted against it: AGREE per GPU and overall",
+           rc == 0 and out.count("-> AGREE") == 8 and "launch vs static prediction: AGREE" in out,
+           out)
+    rc, out = doctor("[cuda.device.2]\nwrong_result = 1\n")
+    expect("a GPU that computes wrongly, no rule predicted it: DISAGREE",
+           rc == 1 and "GPU 2 (" in out and "FAILED" in out
+           and "launch vs static prediction: DISAGREE" in out, out)
+    rc, out = doctor("error.cuInit = CUDA_ERROR_SYSTEM_DRIVER_MISMATCH\n"
+                     "[nvml]\nerror.nvmlInit_v2 = NVML_ERROR_LIB_RM_VERSION_MISMATCH\n")
+    expect("cuInit fails as the NVML mismatch predicts: AGREE",
+           rc == 0 and "not run: error" in out and "driver.nvml-version-mismatch" in out
+           and "launch vs static prediction: AGREE" in out, out)
+    rc, out = doctor("error.cuInit = CUDA_ERROR_UNKNOWN\n")
+    expect("cuInit fails and nothing predicted it: DISAGREE",
+           rc == 1 and "launch vs static prediction: DISAGREE" in out, out)
+    empty = os.path.join(tmp, "empty.json")
+    open(empty, "w").write('{"layers": [], "findings": []}')
+    rc, out = compare("launch", empty)
+    expect("no launch facts: said, exit 2", rc == 2 and "no kernel launch facts" in out, out)
+sys.exit(1 if failed else 0)
