@@ -646,8 +646,8 @@ bool facts_arch_list_has(const char *arch_list, const char *tok)
 	return false;
 }
 
-int facts_torch_wheel_for_driver(const char *torch_version, const char *driver,
-				 const struct facts_torch_wheel **ret)
+static int torch_wheel_for(const char *torch_version, const char *driver, bool compat,
+			   const struct facts_torch_wheel **ret)
 {
 	const struct facts_torch_wheel *best = NULL;
 	struct version v = { 0 };
@@ -660,11 +660,13 @@ int facts_torch_wheel_for_driver(const char *torch_version, const char *driver,
 		const struct facts_torch_wheel *w = &facts_torch_wheel_table[i];
 		struct version t;
 
-		if (!w->cuda_toolkit || !w->min_driver || version_parse(w->torch, &t) < 0)
+		const char *need = compat ? w->minor_compat_min_driver : w->min_driver;
+
+		if (!w->cuda_toolkit || !need || version_parse(w->torch, &t) < 0)
 			continue;
 		if (torch_version && (t.part[0] != v.part[0] || t.part[1] != v.part[1]))
 			continue;
-		if (version_cmp_str(w->min_driver, driver) > 0)
+		if (version_cmp_str(need, driver) > 0)
 			continue;
 		if (!best) {
 			best = w;
@@ -680,6 +682,18 @@ int facts_torch_wheel_for_driver(const char *torch_version, const char *driver,
 		return -ENOENT;
 	*ret = best;
 	return 0;
+}
+
+int facts_torch_wheel_for_driver(const char *torch_version, const char *driver,
+				 const struct facts_torch_wheel **ret)
+{
+	return torch_wheel_for(torch_version, driver, false, ret);
+}
+
+int facts_torch_wheel_for_driver_compat(const char *torch_version, const char *driver,
+					const struct facts_torch_wheel **ret)
+{
+	return torch_wheel_for(torch_version, driver, true, ret);
 }
 
 size_t facts_torch_cuda_variants(const char *torch_version, char *buf, size_t len)

@@ -351,6 +351,11 @@ int facts_torch_wheel(const char *torch_version, const char *variant,
  */
 int facts_torch_wheel_for_driver(const char *torch_version, const char *driver,
 				 const struct facts_torch_wheel **ret);
+/* The same through CUDA minor-version compatibility: the variant's minor_compat_min_driver
+ * (the CUDA major's floor, e.g. 450.80.02 for 11.x) is at most `driver`; the newest such
+ * variant of the line. Its code runs when its SASS covers the GPU (no PTX JIT then). */
+int facts_torch_wheel_for_driver_compat(const char *torch_version, const char *driver,
+					const struct facts_torch_wheel **ret);
 /* The CUDA variants torch release line torch_version published ("cu118, cu121, cu124") into buf;
  * returns how many (0: none in the table). */
 size_t facts_torch_cuda_variants(const char *torch_version, char *buf, size_t len);

@@ -61,7 +61,7 @@ static json_t *finding_json(const struct gpuenv_doctor *d, const struct finding 
 		      "layer", rule_layer_name(f->rule->layer), "severity",
 		      rule_severity_name(f->severity), "caused_by", cause ? cause->rule->id : NULL,
 		      "subject", jstr(f->subject), "message", jstr(f->message), "title",
-		      f->rule->title, "symptom", f->rule->symptom, "cause", f->rule->cause,
+		      f->rule->title, "symptom", finding_symptom_text(f), "cause", f->rule->cause,
 		      "evidence", ev ? ev : json_null(), "fix", strv_json(f->fix), "verify",
 		      strv_json(f->verify));
 	return o;

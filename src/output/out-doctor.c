@@ -207,7 +207,7 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 		    6 + strlen(f->rule->id) + strlen(rule_severity_name(f->severity)) + 3, 6);
 	if (finding_cause(d, f))
 		put_field(sb, st, d, "caused by", finding_cause(d, f)->rule->id);
-	put_field(sb, st, d, "symptom", f->rule->symptom);
+	put_field(sb, st, d, "symptom", finding_symptom_text(f));
 	put_field(sb, st, d, "cause", f->rule->cause);
 	for (size_t e = 0; e < f->n_ev; e++) {
 		const struct rule_evidence *ev = &f->ev[e];
@@ -590,7 +590,7 @@ static int render_markdown(const struct gpuenv_doctor *d, const struct style *st
 		if (finding_cause(d, f))
 			strbuf_printf(sb, "- **Caused by:** `%s`\n", finding_cause(d, f)->rule->id);
 		strbuf_printf(sb, "- **Symptom:** %s\n- **Cause:** %s\n- **Evidence:**\n",
-			      f->rule->symptom, f->rule->cause);
+			      finding_symptom_text(f), f->rule->cause);
 		for (size_t e = 0; e < f->n_ev; e++) {
 			const struct rule_evidence *ev = &f->ev[e];
 

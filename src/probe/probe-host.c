@@ -7,13 +7,16 @@
  * /sys/devices/system/node/node*; proc(5) /proc/self/status ("Uid:", "Gid:", "Groups:" lines)
  * with names from group(5) /etc/group; the marks of WSL2 (Microsoft's "Windows Subsystem for
  * Linux" documentation, "GPU acceleration in WSL": the /dev/dxg paravirtual GPU device of the
- * dxgkrnl driver and the Windows driver's libraries mounted at /usr/lib/wsl/lib). Writes
+ * dxgkrnl driver and the Windows driver's libraries mounted at /usr/lib/wsl/lib); ostree's
+ * /run/ostree-booted mark of an image-based system; the capture's day from the clock (live
+ * only). Writes
  * "host" and "collection.hostname".
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "core/host.h"
 #include "probe-text.h"
@@ -250,6 +253,39 @@ static void probe_wsl(struct probe_env *pe, struct snap_node *host)
 	}
 }
 
+/* An image-based system (rpm-ostree, bootc): ostree-prepare-root creates /run/ostree-booted
+ * when it boots a deployment (ostree's documentation, "Deployments"). Recorded only when
+ * present (or unreadable): on every other system there is nothing to say. */
+static void probe_ostree(struct probe_env *pe, struct snap_node *host)
+{
+	struct stat st;
+	int err = root_stat(pe->root, "/run/ostree-booted", &st);
+
+	if (err == 0)
+		snap_set_bool(host, "ostree_booted", true, "/run/ostree-booted");
+	else if (err != -ENOENT && err != -ENOTDIR)
+		snap_set_errno(host, "ostree_booted", err, "/run/ostree-booted");
+}
+
+/* The day of the capture (UTC), what lifecycle rules date the machine by: only on the live
+ * system, whose clock is the machine's; a sysroot (fixture, image, capture) has no clock of
+ * its own, so its date stays unknown unless its files show one. */
+static void probe_date(struct probe_env *pe, struct snap_node *host)
+{
+	struct timespec ts;
+	struct tm tm;
+	char day[16];
+
+	if (!root_is_live(pe->root))
+		return;
+	if (clock_gettime(CLOCK_REALTIME, &ts) < 0 || !gmtime_r(&ts.tv_sec, &tm) ||
+	    strftime(day, sizeof(day), "%Y-%m-%d", &tm) == 0) {
+		snap_set_errno(host, "date", -errno ?: -EINVAL, "clock");
+		return;
+	}
+	snap_set_str(host, "date", day, "clock");
+}
+
 int probe_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *host = snap_object(snapshot_root(s), "host");
@@ -267,6 +303,8 @@ int probe_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_memory(pe, host);
 	probe_numa(pe, host);
 	probe_wsl(pe, host);
+	probe_ostree(pe, host);
+	probe_date(pe, host);
 	/* The host name is identifying: kept out of stable output (collection is dropped). */
 	if (root_read_text(pe->root, "/proc/sys/kernel/hostname", ROOT_CAP_ATTR, &hostname) == 0)
 		snap_set_str(snap_object(snapshot_root(s), "collection"), "hostname", hostname,

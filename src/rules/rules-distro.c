@@ -6,7 +6,10 @@
  * the nvidia module is delivered comes from where the module on disk is (updates/dkms: DKMS;
  * extra/nvidia: akmods; kernel/nvidia-NNN: Ubuntu's prebuilt linux-modules-nvidia-NNN;
  * weak-updates: RHEL's precompiled kmod-nvidia; extramodules: Arch's nvidia package), else the
- * distribution's usual one. Sources of the commands: Debian wiki "NvidiaGraphicsDrivers",
+ * distribution's usual one; on an image-based system (rpm-ostree/bootc: /run/ostree-booted,
+ * which ostree-prepare-root writes at boot) the module is the image's, whatever its path, and
+ * nothing is built or installed on the machine: the deployment is rolled back or updated
+ * (rpm-ostree(1) rollback/upgrade; Fedora Atomic desktops' and Universal Blue's docs). Sources of the commands: Debian wiki "NvidiaGraphicsDrivers",
  * Ubuntu Server docs "NVIDIA drivers installation" (ubuntu-drivers, linux-modules-nvidia-*),
  * RPM Fusion "Howto/NVIDIA" (akmod-nvidia, akmods --force), NVIDIA's CUDA Installation Guide
  * for Linux (RHEL/Rocky dnf module nvidia-driver, SUSE zypper, kernel-devel/headers), the Arch
@@ -94,6 +97,8 @@ enum module_flavour module_flavour(const struct snap_node *root)
 	const char *p = snap_get_str(root, "driver.nvidia.module_file.path");
 	enum distro d = host_distro(root);
 
+	if (snap_get_bool_default(root, "host.ostree_booted", false))
+		return MODULE_IMAGE;
 	if (p) {
 		if (strstr(p, "/updates/dkms/") || strstr(p, "/dkms/"))
 			return MODULE_DKMS;
@@ -163,6 +168,14 @@ static void fix_module(struct finding *f, const struct snap_node *root, const ch
 		finding_fix(f,
 			    "sudo pacman -Syu nvidia   # the nvidia package is built for the "
 			    "linux package: update both together (nvidia-dkms for other kernels)");
+		break;
+	case MODULE_IMAGE:
+		finding_fix(f, "rpm-ostree status   # an image-based system: the kernel module "
+			       "comes with the deployed image, nothing is built here");
+		finding_fix(f, "sudo rpm-ostree rollback && sudo systemctl reboot   # back to the "
+			       "previous deployment, whose module and user space match");
+		finding_fix(f, "# or, once the image is fixed: sudo rpm-ostree upgrade && sudo "
+			       "systemctl reboot (bootc: sudo bootc upgrade)");
 		break;
 	case MODULE_UNKNOWN:
 		finding_fix(f,

@@ -85,6 +85,48 @@ static bool built_here(const char *path)
 	return path && (strstr(path, "/updates/") || strstr(path, "/extra/"));
 }
 
+/* The facts both findings rest on: Secure Boot on, the module file, its signer and key. */
+static void signed_module_facts(struct finding *f, const struct snap_node *sb,
+				const struct snap_node *mf)
+{
+	finding_fact(f, "driver.secure_boot.enabled", snap_child(sb, "enabled"));
+	finding_fact(f, "driver.nvidia.module_file.path", snap_child(mf, "path"));
+	finding_fact(f, "driver.nvidia.module_file.signer", snap_child(mf, "signer"));
+	finding_fact(f, "driver.nvidia.module_file.sig_key", snap_child(mf, "sig_key"));
+}
+
+/* Secure Boot on without shim: the module's signer is not in db, the only list the kernel
+ * then trusts besides its own keys; MokManager does not run, so the fix is a key in db. */
+static void no_shim_finding(struct rule_ctx *c, const struct snap_node *root, const char *path,
+			    const char *signer, const char *serial, const struct snap_node *db,
+			    bool local)
+{
+	const struct snap_node *sb = snap_get(root, "driver.secure_boot");
+	const struct snap_node *mf = snap_get(root, "driver.nvidia.module_file");
+	struct finding *f;
+
+	f = rule_finding(c, local ? GPUENV_SEVERITY_ERROR : GPUENV_SEVERITY_WARNING, NULL,
+			 "Secure Boot is on and %s is signed by \"%s\" (serial %s), a key not in "
+			 "db (%zu key%s); there is no MokListRT, so this boot did not go through "
+			 "shim and no Machine Owner Key (mokutil --import) can be enrolled: the "
+			 "kernel refuses the module%s",
+			 path, signer ?: "?", serial, snap_count(db),
+			 snap_count(db) == 1 ? "" : "s",
+			 local ? "" : ", unless it is one of the kernel's built-in keys");
+	signed_module_facts(f, sb, mf);
+	finding_fact(f, "driver.secure_boot.mok_keys", snap_child(sb, "mok_keys"));
+	finding_evidence(f, "driver.secure_boot.db_keys", list_source(db), "signer not among them");
+	finding_fix(f, "# sign the module with a key in db (the one that signs your boot loader or "
+		       "UKI, e.g. sbctl's db key), for akmods: point /etc/pki/akmods at that key "
+		       "and run sudo akmods --force");
+	finding_fix(f, "# or boot through shim again (shimx64.efi first in the boot order), then "
+		       "enroll the module's key with mokutil --import and the MokManager screen");
+	finding_verify(f, "ls /sys/firmware/efi/efivars/MokListRT-* 2>/dev/null   # exists only "
+			  "when booted through shim");
+	finding_verify(f, "modinfo -F signer nvidia; modinfo -F sig_key nvidia");
+	finding_verify(f, "sudo modprobe nvidia && cat /sys/module/nvidia/version");
+}
+
 RULE_CHECK(check_secure_boot_key_not_enrolled)
 {
 	const struct snap_node *sb = snap_get(root, "driver.secure_boot");
@@ -94,7 +136,7 @@ RULE_CHECK(check_secure_boot_key_not_enrolled)
 	const char *ver, *path = snap_get_str(mf, "path"), *signer, *serial;
 	enum key_match m_mok, m_db;
 	struct finding *f;
-	bool on = false, local;
+	bool on = false, local, no_shim;
 	char why[256] = "";
 
 	if (!snap_bool(snap_child(sb, "enabled"), &on) || !on || !path)
@@ -115,6 +157,15 @@ RULE_CHECK(check_secure_boot_key_not_enrolled)
 	if (m_mok == KEY_ENROLLED || m_db == KEY_ENROLLED)
 		return;
 	local = built_here(path);
+	/* No MokListRT at all (shim mirrors its MokList there, with its vendor certificate, at
+	 * every boot it performs): this boot did not go through shim (systemd-boot or a UKI
+	 * under the user's own db keys), so no mokutil enrolment can ever take effect. */
+	no_shim = m_mok == KEY_LIST_UNREAD && snap_state(mok) == FACT_ABSENT &&
+		  m_db == KEY_NOT_ENROLLED;
+	if (no_shim) {
+		no_shim_finding(c, root, path, signer, serial, db, local);
+		return;
+	}
 	if (m_mok == KEY_LIST_UNREAD)
 		fact_describe(mok, why, sizeof(why));
 	else if (m_db == KEY_LIST_UNREAD)
@@ -135,10 +186,7 @@ RULE_CHECK(check_secure_boot_key_not_enrolled)
 			snap_count(mok) == 1 ? "" : "s", snap_count(db),
 			snap_count(db) == 1 ? "" : "s",
 			local ? "" : ", unless it is one of the kernel's built-in keys");
-	finding_fact(f, "driver.secure_boot.enabled", snap_child(sb, "enabled"));
-	finding_fact(f, "driver.nvidia.module_file.path", snap_child(mf, "path"));
-	finding_fact(f, "driver.nvidia.module_file.signer", snap_child(mf, "signer"));
-	finding_fact(f, "driver.nvidia.module_file.sig_key", snap_child(mf, "sig_key"));
+	signed_module_facts(f, sb, mf);
 	finding_evidence(f, "driver.secure_boot.mok_keys", list_source(mok), "%s",
 			 m_mok == KEY_LIST_UNREAD ? "could not be read" : "signer not among them");
 	finding_evidence(f, "driver.secure_boot.db_keys", list_source(db), "%s",

@@ -452,43 +452,86 @@ RULE_CHECK(check_branch_drops_gpu)
 	}
 }
 
+/* The newest month the snapshot shows the machine lived in, as YYYYMM: the capture's day
+ * (host.date, live only), else the newest package-log entry (driver.package_log.events[]:
+ * apt, dnf and pacman all log ISO 8601 dates first). 0: unknown. *ret_what says which. */
+static unsigned snapshot_month(const struct snap_node *root, const char **ret_what,
+			       const char **ret_source)
+{
+	const struct snap_node *evs = snap_get(root, "driver.package_log.events");
+	const char *d = snap_get_str(root, "host.date");
+	unsigned best = 0;
+
+	*ret_what = NULL;
+	*ret_source = NULL;
+	if (d) {
+		*ret_what = d;
+		*ret_source = snap_source(snap_get(root, "host.date"));
+	}
+	for (size_t i = 0; !d && i < snap_count(evs); i++) {
+		const struct snap_node *t = snap_child(snap_at(evs, i), "time");
+		const char *s = snap_str(t) ? snap_str(t) : "";
+		unsigned y, m;
+
+		s += strspn(s, "[");
+		if (sscanf(s, "%4u-%2u", &y, &m) == 2 && m >= 1 && m <= 12 && y * 100 + m > best) {
+			best = y * 100 + m;
+			*ret_what = snap_str(t);
+			*ret_source = snap_source(t);
+		}
+	}
+	if (d) {
+		unsigned y, m;
+
+		return sscanf(d, "%4u-%2u", &y, &m) == 2 ? y * 100 + m : 0;
+	}
+	return best;
+}
+
 RULE_CHECK(check_branch_eol)
 {
 	const struct facts_driver_branch *b = NULL;
 	const struct facts_threshold *asof = NULL;
 	const struct snap_node *fact;
-	const char *ver;
+	const char *ver, *when, *when_src;
 	struct finding *f;
-	unsigned eol = 0;
+	unsigned eol = 0, now;
 	int r;
 
 	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &ver, &fact))
 		return;
 	if (!driver_branch(c, ver, &b))
 		return;
-	if (facts_threshold("knowledge_base_as_of", &asof) < 0) {
-		rule_skip(c, NULL, "knowledge base has no knowledge_base_as_of date");
-		return;
-	}
 	r = facts_driver_branch_eol(b, &eol);
 	if (r < 0)
 		return; /* no end of life known for this branch */
-	if (r == 1 && eol > asof->number)
+	now = snapshot_month(root, &when, &when_src);
+	if (now == 0) {
+		rule_skip(c, NULL,
+			  "the snapshot carries no date (no capture day: not the live system; no "
+			  "dated package log): whether R%u had reached its end of life (%s) then "
+			  "cannot be told",
+			  b->branch, r == 1 ? b->datacenter_eol : "listed as past");
+		return;
+	}
+	if (r == 1 && eol > now)
+		return;
+	/* Listed as past without a date: known as of the knowledge base's month, not before. */
+	if (r == 0 && (facts_threshold("knowledge_base_as_of", &asof) < 0 || asof->number > now))
 		return;
 	if (r == 1)
-		f = rule_finding(
-			c, GPUENV_SEVERITY_WARNING, NULL,
-			"driver %s is branch R%u, end of life %s (knowledge base as of %s)", ver,
-			b->branch, b->datacenter_eol, asof->value);
+		f = rule_finding(c, GPUENV_SEVERITY_WARNING, NULL,
+				 "driver %s is branch R%u, end of life %s (the machine's date: %s)",
+				 ver, b->branch, b->datacenter_eol, when);
 	else
 		f = rule_finding(c, GPUENV_SEVERITY_WARNING, NULL,
-				 "driver %s is branch R%u, which NVIDIA lists as end of life", ver,
-				 b->branch);
+				 "driver %s is branch R%u, which NVIDIA lists as end of life (the "
+				 "machine's date: %s)",
+				 ver, b->branch, when);
 	finding_fact(f, "driver.nvidia.module_version", fact);
 	finding_evidence(f, "facts.driver_branches.datacenter_eol", b->source, "R%u: %s", b->branch,
 			 b->datacenter_eol);
-	finding_evidence(f, "facts.thresholds.knowledge_base_as_of", asof->source, "%s",
-			 asof->value);
+	finding_evidence(f, "host.date", when_src ?: "?", "%s", when);
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }

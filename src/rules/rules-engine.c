@@ -315,6 +315,22 @@ void finding_verify(struct finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+void finding_symptom(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	s = vformat(f->diag, fmt, ap);
+	va_end(ap);
+	if (s) {
+		free(f->symptom);
+		f->symptom = s;
+	}
+}
+
 static void copy_lines(struct finding *f, char ***dst, const char *const *src)
 {
 	for (size_t i = 0; src && src[i]; i++)
@@ -354,6 +370,15 @@ void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...)
 		d->n_skips++;
 	else
 		free(k->subject);
+}
+
+void rule_skip_elsewhere(struct rule_ctx *c, const char *what, const char *why)
+{
+	size_t n = c->d->n_skips;
+
+	rule_skip(c, NULL, "could not read %s: %s", what, why);
+	if (c->d->n_skips > n)
+		c->d->skips[n].elsewhere = true;
 }
 
 static bool need(struct rule_ctx *c, const char *subject, const char *what,
@@ -439,6 +464,7 @@ static void finding_done(struct finding *f)
 {
 	free(f->subject);
 	free(f->message);
+	free(f->symptom);
 	for (size_t i = 0; i < f->n_ev; i++) {
 		free(f->ev[i].name);
 		free(f->ev[i].value);
@@ -567,7 +593,7 @@ static void collect_problems(struct gpuenv_doctor *d, enum gpuenv_layer l,
 }
 
 /* Is layer l incomplete: a fact of its subtree, or a fact one of its rules needed, could not
- * be read? */
+ * be read (here, or at all: another system's driver)? */
 static bool layer_incomplete(const struct gpuenv_doctor *d, int l)
 {
 	for (size_t i = 0; i < d->n_problems; i++)
@@ -575,7 +601,7 @@ static bool layer_incomplete(const struct gpuenv_doctor *d, int l)
 			return true;
 	for (size_t i = 0; i < d->n_skips; i++)
 		if (d->skips[i].rule->layer == (enum gpuenv_layer)l &&
-		    fact_is_failure(d->skips[i].cause))
+		    (fact_is_failure(d->skips[i].cause) || d->skips[i].elsewhere))
 			return true;
 	return false;
 }

@@ -47,6 +47,22 @@ static void torch_index_fix(struct finding *f, const struct fw_build *b, const c
 				 w->torch, w->variant, w->min_driver);
 		return;
 	}
+	/* Minor-version compatibility runs a CUDA 11.x/12.x build on the major's floor driver
+	 * (NVIDIA's CUDA Compatibility guide): a variant of the same line it covers is a fix. */
+	if (drv && facts_torch_wheel_for_driver_compat(line, drv, &w) == 0) {
+		finding_fix(
+			f,
+			"%s/bin/pip install --force-reinstall 'torch==%s.*' --index-url "
+			"https://download.pytorch.org/whl/%s   # CUDA %s runs on driver %s "
+			"through minor-version compatibility (>= %s; its SASS must cover the GPU: "
+			"no PTX JIT); full support needs >= %s",
+			b->prefix, line, w->variant, w->cuda_toolkit, drv,
+			w->minor_compat_min_driver, w->min_driver);
+		finding_evidence(f, "facts.pytorch_wheels", w->source,
+				 "torch %s %s: driver >= %s (minor-version compatibility >= %s)",
+				 w->torch, w->variant, w->min_driver, w->minor_compat_min_driver);
+		return;
+	}
 	if (drv && facts_torch_wheel_for_driver(NULL, drv, &w) == 0) {
 		finding_fix(f,
 			    "%s/bin/pip install --force-reinstall 'torch==%s.*' --index-url "
@@ -306,8 +322,8 @@ RULE_CHECK(check_fw_cuda_newer_than_driver)
 		return;
 	case DRIVER_ELSEWHERE:
 		if (fw_foreach(root, NULL, NULL) > 0)
-			rule_skip(c, NULL, "could not read the NVIDIA driver version: %s",
-				  driver_lives_elsewhere(root));
+			rule_skip_elsewhere(c, "the NVIDIA driver version",
+					    driver_lives_elsewhere(root));
 		return;
 	case DRIVER_LOADED:
 		break;

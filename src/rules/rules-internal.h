@@ -24,6 +24,9 @@ void finding_evidence(struct finding *f, const char *name, const char *source, c
 	_printf_(4, 5);
 void finding_fix(struct finding *f, const char *fmt, ...) _printf_(2, 3);
 void finding_verify(struct finding *f, const char *fmt, ...) _printf_(2, 3);
+/* The error text this machine's program prints (the concrete names), shown in place of the
+ * rule's generic symptom. */
+void finding_symptom(struct finding *f, const char *fmt, ...) _printf_(2, 3);
 /* Adds the rule's own fix / verify lines after the specific ones. */
 void finding_rule_fix(struct finding *f);
 void finding_rule_verify(struct finding *f);
@@ -32,6 +35,9 @@ void finding_rule_verify(struct finding *f);
 const struct gpuenv_doctor *rule_diagnosis(const struct rule_ctx *c);
 /* An explicit "skipped" record for one subject (or the whole rule when subject is NULL). */
 void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...) _printf_(3, 4);
+/* The whole rule skipped because `what` is another system's (driver_lives_elsewhere()): the
+ * rule could not judge, so its layer is "could not tell", never ✓. */
+void rule_skip_elsewhere(struct rule_ctx *c, const char *what, const char *why);
 /* True when the fact is present; otherwise records "could not read <source> (<state>…)"
  * for `what` and returns false. */
 bool rule_need(struct rule_ctx *c, const char *subject, const char *what,
@@ -159,6 +165,7 @@ enum module_flavour {
 	MODULE_RHEL_KMOD,
 	MODULE_SUSE_KMP,
 	MODULE_ARCH_PACKAGE,
+	MODULE_IMAGE, /* an image-based system (rpm-ostree, bootc): the module comes with the image */
 };
 enum distro_fix {
 	FIX_INSTALL_DRIVER,    /* the NVIDIA driver package */

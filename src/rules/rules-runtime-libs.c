@@ -136,6 +136,27 @@ static bool driver_missing(const struct nf_ctx *x, const struct snap_node *e)
 
 /* One finding per framework: every name it cannot load, and each place a copy lies (once per
  * directory: a conda env's lib/ holds the whole toolkit). */
+/* The message the framework prints when it cannot load `name` (each framework's own wording:
+ * TensorFlow's dso_loader.cc, the ImportError of a DT_NEEDED library, numba's
+ * CudaSupportError, Warp's cuda_util.cpp, CuPy's and the JAX plugin's load errors). */
+static void missing_symptom(struct finding *f, const char *fw_key, const char *name)
+{
+	static const char no_file[] = "cannot open shared object file: No such file or directory";
+
+	if (streq(fw_key, "tensorflow"))
+		finding_symptom(f, "Could not load dynamic library '%s'; dlerror: %s: %s", name,
+				name, no_file);
+	else if (streq(fw_key, "numba"))
+		finding_symptom(f, "numba.cuda.cudadrv.error.CudaSupportError: … %s: %s", name,
+				no_file);
+	else if (streq(fw_key, "warp"))
+		finding_symptom(f, "Warp CUDA error: Could not open %s.", name);
+	else if (streq(fw_key, "cupy"))
+		finding_symptom(f, "CuPy failed to load %s: OSError: %s: %s", name, name, no_file);
+	else
+		finding_symptom(f, "ImportError: %s: %s", name, no_file);
+}
+
 static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char *key,
 		      const char *fw_key, const struct snap_node *pkg, const char *label)
 {
@@ -220,6 +241,7 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 	}
 	finding_fact(f, "environment.LD_LIBRARY_PATH",
 		     snap_get(x->root, "environment.LD_LIBRARY_PATH"));
+	missing_symptom(f, fw_key, snap_get_str(first, "name") ?: "?");
 	for (size_t d = 0; d < n_dirs; d++)
 		copy_fix(f, fix_copies[d], fw_key);
 	if (n_dirs == 0)

@@ -143,7 +143,7 @@ bool rule_nvidia_driver(struct rule_ctx *c, const struct snap_node *root, const 
 		rule_need(c, NULL, what, fact);
 		return false;
 	case DRIVER_ELSEWHERE:
-		rule_skip(c, NULL, "could not read %s: %s", what, driver_lives_elsewhere(root));
+		rule_skip_elsewhere(c, what, driver_lives_elsewhere(root));
 		return false;
 	case DRIVER_LOADED:
 		break;

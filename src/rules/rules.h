@@ -67,6 +67,7 @@ struct finding {
 	size_t n_ev;
 	char **fix;    /* NULL: the rule's fix */
 	char **verify; /* NULL: the rule's verify */
+	char *symptom; /* what this machine's program prints; NULL: the rule's symptom */
 	/* The finding that explains this one (rules-rank.c): its index in diag->findings + 1,
 	 * 0 when none does. An index, not a pointer: the array grows while rules run. */
 	size_t cause;
@@ -80,6 +81,9 @@ struct rule_skip {
 	 * (a gap of the knowledge base): an unreadable, malformed or error state makes the
 	 * rule's layer incomplete. */
 	enum fact_state cause;
+	/* What it needed lives on another system (WSL2's Windows host, a container's host) and
+	 * could not be read here: its layer is never ✓ (rule_skip_elsewhere()). */
+	bool elsewhere;
 };
 
 enum layer_status {
@@ -164,6 +168,11 @@ extern const unsigned rule_layer_rank[RULE_LAYERS];
 int rule_causes_check(const struct rule_edge *edges, size_t n, char *err, size_t errlen);
 /* Sets every finding's cause and the diagnosis' root cause from the table (rules-diagnose.c). */
 void rules_rank(struct gpuenv_doctor *d, const struct rule_edge *edges, size_t n_edges);
+/* What f's program prints: the finding's own text, else the rule's symptom. */
+static inline const char *finding_symptom_text(const struct finding *f)
+{
+	return f->symptom ? f->symptom : f->rule->symptom;
+}
 /* The finding that explains f, or NULL. */
 const struct finding *finding_cause(const struct gpuenv_doctor *d, const struct finding *f);
 /* The root cause, or NULL (no warning or error). */

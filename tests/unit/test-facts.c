@@ -416,6 +416,14 @@ static void test_torch_wheel(void **state)
 	assert_null(w->min_driver);
 	assert_int_equal(facts_torch_wheel("2.12.0+cu129", NULL, &w), 0);
 	assert_string_equal(w->confidence, "unconfirmed");
+	/* driver 470 (CUDA 11.4): no torch 2.1 variant at full functionality, but cu118
+	 * through CUDA 11's minor-version compatibility (>= 450.80.02; GPT-SoVITS#83) */
+	assert_int_equal(facts_torch_wheel_for_driver("2.1", "470.223.02", &w), -ENOENT);
+	assert_int_equal(facts_torch_wheel_for_driver_compat("2.1", "470.223.02", &w), 0);
+	assert_string_equal(w->variant, "cu118");
+	assert_string_equal(w->minor_compat_min_driver, "450.80.02");
+	/* below every floor: none, not a made-up cuXY */
+	assert_int_equal(facts_torch_wheel_for_driver_compat("2.1", "440.33.01", &w), -ENOENT);
 	/* cu102 has no minor-version compatibility */
 	assert_int_equal(facts_torch_wheel("1.12.1+cu102", NULL, &w), 0);
 	assert_null(w->minor_compat_min_driver);

@@ -199,6 +199,16 @@ static void test_secure_boot_key(void **state)
 		       "/sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23");
 	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_WARNING,
 	    "whether that key is enrolled could not be read (unreadable");
+	/* No MokListRT at all (systemd-boot, no shim; sebastiaanfranken/systemd-boot-conversion#2):
+	 * no MOK can be enrolled, so no mokutil/MokManager fix, a key in db instead. */
+	snap_set_state(sb, "mok_keys", FACT_ABSENT,
+		       "/sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23",
+		       "No such file or directory");
+	YES(s, "driver.secure-boot-key-not-enrolled", GPUENV_SEVERITY_ERROR,
+	    "there is no MokListRT, so this boot did not go through shim");
+	FIX(s, "driver.secure-boot-key-not-enrolled", "sign the module with a key in db");
+	NO_FIX(s, "driver.secure-boot-key-not-enrolled", "update-secureboot-policy");
+	NO_FIX(s, "driver.secure-boot-key-not-enrolled", "MokManager screen choose");
 	/* In db: enrolled whatever MokListRT says. */
 	key(s, "driver.secure_boot.db_keys", "DKMS module signing key", "1A:2B:3C");
 	NO(s, "driver.secure-boot-key-not-enrolled");
@@ -368,18 +378,42 @@ static void test_branch_drops_gpu(void **state)
 	snapshot_unref(s);
 }
 
+static void pkg_event(struct gpuenv_snapshot *s, const char *package, const char *from,
+		      const char *to, const char *upstream, const char *time);
+
 static void test_branch_eol(void **state)
 {
 	struct gpuenv_snapshot *s = base();
 
 	driver_loaded(s, "580.95.05");
+	/* No date (a sysroot, no package log): not judged, whatever the table says. */
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "450.248.02", "x");
+	SKIPPED(s, "driver.branch-eol");
+	/* The capture's day: judged against it. */
+	snap_set_str(node(s, "host"), "date", "2026-09-01", "clock");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "580.95.05", "x");
 	NO(s, "driver.branch-eol");
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
 	NO(s, "driver.branch-eol"); /* R470: no lifecycle end in the table */
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "450.248.02", "x");
-	YES(s, "driver.branch-eol", GPUENV_SEVERITY_WARNING, "July 2023");
+	YES(s, "driver.branch-eol", GPUENV_SEVERITY_WARNING,
+	    "July 2023 (the machine's date: 2026-09-01)");
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "550.54.15", "x");
 	YES(s, "driver.branch-eol", GPUENV_SEVERITY_WARNING, "end of life");
+	/* A 2021 machine is not told its branch ended in 2023. */
+	snap_set_str(node(s, "host"), "date", "2021-06-02", "clock");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "450.248.02", "x");
+	NO(s, "driver.branch-eol");
+	snapshot_unref(s);
+	/* Undated snapshot, dated package log: its newest entry dates the machine; a branch
+	 * listed as past without a date is past only from the knowledge base's month on. */
+	s = base();
+	driver_loaded(s, "450.248.02");
+	pkg_event(s, "nvidia-utils-450", "450.236.01-0ubuntu1", "450.248.02-0ubuntu1", "450.248.02",
+		  "2023-08-01  06:50:54");
+	YES(s, "driver.branch-eol", GPUENV_SEVERITY_WARNING, "the machine's date: 2023-08-01");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "550.54.15", "x");
+	NO(s, "driver.branch-eol");
 	snapshot_unref(s);
 }
 
@@ -675,6 +709,20 @@ static void test_distro_fixes(void **state)
 	snap_set_str(snap_object(node(s, "host"), "os"), "id", "fedora", "/etc/os-release");
 	FIX(s, "driver.nouveau-bound", "sudo dracut --force");
 	NO_FIX(s, "driver.nouveau-bound", "update-initramfs");
+	snapshot_unref(s);
+	/* An image-based system (ublue-os/bazzite#2668): the module is the image's, nothing
+	 * is built on the machine: roll back or update the deployment, never dnf/akmods. */
+	s = base();
+	driver_loaded(s, "570.144");
+	os_release(s, "bazzite", "fedora");
+	snap_set_bool(node(s, "host"), "ostree_booted", true, "/run/ostree-booted");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "path",
+		     "/lib/modules/6.14.6-103.bazzite.fc42.x86_64/extra/nvidia/nvidia.ko.xz", "x");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "570.144", "x");
+	userspace(s, "libnvidia_ml", "/usr/lib64/libnvidia-ml.so.570.153.02", "570.153.02");
+	FIX(s, "driver.nvml-version-mismatch", "sudo rpm-ostree rollback");
+	NO_FIX(s, "driver.nvml-version-mismatch", "akmods");
+	NO_FIX(s, "driver.nvml-version-mismatch", "dnf");
 	snapshot_unref(s);
 }
 

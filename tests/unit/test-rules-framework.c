@@ -124,20 +124,23 @@ static void test_fw_torch_index(void **state)
 	torch_env(s, "2.1.0+cu121", "12.1", NULL);
 	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "found version 11040");
 	NO_FIX(s, "framework.cuda-newer-than-driver", "whl/cu114");
-	FIX(s, "framework.cuda-newer-than-driver", "torch 2.1 has no CUDA variant driver 470.86");
+	/* torch 2.1's cu118 runs on R470 through CUDA 11's minor-version compatibility
+	 * (>= 450.80.02): the same release, not a downgrade to 1.12 (GPT-SoVITS#83) */
 	FIX(s, "framework.cuda-newer-than-driver",
-	    "'torch==1.12.*' --index-url "
-	    "https://download.pytorch.org/whl/cu113");
+	    "'torch==2.1.*' --index-url https://download.pytorch.org/whl/cu118");
+	FIX(s, "framework.cuda-newer-than-driver", "through minor-version compatibility");
+	NO_FIX(s, "framework.cuda-newer-than-driver", "has no CUDA variant");
 	/* R535: torch 2.1 published cu121 (>= 530.30.02), the newest 535 runs */
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "535.183.01", "x");
 	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "cuda", "13.0", "x");
 	snap_set_str(node(s, "framework.python_envs.0.packages.torch"), "version", "2.9.0+cu130",
 		     "x");
-	/* torch 2.9 published cu126, cu128, cu130: none runs on R535 (cu126 needs 560.28.03);
-	 * the newest release with one R535 runs is named instead: 2.7's cu118 */
-	FIX(s, "framework.cuda-newer-than-driver", "torch 2.9 has no CUDA variant driver 535");
+	/* torch 2.9 published cu126, cu128, cu130: none at full functionality on R535 (cu126
+	 * needs 560.28.03), but cu128 through CUDA 12's minor-version compatibility (>=
+	 * 525.60.13); cu130 (CUDA 13: >= 580) not */
 	FIX(s, "framework.cuda-newer-than-driver",
-	    "'torch==2.7.*' --index-url https://download.pytorch.org/whl/cu118");
+	    "'torch==2.9.*' --index-url https://download.pytorch.org/whl/cu128");
+	NO_FIX(s, "framework.cuda-newer-than-driver", "whl/cu130");
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "565.57.01", "x");
 	FIX(s, "framework.cuda-newer-than-driver",
 	    "'torch==2.9.*' --index-url https://download.pytorch.org/whl/cu126");

@@ -10,7 +10,7 @@ from realworld.common import FIX, fresh, ini, link, real_world, w
 
 TOPIC = "compat"
 FIXTURES = ('rw-compat-804-gtx1050ti', 'rw-compat-804-toolkit14-gtx1650',
-            'rw-compat-804-rtx3090-r525-sim2real')
+            'rw-compat-804-rtx3090-r525-sim2real', 'rw-compat-804-rtx3090-r580-cu13-image')
 
 
 def ini_text(dst, desc, source, rw, variables, sections="", args="--no-vendor"):
@@ -178,3 +178,34 @@ def write():
          "layer": "runtime",
          "fails": "yes"},
         dict(ENV, CUDA_VERSION="12.1.0"), sections)
+
+    # 4. noonghunna/club-3090#222: an ik_llama.cpp CUDA 13 image on an RTX 3090 whose host
+    #    driver 580.159.03 gives CUDA 13.0: the image's newer CUDA 13 runtime goes through
+    #    forward compatibility, which GeForce GPUs do not support; ggml falls back to the CPU.
+    dst, root, sections = container(
+        "rw-compat-804-rtx3090-r580-cu13-image", 0x2204, "580.159.03",
+        "Tue Apr 21 00:00:00 UTC 2026", "590.48.01", "13.1.1",
+        UBUNTU.format(v="24.04.3 LTS", c="Noble Numbat", id="24.04", cn="noble"))
+    ini_text(
+        dst,
+        "A container of the ik-llama-cpp:cu13-server image (a CUDA 13 toolkit newer than 13.0) "
+        "on a host whose RTX 3090 runs driver 580.159.03 (CUDA 13.0): the image's cuda-compat "
+        "libcuda is the one the loader picks, forward compatibility is not supported on "
+        "GeForce GPUs, so ggml's CUDA initialisation fails ('forward compatibility was "
+        "attempted on non supported HW') and it runs on the CPU; a CUDA 12 image (which the "
+        "580 driver runs natively) or a newer host driver fixes it",
+        "the GPU (RTX 3090: 10de:2204 GA102 in pci.ids; the container is pinned to it, the "
+        "host's GTX 1080 is not in it) and the host driver 580.159.03 as the report gives "
+        "them; " + SRC + "; placeholders, not in the report: the image's exact CUDA release "
+        "(13.1.1, whose cuda-compat-13-1 libcuda is 590.48.01: cuda_driver_min.tsv) and its "
+        "distribution (Ubuntu 24.04), the module's build date",
+        {"url": "https://github.com/noonghunna/club-3090/issues/222",
+         "pasted": "ggml_cuda_init: failed to initialize CUDA: forward compatibility was "
+                   "attempted on non supported HW / CPU: using device CPU",
+         "cause": "the cu13 image ships a CUDA 13.x newer than the 580 driver's 13.0, so CUDA "
+                  "takes the forward-compatibility path, which consumer GeForce GPUs do not "
+                  "support; run a CUDA 12 image or update the host driver",
+         "root_cause": "runtime.cuda-compat-unsupported",
+         "layer": "runtime",
+         "fails": "yes"},
+        dict(ENV, CUDA_VERSION="13.1.1"), sections)

@@ -8,7 +8,8 @@ from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, ini, l
 TOPIC = "cudnn"
 FIXTURES = ("rw-colab-tf28-cudnn805", "rw-tf212-conda-cudnn810-before-wheel",
             "rw-torch112-bundled-cudnn-shadowed", "rw-tf115-cudnn741",
-            "rw-torch113-wheel-cudnn-shadowed", "rw-tf212-system-cudnn811-first")
+            "rw-torch113-wheel-cudnn-shadowed", "rw-tf212-system-cudnn811-first",
+            "rw-tf215-system-cudnn880-per-docs")
 
 LD_CONF = ("# Multiarch support\n/usr/local/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu\n"
            "/usr/lib/x86_64-linux-gnu\n")
@@ -448,6 +449,66 @@ def tf212_system_first():
     ldso_cache(dst)
 
 
+# The CUDA 12.2 sonames TensorFlow 2.15 opens by name (framework_dlopen.tsv), cuDNN aside.
+CUDA_122 = ("libcudart.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcufft.so.11",
+            "libcurand.so.10", "libcusolver.so.11", "libcusparse.so.12")
+
+
+def tf215_system_cudnn88():
+    # tensorflow/docs#2291 (fixing tensorflow/tensorflow#62626): the source-build table said
+    # TF 2.15 needs cuDNN 8.8; with cuDNN 8.8 installed TensorFlow 2.15 refuses it, being
+    # compiled with 8.9.4 (its setup.py pins 8.9.4); the table was corrected to 8.9.
+    dst, root = base_root("rw-tf215-system-cudnn880-per-docs", 0x2204, 0x1454,
+                          "NVIDIA GeForce RTX 3090", "535.129.03")
+    w(root, "etc/os-release", UBUNTU2004_OS_RELEASE)
+    ld_conf(root)
+    cuda = "/usr/local/cuda-12.2"
+    link(root, "usr/local/cuda", "cuda-12.2")
+    w(root, f"{cuda}/version.json",
+      '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "12.2.2"\n   }\n}\n')
+    lib = f"{cuda}/targets/x86_64-linux/lib"
+    w(root, "etc/ld.so.conf.d/cuda-12-2.conf", lib + "\n")
+    for soname in CUDA_122:
+        so(root, f"{lib}/{soname}", soname)
+    cudnn_lib(root, "usr/lib/x86_64-linux-gnu", "8.8.0")
+    cudnn_header(root, "usr/include/x86_64-linux-gnu", "8.8.0", "cudnn_version_v8.h")
+    link(root, "usr/include/cudnn_version.h", "x86_64-linux-gnu/cudnn_version_v8.h")
+    prefix = "/home/user/tf215"
+    site = venv(root, prefix, "3.10.12")
+    tensorflow(root, site, "2.15.0", "tensorflow",
+               tf_build_info("12.2", ["sm_50", "sm_60", "sm_70", "sm_80", "compute_90"]))
+    ini(dst, TOPIC,
+        "TensorFlow 2.15.0 from pip (without the and-cuda extra) in a venv, on a machine set "
+        "up from the source-build table of tested configurations, which then said cuDNN 8.8 "
+        "for 2.15: CUDA 12.2 and cuDNN 8.8.0 installed system-wide; TensorFlow 2.15 was "
+        "compiled with cuDNN 8.9.4, so cuda_dnn.cc refuses the 8.8.0 it loads; cuDNN 8.9 "
+        "fixes it (and the table now says 8.9)",
+        "Rebuilt from https://github.com/tensorflow/docs/pull/2291 (pasted: 'Loaded runtime "
+        "CuDNN library: 8.8.0 but source was compiled with: 8.9.4' after installing the 8.8 "
+        "the table named for TF 2.15; setup.py's cuDNN 8.9.4 pin; the fix of "
+        "tensorflow/tensorflow#62626: the table says 8.9); TensorFlow 2.15's build_info "
+        "(CUDA 12.2, cuDNN major 8) in gen_build_info.py's form; the CUDA 12.2 libraries TF "
+        "2.15 opens by name in the toolkit's targets/x86_64-linux/lib with the cuda-12-2.conf "
+        "ld.so.conf.d entry NVIDIA's packages add; cuDNN 8.8.0 as NVIDIA's libcudnn8 Debian "
+        "package installs it (multiarch library, cudnn_version_v8.h); " + SRC_CUDNN + "; "
+        "placeholders, not in the report: the venv and Python 3.10, the toolkit 12.2.2, the "
+        "GPU (RTX 3090, 10de:2204), driver 535.129.03, Ubuntu 20.04; " + SRC_BASE,
+        {"PATH": f"{prefix}/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                 "/usr/bin:/sbin:/bin",
+         "HOME": "/home/user", "VIRTUAL_ENV": prefix},
+        real_world(
+            "https://github.com/tensorflow/docs/pull/2291",
+            "E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:447] Loaded runtime "
+            "CuDNN library: 8.8.0 but source was compiled with: 8.9.4. CuDNN library needs to "
+            "have matching major version and equal or higher minor version.",
+            "the only cuDNN on the machine is 8.8.0 (what the tested-configuration table "
+            "said); TensorFlow 2.15 was compiled with 8.9.4 and needs >= 8.9: install cuDNN "
+            "8.9",
+            "runtime.cudnn-older-than-framework", "runtime", "yes"),
+        section("rtx4090-open-module", "devices"))
+    ldso_cache(dst)
+
+
 def write():
     colab()
     tf212_conda()
@@ -455,3 +516,4 @@ def write():
     tf115()
     torch113_wheel()
     tf212_system_first()
+    tf215_system_cudnn88()

@@ -39,6 +39,8 @@ def a100_server(name, mig_devices, driver=DRIVER, cuda=11070, model=A100, device
     GPU 0 in MIG mode with mig_devices [(uuid, gi, ci)]. Returns (dst, root, nvml sections
     text)."""
     dst, root = fresh(name, BASE)
+    # the base's apt log dates the base machine, not these (its date would be a false one)
+    shutil.rmtree(f"{root}/var/log/apt", ignore_errors=True)
     base_ini = open(f"tests/fixtures/{BASE}/scenario.ini").read()
     for dirpath, _, files in os.walk(root):
         for f in files:

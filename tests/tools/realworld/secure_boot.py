@@ -8,7 +8,8 @@ from realworld.common import (FEDORA36_OS_RELEASE, UBUNTU2004_OS_RELEASE, fresh,
 
 TOPIC = "secure_boot"
 FIXTURES = ("rw-azure-t4-dkms-mok-not-enrolled", "rw-fedora36-akmods-key-not-enrolled",
-            "rw-mint22-dkms-mok-not-enrolled", "rw-fedora34-akmods-unsigned-rtx2060s")
+            "rw-mint22-dkms-mok-not-enrolled", "rw-fedora34-akmods-unsigned-rtx2060s",
+            "rw-fedora38-legion-sdboot-no-shim-akmods")
 
 SB_BASE = "secure-boot-unsigned"
 SB_SRC = ("the sysfs PCI tree, /proc files, /etc/group and modprobe.d of the secure-boot-unsigned "
@@ -262,8 +263,70 @@ def fedora34_akmods_unsigned():
         f"[modules]\n/lib/modules/{rel}/extra/nvidia/nvidia.ko.xz = 470.74, -, xz\n")
 
 
+FEDORA38_OS_RELEASE = (
+    'NAME="Fedora Linux"\nVERSION="38 (Workstation Edition)"\nID=fedora\nVERSION_ID=38\n'
+    'VERSION_CODENAME=""\nPLATFORM_ID="platform:f38"\n'
+    'PRETTY_NAME="Fedora Linux 38 (Workstation Edition)"\nANSI_COLOR="0;38;2;60;110;180"\n'
+    'LOGO=fedora-logo-icon\nCPE_NAME="cpe:/o:fedoraproject:fedora:38"\n'
+    'DEFAULT_HOSTNAME="fedora"\nHOME_URL="https://fedoraproject.org/"\n'
+    'DOCUMENTATION_URL="https://docs.fedoraproject.org/en-US/fedora/f38/system-administrators-guide/"\n'
+    'SUPPORT_URL="https://ask.fedoraproject.org/"\n'
+    'BUG_REPORT_URL="https://bugzilla.redhat.com/"\nREDHAT_BUGZILLA_PRODUCT="Fedora"\n'
+    'REDHAT_BUGZILLA_PRODUCT_VERSION=38\nREDHAT_SUPPORT_PRODUCT="Fedora"\n'
+    'REDHAT_SUPPORT_PRODUCT_VERSION=38\nSUPPORT_END=2024-05-14\nVARIANT="Workstation Edition"\n'
+    'VARIANT_ID=workstation\n')
+
+
+def fedora38_sdboot_no_shim():
+    # sebastiaanfranken/systemd-boot-conversion#2: the script replaced GRUB and shim with
+    # systemd-boot and a signed UKI (the user's own keys, with Microsoft's, in db); without
+    # shim there is no MokList, so the akmods key the user imported with mokutil never gets
+    # enrolled and the kernel refuses the akmods-signed NVIDIA module.
+    rel = "6.3.4-201.fc38.x86_64"
+    dst, root = sb_base("rw-fedora38-legion-sdboot-no-shim-akmods", 0x1f95, 0x3a43, rel,
+                        FEDORA38_OS_RELEASE, cpu="AMD Ryzen 7 4800H with Radeon Graphics",
+                        igpu=False)
+    w(root, "var/log/kern.log",
+      "May 31 10:02:11 fedora kernel: secureboot: Secure boot enabled\n"
+      "May 31 10:02:11 fedora kernel: Kernel is locked down from EFI Secure Boot mode; see "
+      "man kernel_lockdown.7\n"
+      "May 31 10:02:18 fedora kernel: Loading of module with unavailable key is rejected\n")
+    ini(dst, TOPIC,
+        "A Lenovo Legion laptop (Ryzen 7 4800H, GeForce GTX 1650 Ti Mobile) on Fedora 38 after "
+        "the systemd-boot conversion script: GRUB and shim are gone, the UKI boots under the "
+        "user's own Secure Boot keys (enrolled with Microsoft's), and RPM Fusion's akmods "
+        "signs kmod-nvidia with its local key, which is in no firmware db and, with no shim, "
+        "cannot be put in a MokList: mokutil --import stages nothing, no enrolment screen "
+        "comes, and the kernel refuses nvidia.ko",
+        SB_SRC + "; the GPU re-identified as 10de:1f95 (TU117M [GeForce GTX 1650 Ti Mobile] in "
+        "pci.ids; its subsystem id a placeholder) and the CPU as the report's Ryzen 7 4800H; "
+        "the base tree's Intel iGPU removed (the laptop's Radeon iGPU is not rebuilt); "
+        "Fedora 38's os-release (Fedora's fields for 38); no MokListRT (shim is not in the "
+        "boot chain); db holds the user's own key, enrolled with Microsoft's (the script's "
+        "--microsoft option), its commonName a placeholder; placeholders, not in the report: "
+        "the kernel (6.3.4-201.fc38, Fedora 38's at the end of May 2023), the akmod-nvidia "
+        "release (530.41.03, RPM Fusion's for Fedora 38 then) and akmods' module path "
+        "(extra/nvidia/nvidia.ko.xz), the kernel log's times",
+        {"PATH": "/usr/local/bin:/usr/bin:/usr/local/sbin:/usr/sbin"},
+        real_world(
+            "https://github.com/sebastiaanfranken/systemd-boot-conversion/issues/2",
+            "Now the system boots but my nvidia driver cant load because of secure boot. [...] "
+            "i installed mokutil and enrolled the keys which akmods generate. Now, after "
+            "rebooting the enrollment window doesn't show up. So i cant add the key.",
+            "Secure Boot is on and the akmods key that signs nvidia.ko is not enrolled; with "
+            "shim replaced by systemd-boot there is no MokManager to enrol it (the maintainer: "
+            "key enrolment into the shim is not part of the script, mokutil won't do "
+            "anything); the module must be signed with a key in db, or shim restored",
+            "driver.secure-boot-key-not-enrolled", "driver", "yes"),
+        f"[modules]\n/lib/modules/{rel}/extra/nvidia/nvidia.ko.xz = 530.41.03, "
+        "fedora akmods local key, xz\n",
+        "[efivars]\ndb-d719b2cb-3d3a-4596-a3bc-dad00e67656f = 0x27, Database Key; "
+        "Microsoft Windows Production PCA 2011; Microsoft Corporation UEFI CA 2011\n")
+
+
 def write():
     azure_t4()
     fedora36_akmods()
     mint22_dkms()
     fedora34_akmods_unsigned()
+    fedora38_sdboot_no_shim()

@@ -6,7 +6,7 @@ tests/tools/mk-real-world-fixtures.py snap_docker."""
 from realworld.common import fresh, ini, link, real_world, ubuntu_os_release, w
 
 TOPIC = "snap_docker"
-FIXTURES = ('rw-snap-docker-gpus', 'rw-snap-docker-classic-nvml')
+FIXTURES = ('rw-snap-docker-gpus', 'rw-snap-docker-classic-nvml', 'rw-snap-docker-noble-runtime-nvidia')
 
 
 def ini_text(dst, desc, source, rw, variables, sections="", args="--no-vendor"):
@@ -22,6 +22,7 @@ UBUNTU2004 = ('NAME="Ubuntu"\nVERSION="20.04.4 LTS (Focal Fossa)"\nID=ubuntu\nID
               'VERSION_CODENAME=focal\nUBUNTU_CODENAME=focal\n')
 
 UBUNTU2204 = ubuntu_os_release("22.04.2", "Jammy Jellyfish", "jammy", logo=False)
+UBUNTU2404 = ubuntu_os_release("24.04.1", "Noble Numbat", "noble")
 
 
 def dpkg(pkgs):
@@ -147,6 +148,54 @@ def write():
          "cause": "Docker installed as a snap on classic Ubuntu: the snap's NVIDIA support "
                   "was developed for Ubuntu Core only, so its runtime hook cannot use the "
                   "host's driver (the maintainer's answer)",
+         "root_cause": "container.no-nvidia-runtime",
+         "layer": "container",
+         "fails": "yes"},
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/games:"
+                 "/usr/local/games:/snap/bin"},
+        DEVICES)
+
+    # canonical/docker-snap#180: Ubuntu 24.04.1 desktop, `sudo snap install docker` (24.0.5),
+    # `docker run --runtime=nvidia` fails: the daemon has no runtime of that name. The
+    # maintainer: the current stable revision (2932) should work; updating the system and
+    # the snap solved it.
+    drv = "550.107.02"
+    dst, root = snap_host("rw-snap-docker-noble-runtime-nvidia", UBUNTU2404, "6.8.0-45-generic",
+                          drv, "Wed Jul 24 23:53:34 UTC 2024",
+                          "13.2.0 (Ubuntu 13.2.0-23ubuntu4)", "2915")
+    for b in ("snap", "nvidia-smi"):
+        w(root, f"usr/bin/{b}", b"", 0o755)
+    w(root, "var/lib/dpkg/status", dpkg([
+        ("nvidia-utils-550", "amd64", f"{drv}-0ubuntu0.24.04.1", "NVIDIA driver support binaries"),
+        ("libnvidia-compute-550", "amd64", f"{drv}-0ubuntu0.24.04.1", "NVIDIA libcompute package"),
+    ]))
+    ini_text(
+        dst,
+        "Ubuntu 24.04.1 desktop (kernel 6.8.0-45-generic) whose NVIDIA driver works on the host, "
+        "Docker 24.0.5 from `sudo snap install docker`: `docker run --runtime=nvidia "
+        "tensorflow/tensorflow:latest-gpu` fails with 'unknown or invalid runtime name: "
+        "nvidia': the snap's dockerd, as installed, names no nvidia runtime in its "
+        "daemon.json; updating the system and refreshing the snap (whose stable revision "
+        "configures the nvidia runtime) fixed it",
+        "the install command and its output (docker 24.0.5 from Canonical), the docker run "
+        "command and error, Ubuntu 24.04.1 and `uname -a` (6.8.0-45-generic) as pasted; the "
+        "maintainer's answer (the stable revision changed on Sep 3rd, the current stable "
+        "revision 2932 should work) and the user's fix (a full update of apt, snap and images); "
+        "dpkg status stanzas of the Ubuntu driver packages; /proc/modules, "
+        "/sys/module/nvidia/version and /proc/driver/nvidia/version as the module prints them; "
+        "Ubuntu 24.04's os-release; /snap/bin/docker as snapd links it (to /usr/bin/snap); "
+        "/var/snap/docker/current -> <revision> and the config/daemon.json the docker snap "
+        "ships (no runtimes); binaries are empty stand-ins (only presence and mode are read); "
+        "the device nodes as the driver makes them (nvidia-uvm's dynamic major a placeholder); "
+        "placeholders, not in the report: the driver 550.107.02 (noble's in September 2024; "
+        "the pasted nvidia-smi is cut off) and its build date, the snap revision 2915 (one "
+        "before the stable 2932), the GPU (none shown)",
+        {"url": "https://github.com/canonical/docker-snap/issues/180",
+         "pasted": "docker: Error response from daemon: unknown or invalid runtime name: "
+                   "nvidia. See 'docker run --help'.",
+         "cause": "Docker from the snap store: the snap's dockerd has no nvidia runtime "
+                  "configured (its daemon.json names none); the snap revision that configures "
+                  "it (stable 2932), installed by updating, fixed it",
          "root_cause": "container.no-nvidia-runtime",
          "layer": "container",
          "fails": "yes"},
