@@ -206,10 +206,15 @@ int image_open(const char *path, const char *platform, unsigned root_flags,
 		if (err < 0)
 			return err;
 		err = layers_add_file(t, path, path);
+		/* nothing read from it at all: not a tar (a text file given as --sysroot) */
+		if (err >= 0 && layers_entries(t) <= 1 && !layers_complete(t))
+			err = -EBADMSG;
 		if (err < 0) {
 			layers_free(t);
 			log_err(log, "image %s: %s", path,
-				err == -EINVAL ? "not a regular file" : strerror(-err));
+				err == -EINVAL	  ? "not a regular file"
+				: err == -EBADMSG ? "not a directory, an image or a tar archive"
+						  : strerror(-err));
 			return err;
 		}
 		err = root_new_layers(t, path, root_flags, &outer);
