@@ -298,6 +298,18 @@ def test_platform_and_bundle(gpuenv, tmp):
     r, d = report(gpuenv, img, "--image-platform", "linux/arm64/v8")
     check(d and d["container"]["image"]["platform"]["value"] == "linux/arm64",
           "--image-platform chooses: %s" % r.stderr[-200:])
+    # docker 25+ `docker save`: an OCI layout with manifest.json beside it; an OCI directory
+    img = os.path.join(tmp, "docker25.tar")
+    mi.oci(img, [BASE, [("etc/os-release", "file", b"ID=debian\n")]], ["A=1"],
+           docker_manifest=True)
+    r, d = report(gpuenv, img)
+    check(d and d["container"]["image"]["kind"]["value"] == "docker-save" and
+          d["host"]["os"]["id"]["value"] == "debian", "docker 25 save: %s" % r.stderr[-200:])
+    img = os.path.join(tmp, "oci-dir")
+    mi.oci(img, [BASE], ["A=1"], as_tar=False)
+    r, d = report(gpuenv, img)
+    check(d and d["container"]["image"]["kind"]["value"] == "oci-layout" and
+          d["host"]["os"]["id"]["value"] == "ubuntu", "OCI layout directory: %s" % r.stderr[-200:])
     # a capture bundle (issue 17): root/ beside snapshot.json, tar.zst, replayed by --sysroot
     if not shutil.which("zstd"):
         print("SKIP capture bundle: zstd not installed")
