@@ -18,6 +18,7 @@
 #include "archive-api.h"
 #include "layers-internal.h"
 #include "shared/macro.h"
+#include "shared/path-util.h"
 #include "shared/strv.h"
 
 #define LAYERS_MAX_SYMLINKS 40	   /* MAXSYMLINKS, path_resolution(7) */
@@ -57,25 +58,12 @@ static int64_t lookup(const struct layers *t, const char *path, bool follow_last
 	p = todo;
 	for (;;) {
 		const struct lnode *c;
-		char *comp, *slash;
 		uint32_t ci;
 		bool last;
+		char *comp = path_next_component(&p, &last);
 
-		while (*p == '/')
-			p++;
-		if (!*p)
+		if (!comp)
 			return cur;
-		comp = p;
-		slash = strchr(p, '/');
-		if (slash) {
-			*slash = '\0';
-			p = slash + 1;
-		} else {
-			p = comp + strlen(comp);
-		}
-		while (*p == '/')
-			p++;
-		last = *p == '\0';
 		if (strcmp(comp, ".") == 0)
 			continue;
 		if (strcmp(comp, "..") == 0) {

@@ -23,6 +23,7 @@
 #include "layers.h"
 #include "root.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
 
@@ -213,26 +214,13 @@ static int walk_resolve(struct root *r, const char *path, bool follow_last, char
 	strbuf_init(&done, PATH_MAX * 4);
 	p = todo;
 	for (;;) {
-		char *comp, *slash;
 		struct stat st;
 		size_t keep;
 		bool last;
+		char *comp = path_next_component(&p, &last);
 
-		while (*p == '/')
-			p++;
-		if (!*p)
+		if (!comp)
 			break;
-		slash = strchr(p, '/');
-		comp = p;
-		if (slash) {
-			*slash = '\0';
-			p = slash + 1;
-		} else {
-			p = comp + strlen(comp);
-		}
-		while (*p == '/')
-			p++;
-		last = *p == '\0';
 		if (strcmp(comp, ".") == 0)
 			continue;
 		if (strcmp(comp, "..") == 0) {
