@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/ctx.h"
+#include "libgpuenv-image.h"
 #include "gpuenv/gpuenv.h"
 #include "shared/macro.h"
 
@@ -68,11 +69,32 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 		root_flags |= ROOT_TRACE;
 	if (o.flags & GPUENV_CTX_TRACE_READS)
 		root_flags |= ROOT_TRACE_READS;
-	err = root_new(o.sysroot, root_flags, &ctx->root);
+	if (o.image && o.sysroot) {
+		err = -EINVAL;
+		goto fail;
+	}
+	if (o.image) {
+		ctx->has_image = true;
+		err = image_open(o.image, o.image_platform, root_flags, &ctx->log, &ctx->root,
+				 &ctx->image);
+	} else {
+		err = root_new(o.sysroot, root_flags, &ctx->root);
+	}
 	if (err < 0)
 		goto fail;
 	ctx->live = root_is_live(ctx->root);
 	err = env_new(ctx->live, &ctx->env);
+	for (size_t i = 0; err >= 0 && ctx->image.env && ctx->image.env[i]; i++) {
+		_cleanup_free_ char *key = strdup(ctx->image.env[i]);
+		char *eq = key ? strchr(key, '=') : NULL;
+
+		if (!key)
+			err = -ENOMEM;
+		else if (eq) {
+			*eq = '\0';
+			err = env_set(ctx->env, key, eq + 1);
+		}
+	}
 	if (err < 0)
 		goto fail;
 	if (o.env_file) {
@@ -108,6 +130,7 @@ GPUENV_API struct gpuenv_ctx *gpuenv_ctx_free(struct gpuenv_ctx *ctx)
 		return NULL;
 	root_free(ctx->root);
 	env_free(ctx->env);
+	image_info_done(&ctx->image);
 	free(ctx->nvml_lib);
 	free(ctx->cuda_lib);
 	free(ctx->opencl_lib);

@@ -20,9 +20,9 @@
 static void check_help(void)
 {
 	printf("Usage: gpuenv check [OPTIONS]\n\n"
-	       "Judges this machine (or --sysroot/--from) against a policy and exits with the\n"
-	       "verdict: the clauses of the policy file (GPUs, driver, CUDA versions, frameworks,\n"
-	       "architecture coverage, waivers) and every rule of `gpuenv doctor`\n"
+	       "Judges this machine (or --sysroot, --image, --from) against a policy and exits\n"
+	       "with the verdict: the clauses of the policy file (GPUs, driver, CUDA versions,\n"
+	       "frameworks, architecture coverage, waivers) and every rule of `gpuenv doctor`\n"
 	       "(docs/policy.md).\n\n"
 	       "Options:\n" COMMON_OPTIONS_HELP
 	       "      --policy FILE     the policy (YAML); without one: fail on error findings\n"

@@ -34,6 +34,12 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 	case 'E':
 		o->env_file = arg;
 		return 1;
+	case COMMON_OPT_IMAGE:
+		o->image = arg;
+		return 1;
+	case COMMON_OPT_IMAGE_PLATFORM:
+		o->image_platform = arg;
+		return 1;
 	case 'F':
 		o->from = arg;
 		return 1;
@@ -302,6 +308,8 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	struct gpuenv_ctx_opts opts = {
 		.sz = sizeof(opts),
 		.sysroot = o->sysroot,
+		.image = o->image,
+		.image_platform = o->image_platform,
 		.env_file = o->env_file,
 		.nvml_lib = o->nvml_lib,
 		.cuda_lib = o->cuda_lib,
@@ -326,6 +334,15 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	if (o->opencl_all)
 		opts.flags |= GPUENV_CTX_OPENCL_ALL;
 	opts.flags |= o->ctx_flags;
+	if (o->image && (o->sysroot || o->from)) {
+		fprintf(stderr, "gpuenv: --image cannot be combined with --%s\n",
+			o->sysroot ? "sysroot" : "from");
+		return EXIT_USAGE;
+	}
+	if (o->image && stat(o->image, &(struct stat){ 0 }) < 0) {
+		fprintf(stderr, "gpuenv: --image %s: %s\n", o->image, strerror(errno));
+		return EXIT_INPUT;
+	}
 	if (o->sysroot) {
 		struct stat st;
 
@@ -334,7 +351,11 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 			fprintf(stderr, "gpuenv: --sysroot %s: %s\n", o->sysroot, strerror(errno));
 			return EXIT_INPUT;
 		}
-		if (!S_ISDIR(st.st_mode)) {
+		/* a file: a capture bundle (or any root tree's tar), replayed as an image */
+		if (S_ISREG(st.st_mode)) {
+			opts.image = o->sysroot;
+			opts.sysroot = NULL;
+		} else if (!S_ISDIR(st.st_mode)) {
 			fprintf(stderr, "gpuenv: --sysroot %s: %s\n", o->sysroot,
 				strerror(ENOTDIR));
 			return EXIT_INPUT;
@@ -347,8 +368,9 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	err = common_ctx_new(&opts, &ctx);
 	if (err < 0) {
 		/* When log_setup() printed nothing, say what failed. */
-		if (!logged && o->sysroot)
-			fprintf(stderr, "gpuenv: --sysroot %s: %s\n", o->sysroot, strerror(-err));
+		if (!logged && (o->sysroot || o->image))
+			fprintf(stderr, "gpuenv: --%s %s: %s\n", o->image ? "image" : "sysroot",
+				o->image ? o->image : o->sysroot, strerror(-err));
 		else if (!logged)
 			print_error("cannot set up", err);
 		return err == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
@@ -362,7 +384,8 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 			return err;
 		}
 	} else {
-		err = pci_names_setup(ctx, o->sysroot, o->pci_ids);
+		/* an image names no GPU: never the host's pci.ids for it */
+		err = pci_names_setup(ctx, o->sysroot ? o->sysroot : o->image, o->pci_ids);
 		if (err < 0) {
 			if (err == -ENOMEM)
 				print_error("cannot set up the pci.ids lookup", err);

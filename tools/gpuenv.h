@@ -32,6 +32,8 @@ struct gpuenv_cmd {
 /* Options shared by the commands that read a machine (report, doctor, …). */
 struct common_opts {
 	const char *sysroot;
+	const char *image;	    /* --image, or a --sysroot that is a file (a capture bundle) */
+	const char *image_platform; /* --image-platform */
 	const char *env_file;
 	const char *from;
 	const char *nvml_lib;
@@ -61,10 +63,14 @@ enum {
 	COMMON_OPT_PID,
 	COMMON_OPT_PCI_IDS,
 	COMMON_OPT_OPENCL_ALL,
+	COMMON_OPT_IMAGE,
+	COMMON_OPT_IMAGE_PLATFORM,
 };
 #define COMMON_LONGOPTS                                                                            \
 	{ "sysroot", required_argument, NULL, 'R' }, { "env-file", required_argument, NULL, 'E' }, \
 		{ "from", required_argument, NULL, 'F' },                                          \
+		{ "image", required_argument, NULL, COMMON_OPT_IMAGE },                            \
+		{ "image-platform", required_argument, NULL, COMMON_OPT_IMAGE_PLATFORM },          \
 		{ "nvml-lib", required_argument, NULL, COMMON_OPT_NVML_LIB },                      \
 		{ "cuda-lib", required_argument, NULL, COMMON_OPT_CUDA_LIB },                      \
 		{ "opencl-lib", required_argument, NULL, COMMON_OPT_OPENCL_LIB },                  \
@@ -82,25 +88,30 @@ enum {
 		"verbose", no_argument, NULL, 'v'                                                  \
 	}
 #define COMMON_OPTSTRING "R:E:F:jv"
-#define COMMON_OPTIONS_HELP                                                                        \
-	"  -R, --sysroot DIR     read the machine image under DIR instead of /\n"                  \
-	"  -E, --env-file FILE   environment of the judged process (KEY=VALUE lines, as docker)\n" \
-	"  -F, --from FILE       load a snapshot written by `report --json` instead of probing\n"  \
-	"      --nvml-lib PATH   libnvidia-ml.so.1 to load (also enables NVML under --sysroot)\n"  \
-	"      --cuda-lib PATH   libcuda.so.1 to load (likewise)\n"                                \
-	"      --opencl-lib PATH libOpenCL.so.1 to load (likewise)\n"                              \
-	"      --no-vendor       never call vendor libraries\n"                                    \
-	"      --opencl-all      also load CPU-only OpenCL implementations (PoCL)\n"               \
-	"      --pci-ids FILE    pci.ids naming GPUs the built-in table lacks (default: the\n"     \
-	"                        system's; under --sysroot only the sysroot's own copy)\n"         \
-	"      --vendor-timeout MS  deadline of each vendor library session (default 5000)\n"      \
-	"      --trace-paths FILE  write every path read, with its result, to FILE\n"              \
-	"      --stable          no timings, hostnames or other run-to-run noise\n"                \
-	"      --redact          replace UUIDs, serial numbers and environment values\n"           \
-	"      --color WHEN      auto (default), always, never; NO_COLOR disables it\n"            \
-	"      --pid N           also list the GPU libraries process N has mapped "                \
-	"(/proc/N/maps)\n"                                                                         \
-	"  -j, --json            JSON output\n"                                                    \
+#define COMMON_OPTIONS_HELP                                                                          \
+	"  -R, --sysroot DIR     read the machine image under DIR instead of / (a file: a capture\n" \
+	"                        bundle or the tar of a root tree, read as --image)\n"               \
+	"      --image PATH      judge a container image: docker save tar, OCI layout (directory\n"  \
+	"                        or tar), root tree tar; layers read in place, its Env applied\n"    \
+	"      --image-platform OS/ARCH  the manifest to read from a multi-platform image\n"         \
+	"                        (default linux/amd64)\n"                                            \
+	"  -E, --env-file FILE   environment of the judged process (KEY=VALUE lines, as docker)\n"   \
+	"  -F, --from FILE       load a snapshot written by `report --json` instead of probing\n"    \
+	"      --nvml-lib PATH   libnvidia-ml.so.1 to load (also enables NVML under --sysroot)\n"    \
+	"      --cuda-lib PATH   libcuda.so.1 to load (likewise)\n"                                  \
+	"      --opencl-lib PATH libOpenCL.so.1 to load (likewise)\n"                                \
+	"      --no-vendor       never call vendor libraries\n"                                      \
+	"      --opencl-all      also load CPU-only OpenCL implementations (PoCL)\n"                 \
+	"      --pci-ids FILE    pci.ids naming GPUs the built-in table lacks (default: the\n"       \
+	"                        system's; under --sysroot only the sysroot's own copy)\n"           \
+	"      --vendor-timeout MS  deadline of each vendor library session (default 5000)\n"        \
+	"      --trace-paths FILE  write every path read, with its result, to FILE\n"                \
+	"      --stable          no timings, hostnames or other run-to-run noise\n"                  \
+	"      --redact          replace UUIDs, serial numbers and environment values\n"             \
+	"      --color WHEN      auto (default), always, never; NO_COLOR disables it\n"              \
+	"      --pid N           also list the GPU libraries process N has mapped "                  \
+	"(/proc/N/maps)\n"                                                                           \
+	"  -j, --json            JSON output\n"                                                      \
 	"  -v, --verbose         log what the probes do to stderr\n"
 
 /* Returns 1 if handled, 0 if not a common option, or an exit code < 0 (negated) on error. */

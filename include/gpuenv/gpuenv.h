@@ -90,17 +90,31 @@ struct gpuenv_ctx_opts {
 	 * and stays the context's log function unless that replaces it. NULL: none. */
 	gpuenv_log_fn log_fn;
 	void *log_userdata;
+	/* A container image to judge instead of the live machine or sysroot (set at most one of
+	 * them): a `docker save` tar, an OCI image layout (directory or tar), the tar (or
+	 * .tar.gz/.tar.zst) of a root tree or a capture bundle, or an unpacked root directory.
+	 * Its layers are read as one tree with their whiteouts, never extracted, and its
+	 * configuration's Env is the environment (env_file overlays it, as `docker run
+	 * --env-file` does). Since 0.1. */
+	const char *image;
+	/* "os/arch[/variant]" to choose among a multi-platform image's manifests; NULL:
+	 * linux/amd64. Since 0.1. */
+	const char *image_platform;
 };
 
 /*
- * gpuenv_ctx_new: creates a context over the live machine or opts->sysroot.
+ * gpuenv_ctx_new: creates a context over the live machine, opts->sysroot or opts->image.
  * opts: may be NULL (the live machine, defaults); copied, the caller keeps its strings.
  * ret: the new context, owned by the caller: gpuenv_ctx_free() it after every object made
  * from it (snapshot, scan) is released. Not reference-counted.
  * Returns 0; -ENOENT / -ENOTDIR / -EACCES when the sysroot cannot be opened; when the env
  * file cannot be read -errno (-EISDIR for a directory), -EBADMSG for a bad line, -EFBIG past
  * a cap, after logging a message naming the path and the line through opts->log_fn;
- * -ENOMEM. Since 0.1.
+ * for opts->image, -EINVAL when a sysroot is given too, and the errors of reading it (-ENOENT,
+ * -EBADMSG for a manifest or configuration that is not what the image format says, -ENOTSUP
+ * for a compressed image archive, -ENOENT (libarchive missing) …), logged through
+ * opts->log_fn; problems inside a layer (a truncated or hostile tar) are not errors: the
+ * snapshot's "image" facts record them; -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_ctx **ret);
 /* gpuenv_ctx_free: frees ctx (NULL is a no-op). Returns NULL. Since 0.1. */

@@ -24,6 +24,8 @@ complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a help -d 'th
 # command runs doctor, so they apply there too.
 set -l common "not __fish_seen_subcommand_from explain facts scan diff fleet version help"
 complete -c gpuenv -n $common -s R -l sysroot -x -a '(__fish_complete_directories)' -d 'read the machine image under DIR'
+complete -c gpuenv -n $common -l image -r -F -d 'judge a container image (docker save, OCI layout, root tar)'
+complete -c gpuenv -n $common -l image-platform -x -a 'linux/amd64 linux/arm64' -d 'the manifest of a multi-platform image'
 complete -c gpuenv -n $common -s E -l env-file -r -F -d 'environment of the judged process'
 complete -c gpuenv -n $common -s F -l from -r -F -d 'load a snapshot written by report --json'
 complete -c gpuenv -n $common -l nvml-lib -r -F -d 'libnvidia-ml.so.1 to load'

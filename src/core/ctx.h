@@ -14,6 +14,18 @@
 
 #define CTX_DEFAULT_VENDOR_TIMEOUT_MS 5000u
 
+/* What --image was (libgpuenv-image.c); the image probe records it. */
+struct image_info {
+	const char *kind; /* "directory", "docker-save", "oci-layout", "oci-archive",
+			     "rootfs-tar", "capture-bundle" */
+	char *platform;	  /* the configuration's os/architecture[/variant], or NULL */
+	unsigned layers, compressed;
+	size_t entries, images;
+	bool complete; /* no issue while indexing */
+	char *issues;  /* newline-separated, "" when none */
+	char **env;    /* the configuration's Env ("KEY=VALUE"), NULL when none */
+};
+
 struct gpuenv_ctx {
 	struct log_sink log;
 	struct root *root;
@@ -24,7 +36,9 @@ struct gpuenv_ctx {
 	unsigned vendor_timeout_ms;
 	gpuenv_pci_name_fn pci_name_fn; /* the caller's pci.ids lookup, or NULL */
 	void *pci_name_userdata;
-	int pid; /* report --pid: the process whose mappings the process probe reads, or 0 */
+	int pid;	/* report --pid: the process whose mappings the process probe reads, or 0 */
+	bool has_image; /* opened with gpuenv_ctx_opts.image */
+	struct image_info image; /* then: what it was */
 };
 
 /* May this run call into a vendor library? (Never under --sysroot unless a library is named.) */

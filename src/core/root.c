@@ -21,8 +21,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "layers.h"
 #include "root.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
 
@@ -37,8 +39,9 @@ struct root_listing {
 };
 
 struct root {
-	int fd;		 /* O_PATH | O_DIRECTORY of the root */
-	char *host_path; /* as given, for messages */
+	int fd;		       /* O_PATH | O_DIRECTORY of the root; -1 for a layered tree */
+	struct layers *layers; /* --image: a virtual tree of tar layers (layers.h) */
+	char *host_path;       /* as given, for messages */
 	bool live;
 	unsigned flags;
 	bool openat2_broken;	 /* learnt at run time: ENOSYS / EPERM seen */
@@ -52,45 +55,6 @@ struct root {
 	struct root_listing *listings;
 	size_t n_listings, cap_listings;
 };
-
-static const struct {
-	int err;
-	const char *name;
-} errno_names[] = {
-	{ EPERM, "EPERM" },	{ ENOENT, "ENOENT" },
-	{ EIO, "EIO" },		{ E2BIG, "E2BIG" },
-	{ ENOMEM, "ENOMEM" },	{ EACCES, "EACCES" },
-	{ ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" },
-	{ EINVAL, "EINVAL" },	{ EFBIG, "EFBIG" },
-	{ ELOOP, "ELOOP" },	{ EBADMSG, "EBADMSG" },
-	{ ENXIO, "ENXIO" },	{ ETIMEDOUT, "ETIMEDOUT" },
-	{ ENOTSUP, "ENOTSUP" }, { ERANGE, "ERANGE" },
-	{ EXDEV, "EXDEV" },	{ ENAMETOOLONG, "ENAMETOOLONG" },
-	{ ENODEV, "ENODEV" },	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
-	{ ECHILD, "ECHILD" },	{ EAGAIN, "EAGAIN" },
-	{ EINTR, "EINTR" },	{ ENOEXEC, "ENOEXEC" },
-	{ ESRCH, "ESRCH" },
-};
-
-const char *errno_name(int err)
-{
-	if (err < 0)
-		err = -err;
-	if (err == 0)
-		return "ok";
-	for (size_t i = 0; i < ARRAY_SIZE(errno_names); i++)
-		if (errno_names[i].err == err)
-			return errno_names[i].name;
-	return "EUNKNOWN";
-}
-
-int errno_from_name(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(errno_names); i++)
-		if (strcmp(errno_names[i].name, name) == 0)
-			return errno_names[i].err;
-	return 0;
-}
 
 int root_new(const char *path, unsigned flags, struct root **ret)
 {
@@ -138,12 +102,30 @@ int root_new(const char *path, unsigned flags, struct root **ret)
 	return 0;
 }
 
+int root_new_layers(struct layers *t, const char *name, unsigned flags, struct root **ret)
+{
+	struct root *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->host_path = strdup(name))) {
+		free(r);
+		layers_free(t);
+		return -ENOMEM;
+	}
+	r->fd = -1;
+	r->layers = t;
+	r->flags = flags | ROOT_NO_OPENAT2;
+	strbuf_init(&r->trace, (size_t)8 << 20);
+	*ret = r;
+	return 0;
+}
+
 struct root *root_free(struct root *r)
 {
 	if (!r)
 		return NULL;
 	if (r->fd >= 0)
 		close(r->fd);
+	layers_free(r->layers);
 	if (r->hook_free)
 		r->hook_free(r->hook_data);
 	strbuf_done(&r->trace);
@@ -251,26 +233,13 @@ static int walk_resolve(struct root *r, const char *path, bool follow_last, char
 	strbuf_init(&done, PATH_MAX * 4);
 	p = todo;
 	for (;;) {
-		char *comp, *slash;
 		struct stat st;
 		size_t keep;
 		bool last;
+		char *comp = path_next_component(&p, &last);
 
-		while (*p == '/')
-			p++;
-		if (!*p)
+		if (!comp)
 			break;
-		slash = strchr(p, '/');
-		comp = p;
-		if (slash) {
-			*slash = '\0';
-			p = slash + 1;
-		} else {
-			p = comp + strlen(comp);
-		}
-		while (*p == '/')
-			p++;
-		last = *p == '\0';
 		if (strcmp(comp, ".") == 0)
 			continue;
 		if (strcmp(comp, "..") == 0) {
@@ -404,6 +373,8 @@ static int root_open_internal(struct root *r, const char *path, int flags)
 	err = root_check(r, path);
 	if (err < 0)
 		return err;
+	if (r->layers) /* no descriptor for a directory or link of a virtual tree */
+		return -EOPNOTSUPP;
 	fd = root_openat2(r, path, flags);
 	if (fd != -ENOSYS)
 		return fd;
@@ -474,6 +445,16 @@ static int root_open_regular(struct root *r, const char *path, uint64_t max, str
 	_cleanup_close_ int fd = -EPERM;
 	struct stat st;
 
+	if (r->layers) {
+		int err = root_check(r, path);
+
+		if (err >= 0)
+			err = layers_open_file(r->layers, path, max, &fd, &ret->base, &ret->size);
+		if (err < 0)
+			return err;
+		ret->fd = TAKE_FD(fd);
+		return 0;
+	}
 	/* O_NOATIME: reading leaves even the access times of what is inspected as they were,
 	 * and spares the kernel its atime check on each of a scan's thousand reads. Only the
 	 * owner or CAP_FOWNER may ask (open(2): EPERM); after one refusal, no more asking. */
@@ -496,6 +477,28 @@ static int root_open_regular(struct root *r, const char *path, uint64_t max, str
 	return 0;
 }
 
+/* A file of a layered tree: its size is exact, and its bytes start at f->base. */
+static int read_file_at(const struct root_file *f, size_t max, char **ret, size_t *ret_len)
+{
+	_cleanup_free_ char *buf = NULL;
+	ssize_t n;
+
+	if (f->size > max)
+		return -EFBIG;
+	buf = malloc((size_t)f->size + 1);
+	if (!buf)
+		return -ENOMEM;
+	n = root_file_pread(f, buf, (size_t)f->size, 0);
+	if (n < 0)
+		return (int)n;
+	if ((uint64_t)n != f->size)
+		return -EIO;
+	buf[n] = '\0';
+	*ret_len = (size_t)n;
+	*ret = TAKE_PTR(buf);
+	return 0;
+}
+
 int root_read_file(struct root *r, const char *path, size_t max, char **ret, size_t *ret_len)
 {
 	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
@@ -503,7 +506,9 @@ int root_read_file(struct root *r, const char *path, size_t max, char **ret, siz
 	 * itself stops one byte past max. */
 	int err = root_open_regular(r, path, UINT64_MAX, &f);
 
-	if (err >= 0)
+	if (err >= 0 && r->layers)
+		err = read_file_at(&f, max, ret, ret_len);
+	else if (err >= 0)
 		err = read_fd_all(f.fd, max, (size_t)f.size, ret, ret_len);
 	if (err >= 0 || err == -EFBIG) /* EFBIG: max + 1 bytes were read */
 		root_trace_read(r, path, 0, err >= 0 ? *ret_len : (uint64_t)max + 1);
@@ -567,8 +572,8 @@ int root_readlink(struct root *r, const char *path, char **ret)
 	if (!path || path[0] != '/')
 		return -EINVAL;
 	err = root_check(r, path); /* the access hook: the link itself is not resolved */
-	if (err < 0)
-		return root_record(r, path, err);
+	if (err < 0 || r->layers)
+		return root_record(r, path, err < 0 ? err : layers_readlink(r->layers, path, ret));
 	/* Resolve the parent directories, but not the link itself. */
 	err = root_locate(r, path, false, &resolved, &at);
 	if (err < 0)
@@ -588,8 +593,8 @@ int root_resolve(struct root *r, const char *path, char **ret)
 	int err;
 
 	err = root_check(r, path);
-	if (err < 0)
-		return err;
+	if (err < 0 || r->layers)
+		return err < 0 ? err : layers_resolve(r->layers, path, ret);
 	if (root_kernel_resolves(r)) {
 		/* Let the kernel resolve (O_PATH) and name what it found (proc(5)
 		 * /proc/self/fd/N), three calls instead of a stat and readlink per component. */
@@ -627,8 +632,8 @@ static int root_stat_internal(struct root *r, const char *path, bool follow, str
 	const char *at;
 	int flags = root_check(r, path);
 
-	if (flags < 0)
-		return flags;
+	if (flags < 0 || r->layers)
+		return flags < 0 ? flags : layers_stat(r->layers, path, follow, ret);
 	flags = root_locate(r, path, follow, &resolved, &at);
 	if (flags < 0)
 		return flags;
@@ -746,8 +751,14 @@ int root_list_dir(struct root *r, const char *path, size_t max, char ***ret)
 	struct stat st;
 	size_t n = 0;
 	DIR *d;
-	int err = root_opendir(r, path, &d);
+	int err;
 
+	if (r->layers) {
+		err = root_check(r, path);
+		return root_record(r, path,
+				   err < 0 ? err : layers_list_dir(r->layers, path, max, ret));
+	}
+	err = root_opendir(r, path, &d);
 	if (err < 0)
 		return err;
 	/* The same directory under another name (merged /usr: /lib and /usr/lib, /bin and
@@ -818,10 +829,13 @@ int root_map(struct root *r, const char *path, size_t max, struct root_map *ret)
 
 void root_unmap(struct root_map *m)
 {
+	/* a file of a layered tree starts inside a page of the image (root_file_map()) */
+	size_t skew = (uintptr_t)m->data % (uintptr_t)sysconf(_SC_PAGESIZE);
+
 	if (m->trace_root)
 		root_trace_mapped(m->trace_root, m->trace_path, m->data, m->len);
 	if (m->data && m->len)
-		munmap((void *)m->data, m->len);
+		munmap((void *)(m->data - skew), m->len + skew);
 	free(m->trace_path);
 	*m = (struct root_map){ 0 };
 }
@@ -844,6 +858,12 @@ ssize_t root_file_pread(const struct root_file *f, void *buf, size_t n, uint64_t
 
 	if (f->fd < 0 || off > (uint64_t)INT64_MAX)
 		return -EBADF;
+	if (f->base) { /* a file inside an image layer: its bytes end where the file does */
+		if (off >= f->size)
+			return 0;
+		n = (size_t)MIN((uint64_t)n, f->size - off);
+		off += f->base;
+	}
 	while (got < n) {
 		ssize_t k = pread(f->fd, (uint8_t *)buf + got, n - got, (off_t)(off + got));
 
@@ -862,6 +882,7 @@ ssize_t root_file_pread(const struct root_file *f, void *buf, size_t n, uint64_t
 
 int root_file_map(const struct root_file *f, struct root_map *ret)
 {
+	uint64_t skew;
 	void *p;
 
 	if (f->fd < 0)
@@ -870,10 +891,12 @@ int root_file_map(const struct root_file *f, struct root_map *ret)
 		*ret = (struct root_map){ .data = (const uint8_t *)"", .len = 0 };
 		return 0;
 	}
-	p = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+	skew = f->base % (uint64_t)sysconf(_SC_PAGESIZE);
+	p = mmap(NULL, (size_t)(f->size + skew), PROT_READ, MAP_PRIVATE, f->fd,
+		 (off_t)(f->base - skew));
 	if (p == MAP_FAILED)
 		return -errno;
-	*ret = (struct root_map){ .data = p, .len = (size_t)f->size };
+	*ret = (struct root_map){ .data = (const uint8_t *)p + skew, .len = (size_t)f->size };
 	if (f->trace_root) {
 		ret->trace_path = strdup(f->trace_path);
 		if (ret->trace_path)
@@ -888,4 +911,9 @@ void root_file_close(struct root_file *f)
 		close(f->fd);
 	free(f->trace_path);
 	*f = ROOT_FILE_NULL;
+}
+
+struct layers *root_layers(const struct root *r)
+{
+	return r->layers;
 }

@@ -34,6 +34,16 @@ enum {
 struct root;
 
 int root_new(const char *path, unsigned flags, struct root **ret);
+/*
+ * A root over a layered virtual tree (layers.h: a container image's layers, a capture bundle),
+ * read-only and never extracted. Takes t (freed on failure too); name: the image's path, for
+ * messages. root_open() and root_opendir() answer -EOPNOTSUPP on it (no descriptor for a
+ * virtual directory); everything else works as on a directory.
+ */
+struct layers;
+int root_new_layers(struct layers *t, const char *name, unsigned flags, struct root **ret);
+/* The layered tree of a root made by root_new_layers(), NULL for any other. */
+struct layers *root_layers(const struct root *r);
 struct root *root_free(struct root *r);
 static inline void root_freep(struct root **r)
 {
@@ -110,6 +120,7 @@ struct root_file {
 	uint64_t size;
 	struct root *trace_root; /* ROOT_TRACE_READS: where each pread is recorded */
 	char *trace_path;
+	uint64_t base; /* where its bytes start in fd: non-zero inside an image layer */
 };
 #define ROOT_FILE_NULL ((struct root_file){ .fd = -1 })
 /* Opens path (a regular file of at most max bytes, else -EISDIR / -EINVAL / -EFBIG). */

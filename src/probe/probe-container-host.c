@@ -130,12 +130,13 @@ static void probe_libnvc(struct probe_env *pe, struct snap_node *tk)
 		 * directory) leaves the version unknown, never absent */
 		if (r == -ENOENT) {
 			/* no link there, as far as the directory can be looked at */
-			int fd = root_open(pe->root, lib_dirs[i], O_RDONLY | O_DIRECTORY);
+			struct stat st;
+			int err = root_stat(pe->root, lib_dirs[i], &st);
 
-			if (fd >= 0)
-				close(fd);
-			else if (fd != -ENOENT && fd != -ENOTDIR)
-				r = fd;
+			if (err >= 0 && !S_ISDIR(st.st_mode))
+				err = -ENOTDIR;
+			if (err < 0 && err != -ENOENT && err != -ENOTDIR)
+				r = err;
 		}
 		if (r == -ENOENT || r == -ENOTDIR || r == -EINVAL)
 			continue;

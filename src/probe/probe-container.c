@@ -326,10 +326,11 @@ int probe_container(struct probe_env *pe, struct gpuenv_snapshot *s)
 		const char *v = env_get(pe->env, vars[i]);
 
 		if (v)
-			snap_set_str(req, vars[i], v, "environment");
+			snap_set_str(req, vars[i], v, probe_env_source(pe, vars[i]));
 		else
 			snap_set_state(req, vars[i], FACT_ABSENT, "environment", NULL);
 	}
+	probe_image(pe, c);
 	probe_visible_request(pe, c);
 	probe_require_cuda(pe, c);
 	probe_dev_nodes(pe, c);

@@ -19,7 +19,8 @@ int probe_environment(struct probe_env *pe, struct gpuenv_snapshot *s)
 		const char *v = env_get(pe->env, gpu_env_vars[i]);
 
 		if (v)
-			snap_set_str(envn, gpu_env_vars[i], v, "environment");
+			snap_set_str(envn, gpu_env_vars[i], v,
+				     probe_env_source(pe, gpu_env_vars[i]));
 		else
 			snap_set_state(envn, gpu_env_vars[i], FACT_ABSENT, "environment", NULL);
 	}
@@ -34,7 +35,7 @@ int probe_environment(struct probe_env *pe, struct gpuenv_snapshot *s)
 		key[eq - all[i]] = '\0';
 		if (!gpu_env_var_tf(key))
 			continue;
-		snap_set_str(envn, key, eq + 1, "environment");
+		snap_set_str(envn, key, eq + 1, probe_env_source(pe, key));
 	}
 	return snapshot_error(s);
 }

@@ -171,6 +171,11 @@ int probe_host(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_cuda_toolkit(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_environment(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_container(struct probe_env *pe, struct gpuenv_snapshot *s);
+/* container.image: what --image read (probe-image.c); nothing without an image. */
+void probe_image(struct probe_env *pe, struct snap_node *container);
+/* Where an environment variable's value came from: "image config Env" when the image's
+ * configuration set it (and nothing overlaid it), "environment" otherwise. */
+const char *probe_env_source(const struct probe_env *pe, const char *key);
 int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s);
 /* driver.module_blacklist[]: modprobe.d and kernel command-line blacklists (probe-modprobe.c). */
 void probe_module_blacklist(struct probe_env *pe, struct snap_node *drv);

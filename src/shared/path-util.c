@@ -84,3 +84,24 @@ char *path_normalise(char *p)
 	*w = '\0';
 	return p;
 }
+
+char *path_next_component(char **p, bool *ret_last)
+{
+	char *comp = *p, *slash;
+
+	while (*comp == '/')
+		comp++;
+	if (!*comp)
+		return NULL;
+	slash = strchr(comp, '/');
+	if (slash) {
+		*slash = '\0';
+		*p = slash + 1;
+	} else {
+		*p = comp + strlen(comp);
+	}
+	while (**p == '/')
+		(*p)++;
+	*ret_last = **p == '\0';
+	return comp;
+}

@@ -27,3 +27,7 @@ char *path_join(const char *a, const char *b);
 bool path_is_under(const char *path, const char *dir);
 /* Returns p. */
 char *path_normalise(char *p);
+/* The next component of the writable path at *p: slashes before it skipped, the component
+ * NUL-terminated, *p moved past it and the slashes after it; NULL when none is left.
+ * *ret_last: nothing follows it. Path walks (core/root.c, core/layers-read.c) use it. */
+char *path_next_component(char **p, bool *ret_last);

@@ -19,7 +19,7 @@ fixture() {
 check 0 "" "$gpuenv" report
 check 0 "" "$gpuenv" report --json
 check 66 "/nonexistent-gpuenv: No such file or directory" "$gpuenv" report --sysroot /nonexistent-gpuenv
-check 66 "--sysroot /etc/hostname: Not a directory" "$gpuenv" report --sysroot /etc/hostname
+check 66 "/etc/hostname: not a directory, an image or a tar archive" "$gpuenv" report --sysroot /etc/hostname
 check 66 "--from /nonexistent.json: No such file or directory" "$gpuenv" report --from /nonexistent.json
 tmp=$(mktemp)
 echo '{"schema_version": 99}' >"$tmp"

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* The errno names the trace and the snapshot print (root.h, errno_name()). */
+#include <errno.h>
+#include <string.h>
+
+#include "root.h"
+
+static const struct {
+	int err;
+	const char *name;
+} errno_names[] = {
+	{ EPERM, "EPERM" },	{ ENOENT, "ENOENT" },
+	{ EIO, "EIO" },		{ E2BIG, "E2BIG" },
+	{ ENOMEM, "ENOMEM" },	{ EACCES, "EACCES" },
+	{ ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" },
+	{ EINVAL, "EINVAL" },	{ EFBIG, "EFBIG" },
+	{ ELOOP, "ELOOP" },	{ EBADMSG, "EBADMSG" },
+	{ ENXIO, "ENXIO" },	{ ETIMEDOUT, "ETIMEDOUT" },
+	{ ENOTSUP, "ENOTSUP" }, { ERANGE, "ERANGE" },
+	{ EXDEV, "EXDEV" },	{ ENAMETOOLONG, "ENAMETOOLONG" },
+	{ ENODEV, "ENODEV" },	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
+	{ ECHILD, "ECHILD" },	{ EAGAIN, "EAGAIN" },
+	{ EINTR, "EINTR" },	{ ENOEXEC, "ENOEXEC" },
+	{ ESRCH, "ESRCH" },
+};
+
+const char *errno_name(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err == 0)
+		return "ok";
+	for (size_t i = 0; i < ARRAY_SIZE(errno_names); i++)
+		if (errno_names[i].err == err)
+			return errno_names[i].name;
+	return "EUNKNOWN";
+}
+
+int errno_from_name(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(errno_names); i++)
+		if (strcmp(errno_names[i].name, name) == 0)
+			return errno_names[i].err;
+	return 0;
+}

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The layered virtual tree (layers.h): lookups and reads. Paths resolve as the kernel would
+ * inside a chroot (path_resolution(7)): component by component, ".." stopping at the top,
+ * absolute link targets restarting from it, at most ROOT_MAX_SYMLINKS links. A file stored in
+ * a plain tar is its bytes in the layer's own file, handed out as a descriptor and an offset
+ * (nothing copied, and a mapping maps the image file itself); a file of a compressed layer is
+ * decompressed into an anonymous memory file of exactly its size.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "archive-api.h"
+#include "layers-internal.h"
+#include "shared/macro.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
+
+#define LAYERS_MAX_SYMLINKS 40	   /* MAXSYMLINKS, path_resolution(7) */
+#define LAYERS_DEV	    0x6c79 /* st_dev of every entry: one tree, one device */
+
+uint32_t layers_lookup_plain(const struct layers *t, const char *path)
+{
+	uint32_t cur = t->top;
+
+	for (const char *p = path; *p;) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+
+		cur = layers_child(t, cur, p, n);
+		if (!cur)
+			return 0;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return cur;
+}
+
+/* The node path names, following a last link when follow_last; its index or -errno. */
+static int64_t lookup(const struct layers *t, const char *path, bool follow_last)
+{
+	_cleanup_free_ char *todo = NULL;
+	uint32_t cur = t->top;
+	unsigned links = 0;
+	char *p;
+
+	if (!path || path[0] != '/')
+		return -EINVAL;
+	todo = strdup(path);
+	if (!todo)
+		return -ENOMEM;
+	p = todo;
+	for (;;) {
+		const struct lnode *c;
+		uint32_t ci;
+		bool last;
+		char *comp = path_next_component(&p, &last);
+
+		if (!comp)
+			return cur;
+		if (strcmp(comp, ".") == 0)
+			continue;
+		if (strcmp(comp, "..") == 0) {
+			if (cur != t->top)
+				cur = t->nodes[cur].parent;
+			continue;
+		}
+		if (!S_ISDIR(t->nodes[cur].mode))
+			return -ENOTDIR;
+		if (strlen(comp) > UINT16_MAX)
+			return -ENAMETOOLONG;
+		ci = layers_child(t, cur, comp, strlen(comp));
+		if (!ci)
+			return -ENOENT;
+		c = &t->nodes[ci];
+		if (S_ISLNK(c->mode) && (!last || follow_last)) {
+			const char *target = t->names + c->link_off;
+			char *rest;
+
+			if (++links > LAYERS_MAX_SYMLINKS)
+				return -ELOOP;
+			if (asprintf(&rest, "%s/%s", target, p) < 0)
+				return -ENOMEM;
+			if (target[0] == '/')
+				cur = t->top;
+			free(todo);
+			todo = rest;
+			p = todo;
+			continue;
+		}
+		cur = ci;
+	}
+}
+
+int layers_stat(struct layers *t, const char *path, bool follow, struct stat *ret)
+{
+	int64_t i = lookup(t, path, follow);
+	const struct lnode *n;
+
+	if (i < 0)
+		return (int)i;
+	n = &t->nodes[i];
+	*ret = (struct stat){ .st_dev = LAYERS_DEV,
+			      .st_ino = (ino_t)n->ino + 1,
+			      .st_mode = n->mode,
+			      .st_nlink = 1,
+			      .st_size = (off_t)n->size,
+			      .st_blksize = 4096,
+			      .st_blocks = (blkcnt_t)((n->size + 511) / 512) };
+	return 0;
+}
+
+int layers_readlink(struct layers *t, const char *path, char **ret)
+{
+	int64_t i = lookup(t, path, false);
+
+	if (i < 0)
+		return (int)i;
+	if (!S_ISLNK(t->nodes[i].mode))
+		return -EINVAL;
+	*ret = strdup(t->names + t->nodes[i].link_off);
+	return *ret ? 0 : -ENOMEM;
+}
+
+int layers_resolve(struct layers *t, const char *path, char **ret)
+{
+	int64_t i = lookup(t, path, true);
+	size_t len = 0, pos;
+	char *s;
+
+	if (i < 0)
+		return (int)i;
+	if ((uint32_t)i == t->top) {
+		*ret = strdup("/");
+		return *ret ? 0 : -ENOMEM;
+	}
+	for (uint32_t c = (uint32_t)i; c != t->top; c = t->nodes[c].parent)
+		len += 1u + t->nodes[c].name_len;
+	s = malloc(len + 1);
+	if (!s)
+		return -ENOMEM;
+	pos = len;
+	s[pos] = '\0';
+	for (uint32_t c = (uint32_t)i; c != t->top; c = t->nodes[c].parent) {
+		pos -= t->nodes[c].name_len;
+		memcpy(s + pos, layers_name(t, &t->nodes[c]), t->nodes[c].name_len);
+		s[--pos] = '/';
+	}
+	*ret = s;
+	return 0;
+}
+
+int layers_list_dir(struct layers *t, const char *path, size_t max, char ***ret)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	int64_t i = lookup(t, path, true);
+	size_t n = 0;
+
+	if (i < 0)
+		return (int)i;
+	if (!S_ISDIR(t->nodes[i].mode))
+		return -ENOTDIR;
+	for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling)
+		if (++n > max)
+			return -E2BIG;
+	names = calloc(n + 1, sizeof(char *));
+	if (!names)
+		return -ENOMEM;
+	n = 0;
+	for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling)
+		if (!(names[n++] = strdup(layers_name(t, &t->nodes[c]))))
+			return -ENOMEM;
+	strv_sort(names);
+	*ret = TAKE_PTR(names);
+	return 0;
+}
+
+int layers_set_top(struct layers *t, const char *path)
+{
+	int64_t i = lookup(t, path, true);
+
+	if (i < 0)
+		return (int)i;
+	if (!S_ISDIR(t->nodes[i].mode))
+		return -ENOTDIR;
+	t->top = (uint32_t)i;
+	return 0;
+}
+
+/* Positions t->cursor just after the header of entry number `entry` of layer `layer`:
+ * going on from where it is when that entry is still ahead, from the start otherwise. */
+static int cursor_seek(struct layers *t, unsigned layer, uint32_t entry)
+{
+	struct layer_reader *rd = &t->cursor;
+	struct archive_entry *e;
+
+	if (!rd->a || rd->layer != layer || rd->next_entry > entry) {
+		int err;
+
+		layer_reader_close(rd);
+		err = layer_reader_open(t, layer, rd);
+		if (err < 0)
+			return err;
+		rd->layer = layer;
+	}
+	while (rd->next_entry <= entry) {
+		int r = t->api->archive_read_next_header(rd->a, &e);
+
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+			layer_reader_close(rd);
+			return -EIO;
+		}
+		rd->next_entry++;
+	}
+	return 0;
+}
+
+/* The bytes of node n of a compressed layer (or a sparse file) in a memory file. */
+static int decompress_to_memfd(struct layers *t, const struct lnode *n, int *ret_fd)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	uint64_t got = 0;
+	int err = cursor_seek(t, n->layer, n->entry);
+
+	if (err < 0)
+		return err;
+	buf = malloc(64 << 10);
+	fd = memfd_create("gpuenv-layer-file", MFD_CLOEXEC);
+	if (!buf || fd < 0)
+		return buf ? -errno : -ENOMEM;
+	for (;;) {
+		la_ssize_t k = t->api->archive_read_data(t->cursor.a, buf, 64 << 10);
+
+		if (k < 0) {
+			layer_reader_close(&t->cursor);
+			return -EIO;
+		}
+		if (k == 0)
+			break;
+		if (got + (uint64_t)k > n->size) /* more than the header said */
+			return -EIO;
+		for (la_ssize_t w = 0; w < k;) {
+			ssize_t d = write(fd, buf + w, (size_t)(k - w));
+
+			if (d < 0 && errno == EINTR)
+				continue;
+			if (d < 0)
+				return -errno;
+			w += d;
+		}
+		got += (uint64_t)k;
+	}
+	if (got != n->size)
+		return -EIO;
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+int layers_open_file(struct layers *t, const char *path, uint64_t max, int *ret_fd,
+		     uint64_t *ret_base, uint64_t *ret_size)
+{
+	int64_t i = lookup(t, path, true);
+	const struct lnode *n;
+	const struct layer *l;
+	int fd;
+
+	if (i < 0)
+		return (int)i;
+	n = &t->nodes[i];
+	if (S_ISDIR(n->mode))
+		return -EISDIR;
+	if (!S_ISREG(n->mode))
+		return -EINVAL;
+	if (n->size > max)
+		return -EFBIG;
+	if (n->flags & LNODE_BROKEN)
+		return -EIO;
+	l = &t->layers[n->layer];
+	if (!l->compressed && !(n->flags & LNODE_SPARSE)) {
+		/* stored as is: the layer's own bytes, unless the layer ends before them */
+		if (n->data_off > l->size || n->size > l->size - n->data_off)
+			return -EIO;
+		fd = fcntl(l->fd, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0)
+			return -errno;
+		*ret_fd = fd;
+		*ret_base = l->off + n->data_off;
+		*ret_size = n->size;
+		return 0;
+	}
+	fd = -1;
+	{
+		int err = decompress_to_memfd(t, n, &fd);
+
+		if (err < 0)
+			return err;
+	}
+	*ret_fd = fd;
+	*ret_base = 0;
+	*ret_size = n->size;
+	return 0;
+}

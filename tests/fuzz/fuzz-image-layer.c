@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* libFuzzer target: the layered tree's index (src/core/layers.c): the input is a layer (a tar,
+ * plain or compressed) indexed twice, as two layers of one image (whiteouts of the second
+ * apply to the first), then every directory is listed, every entry stat'ed and read back
+ * through the same functions the root backend uses, and links resolved: nothing may escape
+ * the tree, loop, or read past an entry. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/layers.h"
+#include "shared/strv.h"
+#include "vendor/lazy-archive.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static unsigned visited;
+
+static void walk(struct layers *t, const char *dir, unsigned depth)
+{
+	char **names = NULL;
+
+	if (depth > 16 || visited > 4096 || layers_list_dir(t, dir, 4096, &names) < 0)
+		return;
+	for (char **n = names; *n; n++) {
+		char *path, *resolved = NULL, *target = NULL;
+		struct stat st;
+		uint64_t base, len;
+		int fd;
+
+		visited++;
+		if (asprintf(&path, "%s/%s", strcmp(dir, "/") ? dir : "", *n) < 0)
+			break;
+		if (layers_stat(t, path, false, &st) == 0 && S_ISDIR(st.st_mode))
+			walk(t, path, depth + 1);
+		if (layers_readlink(t, path, &target) == 0)
+			free(target);
+		if (layers_resolve(t, path, &resolved) == 0) {
+			if (resolved[0] != '/')
+				abort();
+			free(resolved);
+		}
+		if (layers_open_file(t, path, 1 << 20, &fd, &base, &len) == 0) {
+			char buf[64];
+
+			if (pread(fd, buf, (size_t)(len < sizeof(buf) ? len : sizeof(buf)),
+				  (off_t)base) < 0)
+				abort();
+			close(fd);
+		}
+		free(path);
+	}
+	strv_free(names);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct archive_api *api;
+	struct layers *t;
+	const char *why;
+	int fd;
+
+	if (vendor_archive(&api, &why) < 0 || layers_new(api, &t) < 0)
+		return 0;
+	fd = memfd_create("fuzz-layer", MFD_CLOEXEC);
+	if (fd >= 0 && write(fd, data, size) == (ssize_t)size) {
+		layers_add(t, fd, 0, size, "one");
+		layers_add(t, fd, 0, size, "two");
+		visited = 0;
+		walk(t, "/", 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	layers_free(t);
+	return 0;
+}

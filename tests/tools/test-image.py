@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""--image: images written here as real `docker save` and OCI tarballs (make_image.py) from
+fixture trees, split into layers with whiteouts and an opaque directory, must give the doctor
+findings that --sysroot gives on the flattened tree; a whited-out libcuda is gone; the image's
+Env is the environment; hostile images give a message and a recorded state, never a crash,
+a hang or a host file.
+Usage: test-image.py GPUENV FIXTURES_DIR"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixture_root  # noqa: E402
+import make_image as mi  # noqa: E402
+
+FAILS = []
+CHECKS = 0
+
+
+def check(cond, what):
+    global CHECKS
+    CHECKS += 1
+    if not cond:
+        FAILS.append(what)
+        print("FAIL", what)
+
+
+def run(gpuenv, *args, timeout=120):
+    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
+    for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+        if k in os.environ:
+            env[k] = os.environ[k]
+    return subprocess.run([gpuenv, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=env, timeout=timeout, text=True)
+
+
+def comparable(out):
+    """doctor --json without the snapshot, env sources read as the environment's."""
+    d = json.loads(out)
+    d.pop("snapshot", None)
+    text = json.dumps(d, sort_keys=True)
+    return text.replace('"image config Env"', '"environment"')
+
+
+def plain_fixtures(fixtures):
+    """Fixtures whose whole machine is the tree (no device nodes, generated files, injected
+    errors or fakes)."""
+    for name in sorted(os.listdir(fixtures)):
+        d = os.path.join(fixtures, name)
+        if not os.path.isfile(os.path.join(d, "scenario.ini")):
+            continue
+        ini = fixture_root.read_ini(d)
+        args = ini.get("scenario", "args", fallback="")
+        if (any(ini.has_section(x) for x in ("devices", "efivars")) or
+                fixture_root.generated(ini) or "@FAKES@" in args or
+                ini.has_option("scenario", "inject_errors")):
+            continue
+        yield name, d, ini, args.split()
+
+
+def split_layers(root):
+    """Two layers whose result is root: the lower one with half the files, a stale copy of
+    one, a planted libcuda and a stale directory; the upper one with the rest, a whiteout of
+    the libcuda and an opaque marker over the stale directory (and no parent entries: a tar
+    may omit them)."""
+    entries = mi.layer_from_tree(root)
+    files = [e for e in entries if e[1] == "file"]
+    upper = files[1::2]
+    upper_paths = {e[0] for e in upper}
+    lower = [e for e in entries if e[0] not in upper_paths]
+    if upper:
+        lower.append((upper[0][0], "file", b"stale copy from the lower layer\n"))
+    planted = "usr/lib/x86_64-linux-gnu/libcuda.so.1"
+    if not os.path.lexists(os.path.join(root, planted)):
+        lower.append((planted, "file", b"\x7fELF planted in a lower layer"))
+        upper.append(("usr/lib/x86_64-linux-gnu/.wh.libcuda.so.1", "file", b""))
+    lower += [("opt/gpuenv-stale/libcudart.so.11.0", "file", b"stale"),
+              ("opt/gpuenv-stale/sub/x", "file", b"stale")]
+    upper.append(("opt/gpuenv-stale/.wh..wh..opq", "file", b""))
+    os.makedirs(os.path.join(root, "opt", "gpuenv-stale"), exist_ok=True)
+    return [lower, upper]
+
+
+def env_list(ini):
+    return ["%s=%s" % kv for kv in ini.items("env")] if ini.has_section("env") else []
+
+
+def test_equivalence(gpuenv, fixtures, tmp):
+    n = 0
+    for name, d, ini, args in plain_fixtures(fixtures):
+        root = os.path.join(tmp, name)
+        if fixture_root.prepare(d, root, os.path.join(tmp, "keys")):
+            print("SKIP %s: fixture files not made" % name)
+            continue
+        layers = split_layers(root)
+        env = env_list(ini)
+        envfile = os.path.join(tmp, name + ".env")
+        with open(envfile, "w") as f:
+            f.write("".join(x + "\n" for x in env))
+        ref = run(gpuenv, "doctor", "--json", "--stable", "--no-vendor", *args,
+                  "--sysroot", root, "--env-file", envfile)
+        images = {"docker-save": os.path.join(tmp, name + ".docker.tar"),
+                  "oci-archive": os.path.join(tmp, name + ".oci.tar")}
+        mi.docker_save(images["docker-save"], layers, env)
+        mi.oci(images["oci-archive"], layers, env, compression="gzip")
+        for kind, path in images.items():
+            got = run(gpuenv, "doctor", "--json", "--stable", "--no-vendor", *args,
+                      "--image", path)
+            check(got.returncode == ref.returncode,
+                  "%s %s: exit %d, --sysroot %d: %s" % (name, kind, got.returncode,
+                                                       ref.returncode, got.stderr[-300:]))
+            try:
+                same = comparable(got.stdout) == comparable(ref.stdout)
+            except json.JSONDecodeError:
+                same = False
+            check(same, "%s %s: doctor --json differs from --sysroot's" % (name, kind))
+            if not same:
+                with open(os.path.join(tmp, "diff-a.json"), "w") as f:
+                    f.write(ref.stdout)
+                with open(os.path.join(tmp, "diff-b.json"), "w") as f:
+                    f.write(got.stdout)
+                subprocess.run(["diff", "-u", os.path.join(tmp, "diff-a.json"),
+                                os.path.join(tmp, "diff-b.json")])
+        shutil.rmtree(root)
+        n += 1
+        if n == 8:  # enough kinds of tree; each costs three doctor runs under ASan
+            break
+    check(n >= 3, "at least three fixtures compared (%d)" % n)
+
+
+def report(gpuenv, image, *extra, timeout=120):
+    r = run(gpuenv, "report", "--json", "--stable", "--no-vendor", "--image", image, *extra,
+            timeout=timeout)
+    return r, (json.loads(r.stdout) if r.returncode in (0, 1, 2) and r.stdout else None)
+
+
+LIBCUDA = ("usr/lib/x86_64-linux-gnu/libcuda.so.1", "file", b"\x7fELF a driver library")
+BASE = [("etc/os-release", "file", b'ID=ubuntu\nVERSION_ID="22.04"\n'),
+        ("etc/ld.so.conf", "file", b"/usr/lib/x86_64-linux-gnu\n")]
+
+
+def test_whiteout(gpuenv, tmp):
+    img = os.path.join(tmp, "wh.tar")
+    mi.docker_save(img, [BASE + [LIBCUDA], [("usr/lib/x86_64-linux-gnu/.wh.libcuda.so.1",
+                                             "file", b"")]], [])
+    r, _ = report(gpuenv, img, "--trace-paths", os.path.join(tmp, "trace"))
+    with open(os.path.join(tmp, "trace")) as f:
+        trace = f.read()
+    check("ok\t/usr/lib/x86_64-linux-gnu/libcuda.so.1" not in trace,
+          "a whited-out libcuda is not read")
+    control = os.path.join(tmp, "nowh.tar")
+    mi.docker_save(control, [BASE + [LIBCUDA], []], [])
+    r, _ = report(gpuenv, control, "--trace-paths", os.path.join(tmp, "trace2"))
+    with open(os.path.join(tmp, "trace2")) as f:
+        check("ok\t/usr/lib/x86_64-linux-gnu/libcuda.so.1" in f.read(),
+              "without the whiteout the same libcuda is read (the check can fail)")
+    # opaque: everything of the lower directory gone, the same layer's entry kept
+    img = os.path.join(tmp, "opq.tar")
+    mi.oci(img, [BASE + [("opt/x/old", "file", b"old"), ("opt/x/sub/deep", "file", b"d")],
+                 [("opt/x/.wh..wh..opq", "file", b""), ("opt/x/new", "file", b"new")]], [],
+           compression="zstd" if shutil.which("zstd") else None)
+    r, _ = report(gpuenv, img)
+    check(r.returncode in (0, 1, 2), "opaque image reads: %s" % r.stderr[-200:])
+
+
+def test_env(gpuenv, tmp):
+    env = ["PATH=/usr/local/cuda/bin:/usr/bin:/bin", "CUDA_VERSION=12.4.1",
+           "NVIDIA_REQUIRE_CUDA=cuda>=12.4", "NVIDIA_VISIBLE_DEVICES=all",
+           "NVIDIA_DRIVER_CAPABILITIES=compute,utility", "LD_LIBRARY_PATH=/usr/local/nvidia/lib64"]
+    img = os.path.join(tmp, "env.tar")
+    mi.docker_save(img, [BASE], env)
+    r, d = report(gpuenv, img)
+    check(d is not None, "report --image of the Env image: %s" % r.stderr[-200:])
+    if d is None:
+        return
+    req = d["container"]["requested"]
+    check(req["CUDA_VERSION"] == {"source": "image config Env", "state": "present",
+                                  "value": "12.4.1"}, "CUDA_VERSION from the image: %s"
+          % req["CUDA_VERSION"])
+    check(req["NVIDIA_REQUIRE_CUDA"]["value"] == "cuda>=12.4", "NVIDIA_REQUIRE_CUDA from Env")
+    check(d["environment"]["LD_LIBRARY_PATH"]["source"] == "image config Env",
+          "LD_LIBRARY_PATH recorded with its source")
+    check(d["container"]["image"]["env_entries"]["value"] == len(env), "Env entries counted")
+    envfile = os.path.join(tmp, "over.env")
+    with open(envfile, "w") as f:
+        f.write("CUDA_VERSION=11.8.0\n")
+    r, d = report(gpuenv, img, "--env-file", envfile)
+    check(d and d["container"]["requested"]["CUDA_VERSION"] == {
+        "source": "environment", "state": "present", "value": "11.8.0"},
+        "--env-file overlays the image's Env, as docker run --env-file does")
+
+
+def index_state(d):
+    return d["container"]["image"]["index"] if d else None
+
+
+def test_hostile(gpuenv, tmp):
+    # "../" and absolute names, a link out of the tree, a link loop, a FIFO, a device
+    secret = os.path.join(tmp, "host-os-release")
+    with open(secret, "w") as f:
+        f.write("ID=hostleak\n")
+    layer = [("etc/os-release", "symlink", "../../../../../../.." + secret),
+             ("usr/lib/os-release", "symlink", secret),
+             ("etc/ld.so.conf", "file", b"/usr/lib/x86_64-linux-gnu\n"),
+             ("../../escape", "file", b"x"), ("/abs/file", "file", b"abs"),
+             ("usr/share/../../../etc/shadow", "file", b"x"),
+             ("loop/a", "symlink", "b"), ("loop/b", "symlink", "a"),
+             ("etc/ld.so.conf.d", "dir", None),
+             ("etc/ld.so.conf.d/fifo.conf", "fifo", None),
+             ("dev/nvidia0", "chr", (195, 0))]
+    img = os.path.join(tmp, "hostile.tar")
+    mi.docker_save(img, [layer], [])
+    r, d = report(gpuenv, img, "--trace-paths", os.path.join(tmp, "trace-h"), timeout=60)
+    check(d is not None, "hostile image: report runs (%d): %s" % (r.returncode, r.stderr[-300:]))
+    st = index_state(d)
+    check(st and st["state"] == "error" and "unsafe" in st.get("error", ""),
+          "'..' entries recorded: %s" % st)
+    check("hostleak" not in r.stdout, "no host file read through a link")
+    check(d and d["host"]["os"].get("id", {}).get("state") != "present",
+          "the links out resolve to nothing: %s" % (d and d["host"]["os"]))
+    check(not os.path.exists(os.path.join(tmp, "..", "escape")), "nothing extracted")
+    # truncated layer: entries before the damage stay, the index says what happened
+    good = os.path.join(tmp, "trunc-src")
+    os.makedirs(good, exist_ok=True)
+    big = BASE + [("usr/lib/f%d" % i, "file", b"y" * 4000) for i in range(50)]
+    raw = mi.layer_tar(big)
+    img = os.path.join(tmp, "trunc.tar")
+    mi.docker_save(img, None, [], raw_layers=[raw[:len(raw) // 2]])
+    r, d = report(gpuenv, img)
+    st = index_state(d)
+    check(st and st["state"] == "error" and "runcated" in st.get("error", ""),
+          "truncated layer recorded: %s" % st)
+    check(d and d["host"]["os"]["id"]["value"] == "ubuntu", "entries before the damage read")
+    # a manifest naming a layer that is not there
+    img = os.path.join(tmp, "missing.tar")
+    mi.oci(img, [BASE], [])
+    import tarfile
+    with tarfile.open(img) as t:
+        members = [(m, t.extractfile(m).read() if m.isfile() else None) for m in t]
+    idx = json.loads(dict((m.name, data) for m, data in members)["index.json"])
+    man_path = "blobs/sha256/" + idx["manifests"][0]["digest"].split(":")[1]
+    man = json.loads(dict((m.name, data) for m, data in members)[man_path])
+    gone = "blobs/sha256/" + man["layers"][0]["digest"].split(":")[1]
+    with tarfile.open(img, "w") as t:
+        for m, data in members:
+            if m.name != gone:
+                t.addfile(m, None if data is None else __import__("io").BytesIO(data))
+    r, d = report(gpuenv, img)
+    st = index_state(d)
+    check(st and st["state"] == "error" and "not in the image" in st.get("error", ""),
+          "missing layer recorded: %s" % st)
+    # a decompression bomb: 300 MB of zeros in a gzip layer of a few hundred KB
+    import gzip
+    import io
+    bomb = os.path.join(tmp, "bomb.tar")
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0) as g:
+        head = io.BytesIO()
+        import tarfile as tf
+        info = tf.TarInfo("zeros")
+        info.size = 300 << 20
+        g.write(info.tobuf(format=tf.PAX_FORMAT))
+        chunk = bytes(1 << 20)
+        for _ in range(300):
+            g.write(chunk)
+        g.write(bytes(1024))
+    mi.docker_save(bomb, None, [], raw_layers=[buf.getvalue()])
+    r, d = report(gpuenv, bomb, timeout=60)
+    st = index_state(d)
+    check(st and st["state"] == "error" and "bomb" in st.get("error", ""),
+          "decompression bomb stopped and recorded: %s" % st)
+    # bad manifests: a clear message and the input exit code
+    for name, content in (("notjson", b"{"), ("escape", b'[{"Config":"../x","Layers":[]}]')):
+        img = os.path.join(tmp, name + ".tar")
+        with tarfile.open(img, "w") as t:
+            mi._add(t, "manifest.json", content)
+        r = run(gpuenv, "doctor", "--image", img)
+        check(r.returncode == 66 and "manifest.json" in r.stderr,
+              "%s manifest: exit %d: %s" % (name, r.returncode, r.stderr.strip()))
+    # a FIFO given as the image
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    r = run(gpuenv, "report", "--image", fifo, timeout=30)
+    check(r.returncode == 66 and "not a regular file" in r.stderr,
+          "FIFO as image: %d %s" % (r.returncode, r.stderr.strip()))
+
+
+def test_platform_and_bundle(gpuenv, tmp):
+    img = os.path.join(tmp, "multi.tar")
+    mi.oci(img, [BASE], ["ARCH=amd64"], multi=True)
+    r, d = report(gpuenv, img)
+    check(d and d["container"]["image"]["platform"]["value"] == "linux/amd64",
+          "multi-platform index: linux/amd64 chosen")
+    r, d = report(gpuenv, img, "--image-platform", "linux/arm64/v8")
+    check(d and d["container"]["image"]["platform"]["value"] == "linux/arm64",
+          "--image-platform chooses: %s" % r.stderr[-200:])
+    # docker 25+ `docker save`: an OCI layout with manifest.json beside it; an OCI directory
+    img = os.path.join(tmp, "docker25.tar")
+    mi.oci(img, [BASE, [("etc/os-release", "file", b"ID=debian\n")]], ["A=1"],
+           docker_manifest=True)
+    r, d = report(gpuenv, img)
+    check(d and d["container"]["image"]["kind"]["value"] == "docker-save" and
+          d["host"]["os"]["id"]["value"] == "debian", "docker 25 save: %s" % r.stderr[-200:])
+    img = os.path.join(tmp, "oci-dir")
+    mi.oci(img, [BASE], ["A=1"], as_tar=False)
+    r, d = report(gpuenv, img)
+    check(d and d["container"]["image"]["kind"]["value"] == "oci-layout" and
+          d["host"]["os"]["id"]["value"] == "ubuntu", "OCI layout directory: %s" % r.stderr[-200:])
+    # a capture bundle (issue 17): root/ beside snapshot.json, tar.zst, replayed by --sysroot
+    if not shutil.which("zstd"):
+        print("SKIP capture bundle: zstd not installed")
+        return
+    raw = mi.layer_tar([("snapshot.json", "file", b"{}")] +
+                       [("root/" + e[0],) + e[1:] for e in BASE])
+    bundle = os.path.join(tmp, "bundle.tar.zst")
+    with open(bundle, "wb") as f:
+        f.write(mi.compress(raw, "zstd"))
+    r = run(gpuenv, "report", "--json", "--stable", "--no-vendor", "--sysroot", bundle)
+    d = json.loads(r.stdout) if r.stdout else None
+    check(d and d["host"]["os"]["id"]["value"] == "ubuntu" and
+          d["container"]["image"]["kind"]["value"] == "capture-bundle",
+          "--sysroot bundle.tar.zst reads root/: %s" % r.stderr[-200:])
+
+
+def main():
+    gpuenv, fixtures = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory(prefix="gpuenv-image-") as tmp:
+        test_whiteout(gpuenv, tmp)
+        test_env(gpuenv, tmp)
+        test_hostile(gpuenv, tmp)
+        test_platform_and_bundle(gpuenv, tmp)
+        test_equivalence(gpuenv, fixtures, tmp)
+    print("%d checks, %d failed" % (CHECKS, len(FAILS)))
+    sys.exit(1 if FAILS else 0)
+
+
+if __name__ == "__main__":
+    main()
