@@ -14,6 +14,7 @@
 #include "formats/pasted-gzip.h"
 #include "formats/pasted-input.h"
 #include "formats/pasted-merge.h"
+#include "formats/pasted-scan.h"
 #include "formats/pasted.h"
 #include "gpuenv/gpuenv.h"
 #include "output/output.h"
@@ -251,53 +252,173 @@ static void unjudged_layers(struct gpuenv_doctor *d)
 	}
 }
 
-/* Every reader into a list of its own, then one list: lspci's gpus.0 and rocm-smi's gpus.0
- * may be two GPUs, nvidia-smi's devices.1 and collect_env's devices.0 one (pasted-merge.c). */
-static int read_all(const char *text, size_t n, struct pasted_facts *out)
+/* Every reader's facts in a list of its own, over one or more windows of the input, then one
+ * list: lspci's gpus.0 and rocm-smi's gpus.0 may be two GPUs, nvidia-smi's devices.1 and
+ * collect_env's devices.0 one (pasted-merge.c). */
+struct reading {
+	struct pasted_facts *each; /* one per reader of pasted_readers[] */
+	size_t n_readers;
+	unsigned lines;			 /* lines of the windows read so far */
+	size_t sign_of[PASTED_SCAN_MAX]; /* the reader each needle of `signs` is a sign of */
+	struct pasted_needle signs[PASTED_SCAN_MAX];
+	struct pasted_scan scan;
+};
+
+static int reading_init(struct reading *rd)
 {
-	size_t n_readers = 0;
-	struct pasted_facts *each;
+	size_t n = 0;
+
+	*rd = (struct reading){ 0 };
+	while (pasted_readers[rd->n_readers].name)
+		rd->n_readers++;
+	for (size_t i = 0; i < rd->n_readers; i++)
+		for (size_t k = 0; pasted_readers[i].signs && pasted_readers[i].signs[k]; k++) {
+			if (n == ARRAY_SIZE(rd->signs))
+				return -EINVAL;
+			rd->sign_of[n] = i;
+			rd->signs[n++] =
+				(struct pasted_needle){ pasted_readers[i].signs[k], false };
+		}
+	if (pasted_scan_init(&rd->scan, rd->signs, n) < 0)
+		return -EINVAL;
+	rd->each = calloc(rd->n_readers, sizeof(*rd->each));
+	return rd->each ? 0 : -ENOMEM;
+}
+
+static void reading_done(struct reading *rd)
+{
+	for (size_t i = 0; rd->each && i < rd->n_readers; i++)
+		pasted_facts_done(&rd->each[i]);
+	free(rd->each);
+	rd->each = NULL;
+}
+
+/* One window of cleaned text (whole lines) through every reader whose signs it holds. */
+static int read_window(struct reading *rd, const char *text, size_t n)
+{
+	bool found[PASTED_SCAN_MAX] = { false }, run[64] = { false };
 	int r = 0;
 
-	while (pasted_readers[n_readers].name)
-		n_readers++;
-	each = calloc(n_readers, sizeof(*each));
-	if (!each)
+	if (rd->n_readers > ARRAY_SIZE(run))
+		return -EINVAL;
+	pasted_scan_mark(&rd->scan, text, n, found);
+	for (size_t k = 0; k < rd->scan.n; k++)
+		run[rd->sign_of[k]] |= found[k];
+	for (size_t i = 0; i < rd->n_readers && r >= 0; i++) {
+		if (pasted_readers[i].signs && !run[i])
+			continue;
+		rd->each[i].line_base = rd->lines;
+		r = pasted_readers[i].read(text, n, &rd->each[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		rd->lines += text[i] == '\n';
+	return r < 0 ? r : 0;
+}
+
+/* Raw bytes cleaned (pasted-input.h) and read as one window. */
+static int read_raw(struct reading *rd, const char *data, size_t len, const char **ret_why)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t n = 0;
+	int r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
+
+	return r < 0 ? r : read_window(rd, text, n);
+}
+
+/* Where a window of a large report ends: after the last line before a section of
+ * nvidia-bug-report.sh ("____…" lines between them), else after the last blank line, else
+ * after the last line, in the window's second half; so that one command's output is read
+ * whole by the readers, which keep what they know of it from line to line. */
+static size_t window_cut(const char *p, size_t n)
+{
+	static const char *const marks[] = { "\n____", "\n\n", "\n" };
+	size_t half = n / 2;
+
+	for (size_t m = 0; m < ARRAY_SIZE(marks); m++) {
+		size_t k = strlen(marks[m]);
+
+		for (size_t i = n; i-- > half;)
+			if (i + k <= n && memcmp(p + i, marks[m], k) == 0)
+				return i + 1;
+	}
+	return n; /* no line end at all: a line longer than half a window is cut */
+}
+
+/*
+ * A gzip input (nvidia-bug-report.log.gz) inflated a window at a time, never whole: each
+ * window of EXPLAIN_WINDOW bytes or so, cut at a line end (window_cut), is cleaned and read
+ * like a paste of its own, its lines numbered on from the windows before. What the readers
+ * keep from line to line does not cross a cut, which falls between the report's sections
+ * where it can. UTF-16 (a BOM: PowerShell's redirect) is inflated whole: a window could not
+ * be cut at a character boundary blind.
+ */
+#define EXPLAIN_WINDOW ((size_t)2 << 20)
+
+static int read_gzip(struct reading *rd, const char *data, size_t len, const char **ret_why)
+{
+	_cleanup_free_ char *buf = malloc(EXPLAIN_WINDOW * 2);
+	struct pasted_gz g;
+	size_t have = 0;
+	bool first = true;
+	int r;
+
+	if (!buf)
 		return -ENOMEM;
-	for (size_t i = 0; i < n_readers && r >= 0; i++)
-		r = pasted_readers[i].read(text, n, &each[i]);
-	if (r >= 0)
-		r = pasted_facts_merge(each, n_readers, out);
-	for (size_t i = 0; i < n_readers; i++)
-		pasted_facts_done(&each[i]);
-	free(each);
+	r = pasted_gz_init(&g, data, len, PASTED_INPUT_MAX, ret_why);
+	while (r >= 0) {
+		size_t got = 0, cut;
+
+		r = pasted_gz_read(&g, buf + have, EXPLAIN_WINDOW * 2 - have, &got, ret_why);
+		if (r < 0)
+			break;
+		have += got;
+		if (first && have >= 2 &&
+		    (memcmp(buf, "\xFF\xFE", 2) == 0 || memcmp(buf, "\xFE\xFF", 2) == 0)) {
+			_cleanup_free_ char *whole = NULL;
+			size_t n = 0;
+
+			pasted_gz_done(&g);
+			r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &whole, &n, ret_why);
+			return r < 0 ? r : read_raw(rd, whole, n, ret_why);
+		}
+		first = false;
+		if (got == 0 || have < EXPLAIN_WINDOW * 2) { /* the end: the rest is one window */
+			r = read_raw(rd, buf, have, ret_why);
+			break;
+		}
+		cut = window_cut(buf, have);
+		r = read_raw(rd, buf, cut, ret_why);
+		memmove(buf, buf + cut, have - cut);
+		have -= cut;
+	}
+	pasted_gz_done(&g);
 	return r;
 }
 
 GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
 				   const char **ret_why)
 {
-	_cleanup_free_ char *text = NULL, *inflated = NULL;
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_explain *e;
-	size_t n = 0;
+	struct reading rd;
 	int r;
 
 	if ((!data && len) || !ret)
 		return -EINVAL;
-	if (pasted_is_gzip(data, len)) { /* nvidia-bug-report.log.gz */
-		r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &inflated, &len, ret_why);
-		if (r < 0)
-			return r;
-		data = inflated;
-	}
-	r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
-	if (r < 0)
+	r = reading_init(&rd);
+	if (r >= 0) /* nvidia-bug-report.log.gz, or a paste */
+		r = pasted_is_gzip(data, len) ? read_gzip(&rd, data, len, ret_why)
+					      : read_raw(&rd, data, len, ret_why);
+	if (r < 0) {
+		reading_done(&rd);
 		return r;
+	}
 	e = calloc(1, sizeof(*e));
+	if (e)
+		r = pasted_facts_merge(rd.each, rd.n_readers, &e->facts);
+	reading_done(&rd);
 	if (!e)
 		return -ENOMEM;
-	r = read_all(text, n, &e->facts);
 	if (r >= 0)
 		r = build_snapshot(&e->facts, &snap);
 	if (r >= 0)

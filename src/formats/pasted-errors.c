@@ -292,9 +292,12 @@ static int read_cuda_errors(const struct line *l, struct pasted_facts *out)
 	/* every name holds "cuda" or "CUDA", and a bare code counts only on a line naming CUDA */
 	if (!has_ci(l, "cuda"))
 		return 0;
+	/* the runtime's names all start "cudaError", the driver's "CUDA_ERROR_" */
+	bool names = find(l, "cudaError") || find(l, "CUDA_ERROR_");
+
 	for (size_t i = 0; i < ARRAY_SIZE(cuda_errors); i++) {
 		const struct cuda_error *e = &cuda_errors[i];
-		bool named = find(l, e->runtime) || (e->driver && find(l, e->driver));
+		bool named = names && (find(l, e->runtime) || (e->driver && find(l, e->driver)));
 
 		if (!named && !line_has_code(l, e->code))
 			continue;
@@ -586,25 +589,32 @@ static int read_kernel_log(const char *text, size_t len, struct pasted_facts *ou
 {
 	struct klog *k = NULL;
 	char path[96];
+	size_t base = 0;
 	int n = 0, r;
 
 	r = kernel_log_parse(text, len, &k);
 	if (r < 0)
 		return r;
+	/* numbered on from the events of the windows of a large input read before this one */
+	for (;; base++) {
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base);
+		if (!pasted_facts_get(out, path))
+			break;
+	}
 	for (size_t i = 0; i < k->n_ev && r >= 0; i++) {
 		const struct xid_event *e = &k->ev[i];
 		unsigned line = (unsigned)e->line;
 
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base + i);
 		r = pasted_facts_addf(out, READER, path, line, "%u", e->code);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", base + i);
 		if (r >= 0)
 			r = pasted_facts_add(out, READER, path, e->bus, line);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.count", i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.count", base + i);
 		if (r >= 0)
 			r = pasted_facts_addf(out, READER, path, line, "%llu",
 					      (unsigned long long)e->count);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.text", i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.text", base + i);
 		if (r >= 0 && e->text[0])
 			r = pasted_facts_add(out, READER, path, e->text, line);
 		n += 3;

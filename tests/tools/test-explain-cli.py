@@ -173,6 +173,28 @@ rc, out, err = run(["--markdown"], MISMATCH)
 check("markdown: exit 2 and sections", rc == 2 and "### Read from the text" in out and
       "### To be sure, run" in out, out[:300])
 
+# A large gzip input (nvidia-bug-report.log.gz) is read a window of about 2-4 MiB at a time
+# (docs/explain.md): facts past the first window keep the user's line numbers, and the Xid
+# events of every window are numbered on, none overwritten. The filler stands for a long
+# kernel log; the Xid and NVRM lines are those of NVIDIA/gpu-operator#483, quoted above.
+import gzip  # noqa: E402
+
+filler = b"".join(b"[%8d.000000] usb 1-1: new high-speed USB device number %d\n" % (i, i)
+                  for i in range(120000))  # about 7.6 MiB: three windows at least
+xid1 = b"[    9.1] NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.\n"
+xid2 = b"[ 9999.1] NVRM: Xid (PCI:0000:d8:00): 48, pid=0, An uncorrectable double bit error\n"
+ver = b"NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n"
+big = xid1 + filler + ver + filler + xid2
+rc, doc = explain_json(gzip.compress(big, 6), "windowed gzip")
+n_filler = filler.count(b"\n")
+f = fact(doc, "driver.nvidia.proc_version")
+check("windowed gzip: the version line past the first window keeps its number",
+      f is not None and f["line"] == 2 + n_filler and f["value"] == "535.104.05", str(f))
+codes = sorted((f["value"], f["line"]) for f in doc.get("facts_read", [])
+               if f["path"].startswith("driver.xid_events.") and f["path"].endswith(".code"))
+check("windowed gzip: both Xid events, first and last window, each at its line",
+      codes == [("48", 3 + 2 * n_filler), ("79", 1)], str(codes))
+
 rc, out, err = run(["a", "b"])
 check("two inputs: exit 64", rc == 64, f"rc={rc}")
 rc, out, err = run(["--json", "--markdown"], b"")
