@@ -19,16 +19,27 @@
 #include "gpuenv/gpuenv.h"
 #include "output/output.h"
 #include "rules/rules.h"
+#include "shared/fact-state.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
 #include "snapshot/snapshot.h"
 
+/* With --this-machine: what the machine's snapshot says at each pasted fact's path. */
+struct machine_view {
+	char *value;  /* the machine's value as text, or its state's name; NULL: no fact */
+	char *source; /* where the machine read it (a probe's file, NVML …) */
+	enum explain_origin origin;
+};
+
 struct gpuenv_explain {
 	struct pasted_facts facts;
+	struct machine_view *machine; /* one per fact; NULL: the text alone was judged */
 	struct explain_read *read;
 	struct gpuenv_doctor *doc;
 	char **ask;
+	size_t n_conflicts;
+	bool this_machine;
 };
 
 /* The snapshot sections doctor's schema requires (docs/schema/snapshot.json): present and
@@ -132,17 +143,82 @@ static void put_fact(struct snap_node *root, const struct pasted_fact *f)
 	snap_set_str(obj, key, f->value, source);
 }
 
-static int build_snapshot(const struct pasted_facts *facts, struct gpuenv_snapshot **ret)
+/* The machine's fact at a pasted path, as text to set beside the pasted value: a present
+ * value as the paste would spell it, else the state's name ("absent", "error: …"). NULL when
+ * the machine has nothing to say there (unprobed, or unreadable: a dmesg it may not read). */
+static char *machine_text(const struct snap_node *n)
+{
+	enum fact_state st = snap_state(n);
+	const char *str;
+	int64_t i;
+	bool b;
+	char *t = NULL;
+
+	if (!n || st == FACT_UNPROBED || st == FACT_UNREADABLE || snap_kind(n) != SNAP_FACT)
+		return NULL;
+	if ((str = snap_str(n)))
+		return strdup(str);
+	if (snap_int(n, &i))
+		return asprintf(&t, "%lld", (long long)i) < 0 ? NULL : t;
+	if (snap_bool(n, &b))
+		return strdup(b ? "true" : "false");
+	if (st == FACT_PRESENT)
+		return NULL; /* an array or object: nothing to compare a line of text with */
+	if (asprintf(&t, "%s%s%s", fact_state_to_string(st), snap_error(n) ? ": " : "",
+		     snap_error(n) ? snap_error(n) : "") < 0)
+		return NULL;
+	return t;
+}
+
+/*
+ * --this-machine: each pasted fact set beside the machine's at its path. The machine's
+ * present value, when it differs, stays (it is what the machine is now) and the two are a
+ * conflict, listed; a fact the machine could not read or did not look at is the paste's; a
+ * failure the paste shows (nvmlInit's error) where the machine's call works is a conflict too.
+ * Returns whether the pasted fact goes into the snapshot.
+ */
+static int compare_with_machine(const struct snap_node *root, const struct pasted_fact *f,
+				struct machine_view *m)
+{
+	const struct snap_node *n = snap_get(root, f->path);
+	enum fact_state st = snap_state(n);
+
+	m->value = machine_text(n);
+	if (!m->value) {
+		m->origin = EXPLAIN_FROM_PASTE;
+		return 1;
+	}
+	m->source = snap_source(n) ? strdup(snap_source(n)) : NULL;
+	if (f->failed ? st == FACT_ERROR : st == FACT_PRESENT && streq(m->value, f->value))
+		m->origin = EXPLAIN_BOTH_AGREE;
+	else
+		m->origin = EXPLAIN_CONFLICT;
+	return 0;
+}
+
+static int build_snapshot(const struct pasted_facts *facts, const struct gpuenv_snapshot *machine,
+			  struct machine_view *views, struct gpuenv_snapshot **ret)
 {
 	struct gpuenv_snapshot *s;
-	int r = snapshot_new(&s);
+	int r;
 
+	if (machine) { /* a copy of the machine's, the pasted facts put in */
+		_cleanup_free_ char *json = NULL;
+
+		r = snapshot_to_json(machine, SNAP_JSON_COMPACT, &json);
+		if (r >= 0)
+			r = snapshot_from_json(json, strlen(json), &s, NULL);
+	} else {
+		r = snapshot_new(&s);
+	}
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++)
 		snap_object(snapshot_root(s), sections[i]);
 	for (size_t i = 0; i < facts->n; i++)
-		put_fact(snapshot_root(s), &facts->v[i]);
+		if (!machine ||
+		    compare_with_machine(snapshot_root_const(s), &facts->v[i], &views[i]))
+			put_fact(snapshot_root(s), &facts->v[i]);
 	r = snapshot_error(s);
 	if (r < 0) {
 		snapshot_unref(s);
@@ -395,8 +471,8 @@ static int read_gzip(struct reading *rd, const char *data, size_t len, const cha
 	return r;
 }
 
-GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
-				   const char **ret_why)
+static int explain(const char *data, size_t len, const struct gpuenv_snapshot *machine,
+		   struct gpuenv_explain **ret, const char **ret_why)
 {
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_explain *e;
@@ -419,8 +495,14 @@ GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_e
 	reading_done(&rd);
 	if (!e)
 		return -ENOMEM;
+	e->this_machine = machine != NULL;
+	if (r >= 0 && machine && e->facts.n) {
+		e->machine = calloc(e->facts.n, sizeof(*e->machine));
+		if (!e->machine)
+			r = -ENOMEM;
+	}
 	if (r >= 0)
-		r = build_snapshot(&e->facts, &snap);
+		r = build_snapshot(&e->facts, machine, e->machine, &snap);
 	if (r >= 0)
 		r = rules_diagnose(snap, &e->doc);
 	if (r >= 0)
@@ -440,6 +522,12 @@ GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_e
 							    .reader = f->reader,
 							    .line = f->line,
 							    .failed = f->failed };
+			if (e->machine) {
+				e->read[i].machine_value = e->machine[i].value;
+				e->read[i].machine_source = e->machine[i].source;
+				e->read[i].origin = e->machine[i].origin;
+				e->n_conflicts += e->machine[i].origin == EXPLAIN_CONFLICT;
+			}
 		}
 	}
 	if (r < 0) {
@@ -450,10 +538,30 @@ GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_e
 	return 0;
 }
 
+GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
+				   const char **ret_why)
+{
+	return explain(data, len, NULL, ret, ret_why);
+}
+
+GPUENV_API int gpuenv_explain_with_machine(const char *data, size_t len,
+					   const struct gpuenv_snapshot *machine,
+					   struct gpuenv_explain **ret, const char **ret_why)
+{
+	if (!machine)
+		return -EINVAL;
+	return explain(data, len, machine, ret, ret_why);
+}
+
 GPUENV_API struct gpuenv_explain *gpuenv_explain_free(struct gpuenv_explain *e)
 {
 	if (!e)
 		return NULL;
+	for (size_t i = 0; e->machine && i < e->facts.n; i++) {
+		free(e->machine[i].value);
+		free(e->machine[i].source);
+	}
+	free(e->machine);
 	diagnosis_free(e->doc);
 	pasted_facts_done(&e->facts);
 	free(e->read);
@@ -485,7 +593,9 @@ GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv
 				   .read = e->read,
 				   .n_read = e->facts.n,
 				   .dropped = e->facts.dropped,
-				   .ask = e->ask };
+				   .ask = e->ask,
+				   .this_machine = e->this_machine,
+				   .n_conflicts = e->n_conflicts };
 	switch (format) {
 	case GPUENV_FORMAT_TEXT:
 		r = out_explain_text(&v, flags, &sb);
