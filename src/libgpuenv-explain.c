@@ -14,20 +14,32 @@
 #include "formats/pasted-gzip.h"
 #include "formats/pasted-input.h"
 #include "formats/pasted-merge.h"
+#include "formats/pasted-scan.h"
 #include "formats/pasted.h"
 #include "gpuenv/gpuenv.h"
 #include "output/output.h"
 #include "rules/rules.h"
+#include "shared/fact-state.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
 #include "snapshot/snapshot.h"
 
+/* With --this-machine: what the machine's snapshot says at each pasted fact's path. */
+struct machine_view {
+	char *value;  /* the machine's value as text, or its state's name; NULL: no fact */
+	char *source; /* where the machine read it (a probe's file, NVML …) */
+	enum explain_origin origin;
+};
+
 struct gpuenv_explain {
 	struct pasted_facts facts;
+	struct machine_view *machine; /* one per fact; NULL: the text alone was judged */
 	struct explain_read *read;
 	struct gpuenv_doctor *doc;
 	char **ask;
+	size_t n_conflicts;
+	bool this_machine;
 };
 
 /* The snapshot sections doctor's schema requires (docs/schema/snapshot.json): present and
@@ -131,17 +143,82 @@ static void put_fact(struct snap_node *root, const struct pasted_fact *f)
 	snap_set_str(obj, key, f->value, source);
 }
 
-static int build_snapshot(const struct pasted_facts *facts, struct gpuenv_snapshot **ret)
+/* The machine's fact at a pasted path, as text to set beside the pasted value: a present
+ * value as the paste would spell it, else the state's name ("absent", "error: …"). NULL when
+ * the machine has nothing to say there (unprobed, or unreadable: a dmesg it may not read). */
+static char *machine_text(const struct snap_node *n)
+{
+	enum fact_state st = snap_state(n);
+	const char *str;
+	int64_t i;
+	bool b;
+	char *t = NULL;
+
+	if (!n || st == FACT_UNPROBED || st == FACT_UNREADABLE || snap_kind(n) != SNAP_FACT)
+		return NULL;
+	if ((str = snap_str(n)))
+		return strdup(str);
+	if (snap_int(n, &i))
+		return asprintf(&t, "%lld", (long long)i) < 0 ? NULL : t;
+	if (snap_bool(n, &b))
+		return strdup(b ? "true" : "false");
+	if (st == FACT_PRESENT)
+		return NULL; /* an array or object: nothing to compare a line of text with */
+	if (asprintf(&t, "%s%s%s", fact_state_to_string(st), snap_error(n) ? ": " : "",
+		     snap_error(n) ? snap_error(n) : "") < 0)
+		return NULL;
+	return t;
+}
+
+/*
+ * --this-machine: each pasted fact set beside the machine's at its path. The machine's
+ * present value, when it differs, stays (it is what the machine is now) and the two are a
+ * conflict, listed; a fact the machine could not read or did not look at is the paste's; a
+ * failure the paste shows (nvmlInit's error) where the machine's call works is a conflict too.
+ * Returns whether the pasted fact goes into the snapshot.
+ */
+static int compare_with_machine(const struct snap_node *root, const struct pasted_fact *f,
+				struct machine_view *m)
+{
+	const struct snap_node *n = snap_get(root, f->path);
+	enum fact_state st = snap_state(n);
+
+	m->value = machine_text(n);
+	if (!m->value) {
+		m->origin = EXPLAIN_FROM_PASTE;
+		return 1;
+	}
+	m->source = snap_source(n) ? strdup(snap_source(n)) : NULL;
+	if (f->failed ? st == FACT_ERROR : st == FACT_PRESENT && streq(m->value, f->value))
+		m->origin = EXPLAIN_BOTH_AGREE;
+	else
+		m->origin = EXPLAIN_CONFLICT;
+	return 0;
+}
+
+static int build_snapshot(const struct pasted_facts *facts, const struct gpuenv_snapshot *machine,
+			  struct machine_view *views, struct gpuenv_snapshot **ret)
 {
 	struct gpuenv_snapshot *s;
-	int r = snapshot_new(&s);
+	int r;
 
+	if (machine) { /* a copy of the machine's, the pasted facts put in */
+		_cleanup_free_ char *json = NULL;
+
+		r = snapshot_to_json(machine, SNAP_JSON_COMPACT, &json);
+		if (r >= 0)
+			r = snapshot_from_json(json, strlen(json), &s, NULL);
+	} else {
+		r = snapshot_new(&s);
+	}
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++)
 		snap_object(snapshot_root(s), sections[i]);
 	for (size_t i = 0; i < facts->n; i++)
-		put_fact(snapshot_root(s), &facts->v[i]);
+		if (!machine ||
+		    compare_with_machine(snapshot_root_const(s), &facts->v[i], &views[i]))
+			put_fact(snapshot_root(s), &facts->v[i]);
 	r = snapshot_error(s);
 	if (r < 0) {
 		snapshot_unref(s);
@@ -251,55 +328,181 @@ static void unjudged_layers(struct gpuenv_doctor *d)
 	}
 }
 
-/* Every reader into a list of its own, then one list: lspci's gpus.0 and rocm-smi's gpus.0
- * may be two GPUs, nvidia-smi's devices.1 and collect_env's devices.0 one (pasted-merge.c). */
-static int read_all(const char *text, size_t n, struct pasted_facts *out)
+/* Every reader's facts in a list of its own, over one or more windows of the input, then one
+ * list: lspci's gpus.0 and rocm-smi's gpus.0 may be two GPUs, nvidia-smi's devices.1 and
+ * collect_env's devices.0 one (pasted-merge.c). */
+struct reading {
+	struct pasted_facts *each; /* one per reader of pasted_readers[] */
+	size_t n_readers;
+	unsigned lines;			 /* lines of the windows read so far */
+	size_t sign_of[PASTED_SCAN_MAX]; /* the reader each needle of `signs` is a sign of */
+	struct pasted_needle signs[PASTED_SCAN_MAX];
+	struct pasted_scan scan;
+};
+
+static int reading_init(struct reading *rd)
 {
-	size_t n_readers = 0;
-	struct pasted_facts *each;
+	size_t n = 0;
+
+	*rd = (struct reading){ 0 };
+	while (pasted_readers[rd->n_readers].name)
+		rd->n_readers++;
+	for (size_t i = 0; i < rd->n_readers; i++)
+		for (size_t k = 0; pasted_readers[i].signs && pasted_readers[i].signs[k]; k++) {
+			if (n == ARRAY_SIZE(rd->signs))
+				return -EINVAL;
+			rd->sign_of[n] = i;
+			rd->signs[n++] =
+				(struct pasted_needle){ pasted_readers[i].signs[k], false };
+		}
+	if (pasted_scan_init(&rd->scan, rd->signs, n) < 0)
+		return -EINVAL;
+	rd->each = calloc(rd->n_readers, sizeof(*rd->each));
+	return rd->each ? 0 : -ENOMEM;
+}
+
+static void reading_done(struct reading *rd)
+{
+	for (size_t i = 0; rd->each && i < rd->n_readers; i++)
+		pasted_facts_done(&rd->each[i]);
+	free(rd->each);
+	rd->each = NULL;
+}
+
+/* One window of cleaned text (whole lines) through every reader whose signs it holds. */
+static int read_window(struct reading *rd, const char *text, size_t n)
+{
+	bool found[PASTED_SCAN_MAX] = { false }, run[64] = { false };
 	int r = 0;
 
-	while (pasted_readers[n_readers].name)
-		n_readers++;
-	each = calloc(n_readers, sizeof(*each));
-	if (!each)
+	if (rd->n_readers > ARRAY_SIZE(run))
+		return -EINVAL;
+	pasted_scan_mark(&rd->scan, text, n, found);
+	for (size_t k = 0; k < rd->scan.n; k++)
+		run[rd->sign_of[k]] |= found[k];
+	for (size_t i = 0; i < rd->n_readers && r >= 0; i++) {
+		if (pasted_readers[i].signs && !run[i])
+			continue;
+		rd->each[i].line_base = rd->lines;
+		r = pasted_readers[i].read(text, n, &rd->each[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		rd->lines += text[i] == '\n';
+	return r < 0 ? r : 0;
+}
+
+/* Raw bytes cleaned (pasted-input.h) and read as one window. */
+static int read_raw(struct reading *rd, const char *data, size_t len, const char **ret_why)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t n = 0;
+	int r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
+
+	return r < 0 ? r : read_window(rd, text, n);
+}
+
+/* Where a window of a large report ends: after the last line before a section of
+ * nvidia-bug-report.sh ("____…" lines between them), else after the last blank line, else
+ * after the last line, in the window's second half; so that one command's output is read
+ * whole by the readers, which keep what they know of it from line to line. */
+static size_t window_cut(const char *p, size_t n)
+{
+	static const char *const marks[] = { "\n____", "\n\n", "\n" };
+	size_t half = n / 2;
+
+	for (size_t m = 0; m < ARRAY_SIZE(marks); m++) {
+		size_t k = strlen(marks[m]);
+
+		for (size_t i = n; i-- > half;)
+			if (i + k <= n && memcmp(p + i, marks[m], k) == 0)
+				return i + 1;
+	}
+	return n; /* no line end at all: a line longer than half a window is cut */
+}
+
+/*
+ * A gzip input (nvidia-bug-report.log.gz) inflated a window at a time, never whole: each
+ * window of EXPLAIN_WINDOW bytes or so, cut at a line end (window_cut), is cleaned and read
+ * like a paste of its own, its lines numbered on from the windows before. What the readers
+ * keep from line to line does not cross a cut, which falls between the report's sections
+ * where it can. UTF-16 (a BOM: PowerShell's redirect) is inflated whole: a window could not
+ * be cut at a character boundary blind.
+ */
+#define EXPLAIN_WINDOW ((size_t)2 << 20)
+
+static int read_gzip(struct reading *rd, const char *data, size_t len, const char **ret_why)
+{
+	_cleanup_free_ char *buf = malloc(EXPLAIN_WINDOW * 2);
+	struct pasted_gz g;
+	size_t have = 0;
+	bool first = true;
+	int r;
+
+	if (!buf)
 		return -ENOMEM;
-	for (size_t i = 0; i < n_readers && r >= 0; i++)
-		r = pasted_readers[i].read(text, n, &each[i]);
-	if (r >= 0)
-		r = pasted_facts_merge(each, n_readers, out);
-	for (size_t i = 0; i < n_readers; i++)
-		pasted_facts_done(&each[i]);
-	free(each);
+	r = pasted_gz_init(&g, data, len, PASTED_INPUT_MAX, ret_why);
+	while (r >= 0) {
+		size_t got = 0, cut;
+
+		r = pasted_gz_read(&g, buf + have, EXPLAIN_WINDOW * 2 - have, &got, ret_why);
+		if (r < 0)
+			break;
+		have += got;
+		if (first && have >= 2 &&
+		    (memcmp(buf, "\xFF\xFE", 2) == 0 || memcmp(buf, "\xFE\xFF", 2) == 0)) {
+			_cleanup_free_ char *whole = NULL;
+			size_t n = 0;
+
+			pasted_gz_done(&g);
+			r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &whole, &n, ret_why);
+			return r < 0 ? r : read_raw(rd, whole, n, ret_why);
+		}
+		first = false;
+		if (got == 0 || have < EXPLAIN_WINDOW * 2) { /* the end: the rest is one window */
+			r = read_raw(rd, buf, have, ret_why);
+			break;
+		}
+		cut = window_cut(buf, have);
+		r = read_raw(rd, buf, cut, ret_why);
+		memmove(buf, buf + cut, have - cut);
+		have -= cut;
+	}
+	pasted_gz_done(&g);
 	return r;
 }
 
-GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
-				   const char **ret_why)
+static int explain(const char *data, size_t len, const struct gpuenv_snapshot *machine,
+		   struct gpuenv_explain **ret, const char **ret_why)
 {
-	_cleanup_free_ char *text = NULL, *inflated = NULL;
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_explain *e;
-	size_t n = 0;
+	struct reading rd;
 	int r;
 
 	if ((!data && len) || !ret)
 		return -EINVAL;
-	if (pasted_is_gzip(data, len)) { /* nvidia-bug-report.log.gz */
-		r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &inflated, &len, ret_why);
-		if (r < 0)
-			return r;
-		data = inflated;
-	}
-	r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
-	if (r < 0)
+	r = reading_init(&rd);
+	if (r >= 0) /* nvidia-bug-report.log.gz, or a paste */
+		r = pasted_is_gzip(data, len) ? read_gzip(&rd, data, len, ret_why)
+					      : read_raw(&rd, data, len, ret_why);
+	if (r < 0) {
+		reading_done(&rd);
 		return r;
+	}
 	e = calloc(1, sizeof(*e));
+	if (e)
+		r = pasted_facts_merge(rd.each, rd.n_readers, &e->facts);
+	reading_done(&rd);
 	if (!e)
 		return -ENOMEM;
-	r = read_all(text, n, &e->facts);
+	e->this_machine = machine != NULL;
+	if (r >= 0 && machine && e->facts.n) {
+		e->machine = calloc(e->facts.n, sizeof(*e->machine));
+		if (!e->machine)
+			r = -ENOMEM;
+	}
 	if (r >= 0)
-		r = build_snapshot(&e->facts, &snap);
+		r = build_snapshot(&e->facts, machine, e->machine, &snap);
 	if (r >= 0)
 		r = rules_diagnose(snap, &e->doc);
 	if (r >= 0)
@@ -319,6 +522,12 @@ GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_e
 							    .reader = f->reader,
 							    .line = f->line,
 							    .failed = f->failed };
+			if (e->machine) {
+				e->read[i].machine_value = e->machine[i].value;
+				e->read[i].machine_source = e->machine[i].source;
+				e->read[i].origin = e->machine[i].origin;
+				e->n_conflicts += e->machine[i].origin == EXPLAIN_CONFLICT;
+			}
 		}
 	}
 	if (r < 0) {
@@ -329,10 +538,30 @@ GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_e
 	return 0;
 }
 
+GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
+				   const char **ret_why)
+{
+	return explain(data, len, NULL, ret, ret_why);
+}
+
+GPUENV_API int gpuenv_explain_with_machine(const char *data, size_t len,
+					   const struct gpuenv_snapshot *machine,
+					   struct gpuenv_explain **ret, const char **ret_why)
+{
+	if (!machine)
+		return -EINVAL;
+	return explain(data, len, machine, ret, ret_why);
+}
+
 GPUENV_API struct gpuenv_explain *gpuenv_explain_free(struct gpuenv_explain *e)
 {
 	if (!e)
 		return NULL;
+	for (size_t i = 0; e->machine && i < e->facts.n; i++) {
+		free(e->machine[i].value);
+		free(e->machine[i].source);
+	}
+	free(e->machine);
 	diagnosis_free(e->doc);
 	pasted_facts_done(&e->facts);
 	free(e->read);
@@ -364,7 +593,9 @@ GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv
 				   .read = e->read,
 				   .n_read = e->facts.n,
 				   .dropped = e->facts.dropped,
-				   .ask = e->ask };
+				   .ask = e->ask,
+				   .this_machine = e->this_machine,
+				   .n_conflicts = e->n_conflicts };
 	switch (format) {
 	case GPUENV_FORMAT_TEXT:
 		r = out_explain_text(&v, flags, &sb);

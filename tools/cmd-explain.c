@@ -23,14 +23,20 @@ static void explain_help(void)
 	       "FILE is - or missing) and judges what it says with the doctor's rules: the facts\n"
 	       "read, each with its line; the root cause; the findings; and what to run to be\n"
 	       "sure, for what the text does not show. UTF-8 or UTF-16 with BOM (PowerShell's\n"
-	       "`>`), CRLF, terminal colours and Markdown quotes and fences are all read.\n\n"
+	       "`>`), CRLF, terminal colours and Markdown quotes and fences are all read; a\n"
+	       "gzip file (nvidia-bug-report.log.gz) is read a window at a time.\n\n"
+	       "With --this-machine, the text's facts are set beside a snapshot of this machine\n"
+	       "(or of --sysroot DIR, or --from FILE) and both are judged together: the text\n"
+	       "says what failed, the machine says why. Each fact is marked text only, machine\n"
+	       "agrees, or CONFLICT; on a conflict the machine's fact is judged and both are\n"
+	       "listed.\n\n"
 	       "Options:\n"
-	       "  -j, --json            JSON: doctor's document plus facts_read and ask\n"
 	       "      --markdown        Markdown to reply in an issue\n"
-	       "      --color WHEN      auto (default), always, never; NO_COLOR disables it\n"
-	       "      --redact          hide UUIDs, serial numbers and environment values\n"
-	       "      --stable          no run-to-run noise in the JSON\n"
-	       "  -h, --help            this help\n\n"
+	       "      --this-machine    judge the text together with this machine's snapshot\n"
+	       "  -h, --help            this help\n"
+	       "The machine options (only with --this-machine, but --json, --stable, --redact,\n"
+	       "--color; --json is doctor's document plus facts_read and ask):\n" COMMON_OPTIONS_HELP
+	       "\n"
 	       "Exit codes:\n"
 	       "  0   no error-severity finding\n"
 	       "  2   an error found\n"
@@ -99,11 +105,9 @@ static int read_input(const char *path, char **ret, size_t *ret_len)
 int cmd_explain(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
+		COMMON_LONGOPTS,
 		{ "markdown", no_argument, NULL, 0x200 },
-		{ "color", required_argument, NULL, COMMON_OPT_COLOR },
-		{ "redact", no_argument, NULL, COMMON_OPT_REDACT },
-		{ "stable", no_argument, NULL, COMMON_OPT_STABLE },
+		{ "this-machine", no_argument, NULL, 0x201 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -111,19 +115,24 @@ int cmd_explain(int argc, char *argv[])
 	enum gpuenv_format format = GPUENV_FORMAT_TEXT;
 	struct gpuenv_explain *e = NULL;
 	const char *path = "-", *why = NULL;
-	bool markdown = false;
+	bool markdown = false, this_machine = false;
+	struct gpuenv_ctx *ctx = NULL;
+	struct gpuenv_snapshot *snap = NULL;
 	char *data = NULL, *out = NULL;
 	size_t len = 0;
 	unsigned flags;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			explain_help();
 			return EXIT_HEALTHY;
 		case 0x200:
 			markdown = true;
+			continue;
+		case 0x201:
+			this_machine = true;
 			continue;
 		case '?':
 			return EXIT_USAGE;
@@ -144,6 +153,12 @@ int cmd_explain(int argc, char *argv[])
 		fprintf(stderr, "gpuenv explain: --json and --markdown exclude each other\n");
 		return EXIT_USAGE;
 	}
+	if (!this_machine && (o.sysroot || o.env_file || o.from || o.nvml_lib || o.cuda_lib ||
+			      o.opencl_lib || o.trace_paths || o.pci_ids || o.no_vendor ||
+			      o.opencl_all || o.pid || o.vendor_timeout_ms || o.verbose)) {
+		fprintf(stderr, "gpuenv explain: the machine options go with --this-machine\n");
+		return EXIT_USAGE;
+	}
 	if (o.json)
 		format = GPUENV_FORMAT_JSON;
 	else if (markdown)
@@ -154,7 +169,18 @@ int cmd_explain(int argc, char *argv[])
 			strcmp(path, "-") == 0 ? "standard input" : path, strerror(-r));
 		return r == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
 	}
-	r = gpuenv_explain_text(data, len, &e, &why);
+	if (this_machine) { /* the machine (or its image, or a saved snapshot) first */
+		r = common_open(&o, &ctx, &snap);
+		if (r) {
+			free(data);
+			return r;
+		}
+		r = gpuenv_explain_with_machine(data, len, snap, &e, &why);
+		gpuenv_snapshot_unref(snap);
+		gpuenv_ctx_free(ctx);
+	} else {
+		r = gpuenv_explain_text(data, len, &e, &why);
+	}
 	free(data);
 	if (r == -EBADMSG || r == -EFBIG) {
 		fprintf(stderr, "gpuenv explain: %s: %s\n",

@@ -420,6 +420,19 @@ struct gpuenv_explain;
  */
 GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
 				   const char **ret_why);
+/*
+ * gpuenv_explain_with_machine: `gpuenv explain --this-machine`: the text read as by
+ * gpuenv_explain_text(), each fact then set beside machine's (a snapshot of this machine, a
+ * sysroot or a saved one: borrowed): where the machine has nothing (unprobed, unreadable) the
+ * pasted fact is judged; where it says the same, both agree; where it says otherwise (another
+ * value, absent, a failing call), the machine's fact is judged and the two are reported as a
+ * conflict. Symptoms come from the text only. Rendered with each fact's origin and a list of
+ * the conflicts (docs/explain.md). Returns as gpuenv_explain_text(); -EINVAL for a NULL
+ * machine. Since 0.1.
+ */
+GPUENV_API int gpuenv_explain_with_machine(const char *data, size_t len,
+					   const struct gpuenv_snapshot *machine,
+					   struct gpuenv_explain **ret, const char **ret_why);
 /* gpuenv_explain_free: frees e (NULL is a no-op). Returns NULL. Since 0.1. */
 GPUENV_API struct gpuenv_explain *gpuenv_explain_free(struct gpuenv_explain *e);
 /* gpuenv_explain_get_verdict: returns the verdict of the rules over what was read (as

@@ -22,7 +22,7 @@ complete -c gpuenv -n "not __fish_seen_subcommand_from $commands" -a help -d 'th
 
 # Options of report and doctor (COMMON_OPTIONS_HELP in tools/gpuenv.h); `gpuenv` without a
 # command runs doctor, so they apply there too.
-set -l common "not __fish_seen_subcommand_from explain facts scan diff fleet version help"
+set -l common "not __fish_seen_subcommand_from facts scan diff fleet version help"
 complete -c gpuenv -n $common -s R -l sysroot -x -a '(__fish_complete_directories)' -d 'read the machine image under DIR'
 complete -c gpuenv -n $common -l image -r -F -d 'judge a container image (docker save, OCI layout, root tar)'
 complete -c gpuenv -n $common -l image-platform -x -a 'linux/amd64 linux/arm64' -d 'the manifest of a multi-platform image'
@@ -75,12 +75,8 @@ complete -c gpuenv -n $scan -s h -l help -d 'show help'
 
 set -l explain '__fish_seen_subcommand_from explain'
 complete -c gpuenv -n $explain -F
-complete -c gpuenv -n $explain -s j -l json -d "JSON: doctor's document plus facts_read and ask"
 complete -c gpuenv -n $explain -l markdown -d 'Markdown to reply in an issue'
-complete -c gpuenv -n $explain -l color -x -a 'auto always never' -d 'use colours'
-complete -c gpuenv -n $explain -l redact -d 'hide UUIDs, serial numbers and environment values'
-complete -c gpuenv -n $explain -l stable -d 'no run-to-run noise in the JSON'
-complete -c gpuenv -n $explain -s h -l help -d 'show help'
+complete -c gpuenv -n $explain -l this-machine -d "judge the text together with this machine's snapshot"
 
 complete -c gpuenv -n '__fish_seen_subcommand_from version' -l json -d 'JSON output'
 complete -c gpuenv -n '__fish_seen_subcommand_from version' -s h -l help -d 'show help'

@@ -33,6 +33,7 @@
 
 #include "formats/kernel-log.h"
 #include "formats/pasted-errors.h"
+#include "formats/pasted-scan.h"
 #include "formats/pasted.h"
 #include "shared/macro.h"
 
@@ -194,12 +195,14 @@ static const char *find(const struct line *l, const char *needle)
 	return memmem(l->p, l->n, needle, strlen(needle));
 }
 
+/* needle in lower case */
 static bool has_ci(const struct line *l, const char *needle)
 {
 	size_t k = strlen(needle);
 
 	for (size_t i = 0; i + k <= l->n; i++)
-		if (strncasecmp(l->p + i, needle, k) == 0)
+		if (tolower((unsigned char)l->p[i]) == needle[0] &&
+		    strncasecmp(l->p + i, needle, k) == 0)
 			return true;
 	return false;
 }
@@ -256,7 +259,7 @@ static long number_at(const char *p, const char *end, const char **ret_end)
 	return v;
 }
 
-/* Is the number `code` written in an error context on a line that names CUDA? */
+/* Is the number `code` written in an error context on the line (one that names CUDA)? */
 static bool line_has_code(const struct line *l, int code)
 {
 	static const char *const before[] = { "error ", "error: ", "error code ", "error code: ",
@@ -264,8 +267,6 @@ static bool line_has_code(const struct line *l, int code)
 	char num[16];
 	size_t k;
 
-	if (!has_ci(l, "cuda"))
-		return false;
 	k = (size_t)snprintf(num, sizeof(num), "%d", code);
 	for (const char *p = l->p; (p = memmem(p, (size_t)(l->p + l->n - p), num, k)); p += k) {
 		const char *after = p + k;
@@ -288,9 +289,15 @@ static int read_cuda_errors(const struct line *l, struct pasted_facts *out)
 {
 	int n = 0, r;
 
+	/* every name holds "cuda" or "CUDA", and a bare code counts only on a line naming CUDA */
+	if (!has_ci(l, "cuda"))
+		return 0;
+	/* the runtime's names all start "cudaError", the driver's "CUDA_ERROR_" */
+	bool names = find(l, "cudaError") || find(l, "CUDA_ERROR_");
+
 	for (size_t i = 0; i < ARRAY_SIZE(cuda_errors); i++) {
 		const struct cuda_error *e = &cuda_errors[i];
-		bool named = find(l, e->runtime) || (e->driver && find(l, e->driver));
+		bool named = names && (find(l, e->runtime) || (e->driver && find(l, e->driver)));
 
 		if (!named && !line_has_code(l, e->code))
 			continue;
@@ -471,12 +478,14 @@ static int read_nvml_init(const struct line *l, struct pasted_facts *out)
 	return 0;
 }
 
-static int read_symptoms(const struct line *l, struct pasted_facts *out)
+/* found: which needles the line holds (symptoms[i]'s is needle i, pasted_read_errors' scan),
+ * or NULL to look each up. */
+static int read_symptoms(const struct line *l, const bool *found, struct pasted_facts *out)
 {
 	int n = 0, r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms); i++) {
-		if (!find(l, symptoms[i].needle) ||
+		if (!(found ? found[i] : find(l, symptoms[i].needle) != NULL) ||
 		    (symptoms[i].also && !find(l, symptoms[i].also)))
 			continue;
 		r = add_symptoms(out, symptoms[i].rules, l);
@@ -552,10 +561,10 @@ static int read_wrapped(const struct line *l, const char *end, struct pasted_fac
 		return 0;
 	*ret_lines = k;
 	joined.n = o;
-	return read_symptoms(&joined, out);
+	return read_symptoms(&joined, NULL, out);
 }
 
-static int read_line(const struct line *l, struct pasted_facts *out)
+static int read_line(const struct line *l, const bool *found, struct pasted_facts *out)
 {
 	static int (*const readers[])(const struct line *, struct pasted_facts *) = {
 		read_cuda_errors,     read_driver_too_old, read_torch_capability,
@@ -563,7 +572,7 @@ static int read_line(const struct line *l, struct pasted_facts *out)
 	};
 	int n, r;
 
-	n = read_symptoms(l, out);
+	n = read_symptoms(l, found, out);
 	if (n < 0)
 		return n;
 	for (size_t i = 0; i < ARRAY_SIZE(readers); i++) {
@@ -580,25 +589,32 @@ static int read_kernel_log(const char *text, size_t len, struct pasted_facts *ou
 {
 	struct klog *k = NULL;
 	char path[96];
+	size_t base = 0;
 	int n = 0, r;
 
 	r = kernel_log_parse(text, len, &k);
 	if (r < 0)
 		return r;
+	/* numbered on from the events of the windows of a large input read before this one */
+	for (;; base++) {
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base);
+		if (!pasted_facts_get(out, path))
+			break;
+	}
 	for (size_t i = 0; i < k->n_ev && r >= 0; i++) {
 		const struct xid_event *e = &k->ev[i];
 		unsigned line = (unsigned)e->line;
 
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base + i);
 		r = pasted_facts_addf(out, READER, path, line, "%u", e->code);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", base + i);
 		if (r >= 0)
 			r = pasted_facts_add(out, READER, path, e->bus, line);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.count", i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.count", base + i);
 		if (r >= 0)
 			r = pasted_facts_addf(out, READER, path, line, "%llu",
 					      (unsigned long long)e->count);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.text", i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.text", base + i);
 		if (r >= 0 && e->text[0])
 			r = pasted_facts_add(out, READER, path, e->text, line);
 		n += 3;
@@ -624,29 +640,62 @@ static int read_kernel_log(const char *text, size_t len, struct pasted_facts *ou
 	return r < 0 ? r : n;
 }
 
+/* Every word one of read_line's readers needs on a line to read anything from it: the
+ * symptoms' needles, "cuda" in any case (every CUDA error name, and a code counts only on a
+ * line naming CUDA), and the marks of the readers that have no symptom row. A line holding
+ * none is skipped without running them (pasted-scan.h): most of a long log is such lines. */
+static int line_scan_init(struct pasted_scan *sc, struct pasted_needle *needles, size_t max)
+{
+	static const char *const marks[] = { "driver on your system is too old",
+					     "Failed to initialize NVML: ", "NVRM: " };
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && n < max; i++)
+		needles[n++] = (struct pasted_needle){ symptoms[i].needle, false };
+	for (size_t i = 0; i < ARRAY_SIZE(marks) && n < max; i++)
+		needles[n++] = (struct pasted_needle){ marks[i], false };
+	if (n < max)
+		needles[n++] = (struct pasted_needle){ "cuda", true };
+	return pasted_scan_init(sc, needles, n);
+}
+
 int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out)
 {
+	struct pasted_needle needles[PASTED_SCAN_MAX];
+	bool found[PASTED_SCAN_MAX];
 	struct line l = { .p = text, .no = 1 };
 	const char *end = text + len;
 	size_t inside = 0; /* lines left of a wrapped kernel message */
+	struct pasted_scan sc;
+	bool may;
 	int n = 0, r;
 
+	r = line_scan_init(&sc, needles, ARRAY_SIZE(needles));
+	if (r < 0)
+		return r;
 	while (l.p < end) {
 		const char *nl = memchr(l.p, '\n', (size_t)(end - l.p));
 
 		l.n = (size_t)((nl ? nl : end) - l.p);
+		/* a line none of the needles is in holds nothing read_wrapped or read_line
+		 * would find: that is most lines of a log */
+		memset(found, 0, sizeof(found));
+		pasted_scan_mark(&sc, l.p, l.n, found);
+		may = memchr(found, true, sc.n) != NULL;
 		if (inside > 0) {
 			inside--;
-		} else {
+		} else if (may) {
 			r = read_wrapped(&l, end, out, &inside);
 			if (r < 0)
 				return r;
 			n += r;
 		}
-		r = read_line(&l, out);
-		if (r < 0)
-			return r;
-		n += r;
+		if (may) {
+			r = read_line(&l, found, out);
+			if (r < 0)
+				return r;
+			n += r;
+		}
 		if (!nl)
 			break;
 		l.p = nl + 1;

@@ -7,7 +7,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+
+#define TOO_LARGE                                                                                  \
+	"the gzip file decompresses to more than 64 MiB; give gpuenv explain the sections "        \
+	"that matter instead"
 
 bool pasted_is_gzip(const char *data, size_t len)
 {
@@ -21,39 +24,92 @@ static int fail(int err, const char *why, const char **ret_why)
 	return err;
 }
 
+int pasted_gz_init(struct pasted_gz *g, const char *data, size_t len, size_t max,
+		   const char **ret_why)
+{
+	*g = (struct pasted_gz){ .max = max };
+	if (!pasted_is_gzip(data, len) || len > UINT_MAX)
+		return fail(-EBADMSG, "the input is not a gzip file", ret_why);
+	/* 16 + MAX_WBITS: gzip only (zlib.h inflateInit2) */
+	if (inflateInit2(&g->z, 16 + MAX_WBITS) != Z_OK)
+		return -ENOMEM;
+	g->live = true;
+	g->z.next_in = (Bytef *)(uintptr_t)data;
+	g->z.avail_in = (uInt)len;
+	return 0;
+}
+
+int pasted_gz_read(struct pasted_gz *g, char *buf, size_t cap, size_t *ret_n, const char **ret_why)
+{
+	size_t n = 0;
+
+	*ret_n = 0;
+	if (cap > UINT_MAX)
+		cap = UINT_MAX;
+	while (!g->end && n < cap) {
+		int zr;
+
+		g->z.next_out = (Bytef *)buf + n;
+		g->z.avail_out = (uInt)(cap - n);
+		zr = inflate(&g->z, Z_NO_FLUSH);
+		n = (size_t)((char *)g->z.next_out - buf);
+		if (zr == Z_STREAM_END) {
+			/* another member (gzip -c a b > c) follows, or trailing zeros: tape padding */
+			if (g->z.avail_in >= 2 && g->z.next_in[0] == 0x1f &&
+			    g->z.next_in[1] == 0x8b) {
+				if (inflateReset(&g->z) != Z_OK)
+					return -ENOMEM;
+				continue;
+			}
+			g->end = true;
+			break;
+		}
+		if (zr == Z_MEM_ERROR)
+			return -ENOMEM;
+		if (zr != Z_OK && zr != Z_BUF_ERROR)
+			return fail(-EBADMSG, "the gzip file is corrupt", ret_why);
+		if (zr == Z_BUF_ERROR && g->z.avail_in == 0)
+			return fail(-EBADMSG, "the gzip file is truncated", ret_why);
+	}
+	if (n > g->max - g->out)
+		return fail(-EFBIG, TOO_LARGE, ret_why);
+	g->out += n;
+	*ret_n = n;
+	return 0;
+}
+
+void pasted_gz_done(struct pasted_gz *g)
+{
+	if (g->live)
+		inflateEnd(&g->z);
+	g->live = false;
+}
+
 int pasted_gunzip(const char *data, size_t len, size_t max, char **ret, size_t *ret_len,
 		  const char **ret_why)
 {
-	z_stream z = { 0 };
+	struct pasted_gz g;
 	size_t cap = len * 4 + 4096, out = 0;
-	char *buf;
-	int zr = Z_OK, r = 0;
+	char *buf = NULL;
+	int r;
 
-	if (!pasted_is_gzip(data, len) || len > UINT_MAX)
-		return fail(-EBADMSG, "the input is not a gzip file", ret_why);
+	r = pasted_gz_init(&g, data, len, max, ret_why);
+	if (r < 0)
+		return r;
 	if (cap > max + 1)
 		cap = max + 1;
-	buf = malloc(cap + 1);
-	if (!buf)
-		return -ENOMEM;
-	/* 16 + MAX_WBITS: gzip only (zlib.h inflateInit2) */
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-		free(buf);
-		return -ENOMEM;
-	}
-	z.next_in = (Bytef *)(uintptr_t)data;
-	z.avail_in = (uInt)len;
 	for (;;) {
-		if (out == cap) {
-			if (cap > max) {
-				r = fail(-EFBIG,
-					 "the gzip file decompresses to more than 64 MiB; give "
-					 "gpuenv explain the sections that matter instead",
-					 ret_why);
+		size_t n;
+
+		if (!buf || out == cap) {
+			size_t ncap = !buf ? cap : cap * 2 > max + 1 ? max + 1 : cap * 2;
+			char *nb;
+
+			if (buf && ncap == cap) { /* one byte past max read: too large */
+				r = fail(-EFBIG, TOO_LARGE, ret_why);
 				break;
 			}
-			size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2;
-			char *nb = realloc(buf, ncap + 1);
+			nb = realloc(buf, ncap + 1);
 			if (!nb) {
 				r = -ENOMEM;
 				break;
@@ -61,41 +117,12 @@ int pasted_gunzip(const char *data, size_t len, size_t max, char **ret, size_t *
 			buf = nb;
 			cap = ncap;
 		}
-		size_t room = cap - out;
-		z.next_out = (Bytef *)buf + out;
-		z.avail_out = room > UINT_MAX ? UINT_MAX : (uInt)room;
-		zr = inflate(&z, Z_NO_FLUSH);
-		out = (size_t)((char *)z.next_out - buf);
-		if (zr == Z_STREAM_END) {
-			/* another member (gzip -c a b > c) follows, or trailing zeros: tape padding */
-			if (z.avail_in >= 2 && z.next_in[0] == 0x1f && z.next_in[1] == 0x8b) {
-				if (inflateReset(&z) != Z_OK) {
-					r = -ENOMEM;
-					break;
-				}
-				continue;
-			}
+		r = pasted_gz_read(&g, buf + out, cap - out, &n, ret_why);
+		if (r < 0 || n == 0)
 			break;
-		}
-		if (zr == Z_MEM_ERROR) {
-			r = -ENOMEM;
-			break;
-		}
-		if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			r = fail(-EBADMSG, "the gzip file is corrupt", ret_why);
-			break;
-		}
-		if (zr == Z_BUF_ERROR && z.avail_in == 0) {
-			r = fail(-EBADMSG, "the gzip file is truncated", ret_why);
-			break;
-		}
+		out += n;
 	}
-	inflateEnd(&z);
-	if (r == 0 && out > max)
-		r = fail(-EFBIG,
-			 "the gzip file decompresses to more than 64 MiB; give gpuenv explain the "
-			 "sections that matter instead",
-			 ret_why);
+	pasted_gz_done(&g);
 	if (r < 0) {
 		free(buf);
 		return r;

@@ -12,7 +12,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <zlib.h>
+
 bool pasted_is_gzip(const char *data, size_t len);
+
+/* Inflating a step at a time, so that a large report is read through a bounded window
+ * (explain) instead of whole: pasted_gz_init, pasted_gz_read until it gives 0 bytes,
+ * pasted_gz_done. */
+struct pasted_gz {
+	z_stream z;
+	size_t out, max; /* bytes given so far, and the cap on them */
+	bool end, live;
+};
+/* 0; -EBADMSG when data is not gzip (*ret_why set); -ENOMEM. */
+int pasted_gz_init(struct pasted_gz *g, const char *data, size_t len, size_t max,
+		   const char **ret_why);
+/* Up to cap more bytes into buf: *ret_n of them, 0 at the end of the last member. 0;
+ * -EFBIG past max; -EBADMSG corrupt or truncated; -ENOMEM. *ret_why as above. */
+int pasted_gz_read(struct pasted_gz *g, char *buf, size_t cap, size_t *ret_n, const char **ret_why);
+void pasted_gz_done(struct pasted_gz *g);
+
 /* Inflates every gzip member of data[0..len) into *ret (malloc()ed, NUL-terminated, *ret_len
  * bytes), at most max bytes. 0; -EFBIG past max; -EBADMSG corrupt or truncated; -ENOMEM. On
  * -EFBIG/-EBADMSG *ret_why (when given) is a static sentence for the user. */

@@ -247,6 +247,17 @@ static void markdown_line(struct strbuf *sb, size_t start)
 	sb->buf[sb->len] = '\0';
 }
 
+/* The length of the run of printable ASCII and tabs at p: bytes the cleaning copies as
+ * they are, neither counted as bad nor changing a line. */
+static size_t plain_run(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && ((p[i] >= 0x20 && p[i] <= 0x7E) || p[i] == '\t'))
+		i++;
+	return i;
+}
+
 /* A UTF-16 text without byte order mark: NULs in every other byte of its start. */
 static bool looks_utf16_without_bom(const unsigned char *p, size_t len)
 {
@@ -282,9 +293,21 @@ int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len
 		d.enc = ENC_UTF16LE, d.i = 2;
 	else if (len >= 2 && p[0] == 0xFE && p[1] == 0xFF)
 		d.enc = ENC_UTF16BE, d.i = 2;
-	/* UTF-8 of every code point is at most 3 bytes per UTF-16 unit or per invalid byte. */
-	strbuf_init(&sb, len * 3 + 16);
-	while ((cp = next_cp(&d)) != CP_END) {
+	/* Most text is ASCII and comes out as it went in: the first guess; the buffer grows
+	 * where UTF-16 or invalid bytes (U+FFFD, 3 bytes each) make it longer. */
+	strbuf_init(&sb, len + 16);
+	for (;;) {
+		if (d.enc == ENC_UTF8) {
+			size_t run = plain_run(p + d.i, len - d.i);
+
+			if (run) { /* what next_cp and put_cp do to each of these bytes */
+				strbuf_add(&sb, data + d.i, run);
+				d.i += run;
+				d.chars += run;
+			}
+		}
+		if ((cp = next_cp(&d)) == CP_END)
+			break;
 		if (cp == 0) {
 			why = d.enc == ENC_UTF8 && looks_utf16_without_bom(p, len)
 				      ? "the input looks like UTF-16 without a byte order mark; "

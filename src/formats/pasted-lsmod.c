@@ -3,7 +3,10 @@
  * Reader of pasted `lsmod` (`gpuenv explain`; kmod's lsmod prints /proc/modules as "Module
  * Size Used by" then "name size refcount [deps]"), often through `| grep nvidia`: the GPU
  * modules the probe records in driver.kernel_modules. A module listed is loaded ("true"); one
- * not listed is not recorded, since a paste may be cut or filtered.
+ * not listed is not recorded, since a paste may be cut or filtered. /proc/modules itself, as
+ * nvidia-bug-report.sh appends it, is read too: "name size refcount deps state address
+ * [taint]" (proc(5); "nvidia 8642560 45 nvidia_uvm,nvidia_modeset, Live 0xffffffffc0e89000
+ * (POE)"), a module only in state Live.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -30,13 +33,17 @@ int pasted_read_lsmod(const char *text, size_t len, struct pasted_facts *out)
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
 	while ((line = pasted_lines_next(&it))) {
-		char *f[5], *save = NULL;
+		char *f[8], *save = NULL;
 		int n = 0;
 
-		for (char *t = strtok_r(line, " \t", &save); t && n < 5;
+		for (char *t = strtok_r(line, " \t", &save); t && n < 8;
 		     t = strtok_r(NULL, " \t", &save))
 			f[n++] = t;
-		if (n < 3 || n > 4 || !digits(f[1]) || !digits(f[2]))
+		if (n < 3 || !digits(f[1]) || !digits(f[2]))
+			continue;
+		/* lsmod: 3 or 4 fields; /proc/modules: 6 or 7, Live and an address */
+		if (n > 4 &&
+		    !(n <= 7 && n >= 6 && strcmp(f[4], "Live") == 0 && strncmp(f[5], "0x", 2) == 0))
 			continue;
 		for (size_t i = 0; modules[i]; i++)
 			if (strcmp(f[0], modules[i]) == 0)

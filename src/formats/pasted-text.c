@@ -11,43 +11,51 @@
 
 int pasted_lines_init(struct pasted_lines *it, const char *text, size_t len)
 {
-	size_t n = text ? strnlen(text, len) : 0;
-
-	*it = (struct pasted_lines){ 0 };
-	it->buf = malloc(n + 1);
-	if (!it->buf)
-		return -ENOMEM;
-	if (n)
-		memcpy(it->buf, text, n);
-	it->buf[n] = '\0';
-	it->next = it->buf;
+	*it = (struct pasted_lines){ .next = text, .end = text ? text + len : NULL };
 	return 0;
 }
 
 char *pasted_lines_next(struct pasted_lines *it)
 {
-	char *s = it->next, *nl;
-	size_t l;
+	const char *s = it->next, *nl, *e, *nul;
+	size_t n;
 
-	if (!s || !*s)
+	if (!s || s >= it->end || !*s)
 		return NULL;
-	nl = strchr(s, '\n');
-	if (nl) {
-		*nl = '\0';
-		it->next = nl + 1;
-	} else {
-		it->next = s + strlen(s);
+	nl = memchr(s, '\n', (size_t)(it->end - s));
+	e = nl ? nl : it->end;
+	nul = memchr(s, '\0', (size_t)(e - s));
+	if (nul) { /* a stray NUL: the walk ends with the line it cuts */
+		e = nul;
+		it->end = nul;
 	}
-	l = strlen(s);
-	if (l && s[l - 1] == '\r')
-		s[l - 1] = '\0';
+	it->next = nl && !nul ? nl + 1 : e;
+	n = (size_t)(e - s);
+	if (n && s[n - 1] == '\r')
+		n--;
+	if (n + 1 > it->cap) {
+		size_t cap = it->cap ? it->cap : 256;
+		char *b;
+
+		while (cap < n + 1)
+			cap *= 2;
+		b = realloc(it->line, cap);
+		if (!b) {
+			it->next = it->end;
+			return NULL;
+		}
+		it->line = b;
+		it->cap = cap;
+	}
+	memcpy(it->line, s, n);
+	it->line[n] = '\0';
 	it->no++;
-	return s;
+	return it->line;
 }
 
 void pasted_lines_done(struct pasted_lines *it)
 {
-	free(it->buf);
+	free(it->line);
 	*it = (struct pasted_lines){ 0 };
 }
 

@@ -11,15 +11,21 @@
 
 #include "formats/pasted.h"
 
-/* A copy of the text cut into lines in place. Readers never see an embedded NUL (the text
- * ends at len), but a stray one only ends the walk early. */
+/* The text's lines, one at a time: the text itself is shared by every reader and never
+ * copied or written; the line returned is a copy in a buffer of the walk's own (as long as
+ * the longest line), which the reader may cut and trim in place, valid until the next call.
+ * Readers never see an embedded NUL (the text ends at len), but a stray one ends the walk
+ * after the line it cuts. */
 struct pasted_lines {
-	char *buf, *next;
+	const char *next, *end;
+	char *line;
+	size_t cap;
 	unsigned no; /* 1-based number of the line last returned */
 };
-/* 0 or -ENOMEM. */
+/* Never fails (the line buffer is allocated by pasted_lines_next): 0. */
 int pasted_lines_init(struct pasted_lines *it, const char *text, size_t len);
-/* The next line, NUL-terminated and with its "\n" and a stray "\r" cut; NULL at the end. */
+/* The next line, NUL-terminated and with its "\n" and a stray "\r" cut; NULL at the end, or
+ * when the line does not fit in memory (the walk ends there). */
 char *pasted_lines_next(struct pasted_lines *it);
 void pasted_lines_done(struct pasted_lines *it);
 

@@ -90,8 +90,10 @@ int pasted_read_tf_build_info(const char *text, size_t len, struct pasted_facts 
 		unsigned no = 1;
 
 		for (p = strstr(text, quoted); p && p < end; p = strstr(p + ql, quoted)) {
-			for (; counted < p; counted++)
-				no += *counted == '\n';
+			for (const char *nl; (nl = memchr(counted, '\n', (size_t)(p - counted)));
+			     counted = nl + 1)
+				no++;
+			counted = p;
 			if (!(v = value_at(p + ql)))
 				continue;
 			if (!first || no < first)

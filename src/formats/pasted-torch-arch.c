@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats/pasted-readers.h"
@@ -202,9 +203,13 @@ int pasted_read_torch_arch(const char *text, size_t len, struct pasted_facts *ou
 			s[strlen(s) - 1] = '\0';
 			pasted_put(&o, it.no, s + 1, "driver.cuda.devices.%d.name", name_dev);
 		} else if (read_arch_list(NULL, it.no, s)) {
-			/* the last list pasted is the build judged: two lists are two environments */
-			last_list = s;
+			/* the last list pasted is the build judged: two lists are two environments
+			 * (kept: the walk's line buffer holds only the current line) */
+			free(last_list);
+			last_list = strdup(s);
 			last_no = it.no;
+			if (!last_list)
+				o.err = -ENOMEM;
 		} else {
 			cap_dev = name_dev = -1;
 			/* the prompt, unless the input layer took ">>>" for Markdown quote markers */
@@ -229,8 +234,9 @@ int pasted_read_torch_arch(const char *text, size_t len, struct pasted_facts *ou
 		}
 		cap_dev = name_dev = -1;
 	}
-	if (last_list)
+	if (last_list && o.err >= 0)
 		read_arch_list(&o, last_no, last_list);
+	free(last_list);
 	pasted_lines_done(&it);
 	return pasted_out_result(&o);
 }

@@ -21,7 +21,9 @@ int pasted_read_uname(const char *text, size_t len, struct pasted_facts *out)
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
 	while ((line = pasted_lines_next(&it))) {
-		char *p = (char *)pasted_after(line, "Linux "), *release;
+		/* nvidia-bug-report.sh's header writes it "uname: Linux host 6.8.0-…" */
+		const char *l = pasted_after(line, "uname: ") ?: line;
+		char *p = (char *)pasted_after(l, "Linux "), *release;
 		size_t n;
 
 		if (!p)

@@ -22,6 +22,7 @@ static int add(struct pasted_facts *f, const char *reader, const char *path, con
 {
 	if (!path || !*path)
 		return -EINVAL;
+	line += f->line_base;
 	char *v = strdup(value ? value : "");
 	if (!v)
 		return -ENOMEM;

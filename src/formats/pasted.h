@@ -37,6 +37,9 @@ struct pasted_facts {
 	size_t n, cap;
 	size_t dropped;	     /* facts past PASTED_FACTS_MAX, counted so the output can say so */
 	struct strmap index; /* path → position in v: a linear search made big pastes quadratic */
+	/* Added to every line given to pasted_facts_add*(): the lines before the part of the
+	 * input a reader is given (explain reads a large gzip input a window at a time). */
+	unsigned line_base;
 };
 
 /* Copies path and value. A later fact for the same path replaces the earlier (the last
@@ -60,6 +63,10 @@ typedef int (*pasted_reader_fn)(const char *text, size_t len, struct pasted_fact
 struct pasted_reader {
 	const char *name; /* "errors", "nvidia-smi", "collect-env" … */
 	pasted_reader_fn read;
+	/* Words at least one of which (case-sensitive, 4 bytes or more) is in every text the
+	 * reader reads anything from: explain runs it only on text that holds one (one pass for
+	 * every reader, pasted-scan.h). NULL: no such words; it always runs. */
+	const char *const *signs;
 };
 /* Every reader, in the order explain runs them (pasted-readers.c: one line per reader);
  * ends with { NULL, NULL }. */

@@ -30,6 +30,69 @@ static const char *shown_value(const struct explain_read *r, unsigned flags)
 	return snap_key_is_identifying(section, last + 1) ? "<redacted>" : r->value;
 }
 
+/* The machine's value beside a pasted one, redacted as the pasted one is. */
+static const char *shown_machine(const struct explain_read *r, unsigned flags)
+{
+	const char *v = r->machine_value ? r->machine_value : "";
+	struct explain_read m = *r;
+
+	m.value = v;
+	return shown_value(&m, flags);
+}
+
+static const char *const origin_names[] = {
+	[EXPLAIN_FROM_PASTE] = "text",
+	[EXPLAIN_BOTH_AGREE] = "both",
+	[EXPLAIN_CONFLICT] = "conflict",
+};
+
+/* --this-machine: where each fact came from, after its reader. */
+static void origin_text(const struct explain_view *v, const struct explain_read *r, unsigned flags,
+			bool md, struct strbuf *sb)
+{
+	if (!v->this_machine)
+		return;
+	if (r->origin == EXPLAIN_CONFLICT)
+		strbuf_printf(sb,
+			      md ? " | **conflict**: machine has `%s` (%s)"
+				 : "  CONFLICT: machine has %s (%s)",
+			      shown_machine(r, flags), r->machine_source ? r->machine_source : "?");
+	else
+		strbuf_puts(sb, r->origin == EXPLAIN_BOTH_AGREE
+					? (md ? " | machine agrees" : "  (machine agrees)")
+					: (md ? " | text only" : "  (text only)"));
+}
+
+/* --this-machine: the conflicts again, together, after the facts. */
+static void conflicts_text(const struct explain_view *v, unsigned flags, bool md, struct strbuf *sb)
+{
+	if (!v->this_machine)
+		return;
+	if (!v->n_conflicts) {
+		strbuf_puts(sb, md ? "No fact of the text contradicts this machine.\n\n"
+				   : "No fact of the text contradicts this machine.\n\n");
+		return;
+	}
+	strbuf_printf(
+		sb,
+		md ? "### Text and machine disagree (%zu); the machine's facts were judged\n\n"
+		   : "The text and this machine disagree (%zu); the machine's facts were "
+		     "judged:\n",
+		v->n_conflicts);
+	for (size_t i = 0; i < v->n_read; i++) {
+		const struct explain_read *r = &v->read[i];
+
+		if (r->origin == EXPLAIN_CONFLICT)
+			strbuf_printf(
+				sb,
+				md ? "- `%s`: text line %u says `%s`, machine says `%s` (%s)\n"
+				   : "  %s: text line %u says %s, machine says %s (%s)\n",
+				r->path, r->line, shown_value(r, flags), shown_machine(r, flags),
+				r->machine_source ? r->machine_source : "?");
+	}
+	strbuf_putc(sb, '\n');
+}
+
 static void facts_text(const struct explain_view *v, unsigned flags, bool md, struct strbuf *sb)
 {
 	if (!v->n_read) {
@@ -37,25 +100,38 @@ static void facts_text(const struct explain_view *v, unsigned flags, bool md, st
 				   : "Nothing recognised in the text.\n\n");
 		return;
 	}
-	strbuf_printf(
-		sb,
-		md ? "### Read from the text (%zu facts)\n\n| line | fact | value | reader |\n|---|---|---|---|\n"
-		   : "Read from the text (%zu facts):\n",
-		v->n_read);
+	if (md)
+		strbuf_printf(
+			sb,
+			v->this_machine
+				? "### Read from the text (%zu facts), beside this machine's\n\n| "
+				  "line | fact | value | reader | machine |\n|---|---|---|---|---|\n"
+				: "### Read from the text (%zu facts)\n\n| line | fact | value | "
+				  "reader |\n|---|---|---|---|\n",
+			v->n_read);
+	else
+		strbuf_printf(sb,
+			      v->this_machine
+				      ? "Read from the text (%zu facts), beside this machine's:\n"
+				      : "Read from the text (%zu facts):\n",
+			      v->n_read);
 	for (size_t i = 0; i < v->n_read; i++) {
 		const struct explain_read *r = &v->read[i];
 
 		if (md)
-			strbuf_printf(sb, "| %u | `%s` | %s%s | %s |\n", r->line, r->path,
+			strbuf_printf(sb, "| %u | `%s` | %s%s | %s", r->line, r->path,
 				      r->failed ? "error: " : "", shown_value(r, flags), r->reader);
 		else
-			strbuf_printf(sb, "  line %-5u %s %s %s  [%s]\n", r->line, r->path,
+			strbuf_printf(sb, "  line %-5u %s %s %s  [%s]", r->line, r->path,
 				      r->failed ? "failed:" : "=", shown_value(r, flags),
 				      r->reader);
+		origin_text(v, r, flags, md, sb);
+		strbuf_puts(sb, md ? " |\n" : "\n");
 	}
 	if (v->dropped)
 		strbuf_printf(sb, "  (%zu more facts not kept)\n", v->dropped);
 	strbuf_putc(sb, '\n');
+	conflicts_text(v, flags, md, sb);
 }
 
 static void ask_text(const struct explain_view *v, bool md, struct strbuf *sb)
@@ -116,9 +192,24 @@ int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf
 				      shown_value(x, flags), "line", (json_int_t)x->line, "reader",
 				      x->reader, "failed", x->failed);
 
+		if (o && v->this_machine &&
+		    (json_object_set_new(o, "origin", json_string(origin_names[x->origin])) < 0 ||
+		     (x->machine_value &&
+		      json_object_set_new(o, "machine_value",
+					  json_string(shown_machine(x, flags))) < 0) ||
+		     (x->machine_source &&
+		      json_object_set_new(o, "machine_source", json_string(x->machine_source)) <
+			      0))) {
+			json_decref(o);
+			goto oom;
+		}
 		if (!o || json_array_append_new(read, o) < 0)
 			goto oom;
 	}
+	if (json_object_set_new(root, "this_machine", json_boolean(v->this_machine)) < 0 ||
+	    (v->this_machine &&
+	     json_object_set_new(root, "conflicts", json_integer((json_int_t)v->n_conflicts)) < 0))
+		goto oom;
 	for (size_t i = 0; v->ask && v->ask[i]; i++)
 		if (json_array_append_new(ask, json_string(v->ask[i])) < 0)
 			goto oom;

@@ -23,16 +23,27 @@ int out_json_put(struct json_t *root, struct strbuf *sb);
 int out_doctor_mermaid(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
 /* `gpuenv explain` (out-explain.c): the facts read from pasted text, the diagnosis of the
  * rules over them, and the commands that would let the rules that could not judge do so. */
+/* With --this-machine, where a pasted fact stands against the machine's snapshot. */
+enum explain_origin {
+	EXPLAIN_FROM_PASTE, /* the machine has nothing there: the paste's fact was judged */
+	EXPLAIN_BOTH_AGREE, /* the machine says the same */
+	EXPLAIN_CONFLICT,   /* the machine says otherwise: its fact was judged, both are shown */
+};
 struct explain_read {
 	const char *path, *value, *reader;
 	unsigned line;
 	bool failed; /* value is the error text of a failed call */
+	/* --this-machine only: the machine's value (or state) and where it read it */
+	const char *machine_value, *machine_source;
+	enum explain_origin origin;
 };
 struct explain_view {
 	const struct gpuenv_doctor *d;
 	const struct explain_read *read;
 	size_t n_read, dropped;
 	char *const *ask;
+	bool this_machine; /* judged with the machine's snapshot (gpuenv_explain_with_machine) */
+	size_t n_conflicts;
 };
 int out_explain_text(const struct explain_view *v, unsigned flags, struct strbuf *sb);
 int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf *sb);

@@ -176,6 +176,7 @@ def mutations_explain():
         ("unknown member in a fact read", lambda d: read0(d).__setitem__("state", "present")),
         ("ask as a string", lambda d: d.__setitem__("ask", "nvidia-smi")),
         ("negative facts_dropped", lambda d: d.__setitem__("facts_dropped", -1)),
+        ("an origin not in the list", bad_origin),
     ]
 
 
@@ -196,6 +197,12 @@ EXPLAIN_TEXTS = [
 ]
 
 
+def bad_origin(doc):
+    """A --this-machine fact read with an origin the schema does not list."""
+    f = next(f for f in doc["facts_read"] if "origin" in f)  # StopIteration: none to mutate
+    f["origin"] = "guess"
+
+
 def explain_outputs(gpuenv):
     out = []
     for i, text in enumerate(EXPLAIN_TEXTS):
@@ -204,6 +211,17 @@ def explain_outputs(gpuenv):
         if p.returncode not in (0, 2):
             raise SystemExit(f"FAIL: explain of text {i} exited {p.returncode}: {p.stderr[-500:]}")
         out.append((f"explain text {i}", json.loads(p.stdout)))
+    # --this-machine, beside the h100-sxm-550 fixture's image: origins, machine values
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                        "h100-sxm-550", "root")
+    for i, text in enumerate(EXPLAIN_TEXTS):
+        cmd = [gpuenv, "explain", "--json", "--stable", "--this-machine", "--no-vendor",
+               "--sysroot", root]
+        p = subprocess.run(cmd, input=text, capture_output=True)
+        if p.returncode not in (0, 2):
+            raise SystemExit(f"FAIL: explain --this-machine of text {i} exited "
+                             f"{p.returncode}: {p.stderr[-500:]}")
+        out.append((f"explain --this-machine text {i}", json.loads(p.stdout)))
     return out
 
 
@@ -215,7 +233,7 @@ def check_mutations(v, name, docs, muts, fails):
             d = copy.deepcopy(doc)
             try:
                 mutate(d)
-            except (LookupError, AttributeError, TypeError):
+            except (LookupError, AttributeError, TypeError, StopIteration):
                 continue  # this document has nothing to mutate that way
             tried += 1
             if errors(v, d):
@@ -272,7 +290,8 @@ def main():
         docs["scan"] = scan_outputs(gpuenv, top, tmp)
     docs["explain"] = explain_outputs(gpuenv)
     for path, doc in docs["explain"]:  # the rest of it is doctor's document
-        rest = {k: v_ for k, v_ in doc.items() if k not in ("facts_read", "facts_dropped", "ask")}
+        rest = {k: v_ for k, v_ in doc.items()
+                if k not in ("facts_read", "facts_dropped", "ask", "this_machine", "conflicts")}
         for e in errors(v["doctor"], rest):
             fails.append(f"{path}: doctor.json: {e}")
     for kind in SCHEMAS:

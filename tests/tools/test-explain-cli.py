@@ -173,6 +173,100 @@ rc, out, err = run(["--markdown"], MISMATCH)
 check("markdown: exit 2 and sections", rc == 2 and "### Read from the text" in out and
       "### To be sure, run" in out, out[:300])
 
+# A large gzip input (nvidia-bug-report.log.gz) is read a window of about 2-4 MiB at a time
+# (docs/explain.md): facts past the first window keep the user's line numbers, and the Xid
+# events of every window are numbered on, none overwritten. The filler stands for a long
+# kernel log; the Xid and NVRM lines are those of NVIDIA/gpu-operator#483, quoted above.
+import gzip  # noqa: E402
+
+filler = b"".join(b"[%8d.000000] usb 1-1: new high-speed USB device number %d\n" % (i, i)
+                  for i in range(120000))  # about 7.6 MiB: three windows at least
+xid1 = b"[    9.1] NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.\n"
+xid2 = b"[ 9999.1] NVRM: Xid (PCI:0000:d8:00): 48, pid=0, An uncorrectable double bit error\n"
+ver = b"NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n"
+big = xid1 + filler + ver + filler + xid2
+rc, doc = explain_json(gzip.compress(big, 6), "windowed gzip")
+n_filler = filler.count(b"\n")
+f = fact(doc, "driver.nvidia.proc_version")
+check("windowed gzip: the version line past the first window keeps its number",
+      f is not None and f["line"] == 2 + n_filler and f["value"] == "535.104.05", str(f))
+codes = sorted((f["value"], f["line"]) for f in doc.get("facts_read", [])
+               if f["path"].startswith("driver.xid_events.") and f["path"].endswith(".code"))
+check("windowed gzip: both Xid events, first and last window, each at its line",
+      codes == [("48", 3 + 2 * n_filler), ("79", 1)], str(codes))
+
+# A real nvidia-bug-report.log (nvidia-bug-report.sh 20083567, driver 352.63, GTX TITAN X,
+# Ubuntu 15.10), public at https://github.com/maz906/caffe/blob/
+# 5b386f8d99b4fdbe71290cc4338bb581ef737466/nvidia-bug-report.log: an excerpt, whole sections
+# as the script wrote them (the header, /etc/issue, lspci -d "10de:*" -v -xxx, lspci -nn,
+# modinfo, the NVRM scan of the kernel log, /proc/modules, /proc/version, the driver's version
+# and GPU information files, nvidia-smi -q), gzip -9n. Each section goes to its reader.
+REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "corpus",
+                      "pasted-gzip", "nvidia-bug-report-titanx-352.63.log.gz")
+with open(REPORT, "rb") as fh:
+    rc, doc = explain_json(fh.read(), "bug report")
+want = {
+    "host.kernel_release": ("4.2.0-22-generic", "uname"),        # the header's uname: line
+    "hardware.gpus.0.device_id": ("0x17c2", "lspci"),             # lspci -nn
+    "hardware.gpus.0.driver": ("nvidia", "lspci"),                # lspci -v
+    "driver.kernel_modules.nvidia": ("true", "lsmod"),            # /proc/modules
+    "driver.kernel_log.loaded_versions.0": ("352.63", "kernel-log"),  # the NVRM scan
+    "driver.nvidia.proc_version": ("352.63", "nvidia-version"),   # /proc/driver/nvidia/version
+    "driver.nvml.driver_version": ("352.63", "nvidia-smi"),       # nvidia-smi -q
+    "driver.nvml.devices.0.name": ("GeForce GTX TITAN X", "nvidia-smi"),
+}
+for path, (value, reader) in want.items():
+    f = fact(doc, path)
+    check(f"bug report: {path} = {value} from {reader}",
+          f is not None and f["value"] == value and f["reader"] == reader, str(f))
+check("bug report: nothing wrong found on a working 352.63", rc == 0 and not doc.get("findings"),
+      f"rc={rc} {str(doc.get('findings'))[:300]}")
+rc, out, err = run(["--redact", REPORT])
+check("bug report --redact: the board's serial and UUID are not printed",
+      rc == 0 and "0422715081539" not in out and "GPU-465c200a" not in out and
+      "<redacted>" in out, out[:600])
+
+# --this-machine: the text's facts beside a machine's, here the h100-sxm-550 fixture's image
+# (driver 550.54.15). The pasted lines are those of NVIDIA/nvidia-docker#1368 style reports:
+# the driver's version file of another moment (535), nvidia-smi's mismatch, uname -a.
+H100 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                    "h100-sxm-550", "root")
+THIS = (b"NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC "
+        b"2023\n"
+        b"Failed to initialize NVML: Driver/library version mismatch\n"
+        b"Linux gpu1 5.15.0-97-generic #107-Ubuntu SMP Wed Feb 7 13:26:48 UTC 2024 x86_64 "
+        b"x86_64 x86_64 GNU/Linux\n")
+rc, out, err = run(["--json", "--stable", "--this-machine", "--sysroot", H100, "--no-vendor"],
+                   THIS)
+doc = json.loads(out) if out.startswith("{") else {}
+check("this machine: JSON says so, one conflict",
+      doc.get("this_machine") is True and doc.get("conflicts") == 1, f"rc={rc} {err[:300]}")
+f = fact(doc, "driver.nvidia.proc_version")
+check("this machine: 535 pasted against the machine's 550: a conflict, both shown",
+      f is not None and f.get("origin") == "conflict" and f["value"] == "535.104.05" and
+      f.get("machine_value") == "550.54.15" and
+      f.get("machine_source") == "/proc/driver/nvidia/version", str(f))
+snap_v = doc.get("snapshot", {}).get("driver", {}).get("nvidia", {}).get("proc_version", {})
+check("this machine: the machine's version is the one judged",
+      snap_v.get("value") == "550.54.15", str(snap_v))
+f = fact(doc, "host.kernel_release")
+check("this machine: the kernel both show agrees", f is not None and f.get("origin") == "both",
+      str(f))
+f = fact(doc, "driver.nvml.init")
+check("this machine: nvmlInit's failure, not probed (--no-vendor), is the text's and judged",
+      f is not None and f.get("origin") == "text" and root_id(doc) ==
+      "driver.nvml-version-mismatch", f"{f} {root_id(doc)}")
+rc, out, err = run(["--this-machine", "--sysroot", H100, "--no-vendor"], THIS)
+check("this machine: text marks the conflict and lists it",
+      "CONFLICT: machine has 550.54.15" in out and "(machine agrees)" in out and
+      "The text and this machine disagree (1)" in out, out[:1200])
+rc, out, err = run(["--sysroot", H100], THIS)
+check("machine options without --this-machine: exit 64", rc == 64, f"rc={rc} {err}")
+rc, doc = explain_json(THIS, "text alone")
+check("text alone: this_machine false, no origin",
+      doc.get("this_machine") is False and "origin" not in (fact(doc, "host.kernel_release") or
+                                                            {"origin": 1}), str(doc)[:300])
+
 rc, out, err = run(["a", "b"])
 check("two inputs: exit 64", rc == 64, f"rc={rc}")
 rc, out, err = run(["--json", "--markdown"], b"")

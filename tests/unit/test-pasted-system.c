@@ -42,6 +42,13 @@ static void test_uname(void **state)
 			&f);
 	pasted_expect(&f, "host.kernel_release", "5.15.153.1-microsoft-standard-WSL2", 1);
 	assert_int_equal(f.n, 1);
+	/* nvidia-bug-report.sh's header (maz906/caffe, nvidia-bug-report.log at 5b386f8d) */
+	pasted_run_text(pasted_read_uname,
+			"Date: Mon Dec 21 01:42:03 MST 2015\n"
+			"uname: Linux shield-616-2 4.2.0-22-generic #27-Ubuntu SMP Thu Dec 17 "
+			"22:57:08 UTC 2015 x86_64 x86_64 x86_64 GNU/Linux\n",
+			&f);
+	pasted_expect(&f, "host.kernel_release", "4.2.0-22-generic", 2);
 }
 
 /* https://github.com/wookayin/gpustat/issues/102 (`cat /etc/os-release /etc/lsb-release` as one glob: lsb-release lines too) */
@@ -77,6 +84,21 @@ static void test_lsmod(void **state)
 	pasted_expect(&f, "driver.kernel_modules.nvidia_modeset", "true", 3);
 	pasted_expect(&f, "driver.kernel_modules.nvidia", "true", 4);
 	assert_int_equal(f.n, 4);
+	/* /proc/modules as nvidia-bug-report.sh appends it: its nvidia line is that report's;
+	 * the others are written in proc(5)'s format (deps listed with a trailing comma, another
+	 * state, a line of lsmod's shape with fields added) */
+	pasted_run_text(pasted_read_lsmod,
+			"*** /proc/modules\n"
+			"nvidia_uvm 69632 0 - Live 0xffffffffc0e2e000 (POE)\n"
+			"nvidia 8646656 53 - Live 0xffffffffc0553000 (POE)\n"
+			"nvidia_modeset 1343488 2 nvidia_drm, Live 0xffffffffc0c01000 (POE)\n"
+			"nvidia_drm 16384 1 - Unloading 0xffffffffc0210000 (POE)\n"
+			"nouveau 1 2 3 4 5\n",
+			&f);
+	pasted_expect(&f, "driver.kernel_modules.nvidia_uvm", "true", 2);
+	pasted_expect(&f, "driver.kernel_modules.nvidia", "true", 3);
+	pasted_expect(&f, "driver.kernel_modules.nvidia_modeset", "true", 4);
+	assert_int_equal(f.n, 3);
 }
 
 /* https://github.com/Start9Labs/start-technologies/issues/3702 (mokutil) and

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Finding which of a fixed set of needles occur in pasted text, in one pass over it: what lets
+ * explain skip the readers whose signature lines a paste does not hold, and the errors reader
+ * the lines that name no message it knows. A filter of 65,536 bits holds a hash of each
+ * needle's first four bytes, ASCII case folded; the text is hashed the same way at every
+ * byte, and only where the bit is set are the needles compared. Pure, over (ptr, len).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PASTED_SCAN_MAX 128u /* needles in one set */
+
+struct pasted_needle {
+	const char *s; /* at least 4 bytes */
+	bool nocase;   /* ASCII letters match in either case ("cuda", "CUDA", "Cuda") */
+};
+
+struct pasted_scan {
+	uint64_t filter[1024];
+	const struct pasted_needle *needles;
+	size_t n;
+	uint32_t key[PASTED_SCAN_MAX]; /* each needle's first four bytes, folded */
+	size_t len[PASTED_SCAN_MAX];
+};
+
+/* n needles (at most PASTED_SCAN_MAX, each at least 4 bytes: -EINVAL otherwise); the array
+ * must outlive the scan. 0 or -EINVAL. */
+int pasted_scan_init(struct pasted_scan *sc, const struct pasted_needle *needles, size_t n);
+/* Does any needle occur in p[0..n)? */
+bool pasted_scan_any(const struct pasted_scan *sc, const char *p, size_t n);
+/* found[i] = true for every needle i that occurs in p[0..n) (others left as they are). */
+void pasted_scan_mark(const struct pasted_scan *sc, const char *p, size_t n, bool *found);

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The one-pass needle scan of pasted text (src/formats/pasted-scan.c): every needle found
+ * wherever it stands (line start and end, overlapping others, sharing its first four bytes
+ * with another), case folded only where asked, and nothing found that is not there.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "formats/pasted-scan.h"
+
+static const struct pasted_needle needles[] = {
+	{ "NVRM: Xid (", false },
+	{ "NVRM: API mismatch", false }, /* the same first four bytes as the one before */
+	{ "cuda", true },
+	{ "Required key not available", false },
+};
+
+static void found_of(const char *text, bool found[4])
+{
+	struct pasted_scan sc;
+
+	memset(found, 0, 4 * sizeof(bool));
+	assert_int_equal(pasted_scan_init(&sc, needles, 4), 0);
+	pasted_scan_mark(&sc, text, strlen(text), found);
+	assert_int_equal(pasted_scan_any(&sc, text, strlen(text)),
+			 found[0] || found[1] || found[2] || found[3]);
+}
+
+static void test_each_needle_where_it_stands(void **state)
+{
+	bool f[4];
+
+	(void)state;
+	found_of("[ 5.1] NVRM: Xid (PCI:0000:01:00): 79", f);
+	assert_true(f[0] && !f[1] && !f[2] && !f[3]);
+	found_of("NVRM: API mismatch: the client has the version 535", f);
+	assert_true(!f[0] && f[1]);
+	found_of("x NVRM: API mismatch NVRM: Xid (", f); /* both, the second at the very end */
+	assert_true(f[0] && f[1]);
+	found_of("modprobe: ERROR: could not insert 'nvidia': Required key not available", f);
+	assert_true(f[3] && !f[0] && !f[1] && !f[2]);
+}
+
+static void test_case_folded_only_where_asked(void **state)
+{
+	bool f[4];
+
+	(void)state;
+	found_of("/usr/local/CUDA-12.4/lib64", f);
+	assert_true(f[2]);
+	found_of("CuDa", f);
+	assert_true(f[2]);
+	found_of("nvrm: xid (", f); /* a case-sensitive needle in other case */
+	assert_false(f[0] || f[1] || f[2] || f[3]);
+	found_of("required key not available", f);
+	assert_false(f[3]);
+}
+
+static void test_nothing_that_is_not_there(void **state)
+{
+	bool f[4];
+
+	(void)state;
+	found_of("", f);
+	assert_false(f[0] || f[1] || f[2] || f[3]);
+	found_of("cud", f); /* shorter than the needle */
+	assert_false(f[2]);
+	found_of("NVRM: Xid", f); /* cut before its end */
+	assert_false(f[0]);
+	found_of("NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05", f);
+	assert_false(f[0] || f[1] || f[2] || f[3]);
+}
+
+static void test_bad_sets_refused(void **state)
+{
+	static const struct pasted_needle short_one[] = { { "abc", false } };
+	struct pasted_scan sc;
+
+	(void)state;
+	assert_int_equal(pasted_scan_init(&sc, short_one, 1), -EINVAL);
+	assert_int_equal(pasted_scan_init(&sc, needles, PASTED_SCAN_MAX + 1), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_each_needle_where_it_stands),
+		cmocka_unit_test(test_case_folded_only_where_asked),
+		cmocka_unit_test(test_nothing_that_is_not_there),
+		cmocka_unit_test(test_bad_sets_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
