@@ -80,6 +80,8 @@ struct gpuenv_ctx_opts {
 	 * and stays the context's log function unless that replaces it. NULL: none. */
 	gpuenv_log_fn log_fn;
 	void *log_userdata;
+	/* path of libamd_smi.so to load (enables AMD SMI under --sysroot). Since 0.2. */
+	const char *amdsmi_lib;
 };
 
 /*
