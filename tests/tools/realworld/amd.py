@@ -44,7 +44,7 @@ def set_gpu(root, device, cls, pci_ids_line, gfx_target_version):
 
 
 def drop_venv(root):
-    shutil.rmtree(f"{root}/home/user/venv-rocm")
+    shutil.rmtree(f"{root}/home")  # the venv was its only content
 
 
 def rocm_620(root):
