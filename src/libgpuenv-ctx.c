@@ -113,6 +113,7 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 	ctx->nvml_lib = strdup_or_null(o.nvml_lib, &oom);
 	ctx->cuda_lib = strdup_or_null(o.cuda_lib, &oom);
 	ctx->opencl_lib = strdup_or_null(o.opencl_lib, &oom);
+	ctx->amdsmi_lib = strdup_or_null(o.amdsmi_lib, &oom);
 	if (oom) {
 		err = -ENOMEM;
 		goto fail;
@@ -134,6 +135,7 @@ GPUENV_API struct gpuenv_ctx *gpuenv_ctx_free(struct gpuenv_ctx *ctx)
 	free(ctx->nvml_lib);
 	free(ctx->cuda_lib);
 	free(ctx->opencl_lib);
+	free(ctx->amdsmi_lib);
 	free(ctx);
 	return NULL;
 }

@@ -52,6 +52,9 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 	case COMMON_OPT_OPENCL_LIB:
 		o->opencl_lib = arg;
 		return 1;
+	case COMMON_OPT_AMDSMI_LIB:
+		o->amdsmi_lib = arg;
+		return 1;
 	case COMMON_OPT_TRACE_PATHS:
 		o->trace_paths = arg;
 		return 1;
@@ -314,6 +317,7 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		.nvml_lib = o->nvml_lib,
 		.cuda_lib = o->cuda_lib,
 		.opencl_lib = o->opencl_lib,
+		.amdsmi_lib = o->amdsmi_lib,
 		.vendor_timeout_ms = o->vendor_timeout_ms,
 		.pid = o->pid,
 	};

@@ -100,6 +100,8 @@ struct gpuenv_ctx_opts {
 	/* "os/arch[/variant]" to choose among a multi-platform image's manifests; NULL:
 	 * linux/amd64. Since 0.1. */
 	const char *image_platform;
+	/* path of libamd_smi.so to load (enables AMD SMI under --sysroot). Since 0.1. */
+	const char *amdsmi_lib;
 };
 
 /*

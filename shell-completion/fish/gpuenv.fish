@@ -31,6 +31,7 @@ complete -c gpuenv -n $common -s F -l from -r -F -d 'load a snapshot written by 
 complete -c gpuenv -n $common -l nvml-lib -r -F -d 'libnvidia-ml.so.1 to load'
 complete -c gpuenv -n $common -l cuda-lib -r -F -d 'libcuda.so.1 to load'
 complete -c gpuenv -n $common -l opencl-lib -r -F -d 'libOpenCL.so.1 to load'
+complete -c gpuenv -n $common -l amdsmi-lib -r -F -d 'libamd_smi.so to load'
 complete -c gpuenv -n $common -l no-vendor -d 'never call vendor libraries'
 complete -c gpuenv -n $common -l opencl-all -d 'also load CPU-only OpenCL implementations'
 complete -c gpuenv -n $common -l pci-ids -r -F -d 'pci.ids naming GPUs the built-in table lacks'

@@ -35,8 +35,7 @@ static bool is_month(const char *s)
 	return false;
 }
 
-/* The time stamp a log line starts with: "[  12.345678]", an RFC 3339 token, "Mar  5 22:23:56". */
-static void line_timestamp(const char *line, char *buf, size_t len)
+void klog_line_timestamp(const char *line, char *buf, size_t len)
 {
 	const char *s = line + strspn(line, " \t");
 	size_t n;
@@ -147,7 +146,7 @@ static void add_xid(struct klog *k, const char *line, const char *nvrm, uint64_t
 	memcpy(e->pid, x.pid, sizeof(e->pid));
 	memcpy(e->name, x.name, sizeof(e->name));
 	memcpy(e->text, x.text, sizeof(e->text));
-	line_timestamp(line, e->timestamp, sizeof(e->timestamp));
+	klog_line_timestamp(line, e->timestamp, sizeof(e->timestamp));
 }
 
 /* "loading NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar ..." or
@@ -165,7 +164,7 @@ static void add_loaded(struct klog *k, const char *line, const char *msg)
 	p += strspn(p, " ");
 	if (!take_version(p, ver, sizeof(ver)))
 		return;
-	line_timestamp(line, k->last_loaded_ts, sizeof(k->last_loaded_ts));
+	klog_line_timestamp(line, k->last_loaded_ts, sizeof(k->last_loaded_ts));
 	if (k->n_loaded > 0 && streq(k->loaded[k->n_loaded - 1], ver))
 		return;
 	if (k->n_loaded == LOADED_VERSIONS_MAX) {
@@ -193,7 +192,7 @@ static void add_mismatch(struct klog *k, const char *line, const char *msg, char
 		o += (size_t)snprintf(joined + o, sizeof(joined) - o, " %s", m + strlen("NVRM: "));
 	}
 	k->mismatch_count++;
-	line_timestamp(line, k->mismatch_ts, sizeof(k->mismatch_ts));
+	klog_line_timestamp(line, k->mismatch_ts, sizeof(k->mismatch_ts));
 	p = strstr(joined, "has the version ");
 	if (!p || !take_version(p + strlen("has the version "), k->client_version,
 				sizeof(k->client_version)))
@@ -227,6 +226,7 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 	for (size_t i = 0; i < n; i++) {
 		const char *nvrm = strstr(lines[i], "NVRM: ");
 
+		klog_amd_line(&k->amd, lines[i]);
 		if (!nvrm)
 			continue;
 		if (startswith(nvrm, "NVRM: Xid ("))

@@ -14,6 +14,11 @@
  * - API mismatch: kernel-open/nvidia/nv.c, "NVRM: API mismatch: the client has the version
  *   %s, but\nNVRM: this kernel module has the version %s.  Please" (newer drivers name the
  *   client: "the client '<comm>' (pid N)\nNVRM: has the version ...").
+ * - amdgpu (kernel-log-amd.c): the firmware loader's "Direct firmware load for %s failed with
+ *   error %d" (drivers/base/firmware_loader/main.c) for an amdgpu/ file, amdgpu's own
+ *   'Failed to load firmware "amdgpu/…"' and "firmware loading failed" lines, "Fatal error
+ *   during GPU init" (drivers/gpu/drm/amd/amdgpu/amdgpu_device.c) and amdkfd's "<ASIC> not
+ *   supported in kfd" (drivers/gpu/drm/amd/amdkfd/kfd_device.c).
  * Fuzzed by tests/fuzz/fuzz-kernel-log.c.
  */
 #pragma once
@@ -35,6 +40,16 @@ struct xid_event {
 	uint64_t line;
 };
 
+/* amdgpu's and amdkfd's lines: counted, the first of each kind kept (it names the cause). */
+struct klog_amd {
+	uint64_t fw_failures, init_fatal, kfd_unsupported;
+	char fw_file[96];	/* "amdgpu/arcturus_gpu_info.bin", or "" when no line named one */
+	char fw_message[256];	/* the first firmware failure's message */
+	char fw_timestamp[40];	/* of the last one */
+	char init_message[256]; /* the first "Fatal error during GPU init" */
+	char kfd_message[256];	/* the first "not supported in kfd" */
+};
+
 struct klog {
 	struct xid_event ev[XID_EVENTS_MAX];
 	size_t n_ev;
@@ -45,11 +60,19 @@ struct klog {
 	char loaded[LOADED_VERSIONS_MAX][32];
 	size_t n_loaded;
 	char last_loaded_ts[40];
+	struct klog_amd amd;
 };
 
 /* Parses the kernel log text (up to len or an embedded NUL) into *ret (malloc()ed; free()
  * it). Returns 0 or -ENOMEM. */
 int kernel_log_parse(const char *text, size_t len, struct klog **ret);
+
+/* The time stamp a log line starts with ("[  12.345678]", an RFC 3339 token, "Mar  5
+ * 22:23:56") into buf, "" when it has none. */
+void klog_line_timestamp(const char *line, char *buf, size_t len);
+
+/* One line of the log judged for amdgpu's and amdkfd's messages (kernel-log-amd.c). */
+void klog_amd_line(struct klog_amd *a, const char *line);
 
 /* One /dev/kmsg record ("prio,seq,usec,flags;message\n KEY=value…") appended to sb as dmesg
  * prints it ("[sec.usec] message\n", \xNN escapes undone, a line per message line). */

@@ -138,6 +138,55 @@ static int redact_in_place(const struct gpuenv_doctor *d, json_t *o, const char 
 	return 0;
 }
 
+/* The other vendors' chains (docs/doctor-schema.md "vendor_chains"), or NULL when none. */
+static json_t *vendor_chains_json(const struct gpuenv_doctor *d)
+{
+	static const char *const ends[2][2] = { { "driver", "runtime" },
+						{ "runtime", "framework" } };
+	json_t *arr;
+
+	if (d->n_vendor_chains == 0)
+		return NULL;
+	arr = json_array();
+	for (size_t i = 0; arr && i < d->n_vendor_chains; i++) {
+		const struct vendor_chain *v = &d->vendor_chains[i];
+		json_t *links = json_array();
+
+		for (int k = 0; links && k < 2; k++)
+			json_array_append_new(links,
+					      json_pack("{s:s,s:s,s:s,s:o}", "from", ends[k][0],
+							"to", ends[k][1], "state",
+							link_state_name(v->link_state[k]), "why",
+							jstr(v->link_why[k])));
+		json_array_append_new(
+			arr, json_pack("{s:s,s:{s:o,s:o},s:{s:o,s:o},s:{s:o,s:o},s:{s:o,s:s},s:o}",
+				       "vendor", v->vendor, "driver", "label", jstr(v->driver),
+				       "source", jstr(v->driver_source), "runtime", "label",
+				       jstr(v->runtime), "source", jstr(v->runtime_source),
+				       "framework", "label", jstr(v->framework), "source",
+				       jstr(v->framework_source), "target", "name", jstr(v->target),
+				       "state", link_state_name(v->target_state), "links",
+				       links ? links : json_null()));
+	}
+	return arr;
+}
+
+/* Inserts "vendor_chains" after "chain": the members after it are moved behind it, so the
+ * document keeps the order docs/doctor-schema.md gives. */
+static void put_vendor_chains(json_t *root, json_t *vc)
+{
+	static const char *const after[] = { "findings", "skipped", "snapshot" };
+	json_t *moved[ARRAY_SIZE(after)];
+
+	for (size_t i = 0; i < ARRAY_SIZE(after); i++) {
+		moved[i] = json_incref(json_object_get(root, after[i]));
+		json_object_del(root, after[i]);
+	}
+	json_object_set_new(root, "vendor_chains", vc);
+	for (size_t i = 0; i < ARRAY_SIZE(after); i++)
+		json_object_set_new(root, after[i], moved[i] ? moved[i] : json_null());
+}
+
 int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb)
 {
 	static const char *const link_ends[2][2] = { { "driver", "toolkit" },
@@ -243,13 +292,26 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 			 skipped ? skipped : json_null(), "snapshot", snap);
 	if (!root)
 		return -ENOMEM;
+	if (d->n_vendor_chains) {
+		json_t *vc = vendor_chains_json(d);
+
+		if (!vc) {
+			json_decref(root);
+			return -ENOMEM;
+		}
+		put_vendor_chains(root, vc);
+	}
 	if (redact) {
 		json_t *links_j = json_object_get(json_object_get(root, "chain"), "links");
-		size_t i;
-		json_t *v;
+		json_t *vcs = json_object_get(root, "vendor_chains");
+		size_t i, j;
+		json_t *v, *vch;
 
 		json_array_foreach(links_j, i, v)
 			redact_in_place(d, v, "why");
+		json_array_foreach(vcs, j, vch)
+			json_array_foreach(json_object_get(vch, "links"), i, v)
+				redact_in_place(d, v, "why");
 		if (json_is_object(json_object_get(root, "root_cause")))
 			redact_in_place(d, json_object_get(root, "root_cause"), "why");
 	}

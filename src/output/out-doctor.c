@@ -353,6 +353,52 @@ static void chain_line(struct strbuf *sb, const struct style *st, const struct g
 	put_text(sb, st, d, ch->framework ? ch->framework : "not probed");
 }
 
+/* A vendor's chain, "amdgpu 6.7.0 · ROCm 6.2.0 · torch 2.5.1+rocm6.2 (gfx1100 ✓)". */
+static void vendor_chain_line(struct strbuf *sb, const struct style *st,
+			      const struct gpuenv_doctor *d, const struct vendor_chain *v)
+{
+	put_text(sb, st, d, v->driver ? v->driver : "?");
+	strbuf_puts(sb, " · ");
+	put_text(sb, st, d, v->runtime ? v->runtime : "?");
+	strbuf_puts(sb, " · ");
+	put_text(sb, st, d, v->framework ? v->framework : "not probed");
+	if (v->target) {
+		strbuf_puts(sb, " (");
+		put_text(sb, st, d, v->target);
+		strbuf_printf(sb, " %s)", link_mark(v->target_state));
+	}
+}
+
+static const char *const vendor_link_names[2] = { "driver → runtime", "runtime → framework" };
+
+static const char *vendor_name(const struct vendor_chain *v)
+{
+	return streq(v->vendor, "amd") ? "AMD" : v->vendor;
+}
+
+static void text_vendor_chains(struct strbuf *sb, const struct style *st,
+			       const struct gpuenv_doctor *d)
+{
+	for (size_t i = 0; i < d->n_vendor_chains; i++) {
+		const struct vendor_chain *v = &d->vendor_chains[i];
+		struct strbuf line = STRBUF_INIT;
+		size_t indent = strlen(vendor_name(v)) + strlen(" chain: ");
+
+		strbuf_printf(sb, "%s chain: ", vendor_name(v));
+		vendor_chain_line(&line, st, d, v);
+		put_wrapped(sb, st, d, strbuf_str(&line), indent, indent);
+		strbuf_done(&line);
+		for (int k = 0; k < 2; k++) {
+			strbuf_puts(sb, "  ");
+			put_mark(sb, st, link_status(v->link_state[k]),
+				 link_mark(v->link_state[k]));
+			strbuf_printf(sb, " %s: ", vendor_link_names[k]);
+			put_redacted(sb, st, d, v->link_why[k] ? v->link_why[k] : "");
+			strbuf_putc(sb, '\n');
+		}
+	}
+}
+
 static int render_text(const struct gpuenv_doctor *d, const struct style *st, struct strbuf *sb)
 {
 	static const char *const link_names[2] = { "driver → toolkit", "toolkit → framework" };
@@ -434,6 +480,7 @@ static int render_text(const struct gpuenv_doctor *d, const struct style *st, st
 		put_redacted(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "");
 		strbuf_putc(sb, '\n');
 	}
+	text_vendor_chains(sb, st, d);
 	return sb->err;
 }
 
@@ -579,6 +626,19 @@ static int render_markdown(const struct gpuenv_doctor *d, const struct style *st
 		strbuf_printf(sb, "- %s %s: ", link_mark(d->chain.link_state[k]), link_names[k]);
 		md_text(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "");
 		strbuf_putc(sb, '\n');
+	}
+	for (size_t i = 0; i < d->n_vendor_chains; i++) {
+		const struct vendor_chain *v = &d->vendor_chains[i];
+
+		strbuf_printf(sb, "\n**%s chain:** ", vendor_name(v));
+		vendor_chain_line(sb, st, d, v);
+		strbuf_puts(sb, "\n\n");
+		for (int k = 0; k < 2; k++) {
+			strbuf_printf(sb, "- %s %s: ", link_mark(v->link_state[k]),
+				      vendor_link_names[k]);
+			md_text(sb, st, d, v->link_why[k] ? v->link_why[k] : "");
+			strbuf_putc(sb, '\n');
+		}
 	}
 	for (size_t i = 0; i < d->n_findings; i++) {
 		const struct finding *f = &d->findings[i];

@@ -16,6 +16,7 @@
  * that left out pid and name. API mismatch: kernel-open/nvidia/nv.c, "NVRM: API mismatch:
  * the client has the version %s, but\nNVRM: this kernel module has the version %s.  Please"
  * (newer drivers name the client: "the client '<comm>' (pid N)\nNVRM: has the version ...").
+ * amdgpu's firmware and init failures and amdkfd's "not supported in kfd" (kernel-log.h).
  * Writes "driver.kernel_log" and "driver.xid_events[]" (one per Xid code and bus, counted).
  */
 #include <errno.h>
@@ -36,6 +37,31 @@
 #define KLOG_FILE_TAIL	 ((size_t)8 << 20)  /* bytes read from the end of a log file */
 #define KMSG_MAX_BYTES	 ((size_t)16 << 20) /* /dev/kmsg text kept */
 #define KMSG_MAX_RECORDS 262144u
+
+/* amdgpu's firmware and init failures and amdkfd's refusal, under kernel_log.amdgpu when the
+ * log shows any. */
+static void klog_write_amd(struct snap_node *kl, const struct klog_amd *a, const char *source)
+{
+	struct snap_node *o;
+
+	if (!a->fw_failures && !a->init_fatal && !a->kfd_unsupported)
+		return; /* the usual case, NVIDIA's machines included: nothing written */
+	o = snap_object(kl, "amdgpu");
+	snap_set_int(o, "firmware_failures", (int64_t)a->fw_failures, source);
+	if (a->fw_failures) {
+		snap_set_str(o, "firmware_message", a->fw_message, source);
+		if (a->fw_file[0])
+			snap_set_str(o, "firmware_file", a->fw_file, source);
+		if (a->fw_timestamp[0])
+			snap_set_str(o, "firmware_last_timestamp", a->fw_timestamp, source);
+	}
+	snap_set_int(o, "init_failures", (int64_t)a->init_fatal, source);
+	if (a->init_fatal)
+		snap_set_str(o, "init_message", a->init_message, source);
+	snap_set_int(o, "kfd_unsupported", (int64_t)a->kfd_unsupported, source);
+	if (a->kfd_unsupported)
+		snap_set_str(o, "kfd_message", a->kfd_message, source);
+}
 
 static void klog_write(struct snap_node *drv, const struct klog *k, const char *source)
 {
@@ -67,6 +93,7 @@ static void klog_write(struct snap_node *drv, const struct klog *k, const char *
 		if (k->mismatch_ts[0])
 			snap_set_str(mm, "last_timestamp", k->mismatch_ts, source);
 	}
+	klog_write_amd(kl, &k->amd, source);
 	lv = snap_array(kl, "loaded_versions");
 	for (size_t i = 0; i < k->n_loaded; i++)
 		snap_append_str(lv, k->loaded[i], source);

@@ -29,6 +29,7 @@ static const struct probe probe_table[] = {
 	{ .name = "nvml", .layer = GPUENV_LAYER_DRIVER, .run = probe_nvml, .sample = true },
 	{ .name = "cuda-driver", .layer = GPUENV_LAYER_DRIVER, .run = probe_cuda_driver },
 	{ .name = "opencl", .layer = GPUENV_LAYER_RUNTIME, .run = probe_opencl },
+	{ .name = "amdsmi", .layer = GPUENV_LAYER_DRIVER, .run = probe_amdsmi },
 	{ .name = "process", .layer = GPUENV_LAYER_RUNTIME, .run = probe_process },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },

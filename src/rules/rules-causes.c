@@ -47,6 +47,17 @@ const struct rule_edge rule_causes[] = {
 	{ "driver.nouveau-bound", "driver.module-not-loaded",
 	  "nouveau owns the device, so the nvidia module cannot bind it (\"NVRM: The NVIDIA probe "
 	  "routine was not called for 1 device(s)\") and is usually not loaded at all" },
+	/* ---- AMD: amdgpu's firmware, KFD and the gfx override ---- */
+	{ "driver.amdgpu-firmware-failed", "hardware.gpu-without-driver",
+	  "amdgpu's probe fails when a firmware file it needs does not load (\"Fatal error during "
+	  "GPU init\", \"probe of … failed with error -2\"): the GPU is left with no driver until "
+	  "the firmware is there" },
+	{ "driver.amdgpu-firmware-failed", "driver.amdgpu-no-kfd",
+	  "KFD adds a GPU to its topology once amdgpu's init of it completed; the init stopped at "
+	  "the firmware, so KFD never lists it" },
+	{ "runtime.hsa-override-wrong-target", "framework.rocm-gfx-unsupported",
+	  "the framework's code is looked up for the target the override names, not the GPU's: "
+	  "with the override gone ROCm loads the GPU's own code" },
 	/* ---- what an absent driver breaks above it ---- */
 	{ "driver.module-not-loaded", "hardware.gpu-without-driver",
 	  "the GPU has no kernel driver because the nvidia module that would bind it is not "

@@ -508,6 +508,19 @@ struct gpuenv_doctor *diagnosis_free(struct gpuenv_doctor *d)
 	free(d->chain.framework_source);
 	free(d->chain.link_why[0]);
 	free(d->chain.link_why[1]);
+	for (size_t i = 0; i < d->n_vendor_chains; i++) {
+		struct vendor_chain *v = &d->vendor_chains[i];
+
+		free(v->driver);
+		free(v->driver_source);
+		free(v->runtime);
+		free(v->runtime_source);
+		free(v->framework);
+		free(v->framework_source);
+		free(v->target);
+		free(v->link_why[0]);
+		free(v->link_why[1]);
+	}
 	snapshot_unref(d->snap);
 	free(d);
 	return NULL;

@@ -401,18 +401,6 @@ RULE_CHECK(check_fw_system_toolkit_irrelevant)
 
 /* ---- framework.rocm-gfx-unsupported ------------------------------------------------------ */
 
-/* HSA_OVERRIDE_GFX_VERSION "11.0.0" → "gfx1100" (major, then minor and stepping in hex, as
- * LLVM names AMDGPU processors: 9.0.10 → gfx90a). */
-static bool gfx_of_override(const char *v, char *buf, size_t len)
-{
-	unsigned ma, mi, st;
-
-	if (!v || sscanf(v, "%u.%u.%u", &ma, &mi, &st) != 3 || mi > 15 || st > 15)
-		return false;
-	snprintf(buf, len, "gfx%u%x%x", ma, mi, st);
-	return true;
-}
-
 /* The ROCm release a build was made for: torch's "+rocm6.2" label, else the HIP version's
  * major.minor (HIP 6.2.41133 ships with ROCm 6.2). */
 static bool fw_rocm_release(const struct fw_build *b, char *buf, size_t len)
@@ -436,21 +424,14 @@ struct gfx_ctx {
 	const struct snap_node *root, *kfd, *override;
 };
 
-static bool build_has_gfx(const struct snap_node *targets, const char *gfx)
-{
-	for (size_t i = 0; i < snap_count(targets); i++)
-		if (streq(snap_get_str(snap_at(targets, i), "gfx") ?: "", gfx))
-			return true;
-	return false;
-}
-
 /* The override users set for this GPU, from the knowledge base only (hsa_override.tsv), and
  * only when the build holds the code it makes ROCm load; AMD does not support it. */
 static void gfx_override_fix(struct finding *f, const struct snap_node *targets, const char *gfx)
 {
 	const struct facts_hsa_override *o;
 
-	if (facts_hsa_override(gfx, &o) < 0 || !o->override || !build_has_gfx(targets, o->runs_as))
+	if (facts_hsa_override(gfx, &o) < 0 || !o->override ||
+	    !amd_targets_have_gfx(targets, o->runs_as))
 		return;
 	finding_fix(
 		f,
@@ -473,7 +454,7 @@ static void gfx_one(const struct fw_build *b, void *u)
 	if (!snap_str(hip))
 		return;
 	have_rocm = fw_rocm_release(b, rocm, sizeof(rocm));
-	have_ovr = gfx_of_override(snap_str(x->override), ovr, sizeof(ovr));
+	have_ovr = amd_gfx_of_override(snap_str(x->override), ovr, sizeof(ovr));
 	tn = fw_targets(b, &from_bi);
 	for (size_t i = 0; snap_kind(tn) == SNAP_ARRAY && i < snap_count(tn); i++) {
 		const char *g = snap_get_str(snap_at(tn, i), "gfx");
@@ -497,7 +478,7 @@ static void gfx_one(const struct fw_build *b, void *u)
 			dup |= streq(snap_get_str(snap_at(x->kfd, j), "gfx") ?: "", gfx);
 		if (dup)
 			continue;
-		in_build = !have_list || build_has_gfx(tn, eff);
+		in_build = !have_list || amd_targets_have_gfx(tn, eff);
 		if (have_rocm)
 			sup = facts_rocm_supports_gfx(rocm, gfx, &conf);
 		in_rocm = sup != 0;

@@ -243,6 +243,20 @@ bool fw_first(const struct snap_node *root, struct fw_build *ret);
  * else the only one (rules-summary.c); *ret_why says which. NULL when none is selected. */
 const struct snap_node *chosen_toolkit(const struct snap_node *root, const char **ret_why);
 
+/* ---- AMD (rules-amd.c, rules-amd-chain.c) ------------------------------------------- */
+/* HSA_OVERRIDE_GFX_VERSION "11.0.0" → "gfx1100"; false when v is not major.minor.stepping. */
+bool amd_gfx_of_override(const char *v, char *buf, size_t len);
+/* Do the code objects (arch_targets[] objects with "gfx") include gfx? */
+bool amd_targets_have_gfx(const struct snap_node *targets, const char *gfx);
+/* The gfx of the first GPU node of the KFD topology (and its index), or NULL. */
+const char *amd_kfd_gfx(const struct snap_node *root, size_t *ret_index);
+/* The ROCm installation the system uses: /opt/rocm's, else the only one; NULL. */
+const struct snap_node *amd_chosen_rocm(const struct snap_node *root);
+/* The runtime layer's ROCm lines; clears *absent when a ROCm release is installed. */
+void amd_runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent);
+/* The AMD chain (d->vendor_chains[]), where the AMD stack is on the machine. */
+void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root);
+
 /* ---- the diagnosis beyond findings (rules-engine.c, rules-summary.c) ---------------- */
 void diagnosis_add_fact(struct gpuenv_doctor *d, enum gpuenv_layer layer, const char *label,
 			const char *source, const char *fmt, ...) _printf_(5, 6);
@@ -320,5 +334,8 @@ RULE_CHECK(check_fw_ptx_jit_only);
 RULE_CHECK(check_fw_cuda_newer_than_driver);
 RULE_CHECK(check_fw_system_toolkit_irrelevant);
 RULE_CHECK(check_fw_rocm_gfx_unsupported);
+RULE_CHECK(check_amdgpu_firmware_failed);
+RULE_CHECK(check_amdgpu_no_kfd);
+RULE_CHECK(check_hsa_override_wrong_target);
 RULE_CHECK(check_no_nvidia_runtime);
 RULE_CHECK(check_cdi_spec_stale);

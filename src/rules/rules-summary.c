@@ -531,7 +531,9 @@ void rules_summarize(struct gpuenv_doctor *d, const struct snap_node *root,
 	driver_facts(d, root, &absent[GPUENV_LAYER_DRIVER]);
 	runtime_facts(d, root, &absent[GPUENV_LAYER_RUNTIME]);
 	launch_summarize(d, root);
+	amd_runtime_facts(d, root, &absent[GPUENV_LAYER_RUNTIME]);
 	framework_facts(d, root, &absent[GPUENV_LAYER_FRAMEWORK]);
 	container_facts(d, root, &absent[GPUENV_LAYER_CONTAINER]);
 	chain(d, root);
+	amd_chain(d, root);
 }

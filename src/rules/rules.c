@@ -17,7 +17,9 @@
 const struct rule rule_table[] = {
 #include "rules-table-hardware.inc"
 #include "rules-table-driver.inc"
+#include "rules-table-driver-amd.inc"
 #include "rules-table-runtime.inc"
+#include "rules-table-runtime-amd.inc"
 #include "rules-table-framework.inc"
 #include "rules-table-container.inc"
 };

@@ -130,6 +130,21 @@ struct chain {
 	char *link_why[2];
 };
 
+/* Another vendor's chain, "amdgpu 6.8 · ROCm 6.2.4 · torch 2.5.1+rocm6.2 (gfx1100 ✓)": the
+ * kernel driver, the runtime release and the framework build, and the GPU's target judged
+ * through them (rules-amd-chain.c). Shown only where the vendor's stack is on the machine. */
+struct vendor_chain {
+	const char *vendor; /* "amd" */
+	char *driver, *driver_source;
+	char *runtime, *runtime_source;
+	char *framework, *framework_source;
+	char *target;		       /* "gfx1100", or NULL when no GPU target is known */
+	enum link_state target_state;  /* the worst of the two links */
+	enum link_state link_state[2]; /* [0] driver → runtime, [1] runtime → framework */
+	char *link_why[2];
+};
+#define VENDOR_CHAINS_MAX 4
+
 /* A diagnosis: the public struct gpuenv_doctor (include/gpuenv/gpuenv.h), defined here. */
 struct gpuenv_doctor {
 	struct gpuenv_snapshot *snap;
@@ -144,6 +159,8 @@ struct gpuenv_doctor {
 	unsigned rules_run[RULE_LAYERS], rules_skipped[RULE_LAYERS], rules_total[RULE_LAYERS];
 	enum layer_status status[RULE_LAYERS];
 	struct chain chain;
+	struct vendor_chain vendor_chains[VENDOR_CHAINS_MAX];
+	size_t n_vendor_chains;
 	enum gpuenv_verdict verdict;
 	/* The finding that explains the others (rules-rank.c): index in findings + 1, 0 when no
 	 * finding is a warning or an error (a healthy machine has no root cause). */

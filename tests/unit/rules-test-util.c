@@ -62,10 +62,19 @@ struct gpuenv_snapshot *base(void)
 		snap_set_state(snap_object(c, "requested"), req[i], FACT_ABSENT, "environment",
 			       NULL);
 	}
-	for (size_t i = 0; i < 7; i++) {
+	/* no amdgpu: no KFD topology (probe-nvidia-driver.c writes its ENOENT) */
+	snap_set_errno(snap_object(drv, "amdgpu"), "kfd_nodes", -ENOENT,
+		       "/sys/class/kfd/kfd/topology/nodes");
+	for (size_t i = 0; i < 8; i++) {
 		static const char *const vars[] = {
-			"PATH",	     "LD_LIBRARY_PATH", "LD_PRELOAD",		"CUDA_HOME",
-			"CUDA_PATH", "CUDA_VERSION",	"CUDA_VISIBLE_DEVICES",
+			"PATH",
+			"LD_LIBRARY_PATH",
+			"LD_PRELOAD",
+			"CUDA_HOME",
+			"CUDA_PATH",
+			"CUDA_VERSION",
+			"CUDA_VISIBLE_DEVICES",
+			"HSA_OVERRIDE_GFX_VERSION",
 		};
 
 		snap_set_state(snap_object(root, "environment"), vars[i], FACT_ABSENT,

@@ -206,6 +206,44 @@ static void test_api_mismatch_joined(void **state)
 			    "580.159.03");
 }
 
+/* amdgpu's firmware and init failures and amdkfd's refusal (kernel-log-amd.c); the first
+ * failing file and message are kept, each kind counted; none of them: nothing written. */
+static void test_amdgpu_lines(void **state)
+{
+	static const char text[] =
+		"Jan  9 10:14:07 n004 kernel: [    9.605986] amdgpu 0000:23:00.0: Direct firmware "
+		"load for amdgpu/arcturus_gpu_info.bin failed with error -2\n"
+		"Jan  9 10:14:07 n004 kernel: [    9.605988] amdgpu 0000:23:00.0: Failed to load "
+		"gpu_info firmware \"amdgpu/arcturus_gpu_info.bin\"\n"
+		"Jan  9 10:14:07 n004 kernel: [    9.605988] amdgpu 0000:23:00.0: Fatal error during "
+		"GPU init\n"
+		"[    6.087994] [drm:psp_hw_init [amdgpu]] *ERROR* PSP firmware loading failed\n"
+		"[    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd\n"
+		"[    3.9] kfd kfd: amdgpu: added device 1002:74a1\n";
+	static const char quiet[] = "[    3.9] kfd kfd: amdgpu: added device 1002:74a1\n"
+				    "[    4.0] [drm] amdgpu kernel modesetting enabled.\n";
+	struct snap_node *drv = obj("driver"), *other = obj("other");
+
+	(void)state;
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/kern.log"), 0);
+	assert_int_equal(get_int(drv, "kernel_log.amdgpu.firmware_failures"), 3);
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.firmware_file"),
+			    "amdgpu/arcturus_gpu_info.bin");
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.firmware_message"),
+			    "amdgpu 0000:23:00.0: Direct firmware load for "
+			    "amdgpu/arcturus_gpu_info.bin failed with error -2");
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.firmware_last_timestamp"),
+			    "[    6.087994]");
+	assert_int_equal(get_int(drv, "kernel_log.amdgpu.init_failures"), 1);
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.init_message"),
+			    "amdgpu 0000:23:00.0: Fatal error during GPU init");
+	assert_int_equal(get_int(drv, "kernel_log.amdgpu.kfd_unsupported"), 1);
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.kfd_message"),
+			    "kfd kfd: amdgpu: PITCAIRN  not supported in kfd");
+	assert_int_equal(probe_parse_kernel_log(other, quiet, strlen(quiet), "/dev/kmsg"), 0);
+	assert_null(snap_get(other, "kernel_log.amdgpu"));
+}
+
 static void test_kmsg_records(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -445,6 +483,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_api_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_api_mismatch_new_wording, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_api_mismatch_joined, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_amdgpu_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kmsg_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_events_and_nul, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_proc_status, setup, teardown),

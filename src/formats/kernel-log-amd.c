@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * amdgpu's and amdkfd's kernel-log lines (kernel-log.h names the formats): a firmware file the
+ * driver could not load, the GPU init that failed for it, and a GPU that KFD (the compute
+ * interface ROCm opens as /dev/kfd) does not support. Lines as dmesg prints them, e.g.
+ *   [    9.605986] amdgpu 0000:23:00.0: Direct firmware load for amdgpu/arcturus_gpu_info.bin failed with error -2
+ *   [    9.605988] amdgpu 0000:23:00.0: Failed to load gpu_info firmware "amdgpu/arcturus_gpu_info.bin"
+ *   [    9.605988] amdgpu 0000:23:00.0: Fatal error during GPU init
+ *   [drm:psp_hw_init [amdgpu]] *ERROR* PSP firmware loading failed
+ *   [    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd
+ * No I/O.
+ */
+#include <string.h>
+
+#include "kernel-log.h"
+#include "shared/macro.h"
+
+static void copy_text(char *dst, size_t len, const char *s)
+{
+	size_t n = strcspn(s, "\n");
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+/* The message without the syslog prefix ("Mmm dd hh:mm:ss host kernel: ") and the time
+ * stamp ("[    9.605986] "). */
+static const char *message(const char *line)
+{
+	const char *k = strstr(line, "kernel: ");
+
+	if (k)
+		line = k + strlen("kernel: ");
+	line += strspn(line, " \t");
+	if (*line == '[' && line[1] != 'd') { /* "[drm:…" is the message itself */
+		const char *close = strchr(line, ']');
+
+		if (close)
+			line = close + 1 + strspn(close + 1, " ");
+	}
+	return line;
+}
+
+/* The firmware file a line names: after "load for " up to a space, or inside the quotes of
+ * 'firmware "amdgpu/…"'. */
+static void fw_file(const char *m, char *buf, size_t len)
+{
+	const char *p = strstr(m, "Direct firmware load for ");
+	size_t n;
+
+	if (p) {
+		p += strlen("Direct firmware load for ");
+		n = strcspn(p, " \n");
+	} else if ((p = strstr(m, "\"amdgpu/"))) {
+		p++;
+		n = strcspn(p, "\"\n");
+	} else {
+		return;
+	}
+	if (n == 0 || n >= len)
+		return;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+void klog_amd_line(struct klog_amd *a, const char *line)
+{
+	const char *m;
+	bool amd;
+
+	if (!strstr(line, "amdgpu") && !strstr(line, "kfd"))
+		return;
+	m = message(line);
+	amd = strstr(m, "amdgpu") != NULL;
+	if (strstr(m, "Direct firmware load for amdgpu/") ||
+	    (amd && (strstr(m, "Failed to load firmware") || strstr(m, "firmware loading failed") ||
+		     strstr(m, "Failed to load gpu_info firmware")))) {
+		if (a->fw_failures++ == 0)
+			copy_text(a->fw_message, sizeof(a->fw_message), m);
+		if (!a->fw_file[0])
+			fw_file(m, a->fw_file, sizeof(a->fw_file));
+		klog_line_timestamp(line, a->fw_timestamp, sizeof(a->fw_timestamp));
+	} else if (amd && strstr(m, "Fatal error during GPU init")) {
+		if (a->init_fatal++ == 0)
+			copy_text(a->init_message, sizeof(a->init_message), m);
+	} else if (startswith(m, "kfd ") && strstr(m, "not supported in kfd")) {
+		if (a->kfd_unsupported++ == 0)
+			copy_text(a->kfd_message, sizeof(a->kfd_message), m);
+	}
+}

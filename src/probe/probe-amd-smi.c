@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * driver.amdsmi: what AMD SMI (libamd_smi.so, ROCm's amd-smi library) says about each AMD
+ * GPU: its PCI address, name, driver version, VRAM, temperatures and ECC totals, collected by
+ * src/vendor/amdsmi.c in a child under the context's deadline. Called only when allowed:
+ * live, or with --amdsmi-lib under --sysroot; never with --no-vendor; and only while the
+ * amdgpu kernel module is loaded (driver.kernel_modules.amdgpu or /sys/module/amdgpu, the
+ * sysfs-module ABI): without it the library has no GPU to open. Nothing is written on a
+ * machine with neither an AMD GPU nor amdgpu. Keys: docs/snapshot-schema.md
+ * "driver.amdsmi".
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "core/ctx.h"
+#include "probe-vendor.h"
+
+static const char *const amdsmi_keys[] = { "library", "init", NULL };
+
+static const struct vendor_probe amdsmi_probe = {
+	.parent = "driver",
+	.name = "amdsmi",
+	.keys = amdsmi_keys,
+	.lib_offset = offsetof(struct gpuenv_ctx, amdsmi_lib),
+	.lib_option = "--amdsmi-lib",
+	.first_call = "amdsmi_init",
+	.need_module = false, /* amdgpu, not nvidia: checked below */
+	.label = "AMD SMI",
+	.session = "amdsmi",
+	.collect = vendor_amdsmi_collect,
+};
+
+/* An AMD GPU on the PCI bus (hardware.gpus[], written by the pci probe before this one). */
+static bool amd_gpu_present(const struct gpuenv_snapshot *s)
+{
+	const struct snap_node *gpus = snap_get(snapshot_root_const(s), "hardware.gpus");
+
+	for (size_t i = 0; i < snap_count(gpus); i++)
+		if (streq(snap_get_str(snap_at(gpus, i), "vendor_id") ?: "", "0x1002"))
+			return true;
+	return false;
+}
+
+int probe_amdsmi(struct probe_env *pe, struct gpuenv_snapshot *s)
+{
+	bool amdgpu = probe_vendor_module_ready(pe, s, "amdgpu", NULL);
+	struct snap_node *obj;
+
+	/* No AMD GPU and no amdgpu: nothing of AMD's to ask, and nothing written (a machine
+	 * without AMD hardware has no driver.amdsmi). */
+	if (!amdgpu && !amd_gpu_present(s) && !pe->ctx->amdsmi_lib)
+		return 0;
+	obj = snap_object(snap_object(snapshot_root(s), "driver"), "amdsmi");
+
+	/* The gate's own reasons (--no-vendor, --sysroot without a library) come first. */
+	if (!(pe->ctx->flags & GPUENV_CTX_NO_VENDOR) &&
+	    ctx_vendor_allowed(pe->ctx, pe->ctx->amdsmi_lib) && !amdgpu) {
+		probe_vendor_not_called(obj, amdsmi_keys, FACT_UNPROBED, "/sys/module/amdgpu",
+					"amdgpu kernel module not loaded (AMD SMI has no GPU to "
+					"open)");
+		return snapshot_error(s);
+	}
+	return probe_vendor_run(pe, s, &amdsmi_probe);
+}

@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""AMD GPUs under ROCm: a healthy RX 7900 XTX (the AMD chain end to end), and machines rebuilt
+from public reports: amdgpu's firmware missing, a GPU KFD does not support, an
+HSA_OVERRIDE_GFX_VERSION left over from another card, /dev/kfd in a group the user is not in.
+Each is built on the rx7600-rocm-torch-override tree (one AMD GPU behind the MI300X
+platform's PCI topology; its sources)."""
+import os
+import shutil
+
+from realworld.common import (FIX, UBUNTU2004_OS_RELEASE, fresh, ini, read, real_world, section,
+                              ubuntu_os_release, w)
+
+TOPIC = "amd"
+FIXTURES = ("amd-rx7900xtx-rocm62-healthy", "rw-mi100-amdgpu-firmware-missing",
+            "rw-r9-370-pitcairn-no-kfd", "rw-mi210-hsa-override-gfx1030",
+            "rw-kfd-render-group-only-video")
+BASE = "rx7600-rocm-torch-override"
+GPU_BUS = "0000:05:00.0"
+NODES = "sys/devices/virtual/kfd/kfd/topology/nodes"
+ROCM_ENV = {"PATH": "/opt/rocm/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "ROCM_PATH": "/opt/rocm", "HOME": "/home/user"}
+
+
+def gpu_dir(root):
+    devs = f"{root}/sys/bus/pci/devices"
+    return os.path.normpath(os.path.join(devs, os.readlink(f"{devs}/{GPU_BUS}")))
+
+
+def set_gpu(root, device, cls, pci_ids_line, gfx_target_version):
+    """The base's one GPU made another AMD GPU: its PCI ids, its pci.ids line (in place of the
+    RX 7600's) and KFD node 2's gfx_target_version (None: KFD lists no GPU node)."""
+    gpu = gpu_dir(root)
+    w(gpu, "device", f"0x{device}\n")
+    w(gpu, "class", f"0x{cls}\n")
+    w(root, "usr/share/misc/pci.ids", read(root, "usr/share/misc/pci.ids").replace(
+        "\t7480  Navi 33 [Radeon RX 7600/7600 XT/7600M XT/7600S/7700S / PRO W7600]\n",
+        f"\t{device}  {pci_ids_line}\n"))
+    if gfx_target_version is None:
+        shutil.rmtree(f"{root}/{NODES}/2")
+        return
+    props = read(root, f"{NODES}/2/properties")
+    w(root, f"{NODES}/2/properties",
+      props.replace("gfx_target_version 110002", f"gfx_target_version {gfx_target_version}"))
+
+
+def drop_venv(root):
+    shutil.rmtree(f"{root}/home")  # the venv was its only content
+
+
+def rocm_620(root):
+    """ROCm 6.2.0 as the rocm-6.2-toolkit fixture has it (its sources): /opt/rocm-6.2.0 and the
+    /opt/rocm -> /etc/alternatives/rocm -> /opt/rocm-6.2.0 chain."""
+    src = f"{FIX}/rocm-6.2-toolkit/root"
+    shutil.copytree(f"{src}/opt", f"{root}/opt", symlinks=True, dirs_exist_ok=True)
+    os.makedirs(f"{root}/etc/alternatives", exist_ok=True)
+    os.symlink(os.readlink(f"{src}/etc/alternatives/rocm"), f"{root}/etc/alternatives/rocm")
+
+
+def kern_log(root, host, lines):
+    w(root, "var/log/kern.log", "".join(f"{host} kernel: {l}\n" for l in lines))
+
+
+def healthy():
+    dst, root = fresh("amd-rx7900xtx-rocm62-healthy", BASE)
+    set_gpu(root, "744c", "030000", "Navi 31 [Radeon RX 7900 XT/7900 XTX]",
+            110000)
+    rocm_620(root)
+    env = dict(ROCM_ENV)
+    env["PATH"] = "/home/user/venv-rocm/bin:" + env["PATH"]
+    env["VIRTUAL_ENV"] = "/home/user/venv-rocm"
+    ini(dst, TOPIC,
+        "A healthy ROCm machine: one Radeon RX 7900 XTX (Navi 31, gfx1100; KFD "
+        "gfx_target_version 110000) on amdgpu-dkms 6.7.0, ROCm 6.2.0 at /opt/rocm (which lists "
+        "gfx1100), torch 2.5.1+rocm6.2 in a venv whose code objects include gfx1100, the user "
+        "in group render: every link of the AMD chain holds",
+        "the rx7600-rocm-torch-override fixture (its sources) with the GPU's device id and class "
+        "those of an RX 7900 XTX (1002:744c, class 0x030000, its line in Debian 12's pci.ids 2023.04.10 'Navi 31 [Radeon "
+        "RX 7900 XT/7900 XTX/7900 GRE/7900M]'), KFD node 2's gfx_target_version 110000 (gfx1100, "
+        "LLVM AMDGPU processor table) and no HSA_OVERRIDE_GFX_VERSION; /opt/rocm-6.2.0 and its "
+        "alternatives link from the rocm-6.2-toolkit fixture (its sources)",
+        env, "", section(BASE, "devices"), section(BASE, "elf"))
+
+
+def mi100_firmware():
+    # ROCm/legacy-rocm-build#1357: an MI100 that worked for days; after a reboot (a kernel
+    # update) amdgpu cannot load amdgpu/arcturus_gpu_info.bin, the init fails and the probe
+    # ends with error -2. The cause: rock-dkms-firmware was not reinstalled after the kernel
+    # upgrade.
+    dst, root = fresh("rw-mi100-amdgpu-firmware-missing", BASE)
+    set_gpu(root, "738c", "038000", "Arcturus GL-XL [Instinct MI100]", None)
+    os.unlink(f"{gpu_dir(root)}/driver")
+    drop_venv(root)
+    w(root, "sys/module/amdgpu/version", "5.6.19\n")
+    w(root, "proc/sys/kernel/osrelease", "4.15.0-130-generic\n")
+    kern_log(root, "Jan  9 10:14:07 n004", [
+        "[    9.602662] [drm] amdgpu kernel modesetting enabled.",
+        "[    9.602665] [drm] amdgpu version: 5.6.19",
+        "[    9.602871] amdgpu: Ignoring ACPI CRAT on non-APU system",
+        "[    9.602887] amdgpu: Virtual CRAT table created for CPU",
+        "[    9.602998] amdgpu: Topology: Add CPU node",
+        "[    9.605792] amdgpu 0000:05:00.0: enabling device (0000 -> 0003)",
+        "[    9.605889] amdgpu 0000:05:00.0: Trusted Memory Zone (TMZ) feature not supported",
+        "[    9.605986] amdgpu 0000:05:00.0: Direct firmware load for "
+        "amdgpu/arcturus_gpu_info.bin failed with error -2",
+        "[    9.605988] amdgpu 0000:05:00.0: Failed to load gpu_info firmware "
+        "\"amdgpu/arcturus_gpu_info.bin\"",
+        "[    9.605988] amdgpu 0000:05:00.0: Fatal error during GPU init",
+        "[    9.605990] amdgpu 0000:05:00.0: amdgpu: finishing device.",
+        "[    9.606063] amdgpu: probe of 0000:05:00.0 failed with error -2",
+    ])
+    devices = "".join(l for l in section(BASE, "devices").splitlines(True)
+                      if not l.startswith(("/dev/dri/renderD", "/dev/dri/card1 ")))
+    ini(dst, TOPIC,
+        "An AMD Instinct MI100 (Arcturus, 1002:738c) on amdgpu 5.6.19 (rock-dkms 4.0) whose "
+        "init fails after a reboot: amdgpu cannot load amdgpu/arcturus_gpu_info.bin (error -2), "
+        "'Fatal error during GPU init', the probe fails and the GPU is left without a driver",
+        "Rebuilt from https://github.com/ROCm/legacy-rocm-build/issues/1357 (pasted: uname "
+        "4.15.0-130-generic, the dmesg lines from '[drm] amdgpu version: 5.6.19' to 'amdgpu: "
+        "probe of 0000:23:00.0 failed with error -2', kept verbatim with the bus made the "
+        "base's 0000:05:00.0; the reporter's answer: rock-dkms-firmware 1:4.0-23 had not been "
+        "reinstalled after the kernel upgrade); not in the report and placeholders: the "
+        "syslog prefix (host n004, the date), the PCI topology and BARs of the base, the "
+        "Ubuntu 22.04 os-release of the base (the report's 4.15 kernel is Ubuntu 18.04's); "
+        "KFD's topology keeps its CPU nodes only (amdgpu's 'Topology: Add CPU node', no GPU "
+        "added); /dev/kfd as rock-dkms's udev rule makes it, no render node (no DRM device was "
+        "registered); everything else is the rx7600-rocm-torch-override fixture's (see its "
+        "sources), without its venv",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world("https://github.com/ROCm/legacy-rocm-build/issues/1357",
+                   "amdgpu 0000:23:00.0: Direct firmware load for amdgpu/arcturus_gpu_info.bin "
+                   "failed with error -2 ... Fatal error during GPU init ... amdgpu: probe of "
+                   "0000:23:00.0 failed with error -2",
+                   "the firmware package (rock-dkms-firmware) was not reinstalled after the "
+                   "kernel upgrade: amdgpu cannot load arcturus_gpu_info.bin and the MI100's "
+                   "init fails", "driver.amdgpu-firmware-failed", "driver", "yes"),
+        devices)
+
+
+def pitcairn_no_kfd():
+    # ROCm/legacy-rocm-build#2232: an R7 370 / R9 270 (Curacao PRO, Pitcairn, GCN 1) under
+    # Ubuntu's 5.4 kernel: amdgpu drives it, but "kfd kfd: amdgpu: PITCAIRN  not supported in
+    # kfd", so rocminfo fails with "Unable to open /dev/kfd read-write: Cannot allocate memory"
+    # although the user is in group render.
+    dst, root = fresh("rw-r9-370-pitcairn-no-kfd", BASE)
+    set_gpu(root, "6811", "030000",
+            "Curacao PRO [Radeon R7 370 / R9 270/370 OEM]", None)
+    drop_venv(root)
+    os.unlink(f"{root}/sys/module/amdgpu/version")
+    os.rmdir(f"{root}/sys/module/amdgpu")
+    w(root, "proc/modules", "".join(
+        l for l in read(root, "proc/modules").splitlines(True)
+        if not l.startswith(("amddrm_", "amdttm ", "amdxcp ", "amdkcl "))).replace(" (OE)", ""))
+    w(root, "proc/sys/kernel/osrelease", "5.4.0-54-generic\n")
+    w(root, "etc/os-release", UBUNTU2004_OS_RELEASE)
+    kern_log(root, "Jun  9 18:02:11 igor-pc", [
+        "[    3.401207] [drm] amdgpu kernel modesetting enabled.",
+        "[    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd",
+        "[    3.912405] [drm] Initialized amdgpu 3.35.0 20150101 for 0000:05:00.0 on minor 0",
+    ])
+    ini(dst, TOPIC,
+        "A Radeon R7 370 / R9 270 (Curacao PRO, Pitcairn: GCN 1, 1002:6811) driven by Ubuntu "
+        "20.04's amdgpu (kernel 5.4.0-54): KFD does not support the chip ('PITCAIRN not "
+        "supported in kfd'), its topology has no GPU node, and rocminfo fails with 'Unable to "
+        "open /dev/kfd read-write: Cannot allocate memory' although the user is in group render",
+        "Rebuilt from https://github.com/ROCm/legacy-rocm-build/issues/2232 (pasted: rocminfo "
+        "'ROCk module is loaded', 'Unable to open /dev/kfd read-write: Cannot allocate memory', "
+        "'igor is member of render group', HSA_STATUS_ERROR_OUT_OF_RESOURCES; 'sudo dmesg | grep "
+        "kfd': '[    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd' verbatim; uname "
+        "5.4.0-54-generic; lspci 'Curacao PRO [Radeon R7 370 / R9 270/370 OEM]'); not in the "
+        "report and placeholders: the two other kernel-log lines and the syslog prefix, the "
+        "PCI id 1002:6811 (pci.ids' Curacao PRO line), the GPU on the base's bus 0000:05:00.0, "
+        "the kernel's own amdgpu (no /sys/module/amdgpu/version, no amdgpu-dkms modules in "
+        "/proc/modules), KFD's topology with its CPU nodes only; everything else is the "
+        "rx7600-rocm-torch-override fixture's (see its sources), without its venv",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world("https://github.com/ROCm/legacy-rocm-build/issues/2232",
+                   "Unable to open /dev/kfd read-write: Cannot allocate memory ... kfd kfd: "
+                   "amdgpu: PITCAIRN  not supported in kfd",
+                   "KFD does not support the Pitcairn (GCN 1) GPU: ROCm has no compute device, "
+                   "whatever the groups", "driver.amdgpu-no-kfd", "driver", "yes"),
+        section(BASE, "devices"))
+
+
+def mi210_override():
+    # ROCm/legacy-rocm-build#5238: an MI210 (gfx90a) that rocminfo shows as gfx1030 and whose
+    # kernels die with "Memory access fault by GPU node-2 on address (nil). Reason: unknown";
+    # the reporter had set HSA_OVERRIDE_GFX_VERSION for gfx1030 for another card and forgot it.
+    dst, root = fresh("rw-mi210-hsa-override-gfx1030", BASE)
+    set_gpu(root, "740f", "038000", "Aldebaran/MI200 [Instinct MI210]", 90010)
+    drop_venv(root)
+    rocm_620(root)
+    env = dict(ROCM_ENV)
+    env["HSA_OVERRIDE_GFX_VERSION"] = "10.3.0"
+    ini(dst, TOPIC,
+        "An AMD Instinct MI210 (Aldebaran, gfx90a; KFD gfx_target_version 90010) with "
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 left in the environment from another card: ROCm "
+        "reports the GPU as gfx1030 and loads RDNA2 code on a CDNA2 GPU, 'Memory access fault "
+        "by GPU node-2 ... on address (nil). Reason: unknown'",
+        "Rebuilt from https://github.com/ROCm/legacy-rocm-build/issues/5238 (pasted: rocminfo "
+        "listing the MI210 as gfx1030 and 'Memory access fault by GPU node-2 on address (nil). "
+        "Reason: unknown'; AMD: 'it is showing MI210 as gfx1030 when it should've been gfx90a. "
+        "Did you by chance try to override the gfx version'; the reporter: 'set the "
+        "HSA_OVERRIDE_GFX_VERSION to gfx1030 ... and forgot about it. My MI210 works great now'; "
+        "gfx1030's override value is 10.3.0, the LLVM AMDGPU processor table); not in the "
+        "report and placeholders: the ROCm release (ROCm 6.2.0 of the rocm-6.2-toolkit "
+        "fixture), the PCI id 1002:740f (pci.ids' Aldebaran/MI200 [Instinct MI210] line), the "
+        "GPU on the base's bus; everything else is the rx7600-rocm-torch-override fixture's "
+        "(see its sources), without its venv",
+        env,
+        real_world("https://github.com/ROCm/legacy-rocm-build/issues/5238",
+                   "Memory access fault by GPU node-2 (Agent handle: ...) on address (nil). "
+                   "Reason: unknown.",
+                   "HSA_OVERRIDE_GFX_VERSION set for a gfx1030 card and forgotten makes ROCm "
+                   "run gfx1030 code on the MI210 (gfx90a)",
+                   "runtime.hsa-override-wrong-target", "runtime", "yes"),
+        section(BASE, "devices"))
+
+
+def render_group():
+    # ROCm/rocminfo#34: /dev/kfd is root:render on newer kernels and udev, while the user
+    # (and rocminfo's check) count on video; outside render, opening /dev/kfd fails.
+    dst, root = fresh("rw-kfd-render-group-only-video", BASE)
+    set_gpu(root, "744c", "030000", "Navi 31 [Radeon RX 7900 XT/7900 XTX]",
+            110000)
+    drop_venv(root)
+    rocm_620(root)
+    w(root, "proc/self/status", read(root, "proc/self/status").replace(
+        "Groups:\t4 24 27 30 44 46 109 112 1000 ", "Groups:\t4 24 27 30 44 46 112 1000 "))
+    ini(dst, TOPIC,
+        "/dev/kfd and /dev/dri/renderD128 are 0660 root:render (udev's render group) and the "
+        "user is in video (44) but not in render: ROCm cannot open /dev/kfd",
+        "Rebuilt from https://github.com/ROCm/rocminfo/issues/34 (what the thread shows: "
+        "/dev/kfd 'restricted to root:render', the user counted on the video group, and the "
+        "failure reported as HSA_STATUS_ERROR_OUT_OF_RESOURCES instead of permission denied); "
+        "not in the report and placeholders: the GPU (the amd-rx7900xtx-rocm62-healthy "
+        "fixture's RX 7900 XTX, gfx1100), ROCm 6.2.0 of the rocm-6.2-toolkit fixture, the "
+        "user's other groups; everything else is the rx7600-rocm-torch-override fixture's "
+        "(see its sources), without its venv and with render (109) taken out of the user's "
+        "groups",
+        ROCM_ENV,
+        real_world("https://github.com/ROCm/rocminfo/issues/34",
+                   "on my system the /dev/kdf file was restricted to root:render, but rocminfo "
+                   "only checks for video",
+                   "the user is not in the render group that owns /dev/kfd and the render nodes",
+                   "driver.no-permission", "driver", "yes"),
+        section(BASE, "devices"))
+
+
+def write():
+    healthy()
+    mi100_firmware()
+    pitcairn_no_kfd()
+    mi210_override()
+    render_group()

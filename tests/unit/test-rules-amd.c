@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of the AMD rules (src/rules/rules-table-driver-amd.inc,
+ * rules-table-runtime-amd.inc) and of the AMD chain (src/rules/rules-amd-chain.c): each rule
+ * fires on a snapshot built in C that shows its problem and stays quiet with it fixed; inputs
+ * that could not be read give "skipped" records. The builders and assertions:
+ * rules-test-util.h.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "locale-fx.h"
+#include "rules-test-util.h"
+
+#define KLOG  "/var/log/kern.log"
+#define NODES "/sys/class/kfd/kfd/topology/nodes"
+
+/* An RX 7900 XTX bound to amdgpu 6.7.0, KFD listing it as gfx (NULL: a CPU node only). */
+static struct snap_node *amd_gpu(struct gpuenv_snapshot *s, const char *driver, const char *gfx)
+{
+	struct snap_node *g = gpu(s, "0x744c", driver), *kfd, *n;
+
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	snap_set_str(g, "vendor", "AMD", "x");
+	snap_set_str(node(s, "driver.amdgpu"), "module_version", "6.7.0",
+		     "/sys/module/amdgpu/version");
+	snap_set_bool(node(s, "driver.kernel_modules"), "amdgpu", true, "/proc/modules");
+	kfd = snap_array(node(s, "driver.amdgpu"), "kfd_nodes");
+	n = snap_append_object(kfd);
+	snap_set_int(n, "node", 0, NODES);
+	snap_set_state(n, "gfx", FACT_ABSENT, NODES "/0/properties", "CPU node");
+	if (gfx) {
+		n = snap_append_object(kfd);
+		snap_set_int(n, "node", 1, NODES);
+		snap_set_str(n, "gfx", gfx, NODES "/1/properties");
+	}
+	return g;
+}
+
+static struct snap_node *kernel_log(struct gpuenv_snapshot *s)
+{
+	struct snap_node *kl = snap_object(node(s, "driver"), "kernel_log");
+
+	snap_set_str(kl, "source", KLOG, KLOG);
+	return kl;
+}
+
+static void rocm(struct gpuenv_snapshot *s, const char *version)
+{
+	struct snap_node *r = snap_append_object(snap_array(node(s, "runtime"), "rocm"));
+
+	snap_set_str(r, "path", "/opt/rocm-6.2.0", "/opt");
+	snap_set_str(r, "resolved_path", "/opt/rocm-6.2.0", "/opt");
+	snap_set_str(r, "version", version, "/opt/rocm-6.2.0/.info/version");
+	snap_set_bool(r, "is_default", true, "/opt/rocm");
+}
+
+static void test_firmware_failed(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g = amd_gpu(s, "amdgpu", "gfx1100"), *a;
+
+	(void)state;
+	SKIPPED(s, "driver.amdgpu-firmware-failed"); /* no kernel log read */
+	a = snap_object(kernel_log(s), "amdgpu");
+	NO(s, "driver.amdgpu-firmware-failed");
+	snap_set_int(a, "firmware_failures", 2, KLOG);
+	snap_set_str(a, "firmware_file", "amdgpu/vega20_ta.bin", KLOG);
+	snap_set_str(a, "firmware_message",
+		     "amdgpu 0000:19:00.0: Direct firmware load for "
+		     "amdgpu/vega20_ta.bin failed with error -2",
+		     KLOG);
+	/* the GPU came up: what the file drives is off, not the GPU */
+	YES(s, "driver.amdgpu-firmware-failed", GPUENV_SEVERITY_WARNING, "amdgpu/vega20_ta.bin");
+	snap_set_int(a, "init_failures", 1, KLOG);
+	snap_set_str(a, "init_message", "amdgpu 0000:19:00.0: Fatal error during GPU init", KLOG);
+	YES(s, "driver.amdgpu-firmware-failed", GPUENV_SEVERITY_ERROR, "init failed");
+	assert_true(fix_has(s, "driver.amdgpu-firmware-failed", "/lib/firmware/amdgpu/vega20_ta"));
+	snap_set_int(a, "init_failures", 0, KLOG);
+	snap_set_state(g, "driver", FACT_ABSENT, "x", "No such file or directory");
+	YES(s, "driver.amdgpu-firmware-failed", GPUENV_SEVERITY_ERROR, "no driver bound");
+	snap_set_int(a, "firmware_failures", 0, KLOG);
+	NO(s, "driver.amdgpu-firmware-failed");
+	snapshot_unref(s);
+}
+
+static void test_no_kfd(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *kl;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", NULL);
+	YES(s, "driver.amdgpu-no-kfd", GPUENV_SEVERITY_ERROR, "lists no GPU node");
+	kl = snap_object(kernel_log(s), "amdgpu");
+	snap_set_str(kl, "kfd_message", "kfd kfd: amdgpu: PITCAIRN  not supported in kfd", KLOG);
+	YES(s, "driver.amdgpu-no-kfd", GPUENV_SEVERITY_ERROR, "PITCAIRN  not supported in kfd");
+	/* no KFD at all (CONFIG_HSA_AMD off): absent, still judged */
+	snap_set_state(node(s, "driver.amdgpu"), "kfd_nodes", FACT_ABSENT, NODES,
+		       "No such file or directory");
+	YES(s, "driver.amdgpu-no-kfd", GPUENV_SEVERITY_ERROR, "the kernel has no KFD");
+	/* unreadable: could not tell */
+	snap_set_state(node(s, "driver.amdgpu"), "kfd_nodes", FACT_UNREADABLE, NODES,
+		       "Permission denied");
+	SKIPPED(s, "driver.amdgpu-no-kfd");
+	snapshot_unref(s);
+
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1100");
+	NO(s, "driver.amdgpu-no-kfd");
+	snapshot_unref(s);
+}
+
+static void test_override_wrong_target(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx90a");
+	NO(s, "runtime.hsa-override-wrong-target"); /* no override */
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "10.3.0");
+	YES(s, "runtime.hsa-override-wrong-target", GPUENV_SEVERITY_ERROR,
+	    "gfx1030 code on this gfx90a GPU");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "9.0.10"); /* the GPU's own target */
+	NO(s, "runtime.hsa-override-wrong-target");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "gfx1030");
+	YES(s, "runtime.hsa-override-wrong-target", GPUENV_SEVERITY_ERROR,
+	    "not major.minor.stepping");
+	snapshot_unref(s);
+
+	/* same generation on a GPU ROCm 6.2 lists: only takes its own code away */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm(s, "6.2.0");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "11.0.2");
+	YES(s, "runtime.hsa-override-wrong-target", GPUENV_SEVERITY_WARNING,
+	    "which ROCm 6.2.0 supports");
+	snapshot_unref(s);
+
+	/* same generation on an unlisted GPU: the framework rule's, not this one's */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1102");
+	rocm(s, "6.2.0");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "11.0.0");
+	NO(s, "runtime.hsa-override-wrong-target");
+	snapshot_unref(s);
+}
+
+static void test_amd_chain(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+	struct snap_node *t, *x;
+	const struct vendor_chain *v;
+
+	(void)state;
+	d = diag(s);
+	assert_int_equal(d->n_vendor_chains, 0); /* no AMD stack: no AMD chain */
+	diagnosis_free(d);
+
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm(s, "6.2.0");
+	t = torch_env(s, "2.5.1+rocm6.2", NULL, NULL);
+	snap_set_bool(t, "cpu_only", false, "x");
+	snap_set_str(t, "hip", "6.2.41133-dd7f95766", "x");
+	snap_set_str(t, "local_version", "rocm6.2", "x");
+	x = snap_append_object(node(s, "framework.python_envs.0.packages.torch.arch_targets"));
+	snap_set_str(x, "gfx", "gfx1100", "/v/torch/lib/libtorch_hip.so");
+	d = diag(s);
+	assert_int_equal(d->n_vendor_chains, 1);
+	v = &d->vendor_chains[0];
+	assert_string_equal(v->driver, "amdgpu 6.7.0");
+	assert_string_equal(v->runtime, "ROCm 6.2.0");
+	assert_string_equal(v->target, "gfx1100");
+	assert_int_equal(v->link_state[0], LINK_OK);
+	assert_int_equal(v->link_state[1], LINK_OK);
+	assert_int_equal(v->target_state, LINK_OK);
+	diagnosis_free(d);
+
+	/* the build lacks the GPU's code: broken; an override to code it has: degraded */
+	snap_set_str(node(s, "driver.amdgpu.kfd_nodes.1"), "gfx", "gfx1102", "x");
+	d = diag(s);
+	v = &d->vendor_chains[0];
+	assert_int_equal(v->link_state[0], LINK_DEGRADED); /* ROCm 6.2 does not list gfx1102 */
+	assert_int_equal(v->link_state[1], LINK_BROKEN);
+	assert_int_equal(v->target_state, LINK_BROKEN);
+	diagnosis_free(d);
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "11.0.0");
+	d = diag(s);
+	assert_int_equal(d->vendor_chains[0].link_state[1], LINK_DEGRADED);
+	diagnosis_free(d);
+
+	/* no KFD GPU node: the driver link is broken */
+	snap_set_state(node(s, "driver.amdgpu.kfd_nodes.1"), "gfx", FACT_ABSENT, "x", "CPU node");
+	d = diag(s);
+	assert_int_equal(d->vendor_chains[0].link_state[0], LINK_BROKEN);
+	assert_null(d->vendor_chains[0].target);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_firmware_failed),
+		cmocka_unit_test(test_no_kfd),
+		cmocka_unit_test(test_override_wrong_target),
+		cmocka_unit_test(test_amd_chain),
+	};
+
+	if (test_locale_from_env() < 0)
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
