@@ -95,9 +95,11 @@ static int add_gpu(json_t *gpus, json_t *devs, size_t i, const struct target_gpu
 	r |= set_fact(dev, "index", json_integer((json_int_t)i), src);
 	r |= set_fact(hw, "compute_capability", json_string(cc), src);
 	r |= set_fact(dev, "compute_capability", json_string(cc), src);
+	/* NVIDIA's vendor id for every target GPU (the string names NVIDIA GPUs), the device id
+	 * where the string or the knowledge base gives one */
+	snprintf(id, sizeof(id), "0x%04x", g->kind == TARGET_GPU_PCI ? g->vendor : 0x10de);
+	r |= set_fact(hw, "vendor_id", json_string(id), src);
 	if (g->kind == TARGET_GPU_PCI || (row && row->n_pci_device_ids)) {
-		snprintf(id, sizeof(id), "0x%04x", g->kind == TARGET_GPU_PCI ? g->vendor : 0x10de);
-		r |= set_fact(hw, "vendor_id", json_string(id), src);
 		snprintf(id, sizeof(id), "0x%04x",
 			 g->kind == TARGET_GPU_PCI ? g->device : row->pci_device_ids[0]);
 		r |= set_fact(hw, "device_id", json_string(id), src);
