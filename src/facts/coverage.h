@@ -74,7 +74,7 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 
 /*
  * The first driver branch that can drive a GPU of compute capability major.minor, derived
- * from the knowledge base (docs/compatibility.md (d)): the first CUDA toolkit whose SASS
+ * from the knowledge base (docs/compatibility.md (e)): the first CUDA toolkit whose SASS
  * targets list the CC (cuda_arch_support.tsv), and the branch of that toolkit's first release
  * (cuda_driver_min.tsv, NVIDIA Table 3). *ret_cuda gets that toolkit ("12.8"), *ret_unconf
  * whether a row it rests on is unconfirmed. -ENOENT when no toolkit in the table targets it,

@@ -3,7 +3,7 @@
  * driver.branch-predates-gpu: a driver branch older than a GPU does not drive it (the other
  * direction of driver.branch-drops-gpu). The first branch for a compute capability is derived
  * from the knowledge base by coverage_first_branch_for_cc() (src/facts/coverage.h,
- * docs/compatibility.md (d)): the branch of the first release of the first CUDA toolkit that
+ * docs/compatibility.md (e)): the branch of the first release of the first CUDA toolkit that
  * targets it. Judges live machines and the targets of `gpuenv check --target/--host`.
  */
 #include <stdio.h>
