@@ -13,6 +13,10 @@
 #   6. gpuenv exporter for 30 s, /metrics scraped every 5 s while nvidia-smi --query-gpu is
 #      read at the same moment: per field both values and their difference, and a summary
 #      (scripts/device-compare.py exporter).
+#   7. prediction vs what runs: `gpuenv check --host` of this machine's snapshot (step 1), and
+#      the per-library verdicts that snapshot predicts for the CUDA toolkit's libraries
+#      (`scan --this-machine --from`), against cuobjdump's images for this GPU and, for
+#      PyTorch, torch.cuda.is_available() and a small matmul. Prints AGREE/DISAGREE per item.
 # Every step runs under timeout; the whole takes about 2-3 minutes. Outputs go to $OUT (at
 # most 8 files come back from the device machine: stderr of every step goes to stderr.log).
 # Usage: scripts/device-check.sh [GPUENV]   (default build/tools/gpuenv; the machine has no
@@ -123,3 +127,55 @@ done
 kill "$exporter" 2>/dev/null; wait "$exporter" 2>/dev/null
 rm -rf "$samples"
 t python3 "$here/device-compare.py" exporter "$out/exporter-samples.txt"
+echo "== 7. predicted from the snapshot vs what runs here"
+pdir=$(mktemp -d) # not $OUT: at most 8 files come back
+t "$gpuenv" check --json --host "$out/report.json" >"$pdir/check-host.json" 2>>"$out/stderr.log"
+echo "check --host exit $?"
+libs=""
+for f in /usr/local/cuda/lib64/libcudart.so.* /usr/local/cuda/lib64/libcublas.so.* \
+	/usr/local/cuda/lib64/libcurand.so.* /usr/local/cuda/lib64/libcusparse.so.*; do
+	[ -f "$f" ] && [ ! -L "$f" ] && libs="$libs $f"
+done
+[ -n "$lib" ] && [ -f "$lib" ] && libs="$libs $lib"
+# shellcheck disable=SC2086 # the list is split on purpose
+t "$gpuenv" scan --json --this-machine --from "$out/report.json" $libs >"$pdir/predict.json" 2>>"$out/stderr.log"
+python3 - "$pdir/predict.json" "$pdir/check-host.json" "${lib:-}" <<'PY'
+import json, re, subprocess, sys
+pred = json.load(open(sys.argv[1]))
+chk = json.load(open(sys.argv[2])) if open(sys.argv[2]).read().strip() else {}
+torch_lib = sys.argv[3]
+devs = pred.get("devices", [])
+cc = devs[0]["compute_capability"].replace(".", "") if devs else None
+print(f"check --host: {chk.get('result')} (exit {chk.get('exit_code')})")
+def runs_torch():
+    code = ("import torch; ok = torch.cuda.is_available(); "
+            "a = torch.ones(64, 64, device='cuda') if ok else None; "
+            "print(bool(ok and float((a @ a).sum()) == 64 ** 3))")
+    try:
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=40)
+        return r.stdout.strip().endswith("True")
+    except Exception:
+        return False
+def has_image(path):
+    try:
+        r = subprocess.run(["cuobjdump", "--list-elf", "--list-ptx", path], capture_output=True,
+                           text=True, timeout=30)
+    except Exception:
+        return None
+    sass = set(re.findall(r"\.sm_(\d+)[af]?\.cubin", r.stdout))
+    ptx = {int(m) for m in re.findall(r"\.sm_(\d+)[af]?\.ptx", r.stdout)}
+    return (cc in sass) or any(p <= int(cc) for p in ptx) or (not sass and not ptx)
+for f in pred.get("files", []):
+    for v in f.get("verdicts", [])[:1]:
+        predicted = v["verdict"] in ("native", "ptx-jit")
+        if f["path"] == torch_lib:
+            actual, how = runs_torch(), "torch matmul"
+        else:
+            actual, how = has_image(f["path"]), "cuobjdump"
+        if actual is None:
+            print(f"?        {f['path']}: predicted {v['verdict']}; {how} unavailable")
+            continue
+        tag = "AGREE   " if predicted == actual else "DISAGREE"
+        print(f"{tag} {f['path']}: predicted {v['verdict']}, {how}: {'runs' if actual else 'no image'}")
+PY
+rm -rf "$pdir"

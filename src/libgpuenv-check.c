@@ -58,6 +58,21 @@ GPUENV_API int gpuenv_check_run(const struct gpuenv_doctor *d, const struct gpue
 	return check_run(d, p, policy_path, today, ret);
 }
 
+GPUENV_API int gpuenv_check_target(const char *spec, struct gpuenv_snapshot **ret, char **ret_why)
+{
+	char *why = NULL;
+	int r;
+
+	if (!spec || !ret)
+		return -EINVAL;
+	r = check_target_snapshot(spec, ret, &why);
+	if (ret_why)
+		*ret_why = why;
+	else
+		free(why);
+	return r;
+}
+
 GPUENV_API struct gpuenv_check *gpuenv_check_free(struct gpuenv_check *c)
 {
 	return check_free(c);

@@ -37,6 +37,10 @@ static void check_help(void)
 	       "      --host FILE       judge the machine or image as it would run on the target\n"
 	       "                        machine FILE describes (its `gpuenv report --json`): its\n"
 	       "                        GPUs and driver; repeat for a matrix (one verdict each)\n"
+	       "      --target SPEC     the same for a machine described by a string:\n"
+	       "                        \"gpu=H100,driver=550.54.15\" (gpu= a name, a PCI id\n"
+	       "                        10de:2335 or a compute capability 9.0, repeatable;\n"
+	       "                        driver= a version); repeat, with --host too, for a matrix\n"
 	       "  -h, --help            this help\n\n"
 	       "Exit codes:\n"
 	       "  0   pass\n"
@@ -187,25 +191,52 @@ static int judge(struct gpuenv_snapshot *snap, const struct gpuenv_policy *polic
 	return r;
 }
 
-/* The snapshot as it would run on the machine host_path's report describes. */
-static int judge_on_host(struct gpuenv_snapshot *snap, const char *host_path,
+/* A target of the matrix: a saved report (--host FILE) or a string (--target SPEC). */
+struct target {
+	bool is_spec;
+	const char *arg;
+};
+
+/* The target's snapshot: loaded as --from loads one, or built from the string. */
+static int open_target(const struct target *t, const struct common_opts *o,
+		       struct gpuenv_ctx **ret_ctx, struct gpuenv_snapshot **ret)
+{
+	struct common_opts ho = { .color = -1, .from = t->arg, .stable = o->stable };
+	char *why = NULL;
+	int r;
+
+	*ret_ctx = NULL;
+	if (!t->is_spec)
+		return common_open(&ho, ret_ctx, ret);
+	r = gpuenv_check_target(t->arg, ret, &why);
+	if (r < 0) {
+		fprintf(stderr, "gpuenv check: --target '%s': %s\n", t->arg,
+			why ? why : strerror(-r));
+		free(why);
+		return r == -ENOMEM ? EXIT_SOFTWARE : EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The snapshot as it would run on the target machine. */
+static int judge_on_host(struct gpuenv_snapshot *snap, const struct target *t,
 			 const struct gpuenv_policy *policy, const char *policy_path,
 			 const char *today, const struct check_outputs *w,
 			 const struct common_opts *o)
 {
-	struct common_opts ho = { .color = -1, .from = host_path, .stable = o->stable };
 	struct gpuenv_ctx *hctx;
 	struct gpuenv_snapshot *host, *on_host = NULL;
-	int r = common_open(&ho, &hctx, &host);
+	int r = open_target(t, o, &hctx, &host);
 
 	if (r)
 		return r;
 	r = gpuenv_snapshot_with_host(snap, host, &on_host);
 	if (r < 0) {
-		fprintf(stderr, "gpuenv check: --host %s: %s\n", host_path, strerror(-r));
+		fprintf(stderr, "gpuenv check: %s %s: %s\n", t->is_spec ? "--target" : "--host",
+			t->arg, strerror(-r));
 		r = r == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
 	} else {
-		r = judge(on_host, policy, policy_path, today, w, o, host_path);
+		r = judge(on_host, policy, policy_path, today, w, o, t->arg);
 	}
 	gpuenv_snapshot_unref(on_host);
 	gpuenv_snapshot_unref(host);
@@ -225,12 +256,14 @@ int cmd_check(int argc, char *argv[])
 		{ "markdown", required_argument, NULL, 0x305 },
 		{ "github", no_argument, NULL, 0x306 },
 		{ "host", required_argument, NULL, 0x307 },
+		{ "target", required_argument, NULL, 0x308 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct common_opts o = { .color = -1 };
 	struct check_outputs w = { 0 };
-	const char *policy_path = NULL, *profile = NULL, *today = NULL, *hosts[MAX_HOSTS];
+	const char *policy_path = NULL, *profile = NULL, *today = NULL;
+	struct target hosts[MAX_HOSTS];
 	size_t n_hosts = 0;
 	char today_buf[11];
 	struct gpuenv_policy *policy = NULL;
@@ -265,12 +298,13 @@ int cmd_check(int argc, char *argv[])
 			w.github = true;
 			continue;
 		case 0x307:
+		case 0x308:
 			if (n_hosts == MAX_HOSTS) {
-				fprintf(stderr, "gpuenv check: at most %d --host targets\n",
+				fprintf(stderr, "gpuenv check: at most %d --host and --target\n",
 					MAX_HOSTS);
 				return EXIT_USAGE;
 			}
-			hosts[n_hosts++] = optarg;
+			hosts[n_hosts++] = (struct target){ c == 0x308, optarg };
 			continue;
 		}
 		r = common_opts_handle(&o, c, optarg);
@@ -300,7 +334,7 @@ int cmd_check(int argc, char *argv[])
 		gpuenv_policy_set_profile(policy, profile);
 	if (n_hosts > 1 && (w.junit || w.sarif || w.markdown || w.github || o.json)) {
 		fprintf(stderr, "gpuenv check: --junit, --sarif, --markdown, --github and --json "
-				"judge one target: run once per --host\n");
+				"judge one target: run once per --host or --target\n");
 		gpuenv_policy_free(policy);
 		return EXIT_USAGE;
 	}
@@ -312,7 +346,7 @@ int cmd_check(int argc, char *argv[])
 	if (n_hosts == 0)
 		r = judge(snap, policy, policy_path, today, &w, &o, NULL);
 	for (size_t i = 0; i < n_hosts; i++) {
-		int one = judge_on_host(snap, hosts[i], policy, policy_path, today, &w, &o);
+		int one = judge_on_host(snap, &hosts[i], policy, policy_path, today, &w, &o);
 
 		/* the matrix's exit code: the worst verdict; an unreadable target is 66 */
 		r = i == 0 || one > r ? one : r;

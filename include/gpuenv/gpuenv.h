@@ -490,6 +490,15 @@ struct gpuenv_check;
 GPUENV_API int gpuenv_check_run(const struct gpuenv_doctor *d, const struct gpuenv_policy *p,
 				const char *policy_path, const char *today,
 				struct gpuenv_check **ret);
+/*
+ * gpuenv_check_target: the snapshot of a machine that is not here, from a `--target` string
+ * ("gpu=H100,driver=550.54.15": GPUs by name, PCI id or compute capability, a driver version;
+ * docs/policy.md, "Targets"), to judge an image or tree on with gpuenv_snapshot_with_host().
+ * ret: reference count 1, the caller's. Returns 0; -EINVAL (malformed: *ret_why names the
+ * field and column), -ENOENT (a GPU the knowledge base does not know), -EOPNOTSUPP (a key not
+ * judged yet), each with *ret_why malloc'd (the caller free()s it); -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_check_target(const char *spec, struct gpuenv_snapshot **ret, char **ret_why);
 /* gpuenv_check_free: frees c (NULL is a no-op). Returns NULL. Since 0.1. */
 GPUENV_API struct gpuenv_check *gpuenv_check_free(struct gpuenv_check *c);
 /* gpuenv_check_get_result: returns the outcome; GPUENV_CHECK_ERRORS for NULL. Since 0.1. */

@@ -99,6 +99,7 @@ complete -c gpuenv -n $check -l sarif -r -F -d 'also write SARIF 2.1.0'
 complete -c gpuenv -n $check -l markdown -r -F -d 'also write a Markdown job summary'
 complete -c gpuenv -n $check -l github -d 'also print GitHub Actions annotations'
 complete -c gpuenv -n $check -l host -r -F -d "judge as on the target machine (its report --json)"
+complete -c gpuenv -n $check -l target -x -d "judge as on a machine named by gpu=…,driver=…"
 
 set -l diff '__fish_seen_subcommand_from diff'
 complete -c gpuenv -n $diff -F

@@ -64,6 +64,10 @@ const char *coverage_verdict_name(enum coverage_verdict v)
 		return "ptx-too-new";
 	case COVERAGE_NO_KERNEL_IMAGE:
 		return "no-kernel-image";
+	case COVERAGE_DRIVER_TOO_OLD:
+		return "driver-too-old";
+	case COVERAGE_DRIVER_GPU_UNSUPPORTED:
+		return "driver-gpu-unsupported";
 	default:
 		return "no-gpu-code";
 	}
@@ -71,7 +75,8 @@ const char *coverage_verdict_name(enum coverage_verdict v)
 
 bool coverage_verdict_is_failure(enum coverage_verdict v)
 {
-	return v == COVERAGE_PTX_TOO_NEW || v == COVERAGE_NO_KERNEL_IMAGE;
+	return v == COVERAGE_PTX_TOO_NEW || v == COVERAGE_NO_KERNEL_IMAGE ||
+	       v == COVERAGE_DRIVER_TOO_OLD || v == COVERAGE_DRIVER_GPU_UNSUPPORTED;
 }
 
 static unsigned family_of(unsigned sm)
@@ -86,6 +91,14 @@ static bool is_tegra(unsigned sm)
 	const struct facts_sm_arch *a;
 
 	return facts_sm_arch(sm, &a) == 0 && a->tegra;
+}
+
+/* Is the sm_arch.tsv row of sm (its Tegra status or family) unconfirmed? */
+static bool sm_row_unconfirmed(unsigned sm)
+{
+	const struct facts_sm_arch *a;
+
+	return facts_sm_arch(sm, &a) == 0 && facts_unconfirmed(a->confidence);
 }
 
 /* `f`: the device is in the target's family at or above the target's CC (NVPTX.td). */
@@ -198,7 +211,7 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 	const struct facts_ptx_isa *drv = NULL;
 	size_t best_sass = SIZE_MAX, best_jit = SIZE_MAX, best_new = SIZE_MAX, nearest = SIZE_MAX;
 	struct coverage_target_info bs = { 0 }, bj = { 0 }, bnear = { 0 };
-	bool any_code = false, jit_unconf = false, unknown_isa = false;
+	bool any_code = false, jit_unconf = false, unknown_isa = false, rows_unconf = false;
 	unsigned drv_branch = 0;
 	unsigned dev = major * 10 + minor;
 
@@ -223,6 +236,13 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 		    t.kind == COVERAGE_KIND_OTHER)
 			continue;
 		any_code = true;
+		/* the Tegra status and family of the target's and the device's rows decide
+		 * whether this SASS runs or this `f` PTX JITs: a verdict that rests on them
+		 * is no surer than they are (CC 8.8's Tegra status is unconfirmed) */
+		if ((t.kind == COVERAGE_KIND_SASS || t.variant == 'f') &&
+		    (sm_row_unconfirmed(dev) ||
+		     (sm_row_unconfirmed(t.arch) && (t.arch / 10 == major || t.variant == 'f'))))
+			rows_unconf = true;
 		if (t.kind == COVERAGE_KIND_SASS && coverage_sass_runs(&t, major, minor)) {
 			/* prefer the exact architecture, then the closest below */
 			if (best_sass == SIZE_MAX || (bs.arch != dev && t.arch > bs.arch) ||
@@ -350,14 +370,126 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 	} else {
 		snprintf(res.reason, sizeof(res.reason), "no SASS or PTX");
 	}
-	if (unknown_isa)
+	if (unknown_isa || rows_unconf)
 		res.unconfirmed = true;
-	if (res.entry != SIZE_MAX && res.verdict == COVERAGE_NATIVE) {
-		const struct facts_sm_arch *a;
-
-		if (facts_sm_arch(bs.arch, &a) == 0 && facts_unconfirmed(a->confidence))
-			res.unconfirmed = true;
-	}
 	*ret = res;
+	return 0;
+}
+
+/* Does the comma list "50,52,…" hold sm? */
+static bool list_has_sm(const char *list, unsigned sm)
+{
+	char want[8];
+	size_t n;
+
+	if (!list)
+		return false;
+	n = (size_t)snprintf(want, sizeof(want), "%u", sm);
+	for (const char *p = list; (p = strstr(p, want)); p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+int coverage_first_branch_for_cc(unsigned major, unsigned minor, unsigned *ret_branch,
+				 const char **ret_cuda, bool *ret_unconf)
+{
+	unsigned sm = major * 10 + minor;
+
+	if (!ret_branch || minor > 9)
+		return -EINVAL;
+	/* the table is ascending by CUDA version: the first row listing the SM */
+	for (size_t i = 0; i < facts_cuda_arch_table_len; i++) {
+		const struct facts_cuda_arch *a = &facts_cuda_arch_table[i];
+		const struct facts_cuda_release *first = NULL, *newest = NULL;
+		struct version v;
+		unsigned branch;
+
+		if (!list_has_sm(a->sm_targets, sm))
+			continue;
+		if (i == 0)
+			return -ENOENT; /* older than the table: its first toolkit is not known */
+		if (version_parse(a->cuda_version, &v) < 0 ||
+		    facts_cuda_minor_releases(v.part[0], v.part[1], &first, &newest) < 0 ||
+		    !first->driver_branch || parse_uint(first->driver_branch, 10, &branch) < 0)
+			return -ENOENT;
+		*ret_branch = branch;
+		if (ret_cuda)
+			*ret_cuda = a->cuda_version;
+		if (ret_unconf)
+			*ret_unconf = facts_unconfirmed(a->confidence) ||
+				      facts_unconfirmed(first->confidence);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int coverage_judge_driver(const char *cudart, unsigned major, unsigned minor,
+			  const char *driver_version, struct coverage_result *res)
+{
+	const struct facts_driver_branch *row = NULL;
+	const struct facts_minor_compat *mc = NULL;
+	const char *cuda = NULL;
+	struct version dv, rv;
+	unsigned first = 0;
+	bool unconf = false;
+
+	if (!res || minor > 9)
+		return -EINVAL;
+	if (!driver_version)
+		return 0;
+	if (version_parse(driver_version, &dv) < 0)
+		return -EINVAL;
+	/* the GPU: a branch older than the first that drives its CC, or one whose oldest
+	 * supported architecture is newer than it (R590 dropped Maxwell to Volta) */
+	if (coverage_first_branch_for_cc(major, minor, &first, &cuda, &unconf) == 0 &&
+	    dv.part[0] < first) {
+		res->verdict = COVERAGE_DRIVER_GPU_UNSUPPORTED;
+		res->entry = SIZE_MAX;
+		res->unconfirmed = unconf;
+		snprintf(res->reason, sizeof(res->reason),
+			 "driver %s predates compute capability %u.%u: the first CUDA toolkit "
+			 "that targets it is %s, whose first release needs the R%u branch; the "
+			 "driver does not drive this GPU (no CUDA device)",
+			 driver_version, major, minor, cuda, first);
+		return 0;
+	}
+	if (facts_driver_branch(driver_version, &row) == 0 && row->oldest_cc) {
+		struct version oc;
+
+		if (version_parse(row->oldest_cc, &oc) == 0 &&
+		    major * 10 + minor < oc.part[0] * 10 + oc.part[1]) {
+			res->verdict = COVERAGE_DRIVER_GPU_UNSUPPORTED;
+			res->entry = SIZE_MAX;
+			res->unconfirmed = facts_unconfirmed(row->confidence);
+			snprintf(
+				res->reason, sizeof(res->reason),
+				"driver %s (R%u) supports %s (compute capability %s) and newer; "
+				"compute capability %u.%u is older: the driver does not drive this "
+				"GPU (no CUDA device)",
+				driver_version, row->branch,
+				row->oldest_arch ? row->oldest_arch : "?", row->oldest_cc, major,
+				minor);
+			return 0;
+		}
+	}
+	/* the CUDA runtime: its major's minor-version-compatibility floor (Table 2) */
+	if (cudart && version_parse(cudart, &rv) == 0 &&
+	    facts_minor_compat_floor(rv.part[0], &mc) == 0 && mc->linux_min_driver) {
+		struct version floor;
+
+		if (version_parse(mc->linux_min_driver, &floor) == 0 &&
+		    version_cmp(&dv, &floor) < 0) {
+			res->verdict = COVERAGE_DRIVER_TOO_OLD;
+			res->entry = SIZE_MAX;
+			res->unconfirmed = facts_unconfirmed(mc->confidence);
+			snprintf(res->reason, sizeof(res->reason),
+				 "its CUDA runtime %s needs driver %s or newer (CUDA %u.x minor "
+				 "version compatibility), driver %s is older: "
+				 "cudaErrorInsufficientDriver (35, \"CUDA driver version is "
+				 "insufficient for CUDA runtime version\")",
+				 cudart, mc->linux_min_driver, rv.part[0], driver_version);
+		}
+	}
 	return 0;
 }

@@ -19,6 +19,10 @@ enum coverage_verdict {
 	COVERAGE_PTX_JIT,	  /* no SASS; PTX the driver JIT-compiles at first launch */
 	COVERAGE_PTX_TOO_NEW,	  /* only PTX newer than the driver's JIT: error 222 */
 	COVERAGE_NO_KERNEL_IMAGE, /* nothing for this device: error 209 */
+	COVERAGE_DRIVER_TOO_OLD,  /* the CUDA runtime it links or bundles needs a newer driver:
+				   * cudaErrorInsufficientDriver (35) */
+	COVERAGE_DRIVER_GPU_UNSUPPORTED, /* the driver's branch predates the GPU, or dropped its
+					  * architecture: nothing runs (cudaErrorNoDevice, 100) */
 };
 
 enum coverage_kind {
@@ -51,7 +55,8 @@ struct coverage_result {
 /* "sm_90a" → SASS 90 'a'. -EINVAL when it is not sm_/compute_/lto_ + digits [+ a|f]. */
 int coverage_target_parse(const char *s, struct coverage_target_info *ret);
 const char *coverage_verdict_name(enum coverage_verdict v); /* native, ptx-jit, … */
-/* Verdicts order by badness: no-gpu-code < native < ptx-jit < ptx-too-new < no-kernel-image. */
+/* Verdicts order by badness: no-gpu-code < native < ptx-jit < ptx-too-new < no-kernel-image <
+ * driver-too-old < driver-gpu-unsupported. */
 bool coverage_verdict_is_failure(enum coverage_verdict v);
 
 /* Does this SASS / PTX target run / JIT on compute capability major.minor? (No driver.) */
@@ -66,3 +71,27 @@ bool coverage_ptx_jits(const struct coverage_target_info *t, unsigned major, uns
  */
 int coverage_judge(const struct coverage_target *targets, size_t n, unsigned major, unsigned minor,
 		   const char *driver_version, struct coverage_result *ret);
+
+/*
+ * The first driver branch that can drive a GPU of compute capability major.minor, derived
+ * from the knowledge base (docs/compatibility.md (e)): the first CUDA toolkit whose SASS
+ * targets list the CC (cuda_arch_support.tsv), and the branch of that toolkit's first release
+ * (cuda_driver_min.tsv, NVIDIA Table 3). *ret_cuda gets that toolkit ("12.8"), *ret_unconf
+ * whether a row it rests on is unconfirmed. -ENOENT when no toolkit in the table targets it,
+ * or the table's first one already did (the CC is older than the table).
+ */
+int coverage_first_branch_for_cc(unsigned major, unsigned minor, unsigned *ret_branch,
+				 const char **ret_cuda, bool *ret_unconf);
+
+/*
+ * What the driver itself decides, beside the code (coverage_judge()'s result *res, updated
+ * in place when the driver fails first): a driver branch that predates the GPU, or whose
+ * oldest supported architecture (driver_branches.tsv `oldest_cc`) is newer than the GPU,
+ * drives nothing on it (driver-gpu-unsupported), and a CUDA runtime the binary links (`cudart`
+ * "13" from libcudart.so.13) or bundles (static: "12.8") needs at least its major's
+ * minor-version-compatibility floor (cuda_driver_min.tsv `minor_compat`, NVIDIA Table 2)
+ * (driver-too-old). driver_version NULL: nothing is judged. cudart NULL: not linked. 0, or
+ * -EINVAL.
+ */
+int coverage_judge_driver(const char *cudart, unsigned major, unsigned minor,
+			  const char *driver_version, struct coverage_result *res);

@@ -135,9 +135,38 @@ static int read_payload_head(struct parse *ps, struct fatbin_entry *x, uint64_t 
 			snprintf(x->ptx_target, sizeof(x->ptx_target), "%s", h.target);
 		}
 	} else {
-		x->cubin_sm = fb_cubin_sm_from_header(head, hl, NULL);
+		bool accel_v1 = false;
+
+		x->cubin_sm = fb_cubin_sm_from_header(head, hl, &accel_v1);
+		/* The entry's `a` flag (bit 20) on a cubin of ABI 7 or older: there the cubin's own
+		 * EF_CUDA_ACCELERATORS (0x800) says whether it is arch-specific (fatbin.md §9.2;
+		 * cuBLAS 11.8's sm_50/60/61 entries carry the flag without being so). */
+		if (x->variant == 'a' && x->cubin_sm >= 0 && head[8] < 8 && !accel_v1) {
+			x->variant = 0;
+			fatbin_entry_fill_target(x);
+		}
 	}
 	return 0;
+}
+
+/* Is the compressed cubin of entry x, payload at pl, a kernel-less device-link image? Only
+ * small ones are decompressed (those images are ~1 KiB; nvcc --compress-mode=size/speed/…
+ * with -compress-all compresses them too). 0 or a read error. */
+static int compressed_has_text(struct parse *ps, struct fatbin_entry *x, uint64_t pl)
+{
+	uint8_t buf[FATBIN_LINK_IMAGE_MAX];
+	ssize_t n;
+
+	if (x->uncompressed_size < 64 || x->uncompressed_size > sizeof(buf) ||
+	    x->compressed_size > sizeof(buf) || x->compression == FATBIN_COMPRESS_OTHER)
+		return 0;
+	n = head_decompress(ps, x->compression, pl, x->compressed_size, buf,
+			    (size_t)x->uncompressed_size);
+	if (n < 0 && ps->io_err)
+		return (int)n;
+	if (n != (ssize_t)x->uncompressed_size)
+		return 0; /* cannot tell: has_kernels stays -1 */
+	return fb_cubin_buf_has_text(buf, (size_t)n, &x->has_kernels);
 }
 
 /*
@@ -231,11 +260,15 @@ int fb_walk_containers(struct parse *ps, size_t off, size_t rlen, bool strict,
 				rv = fb_cubin_has_text(ps, off + e + hsz, psz, &x->has_kernels);
 				if (rv < 0)
 					return rv;
+			} else if (x->kind == FATBIN_KIND_ELF) {
+				rv = compressed_has_text(ps, x, off + e + hsz);
+				if (rv < 0)
+					return rv;
 			}
 			if ((x->kind == FATBIN_KIND_PTX &&
 			     ((ps->flags & FATBIN_PARSE_PAYLOAD_HEADS) || x->ptx_major < 0)) ||
 			    (x->kind == FATBIN_KIND_ELF &&
-			     (ps->flags & FATBIN_PARSE_PAYLOAD_HEADS))) {
+			     ((ps->flags & FATBIN_PARSE_PAYLOAD_HEADS) || x->variant == 'a'))) {
 				rv = read_payload_head(ps, x, off + e + hsz);
 				if (rv < 0)
 					return rv;

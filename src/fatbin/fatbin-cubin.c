@@ -17,11 +17,30 @@
 #include "fatbin/fatbin-internal.h"
 #include "shared/macro.h"
 
-/* Does the uncompressed 64-bit cubin at [at, at + len) have a .text.<kernel> section? nvcc's
- * device-link step adds one kernel-less ELF per SASS arch (fatbin.md §2); they must not count as
- * a usable image. *ret = 1 yes, 0 no, -1 cannot tell. Reads only the ELF header, the section
- * header table and .shstrtab. Returns 0 or a fb_view() error. */
-int fb_cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret)
+/* Bytes [off, off + n) of a cubin, or NULL (an fb_view() failure: err() tells which). The
+ * section check reads the cubin in place through the parse's window, or from a buffer that
+ * holds a decompressed one. */
+struct cubin_src {
+	struct parse *ps; /* in place: at this offset of the input */
+	uint64_t at;
+	const uint8_t *buf; /* else: decompressed */
+};
+
+static const uint8_t *cubin_view(const struct cubin_src *c, uint64_t off, size_t n)
+{
+	return c->buf ? c->buf + off : fb_view(c->ps, c->at + off, n);
+}
+
+static int cubin_view_error(const struct cubin_src *c, uint64_t off)
+{
+	return c->buf ? -EBADMSG : fb_view_error(c->ps, c->at + off);
+}
+
+/* Does the 64-bit cubin of len bytes (every offset checked against len) have a
+ * .text.<kernel> section? nvcc's device-link step adds one kernel-less ELF per SASS arch
+ * (fatbin.md §2); they must not count as a usable image. *ret = 1 yes, 0 no, -1 cannot
+ * tell. Reads only the ELF header, the section header table and .shstrtab. */
+static int cubin_has_text(const struct cubin_src *c, uint64_t len, int *ret)
 {
 	uint64_t shoff, shsz, stroff, strsz, lo, hi;
 	unsigned shentsize, shnum, shstrndx;
@@ -30,9 +49,9 @@ int fb_cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret)
 	*ret = -1;
 	if (len < 64)
 		return 0;
-	p = fb_view(ps, at, 64);
+	p = cubin_view(c, 0, 64);
 	if (!p)
-		return fb_view_error(ps, at);
+		return cubin_view_error(c, 0);
 	if (memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 || p[5] != 1 ||
 	    fatbin_rd16(p + 18) != EM_CUDA_)
 		return 0;
@@ -43,19 +62,19 @@ int fb_cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret)
 	shsz = (uint64_t)shnum * shentsize;
 	if (shentsize < 64 || shnum == 0 || shstrndx >= shnum || !fatbin_range_ok(len, shoff, shsz))
 		return 0;
-	p = fb_view(ps, at + shoff, shsz);
+	p = cubin_view(c, shoff, shsz);
 	if (!p)
-		return fb_view_error(ps, at + shoff);
+		return cubin_view_error(c, shoff);
 	stroff = fatbin_rd64(p + (uint64_t)shstrndx * shentsize + 0x18);
 	strsz = fatbin_rd64(p + (uint64_t)shstrndx * shentsize + 0x20);
 	if (!fatbin_range_ok(len, stroff, strsz))
 		return 0;
-	/* one fb_view over both tables (len is at most FATBIN_KERNEL_CHECK_MAX) */
+	/* one view over both tables (len is at most FATBIN_KERNEL_CHECK_MAX) */
 	lo = MIN(shoff, stroff);
 	hi = MAX(shoff + shsz, stroff + strsz);
-	w = fb_view(ps, at + lo, hi - lo);
+	w = cubin_view(c, lo, hi - lo);
 	if (!w)
-		return fb_view_error(ps, at + lo);
+		return cubin_view_error(c, lo);
 	p = w + (shoff - lo);
 	for (unsigned i = 0; i < shnum; i++) {
 		uint32_t name = fatbin_rd32(p + (uint64_t)i * shentsize);
@@ -68,6 +87,16 @@ int fb_cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret)
 	}
 	*ret = 0;
 	return 0;
+}
+
+int fb_cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret)
+{
+	return cubin_has_text(&(struct cubin_src){ .ps = ps, .at = at }, len, ret);
+}
+
+int fb_cubin_buf_has_text(const uint8_t *p, size_t len, int *ret)
+{
+	return cubin_has_text(&(struct cubin_src){ .buf = p }, len, ret);
 }
 
 /* ---- ELF ------------------------------------------------------------------------- */

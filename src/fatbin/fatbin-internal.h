@@ -102,7 +102,10 @@ int fb_walk_containers(struct parse *ps, size_t off, size_t rlen, bool strict,
 		       enum fatbin_origin origin, size_t max_containers, size_t *ret_end);
 
 /* fatbin-cubin.c */
+/* Has the uncompressed cubin at [at, at + len) of the input (fb_view()), or in p[0..len), a
+ * .text.<kernel> section? *ret 1 / 0 / -1 cannot tell; 0 or a read error. */
 int fb_cubin_has_text(struct parse *ps, uint64_t at, uint64_t len, int *ret);
+int fb_cubin_buf_has_text(const uint8_t *p, size_t len, int *ret);
 int fb_elf_sections(Elf *elf, size_t len, struct sec **ret, size_t *ret_n);
 bool fb_sec_has_data(const struct sec *s, size_t len);
 int fb_add_elsewhere(struct fatbin_result *r, const char *name);

@@ -22,6 +22,9 @@
 #define FATBIN_MAX_SECTIONS	  65536u
 #define FATBIN_MAX_STRING	  256u	/* identifier / options / target strings kept */
 #define FATBIN_PTX_HEAD		  4096u /* bytes of PTX text read for .version/.target */
+#define FATBIN_LINK_IMAGE_MAX                                                                      \
+	8192u /* compressed cubins up to this size (uncompressed) are decompressed and checked \
+	       * for kernels: a device-link image under any --compress-mode */
 #define FATBIN_KERNEL_CHECK_MAX                                                                    \
 	65536u /* uncompressed cubins up to this size are checked                                  \
 		* for kernels (device-link images are ~1 KiB) */

@@ -96,6 +96,8 @@ static const char *verdict_color(enum coverage_verdict v)
 		return "\033[33m";
 	case COVERAGE_PTX_TOO_NEW:
 	case COVERAGE_NO_KERNEL_IMAGE:
+	case COVERAGE_DRIVER_TOO_OLD:
+	case COVERAGE_DRIVER_GPU_UNSUPPORTED:
 		return "\033[1;31m";
 	default:
 		return "";
@@ -190,6 +192,10 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 		strbuf_puts(sb, "\n");
 	if (f->runpath)
 		put_from_file(sb, "  RUNPATH/RPATH ", f->runpath, "\n");
+	if (f->has_cudart)
+		strbuf_printf(sb, "  CUDA runtime %s%s\n",
+			      f->cudart[0] ? f->cudart : "(version not written)",
+			      f->cudart_static ? " (bundled: linked statically)" : "");
 	if (f->warning)
 		put_from_file(sb, "  warning: ", f->warning, "\n");
 	for (size_t d = 0; f->verdicts && d < s->n_devices; d++) {
@@ -209,13 +215,31 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 	}
 }
 
+/* Host ELF files with CUDA code whose other sections were not searched (header-only, the
+ * default): hand-registered containers elsewhere (libcupti, libcusparse, cuDNN's engines,
+ * libcublasLt's family targets) are found only by --deep (docs/formats/fatbin.md §11). */
+static uint64_t not_searched(const struct gpuenv_scan *s)
+{
+	uint64_t n = 0;
+
+	if (s->opts.flags & GPUENV_SCAN_DEEP)
+		return 0;
+	for (size_t i = 0; i < s->n_files; i++) {
+		const struct scan_file *f = &s->files[i];
+
+		n += f->state == SCAN_OK && !f->searched && f->n_containers > 0 && f->type &&
+		     streq(f->type, fatbin_file_type_name(FATBIN_FILE_HOST_ELF));
+	}
+	return n;
+}
+
 int scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct gpuenv_scan_summary sum = { .sz = sizeof(sum) };
 	bool color = flags & GPUENV_RENDER_COLOR;
 	bool all = s->opts.flags & GPUENV_SCAN_LIST_ALL;
-	size_t counts[SCAN_MAX_DEVICES][5] = { { 0 } };
+	size_t counts[SCAN_MAX_DEVICES][COVERAGE_DRIVER_GPU_UNSUPPORTED + 1] = { { 0 } };
 	int rv;
 
 	rv = scan_judge(s);
@@ -252,6 +276,13 @@ int scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
 		strbuf_printf(&sb, ", %" PRIu64 " director%s below --max-depth %u not entered",
 			      s->too_deep, s->too_deep == 1 ? "y" : "ies", s->opts.max_depth);
 	strbuf_puts(&sb, "\n");
+	if (not_searched(s))
+		strbuf_printf(
+			&sb,
+			"%" PRIu64 " file%s read by headers only: GPU code registered outside "
+			".nv_fatbin (as in libcupti, libcusparse, cuDNN's engines) may exist; "
+			"--deep searches every section\n",
+			not_searched(s), not_searched(s) == 1 ? "" : "s");
 	if (s->hit_file_cap)
 		strbuf_printf(&sb, "stopped at %" PRIu64 " files (--max-files)\n",
 			      s->opts.max_files);
@@ -274,10 +305,16 @@ int scan_render_text(struct gpuenv_scan *s, unsigned flags, char **ret)
 
 		device_label(&s->devices[d], dev, sizeof(dev));
 		strbuf_printf(
-			&sb,
-			"on %s: %zu native, %zu ptx-jit, %zu ptx-too-new, %zu no-kernel-image\n",
+			&sb, "on %s: %zu native, %zu ptx-jit, %zu ptx-too-new, %zu no-kernel-image",
 			dev, counts[d][COVERAGE_NATIVE], counts[d][COVERAGE_PTX_JIT],
 			counts[d][COVERAGE_PTX_TOO_NEW], counts[d][COVERAGE_NO_KERNEL_IMAGE]);
+		/* the driver's own verdicts, only when there are some (older goldens stay) */
+		if (counts[d][COVERAGE_DRIVER_TOO_OLD] ||
+		    counts[d][COVERAGE_DRIVER_GPU_UNSUPPORTED])
+			strbuf_printf(&sb, ", %zu driver-too-old, %zu driver-gpu-unsupported",
+				      counts[d][COVERAGE_DRIVER_TOO_OLD],
+				      counts[d][COVERAGE_DRIVER_GPU_UNSUPPORTED]);
+		strbuf_puts(&sb, "\n");
 	}
 	if (sb.err)
 		return sb.err;
@@ -415,6 +452,16 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 			json_decref(need);
 		}
 	}
+	if (f->has_cudart) {
+		json_t *c = json_object();
+
+		rv |= jset(o, "cuda_runtime", c);
+		if (c) {
+			rv |= jset(c, "version",
+				   f->cudart[0] ? json_string(f->cudart) : json_null());
+			rv |= jset(c, "static", json_boolean(f->cudart_static));
+		}
+	}
 	for (size_t d = 0; f->verdicts && d < s->n_devices; d++) {
 		const struct scan_verdict *vd = &f->verdicts[d];
 		json_t *v = json_object();
@@ -515,6 +562,7 @@ int scan_render_json(struct gpuenv_scan *s, unsigned flags, char **ret)
 	rv |= jset(sum, "duplicates", json_integer((json_int_t)s->duplicates));
 	rv |= jset(sum, "stopped_at_max_files", json_boolean(s->hit_file_cap));
 	rv |= jset(sum, "too_deep_dirs", json_integer((json_int_t)s->too_deep));
+	rv |= jset(sum, "not_searched", json_integer((json_int_t)not_searched(s)));
 	if (rv)
 		goto oom_set;
 	text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2));

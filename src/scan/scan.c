@@ -23,6 +23,7 @@
 #include "core/ctx.h"
 #include "core/root.h"
 #include "formats/archive.h"
+#include "formats/cudart-ident.h"
 #include "formats/elf-dynamic.h"
 #include "fatbin/fatbin.h"
 #include "scan/scan.h"
@@ -244,6 +245,8 @@ static ssize_t read_file(void *userdata, uint64_t off, void *buf, size_t n)
 	return got;
 }
 
+static int record_cudart(struct scan_file *f, const uint8_t *p, size_t len);
+
 /* Parses p[0..len). src, when not NULL, says where the same bytes lie in an opened file. */
 static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len,
 			const struct file_src *src)
@@ -285,18 +288,34 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 	{
 		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
 
-		if (elf_dynamic_parse(p, len, &d) < 0 || !d->has_dynamic)
-			return 0;
-		if (d->soname && !(f->soname = strdup(d->soname)))
-			return -ENOMEM;
-		if ((d->runpath || d->rpath) &&
-		    !(f->runpath = strdup(d->runpath ? d->runpath : d->rpath)))
-			return -ENOMEM;
-		if (d->needed && d->n_needed) {
-			f->needed = TAKE_PTR(d->needed);
-			d->n_needed = 0;
+		if (elf_dynamic_parse(p, len, &d) == 0 && d->has_dynamic) {
+			if (d->soname && !(f->soname = strdup(d->soname)))
+				return -ENOMEM;
+			if ((d->runpath || d->rpath) &&
+			    !(f->runpath = strdup(d->runpath ? d->runpath : d->rpath)))
+				return -ENOMEM;
+			if (d->needed && d->n_needed) {
+				f->needed = TAKE_PTR(d->needed);
+				d->n_needed = 0;
+			}
 		}
 	}
+	return record_cudart(f, p, len);
+}
+
+/* The CUDA runtime the file links, or (when it has CUDA code and links none) bundles. */
+static int record_cudart(struct scan_file *f, const uint8_t *p, size_t len)
+{
+	struct cudart_ident id;
+	int rv = cudart_ident_linked(f->soname, f->needed, strv_length(f->needed), &id);
+
+	if (rv == 0 && f->n_containers > 0)
+		rv = cudart_ident_static(p, len, &id);
+	if (rv <= 0)
+		return rv;
+	f->has_cudart = true;
+	f->cudart_static = id.is_static;
+	memcpy(f->cudart, id.version, sizeof(f->cudart));
 	return 0;
 }
 
@@ -784,6 +803,15 @@ int scan_judge(struct gpuenv_scan *s)
 			int rv = coverage_judge(t, f->targets.n, dev->major, dev->minor, s->driver,
 						&v[d].res);
 
+			if (rv < 0) {
+				free(v);
+				free(t);
+				return rv;
+			}
+			/* the driver decides first: a GPU it does not drive, a runtime it is
+			 * too old for */
+			rv = coverage_judge_driver(f->has_cudart && f->cudart[0] ? f->cudart : NULL,
+						   dev->major, dev->minor, s->driver, &v[d].res);
 			if (rv < 0) {
 				free(v);
 				free(t);

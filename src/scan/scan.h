@@ -61,6 +61,10 @@ struct scan_file {
 	/* dynamic section (src/formats/elf-dynamic), when present */
 	char *soname, *runpath;
 	char **needed;
+	/* the CUDA runtime it links ("13") or bundles ("13.0"; "" when the bundled one's
+	 * version is not written in it): src/formats/cudart-ident.h */
+	bool has_cudart, cudart_static;
+	char cudart[16];
 	struct scan_verdict *verdicts; /* one per device, after scan_judge() */
 };
 

@@ -261,6 +261,23 @@ check("matrix with --junit: exit 64", rc == 64, f"rc={rc}")
 rc, out, err = run("no-gpu", None, "--host", os.path.join(tmp, "nothing.json"))
 check("unreadable --host: exit 66", rc == 66, f"rc={rc} {err}")
 
+# 8b. --target: a machine named by a string (GPUs through the knowledge base, a driver)
+rc, doc = run_json("torch-cu130-on-r550", None, "--target", "gpu=H100,driver=550.54.15")
+check("--target H100/R550: cu130 needs a newer driver",
+      rc == 2 and rule(doc, "framework.cuda-newer-than-driver")["state"] == "fail", f"rc={rc}")
+rc, doc = run_json("torch-cu130-on-r550", None, "--target", "gpu=10de:2335,driver=580.65.06")
+check("--target by PCI id with R580: cu130 runs",
+      rule(doc, "framework.cuda-newer-than-driver")["state"] == "pass", f"rc={rc}")
+rc, out, err = run("torch-cu130-on-r550", None, "--target", "gpu=9.0,driver=550.54.15",
+                   "--host", snapshot("torch-cu130-gtx1080"))
+check("--target and --host: one verdict each", out.count("== on target ") == 2, out[:300])
+rc, out, err = run("no-gpu", None, "--target", "gpu=H100,drver=550")
+check("malformed --target: exit 64, field and column",
+      rc == 64 and "field 2, column 10: unknown key 'drver'" in err, f"rc={rc} {err}")
+rc, out, err = run("no-gpu", None, "--target", "gpu=No Such GPU 9000,driver=550")
+check("unknown GPU in --target: exit 64, says how to name it",
+      rc == 64 and "gpu=9.0" in err, f"rc={rc} {err}")
+
 # 9. outputs that cannot be written: 74
 rc, out, err = run("h100-sxm-550", policy(H100), "--junit", os.path.join(tmp, "no", "dir.xml"))
 check("unwritable --junit: exit 74", rc == 74, f"rc={rc}")

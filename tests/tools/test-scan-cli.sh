@@ -92,6 +92,36 @@ if [ -x "$nvcc" ]; then
 		check 2 "" "$gpuenv" scan --gpu 9.0 --driver 575.51.03 "$tmp/libk.so"
 		out=$("$gpuenv" scan --gpu 9.0 --driver 580.65.06 "$tmp/libk.so")
 		printf '%s' "$out" | grep -q "ptx-jit" || { echo "FAIL: libk.so on 9.0: $out"; fail=1; }
+		# nvcc links cudart statically: a CUDA 13 build needs R580 (minor-version floor),
+		# whatever its code; the driver's branch must know the GPU at all
+		for c in "8.0 550.54.15 2 driver-too-old" "8.0 580.65.06 0 CUDA runtime 13" \
+			"12.0 470.82.01 2 driver-gpu-unsupported"; do
+			set -- $c
+			out=$("$gpuenv" scan --gpu "$1" --driver "$2" "$tmp/libk.so")
+			rc=$?
+			shift 2
+			want=$1
+			shift
+			[ "$rc" = "$want" ] && printf '%s' "$out" | grep -qF -- "$*" ||
+				{ echo "FAIL: libk.so ($c): exit $rc: $out"; fail=1; }
+		done
+		# header-only by default: the summary says where more code may hide
+		"$gpuenv" scan "$tmp/libk.so" | grep -q -- "--deep searches every section" ||
+			{ echo "FAIL: the summary does not point at --deep"; fail=1; }
+		"$gpuenv" scan --deep "$tmp/libk.so" | grep -q -- "--deep searches" &&
+			{ echo "FAIL: --deep still says to use --deep"; fail=1; }
+		# a kernel-less library, compressed: no GPU code to judge
+		printf '__device__ int twice(int x) { return 2 * x; }\n' > "$tmp/stub.cu"
+		for m in size speed; do # all five: test-fatbin-nvcc
+			"$nvcc" -shared -Xcompiler -fPIC -Xfatbin=-compress-all --compress-mode=$m \
+				-gencode arch=compute_80,code=sm_80 "$tmp/stub.cu" -o "$tmp/stub.so" \
+				>/dev/null 2>&1 || { echo "FAIL: nvcc stub $m"; fail=1; continue; }
+			out=$("$gpuenv" scan --json --gpu 8.0 "$tmp/stub.so")
+			printf '%s' "$out" | python3 -c 'import json,sys
+f = json.load(sys.stdin)["files"][0]
+sys.exit(0 if not f.get("verdicts") and f["link_images_without_kernels"] >= 1 else 1)' ||
+				{ echo "FAIL: stub built with --compress-mode=$m judged: $out"; fail=1; }
+		done
 	else
 		echo "FAIL: nvcc could not build the test library"
 		fail=1

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <cmocka.h>
@@ -407,4 +408,18 @@ uint8_t *slurp(const char *path, size_t *len)
 	fclose(f);
 	*len = (size_t)n;
 	return buf;
+}
+
+const char *test_nvcc(void)
+{
+	const char *nvcc =
+		access("/usr/local/cuda/bin/nvcc", X_OK) == 0 ? "/usr/local/cuda/bin/nvcc" : NULL;
+
+	if (!nvcc && system("command -v nvcc >/dev/null 2>&1") == 0)
+		nvcc = "nvcc";
+	if (getenv("GPUENV_TEST_NO_NVCC"))
+		nvcc = NULL;
+	if (!nvcc)
+		printf("SKIP nvcc-built inputs: nvcc not found (/usr/local/cuda/bin/nvcc or PATH)\n");
+	return nvcc;
 }

@@ -89,3 +89,6 @@ void check_read_errors(const uint8_t *p, size_t len, unsigned flags);
 
 /* The whole file (asserts on failure); *len its size. */
 uint8_t *slurp(const char *path, size_t *len);
+/* The nvcc the tests that build real inputs use: /usr/local/cuda/bin/nvcc, else one on PATH;
+ * NULL when there is none or GPUENV_TEST_NO_NVCC is set (said on stdout: those tests skip). */
+const char *test_nvcc(void);

@@ -26,6 +26,7 @@ struct row {
 	const char *entry; /* the deciding target, or NULL */
 	bool unconfirmed;
 	const char *rule;
+	const char *cudart; /* the CUDA runtime linked/bundled (coverage_judge_driver), or NULL */
 };
 
 static const struct row rows[] = {
@@ -55,7 +56,7 @@ static const struct row rows[] = {
 	  "sm_100a not on 10.3 (same major)" },
 	{ "compute_90a@8.0", "9.0", "550.54.15", "ptx-jit", "compute_90a", false,
 	  "compute_90a on 9.0" },
-	{ "compute_90a@8.0", "10.0", "550.54.15", "no-kernel-image", NULL, false,
+	{ "compute_90a@8.0", "10.0", "570.86.10", "no-kernel-image", NULL, false,
 	  "compute_90a not JIT-portable" },
 	/* `f`: within the family, at or above the target */
 	{ "sm_100f", "10.0", NULL, "native", "sm_100f", false, "sm_100f on 10.0" },
@@ -76,7 +77,7 @@ static const struct row rows[] = {
 	  "PTX 9.0 on R580" },
 	{ "compute_90@8.4", "8.9", "550.54.15", "no-kernel-image", NULL, false,
 	  "PTX not to a lower CC" },
-	{ "compute_75@7.0 compute_86@7.1", "8.9", "470.82.01", "ptx-jit", "compute_86", false,
+	{ "compute_75@7.0 compute_86@7.1", "8.6", "470.82.01", "ptx-jit", "compute_86", false,
 	  "closest PTX chosen" },
 	/* PTX newer than the driver's JIT */
 	{ "compute_90@9.0", "9.0", "550.54.15", "ptx-too-new", "compute_90", false,
@@ -102,6 +103,29 @@ static const struct row rows[] = {
 	{ "compute_80", "8.6", "550.54.15", "ptx-jit", "compute_80", true, "PTX ISA unknown" },
 	{ "compute_90@9.0", "9.0", NULL, "ptx-jit", "compute_90", false, "driver not given" },
 	{ "sm_88", "8.8", NULL, "native", "sm_88", true, "unconfirmed sm row" },
+	{ "sm_87", "8.8", NULL, "no-kernel-image", NULL, true,
+	  "rests on 8.8's unconfirmed Tegra status" },
+	{ "compute_87@9.0", "8.8", "580.65.06", "ptx-jit", "compute_87", false,
+	  "PTX JIT does not depend on the Tegra status" },
+	/* (d) the driver: the CUDA runtime it links or bundles, the GPUs its branch drives */
+	{ "sm_80", "8.0", "550.54.15", "driver-too-old", NULL, true,
+	  "a CUDA 13 build on R550 (13's floor row is unconfirmed)", "13" },
+	{ "sm_80", "8.0", "550.54.15", "driver-too-old", NULL, true,
+	  "static CUDA 13.0 runtime on R550", "13.0" },
+	{ "sm_80", "8.0", "550.54.15", "native", "sm_80", false, "CUDA 12 on R550", "12" },
+	{ "sm_80", "8.0", "520.61.05", "driver-too-old", NULL, false,
+	  "CUDA 12 below its 525.60.13 floor", "12.8" },
+	{ "sm_80", "8.0", "580.65.06", "native", "sm_80", false, "CUDA 13 on R580", "13" },
+	{ "sm_120", "12.0", "470.82.01", "driver-gpu-unsupported", NULL, true,
+	  "R470 predates compute capability 12.0 (CUDA 12.8, R570; 12.8's row is unconfirmed)" },
+	{ "sm_120", "12.0", "570.86.10", "native", "sm_120", false, "R570 drives 12.0" },
+	{ "sm_90", "9.0", "515.43.04", "driver-gpu-unsupported", NULL, true,
+	  "R515 predates Hopper (CUDA 11.8, R520; 11.8.0's row is unconfirmed)" },
+	{ "sm_70", "7.0", "595.45.04", "driver-gpu-unsupported", NULL, false,
+	  "R595 dropped Volta (oldest 7.5)" },
+	{ "sm_70", "7.0", "580.65.06", "native", "sm_70", false, "R580 is Volta's last branch" },
+	{ "sm_61", "6.1", "375.26", "native", "sm_61", false,
+	  "a CC older than the table: its first branch is not known" },
 	/* no code, other kinds, garbage */
 	{ "", "8.6", NULL, "no-gpu-code", NULL, false, "nothing" },
 	{ "lto_80", "8.6", NULL, "no-gpu-code", NULL, false, "LTO-IR is not loaded by the driver" },
@@ -134,6 +158,7 @@ static void judge_row(const struct row *r)
 	}
 	assert_int_equal(sscanf(r->device, "%u.%u", &maj, &min), 2);
 	assert_int_equal(coverage_judge(t, n, maj, min, r->driver, &res), 0);
+	assert_int_equal(coverage_judge_driver(r->cudart, maj, min, r->driver, &res), 0);
 	got_entry = res.entry == SIZE_MAX ? NULL : t[res.entry].target;
 	if (strcmp(coverage_verdict_name(res.verdict), r->verdict) != 0 ||
 	    (got_entry == NULL) != (r->entry == NULL) ||
@@ -148,6 +173,10 @@ static void judge_row(const struct row *r)
 		assert_non_null(strstr(res.reason, "no kernel image is available"));
 	if (res.verdict == COVERAGE_PTX_TOO_NEW)
 		assert_non_null(strstr(res.reason, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"));
+	if (res.verdict == COVERAGE_DRIVER_TOO_OLD)
+		assert_non_null(strstr(res.reason, "cudaErrorInsufficientDriver"));
+	if (res.verdict == COVERAGE_DRIVER_GPU_UNSUPPORTED)
+		assert_non_null(strstr(res.reason, "does not drive this GPU"));
 }
 
 static void test_table(void **state)

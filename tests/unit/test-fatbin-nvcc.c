@@ -25,13 +25,18 @@
 static char tmpdir[64];
 static const char *nvcc;
 
-static int build(const char *out, const char *args)
+static int build_from(const char *src, const char *out, const char *args)
 {
 	char cmd[1024];
 
-	snprintf(cmd, sizeof(cmd), "cd %s && %s %s k.cu -o %s >/dev/null 2>&1", tmpdir, nvcc, args,
-		 out);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s %s %s -o %s >/dev/null 2>&1", tmpdir, nvcc, args,
+		 src, out);
 	return system(cmd);
+}
+
+static int build(const char *out, const char *args)
+{
+	return build_from("k.cu", out, args);
 }
 
 static bool in_set(const char *set, const char *t)
@@ -191,22 +196,58 @@ static void test_nvcc_compression(void **state)
 	      "sm_90 compute_90", "lz4");
 }
 
+/* A source without kernels: its object's image and nvlink's device-link image are kernel-less
+ * ELF entries under every --compress-mode (compressed ones are decompressed to tell), never an
+ * sm_80 target, header-only (the scanner's default) or not. */
+static void test_nvcc_link_stubs(void **state)
+{
+	static const char *const modes[] = { "default", "size", "speed", "balance", "none" };
+	static const unsigned flags[] = { 0, FATBIN_PARSE_PAYLOAD_HEADS };
+
+	if (!nvcc)
+		skip();
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		char args[256], out[32], path[256];
+		size_t len, n_elf = 0;
+		uint8_t *buf;
+
+		snprintf(args, sizeof(args),
+			 SO "-Xfatbin=-compress-all --compress-mode=%s "
+			    "-gencode arch=compute_80,code=sm_80",
+			 modes[i]);
+		snprintf(out, sizeof(out), "stub-%s.so", modes[i]);
+		if (build_from("stub.cu", out, args) != 0)
+			fail_msg("nvcc failed: %s %s", args, out);
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, out);
+		buf = slurp(path, &len);
+		for (size_t f = 0; f < 2; f++) {
+			struct fatbin_result *r = parse_ok(buf, len, flags[f]);
+
+			for (size_t k = 0; k < r->n_entries; k++) {
+				if (r->entries[k].kind != FATBIN_KIND_ELF)
+					continue;
+				n_elf++;
+				if (r->entries[k].has_kernels != 0)
+					fail_msg("%s: ELF entry %zu has_kernels %d (a link stub)",
+						 modes[i], k, r->entries[k].has_kernels);
+			}
+			fatbin_result_free(r);
+		}
+		assert_true(n_elf > 0);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nvcc_targets),
 		cmocka_unit_test(test_nvcc_compression),
+		cmocka_unit_test(test_nvcc_link_stubs),
 	};
 	int rv;
 
-	nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) == 0 ? "/usr/local/cuda/bin/nvcc" : NULL;
-	if (!nvcc && system("command -v nvcc >/dev/null 2>&1") == 0)
-		nvcc = "nvcc";
-	if (getenv("GPUENV_TEST_NO_NVCC"))
-		nvcc = NULL;
-	if (!nvcc)
-		printf("# nvcc not found (/usr/local/cuda/bin/nvcc or PATH): the nvcc tests are "
-		       "skipped\n");
+	nvcc = test_nvcc();
 	if (nvcc) {
 		char p[128];
 		FILE *f;
@@ -219,6 +260,14 @@ int main(void)
 		if (!f)
 			return 1;
 		fputs("__global__ void k(int *x) { x[threadIdx.x] += 1; }\n", f);
+		fclose(f);
+		snprintf(p, sizeof(p), "%s/stub.cu", tmpdir);
+		f = fopen(p, "w");
+		if (!f)
+			return 1;
+		fputs("__device__ int twice(int x) { return 2 * x; }\n"
+		      "int host_only(int x) { return x + 1; }\n",
+		      f);
 		fclose(f);
 	}
 	rv = cmocka_run_group_tests(tests, NULL, NULL);

@@ -829,6 +829,45 @@ static void test_archive(void **state)
 	free(fb.p);
 }
 
+/* The entry's `a` flag (bit 20) on ABI-7 cubins is what the cubin's own e_flags say
+ * (EF_CUDA_ACCELERATORS, 0x800; fatbin.md §9.2): cuBLAS 11.8 flags sm_50/60/61 entries, whose
+ * cubins are not arch-specific; a sm_90 cubin with 0x800 is sm_90a. Read without
+ * FATBIN_PARSE_PAYLOAD_HEADS too (the scanner's default). ABI-8 cubins keep the flag. */
+static void test_cubin_a_flag(void **state)
+{
+	static const struct {
+		unsigned arch;
+		uint32_t e_flags;
+		uint8_t abi;
+		const char *want;
+	} cases[] = {
+		{ 50, 0x00320432, 7, "sm_50" },
+		{ 61, 0x003d043d, 7, "sm_61" },
+		{ 90, 0x005a0c5a, 7, "sm_90a" },
+		{ 90, 0x06005a04, 8, "sm_90a" },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		for (unsigned f = 0; f < 2; f++) {
+			struct sec_spec secs[] = { { ".text.k", 1, 6, 0, "\0\0\0\0", 4 } };
+			struct buf cubin =
+				make_elf(true, 190, cases[c].e_flags, cases[c].abi, secs, 1);
+			struct buf b = { 0 };
+			struct fatbin_result *r;
+
+			put_entry(&b, 2, cases[c].arch, 0x100011, 1, cases[c].abi, cubin.p,
+				  cubin.len, 0, 0);
+			close_container(&b, 0);
+			r = parse_ok(b.p, b.len, f ? FATBIN_PARSE_PAYLOAD_HEADS : 0);
+			assert_int_equal(r->n_entries, 1);
+			assert_string_equal(r->entries[0].target, cases[c].want);
+			fatbin_result_free(r);
+			free(b.p);
+			free(cubin.p);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -847,6 +886,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_archive),
 		cmocka_unit_test(test_zstd_legacy_frame_refused),
+		cmocka_unit_test(test_cubin_a_flag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The CUDA runtime a host ELF file links or bundles (cudart-ident.h): DT_NEEDED/DT_SONAME
+ * names, and the strings static cudart and nvlink leave in .rodata (System V gABI section
+ * headers, read through libelf).
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/cudart-ident.h"
+#include "shared/macro.h"
+
+/* "libcudart.so.13" or "libcudart.so.12.8.90" → "13" / "12"; false for anything else. */
+static bool cudart_soname_major(const char *name, char *buf, size_t n)
+{
+	const char *p;
+	size_t d = 0;
+
+	if (!name || !startswith(name, "libcudart.so."))
+		return false;
+	p = name + strlen("libcudart.so.");
+	while (p[d] >= '0' && p[d] <= '9' && d < 4)
+		d++;
+	if (d == 0 || (p[d] != '\0' && p[d] != '.'))
+		return false;
+	snprintf(buf, n, "%.*s", (int)d, p);
+	return true;
+}
+
+int cudart_ident_linked(const char *soname, char *const *needed, size_t n_needed,
+			struct cudart_ident *ret)
+{
+	struct cudart_ident id = { 0 };
+
+	if (cudart_soname_major(soname, id.version, sizeof(id.version))) {
+		id.is_runtime = true;
+		*ret = id;
+		return 1;
+	}
+	for (size_t i = 0; needed && i < n_needed; i++)
+		if (cudart_soname_major(needed[i], id.version, sizeof(id.version))) {
+			*ret = id;
+			return 1;
+		}
+	return 0;
+}
+
+/* "Cuda compilation tools, release 13.0, V13.0.88" at p → "13.0". */
+static void release_from(const uint8_t *p, size_t left, char *buf, size_t n)
+{
+	static const char key[] = "Cuda compilation tools, release ";
+	size_t k = sizeof(key) - 1, e = k;
+
+	while (e < left && e < k + 8 && ((p[e] >= '0' && p[e] <= '9') || p[e] == '.'))
+		e++;
+	if (e > k && p[e - 1] != '.' && e < left && p[e] == ',')
+		snprintf(buf, n, "%.*s", (int)(e - k), (const char *)p + k);
+}
+
+/* The section named `want` of elf, bounds-checked against len; NULL when absent. */
+static const uint8_t *section(Elf *elf, size_t shstrndx, const uint8_t *p, size_t len,
+			      const char *want, size_t *ret_size)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, want) != 0)
+			continue;
+		if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset)
+			return NULL;
+		*ret_size = sh.sh_size;
+		return p + sh.sh_offset;
+	}
+	return NULL;
+}
+
+int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret)
+{
+	static const char marker[] = "CUDA driver version is insufficient for CUDA runtime version";
+	static const char tools[] = "Cuda compilation tools, release ";
+	static const char *const where[] = { ".rodata", ".nv_fatbin" };
+	struct cudart_ident id = { .is_static = true };
+	const uint8_t *d, *hit;
+	size_t shstrndx, n = 0;
+	Elf *elf;
+	int found = 0;
+
+	if (len < 64 || memcmp(p, "\177ELF", 4) != 0 || elf_version(EV_CURRENT) == EV_NONE)
+		return 0;
+	/* elf_memory() wants a char *; ELF_C_READ_MMAP only reads it */
+	elf = elf_memory((char *)(uintptr_t)p, len);
+	if (!elf)
+		return 0;
+	if (elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		goto out;
+	d = section(elf, shstrndx, p, len, ".rodata", &n);
+	if (!d || n > CUDART_IDENT_MAX_RODATA || !memmem(d, n, marker, sizeof(marker) - 1))
+		goto out;
+	found = 1;
+	/* the toolkit: nvlink's string in .rodata, else the .note.nv.tkinfo of the first
+	 * uncompressed cubin near the start of .nv_fatbin (all of them compressed: unknown) */
+	for (size_t i = 0; i < ARRAY_SIZE(where) && !id.version[0]; i++) {
+		d = section(elf, shstrndx, p, len, where[i], &n);
+		if (!d)
+			continue;
+		n = MIN(n, i == 0 ? CUDART_IDENT_MAX_RODATA : CUDART_IDENT_FATBIN_HEAD);
+		hit = memmem(d, n, tools, sizeof(tools) - 1);
+		if (hit)
+			release_from(hit, n - (size_t)(hit - d), id.version, sizeof(id.version));
+	}
+out:
+	elf_end(elf);
+	if (found)
+		*ret = id;
+	return found;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Which CUDA runtime (cudart) a host ELF file links or carries, over a (ptr, len) buffer, no
+ * I/O. Linked: a DT_NEEDED `libcudart.so.N` (the caller has the dynamic section from
+ * src/formats/elf-dynamic.h), or the file is libcudart.so.N itself (its DT_SONAME). Bundled:
+ * nvcc links cudart statically by default (`--cudart=static`): its error-string table
+ * ("CUDA driver version is insufficient for CUDA runtime version", cudaGetErrorString()) then
+ * lies in the file's .rodata. The toolkit it came with (the nvcc that linked it) is written
+ * in each uncompressed cubin's .note.nv.tkinfo ("Cuda compilation tools, release 13.0,
+ * V13.0.88", docs/formats/fatbin.md §9.3), inside .nv_fatbin, or by nvlink in .rodata
+ * (checked on nvcc 13.0 output, stripped or not). Uses libelf read-only; .rodata is searched
+ * up to CUDART_IDENT_MAX_RODATA bytes, .nv_fatbin's first CUDART_IDENT_FATBIN_HEAD only.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CUDART_IDENT_MAX_RODATA	 ((size_t)256 << 20)
+#define CUDART_IDENT_FATBIN_HEAD ((size_t)1 << 20)
+
+struct cudart_ident {
+	char version[16]; /* "13" (linked: the soname's major), "13.0" (bundled), "" unknown */
+	bool is_static;	  /* bundled: cudart's own strings are in the file */
+	bool is_runtime;  /* the file is libcudart.so.N */
+};
+
+/* From a DT_SONAME (may be NULL) and DT_NEEDED list: 1 found (ret filled), 0 none. */
+int cudart_ident_linked(const char *soname, char *const *needed, size_t n_needed,
+			struct cudart_ident *ret);
+/* Searches the .rodata of the ELF file p[0..len) for a bundled cudart: 1 found (ret filled;
+ * version "" when no toolkit string was found), 0 none or not an ELF file. */
+int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret);
