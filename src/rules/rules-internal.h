@@ -289,6 +289,7 @@ RULE_CHECK(check_nouveau_bound);
 RULE_CHECK(check_device_nodes_missing);
 RULE_CHECK(check_branch_drops_gpu);
 RULE_CHECK(check_branch_eol);
+RULE_CHECK(check_branch_predates_gpu);
 RULE_CHECK(check_toolkit_needs_newer_driver);
 RULE_CHECK(check_no_driver_for_toolkit);
 RULE_CHECK(check_stub_libcuda);

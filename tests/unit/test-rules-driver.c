@@ -381,6 +381,27 @@ static void test_branch_drops_gpu(void **state)
 static void pkg_event(struct gpuenv_snapshot *s, const char *package, const char *from,
 		      const char *to, const char *upstream, const char *time);
 
+/* A branch older than the GPU: RTX PRO 6000 Blackwell (10de:2bb5, CC 12.0) needs R570
+ * (CUDA 12.8); an H100 PCIe (10de:2331, CC 9.0) R520 (CUDA 11.8). */
+static void test_branch_predates_gpu(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, "0x2bb5", "nvidia");
+	driver_loaded(s, "570.86.10");
+	NO(s, "driver.branch-predates-gpu");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.82.01", "x");
+	YES(s, "driver.branch-predates-gpu", GPUENV_SEVERITY_ERROR, "needs the R570 branch");
+	snapshot_unref(s);
+	s = base();
+	gpu(s, "0x2331", "nvidia");
+	driver_loaded(s, "515.43.04");
+	YES(s, "driver.branch-predates-gpu", GPUENV_SEVERITY_ERROR, "targets 9.0 is 11.8");
+	snap_set_str(node(s, "driver.nvidia"), "module_version", "520.61.05", "x");
+	NO(s, "driver.branch-predates-gpu");
+	snapshot_unref(s);
+}
+
 static void test_branch_eol(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -738,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_nouveau),
 		cmocka_unit_test(test_device_nodes),
 		cmocka_unit_test(test_branch_drops_gpu),
+		cmocka_unit_test(test_branch_predates_gpu),
 		cmocka_unit_test(test_branch_eol),
 		cmocka_unit_test(test_nvml_mismatch),
 		cmocka_unit_test(test_nvml_mismatch_package_log),
