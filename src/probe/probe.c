@@ -14,6 +14,7 @@
 #include "core/env.h"
 #include "formats/toolkit-parse.h"
 #include "loader.h"
+#include "probe-intel.h"
 #include "probe.h"
 #include "shared/layer-name.h"
 #include "shared/path-util.h"
@@ -32,6 +33,7 @@ static const struct probe probe_table[] = {
 	{ .name = "process", .layer = GPUENV_LAYER_RUNTIME, .run = probe_process },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },
+	{ .name = "intel", .layer = GPUENV_LAYER_DRIVER, .run = probe_intel },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
 	{ .name = "python", .layer = GPUENV_LAYER_FRAMEWORK, .run = probe_python },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },
