@@ -28,20 +28,20 @@
 #define INTEL_LOG_EVENTS_MAX 32u
 
 enum intel_fw_state {
-	INTEL_FW_LOADED,      /* "firmware … version X" / "Finished loading" / "Using … firmware" */
-	INTEL_FW_FETCH_FAILED, /* the file was not found or not readable (request_firmware) */
-	INTEL_FW_LOAD_FAILED, /* found, but the GPU refused it or initialisation failed */
-	INTEL_FW_OUTDATED,    /* "is recommended, but only … was found" */
+	INTEL_FW_LOADED, /* "firmware … version X" / "Finished loading" / "Using … firmware" */
+	INTEL_FW_FETCH_FAILED,	/* the file was not found or not readable (request_firmware) */
+	INTEL_FW_LOAD_FAILED,	/* found, but the GPU refused it or initialisation failed */
+	INTEL_FW_OUTDATED,	/* "is recommended, but only … was found" */
 	INTEL_FW_AUTHENTICATED, /* HuC: "authenticated" */
 	INTEL_FW_FORCE_PROBE, /* "not properly supported … force_probe": no firmware, no driver */
 };
 
 struct intel_log_event {
-	char driver[8];	 /* "i915", "xe" */
-	char bus[16];	 /* "0000:03:00.0", or "" */
-	char kind[8];	 /* "GuC", "HuC", "DMC", "GSC", "probe" */
+	char driver[8]; /* "i915", "xe" */
+	char bus[16];	/* "0000:03:00.0", or "" */
+	char kind[8];	/* "GuC", "HuC", "DMC", "GSC", "probe" */
 	enum intel_fw_state state;
-	char file[96];	 /* "i915/dg2_guc_70.bin", or the device id for INTEL_FW_FORCE_PROBE */
+	char file[96]; /* "i915/dg2_guc_70.bin", or the device id for INTEL_FW_FORCE_PROBE */
 	char version[32];
 	char text[256]; /* the message from the driver name on */
 	uint64_t line;

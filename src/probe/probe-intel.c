@@ -45,6 +45,23 @@ static bool has_intel_gpu(const struct snap_node *root)
 	return false;
 }
 
+/* A torch XPU build or intel-extension-for-pytorch in some environment (probe-python.c). */
+static bool has_intel_framework(const struct snap_node *root)
+{
+	const struct snap_node *envs = snap_get(root, "framework.python_envs");
+
+	for (size_t i = 0; i < snap_count(envs); i++) {
+		const struct snap_node *pk = snap_child(snap_at(envs, i), "packages");
+		const struct snap_node *t = snap_child(pk, "torch");
+		const char *v = snap_get_str(t, "version") ?: snap_get_str(t, "dist_version");
+
+		if (snap_child(pk, "ipex") || snap_present(snap_child(t, "xpu")) ||
+		    snap_present(snap_child(t, "xpu_library")) || (v && strstr(v, "+xpu")))
+			return true;
+	}
+	return false;
+}
+
 static bool module_loaded(struct probe_env *pe, struct snap_node *o, const char *key,
 			  const char *path)
 {
@@ -208,7 +225,7 @@ static void dpkg_versions(struct probe_env *pe, struct snap_node *o, const char 
 
 static int probe_level_zero(struct probe_env *pe, struct snap_node *rt)
 {
-	static const char *const pkgs[] = { "libze1",	      "level-zero",
+	static const char *const pkgs[] = { "libze1",		"level-zero",
 					    "libze-intel-gpu1", "intel-level-zero-gpu",
 					    "intel-opencl-icd", NULL };
 	struct snap_node *lz = snap_object(rt, "level_zero");
@@ -304,7 +321,8 @@ int probe_intel(struct probe_env *pe, struct gpuenv_snapshot *s)
 	bool gpu = has_intel_gpu(root);
 	int err;
 
-	if (!gpu && root_stat(pe->root, "/sys/module/i915", &st) < 0 &&
+	if (!gpu && !has_intel_framework(root) &&
+	    root_stat(pe->root, "/sys/module/i915", &st) < 0 &&
 	    root_stat(pe->root, "/sys/module/xe", &st) < 0)
 		return 0;
 	intel = snap_object(drv, "intel");

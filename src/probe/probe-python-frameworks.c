@@ -168,7 +168,7 @@ static int read_torch(const struct fw_found *f)
 		/* XPU builds (torch 2.4 on): xpu = the SYCL compiler's version ('20250101');
 		 * older version.py files have no such line, which says no XPU. */
 		rx = pyfile_get_string(text, strlen(text), "xpu", &xv, &xnone);
-		rx = rx == -ENOENT ? 0
+		rx = rx == -ENOENT   ? 0
 		     : rx == -ENOMEM ? -ENOMEM
 				     : record_assign(t, "xpu", text, vpath, "xpu");
 		r = record_assign(t, "git", text, vpath, "git_version");

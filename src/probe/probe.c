@@ -33,9 +33,10 @@ static const struct probe probe_table[] = {
 	{ .name = "process", .layer = GPUENV_LAYER_RUNTIME, .run = probe_process },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },
-	{ .name = "intel", .layer = GPUENV_LAYER_DRIVER, .run = probe_intel },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
 	{ .name = "python", .layer = GPUENV_LAYER_FRAMEWORK, .run = probe_python },
+	/* after python: a torch XPU build or ipex asks for the Level Zero facts too */
+	{ .name = "intel", .layer = GPUENV_LAYER_DRIVER, .run = probe_intel },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },
 	{ .name = "container-host", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container_host },
 };

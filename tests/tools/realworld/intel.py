@@ -1,0 +1,242 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Intel GPUs (Arc A-series DG2, Data Center GPU Max): i915/xe bound, GuC firmware, render node
+access, Level Zero, oneAPI, PyTorch XPU builds and intel-extension-for-pytorch. The base tree is
+the rtx4090-open-module one with the NVIDIA GPU, its driver and its device nodes taken out and an
+Intel GPU put in its place (intel_base()); what each report shows is added per fixture."""
+import os
+import shutil
+
+from realworld.common import (fresh, ini, ldso_cache, link, real_world, so, ubuntu_os_release, w,
+                              MULTIARCH_LD_CONF)
+
+TOPIC = "intel"
+FIXTURES = ("intel-arc-a770-healthy", "rw-intel-a380-guc-fetch-failed",
+            "rw-intel-xpu-nightly-no-level-zero", "rw-intel-max1550-no-render-group",
+            "rw-intel-ipex110-oneapi-2023", "rw-intel-ipex28-torch27",
+            "intel-arc-opencl-cpu-only", "intel-arc-opencl-icd-missing")
+
+GPU = "sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0"
+SRC_INTEL_BASE = (
+    "the sysfs PCI tree, /proc/self/status, /etc/group and os-release of the "
+    "rtx4090-open-module fixture (see its sources) with its GPU replaced by an Intel one: "
+    "vendor/device/subsystem ids as pci.ids lists them (8086:56a0 DG2 [Arc A770], 8086:56a5 DG2 "
+    "[Arc A380], 8086:0bd5 Ponte Vecchio XT [Data Center GPU Max 1550]), class 0x030000 (0x038000 "
+    "for Max), the driver link to ../../../../bus/pci/drivers/i915, the BARs of a DG2 board "
+    "(16 MiB MMIO BAR0, 16 GiB prefetchable BAR2 with Resizable BAR) in pci-sysfs resource "
+    "format; /proc/modules with i915 and its dependencies in proc(5) format; /sys/module/i915; "
+    "/var/log/kern.log in rsyslog's format with i915's firmware lines as the kernel prints them "
+    "(intel_uc_fw.c, intel_guc.c); /dev/dri/card0 226:0 0660 root:video and renderD128 226:128 "
+    "0660 root:render as udev's 50-udev-default.rules makes them; /var/lib/dpkg/status stanzas "
+    "in dpkg's format; etc/ld.so.cache written by glibc's ldconfig -r over the tree")
+RESOURCE = ("0x0000000082000000 0x0000000082ffffff 0x0000000000140204\n"
+            "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+            "0x0000006000000000 0x00000063ffffffff 0x000000000014220c\n" +
+            "0x0000000000000000 0x0000000000000000 0x0000000000000000\n" * 10)
+MODULES = ("i915 4218880 38 - Live 0x0000000000000000\n"
+           "drm_buddy 20480 1 i915, Live 0x0000000000000000\n"
+           "ttm 110592 1 i915, Live 0x0000000000000000\n"
+           "i2c_algo_bit 16384 1 i915, Live 0x0000000000000000\n"
+           "drm_display_helper 237568 1 i915, Live 0x0000000000000000\n"
+           "cec 94208 2 i915,drm_display_helper, Live 0x0000000000000000\n"
+           "video 77824 1 i915, Live 0x0000000000000000\n"
+           "snd_hda_intel 61440 4 - Live 0x0000000000000000\n")
+HEALTHY_LOG = [
+    "[drm] BAR2 resized to 16384M",
+    "[drm] Local memory IO size: 0x00000003fa000000",
+    "[drm] Local memory available: 0x00000003fa000000",
+    "[drm] Finished loading DMC firmware i915/dg2_dmc_ver2_08.bin (v2.8)",
+    "[drm] GT0: GuC firmware i915/dg2_guc_70.bin version 70.20.0",
+    "[drm] GT0: HuC firmware i915/dg2_huc_gsc.bin version 7.10.15",
+    "[drm] GT0: GUC: submission enabled",
+    "[drm] GT0: GUC: SLPC enabled",
+    "[drm] GT0: GUC: RC enabled",
+    "[drm] GT0: HuC: authenticated for all workloads",
+]
+
+
+def devices(render_gid=992, n=1):
+    lines = "".join(f"/dev/dri/card{i} = c 226:{i} 0660 0:44\n" for i in range(n))
+    lines += "".join(f"/dev/dri/renderD{128 + i} = c 226:{128 + i} 0660 0:{render_gid}\n"
+                     for i in range(n))
+    return "[devices]\n" + lines
+
+
+def kern_log(root, host, kernel_lines, bus="0000:01:00.0", driver="i915", start=3.9):
+    text = ""
+    for i, msg in enumerate(kernel_lines):
+        text += (f"Oct  3 19:40:02 {host} kernel: [{start + i * 0.0011:12.6f}] "
+                 f"{driver} {bus}: {msg}\n")
+    w(root, "var/log/kern.log", text)
+
+
+def intel_base(name, device, subsys, cls=0x030000, in_render=True, kernel="6.8.0-45-generic"):
+    dst, root = fresh(name, "rtx4090-open-module")
+    for p in ("etc/modprobe.d/nvidia-drm.conf", "etc/modprobe.d/nvidia-installer-disable-nouveau.conf",
+              "sys/module/nvidia/version", "sys/bus/pci/drivers/nvidia/bind",
+              "sys/bus/pci/devices/0000:01:00.1"):
+        os.unlink(f"{root}/{p}")
+    for d in ("proc/driver/nvidia", "sys/module/nvidia", "sys/bus/pci/drivers/nvidia",
+              "sys/devices/pci0000:00/0000:00:01.1/0000:01:00.1"):
+        shutil.rmtree(f"{root}/{d}")
+    w(root, f"{GPU}/vendor", "0x8086\n")
+    w(root, f"{GPU}/device", f"0x{device:04x}\n")
+    w(root, f"{GPU}/subsystem_vendor", "0x8086\n")
+    w(root, f"{GPU}/subsystem_device", f"0x{subsys:04x}\n")
+    w(root, f"{GPU}/class", f"0x{cls:06x}\n")
+    w(root, f"{GPU}/resource", RESOURCE)
+    link(root, f"{GPU}/driver", "../../../../bus/pci/drivers/i915")
+    w(root, "sys/bus/pci/drivers/i915/bind", "", 0o200)
+    w(root, "sys/module/i915/refcnt", "38\n")
+    w(root, "proc/modules", MODULES)
+    w(root, "proc/cmdline", f"BOOT_IMAGE=/boot/vmlinuz-{kernel} root=UUID=0b6b2a5e-3f0a-4c41-"
+      "9a57-4d6c3c1e7f21 ro quiet splash vt.handoff=7\n")
+    if in_render:
+        with open(f"{root}/proc/self/status") as f:
+            st = f.read().replace("Groups:\t4 24 27 30 46 100 114 1000 ",
+                                  "Groups:\t4 24 27 30 44 46 100 114 992 1000 ")
+        w(root, "proc/self/status", st)
+        with open(f"{root}/etc/group") as f:
+            gr = f.read().replace("video:x:44:\n", "video:x:44:maria\n").replace(
+                "render:x:992:\n", "render:x:992:maria\n")
+        w(root, "etc/group", gr)
+    w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n")
+    w(root, "etc/ld.so.conf.d/x86_64-linux-gnu.conf", MULTIARCH_LD_CONF)
+    return dst, root
+
+
+def dpkg(root, pkgs):
+    text = ""
+    for name, ver in pkgs.items():
+        text += (f"Package: {name}\nStatus: install ok installed\nPriority: optional\n"
+                 f"Section: libs\nArchitecture: amd64\nVersion: {ver}\n\n")
+    w(root, "var/lib/dpkg/status", text)
+
+
+def level_zero(root, loader="1.17.6", gpu_driver="1.3.29735.27", libdir="usr/lib/x86_64-linux-gnu"):
+    if loader:
+        so(root, f"{libdir}/libze_loader.so.{loader}", "libze_loader.so.1")
+        link(root, f"{libdir}/libze_loader.so.1", f"libze_loader.so.{loader}")
+    if gpu_driver:
+        so(root, f"{libdir}/libze_intel_gpu.so.{gpu_driver}", "libze_intel_gpu.so.1")
+        link(root, f"{libdir}/libze_intel_gpu.so.1", f"libze_intel_gpu.so.{gpu_driver}")
+
+
+def opencl_icd(root, name="intel.icd", lib="/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so",
+               make=True):
+    w(root, f"etc/OpenCL/vendors/{name}", lib + "\n")
+    if make:
+        so(root, lib, os.path.basename(lib))
+
+
+def dist(root, site, name, version, requires=(), files=()):
+    di = f"{site}/{name.replace('-', '_')}-{version}.dist-info"
+    req = "".join(f"Requires-Dist: {r}\n" for r in requires)
+    w(root, f"{di}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n" + req)
+    w(root, f"{di}/INSTALLER", "pip\n")
+    w(root, f"{di}/RECORD", "".join(f"{f},,\n" for f in files) +
+      f"{name.replace('-', '_')}-{version}.dist-info/METADATA,,\n")
+
+
+def torch_xpu(root, site, version, xpu=None, requires=()):
+    """torch's version.py as tools/generate_torch_version.py writes it (an xpu line when
+    given), its dist-info, and torch/lib/libtorch_xpu.so (an [elf] stand-in)."""
+    w(root, f"{site}/torch/version.py",
+      "from typing import Optional\n\n"
+      "__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip', 'xpu']\n"
+      f"__version__ = '{version}'\ndebug = False\ncuda: Optional[str] = None\n"
+      "git_version = '5a7ad2bfdc0dc8e8d3a0a5b2f1c7a43ad0a8e6e2'\n"
+      "hip: Optional[str] = None\n" +
+      (f"xpu: Optional[str] = '{xpu}'\n" if xpu else ""))
+    w(root, f"{site}/torch/__init__.py", "")
+    so(root, f"{site}/torch/lib/libtorch_xpu.so", "libtorch_xpu.so")
+    dist(root, site, "torch", version, requires, ["torch/__init__.py", "torch/version.py"])
+
+
+def oneapi(root, comps):
+    for comp, versions in comps.items():
+        for v in versions:
+            w(root, f"opt/intel/oneapi/{comp}/{v}/env/vars.sh", "# oneAPI environment\n")
+        link(root, f"opt/intel/oneapi/{comp}/latest", versions[-1])
+
+
+def venv(root, prefix, pyver):
+    w(root, f"{prefix}/pyvenv.cfg", f"home = /usr/bin\ninclude-system-site-packages = false\n"
+      f"version = {pyver}\n")
+    link(root, f"{prefix}/bin/python3", f"/usr/bin/python{pyver.rsplit('.', 1)[0]}")
+    link(root, f"{prefix}/bin/python", "python3")
+    return f"{prefix}/lib/python{pyver.rsplit('.', 1)[0]}/site-packages"
+
+
+def venv_env(prefix):
+    return {"PATH": f"{prefix}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "VIRTUAL_ENV": prefix, "HOME": "/home/maria"}
+
+
+def healthy():
+    dst, root = intel_base("intel-arc-a770-healthy", 0x56a0, 0x1020)
+    kern_log(root, "maria-ws", HEALTHY_LOG)
+    level_zero(root)
+    opencl_icd(root)
+    dpkg(root, {"intel-opencl-icd": "24.22.29735.27-914~22.04",
+                "intel-level-zero-gpu": "1.3.29735.27-914~22.04", "level-zero": "1.17.6-914~22.04"})
+    site = venv(root, "/home/maria/xpu", "3.12.3")
+    torch_xpu(root, site, "2.8.0+xpu", "20250303",
+              ["intel-cmplr-lib-rt==2025.1.1", "intel-sycl-rt==2025.1.1"])
+    dist(root, site, "intel-cmplr-lib-rt", "2025.1.1")
+    dist(root, site, "intel-sycl-rt", "2025.1.1")
+    ini(dst, TOPIC,
+        "A healthy Intel Arc A770 (DG2, 8086:56a0) workstation on Ubuntu 24.04 with kernel "
+        "6.8: i915 bound, DMC/GuC/HuC firmware loaded (GuC submission on, HuC authenticated), "
+        "the user in render and video, Level Zero (level-zero 1.17.6) with Intel's GPU driver "
+        "(intel-level-zero-gpu), the OpenCL ICD, and torch 2.8.0+xpu with its oneAPI runtime "
+        "wheels in a venv: doctor judges driver, runtime and framework fine",
+        "Constructed from Intel's documented stack (dgpu-docs.intel.com client GPU installation: "
+        "intel-opencl-icd, intel-level-zero-gpu, level-zero; PyTorch 'Getting Started on Intel "
+        "GPU': pip install torch --index-url https://download.pytorch.org/whl/xpu, whose wheel "
+        "requires intel-cmplr-lib-rt and intel-sycl-rt); the package versions and the xpu value "
+        "('20250303', the DPC++ compiler date version a 2025.1 build writes) are chosen here; " +
+        SRC_INTEL_BASE, venv_env("/home/maria/xpu"), "", devices())
+    ldso_cache(dst)
+
+
+def guc_fetch_failed():
+    """intel-gpu/intel-gpu-i915-backports#41: an A380 on 5.17.0-1019-oem with the backported
+    i915, whose GuC firmware file is not there."""
+    dst, root = intel_base("rw-intel-a380-guc-fetch-failed", 0x56a5, 0x1021,
+                           kernel="5.17.0-1019-oem")
+    w(root, "proc/sys/kernel/osrelease", "5.17.0-1019-oem\n")
+    w(root, "etc/os-release", ubuntu_os_release("22.04.1", "Jammy Jellyfish", "jammy"))
+    w(root, "etc/modprobe.d/i915.conf", "options i915 enable_guc=2\n")
+    kern_log(root, "arc", [
+        "[drm] Finished loading DMC firmware i915/dg2_dmc_ver2_07.bin (v2.7)",
+        "Direct firmware load for i915/dg2_guc_70.2.0.bin failed with error -2",
+        "[drm] GuC firmware i915/dg2_guc_70.2.0.bin: fetch failed with error -2",
+        "[drm] GuC firmware(s) can be downloaded from https://git.kernel.org/pub/scm/linux/"
+        "kernel/git/firmware/linux-firmware.git/tree/i915",
+    ], bus="0000:01:00.0", start=12.224976)
+    ini(dst, TOPIC,
+        "An Arc A380 (DG2, 8086:56a5) on Ubuntu 22.04 with the 5.17.0-1019-oem kernel and "
+        "Intel's backported i915 (options i915 enable_guc=2): i915 asks for "
+        "i915/dg2_guc_70.2.0.bin, which is not in /lib/firmware (fetch failed with error -2, "
+        "ENOENT), so the GT has no GuC and the desktop does not start",
+        "Rebuilt from https://github.com/intel-gpu/intel-gpu-i915-backports/issues/41 (pasted: "
+        "the dmesg lines 'Direct firmware load for i915/dg2_guc_70.2.0.bin failed with error -2', "
+        "'[drm] GuC firmware i915/dg2_guc_70.2.0.bin: fetch failed with error -2', the DMC line, "
+        "the 5.17.0-1019-oem kernel, the A380 and 'options i915 enable_guc=2' in "
+        "/etc/modprobe.d/i915.conf); not in the report and chosen here: the PCI address "
+        "(the thread's 0000:03:00.0 is the base tree's 0000:01:00.0 here, in sysfs and in the "
+        "log lines alike), the subsystem id; " + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/intel-gpu/intel-gpu-i915-backports/issues/41",
+            "i915 0000:03:00.0: [drm] GuC firmware i915/dg2_guc_70.2.0.bin: fetch failed with "
+            "error -2",
+            "the GuC firmware file the backported i915 asks for (i915/dg2_guc_70.2.0.bin) is not "
+            "installed: i915 runs the A380 without GuC, and the desktop does not start",
+            "driver.intel-firmware-failed", "driver", "yes"),
+        devices())
+
+
+def write():
+    healthy()
+    guc_fetch_failed()
