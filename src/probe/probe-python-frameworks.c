@@ -196,9 +196,11 @@ static int read_torch(const struct fw_found *f)
 
 		if (!xl)
 			return -ENOMEM;
-		if (strv_contains(libs, "libtorch_xpu.so"))
+		if (strv_contains(libs, "libtorch_xpu.so")) {
 			snap_set_str(t, "xpu_library", xl, lib);
-		else
+			/* an XPU build whose version.py predates the xpu line */
+			snap_set_bool(t, "cpu_only", false, xl);
+		} else
 			snap_set_state(t, "xpu_library", FACT_ABSENT, lib, NULL);
 	}
 	arr = snap_array(t, "cuda_libraries_bundled");

@@ -137,9 +137,10 @@ def dist(root, site, name, version, requires=(), files=()):
       f"{name.replace('-', '_')}-{version}.dist-info/METADATA,,\n")
 
 
-def torch_xpu(root, site, version, xpu=None, requires=()):
+def torch_xpu(root, site, version, xpu=None, requires=(), lib=True):
     """torch's version.py as tools/generate_torch_version.py writes it (an xpu line when
-    given), its dist-info, and torch/lib/libtorch_xpu.so (an [elf] stand-in)."""
+    given), its dist-info, and for XPU builds torch/lib/libtorch_xpu.so (an [elf] stand-in);
+    lib=False: the torch builds Intel paired with ipex before torch 2.5 (no XPU code)."""
     w(root, f"{site}/torch/version.py",
       "from typing import Optional\n\n"
       "__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip', 'xpu']\n"
@@ -148,7 +149,8 @@ def torch_xpu(root, site, version, xpu=None, requires=()):
       "hip: Optional[str] = None\n" +
       (f"xpu: Optional[str] = '{xpu}'\n" if xpu else ""))
     w(root, f"{site}/torch/__init__.py", "")
-    so(root, f"{site}/torch/lib/libtorch_xpu.so", "libtorch_xpu.so")
+    if lib:
+        so(root, f"{site}/torch/lib/libtorch_xpu.so", "libtorch_xpu.so")
     dist(root, site, "torch", version, requires, ["torch/__init__.py", "torch/version.py"])
 
 
@@ -237,6 +239,208 @@ def guc_fetch_failed():
         devices())
 
 
+DEBIAN12_OS_RELEASE = (
+    'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\n'
+    'VERSION="12 (bookworm)"\nVERSION_CODENAME=bookworm\nID=debian\n'
+    'HOME_URL="https://www.debian.org/"\nSUPPORT_URL="https://www.debian.org/support"\n'
+    'BUG_REPORT_URL="https://bugs.debian.org/"\n')
+
+
+def xpu_nightly_no_level_zero():
+    """pytorch/pytorch#135867: `pip install --pre torch` from the XPU nightly index in the
+    python:3.10 image; import torch fails on libze_loader.so.1."""
+    dst, root = fresh("rw-intel-xpu-nightly-no-level-zero", "container-cuda12.4-on-r535")
+    shutil.rmtree(f"{root}/sys/module/nvidia")
+    w(root, "etc/os-release", DEBIAN12_OS_RELEASE)
+    w(root, "usr/local/bin/python3.10", "", 0o755)
+    link(root, "usr/local/bin/python3", "python3.10")
+    link(root, "usr/local/bin/python", "python3")
+    site = "/usr/local/lib/python3.10/site-packages"
+    torch_xpu(root, site, "2.6.0.dev20240920+xpu",
+              requires=["pytorch-triton-xpu==3.1.0+91b14bf559; platform_system == \"Linux\""])
+    dist(root, site, "pytorch-triton-xpu", "3.1.0+91b14bf559")
+    for name, ver in (("mpmath", "1.3.0"), ("typing-extensions", "4.12.2"), ("sympy", "1.13.1"),
+                      ("packaging", "22.0"), ("networkx", "3.3"), ("MarkupSafe", "2.1.5"),
+                      ("fsspec", "2024.6.1"), ("filelock", "3.13.1"), ("jinja2", "3.1.4")):
+        dist(root, site, name, ver)
+    ini(dst, TOPIC,
+        "docker run python:3.10 (Debian 12) with `pip install --pre torch --index-url "
+        "https://download.pytorch.org/whl/nightly/xpu/`: torch 2.6.0.dev20240920+xpu installs, "
+        "and `import torch` fails with 'libze_loader.so.1: cannot open shared object file': the "
+        "Level Zero loader belongs to the Intel GPU driver packages, which the image does not have",
+        "Rebuilt from https://github.com/pytorch/pytorch/issues/135867 (pasted: the docker run "
+        "command, the pip install line with torch-2.6.0.dev20240920+xpu and pytorch-triton-xpu-"
+        "3.1.0+91b14bf559 and the other packages it installed, the ImportError; the maintainer: "
+        "'libze_loader.so.1 is part of the Intel GPU driver'); the container files (/.dockerenv, "
+        "/proc/1/cgroup, /proc/self/mountinfo) of the container-cuda12.4-on-r535 fixture without "
+        "its host's nvidia module; python:3.10's layout (/usr/local/bin/python3.10, "
+        "/usr/local/lib/python3.10/site-packages) and Debian 12's os-release; torch's "
+        "version.py without an xpu line and torch/lib/libtorch_xpu.so (an [elf] stand-in), "
+        "chosen here",
+        {"PATH": "/usr/local/bin:/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin",
+         "PYTHON_VERSION": "3.10.15", "HOME": "/root"},
+        real_world(
+            "https://github.com/pytorch/pytorch/issues/135867",
+            "ImportError: libze_loader.so.1: cannot open shared object file: No such file or "
+            "directory",
+            "the XPU build of torch links libze_loader.so.1, the Level Zero loader, which comes "
+            "with the Intel GPU driver packages and is not in the python:3.10 image",
+            "runtime.level-zero-missing", "runtime", "yes"))
+
+
+def max1550_no_render_group():
+    """intel/intel-extension-for-pytorch#625: two Data Center GPU Max 1550 with IPEX 2.1.30 and
+    oneAPI 2024.1: no XPU device until the user joins render and video."""
+    dst, root = intel_base("rw-intel-max1550-no-render-group", 0x0bd5, 0x0000, cls=0x038000,
+                           in_render=False, kernel="5.15.0-107-generic")
+    w(root, "proc/sys/kernel/osrelease", "5.15.0-107-generic\n")
+    w(root, "etc/os-release", ubuntu_os_release("22.04.4", "Jammy Jellyfish", "jammy"))
+    kern_log(root, "DUT7275PVCMella", [
+        "[drm] GT0: GuC firmware i915/pvc_guc_70.bin version 70.20.0",
+        "[drm] GT0: GUC: submission enabled",
+        "[drm] GT1: GuC firmware i915/pvc_guc_70.bin version 70.20.0",
+        "[drm] GT1: GUC: submission enabled",
+    ])
+    level_zero(root, loader="1.16.15", gpu_driver="1.3.28202.52")
+    dpkg(root, {"intel-level-zero-gpu": "1.3.28202.52-821~22.04", "level-zero": "1.16.15-821~22.04",
+                "intel-opencl-icd": "24.05.28454.17-821~22.04"})
+    opencl_icd(root)
+    oneapi(root, {"compiler": ["2024.1"], "mkl": ["2024.1"]})
+    site = venv(root, "/home/gta/miniforge3/envs/py311", "3.11.9")
+    torch_xpu(root, site, "2.1.0.post2+cxx11.abi", lib=False)
+    dist(root, site, "intel-extension-for-pytorch", "2.1.30+xpu")
+    ini(dst, TOPIC,
+        "Intel Data Center GPU Max 1550 (Ponte Vecchio, 8086:0bd5) with IPEX 2.1.30+xpu, torch "
+        "2.1.0.post2+cxx11.abi and oneAPI 2024.1: torch.xpu.device_count() is 0 because the user "
+        "is in neither render nor video, so /dev/dri/renderD128 (0660 root:render) cannot be "
+        "opened; `usermod -aG render,video` makes the device appear",
+        "Rebuilt from https://github.com/intel/intel-extension-for-pytorch/issues/625 (pasted: "
+        "'no XPU device found with IPEX-v2.1.30-xpu and oneAPI2024.1 releases running with "
+        "MAX-1550', the fix 'sudo usermod -aG video $USER; sudo usermod -aG render $USER', then "
+        "'torch version 2.1.0.post2+cxx11.abi', 'IPEX version 2.1.30+git8bd78d6', 'xpu "
+        "device_count 2', the host DUT7275PVCMella, the user gta and a py311 environment); not in "
+        "the report and chosen here: one of the two GPUs in the base's slot, the Ubuntu 22.04 "
+        "kernel, the Level Zero and compute runtime versions of Intel's LTS 821 release, the "
+        "miniforge prefix; " + SRC_INTEL_BASE,
+        venv_env("/home/gta/miniforge3/envs/py311"),
+        real_world(
+            "https://github.com/intel/intel-extension-for-pytorch/issues/625",
+            "xpu device_count 0 (IPEX 2.1.30+xpu, oneAPI 2024.1, Max 1550)",
+            "the user is not in the render and video groups, so Level Zero cannot open "
+            "/dev/dri/renderD* and lists no GPU; adding the user to both groups fixed it",
+            "driver.no-permission", "driver", "yes"),
+        devices())
+    ldso_cache(dst)
+
+
+def ipex110_oneapi2023():
+    """intel/intel-extension-for-pytorch#280: ipex 1.10.200+gpu after oneAPI went 2022 -> 2023
+    by apt: libmkl_sycl.so.2 is gone."""
+    dst, root = intel_base("rw-intel-ipex110-oneapi-2023", 0x56a0, 0x1020,
+                           kernel="5.15.0-56-generic")
+    w(root, "proc/sys/kernel/osrelease", "5.15.0-56-generic\n")
+    w(root, "etc/os-release", ubuntu_os_release("22.04.1", "Jammy Jellyfish", "jammy"))
+    kern_log(root, "spain", HEALTHY_LOG[3:7])
+    level_zero(root, loader="1.8.8", gpu_driver="1.3.24595.35")
+    dpkg(root, {"intel-level-zero-gpu": "1.3.24595.35+i538~22.04", "level-zero": "1.8.8+i524~u22.04",
+                "intel-opencl-icd": "22.43.24595.35+i538~22.04"})
+    opencl_icd(root)
+    oneapi(root, {"compiler": ["2023.0.0"], "mkl": ["2023.0.0"]})
+    site = venv(root, "/home/me/env", "3.9.16")
+    torch_xpu(root, site, "1.10.0a0+git3d5f2d4", lib=False)
+    dist(root, site, "intel-extension-for-pytorch", "1.10.200+gpu")
+    ini(dst, TOPIC,
+        "Ubuntu 22.04 with intel-extension-for-pytorch 1.10.200+gpu, whose guide names oneAPI "
+        "2022.3: a nightly apt upgrade moved the oneAPI packages to 2023.0.0, whose oneMKL "
+        "has libmkl_sycl.so.3 only, and `import intel_extension_for_pytorch` fails on "
+        "libmkl_sycl.so.2",
+        "Rebuilt from https://github.com/intel/intel-extension-for-pytorch/issues/280 (pasted: "
+        "'ImportError: libmkl_sycl.so.2: cannot open shared object file', the update from "
+        "oneAPI 2022.* to 2023.* by apt on Ubuntu 22.04, setvars.sh sourced, the find output "
+        "with /opt/intel/oneapi/mkl/2023.0.0, the 1.10.200+gpu installation guide, the host "
+        "spain); torch 1.10.0a0+git3d5f2d4 is the torch that guide installs (the same torch as "
+        "in issue 281's pip list); not in the report and chosen here: the GPU (an Arc A770), the "
+        "compute runtime of Intel's 22.43 release, the venv and Python 3.9; " + SRC_INTEL_BASE,
+        venv_env("/home/me/env"),
+        real_world(
+            "https://github.com/intel/intel-extension-for-pytorch/issues/280",
+            "ImportError: libmkl_sycl.so.2: cannot open shared object file: No such file or "
+            "directory",
+            "ipex 1.10.200+gpu is built against oneAPI 2022.3 (oneMKL's libmkl_sycl.so.2); the "
+            "apt upgrade left only oneAPI 2023.0.0, whose oneMKL ships libmkl_sycl.so.3",
+            "framework.ipex-oneapi-mismatch", "framework", "yes"),
+        devices())
+    ldso_cache(dst)
+
+
+def ipex28_torch27():
+    """intel/intel-extension-for-pytorch#865: ipex 2.8 with torch 2.7.1."""
+    dst, root = intel_base("rw-intel-ipex28-torch27", 0x56a0, 0x1020)
+    kern_log(root, "maria-ws", HEALTHY_LOG)
+    level_zero(root)
+    opencl_icd(root)
+    dpkg(root, {"intel-opencl-icd": "24.22.29735.27-914~22.04",
+                "intel-level-zero-gpu": "1.3.29735.27-914~22.04", "level-zero": "1.17.6-914~22.04"})
+    site = venv(root, "/home/maria/xpu", "3.12.3")
+    torch_xpu(root, site, "2.7.1+xpu", "20250303")
+    dist(root, site, "intel-extension-for-pytorch", "2.8.10+xpu")
+    ini(dst, TOPIC,
+        "intel-extension-for-pytorch 2.8.10+xpu next to torch 2.7.1+xpu: `import "
+        "intel_extension_for_pytorch` fails, ipex 2.8 being built for PyTorch 2.8",
+        "Rebuilt from https://github.com/intel/intel-extension-for-pytorch/issues/865 (pasted: "
+        "'Error when PyTorch version does not match IPEX version', 'torch 2.7.1', 'ipex 2.8', "
+        "the import lines; Intel: a known issue of the version check, fixed in the XPU branch); "
+        "not in the report and chosen here: the XPU builds (2.7.1+xpu, 2.8.10+xpu), the Arc A770 "
+        "machine of intel-arc-a770-healthy; " + SRC_INTEL_BASE,
+        venv_env("/home/maria/xpu"),
+        real_world(
+            "https://github.com/intel/intel-extension-for-pytorch/issues/865",
+            "import intel_extension_for_pytorch fails (torch 2.7.1, ipex 2.8)",
+            "ipex 2.8 is built for PyTorch 2.8 and refuses, or fails with, torch 2.7.1",
+            "framework.ipex-torch-mismatch", "framework", "yes"),
+        devices())
+    ldso_cache(dst)
+
+
+def opencl_cpu_only():
+    dst, root = intel_base("intel-arc-opencl-cpu-only", 0x56a0, 0x1020)
+    kern_log(root, "maria-ws", HEALTHY_LOG)
+    opencl_icd(root, "pocl.icd", "libpocl.so.2", make=False)
+    so(root, "usr/lib/x86_64-linux-gnu/libpocl.so.2.10.0", "libpocl.so.2")
+    link(root, "usr/lib/x86_64-linux-gnu/libpocl.so.2", "libpocl.so.2.10.0")
+    dpkg(root, {"pocl-opencl-icd": "3.1-3+deb12u1", "libpocl2": "3.1-3+deb12u1"})
+    ini(dst, TOPIC,
+        "An Arc A770 with i915 and its firmware loaded where only PoCL (pocl-opencl-icd, CPU "
+        "devices) is registered as an OpenCL ICD: OpenCL programs run on the CPU; the GPU's ICD "
+        "(intel-opencl-icd) is not installed. No compute framework: a warning, not a failure",
+        "Constructed (warning only, no public report needed): Debian's pocl-opencl-icd installs "
+        "/etc/OpenCL/vendors/pocl.icd naming libpocl.so.2 (its package file list); " +
+        SRC_INTEL_BASE, {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        "", devices())
+    ldso_cache(dst)
+
+
+def opencl_icd_missing():
+    dst, root = intel_base("intel-arc-opencl-icd-missing", 0x56a0, 0x1020)
+    kern_log(root, "maria-ws", HEALTHY_LOG)
+    opencl_icd(root, make=False)
+    dpkg(root, {"ocl-icd-libopencl1": "2.3.1-1"})
+    ini(dst, TOPIC,
+        "An Arc A770 with i915 and its firmware loaded: /etc/OpenCL/vendors/intel.icd names "
+        "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so, which is gone (intel-opencl-icd "
+        "removed, its conffile left): the ICD loader leaves the platform out. A warning",
+        "Constructed (warning only, no public report needed): intel-opencl-icd's ICD file and "
+        "library path as Ubuntu's package installs them; " + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, "", devices())
+    ldso_cache(dst)
+
+
 def write():
     healthy()
     guc_fetch_failed()
+    xpu_nightly_no_level_zero()
+    max1550_no_render_group()
+    ipex110_oneapi2023()
+    ipex28_torch27()
+    opencl_cpu_only()
+    opencl_icd_missing()
