@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "formats/intel-gpu-log.h"
+#include "locale-fx.h"
 #include "rules-test-util.h"
 
 #define LOG "/var/log/kern.log"
@@ -323,5 +324,7 @@ int main(void)
 		cmocka_unit_test(test_opencl),	   cmocka_unit_test(test_log_parser),
 	};
 
+	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
+		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,8 @@ TOPIC = "intel"
 FIXTURES = ("intel-arc-a770-healthy", "rw-intel-a380-guc-fetch-failed",
             "rw-intel-xpu-nightly-no-level-zero", "rw-intel-max1550-no-render-group",
             "rw-intel-ipex110-oneapi-2023", "rw-intel-ipex28-torch27",
-            "intel-arc-opencl-cpu-only", "intel-arc-opencl-icd-missing")
+            "intel-arc-opencl-cpu-only", "intel-arc-opencl-icd-missing",
+            "rw-intel-rkl-libze1-no-gpu-driver")
 
 GPU = "sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0"
 SRC_INTEL_BASE = (
@@ -435,6 +436,48 @@ def opencl_icd_missing():
     ldso_cache(dst)
 
 
+def rkl_no_gpu_driver():
+    """intel/compute-runtime#832: Ubuntu 24.04 with libze1 but not libze-intel-gpu1: sycl-ls
+    shows the GPU through OpenCL only."""
+    dst, root = intel_base("rw-intel-rkl-libze1-no-gpu-driver", 0x4c8a, 0x7d17,
+                           kernel="6.8.0-60-generic")
+    w(root, "etc/os-release", ubuntu_os_release("24.04.2", "Noble Numbat", "noble"))
+    kern_log(root, "owl", [
+        "[drm] Finished loading DMC firmware i915/rkl_dmc_ver2_03.bin (v2.3)",
+        "[drm] GT0: GuC firmware i915/tgl_guc_70.bin version 70.20.0",
+        "[drm] GT0: HuC firmware i915/tgl_huc.bin version 7.9.3",
+        "[drm] GT0: HuC: authenticated for all workloads",
+        "[drm] GT0: GUC: submission disabled",
+    ])
+    level_zero(root, loader="1.16.1", gpu_driver=None)
+    opencl_icd(root)
+    dpkg(root, {"libze1": "1.16.1-1build1", "intel-opencl-icd": "23.43.27642.40-1ubuntu3"})
+    ini(dst, TOPIC,
+        "An i7-11700K's UHD Graphics 750 (Rocket Lake, 8086:4c8a) on Ubuntu 24.04 with libze1 "
+        "(the Level Zero loader) and intel-opencl-icd but not libze-intel-gpu1: the loader "
+        "finds no driver (libze_intel_gpu.so.1: cannot open shared object file), so sycl-ls "
+        "lists the GPU through OpenCL only and no [level_zero:gpu]",
+        "Rebuilt from https://github.com/intel/compute-runtime/issues/832 (pasted: "
+        "ZE_ENABLE_LOADER_DEBUG_TRACE=1 sycl-ls with 'Load Library of libze_intel_gpu.so.1 "
+        "failed with libze_intel_gpu.so.1: cannot open shared object file', the [opencl:gpu] "
+        "line of the UHD Graphics 750 with NEO 23.43.027642, `apt search libze` on noble "
+        "showing libze1 1.16.1-1build1 installed and libze-intel-gpu1 23.43.27642.40-1ubuntu3 "
+        "not, and the fix `sudo apt-get install libze-intel-gpu1`); not in the report and chosen "
+        "here: the GPU in the base tree's slot (an iGPU is at 0000:00:02.0), the subsystem id, "
+        "the 6.8.0-60-generic kernel, the firmware lines of a Rocket Lake boot, the oneAPI "
+        "CPU runtime of the report left out; " + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/intel/compute-runtime/issues/832",
+            "ZE_LOADER_DEBUG_TRACE:Load Library of libze_intel_gpu.so.1 failed with "
+            "libze_intel_gpu.so.1: cannot open shared object file: No such file or directory",
+            "libze1 (the loader) is installed but not libze-intel-gpu1, Intel's GPU driver for "
+            "Level Zero: no level_zero GPU until it is installed",
+            "runtime.level-zero-no-gpu-driver", "runtime", "yes"),
+        devices())
+    ldso_cache(dst)
+
+
 def write():
     healthy()
     guc_fetch_failed()
@@ -444,3 +487,4 @@ def write():
     ipex28_torch27()
     opencl_cpu_only()
     opencl_icd_missing()
+    rkl_no_gpu_driver()
