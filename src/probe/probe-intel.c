@@ -182,18 +182,6 @@ static void probe_debugfs(struct probe_env *pe, struct snap_node *intel)
 		snap_set_str(intel, "debugfs", "readable", "/sys/kernel/debug/dri");
 }
 
-static int resolve(struct loader *l, struct snap_node *o, const char *soname)
-{
-	_cleanup_(loader_result_freep) struct loader_result *r = NULL;
-	int err = loader_resolve(l, soname, &r);
-
-	if (err < 0)
-		return err;
-	snap_set_str(o, "soname", soname, "ld.so search");
-	probe_write_loader_result(o, r);
-	return 0;
-}
-
 /* Every soname the search knows for a stem (libsycl.so.7, libsycl.so.8), each resolved. */
 static int resolve_stem(struct loader *l, struct snap_node *arr, const char *stem)
 {
@@ -203,7 +191,7 @@ static int resolve_stem(struct loader *l, struct snap_node *arr, const char *ste
 	STRV_FOREACH(so, sonames) {
 		if (err < 0)
 			break;
-		err = resolve(l, snap_append_object(arr), *so);
+		err = probe_resolve_into(l, snap_append_object(arr), *so);
 	}
 	return err;
 }
@@ -234,9 +222,9 @@ static int probe_level_zero(struct probe_env *pe, struct snap_node *rt)
 
 	if (err < 0)
 		return err;
-	err = resolve(l, snap_object(lz, "loader"), "libze_loader.so.1");
+	err = probe_resolve_into(l, snap_object(lz, "loader"), "libze_loader.so.1");
 	if (err >= 0)
-		err = resolve(l, snap_object(lz, "gpu_driver"), "libze_intel_gpu.so.1");
+		err = probe_resolve_into(l, snap_object(lz, "gpu_driver"), "libze_intel_gpu.so.1");
 	if (err < 0)
 		return err;
 	dpkg_versions(pe, snap_object(lz, "packages"), pkgs);

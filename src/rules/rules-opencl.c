@@ -103,9 +103,21 @@ RULE_CHECK(check_opencl_no_platforms)
 	finding_rule_verify(f);
 }
 
+/* The first Intel GPU with i915/xe bound: OpenCL is part of Intel's compute stack (CUDA and
+ * ROCm/HIP users do not go through OpenCL, and a CPU ICD beside them is no fault). */
+static const struct snap_node *intel_gpu(const struct snap_node *root)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+
+	for (size_t i = 0; i < snap_count(gpus); i++)
+		if (gpu_intel_bound(snap_at(gpus, i)))
+			return snap_at(gpus, i);
+	return NULL;
+}
+
 RULE_CHECK(check_opencl_cpu_only)
 {
-	const struct snap_node *icds = icd_files(c, root), *g = opencl_gpu(root);
+	const struct snap_node *icds = icd_files(c, root), *g = intel_gpu(root);
 	const char *cpu = NULL;
 	struct finding *f;
 

@@ -263,9 +263,11 @@ static void test_opencl(void **state)
 	YES(s, "runtime.opencl-cpu-only", GPUENV_SEVERITY_WARNING, "libpocl.so.2");
 	snapshot_unref(s);
 
-	/* no GPU: a CPU-only ICD is all there is to use */
+	/* no GPU: a CPU-only ICD is all there is to use; an NVIDIA GPU: CUDA does not need it */
 	s = base();
 	icd(s, "libpocl.so.2", true, true);
+	NO(s, "runtime.opencl-cpu-only");
+	gpu(s, NULL, "nvidia");
 	NO(s, "runtime.opencl-cpu-only");
 	snapshot_unref(s);
 }

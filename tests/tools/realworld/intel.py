@@ -175,13 +175,22 @@ def venv_env(prefix):
             "VIRTUAL_ENV": prefix, "HOME": "/home/maria"}
 
 
+def intel_repo_stack(root, host, log, loader, neo, suffix):
+    """i915's boot lines, and the compute stack of Intel's package repository
+    (dgpu-docs.intel.com): level-zero (the loader), intel-level-zero-gpu and intel-opencl-icd
+    (the compute runtime "NEO" of release <neo>, one version for both), their dpkg stanzas
+    with the repository's <suffix>, the ICD file."""
+    gpu = "1.3." + ".".join(neo.split(".")[2:])  # 24.22.29735.27 -> 1.3.29735.27
+    kern_log(root, host, log)
+    level_zero(root, loader=loader, gpu_driver=gpu)
+    opencl_icd(root)
+    dpkg(root, {"intel-opencl-icd": f"{neo}{suffix}", "intel-level-zero-gpu": f"{gpu}{suffix}",
+                "level-zero": f"{loader}{suffix}"})
+
+
 def healthy():
     dst, root = intel_base("intel-arc-a770-healthy", 0x56a0, 0x1020)
-    kern_log(root, "maria-ws", HEALTHY_LOG)
-    level_zero(root)
-    opencl_icd(root)
-    dpkg(root, {"intel-opencl-icd": "24.22.29735.27-914~22.04",
-                "intel-level-zero-gpu": "1.3.29735.27-914~22.04", "level-zero": "1.17.6-914~22.04"})
+    intel_repo_stack(root, "maria-ws", HEALTHY_LOG, "1.17.6", "24.22.29735.27", "-914~22.04")
     site = venv(root, "/home/maria/xpu", "3.12.3")
     torch_xpu(root, site, "2.8.0+xpu", "20250303",
               ["intel-cmplr-lib-rt==2025.1.1", "intel-sycl-rt==2025.1.1"])
@@ -296,16 +305,12 @@ def max1550_no_render_group():
                            in_render=False, kernel="5.15.0-107-generic")
     w(root, "proc/sys/kernel/osrelease", "5.15.0-107-generic\n")
     w(root, "etc/os-release", ubuntu_os_release("22.04.4", "Jammy Jellyfish", "jammy"))
-    kern_log(root, "DUT7275PVCMella", [
+    intel_repo_stack(root, "DUT7275PVCMella", [
         "[drm] GT0: GuC firmware i915/pvc_guc_70.bin version 70.20.0",
         "[drm] GT0: GUC: submission enabled",
         "[drm] GT1: GuC firmware i915/pvc_guc_70.bin version 70.20.0",
         "[drm] GT1: GUC: submission enabled",
-    ])
-    level_zero(root, loader="1.16.15", gpu_driver="1.3.28202.52")
-    dpkg(root, {"intel-level-zero-gpu": "1.3.28202.52-821~22.04", "level-zero": "1.16.15-821~22.04",
-                "intel-opencl-icd": "24.05.28454.17-821~22.04"})
-    opencl_icd(root)
+    ], "1.16.15", "24.05.28454.17", "-821~22.04")
     oneapi(root, {"compiler": ["2024.1"], "mkl": ["2024.1"]})
     site = venv(root, "/home/gta/miniforge3/envs/py311", "3.11.9")
     torch_xpu(root, site, "2.1.0.post2+cxx11.abi", lib=False)
@@ -341,11 +346,8 @@ def ipex110_oneapi2023():
                            kernel="5.15.0-56-generic")
     w(root, "proc/sys/kernel/osrelease", "5.15.0-56-generic\n")
     w(root, "etc/os-release", ubuntu_os_release("22.04.1", "Jammy Jellyfish", "jammy"))
-    kern_log(root, "spain", HEALTHY_LOG[3:7])
-    level_zero(root, loader="1.8.8", gpu_driver="1.3.24595.35")
-    dpkg(root, {"intel-level-zero-gpu": "1.3.24595.35+i538~22.04", "level-zero": "1.8.8+i524~u22.04",
-                "intel-opencl-icd": "22.43.24595.35+i538~22.04"})
-    opencl_icd(root)
+    intel_repo_stack(root, "spain", HEALTHY_LOG[3:7], "1.8.8", "22.43.24595.35",
+                     "+i538~22.04")
     oneapi(root, {"compiler": ["2023.0.0"], "mkl": ["2023.0.0"]})
     site = venv(root, "/home/me/env", "3.9.16")
     torch_xpu(root, site, "1.10.0a0+git3d5f2d4", lib=False)
@@ -377,11 +379,7 @@ def ipex110_oneapi2023():
 def ipex28_torch27():
     """intel/intel-extension-for-pytorch#865: ipex 2.8 with torch 2.7.1."""
     dst, root = intel_base("rw-intel-ipex28-torch27", 0x56a0, 0x1020)
-    kern_log(root, "maria-ws", HEALTHY_LOG)
-    level_zero(root)
-    opencl_icd(root)
-    dpkg(root, {"intel-opencl-icd": "24.22.29735.27-914~22.04",
-                "intel-level-zero-gpu": "1.3.29735.27-914~22.04", "level-zero": "1.17.6-914~22.04"})
+    intel_repo_stack(root, "maria-ws", HEALTHY_LOG, "1.17.6", "24.22.29735.27", "-914~22.04")
     site = venv(root, "/home/maria/xpu", "3.12.3")
     torch_xpu(root, site, "2.7.1+xpu", "20250303")
     dist(root, site, "intel-extension-for-pytorch", "2.8.10+xpu")
