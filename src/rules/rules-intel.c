@@ -220,8 +220,11 @@ RULE_CHECK(check_level_zero_missing)
 	char why[256];
 	struct finding *f;
 
-	if (!level_zero_wanted(root, why, sizeof(why)))
+	if (!level_zero_wanted(root, why, sizeof(why))) {
+		/* an environment that could not be read may hold an XPU build */
+		fw_need_complete(c, root);
 		return;
+	}
 	if (!rule_need_known(c, NULL, "runtime.level_zero.loader.path", p) ||
 	    !lib_need_determined(c, NULL, lz) || snap_state(p) == FACT_PRESENT)
 		return;

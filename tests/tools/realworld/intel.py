@@ -172,7 +172,7 @@ def venv(root, prefix, pyver):
 
 def venv_env(prefix):
     return {"PATH": f"{prefix}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-            "VIRTUAL_ENV": prefix, "HOME": "/home/maria"}
+            "VIRTUAL_ENV": prefix, "HOME": "/home/user"}
 
 
 def intel_repo_stack(root, host, log, loader, neo, suffix):
@@ -191,7 +191,7 @@ def intel_repo_stack(root, host, log, loader, neo, suffix):
 def healthy():
     dst, root = intel_base("intel-arc-a770-healthy", 0x56a0, 0x1020)
     intel_repo_stack(root, "maria-ws", HEALTHY_LOG, "1.17.6", "24.22.29735.27", "-914~22.04")
-    site = venv(root, "/home/maria/xpu", "3.12.3")
+    site = venv(root, "/home/user/xpu", "3.12.3")
     torch_xpu(root, site, "2.8.0+xpu", "20250303",
               ["intel-cmplr-lib-rt==2025.1.1", "intel-sycl-rt==2025.1.1"])
     dist(root, site, "intel-cmplr-lib-rt", "2025.1.1")
@@ -207,7 +207,7 @@ def healthy():
         "GPU': pip install torch --index-url https://download.pytorch.org/whl/xpu, whose wheel "
         "requires intel-cmplr-lib-rt and intel-sycl-rt); the package versions and the xpu value "
         "('20250303', the DPC++ compiler date version a 2025.1 build writes) are chosen here; " +
-        SRC_INTEL_BASE, venv_env("/home/maria/xpu"), "", devices())
+        SRC_INTEL_BASE, venv_env("/home/user/xpu"), "", devices())
     ldso_cache(dst)
 
 
@@ -312,7 +312,7 @@ def max1550_no_render_group():
         "[drm] GT1: GUC: submission enabled",
     ], "1.16.15", "24.05.28454.17", "-821~22.04")
     oneapi(root, {"compiler": ["2024.1"], "mkl": ["2024.1"]})
-    site = venv(root, "/home/gta/miniforge3/envs/py311", "3.11.9")
+    site = venv(root, "/home/user/miniforge3/envs/py311", "3.11.9")
     torch_xpu(root, site, "2.1.0.post2+cxx11.abi", lib=False)
     dist(root, site, "intel-extension-for-pytorch", "2.1.30+xpu")
     ini(dst, TOPIC,
@@ -328,7 +328,7 @@ def max1550_no_render_group():
         "the report and chosen here: one of the two GPUs in the base's slot, the Ubuntu 22.04 "
         "kernel, the Level Zero and compute runtime versions of Intel's LTS 821 release, the "
         "miniforge prefix; " + SRC_INTEL_BASE,
-        venv_env("/home/gta/miniforge3/envs/py311"),
+        venv_env("/home/user/miniforge3/envs/py311"),
         real_world(
             "https://github.com/intel/intel-extension-for-pytorch/issues/625",
             "xpu device_count 0 (IPEX 2.1.30+xpu, oneAPI 2024.1, Max 1550)",
@@ -349,7 +349,7 @@ def ipex110_oneapi2023():
     intel_repo_stack(root, "spain", HEALTHY_LOG[3:7], "1.8.8", "22.43.24595.35",
                      "+i538~22.04")
     oneapi(root, {"compiler": ["2023.0.0"], "mkl": ["2023.0.0"]})
-    site = venv(root, "/home/me/env", "3.9.16")
+    site = venv(root, "/home/user/env", "3.9.16")
     torch_xpu(root, site, "1.10.0a0+git3d5f2d4", lib=False)
     dist(root, site, "intel-extension-for-pytorch", "1.10.200+gpu")
     ini(dst, TOPIC,
@@ -364,7 +364,7 @@ def ipex110_oneapi2023():
         "spain); torch 1.10.0a0+git3d5f2d4 is the torch that guide installs (the same torch as "
         "in issue 281's pip list); not in the report and chosen here: the GPU (an Arc A770), the "
         "compute runtime of Intel's 22.43 release, the venv and Python 3.9; " + SRC_INTEL_BASE,
-        venv_env("/home/me/env"),
+        venv_env("/home/user/env"),
         real_world(
             "https://github.com/intel/intel-extension-for-pytorch/issues/280",
             "ImportError: libmkl_sycl.so.2: cannot open shared object file: No such file or "
@@ -380,7 +380,7 @@ def ipex28_torch27():
     """intel/intel-extension-for-pytorch#865: ipex 2.8 with torch 2.7.1."""
     dst, root = intel_base("rw-intel-ipex28-torch27", 0x56a0, 0x1020)
     intel_repo_stack(root, "maria-ws", HEALTHY_LOG, "1.17.6", "24.22.29735.27", "-914~22.04")
-    site = venv(root, "/home/maria/xpu", "3.12.3")
+    site = venv(root, "/home/user/xpu", "3.12.3")
     torch_xpu(root, site, "2.7.1+xpu", "20250303")
     dist(root, site, "intel-extension-for-pytorch", "2.8.10+xpu")
     ini(dst, TOPIC,
@@ -391,7 +391,7 @@ def ipex28_torch27():
         "the import lines; Intel: a known issue of the version check, fixed in the XPU branch); "
         "not in the report and chosen here: the XPU builds (2.7.1+xpu, 2.8.10+xpu), the Arc A770 "
         "machine of intel-arc-a770-healthy; " + SRC_INTEL_BASE,
-        venv_env("/home/maria/xpu"),
+        venv_env("/home/user/xpu"),
         real_world(
             "https://github.com/intel/intel-extension-for-pytorch/issues/865",
             "import intel_extension_for_pytorch fails (torch 2.7.1, ipex 2.8)",
