@@ -79,6 +79,9 @@ def intel_base(name, device, subsys, cls=0x030000, in_render=True, kernel="6.8.0
     for d in ("proc/driver/nvidia", "sys/module/nvidia", "sys/bus/pci/drivers/nvidia",
               "sys/devices/pci0000:00/0000:00:01.1/0000:01:00.1"):
         shutil.rmtree(f"{root}/{d}")
+    for d in ("etc/modprobe.d", "proc/driver"):  # left empty: git keeps no empty directory
+        if not os.listdir(f"{root}/{d}"):
+            os.rmdir(f"{root}/{d}")
     w(root, f"{GPU}/vendor", "0x8086\n")
     w(root, f"{GPU}/device", f"0x{device:04x}\n")
     w(root, f"{GPU}/subsystem_vendor", "0x8086\n")
@@ -260,7 +263,7 @@ def xpu_nightly_no_level_zero():
     """pytorch/pytorch#135867: `pip install --pre torch` from the XPU nightly index in the
     python:3.10 image; import torch fails on libze_loader.so.1."""
     dst, root = fresh("rw-intel-xpu-nightly-no-level-zero", "container-cuda12.4-on-r535")
-    shutil.rmtree(f"{root}/sys/module/nvidia")
+    shutil.rmtree(f"{root}/sys")  # the host's nvidia module was all of it
     w(root, "etc/os-release", DEBIAN12_OS_RELEASE)
     w(root, "usr/local/bin/python3.10", "", 0o755)
     link(root, "usr/local/bin/python3", "python3.10")
