@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "formats/kernel-log.h"
+#include "probe-intel.h"
 #include "probe-text.h"
 #include "probe.h"
 #include "shared/parse.h"
@@ -138,7 +139,7 @@ int probe_parse_kernel_log(struct snap_node *drv, const char *text, size_t len, 
 }
 
 /* The live ring buffer: one record per read(2), until EAGAIN (no blocking, ever). */
-static int read_kmsg(struct probe_env *pe, char **ret, size_t *ret_len, bool *ret_truncated)
+int probe_read_kmsg(struct probe_env *pe, char **ret, size_t *ret_len, bool *ret_truncated)
 {
 	struct strbuf sb = STRBUF_INIT;
 	_cleanup_free_ char *rec = malloc(KMSG_RECORD_MAX + 1);
@@ -198,7 +199,7 @@ int probe_kernel_log(struct probe_env *pe, struct gpuenv_snapshot *s)
 	int err, first_err = -ENOENT;
 
 	if (root_is_live(pe->root)) {
-		err = read_kmsg(pe, &text, &len, &truncated);
+		err = probe_read_kmsg(pe, &text, &len, &truncated);
 		if (err == -ENOMEM)
 			return err;
 		if (err == 0) {

@@ -243,7 +243,7 @@ static void write_config(struct snap_node *rt, const struct loader *l)
 	}
 }
 
-static int resolve_into(struct loader *l, struct snap_node *o, const char *soname)
+int probe_resolve_into(struct loader *l, struct snap_node *o, const char *soname)
 {
 	_cleanup_(loader_result_freep) struct loader_result *r = NULL;
 	int err = loader_resolve(l, soname, &r);
@@ -268,13 +268,13 @@ int probe_libraries(struct probe_env *pe, struct gpuenv_snapshot *s)
 	if (err < 0)
 		return err;
 	write_config(rt, l);
-	err = resolve_into(l, snap_object(us, "libcuda"), "libcuda.so.1");
+	err = probe_resolve_into(l, snap_object(us, "libcuda"), "libcuda.so.1");
 	if (err >= 0)
-		err = resolve_into(l, snap_object(us, "libnvidia_ml"), "libnvidia-ml.so.1");
+		err = probe_resolve_into(l, snap_object(us, "libnvidia_ml"), "libnvidia-ml.so.1");
 	/* The unversioned name numba, NVIDIA Warp and CuPy's fallbacks dlopen: the search finds
 	 * the development link, which a driver install in another directory may provide. */
 	if (err >= 0)
-		err = resolve_into(l, snap_object(us, "libcuda_so"), "libcuda.so");
+		err = probe_resolve_into(l, snap_object(us, "libcuda_so"), "libcuda.so");
 	if (err >= 0)
 		err = probe_compat(pe, us);
 	for (size_t i = 0; i < ARRAY_SIZE(families) && err >= 0; i++) {
@@ -285,7 +285,7 @@ int probe_libraries(struct probe_env *pe, struct gpuenv_snapshot *s)
 		STRV_FOREACH(so, sonames) {
 			if (err < 0)
 				break;
-			err = resolve_into(l, snap_append_object(arr), *so);
+			err = probe_resolve_into(l, snap_append_object(arr), *so);
 		}
 	}
 	return err < 0 ? err : snapshot_error(s);

@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "loader.h"
 #include "probe-vendor.h"
 #include "shared/strv.h"
 
@@ -34,6 +36,31 @@ static bool icd_cpu_only(const char *library)
 		if (startswith(base, cpu[i]))
 			return true;
 	return false;
+}
+
+/*
+ * Where the ICD loader would find the vendor library: a path is opened as it is, a bare name
+ * through dlopen(3)'s search (Khronos OpenCL ICD loader and ocl-icd both dlopen the line as
+ * written). Written as runtime.opencl.icd_files[].resolved, the loader's answer.
+ */
+static int icd_resolve(struct probe_env *pe, struct snap_node *f, const char *library)
+{
+	struct snap_node *o = snap_object(f, "resolved");
+	_cleanup_(loader_result_freep) struct loader_result *r = NULL;
+	struct loader *l;
+	int err;
+
+	if (strchr(library, '/')) {
+		probe_set_path_fact(pe, o, "path", library, S_IFREG);
+		return 0;
+	}
+	err = probe_loader(pe, &l);
+	if (err >= 0)
+		err = loader_resolve(l, library, &r);
+	if (err < 0)
+		return err;
+	probe_write_loader_result(o, r);
+	return 0;
 }
 
 struct icd_choice {
@@ -84,6 +111,9 @@ static int probe_icd_files(struct probe_env *pe, struct snap_node *ocl, struct i
 		}
 		snap_set_str(f, "library", line, path);
 		snap_set_bool(f, "cpu_only", icd_cpu_only(line), path);
+		err = icd_resolve(pe, f, line);
+		if (err == -ENOMEM)
+			return err;
 		if (icd_cpu_only(line))
 			ch->skipped = true;
 		else if (ch->n_gpu < ICD_MAX_GPU) {

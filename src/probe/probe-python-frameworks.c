@@ -137,13 +137,14 @@ static int fw_record_kernels(const struct fw_found *f)
 /* torch/version.py, the bundled libraries of torch/lib and the kernels of libtorch_cuda. */
 static int read_torch(const struct fw_found *f)
 {
-	static const char *const vkeys[] = { "version", "cuda", "hip", "git", "cpu_only" };
+	static const char *const vkeys[] = { "version", "cuda", "hip", "xpu", "git", "cpu_only" };
 	struct probe_env *pe = f->c->pe;
 	struct snap_node *t = f->obj;
-	_cleanup_free_ char *dir = NULL, *vpath = NULL, *text = NULL, *lib = NULL;
+	_cleanup_free_ char *dir = NULL, *vpath = NULL, *text = NULL, *lib = NULL, *xv = NULL;
 	_cleanup_strv_free_ char **libs = NULL;
 	struct snap_node *arr;
-	int rc, rh, r;
+	bool xnone = false;
+	int rc, rh, rx = 0, r;
 
 	if (!f->dir) {
 		snap_set_state(t, "version", FACT_ABSENT, f->dist_site->dir,
@@ -164,15 +165,21 @@ static int read_torch(const struct fw_found *f)
 			py_record_local_version(t, snap_get_str(t, "version"), vpath);
 		rc = record_assign(t, "cuda", text, vpath, "cuda");
 		rh = record_assign(t, "hip", text, vpath, "hip");
+		/* XPU builds (torch 2.4 on): xpu = the SYCL compiler's version ('20250101');
+		 * older version.py files have no such line, which says no XPU. */
+		rx = pyfile_get_string(text, strlen(text), "xpu", &xv, &xnone);
+		rx = rx == -ENOENT   ? 0
+		     : rx == -ENOMEM ? -ENOMEM
+				     : record_assign(t, "xpu", text, vpath, "xpu");
 		r = record_assign(t, "git", text, vpath, "git_version");
-		if (rc == -ENOMEM || rh == -ENOMEM || r == -ENOMEM)
+		if (rc == -ENOMEM || rh == -ENOMEM || rx == -ENOMEM || r == -ENOMEM)
 			return -ENOMEM;
-		/* A CPU-only build: neither a CUDA nor a HIP version (torch.version). */
-		if (rc >= 0 && rh >= 0)
-			snap_set_bool(t, "cpu_only", rc == 0 && rh == 0, vpath);
+		/* A CPU-only build: no CUDA, HIP or XPU version (torch.version). */
+		if (rc >= 0 && rh >= 0 && rx >= 0)
+			snap_set_bool(t, "cpu_only", rc == 0 && rh == 0 && rx == 0, vpath);
 		else
 			snap_set_malformed(t, "cpu_only", NULL, vpath,
-					   "cuda or hip not readable from version.py");
+					   "cuda, hip or xpu not readable from version.py");
 	}
 	py_record_distro_package(f->c, t, f->dir->dir, "torch");
 	r = root_list_dir(pe->root, lib, MAX_SMALL_DIR, &libs);
@@ -183,6 +190,19 @@ static int read_torch(const struct fw_found *f)
 		return r == -ENOMEM ? r : 0;
 	}
 	snap_set_str(t, "lib_dir", lib, lib);
+	/* The XPU build's own library (torch/lib/libtorch_xpu.so), which needs Level Zero. */
+	if (rx > 0 || strv_contains(libs, "libtorch_xpu.so")) {
+		_cleanup_free_ char *xl = path_join(lib, "libtorch_xpu.so");
+
+		if (!xl)
+			return -ENOMEM;
+		if (strv_contains(libs, "libtorch_xpu.so")) {
+			snap_set_str(t, "xpu_library", xl, lib);
+			/* an XPU build whose version.py predates the xpu line */
+			snap_set_bool(t, "cpu_only", false, xl);
+		} else
+			snap_set_state(t, "xpu_library", FACT_ABSENT, lib, NULL);
+	}
 	arr = snap_array(t, "cuda_libraries_bundled");
 	STRV_FOREACH(n, libs)
 		for (size_t i = 0; i < ARRAY_SIZE(torch_bundled); i++)
@@ -614,6 +634,22 @@ static const struct fw_desc frameworks[] = {
 	  .read = read_dist_only },
 	{ .key = "warp", .module = "warp", .dists = { "warp-lang" },
 	  .no_dist_why = "no warp_lang-*.dist-info",
+	  .read = read_dist_only },
+	/* Intel's XPU stack: intel-extension-for-pytorch, and the oneAPI runtime wheels torch's
+	 * XPU builds depend on (their METADATA Requires-Dist). */
+	{ .key = "ipex", .module = "intel_extension_for_pytorch",
+	  .dists = { "intel-extension-for-pytorch" },
+	  .no_dist_why = "no intel_extension_for_pytorch-*.dist-info",
+	  .read = read_dist_only },
+	{ .key = "intel_sycl_rt", .module = "intel_sycl_rt", .dists = { "intel-sycl-rt" },
+	  .no_dist_why = "no intel_sycl_rt-*.dist-info",
+	  .read = read_dist_only },
+	{ .key = "intel_cmplr_lib_rt", .module = "intel_cmplr_lib_rt",
+	  .dists = { "intel-cmplr-lib-rt" },
+	  .no_dist_why = "no intel_cmplr_lib_rt-*.dist-info",
+	  .read = read_dist_only },
+	{ .key = "dpcpp_cpp_rt", .module = "dpcpp_cpp_rt", .dists = { "dpcpp-cpp-rt" },
+	  .no_dist_why = "no dpcpp_cpp_rt-*.dist-info",
 	  .read = read_dist_only },
 };
 /* clang-format on */

@@ -14,6 +14,7 @@
 #include "core/env.h"
 #include "formats/toolkit-parse.h"
 #include "loader.h"
+#include "probe-intel.h"
 #include "probe.h"
 #include "shared/layer-name.h"
 #include "shared/path-util.h"
@@ -35,6 +36,8 @@ static const struct probe probe_table[] = {
 	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
 	{ .name = "python", .layer = GPUENV_LAYER_FRAMEWORK, .run = probe_python },
+	/* after python: a torch XPU build or ipex asks for the Level Zero facts too */
+	{ .name = "intel", .layer = GPUENV_LAYER_DRIVER, .run = probe_intel },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },
 	{ .name = "container-host", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container_host },
 };

@@ -201,5 +201,8 @@ int probe_process(struct probe_env *pe, struct gpuenv_snapshot *s);
 struct loader_result;
 struct loader_dirs;
 void probe_write_loader_result(struct snap_node *o, const struct loader_result *r);
+/* The ld.so search for soname, written into o: "soname" and the loader's answer
+ * (probe_write_loader_result()). 0 or -ENOMEM. */
+int probe_resolve_into(struct loader *l, struct snap_node *o, const char *soname);
 void probe_write_loader_dirs(struct snap_node *arr, const struct loader_dirs *d,
 			     const char *source);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rules/rules-intel.h"
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
 #include "shared/strbuf.h"
@@ -595,8 +596,13 @@ RULE_CHECK(check_no_permission)
 	struct strbuf denied = STRBUF_INIT, groups = STRBUF_INIT;
 	const struct snap_node *first = NULL;
 	bool nvml_denied = error_names(nvml_init, "NO_PERMISSION");
+	/* render nodes: ROCm's, and Level Zero's and OpenCL's on Intel GPUs */
+	char xpu[256];
 	bool rocm = gpus_count(root, gpu_is_amd) > 0 ||
-		    snap_present(snap_get(root, "driver.device_nodes.kfd"));
+		    snap_present(snap_get(root, "driver.device_nodes.kfd")) ||
+		    (gpus_count(root, gpu_intel_bound) > 0 &&
+		     (snap_present(snap_get(root, "runtime.level_zero.loader.path")) ||
+		      intel_framework_present(root, xpu, sizeof(xpu))));
 	size_t n = 0, first_i = 0;
 	int64_t euid = -1;
 	struct finding *f;

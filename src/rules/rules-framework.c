@@ -109,6 +109,10 @@ static void cpu_only_one(const struct fw_build *b, void *u)
 		return;
 	if (b->kind == FW_JAX && snap_state(co) == FACT_ABSENT)
 		return;
+	/* torch without XPU code of its own next to intel-extension-for-pytorch: ipex brings
+	 * the Intel GPU backend (its guides pair it with such torch builds, before torch 2.5) */
+	if (b->kind == FW_TORCH && snap_child(snap_child(b->env, "packages"), "ipex"))
+		return;
 	if (!rule_need(x->c, b->prefix, "cpu_only", co) || !snap_bool(co, &cpu) || !cpu)
 		return;
 	if (x->gpus > 0)

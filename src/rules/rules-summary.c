@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/rules-intel.h"
 #include "rules/rules-internal.h"
 #include "shared/strbuf.h"
 
@@ -241,10 +242,13 @@ static void fw_fact_one(const struct fw_build *b, void *u)
 {
 	struct fw_facts_ctx *x = u;
 	const struct snap_node *hip = fw_hip_version(b), *co = fw_cpu_only(b);
-	char cuda[32];
+	char cuda[32], xpu[64];
 	bool cpu = false;
 
-	if (fw_cuda_version(b, cuda, sizeof(cuda), NULL))
+	if (fw_xpu_text(b, xpu, sizeof(xpu)))
+		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
+				   "%s build in %s", xpu, b->prefix);
+	else if (fw_cuda_version(b, cuda, sizeof(cuda), NULL))
 		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
 				   "CUDA %s build in %s", cuda, b->prefix);
 	else if (snap_str(hip))
@@ -383,7 +387,11 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 	co = fw_cpu_only(&b);
 	ch->framework_source = diagnosis_strdupf(d, "%s", b.prefix);
 	if (!fw_cuda_version(&b, cuda, sizeof(cuda), NULL)) {
-		if (snap_str(hip)) {
+		if (fw_xpu_text(&b, need, sizeof(need))) {
+			ch->framework = diagnosis_strdupf(d, "%s (%s)", b.label, need);
+			ch->link_why[1] =
+				diagnosis_strdupf(d, "an XPU build: the CUDA chain does not apply");
+		} else if (snap_str(hip)) {
 			ch->framework =
 				diagnosis_strdupf(d, "%s (ROCm, HIP %s)", b.label, snap_str(hip));
 			ch->link_why[1] =
@@ -534,6 +542,7 @@ void rules_summarize(struct gpuenv_doctor *d, const struct snap_node *root,
 	amd_runtime_facts(d, root, &absent[GPUENV_LAYER_RUNTIME]);
 	framework_facts(d, root, &absent[GPUENV_LAYER_FRAMEWORK]);
 	container_facts(d, root, &absent[GPUENV_LAYER_CONTAINER]);
+	rules_summarize_intel(d, root, absent);
 	chain(d, root);
 	amd_chain(d, root);
 }

@@ -10,6 +10,7 @@
  * rules-<layer>.c; docs/rules.md is generated from this table (`gpuenv doctor --list-rules
  * --markdown`). Thresholds are facts (src/facts/data), not here.
  */
+#include "rules/rules-intel.h"
 #include "rules/rules-internal.h"
 
 #define STRV(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -18,9 +19,13 @@ const struct rule rule_table[] = {
 #include "rules-table-hardware.inc"
 #include "rules-table-driver.inc"
 #include "rules-table-driver-amd.inc"
+#include "rules-table-intel-driver.inc"
 #include "rules-table-runtime.inc"
 #include "rules-table-runtime-amd.inc"
+#include "rules-table-intel-runtime.inc"
+#include "rules-table-opencl.inc"
 #include "rules-table-framework.inc"
+#include "rules-table-intel-framework.inc"
 #include "rules-table-container.inc"
 };
 

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The Intel GPU tables of the knowledge base (data/ipex_xpu.tsv, generated into facts-data.c by
+ * gen-facts.py) and their lookups (facts-intel.c). Apart from facts.h so that the many users of
+ * facts.h do not depend on them.
+ */
+#pragma once
+
+#include <stddef.h>
+
+/* One intel-extension-for-pytorch GPU release (ipex_xpu.tsv). */
+struct facts_ipex {
+	const char *ipex;   /* "2.1.20" (the local part "+xpu" left out) */
+	const char *torch;  /* the PyTorch major.minor it is built for: "2.1" */
+	const char *oneapi; /* the oneAPI Base Toolkit major.minor it links: "2024.1" */
+	const char *confidence;
+	const char *source;
+};
+
+extern const struct facts_ipex facts_ipex_table[];
+extern const size_t facts_ipex_table_len;
+
+/* The row of an ipex version ("2.1.20+xpu", "2.1.20"): 0, or -ENOENT. */
+int facts_ipex_release(const char *version, const struct facts_ipex **ret);

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The Intel GPU and OpenCL rules (src/rules/rules-intel.c, rules-opencl.c) on snapshots built
+ * here: each fires on its input, stays quiet on the healthy variant, and skips when what it
+ * needs could not be read. Also the i915/xe kernel log parser (formats/intel-gpu-log.c).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "formats/intel-gpu-log.h"
+#include "locale-fx.h"
+#include "rules-test-util.h"
+
+#define LOG "/var/log/kern.log"
+#define LIB "/usr/lib/x86_64-linux-gnu"
+
+/* An Intel Arc A770 with i915 bound; the NVIDIA ids of gpu() replaced. */
+static struct snap_node *arc(struct gpuenv_snapshot *s, const char *driver)
+{
+	struct snap_node *g = gpu(s, "0x56a0", driver);
+
+	snap_set_str(g, "vendor_id", "0x8086", "/sys/bus/pci/devices");
+	snap_set_str(g, "vendor", "Intel", "/sys/bus/pci/devices");
+	return g;
+}
+
+static void fw_event(struct gpuenv_snapshot *s, const char *bus, const char *kind,
+		     const char *state, int64_t line)
+{
+	struct snap_node *intel = snap_object(node(s, "driver"), "intel");
+	struct snap_node *arr =
+		(struct snap_node *)snap_get(snapshot_root(s), "driver.intel.firmware");
+	struct snap_node *e;
+
+	if (!arr)
+		arr = snap_array(intel, "firmware");
+	e = snap_append_object(arr);
+	snap_set_str(e, "driver", "i915", LOG);
+	snap_set_str(e, "bus_id", bus, LOG);
+	snap_set_str(e, "kind", kind, LOG);
+	snap_set_str(e, "state", state, LOG);
+	if (strcmp(state, "force_probe_needed") == 0)
+		snap_set_str(e, "device_id", "56a0", LOG);
+	else
+		snap_set_str(e, "file", "i915/dg2_guc_70.bin", LOG);
+	snap_set_str(e, "text", "[drm] GuC firmware i915/dg2_guc_70.bin …", LOG);
+	snap_set_int(e, "line", line, LOG);
+}
+
+static void lib(struct gpuenv_snapshot *s, const char *key, const char *path)
+{
+	struct snap_node *lz = snap_object(snap_object(node(s, "runtime"), "level_zero"), key);
+
+	if (path)
+		snap_set_str(lz, "path", path, path);
+	else
+		snap_set_state(lz, "path", FACT_ABSENT, "ld.so search", "not found");
+}
+
+static struct snap_node *xpu_env(struct gpuenv_snapshot *s, const char *torch, const char *ipex)
+{
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *e = snap_append_object(envs), *pk, *t;
+	const char *vp = "/opt/venv/lib/python3.12/site-packages/torch/version.py";
+
+	snap_set_str(e, "prefix", "/opt/venv", "/opt/venv");
+	pk = snap_object(e, "packages");
+	t = snap_object(pk, "torch");
+	snap_set_str(t, "version", torch, vp);
+	snap_set_bool(t, "cpu_only", ipex != NULL, vp);
+	if (!ipex)
+		snap_set_str(t, "xpu", "20250303", vp);
+	if (ipex)
+		snap_set_str(snap_object(pk, "ipex"), "dist_version", ipex,
+			     "/opt/venv/lib/python3.12/site-packages");
+	return pk;
+}
+
+static void oneapi(struct gpuenv_snapshot *s, const char *compiler)
+{
+	struct snap_node *one = snap_object(node(s, "runtime"), "oneapi"), *o;
+
+	if (!compiler) {
+		snap_set_state(one, "root", FACT_ABSENT, "/opt/intel/oneapi", NULL);
+		return;
+	}
+	snap_set_str(one, "root", "/opt/intel/oneapi", "/opt/intel/oneapi");
+	o = snap_append_object(snap_array(one, "components"));
+	snap_set_str(o, "name", "compiler", "/opt/intel/oneapi/compiler");
+	snap_append_str(snap_array(o, "versions"), compiler, "/opt/intel/oneapi/compiler");
+}
+
+static void test_firmware(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	const char *bus;
+
+	(void)state;
+	bus = snap_get_str(arc(s, "i915"), "bus_id");
+	fw_event(s, bus, "GuC", "loaded", 5);
+	fw_event(s, bus, "HuC", "authenticated", 9);
+	NO(s, "driver.intel-firmware-failed");
+	fw_event(s, bus, "GuC", "load_failed", 6);
+	YES(s, "driver.intel-firmware-failed", GPUENV_SEVERITY_ERROR, "failed to load");
+	snapshot_unref(s);
+
+	/* a reload that loaded it again, later: no longer a failure */
+	s = base();
+	bus = snap_get_str(arc(s, "i915"), "bus_id");
+	fw_event(s, bus, "GuC", "fetch_failed", 3);
+	YES(s, "driver.intel-firmware-failed", GPUENV_SEVERITY_ERROR, "fetch failed");
+	fw_event(s, bus, "GuC", "loaded", 40);
+	NO(s, "driver.intel-firmware-failed");
+	snapshot_unref(s);
+
+	/* HuC alone: media only, a warning */
+	s = base();
+	bus = snap_get_str(arc(s, "i915"), "bus_id");
+	fw_event(s, bus, "HuC", "load_failed", 3);
+	YES(s, "driver.intel-firmware-failed", GPUENV_SEVERITY_WARNING, "HuC");
+	snapshot_unref(s);
+
+	/* the kernel log could not be read: skipped, never "fine" */
+	s = base();
+	arc(s, "i915");
+	snap_set_errno(snap_object(node(s, "driver"), "intel"), "firmware", -EACCES, LOG);
+	SKIPPED(s, "driver.intel-firmware-failed");
+	snapshot_unref(s);
+}
+
+static void test_force_probe(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g;
+
+	(void)state;
+	g = arc(s, NULL);
+	fw_event(s, snap_get_str(g, "bus_id"), "probe", "force_probe_needed", 2);
+	YES(s, "driver.intel-force-probe-needed", GPUENV_SEVERITY_ERROR, "force_probe=56a0");
+	snap_set_str(g, "driver", "i915", "/sys/bus/pci/devices");
+	NO(s, "driver.intel-force-probe-needed");
+	snapshot_unref(s);
+}
+
+static void test_level_zero(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	arc(s, "i915");
+	snap_array(node(s, "framework"), "python_envs");
+	/* a display-only GPU with no compute stack installed: nothing asks for Level Zero */
+	lib(s, "loader", NULL);
+	lib(s, "gpu_driver", NULL);
+	NO(s, "runtime.level-zero-missing");
+	NO(s, "runtime.level-zero-no-gpu-driver");
+	xpu_env(s, "2.8.0+xpu", NULL);
+	YES(s, "runtime.level-zero-missing", GPUENV_SEVERITY_ERROR, "torch 2.8.0+xpu");
+	lib(s, "loader", LIB "/libze_loader.so.1");
+	NO(s, "runtime.level-zero-missing");
+	YES(s, "runtime.level-zero-no-gpu-driver", GPUENV_SEVERITY_ERROR, "libze_intel_gpu");
+	lib(s, "gpu_driver", LIB "/libze_intel_gpu.so.1");
+	NO(s, "runtime.level-zero-no-gpu-driver");
+	snapshot_unref(s);
+
+	/* the search itself unreadable: skipped */
+	s = base();
+	xpu_env(s, "2.8.0+xpu", NULL);
+	snap_set_errno(snap_object(snap_object(node(s, "runtime"), "level_zero"), "loader"), "path",
+		       -EACCES, LIB);
+	SKIPPED(s, "runtime.level-zero-missing");
+	snapshot_unref(s);
+}
+
+static void test_ipex(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	xpu_env(s, "1.10.0a0+git3d5f2d4", "1.10.200+gpu");
+	oneapi(s, "2022.3.0");
+	NO(s, "framework.ipex-torch-mismatch");
+	NO(s, "framework.ipex-oneapi-mismatch");
+	snapshot_unref(s);
+
+	s = base();
+	xpu_env(s, "1.10.0a0+git3d5f2d4", "1.10.200+gpu");
+	oneapi(s, "2023.0.0");
+	YES(s, "framework.ipex-oneapi-mismatch", GPUENV_SEVERITY_ERROR, "compiler 2023.0.0");
+	snapshot_unref(s);
+
+	s = base();
+	xpu_env(s, "1.10.0a0+git3d5f2d4", "1.10.200+gpu");
+	oneapi(s, NULL);
+	YES(s, "framework.ipex-oneapi-mismatch", GPUENV_SEVERITY_ERROR, "no oneAPI runtime");
+	snapshot_unref(s);
+
+	/* an unconfirmed row is not judged with */
+	s = base();
+	xpu_env(s, "2.1.0.post2+cxx11.abi", "2.1.30+xpu");
+	oneapi(s, "2023.0.0");
+	NO(s, "framework.ipex-oneapi-mismatch");
+	snapshot_unref(s);
+
+	s = base();
+	xpu_env(s, "2.7.1+xpu", "2.8.10+xpu");
+	YES(s, "framework.ipex-torch-mismatch", GPUENV_SEVERITY_ERROR, "PyTorch 2.8");
+	snapshot_unref(s);
+}
+
+static struct snap_node *icd(struct gpuenv_snapshot *s, const char *library, bool cpu, bool found)
+{
+	struct snap_node *ocl = snap_object(node(s, "runtime"), "opencl");
+	struct snap_node *arr =
+		(struct snap_node *)snap_get(snapshot_root(s), "runtime.opencl.icd_files");
+	struct snap_node *f;
+
+	if (!arr)
+		arr = snap_array(ocl, "icd_files");
+	f = snap_append_object(arr);
+	snap_set_str(f, "path", "/etc/OpenCL/vendors/x.icd", "/etc/OpenCL/vendors");
+	snap_set_str(f, "library", library, "/etc/OpenCL/vendors/x.icd");
+	snap_set_bool(f, "cpu_only", cpu, "/etc/OpenCL/vendors/x.icd");
+	if (found)
+		snap_set_str(snap_object(f, "resolved"), "path", library, library);
+	else
+		snap_set_state(snap_object(f, "resolved"), "path", FACT_ABSENT, library, NULL);
+	return ocl;
+}
+
+static void test_opencl(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *ocl;
+
+	(void)state;
+	arc(s, "i915");
+	ocl = icd(s, "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so", false, true);
+	snap_set_int(ocl, "platform_count", 1, "opencl:clGetPlatformIDs");
+	NO(s, "runtime.opencl-icd-library-missing");
+	NO(s, "runtime.opencl-no-platforms");
+	NO(s, "runtime.opencl-cpu-only");
+	snap_set_int(ocl, "platform_count", 0, "opencl:clGetPlatformIDs");
+	YES(s, "runtime.opencl-no-platforms", GPUENV_SEVERITY_WARNING, "no platform");
+	snapshot_unref(s);
+
+	s = base();
+	arc(s, "i915");
+	icd(s, "libigdrcl.so", false, false);
+	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_WARNING, "libigdrcl.so");
+	/* the platforms were not listed (no live session): skipped, not fine */
+	SKIPPED(s, "runtime.opencl-no-platforms");
+	snapshot_unref(s);
+
+	s = base();
+	arc(s, "i915");
+	icd(s, "libpocl.so.2", true, true);
+	YES(s, "runtime.opencl-cpu-only", GPUENV_SEVERITY_WARNING, "libpocl.so.2");
+	snapshot_unref(s);
+
+	/* no GPU: a CPU-only ICD is all there is to use; an NVIDIA GPU: CUDA does not need it */
+	s = base();
+	icd(s, "libpocl.so.2", true, true);
+	NO(s, "runtime.opencl-cpu-only");
+	gpu(s, NULL, "nvidia");
+	NO(s, "runtime.opencl-cpu-only");
+	snapshot_unref(s);
+}
+
+static void test_log_parser(void **state)
+{
+	static const char text[] =
+		"Oct  3 19:40:02 h kernel: [ 3.9] i915 0000:03:00.0: [drm] GT0: GuC firmware "
+		"i915/dg2_guc_70.bin version 70.20.0\n"
+		"[ 4.0] i915 0000:03:00.0: [drm] GT0: GUC: load failed: status = 0x40000056\n"
+		"[ 4.1] i915 0000:03:00.0: [drm] *ERROR* GT0: GuC initialization failed -ENOEXEC\n"
+		"[ 4.2] i915 0000:03:00.0: [drm] GuC firmware i915/dg2_guc_70.2.0.bin: fetch "
+		"failed with error -2\n"
+		"[ 4.3] xe 0000:04:00.0: [drm] Using GuC firmware from i915/dg2_guc_70.bin version "
+		"70.36.0\n"
+		"[ 4.4] i915 0000:05:00.0: Your graphics device 56a0 is not properly supported by "
+		"i915 in this kernel version. To force driver probe anyway, use "
+		"i915.force_probe=56a0\n"
+		"[ 4.5] i915 0000:03:00.0: [drm] Finished loading DMC firmware "
+		"i915/dg2_dmc_ver2_08.bin (v2.8)\n"
+		"[ 4.6] i915 0000:03:00.0: [drm] GT0: HuC: authenticated for all workloads\n"
+		"[ 4.7] nvidia 0000:01:00.0: GuC firmware x: fetch failed\n"
+		"[ 4.8] xe0000:04:00.0: noise\n";
+	struct intel_log l;
+
+	(void)state;
+	assert_int_equal(intel_gpu_log_parse(text, sizeof(text) - 1, &l), 0);
+	/* GuC loaded, load_failed (2 lines, the later kept), fetch_failed; xe GuC; probe; DMC;
+	 * HuC */
+	assert_int_equal(l.n_ev, 7);
+	assert_string_equal(l.ev[0].kind, "GuC");
+	assert_int_equal(l.ev[0].state, INTEL_FW_LOADED);
+	assert_string_equal(l.ev[0].version, "70.20.0");
+	assert_string_equal(l.ev[0].bus, "0000:03:00.0");
+	assert_int_equal(l.ev[1].state, INTEL_FW_LOAD_FAILED);
+	assert_int_equal(l.ev[1].line, 3);
+	assert_int_equal(l.ev[2].state, INTEL_FW_FETCH_FAILED);
+	assert_string_equal(l.ev[2].file, "i915/dg2_guc_70.2.0.bin");
+	assert_string_equal(l.ev[3].driver, "xe");
+	assert_string_equal(l.ev[3].version, "70.36.0");
+	assert_int_equal(l.ev[4].state, INTEL_FW_FORCE_PROBE);
+	assert_string_equal(l.ev[4].file, "56a0");
+	assert_string_equal(l.ev[5].kind, "DMC");
+	assert_string_equal(l.ev[5].version, "2.8");
+	assert_int_equal(l.ev[6].state, INTEL_FW_AUTHENTICATED);
+	/* an embedded NUL ends the text; an empty text has no event */
+	assert_int_equal(intel_gpu_log_parse("", 0, &l), 0);
+	assert_int_equal(l.n_ev, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_firmware),   cmocka_unit_test(test_force_probe),
+		cmocka_unit_test(test_level_zero), cmocka_unit_test(test_ipex),
+		cmocka_unit_test(test_opencl),	   cmocka_unit_test(test_log_parser),
+	};
+
+	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
