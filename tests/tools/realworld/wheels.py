@@ -238,7 +238,7 @@ def blackwell_conda(name, dev, model, drv, rel, osrel, base, env, python, torch,
 def rtx5090d_torch260_cu126():
     """pytorch/pytorch#150733: torch 2.6.0+cu126 in a conda environment on an RTX 5090 D."""
     name = "rw-rtx5090d-torch260-cu126-conda"
-    base, env = "/home/mm/anaconda3", "/home/mm/anaconda3/envs/py312"
+    base, env = "/home/user/anaconda3", "/home/user/anaconda3/envs/py312"
     dst, root, site, sections = blackwell_conda(
         name, 0x2b87, "NVIDIA GeForce RTX 5090 D", "570.124.04", "6.11.0-21-generic",
         UBUNTU2410, base, env, "3.12", "2.6.0+cu126", "12.6")
@@ -255,7 +255,7 @@ def rtx5090d_torch260_cu126():
         "UserWarning with the supported list, collect_env: 'PyTorch version: 2.6.0+cu126', "
         "'CUDA used to build PyTorch: 12.6', 'OS: Ubuntu 24.10', Python 3.12.9 from Anaconda, "
         "'Linux-6.11.0-21-generic', 'GPU 0: NVIDIA GeForce RTX 5090 D', 'Nvidia driver version: "
-        "570.124.04', the environment /home/mm/anaconda3/envs/py312; the maintainer: 'you'll "
+        "570.124.04', the environment /home/user/anaconda3/envs/py312; the maintainer: 'you'll "
         "need CUDA-12.8 to support 5090', the nightly or the 2.7 test builds from the cu128 "
         "index); placeholders, not in the report: the PCI id 10de:2b87 (GB202 [GeForce RTX 5090 "
         "D], nvidia_devices.tsv) on the base fixture's bus address, the module flavour and place "
@@ -266,7 +266,7 @@ def rtx5090d_torch260_cu126():
         SRC_BASE,
         {"PATH": f"{env}/bin:{base}/condabin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
                  "/usr/bin:/sbin:/bin",
-         "CONDA_PREFIX": env, "CONDA_DEFAULT_ENV": "py312", "HOME": "/home/mm"},
+         "CONDA_PREFIX": env, "CONDA_DEFAULT_ENV": "py312", "HOME": "/home/user"},
         real_world(
             "https://github.com/pytorch/pytorch/issues/150733", pasted,
             "torch 2.6.0+cu126 has no sm_120 SASS and no PTX: no kernel image for the RTX 5090 "
