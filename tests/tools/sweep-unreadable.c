@@ -23,7 +23,8 @@
  * evaluate", skip records), never better without saying why.
  *
  * Usage: sweep-unreadable --sysroot DIR [--env-file F] [--inject SPEC] [--nvml-lib L]
- *        [--cuda-lib L] [--opencl-lib L] [--vendor-timeout MS] [--no-vendor] [--verbose]
+ *        [--cuda-lib L] [--opencl-lib L] [--vendor-timeout MS] [--no-vendor] [--launch]
+ *        [--verbose]
  * Exit 0 when nothing improved, 1 with one line per improvement, 2 on a usage or setup error.
  */
 #include <errno.h>
@@ -287,6 +288,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "opencl-lib", required_argument, NULL, 'o' },
 		{ "vendor-timeout", required_argument, NULL, 't' },
 		{ "no-vendor", no_argument, NULL, 'N' },
+		{ "launch", no_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{},
 	};
@@ -320,6 +322,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'N':
 			o->ctx.flags |= GPUENV_CTX_NO_VENDOR;
 			break;
+		case 'L': /* doctor --launch (nvml-h100-launch-ok) */
+			o->ctx.flags |= GPUENV_CTX_LAUNCH;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -341,7 +346,7 @@ int main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0) {
 		fprintf(stderr, "usage: sweep-unreadable --sysroot DIR [--env-file F] [--inject "
 				"SPEC] [--nvml-lib L] [--cuda-lib L] [--opencl-lib L] "
-				"[--vendor-timeout MS] [--no-vendor] [--verbose]\n");
+				"[--vendor-timeout MS] [--no-vendor] [--launch] [--verbose]\n");
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
