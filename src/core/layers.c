@@ -683,7 +683,9 @@ size_t layers_entries(const struct layers *t)
 	return t->n_live;
 }
 
-int layers_add_file(struct layers *t, const char *host_path, const char *name)
+/* A whole host file's tar (prefix NULL) or wheel. */
+static int add_host_file(struct layers *t, const char *host_path, const char *prefix,
+			 const char *name)
 {
 	_cleanup_close_ int fd = open(host_path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	struct stat st;
@@ -695,20 +697,17 @@ int layers_add_file(struct layers *t, const char *host_path, const char *name)
 	/* a FIFO or a device could block or never end */
 	if (!S_ISREG(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	return layers_add(t, fd, 0, (uint64_t)st.st_size, name);
+	return prefix ? layers_add_zip(t, fd, 0, (uint64_t)st.st_size, prefix, name)
+		      : layers_add(t, fd, 0, (uint64_t)st.st_size, name);
+}
+
+int layers_add_file(struct layers *t, const char *host_path, const char *name)
+{
+	return add_host_file(t, host_path, NULL, name);
 }
 
 int layers_add_zip_file(struct layers *t, const char *host_path, const char *prefix,
 			const char *name)
 {
-	_cleanup_close_ int fd = open(host_path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	struct stat st;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	return layers_add_zip(t, fd, 0, (uint64_t)st.st_size, prefix, name);
+	return add_host_file(t, host_path, prefix, name);
 }

@@ -253,6 +253,9 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 	struct req_judgement j = { .sat = YES };
 	struct cuda_req cr;
 	struct finding *f;
+	/* an image judged before it runs (--image, --target): whether it starts is the question;
+	 * from inside a running container it evidently did (or no hook checked it) */
+	bool predicting = snap_present(snap_get(root, "container.image.kind"));
 	bool newer = false, mc;
 
 	if (!req && !cv)
@@ -285,7 +288,7 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 			newer = version_cmp_str(image, dc.cuda) > 0;
 			/* an image with CUDA_VERSION and no NVIDIA_REQUIRE_CUDA is a legacy one:
 			 * the toolkit requires cuda>=MAJOR.MINOR of it (cuda_image.go) */
-			if (!req) {
+			if (!req && predicting) {
 				snprintf(legacy, sizeof(legacy), "cuda>=%u.%u", ma, mi);
 				judged = legacy;
 			}
@@ -323,7 +326,16 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 		return;
 	}
 	mc = cuda_requirement(image, &cr) == 0 && cuda_driver_judge(&cr, drv) == LINK_DEGRADED;
-	if (j.sat == NO) {
+	if (j.sat == NO && !predicting)
+		f = rule_finding(
+			c, mc ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_ERROR, NULL,
+			"the image wants CUDA %s, the host driver %s (R%u) reports CUDA "
+			"%s: NVIDIA_REQUIRE_CUDA is not satisfied (nvidia-container-cli: %s)%s",
+			image, drv, dc.row->branch, dc.cuda, j.message,
+			mc ? "; the code runs through minor-version compatibility where "
+			     "NVIDIA_DISABLE_REQUIRE lets the container start"
+			   : "");
+	else if (j.sat == NO) {
 		/* the container does not start, whatever its code could do */
 		char run[160] = "";
 
