@@ -75,10 +75,18 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 	}
 	if (o.image) {
 		ctx->has_image = true;
-		err = image_open(o.image, o.image_platform, root_flags, &ctx->log, &ctx->root,
-				 &ctx->image);
-	} else {
+		err = image_open(o.image, o.image_platform, o.flags & GPUENV_CTX_VERIFY_IMAGE,
+				 root_flags, &ctx->log, &ctx->root, &ctx->image);
+	} else if (!(o.wheels && o.wheels[0] && !o.sysroot)) {
 		err = root_new(o.sysroot, root_flags, &ctx->root);
+	}
+	if (err >= 0 && o.wheels && o.wheels[0]) {
+		if (o.sysroot) {
+			err = -EINVAL;
+			goto fail;
+		}
+		ctx->has_image = true;
+		err = image_add_wheels(o.wheels, root_flags, &ctx->log, &ctx->root, &ctx->image);
 	}
 	if (err < 0)
 		goto fail;

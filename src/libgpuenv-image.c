@@ -21,6 +21,8 @@
 #include "core/layers.h"
 #include "formats/image-manifest.h"
 #include "libgpuenv-image.h"
+#include "shared/macro.h"
+#include "shared/sha256.h"
 #include "shared/strv.h"
 #include "vendor/lazy-archive.h"
 
@@ -48,11 +50,11 @@ static int read_json(struct root *r, const char *path, char **ret, size_t *ret_l
 static int oci_manifest(struct root *r, const char *platform, struct image_manifest *ret,
 			const struct log_sink *log)
 {
-	_cleanup_free_ char *text = NULL;
-	const char *why = NULL, *doc = "index.json";
+	_cleanup_free_ char *text = NULL, *doc = strdup("index.json");
+	const char *why = NULL;
 	struct image_blob pick = { 0 };
-	size_t len;
-	int err = read_json(r, doc, &text, &len);
+	size_t len = 0;
+	int err = doc ? read_json(r, doc, &text, &len) : -ENOMEM;
 
 	for (unsigned depth = 0; err >= 0; depth++) {
 		bool is_index = false;
@@ -70,22 +72,115 @@ static int oci_manifest(struct root *r, const char *platform, struct image_manif
 			why = "indexes nested too deep";
 			err = -ELOOP;
 		}
-		doc = pick.path;
+		/* the document read next, named in messages (pick is reused) */
+		free(doc);
+		doc = strdup(pick.path);
+		if (!doc)
+			err = -ENOMEM;
 	}
-	if (err >= 0) {
-		doc = pick.path ? pick.path : doc;
+	if (err >= 0)
 		err = image_oci_manifest_parse(text, len, ret, &why);
-	}
-	if (err < 0)
+	if (err == -ENOENT && text && !pick.path) {
+		/* no manifest for the platform: say which it has, so the fix is one option */
+		char platforms[256];
+
+		image_oci_index_platforms(text, len, platforms, sizeof(platforms));
+		if (*platforms)
+			log_err(log,
+				"image: %s: no image for %s (it has: %s): name one with "
+				"--image-platform",
+				doc, platform ? platform : IMAGE_DEFAULT_PLATFORM, platforms);
+		else
+			log_err(log, "image: %s: %s", doc, why ? why : strerror(-err));
+	} else if (err == -ENOENT && pick.path && !text) {
+		log_err(log,
+			"image: %s names %s, which is not in the image: an incomplete image (a "
+			"blob missing)",
+			doc, pick.path);
+	} else if (err < 0) {
 		log_err(log, "image: %s: %s", pick.path ? pick.path : doc,
 			why ? why : strerror(-err));
+	}
 	image_blob_done(&pick);
 	return err;
 }
 
+/* The hex of a blob named by its sha256 digest ("blobs/sha256/<hex>", image-layout.md), or
+ * NULL (docker save before 25 names layers "<id>/layer.tar"). */
+static const char *blob_sha256(const char *path)
+{
+	static const char prefix[] = "blobs/sha256/";
+
+	if (strncmp(path, prefix, strlen(prefix)) != 0 || strlen(path + strlen(prefix)) != 64)
+		return NULL;
+	return path + strlen(prefix);
+}
+
+/* sha256 of the blob's bytes, read in 1 MiB pieces (never held whole). */
+static int blob_hash(const struct root_file *f, char hex[65])
+{
+	_cleanup_free_ uint8_t *buf = malloc(1u << 20);
+	struct sha256 s;
+	uint64_t off = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	sha256_init(&s);
+	while (off < f->size) {
+		ssize_t n =
+			root_file_pread(f, buf, (size_t)MIN((uint64_t)1 << 20, f->size - off), off);
+
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			return -EIO;
+		sha256_update(&s, buf, (size_t)n);
+		off += (uint64_t)n;
+	}
+	sha256_final_hex(&s, hex);
+	return 0;
+}
+
+/* A blob's bytes against its descriptor: the size always (free), the digest with verify.
+ * false, with an issue recorded, when they differ: the blob is not what the manifest
+ * names. */
+static bool blob_matches(struct layers *t, const struct image_blob *b, const struct root_file *f,
+			 bool verify, const struct log_sink *log)
+{
+	const char *want = blob_sha256(b->path);
+	char got[65];
+	int err;
+
+	if (b->size && b->size != f->size) {
+		layers_issue(t, "layer %s: %llu bytes, its descriptor says %llu: not read", b->path,
+			     (unsigned long long)f->size, (unsigned long long)b->size);
+		return false;
+	}
+	if (!verify)
+		return true;
+	if (!want) {
+		log_warn(log, "image: layer %s: named by no digest, not verified", b->path);
+		return true;
+	}
+	err = blob_hash(f, got);
+	if (err < 0) {
+		layers_issue(t, "layer %s: could not be verified: %s", b->path, strerror(-err));
+		return false;
+	}
+	if (strcmp(got, want) != 0) {
+		layers_issue(t,
+			     "layer %s: its bytes hash to sha256:%.16s…, not the digest that "
+			     "names it (an altered or damaged image): not read",
+			     b->path, got);
+		return false;
+	}
+	return true;
+}
+
 /* Indexes each layer the manifest names, in order, into a new tree. */
 static int layers_from_manifest(struct root *outer, const struct image_manifest *m,
-				const struct archive_api *api, struct layers **ret)
+				const struct archive_api *api, bool verify,
+				const struct log_sink *log, struct layers **ret)
 {
 	_cleanup_(layers_freep) struct layers *t = NULL;
 	int err = layers_new(api, &t);
@@ -104,6 +199,8 @@ static int layers_from_manifest(struct root *outer, const struct image_manifest 
 			err = err == -ENOMEM ? err : 0;
 			continue;
 		}
+		if (!blob_matches(t, &m->layers[i], &f, verify, log))
+			continue;
 		err = layers_add(t, f.fd, f.base, f.size, m->layers[i].path);
 	}
 	if (err < 0)
@@ -114,7 +211,7 @@ static int layers_from_manifest(struct root *outer, const struct image_manifest 
 
 /* An image in outer (a docker save tar, an OCI layout): its layers' tree and config. */
 static int image_from_layout(struct root *outer, const char *path, const char *platform,
-			     const struct archive_api *api, unsigned root_flags,
+			     bool verify, const struct archive_api *api, unsigned root_flags,
 			     const struct log_sink *log, struct root **ret_root,
 			     struct image_info *info)
 {
@@ -152,7 +249,7 @@ static int image_from_layout(struct root *outer, const char *path, const char *p
 			why ? why : strerror(-err));
 		return err;
 	}
-	err = layers_from_manifest(outer, &m, api, &t);
+	err = layers_from_manifest(outer, &m, api, verify, log, &t);
 	if (err < 0)
 		return err;
 	info->images = m.n_images;
@@ -177,7 +274,7 @@ void image_info_take_layers(struct image_info *info, const struct layers *t)
 	info->issues = strdup(layers_issues(t));
 }
 
-int image_open(const char *path, const char *platform, unsigned root_flags,
+int image_open(const char *path, const char *platform, bool verify, unsigned root_flags,
 	       const struct log_sink *log, struct root **ret_root, struct image_info *info)
 {
 	_cleanup_(root_freep) struct root *outer = NULL;
@@ -234,8 +331,8 @@ int image_open(const char *path, const char *platform, unsigned root_flags,
 				path);
 			return -ENOTSUP;
 		}
-		return image_from_layout(outer, path, platform, api, root_flags, log, ret_root,
-					 info);
+		return image_from_layout(outer, path, platform, verify, api, root_flags, log,
+					 ret_root, info);
 	}
 	/* the tar of a root tree; a capture bundle keeps it under root/ beside snapshot.json */
 	info->kind = "rootfs-tar";
@@ -244,5 +341,72 @@ int image_open(const char *path, const char *platform, unsigned root_flags,
 		info->kind = "capture-bundle";
 	image_info_take_layers(info, t);
 	*ret_root = TAKE_PTR(outer);
+	return 0;
+}
+
+/* The site-packages a wheel installs into, relative to the top: lib/python3.N of /usr/local
+ * for a cp3N python tag of its file name ({name}-{version}(-{build})?-{python}-{abi}-
+ * {platform}.whl: PEP 427, tags PEP 425, "cp311.cp312" a set), python3 otherwise. */
+static void wheel_site(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/'), *fields[8], *tag = NULL;
+	size_t n = 0;
+
+	base = base ? base + 1 : path;
+	for (const char *p = base; p && n < ARRAY_SIZE(fields); p = strchr(p, '-'))
+		fields[n++] = *p == '-' ? ++p : p;
+	if (n >= 5 && strlen(base) > 4 && streq(base + strlen(base) - 4, ".whl"))
+		tag = fields[n - 3];
+	for (const char *p = tag; p && *p && *p != '-';
+	     p = strchr(p, '.') ? strchr(p, '.') + 1 : NULL) {
+		unsigned minor = 0;
+		int k = 0;
+
+		if (sscanf(p, "cp3%u%n", &minor, &k) == 1 && k > 3 && minor < 100) {
+			snprintf(buf, len, "usr/local/lib/python3.%u/site-packages", minor);
+			return;
+		}
+	}
+	snprintf(buf, len, "usr/local/lib/python3/site-packages");
+}
+
+int image_add_wheels(const char *const *wheels, unsigned root_flags, const struct log_sink *log,
+		     struct root **root, struct image_info *info)
+{
+	const struct archive_api *api;
+	const char *why = NULL;
+	struct layers *t = *root ? root_layers(*root) : NULL;
+	int err = vendor_archive(&api, &why);
+
+	if (err < 0) {
+		log_err(log, "--wheel: libarchive is needed to read wheels: %s", why);
+		return err;
+	}
+	if (*root && !t) {
+		log_err(log, "--wheel: the image is a directory; a wheel goes over an image "
+			     "archive or over nothing");
+		return -EINVAL;
+	}
+	if (!t) {
+		err = layers_new(api, &t);
+		if (err < 0)
+			return err;
+		err = root_new_layers(t, "wheels", root_flags, root); /* takes t */
+		if (err < 0)
+			return err;
+		info->kind = "wheels";
+	}
+	for (size_t i = 0; wheels[i]; i++) {
+		char site[96];
+
+		wheel_site(wheels[i], site, sizeof(site));
+		err = layers_add_zip_file(t, wheels[i], site, wheels[i]);
+		if (err < 0) {
+			log_err(log, "--wheel %s: %s", wheels[i],
+				err == -EINVAL ? "not a regular file" : strerror(-err));
+			return err;
+		}
+	}
+	image_info_take_layers(info, t);
 	return 0;
 }

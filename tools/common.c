@@ -40,6 +40,22 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 	case COMMON_OPT_IMAGE_PLATFORM:
 		o->image_platform = arg;
 		return 1;
+	case COMMON_OPT_IMAGE_VERIFY:
+		o->image_verify = true;
+		return 1;
+	case COMMON_OPT_WHEEL: {
+		size_t n = 0;
+
+		while (o->wheels[n])
+			n++;
+		if (n + 1 >= ARRAY_SIZE(o->wheels)) {
+			fprintf(stderr, "gpuenv: --wheel: at most %zu wheels\n",
+				ARRAY_SIZE(o->wheels) - 1);
+			return -EXIT_USAGE;
+		}
+		o->wheels[n] = arg;
+		return 1;
+	}
 	case 'F':
 		o->from = arg;
 		return 1;
@@ -313,6 +329,7 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		.sysroot = o->sysroot,
 		.image = o->image,
 		.image_platform = o->image_platform,
+		.wheels = o->wheels[0] ? o->wheels : NULL,
 		.env_file = o->env_file,
 		.nvml_lib = o->nvml_lib,
 		.cuda_lib = o->cuda_lib,
@@ -337,12 +354,24 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		opts.flags |= GPUENV_CTX_NO_VENDOR;
 	if (o->opencl_all)
 		opts.flags |= GPUENV_CTX_OPENCL_ALL;
+	if (o->image_verify)
+		opts.flags |= GPUENV_CTX_VERIFY_IMAGE;
 	opts.flags |= o->ctx_flags;
 	if (o->image && (o->sysroot || o->from)) {
 		fprintf(stderr, "gpuenv: --image cannot be combined with --%s\n",
 			o->sysroot ? "sysroot" : "from");
 		return EXIT_USAGE;
 	}
+	if (o->wheels[0] && (o->sysroot || o->from)) {
+		fprintf(stderr, "gpuenv: --wheel cannot be combined with --%s (use --image)\n",
+			o->sysroot ? "sysroot" : "from");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; o->wheels[i]; i++)
+		if (stat(o->wheels[i], &(struct stat){ 0 }) < 0) {
+			fprintf(stderr, "gpuenv: --wheel %s: %s\n", o->wheels[i], strerror(errno));
+			return EXIT_INPUT;
+		}
 	if (o->image && stat(o->image, &(struct stat){ 0 }) < 0) {
 		fprintf(stderr, "gpuenv: --image %s: %s\n", o->image, strerror(errno));
 		return EXIT_INPUT;
@@ -372,7 +401,9 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	err = common_ctx_new(&opts, &ctx);
 	if (err < 0) {
 		/* When log_setup() printed nothing, say what failed. */
-		if (!logged && (o->sysroot || o->image))
+		if (!logged && !o->sysroot && !o->image && o->wheels[0])
+			fprintf(stderr, "gpuenv: --wheel: %s\n", strerror(-err));
+		else if (!logged && (o->sysroot || o->image))
 			fprintf(stderr, "gpuenv: --%s %s: %s\n", o->image ? "image" : "sysroot",
 				o->image ? o->image : o->sysroot, strerror(-err));
 		else if (!logged)

@@ -34,6 +34,7 @@ struct common_opts {
 	const char *sysroot;
 	const char *image;	    /* --image, or a --sysroot that is a file (a capture bundle) */
 	const char *image_platform; /* --image-platform */
+	const char *wheels[9];	    /* --wheel (repeatable), NULL-terminated */
 	const char *env_file;
 	const char *from;
 	const char *nvml_lib;
@@ -42,7 +43,7 @@ struct common_opts {
 	const char *amdsmi_lib;
 	const char *trace_paths; /* file to write the trace to */
 	const char *pci_ids;	 /* pci.ids to name GPUs the built-in table lacks */
-	bool json, stable, redact, no_vendor, opencl_all;
+	bool json, stable, redact, no_vendor, opencl_all, image_verify;
 	int color; /* -1 auto */
 	int verbose;
 	unsigned vendor_timeout_ms; /* 0: the library's default */
@@ -67,12 +68,16 @@ enum {
 	COMMON_OPT_IMAGE,
 	COMMON_OPT_IMAGE_PLATFORM,
 	COMMON_OPT_AMDSMI_LIB,
+	COMMON_OPT_WHEEL,
+	COMMON_OPT_IMAGE_VERIFY,
 };
 #define COMMON_LONGOPTS                                                                            \
 	{ "sysroot", required_argument, NULL, 'R' }, { "env-file", required_argument, NULL, 'E' }, \
 		{ "from", required_argument, NULL, 'F' },                                          \
 		{ "image", required_argument, NULL, COMMON_OPT_IMAGE },                            \
 		{ "image-platform", required_argument, NULL, COMMON_OPT_IMAGE_PLATFORM },          \
+		{ "wheel", required_argument, NULL, COMMON_OPT_WHEEL },                            \
+		{ "image-verify", no_argument, NULL, COMMON_OPT_IMAGE_VERIFY },                    \
 		{ "nvml-lib", required_argument, NULL, COMMON_OPT_NVML_LIB },                      \
 		{ "cuda-lib", required_argument, NULL, COMMON_OPT_CUDA_LIB },                      \
 		{ "opencl-lib", required_argument, NULL, COMMON_OPT_OPENCL_LIB },                  \
@@ -98,6 +103,10 @@ enum {
 	"                        or tar), root tree tar; layers read in place, its Env applied\n"    \
 	"      --image-platform OS/ARCH  the manifest to read from a multi-platform image\n"         \
 	"                        (default linux/amd64)\n"                                            \
+	"      --image-verify    hash each layer blob against its manifest digest (reads the\n"      \
+	"                        whole image; a blob that differs is left out, said)\n"              \
+	"      --wheel FILE.whl  a Python wheel, judged as installed (over --image, or alone);\n"    \
+	"                        repeatable, 8 at most\n"                                            \
 	"  -E, --env-file FILE   environment of the judged process (KEY=VALUE lines, as docker)\n"   \
 	"  -F, --from FILE       load a snapshot written by `report --json` instead of probing\n"    \
 	"      --nvml-lib PATH   libnvidia-ml.so.1 to load (also enables NVML under --sysroot)\n"    \

@@ -67,6 +67,11 @@ enum {
 	 * on the GPUs, so it is never the default; its session's deadline is 4 × the vendor
 	 * timeout. Since 0.1. */
 	GPUENV_CTX_LAUNCH = 1u << 7,
+	/* With an image: hash each layer blob the manifest names by a sha256 digest and leave
+	 * out, as an index issue, one whose bytes do not match: an
+	 * altered or damaged image. Reads every byte of the image, so it is not the default (a
+	 * blob's size is always checked against its descriptor). Since 0.1. */
+	GPUENV_CTX_VERIFY_IMAGE = 1u << 8,
 };
 
 /*
@@ -102,6 +107,11 @@ struct gpuenv_ctx_opts {
 	const char *image_platform;
 	/* path of libamd_smi.so to load (enables AMD SMI under --sysroot). Since 0.1. */
 	const char *amdsmi_lib;
+	/* Python wheels (NULL-terminated paths) judged as installed: each is read in place as pip
+	 * would install it into /usr/local/lib/python3.N/site-packages (N from its cp3N tag),
+	 * over image (an image archive, not a directory) or over an empty tree when neither
+	 * image nor sysroot is set. Since 0.1. */
+	const char *const *wheels;
 };
 
 /*

@@ -26,6 +26,8 @@ set -l common "not __fish_seen_subcommand_from facts scan diff fleet version hel
 complete -c gpuenv -n $common -s R -l sysroot -x -a '(__fish_complete_directories)' -d 'read the machine image under DIR'
 complete -c gpuenv -n $common -l image -r -F -d 'judge a container image (docker save, OCI layout, root tar)'
 complete -c gpuenv -n $common -l image-platform -x -a 'linux/amd64 linux/arm64' -d 'the manifest of a multi-platform image'
+complete -c gpuenv -n $common -l image-verify -d 'hash each layer blob against its manifest digest'
+complete -c gpuenv -n $common -l wheel -r -F -d 'a Python wheel judged as installed'
 complete -c gpuenv -n $common -s E -l env-file -r -F -d 'environment of the judged process'
 complete -c gpuenv -n $common -s F -l from -r -F -d 'load a snapshot written by report --json'
 complete -c gpuenv -n $common -l nvml-lib -r -F -d 'libnvidia-ml.so.1 to load'

@@ -19,6 +19,7 @@
 
 #include "check/check.h"
 #include "facts/facts.h"
+#include "facts/nv-require.h"
 #include "formats/target-spec.h"
 #include "shared/macro.h"
 #include "snapshot/snapshot.h"
@@ -79,7 +80,8 @@ static int resolve_gpu(const struct target_gpu *g, const struct facts_gpu **ret_
 
 /* One GPU: hardware.gpus[i] and driver.nvml.devices[i]. */
 static int add_gpu(json_t *gpus, json_t *devs, size_t i, const struct target_gpu *g,
-		   const struct facts_gpu *row, unsigned major, unsigned minor, const char *src)
+		   const struct facts_gpu *row, unsigned major, unsigned minor, const char *brand,
+		   const char *src)
 {
 	json_t *hw = json_object(), *dev = json_object();
 	char bus[16], cc[8], id[8];
@@ -95,6 +97,9 @@ static int add_gpu(json_t *gpus, json_t *devs, size_t i, const struct target_gpu
 	r |= set_fact(dev, "index", json_integer((json_int_t)i), src);
 	r |= set_fact(hw, "compute_capability", json_string(cc), src);
 	r |= set_fact(dev, "compute_capability", json_string(cc), src);
+	/* the brand as libnvidia-container names it (NVIDIA_REQUIRE_CUDA's brand= terms) */
+	if (*brand)
+		r |= set_fact(dev, "brand", json_string(nv_require_brand(brand)), src);
 	/* NVIDIA's vendor id for every target GPU (the string names NVIDIA GPUs), the device id
 	 * where the string or the knowledge base gives one */
 	snprintf(id, sizeof(id), "0x%04x", g->kind == TARGET_GPU_PCI ? g->vendor : 0x10de);
@@ -166,9 +171,20 @@ int check_target_snapshot(const char *spec, struct gpuenv_snapshot **ret, char *
 		r = resolve_gpu(&t.gpus[i], &row, &ma, &mi, why, sizeof(why));
 		if (r < 0)
 			break;
-		r = add_gpu(gpus, devs, i, &t.gpus[i], row, ma, mi, src);
+		r = add_gpu(gpus, devs, i, &t.gpus[i], row, ma, mi, t.brand, src);
 		if (r < 0)
 			break;
+	}
+	/* the bus holds at least the GPUs the string names: the rules that judge code on them
+	 * need the bus read (hardware.pci_devices); its other devices stay unknown */
+	if (r >= 0) {
+		_cleanup_free_ char *bus_src = NULL;
+
+		r = asprintf(&bus_src,
+			     "%s (its GPUs; the target's other PCI devices are not known)", src) < 0
+			    ? -ENOMEM
+			    : set_fact(hw, "pci_devices", json_integer((json_int_t)t.n_gpus),
+				       bus_src);
 	}
 	if (r >= 0 && t.driver[0]) {
 		struct facts_driver_cuda dc;

@@ -15,6 +15,8 @@
 	X(T, archive_read_new)                                                                     \
 	X(T, archive_read_free)                                                                    \
 	X(T, archive_read_support_format_tar)                                                      \
+	X(T, archive_read_support_format_zip_seekable)                                             \
+	X(T, archive_read_set_seek_callback)                                                       \
 	X(T, archive_read_support_filter_gzip)                                                     \
 	X(T, archive_read_support_filter_zstd)                                                     \
 	X(T, archive_read_support_filter_xz)                                                       \

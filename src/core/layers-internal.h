@@ -37,6 +37,8 @@ struct layer {
 	int fd;
 	uint64_t off, size; /* the tar's bytes in fd */
 	bool compressed;
+	bool zip;     /* a wheel: a zip archive, its entries under prefix, no whiteouts */
+	char *prefix; /* where a wheel's entries go ("usr/local/lib/python3.12/site-packages") */
 	char *name;
 };
 
@@ -47,6 +49,7 @@ struct layer_reader {
 	int fd;
 	uint64_t start, pos, end;
 	bool bomb; /* stopped: it decompressed past the caps (layers.h) */
+	bool zip;  /* seeks (the zip's central directory), no decompression ratio to watch */
 	void *buf;
 	unsigned layer;
 	uint32_t next_entry; /* the number of the entry next_header() returns next */
@@ -65,7 +68,8 @@ struct layers {
 	unsigned n_layers;
 	bool stopped;	 /* a cap was hit: later layers are not read */
 	bool incomplete; /* an issue was recorded */
-	size_t unsafe_names, broken_hardlinks;
+	size_t unsafe_names, broken_hardlinks, zip_links;
+	uint64_t zip_declared; /* the sizes the zip being indexed declares, summed */
 	struct strbuf issues;
 	unsigned n_issues;
 	/* reads of compressed layers go on from where the last one stopped when they can */

@@ -224,8 +224,10 @@ static ssize_t region_read(struct archive *a, void *data, const void **ret)
 
 	if (n == 0)
 		return 0;
-	/* Checked as the bytes come in, not per entry: one entry of zeros can be the bomb. */
-	if (rd->pos - rd->start > 0) {
+	/* Checked as the bytes come in, not per entry: one entry of zeros can be the bomb. A
+	 * zip seeks and inflates inside its format: its entries are checked by their declared
+	 * sizes (entry_apply()) and read no further than them (layers-read.c). */
+	if (rd->pos - rd->start > 0 && !rd->zip) {
 		uint64_t out = (uint64_t)rd->api->archive_filter_bytes(a, 0);
 
 		if (out > LAYERS_MAX_STREAM ||
@@ -253,6 +255,21 @@ static int64_t region_skip(struct archive *a, void *data, int64_t request)
 	return (int64_t)n;
 }
 
+static int64_t region_seek(struct archive *a, void *data, int64_t offset, int whence)
+{
+	struct layer_reader *rd = data;
+	int64_t base = whence == SEEK_SET   ? 0
+		       : whence == SEEK_CUR ? (int64_t)(rd->pos - rd->start)
+					    : (int64_t)(rd->end - rd->start);
+	int64_t to = base + offset;
+
+	(void)a;
+	if (to < 0 || (uint64_t)to > rd->end - rd->start)
+		return ARCHIVE_FATAL;
+	rd->pos = rd->start + (uint64_t)to;
+	return to;
+}
+
 void layer_reader_close(struct layer_reader *rd)
 {
 	if (rd->a)
@@ -266,9 +283,12 @@ int layer_reader_open(const struct layers *t, unsigned layer, struct layer_reade
 	const struct archive_api *api = t->api;
 	const struct layer *l = &t->layers[layer];
 
-	*rd = (struct layer_reader){
-		.api = api, .fd = l->fd, .pos = l->off, .start = l->off, .end = l->off + l->size
-	};
+	*rd = (struct layer_reader){ .api = api,
+				     .fd = l->fd,
+				     .pos = l->off,
+				     .start = l->off,
+				     .end = l->off + l->size,
+				     .zip = l->zip };
 	rd->buf = malloc(LAYER_READ_BLOCK);
 	rd->a = api->archive_read_new();
 	if (!rd->buf || !rd->a) {
@@ -276,12 +296,20 @@ int layer_reader_open(const struct layers *t, unsigned layer, struct layer_reade
 		return -ENOMEM;
 	}
 	/* Built-in decompressors only: a filter libarchive lacks would run an external program
-	 * instead (archive_read_support_filter_gzip(3): ARCHIVE_WARN), and gpuenv runs none. */
-	api->archive_read_support_format_tar(rd->a);
-	if (api->archive_read_support_filter_gzip(rd->a) != ARCHIVE_OK ||
-	    api->archive_read_support_filter_zstd(rd->a) != ARCHIVE_OK ||
-	    api->archive_read_support_filter_xz(rd->a) != ARCHIVE_OK ||
-	    api->archive_read_support_filter_bzip2(rd->a) != ARCHIVE_OK) {
+	 * instead (archive_read_support_filter_gzip(3): ARCHIVE_WARN), and gpuenv runs none. A
+	 * wheel is read from its central directory, as pip's zipfile reads it (the seekable
+	 * reader; the streaming one would trust local headers the directory does not list). */
+	if (l->zip) {
+		if (api->archive_read_support_format_zip_seekable(rd->a) != ARCHIVE_OK ||
+		    api->archive_read_set_seek_callback(rd->a, region_seek) != ARCHIVE_OK) {
+			layer_reader_close(rd);
+			return -ENOTSUP;
+		}
+	} else if (api->archive_read_support_format_tar(rd->a) != ARCHIVE_OK ||
+		   api->archive_read_support_filter_gzip(rd->a) != ARCHIVE_OK ||
+		   api->archive_read_support_filter_zstd(rd->a) != ARCHIVE_OK ||
+		   api->archive_read_support_filter_xz(rd->a) != ARCHIVE_OK ||
+		   api->archive_read_support_filter_bzip2(rd->a) != ARCHIVE_OK) {
 		layer_reader_close(rd);
 		return -ENOTSUP;
 	}
@@ -366,20 +394,46 @@ static int entry_apply(struct layers *t, struct layer_reader *rd, struct archive
 	int64_t parent, i;
 	struct lnode *n;
 
+	const struct layer *l = &t->layers[t->n_layers];
+
 	if (!raw || !entry_name_clean(raw, path, sizeof(path))) {
 		t->unsafe_names++;
 		return 0;
 	}
 	if (!*path) /* "./" itself */
 		return 0;
+	if (l->zip) {
+		/* pip writes a symbolic link's entry as a file holding its target (zipfile);
+		 * libarchive would make it a link: left out, and said */
+		if (type == AE_IFLNK || (type && type != AE_IFREG && type != AE_IFDIR)) {
+			t->zip_links++;
+			return 0;
+		}
+		if (strlen(l->prefix) + strlen(path) + 2 > sizeof(path)) {
+			t->unsafe_names++;
+			return 0;
+		}
+		memmove(path + strlen(l->prefix) + 1, path, strlen(path) + 1);
+		memcpy(path, l->prefix, strlen(l->prefix));
+		path[strlen(l->prefix)] = '/';
+		if (type != AE_IFDIR) {
+			t->zip_declared += (uint64_t)MAX(api->archive_entry_size(e), 0);
+			if (t->zip_declared > LAYERS_BOMB_FLOOR &&
+			    t->zip_declared / MAX(l->size, 1u) > LAYERS_MAX_RATIO) {
+				rd->bomb = true;
+				return -E2BIG;
+			}
+		}
+	}
 	parent = parents_make(t, path, &base);
 	if (parent < 0)
 		return (int)parent;
-	if (strcmp(base, WHITEOUT_OPAQUE) == 0) {
+	if (l->zip) {
+		/* a wheel's ".wh." names are files like any other */
+	} else if (strcmp(base, WHITEOUT_OPAQUE) == 0) {
 		prune_lower(t, (uint32_t)parent);
 		return 0;
-	}
-	if (startswith(base, WHITEOUT_PREFIX)) {
+	} else if (startswith(base, WHITEOUT_PREFIX)) {
 		const char *victim = base + strlen(WHITEOUT_PREFIX);
 		uint32_t c;
 
@@ -451,13 +505,14 @@ static int entry_apply(struct layers *t, struct layer_reader *rd, struct archive
 	return 0;
 }
 
-int layers_add(struct layers *t, int fd, uint64_t off, uint64_t size, const char *name)
+static int layer_index(struct layers *t, int fd, uint64_t off, uint64_t size, const char *name,
+		       const char *prefix)
 {
 	struct layer_reader rd;
 	struct archive_entry *e;
 	struct layer *l;
 	uint32_t number = 0;
-	size_t unsafe = t->unsafe_names, broken = t->broken_hardlinks;
+	size_t unsafe = t->unsafe_names, broken = t->broken_hardlinks, links = t->zip_links;
 	int err, r;
 
 	if (t->n_layers >= LAYERS_MAX_LAYERS) {
@@ -474,22 +529,35 @@ int layers_add(struct layers *t, int fd, uint64_t off, uint64_t size, const char
 	if (l->fd < 0)
 		return -errno;
 	l->name = strdup(name);
-	if (!l->name) {
+	l->zip = prefix != NULL;
+	l->compressed = l->zip; /* each entry is read through libarchive */
+	l->prefix = prefix ? strdup(prefix) : NULL;
+	if (!l->name || (prefix && !l->prefix)) {
+		free(l->name);
+		free(l->prefix);
 		close(l->fd);
 		return -ENOMEM;
 	}
+	t->zip_declared = 0;
 	err = layer_reader_open(t, t->n_layers, &rd);
 	if (err < 0) {
 		layers_issue(t, "layer %s: cannot be read: %s", name, strerror(-err));
 		free(l->name);
+		free(l->prefix);
 		close(l->fd);
 		return err == -ENOMEM ? err : 0;
 	}
 	err = 0;
 	while ((r = t->api->archive_read_next_header(rd.a, &e)) == ARCHIVE_OK ||
 	       r == ARCHIVE_WARN) {
-		if (number == 0)
+		if (number == 0 && !l->zip)
 			l->compressed = t->api->archive_filter_count(rd.a) > 1;
+		if (l->zip && number == LAYERS_MAX_ZIP_ENTRIES) {
+			layers_issue(t, "wheel %s: more than %u entries: the rest not read", name,
+				     LAYERS_MAX_ZIP_ENTRIES);
+			r = ARCHIVE_EOF;
+			break;
+		}
 		err = entry_apply(t, &rd, e, number++);
 		if (err < 0)
 			break;
@@ -502,7 +570,9 @@ int layers_add(struct layers *t, int fd, uint64_t off, uint64_t size, const char
 			     number);
 		t->stopped = true;
 	}
-	if (err == -E2BIG) {
+	if (err == -E2BIG && rd.bomb) {
+		err = 0;
+	} else if (err == -E2BIG) {
 		layers_issue(t,
 			     "layer %s: the index is full (%u entries, %zu MiB at most): "
 			     "indexing stopped",
@@ -520,12 +590,32 @@ int layers_add(struct layers *t, int fd, uint64_t off, uint64_t size, const char
 			     "layer %s: %zu entries with an unsafe or unreadable name (\"..\", "
 			     "or longer than %u bytes) skipped",
 			     name, t->unsafe_names - unsafe, LAYERS_MAX_PATH);
+	if (t->zip_links > links)
+		layers_issue(t,
+			     "wheel %s: %zu symbolic-link or special entries left out (pip "
+			     "installs a link's entry as a file holding its target)",
+			     name, t->zip_links - links);
 	if (t->broken_hardlinks > broken)
 		layers_issue(t, "layer %s: %zu hard links to no earlier file of the layer", name,
 			     t->broken_hardlinks - broken);
 	layer_reader_close(&rd);
 	t->n_layers++;
 	return err == -ENOMEM ? err : 0;
+}
+
+int layers_add(struct layers *t, int fd, uint64_t off, uint64_t size, const char *name)
+{
+	return layer_index(t, fd, off, size, name, NULL);
+}
+
+int layers_add_zip(struct layers *t, int fd, uint64_t off, uint64_t size, const char *prefix,
+		   const char *name)
+{
+	char clean[LAYERS_MAX_PATH + 2];
+
+	if (!entry_name_clean(prefix, clean, sizeof(clean)) || !*clean)
+		return -EINVAL;
+	return layer_index(t, fd, off, size, name, clean);
 }
 
 int layers_new(const struct archive_api *api, struct layers **ret)
@@ -557,6 +647,7 @@ struct layers *layers_free(struct layers *t)
 	for (unsigned i = 0; i < t->n_layers; i++) {
 		close(t->layers[i].fd);
 		free(t->layers[i].name);
+		free(t->layers[i].prefix);
 	}
 	free(t->layers);
 	free(t->nodes);
@@ -592,7 +683,9 @@ size_t layers_entries(const struct layers *t)
 	return t->n_live;
 }
 
-int layers_add_file(struct layers *t, const char *host_path, const char *name)
+/* A whole host file's tar (prefix NULL) or wheel. */
+static int add_host_file(struct layers *t, const char *host_path, const char *prefix,
+			 const char *name)
 {
 	_cleanup_close_ int fd = open(host_path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	struct stat st;
@@ -604,5 +697,17 @@ int layers_add_file(struct layers *t, const char *host_path, const char *name)
 	/* a FIFO or a device could block or never end */
 	if (!S_ISREG(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	return layers_add(t, fd, 0, (uint64_t)st.st_size, name);
+	return prefix ? layers_add_zip(t, fd, 0, (uint64_t)st.st_size, prefix, name)
+		      : layers_add(t, fd, 0, (uint64_t)st.st_size, name);
+}
+
+int layers_add_file(struct layers *t, const char *host_path, const char *name)
+{
+	return add_host_file(t, host_path, NULL, name);
+}
+
+int layers_add_zip_file(struct layers *t, const char *host_path, const char *prefix,
+			const char *name)
+{
+	return add_host_file(t, host_path, prefix, name);
 }

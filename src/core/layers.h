@@ -30,6 +30,8 @@
 #define LAYERS_MAX_RATIO  256u
 #define LAYERS_BOMB_FLOOR ((uint64_t)64 << 20)
 #define LAYERS_MAX_STREAM ((uint64_t)256 << 30)
+/* A wheel's entries (pip's own largest wheels hold some 30,000; scan's cap is the same). */
+#define LAYERS_MAX_ZIP_ENTRIES 200000u
 
 struct archive_api;
 struct layers;
@@ -48,6 +50,21 @@ static inline void layers_freep(struct layers **t)
  * recorded as issues), -E2BIG past LAYERS_MAX_LAYERS, -ENOMEM.
  */
 int layers_add(struct layers *t, int fd, uint64_t off, uint64_t size, const char *name);
+/*
+ * Indexes a Python wheel (a zip: PKWARE APPNOTE, PEP 427), held in bytes [off, off + size) of
+ * fd, as pip would install it: its entries under prefix (a site-packages directory, relative
+ * to the top), over what is there. Its central directory is what counts, as for pip's
+ * zipfile; whiteout names are plain files; symbolic-link entries are left out and counted;
+ * the sizes its entries declare are held to the decompression-bomb caps above, reads never
+ * go past them, and at most LAYERS_MAX_ZIP_ENTRIES entries are read. Returns as
+ * layers_add(); -EINVAL for an unsafe prefix.
+ */
+int layers_add_zip(struct layers *t, int fd, uint64_t off, uint64_t size, const char *prefix,
+		   const char *name);
+/* layers_add_zip() of a whole host file: -EINVAL / -EISDIR when it is not a regular file,
+ * -errno when it cannot be opened. */
+int layers_add_zip_file(struct layers *t, const char *host_path, const char *prefix,
+			const char *name);
 /* The same for a whole host file (an image archive, a root tree's tar): -EINVAL when it is
  * not a regular file, -errno when it cannot be opened. */
 int layers_add_file(struct layers *t, const char *host_path, const char *name);

@@ -346,3 +346,34 @@ out:
 	json_decref(j);
 	return err;
 }
+
+void image_oci_index_platforms(const char *text, size_t len, char *buf, size_t buf_len)
+{
+	const char *why = NULL;
+	json_t *j, *list, *d;
+	size_t i, used = 0;
+
+	if (buf_len == 0)
+		return;
+	buf[0] = '\0';
+	j = load(text, len, &why);
+	list = json_object_get(j, "manifests");
+	json_array_foreach(list, i, d) {
+		json_t *p = json_object_get(d, "platform");
+		const char *os = json_string_value(json_object_get(p, "os"));
+		const char *arch = json_string_value(json_object_get(p, "architecture"));
+		const char *variant = json_string_value(json_object_get(p, "variant"));
+		int n;
+
+		if (!os || !arch)
+			continue;
+		n = snprintf(buf + used, buf_len - used, "%s%s/%s%s%s", used ? ", " : "", os, arch,
+			     variant ? "/" : "", variant ? variant : "");
+		if (n < 0 || (size_t)n >= buf_len - used) {
+			buf[used] = '\0';
+			break;
+		}
+		used += (size_t)n;
+	}
+	json_decref(j);
+}

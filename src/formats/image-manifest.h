@@ -53,6 +53,9 @@ int image_docker_manifest_parse(const char *text, size_t len, struct image_manif
  * one. *ret_is_index: the descriptor is itself an index (a multi-platform image). */
 int image_oci_index_pick(const char *text, size_t len, const char *platform, struct image_blob *ret,
 			 bool *ret_is_index, const char **ret_error);
+/* The platforms an index lists ("linux/amd64, linux/arm64/v8"), for the message when none is
+ * the one asked for; truncated at a whole entry to buf_len, "" when none or not an index. */
+void image_oci_index_platforms(const char *text, size_t len, char *buf, size_t buf_len);
 int image_oci_manifest_parse(const char *text, size_t len, struct image_manifest *ret,
 			     const char **ret_error);
 int image_config_parse(const char *text, size_t len, struct image_config *ret,

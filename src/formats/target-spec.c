@@ -3,6 +3,7 @@
  * The `--target` string (target-spec.h): fields split at ',', each KEY=VALUE, checked one by
  * one so that an error points at its field and column.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,7 +122,7 @@ int target_spec_parse(const char *s, size_t len, struct target_spec *ret,
 	struct target_spec t;
 	size_t pos = 0;
 	unsigned field = 0;
-	bool seen_driver = false, seen_compat = false;
+	bool seen_driver = false, seen_compat = false, seen_brand = false;
 
 	if (!s || !ret || !err)
 		return -EINVAL;
@@ -182,9 +183,21 @@ int target_spec_parse(const char *s, size_t len, struct target_spec *ret,
 					    (int)MIN(vlen, 40u), v);
 			memcpy(t.host_cuda_compat, v, vlen);
 			seen_compat = true;
+		} else if (klen == 5 && memcmp(f, "brand", 5) == 0) {
+			if (seen_brand)
+				return fail(err, field, pos, "brand given twice");
+			if (vlen >= sizeof(t.brand))
+				return fail(err, field, pos + klen + 1,
+					    "brand: longer than %zu bytes", sizeof(t.brand) - 1);
+			for (size_t i = 0; i < vlen; i++)
+				if (!isalnum((unsigned char)v[i]) && v[i] != ' ' && v[i] != '-')
+					return fail(err, field, pos + klen + 1 + i,
+						    "brand: letters, digits, spaces and '-' only");
+			memcpy(t.brand, v, vlen);
+			seen_brand = true;
 		} else {
 			return fail(err, field, pos,
-				    "unknown key '%.*s' (gpu, driver, host-cuda-compat)",
+				    "unknown key '%.*s' (gpu, driver, brand, host-cuda-compat)",
 				    (int)MIN(klen, 40u), f);
 		}
 		if (!comma)

@@ -8,8 +8,9 @@
  *
  * `gpu` (repeatable, one GPU each) is a product name, a PCI id (`10de:2335`, or the device id
  * alone, `0x2335`) or a compute capability (`9.0`); `driver` a driver version (`550.54.15`,
- * or a branch `550`); `host-cuda-compat` a CUDA version (`12.8`): the forward-compatibility
- * package the target has installed. Only the syntax is checked here; names are resolved by
+ * or a branch `550`); `brand` the GPUs' brand as NVML reports it (`GeForce`, `Tesla`, `Quadro`,
+ * `NVS`, `GRID`, `TITAN`; what NVIDIA_REQUIRE_CUDA's brand= terms test); `host-cuda-compat` a
+ * CUDA version (`12.8`): the forward-compatibility package the target has installed. Only the syntax is checked here; names are resolved by
  * the knowledge base (src/snapshot/snapshot-target.c). An error names the field (1-based) and
  * the column (1-based, of the first byte at fault) of the string.
  */
@@ -41,6 +42,7 @@ struct target_spec {
 	size_t n_gpus;
 	char driver[32];	   /* "" when not given */
 	char host_cuda_compat[16]; /* "" when not given */
+	char brand[24];		   /* "" when not given */
 };
 
 struct target_spec_error {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facts/nv-require.h"
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
 #include "shared/strv.h"
@@ -105,77 +106,120 @@ RULE_CHECK(check_visible_devices_void)
 
 enum tri { NO = 0, YES = 1, UNKNOWN = 2 };
 
-/* One constraint "cuda>=12.4", "driver>=470", "driver<471", "brand=tesla", "arch=…". */
-static enum tri constraint(const char *c, const char *drv, const char *drv_cuda)
-{
-	static const char *const ops[] = { ">=", "<=", "!=", "=", ">", "<" };
-	const char *have = NULL, *want = NULL;
-	char key[16];
-	size_t k = strcspn(c, "<>=!");
-	int cmp;
+/* ---- NVIDIA_REQUIRE_CUDA as nvidia-container-cli judges it (facts/nv-require.h) ---- */
 
-	if (k == 0 || k >= sizeof(key) || !c[k])
-		return UNKNOWN;
-	memcpy(key, c, k);
-	key[k] = '\0';
-	if (streq(key, "cuda"))
-		have = drv_cuda;
-	else if (streq(key, "driver"))
-		have = drv;
-	else
-		return UNKNOWN; /* brand, arch: need NVML (phase 2) */
-	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
-		if (startswith(c + k, ops[i])) {
-			want = c + k + strlen(ops[i]);
-			cmp = version_cmp_str(have, want);
-			switch (i) {
-			case 0:
-				return cmp >= 0;
-			case 1:
-				return cmp <= 0;
-			case 2:
-				return cmp != 0;
-			case 3:
-				return cmp == 0;
-			case 4:
-				return cmp > 0;
-			default:
-				return cmp < 0;
-			}
-		}
+/* Go's strconv.ParseBool true values: NVIDIA_DISABLE_REQUIRE set to one of them turns the
+ * requirement check off (nvidia-container-toolkit internal/config/image/cuda_image.go,
+ * HasDisableRequire). */
+static bool go_bool_true(const char *v)
+{
+	static const char *const yes[] = { "1", "t", "T", "TRUE", "true", "True" };
+
+	for (size_t i = 0; v && i < ARRAY_SIZE(yes); i++)
+		if (streq(v, yes[i]))
+			return true;
+	return false;
+}
+
+struct req_judgement {
+	enum tri sat;
+	char message[320]; /* nvidia-container-cli's, when sat is NO */
+	char refused[96];  /* sat UNKNOWN by brand alone: the brands the cli refuses */
+	char why[160];	   /* sat UNKNOWN otherwise */
+};
+
+/* One device (or none): a brand not known is judged for every brand the cli reports. */
+static enum tri judge_device(const struct nv_require *r, struct nv_require_facts *f,
+			     struct req_judgement *j, enum nv_require_result *ret_res)
+{
+	size_t refused = 0;
+	char list[sizeof(j->refused)] = "";
+
+	if (!f->device || f->brand || !nv_require_uses(r, NV_REQUIRE_BRAND)) {
+		*ret_res = nv_require_eval(r, f, NULL);
+		return *ret_res == NV_REQUIRE_SATISFIED ? YES : NO;
+	}
+	for (size_t b = 0; b < nv_require_n_brands; b++) {
+		enum nv_require_result res;
+
+		f->brand = nv_require_brands[b];
+		res = nv_require_eval(r, f, NULL);
+		if (res == NV_REQUIRE_SATISFIED)
+			continue;
+		*ret_res = res;
+		size_t n = strlen(list);
+		snprintf(list + n, sizeof(list) - n, "%s%s", refused++ ? ", " : "",
+			 nv_require_brands[b]);
+	}
+	f->brand = NULL;
+	if (refused == 0)
+		return YES;
+	if (refused == nv_require_n_brands)
+		return NO;
+	if (!j->refused[0])
+		memcpy(j->refused, list, sizeof(list));
 	return UNKNOWN;
 }
 
-/* Space-separated alternatives of comma-separated constraints. */
-static enum tri requirement(const char *req, const char *drv, const char *drv_cuda)
+/* req judged on every NVIDIA GPU of the snapshot, as the cli judges it on each visible
+ * device (on none when it sees none). */
+static void require_judge(struct rule_ctx *c, const struct snap_node *root, const char *req,
+			  const char *drv, const char *drv_cuda, struct req_judgement *j)
 {
-	_cleanup_strv_free_ char **alts = NULL;
-	bool unknown = false;
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	struct nv_require_facts f = { .cuda = drv_cuda, .driver = drv };
+	enum nv_require_result res = NV_REQUIRE_SATISFIED;
+	struct nv_require r;
+	bool any = false;
 
-	if (strv_split(req, " \t", &alts) < 0)
-		return UNKNOWN;
-	STRV_FOREACH(a, alts) {
-		_cleanup_strv_free_ char **cs = NULL;
-		enum tri all = YES;
-
-		if (strv_split(*a, ",", &cs) < 0)
-			return UNKNOWN;
-		STRV_FOREACH(one, cs) {
-			enum tri t = constraint(*one, drv, drv_cuda);
-
-			if (t == NO) {
-				all = NO;
-				break;
-			}
-			if (t == UNKNOWN)
-				all = UNKNOWN;
-		}
-		if (all == YES)
-			return YES;
-		if (all == UNKNOWN)
-			unknown = true;
+	*j = (struct req_judgement){ .sat = YES };
+	if (nv_require_parse(req, strlen(req), &r) < 0) {
+		j->sat = UNKNOWN;
+		snprintf(j->why, sizeof(j->why),
+			 "NVIDIA_REQUIRE_CUDA is too long (more than %u characters or %u terms) "
+			 "to judge",
+			 NV_REQUIRE_MAX_LEN, NV_REQUIRE_MAX_TERMS);
+		return;
 	}
-	return unknown ? UNKNOWN : NO;
+	for (size_t i = 0; i < snap_count(gpus) && j->sat != NO; i++) {
+		const struct snap_node *g = snap_at(gpus, i), *ccf;
+		const char *vendor = snap_get_str(g, "vendor_id");
+		char arch[16];
+		unsigned ma, mi, id;
+		enum tri t;
+
+		/* by vendor id alone: a --target GPU named by compute capability has no device id */
+		if (!vendor || parse_uint(vendor, 0, &id) < 0 || id != 0x10de)
+			continue;
+		any = true;
+		f.device = true;
+		f.arch = NULL;
+		if (gpu_cc(root, g, &ma, &mi, &ccf)) {
+			snprintf(arch, sizeof(arch), "%u.%u", ma, mi);
+			f.arch = arch;
+		} else if (nv_require_uses(&r, NV_REQUIRE_ARCH)) {
+			j->sat = UNKNOWN;
+			snprintf(j->why, sizeof(j->why),
+				 "NVIDIA_REQUIRE_CUDA tests arch=, and the compute capability of "
+				 "GPU %s is not known",
+				 snap_get_str(g, "bus_id") ?: "?");
+			continue;
+		}
+		f.brand = snap_get_str(nvml_device_for(root, g), "brand");
+		t = judge_device(&r, &f, j, &res);
+		if (t == NO)
+			j->sat = NO;
+		else if (t == UNKNOWN && j->sat == YES)
+			j->sat = UNKNOWN;
+	}
+	if (!any) {
+		f.device = false;
+		j->sat = judge_device(&r, &f, j, &res);
+	}
+	(void)c;
+	if (j->sat == NO)
+		nv_require_message(&r, res, j->message, sizeof(j->message));
+	nv_require_done(&r);
 }
 
 /* "cuda>=12.4" → "12.4" (the first cuda>= constraint), for the message. */
@@ -199,14 +243,20 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 {
 	const struct snap_node *reqn = snap_get(root, "container.requested.NVIDIA_REQUIRE_CUDA");
 	const struct snap_node *cvn = snap_get(root, "environment.CUDA_VERSION");
-	const char *req = snap_str(reqn), *cv = snap_str(cvn), *drv;
+	const struct snap_node *disn = snap_get(root, "container.requested.NVIDIA_DISABLE_REQUIRE");
+	const char *req = snap_str(reqn), *cv = snap_str(cvn),
+		   *vis = snap_str(snap_get(root, VISIBLE));
+	const char *drv, *judged = req;
 	struct facts_driver_cuda dc;
 	const struct snap_node *fact;
-	char image[32] = "";
-	enum tri sat = YES;
+	char image[32] = "", legacy[32], refused[160] = "";
+	struct req_judgement j = { .sat = YES };
 	struct cuda_req cr;
 	struct finding *f;
-	bool newer = false;
+	/* an image judged before it runs (--image, --target): whether it starts is the question;
+	 * from inside a running container it evidently did (or no hook checked it) */
+	bool predicting = snap_present(snap_get(root, "container.image.kind"));
+	bool newer = false, mc;
 
 	if (!req && !cv)
 		return;
@@ -230,19 +280,27 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 			  drv);
 		return;
 	}
-	if (req)
-		sat = requirement(req, drv, dc.cuda);
 	if (cv) {
 		unsigned ma, mi;
 
 		if (cuda_major_minor(cv, &ma, &mi)) {
 			snprintf(image, sizeof(image), "%u.%u", ma, mi);
 			newer = version_cmp_str(image, dc.cuda) > 0;
+			/* an image with CUDA_VERSION and no NVIDIA_REQUIRE_CUDA is a legacy one:
+			 * the toolkit requires cuda>=MAJOR.MINOR of it (cuda_image.go) */
+			if (!req && predicting) {
+				snprintf(legacy, sizeof(legacy), "cuda>=%u.%u", ma, mi);
+				judged = legacy;
+			}
 		}
 	}
+	/* NVIDIA_DISABLE_REQUIRE, and NVIDIA_VISIBLE_DEVICES void or empty (no hook runs), leave
+	 * the requirement unchecked */
+	if (judged && !go_bool_true(snap_str(disn)) && !(vis && (!*vis || streq(vis, "void"))))
+		require_judge(c, root, judged, drv, dc.cuda, &j);
 	if (!image[0] && !(req && required_cuda(req, image, sizeof(image))))
 		snprintf(image, sizeof(image), "?");
-	if (sat == YES && !newer)
+	if (j.sat == YES && !newer)
 		return;
 	if (dc.lower_bound) {
 		/* the image wants more than the lower bound: the driver may still run it */
@@ -252,25 +310,58 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 			  drv, dc.row->branch, dc.cuda, image);
 		return;
 	}
-	if (sat == UNKNOWN && !newer)
-		return; /* only a brand=/arch= alternative could hold: needs NVML (phase 2) */
-	if (cuda_requirement(image, &cr) == 0 && cuda_driver_judge(&cr, drv) == LINK_DEGRADED)
+	if (j.refused[0])
+		snprintf(refused, sizeof(refused),
+			 "; nvidia-container-cli refuses it on a %s GPU (brand not known)",
+			 j.refused);
+	if (j.sat == UNKNOWN && !newer) {
+		if (j.refused[0])
+			rule_skip(c, NULL,
+				  "NVIDIA_REQUIRE_CUDA with driver %s: nvidia-container-cli "
+				  "refuses the image on a %s GPU and starts it on the others; the "
+				  "GPUs' brand is not known (gpuenv check --target …,brand=NAME)",
+				  drv, j.refused);
+		else
+			rule_skip(c, NULL, "%s", j.why);
+		return;
+	}
+	mc = cuda_requirement(image, &cr) == 0 && cuda_driver_judge(&cr, drv) == LINK_DEGRADED;
+	if (j.sat == NO && !predicting)
+		f = rule_finding(
+			c, mc ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_ERROR, NULL,
+			"the image wants CUDA %s, the host driver %s (R%u) reports CUDA "
+			"%s: NVIDIA_REQUIRE_CUDA is not satisfied (nvidia-container-cli: %s)%s",
+			image, drv, dc.row->branch, dc.cuda, j.message,
+			mc ? "; the code runs through minor-version compatibility where "
+			     "NVIDIA_DISABLE_REQUIRE lets the container start"
+			   : "");
+	else if (j.sat == NO) {
+		/* the container does not start, whatever its code could do */
+		char run[160] = "";
+
+		if (mc)
+			snprintf(run, sizeof(run),
+				 "; with NVIDIA_DISABLE_REQUIRE=true the code runs through "
+				 "minor-version compatibility (CUDA %u.x on >= %s)",
+				 cr.major, cr.mc->linux_min_driver);
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "the image wants CUDA %s, the host driver %s (R%u) reports CUDA "
+				 "%s: nvidia-container-cli refuses to start it (requirement error: "
+				 "%s)%s",
+				 image, drv, dc.row->branch, dc.cuda, j.message, run);
+	} else if (mc)
 		f = rule_finding(
 			c, GPUENV_SEVERITY_WARNING, NULL,
 			"the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s: "
-			"%sthe code runs through minor-version compatibility (CUDA %u.x on "
-			">= %s%s), limited features and no PTX JIT",
-			image, drv, dc.row->branch, dc.cuda,
-			sat == NO ? "the container runtime refuses NVIDIA_REQUIRE_CUDA unless "
-				    "NVIDIA_DISABLE_REQUIRE is set; "
-				  : "",
-			cr.major, cr.mc->linux_min_driver, cuda_req_mc_note(&cr));
+			"the code runs through minor-version compatibility (CUDA %u.x on "
+			">= %s%s), limited features and no PTX JIT%s",
+			image, drv, dc.row->branch, dc.cuda, cr.major, cr.mc->linux_min_driver,
+			cuda_req_mc_note(&cr), refused);
 	else
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
 			"the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s%s",
-			image, drv, dc.row->branch, dc.cuda,
-			sat == NO ? ": NVIDIA_REQUIRE_CUDA is not satisfied" : "");
+			image, drv, dc.row->branch, dc.cuda, refused);
 	finding_fact(f, "container.requested.NVIDIA_REQUIRE_CUDA", reqn);
 	finding_fact(f, "environment.CUDA_VERSION", cvn);
 	finding_fact(f, "driver.nvidia.module_version", fact);

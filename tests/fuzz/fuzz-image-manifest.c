@@ -52,6 +52,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (image_oci_index_pick(text, size, NULL, &b, &is_index, &why) == 0)
 		check_path(b.path);
 	image_blob_done(&b);
+	{
+		char platforms[96];
+
+		image_oci_index_platforms(text, size, platforms, sizeof(platforms));
+		if (!memchr(platforms, '\0', sizeof(platforms)))
+			abort();
+	}
 	if (image_oci_index_pick(text, size, "linux/arm64/v8", &b, &is_index, &why) == 0)
 		check_path(b.path);
 	image_blob_done(&b);

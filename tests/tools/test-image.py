@@ -16,27 +16,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixture_root  # noqa: E402
 import make_image as mi  # noqa: E402
-
-FAILS = []
-CHECKS = 0
-
-
-def check(cond, what):
-    global CHECKS
-    CHECKS += 1
-    if not cond:
-        FAILS.append(what)
-        print("FAIL", what)
-
-
-def run(gpuenv, *args, timeout=120):
-    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
-    for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
-        if k in os.environ:
-            env[k] = os.environ[k]
-    return subprocess.run([gpuenv, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          env=env, timeout=timeout, text=True)
-
+from image_checks import check, index_state, run, summary  # noqa: E402
 
 def comparable(out):
     """doctor --json without the snapshot, env sources read as the environment's."""
@@ -194,10 +174,6 @@ def test_env(gpuenv, tmp):
         "--env-file overlays the image's Env, as docker run --env-file does")
 
 
-def index_state(d):
-    return d["container"]["image"]["index"] if d else None
-
-
 def test_hostile(gpuenv, tmp):
     # "../" and absolute names, a link out of the tree, a link loop, a FIFO, a device
     secret = os.path.join(tmp, "host-os-release")
@@ -326,16 +302,75 @@ def test_platform_and_bundle(gpuenv, tmp):
           "--sysroot bundle.tar.zst reads root/: %s" % r.stderr[-200:])
 
 
+# nvidia/cuda 12.8.0's NVIDIA_REQUIRE_CUDA as its Dockerfile sets it (ENV of the base image
+# that images such as mauricenino/dashdot:nvidia are built on): CUDA 12.8, or a listed brand on
+# the R470/R535/R550/R560/R565 branches. GeForce is not among the brands.
+REQUIRE_12_8 = "cuda>=12.8 " + " ".join(
+    "brand=%s,driver>=%d,driver<%d" % (b, lo, lo + 1)
+    for lo in (470, 535, 550, 560, 565)
+    for b in ("unknown", "grid", "tesla", "nvidia", "quadro", "quadrortx", "nvidiartx", "vapps",
+              "vpc", "vcs", "vws", "cloudgaming"))
+
+
+def check_rule(gpuenv, img, target):
+    r = run(gpuenv, "check", "--json", "--no-vendor", "--image", img, "--target", target)
+    try:
+        c = json.loads(r.stdout)
+    except ValueError:
+        return r, None
+    return r, {x["id"]: x for x in c.get("rules", [])}.get("container.image-cuda-newer-than-driver")
+
+
+def test_require_cuda(gpuenv, tmp):
+    """MauriceNino/dashdot issue 1226 (github.com/MauriceNino/dashdot/issues/1226): a laptop
+    RTX 4050 (Ada, compute capability 8.9, NVML brand GeForce) on Debian 12's driver
+    535.247.01 (CUDA 12.2) cannot start the CUDA 12.8 image: "nvidia-container-cli:
+    requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer
+    version, or use an earlier cuda container". The knowledge base has no laptop RTX 4050, so
+    the target is the RTX 4090: the same generation and brand, which is all the requirement
+    tests."""
+    img = os.path.join(tmp, "cuda128.tar")
+    mi.docker_save(img, [BASE], ["PATH=/usr/local/cuda/bin:/usr/bin:/bin", "CUDA_VERSION=12.8.0",
+                                 "NVIDIA_REQUIRE_CUDA=" + REQUIRE_12_8,
+                                 "NVIDIA_VISIBLE_DEVICES=all",
+                                 "NVIDIA_DRIVER_CAPABILITIES=compute,utility"])
+    r, rule = check_rule(gpuenv, img, "gpu=RTX 4090,driver=535.247.01,brand=GeForce")
+    msg = (rule or {}).get("message") or ""
+    check(rule and rule["state"] == "fail" and rule["severity"] == "error" and
+          "unsatisfied condition: cuda>=12.8, please update your driver" in msg,
+          "dashdot 1226: refused on a GeForce with R535: %s %s" % (rule, r.stderr[-200:]))
+    check(r.returncode in (1, 2), "check fails: %d" % r.returncode)
+    # a Tesla-branded GPU on the same driver is let through by brand=tesla,driver>=535: the
+    # code then runs through minor-version compatibility (a warning)
+    r, rule = check_rule(gpuenv, img, "gpu=V100,driver=535.247.01,brand=Tesla")
+    check(rule and rule["severity"] == "warning" and "refuses" not in (rule["message"] or ""),
+          "Tesla on R535: admitted, minor-version compatibility: %s" % rule)
+    # brand not given: the verdict depends on it, and the rule says which brands fail
+    r, rule = check_rule(gpuenv, img, "gpu=RTX 4090,driver=535.247.01")
+    check(rule and "GeForce" in (rule["message"] or "") and "brand not known" in
+          (rule["message"] or ""), "brand unknown: the refused brands named: %s" % rule)
+    # R570 reports CUDA 12.8: satisfied, nothing to say
+    r, rule = check_rule(gpuenv, img, "gpu=RTX 4090,driver=570.86.10,brand=GeForce")
+    check(rule and rule["state"] == "pass", "R570 runs it: %s" % rule)
+    # NVIDIA_DISABLE_REQUIRE=true: no requirement check, the CUDA gap stays a warning
+    img2 = os.path.join(tmp, "cuda128-norequire.tar")
+    mi.docker_save(img2, [BASE], ["CUDA_VERSION=12.8.0", "NVIDIA_REQUIRE_CUDA=" + REQUIRE_12_8,
+                                  "NVIDIA_DISABLE_REQUIRE=true"])
+    r, rule = check_rule(gpuenv, img2, "gpu=RTX 4090,driver=535.247.01,brand=GeForce")
+    check(rule and "refuses" not in (rule["message"] or "") and rule["severity"] == "warning",
+          "NVIDIA_DISABLE_REQUIRE=true: not refused: %s" % rule)
+
+
 def main():
     gpuenv, fixtures = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory(prefix="gpuenv-image-") as tmp:
         test_whiteout(gpuenv, tmp)
         test_env(gpuenv, tmp)
+        test_require_cuda(gpuenv, tmp)
         test_hostile(gpuenv, tmp)
         test_platform_and_bundle(gpuenv, tmp)
         test_equivalence(gpuenv, fixtures, tmp)
-    print("%d checks, %d failed" % (CHECKS, len(FAILS)))
-    sys.exit(1 if FAILS else 0)
+    sys.exit(summary())
 
 
 if __name__ == "__main__":

@@ -58,14 +58,32 @@ static void test_image_cuda(void **state)
 	env(s, "CUDA_VERSION", "12.4.1");
 	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.4 brand=tesla,driver>=470,driver<471");
 	NO(s, "container.image-cuda-newer-than-driver");
-	/* 12.4 image on R535 (CUDA 12.2): refused by the runtime, runs by minor compat. */
+	/* 12.4 image on R535 (CUDA 12.2), from inside the running container: the requirement
+	 * is not met (no GPU visible, so brand= holds, but driver<471 does not), the code runs
+	 * by minor compat */
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "535.183.01", "x");
 	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
-	    "NVIDIA_DISABLE_REQUIRE");
+	    "not satisfied (nvidia-container-cli: unsatisfied condition: cuda>=12.4, please");
+	/* the same image judged before it runs (--image): the cli refuses to start it */
+	snap_set_str(snap_object(node(s, "container"), "image"), "kind", "docker-save", "x");
+	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_ERROR,
+	    "refuses to start it (requirement error: unsatisfied condition: cuda>=12.4");
+	/* NVIDIA_DISABLE_REQUIRE: no check, the minor-version warning stays */
+	env(s, "NVIDIA_DISABLE_REQUIRE", "true");
+	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
+	    "minor-version compatibility");
+	env(s, "NVIDIA_DISABLE_REQUIRE", "no");
+	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "refuses");
+	/* a requirement met on R535's branch range: no refusal */
+	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.4 brand=tesla,driver>=535,driver<536");
+	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
+	    "minor-version compatibility");
+	snap_set_state(snap_object(node(s, "container"), "image"), "kind", FACT_ABSENT, "x", NULL);
 	/* 12.4 image on R470 (CUDA 11.4): nothing runs it. */
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "470.256.02", "x");
 	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.4");
-	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "not satisfied");
+	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_ERROR,
+	    "unsatisfied condition: cuda>=12.4");
 	/* A branch newer than the knowledge base (R625): R615's CUDA 13.4 is a lower bound, so a
 	 * 12.4 image runs (judged, not skipped); a 13.9 one could not be told (skipped). */
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "625.18.03", "x");

@@ -26,6 +26,11 @@ static void test_valid(void **state)
 {
 	struct target_spec t = parse_ok("gpu=H100,driver=550.54.15");
 
+	assert_string_equal(t.brand, "");
+	t = parse_ok("gpu=8.9,driver=535.247.01,brand=GeForce");
+	assert_string_equal(t.brand, "GeForce");
+	t = parse_ok("gpu=H100,driver=550.54.15");
+
 	assert_int_equal(t.n_gpus, 1);
 	assert_int_equal(t.gpus[0].kind, TARGET_GPU_NAME);
 	assert_string_equal(t.gpus[0].text, "H100");
@@ -64,6 +69,8 @@ static void test_errors(void **state)
 		{ "gpu=H100,driver", 2, 10, "not KEY=VALUE" },
 		{ "gpu=H100,driver=", 2, 17, "empty value" },
 		{ "gpu=H100,driver=55x", 2, 17, "not a driver version" },
+		{ "gpu=H100,brand=Ge;Force", 2, 18, "brand: letters" },
+		{ "gpu=H100,brand=A,brand=B", 3, 18, "brand given twice" },
 		{ "gpu=H100,driver=550..1", 2, 17, "not a driver version" },
 		{ "gpu=H100,driver=550,driver=555", 3, 21, "twice" },
 		{ "gpu=9.00", 1, 5, "not MAJOR.MINOR" },
