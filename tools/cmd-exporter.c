@@ -3,9 +3,10 @@
  * `gpuenv exporter`: serves the GPU metrics (dcgm-exporter's names) and the diagnosis to
  * Prometheus (docs/exporter.md). The main thread collects: a GPU sample every --interval, a
  * full diagnosis every --diagnose-every and on SIGHUP, and publishes the exposition to the
- * HTTP thread (exporter-http.c). Each sample runs NVML in a fresh sandboxed child under the
- * --vendor-timeout deadline (the vendor session model of src/vendor/session.c), so a hung
- * GPU costs one killed child and a stale flag, never the endpoint. `--once` prints one
+ * HTTP thread (exporter-http.c). The samples run NVML in one sandboxed child kept alive
+ * between them (src/vendor/session-keep.c; --nvml-child per-sample: a fresh one each time),
+ * each sample under the --vendor-timeout deadline, so a hung GPU costs a killed child, a
+ * restart and a stale flag, never the endpoint. `--once` prints one
  * exposition (with --output FILE written atomically, for node_exporter's textfile
  * collector: a temporary file in the same directory, fsync, rename).
  */
@@ -34,6 +35,7 @@ enum {
 	OPT_OUTPUT,
 	OPT_OPENMETRICS,
 	OPT_WEB_CONFIG,
+	OPT_NVML_CHILD,
 };
 
 static void exporter_help(void)
@@ -53,7 +55,10 @@ static void exporter_help(void)
 	       "                          textfile collector) instead of standard output\n"
 	       "      --openmetrics       with --once: OpenMetrics 1.0 instead of the text format\n"
 	       "      --web-config FILE   TLS and basic authentication, in the web configuration\n"
-	       "                          format of Prometheus exporters (exporter-toolkit)\n" COMMON_OPTIONS_HELP
+	       "                          format of Prometheus exporters (exporter-toolkit)\n"
+	       "      --nvml-child MODE   long-lived (default: one sandboxed NVML child kept\n"
+	       "                          between samples, restarted when it fails) or\n"
+	       "                          per-sample (a fresh child for each sample)\n" COMMON_OPTIONS_HELP
 	       "  -h, --help            this help\n");
 }
 
@@ -359,6 +364,7 @@ int cmd_exporter(int argc, char *argv[])
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
 		{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
+		{ "nvml-child", required_argument, NULL, OPT_NVML_CHILD },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -367,7 +373,7 @@ int cmd_exporter(int argc, char *argv[])
 	const char *listen = "127.0.0.1:9400", *output = NULL, *web_config = NULL;
 	struct web_security web = { 0 };
 	unsigned interval_ms = 10000, diagnose_ms = 300000;
-	bool once = false, om = false;
+	bool once = false, om = false, long_lived = true;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
@@ -401,6 +407,16 @@ int cmd_exporter(int argc, char *argv[])
 		case OPT_WEB_CONFIG:
 			web_config = optarg;
 			continue;
+		case OPT_NVML_CHILD:
+			if (strcmp(optarg, "long-lived") && strcmp(optarg, "per-sample")) {
+				fprintf(stderr,
+					"gpuenv exporter: --nvml-child %s: long-lived or "
+					"per-sample\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			long_lived = !strcmp(optarg, "long-lived");
+			continue;
 		}
 		r = common_opts_handle(&o, c, optarg);
 		if (r < 0)
@@ -432,6 +448,10 @@ int cmd_exporter(int argc, char *argv[])
 	ex.diag_opts = o;
 	ex.sample_opts = o;
 	ex.sample_opts.ctx_flags |= GPUENV_CTX_GPU_SAMPLE;
+	/* --once samples once: nothing to keep. */
+	ex.st.nvml_long_lived = long_lived && !once;
+	if (ex.st.nvml_long_lived)
+		ex.sample_opts.ctx_flags |= GPUENV_CTX_VENDOR_KEEP;
 	ex.sample_opts.trace_paths = NULL;
 	r = once ? run_once(&ex, output, om)
 		 : serve(&ex, listen, web_config ? &web.sec : NULL, interval_ms, diagnose_ms);

@@ -21,10 +21,15 @@ struct exporter_stats {
 	double sample_seconds, diagnosis_seconds; /* duration of the last of each */
 	double sample_time, diagnosis_time;	  /* Unix time of the last good one; 0: none */
 	bool stale;				  /* the last sample attempt failed */
+	uint64_t nvml_restarts; /* of the long-lived NVML child (driver.nvml.session_restarts) */
+	bool nvml_long_lived;	/* the samples run it (--nvml-child long-lived) */
 };
 
 struct exporter {
 	struct common_opts sample_opts, diag_opts;
+	/* The samples' context, kept between samples: with GPUENV_CTX_VENDOR_KEEP it holds the
+	 * long-lived NVML child. */
+	struct gpuenv_ctx *sample_ctx;
 	char *gpu_text[2];  /* last good sample: [0] Prometheus text, [1] OpenMetrics */
 	char *diag_text[2]; /* last diagnosis */
 	struct exporter_stats st;

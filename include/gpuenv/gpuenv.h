@@ -67,6 +67,12 @@ enum {
 	 * on the GPUs, so it is never the default; its session's deadline is 4 × the vendor
 	 * timeout. Since 0.1. */
 	GPUENV_CTX_LAUNCH = 1u << 7,
+	/* NVML's sandboxed child stays alive between gpuenv_snapshot_collect() calls on this
+	 * context (nvmlInit once, then one sweep of the devices per call, under the vendor
+	 * timeout), as a monitoring loop wants (`gpuenv exporter`); a child that hangs, dies or
+	 * writes garbage is killed and restarted with a backoff (1 s doubling to 64 s), and
+	 * driver.nvml.session_restarts counts the restarts. gpuenv_ctx_free() ends it. Since 0.1. */
+	GPUENV_CTX_VENDOR_KEEP = 1u << 8,
 };
 
 /*
