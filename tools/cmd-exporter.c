@@ -54,8 +54,9 @@ static void exporter_help(void)
 	       "      --output FILE       with --once: write FILE atomically (node_exporter's\n"
 	       "                          textfile collector) instead of standard output\n"
 	       "      --openmetrics       with --once: OpenMetrics 1.0 instead of the text format\n"
-	       "      --web-config FILE   TLS and basic authentication, in the web configuration\n"
-	       "                          format of Prometheus exporters (exporter-toolkit)\n"
+	       "      --web-config FILE   TLS, client certificates and basic authentication, in the\n"
+	       "                          web configuration format of Prometheus exporters\n"
+	       "                          (exporter-toolkit)\n"
 	       "      --nvml-child MODE   long-lived (default: one sandboxed NVML child kept\n"
 	       "                          between samples, restarted when it fails) or\n"
 	       "                          per-sample (a fresh child for each sample)\n" COMMON_OPTIONS_HELP
@@ -195,6 +196,7 @@ static void web_security_done(struct web_security *w)
 	web_config_free(w->cfg);
 	free(w->sec.cert_pem);
 	free(w->sec.key_pem);
+	free(w->sec.client_ca_pem);
 	free(w->users);
 	free(w->headers);
 }
@@ -264,6 +266,14 @@ static int load_web_config(const char *path, struct web_security *w)
 		tls_priorities(w->cfg, w->priorities, sizeof(w->priorities));
 		w->sec.tls_priorities = w->priorities;
 	}
+	if (w->cfg->client_ca_file) {
+		r = read_named(path, w->cfg->client_ca_file, "client CA file",
+			       &w->sec.client_ca_pem);
+		if (r)
+			return r;
+	}
+	w->sec.client_auth = w->cfg->client_auth;
+	w->sec.client_allowed_sans = (const char *const *)w->cfg->client_allowed_sans;
 	w->users = calloc(w->cfg->n_users + 1, sizeof(*w->users));
 	w->headers = calloc(2 * w->cfg->n_headers + 1, sizeof(*w->headers));
 	if (!w->users || !w->headers)
@@ -315,13 +325,21 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 			: r == -ENOTSUP ? "TLS asked for, but libmicrohttpd was built without it"
 			: sec && sec->cert_pem
 				? "cannot listen there (in use, not an address of this host), or "
-				  "the certificate and key do not load or match"
+				  "the certificate and key (or the client CA file) do not load or "
+				  "match"
 				: "cannot listen there (in use, or not an address of this host)");
 		return r == -EINVAL ? EXIT_USAGE : EXIT_INPUT;
 	}
-	fprintf(stderr, "gpuenv exporter: listening on %s%s%s\n", listen,
-		sec && sec->cert_pem ? " (TLS)" : "",
-		sec && sec->n_users ? " (basic authentication)" : "");
+	{
+		char certs[96] = "";
+
+		if (sec && sec->cert_pem && sec->client_auth)
+			snprintf(certs, sizeof(certs), " (client certificates: %s)",
+				 web_client_auth_name(sec->client_auth));
+		fprintf(stderr, "gpuenv exporter: listening on %s%s%s%s\n", listen,
+			sec && sec->cert_pem ? " (TLS)" : "", certs,
+			sec && sec->n_users ? " (basic authentication)" : "");
+	}
 	for (;;) {
 		uint64_t now = mono_ms(), wake;
 		struct timespec ts;

@@ -89,7 +89,7 @@ complete -c gpuenv -n $exporter -l diagnose-every -x -d 'full diagnosis period (
 complete -c gpuenv -n $exporter -l once -d 'print one exposition and exit'
 complete -c gpuenv -n $exporter -l output -r -F -d 'with --once: write FILE atomically'
 complete -c gpuenv -n $exporter -l openmetrics -d 'with --once: OpenMetrics 1.0'
-complete -c gpuenv -n $exporter -l web-config -r -F -d 'TLS and basic authentication (exporter-toolkit format)'
+complete -c gpuenv -n $exporter -l web-config -r -F -d 'TLS, client certificates, basic authentication (exporter-toolkit format)'
 complete -c gpuenv -n $exporter -l nvml-child -x -a 'long-lived per-sample' -d 'one NVML child kept between samples, or one per sample'
 set -l check '__fish_seen_subcommand_from check'
 complete -c gpuenv -n $check -l policy -r -F -d 'the policy (YAML)'
