@@ -24,8 +24,9 @@ gpuenv, fake, fixture, duration = sys.argv[1], os.path.abspath(sys.argv[2]), sys
 tick = os.sysconf("SC_CLK_TCK")
 
 def tree_cpu(pid):
-    """Seconds of CPU of pid and every live descendant, with what they reaped."""
-    stats, kids = {}, {}
+    """Seconds of CPU of pid and every live descendant, with what they reaped; and of pid's
+    own threads alone."""
+    stats, kids, own = {}, {}, 0
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
@@ -35,12 +36,14 @@ def tree_cpu(pid):
             continue
         stats[int(d)] = sum(int(x) for x in f[11:15])  # utime stime cutime cstime
         kids.setdefault(int(f[1]), []).append(int(d))
+        if int(d) == pid:
+            own = int(f[11]) + int(f[12])
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
         total += stats.get(p, 0)
         todo += kids.get(p, [])
-    return total / tick
+    return total / tick, own / tick
 
 def samples(port):
     text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
@@ -61,19 +64,22 @@ def run(mode):
             except OSError:
                 pass
             time.sleep(0.1)
-        c0, n0 = tree_cpu(p.pid), samples(port)
+        (c0, s0), n0 = tree_cpu(p.pid), samples(port)
         time.sleep(duration)
-        c1, n1 = tree_cpu(p.pid), samples(port)
+        (c1, s1), n1 = tree_cpu(p.pid), samples(port)
     finally:
         p.send_signal(signal.SIGTERM)
         p.wait(timeout=60)
-    return (c1 - c0) / max(n1 - n0, 1) * 1000, n1 - n0
+    n = max(n1 - n0, 1)
+    return (c1 - c0) / n * 1000, (s1 - s0) / n * 1000, n1 - n0
 
-base, nb = run("per-sample")
-kept, nk = run("long-lived")
+base, bself, nb = run("per-sample")
+kept, kself, nk = run("long-lived")
 load = open("/proc/loadavg").read().split()[:3]
 print(f"load average {' '.join(load)} on {os.cpu_count()} CPUs")
-print(f"per-sample child (baseline): {base:.2f} ms CPU per sample ({nb} samples)")
-print(f"long-lived child:            {kept:.2f} ms CPU per sample ({nk} samples)")
+print(f"per-sample child (baseline): {base:.2f} ms CPU per sample ({nb} samples; "
+      f"{bself:.2f} ms of it in the exporter's own threads, the rest in the NVML children)")
+print(f"long-lived child:            {kept:.2f} ms CPU per sample ({nk} samples; "
+      f"{kself:.2f} ms of it in the exporter's own threads, the rest in the NVML child)")
 print(f"ratio: {kept / base:.3f} of the baseline ({base / kept:.1f}x less CPU per sample)")
 PY
