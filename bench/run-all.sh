@@ -9,3 +9,5 @@ cd "$(dirname "$0")/.."
 ./bench/bench-python-envs.sh build
 ./bench/bench-inputs.sh build
 ./bench/bench-explain.sh build
+./bench/bench-nvml-child.sh build
+./bench/bench-exporter.sh build

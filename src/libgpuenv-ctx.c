@@ -13,6 +13,7 @@
 #include "libgpuenv-image.h"
 #include "gpuenv/gpuenv.h"
 #include "shared/macro.h"
+#include "vendor/vendor.h"
 
 static char *strdup_or_null(const char *s, bool *oom)
 {
@@ -137,6 +138,7 @@ GPUENV_API struct gpuenv_ctx *gpuenv_ctx_free(struct gpuenv_ctx *ctx)
 {
 	if (!ctx)
 		return NULL;
+	vendor_keep_free(ctx->nvml_keep);
 	root_free(ctx->root);
 	env_free(ctx->env);
 	image_info_done(&ctx->image);

@@ -3,9 +3,10 @@
  * `gpuenv exporter`: serves the GPU metrics (dcgm-exporter's names) and the diagnosis to
  * Prometheus (docs/exporter.md). The main thread collects: a GPU sample every --interval, a
  * full diagnosis every --diagnose-every and on SIGHUP, and publishes the exposition to the
- * HTTP thread (exporter-http.c). Each sample runs NVML in a fresh sandboxed child under the
- * --vendor-timeout deadline (the vendor session model of src/vendor/session.c), so a hung
- * GPU costs one killed child and a stale flag, never the endpoint. `--once` prints one
+ * HTTP thread (exporter-http.c). The samples run NVML in one sandboxed child kept alive
+ * between them (src/vendor/session-keep.c; --nvml-child per-sample: a fresh one each time),
+ * each sample under the --vendor-timeout deadline, so a hung GPU costs a killed child, a
+ * restart and a stale flag, never the endpoint. `--once` prints one
  * exposition (with --output FILE written atomically, for node_exporter's textfile
  * collector: a temporary file in the same directory, fsync, rename).
  */
@@ -34,6 +35,7 @@ enum {
 	OPT_OUTPUT,
 	OPT_OPENMETRICS,
 	OPT_WEB_CONFIG,
+	OPT_NVML_CHILD,
 };
 
 static void exporter_help(void)
@@ -52,8 +54,12 @@ static void exporter_help(void)
 	       "      --output FILE       with --once: write FILE atomically (node_exporter's\n"
 	       "                          textfile collector) instead of standard output\n"
 	       "      --openmetrics       with --once: OpenMetrics 1.0 instead of the text format\n"
-	       "      --web-config FILE   TLS and basic authentication, in the web configuration\n"
-	       "                          format of Prometheus exporters (exporter-toolkit)\n" COMMON_OPTIONS_HELP
+	       "      --web-config FILE   TLS, client certificates and basic authentication, in the\n"
+	       "                          web configuration format of Prometheus exporters\n"
+	       "                          (exporter-toolkit)\n"
+	       "      --nvml-child MODE   long-lived (default: one sandboxed NVML child kept\n"
+	       "                          between samples, restarted when it fails) or\n"
+	       "                          per-sample (a fresh child for each sample)\n" COMMON_OPTIONS_HELP
 	       "  -h, --help            this help\n");
 }
 
@@ -190,6 +196,7 @@ static void web_security_done(struct web_security *w)
 	web_config_free(w->cfg);
 	free(w->sec.cert_pem);
 	free(w->sec.key_pem);
+	free(w->sec.client_ca_pem);
 	free(w->users);
 	free(w->headers);
 }
@@ -259,6 +266,14 @@ static int load_web_config(const char *path, struct web_security *w)
 		tls_priorities(w->cfg, w->priorities, sizeof(w->priorities));
 		w->sec.tls_priorities = w->priorities;
 	}
+	if (w->cfg->client_ca_file) {
+		r = read_named(path, w->cfg->client_ca_file, "client CA file",
+			       &w->sec.client_ca_pem);
+		if (r)
+			return r;
+	}
+	w->sec.client_auth = w->cfg->client_auth;
+	w->sec.client_allowed_sans = (const char *const *)w->cfg->client_allowed_sans;
 	w->users = calloc(w->cfg->n_users + 1, sizeof(*w->users));
 	w->headers = calloc(2 * w->cfg->n_headers + 1, sizeof(*w->headers));
 	if (!w->users || !w->headers)
@@ -310,13 +325,21 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 			: r == -ENOTSUP ? "TLS asked for, but libmicrohttpd was built without it"
 			: sec && sec->cert_pem
 				? "cannot listen there (in use, not an address of this host), or "
-				  "the certificate and key do not load or match"
+				  "the certificate and key (or the client CA file) do not load or "
+				  "match"
 				: "cannot listen there (in use, or not an address of this host)");
 		return r == -EINVAL ? EXIT_USAGE : EXIT_INPUT;
 	}
-	fprintf(stderr, "gpuenv exporter: listening on %s%s%s\n", listen,
-		sec && sec->cert_pem ? " (TLS)" : "",
-		sec && sec->n_users ? " (basic authentication)" : "");
+	{
+		char certs[96] = "";
+
+		if (sec && sec->cert_pem && sec->client_auth)
+			snprintf(certs, sizeof(certs), " (client certificates: %s)",
+				 web_client_auth_name(sec->client_auth));
+		fprintf(stderr, "gpuenv exporter: listening on %s%s%s%s\n", listen,
+			sec && sec->cert_pem ? " (TLS)" : "", certs,
+			sec && sec->n_users ? " (basic authentication)" : "");
+	}
 	for (;;) {
 		uint64_t now = mono_ms(), wake;
 		struct timespec ts;
@@ -359,6 +382,7 @@ int cmd_exporter(int argc, char *argv[])
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
 		{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
+		{ "nvml-child", required_argument, NULL, OPT_NVML_CHILD },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -367,7 +391,7 @@ int cmd_exporter(int argc, char *argv[])
 	const char *listen = "127.0.0.1:9400", *output = NULL, *web_config = NULL;
 	struct web_security web = { 0 };
 	unsigned interval_ms = 10000, diagnose_ms = 300000;
-	bool once = false, om = false;
+	bool once = false, om = false, long_lived = true;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
@@ -401,6 +425,16 @@ int cmd_exporter(int argc, char *argv[])
 		case OPT_WEB_CONFIG:
 			web_config = optarg;
 			continue;
+		case OPT_NVML_CHILD:
+			if (strcmp(optarg, "long-lived") && strcmp(optarg, "per-sample")) {
+				fprintf(stderr,
+					"gpuenv exporter: --nvml-child %s: long-lived or "
+					"per-sample\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			long_lived = !strcmp(optarg, "long-lived");
+			continue;
 		}
 		r = common_opts_handle(&o, c, optarg);
 		if (r < 0)
@@ -432,6 +466,10 @@ int cmd_exporter(int argc, char *argv[])
 	ex.diag_opts = o;
 	ex.sample_opts = o;
 	ex.sample_opts.ctx_flags |= GPUENV_CTX_GPU_SAMPLE;
+	/* --once samples once: nothing to keep. */
+	ex.st.nvml_long_lived = long_lived && !once;
+	if (ex.st.nvml_long_lived)
+		ex.sample_opts.ctx_flags |= GPUENV_CTX_VENDOR_KEEP;
 	ex.sample_opts.trace_paths = NULL;
 	r = once ? run_once(&ex, output, om)
 		 : serve(&ex, listen, web_config ? &web.sec : NULL, interval_ms, diagnose_ms);

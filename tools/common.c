@@ -321,8 +321,7 @@ int common_load_snapshot(struct gpuenv_ctx *ctx, const char *what, const char *p
 	return 0;
 }
 
-int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
-		struct gpuenv_snapshot **ret_snap)
+int common_open_ctx(const struct common_opts *o, struct gpuenv_ctx **ret_ctx)
 {
 	struct gpuenv_ctx_opts opts = {
 		.sz = sizeof(opts),
@@ -339,7 +338,6 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		.pid = o->pid,
 	};
 	struct gpuenv_ctx *ctx = NULL;
-	struct gpuenv_snapshot *snap = NULL;
 	bool logged = false;
 	int err;
 
@@ -412,13 +410,7 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 	}
 	gpuenv_ctx_set_log_fn(ctx, log_to_stderr, NULL);
 	gpuenv_ctx_set_log_priority(ctx, o->verbose ? 7 : 3);
-	if (o->from) {
-		err = common_load_snapshot(ctx, "--from", o->from, &snap);
-		if (err) {
-			gpuenv_ctx_free(ctx);
-			return err;
-		}
-	} else {
+	if (!o->from) {
 		/* an image names no GPU: never the host's pci.ids for it */
 		err = pci_names_setup(ctx, o->sysroot ? o->sysroot : o->image, o->pci_ids);
 		if (err < 0) {
@@ -427,10 +419,25 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 			gpuenv_ctx_free(ctx);
 			return err == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
 		}
+	}
+	*ret_ctx = ctx;
+	return 0;
+}
+
+int common_collect(const struct common_opts *o, struct gpuenv_ctx *ctx,
+		   struct gpuenv_snapshot **ret_snap)
+{
+	struct gpuenv_snapshot *snap = NULL;
+	int err;
+
+	if (o->from) {
+		err = common_load_snapshot(ctx, "--from", o->from, &snap);
+		if (err)
+			return err;
+	} else {
 		err = gpuenv_snapshot_collect(ctx, &snap);
 		if (err < 0) {
 			print_error("collecting the snapshot", err);
-			gpuenv_ctx_free(ctx);
 			return EXIT_SOFTWARE;
 		}
 	}
@@ -444,13 +451,28 @@ int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 				fprintf(stderr, "gpuenv: --trace-paths %s: %s\n", o->trace_paths,
 					strerror(-err));
 				gpuenv_snapshot_unref(snap);
-				gpuenv_ctx_free(ctx);
 				return EXIT_INPUT;
 			}
 		}
 	}
-	*ret_ctx = ctx;
 	*ret_snap = snap;
+	return 0;
+}
+
+int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
+		struct gpuenv_snapshot **ret_snap)
+{
+	struct gpuenv_ctx *ctx = NULL;
+	int err = common_open_ctx(o, &ctx);
+
+	if (err)
+		return err;
+	err = common_collect(o, ctx, ret_snap);
+	if (err) {
+		gpuenv_ctx_free(ctx);
+		return err;
+	}
+	*ret_ctx = ctx;
 	return 0;
 }
 

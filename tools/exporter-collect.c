@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `gpuenv exporter`'s collection: a GPU sample (GPUENV_CTX_GPU_SAMPLE: the hostname and NVML
- * in its sandboxed child under the --vendor-timeout deadline) and a full diagnosis, each
+ * in its sandboxed child under the --vendor-timeout deadline; a child kept alive between
+ * samples, GPUENV_CTX_VENDOR_KEEP, unless --nvml-child per-sample) and a full diagnosis, each
  * rendered once into the Prometheus and OpenMetrics forms, and the exporter's own series
  * (sample times, durations, errors, staleness). A sample whose NVML child hung, crashed or
  * failed keeps the previous sample's GPU series on show, flagged stale, and counts an error;
@@ -33,9 +34,11 @@ static double mono(void)
 }
 
 /* What the sample's NVML session says (docs/snapshot-schema.md driver.nvml): whether its
- * child ended normally (no "session" fact in error: no hang, crash or early end) and how
- * many GPUs answered NVML_ERROR_GPU_IS_LOST. */
-static void sample_health(struct gpuenv_snapshot *s, bool *session_ok, unsigned *lost)
+ * child ended normally (no "session" fact in error: no hang, crash or early end), how
+ * many GPUs answered NVML_ERROR_GPU_IS_LOST, and how often the long-lived child was
+ * restarted (kept in *restarts when the fact is there). */
+static void sample_health(struct gpuenv_snapshot *s, bool *session_ok, unsigned *lost,
+			  uint64_t *restarts)
 {
 	char *text = NULL;
 	json_t *j, *nvml, *devices, *d;
@@ -52,6 +55,9 @@ static void sample_health(struct gpuenv_snapshot *s, bool *session_ok, unsigned 
 	    strcmp(json_string_value(json_object_get(json_object_get(nvml, "session"), "state")),
 		   "error") == 0)
 		*session_ok = false;
+	if (json_is_integer(json_object_get(json_object_get(nvml, "session_restarts"), "value")))
+		*restarts = (uint64_t)json_integer_value(
+			json_object_get(json_object_get(nvml, "session_restarts"), "value"));
 	devices = json_object_get(nvml, "devices");
 	json_array_foreach(devices, i, d) {
 		const char *key;
@@ -92,14 +98,14 @@ static bool render_both(struct gpuenv_snapshot *s, struct gpuenv_doctor *d, char
 
 void exporter_sample(struct exporter *ex)
 {
-	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
 	double t0 = mono();
 	bool session_ok = false;
 	unsigned lost = 0;
 
-	if (common_open(&ex->sample_opts, &ctx, &snap) == 0) {
-		sample_health(snap, &session_ok, &lost);
+	if ((ex->sample_ctx || common_open_ctx(&ex->sample_opts, &ex->sample_ctx) == 0) &&
+	    common_collect(&ex->sample_opts, ex->sample_ctx, &snap) == 0) {
+		sample_health(snap, &session_ok, &lost, &ex->st.nvml_restarts);
 		if (session_ok && !render_both(snap, NULL, ex->gpu_text))
 			session_ok = false, ex->st.err_sample++;
 		else if (!session_ok)
@@ -114,7 +120,6 @@ void exporter_sample(struct exporter *ex)
 	if (session_ok)
 		ex->st.sample_time = exporter_now();
 	gpuenv_snapshot_unref(snap);
-	gpuenv_ctx_free(ctx);
 }
 
 void exporter_diagnose(struct exporter *ex)
@@ -202,6 +207,13 @@ static void put_self(struct strbuf *sb, const struct exporter_stats *st, bool om
 		      (unsigned long long)st->err_nvml_session,
 		      (unsigned long long)st->err_gpu_lost, (unsigned long long)st->err_sample,
 		      (unsigned long long)st->err_diagnosis);
+	if (!st->nvml_long_lived)
+		return;
+	family(sb, om, "gpuenv_nvml_child_restarts_total", "counter",
+	       "Restarts of the long-lived NVML child after it hung, died or wrote what the "
+	       "protocol does not allow (each also counts an nvml_session error).");
+	strbuf_printf(sb, "gpuenv_nvml_child_restarts_total %llu\n",
+		      (unsigned long long)st->nvml_restarts);
 }
 
 char *exporter_exposition(const struct exporter *ex, bool om)
@@ -223,6 +235,8 @@ char *exporter_exposition(const struct exporter *ex, bool om)
 
 void exporter_done(struct exporter *ex)
 {
+	gpuenv_ctx_free(ex->sample_ctx);
+	ex->sample_ctx = NULL;
 	for (int i = 0; i < 2; i++) {
 		free(ex->gpu_text[i]);
 		free(ex->diag_text[i]);

@@ -9,9 +9,11 @@
  * Hostile clients: a connection limit, an idle timeout (slow-loris), a per-connection memory
  * cap (a request head larger than it gets 431 from libmicrohttpd), any other method 405,
  * any request body 413, any other path 404; no response echoes the request.
- * --web-config adds TLS (libmicrohttpd over GnuTLS, the certificate and key in memory) and
- * basic authentication on every path (exporter-auth.c), with 401 and a WWW-Authenticate
- * challenge otherwise, and the security headers the file names on every response.
+ * --web-config adds TLS (libmicrohttpd over GnuTLS, the certificate and key in memory),
+ * client certificates (exporter-tls.c: the client CAs as libmicrohttpd's trust list, the
+ * policy put on each session before its handshake), basic authentication on every path
+ * (exporter-auth.c), with 401 and a WWW-Authenticate challenge otherwise, and the security
+ * headers the file names on every response.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -124,6 +126,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH) ||
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
 		return reply(h, c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body expected\n");
+	/* A connection whose TLS session did not get the client certificate policy. */
+	if (!exporter_tls_applied(c))
+		return reply(h, c, MHD_HTTP_FORBIDDEN, "forbidden\n");
 	if (!authorized(h, c))
 		return challenge(h, c);
 	if (strcmp(url, "/healthz") == 0)
@@ -226,6 +231,7 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 	struct exporter_http *h;
 	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD;
 	bool tls = sec && sec->cert_pem && sec->key_pem;
+	bool client_certs = tls && sec->client_auth != WEB_CLIENT_NO_CERT;
 	int r = parse_listen(listen, &ss);
 
 	if (r < 0)
@@ -246,7 +252,9 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 		flags |= MHD_USE_IPv6;
 	if (tls)
 		flags |= MHD_USE_TLS;
-	/* The TLS options are passed only with TLS: libmicrohttpd refuses them otherwise. */
+	exporter_tls_policy(client_certs ? sec : NULL);
+	/* The TLS options are passed only with TLS: libmicrohttpd refuses them otherwise; the
+	 * client certificate ones only with a policy that asks for certificates. */
 	h->daemon = MHD_start_daemon(
 		flags, 0, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT,
@@ -254,8 +262,13 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY_LIMIT,
 		tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, tls ? sec->key_pem : NULL,
 		MHD_OPTION_HTTPS_MEM_CERT, tls ? sec->cert_pem : NULL, MHD_OPTION_HTTPS_PRIORITIES,
-		tls ? sec->tls_priorities : NULL, MHD_OPTION_END);
+		tls ? sec->tls_priorities : NULL,
+		client_certs ? MHD_OPTION_NOTIFY_CONNECTION : MHD_OPTION_END, exporter_tls_notify,
+		NULL,
+		client_certs && sec->client_ca_pem ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END,
+		client_certs ? sec->client_ca_pem : NULL, MHD_OPTION_END);
 	if (!h->daemon) {
+		exporter_tls_policy(NULL);
 		exporter_auth_free(h->auth);
 		pthread_mutex_destroy(&h->lock);
 		free(h);

@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <microhttpd.h>
+
+#include "formats/web-config.h"
 #include "gpuenv.h"
 
 struct exporter_stats {
@@ -21,10 +24,15 @@ struct exporter_stats {
 	double sample_seconds, diagnosis_seconds; /* duration of the last of each */
 	double sample_time, diagnosis_time;	  /* Unix time of the last good one; 0: none */
 	bool stale;				  /* the last sample attempt failed */
+	uint64_t nvml_restarts; /* of the long-lived NVML child (driver.nvml.session_restarts) */
+	bool nvml_long_lived;	/* the samples run it (--nvml-child long-lived) */
 };
 
 struct exporter {
 	struct common_opts sample_opts, diag_opts;
+	/* The samples' context, kept between samples: with GPUENV_CTX_VENDOR_KEEP it holds the
+	 * long-lived NVML child. */
+	struct gpuenv_ctx *sample_ctx;
 	char *gpu_text[2];  /* last good sample: [0] Prometheus text, [1] OpenMetrics */
 	char *diag_text[2]; /* last diagnosis */
 	struct exporter_stats st;
@@ -54,7 +62,23 @@ struct exporter_security {
 	const struct exporter_user *users;
 	size_t n_users;		    /* basic authentication when > 0 */
 	const char *const *headers; /* name, value, name, value, …, NULL */
+	/* Client certificates (mutual TLS; exporter-tls.c): the policy, the CAs they are checked
+	 * against (PEM; NULL without), the SANs one of which they must carry (NULL: any). */
+	enum web_client_auth client_auth;
+	char *client_ca_pem;
+	const char *const *client_allowed_sans;
 };
+
+/* Mutual TLS (exporter-tls.c), for exporter-http.c: the policy of the server (set once,
+ * before it starts) and libmicrohttpd's connection notification, which puts it on each TLS
+ * session before its handshake: GnuTLS asks for (or requires) the client's certificate, and
+ * checks it during the handshake against the trust list (MHD_OPTION_HTTPS_MEM_TRUST), failing
+ * the handshake as Go's crypto/tls does. exporter_tls_applied(): whether a connection got the
+ * policy (a request on one that did not is refused). */
+void exporter_tls_policy(const struct exporter_security *sec);
+void exporter_tls_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
+			 enum MHD_ConnectionNotificationCode toe);
+bool exporter_tls_applied(struct MHD_Connection *connection);
 
 /* The HTTP side. */
 struct exporter_http;

@@ -136,6 +136,9 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg);
  */
 int common_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_ctx **ret);
 /* Opens the context, collects or loads the snapshot. Returns an exit code (0 = ok). */
+int common_open_ctx(const struct common_opts *o, struct gpuenv_ctx **ret_ctx);
+int common_collect(const struct common_opts *o, struct gpuenv_ctx *ctx,
+		   struct gpuenv_snapshot **ret_snap);
 int common_open(const struct common_opts *o, struct gpuenv_ctx **ret_ctx,
 		struct gpuenv_snapshot **ret_snap);
 /* Loads a snapshot file ("-": stdin) for --from or a command's argument: 0, or the exit code

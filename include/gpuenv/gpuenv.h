@@ -72,6 +72,12 @@ enum {
 	 * altered or damaged image. Reads every byte of the image, so it is not the default (a
 	 * blob's size is always checked against its descriptor). Since 0.1. */
 	GPUENV_CTX_VERIFY_IMAGE = 1u << 8,
+	/* NVML's sandboxed child stays alive between gpuenv_snapshot_collect() calls on this
+	 * context (nvmlInit once, then one sweep of the devices per call, under the vendor
+	 * timeout), as a monitoring loop wants (`gpuenv exporter`); a child that hangs, dies or
+	 * writes garbage is killed and restarted with a backoff (1 s doubling to 64 s), and
+	 * driver.nvml.session_restarts counts the restarts. gpuenv_ctx_free() ends it. Since 0.1. */
+	GPUENV_CTX_VENDOR_KEEP = 1u << 9,
 };
 
 /*

@@ -36,13 +36,15 @@
 
 #define CHILD_REAP_GRACE_MS 500u /* after SIGKILL: how long to wait for a D-state child */
 
-static uint64_t now_ms(void)
+uint64_t child_now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
+
+#define now_ms child_now_ms
 
 static void sleep_ms(unsigned ms)
 {
@@ -96,6 +98,14 @@ static int make_pipe(int fds[2])
 
 /* ---- child_run_fn: the child under a keeper ----------------------------------------- */
 
+/* In a child_start_fn() child: the read end of its request pipe. */
+static int child_requests = -1;
+
+int child_request_fd(void)
+{
+	return child_requests;
+}
+
 /* What the reaper (the keeper, or the init of the PID namespace) tells the parent. */
 struct keeper_record {
 	int32_t status; /* wait status of the child */
@@ -110,8 +120,9 @@ struct keeper_args {
 	child_fn fn;
 	void *userdata;
 	const struct child_opts *o;
-	uint64_t deadline;
+	uint64_t deadline; /* UINT64_MAX: none (child_start_fn) */
 	int out_w, err_w, st_w;
+	int in_r; /* the read end of the request pipe (child_start_fn), or -1 */
 };
 
 static void write_all(int fd, const void *p, size_t len)
@@ -283,6 +294,8 @@ static bool wait_for(pid_t pid, uint64_t deadline, int *status, unsigned *others
 		now = now_ms();
 		if (now >= deadline)
 			return false;
+		/* No deadline (UINT64_MAX): an hour at a time. */
+		now = deadline - now > 3600000u ? deadline - 3600000u : now;
 		ts.tv_sec = (time_t)((deadline - now) / 1000u);
 		ts.tv_nsec = (long)((deadline - now) % 1000u) * 1000000L;
 		(void)sigtimedwait(&chld, NULL, &ts);
@@ -312,6 +325,7 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 		dup2(a->err_w, STDERR_FILENO);
 		if (a->err_w != STDERR_FILENO)
 			close(a->err_w);
+		child_requests = a->in_r;
 		close(a->st_w);
 		child_limits(a->o);
 		_exit(a->fn(a->out_w, a->userdata) & 0xff);
@@ -319,6 +333,11 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 	/* Only the child's tree may hold the pipes: their EOF is its end. */
 	close(a->out_w);
 	close(a->err_w);
+	if (a->in_r >= 0)
+		close(a->in_r);
+	/* A child that stays is told at once how it is held (child_proc.containment). */
+	if (a->deadline == UINT64_MAX)
+		write_all(a->st_w, &mode, 1);
 	if (wait_for(s, a->deadline, &status, &others)) {
 		rec.reaped = 1;
 	} else {
@@ -393,6 +412,8 @@ _Noreturn static void keeper(const struct keeper_args *a, pid_t parent)
 		close(a->out_w);
 		close(a->err_w);
 		close(a->st_w);
+		if (a->in_r >= 0)
+			close(a->in_r);
 		if (init < 0)
 			_exit(1);
 		while (waitpid(init, &st, 0) < 0 && errno == EINTR)
@@ -402,13 +423,7 @@ _Noreturn static void keeper(const struct keeper_args *a, pid_t parent)
 	reaper(a, prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 1 : 2);
 }
 
-struct stream {
-	int fd;
-	char *buf;
-	size_t cap, len;
-	uint64_t total;
-	bool eof;
-};
+#define stream child_stream
 
 /* Reads what is there now (the fd is non-blocking), keeping at most cap bytes. */
 static void stream_read(struct stream *s)
@@ -468,7 +483,8 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 				  .deadline = t0 + opts->timeout_ms,
 				  .out_w = p[0][1],
 				  .err_w = p[1][1],
-				  .st_w = p[2][1] };
+				  .st_w = p[2][1],
+				  .in_r = -1 };
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
@@ -554,6 +570,182 @@ fail:
 		free(st[i].buf);
 	}
 	return err;
+}
+
+/* ---- child_start_fn: a child that stays ------------------------------------------- */
+
+int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
+		   struct child_proc *ret)
+{
+	struct child_proc c = { .in_fd = -1 };
+	struct stream *st[3] = { &c.out, &c.err, &c.st };
+	/* requests, output, stderr, the keeper's announcement and record */
+	int p[4][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } }, err = 0;
+	struct keeper_args a;
+	pid_t pid, self = getpid();
+
+	if (!fn || !opts || !ret)
+		return -EINVAL;
+	c.out.cap = opts->max_output;
+	c.err.cap = opts->max_stderr;
+	c.st.cap = 1 + sizeof(struct keeper_record);
+	for (size_t i = 0; i < 4; i++) {
+		err = make_pipe(p[i]);
+		if (err < 0)
+			goto fail;
+		if (i == 0)
+			continue;
+		st[i - 1]->fd = p[i][0];
+		st[i - 1]->buf = malloc(st[i - 1]->cap + 1);
+		if (!st[i - 1]->buf) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+	/* The request pipe: the child reads it blocking, gpuenv never waits to write it. */
+	if (fcntl(p[0][0], F_SETFL, 0) < 0 || fcntl(p[0][1], F_SETFL, O_NONBLOCK) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	a = (struct keeper_args){ .fn = fn,
+				  .userdata = userdata,
+				  .o = opts,
+				  .deadline = UINT64_MAX,
+				  .in_r = p[0][0],
+				  .out_w = p[1][1],
+				  .err_w = p[2][1],
+				  .st_w = p[3][1] };
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto fail;
+	}
+	if (pid == 0) {
+		close(p[0][1]);
+		for (size_t i = 1; i < 4; i++)
+			close(p[i][0]);
+		close_other_fds((int[]){ a.in_r, a.out_w, a.err_w, a.st_w }, 4);
+		keeper(&a, self);
+	}
+	setpgid(pid, pid);
+	close(p[0][0]);
+	for (size_t i = 1; i < 4; i++)
+		close(p[i][1]);
+	c.keeper = pid;
+	c.in_fd = p[0][1];
+	*ret = c;
+	return 0;
+fail:
+	for (size_t i = 0; i < 4; i++) {
+		if (p[i][0] >= 0) {
+			close(p[i][0]);
+			close(p[i][1]);
+		}
+		if (i > 0)
+			free(st[i - 1]->buf);
+	}
+	return err;
+}
+
+static bool record_in(const struct child_proc *p)
+{
+	return p->st.len == p->st.cap;
+}
+
+int child_proc_read(struct child_proc *p, uint64_t deadline_ms,
+		    bool (*enough)(const char *buf, size_t len, void *userdata), void *userdata)
+{
+	for (;;) {
+		struct stream *st[3] = { &p->out, &p->err, &p->st };
+		struct pollfd pfd[3];
+		uint64_t now = now_ms();
+		nfds_t n = 0;
+
+		if (p->st.len > 0 && !p->containment)
+			p->containment =
+				contain_names[(uint8_t)p->st.buf[0] < 3 ? p->st.buf[0] : 2];
+		if (enough(p->out.buf, p->out.len, userdata))
+			return 1;
+		if (p->out.total > p->out.len)
+			return -EMSGSIZE;
+		/* The record comes after the child's tree is gone: what it wrote is in the pipes. */
+		if (record_in(p) || p->st.eof) {
+			stream_read(&p->out);
+			stream_read(&p->err);
+			p->ended = true;
+			return enough(p->out.buf, p->out.len, userdata) ? 1 : 0;
+		}
+		if (now >= deadline_ms)
+			return -ETIME;
+		for (size_t i = 0; i < 3; i++)
+			if (!st[i]->eof)
+				pfd[n++] = (struct pollfd){ .fd = st[i]->fd, .events = POLLIN };
+		if (poll(pfd, n, (int)MIN(deadline_ms - now, (uint64_t)INT32_MAX)) < 0 &&
+		    errno != EINTR)
+			return -errno;
+		for (size_t i = 0; i < 3; i++)
+			if (!st[i]->eof)
+				stream_read(st[i]);
+	}
+}
+
+static bool never(const char *buf, size_t len, void *userdata)
+{
+	(void)buf, (void)len, (void)userdata;
+	return false;
+}
+
+void child_proc_stop(struct child_proc *p, unsigned grace_ms, struct child_result *ret)
+{
+	struct child_result r = { .exit_status = -1 };
+	struct child_result kr = { 0 };
+
+	if (p->in_fd >= 0)
+		close(p->in_fd); /* no more requests: a well-behaved child ends now */
+	p->in_fd = -1;
+	if (!p->ended)
+		(void)child_proc_read(p, now_ms() + grace_ms, never, NULL);
+	if (record_in(p)) {
+		struct keeper_record rec;
+
+		memcpy(&rec, p->st.buf + 1, sizeof(rec));
+		r.timed_out = rec.timed_out;
+		if (rec.reaped)
+			record_status(&r, rec.status);
+		r.strays = rec.strays;
+		r.strays_left = rec.strays_left;
+	} else {
+		/* Still running (hung) or its keeper gone: the keeper's group goes (in a PID
+		 * namespace its init, and with it everything in the namespace; else the child by
+		 * PR_SET_PDEATHSIG). */
+		kill(-p->keeper, SIGKILL);
+		kill(p->keeper, SIGKILL);
+		r.timed_out = true;
+		r.reaped = true;
+	}
+	if (!reap_until(p->keeper, now_ms() + CHILD_REAP_GRACE_MS, &kr)) {
+		kill(-p->keeper, SIGKILL);
+		kill(p->keeper, SIGKILL);
+		reap_until(p->keeper, now_ms() + CHILD_REAP_GRACE_MS, &kr);
+	}
+	r.containment = p->containment ? p->containment : CHILD_CONTAIN_PGROUP;
+	p->out.buf[p->out.len] = '\0';
+	p->err.buf[p->err.len] = '\0';
+	r.output = p->out.buf;
+	r.output_len = p->out.len;
+	r.truncated = p->out.total > p->out.len;
+	r.errout = p->err.buf;
+	r.errout_len = p->err.len;
+	r.errout_total = p->err.total;
+	close(p->out.fd);
+	close(p->err.fd);
+	close(p->st.fd);
+	free(p->st.buf);
+	if (ret)
+		*ret = r;
+	else
+		child_result_done(&r);
+	*p = (struct child_proc){ .in_fd = -1, .keeper = 0 };
 }
 
 /* ---- a private directory ------------------------------------------------------------ */

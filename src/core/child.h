@@ -64,6 +64,45 @@ typedef int (*child_fn)(int fd, void *userdata);
 int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 		 struct child_result *ret);
 
+/*
+ * A child that stays (the long-lived vendor session of `gpuenv exporter`): started like
+ * child_run_fn()'s, under the same keeper, limits and containment, but with no deadline of
+ * its own: fn reads its requests from child_request_fd() (the write end is in_fd, never
+ * blocking; not standard input, which a vendor child points at /dev/null) and answers on fd; the caller reads the answers with child_proc_read() under a
+ * deadline of its choosing and ends the child with child_proc_stop().
+ */
+struct child_stream {
+	int fd; /* non-blocking read end */
+	char *buf;
+	size_t cap, len; /* at most cap bytes kept */
+	uint64_t total;	 /* bytes read, kept or not */
+	bool eof;
+};
+
+struct child_proc {
+	int keeper; /* pid */
+	int in_fd;
+	struct child_stream out, err, st;
+	const char *containment; /* CHILD_CONTAIN_*, once the keeper said (NULL before) */
+	bool ended; /* the child and its tree are gone (the keeper's record came, or it died) */
+};
+
+int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
+		   struct child_proc *ret);
+/* Reads what the child writes until enough(out.buf, out.len, userdata) is true (1), the child
+ * has ended (0), deadline (CLOCK_MONOTONIC milliseconds) passed (-ETIME), or out is full
+ * (-EMSGSIZE). */
+int child_proc_read(struct child_proc *p, uint64_t deadline_ms,
+		    bool (*enough)(const char *buf, size_t len, void *userdata), void *userdata);
+/* Ends the child: closes its request pipe, gives it grace_ms to end, then kills its whole
+ * tree (ret->timed_out) and reaps the keeper. ret (may be NULL) gets how it ended, what it
+ * wrote since the last child_proc_read() that was taken (output and stderr are moved into
+ * it; free with child_result_done()). Frees p's buffers and descriptors. */
+void child_proc_stop(struct child_proc *p, unsigned grace_ms, struct child_result *ret);
+uint64_t child_now_ms(void); /* CLOCK_MONOTONIC */
+/* In the child of child_start_fn(): the descriptor its requests come on (-1 elsewhere). */
+int child_request_fd(void);
+
 /* A private directory (mode 0700) under $TMPDIR or /tmp for a child to use as HOME and cache,
  * and its removal with everything in it (symbolic links are removed, never followed). */
 int child_tmpdir_create(char **ret_path);

@@ -26,6 +26,8 @@ struct image_info {
 	char **env;    /* the configuration's Env ("KEY=VALUE"), NULL when none */
 };
 
+struct vendor_keep;
+
 struct gpuenv_ctx {
 	struct log_sink log;
 	struct root *root;
@@ -39,6 +41,9 @@ struct gpuenv_ctx {
 	int pid;	/* report --pid: the process whose mappings the process probe reads, or 0 */
 	bool has_image; /* opened with gpuenv_ctx_opts.image */
 	struct image_info image; /* then: what it was */
+	/* GPUENV_CTX_VENDOR_KEEP: NVML's child that stays (src/vendor/session-keep.c), ended by
+	 * gpuenv_ctx_free(). */
+	struct vendor_keep *nvml_keep;
 };
 
 /* May this run call into a vendor library? (Never under --sysroot unless a library is named.) */

@@ -22,9 +22,116 @@ static const char *const allowed_headers[] = {
 
 /* Keys of the format that gpuenv's server (libmicrohttpd over GnuTLS) does not implement. */
 static const char *const unsupported_tls_keys[] = {
-	"client_ca_file",    "client_allowed_sans",	    "cipher_suites",
-	"curve_preferences", "prefer_server_cipher_suites", NULL,
+	"cipher_suites",
+	"curve_preferences",
+	"prefer_server_cipher_suites",
+	NULL,
 };
+
+/* client_auth_type's values, in enum web_client_auth's order ("RequireClientCert": the older
+ * name exporter-toolkit still takes for RequireAnyClientCert). */
+static const char *const client_auth_names[] = {
+	"NoClientCert",
+	"RequestClientCert",
+	"RequireAnyClientCert",
+	"VerifyClientCertIfGiven",
+	"RequireAndVerifyClientCert",
+	NULL,
+};
+
+const char *web_client_auth_name(enum web_client_auth a)
+{
+	return (unsigned)a < ARRAY_SIZE(client_auth_names) - 1 ? client_auth_names[a] : "?";
+}
+
+static int parse_client_auth(struct yaml_walk *w, const yaml_node_t *v, const char *key,
+			     enum web_client_auth *ret)
+{
+	const char *s;
+	int r = yaml_walk_scalar(w, v, key, &s);
+
+	if (r < 0)
+		return r;
+	if (streq(s, "RequireClientCert")) {
+		*ret = WEB_CLIENT_REQUIRE_ANY;
+		return 0;
+	}
+	for (size_t i = 0; client_auth_names[i]; i++)
+		if (streq(s, client_auth_names[i])) {
+			*ret = (enum web_client_auth)i;
+			return 0;
+		}
+	return yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+			     "%s: '%s' is not NoClientCert, RequestClientCert, "
+			     "RequireAnyClientCert, VerifyClientCertIfGiven or "
+			     "RequireAndVerifyClientCert",
+			     key, s);
+}
+
+static int parse_sans(struct yaml_walk *w, yaml_node_t *v, struct web_config *c)
+{
+	const char *key = "client_allowed_sans";
+	size_t n;
+	int r = yaml_walk_kind(w, v, YAML_SEQUENCE_NODE, key);
+
+	if (r < 0)
+		return r;
+	if (c->client_allowed_sans)
+		return yaml_walk_err(w, yaml_walk_line(v), -EBADMSG, "%s given twice", key);
+	n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+	c->client_allowed_sans = calloc(n + 1, sizeof(char *));
+	if (!c->client_allowed_sans)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *item = yaml_walk_get(w, v->data.sequence.items.start[i]);
+		const char *s;
+
+		if (!item)
+			return yaml_walk_err(w, yaml_walk_line(v), -E2BIG, "%s: too many nodes",
+					     key);
+		r = yaml_walk_scalar(w, item, key, &s);
+		if (r >= 0 && !*s)
+			r = yaml_walk_err(w, yaml_walk_line(item), -EBADMSG, "%s: an empty name",
+					  key);
+		if (r < 0)
+			return r;
+		c->client_allowed_sans[i] = strdup(s);
+		if (!c->client_allowed_sans[c->n_client_allowed_sans++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* What exporter-toolkit's ConfigToTLSConfig() refuses, and what gpuenv cannot do: verifying
+ * without a client_ca_file (Go would use the system's CAs). */
+static int check_client_auth(struct yaml_walk *w, unsigned line, const struct web_config *c)
+{
+	const char *sec = "tls_server_config";
+	bool verify = c->client_auth == WEB_CLIENT_VERIFY_IF_GIVEN ||
+		      c->client_auth == WEB_CLIENT_REQUIRE_AND_VERIFY;
+
+	if (c->client_auth && !c->cert_file)
+		return yaml_walk_err(w, line, -EBADMSG,
+				     "%s: client_auth_type %s needs TLS (cert_file, key_file)", sec,
+				     client_auth_names[c->client_auth]);
+	if (c->client_ca_file && c->client_auth == WEB_CLIENT_NO_CERT)
+		return yaml_walk_err(w, line, -EBADMSG,
+				     "%s: client_ca_file without a client_auth_type that asks for "
+				     "certificates",
+				     sec);
+	if (verify && !c->client_ca_file)
+		return yaml_walk_err(w, line, -EBADMSG,
+				     "%s: client_auth_type %s needs client_ca_file (gpuenv does "
+				     "not check client certificates against the system's CAs)",
+				     sec, client_auth_names[c->client_auth]);
+	if (c->client_allowed_sans && c->client_auth != WEB_CLIENT_REQUIRE_ANY &&
+	    c->client_auth != WEB_CLIENT_REQUIRE_AND_VERIFY)
+		return yaml_walk_err(w, line, -EBADMSG,
+				     "%s: client_allowed_sans needs client_auth_type "
+				     "RequireAnyClientCert or RequireAndVerifyClientCert",
+				     sec);
+	return 0;
+}
 
 const char *web_tls_version_name(enum web_tls_version v)
 {
@@ -98,25 +205,24 @@ static int parse_tls(struct yaml_walk *w, yaml_node_t *map, struct web_config *c
 		r = yaml_walk_pair(w, pair, sec, &key, &v);
 		if (r < 0)
 			return r;
-		if (streq(key, "cert_file") || streq(key, "key_file")) {
+		if (streq(key, "cert_file") || streq(key, "key_file") ||
+		    streq(key, "client_ca_file")) {
 			r = yaml_walk_scalar(w, v, key, &s);
 			if (r >= 0 && !*s)
 				r = yaml_walk_err(w, yaml_walk_line(v), -EBADMSG, "%s: empty", key);
 			if (r >= 0)
-				r = dup_text(s, streq(key, "cert_file") ? &c->cert_file
-									: &c->key_file);
-		} else if (streq(key, "cert") || streq(key, "key")) {
+				r = dup_text(s, streq(key, "cert_file")	 ? &c->cert_file
+						: streq(key, "key_file") ? &c->key_file
+									 : &c->client_ca_file);
+		} else if (streq(key, "cert") || streq(key, "key") || streq(key, "client_ca")) {
 			r = yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
 					  "%s: %s: inline PEM is not supported by gpuenv: "
 					  "give %s_file",
 					  sec, key, key);
 		} else if (streq(key, "client_auth_type")) {
-			r = yaml_walk_scalar(w, v, key, &s);
-			if (r >= 0 && !streq(s, "NoClientCert"))
-				r = yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
-						  "%s: client_auth_type '%s': gpuenv does not "
-						  "verify client certificates (only NoClientCert)",
-						  sec, s);
+			r = parse_client_auth(w, v, key, &c->client_auth);
+		} else if (streq(key, "client_allowed_sans")) {
+			r = parse_sans(w, v, c);
 		} else if (streq(key, "min_version")) {
 			r = parse_version(w, v, key, &c->min_version);
 		} else if (streq(key, "max_version")) {
@@ -135,7 +241,7 @@ static int parse_tls(struct yaml_walk *w, yaml_node_t *map, struct web_config *c
 				     sec);
 	if (c->min_version && c->max_version && c->max_version < c->min_version)
 		return yaml_walk_err(w, line, -EBADMSG, "%s: max_version below min_version", sec);
-	return 0;
+	return check_client_auth(w, line, c);
 }
 
 static int parse_http(struct yaml_walk *w, yaml_node_t *map, struct web_config *c)
@@ -297,6 +403,10 @@ struct web_config *web_config_free(struct web_config *c)
 		return NULL;
 	free(c->cert_file);
 	free(c->key_file);
+	free(c->client_ca_file);
+	for (size_t i = 0; i < c->n_client_allowed_sans; i++)
+		free(c->client_allowed_sans[i]);
+	free(c->client_allowed_sans);
 	for (size_t i = 0; i < c->n_users; i++) {
 		free(c->users[i].name);
 		free(c->users[i].hash);

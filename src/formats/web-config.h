@@ -6,8 +6,9 @@
  * a site that secures node_exporter secures gpuenv with the same file. Parsing is pure and
  * capped; paths are returned as written (the caller resolves them against the file's
  * directory, as exporter-toolkit does). Keys the format has but gpuenv cannot honour
- * (client certificates, cipher and curve choices) are errors, never ignored: a file that asks
- * for more security than it gets must not start a server.
+ * (cipher and curve choices, inline PEM, client certificates verified against the system's
+ * CAs) are errors, never ignored: a file that asks for more security than it gets must not
+ * start a server.
  */
 #pragma once
 
@@ -29,6 +30,15 @@ enum web_tls_version {
 	WEB_TLS13,
 };
 
+/* client_auth_type: Go's tls.ClientAuthType policies, which exporter-toolkit names. */
+enum web_client_auth {
+	WEB_CLIENT_NO_CERT = 0,	       /* NoClientCert: none asked for */
+	WEB_CLIENT_REQUEST,	       /* RequestClientCert: asked for, not required or checked */
+	WEB_CLIENT_REQUIRE_ANY,	       /* RequireAnyClientCert: required, not checked */
+	WEB_CLIENT_VERIFY_IF_GIVEN,    /* VerifyClientCertIfGiven: checked when sent */
+	WEB_CLIENT_REQUIRE_AND_VERIFY, /* RequireAndVerifyClientCert */
+};
+
 struct web_user {
 	char *name;
 	char *hash; /* bcrypt, "$2a$", "$2b$" or "$2y$", cost 4..31, 60 characters */
@@ -42,6 +52,10 @@ struct web_header {
 struct web_config {
 	char *cert_file, *key_file; /* both or neither: TLS on when set */
 	enum web_tls_version min_version, max_version;
+	enum web_client_auth client_auth;
+	char *client_ca_file;	    /* the CAs client certificates are checked against */
+	char **client_allowed_sans; /* one must be among the certificate's SANs; NULL: any */
+	size_t n_client_allowed_sans;
 	struct web_user *users;
 	size_t n_users;
 	struct web_header *headers;
@@ -56,5 +70,7 @@ static inline void web_config_freep(struct web_config **c)
 {
 	web_config_free(*c);
 }
+/* "RequireAndVerifyClientCert" for WEB_CLIENT_REQUIRE_AND_VERIFY. */
+const char *web_client_auth_name(enum web_client_auth a);
 /* "TLS12" for WEB_TLS12; the default is TLS 1.2, as exporter-toolkit's. */
 const char *web_tls_version_name(enum web_tls_version v);

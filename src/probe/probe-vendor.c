@@ -162,7 +162,8 @@ void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r, un
 	char source[64];
 
 	write_children(obj, r->tree);
-	snprintf(source, sizeof(source), "%s child process (deadline %u ms)", what, timeout_ms);
+	snprintf(source, sizeof(source), "%s %schild process (deadline %u ms)", what,
+		 json_object_get(r->tree, "session_restarts") ? "long-lived " : "", timeout_ms);
 	if (r->failure)
 		snap_set_state(obj, "session", FACT_ERROR, source, r->failure);
 	else
@@ -190,7 +191,11 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 	}
 	if (vp->prepare)
 		vp->prepare(pe, s, &req);
-	err = vp->collect(&req, &r);
+	if (vp->collect_keep && (pe->ctx->flags & GPUENV_CTX_VENDOR_KEEP))
+		err = vp->collect_keep((struct vendor_keep **)((char *)pe->ctx + vp->keep_offset),
+				       &req, &r);
+	else
+		err = vp->collect(&req, &r);
 	if (err == -ENOMEM)
 		return err;
 	if (err < 0) {
@@ -224,6 +229,8 @@ static const struct vendor_probe nvml_probe = {
 	.label = "NVML",
 	.session = "nvml",
 	.collect = vendor_nvml_collect,
+	.collect_keep = vendor_nvml_keep_collect,
+	.keep_offset = offsetof(struct gpuenv_ctx, nvml_keep),
 };
 
 int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s)

@@ -50,6 +50,11 @@ struct vendor_probe {
 	/* Optional: adjusts the request once the gate is open (libcuda: no cuInit without
 	 * nvidia_uvm). */
 	void (*prepare)(struct probe_env *pe, struct gpuenv_snapshot *s, struct vendor_req *req);
+	/* Optional: the session in a child that stays, used under GPUENV_CTX_VENDOR_KEEP; the
+	 * child is held in the context (keep_offset: offsetof(struct gpuenv_ctx, <x>_keep)). */
+	int (*collect_keep)(struct vendor_keep **keep, const struct vendor_req *req,
+			    struct vendor_result *ret);
+	size_t keep_offset;
 };
 
 int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s,

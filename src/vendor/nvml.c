@@ -662,61 +662,111 @@ static const struct vendor_lib nvml_lib = {
 	.n_symbols = ARRAY_SIZE(nvml_symbols),
 };
 
-static int nvml_child(int fd, void *userdata)
+/* The library, its version and nvmlInit: false (after recording why) when NVML cannot be
+ * used, and the session ends. */
+static bool nvml_open(struct nvml *n, const struct vendor_req *req)
 {
-	struct vwriter w = { .fd = fd };
-	struct nvml n = { .w = &w };
+	char buf[128];
+
+	if (!vendor_child_load(n->w, req, &nvml_lib, &n->f))
+		return false;
+	memset(buf, 0, sizeof(buf));
+	nv_string(n, "nvml_version",
+		  NV(n, "nvml_version", nvmlSystemGetNVMLVersion,
+		     (buf, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE)),
+		  buf, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE);
+	if (!NV(n, "init", nvmlInit, ())) {
+		snprintf(buf, sizeof(buf), "%s failed", n->f.nvmlInit_name);
+		vw_not_called(n->w, n->f.nvmlInit_name, buf, nvml_after_init);
+		return false;
+	}
+	vw_str(n->w, "init", "NVML_SUCCESS");
+	return true;
+}
+
+/* The driver and every device, once (what changes from one sample to the next). */
+static void nvml_sweep(void *userdata)
+{
+	struct nvml *n = userdata;
 	char buf[128];
 	unsigned count;
 	int cv;
 
-	if (!vendor_child_load(&w, userdata, &nvml_lib, &n.f))
-		return w.err ? 1 : 0;
+	memset(n->replay_read_ns, 0, sizeof(n->replay_read_ns));
+	vw_set_base(n->w, NULL);
 	memset(buf, 0, sizeof(buf));
-	nv_string(&n, "nvml_version",
-		  NV(&n, "nvml_version", nvmlSystemGetNVMLVersion,
-		     (buf, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE)),
-		  buf, NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE);
-	if (!NV(&n, "init", nvmlInit, ())) {
-		snprintf(buf, sizeof(buf), "%s failed", n.f.nvmlInit_name);
-		vw_not_called(&w, n.f.nvmlInit_name, buf, nvml_after_init);
-		return w.err ? 1 : 0;
-	}
-	vw_str(&w, "init", "NVML_SUCCESS");
-	memset(buf, 0, sizeof(buf));
-	nv_string(&n, "driver_version",
-		  NV(&n, "driver_version", nvmlSystemGetDriverVersion,
+	nv_string(n, "driver_version",
+		  NV(n, "driver_version", nvmlSystemGetDriverVersion,
 		     (buf, NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE)),
 		  buf, NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE);
-	if (NV(&n, "cuda_driver_version", nvmlSystemGetCudaDriverVersion, (&cv))) {
+	if (NV(n, "cuda_driver_version", nvmlSystemGetCudaDriverVersion, (&cv))) {
 		/* 1000 * major + 10 * minor (nvml.md §7). */
 		snprintf(buf, sizeof(buf), "%d.%d", cv / 1000, (cv % 1000) / 10);
-		vw_str(&w, "cuda_driver_version", buf);
+		vw_str(n->w, "cuda_driver_version", buf);
 	}
-	if (NV(&n, "device_count", nvmlDeviceGetCount, (&count))) {
-		vw_int(&w, "device_count", count);
-		vw_array(&w, "devices");
+	if (NV(n, "device_count", nvmlDeviceGetCount, (&count))) {
+		vw_int(n->w, "device_count", count);
+		vw_array(n->w, "devices");
 		for (unsigned i = 0; i < count && i < NVML_MAX_DEVICES; i++)
-			nv_device(&n, i);
-		nv_replays_again(&n, count);
+			nv_device(n, i);
+		nv_replays_again(n, count);
 	} else {
-		vw_not_called(&w, n.f.nvmlDeviceGetCount_name, "no device count",
+		vw_not_called(n->w, n->f.nvmlDeviceGetCount_name, "no device count",
 			      (const char *const[]){ "devices", NULL });
 	}
+}
+
+static int nvml_child(int fd, void *userdata)
+{
+	struct vwriter w = { .fd = fd };
+	struct nvml n = { .w = &w };
+
+	if (!nvml_open(&n, userdata))
+		return w.err ? 1 : 0;
+	nvml_sweep(&n);
 	vw_begin(&w, NULL, n.f.nvmlShutdown_name);
 	n.f.nvmlShutdown();
 	return w.err ? 1 : 0;
 }
 
-int vendor_nvml_collect(const struct vendor_req *req, struct vendor_result *ret)
+/* The long-lived child: nvmlInit once, a sweep per request, nvmlShutdown at the end. */
+static int nvml_server(int fd, void *userdata)
 {
-	struct vendor_session vs = {
-		.fn = nvml_child,
+	struct vwriter w = { .fd = fd };
+	struct nvml n = { .w = &w };
+
+	if (!nvml_open(&n, userdata))
+		return w.err ? 1 : 0;
+	vendor_keep_serve(&w, nvml_sweep, &n);
+	vw_begin(&w, NULL, n.f.nvmlShutdown_name);
+	n.f.nvmlShutdown();
+	return w.err ? 1 : 0;
+}
+
+static void nvml_session(const struct vendor_req *req, child_fn fn, struct vendor_session *vs)
+{
+	*vs = (struct vendor_session){
+		.fn = fn,
 		.userdata = (void *)req,
 		.timeout_ms = req->timeout_ms,
 		.prefix = "nvml:",
 		.expected_keys = nvml_keys,
 	};
+}
 
+int vendor_nvml_collect(const struct vendor_req *req, struct vendor_result *ret)
+{
+	struct vendor_session vs;
+
+	nvml_session(req, nvml_child, &vs);
 	return vendor_session_run(&vs, ret);
+}
+
+int vendor_nvml_keep_collect(struct vendor_keep **keep, const struct vendor_req *req,
+			     struct vendor_result *ret)
+{
+	struct vendor_session vs;
+
+	nvml_session(req, nvml_server, &vs);
+	return vendor_keep_sample(keep, &vs, ret);
 }

@@ -256,7 +256,7 @@ static bool is_leaf(const json_t *j)
 
 /* Puts leaf (stolen) at the dotted path inside tree. -EBADMSG when the path breaks the shape
  * (an index out of order, a fact where an object is, too deep). */
-static int tree_put(json_t *tree, const char *path, json_t *leaf)
+static int session_tree_put(json_t *tree, const char *path, json_t *leaf)
 {
 	_cleanup_free_ char *copy = strdup(path);
 	char *seg[FOLD_MAX_DEPTH];
@@ -329,7 +329,7 @@ bad:
 	return -EBADMSG;
 }
 
-static json_t *make_leaf(const char *state, const char *source, const char *error, json_t *value)
+json_t *session_make_leaf(const char *state, const char *source, const char *error, json_t *value)
 {
 	json_t *o = json_pack("{s:s, s:s}", "state", state, "source", source);
 
@@ -395,7 +395,7 @@ int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,
 		}
 		snprintf(source, sizeof(source), "%s%s", prefix, c);
 		if (json_is_true(json_object_get(o, "a"))) {
-			int r = tree_put(tree, k, json_array());
+			int r = session_tree_put(tree, k, json_array());
 
 			json_decref(o);
 			if (r == -ENOMEM)
@@ -410,14 +410,14 @@ int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,
 			pending_key = pending_call = NULL;
 		}
 		{
-			json_t *leaf = make_leaf(s, source, e, v ? json_incref(v) : NULL);
+			json_t *leaf = session_make_leaf(s, source, e, v ? json_incref(v) : NULL);
 			int r;
 
 			if (!leaf) {
 				json_decref(o);
 				return -ENOMEM;
 			}
-			r = tree_put(tree, k, leaf);
+			r = session_tree_put(tree, k, leaf);
 			if (r == -ENOMEM) {
 				json_decref(o);
 				return r;
@@ -436,12 +436,6 @@ int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,
 
 /* The last line of a session that ran to its end (written by session_child(), after the
  * session's own function returned): a library that calls exit(0) halfway never writes it. */
-#define SESSION_COMPLETE "{\"end\":\"complete\"}\n"
-
-struct session_child_args {
-	const struct vendor_session *vs;
-	const char *dir; /* the private directory, or NULL */
-};
 
 /* Caches and settings a library might write go to the private directory: HOME and the XDG
  * base directories (XDG Base Directory Specification), PoCL's kernel cache (POCL_CACHE_DIR,
@@ -468,7 +462,7 @@ static void private_env(const char *dir)
 	setenv("CUDA_CACHE_DISABLE", "1", 1);
 }
 
-static int session_child(int fd, void *userdata)
+int session_child(int fd, void *userdata)
 {
 	const struct session_child_args *a = userdata;
 	int r;
@@ -488,7 +482,7 @@ static int session_child(int fd, void *userdata)
 	return r;
 }
 
-static bool ends_complete(const struct child_result *cr)
+static bool session_ends_complete(const struct child_result *cr)
 {
 	size_t n = strlen(SESSION_COMPLETE);
 
@@ -496,8 +490,8 @@ static bool ends_complete(const struct child_result *cr)
 	       memcmp(cr->output + cr->output_len - n, SESSION_COMPLETE, n) == 0;
 }
 
-static char *describe_failure(const struct child_result *cr, unsigned timeout_ms, const char *call,
-			      int bad_lines)
+static char *session_describe_failure(const struct child_result *cr, unsigned timeout_ms,
+				      const char *call, int bad_lines)
 {
 	char *s = NULL;
 	const char *sig;
@@ -515,7 +509,7 @@ static char *describe_failure(const struct child_result *cr, unsigned timeout_ms
 	} else if (cr->exit_status != 0)
 		r = asprintf(&s, "the vendor child exited with status %d%s%s", cr->exit_status,
 			     call ? " in " : "", call ? call : "");
-	else if (!ends_complete(cr))
+	else if (!session_ends_complete(cr))
 		r = asprintf(&s, "session ended early: exit(0) during %s",
 			     call ? call : "the session");
 	else if (cr->truncated)
@@ -528,7 +522,8 @@ static char *describe_failure(const struct child_result *cr, unsigned timeout_ms
 	else
 		return NULL;
 	if (r >= 0 && cr->strays &&
-	    (cr->timed_out || cr->term_signal || cr->exit_status != 0 || !ends_complete(cr))) {
+	    (cr->timed_out || cr->term_signal || cr->exit_status != 0 ||
+	     !session_ends_complete(cr))) {
 		char *more = NULL;
 
 		r = asprintf(&more, "%s; it left %u process(es) running (killed)", s, cr->strays);
@@ -541,7 +536,7 @@ static char *describe_failure(const struct child_result *cr, unsigned timeout_ms
 /* Stderr as one string fact: control bytes, DEL and bytes that are not ASCII as \xHH (a
  * library's diagnostics are ASCII; the rest would be a terminal escape or invalid UTF-8),
  * with how much was not kept. */
-static json_t *stderr_leaf(const struct child_result *cr, const char *source)
+static json_t *session_stderr_leaf(const struct child_result *cr, const char *source)
 {
 	_cleanup_free_ char *text = malloc(cr->errout_len * 4 + 96);
 	char *o = text;
@@ -561,12 +556,12 @@ static json_t *stderr_leaf(const struct child_result *cr, const char *source)
 			(unsigned long long)(cr->errout_total - cr->errout_len));
 	else
 		*o = '\0';
-	return make_leaf("present", source, NULL, json_string(text));
+	return session_make_leaf("present", source, NULL, json_string(text));
 }
 
 /* The "sandbox" fact the child wrote (its seccomp filter), with how the parent held it. */
-static int sandbox_leaf(json_t *tree, const struct child_result *cr, const char *prefix,
-			bool private_dir, uint64_t budget)
+static int session_sandbox_leaf(json_t *tree, const struct child_result *cr, const char *prefix,
+				bool private_dir, uint64_t budget)
 {
 	const char *seccomp =
 		json_string_value(json_object_get(json_object_get(tree, "sandbox"), "value"));
@@ -580,14 +575,14 @@ static int sandbox_leaf(json_t *tree, const struct child_result *cr, const char 
 		     private_dir ? "private HOME" : "HOME unset (no private directory)") < 0)
 		return -ENOMEM;
 	snprintf(source, sizeof(source), "%schild", prefix);
-	leaf = make_leaf("present", source, NULL, json_string(v));
+	leaf = session_make_leaf("present", source, NULL, json_string(v));
 	if (!leaf || json_object_set_new(tree, "sandbox", leaf) < 0)
 		return -ENOMEM;
 	return 0;
 }
 
 /* Writes the private directory's files ("name", "text" pairs; a name may have one directory). */
-static int put_files(const char *dir, const char *const *files)
+static int session_put_files(const char *dir, const char *const *files)
 {
 	for (const char *const *f = files; f && f[0] && f[1]; f += 2) {
 		int err = child_tmpdir_put(dir, f[0], f[1]);
@@ -598,13 +593,73 @@ static int put_files(const char *dir, const char *const *files)
 	return 0;
 }
 
-int vendor_session_run(const struct vendor_session *vs, struct vendor_result *ret)
+int session_result(const struct vendor_session *vs, const struct child_result *cr, bool private_dir,
+		   uint64_t data_budget, struct vendor_result *ret)
 {
-	struct vendor_result res = { 0 };
-	struct child_result cr;
-	_cleanup_free_ char *pkey = NULL, *pcall = NULL, *dir = NULL;
-	struct session_child_args args = { .vs = vs };
-	struct child_opts opts = {
+	struct vendor_result res = { .elapsed_ms = cr->elapsed_ms };
+	_cleanup_free_ char *pkey = NULL, *pcall = NULL;
+	char source[256];
+	int bad;
+
+	res.tree = json_object();
+	if (!res.tree)
+		return -ENOMEM;
+	bad = vendor_fold(cr->output, cr->output_len, vs->prefix, res.tree, &pkey, &pcall);
+	if (bad >= 0 &&
+	    session_sandbox_leaf(res.tree, cr, vs->prefix, private_dir, data_budget) < 0)
+		bad = -ENOMEM;
+	snprintf(source, sizeof(source), "%sstderr", vs->prefix);
+	if (bad >= 0 && cr->errout_total > 0 &&
+	    json_object_set_new(res.tree, "stderr", session_stderr_leaf(cr, source)) < 0)
+		bad = -ENOMEM;
+	if (bad < 0) {
+		vendor_result_done(&res);
+		return bad;
+	}
+	/* A clean exit with a call still pending is a session that lost its line: say so. */
+	res.failure = session_describe_failure(cr, vs->timeout_ms, pcall, bad);
+	if (res.failure) {
+		snprintf(source, sizeof(source), "%s%s", vs->prefix, pcall ? pcall : "child");
+		/* The call that never returned gets the failure as its own fact. */
+		if (pkey) {
+			json_t *leaf = session_make_leaf("error", source, res.failure, NULL);
+
+			if (!leaf || session_tree_put(res.tree, pkey, leaf) == -ENOMEM) {
+				vendor_result_done(&res);
+				return -ENOMEM;
+			}
+		}
+		if (session_not_reached(vs, res.tree, source, res.failure) < 0) {
+			vendor_result_done(&res);
+			return -ENOMEM;
+		}
+	}
+	*ret = res;
+	return 0;
+}
+
+int session_not_reached(const struct vendor_session *vs, json_t *tree, const char *source,
+			const char *failure)
+{
+	/* Top-level facts the session never reached are not "fine": they carry it too. */
+	for (const char *const *k = vs->expected_keys; k && *k; k++) {
+		_cleanup_free_ char *msg = NULL;
+		json_t *leaf;
+
+		if (json_object_get(tree, *k))
+			continue;
+		if (asprintf(&msg, "not reached: %s", failure) < 0)
+			return -ENOMEM;
+		leaf = session_make_leaf("error", source, msg, NULL);
+		if (!leaf || session_tree_put(tree, *k, leaf) == -ENOMEM)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void session_child_opts(const struct vendor_session *vs, struct child_opts *opts)
+{
+	*opts = (struct child_opts){
 		.timeout_ms = vs->timeout_ms,
 		.max_output = SESSION_MAX_OUTPUT,
 		.max_stderr = SESSION_MAX_STDERR,
@@ -612,73 +667,42 @@ int vendor_session_run(const struct vendor_session *vs, struct vendor_result *re
 		.no_file_growth = true,
 		.no_pid_namespace = vs->host_pid_namespace,
 	};
-	char source[256];
-	int bad, err;
+}
 
-	if (child_tmpdir_create(&dir) < 0)
-		dir = NULL; /* the child gets a HOME that does not exist instead */
-	else if (put_files(dir, vs->private_files) < 0) {
-		child_tmpdir_remove(dir);
+int session_make_private_dir(const struct vendor_session *vs, char **ret)
+{
+	*ret = NULL;
+	if (child_tmpdir_create(ret) < 0)
+		return 0; /* the child gets a HOME that does not exist instead */
+	if (session_put_files(*ret, vs->private_files) < 0) {
+		child_tmpdir_remove(*ret);
+		free(*ret);
+		*ret = NULL;
 		return -ENOMEM;
 	}
+	return 0;
+}
+
+int vendor_session_run(const struct vendor_session *vs, struct vendor_result *ret)
+{
+	struct child_result cr;
+	_cleanup_free_ char *dir = NULL;
+	struct session_child_args args = { .vs = vs };
+	struct child_opts opts;
+	int err;
+
+	session_child_opts(vs, &opts);
+	if (session_make_private_dir(vs, &dir) < 0)
+		return -ENOMEM;
 	args.dir = dir;
 	err = child_run_fn(session_child, &args, &opts, &cr);
 	/* Whatever the library left there goes with it: gpuenv leaves the machine as it was. */
 	child_tmpdir_remove(dir);
 	if (err < 0)
 		return err;
-	res.tree = json_object();
-	res.elapsed_ms = cr.elapsed_ms;
-	if (!res.tree) {
-		child_result_done(&cr);
-		return -ENOMEM;
-	}
-	bad = vendor_fold(cr.output, cr.output_len, vs->prefix, res.tree, &pkey, &pcall);
-	if (bad >= 0 && sandbox_leaf(res.tree, &cr, vs->prefix, dir, opts.data_budget) < 0)
-		bad = -ENOMEM;
-	snprintf(source, sizeof(source), "%sstderr", vs->prefix);
-	if (bad >= 0 && cr.errout_total > 0 &&
-	    json_object_set_new(res.tree, "stderr", stderr_leaf(&cr, source)) < 0)
-		bad = -ENOMEM;
-	if (bad < 0) {
-		child_result_done(&cr);
-		vendor_result_done(&res);
-		return bad;
-	}
-	/* A clean exit with a call still pending is a session that lost its line: say so. */
-	res.failure = describe_failure(&cr, vs->timeout_ms, pcall, bad);
+	err = session_result(vs, &cr, dir, opts.data_budget, ret);
 	child_result_done(&cr);
-	if (res.failure) {
-		snprintf(source, sizeof(source), "%s%s", vs->prefix, pcall ? pcall : "child");
-		/* The call that never returned gets the failure as its own fact. */
-		if (pkey) {
-			json_t *leaf = make_leaf("error", source, res.failure, NULL);
-
-			if (!leaf || tree_put(res.tree, pkey, leaf) == -ENOMEM) {
-				vendor_result_done(&res);
-				return -ENOMEM;
-			}
-		}
-		/* Top-level facts the session never reached are not "fine": they carry it too. */
-		for (const char *const *k = vs->expected_keys; k && *k; k++) {
-			_cleanup_free_ char *msg = NULL;
-			json_t *leaf;
-
-			if (json_object_get(res.tree, *k))
-				continue;
-			if (asprintf(&msg, "not reached: %s", res.failure) < 0) {
-				vendor_result_done(&res);
-				return -ENOMEM;
-			}
-			leaf = make_leaf("error", source, msg, NULL);
-			if (!leaf || tree_put(res.tree, *k, leaf) == -ENOMEM) {
-				vendor_result_done(&res);
-				return -ENOMEM;
-			}
-		}
-	}
-	*ret = res;
-	return 0;
+	return err;
 }
 
 void vendor_result_done(struct vendor_result *r)

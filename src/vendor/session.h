@@ -90,3 +90,40 @@ int vendor_session_run(const struct vendor_session *vs, struct vendor_result *re
 /* Folds protocol text into a tree (exposed for the unit tests). */
 int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,
 		char **ret_pending_key, char **ret_pending_call);
+
+/* ---- shared by session.c and session-keep.c ---------------------------------------- */
+
+/* The last line of a session that ran to its end (written by session_child(), after the
+ * session's own function returned): a library that calls exit(0) halfway never writes it. */
+#define SESSION_COMPLETE "{\"end\":\"complete\"}\n"
+
+struct session_child_args {
+	const struct vendor_session *vs;
+	const char *dir; /* the private directory, or NULL */
+};
+
+/* The child's start (its private directory and environment), then vs->fn. */
+int session_child(int fd, void *userdata);
+void session_child_opts(const struct vendor_session *vs, struct child_opts *opts);
+/* Makes the private directory with vs->private_files (*ret NULL where none could be made). */
+int session_make_private_dir(const struct vendor_session *vs, char **ret);
+/* What a child wrote, with how it ended, as a result: the folded tree, "sandbox", "stderr",
+ * and the failure on the pending call and on every expected key never reached. */
+int session_result(const struct vendor_session *vs, const struct child_result *cr, bool private_dir,
+		   uint64_t data_budget, struct vendor_result *ret);
+int session_not_reached(const struct vendor_session *vs, json_t *tree, const char *source,
+			const char *failure);
+json_t *session_make_leaf(const char *state, const char *source, const char *error, json_t *value);
+
+/*
+ * A session that stays (session-keep.c): the child opens the library once, then answers
+ * each request on its request pipe (core/child.h child_request_fd()) with one sweep, ended by a line of its own; the parent
+ * asks for a sweep under the session's deadline and restarts the child, with a backoff,
+ * when it hangs, dies or writes what the protocol does not allow.
+ */
+/* Child side: writes the end of the opening, then one sweep per request until the parent
+ * closes the request pipe. */
+void vendor_keep_serve(struct vwriter *w, void (*sweep)(void *userdata), void *userdata);
+/* Parent side: one sweep from *keep's child (started, or restarted, as needed). */
+int vendor_keep_sample(struct vendor_keep **keep, const struct vendor_session *vs,
+		       struct vendor_result *ret);

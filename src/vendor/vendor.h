@@ -38,6 +38,15 @@ int vendor_opencl_collect(const struct vendor_req *req, struct vendor_result *re
 int vendor_amdsmi_collect(const struct vendor_req *req, struct vendor_result *ret);
 void vendor_result_done(struct vendor_result *r);
 
+/* NVML in a child that stays between calls (GPUENV_CTX_VENDOR_KEEP, `gpuenv exporter`):
+ * nvmlInit once, then one sweep of the driver and the devices per call under req's deadline;
+ * a child that hangs, dies or writes garbage is killed and restarted with a backoff. The
+ * tree has "session_restarts" too. *keep: NULL the first time; vendor_keep_free() ends it. */
+struct vendor_keep;
+int vendor_nvml_keep_collect(struct vendor_keep **keep, const struct vendor_req *req,
+			     struct vendor_result *ret);
+void vendor_keep_free(struct vendor_keep *keep);
+
 /* Names of return codes ("NVML_ERROR_LIB_RM_VERSION_MISMATCH", "CUDA_ERROR_STUB_LIBRARY",
  * "CL_DEVICE_NOT_FOUND"); NULL when unknown. */
 const char *vendor_nvml_error_name(int rc);

@@ -23,6 +23,7 @@ struct kv {
 static struct kv *kvs;
 static size_t n_kvs;
 static bool loaded;
+static bool has_ordinals; /* a key names a call by its ordinal ("KIND.FUNCTION#N") */
 
 static void load(void)
 {
@@ -59,6 +60,7 @@ static void load(void)
 		kvs[n_kvs].section = strdup(section);
 		kvs[n_kvs].key = strdup(strstrip(l));
 		kvs[n_kvs].value = strdup(strstrip(eq + 1));
+		has_ordinals = has_ordinals || (kvs[n_kvs].key && strchr(kvs[n_kvs].key, '#'));
 		n_kvs++;
 	}
 	fclose(f);
@@ -106,11 +108,44 @@ bool fake_uint(const char *section, const char *key, unsigned long long *ret)
 	return *end == '\0';
 }
 
+/* The ordinal of the call being injected (1 for a function's first call in this process):
+ * "KIND.FUNCTION#N" applies to its Nth call only, as a library failing mid-session does. */
+static unsigned long long call_ordinal;
+
 static const char *get2(const char *dev_section, const char *section, const char *key)
 {
-	const char *v = fake_get(dev_section, key);
+	const char *v = NULL;
 
+	/* Only a scenario that has such keys pays for looking them up (every call looks up a
+	 * dozen behaviours, on a loaded machine near the session's deadline). */
+	if (has_ordinals) {
+		char nth[192];
+
+		snprintf(nth, sizeof(nth), "%s#%llu", key, call_ordinal);
+		v = fake_get(dev_section, nth);
+		if (!v)
+			v = fake_get(section, nth);
+	}
+	if (!v)
+		v = fake_get(dev_section, key);
 	return v ? v : fake_get(section, key);
+}
+
+/* Counts the calls of fn (by name) in this process. */
+static unsigned long long count_call(const char *fn)
+{
+	static struct {
+		char name[96];
+		unsigned long long n;
+	} calls[256];
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		if (!calls[i].name[0])
+			snprintf(calls[i].name, sizeof(calls[i].name), "%s", fn);
+		if (strcmp(calls[i].name, fn) == 0)
+			return ++calls[i].n;
+	}
+	return 0;
 }
 
 /* The hostile behaviours: what a broken or malicious library could do inside its call. Each
@@ -135,6 +170,22 @@ static void hostile(const char *section, const char *dev_section, const char *fn
 		for (unsigned long long done = 0; done < n; done += sizeof(block))
 			if (write(STDERR_FILENO, block, sizeof(block)) < 0)
 				break;
+	}
+	snprintf(key, sizeof(key), "scribble.%s", fn);
+	v = get2(dev_section, section, key);
+	if (v) {
+		/* Writes a line into every pipe it holds for writing, as a library that mistakes
+		 * a descriptor for its own would: the vendor child's answer pipe among them. */
+		for (int fd = STDERR_FILENO + 1; fd < 1024; fd++) {
+			struct stat st;
+			int fl = fcntl(fd, F_GETFL);
+
+			if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat(fd, &st) < 0 ||
+			    !S_ISFIFO(st.st_mode))
+				continue;
+			if (write(fd, v, strlen(v)) >= 0 && write(fd, "\n", 1) == 1)
+				fprintf(stderr, "scribble: wrote to descriptor %d\n", fd);
+		}
 	}
 	snprintf(key, sizeof(key), "write_file.%s", fn);
 	v = get2(dev_section, section, key);
@@ -254,6 +305,10 @@ bool fake_inject(const char *section, const char *dev_section, const char *fn,
 	char key[160];
 	const char *v;
 
+	if (!loaded)
+		load();
+	if (has_ordinals)
+		call_ordinal = count_call(fn);
 	hostile(section, dev_section, fn);
 
 	snprintf(key, sizeof(key), "mknod.%s", fn);

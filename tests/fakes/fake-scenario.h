@@ -9,7 +9,11 @@
  * library's section or a device's. Hostile behaviours, each reported on stderr:
  * "stderr_flood.<function> = BYTES" (escape sequences included), "write_file.<function> =
  * PATH" (append, else create), "alloc.<function> = BYTES" (touched), "fork.<function> = N"
- * (children that leave the process group and wait forever), "exit.<function> = CODE".
+ * (children that leave the process group and wait forever), "exit.<function> = CODE",
+ * "scribble.<function> = TEXT" (a line written into every pipe the process holds for
+ * writing). "KIND.<function>#N" injects into the function's Nth call in the process only
+ * (a long-lived session that fails mid-way: hang.nvmlSystemGetDriverVersion#3 = 1 hangs
+ * in the third sample).
  */
 #pragma once
 

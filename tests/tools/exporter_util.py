@@ -125,6 +125,25 @@ def wait_http(url, timeout, want=200, headers=None):
     return last
 
 
+def descendants(pid):
+    """The pids of every live process below pid."""
+    kids = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d))
+    out, todo = set(), [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.add(k)
+            todo.append(k)
+    return out
+
+
 def start(gpuenv, args, env):
     return subprocess.Popen([gpuenv, "exporter"] + args, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)

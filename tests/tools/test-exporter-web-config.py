@@ -8,9 +8,13 @@ hashes made with libcrypt through python's crypt module: over TLS, /metrics answ
 the right user and password, 401 with a Basic challenge without them, with a wrong password
 or an unknown user (every path, /healthz too); plain HTTP to the TLS port gets no HTTP answer;
 the configured security headers come back; TLS 1.2 is refused when min_version is TLS13.
-Configurations that ask for what gpuenv cannot do (client certificates, cipher suites,
-rate_limit), unknown keys, a hash that is not bcrypt, a missing certificate, and --once with
---web-config are refused with a message naming the file (and the line) and exit 65/66/64."""
+Client certificates (mutual TLS) with an openssl-made CA, a client certificate it signed,
+one another CA signed and none: each client_auth_type lets through and refuses what Go's
+crypto/tls does (the handshake fails), and client_allowed_sans matches the SAN.
+Configurations that ask for what gpuenv cannot do (cipher suites, rate_limit, verifying
+without client_ca_file), unknown keys, a hash that is not bcrypt, a missing certificate, and
+--once with --web-config are refused with a message naming the file (and the line) and exit
+65/66/64."""
 import base64
 import os
 import shutil
@@ -69,6 +73,86 @@ def request(url, ctx, user=None, password=None):
         return e.code, e.headers
     except (urllib.error.URLError, ssl.SSLError, ConnectionError, socket.timeout):
         return 0, {}
+
+
+def make_ca(name):
+    crt, key = os.path.join(tmp, f"{name}.crt"), os.path.join(tmp, f"{name}.key")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", f"/CN={name}", "-keyout", key, "-out", crt],
+                   check=True, capture_output=True)
+    return crt, key
+
+
+def make_client(name, ca, san):
+    """A client certificate signed by ca (crt, key) with subjectAltName san."""
+    crt, key, csr = (os.path.join(tmp, f"{name}.{x}") for x in ("crt", "key", "csr"))
+    ext = os.path.join(tmp, f"{name}.ext")
+    with open(ext, "w", encoding="utf-8") as f:
+        f.write(f"subjectAltName={san}\nextendedKeyUsage=clientAuth\n")
+    subprocess.run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={name}",
+                    "-keyout", key, "-out", csr], check=True, capture_output=True)
+    subprocess.run(["openssl", "x509", "-req", "-in", csr, "-CA", ca[0], "-CAkey", ca[1],
+                    "-CAcreateserial", "-days", "2", "-extfile", ext, "-out", crt],
+                   check=True, capture_output=True)
+    return crt, key
+
+
+def mutual_tls(cert, key):
+    """Each client_auth_type against a right, a wrong-CA and no client certificate."""
+    ca, other_ca = make_ca("client-ca"), make_ca("other-ca")
+    right = make_client("scraper", ca, "DNS:scraper.example")
+    wrong_ca = make_client("intruder", other_ca, "DNS:scraper.example")
+    other_san = make_client("other", ca, "DNS:other.example,IP:10.0.0.1")
+    cases = [  # policy, extra lines, {client: should it get 200}
+        ("RequireAndVerifyClientCert", "", {"right": True, "wrong CA": False, "none": False}),
+        ("VerifyClientCertIfGiven", "", {"right": True, "wrong CA": False, "none": True}),
+        ("RequireAnyClientCert", None, {"right": True, "wrong CA": True, "none": False}),
+        ("RequestClientCert", None, {"right": True, "wrong CA": True, "none": True}),
+        ("RequireAndVerifyClientCert", "  client_allowed_sans: [scraper.example]\n",
+         {"right": True, "other SAN": False, "none": False}),
+        ("RequireAnyClientCert", "  client_allowed_sans: ['10.0.0.1']\n",
+         {"right": False, "other SAN": True, "wrong CA": False}),
+    ]
+    clients = {"right": right, "wrong CA": wrong_ca, "other SAN": other_san, "none": None}
+    cfg = os.path.join(tmp, "mtls.yml")
+    for policy, extra, want in cases:
+        with open(cfg, "w", encoding="utf-8") as f:
+            f.write(f"tls_server_config:\n  cert_file: {cert}\n  key_file: {key}\n"
+                    f"  client_auth_type: {policy}\n"
+                    + (f"  client_ca_file: {ca[0]}\n" if extra is not None else "")
+                    + (extra or ""))
+        port = free_port()
+        p = start(gpuenv, ["--from", SNAP, "--listen", f"127.0.0.1:{port}", "--interval", "1h",
+                           "--web-config", cfg], dict(os.environ))
+        url = f"https://127.0.0.1:{port}/healthz"
+        try:
+            ready = False
+            for _ in range(300):  # started: a TLS 1.2 handshake is answered at all
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    ready = True
+                    break
+                except OSError:
+                    if p.poll() is not None:
+                        break
+                    time.sleep(0.1)
+            check(f"{policy}: the server starts ({p.poll()})", ready)
+            for who, ok in want.items():
+                for version in (ssl.TLSVersion.TLSv1_2, ssl.TLSVersion.TLSv1_3):
+                    ctx = ssl.create_default_context(cafile=cert)
+                    ctx.minimum_version = ctx.maximum_version = version
+                    if clients[who]:
+                        ctx.load_cert_chain(*clients[who])
+                    status, _h = request(url, ctx)
+                    what = f"{policy}{' + SANs' if extra else ''}, {version.name}, {who} cert"
+                    check(f"{what}: {status}, want {'200' if ok else 'refused'}",
+                          status == 200 if ok else status == 0)
+        finally:
+            p.terminate()
+            p.wait(timeout=30)
+        err = p.stderr.read()
+        check(f"{policy}: the start-up line names it: {err!r}",
+              f"(client certificates: {policy})" in err)
 
 
 def run(args, timeout=30):
@@ -130,6 +214,8 @@ try:
         check(f"start-up line names TLS and authentication: {err!r}",
               "(TLS)" in err and "(basic authentication)" in err)
 
+        mutual_tls(cert, key)
+
         # min_version TLS13: a TLS 1.2 client is refused
         with open(cfg, "w", encoding="utf-8") as f:
             f.write(f"tls_server_config:\n  cert_file: {cert}\n  key_file: {key}\n"
@@ -155,8 +241,20 @@ try:
 
     # configurations refused before anything listens
     bad = {
-        "client certificates": ("tls_server_config:\n  cert_file: a\n  key_file: b\n"
-                                "  client_auth_type: RequireAndVerifyClientCert\n", 65, "line 4"),
+        "verify without client_ca_file": ("tls_server_config:\n  cert_file: a\n  key_file: b\n"
+                                          "  client_auth_type: RequireAndVerifyClientCert\n",
+                                          65, "line 2"),
+        "client_ca_file without a policy": ("tls_server_config:\n  cert_file: a\n  key_file: b\n"
+                                            "  client_ca_file: ca.crt\n", 65, "line 2"),
+        "unknown client_auth_type": ("tls_server_config:\n  cert_file: a\n  key_file: b\n"
+                                     "  client_auth_type: Sometimes\n", 65, "line 4"),
+        "SANs without a required certificate": (
+            "tls_server_config:\n  cert_file: a\n  key_file: b\n  client_ca_file: c\n"
+            "  client_auth_type: VerifyClientCertIfGiven\n  client_allowed_sans: [x]\n",
+            65, "line 2"),
+        "inline client CA": ("tls_server_config:\n  cert_file: a\n  key_file: b\n"
+                             "  client_ca: x\n", 65, "line 4"),
+
         "cipher suites": ("tls_server_config:\n  cert_file: a\n  key_file: b\n"
                           "  cipher_suites: [TLS_AES_128_GCM_SHA256]\n", 65, "line 4"),
         "rate limit": ("rate_limit:\n  interval: 1s\n", 65, "line 2"),
@@ -168,6 +266,11 @@ try:
                                 "  key_file: nothere.key\n", 66, "nothere.crt"),
         "not YAML": ("tls_server_config: [\n", 65, "web.yml"),
     }
+    if os.path.exists(os.path.join(tmp, "server.crt")):  # made above when openssl is there
+        bad["missing client CA file"] = (
+            "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+            "  client_ca_file: nothere-ca.crt\n"
+            "  client_auth_type: RequireAndVerifyClientCert\n", 66, "nothere-ca.crt")
     for what, (text, code, needle) in bad.items():
         cfg = os.path.join(tmp, "web.yml")
         with open(cfg, "w", encoding="utf-8") as f:

@@ -19,8 +19,8 @@ import urllib.request
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from exporter_util import (fixture_args, free_port, parse, start, value,  # noqa: E402
-                           wait_http)
+from exporter_util import (descendants, fixture_args, free_port, parse, start,  # noqa: E402
+                           value, wait_http)
 
 GPUENV = sys.argv[1]
 SLOW = ["--vendor-timeout", "60000"]  # the sanitizer build under load: never the deadline
@@ -241,24 +241,6 @@ def listen_inode(port):
             if int(cols[1].split(":")[1], 16) == port and cols[3] == "0A":
                 return cols[9]
     return None
-
-
-def descendants(pid):
-    kids = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            kids.setdefault(ppid, []).append(int(d))
-    out, todo = set(), [pid]
-    while todo:
-        for k in kids.get(todo.pop(), []):
-            out.add(k)
-            todo.append(k)
-    return out
 
 
 def socket_holders(inode):

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -241,6 +242,81 @@ static void test_tmpdir(void **state)
 	free(dir);
 }
 
+/* A child that stays: answers "n\n" for each request, hangs at the third when told to. */
+static int echo_server(int fd, void *userdata)
+{
+	const bool *hang_third = userdata;
+	unsigned n = 0;
+	char c, line[16];
+
+	while (read(child_request_fd(), &c, 1) == 1) {
+		if (++n == 3 && *hang_third)
+			for (;;)
+				pause();
+		snprintf(line, sizeof(line), "%u\n", n);
+		if (write(fd, line, strlen(line)) < 0)
+			return 1;
+	}
+	return 5; /* the request pipe closed: the end */
+}
+
+static bool has_line(const char *buf, size_t len, void *userdata)
+{
+	return len > 0 && buf[len - 1] == '\n';
+}
+
+static int ask_once(struct child_proc *p, unsigned timeout_ms)
+{
+	int r;
+
+	p->out.len = p->out.total = 0;
+	assert_int_equal(write(p->in_fd, "s", 1), 1);
+	r = child_proc_read(p, child_now_ms() + timeout_ms, has_line, NULL);
+	return r;
+}
+
+static void test_start_serves_requests_then_ends(void **state)
+{
+	bool hang_third = false;
+	struct child_proc p;
+	struct child_result r;
+
+	assert_int_equal(child_start_fn(echo_server, &hang_third, &OPTS(0, 64), &p), 0);
+	for (unsigned i = 1; i <= 4; i++) {
+		char want[8];
+
+		assert_int_equal(ask_once(&p, 10000), 1);
+		snprintf(want, sizeof(want), "%u\n", i);
+		assert_int_equal(p.out.len, strlen(want));
+		assert_memory_equal(p.out.buf, want, strlen(want));
+	}
+	assert_non_null(p.containment);
+	child_proc_stop(&p, 5000, &r);
+	assert_false(r.timed_out);
+	assert_true(r.reaped);
+	assert_int_equal(r.exit_status, 5);
+	child_result_done(&r);
+}
+
+static void test_start_hang_is_killed(void **state)
+{
+	bool hang_third = true;
+	struct child_proc p;
+	struct child_result r;
+	uint64_t t0;
+
+	assert_int_equal(child_start_fn(echo_server, &hang_third, &OPTS(0, 64), &p), 0);
+	assert_int_equal(ask_once(&p, 10000), 1);
+	assert_int_equal(ask_once(&p, 10000), 1);
+	t0 = child_now_ms();
+	assert_int_equal(ask_once(&p, 300), -ETIME);
+	assert_true(child_now_ms() - t0 < 3000);
+	child_proc_stop(&p, 0, &r);
+	assert_true(r.timed_out);
+	assert_true(child_now_ms() - t0 < 5000);
+	child_result_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +328,8 @@ int main(void)
 		cmocka_unit_test(test_fn_stderr_captured),
 		cmocka_unit_test(test_fn_limits),
 		cmocka_unit_test(test_tmpdir),
+		cmocka_unit_test(test_start_serves_requests_then_ends),
+		cmocka_unit_test(test_start_hang_is_killed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
