@@ -435,37 +435,70 @@ static void stream_read(struct stream *s)
 	}
 }
 
-int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
-		 struct child_result *ret)
+/* A started child (child_start_fn()): the keeper, the parent's ends of the three pipes and
+ * what has been read from them so far. */
+struct child_job {
+	pid_t keeper;
+	uint64_t t0, backstop;
+	struct stream st[3]; /* output, stderr, the reaper's record */
+};
+
+static void job_free(struct child_job *j)
 {
-	struct child_result r = { .exit_status = -1 };
-	uint64_t t0 = now_ms(), backstop;
-	struct stream st[3] = { 0 }; /* output, stderr, the reaper's record */
-	struct keeper_record rec;
+	for (size_t i = 0; i < 3; i++) {
+		if (j->st[i].fd >= 0)
+			close(j->st[i].fd);
+		free(j->st[i].buf);
+	}
+	free(j);
+}
+
+/* A pipe's capacity raised towards what the child may write (fcntl(2) F_SETPIPE_SZ; an
+ * unprivileged caller gets at most /proc/sys/fs/pipe-max-size, 1 MiB by default): a child
+ * started while the caller does other work then rarely blocks on a full pipe before it is
+ * read. Best effort: the default 64 KiB only means the child waits for child_pump(). */
+static void widen_pipe(int fd, size_t want)
+{
+	if (want > 65536)
+		(void)fcntl(fd, F_SETPIPE_SZ, (int)MIN(want, (size_t)1 << 20));
+}
+
+int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
+		   struct child_job **ret)
+{
+	struct child_job *j;
 	struct keeper_args a;
 	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, err = 0;
 	pid_t pid, self = getpid();
 
 	if (!fn || !opts || !ret)
 		return -EINVAL;
-	st[0].cap = opts->max_output;
-	st[1].cap = opts->max_stderr;
-	st[2].cap = sizeof(rec);
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->t0 = now_ms();
+	j->st[0].cap = opts->max_output;
+	j->st[1].cap = opts->max_stderr;
+	j->st[2].cap = sizeof(struct keeper_record);
+	for (size_t i = 0; i < 3; i++)
+		j->st[i].fd = -1;
 	for (size_t i = 0; i < 3; i++) {
 		err = make_pipe(p[i]);
 		if (err < 0)
 			goto fail;
-		st[i].fd = p[i][0];
-		st[i].buf = malloc(st[i].cap + 1);
-		if (!st[i].buf) {
+		j->st[i].fd = p[i][0];
+		j->st[i].buf = malloc(j->st[i].cap + 1);
+		if (!j->st[i].buf) {
 			err = -ENOMEM;
 			goto fail;
 		}
 	}
+	widen_pipe(p[0][0], opts->max_output);
+	widen_pipe(p[1][0], opts->max_stderr);
 	a = (struct keeper_args){ .fn = fn,
 				  .userdata = userdata,
 				  .o = opts,
-				  .deadline = t0 + opts->timeout_ms,
+				  .deadline = j->t0 + opts->timeout_ms,
 				  .out_w = p[0][1],
 				  .err_w = p[1][1],
 				  .st_w = p[2][1] };
@@ -475,16 +508,45 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 		goto fail;
 	}
 	if (pid == 0) {
-		for (size_t i = 0; i < 3; i++)
-			close(p[i][0]);
+		/* Only its own pipes: not the parent's files, nor another started child's pipes,
+		 * whose EOF would otherwise wait for this one. */
 		close_other_fds((int[]){ a.out_w, a.err_w, a.st_w }, 3);
 		keeper(&a, self);
 	}
 	setpgid(pid, pid);
 	for (size_t i = 0; i < 3; i++)
 		close(p[i][1]);
+	j->keeper = pid;
 	/* The reaper has its own deadline; this one only covers a keeper that went wrong. */
-	backstop = a.deadline + 3 * CHILD_REAP_GRACE_MS + 1000u;
+	j->backstop = a.deadline + 3 * CHILD_REAP_GRACE_MS + 1000u;
+	*ret = j;
+	return 0;
+fail:
+	for (size_t i = 0; i < 3; i++)
+		if (p[i][1] >= 0)
+			close(p[i][1]);
+	job_free(j);
+	return err;
+}
+
+void child_pump(struct child_job *j)
+{
+	if (!j)
+		return;
+	for (size_t i = 0; i < 3; i++)
+		if (!j->st[i].eof)
+			stream_read(&j->st[i]);
+}
+
+int child_collect(struct child_job *j, struct child_result *ret)
+{
+	struct child_result r = { .exit_status = -1 };
+	struct stream *st;
+	struct keeper_record rec;
+
+	if (!j || !ret)
+		return -EINVAL;
+	st = j->st;
 	for (;;) {
 		struct pollfd pfd[3];
 		uint64_t now = now_ms();
@@ -497,17 +559,15 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 			stream_read(&st[1]);
 			break;
 		}
-		if (st[2].eof || now >= backstop)
+		if (st[2].eof || now >= j->backstop)
 			break;
 		for (size_t i = 0; i < 3; i++)
 			if (!st[i].eof)
 				pfd[n++] = (struct pollfd){ .fd = st[i].fd, .events = POLLIN };
-		if (poll(pfd, n, (int)MIN(backstop - now, (uint64_t)INT32_MAX)) < 0 &&
+		if (poll(pfd, n, (int)MIN(j->backstop - now, (uint64_t)INT32_MAX)) < 0 &&
 		    errno != EINTR)
 			break;
-		for (size_t i = 0; i < 3; i++)
-			if (!st[i].eof)
-				stream_read(&st[i]);
+		child_pump(j);
 	}
 	if (st[2].len == sizeof(rec)) {
 		memcpy(&rec, st[2].buf, sizeof(rec));
@@ -525,35 +585,42 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 	{
 		struct child_result kr = { 0 };
 
-		if (!reap_until(pid, now_ms() + CHILD_REAP_GRACE_MS, &kr)) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			reap_until(pid, now_ms() + CHILD_REAP_GRACE_MS, &kr);
+		if (!reap_until(j->keeper, now_ms() + CHILD_REAP_GRACE_MS, &kr)) {
+			kill(-j->keeper, SIGKILL);
+			kill(j->keeper, SIGKILL);
+			reap_until(j->keeper, now_ms() + CHILD_REAP_GRACE_MS, &kr);
 		}
 	}
 	for (size_t i = 0; i < 2; i++)
 		st[i].buf[st[i].len] = '\0';
-	r.output = st[0].buf;
+	r.output = TAKE_PTR(st[0].buf);
 	r.output_len = st[0].len;
 	r.truncated = st[0].total > st[0].len;
-	r.errout = st[1].buf;
+	r.errout = TAKE_PTR(st[1].buf);
 	r.errout_len = st[1].len;
 	r.errout_total = st[1].total;
-	for (size_t i = 0; i < 3; i++)
-		close(st[i].fd);
-	free(st[2].buf);
-	r.elapsed_ms = (unsigned)(now_ms() - t0);
+	r.elapsed_ms = (unsigned)(now_ms() - j->t0);
+	job_free(j);
 	*ret = r;
 	return 0;
-fail:
-	for (size_t i = 0; i < 3; i++) {
-		if (p[i][0] >= 0) {
-			close(p[i][0]);
-			close(p[i][1]);
-		}
-		free(st[i].buf);
-	}
-	return err;
+}
+
+void child_cancel(struct child_job *j)
+{
+	struct child_result r;
+
+	/* Collected all the same: only the keeper's reaper kills what the child started. */
+	if (j && child_collect(j, &r) == 0)
+		child_result_done(&r);
+}
+
+int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
+		 struct child_result *ret)
+{
+	struct child_job *j;
+	int err = child_start_fn(fn, userdata, opts, &j);
+
+	return err < 0 ? err : child_collect(j, ret);
 }
 
 /* ---- a private directory ------------------------------------------------------------ */

@@ -64,6 +64,23 @@ typedef int (*child_fn)(int fd, void *userdata);
 int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 		 struct child_result *ret);
 
+/*
+ * The same in two steps, so that the caller works while the child runs (gpuenv starts every
+ * vendor session before the file probes, src/probe/probe.c): child_start_fn() forks and
+ * returns at once (-errno when the child could not be started); child_collect() waits for
+ * the result as child_run_fn() does and frees the job. The deadline runs from the start.
+ * child_pump() reads what the child wrote so far without waiting, so a child that writes
+ * more than a pipe holds is not held up (its deadline still runs) while the caller is busy.
+ * child_cancel() collects and drops the result (the whole tree is killed at the deadline).
+ * Any number of children may be pending at once; none holds another's pipes.
+ */
+struct child_job;
+int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
+		   struct child_job **ret);
+void child_pump(struct child_job *j);
+int child_collect(struct child_job *j, struct child_result *ret);
+void child_cancel(struct child_job *j);
+
 /* A private directory (mode 0700) under $TMPDIR or /tmp for a child to use as HOME and cache,
  * and its removal with everything in it (symbolic links are removed, never followed). */
 int child_tmpdir_create(char **ret_path);

@@ -708,7 +708,7 @@ static int nvml_child(int fd, void *userdata)
 	return w.err ? 1 : 0;
 }
 
-int vendor_nvml_collect(const struct vendor_req *req, struct vendor_result *ret)
+int vendor_nvml_start(const struct vendor_req *req, struct vendor_pending **ret)
 {
 	struct vendor_session vs = {
 		.fn = nvml_child,
@@ -718,5 +718,5 @@ int vendor_nvml_collect(const struct vendor_req *req, struct vendor_result *ret)
 		.expected_keys = nvml_keys,
 	};
 
-	return vendor_session_run(&vs, ret);
+	return vendor_session_start(&vs, ret);
 }

@@ -598,11 +598,28 @@ static int put_files(const char *dir, const char *const *files)
 	return 0;
 }
 
-int vendor_session_run(const struct vendor_session *vs, struct vendor_result *ret)
+/* A session between vendor_session_start() and vendor_finish(): what the parent needs of the
+ * vendor_session (the child has its own copy of the rest) and the child's job. */
+struct vendor_pending {
+	struct child_job *job;
+	char *dir; /* the child's private directory, or NULL */
+	unsigned timeout_ms;
+	uint64_t data_budget;
+	const char *prefix;
+	const char *const *expected_keys;
+};
+
+static void pending_free(struct vendor_pending *p)
 {
-	struct vendor_result res = { 0 };
-	struct child_result cr;
-	_cleanup_free_ char *pkey = NULL, *pcall = NULL, *dir = NULL;
+	/* Whatever the library left there goes with it: gpuenv leaves the machine as it was. */
+	child_tmpdir_remove(p->dir);
+	free(p->dir);
+	free(p);
+}
+
+int vendor_session_start(const struct vendor_session *vs, struct vendor_pending **ret)
+{
+	struct vendor_pending *p = calloc(1, sizeof(*p));
 	struct session_child_args args = { .vs = vs };
 	struct child_opts opts = {
 		.timeout_ms = vs->timeout_ms,
@@ -612,73 +629,130 @@ int vendor_session_run(const struct vendor_session *vs, struct vendor_result *re
 		.no_file_growth = true,
 		.no_pid_namespace = vs->host_pid_namespace,
 	};
-	char source[256];
-	int bad, err;
+	int err;
 
-	if (child_tmpdir_create(&dir) < 0)
-		dir = NULL; /* the child gets a HOME that does not exist instead */
-	else if (put_files(dir, vs->private_files) < 0) {
-		child_tmpdir_remove(dir);
+	if (!p)
+		return -ENOMEM;
+	*p = (struct vendor_pending){ .timeout_ms = vs->timeout_ms,
+				      .data_budget = opts.data_budget,
+				      .prefix = vs->prefix,
+				      .expected_keys = vs->expected_keys };
+	if (child_tmpdir_create(&p->dir) < 0)
+		p->dir = NULL; /* the child gets a HOME that does not exist instead */
+	else if (put_files(p->dir, vs->private_files) < 0) {
+		pending_free(p);
 		return -ENOMEM;
 	}
-	args.dir = dir;
-	err = child_run_fn(session_child, &args, &opts, &cr);
-	/* Whatever the library left there goes with it: gpuenv leaves the machine as it was. */
-	child_tmpdir_remove(dir);
-	if (err < 0)
+	args.dir = p->dir;
+	/* The child takes its copy of args, vs and opts at the fork. */
+	err = child_start_fn(session_child, &args, &opts, &p->job);
+	if (err < 0) {
+		pending_free(p);
 		return err;
+	}
+	*ret = p;
+	return 0;
+}
+
+void vendor_pump(struct vendor_pending *p)
+{
+	if (p)
+		child_pump(p->job);
+}
+
+/* The failure as the error of the call that never returned and of every expected top-level
+ * fact the session did not reach. */
+static int record_failure(const struct vendor_pending *p, struct vendor_result *res,
+			  const char *pkey, const char *pcall)
+{
+	char source[256];
+
+	snprintf(source, sizeof(source), "%s%s", p->prefix, pcall ? pcall : "child");
+	/* The call that never returned gets the failure as its own fact. */
+	if (pkey) {
+		json_t *leaf = make_leaf("error", source, res->failure, NULL);
+
+		if (!leaf || tree_put(res->tree, pkey, leaf) == -ENOMEM)
+			return -ENOMEM;
+	}
+	/* Top-level facts the session never reached are not "fine": they carry it too. */
+	for (const char *const *k = p->expected_keys; k && *k; k++) {
+		_cleanup_free_ char *msg = NULL;
+		json_t *leaf;
+
+		if (json_object_get(res->tree, *k))
+			continue;
+		if (asprintf(&msg, "not reached: %s", res->failure) < 0)
+			return -ENOMEM;
+		leaf = make_leaf("error", source, msg, NULL);
+		if (!leaf || tree_put(res->tree, *k, leaf) == -ENOMEM)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int vendor_finish(struct vendor_pending *p, struct vendor_result *ret)
+{
+	struct vendor_result res = { 0 };
+	struct child_result cr;
+	_cleanup_free_ char *pkey = NULL, *pcall = NULL;
+	char source[256];
+	int bad, err = child_collect(p->job, &cr);
+	bool private_dir = p->dir;
+
+	p->job = NULL;
+	if (err < 0) {
+		pending_free(p);
+		return err;
+	}
 	res.tree = json_object();
 	res.elapsed_ms = cr.elapsed_ms;
 	if (!res.tree) {
 		child_result_done(&cr);
+		pending_free(p);
 		return -ENOMEM;
 	}
-	bad = vendor_fold(cr.output, cr.output_len, vs->prefix, res.tree, &pkey, &pcall);
-	if (bad >= 0 && sandbox_leaf(res.tree, &cr, vs->prefix, dir, opts.data_budget) < 0)
+	bad = vendor_fold(cr.output, cr.output_len, p->prefix, res.tree, &pkey, &pcall);
+	if (bad >= 0 && sandbox_leaf(res.tree, &cr, p->prefix, private_dir, p->data_budget) < 0)
 		bad = -ENOMEM;
-	snprintf(source, sizeof(source), "%sstderr", vs->prefix);
+	snprintf(source, sizeof(source), "%sstderr", p->prefix);
 	if (bad >= 0 && cr.errout_total > 0 &&
 	    json_object_set_new(res.tree, "stderr", stderr_leaf(&cr, source)) < 0)
 		bad = -ENOMEM;
 	if (bad < 0) {
 		child_result_done(&cr);
 		vendor_result_done(&res);
+		pending_free(p);
 		return bad;
 	}
 	/* A clean exit with a call still pending is a session that lost its line: say so. */
-	res.failure = describe_failure(&cr, vs->timeout_ms, pcall, bad);
+	res.failure = describe_failure(&cr, p->timeout_ms, pcall, bad);
 	child_result_done(&cr);
-	if (res.failure) {
-		snprintf(source, sizeof(source), "%s%s", vs->prefix, pcall ? pcall : "child");
-		/* The call that never returned gets the failure as its own fact. */
-		if (pkey) {
-			json_t *leaf = make_leaf("error", source, res.failure, NULL);
-
-			if (!leaf || tree_put(res.tree, pkey, leaf) == -ENOMEM) {
-				vendor_result_done(&res);
-				return -ENOMEM;
-			}
-		}
-		/* Top-level facts the session never reached are not "fine": they carry it too. */
-		for (const char *const *k = vs->expected_keys; k && *k; k++) {
-			_cleanup_free_ char *msg = NULL;
-			json_t *leaf;
-
-			if (json_object_get(res.tree, *k))
-				continue;
-			if (asprintf(&msg, "not reached: %s", res.failure) < 0) {
-				vendor_result_done(&res);
-				return -ENOMEM;
-			}
-			leaf = make_leaf("error", source, msg, NULL);
-			if (!leaf || tree_put(res.tree, *k, leaf) == -ENOMEM) {
-				vendor_result_done(&res);
-				return -ENOMEM;
-			}
-		}
+	if (res.failure && record_failure(p, &res, pkey, pcall) < 0) {
+		vendor_result_done(&res);
+		pending_free(p);
+		return -ENOMEM;
 	}
+	pending_free(p);
 	*ret = res;
 	return 0;
+}
+
+void vendor_cancel(struct vendor_pending *p)
+{
+	if (!p)
+		return;
+	child_cancel(p->job);
+	pending_free(p);
+}
+
+int vendor_run(int (*start)(const struct vendor_req *, struct vendor_pending **),
+	       const struct vendor_req *req, struct vendor_result *ret)
+{
+	struct vendor_pending *p;
+	int err = start(req, &p);
+
+	return err < 0 ? err : vendor_finish(p, ret);
 }
 
 void vendor_result_done(struct vendor_result *r)
