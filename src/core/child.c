@@ -35,6 +35,9 @@
 #include "shared/macro.h"
 
 #define CHILD_REAP_GRACE_MS 500u /* after SIGKILL: how long to wait for a D-state child */
+/* The deadline stretches by the time the child spent waiting for a CPU, up to this many times
+ * the timeout (see child_deadline()). */
+#define CHILD_STARVED_MAX 4u
 
 static uint64_t now_ms(void)
 {
@@ -289,14 +292,75 @@ static bool wait_for(pid_t pid, uint64_t deadline, int *status, unsigned *others
 	}
 }
 
+/* /proc/PID/schedstat of the reaper's only child, opened right after the fork: the reaper's
+ * own number as the proc mount sees it (readlink /proc/self: the host's, even inside a PID
+ * namespace of its own), its children list (proc(5), /proc/PID/task/TID/children), the one
+ * pid there. -1 when any step fails (the deadline then does not stretch). */
+static int open_child_schedstat(void)
+{
+	char self[32], path[96], buf[32];
+	ssize_t k = readlink("/proc/self", self, sizeof(self) - 1);
+	long pid;
+	int fd;
+
+	if (k <= 0)
+		return -1;
+	self[k] = '\0';
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/children", self, self);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	k = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0)
+		return -1;
+	buf[k] = '\0';
+	pid = strtol(buf, NULL, 10);
+	if (pid <= 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%ld/schedstat", pid);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* Milliseconds the child has spent runnable but waiting for a CPU since its fork: the second
+ * field of /proc/PID/schedstat, "time spent waiting on a runqueue" in nanoseconds
+ * (Documentation/scheduler/sched-stats.rst; zeroed at fork, sched_fork()). 0 when unknown. */
+static uint64_t child_queued_ms(int fd)
+{
+	char buf[96];
+	unsigned long long run, wait;
+	ssize_t k;
+
+	if (fd < 0)
+		return 0;
+	k = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (k <= 0)
+		return 0;
+	buf[k] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return 0;
+	return wait / 1000000u;
+}
+
+/* The deadline a child is held to: the timeout counts the child's own time, running or
+ * blocked (a hang blocks: a call stuck in the driver, pause()), not the time it waited for a
+ * CPU on a busy machine, where the vendor children, gpuenv's own probes and everything else
+ * share the cores. That wait moves the deadline, up to CHILD_STARVED_MAX times the timeout. */
+static uint64_t child_deadline(const struct keeper_args *a, int schedstat_fd)
+{
+	uint64_t last = a->deadline + (uint64_t)(CHILD_STARVED_MAX - 1u) * a->o->timeout_ms;
+
+	return MIN(a->deadline + child_queued_ms(schedstat_fd), last);
+}
+
 /* In the reaper: runs the child, waits for it until the deadline, kills the rest of the tree,
  * tells the parent. Never returns. */
 _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 {
 	struct keeper_record rec = { .mode = mode };
 	unsigned others = 0;
-	uint64_t grace;
-	int status = 0;
+	uint64_t grace, deadline;
+	int status = 0, schedstat_fd;
 	pid_t s;
 
 	s = fork();
@@ -319,9 +383,22 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 	/* Only the child's tree may hold the pipes: their EOF is its end. */
 	close(a->out_w);
 	close(a->err_w);
-	if (wait_for(s, a->deadline, &status, &others)) {
-		rec.reaped = 1;
-	} else {
+	schedstat_fd = open_child_schedstat();
+	for (deadline = a->deadline;;) {
+		uint64_t later;
+
+		if (wait_for(s, deadline, &status, &others)) {
+			rec.reaped = 1;
+			break;
+		}
+		later = child_deadline(a, schedstat_fd);
+		if (now_ms() < deadline || later <= deadline)
+			break; /* nothing left to wait for, or the deadline is final */
+		deadline = later;
+	}
+	if (schedstat_fd >= 0)
+		close(schedstat_fd);
+	if (!rec.reaped) {
 		rec.timed_out = 1;
 		kill(-s, SIGKILL);
 		kill(s, SIGKILL);
@@ -517,8 +594,10 @@ int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 	for (size_t i = 0; i < 3; i++)
 		close(p[i][1]);
 	j->keeper = pid;
-	/* The reaper has its own deadline; this one only covers a keeper that went wrong. */
-	j->backstop = a.deadline + 3 * CHILD_REAP_GRACE_MS + 1000u;
+	/* The reaper has its own deadline (stretched at most to CHILD_STARVED_MAX times the
+	 * timeout); this one only covers a keeper that went wrong. */
+	j->backstop = a.deadline + (uint64_t)(CHILD_STARVED_MAX - 1u) * opts->timeout_ms +
+		      3 * CHILD_REAP_GRACE_MS + 1000u;
 	*ret = j;
 	return 0;
 fail:

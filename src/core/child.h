@@ -7,7 +7,10 @@
  * deadline, then kills the child's whole process group with SIGKILL. A child stuck in an
  * uninterruptible sleep (D state, typical of a wedged GPU driver) cannot be reaped even by
  * SIGKILL: the parent then gives up waiting after a short grace period and reports it, so
- * gpuenv still returns.
+ * gpuenv still returns. The deadline counts the child's own time, running or blocked: what it
+ * spent waiting for a CPU on a busy machine (/proc/PID/schedstat) moves it, up to four times
+ * the timeout, so that children running alongside each other and gpuenv's probes on a few
+ * loaded cores are not taken for hung.
  */
 #pragma once
 
