@@ -42,6 +42,9 @@ def gpuenv(*args, **kw):
     return subprocess.run([GPUENV, *args], capture_output=True, **kw)
 
 
+incomplete = set()  # fixtures whose generated files could not all be made here (no nvcc …)
+
+
 def fixture_root(name, tmp):
     """The fixture's root as the scenario tests see it (generated files made)."""
     d = os.path.join(FIXTURES, name)
@@ -55,6 +58,7 @@ def fixture_root(name, tmp):
                        capture_output=True, text=True)
     if r.returncode == 77:
         print(r.stdout.strip())
+        incomplete.add(name)
     elif r.returncode != 0:
         sys.exit(f"FAIL: fixture_root.py {name}: {r.stderr}")
     return dest
@@ -97,6 +101,11 @@ def check_replay(name, tmp):
 def check_large(tmp):
     """Libraries grown by 64 MiB of trailing zeros (nothing a parser reads): kept in part."""
     src = fixture_root("python-venv-torch24-cu124", tmp)
+    if "python-venv-torch24-cu124" in incomplete:
+        # the libraries a probe reads in part (libtorch_cuda.so's kernels) are nvcc's output
+        print("SKIP capture-bundle large: python-venv-torch24-cu124 lacks its generated "
+              "libraries here (see the SKIP above)")
+        return
     root = os.path.join(tmp, "large.root")
     shutil.copytree(src, root, symlinks=True)
     grown = []
