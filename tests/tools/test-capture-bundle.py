@@ -211,7 +211,17 @@ def check_live(tmp):
         return
     out = os.path.join(tmp, "live")
     os.mkdir(out)
-    subprocess.run(["tar", "--zstd", "-xf", bundle, "-C", out], check=True)
+    t = subprocess.run(["tar", "--zstd", "-xf", bundle, "-C", out], capture_output=True,
+                       text=True)
+    if t.returncode != 0:
+        # The live /dev's device nodes: only root can make them (mknod needs CAP_MKNOD).
+        other = [line for line in t.stderr.splitlines()
+                 if "Cannot mknod" not in line and "due to previous errors" not in line]
+        if os.geteuid() == 0 or other:
+            expect("live: tar unpacks the bundle", False, t.stderr[-2000:])
+            return
+        print("SKIP capture-bundle live device nodes: tar cannot make them as a user "
+              "(mknod needs CAP_MKNOD); the rest unpacked")
     meta = json.load(open(os.path.join(out, "capture.json")))
     print(f"live: bundle {os.path.getsize(bundle)} bytes, {meta['entries']} entries, "
           f"{meta['files_read']} files read, {len(meta['partial'])} kept in part")
