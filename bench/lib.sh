@@ -106,3 +106,37 @@ print(f"collect_env / gpuenv doctor: wall {med(wall[e]) / med(wall[g]):.0f}x, CP
       f"(goal: >= 100x faster, >= 20x less memory)")
 PY
 }
+
+# RUNS LABEL GPUENV-REPORT-COMMAND…: how much the vendor children overlap the rest of the
+# collection (src/probe/probe.c starts them before the file probes and collects them after),
+# from the snapshot's own timings in the same runs: the median collection time
+# (collection.total_us) against the median sum of the probes' times (collection.probe_us,
+# a vendor probe's from its row's start to its result), which is what the collection took when
+# every probe waited for the one before. The command must print a snapshot (report --json).
+overlap_ratio() {
+	python3 - "$@" <<'PY'
+import json, statistics, subprocess, sys
+runs, label, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+vendor = ("nvml", "cuda-driver", "opencl", "amdsmi")
+totals, sums, started = [], [], set()
+for _ in range(runs + 1):  # the first warms the page cache
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    c = json.loads(p.stdout).get("collection", {})
+    us = {k: v.get("value", 0) for k, v in c.get("probe_us", {}).items()}
+    totals.append(c.get("total_us", {}).get("value", 0))
+    sums.append(sum(us.values()))
+    snap = json.loads(p.stdout)
+    for k, obj in (("nvml", snap.get("driver", {}).get("nvml", {})),
+                   ("cuda-driver", snap.get("driver", {}).get("cuda", {})),
+                   ("opencl", snap.get("runtime", {}).get("opencl", {})),
+                   ("amdsmi", snap.get("driver", {}).get("amdsmi", {}))):
+        if "session" in obj:
+            started.add(k)
+    last = us
+med = statistics.median
+t, s = med(totals[1:]) / 1000, med(sums[1:]) / 1000
+children = ", ".join(f"{k} {last.get(k, 0) / 1000:.1f}" for k in vendor if k in started)
+print(f"{label}: collection {t:.1f} ms, its probes one after another {s:.1f} ms: "
+      f"{s / t if t else 0:.2f}x (medians of {runs}; vendor children ms: {children or 'none ran'})")
+PY
+}

@@ -35,6 +35,9 @@
 #include "shared/macro.h"
 
 #define CHILD_REAP_GRACE_MS 500u /* after SIGKILL: how long to wait for a D-state child */
+/* The deadline stretches by the time the child spent waiting for a CPU, up to this many times
+ * the timeout (see child_deadline()). */
+#define CHILD_STARVED_MAX 4u
 
 uint64_t child_now_ms(void)
 {
@@ -76,7 +79,7 @@ static bool reap_until(pid_t pid, uint64_t deadline, struct child_result *r)
 		}
 		if (w < 0 && errno != EINTR)
 			return false;
-		if (now_ms() >= deadline)
+		if (child_now_ms() >= deadline)
 			return false;
 		sleep_ms(1);
 	}
@@ -291,7 +294,7 @@ static bool wait_for(pid_t pid, uint64_t deadline, int *status, unsigned *others
 			continue;
 		if (w < 0)
 			return false; /* ECHILD: nothing left to wait for */
-		now = now_ms();
+		now = child_now_ms();
 		if (now >= deadline)
 			return false;
 		/* No deadline (UINT64_MAX): an hour at a time. */
@@ -302,14 +305,75 @@ static bool wait_for(pid_t pid, uint64_t deadline, int *status, unsigned *others
 	}
 }
 
+/* /proc/PID/schedstat of the reaper's only child, opened right after the fork: the reaper's
+ * own number as the proc mount sees it (readlink /proc/self: the host's, even inside a PID
+ * namespace of its own), its children list (proc(5), /proc/PID/task/TID/children), the one
+ * pid there. -1 when any step fails (the deadline then does not stretch). */
+static int open_child_schedstat(void)
+{
+	char self[32], path[96], buf[32];
+	ssize_t k = readlink("/proc/self", self, sizeof(self) - 1);
+	long pid;
+	int fd;
+
+	if (k <= 0)
+		return -1;
+	self[k] = '\0';
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/children", self, self);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	k = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0)
+		return -1;
+	buf[k] = '\0';
+	pid = strtol(buf, NULL, 10);
+	if (pid <= 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%ld/schedstat", pid);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* Milliseconds the child has spent runnable but waiting for a CPU since its fork: the second
+ * field of /proc/PID/schedstat, "time spent waiting on a runqueue" in nanoseconds
+ * (Documentation/scheduler/sched-stats.rst; zeroed at fork, sched_fork()). 0 when unknown. */
+static uint64_t child_queued_ms(int fd)
+{
+	char buf[96];
+	unsigned long long run, wait;
+	ssize_t k;
+
+	if (fd < 0)
+		return 0;
+	k = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (k <= 0)
+		return 0;
+	buf[k] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return 0;
+	return wait / 1000000u;
+}
+
+/* The deadline a child is held to: the timeout counts the child's own time, running or
+ * blocked (a hang blocks: a call stuck in the driver, pause()), not the time it waited for a
+ * CPU on a busy machine, where the vendor children, gpuenv's own probes and everything else
+ * share the cores. That wait moves the deadline, up to CHILD_STARVED_MAX times the timeout. */
+static uint64_t child_deadline(const struct keeper_args *a, int schedstat_fd)
+{
+	uint64_t last = a->deadline + (uint64_t)(CHILD_STARVED_MAX - 1u) * a->o->timeout_ms;
+
+	return MIN(a->deadline + child_queued_ms(schedstat_fd), last);
+}
+
 /* In the reaper: runs the child, waits for it until the deadline, kills the rest of the tree,
  * tells the parent. Never returns. */
 _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 {
 	struct keeper_record rec = { .mode = mode };
 	unsigned others = 0;
-	uint64_t grace;
-	int status = 0;
+	uint64_t grace, deadline;
+	int status = 0, schedstat_fd;
 	pid_t s;
 
 	s = fork();
@@ -338,17 +402,30 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 	/* A child that stays is told at once how it is held (child_proc.containment). */
 	if (a->deadline == UINT64_MAX)
 		write_all(a->st_w, &mode, 1);
-	if (wait_for(s, a->deadline, &status, &others)) {
-		rec.reaped = 1;
-	} else {
+	schedstat_fd = open_child_schedstat();
+	for (deadline = a->deadline;;) {
+		uint64_t later;
+
+		if (wait_for(s, deadline, &status, &others)) {
+			rec.reaped = 1;
+			break;
+		}
+		later = child_deadline(a, schedstat_fd);
+		if (child_now_ms() < deadline || later <= deadline)
+			break; /* nothing left to wait for, or the deadline is final */
+		deadline = later;
+	}
+	if (schedstat_fd >= 0)
+		close(schedstat_fd);
+	if (!rec.reaped) {
 		rec.timed_out = 1;
 		kill(-s, SIGKILL);
 		kill(s, SIGKILL);
-		rec.reaped = wait_for(s, now_ms() + CHILD_REAP_GRACE_MS, &status, &others);
+		rec.reaped = wait_for(s, child_now_ms() + CHILD_REAP_GRACE_MS, &status, &others);
 	}
 	rec.status = status;
 	/* The rest of the tree. */
-	grace = now_ms() + CHILD_REAP_GRACE_MS;
+	grace = child_now_ms() + CHILD_REAP_GRACE_MS;
 	if (mode == 0) {
 		/* The init of a PID namespace: kill(-1) reaches every other process in it, and
 		 * nothing outside it (pid_namespaces(7)). Never reached outside one. */
@@ -371,7 +448,7 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 		}
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0 || mode == 2 || now_ms() >= grace)
+		if (w < 0 || mode == 2 || child_now_ms() >= grace)
 			break; /* ECHILD: all gone */
 		sleep_ms(1);
 	}
@@ -450,37 +527,70 @@ static void stream_read(struct stream *s)
 	}
 }
 
-int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
-		 struct child_result *ret)
+/* A started child (child_start_fn()): the keeper, the parent's ends of the three pipes and
+ * what has been read from them so far. */
+struct child_job {
+	pid_t keeper;
+	uint64_t t0, backstop;
+	struct stream st[3]; /* output, stderr, the reaper's record */
+};
+
+static void job_free(struct child_job *j)
 {
-	struct child_result r = { .exit_status = -1 };
-	uint64_t t0 = now_ms(), backstop;
-	struct stream st[3] = { 0 }; /* output, stderr, the reaper's record */
-	struct keeper_record rec;
+	for (size_t i = 0; i < 3; i++) {
+		if (j->st[i].fd >= 0)
+			close(j->st[i].fd);
+		free(j->st[i].buf);
+	}
+	free(j);
+}
+
+/* A pipe's capacity raised towards what the child may write (fcntl(2) F_SETPIPE_SZ; an
+ * unprivileged caller gets at most /proc/sys/fs/pipe-max-size, 1 MiB by default): a child
+ * started while the caller does other work then rarely blocks on a full pipe before it is
+ * read. Best effort: the default 64 KiB only means the child waits for child_pump(). */
+static void widen_pipe(int fd, size_t want)
+{
+	if (want > 65536)
+		(void)fcntl(fd, F_SETPIPE_SZ, (int)MIN(want, (size_t)1 << 20));
+}
+
+int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
+		   struct child_job **ret)
+{
+	struct child_job *j;
 	struct keeper_args a;
 	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, err = 0;
 	pid_t pid, self = getpid();
 
 	if (!fn || !opts || !ret)
 		return -EINVAL;
-	st[0].cap = opts->max_output;
-	st[1].cap = opts->max_stderr;
-	st[2].cap = sizeof(rec);
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->t0 = child_now_ms();
+	j->st[0].cap = opts->max_output;
+	j->st[1].cap = opts->max_stderr;
+	j->st[2].cap = sizeof(struct keeper_record);
+	for (size_t i = 0; i < 3; i++)
+		j->st[i].fd = -1;
 	for (size_t i = 0; i < 3; i++) {
 		err = make_pipe(p[i]);
 		if (err < 0)
 			goto fail;
-		st[i].fd = p[i][0];
-		st[i].buf = malloc(st[i].cap + 1);
-		if (!st[i].buf) {
+		j->st[i].fd = p[i][0];
+		j->st[i].buf = malloc(j->st[i].cap + 1);
+		if (!j->st[i].buf) {
 			err = -ENOMEM;
 			goto fail;
 		}
 	}
+	widen_pipe(p[0][0], opts->max_output);
+	widen_pipe(p[1][0], opts->max_stderr);
 	a = (struct keeper_args){ .fn = fn,
 				  .userdata = userdata,
 				  .o = opts,
-				  .deadline = t0 + opts->timeout_ms,
+				  .deadline = j->t0 + opts->timeout_ms,
 				  .out_w = p[0][1],
 				  .err_w = p[1][1],
 				  .st_w = p[2][1],
@@ -491,19 +601,50 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 		goto fail;
 	}
 	if (pid == 0) {
-		for (size_t i = 0; i < 3; i++)
-			close(p[i][0]);
+		/* Only its own pipes: not the parent's files, nor another started child's pipes,
+		 * whose EOF would otherwise wait for this one. */
 		close_other_fds((int[]){ a.out_w, a.err_w, a.st_w }, 3);
 		keeper(&a, self);
 	}
 	setpgid(pid, pid);
 	for (size_t i = 0; i < 3; i++)
 		close(p[i][1]);
-	/* The reaper has its own deadline; this one only covers a keeper that went wrong. */
-	backstop = a.deadline + 3 * CHILD_REAP_GRACE_MS + 1000u;
+	j->keeper = pid;
+	/* The reaper has its own deadline (stretched at most to CHILD_STARVED_MAX times the
+	 * timeout); this one only covers a keeper that went wrong. */
+	j->backstop = a.deadline + (uint64_t)(CHILD_STARVED_MAX - 1u) * opts->timeout_ms +
+		      3 * CHILD_REAP_GRACE_MS + 1000u;
+	*ret = j;
+	return 0;
+fail:
+	for (size_t i = 0; i < 3; i++)
+		if (p[i][1] >= 0)
+			close(p[i][1]);
+	job_free(j);
+	return err;
+}
+
+void child_pump(struct child_job *j)
+{
+	if (!j)
+		return;
+	for (size_t i = 0; i < 3; i++)
+		if (!j->st[i].eof)
+			stream_read(&j->st[i]);
+}
+
+int child_collect(struct child_job *j, struct child_result *ret)
+{
+	struct child_result r = { .exit_status = -1 };
+	struct stream *st;
+	struct keeper_record rec;
+
+	if (!j || !ret)
+		return -EINVAL;
+	st = j->st;
 	for (;;) {
 		struct pollfd pfd[3];
-		uint64_t now = now_ms();
+		uint64_t now = child_now_ms();
 		nfds_t n = 0;
 
 		/* The record comes after the child and its tree are gone (or given up on): what
@@ -513,17 +654,15 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 			stream_read(&st[1]);
 			break;
 		}
-		if (st[2].eof || now >= backstop)
+		if (st[2].eof || now >= j->backstop)
 			break;
 		for (size_t i = 0; i < 3; i++)
 			if (!st[i].eof)
 				pfd[n++] = (struct pollfd){ .fd = st[i].fd, .events = POLLIN };
-		if (poll(pfd, n, (int)MIN(backstop - now, (uint64_t)INT32_MAX)) < 0 &&
+		if (poll(pfd, n, (int)MIN(j->backstop - now, (uint64_t)INT32_MAX)) < 0 &&
 		    errno != EINTR)
 			break;
-		for (size_t i = 0; i < 3; i++)
-			if (!st[i].eof)
-				stream_read(&st[i]);
+		child_pump(j);
 	}
 	if (st[2].len == sizeof(rec)) {
 		memcpy(&rec, st[2].buf, sizeof(rec));
@@ -541,41 +680,48 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 	{
 		struct child_result kr = { 0 };
 
-		if (!reap_until(pid, now_ms() + CHILD_REAP_GRACE_MS, &kr)) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			reap_until(pid, now_ms() + CHILD_REAP_GRACE_MS, &kr);
+		if (!reap_until(j->keeper, child_now_ms() + CHILD_REAP_GRACE_MS, &kr)) {
+			kill(-j->keeper, SIGKILL);
+			kill(j->keeper, SIGKILL);
+			reap_until(j->keeper, child_now_ms() + CHILD_REAP_GRACE_MS, &kr);
 		}
 	}
 	for (size_t i = 0; i < 2; i++)
 		st[i].buf[st[i].len] = '\0';
-	r.output = st[0].buf;
+	r.output = TAKE_PTR(st[0].buf);
 	r.output_len = st[0].len;
 	r.truncated = st[0].total > st[0].len;
-	r.errout = st[1].buf;
+	r.errout = TAKE_PTR(st[1].buf);
 	r.errout_len = st[1].len;
 	r.errout_total = st[1].total;
-	for (size_t i = 0; i < 3; i++)
-		close(st[i].fd);
-	free(st[2].buf);
-	r.elapsed_ms = (unsigned)(now_ms() - t0);
+	r.elapsed_ms = (unsigned)(child_now_ms() - j->t0);
+	job_free(j);
 	*ret = r;
 	return 0;
-fail:
-	for (size_t i = 0; i < 3; i++) {
-		if (p[i][0] >= 0) {
-			close(p[i][0]);
-			close(p[i][1]);
-		}
-		free(st[i].buf);
-	}
-	return err;
 }
 
-/* ---- child_start_fn: a child that stays ------------------------------------------- */
+void child_cancel(struct child_job *j)
+{
+	struct child_result r;
 
-int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
-		   struct child_proc *ret)
+	/* Collected all the same: only the keeper's reaper kills what the child started. */
+	if (j && child_collect(j, &r) == 0)
+		child_result_done(&r);
+}
+
+int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
+		 struct child_result *ret)
+{
+	struct child_job *j;
+	int err = child_start_fn(fn, userdata, opts, &j);
+
+	return err < 0 ? err : child_collect(j, ret);
+}
+
+/* ---- child_proc_start: a child that stays ------------------------------------------- */
+
+int child_proc_start(child_fn fn, void *userdata, const struct child_opts *opts,
+		     struct child_proc *ret)
 {
 	struct child_proc c = { .in_fd = -1 };
 	struct stream *st[3] = { &c.out, &c.err, &c.st };
@@ -658,7 +804,7 @@ int child_proc_read(struct child_proc *p, uint64_t deadline_ms,
 	for (;;) {
 		struct stream *st[3] = { &p->out, &p->err, &p->st };
 		struct pollfd pfd[3];
-		uint64_t now = now_ms();
+		uint64_t now = child_now_ms();
 		nfds_t n = 0;
 
 		if (p->st.len > 0 && !p->containment)
@@ -704,7 +850,7 @@ void child_proc_stop(struct child_proc *p, unsigned grace_ms, struct child_resul
 		close(p->in_fd); /* no more requests: a well-behaved child ends now */
 	p->in_fd = -1;
 	if (!p->ended)
-		(void)child_proc_read(p, now_ms() + grace_ms, never, NULL);
+		(void)child_proc_read(p, child_now_ms() + grace_ms, never, NULL);
 	if (record_in(p)) {
 		struct keeper_record rec;
 
@@ -723,10 +869,10 @@ void child_proc_stop(struct child_proc *p, unsigned grace_ms, struct child_resul
 		r.timed_out = true;
 		r.reaped = true;
 	}
-	if (!reap_until(p->keeper, now_ms() + CHILD_REAP_GRACE_MS, &kr)) {
+	if (!reap_until(p->keeper, child_now_ms() + CHILD_REAP_GRACE_MS, &kr)) {
 		kill(-p->keeper, SIGKILL);
 		kill(p->keeper, SIGKILL);
-		reap_until(p->keeper, now_ms() + CHILD_REAP_GRACE_MS, &kr);
+		reap_until(p->keeper, child_now_ms() + CHILD_REAP_GRACE_MS, &kr);
 	}
 	r.containment = p->containment ? p->containment : CHILD_CONTAIN_PGROUP;
 	p->out.buf[p->out.len] = '\0';

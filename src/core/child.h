@@ -7,7 +7,10 @@
  * deadline, then kills the child's whole process group with SIGKILL. A child stuck in an
  * uninterruptible sleep (D state, typical of a wedged GPU driver) cannot be reaped even by
  * SIGKILL: the parent then gives up waiting after a short grace period and reports it, so
- * gpuenv still returns.
+ * gpuenv still returns. The deadline counts the child's own time, running or blocked: what it
+ * spent waiting for a CPU on a busy machine (/proc/PID/schedstat) moves it, up to four times
+ * the timeout, so that children running alongside each other and gpuenv's probes on a few
+ * loaded cores are not taken for hung.
  */
 #pragma once
 
@@ -65,11 +68,29 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 		 struct child_result *ret);
 
 /*
+ * The same in two steps, so that the caller works while the child runs (gpuenv starts every
+ * vendor session before the file probes, src/probe/probe.c): child_start_fn() forks and
+ * returns at once (-errno when the child could not be started); child_collect() waits for
+ * the result as child_run_fn() does and frees the job. The deadline runs from the start.
+ * child_pump() reads what the child wrote so far without waiting, so a child that writes
+ * more than a pipe holds is not held up (its deadline still runs) while the caller is busy.
+ * child_cancel() collects and drops the result (the whole tree is killed at the deadline).
+ * Any number of children may be pending at once; none holds another's pipes.
+ */
+struct child_job;
+int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
+		   struct child_job **ret);
+void child_pump(struct child_job *j);
+int child_collect(struct child_job *j, struct child_result *ret);
+void child_cancel(struct child_job *j);
+
+/*
  * A child that stays (the long-lived vendor session of `gpuenv exporter`): started like
  * child_run_fn()'s, under the same keeper, limits and containment, but with no deadline of
  * its own: fn reads its requests from child_request_fd() (the write end is in_fd, never
- * blocking; not standard input, which a vendor child points at /dev/null) and answers on fd; the caller reads the answers with child_proc_read() under a
- * deadline of its choosing and ends the child with child_proc_stop().
+ * blocking; not standard input, which a vendor child points at /dev/null) and answers on fd;
+ * the caller reads the answers with child_proc_read() under a deadline of its choosing and
+ * ends the child with child_proc_stop().
  */
 struct child_stream {
 	int fd; /* non-blocking read end */
@@ -87,8 +108,8 @@ struct child_proc {
 	bool ended; /* the child and its tree are gone (the keeper's record came, or it died) */
 };
 
-int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
-		   struct child_proc *ret);
+int child_proc_start(child_fn fn, void *userdata, const struct child_opts *opts,
+		     struct child_proc *ret);
 /* Reads what the child writes until enough(out.buf, out.len, userdata) is true (1), the child
  * has ended (0), deadline (CLOCK_MONOTONIC milliseconds) passed (-ETIME), or out is full
  * (-EMSGSIZE). */
@@ -100,7 +121,7 @@ int child_proc_read(struct child_proc *p, uint64_t deadline_ms,
  * it; free with child_result_done()). Frees p's buffers and descriptors. */
 void child_proc_stop(struct child_proc *p, unsigned grace_ms, struct child_result *ret);
 uint64_t child_now_ms(void); /* CLOCK_MONOTONIC */
-/* In the child of child_start_fn(): the descriptor its requests come on (-1 elsewhere). */
+/* In the child of child_proc_start(): the descriptor its requests come on (-1 elsewhere). */
 int child_request_fd(void);
 
 /* A private directory (mode 0700) under $TMPDIR or /tmp for a child to use as HOME and cache,

@@ -484,6 +484,14 @@ static int render_text(const struct gpuenv_doctor *d, const struct style *st, st
 	return sb->err;
 }
 
+/* Does s end with a full stop, a question or an exclamation mark? */
+static bool ends_sentence(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && strchr(".?!", s[n - 1]);
+}
+
 /* The longest run of backticks in s. */
 static size_t backtick_run(const char *s)
 {
@@ -595,8 +603,10 @@ static int render_markdown(const struct gpuenv_doctor *d, const struct style *st
 			      rc->rule->id, rule_layer_name(rc->rule->layer));
 		md_text(sb, st, d, rc->message);
 		explained(&line, d, "`, `");
+		/* Messages end without a full stop; the next sentence needs one. */
 		if (line.len)
-			strbuf_printf(sb, " It explains `%s`.", strbuf_str(&line));
+			strbuf_printf(sb, "%s It explains `%s`.",
+				      ends_sentence(rc->message) ? "" : ".", strbuf_str(&line));
 		strbuf_done(&line);
 	}
 	strbuf_puts(sb, "\n\n| layer | status | key facts |\n|---|---|---|\n");

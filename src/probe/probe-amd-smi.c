@@ -27,7 +27,7 @@ static const struct vendor_probe amdsmi_probe = {
 	.need_module = false, /* amdgpu, not nvidia: checked below */
 	.label = "AMD SMI",
 	.session = "amdsmi",
-	.collect = vendor_amdsmi_collect,
+	.start = vendor_amdsmi_start,
 };
 
 /* An AMD GPU on the PCI bus (hardware.gpus[], written by the pci probe before this one). */

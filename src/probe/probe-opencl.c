@@ -139,7 +139,7 @@ int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
 	struct snap_node *ocl = snap_object(snap_object(snapshot_root(s), "runtime"), "opencl");
 	struct vendor_req req = { .library = pe->ctx->opencl_lib,
 				  .timeout_ms = pe->ctx->vendor_timeout_ms };
-	struct vendor_result r;
+	struct vendor_pending *started;
 	const char *source, *why;
 	enum fact_state state;
 	char buf[256];
@@ -168,7 +168,8 @@ int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
 					"(--opencl-all loads them)");
 		return snapshot_error(s);
 	}
-	err = vendor_opencl_collect(&req, &r);
+	/* The child takes its ICD list at the fork: ch may go. */
+	err = vendor_opencl_start(&req, &started);
 	icd_choice_done(&ch);
 	if (err == -ENOMEM)
 		return err;
@@ -176,9 +177,11 @@ int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
 		probe_vendor_not_called(ocl, keys, FACT_ERROR, "fork", strerror(-err));
 		return snapshot_error(s);
 	}
-	probe_vendor_write(ocl, &r, req.timeout_ms, "opencl");
-	if (r.failure)
-		log_warn(pe->log, "OpenCL: %s", r.failure);
-	vendor_result_done(&r);
-	return snapshot_error(s);
+	err = probe_vendor_pend(pe, &(struct probe_pending){ .obj = ocl,
+							     .keys = keys,
+							     .label = "OpenCL",
+							     .session = "opencl",
+							     .timeout_ms = req.timeout_ms,
+							     .vp = started });
+	return err < 0 ? err : snapshot_error(s);
 }

@@ -170,12 +170,69 @@ void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r, un
 		snap_set_str(obj, "session", "completed", source);
 }
 
+int probe_vendor_pend(struct probe_env *pe, const struct probe_pending *pp)
+{
+	if (pe->n_pending == PROBE_MAX_PENDING) {
+		vendor_cancel(pp->vp);
+		return -ENOBUFS; /* more sessions than rows in the probe table: a bug */
+	}
+	pe->pending[pe->n_pending] = *pp;
+	pe->pending[pe->n_pending].probe = pe->probe;
+	pe->pending[pe->n_pending].t0_ms = pe->probe_t0_ms;
+	pe->n_pending++;
+	return 0;
+}
+
+void probe_vendor_pump(struct probe_env *pe)
+{
+	for (size_t i = 0; i < pe->n_pending; i++)
+		vendor_pump(pe->pending[i].vp);
+}
+
+int probe_vendor_collect(struct probe_env *pe, struct snap_node *timings)
+{
+	int ret = 0;
+
+	/* In the order started: the snapshot and the log read as they did when each session ran
+	 * in its own row. */
+	for (size_t i = 0; i < pe->n_pending; i++) {
+		struct probe_pending *pp = &pe->pending[i];
+		struct vendor_result r;
+		int err;
+
+		if (ret == -ENOMEM) {
+			vendor_cancel(pp->vp);
+			continue;
+		}
+		err = vendor_finish(pp->vp, &r);
+		if (err == -ENOMEM) {
+			ret = err;
+			continue;
+		}
+		if (err < 0) {
+			probe_vendor_not_called(pp->obj, pp->keys, FACT_ERROR, "child",
+						strerror(-err));
+		} else {
+			probe_vendor_write(pp->obj, &r, pp->timeout_ms, pp->session);
+			if (r.failure)
+				log_warn(pe->log, "%s: %s", pp->label, r.failure);
+			vendor_result_done(&r);
+		}
+		if (pp->probe)
+			snap_set_int(timings, pp->probe,
+				     (int64_t)((probe_now_ms() - pp->t0_ms) * 1000.0),
+				     "microseconds");
+	}
+	pe->n_pending = 0;
+	return ret;
+}
+
 int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const struct vendor_probe *vp)
 {
 	struct snap_node *obj = snap_object(snap_object(snapshot_root(s), vp->parent), vp->name);
 	const char *lib = *(char *const *)((const char *)pe->ctx + vp->lib_offset);
 	struct vendor_req req = { .library = lib, .timeout_ms = pe->ctx->vendor_timeout_ms };
-	struct vendor_result r;
+	struct vendor_pending *started;
 	const char *source, *why;
 	enum fact_state state;
 	char buf[256];
@@ -191,22 +248,38 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 	}
 	if (vp->prepare)
 		vp->prepare(pe, s, &req);
-	if (vp->collect_keep && (pe->ctx->flags & GPUENV_CTX_VENDOR_KEEP))
+	if (vp->collect_keep && (pe->ctx->flags & GPUENV_CTX_VENDOR_KEEP)) {
+		/* The child that stays answers at once: nothing to overlap. */
+		struct vendor_result r;
+
 		err = vp->collect_keep((struct vendor_keep **)((char *)pe->ctx + vp->keep_offset),
 				       &req, &r);
-	else
-		err = vp->collect(&req, &r);
+		if (err == -ENOMEM)
+			return err;
+		if (err < 0) {
+			probe_vendor_not_called(obj, vp->keys, FACT_ERROR, "fork", strerror(-err));
+			return snapshot_error(s);
+		}
+		probe_vendor_write(obj, &r, req.timeout_ms, vp->session);
+		if (r.failure)
+			log_warn(pe->log, "%s: %s", vp->label, r.failure);
+		vendor_result_done(&r);
+		return snapshot_error(s);
+	}
+	err = vp->start(&req, &started);
 	if (err == -ENOMEM)
 		return err;
 	if (err < 0) {
 		probe_vendor_not_called(obj, vp->keys, FACT_ERROR, "fork", strerror(-err));
 		return snapshot_error(s);
 	}
-	probe_vendor_write(obj, &r, req.timeout_ms, vp->session);
-	if (r.failure)
-		log_warn(pe->log, "%s: %s", vp->label, r.failure);
-	vendor_result_done(&r);
-	return snapshot_error(s);
+	err = probe_vendor_pend(pe, &(struct probe_pending){ .obj = obj,
+							     .keys = vp->keys,
+							     .label = vp->label,
+							     .session = vp->session,
+							     .timeout_ms = req.timeout_ms,
+							     .vp = started });
+	return err < 0 ? err : snapshot_error(s);
 }
 
 /*
@@ -228,7 +301,7 @@ static const struct vendor_probe nvml_probe = {
 	.need_module = true,
 	.label = "NVML",
 	.session = "nvml",
-	.collect = vendor_nvml_collect,
+	.start = vendor_nvml_start,
 	.collect_keep = vendor_nvml_keep_collect,
 	.keep_offset = offsetof(struct gpuenv_ctx, nvml_keep),
 };
@@ -275,7 +348,7 @@ static const struct vendor_probe cuda_probe = {
 	.need_module = true,
 	.label = "libcuda",
 	.session = "cuda",
-	.collect = vendor_cuda_collect,
+	.start = vendor_cuda_start,
 	.prepare = cuda_prepare,
 };
 

@@ -43,7 +43,7 @@ struct vendor_probe {
 	bool need_module;	   /* probe_vendor_gate()'s need_module */
 	const char *label;	   /* in log lines: "NVML: …" */
 	const char *session;	   /* the session fact's source: "nvml child process …" */
-	int (*collect)(const struct vendor_req *req, struct vendor_result *ret);
+	int (*start)(const struct vendor_req *req, struct vendor_pending **ret);
 	/* Optional: facts read before the gate, whatever it says (OpenCL's ICD files); < 0 fails
 	 * the probe. */
 	int (*before)(struct probe_env *pe, struct snap_node *obj);
@@ -57,5 +57,16 @@ struct vendor_probe {
 	size_t keep_offset;
 };
 
+/* Gates, prepares and starts vp's session; probe_vendor_collect() writes its result. */
 int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s,
 		     const struct vendor_probe *vp);
+
+/* Registers a started session (pp->vp, taken) of the probe running now (pe->probe) for
+ * probe_vendor_collect(). 0, or -ENOBUFS (the session is cancelled). */
+int probe_vendor_pend(struct probe_env *pe, const struct probe_pending *pp);
+/* Reads what the pending children wrote so far (between probes: no pipe stays full). */
+void probe_vendor_pump(struct probe_env *pe);
+/* Waits for every pending session in the order started and writes each into its object, as
+ * probe_vendor_write(); timings.<probe> = from the start of its row to its result. 0, or
+ * -ENOMEM (the rest are cancelled). */
+int probe_vendor_collect(struct probe_env *pe, struct snap_node *timings);

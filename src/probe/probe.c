@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The one list of data sources and its runner. Order matters: a probe that reads what
- * another wrote (never its internals) comes after it.
+ * another wrote (never its internals) comes after it. The vendor probes' results are written
+ * after the last row (their children run meanwhile): no probe reads them.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include "formats/toolkit-parse.h"
 #include "loader.h"
 #include "probe-intel.h"
+#include "probe-vendor.h"
 #include "probe.h"
 #include "shared/layer-name.h"
 #include "shared/path-util.h"
@@ -42,7 +44,7 @@ static const struct probe probe_table[] = {
 	{ .name = "container-host", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container_host },
 };
 
-static double now_ms(void)
+double probe_now_ms(void)
 {
 	struct timespec ts;
 
@@ -59,7 +61,10 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 		.log = &ctx->log,
 	};
 	struct snap_node *root = snapshot_root(s);
-	struct snap_node *timings = snap_object(snap_object(root, "collection"), "probe_us");
+	struct snap_node *collection = snap_object(root, "collection");
+	struct snap_node *timings = snap_object(collection, "probe_us");
+	double start = probe_now_ms();
+	int r = 0;
 
 	/* Probes list the same directories (the loader's, PATH's, the injection directories):
 	 * one read of each per collection (root_cache_listings()). */
@@ -67,27 +72,38 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 	/* Every layer exists in the snapshot even when no probe filled it. */
 	for (int l = GPUENV_LAYER_HARDWARE; l <= GPUENV_LAYER_CONTAINER; l++)
 		snap_object(root, layer_name((enum gpuenv_layer)l));
-	for (size_t i = 0; i < ARRAY_SIZE(probe_table); i++) {
+	/* A vendor probe only starts its child (probe_vendor_pend()): the children run while
+	 * the rows after theirs read files, and are collected after the last row. */
+	for (size_t i = 0; i < ARRAY_SIZE(probe_table) && r != -ENOMEM; i++) {
 		const struct probe *p = &probe_table[i];
-		double t0 = now_ms();
-		int r;
+		size_t pending = pe.n_pending;
 
 		if ((ctx->flags & GPUENV_CTX_GPU_SAMPLE) && !p->sample)
 			continue;
 		log_debug(pe.log, "probe %s", p->name);
+		pe.probe = p->name;
+		pe.probe_t0_ms = probe_now_ms();
 		r = p->run(&pe, s);
-		if (r == -ENOMEM) {
-			root_cache_listings(pe.root, false);
-			probe_env_done(&pe);
-			return r;
-		}
-		if (r < 0)
+		if (r < 0 && r != -ENOMEM)
 			log_warn(pe.log, "probe %s failed: %s", p->name, errno_name(r));
-		snap_set_int(timings, p->name, (int64_t)((now_ms() - t0) * 1000.0), "microseconds");
+		if (pe.n_pending == pending)
+			snap_set_int(timings, p->name,
+				     (int64_t)((probe_now_ms() - pe.probe_t0_ms) * 1000.0),
+				     "microseconds");
+		else
+			log_debug(pe.log, "probe %s: vendor child started", p->name);
+		probe_vendor_pump(&pe);
 	}
+	/* Collected even after an OOM: what the children started must not outlive the call. */
+	if (pe.n_pending > 0)
+		log_debug(pe.log, "collecting %zu vendor child(ren)", pe.n_pending);
+	if (probe_vendor_collect(&pe, timings) == -ENOMEM)
+		r = -ENOMEM;
+	snap_set_int(collection, "total_us", (int64_t)((probe_now_ms() - start) * 1000.0),
+		     "microseconds");
 	root_cache_listings(pe.root, false);
 	probe_env_done(&pe);
-	return snapshot_error(s);
+	return r == -ENOMEM ? r : snapshot_error(s);
 }
 
 int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, size_t len)

@@ -15,6 +15,23 @@
 #include "snapshot/snapshot.h"
 
 struct loader;
+struct vendor_pending;
+
+/* A vendor session its probe started and probe_run_all() collects after the file probes, so
+ * that the children (NVML, libcuda, OpenCL, AMD SMI) run alongside each other and the probes
+ * that read files: see probe_vendor_pend(). */
+struct probe_pending {
+	const char *probe;	   /* the probe's row: collection.probe_us.<probe> */
+	double t0_ms;		   /* when its row started */
+	struct snap_node *obj;	   /* where the result goes */
+	const char *const *keys;   /* its facts when the session could not be collected */
+	const char *label;	   /* in log lines: "NVML: …" */
+	const char *session;	   /* the session fact's source: "nvml child process …" */
+	unsigned timeout_ms;	   /* the deadline, for the session fact's source */
+	struct vendor_pending *vp; /* the running child */
+};
+
+#define PROBE_MAX_PENDING 8
 
 struct probe_env {
 	struct gpuenv_ctx *ctx;
@@ -36,6 +53,12 @@ struct probe_env {
 	/* Its Python environments (conda/mamba envs among them), found once for the python,
 	 * CUDA toolkit and ROCm probes (probe_python_envs()). */
 	struct probe_pyenvs *pyenvs;
+	/* The probe running now (its name, when its row started), and the vendor sessions
+	 * started and not yet collected. */
+	const char *probe;
+	double probe_t0_ms;
+	struct probe_pending pending[PROBE_MAX_PENDING];
+	size_t n_pending;
 };
 
 #define PROBE_DPKG_STATUS "/var/lib/dpkg/status"
@@ -163,6 +186,8 @@ struct probe {
 	bool sample; /* run also for a metrics sample (GPUENV_CTX_GPU_SAMPLE) */
 };
 
+/* CLOCK_MONOTONIC in milliseconds (the probe timings). */
+double probe_now_ms(void);
 /* Runs every probe in table order into s; records each probe's outcome under "probes". */
 int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s);
 

@@ -250,7 +250,7 @@ static int amdsmi_child(int fd, void *userdata)
 	return w.err ? 1 : 0;
 }
 
-int vendor_amdsmi_collect(const struct vendor_req *req, struct vendor_result *ret)
+int vendor_amdsmi_start(const struct vendor_req *req, struct vendor_pending **ret)
 {
 	struct vendor_session vs = {
 		.fn = amdsmi_child,
@@ -260,5 +260,5 @@ int vendor_amdsmi_collect(const struct vendor_req *req, struct vendor_result *re
 		.expected_keys = amdsmi_keys,
 	};
 
-	return vendor_session_run(&vs, ret);
+	return vendor_session_start(&vs, ret);
 }

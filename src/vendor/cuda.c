@@ -218,7 +218,7 @@ static int cuda_child(int fd, void *userdata)
 	return w.err ? 1 : 0;
 }
 
-int vendor_cuda_collect(const struct vendor_req *req, struct vendor_result *ret)
+int vendor_cuda_start(const struct vendor_req *req, struct vendor_pending **ret)
 {
 	struct vendor_session vs = {
 		.fn = cuda_child,
@@ -232,5 +232,5 @@ int vendor_cuda_collect(const struct vendor_req *req, struct vendor_result *ret)
 		.data_budget = req->launch ? LAUNCH_DATA_BUDGET : 0,
 	};
 
-	return vendor_session_run(&vs, ret);
+	return vendor_session_start(&vs, ret);
 }

@@ -754,12 +754,12 @@ static void nvml_session(const struct vendor_req *req, child_fn fn, struct vendo
 	};
 }
 
-int vendor_nvml_collect(const struct vendor_req *req, struct vendor_result *ret)
+int vendor_nvml_start(const struct vendor_req *req, struct vendor_pending **ret)
 {
 	struct vendor_session vs;
 
 	nvml_session(req, nvml_child, &vs);
-	return vendor_session_run(&vs, ret);
+	return vendor_session_start(&vs, ret);
 }
 
 int vendor_nvml_keep_collect(struct vendor_keep **keep, const struct vendor_req *req,

@@ -268,7 +268,7 @@ static int opencl_files(const struct vendor_req *req, char ***ret)
 	return 0;
 }
 
-int vendor_opencl_collect(const struct vendor_req *req, struct vendor_result *ret)
+int vendor_opencl_start(const struct vendor_req *req, struct vendor_pending **ret)
 {
 	static const char *const env[] = { "OCL_ICD_VENDORS", "vendors", "OPENCL_VENDOR_PATH",
 					   "vendors", NULL };
@@ -289,5 +289,5 @@ int vendor_opencl_collect(const struct vendor_req *req, struct vendor_result *re
 		vs.private_files = (const char *const *)files;
 		vs.env = env;
 	}
-	return vendor_session_run(&vs, ret);
+	return vendor_session_start(&vs, ret);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * A vendor session that stays (session.h, "A session that stays"): the vendor library is
- * opened and initialised once in a sandboxed child (core/child.c child_start_fn(): the same
+ * opened and initialised once in a sandboxed child (core/child.c child_proc_start(): the same
  * keeper, limits, seccomp, Landlock and private directory as a one-shot session) and then
  * answers one sweep per request, as NVIDIA's own tools hold one NVML session (nvidia-smi
  * --loop, DCGM's host engine). Protocol, on top of session.h's lines:
@@ -123,7 +123,7 @@ static int keep_start(struct vendor_keep *k, const struct vendor_session *vs)
 	if (session_make_private_dir(vs, &k->dir) < 0)
 		return -ENOMEM;
 	args.dir = k->dir;
-	err = child_start_fn(session_child, &args, &opts, &k->proc);
+	err = child_proc_start(session_child, &args, &opts, &k->proc);
 	if (err < 0) {
 		child_tmpdir_remove(k->dir);
 		free(k->dir);

@@ -683,26 +683,88 @@ int session_make_private_dir(const struct vendor_session *vs, char **ret)
 	return 0;
 }
 
-int vendor_session_run(const struct vendor_session *vs, struct vendor_result *ret)
+/* A session between vendor_session_start() and vendor_finish(): the child's job, its private
+ * directory, and what session_result() reads of the vendor_session (prefix, timeout, expected
+ * keys: static data). The child took its own copy of the rest at the fork. */
+struct vendor_pending {
+	struct child_job *job;
+	char *dir; /* the child's private directory, or NULL */
+	uint64_t data_budget;
+	struct vendor_session vs;
+};
+
+static void pending_free(struct vendor_pending *p)
 {
-	struct child_result cr;
-	_cleanup_free_ char *dir = NULL;
+	/* Whatever the library left there goes with it: gpuenv leaves the machine as it was. */
+	child_tmpdir_remove(p->dir);
+	free(p->dir);
+	free(p);
+}
+
+int vendor_session_start(const struct vendor_session *vs, struct vendor_pending **ret)
+{
+	struct vendor_pending *p = calloc(1, sizeof(*p));
 	struct session_child_args args = { .vs = vs };
 	struct child_opts opts;
 	int err;
 
-	session_child_opts(vs, &opts);
-	if (session_make_private_dir(vs, &dir) < 0)
+	if (!p)
 		return -ENOMEM;
-	args.dir = dir;
-	err = child_run_fn(session_child, &args, &opts, &cr);
-	/* Whatever the library left there goes with it: gpuenv leaves the machine as it was. */
-	child_tmpdir_remove(dir);
-	if (err < 0)
+	session_child_opts(vs, &opts);
+	p->data_budget = opts.data_budget;
+	p->vs = (struct vendor_session){ .prefix = vs->prefix,
+					 .timeout_ms = vs->timeout_ms,
+					 .expected_keys = vs->expected_keys };
+	if (session_make_private_dir(vs, &p->dir) < 0) {
+		free(p);
+		return -ENOMEM;
+	}
+	args.dir = p->dir;
+	/* The child takes its copy of args, vs and opts at the fork. */
+	err = child_start_fn(session_child, &args, &opts, &p->job);
+	if (err < 0) {
+		pending_free(p);
 		return err;
-	err = session_result(vs, &cr, dir, opts.data_budget, ret);
-	child_result_done(&cr);
+	}
+	*ret = p;
+	return 0;
+}
+
+void vendor_pump(struct vendor_pending *p)
+{
+	if (p)
+		child_pump(p->job);
+}
+
+int vendor_finish(struct vendor_pending *p, struct vendor_result *ret)
+{
+	struct child_result cr;
+	int err = child_collect(p->job, &cr);
+
+	p->job = NULL;
+	if (err >= 0) {
+		err = session_result(&p->vs, &cr, p->dir, p->data_budget, ret);
+		child_result_done(&cr);
+	}
+	pending_free(p);
 	return err;
+}
+
+void vendor_cancel(struct vendor_pending *p)
+{
+	if (!p)
+		return;
+	child_cancel(p->job);
+	pending_free(p);
+}
+
+int vendor_run(int (*start)(const struct vendor_req *, struct vendor_pending **),
+	       const struct vendor_req *req, struct vendor_result *ret)
+{
+	struct vendor_pending *p;
+	int err = start(req, &p);
+
+	return err < 0 ? err : vendor_finish(p, ret);
 }
 
 void vendor_result_done(struct vendor_result *r)

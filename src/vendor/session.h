@@ -81,11 +81,12 @@ struct vendor_session {
 	uint64_t data_budget;
 };
 
-/* Runs the session in a child and folds its output into ret. -errno only when the child
- * could not be started or on OOM. The tree also gets "sandbox" (how the child was held) and,
- * when the library wrote to stderr, "stderr" (64 KiB kept, control bytes as \xHH). A child
- * that exits 0 without writing its completion line "ended early". */
-int vendor_session_run(const struct vendor_session *vs, struct vendor_result *ret);
+/* Starts the session in a child (vendor_finish() folds its output into a result; see
+ * vendor.h). -errno only when the child could not be started or on OOM. The result also gets
+ * "sandbox" (how the child was held) and, when the library wrote to stderr, "stderr" (64 KiB
+ * kept, control bytes as \xHH). A child that exits 0 without writing its completion line
+ * "ended early". */
+int vendor_session_start(const struct vendor_session *vs, struct vendor_pending **ret);
 
 /* Folds protocol text into a tree (exposed for the unit tests). */
 int vendor_fold(const char *text, size_t len, const char *prefix, json_t *tree,

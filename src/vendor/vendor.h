@@ -32,10 +32,25 @@ struct vendor_result {
 	unsigned elapsed_ms;
 };
 
-int vendor_nvml_collect(const struct vendor_req *req, struct vendor_result *ret);
-int vendor_cuda_collect(const struct vendor_req *req, struct vendor_result *ret);
-int vendor_opencl_collect(const struct vendor_req *req, struct vendor_result *ret);
-int vendor_amdsmi_collect(const struct vendor_req *req, struct vendor_result *ret);
+/* A session started and not yet collected. Starting forks the child and returns at once, so
+ * the caller can do other work (and start the other sessions) meanwhile: the probes start
+ * every vendor session before the file probes and collect them after (src/probe/probe.c).
+ * -errno only when the child could not be started, or on OOM. */
+struct vendor_pending;
+int vendor_nvml_start(const struct vendor_req *req, struct vendor_pending **ret);
+int vendor_cuda_start(const struct vendor_req *req, struct vendor_pending **ret);
+int vendor_opencl_start(const struct vendor_req *req, struct vendor_pending **ret);
+int vendor_amdsmi_start(const struct vendor_req *req, struct vendor_pending **ret);
+/* Reads what the child has written so far, without waiting (core/child.h child_pump()). */
+void vendor_pump(struct vendor_pending *p);
+/* Waits for the child (until its deadline, counted from the start) and folds what it said
+ * into ret; frees p either way. */
+int vendor_finish(struct vendor_pending *p, struct vendor_result *ret);
+/* Collects and drops the result (the caller gives up, e.g. on OOM); frees p. */
+void vendor_cancel(struct vendor_pending *p);
+/* start, then vendor_finish(): the whole session in one call. */
+int vendor_run(int (*start)(const struct vendor_req *req, struct vendor_pending **ret),
+	       const struct vendor_req *req, struct vendor_result *ret);
 void vendor_result_done(struct vendor_result *r);
 
 /* NVML in a child that stays between calls (GPUENV_CTX_VENDOR_KEEP, `gpuenv exporter`):

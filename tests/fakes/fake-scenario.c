@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fake-scenario.h"
@@ -315,6 +316,18 @@ bool fake_inject(const char *section, const char *dev_section, const char *fn,
 	v = get2(dev_section, section, key);
 	if (v)
 		(void)mknod(v, S_IFCHR | 0666, makedev(195, 255));
+	snprintf(key, sizeof(key), "delay.%s", fn);
+	v = get2(dev_section, section, key);
+	if (v) {
+		/* A slow call that then answers as told (the real cuInit takes a quarter of a
+		 * second on an H200): not hostile, so nothing on stderr. */
+		unsigned long ms = strtoul(v, NULL, 0);
+		struct timespec ts = { .tv_sec = (time_t)(ms / 1000u),
+				       .tv_nsec = (long)(ms % 1000u) * 1000000L };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
 	snprintf(key, sizeof(key), "hang.%s", fn);
 	if (get2(dev_section, section, key))
 		for (;;)

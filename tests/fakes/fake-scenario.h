@@ -6,7 +6,7 @@
  * "error.<function> = NAME|number", "hang.<function> = 1", "crash.<function> = SIGSEGV" and
  * "mknod.<function> = PATH" (do what the real libraries do when /dev/nvidiactl is missing:
  * mknodat(PATH, S_IFCHR|0666, makedev(195, 255))) inject behaviour into one call, in the
- * library's section or a device's. Hostile behaviours, each reported on stderr:
+ * library's section or a device's; "delay.<function> = MS" makes the call take MS ms first. Hostile behaviours, each reported on stderr:
  * "stderr_flood.<function> = BYTES" (escape sequences included), "write_file.<function> =
  * PATH" (append, else create), "alloc.<function> = BYTES" (touched), "fork.<function> = N"
  * (children that leave the process group and wait forever), "exit.<function> = CODE",

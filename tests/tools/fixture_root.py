@@ -190,6 +190,9 @@ def build_hip(out, o):
     embedded by clang's HIP host compile (-fcuda-include-gpubinary: .hip_fatbin)."""
     arches = o.get("gfx", "").split(",")
     with tempfile.TemporaryDirectory() as t:
+        # clang's HIP device compile leaves a directory per source in $TMPDIR (/tmp/fill-…,
+        # /tmp/scale-…): here they go with t
+        env = dict(os.environ, TMPDIR=t)
         objs = []
         for name, op in (("fill", "="), ("scale", "*=")):
             src = f"{t}/{name}.hip"
@@ -199,7 +202,8 @@ def build_hip(out, o):
             for a in arches:
                 co = f"{t}/{name}-{a}.co"
                 run(["clang-15", "-x", "hip", "--offload-device-only", "--no-gpu-bundle-output",
-                     f"--offload-arch={a}", "-nogpulib", "-nogpuinc", "-O2", src, "-o", co])
+                     f"--offload-arch={a}", "-nogpulib", "-nogpuinc", "-O2", src, "-o", co],
+                    env=env)
                 cos.append(co)
             fb = f"{t}/{name}.hipfb"
             targets = ["host-x86_64-unknown-linux"] + [f"hipv4-amdgcn-amd-amdhsa--{a}" for a in arches]
@@ -207,7 +211,8 @@ def build_hip(out, o):
                  "--inputs=" + ",".join(["/dev/null"] + cos), f"--outputs={fb}"])
             obj = f"{t}/{name}.o"
             run(["clang-15", "-x", "hip", "--offload-host-only", "-nogpulib", "-nogpuinc", "-fPIC",
-                 "-O2", "-c", src, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", fb, "-o", obj])
+                 "-O2", "-c", src, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", fb, "-o", obj],
+                env=env)
             objs.append(obj)
         run(["clang-15", "-shared", "-o", out, f"-Wl,-soname,{o['soname']}"] + objs)
         run(["strip", "--strip-unneeded", out])

@@ -42,6 +42,9 @@ def gpuenv(*args, **kw):
     return subprocess.run([GPUENV, *args], capture_output=True, **kw)
 
 
+incomplete = set()  # fixtures whose generated files could not all be made here (no nvcc …)
+
+
 def fixture_root(name, tmp):
     """The fixture's root as the scenario tests see it (generated files made)."""
     d = os.path.join(FIXTURES, name)
@@ -55,6 +58,7 @@ def fixture_root(name, tmp):
                        capture_output=True, text=True)
     if r.returncode == 77:
         print(r.stdout.strip())
+        incomplete.add(name)
     elif r.returncode != 0:
         sys.exit(f"FAIL: fixture_root.py {name}: {r.stderr}")
     return dest
@@ -97,6 +101,11 @@ def check_replay(name, tmp):
 def check_large(tmp):
     """Libraries grown by 64 MiB of trailing zeros (nothing a parser reads): kept in part."""
     src = fixture_root("python-venv-torch24-cu124", tmp)
+    if "python-venv-torch24-cu124" in incomplete:
+        # the libraries a probe reads in part (libtorch_cuda.so's kernels) are nvcc's output
+        print("SKIP capture-bundle large: python-venv-torch24-cu124 lacks its generated "
+              "libraries here (see the SKIP above)")
+        return
     root = os.path.join(tmp, "large.root")
     shutil.copytree(src, root, symlinks=True)
     grown = []
@@ -202,7 +211,17 @@ def check_live(tmp):
         return
     out = os.path.join(tmp, "live")
     os.mkdir(out)
-    subprocess.run(["tar", "--zstd", "-xf", bundle, "-C", out], check=True)
+    t = subprocess.run(["tar", "--zstd", "-xf", bundle, "-C", out], capture_output=True,
+                       text=True)
+    if t.returncode != 0:
+        # The live /dev's device nodes: only root can make them (mknod needs CAP_MKNOD).
+        other = [line for line in t.stderr.splitlines()
+                 if "Cannot mknod" not in line and "due to previous errors" not in line]
+        if os.geteuid() == 0 or other:
+            expect("live: tar unpacks the bundle", False, t.stderr[-2000:])
+            return
+        print("SKIP capture-bundle live device nodes: tar cannot make them as a user "
+              "(mknod needs CAP_MKNOD); the rest unpacked")
     meta = json.load(open(os.path.join(out, "capture.json")))
     print(f"live: bundle {os.path.getsize(bundle)} bytes, {meta['entries']} entries, "
           f"{meta['files_read']} files read, {len(meta['partial'])} kept in part")

@@ -115,6 +115,12 @@ else
 	echo "FAIL: doctor --markdown lacks the line '$want'"
 	fail=1
 fi
+# its root-cause sentence ends before "It explains …" (a message has no full stop of its own)
+rc_line=$("$gpuenv" doctor --markdown --sysroot "$xid_root" --no-vendor | grep '^\*\*Root cause:\*\*')
+case $rc_line in
+*'. It explains `'*) echo "ok: doctor --markdown: the root cause is a sentence before 'It explains'" ;;
+*) echo "FAIL: doctor --markdown root cause: '$rc_line'"; fail=1 ;;
+esac
 # doctor text fits 80 columns when stdout is no terminal (here: a pipe): only a word longer
 # than the line (a path, a command) may exceed it.
 fixture h100-sxm-550

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Unit tests of src/core/child.c: the deadline seam for vendor calls. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -281,7 +282,7 @@ static void test_start_serves_requests_then_ends(void **state)
 	struct child_proc p;
 	struct child_result r;
 
-	assert_int_equal(child_start_fn(echo_server, &hang_third, &OPTS(0, 64), &p), 0);
+	assert_int_equal(child_proc_start(echo_server, &hang_third, &OPTS(0, 64), &p), 0);
 	for (unsigned i = 1; i <= 4; i++) {
 		char want[8];
 
@@ -305,7 +306,7 @@ static void test_start_hang_is_killed(void **state)
 	struct child_result r;
 	uint64_t t0;
 
-	assert_int_equal(child_start_fn(echo_server, &hang_third, &OPTS(0, 64), &p), 0);
+	assert_int_equal(child_proc_start(echo_server, &hang_third, &OPTS(0, 64), &p), 0);
 	assert_int_equal(ask_once(&p, 10000), 1);
 	assert_int_equal(ask_once(&p, 10000), 1);
 	t0 = child_now_ms();
@@ -315,6 +316,102 @@ static void test_start_hang_is_killed(void **state)
 	assert_true(r.timed_out);
 	assert_true(child_now_ms() - t0 < 5000);
 	child_result_done(&r);
+}
+
+/* Waits for the file named by userdata to appear (another child makes it), then says so. */
+static int wait_for_file(int fd, void *userdata)
+{
+	struct stat st;
+
+	while (stat(userdata, &st) < 0)
+		usleep(1000);
+	return write(fd, "seen", 4) == 4 ? 0 : 1;
+}
+
+static int make_file(int fd, void *userdata)
+{
+	int f = open(userdata, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (f < 0)
+		return 1;
+	close(f);
+	return write(fd, "made", 4) == 4 ? 0 : 1;
+}
+
+/* Two started children run at once: the first can only finish once the second, started
+ * after it, has run (run one after the other, the first would wait until its deadline). */
+static void test_started_children_overlap(void **state)
+{
+	char dir[] = "/tmp/gpuenv-test-child-XXXXXX", path[64];
+	struct child_job *a, *b;
+	struct child_result ra, rb;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/flag", dir);
+	assert_int_equal(child_start_fn(wait_for_file, path, &OPTS(20000, 64), &a), 0);
+	assert_int_equal(child_start_fn(make_file, path, &OPTS(20000, 64), &b), 0);
+	assert_int_equal(child_collect(a, &ra), 0);
+	assert_int_equal(child_collect(b, &rb), 0);
+	assert_false(ra.timed_out);
+	assert_string_equal(ra.output, "seen");
+	assert_int_equal(ra.exit_status, 0);
+	assert_string_equal(rb.output, "made");
+	child_result_done(&ra);
+	child_result_done(&rb);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Writes the descriptors it holds above stderr, but its own answer's, as " N" each. */
+static int list_fds(int fd, void *userdata)
+{
+	char out[512] = "", name[32];
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	if (!d)
+		return 1;
+	while ((e = readdir(d))) {
+		int n = atoi(e->d_name);
+
+		if (e->d_name[0] != '.' && n > STDERR_FILENO && n != fd && n != dirfd(d)) {
+			snprintf(name, sizeof(name), " %d", n);
+			strncat(out, name, sizeof(out) - strlen(out) - 1);
+		}
+	}
+	closedir(d);
+	return write(fd, out, strlen(out)) == (ssize_t)strlen(out) ? 0 : 1;
+}
+
+static unsigned count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned n = 0;
+
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* A child started while another is pending holds nothing of it (its pipes would otherwise
+ * stay open in the second child's tree), and collecting and cancelling close everything. */
+static void test_started_child_fds(void **state)
+{
+	unsigned before = count_fds();
+	struct child_job *a, *b;
+	struct child_result rb;
+
+	assert_int_equal(child_start_fn(hang, NULL, &OPTS(300, 64), &a), 0);
+	assert_int_equal(child_start_fn(list_fds, NULL, &OPTS(20000, 64), &b), 0);
+	child_pump(a);
+	assert_int_equal(child_collect(b, &rb), 0);
+	assert_int_equal(rb.exit_status, 0);
+	assert_string_equal(rb.output, "");
+	child_result_done(&rb);
+	child_cancel(a);
+	assert_int_equal(count_fds(), before);
 }
 
 int main(void)
@@ -330,6 +427,8 @@ int main(void)
 		cmocka_unit_test(test_tmpdir),
 		cmocka_unit_test(test_start_serves_requests_then_ends),
 		cmocka_unit_test(test_start_hang_is_killed),
+		cmocka_unit_test(test_started_children_overlap),
+		cmocka_unit_test(test_started_child_fds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

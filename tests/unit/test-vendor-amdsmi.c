@@ -33,7 +33,7 @@ static json_t *amdsmi(unsigned timeout_ms, char **ret_failure)
 	struct vendor_result r;
 	json_t *t;
 
-	assert_int_equal(vendor_amdsmi_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_amdsmi_start, &req, &r), 0);
 	if (r.failure && !ret_failure)
 		fail_msg("unexpected failure: %s", r.failure);
 	if (ret_failure)
@@ -105,14 +105,14 @@ static void test_bad_libraries(void **state)
 	struct vendor_result r;
 
 	(void)state;
-	assert_int_equal(vendor_amdsmi_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_amdsmi_start, &req, &r), 0);
 	assert_null(r.failure);
 	assert_fact(r.tree, "library", "absent", "amdsmi:dlopen");
 	assert_fact(r.tree, "init", "unprobed", "amdsmi:dlopen");
 	vendor_result_done(&r);
 
 	req.library = fake("libnvidia-ml.so.1");
-	assert_int_equal(vendor_amdsmi_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_amdsmi_start, &req, &r), 0);
 	assert_error_contains(r.tree, "init", "error", "not an AMD SMI library");
 	vendor_result_done(&r);
 }
@@ -125,7 +125,7 @@ static void test_hang(void **state)
 	(void)state;
 	set_scenario("[amdsmi.device.0]\nbus_id = 0000:05:00.0\n"
 		     "hang.amdsmi_get_gpu_vram_usage = 1\n");
-	assert_int_equal(vendor_amdsmi_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_amdsmi_start, &req, &r), 0);
 	assert_non_null(r.failure);
 	assert_non_null(strstr(r.failure, "timed out after 1500 ms in amdsmi_get_gpu_vram_usage"));
 	/* what came before the hang survives */

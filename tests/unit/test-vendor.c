@@ -384,7 +384,7 @@ static void test_nvml_hang(void **state)
 
 	set_scenario("[nvml]\ndriver_version = 550.54.15\n[nvml.device.0]\nname = A\n"
 		     "hang.nvmlDeviceGetName = 1\n");
-	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_nvml_start, &req, &r), 0);
 	assert_true(r.elapsed_ms >= 1500 && r.elapsed_ms < 6000);
 	assert_non_null(r.failure);
 	snprintf(want, sizeof(want), "timed out after 1500 ms in nvmlDeviceGetName");
@@ -397,7 +397,7 @@ static void test_nvml_hang(void **state)
 
 	/* A hang in nvmlInit: every top-level fact records it. */
 	set_scenario("[nvml]\ndriver_version = 550.54.15\nhang.nvmlInit_v2 = 1\n");
-	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_nvml_start, &req, &r), 0);
 	assert_error_contains(r.tree, "init", "error", "timed out after 1500 ms in nvmlInit_v2");
 	assert_error_contains(r.tree, "device_count", "error", "not reached: timed out");
 	assert_error_contains(r.tree, "devices", "error", "not reached: timed out");
@@ -427,7 +427,7 @@ static json_t *cuda(const char *lib, const char *skip_init)
 	struct vendor_req req = { .library = lib, .timeout_ms = 10000, .skip_init = skip_init };
 	struct vendor_result r;
 
-	assert_int_equal(vendor_cuda_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_cuda_start, &req, &r), 0);
 	if (r.failure)
 		fail_msg("unexpected failure: %s", r.failure);
 	return r.tree;
@@ -496,7 +496,7 @@ static void test_cuda_names_its_threads(void **state)
 
 	set_scenario("[cuda]\nname_thread.cuInit = gpuenv-named\n"
 		     "unlink.cuInit = /nonexistent/gpuenv-test\n[cuda.device.0]\nname = A\n");
-	assert_int_equal(vendor_cuda_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_cuda_start, &req, &r), 0);
 	v = json_string_value(jget(r.tree, "sandbox.value"));
 	assert_non_null(v);
 	if (strstr(v, "pid namespace"))
@@ -522,14 +522,14 @@ static void test_opencl_bad_libraries(void **state)
 	struct vendor_req req = { .library = "/nonexistent/libOpenCL.so.1", .timeout_ms = 10000 };
 	struct vendor_result r;
 
-	assert_int_equal(vendor_opencl_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_opencl_start, &req, &r), 0);
 	assert_null(r.failure);
 	assert_fact(r.tree, "library", "absent", "opencl:dlopen");
 	assert_fact(r.tree, "platforms", "unprobed", "opencl:dlopen");
 	vendor_result_done(&r);
 
 	req.library = fake("libnvidia-ml.so.1");
-	assert_int_equal(vendor_opencl_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_opencl_start, &req, &r), 0);
 	assert_error_contains(r.tree, "platforms", "error", "not an OpenCL library");
 	vendor_result_done(&r);
 }
@@ -564,7 +564,7 @@ static int soname_search(void)
 	struct vendor_result r;
 	const char *lib;
 
-	if (vendor_nvml_collect(&req, &r) < 0)
+	if (vendor_run(vendor_nvml_start, &req, &r) < 0)
 		return 1;
 	lib = jstr(r.tree, "library", "value");
 	/* The fake found through LD_LIBRARY_PATH, under its soname. */
@@ -572,7 +572,7 @@ static int soname_search(void)
 		return 1;
 	printf("nvml %s\n", jstr(r.tree, "init", "value") ?: "?");
 	vendor_result_done(&r);
-	if (vendor_cuda_collect(&req, &r) < 0)
+	if (vendor_run(vendor_cuda_start, &req, &r) < 0)
 		return 1;
 	lib = jstr(r.tree, "library", "value");
 	if (!lib || !strstr(lib, "/tests/fakes/libcuda.so.1"))

@@ -105,7 +105,7 @@ json_t *nvml(const char *lib, unsigned timeout_ms, char **ret_failure)
 	struct vendor_req req = { .library = lib, .timeout_ms = timeout_ms };
 	struct vendor_result r;
 
-	assert_int_equal(vendor_nvml_collect(&req, &r), 0);
+	assert_int_equal(vendor_run(vendor_nvml_start, &req, &r), 0);
 	assert_non_null(r.tree);
 	if (ret_failure)
 		*ret_failure = r.failure;

@@ -115,7 +115,12 @@ def ldso_cache(dst):
         missing = fixture_root.prepare(dst, made)
         if missing:
             sys.exit(f"{dst}: cannot make {missing} for ldconfig")
-        subprocess.run(["/sbin/ldconfig", "-r", made], check=True, stderr=subprocess.DEVNULL)
+        # -r chroots (as root only), without which ldconfig refuses a relative `include`;
+        # a user gets root's view of the tree in a user namespace of its own (unshare(1))
+        ldconfig = ["/sbin/ldconfig", "-r", made]
+        if os.geteuid() != 0:
+            ldconfig = ["unshare", "--map-root-user"] + ldconfig
+        subprocess.run(ldconfig, check=True, stderr=subprocess.DEVNULL)
         shutil.copyfile(f"{made}/etc/ld.so.cache", f"{dst}/root/etc/ld.so.cache")
 
 

@@ -89,7 +89,9 @@ def intel_base(name, device, subsys, cls=0x030000, in_render=True, kernel="6.8.0
     w(root, f"{GPU}/class", f"0x{cls:06x}\n")
     w(root, f"{GPU}/resource", RESOURCE)
     link(root, f"{GPU}/driver", "../../../../bus/pci/drivers/i915")
-    w(root, "sys/bus/pci/drivers/i915/bind", "", 0o200)
+    # sysfs makes it write-only (0200); git keeps 0644, and a 0200 file is one a writer
+    # running as a user could not copy (fixture_root.prepare) when it rebuilds the tree
+    w(root, "sys/bus/pci/drivers/i915/bind", "")
     w(root, "sys/module/i915/refcnt", "38\n")
     w(root, "proc/modules", MODULES)
     w(root, "proc/cmdline", f"BOOT_IMAGE=/boot/vmlinuz-{kernel} root=UUID=0b6b2a5e-3f0a-4c41-"
