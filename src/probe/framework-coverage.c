@@ -166,6 +166,18 @@ static void add_unknown(struct cov_out *o, const char *path, const char *wheel,
 	snap_set_state(e, "arch_targets", snap_state(why), snap_source(why), snap_error(why));
 }
 
+/* A directory of the framework's own that could not be listed: one entry whose state stands
+ * for every library in it. */
+static int list_failed(struct cov_out *o, const char *dir, int err)
+{
+	struct snap_node *e = snap_append_object(o->arr);
+
+	snap_set_str(e, "path", dir, dir);
+	snap_set_str(e, "origin", "own", dir);
+	snap_set_errno(e, "arch_targets", err, dir);
+	return 0;
+}
+
 /* The framework's own directory: its other libraries and the copies it bundles. */
 static int own_dir(struct cov_out *o, const struct fw_cov *t, const char *kernel_lib)
 {
@@ -179,14 +191,8 @@ static int own_dir(struct cov_out *o, const struct fw_cov *t, const char *kernel
 	r = root_list_dir(o->c->pe->root, dir, MAX_SMALL_DIR, &names);
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0) {
-		struct snap_node *e = snap_append_object(o->arr);
-
-		snap_set_str(e, "path", dir, dir);
-		snap_set_str(e, "origin", "own", dir);
-		snap_set_errno(e, "arch_targets", r, dir);
-		return 0;
-	}
+	if (r < 0)
+		return list_failed(o, dir, r);
 	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *p = NULL;
 		bool own = any_stem(*n, t->own);
@@ -243,14 +249,8 @@ static int own_modules(struct cov_out *o, const char *dir, const char *const *pr
 		return 0;
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0) {
-		struct snap_node *e = snap_append_object(o->arr);
-
-		snap_set_str(e, "path", dir, dir);
-		snap_set_str(e, "origin", "own", dir);
-		snap_set_errno(e, "arch_targets", r, dir);
-		return 0;
-	}
+	if (r < 0)
+		return list_failed(o, dir, r);
 	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *p = NULL;
 		bool want = !prefixes;
