@@ -15,8 +15,19 @@
  * (torch's Requires-Dist; tensorflow's [and-cuda] extra; jax-cuda12-plugin's [with-cuda]
  * extra on PyPI), limited to those whose libraries carry GPU code. The CUDA runtime, NVRTC,
  * nvJitLink, CUPTI and NVTX are left out: they launch no kernels of their own.
+ * TensorFlow's and JAX's own libraries besides the kernel library: TensorFlow's three
+ * (libtensorflow_cc.so.2, python/_pywrap_tensorflow_internal.so, libtensorflow_framework.so.2:
+ * the pip wheel's RECORD; each holds GPU kernels in some release); a jax-cuda12-plugin's
+ * extension modules (jax_cuda12_plugin/_prng.so, _linalg.so, _solver.so …: the kernels of
+ * jaxlib/gpu, jaxlib/tools/build_gpu_kernels_wheel.py), which jax imports beside XLA's
+ * jax_plugins/xla_cuda12/xla_cuda_plugin.so; and a jaxlib CUDA wheel's (0.1.x-0.4.x, version
+ * "+cuda11…") kernel modules beside xla_extension.so: jaxlib/cuda_prng_kernels.so,
+ * cublas_kernels.so … (build/build_wheel.py to 0.1.7x), jaxlib/_cuda_prng.so … (0.3.x),
+ * jaxlib/cuda/_prng.so … (0.4.x). The ThreeFry kernel of those is what fails first
+ * ("jaxlib/cuda_prng_kernels.cc:30: operation cudaGetLastError() failed").
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +46,9 @@ struct fw_cov {
 	const char *key;       /* packages.<key>; jax: each of its plugins[] */
 	const char *own[3];    /* its own libraries beside the kernel library, NULL-ended */
 	const char *loads[10]; /* the NVIDIA libraries with GPU code it loads, NULL-ended */
+	/* its own libraries anywhere in its package, by path below the package directory; the
+	 * kernel library is one of them (which one tells where the package directory is) */
+	const char *files[4];
 };
 
 /* Name stems, matched as a stem followed by '.', '-' or '_' (libcudnn_ops.so.9,
@@ -47,7 +61,9 @@ static const struct fw_cov fw_cov[] = {
 	{ "tensorflow",
 	  { NULL },
 	  { "libcudnn", "libcublas", "libcublasLt", "libnccl", "libcufft", "libcusolver",
-	    "libcusparse", NULL } },
+	    "libcusparse", NULL },
+	  { "libtensorflow_cc.so.2", "python/_pywrap_tensorflow_internal.so",
+	    "libtensorflow_framework.so.2", NULL } },
 	{ "jax",
 	  { NULL },
 	  { "libcudnn", "libcublas", "libcublasLt", "libnccl", "libcufft", "libcusolver",
@@ -150,6 +166,18 @@ static void add_unknown(struct cov_out *o, const char *path, const char *wheel,
 	snap_set_state(e, "arch_targets", snap_state(why), snap_source(why), snap_error(why));
 }
 
+/* A directory of the framework's own that could not be listed: one entry whose state stands
+ * for every library in it. */
+static int list_failed(struct cov_out *o, const char *dir, int err)
+{
+	struct snap_node *e = snap_append_object(o->arr);
+
+	snap_set_str(e, "path", dir, dir);
+	snap_set_str(e, "origin", "own", dir);
+	snap_set_errno(e, "arch_targets", err, dir);
+	return 0;
+}
+
 /* The framework's own directory: its other libraries and the copies it bundles. */
 static int own_dir(struct cov_out *o, const struct fw_cov *t, const char *kernel_lib)
 {
@@ -163,14 +191,8 @@ static int own_dir(struct cov_out *o, const struct fw_cov *t, const char *kernel
 	r = root_list_dir(o->c->pe->root, dir, MAX_SMALL_DIR, &names);
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0) {
-		struct snap_node *e = snap_append_object(o->arr);
-
-		snap_set_str(e, "path", dir, dir);
-		snap_set_str(e, "origin", "own", dir);
-		snap_set_errno(e, "arch_targets", r, dir);
-		return 0;
-	}
+	if (r < 0)
+		return list_failed(o, dir, r);
 	STRV_FOREACH(n, names) {
 		_cleanup_free_ char *p = NULL;
 		bool own = any_stem(*n, t->own);
@@ -186,6 +208,103 @@ static int own_dir(struct cov_out *o, const struct fw_cov *t, const char *kernel
 			return r;
 	}
 	return 0;
+}
+
+/* The framework's own libraries named by path below its package directory (fw_cov.files). */
+static int own_files(struct cov_out *o, const struct fw_cov *t, const char *kernel_lib)
+{
+	size_t kl = strlen(kernel_lib);
+
+	for (const char *const *f = t->files; *f; f++) {
+		size_t n = strlen(*f);
+		_cleanup_free_ char *base = NULL;
+		int r;
+
+		if (kl <= n || kernel_lib[kl - n - 1] != '/' || !streq(kernel_lib + kl - n, *f))
+			continue;
+		base = strndup(kernel_lib, kl - n - 1);
+		if (!base)
+			return -ENOMEM;
+		for (const char *const *g = t->files; *g; g++) {
+			_cleanup_free_ char *p = path_join(base, *g);
+
+			if (!p)
+				return -ENOMEM;
+			if (g != f && (r = add_library(o, p, "own", NULL)) < 0)
+				return r;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* Every shared object in dir whose name starts with one of prefixes (NULL: any), as the
+ * framework's own: a directory that cannot be listed is one entry whose state says why. */
+static int own_modules(struct cov_out *o, const char *dir, const char *const *prefixes)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	int r = root_list_dir(o->c->pe->root, dir, MAX_SMALL_DIR, &names);
+
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return list_failed(o, dir, r);
+	STRV_FOREACH(n, names) {
+		_cleanup_free_ char *p = NULL;
+		bool want = !prefixes;
+
+		for (const char *const *x = prefixes; x && *x && !want; x++)
+			want = startswith(*n, *x);
+		if (!want || strlen(*n) < 4 || !streq(*n + strlen(*n) - 3, ".so"))
+			continue;
+		p = path_join(dir, *n);
+		if (!p)
+			return -ENOMEM;
+		if ((r = add_library(o, p, "own", NULL)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* JAX's kernel modules: a plugin's (<site>/jax_<platform><major>_plugin/, beside
+ * <site>/jax_plugins/xla_<platform><major>/xla_<platform>_plugin.so), or a jaxlib CUDA
+ * wheel's (jaxlib/ and jaxlib/cuda/, beside jaxlib/xla_extension.so). */
+static int jax_modules(struct cov_out *o, const struct snap_node *pkg, const char *kernel_lib)
+{
+	static const char *const legacy[] = { "cuda_",	   "cublas_",	"cusolver_",
+					      "cusparse_", "_cuda",	"_cublas",
+					      "_cusolver", "_cusparse", NULL };
+	_cleanup_free_ char *dir = strdup(kernel_lib), *p = NULL;
+	const char *platform = snap_get_str(pkg, "platform");
+	int64_t major;
+	char *slash;
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	*strrchr(dir, '/') = '\0';
+	if (!platform) { /* jaxlib/xla_extension.so */
+		if ((r = own_modules(o, dir, legacy)) < 0)
+			return r;
+		p = path_join(dir, "cuda");
+		return p ? own_modules(o, p, NULL) : -ENOMEM;
+	}
+	/* <site>/jax_plugins/xla_cuda12 → <site> */
+	for (int up = 0; up < 2; up++) {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			return 0;
+		*slash = '\0';
+	}
+	if (!snap_get_int(pkg, "major", &major))
+		return 0;
+	if (asprintf(&p, "%s/jax_%s%" PRId64 "_plugin", dir, platform, major) < 0) {
+		p = NULL;
+		return -ENOMEM;
+	}
+	return own_modules(o, p, NULL);
 }
 
 /* The nvidia-* wheels of the environment (their RECORD's libraries). */
@@ -234,6 +353,10 @@ static int one_framework(struct py_ctx *c, const struct fw_cov *t, struct snap_n
 		return 0;
 	o.arr = snap_array(pkg, "gpu_libraries");
 	r = own_dir(&o, t, kl);
+	if (r >= 0)
+		r = own_files(&o, t, kl);
+	if (r >= 0 && streq(t->key, "jax"))
+		r = jax_modules(&o, pkg, kl);
 	return r < 0 ? r : wheels(&o, t, env);
 }
 
@@ -248,8 +371,8 @@ int py_probe_coverage(struct py_ctx *c, struct snap_node *env)
 
 		if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
 			continue;
-		if (!streq(fw_cov[i].key, "jax"))
-			r = one_framework(c, &fw_cov[i], pkg, env);
+		/* jax itself has a kernel library only as a jaxlib CUDA wheel (read_jax()) */
+		r = one_framework(c, &fw_cov[i], pkg, env);
 		for (size_t j = 0; r >= 0 && pl && j < snap_count(pl); j++)
 			r = one_framework(c, &fw_cov[i], (struct snap_node *)snap_at(pl, j), env);
 		if (r < 0)

@@ -411,7 +411,7 @@ static int read_jax(const struct fw_found *f)
 	int jax_err = 0;
 	bool has_jax = py_find_pkg_dir(pe, sites, ns, "jax", &si, &jax_err);
 	struct snap_node *j = f->obj, *plugins;
-	bool any_plugin = false, lib_cuda = false;
+	bool any_plugin = false, lib_cuda = false, lib_nvidia = false;
 	int r;
 
 	/* Where jax is: its package directory, else its dist-info. */
@@ -442,10 +442,21 @@ static int read_jax(const struct fw_found *f)
 		/* jaxlib <= 0.4.x CUDA wheels: "0.4.9+cuda11.cudnn86". */
 		if (m && strchr(m->version, '+')) {
 			snap_set_str(j, "jaxlib_local_version", strchr(m->version, '+') + 1, dpath);
-			lib_cuda = startswith(strchr(m->version, '+') + 1, "cuda") ||
-				   startswith(strchr(m->version, '+') + 1, "rocm");
+			lib_nvidia = startswith(strchr(m->version, '+') + 1, "cuda");
+			lib_cuda = lib_nvidia || startswith(strchr(m->version, '+') + 1, "rocm");
 		}
 		dist_metadata_free(m);
+	}
+	/* A jaxlib CUDA wheel holds XLA in jaxlib/xla_extension.so and its own kernels beside it
+	 * (framework-coverage.c). */
+	if (lib_nvidia && f->dir) {
+		_cleanup_free_ char *jd = path_join(f->dir->dir, "jaxlib");
+
+		if (!jd)
+			return -ENOMEM;
+		r = py_record_kernels(pe, j, jd, (const char *const[]){ "xla_extension.so" }, 1);
+		if (r < 0)
+			return r;
 	}
 	/* The CUDA/ROCm plugins: one entry per platform and major (cuda12, cuda13, rocm6 …). */
 	plugins = snap_array(j, "plugins");

@@ -180,7 +180,7 @@ static void lib_label(const struct fw_build *b, const struct snap_node *e, char 
 /* The finding when a loaded library, not the framework's own kernel library, decides. */
 static struct finding *lib_finding(struct cov_ctx *x, const struct fw_build *b,
 				   const struct cov_lib *w, const char *name, const char *bus,
-				   unsigned ma, unsigned mi)
+				   unsigned ma, unsigned mi, bool own_code)
 {
 	char lib[256];
 
@@ -191,8 +191,12 @@ static struct finding *lib_finding(struct cov_ctx *x, const struct fw_build *b,
 			return NULL;
 		return rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
 				    "%s in %s loads %s, which cannot run on %s at %s (compute "
-				    "capability %u.%u), though the framework's own kernels can: %s",
-				    b->label, b->prefix, lib, name, bus, ma, mi, w->res.reason);
+				    "capability %u.%u), %s: %s",
+				    b->label, b->prefix, lib, name, bus, ma, mi,
+				    own_code
+					    ? "though the framework's own kernels can"
+					    : "and its kernel library holds no GPU code of its own",
+				    w->res.reason);
 	case COVERAGE_PTX_TOO_NEW:
 		if (x->want != WANT_TOO_NEW)
 			return NULL;
@@ -243,6 +247,11 @@ static void lib_fix(struct finding *f, const struct fw_build *b, const struct co
 	const bool pin = wheel && w->res.verdict == COVERAGE_NO_KERNEL_IMAGE;
 	bool done = false;
 
+	/* PTX from a newer toolchain than the driver's JIT: a newer driver runs it as it is */
+	if (w->res.verdict == COVERAGE_PTX_TOO_NEW)
+		finding_fix(f, "# upgrade the driver to a branch whose JIT knows that PTX ISA "
+			       "(gpuenv facts driver <version>), or:");
+
 	for (size_t i = 0; pin && !done && i < snap_count(req); i++) {
 		const char *r = snap_str(snap_at(req, i));
 		size_t n = r ? req_names(r, wheel) : 0;
@@ -279,29 +288,52 @@ static void cov_one(const struct fw_build *b, void *u)
 	struct coverage_target t[MAX_TARGETS];
 	struct strbuf list = STRBUF_INIT;
 	struct cov_lib w = { .list = STRBUF_INIT };
-	bool from_bi = false, yes = false, needed = false;
+	bool from_bi = false, yes = false, needed = false, own_code;
 	unsigned lowest;
 	size_t n, n_nvidia;
 	char key[192], cuda[32];
 
+	/* A jaxlib CUDA wheel (0.1.x-0.4.x, "+cuda11.cudnn86"): its own kernel modules are
+	 * judged, labelled with its release; jax without it or a plugin has no GPU code. */
+	const char *jl = b->kind == FW_JAX ? snap_get_str(b->pkg, "jaxlib_local_version") : NULL;
+	const bool jaxlib_cuda = jl && startswith(jl, "cuda");
+	struct fw_build jb;
+
 	cpu = fw_cpu_only(b);
-	if ((snap_bool(cpu, &yes) && yes) || fw_hip_version(b) || b->kind == FW_JAX)
+	if ((snap_bool(cpu, &yes) && yes) || fw_hip_version(b) ||
+	    (b->kind == FW_JAX && !jaxlib_cuda))
 		return;
-	if (!fw_cuda_version(b, cuda, sizeof(cuda), NULL) && b->kind != FW_JAX_PLUGIN)
+	if (!fw_cuda_version(b, cuda, sizeof(cuda), NULL) && b->kind != FW_JAX_PLUGIN &&
+	    !jaxlib_cuda)
 		return;
+	if (jaxlib_cuda) {
+		jb = *b;
+		snprintf(jb.label, sizeof(jb.label), "%.100s (jaxlib %.60s)", b->label,
+			 snap_get_str(b->pkg, "jaxlib_dist_version") ?: jl);
+		b = &jb;
+	}
 	tn = fw_targets(b, &from_bi);
-	if (snap_kind(tn) != SNAP_ARRAY) {
+	/* A kernel library without GPU code of its own (jaxlib's xla_extension.so: XLA
+	 * compiles its kernels at run time) still loads libraries that have some. */
+	own_code = snap_kind(tn) == SNAP_ARRAY;
+	if (!own_code && snap_state(tn) == FACT_ABSENT && jaxlib_cuda &&
+	    snap_count(snap_child(b->pkg, "gpu_libraries")) == 0)
+		return; /* XLA alone: no GPU code of its own anywhere */
+	if (!own_code && (snap_state(tn) != FACT_ABSENT ||
+			  snap_count(snap_child(b->pkg, "gpu_libraries")) == 0)) {
 		rule_need(x->c, b->prefix,
 			  "arch_targets (the fat binary of the framework's kernel "
 			  "library)",
 			  tn);
 		return;
 	}
-	n = read_targets(tn, from_bi, t, &lowest, &list);
-	if (n == 0) {
+	n = own_code ? read_targets(tn, from_bi, t, &lowest, &list) : 0;
+	if (n == 0 && own_code) {
 		strbuf_done(&list);
 		return;
 	}
+	if (!own_code)
+		lowest = 0;
 	n_nvidia = gpus_count(x->root, gpu_is_nvidia);
 	for (size_t g = 0; g < snap_count(gpus); g++) {
 		const struct snap_node *gpu = snap_at(gpus, g), *ccf = NULL;
@@ -323,7 +355,10 @@ static void cov_one(const struct fw_build *b, void *u)
 				  bus);
 			continue;
 		}
-		if (coverage_judge(t, n, ma, mi, x->driver, &res) < 0)
+		if (n == 0)
+			res = (struct coverage_result){ .verdict = COVERAGE_NO_GPU_CODE,
+							.entry = SIZE_MAX };
+		else if (coverage_judge(t, n, ma, mi, x->driver, &res) < 0)
 			continue;
 		too_old = coverage_verdict_is_failure(res.verdict) && ma * 10 + mi < lowest;
 		gpu_name(gpu, name, sizeof(name));
@@ -352,9 +387,11 @@ static void cov_one(const struct fw_build *b, void *u)
 			continue;
 		}
 		if (by_lib) {
-			f = lib_finding(x, b, &w, name, bus, ma, mi);
+			f = lib_finding(x, b, &w, name, bus, ma, mi, own_code);
 			goto evidence;
 		}
+		if (n == 0)
+			continue;
 		switch (x->want) {
 		case WANT_TOO_OLD:
 			if (!too_old)
@@ -432,7 +469,10 @@ static void cov_one(const struct fw_build *b, void *u)
 		}
 		snprintf(key, sizeof(key), "%s.%s", b->key,
 			 from_bi ? "build_info.cuda_compute_capabilities" : "arch_targets");
-		finding_evidence(f, key, targets_source(tn), "%s", strbuf_str(&list));
+		if (own_code)
+			finding_evidence(f, key, targets_source(tn), "%s", strbuf_str(&list));
+		else
+			finding_fact(f, key, tn);
 		if (ccf)
 			finding_fact(f, "driver.nvml.devices[].compute_capability", ccf);
 		else {

@@ -254,6 +254,109 @@ static void test_gpu_libraries_lib64_link(void **state)
 	assert_int_equal(ops, 1);
 }
 
+/* The names in a gpu_libraries[] array, space-separated, in order. */
+static void lib_names(const struct snap_node *libs, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < snap_count(libs) && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "",
+				      snap_get_str(snap_at(libs, i), "name") ?: "?");
+}
+
+/* TensorFlow's own libraries besides the kernel library are judged too: with
+ * libtensorflow_cc.so.2 as the kernel library, _pywrap_tensorflow_internal.so and
+ * libtensorflow_framework.so.2 are its gpu_libraries[] ("own"), an unreadable one keeping its
+ * errno. */
+static void test_tensorflow_own_libraries(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *t, *libs;
+	char names[256];
+
+	tmptree_puts(f->dir, VENV_SITE "/tensorflow-2.15.0.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.15.0\n");
+	tmptree_puts(f->dir, VENV_SITE "/tensorflow/libtensorflow_cc.so.2", "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/tensorflow/python/_pywrap_tensorflow_internal.so",
+		     "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/tensorflow/libtensorflow_framework.so.2", "x");
+	r = run(f, VENV_SITE "/tensorflow/libtensorflow_framework.so.2=EACCES");
+	t = snap_get(env_of(r, "/home/user/venv"), "packages.tensorflow");
+	assert_non_null(t);
+	assert_string_equal(snap_get_str(t, "kernel_library.path"),
+			    VENV_SITE "/tensorflow/libtensorflow_cc.so.2");
+	libs = snap_child(t, "gpu_libraries");
+	lib_names(libs, names, sizeof(names));
+	assert_string_equal(names, "_pywrap_tensorflow_internal.so libtensorflow_framework.so.2");
+	assert_string_equal(snap_get_str(snap_at(libs, 0), "origin"), "own");
+	assert_int_equal(snap_get_state(snap_at(libs, 0), "arch_targets"), FACT_MALFORMED);
+	assert_int_equal(snap_get_state(snap_at(libs, 1), "arch_targets"), FACT_UNREADABLE);
+}
+
+/* JAX's kernel modules: a jax-cuda12-plugin's extension modules beside XLA's plugin library,
+ * and a jaxlib CUDA wheel's (0.1.7x: jaxlib/cuda_prng_kernels.so …; 0.4.x: jaxlib/cuda/)
+ * beside xla_extension.so, the kernel library; a CPU jaxlib's are not looked for. */
+static void test_jax_kernel_modules(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *j, *libs;
+	char names[512];
+
+	tmptree_puts(f->dir, VENV_SITE "/jax-0.4.30.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: jax\nVersion: 0.4.30\n");
+	tmptree_puts(f->dir, VENV_SITE "/jax/version.py", "_version = \"0.4.30\"\n");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib-0.4.30.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: jaxlib\nVersion: 0.4.30\n");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib/xla_extension.so", "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib/cuda_prng_kernels.so", "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/jax_cuda12_plugin-0.4.30.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: jax-cuda12-plugin\nVersion: 0.4.30\n");
+	tmptree_puts(f->dir, VENV_SITE "/jax_cuda12_pjrt-0.4.30.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: jax-cuda12-pjrt\nVersion: 0.4.30\n");
+	tmptree_puts(f->dir, VENV_SITE "/jax_plugins/xla_cuda12/xla_cuda_plugin.so",
+		     "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/jax_cuda12_plugin/_prng.so", "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/jax_cuda12_plugin/_linalg.so", "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/jax_cuda12_plugin/__init__.py", "");
+	r = run(f, NULL);
+	j = snap_get(env_of(r, "/home/user/venv"), "packages.jax");
+	assert_non_null(j);
+	/* a CPU jaxlib: no kernel library, nothing of its own judged */
+	assert_null(snap_get_str(j, "kernel_library.path"));
+	assert_null(snap_child(j, "gpu_libraries"));
+	libs = snap_child(snap_at(snap_child(j, "plugins"), 0), "gpu_libraries");
+	lib_names(libs, names, sizeof(names));
+	assert_string_equal(names, "_linalg.so _prng.so");
+	assert_string_equal(snap_get_str(snap_at(libs, 1), "origin"), "own");
+	probe_fx_free(f);
+
+	/* jaxlib 0.1.74+cuda11.cudnn82: its modules in jaxlib/ and (0.4.x) jaxlib/cuda/ */
+	f = probe_fx_new("python");
+	*state = f;
+	tmptree_puts(f->dir, "/home/user/venv/pyvenv.cfg",
+		     "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.12.3\n");
+	tmptree_puts(f->dir, VENV_SITE "/jax-0.2.25.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: jax\nVersion: 0.2.25\n");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib-0.1.74+cuda11.cudnn82.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: jaxlib\nVersion: 0.1.74+cuda11.cudnn82\n");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib/xla_extension.so", "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib/cuda_prng_kernels.so", "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib/cublas_kernels.so", "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib/lapack.so", "not a GPU module\n");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib/cuda_prng.py", "");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib/cuda/_prng.so", "not an ELF file\n");
+	r = run(f, NULL);
+	j = snap_get(env_of(r, "/home/user/venv"), "packages.jax");
+	assert_string_equal(snap_get_str(j, "kernel_library.path"),
+			    VENV_SITE "/jaxlib/xla_extension.so");
+	libs = snap_child(j, "gpu_libraries");
+	lib_names(libs, names, sizeof(names));
+	assert_string_equal(names, "cublas_kernels.so cuda_prng_kernels.so _prng.so");
+	assert_string_equal(snap_get_str(snap_at(libs, 2), "path"),
+			    VENV_SITE "/jaxlib/cuda/_prng.so");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +366,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_sites_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gpu_libraries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gpu_libraries_lib64_link, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tensorflow_own_libraries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jax_kernel_modules, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -178,12 +178,115 @@ static void test_truncated(void **state)
 	snapshot_unref(s);
 }
 
+/* A jaxlib CUDA wheel (0.1.74+cuda11.cudnn82) in the venv: XLA's xla_extension.so holds no
+ * GPU code of its own (XLA compiles at run time), its ThreeFry kernel module only sm_75 SASS
+ * and compute_80 PTX of ISA 9.0. */
+static struct snap_node *jaxlib_cuda(struct gpuenv_snapshot *s, const char *prng_isa)
+{
+	const char *xla = SITE "/jaxlib/xla_extension.so",
+		   *prng = SITE "/jaxlib/cuda_prng_kernels.so";
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *e = snap_append_object(envs), *j, *l;
+
+	snap_set_str(e, "prefix", "/home/user/venv", "/home/user/venv");
+	j = snap_object(snap_object(e, "packages"), "jax");
+	snap_set_str(j, "version", "0.2.25", SITE "/jax/version.py");
+	snap_set_str(j, "jaxlib_dist_version", "0.1.74+cuda11.cudnn82", SITE);
+	snap_set_str(j, "jaxlib_local_version", "cuda11.cudnn82", SITE);
+	snap_set_bool(j, "cpu_only", false, SITE);
+	snap_set_str(snap_object(j, "kernel_library"), "path", xla, xla);
+	snap_set_state(j, "arch_targets", FACT_ABSENT, xla,
+		       "no CUDA fat binary or HIP offload bundle in this library");
+	l = snap_append_object(snap_array(j, "gpu_libraries"));
+	snap_set_str(l, "name", "cuda_prng_kernels.so", prng);
+	snap_set_str(l, "path", prng, prng);
+	snap_set_str(l, "origin", "own", prng);
+	targets(l, prng, TARGETS("sm_75", "compute_80"));
+	if (prng_isa)
+		snap_set_str((struct snap_node *)snap_at(snap_child(l, "arch_targets"), 1),
+			     "ptx_isa", prng_isa, prng);
+	return j;
+}
+
+/* jax-ml/jax#8731: the kernel module's only code for an 8.x GPU is PTX from a newer toolchain
+ * than the driver's JIT: "the provided PTX was compiled with an unsupported toolchain"; the
+ * fix upgrades the driver first. A driver that JITs it: the info; a CPU jaxlib: nothing. */
+static void test_jaxlib_kernel_modules(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *j;
+
+	(void)state;
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "465.19.01");
+	j = jaxlib_cuda(s, NULL);
+	YES(s, "framework.ptx-too-new-for-driver", GPUENV_SEVERITY_ERROR,
+	    "jax 0.2.25 (jaxlib 0.1.74+cuda11.cudnn82) in /home/user/venv loads "
+	    "cuda_prng_kernels.so (jax's own), whose only code");
+	assert_true(fix_has(s, "framework.ptx-too-new-for-driver", "upgrade the driver"));
+	NO(s, "framework.no-kernel-image");
+	snapshot_unref(s);
+
+	s = base();
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	jaxlib_cuda(s, NULL);
+	NO(s, "framework.ptx-too-new-for-driver");
+	YES(s, "framework.ptx-jit-only", GPUENV_SEVERITY_INFO, "cuda_prng_kernels.so");
+	snapshot_unref(s);
+
+	/* Without a GPU library of its own, xla_extension.so alone: nothing to judge. */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "465.19.01");
+	j = jaxlib_cuda(s, NULL);
+	snap_array(j, "gpu_libraries");
+	snap_set_state(j, "gpu_libraries", FACT_ABSENT, SITE, "none");
+	NO(s, "framework.ptx-too-new-for-driver");
+	snapshot_unref(s);
+
+	/* A CPU jaxlib (no "+cuda" local version) is not judged at all. */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "465.19.01");
+	j = jaxlib_cuda(s, NULL);
+	snap_set_state(j, "jaxlib_local_version", FACT_ABSENT, SITE, "no local version");
+	NO(s, "framework.ptx-too-new-for-driver");
+	NO(s, "framework.no-kernel-image");
+	snapshot_unref(s);
+}
+
+/* The framework's own kernel library holds no GPU code and a module has nothing for the GPU
+ * at all: no kernel image, said without claiming the framework's own kernels run. */
+static void test_own_module_no_image(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *j, *a;
+
+	(void)state;
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	j = jaxlib_cuda(s, NULL);
+	a = (struct snap_node *)snap_child(snap_at(snap_child(j, "gpu_libraries"), 0),
+					   "arch_targets");
+	snap_set_str((struct snap_node *)snap_at(a, 1), "target", "sm_80", SITE);
+	snap_set_str((struct snap_node *)snap_at(a, 1), "kind", "sass", SITE);
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "its kernel library holds no GPU code of its own");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cudnn_no_sm90),	 cmocka_unit_test(test_all_cover),
-		cmocka_unit_test(test_ptx_only_weakest), cmocka_unit_test(test_ptx_main_lib_none),
-		cmocka_unit_test(test_unreadable),	 cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_cudnn_no_sm90),
+		cmocka_unit_test(test_all_cover),
+		cmocka_unit_test(test_ptx_only_weakest),
+		cmocka_unit_test(test_ptx_main_lib_none),
+		cmocka_unit_test(test_unreadable),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_jaxlib_kernel_modules),
+		cmocka_unit_test(test_own_module_no_image),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
