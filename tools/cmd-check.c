@@ -244,6 +244,28 @@ static int judge_on_host(struct gpuenv_snapshot *snap, const struct target *t,
 	return judge(g->on_host, policy, policy_path, today, g);
 }
 
+/* --redact: each check hides what any machine of the matrix would give away (a policy or a
+ * target's name can quote another target's host name): the image's, every target's own
+ * report and every merged snapshot. */
+static int redact_matrix(struct judgement *g, size_t n, struct gpuenv_snapshot *snap)
+{
+	for (size_t i = 0; i < n; i++) {
+		int r = g[i].chk ? gpuenv_check_redact_snapshot(g[i].chk, snap) : 0;
+
+		for (size_t k = 0; g[i].chk && r == 0 && k < n; k++) {
+			if (g[k].host)
+				r = gpuenv_check_redact_snapshot(g[i].chk, g[k].host);
+			if (r == 0 && g[k].on_host)
+				r = gpuenv_check_redact_snapshot(g[i].chk, g[k].on_host);
+		}
+		if (r < 0) {
+			print_error("checking", r);
+			return r;
+		}
+	}
+	return 0;
+}
+
 /* Judges snap on every target (or as it is, without one), renders them as one document each
  * and returns the exit code: the worst verdict, or the worst error (66 an unreadable target:
  * the other targets are still judged and shown). */
@@ -277,26 +299,10 @@ static int judge_all(struct gpuenv_snapshot *snap, const struct target *hosts, s
 		chk[j.n] = g[i].chk;
 		names[j.n++] = n_hosts ? hosts[i].arg : NULL;
 	}
-	/* --redact: each output hides what any machine of the matrix would give away (a policy
-	 * or a target's name can quote another target's host name) */
-	for (size_t i = 0; o->redact && i < n; i++)
-		for (size_t k = 0; g[i].chk && k < n; k++) {
-			int r = gpuenv_check_redact_snapshot(g[i].chk, snap);
-
-			r = r
-				    ?: (g[k].host
-						? gpuenv_check_redact_snapshot(g[i].chk, g[k].host)
-						: 0);
-			r = r
-				    ?: (g[k].on_host ? gpuenv_check_redact_snapshot(g[i].chk,
-										    g[k].on_host)
-						     : 0);
-			if (r < 0) {
-				print_error("checking", r);
-				worst = EXIT_SOFTWARE;
-				j.n = 0;
-			}
-		}
+	if (o->redact && redact_matrix(g, n, snap) < 0) {
+		worst = EXIT_SOFTWARE;
+		j.n = 0;
+	}
 	if (j.n) {
 		int r = emit(&j, w, o->json,
 			     common_render_flags(o, stdout) & ~(unsigned)GPUENV_RENDER_COLOR);
