@@ -11,9 +11,11 @@
 #include "check/check.h"
 #include "formats/policy.h"
 #include "gpuenv/gpuenv.h"
+#include "output/out-check.h"
 #include "output/output.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
+#include "snapshot/snapshot.h"
 
 GPUENV_API int gpuenv_policy_parse(const char *yaml, size_t len, struct gpuenv_policy **ret,
 				   unsigned *ret_line, char **ret_why)
@@ -73,6 +75,13 @@ GPUENV_API int gpuenv_check_target(const char *spec, struct gpuenv_snapshot **re
 	return r;
 }
 
+GPUENV_API int gpuenv_check_redact_snapshot(struct gpuenv_check *c, const struct gpuenv_snapshot *s)
+{
+	if (!c || !s)
+		return -EINVAL;
+	return check_add_secrets(c, snapshot_root_const(s));
+}
+
 GPUENV_API struct gpuenv_check *gpuenv_check_free(struct gpuenv_check *c)
 {
 	return check_free(c);
@@ -83,35 +92,53 @@ GPUENV_API enum gpuenv_check_result gpuenv_check_get_result(const struct gpuenv_
 	return c ? c->result : GPUENV_CHECK_ERRORS;
 }
 
-GPUENV_API int gpuenv_check_render(const struct gpuenv_check *c, enum gpuenv_format format,
-				   unsigned flags, char **ret)
+static int render_set(const struct check_set *set, enum gpuenv_format format, unsigned flags,
+		      char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
-	if (!c || !ret)
-		return -EINVAL;
 	switch (format) {
 	case GPUENV_FORMAT_TEXT:
-		r = out_check_text(c, flags, &sb);
+		r = out_check_text(set, flags, &sb);
 		break;
 	case GPUENV_FORMAT_JSON:
-		r = out_check_json(c, flags, &sb);
+		r = out_check_json(set, flags, &sb);
 		break;
 	case GPUENV_FORMAT_MARKDOWN:
-		r = out_check_markdown(c, flags, &sb);
+		r = out_check_markdown(set, flags, &sb);
 		break;
 	case GPUENV_FORMAT_JUNIT:
-		r = out_check_junit(c, flags, &sb);
+		r = out_check_junit(set, flags, &sb);
 		break;
 	case GPUENV_FORMAT_SARIF:
-		r = out_check_sarif(c, flags, &sb);
+		r = out_check_sarif(set, flags, &sb);
 		break;
 	case GPUENV_FORMAT_GITHUB:
-		r = out_check_github(c, flags, &sb);
+		r = out_check_github(set, flags, &sb);
 		break;
 	default:
 		r = -EOPNOTSUPP;
 	}
 	return strbuf_finish(&sb, r, ret);
+}
+
+GPUENV_API int gpuenv_check_render(const struct gpuenv_check *c, enum gpuenv_format format,
+				   unsigned flags, char **ret)
+{
+	if (!c || !ret)
+		return -EINVAL;
+	return render_set(&(struct check_set){ &c, NULL, 1 }, format, flags, ret);
+}
+
+GPUENV_API int gpuenv_check_render_matrix(const struct gpuenv_check *const *checks,
+					  const char *const *targets, size_t n,
+					  enum gpuenv_format format, unsigned flags, char **ret)
+{
+	if (!checks || n == 0 || !ret)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!checks[i])
+			return -EINVAL;
+	return render_set(&(struct check_set){ checks, targets, n }, format, flags, ret);
 }

@@ -31,6 +31,7 @@
 #include "gpuenv.h"
 #include "shared/elf-note.h"
 #include "shared/macro.h"
+#include "shared/redact.h"
 #include "shared/strbuf.h"
 #include "vendor/dl.h"
 
@@ -79,47 +80,12 @@ struct writer {
 	uint64_t stored; /* bytes of file data kept */
 };
 
-static bool uuid_at(const char *p, size_t left)
-{
-	static const char form[] = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
-
-	if (left < sizeof(form) - 1)
-		return false;
-	for (size_t i = 0; i < sizeof(form) - 1; i++)
-		if (form[i] == 'x' ? !isxdigit((unsigned char)p[i]) : p[i] != '-')
-			return false;
-	return true;
-}
-
-static bool word_edge(const char *buf, size_t len, size_t at)
-{
-	unsigned char c = at < len ? (unsigned char)buf[at] : ' ';
-
-	return !(isalnum(c) || c == '-' || c == '_' || c == '.');
-}
-
-/* GUIDs that name no machine: the UEFI specification's (EFI_GLOBAL_VARIABLE, section 3.3
- * "Globally Defined Variables") and shim's (MokListRT): efivars file names gpuenv reads. */
-static const char *const public_guids[] = {
-	"8be4df61-93ca-11d2-aa0d-00e098032b8c",
-	"605dab50-e046-4300-abb6-3dd810dd8b23",
-	NULL,
-};
-
-static bool public_guid(const char *p)
-{
-	for (const char *const *g = public_guids; *g; g++)
-		if (!strncasecmp(p, *g, 36))
-			return true;
-	return false;
-}
-
 void capture_scrub(char *buf, size_t len, char *const *secrets)
 {
 	for (size_t i = 0; i < len; i++) {
 		/* a UUID wherever it stands (GPU-…, MIG-…, a file name) */
-		if (uuid_at(buf + i, len - i)) {
-			if (!public_guid(buf + i))
+		if (redact_uuid_at(buf + i, len - i)) {
+			if (!redact_public_guid(buf + i))
 				for (size_t k = 0; k < 36; k++)
 					if (buf[i + k] != '-')
 						buf[i + k] = '0';
@@ -130,7 +96,8 @@ void capture_scrub(char *buf, size_t len, char *const *secrets)
 			size_t n = strlen(*s);
 
 			if (n && n <= len - i && !memcmp(buf + i, *s, n) &&
-			    (i == 0 || word_edge(buf, len, i - 1)) && word_edge(buf, len, i + n)) {
+			    (i == 0 || redact_word_edge(buf, len, i - 1)) &&
+			    redact_word_edge(buf, len, i + n)) {
 				memset(buf + i, 'x', n);
 				i += n - 1;
 				break;

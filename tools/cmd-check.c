@@ -42,10 +42,15 @@ static void check_help(void)
 	       "                        10de:2335 or a compute capability 9.0, repeatable;\n"
 	       "                        driver= a version; brand= the GPUs' NVML brand, GeForce,\n"
 	       "                        Tesla …, for NVIDIA_REQUIRE_CUDA); repeat, with --host\n"
-	       "                        too, for a matrix\n"
+	       "                        too, for a matrix: every output then holds every\n"
+	       "                        target's verdict and the coverage of framework x target\n"
+	       "                        (native, ptx-jit, …)\n"
 	       "  -h, --help            this help\n\n"
+	       "With --redact every output (stdout, --junit, --sarif, --markdown, --github) hides\n"
+	       "host names, serial numbers, UUIDs and home directories' user names, of every\n"
+	       "target too.\n\n"
 	       "Exit codes:\n"
-	       "  0   pass\n"
+	       "  0   pass (a matrix: the worst of its targets)\n"
 	       "  1   failed by the policy (a clause, or a finding at its fail_on severity)\n"
 	       "  2   error-severity findings the policy judges and does not waive\n"
 	       "  64  usage error\n"
@@ -108,11 +113,18 @@ struct check_outputs {
 	bool github;
 };
 
-static int render_to(struct gpuenv_check *chk, enum gpuenv_format format, unsigned flags,
+/* The checks of one image (or tree) on its targets: one without --host/--target. */
+struct judged {
+	const struct gpuenv_check *const *chk;
+	const char **target;
+	size_t n;
+};
+
+static int render_to(const struct judged *j, enum gpuenv_format format, unsigned flags,
 		     const char *path, const char *what)
 {
 	char *out = NULL;
-	int r = gpuenv_check_render(chk, format, flags, &out);
+	int r = gpuenv_check_render_matrix(j->chk, j->target, j->n, format, flags, &out);
 
 	if (r < 0) {
 		print_error(what, r);
@@ -126,21 +138,19 @@ static int render_to(struct gpuenv_check *chk, enum gpuenv_format format, unsign
 	return r;
 }
 
-static int emit(struct gpuenv_check *chk, const struct check_outputs *w, bool json, unsigned flags)
+static int emit(const struct judged *j, const struct check_outputs *w, bool json, unsigned flags)
 {
 	int r = 0;
 
 	if (w->junit)
-		r = r ?: render_to(chk, GPUENV_FORMAT_JUNIT, flags, w->junit, "JUnit report");
+		r = r ?: render_to(j, GPUENV_FORMAT_JUNIT, flags, w->junit, "JUnit report");
 	if (w->sarif)
-		r = r ?: render_to(chk, GPUENV_FORMAT_SARIF, flags, w->sarif, "SARIF log");
+		r = r ?: render_to(j, GPUENV_FORMAT_SARIF, flags, w->sarif, "SARIF log");
 	if (w->markdown)
-		r = r ?: render_to(chk, GPUENV_FORMAT_MARKDOWN, flags, w->markdown, "job summary");
+		r = r ?: render_to(j, GPUENV_FORMAT_MARKDOWN, flags, w->markdown, "job summary");
 	if (w->github)
-		r = r ?: render_to(chk, GPUENV_FORMAT_GITHUB, flags, NULL, "annotations");
-	r = r
-		    ?: render_to(chk, json ? GPUENV_FORMAT_JSON : GPUENV_FORMAT_TEXT, flags, NULL,
-				 "check");
+		r = r ?: render_to(j, GPUENV_FORMAT_GITHUB, flags, NULL, "annotations");
+	r = r ?: render_to(j, json ? GPUENV_FORMAT_JSON : GPUENV_FORMAT_TEXT, flags, NULL, "check");
 	return r;
 }
 
@@ -152,45 +162,43 @@ static bool today_utc(char buf[11])
 	return gmtime_r(&now, &tm) && strftime(buf, 11, "%Y-%m-%d", &tm) == 10;
 }
 
-/* Diagnoses snap, judges it against the policy and prints; returns the exit code. */
-static int judge(struct gpuenv_snapshot *snap, const struct gpuenv_policy *policy,
-		 const char *policy_path, const char *today, const struct check_outputs *w,
-		 const struct common_opts *o, const char *target)
+/* What one target keeps alive until the matrix is rendered: a check borrows its diagnosis,
+ * which borrows its snapshot. */
+struct judgement {
+	struct gpuenv_ctx *hctx;
+	struct gpuenv_snapshot *host, *on_host;
+	struct gpuenv_doctor *doc;
+	struct gpuenv_check *chk;
+};
+
+static void judgement_done(struct judgement *g)
 {
-	struct gpuenv_doctor *doc = NULL;
-	struct gpuenv_check *chk = NULL;
-	int r = gpuenv_doctor_run(snap, &doc);
+	gpuenv_check_free(g->chk);
+	gpuenv_doctor_free(g->doc);
+	gpuenv_snapshot_unref(g->on_host);
+	gpuenv_snapshot_unref(g->host);
+	gpuenv_ctx_free(g->hctx);
+	*g = (struct judgement){ 0 };
+}
+
+/* Diagnoses snap and judges it against the policy into g; 0 or the exit code. */
+static int judge(struct gpuenv_snapshot *snap, const struct gpuenv_policy *policy,
+		 const char *policy_path, const char *today, struct judgement *g)
+{
+	int r = gpuenv_doctor_run(snap, &g->doc);
 
 	if (r >= 0)
-		r = gpuenv_check_run(doc, policy, policy_path, today, &chk);
+		r = gpuenv_check_run(g->doc, policy, policy_path, today, &g->chk);
 	if (r == -EINVAL) {
 		fprintf(stderr, "gpuenv check: --today takes a date (YYYY-MM-DD), not '%s'\n",
 			today);
-		r = EXIT_USAGE;
-	} else if (r < 0) {
-		print_error("checking", r);
-		r = EXIT_SOFTWARE;
-	} else {
-		if (target && !o->json) {
-			fputs("== on target ", stdout);
-			/* control bytes of the name as \xHH, as in every output */
-			for (const char *p = target; *p; p++)
-				if ((unsigned char)*p < 0x20 || *p == 0x7f)
-					printf("\\x%02x", (unsigned char)*p);
-				else
-					putchar(*p);
-			fputs(" ==\n", stdout);
-		}
-		r = emit(chk, w, o->json,
-			 common_render_flags(o, stdout) & ~(unsigned)GPUENV_RENDER_COLOR);
-		if (r == 0)
-			r = (int)gpuenv_check_get_result(chk);
-		if (target && !o->json)
-			putchar('\n');
+		return EXIT_USAGE;
 	}
-	gpuenv_check_free(chk);
-	gpuenv_doctor_free(doc);
-	return r;
+	if (r < 0) {
+		print_error("checking", r);
+		return EXIT_SOFTWARE;
+	}
+	return 0;
 }
 
 /* A target of the matrix: a saved report (--host FILE) or a string (--target SPEC). */
@@ -220,30 +228,99 @@ static int open_target(const struct target *t, const struct common_opts *o,
 	return 0;
 }
 
-/* The snapshot as it would run on the target machine. */
+/* The snapshot as it would run on the target machine, judged into g. */
 static int judge_on_host(struct gpuenv_snapshot *snap, const struct target *t,
 			 const struct gpuenv_policy *policy, const char *policy_path,
-			 const char *today, const struct check_outputs *w,
-			 const struct common_opts *o)
+			 const char *today, const struct common_opts *o, struct judgement *g)
 {
-	struct gpuenv_ctx *hctx;
-	struct gpuenv_snapshot *host, *on_host = NULL;
-	int r = open_target(t, o, &hctx, &host);
+	int r = open_target(t, o, &g->hctx, &g->host);
 
 	if (r)
 		return r;
-	r = gpuenv_snapshot_with_host(snap, host, &on_host);
+	r = gpuenv_snapshot_with_host(snap, g->host, &g->on_host);
 	if (r < 0) {
 		fprintf(stderr, "gpuenv check: %s %s: %s\n", t->is_spec ? "--target" : "--host",
 			t->arg, strerror(-r));
-		r = r == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
-	} else {
-		r = judge(on_host, policy, policy_path, today, w, o, t->arg);
+		return r == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
 	}
-	gpuenv_snapshot_unref(on_host);
-	gpuenv_snapshot_unref(host);
-	gpuenv_ctx_free(hctx);
-	return r;
+	return judge(g->on_host, policy, policy_path, today, g);
+}
+
+/* --redact: each check hides what any machine of the matrix would give away (a policy or a
+ * target's name can quote another target's host name): the image's, every target's own
+ * report and every merged snapshot. */
+static int redact_matrix(struct judgement *g, size_t n, struct gpuenv_snapshot *snap)
+{
+	for (size_t i = 0; i < n; i++) {
+		int r = g[i].chk ? gpuenv_check_redact_snapshot(g[i].chk, snap) : 0;
+
+		for (size_t k = 0; g[i].chk && r == 0 && k < n; k++) {
+			if (g[k].host)
+				r = gpuenv_check_redact_snapshot(g[i].chk, g[k].host);
+			if (r == 0 && g[k].on_host)
+				r = gpuenv_check_redact_snapshot(g[i].chk, g[k].on_host);
+		}
+		if (r < 0) {
+			print_error("checking", r);
+			return r;
+		}
+	}
+	return 0;
+}
+
+/* Judges snap on every target (or as it is, without one), renders them as one document each
+ * and returns the exit code: the worst verdict, or the worst error (66 an unreadable target:
+ * the other targets are still judged and shown). */
+static int judge_all(struct gpuenv_snapshot *snap, const struct target *hosts, size_t n_hosts,
+		     const struct gpuenv_policy *policy, const char *policy_path, const char *today,
+		     const struct check_outputs *w, const struct common_opts *o)
+{
+	size_t n = n_hosts ? n_hosts : 1;
+	struct judgement *g = calloc(n, sizeof(*g));
+	const struct gpuenv_check **chk = calloc(n, sizeof(*chk));
+	const char **names = calloc(n, sizeof(*names));
+	struct judged j = { chk, n_hosts ? names : NULL, 0 };
+	int worst = 0;
+
+	if (!g || !chk || !names) {
+		free(g);
+		free(chk);
+		free(names);
+		print_error("checking", -ENOMEM);
+		return EXIT_SOFTWARE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int r = n_hosts ? judge_on_host(snap, &hosts[i], policy, policy_path, today, o,
+						&g[i])
+				: judge(snap, policy, policy_path, today, &g[i]);
+
+		if (r) {
+			worst = r > worst ? r : worst;
+			continue;
+		}
+		chk[j.n] = g[i].chk;
+		names[j.n++] = n_hosts ? hosts[i].arg : NULL;
+	}
+	if (o->redact && redact_matrix(g, n, snap) < 0) {
+		worst = EXIT_SOFTWARE;
+		j.n = 0;
+	}
+	if (j.n) {
+		int r = emit(&j, w, o->json,
+			     common_render_flags(o, stdout) & ~(unsigned)GPUENV_RENDER_COLOR);
+
+		for (size_t i = 0; r == 0 && i < j.n; i++)
+			if ((int)gpuenv_check_get_result(chk[i]) > worst)
+				worst = (int)gpuenv_check_get_result(chk[i]);
+		if (r)
+			worst = r;
+	}
+	for (size_t i = 0; i < n; i++)
+		judgement_done(&g[i]);
+	free(g);
+	free(chk);
+	free(names);
+	return worst;
 }
 
 int cmd_check(int argc, char *argv[])
@@ -334,25 +411,12 @@ int cmd_check(int argc, char *argv[])
 		return r;
 	if (profile)
 		gpuenv_policy_set_profile(policy, profile);
-	if (n_hosts > 1 && (w.junit || w.sarif || w.markdown || w.github || o.json)) {
-		fprintf(stderr, "gpuenv check: --junit, --sarif, --markdown, --github and --json "
-				"judge one target: run once per --host or --target\n");
-		gpuenv_policy_free(policy);
-		return EXIT_USAGE;
-	}
 	r = common_open(&o, &ctx, &snap);
 	if (r) {
 		gpuenv_policy_free(policy);
 		return r;
 	}
-	if (n_hosts == 0)
-		r = judge(snap, policy, policy_path, today, &w, &o, NULL);
-	for (size_t i = 0; i < n_hosts; i++) {
-		int one = judge_on_host(snap, &hosts[i], policy, policy_path, today, &w, &o);
-
-		/* the matrix's exit code: the worst verdict; an unreadable target is 66 */
-		r = i == 0 || one > r ? one : r;
-	}
+	r = judge_all(snap, hosts, n_hosts, policy, policy_path, today, &w, &o);
 	gpuenv_snapshot_unref(snap);
 	gpuenv_ctx_free(ctx);
 	gpuenv_policy_free(policy);

@@ -515,6 +515,15 @@ GPUENV_API int gpuenv_check_run(const struct gpuenv_doctor *d, const struct gpue
  * judged yet), each with *ret_why malloc'd (the caller free()s it); -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_check_target(const char *spec, struct gpuenv_snapshot **ret, char **ret_why);
+/*
+ * gpuenv_check_redact_snapshot: under GPUENV_RENDER_REDACT, c's outputs also hide the
+ * identifying values of s (host names, serial numbers, UUIDs), besides its own snapshot's and
+ * findings': the target's own report (whose host name the snapshot of the image on it does
+ * not keep), the other targets of a matrix. s is read, not kept. Returns 0, -EINVAL, -ENOMEM.
+ * Since 0.1.
+ */
+GPUENV_API int gpuenv_check_redact_snapshot(struct gpuenv_check *c,
+					    const struct gpuenv_snapshot *s);
 /* gpuenv_check_free: frees c (NULL is a no-op). Returns NULL. Since 0.1. */
 GPUENV_API struct gpuenv_check *gpuenv_check_free(struct gpuenv_check *c);
 /* gpuenv_check_get_result: returns the outcome; GPUENV_CHECK_ERRORS for NULL. Since 0.1. */
@@ -527,6 +536,20 @@ GPUENV_API enum gpuenv_check_result gpuenv_check_get_result(const struct gpuenv_
  */
 GPUENV_API int gpuenv_check_render(const struct gpuenv_check *c, enum gpuenv_format format,
 				   unsigned flags, char **ret);
+/*
+ * gpuenv_check_render_matrix: the checks of one image (or tree) on n targets as one document
+ * (docs/policy.md, "The matrix"): checks[i] judged on the machine targets[i] names (the
+ * --host file or --target string, shown as given; targets NULL, or a NULL entry, for the
+ * machine itself). n == 1 renders as gpuenv_check_render() with the target named; n > 1:
+ * text, one block per target; JSON {result, exit_code, targets[]}; Markdown, a verdict table
+ * and the coverage matrix (framework × target) before each target's summary; JUnit, a
+ * testsuite per target; SARIF, one run whose results carry a "target" property; annotations
+ * whose titles name the target. Formats and flags as gpuenv_check_render(). The render
+ * convention above. Returns 0, -EINVAL, -EOPNOTSUPP, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_check_render_matrix(const struct gpuenv_check *const *checks,
+					  const char *const *targets, size_t n,
+					  enum gpuenv_format format, unsigned flags, char **ret);
 
 /* ---- drift (src/drift): two snapshots compared, a fleet summarised ------------------- */
 

@@ -19,6 +19,7 @@
 #include "shared/macro.h"
 #include "shared/parse.h"
 #include "shared/strbuf.h"
+#include "shared/strv.h"
 
 #define MAX_TARGETS 128
 
@@ -436,24 +437,9 @@ static void arch_judge(const struct fw_build *b, void *u)
 	struct coverage_result res;
 	bool from_bi;
 	const struct snap_node *tn = fw_targets(b, &from_bi);
-	size_t n = 0, len = strlen(a->text);
+	size_t n = check_read_targets(tn, from_bi, t, MAX_TARGETS), len = strlen(a->text);
 	bool ok;
 
-	for (size_t i = 0; i < snap_count(tn) && n < MAX_TARGETS; i++) {
-		const struct snap_node *e = snap_at(tn, i);
-		const char *s = from_bi ? snap_str(e) : snap_get_str(e, "target");
-		const char *isa = from_bi ? NULL : snap_get_str(e, "ptx_isa");
-		unsigned ma, mi;
-
-		if (!s)
-			continue;
-		t[n] = (struct coverage_target){ .target = s, .ptx_major = -1, .ptx_minor = -1 };
-		if (isa && cuda_major_minor(isa, &ma, &mi)) {
-			t[n].ptx_major = (int)ma;
-			t[n].ptx_minor = (int)mi;
-		}
-		n++;
-	}
 	if (n == 0)
 		return;
 	a->builds++;
@@ -463,9 +449,10 @@ static void arch_judge(const struct fw_build *b, void *u)
 	ok = res.verdict == COVERAGE_NATIVE ||
 	     (res.verdict == COVERAGE_PTX_JIT && a->c->policy->arch_allow_ptx);
 	a->fail |= !ok;
-	snprintf(a->text + len, sizeof(a->text) - len, "%s%s: %s%s", len ? "; " : "", b->label,
+	snprintf(a->text + len, sizeof(a->text) - len, "%s%s: %s%s%s", len ? "; " : "", b->label,
 		 coverage_verdict_name(res.verdict),
-		 res.verdict == COVERAGE_PTX_JIT && !ok ? " (PTX not allowed)" : "");
+		 res.verdict == COVERAGE_PTX_JIT && !ok ? " (PTX not allowed)" : "",
+		 res.lto_only ? " (LTO-IR only: link-time IR, not loadable)" : "");
 }
 
 static void check_architectures(struct gpuenv_check *c, const struct snap_node *root)
@@ -587,6 +574,13 @@ struct gpuenv_check *check_free(struct gpuenv_check *c)
 	for (size_t i = 0; i < c->n_rules; i++)
 		free(c->rules[i].message);
 	free(c->rules);
+	for (size_t i = 0; i < c->n_cells; i++) {
+		free(c->cells[i].subject);
+		free(c->cells[i].gpu);
+		free(c->cells[i].reason);
+	}
+	free(c->cells);
+	strv_free(c->secrets);
 	free(c->policy_path);
 	free(c);
 	return NULL;
@@ -624,6 +618,10 @@ int check_run(const struct gpuenv_doctor *d, const struct gpuenv_policy *p, cons
 	check_architectures(c, root);
 	check_waivers(c);
 	r = c->err < 0 ? c->err : judge_rules(c, &errors);
+	if (r >= 0)
+		r = check_coverage(c, root);
+	if (r >= 0)
+		r = check_collect_secrets(c, root);
 	if (r < 0) {
 		check_free(c);
 		return r;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "facts/coverage.h"
 #include "gpuenv/gpuenv.h"
 #include "rules/rules.h"
 
@@ -48,6 +49,18 @@ struct check_rule {
 	char *message; /* the first finding's message, the skip reason, or NULL */
 };
 
+/* One cell of the coverage matrix (check-coverage.c): a framework build's GPU code (its
+ * kernel library and every GPU library its process loads, the weakest deciding, as the
+ * framework rules judge it) on the snapshot's NVIDIA GPUs (the weakest GPU deciding) with its
+ * driver: native, ptx-jit, no-kernel-image (lto_only: only LTO-IR, which never loads) … */
+struct check_cell {
+	char *subject; /* "torch 2.4.0+cu124 in /venv" */
+	char *gpu;     /* "NVIDIA H100 80GB HBM3 (9.0)"; NULL: no NVIDIA GPU of known CC */
+	enum coverage_verdict verdict; /* COVERAGE_NO_GPU_CODE: nothing judged (see reason) */
+	bool lto_only, unconfirmed;
+	char *reason; /* coverage_judge()'s, after the deciding library's name */
+};
+
 /* The public struct gpuenv_check (include/gpuenv/gpuenv.h). */
 struct gpuenv_check {
 	const struct gpuenv_doctor *doctor; /* borrowed: outlives the check */
@@ -58,6 +71,11 @@ struct gpuenv_check {
 	size_t n_clauses;
 	struct check_rule *rules;
 	size_t n_rules;
+	struct check_cell *cells;
+	size_t n_cells;
+	/* --redact (check-redact.c): the snapshot's host names, serial numbers and UUIDs and the
+	 * findings' identifying evidence, replaced wherever an output quotes them */
+	char **secrets;
 	enum gpuenv_check_result result;
 	int err;
 };
@@ -81,3 +99,24 @@ extern const char *const check_build_host_excluded[];
  * -ENOENT (a GPU the knowledge base does not know), -EOPNOTSUPP, each with *ret_why
  * (malloc'd: field and column for a malformed one); -ENOMEM. */
 int check_target_snapshot(const char *spec, struct gpuenv_snapshot **ret, char **ret_why);
+
+/* check-coverage.c: c->cells from the snapshot's framework builds and GPUs. 0, -ENOMEM. */
+/* The targets of a list (arch_targets[] objects {target, ptx_isa}, or TensorFlow's
+ * build_info strings) into t[0..max), borrowed from the snapshot; their count. */
+size_t check_read_targets(const struct snap_node *tn, bool from_build_info,
+			  struct coverage_target *t, size_t max);
+int check_coverage(struct gpuenv_check *c, const struct snap_node *root);
+/* "native", "ptx-jit", "no-kernel-image (LTO-IR only)", "no GPU code read", … */
+const char *check_cell_label(const struct check_cell *cell);
+
+/* check-redact.c: c->secrets from the snapshot and the findings. 0, -ENOMEM. */
+int check_collect_secrets(struct gpuenv_check *c, const struct snap_node *root);
+/* ... and from another snapshot (a target's own report, the other targets of a matrix). */
+int check_add_secrets(struct gpuenv_check *c, const struct snap_node *root);
+/* s as --redact shows it (malloc'd; NULL on OOM): home directories' user names
+ * (/home/<user>/), then every secret of c and every UUID (8-4-4-4-12 hex digits) as
+ * "<redacted>". c may be NULL: homes and UUIDs only. */
+char *check_redact_text(const struct gpuenv_check *c, const char *s);
+/* check_redact_text() of every string value in j (keys kept). 0, -ENOMEM. */
+struct json_t;
+int check_redact_json(const struct gpuenv_check *c, struct json_t *j);

@@ -211,6 +211,7 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 	const struct facts_ptx_isa *drv = NULL;
 	size_t best_sass = SIZE_MAX, best_jit = SIZE_MAX, best_new = SIZE_MAX, nearest = SIZE_MAX;
 	struct coverage_target_info bs = { 0 }, bj = { 0 }, bnear = { 0 };
+	char lto[96] = ""; /* the LTO-IR entries, listed */
 	bool any_code = false, jit_unconf = false, unknown_isa = false, rows_unconf = false;
 	unsigned drv_branch = 0;
 	unsigned dev = major * 10 + minor;
@@ -232,9 +233,17 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 	for (size_t i = 0; i < n; i++) {
 		struct coverage_target_info t;
 
-		if (!targets[i].target || coverage_target_parse(targets[i].target, &t) < 0 ||
-		    t.kind == COVERAGE_KIND_OTHER)
+		if (!targets[i].target || coverage_target_parse(targets[i].target, &t) < 0)
 			continue;
+		if (t.kind == COVERAGE_KIND_OTHER) {
+			/* LTO-IR: input to a device link, never loaded (nvJitLink docs) */
+			size_t used = strlen(lto);
+
+			if (used + strlen(targets[i].target) + 8 < sizeof(lto))
+				snprintf(lto + used, sizeof(lto) - used, "%s%s", used ? ", " : "",
+					 targets[i].target);
+			continue;
+		}
 		any_code = true;
 		/* the Tegra status and family of the target's and the device's rows decide
 		 * whether this SASS runs or this `f` PTX JITs: a verdict that rests on them
@@ -363,10 +372,21 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 			miss_reason(miss, sizeof(miss), targets[nearest].target, &bnear, major,
 				    minor);
 		snprintf(res.reason, sizeof(res.reason),
-			 "no SASS for compute capability %u.%u and no PTX it can JIT%s%s: "
+			 "no SASS for compute capability %u.%u and no PTX it can JIT%s%s%s%s%s: "
 			 "CUDA_ERROR_NO_BINARY_FOR_GPU (209) / cudaErrorNoKernelImageForDevice "
 			 "(\"no kernel image is available for execution on the device\")",
-			 major, minor, miss[0] ? "; " : "", miss);
+			 major, minor, miss[0] ? "; " : "", miss, lto[0] ? "; " : "", lto,
+			 lto[0] ? " is link-time IR, not loadable" : "");
+	} else if (lto[0]) {
+		/* device code, none of it loadable: not "no GPU code", which judges nothing */
+		res.verdict = COVERAGE_NO_KERNEL_IMAGE;
+		res.lto_only = true;
+		snprintf(res.reason, sizeof(res.reason),
+			 "%s only: link-time IR (LTO-IR), not loadable (nvlink -dlto or nvJitLink "
+			 "must link it to SASS first); nothing for compute capability %u.%u: "
+			 "CUDA_ERROR_NO_BINARY_FOR_GPU (209) / cudaErrorNoKernelImageForDevice "
+			 "(\"no kernel image is available for execution on the device\")",
+			 lto, major, minor);
 	} else {
 		snprintf(res.reason, sizeof(res.reason), "no SASS or PTX");
 	}

@@ -26,7 +26,9 @@ enum coverage_verdict {
 };
 
 enum coverage_kind {
-	COVERAGE_KIND_OTHER = 0, /* lto_XX, unknown: never loaded by the driver itself */
+	/* lto_XX: LTO-IR (NVVM IR, `nvcc -dlto`, `-gencode code=lto_XX`; fatbinary.h kind 8),
+	 * input to a device link (nvlink -dlto, nvJitLink), never loaded by the driver itself */
+	COVERAGE_KIND_OTHER = 0,
 	COVERAGE_KIND_SASS,
 	COVERAGE_KIND_PTX,
 };
@@ -48,8 +50,10 @@ struct coverage_result {
 	size_t entry;	  /* index of the deciding target; SIZE_MAX when none */
 	bool unconfirmed; /* relies on a table row marked unconfirmed, an unknown PTX
 			   * ISA, or a driver newer than the knowledge base */
+	bool lto_only;	  /* no SASS or PTX, only LTO-IR: no-kernel-image, never "no GPU
+			   * code" (the library has device code, none of it loadable) */
 	int driver_ptx_major, driver_ptx_minor; /* highest PTX ISA the driver JITs; -1 unknown */
-	char reason[384];
+	char reason[512];
 };
 
 /* "sm_90a" → SASS 90 'a'. -EINVAL when it is not sm_/compute_/lto_ + digits [+ a|f]. */
@@ -66,7 +70,9 @@ bool coverage_ptx_jits(const struct coverage_target_info *t, unsigned major, uns
 /*
  * The verdict for a binary carrying targets[0..n) on a device of compute capability
  * major.minor with driver `driver_version` ("550.54.15"; NULL = unknown driver: PTX is
- * assumed JIT-able, and the reason says so). Unparsable target strings are ignored.
+ * assumed JIT-able, and the reason says so). Unparsable target strings are ignored. LTO-IR
+ * (lto_XX) never runs: a binary with only LTO-IR is no-kernel-image (lto_only), and a miss
+ * names the LTO-IR entry for the device's architecture ("link-time IR, not loadable").
  * Returns 0, or -EINVAL (bad arguments, a driver version that is not a version).
  */
 int coverage_judge(const struct coverage_target *targets, size_t n, unsigned major, unsigned minor,

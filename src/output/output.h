@@ -67,9 +67,4 @@ struct gpuenv_check;
 enum gpuenv_check_result;
 const char *out_check_result_name(enum gpuenv_check_result r);
 const char *out_check_severity_name(int severity);
-int out_check_text(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
-int out_check_markdown(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
-int out_check_json(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
-int out_check_junit(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
-int out_check_sarif(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
-int out_check_github(const struct gpuenv_check *c, unsigned flags, struct strbuf *sb);
+/* the renderers, over one check or a matrix: out-check.h */

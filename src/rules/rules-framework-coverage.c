@@ -45,9 +45,14 @@ static size_t read_targets(const struct snap_node *tn, bool from_build_info,
 		struct coverage_target_info ti;
 		unsigned ma, mi;
 
-		if (!s || coverage_target_parse(s, &ti) < 0 || ti.kind == COVERAGE_KIND_OTHER)
+		if (!s || coverage_target_parse(s, &ti) < 0)
 			continue;
 		t[n] = (struct coverage_target){ .target = s, .ptx_major = -1, .ptx_minor = -1 };
+		if (ti.kind == COVERAGE_KIND_OTHER) {
+			/* LTO-IR: judged (never runs: coverage_judge()), not listed as code */
+			n++;
+			continue;
+		}
 		if (isa && cuda_major_minor(isa, &ma, &mi)) {
 			t[n].ptx_major = (int)ma;
 			t[n].ptx_minor = (int)mi;
@@ -360,7 +365,9 @@ static void cov_one(const struct fw_build *b, void *u)
 							.entry = SIZE_MAX };
 		else if (coverage_judge(t, n, ma, mi, x->driver, &res) < 0)
 			continue;
-		too_old = coverage_verdict_is_failure(res.verdict) && ma * 10 + mi < lowest;
+		/* (LTO-IR only: no lowest architecture, the GPU is not "too old") */
+		too_old = coverage_verdict_is_failure(res.verdict) && lowest != UINT32_MAX &&
+			  ma * 10 + mi < lowest;
 		gpu_name(gpu, name, sizeof(name));
 		/* In a quoted torch warning: the name torch prints (the CUDA driver's), never
 		 * the knowledge base's product name; unknown without NVML/CUDA. */

@@ -28,11 +28,14 @@ bool gpu_pci_ids(const struct snap_node *gpu, unsigned *ret_vendor, unsigned *re
 	return true;
 }
 
+/* The vendor alone decides: a `--target gpu=6.1` GPU has NVIDIA's vendor id and no device id
+ * (check-target.c), and is an NVIDIA GPU all the same. */
 static bool gpu_vendor_is(const struct snap_node *gpu, unsigned want)
 {
-	unsigned v, d;
+	const char *v = snap_get_str(gpu, "vendor_id");
+	unsigned vv;
 
-	return gpu_pci_ids(gpu, &v, &d) && v == want;
+	return v && parse_uint(v, 0, &vv) == 0 && vv == want;
 }
 
 bool gpu_is_nvidia(const struct snap_node *gpu)

@@ -473,6 +473,8 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 		rv |= jset(v, "entry", vd->entry[0] ? jstr_or_null(vd->entry) : json_null());
 		rv |= jset(v, "reason", jstr_or_null(vd->res.reason));
 		rv |= jset(v, "unconfirmed", json_boolean(vd->res.unconfirmed));
+		if (vd->res.lto_only)
+			rv |= jset(v, "lto_only", json_true());
 		rv |= jset(v, "modules_without_image",
 			   json_integer((json_int_t)vd->modules_without_image));
 		rv |= json_array_append_new(verdicts, v);

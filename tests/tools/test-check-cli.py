@@ -255,9 +255,6 @@ rc, out, err = run("torch-cu130-on-r550", None, "--host", snapshot("h100-sxm-550
                    "--host", snapshot("torch-cu130-gtx1080"))
 check("matrix: one verdict per target", out.count("== on target ") == 2, out[:300])
 check("matrix: exit 2 (the worst)", rc == 2, f"rc={rc}")
-rc, out, err = run("torch-cu130-on-r550", None, "--host", snapshot("h100-sxm-550"),
-                   "--host", snapshot("no-gpu"), "--junit", os.path.join(tmp, "m.xml"))
-check("matrix with --junit: exit 64", rc == 64, f"rc={rc}")
 rc, out, err = run("no-gpu", None, "--host", os.path.join(tmp, "nothing.json"))
 check("unreadable --host: exit 66", rc == 66, f"rc={rc} {err}")
 
@@ -277,6 +274,135 @@ check("malformed --target: exit 64, field and column",
 rc, out, err = run("no-gpu", None, "--target", "gpu=No Such GPU 9000,driver=550")
 check("unknown GPU in --target: exit 64, says how to name it",
       rc == 64 and "gpu=9.0" in err, f"rc={rc} {err}")
+
+# 8c. the matrix in every structured output: h100-old-frameworks' image (torch 2.0.1+cu117,
+# SASS up to sm_86; tensorflow 2.15 with sm_60 and compute_80 PTX) on an H100 with R550, a
+# compute capability 6.1 GPU with R580 and the h100-sxm-550 machine's own report
+XSD = os.path.join(SRC, "tests", "data", "junit.xsd")
+SARIF_SUBSET = os.path.join(SRC, "tests", "data", "sarif-2.1.0-subset.json")
+
+
+def valid_junit(path, what):
+    if not shutil.which("xmllint"):
+        print(f"SKIP {what} junit schema: xmllint is not installed (libxml2-utils)")
+        return
+    p = subprocess.run(["xmllint", "--noout", "--schema", XSD, path], capture_output=True, text=True)
+    check(f"{what}: junit valid against tests/data/junit.xsd", p.returncode == 0, p.stderr)
+
+
+def valid_sarif(log, what):
+    try:
+        import jsonschema
+    except ImportError:
+        print(f"SKIP {what} sarif schema: python3-jsonschema is not installed")
+        return
+    errs = [e.message for e in jsonschema.Draft202012Validator(
+        json.load(open(SARIF_SUBSET))).iter_errors(log)]
+    check(f"{what}: sarif valid against the 2.1.0 subset", not errs, "; ".join(errs[:5]))
+
+
+MTARGETS = ["gpu=H100,driver=550.54.15", "gpu=6.1,driver=580.65.06", snapshot("h100-sxm-550")]
+mj, ms, mm = (os.path.join(tmp, n) for n in ("matrix.xml", "matrix.sarif", "matrix.md"))
+rc, out, err = run("h100-old-frameworks", policy(H100, "m.yml"), "--target", MTARGETS[0],
+                   "--target", MTARGETS[1], "--host", MTARGETS[2], "--junit", mj, "--sarif", ms,
+                   "--markdown", mm, "--github", "--json")
+jdoc = json.loads(out[out.index("\n{") + 1:] if not out.startswith("{") else out)
+validate(jdoc, "matrix --json")
+check("matrix json: one entry per target, in order",
+      [t.get("target") for t in jdoc.get("targets", [])] == MTARGETS, json.dumps(jdoc)[:300])
+check("matrix json: the worst result outside", jdoc.get("exit_code") ==
+      max(t["exit_code"] for t in jdoc["targets"]) and rc == max(jdoc["exit_code"], 0), f"rc={rc}")
+cov = {t["target"]: {c["subject"].split(" in ")[0]: c for c in t["coverage"]} for t in jdoc["targets"]}
+check("matrix json: torch cu117 has no kernel for the H100 (9.0)",
+      cov[MTARGETS[0]]["torch 2.0.1+cu117"]["verdict"] == "no-kernel-image", str(cov[MTARGETS[0]]))
+check("matrix json: tensorflow runs natively on 6.1 (sm_60)",
+      cov[MTARGETS[1]]["tensorflow 2.15.0"]["verdict"] == "native", str(cov[MTARGETS[1]]))
+check("matrix json: tensorflow JITs compute_80 on the H100",
+      cov[MTARGETS[0]]["tensorflow 2.15.0"]["verdict"] == "ptx-jit", str(cov[MTARGETS[0]]))
+valid_junit(mj, "matrix")
+if shutil.which("xmllint"):
+    p = subprocess.run(["xmllint", "--xpath", "count(/testsuites/testsuite)", mj],
+                       capture_output=True, text=True)
+    check("matrix junit: a testsuite per target", p.stdout.strip() == "3", p.stdout)
+    for i, t in enumerate(MTARGETS):
+        p = subprocess.run(["xmllint", "--xpath", f"string(/testsuites/testsuite[{i + 1}]/@name)", mj],
+                           capture_output=True, text=True)
+        check(f"matrix junit: suite {i + 1} is on {t}", p.stdout.strip() == f"on {t}", p.stdout)
+    p = subprocess.run(["xmllint", "--xpath", "count(//property[starts-with(@name, 'coverage: ')])", mj],
+                       capture_output=True, text=True)
+    check("matrix junit: the coverage cells as properties", p.stdout.strip() == "6", p.stdout)
+mlog = json.load(open(ms, encoding="utf-8"))
+valid_sarif(mlog, "matrix")
+check("matrix sarif: one run (code scanning takes one per tool and category)",
+      len(mlog["runs"]) == 1)
+mrun = mlog["runs"][0]
+mrules = mrun["tool"]["driver"]["rules"]
+check("matrix sarif: every result names its target and its rule",
+      all(r.get("properties", {}).get("target") in MTARGETS and
+          mrules[r["ruleIndex"]]["id"] == r["ruleId"] and
+          r["message"]["text"].startswith("[on " + r["properties"]["target"] + "] ")
+          for r in mrun["results"]))
+check("matrix sarif: each target's coverage in the run's properties",
+      sorted({c["target"] for c in mrun["properties"]["coverage"]}) == sorted(MTARGETS))
+check("matrix sarif: a clause rule once however many targets fail it",
+      len([r for r in mrules if r["id"] == "policy/gpus.count"]) == 1)
+check("matrix sarif: gpus.count fails on each of the two one-GPU targets",
+      len([r for r in mrun["results"] if r["ruleId"] == "policy/gpus.count"]) == 2)
+ann = [l for l in out.splitlines() if l.startswith("::")]
+for t in MTARGETS:
+    tt = t.replace(":", "%3A").replace(",", "%2C")
+    check(f"matrix github: the verdict of {t}", any(l.startswith(("::error ", "::notice ")) and
+          f"title=gpuenv check on {tt}%3A verdict::" in l for l in ann), "\n".join(ann)[:600])
+md = open(mm, encoding="utf-8").read()
+check("matrix markdown: a column per target",
+      all(t in md.split("### Coverage: framework × target")[1].splitlines()[2] for t in
+          (MTARGETS[0], MTARGETS[1])), md[:800])
+check("matrix markdown: the cells", "❌ no-kernel-image on" in md and "✅ native on" in md, md[:800])
+check("matrix markdown: every line a heading, a table row or prose",
+      all(l.startswith(("|", "#", "Profile")) or not l.strip() for l in md.splitlines()), md[:800])
+
+# 8d. --redact: host names, serials, UUIDs and home directories out of every output
+node = json.load(open(snapshot("h100-sxm-550"), encoding="utf-8"))
+node["collection"] = {"hostname": {"state": "present", "source": "/proc/sys/kernel/hostname",
+                                   "value": "gpunode17.example.org"}}
+node["driver"]["nvml"]["devices"][0]["serial"] = {"state": "present", "source": "nvmlDeviceGetSerial",
+                                                  "value": "1652321019456"}
+uuid0 = node["driver"]["cuda"]["devices"][0]["uuid"]["value"]
+nodepath = os.path.join(tmp, "gpunode17.example.org.json")
+with open(nodepath, "w", encoding="utf-8") as f:
+    json.dump(node, f)
+LEAKY = H100 + f"""waivers:
+  - rule: driver.branch-eol
+    reason: "{uuid0} on gpunode17.example.org (serial 1652321019456) until Q1"
+    expires: 2027-03-31
+"""
+lp = policy(LEAKY, "leaky.yml")
+UUID_RE = __import__("re").compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+for targets in ([nodepath], [nodepath, "gpu=H100,driver=550.54.15"]):
+    for redact in (False, True):
+        files = [os.path.join(tmp, f"r{redact:d}.{n}") for n in ("xml", "sarif", "md")]
+        args = ["--junit", files[0], "--sarif", files[1], "--markdown", files[2], "--github"]
+        for t in targets:
+            args += ["--host" if t == nodepath else "--target", t]
+        texts = []
+        for fmt in ((), ("--json",)):
+            rc, out, err = run("torch-cu130-on-r550", lp, *args, *fmt,
+                               *(("--redact",) if redact else ()))
+            texts.append(out)
+        texts += [open(f, encoding="utf-8").read() for f in files]
+        everything = "\n".join(texts)
+        leaks = [w for w in ("gpunode17", "1652321019456", "/home/user/") if w in everything]
+        leaks += UUID_RE.findall(everything)
+        what = f"{len(targets)} target(s), {'--redact' if redact else 'plain'}"
+        if redact:
+            check(f"redact ({what}): no host name, serial, UUID or home user in any output",
+                  not leaks, str(leaks[:5]))
+            check(f"redact ({what}): marked where they were", "<redacted>" in everything and
+                  "/home/<user>/" in everything)
+        else:
+            check(f"redact ({what}): without --redact they are there (the test can fail)",
+                  {"gpunode17", "1652321019456", "/home/user/"} <= set(leaks) and uuid0[4:] in leaks,
+                  str(leaks[:6]))
 
 # 9. outputs that cannot be written: 74
 rc, out, err = run("h100-sxm-550", policy(H100), "--junit", os.path.join(tmp, "no", "dir.xml"))

@@ -61,6 +61,13 @@ static int r_check(enum gpuenv_format f, char **ret)
 {
 	return gpuenv_check_render(check, f, GPUENV_RENDER_STABLE, ret);
 }
+static int r_check_matrix(enum gpuenv_format f, char **ret)
+{
+	const struct gpuenv_check *both[] = { check, check };
+	const char *const targets[] = { "a", NULL };
+
+	return gpuenv_check_render_matrix(both, targets, 2, f, GPUENV_RENDER_REDACT, ret);
+}
 static int r_facts(enum gpuenv_format f, char **ret)
 {
 	return gpuenv_facts_query("cuda", "12.4", f, 0, ret);
@@ -78,6 +85,8 @@ static const struct renderer {
 	{ "gpuenv_doctor_list_rules", r_rules, F(TEXT) | F(JSON) | F(MARKDOWN) },
 	{ "gpuenv_facts_query", r_facts, F(TEXT) | F(JSON) },
 	{ "gpuenv_check_render", r_check,
+	  F(TEXT) | F(JSON) | F(MARKDOWN) | F(JUNIT) | F(SARIF) | F(GITHUB) },
+	{ "gpuenv_check_render_matrix", r_check_matrix,
 	  F(TEXT) | F(JSON) | F(MARKDOWN) | F(JUNIT) | F(SARIF) | F(GITHUB) },
 	{ "gpuenv_diff_render", r_diff, F(TEXT) | F(JSON) | F(MARKDOWN) },
 	{ "gpuenv_fleet_render", r_fleet, F(TEXT) | F(JSON) | F(MARKDOWN) },
@@ -179,6 +188,14 @@ static void test_null_arguments(void **state)
 	assert_int_equal(gpuenv_doctor_list_rules(GPUENV_FORMAT_TEXT, 0, NULL), -EINVAL);
 	assert_int_equal(gpuenv_check_render(NULL, GPUENV_FORMAT_JUNIT, 0, &out), -EINVAL);
 	assert_int_equal(gpuenv_check_render(check, GPUENV_FORMAT_SARIF, 0, NULL), -EINVAL);
+	assert_int_equal(gpuenv_check_render_matrix(NULL, NULL, 1, GPUENV_FORMAT_JSON, 0, &out),
+			 -EINVAL);
+	assert_int_equal(gpuenv_check_render_matrix((const struct gpuenv_check *[]){ check }, NULL,
+						    0, GPUENV_FORMAT_JSON, 0, &out),
+			 -EINVAL);
+	assert_int_equal(gpuenv_check_render_matrix((const struct gpuenv_check *[]){ NULL }, NULL,
+						    1, GPUENV_FORMAT_JSON, 0, &out),
+			 -EINVAL);
 	assert_int_equal(gpuenv_check_run(doc, policy, NULL, "2026-02-30", &check), -EINVAL);
 	assert_int_equal(gpuenv_check_run(NULL, policy, NULL, "2026-01-01", &check), -EINVAL);
 	assert_int_equal(gpuenv_policy_parse(NULL, 0, &policy, NULL, NULL), -EINVAL);

@@ -128,7 +128,10 @@ static const struct row rows[] = {
 	  "a CC older than the table: its first branch is not known" },
 	/* no code, other kinds, garbage */
 	{ "", "8.6", NULL, "no-gpu-code", NULL, false, "nothing" },
-	{ "lto_80", "8.6", NULL, "no-gpu-code", NULL, false, "LTO-IR is not loaded by the driver" },
+	{ "lto_80", "8.6", NULL, "no-kernel-image", NULL, false,
+	  "LTO-IR only: device code the driver does not load, never \"no GPU code\"" },
+	{ "lto_90 lto_80", "9.0", "580.65.06", "no-kernel-image", NULL, false,
+	  "LTO-IR for the device's own architecture does not run either" },
 	{ "bogus sm_ sm_8x compute_ lto_80 sm_86", "8.6", NULL, "native", "sm_86", false,
 	  "garbage ignored" },
 	{ "lto_80 sm_70", "8.6", NULL, "no-kernel-image", NULL, false, "only a foreign SASS" },
@@ -171,6 +174,12 @@ static void judge_row(const struct row *r)
 	assert_true(res.reason[0] != '\0');
 	if (res.verdict == COVERAGE_NO_KERNEL_IMAGE)
 		assert_non_null(strstr(res.reason, "no kernel image is available"));
+	/* LTO-IR is named, never counted: "lto_80 only: link-time IR, not loadable" */
+	assert_int_equal(res.lto_only, strncmp(r->targets, "lto_", 4) == 0 &&
+					       !strstr(r->targets, "sm_") &&
+					       !strstr(r->targets, "compute_"));
+	if (strstr(r->targets, "lto_") && res.verdict == COVERAGE_NO_KERNEL_IMAGE)
+		assert_non_null(strstr(res.reason, "link-time IR"));
 	if (res.verdict == COVERAGE_PTX_TOO_NEW)
 		assert_non_null(strstr(res.reason, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"));
 	if (res.verdict == COVERAGE_DRIVER_TOO_OLD)

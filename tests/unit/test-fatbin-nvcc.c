@@ -2,7 +2,8 @@
 /*
  * Tests for src/fatbin over real nvcc output: objects from several -gencode sets and
  * compression modes, cubins, fatbins, relocatable objects and a static library of them; the
- * scanner must report exactly the targets requested. Skipped (said on stdout) where nvcc is
+ * scanner must report exactly the targets requested. LTO-IR (code=lto_90, -dlto) is listed
+ * and judged never to run; cuobjdump, where installed, must list none of it. Skipped (said on stdout) where nvcc is
  * not installed (/usr/local/cuda/bin/nvcc or PATH) or GPUENV_TEST_NO_NVCC is set. The
  * hand-built inputs: test-fatbin.c. Formats: docs/formats/fatbin.md.
  */
@@ -20,6 +21,7 @@
 
 #include "fatbin-test-util.h"
 #include "formats/archive.h"
+#include "facts/coverage.h"
 #include "fatbin/fatbin.h"
 
 static char tmpdir[64];
@@ -238,12 +240,117 @@ static void test_nvcc_link_stubs(void **state)
 	}
 }
 
+/* cuobjdump, where the toolkit has it (CUDA Binary Utilities: --list-elf and --list-ptx list
+ * the ELF and PTX entries only); NULL, said on stdout, where it does not. */
+static const char *cuobjdump(void)
+{
+	static bool said;
+
+	if (access("/usr/local/cuda/bin/cuobjdump", X_OK) == 0)
+		return "/usr/local/cuda/bin/cuobjdump";
+	if (system("command -v cuobjdump >/dev/null 2>&1") == 0)
+		return "cuobjdump";
+	if (!said)
+		printf("SKIP cuobjdump agreement of LTO-IR entries: cuobjdump is not installed "
+		       "(not in this CUDA toolkit's bin/)\n");
+	said = true;
+	return NULL;
+}
+
+/* What cuobjdump lists of out must be what the scanner lists as SASS and PTX: of an LTO-IR
+ * entry, nothing. */
+static void cuobjdump_agrees(const char *out, const char *loadable)
+{
+	const char *tool = cuobjdump();
+	char cmd[512], line[512], got[256] = "";
+	FILE *f;
+
+	if (!tool)
+		return;
+	snprintf(cmd, sizeof(cmd), "cd %s && %s --list-elf --list-ptx %s 2>/dev/null", tmpdir, tool,
+		 out);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		/* "ELF file    1: lto.1.sm_80.cubin", "PTX file    1: x.1.sm_90.ptx" */
+		const char *sm = strstr(line, ".sm_");
+		size_t used = strlen(got);
+
+		if (sm)
+			snprintf(got + used, sizeof(got) - used, "%s%s_%.*s", used ? " " : "",
+				 strstr(line, "PTX") ? "compute" : "sm", (int)strcspn(sm + 4, "."),
+				 sm + 4);
+	}
+	pclose(f);
+	printf("# cuobjdump %-12s -> '%s' (expected '%s')\n", out, got, loadable);
+	assert_string_equal(got, loadable);
+}
+
+/* A fat binary's targets, as the doctor's rules and `gpuenv scan` judge them. */
+static void judge_file(const char *out, unsigned major, unsigned minor, struct coverage_result *res)
+{
+	struct coverage_target t[16];
+	struct fatbin_result *r;
+	char path[256];
+	size_t len, n = 0;
+	uint8_t *buf;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, out);
+	buf = slurp(path, &len);
+	r = parse_ok(buf, len, FATBIN_PARSE_PAYLOAD_HEADS);
+	for (size_t i = 0; i < r->n_entries && n < 16; i++)
+		t[n++] = (struct coverage_target){ r->entries[i].target, r->entries[i].ptx_major,
+						   r->entries[i].ptx_minor };
+	assert_int_equal(coverage_judge(t, n, major, minor, "580.65.06", res), 0);
+	fatbin_result_free(r);
+	free(buf);
+}
+
+static void expect(const char *out, unsigned major, unsigned minor, enum coverage_verdict verdict,
+		   bool lto_only, const char *reason)
+{
+	struct coverage_result res;
+
+	judge_file(out, major, minor, &res);
+	printf("# %s on %u.%u: %s: %s\n", out, major, minor, coverage_verdict_name(res.verdict),
+	       res.reason);
+	assert_int_equal(res.verdict, verdict);
+	assert_int_equal(res.lto_only, lto_only);
+	assert_non_null(strstr(res.reason, reason));
+}
+
+/* LTO-IR (-gencode code=lto_XX, -dlto): recognised as lto_XX, never judged as code that runs:
+ * only LTO-IR is no-kernel-image ("lto_90 only: link-time IR"), beside SASS it is named. */
+static void test_nvcc_lto(void **state)
+{
+	if (!nvcc)
+		skip();
+	check("lto.fatbin", "-fatbin -gencode arch=compute_90,code=lto_90", "lto_90", NULL);
+	check("lto.o", "-c -rdc=true -Xcompiler -fPIC -gencode arch=compute_90,code=lto_90",
+	      "lto_90", NULL);
+	/* -dlto -arch=sm_90: LTO-IR and compute_90 PTX, which the driver JITs */
+	check("ltod.o", "-c -dlto -rdc=true -Xcompiler -fPIC -arch=sm_90", "compute_90 lto_90",
+	      NULL);
+	check("ltom.fatbin",
+	      "-fatbin -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=lto_90",
+	      "sm_80 lto_90", NULL);
+	expect("lto.fatbin", 9, 0, COVERAGE_NO_KERNEL_IMAGE, true, "lto_90 only: link-time IR");
+	expect("lto.o", 9, 0, COVERAGE_NO_KERNEL_IMAGE, true, "lto_90 only: link-time IR");
+	expect("ltod.o", 9, 0, COVERAGE_PTX_JIT, false, "compute_90 PTX");
+	expect("ltom.fatbin", 9, 0, COVERAGE_NO_KERNEL_IMAGE, false,
+	       "lto_90 is link-time IR, not loadable");
+	expect("ltom.fatbin", 8, 6, COVERAGE_NATIVE, false, "sm_80 SASS");
+	cuobjdump_agrees("lto.fatbin", "");
+	cuobjdump_agrees("ltom.fatbin", "sm_80");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nvcc_targets),
 		cmocka_unit_test(test_nvcc_compression),
 		cmocka_unit_test(test_nvcc_link_stubs),
+		cmocka_unit_test(test_nvcc_lto),
 	};
 	int rv;
 

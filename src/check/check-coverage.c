@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The coverage matrix of `gpuenv check` (docs/policy.md, "The matrix"): for each framework
+ * build of the snapshot, will its GPU code run on the snapshot's NVIDIA GPUs with its driver?
+ * One cell per build: coverage_judge() (src/facts/coverage.h, docs/compatibility.md (a), (b),
+ * LTO-IR) over the kernel library's targets and over each GPU library the framework's process
+ * loads (gpu_libraries[], as framework.no-kernel-image judges them), then
+ * coverage_judge_driver() for the CUDA the build was made for; the weakest library and the
+ * weakest GPU decide. With --host/--target the snapshot is the image on the target, so a row
+ * of cells across targets is the matrix a platform team reads.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "rules/rules-internal.h"
+#include "shared/macro.h"
+#include "shared/parse.h"
+
+#define MAX_TARGETS 128
+
+struct cov_walk {
+	struct gpuenv_check *c;
+	const struct snap_node *root;
+	const char *driver; /* NULL: none loaded or its version unknown */
+	int err;
+};
+
+size_t check_read_targets(const struct snap_node *tn, bool from_build_info,
+			  struct coverage_target *t, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < snap_count(tn) && n < max; i++) {
+		const struct snap_node *e = snap_at(tn, i);
+		const char *s = from_build_info ? snap_str(e) : snap_get_str(e, "target");
+		const char *isa = from_build_info ? NULL : snap_get_str(e, "ptx_isa");
+		unsigned ma, mi;
+
+		if (!s)
+			continue;
+		t[n] = (struct coverage_target){ .target = s, .ptx_major = -1, .ptx_minor = -1 };
+		if (isa && cuda_major_minor(isa, &ma, &mi)) {
+			t[n].ptx_major = (int)ma;
+			t[n].ptx_minor = (int)mi;
+		}
+		n++;
+	}
+	return n;
+}
+
+struct verdict {
+	struct coverage_result res;
+	char who[256]; /* the library that decided, "" for the kernel library */
+};
+
+/* The build's weakest code on one GPU: kernel library, then each GPU library. */
+static void judge_build_on(const struct fw_build *b, const struct coverage_target *t, size_t n,
+			   unsigned ma, unsigned mi, const char *driver, struct verdict *ret)
+{
+	const struct snap_node *libs = snap_child(b->pkg, "gpu_libraries");
+	char cuda[32];
+
+	*ret = (struct verdict){ 0 };
+	if (coverage_judge(t, n, ma, mi, driver, &ret->res) < 0)
+		ret->res.verdict = COVERAGE_NO_GPU_CODE;
+	for (size_t i = 0; i < snap_count(libs); i++) {
+		const struct snap_node *e = snap_at(libs, i);
+		struct coverage_target lt[MAX_TARGETS];
+		struct coverage_result r;
+		size_t ln =
+			check_read_targets(snap_child(e, "arch_targets"), false, lt, MAX_TARGETS);
+
+		if (ln == 0 || coverage_judge(lt, ln, ma, mi, driver, &r) < 0 ||
+		    r.verdict == COVERAGE_NO_GPU_CODE || r.verdict <= ret->res.verdict)
+			continue;
+		ret->res = r;
+		snprintf(ret->who, sizeof(ret->who), "%s",
+			 snap_get_str(e, "name") ?: snap_get_str(e, "path") ?: "?");
+	}
+	/* the driver decides first: the CUDA the build needs, a GPU it does not drive */
+	if (coverage_judge_driver(fw_cuda_version(b, cuda, sizeof(cuda), NULL) ? cuda : NULL, ma,
+				  mi, driver, &ret->res) == 0 &&
+	    (ret->res.verdict == COVERAGE_DRIVER_TOO_OLD ||
+	     ret->res.verdict == COVERAGE_DRIVER_GPU_UNSUPPORTED))
+		ret->who[0] = '\0';
+}
+
+static int add_cell(struct gpuenv_check *c, const char *subject, const char *gpu,
+		    const struct verdict *v, const char *why)
+{
+	struct check_cell *cells = reallocarray(c->cells, c->n_cells + 1, sizeof(*cells));
+	struct check_cell *cell;
+	int n;
+
+	if (!cells)
+		return -ENOMEM;
+	c->cells = cells;
+	cell = &cells[c->n_cells];
+	*cell = (struct check_cell){ .subject = strdup(subject), .gpu = gpu ? strdup(gpu) : NULL };
+	if (v) {
+		cell->verdict = v->res.verdict;
+		cell->lto_only = v->res.lto_only;
+		cell->unconfirmed = v->res.unconfirmed;
+		n = v->who[0] ? asprintf(&cell->reason, "%s: %s", v->who, v->res.reason)
+			      : asprintf(&cell->reason, "%s", v->res.reason);
+	} else {
+		cell->verdict = COVERAGE_NO_GPU_CODE;
+		n = asprintf(&cell->reason, "%s", why);
+	}
+	c->n_cells++; /* freed by check_free() even when incomplete */
+	if (n < 0) {
+		cell->reason = NULL;
+		return -ENOMEM;
+	}
+	return cell->subject && (!gpu || cell->gpu) ? 0 : -ENOMEM;
+}
+
+static void cell_of_build(const struct fw_build *b, void *u)
+{
+	struct cov_walk *w = u;
+	const struct snap_node *gpus = snap_get(w->root, "hardware.gpus"), *tn;
+	struct coverage_target t[MAX_TARGETS];
+	struct verdict worst = { 0 };
+	char subject[512], gpu[200] = "", name[160];
+	const struct snap_node *ccf;
+	bool from_bi, any = false, cpu_only = false;
+	size_t n;
+
+	/* CPU-only builds have no GPU code to judge; ROCm builds' gfx targets are not
+	 * coverage_judge()'s (framework.rocm-gfx-unsupported judges them) */
+	if (w->err < 0 || (snap_bool(fw_cpu_only(b), &cpu_only) && cpu_only) || fw_hip_version(b))
+		return;
+	snprintf(subject, sizeof(subject), "%s in %s", b->label, b->prefix ?: "?");
+	tn = fw_targets(b, &from_bi);
+	n = check_read_targets(tn, from_bi, t, MAX_TARGETS);
+	if (n == 0) {
+		w->err = add_cell(w->c, subject, NULL, NULL,
+				  "its GPU code was not read (no arch_targets)");
+		return;
+	}
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i);
+		struct verdict v;
+		unsigned ma, mi;
+
+		if (!gpu_is_nvidia(g) || !gpu_cc(w->root, g, &ma, &mi, &ccf))
+			continue;
+		judge_build_on(b, t, n, ma, mi, w->driver, &v);
+		if (any && v.res.verdict <= worst.res.verdict)
+			continue;
+		any = true;
+		worst = v;
+		gpu_name(g, name, sizeof(name));
+		snprintf(gpu, sizeof(gpu), "%s (%u.%u)", name, ma, mi);
+	}
+	w->err = any ? add_cell(w->c, subject, gpu, &worst, NULL)
+		     : add_cell(w->c, subject, NULL, NULL,
+				"no NVIDIA GPU whose compute capability is known");
+}
+
+int check_coverage(struct gpuenv_check *c, const struct snap_node *root)
+{
+	struct cov_walk w = { .c = c, .root = root };
+	const struct snap_node *fact;
+	const char *ver = NULL;
+
+	if (nvidia_driver(root, &ver, &fact) == DRIVER_LOADED && ver) {
+		struct version v;
+
+		if (version_parse(ver, &v) == 0)
+			w.driver = ver;
+	}
+	fw_foreach(root, cell_of_build, &w);
+	return w.err;
+}
+
+const char *check_cell_label(const struct check_cell *cell)
+{
+	if (cell->verdict == COVERAGE_NO_GPU_CODE)
+		return cell->gpu ? "no GPU code" : "could not tell";
+	if (cell->lto_only)
+		return "no-kernel-image (LTO-IR only)";
+	return coverage_verdict_name(cell->verdict);
+}
