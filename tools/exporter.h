@@ -43,6 +43,7 @@ struct exporter_user {
 	const char *name, *hash;
 };
 struct exporter_auth;
+/* 0; -ELIBACC: libcrypt cannot be loaded; -ENOMEM. */
 int exporter_auth_new(const struct exporter_user *users, size_t n, struct exporter_auth **ret);
 bool exporter_auth_check(struct exporter_auth *a, const char *user, const char *password);
 void exporter_auth_free(struct exporter_auth *a);
@@ -59,7 +60,8 @@ struct exporter_security {
 /* The HTTP side. */
 struct exporter_http;
 /* sec may be NULL (plain HTTP, no authentication). -EINVAL: listen is not an address;
- * -ENOTSUP: TLS asked of a libmicrohttpd built without it; -EADDRINUSE: it would not start. */
+ * -ENOTSUP: TLS asked of a libmicrohttpd built without it; -EADDRINUSE: it would not start;
+ * -ELIBACC: libmicrohttpd, or libcrypt for authentication, cannot be loaded (exporter-libs.h). */
 int exporter_http_start(const char *listen, const struct exporter_security *sec,
 			struct exporter_http **ret);
 /* Replaces what /metrics serves (takes both strings) and the readiness. */
