@@ -440,7 +440,7 @@ static int read_gzip(struct reading *rd, const char *data, size_t len, const cha
 
 	if (!buf)
 		return -ENOMEM;
-	r = pasted_gz_init(&g, data, len, PASTED_INPUT_MAX, ret_why);
+	r = pasted_gz_init(&g, data, len, PASTED_GZ_WINDOWED_MAX, ret_why);
 	while (r >= 0) {
 		size_t got = 0, cut;
 

@@ -42,6 +42,7 @@ static void explain_help(void)
 	       "  2   an error found\n"
 	       "  64  usage error\n"
 	       "  65  the input is not text (binary, no encoding it reads) or over 64 MiB\n"
+	       "      (over 256 MiB inflated from a gzip file)\n"
 	       "  66  FILE cannot be read\n"
 	       "  70  internal error\n"
 	       "  74  the output could not be written\n");

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exporter-libs.h"
 #include "exporter.h"
 #include "formats/web-config.h"
 #include "shared/macro.h"
@@ -37,6 +38,8 @@ enum {
 	OPT_WEB_CONFIG,
 	OPT_NVML_CHILD,
 };
+
+#define EXIT_UNAVAILABLE 69 /* libmicrohttpd or libcrypt cannot be loaded (EX_UNAVAILABLE) */
 
 static void exporter_help(void)
 {
@@ -296,6 +299,24 @@ static int load_web_config(const char *path, struct web_security *w)
 	return 0;
 }
 
+/* libmicrohttpd, and libcrypt for basic authentication, are loaded on first use, not linked
+ * (exporter-libs.c): only the server needs them, and a machine without them is told so here
+ * rather than every gpuenv command failing to start. 0, or -ELIBACC after the message. */
+static int server_libs_load(const struct exporter_security *sec)
+{
+	const struct exporter_mhd *mhd;
+	const struct exporter_crypt *libcrypt;
+	const char *why = NULL;
+
+	if (exporter_mhd(&mhd, &why) < 0 ||
+	    (sec && sec->n_users && exporter_crypt(&libcrypt, &why) < 0)) {
+		fprintf(stderr, "gpuenv exporter: cannot serve HTTP: %s (Debian: apt install %s)\n",
+			why, "libmicrohttpd12 libcrypt1");
+		return -ELIBACC;
+	}
+	return 0;
+}
+
 /* The collection loop: wakes for the next sample, the next diagnosis, a signal, or once a
  * second to refresh the ages the exposition shows. */
 static int serve(struct exporter *ex, const char *listen, const struct exporter_security *sec,
@@ -318,6 +339,8 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	signal(SIGPIPE, SIG_IGN);
 	sigdelset(&set, SIGCHLD);
 	raise_fd_limit();
+	if (server_libs_load(sec) < 0)
+		return EXIT_UNAVAILABLE;
 	r = exporter_http_start(listen, sec, &h);
 	if (r < 0) {
 		fprintf(stderr, "gpuenv exporter: --listen %s: %s\n", listen,

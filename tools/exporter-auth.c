@@ -9,11 +9,11 @@
  * each time but never memory. Unknown users are checked against a dummy hash, so the answer
  * takes as long as for a known one (no user enumeration by timing).
  */
-#include <crypt.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exporter-libs.h"
 #include "exporter.h"
 
 #define AUTH_CACHE_SIZE 64
@@ -26,6 +26,7 @@ struct auth_entry {
 
 struct exporter_auth {
 	pthread_mutex_t lock;
+	const struct exporter_crypt *libcrypt; /* crypt_rn(), loaded on first use */
 	const struct exporter_user *users;
 	size_t n_users;
 	struct auth_entry cache[AUTH_CACHE_SIZE];
@@ -46,7 +47,7 @@ static bool same(const char *a, const char *b)
 	return d == 0;
 }
 
-static bool bcrypt_matches(const char *password, const char *hash)
+static bool bcrypt_matches(const struct exporter_auth *a, const char *password, const char *hash)
 {
 	struct crypt_data *cd = calloc(1, sizeof(*cd)); /* 32 KiB: not on a thread's stack */
 	const char *out;
@@ -54,7 +55,7 @@ static bool bcrypt_matches(const char *password, const char *hash)
 
 	if (!cd)
 		return false;
-	out = crypt_rn(password, hash, cd, (int)sizeof(*cd));
+	out = a->libcrypt->crypt_rn(password, hash, cd, (int)sizeof(*cd));
 	ok = out && out[0] != '*' && same(out, hash);
 	free(cd);
 	return ok;
@@ -62,11 +63,16 @@ static bool bcrypt_matches(const char *password, const char *hash)
 
 int exporter_auth_new(const struct exporter_user *users, size_t n, struct exporter_auth **ret)
 {
-	struct exporter_auth *a = calloc(1, sizeof(*a));
+	const struct exporter_crypt *libcrypt;
+	struct exporter_auth *a;
 
+	if (exporter_crypt(&libcrypt, NULL) < 0)
+		return -ELIBACC;
+	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
 	pthread_mutex_init(&a->lock, NULL);
+	a->libcrypt = libcrypt;
 	a->users = users;
 	a->n_users = n;
 	*ret = a;
@@ -93,10 +99,10 @@ bool exporter_auth_check(struct exporter_auth *a, const char *user, const char *
 	}
 	pthread_mutex_unlock(&a->lock);
 	if (u == a->n_users) {
-		bcrypt_matches(password, dummy_hash);
+		bcrypt_matches(a, password, dummy_hash);
 		return false;
 	}
-	ok = bcrypt_matches(password, a->users[u].hash);
+	ok = bcrypt_matches(a, password, a->users[u].hash);
 	pthread_mutex_lock(&a->lock);
 	{
 		struct auth_entry *e = &a->cache[a->next];

@@ -17,12 +17,12 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exporter-libs.h"
 #include "exporter.h"
 
 #define HTTP_CONNECTION_LIMIT 4096 /* slow-loris and scrapers alike; see RLIMIT_NOFILE */
@@ -32,6 +32,10 @@
 #define CT_TEXT	       "text/plain; version=0.0.4; charset=utf-8"
 #define CT_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"
 #define CT_PLAIN       "text/plain; charset=utf-8"
+
+/* libmicrohttpd's functions (exporter-libs.h), set by exporter_http_start() before the
+ * server's thread starts; the library stays loaded for the process. */
+static const struct exporter_mhd *mhd;
 
 struct exporter_http {
 	struct MHD_Daemon *daemon;
@@ -44,18 +48,18 @@ struct exporter_http {
 
 static struct MHD_Response *fixed(const char *body, const char *type)
 {
-	struct MHD_Response *r =
-		MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+	struct MHD_Response *r = mhd->MHD_create_response_from_buffer(strlen(body), (void *)body,
+								      MHD_RESPMEM_PERSISTENT);
 
 	if (r)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+		mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	return r;
 }
 
 static void add_headers(struct MHD_Response *r, const char *const *headers)
 {
 	for (; r && headers && headers[0] && headers[1]; headers += 2)
-		MHD_add_response_header(r, headers[0], headers[1]);
+		mhd->MHD_add_response_header(r, headers[0], headers[1]);
 }
 
 static enum MHD_Result reply(struct exporter_http *h, struct MHD_Connection *c, unsigned code,
@@ -67,8 +71,8 @@ static enum MHD_Result reply(struct exporter_http *h, struct MHD_Connection *c, 
 	if (!r)
 		return MHD_NO;
 	add_headers(r, h->headers);
-	ret = MHD_queue_response(c, code, r);
-	MHD_destroy_response(r);
+	ret = mhd->MHD_queue_response(c, code, r);
+	mhd->MHD_destroy_response(r);
 	return ret;
 }
 
@@ -81,12 +85,12 @@ static bool authorized(struct exporter_http *h, struct MHD_Connection *c)
 
 	if (!h->auth)
 		return true;
-	user = MHD_basic_auth_get_username_password(c, &pass);
+	user = mhd->MHD_basic_auth_get_username_password(c, &pass);
 	ok = user && pass && exporter_auth_check(h->auth, user, pass);
 	if (user)
-		MHD_free(user);
+		mhd->MHD_free(user);
 	if (pass)
-		MHD_free(pass);
+		mhd->MHD_free(pass);
 	return ok;
 }
 
@@ -98,14 +102,14 @@ static enum MHD_Result challenge(struct exporter_http *h, struct MHD_Connection 
 	if (!r)
 		return MHD_NO;
 	add_headers(r, h->headers);
-	ret = MHD_queue_basic_auth_fail_response(c, "gpuenv exporter", r);
-	MHD_destroy_response(r);
+	ret = mhd->MHD_queue_basic_auth_fail_response(c, "gpuenv exporter", r);
+	mhd->MHD_destroy_response(r);
 	return ret;
 }
 
 static bool wants_openmetrics(struct MHD_Connection *c)
 {
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+	const char *accept = mhd->MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
 
 	return accept && strstr(accept, "application/openmetrics-text");
 }
@@ -123,8 +127,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return reply(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
 	/* No request here has a body: one announced is refused before it is read. */
 	if (*upload_data_size ||
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH) ||
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+	    mhd->MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH) ||
+	    mhd->MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
 		return reply(h, c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body expected\n");
 	/* A connection whose TLS session did not get the client certificate policy. */
 	if (!exporter_tls_applied(c))
@@ -149,7 +153,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	om = wants_openmetrics(c);
 	pthread_mutex_lock(&h->lock);
 	r = h->metrics[om];
-	ret = r ? MHD_queue_response(c, MHD_HTTP_OK, r) : MHD_NO;
+	ret = r ? mhd->MHD_queue_response(c, MHD_HTTP_OK, r) : MHD_NO;
 	pthread_mutex_unlock(&h->lock);
 	if (!r)
 		return reply(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
@@ -162,12 +166,13 @@ static struct MHD_Response *metrics_response(const struct exporter_http *h, char
 
 	if (!text)
 		return NULL;
-	r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+	r = mhd->MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		free(text);
 		return NULL;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, om ? CT_OPENMETRICS : CT_TEXT);
+	mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				     om ? CT_OPENMETRICS : CT_TEXT);
 	add_headers(r, h->headers);
 	return r;
 }
@@ -192,7 +197,7 @@ void exporter_http_publish(struct exporter_http *h, char *text, char *openmetric
 	 * them): this drops only ours. */
 	for (int i = 0; i < 2; i++)
 		if (old[i])
-			MHD_destroy_response(old[i]);
+			mhd->MHD_destroy_response(old[i]);
 }
 
 /* "HOST:PORT", "[V6]:PORT" or ":PORT" (all addresses) into a socket address. */
@@ -236,26 +241,34 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 
 	if (r < 0)
 		return r;
-	if (tls && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
+	if (exporter_mhd(&mhd, NULL) < 0)
+		return -ELIBACC;
+	if (tls && mhd->MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
 		return -ENOTSUP;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	pthread_mutex_init(&h->lock, NULL);
-	if (sec && sec->n_users && exporter_auth_new(sec->users, sec->n_users, &h->auth) < 0) {
+	if (sec && sec->n_users &&
+	    (r = exporter_auth_new(sec->users, sec->n_users, &h->auth)) < 0) {
 		pthread_mutex_destroy(&h->lock);
 		free(h);
-		return -ENOMEM;
+		return r;
 	}
 	h->headers = sec ? sec->headers : NULL;
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	if (tls)
 		flags |= MHD_USE_TLS;
-	exporter_tls_policy(client_certs ? sec : NULL);
+	if (exporter_tls_policy(client_certs ? sec : NULL) < 0) {
+		exporter_auth_free(h->auth);
+		pthread_mutex_destroy(&h->lock);
+		free(h);
+		return -ELIBACC;
+	}
 	/* The TLS options are passed only with TLS: libmicrohttpd refuses them otherwise; the
 	 * client certificate ones only with a policy that asks for certificates. */
-	h->daemon = MHD_start_daemon(
+	h->daemon = mhd->MHD_start_daemon(
 		flags, 0, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
@@ -282,11 +295,11 @@ void exporter_http_stop(struct exporter_http *h)
 {
 	if (!h)
 		return;
-	MHD_stop_daemon(h->daemon);
+	mhd->MHD_stop_daemon(h->daemon);
 	exporter_auth_free(h->auth);
 	for (int i = 0; i < 2; i++)
 		if (h->metrics[i])
-			MHD_destroy_response(h->metrics[i]);
+			mhd->MHD_destroy_response(h->metrics[i]);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
 }

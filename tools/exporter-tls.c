@@ -16,18 +16,27 @@
  * https://www.gnutls.org/manual/html_node/Certificate-authentication.html.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
 #include <string.h>
 
+#include "exporter-libs.h"
 #include "exporter.h"
 
 /* One server per process: the policy is set before it starts and only read afterwards. */
 static const struct exporter_security *policy;
+/* GnuTLS's and libmicrohttpd's functions, loaded on first use (exporter-libs.c). */
+static const struct exporter_gnutls *gt;
+static const struct exporter_mhd *mt;
 
-void exporter_tls_policy(const struct exporter_security *sec)
+int exporter_tls_policy(const struct exporter_security *sec)
 {
+	policy = NULL;
+	if (sec && (exporter_gnutls(&gt, NULL) < 0 || exporter_mhd(&mt, NULL) < 0))
+		return -ELIBACC;
 	policy = sec;
+	return 0;
 }
 
 /* A SAN of the certificate as Go's x509 package prints it (net.IP.String() for addresses);
@@ -56,16 +65,16 @@ static bool san_allowed(const gnutls_datum_t *der)
 	gnutls_x509_crt_t crt;
 	bool ok = false;
 
-	if (gnutls_x509_crt_init(&crt) < 0)
+	if (gt->gnutls_x509_crt_init(&crt) < 0)
 		return false;
-	if (gnutls_x509_crt_import(crt, der, GNUTLS_X509_FMT_DER) < 0) {
-		gnutls_x509_crt_deinit(crt);
+	if (gt->gnutls_x509_crt_import(crt, der, GNUTLS_X509_FMT_DER) < 0) {
+		gt->gnutls_x509_crt_deinit(crt);
 		return false;
 	}
 	for (unsigned i = 0; !ok; i++) {
 		char raw[1024], text[1024];
 		size_t len = sizeof(raw);
-		int type = gnutls_x509_crt_get_subject_alt_name(crt, i, raw, &len, NULL);
+		int type = gt->gnutls_x509_crt_get_subject_alt_name(crt, i, raw, &len, NULL);
 
 		if (type == GNUTLS_E_REQUESTED_DATA_NOT_AVAILABLE)
 			break;
@@ -74,7 +83,7 @@ static bool san_allowed(const gnutls_datum_t *der)
 		for (const char *const *s = policy->client_allowed_sans; *s && !ok; s++)
 			ok = strcmp(*s, text) == 0;
 	}
-	gnutls_x509_crt_deinit(crt);
+	gt->gnutls_x509_crt_deinit(crt);
 	return ok;
 }
 
@@ -83,13 +92,13 @@ static int verify_client(gnutls_session_t session)
 {
 	enum web_client_auth mode = policy->client_auth;
 	unsigned n = 0, status = 0;
-	const gnutls_datum_t *certs = gnutls_certificate_get_peers(session, &n);
+	const gnutls_datum_t *certs = gt->gnutls_certificate_get_peers(session, &n);
 
 	if (!certs || n == 0)
 		return mode == WEB_CLIENT_REQUIRE_ANY || mode == WEB_CLIENT_REQUIRE_AND_VERIFY ? -1
 											       : 0;
 	if ((mode == WEB_CLIENT_VERIFY_IF_GIVEN || mode == WEB_CLIENT_REQUIRE_AND_VERIFY) &&
-	    (gnutls_certificate_verify_peers2(session, &status) < 0 || status != 0))
+	    (gt->gnutls_certificate_verify_peers2(session, &status) < 0 || status != 0))
 		return -1;
 	if (policy->client_allowed_sans && !san_allowed(&certs[0]))
 		return -1;
@@ -105,16 +114,16 @@ void exporter_tls_notify(void *cls, struct MHD_Connection *connection, void **so
 	(void)cls;
 	if (toe != MHD_CONNECTION_NOTIFY_STARTED || !policy || !policy->client_auth)
 		return;
-	info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	info = mt->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
 	if (!info || !info->tls_session)
 		return; /* not marked: its requests are refused (exporter_tls_applied) */
 	session = (gnutls_session_t)info->tls_session;
-	gnutls_certificate_server_set_request(
+	gt->gnutls_certificate_server_set_request(
 		session, policy->client_auth == WEB_CLIENT_REQUIRE_ANY ||
 					 policy->client_auth == WEB_CLIENT_REQUIRE_AND_VERIFY
 				 ? GNUTLS_CERT_REQUIRE
 				 : GNUTLS_CERT_REQUEST);
-	gnutls_session_set_verify_function(session, verify_client);
+	gt->gnutls_session_set_verify_function(session, verify_client);
 	*socket_context = (void *)&policy; /* the mark: any non-NULL pointer */
 }
 
@@ -124,6 +133,6 @@ bool exporter_tls_applied(struct MHD_Connection *connection)
 
 	if (!policy || !policy->client_auth)
 		return true;
-	info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	info = mt->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	return info && info->socket_context;
 }

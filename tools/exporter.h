@@ -51,6 +51,7 @@ struct exporter_user {
 	const char *name, *hash;
 };
 struct exporter_auth;
+/* 0; -ELIBACC: libcrypt cannot be loaded; -ENOMEM. */
 int exporter_auth_new(const struct exporter_user *users, size_t n, struct exporter_auth **ret);
 bool exporter_auth_check(struct exporter_auth *a, const char *user, const char *password);
 void exporter_auth_free(struct exporter_auth *a);
@@ -75,7 +76,7 @@ struct exporter_security {
  * checks it during the handshake against the trust list (MHD_OPTION_HTTPS_MEM_TRUST), failing
  * the handshake as Go's crypto/tls does. exporter_tls_applied(): whether a connection got the
  * policy (a request on one that did not is refused). */
-void exporter_tls_policy(const struct exporter_security *sec);
+int exporter_tls_policy(const struct exporter_security *sec); /* -ELIBACC: GnuTLS not loaded */
 void exporter_tls_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
 			 enum MHD_ConnectionNotificationCode toe);
 bool exporter_tls_applied(struct MHD_Connection *connection);
@@ -83,7 +84,8 @@ bool exporter_tls_applied(struct MHD_Connection *connection);
 /* The HTTP side. */
 struct exporter_http;
 /* sec may be NULL (plain HTTP, no authentication). -EINVAL: listen is not an address;
- * -ENOTSUP: TLS asked of a libmicrohttpd built without it; -EADDRINUSE: it would not start. */
+ * -ENOTSUP: TLS asked of a libmicrohttpd built without it; -EADDRINUSE: it would not start;
+ * -ELIBACC: libmicrohttpd, or libcrypt for authentication, cannot be loaded (exporter-libs.h). */
 int exporter_http_start(const char *listen, const struct exporter_security *sec,
 			struct exporter_http **ret);
 /* Replaces what /metrics serves (takes both strings) and the readiness. */

@@ -19,7 +19,9 @@
  * - cuDNN 8, whose libcudnn.so dlopen()s its split libraries on first use (cuDNN 8 API
  *   reference, "Overview"): "Could not load library libcudnn_cnn_infer.so.8. Error: <dlerror>".
  * - moby daemon: "could not select device driver \"\" with capabilities: [[gpu]]".
- * - nvidia-smi: "Failed to initialize NVML: <nvmlErrorString()>".
+ * - nvidia-smi: "Failed to initialize NVML: <nvmlErrorString()>"; pynvml's exception names
+ *   (pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded), as symptoms only: any NVML call
+ *   may raise them, not only nvmlInit.
  * - the kernel log's Xid and API mismatch lines, read by kernel-log.c.
  * - kmod: "modprobe: ERROR: could not insert 'nvidia': Required key not available" (ENOKEY)
  *   or "Key was rejected by service" (EKEYREJECTED): module signature checks.
@@ -78,6 +80,13 @@ static const struct symptom symptoms[] = {
 	{ "Failed to initialize NVML: GPU access blocked by the operating system",
 	  { "driver.wsl-linux-driver-installed" } },
 	{ "Failed to initialize NVML: Unknown Error", { "driver.device-nodes-missing" } },
+	{ "Failed to initialize NVML: Driver Not Loaded", { "driver.module-not-loaded" } },
+	/* nvidia-container-toolkit's (nvidia-ctk cdi generate, the runtime hook) */
+	{ "failed to initialize NVML: Driver Not Loaded", { "driver.module-not-loaded" } },
+	/* pynvml's exceptions (nvidia-ml-py pynvml.py: NVMLError_<name> per nvmlReturn_t) */
+	{ "NVMLError_DriverNotLoaded", { "driver.module-not-loaded" } },
+	{ "NVMLError_LibRmVersionMismatch", { "driver.nvml-version-mismatch" } },
+	{ "NVMLError_NoPermission", { "driver.no-permission" } },
 	{ "CUDA unknown error - this may be due to an incorrectly set up environment",
 	  { "driver.device-nodes-missing" } },
 	{ "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
@@ -182,6 +191,7 @@ static const struct {
 	{ "Insufficient Permissions", "NVML_ERROR_NO_PERMISSION" },
 	{ "GPU access blocked by the operating system", "NVML_ERROR_GPU_IS_LOST" },
 	{ "Unknown Error", "NVML_ERROR_UNKNOWN" },
+	{ "Driver Not Loaded", "NVML_ERROR_DRIVER_NOT_LOADED" },
 };
 
 struct line {

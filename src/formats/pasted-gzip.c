@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* gzip input of gpuenv explain: see pasted-gzip.h. */
 #include "formats/pasted-gzip.h"
+#include "formats/pasted-input.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -8,9 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOO_LARGE                                                                                  \
-	"the gzip file decompresses to more than 64 MiB; give gpuenv explain the sections "        \
+#define TOO_LARGE(cap)                                                                             \
+	"the gzip file decompresses to more than " cap "; give gpuenv explain the sections "       \
 	"that matter instead"
+
+_Static_assert(PASTED_INPUT_MAX == (size_t)64 << 20 && PASTED_GZ_WINDOWED_MAX == (size_t)256 << 20,
+	       "the sentences name the caps");
 
 bool pasted_is_gzip(const char *data, size_t len)
 {
@@ -27,7 +31,10 @@ static int fail(int err, const char *why, const char **ret_why)
 int pasted_gz_init(struct pasted_gz *g, const char *data, size_t len, size_t max,
 		   const char **ret_why)
 {
-	*g = (struct pasted_gz){ .max = max };
+	*g = (struct pasted_gz){ .max = max,
+				 .too_large = max == PASTED_GZ_WINDOWED_MAX ? TOO_LARGE("256 MiB")
+					      : max == PASTED_INPUT_MAX	    ? TOO_LARGE("64 MiB")
+									: TOO_LARGE("its cap") };
 	if (!pasted_is_gzip(data, len) || len > UINT_MAX)
 		return fail(-EBADMSG, "the input is not a gzip file", ret_why);
 	/* 16 + MAX_WBITS: gzip only (zlib.h inflateInit2) */
@@ -72,7 +79,7 @@ int pasted_gz_read(struct pasted_gz *g, char *buf, size_t cap, size_t *ret_n, co
 			return fail(-EBADMSG, "the gzip file is truncated", ret_why);
 	}
 	if (n > g->max - g->out)
-		return fail(-EFBIG, TOO_LARGE, ret_why);
+		return fail(-EFBIG, g->too_large, ret_why);
 	g->out += n;
 	*ret_n = n;
 	return 0;
@@ -106,7 +113,7 @@ int pasted_gunzip(const char *data, size_t len, size_t max, char **ret, size_t *
 			char *nb;
 
 			if (buf && ncap == cap) { /* one byte past max read: too large */
-				r = fail(-EFBIG, TOO_LARGE, ret_why);
+				r = fail(-EFBIG, g.too_large, ret_why);
 				break;
 			}
 			nb = realloc(buf, ncap + 1);

@@ -16,12 +16,20 @@
 
 bool pasted_is_gzip(const char *data, size_t len);
 
+/* The cap on the text of a gzip input read a window at a time (explain's read_gzip): memory
+ * stays bounded by the window whatever the size, so this cap bounds the time only; it lets
+ * a bug report of a large kernel log through (a 5 MB nvidia-bug-report.log.gz holds ~40 MiB
+ * of text at its usual 8:1, and a repetitive log compresses far better). Inflated whole
+ * (pasted_gunzip), the input's own cap applies (PASTED_INPUT_MAX). */
+#define PASTED_GZ_WINDOWED_MAX ((size_t)256 << 20)
+
 /* Inflating a step at a time, so that a large report is read through a bounded window
  * (explain) instead of whole: pasted_gz_init, pasted_gz_read until it gives 0 bytes,
  * pasted_gz_done. */
 struct pasted_gz {
 	z_stream z;
-	size_t out, max; /* bytes given so far, and the cap on them */
+	size_t out, max;       /* bytes given so far, and the cap on them */
+	const char *too_large; /* the sentence for more than max */
 	bool end, live;
 };
 /* 0; -EBADMSG when data is not gzip (*ret_why set); -ENOMEM. */

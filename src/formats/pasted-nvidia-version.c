@@ -39,6 +39,9 @@ int pasted_read_nvidia_version(const char *text, size_t len, struct pasted_facts
 		}
 		if (v.flavor) {
 			pasted_put(&o, it.no, v.version, "driver.nvidia.proc_version");
+			/* the file exists only while the module is loaded, and names its
+			 * version: /sys/module/nvidia/version's, which the rules read first */
+			pasted_put(&o, it.no, v.version, "driver.nvidia.module_version");
 			pasted_put(&o, it.no, v.flavor, "driver.nvidia.flavor");
 			nvrm_line = it.no;
 		} else if (v.gcc_version) {

@@ -42,7 +42,10 @@ static void put_release(struct pasted_out *o, unsigned no, const char *v)
 	pasted_put(o, no, rel, TK "release");
 }
 
-static void nvcc_line(struct pasted_out *o, unsigned no, const char *p)
+/* nvcc's version is also the toolkit's `version` when no version file was pasted before it,
+ * as the toolkit probe takes it when no file gives one (version_source "nvcc version
+ * string"); a version.txt or version.json pasted after it wins, as the later fact does. */
+static void nvcc_line(struct pasted_out *o, unsigned no, const char *p, bool file_version)
 {
 	char rel[32], full[32];
 	const char *v = strstr(p, ", V");
@@ -50,8 +53,13 @@ static void nvcc_line(struct pasted_out *o, unsigned no, const char *p)
 	if (!pasted_version_token(p, rel, sizeof(rel)))
 		return;
 	pasted_put(o, no, rel, TK "release");
-	if (v && pasted_version_token(v + 3, full, sizeof(full)))
-		pasted_put(o, no, full, TK "nvcc_version");
+	if (!v || !pasted_version_token(v + 3, full, sizeof(full)))
+		return;
+	pasted_put(o, no, full, TK "nvcc_version");
+	if (!file_version) {
+		pasted_put(o, no, full, TK "version");
+		pasted_put(o, no, "nvcc version string", TK "version_source");
+	}
 }
 
 /* `"key" : {` → key into buf. */
@@ -105,6 +113,7 @@ int pasted_read_toolkit(const char *text, size_t len, struct pasted_facts *out)
 	struct pasted_out o = { .f = out, .reader = "toolkit" };
 	struct pasted_lines it;
 	char object[48] = "", *line, *v;
+	bool file_version = false; /* version.txt or version.json gave the version */
 	const char *p;
 
 	if (pasted_lines_init(&it, text, len) < 0)
@@ -113,7 +122,7 @@ int pasted_read_toolkit(const char *text, size_t len, struct pasted_facts *out)
 		char *s = pasted_strip(line);
 
 		if ((p = strstr(s, "Cuda compilation tools, release "))) {
-			nvcc_line(&o, it.no, p + 32);
+			nvcc_line(&o, it.no, p + 32, file_version);
 		} else if ((p = pasted_after(s, "CUDA Version ")) && *p >= '0' && *p <= '9') {
 			char ver[32];
 
@@ -121,6 +130,7 @@ int pasted_read_toolkit(const char *text, size_t len, struct pasted_facts *out)
 				pasted_put(&o, it.no, ver, TK "version");
 				pasted_put(&o, it.no, "version.txt", TK "version_source");
 				put_release(&o, it.no, ver);
+				file_version = true;
 			}
 		} else if (json_object_open(s, object, sizeof(object))) {
 			continue;
@@ -131,6 +141,7 @@ int pasted_read_toolkit(const char *text, size_t len, struct pasted_facts *out)
 				pasted_put(&o, it.no, v, TK "version");
 				pasted_put(&o, it.no, "version.json", TK "version_source");
 				put_release(&o, it.no, v);
+				file_version = true;
 			}
 			for (size_t i = 0; i < sizeof(json_components) / sizeof(json_components[0]);
 			     i++)

@@ -126,6 +126,27 @@ static void test_nvml(void **state)
 			    "Driver/library version mismatch (NVML_ERROR_LIB_RM_VERSION_MISMATCH)");
 }
 
+/* nvmlInit's NVML_ERROR_DRIVER_NOT_LOADED: nvidia-smi's "Failed to initialize NVML: %s" with
+ * nvmlErrorString()'s text; pynvml's exception for it (https://github.com/wookayin/gpustat/
+ * issues/110, whose thread found the module not loaded after a kernel upgrade). */
+static void test_nvml_driver_not_loaded(void **state)
+{
+	const struct pasted_fact *x;
+
+	(void)state;
+	read_text("$ nvidia-smi\nFailed to initialize NVML: Driver Not Loaded\n");
+	want_symptom("driver.module-not-loaded", 2);
+	x = pasted_facts_get(&f, "driver.nvml.init");
+	assert_non_null(x);
+	assert_true(x->failed);
+	assert_string_equal(x->value, "Driver Not Loaded (NVML_ERROR_DRIVER_NOT_LOADED)");
+	read_text("    raise NVMLError(ret)\n"
+		  "pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded\n");
+	want_symptom("driver.module-not-loaded", 2);
+	/* any NVML call may raise it: no nvmlInit fact from pynvml's words */
+	assert_null(pasted_facts_get(&f, "driver.nvml.init"));
+}
+
 static void test_kernel_log(void **state)
 {
 	(void)state;
@@ -283,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_torch_capability),
 		cmocka_unit_test(test_no_kernel_image),
 		cmocka_unit_test(test_driver_too_old),
+		cmocka_unit_test(test_nvml_driver_not_loaded),
 		cmocka_unit_test(test_nvml),
 		cmocka_unit_test(test_kernel_log),
 		cmocka_unit_test(test_kernel_message_wrapped),

@@ -32,8 +32,9 @@ static void test_proprietary(void **state)
 	(void)state;
 	assert_int_equal(pasted_run_sample(pasted_read_nvidia_version, DIR,
 					   "proprietary-384-neofetch.txt", &f),
-			 3);
+			 4);
 	pasted_expect(&f, "driver.nvidia.proc_version", "384.98", 2);
+	pasted_expect(&f, "driver.nvidia.module_version", "384.98", 2);
 	pasted_expect(&f, "driver.nvidia.flavor", "proprietary", 2);
 	pasted_expect(&f, "driver.nvidia.gcc_version", "gcc version 7.2.0 (Ubuntu 7.2.0-8ubuntu3)",
 		      3);

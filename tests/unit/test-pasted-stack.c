@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "formats/pasted-gzip.h"
+#include "formats/pasted-input.h"
 #include "formats/pasted-readers.h"
 #include "pasted-test-util.h"
 
@@ -175,15 +176,34 @@ static char *slurp(const char *name, size_t *ret_len)
 	return buf;
 }
 
+/* n zeros, gzip -9: a stream that inflates far beyond its size (*ret_len bytes, malloc()ed). */
+static char *gzip_zeros(size_t n, size_t *ret_len)
+{
+	char *zeros = calloc(n, 1), *gz = malloc(1 << 20);
+	z_stream z = { 0 };
+
+	assert_non_null(zeros);
+	assert_non_null(gz);
+	assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+			 Z_OK);
+	z.next_in = (Bytef *)zeros;
+	z.avail_in = (uInt)n;
+	z.next_out = (Bytef *)gz;
+	z.avail_out = 1 << 20;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	*ret_len = z.total_out;
+	deflateEnd(&z);
+	free(zeros);
+	return gz;
+}
+
 /* The dmesg of https://github.com/NVIDIA/k8s-device-plugin/issues/480 compressed with gzip -9n;
  * the same cut after 100 bytes; a member that inflates past the cap */
 static void test_gzip(void **state)
 {
 	const char *why = NULL;
-	char *out = NULL, *gz, *zeros;
-	size_t n, len;
-	uLongf zlen;
-	z_stream z = { 0 };
+	char *out = NULL, *gz;
+	size_t n, len, zlen;
 
 	(void)state;
 	gz = slurp("dmesg-525-k8s.txt.gz", &len);
@@ -200,25 +220,51 @@ static void test_gzip(void **state)
 	free(gz);
 	assert_false(pasted_is_gzip("plain text", 10));
 	/* 4 MiB of zeros in a few KiB: refused at a 1 MiB cap, never inflated whole */
-	zeros = calloc(4 << 20, 1);
-	gz = malloc(64 << 10);
-	assert_non_null(zeros);
-	assert_non_null(gz);
-	assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
-			 Z_OK);
-	z.next_in = (Bytef *)zeros;
-	z.avail_in = 4 << 20;
-	z.next_out = (Bytef *)gz;
-	z.avail_out = 64 << 10;
-	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
-	zlen = z.total_out;
-	deflateEnd(&z);
+	gz = gzip_zeros(4 << 20, &zlen);
 	assert_int_equal(pasted_gunzip(gz, zlen, 1 << 20, &out, &n, &why), -EFBIG);
 	assert_int_equal(pasted_gunzip(gz, zlen, 8 << 20, &out, &n, &why), 0);
 	assert_int_equal(n, 4 << 20);
 	free(out);
 	free(gz);
-	free(zeros);
+}
+
+/* Everything pasted_gz_read gives at cap max, a window of 2 MiB at a time; its last return. */
+static int gz_read_all(const char *gz, size_t len, size_t max, size_t *ret_total,
+		       const char **ret_why)
+{
+	static char window[2 << 20];
+	struct pasted_gz g;
+	size_t n = 0;
+	int r = pasted_gz_init(&g, gz, len, max, ret_why);
+
+	*ret_total = 0;
+	while (r >= 0) {
+		r = pasted_gz_read(&g, window, sizeof(window), &n, ret_why);
+		if (r < 0 || n == 0)
+			break;
+		*ret_total += n;
+	}
+	pasted_gz_done(&g);
+	return r;
+}
+
+/* Read a window at a time (explain's nvidia-bug-report.log.gz), the text may pass the 64 MiB
+ * that a paste, or gzip inflated whole, may hold: memory is the window's, the cap 256 MiB. */
+static void test_gzip_windowed_cap(void **state)
+{
+	const size_t text = (size_t)65 << 20;
+	const char *why = NULL;
+	size_t total = 0, len;
+	char *gz = gzip_zeros(text, &len);
+
+	(void)state;
+	assert_int_equal(gz_read_all(gz, len, PASTED_INPUT_MAX, &total, &why), -EFBIG);
+	assert_non_null(strstr(why, "more than 64 MiB"));
+	assert_int_equal(gz_read_all(gz, len, PASTED_GZ_WINDOWED_MAX, &total, &why), 0);
+	assert_int_equal(total, text);
+	assert_int_equal(gz_read_all(gz, len, 1 << 20, &total, &why), -EFBIG);
+	assert_non_null(strstr(why, "more than its cap"));
+	free(gz);
 }
 
 int main(void)
@@ -229,6 +275,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_torch_arch, teardown),
 		cmocka_unit_test_teardown(test_tf_build_info, teardown),
 		cmocka_unit_test_teardown(test_gzip, teardown),
+		cmocka_unit_test(test_gzip_windowed_cap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

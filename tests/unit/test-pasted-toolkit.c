@@ -33,7 +33,30 @@ static void test_nvcc_two(void **state)
 	pasted_run_sample(pasted_read_toolkit, DIR, "nvcc-11.1-and-11.0.txt", &f);
 	pasted_expect(&f, TK "release", "11.0", 13);
 	pasted_expect(&f, TK "nvcc_version", "11.0.221", 13);
-	pasted_expect_none(&f, TK "version");
+	/* no version file pasted: nvcc's is the toolkit's version, as the probe takes it */
+	pasted_expect(&f, TK "version", "11.0.221", 13);
+	pasted_expect(&f, TK "version_source", "nvcc version string", 13);
+}
+
+/* A version file wins over nvcc pasted after it (the probe's order), and one pasted after
+ * nvcc replaces nvcc's (the later fact). */
+static void test_nvcc_and_version_file(void **state)
+{
+	(void)state;
+	pasted_run_text(pasted_read_toolkit,
+			"CUDA Version 11.0.228\n"
+			"Cuda compilation tools, release 11.0, V11.0.221\n",
+			&f);
+	pasted_expect(&f, TK "version", "11.0.228", 1);
+	pasted_expect(&f, TK "version_source", "version.txt", 1);
+	pasted_expect(&f, TK "nvcc_version", "11.0.221", 2);
+	pasted_run_text(pasted_read_toolkit,
+			"Cuda compilation tools, release 12.4, V12.4.131\n"
+			"{\n   \"cuda\" : {\n      \"name\" : \"CUDA SDK\",\n"
+			"      \"version\" : \"12.4.1\"\n   }\n}\n",
+			&f);
+	pasted_expect(&f, TK "version", "12.4.1", 5);
+	pasted_expect(&f, TK "version_source", "version.json", 5);
 }
 
 /* https://github.com/NVlabs/nvbio/issues/18 (CUDA 7.5) and
@@ -46,7 +69,8 @@ static void test_nvcc_old_and_cut(void **state)
 	pasted_expect(&f, TK "nvcc_version", "7.5.17", 5);
 	pasted_run_sample(pasted_read_toolkit, DIR, "nvcc-11.5-after-smi-12.2.txt", &f);
 	pasted_expect(&f, TK "nvcc_version", "11.5.119", 3);
-	assert_int_equal(f.n, 2); /* "CUDA 12.2" in prose is nothing */
+	assert_int_equal(f.n, 4); /* release, nvcc_version, version and its source: "CUDA
+				   * 12.2" in prose is nothing */
 }
 
 /* https://medium.com/repro-repo/install-cuda-and-cudnn-for-tensorflow-gpu-on-ubuntu-79306e4ac04e
@@ -100,6 +124,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_nvcc_two, teardown),
+		cmocka_unit_test_teardown(test_nvcc_and_version_file, teardown),
 		cmocka_unit_test_teardown(test_nvcc_old_and_cut, teardown),
 		cmocka_unit_test_teardown(test_version_txt, teardown),
 		cmocka_unit_test_teardown(test_version_json, teardown),
