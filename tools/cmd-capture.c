@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,34 @@ static void collect_secrets(json_t *j, const char *key, char ***secrets)
 	}
 }
 
+/* --redact's user names to replace wherever they stand as a word (a home directory's name in
+ * a path is replaced by its form): the capturing user's, and HOME's user. Names that identify
+ * nobody (root, the placeholder "user" that `report --redact` writes, nobody) are kept. */
+static int collect_user_names(const struct common_opts *o, char ***secrets)
+{
+	static const char *const anyone[] = { "root", "user", "nobody", NULL };
+	const char *names[4] = { NULL };
+	struct passwd *pw = o->sysroot ? NULL : getpwuid(geteuid());
+	const char *home = o->sysroot ? NULL : getenv("HOME");
+
+	names[0] = pw ? pw->pw_name : NULL;
+	names[1] = o->sysroot ? NULL : getenv("USER");
+	names[2] = o->sysroot ? NULL : getenv("LOGNAME");
+	if (home && (startswith(home, "/home/") || startswith(home, "/Users/")))
+		names[3] = strchr(home + 1, '/') + 1;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		_cleanup_free_ char *name =
+			names[i] ? strndup(names[i], strcspn(names[i], "/")) : NULL;
+
+		if (!name || strlen(name) < 3 || strv_contains((char **)anyone, name) ||
+		    strv_contains(*secrets, name))
+			continue;
+		if (strv_push(secrets, name) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* GPUs named from pci.ids: libpci read that file, not the probes, so the trace lacks it. The
  * bundle gets its header comment and the vendor and device lines that named them, where
  * --sysroot looks first (pci-names.c), as tests/tools/capture-fixture.sh kept them. */
@@ -230,6 +259,11 @@ static int write_bundle(const struct common_opts *o, const char *out, int fd,
 	parsed = json_loads(plain, 0, NULL);
 	if (o->redact)
 		collect_secrets(parsed, NULL, &secrets);
+	if (o->redact && collect_user_names(o, &secrets) < 0) {
+		json_decref(parsed);
+		print_error("capture: --redact", -ENOMEM);
+		return EXIT_SOFTWARE;
+	}
 	err = environment_text(o, &env);
 	if (err < 0) {
 		fprintf(stderr, "gpuenv capture: --env-file %s: %s\n", o->env_file, strerror(-err));

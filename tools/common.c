@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "gpuenv.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
@@ -273,8 +274,9 @@ static int write_text_file(const char *path, const char *text)
 	return err;
 }
 
-/* The snapshot in path (a `gpuenv report --json` file, "-": stdin), or an exit code after a
- * message naming what (the option or argument) and the path. */
+/* The snapshot in path (a `gpuenv report --json` file, a capture bundle's snapshot.json,
+ * "-": stdin), or an exit code after a message naming what (the option or argument) and the
+ * path. */
 int common_load_snapshot(struct gpuenv_ctx *ctx, const char *what, const char *path,
 			 struct gpuenv_snapshot **ret)
 {
@@ -282,8 +284,29 @@ int common_load_snapshot(struct gpuenv_ctx *ctx, const char *what, const char *p
 	size_t len;
 	int err;
 
-	/* gpuenv_snapshot_from_json()'s cap: a bigger file is not read at all. */
-	err = read_host_file(path, (size_t)16 << 20, &text, &len);
+	/* a capture bundle: its snapshot.json (docs/fleet.md, "Capture") */
+	if (!streq(path, "-") && capture_is_archive(path)) {
+		const char *why = NULL;
+
+		err = capture_read_snapshot(path, (size_t)16 << 20, &text, &len, &why);
+		if (err < 0) {
+			const char *msg =
+				err == -ENOENT	? "an archive without snapshot.json: not a capture "
+						  "bundle"
+				: err == -EFBIG ? "its snapshot.json is larger than 16 MiB"
+				: err == -EBADMSG ? "not a readable archive"
+				: why		  ? why
+						  : strerror(-err);
+			bool detail = err == -EBADMSG && why;
+
+			fprintf(stderr, "gpuenv: %s %s: %s%s%s\n", what, path, msg,
+				detail ? ": " : "", detail ? why : "");
+			return err == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
+		}
+	} else {
+		/* gpuenv_snapshot_from_json()'s cap: a bigger file is not read at all. */
+		err = read_host_file(path, (size_t)16 << 20, &text, &len);
+	}
 	if (err == -EFBIG) {
 		fprintf(stderr,
 			"gpuenv: %s %s: larger than 16 MiB: not a snapshot gpuenv wrote (one is a "

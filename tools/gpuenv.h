@@ -99,7 +99,8 @@ enum {
 	"      --image-platform OS/ARCH  the manifest to read from a multi-platform image\n"         \
 	"                        (default linux/amd64)\n"                                            \
 	"  -E, --env-file FILE   environment of the judged process (KEY=VALUE lines, as docker)\n"   \
-	"  -F, --from FILE       load a snapshot written by `report --json` instead of probing\n"    \
+	"  -F, --from FILE       load a snapshot written by `report --json` (or a capture\n"         \
+	"                        bundle's) instead of probing\n"                                     \
 	"      --nvml-lib PATH   libnvidia-ml.so.1 to load (also enables NVML under --sysroot)\n"    \
 	"      --cuda-lib PATH   libcuda.so.1 to load (likewise)\n"                                  \
 	"      --opencl-lib PATH libOpenCL.so.1 to load (likewise)\n"                                \

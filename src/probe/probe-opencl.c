@@ -133,10 +133,11 @@ static void icd_choice_done(struct icd_choice *ch)
 		free(ch->owned[i]);
 }
 
-int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
+/* *ret_options: the gate closed for this run's options alone (probe_vendor_keep()). */
+static int opencl_run(struct probe_env *pe, struct gpuenv_snapshot *s, struct snap_node *ocl,
+		      bool *ret_options)
 {
 	static const char *const keys[] = { "library", "platforms", NULL };
-	struct snap_node *ocl = snap_object(snap_object(snapshot_root(s), "runtime"), "opencl");
 	struct vendor_req req = { .library = pe->ctx->opencl_lib,
 				  .timeout_ms = pe->ctx->vendor_timeout_ms };
 	struct vendor_result r;
@@ -158,6 +159,7 @@ int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
 	if (why) {
 		icd_choice_done(&ch);
 		probe_vendor_not_called(ocl, keys, state, source, why);
+		*ret_options = streq(source, "options");
 		return snapshot_error(s);
 	}
 	/* Nothing but CPU-only ICDs: no loader, no child (the session would list no platform). */
@@ -181,4 +183,22 @@ int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
 		log_warn(pe->log, "OpenCL: %s", r.failure);
 	vendor_result_done(&r);
 	return snapshot_error(s);
+}
+
+int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
+{
+	struct snap_node *ocl = snap_object(snap_object(snapshot_root(s), "runtime"), "opencl");
+	bool options = false;
+	int err = probe_vendor_replay(pe, s, ocl, "opencl", pe->ctx->opencl_lib);
+
+	if (err != 0)
+		return err < 0 ? err : snapshot_error(s);
+	err = opencl_run(pe, s, ocl, &options);
+	if (err >= 0 && !options) {
+		int k = probe_vendor_keep(pe, ocl, "opencl");
+
+		if (k < 0)
+			return k;
+	}
+	return err;
 }
