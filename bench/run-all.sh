@@ -9,3 +9,4 @@ cd "$(dirname "$0")/.."
 ./bench/bench-python-envs.sh build
 ./bench/bench-inputs.sh build
 ./bench/bench-explain.sh build
+./bench/bench-capture.sh build

@@ -300,6 +300,15 @@ static int write_bundle(const struct common_opts *o, const char *out, int fd,
 	return EXIT_HEALTHY;
 }
 
+/* -o FILE */
+static int capture_opt(void *data, int c, const char *arg)
+{
+	if (c != 'o')
+		return 0;
+	*(const char **)data = arg;
+	return 1;
+}
+
 int cmd_capture(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -313,23 +322,11 @@ int cmd_capture(int argc, char *argv[])
 	_cleanup_free_ char *tmp = NULL;
 	struct gpuenv_ctx *ctx;
 	struct gpuenv_snapshot *snap;
-	int c, r, fd;
+	int r, fd;
 
-	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "o:h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			capture_help();
-			return EXIT_HEALTHY;
-		}
-		if (c == 'o') {
-			out = optarg;
-			continue;
-		}
-		r = common_opts_handle(&o, c, optarg);
-		if (r < 0)
-			return -r;
-		if (r == 0)
-			return EXIT_USAGE;
-	}
+	r = common_getopt(argc, argv, "o:", longopts, &o, capture_help, capture_opt, &out);
+	if (r >= 0)
+		return r;
 	if (!common_no_operands("capture", argc, argv))
 		return EXIT_USAGE;
 	if (o.from || o.json || o.stable) {

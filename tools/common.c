@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,30 @@
 void print_error(const char *what, int err)
 {
 	fprintf(stderr, "gpuenv: %s: %s\n", what, strerror(err < 0 ? -err : err));
+}
+
+int common_getopt(int argc, char *argv[], const char *own_opts, const struct option *longopts,
+		  struct common_opts *o, void (*help)(void),
+		  int (*own)(void *data, int c, const char *arg), void *data)
+{
+	char optstring[64];
+	int c, r;
+
+	snprintf(optstring, sizeof(optstring), "%s%sh", COMMON_OPTSTRING, own_opts);
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		if (c == 'h') {
+			help();
+			return EXIT_HEALTHY;
+		}
+		r = own ? own(data, c, optarg) : 0;
+		if (r == 0)
+			r = common_opts_handle(o, c, optarg);
+		if (r < 0)
+			return -r;
+		if (r == 0)
+			return EXIT_USAGE;
+	}
+	return -1;
 }
 
 int common_opts_handle(struct common_opts *o, int opt, const char *arg)

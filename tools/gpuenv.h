@@ -122,6 +122,17 @@ enum {
 /* Returns 1 if handled, 0 if not a common option, or an exit code < 0 (negated) on error. */
 int common_opts_handle(struct common_opts *o, int opt, const char *arg);
 /*
+ * The option loop of a command that probes: getopt_long() over COMMON_OPTSTRING, own_opts
+ * and "h"; -h/--help prints help() and ends the command (EXIT_HEALTHY); own(data, c, arg)
+ * takes the command's own options first (1 taken, 0 not its own, an exit code < 0 (negated)
+ * after saying what is wrong), the rest go to common_opts_handle(). Returns -1 when every
+ * option was read, else the exit code to end with.
+ */
+struct option;
+int common_getopt(int argc, char *argv[], const char *own_opts, const struct option *longopts,
+		  struct common_opts *o, void (*help)(void),
+		  int (*own)(void *data, int c, const char *arg), void *data);
+/*
  * gpuenv_ctx_new() (tools/ctx-new.c); in the test build of the CLI (gpuenv-test, never
  * installed: tests/harness/cli-test-hooks.c) also the hooks its GPUENV_TEST_* environment
  * variables ask for (src/testhooks/testhooks.h). The installed gpuenv has no test hook.
