@@ -27,7 +27,7 @@ complete -c gpuenv -n $common -s R -l sysroot -x -a '(__fish_complete_directorie
 complete -c gpuenv -n $common -l image -r -F -d 'judge a container image (docker save, OCI layout, root tar)'
 complete -c gpuenv -n $common -l image-platform -x -a 'linux/amd64 linux/arm64' -d 'the manifest of a multi-platform image'
 complete -c gpuenv -n $common -s E -l env-file -r -F -d 'environment of the judged process'
-complete -c gpuenv -n $common -s F -l from -r -F -d 'load a snapshot written by report --json, or a capture bundle\'s'
+complete -c gpuenv -n $common -s F -l from -r -F -d 'load a snapshot written by report --json or a capture bundle'
 complete -c gpuenv -n $common -l nvml-lib -r -F -d 'libnvidia-ml.so.1 to load'
 complete -c gpuenv -n $common -l cuda-lib -r -F -d 'libcuda.so.1 to load'
 complete -c gpuenv -n $common -l opencl-lib -r -F -d 'libOpenCL.so.1 to load'
