@@ -11,3 +11,4 @@ cd "$(dirname "$0")/.."
 ./bench/bench-explain.sh build
 ./bench/bench-nvml-child.sh build
 ./bench/bench-exporter.sh build
+./bench/bench-capture.sh build

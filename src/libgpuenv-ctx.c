@@ -14,6 +14,7 @@
 #include "gpuenv/gpuenv.h"
 #include "shared/macro.h"
 #include "vendor/vendor.h"
+#include "shared/strv.h"
 
 static char *strdup_or_null(const char *s, bool *oom)
 {
@@ -104,6 +105,17 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 			err = env_set(ctx->env, key, eq + 1);
 		}
 	}
+	if (err >= 0 && ctx->image.environment) {
+		struct env_file_error fe = { 0 };
+		FILE *f = fmemopen(ctx->image.environment, strlen(ctx->image.environment), "r");
+
+		err = f ? env_load_stream(ctx->env, f, &fe) : -ENOMEM;
+		if (f)
+			fclose(f);
+		if (err < 0 && err != -ENOMEM)
+			log_err(&ctx->log, "%s: the bundle's environment: %s", o.image,
+				fe.reason ? fe.reason : strerror(-err));
+	}
 	if (err < 0)
 		goto fail;
 	if (o.env_file) {
@@ -142,6 +154,8 @@ GPUENV_API struct gpuenv_ctx *gpuenv_ctx_free(struct gpuenv_ctx *ctx)
 	root_free(ctx->root);
 	env_free(ctx->env);
 	image_info_done(&ctx->image);
+	strbuf_done(&ctx->kept);
+	strv_free(ctx->kept_names);
 	free(ctx->nvml_lib);
 	free(ctx->cuda_lib);
 	free(ctx->opencl_lib);
@@ -177,6 +191,8 @@ GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret)
 {
 	if (!ctx || !ret)
 		return -EINVAL;
-	*ret = strdup(root_trace(ctx->root));
-	return *ret ? 0 : -ENOMEM;
+	/* the files' records, then what was kept besides them (core/kept.c) */
+	if (asprintf(ret, "%s%s", root_trace(ctx->root), strbuf_str(&ctx->kept)) < 0)
+		return -ENOMEM;
+	return ctx->kept.err;
 }

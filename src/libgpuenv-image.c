@@ -8,7 +8,7 @@
  *    later also write the OCI layout beside it, and manifest.json is read first), an OCI
  *    layout in a tar (`docker buildx --output type=oci`, skopeo's oci-archive), or the tar of a
  *    root tree, plain or compressed; a capture bundle (snapshot.json beside root/) is read
- *    from its root/.
+ *    from its root/, with its environment member as the environment.
  * The image's layers become one virtual tree (core/layers.h) and its configuration's Env the
  * environment; nothing is extracted. What the image holds is found by reading the archive
  * itself through core/ (its outer tar indexed as one layer), so this file does no I/O.
@@ -32,6 +32,7 @@ void image_info_done(struct image_info *info)
 {
 	free(info->issues);
 	free(info->platform);
+	free(info->environment);
 	strv_free(info->env);
 	*info = (struct image_info){ 0 };
 }
@@ -337,8 +338,17 @@ int image_open(const char *path, const char *platform, bool verify, unsigned roo
 	/* the tar of a root tree; a capture bundle keeps it under root/ beside snapshot.json */
 	info->kind = "rootfs-tar";
 	if (root_stat(outer, "/snapshot.json", &st) == 0 && root_stat(outer, "/root", &st) == 0 &&
-	    S_ISDIR(st.st_mode) && layers_set_top(t, "/root") == 0)
-		info->kind = "capture-bundle";
+	    S_ISDIR(st.st_mode)) {
+		size_t len;
+
+		/* the environment the capture judged, replayed as --env-file would give it */
+		err = root_read_file(outer, "/environment", ROOT_CAP_TEXT, &info->environment,
+				     &len);
+		if (err == -ENOMEM)
+			return err;
+		if (layers_set_top(t, "/root") == 0)
+			info->kind = "capture-bundle";
+	}
 	image_info_take_layers(info, t);
 	*ret_root = TAKE_PTR(outer);
 	return 0;

@@ -10,7 +10,8 @@
  * real size holding only the ranges the probes read (libarchive writes them as GNU sparse
  * format 1.0 in pax headers, which GNU tar and libarchive extract as holes), so a 500 MB
  * library costs its headers. libarchive (and the compressors it brings) is loaded on the
- * first capture, not linked: no other command pays its start-up (src/vendor/dl.h, dl_lazy).
+ * first capture, not linked: no other command pays its start-up (src/vendor/lazy-archive.h,
+ * the table --image reads with).
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -33,46 +34,18 @@
 #include "shared/macro.h"
 #include "shared/redact.h"
 #include "shared/strbuf.h"
-#include "vendor/dl.h"
+#include "vendor/lazy-archive.h"
 
 DL_NOTE(dl_note_archive,
 	"[{\"feature\":\"capture\",\"description\":\"gpuenv capture bundles (.tar.zst)\","
 	"\"priority\":\"suggested\",\"soname\":[\"" GPUENV_LIBARCHIVE_SONAME "\"]}]");
 
-#define LIBARCHIVE_SYMBOLS(X, T)                                                                   \
-	X(T, archive_write_new)                                                                    \
-	X(T, archive_write_set_format_pax_restricted)                                              \
-	X(T, archive_write_add_filter_zstd)                                                        \
-	X(T, archive_write_open_fd)                                                                \
-	X(T, archive_write_header)                                                                 \
-	X(T, archive_write_data)                                                                   \
-	X(T, archive_write_close)                                                                  \
-	X(T, archive_write_free)                                                                   \
-	X(T, archive_error_string)                                                                 \
-	X(T, archive_entry_new)                                                                    \
-	X(T, archive_entry_free)                                                                   \
-	X(T, archive_entry_clear)                                                                  \
-	X(T, archive_entry_set_pathname)                                                           \
-	X(T, archive_entry_set_filetype)                                                           \
-	X(T, archive_entry_set_perm)                                                               \
-	X(T, archive_entry_set_size)                                                               \
-	X(T, archive_entry_set_symlink)                                                            \
-	X(T, archive_entry_set_rdev)                                                               \
-	X(T, archive_entry_set_uid)                                                                \
-	X(T, archive_entry_set_gid)                                                                \
-	X(T, archive_entry_set_mtime)                                                              \
-	X(T, archive_entry_sparse_add_entry)
-
-struct libarchive {
-	LIBARCHIVE_SYMBOLS(DL_LAZY_FIELD, _)
-};
-static int libarchive(const struct libarchive **ret, const char **ret_error);
-DL_LAZY_DEFINE(libarchive, struct libarchive, GPUENV_LIBARCHIVE_SONAME, LIBARCHIVE_SYMBOLS)
-
 #define HOLE_CHUNK ((size_t)1 << 20)
+/* What ends a user name after /home/ (strbuf_put_home_redacted()'s separators, and NUL). */
+#define HOME_NAME_END "/ \t\n\"'`:;,()[]<>|"
 
 struct writer {
-	const struct libarchive *la;
+	const struct archive_api *la;
 	struct archive *a;
 	struct archive_entry *e;
 	const struct capture_bundle *b;
@@ -104,6 +77,27 @@ void capture_scrub(char *buf, size_t len, char *const *secrets)
 			}
 		}
 	}
+}
+
+void capture_scrub_binary(char *buf, size_t len, char *const *secrets)
+{
+	static const char *const homes[] = { "/home/", "/Users/" };
+
+	capture_scrub(buf, len, secrets);
+	/* a home directory's user name in a path (an RPATH, a string): as many x */
+	for (size_t i = 0; i < len; i++)
+		for (size_t h = 0; h < ARRAY_SIZE(homes); h++) {
+			size_t pre = strlen(homes[h]), n = 0;
+
+			if (pre > len - i || memcmp(buf + i, homes[h], pre) ||
+			    (i > 0 && !redact_word_edge(buf, len, i - 1)))
+				continue;
+			while (i + pre + n < len && !strchr(HOME_NAME_END, buf[i + pre + n]))
+				n++;
+			memset(buf + i + pre, 'x', n);
+			i += pre + n - 1;
+			break;
+		}
 }
 
 /* A name or a text as --redact keeps it: home directories' users, then secrets and UUIDs. */
@@ -207,25 +201,21 @@ static int read_at(int fd, uint64_t off, size_t max, char **ret, size_t *ret_len
 	return 0;
 }
 
-/* Whole contents (a small file, or a pseudo file read to its end): text under --redact is
- * redacted as names are, binary contents scrubbed in place. */
-static int put_whole(struct writer *w, const struct capture_entry *e, int fd)
+/* Contents of len bytes in buf (NUL-terminated, changed in place): text under --redact is
+ * redacted as names are, binary contents scrubbed in place (their length kept: offsets in an
+ * ELF file must not move). */
+static int put_contents(struct writer *w, char *buf, size_t len)
 {
-	_cleanup_free_ char *buf = NULL, *text = NULL;
-	size_t len;
-	int err = read_at(fd, 0, e->pseudo ? CAPTURE_PSEUDO_MAX : (size_t)e->size, &buf, &len);
+	_cleanup_free_ char *text = NULL;
+	int err;
 
-	if (err < 0)
-		return err;
-	if (!e->pseudo && len < e->size) /* shrank since: keep its size, zeros after */
-		memset(buf + len, 0, (size_t)e->size - len), len = (size_t)e->size;
 	if (w->b->redact && !memchr(buf, '\0', len)) {
 		text = redacted(w->b, buf);
 		if (!text)
 			return -ENOMEM;
 		len = strlen(text);
 	} else if (w->b->redact) {
-		capture_scrub(buf, len, w->b->secrets);
+		capture_scrub_binary(buf, len, w->b->secrets);
 	}
 	w->la->archive_entry_set_size(w->e, (la_int64_t)len);
 	err = write_header(w);
@@ -233,6 +223,20 @@ static int put_whole(struct writer *w, const struct capture_entry *e, int fd)
 		err = put_data(w, text ? text : buf, len);
 	w->stored += len;
 	return err;
+}
+
+/* Whole contents (a small file, or a pseudo file read to its end). */
+static int put_whole(struct writer *w, const struct capture_entry *e, int fd)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int err = read_at(fd, 0, e->pseudo ? CAPTURE_PSEUDO_MAX : (size_t)e->size, &buf, &len);
+
+	if (err < 0)
+		return err;
+	if (!e->pseudo && len < e->size) /* shrank since: keep its size, zeros after */
+		memset(buf + len, 0, (size_t)e->size - len), len = (size_t)e->size;
+	return put_contents(w, buf, len);
 }
 
 /* A large file: its real size, the ranges read as data, the rest holes. */
@@ -267,7 +271,7 @@ static int put_sparse(struct writer *w, const struct capture_entry *e, int fd)
 			break;
 		memset(buf + len, 0, (size_t)e->ranges[i].len - len);
 		if (w->b->redact)
-			capture_scrub(buf, (size_t)e->ranges[i].len, w->b->secrets);
+			capture_scrub_binary(buf, (size_t)e->ranges[i].len, w->b->secrets);
 		err = put_data(w, buf, (size_t)e->ranges[i].len);
 		at += e->ranges[i].len;
 		w->stored += e->ranges[i].len;
@@ -303,10 +307,14 @@ static int put_entry(struct writer *w, const struct capture_tree *t, const struc
 	case CAPTURE_FILE:
 		break;
 	}
-	if (e->data) {
-		w->la->archive_entry_set_size(w->e, (la_int64_t)e->data_len);
-		err = write_header(w);
-		return err < 0 ? err : put_data(w, e->data, e->data_len);
+	if (e->data) { /* made by the capture: the pci.ids lines, what was kept (core/kept.c) */
+		_cleanup_free_ char *copy = malloc(e->data_len + 1);
+
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, e->data, e->data_len);
+		copy[e->data_len] = '\0';
+		return put_contents(w, copy, e->data_len);
 	}
 	if (!e->contents) { /* a name in a listing: an empty stand-in */
 		w->la->archive_entry_set_size(w->e, 0);
@@ -387,7 +395,7 @@ int capture_write(int fd, const struct capture_tree *t, const struct capture_bun
 {
 	struct writer w = { .b = b };
 	_cleanup_free_ char *meta = NULL, *env = NULL;
-	int err = libarchive(&w.la, ret_why);
+	int err = vendor_archive(&w.la, ret_why);
 
 	if (err < 0)
 		return err;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The tree of a capture (capture.h): from the trace of one collection ("<result>\t<path>" and
- * "read <offset> <length>\t<path>" records, gpuenv_ctx_get_trace()) to the entries to keep.
+ * The tree of a capture (capture.h): from the trace of one collection ("<result>\t<path>",
+ * "read <offset> <length>\t<path>" and "keep <bytes>\t<path>" records,
+ * gpuenv_ctx_get_trace()) to the entries to keep.
  * Each path read is resolved component by component as gpuenv resolves it (core/root.c:
  * absolute link targets inside the root, ".." never above it), keeping every link met as a
  * link, so a replay under --sysroot takes the same steps. A directory that was read keeps its
@@ -356,6 +357,71 @@ static void merge_ranges(struct capture_entry *e)
 	e->n_ranges = n;
 }
 
+/* The bytes of a "keep" record, %XX-escaped (core/kept.c), decoded in place: their length. */
+static size_t unescape(char *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; s[i]; i++) {
+		unsigned v;
+
+		if (s[i] == '%' && sscanf(s + i + 1, "%2x", &v) == 1 && s[i + 1] && s[i + 2]) {
+			s[n++] = (char)v;
+			i += 2;
+		} else {
+			s[n++] = s[i];
+		}
+	}
+	return n;
+}
+
+/* The directories above path, as directories of the bundle (mode 0755, now). */
+static int add_parents(struct capture_tree *t, const char *path)
+{
+	struct stat st = { .st_mode = S_IFDIR | 0755 };
+	char dir[PATH_MAX];
+
+	clock_gettime(CLOCK_REALTIME, &st.st_mtim);
+	for (const char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		ssize_t i;
+
+		if ((size_t)(slash - path) >= sizeof(dir))
+			return -ENAMETOOLONG;
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = '\0';
+		i = entry_get(t, dir, CAPTURE_DIR, &st);
+		if (i < 0)
+			return (int)i;
+	}
+	return 0;
+}
+
+/* A "keep <bytes>\tPATH" record: what a replay reads besides the files (core/kept.c) as the
+ * file PATH. The GPU code found in a library the bundle keeps whole is found again by the
+ * replay, so its result is left out. */
+static int add_kept(struct capture_tree *t, char *bytes, const char *path)
+{
+	static const char scans[] = "/.gpuenv-capture/scans/";
+	char host[PATH_MAX * 2], *data;
+	size_t len = unescape(bytes);
+	struct stat st;
+	int err;
+
+	if (!strncmp(path, scans, strlen(scans)) &&
+	    stat(capture_host_path(t, path + strlen(scans) - 1, host, sizeof(host)), &st) == 0 &&
+	    S_ISREG(st.st_mode) && (uint64_t)st.st_size <= CAPTURE_WHOLE_MAX)
+		return 0;
+	err = add_parents(t, path);
+	if (err < 0)
+		return err;
+	data = malloc(len + 1);
+	if (!data)
+		return -ENOMEM;
+	memcpy(data, bytes, len);
+	data[len] = '\0';
+	return capture_tree_add_data(t, path, data, len);
+}
+
 int capture_tree_build(struct capture_tree *t, const char *host_root, const char *trace)
 {
 	struct walk w = { .t = t, .live = streq(host_root, "/") };
@@ -380,6 +446,8 @@ int capture_tree_build(struct capture_tree *t, const char *host_root, const char
 			err = strv_push(&loops, tab + 1);
 		else if (!strncmp(line, "read ", 5))
 			err = note_range(&w, line, tab + 1);
+		else if (!strncmp(line, "keep ", 5))
+			err = add_kept(t, line + 5, tab + 1);
 	}
 	strv_sort(ok);
 	for (size_t i = 0; err >= 0 && ok && ok[i]; i++)

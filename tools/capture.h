@@ -82,5 +82,17 @@ struct capture_bundle {
  * libarchive's text, valid until the next call) saying what failed. */
 int capture_write(int fd, const struct capture_tree *tree, const struct capture_bundle *b,
 		  const char **ret_why);
-/* --redact of one buffer in place, length kept (binary files): each secret and UUID. */
+/* --redact of one buffer in place, length kept: each secret and UUID. */
 void capture_scrub(char *buf, size_t len, char *const *secrets);
+/* The same for binary contents, and the user name of each home directory in a path
+ * (/home/<user>/, /Users/<user>/: an RPATH, a string in a library) as as many 'x'. */
+void capture_scrub_binary(char *buf, size_t len, char *const *secrets);
+
+/* Does path start as a tar archive, plain or compressed (a capture bundle, perhaps)? */
+bool capture_is_archive(const char *path);
+/* The snapshot.json of the capture bundle at path (capture-read.c), at most max bytes,
+ * NUL-terminated. 0; -ENOENT when the archive holds none (not a bundle); -EBADMSG when it is
+ * not a readable archive, with *ret_why (static or NULL); -EFBIG; -errno; a dl_lazy_load()
+ * error when libarchive cannot be loaded, *ret_why saying why. */
+int capture_read_snapshot(const char *path, size_t max, char **ret, size_t *ret_len,
+			  const char **ret_why);

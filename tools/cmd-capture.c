@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,10 +46,13 @@ static void capture_help(void)
 	printf("Usage: gpuenv capture [-o FILE.tar.zst] [--redact] [OPTIONS]\n\n"
 	       "Collects as `report` does and keeps exactly what the probes read: the files (of a\n"
 	       "file over 1 MiB only the ranges read, at its real size), links, directory\n"
-	       "listings, the environment variables gpuenv reads, with the snapshot, as a\n"
-	       "zstd-compressed tar. `gpuenv report --sysroot DIR/root` on the unpacked bundle\n"
-	       "gives the same report. --redact replaces host names, UUIDs, serial numbers and\n"
-	       "the user names of home directories in names, links and contents.\n\n"
+	       "listings, the environment variables gpuenv reads, what files cannot give back\n"
+	       "(the GPU code found in large libraries, /dev/kmsg, the vendor sessions), with\n"
+	       "the snapshot, as a zstd-compressed tar. `gpuenv report --sysroot FILE` (or\n"
+	       "--sysroot DIR/root on the unpacked bundle) gives the same report; --from FILE\n"
+	       "reads its snapshot. --redact replaces host names, UUIDs, serial numbers and user\n"
+	       "names (of home directories, and live the capturing user's) in names, links and\n"
+	       "contents, binaries included.\n\n"
 	       "Options:\n"
 	       "  -o, --output FILE     the bundle (default " CAPTURE_DEFAULT_OUTPUT "), written\n"
 	       "                        atomically\n" COMMON_OPTIONS_HELP
@@ -122,6 +126,34 @@ static void collect_secrets(json_t *j, const char *key, char ***secrets)
 		json_array_foreach(j, i, v)
 			collect_secrets(v, key, secrets);
 	}
+}
+
+/* --redact's user names to replace wherever they stand as a word (a home directory's name in
+ * a path is replaced by its form): the capturing user's, and HOME's user. Names that identify
+ * nobody (root, the placeholder "user" that `report --redact` writes, nobody) are kept. */
+static int collect_user_names(const struct common_opts *o, char ***secrets)
+{
+	static const char *const anyone[] = { "root", "user", "nobody", NULL };
+	const char *names[4] = { NULL };
+	struct passwd *pw = o->sysroot ? NULL : getpwuid(geteuid());
+	const char *home = o->sysroot ? NULL : getenv("HOME");
+
+	names[0] = pw ? pw->pw_name : NULL;
+	names[1] = o->sysroot ? NULL : getenv("USER");
+	names[2] = o->sysroot ? NULL : getenv("LOGNAME");
+	if (home && (startswith(home, "/home/") || startswith(home, "/Users/")))
+		names[3] = strchr(home + 1, '/') + 1;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		_cleanup_free_ char *name =
+			names[i] ? strndup(names[i], strcspn(names[i], "/")) : NULL;
+
+		if (!name || strlen(name) < 3 || strv_contains((char **)anyone, name) ||
+		    strv_contains(*secrets, name))
+			continue;
+		if (strv_push(secrets, name) < 0)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* GPUs named from pci.ids: libpci read that file, not the probes, so the trace lacks it. The
@@ -230,6 +262,11 @@ static int write_bundle(const struct common_opts *o, const char *out, int fd,
 	parsed = json_loads(plain, 0, NULL);
 	if (o->redact)
 		collect_secrets(parsed, NULL, &secrets);
+	if (o->redact && collect_user_names(o, &secrets) < 0) {
+		json_decref(parsed);
+		print_error("capture: --redact", -ENOMEM);
+		return EXIT_SOFTWARE;
+	}
 	err = environment_text(o, &env);
 	if (err < 0) {
 		fprintf(stderr, "gpuenv capture: --env-file %s: %s\n", o->env_file, strerror(-err));
@@ -266,6 +303,15 @@ static int write_bundle(const struct common_opts *o, const char *out, int fd,
 	return EXIT_HEALTHY;
 }
 
+/* -o FILE */
+static int capture_opt(void *data, int c, const char *arg)
+{
+	if (c != 'o')
+		return 0;
+	*(const char **)data = arg;
+	return 1;
+}
+
 int cmd_capture(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -279,23 +325,11 @@ int cmd_capture(int argc, char *argv[])
 	_cleanup_free_ char *tmp = NULL;
 	struct gpuenv_ctx *ctx;
 	struct gpuenv_snapshot *snap;
-	int c, r, fd;
+	int r, fd;
 
-	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "o:h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			capture_help();
-			return EXIT_HEALTHY;
-		}
-		if (c == 'o') {
-			out = optarg;
-			continue;
-		}
-		r = common_opts_handle(&o, c, optarg);
-		if (r < 0)
-			return -r;
-		if (r == 0)
-			return EXIT_USAGE;
-	}
+	r = common_getopt(argc, argv, "o:", longopts, &o, capture_help, capture_opt, &out);
+	if (r >= 0)
+		return r;
 	if (!common_no_operands("capture", argc, argv))
 		return EXIT_USAGE;
 	if (o.from || o.json || o.stable) {

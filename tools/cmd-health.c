@@ -205,6 +205,30 @@ static int slurm(const char *node, const char *reason, bool dry_run)
 	return EXIT_HEALTHY;
 }
 
+struct health_opts {
+	bool slurm, dry_run;
+	const char *node;
+};
+
+/* --slurm, --dry-run, --node NAME */
+static int health_opt(void *data, int c, const char *arg)
+{
+	struct health_opts *h = data;
+
+	switch (c) {
+	case HEALTH_OPT_SLURM:
+		h->slurm = true;
+		return 1;
+	case HEALTH_OPT_DRY_RUN:
+		h->dry_run = true;
+		return 1;
+	case HEALTH_OPT_NODE:
+		h->node = arg;
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_health(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -216,44 +240,25 @@ int cmd_health(int argc, char *argv[])
 		{ 0 },
 	};
 	struct common_opts o = { .color = -1 };
-	bool use_slurm = false, dry_run = false;
-	const char *node = NULL;
+	struct health_opts h = { 0 };
 	char host[256], reason[256];
 	struct gpuenv_ctx *ctx;
 	struct gpuenv_snapshot *snap;
 	struct gpuenv_doctor *doc = NULL;
-	int c, r, cause = -1;
+	int r, cause = -1;
 
-	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			health_help();
-			return EXIT_HEALTHY;
-		case HEALTH_OPT_SLURM:
-			use_slurm = true;
-			continue;
-		case HEALTH_OPT_DRY_RUN:
-			dry_run = true;
-			continue;
-		case HEALTH_OPT_NODE:
-			node = optarg;
-			continue;
-		}
-		r = common_opts_handle(&o, c, optarg);
-		if (r < 0)
-			return -r;
-		if (r == 0)
-			return EXIT_USAGE;
-	}
+	r = common_getopt(argc, argv, "", longopts, &o, health_help, health_opt, &h);
+	if (r >= 0)
+		return r;
 	if (!common_no_operands("health", argc, argv))
 		return EXIT_USAGE;
-	if ((dry_run || node) && !use_slurm) {
+	if ((h.dry_run || h.node) && !h.slurm) {
 		fprintf(stderr, "gpuenv health: --dry-run and --node go with --slurm\n");
 		return EXIT_USAGE;
 	}
-	if (!node)
-		node = getenv("SLURMD_NODENAME");
-	if (use_slurm && !node) {
+	if (!h.node)
+		h.node = getenv("SLURMD_NODENAME");
+	if (h.slurm && !h.node) {
 		if (gethostname(host, sizeof(host)) < 0) {
 			fprintf(stderr, "gpuenv health: no --node and no host name: %s\n",
 				strerror(errno));
@@ -261,10 +266,10 @@ int cmd_health(int argc, char *argv[])
 		}
 		host[sizeof(host) - 1] = '\0';
 		host[strcspn(host, ".")] = '\0';
-		node = host;
+		h.node = host;
 	}
 	/* a node name is one scontrol argument: no blank, quote or '=' in it */
-	if (use_slurm && (!*node || strpbrk(node, " \t\n\"'=\\$`"))) {
+	if (h.slurm && (!*h.node || strpbrk(h.node, " \t\n\"'=\\$`"))) {
 		fprintf(stderr, "gpuenv health: --node: not a Slurm node name\n");
 		return EXIT_USAGE;
 	}
@@ -297,8 +302,8 @@ int cmd_health(int argc, char *argv[])
 		gpuenv_doctor_get_finding(doc, (size_t)cause, &rule, NULL, NULL, &message);
 		make_reason(reason, sizeof(reason), rule, message);
 	}
-	if (use_slurm) {
-		r = slurm(node, cause >= 0 ? reason : NULL, dry_run);
+	if (h.slurm) {
+		r = slurm(h.node, cause >= 0 ? reason : NULL, h.dry_run);
 	} else {
 		puts(cause >= 0 ? reason : "ok");
 		r = cause >= 0 ? EXIT_ERRORS : EXIT_HEALTHY;

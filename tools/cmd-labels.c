@@ -82,6 +82,33 @@ static int write_atomically(const char *path, const char *text)
 	return err;
 }
 
+struct labels_opts {
+	const char *nfd;
+	unsigned expiry;
+};
+
+/* --nfd FILE, --expiry SECONDS */
+static int labels_opt(void *data, int c, const char *arg)
+{
+	struct labels_opts *l = data;
+
+	switch (c) {
+	case LABELS_OPT_NFD:
+		l->nfd = arg;
+		return 1;
+	case LABELS_OPT_EXPIRY:
+		if (parse_uint(arg, 10, &l->expiry) < 0 || l->expiry == 0 ||
+		    l->expiry > 366u * 86400) {
+			fprintf(stderr,
+				"gpuenv labels: --expiry takes seconds (1-31622400), not '%s'\n",
+				arg);
+			return -EXIT_USAGE;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_labels(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -92,42 +119,19 @@ int cmd_labels(int argc, char *argv[])
 		{ 0 },
 	};
 	struct common_opts o = { .color = -1 };
-	const char *nfd = NULL;
-	unsigned expiry = 600;
+	struct labels_opts l = { .expiry = 600 };
 	struct gpuenv_ctx *ctx;
 	struct gpuenv_snapshot *snap;
 	struct gpuenv_doctor *doc = NULL;
 	char *out = NULL;
-	int c, r;
+	int r;
 
-	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			labels_help();
-			return EXIT_HEALTHY;
-		case LABELS_OPT_NFD:
-			nfd = optarg;
-			continue;
-		case LABELS_OPT_EXPIRY:
-			if (parse_uint(optarg, 10, &expiry) < 0 || expiry == 0 ||
-			    expiry > 366u * 86400) {
-				fprintf(stderr,
-					"gpuenv labels: --expiry takes seconds (1-31622400), not "
-					"'%s'\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			continue;
-		}
-		r = common_opts_handle(&o, c, optarg);
-		if (r < 0)
-			return -r;
-		if (r == 0)
-			return EXIT_USAGE;
-	}
+	r = common_getopt(argc, argv, "", longopts, &o, labels_help, labels_opt, &l);
+	if (r >= 0)
+		return r;
 	if (!common_no_operands("labels", argc, argv))
 		return EXIT_USAGE;
-	if (nfd && o.json) {
+	if (l.nfd && o.json) {
 		fprintf(stderr, "gpuenv labels: --nfd writes NFD's format, not --json\n");
 		return EXIT_USAGE;
 	}
@@ -141,8 +145,8 @@ int cmd_labels(int argc, char *argv[])
 	if (r < 0) {
 		print_error("labelling", r);
 		r = EXIT_SOFTWARE;
-	} else if (nfd) {
-		time_t t = time(NULL) + (time_t)expiry;
+	} else if (l.nfd) {
+		time_t t = time(NULL) + (time_t)l.expiry;
 		struct tm tm;
 		char stamp[32], *text = NULL;
 
@@ -150,10 +154,11 @@ int cmd_labels(int argc, char *argv[])
 		if (asprintf(&text, "# +expiry-time=%s\n%s", stamp, out) < 0) {
 			r = EXIT_SOFTWARE;
 		} else {
-			r = write_atomically(nfd, text);
+			r = write_atomically(l.nfd, text);
 			free(text);
 			if (r < 0)
-				fprintf(stderr, "gpuenv labels: --nfd %s: %s\n", nfd, strerror(-r));
+				fprintf(stderr, "gpuenv labels: --nfd %s: %s\n", l.nfd,
+					strerror(-r));
 			r = r < 0 ? EXIT_IOERR : EXIT_HEALTHY;
 		}
 	} else {

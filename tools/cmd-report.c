@@ -18,6 +18,18 @@ static void report_help(void)
 	       "  -h, --help            this help\n");
 }
 
+/* --launch */
+static int report_opt(void *data, int c, const char *arg)
+{
+	struct common_opts *o = data;
+
+	(void)arg;
+	if (c != COMMON_OPT_LAUNCH)
+		return 0;
+	o->ctx_flags |= GPUENV_CTX_LAUNCH;
+	return 1;
+}
+
 int cmd_report(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -30,23 +42,11 @@ int cmd_report(int argc, char *argv[])
 	struct gpuenv_ctx *ctx;
 	struct gpuenv_snapshot *snap;
 	char *out = NULL;
-	int c, r;
+	int r;
 
-	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			report_help();
-			return EXIT_HEALTHY;
-		}
-		if (c == COMMON_OPT_LAUNCH) {
-			o.ctx_flags |= GPUENV_CTX_LAUNCH;
-			continue;
-		}
-		r = common_opts_handle(&o, c, optarg);
-		if (r < 0)
-			return -r;
-		if (r == 0)
-			return EXIT_USAGE;
-	}
+	r = common_getopt(argc, argv, "", longopts, &o, report_help, report_opt, &o);
+	if (r >= 0)
+		return r;
 	if (!common_no_operands("report", argc, argv) || !common_launch_usable("report", &o))
 		return EXIT_USAGE;
 	r = common_open(&o, &ctx, &snap);

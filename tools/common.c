@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "gpuenv.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
@@ -23,6 +25,30 @@
 void print_error(const char *what, int err)
 {
 	fprintf(stderr, "gpuenv: %s: %s\n", what, strerror(err < 0 ? -err : err));
+}
+
+int common_getopt(int argc, char *argv[], const char *own_opts, const struct option *longopts,
+		  struct common_opts *o, void (*help)(void),
+		  int (*own)(void *data, int c, const char *arg), void *data)
+{
+	char optstring[64];
+	int c, r;
+
+	snprintf(optstring, sizeof(optstring), "%s%sh", COMMON_OPTSTRING, own_opts);
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		if (c == 'h') {
+			help();
+			return EXIT_HEALTHY;
+		}
+		r = own ? own(data, c, optarg) : 0;
+		if (r == 0)
+			r = common_opts_handle(o, c, optarg);
+		if (r < 0)
+			return -r;
+		if (r == 0)
+			return EXIT_USAGE;
+	}
+	return -1;
 }
 
 int common_opts_handle(struct common_opts *o, int opt, const char *arg)
@@ -289,8 +315,9 @@ static int write_text_file(const char *path, const char *text)
 	return err;
 }
 
-/* The snapshot in path (a `gpuenv report --json` file, "-": stdin), or an exit code after a
- * message naming what (the option or argument) and the path. */
+/* The snapshot in path (a `gpuenv report --json` file, a capture bundle's snapshot.json,
+ * "-": stdin), or an exit code after a message naming what (the option or argument) and the
+ * path. */
 int common_load_snapshot(struct gpuenv_ctx *ctx, const char *what, const char *path,
 			 struct gpuenv_snapshot **ret)
 {
@@ -298,8 +325,29 @@ int common_load_snapshot(struct gpuenv_ctx *ctx, const char *what, const char *p
 	size_t len;
 	int err;
 
-	/* gpuenv_snapshot_from_json()'s cap: a bigger file is not read at all. */
-	err = read_host_file(path, (size_t)16 << 20, &text, &len);
+	/* a capture bundle: its snapshot.json (docs/fleet.md, "Capture") */
+	if (!streq(path, "-") && capture_is_archive(path)) {
+		const char *why = NULL;
+
+		err = capture_read_snapshot(path, (size_t)16 << 20, &text, &len, &why);
+		if (err < 0) {
+			const char *msg =
+				err == -ENOENT	? "an archive without snapshot.json: not a capture "
+						  "bundle"
+				: err == -EFBIG ? "its snapshot.json is larger than 16 MiB"
+				: err == -EBADMSG ? "not a readable archive"
+				: why		  ? why
+						  : strerror(-err);
+			bool detail = err == -EBADMSG && why;
+
+			fprintf(stderr, "gpuenv: %s %s: %s%s%s\n", what, path, msg,
+				detail ? ": " : "", detail ? why : "");
+			return err == -ENOMEM ? EXIT_SOFTWARE : EXIT_INPUT;
+		}
+	} else {
+		/* gpuenv_snapshot_from_json()'s cap: a bigger file is not read at all. */
+		err = read_host_file(path, (size_t)16 << 20, &text, &len);
+	}
 	if (err == -EFBIG) {
 		fprintf(stderr,
 			"gpuenv: %s %s: larger than 16 MiB: not a snapshot gpuenv wrote (one is a "

@@ -108,7 +108,8 @@ enum {
 	"      --wheel FILE.whl  a Python wheel, judged as installed (over --image, or alone);\n"    \
 	"                        repeatable, 8 at most\n"                                            \
 	"  -E, --env-file FILE   environment of the judged process (KEY=VALUE lines, as docker)\n"   \
-	"  -F, --from FILE       load a snapshot written by `report --json` instead of probing\n"    \
+	"  -F, --from FILE       load a snapshot written by `report --json` (or a capture\n"         \
+	"                        bundle's) instead of probing\n"                                     \
 	"      --nvml-lib PATH   libnvidia-ml.so.1 to load (also enables NVML under --sysroot)\n"    \
 	"      --cuda-lib PATH   libcuda.so.1 to load (likewise)\n"                                  \
 	"      --opencl-lib PATH libOpenCL.so.1 to load (likewise)\n"                                \
@@ -129,6 +130,17 @@ enum {
 
 /* Returns 1 if handled, 0 if not a common option, or an exit code < 0 (negated) on error. */
 int common_opts_handle(struct common_opts *o, int opt, const char *arg);
+/*
+ * The option loop of a command that probes: getopt_long() over COMMON_OPTSTRING, own_opts
+ * and "h"; -h/--help prints help() and ends the command (EXIT_HEALTHY); own(data, c, arg)
+ * takes the command's own options first (1 taken, 0 not its own, an exit code < 0 (negated)
+ * after saying what is wrong), the rest go to common_opts_handle(). Returns -1 when every
+ * option was read, else the exit code to end with.
+ */
+struct option;
+int common_getopt(int argc, char *argv[], const char *own_opts, const struct option *longopts,
+		  struct common_opts *o, void (*help)(void),
+		  int (*own)(void *data, int c, const char *arg), void *data);
 /*
  * gpuenv_ctx_new() (tools/ctx-new.c); in the test build of the CLI (gpuenv-test, never
  * installed: tests/harness/cli-test-hooks.c) also the hooks its GPUENV_TEST_* environment

@@ -160,8 +160,10 @@ typedef int (*gpuenv_pci_name_fn)(void *userdata, uint16_t vendor_id, uint16_t d
 GPUENV_API void gpuenv_ctx_set_pci_name_fn(struct gpuenv_ctx *ctx, gpuenv_pci_name_fn fn,
 					   void *userdata);
 /* gpuenv_ctx_get_trace: newline-separated "<result>\t<path>" records of every read so far
- * (GPUENV_CTX_TRACE_PATHS), and with GPUENV_CTX_TRACE_READS the byte ranges read. ret: malloc'd, the caller free()s it. Returns 0, -EINVAL
- * (no ctx or ret), -ENOMEM. Since 0.1. */
+ * (GPUENV_CTX_TRACE_PATHS), and with GPUENV_CTX_TRACE_READS the byte ranges read and
+ * "keep <bytes, %XX-escaped>\t/.gpuenv-capture/<name>" records of what a replay needs besides
+ * the files (docs/fleet.md, "Capture"). ret: malloc'd, the caller free()s it. Returns 0,
+ * -EINVAL (no ctx or ret), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret);
 
 /* gpuenv_version: returns the library's version, "MAJOR.MINOR.MICRO" (a static string, not

@@ -11,6 +11,7 @@
 #include "core/root.h"
 #include "gpuenv/gpuenv.h"
 #include "shared/log.h"
+#include "shared/strbuf.h"
 
 #define CTX_DEFAULT_VENDOR_TIMEOUT_MS 5000u
 
@@ -21,9 +22,10 @@ struct image_info {
 	char *platform;	  /* the configuration's os/architecture[/variant], or NULL */
 	unsigned layers, compressed;
 	size_t entries, images;
-	bool complete; /* no issue while indexing */
-	char *issues;  /* newline-separated, "" when none */
-	char **env;    /* the configuration's Env ("KEY=VALUE"), NULL when none */
+	bool complete;	   /* no issue while indexing */
+	char *issues;	   /* newline-separated, "" when none */
+	char **env;	   /* the configuration's Env ("KEY=VALUE"), NULL when none */
+	char *environment; /* a capture bundle's environment member (--env-file form), or NULL */
 };
 
 struct vendor_keep;
@@ -44,7 +46,24 @@ struct gpuenv_ctx {
 	/* GPUENV_CTX_VENDOR_KEEP: NVML's child that stays (src/vendor/session-keep.c), ended by
 	 * gpuenv_ctx_free(). */
 	struct vendor_keep *nvml_keep;
+	/* GPUENV_CTX_TRACE_READS: the "keep" records of ctx_keep() (kept.c), and their names. */
+	struct strbuf kept;
+	char **kept_names;
 };
 
 /* May this run call into a vendor library? (Never under --sysroot unless a library is named.) */
 bool ctx_vendor_allowed(const struct gpuenv_ctx *ctx, const char *explicit_lib);
+
+/*
+ * Capture and replay of what files do not hold (kept.c; docs/design.md "Capture and replay"):
+ * the live kernel ring buffer, the vendor sessions' results, the GPU code found in a library
+ * a bundle keeps only in part. Under GPUENV_CTX_TRACE_READS, ctx_keep() adds name's bytes to
+ * the trace (`gpuenv capture` stores them as the file CTX_KEPT_DIR<name> of the bundle's
+ * root; the first of a name is kept). ctx_kept() reads that file back on any root but the
+ * live one: 0 and *ret (NUL-terminated, *ret_len bytes), -ENOENT when the root has none.
+ * name: "kmsg", "vendor/nvml", "scans/<path>" (letters, digits, '/', '.', '-', '_').
+ */
+#define CTX_KEPT_DIR "/.gpuenv-capture/"
+bool ctx_keeping(const struct gpuenv_ctx *ctx);
+int ctx_keep(struct gpuenv_ctx *ctx, const char *name, const void *data, size_t len);
+int ctx_kept(struct gpuenv_ctx *ctx, const char *name, size_t max, char **ret, size_t *ret_len);

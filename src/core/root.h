@@ -127,6 +127,12 @@ struct root_file {
 int root_file_open(struct root *r, const char *path, size_t max, struct root_file *ret);
 /* Reads n bytes at off into buf. Returns n, fewer only at the end of the file, or -errno. */
 ssize_t root_file_pread(const struct root_file *f, void *buf, size_t n, uint64_t off);
+/* Its reads and mappings are no longer recorded (ROOT_TRACE_READS): a capture that keeps what
+ * was derived from them instead of the bytes (probe/kernel-scan-kept.c). */
+static inline void root_file_untraced(struct root_file *f)
+{
+	f->trace_root = NULL;
+}
 /* Maps the whole opened file read-only, as root_map() would (no second trace record). */
 int root_file_map(const struct root_file *f, struct root_map *ret);
 void root_file_close(struct root_file *f);

@@ -3,7 +3,7 @@
  * What --image read (core/ctx.h struct image_info), under container.image: the input's kind,
  * its platform, layers and entries, and whether the virtual tree is whole: a truncated layer,
  * a missing one, a cap hit or hostile entries make `index` an error naming each issue, so no
- * fact read from an incomplete tree passes for a whole image. Also where an environment
+ * fact read from an incomplete tree passes for a whole image (of a capture bundle, only then). Also where an environment
  * variable came from: the image configuration's Env, or the environment (--env-file).
  */
 #include <string.h>
@@ -30,7 +30,9 @@ void probe_image(struct probe_env *pe, struct snap_node *container)
 	const struct image_info *info = &pe->ctx->image;
 	struct snap_node *img;
 
-	if (!pe->ctx->has_image)
+	/* A capture bundle stands for the machine it was taken on (a replay of it reports what
+	 * the capture did): said only when its tree is not whole. */
+	if (!pe->ctx->has_image || (streq(info->kind, "capture-bundle") && info->complete))
 		return;
 	img = snap_object(container, "image");
 	snap_set_str(img, "kind", info->kind, IMAGE_SOURCE);

@@ -139,7 +139,7 @@ int probe_parse_kernel_log(struct snap_node *drv, const char *text, size_t len, 
 }
 
 /* The live ring buffer: one record per read(2), until EAGAIN (no blocking, ever). */
-int probe_read_kmsg(struct probe_env *pe, char **ret, size_t *ret_len, bool *ret_truncated)
+static int read_kmsg_live(struct probe_env *pe, char **ret, size_t *ret_len, bool *ret_truncated)
 {
 	struct strbuf sb = STRBUF_INIT;
 	_cleanup_free_ char *rec = malloc(KMSG_RECORD_MAX + 1);
@@ -186,6 +186,57 @@ int probe_read_kmsg(struct probe_env *pe, char **ret, size_t *ret_len, bool *ret
 	return strbuf_steal(&sb, ret);
 }
 
+/* The ring buffer as a capture kept it (core/kept.c): its text, "kmsg.truncated" when the
+ * read stopped at the cap, or "kmsg.error" (the errno name) when it could not be read.
+ * -ENOMEDIUM when the root holds none (a sysroot that is not a capture of a live machine). */
+static int read_kmsg_kept(struct probe_env *pe, char **ret, size_t *ret_len, bool *ret_truncated)
+{
+	_cleanup_free_ char *why = NULL, *flag = NULL;
+	size_t n;
+	int err = ctx_kept(pe->ctx, "kmsg.error", 64, &why, &n);
+
+	if (err == -ENOMEM)
+		return err;
+	if (err == 0)
+		return errno_from_name(why) ? -errno_from_name(why) : -EIO;
+	err = ctx_kept(pe->ctx, "kmsg", KMSG_MAX_BYTES, ret, ret_len);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0)
+		return -ENOMEDIUM;
+	err = ctx_kept(pe->ctx, "kmsg.truncated", 64, &flag, &n);
+	if (err == -ENOMEM) {
+		free(*ret);
+		return err;
+	}
+	*ret_truncated = err == 0;
+	return 0;
+}
+
+int probe_read_kmsg(struct probe_env *pe, char **ret, size_t *ret_len, bool *ret_truncated)
+{
+	int err;
+
+	if (!root_is_live(pe->root))
+		return read_kmsg_kept(pe, ret, ret_len, ret_truncated);
+	err = read_kmsg_live(pe, ret, ret_len, ret_truncated);
+	/* what a capture needs to replay it (a no-op otherwise) */
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0)
+		return ctx_keep(pe->ctx, "kmsg.error", errno_name(err), strlen(errno_name(err)))
+			       ?: err;
+	if (*ret_truncated)
+		err = ctx_keep(pe->ctx, "kmsg.truncated", "1", 1);
+	if (err == 0)
+		err = ctx_keep(pe->ctx, "kmsg", *ret, *ret_len);
+	if (err < 0) {
+		free(*ret);
+		*ret = NULL;
+	}
+	return err;
+}
+
 int probe_kernel_log(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	static const char *const files[] = { "/var/log/kern.log", "/var/log/syslog",
@@ -198,22 +249,20 @@ int probe_kernel_log(struct probe_env *pe, struct gpuenv_snapshot *s)
 	size_t len = 0;
 	int err, first_err = -ENOENT;
 
-	if (root_is_live(pe->root)) {
-		err = probe_read_kmsg(pe, &text, &len, &truncated);
-		if (err == -ENOMEM)
-			return err;
-		if (err == 0) {
-			snap_set_bool(kl, "kmsg", true, "/dev/kmsg");
-			snap_set_bool(kl, "truncated", truncated, "/dev/kmsg");
-			return probe_parse_kernel_log(drv, text, len, "/dev/kmsg")
-				       ?: snapshot_error(s);
-		}
-		/* dmesg_restrict=1 without CAP_SYSLOG: EPERM. Said so, then the files. */
-		snap_set_errno(kl, "kmsg", err, "/dev/kmsg");
-	} else {
+	/* live, or as a capture of a live machine kept it */
+	err = probe_read_kmsg(pe, &text, &len, &truncated);
+	if (err == -ENOMEM)
+		return err;
+	if (err == 0) {
+		snap_set_bool(kl, "kmsg", true, "/dev/kmsg");
+		snap_set_bool(kl, "truncated", truncated, "/dev/kmsg");
+		return probe_parse_kernel_log(drv, text, len, "/dev/kmsg") ?: snapshot_error(s);
+	}
+	if (err == -ENOMEDIUM)
 		snap_set_state(kl, "kmsg", FACT_UNPROBED, "/dev/kmsg",
 			       "live only (the running kernel's ring buffer)");
-	}
+	else /* dmesg_restrict=1 without CAP_SYSLOG: EPERM. Said so, then the files. */
+		snap_set_errno(kl, "kmsg", err, "/dev/kmsg");
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		err = probe_read_tail(pe, files[i], KLOG_FILE_TAIL, &text, &len, &truncated);
 		if (err == -ENOMEM)

@@ -133,10 +133,12 @@ static void icd_choice_done(struct icd_choice *ch)
 		free(ch->owned[i]);
 }
 
-int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
+/* *ret_not_kept: not for probe_opencl() to keep (probe_vendor_keep()): the gate closed for this
+ * run's options alone, or the session started (probe_vendor_collect() keeps its result). */
+static int opencl_run(struct probe_env *pe, struct gpuenv_snapshot *s, struct snap_node *ocl,
+		      bool *ret_not_kept)
 {
 	static const char *const keys[] = { "library", "platforms", NULL };
-	struct snap_node *ocl = snap_object(snap_object(snapshot_root(s), "runtime"), "opencl");
 	struct vendor_req req = { .library = pe->ctx->opencl_lib,
 				  .timeout_ms = pe->ctx->vendor_timeout_ms };
 	struct vendor_pending *started;
@@ -158,6 +160,7 @@ int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
 	if (why) {
 		icd_choice_done(&ch);
 		probe_vendor_not_called(ocl, keys, state, source, why);
+		*ret_not_kept = streq(source, "options");
 		return snapshot_error(s);
 	}
 	/* Nothing but CPU-only ICDs: no loader, no child (the session would list no platform). */
@@ -183,5 +186,24 @@ int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
 							     .session = "opencl",
 							     .timeout_ms = req.timeout_ms,
 							     .vp = started });
+	*ret_not_kept = true;
 	return err < 0 ? err : snapshot_error(s);
+}
+
+int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s)
+{
+	struct snap_node *ocl = snap_object(snap_object(snapshot_root(s), "runtime"), "opencl");
+	bool not_kept = false;
+	int err = probe_vendor_replay(pe, s, ocl, "opencl", pe->ctx->opencl_lib);
+
+	if (err != 0)
+		return err < 0 ? err : snapshot_error(s);
+	err = opencl_run(pe, s, ocl, &not_kept);
+	if (err >= 0 && !not_kept) {
+		int k = probe_vendor_keep(pe, ocl, "opencl");
+
+		if (k < 0)
+			return k;
+	}
+	return err;
 }

@@ -15,6 +15,7 @@
 #include "formats/pyfile.h"
 #include "framework-cudnn.h"
 #include "framework-loads.h"
+#include "kernel-scan-kept.h"
 #include "probe-python-internal.h"
 #include "probe.h"
 #include "shared/parse.h"
@@ -48,17 +49,14 @@ static ssize_t read_library(void *userdata, uint64_t off, void *buf, size_t n)
 	return got;
 }
 
-static int scan_kernels(struct probe_env *pe, const char *path, struct fatbin_targets *k)
+/* The parse of the open library f into k. */
+static int scan_file(const struct root_file *f, struct kernel_read *kr, struct fatbin_targets *k)
 {
-	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
 	struct root_map m = { 0 };
 	struct fatbin_result *fr = NULL;
-	struct kernel_read kr = { .f = &f };
-	struct fatbin_input in = { .read = read_library, .userdata = &kr };
-	int r = root_file_open(pe->root, path, CAP_LIBRARY, &f);
+	struct fatbin_input in = { .read = read_library, .userdata = kr };
+	int r = root_file_map(f, &m);
 
-	if (r >= 0)
-		r = root_file_map(&f, &m);
 	if (r < 0)
 		return r;
 	in.data = m.data;
@@ -69,8 +67,8 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct fatbin_ta
 	 * wheel libraries on a real H200 machine. */
 	r = fatbin_parse_input(&in, 0, &fr, NULL);
 	root_unmap(&m);
-	if (r < 0 && kr.err)
-		r = kr.err;
+	if (r < 0 && kr->err)
+		r = kr->err;
 	if (r < 0)
 		return r;
 	/* Past the cap: arch_targets_truncated. */
@@ -80,6 +78,37 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct fatbin_ta
 		return r;
 	fatbin_targets_sort(k);
 	return 0;
+}
+
+/* A capture (or a replay of one) goes through the kept result (kernel-scan-kept.c): the
+ * capture scans without recording the bytes the scan read, and keeps what it found. */
+static int scan_kernels(struct probe_env *pe, const char *path, struct fatbin_targets *k)
+{
+	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
+	struct kernel_read kr = { .f = &f };
+	struct kernel_scan_id id;
+	bool keeping = ctx_keeping(pe->ctx), kept = keeping || !pe->ctx->live;
+	int r = root_file_open(pe->root, path, CAP_LIBRARY, &f), k_r;
+
+	if (r >= 0 && kept)
+		r = kernel_scan_identity(&f, &id);
+	if (r >= 0 && kept) {
+		r = kernel_scan_replay(pe, path, &id, k, &k_r);
+		if (r != 0)
+			return r < 0 ? r : k_r;
+	}
+	if (r < 0)
+		return r;
+	if (keeping)
+		root_file_untraced(&f);
+	r = scan_file(&f, &kr, k);
+	if (keeping && r != -ENOMEM) {
+		int err = kernel_scan_keep(pe, path, &id, r, k);
+
+		if (err < 0)
+			return err;
+	}
+	return r;
 }
 
 /* arch_targets[] (and arch_targets_truncated) of the library at p into obj from its scan

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdlib.h>
 
 #include "probe-vendor.h"
 
@@ -170,6 +171,57 @@ void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r, un
 		snap_set_str(obj, "session", "completed", source);
 }
 
+/* A session's subtree is a few KiB per GPU; this is far above any. */
+#define VENDOR_KEPT_MAX ((size_t)4 << 20)
+
+int probe_vendor_replay(struct probe_env *pe, struct gpuenv_snapshot *s, struct snap_node *obj,
+			const char *session, const char *explicit_lib)
+{
+	_cleanup_free_ char *text = NULL, *why = NULL;
+	char name[64];
+	size_t len;
+	int err;
+
+	if ((pe->ctx->flags & GPUENV_CTX_NO_VENDOR) || explicit_lib)
+		return 0;
+	snprintf(name, sizeof(name), "vendor/%s", session);
+	err = ctx_kept(pe->ctx, name, VENDOR_KEPT_MAX, &text, &len);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0)
+		return 0;
+	err = snapshot_node_load(s, obj, text, len, &why);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		char msg[320];
+
+		snprintf(msg, sizeof(msg), "the session the capture kept: %s",
+			 why ? why : strerror(-err));
+		snap_set_state(obj, "session", FACT_MALFORMED, CTX_KEPT_DIR "vendor", msg);
+	}
+	return 1;
+}
+
+int probe_vendor_keep(struct probe_env *pe, const struct snap_node *obj, const char *session)
+{
+	json_t *j;
+	char *text, name[64];
+	int err;
+
+	if (!ctx_keeping(pe->ctx))
+		return 0;
+	j = snapshot_node_to_jansson(obj);
+	text = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	json_decref(j);
+	if (!text)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "vendor/%s", session);
+	err = ctx_keep(pe->ctx, name, text, strlen(text));
+	free(text);
+	return err;
+}
+
 int probe_vendor_pend(struct probe_env *pe, const struct probe_pending *pp)
 {
 	if (pe->n_pending == PROBE_MAX_PENDING) {
@@ -218,6 +270,9 @@ int probe_vendor_collect(struct probe_env *pe, struct snap_node *timings)
 				log_warn(pe->log, "%s: %s", pp->label, r.failure);
 			vendor_result_done(&r);
 		}
+		err = probe_vendor_keep(pe, pp->obj, pp->session);
+		if (err == -ENOMEM)
+			ret = err;
 		if (pp->probe)
 			snap_set_int(timings, pp->probe,
 				     (int64_t)((probe_now_ms() - pp->t0_ms) * 1000.0),
@@ -236,14 +291,20 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 	const char *source, *why;
 	enum fact_state state;
 	char buf[256];
-	int err = vp->before ? vp->before(pe, obj) : 0;
+	int err = probe_vendor_replay(pe, s, obj, vp->session, lib);
 
+	if (err != 0)
+		return err < 0 ? err : snapshot_error(s);
+	err = vp->before ? vp->before(pe, obj) : 0;
 	if (err < 0)
 		return err;
 	why = probe_vendor_gate(pe, s, lib, vp->lib_option, vp->first_call, vp->need_module, buf,
 				sizeof(buf), &source, &state);
 	if (why) {
 		probe_vendor_not_called(obj, vp->keys, state, source, why);
+		if (!streq(source, "options") &&
+		    (err = probe_vendor_keep(pe, obj, vp->session)) < 0)
+			return err;
 		return snapshot_error(s);
 	}
 	if (vp->prepare)
@@ -264,15 +325,18 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 		if (r.failure)
 			log_warn(pe->log, "%s: %s", vp->label, r.failure);
 		vendor_result_done(&r);
-		return snapshot_error(s);
+		err = probe_vendor_keep(pe, obj, vp->session);
+		return err < 0 ? err : snapshot_error(s);
 	}
 	err = vp->start(&req, &started);
 	if (err == -ENOMEM)
 		return err;
 	if (err < 0) {
 		probe_vendor_not_called(obj, vp->keys, FACT_ERROR, "fork", strerror(-err));
-		return snapshot_error(s);
+		err = probe_vendor_keep(pe, obj, vp->session);
+		return err < 0 ? err : snapshot_error(s);
 	}
+	/* probe_vendor_collect() writes (and keeps) the result. */
 	err = probe_vendor_pend(pe, &(struct probe_pending){ .obj = obj,
 							     .keys = vp->keys,
 							     .label = vp->label,

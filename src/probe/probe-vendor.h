@@ -33,6 +33,19 @@ void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r, un
 void probe_vendor_not_called(struct snap_node *obj, const char *const keys[], enum fact_state state,
 			     const char *source, const char *why);
 
+/*
+ * Capture and replay (core/kept.c): what a session said lives in no file, so a capture keeps
+ * the probe's whole subtree obj as "vendor/<session>" and a replay writes it back instead of
+ * gating and calling. probe_vendor_replay(): 1 when obj was replayed (it must be empty), 0
+ * when this run calls or gates as usual (a live root, --no-vendor, a library named by
+ * explicit_lib, or nothing kept), -ENOMEM. probe_vendor_keep(): after the probe wrote obj,
+ * unless the gate closed for this run's options alone (source "options": --no-vendor, a
+ * sysroot without a library), which a replay decides for itself.
+ */
+int probe_vendor_replay(struct probe_env *pe, struct gpuenv_snapshot *s, struct snap_node *obj,
+			const char *session, const char *explicit_lib);
+int probe_vendor_keep(struct probe_env *pe, const struct snap_node *obj, const char *session);
+
 /* One vendor library probe, run by probe_vendor_run(). */
 struct vendor_probe {
 	const char *parent, *name; /* the snapshot object <parent>.<name> */

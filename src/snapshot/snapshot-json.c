@@ -393,6 +393,30 @@ static int load_node(struct load *l, struct snap_node *n, json_t *j, const char 
 	return 0;
 }
 
+int snapshot_node_load(struct gpuenv_snapshot *s, struct snap_node *obj, const char *text,
+		       size_t len, char **ret_error)
+{
+	struct load l = { .s = s };
+	json_error_t je;
+	json_t *j;
+	int r;
+
+	*ret_error = NULL;
+	if (!obj || obj->kind != SNAP_OBJECT || obj->n_child)
+		return -EEXIST;
+	j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!json_is_object(j)) {
+		json_decref(j);
+		*ret_error = strdup(j ? "not a JSON object" : je.text);
+		return *ret_error ? -EBADMSG : -ENOMEM;
+	}
+	r = load_node(&l, obj, j, "", 1);
+	json_decref(j);
+	if (r == -EBADMSG && !(*ret_error = strdup(l.err)))
+		return -ENOMEM;
+	return r;
+}
+
 /* obj[from] renamed obj[to], unless obj is not an object, has no from, or already has to. */
 static void rename_member(json_t *obj, const char *from, const char *to)
 {

@@ -150,3 +150,8 @@ int snapshot_with_host(const struct gpuenv_snapshot *image, const struct gpuenv_
 		       struct gpuenv_snapshot **ret, char **ret_error);
 /* The jansson value of a subtree (for embedding snapshots in other JSON documents). */
 void *snapshot_node_to_jansson(const struct snap_node *n);
+/* The members of the JSON object text (a subtree as snapshot_node_to_jansson() wrote it) into
+ * obj, an object with no members yet: a replay of a subtree a capture kept (core/kept.c).
+ * -EBADMSG with *ret_error (malloc'd) when it is not one, -EEXIST, -ENOMEM. */
+int snapshot_node_load(struct gpuenv_snapshot *s, struct snap_node *obj, const char *text,
+		       size_t len, char **ret_error);

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`gpuenv capture` (docs/fleet.md, "Capture"): bundles of fixture roots replay, unpacked with
-GNU tar, to the same `report --stable --json` as the original root and as their own
-snapshot.json; a root whose libraries grew past 64 MiB keeps only the ranges read (real size,
-holes elsewhere) and still replays the same, in a bundle under 2 MB; --redact leaves no host
-name, UUID or home directory's user name in any name, link or file of the bundle; a hostile
-or unwritable -o fails with a clear message and exit 74, leaving no temporary file and an
-existing bundle untouched. The live machine's bundle size is printed.
+GNU tar and read in place (--sysroot bundle.tar.zst), to the same `report --stable --json` as
+the original root and as their own snapshot.json, which --from and diff also read from the
+bundle; a root whose libraries grew past 64 MiB keeps only the ranges read (real size, holes
+elsewhere) and still replays the same, in a bundle under 2 MB; a torch 2.11+cu130 venv made
+of the real CUDA 13.0 libraries (2.2 GB) makes a bundle under 2 MB that replays the same GPU
+code; the fake NVML's and libcuda's sessions and a kernel ring buffer are kept and replayed;
+--redact leaves no host name, UUID or home directory's user name in any name, link or file
+of the bundle, binaries included; a hostile or unwritable -o fails with a clear message and
+exit 74, leaving no temporary file and an existing bundle untouched. The live machine's
+bundle size is printed, and its replay keeps the kernel log it read.
 Usage: test-capture-bundle.py GPUENV"""
 import json
 import os
@@ -91,11 +95,15 @@ def check_replay(name, tmp):
     bundle, out = got
     orig = report("--sysroot", root, "--no-vendor")
     replay = report("--sysroot", os.path.join(out, "root"), "--no-vendor")
+    in_place = report("--sysroot", bundle, "--no-vendor")
     from_snapshot = report("--from", os.path.join(out, "snapshot.json"))
+    from_bundle = report("--from", bundle)
     size = os.path.getsize(bundle)
-    expect(f"{name}: the unpacked bundle replays to the same report, as does its snapshot.json "
-           f"({size} bytes)", orig == replay == from_snapshot and size <= SIZE_CAP,
-           f"size {size}; replay same: {orig == replay}, snapshot same: {orig == from_snapshot}")
+    expect(f"{name}: the bundle, unpacked or in place, replays to the same report, as does its "
+           f"snapshot.json, read unpacked or by --from from the bundle ({size} bytes)",
+           orig == replay == in_place == from_snapshot == from_bundle and size <= SIZE_CAP,
+           f"size {size}; replay same: {orig == replay}, in place: {orig == in_place}, "
+           f"snapshot: {orig == from_snapshot}, --from bundle: {orig == from_bundle}")
 
 
 def check_large(tmp):
@@ -138,6 +146,112 @@ def check_large(tmp):
            report("--sysroot", os.path.join(out, "root"), "--no-vendor"))
 
 
+def check_torch_venv(tmp):
+    """A torch venv of real CUDA 13.0 libraries: the GPU code of each library is kept as the
+    scan's result, not as the bytes the scan read (libcufft's search reads 271 MB of it)."""
+    root = os.path.join(tmp, "torch-venv.root")
+    r = subprocess.run([sys.executable, os.path.join(HERE, "mk-torch-venv.py"), root],
+                       capture_output=True, text=True)
+    if r.returncode == 77:
+        print(r.stdout.strip())
+        return
+    if r.returncode != 0:
+        expect("torch venv: made", False, r.stderr)
+        return
+    got, why = capture_and_unpack(root, tmp, "torch-venv")
+    if not got:
+        expect("torch venv: capture", False, why)
+        return
+    bundle, out = got
+    size = os.path.getsize(bundle)
+    orig = report("--sysroot", root, "--no-vendor")
+    doc = json.loads(orig)
+    targets = [lib.get("arch_targets") for env in doc["framework"]["python_envs"]
+               for lib in env.get("packages", {}).get("torch", {}).get("gpu_libraries", [])]
+    scans = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(out, "root/.gpuenv-capture"))
+             for f in fs]
+    with_code = sum(isinstance(t, list) and bool(t) for t in targets)
+    expect(f"torch venv: a bundle of {size} bytes (<= {SIZE_CAP}) keeping {len(scans)} scan "
+           f"results for {len(targets)} GPU libraries, {with_code} of them with GPU code",
+           size <= SIZE_CAP and len(targets) >= 14 and len(scans) >= 15 and with_code >= 10,
+           f"{len(targets)} libraries, {with_code} with code")
+    expect("torch venv: the bundle, unpacked or in place, replays to the same report",
+           orig == report("--sysroot", os.path.join(out, "root"), "--no-vendor") ==
+           report("--sysroot", bundle, "--no-vendor"))
+    # a kept result stands only for the file it was taken of: another file there is scanned
+    lib = next(p for p in scans if p.endswith("libtorch_cuda.so"))
+    kept = json.load(open(lib))
+    kept["head_fnv1a64"] = "0" * 16
+    kept["targets"] = []
+    with open(lib, "w") as f:
+        json.dump(kept, f)
+    stale = json.loads(report("--sysroot", os.path.join(out, "root"), "--no-vendor"))
+    torch_lib = stale["framework"]["python_envs"][0]["packages"]["torch"]
+    expect("torch venv: a kept result whose file identity differs is not used (the holes are "
+           "scanned: no GPU code)",
+           torch_lib["arch_targets"].get("state") == "absent",
+           json.dumps(torch_lib["arch_targets"])[:200])
+
+
+def check_vendor_replay(tmp):
+    """The fake NVML's and libcuda's sessions: kept, and replayed without the libraries."""
+    fakes = os.path.join(os.environ.get("GPUENV_BUILD_ROOT", ""), "tests", "fakes")
+    if not os.path.isfile(os.path.join(fakes, "libnvidia-ml.so.1")):
+        print(f"SKIP vendor replay: no fake NVML in {fakes}")
+        return
+    d = os.path.join(FIXTURES, "nvml-h100-healthy")
+    bundle = os.path.join(tmp, "nvml.tar.zst")
+    libs = ["--nvml-lib", os.path.join(fakes, "libnvidia-ml.so.1"),
+            "--cuda-lib", os.path.join(fakes, "libcuda.so.1")]
+    r = gpuenv("capture", "-o", bundle, "--sysroot", os.path.join(d, "root"), *libs,
+               env=dict(os.environ, GPUENV_FAKE_SCENARIO=os.path.join(d, "scenario.ini")))
+    if r.returncode != 0:
+        expect("vendor replay: capture", False, r.stderr)
+        return
+    replay = report("--sysroot", bundle)
+    doc = json.loads(replay) if replay.startswith(b"{") else {}
+    expect("vendor replay: the NVML and libcuda sessions replay from the bundle as the capture "
+           "saw them (8 GPUs), without the libraries",
+           replay == report("--from", bundle) and
+           len(doc["driver"]["nvml"]["devices"]) == 8 and
+           doc["driver"]["nvml"]["session"]["value"] == "completed" and
+           doc["driver"]["cuda"]["session"]["value"] == "completed", replay[:300])
+    no_vendor = json.loads(report("--sysroot", bundle, "--no-vendor"))
+    expect("vendor replay: --no-vendor still means no vendor facts",
+           no_vendor["driver"]["nvml"]["library"]["state"] == "unprobed")
+
+
+def check_kmsg_replay(tmp):
+    """A kernel ring buffer a capture kept (root/.gpuenv-capture/kmsg) is read as /dev/kmsg."""
+    src = fixture_root("xid-79-fallen-off-bus", tmp) if os.path.isdir(
+        os.path.join(FIXTURES, "xid-79-fallen-off-bus")) else None
+    if not src:
+        print("SKIP kmsg replay: no xid-79-fallen-off-bus fixture")
+        return
+    root = os.path.join(tmp, "kmsg.root")
+    shutil.copytree(src, root, symlinks=True)
+    kept = os.path.join(root, ".gpuenv-capture")
+    os.makedirs(kept)
+    with open(os.path.join(kept, "kmsg"), "w") as f:
+        # as kmsg_record_to_text() writes a record (formats/kernel-log.c)
+        f.write("[ 1234.567890] NVRM: Xid (PCI:0000:3b:00): 31, pid=1234, name=python3, "
+                "Ch 00000008, intr 10000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 "
+                "faulted @ 0x7f3c_12340000. Fault is of type FAULT_PDE ACCESS_TYPE_READ\n")
+    doc = json.loads(report("--sysroot", root, "--no-vendor"))
+    kl = doc["driver"]["kernel_log"]
+    xids = [x["code"]["value"] for x in doc["driver"]["xid_events"]]
+    expect("kmsg replay: the kept ring buffer is the kernel log (kmsg, source /dev/kmsg, its "
+           "Xid 31), not /var/log's", kl["kmsg"]["value"] is True and
+           kl["source"]["value"] == "/dev/kmsg" and xids == [31], f"{kl} {xids}")
+    with open(os.path.join(kept, "kmsg.error"), "w") as f:
+        f.write("EPERM")
+    doc = json.loads(report("--sysroot", root, "--no-vendor"))
+    kl = doc["driver"]["kernel_log"]
+    expect("kmsg replay: a ring buffer the capture could not read (EPERM) is said so, and the "
+           "log files are read", kl["kmsg"]["state"] == "unreadable" and
+           kl["source"]["value"] != "/dev/kmsg", json.dumps(kl)[:300])
+
+
 def check_redact(tmp):
     src = fixture_root("h100-old-frameworks", tmp)
     root = os.path.join(tmp, "redact.root")
@@ -146,6 +260,16 @@ def check_redact(tmp):
     os.makedirs(os.path.join(root, "proc/sys/kernel"), exist_ok=True)
     with open(os.path.join(root, "proc/sys/kernel/hostname"), "w") as f:
         f.write(host + "\n")
+    # an RPATH-like string in a binary file the probes read whole (a small ELF library)
+    elf = None
+    for d, _, files in os.walk(os.path.join(root, "home")):
+        for f in files:
+            p = os.path.join(d, f)
+            if not os.path.islink(p) and open(p, "rb").read(4) == b"\x7fELF":
+                elf = elf or p
+    if elf:
+        with open(elf, "ab") as f:
+            f.write(b"\0/home/alice/.local/lib:/home/alice/cuda\0")
     plain, _ = capture_and_unpack(root, tmp, "unredacted")
     got, why = capture_and_unpack(root, tmp, "redacted", "--redact")
     if not got or not plain:
@@ -154,7 +278,8 @@ def check_redact(tmp):
     bundle, out = got
     names = subprocess.run(["tar", "--zstd", "-tvf", bundle], capture_output=True).stdout
     leaks = []
-    for needle, what in ((host.encode(), "host name"), (b"/home/user", "user name")):
+    for needle, what in ((host.encode(), "host name"), (b"/home/user", "user name"),
+                         (b"/home/alice", "user name")):
         if needle in names:
             leaks.append(f"{what} in a name or link")
     if private_uuids(names):
@@ -165,7 +290,8 @@ def check_redact(tmp):
             if os.path.islink(p):
                 continue
             data = open(p, "rb").read()
-            for needle, what in ((host.encode(), "host name"), (b"/home/user/", "user name")):
+            for needle, what in ((host.encode(), "host name"), (b"/home/user/", "user name"),
+                                 (b"/home/alice", "user name in a binary")):
                 if needle in data:
                     leaks.append(f"{what} in {p[len(out):]}")
             if private_uuids(data):
@@ -174,8 +300,15 @@ def check_redact(tmp):
                       and UUID.search(open(os.path.join(
                           plain[1], "root/proc/driver/nvidia/gpus/0000:01:00.0/information"),
                           "rb").read()))
-    expect("redact: the unredacted bundle has the host name and a UUID (the test can fail)",
-           bool(unredacted_has))
+    unredacted_elf = elf and open(plain[1] + "/root" + elf[len(root):], "rb").read()
+    expect("redact: the unredacted bundle has the host name, a UUID and the binary's home path "
+           "(the test can fail)", bool(unredacted_has) and elf and
+           b"/home/alice/.local/lib" in unredacted_elf)
+    redacted_elf = elf and open(out + "/root" + elf[len(root):].replace(
+        "/home/user/", "/home/<user>/"), "rb").read()
+    expect("redact: the binary keeps its length, the user name replaced by as many x",
+           elf and len(redacted_elf) == len(unredacted_elf) and
+           (b"/home/" + b"x" * 5 + b"/.local/lib:/home/" + b"x" * 5 + b"/cuda") in redacted_elf)
     expect("redact: no host name, UUID or home user name in any name, link or file",
            not leaks, "; ".join(leaks[:8]))
 
@@ -225,13 +358,38 @@ def check_live(tmp):
     meta = json.load(open(os.path.join(out, "capture.json")))
     print(f"live: bundle {os.path.getsize(bundle)} bytes, {meta['entries']} entries, "
           f"{meta['files_read']} files read, {len(meta['partial'])} kept in part")
+    seen = json.load(open(os.path.join(out, "snapshot.json")))["driver"]["kernel_log"]
+    replayed = json.loads(report("--sysroot", bundle))["driver"]["kernel_log"]
+    expect(f"live: the replay reads the kernel log the capture read (kmsg: "
+           f"{seen['kmsg'].get('value', seen['kmsg'].get('state'))})",
+           seen.get("kmsg") == replayed.get("kmsg") and
+           seen.get("source") == replayed.get("source"), f"{seen} {replayed}")
+
+
+def check_diff_bundle(tmp):
+    bundle = os.path.join(tmp, "h100-link-faults.tar.zst")
+    out = os.path.join(tmp, "h100-link-faults.unpacked", "snapshot.json")
+    r = gpuenv("diff", bundle, out)
+    expect("diff takes a bundle as it takes a snapshot: no difference to its own snapshot.json",
+           r.returncode == 0, r.stderr)
+    r = gpuenv("report", "--from", os.path.join(FIXTURES, "no-gpu", "scenario.ini"))
+    junk = os.path.join(tmp, "junk.tar.zst")
+    with open(junk, "wb") as f:
+        f.write(b"\x28\xb5\x2f\xfd" + os.urandom(64))
+    r = gpuenv("report", "--from", junk)
+    expect("--from a damaged archive: exit 66 naming it", r.returncode == 66 and
+           junk.encode() in r.stderr and b"not a readable archive" in r.stderr, r.stderr)
 
 
 with tempfile.TemporaryDirectory(prefix="gpuenv-capture-") as tmpdir:
     for fixture in ("h100-link-faults", "docker-nvidia-runtime", "cdi-spec-stale-driver",
                     "python-venv-torch24-cu124", "rw-ubuntu2404-550-upgraded-no-reboot"):
         check_replay(fixture, tmpdir)
+    check_diff_bundle(tmpdir)
     check_large(tmpdir)
+    check_torch_venv(tmpdir)
+    check_vendor_replay(tmpdir)
+    check_kmsg_replay(tmpdir)
     check_redact(tmpdir)
     check_output_errors(tmpdir)
     check_live(tmpdir)

@@ -15,12 +15,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.parse
 import urllib.request
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import poll  # noqa: E402
 from exporter_util import SRC, fixture_args, free_port, start, wait_http  # noqa: E402
 
 GPUENV = sys.argv[1]
@@ -39,13 +39,10 @@ def api(port, path, **params):
 
 
 def until(what, fn, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = fn()
-        if got:
-            return got
-        time.sleep(0.5)
-    sys.exit(f"FAIL: {what} within {timeout} s (last: {fn()})")
+    got = poll.until(fn, timeout)
+    if not got:
+        sys.exit(f"FAIL: {what} within {timeout} s (last: {fn()})")
+    return got
 
 
 def main():

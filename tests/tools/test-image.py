@@ -297,9 +297,25 @@ def test_platform_and_bundle(gpuenv, tmp):
         f.write(mi.compress(raw, "zstd"))
     r = run(gpuenv, "report", "--json", "--stable", "--no-vendor", "--sysroot", bundle)
     d = json.loads(r.stdout) if r.stdout else None
+    # a whole bundle replays as the machine it was taken on: no container.image
     check(d and d["host"]["os"]["id"]["value"] == "ubuntu" and
-          d["container"]["image"]["kind"]["value"] == "capture-bundle",
+          "image" not in d.get("container", {}),
           "--sysroot bundle.tar.zst reads root/: %s" % r.stderr[-200:])
+    # cut inside a last member that does not compress: the tree before it is whole
+    raw = mi.layer_tar([("snapshot.json", "file", b"{}")] +
+                       [("root/" + e[0],) + e[1:] for e in BASE] +
+                       [("root/zz-noise", "file", os.urandom(1 << 20))])
+    cut = os.path.join(tmp, "bundle-cut.tar.zst")
+    with open(cut, "wb") as f:
+        data = mi.compress(raw, "zstd")
+        f.write(data[: len(data) // 2])
+    r = run(gpuenv, "report", "--json", "--stable", "--no-vendor", "--sysroot", cut)
+    d = json.loads(r.stdout) if r.stdout else None
+    img = d and d.get("container", {}).get("image", {})
+    check(img and img["kind"]["value"] == "capture-bundle" and
+          img["index"]["state"] == "error",
+          "a truncated bundle says so (container.image.index): %s" % (r.stdout[-300:] or
+                                                                     r.stderr[-200:]))
 
 
 # nvidia/cuda 12.8.0's NVIDIA_REQUIRE_CUDA as its Dockerfile sets it (ENV of the base image

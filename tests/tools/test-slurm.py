@@ -21,6 +21,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from poll import until  # noqa: E402
+
 GPUENV = os.path.abspath(sys.argv[1])
 SRC = os.environ.get("GPUENV_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 FIXTURES = os.path.join(SRC, "tests", "fixtures")
@@ -84,16 +87,6 @@ def tail(path, n=15):
             return "".join(f.readlines()[-n:])
     except OSError as e:
         return f"({path}: {e.strerror})"
-
-
-def until(fn, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = fn()
-        if got:
-            return got
-        time.sleep(0.5)
-    return None
 
 
 def write_atomic(path, text, mode=0o644):
