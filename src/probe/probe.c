@@ -90,10 +90,8 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 	return snapshot_error(s);
 }
 
-int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, size_t len)
+static int dpkg_status_map(struct probe_env *pe)
 {
-	int r;
-
 	/* Mapped, not read: the status file is a megabyte or more, and copying it out of the
 	 * page cache (into a read buffer, then into the text) was a third of a live doctor's
 	 * CPU time (bench/bench-doctor.sh). dpkg replaces the file by rename(2), never rewrites
@@ -109,11 +107,28 @@ int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, siz
 			pe->dpkg_status.err = -EBADMSG;
 		}
 	}
-	if (pe->dpkg_status.err < 0)
-		return pe->dpkg_status.err;
+	return pe->dpkg_status.err < 0 ? pe->dpkg_status.err : 0;
+}
+
+int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, size_t len)
+{
+	int r = dpkg_status_map(pe);
+
+	if (r < 0)
+		return r;
 	r = probe_dpkg_status_version((const char *)pe->dpkg_status.map.data,
 				      pe->dpkg_status.map.len, package, buf, len);
 	return r == -ENOENT ? 1 : r;
+}
+
+int probe_dpkg_required_by(struct probe_env *pe, const char *package, char *buf, size_t len)
+{
+	int r = dpkg_status_map(pe);
+
+	if (r < 0)
+		return r;
+	return probe_dpkg_status_required_by((const char *)pe->dpkg_status.map.data,
+					     pe->dpkg_status.map.len, package, buf, len);
 }
 
 int probe_loader(struct probe_env *pe, struct loader **ret)
