@@ -102,6 +102,8 @@ struct gpuenv_ctx_opts {
 	const char *image_platform;
 	/* path of libamd_smi.so to load (enables AMD SMI under --sysroot). Since 0.1. */
 	const char *amdsmi_lib;
+	/* path of libze_loader.so.1 to load (enables Level Zero under --sysroot). Since 0.1. */
+	const char *ze_lib;
 };
 
 /*

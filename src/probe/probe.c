@@ -31,6 +31,7 @@ static const struct probe probe_table[] = {
 	{ .name = "cuda-driver", .layer = GPUENV_LAYER_DRIVER, .run = probe_cuda_driver },
 	{ .name = "opencl", .layer = GPUENV_LAYER_RUNTIME, .run = probe_opencl },
 	{ .name = "amdsmi", .layer = GPUENV_LAYER_DRIVER, .run = probe_amdsmi },
+	{ .name = "level-zero", .layer = GPUENV_LAYER_DRIVER, .run = probe_ze_session },
 	{ .name = "process", .layer = GPUENV_LAYER_RUNTIME, .run = probe_process },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },

@@ -195,6 +195,7 @@ int probe_python(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_amdsmi(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_ze_session(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_cuda_driver(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_process(struct probe_env *pe, struct gpuenv_snapshot *s);

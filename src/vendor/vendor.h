@@ -36,6 +36,7 @@ int vendor_nvml_collect(const struct vendor_req *req, struct vendor_result *ret)
 int vendor_cuda_collect(const struct vendor_req *req, struct vendor_result *ret);
 int vendor_opencl_collect(const struct vendor_req *req, struct vendor_result *ret);
 int vendor_amdsmi_collect(const struct vendor_req *req, struct vendor_result *ret);
+int vendor_levelzero_collect(const struct vendor_req *req, struct vendor_result *ret);
 void vendor_result_done(struct vendor_result *r);
 
 /* Names of return codes ("NVML_ERROR_LIB_RM_VERSION_MISMATCH", "CUDA_ERROR_STUB_LIBRARY",
@@ -44,3 +45,4 @@ const char *vendor_nvml_error_name(int rc);
 const char *vendor_cuda_error_name(int rc);
 const char *vendor_opencl_error_name(int rc);
 const char *vendor_amdsmi_error_name(unsigned rc);
+const char *vendor_levelzero_error_name(unsigned rc);
