@@ -196,6 +196,9 @@ int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_amdsmi(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_ze_session(struct probe_env *pe, struct gpuenv_snapshot *s);
+/* driver.amdgpu.kfd_nodes[] (gfx target, capability, sramecc) and the XNACK settings
+ * (probe-amd-kfd.c), called by the driver probe. */
+void probe_amd_kfd(struct probe_env *pe, struct snap_node *amd);
 int probe_cuda_driver(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_process(struct probe_env *pe, struct gpuenv_snapshot *s);

@@ -158,6 +158,19 @@ static void link_driver_runtime(struct gpuenv_doctor *d, const struct snap_node 
 		row->source, facts_unconfirmed(conf) ? " (row unconfirmed)" : "");
 }
 
+/* Every code object for gfx demands an sramecc/xnack setting the GPU does not have. */
+static bool features_mismatch(const struct snap_node *root, const struct snap_node *tn,
+			      const char *gfx, const char **ret_tid)
+{
+	struct amd_features f;
+	size_t k = 0;
+
+	if (!amd_kfd_gfx(root, &k))
+		return false;
+	amd_node_features(root, snap_at(snap_get(root, "driver.amdgpu.kfd_nodes"), k), gfx, &f);
+	return amd_targets_match(tn, gfx, &f, ret_tid) == AMD_TID_MISMATCH;
+}
+
 /* runtime → framework: the framework's code objects include the target ROCm will load. */
 static void link_runtime_framework(struct gpuenv_doctor *d, const struct snap_node *root,
 				   struct vendor_chain *v, const char *gfx)
@@ -166,6 +179,7 @@ static void link_runtime_framework(struct gpuenv_doctor *d, const struct snap_no
 	const struct snap_node *tn;
 	struct fw_build b;
 	char cuda[32], ovr[32];
+	const char *tid = NULL;
 	bool from_bi, have_ovr;
 
 	if (!fw_first(root, &b)) {
@@ -211,6 +225,12 @@ static void link_runtime_framework(struct gpuenv_doctor *d, const struct snap_no
 				   "names for the "
 				 : "",
 			have_ovr ? gfx : "");
+	} else if (!have_ovr && features_mismatch(root, tn, gfx, &tid)) {
+		v->link_state[1] = LINK_BROKEN;
+		v->link_why[1] = diagnosis_strdupf(
+			d,
+			"%s has %s code only as %s, whose sramecc/xnack this GPU does not run with",
+			b.label, gfx, tid);
 	} else if (have_ovr && !streq(ovr, gfx)) {
 		v->link_state[1] = LINK_DEGRADED;
 		v->link_why[1] = diagnosis_strdupf(
