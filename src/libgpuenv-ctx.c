@@ -135,6 +135,7 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 	ctx->cuda_lib = strdup_or_null(o.cuda_lib, &oom);
 	ctx->opencl_lib = strdup_or_null(o.opencl_lib, &oom);
 	ctx->amdsmi_lib = strdup_or_null(o.amdsmi_lib, &oom);
+	ctx->ze_lib = strdup_or_null(o.ze_lib, &oom);
 	if (oom) {
 		err = -ENOMEM;
 		goto fail;
@@ -160,6 +161,7 @@ GPUENV_API struct gpuenv_ctx *gpuenv_ctx_free(struct gpuenv_ctx *ctx)
 	free(ctx->cuda_lib);
 	free(ctx->opencl_lib);
 	free(ctx->amdsmi_lib);
+	free(ctx->ze_lib);
 	free(ctx);
 	return NULL;
 }

@@ -97,6 +97,9 @@ int common_opts_handle(struct common_opts *o, int opt, const char *arg)
 	case COMMON_OPT_AMDSMI_LIB:
 		o->amdsmi_lib = arg;
 		return 1;
+	case COMMON_OPT_ZE_LIB:
+		o->ze_lib = arg;
+		return 1;
 	case COMMON_OPT_TRACE_PATHS:
 		o->trace_paths = arg;
 		return 1;
@@ -382,6 +385,7 @@ int common_open_ctx(const struct common_opts *o, struct gpuenv_ctx **ret_ctx)
 		.cuda_lib = o->cuda_lib,
 		.opencl_lib = o->opencl_lib,
 		.amdsmi_lib = o->amdsmi_lib,
+		.ze_lib = o->ze_lib,
 		.vendor_timeout_ms = o->vendor_timeout_ms,
 		.pid = o->pid,
 	};

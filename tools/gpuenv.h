@@ -41,6 +41,7 @@ struct common_opts {
 	const char *cuda_lib;
 	const char *opencl_lib;
 	const char *amdsmi_lib;
+	const char *ze_lib;
 	const char *trace_paths; /* file to write the trace to */
 	const char *pci_ids;	 /* pci.ids to name GPUs the built-in table lacks */
 	bool json, stable, redact, no_vendor, opencl_all, image_verify;
@@ -70,6 +71,7 @@ enum {
 	COMMON_OPT_AMDSMI_LIB,
 	COMMON_OPT_WHEEL,
 	COMMON_OPT_IMAGE_VERIFY,
+	COMMON_OPT_ZE_LIB,
 };
 #define COMMON_LONGOPTS                                                                            \
 	{ "sysroot", required_argument, NULL, 'R' }, { "env-file", required_argument, NULL, 'E' }, \
@@ -82,6 +84,7 @@ enum {
 		{ "cuda-lib", required_argument, NULL, COMMON_OPT_CUDA_LIB },                      \
 		{ "opencl-lib", required_argument, NULL, COMMON_OPT_OPENCL_LIB },                  \
 		{ "amdsmi-lib", required_argument, NULL, COMMON_OPT_AMDSMI_LIB },                  \
+		{ "ze-lib", required_argument, NULL, COMMON_OPT_ZE_LIB },                          \
 		{ "trace-paths", required_argument, NULL, COMMON_OPT_TRACE_PATHS },                \
 		{ "stable", no_argument, NULL, COMMON_OPT_STABLE },                                \
 		{ "redact", no_argument, NULL, COMMON_OPT_REDACT },                                \
@@ -114,6 +117,7 @@ enum {
 	"      --cuda-lib PATH   libcuda.so.1 to load (likewise)\n"                                  \
 	"      --opencl-lib PATH libOpenCL.so.1 to load (likewise)\n"                                \
 	"      --amdsmi-lib PATH libamd_smi.so to load (likewise)\n"                                 \
+	"      --ze-lib PATH     libze_loader.so.1 (Level Zero) to load (likewise)\n"                \
 	"      --no-vendor       never call vendor libraries\n"                                      \
 	"      --opencl-all      also load CPU-only OpenCL implementations (PoCL)\n"                 \
 	"      --pci-ids FILE    pci.ids naming GPUs the built-in table lacks (default: the\n"       \

@@ -118,6 +118,8 @@ struct gpuenv_ctx_opts {
 	 * over image (an image archive, not a directory) or over an empty tree when neither
 	 * image nor sysroot is set. Since 0.1. */
 	const char *const *wheels;
+	/* path of libze_loader.so.1 to load (enables Level Zero under --sysroot). Since 0.1. */
+	const char *ze_lib;
 };
 
 /*

@@ -5,6 +5,7 @@
  * the text read only up to len or an embedded NUL.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,4 +433,110 @@ int probe_dpkg_status_version(const char *text, size_t len, const char *package,
 		}
 	}
 	return -ENOENT;
+}
+
+/* Whether a Depends/Pre-Depends value ("libc6 (>= 2.34), libamdhip64-5 | foo, bar:any") names
+ * package as one of its alternatives (deb-control(5): ',' between, '|' among alternatives, an
+ * optional ":arch" qualifier and "(relation version)" after the name). */
+static bool depends_names(const char *v, size_t n, const char *package, size_t pl)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t s, e;
+
+		while (i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == ',' || v[i] == '|'))
+			i++;
+		s = i;
+		while (i < n && v[i] != ' ' && v[i] != '\t' && v[i] != ',' && v[i] != '|' &&
+		       v[i] != '(' && v[i] != ':')
+			i++;
+		e = i;
+		if (e - s == pl && memcmp(v + s, package, pl) == 0)
+			return true;
+		while (i < n && v[i] != ',' && v[i] != '|')
+			i++;
+	}
+	return false;
+}
+
+static bool field_is(const char *line, size_t n, const char *name, size_t *vstart)
+{
+	size_t l = strlen(name);
+
+	if (n <= l + 1 || memcmp(line, name, l) != 0 || line[l] != ':')
+		return false;
+	*vstart = l + 1;
+	return true;
+}
+
+/* One stanza's Package, installed Status and whether its Depends name the package. */
+struct dpkg_stanza {
+	const char *name;
+	size_t name_len;
+	bool installed, depends;
+};
+
+static void required_by_add(const struct dpkg_stanza *st, char *buf, size_t buflen, size_t *used,
+			    int *count)
+{
+	static const char more[] = ", …";
+	size_t sep = *count ? 2 : 0;
+
+	if (!st->name || !st->installed || !st->depends)
+		return;
+	(*count)++;
+	if (*used == SIZE_MAX)
+		return; /* already truncated */
+	if (*used + sep + st->name_len + sizeof(more) > buflen) {
+		size_t skip = *used ? 0 : 2; /* nothing listed yet: "…" alone */
+
+		if (*used + sizeof(more) - skip <= buflen)
+			memcpy(buf + *used, more + skip, sizeof(more) - skip);
+		*used = SIZE_MAX;
+		return;
+	}
+	memcpy(buf + *used, ", ", sep);
+	memcpy(buf + *used + sep, st->name, st->name_len);
+	*used += sep + st->name_len;
+	buf[*used] = '\0';
+}
+
+int probe_dpkg_status_required_by(const char *text, size_t len, const char *package, char *buf,
+				  size_t buflen)
+{
+	struct dpkg_stanza st = { 0 };
+	size_t pl, used = 0;
+	int count = 0;
+	const char *line;
+
+	if (!text || !package || !buf || buflen < 8)
+		return -EINVAL;
+	pl = strlen(package);
+	buf[0] = '\0';
+	len = bounded_len(text, len);
+	/* One pass over the stanzas (deb-control(5)); a blank line ends one. dpkg writes each
+	 * Depends field on a single line; continuation lines (leading blank) are not fields. */
+	for (line = text; line < text + len;) {
+		const char *e = memchr(line, '\n', len - (size_t)(line - text));
+		size_t n = e ? (size_t)(e - line) : len - (size_t)(line - text), v;
+
+		if (n == 0) {
+			required_by_add(&st, buf, buflen, &used, &count);
+			st = (struct dpkg_stanza){ 0 };
+		} else if (field_is(line, n, "Package", &v)) {
+			while (v < n && line[v] == ' ')
+				v++;
+			st.name = line + v;
+			st.name_len = n - v;
+		} else if (field_is(line, n, "Status", &v)) {
+			st.installed = n >= 10 && memcmp(line + n - 10, " installed", 10) == 0;
+		} else if (field_is(line, n, "Depends", &v) ||
+			   field_is(line, n, "Pre-Depends", &v)) {
+			st.depends = st.depends || depends_names(line + v, n - v, package, pl);
+		}
+		line += n + (e ? 1 : 0);
+	}
+	required_by_add(&st, buf, buflen, &used, &count);
+	return count;
 }

@@ -53,3 +53,8 @@ int probe_version_line(const char *text, size_t len, char *buf, size_t buflen);
  * installed ("Status: install ok installed") package. -ENOENT when not installed. */
 int probe_dpkg_status_version(const char *text, size_t len, const char *package, char *buf,
 			      size_t buflen);
+/* The installed packages whose Depends or Pre-Depends name package (what pulled it in):
+ * their names, ", "-separated, into buf (ending ", …" when they do not fit; buflen >= 8).
+ * Returns how many there are (0: none, installed by hand or orphaned), -EINVAL. */
+int probe_dpkg_status_required_by(const char *text, size_t len, const char *package, char *buf,
+				  size_t buflen);

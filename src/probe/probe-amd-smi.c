@@ -30,17 +30,6 @@ static const struct vendor_probe amdsmi_probe = {
 	.start = vendor_amdsmi_start,
 };
 
-/* An AMD GPU on the PCI bus (hardware.gpus[], written by the pci probe before this one). */
-static bool amd_gpu_present(const struct gpuenv_snapshot *s)
-{
-	const struct snap_node *gpus = snap_get(snapshot_root_const(s), "hardware.gpus");
-
-	for (size_t i = 0; i < snap_count(gpus); i++)
-		if (streq(snap_get_str(snap_at(gpus, i), "vendor_id") ?: "", "0x1002"))
-			return true;
-	return false;
-}
-
 int probe_amdsmi(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	bool amdgpu = probe_vendor_module_ready(pe, s, "amdgpu", NULL);
@@ -48,7 +37,7 @@ int probe_amdsmi(struct probe_env *pe, struct gpuenv_snapshot *s)
 
 	/* No AMD GPU and no amdgpu: nothing of AMD's to ask, and nothing written (a machine
 	 * without AMD hardware has no driver.amdsmi). */
-	if (!amdgpu && !amd_gpu_present(s) && !pe->ctx->amdsmi_lib)
+	if (!amdgpu && !probe_vendor_gpu_present(s, "0x1002") && !pe->ctx->amdsmi_lib)
 		return 0;
 	obj = snap_object(snap_object(snapshot_root(s), "driver"), "amdsmi");
 

@@ -12,8 +12,8 @@
  * SecureBoot-8be4df61-...
  * (efivarfs: 4 attribute bytes then the data byte) and the enrolled keys of MokListRT (shim's
  * mirror of the Machine Owner Keys, efivarfs or the kernel's mok-variables table) and db, as
- * formats/efi-siglist.h reads them; modprobe.d(5); the amdkfd topology
- * properties files ("key value" lines, drivers/gpu/drm/amd/amdkfd/kfd_topology.c); the
+ * formats/efi-siglist.h reads them; modprobe.d(5); the amdkfd topology through
+ * probe-amd-kfd.c; the
  * device nodes' stat(2) mode and owner with group names from group(5) /etc/group.
  * Writes "driver".
  */
@@ -770,68 +770,6 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 	module_facts(pe, mf, path);
 }
 
-/* "gfx_target_version 90402" → "gfx942": major*10000 + minor*100 + stepping, minor/stepping hex. */
-static void probe_kfd(struct probe_env *pe, struct snap_node *amd)
-{
-	static const char dir[] = "/sys/class/kfd/kfd/topology/nodes";
-	_cleanup_strv_free_ char **names = NULL;
-	struct snap_node *arr;
-	int err = root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names);
-
-	if (err < 0) {
-		snap_set_errno(amd, "kfd_nodes", err, dir);
-		return;
-	}
-	arr = snap_array(amd, "kfd_nodes");
-	STRV_FOREACH(n, names) {
-		_cleanup_free_ char *path = NULL, *text = NULL;
-		struct snap_node *node;
-		char *state, *line, *v;
-		bool seen = false;
-		unsigned idx;
-
-		if (parse_uint(*n, 10, &idx) < 0)
-			continue;
-		if (asprintf(&path, "%s/%s/properties", dir, *n) < 0) {
-			path = NULL;
-			return;
-		}
-		node = snap_append_object(arr);
-		if (!node)
-			return;
-		snap_set_int(node, "node", idx, dir);
-		err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
-		if (err < 0) {
-			snap_set_errno(node, "gfx_target_version", err, path);
-			continue;
-		}
-		state = text;
-		while (kv_next(&state, ' ', &line, &v)) {
-			uint64_t val;
-
-			if (!streq(line, "gfx_target_version"))
-				continue;
-			seen = true;
-			if (parse_u64(v, 10, &val) < 0 || val > INT32_MAX) {
-				snap_set_malformed(node, "gfx_target_version", v, path,
-						   "not a number");
-				break;
-			}
-			snap_set_int(node, "gfx_target_version", (int64_t)val, path);
-			if (val == 0) /* a CPU node */
-				snap_set_state(node, "gfx", FACT_ABSENT, path, "CPU node");
-			else
-				snap_set_strf(node, "gfx", path, "gfx%u%x%x",
-					      (unsigned)(val / 10000), (unsigned)(val / 100 % 100),
-					      (unsigned)(val % 100));
-			break;
-		}
-		if (!seen)
-			snap_set_state(node, "gfx_target_version", FACT_ABSENT, path,
-				       "no gfx_target_version line");
-	}
-}
-
 int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *drv = snap_object(snapshot_root(s), "driver");
@@ -848,6 +786,6 @@ int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_nouveau_blacklist(pe, drv);
 	probe_module_blacklist(pe, drv);
 	set_attr(pe, amd, "module_version", "/sys/module/amdgpu/version");
-	probe_kfd(pe, amd);
+	probe_amd_kfd(pe, amd);
 	return snapshot_error(s);
 }

@@ -262,27 +262,55 @@ static bool version_from_rocm_h(struct probe_env *pe, struct snap_node *o, const
 	return true;
 }
 
-/* Debian's package of the HIP runtime named by its SONAME: libamdhip64.so.5 → libamdhip64-5. */
+/* Debian's package of the HIP runtime, else of the HSA runtime, named by its SONAME:
+ * libamdhip64.so.5 → libamdhip64-5, libhsa-runtime64.so.1 → libhsa-runtime64-1. Also which
+ * installed packages depend on it (Debian 12's librocrand1 and libhipsparse0 depend on
+ * libamdhip64-5): a runtime another package pulled in is not a ROCm install anyone chose. */
 static bool version_from_dpkg(struct probe_env *pe, struct snap_node *o, struct snap_node *libs)
 {
+	static const char *const runtimes[] = { "libamdhip64", "libhsa-runtime64" };
 	_cleanup_free_ char *pkg = NULL;
-	char ver[PROBE_VERSION_MAX];
-	const char *major = NULL;
+	char ver[PROBE_VERSION_MAX], by[160];
+	const char *major = NULL, *name = NULL;
+	int n;
 
-	for (size_t i = 0; i < snap_count(libs); i++) {
-		const struct snap_node *l = snap_at(libs, i);
+	for (size_t r = 0; r < ARRAY_SIZE(runtimes) && !major; r++)
+		for (size_t i = 0; i < snap_count(libs) && !major; i++) {
+			const struct snap_node *l = snap_at(libs, i);
 
-		if (streq(snap_get_str(l, "name") ?: "", "libamdhip64") &&
-		    snap_get_str(l, "version"))
-			major = snap_get_str(l, "version");
-	}
-	if (!major || asprintf(&pkg, "libamdhip64-%.*s", (int)strcspn(major, "."), major) < 0)
+			if (streq(snap_get_str(l, "name") ?: "", runtimes[r]) &&
+			    snap_get_str(l, "version")) {
+				major = snap_get_str(l, "version");
+				name = runtimes[r];
+			}
+		}
+	if (!major || asprintf(&pkg, "%s-%.*s", name, (int)strcspn(major, "."), major) < 0)
 		return false;
 	if (probe_dpkg_version(pe, pkg, ver, sizeof(ver)) != 0)
 		return false;
 	snap_set_str(o, "version", ver, PROBE_DPKG_STATUS);
 	snap_set_str(o, "package", pkg, PROBE_DPKG_STATUS);
+	n = probe_dpkg_required_by(pe, pkg, by, sizeof(by));
+	if (n > 0)
+		snap_set_str(o, "required_by", by, PROBE_DPKG_STATUS);
+	else if (n == 0)
+		snap_set_state(o, "required_by", FACT_ABSENT, PROBE_DPKG_STATUS,
+			       "no installed package depends on it");
+	else
+		snap_set_errno(o, "required_by", n, PROBE_DPKG_STATUS);
 	return true;
+}
+
+/* What a distribution's packages under /usr hold: the HIP runtime (libamdhip64), else only
+ * the HSA runtime (libhsa-runtime64) that HIP sits on. */
+static void set_component(struct snap_node *o, struct snap_node *libs)
+{
+	const char *comp = "HSA runtime";
+
+	for (size_t i = 0; i < snap_count(libs); i++)
+		if (streq(snap_get_str(snap_at(libs, i), "name") ?: "", "libamdhip64"))
+			comp = "HIP runtime";
+	snap_set_str(o, "component", comp, MULTIARCH_LIB);
 }
 
 static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rcand *c,
@@ -317,6 +345,8 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 		dirs[n_dirs++] = lib64;
 	libs = snap_array(o, "libraries");
 	rocm_list_libraries(pe, libs, dirs, n_dirs);
+	if (c->distro)
+		set_component(o, libs);
 
 	if (!c->distro && version_from_info(pe, o, prefix))
 		vsrc = ".info/version";

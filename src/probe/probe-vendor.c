@@ -49,6 +49,16 @@ bool probe_vendor_module_ready(struct probe_env *pe, struct gpuenv_snapshot *s, 
 	return true;
 }
 
+bool probe_vendor_gpu_present(const struct gpuenv_snapshot *s, const char *vendor_id)
+{
+	const struct snap_node *gpus = snap_get(snapshot_root_const(s), "hardware.gpus");
+
+	for (size_t i = 0; i < snap_count(gpus); i++)
+		if (streq(snap_get_str(snap_at(gpus, i), "vendor_id") ?: "", vendor_id))
+			return true;
+	return false;
+}
+
 const char *probe_vendor_gate(struct probe_env *pe, struct gpuenv_snapshot *s,
 			      const char *explicit_lib, const char *lib_option, const char *what,
 			      bool need_module, char *buf, size_t size, const char **ret_source,

@@ -25,6 +25,8 @@ const char *probe_vendor_gate(struct probe_env *pe, struct gpuenv_snapshot *s,
  * character device? */
 bool probe_vendor_module_ready(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module,
 			       const char *dev);
+/* A GPU of this PCI vendor ("0x1002", "0x8086") in hardware.gpus[] (the pci probe's). */
+bool probe_vendor_gpu_present(const struct gpuenv_snapshot *s, const char *vendor_id);
 /* Copies r's tree into obj and adds the "session" fact. */
 void probe_vendor_write(struct snap_node *obj, const struct vendor_result *r, unsigned timeout_ms,
 			const char *what);

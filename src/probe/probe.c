@@ -33,6 +33,7 @@ static const struct probe probe_table[] = {
 	{ .name = "cuda-driver", .layer = GPUENV_LAYER_DRIVER, .run = probe_cuda_driver },
 	{ .name = "opencl", .layer = GPUENV_LAYER_RUNTIME, .run = probe_opencl },
 	{ .name = "amdsmi", .layer = GPUENV_LAYER_DRIVER, .run = probe_amdsmi },
+	{ .name = "level-zero", .layer = GPUENV_LAYER_DRIVER, .run = probe_ze_session },
 	{ .name = "process", .layer = GPUENV_LAYER_RUNTIME, .run = probe_process },
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },
@@ -106,10 +107,8 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 	return r == -ENOMEM ? r : snapshot_error(s);
 }
 
-int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, size_t len)
+static int dpkg_status_map(struct probe_env *pe)
 {
-	int r;
-
 	/* Mapped, not read: the status file is a megabyte or more, and copying it out of the
 	 * page cache (into a read buffer, then into the text) was a third of a live doctor's
 	 * CPU time (bench/bench-doctor.sh). dpkg replaces the file by rename(2), never rewrites
@@ -125,11 +124,28 @@ int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, siz
 			pe->dpkg_status.err = -EBADMSG;
 		}
 	}
-	if (pe->dpkg_status.err < 0)
-		return pe->dpkg_status.err;
+	return pe->dpkg_status.err < 0 ? pe->dpkg_status.err : 0;
+}
+
+int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, size_t len)
+{
+	int r = dpkg_status_map(pe);
+
+	if (r < 0)
+		return r;
 	r = probe_dpkg_status_version((const char *)pe->dpkg_status.map.data,
 				      pe->dpkg_status.map.len, package, buf, len);
 	return r == -ENOENT ? 1 : r;
+}
+
+int probe_dpkg_required_by(struct probe_env *pe, const char *package, char *buf, size_t len)
+{
+	int r = dpkg_status_map(pe);
+
+	if (r < 0)
+		return r;
+	return probe_dpkg_status_required_by((const char *)pe->dpkg_status.map.data,
+					     pe->dpkg_status.map.len, package, buf, len);
 }
 
 int probe_loader(struct probe_env *pe, struct loader **ret)

@@ -67,6 +67,9 @@ struct probe_env {
  * read once per run): 0 installed (version in buf), 1 not installed, or the negative errno of
  * reading the file (-ENOENT: no dpkg database at all). */
 int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, size_t len);
+/* The installed packages that depend on package (probe_dpkg_status_required_by()): their
+ * count, or the negative errno of reading the status file. */
+int probe_dpkg_required_by(struct probe_env *pe, const char *package, char *buf, size_t len);
 /* The run's loader emulation (src/probe/loader.h), made on first use; borrowed. */
 int probe_loader(struct probe_env *pe, struct loader **ret);
 /* Does path exist with this file type (S_IFREG, S_IFDIR …; links followed, in the root)? */
@@ -217,6 +220,10 @@ int probe_python(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_amdsmi(struct probe_env *pe, struct gpuenv_snapshot *s);
+int probe_ze_session(struct probe_env *pe, struct gpuenv_snapshot *s);
+/* driver.amdgpu.kfd_nodes[] (gfx target, capability, sramecc) and the XNACK settings
+ * (probe-amd-kfd.c), called by the driver probe. */
+void probe_amd_kfd(struct probe_env *pe, struct snap_node *amd);
 int probe_cuda_driver(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_opencl(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_process(struct probe_env *pe, struct gpuenv_snapshot *s);

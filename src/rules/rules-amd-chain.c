@@ -15,6 +15,22 @@
 #include "rules/rules-internal.h"
 #include "shared/strbuf.h"
 
+/* A distribution's packages: name the component and what pulled it in ("HIP runtime 5.7.1-3
+ * at /usr (distribution package libamdhip64-5, required by librocrand1)"), not a ROCm install. */
+static void distro_fact(struct gpuenv_doctor *d, const struct snap_node *r, const char *hip)
+{
+	const char *pkg = snap_get_str(r, "package"), *by = snap_get_str(r, "required_by");
+
+	diagnosis_add_fact(d, GPUENV_LAYER_RUNTIME, "ROCm",
+			   snap_source(snap_child(r, "version")) ?: snap_get_str(r, "path"),
+			   "%s %s at %s (distribution package%s%s%s%s)%s%s",
+			   snap_get_str(r, "component") ?: "ROCm runtime",
+			   snap_get_str(r, "version") ?: "(version unknown)",
+			   snap_get_str(r, "resolved_path") ?: snap_get_str(r, "path") ?: "?",
+			   pkg ? " " : "s", pkg ?: "", by ? ", required by " : "", by ?: "",
+			   hip ? " · HIP " : "", hip ?: "");
+}
+
 void amd_runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent)
 {
 	const struct snap_node *arr = snap_get(root, "runtime.rocm");
@@ -23,17 +39,37 @@ void amd_runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bo
 		const struct snap_node *r = snap_at(arr, i);
 		const char *hip = snap_get_str(r, "hip_version");
 
+		*absent = false;
+		if (streq(snap_get_str(r, "kind") ?: "", "distro-packaged")) {
+			distro_fact(d, r, hip);
+			continue;
+		}
 		diagnosis_add_fact(d, GPUENV_LAYER_RUNTIME, "ROCm",
 				   snap_source(snap_child(r, "version")) ?: snap_get_str(r, "path"),
-				   "%s at %s%s%s%s%s", snap_get_str(r, "version") ?: "(version unknown)",
+				   "%s at %s%s%s%s", snap_get_str(r, "version") ?: "(version unknown)",
 				   snap_get_str(r, "resolved_path") ?: snap_get_str(r, "path") ?: "?",
 				   snap_get_bool_default(r, "is_default", false) ? " (/opt/rocm)" : "",
-				   streq(snap_get_str(r, "kind") ?: "", "distro-packaged")
-					   ? " (distribution packages)"
-					   : "",
 				   hip ? " · HIP " : "", hip ?: "");
-		*absent = false;
 	}
+}
+
+/* A ROCm that counts as an AMD stack: AMD's release, or distribution packages with HIP's
+ * development files or that no other package required (installed by hand). Runtime
+ * libraries another package pulled in as a dependency, with no GPU, module or KFD beside
+ * them, are listed in the runtime layer but are no reason for an AMD chain. */
+static bool rocm_chosen(const struct snap_node *root)
+{
+	const struct snap_node *arr = snap_get(root, "runtime.rocm");
+
+	for (size_t i = 0; i < snap_count(arr); i++) {
+		const struct snap_node *r = snap_at(arr, i);
+
+		if (!streq(snap_get_str(r, "kind") ?: "", "distro-packaged") ||
+		    snap_get_str(r, "hip_version") ||
+		    snap_state(snap_child(r, "required_by")) == FACT_ABSENT)
+			return true;
+	}
+	return false;
 }
 
 /* The AMD stack is on the machine: a GPU, the module, KFD, a ROCm release or a ROCm build. */
@@ -44,7 +80,7 @@ static bool amd_present(const struct snap_node *root)
 	return gpus_count(root, gpu_is_amd) > 0 ||
 	       snap_get_bool_default(root, "driver.kernel_modules.amdgpu", false) ||
 	       snap_present(snap_get(root, "driver.amdgpu.module_version")) ||
-	       amd_kfd_gfx(root, NULL) || snap_count(snap_get(root, "runtime.rocm")) > 0 ||
+	       amd_kfd_gfx(root, NULL) || rocm_chosen(root) ||
 	       (fw_first(root, &b) && snap_str(fw_hip_version(&b)));
 }
 
@@ -122,6 +158,19 @@ static void link_driver_runtime(struct gpuenv_doctor *d, const struct snap_node 
 		row->source, facts_unconfirmed(conf) ? " (row unconfirmed)" : "");
 }
 
+/* Every code object for gfx demands an sramecc/xnack setting the GPU does not have. */
+static bool features_mismatch(const struct snap_node *root, const struct snap_node *tn,
+			      const char *gfx, const char **ret_tid)
+{
+	struct amd_features f;
+	size_t k = 0;
+
+	if (!amd_kfd_gfx(root, &k))
+		return false;
+	amd_node_features(root, snap_at(snap_get(root, "driver.amdgpu.kfd_nodes"), k), gfx, &f);
+	return amd_targets_match(tn, gfx, &f, ret_tid) == AMD_TID_MISMATCH;
+}
+
 /* runtime → framework: the framework's code objects include the target ROCm will load. */
 static void link_runtime_framework(struct gpuenv_doctor *d, const struct snap_node *root,
 				   struct vendor_chain *v, const char *gfx)
@@ -130,6 +179,7 @@ static void link_runtime_framework(struct gpuenv_doctor *d, const struct snap_no
 	const struct snap_node *tn;
 	struct fw_build b;
 	char cuda[32], ovr[32];
+	const char *tid = NULL;
 	bool from_bi, have_ovr;
 
 	if (!fw_first(root, &b)) {
@@ -175,6 +225,12 @@ static void link_runtime_framework(struct gpuenv_doctor *d, const struct snap_no
 				   "names for the "
 				 : "",
 			have_ovr ? gfx : "");
+	} else if (!have_ovr && features_mismatch(root, tn, gfx, &tid)) {
+		v->link_state[1] = LINK_BROKEN;
+		v->link_why[1] = diagnosis_strdupf(
+			d,
+			"%s has %s code only as %s, whose sramecc/xnack this GPU does not run with",
+			b.label, gfx, tid);
 	} else if (have_ovr && !streq(ovr, gfx)) {
 		v->link_state[1] = LINK_DEGRADED;
 		v->link_why[1] = diagnosis_strdupf(
@@ -214,7 +270,12 @@ void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root)
 	rocm = amd_chosen_rocm(root);
 	rv = snap_get_str(rocm, "version");
 	if (rocm) {
-		v->runtime = diagnosis_strdupf(d, "ROCm %s", rv ?: "(version unknown)");
+		bool distro = streq(snap_get_str(rocm, "kind") ?: "", "distro-packaged");
+
+		v->runtime = diagnosis_strdupf(
+			d, "%s %s",
+			distro ? snap_get_str(rocm, "component") ?: "ROCm runtime" : "ROCm",
+			rv ?: "(version unknown)");
 		v->runtime_source = diagnosis_strdupf(
 			d, "%s", snap_get_str(rocm, "resolved_path") ?: snap_get_str(rocm, "path"));
 	} else {

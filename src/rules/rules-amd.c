@@ -51,6 +51,16 @@ const char *amd_kfd_gfx(const struct snap_node *root, size_t *ret_index)
 	return NULL;
 }
 
+const char *amd_kfd_gfx_once(const struct snap_node *kfd, size_t k)
+{
+	const char *gfx = snap_get_str(snap_at(kfd, k), "gfx");
+
+	for (size_t j = 0; gfx && j < k; j++)
+		if (streq(snap_get_str(snap_at(kfd, j), "gfx") ?: "", gfx))
+			return NULL;
+	return gfx;
+}
+
 const struct snap_node *amd_chosen_rocm(const struct snap_node *root)
 {
 	const struct snap_node *arr = snap_get(root, "runtime.rocm");

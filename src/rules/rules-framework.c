@@ -469,18 +469,14 @@ static void gfx_one(const struct fw_build *b, void *u)
 		}
 	}
 	for (size_t k = 0; k < snap_count(x->kfd); k++) {
-		const char *gfx = snap_get_str(snap_at(x->kfd, k), "gfx"), *conf = NULL;
+		const char *gfx = amd_kfd_gfx_once(x->kfd, k), *conf = NULL;
 		const char *eff = have_ovr ? ovr : gfx;
-		bool dup = false, in_build, in_rocm;
+		bool in_build, in_rocm;
 		struct finding *f;
 		char key[192];
 		int sup = -ENODATA;
 
 		if (!gfx)
-			continue;
-		for (size_t j = 0; j < k; j++)
-			dup |= streq(snap_get_str(snap_at(x->kfd, j), "gfx") ?: "", gfx);
-		if (dup)
 			continue;
 		in_build = !have_list || amd_targets_have_gfx(tn, eff);
 		if (have_rocm)
@@ -566,4 +562,5 @@ RULE_CHECK(check_fw_rocm_gfx_unsupported)
 		return;
 	}
 	fw_foreach(root, gfx_one, &x);
+	amd_check_target_features(c, root);
 }

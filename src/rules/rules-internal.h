@@ -250,12 +250,36 @@ bool amd_gfx_of_override(const char *v, char *buf, size_t len);
 bool amd_targets_have_gfx(const struct snap_node *targets, const char *gfx);
 /* The gfx of the first GPU node of the KFD topology (and its index), or NULL. */
 const char *amd_kfd_gfx(const struct snap_node *root, size_t *ret_index);
+/* The gfx of KFD node k, or NULL when it is a CPU node or an earlier node has the same gfx
+ * (one finding per kind of GPU). */
+const char *amd_kfd_gfx_once(const struct snap_node *kfd, size_t k);
 /* The ROCm installation the system uses: /opt/rocm's, else the only one; NULL. */
 const struct snap_node *amd_chosen_rocm(const struct snap_node *root);
 /* The runtime layer's ROCm lines; clears *absent when a ROCm release is installed. */
 void amd_runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent);
 /* The AMD chain (d->vendor_chains[]), where the AMD stack is on the machine. */
 void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root);
+/* How a build's code objects for gfx meet the GPU's target features (rules-amd-features.c). */
+enum amd_tid_match {
+	AMD_TID_NONE,	  /* no code object for gfx at all */
+	AMD_TID_MATCH,	  /* one whose features all agree (or are "any") */
+	AMD_TID_MAYBE,	  /* none agrees for sure: a feature they demand is not known */
+	AMD_TID_MISMATCH, /* every one demands a feature setting the GPU does not have */
+};
+/* The GPU's setting of one target feature: 1 on, 0 off, -1 not known. */
+struct amd_features {
+	int sramecc, xnack;
+	const char *xnack_why; /* where xnack's setting comes from, for messages */
+};
+/* sramecc from the KFD node's capability, xnack from HSA_XNACK / amdgpu.noretry. */
+void amd_node_features(const struct snap_node *root, const struct snap_node *node, const char *gfx,
+		       struct amd_features *ret);
+/* *ret_target: the first code object for gfx (its target ID, "gfx90a:xnack+"), or NULL. */
+enum amd_tid_match amd_targets_match(const struct snap_node *targets, const char *gfx,
+				     const struct amd_features *f, const char **ret_target);
+/* framework.rocm-gfx-unsupported's target-feature half: findings for the ROCm builds that have
+ * code for the GPU's gfx only with other sramecc/xnack settings. */
+void amd_check_target_features(struct rule_ctx *c, const struct snap_node *root);
 
 /* ---- the diagnosis beyond findings (rules-engine.c, rules-summary.c) ---------------- */
 void diagnosis_add_fact(struct gpuenv_doctor *d, enum gpuenv_layer layer, const char *label,

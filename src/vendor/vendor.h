@@ -41,6 +41,7 @@ int vendor_nvml_start(const struct vendor_req *req, struct vendor_pending **ret)
 int vendor_cuda_start(const struct vendor_req *req, struct vendor_pending **ret);
 int vendor_opencl_start(const struct vendor_req *req, struct vendor_pending **ret);
 int vendor_amdsmi_start(const struct vendor_req *req, struct vendor_pending **ret);
+int vendor_levelzero_start(const struct vendor_req *req, struct vendor_pending **ret);
 /* Reads what the child has written so far, without waiting (core/child.h child_pump()). */
 void vendor_pump(struct vendor_pending *p);
 /* Waits for the child (until its deadline, counted from the start) and folds what it said
@@ -68,3 +69,4 @@ const char *vendor_nvml_error_name(int rc);
 const char *vendor_cuda_error_name(int rc);
 const char *vendor_opencl_error_name(int rc);
 const char *vendor_amdsmi_error_name(unsigned rc);
+const char *vendor_levelzero_error_name(unsigned rc);

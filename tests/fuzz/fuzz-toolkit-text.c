@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* libFuzzer target: the toolkit probes' text parsers (src/probe/toolkit.h) on one input each:
  * C header version macros, `nvcc --version` output, KEY=VALUE (.hipVersion), version lines
- * (.info/version), dpkg status stanzas, and the same bytes as file names. */
+ * (.info/version), dpkg status stanzas (a package's version, what depends on it), and the same bytes as file names. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	probe_kv_value(text, size, "HIP_VERSION_MAJOR", a, sizeof(a));
 	probe_version_line(text, size, a, sizeof(a));
 	probe_dpkg_status_version(text, size, "libamdhip64-5", a, sizeof(a));
+	probe_dpkg_status_required_by(text, size, "libamdhip64-5", a, sizeof(a));
+	probe_dpkg_status_required_by(text, size, "libamdhip64-5", b, 8);
 	/* As a file name: NUL-terminated at the first NUL. */
 	name = strndup(text, size);
 	if (name) {

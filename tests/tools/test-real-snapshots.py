@@ -6,7 +6,8 @@ h200-vm-driver580-cuda13.json: a healthy H200 in a Firecracker VM's container (d
 580.159.04, torch 2.11.0+cu130), which PyTorch, nvidia-smi and cuobjdump agreed with:
 doctor must exit 0 with no error or warning, and the driver layer must be ✓ (NVML and
 cuInit both answered inside the container); NVML's health readings are in it, so no health
-rule may be skipped.
+rule may be skipped. The HIP runtime its Ubuntu image has under /usr (no AMD GPU) is named as
+a distribution package and draws no AMD chain.
 h200-vm-driver580-cuda13-old-probe.json: the same machine as an older gpuenv saw it (BAR1
 taken from resource line 1 where the VM puts it on line 2, cuInit refused by the sandbox):
 hardware.bar1-small must stay silent (NVML enumerated the GPU, so the driver placed its
@@ -53,6 +54,16 @@ HEALTH = ("hardware.gpu-lost", "hardware.ecc-uncorrectable", "hardware.row-remap
           "hardware.pcie-replays", "hardware.mig-layout")
 skipped = [x.get("rule") for x in d["skipped"] if x.get("rule") in HEALTH]
 check(f"healthy H200: health rules skipped {skipped}", not skipped)
+# The image's dpkg has libamdhip64-5 5.7.1-3 and libhsa-runtime64 under /usr, no HIP headers,
+# no AMD GPU, module or KFD: the runtime layer names the package, never "ROCm 5.7.1-3", and
+# no AMD chain is drawn for it.
+rocm = [f["value"] for x in d["layers"] if x["layer"] == "runtime" for f in x["facts"]
+        if f["label"] == "ROCm"]
+check(f"healthy H200: ROCm fact {rocm}",
+      rocm and all("distribution package libamdhip64-5" in v and not v.startswith("5.")
+                   for v in rocm))
+chains = [c["vendor"] for c in d.get("vendor_chains", [])]
+check(f"healthy H200: vendor chains {chains}, want no amd", "amd" not in chains)
 dev = d["snapshot"]["driver"]["nvml"]["devices"][0]
 check("healthy H200: NVML temperature read", dev.get("temperature_slowdown_c", {}).get("state") == "present")
 

@@ -288,8 +288,11 @@ static void test_secure_boot_and_amd(void **state)
 	puts_(f, "/sys/class/kfd/kfd/topology/nodes/1/properties",
 	      "cpu_cores_count 0\nsimd_count 1216\nmem_banks_count 1\ngfx_target_version 90402\n"
 	      "vendor_id 4098\ndevice_id 29856\n");
+	/* the MI210 fixture's capability: HSA_CAP_SRAM_EDCSUPPORTED (0x04000000) set, the
+	 * reserved old bit 0x00080000 clear */
 	puts_(f, "/sys/class/kfd/kfd/topology/nodes/2/properties",
-	      "simd_count 440\ngfx_target_version 90010\n");
+	      "simd_count 440\ngfx_target_version 90010\ncapability 746039936\n");
+	puts_(f, "/sys/module/amdgpu/parameters/noretry", "-1\n");
 	r = run(f);
 	assert_true(snap_get_bool_default(r, "driver.secure_boot.enabled", false));
 	assert_string_equal(snap_get_str(r, "driver.amdgpu.module_version"), "6.7.0");
@@ -299,6 +302,12 @@ static void test_secure_boot_and_amd(void **state)
 	assert_int_equal(v, 90402);
 	assert_string_equal(snap_get_str(r, "driver.amdgpu.kfd_nodes.1.gfx"), "gfx942");
 	assert_string_equal(snap_get_str(r, "driver.amdgpu.kfd_nodes.2.gfx"), "gfx90a");
+	assert_true(snap_get_bool_default(r, "driver.amdgpu.kfd_nodes.2.sramecc", false));
+	assert_int_equal(snap_get_state(r, "driver.amdgpu.kfd_nodes.1.capability"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(r, "driver.amdgpu.kfd_nodes.0.capability"), FACT_UNPROBED);
+	assert_true(snap_get_int(r, "driver.amdgpu.noretry", &v));
+	assert_int_equal(v, -1);
+	assert_int_equal(snap_get_state(r, "driver.amdgpu.hsa_xnack"), FACT_ABSENT);
 }
 
 static void test_secure_boot_off_short(void **state)

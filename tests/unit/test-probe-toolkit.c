@@ -242,6 +242,36 @@ static void test_parsers(void **state)
 			probe_dpkg_status_version(status, 60, "libamdhip64-5", buf, sizeof(buf)),
 			-ENOENT);
 	}
+	{
+		/* deb-control(5) Depends: alternatives, ":arch" and "(>= v)" after the name; a
+		 * name that only starts with the package's, a removed dependent and a
+		 * Recommends never count. */
+		static const char status[] =
+			"Package: librocrand1\nStatus: install ok installed\nDepends: libc6 (>= 2.34), "
+			"libamdhip64-5 (>= 5.7.1), libnuma1\n\n"
+			"Package: libamdhip64-dev\nStatus: install ok installed\nDepends: foo | "
+			"libamdhip64-5:amd64 (= 5.7.1-3)\n\n"
+			"Package: librccl1\nStatus: deinstall ok config-files\nDepends: "
+			"libamdhip64-5\n\n"
+			"Package: x\nStatus: install ok installed\nDepends: libamdhip64-5-dbg\n"
+			"Recommends: libamdhip64-5\n\n"
+			"Package: y\nStatus: install ok installed\nPre-Depends: libamdhip64-5";
+
+		assert_int_equal(probe_dpkg_status_required_by(status, sizeof(status) - 1,
+							       "libamdhip64-5", buf, sizeof(buf)),
+				 3);
+		assert_string_equal(buf, "librocrand1, libamdhip64-dev, y");
+		/* too many to list: the ones that fit, then ", …" */
+		assert_int_equal(probe_dpkg_status_required_by(status, sizeof(status) - 1,
+							       "libamdhip64-5", buf, 20),
+				 3);
+		assert_string_equal(buf, "librocrand1, …");
+		assert_int_equal(probe_dpkg_status_required_by(status, sizeof(status) - 1,
+							       "libhsa-runtime64-1", buf,
+							       sizeof(buf)),
+				 0);
+		assert_string_equal(buf, "");
+	}
 }
 
 /* ---- CUDA toolkits ------------------------------------------------------------- */
@@ -711,7 +741,28 @@ static void test_rocm_debian(void **state)
 	assert_string_equal(snap_get_str(o, "version_source"), "dpkg status");
 	assert_string_equal(snap_get_str(o, "hip_version"), "5.2.21153");
 	assert_string_equal(snap_get_str(o, "libraries.0.file"), "libamdhip64.so.5.2.21153");
+	assert_string_equal(snap_get_str(o, "component"), "HIP runtime");
+	assert_int_equal(snap_state(snap_get(o, "required_by")), FACT_ABSENT);
 	assert_false(snap_get_bool_default(o, "is_default", true));
+}
+
+/* Only the HSA runtime, pulled in by another package: named as such, with what required it. */
+static void test_rocm_distro_pulled_in(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *o;
+
+	lib(f, "/usr/lib/x86_64-linux-gnu", "libhsa-runtime64.so.1.11.0", "libhsa-runtime64.so.1");
+	puts_(f, "/var/lib/dpkg/status",
+	      "Package: libhsa-runtime64-1\nStatus: install ok installed\nVersion: 5.7.1-2\n\n"
+	      "Package: librocrand1\nStatus: install ok installed\nDepends: libc6, "
+	      "libhsa-runtime64-1 (>= 5.7)\nVersion: 1.16.0\n");
+	r = run(f, NULL);
+	o = entry(r, "runtime.rocm", "/usr");
+	assert_string_equal(snap_get_str(o, "component"), "HSA runtime");
+	assert_string_equal(snap_get_str(o, "package"), "libhsa-runtime64-1");
+	assert_string_equal(snap_get_str(o, "version"), "5.7.1-2");
+	assert_string_equal(snap_get_str(o, "required_by"), "librocrand1");
 }
 
 static void test_nothing(void **state)
@@ -742,6 +793,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tensorrt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_62, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_debian, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rocm_distro_pulled_in, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nothing, setup, teardown),
 	};
 

@@ -14,6 +14,7 @@
 
 #include "locale-fx.h"
 #include "rules-test-util.h"
+#include "rules/rules-internal.h"
 
 #define KLOG  "/var/log/kern.log"
 #define NODES "/sys/class/kfd/kfd/topology/nodes"
@@ -56,6 +57,19 @@ static void rocm(struct gpuenv_snapshot *s, const char *version)
 	snap_set_str(r, "resolved_path", "/opt/rocm-6.2.0", "/opt");
 	snap_set_str(r, "version", version, "/opt/rocm-6.2.0/.info/version");
 	snap_set_bool(r, "is_default", true, "/opt/rocm");
+}
+
+/* torch 2.5.1+rocm6.2 in a venv whose libtorch_hip.so has a code object for gfx: that target. */
+static struct snap_node *rocm_torch(struct gpuenv_snapshot *s, const char *gfx)
+{
+	struct snap_node *t = torch_env(s, "2.5.1+rocm6.2", NULL, NULL), *x;
+
+	snap_set_bool(t, "cpu_only", false, "x");
+	snap_set_str(t, "hip", "6.2.41133-dd7f95766", "x");
+	snap_set_str(t, "local_version", "rocm6.2", "x");
+	x = snap_append_object(node(s, "framework.python_envs.0.packages.torch.arch_targets"));
+	snap_set_str(x, "gfx", gfx, "/v/torch/lib/libtorch_hip.so");
+	return x;
 }
 
 static void test_firmware_failed(void **state)
@@ -153,7 +167,6 @@ static void test_amd_chain(void **state)
 {
 	struct gpuenv_snapshot *s = base();
 	struct gpuenv_doctor *d;
-	struct snap_node *t, *x;
 	const struct vendor_chain *v;
 
 	(void)state;
@@ -163,12 +176,7 @@ static void test_amd_chain(void **state)
 
 	amd_gpu(s, "amdgpu", "gfx1100");
 	rocm(s, "6.2.0");
-	t = torch_env(s, "2.5.1+rocm6.2", NULL, NULL);
-	snap_set_bool(t, "cpu_only", false, "x");
-	snap_set_str(t, "hip", "6.2.41133-dd7f95766", "x");
-	snap_set_str(t, "local_version", "rocm6.2", "x");
-	x = snap_append_object(node(s, "framework.python_envs.0.packages.torch.arch_targets"));
-	snap_set_str(x, "gfx", "gfx1100", "/v/torch/lib/libtorch_hip.so");
+	rocm_torch(s, "gfx1100");
 	d = diag(s);
 	assert_int_equal(d->n_vendor_chains, 1);
 	v = &d->vendor_chains[0];
@@ -202,13 +210,67 @@ static void test_amd_chain(void **state)
 	snapshot_unref(s);
 }
 
+/* A ROCm torch whose code objects for the GPU's gfx name sramecc/xnack (LLVM AMDGPUUsage,
+ * Target ID): loadable only when they agree with the KFD node and the process's XNACK mode. */
+static void test_target_features(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *x, *n;
+	struct gpuenv_doctor *d;
+	struct amd_features f;
+	const char *tid;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx90a");
+	n = node(s, "driver.amdgpu.kfd_nodes.1");
+	snap_set_bool(n, "sramecc", true, NODES "/1/properties");
+	rocm(s, "6.2.0");
+	x = rocm_torch(s, "gfx90a");
+	snap_set_str(x, "target", "gfx90a:xnack+", "/v/torch/lib/libtorch_hip.so");
+
+	/* gfx90a's XNACK is the process's: unknown without HSA_XNACK or noretry → info */
+	amd_node_features(snapshot_root(s), n, "gfx90a", &f);
+	assert_int_equal(f.sramecc, 1);
+	assert_int_equal(f.xnack, -1);
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_INFO, "gfx90a:xnack+");
+	/* noretry=1, HSA_XNACK unset: XNACK off, the xnack+ code cannot load */
+	snap_set_int(node(s, "driver.amdgpu"), "noretry", 1,
+		     "/sys/module/amdgpu/parameters/noretry");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "noretry=1");
+	d = diag(s);
+	assert_int_equal(d->vendor_chains[0].link_state[1], LINK_BROKEN);
+	diagnosis_free(d);
+	/* HSA_XNACK=1 turns it on: loadable */
+	snap_set_str(node(s, "driver.amdgpu"), "hsa_xnack", "1", "environment");
+	NO(s, "framework.rocm-gfx-unsupported");
+	d = diag(s);
+	assert_int_equal(d->vendor_chains[0].link_state[1], LINK_OK);
+	diagnosis_free(d);
+	/* sramecc- code on an sramecc+ GPU: no setting of the process helps */
+	snap_set_str(x, "target", "gfx90a:sramecc-", "/v/torch/lib/libtorch_hip.so");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "sramecc on");
+	/* one object per setting, or none named: one of them agrees */
+	x = snap_append_object(node(s, "framework.python_envs.0.packages.torch.arch_targets"));
+	snap_set_str(x, "gfx", "gfx90a", "/v/torch/lib/libtorch_hip.so");
+	snap_set_str(x, "target", "gfx90a", "/v/torch/lib/libtorch_hip.so");
+	NO(s, "framework.rocm-gfx-unsupported");
+	assert_int_equal(amd_targets_match(node(s, "framework.python_envs.0.packages.torch."
+						   "arch_targets"),
+					   "gfx90a", &f, &tid),
+			 AMD_TID_MATCH);
+	assert_string_equal(tid, "gfx90a:sramecc-");
+	/* gfx908's XNACK is always off, whatever HSA_XNACK says */
+	amd_node_features(snapshot_root(s), n, "gfx908", &f);
+	assert_int_equal(f.xnack, 0);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_firmware_failed),
-		cmocka_unit_test(test_no_kfd),
-		cmocka_unit_test(test_override_wrong_target),
-		cmocka_unit_test(test_amd_chain),
+		cmocka_unit_test(test_firmware_failed),	      cmocka_unit_test(test_no_kfd),
+		cmocka_unit_test(test_override_wrong_target), cmocka_unit_test(test_amd_chain),
+		cmocka_unit_test(test_target_features),
 	};
 
 	if (test_locale_from_env() < 0)

@@ -29,18 +29,7 @@ static const char two_gpus[] = "[amdsmi.device.0]\nbus_id = 0000:05:00.0\n"
 
 static json_t *amdsmi(unsigned timeout_ms, char **ret_failure)
 {
-	struct vendor_req req = { .library = fake("libamd_smi.so"), .timeout_ms = timeout_ms };
-	struct vendor_result r;
-	json_t *t;
-
-	assert_int_equal(vendor_run(vendor_amdsmi_start, &req, &r), 0);
-	if (r.failure && !ret_failure)
-		fail_msg("unexpected failure: %s", r.failure);
-	if (ret_failure)
-		*ret_failure = r.failure ? strdup(r.failure) : NULL;
-	t = json_incref(r.tree);
-	vendor_result_done(&r);
-	return t;
+	return session_tree(vendor_amdsmi_start, fake("libamd_smi.so"), timeout_ms, ret_failure);
 }
 
 static void test_values(void **state)

@@ -114,6 +114,23 @@ json_t *nvml(const char *lib, unsigned timeout_ms, char **ret_failure)
 	return r.tree;
 }
 
+json_t *session_tree(int (*start)(const struct vendor_req *, struct vendor_pending **),
+		     const char *lib, unsigned timeout_ms, char **ret_failure)
+{
+	struct vendor_req req = { .library = lib, .timeout_ms = timeout_ms };
+	struct vendor_result r;
+	json_t *t;
+
+	assert_int_equal(vendor_run(start, &req, &r), 0);
+	if (r.failure && !ret_failure)
+		fail_msg("unexpected failure: %s", r.failure);
+	if (ret_failure)
+		*ret_failure = r.failure ? strdup(r.failure) : NULL;
+	t = json_incref(r.tree);
+	vendor_result_done(&r);
+	return t;
+}
+
 const char *stderr_text(const struct vendor_result *r)
 {
 	const char *v = json_string_value(jget(r->tree, "stderr.value"));

@@ -24,6 +24,10 @@ void assert_int(json_t *t, const char *path, long long want);
 void assert_error_contains(json_t *t, const char *path, const char *state, const char *text);
 /* One NVML session over lib: its tree; a failure fails the test unless ret_failure takes it. */
 json_t *nvml(const char *lib, unsigned timeout_ms, char **ret_failure);
+/* One session of start (vendor_amdsmi_start, …) over lib, run to its end: its tree (the caller's
+ * reference); a failure fails the test unless ret_failure takes a copy of it. */
+json_t *session_tree(int (*start)(const struct vendor_req *, struct vendor_pending **),
+		     const char *lib, unsigned timeout_ms, char **ret_failure);
 /* The child's stderr fact (fails the test when there is none). */
 const char *stderr_text(const struct vendor_result *r);
 /* The kernel's Landlock ABI the session ran under (its "sandbox" fact), 0 for none. */
