@@ -324,8 +324,11 @@ static void cov_one(const struct fw_build *b, void *u)
 	if (!own_code && snap_state(tn) == FACT_ABSENT && jaxlib_cuda &&
 	    snap_count(snap_child(b->pkg, "gpu_libraries")) == 0)
 		return; /* XLA alone: no GPU code of its own anywhere */
+	/* Only XLA's kernel libraries have no GPU code by design: a torch or TensorFlow kernel
+	 * library without a fat binary is one gpuenv could not judge, never a pass. */
 	if (!own_code && (snap_state(tn) != FACT_ABSENT ||
-			  snap_count(snap_child(b->pkg, "gpu_libraries")) == 0)) {
+			  snap_count(snap_child(b->pkg, "gpu_libraries")) == 0 ||
+			  !(jaxlib_cuda || b->kind == FW_JAX_PLUGIN))) {
 		rule_need(x->c, b->prefix,
 			  "arch_targets (the fat binary of the framework's kernel "
 			  "library)",
