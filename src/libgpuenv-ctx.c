@@ -45,7 +45,7 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 	struct gpuenv_ctx *ctx;
 	unsigned root_flags = 0;
 	bool oom = false;
-	int err;
+	int err = 0; /* wheels alone: no root yet, image_add_wheels() makes it */
 
 	if (!ret)
 		return -EINVAL;
