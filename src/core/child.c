@@ -500,10 +500,8 @@ _Noreturn static void keeper(const struct keeper_args *a, pid_t parent)
 	reaper(a, prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 1 : 2);
 }
 
-#define stream child_stream
-
 /* Reads what is there now (the fd is non-blocking), keeping at most cap bytes. */
-static void stream_read(struct stream *s)
+static void stream_read(struct child_stream *s)
 {
 	for (;;) {
 		char scratch[4096];
@@ -532,7 +530,7 @@ static void stream_read(struct stream *s)
 struct child_job {
 	pid_t keeper;
 	uint64_t t0, backstop;
-	struct stream st[3]; /* output, stderr, the reaper's record */
+	struct child_stream st[3]; /* output, stderr, the reaper's record */
 };
 
 static void job_free(struct child_job *j)
@@ -636,7 +634,7 @@ void child_pump(struct child_job *j)
 int child_collect(struct child_job *j, struct child_result *ret)
 {
 	struct child_result r = { .exit_status = -1 };
-	struct stream *st;
+	struct child_stream *st;
 	struct keeper_record rec;
 
 	if (!j || !ret)
@@ -724,7 +722,7 @@ int child_proc_start(child_fn fn, void *userdata, const struct child_opts *opts,
 		     struct child_proc *ret)
 {
 	struct child_proc c = { .in_fd = -1 };
-	struct stream *st[3] = { &c.out, &c.err, &c.st };
+	struct child_stream *st[3] = { &c.out, &c.err, &c.st };
 	/* requests, output, stderr, the keeper's announcement and record */
 	int p[4][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } }, err = 0;
 	struct keeper_args a;
@@ -802,7 +800,7 @@ int child_proc_read(struct child_proc *p, uint64_t deadline_ms,
 		    bool (*enough)(const char *buf, size_t len, void *userdata), void *userdata)
 {
 	for (;;) {
-		struct stream *st[3] = { &p->out, &p->err, &p->st };
+		struct child_stream *st[3] = { &p->out, &p->err, &p->st };
 		struct pollfd pfd[3];
 		uint64_t now = child_now_ms();
 		nfds_t n = 0;
