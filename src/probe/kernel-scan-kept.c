@@ -113,11 +113,36 @@ static int load_result(json_t *j, int *ret_r, struct fatbin_targets *k)
 	return 0;
 }
 
+int kernel_scan_parse(const char *text, size_t len, const struct kernel_scan_id *id,
+		      struct fatbin_targets *k, int *ret_r)
+{
+	json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+	int err;
+
+	if (!json_is_object(j)) {
+		json_decref(j);
+		return -EBADMSG;
+	}
+	/* another file at that path since: scanned as it is */
+	if (!json_is_integer(json_object_get(j, "size")) ||
+	    (uint64_t)json_integer_value(json_object_get(j, "size")) != id->size ||
+	    !streq(json_string_value(json_object_get(j, "head_fnv1a64")) ?: "", id->head)) {
+		json_decref(j);
+		return 0;
+	}
+	err = load_result(j, ret_r, k);
+	json_decref(j);
+	if (err < 0) {
+		fatbin_targets_done(k);
+		return err;
+	}
+	return 1;
+}
+
 int kernel_scan_replay(struct probe_env *pe, const char *path, const struct kernel_scan_id *id,
 		       struct fatbin_targets *k, int *ret_r)
 {
 	_cleanup_free_ char *name = NULL, *text = NULL;
-	json_t *j;
 	size_t len;
 	int err;
 
@@ -128,41 +153,22 @@ int kernel_scan_replay(struct probe_env *pe, const char *path, const struct kern
 		return err;
 	if (err < 0)
 		return 0;
-	j = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
-	/* another file at that path since: scanned as it is */
-	if (json_is_object(j) && json_is_integer(json_object_get(j, "size")) &&
-	    (uint64_t)json_integer_value(json_object_get(j, "size")) == id->size &&
-	    streq(json_string_value(json_object_get(j, "head_fnv1a64")) ?: "", id->head)) {
-		err = load_result(j, ret_r, k);
-		if (err == 0) {
-			json_decref(j);
-			return 1;
-		}
-		fatbin_targets_done(k);
-		if (err == -ENOMEM) {
-			json_decref(j);
-			return err;
-		}
-	}
-	if (!json_is_object(j) || err == -EBADMSG)
+	err = kernel_scan_parse(text, len, id, k, ret_r);
+	if (err == -EBADMSG)
 		log_warn(pe->log, CTX_KEPT_DIR "%s: not a kept scan result; scanning %s", name,
 			 path);
-	json_decref(j);
-	return 0;
+	return err == -EBADMSG ? 0 : err;
 }
 
-int kernel_scan_keep(struct probe_env *pe, const char *path, const struct kernel_scan_id *id, int r,
-		     const struct fatbin_targets *k)
+char *kernel_scan_format(const struct kernel_scan_id *id, int r, const struct fatbin_targets *k)
 {
-	_cleanup_free_ char *name = NULL;
 	json_t *j = json_object(), *arr = json_array();
 	char *text;
-	int err;
 
-	if (!j || !arr || asprintf(&name, "scans%s", path) < 0) {
+	if (!j || !arr) {
 		json_decref(j);
 		json_decref(arr);
-		return -ENOMEM;
+		return NULL;
 	}
 	for (size_t i = 0; i < k->n; i++) {
 		const struct fatbin_target *t = &k->t[i];
@@ -182,9 +188,20 @@ int kernel_scan_keep(struct probe_env *pe, const char *path, const struct kernel
 	json_object_set_new(j, "targets", arr);
 	text = json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS);
 	json_decref(j);
+	return text;
+}
+
+int kernel_scan_keep(struct probe_env *pe, const char *path, const struct kernel_scan_id *id, int r,
+		     const struct fatbin_targets *k)
+{
+	_cleanup_free_ char *name = NULL, *text = NULL;
+
+	if (asprintf(&name, "scans%s", path) < 0) {
+		name = NULL;
+		return -ENOMEM;
+	}
+	text = kernel_scan_format(id, r, k);
 	if (!text)
 		return -ENOMEM;
-	err = ctx_keep(pe->ctx, name, text, strlen(text));
-	free(text);
-	return err;
+	return ctx_keep(pe->ctx, name, text, strlen(text));
 }

@@ -16,6 +16,13 @@ int kernel_scan_identity(const struct root_file *f, struct kernel_scan_id *ret);
  * k filled, 0 when none applies (no capture, another file: scan it), -ENOMEM. */
 int kernel_scan_replay(struct probe_env *pe, const char *path, const struct kernel_scan_id *id,
 		       struct fatbin_targets *k, int *ret_r);
+/* The parser under kernel_scan_replay() (fuzz target kernel-scan-kept): a kept result's text
+ * into *ret_r and k when it is for a file of identity id (1); 0: another file's; -EBADMSG:
+ * not a kept result (k left empty); -ENOMEM. */
+int kernel_scan_parse(const char *text, size_t len, const struct kernel_scan_id *id,
+		      struct fatbin_targets *k, int *ret_r);
+/* The text kernel_scan_keep() stores (JSON, keys sorted); NULL on OOM. */
+char *kernel_scan_format(const struct kernel_scan_id *id, int r, const struct fatbin_targets *k);
 /* Keeps the scan's result r and k for path (a no-op unless capturing). */
 int kernel_scan_keep(struct probe_env *pe, const char *path, const struct kernel_scan_id *id, int r,
 		     const struct fatbin_targets *k);
