@@ -35,17 +35,21 @@ static double mono(void)
 
 /* What the sample's NVML session says (docs/snapshot-schema.md driver.nvml): whether its
  * child ended normally (no "session" fact in error: no hang, crash or early end), how
- * many GPUs answered NVML_ERROR_GPU_IS_LOST, and how often the long-lived child was
- * restarted (kept in *restarts when the fact is there). */
+ * many GPUs answered NVML_ERROR_GPU_IS_LOST, how often the long-lived child was
+ * restarted (kept in *restarts when the fact is there), and where a task of it is stuck in
+ * the kernel (stuck: "" when none). */
 static void sample_health(struct gpuenv_snapshot *s, bool *session_ok, unsigned *lost,
-			  uint64_t *restarts)
+			  uint64_t *restarts, char stuck[64])
 {
+	const char *where;
+
 	char *text = NULL;
 	json_t *j, *nvml, *devices, *d;
 	size_t i;
 
 	*session_ok = true;
 	*lost = 0;
+	stuck[0] = '\0';
 	if (gpuenv_snapshot_render(s, GPUENV_FORMAT_JSON, GPUENV_RENDER_STABLE, &text) < 0)
 		return;
 	j = json_loads(text, 0, NULL);
@@ -58,6 +62,9 @@ static void sample_health(struct gpuenv_snapshot *s, bool *session_ok, unsigned 
 	if (json_is_integer(json_object_get(json_object_get(nvml, "session_restarts"), "value")))
 		*restarts = (uint64_t)json_integer_value(
 			json_object_get(json_object_get(nvml, "session_restarts"), "value"));
+	where = json_string_value(json_object_get(json_object_get(nvml, "session_stuck"), "value"));
+	if (where)
+		snprintf(stuck, 64, "%s", where);
 	devices = json_object_get(nvml, "devices");
 	json_array_foreach(devices, i, d) {
 		const char *key;
@@ -102,10 +109,19 @@ void exporter_sample(struct exporter *ex)
 	double t0 = mono();
 	bool session_ok = false;
 	unsigned lost = 0;
+	char stuck[64] = "";
 
 	if ((ex->sample_ctx || common_open_ctx(&ex->sample_opts, &ex->sample_ctx) == 0) &&
 	    common_collect(&ex->sample_opts, ex->sample_ctx, &snap) == 0) {
-		sample_health(snap, &session_ok, &lost, &ex->st.nvml_restarts);
+		sample_health(snap, &session_ok, &lost, &ex->st.nvml_restarts, stuck);
+		/* said once when it starts: a restart is held back, not silently retried */
+		if (stuck[0] && !ex->st.nvml_stuck[0])
+			fprintf(stderr,
+				"gpuenv exporter: the NVML child is stuck in uninterruptible sleep in "
+				"the kernel (at %s): a driver call that does not return; no new "
+				"child is started until it ends\n",
+				stuck);
+		snprintf(ex->st.nvml_stuck, sizeof(ex->st.nvml_stuck), "%s", stuck);
 		if (session_ok && !render_both(snap, NULL, ex->gpu_text))
 			session_ok = false, ex->st.err_sample++;
 		else if (!session_ok)
@@ -214,6 +230,13 @@ static void put_self(struct strbuf *sb, const struct exporter_stats *st, bool om
 	       "protocol does not allow (each also counts an nvml_session error).");
 	strbuf_printf(sb, "gpuenv_nvml_child_restarts_total %llu\n",
 		      (unsigned long long)st->nvml_restarts);
+	family(sb, om, "gpuenv_nvml_child_stuck", "gauge",
+	       "1 while a task of the NVML child is in uninterruptible sleep (D state) in the "
+	       "kernel function wchan: a hung driver call no signal ends; no new child is "
+	       "started meanwhile.");
+	/* wchan holds a kernel symbol's characters only (core/child-stuck.c) */
+	strbuf_printf(sb, "gpuenv_nvml_child_stuck{wchan=\"%s\"} %d\n", st->nvml_stuck,
+		      st->nvml_stuck[0] != '\0');
 }
 
 char *exporter_exposition(const struct exporter *ex, bool om)

@@ -26,6 +26,9 @@ struct exporter_stats {
 	bool stale;				  /* the last sample attempt failed */
 	uint64_t nvml_restarts; /* of the long-lived NVML child (driver.nvml.session_restarts) */
 	bool nvml_long_lived;	/* the samples run it (--nvml-child long-lived) */
+	/* A task of it stuck in uninterruptible sleep (driver.nvml.session_stuck): the kernel
+	 * function, "unknown" when hidden; "" while none. */
+	char nvml_stuck[64];
 };
 
 struct exporter {

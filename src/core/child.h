@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "child-stuck.h"
+
 struct child_result {
 	bool timed_out;	 /* the deadline passed; the child was sent SIGKILL */
 	bool reaped;	 /* waitpid() collected the child (false: stuck even after SIGKILL) */
@@ -34,6 +36,9 @@ struct child_result {
 	unsigned strays;	 /* other processes of its tree, killed when it ended */
 	unsigned strays_left;	 /* of those, how many could not be reaped (D state) */
 	const char *containment; /* CHILD_CONTAIN_*: how the tree was held (static string) */
+	/* .pid > 0: a task of the tree was in uninterruptible sleep when the deadline passed
+	 * (set by the caller that looked, vendor/session-keep.c) */
+	struct child_stuck stuck;
 };
 
 /* How a child_run_fn() tree is held, best first. A PID namespace (needs CAP_SYS_ADMIN):

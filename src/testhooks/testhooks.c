@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/child-stuck.h"
 #include "shared/macro.h"
 #include "shared/strv.h"
 #include "testhooks/testhooks.h"
@@ -105,4 +106,9 @@ int testhooks_inject_errors(struct gpuenv_ctx *ctx, const char *spec)
 	if (!ctx || !spec)
 		return -EINVAL;
 	return testhooks_root_inject_errors(ctx->root, spec);
+}
+
+void testhooks_stuck_state(const char *dir)
+{
+	child_stuck_state_override = dir;
 }

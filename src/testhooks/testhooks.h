@@ -27,3 +27,6 @@ int testhooks_inject_errors(struct gpuenv_ctx *ctx, const char *spec);
  * access hook (root_set_access_hook()). 0, -E2BIG (64 paths), -ENOMEM. */
 int testhooks_root_inject_error(struct root *r, const char *path, int err);
 int testhooks_root_inject_errors(struct root *r, const char *spec);
+/* Every task's state is read from dir/stat and dir/wchan instead of /proc (a fake library
+ * cannot enter uninterruptible sleep): core/child-stuck.h. NULL: the tasks' own again. */
+void testhooks_stuck_state(const char *dir);

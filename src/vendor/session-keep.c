@@ -12,6 +12,10 @@
  * writes a line the protocol does not allow (or more than the output cap) are failures: the
  * child's tree is killed, the result says what happened as a one-shot session's does, and the
  * next start waits 1 s, 2 s, 4 s … (at most 64 s) while the failures go on in a row.
+ * A child that missed the deadline inside the kernel (a task of its tree in uninterruptible
+ * sleep, core/child-stuck.h: a hung driver call) cannot be killed: the result names the task
+ * and the kernel function, the fact "session_stuck" carries it, and no new child is started
+ * while that task stays stuck (another would hang the same way, and each would stay).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -37,10 +41,13 @@ struct vendor_keep {
 	uint64_t data_budget;
 	char *opening; /* the lines up to KEEP_OPEN_END, once they came */
 	size_t opening_len;
-	unsigned restarts;	/* children started after a failure */
-	unsigned failures;	/* in a row */
-	uint64_t not_before_ms; /* no start before (the backoff) */
+	unsigned restarts;	  /* children started after a failure */
+	unsigned failures;	  /* in a row */
+	uint64_t not_before_ms;	  /* no start before (the backoff) */
+	struct child_stuck stuck; /* .pid > 0: a killed child's task stuck in the kernel */
 };
+
+#define KEEP_PROC_DIR "/proc"
 
 /* ---- child side ---------------------------------------------------------------------- */
 
@@ -136,29 +143,51 @@ static int keep_start(struct vendor_keep *k, const struct vendor_session *vs)
 	return 0;
 }
 
-/* The result while a restart is held back: every expected fact carries why. */
-static int held_back(const struct vendor_session *vs, const struct vendor_keep *k, uint64_t now,
-		     struct vendor_result *ret)
+/* The result of a sample that started no child: every expected fact carries failure (taken;
+ * NULL: out of memory). */
+static int not_started(const struct vendor_session *vs, char *failure, struct vendor_result *ret)
 {
-	struct vendor_result res = { .tree = json_object() };
+	struct vendor_result res = { .tree = json_object(), .failure = failure };
 	char source[64];
 
-	if (!res.tree ||
-	    asprintf(&res.failure,
-		     "the long-lived vendor child failed %u time(s) in a row; its restart is held "
-		     "back %llu ms more",
-		     k->failures, (unsigned long long)(k->not_before_ms - now)) < 0) {
-		res.failure = NULL;
-		vendor_result_done(&res);
-		return -ENOMEM;
-	}
 	snprintf(source, sizeof(source), "%schild", vs->prefix);
-	if (session_not_reached(vs, res.tree, source, res.failure) < 0) {
+	if (!res.tree || !failure || session_not_reached(vs, res.tree, source, failure) < 0) {
 		vendor_result_done(&res);
 		return -ENOMEM;
 	}
 	*ret = res;
 	return 0;
+}
+
+/* The result while a restart is held back. */
+static int held_back(const struct vendor_session *vs, const struct vendor_keep *k, uint64_t now,
+		     struct vendor_result *ret)
+{
+	char *failure;
+
+	if (asprintf(&failure,
+		     "the long-lived vendor child failed %u time(s) in a row; its restart is held "
+		     "back %llu ms more",
+		     k->failures, (unsigned long long)(k->not_before_ms - now)) < 0)
+		failure = NULL;
+	return not_started(vs, failure, ret);
+}
+
+/* The result while the last child's task stays in uninterruptible sleep: no new child. */
+static int still_stuck(const struct vendor_session *vs, const struct vendor_keep *k,
+		       struct vendor_result *ret)
+{
+	char *failure;
+
+	if (asprintf(
+		    &failure,
+		    "task %d (%s) of the long-lived vendor child is still in uninterruptible "
+		    "sleep (D state) in the kernel%s%s, a driver call that does not return; no new "
+		    "child is started while it stays",
+		    k->stuck.pid, k->stuck.comm, k->stuck.wchan[0] ? " at " : "",
+		    k->stuck.wchan) < 0)
+		failure = NULL;
+	return not_started(vs, failure, ret);
 }
 
 /* The opening's lines and this sweep's, the way a one-shot session's output reads:
@@ -229,6 +258,27 @@ static json_t *int_leaf(const char *prefix, long long v)
 	return session_make_leaf("present", source, NULL, json_integer(v));
 }
 
+/* The keeper's own facts on every result: restarts, and the stuck task while there is one. */
+static int keep_facts(const struct vendor_session *vs, const struct vendor_keep *k,
+		      struct vendor_result *ret)
+{
+	char source[64];
+
+	snprintf(source, sizeof(source), "%schild", vs->prefix);
+	if (json_object_set_new(ret->tree, "session_restarts", int_leaf(vs->prefix, k->restarts)) <
+		    0 ||
+	    (k->stuck.pid > 0 &&
+	     json_object_set_new(ret->tree, "session_stuck",
+				 session_make_leaf("present", source, NULL,
+						   json_string(k->stuck.wchan[0] ? k->stuck.wchan
+										 : "unknown"))) <
+		     0)) {
+		vendor_result_done(ret);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int vendor_keep_sample(struct vendor_keep **keep, const struct vendor_session *vs,
 		       struct vendor_result *ret)
 {
@@ -243,6 +293,13 @@ int vendor_keep_sample(struct vendor_keep **keep, const struct vendor_session *v
 		k = *keep = calloc(1, sizeof(*k));
 		if (!k)
 			return -ENOMEM;
+	}
+	if (!k->running && k->stuck.pid > 0) {
+		if (child_stuck_still(KEEP_PROC_DIR, &k->stuck)) {
+			r = still_stuck(vs, k, ret);
+			return r < 0 ? r : keep_facts(vs, k, ret);
+		}
+		k->stuck = (struct child_stuck){ 0 }; /* the call returned: start anew */
 	}
 	if (!k->running) {
 		if (t0 < k->not_before_ms)
@@ -276,10 +333,15 @@ int vendor_keep_sample(struct vendor_keep **keep, const struct vendor_session *v
 		 * what a one-shot session would have said. */
 		struct child_result end = { .timed_out = r == -ETIME };
 
+		/* Looked at before the kill: what sleeps in the kernel stays after it. */
+		if (r == -ETIME &&
+		    child_tree_find_stuck(KEEP_PROC_DIR, k->proc.keeper, &k->stuck) != 1)
+			k->stuck = (struct child_stuck){ 0 };
 		child_proc_stop(&k->proc, end.timed_out ? 0 : KEEP_STOP_GRACE_MS, &end);
 		k->running = false;
 		end.timed_out = end.timed_out || r == -ETIME;
 		end.elapsed_ms = cr.elapsed_ms;
+		end.stuck = k->stuck;
 		text = keep_text(k, end.output, end.output_len, false, &end.output_len);
 		free(end.output);
 		end.output = text;
@@ -302,10 +364,5 @@ int vendor_keep_sample(struct vendor_keep **keep, const struct vendor_session *v
 	} else {
 		k->failures = 0;
 	}
-	if (json_object_set_new(ret->tree, "session_restarts", int_leaf(vs->prefix, k->restarts)) <
-	    0) {
-		vendor_result_done(ret);
-		return -ENOMEM;
-	}
-	return 0;
+	return keep_facts(vs, k, ret);
 }

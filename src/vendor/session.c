@@ -497,7 +497,14 @@ static char *session_describe_failure(const struct child_result *cr, unsigned ti
 	const char *sig;
 	int r;
 
-	if (cr->timed_out)
+	if (cr->timed_out && cr->stuck.pid > 0)
+		r = asprintf(&s,
+			     "timed out after %u ms%s%s: task %d (%s) is in uninterruptible sleep "
+			     "(D state) in the kernel%s%s, a driver call that does not return and "
+			     "that no signal ends",
+			     timeout_ms, call ? " in " : "", call ? call : "", cr->stuck.pid,
+			     cr->stuck.comm, cr->stuck.wchan[0] ? " at " : "", cr->stuck.wchan);
+	else if (cr->timed_out)
 		r = asprintf(&s, "timed out after %u ms%s%s%s%s", timeout_ms, call ? " in " : "",
 			     call ? call : "",
 			     call ? " (the call never returned; child killed)" : "",

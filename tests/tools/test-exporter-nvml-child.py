@@ -6,8 +6,11 @@ a new one each time); a child that hangs, crashes or writes garbage in the middl
 session (the fake's "KIND.FUNCTION#N" injections: the Nth sweep) is killed and restarted,
 counted in gpuenv_nvml_child_restarts_total and gpuenv_collection_errors_total, the sample
 is flagged stale until a restarted child answers, and scrapes never wait on it; SIGTERM
-leaves no process behind.
-Usage: test-exporter-nvml-child.py GPUENV"""
+leaves no process behind. A child that hangs in uninterruptible sleep (a driver call no
+signal ends; the test build's GPUENV_TEST_STUCK_STATE stands in for the tasks' /proc state,
+as a fake library cannot enter D state) is reported, gpuenv_nvml_child_stuck{wchan}, and not
+restarted.
+Usage: test-exporter-nvml-child.py GPUENV GPUENV_TEST"""
 import os
 import signal
 import subprocess
@@ -21,6 +24,7 @@ from exporter_util import (descendants, fixture_args, free_port, parse, start,  
                            value, wait_http)
 
 GPUENV = sys.argv[1]
+GPUENV_TEST = sys.argv[2]
 FIXTURE = "nvml-a100-persistence-off"  # two GPUs: a sweep is quick under the sanitizers
 failures = []
 
@@ -34,8 +38,9 @@ def check(cond, what):
 class Exporter:
     """The exporter on FIXTURE, with extra scenario lines appended to the fixture's."""
 
-    def __init__(self, extra_scenario="", *args):
+    def __init__(self, extra_scenario="", *args, gpuenv=GPUENV, extra_env=None):
         src_args, env = fixture_args(FIXTURE)
+        env.update(extra_env or {})
         self.scenario = tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False)
         with open(env["GPUENV_FAKE_SCENARIO"], encoding="utf-8") as f:
             self.scenario.write(f.read())
@@ -44,7 +49,7 @@ class Exporter:
         env["GPUENV_FAKE_SCENARIO"] = self.scenario.name
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.p = start(GPUENV, ["--listen", f"127.0.0.1:{self.port}", "--diagnose-every", "1h",
+        self.p = start(gpuenv, ["--listen", f"127.0.0.1:{self.port}", "--diagnose-every", "1h",
                                 *args, *src_args], env)
 
     def metrics(self):
@@ -144,6 +149,41 @@ def test_fault(name, injection, timeout_ms):
           f"({rc}, {sorted(left)})")
 
 
+def test_stuck(name, injection, timeout_ms):
+    """The hang of test_fault, the hung task in D state: reported, never restarted."""
+    with tempfile.TemporaryDirectory() as d:
+        # proc(5)'s stat line of a task in uninterruptible sleep, and its wait channel
+        with open(os.path.join(d, "stat"), "w", encoding="utf-8") as f:
+            f.write("4242 (gpuenv) D 4200 4200 4200 0 -1 4194560 1532 0 0 0 3 1 0 0 20 0 2 "
+                    "0 81234 2818048 1207\n")
+        with open(os.path.join(d, "wchan"), "w", encoding="utf-8") as f:
+            f.write("os_acquire_mutex")
+        e = Exporter(injection, "--interval", "500ms", "--vendor-timeout", str(timeout_ms),
+                     gpuenv=GPUENV_TEST, extra_env={"GPUENV_TEST_STUCK_STATE": d})
+        try:
+            fams = e.wait_for(f"{name}: reported stuck at the kernel function",
+                              lambda f: value(f, "gpuenv_nvml_child_stuck",
+                                              wchan="os_acquire_mutex") == "1")
+            check(value(fams, "gpuenv_sample_stale") == "1", f"{name}: the sample is stale")
+            errors = float(value(fams, "gpuenv_collection_errors_total", kind="nvml_session"))
+            time.sleep(3)  # six intervals: a restart would have come after the 1 s backoff
+            fams = e.metrics()
+            check(value(fams, "gpuenv_nvml_child_restarts_total") == "0",
+                  f"{name}: no new child while the task stays stuck")
+            more = float(value(fams, "gpuenv_collection_errors_total", kind="nvml_session"))
+            check(more > errors, f"{name}: each sample meanwhile counts an nvml_session error "
+                  f"({errors:.0f} then {more:.0f})")
+            check(value(fams, "gpuenv_nvml_child_stuck", wchan="os_acquire_mutex") == "1",
+                  f"{name}: still reported")
+        finally:
+            rc, left = e.stop()
+        err = e.p.stderr.read() if e.p.stderr else ""
+        check("uninterruptible sleep" in err and "os_acquire_mutex" in err,
+              f"{name}: said once on stderr")
+        check(rc == 0 and not left, f"{name}: SIGTERM ends it with 0, nothing left "
+              f"({rc}, {sorted(left)})")
+
+
 # The fake counts calls per process: nvmlSystemGetDriverVersion is called once per sweep,
 # so "#2" is the second sample a child answers (and again in each restarted child).
 for t, args in ((test_one_child_many_samples, ()),
@@ -153,7 +193,9 @@ for t, args in ((test_one_child_many_samples, ()),
                               "crash.nvmlSystemGetDriverVersion#2 = SIGSEGV", 20000)),
                 (test_fault, ("garbage mid-session",
                               "scribble.nvmlSystemGetDriverVersion#2 = {not the protocol",
-                              20000))):
+                              20000)),
+                (test_stuck, ("stuck in the driver", "hang.nvmlSystemGetDriverVersion#3 = 1",
+                              3000))):
     print(f"== {t.__name__} {args[0] if args else ''}")
     t(*args)
 print(f"{len(failures)} failures")
