@@ -13,6 +13,12 @@
 # two servers (python's http.server answers a small fraction of this rate and would
 # flatter the ratio). The load average is printed with the figures: on a shared machine
 # wrk and the exporter compete with everything else for the cores.
+# Scrapes are timed plain and with "Accept-Encoding: gzip", which Prometheus sends on every
+# scrape (the compressed form is made once per publication, not per scrape).
+# The load-independent figure: CPU instructions per request of the server's threads, counted
+# by valgrind's callgrind (--separate-threads, the collecting main thread left out) over the
+# same number of keep-alive requests to /healthz, /metrics and gzip'ed /metrics in one run,
+# with the ratio to /healthz; wall-clock rates on a shared machine say more about the load.
 # Targets (issue 16): >= 50,000 scrapes/s, p99 < 2 ms, RSS < 8 MB and flat over 1,000,000.
 # Usage: bench/bench-exporter.sh [BUILD_DIR] [SCRAPES (default 1000000)]
 set -eu
@@ -32,9 +38,9 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$pid/status"; }
-# wrk DURATION CONNECTIONS PATH → "REQ_PER_S P99_MS ERRORS REQUESTS"
+# wrk DURATION CONNECTIONS PATH [HEADER] → "REQ_PER_S P99_MS ERRORS REQUESTS"
 load() {
-	wrk -t2 -c"$2" -d"$1" --latency "$url$3" 2>&1 | awk '
+	wrk -t2 -c"$2" -d"$1" --latency ${4:+-H "$4"} "$url$3" 2>&1 | awk '
 		/Requests\/sec/ {rps = $2}
 		/requests in/ {reqs = $1}
 		/ 99%/ {v = $2; if (v ~ /us$/) {sub(/us/, "", v); v /= 1000} else if (v ~ /ms$/) {sub(/ms/, "", v)} else if (v ~ /s$/) {sub(/s/, "", v); v *= 1000}; p99 = v}
@@ -46,7 +52,8 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg)
 rss0=$(rss)
 set -- $(load 5s 64 /healthz); base=$1 basep99=$2
 set -- $(load 10s 64 /metrics); rps=$1 p99=$2 err=$3 done=$4
-set -- $(load 10s 1000 /metrics); rps1k=$1 p991k=$2 done=$((done + $4))
+set -- $(load 10s 64 /metrics "Accept-Encoding: gzip"); rpsz=$1 p99z=$2 errz=$3 done=$((done + $4))
+set -- $(load 10s 1000 /metrics "Accept-Encoding: gzip"); rps1k=$1 p991k=$2 done=$((done + $4))
 # 1,000 slow-loris connections (a request head never finished), then a scrape load beside them
 python3 - "$port" <<'PY' &
 import socket, sys, time
@@ -59,13 +66,13 @@ time.sleep(12)
 PY
 loris=$!
 sleep 2
-set -- $(load 5s 64 /metrics); rpsl=$1 p99l=$2 done=$((done + $4))
+set -- $(load 5s 64 /metrics "Accept-Encoding: gzip"); rpsl=$1 p99l=$2 done=$((done + $4))
 wait $loris || true
 # SCRAPES more in quarters at the measured rate, the memory after each
-secs=$(python3 -c "print(max(2, int($scrapes / 4 / max(float('$rps'), 1.0)) + 1))")
+secs=$(python3 -c "print(max(2, int($scrapes / 4 / max(float('$rpsz'), 1.0)) + 1))")
 rsses=""
 for _ in 1 2 3 4; do
-	set -- $(load "${secs}s" 64 /metrics)
+	set -- $(load "${secs}s" 64 /metrics "Accept-Encoding: gzip")
 	done=$((done + $4))
 	rsses="$rsses $(rss)"
 done
@@ -73,7 +80,65 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "exposition: $size bytes (8 GPUs)"
 echo "baseline /healthz:            $base req/s, p99 $basep99 ms"
 echo "/metrics, 64 connections:     $rps req/s ($(python3 -c "print(round($rps/$base, 2))")x baseline; target >= 50000), p99 $p99 ms (target < 2), errors: $err"
-echo "/metrics, 1000 connections:   $rps1k req/s, p99 $p991k ms"
-echo "/metrics beside 1000 slow-loris connections: $rpsl req/s, p99 $p99l ms"
+echo "/metrics gzip, 64 connections: $rpsz req/s ($(python3 -c "print(round($rpsz/$base, 2))")x baseline), p99 $p99z ms, errors: $errz"
+echo "/metrics gzip, 1000 connections:   $rps1k req/s, p99 $p991k ms"
+echo "/metrics gzip beside 1000 slow-loris connections: $rpsl req/s, p99 $p99l ms"
 echo "RSS (KiB): $rss0 at start, then after each quarter:$rsses ($done scrapes in all; target < 8192, flat)"
+echo "RSS split at the end (KiB): $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code of gpuenv, libmicrohttpd and its GnuTLS chain)"
+sizez=$(curl -s -H "Accept-Encoding: gzip" "$url/metrics" | wc -c)
+echo "gzip'ed exposition: $sizez bytes"
+kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
+# Instructions per request (callgrind): the same server under valgrind, N keep-alive requests
+# of each kind, the server threads' counts dumped between them.
+if command -v valgrind >/dev/null && command -v callgrind_control >/dev/null; then
+	cg=$(mktemp -d)
+	valgrind --tool=callgrind --separate-threads=yes \
+		--callgrind-out-file="$cg/cg.out" "$gpuenv" exporter --from "$snap" \
+		--listen "127.0.0.1:$port" --interval 1h >/dev/null 2>&1 &
+	pid=$!
+	python3 - "$port" "$pid" "$cg" <<'PY'
+import glob, http.client, os, subprocess, sys, time
+port, pid, cg = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+N = 2000
+for _ in range(600):
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        c.request("GET", "/readyz")
+        if c.getresponse().status == 200:
+            break
+    except OSError:
+        pass
+    time.sleep(0.5)
+def server_ir():
+    """Instructions of the threads other than the first (the collection) since the last dump."""
+    subprocess.run(["callgrind_control", "-d", pid], stdout=subprocess.DEVNULL, check=True)
+    total = 0
+    for f in glob.glob(cg + "/cg.out*"):
+        if f.endswith("-01"):
+            os.unlink(f)
+            continue
+        for line in open(f):
+            if line.startswith("summary:"):
+                total += int(line.split()[1])
+        os.unlink(f)
+    return total
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+server_ir()  # the start and the first request: not counted
+per = {}
+for name, path, hdrs in (("/healthz", "/healthz", {}), ("/metrics", "/metrics", {}),
+                         ("/metrics gzip", "/metrics", {"Accept-Encoding": "gzip"})):
+    for _ in range(N):
+        c.request("GET", path, headers=hdrs)
+        r = c.getresponse()
+        r.read()
+    per[name] = server_ir() / N
+for name, v in per.items():
+    print(f"callgrind, server threads: {name}: {v:,.0f} instructions per request "
+          f"({v / per['/healthz']:.2f}x /healthz), {N} keep-alive requests")
+PY
+	kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
+	rm -rf "$cg"
+else
+	echo "callgrind: not measured: valgrind is not installed (Debian: valgrind)"
+fi
 echo "load average: $load0 at the start, $load1 at the end, on $(nproc) CPUs (wrk and the exporter share them)"

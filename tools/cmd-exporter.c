@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +346,7 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	if (r < 0) {
 		fprintf(stderr, "gpuenv exporter: --listen %s: %s\n", listen,
 			r == -EINVAL	? "not ADDRESS:PORT with a numeric address"
+			: r == -ENOMEM	? "out of memory"
 			: r == -ENOTSUP ? "TLS asked for, but libmicrohttpd was built without it"
 			: sec && sec->cert_pem
 				? "cannot listen there (in use, not an address of this host), or "
@@ -379,6 +381,10 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 			next_sample = mono_ms() + interval_ms;
 		}
 		publish(h, ex);
+		/* What the connections and the collections freed goes back to the system (glibc
+		 * returns the free pages of every arena, not only each heap's top), so the resident
+		 * size follows what is in use, not the peak of 1,000 connections or of a diagnosis. */
+		malloc_trim(0);
 		now = mono_ms();
 		wake = next_sample < next_diag ? next_sample : next_diag;
 		wake = wake > now + 1000 ? now + 1000 : wake;

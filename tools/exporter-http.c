@@ -4,8 +4,13 @@
  * https://www.gnu.org/software/libmicrohttpd/manual/libmicrohttpd.html) with its own epoll
  * thread. It serves GET/HEAD of /metrics (the Prometheus text format 0.0.4, or OpenMetrics
  * 1.0 when the Accept header asks for application/openmetrics-text), /healthz and /readyz.
- * The exposition is a shared libmicrohttpd response replaced whole when a collection
- * publishes (a scrape takes a reference under a mutex and never waits on a collection).
+ * The exposition is rendered once per publication (exporter-collect.c), gzip-compressed once
+ * there too, and held as shared libmicrohttpd responses over those buffers, replaced whole
+ * when a collection publishes: a scrape takes a reference under a mutex, never waits on a
+ * collection, and allocates nothing (the fixed answers, /healthz, 404 …, are made once at
+ * start over static strings). A client whose Accept-Encoding names gzip (Prometheus sends
+ * it on every scrape) gets the compressed body, with Vary: Accept-Encoding on both. The
+ * epoll loop runs in a pool of one thread per CPU (at most 4).
  * Hostile clients: a connection limit, an idle timeout (slow-loris), a per-connection memory
  * cap (a request head larger than it gets 431 from libmicrohttpd), any other method 405,
  * any request body 413, any other path 404; no response echoes the request.
@@ -16,11 +21,14 @@
  * headers the file names on every response.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "exporter-libs.h"
 #include "exporter.h"
@@ -28,6 +36,7 @@
 #define HTTP_CONNECTION_LIMIT 4096 /* slow-loris and scrapers alike; see RLIMIT_NOFILE */
 #define HTTP_IDLE_TIMEOUT_S   10
 #define HTTP_MEMORY_LIMIT     (16u << 10) /* request head + response headers per connection */
+#define HTTP_THREADS_MAX      4u	  /* epoll loops: one per CPU up to this */
 
 #define CT_TEXT	       "text/plain; version=0.0.4; charset=utf-8"
 #define CT_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"
@@ -37,13 +46,45 @@
  * server's thread starts; the library stays loaded for the process. */
 static const struct exporter_mhd *mhd;
 
+/* The answers that never change, each one shared response made at start. */
+enum fixed_reply {
+	FIXED_HEALTHZ,
+	FIXED_READY,
+	FIXED_NOT_READY,
+	FIXED_INDEX,
+	FIXED_NOT_FOUND,
+	FIXED_METHOD,
+	FIXED_BODY,
+	FIXED_FORBIDDEN,
+	FIXED_NO_SAMPLE,
+	FIXED_COUNT,
+};
+
+static const struct {
+	unsigned code;
+	const char *body;
+} fixed_replies[FIXED_COUNT] = {
+	[FIXED_HEALTHZ] = { MHD_HTTP_OK, "ok\n" },
+	[FIXED_READY] = { MHD_HTTP_OK, "ready\n" },
+	[FIXED_NOT_READY] = { MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n" },
+	[FIXED_INDEX] = { MHD_HTTP_OK,
+			  "gpuenv exporter: /metrics (Prometheus, OpenMetrics), /healthz, /readyz\n" },
+	[FIXED_NOT_FOUND] = { MHD_HTTP_NOT_FOUND, "not found\n" },
+	[FIXED_METHOD] = { MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n" },
+	[FIXED_BODY] = { MHD_HTTP_CONTENT_TOO_LARGE, "no request body expected\n" },
+	[FIXED_FORBIDDEN] = { MHD_HTTP_FORBIDDEN, "forbidden\n" },
+	[FIXED_NO_SAMPLE] = { MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n" },
+};
+
 struct exporter_http {
 	struct MHD_Daemon *daemon;
 	struct exporter_auth *auth; /* NULL: no authentication */
 	const char *const *headers; /* the web configuration's, on every response */
 	pthread_mutex_t lock;
-	struct MHD_Response *metrics[2]; /* [0] text, [1] OpenMetrics; NULL before the first */
+	/* [openmetrics][gzip]; NULL before the first publication */
+	struct MHD_Response *metrics[2][2];
 	bool ready;
+	struct MHD_Response *fixed[FIXED_COUNT]; /* made at start, shared by every request */
 };
 
 static struct MHD_Response *fixed(const char *body, const char *type)
@@ -62,18 +103,29 @@ static void add_headers(struct MHD_Response *r, const char *const *headers)
 		mhd->MHD_add_response_header(r, headers[0], headers[1]);
 }
 
-static enum MHD_Result reply(struct exporter_http *h, struct MHD_Connection *c, unsigned code,
-			     const char *body)
+/* The fixed answers, with the web configuration's headers; false on OOM. */
+static bool fixed_make(struct exporter_http *h)
 {
-	struct MHD_Response *r = fixed(body, CT_PLAIN);
-	enum MHD_Result ret;
+	for (size_t i = 0; i < FIXED_COUNT; i++) {
+		h->fixed[i] = fixed(fixed_replies[i].body, CT_PLAIN);
+		if (!h->fixed[i])
+			return false;
+		add_headers(h->fixed[i], h->headers);
+	}
+	return true;
+}
 
-	if (!r)
-		return MHD_NO;
-	add_headers(r, h->headers);
-	ret = mhd->MHD_queue_response(c, code, r);
-	mhd->MHD_destroy_response(r);
-	return ret;
+static void fixed_free(struct exporter_http *h)
+{
+	for (size_t i = 0; i < FIXED_COUNT; i++)
+		if (h->fixed[i])
+			mhd->MHD_destroy_response(h->fixed[i]);
+}
+
+static enum MHD_Result reply(struct exporter_http *h, struct MHD_Connection *c,
+			     enum fixed_reply which)
+{
+	return mhd->MHD_queue_response(c, fixed_replies[which].code, h->fixed[which]);
 }
 
 /* Credentials checked on every request when users are configured (exporter-toolkit does
@@ -114,6 +166,39 @@ static bool wants_openmetrics(struct MHD_Connection *c)
 	return accept && strstr(accept, "application/openmetrics-text");
 }
 
+/* Whether Accept-Encoding (RFC 9110 section 12.5.3) lists gzip or x-gzip without q=0. */
+static bool accepts_gzip(const char *ae)
+{
+	while (ae && *ae) {
+		const char *tok, *end;
+		size_t len;
+
+		while (*ae == ' ' || *ae == '\t' || *ae == ',')
+			ae++;
+		tok = ae;
+		while (*ae && *ae != ',' && *ae != ';' && *ae != ' ' && *ae != '\t')
+			ae++;
+		len = (size_t)(ae - tok);
+		end = strchr(ae, ',');
+		if ((len == 4 && !strncasecmp(tok, "gzip", 4)) ||
+		    (len == 6 && !strncasecmp(tok, "x-gzip", 6))) {
+			const char *q = strstr(ae, "q=");
+
+			/* q=0, q=0.0, q=0.000: not acceptable */
+			if (!q || (end && q > end))
+				return true;
+			q += 2;
+			if (*q != '0')
+				return true;
+			for (q++; *q == '.' || *q == '0'; q++)
+				;
+			return isdigit((unsigned char)*q);
+		}
+		ae = end;
+	}
+	return false;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload_data,
 			      size_t *upload_data_size, void **con_cls)
@@ -121,83 +206,133 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	struct exporter_http *h = cls;
 	struct MHD_Response *r;
 	enum MHD_Result ret;
-	bool om;
+	bool om, gz, ready;
 
+	(void)version, (void)upload_data;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-		return reply(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
+		return reply(h, c, FIXED_METHOD);
 	/* No request here has a body: one announced is refused before it is read. */
 	if (*upload_data_size ||
 	    mhd->MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH) ||
 	    mhd->MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
-		return reply(h, c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body expected\n");
+		return reply(h, c, FIXED_BODY);
+	/* The first call comes when the head is in. A response queued then is an "early" one,
+	 * after which libmicrohttpd closes the connection (it will not read what may follow):
+	 * right for the refusals above, but every scrape would cost a new TCP connection.
+	 * Answered on the second call, the request complete, the connection stays open. */
+	if (!*con_cls) {
+		*con_cls = h;
+		return MHD_YES;
+	}
 	/* A connection whose TLS session did not get the client certificate policy. */
 	if (!exporter_tls_applied(c))
-		return reply(h, c, MHD_HTTP_FORBIDDEN, "forbidden\n");
+		return reply(h, c, FIXED_FORBIDDEN);
 	if (!authorized(h, c))
 		return challenge(h, c);
+	if (strcmp(url, "/metrics") == 0) {
+		om = wants_openmetrics(c);
+		gz = accepts_gzip(mhd->MHD_lookup_connection_value(
+			c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+		pthread_mutex_lock(&h->lock);
+		r = h->metrics[om][gz] ? h->metrics[om][gz] : h->metrics[om][0];
+		ret = r ? mhd->MHD_queue_response(c, MHD_HTTP_OK, r) : MHD_NO;
+		pthread_mutex_unlock(&h->lock);
+		return r ? ret : reply(h, c, FIXED_NO_SAMPLE);
+	}
 	if (strcmp(url, "/healthz") == 0)
-		return reply(h, c, MHD_HTTP_OK, "ok\n");
+		return reply(h, c, FIXED_HEALTHZ);
 	if (strcmp(url, "/readyz") == 0) {
 		pthread_mutex_lock(&h->lock);
-		om = h->ready; /* read under the lock */
+		ready = h->ready; /* read under the lock */
 		pthread_mutex_unlock(&h->lock);
-		return om ? reply(h, c, MHD_HTTP_OK, "ready\n")
-			  : reply(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
+		return reply(h, c, ready ? FIXED_READY : FIXED_NOT_READY);
 	}
 	if (strcmp(url, "/") == 0)
-		return reply(h, c, MHD_HTTP_OK,
-			     "gpuenv exporter: /metrics (Prometheus, OpenMetrics), /healthz, "
-			     "/readyz\n");
-	if (strcmp(url, "/metrics") != 0)
-		return reply(h, c, MHD_HTTP_NOT_FOUND, "not found\n");
-	om = wants_openmetrics(c);
-	pthread_mutex_lock(&h->lock);
-	r = h->metrics[om];
-	ret = r ? mhd->MHD_queue_response(c, MHD_HTTP_OK, r) : MHD_NO;
-	pthread_mutex_unlock(&h->lock);
-	if (!r)
-		return reply(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no sample yet\n");
-	return ret;
+		return reply(h, c, FIXED_INDEX);
+	return reply(h, c, FIXED_NOT_FOUND);
 }
 
-static struct MHD_Response *metrics_response(const struct exporter_http *h, char *text, bool om)
+/* text gzip-compressed (RFC 1952) in one pass; NULL on failure (then only the plain form is
+ * served). */
+static char *gzip_text(const char *text, size_t len, size_t *ret_len)
+{
+	z_stream z = { 0 };
+	uLong cap;
+	char *out;
+
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK)
+		return NULL;
+	cap = deflateBound(&z, (uLong)len);
+	out = malloc(cap);
+	z.next_in = (Bytef *)(uintptr_t)text;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)cap;
+	if (!out || deflate(&z, Z_FINISH) != Z_STREAM_END) {
+		deflateEnd(&z);
+		free(out);
+		return NULL;
+	}
+	*ret_len = z.total_out;
+	deflateEnd(&z);
+	return out;
+}
+
+/* A shared response over body (taken: freed with the response). */
+static struct MHD_Response *metrics_response(const struct exporter_http *h, char *body, size_t len,
+					     bool om, bool gz)
 {
 	struct MHD_Response *r;
 
-	if (!text)
+	if (!body)
 		return NULL;
-	r = mhd->MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+	r = mhd->MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
-		free(text);
+		free(body);
 		return NULL;
 	}
 	mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				     om ? CT_OPENMETRICS : CT_TEXT);
+	mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (gz)
+		mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
 	add_headers(r, h->headers);
 	return r;
 }
 
 void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics, bool ready)
 {
-	struct MHD_Response *n[2] = { metrics_response(h, text, false),
-				      metrics_response(h, openmetrics, true) };
-	struct MHD_Response *old[2];
+	char *plain[2] = { text, openmetrics };
+	struct MHD_Response *n[2][2], *old[2][2];
 
+	for (int om = 0; om < 2; om++) {
+		size_t len = plain[om] ? strlen(plain[om]) : 0, zlen = 0;
+		char *z = plain[om] ? gzip_text(plain[om], len, &zlen) : NULL;
+
+		n[om][0] = metrics_response(h, plain[om], len, om, false);
+		n[om][1] = n[om][0] ? metrics_response(h, z, zlen, om, true) : (free(z), NULL);
+	}
 	pthread_mutex_lock(&h->lock);
-	for (int i = 0; i < 2; i++) {
-		old[i] = h->metrics[i];
-		/* keep the previous exposition when the new one could not be made (OOM) */
-		h->metrics[i] = n[i] ? n[i] : old[i];
-		if (!n[i])
-			old[i] = NULL;
+	for (int om = 0; om < 2; om++) {
+		/* keep the previous exposition when the new one could not be made (OOM); a
+		 * missing gzip form falls back to the plain one (handle()) */
+		bool keep = !n[om][0];
+
+		for (int gz = 0; gz < 2; gz++) {
+			old[om][gz] = keep ? NULL : h->metrics[om][gz];
+			if (!keep)
+				h->metrics[om][gz] = n[om][gz];
+		}
 	}
 	h->ready = ready;
 	pthread_mutex_unlock(&h->lock);
 	/* A response a connection still sends holds its own reference (libmicrohttpd counts
 	 * them): this drops only ours. */
-	for (int i = 0; i < 2; i++)
-		if (old[i])
-			mhd->MHD_destroy_response(old[i]);
+	for (int om = 0; om < 2; om++)
+		for (int gz = 0; gz < 2; gz++)
+			if (old[om][gz])
+				mhd->MHD_destroy_response(old[om][gz]);
 }
 
 /* "HOST:PORT", "[V6]:PORT" or ":PORT" (all addresses) into a socket address. */
@@ -234,7 +369,13 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 {
 	struct sockaddr_storage ss = { 0 };
 	struct exporter_http *h;
+	/* Not MHD_USE_TURBO: without its shutdown() before close, a refused request's unread
+	 * rest (a 431 head) makes the kernel reset the connection, and the answer is lost. */
 	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned threads = cpus < 1		     ? 1u
+			   : cpus > HTTP_THREADS_MAX ? HTTP_THREADS_MAX
+						     : (unsigned)cpus;
 	bool tls = sec && sec->cert_pem && sec->key_pem;
 	bool client_certs = tls && sec->client_auth != WEB_CLIENT_NO_CERT;
 	int r = parse_listen(listen, &ss);
@@ -256,11 +397,19 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 		return r;
 	}
 	h->headers = sec ? sec->headers : NULL;
+	if (!fixed_make(h)) {
+		fixed_free(h);
+		exporter_auth_free(h->auth);
+		pthread_mutex_destroy(&h->lock);
+		free(h);
+		return -ENOMEM;
+	}
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	if (tls)
 		flags |= MHD_USE_TLS;
 	if (exporter_tls_policy(client_certs ? sec : NULL) < 0) {
+		fixed_free(h);
 		exporter_auth_free(h->auth);
 		pthread_mutex_destroy(&h->lock);
 		free(h);
@@ -273,6 +422,7 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTION_LIMIT,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY_LIMIT,
+		MHD_OPTION_THREAD_POOL_SIZE, threads,
 		tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, tls ? sec->key_pem : NULL,
 		MHD_OPTION_HTTPS_MEM_CERT, tls ? sec->cert_pem : NULL, MHD_OPTION_HTTPS_PRIORITIES,
 		tls ? sec->tls_priorities : NULL,
@@ -282,6 +432,7 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 		client_certs ? sec->client_ca_pem : NULL, MHD_OPTION_END);
 	if (!h->daemon) {
 		exporter_tls_policy(NULL);
+		fixed_free(h);
 		exporter_auth_free(h->auth);
 		pthread_mutex_destroy(&h->lock);
 		free(h);
@@ -297,9 +448,11 @@ void exporter_http_stop(struct exporter_http *h)
 		return;
 	mhd->MHD_stop_daemon(h->daemon);
 	exporter_auth_free(h->auth);
-	for (int i = 0; i < 2; i++)
-		if (h->metrics[i])
-			mhd->MHD_destroy_response(h->metrics[i]);
+	fixed_free(h);
+	for (int om = 0; om < 2; om++)
+		for (int gz = 0; gz < 2; gz++)
+			if (h->metrics[om][gz])
+				mhd->MHD_destroy_response(h->metrics[om][gz]);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
 }

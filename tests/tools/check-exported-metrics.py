@@ -5,18 +5,21 @@ dashboard (deploy/grafana/gpuenv-dashboard.json) query is one `gpuenv exporter` 
 exports: the metric names in their PromQL must each be a family of an exposition the
 exporter printed (--once) on fixtures that between them make every series appear (a healthy
 DGX H100, a lost GPU, Xids in the kernel log, a driver/library mismatch, every NVML value
-set), or a recording rule of the same file. `up` is the one Prometheus adds itself.
+set) or served (the series of the long-lived NVML child, which --once does not run), or a
+recording rule of the same file. `up` is the one Prometheus adds itself.
 Usage: check-exported-metrics.py GPUENV"""
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from exporter_util import SRC, fixture_args, parse  # noqa: E402
+from exporter_util import (SRC, fixture_args, free_port, parse, start,  # noqa: E402
+                           wait_http)
 
 GPUENV = sys.argv[1]
 KEYWORDS = {"and", "or", "unless", "by", "without", "on", "ignoring", "group_left",
@@ -47,6 +50,19 @@ def exported():
                     names.add(fam)
     finally:
         os.unlink(full.name)
+    args, env = fixture_args("nvml-h100-healthy")
+    port = free_port()
+    p = start(GPUENV, ["--listen", f"127.0.0.1:{port}", "--interval", "1h",
+                       "--diagnose-every", "1h", "--vendor-timeout", "60000", *args], env)
+    try:
+        st = wait_http(f"http://127.0.0.1:{port}/readyz", 300)
+        st = wait_http(f"http://127.0.0.1:{port}/metrics", 60) if st[0] == 200 else st
+        if st[0] != 200:
+            sys.exit(f"the served exporter did not answer /metrics: {st[0]}")
+        names |= {fam for fam, f in parse(st[2]).items() if f["samples"]}
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.communicate(timeout=120)
     return names
 
 

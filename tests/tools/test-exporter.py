@@ -7,6 +7,8 @@ GPU and a hung NVML become errors and a stale flag, and the HTTP server answers 
 /healthz, /readyz, refuses bad requests with 4xx without echoing them, keeps serving while
 NVML hangs and under slow-loris connections, re-diagnoses on SIGHUP and stops on SIGTERM.
 Usage: test-exporter.py GPUENV"""
+import gzip
+import http.client
 import os
 import signal
 import socket
@@ -187,6 +189,28 @@ def test_serve():
               "OpenMetrics on Accept")
         parse(st[2], openmetrics=True)
         check(wait_http(base + "/healthz", 10)[0] == 200, "/healthz 200")
+        # gzip, as Prometheus asks on every scrape, and several scrapes on one connection
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        got = []
+        for enc in ("gzip", "deflate, gzip;q=0.5", "gzip;q=0", "identity"):
+            c.request("GET", "/metrics", headers={"Accept-Encoding": enc})
+            r = c.getresponse()
+            body = r.read()
+            got.append((enc, r.status, r.getheader("Content-Encoding"), r.getheader("Vary"),
+                        r.getheader("Connection"), body))
+        c.close()
+        check(all(g[4] is None or g[4].lower() == "keep-alive" for g in got),
+              f"four scrapes on one kept-alive connection ({[g[4] for g in got]})")
+        check([g[2] for g in got] == ["gzip", "gzip", None, None] and
+              all(g[1] == 200 and g[3] == "Accept-Encoding" for g in got),
+              "gzip when Accept-Encoding accepts it, not with q=0; Vary on each "
+              f"({[g[1:4] for g in got]})")
+        unzipped = [parse(gzip.decompress(g[5]).decode() if g[2] else g[5].decode())
+                    for g in got]
+        check(all(value(f, "DCGM_FI_DEV_GPU_TEMP", gpu="7") == "32" for f in unzipped) and
+              len(got[0][5]) * 4 < len(got[2][5]),
+              f"the gzip'ed exposition reads as the plain one ({len(got[0][5])} against "
+              f"{len(got[2][5])} bytes)")
         st = wait_http(base + "/secret-path-xyz", 10, want=404)
         check(st[0] == 404 and "secret-path-xyz" not in st[2], "404, request not echoed")
         r = raw(port, b"DELETE /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
