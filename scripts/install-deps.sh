@@ -27,8 +27,9 @@ locales zsh fish prometheus python3-yaml libxml2-utils slurmctld slurmd slurm-cl
 
 # bench/bench-doctor.sh compares doctor with PyTorch's collect_env (large: not a test need).
 # bench/bench-exporter.sh loads `gpuenv exporter` with wrk (in the test set too: the
-# exporter's load figures are part of its acceptance, issue 16).
-bench_pkgs="python3-torch wrk"
+# exporter's load figures are part of its acceptance, issue 16) and counts its instructions
+# per request with valgrind's callgrind.
+bench_pkgs="python3-torch wrk valgrind"
 
 pkgs=$build_pkgs
 [ "${1:-}" = "--test" ] && pkgs="$build_pkgs $test_pkgs"
