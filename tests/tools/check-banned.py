@@ -38,6 +38,7 @@ ALLOWED = {
     "core/layers.c": {"file"},  # --image: the image file, whose layers are the root's tree
     "core/host.c": {"file", "host"},  # kernel release and host identity
     "core/child.c": {"file", "process", "env"},  # the vendor sessions' child processes; TMPDIR for their private directory
+    "core/child-stuck.c": {"file"},  # /proc of gpuenv's own child processes (their state), never the inspected root
     "vendor/dl.c": {"file", "dl", "syscall"},  # dlopen, and capset(2) in the child
     "vendor/sandbox.c": {"file", "syscall"},  # O_PATH opens for landlock_*(2), no libc wrappers
 }
