@@ -146,3 +146,14 @@ bool child_stuck_still(const char *proc_dir, const struct child_stuck *s)
 	/* /proc/TID reaches any thread by its id, listed or not (proc(5)) */
 	return s->pid > 0 && task_stuck(proc_dir, s->pid, s->pid, &now);
 }
+
+int child_tree_find_stuck_below_self(struct child_stuck *ret)
+{
+	char self[32];
+	ssize_t k = readlink("/proc/self", self, sizeof(self) - 1);
+
+	if (k <= 0)
+		return k < 0 ? -errno : -EIO;
+	self[k] = '\0';
+	return child_tree_find_stuck("/proc", atoi(self), ret);
+}

@@ -25,6 +25,10 @@ int proc_stat_parse(const char *text, size_t len, char comm[16], char *state);
  * task in uninterruptible sleep. 1 and *ret, 0 when none, -errno when pid's /proc entry
  * cannot be read. */
 int child_tree_find_stuck(const char *proc_dir, int pid, struct child_stuck *ret);
+/* The same below the calling process (a keeper's reaper): /proc/self names it by the number
+ * /proc uses, also inside a PID namespace whose /proc was not remounted (where getpid() is
+ * 1). */
+int child_tree_find_stuck_below_self(struct child_stuck *ret);
 /* Whether the task *s found is still there and still in uninterruptible sleep. */
 bool child_stuck_still(const char *proc_dir, const struct child_stuck *s);
 

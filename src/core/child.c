@@ -114,6 +114,7 @@ struct keeper_record {
 	int32_t status; /* wait status of the child */
 	uint8_t reaped, timed_out, mode;
 	uint32_t strays, strays_left;
+	struct child_stuck stuck; /* at the deadline, before the kill (.pid 0: none) */
 };
 
 static const char *const contain_names[] = { CHILD_CONTAIN_PIDNS, CHILD_CONTAIN_SUBREAPER,
@@ -419,6 +420,10 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 		close(schedstat_fd);
 	if (!rec.reaped) {
 		rec.timed_out = 1;
+		/* Looked at before the kill: a task in uninterruptible sleep (a driver call that
+		 * does not return) stays after it. */
+		if (child_tree_find_stuck_below_self(&rec.stuck) != 1)
+			rec.stuck = (struct child_stuck){ 0 };
 		kill(-s, SIGKILL);
 		kill(s, SIGKILL);
 		rec.reaped = wait_for(s, child_now_ms() + CHILD_REAP_GRACE_MS, &status, &others);
@@ -669,6 +674,7 @@ int child_collect(struct child_job *j, struct child_result *ret)
 			record_status(&r, rec.status);
 		r.strays = rec.strays;
 		r.strays_left = rec.strays_left;
+		r.stuck = rec.stuck;
 		r.containment = contain_names[rec.mode < 3 ? rec.mode : 2];
 	} else {
 		r.timed_out = true; /* the keeper died or hung: nothing is known of the child */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "core/child-stuck.h"
+#include "core/child.h"
 
 /* The fields after the state, as a 6.1 kernel writes them for a sleeping thread. */
 #define STAT_TAIL                                                                                  \
@@ -142,12 +142,49 @@ static void test_live(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static int hang(int fd, void *userdata)
+{
+	(void)fd, (void)userdata;
+	for (;;)
+		pause();
+	return 0;
+}
+
+/* A one-shot child past its deadline: the keeper's reaper looks before it kills, and the
+ * result carries what it saw (a child asleep in pause() is not stuck; the stand-in state
+ * makes its tree read as stuck). */
+static void test_one_shot(void **state)
+{
+	struct child_opts o = { .timeout_ms = 200, .max_output = 64, .max_stderr = 64 };
+	char dir[] = "/tmp/gpuenv-test-stuck-XXXXXX", cmd[64];
+	struct child_result r;
+
+	(void)state;
+	assert_int_equal(child_run_fn(hang, NULL, &o, &r), 0);
+	assert_true(r.timed_out);
+	assert_int_equal(r.stuck.pid, 0);
+	child_result_done(&r);
+	assert_non_null(mkdtemp(dir));
+	put(dir, "stat", "1 (fake) D" STAT_TAIL);
+	put(dir, "wchan", "nv_wait");
+	child_stuck_state_override = dir;
+	assert_int_equal(child_run_fn(hang, NULL, &o, &r), 0);
+	child_stuck_state_override = NULL;
+	assert_true(r.timed_out);
+	assert_true(r.stuck.pid > 0);
+	assert_string_equal(r.stuck.wchan, "nv_wait");
+	child_result_done(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stat_parse),
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_one_shot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
