@@ -474,6 +474,16 @@ static void cov_one(const struct fw_build *b, void *u)
 						 "capability %u.%u): %s",
 						 b->label, b->prefix, name, bus, ma, mi,
 						 res.reason);
+			/* what TensorFlow prints, not torch's texts of the rule's symptom: at
+			 * the runtime's implicit initialization (tensorflow/tensorflow#41892,
+			 * #41990) or at a kernel's launch (#42052, #42467) */
+			if (b->kind == FW_TENSORFLOW)
+				finding_symptom(f,
+						"InternalError: CUDA runtime implicit "
+						"initialization on GPU:0 failed. Status: device "
+						"kernel image is invalid · … status: Internal: no "
+						"kernel image is available for execution on the "
+						"device");
 			break;
 		case WANT_JIT:
 			if (res.verdict != COVERAGE_PTX_JIT)
