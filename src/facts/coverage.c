@@ -172,6 +172,20 @@ static bool ptx_isa_ok(int pm, int pn, unsigned branch, bool *unconf)
 	return false;
 }
 
+/* Is a nearer miss than b for the device? A target of the device's own major first (sm_52
+ * on a 5.0 GPU: only its minor misses, which says more than an sm_37 of another major), then
+ * the highest at or below the device, else the lowest above. */
+static bool nearer_miss(unsigned a, unsigned b, unsigned dev)
+{
+	bool same_a = a / 10 == dev / 10, same_b = b / 10 == dev / 10;
+
+	if (same_a != same_b)
+		return same_a;
+	if ((a <= dev) != (b <= dev))
+		return a <= dev;
+	return a <= dev ? a > b : a < b;
+}
+
 /* Why a target does not serve this device, for the no-kernel-image reason. */
 static void miss_reason(char *buf, size_t len, const char *target,
 			const struct coverage_target_info *t, unsigned major, unsigned minor)
@@ -282,10 +296,7 @@ int coverage_judge(const struct coverage_target *targets, size_t n, unsigned maj
 			}
 			continue;
 		}
-		/* the nearest miss: highest arch at or below the device, else the lowest above */
-		if (nearest == SIZE_MAX ||
-		    (t.arch <= dev && (bnear.arch > dev || t.arch > bnear.arch)) ||
-		    (t.arch > dev && bnear.arch > dev && t.arch < bnear.arch)) {
+		if (nearest == SIZE_MAX || nearer_miss(t.arch, bnear.arch, dev)) {
 			nearest = i;
 			bnear = t;
 		}

@@ -286,6 +286,31 @@ static void lib_fix(struct finding *f, const struct fw_build *b, const struct co
 		finding_verify(f, "gpuenv scan %s", path);
 }
 
+/* The rule's verify lines are torch's where they name a framework; a TensorFlow or JAX user
+ * checks the build they have: TensorFlow's build_info (tf.sysconfig.get_build_info(),
+ * TensorFlow 2.3 and later) and the kernel library's targets as `gpuenv scan` reads them. The
+ * rule's other lines (nvidia-smi, the JIT cache) stay. */
+static void cov_verify(struct finding *f, const struct fw_build *b)
+{
+	const char *lib = snap_get_str(b->pkg, "kernel_library.path");
+
+	if (!f)
+		return;
+	if (b->kind == FW_TORCH) {
+		finding_rule_verify(f);
+		return;
+	}
+	for (const char *const *v = f->rule->verify; v && *v; v++)
+		if (!strstr(*v, "torch") && !strstr(*v, "gpuenv scan <"))
+			finding_verify(f, "%s", *v);
+	if (b->kind == FW_TENSORFLOW)
+		finding_verify(
+			f, "python -c 'import tensorflow as tf; "
+			   "print(tf.sysconfig.get_build_info()[\"cuda_compute_capabilities\"])'");
+	if (lib)
+		finding_verify(f, "gpuenv scan %s", lib);
+}
+
 static void cov_one(const struct fw_build *b, void *u)
 {
 	struct cov_ctx *x = u;
@@ -449,6 +474,16 @@ static void cov_one(const struct fw_build *b, void *u)
 						 "capability %u.%u): %s",
 						 b->label, b->prefix, name, bus, ma, mi,
 						 res.reason);
+			/* what TensorFlow prints, not torch's texts of the rule's symptom: at
+			 * the runtime's implicit initialization (tensorflow/tensorflow#41892,
+			 * #41990) or at a kernel's launch (#42052, #42467) */
+			if (b->kind == FW_TENSORFLOW)
+				finding_symptom(f,
+						"InternalError: CUDA runtime implicit "
+						"initialization on GPU:0 failed. Status: device "
+						"kernel image is invalid · … status: Internal: no "
+						"kernel image is available for execution on the "
+						"device");
 			break;
 		case WANT_JIT:
 			if (res.verdict != COVERAGE_PTX_JIT)
@@ -504,7 +539,7 @@ static void cov_one(const struct fw_build *b, void *u)
 				finding_fix(f, "export CUDA_CACHE_MAXSIZE=4294967296   # keep the "
 					       "JIT results between runs (bytes)");
 			lib_fix(f, b, &w, ma, mi);
-			finding_rule_verify(f);
+			cov_verify(f, b);
 			continue;
 		}
 		switch (x->want) {
@@ -538,7 +573,7 @@ static void cov_one(const struct fw_build *b, void *u)
 				ma, mi);
 			break;
 		}
-		finding_rule_verify(f);
+		cov_verify(f, b);
 	}
 	strbuf_done(&w.list);
 	strbuf_done(&list);

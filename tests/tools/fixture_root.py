@@ -22,6 +22,11 @@ scenario.ini sections it reads:
                                   DT_NEEDED entries A,B (empty stand-ins) and DT_RPATH R; `launch`
                                   adds the kernel's host launcher. Needs nvcc 13.0: the goldens
                                   name what it emits (PTX ISA 9.0).
+             fatbin soname=S sass=35,52 ptx=70 ptxisa=6.4 [needed=A,B]
+                                  a gcc-built shared object whose .nv_fatbin holds one container
+                                  written by fatbin_writer.py: SASS and PTX entries of toolkits
+                                  older than nvcc 13.0 (below sm_75), headers as theirs, code a
+                                  stand-in (fatbin_writer.py says what). Needs gcc.
              hip soname=S gfx=gfx900,gfx906
                                   two HIP kernels compiled by clang 15 for each gfx target,
                                   bundled by clang-offload-bundler (.hip_fatbin). Needs clang-15.
@@ -45,6 +50,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import fatbin_writer  # noqa: E402 (tests/tools, beside this file)
 
 
 class Missing(Exception):
@@ -88,7 +95,7 @@ def parse_spec(path, spec):
 
 def tool_version(kind):
     """The compiler's version line (part of the cache key); raises Missing without the tools."""
-    if kind == "so":
+    if kind in ("so", "fatbin"):
         need("gcc")
         return subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
     if kind == "cuda":
@@ -104,7 +111,7 @@ def tool_version(kind):
         if not bundler():
             raise Missing("clang-offload-bundler (clang-tools) is not installed")
         return subprocess.run(["clang-15", "--version"], capture_output=True, text=True).stdout
-    sys.exit(f"[elf]: unknown kind '{kind}' (want so, cuda or hip)")
+    sys.exit(f"[elf]: unknown kind '{kind}' (want so, cuda, fatbin or hip)")
 
 
 def bundler():
@@ -165,6 +172,24 @@ def build_cuda(out, o):
         run(["strip", "--strip-unneeded", out])
 
 
+def build_fatbin(out, o):
+    """The container of fatbin_writer.py in a shared object with SONAME S (and DT_NEEDED A,B)."""
+    archs = lambda k: [int(a) for a in filter(None, o.get(k, "").split(","))]
+    blob = fatbin_writer.container(archs("sass"), archs("ptx"), o.get("ptxisa", "6.4"))
+    with tempfile.TemporaryDirectory() as t:
+        with open(f"{t}/k.c", "w") as f:
+            f.write(fatbin_writer.c_source(blob))
+        link = ["gcc", "-shared", "-fPIC", "-o", out, f"{t}/k.c", f"-Wl,-soname,{o['soname']}"]
+        needed = list(filter(None, o.get("needed", "").split(",")))
+        for so in needed:
+            run(["gcc", "-x", "c", "-", "-shared", "-fPIC", "-nostdlib", "-o", f"{t}/{so}",
+                 f"-Wl,-soname,{so}"], input=b"")
+        if needed:
+            link += ["-Wl,--no-as-needed"] + [f"{t}/{so}" for so in needed]
+        run(link)
+        run(["strip", "--strip-unneeded", out])
+
+
 HIP_KERNEL = """/* gpuenv test fixture: a stand-in for one translation unit of a HIP kernel library. The HIP
  * headers are not installed here, so the two runtime entry points the kernel's host stub calls
  * are declared as hip_runtime_api.h declares them. */
@@ -218,15 +243,17 @@ def build_hip(out, o):
         run(["strip", "--strip-unneeded", out])
 
 
-BUILDERS = {"so": lambda out, o: build_so(out, o["soname"], o), "cuda": build_cuda, "hip": build_hip}
+BUILDERS = {"so": lambda out, o: build_so(out, o["soname"], o), "cuda": build_cuda,
+            "fatbin": build_fatbin, "hip": build_hip}
 
 
 def make_elf(out, path, spec):
     """Builds one [elf] file at out (through the cache); raises Missing without its tools."""
     kind, opts = parse_spec(path, spec)
     key = hashlib.sha256("\0".join([kind, spec, tool_version(kind)]).encode())
-    with open(os.path.abspath(__file__), "rb") as f:
-        key.update(f.read())
+    for src in (os.path.abspath(__file__), fatbin_writer.__file__):
+        with open(src, "rb") as f:
+            key.update(f.read())
     build_root = os.environ.get("GPUENV_BUILD_ROOT")
     cache = os.path.join(build_root, "tests", "fixture-files", key.hexdigest()) if build_root else None
     if not (cache and os.path.exists(cache)):

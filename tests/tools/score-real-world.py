@@ -10,14 +10,17 @@ scenario.ini has a [real-world] section, rebuilt from a public bug report:
   root_cause = <the rule id that names that cause, or none: nothing gpuenv judges is wrong>
   layer = <the layer of that cause, or none with root_cause = none>
   fails = yes|no     (does the user's program fail: doctor must then exit 2)
+  also = RULE URL; …  (optional) further errors the machine truly has, that no edge ties to
+                      the cause, each with the public report that established it
 
 For each fixture it runs `gpuenv doctor --json` over the root run-scenario.py prepares (the
 same device nodes, kernel modules, environment and fakes) and checks four things:
   layer   the reported root cause's layer is the thread's
-  named   a finding of the rule naming the cause fires (any severity)
+  named   a finding of the rule naming the cause fires (any severity), and each `also` rule
+          fires as an error
   exit    exit 2 where fails = yes, anything else where fails = no
-  extra   no error finding other than the root cause and what it explains (caused_by,
-          followed up to a finding of the expected rule)
+  extra   no error finding other than the root cause, the `also` rules and what they explain
+          (caused_by, followed up to a finding of one of those rules)
 A gpuenv without root_cause in its JSON (an older build, --gpuenv) is judged on what its user
 read first: the first error finding (the findings come bottom layer first), else the first
 warning; it has no caused_by, so every other error counts as extra.
@@ -67,7 +70,19 @@ def real_world(scenario_dir):
         sys.exit(f"{name}: [real-world] layer {rw['layer']!r} is not one of {', '.join(LAYERS)}")
     if rw["fails"] not in ("yes", "no"):
         sys.exit(f"{name}: [real-world] fails = {rw['fails']!r}, want yes or no")
+    rw["also"] = also(name, rw.get("also", ""))
     return rw
+
+
+def also(name, text):
+    """The rule ids of `also = RULE URL; …`; exits where one names no public report."""
+    ids = []
+    for item in filter(None, (i.strip() for i in text.split(";"))):
+        words = item.split()
+        if len(words) != 2 or not words[1].startswith("https://"):
+            sys.exit(f"{name}: [real-world] also item {item!r}: want 'RULE https://…'")
+        ids.append(words[0])
+    return ids
 
 
 def doctor(runner, gpuenv, scenario_dir, fakes_dir):
@@ -106,8 +121,9 @@ def reported_root(d):
     return None, None, "no finding"
 
 
-def extra_errors(d, want):
-    """Error findings that are neither the expected root cause nor explained by it."""
+def extra_errors(d, wanted):
+    """Error findings that are neither an expected error (the root cause, `also`) nor
+    explained by one."""
     by_rule = {}
     for f in d.get("findings", []):
         by_rule.setdefault(f["rule"], f)
@@ -116,9 +132,9 @@ def extra_errors(d, want):
         if f.get("severity") != "error":
             continue
         g, steps = f, 0
-        while g is not None and g["rule"] != want and steps <= len(by_rule):
+        while g is not None and g["rule"] not in wanted and steps <= len(by_rule):
             g, steps = by_rule.get(g.get("caused_by")), steps + 1
-        if g is None or g["rule"] != want:
+        if g is None or g["rule"] not in wanted:
             out.append(f["rule"])
     return out
 
@@ -127,13 +143,15 @@ def score(name, rw, d, rc):
     got_id, got_layer, how = reported_root(d)
     rules = {f["rule"] for f in d.get("findings", [])}
     errors = [f for f in d.get("findings", []) if f.get("severity") == "error"]
+    missing_also = [a for a in rw["also"] if a not in {f["rule"] for f in errors}]
     checks = {
         # none: the thread found nothing wrong in the stack; right when nothing is an error
         "layer": not errors if rw["layer"] == "none" else got_layer == rw["layer"],
-        "named": not errors if rw["root_cause"] == "none" else rw["root_cause"] in rules,
+        "named": (not errors if rw["root_cause"] == "none" else rw["root_cause"] in rules)
+                 and not missing_also,
         "exit": (rc == 2) == (rw["fails"] == "yes"),
     }
-    extra = extra_errors(d, rw["root_cause"])
+    extra = extra_errors(d, {rw["root_cause"], *rw["also"]})
     checks["extra"] = not extra
     mark = lambda ok: "✓" if ok else "✗"
     print(f"{name}: {'right' if all(checks.values()) else 'WRONG'}")
@@ -144,7 +162,9 @@ def score(name, rw, d, rc):
               f"{'no error' if checks['named'] else 'an error fires'}")
     else:
         print(f"  named {mark(checks['named'])} {rw['root_cause']} "
-              f"{'fires' if checks['named'] else 'does not fire'}")
+              f"{'fires' if rw['root_cause'] in rules else 'does not fire'}"
+              + "".join(f"; also {a} {'does not fire as an error' if a in missing_also else 'fires'}"
+                        for a in rw["also"]))
     print(f"  exit  {mark(checks['exit'])} {rc}, the program {'fails' if rw['fails'] == 'yes' else 'runs'}"
           f" ({rw['url']})")
     print(f"  extra {mark(checks['extra'])} "

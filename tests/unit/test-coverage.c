@@ -195,6 +195,26 @@ static void test_table(void **state)
 	printf("# %zu verdict rows\n", sizeof(rows) / sizeof(rows[0]));
 }
 
+/* The reason names the nearest miss: a target of the GPU's own major before one of another
+ * (TensorFlow 2.3 on a 5.0 GPU: its sm_52, not its sm_37; tensorflow/tensorflow#46537). */
+static void test_nearest_miss(void **state)
+{
+	struct coverage_target tf23[] = { { "sm_35", -1, -1 }, { "sm_37", -1, -1 },
+					  { "sm_52", -1, -1 }, { "sm_60", -1, -1 },
+					  { "sm_61", -1, -1 }, { "compute_70", 6, 4 } };
+	struct coverage_target other[] = { { "sm_35", -1, -1 }, { "sm_61", -1, -1 } };
+	struct coverage_result res;
+
+	(void)state;
+	assert_int_equal(coverage_judge(tf23, 6, 5, 0, "450.57", &res), 0);
+	assert_int_equal(res.verdict, COVERAGE_NO_KERNEL_IMAGE);
+	assert_non_null(strstr(res.reason, "sm_52 SASS needs minor 2, device has 0"));
+	/* no target of the GPU's major: the highest below it */
+	assert_int_equal(coverage_judge(other, 2, 5, 2, NULL, &res), 0);
+	assert_int_equal(res.verdict, COVERAGE_NO_KERNEL_IMAGE);
+	assert_non_null(strstr(res.reason, "sm_35 SASS does not run across major versions"));
+}
+
 static void test_inputs(void **state)
 {
 	struct coverage_target t = { "sm_86", -1, -1 };
@@ -252,6 +272,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_nearest_miss),
 		cmocka_unit_test(test_inputs),
 		cmocka_unit_test(test_tables),
 	};

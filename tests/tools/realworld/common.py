@@ -72,9 +72,12 @@ def env(variables):
     return "[env]\n" + "".join(f"{k}={v}\n" for k, v in variables.items())
 
 
-def real_world(url, pasted, cause, root_cause, layer, fails):
+def real_world(url, pasted, cause, root_cause, layer, fails, also=""):
+    """also: "RULE URL; …", further errors the machine truly has, each with the public
+    report that established it (score-real-world.py: they must fire, and are not extra)."""
     return (f"[real-world]\nurl = {url}\npasted = {pasted}\ncause = {cause}\n"
-            f"root_cause = {root_cause}\nlayer = {layer}\nfails = {fails}\n")
+            f"root_cause = {root_cause}\nlayer = {layer}\nfails = {fails}\n"
+            + (f"also = {also}\n" if also else ""))
 
 
 def ini(dst, topic, desc, source, variables, rw, *sections, args="--no-vendor"):

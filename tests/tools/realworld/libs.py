@@ -44,7 +44,8 @@ import collections
 
 
 def _rw(d):
-    return real_world(d["url"], d["pasted"], d["cause"], d["root_cause"], d["layer"], d["fails"])
+    return real_world(d["url"], d["pasted"], d["cause"], d["root_cause"], d["layer"], d["fails"],
+                      d.get("also", ""))
 
 
 def write_ini(dst, desc, source, rw, variables):
@@ -254,9 +255,15 @@ def warp07_libcuda_so1_only():
 # CUDA 10.1's sonames (its runfile's lib64; cuBLAS 10 from the same release).
 CUDA_101 = ["libcudart.so.10.1", "libcublas.so.10", "libcublasLt.so.10", "libcufft.so.10",
             "libcurand.so.10", "libcusolver.so.10", "libcusparse.so.10"]
-# TensorFlow 2.3's pip build targets (CUDA 10.1 has no compute_80): a placeholder list whose
-# SASS covers the reports' GPUs (5.0, 6.1), as the real one does.
-TF_CAPS_23 = ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "compute_75"]
+# TensorFlow 2.3's pip build targets: TF_CUDA_COMPUTE_CAPABILITIES of its release builds
+# (tensorflow/tensorflow v2.3.0, tensorflow/tools/ci_build/release/ubuntu_16/gpu_py38_full/
+# pip.sh), which cuobjdump of 2.3.1 confirms (SASS 3.5 3.7 5.2 6.0 6.1 7.0, PTX 7.0:
+# tensorflow/tensorflow#46537) and the 2.3.0 release notes state ("PTX kernels only for
+# compute capability 7.0"). No SASS or usable PTX for compute capability 5.0.
+TF_CAPS_23 = ["sm_35", "sm_37", "sm_52", "sm_60", "sm_61", "compute_70"]
+# What the TensorFlow 2.3 list means on a compute capability 5.0 GPU, and who established it.
+TF23_NO_SM50 = ("framework.no-kernel-image https://github.com/tensorflow/tensorflow/issues/46537; "
+                "framework.no-kernel-image https://github.com/tensorflow/tensorflow/issues/42467")
 UBUNTU1804_OS_RELEASE = (
     'NAME="Ubuntu"\nVERSION="18.04.5 LTS (Bionic Beaver)"\nID=ubuntu\nID_LIKE=debian\n'
     'PRETTY_NAME="Ubuntu 18.04.5 LTS"\nVERSION_ID="18.04"\nHOME_URL="https://www.ubuntu.com/"\n'
@@ -267,6 +274,15 @@ CUDNN8_NOTE = ("cuDNN 8's tar archive and libcudnn8 package hold libcudnn.so.8 o
                "release notes: the library's major is the soname's); TensorFlow 2.1-2.3 open "
                "libcudnn.so.7 (their tested build configuration: CUDA 10.1, cuDNN 7.6, "
                "tensorflow/docs site/en/install/source.md)")
+
+
+def cuda101_toolkit(root, tk):
+    """The CUDA 10.1 Update 2 runfile's toolkit at tk: version.txt as it writes it, nvcc (only
+    its presence is read: a placeholder script), lib64's sonames."""
+    w(root, f"{tk}/version.txt", "CUDA Version 10.1.243\n")
+    w(root, f"{tk}/bin/nvcc", "#!/bin/sh\n# placeholder for the nvcc ELF binary\n", 0o755)
+    for s in CUDA_101:
+        so(root, f"{tk}/lib64/{s}", s)
 
 
 def laptop_host(name, device, model, drv, osrel, rel):
@@ -281,7 +297,7 @@ def laptop_host(name, device, model, drv, osrel, rel):
 
 
 def tf23_cudnn8(name, url, tf, prefix, site, cuda_dir, cudnn_dir, cudnn, device, model, drv,
-                osrel, rel, desc, source, pasted, variables, conda_history=None):
+                osrel, rel, desc, source, pasted, variables, conda_history=None, also=None):
     dst, root, modules = laptop_host(name, device, model, drv, osrel, rel)
     if conda_history:
         w(root, f"{prefix}/conda-meta/history", conda_history)
@@ -289,13 +305,7 @@ def tf23_cudnn8(name, url, tf, prefix, site, cuda_dir, cudnn_dir, cudnn, device,
     dist_info(root, site, "tensorflow", tf)
     tf_build_info(root, site, "10.1", "7", TF_CAPS_23, "/dt7/usr/bin/gcc")
     w(root, f"{prefix}/bin/python3", "")
-    # the CUDA 10.1 Update 2 runfile's toolkit: version.txt as it writes it, nvcc (only its
-    # presence is read: a placeholder script)
-    tk = os.path.dirname(cuda_dir)
-    w(root, f"{tk}/version.txt", "CUDA Version 10.1.243\n")
-    w(root, f"{tk}/bin/nvcc", "#!/bin/sh\n# placeholder for the nvcc ELF binary\n", 0o755)
-    for s in CUDA_101:
-        so(root, f"{cuda_dir}/{s}", s)
+    cuda101_toolkit(root, os.path.dirname(cuda_dir))
     so(root, f"{cudnn_dir}/libcudnn.so.{cudnn}", "libcudnn.so.8")
     link(root, f"{cudnn_dir}/libcudnn.so.8", f"libcudnn.so.{cudnn}")
     link(root, f"{cudnn_dir}/libcudnn.so", "libcudnn.so.8")
@@ -304,8 +314,9 @@ def tf23_cudnn8(name, url, tf, prefix, site, cuda_dir, cudnn_dir, cudnn, device,
              "cause": "TensorFlow " + tf + " opens cuDNN 7 (libcudnn.so.7: its build is CUDA "
                       "10.1 / cuDNN 7.6); the machine has cuDNN " + cudnn + ", whose library "
                       "is libcudnn.so.8, so no libcudnn.so.7 exists anywhere and TensorFlow "
-                      "skips the GPU",
-             "root_cause": "runtime.library-not-found", "layer": "runtime", "fails": "yes"}),
+                      "skips the GPU" + (also[0] if also else ""),
+             "root_cause": "runtime.library-not-found", "layer": "runtime", "fails": "yes",
+             "also": also[1] if also else ""}),
         section(BASE, "devices"), modules)
 
 
@@ -324,7 +335,8 @@ def tf231_gtx960m():
         "A laptop with a GeForce GTX 960M (Maxwell, compute capability 5.0) on driver 450.80.02, "
         "Ubuntu 20.04, CUDA 10.1.243 and cuDNN 8.0.4 in /usr/local/cuda-10.1/lib64, TensorFlow "
         "2.3.1 from pip in Anaconda's Python 3.7.4: libcudart.so.10.1 opens, libcudnn.so.7 does "
-        "not, and TensorFlow skips the GPU",
+        "not, and TensorFlow skips the GPU; its build has no code a compute capability 5.0 GPU "
+        "runs either",
         "Rebuilt from https://github.com/tensorflow/tensorflow/issues/44040 (pasted: TensorFlow "
         "2.3.1 / v2.3.0-54-gfcc4b966f1, Python 3.7.4 (GCC 7.3.0: Anaconda's), CUDA 10.1.243, "
         "cuDNN 8.0.4, 'GeForce GTX 960m, 4 Gb', NVIDIA-SMI 450.80.02, 'Successfully opened "
@@ -336,14 +348,20 @@ def tf231_gtx960m():
         "(updates/dkms), Ubuntu 20.04's os-release (the report says 20.04.4), Anaconda under "
         "/home/user/anaconda3, cuDNN 8.0.4 copied into the toolkit's lib64 as NVIDIA's tar "
         "install guide does, and LD_LIBRARY_PATH naming that lib64 (libcudart.so.10.1 opened, "
-        "so the loader finds it); build_info.py with TensorFlow 2.3's CUDA 10.1 / cuDNN 7",
+        "so the loader finds it); build_info.py with TensorFlow 2.3's CUDA 10.1 / cuDNN 7 "
+        "and its release build's compute capabilities (sm_35 sm_37 sm_52 sm_60 sm_61 compute_70)",
         "W tensorflow/stream_executor/platform/default/dso_loader.cc:59] Could not load dynamic "
         "library 'libcudnn.so.7'; dlerror: libcudnn.so.7: cannot open shared object file: No "
         "such file or directory",
         {"PATH": f"{prefix}/bin:{prefix}/condabin:/usr/local/cuda-10.1/bin:/usr/local/sbin:"
                  "/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
          "LD_LIBRARY_PATH": "/usr/local/cuda-10.1/lib64", "CONDA_PREFIX": prefix,
-         "CONDA_EXE": f"{prefix}/bin/conda", "HOME": home}, w_conda)
+         "CONDA_EXE": f"{prefix}/bin/conda", "HOME": home}, w_conda,
+        ("; and with cuDNN 7 in place it would still fail: TensorFlow 2.3's pip build holds "
+         "SASS for 3.5 3.7 5.2 6.0 6.1 and PTX for 7.0 only, nothing a compute capability 5.0 "
+         "GPU runs ('no kernel image is available for execution on the device' on a GTX 960M "
+         "and a 940MX: tensorflow/tensorflow#42467; cuobjdump of 2.3.1: #46537; fixed in 2.4)",
+         TF23_NO_SM50))
 
 
 def tf230_gtx1050_mobile():
@@ -371,7 +389,7 @@ def tf230_gtx1050_mobile():
         "module, the kernel 5.4.0-42-generic (18.04's HWE kernel then), 18.04.5's os-release, "
         "TensorFlow in the system Python's /usr/local/lib/python3.7/dist-packages, "
         "LD_LIBRARY_PATH naming /usr/local/cuda-10.1/lib64; build_info.py with TensorFlow "
-        "2.3's CUDA 10.1 / cuDNN 7",
+        "2.3's CUDA 10.1 / cuDNN 7 and its release build's compute capabilities",
         "W tensorflow/stream_executor/platform/default/dso_loader.cc:59] Could not load dynamic "
         "library 'libcudnn.so.7'; dlerror: libcudnn.so.7: cannot open shared object file: No "
         "such file or directory",
@@ -392,10 +410,7 @@ def tf_nightly24_on_cuda101():
     tf_build_info(root, site, "11.0", "8", TF_CAPS_2X, "/dt7/usr/bin/gcc")
     tk = "/usr/local/cuda-10.1"
     link(root, "usr/local/cuda", tk)
-    w(root, f"{tk}/version.txt", "CUDA Version 10.1.243\n")
-    w(root, f"{tk}/bin/nvcc", "#!/bin/sh\n# placeholder for the nvcc ELF binary\n", 0o755)
-    for s in CUDA_101:
-        so(root, f"{tk}/lib64/{s}", s)
+    cuda101_toolkit(root, tk)
     so(root, "/usr/lib/x86_64-linux-gnu/libcudnn.so.7.6.5", "libcudnn.so.7")
     link(root, "usr/lib/x86_64-linux-gnu/libcudnn.so.7", "libcudnn.so.7.6.5")
     llp = ":".join(["/usr/local/magma/lib:/usr/local/cuda/extras/CUPTI/lib64:/usr/local/cuda/lib64"]
