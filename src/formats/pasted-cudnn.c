@@ -112,20 +112,6 @@ static int status_at(const char *p, size_t *ret_n)
 	return -1;
 }
 
-/* line cut at SYMPTOM_MAX bytes, on a UTF-8 boundary */
-static void symptom_text(const char *line, char *buf, size_t len)
-{
-	size_t n = strlen(line);
-
-	if (n >= len) {
-		n = len - 1;
-		while (n > 0 && ((unsigned char)line[n] & 0xC0) == 0x80)
-			n--;
-	}
-	memcpy(buf, line, n);
-	buf[n] = '\0';
-}
-
 /* Every status the line names that cuDNN reports as a failure: not SUCCESS, which a check
  * prints beside the real one ("CUDNN_STATUS_SUCCESS (6 vs. 0)"). */
 static void read_line(struct pasted_out *o, const char *s, unsigned no)
@@ -143,7 +129,7 @@ static void read_line(struct pasted_out *o, const char *s, unsigned no)
 		snprintf(name, sizeof(name), "%s%s", PREFIX, statuses[i].name);
 		pasted_put(o, no, name, "messages.cudnn.status");
 		if (statuses[i].rule) {
-			symptom_text(s, sym, sizeof(sym));
+			pasted_cut_utf8(s, strlen(s), sym, sizeof(sym));
 			pasted_put(o, no, sym, "symptoms.%s", statuses[i].rule);
 		}
 	}

@@ -46,18 +46,6 @@ static const struct {
 	{ "ncclRemoteError", "remote process exited or there was a network error" },
 };
 
-/* s cut at MESSAGE_MAX bytes on a UTF-8 boundary, into buf */
-static void cut(const char *s, size_t n, char *buf, size_t len)
-{
-	if (n >= len) {
-		n = len - 1;
-		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-			n--;
-	}
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-}
-
 /* The return code, by name anywhere, by its words only in NCCL's own error lines. */
 static void read_result(struct pasted_out *o, const char *s, unsigned no)
 {
@@ -117,7 +105,7 @@ static void read_cuda_failure(struct pasted_out *o, const char *s, unsigned no)
 
 	if (!p || !(q = strchr(p, '\'')) || !(e = strchr(q + 1, '\'')) || e == q + 1)
 		return;
-	cut(q + 1, (size_t)(e - q - 1), buf, sizeof(buf));
+	pasted_cut_utf8(q + 1, (size_t)(e - q - 1), buf, sizeof(buf));
 	pasted_put(o, no, buf, "messages.nccl.cuda_failure");
 }
 
@@ -142,7 +130,7 @@ int pasted_read_nccl(const char *text, size_t len, struct pasted_facts *out)
 			w += 10;
 			while (*w == ' ')
 				w++;
-			cut(w, strlen(w), buf, sizeof(buf));
+			pasted_cut_utf8(w, strlen(w), buf, sizeof(buf));
 			pasted_put(&o, it.no, buf, "messages.nccl.warning");
 		}
 		read_cuda_failure(&o, s, it.no);
