@@ -310,6 +310,29 @@ check("NVML mismatch alone: facts_derived empty", doc.get("facts_derived") == []
 rc, out, err = run([], b"Failed to initialize NVML: Driver/library version mismatch\n")
 check("NVML mismatch alone: no derived section", "Derived through" not in out, out[:300])
 
+# NCCL's own lines (https://github.com/InternLM/lmdeploy/issues/1108, NCCL_DEBUG=INFO): the
+# driver's CUDA from "cudaDriverVersion", the return code; the INFO line about the optional
+# libnccl-net.so plugin is no missing library; the messages.* facts stay out of the snapshot.
+NCCL = (b"NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: "
+        b"cannot open shared object file: No such file or directory\n"
+        b"NCCL INFO NET/Plugin : No plugin found, using internal implementation\n"
+        b"NCCL INFO cudaDriverVersion 11070\n\n"
+        b"init.cc:1582 NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA "
+        b"runtime version'\n"
+        b"Failed, NCCL error /lmdeploy/src/turbomind/utils/nccl_utils.cc:296 'unhandled cuda "
+        b"error (run with NCCL_DEBUG=INFO for details)'\n")
+rc, doc = explain_json(NCCL, "NCCL")
+dv = fact(doc, "driver.cuda.driver_version") or {}
+check("NCCL: driver CUDA 11.7 read by the nccl reader at line 3",
+      dv.get("value") == "11.7" and dv.get("line") == 3 and dv.get("reader") == "nccl", f"{dv}")
+check("NCCL: root cause runtime.toolkit-needs-newer-driver",
+      root_id(doc) == "runtime.toolkit-needs-newer-driver", f"{root_id(doc)}")
+check("NCCL: the optional plugin's INFO line is no library-not-found symptom",
+      fact(doc, "symptoms.runtime.library-not-found") is None, f"{doc.get('facts_read')}")
+check("NCCL: ncclUnhandledCudaError read, messages kept out of the snapshot",
+      (fact(doc, "messages.nccl.result") or {}).get("value") == "ncclUnhandledCudaError" and
+      "messages" not in (doc.get("snapshot") or {}), f"{doc.get('facts_read')}")
+
 if failed:
     print(f"{len(failed)} failed")
     sys.exit(1)
