@@ -49,7 +49,8 @@
 struct symptom {
 	const char *needle;
 	const char *rules[ERRORS_MAX_IDS];
-	const char *also; /* a word the line must hold too (NULL: none) */
+	const char *also;   /* a word the line must hold too (NULL: none) */
+	const char *unless; /* a word that makes the line no symptom (NULL: none) */
 };
 
 /* Case-sensitive, as the programs print them. Every rule id here is checked against the rule
@@ -133,7 +134,9 @@ static const struct symptom symptoms[] = {
 	{ "Could not load dynamic library", { "runtime.library-not-found" } },
 	/* cuDNN 8's libcudnn.so loading its sub-libraries (libcudnn_cnn_infer.so.8 …) */
 	{ "Could not load library libcudnn", { "runtime.library-not-found" } },
-	{ "cannot open shared object file", { "runtime.library-not-found" } },
+	/* not NCCL's INFO lines: a missing optional plugin (libnccl-net.so, libnccl-tuner.so) is
+	 * NCCL's normal case ("No plugin found, using internal implementation") */
+	{ "cannot open shared object file", { "runtime.library-not-found" }, NULL, "NCCL INFO" },
 	{ "invalid device ordinal", { "runtime.mig-device-selection" } },
 	{ "Unsupported gpu architecture 'compute_", { "runtime.toolkit-cannot-target-gpu" } },
 	{ "requirement error: unsatisfied condition: cuda>=",
@@ -496,7 +499,8 @@ static int read_symptoms(const struct line *l, const bool *found, struct pasted_
 
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms); i++) {
 		if (!(found ? found[i] : find(l, symptoms[i].needle) != NULL) ||
-		    (symptoms[i].also && !find(l, symptoms[i].also)))
+		    (symptoms[i].also && !find(l, symptoms[i].also)) ||
+		    (symptoms[i].unless && find(l, symptoms[i].unless)))
 			continue;
 		r = add_symptoms(out, symptoms[i].rules, l);
 		if (r < 0)

@@ -2,7 +2,9 @@
 /* The readers gpuenv explain runs over pasted text, one line each (see pasted.h), with the
  * words without which each reads nothing (its "signs": the lines it keys on, as its file
  * reads them; NULL where no word is needed, as for pip list's or env's lines). */
+#include "formats/pasted-cudnn.h"
 #include "formats/pasted-errors.h"
+#include "formats/pasted-nccl.h"
 #include "formats/pasted-readers.h"
 #include "formats/pasted.h"
 
@@ -37,5 +39,7 @@ const struct pasted_reader pasted_readers[] = {
 	{ "rocm-smi", pasted_read_rocm_smi, SIGNS("GPU[") },
 	{ "torch-arch", pasted_read_torch_arch, NULL },
 	{ "tf-build-info", pasted_read_tf_build_info, SIGNS("'is_cuda_build'") },
+	{ "cudnn", pasted_read_cudnn, SIGNS("CUDNN_STATUS_") },
+	{ "nccl", pasted_read_nccl, SIGNS("NCCL", "nccl", "Cuda failure ") },
 	{ NULL, NULL, NULL },
 };

@@ -228,6 +228,19 @@ static void add(struct pasted_out *o, unsigned line, const char *path, const cha
 		o->n++;
 }
 
+void pasted_cut_utf8(const char *s, size_t n, char *buf, size_t len)
+{
+	if (!len)
+		return;
+	if (n >= len) {
+		n = len - 1;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
 void pasted_put(struct pasted_out *o, unsigned line, const char *value, const char *path_fmt, ...)
 {
 	char path[256], *v;

@@ -43,6 +43,9 @@ bool pasted_version_token(const char *s, char *buf, size_t len);
  * and lspci never print more); *ret_end points past it. False otherwise, or when a fifth digit
  * follows. */
 bool pasted_index(const char *s, unsigned *ret, const char **ret_end);
+/* s[0..n) copied into buf (len bytes, NUL-terminated), cut short on a UTF-8 character
+ * boundary when it does not fit: what readers keep of a long message. */
+void pasted_cut_utf8(const char *s, size_t n, char *buf, size_t len);
 /* The first blank-separated token of s, copied into buf; false when none or too long. */
 bool pasted_token(const char *s, char *buf, size_t len);
 

@@ -3,8 +3,8 @@
  * `gpuenv explain` output (docs/explain.md): what was read from the text, each fact with its
  * line and reader; then the diagnosis as doctor renders it (out-doctor*.c); then "to be sure,
  * run:" with the commands that would give the rules what the text did not. JSON: doctor's
- * document plus "facts_read" and "ask" (the embedded snapshot without its "symptoms", which
- * facts_read lists, so that it stays a docs/schema/snapshot.json document).
+ * document plus "facts_read" and "ask" (the embedded snapshot without its "symptoms" and
+ * "messages", which facts_read lists, so that it stays a docs/schema/snapshot.json document).
  */
 #include <errno.h>
 #include <jansson.h>
@@ -134,6 +134,104 @@ static void facts_text(const struct explain_view *v, unsigned flags, bool md, st
 	conflicts_text(v, flags, md, sb);
 }
 
+/* Evidence a rule took from the knowledge base (the tables of src/facts/data: keys "facts.<table>…",
+ * or a "facts:<table>" source), not from the text: marked "[facts]" wherever explain shows it
+ * (issue 12: "facts derived through the knowledge base say so"). */
+static bool derived(const struct rule_evidence *ev)
+{
+	return (ev->name && strncmp(ev->name, "facts.", 6) == 0) ||
+	       (ev->source && strncmp(ev->source, "facts:", 6) == 0);
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+/* Has an earlier finding shown the same derived evidence (name and value)? */
+static bool derived_seen(const struct gpuenv_doctor *d, size_t fi, size_t ei)
+{
+	const struct rule_evidence *ev = &d->findings[fi].ev[ei];
+
+	for (size_t i = 0; i <= fi; i++)
+		for (size_t e = 0; e < (i == fi ? ei : d->findings[i].n_ev); e++) {
+			const struct rule_evidence *o = &d->findings[i].ev[e];
+
+			if (derived(o) && same_text(o->name, ev->name) &&
+			    same_text(o->value, ev->value))
+				return true;
+		}
+	return false;
+}
+
+static const char *derived_value(const struct rule_evidence *ev, unsigned flags)
+{
+	if ((flags & GPUENV_RENDER_REDACT) && ev->identifying)
+		return "<redacted>";
+	return ev->value ? ev->value : "";
+}
+
+/* A Markdown table cell: "|" escaped, line ends and backticks (which would open a code
+ * span) as blanks. */
+static void md_cell(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			strbuf_puts(sb, "\\|");
+		else
+			strbuf_putc(sb, *s == '\n' || *s == '\r' || *s == '`' ? ' ' : *s);
+	}
+}
+
+static size_t derived_count(const struct gpuenv_doctor *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n_findings; i++)
+		for (size_t e = 0; e < d->findings[i].n_ev; e++)
+			n += derived(&d->findings[i].ev[e]) && !derived_seen(d, i, e);
+	return n;
+}
+
+/* "Derived through the knowledge base": each such evidence once, with the rule that used it
+ * and the public source its row names. */
+static void derived_text(const struct explain_view *v, unsigned flags, bool md, struct strbuf *sb)
+{
+	const struct gpuenv_doctor *d = v->d;
+	size_t n = derived_count(d);
+
+	if (!n)
+		return;
+	strbuf_printf(
+		sb,
+		md ? "### Derived through the knowledge base (%zu), not read from the text\n\n"
+		     "| fact | value | rule | source |\n|---|---|---|---|\n"
+		   : "Derived through the knowledge base (%zu), not read from the text:\n",
+		n);
+	for (size_t i = 0; i < d->n_findings; i++)
+		for (size_t e = 0; e < d->findings[i].n_ev; e++) {
+			const struct rule_evidence *ev = &d->findings[i].ev[e];
+
+			if (!derived(ev) || derived_seen(d, i, e))
+				continue;
+			if (!md) {
+				strbuf_printf(sb, "  %s = %s [facts]  (%s; %s)\n",
+					      ev->name ? ev->name : "", derived_value(ev, flags),
+					      d->findings[i].rule->id,
+					      ev->source ? ev->source : "");
+				continue;
+			}
+			strbuf_puts(sb, "| `");
+			md_cell(sb, ev->name ? ev->name : "");
+			strbuf_puts(sb, "` | ");
+			md_cell(sb, derived_value(ev, flags));
+			strbuf_printf(sb, " **[facts]** | `%s` | ", d->findings[i].rule->id);
+			md_cell(sb, ev->source ? ev->source : "");
+			strbuf_puts(sb, " |\n");
+		}
+	strbuf_putc(sb, '\n');
+}
+
 static void ask_text(const struct explain_view *v, bool md, struct strbuf *sb)
 {
 	if (!v->ask || !v->ask[0])
@@ -151,6 +249,7 @@ static int render(const struct explain_view *v, unsigned flags, bool md, struct 
 	int r;
 
 	facts_text(v, flags, md, sb);
+	derived_text(v, flags, md, sb);
 	r = md ? out_doctor_markdown(v->d, flags, sb) : out_doctor_text(v->d, flags, sb);
 	if (r < 0)
 		return r;
@@ -171,7 +270,7 @@ int out_explain_markdown(const struct explain_view *v, unsigned flags, struct st
 int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf *sb)
 {
 	struct strbuf doc = STRBUF_INIT;
-	json_t *root, *read, *ask;
+	json_t *root, *read, *ask, *kb;
 	int r;
 
 	r = out_doctor_json(v->d, flags, &doc);
@@ -183,9 +282,12 @@ int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf
 	strbuf_done(&doc);
 	read = json_array();
 	ask = json_array();
-	if (!root || !read || !ask)
+	kb = json_array();
+	if (!root || !read || !ask || !kb)
 		goto oom;
+	/* facts_read lists them; neither is a snapshot section of docs/schema/snapshot.json */
 	json_object_del(json_object_get(root, "snapshot"), "symptoms");
+	json_object_del(json_object_get(root, "snapshot"), "messages");
 	for (size_t i = 0; i < v->n_read; i++) {
 		const struct explain_read *x = &v->read[i];
 		json_t *o = json_pack("{s:s, s:s, s:i, s:s, s:b}", "path", x->path, "value",
@@ -213,6 +315,25 @@ int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf
 	for (size_t i = 0; v->ask && v->ask[i]; i++)
 		if (json_array_append_new(ask, json_string(v->ask[i])) < 0)
 			goto oom;
+	for (size_t i = 0; i < v->d->n_findings; i++)
+		for (size_t e = 0; e < v->d->findings[i].n_ev; e++) {
+			const struct rule_evidence *ev = &v->d->findings[i].ev[e];
+			json_t *o;
+
+			if (!derived(ev) || derived_seen(v->d, i, e))
+				continue;
+			o = json_pack("{s:s, s:s, s:s, s:s?, s:s}", "name",
+				      ev->name ? ev->name : "", "value", derived_value(ev, flags),
+				      "rule", v->d->findings[i].rule->id, "source", ev->source,
+				      "mark", "[facts]");
+			if (!o || json_array_append_new(kb, o) < 0)
+				goto oom;
+		}
+	if (json_object_set_new(root, "facts_derived", kb) < 0) {
+		kb = NULL;
+		goto oom;
+	}
+	kb = NULL;
 	if (json_object_set_new(root, "facts_read", read) < 0 ||
 	    json_object_set_new(root, "facts_dropped", json_integer((json_int_t)v->dropped)) < 0 ||
 	    json_object_set_new(root, "ask", ask) < 0) {
@@ -224,5 +345,6 @@ oom:
 	json_decref(root);
 	json_decref(read);
 	json_decref(ask);
+	json_decref(kb);
 	return -ENOMEM;
 }

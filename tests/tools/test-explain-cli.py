@@ -277,6 +277,62 @@ check("unknown option: exit 64", rc == 64, f"rc={rc}")
 rc, out, err = run(["--help"])
 check("--help: exit 0 and names FILE|-", rc == 0 and "[FILE|-]" in out, out[:200])
 
+# Facts derived through the knowledge base are marked "[facts]" in every output (issue 12), and
+# only those: a fact read from the text never is. The Xid line as NVIDIA/NVSentinel#155's
+# maintainer quoted it (https://github.com/NVIDIA/NVSentinel/issues/155).
+XID79 = b"NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus\n"
+rc, doc = explain_json(XID79, "Xid 79")
+kb = doc.get("facts_derived") or []
+check("Xid 79: the Xid table's row is a derived fact, marked [facts]",
+      any(k.get("name") == "facts.xid" and k.get("mark") == "[facts]" and
+          k.get("value", "").startswith("79 ") and k.get("rule") == "driver.xid-errors"
+          for k in kb), f"{kb}")
+check("Xid 79: no fact read from the text is a knowledge-base key",
+      not any(f["path"].startswith("facts.") for f in doc.get("facts_read", [])),
+      f"{doc.get('facts_read')}")
+rc, out, err = run([], XID79)
+check("Xid 79 text: the derived line is marked [facts] under its own heading",
+      "Derived through the knowledge base (1), not read from the text:" in out and
+      any(ln.strip().startswith("facts.xid = 79 ") and "[facts]" in ln
+          for ln in out.splitlines()), out[:600])
+check("Xid 79 text: no line read from the text is marked [facts]",
+      not any(ln.startswith("  line ") and "[facts]" in ln for ln in out.splitlines()),
+      out[:600])
+rc, out, err = run(["--markdown"], XID79)
+check("Xid 79 markdown: the derived row is marked **[facts]**",
+      "### Derived through the knowledge base (1)" in out and
+      any(ln.startswith("| `facts.xid` | 79 ") and "**[facts]**" in ln for ln in out.splitlines()),
+      out[:600])
+# A text whose judging takes nothing from the knowledge base: no section, an empty list.
+rc, doc = explain_json(b"Failed to initialize NVML: Driver/library version mismatch\n", "nvml")
+check("NVML mismatch alone: facts_derived empty", doc.get("facts_derived") == [],
+      f"{doc.get('facts_derived')}")
+rc, out, err = run([], b"Failed to initialize NVML: Driver/library version mismatch\n")
+check("NVML mismatch alone: no derived section", "Derived through" not in out, out[:300])
+
+# NCCL's own lines (https://github.com/InternLM/lmdeploy/issues/1108, NCCL_DEBUG=INFO): the
+# driver's CUDA from "cudaDriverVersion", the return code; the INFO line about the optional
+# libnccl-net.so plugin is no missing library; the messages.* facts stay out of the snapshot.
+NCCL = (b"NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: "
+        b"cannot open shared object file: No such file or directory\n"
+        b"NCCL INFO NET/Plugin : No plugin found, using internal implementation\n"
+        b"NCCL INFO cudaDriverVersion 11070\n\n"
+        b"init.cc:1582 NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA "
+        b"runtime version'\n"
+        b"Failed, NCCL error /lmdeploy/src/turbomind/utils/nccl_utils.cc:296 'unhandled cuda "
+        b"error (run with NCCL_DEBUG=INFO for details)'\n")
+rc, doc = explain_json(NCCL, "NCCL")
+dv = fact(doc, "driver.cuda.driver_version") or {}
+check("NCCL: driver CUDA 11.7 read by the nccl reader at line 3",
+      dv.get("value") == "11.7" and dv.get("line") == 3 and dv.get("reader") == "nccl", f"{dv}")
+check("NCCL: root cause runtime.toolkit-needs-newer-driver",
+      root_id(doc) == "runtime.toolkit-needs-newer-driver", f"{root_id(doc)}")
+check("NCCL: the optional plugin's INFO line is no library-not-found symptom",
+      fact(doc, "symptoms.runtime.library-not-found") is None, f"{doc.get('facts_read')}")
+check("NCCL: ncclUnhandledCudaError read, messages kept out of the snapshot",
+      (fact(doc, "messages.nccl.result") or {}).get("value") == "ncclUnhandledCudaError" and
+      "messages" not in (doc.get("snapshot") or {}), f"{doc.get('facts_read')}")
+
 if failed:
     print(f"{len(failed)} failed")
     sys.exit(1)

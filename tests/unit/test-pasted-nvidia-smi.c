@@ -134,6 +134,23 @@ static void test_query_windows(void **state)
 	pasted_expect_none(&f, "driver.nvml.devices.0.minor_number");
 }
 
+/* https://github.com/pytorch/pytorch/issues/68611 (the default table on Windows: the column
+ * Linux fills with the persistence mode is the driver model, "TCC/WDDM"), with the CRLF line
+ * ends a Windows console's copy keeps */
+static void test_table_windows_crlf(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_nvidia_smi, DIR, "table-461-windows-wddm-crlf.txt", &f);
+	pasted_expect(&f, "driver.nvml.driver_version", "461.72", 2);
+	pasted_expect(&f, "driver.nvml.cuda_driver_version", "11.2", 2);
+	pasted_expect(&f, "driver.nvml.devices.0.name", "GeForce GTX 105...", 8);
+	pasted_expect(&f, "driver.nvml.devices.0.pci_bus_id", "00000000:01:00.0", 8);
+	pasted_expect(&f, "driver.nvml.devices.0.memory_total_mib", "4096", 9);
+	pasted_expect_none(&f, "driver.nvml.devices.0.persistence_mode");
+	for (size_t i = 0; i < f.n; i++)
+		assert_null(strchr(f.v[i].value, '\r'));
+}
+
 /* https://github.com/NVIDIA/nvidia-docker/issues/1146 (the middle of a -q section: with no
  * "GPU <bus id>" line the device is not known, so nothing is read) */
 static void test_query_partial(void **state)
@@ -263,6 +280,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_query_partial, teardown),
 		cmocka_unit_test_teardown(test_list_mig, teardown),
 		cmocka_unit_test_teardown(test_list_and_table, teardown),
+		cmocka_unit_test_teardown(test_table_windows_crlf, teardown),
 		cmocka_unit_test_teardown(test_csv, teardown),
 		cmocka_unit_test_teardown(test_not_nvidia_smi, teardown),
 		cmocka_unit_test_teardown(test_hostile, teardown),
