@@ -198,6 +198,29 @@ bool common_use_color(const struct common_opts *o, FILE *f)
 	return isatty(fileno(f));
 }
 
+/* The width text is wrapped at: COLUMNS where it holds a number (as systemd's columns() and
+ * util-linux's get_terminal_width() honour it: `COLUMNS=120 gpuenv doctor | less`), else the
+ * terminal's width where f is one (TIOCGWINSZ, tty_ioctl(4)), else 0: the renderer's 80, so
+ * output to a file or a pipe does not depend on who ran it. */
+static unsigned text_width(FILE *f)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (env && *env) {
+		char *end;
+		unsigned long cols;
+
+		errno = 0;
+		cols = strtoul(env, &end, 10);
+		if (!errno && !*end && *env != '-' && cols > 0)
+			return cols > 0xfff ? 0xfff : (unsigned)cols;
+	}
+	if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 0;
+}
+
 unsigned common_render_flags(const struct common_opts *o, FILE *f)
 {
 	unsigned flags = 0;
@@ -208,14 +231,7 @@ unsigned common_render_flags(const struct common_opts *o, FILE *f)
 		flags |= GPUENV_RENDER_REDACT;
 	if (common_use_color(o, f))
 		flags |= GPUENV_RENDER_COLOR;
-	/* the terminal's width where f is one (TIOCGWINSZ, tty_ioctl(4)); otherwise the
-	 * renderer's 80, so output to a file or a pipe does not depend on who ran it */
-	if (isatty(fileno(f))) {
-		struct winsize ws;
-
-		if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-			flags |= GPUENV_RENDER_WIDTH(ws.ws_col);
-	}
+	flags |= GPUENV_RENDER_WIDTH(text_width(f));
 	return flags;
 }
 

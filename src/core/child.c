@@ -377,6 +377,11 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 	int status = 0, schedstat_fd;
 	pid_t s;
 
+	/* The init of a PID namespace outlives its parent, the keeper, unless told: without this
+	 * a killed gpuenv left it (and the hung child under it) running until the deadline. The
+	 * kernel delivers this SIGKILL to an init, since it comes from the ancestor namespace. */
+	if (mode == 0)
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	s = fork();
 	if (s < 0)
 		_exit(1);
@@ -896,115 +901,6 @@ void child_proc_stop(struct child_proc *p, unsigned grace_ms, struct child_resul
 	else
 		child_result_done(&r);
 	*p = (struct child_proc){ .in_fd = -1, .keeper = 0 };
-}
-
-/* ---- a private directory ------------------------------------------------------------ */
-
-int child_tmpdir_create(char **ret_path)
-{
-	const char *tmp = getenv("TMPDIR");
-	char *path;
-
-	if (!tmp || tmp[0] != '/')
-		tmp = "/tmp";
-	if (asprintf(&path, "%s/gpuenv-vendor-XXXXXX", tmp) < 0)
-		return -ENOMEM;
-	if (!mkdtemp(path)) {
-		int err = -errno;
-
-		free(path);
-		return err;
-	}
-	*ret_path = path;
-	return 0;
-}
-
-int child_tmpdir_put(const char *dir, const char *name, const char *text)
-{
-	_cleanup_free_ char *sub = NULL;
-	const char *slash = strchr(name, '/');
-	int dfd, fd, err = 0;
-
-	if (!*name || name[0] == '/' || (slash && strchr(slash + 1, '/')) || strstr(name, ".."))
-		return -EINVAL;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	if (slash) {
-		sub = strndup(name, (size_t)(slash - name));
-		if (!sub) {
-			close(dfd);
-			return -ENOMEM;
-		}
-		if (mkdirat(dfd, sub, 0700) < 0 && errno != EEXIST)
-			err = -errno;
-	}
-	fd = err < 0 ? -1
-		     : openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			      0600);
-	if (fd < 0 && !err)
-		err = -errno;
-	close(dfd);
-	if (fd >= 0) {
-		write_all(fd, text, strlen(text));
-		if (close(fd) < 0)
-			err = -errno;
-	}
-	return err;
-}
-
-/* Removes what dirfd holds, depth first, never following a symbolic link (unlinkat removes the
- * link itself); depth-capped against a hostile tree. */
-static int remove_contents(int dirfd, unsigned depth)
-{
-	DIR *d;
-	struct dirent *e;
-	int err = 0;
-
-	if (depth > 64) {
-		close(dirfd);
-		return -ELOOP;
-	}
-	d = fdopendir(dirfd);
-	if (!d) {
-		err = -errno;
-		close(dirfd);
-		return err;
-	}
-	while ((e = readdir(d))) {
-		int fd;
-
-		if (streq(e->d_name, ".") || streq(e->d_name, ".."))
-			continue;
-		if (unlinkat(dirfd, e->d_name, 0) == 0)
-			continue;
-		fd = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0) {
-			int r = remove_contents(fd, depth + 1);
-
-			if (r < 0 && !err)
-				err = r;
-		}
-		if (unlinkat(dirfd, e->d_name, AT_REMOVEDIR) < 0 && !err)
-			err = -errno;
-	}
-	closedir(d);
-	return err;
-}
-
-int child_tmpdir_remove(const char *path)
-{
-	int fd, err;
-
-	if (!path)
-		return 0;
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	err = remove_contents(fd, 0);
-	if (rmdir(path) < 0 && !err)
-		err = -errno;
-	return err;
 }
 
 void child_result_done(struct child_result *r)

@@ -19,11 +19,6 @@
 #include "shared/strbuf.h"
 #include "snapshot/snapshot.h"
 
-/* Text is wrapped at the width the caller gives (GPUENV_RENDER_WIDTH, the terminal's), else
- * at 80 columns; narrower than 40 would leave no room after the 16-column labels. */
-#define WRAP_DEFAULT 80
-#define WRAP_MIN     40
-
 struct style {
 	bool color, redact, markdown;
 	size_t width;
@@ -145,36 +140,11 @@ static void put_wrapped(struct strbuf *sb, const struct style *st, const struct 
 			const char *text, size_t first, size_t indent)
 {
 	struct strbuf tmp = STRBUF_INIT;
-	const char *p;
-	size_t col = first;
-	bool line_start = true;
 
 	put_redacted(&tmp, st, d, text);
-	p = strbuf_str(&tmp);
-	while (*p) {
-		size_t w = strcspn(p, " ");
-		size_t cols = 0;
-
-		/* UTF-8: count lead bytes only. */
-		for (size_t i = 0; i < w; i++)
-			cols += ((unsigned char)p[i] & 0xc0) != 0x80;
-		if (!line_start && col + 1 + cols > st->width) {
-			strbuf_printf(sb, "\n%*s", (int)indent, "");
-			col = indent;
-			line_start = true;
-		}
-		if (!line_start) {
-			strbuf_putc(sb, ' ');
-			col++;
-		}
-		strbuf_add(sb, p, w);
-		col += cols;
-		line_start = false;
-		p += w;
-		while (*p == ' ')
-			p++;
-	}
-	strbuf_putc(sb, '\n');
+	out_wrap(sb, strbuf_str(&tmp), first, indent, st->width, NULL, 1);
+	if (tmp.err && !sb->err)
+		sb->err = tmp.err;
 	strbuf_done(&tmp);
 }
 
@@ -185,13 +155,37 @@ static void put_field(struct strbuf *sb, const struct style *st, const struct gp
 	put_wrapped(sb, st, d, text, 16, 16);
 }
 
+/* Fix and verify lines: shell the user copies. A command is never broken, however long; a
+ * comment is wrapped as more comment lines ("# …"), and a command's trailing comment
+ * ("cmd   # why") that does not fit moves under it, so every line still pastes into a shell. */
 static void put_lines(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		      const char *label, char *const *lines)
 {
 	for (size_t i = 0; lines && lines[i]; i++) {
+		struct strbuf tmp = STRBUF_INIT;
+		const char *text, *comment;
+
 		strbuf_printf(sb, "      %-9s ", i == 0 ? label : "");
-		put_redacted(sb, st, d, lines[i]);
-		strbuf_putc(sb, '\n');
+		put_redacted(&tmp, st, d, lines[i]);
+		text = strbuf_str(&tmp);
+		comment = strstr(text, "   # ");
+		if (16 + out_text_cols(text, strlen(text)) <= st->width) {
+			strbuf_puts(sb, text);
+			strbuf_putc(sb, '\n');
+		} else if (text[0] == '#') {
+			strbuf_puts(sb, "# ");
+			out_wrap(sb, text + strspn(text, "# "), 18, 16, st->width, "# ", 1);
+		} else if (comment) {
+			strbuf_add(sb, text, (size_t)(comment - text));
+			strbuf_printf(sb, "\n%18s# ", "");
+			out_wrap(sb, comment + 5, 20, 18, st->width, "# ", 1);
+		} else {
+			strbuf_puts(sb, text);
+			strbuf_putc(sb, '\n');
+		}
+		if (tmp.err && !sb->err)
+			sb->err = tmp.err;
+		strbuf_done(&tmp);
 	}
 }
 
@@ -393,8 +387,10 @@ static void text_vendor_chains(struct strbuf *sb, const struct style *st,
 			put_mark(sb, st, link_status(v->link_state[k]),
 				 link_mark(v->link_state[k]));
 			strbuf_printf(sb, " %s: ", vendor_link_names[k]);
-			put_redacted(sb, st, d, v->link_why[k] ? v->link_why[k] : "");
-			strbuf_putc(sb, '\n');
+			put_wrapped(sb, st, d, v->link_why[k] ? v->link_why[k] : "",
+				    6 + out_text_cols(vendor_link_names[k],
+						      strlen(vendor_link_names[k])),
+				    4);
 		}
 	}
 }
@@ -402,9 +398,13 @@ static void text_vendor_chains(struct strbuf *sb, const struct style *st,
 static int render_text(const struct gpuenv_doctor *d, const struct style *st, struct strbuf *sb)
 {
 	static const char *const link_names[2] = { "driver → toolkit", "toolkit → framework" };
+	struct strbuf head = STRBUF_INIT;
 
-	headline(sb, d);
-	strbuf_puts(sb, "\n");
+	headline(&head, d);
+	out_wrap(sb, strbuf_str(&head), 0, strlen("gpuenv doctor: "), st->width, NULL, 1);
+	if (head.err && !sb->err)
+		sb->err = head.err;
+	strbuf_done(&head);
 	text_root_cause(sb, st, d);
 	for (int l = 0; l < RULE_LAYERS; l++) {
 		strbuf_putc(sb, '\n');
@@ -477,8 +477,8 @@ static int render_text(const struct gpuenv_doctor *d, const struct style *st, st
 		put_mark(sb, st, link_status(d->chain.link_state[k]),
 			 link_mark(d->chain.link_state[k]));
 		strbuf_printf(sb, " %s: ", link_names[k]);
-		put_redacted(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "");
-		strbuf_putc(sb, '\n');
+		put_wrapped(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "",
+			    6 + out_text_cols(link_names[k], strlen(link_names[k])), 4);
 	}
 	text_vendor_chains(sb, st, d);
 	return sb->err;
@@ -700,13 +700,9 @@ int out_doctor_text(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 	struct style st = {
 		.color = flags & GPUENV_RENDER_COLOR,
 		.redact = flags & GPUENV_RENDER_REDACT,
-		.width = (flags >> 16) & 0xfffu,
+		.width = out_text_width(flags),
 	};
 
-	if (!st.width)
-		st.width = WRAP_DEFAULT;
-	else if (st.width < WRAP_MIN)
-		st.width = WRAP_MIN;
 	return render_text(d, &st, sb);
 }
 

@@ -8,8 +8,11 @@
  * where the board lacks it (NOT_SUPPORTED), "?" where the call failed (the tree below says
  * why); nothing is computed but the unit (mW printed as W).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "gpuenv/gpuenv.h"
 #include "output.h"
@@ -111,7 +114,7 @@ static bool put_processes(struct strbuf *sb, const struct snap_node *d, const ch
 	return true;
 }
 
-void out_report_gpus(struct strbuf *sb, const struct snap_node *root, unsigned flags)
+static void gpu_lines(struct strbuf *sb, const struct snap_node *root, unsigned flags)
 {
 	const struct snap_node *devs = snap_get(root, "driver.nvml.devices");
 
@@ -183,4 +186,31 @@ void out_report_gpus(struct strbuf *sb, const struct snap_node *root, unsigned f
 		if (lists && !n)
 			strbuf_puts(sb, "      none\n");
 	}
+}
+
+/* The lines wrapped at the width: lines of fields ("power …  memory …  GPU-util …") break
+ * between fields only, so "71.25 W" stays whole; the others (the clocks event reasons) at any
+ * space. Continuations hang two columns in. */
+void out_report_gpus(struct strbuf *sb, const struct snap_node *root, unsigned flags)
+{
+	struct strbuf all = STRBUF_INIT;
+	size_t width = out_text_width(flags);
+
+	gpu_lines(&all, root, flags);
+	for (const char *p = strbuf_str(&all); *p;) {
+		size_t n = strcspn(p, "\n"), lead = strspn(p, " ");
+		char *line = strndup(p + lead, n - lead);
+
+		if (!line) {
+			sb->err = sb->err ? sb->err : -ENOMEM;
+			break;
+		}
+		strbuf_printf(sb, "%*s", (int)lead, "");
+		out_wrap(sb, line, lead, lead + 2, width, NULL, strstr(line, "  ") ? 2 : 1);
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	if (all.err && !sb->err)
+		sb->err = all.err;
+	strbuf_done(&all);
 }

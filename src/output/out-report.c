@@ -23,6 +23,7 @@ static const char *const section_order[] = {
 
 struct style {
 	bool color, redact;
+	size_t width;
 };
 
 static const char *c_on(const struct style *st, const char *code)
@@ -104,13 +105,22 @@ static void render_node(struct strbuf *sb, const struct style *st, const struct 
 			snprintf(label, sizeof(label), "%s", key);
 		else
 			snprintf(label, sizeof(label), "[%zu]", i);
+		size_t at = sb->len;
+
 		strbuf_printf(sb, "%*s", (int)(depth * 2), "");
 		/* keys can come from the machine too (an environment variable's name) */
 		strbuf_put_escaped(sb, label);
 		if (snap_kind(c) == SNAP_FACT) {
+			struct strbuf value = STRBUF_INIT;
+			size_t col = sb->err ? 0 : out_text_cols(sb->buf + at, sb->len - at) + 2;
+
+			/* a long value continues under its key, two columns in */
 			strbuf_puts(sb, ": ");
-			render_value(sb, st, c, section);
-			strbuf_putc(sb, '\n');
+			render_value(&value, st, c, section);
+			out_wrap(sb, strbuf_str(&value), col, depth * 2 + 4, st->width, NULL, 1);
+			if (value.err && !sb->err)
+				sb->err = value.err;
+			strbuf_done(&value);
 			continue;
 		}
 		strbuf_puts(sb, snap_count(c) ? "" : ": (none)");
@@ -125,6 +135,7 @@ int out_report_text(const struct gpuenv_snapshot *s, unsigned flags, struct strb
 	struct style st = {
 		.color = flags & GPUENV_RENDER_COLOR,
 		.redact = flags & GPUENV_RENDER_REDACT,
+		.width = out_text_width(flags),
 	};
 
 	strbuf_puts(sb, "gpuenv report: the GPU stack, bottom layer first\n");

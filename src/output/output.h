@@ -9,6 +9,16 @@
 #include "snapshot/snapshot.h"
 
 int out_report_text(const struct gpuenv_snapshot *s, unsigned flags, struct strbuf *sb);
+/* Text wrapping (out-wrap.c). The width a render's flags ask (GPUENV_RENDER_WIDTH), else 80. */
+size_t out_text_width(unsigned flags);
+/* The columns of n bytes of escaped text (UTF-8; colour sequences take none). */
+size_t out_text_cols(const char *s, size_t n);
+/* Appends escaped text wrapped at spaces into lines of at most width columns, then "\n": the
+ * first line starts at column `first` (already printed), the others at `indent`, after
+ * `prefix` (NULL: none; "# " continues a shell comment). Only runs of at least min_gap spaces
+ * are break points; a word longer than a line stays whole, on a line of its own. */
+void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, size_t width,
+	      const char *prefix, size_t min_gap);
 /* The report's head: the GPUs NVML reported, as nvidia-smi shows them (out-report-gpus.c). */
 void out_report_gpus(struct strbuf *sb, const struct snap_node *root, unsigned flags);
 

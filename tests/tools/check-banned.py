@@ -37,7 +37,8 @@ ALLOWED = {
     "core/env.c": {"file", "env"},  # the environment overlay and --env-file
     "core/layers.c": {"file"},  # --image: the image file, whose layers are the root's tree
     "core/host.c": {"file", "host"},  # kernel release and host identity
-    "core/child.c": {"file", "process", "env"},  # the vendor sessions' child processes; TMPDIR for their private directory
+    "core/child.c": {"file", "process", "env"},  # the vendor sessions' child processes
+    "core/child-tmpdir.c": {"file", "env", "syscall"},  # their private directory under TMPDIR; getdents64(2), async-signal-safe
     "core/child-stuck.c": {"file"},  # /proc of gpuenv's own child processes (their state), never the inspected root
     "vendor/dl.c": {"file", "dl", "syscall"},  # dlopen, and capset(2) in the child
     "vendor/sandbox.c": {"file", "syscall"},  # O_PATH opens for landlock_*(2), no libc wrappers

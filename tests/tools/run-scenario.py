@@ -145,7 +145,8 @@ def make_root(scenario_dir, tmp, devices, efivars=()):
 
 
 def sandbox_neutral(out):
-    out = re.sub(r"^(\s*sandbox: ).*$", r"\1@SANDBOX@", out, flags=re.M)
+    # the value with the lines it wraps onto (four columns deeper than its key)
+    out = re.sub(r"^( *)(sandbox: ).*(?:\n\1    \S.*)*$", r"\1\2@SANDBOX@", out, flags=re.M)
     # The milliseconds between NVML's two reads of the PCIe replay counter: a timing.
     out = re.sub(r"(pcie_replay_interval_ms:? =? ?)\d+", r"\1@MS@", out)
     out = re.sub(r'(pcie_replay_interval_ms",\s*"value": )"\d+"', r'\1"@MS@"', out)
