@@ -85,3 +85,18 @@ void pasted_scan_mark(const struct pasted_scan *sc, const char *p, size_t n, boo
 			found[k] = true;
 	}
 }
+
+uint64_t pasted_scan_tags(const struct pasted_scan *sc, const uint64_t *tags, const char *p,
+			  size_t n)
+{
+	uint64_t t = 0;
+
+	for (size_t i = 0; i + 4 <= n; i++) {
+		if (!maybe(sc, p + i))
+			continue;
+		for (size_t k = needle_at(sc, 0, p + i, n - i); k < sc->n;
+		     k = needle_at(sc, k + 1, p + i, n - i))
+			t |= tags[k];
+	}
+	return t;
+}

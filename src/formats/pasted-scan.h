@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PASTED_SCAN_MAX 128u /* needles in one set */
+#define PASTED_SCAN_MAX 256u /* needles in one set */
 
 struct pasted_needle {
 	const char *s; /* at least 4 bytes */
@@ -34,3 +34,7 @@ int pasted_scan_init(struct pasted_scan *sc, const struct pasted_needle *needles
 bool pasted_scan_any(const struct pasted_scan *sc, const char *p, size_t n);
 /* found[i] = true for every needle i that occurs in p[0..n) (others left as they are). */
 void pasted_scan_mark(const struct pasted_scan *sc, const char *p, size_t n, bool *found);
+/* The bitwise OR of tags[i] over every needle i that occurs in p[0..n): which of several
+ * owners of needles (a bit each: explain's readers) a line is for. */
+uint64_t pasted_scan_tags(const struct pasted_scan *sc, const uint64_t *tags, const char *p,
+			  size_t n);
