@@ -275,9 +275,13 @@ static bool line_has_code(const struct line *l, int code)
 	static const char *const before[] = { "error ", "error: ", "error code ", "error code: ",
 					      "code=",	"code: ",  "error=",	  "(" };
 	char num[16];
-	size_t k;
+	size_t k = sizeof(num);
 
-	k = (size_t)snprintf(num, sizeof(num), "%d", code);
+	/* the digits, right to left (snprintf's cost on every line naming CUDA) */
+	for (unsigned v = (unsigned)code; k == sizeof(num) || v; v /= 10)
+		num[--k] = (char)('0' + v % 10);
+	memmove(num, num + k, sizeof(num) - k);
+	k = sizeof(num) - k;
 	for (const char *p = l->p; (p = memmem(p, (size_t)(l->p + l->n - p), num, k)); p += k) {
 		const char *after = p + k;
 

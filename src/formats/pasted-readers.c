@@ -16,7 +16,7 @@ const struct pasted_reader pasted_readers[] = {
 	{ "errors", pasted_read_errors, NULL, PASTED_REACH_LINES, pasted_errors_signs },
 	{ "nvidia-smi", pasted_read_nvidia_smi, NULL },
 	{ "collect-env", pasted_read_collect_env, NULL },
-	{ "packages", pasted_read_packages, NULL },
+	{ "packages", pasted_read_packages, NULL, PASTED_REACH_LINES, pasted_packages_signs },
 	{ "toolkit", pasted_read_toolkit,
 	  SIGNS("Cuda compilation tools, release ", "CUDA Version ", "\"version\"") },
 	{ "nvidia-version", pasted_read_nvidia_version, SIGNS("NVRM version:", "GCC version:"),

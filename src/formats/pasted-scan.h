@@ -25,6 +25,9 @@ struct pasted_scan {
 	size_t n;
 	uint32_t key[PASTED_SCAN_MAX]; /* each needle's first four bytes, folded */
 	size_t len[PASTED_SCAN_MAX];
+	/* The needles whose hash falls in each word of the filter, as chains (index + 1, 0
+	 * ends): a hit compares the few needles of its word, not all of them. */
+	uint16_t head[1024], chain[PASTED_SCAN_MAX];
 };
 
 /* n needles (at most PASTED_SCAN_MAX, each at least 4 bytes: -EINVAL otherwise); the array

@@ -159,7 +159,9 @@ static void put_wrapped(struct strbuf *sb, const struct style *st, const struct 
 		for (size_t i = 0; i < w; i++)
 			cols += ((unsigned char)p[i] & 0xc0) != 0x80;
 		if (!line_start && col + 1 + cols > st->width) {
-			strbuf_printf(sb, "\n%*s", (int)indent, "");
+			strbuf_putc(sb, '\n');
+			for (size_t i = 0; i < indent; i++)
+				strbuf_putc(sb, ' ');
 			col = indent;
 			line_start = true;
 		}
