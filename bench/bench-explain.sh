@@ -9,6 +9,11 @@
 # that text repeated, each copy's lines made distinct by a counter so that gzip cannot fold
 # them away, to TEXT_MB of text (default 40: what a 5 MB nvidia-bug-report.log.gz holds at
 # its usual 8:1), gzip -6. No public bug report was at hand to ship as the input.
+# With BASELINE=path/to/an/older/gpuenv (the previous commit's, built elsewhere) both binaries are
+# timed in the same run and the ratio printed. With valgrind installed, the instructions each
+# command executes (callgrind's count: a figure a shared, loaded machine cannot skew) are
+# printed too, for the paste and for a 4 MiB slice of the report against gzip -dc of it;
+# INSNS=0 skips that.
 # Usage: bench/bench-explain.sh [BUILD_DIR] [RUNS] [TEXT_MB]
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -50,3 +55,30 @@ echo "explain, 20 KB paste:              $paste ms (CPU $pastec ms; $(ratio "$pa
 echo "baseline gzip -dc of the report:   $gzb ms"
 echo "explain, the .gz report:           $rep ms (CPU $repc ms; $(ratio "$rep" "$gzb")x gzip -dc; target <= 200 ms for 5 MB gz)"
 echo "peak RSS: paste $rss_paste KiB, report $rss_rep KiB ($(ratio "$rss_rep" "$rss_gz")x gzip -dc's $rss_gz KiB; target <= 32768 KiB)"
+
+if [ -n "${BASELINE:-}" ]; then
+	set -- $(time_ms "$runs" "$BASELINE" explain "$tmp/paste.txt"); opaste=$1 opastec=$2
+	set -- $(time_ms "$greps" "$BASELINE" explain "$tmp/report.log.gz"); orep=$1 orepc=$2
+	echo "baseline $BASELINE: paste $opaste ms (CPU $opastec ms), report $orep ms (CPU $orepc ms)"
+	echo "  this build / baseline, CPU: paste $(ratio "$pastec" "$opastec")x, report $(ratio "$repc" "$orepc")x"
+fi
+
+# Instructions executed, counted by callgrind: "N" for COMMAND…
+insns() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+}
+if [ "${INSNS:-1}" != 0 ] && command -v valgrind >/dev/null; then
+	head -c 4194304 "$tmp/report.txt" | gzip -6 > "$tmp/slice.log.gz"
+	cat_i=$(insns cat "$tmp/paste.txt")
+	paste_i=$(insns "$gpuenv" explain "$tmp/paste.txt")
+	gz_i=$(insns gzip -dc "$tmp/slice.log.gz")
+	slice_i=$(insns "$gpuenv" explain "$tmp/slice.log.gz")
+	echo "instructions (callgrind): explain of the paste $paste_i ($(ratio "$paste_i" "$cat_i")x cat's $cat_i)"
+	echo "instructions (callgrind): explain of a 4 MiB slice as .gz $slice_i ($(ratio "$slice_i" "$gz_i")x gzip -dc's $gz_i)"
+	if [ -n "${BASELINE:-}" ]; then
+		opaste_i=$(insns "$BASELINE" explain "$tmp/paste.txt")
+		oslice_i=$(insns "$BASELINE" explain "$tmp/slice.log.gz")
+		echo "  baseline: paste $opaste_i, slice $oslice_i; this build / baseline: $(ratio "$paste_i" "$opaste_i")x, $(ratio "$slice_i" "$oslice_i")x"
+	fi
+fi

@@ -14,7 +14,7 @@
 #include "formats/pasted-gzip.h"
 #include "formats/pasted-input.h"
 #include "formats/pasted-merge.h"
-#include "formats/pasted-scan.h"
+#include "formats/pasted-dispatch.h"
 #include "formats/pasted.h"
 #include "gpuenv/gpuenv.h"
 #include "output/output.h"
@@ -334,29 +334,19 @@ static void unjudged_layers(struct gpuenv_doctor *d)
 struct reading {
 	struct pasted_facts *each; /* one per reader of pasted_readers[] */
 	size_t n_readers;
-	unsigned lines;			 /* lines of the windows read so far */
-	size_t sign_of[PASTED_SCAN_MAX]; /* the reader each needle of `signs` is a sign of */
-	struct pasted_needle signs[PASTED_SCAN_MAX];
-	struct pasted_scan scan;
+	unsigned lines; /* lines of the windows read so far */
+	struct pasted_dispatch dispatch;
 };
 
 static int reading_init(struct reading *rd)
 {
-	size_t n = 0;
+	int r;
 
 	*rd = (struct reading){ 0 };
-	while (pasted_readers[rd->n_readers].name)
-		rd->n_readers++;
-	for (size_t i = 0; i < rd->n_readers; i++)
-		for (size_t k = 0; pasted_readers[i].signs && pasted_readers[i].signs[k]; k++) {
-			if (n == ARRAY_SIZE(rd->signs))
-				return -EINVAL;
-			rd->sign_of[n] = i;
-			rd->signs[n++] =
-				(struct pasted_needle){ pasted_readers[i].signs[k], false };
-		}
-	if (pasted_scan_init(&rd->scan, rd->signs, n) < 0)
-		return -EINVAL;
+	r = pasted_dispatch_init(&rd->dispatch, pasted_readers);
+	if (r < 0)
+		return r;
+	rd->n_readers = rd->dispatch.n_readers;
 	rd->each = calloc(rd->n_readers, sizeof(*rd->each));
 	return rd->each ? 0 : -ENOMEM;
 }
@@ -367,28 +357,17 @@ static void reading_done(struct reading *rd)
 		pasted_facts_done(&rd->each[i]);
 	free(rd->each);
 	rd->each = NULL;
+	pasted_dispatch_done(&rd->dispatch);
 }
 
-/* One window of cleaned text (whole lines) through every reader whose signs it holds. */
+/* One window of cleaned text (whole lines) through the readers, each given its lines
+ * (pasted-dispatch.h). */
 static int read_window(struct reading *rd, const char *text, size_t n)
 {
-	bool found[PASTED_SCAN_MAX] = { false }, run[64] = { false };
-	int r = 0;
+	int r = pasted_dispatch_read(&rd->dispatch, text, n, rd->lines, rd->each);
 
-	if (rd->n_readers > ARRAY_SIZE(run))
-		return -EINVAL;
-	pasted_scan_mark(&rd->scan, text, n, found);
-	for (size_t k = 0; k < rd->scan.n; k++)
-		run[rd->sign_of[k]] |= found[k];
-	for (size_t i = 0; i < rd->n_readers && r >= 0; i++) {
-		if (pasted_readers[i].signs && !run[i])
-			continue;
-		rd->each[i].line_base = rd->lines;
-		r = pasted_readers[i].read(text, n, &rd->each[i]);
-	}
-	for (size_t i = 0; i < n; i++)
-		rd->lines += text[i] == '\n';
-	return r < 0 ? r : 0;
+	rd->lines += rd->dispatch.newlines;
+	return r;
 }
 
 /* Raw bytes cleaned (pasted-input.h) and read as one window. */

@@ -278,9 +278,13 @@ static bool line_has_code(const struct line *l, int code)
 	static const char *const before[] = { "error ", "error: ", "error code ", "error code: ",
 					      "code=",	"code: ",  "error=",	  "(" };
 	char num[16];
-	size_t k;
+	size_t k = sizeof(num);
 
-	k = (size_t)snprintf(num, sizeof(num), "%d", code);
+	/* the digits, right to left (snprintf's cost on every line naming CUDA) */
+	for (unsigned v = (unsigned)code; k == sizeof(num) || v; v /= 10)
+		num[--k] = (char)('0' + v % 10);
+	memmove(num, num + k, sizeof(num) - k);
+	k = sizeof(num) - k;
 	for (const char *p = l->p; (p = memmem(p, (size_t)(l->p + l->n - p), num, k)); p += k) {
 		const char *after = p + k;
 
@@ -307,12 +311,17 @@ static int read_cuda_errors(const struct line *l, struct pasted_facts *out)
 		return 0;
 	/* the runtime's names all start "cudaError", the driver's "CUDA_ERROR_" */
 	bool names = find(l, "cudaError") || find(l, "CUDA_ERROR_");
+	/* every context line_has_code takes holds "(", "error" or "code": most lines that name
+	 * CUDA (a pip list row, a path) have none, and the search for each code is skipped */
+	bool codes = memchr(l->p, '(', l->n) || has_ci(l, "error") || has_ci(l, "code");
 
+	if (!names && !codes)
+		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(cuda_errors); i++) {
 		const struct cuda_error *e = &cuda_errors[i];
 		bool named = names && (find(l, e->runtime) || (e->driver && find(l, e->driver)));
 
-		if (!named && !line_has_code(l, e->code))
+		if (!named && !(codes && line_has_code(l, e->code)))
 			continue;
 		r = add_symptoms(out, e->rules, l);
 		if (r < 0)
@@ -654,11 +663,10 @@ static int read_kernel_log(const char *text, size_t len, struct pasted_facts *ou
 	return r < 0 ? r : n;
 }
 
-/* Every word one of read_line's readers needs on a line to read anything from it: the
- * symptoms' needles, "cuda" in any case (every CUDA error name, and a code counts only on a
- * line naming CUDA), and the marks of the readers that have no symptom row. A line holding
- * none is skipped without running them (pasted-scan.h): most of a long log is such lines. */
-static int line_scan_init(struct pasted_scan *sc, struct pasted_needle *needles, size_t max)
+/* The needles of pasted_errors_signs() (pasted-errors.h), for the lines read here. A line
+ * holding none is skipped without running read_line's readers (pasted-scan.h): most of a long
+ * log is such lines. */
+size_t pasted_errors_signs(struct pasted_needle *needles, size_t max)
 {
 	static const char *const marks[] = { "driver on your system is too old",
 					     "Failed to initialize NVML: ", "NVRM: " };
@@ -670,7 +678,12 @@ static int line_scan_init(struct pasted_scan *sc, struct pasted_needle *needles,
 		needles[n++] = (struct pasted_needle){ marks[i], false };
 	if (n < max)
 		needles[n++] = (struct pasted_needle){ "cuda", true };
-	return pasted_scan_init(sc, needles, n);
+	return n;
+}
+
+static int line_scan_init(struct pasted_scan *sc, struct pasted_needle *needles, size_t max)
+{
+	return pasted_scan_init(sc, needles, pasted_errors_signs(needles, max));
 }
 
 int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out)

@@ -6,3 +6,11 @@
 #include "formats/pasted.h"
 
 int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out);
+
+struct pasted_needle;
+/* Every word one of its line readers needs on a line to read anything from it: the symptoms'
+ * needles, "cuda" in any case (every CUDA error name, and a code counts only on a line naming
+ * CUDA), and the marks of the readers that have no symptom row ("NVRM: " for the kernel log's
+ * Xid and API mismatch lines and the wrapped messages). Writes at most max; returns how many.
+ * Its signs in pasted_readers[]. */
+size_t pasted_errors_signs(struct pasted_needle *needles, size_t max);

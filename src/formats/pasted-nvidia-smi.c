@@ -453,18 +453,23 @@ static bool csv_line(struct pasted_out *o, struct csv *c, unsigned no, const cha
 	}
 	if (!strchr(line, ',') && !c->ncols && !strchr(line, '.'))
 		return false;
-	if (strlen(line) >= sizeof(copy)) {
+	size_t l = strlen(line);
+
+	if (l >= sizeof(copy)) {
 		c->ncols = 0;
 		return false;
 	}
-	snprintf(copy, sizeof(copy), "%s", line);
-	n = csv_split(copy, f, CSV_MAX_COLS);
-	if (c->ncols && n == c->ncols) {
-		csv_row(o, c, no, f);
-		return true;
+	/* a row of the table a header opened, else maybe a header (each split cuts copy) */
+	if (c->ncols) {
+		memcpy(copy, line, l + 1);
+		n = csv_split(copy, f, CSV_MAX_COLS);
+		if (n == c->ncols) {
+			csv_row(o, c, no, f);
+			return true;
+		}
+		c->ncols = 0;
 	}
-	c->ncols = 0;
-	snprintf(copy, sizeof(copy), "%s", line);
+	memcpy(copy, line, l + 1);
 	n = csv_split(copy, f, CSV_MAX_COLS);
 	return csv_header(c, f, n);
 }

@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "formats/gpu-names.h"
+#include "formats/pasted-scan.h"
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
@@ -290,4 +291,22 @@ int pasted_read_packages(const char *text, size_t len, struct pasted_facts *out)
 	strmap_done(&L.cupy);
 	strmap_done(&L.plugins);
 	return pasted_out_result(&o);
+}
+
+size_t pasted_packages_signs(struct pasted_needle *needles, size_t max)
+{
+	/* A line gives a fact only with a name pip_package() or conda_gpu_package() knows, every
+	 * one of which holds one of these in some case (pip's names are compared lower-cased):
+	 * "jax" (3 bytes) as the name it is or the start of jaxlib and the plugins'. And the
+	 * header after which conda's rows are read as such. */
+	static const char *const words[] = {
+		"torch", "tensorflow", "nightly", "jax ",   "jax\t", "jax=",   "jaxl",
+		"jax-",	 "jax_",       "jax.",	  "numba",  "warp",  "cupy",   "nvidia",
+		"cuda",	 "cudnn",      "nccl",	  "cublas", "rocm",  "# Name",
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]) && n < max; i++)
+		needles[n++] = (struct pasted_needle){ words[i], true };
+	return n;
 }

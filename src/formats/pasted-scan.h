@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PASTED_SCAN_MAX 128u /* needles in one set */
+#define PASTED_SCAN_MAX 256u /* needles in one set */
 
 struct pasted_needle {
 	const char *s; /* at least 4 bytes */
@@ -25,6 +25,9 @@ struct pasted_scan {
 	size_t n;
 	uint32_t key[PASTED_SCAN_MAX]; /* each needle's first four bytes, folded */
 	size_t len[PASTED_SCAN_MAX];
+	/* The needles whose hash falls in each word of the filter, as chains (index + 1, 0
+	 * ends): a hit compares the few needles of its word, not all of them. */
+	uint16_t head[1024], chain[PASTED_SCAN_MAX];
 };
 
 /* n needles (at most PASTED_SCAN_MAX, each at least 4 bytes: -EINVAL otherwise); the array
@@ -34,3 +37,7 @@ int pasted_scan_init(struct pasted_scan *sc, const struct pasted_needle *needles
 bool pasted_scan_any(const struct pasted_scan *sc, const char *p, size_t n);
 /* found[i] = true for every needle i that occurs in p[0..n) (others left as they are). */
 void pasted_scan_mark(const struct pasted_scan *sc, const char *p, size_t n, bool *found);
+/* The bitwise OR of tags[i] over every needle i that occurs in p[0..n): which of several
+ * owners of needles (a bit each: explain's readers) a line is for. */
+uint64_t pasted_scan_tags(const struct pasted_scan *sc, const uint64_t *tags, const char *p,
+			  size_t n);

@@ -149,6 +149,15 @@ bool pasted_token(const char *s, char *buf, size_t len)
 	return true;
 }
 
+/* snprintf(buf, size, "%s", v) without the cost of a format: these run on every value read */
+static void copy_cut(char *buf, size_t size, const char *v)
+{
+	size_t n = strnlen(v, size - 1);
+
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+}
+
 bool pasted_no_value(const char *v)
 {
 	static const char *const none[] = { "N/A",
@@ -168,7 +177,7 @@ bool pasted_no_value(const char *v)
 		v++;
 	if (!*v)
 		return true;
-	snprintf(buf, sizeof(buf), "%s", v);
+	copy_cut(buf, sizeof(buf), v);
 	pasted_strip(buf);
 	for (size_t i = 0; none[i]; i++)
 		if (strcasecmp(buf, none[i]) == 0)
@@ -182,7 +191,7 @@ const char *pasted_bool_word(const char *v)
 	static const char *const no[] = { "Disabled", "Off", "No", "False", NULL };
 	char buf[16];
 
-	snprintf(buf, sizeof(buf), "%s", v);
+	copy_cut(buf, sizeof(buf), v);
 	pasted_strip(buf);
 	for (size_t i = 0; yes[i]; i++)
 		if (strcasecmp(buf, yes[i]) == 0)

@@ -22,6 +22,8 @@ static int add(struct pasted_facts *f, const char *reader, const char *path, con
 {
 	if (!path || !*path)
 		return -EINVAL;
+	if (f->line_map && line >= 1 && line <= f->line_map_n)
+		line = f->line_map[line - 1];
 	line += f->line_base;
 	char *v = strdup(value ? value : "");
 	if (!v)

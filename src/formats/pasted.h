@@ -40,6 +40,11 @@ struct pasted_facts {
 	/* Added to every line given to pasted_facts_add*(): the lines before the part of the
 	 * input a reader is given (explain reads a large gzip input a window at a time). */
 	unsigned line_base;
+	/* When set, line N (1 ≤ N ≤ line_map_n) given to pasted_facts_add*() is line
+	 * line_map[N - 1] of the window: the reader was given only some of the window's lines
+	 * (pasted-dispatch.h), and its facts keep the user's line numbers. */
+	const unsigned *line_map;
+	size_t line_map_n;
 };
 
 /* Copies path and value. A later fact for the same path replaces the earlier (the last
@@ -60,14 +65,36 @@ void pasted_facts_done(struct pasted_facts *f);
  * facts appended (0: nothing recognised), or a negative errno (-ENOMEM). */
 typedef int (*pasted_reader_fn)(const char *text, size_t len, struct pasted_facts *out);
 
+struct pasted_needle;
+
+/* What of a window explain gives a reader (pasted-dispatch.h; docs/HACKING.md, "Readers of
+ * pasted text"). A reader given less than the whole text is given its lines in their order,
+ * each run of the lines it is not given replaced by one empty line: it must read nothing from
+ * those lines and be left by them as by an empty line. */
+enum pasted_reach {
+	/* The whole window, when one of its signs is anywhere in it (or always, without signs):
+	 * for a reader whose lines no word marks (a pip list row, a table row). */
+	PASTED_REACH_TEXT = 0,
+	/* Only the lines that hold one of its signs. */
+	PASTED_REACH_LINES,
+	/* A line that holds one of its signs and the lines after it up to the next empty one
+	 * (blanks only): for a command's output that its first line names. */
+	PASTED_REACH_BLOCK,
+};
+
 struct pasted_reader {
 	const char *name; /* "errors", "nvidia-smi", "collect-env" … */
 	pasted_reader_fn read;
 	/* Words at least one of which (case-sensitive, 4 bytes or more) is in every text the
-	 * reader reads anything from: explain runs it only on text that holds one (one pass for
-	 * every reader, pasted-scan.h). NULL: no such words; it always runs. */
+	 * reader reads anything from (every line, for PASTED_REACH_LINES): explain runs it only
+	 * on text that holds one (one pass for every reader, pasted-scan.h). NULL: no such
+	 * words; it always runs (on the whole text). */
 	const char *const *signs;
+	enum pasted_reach reach;
+	/* Signs computed rather than listed (the errors reader's: its symptom table), ASCII
+	 * case folded where the needle says so: writes at most max, returns how many. */
+	size_t (*more_signs)(struct pasted_needle *needles, size_t max);
 };
 /* Every reader, in the order explain runs them (pasted-readers.c: one line per reader);
- * ends with { NULL, NULL }. */
+ * ends with { NULL }. */
 extern const struct pasted_reader pasted_readers[];

@@ -170,19 +170,30 @@ int strbuf_put_home_redacted(struct strbuf *sb, const char *s)
 int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list aq;
+	size_t room;
 	int n, r;
 
 	if (sb->err)
 		return sb->err;
+	/* Into the room the buffer has first: one formatting where it fits, as it mostly does
+	 * (the text outputs are made of many short printfs), a second one after growing it. */
+	room = sb->buf ? sb->alloc - sb->len : 0;
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
+	n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, aq);
 	va_end(aq);
-	if (n < 0)
+	if (n < 0) {
+		if (room)
+			sb->buf[sb->len] = '\0';
 		return sb->err = -EINVAL;
+	}
 	r = strbuf_reserve(sb, (size_t)n);
-	if (r < 0)
+	if (r < 0) {
+		if (room)
+			sb->buf[sb->len] = '\0';
 		return r;
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room)
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
 	sb->len += (size_t)n;
 	return 0;
 }

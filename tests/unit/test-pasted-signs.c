@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The signs of pasted_readers[] (src/formats/pasted-readers.c) are true: explain does not run
- * a reader on a text holding none of its signs, so a reader must read nothing from such a text.
- * Checked on every real sample there is: the explain corpus (tests/explain-corpus/) and each
- * reader's fuzz corpus (tests/fuzz/corpus/pasted-*), each cleaned as explain cleans it.
+ * The signs and reaches of pasted_readers[] (src/formats/pasted-readers.c) are true: explain
+ * does not run a reader on a text holding none of its signs, so a reader must read nothing
+ * from such a text; and a reader given only its lines or blocks (pasted-dispatch.h) reads
+ * from them the same facts, at the same lines, as from the whole text. Checked on every real
+ * sample there is: the explain corpus (tests/explain-corpus/) and each reader's fuzz corpus
+ * (tests/fuzz/corpus/pasted-*), each cleaned as explain cleans it.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -16,10 +18,12 @@
 
 #include <cmocka.h>
 
+#include "formats/pasted-dispatch.h"
 #include "formats/pasted-input.h"
 #include "formats/pasted.h"
 
 static size_t files_read;
+static struct pasted_dispatch dispatch;
 
 static char *slurp(const char *path, size_t *ret_len)
 {
@@ -41,16 +45,46 @@ static bool has_sign(const char *const *signs, const char *text, size_t len)
 	return false;
 }
 
+/* Reader i's facts over the whole text are the ones dispatched to it. */
+static void check_dispatched(const char *path, size_t i, const char *text, size_t n,
+			     const struct pasted_facts *got)
+{
+	struct pasted_facts want = { 0 };
+
+	assert_true(pasted_readers[i].read(text, n, &want) >= 0);
+	for (size_t j = 0; j < want.n || j < got->n; j++) {
+		const struct pasted_fact *w = j < want.n ? &want.v[j] : NULL;
+		const struct pasted_fact *g = j < got->n ? &got->v[j] : NULL;
+
+		if (w && g && strcmp(w->path, g->path) == 0 && strcmp(w->value, g->value) == 0 &&
+		    w->line == g->line && w->failed == g->failed)
+			continue;
+		print_error("%s on %s: fact %zu over the whole text %s=%s (line %u), given its "
+			    "lines %s=%s (line %u)\n",
+			    pasted_readers[i].name, path, j, w ? w->path : "-", w ? w->value : "-",
+			    w ? w->line : 0, g ? g->path : "-", g ? g->value : "-",
+			    g ? g->line : 0);
+		fail();
+	}
+	pasted_facts_done(&want);
+}
+
 static void check_file(const char *path)
 {
 	size_t len = 0, n = 0;
 	char *data = slurp(path, &len), *text = NULL;
+	struct pasted_facts each[PASTED_DISPATCH_READERS_MAX] = { 0 };
 
 	if (pasted_input_clean(data, len, &text, &n, NULL) < 0) { /* refused: no reader runs */
 		free(data);
 		return;
 	}
 	files_read++;
+	assert_int_equal(pasted_dispatch_read(&dispatch, text, n, 0, each), 0);
+	for (size_t i = 0; i < dispatch.n_readers; i++) {
+		check_dispatched(path, i, text, n, &each[i]);
+		pasted_facts_done(&each[i]);
+	}
 	for (size_t i = 0; pasted_readers[i].name; i++) {
 		struct pasted_facts f = { 0 };
 		int r;
@@ -92,6 +126,7 @@ static void test_no_reader_reads_without_a_sign(void **state)
 	struct dirent *e;
 
 	(void)state;
+	assert_int_equal(pasted_dispatch_init(&dispatch, pasted_readers), 0);
 	snprintf(dir, sizeof(dir), "%s/tests/explain-corpus", GPUENV_TEST_SOURCE_ROOT);
 	check_dir(dir);
 	snprintf(dir, sizeof(dir), "%s/tests/fuzz/corpus", GPUENV_TEST_SOURCE_ROOT);
@@ -106,6 +141,7 @@ static void test_no_reader_reads_without_a_sign(void **state)
 		check_dir(sub);
 	}
 	closedir(d);
+	pasted_dispatch_done(&dispatch);
 	assert_true(files_read > 100); /* the samples were found */
 }
 
@@ -118,11 +154,107 @@ static void test_signs_are_scannable(void **state)
 			assert_true(strlen(pasted_readers[i].signs[k]) >= 4);
 }
 
+/* A reader that reads every line it is given as a fact "<reader>.<its line>" = the line: what
+ * each reach hands it, at the user's line numbers, the lines it is not given as one empty line
+ * a run. */
+static int read_all(const char *text, size_t len, struct pasted_facts *out, const char *name)
+{
+	const char *p = text, *end = text + len;
+	unsigned no = 0;
+	int n = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		char path[32], value[64];
+
+		no++;
+		snprintf(path, sizeof(path), "%s.%u", name, no);
+		snprintf(value, sizeof(value), "%.*s", (int)(e - p), p);
+		assert_int_equal(pasted_facts_add(out, name, path, value, no), 0);
+		n++;
+		p = nl ? nl + 1 : end;
+	}
+	return n;
+}
+
+static int read_lines(const char *text, size_t len, struct pasted_facts *out)
+{
+	return read_all(text, len, out, "lines");
+}
+
+static int read_block(const char *text, size_t len, struct pasted_facts *out)
+{
+	return read_all(text, len, out, "block");
+}
+
+static int read_text(const char *text, size_t len, struct pasted_facts *out)
+{
+	return read_all(text, len, out, "text");
+}
+
+static void test_dispatch_hands_each_reader_its_lines(void **state)
+{
+	const struct pasted_reader readers[] = {
+		{ "lines", read_lines, (const char *const[]){ "MARK", NULL }, PASTED_REACH_LINES },
+		{ "block", read_block, (const char *const[]){ "HEAD", NULL }, PASTED_REACH_BLOCK },
+		{ "text", read_text, (const char *const[]){ "WHOLE", NULL }, PASTED_REACH_TEXT },
+		{ NULL },
+	};
+	static const char text[] = "one\n"	     /* 11 */
+				   "MARK two\n"	     /* 12: lines */
+				   "HEAD three\n"    /* 13: block */
+				   "row MARK four\n" /* 14: lines, block */
+				   "row five\n"	     /* 15: block */
+				   "  \n"	     /* 16: ends the block */
+				   "six\n"	     /* 17 */
+				   "seven MARK";     /* 18: lines */
+	/* path, value, line of each fact, reader by reader */
+	static const char *const want[][3] = {
+		{ "lines.1", "", "11" },
+		{ "lines.2", "MARK two", "12" },
+		{ "lines.3", "", "13" },
+		{ "lines.4", "row MARK four", "14" },
+		{ "lines.5", "", "15" },
+		{ "lines.6", "seven MARK", "18" },
+		{ "block.1", "", "11" },
+		{ "block.2", "HEAD three", "13" },
+		{ "block.3", "row MARK four", "14" },
+		{ "block.4", "row five", "15" },
+		{ "block.5", "", "16" },
+	};
+	struct pasted_facts each[3] = { 0 };
+	struct pasted_dispatch d;
+	size_t k = 0;
+
+	(void)state;
+	assert_int_equal(pasted_dispatch_init(&d, readers), 0);
+	assert_int_equal(pasted_dispatch_read(&d, text, strlen(text), 10, each), 0);
+	assert_int_equal(d.newlines, 7);
+	for (size_t i = 0; i < 3; i++) {
+		for (size_t j = 0; j < each[i].n; j++, k++) {
+			assert_true(k < sizeof(want) / sizeof(want[0]));
+			assert_string_equal(each[i].v[j].path, want[k][0]);
+			assert_string_equal(each[i].v[j].value, want[k][1]);
+			assert_int_equal(each[i].v[j].line, (unsigned)atoi(want[k][2]));
+		}
+		pasted_facts_done(&each[i]);
+	}
+	assert_int_equal(k, sizeof(want) / sizeof(want[0])); /* "text": no WHOLE, not run */
+	assert_int_equal(pasted_dispatch_read(&d, "WHOLE\nx", 7, 0, each), 0);
+	assert_int_equal(each[2].n, 2);
+	assert_int_equal(each[0].n + each[1].n, 0);
+	for (size_t i = 0; i < 3; i++)
+		pasted_facts_done(&each[i]);
+	pasted_dispatch_done(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_reader_reads_without_a_sign),
+		cmocka_unit_test(
+			test_no_reader_reads_without_a_sign), /* and reads its lines alike */
 		cmocka_unit_test(test_signs_are_scannable),
+		cmocka_unit_test(test_dispatch_hands_each_reader_its_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

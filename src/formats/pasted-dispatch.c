@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* One pass over pasted text for every reader: see pasted-dispatch.h. */
+#include "formats/pasted-dispatch.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int add_needle(struct pasted_dispatch *d, struct pasted_needle nd, size_t reader)
+{
+	if (d->scan.n >= PASTED_SCAN_MAX)
+		return -EINVAL;
+	d->tags[d->scan.n] = (uint64_t)1 << reader;
+	d->needles[d->scan.n++] = nd;
+	return 0;
+}
+
+int pasted_dispatch_init(struct pasted_dispatch *d, const struct pasted_reader *readers)
+{
+	struct pasted_needle more[PASTED_SCAN_MAX];
+	size_t n;
+	int r = 0;
+
+	*d = (struct pasted_dispatch){ .readers = readers };
+	while (readers[d->n_readers].name)
+		d->n_readers++;
+	if (d->n_readers > PASTED_DISPATCH_READERS_MAX)
+		return -EINVAL;
+	for (size_t i = 0; i < d->n_readers && r >= 0; i++) {
+		const struct pasted_reader *rd = &readers[i];
+		uint64_t bit = (uint64_t)1 << i;
+
+		for (size_t k = 0; rd->signs && rd->signs[k] && r >= 0; k++)
+			r = add_needle(d, (struct pasted_needle){ rd->signs[k], false }, i);
+		n = rd->more_signs ? rd->more_signs(more, PASTED_SCAN_MAX) : 0;
+		for (size_t k = 0; k < n && r >= 0; k++)
+			r = add_needle(d, more[k], i);
+		if (rd->reach == PASTED_REACH_TEXT) {
+			d->text |= bit;
+			if (rd->signs || n)
+				d->signed_text |= bit;
+		} else if (!rd->signs && !n) {
+			r = -EINVAL; /* a reader of some lines names them */
+		} else if (rd->reach == PASTED_REACH_BLOCK) {
+			d->block |= bit;
+		}
+	}
+	n = d->scan.n;
+	if (r >= 0)
+		r = pasted_scan_init(&d->scan, d->needles, n);
+	if (r < 0)
+		return r;
+	d->parts = calloc(d->n_readers, sizeof(*d->parts));
+	return d->parts ? 0 : -ENOMEM;
+}
+
+void pasted_dispatch_done(struct pasted_dispatch *d)
+{
+	for (size_t i = 0; d->parts && i < d->n_readers; i++) {
+		free(d->parts[i].buf);
+		free(d->parts[i].map);
+	}
+	free(d->parts);
+	d->parts = NULL;
+}
+
+static bool grow(void **p, size_t *cap, size_t want, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *np;
+
+	if (want <= *cap)
+		return true;
+	while (c < want)
+		c *= 2;
+	np = realloc(*p, c * size);
+	if (!np)
+		return false;
+	*p = np;
+	*cap = c;
+	return true;
+}
+
+/* Appends line `no` (p, l bytes, without its "\n") to the part, after an empty line standing
+ * for the lines skipped since the last one handed; end: only that empty line (the lines after
+ * the last one handed), where some were skipped. */
+static int part_add(struct pasted_part *pt, const char *p, size_t l, unsigned no, bool end)
+{
+	bool gap = pt->last + 1 != no;
+
+	if (end && !gap)
+		return 0;
+	if (!grow((void **)&pt->buf, &pt->cap, pt->len + l + 3, 1) ||
+	    !grow((void **)&pt->map, &pt->cap_map, pt->n_map + 2, sizeof(*pt->map)))
+		return -ENOMEM;
+	if (gap) {
+		pt->buf[pt->len++] = '\n';
+		pt->map[pt->n_map++] = pt->last + 1;
+	}
+	if (!end) {
+		memcpy(pt->buf + pt->len, p, l);
+		pt->len += l;
+		pt->buf[pt->len++] = '\n';
+		pt->map[pt->n_map++] = no;
+		pt->last = no;
+	}
+	pt->buf[pt->len] = '\0';
+	return 0;
+}
+
+static bool blank_line(const char *p, size_t l)
+{
+	for (size_t i = 0; i < l; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return false;
+	return true;
+}
+
+/* The window's lines, each handed to the readers it is for. */
+static int split(struct pasted_dispatch *d, const char *text, size_t n, uint64_t *ret_seen)
+{
+	const char *p = text, *end = text + n;
+	uint64_t seen = 0, open = 0;
+	unsigned no = 0;
+	int r;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		size_t l = (size_t)(e - p);
+		uint64_t hit = pasted_scan_tags(&d->scan, d->tags, p, l), want;
+
+		no++;
+		seen |= hit;
+		if (open && blank_line(p, l))
+			open = 0;
+		hit &= ~d->text;
+		open |= hit & d->block;
+		for (want = hit | open; want; want &= want - 1) {
+			r = part_add(&d->parts[__builtin_ctzll(want)], p, l, no, false);
+			if (r < 0)
+				return r;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	for (size_t i = 0; i < d->n_readers; i++) {
+		if (!d->parts[i].n_map)
+			continue;
+		r = part_add(&d->parts[i], NULL, 0, no + 1, true);
+		if (r < 0)
+			return r;
+	}
+	*ret_seen = seen;
+	d->newlines = no - (n && text[n - 1] != '\n');
+	return 0;
+}
+
+int pasted_dispatch_read(struct pasted_dispatch *d, const char *text, size_t n, unsigned line_base,
+			 struct pasted_facts *each)
+{
+	uint64_t seen = 0;
+	int r;
+
+	for (size_t i = 0; i < d->n_readers; i++) {
+		d->parts[i].len = d->parts[i].n_map = 0;
+		d->parts[i].last = 0;
+	}
+	r = split(d, text, n, &seen);
+	for (size_t i = 0; i < d->n_readers && r >= 0; i++) {
+		const struct pasted_reader *rd = &d->readers[i];
+		const struct pasted_part *pt = &d->parts[i];
+		uint64_t bit = (uint64_t)1 << i;
+
+		each[i].line_base = line_base;
+		if (d->text & bit) {
+			if (!(d->signed_text & bit) || (seen & bit))
+				r = rd->read(text, n, &each[i]);
+		} else if (pt->n_map) {
+			each[i].line_map = pt->map;
+			each[i].line_map_n = pt->n_map;
+			r = rd->read(pt->buf, pt->len, &each[i]);
+			each[i].line_map = NULL;
+			each[i].line_map_n = 0;
+		}
+	}
+	return r < 0 ? r : 0;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * One pass over a window of cleaned pasted text for every reader of pasted_readers[] (pasted.h):
+ * each line is looked at once, for the signs of all readers together (pasted-scan.h), and
+ * handed only to the readers whose signs it holds (PASTED_REACH_LINES) or whose block it
+ * continues (PASTED_REACH_BLOCK); a reader of PASTED_REACH_TEXT gets the whole window when one
+ * of its signs is anywhere in it. A reader is then run once per window over what it was
+ * handed, its lines in their order, each run of lines it was not handed replaced by one empty
+ * line, the facts' line numbers put back through pasted_facts.line_map. Its facts are then the
+ * same as over the whole window (tests/unit/test-pasted-signs.c and the fuzz target
+ * fuzz-pasted-dispatch check that over every sample), and a long log is walked once rather
+ * than once per reader. Pure, over (ptr, len).
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/pasted-scan.h"
+#include "formats/pasted.h"
+
+#define PASTED_DISPATCH_READERS_MAX 64u /* a bit each in a uint64_t */
+
+/* The lines handed to one reader of a window. */
+struct pasted_part {
+	char *buf; /* the lines, each with its "\n", NUL-terminated */
+	size_t len, cap;
+	unsigned *map; /* line i + 1 of buf is line map[i] of the window */
+	size_t n_map, cap_map;
+	unsigned last; /* the window's line last handed (0: none yet) */
+};
+
+struct pasted_dispatch {
+	const struct pasted_reader *readers;
+	size_t n_readers;
+	uint64_t text, signed_text, block; /* readers by reach, a bit each */
+	struct pasted_needle needles[PASTED_SCAN_MAX];
+	uint64_t tags[PASTED_SCAN_MAX]; /* the reader whose sign needle i is, as its bit */
+	struct pasted_scan scan;
+	struct pasted_part *parts; /* one per reader */
+	unsigned newlines;	   /* the "\n" of the window last read */
+};
+
+/* readers: ends with { NULL }, at most PASTED_DISPATCH_READERS_MAX, their signs together at
+ * most PASTED_SCAN_MAX (-EINVAL otherwise). 0, -EINVAL or -ENOMEM. */
+int pasted_dispatch_init(struct pasted_dispatch *d, const struct pasted_reader *readers);
+/* Reads text[0..n) (whole lines, NUL-terminated at n) with every reader, reader i appending to
+ * each[i] (its line_base set to line_base: the window's first line is line_base + 1). 0, or
+ * the first reader's negative errno. */
+int pasted_dispatch_read(struct pasted_dispatch *d, const char *text, size_t n, unsigned line_base,
+			 struct pasted_facts *each);
+void pasted_dispatch_done(struct pasted_dispatch *d);
