@@ -894,13 +894,18 @@ void child_proc_stop(struct child_proc *p, unsigned grace_ms, struct child_resul
 
 /* ---- a private directory ------------------------------------------------------------ */
 
-int child_tmpdir_create(char **ret_path)
+const char *child_tmp_base(void)
 {
 	const char *tmp = getenv("TMPDIR");
+
+	return tmp && tmp[0] == '/' ? tmp : "/tmp";
+}
+
+int child_tmpdir_create(char **ret_path)
+{
+	const char *tmp = child_tmp_base();
 	char *path;
 
-	if (!tmp || tmp[0] != '/')
-		tmp = "/tmp";
 	if (asprintf(&path, "%s/gpuenv-vendor-XXXXXX", tmp) < 0)
 		return -ENOMEM;
 	if (!mkdtemp(path)) {
