@@ -22,9 +22,9 @@
 #include "formats/image-manifest.h"
 #include "libgpuenv-image.h"
 #include "shared/macro.h"
-#include "shared/sha256.h"
 #include "shared/strv.h"
 #include "vendor/lazy-archive.h"
+#include "vendor/lazy-nettle.h"
 
 #define IMAGE_MAX_NESTED_INDEX 4 /* index → index → manifest: a multi-platform image */
 
@@ -117,16 +117,19 @@ static const char *blob_sha256(const char *path)
 	return path + strlen(prefix);
 }
 
-/* sha256 of the blob's bytes, read in 1 MiB pieces (never held whole). */
-static int blob_hash(const struct root_file *f, char hex[65])
+/* sha256 of the blob's bytes (libnettle's), read in 1 MiB pieces (never held whole). */
+static int blob_hash(const struct root_file *f, char hex[65], const char **ret_why)
 {
 	_cleanup_free_ uint8_t *buf = malloc(1u << 20);
-	struct sha256 s;
+	struct vendor_sha256 s;
 	uint64_t off = 0;
+	int err;
 
 	if (!buf)
 		return -ENOMEM;
-	sha256_init(&s);
+	err = vendor_sha256_init(&s, ret_why);
+	if (err < 0)
+		return err;
 	while (off < f->size) {
 		ssize_t n =
 			root_file_pread(f, buf, (size_t)MIN((uint64_t)1 << 20, f->size - off), off);
@@ -135,10 +138,10 @@ static int blob_hash(const struct root_file *f, char hex[65])
 			return (int)n;
 		if (n == 0)
 			return -EIO;
-		sha256_update(&s, buf, (size_t)n);
+		vendor_sha256_update(&s, buf, (size_t)n);
 		off += (uint64_t)n;
 	}
-	sha256_final_hex(&s, hex);
+	vendor_sha256_final_hex(&s, hex);
 	return 0;
 }
 
@@ -148,7 +151,7 @@ static int blob_hash(const struct root_file *f, char hex[65])
 static bool blob_matches(struct layers *t, const struct image_blob *b, const struct root_file *f,
 			 bool verify, const struct log_sink *log)
 {
-	const char *want = blob_sha256(b->path);
+	const char *want = blob_sha256(b->path), *why = NULL;
 	char got[65];
 	int err;
 
@@ -163,9 +166,10 @@ static bool blob_matches(struct layers *t, const struct image_blob *b, const str
 		log_warn(log, "image: layer %s: named by no digest, not verified", b->path);
 		return true;
 	}
-	err = blob_hash(f, got);
+	err = blob_hash(f, got, &why);
 	if (err < 0) {
-		layers_issue(t, "layer %s: could not be verified: %s", b->path, strerror(-err));
+		layers_issue(t, "layer %s: could not be verified: %s", b->path,
+			     why ? why : strerror(-err));
 		return false;
 	}
 	if (strcmp(got, want) != 0) {

@@ -515,8 +515,8 @@ GPUENV_API int gpuenv_check_run(const struct gpuenv_doctor *d, const struct gpue
  * ("gpu=H100,driver=550.54.15": GPUs by name, PCI id or compute capability, a driver version;
  * docs/policy.md, "Targets"), to judge an image or tree on with gpuenv_snapshot_with_host().
  * ret: reference count 1, the caller's. Returns 0; -EINVAL (malformed: *ret_why names the
- * field and column), -ENOENT (a GPU the knowledge base does not know), -EOPNOTSUPP (a key not
- * judged yet), each with *ret_why malloc'd (the caller free()s it); -ENOMEM. Since 0.1.
+ * field and column), -ENOENT (a GPU, or a host-cuda-compat CUDA version, the knowledge base
+ * does not know), each with *ret_why malloc'd (the caller free()s it); -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_check_target(const char *spec, struct gpuenv_snapshot **ret, char **ret_why);
 /*

@@ -24,7 +24,8 @@
 struct cov_walk {
 	struct gpuenv_check *c;
 	const struct snap_node *root;
-	const char *driver; /* NULL: none loaded or its version unknown */
+	const char *module; /* the loaded module; NULL: none or its version unknown */
+	const char *driver; /* the libcuda programs meet: the module's, or a cuda-compat one's */
 	int err;
 };
 
@@ -58,10 +59,13 @@ struct verdict {
 
 /* The build's weakest code on one GPU: kernel library, then each GPU library. */
 static void judge_build_on(const struct fw_build *b, const struct coverage_target *t, size_t n,
-			   unsigned ma, unsigned mi, const char *driver, struct verdict *ret)
+			   unsigned ma, unsigned mi, const struct cov_walk *w, struct verdict *ret)
 {
 	const struct snap_node *libs = snap_child(b->pkg, "gpu_libraries");
 	char cuda[32];
+
+	const char *driver = w->driver;
+	bool have_cuda;
 
 	*ret = (struct verdict){ 0 };
 	if (coverage_judge(t, n, ma, mi, driver, &ret->res) < 0)
@@ -80,11 +84,15 @@ static void judge_build_on(const struct fw_build *b, const struct coverage_targe
 		snprintf(ret->who, sizeof(ret->who), "%s",
 			 snap_get_str(e, "name") ?: snap_get_str(e, "path") ?: "?");
 	}
-	/* the driver decides first: the CUDA the build needs, a GPU it does not drive */
-	if (coverage_judge_driver(fw_cuda_version(b, cuda, sizeof(cuda), NULL) ? cuda : NULL, ma,
-				  mi, driver, &ret->res) == 0 &&
+	/* the driver decides first: the CUDA the build needs (met by the libcuda programs load),
+	 * a GPU the kernel module does not drive (which no cuda-compat libcuda changes) */
+	have_cuda = fw_cuda_version(b, cuda, sizeof(cuda), NULL);
+	if (coverage_judge_driver(have_cuda ? cuda : NULL, ma, mi, driver, &ret->res) == 0 &&
 	    (ret->res.verdict == COVERAGE_DRIVER_TOO_OLD ||
 	     ret->res.verdict == COVERAGE_DRIVER_GPU_UNSUPPORTED))
+		ret->who[0] = '\0';
+	if (w->module != driver && coverage_judge_driver(NULL, ma, mi, w->module, &ret->res) == 0 &&
+	    ret->res.verdict == COVERAGE_DRIVER_GPU_UNSUPPORTED)
 		ret->who[0] = '\0';
 }
 
@@ -148,7 +156,7 @@ static void cell_of_build(const struct fw_build *b, void *u)
 
 		if (!gpu_is_nvidia(g) || !gpu_cc(w->root, g, &ma, &mi, &ccf))
 			continue;
-		judge_build_on(b, t, n, ma, mi, w->driver, &v);
+		judge_build_on(b, t, n, ma, mi, w, &v);
 		if (any && v.res.verdict <= worst.res.verdict)
 			continue;
 		any = true;
@@ -170,8 +178,10 @@ int check_coverage(struct gpuenv_check *c, const struct snap_node *root)
 	if (nvidia_driver(root, &ver, &fact) == DRIVER_LOADED && ver) {
 		struct version v;
 
-		if (version_parse(ver, &v) == 0)
-			w.driver = ver;
+		if (version_parse(ver, &v) == 0) {
+			w.module = ver;
+			w.driver = cuda_driver_effective(root, ver);
+		}
 	}
 	fw_foreach(root, cell_of_build, &w);
 	return w.err;

@@ -118,6 +118,65 @@ static int add_gpu(json_t *gpus, json_t *devs, size_t i, const struct target_gpu
 	return r ? -ENOMEM : 0;
 }
 
+/* host-cuda-compat=X.Y: the target's programs load the libcuda of NVIDIA's cuda-compat-X-Y
+ * package (CUDA Compatibility guide, § Forward Compatibility: installed under
+ * /usr/local/cuda-X.Y/compat and put on the loader path), of the driver branch CUDA X.Y's
+ * releases need: driver.userspace.libcuda and compat_libcuda[] as the loader emulation records
+ * such a copy (probe-libraries.c), so that runtime.cuda-compat-unsupported judges it (an
+ * older branch than the module: 803; a GPU that is not a data-center one: 804) and the rules
+ * that judge a CUDA runtime meet it where it works (cuda_driver_effective()). Its exact
+ * version is not in the string: the least the package's branch holds, the newest X.Y
+ * release's minimum driver (cuda_driver_min.tsv), named as such in the source. */
+static int add_compat(json_t *drv, const char *compat, const char *src, char *why, size_t why_len)
+{
+	const struct facts_cuda_release *first, *newest;
+	_cleanup_free_ char *dir = NULL, *file = NULL, *vsrc = NULL;
+	json_t *us = json_object(), *cu = json_object(), *arr = json_array(), *entry;
+	unsigned ma, mi;
+	int r = 0;
+
+	if (!us || !cu || !arr || json_object_set_new(drv, "userspace", us) < 0) {
+		json_decref(us);
+		json_decref(cu);
+		json_decref(arr);
+		return -ENOMEM;
+	}
+	if (json_object_set_new(us, "libcuda", cu) < 0 ||
+	    json_object_set_new(us, "compat_libcuda", arr) < 0) {
+		json_decref(arr);
+		return -ENOMEM;
+	}
+	if (sscanf(compat, "%u.%u", &ma, &mi) != 2 ||
+	    facts_cuda_minor_releases(ma, mi, &first, &newest) < 0 || !newest->linux_min_driver) {
+		snprintf(why, why_len,
+			 "host-cuda-compat=%s: the knowledge base knows no driver of CUDA %s "
+			 "(the cuda-compat package's libcuda is of that driver's branch)",
+			 compat, compat);
+		return -ENOENT;
+	}
+	if (asprintf(&dir, "/usr/local/cuda-%u.%u/compat", ma, mi) < 0 ||
+	    asprintf(&file, "%s/libcuda.so.%s", dir, newest->linux_min_driver) < 0 ||
+	    asprintf(&vsrc,
+		     "%s (cuda-compat-%u-%u; facts:cuda_driver_min: the R%s branch, at least "
+		     "%s, the driver %s needs; the package's exact version is not named)",
+		     src, ma, mi, newest->driver_branch ?: "?", newest->linux_min_driver,
+		     newest->toolkit_label) < 0)
+		return -ENOMEM;
+	r |= set_fact(cu, "path", json_string("/usr/local/cuda/compat/libcuda.so.1"), src);
+	r |= set_fact(cu, "resolved_path", json_string(file), src);
+	r |= set_fact(cu, "version", json_string(newest->linux_min_driver), vsrc);
+	r |= set_fact(cu, "in_compat_dir", json_true(), src);
+	r |= set_fact(cu, "is_stub", json_false(), src);
+	r |= set_fact(cu, "found_via", json_string("LD_LIBRARY_PATH"), src);
+	entry = json_object();
+	if (!entry || json_array_append_new(arr, entry) < 0)
+		return -ENOMEM;
+	r |= set_fact(entry, "path", json_string("/usr/local/cuda/compat/libcuda.so.1"), src);
+	r |= set_fact(entry, "resolved_path", json_string(file), src);
+	r |= set_fact(entry, "version", json_string(newest->linux_min_driver), vsrc);
+	return r ? -ENOMEM : 0;
+}
+
 int check_target_snapshot(const char *spec, struct gpuenv_snapshot **ret, char **ret_why)
 {
 	struct target_spec t;
@@ -136,13 +195,6 @@ int check_target_snapshot(const char *spec, struct gpuenv_snapshot **ret, char *
 		else
 			r = asprintf(ret_why, "column %u: %s", err.column, err.why);
 		return r < 0 ? -ENOMEM : -EINVAL;
-	}
-	if (t.host_cuda_compat[0]) {
-		/* the forward-compatibility package of the target is not modelled yet: refused,
-		 * rather than judged as if it were not there */
-		*ret_why = strdup("host-cuda-compat: not judged yet by this gpuenv (leave it out "
-				  "to judge the target without the compatibility package)");
-		return *ret_why ? -EOPNOTSUPP : -ENOMEM;
 	}
 	if (asprintf(&src, "--target %s", spec) < 0)
 		return -ENOMEM;
@@ -195,6 +247,8 @@ int check_target_snapshot(const char *spec, struct gpuenv_snapshot **ret, char *
 			r = set_fact(nvml, "cuda_driver_version", json_string(dc.cuda),
 				     "facts:driver_branches (the CUDA the branch reports)");
 	}
+	if (r >= 0 && t.host_cuda_compat[0])
+		r = add_compat(drv, t.host_cuda_compat, src, why, sizeof(why));
 	if (r < 0) {
 		json_decref(root);
 		if (r == -ENOENT && !(*ret_why = strdup(why)))

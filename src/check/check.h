@@ -96,7 +96,7 @@ extern const char *const check_build_host_excluded[];
 
 /* check-target.c: the snapshot of the machine a `--target` string names (its GPUs and driver,
  * src/formats/target-spec.h), for snapshot_with_host(). 0; -EINVAL (a malformed string),
- * -ENOENT (a GPU the knowledge base does not know), -EOPNOTSUPP, each with *ret_why
+ * -ENOENT (a GPU, or host-cuda-compat's CUDA, the knowledge base does not know), each with *ret_why
  * (malloc'd: field and column for a malformed one); -ENOMEM. */
 int check_target_snapshot(const char *spec, struct gpuenv_snapshot **ret, char **ret_why);
 

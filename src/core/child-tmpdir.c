@@ -237,14 +237,19 @@ static void remove_stale(const char *tmp, uint64_t ns)
 
 /* ---- the API (child.h) ---------------------------------------------------------------- */
 
-int child_tmpdir_create(char **ret_path)
+const char *child_tmp_base(void)
 {
 	const char *tmp = getenv("TMPDIR");
+
+	return tmp && tmp[0] == '/' ? tmp : "/tmp";
+}
+
+int child_tmpdir_create(char **ret_path)
+{
+	const char *tmp = child_tmp_base();
 	uint64_t ns = pid_namespace();
 	char *path;
 
-	if (!tmp || tmp[0] != '/')
-		tmp = "/tmp";
 	remove_stale(tmp, ns);
 	if (asprintf(&path, "%s/" TMPDIR_PREFIX "%ld-%" PRIu64 "-XXXXXX", tmp, (long)getpid(), ns) <
 	    0)

@@ -132,6 +132,8 @@ int child_request_fd(void);
 /* A private directory (mode 0700) under $TMPDIR or /tmp for a child to use as HOME and cache,
  * and its removal with everything in it (symbolic links are removed, never followed). */
 int child_tmpdir_create(char **ret_path);
+/* Where temporary files go: $TMPDIR when it is an absolute path, else /tmp. */
+const char *child_tmp_base(void);
 int child_tmpdir_remove(const char *path);
 /* Writes text to name ("vendors/x.icd": one directory level at most) in such a directory. */
 int child_tmpdir_put(const char *dir, const char *name, const char *text);

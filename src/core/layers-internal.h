@@ -76,7 +76,15 @@ struct layers {
 	struct layer_reader cursor;
 };
 
+/* A compressed member larger than this is decompressed into an unlinked file in TMPDIR
+ * (layers_spill_open()), not into memory: a wheel's 1.5 GB libtorch_cuda.so held in an
+ * anonymous memory file cost 1.5 GB of shared memory (bench/bench-wheel-memory.sh). */
+#define LAYERS_SPILL_MIN ((uint64_t)16 << 20)
+
 const char *layers_name(const struct layers *t, const struct lnode *n);
+/* An unlinked read-write file in child_tmp_base() (O_TMPFILE: gone when closed, whatever
+ * happens to the process); -errno (-EOPNOTSUPP on a file system without O_TMPFILE). */
+int layers_spill_open(int *ret_fd);
 uint32_t layers_child(const struct layers *t, uint32_t parent, const char *name, size_t len);
 /* The node at a clean relative path ("a/b"), links not followed; 0 when there is none. */
 uint32_t layers_lookup_plain(const struct layers *t, const char *path);

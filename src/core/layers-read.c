@@ -5,7 +5,9 @@
  * absolute link targets restarting from it, at most ROOT_MAX_SYMLINKS links. A file stored in
  * a plain tar is its bytes in the layer's own file, handed out as a descriptor and an offset
  * (nothing copied, and a mapping maps the image file itself); a file of a compressed layer is
- * decompressed into an anonymous memory file of exactly its size.
+ * decompressed into an anonymous memory file of exactly its size, or, past LAYERS_SPILL_MIN,
+ * into an unlinked temporary file, whose pages the kernel writes back and drops as it needs:
+ * the memory a read costs stays bounded whatever the member's size.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -221,8 +223,9 @@ static int cursor_seek(struct layers *t, unsigned layer, uint32_t entry)
 	return 0;
 }
 
-/* The bytes of node n of a compressed layer (or a sparse file) in a memory file. */
-static int decompress_to_memfd(struct layers *t, const struct lnode *n, int *ret_fd)
+/* The bytes of node n of a compressed layer (or a sparse file) in a memory file, or a
+ * temporary one when large. */
+static int decompress_to_file(struct layers *t, const struct lnode *n, int *ret_fd)
 {
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *buf = NULL;
@@ -232,9 +235,19 @@ static int decompress_to_memfd(struct layers *t, const struct lnode *n, int *ret
 	if (err < 0)
 		return err;
 	buf = malloc(64 << 10);
-	fd = memfd_create("gpuenv-layer-file", MFD_CLOEXEC);
-	if (!buf || fd < 0)
-		return buf ? -errno : -ENOMEM;
+	if (!buf)
+		return -ENOMEM;
+	if (n->size > LAYERS_SPILL_MIN) {
+		/* TMPDIR missing: not -ENOENT or -ENOTDIR, which would say the member is not
+		 * there */
+		err = layers_spill_open(&fd);
+		if (err < 0)
+			return err == -ENOENT || err == -ENOTDIR ? -EIO : err;
+	} else {
+		fd = memfd_create("gpuenv-layer-file", MFD_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+	}
 	for (;;) {
 		la_ssize_t k = t->api->archive_read_data(t->cursor.a, buf, 64 << 10);
 
@@ -297,7 +310,7 @@ int layers_open_file(struct layers *t, const char *path, uint64_t max, int *ret_
 	}
 	fd = -1;
 	{
-		int err = decompress_to_memfd(t, n, &fd);
+		int err = decompress_to_file(t, n, &fd);
 
 		if (err < 0)
 			return err;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "archive-api.h"
+#include "child.h"
 #include "layers-internal.h"
 #include "shared/macro.h"
 
@@ -710,4 +711,14 @@ int layers_add_zip_file(struct layers *t, const char *host_path, const char *pre
 			const char *name)
 {
 	return add_host_file(t, host_path, prefix, name);
+}
+
+int layers_spill_open(int *ret_fd)
+{
+	int fd = open(child_tmp_base(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -errno;
+	*ret_fd = fd;
+	return 0;
 }

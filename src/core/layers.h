@@ -91,7 +91,8 @@ int layers_list_dir(struct layers *t, const char *path, size_t max, char ***ret)
  * The bytes of the regular file at path (links followed): *ret_fd (the caller closes it)
  * holds them from *ret_base on, *ret_size of them. A file stored uncompressed is the layer's
  * own file (a duplicate descriptor); a compressed one is decompressed into an anonymous
- * memory file. -EISDIR, -EINVAL (not a regular file), -EFBIG above max, -EIO (the layer
+ * memory file, or past LAYERS_SPILL_MIN into an unlinked temporary file in TMPDIR (-errno
+ * when none can be made there). -EISDIR, -EINVAL (not a regular file), -EFBIG above max, -EIO (the layer
  * cannot be read again).
  */
 int layers_open_file(struct layers *t, const char *path, uint64_t max, int *ret_fd,

@@ -36,6 +36,11 @@ const char *const nv_require_brands[] = { "Quadro",  "Tesla", "NVS",	"GRID",
 					  "GeForce", "TITAN", "Unknown" };
 const size_t nv_require_n_brands = ARRAY_SIZE(nv_require_brands);
 
+const char *nv_require_key_name(enum nv_require_key key)
+{
+	return key < ARRAY_SIZE(key_names) ? key_names[key] : NULL;
+}
+
 const char *nv_require_brand(const char *nvml_brand)
 {
 	for (size_t i = 0; i + 1 < ARRAY_SIZE(nv_require_brands); i++)
@@ -48,7 +53,7 @@ const char *nv_require_brand(const char *nvml_brand)
  * the expression invalid (its snprintf() truncation check). */
 #define EXPR_MAX 128u
 
-static const char *op_string(enum nv_require_op op)
+const char *nv_require_op_name(enum nv_require_op op)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(operators); i++)
 		if (operators[i].op == op)
@@ -255,9 +260,9 @@ enum nv_require_result nv_require_eval(const struct nv_require *r, const struct 
 			const struct nv_require_term *t = &r->terms[i];
 
 			ret = t->valid ? term_eval(t, f) : -1;
-			if (ret == 0 &&
-			    strlen(t->name) + strlen(op_string(t->op)) + strlen(t->value) + 2 >=
-				    EXPR_MAX)
+			if (ret == 0 && strlen(t->name) + strlen(nv_require_op_name(t->op)) +
+							strlen(t->value) + 2 >=
+						EXPR_MAX)
 				ret = -1;
 			if (ret < 0) {
 				if (ret_term)

@@ -89,6 +89,10 @@ void nv_require_done(struct nv_require *r);
  * the invalid term reached (NV_REQUIRE_INVALID) or NULL. */
 enum nv_require_result nv_require_eval(const struct nv_require *r, const struct nv_require_facts *f,
 				       const struct nv_require_term **ret_term);
+/* "cuda", "driver", "arch", "brand"; NULL for NV_REQUIRE_KEY_INVALID. */
+const char *nv_require_key_name(enum nv_require_key key);
+/* "=", "!=", "<", "<=", ">", ">=". */
+const char *nv_require_op_name(enum nv_require_op op);
 /* Whether any term names key (a fact the caller must know to judge the expression). */
 bool nv_require_uses(const struct nv_require *r, enum nv_require_key key);
 /* nvidia-container-cli's message for result res: "unsatisfied condition: cuda>=12.8, please

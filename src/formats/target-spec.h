@@ -10,8 +10,8 @@
  * alone, `0x2335`) or a compute capability (`9.0`); `driver` a driver version (`550.54.15`,
  * or a branch `550`); `brand` the GPUs' brand as NVML reports it (`GeForce`, `Tesla`, `Quadro`,
  * `NVS`, `GRID`, `TITAN`; what NVIDIA_REQUIRE_CUDA's brand= terms test); `host-cuda-compat` a
- * CUDA version (`12.8`): the forward-compatibility package the target has installed. Only the syntax is checked here; names are resolved by
- * the knowledge base (src/snapshot/snapshot-target.c). An error names the field (1-based) and
+ * CUDA version (`12.8`): the forward-compatibility package the target has installed. Only the
+ * syntax is checked here; names are resolved by the knowledge base (src/check/check-target.c). An error names the field (1-based) and
  * the column (1-based, of the first byte at fault) of the string.
  */
 #pragma once

@@ -10,7 +10,7 @@
  * NVIDIA_VISIBLE_DEVICES all / none / void / empty / a list; NVIDIA_REQUIRE_CUDA, a
  * logical expression whose space-separated terms are ORed and comma-separated constraints
  * ANDed, each "name op value" with name cuda/driver/arch/brand and op = != < <= > >=, as
- * libnvidia-container src/cli/dsl.c evaluates it).
+ * libnvidia-container src/cli/dsl.c evaluates it: facts/nv-require.h).
  * What was injected: the /dev/nvidia* character devices, and the driver libraries
  * libcuda.so.1 / libnvidia-ml.so.1 in the directories the toolkit injects into
  * (/usr/lib/x86_64-linux-gnu, /usr/lib64, /usr/local/nvidia/lib64), each with the driver
@@ -23,10 +23,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
+#include "facts/nv-require.h"
 #include "formats/cdi-spec.h"
 #include "probe.h"
 #include "shared/path-util.h"
@@ -107,99 +108,88 @@ static void probe_visible_request(struct probe_env *pe, struct snap_node *c)
 	snap_set_int(c, "visible_devices_count", (int64_t)strv_length(list), src);
 }
 
-struct constraint {
-	char name[8]; /* cuda, driver, arch, brand (lower case) */
-	const char *op;
-	const char *value;
-};
-
-/* Parses one "name op value" constraint; false when it is not one. */
-static bool parse_constraint(const char *expr, struct constraint *ret)
-{
-	static const char *const names[] = { "cuda", "driver", "arch", "brand" };
-	static const char *const ops[] = { "=", "!=", "<", "<=", ">", ">=" };
-	size_t n = strcspn(expr, "<>=!"), m;
-	struct constraint c = { .op = NULL };
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (n == strlen(names[i]) && strncasecmp(expr, names[i], n) == 0)
-			memcpy(c.name, names[i], n + 1);
-	m = strspn(expr + n, "<>=!");
-	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
-		if (strlen(ops[i]) == m && strneq(expr + n, ops[i], m))
-			c.op = ops[i];
-	if (!c.name[0] || !c.op || !expr[n + m])
-		return false;
-	c.value = expr + n + m;
-	*ret = c;
-	return true;
-}
-
 /*
  * NVIDIA_REQUIRE_CUDA "cuda>=12.4 brand=tesla,driver>=470,driver<471" →
  * require_cuda.alternatives[] {expression, constraints[] {name, op, value}} and
- * require_cuda.cuda_min (the value of the first cuda>= constraint).
+ * require_cuda.cuda_min (the value of the first cuda>= constraint), split as
+ * nvidia-container-cli splits it (facts/nv-require.h, the parser the container rules judge
+ * the same variable with).
  */
 static void probe_require_cuda(struct probe_env *pe, struct snap_node *c)
 {
 	static const char src[] = "environment NVIDIA_REQUIRE_CUDA";
 	const char *v = env_get(pe->env, "NVIDIA_REQUIRE_CUDA");
-	_cleanup_strv_free_ char **alts = NULL;
+	struct nv_require nr;
 	struct snap_node *req, *arr;
 	bool have_min = false;
+	int err;
 
 	if (!v) {
 		snap_set_state(c, "require_cuda", FACT_ABSENT, src, "not set");
 		return;
 	}
-	if (strv_split(v, " ", &alts) < 0)
+	err = nv_require_parse(v, strlen(v), &nr);
+	if (err < 0) {
+		if (err == -ENOMEM)
+			snap_set_errno(c, "require_cuda", err, src);
+		else
+			snap_set_malformed(c, "require_cuda", v, src,
+					   err == -E2BIG ? "too long for nvidia-container-cli"
+							 : "a NUL byte inside");
 		return;
+	}
 	/* Check the whole expression first: a malformed one is one malformed fact. */
-	STRV_FOREACH(a, alts) {
-		_cleanup_strv_free_ char **ands = NULL;
-		struct constraint k;
+	for (size_t i = 0; i < nr.n_terms; i++) {
+		char why[160];
 
-		if (strv_split(*a, ",", &ands) < 0)
-			return;
-		STRV_FOREACH(e, ands) {
-			char why[160];
-
-			if (parse_constraint(*e, &k))
-				continue;
-			snprintf(why, sizeof(why),
-				 "\"%.64s\" is not a constraint (cuda, driver, arch or brand; "
-				 "= != < <= > >=; a value)",
-				 *e);
-			snap_set_malformed(c, "require_cuda", v, src, why);
-			return;
-		}
+		if (nr.terms[i].valid)
+			continue;
+		snprintf(why, sizeof(why),
+			 "\"%.64s\" is not a constraint (cuda, driver, arch or brand; "
+			 "= != < <= > >=; a value)",
+			 nr.terms[i].text);
+		snap_set_malformed(c, "require_cuda", v, src, why);
+		nv_require_done(&nr);
+		return;
 	}
 	req = snap_object(c, "require_cuda");
 	arr = snap_array(req, "alternatives");
-	STRV_FOREACH(a, alts) {
-		_cleanup_strv_free_ char **ands = NULL;
+	for (size_t a = 0; a < nr.n_alts; a++) {
 		struct snap_node *alt = snap_append_object(arr), *cons;
+		_cleanup_free_ char *expr = NULL;
+		size_t len = 0;
 
-		snap_set_str(alt, "expression", *a, src);
+		for (size_t i = 0; i < nr.alts[a].n; i++)
+			len += strlen(nr.terms[nr.alts[a].first + i].text) + 1;
+		expr = calloc(1, len + 1);
+		if (!expr) {
+			snap_set_errno(alt, "expression", -ENOMEM, src);
+			break;
+		}
+		/* the alternative as written, less the empty terms the cli skips */
+		for (size_t i = 0; i < nr.alts[a].n; i++) {
+			if (i)
+				strcat(expr, ",");
+			strcat(expr, nr.terms[nr.alts[a].first + i].text);
+		}
+		snap_set_str(alt, "expression", expr, src);
 		cons = snap_array(alt, "constraints");
-		if (strv_split(*a, ",", &ands) < 0)
-			return;
-		STRV_FOREACH(e, ands) {
-			struct constraint k;
+		for (size_t i = 0; i < nr.alts[a].n; i++) {
+			const struct nv_require_term *t = &nr.terms[nr.alts[a].first + i];
 			struct snap_node *o = snap_append_object(cons);
 
-			parse_constraint(*e, &k);
-			snap_set_str(o, "name", k.name, src);
-			snap_set_str(o, "op", k.op, src);
-			snap_set_str(o, "value", k.value, src);
-			if (!have_min && streq(k.name, "cuda") && streq(k.op, ">=")) {
-				snap_set_str(req, "cuda_min", k.value, src);
+			snap_set_str(o, "name", nv_require_key_name(t->key), src);
+			snap_set_str(o, "op", nv_require_op_name(t->op), src);
+			snap_set_str(o, "value", t->value, src);
+			if (!have_min && t->key == NV_REQUIRE_CUDA && t->op == NV_REQ_GE) {
+				snap_set_str(req, "cuda_min", t->value, src);
 				have_min = true;
 			}
 		}
 	}
 	if (!have_min)
 		snap_set_state(req, "cuda_min", FACT_ABSENT, src, "no cuda>= constraint");
+	nv_require_done(&nr);
 }
 
 /* /dev/nvidia* character devices (nvidia0…, nvidiactl, nvidia-uvm, nvidia-modeset …). */

@@ -610,3 +610,22 @@ RULE_CHECK(check_cdi_spec_stale)
 		finding_rule_verify(f);
 	}
 }
+
+/* container.image-incomplete: container.image.index in error (probe-image.c), the issues of
+ * the layered tree (core/layers.h) as its message: a missing or damaged layer, a cap hit. */
+RULE_CHECK(check_image_incomplete)
+{
+	const struct snap_node *index = snap_get(root, "container.image.index");
+	struct finding *f;
+
+	if (!index || snap_state(index) != FACT_ERROR)
+		return;
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "the image read is incomplete: %s; what gpuenv says of it rests on the "
+			 "layers it could read",
+			 snap_error(index) ?: "a layer could not be read");
+	finding_fact(f, "container.image.index", index);
+	finding_fact(f, "container.image.layers", snap_get(root, "container.image.layers"));
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}

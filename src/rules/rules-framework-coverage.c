@@ -587,8 +587,9 @@ static void coverage_rule(struct rule_ctx *c, const struct snap_node *root, enum
 
 	if (gpus_count(root, gpu_is_nvidia) == 0)
 		return;
+	/* the PTX JIT is the libcuda's: a working cuda-compat one's where it loads */
 	if (nvidia_driver(root, &ver, &fact) == DRIVER_LOADED)
-		x.driver = ver;
+		x.driver = cuda_driver_effective(root, ver);
 	fw_foreach(root, cov_one, &x);
 }
 

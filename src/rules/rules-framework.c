@@ -332,6 +332,8 @@ RULE_CHECK(check_fw_cuda_newer_than_driver)
 	case DRIVER_LOADED:
 		break;
 	}
+	/* a working forward-compatibility libcuda runs the newer CUDA (its version judged) */
+	x.drv = cuda_driver_effective(root, x.drv);
 	fw_foreach(root, newer_one, &x);
 }
 

@@ -350,6 +350,11 @@ RULE_CHECK(check_library_not_found);
  * driver's own libnvidia-ml, which matches drv (rules-runtime-compat.c). */
 bool libcuda_is_compat(const struct snap_node *root, const struct snap_node *cu, const char *drv,
 		       const char **ret_how);
+/* The driver version the CUDA runtime and the PTX JIT meet under the loaded module drv: the
+ * forward-compatibility libcuda's where ld.so gives programs one that works (newer than drv, on
+ * NVIDIA GPUs that are all data-center ones: NVIDIA's CUDA Compatibility guide, § Forward
+ * Compatibility), else drv. Whether the GPU is driven at all stays the module's question. */
+const char *cuda_driver_effective(const struct snap_node *root, const char *drv);
 RULE_CHECK(check_mig_device_selection);
 RULE_CHECK(check_cpu_only_build);
 RULE_CHECK(check_fw_gpu_too_old);
@@ -364,3 +369,4 @@ RULE_CHECK(check_amdgpu_no_kfd);
 RULE_CHECK(check_hsa_override_wrong_target);
 RULE_CHECK(check_no_nvidia_runtime);
 RULE_CHECK(check_cdi_spec_stale);
+RULE_CHECK(check_image_incomplete);

@@ -47,6 +47,30 @@ bool libcuda_is_compat(const struct snap_node *root, const struct snap_node *cu,
 	return false;
 }
 
+const char *cuda_driver_effective(const struct snap_node *root, const char *drv)
+{
+	const struct snap_node *cu = snap_get(root, "driver.userspace.libcuda");
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	const char *cv = snap_get_str(cu, "version");
+	size_t nv = 0;
+
+	if (!drv || !cv || snap_get_bool_default(cu, "is_stub", false) ||
+	    snap_child(cu, "undetermined") || version_cmp_str(cv, drv) <= 0 ||
+	    !libcuda_is_compat(root, cu, drv, NULL))
+		return drv;
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct facts_gpu *fg;
+
+		if (!gpu_is_nvidia(snap_at(gpus, i)))
+			continue;
+		nv++;
+		if (gpu_facts(snap_at(gpus, i), &fg) < 0 || !fg->segment ||
+		    !streq(fg->segment, "datacenter"))
+			return drv; /* 804, or not known to work: runtime.cuda-compat-unsupported */
+	}
+	return nv ? cv : drv;
+}
+
 RULE_CHECK(check_cuda_compat_unsupported)
 {
 	const struct snap_node *cu = snap_get(root, "driver.userspace.libcuda");

@@ -100,6 +100,8 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 		return;
 	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &drv, &fact))
 		return; /* none: runtime.no-driver-for-toolkit */
+	/* a working cuda-compat libcuda runs the newer CUDA */
+	drv = cuda_driver_effective(root, drv);
 	for (size_t i = 0; i < snap_count(tks); i++) {
 		const struct snap_node *tk = snap_at(tks, i);
 		const char *v = snap_get_str(tk, "version");

@@ -16,6 +16,9 @@
 typedef int nvmlReturn_t;
 typedef struct nvmlDevice_st *nvmlDevice_t;
 typedef int nvmlEnableState_t;
+/* nvml.h nvmlBrandType_t: NVML_BRAND_UNKNOWN 0, QUADRO 1, TESLA 2, NVS 3, GRID 4, GEFORCE 5,
+ * TITAN 6, then the virtual-GPU and RTX brands (7 … 16) */
+typedef int nvmlBrandType_t;
 
 #define NVML_SUCCESS			     0
 #define NVML_ERROR_UNINITIALIZED	     1
@@ -170,6 +173,8 @@ static_assert(sizeof(nvmlUtilization_t) == 8, "nvmlUtilization_t layout");
 	  "nvmlDeviceGetUUID")                                                                     \
 	X(nvmlDeviceGetSerial, false, nvmlReturn_t, (nvmlDevice_t, char *, unsigned int),          \
 	  "nvmlDeviceGetSerial")                                                                   \
+	X(nvmlDeviceGetBrand, false, nvmlReturn_t, (nvmlDevice_t, nvmlBrandType_t *),              \
+	  "nvmlDeviceGetBrand")                                                                    \
 	X(nvmlDeviceGetVbiosVersion, false, nvmlReturn_t, (nvmlDevice_t, char *, unsigned int),    \
 	  "nvmlDeviceGetVbiosVersion")                                                             \
 	X(nvmlDeviceGetMinorNumber, false, nvmlReturn_t, (nvmlDevice_t, unsigned int *),           \

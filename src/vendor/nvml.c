@@ -150,6 +150,17 @@ static bool nv_failv(struct nvml *n, const char *call, nvmlReturn_t rc, const ch
 		_rc == NVML_SUCCESS ? true : nv_fail(n, _call, _rc, key, ##__VA_ARGS__);           \
 	})
 
+/* The brand as libnvidia-container reports it (src/driver.c driver_get_device_brand(): the six
+ * NVML brands it names, "Unknown" for every other), which NVIDIA_REQUIRE_CUDA's brand= terms
+ * test (facts/nv-require.h). */
+static const char *brand_name(nvmlBrandType_t b)
+{
+	static const char *const names[] = { [1] = "Quadro", [2] = "Tesla",   [3] = "NVS",
+					     [4] = "GRID",   [5] = "GeForce", [6] = "TITAN" };
+
+	return b >= 0 && (size_t)b < ARRAY_SIZE(names) && names[b] ? names[b] : "Unknown";
+}
+
 static const char *arch_name(unsigned a)
 {
 	static const char *const names[] = {
@@ -550,6 +561,14 @@ static void nv_device(struct nvml *n, unsigned i)
 	nv_string(n, "name",
 		  NV(n, "name", nvmlDeviceGetName, (dev, buf, NVML_DEVICE_NAME_V2_BUFFER_SIZE)),
 		  buf, NVML_DEVICE_NAME_V2_BUFFER_SIZE);
+	{
+		nvmlBrandType_t b = 0;
+
+		if (NV(n, "brand", nvmlDeviceGetBrand, (dev, &b))) {
+			vw_str(n->w, "brand", brand_name(b));
+			vw_int(n->w, "brand_type", b);
+		}
+	}
 	memset(buf, 0, sizeof(buf));
 	nv_string(n, "uuid",
 		  NV(n, "uuid", nvmlDeviceGetUUID, (dev, buf, NVML_DEVICE_UUID_V2_BUFFER_SIZE)),

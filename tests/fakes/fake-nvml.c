@@ -56,6 +56,7 @@ FAKE_API nvmlDeviceGetHandleByIndex_fn nvmlDeviceGetHandleByIndex_v2, nvmlDevice
 FAKE_API nvmlDeviceGetName_fn nvmlDeviceGetName;
 FAKE_API nvmlDeviceGetUUID_fn nvmlDeviceGetUUID;
 FAKE_API nvmlDeviceGetSerial_fn nvmlDeviceGetSerial;
+FAKE_API nvmlDeviceGetBrand_fn nvmlDeviceGetBrand;
 FAKE_API nvmlDeviceGetVbiosVersion_fn nvmlDeviceGetVbiosVersion;
 FAKE_API nvmlDeviceGetMinorNumber_fn nvmlDeviceGetMinorNumber;
 FAKE_API nvmlDeviceGetPciInfo_fn nvmlDeviceGetPciInfo_v3, nvmlDeviceGetPciInfo_v2;
@@ -302,6 +303,19 @@ nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t d, char *buf, unsigned len)
 {
 	DEV_ENTER(__func__, d);
 	return copy_str(fake_get(d->section, "serial"), buf, len);
+}
+
+/* brand = the nvmlBrandType_t number (nvml.h: 2 Tesla, 5 GeForce, 14 NVIDIA …) */
+nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t d, nvmlBrandType_t *b)
+{
+	unsigned v;
+	nvmlReturn_t rc;
+
+	DEV_ENTER(__func__, d);
+	rc = nv_dev_uint(d, "brand", &v);
+	if (rc == NVML_SUCCESS && b)
+		*b = (nvmlBrandType_t)v;
+	return b ? rc : NVML_ERROR_INVALID_ARGUMENT;
 }
 
 nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t d, char *buf, unsigned len)

@@ -35,7 +35,7 @@ ALLOWED = {
     "core/root.c": {"file", "map", "syscall"},  # the sysroot file API; openat2 by syscall(2)
     "core/root-reads.c": {"file"},  # /proc/self/pagemap: which pages of a mapping were read
     "core/env.c": {"file", "env"},  # the environment overlay and --env-file
-    "core/layers.c": {"file"},  # --image: the image file, whose layers are the root's tree
+    "core/layers.c": {"file"},  # --image: the image file, whose layers are the root's tree; the unlinked file a large member is decompressed into
     "core/host.c": {"file", "host"},  # kernel release and host identity
     "core/child.c": {"file", "process", "env"},  # the vendor sessions' child processes
     "core/child-tmpdir.c": {"file", "env", "syscall"},  # their private directory under TMPDIR; getdents64(2), async-signal-safe

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Start-up stays light: the libraries gpuenv loads on first use (libzip, libpci, libarchive,
-# and for gpuenv exporter libmicrohttpd and libcrypt; src/vendor/dl.h, dl_lazy) must not come
+# libnettle for --image-verify, and for gpuenv exporter libmicrohttpd and libcrypt;
+# src/vendor/dl.h, dl_lazy) must not come
 # back as DT_NEEDED of the gpuenv tool or of libgpuenv.so (they would bring libcrypto,
 # libudev, and GnuTLS with its chain into every run again), and each must
 # be declared in the binary's .note.dlopen for packagers (systemd ELF_DLOPEN_METADATA.md).
@@ -24,14 +25,14 @@ def soname_of(name):
     return elfinfo.soname(path)
 
 
-tool_lazy = ("zip", "pci", "archive", "microhttpd", "crypt")
+tool_lazy = ("zip", "pci", "archive", "microhttpd", "crypt", "nettle")
 lazy = {name: soname_of(name) for name in tool_lazy}
 archived = {soname_of(name) for name in ("elf", "jansson", "zstd", "lzma", "lz4", "z", "yaml")}
 # what the lazy libraries themselves would have pulled in
 heavy = {"libcrypto.so.3", "libudev.so.1", "libbz2.so.1.0", soname_of("gnutls")}
 
 fail = 0
-for path, lazy_here in ((tool, tool_lazy), (lib, ("zip",))):
+for path, lazy_here in ((tool, tool_lazy), (lib, ("zip", "nettle"))):
     needed = elfinfo.dynamic_strings(path, 1)
     if not needed:
         print(f"FAIL: {path}: no DT_NEEDED read (not a dynamically linked ELF?)")

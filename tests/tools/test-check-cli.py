@@ -275,6 +275,32 @@ rc, out, err = run("no-gpu", None, "--target", "gpu=No Such GPU 9000,driver=550"
 check("unknown GPU in --target: exit 64, says how to name it",
       rc == 64 and "gpu=9.0" in err, f"rc={rc} {err}")
 
+# 8b'. host-cuda-compat: the target's programs load the cuda-compat package's libcuda
+# (NVIDIA's CUDA Compatibility guide, Forward Compatibility): on a data-center GPU over an older
+# module it runs the newer CUDA; on a GeForce it fails with 804; older than the module, 803
+rc, doc = run_json("torch-cu130-on-r550", None, "--target",
+                   "gpu=H100,driver=550.54.15,host-cuda-compat=13.0")
+check("--target H100/R550 with cuda-compat 13.0: cu130 runs on the compat libcuda",
+      rule(doc, "framework.cuda-newer-than-driver")["state"] == "pass" and
+      rule(doc, "runtime.cuda-compat-unsupported")["state"] == "pass" and
+      [c["verdict"] for c in doc["coverage"]] == ["native"],
+      f"rc={rc} " + str([(r["id"], r["state"], r.get("message")) for r in doc["rules"]
+                         if r["state"] == "fail"]) + str(doc.get("coverage")))
+rc, doc = run_json("torch-cu130-on-r550", None, "--target",
+                   "gpu=RTX 4090,driver=550.54.15,host-cuda-compat=13.0")
+check("--target GeForce with cuda-compat: 804, and cu130 still needs a newer driver",
+      rc == 2 and rule(doc, "runtime.cuda-compat-unsupported")["state"] == "fail" and
+      "(804)" in rule(doc, "runtime.cuda-compat-unsupported")["message"] and
+      rule(doc, "framework.cuda-newer-than-driver")["state"] == "fail", f"rc={rc}")
+rc, doc = run_json("torch-cu130-on-r550", None, "--target",
+                   "gpu=H100,driver=580.65.06,host-cuda-compat=12.4")
+check("--target with a compat package older than the module: 803",
+      rc == 2 and "(803)" in (rule(doc, "runtime.cuda-compat-unsupported").get("message") or ""),
+      f"rc={rc} {rule(doc, 'runtime.cuda-compat-unsupported')}")
+rc, out, err = run("no-gpu", None, "--target", "gpu=H100,driver=550,host-cuda-compat=1.0")
+check("host-cuda-compat of a CUDA the knowledge base has no driver for: exit 64",
+      rc == 64 and "host-cuda-compat=1.0" in err, f"rc={rc} {err}")
+
 # 8c. the matrix in every structured output: h100-old-frameworks' image (torch 2.0.1+cu117,
 # SASS up to sm_86; tensorflow 2.15 with sm_60 and compute_80 PTX) on an H100 with R550, a
 # compute capability 6.1 GPU with R580 and the h100-sxm-550 machine's own report
@@ -360,6 +386,24 @@ check("matrix markdown: a column per target",
 check("matrix markdown: the cells", "❌ no-kernel-image on" in md and "✅ native on" in md, md[:800])
 check("matrix markdown: every line a heading, a table row or prose",
       all(l.startswith(("|", "#", "Profile")) or not l.strip() for l in md.splitlines()), md[:800])
+
+# 8c'. a target on which the coverage matrix shows no-kernel-image fails the gate: the
+# framework rules run on the target's snapshot (never "not-run", which would pass), and one of
+# them fails for the build the matrix names (a regression guard: a target snapshot once left
+# the coverage rules unjudged while the matrix said no-kernel-image)
+for tgt in ("gpu=H100,driver=550.54.15", "gpu=6.1,driver=580.65.06", "gpu=12.0,driver=580.65.06"):
+    rc, doc = run_json("h100-old-frameworks", None, "--target", tgt)
+    bad = [c["subject"] for c in doc.get("coverage", []) if c["verdict"] == "no-kernel-image"]
+    fw = [r for r in doc["rules"] if r["id"].startswith("framework.")]
+    failing = [r for r in fw if r["state"] == "fail" and
+               any(s.split(" in ")[0] in (r.get("message") or "") for s in bad)]
+    check(f"gate on {tgt}: the matrix shows no-kernel-image", bool(bad), str(doc.get("coverage")))
+    check(f"gate on {tgt}: a framework rule fails for it, so the gate fails",
+          failing and rc in (1, 2) and doc.get("exit_code") == rc,
+          f"rc={rc} " + str([(r["id"], r["state"]) for r in fw]))
+    check(f"gate on {tgt}: framework.no-kernel-image was judged",
+          rule(doc, "framework.no-kernel-image")["state"] not in ("not-run", "profile"),
+          str(rule(doc, "framework.no-kernel-image")))
 
 # 8d. --redact: host names, serials, UUIDs and home directories out of every output
 node = json.load(open(snapshot("h100-sxm-550"), encoding="utf-8"))

@@ -4,7 +4,8 @@
 (make_image.py): a multi-platform index without the platform asked for (the message lists
 the ones it has), a manifest blob missing (an incomplete image), a layer blob whose size
 differs from its descriptor (always caught), and one altered in place (caught by
---image-verify, which hashes every layer blob against its sha256 digest, streaming).
+--image-verify, which hashes every layer blob against its sha256 digest, streaming); the
+incomplete ones are the rule container.image-incomplete, which fails `gpuenv check`.
 Usage: test-image-verify.py GPUENV"""
 import json
 import os
@@ -22,6 +23,18 @@ BASE = [("etc/os-release", "file", b'ID=ubuntu\nVERSION_ID="22.04"\n'),
 def report(gpuenv, image, *extra):
     r = run(gpuenv, "report", "--json", "--stable", "--no-vendor", "--image", image, *extra)
     return r, (json.loads(r.stdout) if r.returncode == 0 and r.stdout else None)
+
+
+def incomplete_rule(gpuenv, image, *extra):
+    """container.image-incomplete as doctor finds it and as check judges it: (finding, state)."""
+    r = run(gpuenv, "doctor", "--json", "--stable", "--no-vendor", "--image", image, *extra)
+    d = json.loads(r.stdout) if r.stdout.startswith("{") else {"findings": []}
+    f = next((x for x in d["findings"] if x["rule"] == "container.image-incomplete"), None)
+    r = run(gpuenv, "check", "--json", "--stable", "--today", "2026-12-04", "--image", image,
+            *extra)
+    d = json.loads(r.stdout) if r.stdout.startswith("{") else {"rules": []}
+    st = next((x["state"] for x in d["rules"] if x["id"] == "container.image-incomplete"), None)
+    return f, st, r.returncode
 
 
 def blobs(img):
@@ -65,6 +78,19 @@ def main():
         st = index_state(d)
         check(st and st["state"] == "error" and "descriptor says" in st.get("error", ""),
               "size mismatch recorded: %s %s" % (st, r.stderr[-200:]))
+        f, state, rc = incomplete_rule(gpuenv, img)
+        check(f and f["severity"] == "error" and "descriptor says" in f["message"] and
+              state == "fail" and rc == 2,
+              "size mismatch: container.image-incomplete fails the gate: %s %s %s" % (f, state, rc))
+        # a layer blob missing: the other layers read, the rule names the missing one
+        img = os.path.join(tmp, "missing")
+        mi.oci(img, [BASE, [("etc/x", "file", b"x")]], ["A=1"], as_tar=False)
+        gone = layer_blobs(img)[1]
+        os.unlink(os.path.join(blobs(img), gone))
+        f, state, rc = incomplete_rule(gpuenv, img)
+        check(f and gone in f["message"] and "not in the image" in f["message"] and
+              state == "fail" and rc == 2,
+              "a missing layer: container.image-incomplete: %s %s %s" % (f, state, rc))
         # a layer altered in place, same size: only --image-verify can tell
         img = os.path.join(tmp, "altered")
         mi.oci(img, [BASE], ["A=1"], as_tar=False)
@@ -82,6 +108,9 @@ def main():
         st = index_state(d)
         check(st and st["state"] == "error" and "altered or damaged" in st.get("error", ""),
               "--image-verify: the altered layer left out and said: %s" % st)
+        f, state, rc = incomplete_rule(gpuenv, img, "--image-verify")
+        check(f and "altered or damaged" in f["message"] and state == "fail",
+              "--image-verify: the altered layer is container.image-incomplete: %s %s" % (f, state))
         check(d and d["host"]["os"].get("id", {}).get("value") != "debian",
               "--image-verify: nothing of the altered layer read")
         # an intact image passes --image-verify
@@ -90,6 +119,12 @@ def main():
         r, d = report(gpuenv, img, "--image-verify")
         check(d and index_state(d)["value"] == "complete", "intact image verifies: %s %s" %
               (index_state(d), r.stderr[-200:]))
+        f, state, rc = incomplete_rule(gpuenv, img, "--image-verify")
+        check(f is None and state == "pass", "intact image: container.image-incomplete passes: %s %s" %
+              (f, state))
+        # an image that cannot be read at all is an unreadable input, not a finding
+        f, state, rc = incomplete_rule(gpuenv, os.path.join(img, "no-such-dir"))
+        check(rc == 66, "an unreadable image is still 66: %s" % rc)
     return summary()
 
 

@@ -11,7 +11,6 @@
 
 #include "shared/parse.h"
 #include "shared/strbuf.h"
-#include "shared/sha256.h"
 #include "shared/strv.h"
 #include "locale-fx.h"
 #include "shared/utf8.h"
@@ -243,41 +242,6 @@ static void test_utf8(void **state)
 	assert_int_equal(hex_decode_text("4100", &out), -EINVAL);
 }
 
-/* NIST FIPS 180-4 examples (CSRC "Example Algorithms": SHA256.pdf), the long one fed in uneven
- * pieces so that the block buffering is exercised. */
-static void test_sha256(void **state)
-{
-	static const char two_block[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-	char a[1000], hex[65];
-	struct sha256 s;
-
-	sha256_init(&s);
-	sha256_final_hex(&s, hex);
-	assert_string_equal(hex,
-			    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-	sha256_init(&s);
-	sha256_update(&s, "abc", 3);
-	sha256_final_hex(&s, hex);
-	assert_string_equal(hex,
-			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-	sha256_init(&s);
-	sha256_update(&s, two_block, strlen(two_block));
-	sha256_final_hex(&s, hex);
-	assert_string_equal(hex,
-			    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-	memset(a, 'a', sizeof(a));
-	sha256_init(&s);
-	for (size_t done = 0, step = 1; done < 1000000; step = step % 97 + 1) {
-		size_t n = step < 1000000 - done ? step : 1000000 - done;
-
-		sha256_update(&s, a, n);
-		done += n;
-	}
-	sha256_final_hex(&s, hex);
-	assert_string_equal(hex,
-			    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,7 +257,6 @@ int main(void)
 		cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_kv_next),
 		cmocka_unit_test(test_utf8),
-		cmocka_unit_test(test_sha256),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */

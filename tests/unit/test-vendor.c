@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "vendor/lazy-nettle.h"
 #include "vendor/lazy-zip.h"
 #include "vendor/sandbox.h"
 #include "vendor/session.h"
@@ -658,6 +659,42 @@ static void test_lazy_bindings(void **state)
 	assert_non_null(zl->zip_fread);
 }
 
+/* libnettle's SHA-256 through its lazy binding (lazy-nettle.h), on the NIST FIPS 180-4
+ * examples (CSRC "Example Algorithms": SHA256.pdf), the long one fed in uneven pieces. */
+static void test_sha256(void **state)
+{
+	static const char two_block[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	char a[1000], hex[65];
+	struct vendor_sha256 s;
+	const char *why = NULL;
+
+	assert_int_equal(vendor_sha256_init(&s, &why), 0);
+	vendor_sha256_final_hex(&s, hex);
+	assert_string_equal(hex,
+			    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	assert_int_equal(vendor_sha256_init(&s, &why), 0);
+	vendor_sha256_update(&s, "abc", 3);
+	vendor_sha256_final_hex(&s, hex);
+	assert_string_equal(hex,
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_int_equal(vendor_sha256_init(&s, &why), 0);
+	vendor_sha256_update(&s, two_block, strlen(two_block));
+	vendor_sha256_final_hex(&s, hex);
+	assert_string_equal(hex,
+			    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	memset(a, 'a', sizeof(a));
+	assert_int_equal(vendor_sha256_init(&s, &why), 0);
+	for (size_t done = 0, step = 1; done < 1000000; step = step % 97 + 1) {
+		size_t n = step < 1000000 - done ? step : 1000000 - done;
+
+		vendor_sha256_update(&s, a, n);
+		done += n;
+	}
+	vendor_sha256_final_hex(&s, hex);
+	assert_string_equal(hex,
+			    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
 int main(int argc, char *argv[])
 {
 	const struct CMUnitTest tests[] = {
@@ -677,6 +714,7 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_error_names),
 		cmocka_unit_test(test_lazy_load),
 		cmocka_unit_test(test_lazy_bindings),
+		cmocka_unit_test(test_sha256),
 	};
 	int r = vendor_test_fakes();
 

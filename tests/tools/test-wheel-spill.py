@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""--wheel with a library past LAYERS_SPILL_MIN (src/core/layers-internal.h): the member is
+decompressed into an unlinked file in TMPDIR, not into memory (bench/bench-wheel-memory.sh
+measures the memory), and read from there as from anywhere: the GPU code of a real nvcc-built
+library padded with 24 MiB of incompressible bytes is found. With TMPDIR a directory that does
+not exist, the large member cannot be read and says so (a recorded error, never a silent
+pass) while the small one still reads: the spill is the large member's path only.
+Usage: test-wheel-spill.py GPUENV"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+GPUENV = sys.argv[1]
+NVCC = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+failed = []
+
+
+def check(what, cond, detail=""):
+    print(f"ok: {what}" if cond else f"FAIL: {what} {detail}")
+    if not cond:
+        failed.append(what)
+
+
+def targets(path, tmpdir):
+    env = dict(os.environ, TMPDIR=tmpdir)
+    p = subprocess.run([GPUENV, "report", "--json", "--stable", "--no-vendor", "--wheel", path],
+                       capture_output=True, text=True, env=env, timeout=300)
+    doc = json.loads(p.stdout)
+    return doc["framework"]["python_envs"][0]["packages"]["torch"]["arch_targets"]
+
+
+def main():
+    if not os.access(NVCC, os.X_OK) or not shutil.which("objcopy"):
+        print(f"SKIP wheel spill: {NVCC} or objcopy missing (CUDA toolkit, binutils)")
+        return 77
+    with tempfile.TemporaryDirectory() as tmp:
+        cu = os.path.join(tmp, "k.cu")
+        with open(cu, "w") as f:
+            f.write("__global__ void scale(float *x) { x[threadIdx.x] *= 2.0f; }\n"
+                    "extern \"C\" void launch(float *x) { scale<<<1, 32>>>(x); }\n")
+        lib = os.path.join(tmp, "libk.so")
+        subprocess.run([NVCC, "-shared", "-Xcompiler", "-fPIC", "-gencode",
+                        "arch=compute_90,code=sm_90", "-o", lib, cu], check=True)
+        pad = os.path.join(tmp, "pad.bin")
+        with open(pad, "wb") as f:
+            block = os.urandom(1 << 20)
+            for _ in range(24):
+                f.write(block)
+        big = os.path.join(tmp, "libbig.so")
+        subprocess.run(["objcopy", "--add-section", ".pad=" + pad, "--set-section-flags",
+                        ".pad=noload,readonly", lib, big], check=True)
+        wheels = {}
+        for name, library in (("small", lib), ("big", big)):
+            w = os.path.join(tmp, f"torch-2.4.0-cp312-cp312-linux_x86_64-{name}.whl")
+            with zipfile.ZipFile(w, "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("torch/__init__.py", "")
+                z.writestr("torch/version.py", "__version__ = '2.4.0+cu124'\ncuda = '12.4'\n"
+                           "hip = None\n")
+                z.write(library, "torch/lib/libtorch_cuda.so")
+                z.writestr("torch-2.4.0.dist-info/METADATA",
+                           "Metadata-Version: 2.1\nName: torch\nVersion: 2.4.0\n")
+                z.writestr("torch-2.4.0.dist-info/WHEEL", "Wheel-Version: 1.0\n")
+            wheels[name] = w
+        t = targets(wheels["big"], tmp)
+        check("a member past the spill size: read from the unlinked file, its GPU code found",
+              isinstance(t, list) and [x["target"]["value"] for x in t] == ["sm_90"], str(t)[:300])
+        gone = os.path.join(tmp, "no-such-dir")
+        t = targets(wheels["big"], gone)
+        check("no TMPDIR to spill into: the large member's targets are an error, not a pass",
+              isinstance(t, dict) and t.get("state") == "error", str(t)[:300])
+        t = targets(wheels["small"], gone)
+        check("a small member never spills: read in memory whatever TMPDIR is",
+              isinstance(t, list) and [x["target"]["value"] for x in t] == ["sm_90"], str(t)[:300])
+        check("nothing left in TMPDIR", sorted(os.listdir(tmp)) ==
+              sorted(["k.cu", "libk.so", "pad.bin", "libbig.so"] + [os.path.basename(w) for w in wheels.values()]),
+              str(os.listdir(tmp)))
+    print(f"{len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
