@@ -770,6 +770,26 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 	module_facts(pe, mf, path);
 }
 
+/* The version of the amdgpu-dkms package ("1:6.8.5.60200-2009582.24.04": the module's kernel
+ * base 6.8.5, then the ROCm release it came with, 60200 = 6.2.0), looked up where a versioned
+ * amdgpu is loaded: the kernel's own amdgpu has no /sys/module/amdgpu/version. */
+static void probe_amdgpu_dkms(struct probe_env *pe, struct snap_node *amd)
+{
+	char ver[128];
+	int r;
+
+	if (!snap_present(snap_child(amd, "module_version")))
+		return;
+	r = probe_dpkg_version(pe, "amdgpu-dkms", ver, sizeof(ver));
+	if (r == 0)
+		snap_set_str(amd, "dkms_package", ver, PROBE_DPKG_STATUS);
+	else if (r == 1)
+		snap_set_state(amd, "dkms_package", FACT_ABSENT, PROBE_DPKG_STATUS,
+			       "amdgpu-dkms is not installed");
+	else
+		snap_set_errno(amd, "dkms_package", r, PROBE_DPKG_STATUS);
+}
+
 int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *drv = snap_object(snapshot_root(s), "driver");
@@ -786,6 +806,7 @@ int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_nouveau_blacklist(pe, drv);
 	probe_module_blacklist(pe, drv);
 	set_attr(pe, amd, "module_version", "/sys/module/amdgpu/version");
+	probe_amdgpu_dkms(pe, amd);
 	probe_amd_kfd(pe, amd);
 	return snapshot_error(s);
 }

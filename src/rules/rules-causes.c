@@ -58,6 +58,19 @@ const struct rule_edge rule_causes[] = {
 	{ "runtime.hsa-override-wrong-target", "framework.rocm-gfx-unsupported",
 	  "the framework's code is looked up for the target the override names, not the GPU's: "
 	  "with the override gone ROCm loads the GPU's own code" },
+	/* ---- Intel: why the Level Zero session lists no GPU ---- */
+	{ "runtime.level-zero-no-gpu-driver", "runtime.level-zero-no-device",
+	  "the loader initialises only the drivers it can load: without libze_intel_gpu.so.1 "
+	  "zeInit has no driver (ZE_RESULT_ERROR_UNINITIALIZED)" },
+	{ "driver.no-permission", "runtime.level-zero-no-device",
+	  "Intel's Level Zero driver opens the render node read-write; refused, it reports no "
+	  "device and zeInit fails" },
+	{ "driver.intel-firmware-failed", "runtime.level-zero-no-device",
+	  "without GuC the GPU has no command submission the compute runtime can use, so its "
+	  "Level Zero driver lists no device" },
+	{ "runtime.override-not-inherited", "framework.rocm-gfx-unsupported",
+	  "the build has code for the target the override names, not the GPU's own: the override "
+	  "the user set never reached the process, so ROCm looks for the GPU's own code" },
 	/* ---- what an absent driver breaks above it ---- */
 	{ "driver.module-not-loaded", "hardware.gpu-without-driver",
 	  "the GPU has no kernel driver because the nvidia module that would bind it is not "

@@ -23,6 +23,7 @@ RULE_CHECK(check_intel_firmware_failed);
 RULE_CHECK(check_intel_force_probe);
 RULE_CHECK(check_level_zero_missing);
 RULE_CHECK(check_level_zero_no_gpu_driver);
+RULE_CHECK(check_level_zero_no_device);
 RULE_CHECK(check_ipex_torch_mismatch);
 RULE_CHECK(check_ipex_oneapi_mismatch);
 RULE_CHECK(check_opencl_icd_library_missing);

@@ -366,6 +366,8 @@ RULE_CHECK(check_fw_system_toolkit_irrelevant);
 RULE_CHECK(check_fw_rocm_gfx_unsupported);
 RULE_CHECK(check_amdgpu_firmware_failed);
 RULE_CHECK(check_amdgpu_no_kfd);
+RULE_CHECK(check_amdgpu_kmd_userspace);
+RULE_CHECK(check_override_not_inherited);
 RULE_CHECK(check_hsa_override_wrong_target);
 RULE_CHECK(check_no_nvidia_runtime);
 RULE_CHECK(check_cdi_spec_stale);

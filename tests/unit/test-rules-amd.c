@@ -163,6 +163,90 @@ static void test_override_wrong_target(void **state)
 	snapshot_unref(s);
 }
 
+static void dkms(struct gpuenv_snapshot *s, const char *module, const char *package)
+{
+	snap_set_str(node(s, "driver.amdgpu"), "module_version", module,
+		     "/sys/module/amdgpu/version");
+	snap_set_str(node(s, "driver.amdgpu"), "dkms_package", package, "/var/lib/dpkg/status");
+}
+
+static void test_kmd_userspace(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm(s, "6.2.0");
+	NO(s, "driver.amdgpu-kmd-userspace"); /* no amdgpu-dkms package known */
+	/* ROCm 6.2's own driver */
+	dkms(s, "6.8.5", "1:6.8.5.60200-2009582.24.04");
+	NO(s, "driver.amdgpu-kmd-userspace");
+	/* ROCm 6.0's driver supports user space up to 6.2 */
+	dkms(s, "6.3.6", "1:6.3.6.60000-1697589.22.04");
+	NO(s, "driver.amdgpu-kmd-userspace");
+	/* ROCm 5.6's driver: 5.4 .. 6.0, user space 6.2 is newer */
+	dkms(s, "6.1.5", "1:6.1.5.50600-1609671.22.04");
+	YES(s, "driver.amdgpu-kmd-userspace", GPUENV_SEVERITY_ERROR,
+	    "AMD supports ROCm 5.4,5.5,5.6,5.7,6.0 on it, not 6.2.0");
+	/* the package on disk is not the module that runs */
+	dkms(s, "6.7.0", "1:6.8.5.60200-2009582.22.04");
+	YES(s, "driver.amdgpu-kmd-userspace", GPUENV_SEVERITY_WARNING,
+	    "the loaded amdgpu is 6.7.0, but the amdgpu-dkms installed is");
+	/* no ROCm release number (AMD GPU Driver 30.x): could not tell */
+	dkms(s, "6.14.14", "1:6.14.14-2193512.24.04");
+	SKIPPED(s, "driver.amdgpu-kmd-userspace");
+	/* user space older than the driver supports: a warning */
+	dkms(s, "6.10.5", "1:6.10.5.60300-2084815.24.04");
+	rocm(s, "5.7.1");
+	snap_set_bool(node(s, "runtime.rocm.0"), "is_default", false, "/opt/rocm");
+	YES(s, "driver.amdgpu-kmd-userspace", GPUENV_SEVERITY_WARNING, "not 5.7.1");
+	snapshot_unref(s);
+}
+
+/* environment.profile_settings: name=value at line 5 of ~/.bashrc, exported or not. */
+static void profile(struct gpuenv_snapshot *s, const char *name, const char *value, bool exported)
+{
+	static const char f[] = "/home/user/.bashrc";
+	struct snap_node *o =
+		snap_append_object(snap_array(node(s, "environment"), "profile_settings"));
+
+	snap_set_str(o, "file", f, f);
+	snap_set_str(o, "name", name, f);
+	snap_set_str(o, "value", value, f);
+	snap_set_int(o, "line", 5, f);
+	snap_set_bool(o, "exported", exported, f);
+	snap_set_bool(o, "expands", false, f);
+}
+
+static void test_override_not_inherited(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx1031");
+	rocm(s, "6.2.0");
+	snap_set_state(node(s, "environment"), "HSA_OVERRIDE_GFX_VERSION", FACT_ABSENT,
+		       "environment", NULL);
+	NO(s, "runtime.override-not-inherited"); /* no startup file sets anything */
+	profile(s, "HSA_OVERRIDE_GFX_VERSION", "10.3.0", true);
+	YES(s, "runtime.override-not-inherited", GPUENV_SEVERITY_ERROR,
+	    "ROCm takes this GPU as gfx1031, which ROCm 6.2.0 does not support");
+	/* the process has it: nothing missing */
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "10.3.0");
+	NO(s, "runtime.override-not-inherited");
+	snapshot_unref(s);
+
+	/* a GPU ROCm supports, a device list not exported: a warning */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm(s, "6.2.0");
+	snap_set_state(node(s, "environment"), "HIP_VISIBLE_DEVICES", FACT_ABSENT, "environment",
+		       NULL);
+	profile(s, "HIP_VISIBLE_DEVICES", "0", false);
+	YES(s, "runtime.override-not-inherited", GPUENV_SEVERITY_WARNING, "without export");
+	snapshot_unref(s);
+}
+
 static void test_amd_chain(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -268,9 +352,10 @@ static void test_target_features(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_firmware_failed),	      cmocka_unit_test(test_no_kfd),
-		cmocka_unit_test(test_override_wrong_target), cmocka_unit_test(test_amd_chain),
-		cmocka_unit_test(test_target_features),
+		cmocka_unit_test(test_firmware_failed),	       cmocka_unit_test(test_no_kfd),
+		cmocka_unit_test(test_override_wrong_target),  cmocka_unit_test(test_amd_chain),
+		cmocka_unit_test(test_target_features),	       cmocka_unit_test(test_kmd_userspace),
+		cmocka_unit_test(test_override_not_inherited),
 	};
 
 	if (test_locale_from_env() < 0)

@@ -177,6 +177,56 @@ static void test_level_zero(void **state)
 	snapshot_unref(s);
 }
 
+/* driver.level_zero as the session writes it: init, and one device of vendor (0: none). */
+static void ze_session(struct gpuenv_snapshot *s, const char *init_error, int64_t vendor)
+{
+	struct snap_node *ze = snap_object(node(s, "driver"), "level_zero"), *d;
+
+	snap_set_str(ze, "library", "libze_loader.so.1", "levelzero");
+	if (init_error) {
+		snap_set_state(ze, "init", FACT_ERROR, "zeInit", init_error);
+		return;
+	}
+	snap_set_str(ze, "init", "ZE_RESULT_SUCCESS", "zeInit");
+	d = snap_append_object(snap_array(ze, "devices"));
+	if (vendor) {
+		snap_set_str(d, "type", "GPU", "zeDeviceGetProperties");
+		snap_set_int(d, "vendor_id", vendor, "zeDeviceGetProperties");
+	}
+}
+
+static void test_level_zero_no_device(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	arc(s, "i915");
+	NO(s, "runtime.level-zero-no-device"); /* no session */
+	ze_session(s, "ZE_RESULT_ERROR_UNINITIALIZED (0x78000001)", 0);
+	YES(s, "runtime.level-zero-no-device", GPUENV_SEVERITY_ERROR,
+	    "zeInit failed (error: ZE_RESULT_ERROR_UNINITIALIZED");
+	snapshot_unref(s);
+
+	s = base();
+	arc(s, "i915");
+	ze_session(s, NULL, 0x8086);
+	NO(s, "runtime.level-zero-no-device"); /* the Arc is listed */
+	snapshot_unref(s);
+
+	s = base();
+	arc(s, "xe");
+	ze_session(s, NULL, 0);
+	YES(s, "runtime.level-zero-no-device", GPUENV_SEVERITY_ERROR,
+	    "no Level Zero driver lists an Intel GPU while the GPU at");
+	snapshot_unref(s);
+
+	s = base();
+	arc(s, NULL); /* not bound: the driver rules' */
+	ze_session(s, "ZE_RESULT_ERROR_UNINITIALIZED (0x78000001)", 0);
+	NO(s, "runtime.level-zero-no-device");
+	snapshot_unref(s);
+}
+
 static void test_ipex(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -321,9 +371,13 @@ static void test_log_parser(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_firmware),   cmocka_unit_test(test_force_probe),
-		cmocka_unit_test(test_level_zero), cmocka_unit_test(test_ipex),
-		cmocka_unit_test(test_opencl),	   cmocka_unit_test(test_log_parser),
+		cmocka_unit_test(test_firmware),
+		cmocka_unit_test(test_force_probe),
+		cmocka_unit_test(test_level_zero),
+		cmocka_unit_test(test_ipex),
+		cmocka_unit_test(test_level_zero_no_device),
+		cmocka_unit_test(test_opencl),
+		cmocka_unit_test(test_log_parser),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */

@@ -7,13 +7,15 @@ platform's PCI topology; its sources)."""
 import os
 import shutil
 
-from realworld.common import (FIX, UBUNTU2004_OS_RELEASE, fresh, ini, read, real_world, section,
+from realworld.common import (FIX, UBUNTU2004_OS_RELEASE, dpkg, fresh, ini, read, real_world, section,
                               ubuntu_os_release, w)
 
 TOPIC = "amd"
 FIXTURES = ("amd-rx7900xtx-rocm62-healthy", "rw-mi100-amdgpu-firmware-missing",
             "rw-r9-370-pitcairn-no-kfd", "rw-mi210-hsa-override-gfx1030",
-            "rw-kfd-render-group-only-video")
+            "rw-kfd-render-group-only-video", "rw-rx7900xtx-amdgpu-dkms-not-for-running-kernel",
+            "rw-rx7900xtx-amdgpu-dkms-rocm62-rebooted", "rw-rx6700xt-override-in-bashrc-not-in-kernel",
+            "rw-rx6700xt-override-in-process")
 BASE = "rx7600-rocm-torch-override"
 GPU_BUS = "0000:05:00.0"
 NODES = "sys/devices/virtual/kfd/kfd/topology/nodes"
@@ -54,6 +56,16 @@ def rocm_620(root):
     shutil.copytree(f"{src}/opt", f"{root}/opt", symlinks=True, dirs_exist_ok=True)
     os.makedirs(f"{root}/etc/alternatives", exist_ok=True)
     os.symlink(os.readlink(f"{src}/etc/alternatives/rocm"), f"{root}/etc/alternatives/rocm")
+
+
+def rx7900xtx_rocm620(name):
+    """The base made an RX 7900 XTX (the healthy fixture's GPU) without the venv, with ROCm
+    6.2.0."""
+    dst, root = fresh(name, BASE)
+    set_gpu(root, "744c", "030000", "Navi 31 [Radeon RX 7900 XT/7900 XTX]", 110000)
+    drop_venv(root)
+    rocm_620(root)
+    return dst, root
 
 
 def kern_log(root, host, lines):
@@ -219,11 +231,7 @@ def mi210_override():
 def render_group():
     # ROCm/rocminfo#34: /dev/kfd is root:render on newer kernels and udev, while the user
     # (and rocminfo's check) count on video; outside render, opening /dev/kfd fails.
-    dst, root = fresh("rw-kfd-render-group-only-video", BASE)
-    set_gpu(root, "744c", "030000", "Navi 31 [Radeon RX 7900 XT/7900 XTX]",
-            110000)
-    drop_venv(root)
-    rocm_620(root)
+    dst, root = rx7900xtx_rocm620("rw-kfd-render-group-only-video")
     w(root, "proc/self/status", read(root, "proc/self/status").replace(
         "Groups:\t4 24 27 30 44 46 109 112 1000 ", "Groups:\t4 24 27 30 44 46 112 1000 "))
     ini(dst, TOPIC,
@@ -246,9 +254,126 @@ def render_group():
         section(BASE, "devices"))
 
 
+# ROCm/legacy-rocm-build#3608: upgrading to ROCm 6.2.0 with amdgpu-install on Ubuntu 22.04.4 (RX
+# 7900 XTX) installed amdgpu-dkms 6.8.5-2009582.22.04, but "amdgpu dkms failed for running
+# kernel": the old tree /var/lib/dkms/amdgpu/6.7.0-1756574.22.04 (no dkms.conf) broke DKMS, so
+# the 6.7.0 module built before stayed what the kernel loads. The package's version is the
+# form rocm-install-on-linux#293 shows for the same build (1:6.8.5.60200-2009582.24.04).
+DKMS_620 = "1:6.8.5.60200-2009582.22.04"
+DKMS_SOURCE = (
+    "Rebuilt from https://github.com/ROCm/legacy-rocm-build/issues/3608 (Ubuntu 22.04.4, RX "
+    "7900 XTX, ROCm 6.2.0; pasted: 'Error! Could not locate dkms.conf file. File: "
+    "/var/lib/dkms/amdgpu/6.7.0-1756574.22.04/source/dkms.conf does not exist. WARNING: amdgpu "
+    "dkms failed for running kernel', the two trees 6.7.0-1756574.22.04/ and "
+    "6.8.5-2009582.22.04/ under /var/lib/dkms/amdgpu/, 'DKMS status goes back to normal after "
+    "removing 6.7.0-1756574.22.04/'); the amdgpu-dkms package version "
+    f"{DKMS_620} is the 22.04 build of the 1:6.8.5.60200-2009582.24.04 that "
+    "https://github.com/ROCm/rocm-install-on-linux/issues/293 pastes for ROCm 6.2.0; not in the "
+    "report and placeholders: the GPU (the amd-rx7900xtx-rocm62-healthy fixture's), ROCm 6.2.0 "
+    "of the rocm-6.2-toolkit fixture, the kernel, the DKMS trees (gpuenv does not read /var/lib/dkms); everything else is the "
+    "rx7600-rocm-torch-override fixture's (see its sources), without its venv")
+
+
+def dkms_not_for_running_kernel():
+    dst, root = rx7900xtx_rocm620("rw-rx7900xtx-amdgpu-dkms-not-for-running-kernel")
+    dpkg(root, {"amdgpu-dkms": DKMS_620, "amdgpu-dkms-firmware": DKMS_620})
+    ini(dst, TOPIC,
+        "ROCm 6.2.0 upgraded over 6.1 with amdgpu-install: amdgpu-dkms 6.8.5 (ROCm 6.2.0's "
+        "kernel driver) is installed, but its DKMS build failed for the running kernel (a stale "
+        "amdgpu 6.7.0 DKMS tree without dkms.conf), so the amdgpu loaded is still 6.7.0",
+        DKMS_SOURCE + "; the loaded module's version 6.7.0 is the old tree's, which the "
+        "failed build left in place",
+        ROCM_ENV,
+        real_world("https://github.com/ROCm/legacy-rocm-build/issues/3608",
+                   "WARNING: amdgpu dkms failed for running kernel",
+                   "the old amdgpu-dkms tree broke DKMS: the new amdgpu 6.8.5 was not built for "
+                   "the running kernel, the 6.7.0 module stays loaded",
+                   "driver.amdgpu-kmd-userspace", "driver", "no"),
+        section(BASE, "devices"))
+
+
+def dkms_rebooted():
+    dst, root = rx7900xtx_rocm620("rw-rx7900xtx-amdgpu-dkms-rocm62-rebooted")
+    dpkg(root, {"amdgpu-dkms": DKMS_620, "amdgpu-dkms-firmware": DKMS_620})
+    w(root, "sys/module/amdgpu/version", "6.8.5\n")
+    ini(dst, TOPIC,
+        "The machine of rw-rx7900xtx-amdgpu-dkms-not-for-running-kernel after the fix: the "
+        "stale 6.7.0 tree removed, amdgpu 6.8.5 built and loaded, ROCm 6.2.0's own kernel "
+        "driver under ROCm 6.2.0: nothing to report about the driver pair",
+        DKMS_SOURCE + "; the state after the reporter's fix (the stale tree removed, a "
+        "reboot): /sys/module/amdgpu/version 6.8.5, the kernel base of the package",
+        ROCM_ENV, "", section(BASE, "devices"))
+
+
+# ROCm/legacy-rocm-build#2536 (and its first post, Comfy-Org/ComfyUI#1712): an RX 6700 XT
+# (Navi 22, gfx1031) under ROCm 5.7 with a torch nightly for rocm5.7; in a VS Code notebook
+# every kernel fails with "HIP error: invalid device function"; the answer that worked:
+# putenv("HSA_OVERRIDE_GFX_VERSION", "10.3.0") at the top of the code, "your interpreter
+# runtime didn't use your system variables".
+OVERRIDE_SOURCE = (
+    "Rebuilt from https://github.com/ROCm/legacy-rocm-build/issues/2536 (pasted: 'RuntimeError: "
+    "HIP error: invalid device function' from a VS Code notebook cell on 'AMD Radeon RX 6700 XT', "
+    "lspci 'Navi 22 [Radeon RX 6700/6700 XT/6750 XT / 6800M/6850M XT]' in "
+    "https://github.com/Comfy-Org/ComfyUI/issues/1712; the fix: putenv HSA_OVERRIDE_GFX_VERSION "
+    "10.3.0 in the program, 'The reason might be your interpreter runtime didn't use your "
+    "system variables'); not in the report and placeholders: where the variable was set (an "
+    "export line in ~/.bashrc), ROCm 6.2.0 of the rocm-6.2-toolkit fixture for the thread's "
+    "5.7, the torch build (torch 2.5.1+rocm6.2 of the rx7600-rocm-torch-override venv, whose "
+    "code objects, like the rocm5.7 nightly's, include gfx1030 and not gfx1031), the PCI id "
+    "1002:73df (pci.ids' Navi 22 line), KFD gfx_target_version 100301 (gfx1031, LLVM AMDGPU "
+    "processor table), the OS (the base's Ubuntu for the thread's CentOS Stream 9); everything "
+    "else is the rx7600-rocm-torch-override fixture's (see its sources)")
+BASHRC = ("# ~/.bashrc: executed by bash(1) for non-login shells.\n"
+          "case $- in\n    *i*) ;;\n      *) return;;\nesac\n"
+          "export PATH=$PATH:/opt/rocm/bin\n"
+          "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n")
+
+
+def rx6700xt_venv(name):
+    dst, root = fresh(name, BASE)
+    set_gpu(root, "73df", "030000", "Navi 22 [Radeon RX 6700/6700 XT/6750 XT / 6800M/6850M XT]",
+            100301)
+    rocm_620(root)
+    w(root, "home/user/.bashrc", BASHRC)
+    env = dict(ROCM_ENV)
+    env["PATH"] = "/home/user/venv-rocm/bin:" + env["PATH"]
+    env["VIRTUAL_ENV"] = "/home/user/venv-rocm"
+    return dst, root, env
+
+
+def override_not_inherited():
+    dst, root, env = rx6700xt_venv("rw-rx6700xt-override-in-bashrc-not-in-kernel")
+    ini(dst, TOPIC,
+        "An RX 6700 XT (gfx1031) whose user exports HSA_OVERRIDE_GFX_VERSION=10.3.0 in "
+        "~/.bashrc, judged in the environment of a notebook kernel that never read it: ROCm "
+        "takes the GPU as gfx1031, which neither ROCm 6.2 nor the torch build has code for",
+        OVERRIDE_SOURCE, env,
+        real_world("https://github.com/ROCm/legacy-rocm-build/issues/2536",
+                   "RuntimeError: HIP error: invalid device function",
+                   "the HSA_OVERRIDE_GFX_VERSION=10.3.0 of the user's shell does not reach the "
+                   "notebook's interpreter, so ROCm looks for gfx1031 code",
+                   "runtime.override-not-inherited", "runtime", "yes"),
+        section(BASE, "devices"), section(BASE, "elf"))
+
+
+def override_inherited():
+    dst, root, env = rx6700xt_venv("rw-rx6700xt-override-in-process")
+    env["HSA_OVERRIDE_GFX_VERSION"] = "10.3.0"
+    ini(dst, TOPIC,
+        "The machine of rw-rx6700xt-override-in-bashrc-not-in-kernel with the override in the "
+        "process's own environment (the thread's fix): nothing missing from the process; the "
+        "override itself stays unsupported by AMD",
+        OVERRIDE_SOURCE + "; HSA_OVERRIDE_GFX_VERSION=10.3.0 in the process as the fix puts it",
+        env, "", section(BASE, "devices"), section(BASE, "elf"))
+
+
 def write():
     healthy()
     mi100_firmware()
     pitcairn_no_kfd()
     mi210_override()
     render_group()
+    dkms_not_for_running_kernel()
+    dkms_rebooted()
+    override_not_inherited()
+    override_inherited()

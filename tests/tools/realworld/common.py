@@ -145,6 +145,15 @@ _UBUNTU_URLS = ('HOME_URL="https://www.ubuntu.com/"\nSUPPORT_URL="https://help.u
                 'privacy-policy"\n')
 
 
+def dpkg(root, pkgs):
+    """/var/lib/dpkg/status with one installed stanza per package: version."""
+    text = ""
+    for name, ver in pkgs.items():
+        text += (f"Package: {name}\nStatus: install ok installed\nPriority: optional\n"
+                 f"Section: libs\nArchitecture: amd64\nVersion: {ver}\n\n")
+    w(root, "var/lib/dpkg/status", text)
+
+
 def ubuntu_os_release(version, name, codename, logo=True):
     """The os-release of Ubuntu 22.04 and later (PRETTY_NAME first)."""
     return (f'PRETTY_NAME="Ubuntu {version} LTS"\nNAME="Ubuntu"\n'

@@ -6,7 +6,7 @@ Intel GPU put in its place (intel_base()); what each report shows is added per f
 import os
 import shutil
 
-from realworld.common import (fresh, ini, ldso_cache, link, real_world, so, ubuntu_os_release, w,
+from realworld.common import (dpkg, fresh, ini, ldso_cache, link, real_world, so, ubuntu_os_release, w,
                               MULTIARCH_LD_CONF)
 
 TOPIC = "intel"
@@ -14,7 +14,8 @@ FIXTURES = ("intel-arc-a770-healthy", "rw-intel-a380-guc-fetch-failed",
             "rw-intel-xpu-nightly-no-level-zero", "rw-intel-max1550-no-render-group",
             "rw-intel-ipex110-oneapi-2023", "rw-intel-ipex28-torch27",
             "intel-arc-opencl-cpu-only", "intel-arc-opencl-icd-missing",
-            "rw-intel-rkl-libze1-no-gpu-driver")
+            "rw-intel-rkl-libze1-no-gpu-driver", "rw-intel-rkl-level-zero-session-no-driver",
+            "rw-intel-rkl-level-zero-session-fixed")
 
 GPU = "sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0"
 SRC_INTEL_BASE = (
@@ -108,14 +109,6 @@ def intel_base(name, device, subsys, cls=0x030000, in_render=True, kernel="6.8.0
     w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n")
     w(root, "etc/ld.so.conf.d/x86_64-linux-gnu.conf", MULTIARCH_LD_CONF)
     return dst, root
-
-
-def dpkg(root, pkgs):
-    text = ""
-    for name, ver in pkgs.items():
-        text += (f"Package: {name}\nStatus: install ok installed\nPriority: optional\n"
-                 f"Section: libs\nArchitecture: amd64\nVersion: {ver}\n\n")
-    w(root, "var/lib/dpkg/status", text)
 
 
 def level_zero(root, loader="1.17.6", gpu_driver="1.3.29735.27", libdir="usr/lib/x86_64-linux-gnu"):
@@ -439,11 +432,30 @@ def opencl_icd_missing():
     ldso_cache(dst)
 
 
-def rkl_no_gpu_driver():
-    """intel/compute-runtime#832: Ubuntu 24.04 with libze1 but not libze-intel-gpu1: sycl-ls
-    shows the GPU through OpenCL only."""
-    dst, root = intel_base("rw-intel-rkl-libze1-no-gpu-driver", 0x4c8a, 0x7d17,
-                           kernel="6.8.0-60-generic")
+RKL_SOURCE = (
+    "Rebuilt from https://github.com/intel/compute-runtime/issues/832 (pasted: "
+    "ZE_ENABLE_LOADER_DEBUG_TRACE=1 sycl-ls with 'Load Library of libze_intel_gpu.so.1 "
+    "failed with libze_intel_gpu.so.1: cannot open shared object file', the [opencl:gpu] "
+    "line of the UHD Graphics 750 with NEO 23.43.027642, `apt search libze` on noble "
+    "showing libze1 1.16.1-1build1 installed and libze-intel-gpu1 23.43.27642.40-1ubuntu3 "
+    "not, and the fix `sudo apt-get install libze-intel-gpu1`); not in the report and chosen "
+    "here: the GPU in the base tree's slot (an iGPU is at 0000:00:02.0), the subsystem id, "
+    "the 6.8.0-60-generic kernel, the firmware lines of a Rocket Lake boot, the oneAPI "
+    "CPU runtime of the report left out; ")
+# What the Level Zero session answers on that machine, through the fake loader
+# (tests/fakes/fake-levelzero.c): the real loader's zeInit with no driver that loads is
+# ZE_RESULT_ERROR_UNINITIALIZED (0x78000001, ze_api.h; the loader trace of the report).
+ZE_ARGS = "--ze-lib @FAKES@/libze_loader.so.1 --vendor-timeout 2000"
+ZE_NO_DRIVER = "[levelzero]\nerror.zeInit = ZE_RESULT_ERROR_UNINITIALIZED\n"
+# After the fix: one driver, the UHD Graphics 750 (8086:4c8a, integrated, no device-local
+# memory), as the compute runtime names it in the report's OpenCL line.
+ZE_FIXED = ("[levelzero]\ndriver_version = 1\napi_version = 1.3\n\n[levelzero.device.0]\n"
+            "name = Intel(R) UHD Graphics 750\ntype = 1\nvendor_id = 0x8086\n"
+            "device_id = 0x4c8a\nintegrated = 1\n")
+
+
+def rkl_base(name, gpu_driver=None):
+    dst, root = intel_base(name, 0x4c8a, 0x7d17, kernel="6.8.0-60-generic")
     w(root, "etc/os-release", ubuntu_os_release("24.04.2", "Noble Numbat", "noble"))
     kern_log(root, "owl", [
         "[drm] Finished loading DMC firmware i915/rkl_dmc_ver2_03.bin (v2.3)",
@@ -452,23 +464,58 @@ def rkl_no_gpu_driver():
         "[drm] GT0: HuC: authenticated for all workloads",
         "[drm] GT0: GUC: submission disabled",
     ])
-    level_zero(root, loader="1.16.1", gpu_driver=None)
+    level_zero(root, loader="1.16.1", gpu_driver=gpu_driver)
     opencl_icd(root)
-    dpkg(root, {"libze1": "1.16.1-1build1", "intel-opencl-icd": "23.43.27642.40-1ubuntu3"})
+    pkgs = {"libze1": "1.16.1-1build1", "intel-opencl-icd": "23.43.27642.40-1ubuntu3"}
+    if gpu_driver:
+        pkgs["libze-intel-gpu1"] = "23.43.27642.40-1ubuntu3"
+    dpkg(root, pkgs)
+    return dst, root
+
+
+def rkl_session_no_driver():
+    dst, root = rkl_base("rw-intel-rkl-level-zero-session-no-driver")
+    ini(dst, TOPIC,
+        "The rw-intel-rkl-libze1-no-gpu-driver machine judged with its Level Zero session: "
+        "zeInit answers ZE_RESULT_ERROR_UNINITIALIZED, since the loader has no GPU driver to "
+        "load; the UHD Graphics 750 stays invisible to Level Zero",
+        RKL_SOURCE + "zeInit's answer through the fake loader as the real one gives it with no "
+        "driver; " + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/intel/compute-runtime/issues/832",
+            "ZE_LOADER_DEBUG_TRACE:Load Library of libze_intel_gpu.so.1 failed with "
+            "libze_intel_gpu.so.1: cannot open shared object file: No such file or directory",
+            "libze1 (the loader) is installed but not libze-intel-gpu1: zeInit finds no driver "
+            "and Level Zero lists no GPU",
+            "runtime.level-zero-no-gpu-driver", "runtime", "yes"),
+        devices(), ZE_NO_DRIVER, args=ZE_ARGS)
+    ldso_cache(dst)
+
+
+def rkl_session_fixed():
+    dst, root = rkl_base("rw-intel-rkl-level-zero-session-fixed", gpu_driver="1.3.27642.40")
+    ini(dst, TOPIC,
+        "The rw-intel-rkl-libze1-no-gpu-driver machine after the report's fix (sudo apt-get "
+        "install libze-intel-gpu1): the Level Zero session lists the UHD Graphics 750",
+        RKL_SOURCE + "libze-intel-gpu1 23.43.27642.40-1ubuntu3 installed as the fix does, the "
+        "session's answers through the fake loader (one driver, the iGPU, no device-local "
+        "memory); " + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, "",
+        devices(), ZE_FIXED, args=ZE_ARGS)
+    ldso_cache(dst)
+
+
+def rkl_no_gpu_driver():
+    """intel/compute-runtime#832: Ubuntu 24.04 with libze1 but not libze-intel-gpu1: sycl-ls
+    shows the GPU through OpenCL only."""
+    dst, root = rkl_base("rw-intel-rkl-libze1-no-gpu-driver")
     ini(dst, TOPIC,
         "An i7-11700K's UHD Graphics 750 (Rocket Lake, 8086:4c8a) on Ubuntu 24.04 with libze1 "
         "(the Level Zero loader) and intel-opencl-icd but not libze-intel-gpu1: the loader "
         "finds no driver (libze_intel_gpu.so.1: cannot open shared object file), so sycl-ls "
         "lists the GPU through OpenCL only and no [level_zero:gpu]",
-        "Rebuilt from https://github.com/intel/compute-runtime/issues/832 (pasted: "
-        "ZE_ENABLE_LOADER_DEBUG_TRACE=1 sycl-ls with 'Load Library of libze_intel_gpu.so.1 "
-        "failed with libze_intel_gpu.so.1: cannot open shared object file', the [opencl:gpu] "
-        "line of the UHD Graphics 750 with NEO 23.43.027642, `apt search libze` on noble "
-        "showing libze1 1.16.1-1build1 installed and libze-intel-gpu1 23.43.27642.40-1ubuntu3 "
-        "not, and the fix `sudo apt-get install libze-intel-gpu1`); not in the report and chosen "
-        "here: the GPU in the base tree's slot (an iGPU is at 0000:00:02.0), the subsystem id, "
-        "the 6.8.0-60-generic kernel, the firmware lines of a Rocket Lake boot, the oneAPI "
-        "CPU runtime of the report left out; " + SRC_INTEL_BASE,
+        RKL_SOURCE + SRC_INTEL_BASE,
         {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
         real_world(
             "https://github.com/intel/compute-runtime/issues/832",
@@ -491,3 +538,5 @@ def write():
     opencl_cpu_only()
     opencl_icd_missing()
     rkl_no_gpu_driver()
+    rkl_session_no_driver()
+    rkl_session_fixed()

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Lookup in AMD's kernel driver vs ROCm user-space table (facts-amd.h; data/amdgpu_kmd.tsv).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "facts/facts-amd.h"
+
+int facts_amdgpu_kmd_supports(const char *kmd, const char *user,
+			      const struct facts_amdgpu_kmd **ret)
+{
+	unsigned ma, mi;
+	char mm[24];
+
+	if (!kmd || !user || sscanf(user, "%u.%u", &ma, &mi) != 2)
+		return -ENOENT;
+	snprintf(mm, sizeof(mm), "%u.%u", ma, mi);
+	for (size_t i = 0; i < facts_amdgpu_kmd_table_len; i++) {
+		const struct facts_amdgpu_kmd *r = &facts_amdgpu_kmd_table[i];
+		size_t n = strlen(mm);
+
+		if (strcmp(r->kmd, kmd) != 0)
+			continue;
+		if (ret)
+			*ret = r;
+		for (const char *p = r->user_space; *p;
+		     p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+			if (strcspn(p, ",") == n && strncmp(p, mm, n) == 0)
+				return 1;
+		}
+		return 0;
+	}
+	return -ENOENT;
+}

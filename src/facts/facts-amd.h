@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * AMD's kernel driver vs ROCm user-space table of the knowledge base (data/amdgpu_kmd.tsv,
+ * generated into facts-data.c by gen-facts.py) and its lookup (facts-amd.c). Apart from facts.h
+ * so that the many users of facts.h do not depend on it.
+ */
+#pragma once
+
+#include <stddef.h>
+
+/* One row of AMD's "User and AMD GPU Driver (amdgpu) support matrix" (amdgpu_kmd.tsv). */
+struct facts_amdgpu_kmd {
+	const char
+		*kmd; /* the ROCm release of the amdgpu-dkms package: "6.2" (30.x: the driver's) */
+	const char *user_space; /* ROCm major.minor releases AMD supports on it: "6.0,6.1,6.2" */
+	const char *confidence;
+	const char *source;
+};
+
+extern const struct facts_amdgpu_kmd facts_amdgpu_kmd_table[];
+extern const size_t facts_amdgpu_kmd_table_len;
+
+/* Whether AMD supports ROCm user space `user` ("6.2.0" or "6.2": its major.minor counts) on the
+ * kernel driver of release `kmd` ("6.1"): 1 listed, 0 not listed, -ENOENT no row for kmd or a
+ * version that is not major.minor[...]. *ret (may be NULL) gets the row. */
+int facts_amdgpu_kmd_supports(const char *kmd, const char *user,
+			      const struct facts_amdgpu_kmd **ret);
