@@ -643,7 +643,8 @@ static int read_kernel_log(const char *text, size_t len, struct pasted_facts *ou
 		n += 3;
 	}
 	if (r >= 0 && k->mismatch_count && k->client_version[0] && k->kernel_version[0]) {
-		const char *m = memmem(text, len, "API mismatch", 12);
+		/* the kernel's message kernel_log_parse read, not any earlier "API mismatch" */
+		const char *m = memmem(text, len, "NVRM: API mismatch:", 19);
 		unsigned line = 1;
 
 		for (const char *c = text; m && c < m; c++)

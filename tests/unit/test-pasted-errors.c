@@ -158,6 +158,11 @@ static void test_kernel_log(void **state)
 	want("driver.kernel_log.api_mismatch.client_version", "570.153.02", 1);
 	want("driver.kernel_log.api_mismatch.kernel_version", "570.144", 1);
 	want_symptom("driver.nvml-version-mismatch", 1);
+	/* the facts' line is the kernel message's, not an earlier line's words */
+	read_text("Driver/library API mismatch? dmesg says:\n"
+		  "[   12.014918] NVRM: API mismatch: the client has the version 570.153.02, but\n"
+		  "               NVRM: this kernel module has the version 570.144.  Please\n");
+	want("driver.kernel_log.api_mismatch.client_version", "570.153.02", 2);
 	/* https://github.com/NVIDIA/NVSentinel/issues/155 */
 	read_text("x\nNVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus\n");
 	want("driver.xid_events.0.code", "79", 2);
