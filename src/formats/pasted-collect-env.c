@@ -13,6 +13,10 @@
  * give no fact. "CUDA used to build PyTorch: None" (torch.version.cuda is None: a CPU or ROCm
  * build) is kept as the value "None", which the explain command records as the torch probe
  * does (absent, "None").
+ * A CPU build is told by its local version ("2.1.0+cpu", the download.pytorch.org/whl/cpu
+ * wheels), or by no CUDA ("None"; "Could not collect" before collect_env stopped replacing
+ * None) on a release version: a ROCm build writes "N/A" there (its HIP branch), and XPU and
+ * source builds carry a local version ("+xpu", "+git…").
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -29,6 +33,7 @@ enum cont { CONT_NONE, CONT_GPUS, CONT_CUDNN };
 
 struct report {
 	bool in, macos;
+	bool torch_release; /* "PyTorch version:" without a local version ("2.2.2") */
 	enum cont cont;
 	unsigned cudnn; /* libcudnn paths read */
 };
@@ -141,14 +146,20 @@ static void key_value(struct pasted_out *o, struct report *r, unsigned no, const
 			put_cudnn(o, r, no, v);
 		return;
 	}
+	if (strcmp(key, "CUDA used to build PyTorch") == 0 && r->torch_release &&
+	    (strcmp(v, "None") == 0 || strcmp(v, "Could not collect") == 0))
+		pasted_put(o, no, "true", TORCH ".cpu_only");
 	if (no_value(v))
 		return;
 	if (strcmp(key, "PyTorch version") == 0) {
 		char *plus = strchr(v, '+');
 
 		pasted_put(o, no, v, TORCH ".version");
+		r->torch_release = !plus;
 		if (plus)
 			pasted_put(o, no, plus + 1, TORCH ".local_version");
+		if (plus && strcmp(plus + 1, "cpu") == 0)
+			pasted_put(o, no, "true", TORCH ".cpu_only");
 	} else if (strcmp(key, "CUDA used to build PyTorch") == 0) {
 		pasted_put(o, no, v, TORCH ".cuda");
 	} else if (strcmp(key, "ROCM used to build PyTorch") == 0) {

@@ -65,6 +65,7 @@ static void test_linux_18_cudnn(void **state)
 	(void)state;
 	pasted_run_sample(pasted_read_collect_env, DIR, "linux-1.8-a100-mig-cudnn.txt", &f);
 	pasted_expect(&f, "driver.nvml.devices.0.name", "A100-SXM4-40GB", 16);
+	pasted_expect_none(&f, TORCH "cpu_only"); /* CUDA used to build PyTorch: 11.1 */
 	pasted_expect_none(&f, "driver.nvml.devices.1.name");
 	pasted_expect_none(&f, "runtime.cuda_toolkits.0.nvcc_version"); /* Could not collect */
 	pasted_expect(&f, "driver.nvml.driver_version", "450.80.02", 19);
@@ -141,6 +142,7 @@ static void test_windows_cpu_wheel(void **state)
 	pasted_run_sample(pasted_read_collect_env, DIR, "windows-2.2-cpu-wheel-4080.txt", &f);
 	pasted_expect(&f, TORCH "version", "2.2.2", 2);
 	pasted_expect_none(&f, TORCH "cuda");
+	pasted_expect(&f, TORCH "cpu_only", "true", 4); /* CUDA used…: Could not collect */
 	pasted_expect(&f, "driver.nvml.devices.0.name", "NVIDIA GeForce RTX 4080 Laptop GPU", 18);
 	pasted_expect(&f, "driver.nvml.driver_version", "551.86", 19);
 }
@@ -150,9 +152,10 @@ static void test_windows_28_cpu(void **state)
 {
 	(void)state;
 	assert_int_equal(pasted_run_sample(pasted_read_collect_env, DIR, "windows-2.8-cpu.txt", &f),
-			 5);
+			 6);
 	pasted_expect(&f, TORCH "version", "2.8.0.dev20250528+cpu", 4);
 	pasted_expect(&f, TORCH "local_version", "cpu", 4);
+	pasted_expect(&f, TORCH "cpu_only", "true", 4);
 	pasted_expect(&f, TORCH "cuda", "None", 6);
 	pasted_expect(&f, "host.os.pretty_name",
 		      "Microsoft Windows 11 Enterprise (10.0.22631 64-bit)", 9);
