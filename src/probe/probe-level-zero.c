@@ -10,6 +10,7 @@
  * i915/xe. Keys: docs/snapshot-schema.md "driver.level_zero".
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/ctx.h"
@@ -32,8 +33,9 @@ static const struct vendor_probe levelzero_probe = {
 
 int probe_ze_session(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
-	bool module = probe_vendor_module_ready(pe, s, "i915", NULL) ||
-		      probe_vendor_module_ready(pe, s, "xe", NULL);
+	int i915 = probe_vendor_module_state(pe, s, "i915");
+	int xe = probe_vendor_module_state(pe, s, "xe");
+	bool module = i915 > 0 || xe > 0;
 	struct snap_node *obj;
 
 	if (!module && !probe_vendor_gpu_present(s, "0x8086") && !pe->ctx->ze_lib)
@@ -43,6 +45,21 @@ int probe_ze_session(struct probe_env *pe, struct gpuenv_snapshot *s)
 	/* The gate's own reasons (--no-vendor, --sysroot without a library) come first. */
 	if (!(pe->ctx->flags & GPUENV_CTX_NO_VENDOR) &&
 	    ctx_vendor_allowed(pe->ctx, pe->ctx->ze_lib) && !module) {
+		/* As for nvidia (probe_vendor_gate): what it would have said is unknown, not
+		 * "no module", when the module state could not be read. */
+		if (i915 < 0 || xe < 0) {
+			int err = i915 < 0 ? i915 : xe;
+			char why[160];
+
+			snprintf(why, sizeof(why),
+				 "not called: could not tell whether the i915 or xe kernel module "
+				 "is loaded (%s: %s)",
+				 i915 < 0 ? "/sys/module/i915" : "/sys/module/xe", strerror(-err));
+			probe_vendor_not_called(obj, levelzero_keys, FACT_UNREADABLE,
+						i915 < 0 ? "/sys/module/i915" : "/sys/module/xe",
+						why);
+			return snapshot_error(s);
+		}
 		probe_vendor_not_called(
 			obj, levelzero_keys, FACT_UNPROBED, "/sys/module/i915",
 			"neither the i915 nor the xe kernel module is loaded (Level "

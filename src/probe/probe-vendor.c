@@ -35,6 +35,11 @@ static int module_loaded(struct probe_env *pe, struct gpuenv_snapshot *s, const 
 	return S_ISDIR(st.st_mode);
 }
 
+int probe_vendor_module_state(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module)
+{
+	return module_loaded(pe, s, module);
+}
+
 bool probe_vendor_module_ready(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module,
 			       const char *dev)
 {

@@ -21,6 +21,8 @@ const char *probe_vendor_gate(struct probe_env *pe, struct gpuenv_snapshot *s,
 			      const char *explicit_lib, const char *lib_option, const char *what,
 			      bool need_module, char *buf, size_t size, const char **ret_source,
 			      enum fact_state *ret_state);
+/* Is module loaded: 1 yes, 0 no, -errno when /sys/module/<m> could not be read. */
+int probe_vendor_module_state(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module);
 /* Is module loaded (driver.kernel_modules.<m> or /sys/module/<m>), and when live, is dev a
  * character device? */
 bool probe_vendor_module_ready(struct probe_env *pe, struct gpuenv_snapshot *s, const char *module,

@@ -17,14 +17,20 @@
 #include "rules/rules-internal.h"
 
 /* Why the missing override matters: "" when nothing is known to break without it. */
-static const char *without_override(const struct snap_node *root, const char *value, char *buf,
-				    size_t len, enum gpuenv_severity *sev)
+static const char *without_override(struct rule_ctx *c, const struct snap_node *root,
+				    const char *value, char *buf, size_t len,
+				    enum gpuenv_severity *sev)
 {
 	const struct snap_node *rocm = amd_chosen_rocm(root);
+	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
 	const char *gfx = amd_kfd_gfx(root, NULL), *rv, *conf = NULL;
 	char as[32];
 
 	*sev = GPUENV_SEVERITY_WARNING;
+	/* Without the GPU's own target, whether ROCm then fails cannot be told: say so, so the
+	 * warning is not read as "nothing worse". */
+	if (!gfx && kfd && fact_is_failure(snap_state(kfd)))
+		rule_need(c, "HSA_OVERRIDE_GFX_VERSION", "the GPU's target (KFD topology)", kfd);
 	if (!gfx || !amd_gfx_of_override(value, as, sizeof(as)) || streq(as, gfx))
 		return "";
 	rv = rocm ? snap_get_str(rocm, "version") : NULL;
@@ -58,7 +64,7 @@ static void one_setting(struct rule_ctx *c, const struct snap_node *root, const 
 		return; /* the process has it (its own value is the other rules' to judge) */
 	snap_get_int(o, "line", &line);
 	if (streq(name, "HSA_OVERRIDE_GFX_VERSION") && !snap_get_bool_default(o, "expands", false))
-		why = without_override(root, snap_str(val), buf, sizeof(buf), &sev);
+		why = without_override(c, root, snap_str(val), buf, sizeof(buf), &sev);
 	f = rule_finding(
 		c, sev, name,
 		snap_get_bool_default(o, "exported", false)

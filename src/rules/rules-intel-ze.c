@@ -43,8 +43,15 @@ RULE_CHECK(check_level_zero_no_device)
 	for (size_t i = 0; !g && i < snap_count(gpus); i++)
 		if (gpu_intel_bound(snap_at(gpus, i)))
 			g = snap_at(gpus, i);
-	if (!g || !init || snap_state(init) == FACT_UNPROBED)
-		return; /* no Intel GPU with its driver, or no session (--no-vendor, no i915/xe) */
+	if (!init || snap_state(init) == FACT_UNPROBED)
+		return; /* no session (--no-vendor, no i915/xe) */
+	/* the session was not run because the module state could not be read */
+	if (snap_state(init) == FACT_UNREADABLE) {
+		rule_need(c, NULL, "the Level Zero session", init);
+		return;
+	}
+	if (!g)
+		return; /* no Intel GPU with its driver */
 	if (snap_present(init)) {
 		if (ze_intel_gpus(ze) > 0)
 			return;
