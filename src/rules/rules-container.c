@@ -161,6 +161,33 @@ static enum tri judge_device(const struct nv_require *r, struct nv_require_facts
 	return UNKNOWN;
 }
 
+/* No NVIDIA GPU is listed because the PCI bus could not be read, and req holds with none
+ * visible (every arch= and brand= term then holds, the most lenient case): a GPU may be
+ * visible all the same, and then those terms count. Where one could fail, could not tell,
+ * never the vacuous pass of "no device". */
+static void require_judge_unseen_gpu(const struct nv_require *r, struct nv_require_facts *f,
+				     struct req_judgement *j)
+{
+	struct req_judgement with = { .sat = YES };
+	enum nv_require_result res = NV_REQUIRE_SATISFIED;
+	bool arch = nv_require_uses(r, NV_REQUIRE_ARCH);
+
+	if (!arch && !nv_require_uses(r, NV_REQUIRE_BRAND))
+		return;
+	f->device = true;
+	f->arch = NULL;
+	if (!arch && judge_device(r, f, &with, &res) == YES) {
+		f->device = false;
+		return;
+	}
+	f->device = false;
+	j->sat = UNKNOWN;
+	snprintf(j->why, sizeof(j->why),
+		 "NVIDIA_REQUIRE_CUDA tests %s, and the PCI bus could not be read: whether a GPU "
+		 "is visible, and its %s, is not known",
+		 arch ? "arch=" : "brand=", arch ? "compute capability" : "brand");
+}
+
 /* req judged on every NVIDIA GPU of the snapshot, as the cli judges it on each visible
  * device (on none when it sees none). */
 static void require_judge(struct rule_ctx *c, const struct snap_node *root, const char *req,
@@ -215,6 +242,8 @@ static void require_judge(struct rule_ctx *c, const struct snap_node *root, cons
 	if (!any) {
 		f.device = false;
 		j->sat = judge_device(&r, &f, j, &res);
+		if (j->sat == YES && !snap_present(snap_get(root, "hardware.pci_devices")))
+			require_judge_unseen_gpu(&r, &f, j);
 	}
 	(void)c;
 	if (j->sat == NO)
@@ -249,7 +278,7 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 	const char *drv, *judged = req;
 	struct facts_driver_cuda dc;
 	const struct snap_node *fact;
-	char image[32] = "", legacy[32], refused[160] = "";
+	char image[32] = "", legacy[32], refused[200] = "";
 	struct req_judgement j = { .sat = YES };
 	struct cuda_req cr;
 	struct finding *f;
@@ -314,6 +343,8 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 		snprintf(refused, sizeof(refused),
 			 "; nvidia-container-cli refuses it on a %s GPU (brand not known)",
 			 j.refused);
+	else if (j.sat == UNKNOWN)
+		snprintf(refused, sizeof(refused), "; %s", j.why);
 	if (j.sat == UNKNOWN && !newer) {
 		if (j.refused[0])
 			rule_skip(c, NULL,

@@ -113,6 +113,43 @@ static void test_image_cuda(void **state)
 	snapshot_unref(s);
 }
 
+/* No PCI bus read, so no GPU listed: the brand= and arch= terms that would hold with no GPU
+ * visible are "could not tell", never a pass. */
+static void test_image_brand_unseen_gpu(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+
+	in_docker(s);
+	driver_loaded(s, "535.183.01"); /* R535: CUDA 12.2 */
+	env(s, "CUDA_VERSION", "12.2.2");
+	snap_set_errno(node(s, "hardware"), "pci_devices", -EACCES, "/sys/bus/pci/devices");
+	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.2");
+	NO(s, "container.image-cuda-newer-than-driver"); /* no brand= or arch= term */
+	for (size_t i = 0; i < 2; i++) {
+		env(s, "NVIDIA_REQUIRE_CUDA",
+		    i ? "cuda>=12.2,arch>=8.0" : "cuda>=12.2,brand=tesla");
+		SKIPPED(s, "container.image-cuda-newer-than-driver");
+		d = diag(s);
+		assert_non_null(strstr(skip_of(d, "container.image-cuda-newer-than-driver")->reason,
+				       i ? "tests arch=, and the PCI bus could not be read: "
+					   "whether a GPU is visible, and its compute capability"
+					 : "tests brand=, and the PCI bus could not be read"));
+		diagnosis_free(d);
+	}
+	/* a newer image that only brand=tesla's alternative admits: the warning says so */
+	env(s, "CUDA_VERSION", "12.4.1");
+	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.4 brand=tesla,driver>=535,driver<536");
+	YES(s, "container.image-cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
+	    "limited features and no PTX JIT; NVIDIA_REQUIRE_CUDA tests brand=, and the PCI bus");
+	/* the bus read and no GPU on it: no device visible, the terms hold (the cli's rule) */
+	snap_set_int(node(s, "hardware"), "pci_devices", 12, "/sys/bus/pci/devices");
+	env(s, "CUDA_VERSION", "12.2.2");
+	env(s, "NVIDIA_REQUIRE_CUDA", "cuda>=12.2,brand=tesla");
+	NO(s, "container.image-cuda-newer-than-driver");
+	snapshot_unref(s);
+}
+
 static void docker_host(struct gpuenv_snapshot *s, bool nvidia_runtime)
 {
 	struct snap_node *h = snap_object(node(s, "container"), "host");
@@ -263,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_container_no_devices),
 		cmocka_unit_test(test_visible_void),
 		cmocka_unit_test(test_image_cuda),
+		cmocka_unit_test(test_image_brand_unseen_gpu),
 		cmocka_unit_test(test_no_nvidia_runtime),
 		cmocka_unit_test(test_no_nvidia_runtime_snap),
 		cmocka_unit_test(test_cdi_stale),
