@@ -417,6 +417,15 @@ int cmd_check(int argc, char *argv[])
 		gpuenv_policy_free(policy);
 		return r;
 	}
+	/* the named binaries are read where the snapshot was collected; a --from snapshot holds
+	 * no files, so they stay "could not tell" */
+	if (!o.from && (r = gpuenv_policy_read_binaries(policy, ctx)) < 0) {
+		print_error("reading the named binaries", r);
+		gpuenv_snapshot_unref(snap);
+		gpuenv_ctx_free(ctx);
+		gpuenv_policy_free(policy);
+		return EXIT_SOFTWARE;
+	}
 	r = judge_all(snap, hosts, n_hosts, policy, policy_path, today, &w, &o);
 	gpuenv_snapshot_unref(snap);
 	gpuenv_ctx_free(ctx);

@@ -497,6 +497,16 @@ GPUENV_API struct gpuenv_policy *gpuenv_policy_free(struct gpuenv_policy *p);
 /* gpuenv_policy_set_profile: overrides the policy's profile: "runtime" (a GPU node) or "build"
  * (a build host: hardware, driver and container not judged). Returns 0, -EINVAL. Since 0.1. */
 GPUENV_API int gpuenv_policy_set_profile(struct gpuenv_policy *p, const char *profile);
+/*
+ * gpuenv_policy_read_binaries: reads the binaries p's `architectures.binaries` names (absolute
+ * paths whose components may be fnmatch(3) patterns) in ctx's root (the machine, the sysroot,
+ * the tree of an image and its wheels) with the scanner of gpuenv_scan, and keeps their GPU
+ * targets with p for gpuenv_check_run(), which judges them per architecture target and on the
+ * judged machine's GPUs. Without this call those binaries are "could not tell". A pattern
+ * that matches no file, an unreadable or malformed file, is recorded, not fatal. Returns 0,
+ * -EINVAL, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_policy_read_binaries(struct gpuenv_policy *p, struct gpuenv_ctx *ctx);
 
 struct gpuenv_check;
 

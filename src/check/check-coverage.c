@@ -99,6 +99,12 @@ static void judge_build_on(const struct fw_build *b, const struct coverage_targe
 static int add_cell(struct gpuenv_check *c, const char *subject, const char *gpu,
 		    const struct verdict *v, const char *why)
 {
+	return check_add_cell(c, subject, gpu, v ? &v->res : NULL, v ? v->who : NULL, why);
+}
+
+int check_add_cell(struct gpuenv_check *c, const char *subject, const char *gpu,
+		   const struct coverage_result *res, const char *who, const char *why)
+{
 	struct check_cell *cells = reallocarray(c->cells, c->n_cells + 1, sizeof(*cells));
 	struct check_cell *cell;
 	int n;
@@ -108,12 +114,12 @@ static int add_cell(struct gpuenv_check *c, const char *subject, const char *gpu
 	c->cells = cells;
 	cell = &cells[c->n_cells];
 	*cell = (struct check_cell){ .subject = strdup(subject), .gpu = gpu ? strdup(gpu) : NULL };
-	if (v) {
-		cell->verdict = v->res.verdict;
-		cell->lto_only = v->res.lto_only;
-		cell->unconfirmed = v->res.unconfirmed;
-		n = v->who[0] ? asprintf(&cell->reason, "%s: %s", v->who, v->res.reason)
-			      : asprintf(&cell->reason, "%s", v->res.reason);
+	if (res) {
+		cell->verdict = res->verdict;
+		cell->lto_only = res->lto_only;
+		cell->unconfirmed = res->unconfirmed;
+		n = who && who[0] ? asprintf(&cell->reason, "%s: %s", who, res->reason)
+				  : asprintf(&cell->reason, "%s", res->reason);
 	} else {
 		cell->verdict = COVERAGE_NO_GPU_CODE;
 		n = asprintf(&cell->reason, "%s", why);
@@ -184,7 +190,7 @@ int check_coverage(struct gpuenv_check *c, const struct snap_node *root)
 		}
 	}
 	fw_foreach(root, cell_of_build, &w);
-	return w.err;
+	return w.err < 0 ? w.err : check_binaries_cells(c, root, w.module, w.driver);
 }
 
 const char *check_cell_label(const struct check_cell *cell)

@@ -425,7 +425,7 @@ static void check_frameworks(struct gpuenv_check *c, const struct snap_node *roo
 struct arch_ctx {
 	struct gpuenv_check *c;
 	const struct policy_target *t;
-	char text[768];
+	char text[2048];
 	size_t builds;
 	bool fail;
 };
@@ -463,7 +463,10 @@ static void check_architectures(struct gpuenv_check *c, const struct snap_node *
 
 		snprintf(id, sizeof(id), "architectures.%s", a.t->name);
 		fw_foreach(root, arch_judge, &a);
-		if (a.builds == 0)
+		/* the named binaries' code too; a policy that names binaries needs no framework */
+		check_binaries_on_target(c, a.t->major, a.t->minor, a.text, sizeof(a.text),
+					 &a.fail);
+		if (a.builds == 0 && c->policy->n_arch_binaries == 0)
 			clause(c, id, a.t->line, CHECK_FAIL,
 			       "could not tell: no framework's GPU code was read");
 		else

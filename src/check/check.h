@@ -61,6 +61,28 @@ struct check_cell {
 	char *reason; /* coverage_judge()'s, after the deciding library's name */
 };
 
+/* A file the policy's architectures.binaries named, as gpuenv_policy_read_binaries()
+ * (src/libgpuenv-check-binaries.c) read it with the scanner of `gpuenv scan`: its CUDA
+ * targets, or why it has none. Plain data, so the judgement stays a pure function. */
+struct check_binary {
+	size_t pattern;		   /* index into the policy's arch_binaries */
+	char *path;		   /* in the tree judged */
+	char *error;		   /* could not be read or parsed: why; NULL when parsed */
+	struct coverage_target *t; /* its CUDA targets; the names are owned (check_binaries_free) */
+	size_t n;
+	size_t n_amdgcn; /* AMDGPU code objects, which coverage_judge() does not judge */
+	bool truncated;	 /* more targets than were kept */
+	char cudart[16]; /* the CUDA runtime it links ("13") or bundles ("12.8"); "" none */
+};
+struct check_binaries {
+	char *tree; /* what was read: "/", "--sysroot DIR", "--image FILE", "--wheel …" */
+	struct check_binary *b;
+	size_t n;
+	char **unmatched; /* per pattern: NULL, or why no file of it was read */
+	size_t n_patterns;
+};
+void check_binaries_free(struct check_binaries *bs);
+
 /* The public struct gpuenv_check (include/gpuenv/gpuenv.h). */
 struct gpuenv_check {
 	const struct gpuenv_doctor *doctor; /* borrowed: outlives the check */
@@ -106,6 +128,18 @@ int check_target_snapshot(const char *spec, struct gpuenv_snapshot **ret, char *
 size_t check_read_targets(const struct snap_node *tn, bool from_build_info,
 			  struct coverage_target *t, size_t max);
 int check_coverage(struct gpuenv_check *c, const struct snap_node *root);
+/* A cell of c's matrix: res judged (who: the library that decided, or NULL), or, with res
+ * NULL, nothing judged for why. 0, -ENOMEM. */
+int check_add_cell(struct gpuenv_check *c, const char *subject, const char *gpu,
+		   const struct coverage_result *res, const char *who, const char *why);
+/* check-binaries.c: the named binaries' part of an architectures.<target> clause, appended
+ * to text (len bytes); *fail set when one does not run there or could not be told. */
+void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsigned minor,
+			      char *text, size_t len, bool *fail);
+/* ... and their cells of the coverage matrix, on the snapshot's NVIDIA GPUs with module
+ * (the loaded kernel module's version) and driver (the libcuda programs load). 0, -ENOMEM. */
+int check_binaries_cells(struct gpuenv_check *c, const struct snap_node *root, const char *module,
+			 const char *driver);
 /* "native", "ptx-jit", "no-kernel-image (LTO-IR only)", "no GPU code read", … */
 const char *check_cell_label(const struct check_cell *cell);
 

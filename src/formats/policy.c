@@ -369,6 +369,66 @@ static int parse_frameworks(struct yaml_walk *w, yaml_node_t *map, struct gpuenv
 	return 0;
 }
 
+/* An absolute path whose components are names or fnmatch(3) patterns: no "." or ".."
+ * component (a pattern stays inside the tree judged), no empty one. */
+static bool binary_pattern_valid(const char *s)
+{
+	if (s[0] != '/' || !s[1])
+		return false;
+	for (const char *c = s + 1; *c;) {
+		size_t n = strcspn(c, "/");
+
+		if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		c += n;
+		if (*c == '/' && !*++c)
+			return false;
+	}
+	return true;
+}
+
+static int parse_binaries(struct yaml_walk *w, yaml_node_t *v, struct gpuenv_policy *p)
+{
+	int r = yaml_walk_kind(w, v, YAML_SEQUENCE_NODE, "architectures.binaries");
+	size_t n;
+
+	if (r < 0)
+		return r;
+	if (p->arch_binaries)
+		return yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+				     "architectures.binaries given twice");
+	n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+	if (n > POLICY_MAX_BINS)
+		return yaml_walk_err(w, yaml_walk_line(v), -EBADMSG,
+				     "architectures.binaries: more than %u entries",
+				     POLICY_MAX_BINS);
+	p->line_arch_binaries = yaml_walk_line(v);
+	p->arch_binaries = calloc(n ? n : 1, sizeof(*p->arch_binaries));
+	if (!p->arch_binaries)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct policy_binary *b = &p->arch_binaries[p->n_arch_binaries];
+		yaml_node_t *item = yaml_walk_get(w, v->data.sequence.items.start[i]);
+		const char *s;
+
+		r = yaml_walk_scalar(w, item, "architectures.binaries", &s);
+		if (r < 0)
+			return r;
+		if (!binary_pattern_valid(s))
+			return yaml_walk_err(w, yaml_walk_line(item), -EBADMSG,
+					     "architectures.binaries: '%s' is not an absolute path "
+					     "without . or .. components (\"/opt/app/bin/train\", "
+					     "\"/usr/lib/*/libkernels.so\")",
+					     s);
+		b->line = yaml_walk_line(item);
+		b->pattern = strdup(s);
+		if (!b->pattern)
+			return -ENOMEM;
+		p->n_arch_binaries++;
+	}
+	return 0;
+}
+
 static int parse_architectures(struct yaml_walk *w, yaml_node_t *map, struct gpuenv_policy *p)
 {
 	int r = yaml_walk_kind(w, map, YAML_MAPPING_NODE, "architectures");
@@ -418,6 +478,10 @@ static int parse_architectures(struct yaml_walk *w, yaml_node_t *map, struct gpu
 					return -ENOMEM;
 				p->n_arch_targets++;
 			}
+		} else if (streq(key, "binaries")) {
+			r = parse_binaries(w, v, p);
+			if (r < 0)
+				return r;
 		} else {
 			return yaml_walk_unknown_key(w, v, "architectures", key);
 		}
@@ -589,6 +653,11 @@ struct gpuenv_policy *policy_free(struct gpuenv_policy *p)
 	for (size_t i = 0; i < p->n_arch_targets; i++)
 		free(p->arch_targets[i].name);
 	free(p->arch_targets);
+	for (size_t i = 0; i < p->n_arch_binaries; i++)
+		free(p->arch_binaries[i].pattern);
+	free(p->arch_binaries);
+	if (p->binaries_free)
+		p->binaries_free(p->binaries_read);
 	for (size_t i = 0; i < p->n_waivers; i++) {
 		free(p->waivers[i].rule);
 		free(p->waivers[i].reason);

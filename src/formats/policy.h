@@ -20,6 +20,7 @@
 #define POLICY_MAX_ITEMS 256u /* entries of one list or mapping */
 #define POLICY_MAX_CMP	 8u   /* comparisons in one version constraint */
 #define POLICY_MAX_TEXT	 512u /* bytes of one scalar */
+#define POLICY_MAX_BINS	 64u  /* architectures.binaries entries */
 
 enum policy_profile {
 	POLICY_PROFILE_RUNTIME = 0, /* a GPU node: everything is judged */
@@ -67,6 +68,18 @@ struct policy_target {
 	unsigned line;
 };
 
+/* A binary whose GPU code the architecture targets also bind: an absolute path in the tree
+ * judged (the machine, --sysroot, --image, a --wheel's installed place), whose components
+ * may be fnmatch(3) patterns ("/usr/local/lib/python3.1?/site-packages/pkg/lib?*.so"). */
+struct policy_binary {
+	char *pattern;
+	unsigned line;
+};
+
+/* What src/libgpuenv-check-binaries.c read of the binaries (src/check/check.h): kept with
+ * the policy it was read for, freed by policy_free() through the function it set. */
+struct check_binaries;
+
 struct gpuenv_policy {
 	unsigned line_profile, line_fail_on;
 	enum policy_profile profile;
@@ -97,6 +110,11 @@ struct gpuenv_policy {
 	struct policy_target *arch_targets;
 	size_t n_arch_targets;
 	bool arch_allow_ptx;
+	struct policy_binary *arch_binaries;
+	size_t n_arch_binaries;
+	unsigned line_arch_binaries;
+	struct check_binaries *binaries_read; /* NULL: not read (gpuenv_policy_read_binaries) */
+	void (*binaries_free)(struct check_binaries *);
 
 	struct policy_waiver *waivers;
 	size_t n_waivers;

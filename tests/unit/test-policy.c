@@ -133,6 +133,10 @@ static void test_refused(void **state)
 	BAD("cuda:\n  consistent: maybe\n", -EBADMSG, 2, "not true or false");
 	BAD("frameworks:\n  Torch!: \">=2\"\n", -EBADMSG, 2, "not a package name");
 	BAD("architectures:\n  targets: [gfx90a]\n", -EBADMSG, 2, "not a GPU architecture");
+	BAD("architectures:\n  targets: [sm_90]\n  binaries: [opt/app]\n", -EBADMSG, 3,
+	    "'opt/app' is not an absolute path");
+	BAD("architectures:\n  binaries:\n    - /opt/../etc/x\n", -EBADMSG, 3, "without . or ..");
+	BAD("architectures:\n  binaries: /opt/app\n", -EBADMSG, 2, "expected a list");
 	BAD("profile: gpu\n", -EBADMSG, 1, "not runtime or build");
 	BAD("fail_on: fatal\n", -EBADMSG, 1, "not error, warning or info");
 	BAD("waivers:\n  - rule: a\n    reason: b\n", -EBADMSG, 2,
@@ -152,6 +156,88 @@ static void test_refused(void **state)
 	memset(big, '#', POLICY_MAX_INPUT + 1);
 	bad(big, POLICY_MAX_INPUT + 1, -E2BIG, 0, "larger than");
 	free(big);
+}
+
+/* architectures.binaries: parsed with lines; what the reading step found, judged per target
+ * as the frameworks' code is, and every missing piece a failing "could not tell". */
+static void test_binaries(void **state)
+{
+	static const char y[] = "architectures:\n"
+				"  targets: [sm_90, sm_80]\n"
+				"  binaries:\n"
+				"    - /opt/app/bin/train\n"
+				"    - /opt/app/lib/lib?*.so\n";
+	struct gpuenv_policy *p = NULL;
+	struct policy_error e;
+	struct check_binaries *bs;
+	struct gpuenv_check c = { 0 };
+	char text[1024];
+	bool fail;
+
+	assert_int_equal(policy_parse(y, strlen(y), &p, &e), 0);
+	assert_int_equal(p->n_arch_binaries, 2);
+	assert_string_equal(p->arch_binaries[1].pattern, "/opt/app/lib/lib?*.so");
+	assert_int_equal(p->arch_binaries[1].line, 5);
+	c.policy = p;
+	/* not read (--from): could not tell */
+	text[0] = '\0';
+	fail = false;
+	check_binaries_on_target(&c, 9, 0, text, sizeof(text), &fail);
+	assert_true(fail);
+	assert_non_null(strstr(text, "named binaries: could not tell: not read"));
+
+	bs = calloc(1, sizeof(*bs));
+	assert_non_null(bs);
+	bs->n_patterns = 2;
+	bs->unmatched = calloc(2, sizeof(char *));
+	bs->unmatched[1] = strdup("no file matches it");
+	bs->n = 1;
+	bs->b = calloc(1, sizeof(*bs->b));
+	bs->b[0].path = strdup("/opt/app/bin/train");
+	bs->b[0].t = calloc(2, sizeof(*bs->b[0].t));
+	bs->b[0].t[0] = (struct coverage_target){ strdup("sm_90a"), -1, -1 };
+	bs->b[0].t[1] = (struct coverage_target){ strdup("sm_80"), -1, -1 };
+	bs->b[0].n = 2;
+	p->binaries_read = bs;
+	p->binaries_free = check_binaries_free;
+	/* sm_90a runs on 9.0 only; the unmatched pattern fails the clause anyway */
+	text[0] = '\0';
+	fail = false;
+	check_binaries_on_target(&c, 9, 0, text, sizeof(text), &fail);
+	assert_true(fail);
+	assert_non_null(strstr(text, "/opt/app/lib/lib?*.so: could not tell: no file matches it"));
+	assert_non_null(strstr(text, "/opt/app/bin/train: native"));
+	free(bs->unmatched[1]);
+	bs->unmatched[1] = NULL;
+	text[0] = '\0';
+	fail = false;
+	check_binaries_on_target(&c, 9, 0, text, sizeof(text), &fail);
+	assert_false(fail);
+	/* 8.6 runs sm_80 SASS natively; 7.5 runs nothing of it */
+	text[0] = '\0';
+	check_binaries_on_target(&c, 8, 6, text, sizeof(text), &fail);
+	assert_false(fail);
+	check_binaries_on_target(&c, 7, 5, text, sizeof(text), &fail);
+	assert_true(fail);
+	assert_non_null(strstr(text, "/opt/app/bin/train: no-kernel-image"));
+	/* a file that was not parsed, or has no CUDA code: could not tell */
+	bs->b[0].error = strdup("not an ELF file");
+	text[0] = '\0';
+	fail = false;
+	check_binaries_on_target(&c, 9, 0, text, sizeof(text), &fail);
+	assert_true(fail);
+	assert_non_null(strstr(text, "could not tell: not an ELF file"));
+	free(bs->b[0].error);
+	bs->b[0].error = NULL;
+	bs->b[0].n_amdgcn = 1;
+	bs->b[0].n = 0;
+	text[0] = '\0';
+	fail = false;
+	check_binaries_on_target(&c, 9, 0, text, sizeof(text), &fail);
+	assert_true(fail);
+	assert_non_null(strstr(text, "only AMDGPU code"));
+	bs->b[0].n = 2; /* the targets are freed by count */
+	policy_free(p);
 }
 
 static void test_dates(void **state)
@@ -183,11 +269,9 @@ static void test_build_exclusions_are_rules(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_full),
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_dates),
-		cmocka_unit_test(test_build_exclusions_are_rules),
+		cmocka_unit_test(test_full),	cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_refused), cmocka_unit_test(test_binaries),
+		cmocka_unit_test(test_dates),	cmocka_unit_test(test_build_exclusions_are_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`gpuenv check` with `architectures.binaries` (docs/policy.md): named binaries (a path and a
+fnmatch(3) pattern) are read in the tree judged (--sysroot, a `docker save` --image made from
+the same tree, a --wheel's installed place) with the scanner of `gpuenv scan` and judged per
+architecture target (the clause) and on each target's GPUs (the coverage matrix), in every
+output: --json (against docs/schema/check.json), JUnit (tests/data/junit.xsd, xmllint),
+SARIF (tests/data/sarif-2.1.0-subset.json), GitHub annotations, Markdown. A pattern with no
+file, and a --from snapshot (no files), are "could not tell", which fails.
+
+The binaries are real nvcc-built fat binaries where nvcc exists; elsewhere the same targets
+are written by fatbin_writer.py (through fixture_root.build_fatbin), and the nvcc part is
+skipped visibly.
+
+Usage: test-check-binaries.py GPUENV SOURCE_ROOT
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixture_root  # noqa: E402
+import make_image  # noqa: E402
+from image_checks import check, run, summary  # noqa: E402
+
+GPUENV, SRC = sys.argv[1], sys.argv[2]
+SKIPS = 0
+TODAY = "2026-12-04"
+
+
+def skip(what, why):
+    global SKIPS
+    SKIPS += 1
+    print(f"SKIP {what}: {why}")
+
+
+def build(path, sass, ptx=""):
+    """A shared object with SASS for sass (and PTX for ptx): nvcc's, else fatbin_writer's."""
+    o = {"soname": os.path.basename(path), "sass": sass, "ptx": ptx, "ptxisa": "8.0"}
+    if shutil.which("nvcc"):
+        fixture_root.build_cuda(path, o)
+    else:
+        fixture_root.build_fatbin(path, o)
+
+
+def policy(tmp, binaries, allow_ptx=False, name="p.yml"):
+    path = os.path.join(tmp, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("version: 1\nprofile: build\narchitectures:\n  targets: [sm_90, sm_80]\n"
+                f"  allow_ptx: {'true' if allow_ptx else 'false'}\n  binaries:\n" +
+                "".join(f"    - \"{b}\"\n" for b in binaries))
+    return path
+
+
+def check_json(*args):
+    r = run(GPUENV, "check", "--json", "--stable", "--no-vendor", "--today", TODAY, *args,
+            timeout=300)
+    try:
+        return r.returncode, json.loads(r.stdout), r
+    except ValueError:
+        check(False, f"check {' '.join(args)}: JSON ({r.returncode}) {r.stderr[-400:]}")
+        return r.returncode, {"clauses": [], "rules": [], "coverage": []}, r
+
+
+def clause(doc, cid):
+    return next((c for c in doc.get("clauses", []) if c["id"] == cid), {})
+
+
+SCHEMA = None
+try:
+    import jsonschema
+    SCHEMA = jsonschema.Draft202012Validator(
+        json.load(open(os.path.join(SRC, "docs", "schema", "check.json"))))
+except ImportError:
+    skip("check --json schema", "python3-jsonschema is not installed")
+
+
+def valid(doc, what):
+    if SCHEMA:
+        errs = [e.message for e in SCHEMA.iter_errors(doc)]
+        check(not errs, f"{what}: valid against docs/schema/check.json: {errs[:3]}")
+
+
+TRAIN, LIBK = "/opt/app/bin/train", "/opt/app/lib/libk80.so"
+
+
+def judged_tree(doc, what):
+    """sm_90 SASS in train; sm_80 SASS and compute_80 PTX in libk80.so; PTX not allowed."""
+    valid(doc, what)
+    c90, c80 = clause(doc, "architectures.sm_90"), clause(doc, "architectures.sm_80")
+    m90, m80 = c90.get("message", ""), c80.get("message", "")
+    check(c90.get("status") == "fail" and f"{TRAIN}: native" in m90 and
+          f"{LIBK}: ptx-jit (PTX not allowed)" in m90, f"{what}: sm_90 clause: {c90}")
+    check(c80.get("status") == "fail" and f"{TRAIN}: no-kernel-image" in m80 and
+          f"{LIBK}: native" in m80, f"{what}: sm_80 clause: {c80}")
+    check(c90.get("line") == 4, f"{what}: the clause's line in the policy: {c90}")
+
+
+def test_sysroot(tmp, root):
+    pol = policy(tmp, [TRAIN, "/opt/app/lib/lib?*.so"])
+    rc, doc, _ = check_json("--sysroot", root, "--policy", pol)
+    judged_tree(doc, "--sysroot")
+    check(rc == 1, f"--sysroot: failed by the policy, exit 1: {rc}")
+    # PTX allowed: sm_90 passes (native and JIT), sm_80 still fails on train
+    rc, doc, _ = check_json("--sysroot", root, "--policy", policy(tmp, [TRAIN, LIBK], True))
+    check(clause(doc, "architectures.sm_90").get("status") == "pass",
+          f"allow_ptx: sm_90 passes: {clause(doc, 'architectures.sm_90')}")
+    check(clause(doc, "architectures.sm_80").get("status") == "fail",
+          f"allow_ptx: sm_80 still fails: {clause(doc, 'architectures.sm_80')}")
+    # only the library, PTX allowed: every clause passes, exit 0 (the test can pass)
+    rc, doc, r = check_json("--sysroot", root, "--policy", policy(tmp, [LIBK], True))
+    check(all(clause(doc, f"architectures.sm_{a}").get("status") == "pass" for a in (90, 80)),
+          f"libk80 alone with PTX: both pass: {doc.get('clauses')}")
+    check(rc == 0, f"libk80 alone with PTX: exit 0: {rc} {r.stdout[-300:]}")
+    # a pattern with no file, a file that is no binary, a directory: could not tell, fail
+    with open(os.path.join(root, "opt/app/bin/readme.txt"), "w") as f:
+        f.write("not a binary\n")
+    rc, doc, _ = check_json("--sysroot", root, "--policy",
+                            policy(tmp, [LIBK, "/opt/none/*.so", "/opt/app/bin/readme.txt",
+                                         "/opt/app/lib"], True))
+    m = clause(doc, "architectures.sm_80").get("message", "")
+    check(clause(doc, "architectures.sm_80").get("status") == "fail" and
+          "/opt/none/*.so: could not tell: no file of the tree judged matches it" in m and
+          "/opt/app/bin/readme.txt: could not tell" in m and "is a directory" in m,
+          f"missing, non-binary, directory: could not tell: {m}")
+    os.unlink(os.path.join(root, "opt/app/bin/readme.txt"))
+    # --from: a snapshot holds no files
+    rep = run(GPUENV, "report", "--json", "--stable", "--no-vendor", "--sysroot", root)
+    snap = os.path.join(tmp, "report.json")
+    with open(snap, "w") as f:
+        f.write(rep.stdout)
+    rc, doc, _ = check_json("--from", snap, "--policy", policy(tmp, [LIBK], True))
+    check(clause(doc, "architectures.sm_80").get("status") == "fail" and
+          "not read" in clause(doc, "architectures.sm_80").get("message", ""),
+          f"--from: could not tell: {clause(doc, 'architectures.sm_80')}")
+
+
+def test_matrix(tmp, root):
+    """Two targets: every output names each binary's verdict on each."""
+    pol = policy(tmp, [TRAIN, "/opt/app/lib/lib?*.so"])
+    tg = ["gpu=H100,driver=580.65.06", "gpu=A100,driver=580.65.06"]
+    xml, sarif, md = (os.path.join(tmp, n) for n in ("b.xml", "b.sarif", "b.md"))
+    r = run(GPUENV, "check", "--json", "--stable", "--no-vendor", "--today", TODAY, "--sysroot",
+            root, "--policy", pol, "--target", tg[0], "--target", tg[1], "--junit", xml,
+            "--sarif", sarif, "--markdown", md, "--github", timeout=300)
+    out = r.stdout
+    ann = [l for l in out.splitlines() if l.startswith("::")]
+    try:
+        doc = json.loads(out[out.index("{"):] if ann else out)
+    except ValueError:
+        check(False, f"matrix: JSON {r.returncode} {r.stderr[-300:]}")
+        return
+    valid(doc, "matrix")
+    cov = {t["target"]: {c["subject"]: c for c in t["coverage"]} for t in doc.get("targets", [])}
+    want = {(tg[0], TRAIN): "native", (tg[1], TRAIN): "no-kernel-image",
+            (tg[0], LIBK): "ptx-jit", (tg[1], LIBK): "native"}
+    for (t, b), v in want.items():
+        got = cov.get(t, {}).get("binary " + b, {}).get("verdict")
+        check(got == v, f"matrix: {b} on {t}: {v}, got {got}")
+    if shutil.which("xmllint"):
+        p = subprocess.run(["xmllint", "--noout", "--schema",
+                            os.path.join(SRC, "tests", "data", "junit.xsd"), xml],
+                           capture_output=True, text=True)
+        check(p.returncode == 0, f"matrix junit valid: {p.stderr[-300:]}")
+    else:
+        skip("binaries junit schema", "xmllint is not installed (libxml2-utils)")
+    junit = open(xml, encoding="utf-8").read()
+    check(f"coverage: binary {TRAIN}" in junit and "architectures.sm_80" in junit,
+          "junit: the binaries' cells and clauses")
+    log = json.load(open(sarif, encoding="utf-8"))
+    try:
+        import jsonschema as js
+        errs = [e.message for e in js.Draft202012Validator(json.load(open(os.path.join(
+            SRC, "tests", "data", "sarif-2.1.0-subset.json")))).iter_errors(log)]
+        check(not errs, f"matrix sarif valid: {errs[:3]}")
+    except ImportError:
+        skip("binaries sarif schema", "python3-jsonschema is not installed")
+    res = log["runs"][0]["results"]
+    check(any(x["ruleId"] == "policy/architectures.sm_80" and TRAIN in x["message"]["text"]
+              for x in res), "sarif: the failed clause names the binary")
+    check(any(c.get("subject") == "binary " + TRAIN
+              for c in log["runs"][0]["properties"]["coverage"]), "sarif: the binaries' cells")
+    check(any("policy architectures.sm_80" in l and TRAIN in l for l in ann),
+          "github: the clause's annotation names the binary: " + "\n".join(ann)[:400])
+    text = open(md, encoding="utf-8").read()
+    check(f"binary {TRAIN}" in text and "no-kernel-image" in text,
+          "markdown: a matrix row per binary")
+
+
+def test_image(tmp, root):
+    img = os.path.join(tmp, "img.tar")
+    make_image.docker_save(img, [make_image.layer_from_tree(root)], ["PATH=/usr/bin:/bin"])
+    rc, doc, _ = check_json("--image", img, "--policy",
+                            policy(tmp, [TRAIN, "/opt/app/lib/lib?*.so"]))
+    judged_tree(doc, "--image (docker save)")
+
+
+def test_wheel(tmp):
+    so = os.path.join(tmp, "libk80.so")
+    build(so, "80", "80")
+    whl = os.path.join(tmp, "kpkg-1.0-cp312-cp312-linux_x86_64.whl")
+    with zipfile.ZipFile(whl, "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(so, "kpkg/libk80.so")
+        z.writestr("kpkg-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: kpkg\n"
+                   "Version: 1.0\n")
+        z.writestr("kpkg-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: false\n"
+                   "Tag: cp312-cp312-linux_x86_64\n")
+        z.writestr("kpkg-1.0.dist-info/RECORD", "")
+    pat = "/usr/local/lib/python3.1?/site-packages/kpkg/*.so"
+    rc, doc, _ = check_json("--wheel", whl, "--policy", policy(tmp, [pat]))
+    m = clause(doc, "architectures.sm_80").get("message", "")
+    check(clause(doc, "architectures.sm_80").get("status") == "pass" and
+          "/usr/local/lib/python3.12/site-packages/kpkg/libk80.so: native" in m,
+          f"--wheel: the member judged where pip puts it: {m}")
+    check(clause(doc, "architectures.sm_90").get("status") == "fail",
+          f"--wheel: sm_90 only by PTX, not allowed: {clause(doc, 'architectures.sm_90')}")
+
+
+def main():
+    if not shutil.which("nvcc"):
+        skip("nvcc-built binaries", "nvcc is not installed: fatbin_writer.py's containers")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "root")
+        os.makedirs(os.path.join(root, "opt/app/bin"))
+        os.makedirs(os.path.join(root, "opt/app/lib"))
+        build(os.path.join(root, "opt/app/bin/train"), "90")
+        build(os.path.join(root, "opt/app/lib/libk80.so"), "80", "80")
+        test_sysroot(tmp, root)
+        test_matrix(tmp, root)
+        test_image(tmp, root)
+        test_wheel(tmp)
+    return summary(SKIPS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
