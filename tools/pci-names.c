@@ -23,11 +23,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/ctx.h"
+#include "core/root.h"
 #include "gpuenv.h"
 #include "shared/elf-note.h"
+#include "shared/macro.h"
 #include "vendor/dl.h"
 
 DL_NOTE(dl_note_pci,
@@ -51,6 +55,7 @@ DL_LAZY_DEFINE(libpci, struct libpci, GPUENV_LIBPCI_SONAME, LIBPCI_SYMBOLS)
 
 static struct {
 	char *path;  /* the database; set once pci_names_setup() found one */
+	int memfd;   /* holding an archive's copy of it (archive_ids()); 0: none */
 	bool tried;  /* libpci loaded (or failed to) on the first lookup */
 	bool broken; /* libpci reported an error (unparsable file): no more lookups */
 	const struct libpci *fn;
@@ -183,6 +188,46 @@ static char *sysroot_ids(const char *sysroot, const char *rel)
 	return strdup(real);
 }
 
+/* The copy at rel inside an archive given as the root (a capture bundle keeps the machine's
+ * pci.ids; a tar of a root tree may hold one): read through the judged root, capped as
+ * ids_check() caps a file, into a memory file that libpci opens by its /proc/self/fd name. */
+static char *archive_ids(struct gpuenv_ctx *ctx, const char *rel)
+{
+	_cleanup_free_ char *data = NULL, *at = NULL;
+	char *path = NULL;
+	size_t len, done = 0;
+	int fd, err;
+
+	if (asprintf(&at, "/%s", rel) < 0)
+		return NULL;
+	err = root_read_file(ctx->root, at, (size_t)PCI_IDS_MAX, &data, &len);
+	if (err == -EFBIG)
+		fprintf(stderr,
+			"gpuenv: %s: larger than 16 MiB (pci.ids is 1.4 MB): not used for "
+			"GPU names\n",
+			at);
+	if (err < 0)
+		return NULL;
+	fd = memfd_create("pci.ids", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	while (done < len) {
+		ssize_t k = write(fd, data + done, len - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		done += (size_t)k;
+	}
+	if (done < len || asprintf(&path, "/proc/self/fd/%d", fd) < 0) {
+		close(fd);
+		return NULL;
+	}
+	names.memfd = fd;
+	return path;
+}
+
 const char *pci_names_path(void)
 {
 	return names.path;
@@ -194,6 +239,8 @@ static void pci_names_cleanup(void)
 	if (names.pacc)
 		names.fn->pci_cleanup(names.pacc);
 	free(names.path);
+	if (names.memfd > 0)
+		close(names.memfd);
 	memset(&names, 0, sizeof(names));
 }
 
@@ -224,8 +271,13 @@ int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids
 		if (!names.path)
 			return -ENOMEM;
 	} else if (sysroot && strcmp(sysroot, "/") != 0) {
+		struct stat st;
+		/* an archive (a capture bundle, an image's tar): read inside it, never beside it */
+		bool archive = stat(sysroot, &st) == 0 && S_ISREG(st.st_mode);
+
 		for (size_t i = 0; i < sizeof(in_root) / sizeof(in_root[0]) && !names.path; i++) {
-			names.path = sysroot_ids(sysroot, in_root[i]);
+			names.path = archive ? archive_ids(ctx, in_root[i])
+					     : sysroot_ids(sysroot, in_root[i]);
 			/* The image's copy is its data, not the caller's choice: one that is too
 			 * big is passed over, with a word, and no GPU is named from it. */
 			if (names.path && ids_check(names.path, false, &why) < 0) {
@@ -233,6 +285,9 @@ int pci_names_setup(struct gpuenv_ctx *ctx, const char *sysroot, const char *ids
 					names.path, why ? why : "cannot be read");
 				free(names.path);
 				names.path = NULL;
+				if (names.memfd > 0)
+					close(names.memfd);
+				names.memfd = 0;
 				break;
 			}
 		}

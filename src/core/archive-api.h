@@ -38,6 +38,9 @@
 	X(T, archive_entry_symlink)                                                                \
 	X(T, archive_entry_hardlink)                                                               \
 	X(T, archive_entry_sparse_count)                                                           \
+	X(T, archive_entry_rdev)                                                                   \
+	X(T, archive_entry_uid)                                                                    \
+	X(T, archive_entry_gid)                                                                    \
 	X(T, archive_read_open_fd)                                                                 \
 	X(T, archive_write_new)                                                                    \
 	X(T, archive_write_set_format_pax_restricted)                                              \

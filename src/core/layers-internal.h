@@ -29,8 +29,12 @@ struct lnode {
 	uint32_t link_off; /* symbolic link: its target in the names arena */
 	uint32_t ino;	   /* st_ino: hard links share their file's */
 	uint32_t flags;	   /* LNODE_* */
+	uint32_t uid, gid; /* the entry's owner (tar's uid/gid fields) */
 	uint64_t size;
-	uint64_t data_off; /* where its bytes start in the layer's (decompressed) tar stream */
+	union {
+		uint64_t data_off; /* a file: where its bytes start in the (decompressed) tar */
+		uint64_t rdev;	   /* a character or block device: tar's devmajor/devminor */
+	};
 };
 
 struct layer {

@@ -112,6 +112,9 @@ int layers_stat(struct layers *t, const char *path, bool follow, struct stat *re
 			      .st_ino = (ino_t)n->ino + 1,
 			      .st_mode = n->mode,
 			      .st_nlink = 1,
+			      .st_uid = n->uid,
+			      .st_gid = n->gid,
+			      .st_rdev = S_ISCHR(n->mode) || S_ISBLK(n->mode) ? (dev_t)n->rdev : 0,
 			      .st_size = (off_t)n->size,
 			      .st_blksize = 4096,
 			      .st_blocks = (blkcnt_t)((n->size + 511) / 512) };

@@ -465,6 +465,12 @@ static int entry_apply(struct layers *t, struct layer_reader *rd, struct archive
 	n->size = 0;
 	n->data_off = data_off;
 	n->ino = (uint32_t)i;
+	/* A device node's numbers and every entry's owner, as ls -l would show them after
+	 * extraction as root: what the device-node probe reads (a capture keeps /dev's nodes). */
+	n->uid = (uint32_t)MIN(MAX(api->archive_entry_uid(e), 0), (la_int64_t)UINT32_MAX);
+	n->gid = (uint32_t)MIN(MAX(api->archive_entry_gid(e), 0), (la_int64_t)UINT32_MAX);
+	if (S_ISCHR(n->mode) || S_ISBLK(n->mode))
+		n->rdev = (uint64_t)api->archive_entry_rdev(e);
 	hard = api->archive_entry_hardlink(e);
 	sym = type == AE_IFLNK ? api->archive_entry_symlink(e) : NULL;
 	if (hard) {

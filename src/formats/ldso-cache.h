@@ -62,6 +62,9 @@ struct ldso_cache {
 	bool big_endian;
 	size_t n_entries;
 	struct ldso_cache_entry *entries; /* in file order (ldconfig's sort order) */
+	/* Indices of entries ordered by key (ldso_cache_libcmp()), file order among equal keys:
+	 * a lookup is a binary search whatever order the file is in (ldso_cache_find()). */
+	uint32_t *by_key;
 	char *generator; /* "ldconfig (Debian GLIBC 2.36-9+deb12u4) stable release …", or NULL */
 	/* The first problem that did not stop the parse (a bad extension directory, which
 	 * ld.so ignores too): static text, or NULL. */
@@ -98,3 +101,6 @@ int ldso_cache_libcmp(const char *a, const char *b);
  */
 const struct ldso_cache_entry *ldso_cache_lookup(const struct ldso_cache *c, const char *soname,
 						 int32_t want);
+/* The entries whose key is soname (ldso_cache_libcmp() equal), in file order: their indices
+ * in c->entries at *ret[0..n), n returned (0: none). */
+size_t ldso_cache_find(const struct ldso_cache *c, const char *soname, const uint32_t **ret);

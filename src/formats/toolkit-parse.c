@@ -435,6 +435,140 @@ int probe_dpkg_status_version(const char *text, size_t len, const char *package,
 	return -ENOENT;
 }
 
+/* The end of the line at p (its '\n', or end). */
+static const char *line_end(const char *p, const char *end)
+{
+	const char *e = memchr(p, '\n', (size_t)(end - p));
+
+	return e ? e : end;
+}
+
+static int stanza_cmp(const void *x, const void *y, void *data)
+{
+	const struct dpkg_index_entry *a = x, *b = y;
+	const char *text = data;
+	int d = memcmp(text + a->name_off, text + b->name_off, MIN(a->name_len, b->name_len));
+
+	if (d)
+		return d;
+	if (a->name_len != b->name_len)
+		return a->name_len < b->name_len ? -1 : 1;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+int dpkg_status_index_build(const char *text, size_t len, struct dpkg_status_index *ret)
+{
+	const char *end, *p;
+	struct dpkg_index_entry *v = NULL;
+	size_t n = 0, cap = 0, first = 0;
+
+	*ret = (struct dpkg_status_index){ 0 };
+	if (!text)
+		return -EINVAL;
+	len = bounded_len(text, len);
+	if (len > UINT32_MAX)
+		return -E2BIG;
+	end = text + len;
+	/* Line by line; a stanza ends at an empty line. probe_dpkg_status_version() reads the
+	 * fields after a "Package: NAME\n" line up to the next empty line, the last Status and
+	 * Version there winning: each stanza's Package lines get those of the lines after them,
+	 * settled when the stanza ends (so a hostile file of Package lines stays linear). */
+	for (p = text; p <= end; p++) {
+		const char *e = p < end ? line_end(p, end) : end;
+		size_t ln = (size_t)(e - p);
+
+		if (p == end || ln == 0) { /* the stanza [first, n) ends */
+			first = n;
+			if (p == end)
+				break;
+			p = e;
+			continue;
+		}
+		if (ln >= 9 && e < end && memcmp(p, "Package: ", 9) == 0) {
+			if (n == cap) {
+				size_t nc = cap ? cap * 2 : 256;
+				struct dpkg_index_entry *nv;
+
+				if (n >= DPKG_INDEX_MAX) {
+					free(v);
+					return -E2BIG;
+				}
+				nv = reallocarray(v, nc, sizeof(*v));
+				if (!nv) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = nv;
+				cap = nc;
+			}
+			v[n] = (struct dpkg_index_entry){ .name_off = (uint32_t)(p + 9 - text),
+							  .name_len = (uint32_t)(ln - 9),
+							  .order = (uint32_t)n };
+			n++;
+		} else if (ln > 8 && memcmp(p, "Status: ", 8) == 0) {
+			bool inst = ln >= 8 + 10 && memcmp(e - 10, " installed", 10) == 0;
+
+			for (size_t i = first; i < n; i++)
+				v[i].installed = inst;
+		} else if (ln > 9 && memcmp(p, "Version: ", 9) == 0) {
+			for (size_t i = first; i < n; i++) {
+				v[i].has_version = true;
+				v[i].ver_off = (uint32_t)(p + 9 - text);
+				v[i].ver_len = (uint32_t)(ln - 9);
+			}
+		}
+		p = e;
+	}
+	if (n)
+		qsort_r(v, n, sizeof(*v), stanza_cmp, (void *)text);
+	ret->v = v;
+	ret->n = n;
+	return 0;
+}
+
+void dpkg_status_index_done(struct dpkg_status_index *idx)
+{
+	free(idx->v);
+	*idx = (struct dpkg_status_index){ 0 };
+}
+
+int dpkg_status_index_version(const struct dpkg_status_index *idx, const char *text,
+			      const char *package, char *buf, size_t buflen)
+{
+	size_t lo = 0, hi, pl;
+
+	if (!idx || !text || !package || !buf || buflen == 0)
+		return -EINVAL;
+	pl = strlen(package);
+	if (pl + strlen("Package: \n") >= 256) /* the key probe_dpkg_status_version() makes */
+		return -EINVAL;
+	hi = idx->n;
+	while (lo < hi) { /* the first name not below package */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct dpkg_index_entry *s = &idx->v[mid];
+		int d = memcmp(text + s->name_off, package, MIN((size_t)s->name_len, pl));
+
+		if (d < 0 || (d == 0 && s->name_len < pl))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < idx->n; lo++) {
+		const struct dpkg_index_entry *s = &idx->v[lo];
+
+		if (s->name_len != pl || memcmp(text + s->name_off, package, pl) != 0)
+			break;
+		if (!s->installed || !s->has_version)
+			continue;
+		if (s->ver_len >= buflen || s->ver_len >= PROBE_VERSION_MAX)
+			return -EBADMSG;
+		memcpy(buf, text + s->ver_off, s->ver_len);
+		buf[s->ver_len] = '\0';
+		return 0;
+	}
+	return -ENOENT;
+}
+
 /* Whether a Depends/Pre-Depends value ("libc6 (>= 2.34), libamdhip64-5 | foo, bar:any") names
  * package as one of its alternatives (deb-control(5): ',' between, '|' among alternatives, an
  * optional ":arch" qualifier and "(relation version)" after the name). */

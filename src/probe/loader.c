@@ -453,16 +453,18 @@ static int search_dirs(struct loader *l, struct loader_result *r, const struct l
 static int search_cache(struct loader *l, struct loader_result *r)
 {
 	const struct ldso_cache_entry *first;
+	const uint32_t *same;
+	size_t n;
 
 	if (!l->cache)
 		return 0;
 	first = ldso_cache_lookup(l->cache, r->soname, l->cache_flags);
-	for (size_t i = 0; i < l->cache->n_entries; i++) {
-		const struct ldso_cache_entry *e = &l->cache->entries[i];
+	n = ldso_cache_find(l->cache, r->soname, &same);
+	for (size_t i = 0; i < n; i++) {
+		const struct ldso_cache_entry *e = &l->cache->entries[same[i]];
 		int err;
 
-		if (!ldso_cache_flags_match(e->flags, l->cache_flags) ||
-		    ldso_cache_libcmp(r->soname, e->key) != 0)
+		if (!ldso_cache_flags_match(e->flags, l->cache_flags))
 			continue;
 		/* ld.so takes the first plain entry; hwcaps entries are listed for the record. */
 		if (e != first && !e->hwcaps_subdir)

@@ -123,6 +123,11 @@ static int dpkg_status_map(struct probe_env *pe)
 			root_unmap(m);
 			pe->dpkg_status.err = -EBADMSG;
 		}
+		/* indexed once for every probe's question (a failure leaves the text search) */
+		if (pe->dpkg_status.err >= 0)
+			pe->dpkg_status.indexed =
+				dpkg_status_index_build((const char *)m->data, m->len,
+							&pe->dpkg_status.idx) == 0;
 	}
 	return pe->dpkg_status.err < 0 ? pe->dpkg_status.err : 0;
 }
@@ -133,8 +138,13 @@ int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, siz
 
 	if (r < 0)
 		return r;
-	r = probe_dpkg_status_version((const char *)pe->dpkg_status.map.data,
-				      pe->dpkg_status.map.len, package, buf, len);
+	if (pe->dpkg_status.indexed)
+		r = dpkg_status_index_version(&pe->dpkg_status.idx,
+					      (const char *)pe->dpkg_status.map.data, package, buf,
+					      len);
+	else
+		r = probe_dpkg_status_version((const char *)pe->dpkg_status.map.data,
+					      pe->dpkg_status.map.len, package, buf, len);
 	return r == -ENOENT ? 1 : r;
 }
 
@@ -250,6 +260,8 @@ void probe_env_done(struct probe_env *pe)
 	probe_python_envs_free(pe);
 	pe->loader = loader_free(pe->loader);
 	root_unmap(&pe->dpkg_status.map);
+	dpkg_status_index_done(&pe->dpkg_status.idx);
+	pe->dpkg_status.indexed = false;
 	pe->dpkg_status.read = false;
 }
 

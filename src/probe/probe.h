@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "core/ctx.h"
+#include "formats/toolkit-parse.h"
 #include "gpuenv/gpuenv.h"
 #include "shared/strmap.h"
 #include "snapshot/snapshot.h"
@@ -43,6 +44,8 @@ struct probe_env {
 		bool read;
 		int err;
 		struct root_map map;
+		bool indexed; /* idx holds every stanza (else the text is searched) */
+		struct dpkg_status_index idx;
 	} dpkg_status;
 	/* One ld.so emulation for every probe (its ld.so.cache and directory listings are read
 	 * once): probe_loader(). */

@@ -38,6 +38,7 @@ ALLOWED = {
     "core/layers.c": {"file"},  # --image: the image file, whose layers are the root's tree; the unlinked file a large member is decompressed into
     "core/host.c": {"file", "host"},  # kernel release and host identity
     "core/child.c": {"file", "process", "env"},  # the vendor sessions' child processes
+    "core/child-keeper.c": {"file", "process"},  # their keeper: limits, reaping, killing the tree
     "core/child-tmpdir.c": {"file", "env", "syscall"},  # their private directory under TMPDIR; getdents64(2), async-signal-safe
     "core/child-stuck.c": {"file"},  # /proc of gpuenv's own child processes (their state), never the inspected root
     "vendor/dl.c": {"file", "dl", "syscall"},  # dlopen, and capset(2) in the child

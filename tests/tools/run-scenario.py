@@ -16,8 +16,12 @@ scenario.ini:
   [devices]   /dev/PATH = c|b MAJOR:MINOR MODE UID:GID, device nodes git cannot store
               (`/dev/nvidia0 = c 195:0 0666 0:0`): root/ is copied to a temporary directory
               (symlinks kept as symlinks) and the nodes are made there with mknod(2), the mode
-              and owner given. Where mknod or chown is not permitted the test is skipped
-              (exit 77) with the reason printed.
+              and owner given. Where mknod or chown is not permitted (a user's `make test`),
+              or GPUENV_FIXTURE_NODES=archive asks for it, the copy and its nodes are written
+              as a capture bundle instead (root/ beside snapshot.json, in a tar whose device
+              entries keep type, numbers, mode and owner: POSIX ustar devmajor/devminor) and
+              gpuenv reads that as --sysroot FILE, as it replays any capture; the verdicts
+              are the goldens' all the same.
   [modules], [elf]  files never committed (kernel modules, shared objects built by gcc, nvcc,
               clang): tests/tools/fixture_root.py makes them in a copy of root/ (see there);
               where a tool is missing the test is skipped (exit 77) naming the file and the tool.
@@ -37,6 +41,7 @@ expected/doctor.rc; the doctor run from the saved snapshot (`--from`) must agree
 GPUENV_UPDATE_EXPECTED=1 rewrites the golden files.
 """
 import difflib
+import io
 import json
 import os
 import re
@@ -44,6 +49,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tarfile
 import tempfile
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
@@ -120,28 +126,61 @@ def make_efivars(root, tmp, efivars):
                        + [x.strip() for x in signers.split(";") if x.strip()], check=True)
 
 
+def bundle_root(root, tmp, nodes):
+    """The tree at root and the device nodes (path, mode with type, dev_t, uid, gid) as a
+    capture bundle tar (what `gpuenv capture` writes: root/ beside snapshot.json), owned by
+    root as the copy made by root would be; returns its path."""
+    out = os.path.join(tmp, "root.tar")
+
+    def as_root(info):
+        info.uid = info.gid = 0
+        info.uname = info.gname = "root"
+        return info
+
+    with tarfile.open(out, "w", format=tarfile.PAX_FORMAT) as tar:
+        data = b"{}\n"  # a replay reads the tree, not this: --from would read it
+        info = as_root(tarfile.TarInfo("snapshot.json"))
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+        tar.add(root, arcname="root", filter=as_root)
+        for path, mode, dev, uid, gid in nodes:
+            info = tarfile.TarInfo("root" + path)
+            info.type = tarfile.CHRTYPE if stat.S_ISCHR(mode) else tarfile.BLKTYPE
+            info.mode = stat.S_IMODE(mode)
+            info.devmajor, info.devminor = os.major(dev), os.minor(dev)
+            info.uid, info.gid = uid, gid
+            tar.addfile(info)
+    return out
+
+
 def make_root(scenario_dir, tmp, devices, efivars=()):
     """Materialises the fixture root (fixture_root.py) and makes its device nodes; exits 77
-    where a generated file cannot be made or a node is not allowed."""
+    where a generated file cannot be made. Where mknod is not allowed the root is a capture
+    bundle holding the nodes (bundle_root()): the path returned is then that file."""
     root = os.path.join(tmp, "root")
     missing = fixture_root.prepare(scenario_dir, root, os.path.join(tmp, "keys"))
     if missing:
         print(f"SKIP: cannot make {missing[0][0]}: {missing[0][1]}")
         sys.exit(77)
     make_efivars(root, tmp, efivars)
+    nodes = []
     for path, spec in devices:
         kind, mode, dev, uid, gid = parse_device(path, spec)
+        nodes.append((os.path.normpath(path), kind | mode, dev, uid, gid))
+    archive = os.environ.get("GPUENV_FIXTURE_NODES") == "archive"
+    for path, mode, dev, uid, gid in ([] if archive else nodes):
         node = os.path.join(root, path.lstrip("/"))
         os.makedirs(os.path.dirname(node), exist_ok=True)
         try:
-            os.mknod(node, kind | mode, dev)
-            os.chmod(node, mode)
+            os.mknod(node, mode, dev)
+            os.chmod(node, stat.S_IMODE(mode))
             os.chown(node, uid, gid)
-        except PermissionError as e:
-            print(f"SKIP: cannot make device node {path} ({e.strerror}): mknod/chown need "
-                  "CAP_MKNOD and CAP_CHOWN (run as root, outside a restricted container)")
-            sys.exit(77)
-    return root
+        except PermissionError:
+            archive = True  # mknod/chown need CAP_MKNOD and CAP_CHOWN: not a user's
+            if os.path.lexists(node):
+                os.unlink(node)
+            break
+    return bundle_root(root, tmp, nodes) if archive and nodes else root
 
 
 def sandbox_neutral(out):

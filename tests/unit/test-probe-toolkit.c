@@ -127,6 +127,25 @@ static const char trt10_h[] =
 	"#define NV_TENSORRT_MINOR TRT_MINOR_ENTERPRISE //!< TensorRT minor version.\n"
 	"#define NV_TENSORRT_PATCH TRT_PATCH_ENTERPRISE //!< TensorRT patch version.\n";
 
+/* The index of dpkg's status file answers as the search of its text, name by name. */
+static void dpkg_index_same(const char *text, size_t len)
+{
+	static const char *const names[] = {
+		"a", "b", "c", "d", "e", "", "zz", "libamdhip64-5", "libamdhip64-5-dbg"
+	};
+	struct dpkg_status_index idx;
+
+	assert_int_equal(dpkg_status_index_build(text, len, &idx), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char a[PROBE_VERSION_MAX] = "", b[PROBE_VERSION_MAX] = "";
+		int r = probe_dpkg_status_version(text, len, names[i], a, sizeof(a));
+
+		assert_int_equal(dpkg_status_index_version(&idx, text, names[i], b, sizeof(b)), r);
+		assert_string_equal(a, b);
+	}
+	dpkg_status_index_done(&idx);
+}
+
 static void test_parsers(void **state)
 {
 	static const char *const trt[] = { "NV_TENSORRT_MAJOR", "NV_TENSORRT_MINOR",
@@ -241,6 +260,21 @@ static void test_parsers(void **state)
 		assert_int_equal(
 			probe_dpkg_status_version(status, 60, "libamdhip64-5", buf, sizeof(buf)),
 			-ENOENT);
+		dpkg_index_same(status, sizeof(status) - 1);
+		dpkg_index_same(status, 60);
+	}
+	{
+		/* two Package lines in one stanza (the fields after each count for it), a
+		 * Status before the Package line (not read), a name without its newline, a
+		 * version too long for the buffer */
+		static const char status[] =
+			"Package: a\nVersion: 1\nPackage: b\nStatus: install ok installed\n\n"
+			"Status: install ok installed\nPackage: c\nVersion: 3\n\n"
+			"Package: d\nStatus: install ok installed\nVersion: "
+			"0123456789012345678901234567890123456789012345678901234567890123456789\n\n"
+			"Package: e";
+
+		dpkg_index_same(status, sizeof(status) - 1);
 	}
 	{
 		/* deb-control(5) Depends: alternatives, ":arch" and "(>= v)" after the name; a
