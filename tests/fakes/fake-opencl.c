@@ -93,11 +93,9 @@ static const char *device_section(cl_device_id d, char *buf, size_t len)
 	return buf;
 }
 
-/* The spec's size-query-then-fetch for a string value. */
-static cl_int string_value(const char *v, size_t size, void *value, size_t *ret_size)
+/* The spec's size-query-then-fetch for a value of `need` bytes. */
+static cl_int info_value(const void *v, size_t need, size_t size, void *value, size_t *ret_size)
 {
-	size_t need = strlen(v) + 1;
-
 	if (value && size < need)
 		return CL_INVALID_VALUE;
 	if (value)
@@ -105,6 +103,24 @@ static cl_int string_value(const char *v, size_t size, void *value, size_t *ret_
 	if (ret_size)
 		*ret_size = need;
 	return CL_SUCCESS;
+}
+
+struct info_key {
+	cl_uint param;
+	const char *key;
+};
+
+/* A string query: the scenario key of param in section sec ("" when not set). */
+static cl_int string_info(const char *sec, const struct info_key *keys, size_t n, cl_uint param,
+			  size_t size, void *value, size_t *ret_size)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keys[i].param == param) {
+			const char *v = fake_get(sec, keys[i].key) ?: "";
+
+			return info_value(v, strlen(v) + 1, size, value, ret_size);
+		}
+	return CL_INVALID_VALUE;
 }
 
 cl_int clGetPlatformIDs(cl_uint n, cl_platform_id *ids, cl_uint *ret_n)
@@ -129,10 +145,7 @@ cl_int clGetPlatformIDs(cl_uint n, cl_platform_id *ids, cl_uint *ret_n)
 cl_int clGetPlatformInfo(cl_platform_id p, cl_platform_info param, size_t size, void *value,
 			 size_t *ret_size)
 {
-	static const struct {
-		cl_platform_info param;
-		const char *key;
-	} keys[] = {
+	static const struct info_key keys[] = {
 		{ CL_PLATFORM_PROFILE, "profile" },
 		{ CL_PLATFORM_VERSION, "version" },
 		{ CL_PLATFORM_NAME, "name" },
@@ -145,11 +158,7 @@ cl_int clGetPlatformInfo(cl_platform_id p, cl_platform_info param, size_t size, 
 	sec = platform_section(p, buf, sizeof(buf));
 	if (!sec)
 		return -32; /* CL_INVALID_PLATFORM */
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].param == param)
-			return string_value(fake_get(sec, keys[i].key) ?: "", size, value,
-					    ret_size);
-	return CL_INVALID_VALUE;
+	return string_info(sec, keys, sizeof(keys) / sizeof(keys[0]), param, size, value, ret_size);
 }
 
 static cl_device_type device_type(const char *sec)
@@ -192,10 +201,7 @@ cl_int clGetDeviceIDs(cl_platform_id p, cl_device_type type, cl_uint n, cl_devic
 cl_int clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t size, void *value,
 		       size_t *ret_size)
 {
-	static const struct {
-		cl_device_info param;
-		const char *key;
-	} keys[] = {
+	static const struct info_key keys[] = {
 		{ CL_DEVICE_NAME, "name" },
 		{ CL_DEVICE_VENDOR, "vendor" },
 		{ CL_DEVICE_VERSION, "version" },
@@ -211,17 +217,7 @@ cl_int clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t size, void *
 	if (param == CL_DEVICE_TYPE) {
 		cl_device_type t = device_type(sec);
 
-		if (value && size < sizeof(t))
-			return CL_INVALID_VALUE;
-		if (value)
-			memcpy(value, &t, sizeof(t));
-		if (ret_size)
-			*ret_size = sizeof(t);
-		return CL_SUCCESS;
+		return info_value(&t, sizeof(t), size, value, ret_size);
 	}
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].param == param)
-			return string_value(fake_get(sec, keys[i].key) ?: "", size, value,
-					    ret_size);
-	return CL_INVALID_VALUE;
+	return string_info(sec, keys, sizeof(keys) / sizeof(keys[0]), param, size, value, ret_size);
 }
