@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The kernel log parser (kernel-log.h, which names the formats): Xid lines counted per code
- * and bus, the last API mismatch message, the driver versions loaded. No I/O.
+ * and bus, the last API mismatch message, the driver versions loaded, the GPUs a release
+ * refused. No I/O.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "kernel-log.h"
 #include "proc-text.h"
@@ -175,22 +177,31 @@ static void add_loaded(struct klog *k, const char *line, const char *msg)
 	memcpy(k->loaded[k->n_loaded++], ver, sizeof(ver));
 }
 
+/* A message that spans lines: msg and the NVRM text of the next few lines, joined with
+ * spaces, up to a line without "NVRM: " or one that starts another message (an Xid, or one
+ * whose text holds `again`). */
+static void join_nvrm_lines(char *joined, size_t size, const char *msg, char *const *next,
+			    size_t n_next, const char *again)
+{
+	size_t o = (size_t)snprintf(joined, size, "%s", msg);
+
+	for (size_t i = 0; i < n_next && o < size - 1; i++) {
+		const char *m = strstr(next[i], "NVRM: ");
+
+		if (!m || strstr(m, again) || strstr(m, "Xid ("))
+			break;
+		o += (size_t)snprintf(joined + o, size - o, " %s", m + strlen("NVRM: "));
+	}
+}
+
 /* The message of an API mismatch spans lines; join this one and the next few NVRM lines. */
 static void add_mismatch(struct klog *k, const char *line, const char *msg, char *const *next,
 			 size_t n_next)
 {
 	char joined[1024];
 	const char *p;
-	size_t o;
 
-	o = (size_t)snprintf(joined, sizeof(joined), "%s", msg);
-	for (size_t i = 0; i < n_next && o < sizeof(joined) - 1; i++) {
-		const char *m = strstr(next[i], "NVRM: ");
-
-		if (!m || strstr(m, "API mismatch") || strstr(m, "Xid ("))
-			break;
-		o += (size_t)snprintf(joined + o, sizeof(joined) - o, " %s", m + strlen("NVRM: "));
-	}
+	join_nvrm_lines(joined, sizeof(joined), msg, next, n_next, "API mismatch");
 	k->mismatch_count++;
 	klog_line_timestamp(line, k->mismatch_ts, sizeof(k->mismatch_ts));
 	p = strstr(joined, "has the version ");
@@ -201,6 +212,71 @@ static void add_mismatch(struct klog *k, const char *line, const char *msg, char
 	if (!p || !take_version(p + strlen("kernel module has the version "), k->kernel_version,
 				sizeof(k->kernel_version)))
 		k->kernel_version[0] = '\0';
+}
+
+/* "0000:8a:00.0 (PCI ID: 10de:26b9)" after "NVRM: The NVIDIA GPU ": the bus and the id. */
+static bool parse_unsupported_head(const char *p, struct klog_unsupported_gpu *ret)
+{
+	size_t n = strspn(p, "0123456789abcdefABCDEF:.");
+
+	if (n < 7 || n >= sizeof(ret->bus) || !startswith(p + n, " (PCI ID: "))
+		return false;
+	copy_n(ret->bus, sizeof(ret->bus), p, n);
+	p += n + strlen(" (PCI ID: ");
+	n = strspn(p, "0123456789abcdefABCDEF:");
+	if (n != 9 || p[4] != ':' || p[n] != ')')
+		return false;
+	copy_n(ret->pci_id, sizeof(ret->pci_id), p, n);
+	return true;
+}
+
+/* The message spans lines ("... (PCI ID: 10de:26b9)\nNVRM: installed in this system is not
+ * supported by the\nNVRM: NVIDIA 470.256.02 driver release."): this one and the next few
+ * NVRM lines joined, up to the next message. */
+static void add_unsupported(struct klog *k, const char *line, const char *msg, char *const *next,
+			    size_t n_next)
+{
+	struct klog_unsupported_gpu u = { 0 };
+	char joined[1024];
+	const char *p;
+
+	if (!parse_unsupported_head(msg + strlen("NVRM: The NVIDIA GPU "), &u))
+		return;
+	join_nvrm_lines(joined, sizeof(joined), msg, next, n_next, "The NVIDIA");
+	p = strstr(joined, "is not supported by the");
+	if (!p || !strstr(p, "driver release"))
+		return; /* the open module's GSP refusal, or a message cut short */
+	p += strlen("is not supported by the");
+	/* between the words: a space, or the next line's "NVRM: " (rsyslog writes the
+	 * message's newlines as "#012" on one line) */
+	for (const char *q = NULL; q != p;) {
+		q = p;
+		p += strspn(p, " ");
+		if (startswith(p, "#012"))
+			p += strlen("#012");
+		if (startswith(p, "NVRM:"))
+			p += strlen("NVRM:");
+	}
+	if (startswith(p, "NVIDIA "))
+		p += strlen("NVIDIA ");
+	if (!take_version(p, u.driver_version, sizeof(u.driver_version)))
+		return;
+	for (size_t i = 0; i < k->n_unsupported; i++) {
+		struct klog_unsupported_gpu *e = &k->unsupported[i];
+
+		if (strcasecmp(e->bus, u.bus) == 0 && streq(e->driver_version, u.driver_version)) {
+			e->count++;
+			klog_line_timestamp(line, e->timestamp, sizeof(e->timestamp));
+			return;
+		}
+	}
+	if (k->n_unsupported == UNSUPPORTED_GPUS_MAX) {
+		k->unsupported_dropped++;
+		return;
+	}
+	u.count = 1;
+	klog_line_timestamp(line, u.timestamp, sizeof(u.timestamp));
+	k->unsupported[k->n_unsupported++] = u;
 }
 
 int kernel_log_parse(const char *text, size_t len, struct klog **ret)
@@ -236,6 +312,9 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 		else if (startswith(nvrm, "NVRM: API mismatch:"))
 			add_mismatch(k, lines[i], nvrm, lines + i + 1,
 				     MIN((size_t)MISMATCH_LOOKAHEAD, n - i - 1));
+		else if (startswith(nvrm, "NVRM: The NVIDIA GPU "))
+			add_unsupported(k, lines[i], nvrm, lines + i + 1,
+					MIN((size_t)UNSUPPORTED_LOOKAHEAD, n - i - 1));
 	}
 	*ret = TAKE_PTR(k);
 	return 0;

@@ -14,6 +14,12 @@
  * - API mismatch: kernel-open/nvidia/nv.c, "NVRM: API mismatch: the client has the version
  *   %s, but\nNVRM: this kernel module has the version %s.  Please" (newer drivers name the
  *   client: "the client '<comm>' (pid N)\nNVRM: has the version ...").
+ * - A GPU the loaded release does not know: kernel-open/nvidia/nv.c nv_pci_probe(), "NVRM: The
+ *   NVIDIA GPU %04x:%02x:%02x.%x (PCI ID: %04x:%04x)\nNVRM: installed in this system is not
+ *   supported by the\nNVRM: NVIDIA %s driver release." (releases before about 2012 said
+ *   "... installed\nNVRM: in this system is not supported by the %s NVIDIA Linux\nNVRM:
+ *   graphics driver release."); the open module's GSP refusal ("not supported by open
+ *   nvidia.ko") names no release and is not taken.
  * - amdgpu (kernel-log-amd.c): the firmware loader's "Direct firmware load for %s failed with
  *   error %d" (drivers/base/firmware_loader/main.c) for an amdgpu/ file, amdgpu's own
  *   'Failed to load firmware "amdgpu/…"' and "firmware loading failed" lines, "Fatal error
@@ -27,10 +33,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KMSG_RECORD_MAX	    8192u /* CONSOLE_EXT_LOG_MAX */
-#define XID_EVENTS_MAX	    64u
-#define LOADED_VERSIONS_MAX 16u
-#define MISMATCH_LOOKAHEAD  4u /* continuation lines of one API mismatch message */
+#define KMSG_RECORD_MAX	      8192u /* CONSOLE_EXT_LOG_MAX */
+#define XID_EVENTS_MAX	      64u
+#define LOADED_VERSIONS_MAX   16u
+#define MISMATCH_LOOKAHEAD    4u /* continuation lines of one API mismatch message */
+#define UNSUPPORTED_GPUS_MAX  16u
+#define UNSUPPORTED_LOOKAHEAD 3u /* continuation lines of one "not supported" message */
 
 struct xid_event {
 	unsigned code;
@@ -50,6 +58,16 @@ struct klog_amd {
 	char kfd_message[256];	/* the first "not supported in kfd" */
 };
 
+/* A GPU the driver release refused ("not supported by the NVIDIA <version> driver release"),
+ * one per bus and release, counted (modprobe retries print it again and again). */
+struct klog_unsupported_gpu {
+	char bus[16];	 /* "0000:8a:00.0" */
+	char pci_id[16]; /* "10de:26b9" */
+	char driver_version[32];
+	char timestamp[40]; /* of the last one */
+	uint64_t count;
+};
+
 struct klog {
 	struct xid_event ev[XID_EVENTS_MAX];
 	size_t n_ev;
@@ -60,6 +78,9 @@ struct klog {
 	char loaded[LOADED_VERSIONS_MAX][32];
 	size_t n_loaded;
 	char last_loaded_ts[40];
+	struct klog_unsupported_gpu unsupported[UNSUPPORTED_GPUS_MAX];
+	size_t n_unsupported;
+	uint64_t unsupported_dropped;
 	struct klog_amd amd;
 };
 

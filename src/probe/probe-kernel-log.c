@@ -16,7 +16,8 @@
  * that left out pid and name. API mismatch: kernel-open/nvidia/nv.c, "NVRM: API mismatch:
  * the client has the version %s, but\nNVRM: this kernel module has the version %s.  Please"
  * (newer drivers name the client: "the client '<comm>' (pid N)\nNVRM: has the version ...").
- * amdgpu's firmware and init failures and amdkfd's "not supported in kfd" (kernel-log.h).
+ * amdgpu's firmware and init failures and amdkfd's "not supported in kfd", and the GPUs a
+ * driver release refused ("not supported by the NVIDIA <version> driver release"; kernel-log.h).
  * Writes "driver.kernel_log" and "driver.xid_events[]" (one per Xid code and bus, counted).
  */
 #include <errno.h>
@@ -38,6 +39,32 @@
 #define KLOG_FILE_TAIL	 ((size_t)8 << 20)  /* bytes read from the end of a log file */
 #define KMSG_MAX_BYTES	 ((size_t)16 << 20) /* /dev/kmsg text kept */
 #define KMSG_MAX_RECORDS 262144u
+
+/* The GPUs a driver release refused ("not supported by the NVIDIA <version> driver release"),
+ * under kernel_log.unsupported_gpus when the log shows any: the release that refused a GPU
+ * is the driver's version even when the module then failed to load (no /sys/module/nvidia). */
+static void klog_write_unsupported(struct snap_node *kl, const struct klog *k, const char *source)
+{
+	struct snap_node *arr;
+
+	if (!k->n_unsupported)
+		return; /* the usual case: nothing written */
+	arr = snap_array(kl, "unsupported_gpus");
+	for (size_t i = 0; i < k->n_unsupported; i++) {
+		const struct klog_unsupported_gpu *u = &k->unsupported[i];
+		struct snap_node *o = snap_append_object(arr);
+
+		snap_set_str(o, "bus_id", u->bus, source);
+		snap_set_str(o, "pci_id", u->pci_id, source);
+		snap_set_str(o, "driver_version", u->driver_version, source);
+		snap_set_int(o, "count", (int64_t)u->count, source);
+		if (u->timestamp[0])
+			snap_set_str(o, "last_timestamp", u->timestamp, source);
+	}
+	if (k->unsupported_dropped)
+		snap_set_int(kl, "unsupported_gpus_dropped", (int64_t)k->unsupported_dropped,
+			     source);
+}
 
 /* amdgpu's firmware and init failures and amdkfd's refusal, under kernel_log.amdgpu when the
  * log shows any. */
@@ -95,6 +122,7 @@ static void klog_write(struct snap_node *drv, const struct klog *k, const char *
 			snap_set_str(mm, "last_timestamp", k->mismatch_ts, source);
 	}
 	klog_write_amd(kl, &k->amd, source);
+	klog_write_unsupported(kl, k, source);
 	lv = snap_array(kl, "loaded_versions");
 	for (size_t i = 0; i < k->n_loaded; i++)
 		snap_append_str(lv, k->loaded[i], source);

@@ -38,6 +38,10 @@ const struct rule_edge rule_causes[] = {
 	  "the kernel refused nvidia.ko for its unenrolled key, so nouveau claimed the GPU in its "
 	  "place (RPM Fusion's nvidia-fallback.service loads it when nvidia did not load); with "
 	  "the key enrolled nvidia loads and nouveau stays out" },
+	{ "driver.branch-predates-gpu", "driver.module-not-loaded",
+	  "a release older than the GPU refuses it (\"NVRM: The NVIDIA GPU … is not supported by "
+	  "the NVIDIA <version> driver release\"); with no GPU it can drive the module fails to "
+	  "load (\"None of the NVIDIA devices were initialized\") until a newer branch is installed" },
 	{ "driver.module-missing-for-kernel", "driver.module-not-loaded",
 	  "modprobe finds no nvidia.ko under /lib/modules/<running kernel>: there is nothing to "
 	  "load until the module is built or installed for that kernel" },
@@ -79,6 +83,9 @@ const struct rule_edge rule_causes[] = {
 	  "the loaded branch has no support for the GPU's architecture and ignores it (\"NVRM: "
 	  "The NVIDIA <GPU> GPU installed in this system is supported through the NVIDIA "
 	  "<branch>.xx Legacy drivers\")" },
+	{ "driver.branch-predates-gpu", "hardware.gpu-without-driver",
+	  "the driver release does not know the GPU and refuses to bind it (\"nvidia: probe of … "
+	  "failed with error -1\"): the GPU is left without a driver" },
 	{ "driver.module-not-loaded", "runtime.no-driver-for-toolkit",
 	  "the toolkit has no driver to run on because the nvidia module is not loaded" },
 	{ "driver.nouveau-bound", "runtime.no-driver-for-toolkit",

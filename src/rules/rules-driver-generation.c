@@ -4,40 +4,85 @@
  * direction of driver.branch-drops-gpu). The first branch for a compute capability is derived
  * from the knowledge base by coverage_first_branch_for_cc() (src/facts/coverage.h,
  * docs/compatibility.md (e)): the branch of the first release of the first CUDA toolkit that
- * targets it. Judges live machines and the targets of `gpuenv check --target/--host`.
+ * targets it. Judges live machines and the targets of `gpuenv check --target/--host`. With no
+ * module loaded, the release the kernel log shows refusing the GPU is judged (nv.c's "not
+ * supported by the NVIDIA <version> driver release": the module then fails to load).
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "facts/coverage.h"
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
 
+/* The kernel log's refusal of the GPU at bus ("not supported by the NVIDIA <version> driver
+ * release"), the latest such entry; NULL when the log shows none. */
+static const struct snap_node *refusal_for(const struct snap_node *root, const char *bus)
+{
+	const struct snap_node *arr = snap_get(root, "driver.kernel_log.unsupported_gpus");
+	const struct snap_node *found = NULL;
+
+	for (size_t i = 0; bus && i < snap_count(arr); i++) {
+		const char *b = snap_get_str(snap_at(arr, i), "bus_id");
+
+		if (b && strcasecmp(b, bus) == 0)
+			found = snap_at(arr, i);
+	}
+	return found;
+}
+
 RULE_CHECK(check_branch_predates_gpu)
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
-	const struct snap_node *fact;
-	const char *ver;
-	struct version dv;
+	const struct snap_node *loaded_fact = NULL;
+	const char *loaded = NULL;
+	enum driver_state st;
 
 	if (gpus_count(root, gpu_is_nvidia) == 0)
 		return;
-	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &ver, &fact))
-		return;
-	if (version_parse(ver, &dv) < 0) {
-		rule_skip(c, NULL, "driver version '%s' is not a version", ver);
+	/* The loaded module's version; with none loaded, the release the kernel log shows
+	 * refusing the GPU (the module then fails to load: "None of the NVIDIA devices were
+	 * initialized", so no /sys/module/nvidia tells the version). */
+	st = nvidia_driver(root, &loaded, &loaded_fact);
+	if (st == DRIVER_UNKNOWN) {
+		rule_need(c, NULL, "the NVIDIA driver version", loaded_fact);
 		return;
 	}
+	if (st == DRIVER_ELSEWHERE) {
+		rule_skip_elsewhere(c, "the NVIDIA driver version", driver_lives_elsewhere(root));
+		return;
+	}
+	/* No module: whether a release refused the GPU is the log's to say; none at all is no
+	 * refusal, an unreadable one cannot tell. */
+	if (st == DRIVER_NONE &&
+	    !rule_need_known(c, NULL, "the kernel log (a release refusing the GPU)",
+			     snap_get(root, "driver.kernel_log.source")))
+		return;
 	for (size_t i = 0; i < snap_count(gpus); i++) {
-		const struct snap_node *g = snap_at(gpus, i), *ccf = NULL;
-		const char *cuda = NULL, *bus = snap_get_str(g, "bus_id") ?: "?";
+		const struct snap_node *g = snap_at(gpus, i), *ccf = NULL, *refused, *fact;
+		const char *cuda = NULL, *bus = snap_get_str(g, "bus_id") ?: "?", *ver;
 		unsigned ma, mi, first;
 		bool unconf = false;
+		struct version dv;
 		struct finding *f;
 		char name[96];
 
 		if (!gpu_is_nvidia(g))
 			continue;
+		refused = refusal_for(root, snap_get_str(g, "bus_id"));
+		ver = loaded;
+		fact = loaded_fact;
+		if (st == DRIVER_NONE) {
+			if (!refused)
+				continue; /* no driver at all: driver.module-not-loaded's case */
+			ver = snap_get_str(refused, "driver_version");
+			fact = snap_child(refused, "driver_version");
+		}
+		if (!ver || version_parse(ver, &dv) < 0) {
+			rule_skip(c, bus, "driver version '%s' is not a version", ver ?: "?");
+			continue;
+		}
 		if (!gpu_cc(root, g, &ma, &mi, &ccf)) {
 			rule_skip(c, bus, "GPU %s: its compute capability is not known", bus);
 			continue;
@@ -47,14 +92,26 @@ RULE_CHECK(check_branch_predates_gpu)
 			continue;
 		if (gpu_name(g, name, sizeof(name)) < 0)
 			snprintf(name, sizeof(name), "the GPU");
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, bus,
-				 "%s at %s (compute capability %u.%u) is newer than driver %s: the "
-				 "first CUDA toolkit that targets %u.%u is %s, whose first release "
-				 "needs the R%u branch; R%u does not drive this GPU%s",
-				 name, bus, ma, mi, ver, ma, mi, cuda, first, dv.part[0],
-				 unconf ? " (a knowledge-base row it rests on is unconfirmed)"
-					: "");
-		finding_fact(f, "driver.nvidia.module_version", fact);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, bus,
+			"%s at %s (compute capability %u.%u) is newer than driver %s%s: the "
+			"first CUDA toolkit that targets %u.%u is %s, whose first release "
+			"needs the R%u branch; R%u does not drive this GPU%s",
+			name, bus, ma, mi, ver,
+			st == DRIVER_NONE ? ", which refused it and did not load" : "", ma, mi,
+			cuda, first, dv.part[0],
+			unconf ? " (a knowledge-base row it rests on is unconfirmed)" : "");
+		finding_fact(f,
+			     st == DRIVER_NONE
+				     ? "driver.kernel_log.unsupported_gpus[].driver_version"
+				     : "driver.nvidia.module_version",
+			     fact);
+		if (refused && streq(snap_get_str(refused, "driver_version") ?: "", ver))
+			finding_evidence(f, "driver.kernel_log.unsupported_gpus[]",
+					 snap_source(fact),
+					 "NVRM: The NVIDIA GPU %s (PCI ID: %s) installed in this "
+					 "system is not supported by the NVIDIA %s driver release",
+					 bus, snap_get_str(refused, "pci_id") ?: "?", ver);
 		if (ccf)
 			finding_fact(f, "driver.nvml.devices[].compute_capability", ccf);
 		finding_evidence(f, "facts.cuda_arch_support.sm_targets", "cuda_arch_support.tsv",

@@ -244,6 +244,64 @@ static void test_amdgpu_lines(void **state)
 	assert_null(snap_get(other, "kernel_log.amdgpu"));
 }
 
+/* The GPUs a release refused: the dmesg paste of ZaidQureshi/bam#38 (an L40S on 470.256.02,
+ * printed again at each modprobe retry), the pre-2012 wording (MrMEEE/bumblebee#583) and the
+ * open module's GSP refusal, which names no release and is not taken. */
+static void test_unsupported_gpus(void **state)
+{
+	static const char text[] =
+		"[  422.450961] NVRM: The NVIDIA GPU 0000:8a:00.0 (PCI ID: 10de:26b9)\n"
+		"               NVRM: installed in this system is not supported by the\n"
+		"               NVRM: NVIDIA 470.256.02 driver release.\n"
+		"               NVRM: Please see 'Appendix A - Supported NVIDIA GPU Products'\n"
+		"[  422.451145] nvidia: probe of 0000:8a:00.0 failed with error -1\n"
+		"[  422.451178] NVRM: The NVIDIA probe routine failed for 1 device(s).\n"
+		"[  422.451179] NVRM: None of the NVIDIA devices were initialized.\n"
+		"[  422.737854] NVRM: The NVIDIA GPU 0000:8a:00.0 (PCI ID: 10de:26b9)\n"
+		"               NVRM: installed in this system is not supported by the\n"
+		"               NVRM: NVIDIA 470.256.02 driver release.\n"
+		"[  652.483304] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1050) installed\n"
+		"[  652.483305] NVRM: in this system is not supported by the 280.13 NVIDIA Linux\n"
+		"[  652.483306] NVRM: graphics driver release.  Please see 'Appendix A -\n"
+		"[   60.058486] NVRM: The NVIDIA GPU 0000:2c:00.0 (PCI ID: 10de:1d16)\n"
+		"               NVRM: installed in this system is not supported by open\n"
+		"               NVRM: nvidia.ko because it does not include the required GPU\n"
+		"               NVRM: System Processor (GSP).\n"
+		"[   61.000000] NVRM: The NVIDIA GPU 0000:2d:00.0 (PCI ID: 10de:1d1)\n"
+		"               NVRM: installed in this system is not supported by the\n"
+		"               NVRM: NVIDIA 470.256.02 driver release.\n"
+		"[   62.000000] NVRM: The NVIDIA GPU 0000:2e:00.0 (PCI ID: 10de:2b85)\n"
+		"Oct 19 10:12:01 n1 kernel: NVRM: The NVIDIA GPU 0000:8b:00.0 (PCI ID: 10de:26b9)"
+		"#012NVRM: installed in this system is not supported by the#012NVRM: NVIDIA "
+		"470.256.02 driver release.#012NVRM: Please see 'Appendix A'\n";
+	static const char quiet[] = "[    4.1] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
+				    "560.35.03  Fri Aug 16 21:39:15 UTC 2024\n";
+	struct snap_node *drv = obj("driver"), *other = obj("other");
+
+	(void)state;
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/kern.log"), 0);
+	assert_int_equal(snap_count(snap_get(drv, "kernel_log.unsupported_gpus")), 3);
+	assert_string_equal(snap_get_str(drv, "kernel_log.unsupported_gpus.0.bus_id"),
+			    "0000:8a:00.0");
+	assert_string_equal(snap_get_str(drv, "kernel_log.unsupported_gpus.0.pci_id"), "10de:26b9");
+	assert_string_equal(snap_get_str(drv, "kernel_log.unsupported_gpus.0.driver_version"),
+			    "470.256.02");
+	assert_int_equal(get_int(drv, "kernel_log.unsupported_gpus.0.count"), 2);
+	assert_string_equal(snap_get_str(drv, "kernel_log.unsupported_gpus.0.last_timestamp"),
+			    "[  422.737854]");
+	assert_string_equal(snap_get_str(drv, "kernel_log.unsupported_gpus.1.driver_version"),
+			    "280.13");
+	assert_string_equal(snap_get_str(drv, "kernel_log.unsupported_gpus.1.pci_id"), "10de:1050");
+	assert_string_equal(snap_get_str(drv, "kernel_log.unsupported_gpus.2.bus_id"),
+			    "0000:8b:00.0");
+	assert_string_equal(snap_get_str(drv, "kernel_log.unsupported_gpus.2.driver_version"),
+			    "470.256.02");
+	assert_string_equal(snap_get_str(drv, "kernel_log.unsupported_gpus.2.last_timestamp"),
+			    "Oct 19 10:12:01");
+	assert_int_equal(probe_parse_kernel_log(other, quiet, strlen(quiet), "/dev/kmsg"), 0);
+	assert_null(snap_get(other, "kernel_log.unsupported_gpus"));
+}
+
 static void test_kmsg_records(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -484,6 +542,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_api_mismatch_new_wording, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_api_mismatch_joined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unsupported_gpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kmsg_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_events_and_nul, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_proc_status, setup, teardown),

@@ -383,6 +383,19 @@ static void pkg_event(struct gpuenv_snapshot *s, const char *package, const char
 
 /* A branch older than the GPU: RTX PRO 6000 Blackwell (10de:2bb5, CC 12.0) needs R570
  * (CUDA 12.8); an H100 PCIe (10de:2331, CC 9.0) R520 (CUDA 11.8). */
+/* The kernel log's "NVRM: The NVIDIA GPU <bus> (PCI ID: …) … is not supported by the NVIDIA
+ * <version> driver release" as probe-kernel-log.c writes it. */
+static void refusal(struct gpuenv_snapshot *s, const char *bus, const char *version)
+{
+	struct snap_node *kl = snap_object(node(s, "driver"), "kernel_log");
+	struct snap_node *u = snap_append_object(snap_array(kl, "unsupported_gpus"));
+
+	snap_set_str(u, "bus_id", bus, "/var/log/kern.log");
+	snap_set_str(u, "pci_id", "10de:26b9", "/var/log/kern.log");
+	snap_set_str(u, "driver_version", version, "/var/log/kern.log");
+	snap_set_int(u, "count", 1, "/var/log/kern.log");
+}
+
 static void test_branch_predates_gpu(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -398,6 +411,24 @@ static void test_branch_predates_gpu(void **state)
 	driver_loaded(s, "515.43.04");
 	YES(s, "driver.branch-predates-gpu", GPUENV_SEVERITY_ERROR, "targets 9.0 is 11.8");
 	snap_set_str(node(s, "driver.nvidia"), "module_version", "520.61.05", "x");
+	NO(s, "driver.branch-predates-gpu");
+	snapshot_unref(s);
+	/* No module loaded: the release the kernel log shows refusing the GPU (ZaidQureshi/bam#38,
+	 * an L40S on 470.256.02) is judged; a refusal of another bus is not this GPU's. */
+	s = base();
+	gpu(s, "0x26b9", NULL);
+	SKIPPED(s, "driver.branch-predates-gpu"); /* no kernel log read: cannot tell */
+	snap_set_str(snap_object(node(s, "driver"), "kernel_log"), "source", "/var/log/kern.log",
+		     "/var/log/kern.log");
+	NO(s, "driver.branch-predates-gpu");
+	refusal(s, "0000:99:00.0", "470.256.02");
+	NO(s, "driver.branch-predates-gpu");
+	refusal(s, "0000:18:00.0", "470.256.02");
+	YES(s, "driver.branch-predates-gpu", GPUENV_SEVERITY_ERROR,
+	    "newer than driver 470.256.02, which refused it and did not load");
+	FIX(s, "driver.branch-predates-gpu", "R520 or newer");
+	/* A newer driver loaded since: the old refusal in the log is history. */
+	driver_loaded(s, "560.35.03");
 	NO(s, "driver.branch-predates-gpu");
 	snapshot_unref(s);
 }

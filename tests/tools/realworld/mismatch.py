@@ -65,6 +65,31 @@ def arch_dkms_stale():
         f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko.zst = 595.80, -, zstd\n")
 
 
+def open_module_loaded(root, module, build):
+    """The open kernel module <module> loaded (sysfs, /proc/driver/nvidia/version), built on
+    Ubuntu 22.04."""
+    w(root, "sys/module/nvidia/version", module + "\n")
+    w(root, "proc/driver/nvidia/version",
+      f"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {module}  {build}\n"
+      "GCC version:  gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04) \n")
+
+
+def api_mismatch_lines(prefix, client, module):
+    """nv.c's 'NVRM: API mismatch' message, one log line per line of it."""
+    return "".join(f"{prefix}NVRM: {l}\n" for l in (
+        f"API mismatch: the client has the version {client}, but",
+        f"this kernel module has the version {module}.  Please",
+        "make sure that this kernel module and all NVIDIA driver",
+        "components have the same version."))
+
+
+def multiarch_driver_libs(root, libs):
+    """The .run installer's libraries in Debian's multiarch directory, ld.so.conf with it."""
+    w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
+    w(root, "etc/ld.so.conf.d/x86_64-linux-gnu.conf", MULTIARCH_LD_CONF)
+    driver_libs(root, libs, dev_links=("libcuda.so", "libnvidia-ml.so"))
+
+
 def userspace_older_570():
     """tinygrad's p2p open module 570.124.06 under the 570.124.04 user space."""
     dst, root = fresh("nvml-userspace-older-570", BASE)
@@ -72,11 +97,8 @@ def userspace_older_570():
     w(root, "etc/os-release", ubuntu_os_release("22.04.5", "Jammy Jellyfish", "jammy",
                                                 logo=False))
     move_kernel(root, "6.8.0-45-generic", rel)
-    w(root, "sys/module/nvidia/version", module + "\n")
     build = "Release Build  (root@gpubox)  Wed Oct 15 09:12:44 UTC 2025"
-    w(root, "proc/driver/nvidia/version",
-      f"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {module}  {build}\n"
-      "GCC version:  gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04) \n")
+    open_module_loaded(root, module, build)
     log = "Oct 15 09:20:0{} gpubox kernel: [{}] {}\n"
     w(root, "var/log/kern.log", "".join(log.format(*l) for l in (
         (2, "    4.902117", "nvidia: loading out-of-tree module taints kernel."),
@@ -93,15 +115,9 @@ def userspace_older_570():
         (4, "    6.510003", "[drm] Initialized nvidia-drm 0.0.0 20160202 for 0000:01:00.0 on "
                            "minor 1"),
         (4, "    6.532871", "nvidia 0000:01:00.0: [drm] fb0: nvidia-drmdrmfb frame buffer "
-                           "device"))) + "".join(
-        f"Oct 15 09:21:37 gpubox kernel: [   95.212034] NVRM: {l}\n" for l in (
-            f"API mismatch: the client has the version {libs}, but",
-            f"this kernel module has the version {module}.  Please",
-            "make sure that this kernel module and all NVIDIA driver",
-            "components have the same version.")))
-    w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
-    w(root, "etc/ld.so.conf.d/x86_64-linux-gnu.conf", MULTIARCH_LD_CONF)
-    driver_libs(root, libs, dev_links=("libcuda.so", "libnvidia-ml.so"))
+                           "device"))) + api_mismatch_lines(
+        "Oct 15 09:21:37 gpubox kernel: [   95.212034] ", libs, module))
+    multiarch_driver_libs(root, libs)
     with open(f"{dst}/../{BASE}/scenario.ini") as f:
         base_source = f.read().split("\n")[2][len("source = "):]
     ini(dst, TOPIC,
