@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Lookups in the Intel GPU tables of the knowledge base (facts-intel.h; data/ipex_xpu.tsv).
+ * Lookups in the Intel GPU tables of the knowledge base (facts-intel.h; data/ipex_xpu.tsv,
+ * data/intel_gpu_kernel.tsv).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "facts/facts-intel.h"
@@ -18,6 +20,29 @@ int facts_ipex_release(const char *version, const struct facts_ipex **ret)
 		if (strlen(v) == n && strncmp(v, version, n) == 0) {
 			*ret = &facts_ipex_table[i];
 			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int facts_intel_kernel_family(unsigned device, const struct facts_intel_kernel **ret)
+{
+	char want[8];
+
+	if (device > 0xffff)
+		return -ENOENT;
+	snprintf(want, sizeof(want), "%04x", device);
+	for (size_t i = 0; i < facts_intel_kernel_table_len; i++) {
+		const char *p = facts_intel_kernel_table[i].pci_device_ids;
+
+		/* a comma list of four-digit ids: every fifth character starts one */
+		for (; p && strlen(p) >= 4; p += 5) {
+			if (strncmp(p, want, 4) == 0) {
+				*ret = &facts_intel_kernel_table[i];
+				return 0;
+			}
+			if (p[4] != ',')
+				break;
 		}
 	}
 	return -ENOENT;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The Intel GPU tables of the knowledge base (data/ipex_xpu.tsv, generated into facts-data.c by
- * gen-facts.py) and their lookups (facts-intel.c). Apart from facts.h so that the many users of
- * facts.h do not depend on them.
+ * The Intel GPU tables of the knowledge base (data/ipex_xpu.tsv, data/intel_gpu_kernel.tsv,
+ * generated into facts-data.c by gen-facts.py) and their lookups (facts-intel.c). Apart from
+ * facts.h so that the many users of facts.h do not depend on them.
  */
 #pragma once
 
@@ -22,3 +22,22 @@ extern const size_t facts_ipex_table_len;
 
 /* The row of an ipex version ("2.1.20+xpu", "2.1.20"): 0, or -ENOENT. */
 int facts_ipex_release(const char *version, const struct facts_ipex **ret);
+
+/* One Intel GPU family and the upstream Linux release whose i915/xe first binds it by default
+ * (intel_gpu_kernel.tsv). */
+struct facts_intel_kernel {
+	const char *family;	    /* "DG2" */
+	const char *driver;	    /* "i915" or "xe" */
+	const char *pci_device_ids; /* "56a0,56a1,..." (lower-case hex) */
+	const char *default_from;   /* "6.2"; NULL: no upstream release as of the source */
+	const char *products;
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
+extern const struct facts_intel_kernel facts_intel_kernel_table[];
+extern const size_t facts_intel_kernel_table_len;
+
+/* The family of Intel PCI device id `device` (0x56a0): 0, or -ENOENT. */
+int facts_intel_kernel_family(unsigned device, const struct facts_intel_kernel **ret);

@@ -112,6 +112,8 @@ TF_COLS = ['version', 'package', 'python', 'compiler', 'build_tools', 'cudnn', '
 TFB_COLS = ['release', 'evidence_release', 'package', 'cuda', 'cudnn', 'evidence', 'confidence', 'notes', 'source']
 IPEX_COLS = ['ipex', 'torch', 'oneapi', 'confidence', 'source']
 KMD_COLS = ['kmd', 'user_space', 'confidence', 'source']
+INTEL_KERNEL_COLS = ['family', 'driver', 'pci_device_ids', 'default_from', 'products', 'confidence', 'notes',
+                     'source']
 HSA_COLS = ['gfx', 'override', 'runs_as', 'family', 'products', 'confidence', 'notes', 'source']
 CHIP_COLS = ['chip', 'architecture', 'compute_capability', 'tegra', 'confidence', 'notes', 'source']
 DEV_COLS = ['device_id', 'name', 'chip', 'legacy_branch', 'kernel_open', 'source']
@@ -529,6 +531,27 @@ def gen_amdgpu_kmd(d, out):
     emit_rows(out, 'amdgpu_kmd', rows, KMD_COLS)
 
 
+def gen_intel_kernel(d, out):
+    rows = read_tsv(os.path.join(d, 'intel_gpu_kernel.tsv'), INTEL_KERNEL_COLS)
+    check_unique(rows, lambda r: r['family'], 'family')
+    check_sorted(rows, lambda r: r['family'], 'family')
+    seen = {}
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        if r['driver'] not in ('i915', 'xe'):
+            raise FactsError('%s: driver %r is not i915 or xe' % (w, r['driver']))
+        if r['default_from'] and len(vkey(r['default_from'], w)) != 2:
+            raise FactsError('%s: default_from %r is not major.minor' % (w, r['default_from']))
+        for x in r['pci_device_ids'].split(','):
+            if not re.match(r'^[0-9a-f]{4}$', x):
+                raise FactsError('%s: bad PCI device id %r' % (w, x))
+            if x in seen:
+                raise FactsError('%s: PCI device id %s is already in %s' % (w, x, seen[x]))
+            seen[x] = r['family']
+    emit_rows(out, 'intel_kernel', rows, INTEL_KERNEL_COLS)
+
+
 def torch_key(r):
     w = r['_where']
     m = re.match(r'^(cu|rocm)([0-9.]+)$', r['variant'])
@@ -713,7 +736,7 @@ def main(argv):
            '#include "facts/facts-table.h"', '#include "facts/facts-intel.h"', '#include "facts/facts-amd.h"', '']
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
-                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_ipex, gen_torch, gen_tensorflow,
+                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_ipex, gen_intel_kernel, gen_torch, gen_tensorflow,
                   gen_dlopen, gen_tensorflow_builds, gen_mig_bugs):
             g(d, out)
             out.append('')

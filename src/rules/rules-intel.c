@@ -162,6 +162,7 @@ RULE_CHECK(check_intel_force_probe)
 	for (size_t i = 0; fw && i < snap_count(fw); i++) {
 		const struct snap_node *e = snap_at(fw, i), *g;
 		const char *bus = snap_get_str(e, "bus_id"), *id = snap_get_str(e, "device_id");
+		const struct facts_intel_kernel *row;
 		char name[96];
 		struct finding *f;
 
@@ -183,7 +184,26 @@ RULE_CHECK(check_intel_force_probe)
 		finding_fact(f, "host.kernel_release", snap_get(root, "host.kernel_release"));
 		finding_fact(f, "driver.intel.i915_force_probe",
 			     snap_get(root, "driver.intel.i915_force_probe"));
-		finding_rule_fix(f);
+		row = g ? intel_kernel_row(g) : NULL;
+		if (row) {
+			intel_kernel_evidence(f, row);
+			if (row->default_from)
+				finding_fix(f,
+					    "# Linux %s and newer drive it without force_probe: "
+					    "boot a kernel of that release or newer",
+					    row->default_from);
+		}
+		if (row && !row->default_from) {
+			/* a newer kernel does not help: the rule's own fix would say it does */
+			finding_fix(f, "# no upstream kernel drives %s by default: %s", row->family,
+				    row->notes);
+			finding_fix(f,
+				    "# or add %s.force_probe=%s to GRUB_CMDLINE_LINUX in "
+				    "/etc/default/grub, then sudo update-grub && sudo reboot (the "
+				    "kernel calls the device unsupported and taints itself)",
+				    snap_get_str(e, "driver") ?: "i915", id ?: "?");
+		} else
+			finding_rule_fix(f);
 		finding_rule_verify(f);
 	}
 }

@@ -21,6 +21,7 @@ bool intel_framework_present(const struct snap_node *root, char *buf, size_t len
 
 RULE_CHECK(check_intel_firmware_failed);
 RULE_CHECK(check_intel_force_probe);
+RULE_CHECK(check_intel_kernel_too_old);
 RULE_CHECK(check_level_zero_missing);
 RULE_CHECK(check_level_zero_no_gpu_driver);
 RULE_CHECK(check_level_zero_no_device);
@@ -29,6 +30,12 @@ RULE_CHECK(check_ipex_oneapi_mismatch);
 RULE_CHECK(check_opencl_icd_library_missing);
 RULE_CHECK(check_opencl_no_platforms);
 RULE_CHECK(check_opencl_cpu_only);
+
+struct facts_intel_kernel;
+/* rules-intel-kernel.c: the confirmed intel_gpu_kernel.tsv row of an Intel GPU's PCI id, or
+ * NULL; and that row as evidence ("first_default_release") of f. */
+const struct facts_intel_kernel *intel_kernel_row(const struct snap_node *gpu);
+void intel_kernel_evidence(struct finding *f, const struct facts_intel_kernel *row);
 
 /* The Intel driver and runtime lines of a diagnosis; clears absent[] for the layers that have
  * an Intel stack (an Arc with i915 and Level Zero is not "driver absent"). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The Intel GPU and OpenCL rules (src/rules/rules-intel.c, rules-opencl.c) on snapshots built
+ * The Intel GPU and OpenCL rules (src/rules/rules-intel*.c, rules-opencl.c) on snapshots built
  * here: each fires on its input, stays quiet on the healthy variant, and skips when what it
  * needs could not be read. Also the i915/xe kernel log parser (formats/intel-gpu-log.c).
  */
@@ -133,6 +133,22 @@ static void test_firmware(void **state)
 	snapshot_unref(s);
 }
 
+static void set_release(struct gpuenv_snapshot *s, const char *rel)
+{
+	snap_set_str(node(s, "host"), "kernel_release", rel, "/proc/sys/kernel/osrelease");
+}
+
+/* An Intel GPU of PCI id `device` no driver is bound to, in a new snapshot *ret. */
+static struct snap_node *unbound(struct gpuenv_snapshot **ret, const char *device)
+{
+	struct snap_node *g;
+
+	*ret = base();
+	g = arc(*ret, NULL);
+	snap_set_str(g, "device_id", device, "/sys/bus/pci/devices");
+	return g;
+}
+
 static void test_force_probe(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -142,8 +158,68 @@ static void test_force_probe(void **state)
 	g = arc(s, NULL);
 	fw_event(s, snap_get_str(g, "bus_id"), "probe", "force_probe_needed", 2);
 	YES(s, "driver.intel-force-probe-needed", GPUENV_SEVERITY_ERROR, "force_probe=56a0");
+	/* the knowledge base says which release drives it by default */
+	FIX(s, "driver.intel-force-probe-needed", "Linux 6.2 and newer");
+	/* the log line is the finding: driver.intel-kernel-too-old does not repeat it */
+	set_release(s, "5.19.0-50-generic");
+	NO(s, "driver.intel-kernel-too-old");
 	snap_set_str(g, "driver", "i915", "/sys/bus/pci/devices");
 	NO(s, "driver.intel-force-probe-needed");
+	snapshot_unref(s);
+
+	/* a Flex 170 (ATS-M): no upstream release drives it, so no newer kernel is offered */
+	g = unbound(&s, "0x56c0");
+	fw_event(s, snap_get_str(g, "bus_id"), "probe", "force_probe_needed", 2);
+	FIX(s, "driver.intel-force-probe-needed", "no upstream kernel drives ATS-M");
+	NO_FIX(s, "driver.intel-force-probe-needed", "HWE");
+	snapshot_unref(s);
+}
+
+static void test_kernel_too_old(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g;
+
+	(void)state;
+	/* an A770 (DG2, 6.2) unbound on Ubuntu 22.04's 5.15: no log line, the table tells */
+	g = arc(s, NULL);
+	set_release(s, "5.15.0-91-generic");
+	YES(s, "driver.intel-kernel-too-old", GPUENV_SEVERITY_ERROR, "predates Linux 6.2");
+	FIX(s, "driver.intel-kernel-too-old", "Linux 6.2 or newer");
+	/* 6.2 exactly, and newer: something else keeps it unbound, not this rule's */
+	set_release(s, "6.2.0-39-generic");
+	NO(s, "driver.intel-kernel-too-old");
+	set_release(s, "6.10.3");
+	NO(s, "driver.intel-kernel-too-old");
+	/* 6.1 < 6.2, and the minor compared as a number: 6.10 > 6.2 above, 5.19 < 6.2 */
+	set_release(s, "5.19.0-50-generic");
+	YES(s, "driver.intel-kernel-too-old", GPUENV_SEVERITY_ERROR, "5.19.0-50-generic");
+	/* a distribution kernel that binds it anyway (Intel's backported i915): not judged */
+	snap_set_str(g, "driver", "i915", "/sys/bus/pci/devices");
+	NO(s, "driver.intel-kernel-too-old");
+	snapshot_unref(s);
+
+	/* a Battlemage B580 (xe, 6.12) on Ubuntu 24.04's 6.8 */
+	g = unbound(&s, "0xe20b");
+	YES(s, "driver.intel-kernel-too-old", GPUENV_SEVERITY_ERROR, "Linux 6.12");
+	/* the release unreadable, or not major.minor: skipped, never fine */
+	snap_set_errno(node(s, "host"), "kernel_release", -EACCES, "/proc/sys/kernel/osrelease");
+	SKIPPED(s, "driver.intel-kernel-too-old");
+	set_release(s, "garbage");
+	SKIPPED(s, "driver.intel-kernel-too-old");
+	/* whether a driver is bound could not be read: skipped */
+	set_release(s, "6.8.0-51-generic");
+	snap_set_errno(g, "driver", -EACCES, "/sys/bus/pci/devices");
+	SKIPPED(s, "driver.intel-kernel-too-old");
+	snapshot_unref(s);
+
+	/* a family no upstream release drives by default (DG1), or an id not in the table: no
+	 * release to compare with */
+	g = unbound(&s, "0x4905");
+	set_release(s, "5.15.0-91-generic");
+	NO(s, "driver.intel-kernel-too-old");
+	snap_set_str(g, "device_id", "0x56ba", "/sys/bus/pci/devices");
+	NO(s, "driver.intel-kernel-too-old");
 	snapshot_unref(s);
 }
 
@@ -371,13 +447,10 @@ static void test_log_parser(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_firmware),
-		cmocka_unit_test(test_force_probe),
-		cmocka_unit_test(test_level_zero),
-		cmocka_unit_test(test_ipex),
-		cmocka_unit_test(test_level_zero_no_device),
-		cmocka_unit_test(test_opencl),
-		cmocka_unit_test(test_log_parser),
+		cmocka_unit_test(test_firmware),       cmocka_unit_test(test_force_probe),
+		cmocka_unit_test(test_kernel_too_old), cmocka_unit_test(test_level_zero),
+		cmocka_unit_test(test_ipex),	       cmocka_unit_test(test_level_zero_no_device),
+		cmocka_unit_test(test_opencl),	       cmocka_unit_test(test_log_parser),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */

@@ -15,7 +15,8 @@ FIXTURES = ("intel-arc-a770-healthy", "rw-intel-a380-guc-fetch-failed",
             "rw-intel-ipex110-oneapi-2023", "rw-intel-ipex28-torch27",
             "intel-arc-opencl-cpu-only", "intel-arc-opencl-icd-missing",
             "rw-intel-rkl-libze1-no-gpu-driver", "rw-intel-rkl-level-zero-session-no-driver",
-            "rw-intel-rkl-level-zero-session-fixed")
+            "rw-intel-rkl-level-zero-session-fixed", "rw-intel-b580-kernel-6.8",
+            "rw-intel-b580-kernel-6.11-hwe", "rw-intel-flex170-force-probe")
 
 GPU = "sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0"
 SRC_INTEL_BASE = (
@@ -528,6 +529,140 @@ def rkl_no_gpu_driver():
     ldso_cache(dst)
 
 
+B580_SOURCE = (
+    "Rebuilt from https://github.com/intel-gpu/intel-gpu-i915-backports/issues/209 (pasted: "
+    "Ubuntu 24.04 with the 6.8.0-51-generic kernel, 'lspci: 03:00.0 VGA compatible controller: "
+    "Intel Corporation Battlemage G21 [Intel Graphics]' with no driver loaded for it, the "
+    "kern.log line 'i915_compat: Unknown symbol drm_dp_dpcd_read (err -2)' of the backported "
+    "i915 the reporter built, Intel's answer 'BMG is not supported in i915') and the same "
+    "reporter's https://github.com/canonical/intel-graphics-preview/issues/8 ('I'm also stuck "
+    "with 24.04 right now. The HWE remains with the 6.8 GA kernel'; Canonical: 24.04.2's kernel "
+    "'will provide basic support' for Battlemage; '24.04 HWE advanced to kernel 6.11 today'); "
+    "not in the report and chosen here: the device id 8086:e20b (Battlemage G21 [Arc B580], as "
+    "pci.ids names it) and subsystem 8086:1100 (what intel/compute-runtime#949 shows for an "
+    "e20b), the PCI address (the thread's 0000:03:00.0 is the base tree's 0000:01:00.0), the "
+    "host name and time of the kern.log line in Ubuntu 24.04 rsyslog's ISO 8601 format as "
+    "pasted; ")
+
+
+def b580_base(name, kernel, bound):
+    dst, root = intel_base(name, 0xe20b, 0x1100, kernel=kernel)
+    w(root, "proc/sys/kernel/osrelease", kernel + "\n")
+    w(root, "etc/os-release", ubuntu_os_release("24.04.1" if not bound else "24.04.2",
+                                                "Noble Numbat", "noble"))
+    if bound:
+        # xe, not i915, drives Battlemage: the driver link, module and /proc/modules say xe
+        os.unlink(f"{root}/{GPU}/driver")
+        link(root, f"{GPU}/driver", "../../../../bus/pci/drivers/xe")
+        shutil.rmtree(f"{root}/sys/bus/pci/drivers/i915")
+        shutil.rmtree(f"{root}/sys/module/i915")
+        w(root, "sys/bus/pci/drivers/xe/bind", "")
+        w(root, "sys/module/xe/refcnt", "12\n")
+        # xe's dependencies as the module list of a 6.x xe shows them (strongtz/i915-sriov-dkms
+        # #429: gpu_sched, drm_gpuvm, drm_exec, drm_ttm_helper besides i915's); sizes chosen
+        w(root, "proc/modules", "xe 3334144 12 - Live 0x0000000000000000\n"
+          "drm_gpuvm 45056 1 xe, Live 0x0000000000000000\n"
+          "drm_exec 12288 2 xe,drm_gpuvm, Live 0x0000000000000000\n"
+          "gpu_sched 61440 1 xe, Live 0x0000000000000000\n"
+          "drm_ttm_helper 16384 1 xe, Live 0x0000000000000000\n"
+          "drm_buddy 20480 1 xe, Live 0x0000000000000000\n"
+          "ttm 110592 2 xe,drm_ttm_helper, Live 0x0000000000000000\n"
+          "i2c_algo_bit 16384 1 xe, Live 0x0000000000000000\n"
+          "drm_display_helper 237568 1 xe, Live 0x0000000000000000\n"
+          "cec 94208 2 xe,drm_display_helper, Live 0x0000000000000000\n"
+          "video 77824 1 xe, Live 0x0000000000000000\n"
+          "snd_hda_intel 61440 4 - Live 0x0000000000000000\n")
+    else:
+        # nothing binds it: no driver link, no i915/xe loaded (the backport failed to load)
+        os.unlink(f"{root}/{GPU}/driver")
+        shutil.rmtree(f"{root}/sys/bus/pci/drivers/i915")
+        shutil.rmtree(f"{root}/sys/module/i915")
+        os.rmdir(f"{root}/sys/module")  # left empty: git keeps no empty directory
+        w(root, "proc/modules", "snd_hda_intel 61440 4 - Live 0x0000000000000000\n")
+        w(root, "var/log/kern.log", "2024-12-23T11:40:47.497620-06:00 epyc-server kernel: "
+          "i915_compat: Unknown symbol drm_dp_dpcd_read (err -2)\n")
+    return dst, root
+
+
+def b580_kernel_68():
+    """intel-gpu/intel-gpu-i915-backports#209: a B580 on Ubuntu 24.04's 6.8 kernel, which no
+    driver binds (xe drives Battlemage by default from 6.12; Ubuntu's 6.11 HWE kernel too)."""
+    dst, root = b580_base("rw-intel-b580-kernel-6.8", "6.8.0-51-generic", bound=False)
+    ini(dst, TOPIC,
+        "An Arc B580 (Battlemage G21, 8086:e20b) on Ubuntu 24.04 with the 6.8.0-51-generic "
+        "kernel: 6.8's xe does not know Battlemage and i915 never drives it (Intel's backported "
+        "i915 fails to load), so no driver binds the GPU and there is no render node for it",
+        B580_SOURCE + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/intel-gpu/intel-gpu-i915-backports/issues/209",
+            "03:00.0 VGA compatible controller: Intel Corporation Battlemage G21 [Intel Graphics]",
+            "the running kernel (Ubuntu 24.04's 6.8) is older than the first one whose xe drives "
+            "Battlemage: no driver binds the B580 until a newer kernel (24.04.2's 6.11 HWE "
+            "kernel, upstream 6.12) is booted",
+            "driver.intel-kernel-too-old", "driver", "yes"),
+        "")
+
+
+def b580_kernel_611_hwe():
+    dst, root = b580_base("rw-intel-b580-kernel-6.11-hwe", "6.11.0-17-generic", bound=True)
+    kern_log(root, "epyc-server", [
+        "[drm] Finished loading DMC firmware i915/bmg_dmc.bin (v2.6)",
+    ], driver="xe")
+    ini(dst, TOPIC,
+        "The rw-intel-b580-kernel-6.8 machine after the thread's resolution: Ubuntu 24.04.2's "
+        "HWE kernel 6.11, whose xe binds the B580 (Canonical's kernel carries the Battlemage "
+        "support upstream enabled by default in 6.12): driver xe bound, render node present",
+        B580_SOURCE + "the HWE kernel's release 6.11.0-17-generic, the xe module, driver link "
+        "and its DMC firmware line as a B580 on xe prints it "
+        "(geerlingguy/raspberry-pi-pcie-devices#695); " + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, "",
+        devices())
+
+
+def flex170_force_probe():
+    """strongtz/i915-sriov-dkms#293: a Data Center GPU Flex 170 (ATS-M, 8086:56c0) that the
+    i915-sriov-dkms i915 lists behind force_probe: no driver binds it."""
+    kernel = "6.8.12-10-pve"
+    dst, root = intel_base("rw-intel-flex170-force-probe", 0x56c0, 0x1020, cls=0x038000,
+                           kernel=kernel)
+    w(root, "proc/sys/kernel/osrelease", kernel + "\n")
+    w(root, "etc/os-release", DEBIAN12_OS_RELEASE)
+    os.unlink(f"{root}/{GPU}/driver")  # i915 is loaded, but does not bind the GPU
+    w(root, "var/log/kern.log",
+      "May 14 09:12:31 pve kernel: [   14.712204] i915: You are using the i915-sriov-dkms "
+      "module, a ported version of the i915/xe module with SR-IOV support.\n"
+      "May 14 09:12:31 pve kernel: [   14.712206] i915: Please file any bug report at "
+      "https://github.com/strongtz/i915-sriov-dkms/issues/new.\n"
+      "May 14 09:12:31 pve kernel: [   14.737010] i915 0000:01:00.0: Your graphics device 56c0 "
+      "is not properly supported by i915 in this kernel version. To force driver probe "
+      "anyway, use i915.force_probe=56c0\n")
+    ini(dst, TOPIC,
+        "A Data Center GPU Flex 170 (ATS-M, 8086:56c0) on a Proxmox VE 8 host (Debian 12, "
+        "kernel 6.8.12-10-pve) with the i915-sriov-dkms i915 loaded: i915 lists the device "
+        "behind force_probe and binds nothing, so the GPU has no render node; no upstream "
+        "kernel drives Flex by default (Intel supports it with its out-of-tree "
+        "intel-i915-dkms)",
+        "Rebuilt from https://github.com/strongtz/i915-sriov-dkms/issues/293 (pasted: '[   "
+        "14.737010] i915 0000:03:00.0: Your graphics device 56c0 is not properly supported by "
+        "i915 in this kernel version. To force driver probe anyway, use i915.force_probe=56c0' "
+        "for a Flex 170); the module's two banner lines as strongtz/i915-sriov-dkms#412 pastes "
+        "them; not in the report and chosen here: the Proxmox VE 8 kernel 6.8.12-10-pve and "
+        "Debian 12 os-release (the project's users run Proxmox, strongtz/i915-sriov-dkms#132), "
+        "the host name and date of the log lines, the PCI address (the report's 0000:03:00.0 "
+        "is the base tree's 0000:01:00.0), the subsystem id, class 0x038000 (a display "
+        "controller, as for the Max); " + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/strongtz/i915-sriov-dkms/issues/293",
+            "i915 0000:03:00.0: Your graphics device 56c0 is not properly supported by i915 in "
+            "this kernel version. To force driver probe anyway, use i915.force_probe=56c0",
+            "i915 lists the Flex 170 behind force_probe and does not bind it: no render node, "
+            "no compute",
+            "driver.intel-force-probe-needed", "driver", "yes"),
+        "")
+
+
 def write():
     healthy()
     guc_fetch_failed()
@@ -540,3 +675,6 @@ def write():
     rkl_no_gpu_driver()
     rkl_session_no_driver()
     rkl_session_fixed()
+    b580_kernel_68()
+    b580_kernel_611_hwe()
+    flex170_force_probe()
