@@ -92,6 +92,8 @@ static const struct symptom symptoms[] = {
 	{ "NVMLError_DriverNotLoaded", { "driver.module-not-loaded" } },
 	{ "NVMLError_LibRmVersionMismatch", { "driver.nvml-version-mismatch" } },
 	{ "NVMLError_NoPermission", { "driver.no-permission" } },
+	/* nvmlErrorString(NVML_ERROR_NO_PERMISSION) as a tool around pynvml prints it */
+	{ "Insufficient Permissions", { "driver.no-permission" }, "pynvml" },
 	{ "CUDA unknown error - this may be due to an incorrectly set up environment",
 	  { "driver.device-nodes-missing" } },
 	{ "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
@@ -149,13 +151,19 @@ static const struct symptom symptoms[] = {
 	 * NCCL's normal case ("No plugin found, using internal implementation") */
 	{ "cannot open shared object file", { "runtime.library-not-found" }, NULL, "NCCL INFO" },
 	{ "invalid device ordinal", { "runtime.mig-device-selection" } },
+	/* c10/cuda: the same ordinal past the devices CUDA enumerates, asserted */
+	{ "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED",
+	  { "runtime.mig-device-selection" } },
 	{ "Unsupported gpu architecture 'compute_", { "runtime.toolkit-cannot-target-gpu" } },
 	{ "requirement error: unsatisfied condition: cuda>=",
 	  { "container.image-cuda-newer-than-driver" } },
 	{ "with capabilities: [[gpu]]", { "container.no-nvidia-runtime" } },
 	{ "Error: setting up CDI devices", { "container.cdi-spec-stale" } },
 	{ "NVRM: Xid (", { "driver.xid-errors" } },
-	{ "uncorrectable ECC error encountered", { "driver.xid-errors" } },
+	/* cudaGetErrorString(cudaErrorECCUncorrectable): the GPU's memory, Xid 48/94/95 in the
+	 * kernel log */
+	{ "uncorrectable ECC error encountered",
+	  { "hardware.ecc-uncorrectable", "driver.xid-errors" } },
 	{ "an illegal memory access was encountered", { "driver.xid-errors" } },
 	/* nvidia-smi when NVML answers NVML_ERROR_GPU_IS_LOST ("Unable to determine the device
 	 * handle for GPU 0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU") */
@@ -207,6 +215,10 @@ static const struct cuda_error cuda_errors[] = {
 	  "cudaErrorNoKernelImageForDevice",
 	  "CUDA_ERROR_NO_BINARY_FOR_GPU",
 	  { "framework.no-kernel-image" } },
+	{ 214,
+	  "cudaErrorECCUncorrectable",
+	  "CUDA_ERROR_ECC_UNCORRECTABLE",
+	  { "hardware.ecc-uncorrectable", "driver.xid-errors" } },
 	{ 222,
 	  "cudaErrorUnsupportedPtxVersion",
 	  "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
