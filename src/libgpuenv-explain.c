@@ -288,8 +288,11 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 		const struct rule *rule = &rule_table[i];
 		char path[160];
 
+		char unsure[180];
+
 		snprintf(path, sizeof(path), "symptoms.%s", rule->id);
-		if (!snap_present(snap_get(root, path)))
+		snprintf(unsure, sizeof(unsure), "symptoms.unsure.%s", rule->id);
+		if (!snap_present(snap_get(root, path)) && !snap_present(snap_get(root, unsure)))
 			continue;
 		for (size_t k = 0; rule->needs && rule->needs[k] && r >= 0; k++) {
 			char key[160];

@@ -4,7 +4,9 @@
  * variables the probe records in the environment section (gpu-names.h: CUDA_VISIBLE_DEVICES,
  * LD_LIBRARY_PATH, NVIDIA_VISIBLE_DEVICES …, and the TF_* variables whose name holds GPU or
  * CUDA), from the first column only: `export NAME=value` and
- * Docker's `-e NAME=value` say what was meant, not what the process had.
+ * Docker's `-e NAME=value` say what was meant, not what the process had. A device list
+ * (*_VISIBLE_DEVICES) or a gfx target holds no blank: on a shell line that sets it for one
+ * command ("CUDA_VISIBLE_DEVICES=MIG-… python -c …") the value ends at the first blank.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -21,6 +23,14 @@ static bool wanted(const char *name)
 		if (strcmp(name, gpu_env_vars[i]) == 0)
 			return true;
 	return gpu_env_var_tf(name);
+}
+
+static bool one_word(const char *name)
+{
+	size_t n = strlen(name), k = strlen("_VISIBLE_DEVICES");
+
+	return (n >= k && strcmp(name + n - k, "_VISIBLE_DEVICES") == 0) ||
+	       strcmp(name, "HSA_OVERRIDE_GFX_VERSION") == 0;
 }
 
 int pasted_read_env(const char *text, size_t len, struct pasted_facts *out)
@@ -41,6 +51,8 @@ int pasted_read_env(const char *text, size_t len, struct pasted_facts *out)
 		if (strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(line) ||
 		    !wanted(line))
 			continue;
+		if (one_word(line))
+			eq[1 + strcspn(eq + 1, " \t")] = '\0';
 		/* an empty value is a fact too (NVIDIA_VISIBLE_DEVICES= is the "empty" mode) */
 		if (!*pasted_strip(eq + 1))
 			pasted_put_empty(&o, it.no, "environment.%s", line);

@@ -51,6 +51,10 @@ struct symptom {
 	const char *rules[ERRORS_MAX_IDS];
 	const char *also;   /* a word the line must hold too (NULL: none) */
 	const char *unless; /* a word that makes the line no symptom (NULL: none) */
+	/* Printed for several causes the text alone cannot tell apart: written as
+	 * "symptoms.unsure.<rule id>", which names no rule's fault by itself (explain asks for
+	 * the facts that decide; the rule fires only when they show it). */
+	bool unsure;
 };
 
 /* Case-sensitive, as the programs print them. Every rule id here is checked against the rule
@@ -88,6 +92,8 @@ static const struct symptom symptoms[] = {
 	{ "NVMLError_DriverNotLoaded", { "driver.module-not-loaded" } },
 	{ "NVMLError_LibRmVersionMismatch", { "driver.nvml-version-mismatch" } },
 	{ "NVMLError_NoPermission", { "driver.no-permission" } },
+	/* nvmlErrorString(NVML_ERROR_NO_PERMISSION) as a tool around pynvml prints it */
+	{ "Insufficient Permissions", { "driver.no-permission" }, "pynvml" },
 	{ "CUDA unknown error - this may be due to an incorrectly set up environment",
 	  { "driver.device-nodes-missing" } },
 	{ "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
@@ -100,7 +106,14 @@ static const struct symptom symptoms[] = {
 	{ "nvidia-smi: command not found", { "driver.module-not-loaded" } },
 	/* cmd.exe's and PowerShell's words for a program not on PATH */
 	{ "'nvidia-smi' is not recognized as", { "driver.module-not-loaded" } },
-	{ "Found no NVIDIA driver on your system", { "driver.module-not-loaded" } },
+	/* torch/cuda/__init__.py prints it wherever cuInit finds no driver: also on a machine
+	 * with no NVIDIA GPU at all (a laptop's Intel or AMD GPU), where naming the kernel
+	 * module would be false */
+	{ "Found no NVIDIA driver on your system",
+	  { "driver.module-not-loaded", "runtime.no-driver-for-toolkit", "hardware.no-gpu" },
+	  NULL,
+	  NULL,
+	  true },
 	/* kmod says it of any module: only the NVIDIA driver's is these rules' (DisplayLink's
 	 * evdi refused under Secure Boot is no GPU-stack fault) */
 	{ "Required key not available",
@@ -138,14 +151,47 @@ static const struct symptom symptoms[] = {
 	 * NCCL's normal case ("No plugin found, using internal implementation") */
 	{ "cannot open shared object file", { "runtime.library-not-found" }, NULL, "NCCL INFO" },
 	{ "invalid device ordinal", { "runtime.mig-device-selection" } },
+	/* c10/cuda: the same ordinal past the devices CUDA enumerates, asserted */
+	{ "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED",
+	  { "runtime.mig-device-selection" } },
 	{ "Unsupported gpu architecture 'compute_", { "runtime.toolkit-cannot-target-gpu" } },
 	{ "requirement error: unsatisfied condition: cuda>=",
 	  { "container.image-cuda-newer-than-driver" } },
 	{ "with capabilities: [[gpu]]", { "container.no-nvidia-runtime" } },
 	{ "Error: setting up CDI devices", { "container.cdi-spec-stale" } },
 	{ "NVRM: Xid (", { "driver.xid-errors" } },
-	{ "uncorrectable ECC error encountered", { "driver.xid-errors" } },
+	/* cudaGetErrorString(cudaErrorECCUncorrectable): the GPU's memory, Xid 48/94/95 in the
+	 * kernel log */
+	{ "uncorrectable ECC error encountered",
+	  { "hardware.ecc-uncorrectable", "driver.xid-errors" } },
 	{ "an illegal memory access was encountered", { "driver.xid-errors" } },
+	/* nvidia-smi when NVML answers NVML_ERROR_GPU_IS_LOST ("Unable to determine the device
+	 * handle for GPU 0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU") */
+	{ "GPU is lost", { "hardware.gpu-lost" }, "Unable to determine the device handle" },
+	/* nv.c: a GPU the branch no longer drives, "NVRM: The NVIDIA GeForce GT 710 GPU installed
+	 * in this system is\nNVRM:  supported through the NVIDIA 470.xx Legacy drivers. …" */
+	{ "supported through the NVIDIA", { "driver.branch-drops-gpu" }, "Legacy drivers" },
+	/* i915_pci.c: a device of the kernel's table that it only drives when forced */
+	{ "To force driver probe anyway, use i915.force_probe=",
+	  { "driver.intel-force-probe-needed" } },
+	/* intel_extension_for_pytorch/__init__.py's version check, and its library's C++ symbols
+	 * of another torch (mangled "torch"/"c10") or another oneAPI's SYCL runtime ("sycl") */
+	{ "Extension for PyTorch* needs to work with PyTorch",
+	  { "framework.ipex-torch-mismatch" } },
+	{ "libintel-ext-pt-gpu.so: undefined symbol: ",
+	  { "framework.ipex-torch-mismatch" },
+	  "torch" },
+	{ "libintel-ext-pt-gpu.so: undefined symbol: ",
+	  { "framework.ipex-oneapi-mismatch" },
+	  "sycl" },
+	/* the toolkit's stub libcuda is what the loader gave for "libcuda.so": ctypes' answer
+	 * naming it (numba's maintainers' check: CDLL('libcuda.so')._undef), and numba's
+	 * CudaAPIError with CUDA_ERROR_STUB_LIBRARY's number */
+	{ "/stubs/libcuda.so: undefined symbol", { "runtime.stub-libcuda" } },
+	{ "CudaAPIError: [34]", { "runtime.stub-libcuda" } },
+	/* amdgpu_device.c: the gpu_info firmware is needed to bring the GPU up (its failure is
+	 * fatal); a missing optional one (vega20_ta.bin, the PSP's trusted applications) is not */
+	{ "Failed to load gpu_info firmware", { "driver.amdgpu-firmware-failed" } },
 };
 
 /* CUDA error names and numbers: runtime (cudaError_t) and driver (CUresult) spell the same
@@ -169,6 +215,10 @@ static const struct cuda_error cuda_errors[] = {
 	  "cudaErrorNoKernelImageForDevice",
 	  "CUDA_ERROR_NO_BINARY_FOR_GPU",
 	  { "framework.no-kernel-image" } },
+	{ 214,
+	  "cudaErrorECCUncorrectable",
+	  "CUDA_ERROR_ECC_UNCORRECTABLE",
+	  { "hardware.ecc-uncorrectable", "driver.xid-errors" } },
 	{ 222,
 	  "cudaErrorUnsupportedPtxVersion",
 	  "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
@@ -239,7 +289,8 @@ static void line_text(const struct line *l, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-static int add_symptoms(struct pasted_facts *out, const char *const *rules, const struct line *l)
+static int add_symptoms(struct pasted_facts *out, const char *const *rules, bool unsure,
+			const struct line *l)
 {
 	char text[SYMPTOM_MAX + 1], path[128];
 	int n = 0;
@@ -248,7 +299,7 @@ static int add_symptoms(struct pasted_facts *out, const char *const *rules, cons
 	for (size_t i = 0; i < ERRORS_MAX_IDS && rules[i]; i++) {
 		int r;
 
-		snprintf(path, sizeof(path), "symptoms.%s", rules[i]);
+		snprintf(path, sizeof(path), "symptoms.%s%s", unsure ? "unsure." : "", rules[i]);
 		r = pasted_facts_add(out, READER, path, text, l->no);
 		if (r < 0)
 			return r;
@@ -323,7 +374,7 @@ static int read_cuda_errors(const struct line *l, struct pasted_facts *out)
 
 		if (!named && !(codes && line_has_code(l, e->code)))
 			continue;
-		r = add_symptoms(out, e->rules, l);
+		r = add_symptoms(out, e->rules, false, l);
 		if (r < 0)
 			return r;
 		n += r;
@@ -511,7 +562,7 @@ static int read_symptoms(const struct line *l, const bool *found, struct pasted_
 		    (symptoms[i].also && !find(l, symptoms[i].also)) ||
 		    (symptoms[i].unless && find(l, symptoms[i].unless)))
 			continue;
-		r = add_symptoms(out, symptoms[i].rules, l);
+		r = add_symptoms(out, symptoms[i].rules, symptoms[i].unsure, l);
 		if (r < 0)
 			return r;
 		n += r;

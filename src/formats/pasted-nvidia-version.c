@@ -6,7 +6,9 @@
  * one), then "GCC version:  gcc version 12.3.0 (…)". Each "NVRM version:" line is parsed by the
  * probe's own parser (proc-text.c nvidia_version_parse(), open-gpu-kernel-modules
  * kernel-open/nvidia/nv-procfs.c); a "GCC version:" line counts only right after one (collect_env
- * prints a "GCC version:" of its own).
+ * prints a "GCC version:" of its own). Either may follow a log's prefix: dmesg's "[  5.1] ",
+ * journalctl's "Dec 04 10:00:00 host kernel: ", pdsh/clush's "node12: ", or a cluster tool's
+ * "[2024-05-01T10:00:00][node12]:" (the file's text is the same after it).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -16,6 +18,20 @@
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
 #include "formats/proc-text.h"
+
+/* s past "NVRM version:" or "GCC version:" (word) at its start or after a log prefix: the word
+ * preceded by a blank, ']' or ':' (never inside a longer word); NULL otherwise. */
+static const char *after_word(const char *s, const char *word)
+{
+	const char *p = pasted_after(s, word);
+
+	if (p)
+		return p;
+	for (const char *m = strstr(s, word); m; m = strstr(m + 1, word))
+		if (m > s && (m[-1] == ' ' || m[-1] == '\t' || m[-1] == ']' || m[-1] == ':'))
+			return m + strlen(word);
+	return NULL;
+}
 
 int pasted_read_nvidia_version(const char *text, size_t len, struct pasted_facts *out)
 {
@@ -27,11 +43,14 @@ int pasted_read_nvidia_version(const char *text, size_t len, struct pasted_facts
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
 	while ((line = pasted_lines_next(&it)) && o.err >= 0) {
-		const char *s = pasted_strip(line);
+		const char *s = pasted_strip(line), *p;
 		struct nvidia_version v;
 
-		if (!pasted_after(s, "NVRM version:") &&
-		    !(nvrm_line && it.no == nvrm_line + 1 && pasted_after(s, "GCC version:")))
+		if ((p = after_word(s, "NVRM version:")))
+			s = p - strlen("NVRM version:");
+		else if (nvrm_line && it.no == nvrm_line + 1 && (p = after_word(s, "GCC version:")))
+			s = p - strlen("GCC version:");
+		else
 			continue;
 		if (nvidia_version_parse(s, strlen(s), &v) < 0) {
 			o.err = -ENOMEM;

@@ -86,6 +86,10 @@ const struct rule_edge rule_causes[] = {
 	{ "driver.branch-predates-gpu", "hardware.gpu-without-driver",
 	  "the driver release does not know the GPU and refuses to bind it (\"nvidia: probe of … "
 	  "failed with error -1\"): the GPU is left without a driver" },
+	{ "driver.branch-drops-gpu", "driver.module-not-loaded",
+	  "nvidia.ko ignores the GPU its branch dropped (\"NVRM: No NVIDIA GPU found.\"), so with "
+	  "no other GPU the module does not load and nvidia-smi cannot reach a driver; the legacy "
+	  "branch that supports the GPU loads" },
 	{ "driver.module-not-loaded", "runtime.no-driver-for-toolkit",
 	  "the toolkit has no driver to run on because the nvidia module is not loaded" },
 	{ "driver.nouveau-bound", "runtime.no-driver-for-toolkit",
@@ -128,6 +132,9 @@ const struct rule_edge rule_causes[] = {
 	  "the forward-compatibility libcuda on a GPU it does not support answers "
 	  "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804); off the loader path, the driver's own "
 	  "libcuda runs the kernel" },
+	{ "hardware.gpu-lost", "hardware.no-gpu",
+	  "a GPU that fell off the bus no longer answers on it: CUDA finds no device (\"no "
+	  "CUDA-capable device is detected\") until a reboot or power cycle brings it back" },
 	{ "hardware.gpu-lost", "runtime.kernel-launch-failed",
 	  "a GPU that fell off the bus runs nothing until the node is power-cycled" },
 	{ "runtime.kernel-launch-failed", "runtime.launch-contradicts-prediction",

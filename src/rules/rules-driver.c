@@ -263,9 +263,12 @@ RULE_CHECK(check_module_missing_for_kernel)
 	finding_rule_verify(f);
 }
 
+/* One NVIDIA GPU shown under nouveau is enough, from any part of the bus (pasted `lspci -k` of
+ * the GPU alone); that none is needs the whole bus and every GPU's ids and driver. */
 RULE_CHECK(check_nouveau_bound)
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	bool found = false;
 
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);
@@ -276,6 +279,7 @@ RULE_CHECK(check_nouveau_bound)
 
 		if (!gpu_is_nvidia(g) || !bound_to(g, "nouveau"))
 			continue;
+		found = true;
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
 				 "NVIDIA GPU %s is driven by nouveau, so the NVIDIA driver cannot "
 				 "bind it%s",
@@ -298,6 +302,9 @@ RULE_CHECK(check_nouveau_bound)
 		distro_fix(f, root, FIX_INITRAMFS, NULL);
 		finding_rule_verify(f);
 	}
+	if (!found &&
+	    rule_need(c, NULL, "hardware.pci_devices", snap_get(root, "hardware.pci_devices")))
+		rule_need_gpu_ids(c, root);
 }
 
 RULE_CHECK(check_device_nodes_missing)

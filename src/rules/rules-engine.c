@@ -421,7 +421,7 @@ bool rule_need_known(struct rule_ctx *c, const char *subject, const char *what,
  * vendor id, device id or driver link could not be read may be the one it is about (an
  * NVIDIA GPU without a driver, bound to nouveau, too old for a build). Recorded as skipped
  * for that GPU, so the rule's layer is incomplete, never ✓. */
-static void need_gpu_ids(struct rule_ctx *c, const struct snap_node *root)
+void rule_need_gpu_ids(struct rule_ctx *c, const struct snap_node *root)
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
 
@@ -455,7 +455,7 @@ static bool needs_met(struct rule_ctx *c, const struct snap_node *root)
 		if (!need(c, NULL, path, snap_get(root, path), absent_ok))
 			ok = false;
 		else if (streq(path, "hardware.pci_devices"))
-			need_gpu_ids(c, root);
+			rule_need_gpu_ids(c, root);
 	}
 	return ok;
 }
@@ -680,8 +680,9 @@ void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 /*
  * A rule's symptom seen in pasted text (`gpuenv explain`: the snapshot's "symptoms.<rule id>"
  * fact holds the line that shows it) where the facts did not make the rule fire: a finding
- * that says so, with what kept the rule from judging. Never from a probed snapshot, which has
- * no "symptoms".
+ * that says so, with what kept the rule from judging. A symptom several causes share
+ * ("symptoms.unsure.<rule id>") makes no finding: explain asks for the facts that tell. Never
+ * from a probed snapshot, which has no "symptoms".
  */
 static void symptom_finding(struct rule_ctx *c, const struct snap_node *root)
 {

@@ -94,6 +94,9 @@ struct cpu_ctx {
 	struct rule_ctx *c;
 	const struct snap_node *root;
 	size_t gpus;
+	/* where the PCI bus was not read: the driver's own list that showed the GPUs
+	 * (driver.nvml.devices or driver.cuda.devices), NULL otherwise */
+	const char *listed_by;
 };
 
 static void cpu_only_one(const struct fw_build *b, void *u)
@@ -134,6 +137,10 @@ static void cpu_only_one(const struct fw_build *b, void *u)
 				: "no GPU was seen (the PCI bus could not be read)");
 	snprintf(key, sizeof(key), "%s.cpu_only", b->key);
 	finding_fact(f, key, co);
+	if (x->gpus > 0 && x->listed_by) {
+		snprintf(key, sizeof(key), "%s.0.name", x->listed_by);
+		finding_fact(f, key, snap_get(x->root, key));
+	}
 	if (b->kind == FW_TORCH) {
 		snprintf(key, sizeof(key), "%s.cuda", b->key);
 		finding_fact(f, key, snap_child(b->pkg, "cuda"));
@@ -173,9 +180,23 @@ static void cpu_only_one(const struct fw_build *b, void *u)
 
 RULE_CHECK(check_cpu_only_build)
 {
+	static const char *const lists[] = { "driver.nvml.devices", "driver.cuda.devices" };
+	const struct snap_node *pci = snap_get(root, "hardware.pci_devices");
 	struct cpu_ctx x = { c, root,
-			     gpus_count(root, gpu_is_nvidia) + gpus_count(root, gpu_is_amd) };
+			     gpus_count(root, gpu_is_nvidia) + gpus_count(root, gpu_is_amd), NULL };
 
+	/* The PCI bus not read (pasted text seldom holds all of lspci): a GPU that nvidia-smi,
+	 * NVML or collect_env's "GPU models" lists is one all the same, and the finding names
+	 * that list; with none listed the bus must say whether there is a GPU. */
+	if (!snap_present(pci)) {
+		for (size_t i = 0; i < ARRAY_SIZE(lists) && !x.listed_by; i++)
+			if (snap_count(snap_get(root, lists[i])) > 0) {
+				x.gpus = snap_count(snap_get(root, lists[i]));
+				x.listed_by = lists[i];
+			}
+		if (!x.listed_by && !rule_need_known(c, NULL, "hardware.pci_devices", pci))
+			return;
+	}
 	fw_need_complete(c, root);
 	fw_foreach(root, cpu_only_one, &x);
 }

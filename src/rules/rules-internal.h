@@ -45,6 +45,9 @@ bool rule_need(struct rule_ctx *c, const char *subject, const char *what,
 /* Like rule_need, but a fact known to be absent also passes. */
 bool rule_need_known(struct rule_ctx *c, const char *subject, const char *what,
 		     const struct snap_node *fact);
+/* Records a skip for each GPU whose PCI vendor id, device id or bound driver could not be read
+ * (what a rule needing hardware.pci_devices checks before it runs). */
+void rule_need_gpu_ids(struct rule_ctx *c, const struct snap_node *root);
 /* "<state>: <error> (<source>)" of a fact that is not present; "" for present facts. */
 void fact_describe(const struct snap_node *fact, char *buf, size_t len);
 

@@ -29,12 +29,19 @@ bool gpu_pci_ids(const struct snap_node *gpu, unsigned *ret_vendor, unsigned *re
 }
 
 /* The vendor alone decides: a `--target gpu=6.1` GPU has NVIDIA's vendor id and no device id
- * (check-target.c), and is an NVIDIA GPU all the same. */
+ * (check-target.c), and is an NVIDIA GPU all the same. Without an id (pasted `lspci` run
+ * without -nn names the vendor only: "NVIDIA Corporation"), the vendor's name as the PCI
+ * probe and the lspci reader write it. */
 static bool gpu_vendor_is(const struct snap_node *gpu, unsigned want)
 {
-	const char *v = snap_get_str(gpu, "vendor_id");
+	const char *v = snap_get_str(gpu, "vendor_id"), *name = snap_get_str(gpu, "vendor");
 	unsigned vv;
 
+	if (!v && name)
+		return streq(name, want == 0x10de   ? "NVIDIA"
+				   : want == 0x1002 ? "AMD"
+				   : want == 0x8086 ? "Intel"
+						    : "");
 	return v && parse_uint(v, 0, &vv) == 0 && vv == want;
 }
 

@@ -262,6 +262,26 @@ static void test_nothing_guessed(void **state)
 	assert_null(pasted_facts_get(&f, "symptoms.framework.no-kernel-image"));
 }
 
+/* PyTorch's "Found no NVIDIA driver" is printed with or without an NVIDIA GPU: its causes are
+ * recorded as unsure, never as a rule's symptom. */
+static void test_found_no_driver_unsure(void **state)
+{
+	const struct pasted_fact *x;
+
+	(void)state;
+	read_text(
+		"RuntimeError: Found no NVIDIA driver on your system. Please check that you have "
+		"an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n");
+	assert_null(pasted_facts_get(&f, "symptoms.driver.module-not-loaded"));
+	assert_null(pasted_facts_get(&f, "symptoms.hardware.no-gpu"));
+	x = pasted_facts_get(&f, "symptoms.unsure.driver.module-not-loaded");
+	assert_non_null(x);
+	assert_int_equal(x->line, 1);
+	assert_non_null(pasted_facts_get(&f, "symptoms.unsure.hardware.no-gpu"));
+	assert_non_null(pasted_facts_get(&f, "symptoms.unsure.runtime.no-driver-for-toolkit"));
+	pasted_facts_done(&f);
+}
+
 /* Every symptom fact names a rule of the table. */
 static void test_rule_ids(void **state)
 {
@@ -296,7 +316,10 @@ static void test_rule_ids(void **state)
 		if (strncmp(f.v[i].path, "symptoms.", 9) != 0)
 			continue;
 		seen++;
-		if (!rule_find(f.v[i].path + 9))
+		const char *id = f.v[i].path + 9;
+		if (strncmp(id, "unsure.", 7) == 0)
+			id += 7;
+		if (!rule_find(id))
 			fail_msg("%s names no rule", f.v[i].path);
 	}
 	assert_true(seen >= 25);
@@ -315,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_message_wrapped),
 		cmocka_unit_test(test_other_messages),
 		cmocka_unit_test(test_nothing_guessed),
+		cmocka_unit_test(test_found_no_driver_unsure),
 		cmocka_unit_test(test_rule_ids),
 	};
 

@@ -73,6 +73,26 @@ static void test_inside_other_output(void **state)
 	pasted_expect_none(&f, "driver.nvidia.gcc_version");
 }
 
+/* https://github.com/ComputationalRadiationPhysics/cuda_memtest/issues/31: each line after a
+ * "[date][host][gpu]:" prefix, as cuda_memtest logs it; a word run into "NVRM" is no such line. */
+static void test_prefixed(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_nvidia_version, DIR, "prefixed-460-cuda-memtest.txt", &f);
+	pasted_expect(&f, "driver.nvidia.proc_version", "460.80", 2);
+	pasted_expect(&f, "driver.nvidia.flavor", "proprietary", 2);
+	pasted_facts_done(&f);
+	assert_int_equal(
+		pasted_run_text(pasted_read_nvidia_version,
+				"Dec 04 10:00:00 node12 kernel: NVRM version: NVIDIA UNIX x86_64 "
+				"Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023\n"
+				"XNVRM version: NVIDIA UNIX x86_64 Kernel Module  460.80  Fri May  "
+				"7 06:55:54 UTC 2021\n",
+				&f),
+		3);
+	pasted_expect(&f, "driver.nvidia.proc_version", "535.129.03", 1);
+}
+
 /* collect_env's "GCC version:" is the system compiler's; a garbled NVRM line gives nothing. */
 static void test_not_module(void **state)
 {
@@ -91,6 +111,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_open, teardown),
 		cmocka_unit_test_teardown(test_jetson, teardown),
 		cmocka_unit_test_teardown(test_inside_other_output, teardown),
+		cmocka_unit_test_teardown(test_prefixed, teardown),
 		cmocka_unit_test_teardown(test_not_module, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

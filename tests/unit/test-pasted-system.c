@@ -203,6 +203,17 @@ static void test_env(void **state)
 	pasted_expect(&f, "environment.TF_FORCE_GPU_ALLOW_GROWTH", "true", 2);
 	pasted_expect(&f, "environment.CUDA_VISIBLE_DEVICES", "GPU-1,GPU-2", 6);
 	assert_int_equal(f.n, 3);
+	/* https://github.com/pytorch/pytorch/pull/92315: set for one command on a shell line;
+	 * a path list keeps its blanks (WSL's "/mnt/c/Program Files/…") */
+	pasted_run_text(
+		pasted_read_env,
+		"CUDA_VISIBLE_DEVICES=MIG-89c850dc-38e3-57df-85c7-690c186b68e9 python -c "
+		"\"import torch\"\nLD_LIBRARY_PATH=/mnt/c/Program Files/x:/usr/lib/wsl/lib\n",
+		&f);
+	pasted_expect(&f, "environment.CUDA_VISIBLE_DEVICES",
+		      "MIG-89c850dc-38e3-57df-85c7-690c186b68e9", 1);
+	pasted_expect(&f, "environment.LD_LIBRARY_PATH", "/mnt/c/Program Files/x:/usr/lib/wsl/lib",
+		      2);
 }
 
 int main(void)

@@ -332,6 +332,23 @@ static void test_nouveau(void **state)
 	snapshot_unref(s);
 }
 
+/* Pasted `lspci -vv` of the GPU alone (negativo17/nvidia-driver#73): its vendor by name, no
+ * ids, not the whole bus. One NVIDIA GPU under nouveau is enough; none shown is no answer. */
+static void test_nouveau_partial_listing(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g = gpu(s, NULL, "nouveau");
+
+	(void)state;
+	snap_set_state(node(s, "hardware"), "pci_devices", FACT_UNPROBED, NULL, NULL);
+	snap_set_state(g, "vendor_id", FACT_UNPROBED, NULL, NULL);
+	snap_set_state(g, "device_id", FACT_UNPROBED, NULL, NULL);
+	YES(s, "driver.nouveau-bound", GPUENV_SEVERITY_ERROR, "driven by nouveau");
+	snap_set_str(g, "driver", "nvidia", "x");
+	SKIPPED(s, "driver.nouveau-bound");
+	snapshot_unref(s);
+}
+
 static void test_device_nodes(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -788,6 +805,7 @@ int main(void)
 		cmocka_unit_test(test_wsl),
 		cmocka_unit_test(test_module_missing),
 		cmocka_unit_test(test_nouveau),
+		cmocka_unit_test(test_nouveau_partial_listing),
 		cmocka_unit_test(test_device_nodes),
 		cmocka_unit_test(test_branch_drops_gpu),
 		cmocka_unit_test(test_branch_predates_gpu),

@@ -28,6 +28,23 @@ static void test_cpu_only(void **state)
 	snapshot_unref(s);
 }
 
+/* The PCI bus not read (pasted text): a GPU that NVML or collect_env's "GPU models" lists is
+ * a GPU all the same (pytorch#122924's Windows collect_env); none listed is no answer. */
+static void test_cpu_only_listed_gpu(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *d;
+
+	(void)state;
+	snap_set_state(node(s, "hardware"), "pci_devices", FACT_UNPROBED, NULL, NULL);
+	torch_env(s, "2.2.2", NULL, NULL);
+	SKIPPED(s, "framework.cpu-only-build");
+	d = snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+	snap_set_str(d, "name", "NVIDIA GeForce RTX 4080 Laptop GPU", "pasted:18");
+	YES(s, "framework.cpu-only-build", GPUENV_SEVERITY_ERROR, "with 1 GPU(s)");
+	snapshot_unref(s);
+}
+
 static void test_fw_coverage(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -199,11 +216,9 @@ static void test_rocm_gfx(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpu_only),
-		cmocka_unit_test(test_fw_coverage),
-		cmocka_unit_test(test_fw_cuda_newer),
-		cmocka_unit_test(test_fw_torch_index),
-		cmocka_unit_test(test_fw_toolkit_irrelevant),
+		cmocka_unit_test(test_cpu_only),       cmocka_unit_test(test_cpu_only_listed_gpu),
+		cmocka_unit_test(test_fw_coverage),    cmocka_unit_test(test_fw_cuda_newer),
+		cmocka_unit_test(test_fw_torch_index), cmocka_unit_test(test_fw_toolkit_irrelevant),
 		cmocka_unit_test(test_rocm_gfx),
 	};
 
