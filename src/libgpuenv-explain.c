@@ -392,12 +392,16 @@ static size_t window_cut(const char *p, size_t n)
 	static const char *const marks[] = { "\n____", "\n\n", "\n" };
 	size_t half = n / 2;
 
+	/* each mark starts at a line end: from line end to line end backwards (memrchr), not a
+	 * comparison at every byte of half a window */
 	for (size_t m = 0; m < ARRAY_SIZE(marks); m++) {
 		size_t k = strlen(marks[m]);
+		const char *nl;
 
-		for (size_t i = n; i-- > half;)
-			if (i + k <= n && memcmp(p + i, marks[m], k) == 0)
-				return i + 1;
+		for (size_t e = n; e > half + 1 && (nl = memrchr(p + half + 1, '\n', e - half - 1));
+		     e = (size_t)(nl - p))
+			if ((size_t)(nl - p) + k <= n && memcmp(nl, marks[m], k) == 0)
+				return (size_t)(nl - p) + 1;
 	}
 	return n; /* no line end at all: a line longer than half a window is cut */
 }

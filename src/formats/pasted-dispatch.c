@@ -36,7 +36,11 @@ int pasted_dispatch_init(struct pasted_dispatch *d, const struct pasted_reader *
 		n = rd->more_signs ? rd->more_signs(more, PASTED_SCAN_MAX) : 0;
 		for (size_t k = 0; k < n && r >= 0; k++)
 			r = add_needle(d, more[k], i);
-		if (rd->reach == PASTED_REACH_TEXT) {
+		if (rd->takes && (rd->reach != PASTED_REACH_LINES || rd->signs || n)) {
+			r = -EINVAL; /* a test of its own lines is instead of signs */
+		} else if (rd->takes) {
+			d->takers |= bit;
+		} else if (rd->reach == PASTED_REACH_TEXT) {
 			d->text |= bit;
 			if (rd->signs || n)
 				d->signed_text |= bit;
@@ -44,6 +48,8 @@ int pasted_dispatch_init(struct pasted_dispatch *d, const struct pasted_reader *
 			r = -EINVAL; /* a reader of some lines names them */
 		} else if (rd->reach == PASTED_REACH_BLOCK) {
 			d->block |= bit;
+		} else if (rd->reach == PASTED_REACH_NEXT) {
+			d->next |= bit;
 		}
 	}
 	n = d->scan.n;
@@ -121,7 +127,7 @@ static bool blank_line(const char *p, size_t l)
 static int split(struct pasted_dispatch *d, const char *text, size_t n, uint64_t *ret_seen)
 {
 	const char *p = text, *end = text + n;
-	uint64_t seen = 0, open = 0;
+	uint64_t seen = 0, open = 0, after = 0; /* after: the readers this line is the next of */
 	unsigned no = 0;
 	int r;
 
@@ -132,11 +138,16 @@ static int split(struct pasted_dispatch *d, const char *text, size_t n, uint64_t
 
 		no++;
 		seen |= hit;
+		for (uint64_t t = d->takers; t; t &= t - 1)
+			if (d->readers[__builtin_ctzll(t)].takes(p, l))
+				hit |= t & -t;
 		if (open && blank_line(p, l))
 			open = 0;
 		hit &= ~d->text;
 		open |= hit & d->block;
-		for (want = hit | open; want; want &= want - 1) {
+		want = hit | open | after;
+		after = hit & d->next;
+		for (; want; want &= want - 1) {
 			r = part_add(&d->parts[__builtin_ctzll(want)], p, l, no, false);
 			if (r < 0)
 				return r;

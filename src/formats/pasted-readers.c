@@ -10,14 +10,38 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted.h"
 
+#include <stdbool.h>
+#include <string.h>
+
 #define SIGNS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* The lines pasted_read_env() reads: "NAME=" in the first column, NAME of [A-Z0-9_]
+ * (its first '=' ends the name). */
+static bool env_line(const char *p, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n &&
+	       ((p[k] >= 'A' && p[k] <= 'Z') || (p[k] >= '0' && p[k] <= '9') || p[k] == '_'))
+		k++;
+	return k > 0 && k < n && p[k] == '=';
+}
+
+/* The lines pasted_read_os_release() reads: a capital in the first column and an '='. */
+static bool os_release_line(const char *p, size_t n)
+{
+	return n > 1 && p[0] >= 'A' && p[0] <= 'Z' && memchr(p + 1, '=', n - 1);
+}
 
 /* The error messages first: a command's output pasted with them states the same facts
  * (a driver version, the GPU) more completely, and the later fact for a path wins. */
 const struct pasted_reader pasted_readers[] = {
 	{ "errors", pasted_read_errors, NULL, PASTED_REACH_LINES, pasted_errors_signs },
 	{ "nvidia-smi", pasted_read_nvidia_smi, NULL },
-	{ "collect-env", pasted_read_collect_env, NULL },
+	/* its report starts at one of these keys (pasted-collect-env.c starts_report) */
+	{ "collect-env", pasted_read_collect_env,
+	  SIGNS("PyTorch version", "Is debug build", "CUDA used to build PyTorch",
+		"ROCM used to build PyTorch") },
 	{ "packages", pasted_read_packages, NULL, PASTED_REACH_LINES, pasted_packages_signs },
 	{ "toolkit", pasted_read_toolkit,
 	  SIGNS("Cuda compilation tools, release ", "CUDA Version ", "\"version\"") },
@@ -26,7 +50,7 @@ const struct pasted_reader pasted_readers[] = {
 	{ "kernel-log", pasted_read_kernel_log,
 	  SIGNS("Linux version ", "NVRM: loading NVIDIA UNIX "), PASTED_REACH_LINES },
 	{ "uname", pasted_read_uname, SIGNS("Linux "), PASTED_REACH_LINES },
-	{ "os-release", pasted_read_os_release, NULL },
+	{ "os-release", pasted_read_os_release, NULL, PASTED_REACH_LINES, NULL, os_release_line },
 	{ "lsmod", pasted_read_lsmod, SIGNS("nvidia", "nouveau", "amdgpu"), PASTED_REACH_LINES },
 	{ "mokutil", pasted_read_mokutil,
 	  SIGNS("SecureBoot enabled", "SecureBoot disabled", "Secure boot enabled",
@@ -36,16 +60,20 @@ const struct pasted_reader pasted_readers[] = {
 	  PASTED_REACH_LINES },
 	/* after ldconfig: the loader's answer for that shell wins */
 	{ "ldd", pasted_read_ldd, SIGNS(" => "), PASTED_REACH_LINES },
-	{ "env", pasted_read_env, NULL },
+	{ "env", pasted_read_env, NULL, PASTED_REACH_LINES, NULL, env_line },
 	{ "modinfo", pasted_read_modinfo, SIGNS("filename"), PASTED_REACH_BLOCK },
 	{ "lspci", pasted_read_lspci, NULL },
 	{ "docker-info", pasted_read_docker_info,
 	  SIGNS("Default Runtime: ", "Runtimes: ", "CDI spec directories:"), PASTED_REACH_BLOCK },
 	{ "rocminfo", pasted_read_rocminfo, SIGNS("ROCk module", "Agent ") },
 	{ "rocm-smi", pasted_read_rocm_smi, SIGNS("GPU["), PASTED_REACH_LINES },
-	{ "torch-arch", pasted_read_torch_arch, NULL },
+	/* a prompt or call and the answer under it; a list of quoted architectures */
+	{ "torch-arch", pasted_read_torch_arch,
+	  SIGNS("torch.__version__", "torch.version.cuda", "get_device_capability(",
+		"get_device_name(", "'sm_", "\"sm_", "'compute_", "\"compute_", "'gfx", "\"gfx"),
+	  PASTED_REACH_NEXT },
 	{ "tf-build-info", pasted_read_tf_build_info, SIGNS("'is_cuda_build'") },
-	{ "cudnn", pasted_read_cudnn, SIGNS("CUDNN_STATUS_") },
-	{ "nccl", pasted_read_nccl, SIGNS("NCCL", "nccl", "Cuda failure ") },
+	{ "cudnn", pasted_read_cudnn, SIGNS("CUDNN_STATUS_"), PASTED_REACH_LINES },
+	{ "nccl", pasted_read_nccl, SIGNS("NCCL", "nccl", "Cuda failure "), PASTED_REACH_LINES },
 	{ NULL },
 };

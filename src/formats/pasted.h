@@ -80,6 +80,9 @@ enum pasted_reach {
 	/* A line that holds one of its signs and the lines after it up to the next empty one
 	 * (blanks only): for a command's output that its first line names. */
 	PASTED_REACH_BLOCK,
+	/* A line that holds one of its signs and the line after it: for a prompt and the answer
+	 * printed under it (">>> torch.version.cuda", then "'12.1'"). */
+	PASTED_REACH_NEXT,
 };
 
 struct pasted_reader {
@@ -94,6 +97,11 @@ struct pasted_reader {
 	/* Signs computed rather than listed (the errors reader's: its symptom table), ASCII
 	 * case folded where the needle says so: writes at most max, returns how many. */
 	size_t (*more_signs)(struct pasted_needle *needles, size_t max);
+	/* For PASTED_REACH_LINES without signs: does the reader read anything from this line
+	 * (line[0..n), without its "\n", maybe ending in "\r")? A cheap test that may say yes
+	 * too often, never no to a line the reader reads (an `env` line: "NAME=" in the first
+	 * column); explain hands the reader the lines it says yes to. */
+	bool (*takes)(const char *line, size_t n);
 };
 /* Every reader, in the order explain runs them (pasted-readers.c: one line per reader);
  * ends with { NULL }. */

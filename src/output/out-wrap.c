@@ -66,7 +66,7 @@ void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, 
 
 			if (run >= min_gap || !p[w + run])
 				break;
-			w += run ? run : 1;
+			w += run ? run : strcspn(p + w, " "); /* the word's letters, at once */
 		}
 		cols = out_text_cols(p, w);
 		/* A break before the first word too, where that gives it more room. */

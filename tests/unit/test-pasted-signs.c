@@ -8,6 +8,7 @@
  * (tests/fuzz/corpus/pasted-*), each cleaned as explain cleans it.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -192,6 +193,24 @@ static int read_text(const char *text, size_t len, struct pasted_facts *out)
 	return read_all(text, len, out, "text");
 }
 
+/* The facts of readers 0..n_each, in order, are want's {path, value, line}; each list freed. */
+static void check_facts(struct pasted_facts *each, size_t n_each, const char *const (*want)[3],
+			size_t n_want)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n_each; i++) {
+		for (size_t j = 0; j < each[i].n; j++, k++) {
+			assert_true(k < n_want);
+			assert_string_equal(each[i].v[j].path, want[k][0]);
+			assert_string_equal(each[i].v[j].value, want[k][1]);
+			assert_int_equal(each[i].v[j].line, (unsigned)atoi(want[k][2]));
+		}
+		pasted_facts_done(&each[i]);
+	}
+	assert_int_equal(k, n_want);
+}
+
 static void test_dispatch_hands_each_reader_its_lines(void **state)
 {
 	const struct pasted_reader readers[] = {
@@ -224,28 +243,76 @@ static void test_dispatch_hands_each_reader_its_lines(void **state)
 	};
 	struct pasted_facts each[3] = { 0 };
 	struct pasted_dispatch d;
-	size_t k = 0;
 
 	(void)state;
 	assert_int_equal(pasted_dispatch_init(&d, readers), 0);
 	assert_int_equal(pasted_dispatch_read(&d, text, strlen(text), 10, each), 0);
 	assert_int_equal(d.newlines, 7);
-	for (size_t i = 0; i < 3; i++) {
-		for (size_t j = 0; j < each[i].n; j++, k++) {
-			assert_true(k < sizeof(want) / sizeof(want[0]));
-			assert_string_equal(each[i].v[j].path, want[k][0]);
-			assert_string_equal(each[i].v[j].value, want[k][1]);
-			assert_int_equal(each[i].v[j].line, (unsigned)atoi(want[k][2]));
-		}
-		pasted_facts_done(&each[i]);
-	}
-	assert_int_equal(k, sizeof(want) / sizeof(want[0])); /* "text": no WHOLE, not run */
+	/* "text": no WHOLE, not run */
+	check_facts(each, 3, want, sizeof(want) / sizeof(want[0]));
 	assert_int_equal(pasted_dispatch_read(&d, "WHOLE\nx", 7, 0, each), 0);
 	assert_int_equal(each[2].n, 2);
 	assert_int_equal(each[0].n + each[1].n, 0);
 	for (size_t i = 0; i < 3; i++)
 		pasted_facts_done(&each[i]);
 	pasted_dispatch_done(&d);
+}
+
+static int read_next(const char *text, size_t len, struct pasted_facts *out)
+{
+	return read_all(text, len, out, "next");
+}
+
+static int read_taken(const char *text, size_t len, struct pasted_facts *out)
+{
+	return read_all(text, len, out, "taken");
+}
+
+static bool starts_with_x(const char *line, size_t n)
+{
+	return n > 0 && line[0] == 'x';
+}
+
+/* PASTED_REACH_NEXT hands a sign's line and the one after it; a reader's own test (takes)
+ * the lines it says yes to. */
+static void test_dispatch_next_and_takes(void **state)
+{
+	const struct pasted_reader readers[] = {
+		{ "next", read_next, (const char *const[]){ "ASK?", NULL }, PASTED_REACH_NEXT },
+		{ "taken", read_taken, NULL, PASTED_REACH_LINES, NULL, starts_with_x },
+		{ NULL },
+	};
+	static const char text[] = "one\n"	 /* 1 */
+				   "ASK? two\n"	 /* 2: next */
+				   "xthree\n"	 /* 3: next (the answer), taken */
+				   "four\n"	 /* 4 */
+				   "ASK? five\n" /* 5: next */
+				   "ASK? six\n"	 /* 6: next (a sign and an answer) */
+				   "seven\n"	 /* 7: next */
+				   " x eight\n"; /* 8 */
+	static const char *const want[][3] = {
+		{ "next.1", "", "1" },		{ "next.2", "ASK? two", "2" },
+		{ "next.3", "xthree", "3" },	{ "next.4", "", "4" },
+		{ "next.5", "ASK? five", "5" }, { "next.6", "ASK? six", "6" },
+		{ "next.7", "seven", "7" },	{ "next.8", "", "8" },
+		{ "taken.1", "", "1" },		{ "taken.2", "xthree", "3" },
+		{ "taken.3", "", "4" },
+	};
+	const struct pasted_reader wrong[] = {
+		{ "taken", read_taken, (const char *const[]){ "SIGN", NULL }, PASTED_REACH_LINES,
+		  NULL, starts_with_x },
+		{ NULL },
+	};
+	struct pasted_facts each[2] = { 0 };
+	struct pasted_dispatch d;
+
+	(void)state;
+	assert_int_equal(pasted_dispatch_init(&d, readers), 0);
+	assert_int_equal(pasted_dispatch_read(&d, text, strlen(text), 0, each), 0);
+	check_facts(each, 2, want, sizeof(want) / sizeof(want[0]));
+	pasted_dispatch_done(&d);
+	/* a test of its own lines is instead of signs, not beside them */
+	assert_int_equal(pasted_dispatch_init(&d, wrong), -EINVAL);
 }
 
 int main(void)
@@ -255,6 +322,7 @@ int main(void)
 			test_no_reader_reads_without_a_sign), /* and reads its lines alike */
 		cmocka_unit_test(test_signs_are_scannable),
 		cmocka_unit_test(test_dispatch_hands_each_reader_its_lines),
+		cmocka_unit_test(test_dispatch_next_and_takes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
