@@ -82,16 +82,19 @@ static void sample_health(struct gpuenv_snapshot *s, bool *session_ok, unsigned 
 	json_decref(j);
 }
 
-/* Renders both forms of an object; false when either fails. */
-static bool render_both(struct gpuenv_snapshot *s, struct gpuenv_doctor *d, char *out[2])
+/* Renders both forms of an object; false when either fails. With --redact the series that
+ * name users (process names, environment paths) are redacted as in every other output. */
+static bool render_both(struct gpuenv_snapshot *s, struct gpuenv_doctor *d, bool redact,
+			char *out[2])
 {
+	unsigned flags = redact ? GPUENV_RENDER_REDACT : 0;
 	char *t[2] = { NULL, NULL };
 
 	for (int om = 0; om < 2; om++) {
 		enum gpuenv_format f = om ? GPUENV_FORMAT_OPENMETRICS : GPUENV_FORMAT_PROMETHEUS;
 
-		if ((s ? gpuenv_snapshot_render(s, f, 0, &t[om])
-		       : gpuenv_doctor_render(d, f, 0, &t[om])) < 0) {
+		if ((s ? gpuenv_snapshot_render(s, f, flags, &t[om])
+		       : gpuenv_doctor_render(d, f, flags, &t[om])) < 0) {
 			free(t[0]);
 			return false;
 		}
@@ -122,7 +125,7 @@ void exporter_sample(struct exporter *ex)
 				"child is started until it ends\n",
 				stuck);
 		snprintf(ex->st.nvml_stuck, sizeof(ex->st.nvml_stuck), "%s", stuck);
-		if (session_ok && !render_both(snap, NULL, ex->gpu_text))
+		if (session_ok && !render_both(snap, NULL, ex->sample_opts.redact, ex->gpu_text))
 			session_ok = false, ex->st.err_sample++;
 		else if (!session_ok)
 			ex->st.err_nvml_session++;
@@ -147,7 +150,7 @@ void exporter_diagnose(struct exporter *ex)
 	bool ok = false;
 
 	if (common_open(&ex->diag_opts, &ctx, &snap) == 0 && gpuenv_doctor_run(snap, &d) == 0)
-		ok = render_both(NULL, d, ex->diag_text);
+		ok = render_both(NULL, d, ex->diag_opts.redact, ex->diag_text);
 	if (!ok)
 		ex->st.err_diagnosis++;
 	ex->st.diagnoses++;

@@ -35,8 +35,8 @@
 
 #define HTTP_CONNECTION_LIMIT 4096 /* slow-loris and scrapers alike; see RLIMIT_NOFILE */
 #define HTTP_IDLE_TIMEOUT_S   10
-#define HTTP_MEMORY_LIMIT     (16u << 10) /* request head + response headers per connection */
-#define HTTP_THREADS_MAX      4u	  /* epoll loops: one per CPU up to this */
+#define HTTP_MEMORY_LIMIT     (8u << 10) /* request head + response headers per connection */
+#define HTTP_THREADS_MAX      4u	 /* epoll loops: one per CPU up to this */
 
 #define CT_TEXT	       "text/plain; version=0.0.4; charset=utf-8"
 #define CT_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"

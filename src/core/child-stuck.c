@@ -81,6 +81,10 @@ static bool task_stuck(const char *proc_dir, int pid, int tid, struct child_stuc
 	if (k <= 0 || proc_stat_parse(buf, (size_t)k, ret->comm, &state) < 0 || state != 'D')
 		return false;
 	ret->pid = tid;
+	/* A test's stand-in is the whole stat line, the task's id (its first field) included:
+	 * the id the report names is then the same on every run. */
+	if (child_stuck_state_override && atoi(buf) > 0)
+		ret->pid = atoi(buf);
 	task_path(path, sizeof(path), proc_dir, pid, tid, "wchan");
 	k = read_small(path, buf, sizeof(buf));
 	buf[strcspn(buf, "\n")] = '\0';

@@ -34,5 +34,6 @@ bool child_stuck_still(const char *proc_dir, const struct child_stuck *s);
 
 /* Test hook (testhooks.h): a directory whose "stat" and "wchan" files are read for every
  * task instead of the task's own, so a test can show a tree a hung driver call holds (a fake
- * library cannot enter D state). NULL: the tasks' own. */
+ * library cannot enter D state); the task found is the one that stat line names. NULL: the
+ * tasks' own. */
 extern const char *child_stuck_state_override;

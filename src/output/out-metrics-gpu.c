@@ -158,12 +158,6 @@ static const struct dcgm_field gpu_gauges[] = {
 	  "persistence_mode", CONV_BOOL },
 };
 
-struct gpu_view {
-	const struct snap_node *dev;
-	char *labels;	    /* the dcgm-exporter labels, ready to print */
-	char *short_labels; /* gpu, UUID, pci_bus_id */
-};
-
 /* The value of f on dev; false when the fact is not present (the field is unsupported). */
 static bool field_value(const struct dcgm_field *f, const struct snap_node *dev, bool *is_double,
 			int64_t *iv, double *dv)
@@ -452,6 +446,7 @@ int out_metrics_gpu(const struct gpuenv_snapshot *s, bool openmetrics, unsigned 
 			    gpus, n, gpu_failed_calls);
 		put_nvlink(&m, gpus, n);
 		put_clock_reasons(&m, gpus, n);
+		out_metrics_gpu_tasks(&m, gpus, n, flags & GPUENV_RENDER_REDACT);
 		put_support(&m, gpus, n);
 	}
 	for (size_t i = 0; i < n; i++) {

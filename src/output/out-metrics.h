@@ -34,3 +34,14 @@ void metrics_label_value(struct strbuf *sb, const char *value);
 /* `name{labels} value`: labels is the text between the braces (NULL or "": none). */
 void metrics_sample_int(struct metrics *m, const char *name, const char *labels, int64_t v);
 void metrics_sample_double(struct metrics *m, const char *name, const char *labels, double v);
+
+/* A GPU of the sample as the renderers label it (out-metrics-gpu.c makes them). */
+struct snap_node;
+struct gpu_view {
+	const struct snap_node *dev;
+	char *labels;	    /* the dcgm-exporter labels, ready to print */
+	char *short_labels; /* gpu, UUID, pci_bus_id */
+};
+
+/* MIG instances and processes of each GPU (out-metrics-tasks.c); redact: no process names. */
+void out_metrics_gpu_tasks(struct metrics *m, const struct gpu_view *gpus, size_t n, bool redact);

@@ -600,6 +600,22 @@ static int session_put_files(const char *dir, const char *const *files)
 	return 0;
 }
 
+/* A deadline missed inside the kernel (a task of the child's tree in D state, read before the
+ * kill): the fact "session_stuck", the kernel function it waits in, for the rules to name. */
+static int session_stuck_leaf(const struct vendor_session *vs, const struct child_result *cr,
+			      json_t *tree)
+{
+	char source[64];
+	json_t *leaf;
+
+	if (!cr->timed_out || cr->stuck.pid <= 0)
+		return 0;
+	snprintf(source, sizeof(source), "%schild", vs->prefix);
+	leaf = session_make_leaf("present", source, NULL,
+				 json_string(cr->stuck.wchan[0] ? cr->stuck.wchan : "unknown"));
+	return leaf && json_object_set_new(tree, "session_stuck", leaf) == 0 ? 0 : -ENOMEM;
+}
+
 int session_result(const struct vendor_session *vs, const struct child_result *cr, bool private_dir,
 		   uint64_t data_budget, struct vendor_result *ret)
 {
@@ -636,7 +652,8 @@ int session_result(const struct vendor_session *vs, const struct child_result *c
 				return -ENOMEM;
 			}
 		}
-		if (session_not_reached(vs, res.tree, source, res.failure) < 0) {
+		if (session_not_reached(vs, res.tree, source, res.failure) < 0 ||
+		    session_stuck_leaf(vs, cr, res.tree) < 0) {
 			vendor_result_done(&res);
 			return -ENOMEM;
 		}

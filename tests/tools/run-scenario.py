@@ -8,6 +8,9 @@ scenario.ini:
                          is missing the test is skipped (exit 77) and says why
               inject_errors = PATH=ERRNAME,… reads that fail (EACCES, EIO …): the
                      scenario runs the test build of the CLI, gpuenv-test (4th argument)
+              stuck_state = DIR (in the scenario's directory) holding a task's proc(5) "stat"
+                     and "wchan": read for every task of a vendor child instead of its own
+                     (a fake library cannot enter D state); also runs gpuenv-test
               args = extra gpuenv arguments (@FAKES@ expands to the fake-library dir,
                      and the golden files name that dir @FAKES@ too; the dir is reached
                      through a symlink of fixed length, so that text wrapped around it does
@@ -214,6 +217,9 @@ def prepare(scenario_dir, fakes_dir, tmp, link_dir):
             env[k] = os.environ[k]
     if ini.has_option("scenario", "inject_errors"):
         env["GPUENV_TEST_INJECT_ERRORS"] = ini.get("scenario", "inject_errors")
+    if ini.has_option("scenario", "stuck_state"):
+        env["GPUENV_TEST_STUCK_STATE"] = os.path.join(os.path.abspath(scenario_dir),
+                                                      ini.get("scenario", "stuck_state"))
     # The fakes are named through /tmp/gpuenv-fakes-XXXXXXXX/f (always 28 characters): the
     # build directory's own path would make the doctor text wrap differently in every checkout.
     fakes = os.path.join(link_dir, "f")
@@ -234,12 +240,15 @@ def prepare(scenario_dir, fakes_dir, tmp, link_dir):
 
 def main():
     gpuenv, scenario_dir, fakes_dir = sys.argv[1], sys.argv[2], sys.argv[3]
-    # The test build of the CLI (gpuenv-test): only it reads GPUENV_TEST_INJECT_ERRORS.
+    # The test build of the CLI (gpuenv-test): only it reads GPUENV_TEST_INJECT_ERRORS and
+    # GPUENV_TEST_STUCK_STATE.
     gpuenv_test = sys.argv[4] if len(sys.argv) > 4 else None
     update = os.environ.get("GPUENV_UPDATE_EXPECTED") == "1"
-    if read_ini(scenario_dir).has_option("scenario", "inject_errors"):
+    hooks = [k for k in ("inject_errors", "stuck_state")
+             if read_ini(scenario_dir).has_option("scenario", k)]
+    if hooks:
         if not gpuenv_test:
-            sys.exit("FAIL: inject_errors needs the test build of gpuenv (gpuenv-test) as the "
+            sys.exit(f"FAIL: {hooks[0]} needs the test build of gpuenv (gpuenv-test) as the "
                      "fourth argument: the installed gpuenv has no test hook")
         gpuenv = gpuenv_test
     with tempfile.TemporaryDirectory() as tmp, \

@@ -155,6 +155,58 @@ def test_lost_and_hang():
     check(time.monotonic() - t0 < 120, "--once ends under a hung NVML")
 
 
+def scenario_from(fixture, edit):
+    """A temporary copy of fixture's scenario.ini passed through edit (its path; unlink it)."""
+    with open(fixture_args(fixture)[1]["GPUENV_FAKE_SCENARIO"], encoding="utf-8") as f:
+        text = edit(f.read())
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
+        f.write(text)
+    return f.name
+
+
+def test_tasks():
+    """MIG instances under dcgm-exporter's labels, processes with pid, name and memory, and
+    at most 16 processes per GPU and type (the rest only counted)."""
+    fams = parse(once("nvml-h100-health-faults", *SLOW).stdout)
+    rows = [(l.get("name"), v) for _, l, v in fams["gpuenv_gpu_process_memory_bytes"]["samples"]
+            if l["gpu"] == "0" and l["type"] == "compute" and l["pid"] == "48211"]
+    check(rows == [("python3", "75161927680")], f"GPU 0's python3 and its memory in bytes {rows}")
+    check(value(fams, "gpuenv_gpu_processes", gpu="0", type="compute") == "1"
+          and value(fams, "gpuenv_gpu_processes", gpu="1", type="compute") == "0",
+          "processes counted per GPU, 0 where none runs")
+    many = ", ".join(f"{1000 + k} {(k + 1) * 1048576}" for k in range(20))
+    path = scenario_from("nvml-h100-health-faults", lambda t: t.replace(
+        "compute_processes = 48211 75161927680", "compute_processes = " + many, 1))
+    try:
+        fams = parse(once("nvml-h100-health-faults", *SLOW, scenario=path).stdout)
+        red = parse(once("nvml-h100-health-faults", "--redact", *SLOW, scenario=path).stdout)
+    finally:
+        os.unlink(path)
+    shown = [l["pid"] for _, l, _ in fams["gpuenv_gpu_process_memory_bytes"]["samples"]
+             if l["gpu"] == "0"]
+    check(len(shown) == 16 and "1019" in shown and "1004" in shown and "1003" not in shown,
+          f"16 of 20 processes shown, the largest ({len(shown)})")
+    check(value(fams, "gpuenv_gpu_processes", gpu="0", type="compute") == "20",
+          "all 20 counted")
+    check(value(fams, "gpuenv_gpu_process_memory_bytes", gpu="0", pid="1019") == str(20 << 20),
+          "a process's memory in bytes")
+    check({l["name"] for _, l, _ in red["gpuenv_gpu_process_memory_bytes"]["samples"]}
+          == {"<redacted>"}, "--redact: no process names")
+    path = scenario_from("rw-mig-two-mig-uuids", lambda t: t.replace(
+        "[nvml.device.0.mig.0]\n", "[nvml.device.0.mig.0]\nname = NVIDIA A100-SXM4-80GB MIG 3g.40gb\n",
+        1))
+    try:
+        fams = parse(once("rw-mig-two-mig-uuids", *SLOW, scenario=path).stdout)
+    finally:
+        os.unlink(path)
+    check(value(fams, "gpuenv_gpu_mig_instance_info", gpu="0", GPU_I_ID="1",
+                GPU_I_PROFILE="3g.40gb", CI_ID="0",
+                mig_uuid="MIG-89c850dc-38e3-57df-85c7-690c186b68e9") == "1",
+          "a MIG instance under GPU_I_ID and GPU_I_PROFILE")
+    check(len([1 for _, l, _ in fams["gpuenv_gpu_mig_instance_info"]["samples"]
+               if l["gpu"] == "0"]) == 2, "both MIG devices of GPU 0")
+
+
 def raw(port, data, timeout=10):
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
         s.sendall(data)
@@ -326,7 +378,7 @@ def test_serve_hang():
 
 
 for t in (test_once_text, test_once_openmetrics, test_output_atomic, test_escaping,
-          test_lost_and_hang, test_serve, test_serve_hang):
+          test_lost_and_hang, test_tasks, test_serve, test_serve_hang):
     print(f"== {t.__name__}")
     t()
 print(f"{len(failures)} failures")

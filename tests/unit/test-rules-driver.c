@@ -749,6 +749,25 @@ static void test_persistence(void **state)
 	snapshot_unref(s);
 }
 
+/* An NVML call hung in the kernel: named with its wait channel, or said hidden; a hang
+ * outside the kernel (no session_stuck: the child was killed) is not this rule's. */
+static void test_nvml_stuck(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *nvml = snap_object(node(s, "driver"), "nvml");
+
+	(void)state;
+	snap_set_state(nvml, "session", FACT_ERROR, "nvml child process (deadline 500 ms)",
+		       "timed out after 500 ms in nvmlInit_v2 (the call never returned; child "
+		       "killed)");
+	NO(s, "driver.nvml-stuck-in-kernel"); /* and not skipped */
+	snap_set_str(nvml, "session_stuck", "os_acquire_rwlock_write", "nvml:child");
+	YES(s, "driver.nvml-stuck-in-kernel", GPUENV_SEVERITY_ERROR, "at os_acquire_rwlock_write");
+	snap_set_str(nvml, "session_stuck", "unknown", "nvml:child");
+	YES(s, "driver.nvml-stuck-in-kernel", GPUENV_SEVERITY_ERROR, "kernel hides where");
+	snapshot_unref(s);
+}
+
 /* Fix commands follow /etc/os-release: never apt on Fedora. */
 static void test_distro_fixes(void **state)
 {
@@ -815,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_no_permission),
 		cmocka_unit_test(test_xid),
 		cmocka_unit_test(test_persistence),
+		cmocka_unit_test(test_nvml_stuck),
 		cmocka_unit_test(test_distro_fixes),
 	};
 
