@@ -33,6 +33,7 @@ GROUPS = {
 # vendor/dl.c the only one that loads a vendor library).
 ALLOWED = {
     "core/root.c": {"file", "map", "syscall"},  # the sysroot file API; openat2 by syscall(2)
+    "core/root-file.c": {"file", "map"},  # pread/mmap of a file root.c opened
     "core/root-reads.c": {"file"},  # /proc/self/pagemap: which pages of a mapping were read
     "core/env.c": {"file", "env"},  # the environment overlay and --env-file
     "core/layers.c": {"file"},  # --image: the image file, whose layers are the root's tree; the unlinked file a large member is decompressed into
