@@ -39,8 +39,15 @@ RULE_CHECK(check_branch_predates_gpu)
 	const char *loaded = NULL;
 	enum driver_state st;
 
-	if (gpus_count(root, gpu_is_nvidia) == 0)
+	/* A GPU whose ids or the bus itself could not be read may be the NVIDIA GPU refused:
+	 * say so rather than pass (the sweep of unreadable paths found this silent). */
+	if (snap_present(snap_get(root, "hardware.pci_devices")))
+		rule_need_gpu_ids(c, root);
+	if (gpus_count(root, gpu_is_nvidia) == 0) {
+		rule_need_known(c, NULL, "the PCI devices (which GPUs there are)",
+				snap_get(root, "hardware.pci_devices"));
 		return;
+	}
 	/* The loaded module's version; with none loaded, the release the kernel log shows
 	 * refusing the GPU (the module then fails to load: "None of the NVIDIA devices were
 	 * initialized", so no /sys/module/nvidia tells the version). */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,20 +114,24 @@ static void test_tree(void **state)
  * test hook's stand-in state it reads as stuck, as the exporter's test uses it. */
 static void test_live(void **state)
 {
-	char dir[] = "/tmp/gpuenv-test-stuck-XXXXXX", cmd[64];
+	char dir[] = "/tmp/gpuenv-test-stuck-XXXXXX", cmd[64], line[256];
 	struct child_stuck s = { 0 };
 	pid_t pid = fork();
 
 	(void)state;
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		/* a failed assertion below must not leave it holding the test's output open */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		for (;;)
 			pause();
 	}
 	usleep(100 * 1000);
 	assert_int_equal(child_tree_find_stuck("/proc", pid, &s), 0);
 	assert_non_null(mkdtemp(dir));
-	put(dir, "stat", "1 (fake) D" STAT_TAIL);
+	/* the stand-in stat line names the task (child-stuck.c): here the forked child */
+	snprintf(line, sizeof(line), "%d (fake) D" STAT_TAIL, (int)pid);
+	put(dir, "stat", line);
 	put(dir, "wchan", "nv_wait");
 	child_stuck_state_override = dir;
 	assert_int_equal(child_tree_find_stuck("/proc", pid, &s), 1);
