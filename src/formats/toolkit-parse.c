@@ -461,6 +461,9 @@ int dpkg_status_index_build(const char *text, size_t len, struct dpkg_status_ind
 	const char *end, *p;
 	struct dpkg_index_entry *v = NULL;
 	size_t n = 0, cap = 0, first = 0;
+	/* the stanza's last Status and Version lines (offsets; 0: none yet) */
+	size_t st_off = 0, ver_off = 0, ver_len = 0;
+	bool inst = false;
 
 	*ret = (struct dpkg_status_index){ 0 };
 	if (!text)
@@ -471,14 +474,25 @@ int dpkg_status_index_build(const char *text, size_t len, struct dpkg_status_ind
 	end = text + len;
 	/* Line by line; a stanza ends at an empty line. probe_dpkg_status_version() reads the
 	 * fields after a "Package: NAME\n" line up to the next empty line, the last Status and
-	 * Version there winning: each stanza's Package lines get those of the lines after them,
-	 * settled when the stanza ends (so a hostile file of Package lines stays linear). */
+	 * Version there winning: when the stanza ends, each of its Package lines gets the
+	 * stanza's last Status and Version if they come after it (one pass, so a hostile stanza
+	 * of many Package and Status lines stays linear). */
 	for (p = text; p <= end; p++) {
 		const char *e = p < end ? line_end(p, end) : end;
 		size_t ln = (size_t)(e - p);
 
 		if (p == end || ln == 0) { /* the stanza [first, n) ends */
+			for (size_t i = first; i < n; i++) {
+				if (st_off > v[i].name_off)
+					v[i].installed = inst;
+				if (ver_off > v[i].name_off) {
+					v[i].has_version = true;
+					v[i].ver_off = (uint32_t)ver_off;
+					v[i].ver_len = (uint32_t)ver_len;
+				}
+			}
 			first = n;
+			st_off = ver_off = 0;
 			if (p == end)
 				break;
 			p = e;
@@ -506,16 +520,11 @@ int dpkg_status_index_build(const char *text, size_t len, struct dpkg_status_ind
 							  .order = (uint32_t)n };
 			n++;
 		} else if (ln > 8 && memcmp(p, "Status: ", 8) == 0) {
-			bool inst = ln >= 8 + 10 && memcmp(e - 10, " installed", 10) == 0;
-
-			for (size_t i = first; i < n; i++)
-				v[i].installed = inst;
+			st_off = (size_t)(p - text);
+			inst = ln >= 8 + 10 && memcmp(e - 10, " installed", 10) == 0;
 		} else if (ln > 9 && memcmp(p, "Version: ", 9) == 0) {
-			for (size_t i = first; i < n; i++) {
-				v[i].has_version = true;
-				v[i].ver_off = (uint32_t)(p + 9 - text);
-				v[i].ver_len = (uint32_t)(ln - 9);
-			}
+			ver_off = (size_t)(p + 9 - text);
+			ver_len = ln - 9;
 		}
 		p = e;
 	}
