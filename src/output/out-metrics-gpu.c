@@ -448,6 +448,7 @@ int out_metrics_gpu(const struct gpuenv_snapshot *s, bool openmetrics, unsigned 
 		put_clock_reasons(&m, gpus, n);
 		out_metrics_gpu_tasks(&m, gpus, n, flags & GPUENV_RENDER_REDACT);
 		put_support(&m, gpus, n);
+		out_metrics_vendor(&m, root);
 	}
 	for (size_t i = 0; i < n; i++) {
 		free(gpus[i].labels);

@@ -45,3 +45,6 @@ struct gpu_view {
 
 /* MIG instances and processes of each GPU (out-metrics-tasks.c); redact: no process names. */
 void out_metrics_gpu_tasks(struct metrics *m, const struct gpu_view *gpus, size_t n, bool redact);
+
+/* The AMD SMI and Level Zero sessions' series (out-metrics-vendor.c), after NVML's. */
+void out_metrics_vendor(struct metrics *m, const struct snap_node *root);

@@ -2,14 +2,19 @@
 /*
  * Our own declarations of the AMD SMI library calls gpuenv makes (libamd_smi.so, ROCm's
  * amd-smi; no amdsmi.h): initialisation, the socket and processor handles, the PCI address,
- * the ASIC and driver information, VRAM usage, temperature and the ECC (RAS) totals. Names,
+ * the ASIC and driver information, VRAM usage, temperature, the ECC (RAS) totals, the energy
+ * accumulator and the engine activity. Names,
  * codes and layouts from AMD's public amdsmi.h (github ROCm/amdsmi include/amd_smi/amdsmi.h,
  * and its API reference on rocm.docs.amd.com). The structures grew between releases: fields
  * were added in the middle of amdsmi_asic_info_t (vendor_name in 6.x, then
  * target_graphics_version), so only the prefixes that every published layout shares are read,
  * out of zeroed buffers larger than any layout (AMDSMI_STRUCT_BUF): asic_info's market_name
  * (256 bytes) and vendor_id after it, driver_info's driver_version (its first 256 bytes),
- * vram_usage's two 32-bit MiB counts, error_count's three 64-bit totals.
+ * vram_usage's two 32-bit MiB counts, error_count's three 64-bit totals, engine_usage's three
+ * 32-bit percentages. amdsmi_power_info_t is not read: its head changed between releases
+ * (average_socket_power first, then current_socket_power, then a 64-bit socket_power), so no
+ * prefix is shared; the energy accumulator (amdsmi_get_energy_count, the same three
+ * out-parameters since rocm_smi's rsmi_dev_energy_count_get) gives the power as its rate.
  * AMDSMI_SYMBOLS(X): X(field, required, return type, (parameters), names…).
  */
 #pragma once
@@ -67,6 +72,13 @@ struct amdsmi_error_prefix {
 	uint64_t deferred_count;
 };
 
+/* amdsmi_engine_usage_t's percentages (0-100). */
+struct amdsmi_engine_prefix {
+	uint32_t gfx_activity;
+	uint32_t umc_activity;
+	uint32_t mm_activity;
+};
+
 #define AMDSMI_SYMBOLS(X)                                                                          \
 	X(amdsmi_init, true, amdsmi_status_t, (uint64_t), "amdsmi_init")                           \
 	X(amdsmi_shut_down, false, amdsmi_status_t, (void), "amdsmi_shut_down")                    \
@@ -88,7 +100,11 @@ struct amdsmi_error_prefix {
 	X(amdsmi_get_temp_metric, false, amdsmi_status_t,                                          \
 	  (amdsmi_processor_handle, uint32_t, uint32_t, int64_t *), "amdsmi_get_temp_metric")      \
 	X(amdsmi_get_gpu_total_ecc_count, false, amdsmi_status_t,                                  \
-	  (amdsmi_processor_handle, void *), "amdsmi_get_gpu_total_ecc_count")
+	  (amdsmi_processor_handle, void *), "amdsmi_get_gpu_total_ecc_count")                     \
+	X(amdsmi_get_energy_count, false, amdsmi_status_t,                                         \
+	  (amdsmi_processor_handle, uint64_t *, float *, uint64_t *), "amdsmi_get_energy_count")   \
+	X(amdsmi_get_gpu_activity, false, amdsmi_status_t, (amdsmi_processor_handle, void *),      \
+	  "amdsmi_get_gpu_activity")
 
 #define AMDSMI_FN_TYPEDEF(f, req, ret, params, ...) typedef ret f##_fn params;
 AMDSMI_SYMBOLS(AMDSMI_FN_TYPEDEF)

@@ -4,7 +4,8 @@
  * deadline. Calls and layouts: amdsmi-abi.h (AMD's public amdsmi.h). Writes "library",
  * "init", "device_count" and "devices[] {bus_id, market_name, vendor_id, driver_version,
  * vram_total_mib, vram_used_mib, temperature_edge_c, temperature_hotspot_c,
- * ecc_correctable, ecc_uncorrectable, ecc_deferred}" (docs/snapshot-schema.md,
+ * ecc_correctable, ecc_uncorrectable, ecc_deferred, energy_uj, gfx_activity_pct,
+ * umc_activity_pct, mm_activity_pct}" (docs/snapshot-schema.md,
  * driver.amdsmi). Each call's status is kept: NOT_SUPPORTED / NOT_YET_IMPLEMENTED are
  * "unsupported", NO_PERM "unreadable", any other failure "error" with the code's name,
  * number and amdsmi_status_code_to_string()'s text.
@@ -133,6 +134,48 @@ static void as_string(struct amdsmi *a, const char *key, const char *field, size
 		vw_state(a->w, key, NULL, "absent", "empty string");
 }
 
+/* The energy accumulator times its resolution (microjoules per count), when both are sane. */
+static void as_energy(struct amdsmi *a, amdsmi_processor_handle h)
+{
+	uint64_t count = 0, timestamp = 0;
+	float resolution = 0;
+	double uj;
+
+	if (!AS(a, "energy_uj", amdsmi_get_energy_count, (h, &count, &resolution, &timestamp)))
+		return;
+	uj = (double)count * (double)resolution;
+	if (!(resolution > 0) || !(uj < 9.2e18))
+		vw_state(a->w, "energy_uj", NULL, "malformed",
+			 "counter %llu with a resolution of %g microjoules per count",
+			 (unsigned long long)count, (double)resolution);
+	else
+		vw_int(a->w, "energy_uj", (int64_t)uj);
+}
+
+/* amdsmi_get_gpu_activity's percentages; a value over 100 is how releases mark an engine
+ * they cannot read (UINT16_MAX, UINT32_MAX), never a reading. */
+static void as_activity(struct amdsmi *a, amdsmi_processor_handle h)
+{
+	_Alignas(8) unsigned char buf[AMDSMI_STRUCT_BUF];
+	static const char *const keys[] = { "gfx_activity_pct", "umc_activity_pct",
+					    "mm_activity_pct" };
+	const struct amdsmi_engine_prefix *e = (const void *)buf;
+	uint32_t v[3];
+
+	memset(buf, 0, sizeof(buf));
+	if (!AS(a, keys[0], amdsmi_get_gpu_activity, (h, buf), keys[1], keys[2]))
+		return;
+	v[0] = e->gfx_activity;
+	v[1] = e->umc_activity;
+	v[2] = e->mm_activity;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (v[i] <= 100)
+			vw_int(a->w, keys[i], v[i]);
+		else
+			vw_state(a->w, keys[i], NULL, "unsupported",
+				 "the library answered %u (no reading for this engine)", v[i]);
+}
+
 static void as_device(struct amdsmi *a, amdsmi_processor_handle h, unsigned i)
 {
 	_Alignas(8) unsigned char buf[AMDSMI_STRUCT_BUF];
@@ -179,6 +222,8 @@ static void as_device(struct amdsmi *a, amdsmi_processor_handle h, unsigned i)
 		       (int64_t)MIN(e->uncorrectable_count, (uint64_t)INT64_MAX));
 		vw_int(a->w, "ecc_deferred", (int64_t)MIN(e->deferred_count, (uint64_t)INT64_MAX));
 	}
+	as_energy(a, h);
+	as_activity(a, h);
 }
 
 /* Every GPU of every socket, in the library's order, at most AMDSMI_MAX_GPUS. */

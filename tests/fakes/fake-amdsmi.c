@@ -6,7 +6,11 @@
  *   [amdsmi.device.N]   bus_id ("0000:05:00.0"), market_name, vendor_id, driver_version,
  *                       vram_total_mib, vram_used_mib, temperature_edge_c,
  *                       temperature_hotspot_c, ecc_correctable, ecc_uncorrectable,
- *                       ecc_deferred; a value left out answers AMDSMI_STATUS_NOT_SUPPORTED
+ *                       ecc_deferred, energy_count, energy_resolution_uj (default 15.259,
+ *                       the rocm_smi counter's), gfx_activity_pct, umc_activity_pct,
+ *                       mm_activity_pct (umc and mm left out: 65535, how the library marks an
+ *                       engine it cannot read); a value left out answers
+ *                       AMDSMI_STATUS_NOT_SUPPORTED
  * plus the injections (error./hang./crash. <function>). One socket holds every GPU. Before a
  * successful amdsmi_init everything answers AMDSMI_STATUS_NOT_INIT (32), as the real library
  * does. The structures are filled with the layout of amdsmi.h's current release (asic_info
@@ -33,6 +37,8 @@ FAKE_API amdsmi_get_gpu_driver_info_fn amdsmi_get_gpu_driver_info;
 FAKE_API amdsmi_get_gpu_vram_usage_fn amdsmi_get_gpu_vram_usage;
 FAKE_API amdsmi_get_temp_metric_fn amdsmi_get_temp_metric;
 FAKE_API amdsmi_get_gpu_total_ecc_count_fn amdsmi_get_gpu_total_ecc_count;
+FAKE_API amdsmi_get_energy_count_fn amdsmi_get_energy_count;
+FAKE_API amdsmi_get_gpu_activity_fn amdsmi_get_gpu_activity;
 
 static const struct fake_code codes[] = {
 	{ 0, "AMDSMI_STATUS_SUCCESS", "Success" },
@@ -262,5 +268,44 @@ amdsmi_status_t amdsmi_get_gpu_total_ecc_count(amdsmi_processor_handle h, void *
 	e->correctable_count = ce;
 	e->uncorrectable_count = ue;
 	e->deferred_count = de;
+	return AMDSMI_STATUS_SUCCESS;
+}
+
+amdsmi_status_t amdsmi_get_energy_count(amdsmi_processor_handle h, uint64_t *count,
+					float *resolution, uint64_t *timestamp)
+{
+	unsigned long long n;
+	char sec_buf[48];
+	const char *sec, *r;
+
+	DEVICE("amdsmi_get_energy_count", h, sec, 0);
+	if (!count || !resolution || !timestamp)
+		return AMDSMI_STATUS_INVAL;
+	if (!fake_uint(sec, "energy_count", &n))
+		return AMDSMI_STATUS_NOT_SUPPORTED;
+	r = fake_get(sec, "energy_resolution_uj");
+	*count = n;
+	*resolution = r ? strtof(r, NULL) : 15.259f;
+	*timestamp = 1000000;
+	return AMDSMI_STATUS_SUCCESS;
+}
+
+amdsmi_status_t amdsmi_get_gpu_activity(amdsmi_processor_handle h, void *out)
+{
+	struct amdsmi_engine_prefix *e = out;
+	unsigned long long gfx, umc = 65535, mm = 65535;
+	char sec_buf[48];
+	const char *sec;
+
+	DEVICE("amdsmi_get_gpu_activity", h, sec, 0);
+	if (!fake_uint(sec, "gfx_activity_pct", &gfx))
+		return AMDSMI_STATUS_NOT_SUPPORTED;
+	fake_uint(sec, "umc_activity_pct", &umc);
+	fake_uint(sec, "mm_activity_pct", &mm);
+	/* amdsmi_engine_usage_t: three percentages, then uint32_t reserved[13] */
+	memset(out, 0, 16 * sizeof(uint32_t));
+	e->gfx_activity = (uint32_t)gfx;
+	e->umc_activity = (uint32_t)umc;
+	e->mm_activity = (uint32_t)mm;
 	return AMDSMI_STATUS_SUCCESS;
 }

@@ -23,6 +23,8 @@ static const char two_gpus[] = "[amdsmi.device.0]\nbus_id = 0000:05:00.0\n"
 			       "vram_used_mib = 283\ntemperature_edge_c = 41\n"
 			       "temperature_hotspot_c = 52\necc_correctable = 3\n"
 			       "ecc_uncorrectable = 0\necc_deferred = 1\n"
+			       "energy_count = 65536000\nenergy_resolution_uj = 15.25\n"
+			       "gfx_activity_pct = 87\numc_activity_pct = 40\n"
 			       "[amdsmi.device.1]\nbus_id = 0000:15:00.0\n"
 			       "market_name = AMD Instinct MI300X\nvendor_id = 4098\n"
 			       "driver_version = 6.7.0\n";
@@ -57,6 +59,15 @@ static void test_values(void **state)
 	assert_int(t, "devices.0.ecc_correctable", 3);
 	assert_int(t, "devices.0.ecc_uncorrectable", 0);
 	assert_int(t, "devices.0.ecc_deferred", 1);
+	/* the accumulator times its resolution, in microjoules */
+	assert_int(t, "devices.0.energy_uj", 999424000);
+	assert_fact(t, "devices.0.energy_uj", "present", "amdsmi:amdsmi_get_energy_count");
+	assert_int(t, "devices.0.gfx_activity_pct", 87);
+	assert_int(t, "devices.0.umc_activity_pct", 40);
+	/* 65535 is the library's "cannot read this engine", not a percentage */
+	assert_error_contains(t, "devices.0.mm_activity_pct", "unsupported", "65535");
+	assert_error_contains(t, "devices.1.energy_uj", "unsupported",
+			      "AMDSMI_STATUS_NOT_SUPPORTED");
 	/* what the second board does not report: NOT_SUPPORTED, the code and text kept */
 	assert_error_contains(t, "devices.1.vram_total_mib", "unsupported",
 			      "AMDSMI_STATUS_NOT_SUPPORTED (2): Command not supported");
