@@ -7,9 +7,14 @@
 # decompression bomb to the wheel reader), deflated into a wheel as pip's are. Memory is the
 # process tree's peak resident set (peak-rss.py) plus the peak growth of the system's shared
 # memory (/proc/meminfo Shmem, sampled every 20 ms): a member decompressed into an anonymous
-# memory file is shared memory that no resident-set figure shows. The ratio padded/unpadded
-# should stay near 1 (layers-read.c spills members past LAYERS_SPILL_MIN to an unlinked file).
-# Other processes' shared memory moves the figure a little: run it on a quiet machine.
+# memory file is shared memory that no resident-set figure shows. Disk is the peak growth of
+# the used space of TMPDIR's file system (statvfs, sampled likewise): what a member spilled to
+# an unlinked file there costs. The ratio padded/unpadded should stay near 1. The framework
+# library, a compressed member past LAYERS_SPILL_MIN, has its GPU code scanned as it is
+# inflated (root_stream(), the fatbin stream scanner), not copied; what still reads it whole
+# (the loader emulation's dynamic-section read) spills it to TMPDIR, which the padded run's
+# TMPDIR growth shows. Other processes' shared memory and disk writes move the figures a
+# little: run it on a quiet machine.
 # Usage: bench/bench-wheel-memory.sh [BUILD_DIR]   PAD_MB=1536 NVCC=/usr/local/cuda/bin/nvcc
 set -eu
 build=${1:-build}
@@ -59,13 +64,22 @@ def shmem():
     return 0
 
 
+def disk_used(where):
+    st = os.statvfs(where)
+    return (st.f_blocks - st.f_bfree) * st.f_frsize // 1024
+
+
 def measure(path):
-    """(peak RSS of the tree, peak Shmem growth) in KiB, and the targets found."""
+    """(peak RSS of the tree, peak Shmem growth, peak TMPDIR growth) in KiB, and the targets
+    found."""
+    tmpdir = os.environ.get("TMPDIR", "/tmp")
     base, top, stop = shmem(), [0], threading.Event()
+    dbase, dtop = disk_used(tmpdir), [0]
 
     def sample():
         while not stop.is_set():
             top[0] = max(top[0], shmem() - base)
+            dtop[0] = max(dtop[0], disk_used(tmpdir) - dbase)
             time.sleep(0.02)
     t = threading.Thread(target=sample)
     t.start()
@@ -76,7 +90,7 @@ def measure(path):
     rss = int(out.stdout.split()[0])
     rep = subprocess.run([gpuenv, "report", "--json", "--stable", "--no-vendor", "--wheel", path],
                          capture_output=True, text=True).stdout
-    return rss, top[0], rep.count('"value": "sm_90"') > 0
+    return rss, top[0], dtop[0], rep.count('"value": "sm_90"') > 0
 
 
 small = wheel("small.whl", lib)
@@ -90,10 +104,10 @@ subprocess.run(["objcopy", "--add-section", ".pad=" + os.path.join(tmp, "pad.bin
 os.unlink(os.path.join(tmp, "pad.bin"))
 big = wheel("big.whl", padded_lib)
 os.unlink(padded_lib)
-r0, s0, ok0 = measure(small)
-r1, s1, ok1 = measure(big)
+r0, s0, d0, ok0 = measure(small)
+r1, s1, d1, ok1 = measure(big)
 print(f"library {os.path.getsize(lib) // 1024} KiB, padded by {pad} MiB; wheel {os.path.getsize(big) >> 20} MiB")
-print(f"unpadded: peak RSS {r0} KiB, Shmem growth {s0} KiB, sm_90 found: {ok0}")
-print(f"padded:   peak RSS {r1} KiB, Shmem growth {s1} KiB, sm_90 found: {ok1}")
+print(f"unpadded: peak RSS {r0} KiB, Shmem growth {s0} KiB, TMPDIR growth {d0} KiB, sm_90 found: {ok0}")
+print(f"padded:   peak RSS {r1} KiB, Shmem growth {s1} KiB, TMPDIR growth {d1} KiB, sm_90 found: {ok1}")
 print(f"memory ratio padded/unpadded (RSS + Shmem growth): {(r1 + s1) / max(1, r0 + s0):.2f}")
 PY

@@ -7,7 +7,9 @@
  * (nothing copied, and a mapping maps the image file itself); a file of a compressed layer is
  * decompressed into an anonymous memory file of exactly its size, or, past LAYERS_SPILL_MIN,
  * into an unlinked temporary file, whose pages the kernel writes back and drops as it needs:
- * the memory a read costs stays bounded whatever the member's size.
+ * the memory a read costs stays bounded whatever the member's size. A reader that needs the
+ * bytes once, in order (the fatbin stream scanner), takes a large member chunk by chunk
+ * instead (layers_stream_file()), and nothing is written anywhere.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -226,12 +228,13 @@ static int cursor_seek(struct layers *t, unsigned layer, uint32_t entry)
 	return 0;
 }
 
-/* The bytes of node n of a compressed layer (or a sparse file) in a memory file, or a
- * temporary one when large. */
-static int decompress_to_file(struct layers *t, const struct lnode *n, int *ret_fd)
+/* Inflates node n of a compressed layer (or a sparse file) chunk by chunk into sink, which
+ * returns a negative errno to stop; -EIO when the layer holds more or fewer bytes than the
+ * entry's header said. */
+static int inflate_node(struct layers *t, const struct lnode *n,
+			int (*sink)(void *userdata, const uint8_t *p, size_t len), void *userdata)
 {
-	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *buf = NULL;
+	_cleanup_free_ uint8_t *buf = NULL;
 	uint64_t got = 0;
 	int err = cursor_seek(t, n->layer, n->entry);
 
@@ -240,17 +243,6 @@ static int decompress_to_file(struct layers *t, const struct lnode *n, int *ret_
 	buf = malloc(64 << 10);
 	if (!buf)
 		return -ENOMEM;
-	if (n->size > LAYERS_SPILL_MIN) {
-		/* TMPDIR missing: not -ENOENT or -ENOTDIR, which would say the member is not
-		 * there */
-		err = layers_spill_open(&fd);
-		if (err < 0)
-			return err == -ENOENT || err == -ENOTDIR ? -EIO : err;
-	} else {
-		fd = memfd_create("gpuenv-layer-file", MFD_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-	}
 	for (;;) {
 		la_ssize_t k = t->api->archive_read_data(t->cursor.a, buf, 64 << 10);
 
@@ -262,30 +254,61 @@ static int decompress_to_file(struct layers *t, const struct lnode *n, int *ret_
 			break;
 		if (got + (uint64_t)k > n->size) /* more than the header said */
 			return -EIO;
-		for (la_ssize_t w = 0; w < k;) {
-			ssize_t d = write(fd, buf + w, (size_t)(k - w));
-
-			if (d < 0 && errno == EINTR)
-				continue;
-			if (d < 0)
-				return -errno;
-			w += d;
-		}
+		err = sink(userdata, buf, (size_t)k);
+		if (err < 0)
+			return err;
 		got += (uint64_t)k;
 	}
-	if (got != n->size)
-		return -EIO;
+	return got == n->size ? 0 : -EIO;
+}
+
+static int write_sink(void *userdata, const uint8_t *p, size_t len)
+{
+	int fd = *(int *)userdata;
+
+	for (size_t w = 0; w < len;) {
+		ssize_t d = write(fd, p + w, len - w);
+
+		if (d < 0 && errno == EINTR)
+			continue;
+		if (d < 0)
+			return -errno;
+		w += (size_t)d;
+	}
+	return 0;
+}
+
+/* The bytes of node n of a compressed layer (or a sparse file) in a memory file, or a
+ * temporary one when large. */
+static int decompress_to_file(struct layers *t, const struct lnode *n, int *ret_fd)
+{
+	_cleanup_close_ int fd = -1;
+	int err;
+
+	if (n->size > LAYERS_SPILL_MIN) {
+		/* TMPDIR missing: not -ENOENT or -ENOTDIR, which would say the member is not
+		 * there */
+		err = layers_spill_open(&fd);
+		if (err < 0)
+			return err == -ENOENT || err == -ENOTDIR ? -EIO : err;
+	} else {
+		fd = memfd_create("gpuenv-layer-file", MFD_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+	}
+	err = inflate_node(t, n, write_sink, &fd);
+	if (err < 0)
+		return err;
 	*ret_fd = TAKE_FD(fd);
 	return 0;
 }
 
-int layers_open_file(struct layers *t, const char *path, uint64_t max, int *ret_fd,
-		     uint64_t *ret_base, uint64_t *ret_size)
+/* The regular file at path (links followed) of at most max bytes, as layers_open_file()
+ * checks it. */
+static int file_node(struct layers *t, const char *path, uint64_t max, const struct lnode **ret)
 {
 	int64_t i = lookup(t, path, true);
 	const struct lnode *n;
-	const struct layer *l;
-	int fd;
 
 	if (i < 0)
 		return (int)i;
@@ -298,6 +321,35 @@ int layers_open_file(struct layers *t, const char *path, uint64_t max, int *ret_
 		return -EFBIG;
 	if (n->flags & LNODE_BROKEN)
 		return -EIO;
+	*ret = n;
+	return 0;
+}
+
+int layers_stream_file(struct layers *t, const char *path, uint64_t max,
+		       int (*chunk)(void *userdata, const uint8_t *p, size_t len), void *userdata,
+		       uint64_t *ret_size)
+{
+	const struct lnode *n;
+	int err = file_node(t, path, max, &n);
+
+	if (err < 0)
+		return err;
+	if (n->size <= LAYERS_SPILL_MIN ||
+	    (!t->layers[n->layer].compressed && !(n->flags & LNODE_SPARSE)))
+		return -EOPNOTSUPP; /* stored as is, or small: layers_open_file() costs little */
+	*ret_size = n->size;
+	return inflate_node(t, n, chunk, userdata);
+}
+
+int layers_open_file(struct layers *t, const char *path, uint64_t max, int *ret_fd,
+		     uint64_t *ret_base, uint64_t *ret_size)
+{
+	const struct lnode *n;
+	const struct layer *l;
+	int fd, err = file_node(t, path, max, &n);
+
+	if (err < 0)
+		return err;
 	l = &t->layers[n->layer];
 	if (!l->compressed && !(n->flags & LNODE_SPARSE)) {
 		/* stored as is: the layer's own bytes, unless the layer ends before them */
@@ -312,12 +364,9 @@ int layers_open_file(struct layers *t, const char *path, uint64_t max, int *ret_
 		return 0;
 	}
 	fd = -1;
-	{
-		int err = decompress_to_file(t, n, &fd);
-
-		if (err < 0)
-			return err;
-	}
+	err = decompress_to_file(t, n, &fd);
+	if (err < 0)
+		return err;
 	*ret_fd = fd;
 	*ret_base = 0;
 	*ret_size = n->size;

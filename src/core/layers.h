@@ -97,3 +97,13 @@ int layers_list_dir(struct layers *t, const char *path, size_t max, char ***ret)
  */
 int layers_open_file(struct layers *t, const char *path, uint64_t max, int *ret_fd,
 		     uint64_t *ret_base, uint64_t *ret_size);
+/*
+ * The bytes of the regular file at path handed to chunk in order, in pieces of at most 64 KiB,
+ * as they are decompressed: nothing is kept or written (chunk returns a negative errno to
+ * stop, and that is returned). Only for what layers_open_file() would spill to TMPDIR (a
+ * compressed member over LAYERS_SPILL_MIN): -EOPNOTSUPP otherwise, and the caller opens it.
+ * *ret_size gets its size before the first chunk. Errors as layers_open_file()'s.
+ */
+int layers_stream_file(struct layers *t, const char *path, uint64_t max,
+		       int (*chunk)(void *userdata, const uint8_t *p, size_t len), void *userdata,
+		       uint64_t *ret_size);

@@ -838,6 +838,24 @@ int root_file_open(struct root *r, const char *path, size_t max, struct root_fil
 	return root_record(r, path, err);
 }
 
+int root_stream(struct root *r, const char *path, size_t max,
+		int (*chunk)(void *userdata, const uint8_t *p, size_t len), void *userdata)
+{
+	uint64_t size = 0;
+	int err;
+
+	if (!r->layers)
+		return -EOPNOTSUPP;
+	err = root_check(r, path);
+	if (err >= 0)
+		err = layers_stream_file(r->layers, path, max, chunk, userdata, &size);
+	if (err == -EOPNOTSUPP)
+		return err; /* not read: the caller opens it, and that is recorded */
+	if (err >= 0)
+		root_trace_read(r, path, 0, size);
+	return root_record(r, path, err);
+}
+
 struct layers *root_layers(const struct root *r)
 {
 	return r->layers;

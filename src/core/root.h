@@ -136,6 +136,16 @@ static inline void root_file_untraced(struct root_file *f)
 /* Maps the whole opened file read-only, as root_map() would (no second trace record). */
 int root_file_map(const struct root_file *f, struct root_map *ret);
 void root_file_close(struct root_file *f);
+/*
+ * The bytes of path handed to chunk in order, in pieces, without a copy anywhere: for a
+ * reader that needs them once, from the start (the fatbin stream scanner), of a file that
+ * root_file_open() could only give as a decompressed copy (a large compressed member of an
+ * image layer or a wheel, layers_stream_file()). -EOPNOTSUPP (nothing read, nothing
+ * recorded) for every other file: open it. Errors otherwise as root_file_open()'s, or
+ * chunk's own negative return.
+ */
+int root_stream(struct root *r, const char *path, size_t max,
+		int (*chunk)(void *userdata, const uint8_t *p, size_t len), void *userdata);
 static inline void root_file_closep(struct root_file *f)
 {
 	root_file_close(f);

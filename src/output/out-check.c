@@ -202,6 +202,17 @@ int out_check_text(const struct check_set *s, unsigned flags, struct strbuf *sb)
 	return sb->err;
 }
 
+/* The matrix's first column: frameworks, and the files the policy's architectures.binaries
+ * named, whose cells check-binaries.c names "binary <path>" */
+static const char *subject_header(const struct gpuenv_check *const *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < c[i]->n_cells; k++)
+			if (strncmp(c[i]->cells[k].subject, "binary ", 7) == 0)
+				return "Framework / binary";
+	return "Framework";
+}
+
 static const char *cell_icon(const struct check_cell *cell)
 {
 	if (cell->verdict == COVERAGE_NATIVE)
@@ -283,7 +294,7 @@ static void markdown_one(const struct gpuenv_check *c, const char *target, bool 
 	}
 	if (!c->n_cells)
 		return;
-	strbuf_puts(sb, "\n| Framework | Coverage | Why |\n|---|---|---|\n");
+	strbuf_printf(sb, "\n| %s | Coverage | Why |\n|---|---|---|\n", subject_header(&c, 1));
 	for (size_t i = 0; i < c->n_cells; i++) {
 		strbuf_puts(sb, "| ");
 		put_md(sb, c, flags, c->cells[i].subject);
@@ -306,13 +317,16 @@ static const struct check_cell *cell_for(const struct gpuenv_check *c, const cha
 /* framework × target: each subject once, in the order the targets first show it */
 static void markdown_coverage(const struct check_set *s, unsigned flags, struct strbuf *sb)
 {
+	const char *head;
 	bool any = false;
 
 	for (size_t i = 0; i < s->n; i++)
 		any |= s->c[i]->n_cells > 0;
 	if (!any)
 		return;
-	strbuf_puts(sb, "### Coverage: framework × target\n\n| Framework |");
+	head = subject_header(s->c, s->n);
+	strbuf_printf(sb, "### Coverage: %s × target\n\n| %s |",
+		      streq(head, "Framework") ? "framework" : "framework / binary", head);
 	for (size_t i = 0; i < s->n; i++) {
 		strbuf_putc(sb, ' ');
 		put_md(sb, s->c[i], flags, check_set_target(s, i) ?: "this machine");

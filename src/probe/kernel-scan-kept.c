@@ -139,16 +139,30 @@ int kernel_scan_parse(const char *text, size_t len, const struct kernel_scan_id 
 	return 1;
 }
 
+/* The kept result's text for path: 0, -ENOENT when none (or not replaying), -ENOMEM. */
+static int kept_text(struct probe_env *pe, const char *path, char **ret_name, char **ret,
+		     size_t *ret_len)
+{
+	if (asprintf(ret_name, "scans%s", path) < 0)
+		return -ENOMEM;
+	return ctx_kept(pe->ctx, *ret_name, KEPT_MAX, ret, ret_len);
+}
+
+bool kernel_scan_kept_for(struct probe_env *pe, const char *path)
+{
+	_cleanup_free_ char *name = NULL, *text = NULL;
+	size_t len;
+
+	return kept_text(pe, path, &name, &text, &len) >= 0;
+}
+
 int kernel_scan_replay(struct probe_env *pe, const char *path, const struct kernel_scan_id *id,
 		       struct fatbin_targets *k, int *ret_r)
 {
 	_cleanup_free_ char *name = NULL, *text = NULL;
 	size_t len;
-	int err;
+	int err = kept_text(pe, path, &name, &text, &len);
 
-	if (asprintf(&name, "scans%s", path) < 0)
-		return -ENOMEM;
-	err = ctx_kept(pe->ctx, name, KEPT_MAX, &text, &len);
 	if (err == -ENOMEM)
 		return err;
 	if (err < 0)

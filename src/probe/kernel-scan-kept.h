@@ -16,6 +16,9 @@ int kernel_scan_identity(const struct root_file *f, struct kernel_scan_id *ret);
  * k filled, 0 when none applies (no capture, another file: scan it), -ENOMEM. */
 int kernel_scan_replay(struct probe_env *pe, const char *path, const struct kernel_scan_id *id,
 		       struct fatbin_targets *k, int *ret_r);
+/* Whether a capture being replayed kept a result for path (then it is replayed, never
+ * scanned again). */
+bool kernel_scan_kept_for(struct probe_env *pe, const char *path);
 /* The parser under kernel_scan_replay() (fuzz target kernel-scan-kept): a kept result's text
  * into *ret_r and k when it is for a file of identity id (1); 0: another file's; -EBADMSG:
  * not a kept result (k left empty); -ENOMEM. */

@@ -49,6 +49,18 @@ static ssize_t read_library(void *userdata, uint64_t off, void *buf, size_t n)
 	return got;
 }
 
+/* The targets of a parse (freed) into k, sorted; past the cap: arch_targets_truncated. */
+static int take_result(struct fatbin_targets *k, struct fatbin_result *fr)
+{
+	int r = fatbin_targets_add_result(k, fr);
+
+	fatbin_result_free(fr);
+	if (r == -ENOMEM)
+		return r;
+	fatbin_targets_sort(k);
+	return 0;
+}
+
 /* The parse of the open library f into k. */
 static int scan_file(const struct root_file *f, struct kernel_read *kr, struct fatbin_targets *k)
 {
@@ -71,13 +83,43 @@ static int scan_file(const struct root_file *f, struct kernel_read *kr, struct f
 		r = kr->err;
 	if (r < 0)
 		return r;
-	/* Past the cap: arch_targets_truncated. */
-	r = fatbin_targets_add_result(k, fr);
-	fatbin_result_free(fr);
-	if (r == -ENOMEM)
+	return take_result(k, fr);
+}
+
+static int feed_stream(void *userdata, const uint8_t *p, size_t n)
+{
+	return fatbin_stream_feed(userdata, p, n);
+}
+
+/* A library that only a decompressed copy could give whole (a large compressed member of an
+ * --image layer or a --wheel: root_stream()) is scanned as it is inflated instead, by the
+ * fatbin stream scanner (the CUDA container headers, found by their pattern as `gpuenv scan`
+ * does in a wheel): memory and disk stay bounded whatever its size. 1 when it was; 0 when the
+ * file is not such a member, or the stream found no CUDA container (AMD offload bundles are
+ * found only by the whole-file parse, which then reads a copy spilled to TMPDIR); -errno. */
+static int stream_kernels(struct probe_env *pe, const char *path, struct fatbin_targets *k)
+{
+	struct fatbin_stream *fs = NULL;
+	struct fatbin_result *fr = NULL;
+	int r = fatbin_stream_new(&fs);
+
+	if (r < 0)
 		return r;
-	fatbin_targets_sort(k);
-	return 0;
+	r = root_stream(pe->root, path, CAP_LIBRARY, feed_stream, fs);
+	if (r < 0) {
+		fatbin_stream_free(fs);
+		return r == -EOPNOTSUPP ? 0 : r;
+	}
+	r = fatbin_stream_finish(fs, &fr);
+	if (r < 0)
+		return r;
+	if (fr->n_containers == 0) {
+		fatbin_result_free(fr);
+		log_debug(pe->log, "%s: no CUDA container in the stream; reading it whole", path);
+		return 0;
+	}
+	r = take_result(k, fr);
+	return r < 0 ? r : 1;
 }
 
 /* A capture (or a replay of one) goes through the kept result (kernel-scan-kept.c): the
@@ -88,7 +130,14 @@ static int scan_kernels(struct probe_env *pe, const char *path, struct fatbin_ta
 	struct kernel_read kr = { .f = &f };
 	struct kernel_scan_id id;
 	bool keeping = ctx_keeping(pe->ctx), kept = keeping || !pe->ctx->live;
-	int r = root_file_open(pe->root, path, CAP_LIBRARY, &f), k_r;
+	int r = 0, k_r;
+
+	/* a kept result is replayed; a capture keeps what the whole-file parse finds */
+	if (!keeping && !(kept && kernel_scan_kept_for(pe, path)))
+		r = stream_kernels(pe, path, k);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	r = root_file_open(pe->root, path, CAP_LIBRARY, &f);
 
 	if (r >= 0 && kept)
 		r = kernel_scan_identity(&f, &id);

@@ -5,12 +5,17 @@
  * where it cannot work. NVIDIA's "CUDA Compatibility" guide (§ Forward Compatibility): the
  * compat libcuda must be newer than the kernel driver (an older one fails cuInit with
  * CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, 803), and it is supported on data-center GPUs only (others
- * get CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804). Reads driver.userspace.{libcuda,
- * libnvidia_ml,compat_libcuda[]}, the loaded module's version and the GPUs' market segment
- * (facts/gpus.tsv).
+ * get CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804). Newer, on data-center GPUs, the package
+ * must also be one NVIDIA supports on the module's branch (§ Use the Right CUDA Forward
+ * Compatibility Package: end-of-life branches and New Feature Branches are not supported
+ * targets; facts/data/cuda_compat.tsv). Reads driver.userspace.{libcuda, libnvidia_ml,
+ * compat_libcuda[]}, the loaded module's version and the GPUs' market segment (facts/gpus.tsv).
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "facts/facts-compat.h"
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
 
@@ -71,6 +76,68 @@ const char *cuda_driver_effective(const struct snap_node *root, const char *drv)
 	return nv ? cv : drv;
 }
 
+/* The cuda-compat package a forward-compatibility libcuda of version cv is: its branch's
+ * column of NVIDIA's table, else the CUDA the branch reports (driver_branches.tsv); NULL when
+ * neither knows the branch. */
+static const char *compat_package(const char *cv, char *buf, size_t len)
+{
+	const char *p = facts_cuda_compat_package_of(cv);
+	struct facts_driver_cuda dc;
+
+	if (p)
+		return p;
+	if (facts_cuda_newest_for_driver(cv, &dc) < 0 || dc.lower_bound || !dc.cuda)
+		return NULL;
+	snprintf(buf, len, "%s", dc.cuda);
+	return buf;
+}
+
+/* A newer compat libcuda on data-center GPUs: whether NVIDIA supports its package on the
+ * module's branch. NULL (nothing to say, or a skip recorded) or the finding. */
+static struct finding *judge_package(struct rule_ctx *c, const struct snap_node *cu, const char *cv,
+				     const char *drv, const char *how)
+{
+	char buf[16], listed[128], name[40];
+	const char *pkg = compat_package(cv, buf, sizeof(buf));
+	const struct facts_cuda_compat *row = NULL;
+	int s = pkg ? facts_cuda_compat_support(pkg, drv, &row) : -ENOENT;
+	unsigned branch = 0;
+
+	if (s == FACTS_COMPAT_COMPATIBLE || s == FACTS_COMPAT_NOT_NEEDED)
+		return NULL; /* what forward compatibility is for */
+	sscanf(drv, "%u", &branch);
+	if (s < 0) {
+		rule_skip(
+			c, NULL,
+			"the forward-compatibility libcuda %s runs over the module %s where NVIDIA "
+			"supports its package on the R%u branch, and the knowledge base's table of "
+			"NVIDIA's cuda-compat packages (facts:cuda_compat) has %s",
+			cv, drv, branch,
+			pkg ? "no row of that package" : "no package of that libcuda's branch");
+		return NULL;
+	}
+	facts_cuda_compat_branches(pkg, listed, sizeof(listed));
+	snprintf(name, sizeof(name), "cuda-compat-%.*s-%s", (int)strcspn(pkg, "."), pkg,
+		 pkg + strcspn(pkg, ".") + (pkg[strcspn(pkg, ".")] == '.'));
+	if (s == FACTS_COMPAT_NOT_COMPATIBLE)
+		return rule_finding(
+			c, GPUENV_SEVERITY_ERROR, snap_get_str(cu, "path"),
+			"ld.so loads the forward-compatibility libcuda %s (%s, %s: %s) over the "
+			"kernel module %s, a branch NVIDIA's CUDA Compatibility table marks not "
+			"compatible with that package (facts:cuda_compat, %s); cuInit fails with "
+			"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
+			cv, snap_get_str(cu, "resolved_path") ?: "?", how, name, drv, row->source);
+	return rule_finding(
+		c, GPUENV_SEVERITY_WARNING, snap_get_str(cu, "path"),
+		"ld.so loads the forward-compatibility libcuda %s (%s, %s: %s) over the kernel "
+		"module %s, but NVIDIA's CUDA Compatibility table lists %s on %s only "
+		"(facts:cuda_compat): the R%u branch is not a supported target of forward "
+		"compatibility (NVIDIA: branches not listed are end of life, and New Feature "
+		"Branches are not supported targets)",
+		cv, snap_get_str(cu, "resolved_path") ?: "?", how, name, drv, name,
+		*listed ? listed : "no branch", branch);
+}
+
 RULE_CHECK(check_cuda_compat_unsupported)
 {
 	const struct snap_node *cu = snap_get(root, "driver.userspace.libcuda");
@@ -125,8 +192,8 @@ RULE_CHECK(check_cuda_compat_unsupported)
 			  nv == 0 ? "no NVIDIA GPU was read on the PCI bus"
 				  : "the knowledge base does not know every GPU's segment");
 		return;
-	} else
-		return; /* newer, on data-center GPUs: what forward compatibility is for */
+	} else if (!(f = judge_package(c, cu, cv, drv, how)))
+		return; /* newer, on data-center GPUs, on a branch NVIDIA supports the package on */
 	finding_fact(f, "driver.userspace.libcuda.resolved_path", snap_child(cu, "resolved_path"));
 	finding_fact(f, "driver.userspace.libcuda.version", snap_child(cu, "version"));
 	finding_fact(f, "driver.userspace.libcuda.found_via", snap_child(cu, "found_via"));

@@ -20,6 +20,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static unsigned visited;
 
+/* layers_stream_file()'s chunks, counted: together exactly the entry's size */
+static int count_chunk(void *userdata, const uint8_t *p, size_t n)
+{
+	if (!p || n == 0 || n > 64 << 10)
+		abort();
+	*(uint64_t *)userdata += n;
+	return 0;
+}
+
 static void walk(struct layers *t, const char *dir, unsigned depth)
 {
 	char **names = NULL;
@@ -51,6 +60,15 @@ static void walk(struct layers *t, const char *dir, unsigned depth)
 				  (off_t)base) < 0)
 				abort();
 			close(fd);
+		}
+		{
+			uint64_t total = 0, want = 0;
+
+			/* a compressed entry past LAYERS_SPILL_MIN (a small bomb of zeros) */
+			if (layers_stream_file(t, path, 64 << 20, count_chunk, &total, &want) ==
+				    0 &&
+			    total != want)
+				abort();
 		}
 		free(path);
 	}

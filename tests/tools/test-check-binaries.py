@@ -189,6 +189,9 @@ def test_matrix(tmp, root):
     text = open(md, encoding="utf-8").read()
     check(f"binary {TRAIN}" in text and "no-kernel-image" in text,
           "markdown: a matrix row per binary")
+    check("### Coverage: framework / binary × target" in text and
+          "\n| Framework / binary | gpu=H100" in text and "\n| Framework |" not in text,
+          "markdown: the matrix's first column is headed for binaries too: " + text[-600:])
 
 
 def test_image(tmp, root):

@@ -277,15 +277,30 @@ check("unknown GPU in --target: exit 64, says how to name it",
 
 # 8b'. host-cuda-compat: the target's programs load the cuda-compat package's libcuda
 # (NVIDIA's CUDA Compatibility guide, Forward Compatibility): on a data-center GPU over an older
-# module it runs the newer CUDA; on a GeForce it fails with 804; older than the module, 803
+# module of a branch NVIDIA's table lists for the package it runs the newer CUDA; over a branch
+# the table does not list (end of life, New Feature Branch) it is not a supported target (a
+# warning); on a GeForce it fails with 804; older than the module, 803
 rc, doc = run_json("torch-cu130-on-r550", None, "--target",
-                   "gpu=H100,driver=550.54.15,host-cuda-compat=13.0")
-check("--target H100/R550 with cuda-compat 13.0: cu130 runs on the compat libcuda",
+                   "gpu=H100,driver=535.183.01,host-cuda-compat=13.0")
+check("--target H100/R535 with cuda-compat 13.0: cu130 runs on the compat libcuda",
       rule(doc, "framework.cuda-newer-than-driver")["state"] == "pass" and
       rule(doc, "runtime.cuda-compat-unsupported")["state"] == "pass" and
       [c["verdict"] for c in doc["coverage"]] == ["native"],
       f"rc={rc} " + str([(r["id"], r["state"], r.get("message")) for r in doc["rules"]
                          if r["state"] == "fail"]) + str(doc.get("coverage")))
+rc, doc = run_json("torch-cu130-on-r550", None, "--target",
+                   "gpu=H100,driver=550.54.15,host-cuda-compat=13.0")
+r = rule(doc, "runtime.cuda-compat-unsupported")
+check("--target H100/R550 with cuda-compat 13.0: R550 is not a target NVIDIA lists for it",
+      r.get("severity") == "warning" and r["state"] != "pass" and
+      "cuda-compat-13-0 on R535, R570 only" in (r.get("message") or "") and
+      "R550 branch is not a supported target" in (r.get("message") or ""), f"rc={rc} {r}")
+rc, doc = run_json("torch-cu130-on-r550", None, "--target",
+                   "gpu=H100,driver=560.35.03,host-cuda-compat=12.9")
+r = rule(doc, "runtime.cuda-compat-unsupported")
+check("--target H100/R560 (end of life) with cuda-compat 12.9: not a supported target",
+      r.get("severity") == "warning" and "cuda-compat-12-9 on R535, R570 only" in
+      (r.get("message") or ""), f"rc={rc} {r}")
 rc, doc = run_json("torch-cu130-on-r550", None, "--target",
                    "gpu=RTX 4090,driver=550.54.15,host-cuda-compat=13.0")
 check("--target GeForce with cuda-compat: 804, and cu130 still needs a newer driver",
@@ -383,6 +398,9 @@ md = open(mm, encoding="utf-8").read()
 check("matrix markdown: a column per target",
       all(t in md.split("### Coverage: framework × target")[1].splitlines()[2] for t in
           (MTARGETS[0], MTARGETS[1])), md[:800])
+check("matrix markdown: frameworks only: the first column is headed Framework",
+      md.split("### Coverage: framework × target")[1].splitlines()[2].startswith("| Framework |"),
+      md[:800])
 check("matrix markdown: the cells", "❌ no-kernel-image on" in md and "✅ native on" in md, md[:800])
 check("matrix markdown: every line a heading, a table row or prose",
       all(l.startswith(("|", "#", "Profile")) or not l.strip() for l in md.splitlines()), md[:800])

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "facts/facts-compat.h"
 #include "facts/facts-table.h"
 #include "shared/parse.h"
 #include "tmptree.h"
@@ -708,6 +709,49 @@ static void test_generator(void **state)
 		0);
 }
 
+/* NVIDIA's forward-compatibility package table (cuda_compat.tsv, "Use the Right CUDA Forward
+ * Compatibility Package"), and the generator's checks of it. */
+static void test_cuda_compat(void **state)
+{
+	const struct facts_cuda_compat *r;
+	char buf[128];
+
+	assert_int_equal(facts_cuda_compat_support("12.9", "570.86.10", &r),
+			 FACTS_COMPAT_COMPATIBLE);
+	assert_string_equal(r->driver_branch, "570");
+	assert_int_equal(facts_cuda_compat_support("12.8.1", "570", &r), FACTS_COMPAT_NOT_NEEDED);
+	assert_int_equal(facts_cuda_compat_support("12.9", "580.65.06", &r),
+			 FACTS_COMPAT_NOT_COMPATIBLE);
+	/* R550 is end of life: no column, so not a supported target */
+	assert_int_equal(facts_cuda_compat_support("13.0", "550.54.15", &r), FACTS_COMPAT_UNLISTED);
+	assert_null(r);
+	assert_int_equal(facts_cuda_compat_support("12.7", "535", &r), -ENOENT);
+	assert_int_equal(facts_cuda_compat_support("x", "535", &r), -EINVAL);
+	assert_int_equal(facts_cuda_compat_support("12.8", "r535", &r), -EINVAL);
+	assert_int_equal(facts_cuda_compat_branches("13.0", buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "R535, R570");
+	assert_int_equal(facts_cuda_compat_branches("12.2", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_string_equal(facts_cuda_compat_package_of("590.44.01"), "13.1");
+	assert_null(facts_cuda_compat_package_of("575.51.03")); /* not a column */
+	if (system("python3 -c pass >/dev/null 2>&1") != 0)
+		return;
+#define COMPAT_HDR "package\tdriver_branch\tsupport\tconfidence\tsource\n"
+	assert_int_equal(run_gen_with("cuda_compat.tsv",
+				      COMPAT_HDR "12.8\t535\tcompatible\tconfirmed\tS\n"
+						 "12.8\t570\tnot_needed\tconfirmed\tS\n"),
+			 0);
+	assert_int_not_equal(run_gen_with("cuda_compat.tsv",
+					  COMPAT_HDR "12.8\t570\tnot_needed\tconfirmed\tS\n"
+						     "12.8\t535\tcompatible\tconfirmed\tS\n"),
+			     0);
+	assert_int_not_equal(
+		run_gen_with("cuda_compat.tsv", COMPAT_HDR "12.8\t535\tC\tconfirmed\tS\n"), 0);
+	assert_int_not_equal(
+		run_gen_with("cuda_compat.tsv", COMPAT_HDR "12\t535\tcompatible\tconfirmed\tS\n"),
+		0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -724,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_tensorflow_build),
 		cmocka_unit_test(test_generator),
 		cmocka_unit_test(test_generator_new_tables),
+		cmocka_unit_test(test_cuda_compat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

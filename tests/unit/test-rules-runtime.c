@@ -190,10 +190,21 @@ static void test_cuda_compat(void **state)
 	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR,
 	    "older than the kernel module 550.54.15");
 	NO(s, "runtime.library-shadowed"); /* reported once, by its own rule */
-	/* Newer compat on a data-center GPU is what forward compatibility is for. */
+	/* Newer compat on a data-center GPU over a branch NVIDIA's table does not list for its
+	 * package (cuda-compat-13-0 on R550, end of life): not a supported target, a warning. */
 	snap_set_str(l, "version", "580.95.05", "x");
 	gpu(s, NULL, "nvidia");
+	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_WARNING,
+	    "lists cuda-compat-13-0 on R535, R570 only");
+	/* On a branch the table lists (R535): what forward compatibility is for. */
+	driver_loaded(s, "535.183.01");
 	NO(s, "runtime.cuda-compat-unsupported");
+	/* A package the table has no row of (R565's CUDA 12.7, never released as a package):
+	 * whether NVIDIA supports it could not be told. */
+	snap_set_str(l, "version", "565.57.01", "x");
+	SKIPPED(s, "runtime.cuda-compat-unsupported");
+	snap_set_str(l, "version", "580.95.05", "x");
+	driver_loaded(s, "550.54.15");
 	snap_set_str(node(s, "hardware.gpus.0"), "device_id", "0x2684", "x"); /* RTX 4090 */
 	YES(s, "runtime.cuda-compat-unsupported", GPUENV_SEVERITY_ERROR, "(804)");
 	/* Bind-mounted outside any compat/ directory (a container's multiarch dir): known by
