@@ -4,8 +4,9 @@
  * libze_intel_gpu.so.1) through dlopen, in a child under a deadline. Calls and layouts:
  * levelzero-abi.h (the public ze_api.h). Writes "library", "init", "driver_count",
  * "drivers[] {api_version, driver_version, device_count}", "device_count" and "devices[]
- * {driver, name, type, vendor_id, device_id, integrated, memory_total_mib}"
- * (docs/snapshot-schema.md, driver.level_zero). Each call's result is kept:
+ * {driver, name, type, vendor_id, device_id, integrated, memory_total_mib}", then Sysman's
+ * "sysman" and per-device readings (levelzero-sysman.c) (docs/snapshot-schema.md,
+ * driver.level_zero). Each call's result is kept:
  * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE / _VERSION are "unsupported",
  * ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS "unreadable", any other failure "error" with the
  * code's name and number. zeInit(ZE_INIT_FLAG_GPU_ONLY) failing with
