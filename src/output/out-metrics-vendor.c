@@ -73,6 +73,28 @@ static const struct vendor_series intel_series[] = {
 	{ "gpuenv_intel_gpu_memory_total_bytes", METRIC_GAUGE,
 	  "Device-local memory size (zeDeviceGetMemoryProperties; none on an integrated GPU).",
 	  "memory_total_mib", NULL, VC_BYTES },
+	{ "gpuenv_intel_gpu_memory_used_bytes", METRIC_GAUGE,
+	  "Device-local memory in use, size - free of the device's memory modules "
+	  "(zesMemoryGetState).",
+	  "memory_used_bytes", NULL, VC_INT },
+	{ "gpuenv_intel_gpu_temperature_celsius", METRIC_GAUGE,
+	  "GPU temperature by sensor, the hottest of each: global (the whole device), gpu, "
+	  "memory (zesTemperatureGetState).",
+	  "temperature_global_c", "sensor=\"global\"", VC_INT },
+	{ "gpuenv_intel_gpu_temperature_celsius", METRIC_GAUGE, NULL, "temperature_gpu_c",
+	  "sensor=\"gpu\"", VC_INT },
+	{ "gpuenv_intel_gpu_temperature_celsius", METRIC_GAUGE, NULL, "temperature_memory_c",
+	  "sensor=\"memory\"", VC_INT },
+	{ "gpuenv_intel_gpu_energy_joules_total", METRIC_COUNTER,
+	  "Energy the GPU used (zesPowerGetEnergyCounter of its power domain); its rate is the "
+	  "power in watts.",
+	  "energy_uj", NULL, VC_MICRO },
+	{ "gpuenv_intel_gpu_ras_errors_total", METRIC_COUNTER,
+	  "RAS errors by severity, every category (resets, programming, driver, compute, "
+	  "non-compute, cache, display) summed (zesRasGetState; usually needs root).",
+	  "ras_correctable", "severity=\"correctable\"", VC_INT },
+	{ "gpuenv_intel_gpu_ras_errors_total", METRIC_COUNTER, NULL, "ras_uncorrectable",
+	  "severity=\"uncorrectable\"", VC_INT },
 };
 
 /* What a vendor session's renderer needs: its subtree, its names and the labels of each

@@ -4,8 +4,9 @@
  * libze_intel_gpu.so.1) through dlopen, in a child under a deadline. Calls and layouts:
  * levelzero-abi.h (the public ze_api.h). Writes "library", "init", "driver_count",
  * "drivers[] {api_version, driver_version, device_count}", "device_count" and "devices[]
- * {driver, name, type, vendor_id, device_id, integrated, memory_total_mib}"
- * (docs/snapshot-schema.md, driver.level_zero). Each call's result is kept:
+ * {driver, name, type, vendor_id, device_id, integrated, memory_total_mib}", then Sysman's
+ * "sysman" and per-device readings (levelzero-sysman.c) (docs/snapshot-schema.md,
+ * driver.level_zero). Each call's result is kept:
  * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE / _VERSION are "unsupported",
  * ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS "unreadable", any other failure "error" with the
  * code's name and number. zeInit(ZE_INIT_FLAG_GPU_ONLY) failing with
@@ -19,7 +20,7 @@
 #include <string.h>
 
 #include "dl.h"
-#include "levelzero-abi.h"
+#include "levelzero-internal.h"
 #include "session.h"
 
 DL_NOTE(dl_note_levelzero, "[{\"feature\":\"level-zero\",\"description\":\"Intel GPU state from "
@@ -27,13 +28,7 @@ DL_NOTE(dl_note_levelzero, "[{\"feature\":\"level-zero\",\"description\":\"Intel
 			   "\"suggested\",\"soname\":[\"libze_loader.so.1\"]}]");
 
 #define ZE_MAX_DRIVERS	16u
-#define ZE_MAX_DEVICES	64u
 #define ZE_MAX_MEMORIES 8u
-#define ZE_MISSING	(UINT32_MAX - 100u) /* not a result: the library lacks the function */
-
-struct levelzero_fns {
-	LEVELZERO_SYMBOLS(DL_TABLE_FIELDS)
-};
 
 static const struct dl_symbol levelzero_symbols[] = {
 #define X(f, req, ret, params, ...) DL_SYMBOL_ENTRY(struct levelzero_fns, f, req, __VA_ARGS__)
@@ -75,13 +70,7 @@ const char *vendor_levelzero_error_name(unsigned rc)
 	return NULL;
 }
 
-struct levelzero {
-	struct vwriter *w;
-	struct levelzero_fns f;
-};
-
-static bool ze_failv(struct levelzero *z, const char *call, ze_result_t rc,
-		     const char *const keys[])
+bool ze_failv(struct levelzero *z, const char *call, ze_result_t rc, const char *const keys[])
 {
 	const char *name = vendor_levelzero_error_name(rc), *state = "error";
 
@@ -100,21 +89,6 @@ static bool ze_failv(struct levelzero *z, const char *call, ze_result_t rc,
 			 rc);
 	return false;
 }
-
-#define ze_fail(z, call, rc, ...) ze_failv(z, call, rc, (const char *const[]){ __VA_ARGS__, NULL })
-
-/* Calls fn when the library has it (after announcing it, for hang attribution); true on
- * success, else the failure is recorded on key and the extra keys. */
-#define ZE(z, key, fn, args, ...)                                                                  \
-	({                                                                                         \
-		ze_result_t _rc = ZE_MISSING;                                                      \
-		const char *_call = (z)->f.fn##_name ? (z)->f.fn##_name : #fn;                     \
-		if ((z)->f.fn) {                                                                   \
-			vw_begin((z)->w, key, _call);                                              \
-			_rc = (z)->f.fn args;                                                      \
-		}                                                                                  \
-		_rc == ZE_RESULT_SUCCESS ? true : ze_fail(z, _call, _rc, key, ##__VA_ARGS__);      \
-	})
 
 static const char *device_type_name(uint32_t t)
 {
@@ -189,6 +163,8 @@ static void ze_device(struct levelzero *z, ze_device_handle_t h, unsigned driver
 		vw_int(z->w, "vendor_id", p.vendorId);
 		vw_int(z->w, "device_id", p.deviceId);
 		vw_bool(z->w, "integrated", p.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED);
+		memcpy(z->uuid[i], p.uuid, sizeof(p.uuid));
+		z->have_uuid[i] = true;
 	}
 	ze_memory(z, h);
 }
@@ -243,6 +219,7 @@ static void ze_drivers(struct levelzero *z)
 	vw_set_base(z->w, "%s", "");
 	z->w->call = z->f.zeDeviceGet_name; /* the count's source */
 	vw_int(z->w, "device_count", n);
+	z->n_devices = n;
 }
 
 static const char *const levelzero_keys[] = { "library", "init", "driver_count", "devices", NULL };
@@ -276,6 +253,7 @@ static int levelzero_child(int fd, void *userdata)
 	}
 	vw_str(&w, "init", "ZE_RESULT_SUCCESS");
 	ze_drivers(&z);
+	levelzero_sysman(&z);
 	return w.err ? 1 : 0;
 }
 

@@ -9,6 +9,7 @@
  *                          device_id, integrated (0/1), memory_total_mib (left out: no
  *                          device-local memory)
  * plus the injections (error./hang./crash. <function>). One driver holds every device.
+ * Sysman (zes*): fake-levelzero-sysman.c.
  * Before a successful zeInit everything answers ZE_RESULT_ERROR_UNINITIALIZED, as the real
  * loader does. The structures are filled through the layouts of ze_api.h (levelzero-abi.h),
  * and a call whose stype is not the one the specification names is refused with
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake-levelzero.h"
 #include "fake-scenario.h"
 #include "vendor/levelzero-abi.h"
 
@@ -44,7 +46,7 @@ static const struct fake_code codes[] = {
 
 #define N_CODES (sizeof(codes) / sizeof(codes[0]))
 
-static int code_of(const char *name)
+int fake_levelzero_code_of(const char *name)
 {
 	const struct fake_code *c = fake_code_by_name(codes, N_CODES, name);
 
@@ -56,7 +58,7 @@ static int initialized;
 #define ENTER(fn, dev_section)                                                                     \
 	do {                                                                                       \
 		int _code;                                                                         \
-		if (fake_inject(S, dev_section, fn, code_of, &_code))                              \
+		if (fake_inject(S, dev_section, fn, fake_levelzero_code_of, &_code))               \
 			return (ze_result_t)_code;                                                 \
 		if (!initialized && strcmp(fn, "zeInit") != 0)                                     \
 			return ZE_RESULT_ERROR_UNINITIALIZED;                                      \
@@ -64,7 +66,7 @@ static int initialized;
 
 #define DRIVER ((ze_driver_handle_t)(uintptr_t)0x5a)
 
-static unsigned count(void)
+unsigned fake_levelzero_count(void)
 {
 	unsigned long long n;
 
@@ -73,12 +75,18 @@ static unsigned count(void)
 	return fake_count("levelzero.device.");
 }
 
+void fake_levelzero_uuid(ze_device_handle_t h, uint8_t uuid[16])
+{
+	memset(uuid, 0xcd, 16);
+	uuid[0] = (uint8_t)(uintptr_t)h; /* each device its own */
+}
+
 /* Handles are 1-based device numbers. */
 static const char *dev_section(ze_device_handle_t h, char *buf, size_t len)
 {
 	uintptr_t i = (uintptr_t)h;
 
-	if (i == 0 || i > count())
+	if (i == 0 || i > fake_levelzero_count())
 		return NULL;
 	snprintf(buf, len, "levelzero.device.%u", (unsigned)(i - 1));
 	return buf;
@@ -132,7 +140,7 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t d, struct ze_driver_propert
 
 ze_result_t zeDeviceGet(ze_driver_handle_t d, uint32_t *n, ze_device_handle_t *devs)
 {
-	unsigned c = count();
+	unsigned c = fake_levelzero_count();
 
 	ENTER("zeDeviceGet", NULL);
 	if (d != DRIVER || !n)
@@ -154,7 +162,7 @@ ze_result_t zeDeviceGet(ze_driver_handle_t d, uint32_t *n, ze_device_handle_t *d
 		sec = dev_section(h, sec##_buf, sizeof(sec##_buf));                                \
 		if (!sec)                                                                          \
 			return ZE_RESULT_ERROR_INVALID_ARGUMENT;                                   \
-		if (fake_inject(S, sec, fn, code_of, &_code))                                      \
+		if (fake_inject(S, sec, fn, fake_levelzero_code_of, &_code))                       \
 			return (ze_result_t)_code;                                                 \
 		if (!initialized)                                                                  \
 			return ZE_RESULT_ERROR_UNINITIALIZED;                                      \
@@ -180,7 +188,7 @@ ze_result_t zeDeviceGetProperties(ze_device_handle_t h, struct ze_device_propert
 	p->flags = integrated ? ZE_DEVICE_PROPERTY_FLAG_INTEGRATED : 0;
 	p->coreClockRate = 2400;
 	p->maxMemAllocSize = 4ull << 30;
-	memset(p->uuid, 0xcd, sizeof(p->uuid));
+	fake_levelzero_uuid(h, p->uuid);
 	snprintf(p->name, sizeof(p->name), "%s", name ? name : "");
 	return ZE_RESULT_SUCCESS;
 }

@@ -3,10 +3,12 @@
 """The exporter's AMD and Intel series (docs/exporter.md "AMD and Intel GPUs"): `gpuenv
 exporter --once` on the healthy RX 7900 XTX fixture with the fake AMD SMI, and on the Rocket
 Lake Level Zero fixture with the fake Level Zero loader (its UHD Graphics 750 plus a discrete
-Arc A770 added to the scenario here), both formats parsed strictly (exporter_util.parse) and
+Arc A770 added to the scenario here, with Sysman's temperatures, energy, memory used and RAS
+totals), both formats parsed strictly (exporter_util.parse) and
 the text one by `promtool check metrics` (Debian's prometheus; skipped, saying so, without
 it): the values in base units, a reading the library marks unsupported left out, amdsmi_init
-failing, a library hanging in the middle of a GPU, and a machine with neither driver
+failing, a library hanging in the middle of a GPU, Sysman calls refused, failing or zesInit
+failing (recorded per GPU, never fatal), and a machine with neither driver
 exporting none of these series.
 Usage: test-exporter-vendor.py GPUENV"""
 import os
@@ -51,7 +53,15 @@ vendor_id = 0x8086
 device_id = 0x56a0
 integrated = 0
 memory_total_mib = 16288
+memory_free_mib = 15264
+temperature_global_c = 48.6
+temperature_gpu_c = 47.2
+temperature_memory_c = 40
+energy_uj = 123456789012
+ras_correctable = 7
+ras_uncorrectable = 0
 """
+ZES_UNSCRIPTED = "error.zesInit = ZE_RESULT_ERROR_UNSUPPORTED_FEATURE\n"
 
 
 def check(what, got, want):
@@ -64,7 +74,9 @@ def run(fixture, extra_args, scenario_tail, openmetrics=False, timeout_ms=60000)
     scenario plus scenario_tail, and extra_args in place of the fixture's own."""
     d = os.path.join(SRC, "tests", "fixtures", fixture)
     with open(os.path.join(d, "scenario.ini"), encoding="utf-8") as f:
-        text = f.read() + scenario_tail
+        # the Rocket Lake fixture leaves Sysman unscripted (zesInit unsupported); this
+        # test scripts it
+        text = f.read().replace(ZES_UNSCRIPTED, "") + scenario_tail
     with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as s:
         s.write(text)
     try:
@@ -163,6 +175,50 @@ def intel():
     # the iGPU has no device-local memory: no sample, not 0
     check("igpu memory", value(fams, "gpuenv_intel_gpu_memory_total_bytes", gpu="0"), None)
     check("intel info OpenMetrics", om["gpuenv_intel_gpu_device"]["type"], "info")
+    # Sysman (zesInit, then the readings of the Sysman device with the A770's uuid)
+    check("arc memory used", value(fams, "gpuenv_intel_gpu_memory_used_bytes", gpu="1"),
+          str(1024 * 1024 * 1024))
+    check("igpu memory used", value(fams, "gpuenv_intel_gpu_memory_used_bytes", gpu="0"), None)
+    for sensor, want in (("global", "49"), ("gpu", "47"), ("memory", "40")):
+        check(f"arc {sensor} temperature",
+              value(fams, "gpuenv_intel_gpu_temperature_celsius", gpu="1", sensor=sensor), want)
+    check("igpu temperature",
+          value(fams, "gpuenv_intel_gpu_temperature_celsius", gpu="0", sensor="gpu"), None)
+    check("arc energy", value(fams, "gpuenv_intel_gpu_energy_joules_total", gpu="1"),
+          "123456.789012")
+    check("energy type", fams["gpuenv_intel_gpu_energy_joules_total"]["type"], "counter")
+    check("energy OpenMetrics family", om["gpuenv_intel_gpu_energy_joules"]["type"], "counter")
+    check("arc ras correctable", value(fams, "gpuenv_intel_gpu_ras_errors_total", gpu="1",
+                                       severity="correctable"), "7")
+    check("arc ras uncorrectable", value(fams, "gpuenv_intel_gpu_ras_errors_total", gpu="1",
+                                         severity="uncorrectable"), "0")
+    check("intel failed calls", value(fams, "gpuenv_intel_gpu_level_zero_failed_calls", gpu="1"),
+          "0")
+
+    # RAS refused (non-root), energy unsupported: those left out and counted where an error,
+    # the rest exported; never fatal
+    fams, _ = both("rw-intel-rkl-level-zero-session-fixed", ze, ARC_DEVICE
+                   + "error.zesRasGetState = ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS\n"
+                   + "error.zesPowerGetEnergyCounter = ZE_RESULT_ERROR_UNKNOWN\n")
+    check("ras refused", value(fams, "gpuenv_intel_gpu_ras_errors_total", gpu="1",
+                               severity="uncorrectable"), None)
+    check("energy failed", value(fams, "gpuenv_intel_gpu_energy_joules_total", gpu="1"), None)
+    check("failed calls (the energy error; RAS refused is not an error)",
+          value(fams, "gpuenv_intel_gpu_level_zero_failed_calls", gpu="1"), "1")
+    check("temperature despite the failures",
+          value(fams, "gpuenv_intel_gpu_temperature_celsius", gpu="1", sensor="gpu"), "47")
+
+    # zesInit failing: the core series stay, no Sysman series
+    fams, _ = both("rw-intel-rkl-level-zero-session-fixed", ze, ARC_DEVICE.replace(
+        "[levelzero.device.1]", "[levelzero]\nerror.zesInit = ZE_RESULT_ERROR_UNKNOWN\n"
+        "[levelzero.device.1]"))
+    check("up without Sysman", value(fams, "gpuenv_level_zero_up"), "1")
+    check("memory total without Sysman",
+          value(fams, "gpuenv_intel_gpu_memory_total_bytes", gpu="1"), str(16288 * 1024 * 1024))
+    check("no Sysman series after zesInit failed",
+          [f for f in fams if f.startswith(("gpuenv_intel_gpu_temperature",
+                                            "gpuenv_intel_gpu_energy", "gpuenv_intel_gpu_ras",
+                                            "gpuenv_intel_gpu_memory_used"))], [])
 
 
 def neither():

@@ -5,7 +5,8 @@
  * inherited by the vendor child): the driver and device properties through ze_api.h's
  * layouts, a driver with no device, zeInit failing as the loader does without a GPU driver,
  * a permission refusal, a library that is missing or not a Level Zero loader, a hang and a
- * crash. The helpers: vendor-test-util.c.
+ * crash; Sysman's readings (temperatures, energy, memory used, RAS totals), tied to the core
+ * devices by uuid, on the device or summed over its tiles, and each failure kept on its GPU. The helpers: vendor-test-util.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -155,6 +156,126 @@ static void test_crash(void **state)
 	json_decref(t);
 }
 
+/* The A770 with Sysman readings; the iGPU has none but a system-memory module. */
+static const char arc_sysman[] =
+	"[levelzero.device.0]\nname = Intel(R) Arc(TM) A770 Graphics\n"
+	"memory_total_mib = 16288\nmemory_free_mib = 15264\n"
+	"temperature_global_c = 48.6\ntemperature_gpu_c = 47.2\ntemperature_memory_c = 40\n"
+	"energy_uj = 123456789012\nras_correctable = 7\nras_uncorrectable = 0\n"
+	"[levelzero.device.1]\nname = Intel(R) UHD Graphics 770\nintegrated = 1\n";
+
+static void test_sysman(void **state)
+{
+	json_t *t;
+
+	(void)state;
+	set_scenario(arc_sysman);
+	t = levelzero(10000, NULL);
+	assert_str(t, "sysman", "ZE_RESULT_SUCCESS");
+	assert_fact(t, "sysman", "present", "levelzero:zesInit");
+	/* the fake lists Sysman devices in reverse: matched by uuid, not by position */
+	assert_int(t, "devices.0.temperature_global_c", 49);
+	assert_int(t, "devices.0.temperature_gpu_c", 47);
+	assert_fact(t, "devices.0.temperature_gpu_c", "present",
+		    "levelzero:zesTemperatureGetState");
+	assert_int(t, "devices.0.temperature_memory_c", 40);
+	assert_int(t, "devices.0.energy_uj", 123456789012);
+	assert_fact(t, "devices.0.energy_uj", "present", "levelzero:zesPowerGetEnergyCounter");
+	assert_int(t, "devices.0.memory_used_bytes", 1024ll << 20);
+	assert_int(t, "devices.0.ras_correctable", 7);
+	assert_int(t, "devices.0.ras_uncorrectable", 0);
+	/* the iGPU: no sensor, no domain, no set said as such; system memory is not counted */
+	assert_error_contains(t, "devices.1.temperature_gpu_c", "absent", "no such temperature");
+	assert_error_contains(t, "devices.1.energy_uj", "absent", "no power domain");
+	assert_error_contains(t, "devices.1.memory_used_bytes", "absent",
+			      "no device-local memory module");
+	assert_error_contains(t, "devices.1.ras_uncorrectable", "absent", "no RAS error set");
+	json_decref(t);
+
+	/* a two-tile device with its handles on the tiles only: hottest tile, summed counters */
+	set_scenario("[levelzero.device.0]\nname = Intel(R) Data Center GPU Max 1550\n"
+		     "subdevices = 2\ntemperature_gpu_c = 60\nenergy_uj = 1000\n"
+		     "memory_total_mib = 65536\nmemory_free_mib = 65024\nras_uncorrectable = 3\n");
+	t = levelzero(10000, NULL);
+	assert_int(t, "devices.0.temperature_gpu_c", 61);
+	assert_int(t, "devices.0.energy_uj", 2000);
+	assert_int(t, "devices.0.memory_used_bytes", 1024ll << 20);
+	assert_int(t, "devices.0.ras_uncorrectable", 6);
+	json_decref(t);
+}
+
+static void test_sysman_errors(void **state)
+{
+	json_t *t;
+
+	(void)state;
+	/* RAS needs root on most systems: unreadable on that key of that GPU, the rest read */
+	set_scenario("[levelzero.device.0]\nname = Intel(R) Arc(TM) A770 Graphics\n"
+		     "temperature_gpu_c = 50\nras_correctable = 1\nras_uncorrectable = 1\n"
+		     "error.zesRasGetState = ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS\n"
+		     "error.zesDeviceEnumPowerDomains = ZE_RESULT_ERROR_UNSUPPORTED_FEATURE\n");
+	t = levelzero(10000, NULL);
+	assert_int(t, "devices.0.temperature_gpu_c", 50);
+	assert_error_contains(t, "devices.0.ras_uncorrectable", "unreadable",
+			      "ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS");
+	assert_fact(t, "devices.0.ras_correctable", "unreadable", "levelzero:zesRasGetState");
+	assert_error_contains(t, "devices.0.energy_uj", "unsupported",
+			      "ZE_RESULT_ERROR_UNSUPPORTED_FEATURE");
+	assert_str(t, "devices.0.name", "Intel(R) Arc(TM) A770 Graphics");
+	json_decref(t);
+
+	/* one of two sensors failing: no maximum of the other alone */
+	set_scenario("[levelzero.device.0]\nname = Intel(R) Arc(TM) A770 Graphics\n"
+		     "subdevices = 2\ntemperature_gpu_c = 50\n"
+		     "error.zesTemperatureGetState#2 = ZE_RESULT_ERROR_UNKNOWN\n");
+	t = levelzero(10000, NULL);
+	assert_error_contains(t, "devices.0.temperature_gpu_c", "error",
+			      "ZE_RESULT_ERROR_UNKNOWN (0x7ffffffe)");
+	json_decref(t);
+
+	/* zesInit failing: the core facts stay, the Sysman ones unprobed with the reason */
+	set_scenario("[levelzero]\nerror.zesInit = ZE_RESULT_ERROR_UNSUPPORTED_FEATURE\n"
+		     "[levelzero.device.0]\nname = Intel(R) Arc(TM) A770 Graphics\n"
+		     "temperature_gpu_c = 50\n");
+	t = levelzero(10000, NULL);
+	assert_error_contains(t, "sysman", "unsupported", "ZE_RESULT_ERROR_UNSUPPORTED_FEATURE");
+	assert_error_contains(t, "devices.0.temperature_gpu_c", "unprobed", "zesInit failed");
+	assert_str(t, "devices.0.name", "Intel(R) Arc(TM) A770 Graphics");
+	json_decref(t);
+
+	/* a Sysman device that is none of the core ones: absent, never another GPU's reading */
+	set_scenario("[levelzero.device.0]\nname = Intel(R) Arc(TM) A770 Graphics\n"
+		     "temperature_gpu_c = 50\nsysman_uuid = other\n");
+	t = levelzero(10000, NULL);
+	assert_error_contains(t, "devices.0.temperature_gpu_c", "absent", "no Sysman device");
+	json_decref(t);
+
+	/* a Sysman device that cannot be identified: unprobed, not absent */
+	set_scenario(
+		"[levelzero.device.0]\nname = Intel(R) Arc(TM) A770 Graphics\n"
+		"temperature_gpu_c = 50\nerror.zesDeviceGetProperties = ZE_RESULT_ERROR_UNKNOWN\n");
+	t = levelzero(10000, NULL);
+	assert_error_contains(t, "devices.0.temperature_gpu_c", "unprobed",
+			      "could not be read in full");
+	json_decref(t);
+}
+
+static void test_sysman_hang(void **state)
+{
+	struct vendor_req req = { .library = fake("libze_loader.so.1"), .timeout_ms = 1500 };
+	struct vendor_result r;
+
+	(void)state;
+	set_scenario("[levelzero.device.0]\nname = Intel(R) Arc(TM) A770 Graphics\n"
+		     "temperature_gpu_c = 50\nhang.zesPowerGetEnergyCounter = 1\nenergy_uj = 1\n");
+	assert_int_equal(vendor_run(vendor_levelzero_start, &req, &r), 0);
+	assert_non_null(r.failure);
+	assert_non_null(strstr(r.failure, "timed out after 1500 ms in zesPowerGetEnergyCounter"));
+	assert_str(r.tree, "devices.0.name", "Intel(R) Arc(TM) A770 Graphics");
+	assert_error_contains(r.tree, "devices.0.energy_uj", "error", "timed out");
+	vendor_result_done(&r);
+}
+
 static void test_error_names(void **state)
 {
 	(void)state;
@@ -167,10 +288,11 @@ static void test_error_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_values),	    cmocka_unit_test(test_no_devices),
-		cmocka_unit_test(test_errors),	    cmocka_unit_test(test_bad_libraries),
-		cmocka_unit_test(test_hang),	    cmocka_unit_test(test_crash),
-		cmocka_unit_test(test_error_names),
+		cmocka_unit_test(test_values),	      cmocka_unit_test(test_no_devices),
+		cmocka_unit_test(test_errors),	      cmocka_unit_test(test_bad_libraries),
+		cmocka_unit_test(test_hang),	      cmocka_unit_test(test_crash),
+		cmocka_unit_test(test_error_names),   cmocka_unit_test(test_sysman),
+		cmocka_unit_test(test_sysman_errors), cmocka_unit_test(test_sysman_hang),
 	};
 	int r = vendor_test_init();
 

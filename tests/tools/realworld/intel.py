@@ -449,8 +449,11 @@ RKL_SOURCE = (
 ZE_ARGS = "--ze-lib @FAKES@/libze_loader.so.1 --vendor-timeout 2000"
 ZE_NO_DRIVER = "[levelzero]\nerror.zeInit = ZE_RESULT_ERROR_UNINITIALIZED\n"
 # After the fix: one driver, the UHD Graphics 750 (8086:4c8a, integrated, no device-local
-# memory), as the compute runtime names it in the report's OpenCL line.
-ZE_FIXED = ("[levelzero]\ndriver_version = 1\napi_version = 1.3\n\n[levelzero.device.0]\n"
+# memory), as the compute runtime names it in the report's OpenCL line. The report shows no
+# Sysman (zes*) reading: zesInit answers unsupported, so the GPU's Sysman facts stay unprobed
+# rather than made up.
+ZE_FIXED = ("[levelzero]\ndriver_version = 1\napi_version = 1.3\n"
+            "error.zesInit = ZE_RESULT_ERROR_UNSUPPORTED_FEATURE\n\n[levelzero.device.0]\n"
             "name = Intel(R) UHD Graphics 750\ntype = 1\nvendor_id = 0x8086\n"
             "device_id = 0x4c8a\nintegrated = 1\n")
 
@@ -501,7 +504,8 @@ def rkl_session_fixed():
         "install libze-intel-gpu1): the Level Zero session lists the UHD Graphics 750",
         RKL_SOURCE + "libze-intel-gpu1 23.43.27642.40-1ubuntu3 installed as the fix does, the "
         "session's answers through the fake loader (one driver, the iGPU, no device-local "
-        "memory); " + SRC_INTEL_BASE,
+        "memory; Sysman not scripted, the report shows none of its readings: zesInit answers "
+        "unsupported); " + SRC_INTEL_BASE,
         {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, "",
         devices(), ZE_FIXED, args=ZE_ARGS)
     ldso_cache(dst)
