@@ -69,6 +69,10 @@ const struct rule_edge rule_causes[] = {
 	{ "driver.no-permission", "runtime.level-zero-no-device",
 	  "Intel's Level Zero driver opens the render node read-write; refused, it reports no "
 	  "device and zeInit fails" },
+	{ "driver.no-permission", "runtime.opencl-no-platforms",
+	  "Intel's OpenCL ICD (the compute runtime) opens the render node; refused, it has no "
+	  "device and the loader lists no platform (\"Number of platforms 0\") until the user "
+	  "joins the node's group" },
 	{ "driver.intel-firmware-failed", "runtime.level-zero-no-device",
 	  "without GuC the GPU has no command submission the compute runtime can use, so its "
 	  "Level Zero driver lists no device" },

@@ -603,12 +603,15 @@ RULE_CHECK(check_no_permission)
 	struct strbuf denied = STRBUF_INIT, groups = STRBUF_INIT;
 	const struct snap_node *first = NULL;
 	bool nvml_denied = error_names(nvml_init, "NO_PERMISSION");
-	/* render nodes: ROCm's, and Level Zero's and OpenCL's on Intel GPUs */
+	/* render nodes: ROCm's, and Level Zero's and OpenCL's on Intel GPUs (Intel's OpenCL
+	 * ICD opens the render node too: intel/compute-runtime#350, 0 platforms until the user
+	 * joined render) */
 	char xpu[256];
 	bool rocm = gpus_count(root, gpu_is_amd) > 0 ||
 		    snap_present(snap_get(root, "driver.device_nodes.kfd")) ||
 		    (gpus_count(root, gpu_intel_bound) > 0 &&
 		     (snap_present(snap_get(root, "runtime.level_zero.loader.path")) ||
+		      opencl_gpu_icd_registered(root) ||
 		      intel_framework_present(root, xpu, sizeof(xpu))));
 	size_t n = 0, first_i = 0;
 	int64_t euid = -1;

@@ -18,6 +18,9 @@ bool torch_is_xpu(const struct snap_node *torch);
 /* Some environment holds a torch XPU build or intel-extension-for-pytorch: *ret_what names it
  * ("torch 2.5.1+xpu in /opt/venv"). */
 bool intel_framework_present(const struct snap_node *root, char *buf, size_t len);
+/* An OpenCL ICD file that names a GPU implementation (not PoCL, the Intel CPU runtime or
+ * Oclgrind) is registered (rules-opencl.c). */
+bool opencl_gpu_icd_registered(const struct snap_node *root);
 
 RULE_CHECK(check_intel_firmware_failed);
 RULE_CHECK(check_intel_force_probe);

@@ -46,6 +46,21 @@ static const struct snap_node *icd_files(struct rule_ctx *c, const struct snap_n
 	return snap_count(icds) ? icds : NULL;
 }
 
+bool opencl_gpu_icd_registered(const struct snap_node *root)
+{
+	const struct snap_node *icds = snap_get(root, "runtime.opencl.icd_files");
+
+	for (size_t i = 0; i < snap_count(icds); i++) {
+		const struct snap_node *f = snap_at(icds, i);
+		bool cpu = true;
+
+		if (snap_get_str(f, "library") && snap_bool(snap_child(f, "cpu_only"), &cpu) &&
+		    !cpu)
+			return true;
+	}
+	return false;
+}
+
 RULE_CHECK(check_opencl_icd_library_missing)
 {
 	const struct snap_node *icds = icd_files(c, root);

@@ -692,6 +692,29 @@ static void test_no_permission(void **state)
 	dev_node(s, "/dev/nvidia-uvm", "0600", 0, "root");
 	YES(s, "driver.no-permission", GPUENV_SEVERITY_ERROR, "/dev/nvidia-uvm");
 	snapshot_unref(s);
+	/* An Intel GPU whose only compute user is OpenCL (intel/compute-runtime#350): Intel's
+	 * GPU ICD opens the render node, a CPU-only ICD does not. */
+	for (int cpu_only = 1; cpu_only >= 0; cpu_only--) {
+		struct snap_node *icds, *f;
+		const char *ocl = cpu_only ? "/usr/lib/x86_64-linux-gnu/libpocl.so.2"
+					   : "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
+
+		s = base();
+		g = gpu(s, "0x3e9b", "i915");
+		snap_set_str(g, "vendor_id", "0x8086", "x");
+		process(s, 1000, 44);
+		dev_node(s, "/dev/dri/renderD128", "0660", 992, "render");
+		icds = snap_array(snap_object(node(s, "runtime"), "opencl"), "icd_files");
+		f = snap_append_object(icds);
+		snap_set_str(f, "library", ocl, "/etc/OpenCL/vendors/intel.icd");
+		snap_set_bool(f, "cpu_only", cpu_only, "/etc/OpenCL/vendors/intel.icd");
+		if (cpu_only)
+			NO(s, "driver.no-permission");
+		else
+			YES(s, "driver.no-permission", GPUENV_SEVERITY_ERROR,
+			    "/dev/dri/renderD128 (0660, uid 0, group render)");
+		snapshot_unref(s);
+	}
 }
 
 static void xid(struct gpuenv_snapshot *s, int code)

@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""OpenCL on a machine with a GPU driver: what the ICD loader lists (the live session, through
+the fake loader tests/fakes/fake-opencl.c scripted by the scenario's [opencl] sections) against
+the ICD files, the render node and the user's groups. The trees are the Intel base of
+realworld/intel.py (intel_base())."""
+from realworld.common import UBUNTU2004_OS_RELEASE, dpkg, ini, ldso_cache, real_world, w
+from realworld.intel import SRC_INTEL_BASE, devices, intel_base, kern_log, opencl_icd
+
+TOPIC = "opencl"
+FIXTURES = ("rw-intel-uhd630-opencl-no-render-group", "rw-intel-uhd630-opencl-render-group")
+
+OCL_ARGS = "--opencl-lib @FAKES@/libOpenCL.so.1 --vendor-timeout 2000"
+# What the loader answers with Intel's ICD unable to open the render node: the compute runtime
+# reports no platform without a device, so clGetPlatformIDs has none (CL_PLATFORM_NOT_FOUND_KHR,
+# cl_khr_icd), and clinfo prints "Number of platforms 0" as in the report.
+OCL_NONE = "[opencl]\nplatform_count = 0\n"
+# After the fix: one platform, the compute runtime's, with the GPU as it names a Gen9 iGPU.
+OCL_GPU = ("[opencl.platform.0]\nname = Intel(R) OpenCL HD Graphics\n"
+           "vendor = Intel(R) Corporation\nversion = OpenCL 3.0 \nprofile = FULL_PROFILE\n\n"
+           "[opencl.platform.0.device.0]\nname = Intel(R) Gen9 HD Graphics NEO\n"
+           "vendor = Intel(R) Corporation\nversion = OpenCL 3.0 NEO \n"
+           "driver_version = 20.30.17454\n")
+KERNEL = "5.4.0-42-generic"
+UHD630_SOURCE = (
+    "Rebuilt from https://github.com/intel/compute-runtime/issues/350 (pasted: a laptop with "
+    "UHD Graphics 630 on Ubuntu 20.04, intel-opencl-icd installed from "
+    "ppa:intel-opencl/intel-opencl, `clinfo` printing 'Number of platforms 0', `ls "
+    "/etc/OpenCL/vendors/` showing intel.icd; Intel's answer: 'You might be missing being part "
+    "of the video/render groups to get access to the GPU'; the reporter: 'Adding users to the "
+    "render group solves my issue'); not in the report and chosen here: the device id 8086:3e9b "
+    "(CoffeeLake-H GT2 [UHD Graphics 630], a laptop's, as pci.ids names it) and subsystem, the "
+    "PCI address (an iGPU's 0000:00:02.0 is the base tree's 0000:01:00.0), the focal kernel "
+    "5.4.0-42-generic and 20.04.1 of August 2020, the DMC line of a Coffee Lake boot, the "
+    "package versions (the PPA's compute runtime 20.30.17454, focal's ocl-icd-libopencl1 and "
+    "clinfo), the platform and device names the runtime of that release gives a Gen9 GPU; the "
+    "report's intel-cpu.icd is left out (it names a CPU runtime the thread does not show, and "
+    "listed no platform either); ")
+DMC_LOG = ["[drm] Finished loading DMC firmware i915/kbl_dmc_ver1_04.bin (v1.4)"]
+
+
+def uhd630(name, in_render):
+    dst, root = intel_base(name, 0x3e9b, 0x2279, in_render=in_render, kernel=KERNEL)
+    w(root, "proc/sys/kernel/osrelease", KERNEL + "\n")
+    w(root, "etc/os-release", UBUNTU2004_OS_RELEASE.replace("20.04.6", "20.04.1"))
+    kern_log(root, "ye-luo-laptop", DMC_LOG)
+    opencl_icd(root)
+    dpkg(root, {"intel-opencl-icd": "20.30.17454-1~ppa1~focal", "ocl-icd-libopencl1":
+                "2.2.11-1ubuntu1", "clinfo": "2.2.18.04.06-6"})
+    return dst, root
+
+
+def no_render_group():
+    """intel/compute-runtime#350: intel-opencl-icd installed, clinfo lists no platform until
+    the user joins render."""
+    dst, root = uhd630("rw-intel-uhd630-opencl-no-render-group", in_render=False)
+    ini(dst, TOPIC,
+        "A laptop's UHD Graphics 630 (Coffee Lake, 8086:3e9b) on Ubuntu 20.04 with i915 bound "
+        "and Intel's OpenCL ICD (intel-opencl-icd) installed: the user is in neither render nor "
+        "video, so the compute runtime cannot open /dev/dri/renderD128 (0660 root:render) and "
+        "clinfo prints 'Number of platforms 0'",
+        UHD630_SOURCE + "the loader's answer through the fake one as the real one gives it with "
+        "no platform; " + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/intel/compute-runtime/issues/350",
+            "clinfo: Number of platforms 0 (intel-opencl-icd installed, /etc/OpenCL/vendors: "
+            "intel-cpu.icd intel.icd)",
+            "the user is not in the render group, so Intel's OpenCL runtime cannot open the "
+            "render node and the loader lists no platform; adding the user to render fixed it",
+            "driver.no-permission", "driver", "yes"),
+        devices(), OCL_NONE, args=OCL_ARGS)
+    ldso_cache(dst)
+
+
+def render_group():
+    dst, root = uhd630("rw-intel-uhd630-opencl-render-group", in_render=True)
+    ini(dst, TOPIC,
+        "The rw-intel-uhd630-opencl-no-render-group laptop after the report's fix (the user "
+        "added to render, and video, and logged in again): the loader lists Intel's platform "
+        "with the GPU",
+        UHD630_SOURCE + "the user's groups after `usermod -aG render,video`, the session's "
+        "answers through the fake loader (one platform, the iGPU); " + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, "",
+        devices(), OCL_GPU, args=OCL_ARGS)
+    ldso_cache(dst)
+
+
+def write():
+    no_render_group()
+    render_group()
