@@ -57,6 +57,12 @@ struct symptom {
 	bool unsure;
 };
 
+#define NVSMI_NO_DRIVER                                                                            \
+	{                                                                                          \
+		"driver.module-not-loaded", "driver.module-missing-for-kernel",                    \
+			"driver.secure-boot-unsigned-module"                                       \
+	}
+
 /* Case-sensitive, as the programs print them. Every rule id here is checked against the rule
  * table by tests/unit/test-pasted-errors.c. */
 static const struct symptom symptoms[] = {
@@ -96,13 +102,17 @@ static const struct symptom symptoms[] = {
 	{ "Insufficient Permissions", { "driver.no-permission" }, "pynvml" },
 	{ "CUDA unknown error - this may be due to an incorrectly set up environment",
 	  { "driver.device-nodes-missing" } },
+	/* nvidia-smi prints it whenever the module is not there to talk to: not loaded, not
+	 * built for the running kernel (a kernel update without DKMS), refused by Secure Boot
+	 * (or nouveau holding the GPU): the line alone cannot tell which (uname -r against the
+	 * module's vermagic, mokutil, lsmod do) */
 	{ "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
-	  { "driver.module-not-loaded" } },
+	  NVSMI_NO_DRIVER, NULL, NULL, true },
 	/* the same through an editor or a blog that curls the apostrophe (U+2018, U+2019) */
 	{ "NVIDIA-SMI has failed because it couldn\u2018t communicate with the NVIDIA driver",
-	  { "driver.module-not-loaded" } },
+	  NVSMI_NO_DRIVER, NULL, NULL, true },
 	{ "NVIDIA-SMI has failed because it couldn\u2019t communicate with the NVIDIA driver",
-	  { "driver.module-not-loaded" } },
+	  NVSMI_NO_DRIVER, NULL, NULL, true },
 	{ "nvidia-smi: command not found", { "driver.module-not-loaded" } },
 	/* cmd.exe's and PowerShell's words for a program not on PATH */
 	{ "'nvidia-smi' is not recognized as", { "driver.module-not-loaded" } },
