@@ -140,7 +140,14 @@ static const struct symptom symptoms[] = {
 	{ "installed in this system has fallen off the bus", { "hardware.pcie-link-down" } },
 	{ "This PCI I/O region assigned to your NVIDIA device is invalid",
 	  { "hardware.bar1-small" } },
-	{ "No CUDA GPUs are available", { "hardware.no-gpu" } },
+	/* torch's cudaGetDeviceCount() == 0: no GPU on the bus, but as often a
+	 * CUDA_VISIBLE_DEVICES that names an index past the GPUs (lucidrains/DALLE-pytorch#111,
+	 * Grace9994/CoMoSVC#6) or a MIG device CUDA cannot match: lspci and the variable tell */
+	{ "No CUDA GPUs are available",
+	  { "hardware.no-gpu", "runtime.mig-device-selection" },
+	  NULL,
+	  NULL,
+	  true },
 	{ "no CUDA-capable device is detected", { "hardware.no-gpu" } },
 	{ "nvidia-smi: No devices were found", { "hardware.no-gpu" } },
 	{ "Torch not compiled with CUDA enabled", { "framework.cpu-only-build" } },
