@@ -55,6 +55,9 @@ struct symptom {
 	 * "symptoms.unsure.<rule id>", which names no rule's fault by itself (explain asks for
 	 * the facts that decide; the rule fires only when they show it). */
 	bool unsure;
+	/* More specific than the entries after it: a line it reads is not read by them (the
+	 * Level Zero loader's "cannot open shared object file" is not also library-not-found). */
+	bool last;
 };
 
 #define NVSMI_NO_DRIVER                                                                            \
@@ -166,6 +169,14 @@ static const struct symptom symptoms[] = {
 	{ "Could not load library libcudnn", { "runtime.library-not-found" } },
 	/* not NCCL's INFO lines: a missing optional plugin (libnccl-net.so, libnccl-tuner.so) is
 	 * NCCL's normal case ("No plugin found, using internal implementation") */
+	/* the Level Zero loader, which Intel's GPU driver packages install and no wheel carries
+	 * (torch XPU builds link it: pytorch/pytorch#135867) */
+	{ "libze_loader.so.1: cannot open shared object file",
+	  { "runtime.level-zero-missing" },
+	  NULL,
+	  NULL,
+	  false,
+	  true },
 	{ "cannot open shared object file", { "runtime.library-not-found" }, NULL, "NCCL INFO" },
 	{ "invalid device ordinal", { "runtime.mig-device-selection" } },
 	/* c10/cuda: the same ordinal past the devices CUDA enumerates, asserted */
@@ -176,6 +187,10 @@ static const struct symptom symptoms[] = {
 	  { "container.image-cuda-newer-than-driver" } },
 	{ "with capabilities: [[gpu]]", { "container.no-nvidia-runtime" } },
 	{ "Error: setting up CDI devices", { "container.cdi-spec-stale" } },
+	/* crun mounting a CDI spec's host path the driver upgrade removed (podman --gpus, a
+	 * spec that names libEGL_nvidia.so.<old version>: NVIDIA/nvidia-container-toolkit#450,
+	 * #692); only an NVIDIA library's path is the spec's */
+	{ "Error: crun: cannot stat `", { "container.cdi-spec-stale" }, "nvidia" },
 	{ "NVRM: Xid (", { "driver.xid-errors" } },
 	/* cudaGetErrorString(cudaErrorECCUncorrectable): the GPU's memory, Xid 48/94/95 in the
 	 * kernel log */
@@ -598,6 +613,8 @@ static int read_symptoms(const struct line *l, const bool *found, struct pasted_
 		if (r < 0)
 			return r;
 		n += r;
+		if (symptoms[i].last)
+			break;
 	}
 	return n;
 }
