@@ -38,6 +38,8 @@ struct gpuenv_explain {
 	struct explain_read *read;
 	struct gpuenv_doctor *doc;
 	char **ask;
+	struct explain_stated *stated;
+	size_t n_stated;
 	size_t n_conflicts;
 	bool this_machine;
 };
@@ -52,8 +54,9 @@ static const char *const sections[] = { "host",	     "hardware",  "driver",	"run
  * a string, but "true"/"false", which are bools. */
 static bool int_key(const char *key)
 {
-	static const char *const keys[] = { "code",	    "count",	 "pid",	  "device_count",
-					    "minor_number", "last_line", "index", "node" };
+	static const char *const keys[] = { "code",	    "count",	    "pid",
+					    "device_count", "minor_number", "last_line",
+					    "index",	    "node",	    "pci_devices" };
 	static const char *const suffixes[] = { "_mib", "_mw", "_c", "_pct" };
 	size_t n = strlen(key);
 
@@ -228,32 +231,46 @@ static int build_snapshot(const struct pasted_facts *facts, const struct gpuenv_
 	return 0;
 }
 
-/* What to run for a snapshot key a rule needs, by the key's longest prefix. */
+/* What to run for a snapshot key a rule needs, by the key's longest prefix: on Linux, and on
+ * Windows (NULL: nothing there answers it; a kernel module, a device node and Secure Boot's
+ * MOK state are Linux's; "\n" parts two commands). Windows commands run in cmd and in
+ * PowerShell alike: `where.exe`
+ * (PowerShell's `where` is Where-Object), `cmd /c set`, `py` (the launcher, which takes the
+ * active virtual environment). */
 static const struct {
-	const char *prefix, *command;
+	const char *prefix, *command, *windows;
 } asks[] = {
-	{ "hardware", "lspci -nnk | grep -iA3 -E 'vga|3d|display'" },
-	{ "driver.kernel_modules", "lsmod | grep -E 'nvidia|nouveau|amdgpu'" },
-	{ "driver.nvidia.module_file", "modinfo nvidia" },
-	{ "driver.nvidia", "cat /proc/driver/nvidia/version" },
-	{ "driver.secure_boot", "mokutil --sb-state" },
-	{ "driver.device_nodes", "ls -l /dev/nvidia* /dev/kfd" },
-	{ "driver.xid_events", "sudo dmesg | grep -iE 'nvrm|xid'" },
-	{ "driver.kernel_log", "sudo dmesg | grep -iE 'nvrm|xid'" },
-	{ "driver.userspace", "ldconfig -p | grep -E 'libcuda|libnvidia-ml'" },
-	{ "driver.nvml", "nvidia-smi" },
-	{ "driver.cuda", "nvidia-smi" },
-	{ "driver", "cat /proc/driver/nvidia/version" },
-	{ "host.kernel_release", "uname -a" },
-	{ "host", "cat /etc/os-release" },
-	{ "environment", "env | grep -E '^(CUDA|LD_|NVIDIA|HIP|ROCR|PATH=)'" },
-	{ "container", "docker info | grep -iE 'runtime|cdi'" },
-	{ "framework", "python -c 'import torch; print(torch.__version__, torch.version.cuda, "
-		       "torch.cuda.get_arch_list())'" },
-	{ "runtime", "nvcc --version; ldconfig -p | grep -E 'libcudart|libcudnn'" },
+	{ "hardware", "lspci -nnk | grep -iA3 -E 'vga|3d|display'",
+	  "powershell -c \"Get-CimInstance Win32_VideoController | Format-List Name, "
+	  "DriverVersion, PNPDeviceID\"" },
+	{ "driver.kernel_modules", "lsmod | grep -E 'nvidia|nouveau|amdgpu'", NULL },
+	{ "driver.nvidia.module_file", "modinfo nvidia", NULL },
+	{ "driver.nvidia", "cat /proc/driver/nvidia/version", "nvidia-smi" },
+	{ "driver.secure_boot", "mokutil --sb-state", NULL },
+	{ "driver.device_nodes", "ls -l /dev/nvidia* /dev/kfd", NULL },
+	{ "driver.xid_events", "sudo dmesg | grep -iE 'nvrm|xid'",
+	  "powershell -c \"Get-WinEvent -ProviderName nvlddmkm -MaxEvents 20 | Format-List\"" },
+	{ "driver.kernel_log", "sudo dmesg | grep -iE 'nvrm|xid'",
+	  "powershell -c \"Get-WinEvent -ProviderName nvlddmkm -MaxEvents 20 | Format-List\"" },
+	{ "driver.userspace", "ldconfig -p | grep -E 'libcuda|libnvidia-ml'",
+	  "where.exe nvcuda.dll nvml.dll" },
+	{ "driver.nvml", "nvidia-smi", "nvidia-smi" },
+	{ "driver.cuda", "nvidia-smi", "nvidia-smi" },
+	{ "driver", "cat /proc/driver/nvidia/version", "nvidia-smi" },
+	{ "host.kernel_release", "uname -a", "cmd /c ver" },
+	{ "host", "cat /etc/os-release", "cmd /c ver" },
+	{ "environment", "env | grep -E '^(CUDA|LD_|NVIDIA|HIP|ROCR|PATH=)'",
+	  "cmd /c \"set CUDA & set PATH\"" },
+	{ "container", "docker info | grep -iE 'runtime|cdi'", "docker info" },
+	{ "framework",
+	  "python -c 'import torch; print(torch.__version__, torch.version.cuda, "
+	  "torch.cuda.get_arch_list())'",
+	  "py -m torch.utils.collect_env" },
+	{ "runtime", "nvcc --version; ldconfig -p | grep -E 'libcudart|libcudnn'",
+	  "where.exe nvcc\nnvcc --version" },
 };
 
-static const char *ask_for(const char *key)
+static const char *ask_for(const char *key, bool windows)
 {
 	size_t best = 0;
 	const char *cmd = NULL;
@@ -264,7 +281,7 @@ static const char *ask_for(const char *key)
 		if (strncmp(key, asks[i].prefix, k) == 0 && (key[k] == '\0' || key[k] == '.') &&
 		    k > best) {
 			best = k;
-			cmd = asks[i].command;
+			cmd = windows ? asks[i].windows : asks[i].command;
 		}
 	}
 	return cmd;
@@ -272,16 +289,43 @@ static const char *ask_for(const char *key)
 
 static int ask_push(char ***ask, const char *cmd)
 {
+	const char *nl = cmd ? strchr(cmd, '\n') : NULL;
+
+	if (nl) { /* two commands: each once */
+		_cleanup_free_ char *first = strndup(cmd, (size_t)(nl - cmd));
+		int r = first ? ask_push(ask, first) : -ENOMEM;
+
+		return r < 0 ? r : ask_push(ask, nl + 1);
+	}
 	return !cmd || strv_contains(*ask, cmd) ? 0 : strv_push(ask, cmd);
+}
+
+/* The text is from Windows: the windows reader saw one of its marks (pasted-windows.c) and
+ * nothing read shows Linux (a kernel release, os-release, the kernel module's version file,
+ * lsmod): WSL2 pastes show both, and are Linux's commands. */
+static bool windows_text(const struct snap_node *root)
+{
+	static const char *const linux_marks[] = { "host.kernel_release", "host.os.id",
+						   "driver.nvidia", "driver.kernel_modules",
+						   "driver.kernel_log" };
+
+	if (!snap_present(snap_get(root, "messages.platform.windows")))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(linux_marks); i++)
+		if (snap_get(root, linux_marks[i]))
+			return false;
+	return true;
 }
 
 /*
  * The commands that would let the rules the text points at judge: for every rule whose symptom
  * the text shows, the commands for each key it needs that the text did not give, and its
- * layer's own (the driver's version file, torch's build). Nothing shown: the usual three.
+ * layer's own (the driver's version file, torch's build); Windows's where the text is from
+ * Windows. Nothing shown: the usual three (two on Windows).
  */
 static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 {
+	bool win = windows_text(root);
 	int r = 0;
 
 	for (size_t i = 0; i < rule_table_len && r >= 0; i++) {
@@ -303,18 +347,81 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 			if (n && key[n - 1] == '?')
 				key[n - 1] = '\0';
 			if (!snap_present(snap_get(root, key)))
-				r = ask_push(&e->ask, ask_for(key));
+				r = ask_push(&e->ask, ask_for(key, win));
 		}
 		if (r >= 0)
-			r = ask_push(&e->ask, ask_for(rule_layer_name(rule->layer)));
+			r = ask_push(&e->ask, ask_for(rule_layer_name(rule->layer), win));
 	}
 	if (r >= 0 && !e->ask) {
-		r = ask_push(&e->ask, ask_for("driver.nvml"));
+		r = ask_push(&e->ask, ask_for("driver.nvml", win));
 		if (r >= 0)
-			r = ask_push(&e->ask, ask_for("driver.nvidia"));
+			r = ask_push(&e->ask, ask_for("driver.nvidia", win));
 		if (r >= 0)
-			r = ask_push(&e->ask, ask_for("framework"));
+			r = ask_push(&e->ask, ask_for("framework", win));
 	}
+	return r;
+}
+
+/* The line of a fact read from the text ("pasted:12"); 0 for the machine's. */
+static unsigned pasted_line(const struct snap_node *n)
+{
+	const char *src = snap_source(n);
+
+	return src && strncmp(src, "pasted:", 7) == 0 ? (unsigned)strtoul(src + 7, NULL, 10) : 0;
+}
+
+/*
+ * "No NVIDIA GPU", where the text shows it: a whole lspci listing (hardware.pci_devices, which
+ * the lspci reader gives only for one unbroken listing from 00:00.0 holding every GPU read)
+ * whose GPUs all name another vendor. A listing cut by grep, or a GPU whose vendor is not
+ * read, tells nothing. No GPU at all is hardware.no-gpu's. Stated with the first GPU's line.
+ */
+static int stated_no_nvidia(struct gpuenv_explain *e, const struct snap_node *root)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	const struct snap_node *count = snap_get(root, "hardware.pci_devices");
+	const struct snap_node *first;
+	struct strbuf sb = STRBUF_INIT;
+	int64_t n = 0;
+	unsigned line;
+	int r;
+
+	if (!pasted_line(count) || !snap_int(count, &n) || n <= 0 || !snap_count(gpus))
+		return 0;
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i);
+		const char *vid = snap_get_str(g, "vendor_id"), *vendor = snap_get_str(g, "vendor");
+
+		if (!vid && !vendor)
+			return 0; /* a GPU of an unknown vendor: it may be NVIDIA's */
+		if ((vid && streq(vid, "0x10de")) || (vendor && streq(vendor, "NVIDIA")))
+			return 0;
+	}
+	first = snap_at(gpus, 0);
+	line = pasted_line(snap_child(first, "bus_id"));
+	strbuf_printf(&sb,
+		      "no NVIDIA GPU: the lspci listing (%lld devices, from line %u) shows %zu "
+		      "GPU%s, none NVIDIA's (vendor 10de):",
+		      (long long)n, pasted_line(count), snap_count(gpus),
+		      snap_count(gpus) == 1 ? "" : "s");
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i);
+
+		strbuf_printf(&sb, "%s %s at %s (line %u)", i ? "," : "",
+			      snap_get_str(g, "vendor") ?: snap_get_str(g, "vendor_id"),
+			      snap_get_str(g, "bus_id") ?: "?",
+			      pasted_line(snap_child(g, "bus_id")));
+	}
+	e->stated = calloc(1, sizeof(*e->stated));
+	if (!e->stated) {
+		strbuf_done(&sb);
+		return -ENOMEM;
+	}
+	e->stated[0] = (struct explain_stated){ .id = "no-nvidia-gpu",
+						.line = line ? line : pasted_line(count) };
+	r = strbuf_finish(&sb, 0, &e->stated[0].message);
+	if (r >= 0)
+		e->n_stated = 1;
 	return r;
 }
 
@@ -495,6 +602,8 @@ static int explain(const char *data, size_t len, const struct gpuenv_snapshot *m
 		unjudged_layers(e->doc);
 	if (r >= 0)
 		r = make_ask(e, snapshot_root_const(snap));
+	if (r >= 0)
+		r = stated_no_nvidia(e, snapshot_root_const(snap));
 	snapshot_unref(snap);
 	if (r >= 0 && e->facts.n) {
 		e->read = calloc(e->facts.n, sizeof(*e->read));
@@ -552,6 +661,9 @@ GPUENV_API struct gpuenv_explain *gpuenv_explain_free(struct gpuenv_explain *e)
 	pasted_facts_done(&e->facts);
 	free(e->read);
 	strv_free(e->ask);
+	for (size_t i = 0; i < e->n_stated; i++)
+		free(e->stated[i].message);
+	free(e->stated);
 	free(e);
 	return NULL;
 }
@@ -580,6 +692,8 @@ GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv
 				   .n_read = e->facts.n,
 				   .dropped = e->facts.dropped,
 				   .ask = e->ask,
+				   .stated = e->stated,
+				   .n_stated = e->n_stated,
 				   .this_machine = e->this_machine,
 				   .n_conflicts = e->n_conflicts };
 	switch (format) {

@@ -55,7 +55,16 @@ struct symptom {
 	 * "symptoms.unsure.<rule id>", which names no rule's fault by itself (explain asks for
 	 * the facts that decide; the rule fires only when they show it). */
 	bool unsure;
+	/* More specific than the entries after it: a line it reads is not read by them (the
+	 * Level Zero loader's "cannot open shared object file" is not also library-not-found). */
+	bool last;
 };
+
+#define NVSMI_NO_DRIVER                                                                            \
+	{                                                                                          \
+		"driver.module-not-loaded", "driver.module-missing-for-kernel",                    \
+			"driver.secure-boot-unsigned-module"                                       \
+	}
 
 /* Case-sensitive, as the programs print them. Every rule id here is checked against the rule
  * table by tests/unit/test-pasted-errors.c. */
@@ -96,13 +105,17 @@ static const struct symptom symptoms[] = {
 	{ "Insufficient Permissions", { "driver.no-permission" }, "pynvml" },
 	{ "CUDA unknown error - this may be due to an incorrectly set up environment",
 	  { "driver.device-nodes-missing" } },
+	/* nvidia-smi prints it whenever the module is not there to talk to: not loaded, not
+	 * built for the running kernel (a kernel update without DKMS), refused by Secure Boot
+	 * (or nouveau holding the GPU): the line alone cannot tell which (uname -r against the
+	 * module's vermagic, mokutil, lsmod do) */
 	{ "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
-	  { "driver.module-not-loaded" } },
+	  NVSMI_NO_DRIVER, NULL, NULL, true },
 	/* the same through an editor or a blog that curls the apostrophe (U+2018, U+2019) */
 	{ "NVIDIA-SMI has failed because it couldn\u2018t communicate with the NVIDIA driver",
-	  { "driver.module-not-loaded" } },
+	  NVSMI_NO_DRIVER, NULL, NULL, true },
 	{ "NVIDIA-SMI has failed because it couldn\u2019t communicate with the NVIDIA driver",
-	  { "driver.module-not-loaded" } },
+	  NVSMI_NO_DRIVER, NULL, NULL, true },
 	{ "nvidia-smi: command not found", { "driver.module-not-loaded" } },
 	/* cmd.exe's and PowerShell's words for a program not on PATH */
 	{ "'nvidia-smi' is not recognized as", { "driver.module-not-loaded" } },
@@ -130,7 +143,14 @@ static const struct symptom symptoms[] = {
 	{ "installed in this system has fallen off the bus", { "hardware.pcie-link-down" } },
 	{ "This PCI I/O region assigned to your NVIDIA device is invalid",
 	  { "hardware.bar1-small" } },
-	{ "No CUDA GPUs are available", { "hardware.no-gpu" } },
+	/* torch's cudaGetDeviceCount() == 0: no GPU on the bus, but as often a
+	 * CUDA_VISIBLE_DEVICES that names an index past the GPUs (lucidrains/DALLE-pytorch#111,
+	 * Grace9994/CoMoSVC#6) or a MIG device CUDA cannot match: lspci and the variable tell */
+	{ "No CUDA GPUs are available",
+	  { "hardware.no-gpu", "runtime.mig-device-selection" },
+	  NULL,
+	  NULL,
+	  true },
 	{ "no CUDA-capable device is detected", { "hardware.no-gpu" } },
 	{ "nvidia-smi: No devices were found", { "hardware.no-gpu" } },
 	{ "Torch not compiled with CUDA enabled", { "framework.cpu-only-build" } },
@@ -149,6 +169,14 @@ static const struct symptom symptoms[] = {
 	{ "Could not load library libcudnn", { "runtime.library-not-found" } },
 	/* not NCCL's INFO lines: a missing optional plugin (libnccl-net.so, libnccl-tuner.so) is
 	 * NCCL's normal case ("No plugin found, using internal implementation") */
+	/* the Level Zero loader, which Intel's GPU driver packages install and no wheel carries
+	 * (torch XPU builds link it: pytorch/pytorch#135867) */
+	{ "libze_loader.so.1: cannot open shared object file",
+	  { "runtime.level-zero-missing" },
+	  NULL,
+	  NULL,
+	  false,
+	  true },
 	{ "cannot open shared object file", { "runtime.library-not-found" }, NULL, "NCCL INFO" },
 	{ "invalid device ordinal", { "runtime.mig-device-selection" } },
 	/* c10/cuda: the same ordinal past the devices CUDA enumerates, asserted */
@@ -159,6 +187,10 @@ static const struct symptom symptoms[] = {
 	  { "container.image-cuda-newer-than-driver" } },
 	{ "with capabilities: [[gpu]]", { "container.no-nvidia-runtime" } },
 	{ "Error: setting up CDI devices", { "container.cdi-spec-stale" } },
+	/* crun mounting a CDI spec's host path the driver upgrade removed (podman --gpus, a
+	 * spec that names libEGL_nvidia.so.<old version>: NVIDIA/nvidia-container-toolkit#450,
+	 * #692); only an NVIDIA library's path is the spec's */
+	{ "Error: crun: cannot stat `", { "container.cdi-spec-stale" }, "nvidia" },
 	{ "NVRM: Xid (", { "driver.xid-errors" } },
 	/* cudaGetErrorString(cudaErrorECCUncorrectable): the GPU's memory, Xid 48/94/95 in the
 	 * kernel log */
@@ -581,6 +613,8 @@ static int read_symptoms(const struct line *l, const bool *found, struct pasted_
 		if (r < 0)
 			return r;
 		n += r;
+		if (symptoms[i].last)
+			break;
 	}
 	return n;
 }

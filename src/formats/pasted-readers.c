@@ -75,5 +75,10 @@ const struct pasted_reader pasted_readers[] = {
 	{ "tf-build-info", pasted_read_tf_build_info, SIGNS("'is_cuda_build'") },
 	{ "cudnn", pasted_read_cudnn, SIGNS("CUDNN_STATUS_"), PASTED_REACH_LINES },
 	{ "nccl", pasted_read_nccl, SIGNS("NCCL", "nccl", "Cuda failure "), PASTED_REACH_LINES },
+	/* a Windows paste's marks (pasted-windows.c: which lines count is its own) */
+	{ "windows", pasted_read_windows,
+	  SIGNS("Microsoft Windows", "WDDM", " TCC", ":\\Users\\", ":\\Program Files",
+		":\\Windows\\", ":\\ProgramData\\", "\\site-packages\\", "\\AppData\\", "PS C:\\",
+		"PS D:\\") },
 	{ NULL },
 };

@@ -243,12 +243,25 @@ static void ask_text(const struct explain_view *v, bool md, struct strbuf *sb)
 		strbuf_puts(sb, "```\n");
 }
 
-/* The facts read, the diagnosis as doctor prints it, what to run. */
+/* What the text states by itself (struct explain_stated), each with its line. */
+static void stated_text(const struct explain_view *v, bool md, struct strbuf *sb)
+{
+	if (!v->n_stated)
+		return;
+	strbuf_puts(sb, md ? "### Found in the text\n\n" : "Found in the text:\n");
+	for (size_t i = 0; i < v->n_stated; i++)
+		strbuf_printf(sb, md ? "- line %u: %s\n" : "  line %-5u %s\n", v->stated[i].line,
+			      v->stated[i].message);
+	strbuf_putc(sb, '\n');
+}
+
+/* The facts read, what the text states, the diagnosis as doctor prints it, what to run. */
 static int render(const struct explain_view *v, unsigned flags, bool md, struct strbuf *sb)
 {
 	int r;
 
 	facts_text(v, flags, md, sb);
+	stated_text(v, md, sb);
 	derived_text(v, flags, md, sb);
 	r = md ? out_doctor_markdown(v->d, flags, sb) : out_doctor_text(v->d, flags, sb);
 	if (r < 0)
@@ -270,7 +283,7 @@ int out_explain_markdown(const struct explain_view *v, unsigned flags, struct st
 int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf *sb)
 {
 	struct strbuf doc = STRBUF_INIT;
-	json_t *root, *read, *ask, *kb;
+	json_t *root, *read, *ask, *kb, *stated;
 	int r;
 
 	r = out_doctor_json(v->d, flags, &doc);
@@ -283,7 +296,8 @@ int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf
 	read = json_array();
 	ask = json_array();
 	kb = json_array();
-	if (!root || !read || !ask || !kb)
+	stated = json_array();
+	if (!root || !read || !ask || !kb || !stated)
 		goto oom;
 	/* facts_read lists them; neither is a snapshot section of docs/schema/snapshot.json */
 	json_object_del(json_object_get(root, "snapshot"), "symptoms");
@@ -315,6 +329,18 @@ int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf
 	for (size_t i = 0; v->ask && v->ask[i]; i++)
 		if (json_array_append_new(ask, json_string(v->ask[i])) < 0)
 			goto oom;
+	for (size_t i = 0; i < v->n_stated; i++) {
+		json_t *o = json_pack("{s:s, s:s, s:i}", "id", v->stated[i].id, "message",
+				      v->stated[i].message, "line", (json_int_t)v->stated[i].line);
+
+		if (!o || json_array_append_new(stated, o) < 0)
+			goto oom;
+	}
+	if (json_object_set_new(root, "text_findings", stated) < 0) {
+		stated = NULL;
+		goto oom;
+	}
+	stated = NULL;
 	for (size_t i = 0; i < v->d->n_findings; i++)
 		for (size_t e = 0; e < v->d->findings[i].n_ev; e++) {
 			const struct rule_evidence *ev = &v->d->findings[i].ev[e];
@@ -346,5 +372,6 @@ oom:
 	json_decref(read);
 	json_decref(ask);
 	json_decref(kb);
+	json_decref(stated);
 	return -ENOMEM;
 }

@@ -47,10 +47,19 @@ struct explain_read {
 	const char *machine_value, *machine_source;
 	enum explain_origin origin;
 };
+/* What the text itself states that no rule judges (libgpuenv-explain.c): "no NVIDIA GPU" read
+ * from a whole lspci listing, with the line that shows it. */
+struct explain_stated {
+	const char *id; /* "no-nvidia-gpu" */
+	char *message;
+	unsigned line;
+};
 struct explain_view {
 	const struct gpuenv_doctor *d;
 	const struct explain_read *read;
 	size_t n_read, dropped;
+	const struct explain_stated *stated;
+	size_t n_stated;
 	char *const *ask;
 	bool this_machine; /* judged with the machine's snapshot (gpuenv_explain_with_machine) */
 	size_t n_conflicts;

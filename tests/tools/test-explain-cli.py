@@ -333,6 +333,78 @@ check("NCCL: ncclUnhandledCudaError read, messages kept out of the snapshot",
       (fact(doc, "messages.nccl.result") or {}).get("value") == "ncclUnhandledCudaError" and
       "messages" not in (doc.get("snapshot") or {}), f"{doc.get('facts_read')}")
 
+# Windows: a paste from Windows gets Windows commands to run, never Linux's (cat /proc/…,
+# mokutil, lsmod, ldconfig). https://github.com/AlexeyAB/darknet/issues/86 (cmd, CRLF).
+DARKNET_WIN = (b"D:\\darknet-master\\build\\darknet\\x64>darknet.exe detector test data/obj.data "
+               b"config.cfg test.weights test.jpg\r\n"
+               b"CUDA Error: no CUDA-capable device is detected\r\n\r\n"
+               b"C:\\Program Files\\NVIDIA Corporation\\NVSMI>nvidia-smi\r\n"
+               b"Unable to determine the device handle for GPU 0000:03:00.0: GPU is lost.  "
+               b"Reboot\r\n the system to recover this GPU\r\n")
+LINUX_ONLY = ("cat /proc", "mokutil", "lsmod", "ldconfig", "dmesg", "modinfo", "/dev/nvidia",
+              "uname", "/etc/os-release", "grep")
+rc, doc = explain_json(DARKNET_WIN, "windows cmd")
+ask = doc.get("ask", [])
+w = fact(doc, "messages.platform.windows") or {}
+check("windows cmd: the mark read at line 1", w.get("value") == "D:\\" and w.get("line") == 1,
+      str(w))
+check("windows cmd: asks nvidia-smi", "nvidia-smi" in ask, str(ask))
+check("windows cmd: no Linux command asked",
+      not any(x in a for a in ask for x in LINUX_ONLY), str(ask))
+# the same messages without the Windows lines: Linux's commands
+rc, doc = explain_json(b"CUDA Error: no CUDA-capable device is detected\n"
+                       b"Unable to determine the device handle for GPU 0000:03:00.0: GPU is "
+                       b"lost.  Reboot\n the system to recover this GPU\n", "linux gpu lost")
+check("linux: Linux commands asked",
+      any(x in a for a in doc.get("ask", []) for x in LINUX_ONLY), str(doc.get("ask")))
+# https://github.com/pytorch/pytorch/pull/137846 (collect_env on Windows 11): torch's own
+# report asked for, through the py launcher
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "explain-corpus",
+                       "win-cpu-collect-env-pytorch-137846.txt"), "rb") as fh:
+    rc, doc = explain_json(fh.read(), "windows collect_env")
+ask = doc.get("ask", [])
+check("windows collect_env: py -m torch.utils.collect_env and nvidia-smi asked",
+      "py -m torch.utils.collect_env" in ask and "nvidia-smi" in ask, str(ask))
+check("windows collect_env: no Linux command asked",
+      not any(x in a for a in ask for x in LINUX_ONLY), str(ask))
+# WSL2 (constructed, uname -a as WSL2 prints it): a Windows path beside Linux's uname is
+# Linux, whose commands run in the WSL shell
+rc, doc = explain_json(b"Linux DESKTOP-1 5.15.153.1-microsoft-standard-WSL2 #1 SMP Fri Mar 29 "
+                       b"23:14:13 UTC 2024 x86_64 x86_64 x86_64 GNU/Linux\n"
+                       b"PATH=/usr/bin:/mnt/c/Users/user/AppData\n"
+                       b"C:\\Users\\user>wsl\n"
+                       b"RuntimeError: No CUDA GPUs are available\n", "wsl")
+check("wsl: Linux commands asked despite a Windows path",
+      any(x in a for a in doc.get("ask", []) for x in LINUX_ONLY), str(doc.get("ask")))
+
+# No NVIDIA GPU: a whole lspci listing (from 00:00.0) whose only GPU is Intel's is stated as
+# a finding with its line (https://github.com/ChrisTitusTech/ArchTitus/issues/95, the first
+# devices of the listing as pasted)
+ARCHTITUS = (b"00:00.0 Host bridge: Intel Corporation Xeon E3-1200 v6/7th Gen Core Processor "
+             b"Host Bridge/DRAM Registers (rev 02)\n"
+             b"00:02.0 VGA compatible controller: Intel Corporation HD Graphics 620 (rev 02)\n"
+             b"00:14.0 USB controller: Intel Corporation Sunrise Point-LP USB 3.0 xHCI "
+             b"Controller (rev 21)\n"
+             b"00:14.2 Signal processing controller: Intel Corporation Sunrise Point-LP Thermal "
+             b"subsystem (rev 21)\n"
+             b"00:15.0 Signal processing controller: Intel Corporation Sunrise Point-LP Serial "
+             b"IO I2C Controller #0 (rev 21)\n")
+rc, doc = explain_json(ARCHTITUS, "no nvidia gpu")
+tf = doc.get("text_findings", [])
+check("no NVIDIA GPU: stated as a finding at the GPU's line 2",
+      len(tf) == 1 and tf[0]["id"] == "no-nvidia-gpu" and tf[0]["line"] == 2 and
+      "Intel" in tf[0]["message"] and "5 devices" in tf[0]["message"], str(tf))
+check("no NVIDIA GPU: no root cause named from it", root_id(doc) is None, str(doc.get("root_cause")))
+rc, out, err = run([], ARCHTITUS)
+check("no NVIDIA GPU: text output says it", "Found in the text:" in out and
+      "line 2     no NVIDIA GPU" in out, out[:600])
+# `lspci -nn | grep VGA` shows only the Intel GPU where a 3D controller (NVIDIA's) is cut
+# out by the grep (https://github.com/Antergos/nvidia-installer/issues/12): nothing stated
+rc, doc = explain_json(b"00:02.0 VGA compatible controller [0300]: Intel Corporation HD "
+                       b"Graphics 620 [8086:5916] (rev 02)\n", "grep vga")
+check("grep'd lspci: no NVIDIA GPU not stated", doc.get("text_findings") == [],
+      str(doc.get("text_findings")))
+
 if failed:
     print(f"{len(failed)} failed")
     sys.exit(1)

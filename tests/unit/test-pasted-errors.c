@@ -282,6 +282,24 @@ static void test_found_no_driver_unsure(void **state)
 	pasted_facts_done(&f);
 }
 
+/* pytorch/pytorch#135867 (the Level Zero loader: its own rule, not also library-not-found),
+ * NVIDIA/nvidia-container-toolkit#450 (crun and a stale CDI spec; another library's path is
+ * no CDI symptom) */
+static void test_specific_library(void **state)
+{
+	(void)state;
+	read_text("ImportError: libze_loader.so.1: cannot open shared object file: No such file or "
+		  "directory\n");
+	want_symptom("runtime.level-zero-missing", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.library-not-found"));
+	read_text("Error: crun: cannot stat `/lib64/libEGL_nvidia.so.550.54.14`: No such file or "
+		  "directory: OCI runtime attempted to invoke a command that was not found\n");
+	want_symptom("container.cdi-spec-stale", 1);
+	assert_int_equal(read_count("Error: crun: cannot stat `/srv/data`: No such file or "
+				    "directory\n"),
+			 0);
+}
+
 /* Every symptom fact names a rule of the table. */
 static void test_rule_ids(void **state)
 {
@@ -307,6 +325,7 @@ static void test_rule_ids(void **state)
 		"capability\nhipErrorNoBinaryForGpu\ncuDNN version incompatibility\n"
 		"invalid device ordinal\nUnsupported gpu architecture 'compute_\n"
 		"requirement error: unsatisfied condition: cuda>=\nError: setting up CDI devices\n"
+		"Error: crun: cannot stat `/lib64/libEGL_nvidia.so.550.54.14`: No such file\n"
 		"uncorrectable ECC error encountered\ncudaErrorUnknown\ncudaErrorNoDevice\n";
 	size_t seen = 0;
 
@@ -329,6 +348,7 @@ static void test_rule_ids(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_specific_library),
 		cmocka_unit_test(test_torch_capability),
 		cmocka_unit_test(test_no_kernel_image),
 		cmocka_unit_test(test_driver_too_old),

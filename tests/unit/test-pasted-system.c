@@ -2,7 +2,7 @@
 /*
  * The small system readers of formats/pasted: uname -a, /etc/os-release, lsmod, the Secure
  * Boot state (mokutil, the kernel's boot line), kernel log lines that are not errors,
- * ldconfig -p and env, over real pastes (tests/fuzz/corpus/pasted-<reader>/, each copied from
+ * ldconfig -p, env and the marks of a Windows paste, over real pastes (tests/fuzz/corpus/pasted-<reader>/, each copied from
  * the page named above its test).
  */
 #include <setjmp.h>
@@ -216,6 +216,38 @@ static void test_env(void **state)
 		      2);
 }
 
+/* https://github.com/pytorch/pytorch/pull/137846 (collect_env on Windows 11: a traceback's
+ * path first) and https://github.com/AlexeyAB/darknet/issues/86 (cmd prompts) */
+static void test_windows(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_windows, "pasted-windows",
+			  "collect-env-win11-pytorch-137846.txt", &f);
+	pasted_expect(&f, "messages.platform.windows", "C:\\", 1);
+	assert_int_equal(f.n, 1);
+	pasted_run_sample(pasted_read_windows, "pasted-windows", "cmd-darknet-86.txt", &f);
+	pasted_expect(&f, "messages.platform.windows", "D:\\", 1);
+	/* nvidia-smi's driver model in the table (the columns as driver 546 prints them); the
+	 * same row under a WSL2 header (nvidia-smi 570.133.07 over Windows driver 572.83) is
+	 * Linux's; a URL's "://" and a word holding TCC are no marks */
+	pasted_run_text(
+		pasted_read_windows,
+		"| NVIDIA-SMI 570.133.07   Driver Version: 572.83   CUDA Version: 12.8 |\n"
+		"|   0  NVIDIA GeForce RTX 3060 Ti   WDDM  | 00000000:01:00.0  On |  N/A |\n"
+		"see https://x.org/a:\\b and TCCX\n"
+		"| NVIDIA-SMI 546.29   Driver Version: 546.29   CUDA Version: 12.3 |\n"
+		"|   0  NVIDIA GeForce RTX 4060 ...  WDDM  | 00000000:01:00.0  On |  N/A |\n",
+		&f);
+	pasted_expect(&f, "messages.platform.windows", "WDDM", 5);
+	assert_int_equal(f.n, 1);
+	pasted_run_text(
+		pasted_read_windows,
+		"OS: Microsoft Windows 10 Pro\n    Current                           : TCC\n", &f);
+	pasted_expect(&f, "messages.platform.windows", "Microsoft Windows", 1);
+	pasted_run_text(pasted_read_windows, "Linux h 5.15.0 #1 SMP x86_64 GNU/Linux\n", &f);
+	assert_int_equal(f.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +258,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_kernel_log, teardown),
 		cmocka_unit_test_teardown(test_ldconfig, teardown),
 		cmocka_unit_test_teardown(test_env, teardown),
+		cmocka_unit_test_teardown(test_windows, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

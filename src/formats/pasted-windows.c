@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reader of the marks a paste from Windows carries (`gpuenv explain`), so that what explain
+ * asks the user to run is a Windows command: collect_env's "OS: Microsoft Windows 10 Pro"
+ * (platform.system()'s name; `ver` and systeminfo print "Microsoft Windows" too); nvidia-smi's
+ * driver model, WDDM or TCC, in the table's GPU row where Linux prints the persistence mode
+ * and under -q's "Driver Model" (nvidia-smi(1), "Driver Model"), but not under a table header
+ * whose NVIDIA-SMI version is not the driver's (WSL2's Linux nvidia-smi over the Windows
+ * driver: "NVIDIA-SMI 570.133.07  Driver Version: 572.83", and WDDM); a drive-letter path ("C:\Users\…",
+ * a traceback's "File "C:\…\site-packages\torch\…"", a PowerShell or cmd prompt). Fact:
+ * messages.platform.windows, its value the mark as printed on its line (the first mark read).
+ * Whether the paste is judged as Windows is the explain command's (a WSL paste shows Linux
+ * too); this reader only reads.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "formats/pasted-readers.h"
+#include "formats/pasted-text.h"
+#include "formats/pasted.h"
+
+#define FACT "messages.platform.windows"
+
+/* word at p is a whole word of line s (no letter, digit or '_' on either side) */
+static bool whole_word(const char *s, const char *p, size_t n)
+{
+	bool before = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+	bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
+
+	return !before && !after;
+}
+
+/* The first whole-word occurrence of word in s, or NULL. */
+static const char *find_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = s; (p = strstr(p, word)); p += n)
+		if (whole_word(s, p, n))
+			return p;
+	return NULL;
+}
+
+/* "C:\U…": a drive letter, ":\" and a name, not inside a word ("http://a:\\" is no path),
+ * at the line's start or after a blank, a quote, '(', '[', '=' or ':' ("PS C:\Users>",
+ * "File "C:\…"", "PATH=C:\…", "loading: 'D:\…'"). The drive root ("C:\") into buf. */
+static bool drive_path(const char *s, char *buf)
+{
+	for (const char *p = s; (p = strstr(p, ":\\")); p++) {
+		char d = p > s ? p[-1] : '\0';
+		char before = p - 1 > s ? p[-2] : ' ';
+
+		if (!isalpha((unsigned char)d) || !isalpha((unsigned char)p[2]))
+			continue;
+		if (!strchr(" \t\"'([=:", before))
+			continue;
+		buf[0] = d;
+		buf[1] = ':';
+		buf[2] = '\\';
+		buf[3] = '\0';
+		return true;
+	}
+	return false;
+}
+
+/* nvidia-smi's driver model: a whole word WDDM or TCC in a table line ("|   0  NVIDIA GeForce
+ * RTX 3060  WDDM  | 00000000:01:00.0  On |") or after -q's " : " ("Current : WDDM"); NULL if
+ * none. TCC alone is three letters: only in those two places. */
+static const char *driver_model(const char *s)
+{
+	static const char *const models[] = { "WDDM", "TCC" };
+	bool table = *s == '|';
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *p = find_word(s, models[i]);
+
+		if (!p)
+			continue;
+		if (table || (p - s >= 2 && p[-2] == ':' && p[-1] == ' '))
+			return models[i];
+	}
+	return NULL;
+}
+
+/* "| NVIDIA-SMI 570.133.07   Driver Version: 572.83   CUDA Version: 12.8 |": whether the
+ * two versions differ (WSL2). *is_header: the line is such a header. */
+static bool wsl_header(const char *s, bool *is_header)
+{
+	const char *smi = strstr(s, "NVIDIA-SMI "), *drv = strstr(s, "Driver Version:");
+	char a[32], b[32];
+
+	*is_header = smi && drv && pasted_token(smi + 11, a, sizeof(a)) &&
+		     pasted_token(drv + 15, b, sizeof(b));
+	return *is_header && strcmp(a, b) != 0;
+}
+
+int pasted_read_windows(const char *text, size_t len, struct pasted_facts *out)
+{
+	struct pasted_out o = { .f = out, .reader = "windows" };
+	struct pasted_lines it;
+	bool wsl = false; /* under a WSL2 nvidia-smi header */
+	char *line;
+
+	if (pasted_lines_init(&it, text, len) < 0)
+		return -ENOMEM;
+	while ((line = pasted_lines_next(&it)) && !o.n && o.err >= 0) {
+		const char *s = pasted_strip(line), *model;
+		char root[4];
+		bool header, differs = wsl_header(s, &header);
+
+		if (header)
+			wsl = differs;
+		if (strstr(s, "Microsoft Windows"))
+			pasted_put(&o, it.no, "Microsoft Windows", FACT);
+		else if (!wsl && (model = driver_model(s)))
+			pasted_put(&o, it.no, model, FACT);
+		else if (drive_path(s, root))
+			pasted_put(&o, it.no, root, FACT);
+	}
+	pasted_lines_done(&it);
+	return pasted_out_result(&o);
+}
