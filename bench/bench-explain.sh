@@ -25,7 +25,17 @@ gpuenv="$build/tools/gpuenv"
 src=$(dirname "$0")/..
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cat "$src"/tests/explain-corpus/*.txt "$src"/tests/fuzz/corpus/pasted-*/*.txt > "$tmp/all.txt"
+# A sample saved as UTF-16 (a PowerShell redirect) joins the others as the UTF-8 it decodes to:
+# its raw bytes among UTF-8 ones would be NULs, and explain rightly refuses such text as binary.
+python3 - "$tmp/all.txt" "$src"/tests/explain-corpus/*.txt "$src"/tests/fuzz/corpus/pasted-*/*.txt <<'PY'
+import sys
+with open(sys.argv[1], "wb") as out:
+    for name in sys.argv[2:]:
+        data = open(name, "rb").read()
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            data = data.decode("utf-16").encode("utf-8")
+        out.write(data)
+PY
 head -c 20480 "$tmp/all.txt" > "$tmp/paste.txt"
 python3 - "$tmp/all.txt" "$tmp/report.txt" "$text_mb" <<'PY'
 import sys

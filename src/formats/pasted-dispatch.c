@@ -36,8 +36,8 @@ int pasted_dispatch_init(struct pasted_dispatch *d, const struct pasted_reader *
 		n = rd->more_signs ? rd->more_signs(more, PASTED_SCAN_MAX) : 0;
 		for (size_t k = 0; k < n && r >= 0; k++)
 			r = add_needle(d, more[k], i);
-		if (rd->takes && (rd->reach != PASTED_REACH_LINES || rd->signs || n)) {
-			r = -EINVAL; /* a test of its own lines is instead of signs */
+		if (rd->takes && rd->reach != PASTED_REACH_LINES) {
+			r = -EINVAL; /* a test of its own lines hands it lines */
 		} else if (rd->takes) {
 			d->takers |= bit;
 		} else if (rd->reach == PASTED_REACH_TEXT) {

@@ -305,14 +305,14 @@ static const char *find(const struct line *l, const char *needle)
 	return find_in(l->p, l->n, needle, strlen(needle));
 }
 
-/* needle in lower case */
+/* needle in lower case, its first byte a letter (0x20 set folds only that letter's capital
+ * onto it: tolower's answer, without a call per byte) */
 static bool has_ci(const struct line *l, const char *needle)
 {
 	size_t k = strlen(needle);
 
 	for (size_t i = 0; i + k <= l->n; i++)
-		if (tolower((unsigned char)l->p[i]) == needle[0] &&
-		    strncasecmp(l->p + i, needle, k) == 0)
+		if ((l->p[i] | 0x20) == needle[0] && strncasecmp(l->p + i, needle, k) == 0)
 			return true;
 	return false;
 }

@@ -247,15 +247,45 @@ static void markdown_line(struct strbuf *sb, size_t start)
 	sb->buf[sb->len] = '\0';
 }
 
+static bool plain_byte(unsigned char c)
+{
+	return (c >= 0x20 && c <= 0x7E) || c == '\t';
+}
+
+#define BYTES(c) (0x0101010101010101ull * (c))
+
+/* Whether all eight bytes of w are printable ASCII (0x20-0x7E): none with the high bit set,
+ * none below 0x20 and none 0x7F ("Determine if a word has a byte less than n" and "has a
+ * zero byte", Sean Eron Anderson's Bit Twiddling Hacks: each test is exact as a whole). */
+static bool plain_word(uint64_t w)
+{
+	uint64_t high = w & BYTES(0x80), low = (w - BYTES(0x20)) & ~w & BYTES(0x80),
+		 del = ((w ^ BYTES(0x7F)) - BYTES(0x01)) & ~(w ^ BYTES(0x7F)) & BYTES(0x80);
+
+	return !(high | low | del);
+}
+
 /* The length of the run of printable ASCII and tabs at p: bytes the cleaning copies as
- * they are, neither counted as bad nor changing a line. */
+ * they are, neither counted as bad nor changing a line. Eight bytes at a time: most of a
+ * log is such bytes. */
 static size_t plain_run(const unsigned char *p, size_t n)
 {
 	size_t i = 0;
 
-	while (i < n && ((p[i] >= 0x20 && p[i] <= 0x7E) || p[i] == '\t'))
-		i++;
-	return i;
+	for (;;) {
+		uint64_t w;
+
+		if (i + 8 <= n && (memcpy(&w, p + i, 8), plain_word(w))) {
+			i += 8;
+			continue;
+		}
+		/* a word with a tab, a line end or another byte, or the last few: one at a time */
+		for (size_t e = i + 8 < n ? i + 8 : n; i < e; i++)
+			if (!plain_byte(p[i]))
+				return i;
+		if (i >= n)
+			return i;
+	}
 }
 
 /* A UTF-16 text without byte order mark: NULs in every other byte of its start. */

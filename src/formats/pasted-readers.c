@@ -33,6 +33,34 @@ static bool os_release_line(const char *p, size_t n)
 	return n > 1 && p[0] >= 'A' && p[0] <= 'Z' && memchr(p + 1, '=', n - 1);
 }
 
+/* Blanks as pasted_strip() skips them. */
+static const char *skip_blanks(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\v' || *p == '\f'))
+		p++;
+	return p;
+}
+
+/* The lines pasted_read_toolkit() reads besides its signs' (version.json's): a JSON object
+ * opened (`"cuda" : {`) or closed, a quote or a brace first. */
+static bool toolkit_line(const char *p, size_t n)
+{
+	const char *s = skip_blanks(p, p + n);
+
+	return s < p + n && (*s == '"' || *s == '}');
+}
+
+/* The lines pasted_read_rocminfo() reads in an agent's block besides its signs' (ROCk
+ * module, Agent N): the keys it keeps, first on the line. */
+static bool rocminfo_line(const char *p, size_t n)
+{
+	const char *s = skip_blanks(p, p + n);
+	size_t left = (size_t)(p + n - s);
+
+	return (left >= 4 && (memcmp(s, "Name", 4) == 0 || memcmp(s, "Node", 4) == 0)) ||
+	       (left >= 11 && memcmp(s, "Device Type", 11) == 0);
+}
+
 /* The error messages first: a command's output pasted with them states the same facts
  * (a driver version, the GPU) more completely, and the later fact for a path wins. */
 const struct pasted_reader pasted_readers[] = {
@@ -44,7 +72,8 @@ const struct pasted_reader pasted_readers[] = {
 		"ROCM used to build PyTorch") },
 	{ "packages", pasted_read_packages, NULL, PASTED_REACH_LINES, pasted_packages_signs },
 	{ "toolkit", pasted_read_toolkit,
-	  SIGNS("Cuda compilation tools, release ", "CUDA Version ", "\"version\"") },
+	  SIGNS("Cuda compilation tools, release ", "CUDA Version ", "\"version\""),
+	  PASTED_REACH_LINES, NULL, toolkit_line },
 	{ "nvidia-version", pasted_read_nvidia_version, SIGNS("NVRM version:", "GCC version:"),
 	  PASTED_REACH_LINES },
 	{ "kernel-log", pasted_read_kernel_log,
@@ -65,7 +94,8 @@ const struct pasted_reader pasted_readers[] = {
 	{ "lspci", pasted_read_lspci, NULL },
 	{ "docker-info", pasted_read_docker_info,
 	  SIGNS("Default Runtime: ", "Runtimes: ", "CDI spec directories:"), PASTED_REACH_BLOCK },
-	{ "rocminfo", pasted_read_rocminfo, SIGNS("ROCk module", "Agent ") },
+	{ "rocminfo", pasted_read_rocminfo, SIGNS("ROCk module", "Agent "), PASTED_REACH_LINES,
+	  NULL, rocminfo_line },
 	{ "rocm-smi", pasted_read_rocm_smi, SIGNS("GPU["), PASTED_REACH_LINES },
 	/* a prompt or call and the answer under it; a list of quoted architectures */
 	{ "torch-arch", pasted_read_torch_arch,

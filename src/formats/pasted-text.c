@@ -177,6 +177,10 @@ bool pasted_no_value(const char *v)
 		v++;
 	if (!*v)
 		return true;
+	/* every word above starts with '[', 'N', 'U' or 'C' (0x20 set: either case): most
+	 * values are none of them, and are told so without a copy and ten comparisons */
+	if (*v != '[' && (*v | 0x20) != 'n' && (*v | 0x20) != 'u' && (*v | 0x20) != 'c')
+		return false;
 	copy_cut(buf, sizeof(buf), v);
 	pasted_strip(buf);
 	for (size_t i = 0; none[i]; i++)

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats/pasted-readers.h"
@@ -71,36 +72,82 @@ static void read_value(struct pasted_out *o, unsigned no, const char *key, const
 	}
 }
 
+/* Where "'key'" stands in the text, for each key in turn (what a strstr per key finds, each
+ * match searched for past the one before), found in one pass over its quotes: the text is a
+ * whole window of a large report, and a search and a count of line ends per key were the
+ * reader's cost. */
+struct match {
+	const char *p;
+	unsigned key, no;
+};
+
+static int find_keys(const char *text, const char *end, struct match **ret, size_t *ret_n)
+{
+	struct match *m = NULL;
+	size_t n = 0, cap = 0;
+	unsigned no = 1;
+	const char *counted = text;
+
+	for (const char *q = text; q < end && (q = memchr(q, '\'', (size_t)(end - q))); q++) {
+		for (unsigned k = 0; keys[k]; k++) {
+			size_t kl = strlen(keys[k]);
+
+			if ((size_t)(end - q) < kl + 2 || memcmp(q + 1, keys[k], kl) != 0 ||
+			    q[kl + 1] != '\'')
+				continue;
+			for (const char *nl; (nl = memchr(counted, '\n', (size_t)(q - counted)));
+			     counted = nl + 1)
+				no++;
+			counted = q;
+			if (n == cap) {
+				size_t c = cap ? cap * 2 : 16;
+				struct match *nm = realloc(m, c * sizeof(*m));
+
+				if (!nm) {
+					free(m);
+					return -ENOMEM;
+				}
+				m = nm;
+				cap = c;
+			}
+			m[n++] = (struct match){ q, k, no };
+		}
+	}
+	*ret = m;
+	*ret_n = n;
+	return 0;
+}
+
 int pasted_read_tf_build_info(const char *text, size_t len, struct pasted_facts *out)
 {
 	struct pasted_out o = { .f = out, .reader = "tf-build-info" };
-	const char *end = text ? text + strnlen(text, len) : NULL, *p, *v;
+	const char *end = text ? text + strnlen(text, len) : NULL, *v;
+	struct match *m = NULL;
 	unsigned first = 0;
+	size_t n = 0;
+	int r;
 
 	if (!text || !strstr(text, "'is_cuda_build'"))
 		return 0;
-	for (size_t k = 0; keys[k]; k++) {
-		char quoted[64];
-		size_t ql;
+	r = find_keys(text, end, &m, &n);
+	if (r < 0)
+		return r;
+	for (unsigned k = 0; keys[k]; k++) {
+		size_t ql = strlen(keys[k]) + 2;
+		const char *past = text; /* the next match starts here or later */
 
-		snprintf(quoted, sizeof(quoted), "'%s'", keys[k]);
-		ql = strlen(quoted);
-		/* line numbers counted on from the previous match: one pass per key */
-		const char *counted = text;
-		unsigned no = 1;
-
-		for (p = strstr(text, quoted); p && p < end; p = strstr(p + ql, quoted)) {
-			for (const char *nl; (nl = memchr(counted, '\n', (size_t)(p - counted)));
-			     counted = nl + 1)
-				no++;
-			counted = p;
-			if (!(v = value_at(p + ql)))
+		for (size_t i = 0; i < n; i++) {
+			if (m[i].key != k || m[i].p < past)
 				continue;
-			if (!first || no < first)
-				first = no;
-			read_value(&o, no, keys[k], v);
+			past = m[i].p + ql;
+			if (!(v = value_at(m[i].p + ql)))
+				continue;
+			if (!first || m[i].no < first)
+				first = m[i].no;
+			read_value(&o, m[i].no, keys[k], v);
 		}
 	}
+	free(m);
 	if (first)
 		pasted_put(&o, first, "dict", BI ".form");
 	return pasted_out_result(&o);

@@ -97,10 +97,11 @@ struct pasted_reader {
 	/* Signs computed rather than listed (the errors reader's: its symptom table), ASCII
 	 * case folded where the needle says so: writes at most max, returns how many. */
 	size_t (*more_signs)(struct pasted_needle *needles, size_t max);
-	/* For PASTED_REACH_LINES without signs: does the reader read anything from this line
-	 * (line[0..n), without its "\n", maybe ending in "\r")? A cheap test that may say yes
-	 * too often, never no to a line the reader reads (an `env` line: "NAME=" in the first
-	 * column); explain hands the reader the lines it says yes to. */
+	/* For PASTED_REACH_LINES: does the reader read anything from this line, or does the
+	 * line change what it makes of the lines after it (line[0..n), without its "\n", maybe
+	 * ending in "\r")? A cheap test that may say yes too often, never no to such a line (an
+	 * `env` line: "NAME=" in the first column; a JSON object's opening line); explain hands
+	 * the reader the lines it says yes to, besides those holding one of its signs. */
 	bool (*takes)(const char *line, size_t n);
 };
 /* Every reader, in the order explain runs them (pasted-readers.c: one line per reader);

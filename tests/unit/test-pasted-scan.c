@@ -2,7 +2,8 @@
 /*
  * The one-pass needle scan of pasted text (src/formats/pasted-scan.c): every needle found
  * wherever it stands (line start and end, overlapping others, sharing its first four bytes
- * with another), case folded only where asked, and nothing found that is not there.
+ * with another, at every offset of a text of any length), case folded only where asked, and
+ * nothing found that is not there.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -79,6 +80,32 @@ static void test_nothing_that_is_not_there(void **state)
 	assert_false(f[0] || f[1] || f[2] || f[3]);
 }
 
+/* The scan reads eight bytes at a time where it can and one at a time near the end: a needle
+ * is found at every offset of texts of every length around those edges, and tags name it. */
+static void test_every_offset_and_length(void **state)
+{
+	static const uint64_t tags[4] = { 1, 2, 4, 8 };
+	struct pasted_scan sc;
+	char text[40];
+
+	(void)state;
+	assert_int_equal(pasted_scan_init(&sc, needles, 4), 0);
+	for (size_t len = 4; len < sizeof(text); len++)
+		for (size_t at = 0; at + 4 <= len; at++) {
+			bool f[4] = { false };
+
+			memset(text, '.', len);
+			memcpy(text + at, "CUDA", 4);
+			pasted_scan_mark(&sc, text, len, f);
+			assert_true(f[2] && !f[0] && !f[1] && !f[3]);
+			assert_true(pasted_scan_any(&sc, text, len));
+			assert_int_equal(pasted_scan_tags(&sc, tags, text, len), 4);
+			/* cut one byte short of its end: not there */
+			assert_false(pasted_scan_any(&sc, text, at + 3));
+			assert_int_equal(pasted_scan_tags(&sc, tags, text, at + 3), 0);
+		}
+}
+
 static void test_bad_sets_refused(void **state)
 {
 	static const struct pasted_needle short_one[] = { { "abc", false } };
@@ -95,6 +122,7 @@ int main(void)
 		cmocka_unit_test(test_each_needle_where_it_stands),
 		cmocka_unit_test(test_case_folded_only_where_asked),
 		cmocka_unit_test(test_nothing_that_is_not_there),
+		cmocka_unit_test(test_every_offset_and_length),
 		cmocka_unit_test(test_bad_sets_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

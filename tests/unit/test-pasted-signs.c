@@ -298,9 +298,24 @@ static void test_dispatch_next_and_takes(void **state)
 		{ "taken.1", "", "1" },		{ "taken.2", "xthree", "3" },
 		{ "taken.3", "", "4" },
 	};
-	const struct pasted_reader wrong[] = {
+	/* signs and a test of its own lines together: the lines either picks */
+	const struct pasted_reader both[] = {
 		{ "taken", read_taken, (const char *const[]){ "SIGN", NULL }, PASTED_REACH_LINES,
 		  NULL, starts_with_x },
+		{ NULL },
+	};
+	static const char text_both[] = "one\n"	     /* 1 */
+					"SIGN two\n" /* 2: the sign */
+					"xthree\n"   /* 3: taken */
+					"four\n";    /* 4 */
+	static const char *const want_both[][3] = {
+		{ "taken.1", "", "1" },
+		{ "taken.2", "SIGN two", "2" },
+		{ "taken.3", "xthree", "3" },
+		{ "taken.4", "", "4" },
+	};
+	const struct pasted_reader wrong[] = {
+		{ "taken", read_taken, NULL, PASTED_REACH_BLOCK, NULL, starts_with_x },
 		{ NULL },
 	};
 	struct pasted_facts each[2] = { 0 };
@@ -311,7 +326,11 @@ static void test_dispatch_next_and_takes(void **state)
 	assert_int_equal(pasted_dispatch_read(&d, text, strlen(text), 0, each), 0);
 	check_facts(each, 2, want, sizeof(want) / sizeof(want[0]));
 	pasted_dispatch_done(&d);
-	/* a test of its own lines is instead of signs, not beside them */
+	assert_int_equal(pasted_dispatch_init(&d, both), 0);
+	assert_int_equal(pasted_dispatch_read(&d, text_both, strlen(text_both), 0, each), 0);
+	check_facts(each, 1, want_both, sizeof(want_both) / sizeof(want_both[0]));
+	pasted_dispatch_done(&d);
+	/* a test of its own lines hands a reader lines, not blocks or the text */
 	assert_int_equal(pasted_dispatch_init(&d, wrong), -EINVAL);
 }
 
