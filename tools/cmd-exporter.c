@@ -348,6 +348,7 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	if (server_libs_load(sec) < 0)
 		return EXIT_UNAVAILABLE;
 	r = exporter_http_start(listen, sec, &h);
+	ex->threads = r == 0;
 	if (r < 0) {
 		fprintf(stderr, "gpuenv exporter: --listen %s: %s\n", listen,
 			r == -EINVAL	? "not ADDRESS:PORT with a numeric address"

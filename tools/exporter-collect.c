@@ -23,6 +23,16 @@
 /* A full diagnosis takes seconds; the vendor sessions in it have deadlines of their own. */
 #define DIAGNOSIS_TIMEOUT_MS 600000u
 #define DIAGNOSIS_MAX_OUTPUT (32u << 20) /* both renderings */
+#if defined(__SANITIZE_ADDRESS__)
+#define FORK_UNSAFE_ALLOCATOR true
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FORK_UNSAFE_ALLOCATOR true
+#endif
+#endif
+#ifndef FORK_UNSAFE_ALLOCATOR
+#define FORK_UNSAFE_ALLOCATOR false
+#endif
 
 double exporter_now(void)
 {
@@ -163,38 +173,37 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-/* In the diagnosis child: collects, diagnoses and writes both forms, the text form, a NUL,
- * then the OpenMetrics form. */
-static int diagnose_child(int fd, void *userdata)
+/* Collects, diagnoses and renders both forms into text (malloc'd); false on failure. */
+static bool diagnose_render(const struct exporter *ex, char *text[2])
 {
-	struct exporter *ex = userdata;
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_doctor *d = NULL;
-	char *text[2] = { NULL, NULL };
 	bool ok = common_open(&ex->diag_opts, &ctx, &snap) == 0 &&
 		  gpuenv_doctor_run(snap, &d) == 0 &&
 		  render_both(NULL, d, ex->diag_opts.redact, text);
 
-	ok = ok && write_all(fd, text[0], strlen(text[0]) + 1) == 0 &&
-	     write_all(fd, text[1], strlen(text[1])) == 0;
-	free(text[0]);
-	free(text[1]);
 	gpuenv_doctor_free(d);
 	gpuenv_snapshot_unref(snap);
 	gpuenv_ctx_free(ctx);
+	return ok;
+}
+
+/* In the diagnosis child: writes the text form, a NUL, then the OpenMetrics form. */
+static int diagnose_child(int fd, void *userdata)
+{
+	char *text[2] = { NULL, NULL };
+	bool ok = diagnose_render(userdata, text) &&
+		  write_all(fd, text[0], strlen(text[0]) + 1) == 0 &&
+		  write_all(fd, text[1], strlen(text[1])) == 0;
+
+	free(text[0]);
+	free(text[1]);
 	return ok ? 0 : 1;
 }
 
-/*
- * The diagnosis runs in a child process (core/child.h: under a deadline, its process tree
- * held and killed with it), and only its two renderings come back: the rules, the full
- * snapshot and the diagnosis never touch the serving process's memory, whose resident size
- * then stays that of serving scrapes (the code pages and heap a diagnosis touches stayed
- * resident for the process's life; docs/exporter.md, Load). What it prints on stderr is
- * passed on.
- */
-void exporter_diagnose(struct exporter *ex)
+/* Runs the diagnosis in a child; its two renderings into text. */
+static bool diagnose_in_child(struct exporter *ex, char *text[2])
 {
 	const struct child_opts opts = { .timeout_ms = DIAGNOSIS_TIMEOUT_MS,
 					 .max_output = DIAGNOSIS_MAX_OUTPUT,
@@ -202,7 +211,6 @@ void exporter_diagnose(struct exporter *ex)
 					 /* nested vendor sessions read /proc by this PID space */
 					 .no_pid_namespace = true };
 	struct child_result r = { 0 };
-	double t0 = mono();
 	bool ok = false;
 
 	fflush(stderr);
@@ -217,24 +225,42 @@ void exporter_diagnose(struct exporter *ex)
 				DIAGNOSIS_TIMEOUT_MS / 1000);
 		ok = !r.timed_out && !r.truncated && r.exit_status == 0 && sep;
 		if (ok) {
-			char *om = strndup(sep + 1, r.output_len - (size_t)(sep + 1 - r.output));
-			char *text = strdup(r.output);
-
-			ok = om && text;
-			if (ok) {
-				free(ex->diag_text[0]);
-				free(ex->diag_text[1]);
-				ex->diag_text[0] = text;
-				ex->diag_text[1] = om;
-			} else {
-				free(om);
-				free(text);
-			}
+			text[0] = strdup(r.output);
+			text[1] = strndup(sep + 1, r.output_len - (size_t)(sep + 1 - r.output));
+			ok = text[0] && text[1];
 		}
 	}
 	child_result_done(&r);
-	if (!ok)
+	return ok;
+}
+
+/*
+ * The diagnosis runs in a child process (core/child.h: under a deadline, its process tree
+ * held and killed with it), and only its two renderings come back: the rules, the full
+ * snapshot and the diagnosis never touch the serving process's memory, whose resident size
+ * then stays that of serving scrapes (the code pages and heap a diagnosis touches stayed
+ * resident for the process's life; docs/exporter.md, Load). What it prints on stderr is
+ * passed on. Except under AddressSanitizer while the HTTP threads run: its allocator (GCC
+ * 12's libasan) is not fork-safe, and a child forked while another thread held its lock
+ * waited forever at its first allocation (glibc's malloc is: fork() takes its locks).
+ */
+void exporter_diagnose(struct exporter *ex)
+{
+	char *text[2] = { NULL, NULL };
+	double t0 = mono();
+	bool ok = ex->threads && FORK_UNSAFE_ALLOCATOR ? diagnose_render(ex, text)
+						       : diagnose_in_child(ex, text);
+
+	if (ok) {
+		for (int om = 0; om < 2; om++) {
+			free(ex->diag_text[om]);
+			ex->diag_text[om] = text[om];
+		}
+	} else {
+		free(text[0]);
+		free(text[1]);
 		ex->st.err_diagnosis++;
+	}
 	ex->st.diagnoses++;
 	ex->st.diagnosis_seconds = mono() - t0;
 	if (ok)

@@ -39,6 +39,7 @@ struct exporter {
 	char *gpu_text[2];  /* last good sample: [0] Prometheus text, [1] OpenMetrics */
 	char *diag_text[2]; /* last diagnosis */
 	struct exporter_stats st;
+	bool threads; /* the HTTP server's threads run (exporter_diagnose()) */
 };
 
 /* One GPU sample into ex (keeps the previous one, flagged stale, when it fails). */
