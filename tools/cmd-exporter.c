@@ -180,9 +180,18 @@ static void raise_fd_limit(void)
 	}
 }
 
+/* Each second (the ages change) and after each collection. The GPU and diagnosis parts
+ * change only with a collection: their gzip member is made once per collection, and each
+ * second only the exporter's own series are compressed. */
 static void publish(struct exporter_http *h, const struct exporter *ex)
 {
+	size_t stable[2];
+
+	for (int om = 0; om < 2; om++)
+		stable[om] = (ex->gpu_text[om] ? strlen(ex->gpu_text[om]) : 0) +
+			     (ex->diag_text[om] ? strlen(ex->diag_text[om]) : 0);
 	exporter_http_publish(h, exporter_exposition(ex, false), exporter_exposition(ex, true),
+			      stable, ex->st.samples + ex->st.diagnoses,
 			      ex->st.sample_time > 0 && ex->st.diagnosis_time > 0);
 }
 
