@@ -340,8 +340,7 @@ static enum cov_build_state cov_build_read(const struct fw_build *b, struct cov_
 	bool yes = false;
 	char cuda[32];
 
-	cb->b = b;
-	cb->list = (struct strbuf)STRBUF_INIT;
+	*cb = (struct cov_build){ .b = b, .list = STRBUF_INIT };
 	if ((snap_bool(cpu, &yes) && yes) || fw_hip_version(b) ||
 	    (b->kind == FW_JAX && !jaxlib_cuda))
 		return COV_BUILD_NONE;
