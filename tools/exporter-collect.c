@@ -8,14 +8,31 @@
  * failed keeps the previous sample's GPU series on show, flagged stale, and counts an error;
  * a lost GPU counts one too.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "core/child.h"
 #include "exporter.h"
 #include "shared/strbuf.h"
+
+/* A full diagnosis takes seconds; the vendor sessions in it have deadlines of their own. */
+#define DIAGNOSIS_TIMEOUT_MS 600000u
+#define DIAGNOSIS_MAX_OUTPUT (32u << 20) /* both renderings */
+#if defined(__SANITIZE_ADDRESS__)
+#define FORK_UNSAFE_ALLOCATOR true
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FORK_UNSAFE_ALLOCATOR true
+#endif
+#endif
+#ifndef FORK_UNSAFE_ALLOCATOR
+#define FORK_UNSAFE_ALLOCATOR false
+#endif
 
 double exporter_now(void)
 {
@@ -141,25 +158,113 @@ void exporter_sample(struct exporter *ex)
 	gpuenv_snapshot_unref(snap);
 }
 
-void exporter_diagnose(struct exporter *ex)
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t k = write(fd, p, len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Collects, diagnoses and renders both forms into text (malloc'd); false on failure. */
+static bool diagnose_render(const struct exporter *ex, char *text[2])
 {
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_doctor *d = NULL;
-	double t0 = mono();
+	bool ok = common_open(&ex->diag_opts, &ctx, &snap) == 0 &&
+		  gpuenv_doctor_run(snap, &d) == 0 &&
+		  render_both(NULL, d, ex->diag_opts.redact, text);
+
+	gpuenv_doctor_free(d);
+	gpuenv_snapshot_unref(snap);
+	gpuenv_ctx_free(ctx);
+	return ok;
+}
+
+/* In the diagnosis child: writes the text form, a NUL, then the OpenMetrics form. */
+static int diagnose_child(int fd, void *userdata)
+{
+	char *text[2] = { NULL, NULL };
+	bool ok = diagnose_render(userdata, text) &&
+		  write_all(fd, text[0], strlen(text[0]) + 1) == 0 &&
+		  write_all(fd, text[1], strlen(text[1])) == 0;
+
+	free(text[0]);
+	free(text[1]);
+	return ok ? 0 : 1;
+}
+
+/* Runs the diagnosis in a child; its two renderings into text. */
+static bool diagnose_in_child(struct exporter *ex, char *text[2])
+{
+	const struct child_opts opts = { .timeout_ms = DIAGNOSIS_TIMEOUT_MS,
+					 .max_output = DIAGNOSIS_MAX_OUTPUT,
+					 .max_stderr = 64u << 10,
+					 /* nested vendor sessions read /proc by this PID space */
+					 .no_pid_namespace = true };
+	struct child_result r = { 0 };
 	bool ok = false;
 
-	if (common_open(&ex->diag_opts, &ctx, &snap) == 0 && gpuenv_doctor_run(snap, &d) == 0)
-		ok = render_both(NULL, d, ex->diag_opts.redact, ex->diag_text);
-	if (!ok)
+	fflush(stderr);
+	if (child_run_fn(diagnose_child, ex, &opts, &r) == 0) {
+		const char *sep = r.output ? memchr(r.output, '\0', r.output_len) : NULL;
+
+		if (r.errout_len)
+			fputs(r.errout, stderr);
+		if (r.timed_out)
+			fprintf(stderr,
+				"gpuenv exporter: the diagnosis did not end within %u s: killed\n",
+				DIAGNOSIS_TIMEOUT_MS / 1000);
+		ok = !r.timed_out && !r.truncated && r.exit_status == 0 && sep;
+		if (ok) {
+			text[0] = strdup(r.output);
+			text[1] = strndup(sep + 1, r.output_len - (size_t)(sep + 1 - r.output));
+			ok = text[0] && text[1];
+		}
+	}
+	child_result_done(&r);
+	return ok;
+}
+
+/*
+ * The diagnosis runs in a child process (core/child.h: under a deadline, its process tree
+ * held and killed with it), and only its two renderings come back: the rules, the full
+ * snapshot and the diagnosis never touch the serving process's memory, whose resident size
+ * then stays that of serving scrapes (the code pages and heap a diagnosis touches stayed
+ * resident for the process's life; docs/exporter.md, Load). What it prints on stderr is
+ * passed on. Except under AddressSanitizer while the HTTP threads run: its allocator (GCC
+ * 12's libasan) is not fork-safe, and a child forked while another thread held its lock
+ * waited forever at its first allocation (glibc's malloc is: fork() takes its locks).
+ */
+void exporter_diagnose(struct exporter *ex)
+{
+	char *text[2] = { NULL, NULL };
+	double t0 = mono();
+	bool ok = ex->threads && FORK_UNSAFE_ALLOCATOR ? diagnose_render(ex, text)
+						       : diagnose_in_child(ex, text);
+
+	if (ok) {
+		for (int om = 0; om < 2; om++) {
+			free(ex->diag_text[om]);
+			ex->diag_text[om] = text[om];
+		}
+	} else {
+		free(text[0]);
+		free(text[1]);
 		ex->st.err_diagnosis++;
+	}
 	ex->st.diagnoses++;
 	ex->st.diagnosis_seconds = mono() - t0;
 	if (ok)
 		ex->st.diagnosis_time = exporter_now();
-	gpuenv_doctor_free(d);
-	gpuenv_snapshot_unref(snap);
-	gpuenv_ctx_free(ctx);
 }
 
 static void family(struct strbuf *sb, bool om, const char *name, const char *type, const char *help)

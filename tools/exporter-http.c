@@ -83,6 +83,11 @@ struct exporter_http {
 	pthread_mutex_t lock;
 	/* [openmetrics][gzip]; NULL before the first publication */
 	struct MHD_Response *metrics[2][2];
+	/* The gzip member of each form's stable part (exporter_http_publish()), and which
+	 * publication of that part it is; used by the publishing thread only. */
+	char *stable_gz[2];
+	size_t stable_gz_len[2];
+	uint64_t stable_gen;
 	bool ready;
 	struct MHD_Response *fixed[FIXED_COUNT]; /* made at start, shared by every request */
 };
@@ -301,18 +306,49 @@ static struct MHD_Response *metrics_response(const struct exporter_http *h, char
 	return r;
 }
 
-void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics, bool ready)
+/* The gzip body of plain[0..len): the stable part's member, compressed again only when the
+ * part changed (gen), then a member of the rest; NULL when out of memory. */
+static char *gzip_body(struct exporter_http *h, int om, const char *plain, size_t len,
+		       size_t stable_len, uint64_t gen, size_t *ret_len)
+{
+	size_t tail_len = 0;
+	char *tail, *body;
+
+	if (stable_len > len)
+		stable_len = len;
+	if (!h->stable_gz[om] || gen != h->stable_gen) {
+		free(h->stable_gz[om]);
+		h->stable_gz[om] = gzip_text(plain, stable_len, &h->stable_gz_len[om]);
+		if (!h->stable_gz[om])
+			return NULL;
+	}
+	tail = gzip_text(plain + stable_len, len - stable_len, &tail_len);
+	body = tail ? malloc(h->stable_gz_len[om] + tail_len) : NULL;
+	if (body) {
+		memcpy(body, h->stable_gz[om], h->stable_gz_len[om]);
+		memcpy(body + h->stable_gz_len[om], tail, tail_len);
+		*ret_len = h->stable_gz_len[om] + tail_len;
+	}
+	free(tail);
+	return body;
+}
+
+void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics,
+			   const size_t stable_len[2], uint64_t stable_gen, bool ready)
 {
 	char *plain[2] = { text, openmetrics };
 	struct MHD_Response *n[2][2], *old[2][2];
 
 	for (int om = 0; om < 2; om++) {
 		size_t len = plain[om] ? strlen(plain[om]) : 0, zlen = 0;
-		char *z = plain[om] ? gzip_text(plain[om], len, &zlen) : NULL;
+		char *z = plain[om] ? gzip_body(h, om, plain[om], len, stable_len[om], stable_gen,
+						&zlen)
+				    : NULL;
 
 		n[om][0] = metrics_response(h, plain[om], len, om, false);
 		n[om][1] = n[om][0] ? metrics_response(h, z, zlen, om, true) : (free(z), NULL);
 	}
+	h->stable_gen = stable_gen;
 	pthread_mutex_lock(&h->lock);
 	for (int om = 0; om < 2; om++) {
 		/* keep the previous exposition when the new one could not be made (OOM); a
@@ -453,6 +489,8 @@ void exporter_http_stop(struct exporter_http *h)
 		for (int gz = 0; gz < 2; gz++)
 			if (h->metrics[om][gz])
 				mhd->MHD_destroy_response(h->metrics[om][gz]);
+	free(h->stable_gz[0]);
+	free(h->stable_gz[1]);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
 }

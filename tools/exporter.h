@@ -39,6 +39,7 @@ struct exporter {
 	char *gpu_text[2];  /* last good sample: [0] Prometheus text, [1] OpenMetrics */
 	char *diag_text[2]; /* last diagnosis */
 	struct exporter_stats st;
+	bool threads; /* the HTTP server's threads run (exporter_diagnose()) */
 };
 
 /* One GPU sample into ex (keeps the previous one, flagged stale, when it fails). */
@@ -91,8 +92,12 @@ struct exporter_http;
  * -ELIBACC: libmicrohttpd, or libcrypt for authentication, cannot be loaded (exporter-libs.h). */
 int exporter_http_start(const char *listen, const struct exporter_security *sec,
 			struct exporter_http **ret);
-/* Replaces what /metrics serves (takes both strings) and the readiness. */
-void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics, bool ready);
+/* Replaces what /metrics serves (takes both strings) and the readiness. The first
+ * stable_len[i] bytes of each form change only when stable_gen does: their gzip member is
+ * kept and only the rest compressed, a second member (RFC 1952 2.2: a gzip file is a
+ * series of members; Go's gzip reader, Prometheus', reads them all). */
+void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics,
+			   const size_t stable_len[2], uint64_t stable_gen, bool ready);
 void exporter_http_stop(struct exporter_http *h);
 
 double exporter_now(void); /* Unix time, seconds */

@@ -27,11 +27,7 @@ static const char *severity_name(enum gpuenv_severity s)
 /* `key="value"` appended, with a comma before all but the first. */
 static void label(struct strbuf *sb, const char *key, const char *value)
 {
-	if (sb->len)
-		strbuf_putc(sb, ',');
-	strbuf_printf(sb, "%s=\"", key);
-	metrics_label_value(sb, value ? value : "");
-	strbuf_putc(sb, '"');
+	metrics_label(sb, key, value);
 }
 
 static void sample_labels(struct metrics *m, const char *name, struct strbuf *l, int64_t v)
@@ -214,8 +210,11 @@ int out_metrics_doctor(const struct gpuenv_doctor *d, bool openmetrics, unsigned
 	put_driver(&m, root, &l);
 	put_xids(&m, root, &l);
 	put_toolkits(&m, root, &l);
-	if (!(flags & GPUENV_RENDER_REDACT)) /* environment paths name their users */
+	/* environment paths name their users */
+	if (!(flags & GPUENV_RENDER_REDACT)) {
 		put_frameworks(&m, root, &l);
+		out_metrics_framework_coverage(&m, root);
+	}
 	strbuf_done(&l);
 	return d->err;
 }

@@ -30,6 +30,15 @@ void metrics_label_value(struct strbuf *sb, const char *value)
 	put_escaped(sb, value, true);
 }
 
+void metrics_label(struct strbuf *sb, const char *key, const char *value)
+{
+	if (sb->len)
+		strbuf_putc(sb, ',');
+	strbuf_printf(sb, "%s=\"", key);
+	put_escaped(sb, value ? value : "", true);
+	strbuf_putc(sb, '"');
+}
+
 void metrics_family(struct metrics *m, const char *name, enum metric_type type, const char *help)
 {
 	static const char *const text_types[] = {

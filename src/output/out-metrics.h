@@ -31,6 +31,8 @@ enum metric_type {
 void metrics_family(struct metrics *m, const char *name, enum metric_type type, const char *help);
 /* A label value between the quotes (backslash, double quote and line feed escaped). */
 void metrics_label_value(struct strbuf *sb, const char *value);
+/* `key="value"` appended to a label list, with a comma before all but the first. */
+void metrics_label(struct strbuf *sb, const char *key, const char *value);
 /* `name{labels} value`: labels is the text between the braces (NULL or "": none). */
 void metrics_sample_int(struct metrics *m, const char *name, const char *labels, int64_t v);
 void metrics_sample_double(struct metrics *m, const char *name, const char *labels, double v);
@@ -48,3 +50,6 @@ void out_metrics_gpu_tasks(struct metrics *m, const struct gpu_view *gpus, size_
 
 /* The AMD SMI and Level Zero sessions' series (out-metrics-vendor.c), after NVML's. */
 void out_metrics_vendor(struct metrics *m, const struct snap_node *root);
+
+/* Framework coverage per GPU (out-metrics-coverage.c): the framework layer's judgement. */
+void out_metrics_framework_coverage(struct metrics *m, const struct snap_node *root);

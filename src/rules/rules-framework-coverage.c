@@ -311,103 +311,177 @@ static void cov_verify(struct finding *f, const struct fw_build *b)
 		finding_verify(f, "gpuenv scan %s", lib);
 }
 
-static void cov_one(const struct fw_build *b, void *u)
-{
-	struct cov_ctx *x = u;
-	const struct snap_node *gpus = snap_get(x->root, "hardware.gpus"), *tn, *cpu;
+/* What a build's coverage rests on, read once for all GPUs. */
+struct cov_build {
+	const struct fw_build *b; /* the build, or jb: a jaxlib CUDA wheel's, relabelled */
+	struct fw_build jb;
+	const struct snap_node *tn; /* the targets (fw_targets()) */
+	bool from_bi, own_code;
 	struct coverage_target t[MAX_TARGETS];
-	struct strbuf list = STRBUF_INIT;
-	struct cov_lib w = { .list = STRBUF_INIT };
-	bool from_bi = false, yes = false, needed = false, own_code;
+	size_t n;
 	unsigned lowest;
-	size_t n, n_nvidia;
-	char key[192], cuda[32];
+	struct strbuf list;
+};
 
+enum cov_build_state {
+	COV_BUILD_NONE,	      /* no CUDA GPU code to judge (CPU-only, ROCm, XLA alone) */
+	COV_BUILD_UNREADABLE, /* the kernel library's GPU code could not be read */
+	COV_BUILD_EMPTY,      /* its target list holds no target gpuenv knows */
+	COV_BUILD_JUDGE,
+};
+
+static enum cov_build_state cov_build_read(const struct fw_build *b, struct cov_build *cb)
+{
 	/* A jaxlib CUDA wheel (0.1.x-0.4.x, "+cuda11.cudnn86"): its own kernel modules are
 	 * judged, labelled with its release; jax without it or a plugin has no GPU code. */
 	const char *jl = b->kind == FW_JAX ? snap_get_str(b->pkg, "jaxlib_local_version") : NULL;
 	const bool jaxlib_cuda = jl && startswith(jl, "cuda");
-	struct fw_build jb;
+	const struct snap_node *cpu = fw_cpu_only(b);
+	bool yes = false;
+	char cuda[32];
 
-	cpu = fw_cpu_only(b);
+	*cb = (struct cov_build){ .b = b, .list = STRBUF_INIT };
 	if ((snap_bool(cpu, &yes) && yes) || fw_hip_version(b) ||
 	    (b->kind == FW_JAX && !jaxlib_cuda))
-		return;
+		return COV_BUILD_NONE;
 	if (!fw_cuda_version(b, cuda, sizeof(cuda), NULL) && b->kind != FW_JAX_PLUGIN &&
 	    !jaxlib_cuda)
-		return;
+		return COV_BUILD_NONE;
 	if (jaxlib_cuda) {
-		jb = *b;
-		snprintf(jb.label, sizeof(jb.label), "%.100s (jaxlib %.60s)", b->label,
+		cb->jb = *b;
+		snprintf(cb->jb.label, sizeof(cb->jb.label), "%.100s (jaxlib %.60s)", b->label,
 			 snap_get_str(b->pkg, "jaxlib_dist_version") ?: jl);
-		b = &jb;
+		cb->b = b = &cb->jb;
 	}
-	tn = fw_targets(b, &from_bi);
+	cb->tn = fw_targets(b, &cb->from_bi);
 	/* A kernel library without GPU code of its own (jaxlib's xla_extension.so: XLA
 	 * compiles its kernels at run time) still loads libraries that have some. */
-	own_code = snap_kind(tn) == SNAP_ARRAY;
-	if (!own_code && snap_state(tn) == FACT_ABSENT && jaxlib_cuda &&
+	cb->own_code = snap_kind(cb->tn) == SNAP_ARRAY;
+	if (!cb->own_code && snap_state(cb->tn) == FACT_ABSENT && jaxlib_cuda &&
 	    snap_count(snap_child(b->pkg, "gpu_libraries")) == 0)
-		return; /* XLA alone: no GPU code of its own anywhere */
+		return COV_BUILD_NONE; /* XLA alone: no GPU code of its own anywhere */
 	/* Only XLA's kernel libraries have no GPU code by design: a torch or TensorFlow kernel
 	 * library without a fat binary is one gpuenv could not judge, never a pass. */
-	if (!own_code && (snap_state(tn) != FACT_ABSENT ||
-			  snap_count(snap_child(b->pkg, "gpu_libraries")) == 0 ||
-			  !(jaxlib_cuda || b->kind == FW_JAX_PLUGIN))) {
-		rule_need(x->c, b->prefix,
+	if (!cb->own_code && (snap_state(cb->tn) != FACT_ABSENT ||
+			      snap_count(snap_child(b->pkg, "gpu_libraries")) == 0 ||
+			      !(jaxlib_cuda || b->kind == FW_JAX_PLUGIN)))
+		return COV_BUILD_UNREADABLE;
+	cb->n = cb->own_code ? read_targets(cb->tn, cb->from_bi, cb->t, &cb->lowest, &cb->list) : 0;
+	if (cb->n == 0 && cb->own_code)
+		return COV_BUILD_EMPTY;
+	if (!cb->own_code)
+		cb->lowest = 0;
+	return COV_BUILD_JUDGE;
+}
+
+/* One GPU judged against a build: its own kernels (res) and its weakest library (w). */
+struct cov_gpu {
+	unsigned ma, mi;
+	const struct snap_node *ccf; /* the NVML fact of the compute capability, or NULL */
+	struct coverage_result res;
+	bool too_old; /* older than every target */
+	bool by_lib;  /* a loaded library's verdict is worse than the kernels' own */
+	/* Nothing fails among what was read, but a library could not be: it may have no code
+	 * for the GPU, so "no kernel image" can be neither said nor ruled out. */
+	bool undecided;
+};
+
+enum cov_gpu_state { COV_GPU_NO_CC, COV_GPU_NOT_JUDGED, COV_GPU_JUDGED };
+
+/* w is the caller's (its list is reused between GPUs; strbuf_done() it after the last). */
+static enum cov_gpu_state cov_gpu_judge(const struct cov_build *cb, const struct snap_node *root,
+					const struct snap_node *gpu, const char *driver,
+					struct cov_lib *w, struct cov_gpu *g)
+{
+	*g = (struct cov_gpu){ .res.entry = SIZE_MAX };
+	if (!gpu_cc(root, gpu, &g->ma, &g->mi, &g->ccf))
+		return COV_GPU_NO_CC;
+	if (cb->n == 0)
+		g->res = (struct coverage_result){ .verdict = COVERAGE_NO_GPU_CODE,
+						   .entry = SIZE_MAX };
+	else if (coverage_judge(cb->t, cb->n, g->ma, g->mi, driver, &g->res) < 0)
+		return COV_GPU_NOT_JUDGED;
+	/* (LTO-IR only: no lowest architecture, the GPU is not "too old") */
+	g->too_old = coverage_verdict_is_failure(g->res.verdict) && cb->lowest != UINT32_MAX &&
+		     g->ma * 10 + g->mi < cb->lowest;
+	weakest_library(cb->b, g->ma, g->mi, driver, w);
+	g->by_lib =
+		w->entry && !coverage_verdict_is_failure(g->res.verdict) &&
+		cov_weaker(w->res.verdict, w->arch, g->res.verdict, deciding_arch(cb->t, &g->res));
+	g->undecided = (w->unreadable || w->truncated) &&
+		       !coverage_verdict_is_failure(g->res.verdict) &&
+		       !(g->by_lib && coverage_verdict_is_failure(w->res.verdict));
+	return COV_GPU_JUDGED;
+}
+
+static void cov_one(const struct fw_build *fb, void *u)
+{
+	struct cov_ctx *x = u;
+	const struct snap_node *gpus = snap_get(x->root, "hardware.gpus");
+	struct cov_build cb;
+	struct cov_lib w = { .list = STRBUF_INIT };
+	const struct coverage_target *t = cb.t;
+	const struct fw_build *b;
+	bool needed = false;
+	size_t n, n_nvidia;
+	unsigned lowest;
+	char key[192];
+
+	switch (cov_build_read(fb, &cb)) {
+	case COV_BUILD_NONE:
+		return;
+	case COV_BUILD_UNREADABLE:
+		rule_need(x->c, cb.b->prefix,
 			  "arch_targets (the fat binary of the framework's kernel "
 			  "library)",
-			  tn);
+			  cb.tn);
 		return;
-	}
-	n = own_code ? read_targets(tn, from_bi, t, &lowest, &list) : 0;
-	if (n == 0 && own_code) {
-		strbuf_done(&list);
+	case COV_BUILD_EMPTY:
+		strbuf_done(&cb.list);
 		return;
+	case COV_BUILD_JUDGE:
+		break;
 	}
-	if (!own_code)
-		lowest = 0;
+	b = cb.b;
+	n = cb.n;
+	lowest = cb.lowest;
 	n_nvidia = gpus_count(x->root, gpu_is_nvidia);
 	for (size_t g = 0; g < snap_count(gpus); g++) {
-		const struct snap_node *gpu = snap_at(gpus, g), *ccf = NULL;
+		const struct snap_node *gpu = snap_at(gpus, g), *ccf;
 		const char *bus = snap_get_str(gpu, "bus_id") ?: "?";
 		struct coverage_result res;
 		unsigned ma, mi;
 		struct finding *f = NULL;
 		const char *cuda_name;
 		char name[128];
-		bool too_old, have_cc, by_lib;
+		bool too_old, by_lib;
+		struct cov_gpu j;
 
 		if (!gpu_is_nvidia(gpu))
 			continue;
-		have_cc = gpu_cc(x->root, gpu, &ma, &mi, &ccf);
-		if (!have_cc) {
+		switch (cov_gpu_judge(&cb, x->root, gpu, x->driver, &w, &j)) {
+		case COV_GPU_NO_CC:
 			rule_skip(x->c, bus,
 				  "GPU %s: compute capability unknown (not in the knowledge "
 				  "base, not reported by NVML)",
 				  bus);
 			continue;
-		}
-		if (n == 0)
-			res = (struct coverage_result){ .verdict = COVERAGE_NO_GPU_CODE,
-							.entry = SIZE_MAX };
-		else if (coverage_judge(t, n, ma, mi, x->driver, &res) < 0)
+		case COV_GPU_NOT_JUDGED:
 			continue;
-		/* (LTO-IR only: no lowest architecture, the GPU is not "too old") */
-		too_old = coverage_verdict_is_failure(res.verdict) && lowest != UINT32_MAX &&
-			  ma * 10 + mi < lowest;
+		case COV_GPU_JUDGED:
+			break;
+		}
+		ma = j.ma;
+		mi = j.mi;
+		ccf = j.ccf;
+		res = j.res;
+		too_old = j.too_old;
+		by_lib = j.by_lib;
 		gpu_name(gpu, name, sizeof(name));
 		/* In a quoted torch warning: the name torch prints (the CUDA driver's), never
 		 * the knowledge base's product name; unknown without NVML/CUDA. */
 		cuda_name = gpu_cuda_name(x->root, gpu) ?: "<name>";
-		weakest_library(b, ma, mi, x->driver, &w);
-		by_lib = w.entry && !coverage_verdict_is_failure(res.verdict) &&
-			 cov_weaker(w.res.verdict, w.arch, res.verdict, deciding_arch(t, &res));
-		/* Nothing fails among what was read, but a library could not be: it may have
-		 * no code for the GPU, so "no kernel image" can be neither said nor ruled out. */
-		if ((w.unreadable || w.truncated) && !coverage_verdict_is_failure(res.verdict) &&
-		    !(by_lib && coverage_verdict_is_failure(w.res.verdict)) &&
-		    (x->want == WANT_NO_IMAGE || x->want == WANT_TOO_NEW)) {
+		if (j.undecided && (x->want == WANT_NO_IMAGE || x->want == WANT_TOO_NEW)) {
 			if (!needed && w.unreadable)
 				rule_need(x->c, b->prefix,
 					  "the GPU code of a library the framework loads "
@@ -422,7 +496,7 @@ static void cov_one(const struct fw_build *b, void *u)
 			continue;
 		}
 		if (by_lib) {
-			f = lib_finding(x, b, &w, name, bus, ma, mi, own_code);
+			f = lib_finding(x, b, &w, name, bus, ma, mi, cb.own_code);
 			goto evidence;
 		}
 		if (n == 0)
@@ -467,7 +541,7 @@ static void cov_one(const struct fw_build *b, void *u)
 					"installation. The current PyTorch install supports CUDA "
 					"capabilities %s.\"",
 					b->label, b->prefix, name, bus, ma, mi, res.reason,
-					cuda_name, ma, mi, strbuf_str(&list));
+					cuda_name, ma, mi, strbuf_str(&cb.list));
 			else
 				f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, bus,
 						 "%s in %s cannot run on %s at %s (compute "
@@ -513,11 +587,11 @@ static void cov_one(const struct fw_build *b, void *u)
 					 strbuf_str(&w.list));
 		}
 		snprintf(key, sizeof(key), "%s.%s", b->key,
-			 from_bi ? "build_info.cuda_compute_capabilities" : "arch_targets");
-		if (own_code)
-			finding_evidence(f, key, targets_source(tn), "%s", strbuf_str(&list));
+			 cb.from_bi ? "build_info.cuda_compute_capabilities" : "arch_targets");
+		if (cb.own_code)
+			finding_evidence(f, key, targets_source(cb.tn), "%s", strbuf_str(&cb.list));
 		else
-			finding_fact(f, key, tn);
+			finding_fact(f, key, cb.tn);
 		if (ccf)
 			finding_fact(f, "driver.nvml.devices[].compute_capability", ccf);
 		else {
@@ -576,21 +650,104 @@ static void cov_one(const struct fw_build *b, void *u)
 		cov_verify(f, b);
 	}
 	strbuf_done(&w.list);
-	strbuf_done(&list);
+	strbuf_done(&cb.list);
+}
+
+/* The driver whose PTX JIT counts: the libcuda's, a working cuda-compat one's where it loads;
+ * NULL without a loaded driver. */
+static const char *coverage_driver(const struct snap_node *root)
+{
+	const struct snap_node *fact;
+	const char *ver;
+
+	if (nvidia_driver(root, &ver, &fact) == DRIVER_LOADED)
+		return cuda_driver_effective(root, ver);
+	return NULL;
 }
 
 static void coverage_rule(struct rule_ctx *c, const struct snap_node *root, enum cov_want want)
 {
 	struct cov_ctx x = { c, root, want, NULL };
-	const struct snap_node *fact;
-	const char *ver;
 
 	if (gpus_count(root, gpu_is_nvidia) == 0)
 		return;
-	/* the PTX JIT is the libcuda's: a working cuda-compat one's where it loads */
-	if (nvidia_driver(root, &ver, &fact) == DRIVER_LOADED)
-		x.driver = cuda_driver_effective(root, ver);
+	x.driver = coverage_driver(root);
 	fw_foreach(root, cov_one, &x);
+}
+
+/* ---- the same judgement per (build, GPU), for the exporter (rules.h) ---- */
+
+struct cov_each {
+	const struct snap_node *root;
+	const char *driver;
+	void (*fn)(const struct fw_gpu_coverage_item *it, void *u);
+	void *u;
+};
+
+static enum fw_gpu_coverage cov_gpu_state(enum cov_gpu_state st, const struct cov_gpu *g,
+					  const struct cov_lib *w)
+{
+	enum coverage_verdict v;
+
+	if (st != COV_GPU_JUDGED || g->undecided)
+		return FW_GPU_COVERAGE_UNKNOWN;
+	v = g->by_lib ? w->res.verdict : g->res.verdict;
+	if (g->too_old || coverage_verdict_is_failure(v))
+		return FW_GPU_COVERAGE_NONE;
+	return v == COVERAGE_NATIVE    ? FW_GPU_COVERAGE_NATIVE
+	       : v == COVERAGE_PTX_JIT ? FW_GPU_COVERAGE_PTX_JIT
+				       : FW_GPU_COVERAGE_UNKNOWN; /* no GPU code read at all */
+}
+
+static void cov_each_build(const struct fw_build *fb, void *u)
+{
+	struct cov_each *e = u;
+	const struct snap_node *gpus = snap_get(e->root, "hardware.gpus");
+	struct cov_build cb;
+	struct cov_lib w = { .list = STRBUF_INIT };
+	enum cov_build_state bs = cov_build_read(fb, &cb);
+
+	if (bs == COV_BUILD_NONE)
+		return;
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *gpu = snap_at(gpus, i);
+		struct fw_gpu_coverage_item it = { .framework = fw_module(cb.b),
+						   .build = cb.b->label,
+						   .env = cb.b->env,
+						   .gpu = gpu,
+						   .nvml = nvml_device_for(e->root, gpu),
+						   .coverage = FW_GPU_COVERAGE_UNKNOWN };
+		struct cov_gpu g;
+
+		if (!gpu_is_nvidia(gpu))
+			continue;
+		if (bs == COV_BUILD_JUDGE)
+			it.coverage = cov_gpu_state(
+				cov_gpu_judge(&cb, e->root, gpu, e->driver, &w, &g), &g, &w);
+		e->fn(&it, e->u);
+	}
+	strbuf_done(&w.list);
+	strbuf_done(&cb.list);
+}
+
+void fw_gpu_coverage_foreach(const struct snap_node *root,
+			     void (*fn)(const struct fw_gpu_coverage_item *it, void *u), void *u)
+{
+	struct cov_each e = { root, coverage_driver(root), fn, u };
+
+	fw_foreach(root, cov_each_build, &e);
+}
+
+const char *fw_gpu_coverage_name(enum fw_gpu_coverage c)
+{
+	static const char *const names[] = {
+		[FW_GPU_COVERAGE_NATIVE] = "native",
+		[FW_GPU_COVERAGE_PTX_JIT] = "ptx-jit",
+		[FW_GPU_COVERAGE_NONE] = "none",
+		[FW_GPU_COVERAGE_UNKNOWN] = "unknown",
+	};
+
+	return (size_t)c < sizeof(names) / sizeof(names[0]) ? names[c] : "unknown";
 }
 
 RULE_CHECK(check_fw_no_kernel_image)

@@ -199,6 +199,29 @@ bool finding_under(const struct gpuenv_doctor *d, const struct finding *f, size_
 /* True when f is the root cause or explained by it, through its causes. */
 bool finding_under_root(const struct gpuenv_doctor *d, const struct finding *f);
 
+/* ---- a framework build's coverage of each NVIDIA GPU (rules-framework-coverage.c) ---- */
+
+/* The judgement of framework.no-kernel-image, ptx-jit-only, ptx-too-new and gpu-too-old, per
+ * build and GPU, whether or not a rule fires (`gpuenv exporter`'s coverage series). */
+enum fw_gpu_coverage {
+	FW_GPU_COVERAGE_NATIVE,	 /* SASS for the GPU in the kernels and every library judged */
+	FW_GPU_COVERAGE_PTX_JIT, /* runs once the driver has JIT-compiled PTX (first launch) */
+	FW_GPU_COVERAGE_NONE,	 /* nothing runs: no kernel image, GPU too old, PTX too new */
+	FW_GPU_COVERAGE_UNKNOWN, /* could not tell: GPU code or compute capability unread */
+};
+struct fw_gpu_coverage_item {
+	const char *framework; /* the module: torch, tensorflow, jax */
+	const char *build;     /* "torch 2.4.0+cu124", "jax 0.5.0 (jax-cuda12-plugin 0.5.0)" */
+	const struct snap_node *env;  /* framework.python_envs[i] */
+	const struct snap_node *gpu;  /* hardware.gpus[j], an NVIDIA one */
+	const struct snap_node *nvml; /* its driver.nvml.devices[] entry, or NULL */
+	enum fw_gpu_coverage coverage;
+};
+/* Calls fn for each CUDA framework build and NVIDIA GPU (no call for CPU-only and ROCm builds). */
+void fw_gpu_coverage_foreach(const struct snap_node *root,
+			     void (*fn)(const struct fw_gpu_coverage_item *it, void *u), void *u);
+const char *fw_gpu_coverage_name(enum fw_gpu_coverage c); /* native, ptx-jit, none, unknown */
+
 /* The public type is the internal diagnosis. */
 int rules_diagnose(struct gpuenv_snapshot *s, struct gpuenv_doctor **ret);
 struct gpuenv_doctor *diagnosis_free(struct gpuenv_doctor *d);
