@@ -212,8 +212,6 @@ struct loader *loader_free(struct loader *l)
 	dirs_done(&l->defaults);
 	ldso_cache_free(l->cache);
 	root_unmap(&l->cache_map);
-	for (size_t i = 0; i < l->n_listed; i++)
-		strv_free(l->listings[i]);
 	strmap_done(&l->listed);
 	free(l->listings);
 	free(l->lib);
@@ -349,29 +347,28 @@ static int add_candidate(struct loader *l, struct loader_result *r, const char *
 	return judge(l, c);
 }
 
-/* A directory's sorted listing, read once per loader. Borrowed; NULL when unreadable. */
-static char **listing(struct loader *l, const char *dir)
+/* A directory's sorted listing, looked up once per loader (the root's, borrowed); names NULL
+ * when unreadable. */
+static struct loader_listing listing(struct loader *l, const char *dir)
 {
-	char **names = NULL;
+	struct loader_listing names = { NULL, 0 };
 	size_t i;
 
 	if (strmap_get(&l->listed, dir, &i))
 		return l->listings[i];
 	if (l->n_listed == l->cap_listed) {
 		size_t cap = l->cap_listed ? l->cap_listed * 2 : 16;
-		char ***v = reallocarray(l->listings, cap, sizeof(*v));
+		struct loader_listing *v = reallocarray(l->listings, cap, sizeof(*v));
 
 		if (!v)
-			return NULL;
+			return names;
 		l->listings = v;
 		l->cap_listed = cap;
 	}
-	if (root_list_dir(l->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
-		names = NULL;
-	if (strmap_put(&l->listed, dir, l->n_listed) < 0) {
-		strv_free(names);
-		return NULL;
-	}
+	if (root_list_dir_borrow(l->root, dir, ROOT_DIR_MAX_ENTRIES, &names.names, &names.n) < 0)
+		names = (struct loader_listing){ NULL, 0 };
+	if (strmap_put(&l->listed, dir, l->n_listed) < 0)
+		return (struct loader_listing){ NULL, 0 };
 	l->listings[l->n_listed++] = names;
 	return names;
 }
@@ -386,11 +383,11 @@ static int cmp_name(const void *a, const void *b)
  * a framework library's RPATH holds a dozen directories, each asked for every DT_NEEDED. */
 static bool maybe_in_dir(struct loader *l, const char *dir, const char *name)
 {
-	char **names = listing(l, dir);
+	struct loader_listing names = listing(l, dir);
 
-	if (!names)
+	if (!names.names)
 		return true;
-	return bsearch(&name, names, strv_length(names), sizeof(char *), cmp_name) != NULL;
+	return bsearch(&name, names.names, names.n, sizeof(char *), cmp_name) != NULL;
 }
 
 static int search_dir(struct loader *l, struct loader_result *r, const char *dir,
@@ -669,29 +666,30 @@ static bool stem_match(const char *name, const char *stem)
 
 /* The first of the sorted names that is not before stem (strcmp order): every name that
  * starts with stem follows from there, one after the other. */
-static char **first_with_prefix(char **names, const char *stem)
+static const char *const *first_with_prefix(struct loader_listing names, const char *stem)
 {
-	size_t lo = 0, hi = strv_length(names);
+	size_t lo = 0, hi = names.n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(names[mid], stem) < 0)
+		if (strcmp(names.names[mid], stem) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return names + lo;
+	return names.names + lo;
 }
 
 static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, char ***out)
 {
-	char **names = listing(l, dir);
+	struct loader_listing names = listing(l, dir);
 	size_t len = strlen(stem);
 
-	if (!names)
+	if (!names.names)
 		return 0;
-	for (char **n = first_with_prefix(names, stem); *n && strncmp(*n, stem, len) == 0; n++) {
+	for (const char *const *n = first_with_prefix(names, stem);
+	     *n && strncmp(*n, stem, len) == 0; n++) {
 		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
 		_cleanup_free_ char *path = NULL;
 		struct root_map m = { 0 };

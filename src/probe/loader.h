@@ -130,7 +130,10 @@ struct loader {
 	 * is not looked up). listed: directory → index into listings, so that the lookup stays
 	 * constant-time however many directories (Python environments) are listed. */
 	struct strmap listed;
-	char ***listings;
+	struct loader_listing {
+		const char *const *names; /* sorted, borrowed from the root; NULL: unreadable */
+		size_t n;
+	} *listings;
 	size_t n_listed, cap_listed;
 };
 

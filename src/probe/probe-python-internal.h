@@ -48,8 +48,11 @@ void py_note_unreadable(struct py_unread *u, const char *dir, int err);
 /* A listed site-packages directory. */
 struct site {
 	char *dir;
-	char **names;
+	const char *const *names; /* sorted, borrowed from the root (root_list_dir_borrow()) */
+	size_t n_names;
 };
+/* Does the site list name? (a binary search: its names are sorted) */
+bool py_site_has(const struct site *s, const char *name);
 
 struct py_scan; /* probe-python-kernels.c */
 
