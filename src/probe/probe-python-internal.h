@@ -50,7 +50,16 @@ struct site {
 	char *dir;
 	const char *const *names; /* sorted, borrowed from the root (root_list_dir_borrow()) */
 	size_t n_names;
+	/* Its dist-info/egg-info entries with their normalised names (PEP 503), in listing
+	 * order (py_site_index_dists()): split once, not once per framework looked for. */
+	struct site_dist {
+		const char *entry;
+		char norm[128];
+	} *dists;
+	size_t n_dists;
 };
+/* Fills s->dists from s->names: 0 or -ENOMEM. */
+int py_site_index_dists(struct site *s);
 /* Does the site list name? (a binary search: its names are sorted) */
 bool py_site_has(const struct site *s, const char *name);
 

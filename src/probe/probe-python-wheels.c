@@ -43,21 +43,41 @@ bool py_dist_matches(const char *const *names, const char *norm)
 	return false;
 }
 
+int py_site_index_dists(struct site *s)
+{
+	for (size_t i = 0; i < s->n_names; i++) {
+		_cleanup_free_ char *name = NULL, *ver = NULL;
+		int r = dist_dirname_split(s->names[i], &name, &ver);
+
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			continue;
+		if (s->n_dists % 32 == 0) {
+			struct site_dist *v =
+				reallocarray(s->dists, s->n_dists + 32, sizeof(*s->dists));
+
+			if (!v)
+				return -ENOMEM;
+			s->dists = v;
+		}
+		s->dists[s->n_dists].entry = s->names[i];
+		dist_name_normalize(name, s->dists[s->n_dists].norm,
+				    sizeof(s->dists[s->n_dists].norm));
+		s->n_dists++;
+	}
+	return 0;
+}
+
 /* The first dist-info/egg-info (in site order) whose normalised name matches names[]. */
 bool py_find_dist(const struct site *sites, size_t ns, const char *const *names, size_t *ret_site,
 		  const char **ret_entry)
 {
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH_CONST(n, sites[i].names) {
-			_cleanup_free_ char *name = NULL, *ver = NULL;
-			char norm[128];
-
-			if (dist_dirname_split(*n, &name, &ver) < 0)
-				continue;
-			dist_name_normalize(name, norm, sizeof(norm));
-			if (py_dist_matches(names, norm)) {
+		for (size_t d = 0; d < sites[i].n_dists; d++) {
+			if (py_dist_matches(names, sites[i].dists[d].norm)) {
 				*ret_site = i;
-				*ret_entry = *n;
+				*ret_entry = sites[i].dists[d].entry;
 				return true;
 			}
 		}

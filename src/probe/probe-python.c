@@ -317,6 +317,8 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 			site_unreadable(c, snap_append_object(arr), *d, r);
 			continue;
 		}
+		if ((r = py_site_index_dists(&sites[ns])) < 0)
+			goto out;
 		snap_append_str(arr, *d, *d);
 		sites[ns++].dir = *d;
 	}
@@ -334,6 +336,8 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 out:
 	c->sites = strv_free(c->sites);
 	py_scans_done(c);
+	for (size_t i = 0; i < ARRAY_SIZE(sites); i++)
+		free(sites[i].dists);
 	return r == -ENOMEM ? r : 0;
 }
 
