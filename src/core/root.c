@@ -715,23 +715,38 @@ static char **block_of(char *const *names, size_t n)
 	return block;
 }
 
-/* The names d lists (no "." / ".."), sorted, as one block: one allocation for the names
- * instead of one each (/usr/lib/x86_64-linux-gnu and /usr/bin hold thousands). */
-static int listing_read(DIR *d, size_t max, char ***ret, size_t *ret_n)
+#define LISTING_READ_BUF (32 * 1024) /* what readdir(3) asks getdents64 for */
+
+/* The names the directory fd lists (no "." / ".."), sorted, as one block: one allocation for
+ * the names instead of one each (/usr/lib/x86_64-linux-gnu and /usr/bin hold thousands).
+ * getdents64(2) directly: fdopendir(3) would add an fstat and two fcntl calls per directory.
+ * As readdir(3), an error part way ends the listing. */
+static int listing_read(int fd, size_t max, char ***ret, size_t *ret_n)
 {
-	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *text = NULL, *buf = malloc(LISTING_READ_BUF);
 	_cleanup_free_ size_t *offsets = NULL;
 	size_t len = 0, text_cap = 0, n = 0, cap = 0;
-	struct dirent *de;
+	ssize_t got = 0;
 	char **block;
 
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name) + 1;
+	if (!buf)
+		return -ENOMEM;
+	for (ssize_t off = 0;; off += ((struct dirent64 *)(buf + off))->d_reclen) {
+		const struct dirent64 *de;
+		size_t l;
 
+		if (off >= got) {
+			got = getdents64(fd, buf, LISTING_READ_BUF);
+			if (got <= 0)
+				break;
+			off = 0;
+		}
+		de = (const struct dirent64 *)(buf + off);
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		if (n + 1 > max)
 			return -E2BIG;
+		l = strlen(de->d_name) + 1;
 		if (n == cap) {
 			size_t *v = reallocarray(offsets, cap ? cap * 2 : 64, sizeof(*v));
 
@@ -767,10 +782,10 @@ static int listing_read(DIR *d, size_t max, char ***ret, size_t *ret_n)
 	return 0;
 }
 
-/* The cached listing of the directory d is open on, or NULL. */
-static const struct root_listing *listing_find(const struct root *r, DIR *d, struct stat *st)
+/* The cached listing of the directory fd is open on, or NULL. */
+static const struct root_listing *listing_find(const struct root *r, int fd, struct stat *st)
 {
-	if (!r->cache_listings || fstat(dirfd(d), st) < 0) {
+	if (!r->cache_listings || fstat(fd, st) < 0) {
 		st->st_ino = 0;
 		return NULL;
 	}
@@ -807,19 +822,19 @@ static int listing_lookup(struct root *r, const char *path, size_t max,
 			  const struct root_listing **ret_kept, char ***ret_block, size_t *ret_n,
 			  struct stat *st)
 {
-	DIR *d;
-	int err = root_opendir(r, path, &d);
+	int fd = root_open_internal(r, path, O_RDONLY | O_DIRECTORY), err;
 
-	if (err < 0)
-		return err;
+	/* recorded as root_opendir() records it */
+	if (root_record(r, path, fd < 0 ? fd : 0) < 0)
+		return fd;
 	/* The same directory under another name (merged /usr: /lib and /usr/lib, /bin and
 	 * /usr/bin) or asked for again by another probe: one read and one sort per collection. */
-	*ret_kept = listing_find(r, d, st);
+	*ret_kept = listing_find(r, fd, st);
 	if (*ret_kept)
 		err = (*ret_kept)->n > max ? -E2BIG : 0;
 	else
-		err = listing_read(d, max, ret_block, ret_n);
-	closedir(d);
+		err = listing_read(fd, max, ret_block, ret_n);
+	close(fd);
 	return err;
 }
 
