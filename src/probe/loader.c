@@ -168,6 +168,7 @@ int loader_new(struct root *root, const struct env *env, struct loader **ret)
 	if (!l)
 		return -ENOMEM;
 	l->root = root;
+	l->listings.root = root;
 	l->elf_class = HOST_CLASS;
 	l->machine = HOST_MACHINE;
 	l->cache_flags = ldso_cache_arch_flags(l->elf_class, l->machine);
@@ -212,8 +213,7 @@ struct loader *loader_free(struct loader *l)
 	dirs_done(&l->defaults);
 	ldso_cache_free(l->cache);
 	root_unmap(&l->cache_map);
-	strmap_done(&l->listed);
-	free(l->listings);
+	dir_cache_done(&l->listings);
 	free(l->lib);
 	free(l->ld_library_path);
 	free(l);
@@ -347,47 +347,11 @@ static int add_candidate(struct loader *l, struct loader_result *r, const char *
 	return judge(l, c);
 }
 
-/* A directory's sorted listing, looked up once per loader (the root's, borrowed); names NULL
- * when unreadable. */
-static struct loader_listing listing(struct loader *l, const char *dir)
-{
-	struct loader_listing names = { NULL, 0 };
-	size_t i;
-
-	if (strmap_get(&l->listed, dir, &i))
-		return l->listings[i];
-	if (l->n_listed == l->cap_listed) {
-		size_t cap = l->cap_listed ? l->cap_listed * 2 : 16;
-		struct loader_listing *v = reallocarray(l->listings, cap, sizeof(*v));
-
-		if (!v)
-			return names;
-		l->listings = v;
-		l->cap_listed = cap;
-	}
-	if (root_list_dir_borrow(l->root, dir, ROOT_DIR_MAX_ENTRIES, &names.names, &names.n) < 0)
-		names = (struct loader_listing){ NULL, 0 };
-	if (strmap_put(&l->listed, dir, l->n_listed) < 0)
-		return (struct loader_listing){ NULL, 0 };
-	l->listings[l->n_listed++] = names;
-	return names;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Is name in the directory's listing? true when the directory could not be listed (then only
- * a stat can tell). One listing per directory and loader instead of a path walk per soname:
- * a framework library's RPATH holds a dozen directories, each asked for every DT_NEEDED. */
+/* One listing per directory and loader instead of a path walk per soname: a framework
+ * library's RPATH holds a dozen directories, each asked for every DT_NEEDED. */
 static bool maybe_in_dir(struct loader *l, const char *dir, const char *name)
 {
-	struct loader_listing names = listing(l, dir);
-
-	if (!names.names)
-		return true;
-	return bsearch(&name, names.names, names.n, sizeof(char *), cmp_name) != NULL;
+	return dir_cache_may_hold(&l->listings, dir, name);
 }
 
 static int search_dir(struct loader *l, struct loader_result *r, const char *dir,
@@ -666,7 +630,7 @@ static bool stem_match(const char *name, const char *stem)
 
 /* The first of the sorted names that is not before stem (strcmp order): every name that
  * starts with stem follows from there, one after the other. */
-static const char *const *first_with_prefix(struct loader_listing names, const char *stem)
+static const char *const *first_with_prefix(struct dir_listing names, const char *stem)
 {
 	size_t lo = 0, hi = names.n;
 
@@ -683,7 +647,7 @@ static const char *const *first_with_prefix(struct loader_listing names, const c
 
 static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, char ***out)
 {
-	struct loader_listing names = listing(l, dir);
+	struct dir_listing names = dir_cache_get(&l->listings, dir);
 	size_t len = strlen(stem);
 
 	if (!names.names)
