@@ -2,6 +2,7 @@
 /*
  * Directory listings looked up once by path (dir-cache.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,8 +10,9 @@
 
 struct dir_listing dir_cache_get(struct dir_cache *c, const char *dir)
 {
-	struct dir_listing names = { NULL, 0 };
+	struct dir_listing names = { NULL, 0, 0 };
 	size_t i;
+	int err;
 
 	if (!c->root)
 		return names;
@@ -25,10 +27,11 @@ struct dir_listing dir_cache_get(struct dir_cache *c, const char *dir)
 		c->v = v;
 		c->cap = cap;
 	}
-	if (root_list_dir_borrow(c->root, dir, ROOT_DIR_MAX_ENTRIES, &names.names, &names.n) < 0)
-		names = (struct dir_listing){ NULL, 0 };
+	err = root_list_dir_borrow(c->root, dir, ROOT_DIR_MAX_ENTRIES, &names.names, &names.n);
+	if (err < 0)
+		names = (struct dir_listing){ NULL, 0, err };
 	if (strmap_put(&c->listed, dir, c->n) < 0)
-		return (struct dir_listing){ NULL, 0 };
+		return (struct dir_listing){ NULL, 0, -ENOMEM };
 	c->v[c->n++] = names;
 	return names;
 }
@@ -43,7 +46,7 @@ bool dir_cache_may_hold(struct dir_cache *c, const char *dir, const char *name)
 	struct dir_listing names = dir_cache_get(c, dir);
 
 	if (!names.names)
-		return true;
+		return names.err != -ENOENT && names.err != -ENOTDIR;
 	return bsearch(&name, names.names, names.n, sizeof(char *), cmp_name) != NULL;
 }
 

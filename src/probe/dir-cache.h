@@ -16,6 +16,7 @@
 struct dir_listing {
 	const char *const *names; /* sorted; NULL: the directory could not be listed */
 	size_t n;
+	int err; /* why not (a negative errno), else 0 */
 };
 
 struct dir_cache {
@@ -29,6 +30,8 @@ struct dir_cache {
 
 /* The listing of dir, read on the first question. */
 struct dir_listing dir_cache_get(struct dir_cache *c, const char *dir);
-/* Is name in dir's listing? true when dir could not be listed: then only a stat can tell. */
+/* Is name in dir's listing? false when dir does not exist (ENOENT, ENOTDIR: a stat of a name
+ * in it says the same); true when dir could not be listed otherwise: then only a stat can
+ * tell. */
 bool dir_cache_may_hold(struct dir_cache *c, const char *dir, const char *name);
 void dir_cache_done(struct dir_cache *c);
