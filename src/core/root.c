@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "layers.h"
+#include "root-listing.h"
 #include "root.h"
 #include "shared/parse.h"
 #include "shared/path-util.h"
@@ -681,75 +682,68 @@ void root_cache_listings(struct root *r, bool on)
 	r->cache_listings = on;
 }
 
-static char **names_copy(char *const *names, size_t n)
+/* The cached listing of the directory fd is open on, or NULL. */
+static const struct root_listing *listing_find(const struct root *r, int fd, struct stat *st)
 {
-	_cleanup_strv_free_ char **v = calloc(n + 1, sizeof(char *));
-
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (!(v[i] = strdup(names[i])))
-			return NULL;
-	return TAKE_PTR(v);
-}
-
-/* The cached listing of the directory d is open on, or NULL. */
-static const struct root_listing *listing_find(const struct root *r, DIR *d, struct stat *st)
-{
-	if (!r->cache_listings || fstat(dirfd(d), st) < 0) {
+	if (!r->cache_listings || fstat(fd, st) < 0) {
 		st->st_ino = 0;
 		return NULL;
 	}
 	for (size_t i = 0; i < r->n_listings; i++)
-		if (r->listings[i].dev == st->st_dev && r->listings[i].ino == st->st_ino)
+		if (r->listings[i].ino != 0 && r->listings[i].dev == st->st_dev &&
+		    r->listings[i].ino == st->st_ino)
 			return &r->listings[i];
 	return NULL;
 }
 
-/* Keeps a copy of names (n of them) for the directory st describes, in one block (the vector,
- * then the strings); best effort. */
-static void listing_keep(struct root *r, const struct stat *st, char *const *names, size_t n)
+/* Keeps block (n names) for the directory st describes, or, with st NULL, as a loan
+ * (root_list_dir_borrow()) that no lookup finds. false when out of memory: block is then
+ * still the caller's. */
+static bool listing_keep(struct root *r, const struct stat *st, char **block, size_t n)
 {
-	size_t size = (n + 1) * sizeof(char *);
-	char **copy, *p;
-
-	if (!r->cache_listings || st->st_ino == 0)
-		return;
 	if (r->n_listings == r->cap_listings) {
 		size_t cap = r->cap_listings ? r->cap_listings * 2 : 32;
 		struct root_listing *v = reallocarray(r->listings, cap, sizeof(*v));
 
 		if (!v)
-			return;
+			return false;
 		r->listings = v;
 		r->cap_listings = cap;
 	}
-	for (size_t i = 0; i < n; i++)
-		size += strlen(names[i]) + 1;
-	copy = malloc(size);
-	if (!copy)
-		return;
-	p = (char *)(copy + n + 1);
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(names[i]) + 1;
-
-		copy[i] = memcpy(p, names[i], len);
-		p += len;
-	}
-	copy[n] = NULL;
 	r->listings[r->n_listings++] = (struct root_listing){
-		.dev = st->st_dev, .ino = st->st_ino, .n = n, .names = copy
+		.dev = st ? st->st_dev : 0, .ino = st ? st->st_ino : 0, .n = n, .names = block
 	};
+	return true;
+}
+
+/* Outside --image: the listing kept for path's directory (*ret_kept), else a block read now
+ * (*ret_block, *ret_n; st then names the directory, st_ino 0 when listings are not cached). */
+static int listing_lookup(struct root *r, const char *path, size_t max,
+			  const struct root_listing **ret_kept, char ***ret_block, size_t *ret_n,
+			  struct stat *st)
+{
+	int fd = root_open_internal(r, path, O_RDONLY | O_DIRECTORY), err;
+
+	/* recorded as root_opendir() records it */
+	if (root_record(r, path, fd < 0 ? fd : 0) < 0)
+		return fd;
+	/* The same directory under another name (merged /usr: /lib and /usr/lib, /bin and
+	 * /usr/bin) or asked for again by another probe: one read and one sort per collection. */
+	*ret_kept = listing_find(r, fd, st);
+	if (*ret_kept)
+		err = (*ret_kept)->n > max ? -E2BIG : 0;
+	else
+		err = listing_read(fd, max, ret_block, ret_n);
+	close(fd);
+	return err;
 }
 
 int root_list_dir(struct root *r, const char *path, size_t max, char ***ret)
 {
-	_cleanup_strv_free_ char **names = NULL;
 	const struct root_listing *kept;
-	struct dirent *de;
+	char **block = NULL, **names;
 	struct stat st;
 	size_t n = 0;
-	DIR *d;
 	int err;
 
 	if (r->layers) {
@@ -757,60 +751,52 @@ int root_list_dir(struct root *r, const char *path, size_t max, char ***ret)
 		return root_record(r, path,
 				   err < 0 ? err : layers_list_dir(r->layers, path, max, ret));
 	}
-	err = root_opendir(r, path, &d);
+	err = listing_lookup(r, path, max, &kept, &block, &n, &st);
 	if (err < 0)
 		return err;
-	/* The same directory under another name (merged /usr: /lib and /usr/lib, /bin and
-	 * /usr/bin) or asked for again by another probe: one read and one sort per collection. */
-	kept = listing_find(r, d, &st);
-	if (kept) {
-		closedir(d);
-		if (kept->n > max)
-			return -E2BIG;
-		names = names_copy(kept->names, kept->n);
-		if (!names)
-			return -ENOMEM;
-		*ret = TAKE_PTR(names);
-		return 0;
-	}
-	/* Grown by doubling: strv_push() would walk the vector on every append, and
-	 * /usr/lib/x86_64-linux-gnu holds thousands of names. */
-	size_t cap = 16;
+	names = kept ? listing_names_copy(kept->names, kept->n) : listing_names_copy(block, n);
+	if (!kept && !(st.st_ino != 0 && listing_keep(r, &st, block, n)))
+		free(block);
+	if (!names)
+		return -ENOMEM;
+	*ret = names;
+	return 0;
+}
 
-	names = calloc(cap + 1, sizeof(char *));
-	if (!names) {
-		closedir(d);
+int root_list_dir_borrow(struct root *r, const char *path, size_t max, const char *const **ret,
+			 size_t *ret_n)
+{
+	const struct root_listing *kept;
+	char **block = NULL;
+	struct stat st;
+	size_t n = 0;
+	int err;
+
+	if (r->layers) {
+		_cleanup_strv_free_ char **names = NULL;
+
+		err = root_list_dir(r, path, max, &names);
+		if (err < 0)
+			return err;
+		n = strv_length(names);
+		block = listing_block_of(names, n);
+		st.st_ino = 0;
+		kept = NULL;
+	} else {
+		err = listing_lookup(r, path, max, &kept, &block, &n, &st);
+		if (err < 0)
+			return err;
+	}
+	if (kept) {
+		block = kept->names;
+		n = kept->n;
+	} else if (!block || !listing_keep(r, st.st_ino != 0 ? &st : NULL, block, n)) {
+		free(block);
 		return -ENOMEM;
 	}
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (n + 1 > max) {
-			closedir(d);
-			return -E2BIG;
-		}
-		if (n == cap) {
-			char **p = reallocarray(names, cap * 2 + 1, sizeof(char *));
-
-			if (!p) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			names = p;
-			memset(names + cap, 0, (cap + 1) * sizeof(char *));
-			cap *= 2;
-		}
-		names[n] = strdup(de->d_name);
-		if (!names[n]) {
-			closedir(d);
-			return -ENOMEM;
-		}
-		n++;
-	}
-	closedir(d);
-	strv_sort(names);
-	listing_keep(r, &st, names, n);
-	*ret = TAKE_PTR(names);
+	*ret = (const char *const *)block;
+	if (ret_n)
+		*ret_n = n;
 	return 0;
 }
 

@@ -97,6 +97,12 @@ int root_list_dir(struct root *r, const char *path, size_t max, char ***ret);
  * directory. Turning it off drops what was kept. The path is still opened on every call, so
  * what it records (--trace-paths) and how it fails stay the same. */
 void root_cache_listings(struct root *r, bool on);
+/* root_list_dir() without copying: the root's own names (n of them, then NULL), not to be
+ * changed or freed, valid until root_cache_listings(r, false) or root_free(). While
+ * listings are not cached each call keeps one more listing until then: for probes, not for
+ * walks of whole trees. ret_n may be NULL. */
+int root_list_dir_borrow(struct root *r, const char *path, size_t max, const char *const **ret,
+			 size_t *ret_n);
 
 /* A read-only mapping of a whole file (ELF files: never copied). */
 struct root_map {

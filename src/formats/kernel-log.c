@@ -353,10 +353,17 @@ void kmsg_record_to_text(struct strbuf *sb, const char *rec, size_t len)
 		end = rec + len;
 	strbuf_puts(sb, prefix);
 	for (const char *p = semi + 1; p < end; p++) {
+		/* The text up to the next backslash in one piece: a ring buffer holds thousands
+		 * of records. */
+		const char *bs = memchr(p, '\\', (size_t)(end - p));
 		int hi, lo;
 
-		if (p[0] == '\\' && end - p >= 4 && p[1] == 'x' &&
-		    (hi = parse_hex_digit(p[2])) >= 0 && (lo = parse_hex_digit(p[3])) >= 0) {
+		strbuf_add(sb, p, (size_t)((bs ? bs : end) - p));
+		if (!bs)
+			break;
+		p = bs;
+		if (end - p >= 4 && p[1] == 'x' && (hi = parse_hex_digit(p[2])) >= 0 &&
+		    (lo = parse_hex_digit(p[3])) >= 0) {
 			int v = hi << 4 | lo;
 
 			p += 3;

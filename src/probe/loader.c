@@ -168,6 +168,7 @@ int loader_new(struct root *root, const struct env *env, struct loader **ret)
 	if (!l)
 		return -ENOMEM;
 	l->root = root;
+	l->listings.root = root;
 	l->elf_class = HOST_CLASS;
 	l->machine = HOST_MACHINE;
 	l->cache_flags = ldso_cache_arch_flags(l->elf_class, l->machine);
@@ -212,10 +213,7 @@ struct loader *loader_free(struct loader *l)
 	dirs_done(&l->defaults);
 	ldso_cache_free(l->cache);
 	root_unmap(&l->cache_map);
-	for (size_t i = 0; i < l->n_listed; i++)
-		strv_free(l->listings[i]);
-	strmap_done(&l->listed);
-	free(l->listings);
+	dir_cache_done(&l->listings);
 	free(l->lib);
 	free(l->ld_library_path);
 	free(l);
@@ -349,48 +347,11 @@ static int add_candidate(struct loader *l, struct loader_result *r, const char *
 	return judge(l, c);
 }
 
-/* A directory's sorted listing, read once per loader. Borrowed; NULL when unreadable. */
-static char **listing(struct loader *l, const char *dir)
-{
-	char **names = NULL;
-	size_t i;
-
-	if (strmap_get(&l->listed, dir, &i))
-		return l->listings[i];
-	if (l->n_listed == l->cap_listed) {
-		size_t cap = l->cap_listed ? l->cap_listed * 2 : 16;
-		char ***v = reallocarray(l->listings, cap, sizeof(*v));
-
-		if (!v)
-			return NULL;
-		l->listings = v;
-		l->cap_listed = cap;
-	}
-	if (root_list_dir(l->root, dir, ROOT_DIR_MAX_ENTRIES, &names) < 0)
-		names = NULL;
-	if (strmap_put(&l->listed, dir, l->n_listed) < 0) {
-		strv_free(names);
-		return NULL;
-	}
-	l->listings[l->n_listed++] = names;
-	return names;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Is name in the directory's listing? true when the directory could not be listed (then only
- * a stat can tell). One listing per directory and loader instead of a path walk per soname:
- * a framework library's RPATH holds a dozen directories, each asked for every DT_NEEDED. */
+/* One listing per directory and loader instead of a path walk per soname: a framework
+ * library's RPATH holds a dozen directories, each asked for every DT_NEEDED. */
 static bool maybe_in_dir(struct loader *l, const char *dir, const char *name)
 {
-	char **names = listing(l, dir);
-
-	if (!names)
-		return true;
-	return bsearch(&name, names, strv_length(names), sizeof(char *), cmp_name) != NULL;
+	return dir_cache_may_hold(&l->listings, dir, name);
 }
 
 static int search_dir(struct loader *l, struct loader_result *r, const char *dir,
@@ -669,29 +630,30 @@ static bool stem_match(const char *name, const char *stem)
 
 /* The first of the sorted names that is not before stem (strcmp order): every name that
  * starts with stem follows from there, one after the other. */
-static char **first_with_prefix(char **names, const char *stem)
+static const char *const *first_with_prefix(struct dir_listing names, const char *stem)
 {
-	size_t lo = 0, hi = strv_length(names);
+	size_t lo = 0, hi = names.n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(names[mid], stem) < 0)
+		if (strcmp(names.names[mid], stem) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return names + lo;
+	return names.names + lo;
 }
 
 static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, char ***out)
 {
-	char **names = listing(l, dir);
+	struct dir_listing names = dir_cache_get(&l->listings, dir);
 	size_t len = strlen(stem);
 
-	if (!names)
+	if (!names.names)
 		return 0;
-	for (char **n = first_with_prefix(names, stem); *n && strncmp(*n, stem, len) == 0; n++) {
+	for (const char *const *n = first_with_prefix(names, stem);
+	     *n && strncmp(*n, stem, len) == 0; n++) {
 		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
 		_cleanup_free_ char *path = NULL;
 		struct root_map m = { 0 };

@@ -31,7 +31,7 @@
 #include "core/env.h"
 #include "core/root.h"
 #include "formats/ldso-cache.h"
-#include "shared/strmap.h"
+#include "probe/dir-cache.h"
 
 #define LOADER_MAX_DIRS	      256u		/* entries of one search list */
 #define LOADER_MAX_CANDIDATES 64u		/* candidates kept per soname */
@@ -127,11 +127,8 @@ struct loader {
 	int cache_err;
 	char cache_why[LDSO_CACHE_REASON_MAX];
 	/* Directory listings, read once: loader_find_sonames() and the search (a name not listed
-	 * is not looked up). listed: directory → index into listings, so that the lookup stays
-	 * constant-time however many directories (Python environments) are listed. */
-	struct strmap listed;
-	char ***listings;
-	size_t n_listed, cap_listed;
+	 * is not looked up). */
+	struct dir_cache listings;
 };
 
 /* Sets up the search for the ABI this gpuenv was built for: reads LD_LIBRARY_PATH from env,

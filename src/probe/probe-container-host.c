@@ -74,6 +74,9 @@ static void find_binary(struct probe_env *pe, char **dirs, struct snap_node *obj
 
 		if ((*d)[0] != '/')
 			continue; /* a relative PATH entry means nothing under a root */
+		/* not listed where it could be listed: not there, no stat needed */
+		if (!probe_dir_may_hold(pe, *d, name))
+			continue;
 		snprintf(path, sizeof(path), "%s/%s", streq(*d, "/") ? "" : *d, name);
 		r = root_stat(pe->root, path, &st);
 		if (r == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111)) {

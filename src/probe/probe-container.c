@@ -195,16 +195,16 @@ static void probe_require_cuda(struct probe_env *pe, struct snap_node *c)
 /* /dev/nvidia* character devices (nvidia0…, nvidiactl, nvidia-uvm, nvidia-modeset …). */
 static void probe_dev_nodes(struct probe_env *pe, struct snap_node *c)
 {
-	_cleanup_strv_free_ char **names = NULL;
+	const char *const *names = NULL;
 	struct snap_node *arr;
-	int err = root_list_dir(pe->root, "/dev", ROOT_DIR_MAX_ENTRIES, &names);
+	int err = root_list_dir_borrow(pe->root, "/dev", ROOT_DIR_MAX_ENTRIES, &names, NULL);
 
 	if (err < 0) {
 		snap_set_errno(c, "visible_devices", err, "/dev");
 		return;
 	}
 	arr = snap_array(c, "visible_devices");
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH_CONST(n, names) {
 		char path[PATH_MAX];
 		struct stat st;
 
@@ -230,9 +230,9 @@ static void probe_injected_libs(struct probe_env *pe, struct snap_node *c)
 	struct snap_node *arr = snap_array(c, "injected_libraries");
 
 	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
-		_cleanup_strv_free_ char **names = NULL;
+		const char *const *names = NULL;
 
-		if (root_list_dir(pe->root, dirs[d], ROOT_DIR_MAX_ENTRIES, &names) < 0)
+		if (root_list_dir_borrow(pe->root, dirs[d], ROOT_DIR_MAX_ENTRIES, &names, NULL) < 0)
 			continue;
 		for (size_t l = 0; l < ARRAY_SIZE(libs); l++) {
 			_cleanup_free_ char *target = NULL;
@@ -249,7 +249,7 @@ static void probe_injected_libs(struct probe_env *pe, struct snap_node *c)
 			o = snap_append_object(arr);
 			snap_set_str(o, "path", path, path);
 			files = snap_array(o, "versioned_files");
-			STRV_FOREACH(n, names)
+			STRV_FOREACH_CONST(n, names)
 				if (startswith(*n, libs[l][1]) && cdi_driver_lib_version(*n)) {
 					char fp[PATH_MAX];
 

@@ -302,13 +302,14 @@ static int add_path_pythons(struct probe_env *pe, struct probe_pyenvs *es)
 	if (r < 0)
 		return r;
 	STRV_FOREACH(d, dirs) {
-		_cleanup_strv_free_ char **names = NULL;
+		const char *const *names = NULL;
 		_cleanup_free_ char *pyenv_selected = NULL;
 		bool shims = endswith_dir(*d, "shims"), pyenv_read = false;
 
-		if ((*d)[0] != '/' || root_list_dir(pe->root, *d, MAX_DIR_ENTRIES, &names) < 0)
+		if ((*d)[0] != '/' ||
+		    root_list_dir_borrow(pe->root, *d, MAX_DIR_ENTRIES, &names, NULL) < 0)
 			continue;
-		STRV_FOREACH(n, names) {
+		STRV_FOREACH_CONST(n, names) {
 			_cleanup_free_ char *exe = NULL, *real = NULL, *parent = NULL, *cfg = NULL;
 			bool versioned;
 			char *slash;
@@ -373,12 +374,12 @@ static int add_system_sites(struct probe_env *pe, struct probe_pyenvs *es, const
 {
 	static const char *const subs[] = { "dist-packages", "site-packages" };
 	_cleanup_free_ char *lib = path_join(prefix, "lib");
-	_cleanup_strv_free_ char **names = NULL;
+	const char *const *names = NULL;
 	int r;
 
 	if (!lib)
 		return -ENOMEM;
-	r = root_list_dir(pe->root, lib, MAX_SMALL_DIR, &names);
+	r = root_list_dir_borrow(pe->root, lib, MAX_SMALL_DIR, &names, NULL);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
@@ -387,7 +388,7 @@ static int add_system_sites(struct probe_env *pe, struct probe_pyenvs *es, const
 			return probe_pyenvs_note_unreadable(es, lib, r);
 		return 0;
 	}
-	STRV_FOREACH(n, names) {
+	STRV_FOREACH_CONST(n, names) {
 		bool versioned;
 
 		if (!py_python_dir_name(*n, &versioned))

@@ -423,7 +423,7 @@ static int read_jax(const struct fw_found *f)
 		_cleanup_free_ char *jd = path_join(sites[si].dir, "jax");
 
 		snap_set_errno(j, "version", jax_err, jd ?: sites[si].dir);
-	} else if (has_jax && strv_contains(sites[si].names, "jax") &&
+	} else if (has_jax && py_site_has(&sites[si], "jax") &&
 		   (r = record_jax_version(pe, j, "version", sites[si].dir, "jax")) < 0) {
 		return r;
 	}
@@ -461,7 +461,7 @@ static int read_jax(const struct fw_found *f)
 	/* The CUDA/ROCm plugins: one entry per platform and major (cuda12, cuda13, rocm6 …). */
 	plugins = snap_array(j, "plugins");
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names) {
+		STRV_FOREACH_CONST(n, sites[i].names) {
 			_cleanup_free_ char *name = NULL, *ver = NULL, *dpath = NULL, *pdir = NULL;
 			char norm[64], platform[8];
 			unsigned major;
@@ -536,7 +536,7 @@ static int read_cupy(const struct fw_found *f)
 	/* Every cupy distribution: two at once (cupy-cuda11x + cupy-cuda12x) share cupy/. */
 	dists = snap_array(cp, "dists");
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names) {
+		STRV_FOREACH_CONST(n, sites[i].names) {
 			_cleanup_free_ char *name = NULL, *ver = NULL;
 			char norm[64];
 			struct snap_node *d;

@@ -45,11 +45,26 @@ struct py_unread {
 /* Records dir as not read (err: a negative errno; -E2BIG: more than MAX_DIR_ENTRIES). */
 void py_note_unreadable(struct py_unread *u, const char *dir, int err);
 
+/* A dist-info/egg-info entry of a site with its normalised name (PEP 503). */
+struct site_dist {
+	const char *entry;
+	char norm[128];
+};
+
 /* A listed site-packages directory. */
 struct site {
 	char *dir;
-	char **names;
+	const char *const *names; /* sorted, borrowed from the root (root_list_dir_borrow()) */
+	size_t n_names;
+	/* Its dist-info/egg-info entries, in listing order (py_site_index_dists()): split once,
+	 * not once per framework looked for. */
+	struct site_dist *dists;
+	size_t n_dists;
 };
+/* Fills s->dists from s->names: 0 or -ENOMEM. */
+int py_site_index_dists(struct site *s);
+/* Does the site list name? (a binary search: its names are sorted) */
+bool py_site_has(const struct site *s, const char *name);
 
 struct py_scan; /* probe-python-kernels.c */
 

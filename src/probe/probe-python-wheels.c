@@ -19,6 +19,17 @@
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+bool py_site_has(const struct site *s, const char *name)
+{
+	return s->n_names > 0 &&
+	       bsearch(&name, s->names, s->n_names, sizeof(*s->names), cmp_name) != NULL;
+}
+
 /* Does a normalised distribution name (PEP 503) match names[] (NULL-terminated; "x*" matches
  * every name starting with "x")? */
 bool py_dist_matches(const char *const *names, const char *norm)
@@ -32,21 +43,41 @@ bool py_dist_matches(const char *const *names, const char *norm)
 	return false;
 }
 
+int py_site_index_dists(struct site *s)
+{
+	for (size_t i = 0; i < s->n_names; i++) {
+		_cleanup_free_ char *name = NULL, *ver = NULL;
+		int r = dist_dirname_split(s->names[i], &name, &ver);
+
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			continue;
+		if (s->n_dists % 32 == 0) {
+			struct site_dist *v =
+				reallocarray(s->dists, s->n_dists + 32, sizeof(*s->dists));
+
+			if (!v)
+				return -ENOMEM;
+			s->dists = v;
+		}
+		s->dists[s->n_dists].entry = s->names[i];
+		dist_name_normalize(name, s->dists[s->n_dists].norm,
+				    sizeof(s->dists[s->n_dists].norm));
+		s->n_dists++;
+	}
+	return 0;
+}
+
 /* The first dist-info/egg-info (in site order) whose normalised name matches names[]. */
 bool py_find_dist(const struct site *sites, size_t ns, const char *const *names, size_t *ret_site,
 		  const char **ret_entry)
 {
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names) {
-			_cleanup_free_ char *name = NULL, *ver = NULL;
-			char norm[128];
-
-			if (dist_dirname_split(*n, &name, &ver) < 0)
-				continue;
-			dist_name_normalize(name, norm, sizeof(norm));
-			if (py_dist_matches(names, norm)) {
+		for (size_t d = 0; d < sites[i].n_dists; d++) {
+			if (py_dist_matches(names, sites[i].dists[d].norm)) {
 				*ret_site = i;
-				*ret_entry = *n;
+				*ret_entry = sites[i].dists[d].entry;
 				return true;
 			}
 		}
@@ -59,7 +90,7 @@ bool py_find_pkg_dir(struct probe_env *pe, const struct site *sites, size_t ns, 
 		     size_t *ret, int *ret_err)
 {
 	for (size_t i = 0; i < ns; i++)
-		if (strv_contains(sites[i].names, pkg)) {
+		if (py_site_has(&sites[i], pkg)) {
 			_cleanup_free_ char *p = path_join(sites[i].dir, pkg);
 			int r;
 
@@ -174,7 +205,7 @@ int probe_nvidia_wheels(struct py_ctx *c, struct snap_node *env, const struct si
 	struct snap_node *arr = snap_array(env, "nvidia_wheels");
 
 	for (size_t i = 0; i < ns; i++)
-		STRV_FOREACH(n, sites[i].names) {
+		STRV_FOREACH_CONST(n, sites[i].names) {
 			_cleanup_free_ char *name = NULL, *ver = NULL, *dpath = NULL, *rpath = NULL,
 					    *rec = NULL;
 			_cleanup_strv_free_ char **libs = NULL;

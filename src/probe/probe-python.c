@@ -307,7 +307,8 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 	STRV_FOREACH(d, dirs) {
 		if (ns >= ARRAY_SIZE(sites))
 			break;
-		r = root_list_dir(pe->root, *d, MAX_DIR_ENTRIES, &sites[ns].names);
+		r = root_list_dir_borrow(pe->root, *d, MAX_DIR_ENTRIES, &sites[ns].names,
+					 &sites[ns].n_names);
 		if (r == -ENOMEM)
 			goto out;
 		if (r < 0) {
@@ -316,6 +317,8 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 			site_unreadable(c, snap_append_object(arr), *d, r);
 			continue;
 		}
+		if ((r = py_site_index_dists(&sites[ns])) < 0)
+			goto out;
 		snap_append_str(arr, *d, *d);
 		sites[ns++].dir = *d;
 	}
@@ -334,7 +337,7 @@ out:
 	c->sites = strv_free(c->sites);
 	py_scans_done(c);
 	for (size_t i = 0; i < ARRAY_SIZE(sites); i++)
-		strv_free(sites[i].names);
+		free(sites[i].dists);
 	return r == -ENOMEM ? r : 0;
 }
 

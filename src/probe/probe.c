@@ -63,6 +63,7 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 		.root = ctx->root,
 		.env = ctx->env,
 		.log = &ctx->log,
+		.path_listings = { .root = ctx->root },
 	};
 	struct snap_node *root = snapshot_root(s);
 	struct snap_node *collection = snap_object(root, "collection");
@@ -224,6 +225,11 @@ int probe_path_dirs(struct probe_env *pe, char ***ret)
 	return 0;
 }
 
+bool probe_dir_may_hold(struct probe_env *pe, const char *dir, const char *name)
+{
+	return dir_cache_may_hold(&pe->path_listings, dir, name);
+}
+
 int probe_which(struct probe_env *pe, const char *name, char ***ret)
 {
 	_cleanup_strv_free_ char **found = NULL;
@@ -237,7 +243,8 @@ int probe_which(struct probe_env *pe, const char *name, char ***ret)
 
 		if (!p)
 			return -ENOMEM;
-		if (probe_path_is(pe, p, S_IFREG) && (r = strv_consume(&found, TAKE_PTR(p))) < 0)
+		if (probe_dir_may_hold(pe, *d, name) && probe_path_is(pe, p, S_IFREG) &&
+		    (r = strv_consume(&found, TAKE_PTR(p))) < 0)
 			return r;
 	}
 	*ret = TAKE_PTR(found);
@@ -260,6 +267,7 @@ void probe_env_done(struct probe_env *pe)
 {
 	pe->path_dirs = strv_free(pe->path_dirs);
 	pe->path_read = false;
+	dir_cache_done(&pe->path_listings);
 	probe_python_envs_free(pe);
 	pe->loader = loader_free(pe->loader);
 	root_unmap(&pe->dpkg_status.map);

@@ -12,6 +12,7 @@
 #include "core/ctx.h"
 #include "formats/toolkit-parse.h"
 #include "gpuenv/gpuenv.h"
+#include "probe/dir-cache.h"
 #include "shared/strmap.h"
 #include "snapshot/snapshot.h"
 
@@ -50,9 +51,11 @@ struct probe_env {
 	/* One ld.so emulation for every probe (its ld.so.cache and directory listings are read
 	 * once): probe_loader(). */
 	struct loader *loader;
-	/* The probed environment's PATH, split once (probe_path_dirs()). */
+	/* The probed environment's PATH, split once (probe_path_dirs()), and the listings of
+	 * the directories searched for commands (probe_dir_may_hold()). */
 	bool path_read;
 	char **path_dirs;
+	struct dir_cache path_listings;
 	/* Its Python environments (conda/mamba envs among them), found once for the python,
 	 * CUDA toolkit and ROCm probes (probe_python_envs()). */
 	struct probe_pyenvs *pyenvs;
@@ -133,6 +136,10 @@ void probe_reject(struct root *r, struct snap_node *arr, const char *origin, con
 /* The absolute entries of the probed environment's PATH, in order (a relative entry means
  * nothing under a root); split once per run, borrowed. 0 or -ENOMEM. */
 int probe_path_dirs(struct probe_env *pe, char ***ret);
+/* May dir hold name? false only when dir's listing (read once per run) does not name it: a
+ * command looked for in every PATH directory is then a binary search, not a stat per
+ * directory. true when dir cannot be listed: the caller's stat tells. */
+bool probe_dir_may_hold(struct probe_env *pe, const char *dir, const char *name);
 /* `which -a name` in the probed environment: every regular file called name in the PATH
  * directories (links followed, inside the root), in PATH order. *ret may be NULL (none). */
 int probe_which(struct probe_env *pe, const char *name, char ***ret);

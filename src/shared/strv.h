@@ -24,6 +24,8 @@ static inline void strv_freep(char ***l)
 #define _cleanup_strv_free_ __attribute__((cleanup(strv_freep)))
 
 #define STRV_FOREACH(s, l) for (char **s = (l); s && *s; s++)
+/* Over a borrowed vector (root_list_dir_borrow()). */
+#define STRV_FOREACH_CONST(s, l) for (const char *const *s = (l); s && *s; s++)
 
 /* Trims ASCII whitespace at both ends in place; returns s. */
 char *strstrip(char *s);

@@ -203,6 +203,44 @@ static void test_list_dir_cached(void **state)
 	root_free(r);
 }
 
+/* Borrowed listings: the kept names themselves (an alias gets the very same vector, a copy
+ * is never made), sorted, with their count; -E2BIG and errors as root_list_dir(). Not cached,
+ * each stays valid until the root is freed (ASan sees a use after free otherwise). */
+static void test_list_dir_borrowed_not_copied(void **state)
+{
+	const char *const *names, *const *alias, *const *fresh, *const *again;
+	struct root *r;
+	size_t n = 0;
+
+	mk("borrowed");
+	put("borrowed/b", "");
+	put("borrowed/a", "");
+	put("borrowed/c", "");
+	ln("borrowed", "borrowed-alias");
+	assert_int_equal(root_new(dir, 0, &r), 0);
+	root_cache_listings(r, true);
+	assert_int_equal(root_list_dir_borrow(r, "/borrowed", 100, &names, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(names[0], "a");
+	assert_string_equal(names[1], "b");
+	assert_string_equal(names[2], "c");
+	assert_null(names[3]);
+	assert_int_equal(root_list_dir_borrow(r, "/borrowed-alias", 100, &alias, NULL), 0);
+	assert_ptr_equal(alias, names);
+	assert_int_equal(root_list_dir_borrow(r, "/borrowed", 2, &alias, NULL), -E2BIG);
+	assert_int_equal(root_list_dir_borrow(r, "/no-such-dir", 100, &alias, NULL), -ENOENT);
+	root_cache_listings(r, false);
+	put("borrowed/d", "");
+	assert_int_equal(root_list_dir_borrow(r, "/borrowed", 100, &fresh, &n), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(root_list_dir_borrow(r, "/borrowed", 100, &again, &n), 0);
+	assert_ptr_not_equal(again, fresh);
+	assert_string_equal(fresh[3], "d");
+	assert_string_equal(again[3], "d");
+	assert_int_equal(root_list_dir_borrow(r, "/borrowed", 3, &again, NULL), -E2BIG);
+	root_free(r);
+}
+
 static void test_bad_root(void **state)
 {
 	struct root *r;
@@ -305,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_userspace_walk),
 		cmocka_unit_test(test_list_dir_sorted),
 		cmocka_unit_test(test_list_dir_cached),
+		cmocka_unit_test(test_list_dir_borrowed_not_copied),
 		cmocka_unit_test(test_bad_root),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_file_pread),
