@@ -292,8 +292,8 @@ int elf_dynamic_parse_stream(elf_stream_source source, void *userdata, uint64_t 
 	s->img = mmap(NULL, (size_t)max, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (s->img == MAP_FAILED) {
-		free(s);
-		return -ENOMEM;
+		free(s); /* no address space for it (strict overcommit, a ulimit -v) */
+		return -ENOBUFS;
 	}
 	s->max = max;
 	s->size = max; /* until the first pass has told */

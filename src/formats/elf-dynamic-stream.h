@@ -25,7 +25,9 @@ typedef int (*elf_stream_source)(void *userdata, int (*chunk)(void *, const uint
 
 /* Parses the file of at most max bytes that source hands out, reading it as often as the
  * stages need (at most ELF_STREAM_MAX_PASSES times). Returns what elf_dynamic_parse() would
- * on the whole file, or source's own error; -EFBIG past max. */
+ * on the whole file, or source's own error; -EFBIG past max; -ENOBUFS when the ranges could
+ * not be kept (no address space for the mapping, too many of them) and -ELOOP when the
+ * stages did not settle: the caller then reads the file whole. */
 int elf_dynamic_parse_stream(elf_stream_source source, void *userdata, uint64_t max,
 			     struct elf_dynamic **ret);
 
