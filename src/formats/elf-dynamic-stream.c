@@ -119,7 +119,8 @@ static void want_strings(struct wants *w, const uint8_t *img, const struct layou
 
 size_t elf_dynamic_wanted(const uint8_t *img, uint64_t size,
 			  int (*have)(void *userdata, uint64_t off, uint64_t len), void *userdata,
-			  struct elf_range *want_out, size_t cap, int *complete)
+			  struct elf_range *want_out, size_t cap, int *complete,
+			  size_t *strings_from)
 {
 	struct wants w = { .r = want_out, .cap = cap, .have = have, .userdata = userdata };
 	struct layout l = { .size = size };
@@ -127,6 +128,7 @@ size_t elf_dynamic_wanted(const uint8_t *img, uint64_t size,
 	bool found = false;
 
 	*complete = 0;
+	*strings_from = cap;
 	if (!want(&w, 0, MIN(size, (uint64_t)64)))
 		return w.n;
 	*complete = 1;
@@ -184,6 +186,7 @@ size_t elf_dynamic_wanted(const uint8_t *img, uint64_t size,
 		*complete = 0;
 		return w.n;
 	}
+	*strings_from = w.n;
 	want_strings(&w, img, &l, phoff, phnum, dyn, n);
 	return w.n;
 }
@@ -191,7 +194,8 @@ size_t elf_dynamic_wanted(const uint8_t *img, uint64_t size,
 /* A range kept at its file offset in the image; filled up to `filled` in this pass. */
 struct kept {
 	uint64_t off, len, filled;
-	bool armed; /* its first byte is still ahead in this pass */
+	bool armed;  /* its first byte is still ahead in this pass */
+	bool string; /* no stage waits for it: its completion plans nothing */
 };
 
 struct stream {
@@ -219,7 +223,9 @@ static int have_range(void *userdata, uint64_t off, uint64_t len)
 /* Adds what the stages want now and were not kept yet; those still ahead fill in this pass. */
 static int plan(struct stream *s, int *complete)
 {
-	size_t n = elf_dynamic_wanted(s->img, s->size, have_range, s, s->want, WANT_MAX, complete);
+	size_t strings_from;
+	size_t n = elf_dynamic_wanted(s->img, s->size, have_range, s, s->want, WANT_MAX, complete,
+				      &strings_from);
 	int all = 1;
 
 	for (size_t i = 0; i < n; i++) {
@@ -236,8 +242,10 @@ static int plan(struct stream *s, int *complete)
 			s->overflow = true;
 			continue;
 		}
-		s->kept[s->n_kept++] =
-			(struct kept){ .off = r->off, .len = r->len, .armed = r->off >= s->pos };
+		s->kept[s->n_kept++] = (struct kept){ .off = r->off,
+						      .len = r->len,
+						      .armed = r->off >= s->pos,
+						      .string = i >= strings_from };
 	}
 	return all;
 }
@@ -267,7 +275,8 @@ static int take_chunk(void *userdata, const uint8_t *p, size_t len)
 				continue;
 			memcpy(s->img + from, p + (from - s->pos), (size_t)(to - from));
 			k->filled = to - k->off;
-			done_one = done_one || k->filled == k->len;
+			/* Planning costs a pass over every range: only after a stage's own. */
+			done_one = done_one || (k->filled == k->len && !k->string);
 		}
 		if (done_one)
 			(void)plan(s, &complete);
@@ -303,7 +312,8 @@ int elf_dynamic_parse_stream(elf_stream_source source, void *userdata, uint64_t 
 			if (s->kept[i].filled < s->kept[i].len)
 				s->kept[i] = (struct kept){ .off = s->kept[i].off,
 							    .len = s->kept[i].len,
-							    .armed = true };
+							    .armed = true,
+							    .string = s->kept[i].string };
 		(void)plan(s, &complete);
 		err = source(userdata, take_chunk, s, &s->size);
 		if (err < 0)

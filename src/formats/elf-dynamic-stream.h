@@ -32,11 +32,12 @@ int elf_dynamic_parse_stream(elf_stream_source source, void *userdata, uint64_t 
 			     struct elf_dynamic **ret);
 
 /* The ranges a parse of img[0..size) reads, as far as the ranges already kept (have()) let
- * it tell: *complete is false while a stage waits for bytes not kept yet. Exposed for the
- * fuzz target. Returns the number of ranges put in want (at most cap). */
+ * it tell: *complete is false while a stage waits for bytes not kept yet. Returns the number
+ * of ranges put in want (at most cap); those from *strings_from on are strings, which no
+ * later stage waits for. */
 struct elf_range {
 	uint64_t off, len;
 };
 size_t elf_dynamic_wanted(const uint8_t *img, uint64_t size,
 			  int (*have)(void *userdata, uint64_t off, uint64_t len), void *userdata,
-			  struct elf_range *want, size_t cap, int *complete);
+			  struct elf_range *want, size_t cap, int *complete, size_t *strings_from);
