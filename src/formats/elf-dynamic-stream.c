@@ -201,6 +201,7 @@ struct kept {
 struct stream {
 	uint8_t *img;
 	uint64_t max, size, pos;
+	uint64_t next; /* no range waits for a byte before this one in this pass */
 	struct kept kept[KEPT_MAX];
 	size_t n_kept;
 	struct elf_range want[WANT_MAX];
@@ -242,6 +243,7 @@ static int plan(struct stream *s, int *complete)
 			s->overflow = true;
 			continue;
 		}
+		s->next = 0; /* look again */
 		s->kept[s->n_kept++] = (struct kept){ .off = r->off,
 						      .len = r->len,
 						      .armed = r->off >= s->pos,
@@ -259,22 +261,33 @@ static int take_chunk(void *userdata, const uint8_t *p, size_t len)
 
 	if (len > s->max || s->pos > s->max - len)
 		return -EFBIG;
+	if (end <= s->next) {
+		s->pos = end; /* nothing kept in it: the bulk of a large file */
+		return 0;
+	}
 	/* A range that completes may make the stages want one that starts later in this same
 	 * chunk (the program headers right after the ELF header): taken from it at once. */
 	do {
 		done_one = false;
+		s->next = UINT64_MAX;
 		for (size_t i = 0; i < s->n_kept; i++) {
 			struct kept *k = &s->kept[i];
 			uint64_t from, to;
 
 			if (!k->armed || k->filled == k->len)
 				continue;
+			if (k->off + k->filled >= end) {
+				s->next = MIN(s->next, k->off + k->filled);
+				continue;
+			}
 			from = MAX(s->pos, k->off + k->filled);
 			to = MIN(end, k->off + k->len);
 			if (from >= to)
 				continue;
 			memcpy(s->img + from, p + (from - s->pos), (size_t)(to - from));
 			k->filled = to - k->off;
+			if (k->filled < k->len)
+				s->next = MIN(s->next, k->off + k->filled);
 			/* Planning costs a pass over every range: only after a stage's own. */
 			done_one = done_one || (k->filled == k->len && !k->string);
 		}
@@ -308,6 +321,7 @@ int elf_dynamic_parse_stream(elf_stream_source source, void *userdata, uint64_t 
 	s->size = max; /* until the first pass has told */
 	for (unsigned pass = 0; pass < ELF_STREAM_MAX_PASSES; pass++) {
 		s->pos = 0;
+		s->next = 0;
 		for (size_t i = 0; i < s->n_kept; i++)
 			if (s->kept[i].filled < s->kept[i].len)
 				s->kept[i] = (struct kept){ .off = s->kept[i].off,
