@@ -11,10 +11,10 @@
 # the used space of TMPDIR's file system (statvfs, sampled likewise): what a member spilled to
 # an unlinked file there costs. The ratio padded/unpadded should stay near 1. The framework
 # library, a compressed member past LAYERS_SPILL_MIN, has its GPU code scanned as it is
-# inflated (root_stream(), the fatbin stream scanner), not copied; what still reads it whole
-# (the loader emulation's dynamic-section read) spills it to TMPDIR, which the padded run's
-# TMPDIR growth shows. Other processes' shared memory and disk writes move the figures a
-# little: run it on a quiet machine.
+# inflated (root_stream(), the fatbin stream scanner) and its dynamic section read from the
+# inflated stream too (the loader emulation: formats/elf-dynamic-stream.c), never copied
+# whole: the padded run's TMPDIR growth should stay near the unpadded one's. Other processes'
+# shared memory and disk writes move the figures a little: run it on a quiet machine.
 # Usage: bench/bench-wheel-memory.sh [BUILD_DIR]   PAD_MB=1536 NVCC=/usr/local/cuda/bin/nvcc
 set -eu
 build=${1:-build}

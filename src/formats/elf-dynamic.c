@@ -84,6 +84,25 @@ struct elf_dynamic *elf_dynamic_free(struct elf_dynamic *d)
 	return NULL;
 }
 
+static bool same_string(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+bool elf_dynamic_same(const struct elf_dynamic *a, const struct elf_dynamic *b)
+{
+	if (a->elf_class != b->elf_class || a->data != b->data || a->type != b->type ||
+	    a->machine != b->machine || a->has_dynamic != b->has_dynamic ||
+	    a->n_needed != b->n_needed || a->needed_truncated != b->needed_truncated ||
+	    !same_string(a->problem, b->problem) || !same_string(a->soname, b->soname) ||
+	    !same_string(a->runpath, b->runpath) || !same_string(a->rpath, b->rpath))
+		return false;
+	for (size_t i = 0; i < a->n_needed; i++)
+		if (!same_string(a->needed[i], b->needed[i]))
+			return false;
+	return true;
+}
+
 /* The file offset of virtual address addr through the PT_LOAD segments, as ld.so maps them. */
 static bool vaddr_to_offset(Elf *elf, size_t phnum, uint64_t len, uint64_t addr, uint64_t *ret)
 {

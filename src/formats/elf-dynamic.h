@@ -47,5 +47,9 @@ static inline void elf_dynamic_freep(struct elf_dynamic **d)
 	elf_dynamic_free(*d);
 }
 
+/* a and b say the same (every field, the strings compared): elf-dynamic-stream.c's result
+ * is checked against the whole-file parse's with it. */
+bool elf_dynamic_same(const struct elf_dynamic *a, const struct elf_dynamic *b);
+
 /* "x86-64", "i386", "aarch64", … or NULL when not known here. */
 const char *elf_machine_name(unsigned machine);

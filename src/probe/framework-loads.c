@@ -167,16 +167,13 @@ int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *l
 	_cleanup_(loader_requester_freep) struct loader_requester *q = NULL;
 	_cleanup_strv_free_ char **seen = NULL;
 	struct snap_node *loads, *missing;
-	struct root_map m = { 0 };
 	struct where w;
 	bool cuda = false;
-	int r;
+	int r, parsed;
 
-	r = root_map(l->root, library, LOADER_MAP_MAX, &m);
-	if (r == 0) {
-		r = elf_dynamic_parse(m.data, m.len, &d);
-		root_unmap(&m);
-	}
+	r = loader_read_dynamic(l->root, library, &parsed, &d);
+	if (r == 0)
+		r = parsed;
 	if (r == -ENOMEM)
 		return r;
 	if (r == -EBADMSG) {

@@ -252,9 +252,8 @@ struct loader_result *loader_result_free(struct loader_result *r)
 static int judge(struct loader *l, struct loader_candidate *c)
 {
 	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
-	struct root_map m = { 0 };
 	const char *file;
-	int err;
+	int err, parsed;
 
 	err = root_resolve(l->root, c->path, &c->resolved);
 	if (err == -ENOMEM)
@@ -273,7 +272,7 @@ static int judge(struct loader *l, struct loader_candidate *c)
 		     loader_path_has_component(file, "stubs");
 	c->in_compat = loader_path_has_component(c->path, "compat") ||
 		       loader_path_has_component(file, "compat");
-	err = root_map(l->root, file, LOADER_MAP_MAX, &m);
+	err = loader_read_dynamic(l->root, file, &parsed, &d);
 	if (err == -ENOMEM)
 		return err;
 	if (err < 0) {
@@ -282,10 +281,7 @@ static int judge(struct loader *l, struct loader_candidate *c)
 			err == -EACCES || err == -ENOENT ? LOADER_SKIP_ERRNO : LOADER_FAIL_ERRNO;
 		return 0;
 	}
-	err = elf_dynamic_parse(m.data, m.len, &d);
-	root_unmap(&m);
-	if (err == -ENOMEM)
-		return err;
+	err = parsed;
 	if (err < 0) {
 		c->err = err;
 		c->verdict = LOADER_FAIL_NOT_ELF;
@@ -501,9 +497,8 @@ int loader_requester_new(struct loader *l, const char *path, struct loader_reque
 	_cleanup_(loader_requester_freep) struct loader_requester *q = calloc(1, sizeof(*q));
 	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
 	_cleanup_free_ char *origin = strdup(path);
-	struct root_map m = { 0 };
 	char *slash;
-	int err;
+	int err, parsed;
 
 	if (!q || !origin || !(q->path = strdup(path)))
 		return -ENOMEM;
@@ -511,11 +506,9 @@ int loader_requester_new(struct loader *l, const char *path, struct loader_reque
 	slash = strrchr(origin, '/');
 	if (slash)
 		*(slash == origin ? slash + 1 : slash) = '\0';
-	err = root_map(l->root, path, LOADER_MAP_MAX, &m);
-	if (err == 0) {
-		err = elf_dynamic_parse(m.data, m.len, &d);
-		root_unmap(&m);
-	}
+	err = loader_read_dynamic(l->root, path, &parsed, &d);
+	if (err == 0)
+		err = parsed;
 	if (err == -ENOMEM)
 		return err;
 	q->err = err;
@@ -656,22 +649,18 @@ static int sonames_in_dir(struct loader *l, const char *dir, const char *stem, c
 	     *n && strncmp(*n, stem, len) == 0; n++) {
 		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
 		_cleanup_free_ char *path = NULL;
-		struct root_map m = { 0 };
 		const char *soname = NULL;
-		int err;
+		int err, parsed;
 
 		if (!stem_match(*n, stem))
 			continue;
 		path = path_join(dir, *n);
 		if (!path)
 			return -ENOMEM;
-		if (root_map(l->root, path, LOADER_MAP_MAX, &m) < 0)
-			continue;
-		err = elf_dynamic_parse(m.data, m.len, &d);
-		root_unmap(&m);
+		err = loader_read_dynamic(l->root, path, &parsed, &d);
 		if (err == -ENOMEM)
 			return err;
-		if (err < 0 || d->elf_class != l->elf_class ||
+		if (err < 0 || parsed < 0 || d->elf_class != l->elf_class ||
 		    (l->machine != EM_NONE && d->machine != l->machine))
 			continue;
 		if (d->soname && stem_match(d->soname, stem))

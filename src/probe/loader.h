@@ -19,7 +19,7 @@
  * shadows is listed. Not emulated: glibc-hwcaps and legacy tls/platform subdirectories of
  * each directory (CPU-dependent; no GPU library ships there), the DT_RPATH of the
  * requester's own loaders, DF_1_NODEFLIB, secure-execution mode, LD_PRELOAD.
- * Files are read through the root (root_map for ELF files), so --sysroot works.
+ * Files are read through the root (loader_read_dynamic() for ELF files), so --sysroot works.
  */
 #pragma once
 
@@ -30,6 +30,7 @@
 
 #include "core/env.h"
 #include "core/root.h"
+#include "formats/elf-dynamic.h"
 #include "formats/ldso-cache.h"
 #include "probe/dir-cache.h"
 
@@ -157,6 +158,11 @@ struct loader_requester {
 	struct loader_dirs rpath_dirs, runpath_dirs; /* rpath_dirs only without DT_RUNPATH */
 };
 int loader_requester_new(struct loader *l, const char *path, struct loader_requester **ret);
+/* The dynamic section of path (loader-read.c): a large compressed member of a wheel or an
+ * image layer streamed, never spilled, anything else mapped. Returns the read's error (as
+ * root_map()'s) or -ENOMEM; else 0 with *parse_err elf_dynamic_parse()'s return. */
+int loader_read_dynamic(struct root *root, const char *path, int *parse_err,
+			struct elf_dynamic **ret);
 struct loader_requester *loader_requester_free(struct loader_requester *q);
 static inline void loader_requester_freep(struct loader_requester **q)
 {
