@@ -300,15 +300,22 @@ def check_redact(tmp):
                       and UUID.search(open(os.path.join(
                           plain[1], "root/proc/driver/nvidia/gpus/0000:01:00.0/information"),
                           "rb").read()))
-    unredacted_elf = elf and open(plain[1] + "/root" + elf[len(root):], "rb").read()
-    expect("redact: the unredacted bundle has the host name, a UUID and the binary's home path "
-           "(the test can fail)", bool(unredacted_has) and elf and
-           b"/home/alice/.local/lib" in unredacted_elf)
-    redacted_elf = elf and open(out + "/root" + elf[len(root):].replace(
-        "/home/user/", "/home/<user>/"), "rb").read()
-    expect("redact: the binary keeps its length, the user name replaced by as many x",
-           elf and len(redacted_elf) == len(unredacted_elf) and
-           (b"/home/" + b"x" * 5 + b"/.local/lib:/home/" + b"x" * 5 + b"/cuda") in redacted_elf)
+    expect("redact: the unredacted bundle has the host name and a UUID (the test can fail)",
+           bool(unredacted_has))
+    if not elf:
+        # the fixture's ELF libraries (libtorch_cuda.so …) are nvcc's output
+        print("SKIP capture-bundle redact of a binary: h100-old-frameworks lacks its generated "
+              "libraries here (see the SKIP above)")
+    else:
+        unredacted_elf = open(plain[1] + "/root" + elf[len(root):], "rb").read()
+        expect("redact: the unredacted binary has its home path (the test can fail)",
+               b"/home/alice/.local/lib" in unredacted_elf)
+        redacted_elf = open(out + "/root" + elf[len(root):].replace(
+            "/home/user/", "/home/<user>/"), "rb").read()
+        expect("redact: the binary keeps its length, the user name replaced by as many x",
+               len(redacted_elf) == len(unredacted_elf) and
+               (b"/home/" + b"x" * 5 + b"/.local/lib:/home/" + b"x" * 5 + b"/cuda")
+               in redacted_elf)
     expect("redact: no host name, UUID or home user name in any name, link or file",
            not leaks, "; ".join(leaks[:8]))
 

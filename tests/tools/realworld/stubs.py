@@ -36,9 +36,9 @@ def numba_8985():
     move_kernel(root, "6.8.0-45-generic", rel)
     w(root, "etc/os-release", ubuntu_os_release("22.04.1", "Jammy Jellyfish", "jammy"))
     userspace(root, "525.85.12")
-    tk = "/scratch/yhao24/opt/cuda-12.1"
+    tk = "/scratch/user/opt/cuda-12.1"
     cuda_toolkit(root, tk, "12.1.1", "12.1.105")
-    base = "/home/users/a/miniconda3"
+    base = "/home/user/miniconda3"
     env = f"{base}/envs/pt_may23_compiled"
     site = f"{env}/lib/python3.10/site-packages"
     w(root, f"{env}/conda-meta/history", "==> 2023-05-20 10:01:00 <==\n"
@@ -61,7 +61,7 @@ def numba_8985():
         "Rebuilt from https://github.com/numba/numba/issues/8985 (pasted: the A100, driver "
         "525.85.12, the miniconda environment pt_may23_compiled with Python 3.10, numba's "
         "CudaAPIError from cuInit, `CDLL('libcuda.so')` resolving to "
-        "/scratch/yhao24/opt/cuda-12.1/lib64/stubs/libcuda.so; the maintainer: the stub is "
+        "/scratch/user/opt/cuda-12.1/lib64/stubs/libcuda.so (the reporter's user name replaced by user); the maintainer: the stub is "
         "for linking, is that path on LD_LIBRARY_PATH?; the reporter: 'I added "
         "$CUDA_PATH/lib64/stubs to LD_LIBRARY_PATH ... After I reset it, numba.cuda works'); not "
         "in the report and chosen here: the A100's board (PCIe 40GB, 10de:20f1), the "
@@ -74,12 +74,12 @@ def numba_8985():
                  "/usr/sbin:/usr/bin:/sbin:/bin",
          "LD_LIBRARY_PATH": f"{tk}/lib64/stubs:{tk}/lib64",
          "CUDA_PATH": tk, "CONDA_PREFIX": env, "CONDA_EXE": f"{base}/bin/conda",
-         "HOME": "/home/users/a"},
+         "HOME": "/home/user"},
         real_world(
             "https://github.com/numba/numba/issues/8985",
             "numba.cuda.cudadrv.driver.CudaAPIError: [-1] Call to cuInit results in "
             "UNKNOWN_CUDA_ERROR; CDLL('libcuda.so') is "
-            "/scratch/yhao24/opt/cuda-12.1/lib64/stubs/libcuda.so",
+            "/scratch/user/opt/cuda-12.1/lib64/stubs/libcuda.so",
             "the user had put the CUDA 12.1 toolkit's lib64/stubs on LD_LIBRARY_PATH, so numba "
             "loaded the link-time stub libcuda.so instead of the driver's; taking it off fixed "
             "numba",
