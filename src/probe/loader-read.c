@@ -52,12 +52,17 @@ int loader_read_dynamic(struct root *root, const char *path, int *parse_err,
 	struct root_map m = { 0 };
 	int err;
 
-	err = elf_dynamic_parse_stream(stream_member, &s, LOADER_MAP_MAX, ret);
-	if (s.read_err < 0 && s.read_err != -EOPNOTSUPP)
-		return s.read_err;
-	if (s.read_err == 0 && err != -ENOBUFS && err != -ELOOP) {
-		*parse_err = err;
-		return err == -ENOMEM ? err : 0;
+	/* Only an image's or wheel's layers stream a member; elsewhere the stream parser's set-up
+	 * (its state and the sparse mapping) would be paid per library for nothing (a fifth of a
+	 * live doctor's instructions). */
+	if (root_layers(root)) {
+		err = elf_dynamic_parse_stream(stream_member, &s, LOADER_MAP_MAX, ret);
+		if (s.read_err < 0 && s.read_err != -EOPNOTSUPP)
+			return s.read_err;
+		if (s.read_err == 0 && err != -ENOBUFS && err != -ELOOP) {
+			*parse_err = err;
+			return err == -ENOMEM ? err : 0;
+		}
 	}
 	/* Not a streamed member (or one whose stages did not settle): mapped whole. */
 	err = root_map(root, path, LOADER_MAP_MAX, &m);
