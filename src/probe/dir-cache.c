@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "probe/dir-cache.h"
+#include "shared/strv.h"
 
 struct dir_listing dir_cache_get(struct dir_cache *c, const char *dir)
 {
@@ -36,18 +37,13 @@ struct dir_listing dir_cache_get(struct dir_cache *c, const char *dir)
 	return names;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 bool dir_cache_may_hold(struct dir_cache *c, const char *dir, const char *name)
 {
 	struct dir_listing names = dir_cache_get(c, dir);
 
 	if (!names.names)
 		return names.err != -ENOENT && names.err != -ENOTDIR;
-	return bsearch(&name, names.names, names.n, sizeof(char *), cmp_name) != NULL;
+	return strv_sorted_contains(names.names, names.n, name);
 }
 
 void dir_cache_done(struct dir_cache *c)

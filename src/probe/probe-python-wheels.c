@@ -19,15 +19,9 @@
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 bool py_site_has(const struct site *s, const char *name)
 {
-	return s->n_names > 0 &&
-	       bsearch(&name, s->names, s->n_names, sizeof(*s->names), cmp_name) != NULL;
+	return strv_sorted_contains(s->names, s->n_names, name);
 }
 
 /* Does a normalised distribution name (PEP 503) match names[] (NULL-terminated; "x*" matches

@@ -96,6 +96,11 @@ void strv_sort(char **l)
 		qsort(l, strv_length(l), sizeof(char *), cmp_str);
 }
 
+bool strv_sorted_contains(const char *const *l, size_t n, const char *s)
+{
+	return n > 0 && bsearch(&s, l, n, sizeof(*l), cmp_str) != NULL;
+}
+
 char *strstrip(char *s)
 {
 	char *e;

@@ -16,6 +16,8 @@ bool strv_contains(char *const *l, const char *s);
 /* Splits s at any of sep, dropping empty fields ("a::b" → a, b). */
 int strv_split(const char *s, const char *sep, char ***ret);
 void strv_sort(char **l);
+/* Is s among the n names of l, sorted as strv_sort() sorts (binary search)? */
+bool strv_sorted_contains(const char *const *l, size_t n, const char *s);
 
 static inline void strv_freep(char ***l)
 {
