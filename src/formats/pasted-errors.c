@@ -233,10 +233,13 @@ static const struct symptom symptoms[] = {
 	{ "Failed to load gpu_info firmware", { "driver.amdgpu-firmware-failed" } },
 	/* amdkfd (kfd_device.c) binds no compute node for a GPU its table does not list: "kfd
 	 * not supported on this ASIC" (older kernels, kfd2kgd), "<ASIC> not supported in kfd",
-	 * "DID 7340 is missing in supported_devices" (amdgpu-dkms 3.x) */
+	 * "DID 7340 is missing in supported_devices" (amdgpu-dkms 3.x), "skipped device
+	 * 1002:67df, PCI rejects atomics" */
 	{ "kfd not supported on this ASIC", { "driver.amdgpu-no-kfd" } },
 	{ "not supported in kfd", { "driver.amdgpu-no-kfd" } },
 	{ "is missing in supported_devices", { "driver.amdgpu-no-kfd" }, "kfd" },
+	/* a gfx8 GPU behind a root port without PCIe atomics (ROCm/legacy-rocm-build#558) */
+	{ "PCI rejects atomics", { "driver.amdgpu-no-kfd" }, "kfd" },
 	/* libhsakmt's open of /dev/kfd: ENOMEM where KFD has no GPU node (ROCm/rocminfo#27,
 	 * ROCm/legacy-rocm-build#1318), but the thunk's ENOMEM has other causes; hsa_init()'s
 	 * HSA_STATUS_ERROR_OUT_OF_RESOURCES (4104) follows it and also a user outside the render
