@@ -320,6 +320,23 @@ static bool windows_text(const struct snap_node *root)
 	return true;
 }
 
+/* The text names GPUs (hardware.gpus[].vendor) and none of them is NVIDIA's: nvidia-smi and
+ * the NVIDIA driver's version file are not what tells about them. */
+static bool other_vendor_gpus_only(const struct snap_node *root)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	size_t named = 0;
+
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const char *v = snap_get_str(snap_at(gpus, i), "vendor");
+
+		if (!v || streq(v, "NVIDIA"))
+			return false;
+		named++;
+	}
+	return named > 0;
+}
+
 /*
  * The commands that would let the rules the text points at judge: for every rule whose symptom
  * the text shows, the commands for each key it needs that the text did not give, and its
@@ -359,6 +376,12 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 		}
 		if (r >= 0)
 			r = ask_push(&e->ask, ask_for(rule_layer_name(rule->layer), win));
+	}
+	if (r >= 0 && !e->ask && other_vendor_gpus_only(root)) {
+		/* an AMD or Intel GPU, no symptom: its driver binding and the kernel tell */
+		r = ask_push(&e->ask, ask_for("hardware", win));
+		if (r >= 0)
+			r = ask_push(&e->ask, ask_for("host.kernel_release", win));
 	}
 	if (r >= 0 && !e->ask) {
 		r = ask_push(&e->ask, ask_for("driver.nvml", win));
