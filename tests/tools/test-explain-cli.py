@@ -427,6 +427,23 @@ rc, doc = explain_json(b"Signing module /var/lib/dkms/nvidia/535.113.01/build/nv
 check("key rejected + DKMS signed it: driver.secure-boot-key-not-enrolled",
       root_id(doc) == "driver.secure-boot-key-not-enrolled", str(doc.get("root_cause")))
 
+# an Intel GPU and nothing else (https://github.com/intel-gpu/intel-gpu-i915-backports/issues/209):
+# its binding and the kernel are asked, not the NVIDIA driver's
+rc, doc = explain_json(b"03:00.0 VGA compatible controller: Intel Corporation Battlemage G21 "
+                       b"[Intel Graphics]\n", "intel only")
+ask = doc.get("ask", [])
+check("Intel GPU only: asks lspci -nnk and uname -a, not nvidia-smi",
+      any(a.startswith("lspci -nnk") for a in ask) and "uname -a" in ask and
+      "nvidia-smi" not in ask, str(ask))
+# ollama skipping a gfx1031 (https://github.com/ollama/ollama/issues/8679): the override's
+# absence cannot be told from the log, so the environment is asked, with HSA_ variables
+rc, doc = explain_json(b'time=2025-01-29T21:15:25.522-03:00 level=WARN source=amd_linux.go:378 '
+                       b'msg="amdgpu is not supported (supported types:[gfx1030 gfx1100])" '
+                       b'gpu_type=gfx1031 gpu=0 library=/opt/rocm/lib\n', "ollama gfx")
+check("ollama unsupported gfx: no rule named", root_id(doc) is None, str(doc.get("root_cause")))
+check("ollama unsupported gfx: env with HSA_ asked",
+      any(a.startswith("env |") and "HSA" in a for a in doc.get("ask", [])), str(doc.get("ask")))
+
 if failed:
     print(f"{len(failed)} failed")
     sys.exit(1)
