@@ -247,6 +247,9 @@ static const struct {
 	{ "driver.nvidia.module_file", "modinfo nvidia", NULL },
 	{ "driver.nvidia", "cat /proc/driver/nvidia/version", "nvidia-smi" },
 	{ "driver.secure_boot", "mokutil --sb-state", NULL },
+	{ "driver.amdgpu",
+	  "ls /sys/class/kfd/kfd/topology/nodes/; sudo dmesg | grep -iE 'amdgpu|kfd'", NULL },
+	{ "driver.intel", "sudo dmesg | grep -iE 'i915|guc|huc'", NULL },
 	{ "driver.device_nodes", "ls -l /dev/nvidia* /dev/kfd", NULL },
 	{ "driver.xid_events", "sudo dmesg | grep -iE 'nvrm|xid'",
 	  "powershell -c \"Get-WinEvent -ProviderName nvlddmkm -MaxEvents 20 | Format-List\"" },
@@ -259,7 +262,7 @@ static const struct {
 	{ "driver", "cat /proc/driver/nvidia/version", "nvidia-smi" },
 	{ "host.kernel_release", "uname -a", "cmd /c ver" },
 	{ "host", "cat /etc/os-release", "cmd /c ver" },
-	{ "environment", "env | grep -E '^(CUDA|LD_|NVIDIA|HIP|ROCR|PATH=)'",
+	{ "environment", "env | grep -E '^(CUDA|LD_|NVIDIA|HIP|HSA|ROCR|PATH=)'",
 	  "cmd /c \"set CUDA & set PATH\"" },
 	{ "container", "docker info | grep -iE 'runtime|cdi'", "docker info" },
 	{ "framework",
@@ -317,6 +320,23 @@ static bool windows_text(const struct snap_node *root)
 	return true;
 }
 
+/* The text names GPUs (hardware.gpus[].vendor) and none of them is NVIDIA's: nvidia-smi and
+ * the NVIDIA driver's version file are not what tells about them. */
+static bool other_vendor_gpus_only(const struct snap_node *root)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	size_t named = 0;
+
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const char *v = snap_get_str(snap_at(gpus, i), "vendor");
+
+		if (!v || streq(v, "NVIDIA"))
+			return false;
+		named++;
+	}
+	return named > 0;
+}
+
 /*
  * The commands that would let the rules the text points at judge: for every rule whose symptom
  * the text shows, the commands for each key it needs that the text did not give, and its
@@ -339,6 +359,7 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 		if (!snap_present(snap_get(root, path)) && !snap_present(snap_get(root, unsure)))
 			continue;
 		for (size_t k = 0; rule->needs && rule->needs[k] && r >= 0; k++) {
+			const struct snap_node *have;
 			char key[160];
 			size_t n;
 
@@ -346,11 +367,21 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 			n = strlen(key);
 			if (n && key[n - 1] == '?')
 				key[n - 1] = '\0';
-			if (!snap_present(snap_get(root, key)))
+			/* an empty subtree ("environment": {} where no env line was read) gives
+			 * nothing either */
+			have = snap_get(root, key);
+			if (!snap_present(have) ||
+			    (snap_kind(have) == SNAP_OBJECT && snap_count(have) == 0))
 				r = ask_push(&e->ask, ask_for(key, win));
 		}
 		if (r >= 0)
 			r = ask_push(&e->ask, ask_for(rule_layer_name(rule->layer), win));
+	}
+	if (r >= 0 && !e->ask && other_vendor_gpus_only(root)) {
+		/* an AMD or Intel GPU, no symptom: its driver binding and the kernel tell */
+		r = ask_push(&e->ask, ask_for("hardware", win));
+		if (r >= 0)
+			r = ask_push(&e->ask, ask_for("host.kernel_release", win));
 	}
 	if (r >= 0 && !e->ask) {
 		r = ask_push(&e->ask, ask_for("driver.nvml", win));

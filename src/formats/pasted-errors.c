@@ -128,13 +128,20 @@ static const struct symptom symptoms[] = {
 	  NULL,
 	  true },
 	/* kmod says it of any module: only the NVIDIA driver's is these rules' (DisplayLink's
-	 * evdi refused under Secure Boot is no GPU-stack fault) */
+	 * evdi refused under Secure Boot is no GPU-stack fault). The kernel refuses an unsigned
+	 * module and one signed by a key it does not trust with the same error
+	 * (kernel/module/signing.c: EKEYREJECTED for both): the line alone cannot tell which.
+	 * The module-sig reader names the one the rest of the text shows (pasted-module-sig.c). */
 	{ "Required key not available",
 	  { "driver.secure-boot-unsigned-module", "driver.secure-boot-key-not-enrolled" },
-	  "nvidia" },
+	  "nvidia",
+	  NULL,
+	  true },
 	{ "Key was rejected by service",
 	  { "driver.secure-boot-unsigned-module", "driver.secure-boot-key-not-enrolled" },
-	  "nvidia" },
+	  "nvidia",
+	  NULL,
+	  true },
 	{ "modprobe: FATAL: Module nvidia not found in directory",
 	  { "driver.module-missing-for-kernel" } },
 	{ "The NVIDIA probe routine was not called", { "driver.nouveau-bound" } },
@@ -224,6 +231,56 @@ static const struct symptom symptoms[] = {
 	/* amdgpu_device.c: the gpu_info firmware is needed to bring the GPU up (its failure is
 	 * fatal); a missing optional one (vega20_ta.bin, the PSP's trusted applications) is not */
 	{ "Failed to load gpu_info firmware", { "driver.amdgpu-firmware-failed" } },
+	/* amdkfd (kfd_device.c) binds no compute node for a GPU its table does not list: "kfd
+	 * not supported on this ASIC" (older kernels, kfd2kgd), "<ASIC> not supported in kfd",
+	 * "DID 7340 is missing in supported_devices" (amdgpu-dkms 3.x), "skipped device
+	 * 1002:67df, PCI rejects atomics" */
+	{ "kfd not supported on this ASIC", { "driver.amdgpu-no-kfd" } },
+	{ "not supported in kfd", { "driver.amdgpu-no-kfd" } },
+	{ "is missing in supported_devices", { "driver.amdgpu-no-kfd" }, "kfd" },
+	/* a gfx8 GPU behind a root port without PCIe atomics (ROCm/legacy-rocm-build#558) */
+	{ "PCI rejects atomics", { "driver.amdgpu-no-kfd" }, "kfd" },
+	/* libhsakmt's open of /dev/kfd: ENOMEM where KFD has no GPU node (ROCm/rocminfo#27,
+	 * ROCm/legacy-rocm-build#1318), but the thunk's ENOMEM has other causes; hsa_init()'s
+	 * HSA_STATUS_ERROR_OUT_OF_RESOURCES (4104) follows it and also a user outside the render
+	 * group (ROCm/legacy-rocm-build#1080): the kernel log and the groups tell */
+	{ "Unable to open /dev/kfd read-write: Cannot allocate memory",
+	  { "driver.amdgpu-no-kfd" },
+	  NULL,
+	  NULL,
+	  true },
+	{ "HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+	  { "driver.amdgpu-no-kfd", "driver.no-permission" },
+	  NULL,
+	  NULL,
+	  true },
+	/* ROCr's check of the KFD's version against what the runtime needs (ROCm/legacy-rocm-build#1583,
+	 * #1423: ROCm 4.1 user space on a kernel amdgpu without its ECC patches) */
+	{ "HSA Error:  Incompatible kernel and userspace", { "driver.amdgpu-kmd-userspace" } },
+	{ "HSA Error: Incompatible kernel and userspace", { "driver.amdgpu-kmd-userspace" } },
+	/* i915/xe's GuC: the file not found (intel_uc_fw.c "GuC firmware <file>: fetch failed"),
+	 * refused ("GUC: load failed") or its init failed ("GuC initialization failed -2"):
+	 * Intel's GPUs from DG2 on submit compute only through the GuC */
+	{ ": fetch failed", { "driver.intel-firmware-failed" }, "GuC firmware" },
+	{ "GuC initialization failed", { "driver.intel-firmware-failed" } },
+	{ "GUC: load failed", { "driver.intel-firmware-failed" } },
+	/* ollama's GPU discovery (discover/amd_linux.go) skipping a gfx target its ROCm has no
+	 * code for: the GPU itself (no override), or an override set where the server does not
+	 * read it (ollama/ollama#8679: a systemd Environment= line, the server started by hand);
+	 * its "server config" line and `env` tell */
+	{ "amdgpu is not supported (supported types:",
+	  { "framework.rocm-gfx-unsupported", "runtime.override-not-inherited" },
+	  "gpu_type=",
+	  NULL,
+	  true },
+	/* ROCr's fault report with no address and no reason: a kernel of another gfx target run
+	 * on the GPU, as HSA_OVERRIDE_GFX_VERSION forces (ROCm/legacy-rocm-build#5238), among
+	 * other faults: the variable and rocminfo's agent name tell */
+	{ "on address (nil). Reason: unknown",
+	  { "runtime.hsa-override-wrong-target" },
+	  "Memory access fault by GPU",
+	  NULL,
+	  true },
 };
 
 /* CUDA error names and numbers: runtime (cudaError_t) and driver (CUresult) spell the same

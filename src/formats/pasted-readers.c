@@ -110,5 +110,12 @@ const struct pasted_reader pasted_readers[] = {
 	  SIGNS("Microsoft Windows", "WDDM", " TCC", ":\\Users\\", ":\\Program Files",
 		":\\Windows\\", ":\\ProgramData\\", "\\site-packages\\", "\\AppData\\", "PS C:\\",
 		"PS D:\\") },
+	/* why the kernel refused the NVIDIA module's signature (pasted-module-sig.c) */
+	{ "module-sig", pasted_read_module_sig,
+	  SIGNS("Key was rejected by service", "Required key not available",
+		"Loading of unsigned module is rejected",
+		"Loading of module with unavailable key is rejected",
+		"PKCS#7 signature not signed with a trusted key", "Signing module "),
+	  PASTED_REACH_LINES },
 	{ NULL },
 };

@@ -405,6 +405,45 @@ rc, doc = explain_json(b"00:02.0 VGA compatible controller [0300]: Intel Corpora
 check("grep'd lspci: no NVIDIA GPU not stated", doc.get("text_findings") == [],
       str(doc.get("text_findings")))
 
+# kmod refuses an unsigned nvidia.ko and one signed by an untrusted key with the same words
+# (https://github.com/canonical/nvidia-graphics-drivers/issues/61): no rule named, asked
+REFUSED = (b"$ sudo modprobe nvidia\n"
+           b"modprobe: ERROR: could not insert 'nvidia': Key was rejected by service\n")
+rc, doc = explain_json(REFUSED, "key rejected")
+check("key rejected alone: no rule named", root_id(doc) is None, str(doc.get("root_cause")))
+check("key rejected alone: asks mokutil --sb-state and modinfo nvidia",
+      "mokutil --sb-state" in doc.get("ask", []) and "modinfo nvidia" in doc.get("ask", []),
+      str(doc.get("ask")))
+# the kernel's reason next to it (kernel/module/signing.c) tells which
+rc, doc = explain_json(REFUSED + b"[  912.004417] Loading of unsigned module is rejected\n",
+                       "key rejected, unsigned")
+check("key rejected + unsigned: driver.secure-boot-unsigned-module",
+      root_id(doc) == "driver.secure-boot-unsigned-module", str(doc.get("root_cause")))
+f = fact(doc, "messages.module_signature")
+check("key rejected + unsigned: the kernel's reason read at line 3",
+      f is not None and f["line"] == 3, str(f))
+rc, doc = explain_json(b"Signing module /var/lib/dkms/nvidia/535.113.01/build/nvidia.ko\n" +
+                       REFUSED, "key rejected, dkms signed")
+check("key rejected + DKMS signed it: driver.secure-boot-key-not-enrolled",
+      root_id(doc) == "driver.secure-boot-key-not-enrolled", str(doc.get("root_cause")))
+
+# an Intel GPU and nothing else (https://github.com/intel-gpu/intel-gpu-i915-backports/issues/209):
+# its binding and the kernel are asked, not the NVIDIA driver's
+rc, doc = explain_json(b"03:00.0 VGA compatible controller: Intel Corporation Battlemage G21 "
+                       b"[Intel Graphics]\n", "intel only")
+ask = doc.get("ask", [])
+check("Intel GPU only: asks lspci -nnk and uname -a, not nvidia-smi",
+      any(a.startswith("lspci -nnk") for a in ask) and "uname -a" in ask and
+      "nvidia-smi" not in ask, str(ask))
+# ollama skipping a gfx1031 (https://github.com/ollama/ollama/issues/8679): the override's
+# absence cannot be told from the log, so the environment is asked, with HSA_ variables
+rc, doc = explain_json(b'time=2025-01-29T21:15:25.522-03:00 level=WARN source=amd_linux.go:378 '
+                       b'msg="amdgpu is not supported (supported types:[gfx1030 gfx1100])" '
+                       b'gpu_type=gfx1031 gpu=0 library=/opt/rocm/lib\n', "ollama gfx")
+check("ollama unsupported gfx: no rule named", root_id(doc) is None, str(doc.get("root_cause")))
+check("ollama unsupported gfx: env with HSA_ asked",
+      any(a.startswith("env |") and "HSA" in a for a in doc.get("ask", [])), str(doc.get("ask")))
+
 if failed:
     print(f"{len(failed)} failed")
     sys.exit(1)

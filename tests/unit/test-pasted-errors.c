@@ -232,8 +232,23 @@ static void test_other_messages(void **state)
 	want_symptom("container.no-nvidia-runtime", 1);
 	/* https://github.com/lwfinger/rtlwifi_new/issues/175 words the same kmod message */
 	read_text("modprobe: ERROR: could not insert 'nvidia': Required key not available\n");
-	want_symptom("driver.secure-boot-unsigned-module", 1);
-	want_symptom("driver.secure-boot-key-not-enrolled", 1);
+	/* an unsigned module and an untrusted key are refused alike: it asks */
+	want_symptom("unsure.driver.secure-boot-unsigned-module", 1);
+	want_symptom("unsure.driver.secure-boot-key-not-enrolled", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.driver.secure-boot-unsigned-module"));
+	/* amdkfd without a node for the GPU (ROCm/legacy-rocm-build#1318), i915's GuC
+	 * (thesofproject/sof-test#767), ROCr's version check (ROCm/legacy-rocm-build#1583) */
+	read_text("[    2.244241] kfd kfd: DID 7340 is missing in supported_devices\n"
+		  "[    5.289539] kernel: i915 0000:00:02.0: GuC initialization failed -2\n"
+		  "HSA Error:  Incompatible kernel and userspace, Vega 20 WKS GL-XE [Radeon Pro "
+		  "VII] disabled. Upgrade amdgpu.\n"
+		  "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate "
+		  "the necessary resources.\n");
+	want_symptom("driver.amdgpu-no-kfd", 1);
+	want_symptom("driver.intel-firmware-failed", 2);
+	want_symptom("driver.amdgpu-kmd-userspace", 3);
+	want_symptom("unsure.driver.amdgpu-no-kfd", 4);
+	want_symptom("unsure.driver.no-permission", 4);
 	read_text("bash: nvidia-smi: command not found\n");
 	want_symptom("driver.module-not-loaded", 1);
 	read_text("cudaErrorCompatNotSupportedOnDevice: forward compatibility was attempted on non "

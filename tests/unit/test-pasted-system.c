@@ -118,6 +118,76 @@ static void test_secure_boot(void **state)
 	pasted_expect(&f, "driver.secure_boot.enabled", "false", 2);
 }
 
+/* Why the NVIDIA module's signature was refused: kmod's line alone says nothing of it
+ * (https://github.com/canonical/nvidia-graphics-drivers/issues/61: nvidia-smi, modprobe, dkms
+ * status), nor of another module (Fred78290/nct6687d#94: DKMS signed nct6687, kmod refused
+ * it; JafarAkhondali/acer-predator-turbo-and-rgb-keyboard-linux-module#113: the kernel's
+ * reason for facer.ko). The kernel's reason or DKMS's signing of nvidia.ko next to the refusal
+ * name the rule; both kinds, or none, name nothing. */
+static void test_module_signature(void **state)
+{
+	static const char refused[] =
+		"modprobe: ERROR: could not insert 'nvidia': Key was rejected by service\n";
+
+	(void)state;
+	pasted_run_sample(pasted_read_module_sig, "pasted-module-sig",
+			  "nvidia-535-key-rejected-canonical-61.txt", &f);
+	assert_int_equal(f.n, 0);
+	pasted_run_sample(pasted_read_module_sig, "pasted-module-sig",
+			  "nct6687d-dkms-signed-94.txt", &f);
+	assert_int_equal(f.n, 0);
+	pasted_run_sample(pasted_read_module_sig, "pasted-module-sig",
+			  "facer-unavailable-key-113.txt", &f);
+	assert_int_equal(f.n, 0);
+	/* the kernel's reason (kernel/module/signing.c) */
+	pasted_run_text(
+		pasted_read_module_sig,
+		"$ sudo modprobe nvidia\nmodprobe: ERROR: could not insert 'nvidia': Key "
+		"was rejected by service\n$ sudo dmesg | tail -1\n[  912.004417] Loading of "
+		"unsigned module is rejected\n",
+		&f);
+	pasted_expect(&f, "symptoms.driver.secure-boot-unsigned-module",
+		      "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service", 2);
+	pasted_expect(&f, "messages.module_signature",
+		      "[  912.004417] Loading of unsigned module is rejected", 4);
+	pasted_expect_none(&f, "symptoms.driver.secure-boot-key-not-enrolled");
+	pasted_run_text(pasted_read_module_sig,
+			"[   61.2] Loading of module with unavailable key is rejected\n"
+			"modprobe: ERROR: could not insert 'nvidia': Required key not available\n",
+			&f);
+	pasted_expect(&f, "symptoms.driver.secure-boot-key-not-enrolled",
+		      "modprobe: ERROR: could not insert 'nvidia': Required key not available", 2);
+	pasted_expect_none(&f, "symptoms.driver.secure-boot-unsigned-module");
+	/* DKMS signed nvidia.ko with its MOK: a refusal means that key is not enrolled */
+	pasted_run_text(pasted_read_module_sig,
+			"Signing module /var/lib/dkms/nvidia/535.113.01/build/nvidia.ko\n"
+			"Signing module /var/lib/dkms/nvidia/535.113.01/build/nvidia-uvm.ko\n"
+			"modprobe: ERROR: could not insert 'nvidia': Key was rejected by service\n",
+			&f);
+	pasted_expect(&f, "symptoms.driver.secure-boot-key-not-enrolled",
+		      "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service", 3);
+	pasted_expect(&f, "messages.module_signature",
+		      "Signing module /var/lib/dkms/nvidia/535.113.01/build/nvidia.ko", 1);
+	/* a reason without a refusal of nvidia, and both reasons at once: nothing */
+	pasted_run_text(pasted_read_module_sig, "[ 1.0] Loading of unsigned module is rejected\n",
+			&f);
+	assert_int_equal(f.n, 0);
+	pasted_run_text(pasted_read_module_sig,
+			"[ 1.0] Loading of unsigned module is rejected\n"
+			"[ 2.0] Loading of module with unavailable key is rejected\n",
+			&f);
+	assert_int_equal(f.n, 0);
+	{
+		char both[512];
+
+		snprintf(both, sizeof(both), "%s%s%s", refused,
+			 "[ 1.0] Loading of unsigned module is rejected\n",
+			 "[ 2.0] PKCS#7 signature not signed with a trusted key\n");
+		pasted_run_text(pasted_read_module_sig, both, &f);
+		assert_int_equal(f.n, 0);
+	}
+}
+
 /* https://github.com/NVIDIA/k8s-device-plugin/issues/480 (dmesg), MrMEEE/ironhide#97
  * (https://github.com/MrMEEE/ironhide/issues/97, kern.log: one version loaded four times) and
  * https://github.com/pop-os/linux/issues/452 (journalctl -k: the kernel's banner) */
@@ -255,6 +325,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_os_release, teardown),
 		cmocka_unit_test_teardown(test_lsmod, teardown),
 		cmocka_unit_test_teardown(test_secure_boot, teardown),
+		cmocka_unit_test_teardown(test_module_signature, teardown),
 		cmocka_unit_test_teardown(test_kernel_log, teardown),
 		cmocka_unit_test_teardown(test_ldconfig, teardown),
 		cmocka_unit_test_teardown(test_env, teardown),
