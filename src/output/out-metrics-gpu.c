@@ -42,6 +42,7 @@ struct dcgm_field {
 	const char *help; /* default-counters.csv's, verbatim */
 	const char *fact; /* under driver.nvml.devices.N */
 	enum dcgm_conv conv;
+	bool per_mig; /* also one sample per MIG GPU instance (its own memory) */
 };
 
 #define GAUGE	METRIC_GAUGE
@@ -78,11 +79,11 @@ static const struct dcgm_field dcgm_fields[] = {
 	{ "DCGM_FI_DEV_XID_ERRORS", GAUGE, "Value of the last XID error encountered.", NULL,
 	  CONV_NONE },
 	{ "DCGM_FI_DEV_FB_FREE", GAUGE, "Framebuffer memory free (in MiB).", "memory_free_mib",
-	  CONV_FB_FREE },
+	  CONV_FB_FREE, true },
 	{ "DCGM_FI_DEV_FB_USED", GAUGE, "Framebuffer memory used (in MiB).", "memory_used_mib",
-	  CONV_INT },
+	  CONV_INT, true },
 	{ "DCGM_FI_DEV_FB_RESERVED", GAUGE, "Framebuffer memory reserved (in MiB).",
-	  "memory_reserved_mib", CONV_INT },
+	  "memory_reserved_mib", CONV_INT, true },
 	{ "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", COUNTER,
 	  "Total number of single-bit volatile ECC errors.", "ecc_errors_corrected_volatile",
 	  CONV_INT },
@@ -231,6 +232,62 @@ static char *gpu_labels(const struct snap_node *dev, size_t i, const char *hostn
 	return ret;
 }
 
+/* dcgm-exporter's labels of a MIG GPU instance's sample: the GPU's, with GPU_I_PROFILE and
+ * GPU_I_ID before Hostname (its render_metrics.go order). */
+static char *mig_labels(const struct gpu_view *gpu, const char *profile, int64_t gi)
+{
+	const char *host = strstr(gpu->labels, ",Hostname=\"");
+	struct strbuf sb = STRBUF_INIT;
+	char *ret = NULL;
+
+	if (!host)
+		return NULL;
+	strbuf_printf(&sb, "%.*s,GPU_I_PROFILE=\"", (int)(host - gpu->labels), gpu->labels);
+	metrics_label_value(&sb, profile);
+	strbuf_printf(&sb, "\",GPU_I_ID=\"%lld\"%s", (long long)gi, host);
+	if (strbuf_steal(&sb, &ret) < 0)
+		return NULL;
+	return ret;
+}
+
+/* f for each GPU instance of gpu in MIG mode, from its first MIG device (the compute
+ * instances of one GPU instance share its memory: one series per GPU_I_ID, as
+ * dcgm-exporter's GPU-instance entities give). */
+static void put_mig_fields(struct metrics *m, const struct dcgm_field *f,
+			   const struct gpu_view *gpu)
+{
+	const struct snap_node *migs = snap_get(gpu->dev, "mig_devices");
+	int64_t seen[16];
+	size_t n_seen = 0;
+
+	for (size_t k = 0; snap_kind(migs) == SNAP_ARRAY && k < snap_count(migs); k++) {
+		const struct snap_node *mig = snap_at(migs, k);
+		bool is_double, dup = false;
+		int64_t gi, iv;
+		double dv;
+		char *l;
+
+		if (!snap_get_int(mig, "gpu_instance_id", &gi) ||
+		    !field_value(f, mig, &is_double, &iv, &dv))
+			continue;
+		for (size_t i = 0; i < n_seen; i++)
+			dup |= seen[i] == gi;
+		if (dup || n_seen == ARRAY_SIZE(seen))
+			continue;
+		seen[n_seen++] = gi;
+		l = mig_labels(gpu, metrics_mig_profile(snap_get_str(mig, "name")), gi);
+		if (!l) {
+			m->sb->err = m->sb->err ?: -ENOMEM;
+			return;
+		}
+		if (is_double)
+			metrics_sample_double(m, f->name, l, dv);
+		else
+			metrics_sample_int(m, f->name, l, iv);
+		free(l);
+	}
+}
+
 static void put_fields(struct metrics *m, const struct dcgm_field *fields, size_t n,
 		       const struct gpu_view *gpus, size_t n_gpus, bool full)
 {
@@ -255,6 +312,8 @@ static void put_fields(struct metrics *m, const struct dcgm_field *fields, size_
 				metrics_sample_int(m, fields[f].name,
 						   full ? gpus[g].labels : gpus[g].short_labels,
 						   iv);
+			if (fields[f].per_mig && full)
+				put_mig_fields(m, &fields[f], &gpus[g]);
 		}
 	}
 }

@@ -21,7 +21,7 @@
 
 /* "NVIDIA A100-SXM4-40GB MIG 1g.5gb" → "1g.5gb": nvmlDeviceGetName of a MIG handle ends
  * with the profile after " MIG " (NVML reference, nvmlDeviceGetName). */
-static const char *mig_profile(const char *name)
+const char *metrics_mig_profile(const char *name)
 {
 	const char *p = name ? strstr(name, " MIG ") : NULL;
 
@@ -61,7 +61,8 @@ static void put_mig(struct metrics *m, const struct gpu_view *gpus, size_t n)
 				continue;
 			strbuf_printf(&l, "%s,GPU_I_ID=\"%lld\"", gpus[i].short_labels,
 				      (long long)gi);
-			put_label(&l, "GPU_I_PROFILE", mig_profile(snap_get_str(mig, "name")));
+			put_label(&l, "GPU_I_PROFILE",
+				  metrics_mig_profile(snap_get_str(mig, "name")));
 			strbuf_printf(&l, ",CI_ID=\"%lld\"", (long long)ci);
 			put_label(&l, "mig_uuid", snap_get_str(mig, "uuid") ?: "");
 			metrics_sample_int(m, "gpuenv_gpu_mig_instance_info", strbuf_str(&l), 1);

@@ -45,6 +45,10 @@ struct gpu_view {
 	char *short_labels; /* gpu, UUID, pci_bus_id */
 };
 
+/* The MIG profile ("1g.5gb") at the end of a MIG handle's nvmlDeviceGetName, "unknown"
+ * without one (out-metrics-tasks.c). */
+const char *metrics_mig_profile(const char *name);
+
 /* MIG instances and processes of each GPU (out-metrics-tasks.c); redact: no process names. */
 void out_metrics_gpu_tasks(struct metrics *m, const struct gpu_view *gpus, size_t n, bool redact);
 

@@ -178,40 +178,47 @@ static void nv_string(struct nvml *n, const char *key, bool ok, char *buf, size_
 		vw_str(n->w, key, buf);
 }
 
-static void nv_memory(struct nvml *n, nvmlDevice_t dev)
+/* The memory of dev under prefix ("" for a GPU, "mig_devices.N." for a MIG device: on its
+ * handle NVML answers that instance's memory, on the GPU's the whole board's; NVML API
+ * reference, nvmlDeviceGetMemoryInfo: "Per-instance information can be queried by using
+ * specific MIG device handles"). */
+static void nv_memory(struct nvml *n, nvmlDevice_t dev, const char *prefix)
 {
 	nvmlMemory_v2_t m2 = { .version = NVML_MEMORY_V2_VERSION };
 	nvmlMemory_t m1 = { 0 };
 	nvmlReturn_t rc = NV_MISSING;
+	char total[48], reserved[48], used[48], free_[48];
 
+	snprintf(total, sizeof(total), "%smemory_total_mib", prefix);
+	snprintf(reserved, sizeof(reserved), "%smemory_reserved_mib", prefix);
+	snprintf(used, sizeof(used), "%smemory_used_mib", prefix);
+	snprintf(free_, sizeof(free_), "%smemory_free_mib", prefix);
 	/* v2 first: v1 is NOT_SUPPORTED on unified-memory parts (GB10), nvml.md §4. */
 	if (n->f.nvmlDeviceGetMemoryInfo_v2) {
-		vw_begin(n->w, "memory_total_mib", n->f.nvmlDeviceGetMemoryInfo_v2_name);
+		vw_begin(n->w, total, n->f.nvmlDeviceGetMemoryInfo_v2_name);
 		rc = n->f.nvmlDeviceGetMemoryInfo_v2(dev, &m2);
 		if (rc == NVML_SUCCESS) {
-			vw_int(n->w, "memory_total_mib", (int64_t)(m2.total >> 20));
-			vw_int(n->w, "memory_reserved_mib", (int64_t)(m2.reserved >> 20));
-			vw_int(n->w, "memory_used_mib", (int64_t)(m2.used >> 20));
-			vw_int(n->w, "memory_free_mib", (int64_t)(m2.free >> 20));
+			vw_int(n->w, total, (int64_t)(m2.total >> 20));
+			vw_int(n->w, reserved, (int64_t)(m2.reserved >> 20));
+			vw_int(n->w, used, (int64_t)(m2.used >> 20));
+			vw_int(n->w, free_, (int64_t)(m2.free >> 20));
 			return;
 		}
 		if (!n->f.nvmlDeviceGetMemoryInfo ||
 		    (rc != NVML_ERROR_NOT_SUPPORTED && rc != NVML_ERROR_FUNCTION_NOT_FOUND &&
 		     rc != NVML_ERROR_ARGUMENT_VERSION_MISMATCH)) {
-			nv_fail(n, n->f.nvmlDeviceGetMemoryInfo_v2_name, rc, "memory_total_mib",
-				"memory_reserved_mib", "memory_used_mib", "memory_free_mib");
+			nv_fail(n, n->f.nvmlDeviceGetMemoryInfo_v2_name, rc, total, reserved, used,
+				free_);
 			return;
 		}
 	}
-	if (NV(n, "memory_total_mib", nvmlDeviceGetMemoryInfo, (dev, &m1), "memory_used_mib",
-	       "memory_free_mib")) {
-		vw_int(n->w, "memory_total_mib", (int64_t)(m1.total >> 20));
-		vw_int(n->w, "memory_used_mib", (int64_t)(m1.used >> 20));
-		vw_int(n->w, "memory_free_mib", (int64_t)(m1.free >> 20));
+	if (NV(n, total, nvmlDeviceGetMemoryInfo, (dev, &m1), used, free_)) {
+		vw_int(n->w, total, (int64_t)(m1.total >> 20));
+		vw_int(n->w, used, (int64_t)(m1.used >> 20));
+		vw_int(n->w, free_, (int64_t)(m1.free >> 20));
 	}
-	vw_state(n->w, "memory_reserved_mib",
-		 n->f.nvmlDeviceGetMemoryInfo_name ?: "nvmlDeviceGetMemoryInfo", "unsupported",
-		 "only nvmlDeviceGetMemoryInfo_v2 reports reserved memory");
+	vw_state(n->w, reserved, n->f.nvmlDeviceGetMemoryInfo_name ?: "nvmlDeviceGetMemoryInfo",
+		 "unsupported", "only nvmlDeviceGetMemoryInfo_v2 reports reserved memory");
 }
 
 static void nv_nvlink(struct nvml *n, nvmlDevice_t dev)
@@ -292,6 +299,8 @@ static void nv_mig(struct nvml *n, nvmlDevice_t dev)
 		snprintf(key, sizeof(key), "mig_devices.%u.compute_instance_id", found);
 		if (NV(n, key, nvmlDeviceGetComputeInstanceId, (mig, &id)))
 			vw_int(n->w, key, id);
+		snprintf(key, sizeof(key), "mig_devices.%u.", found);
+		nv_memory(n, mig, key);
 		found++;
 	}
 	vw_int(n->w, "mig_device_count", found);
@@ -592,7 +601,7 @@ static void nv_device(struct nvml *n, unsigned i)
 		snprintf(buf, sizeof(buf), "0x%04x", pci.pciDeviceId >> 16);
 		vw_str(n->w, "pci_device_id", buf);
 	}
-	nv_memory(n, dev);
+	nv_memory(n, dev, "");
 	if (NV(n, "compute_capability", nvmlDeviceGetCudaComputeCapability,
 	       (dev, &major, &minor))) {
 		snprintf(buf, sizeof(buf), "%d.%d", major, minor);

@@ -25,7 +25,8 @@
  *                     NVML_VALUE_NOT_AVAILABLE)
  *   [nvml.process.PID] name (nvmlSystemGetProcessName; left out: NVML_ERROR_NOT_FOUND)
  *   [nvml.device.N.mig.M]  one MIG device (compute instance) at index M < mig_max: uuid,
- *                     gpu_instance_id, compute_instance_id; an index with neither a uuid nor
+ *                     name, gpu_instance_id, compute_instance_id, memory_total/_reserved/
+ *                     _used (its own memory); an index with neither a uuid nor
  *                     a gpu_instance_id answers
  *                     NVML_ERROR_NOT_FOUND, as the real library does for an empty slot
  * A device value left out answers NVML_ERROR_NOT_SUPPORTED, as a real board lacking the

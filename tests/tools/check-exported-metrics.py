@@ -5,9 +5,12 @@ dashboard (deploy/grafana/gpuenv-dashboard.json) query is one `gpuenv exporter` 
 exports: the metric names in their PromQL must each be a family of an exposition the
 exporter printed (--once) on fixtures that between them make every series appear (a healthy
 DGX H100, a lost GPU, Xids in the kernel log, a driver/library mismatch, every NVML value
-set) or served (the series of the long-lived NVML child, which --once does not run), or a
-recording rule of the same file. `up` is the one Prometheus adds itself.
+set; the AMD and Intel fixtures with the fake AMD SMI and Level Zero libraries and
+test-exporter-vendor.py's readings) or served (the series of the long-lived NVML child, which
+--once does not run), or a recording rule of the same file. `up` is the one Prometheus adds
+itself.
 Usage: check-exported-metrics.py GPUENV"""
+import importlib.util
 import json
 import os
 import re
@@ -50,6 +53,7 @@ def exported():
                     names.add(fam)
     finally:
         os.unlink(full.name)
+    names |= vendor_exported()
     args, env = fixture_args("nvml-h100-healthy")
     port = free_port()
     p = start(GPUENV, ["--listen", f"127.0.0.1:{port}", "--interval", "1h",
@@ -63,6 +67,24 @@ def exported():
     finally:
         p.send_signal(signal.SIGTERM)
         p.communicate(timeout=120)
+    return names
+
+
+def vendor_exported():
+    """The families of the AMD and Intel fixtures, with test-exporter-vendor.py's readings (the
+    same scenarios and runner, so the two tests cannot disagree on them)."""
+    spec = importlib.util.spec_from_file_location(
+        "exporter_vendor", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                        "test-exporter-vendor.py"))
+    v = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(v)
+    names = set()
+    for fixture, lib, tail in (
+            ("amd-rx7900xtx-rocm62-healthy", ["--amdsmi-lib", "libamd_smi.so"], v.AMD_DEVICE),
+            ("rw-intel-rkl-level-zero-session-fixed", ["--ze-lib", "libze_loader.so.1"],
+             v.ARC_DEVICE)):
+        text = v.run(fixture, [lib[0], os.path.join(v.FAKES, lib[1])], tail)
+        names |= {fam for fam, f in parse(text).items() if f["samples"]}
     return names
 
 

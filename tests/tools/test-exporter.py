@@ -192,9 +192,17 @@ def test_tasks():
           "a process's memory in bytes")
     check({l["name"] for _, l, _ in red["gpuenv_gpu_process_memory_bytes"]["samples"]}
           == {"<redacted>"}, "--redact: no process names")
+    # each MIG device's own memory (nvmlDeviceGetMemoryInfo_v2 on its handle): instance 1
+    # with its profile, instance 2 without a name (profile "unknown") and with reserved memory
     path = scenario_from("rw-mig-two-mig-uuids", lambda t: t.replace(
-        "[nvml.device.0.mig.0]\n", "[nvml.device.0.mig.0]\nname = NVIDIA A100-SXM4-80GB MIG 3g.40gb\n",
-        1))
+        "[nvml.device.0.mig.0]\n", "[nvml.device.0.mig.0]\nname = NVIDIA A100-SXM4-80GB MIG 3g.40gb\n"
+        "memory_total = 42144366592\nmemory_used = 1073741824\n", 1).replace(
+        "[nvml.device.0.mig.1]\n", "[nvml.device.0.mig.1]\nmemory_total = 42144366592\n"
+        "memory_used = 2147483648\nmemory_reserved = 268435456\n", 1)
+        # a second compute instance in GPU instance 1: the instance's memory once
+        + "\n[nvml.device.0.mig.2]\nuuid = MIG-00000000-0000-4000-8000-000000000002\n"
+        "gpu_instance_id = 1\ncompute_instance_id = 1\nmemory_total = 42144366592\n"
+        "memory_used = 1073741824\n")
     try:
         fams = parse(once("rw-mig-two-mig-uuids", *SLOW, scenario=path).stdout)
     finally:
@@ -204,7 +212,19 @@ def test_tasks():
                 mig_uuid="MIG-89c850dc-38e3-57df-85c7-690c186b68e9") == "1",
           "a MIG instance under GPU_I_ID and GPU_I_PROFILE")
     check(len([1 for _, l, _ in fams["gpuenv_gpu_mig_instance_info"]["samples"]
-               if l["gpu"] == "0"]) == 2, "both MIG devices of GPU 0")
+               if l["gpu"] == "0"]) == 3, "the three MIG devices of GPU 0")
+    check(value(fams, "DCGM_FI_DEV_FB_USED", gpu="0", GPU_I_PROFILE="3g.40gb", GPU_I_ID="1")
+          == "1024", "a MIG instance's memory used under dcgm-exporter's MIG labels")
+    check(value(fams, "DCGM_FI_DEV_FB_FREE", gpu="0", GPU_I_ID="1") == "39168",
+          "a MIG instance's memory free (MiB)")
+    check(value(fams, "DCGM_FI_DEV_FB_USED", gpu="0", GPU_I_PROFILE="unknown", GPU_I_ID="2")
+          == "2048" and value(fams, "DCGM_FI_DEV_FB_RESERVED", gpu="0", GPU_I_ID="2") == "256",
+          "the second instance: no name, its reserved memory")
+    mig_rows = [l for _, l, _ in fams["DCGM_FI_DEV_FB_USED"]["samples"] if "GPU_I_ID" in l]
+    check(len(mig_rows) == 2 and all(l["UUID"] == mig_rows[0]["UUID"] and "Hostname" in l
+                                     and l["DCGM_FI_DRIVER_VERSION"] for l in mig_rows),
+          f"one series per GPU instance (not per compute instance), with the GPU's labels "
+          f"({mig_rows})")
 
 
 def raw(port, data, timeout=10):
