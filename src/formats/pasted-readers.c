@@ -110,5 +110,14 @@ const struct pasted_reader pasted_readers[] = {
 	  SIGNS("Microsoft Windows", "WDDM", " TCC", ":\\Users\\", ":\\Program Files",
 		":\\Windows\\", ":\\ProgramData\\", "\\site-packages\\", "\\AppData\\", "PS C:\\",
 		"PS D:\\") },
+	/* nvidia-smi -q's health sections, from their title (or the GPU line above them) to the
+	 * next empty line (pasted-nvidia-smi-health.c) */
+	{ "nvidia-smi-health", pasted_read_nvidia_smi_health,
+	  SIGNS("GPU 0000", "Remapped Rows", "Retired Pages", "Clocks Event Reasons",
+		"Clocks Throttle Reasons", "Temperature"),
+	  PASTED_REACH_BLOCK },
+	/* nvidia-smi nvlink -s: a GPU line and its link lines */
+	{ "nvlink", pasted_read_nvlink, SIGNS(" (UUID: ", "<inactive>", " GB/s"),
+	  PASTED_REACH_LINES },
 	{ NULL },
 };
