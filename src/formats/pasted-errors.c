@@ -224,6 +224,15 @@ static const struct symptom symptoms[] = {
 	/* amdgpu_device.c: the gpu_info firmware is needed to bring the GPU up (its failure is
 	 * fatal); a missing optional one (vega20_ta.bin, the PSP's trusted applications) is not */
 	{ "Failed to load gpu_info firmware", { "driver.amdgpu-firmware-failed" } },
+	/* libnvidia-container's driver RPC (nvidia-container-cli info/configure) giving up on
+	 * nvmlInit: without persistence mode the driver first brings every GPU up, which on
+	 * many GPUs takes longer than the RPC waits (the maintainers' answer in
+	 * NVIDIA/nvidia-docker#628 and NVIDIA/nvidia-container-toolkit#202: run
+	 * nvidia-persistenced) */
+	{ "nvidia-container-cli: initialization error: driver rpc error: timed out",
+	  { "driver.persistence-off" } },
+	{ "nvidia-container-cli: initialization error: driver error: timed out",
+	  { "driver.persistence-off" } },
 };
 
 /* CUDA error names and numbers: runtime (cudaError_t) and driver (CUresult) spell the same
