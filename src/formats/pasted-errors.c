@@ -228,7 +228,9 @@ static const struct symptom symptoms[] = {
 	 * nvmlInit: without persistence mode the driver first brings every GPU up, which on
 	 * many GPUs takes longer than the RPC waits (the maintainers' answer in
 	 * NVIDIA/nvidia-docker#628 and NVIDIA/nvidia-container-toolkit#202: run
-	 * nvidia-persistenced) */
+	 * nvidia-persistenced). Not its only cause (nvidia-docker#1484 timed out with
+	 * persistence on): the finding says the facts read do not confirm it, and explain asks
+	 * for nvidia-smi, whose Persistence-M column tells */
 	{ "nvidia-container-cli: initialization error: driver rpc error: timed out",
 	  { "driver.persistence-off" } },
 	{ "nvidia-container-cli: initialization error: driver error: timed out",
