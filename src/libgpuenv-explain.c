@@ -54,9 +54,21 @@ static const char *const sections[] = { "host",	     "hardware",  "driver",	"run
  * a string, but "true"/"false", which are bools. */
 static bool int_key(const char *key)
 {
-	static const char *const keys[] = { "code",	    "count",	    "pid",
-					    "device_count", "minor_number", "last_line",
-					    "index",	    "node",	    "pci_devices" };
+	static const char *const keys[] = { "code",
+					    "count",
+					    "pid",
+					    "device_count",
+					    "minor_number",
+					    "last_line",
+					    "index",
+					    "node",
+					    "pci_devices",
+					    "link",
+					    "clocks_event_reasons",
+					    "remapped_rows_correctable",
+					    "remapped_rows_uncorrectable",
+					    "retired_pages_sbe",
+					    "retired_pages_dbe" };
 	static const char *const suffixes[] = { "_mib", "_mw", "_c", "_pct" };
 	size_t n = strlen(key);
 

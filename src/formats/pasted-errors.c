@@ -281,6 +281,17 @@ static const struct symptom symptoms[] = {
 	  "Memory access fault by GPU",
 	  NULL,
 	  true },
+	/* libnvidia-container's driver RPC (nvidia-container-cli info/configure) giving up on
+	 * nvmlInit: without persistence mode the driver first brings every GPU up, which on
+	 * many GPUs takes longer than the RPC waits (the maintainers' answer in
+	 * NVIDIA/nvidia-docker#628 and NVIDIA/nvidia-container-toolkit#202: run
+	 * nvidia-persistenced). Not its only cause (nvidia-docker#1484 timed out with
+	 * persistence on): the finding says the facts read do not confirm it, and explain asks
+	 * for nvidia-smi, whose Persistence-M column tells */
+	{ "nvidia-container-cli: initialization error: driver rpc error: timed out",
+	  { "driver.persistence-off" } },
+	{ "nvidia-container-cli: initialization error: driver error: timed out",
+	  { "driver.persistence-off" } },
 };
 
 /* CUDA error names and numbers: runtime (cudaError_t) and driver (CUresult) spell the same

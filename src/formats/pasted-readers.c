@@ -117,5 +117,14 @@ const struct pasted_reader pasted_readers[] = {
 		"Loading of module with unavailable key is rejected",
 		"PKCS#7 signature not signed with a trusted key", "Signing module "),
 	  PASTED_REACH_LINES },
+	/* nvidia-smi -q's health sections, from their title (or the GPU line above them) to the
+	 * next empty line (pasted-nvidia-smi-health.c) */
+	{ "nvidia-smi-health", pasted_read_nvidia_smi_health,
+	  SIGNS("GPU 0000", "Remapped Rows", "Retired Pages", "Clocks Event Reasons",
+		"Clocks Throttle Reasons", "Temperature"),
+	  PASTED_REACH_BLOCK },
+	/* nvidia-smi nvlink -s: a GPU line and its link lines */
+	{ "nvlink", pasted_read_nvlink, SIGNS(" (UUID: ", "<inactive>", " GB/s"),
+	  PASTED_REACH_LINES },
 	{ NULL },
 };

@@ -87,10 +87,14 @@ static const struct snap_node *nvml_devices(struct rule_ctx *c, const struct sna
 	return NULL;
 }
 
-/* A device whose handle NVML could not get (devices[].index failed) has no other facts. */
+/* A device whose handle NVML could not get (devices[].index failed) has no other facts. One
+ * with no index at all is read from pasted text (`gpuenv explain`: nvidia-smi -q prints no
+ * index), where what was read is judged. */
 static bool dev_usable(const struct snap_node *d)
 {
-	return snap_present(snap_child(d, "index"));
+	const struct snap_node *index = snap_child(d, "index");
+
+	return !index || snap_present(index);
 }
 
 /* ---- hardware.ecc-uncorrectable ------------------------------------------------------- */

@@ -28,10 +28,12 @@ CORPUS = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
 # Keys whose value is written in the schema's form rather than as printed (docs/explain.md,
 # docs/explain-readers.md): booleans, a cudaDriverGetVersion number as major.minor, sm_86 as
 # 8.6, lspci's [10de:2204] as 0x10de, words chosen from the text (vendor, flavor, kind …),
-# which source gave a version (version_source: "version.txt", "nvcc version string").
+# which source gave a version (version_source: "version.txt", "nvcc version string"),
+# nvidia-smi -q's Active clocks event reasons as NVML's bit mask (clocks_event_reasons).
 DERIVED = ("compute_capability", "driver_version", "vendor", "flavor", "compression", "kind",
            "form", "found_via", "release", "python_versions", "mig_mode", "persistence_mode",
-           "ecc_mode", "local_version", "init", "gfx", "count", "version_source")
+           "ecc_mode", "local_version", "init", "gfx", "count", "version_source",
+           "clocks_event_reasons")
 # NCCL's return code is written by its ncclResult_t name also where a framework printed
 # ncclGetErrorString()'s words for it ("unhandled cuda error": ncclUnhandledCudaError).
 DERIVED_PATHS = ("messages.nccl.result",)

@@ -302,13 +302,32 @@ static void test_health(void **state)
 	snapshot_unref(s);
 }
 
+/* A device read from pasted text (gpuenv explain: nvidia-smi -q prints no index) is judged on
+ * what was read; one whose handle NVML could not get (index in error) is not. */
+static void test_health_pasted(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *d =
+		snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+
+	(void)state;
+	snap_set_int(d, "remapped_rows_uncorrectable", 4, "pasted:3");
+	snap_set_bool(d, "remapped_rows_pending", true, "pasted:4");
+	YES(s, "hardware.row-remap-pending", GPUENV_SEVERITY_WARNING, "next GPU reset");
+	NO(s, "hardware.row-remap-failed");
+	snap_set_state(d, "index", FACT_ERROR, "nvml:nvmlDeviceGetHandleByIndex_v2",
+		       "NVML_ERROR_UNKNOWN (999): Unknown Error");
+	NO(s, "hardware.row-remap-pending");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_gpu),	    cmocka_unit_test(test_health),
 		cmocka_unit_test(test_link_down),   cmocka_unit_test(test_link_degraded),
 		cmocka_unit_test(test_bar1),	    cmocka_unit_test(test_gpu_without_driver),
-		cmocka_unit_test(test_gpu_unknown),
+		cmocka_unit_test(test_gpu_unknown), cmocka_unit_test(test_health_pasted),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
