@@ -120,6 +120,8 @@ struct ze_device_memory_properties {
 #define ZES_RAS_ERROR_TYPE_CORRECTABLE	 0u /* zes_ras_error_type_t */
 #define ZES_RAS_ERROR_TYPE_UNCORRECTABLE 1u
 #define ZES_MAX_RAS_ERROR_CATEGORY_COUNT 7u
+/* zes_ras_error_cat_t: reset, programming, driver, then compute, non-compute, cache, display */
+#define ZES_RAS_ERROR_CAT_COMPUTE_ERRORS 3u
 #define ZES_STRING_PROPERTY_SIZE	 64u
 
 /* zes_device_properties_t: core is the core API's ze_device_properties_t (its uuid ties a

@@ -5,8 +5,12 @@
  * to its zeDeviceGet device by the core properties' uuid, gives under devices.N
  * "temperature_global_c", "temperature_gpu_c", "temperature_memory_c" (the maxima sensors,
  * degrees rounded), "energy_uj" (zesPowerGetEnergyCounter), "memory_used_bytes" (size - free
- * of the device-local modules) and "ras_correctable" / "ras_uncorrectable" (the sum of every
- * category of the error sets of that type; read with clear = 0, never reset).
+ * of the device-local modules), "ras_correctable" / "ras_uncorrectable" (the sum of every
+ * category of the error sets of that type; read with clear = 0, never reset) and
+ * "ras_uncorrectable_hardware": the uncorrectable sets' compute, non-compute, cache and
+ * display categories alone, the errors of the hardware itself (zes_ras_error_cat_t: the
+ * reset, programming and driver categories count engine resets, workloads' own exceptions
+ * and driver communication errors).
  * Readings of the device itself are preferred; a device whose handles are all on its
  * sub-devices (tiles) gives their maximum (temperatures) or sum (counters). A failed call
  * spoils the reading it feeds: recorded on that key of that GPU (unsupported, unreadable or
@@ -21,10 +25,15 @@
 
 #define ZES_MAX_HANDLES 32u
 
-static const char *const sysman_keys[] = { "temperature_global_c", "temperature_gpu_c",
-					   "temperature_memory_c", "energy_uj",
-					   "memory_used_bytes",	   "ras_correctable",
-					   "ras_uncorrectable",	   NULL };
+static const char *const sysman_keys[] = { "temperature_global_c",
+					   "temperature_gpu_c",
+					   "temperature_memory_c",
+					   "energy_uj",
+					   "memory_used_bytes",
+					   "ras_correctable",
+					   "ras_uncorrectable",
+					   "ras_uncorrectable_hardware",
+					   NULL };
 
 /* One reading being gathered from a device's handles. */
 struct zes_reading {
@@ -209,6 +218,7 @@ static void sysman_ras(struct levelzero *z, zes_device_handle_t h)
 	struct zes_reading r[] = {
 		{ .key = "ras_correctable", .call = call },
 		{ .key = "ras_uncorrectable", .call = call },
+		{ .key = "ras_uncorrectable_hardware", .call = call },
 	};
 	zes_ras_handle_t e[ZES_MAX_HANDLES];
 	uint32_t n = 0;
@@ -218,7 +228,7 @@ static void sysman_ras(struct levelzero *z, zes_device_handle_t h)
 			struct zes_ras_properties p = { .stype =
 								ZES_STRUCTURE_TYPE_RAS_PROPERTIES };
 			struct zes_ras_state s = { .stype = ZES_STRUCTURE_TYPE_RAS_STATE };
-			uint64_t sum = 0;
+			uint64_t sum = 0, hw = 0;
 			ze_result_t rc;
 
 			rc = ZES_CALL(z, r[0].key, zesRasGetProperties, (e[k], &p));
@@ -232,13 +242,22 @@ static void sysman_ras(struct levelzero *z, zes_device_handle_t h)
 			rc = ZES_CALL(z, r[p.type].key, zesRasGetState, (e[k], 0, &s));
 			if (rc != ZE_RESULT_SUCCESS) {
 				reading_fail(&r[p.type], call, rc);
+				if (p.type == ZES_RAS_ERROR_TYPE_UNCORRECTABLE)
+					reading_fail(&r[2], call, rc);
 				continue;
 			}
-			for (unsigned c = 0; c < ZES_MAX_RAS_ERROR_CATEGORY_COUNT; c++)
+			for (unsigned c = 0; c < ZES_MAX_RAS_ERROR_CATEGORY_COUNT; c++) {
 				sum = s.category[c] > UINT64_MAX - sum ? UINT64_MAX
 								       : sum + s.category[c];
+				if (c >= ZES_RAS_ERROR_CAT_COMPUTE_ERRORS) /* the hardware's own */
+					hw = s.category[c] > UINT64_MAX - hw ? UINT64_MAX
+									     : hw + s.category[c];
+			}
 			reading_add(&r[p.type], p.onSubdevice,
 				    (int64_t)MIN(sum, (uint64_t)INT64_MAX));
+			if (p.type == ZES_RAS_ERROR_TYPE_UNCORRECTABLE)
+				reading_add(&r[2], p.onSubdevice,
+					    (int64_t)MIN(hw, (uint64_t)INT64_MAX));
 		}
 	for (size_t i = 0; i < ARRAY_SIZE(r); i++)
 		reading_put(z, &r[i], "no RAS error set of this type");

@@ -8,7 +8,8 @@
  *   memory_free_mib        with memory_total_mib: a device-local module's state; an
  *                          integrated device also has a system-memory module
  *   ras_correctable, ras_uncorrectable  an error set of that type; the count is split over
- *                          the cache (all but 1) and reset (1) categories
+ *                          the reset (1), programming (ras_programming_errors, default 0)
+ *                          and cache (the rest) categories
  *   subdevices = N         every handle above is on each of N tiles instead of the device
  *                          (tile k: temperature + k, the same counters)
  *   sysman_uuid = other    the Sysman device answers a uuid no core device has
@@ -369,7 +370,7 @@ ze_result_t zesRasGetProperties(zes_ras_handle_t h, struct zes_ras_properties *p
 
 ze_result_t zesRasGetState(zes_ras_handle_t h, ze_bool_t clear, struct zes_ras_state *s)
 {
-	unsigned long long v = 0;
+	unsigned long long v = 0, prog = 0;
 	struct component c;
 
 	COMPONENT("zesRasGetState", h, K_RAS, c);
@@ -378,8 +379,11 @@ ze_result_t zesRasGetState(zes_ras_handle_t h, ze_bool_t clear, struct zes_ras_s
 	if (clear) /* gpuenv must never reset a counter */
 		return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
 	fake_uint(c.sec, ras_keys[c.item], &v);
+	fake_uint(c.sec, "ras_programming_errors", &prog);
+	prog = v ? (prog < v - 1 ? prog : v - 1) : 0;
 	memset(s->category, 0, sizeof(s->category));
-	s->category[0] = v ? 1 : 0;	/* ZES_RAS_ERROR_CAT_RESET */
-	s->category[5] = v ? v - 1 : 0; /* ZES_RAS_ERROR_CAT_CACHE_ERRORS */
+	s->category[0] = v ? 1 : 0;	       /* ZES_RAS_ERROR_CAT_RESET */
+	s->category[1] = prog;		       /* ZES_RAS_ERROR_CAT_PROGRAMMING_ERRORS */
+	s->category[5] = v ? v - 1 - prog : 0; /* ZES_RAS_ERROR_CAT_CACHE_ERRORS */
 	return ZE_RESULT_SUCCESS;
 }
