@@ -95,6 +95,18 @@ static const struct vendor_series intel_series[] = {
 	  "ras_correctable", "severity=\"correctable\"", VC_INT },
 	{ "gpuenv_intel_gpu_ras_errors_total", METRIC_COUNTER, NULL, "ras_uncorrectable",
 	  "severity=\"uncorrectable\"", VC_INT },
+	{ "gpuenv_intel_gpu_activity_ratio", METRIC_GAUGE,
+	  "Engine group activity, 0 to 1, by group: all, compute, render, media, copy (the "
+	  "change of zesEngineGetActivity's active time over its timestamp's, in 50 ms).",
+	  "engine_all_activity_pct", "engine=\"all\"", VC_RATIO },
+	{ "gpuenv_intel_gpu_activity_ratio", METRIC_GAUGE, NULL, "engine_compute_activity_pct",
+	  "engine=\"compute\"", VC_RATIO },
+	{ "gpuenv_intel_gpu_activity_ratio", METRIC_GAUGE, NULL, "engine_render_activity_pct",
+	  "engine=\"render\"", VC_RATIO },
+	{ "gpuenv_intel_gpu_activity_ratio", METRIC_GAUGE, NULL, "engine_media_activity_pct",
+	  "engine=\"media\"", VC_RATIO },
+	{ "gpuenv_intel_gpu_activity_ratio", METRIC_GAUGE, NULL, "engine_copy_activity_pct",
+	  "engine=\"copy\"", VC_RATIO },
 };
 
 /* What a vendor session's renderer needs: its subtree, its names and the labels of each

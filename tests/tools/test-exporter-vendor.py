@@ -60,6 +60,9 @@ temperature_memory_c = 40
 energy_uj = 123456789012
 ras_correctable = 7
 ras_uncorrectable = 0
+engine_all_activity_pct = 37
+engine_compute_activity_pct = 81
+engine_single = 1
 """
 ZES_UNSCRIPTED = "error.zesInit = ZE_RESULT_ERROR_UNSUPPORTED_FEATURE\n"
 
@@ -194,17 +197,27 @@ def intel():
                                          severity="uncorrectable"), "0")
     check("intel failed calls", value(fams, "gpuenv_intel_gpu_level_zero_failed_calls", gpu="1"),
           "0")
+    # engine groups: two activity readings apart; a single engine and an unlisted group
+    # (render) leave no sample
+    for engine, want in (("all", "0.370000"), ("compute", "0.810000"), ("render", None)):
+        check(f"arc {engine} activity",
+              value(fams, "gpuenv_intel_gpu_activity_ratio", gpu="1", engine=engine), want)
+    check("igpu activity (no engine group)",
+          value(fams, "gpuenv_intel_gpu_activity_ratio", gpu="0", engine="all"), None)
 
     # RAS refused (non-root), energy unsupported: those left out and counted where an error,
     # the rest exported; never fatal
     fams, _ = both("rw-intel-rkl-level-zero-session-fixed", ze, ARC_DEVICE
                    + "error.zesRasGetState = ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS\n"
-                   + "error.zesPowerGetEnergyCounter = ZE_RESULT_ERROR_UNKNOWN\n")
+                   + "error.zesPowerGetEnergyCounter = ZE_RESULT_ERROR_UNKNOWN\n"
+                   + "error.zesEngineGetActivity = ZE_RESULT_ERROR_UNKNOWN\n")
     check("ras refused", value(fams, "gpuenv_intel_gpu_ras_errors_total", gpu="1",
                                severity="uncorrectable"), None)
     check("energy failed", value(fams, "gpuenv_intel_gpu_energy_joules_total", gpu="1"), None)
-    check("failed calls (the energy error; RAS refused is not an error)",
-          value(fams, "gpuenv_intel_gpu_level_zero_failed_calls", gpu="1"), "1")
+    check("engine activity failed",
+          value(fams, "gpuenv_intel_gpu_activity_ratio", gpu="1", engine="all"), None)
+    check("failed calls (energy, both groups' activity; RAS refused is not an error)",
+          value(fams, "gpuenv_intel_gpu_level_zero_failed_calls", gpu="1"), "3")
     check("temperature despite the failures",
           value(fams, "gpuenv_intel_gpu_temperature_celsius", gpu="1", sensor="gpu"), "47")
 
