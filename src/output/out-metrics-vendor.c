@@ -51,6 +51,11 @@ static const struct vendor_series amd_series[] = {
 	  "Energy the GPU used since the driver loaded (amdsmi_get_energy_count); its rate is "
 	  "the power in watts.",
 	  "energy_uj", NULL, VC_MICRO },
+	{ "gpuenv_amd_gpu_power_watts", METRIC_GAUGE,
+	  "Socket power: the current reading (MI300 and later), else the average "
+	  "(amdsmi_get_power_info; only from a library release whose amdsmi_power_info_t "
+	  "layout gpuenv knows, 23.x and 24.x).",
+	  "power_w", NULL, VC_INT },
 	{ "gpuenv_amd_gpu_activity_ratio", METRIC_GAUGE,
 	  "Engine activity, 0 to 1, by engine: gfx (graphics and compute), umc (memory "
 	  "controller), mm (multimedia) (amdsmi_get_gpu_activity).",

@@ -27,6 +27,9 @@ FAILED = []
 
 # the fixture's RX 7900 XTX at its PCI address; the readings are this test's own
 AMD_DEVICE = """
+[amdsmi]
+lib_version = 24.6
+
 [amdsmi.device.0]
 bus_id = 0000:05:00.0
 market_name = Radeon RX 7900 XTX
@@ -43,6 +46,7 @@ energy_count = 655360000
 energy_resolution_uj = 15.25
 gfx_activity_pct = 87
 umc_activity_pct = 12
+power_average_w = 291
 """
 
 ARC_DEVICE = """
@@ -138,10 +142,23 @@ def amd():
     check("mm", value(fams, "gpuenv_amd_gpu_activity_ratio", engine="mm", **gpu), None)
     check("ecc", value(fams, "gpuenv_amd_gpu_ecc_errors_total", severity="uncorrectable",
                        **gpu), "0")
+    # library 24.6: amdsmi_power_info_t {current, average}; a Navi board has the average only
+    check("power", value(fams, "gpuenv_amd_gpu_power_watts", **gpu), "291")
     check("amd failed calls", value(fams, "gpuenv_amd_gpu_amdsmi_failed_calls", **gpu), "0")
     check("amd info OpenMetrics", om["gpuenv_amd_gpu_device"]["type"], "info")
     # no DCGM names for an AMD board
     check("DCGM series on AMD", [f for f in fams if f.startswith("DCGM_")], [])
+
+    # library 25.3: a power layout gpuenv does not know is not read (the energy counter
+    # stays), and not counted as a failed call
+    fams, _ = both("amd-rx7900xtx-rocm62-healthy", amdsmi,
+                   AMD_DEVICE.replace("lib_version = 24.6", "lib_version = 25.3"))
+    check("no power from an unknown layout",
+          value(fams, "gpuenv_amd_gpu_power_watts", **gpu), None)
+    check("energy with an unknown power layout",
+          value(fams, "gpuenv_amd_gpu_energy_joules_total", **gpu), "9994.240000")
+    check("amd failed calls, unknown layout",
+          value(fams, "gpuenv_amd_gpu_amdsmi_failed_calls", **gpu), "0")
 
     fams, _ = both("amd-rx7900xtx-rocm62-healthy", amdsmi,
                    "\n[amdsmi]\nerror.amdsmi_init = AMDSMI_STATUS_DRIVER_NOT_LOADED\n")
