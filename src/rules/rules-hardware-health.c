@@ -98,9 +98,9 @@ RULE_CHECK(check_ecc_uncorrectable)
 {
 	/* AMD and Intel GPUs first (rules-hardware-ras.c): NVML's skip only where neither
 	 * of their sessions ran either */
-	bool others = ras_uncorrectable_amd_intel(c, root);
-	const struct snap_node *devs =
-		others && snap_count(DEVICES(root)) == 0 ? NULL : nvml_devices(c, root);
+	bool nvml = snap_count(DEVICES(root)) > 0;
+	bool others = ras_uncorrectable_amd_intel(c, root, nvml);
+	const struct snap_node *devs = others && !nvml ? NULL : nvml_devices(c, root);
 
 	for (size_t i = 0; i < snap_count(devs); i++) {
 		const struct snap_node *d = snap_at(devs, i);

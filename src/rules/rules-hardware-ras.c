@@ -10,32 +10,68 @@
  *     Level Zero Sysman specification: engine resets, workloads' own exceptions and driver
  *     communication errors are no fault of the hardware).
  * A board without ECC or RAS (unsupported, or no error set: absent) is no answer; a count
- * the session could not read is a skip for that GPU; a session that did not run leaves the
- * caller's NVML skip, and one that failed before listing GPUs is a skip naming why.
+ * the session could not read is a skip for that GPU, and a session that failed before listing
+ * GPUs a skip naming why, both of the whole rule where no GPU at all could be judged; a
+ * session that did not run leaves the caller's NVML skip.
  */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "rules/rules-internal.h"
 
-/* Whether the session under `base` ran (its init is more than "not called"); a run that
- * failed before any GPU was listed is a skip for `what`. */
-static bool session_ran(struct rule_ctx *c, const struct snap_node *root, const char *base,
-			const char *what)
+#define AMD_KEY	  "ecc_uncorrectable"
+#define INTEL_KEY "ras_uncorrectable_hardware"
+
+/* The session ran: its init is more than "not called" (--no-vendor, no such driver). */
+static bool session_ran(const struct snap_node *session)
 {
-	const struct snap_node *s = snap_get(root, base), *init = snap_child(s, "init");
+	const struct snap_node *init = snap_child(session, "init");
+
+	return init && snap_state(init) != FACT_UNPROBED;
+}
+
+/* A GPU of the session whose count can be judged: read, or known absent (no ECC, no RAS
+ * error set). */
+static bool judgeable(const struct snap_node *session, const char *key)
+{
+	const struct snap_node *devs = snap_child(session, "devices");
+
+	for (size_t i = 0; i < snap_count(devs); i++) {
+		const struct snap_node *v = snap_child(snap_at(devs, i), key);
+		enum fact_state s = snap_state(v);
+
+		if (v && (s == FACT_PRESENT || s == FACT_UNSUPPORTED || s == FACT_ABSENT))
+			return true;
+	}
+	return false;
+}
+
+/* Why a session that ran gave no count: it failed or listed no GPU (a skip for `subject`,
+ * NULL: the whole rule), or the first GPU's count could not be read (only for the whole
+ * rule: per GPU, the checks below say it). false when it gave a count or did not run. */
+static bool session_skip(struct rule_ctx *c, const struct snap_node *session, const char *base,
+			 const char *what, const char *key, const char *subject)
+{
+	const struct snap_node *devs = snap_child(session, "devices");
 	char why[300];
 
-	if (!init || snap_state(init) == FACT_UNPROBED)
+	if (!session_ran(session))
 		return false;
-	if (snap_count(snap_child(s, "devices")) > 0)
-		return true;
-	if (snap_present(init)) {
-		rule_skip(c, what, "no GPU health from %s (%s lists no GPU)", what, base);
+	if (snap_count(devs) == 0) {
+		if (snap_present(snap_child(session, "init")))
+			snprintf(why, sizeof(why), "%s lists no GPU", base);
+		else {
+			char state[260];
+
+			fact_describe(snap_child(session, "init"), state, sizeof(state));
+			snprintf(why, sizeof(why), "%s.init: %s", base, state);
+		}
+		rule_skip(c, subject, "no GPU health from %s (%s)", what, why);
 		return true;
 	}
-	fact_describe(init, why, sizeof(why));
-	rule_skip(c, what, "no GPU health from %s (%s.init: %s)", what, base, why);
+	if (subject || judgeable(session, key))
+		return false;
+	rule_need(c, NULL, key, snap_child(snap_at(devs, 0), key));
 	return true;
 }
 
@@ -52,7 +88,7 @@ static void amd_ras(struct rule_ctx *c, const struct snap_node *root)
 
 		snprintf(label, sizeof(label), "AMD GPU %s (%s)", bus,
 			 snap_get_str(d, "market_name") ?: "name unknown");
-		v = health_value(c, d, label, "ecc_uncorrectable");
+		v = health_value(c, d, label, AMD_KEY);
 		if (!snap_int(v, &ue) || ue <= 0)
 			continue;
 		snap_get_int(d, "ecc_deferred", &deferred);
@@ -100,7 +136,7 @@ static void intel_ras(struct rule_ctx *c, const struct snap_node *root)
 
 		snprintf(label, sizeof(label), "Intel GPU %zu (%s)", i,
 			 snap_get_str(d, "name") ?: "name unknown");
-		v = health_value(c, d, label, "ras_uncorrectable_hardware");
+		v = health_value(c, d, label, INTEL_KEY);
 		if (!snap_int(v, &ue) || ue <= 0)
 			continue;
 		snap_get_int(d, "ras_uncorrectable", &all);
@@ -132,12 +168,22 @@ static void intel_ras(struct rule_ctx *c, const struct snap_node *root)
 	}
 }
 
-bool ras_uncorrectable_amd_intel(struct rule_ctx *c, const struct snap_node *root)
+bool ras_uncorrectable_amd_intel(struct rule_ctx *c, const struct snap_node *root, bool nvml_judges)
 {
-	bool amd = session_ran(c, root, "driver.amdsmi", "AMD SMI");
-	bool intel = session_ran(c, root, "driver.level_zero", "Level Zero");
+	const struct snap_node *amd = snap_get(root, "driver.amdsmi");
+	const struct snap_node *ze = snap_get(root, "driver.level_zero");
+	bool any = nvml_judges || judgeable(amd, AMD_KEY) || judgeable(ze, INTEL_KEY);
 
+	if (!session_ran(amd) && !session_ran(ze))
+		return false;
+	if (!any) { /* nothing judged at all: one skip of the whole rule, saying why */
+		if (!session_skip(c, amd, "driver.amdsmi", "AMD SMI", AMD_KEY, NULL))
+			session_skip(c, ze, "driver.level_zero", "Level Zero", INTEL_KEY, NULL);
+		return true;
+	}
+	session_skip(c, amd, "driver.amdsmi", "AMD SMI", AMD_KEY, "AMD SMI");
+	session_skip(c, ze, "driver.level_zero", "Level Zero", INTEL_KEY, "Level Zero");
 	amd_ras(c, root);
 	intel_ras(c, root);
-	return amd || intel;
+	return true;
 }

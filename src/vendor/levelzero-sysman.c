@@ -30,15 +30,15 @@
 
 #define ZES_MAX_HANDLES 32u
 
-static const char *const sysman_keys[] = { "temperature_global_c",
-					   "temperature_gpu_c",
-					   "temperature_memory_c",
-					   "energy_uj",
-					   "memory_used_bytes",
-					   "ras_correctable",
-					   "ras_uncorrectable",
-					   "ras_uncorrectable_hardware",
-					   NULL };
+static const char *const sysman_keys[] = {
+	"temperature_global_c",	      "temperature_gpu_c",
+	"temperature_memory_c",	      "energy_uj",
+	"memory_used_bytes",	      "ras_correctable",
+	"ras_uncorrectable",	      "ras_uncorrectable_hardware",
+	"engine_all_activity_pct",    "engine_compute_activity_pct",
+	"engine_render_activity_pct", "engine_media_activity_pct",
+	"engine_copy_activity_pct",   NULL
+};
 
 /* One reading being gathered from a device's handles. */
 struct zes_reading {
