@@ -13,7 +13,8 @@
  *   engine_all_activity_pct, engine_compute_activity_pct, engine_render_activity_pct,
  *   engine_media_activity_pct, engine_copy_activity_pct  a combined engine group of that kind
  *                          busy that percent of the time between any two readings
- *                          (engine_single = 1: a single compute engine as well, never read)
+ *                          (engine_single = 1: a single compute engine as well, never read;
+ *                          engine_lies = 1: the active time runs backwards)
  *   subdevices = N         every handle above is on each of N tiles instead of the device
  *                          (tile k: temperature + k, the same counters)
  *   sysman_uuid = other    the Sysman device answers a uuid no core device has
@@ -437,5 +438,7 @@ ze_result_t zesEngineGetActivity(zes_engine_handle_t h, struct zes_engine_stats 
 	readings++;
 	s->timestamp = 1700000000000000ull + readings * 1000000u;
 	s->activeTime = readings * (pct > 100 ? 100 : pct) * 10000u;
+	if (fake_get(c.sec, "engine_lies"))
+		s->activeTime = (1000000u - readings) * 1000000u;
 	return ZE_RESULT_SUCCESS;
 }

@@ -221,6 +221,12 @@ def intel():
               value(fams, "gpuenv_intel_gpu_activity_ratio", gpu="1", engine=engine), want)
     check("igpu activity (no engine group)",
           value(fams, "gpuenv_intel_gpu_activity_ratio", gpu="0", engine="all"), None)
+    # an active time that runs backwards is malformed: no sample, the rest exported
+    fams, _ = both("rw-intel-rkl-level-zero-session-fixed", ze, ARC_DEVICE + "engine_lies = 1\n")
+    check("activity from a counter running backwards",
+          value(fams, "gpuenv_intel_gpu_activity_ratio", gpu="1", engine="all"), None)
+    check("memory used beside a lying engine counter",
+          value(fams, "gpuenv_intel_gpu_memory_used_bytes", gpu="1"), str(1024 * 1024 * 1024))
 
     # RAS refused (non-root), energy unsupported: those left out and counted where an error,
     # the rest exported; never fatal
