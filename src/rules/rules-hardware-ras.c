@@ -58,13 +58,17 @@ static bool session_skip(struct rule_ctx *c, const struct snap_node *session, co
 	if (!session_ran(session))
 		return false;
 	if (snap_count(devs) == 0) {
-		if (snap_present(snap_child(session, "init")))
+		const struct snap_node *init = snap_child(session, "init");
+		bool listed = snap_present(init) && (!devs || snap_kind(devs) == SNAP_ARRAY);
+		char state[260];
+
+		if (listed)
 			snprintf(why, sizeof(why), "%s lists no GPU", base);
 		else {
-			char state[260];
-
-			fact_describe(snap_child(session, "init"), state, sizeof(state));
-			snprintf(why, sizeof(why), "%s.init: %s", base, state);
+			/* init failed, or the GPUs could not be listed */
+			fact_describe(snap_present(init) ? devs : init, state, sizeof(state));
+			snprintf(why, sizeof(why), "%s.%s: %s", base,
+				 snap_present(init) ? "devices" : "init", state);
 		}
 		rule_skip(c, subject, "no GPU health from %s (%s)", what, why);
 		return true;

@@ -6,8 +6,9 @@ Rocket Lake Level Zero fixture with the fake Level Zero loader (plus a discrete 
 Sysman scripted here), each case scripted in the fake's scenario: an uncorrectable count is an
 error naming the vendor's commands; none, a board without ECC (unsupported) or no RAS error set
 is no finding and no skip; a count the library refused is a skip for that GPU (of the whole
-rule where no GPU could be judged); amdsmi_init failing is a skip naming the call; Level Zero's programming errors and engine resets (not the
-hardware's) are no finding; without the sessions (--no-vendor) the NVML skip stays.
+rule where no GPU could be judged); amdsmi_init failing, or the GPUs not listed, is a skip
+naming the call; Level Zero's programming errors and engine resets (not the hardware's) are no
+finding; without the sessions (--no-vendor) the NVML skip stays.
 No public report shows amd-smi's or Sysman's uncorrectable totals of a failed board (see the
 issue's progress notes), so the values are this test's own.
 Usage: test-doctor-vendor-ras.py GPUENV"""
@@ -124,6 +125,13 @@ def amd():
           len(s) == 1 and s[0]["reason"].startswith("no GPU health from AMD SMI (driver.amdsmi"
                                                     ".init: ")
           and "AMDSMI_STATUS_DRIVER_NOT_LOADED" in s[0]["reason"], s)
+
+    d = doctor(fx, AMDSMI, "\n[amdsmi]\nerror.amdsmi_get_socket_handles = AMDSMI_STATUS_NO_PERM\n")
+    s = of_rule(d, "skipped")
+    check("amd: the GPUs could not be listed: a skip naming the list, not 'no GPU'",
+          len(s) == 1 and s[0]["reason"].startswith("no GPU health from AMD SMI (driver.amdsmi"
+                                                    ".devices: ")
+          and "AMDSMI_STATUS_NO_PERM" in s[0]["reason"], s)
 
     d = doctor(fx, [], "", no_vendor=True)
     s = of_rule(d, "skipped")
