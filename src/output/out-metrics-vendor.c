@@ -51,6 +51,11 @@ static const struct vendor_series amd_series[] = {
 	  "Energy the GPU used since the driver loaded (amdsmi_get_energy_count); its rate is "
 	  "the power in watts.",
 	  "energy_uj", NULL, VC_MICRO },
+	{ "gpuenv_amd_gpu_power_watts", METRIC_GAUGE,
+	  "Socket power: the current reading (MI300 and later), else the average "
+	  "(amdsmi_get_power_info; only from a library release whose amdsmi_power_info_t "
+	  "layout gpuenv knows, 23.x and 24.x).",
+	  "power_w", NULL, VC_INT },
 	{ "gpuenv_amd_gpu_activity_ratio", METRIC_GAUGE,
 	  "Engine activity, 0 to 1, by engine: gfx (graphics and compute), umc (memory "
 	  "controller), mm (multimedia) (amdsmi_get_gpu_activity).",
@@ -95,6 +100,18 @@ static const struct vendor_series intel_series[] = {
 	  "ras_correctable", "severity=\"correctable\"", VC_INT },
 	{ "gpuenv_intel_gpu_ras_errors_total", METRIC_COUNTER, NULL, "ras_uncorrectable",
 	  "severity=\"uncorrectable\"", VC_INT },
+	{ "gpuenv_intel_gpu_activity_ratio", METRIC_GAUGE,
+	  "Engine group activity, 0 to 1, by group: all, compute, render, media, copy (the "
+	  "change of zesEngineGetActivity's active time over its timestamp's, in 50 ms).",
+	  "engine_all_activity_pct", "engine=\"all\"", VC_RATIO },
+	{ "gpuenv_intel_gpu_activity_ratio", METRIC_GAUGE, NULL, "engine_compute_activity_pct",
+	  "engine=\"compute\"", VC_RATIO },
+	{ "gpuenv_intel_gpu_activity_ratio", METRIC_GAUGE, NULL, "engine_render_activity_pct",
+	  "engine=\"render\"", VC_RATIO },
+	{ "gpuenv_intel_gpu_activity_ratio", METRIC_GAUGE, NULL, "engine_media_activity_pct",
+	  "engine=\"media\"", VC_RATIO },
+	{ "gpuenv_intel_gpu_activity_ratio", METRIC_GAUGE, NULL, "engine_copy_activity_pct",
+	  "engine=\"copy\"", VC_RATIO },
 };
 
 /* What a vendor session's renderer needs: its subtree, its names and the labels of each

@@ -12,6 +12,7 @@
  *
  * A value a board does not have (NOT_SUPPORTED: ECC on GeForce, row remapping before
  * Ampere) is no finding and no skip; a value NVML failed to give is a skip naming the call.
+ * hardware.ecc-uncorrectable judges AMD and Intel GPUs too (rules-hardware-ras.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,10 +40,8 @@ static void dev_fact(struct finding *f, const struct snap_node *d, size_t i, con
 	finding_fact(f, name, snap_child(d, key));
 }
 
-/* The fact when NVML gave it. A board without the feature (unsupported) or a key NVML was
- * never asked for (absent) is silently no answer; a failed call is a skip for this GPU. */
-static const struct snap_node *dev_value(struct rule_ctx *c, const struct snap_node *d,
-					 const char *subject, const char *key)
+const struct snap_node *health_value(struct rule_ctx *c, const struct snap_node *d,
+				     const char *subject, const char *key)
 {
 	const struct snap_node *v = snap_child(d, key);
 	enum fact_state s = snap_state(v);
@@ -58,7 +57,7 @@ static const struct snap_node *dev_value(struct rule_ctx *c, const struct snap_n
 static bool dev_int(struct rule_ctx *c, const struct snap_node *d, const char *subject,
 		    const char *key, int64_t *ret)
 {
-	return snap_int(dev_value(c, d, subject, key), ret);
+	return snap_int(health_value(c, d, subject, key), ret);
 }
 
 static bool dev_bool(struct rule_ctx *c, const struct snap_node *d, const char *subject,
@@ -66,7 +65,7 @@ static bool dev_bool(struct rule_ctx *c, const struct snap_node *d, const char *
 {
 	bool b = false;
 
-	return snap_bool(dev_value(c, d, subject, key), &b) && b;
+	return snap_bool(health_value(c, d, subject, key), &b) && b;
 }
 
 /* The NVML devices to judge, or NULL after a whole-rule skip saying why there are none
@@ -101,7 +100,11 @@ static bool dev_usable(const struct snap_node *d)
 
 RULE_CHECK(check_ecc_uncorrectable)
 {
-	const struct snap_node *devs = nvml_devices(c, root);
+	/* AMD and Intel GPUs first (rules-hardware-ras.c): NVML's skip only where neither
+	 * of their sessions ran either */
+	bool nvml = snap_count(DEVICES(root)) > 0;
+	bool others = ras_uncorrectable_amd_intel(c, root, nvml);
+	const struct snap_node *devs = others && !nvml ? NULL : nvml_devices(c, root);
 
 	for (size_t i = 0; i < snap_count(devs); i++) {
 		const struct snap_node *d = snap_at(devs, i);
@@ -523,7 +526,7 @@ RULE_CHECK(check_mig_layout)
 		if (!dev_usable(d))
 			continue;
 		dev_label(d, i, label, sizeof(label));
-		if (!snap_present(dev_value(c, d, label, "mig_mode")))
+		if (!snap_present(health_value(c, d, label, "mig_mode")))
 			continue;
 		snap_bool(snap_child(d, "mig_mode"), &on);
 		snap_bool(snap_child(d, "mig_mode_pending"), &pending);

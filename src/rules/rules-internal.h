@@ -330,6 +330,16 @@ RULE_CHECK(check_image_cuda_newer_than_driver);
 RULE_CHECK(check_gpu_unknown);
 /* rules-hardware-health.c: the GPU's health as NVML reports it. */
 RULE_CHECK(check_ecc_uncorrectable);
+/* rules-hardware-health.c: a GPU's health fact (key of device d) when the vendor library
+ * gave it. A board without the feature (unsupported) or a key never asked for (absent) is
+ * silently no answer; a failed call is a skip for `subject`. */
+const struct snap_node *health_value(struct rule_ctx *c, const struct snap_node *d,
+				     const char *subject, const char *key);
+/* rules-hardware-ras.c: hardware.ecc-uncorrectable's AMD SMI and Level Zero GPUs judged
+ * (nvml_judges: NVML lists GPUs, so a failure here is a skip of these GPUs only, never of
+ * the whole rule); false when neither session ran (no AMD or Intel GPU, --no-vendor). */
+bool ras_uncorrectable_amd_intel(struct rule_ctx *c, const struct snap_node *root,
+				 bool nvml_judges);
 RULE_CHECK(check_row_remap_pending);
 RULE_CHECK(check_row_remap_failed);
 RULE_CHECK(check_retired_pages_pending);

@@ -11,10 +11,14 @@
  * out of zeroed buffers larger than any layout (AMDSMI_STRUCT_BUF): asic_info's market_name
  * (256 bytes) and vendor_id after it, driver_info's driver_version (its first 256 bytes),
  * vram_usage's two 32-bit MiB counts, error_count's three 64-bit totals, engine_usage's three
- * 32-bit percentages. amdsmi_power_info_t is not read: its head changed between releases
- * (average_socket_power first, then current_socket_power, then a 64-bit socket_power), so no
- * prefix is shared; the energy accumulator (amdsmi_get_energy_count, the same three
- * out-parameters since rocm_smi's rsmi_dev_energy_count_get) gives the power as its rate.
+ * 32-bit percentages. amdsmi_power_info_t's head changed between releases (average_socket_power
+ * first, then current_socket_power, then a 64-bit socket_power), so no prefix is shared: it is
+ * read only where amdsmi_get_lib_version names a release whose layout is known (the layouts
+ * below, from the header's history: ROCm/amdsmi tags rocm-5.7.0 to rocm-6.2.2); the energy
+ * accumulator (amdsmi_get_energy_count, the same three out-parameters since rocm_smi's
+ * rsmi_dev_energy_count_get) gives the power as its rate everywhere. amdsmi_version_t changed
+ * too: {year, major, minor, release, build} in library 23.x and 24.x, {major, minor, release,
+ * build} from 25; its first field (23 or 24, else 25 and later) tells which.
  * AMDSMI_SYMBOLS(X): X(field, required, return type, (parameters), names…).
  */
 #pragma once
@@ -79,6 +83,25 @@ struct amdsmi_engine_prefix {
 	uint32_t mm_activity;
 };
 
+/* amdsmi_version_t's first two fields: year and major through 24.x, major and minor later */
+struct amdsmi_version_prefix {
+	uint32_t first, second;
+};
+
+/* amdsmi_power_info_t of library 23.0-23.3 (ROCm 5.5-5.7), in watts */
+struct amdsmi_power_v23 {
+	uint32_t average_socket_power;
+	uint32_t gfx_voltage, soc_voltage, mem_voltage, power_limit;
+};
+
+/* amdsmi_power_info_t of library 23.4-24.7 (ROCm 6.0-6.3), in watts; 0xFFFF: not supported */
+struct amdsmi_power_v24 {
+	uint32_t current_socket_power; /* MI300 and later */
+	uint32_t average_socket_power; /* Navi, MI200 and earlier */
+	uint32_t gfx_voltage, soc_voltage, mem_voltage, power_limit;
+};
+#define AMDSMI_POWER_UNSUPPORTED 0xFFFFu
+
 #define AMDSMI_SYMBOLS(X)                                                                          \
 	X(amdsmi_init, true, amdsmi_status_t, (uint64_t), "amdsmi_init")                           \
 	X(amdsmi_shut_down, false, amdsmi_status_t, (void), "amdsmi_shut_down")                    \
@@ -104,7 +127,10 @@ struct amdsmi_engine_prefix {
 	X(amdsmi_get_energy_count, false, amdsmi_status_t,                                         \
 	  (amdsmi_processor_handle, uint64_t *, float *, uint64_t *), "amdsmi_get_energy_count")   \
 	X(amdsmi_get_gpu_activity, false, amdsmi_status_t, (amdsmi_processor_handle, void *),      \
-	  "amdsmi_get_gpu_activity")
+	  "amdsmi_get_gpu_activity")                                                               \
+	X(amdsmi_get_lib_version, false, amdsmi_status_t, (void *), "amdsmi_get_lib_version")      \
+	X(amdsmi_get_power_info, false, amdsmi_status_t, (amdsmi_processor_handle, void *),        \
+	  "amdsmi_get_power_info")
 
 #define AMDSMI_FN_TYPEDEF(f, req, ret, params, ...) typedef ret f##_fn params;
 AMDSMI_SYMBOLS(AMDSMI_FN_TYPEDEF)

@@ -5,7 +5,7 @@
  * "init", "device_count" and "devices[] {bus_id, market_name, vendor_id, driver_version,
  * vram_total_mib, vram_used_mib, temperature_edge_c, temperature_hotspot_c,
  * ecc_correctable, ecc_uncorrectable, ecc_deferred, energy_uj, gfx_activity_pct,
- * umc_activity_pct, mm_activity_pct}" (docs/snapshot-schema.md,
+ * umc_activity_pct, mm_activity_pct, power_w}" and "lib_version" (docs/snapshot-schema.md,
  * driver.amdsmi). Each call's status is kept: NOT_SUPPORTED / NOT_YET_IMPLEMENTED are
  * "unsupported", NO_PERM "unreadable", any other failure "error" with the code's name,
  * number and amdsmi_status_code_to_string()'s text.
@@ -75,9 +75,17 @@ const char *vendor_amdsmi_error_name(unsigned rc)
 	return NULL;
 }
 
+enum power_layout {
+	POWER_UNKNOWN,
+	POWER_V23, /* struct amdsmi_power_v23 */
+	POWER_V24, /* struct amdsmi_power_v24 */
+};
+
 struct amdsmi {
 	struct vwriter *w;
 	struct amdsmi_fns f;
+	enum power_layout power; /* amdsmi_power_info_t's, from the library version */
+	char power_why[160];	 /* why it is not read, when POWER_UNKNOWN */
 };
 
 static bool as_failv(struct amdsmi *a, const char *call, amdsmi_status_t rc,
@@ -176,6 +184,59 @@ static void as_activity(struct amdsmi *a, amdsmi_processor_handle h)
 				 "the library answered %u (no reading for this engine)", v[i]);
 }
 
+/* The library's version, and from it amdsmi_power_info_t's layout (amdsmi-abi.h). */
+static void as_lib_version(struct amdsmi *a)
+{
+	_Alignas(8) unsigned char buf[AMDSMI_STRUCT_BUF];
+	const struct amdsmi_version_prefix *v = (const void *)buf;
+	char text[32];
+
+	memset(buf, 0, sizeof(buf));
+	snprintf(a->power_why, sizeof(a->power_why), "the library's version could not be read");
+	if (!AS(a, "lib_version", amdsmi_get_lib_version, (buf)))
+		return;
+	/* year.major through 24.x, major.minor from 25: the same two numbers either way */
+	snprintf(text, sizeof(text), "%u.%u", v->first, v->second);
+	vw_str(a->w, "lib_version", text);
+	if (v->first == 23 && v->second < 4)
+		a->power = POWER_V23;
+	else if (v->first == 23 || (v->first == 24 && v->second <= 7))
+		a->power = POWER_V24;
+	if (a->power == POWER_UNKNOWN)
+		snprintf(a->power_why, sizeof(a->power_why),
+			 "amdsmi_power_info_t of library %s: a layout gpuenv does not know", text);
+}
+
+/* The socket power in watts: the current reading (MI300 and later), else the average. */
+static void as_power(struct amdsmi *a, amdsmi_processor_handle h)
+{
+	_Alignas(8) unsigned char buf[AMDSMI_STRUCT_BUF];
+	uint32_t w;
+
+	if (a->power == POWER_UNKNOWN) {
+		vw_state(a->w, "power_w",
+			 a->f.amdsmi_get_power_info_name ?: "amdsmi_get_power_info", "unsupported",
+			 "%s", a->power_why);
+		return;
+	}
+	memset(buf, 0, sizeof(buf));
+	if (!AS(a, "power_w", amdsmi_get_power_info, (h, buf)))
+		return;
+	if (a->power == POWER_V23) {
+		w = ((const struct amdsmi_power_v23 *)(const void *)buf)->average_socket_power;
+	} else {
+		const struct amdsmi_power_v24 *p = (const void *)buf;
+
+		w = p->current_socket_power < AMDSMI_POWER_UNSUPPORTED ? p->current_socket_power
+								       : p->average_socket_power;
+	}
+	if (w < AMDSMI_POWER_UNSUPPORTED)
+		vw_int(a->w, "power_w", w);
+	else
+		vw_state(a->w, "power_w", NULL, "unsupported",
+			 "the library answered %u (no reading)", w);
+}
+
 static void as_device(struct amdsmi *a, amdsmi_processor_handle h, unsigned i)
 {
 	_Alignas(8) unsigned char buf[AMDSMI_STRUCT_BUF];
@@ -224,6 +285,7 @@ static void as_device(struct amdsmi *a, amdsmi_processor_handle h, unsigned i)
 	}
 	as_energy(a, h);
 	as_activity(a, h);
+	as_power(a, h);
 }
 
 /* Every GPU of every socket, in the library's order, at most AMDSMI_MAX_GPUS. */
@@ -287,6 +349,7 @@ static int amdsmi_child(int fd, void *userdata)
 		return w.err ? 1 : 0;
 	}
 	vw_str(&w, "init", "AMDSMI_STATUS_SUCCESS");
+	as_lib_version(&a);
 	as_devices(&a);
 	if (a.f.amdsmi_shut_down) {
 		vw_begin(&w, NULL, a.f.amdsmi_shut_down_name);

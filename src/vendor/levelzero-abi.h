@@ -3,8 +3,8 @@
  * Our own declarations of the Level Zero calls gpuenv makes (libze_loader.so.1, the oneAPI
  * Level Zero loader; no ze_api.h): zeInit, the drivers and their properties and API version,
  * the devices and their properties and memory; and Sysman (zes*, exported by the same loader:
- * temperature sensors, power domains' energy, memory modules, RAS error sets). Names, codes
- * and layouts from the public Level Zero specification and its headers (github
+ * temperature sensors, power domains' energy, memory modules, RAS error sets, engine groups'
+ * activity). Names, codes and layouts from the public Level Zero specification and its headers (github
  * oneapi-src/level-zero include/ze_api.h and include/zes_api.h, v1.x; spec.oneapi.io "Level
  * Zero Core API" and "Level Zero Sysman API"). Every properties structure starts with stype
  * and pNext, which the caller sets (stype names the structure, pNext NULL: no extension
@@ -25,6 +25,7 @@ typedef void *zes_temp_handle_t;
 typedef void *zes_pwr_handle_t;
 typedef void *zes_mem_handle_t;
 typedef void *zes_ras_handle_t;
+typedef void *zes_engine_handle_t;
 typedef uint8_t ze_bool_t;
 
 #define ZE_RESULT_SUCCESS			 0u
@@ -104,6 +105,7 @@ struct ze_device_memory_properties {
 
 /* zes_structure_type_t */
 #define ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES 0x1u
+#define ZES_STRUCTURE_TYPE_ENGINE_PROPERTIES 0x5u
 #define ZES_STRUCTURE_TYPE_MEM_PROPERTIES    0xbu
 #define ZES_STRUCTURE_TYPE_POWER_PROPERTIES  0xdu
 #define ZES_STRUCTURE_TYPE_RAS_PROPERTIES    0xfu
@@ -120,7 +122,16 @@ struct ze_device_memory_properties {
 #define ZES_RAS_ERROR_TYPE_CORRECTABLE	 0u /* zes_ras_error_type_t */
 #define ZES_RAS_ERROR_TYPE_UNCORRECTABLE 1u
 #define ZES_MAX_RAS_ERROR_CATEGORY_COUNT 7u
+/* zes_ras_error_cat_t: reset, programming, driver, then compute, non-compute, cache, display */
+#define ZES_RAS_ERROR_CAT_COMPUTE_ERRORS 3u
 #define ZES_STRING_PROPERTY_SIZE	 64u
+
+/* zes_engine_group_t: the combined groups (the _SINGLE ones, one engine each, are not read) */
+#define ZES_ENGINE_GROUP_ALL	     0u
+#define ZES_ENGINE_GROUP_COMPUTE_ALL 1u
+#define ZES_ENGINE_GROUP_MEDIA_ALL   2u
+#define ZES_ENGINE_GROUP_COPY_ALL    3u
+#define ZES_ENGINE_GROUP_RENDER_ALL  12u
 
 /* zes_device_properties_t: core is the core API's ze_device_properties_t (its uuid ties a
  * Sysman device to the zeDeviceGet one). */
@@ -191,6 +202,22 @@ struct zes_mem_state {
 	uint64_t size;	 /* bytes */
 };
 
+/* zes_engine_properties_t */
+struct zes_engine_properties {
+	uint32_t stype;
+	void *pNext;
+	uint32_t type; /* zes_engine_group_t */
+	ze_bool_t onSubdevice;
+	uint32_t subdeviceId;
+};
+
+/* zes_engine_stats_t (no stype): the engine's busy time and when it was read, both in
+ * microseconds; only the change between two readings means anything */
+struct zes_engine_stats {
+	uint64_t activeTime;
+	uint64_t timestamp;
+};
+
 /* zes_ras_properties_t */
 struct zes_ras_properties {
 	uint32_t stype;
@@ -256,7 +283,13 @@ struct zes_ras_state {
 	X(zesRasGetProperties, false, ze_result_t,                                                 \
 	  (zes_ras_handle_t, struct zes_ras_properties *), "zesRasGetProperties")                  \
 	X(zesRasGetState, false, ze_result_t,                                                      \
-	  (zes_ras_handle_t, ze_bool_t, struct zes_ras_state *), "zesRasGetState")
+	  (zes_ras_handle_t, ze_bool_t, struct zes_ras_state *), "zesRasGetState")                 \
+	X(zesDeviceEnumEngineGroups, false, ze_result_t,                                           \
+	  (zes_device_handle_t, uint32_t *, zes_engine_handle_t *), "zesDeviceEnumEngineGroups")   \
+	X(zesEngineGetProperties, false, ze_result_t,                                              \
+	  (zes_engine_handle_t, struct zes_engine_properties *), "zesEngineGetProperties")         \
+	X(zesEngineGetActivity, false, ze_result_t,                                                \
+	  (zes_engine_handle_t, struct zes_engine_stats *), "zesEngineGetActivity")
 
 #define LEVELZERO_FN_TYPEDEF(f, req, ret, params, ...) typedef ret f##_fn params;
 LEVELZERO_SYMBOLS(LEVELZERO_FN_TYPEDEF)

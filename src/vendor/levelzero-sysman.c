@@ -5,8 +5,16 @@
  * to its zeDeviceGet device by the core properties' uuid, gives under devices.N
  * "temperature_global_c", "temperature_gpu_c", "temperature_memory_c" (the maxima sensors,
  * degrees rounded), "energy_uj" (zesPowerGetEnergyCounter), "memory_used_bytes" (size - free
- * of the device-local modules) and "ras_correctable" / "ras_uncorrectable" (the sum of every
- * category of the error sets of that type; read with clear = 0, never reset).
+ * of the device-local modules), "ras_correctable" / "ras_uncorrectable" (the sum of every
+ * category of the error sets of that type; read with clear = 0, never reset) and
+ * "ras_uncorrectable_hardware": the uncorrectable sets' compute, non-compute, cache and
+ * display categories alone, the errors of the hardware itself (zes_ras_error_cat_t: the
+ * reset, programming and driver categories count engine resets, workloads' own exceptions
+ * and driver communication errors).
+ * "engine_<group>_activity_pct" for the combined engine groups all, compute, render, media and
+ * copy: the change of zesEngineGetActivity's activeTime over the change of its timestamp
+ * between two readings ENGINE_INTERVAL_MS apart, as a whole percent (absent where the driver
+ * lists no such group: some list single engines only).
  * Readings of the device itself are preferred; a device whose handles are all on its
  * sub-devices (tiles) gives their maximum (temperatures) or sum (counters). A failed call
  * spoils the reading it feeds: recorded on that key of that GPU (unsupported, unreadable or
@@ -16,15 +24,21 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "levelzero-internal.h"
 
 #define ZES_MAX_HANDLES 32u
 
-static const char *const sysman_keys[] = { "temperature_global_c", "temperature_gpu_c",
-					   "temperature_memory_c", "energy_uj",
-					   "memory_used_bytes",	   "ras_correctable",
-					   "ras_uncorrectable",	   NULL };
+static const char *const sysman_keys[] = {
+	"temperature_global_c",	      "temperature_gpu_c",
+	"temperature_memory_c",	      "energy_uj",
+	"memory_used_bytes",	      "ras_correctable",
+	"ras_uncorrectable",	      "ras_uncorrectable_hardware",
+	"engine_all_activity_pct",    "engine_compute_activity_pct",
+	"engine_render_activity_pct", "engine_media_activity_pct",
+	"engine_copy_activity_pct",   NULL
+};
 
 /* One reading being gathered from a device's handles. */
 struct zes_reading {
@@ -209,6 +223,7 @@ static void sysman_ras(struct levelzero *z, zes_device_handle_t h)
 	struct zes_reading r[] = {
 		{ .key = "ras_correctable", .call = call },
 		{ .key = "ras_uncorrectable", .call = call },
+		{ .key = "ras_uncorrectable_hardware", .call = call },
 	};
 	zes_ras_handle_t e[ZES_MAX_HANDLES];
 	uint32_t n = 0;
@@ -218,7 +233,7 @@ static void sysman_ras(struct levelzero *z, zes_device_handle_t h)
 			struct zes_ras_properties p = { .stype =
 								ZES_STRUCTURE_TYPE_RAS_PROPERTIES };
 			struct zes_ras_state s = { .stype = ZES_STRUCTURE_TYPE_RAS_STATE };
-			uint64_t sum = 0;
+			uint64_t sum = 0, hw = 0;
 			ze_result_t rc;
 
 			rc = ZES_CALL(z, r[0].key, zesRasGetProperties, (e[k], &p));
@@ -232,16 +247,142 @@ static void sysman_ras(struct levelzero *z, zes_device_handle_t h)
 			rc = ZES_CALL(z, r[p.type].key, zesRasGetState, (e[k], 0, &s));
 			if (rc != ZE_RESULT_SUCCESS) {
 				reading_fail(&r[p.type], call, rc);
+				if (p.type == ZES_RAS_ERROR_TYPE_UNCORRECTABLE)
+					reading_fail(&r[2], call, rc);
 				continue;
 			}
-			for (unsigned c = 0; c < ZES_MAX_RAS_ERROR_CATEGORY_COUNT; c++)
+			for (unsigned c = 0; c < ZES_MAX_RAS_ERROR_CATEGORY_COUNT; c++) {
 				sum = s.category[c] > UINT64_MAX - sum ? UINT64_MAX
 								       : sum + s.category[c];
+				if (c >= ZES_RAS_ERROR_CAT_COMPUTE_ERRORS) /* the hardware's own */
+					hw = s.category[c] > UINT64_MAX - hw ? UINT64_MAX
+									     : hw + s.category[c];
+			}
 			reading_add(&r[p.type], p.onSubdevice,
 				    (int64_t)MIN(sum, (uint64_t)INT64_MAX));
+			if (p.type == ZES_RAS_ERROR_TYPE_UNCORRECTABLE)
+				reading_add(&r[2], p.onSubdevice,
+					    (int64_t)MIN(hw, (uint64_t)INT64_MAX));
 		}
 	for (size_t i = 0; i < ARRAY_SIZE(r); i++)
 		reading_put(z, &r[i], "no RAS error set of this type");
+}
+
+#define ENGINE_INTERVAL_MS 50u /* between the two activity readings of a GPU */
+
+/* The combined engine groups read, each a key of sysman_keys[] */
+static const struct {
+	uint32_t group;
+	const char *key;
+} engine_groups[] = {
+	{ ZES_ENGINE_GROUP_ALL, "engine_all_activity_pct" },
+	{ ZES_ENGINE_GROUP_COMPUTE_ALL, "engine_compute_activity_pct" },
+	{ ZES_ENGINE_GROUP_RENDER_ALL, "engine_render_activity_pct" },
+	{ ZES_ENGINE_GROUP_MEDIA_ALL, "engine_media_activity_pct" },
+	{ ZES_ENGINE_GROUP_COPY_ALL, "engine_copy_activity_pct" },
+};
+
+/* One engine group handle between its two readings. */
+struct engine_sample {
+	zes_engine_handle_t h;
+	unsigned which; /* index in engine_groups[] */
+	bool on_subdevice, read;
+	struct zes_engine_stats first;
+};
+
+/* Busy time over elapsed time, summed over a group's handles (the device's own preferred to
+ * its tiles'), as a whole percent. */
+struct engine_ratio {
+	double busy[2], elapsed[2]; /* [0] the device's handles, [1] its tiles' */
+	unsigned n[2];
+};
+
+static void engine_put(struct levelzero *z, struct zes_reading *r, const struct engine_ratio *e)
+{
+	unsigned k = e->n[0] ? 0 : 1;
+
+	if (r->rc == ZE_RESULT_SUCCESS && !r->malformed && e->n[k]) {
+		if (!(e->elapsed[k] > 0)) {
+			r->malformed = true; /* the timestamp did not move */
+		} else {
+			r->n_dev = 1;
+			r->dev = (int64_t)(100.0 * e->busy[k] / e->elapsed[k] + 0.5);
+		}
+	}
+	reading_put(z, r, "no such engine group");
+}
+
+static void sysman_engines(struct levelzero *z, zes_device_handle_t h)
+{
+	const char *call = ZES_NAME(z, zesEngineGetActivity);
+	struct zes_reading r[ARRAY_SIZE(engine_groups)];
+	struct engine_ratio ratio[ARRAY_SIZE(engine_groups)];
+	struct engine_sample s[ZES_MAX_HANDLES];
+	zes_engine_handle_t e[ZES_MAX_HANDLES];
+	unsigned n_read = 0;
+	uint32_t n = 0;
+
+	memset(ratio, 0, sizeof(ratio));
+	memset(s, 0, sizeof(s));
+	for (size_t i = 0; i < ARRAY_SIZE(r); i++)
+		r[i] = (struct zes_reading){ .key = engine_groups[i].key, .call = call };
+	if (ZES_ENUM(z, zesDeviceEnumEngineGroups, h, e, n, r, ARRAY_SIZE(r)))
+		for (uint32_t k = 0; k < n; k++) {
+			struct zes_engine_properties p = {
+				.stype = ZES_STRUCTURE_TYPE_ENGINE_PROPERTIES
+			};
+			ze_result_t rc;
+
+			rc = ZES_CALL(z, r[0].key, zesEngineGetProperties, (e[k], &p));
+			if (rc != ZE_RESULT_SUCCESS) { /* which group it is is not known */
+				for (size_t i = 0; i < ARRAY_SIZE(r); i++)
+					reading_fail(&r[i], ZES_NAME(z, zesEngineGetProperties),
+						     rc);
+				continue;
+			}
+			s[k] = (struct engine_sample){ .h = e[k],
+						       .which = ARRAY_SIZE(engine_groups),
+						       .on_subdevice = p.onSubdevice };
+			for (unsigned i = 0; i < ARRAY_SIZE(engine_groups); i++)
+				if (engine_groups[i].group == p.type)
+					s[k].which = i;
+			if (s[k].which == ARRAY_SIZE(engine_groups))
+				continue; /* a single engine */
+			rc = ZES_CALL(z, r[s[k].which].key, zesEngineGetActivity,
+				      (e[k], &s[k].first));
+			if (rc != ZE_RESULT_SUCCESS)
+				reading_fail(&r[s[k].which], call, rc);
+			else {
+				s[k].read = true;
+				n_read++;
+			}
+		}
+	if (n_read)
+		nanosleep(&(struct timespec){ .tv_nsec = ENGINE_INTERVAL_MS * 1000000L }, NULL);
+	for (uint32_t k = 0; k < n; k++) {
+		struct zes_engine_stats again = { 0 };
+		struct engine_ratio *q = &ratio[s[k].which % ARRAY_SIZE(engine_groups)];
+		unsigned t = s[k].on_subdevice ? 1 : 0;
+		ze_result_t rc;
+
+		if (!s[k].read)
+			continue;
+		rc = ZES_CALL(z, r[s[k].which].key, zesEngineGetActivity, (s[k].h, &again));
+		if (rc != ZE_RESULT_SUCCESS) {
+			reading_fail(&r[s[k].which], call, rc);
+		} else if (again.timestamp < s[k].first.timestamp ||
+			   again.activeTime < s[k].first.activeTime ||
+			   again.activeTime - s[k].first.activeTime >
+				   again.timestamp - s[k].first.timestamp) {
+			r[s[k].which].malformed = true; /* a counter went back, or ran faster */
+		} else {
+			q->busy[t] += (double)(again.activeTime - s[k].first.activeTime);
+			q->elapsed[t] += (double)(again.timestamp - s[k].first.timestamp);
+			q->n[t]++;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(r); i++)
+		engine_put(z, &r[i], &ratio[i]);
 }
 
 /* The core device (devices.N) whose uuid this Sysman device has, or -1. */
@@ -288,6 +429,7 @@ static bool sysman_driver(struct levelzero *z, zes_driver_handle_t d, bool seen[
 		sysman_energy(z, devs[k]);
 		sysman_memory(z, devs[k]);
 		sysman_ras(z, devs[k]);
+		sysman_engines(z, devs[k]);
 		vw_set_base(z->w, "%s", "");
 	}
 	return complete;

@@ -9,8 +9,11 @@
  *                       ecc_deferred, energy_count, energy_resolution_uj (default 15.259,
  *                       the rocm_smi counter's), gfx_activity_pct, umc_activity_pct,
  *                       mm_activity_pct (umc and mm left out: 65535, how the library marks an
- *                       engine it cannot read); a value left out answers
- *                       AMDSMI_STATUS_NOT_SUPPORTED
+ *                       engine it cannot read), power_current_w, power_average_w
+ *                       (amdsmi_power_info_t in the layout of lib_version's release; one left
+ *                       out: 0xFFFF); a value left out answers AMDSMI_STATUS_NOT_SUPPORTED
+ *   [amdsmi] lib_version  "23.2", "24.6", "25.3": amdsmi_get_lib_version's answer, in that
+ *                       release's amdsmi_version_t (none: NOT_SUPPORTED)
  * plus the injections (error./hang./crash. <function>). One socket holds every GPU. Before a
  * successful amdsmi_init everything answers AMDSMI_STATUS_NOT_INIT (32), as the real library
  * does. The structures are filled with the layout of amdsmi.h's current release (asic_info
@@ -39,6 +42,8 @@ FAKE_API amdsmi_get_temp_metric_fn amdsmi_get_temp_metric;
 FAKE_API amdsmi_get_gpu_total_ecc_count_fn amdsmi_get_gpu_total_ecc_count;
 FAKE_API amdsmi_get_energy_count_fn amdsmi_get_energy_count;
 FAKE_API amdsmi_get_gpu_activity_fn amdsmi_get_gpu_activity;
+FAKE_API amdsmi_get_lib_version_fn amdsmi_get_lib_version;
+FAKE_API amdsmi_get_power_info_fn amdsmi_get_power_info;
 
 static const struct fake_code codes[] = {
 	{ 0, "AMDSMI_STATUS_SUCCESS", "Success" },
@@ -307,5 +312,61 @@ amdsmi_status_t amdsmi_get_gpu_activity(amdsmi_processor_handle h, void *out)
 	e->gfx_activity = (uint32_t)gfx;
 	e->umc_activity = (uint32_t)umc;
 	e->mm_activity = (uint32_t)mm;
+	return AMDSMI_STATUS_SUCCESS;
+}
+
+/* The scenario's lib_version as two numbers; false when it has none. */
+static bool lib_version(unsigned *first, unsigned *second)
+{
+	const char *v = fake_get(S, "lib_version");
+
+	return v && sscanf(v, "%u.%u", first, second) == 2;
+}
+
+amdsmi_status_t amdsmi_get_lib_version(void *out)
+{
+	unsigned first, second;
+	uint32_t *v = out;
+
+	ENTER("amdsmi_get_lib_version", NULL);
+	if (!out)
+		return AMDSMI_STATUS_INVAL;
+	if (!lib_version(&first, &second))
+		return AMDSMI_STATUS_NOT_SUPPORTED;
+	/* {year, major, minor, release, build} through 24.x, {major, minor, release, build}
+	 * from 25: the two numbers lead either way */
+	memset(out, 0, 4 * sizeof(uint32_t));
+	v[0] = first;
+	v[1] = second;
+	return AMDSMI_STATUS_SUCCESS;
+}
+
+amdsmi_status_t amdsmi_get_power_info(amdsmi_processor_handle h, void *out)
+{
+	unsigned long long cur = 0xFFFF, avg = 0xFFFF;
+	unsigned first = 0, second = 0;
+	char sec_buf[48];
+	const char *sec;
+	uint32_t *w = out;
+
+	DEVICE("amdsmi_get_power_info", h, sec, 0);
+	if (!fake_get(sec, "power_current_w") && !fake_get(sec, "power_average_w"))
+		return AMDSMI_STATUS_NOT_SUPPORTED;
+	fake_uint(sec, "power_current_w", &cur);
+	fake_uint(sec, "power_average_w", &avg);
+	lib_version(&first, &second);
+	memset(out, 0, 64 * sizeof(uint32_t));
+	if (first == 23 && second < 4) { /* average_socket_power first */
+		w[0] = (uint32_t)avg;
+	} else if (first < 25) { /* current_socket_power, average_socket_power */
+		w[0] = (uint32_t)cur;
+		w[1] = (uint32_t)avg;
+	} else { /* uint64_t socket_power, then current and average */
+		uint64_t socket = cur != 0xFFFF ? cur : avg;
+
+		memcpy(out, &socket, sizeof(socket));
+		w[2] = (uint32_t)cur;
+		w[3] = (uint32_t)avg;
+	}
 	return AMDSMI_STATUS_SUCCESS;
 }

@@ -8,7 +8,13 @@
  *   memory_free_mib        with memory_total_mib: a device-local module's state; an
  *                          integrated device also has a system-memory module
  *   ras_correctable, ras_uncorrectable  an error set of that type; the count is split over
- *                          the cache (all but 1) and reset (1) categories
+ *                          the reset (1), programming (ras_programming_errors, default 0)
+ *                          and cache (the rest) categories
+ *   engine_all_activity_pct, engine_compute_activity_pct, engine_render_activity_pct,
+ *   engine_media_activity_pct, engine_copy_activity_pct  a combined engine group of that kind
+ *                          busy that percent of the time between any two readings
+ *                          (engine_single = 1: a single compute engine as well, never read;
+ *                          engine_lies = 1: the active time runs backwards)
  *   subdevices = N         every handle above is on each of N tiles instead of the device
  *                          (tile k: temperature + k, the same counters)
  *   sysman_uuid = other    the Sysman device answers a uuid no core device has
@@ -42,11 +48,14 @@ FAKE_API zesMemoryGetState_fn zesMemoryGetState;
 FAKE_API zesDeviceEnumRasErrorSets_fn zesDeviceEnumRasErrorSets;
 FAKE_API zesRasGetProperties_fn zesRasGetProperties;
 FAKE_API zesRasGetState_fn zesRasGetState;
+FAKE_API zesDeviceEnumEngineGroups_fn zesDeviceEnumEngineGroups;
+FAKE_API zesEngineGetProperties_fn zesEngineGetProperties;
+FAKE_API zesEngineGetActivity_fn zesEngineGetActivity;
 
 #define SYSMAN_DRIVER ((zes_driver_handle_t)(uintptr_t)0x5b)
 #define DEVICE_BASE   0x1000u /* Sysman device handles: DEVICE_BASE + device number */
 
-enum { K_TEMP = 1, K_PWR, K_MEM, K_RAS };
+enum { K_TEMP = 1, K_PWR, K_MEM, K_RAS, K_ENGINE };
 
 /* A component handle: device number (1-based), kind, tile (0: the device itself, else
  * tile - 1 is the sub-device) and the item (sensor type, memory location, error type). */
@@ -369,7 +378,7 @@ ze_result_t zesRasGetProperties(zes_ras_handle_t h, struct zes_ras_properties *p
 
 ze_result_t zesRasGetState(zes_ras_handle_t h, ze_bool_t clear, struct zes_ras_state *s)
 {
-	unsigned long long v = 0;
+	unsigned long long v = 0, prog = 0;
 	struct component c;
 
 	COMPONENT("zesRasGetState", h, K_RAS, c);
@@ -378,8 +387,58 @@ ze_result_t zesRasGetState(zes_ras_handle_t h, ze_bool_t clear, struct zes_ras_s
 	if (clear) /* gpuenv must never reset a counter */
 		return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
 	fake_uint(c.sec, ras_keys[c.item], &v);
+	fake_uint(c.sec, "ras_programming_errors", &prog);
+	prog = v ? (prog < v - 1 ? prog : v - 1) : 0;
 	memset(s->category, 0, sizeof(s->category));
-	s->category[0] = v ? 1 : 0;	/* ZES_RAS_ERROR_CAT_RESET */
-	s->category[5] = v ? v - 1 : 0; /* ZES_RAS_ERROR_CAT_CACHE_ERRORS */
+	s->category[0] = v ? 1 : 0;	       /* ZES_RAS_ERROR_CAT_RESET */
+	s->category[1] = prog;		       /* ZES_RAS_ERROR_CAT_PROGRAMMING_ERRORS */
+	s->category[5] = v ? v - 1 - prog : 0; /* ZES_RAS_ERROR_CAT_CACHE_ERRORS */
+	return ZE_RESULT_SUCCESS;
+}
+
+/* engine_keys[i]'s zes_engine_group_t; the last item is the single engine */
+static const char *const engine_keys[] = {
+	"engine_all_activity_pct",   "engine_compute_activity_pct", "engine_render_activity_pct",
+	"engine_media_activity_pct", "engine_copy_activity_pct",    "engine_single"
+};
+static const uint32_t engine_types[] = { ZES_ENGINE_GROUP_ALL,	      ZES_ENGINE_GROUP_COMPUTE_ALL,
+					 ZES_ENGINE_GROUP_RENDER_ALL, ZES_ENGINE_GROUP_MEDIA_ALL,
+					 ZES_ENGINE_GROUP_COPY_ALL,   4 /* COMPUTE_SINGLE */ };
+
+ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t h, uint32_t *n, zes_engine_handle_t *e)
+{
+	unsigned dev, items[6];
+	char sec[48];
+
+	ENTER_DEVICE("zesDeviceEnumEngineGroups", h, dev, sec);
+	return enumerate(sec, dev, K_ENGINE, items, items_set(sec, engine_keys, 6, items), n, e);
+}
+
+ze_result_t zesEngineGetProperties(zes_engine_handle_t h, struct zes_engine_properties *p)
+{
+	struct component c;
+
+	PROPERTIES("zesEngineGetProperties", h, K_ENGINE, c, p,
+		   ZES_STRUCTURE_TYPE_ENGINE_PROPERTIES);
+	p->type = engine_types[c.item];
+	return ZE_RESULT_SUCCESS;
+}
+
+/* Each reading one second after the last (of any engine), the engine busy its percent of it. */
+ze_result_t zesEngineGetActivity(zes_engine_handle_t h, struct zes_engine_stats *s)
+{
+	static uint64_t readings;
+	unsigned long long pct = 0;
+	struct component c;
+
+	COMPONENT("zesEngineGetActivity", h, K_ENGINE, c);
+	if (!s)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	fake_uint(c.sec, engine_keys[c.item], &pct);
+	readings++;
+	s->timestamp = 1700000000000000ull + readings * 1000000u;
+	s->activeTime = readings * (pct > 100 ? 100 : pct) * 10000u;
+	if (fake_get(c.sec, "engine_lies"))
+		s->activeTime = (1000000u - readings) * 1000000u;
 	return ZE_RESULT_SUCCESS;
 }

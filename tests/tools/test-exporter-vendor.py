@@ -27,6 +27,9 @@ FAILED = []
 
 # the fixture's RX 7900 XTX at its PCI address; the readings are this test's own
 AMD_DEVICE = """
+[amdsmi]
+lib_version = 24.6
+
 [amdsmi.device.0]
 bus_id = 0000:05:00.0
 market_name = Radeon RX 7900 XTX
@@ -43,6 +46,7 @@ energy_count = 655360000
 energy_resolution_uj = 15.25
 gfx_activity_pct = 87
 umc_activity_pct = 12
+power_average_w = 291
 """
 
 ARC_DEVICE = """
@@ -60,6 +64,9 @@ temperature_memory_c = 40
 energy_uj = 123456789012
 ras_correctable = 7
 ras_uncorrectable = 0
+engine_all_activity_pct = 37
+engine_compute_activity_pct = 81
+engine_single = 1
 """
 ZES_UNSCRIPTED = "error.zesInit = ZE_RESULT_ERROR_UNSUPPORTED_FEATURE\n"
 
@@ -135,10 +142,23 @@ def amd():
     check("mm", value(fams, "gpuenv_amd_gpu_activity_ratio", engine="mm", **gpu), None)
     check("ecc", value(fams, "gpuenv_amd_gpu_ecc_errors_total", severity="uncorrectable",
                        **gpu), "0")
+    # library 24.6: amdsmi_power_info_t {current, average}; a Navi board has the average only
+    check("power", value(fams, "gpuenv_amd_gpu_power_watts", **gpu), "291")
     check("amd failed calls", value(fams, "gpuenv_amd_gpu_amdsmi_failed_calls", **gpu), "0")
     check("amd info OpenMetrics", om["gpuenv_amd_gpu_device"]["type"], "info")
     # no DCGM names for an AMD board
     check("DCGM series on AMD", [f for f in fams if f.startswith("DCGM_")], [])
+
+    # library 25.3: a power layout gpuenv does not know is not read (the energy counter
+    # stays), and not counted as a failed call
+    fams, _ = both("amd-rx7900xtx-rocm62-healthy", amdsmi,
+                   AMD_DEVICE.replace("lib_version = 24.6", "lib_version = 25.3"))
+    check("no power from an unknown layout",
+          value(fams, "gpuenv_amd_gpu_power_watts", **gpu), None)
+    check("energy with an unknown power layout",
+          value(fams, "gpuenv_amd_gpu_energy_joules_total", **gpu), "9994.240000")
+    check("amd failed calls, unknown layout",
+          value(fams, "gpuenv_amd_gpu_amdsmi_failed_calls", **gpu), "0")
 
     fams, _ = both("amd-rx7900xtx-rocm62-healthy", amdsmi,
                    "\n[amdsmi]\nerror.amdsmi_init = AMDSMI_STATUS_DRIVER_NOT_LOADED\n")
@@ -194,17 +214,33 @@ def intel():
                                          severity="uncorrectable"), "0")
     check("intel failed calls", value(fams, "gpuenv_intel_gpu_level_zero_failed_calls", gpu="1"),
           "0")
+    # engine groups: two activity readings apart; a single engine and an unlisted group
+    # (render) leave no sample
+    for engine, want in (("all", "0.370000"), ("compute", "0.810000"), ("render", None)):
+        check(f"arc {engine} activity",
+              value(fams, "gpuenv_intel_gpu_activity_ratio", gpu="1", engine=engine), want)
+    check("igpu activity (no engine group)",
+          value(fams, "gpuenv_intel_gpu_activity_ratio", gpu="0", engine="all"), None)
+    # an active time that runs backwards is malformed: no sample, the rest exported
+    fams, _ = both("rw-intel-rkl-level-zero-session-fixed", ze, ARC_DEVICE + "engine_lies = 1\n")
+    check("activity from a counter running backwards",
+          value(fams, "gpuenv_intel_gpu_activity_ratio", gpu="1", engine="all"), None)
+    check("memory used beside a lying engine counter",
+          value(fams, "gpuenv_intel_gpu_memory_used_bytes", gpu="1"), str(1024 * 1024 * 1024))
 
     # RAS refused (non-root), energy unsupported: those left out and counted where an error,
     # the rest exported; never fatal
     fams, _ = both("rw-intel-rkl-level-zero-session-fixed", ze, ARC_DEVICE
                    + "error.zesRasGetState = ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS\n"
-                   + "error.zesPowerGetEnergyCounter = ZE_RESULT_ERROR_UNKNOWN\n")
+                   + "error.zesPowerGetEnergyCounter = ZE_RESULT_ERROR_UNKNOWN\n"
+                   + "error.zesEngineGetActivity = ZE_RESULT_ERROR_UNKNOWN\n")
     check("ras refused", value(fams, "gpuenv_intel_gpu_ras_errors_total", gpu="1",
                                severity="uncorrectable"), None)
     check("energy failed", value(fams, "gpuenv_intel_gpu_energy_joules_total", gpu="1"), None)
-    check("failed calls (the energy error; RAS refused is not an error)",
-          value(fams, "gpuenv_intel_gpu_level_zero_failed_calls", gpu="1"), "1")
+    check("engine activity failed",
+          value(fams, "gpuenv_intel_gpu_activity_ratio", gpu="1", engine="all"), None)
+    check("failed calls (energy, both groups' activity; RAS refused is not an error)",
+          value(fams, "gpuenv_intel_gpu_level_zero_failed_calls", gpu="1"), "3")
     check("temperature despite the failures",
           value(fams, "gpuenv_intel_gpu_temperature_celsius", gpu="1", sensor="gpu"), "47")
 

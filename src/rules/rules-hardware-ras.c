@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * hardware.ecc-uncorrectable on AMD and Intel GPUs: the uncorrectable error totals that the
+ * vendor sessions read (docs/snapshot-schema.md) judged like NVML's volatile count.
+ *   - AMD: driver.amdsmi.devices[].ecc_uncorrectable, amdsmi_get_gpu_total_ecc_count (the
+ *     sum over the GPU's RAS blocks of amdgpu's error counters, "AMDGPU RAS sysfs Error
+ *     Count Interface", https://docs.kernel.org/gpu/amdgpu/ras.html);
+ *   - Intel: driver.level_zero.devices[].ras_uncorrectable_hardware, Sysman's uncorrectable
+ *     error sets without the reset, programming and driver categories (zes_ras_error_cat_t,
+ *     Level Zero Sysman specification: engine resets, workloads' own exceptions and driver
+ *     communication errors are no fault of the hardware).
+ * A board without ECC or RAS (unsupported, or no error set: absent) is no answer; a count
+ * the session could not read is a skip for that GPU, and a session that failed before listing
+ * GPUs a skip naming why, both of the whole rule where no GPU at all could be judged; a
+ * session that did not run leaves the caller's NVML skip.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "rules/rules-internal.h"
+
+#define AMD_KEY	  "ecc_uncorrectable"
+#define INTEL_KEY "ras_uncorrectable_hardware"
+
+/* The session ran: its init is more than "not called" (--no-vendor, no such driver). */
+static bool session_ran(const struct snap_node *session)
+{
+	const struct snap_node *init = snap_child(session, "init");
+
+	return init && snap_state(init) != FACT_UNPROBED;
+}
+
+/* A GPU of the session whose count can be judged: read, or known absent (no ECC, no RAS
+ * error set). */
+static bool judgeable(const struct snap_node *session, const char *key)
+{
+	const struct snap_node *devs = snap_child(session, "devices");
+
+	for (size_t i = 0; i < snap_count(devs); i++) {
+		const struct snap_node *v = snap_child(snap_at(devs, i), key);
+		enum fact_state s = snap_state(v);
+
+		if (v && (s == FACT_PRESENT || s == FACT_UNSUPPORTED || s == FACT_ABSENT))
+			return true;
+	}
+	return false;
+}
+
+/* Why a session that ran gave no count: it failed or listed no GPU (a skip for `subject`,
+ * NULL: the whole rule), or the first GPU's count could not be read (only for the whole
+ * rule: per GPU, the checks below say it). false when it gave a count or did not run. */
+static bool session_skip(struct rule_ctx *c, const struct snap_node *session, const char *base,
+			 const char *what, const char *key, const char *subject)
+{
+	const struct snap_node *devs = snap_child(session, "devices");
+	char why[300];
+
+	if (!session_ran(session))
+		return false;
+	if (snap_count(devs) == 0) {
+		const struct snap_node *init = snap_child(session, "init");
+		bool listed = snap_present(init) && (!devs || snap_kind(devs) == SNAP_ARRAY);
+		char state[260];
+
+		if (listed)
+			snprintf(why, sizeof(why), "%s lists no GPU", base);
+		else {
+			/* init failed, or the GPUs could not be listed */
+			fact_describe(snap_present(init) ? devs : init, state, sizeof(state));
+			snprintf(why, sizeof(why), "%s.%s: %s", base,
+				 snap_present(init) ? "devices" : "init", state);
+		}
+		rule_skip(c, subject, "no GPU health from %s (%s)", what, why);
+		return true;
+	}
+	if (subject || judgeable(session, key))
+		return false;
+	rule_need(c, NULL, key, snap_child(snap_at(devs, 0), key));
+	return true;
+}
+
+static void amd_ras(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *devs = snap_get(root, "driver.amdsmi.devices");
+
+	for (size_t i = 0; i < snap_count(devs); i++) {
+		const struct snap_node *d = snap_at(devs, i), *v;
+		const char *bus = snap_get_str(d, "bus_id") ?: "bus unknown";
+		int64_t ue = 0, deferred = 0;
+		struct finding *f;
+		char label[200], name[96];
+
+		snprintf(label, sizeof(label), "AMD GPU %s (%s)", bus,
+			 snap_get_str(d, "market_name") ?: "name unknown");
+		v = health_value(c, d, label, AMD_KEY);
+		if (!snap_int(v, &ue) || ue <= 0)
+			continue;
+		snap_get_int(d, "ecc_deferred", &deferred);
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, label,
+				 "%s counts %" PRId64 " uncorrectable ECC/RAS error(s) (amdgpu's "
+				 "RAS counters over every block, %" PRId64
+				 " deferred): the work that touched the failing memory or block "
+				 "was lost",
+				 label, ue, deferred);
+		static const char *const keys[] = { "ecc_uncorrectable", "ecc_deferred",
+						    "ecc_correctable", "driver_version" };
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
+			if (!snap_present(snap_child(d, keys[k])))
+				continue;
+			snprintf(name, sizeof(name), "driver.amdsmi.devices.%zu.%s", i, keys[k]);
+			finding_fact(f, name, snap_child(d, keys[k]));
+		}
+		finding_symptom(f,
+				"amd-smi metric --ecc: UNCORRECTABLE_COUNT: %" PRId64
+				" · amdgpu: uncorrectable hardware error(...) detected! · amdgpu: "
+				"GPU reset begin!",
+				ue);
+		finding_fix(
+			f, "amd-smi bad-pages -g <gpu>   # the VRAM pages amdgpu retired for them");
+		finding_fix(f,
+			    "# stop the GPU's processes, then reset it: sudo amd-smi reset -G -g "
+			    "<gpu> (rocm-smi --gpureset -d <gpu>), or reboot");
+		finding_fix(f,
+			    "# errors again after the reset: run AMD's diagnostics (rvs, the ROCm "
+			    "Validation Suite) and contact the system vendor for an RMA");
+		finding_verify(f, "amd-smi metric --ecc -g <gpu>");
+		finding_verify(f, "rocm-smi --showrasinfo all");
+	}
+}
+
+static void intel_ras(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *devs = snap_get(root, "driver.level_zero.devices");
+
+	for (size_t i = 0; i < snap_count(devs); i++) {
+		const struct snap_node *d = snap_at(devs, i), *v;
+		int64_t ue = 0, all = 0;
+		struct finding *f;
+		char label[200], name[96];
+
+		snprintf(label, sizeof(label), "Intel GPU %zu (%s)", i,
+			 snap_get_str(d, "name") ?: "name unknown");
+		v = health_value(c, d, label, INTEL_KEY);
+		if (!snap_int(v, &ue) || ue <= 0)
+			continue;
+		snap_get_int(d, "ras_uncorrectable", &all);
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, label,
+				 "%s counts %" PRId64 " uncorrectable hardware error(s) in its "
+				 "compute, memory, cache or display units (Level Zero Sysman RAS; "
+				 "%" PRId64 " uncorrectable in all, with engine resets and "
+				 "programming errors)",
+				 label, ue, all);
+		finding_symptom(f,
+				"zesRasGetState (uncorrectable error set): %" PRId64
+				" in the compute, non-compute, cache and display categories · "
+				"xpu-smi health / stats: RAS errors on GPU %zu",
+				ue, i);
+		snprintf(name, sizeof(name),
+			 "driver.level_zero.devices.%zu.ras_uncorrectable_hardware", i);
+		finding_fact(f, name, v);
+		snprintf(name, sizeof(name), "driver.level_zero.devices.%zu.ras_uncorrectable", i);
+		finding_fact(f, name, snap_child(d, "ras_uncorrectable"));
+		finding_fix(f,
+			    "xpu-smi stats -d <id>   # the RAS counts by category (xpumcli stats "
+			    "with XPU Manager 1.0)");
+		finding_fix(
+			f, "# stop the GPU's processes, then reset it: sudo xpu-smi reset -d <id>, "
+			   "or reboot; errors again: run sudo xpu-smi diag -d <id> -l 3 and "
+			   "contact the system vendor for an RMA");
+		finding_verify(f, "xpu-smi stats -d <id>");
+		finding_verify(f, "xpu-smi health -d <id>");
+	}
+}
+
+bool ras_uncorrectable_amd_intel(struct rule_ctx *c, const struct snap_node *root, bool nvml_judges)
+{
+	const struct snap_node *amd = snap_get(root, "driver.amdsmi");
+	const struct snap_node *ze = snap_get(root, "driver.level_zero");
+	bool any = nvml_judges || judgeable(amd, AMD_KEY) || judgeable(ze, INTEL_KEY);
+
+	if (!session_ran(amd) && !session_ran(ze))
+		return false;
+	if (!any) { /* nothing judged at all: one skip of the whole rule, saying why */
+		if (!session_skip(c, amd, "driver.amdsmi", "AMD SMI", AMD_KEY, NULL))
+			session_skip(c, ze, "driver.level_zero", "Level Zero", INTEL_KEY, NULL);
+		return true;
+	}
+	session_skip(c, amd, "driver.amdsmi", "AMD SMI", AMD_KEY, "AMD SMI");
+	session_skip(c, ze, "driver.level_zero", "Level Zero", INTEL_KEY, "Level Zero");
+	amd_ras(c, root);
+	intel_ras(c, root);
+	return true;
+}
