@@ -110,5 +110,9 @@ const struct pasted_reader pasted_readers[] = {
 	  SIGNS("Microsoft Windows", "WDDM", " TCC", ":\\Users\\", ":\\Program Files",
 		":\\Windows\\", ":\\ProgramData\\", "\\site-packages\\", "\\AppData\\", "PS C:\\",
 		"PS D:\\") },
+	/* clinfo's platform count, or clGetPlatformIDs' "no ICD" error; a listing of ICD files */
+	{ "clinfo", pasted_read_clinfo,
+	  SIGNS("Number of platforms", "CL_PLATFORM_NOT_FOUND_KHR", "-1001", ".icd"),
+	  PASTED_REACH_LINES },
 	{ NULL },
 };
