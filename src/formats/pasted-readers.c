@@ -114,5 +114,8 @@ const struct pasted_reader pasted_readers[] = {
 	{ "clinfo", pasted_read_clinfo,
 	  SIGNS("Number of platforms", "CL_PLATFORM_NOT_FOUND_KHR", "-1001", ".icd"),
 	  PASTED_REACH_LINES },
+	/* torch.utils.cpp_extension's CUDA check, its second line after it */
+	{ "torch-ext", pasted_read_torch_ext, SIGNS("The detected CUDA version ("),
+	  PASTED_REACH_NEXT },
 	{ NULL },
 };

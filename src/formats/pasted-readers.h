@@ -29,6 +29,7 @@ int pasted_read_torch_arch(const char *text, size_t len, struct pasted_facts *ou
 int pasted_read_tf_build_info(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_windows(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_clinfo(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_torch_ext(const char *text, size_t len, struct pasted_facts *out);
 
 struct pasted_needle;
 /* The packages reader's signs (any case: pip compares names lower-cased); see pasted.h. */
