@@ -405,6 +405,15 @@ rc, doc = explain_json(b"00:02.0 VGA compatible controller [0300]: Intel Corpora
 check("grep'd lspci: no NVIDIA GPU not stated", doc.get("text_findings") == [],
       str(doc.get("text_findings")))
 
+# An info rule's symptom is what the user met in the text: a warning there, named as the root
+# cause (https://github.com/tensorflow/tensorflow/issues/62320: TensorFlow's PTX JIT on an H100)
+rc, doc = explain_json(b"TensorFlow was not built with CUDA kernel binaries compatible with "
+                       b"compute capability 9.0. CUDA kernels will be jit-compiled from PTX, "
+                       b"which could take 30 minutes or longer.\n", "ptx jit")
+check("info rule's symptom: the root cause, as a warning",
+      root_id(doc) == "framework.ptx-jit-only" and doc.get("counts", {}).get("warning") == 1 and
+      doc.get("counts", {}).get("info") == 0, str(doc.get("counts")))
+
 if failed:
     print(f"{len(failed)} failed")
     sys.exit(1)
