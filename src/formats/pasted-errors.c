@@ -164,11 +164,26 @@ static const struct symptom symptoms[] = {
 	{ "a CUDA-enabled jaxlib is not installed", { "framework.cpu-only-build" } },
 	{ "mismatches the version that was used to compile PyTorch",
 	  { "framework.system-toolkit-irrelevant" } },
+	/* the same message as torch/utils/cpp_extension.py's CUDA_MISMATCH_MESSAGE prints it:
+	 * wrapped after "compile" (vllm-project/vllm#1060, #1453) */
+	{ "mismatches the version that was used to compile",
+	  { "framework.system-toolkit-irrelevant" },
+	  "The detected CUDA version (" },
 	{ "TensorFlow was not built with CUDA kernel binaries compatible with compute capability",
 	  { "framework.ptx-jit-only" } },
 	{ "hipErrorNoBinaryForGpu", { "framework.rocm-gfx-unsupported" } },
 	{ "HIP error: invalid device function", { "framework.rocm-gfx-unsupported" } },
 	{ "Loaded runtime CuDNN library:", { "runtime.cudnn-older-than-framework" } },
+	/* torch/backends/cudnn/__init__.py: PyTorch brings its own cuDNN (in the wheel, or the
+	 * nvidia-cudnn wheel it depends on), so another version found is a copy that shadows it,
+	 * on LD_LIBRARY_PATH as the message itself says since 1.12 (pytorch/pytorch#80637, where
+	 * the maintainers found that; gladiaio/gladia#928) */
+	{ "cuDNN version incompatibility",
+	  { "runtime.library-shadowed" },
+	  "PyTorch was compiled",
+	  NULL,
+	  false,
+	  true },
 	{ "cuDNN version incompatibility", { "runtime.cudnn-older-than-framework" } },
 	{ "Outdated cuDNN installation found", { "runtime.cudnn-older-than-framework" } },
 	{ "Could not load dynamic library", { "runtime.library-not-found" } },
@@ -184,12 +199,41 @@ static const struct symptom symptoms[] = {
 	  NULL,
 	  false,
 	  true },
+	/* the loader's driver: ZE_ENABLE_LOADER_DEBUG_TRACE=1 prints "Load Library of
+	 * libze_intel_gpu.so.1 failed with libze_intel_gpu.so.1: cannot open shared object file"
+	 * where the compute runtime's Level Zero driver is not installed (intel/compute-runtime#832) */
+	{ "libze_intel_gpu.so.1: cannot open shared object file",
+	  { "runtime.level-zero-no-gpu-driver" },
+	  NULL,
+	  NULL,
+	  false,
+	  true },
+	/* the same trace tries every driver it knows by name; the NPU's (libze_intel_vpu.so)
+	 * is absent on every machine without one: no symptom of anything */
+	{ "ZE_LOADER_DEBUG_TRACE:Load Library of libze_intel_vpu.so",
+	  { NULL },
+	  NULL,
+	  NULL,
+	  false,
+	  true },
+	/* oneMKL's SYCL library, whose soname moves with each oneAPI release (libmkl_sycl.so.2 in
+	 * 2022, .so.3 in 2023, .so.4 in 2024: intel/intel-extension-for-pytorch#280,
+	 * intel/ipex-llm#9646): the extension wants the release it was built with */
+	{ "libmkl_sycl.so.",
+	  { "framework.ipex-oneapi-mismatch" },
+	  "cannot open shared object file",
+	  NULL,
+	  false,
+	  true },
 	{ "cannot open shared object file", { "runtime.library-not-found" }, NULL, "NCCL INFO" },
 	{ "invalid device ordinal", { "runtime.mig-device-selection" } },
 	/* c10/cuda: the same ordinal past the devices CUDA enumerates, asserted */
 	{ "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED",
 	  { "runtime.mig-device-selection" } },
 	{ "Unsupported gpu architecture 'compute_", { "runtime.toolkit-cannot-target-gpu" } },
+	/* Caffe2's cuda.cmake (torch/share/cmake): nvcc of one toolkit, cuda.h of another
+	 * (traveller59/spconv#65; pytorch/pytorch#8092) */
+	{ "FindCUDA says CUDA version is", { "runtime.toolkits-disagree" } },
 	{ "requirement error: unsatisfied condition: cuda>=",
 	  { "container.image-cuda-newer-than-driver" } },
 	{ "with capabilities: [[gpu]]", { "container.no-nvidia-runtime" } },

@@ -126,5 +126,12 @@ const struct pasted_reader pasted_readers[] = {
 	/* nvidia-smi nvlink -s: a GPU line and its link lines */
 	{ "nvlink", pasted_read_nvlink, SIGNS(" (UUID: ", "<inactive>", " GB/s"),
 	  PASTED_REACH_LINES },
+	/* clinfo's platform count, or clGetPlatformIDs' "no ICD" error; a listing of ICD files */
+	{ "clinfo", pasted_read_clinfo,
+	  SIGNS("Number of platforms", "CL_PLATFORM_NOT_FOUND_KHR", "-1001", ".icd"),
+	  PASTED_REACH_LINES },
+	/* torch.utils.cpp_extension's CUDA check, its second line after it */
+	{ "torch-ext", pasted_read_torch_ext, SIGNS("The detected CUDA version ("),
+	  PASTED_REACH_NEXT },
 	{ NULL },
 };

@@ -677,6 +677,37 @@ void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 			d->status[l] = LAYER_INCOMPLETE;
 }
 
+/* The rule's symptom as pasted text showed it ("symptoms.<rule id>"), or NULL. */
+static const struct snap_node *symptom_fact(const struct rule *r, const struct snap_node *root,
+					    char *path, size_t len)
+{
+	const struct snap_node *fact;
+
+	snprintf(path, len, "symptoms.%s", r->id);
+	fact = snap_get(root, path);
+	return snap_present(fact) && snap_str(fact) ? fact : NULL;
+}
+
+/* An info rule's symptom in pasted text is what the user met there: a build of an extension
+ * that stops (torch's "The detected CUDA version … mismatches"), a first launch that stalls for
+ * many minutes (TensorFlow's PTX JIT). Its finding is a warning then, so that explain names it
+ * as the root cause instead of nothing; a probed snapshot has no symptoms and is not touched. */
+static enum gpuenv_severity seen_severity(enum gpuenv_severity sev)
+{
+	return sev == GPUENV_SEVERITY_INFO ? GPUENV_SEVERITY_WARNING : sev;
+}
+
+static void symptom_raises(struct gpuenv_doctor *d, const struct rule *r,
+			   const struct snap_node *root, size_t first)
+{
+	char path[160];
+
+	if (r->severity != GPUENV_SEVERITY_INFO || !symptom_fact(r, root, path, sizeof(path)))
+		return;
+	for (size_t i = first; i < d->n_findings; i++)
+		d->findings[i].severity = seen_severity(d->findings[i].severity);
+}
+
 /*
  * A rule's symptom seen in pasted text (`gpuenv explain`: the snapshot's "symptoms.<rule id>"
  * fact holds the line that shows it) where the facts did not make the rule fire: a finding
@@ -691,9 +722,8 @@ static void symptom_finding(struct rule_ctx *c, const struct snap_node *root)
 	const char *why = NULL;
 	struct finding *f;
 
-	snprintf(path, sizeof(path), "symptoms.%s", c->rule->id);
-	fact = snap_get(root, path);
-	if (!snap_present(fact) || !snap_str(fact))
+	fact = symptom_fact(c->rule, root, path, sizeof(path));
+	if (!fact)
 		return;
 	for (size_t i = c->d->n_skips; i-- > 0;)
 		if (c->d->skips[i].rule == c->rule) {
@@ -705,6 +735,8 @@ static void symptom_finding(struct rule_ctx *c, const struct snap_node *root)
 		"the text shows this rule's symptom (%s): \"%s\"; not confirmed by facts: %s",
 		snap_source(fact) ? snap_source(fact) : "pasted", snap_str(fact),
 		why ? why : "the facts read do not show it");
+	if (f) /* above the rule's own severity, which rule_finding() caps at */
+		f->severity = seen_severity(f->severity);
 	finding_fact(f, path, fact);
 	finding_rule_fix(f);
 	finding_rule_verify(f);
@@ -728,6 +760,8 @@ static void run_rule(struct gpuenv_doctor *d, const struct snap_node *root, cons
 		r->check(&c, root);
 	if (d->n_findings == before)
 		symptom_finding(&c, root);
+	else
+		symptom_raises(d, r, root, before);
 	/* Skipped as a whole (not just for one GPU or toolkit): not evaluated. */
 	if (c.skipped)
 		d->rules_skipped[l]++;

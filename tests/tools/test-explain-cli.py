@@ -443,6 +443,14 @@ rc, doc = explain_json(b'time=2025-01-29T21:15:25.522-03:00 level=WARN source=am
 check("ollama unsupported gfx: no rule named", root_id(doc) is None, str(doc.get("root_cause")))
 check("ollama unsupported gfx: env with HSA_ asked",
       any(a.startswith("env |") and "HSA" in a for a in doc.get("ask", [])), str(doc.get("ask")))
+# An info rule's symptom is what the user met in the text: a warning there, named as the root
+# cause (https://github.com/tensorflow/tensorflow/issues/62320: TensorFlow's PTX JIT on an H100)
+rc, doc = explain_json(b"TensorFlow was not built with CUDA kernel binaries compatible with "
+                       b"compute capability 9.0. CUDA kernels will be jit-compiled from PTX, "
+                       b"which could take 30 minutes or longer.\n", "ptx jit")
+check("info rule's symptom: the root cause, as a warning",
+      root_id(doc) == "framework.ptx-jit-only" and doc.get("counts", {}).get("warning") == 1 and
+      doc.get("counts", {}).get("info") == 0, str(doc.get("counts")))
 
 if failed:
     print(f"{len(failed)} failed")

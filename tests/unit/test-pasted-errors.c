@@ -315,6 +315,38 @@ static void test_specific_library(void **state)
 			 0);
 }
 
+/* intel/compute-runtime#832 (the Level Zero loader's trace: the GPU driver missing is its
+ * own rule; the NPU driver missing is no symptom), vllm-project/vllm#1453 (torch's wrapped
+ * CUDA mismatch), intel/ipex-llm#9646 (oneMKL's SYCL library of another oneAPI),
+ * pytorch/pytorch#80637 (torch's cuDNN check: a copy that shadows the bundled one) */
+static void test_runtime_library_messages(void **state)
+{
+	(void)state;
+	read_text(
+		"ZE_LOADER_DEBUG_TRACE:Loading Driver libze_intel_gpu.so.1\n"
+		"ZE_LOADER_DEBUG_TRACE:Load Library of libze_intel_gpu.so.1 failed with "
+		"libze_intel_gpu.so.1: cannot open shared object file: No such file or directory\n"
+		"ZE_LOADER_DEBUG_TRACE:Load Library of libze_intel_vpu.so.1 failed with "
+		"libze_intel_vpu.so.1: cannot open shared object file: No such file or directory\n");
+	want_symptom("runtime.level-zero-no-gpu-driver", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.library-not-found"));
+	read_text(
+		"      RuntimeError:\n"
+		"      The detected CUDA version (11.8) mismatches the version that was used to "
+		"compile\n      PyTorch (12.1). Please make sure to use the same CUDA versions.\n");
+	want_symptom("framework.system-toolkit-irrelevant", 2);
+	assert_int_equal(read_count("the version that was used to compile it mismatches\n"), 0);
+	read_text("ImportError: libmkl_sycl.so.3: cannot open shared object file: No such file or "
+		  "directory\n");
+	want_symptom("framework.ipex-oneapi-mismatch", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.library-not-found"));
+	read_text(
+		"RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, "
+		"2) but linked against (8, 0, 3)\n");
+	want_symptom("runtime.library-shadowed", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.cudnn-older-than-framework"));
+}
+
 /* Every symptom fact names a rule of the table. */
 static void test_rule_ids(void **state)
 {
@@ -374,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_other_messages),
 		cmocka_unit_test(test_nothing_guessed),
 		cmocka_unit_test(test_found_no_driver_unsure),
+		cmocka_unit_test(test_runtime_library_messages),
 		cmocka_unit_test(test_rule_ids),
 	};
 
