@@ -4,7 +4,8 @@
 # `gpuenv check --policy P` (every clause kind of docs/policy.md, waivers included) over the
 # same input, the largest fixture, measured in the same run. The two commands alternate run by
 # run, so that a busy spell of a shared machine falls on both; the figure is the difference of
-# the medians, and of the minima. check also renders its own text: the difference is an upper
+# the medians, and of the minima, of the wall time and of the CPU time (user + system, from
+# wait4(2): less skewed by other processes than the wall time). check also renders its own text: the difference is an upper
 # bound of the policy's cost. Then the instructions each executes (callgrind's count, which a
 # loaded machine cannot skew), where valgrind is installed.
 # Usage: bench/bench-policy.sh [BUILD_DIR] [RUNS]
@@ -46,7 +47,7 @@ waivers:
 EOF
 set -- "$gpuenv" --sysroot "$largest" --stable --no-vendor
 python3 - "$runs" "$largest_name" "$policy" "$@" <<'PY'
-import statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, time
 
 runs, name, policy, gpuenv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 common = sys.argv[5:]
@@ -56,24 +57,30 @@ cmds = {
     "check --policy": [gpuenv, "check", "--today", "2026-12-05", "--policy", policy] + common,
 }
 t = {k: [] for k in cmds}
+cpu = {k: [] for k in cmds}
 for cmd in cmds.values():
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm
 for _ in range(runs):
     for k, cmd in cmds.items():
         t0 = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, _, ru = os.wait4(p.pid, 0)
         t[k].append((time.perf_counter() - t0) * 1000)
+        cpu[k].append((ru.ru_utime + ru.ru_stime) * 1000)
 clauses = subprocess.run(cmds["check --policy"] + ["--json"], stdout=subprocess.PIPE,
                          text=True).stdout
 import json
 n_clauses = len(json.loads(clauses)["clauses"])
 print(f"fixture {name}, {runs} alternating runs of each; policy: {n_clauses} clauses")
 for k in cmds:
-    print(f"{k:<18} median {statistics.median(t[k]):7.2f} ms  min {min(t[k]):7.2f} ms")
+    print(f"{k:<18} wall median {statistics.median(t[k]):7.2f} ms  min {min(t[k]):7.2f} ms;  "
+          f"cpu median {statistics.median(cpu[k]):7.2f} ms  min {min(cpu[k]):7.2f} ms")
 for k in ("check, no policy", "check --policy"):
-    d_med = statistics.median(t[k]) - statistics.median(t["doctor"])
-    d_min = min(t[k]) - min(t["doctor"])
-    print(f"{k} - doctor: median {d_med:+.2f} ms, min {d_min:+.2f} ms (goal <= 1 ms)")
+    for what, v in (("wall", t), ("cpu", cpu)):
+        d_med = statistics.median(v[k]) - statistics.median(v["doctor"])
+        d_min = min(v[k]) - min(v["doctor"])
+        print(f"{k} - doctor, {what}: median {d_med:+.2f} ms, min {d_min:+.2f} ms "
+              "(goal <= 1 ms)")
 PY
 if command -v valgrind >/dev/null; then
 	# Instructions executed, counted by callgrind: "N" for COMMAND...
