@@ -20,7 +20,7 @@ python3 "$here/../tests/tools/mk-torch-venv.py" "$tmp/root" "$lib64" || rc=$?
 [ "$rc" = 77 ] && exit 0
 [ "$rc" = 0 ] || exit "$rc"
 
-exec python3 - "$gpuenv" "$tmp" <<'PY'
+python3 - "$gpuenv" "$tmp" <<'PY'
 import json, os, subprocess, sys, tarfile, time
 gpuenv, tmp = sys.argv[1], sys.argv[2]
 root, bundle = os.path.join(tmp, "root"), os.path.join(tmp, "bundle.tar.zst")

@@ -42,7 +42,7 @@ for i in range(n):
 PY
 size=$(du -sm "$tmp/fleet" | cut -f1)
 
-exec python3 - "$rounds" "$gpuenv" "$tmp/fleet" "$machines" "$size" "$here/peak-rss.py" <<'PY'
+python3 - "$rounds" "$gpuenv" "$tmp/fleet" "$machines" "$size" "$here/peak-rss.py" <<'PY'
 import glob, os, resource, subprocess, sys, time
 rounds, gpuenv, d, n, size, peak = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
 files = sorted(glob.glob(os.path.join(d, "*.json")))

@@ -1,16 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Times `gpuenv check --image` of a large `docker save` tarball against `tar -tf` of the same
-# file, measured in the same run (issue 15 §4: faster than tar -tf, peak RSS <= 64 MB), and
-# prints both as ratios, and against `tar -tf` of every layer (what listing the image's files
-# with tar takes). Without IMAGE, the tarball is written here (tests/tools/make_image.py, the
-# test suite's writer): a base layer and COPIES copies of the CUDA toolkit's lib64 (as a
-# PyTorch image carries CUDA libraries twice, the toolkit's and the nvidia-* wheels'), each
-# copy split over two layers, with a whiteout in the last; written to TMPDIR and removed on
-# exit. The page cache is warm for both commands (each runs once before it is timed): the
-# figures compare work, not the disk.
+# Times `gpuenv check --image` of a large `docker save` tarball against GNU tar listing the
+# same file, measured in the same run (issue 15 §4: faster than `tar -tf`, peak RSS <= 64 MB),
+# and checks that the check did the work: its policy names every shared library of the image
+# (`architectures.binaries`), so each one's GPU code is read and judged on the target, and the
+# verdicts must equal those of the same check over the same libraries read from disk.
+#
+# Without IMAGE, the tarball is written here (tests/tools/make_image.py, the test suite's
+# writer) from the CUDA toolkit's lib64, laid out as a PyTorch-on-CUDA image carries it twice:
+# the toolkit under /usr/local/cuda-13.0/targets/x86_64-linux/lib (with the /usr/local/cuda
+# and lib64 links of NVIDIA's images) and the pip wheels' copy under
+# site-packages/nvidia/{cu13,cudnn,nccl}/lib (CUDA 13 wheels' layout); each copy split over
+# two layers, a whiteout in the last. No torch wheel is used (none here): its own libraries
+# are not in the image. Written to TMPDIR and removed on exit. The page cache is warm for
+# every command (each runs once before it is timed): the figures compare work, not the disk.
+#
+# Baselines, all GNU tar on the same file:
+#   tar -tf IMAGE            what a user types; on a regular file GNU tar seeks from header to
+#                            header, so it reads the 7 outer headers and nothing else
+#   tar --no-seek -tf IMAGE  the same listing reading every byte (as `docker save | tar -t`)
+#   tar -tf of every layer   listing the image's files: each layer streamed out and listed
 # Usage: bench/bench-image.sh [BUILD_DIR] [ROUNDS] [IMAGE]
-#   COPIES=2 (about 4.8 GB with CUDA 13.0's lib64); LIB64=/usr/local/cuda/lib64
+#   COPIES=2 (about 4.8 GB with CUDA 13.0's lib64); LIB64=/usr/local/cuda/lib64;
+#   TARGET="gpu=H100,driver=580.65.06"
 set -eu
 build=${1:-build}
 rounds=${2:-3}
@@ -19,18 +31,31 @@ here=$(cd "$(dirname "$0")" && pwd)
 gpuenv="$build/tools/gpuenv"
 lib64=${LIB64:-/usr/local/cuda/lib64}
 copies=${COPIES:-2}
+target=${TARGET:-gpu=H100,driver=580.65.06}
 [ -x "$gpuenv" ] || { echo "build first: make build" >&2; exit 1; }
+if [ ! -d "$lib64" ]; then
+	echo "bench-image: $lib64 missing (no CUDA toolkit here): skipped"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The check's policy: every versioned shared library of both copies, on three targets.
+cat > "$tmp/image.yml" <<'EOF'
+version: 1
+architectures:
+  targets: [sm_80, sm_90, sm_120]
+  binaries:
+    - /usr/local/cuda-13.0/targets/x86_64-linux/lib/lib*.so.*
+    - /usr/local/lib/python3.10/dist-packages/nvidia/*/lib/lib*.so.*
+EOF
+# The same libraries read from disk: the reference verdicts.
+printf 'version: 1\narchitectures:\n  targets: [sm_80, sm_90, sm_120]\n  binaries:\n    - %s/lib*.so.*\n' \
+	"$(cd "$lib64" && pwd -P)" > "$tmp/disk.yml"
 if [ -z "$image" ]; then
-	if [ ! -d "$lib64" ]; then
-		echo "bench-image: $lib64 missing (no CUDA toolkit here): skipped"
-		exit 0
-	fi
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
 	image=$tmp/image.tar
 	echo "writing a docker save tarball from $copies copies of $lib64 ..." >&2
 	python3 - "$here/../tests/tools" "$lib64" "$copies" "$image" <<'PY'
-import os, sys, tarfile
+import json, os, sys, tarfile
 sys.path.insert(0, sys.argv[1])
 import make_image as mi
 lib64, copies, image = sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -38,24 +63,44 @@ tmp = os.path.dirname(image)
 libs = sorted(os.listdir(lib64))
 base = [("etc/os-release", "file", b'ID=ubuntu\nVERSION_ID="22.04"\n'),
         ("etc/ld.so.conf", "file", b"include /etc/ld.so.conf.d/*.conf\n"),
-        ("etc/ld.so.conf.d/cuda.conf", "file", b"/usr/local/cuda/lib64\n")]
+        ("etc/ld.so.conf.d/cuda.conf", "file", b"/usr/local/cuda/lib64\n"),
+        ("usr/local/cuda", "symlink", "cuda-13.0"),
+        ("usr/local/cuda-13.0/lib64", "symlink", "targets/x86_64-linux/lib")]
 layer_files = [os.path.join(tmp, "layer0.tar")]
 with open(layer_files[0], "wb") as f:
     f.write(mi.layer_tar(base))
-prefixes = ["usr/local/cuda-13.0/targets/x86_64-linux/lib"] + [
-    "usr/local/lib/python3.10/dist-packages/nvidia/copy%d/lib" % i for i in range(1, copies)]
-for n, prefix in enumerate(prefixes):
+
+
+def wheel_dir(name):
+    """site-packages/nvidia/<dir>/lib of the wheel that ships name (CUDA 13 wheels: cu13)."""
+    for prefix, d in (("libcudnn", "cudnn"), ("libnccl", "nccl")):
+        if name.startswith(prefix):
+            return d
+    return "cu13"
+
+
+toolkit = "usr/local/cuda-13.0/targets/x86_64-linux/lib/"
+site = "usr/local/lib/python3.10/dist-packages/nvidia/%s/lib/"
+for n in range(copies):
     for half in (0, 1):
         path = os.path.join(tmp, "layer%d-%d.tar" % (n, half))
         with tarfile.open(path, "w", format=tarfile.PAX_FORMAT) as t:
             for name in libs[half::2]:
-                t.add(os.path.join(lib64, name), arcname=prefix + "/" + name, recursive=False)
-            if n == len(prefixes) - 1 and half == 1:
-                info = tarfile.TarInfo(prefix + "/.wh." + libs[0])
-                t.addfile(info)
+                if n > 0 and os.path.isdir(os.path.join(lib64, name)):
+                    continue  # cmake/, stubs/: the toolkit's only
+                where = toolkit if n == 0 else site % wheel_dir(name)
+                if n > 1:
+                    where = where.replace("/nvidia/", "/nvidia%d/" % n)
+                t.add(os.path.join(lib64, name), arcname=where + name, recursive=False)
+            if n == copies - 1 and half == 1:  # hides a library of the layer below
+                victim = next(x for x in libs[0::2] if ".so." in x
+                              and not os.path.islink(os.path.join(lib64, x)))
+                where = toolkit if n == 0 else site % wheel_dir(victim)
+                if n > 1:
+                    where = where.replace("/nvidia/", "/nvidia%d/" % n)
+                t.addfile(tarfile.TarInfo(where + ".wh." + victim))
         layer_files.append(path)
 # the outer tar, streamed from the layer files (never all in memory)
-import json
 with tarfile.open(image, "w", format=tarfile.PAX_FORMAT) as t:
     ids = []
     for i, path in enumerate(layer_files):
@@ -73,20 +118,21 @@ with tarfile.open(image, "w", format=tarfile.PAX_FORMAT) as t:
 PY
 fi
 
-exec python3 - "$rounds" "$gpuenv" "$image" "$here/peak-rss.py" <<'PY'
-import os, resource, subprocess, sys, time
+python3 - "$rounds" "$gpuenv" "$image" "$here/peak-rss.py" "$tmp" "$target" <<'PY'
+import json, os, resource, subprocess, sys, time
 
-rounds, gpuenv, image, peak = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-# GNU tar lists a regular file by seeking from header to header, so `tar -tf` of a docker
-# save tarball reads a few headers (one per layer member); listing the image's files with tar
-# means listing every layer too, each streamed out of the outer tar: the second baseline.
+rounds, gpuenv, image, peak, tmp, target = (int(sys.argv[1]),) + tuple(sys.argv[2:])
 layers = [n for n in subprocess.run(["tar", "-tf", image], stdout=subprocess.PIPE,
                                     text=True).stdout.split("\n") if n.endswith("layer.tar")]
 every = " ; ".join("tar -xOf \"$0\" '%s' | tar -t" % n for n in layers)
+check = [gpuenv, "check", "--no-vendor", "--image", image]
+policy = ["--policy", os.path.join(tmp, "image.yml")]
 cmds = {
     "tar -tf": ["tar", "-tf", image],
+    "tar --no-seek -tf": ["tar", "--no-seek", "-tf", image],
     "tar -tf of every layer": ["sh", "-c", every, image],
-    "gpuenv check --image": [gpuenv, "check", "--no-vendor", "--image", image],
+    "check, no policy": check + ["--target", target],
+    "check, policy": check + ["--target", target] + policy,
 }
 
 
@@ -97,6 +143,24 @@ def run(cmd):
     w = (time.perf_counter() - t0) * 1000
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     return w, ((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)) * 1000
+
+
+# The verdicts are compared on three GPUs (one --target each: a matrix), from the coverage
+# rows, which hold every binary (a clause's text lists as many as it holds).
+GPUS = ["gpu=A100,driver=580.65.06", "gpu=H100,driver=580.65.06", "gpu=12.0,driver=580.65.06"]
+
+
+def judged(cmd):
+    """(exit status, {library path: {target: verdict}}) of cmd --json on the GPUS matrix."""
+    tg = [a for g in GPUS for a in ("--target", g)]
+    p = subprocess.run(cmd + tg + ["--json"], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    v = {}
+    for doc in json.loads(p.stdout)["targets"]:
+        for c in doc.get("coverage", []):
+            if c["subject"].startswith("binary "):
+                v.setdefault(c["subject"][7:], {})[doc["target"]] = c["verdict"]
+    return p.returncode, v
 
 
 best = {k: [float("inf"), float("inf")] for k in cmds}
@@ -112,14 +176,37 @@ for k, cmd in cmds.items():
     rss[k] = int(out[1]) if out else -1
 size = os.path.getsize(image)
 entries = subprocess.run(["tar", "-tf", image], stdout=subprocess.PIPE, text=True).stdout.count("\n")
-print("image: %s, %.2f GB, %d outer entries" % (os.path.basename(image), size / 1e9, entries))
+print("image: %s, %.2f GB, %d outer entries, %d layers; target %s" %
+      (os.path.basename(image), size / 1e9, entries, len(layers), target))
 for k in cmds:
-    print("%-22s wall %8.1f ms  cpu %8.1f ms  peak RSS %7.1f MB" % (k, best[k][0], best[k][1],
-                                                                   rss[k] / 1024))
-g = best["gpuenv check --image"]
-for base in ("tar -tf", "tar -tf of every layer"):
+    print("%-24s wall %8.1f ms  cpu %8.1f ms  peak RSS %7.1f MB" % (k, best[k][0], best[k][1],
+                                                                     rss[k] / 1024))
+
+# What the check did, and whether its verdicts are those of the same libraries on disk.
+rc, img = judged(check + policy)
+rc0, img0 = judged(check)
+_, disk = judged([gpuenv, "check", "--no-vendor", "--policy", os.path.join(tmp, "disk.yml")])
+by_name = {}
+for path, v in disk.items():
+    by_name[os.path.basename(path)] = v
+same = differ = 0
+for path, v in sorted(img.items()):
+    ref = by_name.get(os.path.basename(path))
+    if ref == v:
+        same += 1
+    else:
+        differ += 1
+        print("  DIFFERS %s: image %s, disk %s" % (path, v, ref))
+gpu = sum(1 for v in img.values() if any(x != "no-gpu-code" for x in v.values()))
+print("check, no policy: exit %d, %d libraries judged" % (rc0, len(img0)))
+print("check, policy: exit %d, %d libraries judged (%d with GPU code; from disk: %d)" %
+      (rc, len(img), gpu, len(disk)))
+print("verdicts on %s equal to the same libraries' read from disk: %d of %d (%d differ)" %
+      (", ".join(GPUS), same, len(img), differ))
+g = best["check, policy"]
+for base in ("tar -tf", "tar --no-seek -tf", "tar -tf of every layer"):
     t = best[base]
-    print("ratio gpuenv / %s: wall %.2f, cpu %.2f (goal < 1)" % (base, g[0] / t[0],
-                                                                 g[1] / max(t[1], 0.1)))
-print("gpuenv peak RSS: %.1f MB (goal <= 64 MB)" % (rss["gpuenv check --image"] / 1024))
+    print("ratio check (policy) / %s: wall %.2f, cpu %.2f (goal < 1)" %
+          (base, g[0] / t[0], g[1] / max(t[1], 0.1)))
+print("check (policy) peak RSS: %.1f MB (goal <= 64 MB)" % (rss["check, policy"] / 1024))
 PY

@@ -17,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/empty"
 
-exec python3 - "$rounds" "$gpuenv" "$tmp" <<'PY'
+python3 - "$rounds" "$gpuenv" "$tmp" <<'PY'
 import json, os, subprocess, sys, time
 
 rounds, gpuenv, tmp = int(sys.argv[1]), sys.argv[2], sys.argv[3]

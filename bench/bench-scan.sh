@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Times `gpuenv scan` on the CUDA toolkit's libraries against a baseline measured in the same
 # run: `cat` of the same file to /dev/null (warm cache), i.e. the cost of reading every byte.
-# Listing targets is header-only, so the ratio must stay small (target <= 5%).
+# Listing targets is header-only, so the ratio must stay small (target <= 5%). Then the peak
+# memory of the directory's scan (issue 15 §3: <= 32 MiB for any input).
 # The commands are timed in rounds, each round running every one of them twice and keeping
 # the second (warm) run, and each figure is the best over the rounds: on a shared machine
 # slow spells last longer than one command, and rounds give the baseline and the scan the
@@ -26,10 +27,10 @@ if [ ! -r "$file" ] || [ ! -d "$dir" ]; then
 	exit 0
 fi
 
-exec python3 - "$runs" "$gpuenv" "$file" "$dir" <<'PY'
+exec python3 - "$runs" "$gpuenv" "$file" "$dir" "$(dirname "$0")/peak-rss.py" <<'PY'
 import glob, os, resource, subprocess, sys, time
 
-rounds, gpuenv, file, dir_ = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+rounds, gpuenv, file, dir_, peak = int(sys.argv[1]), *sys.argv[2:6]
 libs = sorted(glob.glob(os.path.join(dir_, "*.so*")))
 
 
@@ -114,4 +115,11 @@ print(f"SASS targets listed:           {sass}")
 print(f"gpuenv scan {dir_}:  {d['dir'][0]:.1f}    {d['dir'][1]:.1f}   (cat of its libraries: "
       f"{d['dcat'][0]:.1f} / {d['dcat'][1]:.1f}; {pct(d['dir'][0], d['dcat'][0])}% / "
       f"{pct(d['dir'][1], d['dcat'][1])}%)")
+# Peak memory (VmHWM, bench/peak-rss.py): the pages of a mapping count while they stay mapped.
+for label, cmd in (("gpuenv --version", [gpuenv, "--version"]),
+                   ("gpuenv scan " + dir_, [gpuenv, "scan", dir_])):
+    kib = int(subprocess.run([sys.executable, peak] + cmd, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True).stdout.split()[1])
+    print(f"peak RSS of {label}: {kib / 1024:.1f} MiB" +
+          (" (goal <= 32 MiB)" if "scan" in cmd else ""))
 PY

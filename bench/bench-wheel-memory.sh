@@ -35,7 +35,7 @@ extern "C" void launch(float *x) { scale<<<1, 32>>>(x); }
 CU
 "$nvcc" -shared -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 \
 	-gencode arch=compute_90,code=[sm_90,compute_90] -o "$tmp/libk.so" "$tmp/k.cu"
-exec python3 - "$gpuenv" "$tmp" "$pad" "$here/peak-rss.py" <<'PY'
+python3 - "$gpuenv" "$tmp" "$pad" "$here/peak-rss.py" <<'PY'
 import os, subprocess, sys, threading, time, zipfile
 
 gpuenv, tmp, pad, peak = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]

@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 ./bench/bench-report.sh build
 ./bench/bench-scan.sh build
 ./bench/bench-doctor.sh build
+./bench/bench-policy.sh build
 ./bench/bench-python-envs.sh build
 ./bench/bench-inputs.sh build
 ./bench/bench-explain.sh build

@@ -72,11 +72,43 @@ static void append(char *text, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Room kept at the end of the clause text for the note on what did not fit. */
+#define OMITTED_NOTE 128u
+
+/* One binary's verdict on the target: the text after "PATH: " into buf; true when it runs. */
+static bool binary_verdict(const struct gpuenv_policy *p, const struct check_binary *b,
+			   unsigned major, unsigned minor, char *buf, size_t len)
+{
+	struct coverage_result res;
+	char why[256];
+	const char *none = nothing_to_judge(b, why, sizeof(why));
+	bool ok;
+
+	if (!none && coverage_judge(b->t, b->n, major, minor, NULL, &res) < 0)
+		none = "could not tell: its targets could not be judged";
+	if (none) {
+		snprintf(buf, len, "%s", none);
+		return false;
+	}
+	/* the code alone, no driver, as for the frameworks */
+	ok = res.verdict == COVERAGE_NATIVE ||
+	     (res.verdict == COVERAGE_PTX_JIT && p->arch_allow_ptx);
+	snprintf(buf, len, "%s%s%s%s", coverage_verdict_name(res.verdict),
+		 res.verdict == COVERAGE_PTX_JIT && !ok ? " (PTX not allowed)" : "",
+		 res.lto_only ? " (LTO-IR only: link-time IR, not loadable)" : "",
+		 res.unconfirmed ? " (unconfirmed)" : "");
+	return ok;
+}
+
+/* The binaries that do not run first, then those that do, as far as the text holds them; the
+ * clause's verdict counts every one, and a note says how many were left out of the text
+ * (each binary's verdict on the judged GPUs is also a coverage row). */
 void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsigned minor,
 			      char *text, size_t len, bool *fail)
 {
 	const struct gpuenv_policy *p = c->policy;
 	const struct check_binaries *bs = p->binaries_read;
+	size_t omitted = 0, omitted_failing = 0;
 
 	if (p->n_arch_binaries == 0)
 		return;
@@ -94,30 +126,29 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
 			append(text, len, "%s%s: could not tell: %s", text[0] ? "; " : "",
 			       p->arch_binaries[i].pattern, bs->unmatched[i]);
 		}
-	for (size_t i = 0; i < bs->n; i++) {
-		const struct check_binary *b = &bs->b[i];
-		struct coverage_result res;
-		char why[256];
-		const char *none = nothing_to_judge(b, why, sizeof(why));
-		bool ok;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < bs->n; i++) {
+			const struct check_binary *b = &bs->b[i];
+			char verdict[512];
+			bool ok = binary_verdict(p, b, major, minor, verdict, sizeof(verdict));
+			size_t used = strlen(text);
 
-		if (!none && coverage_judge(b->t, b->n, major, minor, NULL, &res) < 0)
-			none = "could not tell: its targets could not be judged";
-		if (none) {
-			*fail = true;
-			append(text, len, "%s%s: %s", text[0] ? "; " : "", b->path, none);
-			continue;
+			*fail |= !ok;
+			if (ok != (pass == 1))
+				continue;
+			if (len < OMITTED_NOTE ||
+			    used + strlen(b->path) + strlen(verdict) + 4 > len - OMITTED_NOTE) {
+				omitted++;
+				omitted_failing += !ok;
+				continue;
+			}
+			append(text, len, "%s%s: %s", used ? "; " : "", b->path, verdict);
 		}
-		/* the code alone, no driver, as for the frameworks */
-		ok = res.verdict == COVERAGE_NATIVE ||
-		     (res.verdict == COVERAGE_PTX_JIT && p->arch_allow_ptx);
-		*fail |= !ok;
-		append(text, len, "%s%s: %s%s%s%s", text[0] ? "; " : "", b->path,
-		       coverage_verdict_name(res.verdict),
-		       res.verdict == COVERAGE_PTX_JIT && !ok ? " (PTX not allowed)" : "",
-		       res.lto_only ? " (LTO-IR only: link-time IR, not loadable)" : "",
-		       res.unconfirmed ? " (unconfirmed)" : "");
-	}
+	if (omitted)
+		append(text, len,
+		       "%s%zu more binaries not listed here (%zu of them do not run; each one's "
+		       "verdict is in the coverage)",
+		       text[0] ? "; " : "", omitted, omitted_failing);
 }
 
 /* b on one GPU: its code, then the driver (the CUDA runtime it links or bundles, a GPU the

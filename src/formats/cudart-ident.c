@@ -2,12 +2,15 @@
 /*
  * The CUDA runtime a host ELF file links or bundles (cudart-ident.h): DT_NEEDED/DT_SONAME
  * names, and the strings static cudart and nvlink leave in .rodata (System V gABI section
- * headers, read through libelf).
+ * headers, read through libelf). With a reader, the sections are searched through it in
+ * bounded reads instead of in place: a 46 MB .rodata (libcublasLt) searched in a mapping stays
+ * resident until it is unmapped.
  */
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats/cudart-ident.h"
@@ -83,14 +86,68 @@ static const uint8_t *section(Elf *elf, size_t shstrndx, const uint8_t *p, size_
 	return NULL;
 }
 
+/* Where needle first lies in the section d[0..n) (at file offset d - p): searched in place,
+ * or with rd in CUDART_IDENT_CHUNK reads that overlap by the needle's length less one, so that
+ * no page of a mapping is touched. Its offset in the section; -1 none; -errno a read failed.
+ * tail (at least 64 bytes) then holds the bytes from the hit on, *tail_len of them. */
+static int64_t find(const struct cudart_ident_reader *rd, const uint8_t *p, const uint8_t *d,
+		    size_t n, const char *needle, uint8_t *tail, size_t *tail_len)
+{
+	size_t k = strlen(needle);
+	uint64_t base = (uint64_t)(d - p);
+	_cleanup_free_ uint8_t *buf = NULL;
+	const uint8_t *hit;
+
+	if (!rd) {
+		hit = memmem(d, n, needle, k);
+		if (!hit)
+			return -1;
+		*tail_len = MIN(n - (size_t)(hit - d), (size_t)64);
+		memcpy(tail, hit, *tail_len);
+		return hit - d;
+	}
+	buf = malloc(CUDART_IDENT_CHUNK + k);
+	if (!buf)
+		return -ENOMEM;
+	for (size_t at = 0; at < n;) {
+		size_t want = MIN(n - at, CUDART_IDENT_CHUNK + k - 1);
+		ssize_t got = rd->read(rd->userdata, base + at, buf, want);
+
+		if (got < 0 || (size_t)got < want)
+			return got < 0 ? got : -EIO;
+		hit = memmem(buf, want, needle, k);
+		if (hit) {
+			size_t h = at + (size_t)(hit - buf);
+
+			*tail_len = MIN(n - h, (size_t)64);
+			got = rd->read(rd->userdata, base + h, tail, *tail_len);
+			if (got < 0 || (size_t)got < *tail_len)
+				return got < 0 ? got : -EIO;
+			return (int64_t)h;
+		}
+		if (want < CUDART_IDENT_CHUNK + k - 1)
+			break;
+		at += CUDART_IDENT_CHUNK;
+	}
+	return -1;
+}
+
 int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret)
+{
+	return cudart_ident_static_read(p, len, NULL, ret);
+}
+
+int cudart_ident_static_read(const uint8_t *p, size_t len, const struct cudart_ident_reader *rd,
+			     struct cudart_ident *ret)
 {
 	static const char marker[] = "CUDA driver version is insufficient for CUDA runtime version";
 	static const char tools[] = "Cuda compilation tools, release ";
 	static const char *const where[] = { ".rodata", ".nv_fatbin" };
 	struct cudart_ident id = { .is_static = true };
-	const uint8_t *d, *hit;
-	size_t shstrndx, n = 0;
+	uint8_t tail[64];
+	size_t shstrndx, n = 0, tail_len;
+	const uint8_t *d;
+	int64_t at;
 	Elf *elf;
 	int found = 0;
 
@@ -103,7 +160,12 @@ int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret)
 	if (elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		goto out;
 	d = section(elf, shstrndx, p, len, ".rodata", &n);
-	if (!d || n > CUDART_IDENT_MAX_RODATA || !memmem(d, n, marker, sizeof(marker) - 1))
+	if (!d || n > CUDART_IDENT_MAX_RODATA)
+		goto out;
+	at = find(rd, p, d, n, marker, tail, &tail_len);
+	if (at < -1)
+		found = (int)at;
+	if (at < 0)
 		goto out;
 	found = 1;
 	/* the toolkit: nvlink's string in .rodata, else the .note.nv.tkinfo of the first
@@ -113,13 +175,17 @@ int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret)
 		if (!d)
 			continue;
 		n = MIN(n, i == 0 ? CUDART_IDENT_MAX_RODATA : CUDART_IDENT_FATBIN_HEAD);
-		hit = memmem(d, n, tools, sizeof(tools) - 1);
-		if (hit)
-			release_from(hit, n - (size_t)(hit - d), id.version, sizeof(id.version));
+		at = find(rd, p, d, n, tools, tail, &tail_len);
+		if (at < -1) {
+			found = (int)at;
+			goto out;
+		}
+		if (at >= 0)
+			release_from(tail, tail_len, id.version, sizeof(id.version));
 	}
 out:
 	elf_end(elf);
-	if (found)
+	if (found == 1)
 		*ret = id;
 	return found;
 }

@@ -16,9 +16,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define CUDART_IDENT_MAX_RODATA	 ((size_t)256 << 20)
 #define CUDART_IDENT_FATBIN_HEAD ((size_t)1 << 20)
+#define CUDART_IDENT_CHUNK	 ((size_t)256 << 10) /* bytes of one read of a reader */
 
 struct cudart_ident {
 	char version[16]; /* "13" (linked: the soname's major), "13.0" (bundled), "" unknown */
@@ -32,3 +34,15 @@ int cudart_ident_linked(const char *soname, char *const *needed, size_t n_needed
 /* Searches the .rodata of the ELF file p[0..len) for a bundled cudart: 1 found (ret filled;
  * version "" when no toolkit string was found), 0 none or not an ELF file. */
 int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret);
+
+/* The same file's bytes, read at an offset: n bytes at off into buf, the count read or
+ * -errno (the shape of struct fatbin_input's read). */
+struct cudart_ident_reader {
+	ssize_t (*read)(void *userdata, uint64_t off, void *buf, size_t n);
+	void *userdata;
+};
+/* cudart_ident_static(), with the sections searched through rd (when not NULL) in
+ * CUDART_IDENT_CHUNK reads instead of in p, which is then read for the ELF headers only:
+ * memory stays bounded when p is a mapping. -errno when a read fails. */
+int cudart_ident_static_read(const uint8_t *p, size_t len, const struct cudart_ident_reader *rd,
+			     struct cudart_ident *ret);

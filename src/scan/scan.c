@@ -245,7 +245,7 @@ static ssize_t read_file(void *userdata, uint64_t off, void *buf, size_t n)
 	return got;
 }
 
-static int record_cudart(struct scan_file *f, const uint8_t *p, size_t len);
+static int record_cudart(struct scan_file *f, const uint8_t *p, size_t len, struct file_parse *fp);
 
 /* Parses p[0..len). src, when not NULL, says where the same bytes lie in an opened file. */
 static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_t *p, size_t len,
@@ -300,17 +300,23 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 			}
 		}
 	}
-	return record_cudart(f, p, len);
+	return record_cudart(f, p, len, src ? &fp : NULL);
 }
 
-/* The CUDA runtime the file links, or (when it has CUDA code and links none) bundles. */
-static int record_cudart(struct scan_file *f, const uint8_t *p, size_t len)
+/* The CUDA runtime the file links, or (when it has CUDA code and links none) bundles. With fp
+ * (p is a mapping of an opened file), its sections are searched through pread(2) instead, so
+ * that the pages searched do not stay resident. */
+static int record_cudart(struct scan_file *f, const uint8_t *p, size_t len, struct file_parse *fp)
 {
 	struct cudart_ident id;
 	int rv = cudart_ident_linked(f->soname, f->needed, strv_length(f->needed), &id);
 
 	if (rv == 0 && f->n_containers > 0)
-		rv = cudart_ident_static(p, len, &id);
+		rv = cudart_ident_static_read(
+			p, len, fp ? &(struct cudart_ident_reader){ read_file, fp } : NULL, &id);
+	if (rv < 0 && rv != -ENOMEM)
+		return file_error(f, SCAN_UNREADABLE, "searching for a bundled CUDA runtime: %s",
+				  strerror(-rv));
 	if (rv <= 0)
 		return rv;
 	f->has_cudart = true;

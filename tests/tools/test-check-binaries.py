@@ -16,6 +16,7 @@ Usage: test-check-binaries.py GPUENV SOURCE_ROOT
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -223,6 +224,33 @@ def test_wheel(tmp):
           f"--wheel: sm_90 only by PTX, not allowed: {clause(doc, 'architectures.sm_90')}")
 
 
+def test_many(tmp, root):
+    """More binaries than a clause's text holds: the ones that do not run are listed first,
+    the rest counted in a note, and every one is judged (the verdict, the coverage rows)."""
+    many = os.path.join(root, "opt/many")
+    os.makedirs(many)
+    for i in range(60):
+        shutil.copy(os.path.join(root, "opt/app/lib/libk80.so"),
+                    os.path.join(many, "libkernels-of-a-long-descriptive-name-%02d.so" % i))
+    shutil.copy(os.path.join(root, "opt/app/bin/train"), os.path.join(many, "zz-train.so"))
+    rc, doc, _ = check_json("--sysroot", root, "--target", "gpu=A100,driver=580.65.06",
+                            "--policy", policy(tmp, ["/opt/many/*.so"]))
+    valid(doc, "61 binaries")
+    c80 = clause(doc, "architectures.sm_80")
+    m = c80.get("message", "")
+    check(c80.get("status") == "fail" and m.startswith("/opt/many/zz-train.so: no-kernel-image; ")
+          and "more binaries not listed here (0 of them do not run" in m,
+          f"61 binaries, sm_80: the failing one first, the rest counted: {m[:200]} … {m[-200:]}")
+    listed = m.count("libkernels-of-a-long-descriptive-name-")
+    note = re.search(r"(\d+) more binaries not listed here", m)
+    check(note and int(note.group(1)) == 60 - listed and 0 < listed < 60,
+          f"61 binaries: {listed} listed, the note counts the rest: {m[-160:]}")
+    rows = [c for c in doc.get("coverage", []) if c["subject"].startswith("binary /opt/many/")]
+    check(len(rows) == 61, f"61 binaries: a coverage row each: {len(rows)}")
+    check(rc == 1, f"61 binaries: failed by the policy: {rc}")
+    shutil.rmtree(many)
+
+
 def main():
     if not shutil.which("nvcc"):
         skip("nvcc-built binaries", "nvcc is not installed: fatbin_writer.py's containers")
@@ -234,6 +262,7 @@ def main():
         build(os.path.join(root, "opt/app/lib/libk80.so"), "80", "80")
         test_sysroot(tmp, root)
         test_matrix(tmp, root)
+        test_many(tmp, root)
         test_image(tmp, root)
         test_wheel(tmp)
     return summary(SKIPS)

@@ -5,6 +5,7 @@
  * Hand-built ELF files always; real nvcc executables (static by default, --cudart=shared) where
  * nvcc is installed (/usr/local/cuda/bin/nvcc or PATH), skipped visibly otherwise.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -58,17 +59,46 @@ static struct buf elf_with(const char *rodata, size_t len)
 	return make_elf(true, 62, 0, 0, secs, 1);
 }
 
-/* cudart_ident_static() of an ELF whose .rodata holds the n bytes ro: found, and version */
+/* A file in memory read through a cudart_ident_reader, counting the bytes read; fail: every
+ * read fails with EIO. */
+struct rodata_file {
+	const uint8_t *p;
+	size_t len, bytes_read;
+	bool fail;
+};
+
+static ssize_t rodata_read(void *userdata, uint64_t off, void *buf, size_t n)
+{
+	struct rodata_file *m = userdata;
+
+	if (m->fail)
+		return -EIO;
+	if (off > m->len)
+		return 0;
+	n = n < m->len - off ? n : (size_t)(m->len - off);
+	memcpy(buf, m->p + off, n);
+	m->bytes_read += n;
+	return (ssize_t)n;
+}
+
+/* cudart_ident_static() of an ELF whose .rodata holds the n bytes ro: found, and version; the
+ * same through a reader (cudart_ident_static_read(), what the scanner uses on mapped files) */
 static void static_case(const char *ro, size_t n, int want, const char *want_version)
 {
-	struct cudart_ident id = { 0 };
+	struct cudart_ident id = { 0 }, id2 = { 0 };
 	struct buf el = elf_with(ro, n);
+	struct rodata_file m = { .p = el.p, .len = el.len };
 
 	assert_int_equal(cudart_ident_static(el.p, el.len, &id), want);
 	if (want)
 		assert_true(id.is_static);
 	if (want_version)
 		assert_string_equal(id.version, want_version);
+	assert_int_equal(cudart_ident_static_read(el.p, el.len,
+						  &(struct cudart_ident_reader){ rodata_read, &m },
+						  &id2),
+			 want);
+	assert_memory_equal(&id, &id2, sizeof(id));
 	free(el.p);
 }
 
@@ -94,6 +124,43 @@ static void test_static(void **state)
 	/* not ELF, or too short */
 	assert_int_equal(cudart_ident_static((const uint8_t *)marker, sizeof(marker), &id), 0);
 	assert_int_equal(cudart_ident_static((const uint8_t *)"\177ELF", 4, &id), 0);
+}
+
+/* Through a reader, .rodata is read in CUDART_IDENT_CHUNK pieces: strings that straddle a
+ * piece's end are found, the version that follows nvlink's string too, and a read that fails
+ * is an error, never "not bundled". */
+static void test_static_chunks(void **state)
+{
+	size_t n = 3 * CUDART_IDENT_CHUNK;
+	char *ro = calloc(1, n);
+	struct cudart_ident id = { 0 }, id2 = { 0 };
+	struct buf el;
+	struct rodata_file m = { 0 };
+	struct cudart_ident_reader rd = { rodata_read, &m };
+
+	assert_non_null(ro);
+	memcpy(ro + CUDART_IDENT_CHUNK - 10, marker, sizeof(marker));
+	memcpy(ro + 2 * CUDART_IDENT_CHUNK - 40, tools, sizeof(tools));
+	el = elf_with(ro, n);
+	m = (struct rodata_file){ .p = el.p, .len = el.len };
+	assert_int_equal(cudart_ident_static(el.p, el.len, &id), 1);
+	assert_string_equal(id.version, "12.8");
+	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, &id2), 1);
+	assert_memory_equal(&id, &id2, sizeof(id));
+	m.fail = true;
+	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, &id2), -EIO);
+	free(el.p);
+	/* every placement of the marker around the first piece's end */
+	for (size_t at = CUDART_IDENT_CHUNK - sizeof(marker); at <= CUDART_IDENT_CHUNK + 1; at++) {
+		memset(ro, 'x', n);
+		memcpy(ro + at, marker, sizeof(marker) - 1);
+		el = elf_with(ro, n);
+		m = (struct rodata_file){ .p = el.p, .len = el.len };
+		assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, &id2), 1);
+		assert_string_equal(id2.version, "");
+		free(el.p);
+	}
+	free(ro);
 }
 
 static const char *nvcc;
@@ -153,6 +220,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_linked),
 		cmocka_unit_test(test_static),
+		cmocka_unit_test(test_static_chunks),
 		cmocka_unit_test(test_nvcc_builds),
 	};
 	int rv;
