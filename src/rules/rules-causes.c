@@ -105,6 +105,9 @@ const struct rule_edge rule_causes[] = {
 	  "with no GPU on the bus no NVIDIA driver can load: the toolkit's missing driver is the "
 	  "missing GPU" },
 	/* ---- hardware faults the driver reports ---- */
+	{ "hardware.gpu-lost", "driver.xid-errors",
+	  "Xid 79 is the driver's record of the GPU falling off the bus, and the Xids after it "
+	  "are calls on a GPU that no longer answers: power-cycling the lost GPU ends them" },
 	{ "hardware.pcie-link-down", "driver.xid-errors",
 	  "a GPU whose link no longer trains has fallen off the bus: Xid 79 (and the Xids of "
 	  "every call that then fails) is the driver's record of the same event" },

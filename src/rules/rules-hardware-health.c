@@ -469,10 +469,38 @@ static const struct snap_node *lost_fact(const struct snap_node *d, const char *
 	return NULL;
 }
 
+/* The first Xid 79 ("GPU has fallen off the bus") of the kernel log, or NULL; *ret_x its index. */
+static const struct snap_node *xid_fallen_off(const struct snap_node *xids, size_t *ret_x)
+{
+	for (size_t x = 0; x < snap_count(xids); x++) {
+		int64_t code = 0;
+
+		if (snap_int(snap_child(snap_at(xids, x), "code"), &code) && code == 79) {
+			*ret_x = x;
+			return snap_at(xids, x);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A GPU NVML counts but cannot open: nvmlDeviceGetHandleByIndex failed (nvidia-smi "Unable to
+ * determine the device handle for GPU …: Unknown Error") while the kernel log holds an Xid 79.
+ * Which error NVML gives a GPU that fell off depends on the driver and on when it is asked
+ * (GPU_IS_LOST, or UNKNOWN as in NVIDIA/open-gpu-kernel-modules#387, fixed by reseating it);
+ * the Xid is the driver's own record of the fall.
+ */
+static bool handle_failed(const struct snap_node *d)
+{
+	return snap_state(snap_child(d, "index")) == FACT_ERROR;
+}
+
 RULE_CHECK(check_gpu_lost)
 {
 	const struct snap_node *devs = nvml_devices(c, root);
 	const struct snap_node *xids = snap_get(root, "driver.xid_events");
+	size_t xi = 0;
+	const struct snap_node *fell = xid_fallen_off(xids, &xi);
 
 	for (size_t i = 0; i < snap_count(devs); i++) {
 		const struct snap_node *d = snap_at(devs, i);
@@ -481,28 +509,35 @@ RULE_CHECK(check_gpu_lost)
 		struct finding *f;
 		char name[96], label[160];
 
-		if (!v)
+		if (!v && fell && handle_failed(d)) {
+			v = snap_child(d, "index");
+			key = "index";
+		} else if (!v)
 			continue;
 		if (dev_usable(d))
 			dev_label(d, i, label, sizeof(label));
 		else
 			snprintf(label, sizeof(label), "GPU %zu", i);
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, label,
-				 "%s is lost: NVML answers NVML_ERROR_GPU_IS_LOST (it has fallen "
-				 "off the bus or stopped answering); nothing can use it until the "
-				 "machine is power-cycled",
-				 label);
+		if (error_names(v, "GPU_IS_LOST"))
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, label,
+				"%s is lost: NVML answers NVML_ERROR_GPU_IS_LOST (it has "
+				"fallen off the bus or stopped answering); nothing can use it "
+				"until the machine is power-cycled",
+				label);
+		else
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, label,
+				"%s is lost: NVML cannot open it (%s) and the kernel log has "
+				"Xid 79 on PCI:%s, \"GPU has fallen off the bus\"; nothing can "
+				"use it until the machine is power-cycled",
+				label, snap_error(v) ?: "an error",
+				snap_get_str(fell, "bus_id") ?: "?");
 		snprintf(name, sizeof(name), "driver.nvml.devices.%zu.%s", i, key ?: "?");
 		finding_fact(f, name, v);
-		for (size_t x = 0; x < snap_count(xids); x++) {
-			const struct snap_node *e = snap_at(xids, x);
-			int64_t code = 0;
-
-			if (snap_int(snap_child(e, "code"), &code) && code == 79) {
-				snprintf(name, sizeof(name), "driver.xid_events.%zu.code", x);
-				finding_fact(f, name, snap_child(e, "code"));
-				break;
-			}
+		if (fell) {
+			snprintf(name, sizeof(name), "driver.xid_events.%zu.code", xi);
+			finding_fact(f, name, snap_child(fell, "code"));
 		}
 		finding_rule_fix(f);
 		finding_rule_verify(f);

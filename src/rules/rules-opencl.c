@@ -8,6 +8,7 @@
  * (NVIDIA's libnvidia-opencl), amdgpu (ROCm's or Mesa's), i915/xe (intel-opencl-icd).
  */
 #include <stdio.h>
+#include <sys/types.h>
 #include <string.h>
 
 #include "rules/rules-intel.h"
@@ -61,6 +62,83 @@ bool opencl_gpu_icd_registered(const struct snap_node *root)
 	return false;
 }
 
+/*
+ * Which kernel drivers' GPUs a vendor ICD drives, told by its library's name: NVIDIA's
+ * libnvidia-opencl (nvidia), ROCm's libamdocl64 and the older libamdocl-orca64 (amdgpu),
+ * Intel's compute runtime libigdrcl (i915, xe), Mesa's Clover libMesaOpenCL (amdgpu: radeonsi)
+ * and Rusticl libRusticlOpenCL (amdgpu, i915, xe: radeonsi, iris). NULL for a name not known.
+ */
+static const char *const *icd_drivers(const char *library)
+{
+	static const char *const nvidia[] = { "nvidia", NULL }, *const amd[] = { "amdgpu", NULL },
+				 *const intel[] = { "i915", "xe", NULL },
+				 *const rusticl[] = { "amdgpu", "i915", "xe", NULL };
+	static const struct {
+		const char *prefix;
+		const char *const *drivers;
+	} known[] = {
+		{ "libnvidia-opencl", nvidia },	 { "libamdocl", amd },
+		{ "libigdrcl", intel },		 { "libMesaOpenCL", amd },
+		{ "libRusticlOpenCL", rusticl },
+	};
+	const char *base = strrchr(library, '/');
+
+	base = base ? base + 1 : library;
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (startswith(base, known[i].prefix))
+			return known[i].drivers;
+	return NULL;
+}
+
+static bool icd_drives(const char *library, const char *driver)
+{
+	const char *const *d = library && driver ? icd_drivers(library) : NULL;
+
+	for (; d && *d; d++)
+		if (streq(*d, driver))
+			return true;
+	return false;
+}
+
+/*
+ * Another registered ICD that drives GPUs of `driver` and whose library is installed, or may
+ * be (its resolution not known): only a library known absent leaves the GPU without it.
+ */
+static bool other_icd_drives(const struct snap_node *icds, size_t skip, const char *driver)
+{
+	for (size_t i = 0; i < snap_count(icds); i++) {
+		const struct snap_node *f = snap_at(icds, i);
+
+		if (i != skip && snap_state(snap_get(f, "resolved.path")) != FACT_ABSENT &&
+		    icd_drives(snap_get_str(f, "library"), driver))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The index in hardware.gpus of the bound GPU this missing ICD was installed for when no other
+ * ICD drives it, or -1. No OpenCL platform reaches that GPU then: ocl-icd skips the ICD ("=>
+ * skipping ICD", illinois-scicomp/machine-shop-maintenance#57, "AMD CL not working") and an
+ * OpenCL program finds no GPU device (NVIDIA's ICD not found: machine-shop-maintenance#68).
+ * Where another platform still drives it, the loader lists one platform fewer (clinfo prints
+ * the dlerror line, then the other platforms: ROCm/clr#15): a warning.
+ */
+static ssize_t gpu_left_without_opencl(const struct snap_node *root, const struct snap_node *icds,
+				       size_t i)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	const char *lib = snap_get_str(snap_at(icds, i), "library");
+
+	for (size_t g = 0; g < snap_count(gpus); g++) {
+		const char *drv = snap_get_str(snap_at(gpus, g), "driver");
+
+		if (icd_drives(lib, drv) && !other_icd_drives(icds, i, drv))
+			return (ssize_t)g;
+	}
+	return -1;
+}
+
 RULE_CHECK(check_opencl_icd_library_missing)
 {
 	const struct snap_node *icds = icd_files(c, root);
@@ -69,6 +147,9 @@ RULE_CHECK(check_opencl_icd_library_missing)
 		const struct snap_node *f = snap_at(icds, i);
 		const struct snap_node *p = snap_get(f, "resolved.path");
 		const char *lib = snap_get_str(f, "library");
+		const struct snap_node *g = NULL;
+		const char *absent;
+		ssize_t gi;
 		char name[96];
 		struct finding *fd;
 
@@ -78,12 +159,31 @@ RULE_CHECK(check_opencl_icd_library_missing)
 		    !lib_need_determined(c, lib, snap_child(f, "resolved")) ||
 		    snap_state(p) == FACT_PRESENT)
 			continue;
-		fd = rule_finding(c, GPUENV_SEVERITY_WARNING, lib,
-				  "%s names %s, which is not installed: the ICD loader leaves "
-				  "this OpenCL platform out",
-				  snap_get_str(f, "path") ?: "an ICD file", lib);
+		/* A bare name goes through dlopen(3)'s search: it may be installed elsewhere. */
+		absent = strchr(lib, '/') ? "which is not installed"
+					  : "which the dynamic loader's search does not find";
+		gi = gpu_left_without_opencl(root, icds, i);
+		if (gi >= 0)
+			g = snap_at(snap_get(root, "hardware.gpus"), (size_t)gi);
+		if (g)
+			fd = rule_finding(c, GPUENV_SEVERITY_ERROR, lib,
+					  "%s names %s, %s: the ICD loader leaves this OpenCL "
+					  "platform out, and no other installed ICD drives the GPU "
+					  "at %s (%s): OpenCL programs find no GPU device",
+					  snap_get_str(f, "path") ?: "an ICD file", lib, absent,
+					  snap_get_str(g, "bus_id") ?: "?",
+					  snap_get_str(g, "driver"));
+		else
+			fd = rule_finding(c, GPUENV_SEVERITY_WARNING, lib,
+					  "%s names %s, %s: the ICD loader leaves this OpenCL "
+					  "platform out",
+					  snap_get_str(f, "path") ?: "an ICD file", lib, absent);
 		if (!fd)
 			return;
+		if (g) {
+			snprintf(name, sizeof(name), "hardware.gpus.%zd.driver", gi);
+			finding_fact(fd, name, snap_child(g, "driver"));
+		}
 		snprintf(name, sizeof(name), "runtime.opencl.icd_files.%zu.library", i);
 		finding_fact(fd, name, snap_child(f, "library"));
 		snprintf(name, sizeof(name), "runtime.opencl.icd_files.%zu.resolved.path", i);

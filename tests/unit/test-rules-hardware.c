@@ -300,6 +300,29 @@ static void test_health(void **state)
 		       "NVML_ERROR_GPU_IS_LOST (15): GPU is lost");
 	YES(s, "hardware.gpu-lost", GPUENV_SEVERITY_ERROR, "NVML_ERROR_GPU_IS_LOST");
 	snapshot_unref(s);
+
+	/* A GPU NVML cannot open with another error: lost only where the kernel log has Xid 79
+	 * (NVIDIA/open-gpu-kernel-modules#387: "Unable to determine the device handle for GPU
+	 * 0000:0B:00.0: Unknown Error", fixed by reseating the GPU). */
+	s = base();
+	nvml_dev(s, "00000000:07:00.0");
+	d = snap_append_object(
+		(struct snap_node *)snap_get(snapshot_root(s), "driver.nvml.devices"));
+	snap_set_state(d, "index", FACT_ERROR, "nvml:nvmlDeviceGetHandleByIndex_v2",
+		       "NVML_ERROR_UNKNOWN (999): Unknown Error");
+	NO(s, "hardware.gpu-lost");
+	d2 = snap_append_object(snap_array(node(s, "driver"), "xid_events"));
+	snap_set_int(d2, "code", 48, "/var/log/kern.log");
+	snap_set_str(d2, "bus_id", "0000:0b:00", "/var/log/kern.log");
+	NO(s, "hardware.gpu-lost");
+	d2 = snap_append_object(
+		(struct snap_node *)snap_get(snapshot_root(s), "driver.xid_events"));
+	snap_set_int(d2, "code", 79, "/var/log/kern.log");
+	snap_set_str(d2, "bus_id", "0000:0b:00", "/var/log/kern.log");
+	YES(s, "hardware.gpu-lost", GPUENV_SEVERITY_ERROR,
+	    "GPU 1 is lost: NVML cannot open it (NVML_ERROR_UNKNOWN (999): Unknown Error) and the "
+	    "kernel log has Xid 79 on PCI:0000:0b:00");
+	snapshot_unref(s);
 }
 
 /* A device read from pasted text (gpuenv explain: nvidia-smi -q prints no index) is judged on

@@ -375,12 +375,38 @@ static void test_opencl(void **state)
 	YES(s, "runtime.opencl-no-platforms", GPUENV_SEVERITY_WARNING, "no platform");
 	snapshot_unref(s);
 
+	/* the Arc's only ICD does not load: no OpenCL platform reaches the GPU */
 	s = base();
 	arc(s, "i915");
 	icd(s, "libigdrcl.so", false, false);
-	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_WARNING, "libigdrcl.so");
+	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_ERROR, "no GPU device");
 	/* the platforms were not listed (no live session): skipped, not fine */
 	SKIPPED(s, "runtime.opencl-no-platforms");
+	snapshot_unref(s);
+
+	/* Mesa's Rusticl still drives it (and a CPU ICD does not count): one platform fewer */
+	s = base();
+	arc(s, "i915");
+	icd(s, "libigdrcl.so", false, false);
+	icd(s, "libpocl.so.2", true, true);
+	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_ERROR, "0000:18:00.0");
+	icd(s, "libRusticlOpenCL.so.1", false, true);
+	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_WARNING, "libigdrcl.so");
+	snapshot_unref(s);
+
+	/* Intel's ICD left behind on an NVIDIA machine: no GPU it was installed for */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	icd(s, "libigdrcl.so", false, false);
+	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_WARNING, "libigdrcl.so");
+	snapshot_unref(s);
+
+	/* NVIDIA's ICD by bare name, not found: the error says so, not "not installed" */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	icd(s, "libnvidia-opencl.so.1", false, false);
+	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_ERROR,
+	    "dynamic loader's search does not find");
 	snapshot_unref(s);
 
 	s = base();

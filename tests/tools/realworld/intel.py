@@ -422,14 +422,22 @@ def opencl_icd_missing():
     dst, root = intel_base("intel-arc-opencl-icd-missing", 0x56a0, 0x1020)
     kern_log(root, "maria-ws", HEALTHY_LOG)
     opencl_icd(root, make=False)
-    dpkg(root, {"ocl-icd-libopencl1": "2.3.1-1"})
+    # Mesa's Rusticl (mesa-opencl-icd) still drives the Arc through iris once RUSTICL_ENABLE
+    # names the driver (Mesa docs/rusticl.rst), so one OpenCL platform is left for the GPU.
+    opencl_icd(root, "rusticl.icd", "libRusticlOpenCL.so.1", make=False)
+    so(root, "usr/lib/x86_64-linux-gnu/libRusticlOpenCL.so.1.0.0", "libRusticlOpenCL.so.1")
+    link(root, "usr/lib/x86_64-linux-gnu/libRusticlOpenCL.so.1", "libRusticlOpenCL.so.1.0.0")
+    dpkg(root, {"ocl-icd-libopencl1": "2.3.1-1", "mesa-opencl-icd": "24.0.5-1ubuntu1"})
     ini(dst, TOPIC,
         "An Arc A770 with i915 and its firmware loaded: /etc/OpenCL/vendors/intel.icd names "
         "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so, which is gone (intel-opencl-icd "
-        "removed, its conffile left): the ICD loader leaves the platform out. A warning",
+        "removed, its conffile left): the ICD loader leaves Intel's platform out, while Mesa's "
+        "Rusticl (rusticl.icd, RUSTICL_ENABLE=iris) still drives the GPU. A warning",
         "Constructed (warning only, no public report needed): intel-opencl-icd's ICD file and "
-        "library path as Ubuntu's package installs them; " + SRC_INTEL_BASE,
-        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, "", devices())
+        "library path as Ubuntu's package installs them, mesa-opencl-icd's rusticl.icd naming "
+        "libRusticlOpenCL.so.1 (Ubuntu 24.04's package); " + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+         "RUSTICL_ENABLE": "iris"}, "", devices())
     ldso_cache(dst)
 
 

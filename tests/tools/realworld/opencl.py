@@ -3,11 +3,14 @@
 the fake loader tests/fakes/fake-opencl.c scripted by the scenario's [opencl] sections) against
 the ICD files, the render node and the user's groups. The trees are the Intel base of
 realworld/intel.py (intel_base())."""
-from realworld.common import UBUNTU2004_OS_RELEASE, dpkg, ini, ldso_cache, real_world, w
+from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, dpkg, ini, ldso_cache,
+                              move_kernel, real_world, so, w)
+from realworld.driver import DEBIAN12, userspace
 from realworld.intel import SRC_INTEL_BASE, devices, intel_base, kern_log, opencl_icd
 
 TOPIC = "opencl"
-FIXTURES = ("rw-intel-uhd630-opencl-no-render-group", "rw-intel-uhd630-opencl-render-group")
+FIXTURES = ("rw-intel-uhd630-opencl-no-render-group", "rw-intel-uhd630-opencl-render-group",
+            "rw-debian-tesla-nvidia-icd-not-found")
 
 OCL_ARGS = "--opencl-lib @FAKES@/libOpenCL.so.1 --vendor-timeout 2000"
 # What the loader answers with Intel's ICD unable to open the render node: the compute runtime
@@ -85,6 +88,56 @@ def render_group():
     ldso_cache(dst)
 
 
+def stout_nvidia_icd():
+    """illinois-scicomp/machine-shop-maintenance#68: NVIDIA's ICD names libnvidia-opencl.so.1,
+    which the Debian Tesla packages put under nvidia/tesla/, off the loader's path; no other
+    ICD drives the GPU, so OpenCL finds no NVIDIA platform (the admin fixed the path)."""
+    name = "rw-debian-tesla-nvidia-icd-not-found"
+    drv = "525.85.12"
+    dst, root = base_root(name, 0x1db4, 0x1214, "Tesla V100-PCIE-16GB", drv)
+    rel = "6.1.0-3-amd64"
+    move_kernel(root, "6.8.0-45-generic", rel)
+    w(root, "etc/os-release", DEBIAN12)
+    userspace(root, drv)
+    for attr in ("current_link_speed", "max_link_speed"):  # a V100 PCIe board is Gen3
+        w(root, f"sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/{attr}", "8.0 GT/s PCIe\n")
+    w(root, "etc/OpenCL/vendors/nvidia.icd", "libnvidia-opencl.so.1\n")
+    so(root, "usr/lib/x86_64-linux-gnu/nvidia/tesla/libnvidia-opencl.so.1",
+       "libnvidia-opencl.so.1")
+    ini(dst, TOPIC,
+        "A Debian server with a Tesla GPU on NVIDIA's driver from Debian's Tesla packages: "
+        "/etc/OpenCL/vendors/nvidia.icd names the bare libnvidia-opencl.so.1, which is only "
+        "under /usr/lib/x86_64-linux-gnu/nvidia/tesla/, a directory neither ld.so.cache nor "
+        "LD_LIBRARY_PATH searches: the ICD loader cannot open it, no other ICD drives the GPU, "
+        "and OpenCL programs (pyopencl) find no NVIDIA platform",
+        "Rebuilt from https://github.com/illinois-scicomp/machine-shop-maintenance/issues/68 "
+        "(pasted: `find . -name libnvidia-opencl.so.1` under /usr finding only "
+        "./lib/x86_64-linux-gnu/nvidia/tesla/libnvidia-opencl.so.1, and `cat "
+        "/etc/OpenCL/vendors/nvidia.icd` printing libnvidia-opencl.so.1; the admin: 'Should be "
+        "all fixed'); not in the report and chosen here: the GPU (a Tesla V100 PCIe, "
+        "10de:1db4, its Gen3 link), the driver release (525.85.12, the Tesla branch of "
+        "early 2023), Debian 12 "
+        "and its 6.1.0-3-amd64 kernel (the thread names no release), the driver's libcuda and "
+        "libnvidia-ml on the multiarch path, no other ICD file (the thread lists none); "
+        "library files are [elf] stand-ins with the real SONAMEs, etc/ld.so.cache written by "
+        "glibc's ldconfig -r over the tree; " + SRC_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/illinois-scicomp/machine-shop-maintenance/issues/68",
+            "find . -name libnvidia-opencl.so.1: ./lib/x86_64-linux-gnu/nvidia/tesla/"
+            "libnvidia-opencl.so.1; cat /etc/OpenCL/vendors/nvidia.icd: libnvidia-opencl.so.1",
+            "NVIDIA's ICD file names libnvidia-opencl.so.1 by bare name, but the library is "
+            "only in nvidia/tesla/, which the dynamic loader does not search, so the ICD loader "
+            "skips NVIDIA's platform and no OpenCL platform drives the GPU; the admin fixed "
+            "the ICD's path",
+            "runtime.opencl-icd-library-missing", "runtime", "yes"),
+        "[devices]\n/dev/nvidia0 = c 195:0 0666 0:0\n/dev/nvidiactl = c 195:255 0666 0:0\n"
+        "/dev/nvidia-uvm = c 510:0 0666 0:0\n/dev/nvidia-uvm-tools = c 510:1 0666 0:0\n",
+        f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = {drv}, -, none, NVIDIA\n")
+    ldso_cache(dst)
+
+
 def write():
     no_render_group()
     render_group()
+    stout_nvidia_icd()
