@@ -3,11 +3,12 @@
 driver files: the spec names libraries by their versioned file names, a driver upgrade
 replaces them, and crun refuses to start a container whose mount source is gone
 (container.cdi-spec-stale). Written by tests/tools/mk-real-world-fixtures.py containers2."""
-from realworld.common import fresh, ini, link, real_world, w
+from realworld.common import ARCH_OS_RELEASE, fresh, ini, link, real_world, w
 
 TOPIC = "containers2"
 FIXTURES = ("rw-cdi-fedora39-spec-550.54.14-driver-550.67",
-            "rw-cdi-ubuntu-spec-535.161.07-driver-535.171.04")
+            "rw-cdi-ubuntu-spec-535.161.07-driver-535.171.04",
+            "rw-cdi-arch-egl-wayland-1.1.13-updated")
 
 FEDORA39_OS_RELEASE = (
     'NAME="Fedora Linux"\nVERSION="39 (Workstation Edition)"\nID=fedora\nVERSION_ID=39\n'
@@ -39,13 +40,15 @@ DEVICES = ("[devices]\n/dev/nvidia0 = c 195:0 0666 0:0\n/dev/nvidiactl = c 195:2
            "/dev/nvidia-uvm-tools = c 509:1 0666 0:0\n")
 
 
-def cdi_spec(libdir, version, bus):
+def cdi_spec(libdir, version, bus, extra=()):
     """/etc/cdi/nvidia.yaml in the layout of `nvidia-ctk cdi generate` (cdiVersion 0.5.0: the
     top-level containerEdits with the control nodes, the update-ldcache hook and the driver's
     libraries mounted by versioned file name; devices "0" and "all")."""
     mounts = "".join(f"  - containerPath: {libdir}/{lib}.so.{version}\n"
                      f"    hostPath: {libdir}/{lib}.so.{version}\n" + MOUNT_OPTS
                      for lib in SPEC_LIBS)
+    mounts += "".join(f"  - containerPath: {p}\n    hostPath: {p}\n" + MOUNT_OPTS
+                      for p in extra)
     device = ("- containerEdits:\n    deviceNodes:\n    - path: /dev/nvidia0\n"
               "    - path: /dev/dri/card1\n    - path: /dev/dri/renderD128\n"
               "    hooks:\n    - args:\n      - nvidia-ctk\n      - hook\n"
@@ -168,6 +171,54 @@ def ubuntu_535_171():
         DEVICES)
 
 
+def arch_egl_wayland():
+    # NVIDIA/nvidia-container-toolkit#692 (also containers/podman#23935): Arch Linux, RTX 4090,
+    # podman 5.2.2; after `pacman -Syu` every `podman run --gpus all` fails: crun cannot stat
+    # /usr/lib/libnvidia-egl-wayland.so.1.1.13, which the CDI spec mounts, while the update
+    # installed libnvidia-egl-wayland.so.1.1.16; `nvidia-ctk cdi generate` fixed it (the
+    # reporter's confirmation of the answer).
+    drv = "560.35.03"
+    dst, root = podman_host("rw-cdi-arch-egl-wayland-1.1.13-updated", ARCH_OS_RELEASE,
+                            "6.10.9-arch1-2", drv, "Fri Aug 16 21:42:42 UTC 2024",
+                            "14.2.1 20240805 (GCC)")
+    # the driver's own files are those the spec names: only the EGL Wayland library changed
+    for lib in SPEC_LIBS:
+        w(root, f"usr/lib/{lib}.so.{drv}", b"", 0o755)
+    w(root, "usr/lib/libnvidia-egl-wayland.so.1.1.16", b"", 0o755)
+    link(root, "usr/lib/libnvidia-egl-wayland.so.1", "libnvidia-egl-wayland.so.1.1.16")
+    w(root, "etc/cdi/nvidia.yaml",
+      cdi_spec("/usr/lib", drv, "0000:01:00.0", ("/usr/lib/libnvidia-egl-wayland.so.1.1.13",)))
+    ini(dst, TOPIC,
+        "Arch Linux with an RTX 4090 and podman 5.2.2 after `pacman -Syu`: the update replaced "
+        "libnvidia-egl-wayland.so.1.1.13 by 1.1.16, and /etc/cdi/nvidia.yaml still mounts the "
+        "1.1.13 file, so crun refuses every container started with --gpus all; the driver's "
+        "own files the spec names are still there",
+        "Rebuilt from https://github.com/NVIDIA/nvidia-container-toolkit/issues/692 (pasted: "
+        "the `podman run -it -d --pod my-own-pod --gpus all my-own-image:latest` line, crun's "
+        "\"cannot stat `/usr/lib/libnvidia-egl-wayland.so.1.1.13`\", '1.1.16 version, which "
+        "_does_ exist in /usr/lib'; the answer `sudo nvidia-ctk cdi generate "
+        "--output=/etc/cdi/nvidia.yaml` and the reporter's 'yes, that fixes it'); the spec is in "
+        "the layout `nvidia-ctk cdi generate` writes (cdiVersion 0.5.0, libraries mounted by "
+        "versioned file name, cut to eleven of the driver's and the EGL Wayland one); "
+        "placeholders, not in the report: the driver version (560.35.03, Arch's nvidia package "
+        "in September 2024) and its files present on the host as the spec names them (the "
+        "report names no other missing file), Arch's os-release (verbatim), the kernel release "
+        "and the module's build line, /proc/modules, the GPU's bus id and DRM nodes, the "
+        "device nodes (nvidia-uvm's dynamic major); binaries and libraries are empty stand-ins "
+        "(only their presence is read)",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/bin"},
+        real_world(
+            "https://github.com/NVIDIA/nvidia-container-toolkit/issues/692",
+            "Error: crun: cannot stat `/usr/lib/libnvidia-egl-wayland.so.1.1.13`: No such file "
+            "or directory: OCI runtime attempted to invoke a command that was not found",
+            "the CDI spec mounts libnvidia-egl-wayland.so.1.1.13, which a package update "
+            "replaced by 1.1.16; the spec must be generated again after such updates "
+            "(`nvidia-ctk cdi generate` fixed it)",
+            "container.cdi-spec-stale", "container", "yes"),
+        DEVICES)
+
+
 def write():
     fedora39_550_67()
     ubuntu_535_171()
+    arch_egl_wayland()
