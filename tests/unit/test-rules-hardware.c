@@ -300,6 +300,19 @@ static void test_health(void **state)
 		       "NVML_ERROR_GPU_IS_LOST (15): GPU is lost");
 	YES(s, "hardware.gpu-lost", GPUENV_SEVERITY_ERROR, "NVML_ERROR_GPU_IS_LOST");
 	snapshot_unref(s);
+
+	/* A GPU NVML counts but cannot open (its handle: NVML_ERROR_UNKNOWN, nvidia-smi "Unable
+	 * to determine the device handle … Unknown Error") stopped answering; Unknown Error of
+	 * another call on an open GPU is only that call's skip. */
+	s = base();
+	d = nvml_dev(s, "00000000:18:00.0");
+	snap_set_state(d, "temperature_c", FACT_ERROR, "nvml:nvmlDeviceGetTemperature",
+		       "NVML_ERROR_UNKNOWN (999): Unknown Error");
+	NO(s, "hardware.gpu-lost");
+	snap_set_state(d, "index", FACT_ERROR, "nvml:nvmlDeviceGetHandleByIndex_v2",
+		       "NVML_ERROR_UNKNOWN (999): Unknown Error");
+	YES(s, "hardware.gpu-lost", GPUENV_SEVERITY_ERROR, "NVML counts it but cannot open it");
+	snapshot_unref(s);
 }
 
 int main(void)
