@@ -37,6 +37,8 @@ struct walk {
 	/* driver version candidates, by priority (index 0 wins) */
 	char *ver[5];
 	char *ver_src[5];
+	struct cdi_spec *spec; /* host_paths collected here */
+	size_t n_host_paths;
 };
 
 enum { VER_HOOK_COMPAT, VER_LIBCUDA, VER_LIBNVML, VER_LIBPTXJIT, VER_SYMLINK, _VER_MAX };
@@ -59,6 +61,7 @@ struct cdi_spec *cdi_spec_free(struct cdi_spec *s)
 	free(s->cdi_version);
 	free(s->kind);
 	strv_free(s->devices);
+	strv_free(s->host_paths);
 	free(s->driver_version);
 	free(s->driver_version_source);
 	free(s);
@@ -173,6 +176,13 @@ static int walk_edits(struct walk *w, yaml_node_t *edits, const char *where, uns
 			break;
 		if (!host)
 			continue;
+		if (w->n_host_paths < CDI_MAX_ITEMS) {
+			if ((r = strv_push(&w->spec->host_paths, host)) < 0)
+				return r;
+			w->n_host_paths++;
+		} else {
+			w->spec->host_paths_capped = true;
+		}
 		base = path_basename(host);
 		ver = cdi_driver_lib_version(base);
 		if (!ver)
@@ -351,8 +361,11 @@ int cdi_spec_parse(const char *data, size_t len, struct cdi_spec **ret, struct c
 		goto out;
 	}
 	w.doc = &doc;
+	w.spec = s;
 	r = walk_spec(&w, root, s);
 	if (r >= 0 && !s->devices && !(s->devices = calloc(1, sizeof(char *))))
+		r = -ENOMEM;
+	if (r >= 0 && !s->host_paths && !(s->host_paths = calloc(1, sizeof(char *))))
 		r = -ENOMEM;
 out:
 	for (unsigned k = 0; k < _VER_MAX; k++) {

@@ -5,7 +5,9 @@
  * SPEC.md: cdiVersion, kind ("vendor.com/class"), devices[] {name, containerEdits},
  * containerEdits {env, deviceNodes, mounts[] {hostPath, containerPath}, hooks[] {hookName,
  * path, args}}. It keeps what gpuenv judges: the version, the kind, the device names and
- * the driver version the spec was generated for (cdi-spec.c says where that comes from).
+ * the driver version the spec was generated for (cdi-spec.c says where that comes from), and
+ * the host files its mounts name (a container runtime refuses to start a container whose
+ * mount source is gone).
  * Parsing takes (ptr, len), is pure and capped (CDI_MAX_*).
  */
 #pragma once
@@ -26,6 +28,9 @@ struct cdi_spec {
 	char **devices;		     /* device names in file order (NULL-terminated, never NULL) */
 	char *driver_version;	     /* NULL when no file name or hook names one */
 	char *driver_version_source; /* where driver_version came from, e.g. a mount's hostPath */
+	char **host_paths; /* containerEdits.mounts[].hostPath, top level then each device's, in
+			    * file order, the first CDI_MAX_ITEMS (NULL-terminated, never NULL) */
+	bool host_paths_capped; /* more mounts than CDI_MAX_ITEMS: host_paths is not all */
 };
 
 struct cdi_error {

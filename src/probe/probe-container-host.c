@@ -479,6 +479,45 @@ static bool is_uuid_name(const char *n)
 	return startswith(n, "GPU-") || startswith(n, "MIG-");
 }
 
+/* The host files the spec mounts that are gone: a runtime stats every mount source before
+ * the container starts (crun: "cannot stat `…`: No such file or directory"), so one missing
+ * file, a driver library of an older version or an EGL library a package update renamed,
+ * stops every container that asks for the device. A source that cannot be checked for
+ * another reason makes the list a fact in error: could not tell, not "none missing". */
+static void probe_cdi_host_paths(struct probe_env *pe, struct snap_node *o, const char *path,
+				 const struct cdi_spec *spec)
+{
+	_cleanup_strv_free_ char **missing = NULL;
+	const char *unchecked = NULL;
+	struct snap_node *arr;
+	int uerr = 0;
+
+	STRV_FOREACH(h, spec->host_paths) {
+		struct stat st;
+		int err = root_stat(pe->root, *h, &st);
+
+		if (err == -ENOENT || err == -ENOTDIR) {
+			if (strv_push(&missing, *h) < 0) {
+				snap_set_errno(o, "host_paths_missing", -ENOMEM, path);
+				return;
+			}
+		} else if (err < 0 && !unchecked) {
+			unchecked = *h;
+			uerr = err;
+		}
+	}
+	if (unchecked) {
+		snap_set_errno(o, "host_paths_missing", uerr, unchecked);
+		return;
+	}
+	arr = snap_array(o, "host_paths_missing");
+	STRV_FOREACH(m, missing)
+		snap_append_str(arr, *m, path);
+	snap_set_int(o, "host_paths", (int64_t)strv_length(spec->host_paths), path);
+	if (spec->host_paths_capped)
+		snap_set_bool(o, "host_paths_capped", true, path);
+}
+
 static void probe_cdi_file(struct probe_env *pe, struct snap_node *o, const char *path)
 {
 	_cleanup_(cdi_spec_freep) struct cdi_spec *spec = NULL;
@@ -518,6 +557,7 @@ static void probe_cdi_file(struct probe_env *pe, struct snap_node *o, const char
 		snap_set_state(o, "driver_version", FACT_ABSENT, path,
 			       "no versioned driver library or host-driver-version hook");
 	}
+	probe_cdi_host_paths(pe, o, path, spec);
 }
 
 static void probe_cdi(struct probe_env *pe, struct snap_node *host, const char *snap_dir)

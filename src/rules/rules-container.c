@@ -596,6 +596,41 @@ RULE_CHECK(check_no_nvidia_runtime)
 
 /* ---- container.cdi-spec-stale --------------------------------------------------------------- */
 
+/* A spec of the loaded driver's version (or naming none) can still be stale: a file it
+ * mounts is gone (NVIDIA/nvidia-container-toolkit#692: the EGL Wayland library
+ * libnvidia-egl-wayland.so.1.1.13 replaced by 1.1.16 in a package update), and the runtime
+ * refuses to start the container. true with *ret the finding, false when nothing is missing
+ * or it could not be told (recorded as skipped). */
+static bool stale_by_missing_files(struct rule_ctx *c, const struct snap_node *sp, size_t i,
+				   const char *path, const char *drv, struct finding **ret)
+{
+	const struct snap_node *missing = snap_child(sp, "host_paths_missing");
+	int64_t mounted = 0;
+	char key[96];
+	size_t n;
+
+	if (!rule_need(c, path, "the host files the CDI spec mounts", missing))
+		return false;
+	n = snap_count(missing);
+	if (n == 0) {
+		/* nothing gone: without a version the spec names, whether it is the loaded
+		 * driver's still cannot be told */
+		rule_need(c, path, "the driver version the CDI spec was generated for",
+			  snap_child(sp, "driver_version"));
+		return false;
+	}
+	*ret = rule_finding(c, GPUENV_SEVERITY_ERROR, path,
+			    "the CDI spec %s mounts %s, which is not on this host (%zu of %lld "
+			    "mounted file(s) missing; the loaded driver is %s): the container "
+			    "runtime refuses to start containers given its devices",
+			    path, snap_str(snap_at(missing, 0)) ?: "?", n,
+			    snap_get_int(sp, "host_paths", &mounted) ? (long long)mounted : 0LL,
+			    drv);
+	snprintf(key, sizeof(key), HOST "cdi_specs.%zu.host_paths_missing", i);
+	finding_fact(*ret, key, missing);
+	return true;
+}
+
 RULE_CHECK(check_cdi_spec_stale)
 {
 	const struct snap_node *specs = snap_get(root, HOST "cdi_specs");
@@ -620,21 +655,21 @@ RULE_CHECK(check_cdi_spec_stale)
 			continue;
 		if (!streq(snap_get_str(sp, "kind"), "nvidia.com/gpu"))
 			continue;
-		if (!rule_need(c, path, "the driver version the CDI spec was generated for",
-			       snap_child(sp, "driver_version")) ||
-		    version_cmp_str(sv, drv) == 0)
+		if (sv && version_cmp_str(sv, drv) != 0) {
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, path,
+				"the CDI spec %s was generated for driver %s, the loaded driver is "
+				"%s: it mounts libraries that no longer exist, and containers "
+				"started with --device nvidia.com/gpu=… fail",
+				path, sv, drv);
+			snprintf(key, sizeof(key), HOST "cdi_specs.%zu.driver_version", i);
+			finding_fact(f, key, snap_child(sp, "driver_version"));
+			snprintf(key, sizeof(key), HOST "cdi_specs.%zu.driver_version_source", i);
+			finding_fact(f, key, snap_child(sp, "driver_version_source"));
+			finding_fact(f, "driver.nvidia.module_version", fact);
+		} else if (!stale_by_missing_files(c, sp, i, path, drv, &f)) {
 			continue;
-		f = rule_finding(
-			c, GPUENV_SEVERITY_ERROR, path,
-			"the CDI spec %s was generated for driver %s, the loaded driver is "
-			"%s: it mounts libraries that no longer exist, and containers "
-			"started with --device nvidia.com/gpu=… fail",
-			path, sv, drv);
-		snprintf(key, sizeof(key), HOST "cdi_specs.%zu.driver_version", i);
-		finding_fact(f, key, snap_child(sp, "driver_version"));
-		snprintf(key, sizeof(key), HOST "cdi_specs.%zu.driver_version_source", i);
-		finding_fact(f, key, snap_child(sp, "driver_version_source"));
-		finding_fact(f, "driver.nvidia.module_version", fact);
+		}
 		finding_fix(f, "sudo nvidia-ctk cdi generate --output=%s", path);
 		finding_fix(f, "# regenerate it after every driver upgrade (the toolkit's "
 			       "nvidia-cdi-refresh service does this where installed)");

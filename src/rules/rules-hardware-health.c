@@ -455,13 +455,20 @@ RULE_CHECK(check_pcie_replays)
 
 /* ---- hardware.gpu-lost --------------------------------------------------------------- */
 
-/* The first fact of a device that NVML answered NVML_ERROR_GPU_IS_LOST for, or NULL. */
-static const struct snap_node *lost_fact(const struct snap_node *d, const char **ret_key)
+/* The first fact of a device that NVML answered NVML_ERROR_GPU_IS_LOST for, or NULL. A GPU
+ * NVML counts but cannot give a handle for with NVML_ERROR_UNKNOWN is one that stopped
+ * answering too: nvidia-smi prints "Unable to determine the device handle for GPU <bus>:
+ * Unknown Error" for a board that fell off the bus (NVIDIA/open-gpu-kernel-modules#387, fixed
+ * by reseating it); *ret_unknown says which. */
+static const struct snap_node *lost_fact(const struct snap_node *d, const char **ret_key,
+					 bool *ret_unknown)
 {
 	for (size_t k = 0; k < snap_count(d); k++) {
 		const struct snap_node *v = snap_at(d, k);
 
-		if (error_names(v, "GPU_IS_LOST")) {
+		*ret_unknown =
+			streq(snap_key(v) ?: "", "index") && error_names(v, "NVML_ERROR_UNKNOWN");
+		if (error_names(v, "GPU_IS_LOST") || *ret_unknown) {
 			*ret_key = snap_key(v);
 			return v;
 		}
@@ -505,7 +512,8 @@ RULE_CHECK(check_gpu_lost)
 	for (size_t i = 0; i < snap_count(devs); i++) {
 		const struct snap_node *d = snap_at(devs, i);
 		const char *key = NULL;
-		const struct snap_node *v = lost_fact(d, &key);
+		bool unknown = false;
+		const struct snap_node *v = lost_fact(d, &key, &unknown);
 		struct finding *f;
 		char name[96], label[160];
 
@@ -518,7 +526,15 @@ RULE_CHECK(check_gpu_lost)
 			dev_label(d, i, label, sizeof(label));
 		else
 			snprintf(label, sizeof(label), "GPU %zu", i);
-		if (error_names(v, "GPU_IS_LOST"))
+		if (unknown)
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, label,
+				"%s does not answer: NVML counts it but cannot open it "
+				"(NVML_ERROR_UNKNOWN; nvidia-smi: \"Unable to determine the "
+				"device handle\"), as for a GPU that fell off the bus; nothing "
+				"can use it until it is reset or the machine power-cycled",
+				label);
+		else if (error_names(v, "GPU_IS_LOST"))
 			f = rule_finding(
 				c, GPUENV_SEVERITY_ERROR, label,
 				"%s is lost: NVML answers NVML_ERROR_GPU_IS_LOST (it has "

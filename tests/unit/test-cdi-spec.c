@@ -67,6 +67,11 @@ static void test_fixture_535(void **state)
 	assert_string_equal(s->driver_version_source,
 			    "spec.containerEdits.mounts[11].hostPath "
 			    "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05");
+	/* every mount's source, in file order: what a runtime stats before it starts */
+	assert_int_equal(strv_length(s->host_paths), 36);
+	assert_string_equal(s->host_paths[0], "/run/nvidia-persistenced/socket");
+	assert_string_equal(s->host_paths[11], "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05");
+	assert_false(s->host_paths_capped);
 	cdi_spec_free(s);
 	free(buf);
 }
@@ -102,6 +107,8 @@ static void test_json(void **state)
 	assert_string_equal(
 		s->driver_version_source,
 		"spec.containerEdits.mounts[1].hostPath /usr/lib64/libcuda.so.550.54.15");
+	assert_int_equal(strv_length(s->host_paths), 2);
+	assert_string_equal(s->host_paths[0], "/usr/lib64/libnvidia-ml.so.550.54.15");
 	cdi_spec_free(s);
 }
 
@@ -143,6 +150,8 @@ static void test_version_sources(void **state)
 	assert_string_equal(s->driver_version_source,
 			    "devices[0].containerEdits.hooks[0].args --link "
 			    "libcuda.so.470.256.02::/usr/lib64/libcuda.so.1");
+	assert_non_null(s->host_paths); /* no mounts: an empty list, not NULL */
+	assert_null(s->host_paths[0]);
 	cdi_spec_free(s);
 	s = parse_ok(none, strlen(none));
 	assert_null(s->driver_version);

@@ -301,15 +301,27 @@ static void test_health(void **state)
 	YES(s, "hardware.gpu-lost", GPUENV_SEVERITY_ERROR, "NVML_ERROR_GPU_IS_LOST");
 	snapshot_unref(s);
 
-	/* A GPU NVML cannot open with another error: lost only where the kernel log has Xid 79
-	 * (NVIDIA/open-gpu-kernel-modules#387: "Unable to determine the device handle for GPU
-	 * 0000:0B:00.0: Unknown Error", fixed by reseating the GPU). */
+	/* A GPU NVML counts but cannot open (its handle: NVML_ERROR_UNKNOWN, nvidia-smi "Unable
+	 * to determine the device handle … Unknown Error") stopped answering; Unknown Error of
+	 * another call on an open GPU is only that call's skip. */
+	s = base();
+	d = nvml_dev(s, "00000000:18:00.0");
+	snap_set_state(d, "temperature_c", FACT_ERROR, "nvml:nvmlDeviceGetTemperature",
+		       "NVML_ERROR_UNKNOWN (999): Unknown Error");
+	NO(s, "hardware.gpu-lost");
+	snap_set_state(d, "index", FACT_ERROR, "nvml:nvmlDeviceGetHandleByIndex_v2",
+		       "NVML_ERROR_UNKNOWN (999): Unknown Error");
+	YES(s, "hardware.gpu-lost", GPUENV_SEVERITY_ERROR, "NVML counts it but cannot open it");
+	snapshot_unref(s);
+
+	/* A GPU NVML cannot open with an error other than UNKNOWN or GPU_IS_LOST: lost only
+	 * where the kernel log has Xid 79, the driver's own record of the fall. */
 	s = base();
 	nvml_dev(s, "00000000:07:00.0");
 	d = snap_append_object(
 		(struct snap_node *)snap_get(snapshot_root(s), "driver.nvml.devices"));
 	snap_set_state(d, "index", FACT_ERROR, "nvml:nvmlDeviceGetHandleByIndex_v2",
-		       "NVML_ERROR_UNKNOWN (999): Unknown Error");
+		       "NVML_ERROR_TIMEOUT (10): Timeout");
 	NO(s, "hardware.gpu-lost");
 	d2 = snap_append_object(snap_array(node(s, "driver"), "xid_events"));
 	snap_set_int(d2, "code", 48, "/var/log/kern.log");
@@ -320,7 +332,7 @@ static void test_health(void **state)
 	snap_set_int(d2, "code", 79, "/var/log/kern.log");
 	snap_set_str(d2, "bus_id", "0000:0b:00", "/var/log/kern.log");
 	YES(s, "hardware.gpu-lost", GPUENV_SEVERITY_ERROR,
-	    "GPU 1 is lost: NVML cannot open it (NVML_ERROR_UNKNOWN (999): Unknown Error) and the "
+	    "GPU 1 is lost: NVML cannot open it (NVML_ERROR_TIMEOUT (10): Timeout) and the "
 	    "kernel log has Xid 79 on PCI:0000:0b:00");
 	snapshot_unref(s);
 }
