@@ -132,6 +132,10 @@ static bool put_cudnn(struct pasted_out *o, struct report *r, unsigned no, const
 static void key_value(struct pasted_out *o, struct report *r, unsigned no, const char *key, char *v)
 {
 	r->cont = CONT_NONE;
+	/* the first letters of the keys below: a line of another key (most of a long log's
+	 * "x: y" lines) is passed without the comparisons */
+	if (!strchr("GcCPRON", key[0]))
+		return;
 	if (strcmp(key, "GPU models and configuration") == 0) {
 		if (!*v)
 			r->cont = CONT_GPUS;
@@ -180,6 +184,17 @@ static void key_value(struct pasted_out *o, struct report *r, unsigned no, const
 	}
 }
 
+/* Outside a report, a line (p[0..n), as the text holds it) that cannot start one: its key,
+ * the text before the first ':', holds none of starts_report's keys. Most lines of a long
+ * log: passed without the copy and the key's split. */
+static bool outside(const char *p, size_t n)
+{
+	const char *colon = memchr(p, ':', n);
+	size_t k = colon ? (size_t)(colon - p) : 0;
+
+	return !memmem(p, k, "PyTorch", 7) && !memmem(p, k, "Is debug build", 14);
+}
+
 int pasted_read_collect_env(const char *text, size_t len, struct pasted_facts *out)
 {
 	struct pasted_out o = { .f = out, .reader = "collect-env" };
@@ -189,7 +204,16 @@ int pasted_read_collect_env(const char *text, size_t len, struct pasted_facts *o
 
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
-	while ((line = pasted_lines_next(&it))) {
+	for (;;) {
+		const char *p;
+		size_t n;
+
+		if (!r.in && pasted_lines_peek(&it, &p, &n) && outside(p, n)) {
+			pasted_lines_skip(&it, n);
+			continue;
+		}
+		if (!(line = pasted_lines_next(&it)))
+			break;
 		char *s = pasted_strip(line);
 
 		if (r.in && r.cont != CONT_NONE) {

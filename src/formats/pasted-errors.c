@@ -29,11 +29,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/kernel-log.h"
+#include "formats/pasted-errors-kernel.h"
 #include "formats/pasted-errors.h"
 #include "formats/pasted-scan.h"
 #include "formats/pasted.h"
@@ -397,6 +398,45 @@ struct line {
 	unsigned no;
 };
 
+/* The signs that are not a symptom's needle (pasted_errors_signs: after the symptoms'), and
+ * after them the words read_line's readers key on: the one scan of a line finds them all
+ * (pasted_scan_mark), and a reader runs only on a line that holds the word without which it
+ * reads nothing, rather than each searching every line for its own. */
+enum {
+	MARK_TOO_OLD,	/* read_driver_too_old */
+	MARK_NVML_INIT, /* read_nvml_init */
+	MARK_NVRM,	/* the kernel log's lines, read_wrapped */
+	MARK_CUDA,	/* read_cuda_errors: every name holds it, a code counts only with it */
+	MARKS,		/* the signs end here */
+	LOOK_RUNTIME_NAME = MARKS, /* the runtime's error names all start so */
+	LOOK_DRIVER_NAME,	   /* the driver's */
+	LOOK_ERROR,		   /* the contexts of a bare code (line_codes) */
+	LOOK_CODE,
+	LOOK_CAPABILITY, /* read_torch_capability */
+	LOOK_ARCH_LIST,	 /* read_torch_arch_list */
+	LOOK_TF_CUDNN,	 /* read_tf_cudnn */
+	LOOKS,
+};
+static const struct pasted_needle marks[LOOKS] = {
+	[MARK_TOO_OLD] = { "driver on your system is too old", false },
+	[MARK_NVML_INIT] = { "Failed to initialize NVML: ", false },
+	[MARK_NVRM] = { "NVRM: ", false },
+	[MARK_CUDA] = { "cuda", true },
+	[LOOK_RUNTIME_NAME] = { "cudaError", false },
+	[LOOK_DRIVER_NAME] = { "CUDA_ERROR_", false },
+	[LOOK_ERROR] = { "error", true },
+	[LOOK_CODE] = { "code", true },
+	[LOOK_CAPABILITY] = { " with CUDA capability sm_", false },
+	[LOOK_ARCH_LIST] = { "PyTorch install supports CUDA capabilities ", false },
+	[LOOK_TF_CUDNN] = { "Loaded runtime CuDNN library: ", false },
+};
+
+/* Which of the symptoms' needles, then of marks[], the line holds (the line scan's answer). */
+static bool holds(const bool *found, size_t mark)
+{
+	return found[ARRAY_SIZE(symptoms) + mark];
+}
+
 /* The first k bytes `needle` in p[0..n), or NULL: memmem's answer, found with memchr on the
  * needle's first byte and memcmp there; on a line of a log that is cheaper than memmem's
  * set-up for a long needle, which explain paid for every needle on every line. */
@@ -415,18 +455,6 @@ static const char *find_in(const char *p, size_t n, const char *needle, size_t k
 static const char *find(const struct line *l, const char *needle)
 {
 	return find_in(l->p, l->n, needle, strlen(needle));
-}
-
-/* needle in lower case, its first byte a letter (0x20 set folds only that letter's capital
- * onto it: tolower's answer, without a call per byte) */
-static bool has_ci(const struct line *l, const char *needle)
-{
-	size_t k = strlen(needle);
-
-	for (size_t i = 0; i + k <= l->n; i++)
-		if ((l->p[i] | 0x20) == needle[0] && strncasecmp(l->p + i, needle, k) == 0)
-			return true;
-	return false;
 }
 
 /* The line, trimmed and cut at SYMPTOM_MAX on a UTF-8 boundary. */
@@ -482,15 +510,65 @@ static long number_at(const char *p, const char *end, const char **ret_end)
 	return v;
 }
 
-/* Is the number `code` written in an error context on the line (one that names CUDA)? */
-static bool line_has_code(const struct line *l, int code)
+/* Is the decimal number at p (n digits, the whole run of them) written in an error context:
+ * after one of these words? */
+static bool in_error_context(const struct line *l, const char *p)
 {
 	static const char *const before[] = { "error ", "error: ", "error code ", "error code: ",
 					      "code=",	"code: ",  "error=",	  "(" };
+
+	for (size_t b = 0; b < ARRAY_SIZE(before); b++) {
+		size_t bl = strlen(before[b]);
+
+		if ((size_t)(p - l->p) >= bl && strncasecmp(p - bl, before[b], bl) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The numbers below CODE_BITS written in an error context on the line, a bit each: one walk
+ * over its runs of digits for every code of cuda_errors[] at once. A run is a number as the
+ * code is printed: no digit on either side, no leading zero. */
+#define CODE_BITS 1024u
+struct codes {
+	bool read; /* the bits are filled in (on first use) */
+	uint64_t bits[CODE_BITS / 64];
+};
+
+static void line_codes(const struct line *l, struct codes *c)
+{
+	const char *p = l->p, *end = l->p + l->n;
+
+	memset(c->bits, 0, sizeof(c->bits));
+	c->read = true;
+	while (p < end) {
+		const char *s;
+		unsigned v = 0;
+
+		while (p < end && !isdigit((unsigned char)*p))
+			p++;
+		for (s = p; p < end && isdigit((unsigned char)*p); p++)
+			if (v < CODE_BITS)
+				v = v * 10 + (unsigned)(*p - '0');
+		if (p == s || v >= CODE_BITS || (*s == '0' && p - s > 1))
+			continue;
+		if (in_error_context(l, s))
+			c->bits[v / 64] |= (uint64_t)1 << (v % 64);
+	}
+}
+
+/* Is the number `code` written in an error context on the line (one that names CUDA)? */
+static bool line_has_code(const struct line *l, int code, struct codes *c)
+{
 	char num[16];
 	size_t k = sizeof(num);
 
-	/* the digits, right to left (snprintf's cost on every line naming CUDA) */
+	if (code >= 0 && (unsigned)code < CODE_BITS) {
+		if (!c->read)
+			line_codes(l, c);
+		return c->bits[code / 64] & ((uint64_t)1 << (code % 64));
+	}
+	/* a code past the bits: its digits searched for, right to left (snprintf's cost) */
 	for (unsigned v = (unsigned)code; k == sizeof(num) || v; v /= 10)
 		num[--k] = (char)('0' + v % 10);
 	memmove(num, num + k, sizeof(num) - k);
@@ -502,28 +580,25 @@ static bool line_has_code(const struct line *l, int code)
 			continue;
 		if (p > l->p && isdigit((unsigned char)p[-1]))
 			continue;
-		for (size_t b = 0; b < ARRAY_SIZE(before); b++) {
-			size_t bl = strlen(before[b]);
-
-			if ((size_t)(p - l->p) >= bl && strncasecmp(p - bl, before[b], bl) == 0)
-				return true;
-		}
+		if (in_error_context(l, p))
+			return true;
 	}
 	return false;
 }
 
-static int read_cuda_errors(const struct line *l, struct pasted_facts *out)
+static int read_cuda_errors(const struct line *l, const bool *found, struct pasted_facts *out)
 {
+	struct codes c = { .read = false };
 	int n = 0, r;
 
 	/* every name holds "cuda" or "CUDA", and a bare code counts only on a line naming CUDA */
-	if (!has_ci(l, "cuda"))
+	if (!holds(found, MARK_CUDA))
 		return 0;
 	/* the runtime's names all start "cudaError", the driver's "CUDA_ERROR_" */
-	bool names = find(l, "cudaError") || find(l, "CUDA_ERROR_");
+	bool names = holds(found, LOOK_RUNTIME_NAME) || holds(found, LOOK_DRIVER_NAME);
 	/* every context line_has_code takes holds "(", "error" or "code": most lines that name
 	 * CUDA (a pip list row, a path) have none, and the search for each code is skipped */
-	bool codes = memchr(l->p, '(', l->n) || has_ci(l, "error") || has_ci(l, "code");
+	bool codes = holds(found, LOOK_ERROR) || holds(found, LOOK_CODE) || memchr(l->p, '(', l->n);
 
 	if (!names && !codes)
 		return 0;
@@ -531,7 +606,7 @@ static int read_cuda_errors(const struct line *l, struct pasted_facts *out)
 		const struct cuda_error *e = &cuda_errors[i];
 		bool named = names && (find(l, e->runtime) || (e->driver && find(l, e->driver)));
 
-		if (!named && !(codes && line_has_code(l, e->code)))
+		if (!named && !(codes && line_has_code(l, e->code, &c)))
 			continue;
 		r = add_symptoms(out, e->rules, false, l);
 		if (r < 0)
@@ -717,8 +792,16 @@ static int read_symptoms(const struct line *l, const bool *found, struct pasted_
 	int n = 0, r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms); i++) {
-		if (!(found ? found[i] : find(l, symptoms[i].needle) != NULL) ||
-		    (symptoms[i].also && !find(l, symptoms[i].also)) ||
+		if (found) { /* on to the next needle the line holds */
+			const bool *f = memchr(found + i, true, ARRAY_SIZE(symptoms) - i);
+
+			if (!f)
+				break;
+			i = (size_t)(f - found);
+		} else if (!find(l, symptoms[i].needle)) {
+			continue;
+		}
+		if ((symptoms[i].also && !find(l, symptoms[i].also)) ||
 		    (symptoms[i].unless && find(l, symptoms[i].unless)))
 			continue;
 		r = add_symptoms(out, symptoms[i].rules, symptoms[i].unsure, l);
@@ -731,34 +814,6 @@ static int read_symptoms(const struct line *l, const bool *found, struct pasted_
 	return n;
 }
 
-/* Does the NVRM line at p (n bytes) continue the message whose first line is `first`, its
- * "NVRM: " at first_nvrm? Its part before "NVRM: " is blank (dmesg and journalctl indent
- * a record's later lines) or the first line's own "[sec.usec]" prefix (syslog repeats it);
- * a new Xid or API mismatch starts a message of its own. */
-static bool continues(const struct line *first, const char *first_nvrm, const char *p, size_t n)
-{
-	const char *m = memmem(p, n, "NVRM: ", 6);
-	size_t pre, first_pre = (size_t)(first_nvrm - first->p);
-	bool blank = true;
-
-	if (!m || memmem(m, (size_t)(p + n - m), "NVRM: Xid (", 11) == m ||
-	    memmem(m, (size_t)(p + n - m), "NVRM: API mismatch", 18) == m)
-		return false;
-	pre = (size_t)(m - p);
-	for (size_t i = 0; i < pre && blank; i++)
-		blank = isspace((unsigned char)p[i]);
-	return blank || (pre == first_pre && memchr(p, '[', pre) && memchr(p, ']', pre) &&
-			 memcmp(p, first->p, pre) == 0);
-}
-
-/* The text so far does not end a sentence: the message goes on on the next line. */
-static bool ends_open(const char *s, size_t n)
-{
-	while (n > 0 && isspace((unsigned char)s[n - 1]))
-		n--;
-	return n > 0 && s[n - 1] != '.' && s[n - 1] != '!';
-}
-
 /* A kernel message printed with embedded newlines comes out as several lines ("NVRM: The
  * NVIDIA GPU %04x:%02x:%02x.%x\nNVRM: (PCI ID: %04x:%04x) installed in this system has\nNVRM:
  * fallen off the bus and is not responding to commands.\n", NVIDIA/open-gpu-kernel-modules
@@ -769,49 +824,39 @@ static bool ends_open(const char *s, size_t n)
 static int read_wrapped(const struct line *l, const char *end, struct pasted_facts *out,
 			size_t *ret_lines)
 {
-	const char *nvrm = memmem(l->p, l->n, "NVRM: ", 6), *p = l->p + l->n;
 	char buf[WRAP_BYTES_MAX];
 	struct line joined = { .p = buf, .no = l->no };
-	size_t o = l->n, k = 0;
 
-	if (!nvrm || l->n >= sizeof(buf))
-		return 0;
-	memcpy(buf, l->p, l->n);
-	while (k < WRAP_LINES_MAX && p < end && ends_open(buf, o)) {
-		const char *s = p + 1, *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
-		const char *m;
-
-		if (!continues(l, nvrm, s, (size_t)(e - s)))
-			break;
-		m = (const char *)memmem(s, (size_t)(e - s), "NVRM: ", 6) + 6;
-		if (o + 1 + (size_t)(e - m) >= sizeof(buf))
-			break;
-		buf[o++] = ' ';
-		memcpy(buf + o, m, (size_t)(e - m));
-		o += (size_t)(e - m);
-		p = e;
-		k++;
-	}
-	if (k == 0)
-		return 0;
-	*ret_lines = k;
-	joined.n = o;
-	return read_symptoms(&joined, NULL, out);
+	joined.n = pasted_nvrm_join(l->p, l->n, end, buf, sizeof(buf), WRAP_LINES_MAX, ret_lines);
+	return joined.n ? read_symptoms(&joined, NULL, out) : 0;
 }
 
 static int read_line(const struct line *l, const bool *found, struct pasted_facts *out)
 {
-	static int (*const readers[])(const struct line *, struct pasted_facts *) = {
-		read_cuda_errors,     read_driver_too_old, read_torch_capability,
-		read_torch_arch_list, read_tf_cudnn,	   read_nvml_init,
+	/* each with the word (marks[]) without which it reads nothing */
+	static const struct {
+		int (*read)(const struct line *, struct pasted_facts *);
+		size_t mark;
+	} readers[] = {
+		{ read_driver_too_old, MARK_TOO_OLD },
+		{ read_torch_capability, LOOK_CAPABILITY },
+		{ read_torch_arch_list, LOOK_ARCH_LIST },
+		{ read_tf_cudnn, LOOK_TF_CUDNN },
+		{ read_nvml_init, MARK_NVML_INIT },
 	};
 	int n, r;
 
 	n = read_symptoms(l, found, out);
 	if (n < 0)
 		return n;
+	r = read_cuda_errors(l, found, out);
+	if (r < 0)
+		return r;
+	n += r;
 	for (size_t i = 0; i < ARRAY_SIZE(readers); i++) {
-		r = readers[i](l, out);
+		if (!holds(found, readers[i].mark))
+			continue;
+		r = readers[i].read(l, out);
 		if (r < 0)
 			return r;
 		n += r;
@@ -819,84 +864,32 @@ static int read_line(const struct line *l, const bool *found, struct pasted_fact
 	return n;
 }
 
-/* Xid events and the API mismatch, as the kernel log parser reads them. */
-static int read_kernel_log(const char *text, size_t len, struct pasted_facts *out)
-{
-	struct klog *k = NULL;
-	char path[96];
-	size_t base = 0;
-	int n = 0, r;
-
-	r = kernel_log_parse(text, len, &k);
-	if (r < 0)
-		return r;
-	/* numbered on from the events of the windows of a large input read before this one */
-	for (;; base++) {
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base);
-		if (!pasted_facts_get(out, path))
-			break;
-	}
-	for (size_t i = 0; i < k->n_ev && r >= 0; i++) {
-		const struct xid_event *e = &k->ev[i];
-		unsigned line = (unsigned)e->line;
-
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base + i);
-		r = pasted_facts_addf(out, READER, path, line, "%u", e->code);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", base + i);
-		if (r >= 0)
-			r = pasted_facts_add(out, READER, path, e->bus, line);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.count", base + i);
-		if (r >= 0)
-			r = pasted_facts_addf(out, READER, path, line, "%llu",
-					      (unsigned long long)e->count);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.text", base + i);
-		if (r >= 0 && e->text[0])
-			r = pasted_facts_add(out, READER, path, e->text, line);
-		n += 3;
-	}
-	if (r >= 0 && k->mismatch_count && k->client_version[0] && k->kernel_version[0]) {
-		/* the kernel's message kernel_log_parse read, not any earlier "API mismatch" */
-		const char *m = memmem(text, len, "NVRM: API mismatch:", 19);
-		unsigned line = 1;
-
-		for (const char *c = text; m && c < m; c++)
-			line += *c == '\n';
-		r = pasted_facts_add(out, READER, "driver.kernel_log.api_mismatch.client_version",
-				     k->client_version, line);
-		if (r >= 0)
-			r = pasted_facts_add(out, READER,
-					     "driver.kernel_log.api_mismatch.kernel_version",
-					     k->kernel_version, line);
-		if (r >= 0)
-			r = pasted_facts_addf(out, READER, "driver.kernel_log.api_mismatch.count",
-					      line, "%llu", (unsigned long long)k->mismatch_count);
-		n += 3;
-	}
-	free(k);
-	return r < 0 ? r : n;
-}
-
 /* The needles of pasted_errors_signs() (pasted-errors.h), for the lines read here. A line
  * holding none is skipped without running read_line's readers (pasted-scan.h): most of a long
  * log is such lines. */
 size_t pasted_errors_signs(struct pasted_needle *needles, size_t max)
 {
-	static const char *const marks[] = { "driver on your system is too old",
-					     "Failed to initialize NVML: ", "NVRM: " };
 	size_t n = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && n < max; i++)
 		needles[n++] = (struct pasted_needle){ symptoms[i].needle, false };
-	for (size_t i = 0; i < ARRAY_SIZE(marks) && n < max; i++)
-		needles[n++] = (struct pasted_needle){ marks[i], false };
-	if (n < max)
-		needles[n++] = (struct pasted_needle){ "cuda", true };
+	for (size_t i = 0; i < MARKS && n < max; i++)
+		needles[n++] = marks[i];
 	return n;
 }
 
-static int line_scan_init(struct pasted_scan *sc, struct pasted_needle *needles, size_t max)
+/* The signs, then the words the line readers key on (marks[]). How many signs, or -EINVAL. */
+static int line_scan_init(struct pasted_scan *sc, struct pasted_needle *needles)
 {
-	return pasted_scan_init(sc, needles, pasted_errors_signs(needles, max));
+	size_t n = pasted_errors_signs(needles, PASTED_SCAN_MAX), signs = n;
+	int r;
+
+	if (signs != ARRAY_SIZE(symptoms) + MARKS || signs + LOOKS - MARKS > PASTED_SCAN_MAX)
+		return -EINVAL;
+	for (size_t i = MARKS; i < LOOKS; i++)
+		needles[n++] = marks[i];
+	r = pasted_scan_init(sc, needles, n);
+	return r < 0 ? r : (int)signs;
 }
 
 int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out)
@@ -906,34 +899,39 @@ int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out)
 	struct line l = { .p = text, .no = 1 };
 	const char *end = text + len;
 	size_t inside = 0; /* lines left of a wrapped kernel message */
+	struct pasted_nvrm_text kt;
 	struct pasted_scan sc;
 	bool may;
-	int n = 0, r;
+	int n = 0, r, signs;
 
-	r = line_scan_init(&sc, needles, ARRAY_SIZE(needles));
-	if (r < 0)
-		return r;
+	signs = line_scan_init(&sc, needles);
+	if (signs < 0)
+		return signs;
+	pasted_nvrm_text_init(&kt, text, len);
 	while (l.p < end) {
 		const char *nl = memchr(l.p, '\n', (size_t)(end - l.p));
 
 		l.n = (size_t)((nl ? nl : end) - l.p);
-		/* a line none of the needles is in holds nothing read_wrapped or read_line
-		 * would find: that is most lines of a log */
+		/* a line none of the signs is in holds nothing read_wrapped or read_line would
+		 * find: that is most lines of a log */
 		memset(found, 0, sizeof(found));
 		pasted_scan_mark(&sc, l.p, l.n, found);
-		may = memchr(found, true, sc.n) != NULL;
+		may = memchr(found, true, (size_t)signs) != NULL;
+		r = pasted_nvrm_text_line(&kt, l.p, l.n, l.no, holds(found, MARK_NVRM));
+		if (r < 0)
+			goto out;
 		if (inside > 0) {
 			inside--;
-		} else if (may) {
+		} else if (holds(found, MARK_NVRM)) {
 			r = read_wrapped(&l, end, out, &inside);
 			if (r < 0)
-				return r;
+				goto out;
 			n += r;
 		}
 		if (may) {
 			r = read_line(&l, found, out);
 			if (r < 0)
-				return r;
+				goto out;
 			n += r;
 		}
 		if (!nl)
@@ -941,8 +939,10 @@ int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out)
 		l.p = nl + 1;
 		l.no++;
 	}
-	r = read_kernel_log(text, len, out);
-	if (r < 0)
-		return r;
-	return n + r;
+	r = pasted_nvrm_text_read(&kt, READER, out);
+	if (r >= 0)
+		r += n;
+out:
+	pasted_nvrm_text_done(&kt);
+	return r;
 }

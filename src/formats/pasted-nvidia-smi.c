@@ -474,6 +474,56 @@ static bool csv_line(struct pasted_out *o, struct csv *c, unsigned no, const cha
 	return csv_header(c, f, n);
 }
 
+static bool blank_char(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+/* Could the line be a csv header (csv_header: fields each a query name, [a-z0-9_.], maybe
+ * with " [unit]", blanks around them)? Yes to every header; to a few more lines. */
+static bool csv_header_like(const char *p, size_t n)
+{
+	static const char name[] = "abcdefghijklmnopqrstuvwxyz0123456789_.";
+	size_t i = 0;
+
+	for (;;) {
+		size_t s;
+
+		while (i < n && blank_char(p[i]))
+			i++;
+		for (s = i; i < n && p[i] && strchr(name, p[i]); i++)
+			;
+		if (i == s)
+			return false;
+		if (i + 1 < n && p[i] == ' ' && p[i + 1] == '[') { /* " [MiB]": on to the comma */
+			const char *comma = memchr(p + i, ',', n - i);
+
+			if (!comma)
+				return true;
+			i = (size_t)(comma - p) + 1;
+			continue;
+		}
+		while (i < n && blank_char(p[i]))
+			i++;
+		if (i == n)
+			return true;
+		if (p[i] != ',')
+			return false;
+		i++;
+	}
+}
+
+/* A line (p[0..n), as the text holds it) that nothing below reads, and that changes no more
+ * than every such line does (a table row's lines and -L's GPU end there): no "|" (the table),
+ * no ":" (the table's header, -q's keys and "GPU <bus id>" lines, -L's lines), no csv header,
+ * while no csv table and no -q GPU section is open. Most lines of a long log are such lines,
+ * passed without the copy and the searches of each form. */
+static bool inert(const char *p, size_t n, const struct csv *c, const struct query *q)
+{
+	return !c->ncols && !q->in_gpu && !memchr(p, '|', n) && !memchr(p, ':', n) &&
+	       !csv_header_like(p, n);
+}
+
 int pasted_read_nvidia_smi(const char *text, size_t len, struct pasted_facts *out)
 {
 	struct pasted_out o = { .f = out, .reader = "nvidia-smi" };
@@ -486,7 +536,18 @@ int pasted_read_nvidia_smi(const char *text, size_t len, struct pasted_facts *ou
 
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
-	while ((line = pasted_lines_next(&it))) {
+	for (;;) {
+		const char *p;
+		size_t n;
+
+		if (pasted_lines_peek(&it, &p, &n) && inert(p, n, &c, &q)) {
+			t.have_row = false;
+			L.have_gpu = false;
+			pasted_lines_skip(&it, n);
+			continue;
+		}
+		if (!(line = pasted_lines_next(&it)))
+			break;
 		unsigned no = it.no;
 
 		if (strstr(line, "NVIDIA-SMI ") && strstr(line, "Driver Version:")) {

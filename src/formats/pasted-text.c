@@ -53,6 +53,28 @@ char *pasted_lines_next(struct pasted_lines *it)
 	return it->line;
 }
 
+bool pasted_lines_peek(const struct pasted_lines *it, const char **ret_p, size_t *ret_n)
+{
+	const char *s = it->next, *nl;
+	size_t n;
+
+	if (!s || s >= it->end || !*s)
+		return false;
+	nl = memchr(s, '\n', (size_t)(it->end - s));
+	n = (size_t)((nl ? nl : it->end) - s);
+	if (memchr(s, '\0', n))
+		return false;
+	*ret_p = s;
+	*ret_n = n;
+	return true;
+}
+
+void pasted_lines_skip(struct pasted_lines *it, size_t n)
+{
+	it->next += n < (size_t)(it->end - it->next) ? n + 1 : n;
+	it->no++;
+}
+
 void pasted_lines_done(struct pasted_lines *it)
 {
 	free(it->line);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* The kernel's messages for the errors reader: see pasted-errors-kernel.h. */
+#include "formats/pasted-errors-kernel.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/kernel-log.h"
+
+struct line {
+	const char *p;
+	size_t n;
+};
+
+/* Does the NVRM line at p (n bytes) continue the message whose first line is `first`, its
+ * "NVRM: " at first_nvrm? Its part before "NVRM: " is blank (dmesg and journalctl indent
+ * a record's later lines) or the first line's own "[sec.usec]" prefix (syslog repeats it);
+ * a new Xid or API mismatch starts a message of its own. */
+static bool continues(const struct line *first, const char *first_nvrm, const char *p, size_t n)
+{
+	const char *m = memmem(p, n, "NVRM: ", 6);
+	size_t pre, first_pre = (size_t)(first_nvrm - first->p);
+	bool blank = true;
+
+	if (!m || memmem(m, (size_t)(p + n - m), "NVRM: Xid (", 11) == m ||
+	    memmem(m, (size_t)(p + n - m), "NVRM: API mismatch", 18) == m)
+		return false;
+	pre = (size_t)(m - p);
+	for (size_t i = 0; i < pre && blank; i++)
+		blank = isspace((unsigned char)p[i]);
+	return blank || (pre == first_pre && memchr(p, '[', pre) && memchr(p, ']', pre) &&
+			 memcmp(p, first->p, pre) == 0);
+}
+
+/* The text so far does not end a sentence: the message goes on on the next line. */
+static bool ends_open(const char *s, size_t n)
+{
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	return n > 0 && s[n - 1] != '.' && s[n - 1] != '!';
+}
+
+size_t pasted_nvrm_join(const char *lp, size_t ln, const char *end, char *buf, size_t cap,
+			size_t max_lines, size_t *ret_lines)
+{
+	const struct line l = { .p = lp, .n = ln };
+	const char *nvrm = memmem(l.p, l.n, "NVRM: ", 6), *p = l.p + l.n;
+	size_t o = l.n, k = 0;
+
+	if (!nvrm || l.n >= cap)
+		return 0;
+	memcpy(buf, l.p, l.n);
+	while (k < max_lines && p < end && ends_open(buf, o)) {
+		const char *s = p + 1, *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end;
+		const char *m;
+
+		if (!continues(&l, nvrm, s, (size_t)(e - s)))
+			break;
+		m = (const char *)memmem(s, (size_t)(e - s), "NVRM: ", 6) + 6;
+		if (o + 1 + (size_t)(e - m) >= cap)
+			break;
+		buf[o++] = ' ';
+		memcpy(buf + o, m, (size_t)(e - m));
+		o += (size_t)(e - m);
+		p = e;
+		k++;
+	}
+	if (k == 0)
+		return 0;
+	*ret_lines = k;
+	return o;
+}
+
+/* Xid events and the API mismatch, as the kernel log parser reads them (from the text whole,
+ * or its NVRM lines: nvrm_text). */
+static int read_kernel_log(const char *text, size_t len, const char *reader,
+			   struct pasted_facts *out)
+{
+	struct klog *k = NULL;
+	char path[96];
+	size_t base = 0;
+	int n = 0, r;
+
+	r = kernel_log_parse(text, len, &k);
+	if (r < 0)
+		return r;
+	/* numbered on from the events of the windows of a large input read before this one */
+	for (;; base++) {
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base);
+		if (!pasted_facts_get(out, path))
+			break;
+	}
+	for (size_t i = 0; i < k->n_ev && r >= 0; i++) {
+		const struct xid_event *e = &k->ev[i];
+		unsigned line = (unsigned)e->line;
+
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base + i);
+		r = pasted_facts_addf(out, reader, path, line, "%u", e->code);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", base + i);
+		if (r >= 0)
+			r = pasted_facts_add(out, reader, path, e->bus, line);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.count", base + i);
+		if (r >= 0)
+			r = pasted_facts_addf(out, reader, path, line, "%llu",
+					      (unsigned long long)e->count);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.text", base + i);
+		if (r >= 0 && e->text[0])
+			r = pasted_facts_add(out, reader, path, e->text, line);
+		n += 3;
+	}
+	if (r >= 0 && k->mismatch_count && k->client_version[0] && k->kernel_version[0]) {
+		/* the kernel's message kernel_log_parse read, not any earlier "API mismatch" */
+		const char *m = memmem(text, len, "NVRM: API mismatch:", 19);
+		unsigned line = 1;
+
+		for (const char *c = text; m && c < m; c++)
+			line += *c == '\n';
+		r = pasted_facts_add(out, reader, "driver.kernel_log.api_mismatch.client_version",
+				     k->client_version, line);
+		if (r >= 0)
+			r = pasted_facts_add(out, reader,
+					     "driver.kernel_log.api_mismatch.kernel_version",
+					     k->kernel_version, line);
+		if (r >= 0)
+			r = pasted_facts_addf(out, reader, "driver.kernel_log.api_mismatch.count",
+					      line, "%llu", (unsigned long long)k->mismatch_count);
+		n += 3;
+	}
+	free(k);
+	return r < 0 ? r : n;
+}
+
+void pasted_nvrm_text_init(struct pasted_nvrm_text *t, const char *text, size_t len)
+{
+	*t = (struct pasted_nvrm_text){ .text = text,
+					.len = len,
+					.whole = memchr(text, '\0', len) != NULL };
+}
+
+int pasted_nvrm_text_line(struct pasted_nvrm_text *t, const char *p, size_t n, unsigned no,
+			  bool nvrm)
+{
+	if (t->whole)
+		return 0;
+	if (!t->buf) {
+		if (!nvrm)
+			return 0;
+		/* every line and its "\n" at most: the text and one "\n" for its last line */
+		t->buf = malloc(t->len + 1);
+		if (!t->buf)
+			return -ENOMEM;
+		memset(t->buf, '\n', no - 1); /* the lines before */
+		t->n = no - 1;
+	}
+	if (nvrm) {
+		memcpy(t->buf + t->n, p, n);
+		t->n += n;
+	}
+	t->buf[t->n++] = '\n';
+	return 0;
+}
+
+int pasted_nvrm_text_read(const struct pasted_nvrm_text *t, const char *reader,
+			  struct pasted_facts *out)
+{
+	if (t->whole)
+		return read_kernel_log(t->text, t->len, reader, out);
+	return t->buf ? read_kernel_log(t->buf, t->n, reader, out) : 0; /* no NVRM line */
+}
+
+void pasted_nvrm_text_done(struct pasted_nvrm_text *t)
+{
+	free(t->buf);
+	t->buf = NULL;
+}
