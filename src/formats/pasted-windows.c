@@ -67,7 +67,7 @@ static bool drive_path(const char *s, char *buf)
 
 /* nvidia-smi's driver model: a whole word WDDM or TCC in a table line ("|   0  NVIDIA GeForce
  * RTX 3060  WDDM  | 00000000:01:00.0  On |") or after -q's " : " ("Current : WDDM"); NULL if
- * none. TCC alone is three letters: only in those two places. */
+ * none. TCC alone is three letters: only in those two places, after a blank. */
 static const char *driver_model(const char *s)
 {
 	static const char *const models[] = { "WDDM", "TCC" };
@@ -76,8 +76,8 @@ static const char *driver_model(const char *s)
 	for (size_t i = 0; i < 2; i++) {
 		const char *p = find_word(s, models[i]);
 
-		if (!p)
-			continue;
+		if (!p || (i == 1 && (p == s || (p[-1] != ' ' && p[-1] != '\t'))))
+			continue; /* TCC after a blank, as nvidia-smi prints it (the reader's signs) */
 		if (table || (p - s >= 2 && p[-2] == ':' && p[-1] == ' '))
 			return models[i];
 	}

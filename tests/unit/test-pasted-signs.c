@@ -90,7 +90,10 @@ static void check_file(const char *path)
 		struct pasted_facts f = { 0 };
 		int r;
 
-		if (!pasted_readers[i].signs || has_sign(pasted_readers[i].signs, text, n))
+		/* a reader that also tests lines of its own (takes) is handed those without a sign:
+		 * check_dispatched() holds it to what it reads from the whole text */
+		if (!pasted_readers[i].signs || pasted_readers[i].takes ||
+		    has_sign(pasted_readers[i].signs, text, n))
 			continue;
 		r = pasted_readers[i].read(text, n, &f);
 		if (r != 0)
