@@ -240,7 +240,14 @@ static void test_cdi_stale(void **state)
 	snap_set_str(sp, "format", "yaml", "/etc/cdi/nvidia.yaml");
 	snap_set_str(sp, "kind", "nvidia.com/gpu", "/etc/cdi/nvidia.yaml");
 	snap_set_str(sp, "driver_version", "550.54.15", "/etc/cdi/nvidia.yaml");
+	/* the loaded driver's spec: whether a file it mounts is gone not yet looked at */
+	SKIPPED(s, "container.cdi-spec-stale");
+	snap_array(sp, "host_paths_missing");
 	NO(s, "container.cdi-spec-stale");
+	snap_append_str((struct snap_node *)snap_child(sp, "host_paths_missing"),
+			"/usr/lib/libnvidia-egl-wayland.so.1.1.13", "/etc/cdi/nvidia.yaml");
+	YES(s, "container.cdi-spec-stale", GPUENV_SEVERITY_ERROR,
+	    "libnvidia-egl-wayland.so.1.1.13");
 	snap_set_str(sp, "driver_version", "535.104.05", "/etc/cdi/nvidia.yaml");
 	YES(s, "container.cdi-spec-stale", GPUENV_SEVERITY_ERROR, "535.104.05");
 	snapshot_unref(s);
@@ -277,6 +284,7 @@ static void test_cdi_unjudged(void **state)
 		snap_set_str(sp, "path", "/etc/cdi/nvidia.yaml", "/etc/cdi/nvidia.yaml");
 		snap_set_str(sp, "format", "yaml", "/etc/cdi/nvidia.yaml");
 		snap_set_str(sp, "kind", "nvidia.com/gpu", "/etc/cdi/nvidia.yaml");
+		snap_array(sp, "host_paths_missing"); /* none of its files gone */
 		snap_set_state(sp, cases[i].key, cases[i].st, "/etc/cdi/nvidia.yaml",
 			       cases[i].error);
 		d = diag(s);
