@@ -6,9 +6,11 @@
 # a 5 MB nvidia-bug-report.log.gz <= 200 ms, peak RSS <= 32 MiB (bench/peak-rss.py).
 # The inputs are built from the real pastes of tests/explain-corpus/ and the readers' samples
 # (tests/fuzz/corpus/pasted-*/): the 20 KB paste is their text; the bug-report stand-in is
-# that text repeated, each copy's lines made distinct by a counter so that gzip cannot fold
-# them away, to TEXT_MB of text (default 40: what a 5 MB nvidia-bug-report.log.gz holds at
-# its usual 8:1), gzip -6. No public bug report was at hand to ship as the input.
+# that text repeated, each copy's non-blank lines made distinct by a counter so that gzip
+# cannot fold them away (blank lines stay blank, as in a real report, where they end the
+# sections the block readers take), to TEXT_MB of text (default 40: what a 5 MB
+# nvidia-bug-report.log.gz holds at its usual 8:1), gzip -6. No public bug report was at
+# hand to ship as the input.
 # With BASELINE=path/to/an/older/gpuenv (the previous commit's, built elsewhere) both binaries are
 # timed in the same run and the ratio printed. With valgrind installed, the instructions each
 # command executes (callgrind's count: a figure a shared, loaded machine cannot skew) are
@@ -43,7 +45,8 @@ src = open(sys.argv[1], "rb").read().splitlines()
 want = int(sys.argv[3]) << 20
 out, n, i = open(sys.argv[2], "wb"), 0, 0
 while n < want:
-    line = src[i % len(src)] + b" #%d\n" % i
+    line = src[i % len(src)]
+    line = line + b"\n" if not line.strip() else line + b" #%d\n" % i
     out.write(line)
     n += len(line)
     i += 1
