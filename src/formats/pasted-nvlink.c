@@ -53,7 +53,7 @@ int pasted_read_nvlink(const char *text, size_t len, struct pasted_facts *out)
 		v = e + 1;
 		while (*v == ' ' || *v == '\t')
 			v++;
-		if (strcmp(v, "<inactive>") != 0 && !strstr(v, "GB/s"))
+		if (strcmp(v, "<inactive>") != 0 && !strstr(v, " GB/s")) /* its sign, as printed */
 			continue;
 		snprintf(num, sizeof(num), "%u", n);
 		pasted_put(&o, it.no, num, LINK, gpu, n, "link");
