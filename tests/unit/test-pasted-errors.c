@@ -373,6 +373,20 @@ static void test_tf_ignoring_device(void **state)
 		0);
 }
 
+/* Level Zero's zeInit refusal names no cause by itself: it is recorded as unsure for each
+ * (https://github.com/oneapi-src/level-zero/issues/196, Windows; #140 lists the causes) */
+static void test_level_zero_uninitialized(void **state)
+{
+	(void)state;
+	read_text("ZE_LOADER_DEBUG_TRACE:Tracing Layer Library Path: ze_tracing_layer.dll\n"
+		  "Driver not initialized: ZE_RESULT_ERROR_UNINITIALIZED\n"
+		  "Did NOT find matching ZE_DEVICE_TYPE_GPU device!\n");
+	want_symptom("unsure.runtime.level-zero-no-gpu-driver", 2);
+	want_symptom("unsure.driver.no-permission", 2);
+	want_symptom("unsure.runtime.level-zero-no-device", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.level-zero-no-gpu-driver"));
+}
+
 static void test_rule_ids(void **state)
 {
 	static const char all[] =
@@ -433,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_found_no_driver_unsure),
 		cmocka_unit_test(test_runtime_library_messages),
 		cmocka_unit_test(test_tf_ignoring_device),
+		cmocka_unit_test(test_level_zero_uninitialized),
 		cmocka_unit_test(test_rule_ids),
 	};
 
