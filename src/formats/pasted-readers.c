@@ -144,5 +144,10 @@ const struct pasted_reader pasted_readers[] = {
 	/* torch.utils.cpp_extension's CUDA check, its second line after it */
 	{ "torch-ext", pasted_read_torch_ext, SIGNS("The detected CUDA version ("),
 	  PASTED_REACH_NEXT },
+	/* TensorFlow's and XLA's lines naming a GPU's compute capability (pasted-tf-device.c) */
+	{ "tf-device", pasted_read_tf_device,
+	  SIGNS("(device: ", "Found device ", " computeCapability: ", "major: ",
+		"TensorFlow was not built with CUDA kernel binaries", "ptxas does not support CC "),
+	  PASTED_REACH_LINES },
 	{ NULL },
 };

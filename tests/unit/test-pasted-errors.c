@@ -348,6 +348,45 @@ static void test_runtime_library_messages(void **state)
 }
 
 /* Every symptom fact names a rule of the table. */
+/* TensorFlow leaving out a GPU older than its build: https://github.com/tensorflow/tensorflow/issues/17445
+ * (one line), #6125 (the paste wraps the line before "ompute capability"); the other reason
+ * it prints, too few multiprocessors, is not that symptom. */
+static void test_tf_ignoring_device(void **state)
+{
+	(void)state;
+	read_text(
+		"2018-03-05 13:43:54.533246: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1283] "
+		"Ignoring visible gpu device (device: 0, name: Quadro K2000M, pci bus id: "
+		"0000:01:00.0, compute capability: 3.0) with Cuda compute capability 3.0. The "
+		"minimum required Cuda capability is 3.5.\n");
+	want_symptom("framework.gpu-too-old-for-build", 1);
+	read_text(
+		"I c:\\tf_jenkins\\home\\workspace\\release-win\\device\\gpu\\os\\windows\\tensorflow\\core\\"
+		"common_runtime\\gpu\\gpu_device.cc:948] Ignoring visible gpu device (device: 0, "
+		"name: GeForce GTX 660 Ti, pci bus id: 0000:01:00.0) with Cuda c\n"
+		"ompute capability 3.0. The minimum required Cuda capability is 3.5.\n");
+	want_symptom("framework.gpu-too-old-for-build", 1);
+	assert_int_equal(
+		read_count("I gpu_device.cc:1455] Ignoring visible gpu device (device: 0, "
+			   "name: Tesla K80, pci bus id: 0000:00:1e.0, compute capability: "
+			   "3.7) with core count: 2. The minimum required count is 8.\n"),
+		0);
+}
+
+/* Level Zero's zeInit refusal names no cause by itself: it is recorded as unsure for each
+ * (https://github.com/oneapi-src/level-zero/issues/196, Windows; #140 lists the causes) */
+static void test_level_zero_uninitialized(void **state)
+{
+	(void)state;
+	read_text("ZE_LOADER_DEBUG_TRACE:Tracing Layer Library Path: ze_tracing_layer.dll\n"
+		  "Driver not initialized: ZE_RESULT_ERROR_UNINITIALIZED\n"
+		  "Did NOT find matching ZE_DEVICE_TYPE_GPU device!\n");
+	want_symptom("unsure.runtime.level-zero-no-gpu-driver", 2);
+	want_symptom("unsure.driver.no-permission", 2);
+	want_symptom("unsure.runtime.level-zero-no-device", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.level-zero-no-gpu-driver"));
+}
+
 static void test_rule_ids(void **state)
 {
 	static const char all[] =
@@ -407,6 +446,8 @@ int main(void)
 		cmocka_unit_test(test_nothing_guessed),
 		cmocka_unit_test(test_found_no_driver_unsure),
 		cmocka_unit_test(test_runtime_library_messages),
+		cmocka_unit_test(test_tf_ignoring_device),
+		cmocka_unit_test(test_level_zero_uninitialized),
 		cmocka_unit_test(test_rule_ids),
 	};
 
