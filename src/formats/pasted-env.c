@@ -7,6 +7,8 @@
  * Docker's `-e NAME=value` say what was meant, not what the process had. A device list
  * (*_VISIBLE_DEVICES) or a gfx target holds no blank: on a shell line that sets it for one
  * command ("CUDA_VISIBLE_DEVICES=MIG-… python -c …") the value ends at the first blank.
+ * The NVIDIA container runtime's request variables are also the container's request, as doctor
+ * records them from its own environment (probe-container.c), so the container rules judge them.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -23,6 +25,14 @@ static bool wanted(const char *name)
 		if (strcmp(name, gpu_env_vars[i]) == 0)
 			return true;
 	return gpu_env_var_tf(name);
+}
+
+/* The variables nvidia-container-runtime reads from the container's environment
+ * (nvidia-container-toolkit docs, "Environment variables (OCI spec)"). */
+static bool container_request(const char *name)
+{
+	return strcmp(name, "NVIDIA_VISIBLE_DEVICES") == 0 ||
+	       strcmp(name, "NVIDIA_DRIVER_CAPABILITIES") == 0;
 }
 
 static bool one_word(const char *name)
@@ -54,10 +64,14 @@ int pasted_read_env(const char *text, size_t len, struct pasted_facts *out)
 		if (one_word(line))
 			eq[1 + strcspn(eq + 1, " \t")] = '\0';
 		/* an empty value is a fact too (NVIDIA_VISIBLE_DEVICES= is the "empty" mode) */
-		if (!*pasted_strip(eq + 1))
-			pasted_put_empty(&o, it.no, "environment.%s", line);
-		else
-			pasted_put(&o, it.no, eq + 1, "environment.%s", line);
+		for (int as_request = 0; as_request <= container_request(line); as_request++) {
+			const char *fmt = as_request ? "container.requested.%s" : "environment.%s";
+
+			if (!*pasted_strip(eq + 1))
+				pasted_put_empty(&o, it.no, fmt, line);
+			else
+				pasted_put(&o, it.no, eq + 1, fmt, line);
+		}
 	}
 	pasted_lines_done(&it);
 	return pasted_out_result(&o);

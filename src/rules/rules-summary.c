@@ -306,10 +306,15 @@ static void container_facts(struct gpuenv_doctor *d, const struct snap_node *roo
 	const char *engine = snap_get_str(root, "container.cgroup_engine");
 	const char *vis = snap_get_str(root, "container.requested.NVIDIA_VISIBLE_DEVICES");
 
-	if (!in_container(root) && snap_count(snap_get(root, "container")) == 0) {
-		/* not looked at (a snapshot built from pasted text) */
+	if (!in_container(root) && !snap_get(root, "container.dockerenv") &&
+	    !snap_get(root, "container.containerenv")) {
+		/* The markers were not looked at (a snapshot built from pasted text): where the
+		 * process runs is not known, even when its environment was pasted. */
 		diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "container", "container",
 				   "not probed");
+		if (vis)
+			diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "NVIDIA_VISIBLE_DEVICES",
+					   "environment", "%s", vis);
 		return;
 	}
 	if (!in_container(root)) {

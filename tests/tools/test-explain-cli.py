@@ -452,6 +452,15 @@ check("info rule's symptom: the root cause, as a warning",
       root_id(doc) == "framework.ptx-jit-only" and doc.get("counts", {}).get("warning") == 1 and
       doc.get("counts", {}).get("info") == 0, str(doc.get("counts")))
 
+# A pasted `env` of a container whose request is "void" (the NVIDIA Container Toolkit's
+# documented value: no GPU, no driver libraries): the container's request is judged, and where the
+# process ran is not stated, since no container marker was pasted
+rc, out, err = run([], b"NVIDIA_VISIBLE_DEVICES=void\nCUDA_VERSION=12.4.1\n")
+check("env void: root cause container.visible-devices-void",
+      "root cause: \u2717 container.visible-devices-void" in out, out[:400])
+check("env void: not said to be outside a container", "not in a container" not in out and
+      "container: not probed" in out, out[-2000:])
+
 if failed:
     print(f"{len(failed)} failed")
     sys.exit(1)

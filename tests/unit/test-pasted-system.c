@@ -262,6 +262,8 @@ static void test_env(void **state)
 		      "/usr/local/nvidia/lib:/usr/local/nvidia/lib64", 4);
 	pasted_run_sample(pasted_read_env, "pasted-env", "driver-capabilities.txt", &f);
 	pasted_expect(&f, "environment.NVIDIA_DRIVER_CAPABILITIES", "compute,utility", 2);
+	/* the runtime's request variables are the container's request too (probe-container.c) */
+	pasted_expect(&f, "container.requested.NVIDIA_DRIVER_CAPABILITIES", "compute,utility", 2);
 	assert_int_equal(pasted_run_sample(pasted_read_env, "pasted-env", "oci-spec-json.txt", &f),
 			 0);
 	pasted_run_text(pasted_read_env,
@@ -271,8 +273,9 @@ static void test_env(void **state)
 			&f);
 	pasted_expect(&f, "environment.NVIDIA_VISIBLE_DEVICES", "", 1);
 	pasted_expect(&f, "environment.TF_FORCE_GPU_ALLOW_GROWTH", "true", 2);
+	pasted_expect(&f, "container.requested.NVIDIA_VISIBLE_DEVICES", "", 1);
 	pasted_expect(&f, "environment.CUDA_VISIBLE_DEVICES", "GPU-1,GPU-2", 6);
-	assert_int_equal(f.n, 3);
+	assert_int_equal(f.n, 4);
 	/* https://github.com/pytorch/pytorch/pull/92315: set for one command on a shell line;
 	 * a path list keeps its blanks (WSL's "/mnt/c/Program Files/…") */
 	pasted_run_text(
