@@ -54,7 +54,7 @@ static const struct vendor_series amd_series[] = {
 	{ "gpuenv_amd_gpu_power_watts", METRIC_GAUGE,
 	  "Socket power: the current reading (MI300 and later), else the average "
 	  "(amdsmi_get_power_info; only from a library release whose amdsmi_power_info_t "
-	  "layout gpuenv knows, 23.x and 24.x).",
+	  "layout gpuenv knows, 23.x to 26.x but 25.0-25.2).",
 	  "power_w", NULL, VC_INT },
 	{ "gpuenv_amd_gpu_activity_ratio", METRIC_GAUGE,
 	  "Engine activity, 0 to 1, by engine: gfx (graphics and compute), umc (memory "

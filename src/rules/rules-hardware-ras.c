@@ -9,8 +9,11 @@
  *     error sets without the reset, programming and driver categories (zes_ras_error_cat_t,
  *     Level Zero Sysman specification: engine resets, workloads' own exceptions and driver
  *     communication errors are no fault of the hardware).
- * A board without ECC or RAS (unsupported, or no error set: absent) is no answer; a count
- * the session could not read is a skip for that GPU, and a session that failed before listing
+ * An AMD board without ECC (unsupported, absent) is no answer. An Intel GPU with no
+ * uncorrectable error set (absent, or the enumeration unsupported) is a skip for that GPU:
+ * Sysman then counts nothing, which is not a count of 0 (an Arc Pro B60 with ECC on exposes
+ * none, intel/compute-runtime#993, and xpu-smi prints zeros for it, intel/xpumanager#166). A
+ * count the session could not read is a skip for that GPU, and a session that failed before listing
  * GPUs a skip naming why, both of the whole rule where no GPU at all could be judged; a
  * session that did not run leaves the caller's NVML skip.
  */
@@ -30,27 +33,53 @@ static bool session_ran(const struct snap_node *session)
 	return init && snap_state(init) != FACT_UNPROBED;
 }
 
-/* A GPU of the session whose count can be judged: read, or known absent (no ECC, no RAS
- * error set). */
-static bool judgeable(const struct snap_node *session, const char *key)
+/* No count at all: unsupported or absent (for AMD: no ECC; for Intel: no error set). */
+static bool no_count(const struct snap_node *v)
+{
+	return v && (snap_state(v) == FACT_UNSUPPORTED || snap_state(v) == FACT_ABSENT);
+}
+
+/* A GPU of the session whose count can be judged: read, or (AMD: none_answers) known to
+ * have none. */
+static bool judgeable(const struct snap_node *session, const char *key, bool none_answers)
 {
 	const struct snap_node *devs = snap_child(session, "devices");
 
 	for (size_t i = 0; i < snap_count(devs); i++) {
 		const struct snap_node *v = snap_child(snap_at(devs, i), key);
-		enum fact_state s = snap_state(v);
 
-		if (v && (s == FACT_PRESENT || s == FACT_UNSUPPORTED || s == FACT_ABSENT))
+		if (snap_state(v) == FACT_PRESENT || (none_answers && no_count(v)))
 			return true;
 	}
 	return false;
+}
+
+/* The skip of an Intel GPU (subject) whose Sysman has no uncorrectable error set, or (NULL)
+ * of the whole rule where no Intel GPU has one; v: that GPU's (the first GPU's) count. */
+static void intel_no_ras_skip(struct rule_ctx *c, const char *subject, const struct snap_node *v)
+{
+	char state[200];
+
+	fact_describe(v, state, sizeof(state));
+	if (subject)
+		rule_skip(c, subject,
+			  "Level Zero Sysman gives no uncorrectable RAS error set for %s (%s), so "
+			  "its uncorrectable errors cannot be counted; that is not a count of 0",
+			  subject, state);
+	else
+		rule_skip(
+			c, NULL,
+			"Level Zero Sysman gives no uncorrectable RAS error set for any Intel GPU "
+			"(GPU 0: %s), so their uncorrectable errors cannot be counted; that is "
+			"not a count of 0",
+			state);
 }
 
 /* Why a session that ran gave no count: it failed or listed no GPU (a skip for `subject`,
  * NULL: the whole rule), or the first GPU's count could not be read (only for the whole
  * rule: per GPU, the checks below say it). false when it gave a count or did not run. */
 static bool session_skip(struct rule_ctx *c, const struct snap_node *session, const char *base,
-			 const char *what, const char *key, const char *subject)
+			 const char *what, const char *key, bool none_answers, const char *subject)
 {
 	const struct snap_node *devs = snap_child(session, "devices");
 	char why[300];
@@ -73,9 +102,18 @@ static bool session_skip(struct rule_ctx *c, const struct snap_node *session, co
 		rule_skip(c, subject, "no GPU health from %s (%s)", what, why);
 		return true;
 	}
-	if (subject || judgeable(session, key))
+	if (subject || judgeable(session, key, none_answers))
 		return false;
-	rule_need(c, NULL, key, snap_child(snap_at(devs, 0), key));
+	/* the first GPU whose count could not be read says why; else no GPU has an error set */
+	for (size_t i = 0; i < snap_count(devs); i++) {
+		const struct snap_node *v = snap_child(snap_at(devs, i), key);
+
+		if (none_answers || !no_count(v)) {
+			rule_need(c, NULL, key, v);
+			return true;
+		}
+	}
+	intel_no_ras_skip(c, NULL, snap_child(snap_at(devs, 0), key));
 	return true;
 }
 
@@ -140,6 +178,10 @@ static void intel_ras(struct rule_ctx *c, const struct snap_node *root)
 
 		snprintf(label, sizeof(label), "Intel GPU %zu (%s)", i,
 			 snap_get_str(d, "name") ?: "name unknown");
+		if (no_count(snap_child(d, INTEL_KEY))) {
+			intel_no_ras_skip(c, label, snap_child(d, INTEL_KEY));
+			continue;
+		}
 		v = health_value(c, d, label, INTEL_KEY);
 		if (!snap_int(v, &ue) || ue <= 0)
 			continue;
@@ -176,17 +218,18 @@ bool ras_uncorrectable_amd_intel(struct rule_ctx *c, const struct snap_node *roo
 {
 	const struct snap_node *amd = snap_get(root, "driver.amdsmi");
 	const struct snap_node *ze = snap_get(root, "driver.level_zero");
-	bool any = nvml_judges || judgeable(amd, AMD_KEY) || judgeable(ze, INTEL_KEY);
+	bool any = nvml_judges || judgeable(amd, AMD_KEY, true) || judgeable(ze, INTEL_KEY, false);
 
 	if (!session_ran(amd) && !session_ran(ze))
 		return false;
 	if (!any) { /* nothing judged at all: one skip of the whole rule, saying why */
-		if (!session_skip(c, amd, "driver.amdsmi", "AMD SMI", AMD_KEY, NULL))
-			session_skip(c, ze, "driver.level_zero", "Level Zero", INTEL_KEY, NULL);
+		if (!session_skip(c, amd, "driver.amdsmi", "AMD SMI", AMD_KEY, true, NULL))
+			session_skip(c, ze, "driver.level_zero", "Level Zero", INTEL_KEY, false,
+				     NULL);
 		return true;
 	}
-	session_skip(c, amd, "driver.amdsmi", "AMD SMI", AMD_KEY, "AMD SMI");
-	session_skip(c, ze, "driver.level_zero", "Level Zero", INTEL_KEY, "Level Zero");
+	session_skip(c, amd, "driver.amdsmi", "AMD SMI", AMD_KEY, true, "AMD SMI");
+	session_skip(c, ze, "driver.level_zero", "Level Zero", INTEL_KEY, false, "Level Zero");
 	amd_ras(c, root);
 	intel_ras(c, root);
 	return true;

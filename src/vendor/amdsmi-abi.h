@@ -14,7 +14,8 @@
  * 32-bit percentages. amdsmi_power_info_t's head changed between releases (average_socket_power
  * first, then current_socket_power, then a 64-bit socket_power), so no prefix is shared: it is
  * read only where amdsmi_get_lib_version names a release whose layout is known (the layouts
- * below, from the header's history: ROCm/amdsmi tags rocm-5.7.0 to rocm-6.2.2); the energy
+ * below, from the header's history: ROCm/amdsmi tags rocm-5.7.0 to rocm-6.2.2, then the
+ * ROCm 6.4 and 7.x API references); the energy
  * accumulator (amdsmi_get_energy_count, the same three out-parameters since rocm_smi's
  * rsmi_dev_energy_count_get) gives the power as its rate everywhere. amdsmi_version_t changed
  * too: {year, major, minor, release, build} in library 23.x and 24.x, {major, minor, release,
@@ -100,7 +101,19 @@ struct amdsmi_power_v24 {
 	uint32_t average_socket_power; /* Navi, MI200 and earlier */
 	uint32_t gfx_voltage, soc_voltage, mem_voltage, power_limit;
 };
-#define AMDSMI_POWER_UNSUPPORTED 0xFFFFu
+
+/* amdsmi_power_info_t's head from library 25.3 (ROCm 6.4; the 6.4.0 changelog names AMD SMI
+ * 25.3.0, the docs-6.4.1 reference gives this head with 32-bit voltages after it) through 26.x
+ * (ROCm 7.0 and 7.1, library 26.1.0 in the 7.1.0 changelog; the docs-7.0.0/7.1.x references and
+ * amdsmi.h of 26.1.0 give the same head with 64-bit voltages after it). socket_power is the
+ * host's, in microwatts, in 25.x ("Host only"); watts on bare-metal Linux from 26.x. Unsupported
+ * members: UINT32_MAX (the 7.1.1 header). Only these three members are read. */
+struct amdsmi_power_v25 {
+	uint64_t socket_power;
+	uint32_t current_socket_power; /* MI300 and later, in watts */
+	uint32_t average_socket_power; /* Navi, MI200 and earlier, in watts */
+};
+#define AMDSMI_POWER_UNSUPPORTED 0xFFFFu /* this and above: no reading (0xFFFF, UINT32_MAX) */
 
 #define AMDSMI_SYMBOLS(X)                                                                          \
 	X(amdsmi_init, true, amdsmi_status_t, (uint64_t), "amdsmi_init")                           \

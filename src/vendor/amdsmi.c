@@ -79,6 +79,8 @@ enum power_layout {
 	POWER_UNKNOWN,
 	POWER_V23, /* struct amdsmi_power_v23 */
 	POWER_V24, /* struct amdsmi_power_v24 */
+	POWER_V25, /* struct amdsmi_power_v25, socket_power the host's */
+	POWER_V26, /* struct amdsmi_power_v25, socket_power in watts */
 };
 
 struct amdsmi {
@@ -202,12 +204,17 @@ static void as_lib_version(struct amdsmi *a)
 		a->power = POWER_V23;
 	else if (v->first == 23 || (v->first == 24 && v->second <= 7))
 		a->power = POWER_V24;
+	else if (v->first == 25 && v->second >= 3) /* 25.0-25.2: no published layout */
+		a->power = POWER_V25;
+	else if (v->first == 26) /* 27: a new ABI (ROCm 10's changelog), its layout unseen */
+		a->power = POWER_V26;
 	if (a->power == POWER_UNKNOWN)
 		snprintf(a->power_why, sizeof(a->power_why),
 			 "amdsmi_power_info_t of library %s: a layout gpuenv does not know", text);
 }
 
-/* The socket power in watts: the current reading (MI300 and later), else the average. */
+/* The socket power in watts: the current reading (MI300 and later), else the average, else
+ * (library 26) socket_power. */
 static void as_power(struct amdsmi *a, amdsmi_processor_handle h)
 {
 	_Alignas(8) unsigned char buf[AMDSMI_STRUCT_BUF];
@@ -224,11 +231,19 @@ static void as_power(struct amdsmi *a, amdsmi_processor_handle h)
 		return;
 	if (a->power == POWER_V23) {
 		w = ((const struct amdsmi_power_v23 *)(const void *)buf)->average_socket_power;
-	} else {
+	} else if (a->power == POWER_V24) {
 		const struct amdsmi_power_v24 *p = (const void *)buf;
 
 		w = p->current_socket_power < AMDSMI_POWER_UNSUPPORTED ? p->current_socket_power
 								       : p->average_socket_power;
+	} else {
+		const struct amdsmi_power_v25 *p = (const void *)buf;
+
+		w = p->current_socket_power < AMDSMI_POWER_UNSUPPORTED ? p->current_socket_power
+								       : p->average_socket_power;
+		if (w >= AMDSMI_POWER_UNSUPPORTED && a->power == POWER_V26 &&
+		    p->socket_power < AMDSMI_POWER_UNSUPPORTED)
+			w = (uint32_t)p->socket_power;
 	}
 	if (w < AMDSMI_POWER_UNSUPPORTED)
 		vw_int(a->w, "power_w", w);

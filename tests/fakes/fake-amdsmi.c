@@ -9,10 +9,13 @@
  *                       ecc_deferred, energy_count, energy_resolution_uj (default 15.259,
  *                       the rocm_smi counter's), gfx_activity_pct, umc_activity_pct,
  *                       mm_activity_pct (umc and mm left out: 65535, how the library marks an
- *                       engine it cannot read), power_current_w, power_average_w
- *                       (amdsmi_power_info_t in the layout of lib_version's release; one left
- *                       out: 0xFFFF); a value left out answers AMDSMI_STATUS_NOT_SUPPORTED
- *   [amdsmi] lib_version  "23.2", "24.6", "25.3": amdsmi_get_lib_version's answer, in that
+ *                       engine it cannot read), power_current_w, power_average_w,
+ *                       power_socket_w (amdsmi_power_info_t in the layout of lib_version's
+ *                       release; one left out: 0xFFFF, UINT32_MAX from 25; socket_power: the
+ *                       host's only in 25.x, so UINT32_MAX there, watts from 26, by default the
+ *                       current else the average); a value left out answers
+ *                       AMDSMI_STATUS_NOT_SUPPORTED
+ *   [amdsmi] lib_version  "23.2", "24.6", "26.1": amdsmi_get_lib_version's answer, in that
  *                       release's amdsmi_version_t (none: NOT_SUPPORTED)
  * plus the injections (error./hang./crash. <function>). One socket holds every GPU. Before a
  * successful amdsmi_init everything answers AMDSMI_STATUS_NOT_INIT (32), as the real library
@@ -343,14 +346,15 @@ amdsmi_status_t amdsmi_get_lib_version(void *out)
 
 amdsmi_status_t amdsmi_get_power_info(amdsmi_processor_handle h, void *out)
 {
-	unsigned long long cur = 0xFFFF, avg = 0xFFFF;
+	unsigned long long cur = 0xFFFF, avg = 0xFFFF, socket;
 	unsigned first = 0, second = 0;
 	char sec_buf[48];
 	const char *sec;
 	uint32_t *w = out;
 
 	DEVICE("amdsmi_get_power_info", h, sec, 0);
-	if (!fake_get(sec, "power_current_w") && !fake_get(sec, "power_average_w"))
+	if (!fake_get(sec, "power_current_w") && !fake_get(sec, "power_average_w") &&
+	    !fake_get(sec, "power_socket_w"))
 		return AMDSMI_STATUS_NOT_SUPPORTED;
 	fake_uint(sec, "power_current_w", &cur);
 	fake_uint(sec, "power_average_w", &avg);
@@ -361,12 +365,15 @@ amdsmi_status_t amdsmi_get_power_info(amdsmi_processor_handle h, void *out)
 	} else if (first < 25) { /* current_socket_power, average_socket_power */
 		w[0] = (uint32_t)cur;
 		w[1] = (uint32_t)avg;
-	} else { /* uint64_t socket_power, then current and average */
-		uint64_t socket = cur != 0xFFFF ? cur : avg;
+	} else { /* uint64_t socket_power, then current and average; no reading: UINT32_MAX */
+		uint64_t u64;
 
-		memcpy(out, &socket, sizeof(socket));
-		w[2] = (uint32_t)cur;
-		w[3] = (uint32_t)avg;
+		socket = cur != 0xFFFF ? cur : avg;
+		fake_uint(sec, "power_socket_w", &socket);
+		u64 = first == 25 || socket == 0xFFFF ? UINT32_MAX : socket;
+		memcpy(out, &u64, sizeof(u64));
+		w[2] = cur == 0xFFFF ? UINT32_MAX : (uint32_t)cur;
+		w[3] = avg == 0xFFFF ? UINT32_MAX : (uint32_t)avg;
 	}
 	return AMDSMI_STATUS_SUCCESS;
 }

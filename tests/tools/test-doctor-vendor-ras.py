@@ -4,9 +4,11 @@
 `gpuenv doctor --json` on the healthy RX 7900 XTX fixture with the fake AMD SMI, and on the
 Rocket Lake Level Zero fixture with the fake Level Zero loader (plus a discrete Arc A770 with
 Sysman scripted here), each case scripted in the fake's scenario: an uncorrectable count is an
-error naming the vendor's commands; none, a board without ECC (unsupported) or no RAS error set
-is no finding and no skip; a count the library refused is a skip for that GPU (of the whole
-rule where no GPU could be judged); amdsmi_init failing, or the GPUs not listed, is a skip
+error naming the vendor's commands; none, or an AMD board without ECC (unsupported), is no
+finding and no skip; an Intel GPU with no uncorrectable RAS error set (the iGPU here, as the
+Arc Pro B60s of intel/compute-runtime#993) is a skip for that GPU, never a pass; a count the
+library refused is a skip for that GPU (of the whole rule where no GPU could be judged);
+amdsmi_init failing, or the GPUs not listed, is a skip
 naming the call; Level Zero's programming errors and engine resets (not the hardware's) are no
 finding; without the sessions (--no-vendor) the NVML skip stays.
 No public report shows amd-smi's or Sysman's uncorrectable totals of a failed board (see the
@@ -141,9 +143,21 @@ def amd():
 
 def intel():
     fx = "rw-intel-rkl-level-zero-session-fixed"
+    igpu = "Intel GPU 0 (Intel(R) UHD Graphics 750)"
     d = doctor(fx, ZE, ARC_DEVICE + "ras_correctable = 7\nras_uncorrectable = 0\n")
-    check("intel: no uncorrectable error, no finding, no skip",
-          not of_rule(d, "findings") and not of_rule(d, "skipped"), d["skipped"])
+    s = of_rule(d, "skipped")
+    check("intel: no uncorrectable error, no finding; only the iGPU without an error set "
+          "skipped", not of_rule(d, "findings") and [x["subject"] for x in s] == [igpu], s)
+    check("intel: the iGPU's skip says it is no count of 0",
+          s and "no uncorrectable RAS error set" in s[0]["reason"]
+          and "not a count of 0" in s[0]["reason"], s)
+
+    # neither GPU has an error set (compute-runtime#993): the whole rule skipped, not passed
+    d = doctor(fx, ZE, ARC_DEVICE)
+    s = of_rule(d, "skipped")
+    check("intel: no error set on any GPU: the whole rule skipped, no finding",
+          not of_rule(d, "findings") and len(s) == 1 and s[0]["subject"] is None
+          and "not a count of 0" in s[0]["reason"], s)
 
     # the fake splits 5 into 1 engine reset and 4 cache errors
     d = doctor(fx, ZE, ARC_DEVICE + "ras_uncorrectable = 5\n")
@@ -162,15 +176,17 @@ def intel():
               f["fix"])
 
     d = doctor(fx, ZE, ARC_DEVICE + "ras_uncorrectable = 5\nras_programming_errors = 4\n")
-    check("intel: an engine reset and programming errors only: no finding",
-          not of_rule(d, "findings") and not of_rule(d, "skipped"), d["findings"])
+    check("intel: an engine reset and programming errors only: no finding, the A770 judged",
+          not of_rule(d, "findings")
+          and [x["subject"] for x in of_rule(d, "skipped")] == [igpu], d["findings"])
 
     d = doctor(fx, ZE, ARC_DEVICE + "ras_uncorrectable = 5\n"
                "error.zesRasGetState = ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS\n")
     s = of_rule(d, "skipped")
-    check("intel: RAS refused: a skip for that GPU",
-          not of_rule(d, "findings") and len(s) == 1
-          and s[0]["subject"] == "Intel GPU 1 (Intel(R) Arc(TM) A770 Graphics)", s)
+    # the iGPU has no error set and the A770's was refused: nothing judged, the refusal said
+    check("intel: RAS refused: the whole rule skipped naming the refusal",
+          not of_rule(d, "findings") and len(s) == 1 and s[0]["subject"] is None
+          and "INSUFFICIENT_PERMISSIONS" in s[0]["reason"], s)
 
 
 amd()

@@ -149,16 +149,34 @@ def amd():
     # no DCGM names for an AMD board
     check("DCGM series on AMD", [f for f in fams if f.startswith("DCGM_")], [])
 
-    # library 25.3: a power layout gpuenv does not know is not read (the energy counter
-    # stays), and not counted as a failed call
+    # library 25.3 (ROCm 6.4): {uint64_t socket_power (the host's), current, average}; the
+    # fake leaves socket_power and current at UINT32_MAX, a 24.x reading of it would say 0 W
+    lib = AMD_DEVICE.replace("lib_version = 24.6", "lib_version = 25.3")
+    fams, _ = both("amd-rx7900xtx-rocm62-healthy", amdsmi, lib)
+    check("power, library 25.3", value(fams, "gpuenv_amd_gpu_power_watts", **gpu), "291")
+    # library 26.1 (ROCm 7.1): the current reading of an MI300 first ...
+    lib = AMD_DEVICE.replace("lib_version = 24.6", "lib_version = 26.1")
     fams, _ = both("amd-rx7900xtx-rocm62-healthy", amdsmi,
-                   AMD_DEVICE.replace("lib_version = 24.6", "lib_version = 25.3"))
-    check("no power from an unknown layout",
-          value(fams, "gpuenv_amd_gpu_power_watts", **gpu), None)
-    check("energy with an unknown power layout",
-          value(fams, "gpuenv_amd_gpu_energy_joules_total", **gpu), "9994.240000")
-    check("amd failed calls, unknown layout",
-          value(fams, "gpuenv_amd_gpu_amdsmi_failed_calls", **gpu), "0")
+                   lib.replace("power_average_w = 291", "power_current_w = 553"))
+    check("power, library 26.1, current", value(fams, "gpuenv_amd_gpu_power_watts", **gpu),
+          "553")
+    # ... and socket_power (watts from 26) where neither current nor average is given
+    fams, _ = both("amd-rx7900xtx-rocm62-healthy", amdsmi,
+                   lib.replace("power_average_w = 291", "power_socket_w = 288"))
+    check("power, library 26.1, socket", value(fams, "gpuenv_amd_gpu_power_watts", **gpu),
+          "288")
+    # libraries 25.0-25.2 and 27 (no published layout): not read (the energy counter stays),
+    # and not counted as a failed call (the fake lays them out as 25.3 does, so reading them
+    # as 25.3 would show 291)
+    for version in ("25.1", "27.0"):
+        fams, _ = both("amd-rx7900xtx-rocm62-healthy", amdsmi,
+                       AMD_DEVICE.replace("lib_version = 24.6", "lib_version = " + version))
+        check("no power from an unknown layout " + version,
+              value(fams, "gpuenv_amd_gpu_power_watts", **gpu), None)
+        check("energy with an unknown power layout " + version,
+              value(fams, "gpuenv_amd_gpu_energy_joules_total", **gpu), "9994.240000")
+        check("amd failed calls, unknown layout " + version,
+              value(fams, "gpuenv_amd_gpu_amdsmi_failed_calls", **gpu), "0")
 
     fams, _ = both("amd-rx7900xtx-rocm62-healthy", amdsmi,
                    "\n[amdsmi]\nerror.amdsmi_init = AMDSMI_STATUS_DRIVER_NOT_LOADED\n")
