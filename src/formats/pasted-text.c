@@ -313,6 +313,25 @@ void pasted_put_empty(struct pasted_out *o, unsigned line, const char *path_fmt,
 		add(o, line, path, "");
 }
 
+void pasted_put_absent(struct pasted_out *o, unsigned line, const char *why, const char *path_fmt,
+		       ...)
+{
+	char path[256];
+	va_list ap;
+	int r;
+
+	va_start(ap, path_fmt);
+	r = vsnprintf(path, sizeof(path), path_fmt, ap);
+	va_end(ap);
+	if (r <= 0 || (size_t)r >= sizeof(path))
+		return;
+	r = pasted_facts_add_absent(o->f, o->reader, path, why, line);
+	if (r < 0 && !o->err)
+		o->err = r;
+	else if (r == 0)
+		o->n++;
+}
+
 int pasted_out_result(const struct pasted_out *o)
 {
 	return o->err < 0 ? o->err : o->n;
