@@ -492,6 +492,18 @@ rc, out, err = run([], NO_DRIVER)
 check("lspci -nnk without a driver line: the text output says none",
       "hardware.gpus.0.driver none:" in out, out[:600])
 
+# A lone Xid 31 (a GPU memory page fault) stays info, no root cause: NVIDIA's Xid catalogue
+# restarts and debugs the application first and suspects the driver only when the application
+# did not change but the driver did, which the log cannot show; the driver's version is asked
+# (https://github.com/doitsujin/dxvk/issues/2495, a game's crash on 510.47.03)
+rc, doc = explain_json(b"NVRM: Xid (PCI:0000:0c:00): 31, pid=11461, Ch 00000053, intr 10000000. "
+                       b"MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_2 faulted @ 0x0_00000000. "
+                       b"Fault is of type FAULT_PDE ACCESS_TYPE_READ\n", "xid 31")
+check("lone Xid 31: info, no root cause, the driver's version asked",
+      root_id(doc) is None and doc.get("counts", {}).get("info") == 1 and
+      "cat /proc/driver/nvidia/version" in doc.get("ask", []),
+      f"{doc.get('root_cause')} {doc.get('counts')} {doc.get('ask')}")
+
 if failed:
     print(f"{len(failed)} failed")
     sys.exit(1)
