@@ -132,15 +132,15 @@ static void put_fact(struct snap_node *root, const struct pasted_fact *f)
 	snprintf(source, sizeof(source), "pasted:%u", f->line);
 	if (obj && snap_kind(obj) == SNAP_ARRAY) {
 		/* "cdi_spec_dirs.1": readers number a list's strings in order from 0 */
-		if (!f->failed && strtoul(parts[n - 1], NULL, 10) == snap_count(obj))
+		if (!f->failed && !f->absent && strtoul(parts[n - 1], NULL, 10) == snap_count(obj))
 			snap_append_str(obj, f->value, source);
 		return;
 	}
 	if (!obj || snap_kind(obj) != SNAP_OBJECT)
 		return;
 	key = parts[n - 1];
-	if (f->failed) {
-		snap_set_state(obj, key, FACT_ERROR, source, f->value);
+	if (f->failed || f->absent) {
+		snap_set_state(obj, key, f->failed ? FACT_ERROR : FACT_ABSENT, source, f->value);
 		return;
 	}
 	if (streq(f->value, "true") || streq(f->value, "false")) {
@@ -204,7 +204,9 @@ static int compare_with_machine(const struct snap_node *root, const struct paste
 		return 1;
 	}
 	m->source = snap_source(n) ? strdup(snap_source(n)) : NULL;
-	if (f->failed ? st == FACT_ERROR : st == FACT_PRESENT && streq(m->value, f->value))
+	if (f->failed	? st == FACT_ERROR
+	    : f->absent ? st == FACT_ABSENT
+			: st == FACT_PRESENT && streq(m->value, f->value))
 		m->origin = EXPLAIN_BOTH_AGREE;
 	else
 		m->origin = EXPLAIN_CONFLICT;
@@ -262,6 +264,18 @@ static const struct {
 	{ "driver.amdgpu",
 	  "ls /sys/class/kfd/kfd/topology/nodes/; sudo dmesg | grep -iE 'amdgpu|kfd'", NULL },
 	{ "driver.intel", "sudo dmesg | grep -iE 'i915|guc|huc'", NULL },
+	/* an amdgpu or Intel rule's own layer: the kernel module it names, not NVIDIA's version
+	 * file (modinfo shows where the module is from, DKMS's updates/ or the kernel's;
+	 * /sys/module/amdgpu/version is there for AMD's amdgpu-dkms only; lspci -nnk the bound
+	 * driver; uname the kernel the module must match) */
+	{ "driver.amdgpu.kernel_module",
+	  "modinfo amdgpu | head\ncat /sys/module/amdgpu/version\nsudo dmesg | grep -i amdgpu\n"
+	  "lspci -nnk | grep -iA3 -E 'vga|3d|display'\nuname -a",
+	  NULL },
+	{ "driver.intel.kernel_module",
+	  "modinfo i915 | head\nmodinfo xe | head\nsudo dmesg | grep -i -E 'i915|xe '\n"
+	  "lspci -nnk | grep -iA3 -E 'vga|3d|display'\nuname -a",
+	  NULL },
 	{ "driver.device_nodes", "ls -l /dev/nvidia* /dev/kfd", NULL },
 	{ "driver.xid_events", "sudo dmesg | grep -iE 'nvrm|xid'",
 	  "powershell -c \"Get-WinEvent -ProviderName nvlddmkm -MaxEvents 20 | Format-List\"" },
@@ -349,6 +363,17 @@ static bool other_vendor_gpus_only(const struct snap_node *root)
 	return named > 0;
 }
 
+/* The key whose commands tell about a rule's own layer: the vendor's kernel module for the
+ * amdgpu and Intel driver rules, the layer's for the others (NVIDIA's, in the driver layer). */
+static const char *layer_key(const struct rule *rule)
+{
+	if (strncmp(rule->id, "driver.amdgpu-", 14) == 0)
+		return "driver.amdgpu.kernel_module";
+	if (strncmp(rule->id, "driver.intel-", 13) == 0)
+		return "driver.intel.kernel_module";
+	return rule_layer_name(rule->layer);
+}
+
 /*
  * The commands that would let the rules the text points at judge: for every rule whose symptom
  * the text shows, the commands for each key it needs that the text did not give, and its
@@ -387,7 +412,7 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 				r = ask_push(&e->ask, ask_for(key, win));
 		}
 		if (r >= 0)
-			r = ask_push(&e->ask, ask_for(rule_layer_name(rule->layer), win));
+			r = ask_push(&e->ask, ask_for(layer_key(rule), win));
 	}
 	if (r >= 0 && !e->ask && other_vendor_gpus_only(root)) {
 		/* an AMD or Intel GPU, no symptom: its driver binding and the kernel tell */
@@ -659,7 +684,8 @@ static int explain(const char *data, size_t len, const struct gpuenv_snapshot *m
 							    .value = f->value,
 							    .reader = f->reader,
 							    .line = f->line,
-							    .failed = f->failed };
+							    .failed = f->failed,
+							    .absent = f->absent };
 			if (e->machine) {
 				e->read[i].machine_value = e->machine[i].value;
 				e->read[i].machine_source = e->machine[i].source;

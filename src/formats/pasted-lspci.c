@@ -10,7 +10,11 @@
  * lists them (bus order, as the probe's). Facts: bus_id (with the domain lspci leaves out
  * without -D: 0000), vendor_id, device_id, subsystem_vendor_id, subsystem_device_id (only
  * with -nn or -n: the names are pci.ids', not the device's), vendor, driver. A device listed
- * twice (lspci | grep VGA, then lspci -nnk) is one GPU.
+ * twice (lspci | grep VGA, then lspci -nnk) is one GPU. No driver bound: lspci prints
+ * "Kernel driver in use:" only for a bound device (show_kernel() in ls-kernel.c), so a GPU's
+ * -k block without it records driver as absent, where the block is surely whole: it has the
+ * "Kernel modules:" line lspci prints after the driver's, or its "Subsystem:" line is followed
+ * by the next device's line (not cut by `grep -A1`, prose or the end of the text).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -129,8 +133,30 @@ static void put_id(struct pasted_out *o, unsigned no, unsigned id, const char *k
 	pasted_put(o, no, v, "hardware.gpus.%zu.%s", gpu, key);
 }
 
+/* What the current GPU's indented lines showed of its kernel driver. */
+struct k_block {
+	bool subsystem, modules, driver;
+	unsigned line; /* the GPU's own line */
+};
+
+/* The GPU's block ended (by_device: at the next device's line): record "no driver bound"
+ * where the block shows it (see the top of the file). */
+static void k_block_end(struct pasted_out *o, const struct k_block *k, size_t gpu, bool by_device)
+{
+	char path[64];
+
+	if (gpu == SIZE_MAX || k->driver || !(k->modules || (k->subsystem && by_device)))
+		return;
+	snprintf(path, sizeof(path), "hardware.gpus.%zu.driver", gpu);
+	if (pasted_facts_get(o->f, path))
+		return; /* the same GPU shown bound in another listing of the paste */
+	pasted_put_absent(o, k->line, "no \"Kernel driver in use:\" line in lspci -k's block", "%s",
+			  path);
+}
+
 int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 {
+	struct k_block k = { 0 };
 	struct pasted_out o = { .f = out, .reader = "lspci" };
 	struct strmap seen = STRMAP_INIT, all = STRMAP_INIT;
 	struct pasted_lines it;
@@ -150,6 +176,8 @@ int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 
 		if (bus_id(s, bus, sizeof(bus), &rest)) {
 			classify(rest, &d);
+			k_block_end(&o, &k, cur, true);
+			k = (struct k_block){ .line = it.no };
 			cur = SIZE_MAX;
 			/* a listing from the bus's first device on: counted while unbroken */
 			if (strcmp(bus + 5, "00:00.0") == 0 && !listing) {
@@ -195,19 +223,27 @@ int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 		} else if (cur != SIZE_MAX && (v = pasted_after(s, "Kernel driver in use:"))) {
 			char drv[64];
 
+			k.driver = true;
 			if (pasted_token(v, drv, sizeof(drv)))
 				pasted_put(&o, it.no, drv, "hardware.gpus.%zu.driver", cur);
-		} else if (cur != SIZE_MAX && (v = pasted_after(s, "Subsystem:")) &&
-			   bracket_ids(v, &sv, &sd)) {
-			put_id(&o, it.no, sv, "subsystem_vendor_id", cur);
-			put_id(&o, it.no, sd, "subsystem_device_id", cur);
+		} else if (cur != SIZE_MAX && (v = pasted_after(s, "Subsystem:"))) {
+			k.subsystem = true;
+			if (bracket_ids(v, &sv, &sd)) {
+				put_id(&o, it.no, sv, "subsystem_vendor_id", cur);
+				put_id(&o, it.no, sd, "subsystem_device_id", cur);
+			}
+		} else if (cur != SIZE_MAX && pasted_after(s, "Kernel modules:")) {
+			k.modules = true;
 		} else if (line[0] != ' ' && line[0] != '\t' && !pasted_after(s, "Kernel ") &&
 			   !strchr(s, ':')) {
+			k_block_end(&o, &k, cur, false);
+			k = (struct k_block){ 0 };
 			cur = SIZE_MAX; /* prose or another tool: the device's lines ended */
 			if (*s)
 				listing = false;
 		}
 	}
+	k_block_end(&o, &k, cur, false);
 	/* every device of the bus (hardware.pci_devices, what the rules need to know that no GPU
 	 * is missing) only from one listing that starts at 00:00.0, as lspci's unfiltered output
 	 * does; a `| grep VGA` paste gives the GPUs it shows and no count */

@@ -167,6 +167,8 @@ static struct group *group_of(struct group *groups, size_t *n, size_t src, unsig
 
 static int put(struct pasted_facts *out, const struct pasted_fact *v, const char *path)
 {
+	if (v->absent)
+		return pasted_facts_add_absent(out, v->reader, path, v->value, v->line);
 	return v->failed ? pasted_facts_add_error(out, v->reader, path, v->value, v->line)
 			 : pasted_facts_add(out, v->reader, path, v->value, v->line);
 }
@@ -198,7 +200,8 @@ int pasted_facts_merge(const struct pasted_facts *in, size_t n_in, struct pasted
 				    !(g = group_of(groups[l], &n[l], src, idx)))
 					continue;
 				for (size_t k = 0; k < IDS && lists[l].ids[k]; k++)
-					if (strcmp(key, lists[l].ids[k]) == 0 && !v->failed)
+					if (strcmp(key, lists[l].ids[k]) == 0 && !v->failed &&
+					    !v->absent)
 						g->id[k] = v->value;
 			}
 	for (size_t l = 0; l < n_lists; l++)

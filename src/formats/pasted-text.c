@@ -253,9 +253,12 @@ bool pasted_number_unit(const char *v, const char *unit, char *buf, size_t len)
 	return true;
 }
 
-static void add(struct pasted_out *o, unsigned line, const char *path, const char *value)
+/* absent: value says how the text shows there is none (pasted_facts_add_absent()) */
+static void add(struct pasted_out *o, unsigned line, const char *path, const char *value,
+		bool absent)
 {
-	int r = pasted_facts_add(o->f, o->reader, path, value, line);
+	int r = absent ? pasted_facts_add_absent(o->f, o->reader, path, value, line)
+		       : pasted_facts_add(o->f, o->reader, path, value, line);
 
 	if (r < 0 && !o->err)
 		o->err = r;
@@ -296,21 +299,38 @@ void pasted_put(struct pasted_out *o, unsigned line, const char *value, const ch
 		return;
 	}
 	if (*pasted_strip(v))
-		add(o, line, path, pasted_strip(v));
+		add(o, line, path, pasted_strip(v), false);
 	free(v);
+}
+
+/* A value whose path is printf(path_fmt, ap): a path too long for the buffer is dropped. */
+static void vput(struct pasted_out *o, unsigned line, const char *value, bool absent,
+		 const char *path_fmt, va_list ap)
+{
+	char path[256];
+	int r = vsnprintf(path, sizeof(path), path_fmt, ap);
+
+	if (r > 0 && (size_t)r < sizeof(path))
+		add(o, line, path, value, absent);
 }
 
 void pasted_put_empty(struct pasted_out *o, unsigned line, const char *path_fmt, ...)
 {
-	char path[256];
 	va_list ap;
-	int r;
 
 	va_start(ap, path_fmt);
-	r = vsnprintf(path, sizeof(path), path_fmt, ap);
+	vput(o, line, "", false, path_fmt, ap);
 	va_end(ap);
-	if (r > 0 && (size_t)r < sizeof(path))
-		add(o, line, path, "");
+}
+
+void pasted_put_absent(struct pasted_out *o, unsigned line, const char *why, const char *path_fmt,
+		       ...)
+{
+	va_list ap;
+
+	va_start(ap, path_fmt);
+	vput(o, line, why, true, path_fmt, ap);
+	va_end(ap);
 }
 
 int pasted_out_result(const struct pasted_out *o)

@@ -77,6 +77,9 @@ void pasted_put(struct pasted_out *o, unsigned line, const char *value, const ch
 /* Appends (path, "") : a value read as empty ("NVIDIA_VISIBLE_DEVICES="). */
 void pasted_put_empty(struct pasted_out *o, unsigned line, const char *path_fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Appends path as absent, `why` saying how the text shows it (pasted_facts_add_absent()). */
+void pasted_put_absent(struct pasted_out *o, unsigned line, const char *why, const char *path_fmt,
+		       ...) __attribute__((format(printf, 4, 5)));
 /* The reader's return value: the first error, else the number of facts. */
 int pasted_out_result(const struct pasted_out *o);
 

@@ -18,7 +18,7 @@ static struct pasted_fact *find(const struct pasted_facts *f, const char *path)
 }
 
 static int add(struct pasted_facts *f, const char *reader, const char *path, const char *value,
-	       unsigned line, bool failed)
+	       unsigned line, bool failed, bool absent)
 {
 	if (!path || !*path)
 		return -EINVAL;
@@ -35,6 +35,7 @@ static int add(struct pasted_facts *f, const char *reader, const char *path, con
 		old->line = line;
 		old->reader = reader;
 		old->failed = failed;
+		old->absent = absent;
 		return 0;
 	}
 	if (f->n >= PASTED_FACTS_MAX) {
@@ -58,22 +59,31 @@ static int add(struct pasted_facts *f, const char *reader, const char *path, con
 		free(v);
 		return -ENOMEM;
 	}
-	f->v[f->n++] = (struct pasted_fact){
-		.path = p, .value = v, .line = line, .reader = reader, .failed = failed
-	};
+	f->v[f->n++] = (struct pasted_fact){ .path = p,
+					     .value = v,
+					     .line = line,
+					     .reader = reader,
+					     .failed = failed,
+					     .absent = absent };
 	return 0;
 }
 
 int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *path,
 		     const char *value, unsigned line)
 {
-	return add(f, reader, path, value, line, false);
+	return add(f, reader, path, value, line, false, false);
 }
 
 int pasted_facts_add_error(struct pasted_facts *f, const char *reader, const char *path,
 			   const char *error, unsigned line)
 {
-	return add(f, reader, path, error, line, true);
+	return add(f, reader, path, error, line, true, false);
+}
+
+int pasted_facts_add_absent(struct pasted_facts *f, const char *reader, const char *path,
+			    const char *why, unsigned line)
+{
+	return add(f, reader, path, why, line, false, true);
 }
 
 int pasted_facts_addf(struct pasted_facts *f, const char *reader, const char *path, unsigned line,

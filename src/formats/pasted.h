@@ -30,6 +30,9 @@ struct pasted_fact {
 	/* The text shows the call behind path failing: value is its error text (the snapshot
 	 * fact's state is then error), as "Failed to initialize NVML: <error>" shows nvmlInit's. */
 	bool failed;
+	/* The text shows there is none (lspci -k's device block without "Kernel driver in use:"):
+	 * value says how the text shows it (the snapshot fact's state is then absent). */
+	bool absent;
 };
 
 struct pasted_facts {
@@ -54,6 +57,9 @@ int pasted_facts_add(struct pasted_facts *f, const char *reader, const char *pat
 /* A failed call: path's fact is an error with the text `error` (pasted_fact.failed). */
 int pasted_facts_add_error(struct pasted_facts *f, const char *reader, const char *path,
 			   const char *error, unsigned line);
+/* Nothing at path, as the text shows: path's fact is absent, `why` says how it is shown. */
+int pasted_facts_add_absent(struct pasted_facts *f, const char *reader, const char *path,
+			    const char *why, unsigned line);
 /* printf-style value. */
 int pasted_facts_addf(struct pasted_facts *f, const char *reader, const char *path, unsigned line,
 		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));

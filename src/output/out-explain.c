@@ -120,11 +120,16 @@ static void facts_text(const struct explain_view *v, unsigned flags, bool md, st
 
 		if (md)
 			strbuf_printf(sb, "| %u | `%s` | %s%s | %s", r->line, r->path,
-				      r->failed ? "error: " : "", shown_value(r, flags), r->reader);
+				      r->failed	  ? "error: "
+				      : r->absent ? "none: "
+						  : "",
+				      shown_value(r, flags), r->reader);
 		else
 			strbuf_printf(sb, "  line %-5u %s %s %s  [%s]", r->line, r->path,
-				      r->failed ? "failed:" : "=", shown_value(r, flags),
-				      r->reader);
+				      r->failed	  ? "failed:"
+				      : r->absent ? "none:"
+						  : "=",
+				      shown_value(r, flags), r->reader);
 		origin_text(v, r, flags, md, sb);
 		strbuf_puts(sb, md ? " |\n" : "\n");
 	}
@@ -308,6 +313,10 @@ int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf
 				      shown_value(x, flags), "line", (json_int_t)x->line, "reader",
 				      x->reader, "failed", x->failed);
 
+		if (o && x->absent && json_object_set_new(o, "absent", json_true()) < 0) {
+			json_decref(o);
+			o = NULL;
+		}
 		if (o && v->this_machine &&
 		    (json_object_set_new(o, "origin", json_string(origin_names[x->origin])) < 0 ||
 		     (x->machine_value &&

@@ -43,6 +43,7 @@ struct explain_read {
 	const char *path, *value, *reader;
 	unsigned line;
 	bool failed; /* value is the error text of a failed call */
+	bool absent; /* the text shows there is none; value says how */
 	/* --this-machine only: the machine's value (or state) and where it read it */
 	const char *machine_value, *machine_source;
 	enum explain_origin origin;

@@ -255,6 +255,17 @@ RULE_CHECK(check_bar1_small)
 RULE_CHECK(check_gpu_without_driver)
 {
 	const struct snap_node *gpus = GPUS(root);
+	const struct snap_node *count = snap_get(root, "hardware.pci_devices");
+	bool bound_known = false;
+
+	/* A GPU whose driver binding was read is judged by it without the bus's count (a pasted
+	 * `lspci -nnk | grep -A3 VGA` block); otherwise an unread bus is a skip, never a pass. */
+	for (size_t i = 0; i < snap_count(gpus) && !snap_present(count); i++)
+		bound_known |= snap_child(snap_at(gpus, i), "driver") != NULL;
+	if (!bound_known && !rule_need(c, NULL, "hardware.pci_devices", count))
+		return;
+	if (snap_present(count))
+		rule_need_gpu_ids(c, root);
 
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);

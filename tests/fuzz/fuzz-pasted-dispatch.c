@@ -20,7 +20,7 @@ static bool same_facts(const struct pasted_facts *a, const struct pasted_facts *
 	for (size_t i = 0; i < a->n; i++)
 		if (strcmp(a->v[i].path, b->v[i].path) != 0 ||
 		    strcmp(a->v[i].value, b->v[i].value) != 0 || a->v[i].line != b->v[i].line ||
-		    a->v[i].failed != b->v[i].failed)
+		    a->v[i].failed != b->v[i].failed || a->v[i].absent != b->v[i].absent)
 			return false;
 	return true;
 }

@@ -460,6 +460,57 @@ check("env void: root cause container.visible-devices-void",
       "root cause: \u2717 container.visible-devices-void" in out, out[:400])
 check("env void: not said to be outside a container", "not in a container" not in out and
       "container: not probed" in out, out[-2000:])
+# An amdgpu or Intel driver rule's own layer is asked with that vendor's module, not NVIDIA's
+# version file (https://github.com/thesofproject/sof-test/issues/767: i915's GuC failing;
+# https://github.com/ROCm/ROCm/issues/1357's kernel log is in the corpus as amdgpu-fw-mi100)
+rc, doc = explain_json(b"[    5.289539] kernel: i915 0000:00:02.0: GuC initialization failed -2\n"
+                       b"[    5.289564] kernel: i915 0000:00:02.0: Enabling uc failed (-5)\n",
+                       "i915 guc")
+ask = doc.get("ask", [])
+check("Intel driver rule: asks modinfo i915/xe and dmesg, not NVIDIA's version file",
+      root_id(doc) == "driver.intel-firmware-failed" and "modinfo i915 | head" in ask and
+      "modinfo xe | head" in ask and "uname -a" in ask and
+      "cat /proc/driver/nvidia/version" not in ask, str(ask))
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "explain-corpus",
+                       "amdgpu-fw-mi100-rocm-1357.txt"), "rb") as fh:
+    rc, doc = explain_json(fh.read(), "amdgpu firmware")
+ask = doc.get("ask", [])
+check("amdgpu driver rule: asks modinfo amdgpu and its version file, not NVIDIA's",
+      root_id(doc) == "driver.amdgpu-firmware-failed" and "modinfo amdgpu | head" in ask and
+      "cat /sys/module/amdgpu/version" in ask and
+      "cat /proc/driver/nvidia/version" not in ask, str(ask))
+
+# lspci -nnk's block without "Kernel driver in use:" (the whole listing, from 00:00.0): no driver
+# bound, read as an absent driver, and the hardware rule names it
+NO_DRIVER = (b"00:00.0 Host bridge [0600]: Intel Corporation 8th Gen Core Processor Host "
+             b"Bridge/DRAM Registers [8086:3ec2] (rev 07)\n"
+             b"\tSubsystem: Dell Device [1028:0869]\n"
+             b"\tKernel driver in use: skl_uncore\n"
+             b"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation GP104 [GeForce GTX "
+             b"1080] [10de:1b80] (rev a1)\n"
+             b"\tSubsystem: Dell Device [1028:3367]\n"
+             b"\tKernel modules: nvidiafb, nouveau\n")
+rc, doc = explain_json(NO_DRIVER, "no driver bound")
+f = fact(doc, "hardware.gpus.0.driver")
+check("lspci -nnk without a driver line: the driver read as absent at the GPU's line",
+      f is not None and f.get("absent") is True and f["line"] == 4, str(f))
+check("lspci -nnk without a driver line: hardware.gpu-without-driver",
+      root_id(doc) == "hardware.gpu-without-driver", str(doc.get("root_cause")))
+rc, out, err = run([], NO_DRIVER)
+check("lspci -nnk without a driver line: the text output says none",
+      "hardware.gpus.0.driver none:" in out, out[:600])
+
+# A lone Xid 31 (a GPU memory page fault) stays info, no root cause: NVIDIA's Xid catalogue
+# restarts and debugs the application first and suspects the driver only when the application
+# did not change but the driver did, which the log cannot show; the driver's version is asked
+# (https://github.com/doitsujin/dxvk/issues/2495, a game's crash on 510.47.03)
+rc, doc = explain_json(b"NVRM: Xid (PCI:0000:0c:00): 31, pid=11461, Ch 00000053, intr 10000000. "
+                       b"MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_2 faulted @ 0x0_00000000. "
+                       b"Fault is of type FAULT_PDE ACCESS_TYPE_READ\n", "xid 31")
+check("lone Xid 31: info, no root cause, the driver's version asked",
+      root_id(doc) is None and doc.get("counts", {}).get("info") == 1 and
+      "cat /proc/driver/nvidia/version" in doc.get("ask", []),
+      f"{doc.get('root_cause')} {doc.get('counts')} {doc.get('ask')}")
 
 if failed:
     print(f"{len(failed)} failed")

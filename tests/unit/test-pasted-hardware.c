@@ -148,6 +148,86 @@ static void test_lspci(void **state)
 	pasted_expect_none(&f, "hardware.pci_devices");
 }
 
+static void expect_absent(const char *path, unsigned line)
+{
+	const struct pasted_fact *x = pasted_facts_get(&f, path);
+
+	assert_non_null(x);
+	assert_true(x->absent);
+	assert_false(x->failed);
+	assert_int_equal(x->line, line);
+}
+
+/* lspci prints "Kernel driver in use:" only for a bound device (pciutils ls-kernel.c), so a -k
+ * block without it is a GPU with no driver; a block that may be cut (grep -A1, the paste's
+ * end, prose after it) or that has no -k line at all says nothing */
+static void test_lspci_no_driver(void **state)
+{
+	(void)state;
+	/* "Kernel modules:" (printed after the driver's line) closes the block */
+	pasted_run_text(pasted_read_lspci,
+			"$ lspci -nnk | grep -A3 NVIDIA\n"
+			"01:00.0 3D controller [0302]: NVIDIA Corporation TU104GL [Tesla T4] "
+			"[10de:1eb8] (rev a1)\n"
+			"\tSubsystem: NVIDIA Corporation Device [10de:12a2]\n"
+			"\tKernel modules: nvidiafb, nouveau\n",
+			&f);
+	expect_absent("hardware.gpus.0.driver", 2);
+	pasted_expect(&f, "hardware.gpus.0.subsystem_device_id", "0x12a2", 3);
+	/* "Subsystem:" then the next device: the block is whole (-k without module aliases) */
+	pasted_run_text(pasted_read_lspci,
+			"01:00.0 VGA compatible controller: NVIDIA Corporation GA102 [GeForce "
+			"RTX 3090] (rev a1)\n"
+			"\tSubsystem: ASUSTeK Computer Inc. Device 87b3\n"
+			"01:00.1 Audio device: NVIDIA Corporation GA102 High Definition Audio "
+			"Controller (rev a1)\n"
+			"\tSubsystem: ASUSTeK Computer Inc. Device 87b3\n"
+			"\tKernel driver in use: snd_hda_intel\n",
+			&f);
+	expect_absent("hardware.gpus.0.driver", 1);
+	/* "Subsystem:" alone at the end, or before grep's "--": maybe cut, nothing recorded */
+	pasted_run_text(pasted_read_lspci,
+			"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 "
+			"[10de:2204] (rev a1)\n"
+			"\tSubsystem: ASUSTeK Computer Inc. Device [1043:87b3]\n"
+			"--\n"
+			"02:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 "
+			"[10de:2204] (rev a1)\n"
+			"\tSubsystem: ASUSTeK Computer Inc. Device [1043:87b3]\n",
+			&f);
+	pasted_expect_none(&f, "hardware.gpus.0.driver");
+	pasted_expect_none(&f, "hardware.gpus.1.driver");
+	pasted_expect(&f, "hardware.gpus.1.bus_id", "0000:02:00.0", 4);
+	/* no -k line at all (lspci -nn): nothing said of the driver */
+	pasted_run_text(pasted_read_lspci,
+			"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 "
+			"[10de:2204] (rev a1)\n"
+			"02:00.0 Ethernet controller [0200]: Intel Corporation I211 [8086:1539]\n",
+			&f);
+	pasted_expect_none(&f, "hardware.gpus.0.driver");
+	/* the same GPU shown bound in another listing of the paste stays bound */
+	pasted_run_text(pasted_read_lspci,
+			"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 "
+			"[10de:2204] (rev a1)\n"
+			"\tKernel driver in use: nvidia\n"
+			"\tKernel modules: nouveau, nvidia\n"
+			"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 "
+			"[10de:2204] (rev a1)\n"
+			"\tSubsystem: ASUSTeK Computer Inc. Device [1043:87b3]\n"
+			"\tKernel modules: nouveau, nvidia\n",
+			&f);
+	pasted_expect(&f, "hardware.gpus.0.driver", "nvidia", 2);
+	/* vfio-pci is a driver: bound, not absent */
+	pasted_run_text(pasted_read_lspci,
+			"0a:00.0 VGA compatible controller [0300]: NVIDIA Corporation GP104 "
+			"[10de:1b81] (rev a1)\n"
+			"\tKernel driver in use: vfio-pci\n"
+			"\tKernel modules: nouveau\n",
+			&f);
+	pasted_expect(&f, "hardware.gpus.0.driver", "vfio-pci", 2);
+	assert_false(pasted_facts_get(&f, "hardware.gpus.0.driver")->absent);
+}
+
 /* https://github.com/ROCm/legacy-rocm-build/issues/1797 (the GPU agent alone),
  * https://github.com/robertrosenbusch/gfx803_rocm/issues/13 (cut before "Device Type") and
  * https://github.com/ROCm/ROCm-OpenCL-Runtime/issues/144 (the CPU agent: no GPU) */
@@ -211,6 +291,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_modinfo, teardown),
 		cmocka_unit_test_teardown(test_lspci, teardown),
+		cmocka_unit_test_teardown(test_lspci_no_driver, teardown),
 		cmocka_unit_test_teardown(test_rocminfo, teardown),
 		cmocka_unit_test_teardown(test_rocm_smi, teardown),
 	};
