@@ -5,7 +5,8 @@
 # scrapes per second and latency of /metrics against /healthz (the baseline: the same
 # server answering a fixed 3-byte body, so the ratio is what the exposition costs), p99 at
 # 64 and at 1,000 concurrent connections, /metrics p99 while 1,000 slow-loris connections
-# sit on the server, and the server's resident memory at the start and after each quarter
+# sit on the server, and the resident memory of the serving process (the HTTP server,
+# tools/exporter-server.c) and of the collecting process at the start and after each quarter
 # of SCRAPES scrapes.
 # Why /healthz and not a static file from another server (python3 -m http.server, nginx):
 # the same libmicrohttpd, threads, connection handling and limits on the same port, so the
@@ -16,11 +17,13 @@
 # Scrapes are timed plain and with "Accept-Encoding: gzip", which Prometheus sends on every
 # scrape (the compressed form is made once per publication, not per scrape).
 # The load-independent figure: CPU instructions per request of the server's threads, counted
-# by valgrind's callgrind (--separate-threads, the collecting main thread left out) over the
+# by valgrind's callgrind (the serving process, --separate-threads, its main thread, which
+# reads the publications, left out) over the
 # same number of keep-alive requests to /healthz, /metrics and gzip'ed /metrics in one run,
 # with the ratio to /healthz; wall-clock rates on a shared machine say more about the load.
 # (callgrind counts user space only: the kernel's copy of the body to the socket is not in it;
-# the server's CPU time per gzip'ed scrape, user and system from /proc/PID/stat, has both.)
+# the serving process's CPU time per gzip'ed scrape, user and system from /proc/PID/stat, has
+# both.)
 # Targets (issue 16): >= 50,000 scrapes/s, p99 < 2 ms, RSS < 8 MB and flat over 1,000,000.
 # The headline rate and p99 (gzip'ed /metrics, 64 connections) are the medians of RUNS runs
 # of 5 s, each printed with the 1-minute load average when it ended: one run's p99 on a
@@ -49,9 +52,13 @@ for _ in $(seq 100); do
 	curl -sf "$url/readyz" >/dev/null 2>&1 && break
 	sleep 0.1
 done
-rss() { awk '/^VmRSS/ {print $2}' "/proc/$pid/status"; }
+# the serving process: the collecting process's child named gpuenv-http
+spid=$(pgrep -P "$pid" -x gpuenv-http)
+rss1() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+# serving + collecting = sum (KiB): shared pages (code, libraries) count in both
+rss() { echo "$(rss1 "$spid")+$(rss1 "$pid")=$(($(rss1 "$spid") + $(rss1 "$pid")))"; }
 # the server's CPU time, user and system (kernel: the socket copies callgrind does not see)
-cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+cpu() { awk '{print $14 + $15}' "/proc/$spid/stat"; }
 # wrk DURATION CONNECTIONS PATH [HEADER] → "REQ_PER_S P99_MS ERRORS REQUESTS"
 load() {
 	wrk -t"$wrk_threads" -c"$2" -d"$1" --latency ${4:+-H "$4"} "$url$3" 2>&1 | awk '
@@ -67,7 +74,7 @@ rss0=$(rss)
 set -- $(load 5s 64 /healthz); base=$1 basep99=$2
 set -- $(load 10s 64 /metrics); rps=$1 p99=$2 err=$3 done=$4
 # involuntary context switches of all the server's threads (preempted while runnable)
-preempted() { cat /proc/$pid/task/*/status | awk '/^nonvoluntary_ctxt_switches/ {n += $2} END {print n}'; }
+preempted() { cat /proc/$spid/task/*/status | awk '/^nonvoluntary_ctxt_switches/ {n += $2} END {print n}'; }
 cpu0=$(cpu)
 csw0=$(preempted)
 rates="" p99s="" perrun="" errz=none nz=0
@@ -108,14 +115,15 @@ done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "exposition: $size bytes (8 GPUs)"
 echo "baseline /healthz:            $base req/s, p99 $basep99 ms"
-echo "wrk: wrk -t$wrk_threads -c64 -dSECONDS --latency [-H 'Accept-Encoding: gzip'] $url/PATH (-c1000 for the 1000-connection lines); server: $(ls /proc/$pid/task | wc -l) threads"
+echo "wrk: wrk -t$wrk_threads -c64 -dSECONDS --latency [-H 'Accept-Encoding: gzip'] $url/PATH (-c1000 for the 1000-connection lines); serving process: $(ls /proc/$spid/task | wc -l) threads, collecting process: $(ls /proc/$pid/task | wc -l)"
 echo "/metrics, 64 connections:     $rps req/s ($(python3 -c "print(round($rps/$base, 2))")x baseline), p99 $p99 ms, errors: $err"
 echo "/metrics gzip, 64 connections, median of $runs runs of 5 s: $rpsz req/s ($(python3 -c "print(round($rpsz/$base, 2))")x baseline; target >= 50000), p99 $p99z ms (target < 2), errors: $errz$perrun"
 echo "server CPU (user + system) per gzip'ed /metrics scrape: $cpuz us; server threads preempted (involuntary context switches) per 1000 scrapes: $cswz"
 echo "/metrics gzip, 1000 connections:   $rps1k req/s, p99 $p991k ms"
 echo "/metrics gzip beside 1000 slow-loris connections: $rpsl req/s, p99 $p99l ms"
-echo "RSS (KiB): $rss0 at start, then after each quarter:$rsses ($done scrapes in all; target < 8192, flat)"
-echo "RSS split at the end (KiB): $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code of gpuenv, libmicrohttpd and its GnuTLS chain)"
+echo "RSS (KiB, serving+collecting=sum): $rss0 at start, then after each quarter:$rsses ($done scrapes in all; target < 8192, flat)"
+echo "RSS split at the end (KiB): serving $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$spid/status")collecting $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code of gpuenv, libmicrohttpd and its GnuTLS chain, shared by the two)"
+echo "PSS (KiB, each shared page split between its users): serving $(awk '/^Pss:/ {print $2}' "/proc/$spid/smaps_rollup"), collecting $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")"
 sizez=$(curl -s -H "Accept-Encoding: gzip" "$url/metrics" | wc -c)
 echo "gzip'ed exposition: $sizez bytes"
 kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
@@ -124,7 +132,7 @@ kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
 if command -v valgrind >/dev/null && command -v callgrind_control >/dev/null; then
 	cg=$(mktemp -d)
 	valgrind --tool=callgrind --separate-threads=yes \
-		--callgrind-out-file="$cg/cg.out" "$gpuenv" exporter --from "$snap" \
+		--callgrind-out-file="$cg/cg.%p.out" "$gpuenv" exporter --from "$snap" \
 		--listen "127.0.0.1:$port" --interval 1h >/dev/null 2>&1 &
 	pid=$!
 	python3 - "$port" "$pid" "$cg" <<'PY'
@@ -140,12 +148,16 @@ for _ in range(600):
     except OSError:
         pass
     time.sleep(0.5)
+# the serving process (tools/exporter-server.c): the child named gpuenv-http
+spid = subprocess.run(["pgrep", "-P", pid, "-x", "gpuenv-http"], capture_output=True,
+                      text=True).stdout.split()[0]
 def server_ir():
-    """Instructions of the threads other than the first (the collection) since the last dump."""
-    subprocess.run(["callgrind_control", "-d", pid], stdout=subprocess.DEVNULL,
+    """Instructions of the serving process's threads but the first (which reads the
+    publications) since the last dump."""
+    subprocess.run(["callgrind_control", "-d", spid], stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=True)
     total = 0
-    for f in glob.glob(cg + "/cg.out*"):
+    for f in glob.glob(f"{cg}/cg.{spid}.out*"):
         if f.endswith("-01"):
             os.unlink(f)
             continue
