@@ -84,6 +84,11 @@ def test_once_text():
                     reason="hw_thermal_slowdown") == "0", "clocks event reasons state set")
     check(value(fams, "gpuenv_sample_stale") == "0", "fresh sample")
     check(value(fams, "gpuenv_nvml_up") == "1", "nvmlInit succeeded")
+    check(value(fams, "gpuenv_nvml_gpus") == "8", "gpuenv_nvml_gpus: NVML's 8 GPUs")
+    # the old name for one release (docs/exporter.md, Deprecated series)
+    check(value(fams, "gpuenv_gpu_count") == "8"
+          and fams["gpuenv_gpu_count"]["help"].startswith("Deprecated: gpuenv_nvml_gpus"),
+          "gpuenv_gpu_count: the same value, its help says it is deprecated")
 
 
 def test_once_openmetrics():
