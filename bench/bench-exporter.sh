@@ -18,9 +18,8 @@
 # scrape (the compressed form is made once per publication, not per scrape).
 # The load-independent figure: CPU instructions per request of the server's threads, counted
 # by valgrind's callgrind (the serving process, --separate-threads, its main thread, which
-# reads the publications, left out) over the
-# same number of keep-alive requests to /healthz, /metrics and gzip'ed /metrics in one run,
-# with the ratio to /healthz; wall-clock rates on a shared machine say more about the load.
+# reads the publications, left out) over the same number of keep-alive requests to /healthz,
+# /metrics and gzip'ed /metrics, a run each, less a run with none, with the ratio to /healthz; wall-clock rates on a shared machine say more about the load.
 # (callgrind counts user space only: the kernel's copy of the body to the socket is not in it;
 # the serving process's CPU time per gzip'ed scrape, user and system from /proc/PID/stat, has
 # both.)
@@ -127,60 +126,57 @@ echo "PSS (KiB, each shared page split between its users): serving $(awk '/^Pss:
 sizez=$(curl -s -H "Accept-Encoding: gzip" "$url/metrics" | wc -c)
 echo "gzip'ed exposition: $sizez bytes"
 kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
-# Instructions per request (callgrind): the same server under valgrind, N keep-alive requests
-# of each kind, the server threads' counts dumped between them.
-if command -v valgrind >/dev/null && command -v callgrind_control >/dev/null; then
+# Instructions per request (callgrind): the same server under valgrind, once per kind of
+# request with N keep-alive requests, and once with none; the serving process's threads but
+# its first (which reads the publications) are counted when it exits (valgrind's gdbserver,
+# which callgrind_control needs for a dump in between, is not in a forked child).
+if command -v valgrind >/dev/null; then
 	cg=$(mktemp -d)
-	valgrind --tool=callgrind --separate-threads=yes \
-		--callgrind-out-file="$cg/cg.%p.out" "$gpuenv" exporter --from "$snap" \
-		--listen "127.0.0.1:$port" --interval 1h >/dev/null 2>&1 &
-	pid=$!
-	python3 - "$port" "$pid" "$cg" <<'PY'
-import glob, http.client, os, subprocess, sys, time
-port, pid, cg = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+	python3 - "$gpuenv" "$snap" "$port" "$cg" <<'PY'
+import glob, http.client, os, signal, subprocess, sys, time
+gpuenv, snap, port, cg = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 N = 2000
-for _ in range(600):
-    try:
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        c.request("GET", "/readyz")
-        if c.getresponse().status == 200:
-            break
-    except OSError:
-        pass
-    time.sleep(0.5)
-# the serving process (tools/exporter-server.c): the child named gpuenv-http
-spid = subprocess.run(["pgrep", "-P", pid, "-x", "gpuenv-http"], capture_output=True,
-                      text=True).stdout.split()[0]
-def server_ir():
-    """Instructions of the serving process's threads but the first (which reads the
-    publications) since the last dump."""
-    subprocess.run(["callgrind_control", "-d", spid], stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, check=True)
-    total = 0
-    for f in glob.glob(f"{cg}/cg.{spid}.out*"):
-        if f.endswith("-01"):
-            os.unlink(f)
-            continue
-        for line in open(f):
-            if line.startswith("summary:"):
-                total += int(line.split()[1])
+def serving_ir(path, hdrs, n):
+    """Instructions of the serving process's threads but the first over a run with n
+    requests of path (and the /readyz polls before them)."""
+    for f in glob.glob(cg + "/*"):
         os.unlink(f)
+    p = subprocess.Popen(["valgrind", "--tool=callgrind", "--separate-threads=yes",
+                          f"--callgrind-out-file={cg}/cg.%p.out", gpuenv, "exporter",
+                          "--from", snap, "--listen", f"127.0.0.1:{port}", "--interval", "1h"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            c.request("GET", "/readyz")
+            if c.getresponse().status == 200:
+                break
+        except OSError:
+            pass
+        time.sleep(0.5)
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    for _ in range(n):
+        c.request("GET", path, headers=hdrs)
+        c.getresponse().read()
+    c.close()
+    spid = subprocess.run(["pgrep", "-P", str(p.pid), "-x", "gpuenv-http"],
+                          capture_output=True, text=True).stdout.split()[0]
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=300)
+    total = 0
+    for f in glob.glob(f"{cg}/cg.{spid}.out-*"):
+        if not f.endswith("-01"):
+            total += sum(int(l.split()[1]) for l in open(f) if l.startswith("summary:"))
     return total
-c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-server_ir()  # the start and the first request: not counted
+base = serving_ir("/healthz", {}, 0)
 per = {}
 for name, path, hdrs in (("/healthz", "/healthz", {}), ("/metrics", "/metrics", {}),
                          ("/metrics gzip", "/metrics", {"Accept-Encoding": "gzip"})):
-    for _ in range(N):
-        c.request("GET", path, headers=hdrs)
-        r = c.getresponse()
-        r.read()
-    per[name] = server_ir() / N
+    per[name] = (serving_ir(path, hdrs, N) - base) / N
 for name, v in per.items():
-    print(f"callgrind, server threads: {name}: {v:,.0f} instructions per request "
+    print(f"callgrind, serving process's threads: {name}: {v:,.0f} instructions per request "
           f"({v / per['/healthz']:.2f}x /healthz), {N} keep-alive requests")
 PY
-	kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
 	rm -rf "$cg"
 else
 	echo "callgrind: not measured: valgrind is not installed (Debian: valgrind)"

@@ -316,7 +316,8 @@ static int load_web_config(const char *path, struct web_security *w)
 
 /* libmicrohttpd, and libcrypt for basic authentication, are loaded on first use, not linked
  * (exporter-libs.c): only the server needs them, and a machine without them is told so here
- * rather than every gpuenv command failing to start. 0, or -ELIBACC after the message. */
+ * rather than every gpuenv command failing to start. 0, or -ELIBACC after the message. Run
+ * in the serving process, the only one that maps them. */
 static int server_libs_load(const struct exporter_security *sec)
 {
 	const struct exporter_mhd *mhd;
@@ -341,7 +342,7 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	sigset_t set;
 	uint64_t next_sample = 0, next_diag = 0;
 	bool diagnose_now = true;
-	int r;
+	int r, loaded = 0;
 
 	/* Blocked here and in the serving process (whose threads inherit the mask): taken here
 	 * with sigtimedwait, and SIGCHLD left to the vendor sessions' own waits (core/child.c).
@@ -361,11 +362,11 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	 * scattered in it and kept it resident (bench/bench-exporter.sh: 0.3 MB more at start
 	 * and a resident size that crept with each wave of connections; one arena stays flat). */
 	mallopt(M_ARENA_MAX, 1);
-	if (server_libs_load(sec) < 0)
-		return EXIT_UNAVAILABLE;
 	/* Before any thread: this process forks every child of the collection, the serving
-	 * process none (exporter-server.c). */
-	r = exporter_server_start(listen, sec, &srv);
+	 * process none (exporter-server.c). The libraries load there. */
+	r = exporter_server_start(listen, sec, server_libs_load, &loaded, &srv);
+	if (loaded < 0)
+		return EXIT_UNAVAILABLE; /* the serving process said why */
 	if (r < 0) {
 		fprintf(stderr, "gpuenv exporter: --listen %s: %s\n", listen,
 			r == -EINVAL	? "not ADDRESS:PORT with a numeric address"

@@ -111,20 +111,23 @@ static bool read_form(int fd, uint64_t len, char **ret)
 }
 
 _Noreturn static void server_main(int fd, int status_fd, pid_t parent, const char *listen,
-				  const struct exporter_security *sec)
+				  const struct exporter_security *sec,
+				  int (*load)(const struct exporter_security *sec))
 {
 	struct exporter_http *h = NULL;
 	struct publication pub;
-	int r;
+	int r[2] = { 0, 0 }; /* load's answer, exporter_http_start()'s */
 
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (getppid() != parent)
 		_exit(1); /* the collecting process died before the line above */
 	(void)prctl(PR_SET_NAME, SERVER_NAME, 0, 0, 0);
-	r = exporter_http_start(listen, sec, &h);
-	(void)write_full(status_fd, &r, sizeof(r));
+	r[0] = load(sec);
+	if (r[0] == 0)
+		r[1] = exporter_http_start(listen, sec, &h);
+	(void)write_full(status_fd, r, sizeof(r));
 	close(status_fd);
-	if (r < 0)
+	if (r[0] < 0 || r[1] < 0)
 		_exit(1);
 	while (read_full(fd, &pub, sizeof(pub)) == 1) {
 		char *form[2];
@@ -147,9 +150,10 @@ _Noreturn static void server_main(int fd, int status_fd, pid_t parent, const cha
 }
 
 int exporter_server_start(const char *listen, const struct exporter_security *sec,
+			  int (*load)(const struct exporter_security *sec), int *ret_load,
 			  struct exporter_server *ret)
 {
-	int pub[2], status[2], r = 0;
+	int pub[2], status[2], r = 0, rs[2];
 	pid_t pid, self = getpid();
 
 	if (pipe2(pub, O_CLOEXEC) < 0)
@@ -172,14 +176,16 @@ int exporter_server_start(const char *listen, const struct exporter_security *se
 	if (pid == 0) {
 		close(pub[1]);
 		close(status[0]);
-		server_main(pub[0], status[1], self, listen, sec);
+		server_main(pub[0], status[1], self, listen, sec, load);
 	}
 	close(pub[0]);
 	close(status[1]);
-	/* Whether it listens: its exporter_http_start()'s answer, or none if it died first. */
-	if (read_full(status[0], &r, sizeof(r)) != 1)
-		r = -ECHILD;
+	/* Whether it listens: its answers, or none if it died first. */
+	if (read_full(status[0], rs, sizeof(rs)) != 1)
+		rs[0] = 0, rs[1] = -ECHILD;
 	close(status[0]);
+	*ret_load = rs[0];
+	r = rs[0] < 0 ? rs[0] : rs[1];
 	if (r < 0) {
 		close(pub[1]);
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)

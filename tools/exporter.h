@@ -107,8 +107,12 @@ struct exporter_server {
 	pid_t pid;
 	int fd; /* the publications' pipe */
 };
-/* exporter_http_start()'s errors, or -ECHILD when the serving process died first. */
+/* load(sec) runs first in the serving process (the server's libraries are loaded there
+ * only: the collecting process never maps libmicrohttpd and its GnuTLS chain); its answer
+ * goes to *ret_load, and when it fails nothing is started. The result: load's error, or
+ * exporter_http_start()'s, or -ECHILD when the serving process died first. */
 int exporter_server_start(const char *listen, const struct exporter_security *sec,
+			  int (*load)(const struct exporter_security *sec), int *ret_load,
 			  struct exporter_server *ret);
 /* exporter_http_publish() in the serving process (takes both strings, NULL: keep the last);
  * -EPIPE when the serving process is gone. */
