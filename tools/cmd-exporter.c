@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `gpuenv exporter`: serves the GPU metrics (dcgm-exporter's names) and the diagnosis to
- * Prometheus (docs/exporter.md). The main thread collects: a GPU sample every --interval, a
- * full diagnosis every --diagnose-every and on SIGHUP, and publishes the exposition to the
- * serving process (exporter-server.c: the HTTP server, exporter-http.c, forked before any
- * thread starts, so that this process, which forks the NVML children, has none). The samples run NVML in one sandboxed child kept alive
- * between them (src/vendor/session-keep.c; --nvml-child per-sample: a fresh one each time),
- * each sample under the --vendor-timeout deadline, so a hung GPU costs a killed child, a
- * restart and a stale flag, never the endpoint. `--once` prints one
- * exposition (with --output FILE written atomically, for node_exporter's textfile
- * collector: a temporary file in the same directory, fsync, rename).
+ * Prometheus (docs/exporter.md). The collecting process (one thread) takes a GPU sample every
+ * --interval and a full diagnosis every --diagnose-every and on SIGHUP, and publishes the
+ * exposition to the serving process (exporter-server.c: the HTTP server, exporter-http.c,
+ * forked before any thread starts, so that this process, which forks the NVML children, has
+ * none). The samples run NVML in one sandboxed child kept alive between them
+ * (src/vendor/session-keep.c; --nvml-child per-sample: a fresh one each time), each sample
+ * under the --vendor-timeout deadline, so a hung GPU costs a killed child, a restart and a
+ * stale flag, never the endpoint. `--once` prints one exposition (with --output FILE written
+ * atomically, for node_exporter's textfile collector: a temporary file in the same directory,
+ * fsync, rename).
  */
 #include <errno.h>
 #include <fcntl.h>
