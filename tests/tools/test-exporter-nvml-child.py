@@ -21,7 +21,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from exporter_util import (collection_children, comm, descendants,  # noqa: E402
-                           fixture_args, free_port, parse, start, value,
+                           fixture_args, free_port, parse, serving_process, start, value,
                            wait_http)
 
 GPUENV = sys.argv[1]
@@ -191,6 +191,40 @@ def test_keeper_killed():
           f"({rc}, {sorted(left)})")
 
 
+def test_serving_process_killed():
+    """The serving process killed from outside: the collecting process says so and exits 70
+    (for the service manager to restart both), its NVML child's tree ended with it."""
+    e = Exporter("", "--interval", "500ms", "--vendor-timeout", "20000")
+    try:
+        e.wait_for("serving process killed: ready",
+                   lambda f: wait_http(e.base + "/readyz", 2)[0] == 200)
+        server, kids = serving_process(e.p.pid), collection_children(e.p.pid)
+        check(server is not None and kids, f"serving process killed: the serving process "
+              f"({server}) and the NVML child's tree ({len(kids)} processes)")
+        if server is not None:
+            os.kill(server, signal.SIGKILL)
+        try:
+            rc = e.p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            rc = None
+        err = e.p.stderr.read() if rc is not None else ""
+        check(rc == 70 and "the serving process" in err,
+              f"serving process killed: the exporter exits 70 and says why ({rc})")
+    finally:
+        rc2, left = e.stop()
+    left |= {k for k in kids if alive(k)}
+    check(not left, f"serving process killed: nothing left ({sorted(left)})")
+
+
+def alive(pid):
+    """Whether pid is a process that has not ended (a zombie has)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def test_stuck(name, injection, timeout_ms):
     """The hang of test_fault, the hung task in D state: reported, never restarted."""
     with tempfile.TemporaryDirectory() as d:
@@ -230,6 +264,7 @@ def test_stuck(name, injection, timeout_ms):
 # so "#2" is the second sample a child answers (and again in each restarted child).
 for t, args in ((test_one_child_many_samples, ()),
                 (test_keeper_killed, ()),
+                (test_serving_process_killed, ()),
                 (test_fault, ("hang mid-session", "hang.nvmlSystemGetDriverVersion#3 = 1",
                               3000)),
                 (test_fault, ("crash mid-session",
