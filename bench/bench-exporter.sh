@@ -55,7 +55,7 @@ done
 spid=$(pgrep -P "$pid" -x gpuenv-http)
 rss1() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 # serving + collecting = sum (KiB): shared pages (code, libraries) count in both
-rss() { echo "$(rss1 "$spid")+$(rss1 "$pid")=$(($(rss1 "$spid") + $(rss1 "$pid")))"; }
+rss() { a=$(rss1 "$spid") b=$(rss1 "$pid"); echo "$a+$b=$((a + b))"; }
 # the server's CPU time, user and system (kernel: the socket copies callgrind does not see)
 cpu() { awk '{print $14 + $15}' "/proc/$spid/stat"; }
 # wrk DURATION CONNECTIONS PATH [HEADER] → "REQ_PER_S P99_MS ERRORS REQUESTS"
