@@ -5,7 +5,8 @@
 # scrapes per second and latency of /metrics against /healthz (the baseline: the same
 # server answering a fixed 3-byte body, so the ratio is what the exposition costs), p99 at
 # 64 and at 1,000 concurrent connections, /metrics p99 while 1,000 slow-loris connections
-# sit on the server, and the server's resident memory at the start and after each quarter
+# sit on the server, and the resident memory of the serving process (the HTTP server,
+# tools/exporter-server.c) and of the collecting process at the start and after each quarter
 # of SCRAPES scrapes.
 # Why /healthz and not a static file from another server (python3 -m http.server, nginx):
 # the same libmicrohttpd, threads, connection handling and limits on the same port, so the
@@ -16,11 +17,12 @@
 # Scrapes are timed plain and with "Accept-Encoding: gzip", which Prometheus sends on every
 # scrape (the compressed form is made once per publication, not per scrape).
 # The load-independent figure: CPU instructions per request of the server's threads, counted
-# by valgrind's callgrind (--separate-threads, the collecting main thread left out) over the
-# same number of keep-alive requests to /healthz, /metrics and gzip'ed /metrics in one run,
-# with the ratio to /healthz; wall-clock rates on a shared machine say more about the load.
+# by valgrind's callgrind (the serving process, --separate-threads, its main thread, which
+# reads the publications, left out) over the same number of keep-alive requests to /healthz,
+# /metrics and gzip'ed /metrics, a run each, less a run with none, with the ratio to /healthz; wall-clock rates on a shared machine say more about the load.
 # (callgrind counts user space only: the kernel's copy of the body to the socket is not in it;
-# the server's CPU time per gzip'ed scrape, user and system from /proc/PID/stat, has both.)
+# the serving process's CPU time per gzip'ed scrape, user and system from /proc/PID/stat, has
+# both.)
 # Targets (issue 16): >= 50,000 scrapes/s, p99 < 2 ms, RSS < 8 MB and flat over 1,000,000.
 # The headline rate and p99 (gzip'ed /metrics, 64 connections) are the medians of RUNS runs
 # of 5 s, each printed with the 1-minute load average when it ended: one run's p99 on a
@@ -49,9 +51,13 @@ for _ in $(seq 100); do
 	curl -sf "$url/readyz" >/dev/null 2>&1 && break
 	sleep 0.1
 done
-rss() { awk '/^VmRSS/ {print $2}' "/proc/$pid/status"; }
+# the serving process: the collecting process's child named gpuenv-http
+spid=$(pgrep -P "$pid" -x gpuenv-http)
+rss1() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+# serving + collecting = sum (KiB): shared pages (code, libraries) count in both
+rss() { a=$(rss1 "$spid") b=$(rss1 "$pid"); echo "$a+$b=$((a + b))"; }
 # the server's CPU time, user and system (kernel: the socket copies callgrind does not see)
-cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+cpu() { awk '{print $14 + $15}' "/proc/$spid/stat"; }
 # wrk DURATION CONNECTIONS PATH [HEADER] → "REQ_PER_S P99_MS ERRORS REQUESTS"
 load() {
 	wrk -t"$wrk_threads" -c"$2" -d"$1" --latency ${4:+-H "$4"} "$url$3" 2>&1 | awk '
@@ -67,7 +73,7 @@ rss0=$(rss)
 set -- $(load 5s 64 /healthz); base=$1 basep99=$2
 set -- $(load 10s 64 /metrics); rps=$1 p99=$2 err=$3 done=$4
 # involuntary context switches of all the server's threads (preempted while runnable)
-preempted() { cat /proc/$pid/task/*/status | awk '/^nonvoluntary_ctxt_switches/ {n += $2} END {print n}'; }
+preempted() { cat /proc/$spid/task/*/status | awk '/^nonvoluntary_ctxt_switches/ {n += $2} END {print n}'; }
 cpu0=$(cpu)
 csw0=$(preempted)
 rates="" p99s="" perrun="" errz=none nz=0
@@ -108,67 +114,69 @@ done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "exposition: $size bytes (8 GPUs)"
 echo "baseline /healthz:            $base req/s, p99 $basep99 ms"
-echo "wrk: wrk -t$wrk_threads -c64 -dSECONDS --latency [-H 'Accept-Encoding: gzip'] $url/PATH (-c1000 for the 1000-connection lines); server: $(ls /proc/$pid/task | wc -l) threads"
+echo "wrk: wrk -t$wrk_threads -c64 -dSECONDS --latency [-H 'Accept-Encoding: gzip'] $url/PATH (-c1000 for the 1000-connection lines); serving process: $(ls /proc/$spid/task | wc -l) threads, collecting process: $(ls /proc/$pid/task | wc -l)"
 echo "/metrics, 64 connections:     $rps req/s ($(python3 -c "print(round($rps/$base, 2))")x baseline), p99 $p99 ms, errors: $err"
 echo "/metrics gzip, 64 connections, median of $runs runs of 5 s: $rpsz req/s ($(python3 -c "print(round($rpsz/$base, 2))")x baseline; target >= 50000), p99 $p99z ms (target < 2), errors: $errz$perrun"
 echo "server CPU (user + system) per gzip'ed /metrics scrape: $cpuz us; server threads preempted (involuntary context switches) per 1000 scrapes: $cswz"
 echo "/metrics gzip, 1000 connections:   $rps1k req/s, p99 $p991k ms"
 echo "/metrics gzip beside 1000 slow-loris connections: $rpsl req/s, p99 $p99l ms"
-echo "RSS (KiB): $rss0 at start, then after each quarter:$rsses ($done scrapes in all; target < 8192, flat)"
-echo "RSS split at the end (KiB): $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code of gpuenv, libmicrohttpd and its GnuTLS chain)"
+echo "RSS (KiB, serving+collecting=sum): $rss0 at start, then after each quarter:$rsses ($done scrapes in all; target < 8192, flat)"
+echo "RSS split at the end (KiB): serving $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$spid/status")collecting $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code of gpuenv, libmicrohttpd and its GnuTLS chain, shared by the two)"
+echo "PSS (KiB, each shared page split between its users): serving $(awk '/^Pss:/ {print $2}' "/proc/$spid/smaps_rollup"), collecting $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")"
 sizez=$(curl -s -H "Accept-Encoding: gzip" "$url/metrics" | wc -c)
 echo "gzip'ed exposition: $sizez bytes"
 kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
-# Instructions per request (callgrind): the same server under valgrind, N keep-alive requests
-# of each kind, the server threads' counts dumped between them.
-if command -v valgrind >/dev/null && command -v callgrind_control >/dev/null; then
+# Instructions per request (callgrind): the same server under valgrind, once per kind of
+# request with N keep-alive requests, and once with none; the serving process's threads but
+# its first (which reads the publications) are counted when it exits (valgrind's gdbserver,
+# which callgrind_control needs for a dump in between, is not in a forked child).
+if command -v valgrind >/dev/null; then
 	cg=$(mktemp -d)
-	valgrind --tool=callgrind --separate-threads=yes \
-		--callgrind-out-file="$cg/cg.out" "$gpuenv" exporter --from "$snap" \
-		--listen "127.0.0.1:$port" --interval 1h >/dev/null 2>&1 &
-	pid=$!
-	python3 - "$port" "$pid" "$cg" <<'PY'
-import glob, http.client, os, subprocess, sys, time
-port, pid, cg = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+	python3 - "$gpuenv" "$snap" "$port" "$cg" <<'PY'
+import glob, http.client, os, signal, subprocess, sys, time
+gpuenv, snap, port, cg = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 N = 2000
-for _ in range(600):
-    try:
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        c.request("GET", "/readyz")
-        if c.getresponse().status == 200:
-            break
-    except OSError:
-        pass
-    time.sleep(0.5)
-def server_ir():
-    """Instructions of the threads other than the first (the collection) since the last dump."""
-    subprocess.run(["callgrind_control", "-d", pid], stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, check=True)
-    total = 0
-    for f in glob.glob(cg + "/cg.out*"):
-        if f.endswith("-01"):
-            os.unlink(f)
-            continue
-        for line in open(f):
-            if line.startswith("summary:"):
-                total += int(line.split()[1])
+def serving_ir(path, hdrs, n):
+    """Instructions of the serving process's threads but the first over a run with n
+    requests of path (and the /readyz polls before them)."""
+    for f in glob.glob(cg + "/*"):
         os.unlink(f)
+    p = subprocess.Popen(["valgrind", "--tool=callgrind", "--separate-threads=yes",
+                          f"--callgrind-out-file={cg}/cg.%p.out", gpuenv, "exporter",
+                          "--from", snap, "--listen", f"127.0.0.1:{port}", "--interval", "1h"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            c.request("GET", "/readyz")
+            if c.getresponse().status == 200:
+                break
+        except OSError:
+            pass
+        time.sleep(0.5)
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    for _ in range(n):
+        c.request("GET", path, headers=hdrs)
+        c.getresponse().read()
+    c.close()
+    spid = subprocess.run(["pgrep", "-P", str(p.pid), "-x", "gpuenv-http"],
+                          capture_output=True, text=True).stdout.split()[0]
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=300)
+    total = 0
+    for f in glob.glob(f"{cg}/cg.{spid}.out-*"):
+        if not f.endswith("-01"):
+            total += sum(int(l.split()[1]) for l in open(f) if l.startswith("summary:"))
     return total
-c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-server_ir()  # the start and the first request: not counted
+base = serving_ir("/healthz", {}, 0)
 per = {}
 for name, path, hdrs in (("/healthz", "/healthz", {}), ("/metrics", "/metrics", {}),
                          ("/metrics gzip", "/metrics", {"Accept-Encoding": "gzip"})):
-    for _ in range(N):
-        c.request("GET", path, headers=hdrs)
-        r = c.getresponse()
-        r.read()
-    per[name] = server_ir() / N
+    per[name] = (serving_ir(path, hdrs, N) - base) / N
 for name, v in per.items():
-    print(f"callgrind, server threads: {name}: {v:,.0f} instructions per request "
+    print(f"callgrind, serving process's threads: {name}: {v:,.0f} instructions per request "
           f"({v / per['/healthz']:.2f}x /healthz), {N} keep-alive requests")
 PY
-	kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
 	rm -rf "$cg"
 else
 	echo "callgrind: not measured: valgrind is not installed (Debian: valgrind)"

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `gpuenv exporter`: serves the GPU metrics (dcgm-exporter's names) and the diagnosis to
- * Prometheus (docs/exporter.md). The main thread collects: a GPU sample every --interval, a
- * full diagnosis every --diagnose-every and on SIGHUP, and publishes the exposition to the
- * HTTP thread (exporter-http.c). The samples run NVML in one sandboxed child kept alive
- * between them (src/vendor/session-keep.c; --nvml-child per-sample: a fresh one each time),
- * each sample under the --vendor-timeout deadline, so a hung GPU costs a killed child, a
- * restart and a stale flag, never the endpoint. `--once` prints one
- * exposition (with --output FILE written atomically, for node_exporter's textfile
- * collector: a temporary file in the same directory, fsync, rename).
+ * Prometheus (docs/exporter.md). The collecting process (one thread) takes a GPU sample every
+ * --interval and a full diagnosis every --diagnose-every and on SIGHUP, and publishes the
+ * exposition to the serving process (exporter-server.c: the HTTP server, exporter-http.c,
+ * forked before any thread starts, so that this process, which forks the NVML children, has
+ * none). The samples run NVML in one sandboxed child kept alive between them
+ * (src/vendor/session-keep.c; --nvml-child per-sample: a fresh one each time), each sample
+ * under the --vendor-timeout deadline, so a hung GPU costs a killed child, a restart and a
+ * stale flag, never the endpoint. `--once` prints one exposition (with --output FILE written
+ * atomically, for node_exporter's textfile collector: a temporary file in the same directory,
+ * fsync, rename).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -186,16 +188,17 @@ static void raise_fd_limit(void)
 /* Each second (the ages change) and after each collection. The GPU and diagnosis parts
  * change only with a collection: their gzip member is made once per collection, and each
  * second only the exporter's own series are compressed. */
-static void publish(struct exporter_http *h, const struct exporter *ex)
+static int publish(struct exporter_server *srv, const struct exporter *ex)
 {
 	size_t stable[2];
 
 	for (int om = 0; om < 2; om++)
 		stable[om] = (ex->gpu_text[om] ? strlen(ex->gpu_text[om]) : 0) +
 			     (ex->diag_text[om] ? strlen(ex->diag_text[om]) : 0);
-	exporter_http_publish(h, exporter_exposition(ex, false), exporter_exposition(ex, true),
-			      stable, ex->st.samples + ex->st.diagnoses,
-			      ex->st.sample_time > 0 && ex->st.diagnosis_time > 0);
+	return exporter_server_publish(srv, exporter_exposition(ex, false),
+				       exporter_exposition(ex, true), stable,
+				       ex->st.samples + ex->st.diagnoses,
+				       ex->st.sample_time > 0 && ex->st.diagnosis_time > 0);
 }
 
 /* The web configuration and the files it names, kept for the server's lifetime. */
@@ -314,7 +317,8 @@ static int load_web_config(const char *path, struct web_security *w)
 
 /* libmicrohttpd, and libcrypt for basic authentication, are loaded on first use, not linked
  * (exporter-libs.c): only the server needs them, and a machine without them is told so here
- * rather than every gpuenv command failing to start. 0, or -ELIBACC after the message. */
+ * rather than every gpuenv command failing to start. 0, or -ELIBACC after the message. Run
+ * in the serving process, the only one that maps them. */
 static int server_libs_load(const struct exporter_security *sec)
 {
 	const struct exporter_mhd *mhd;
@@ -335,14 +339,15 @@ static int server_libs_load(const struct exporter_security *sec)
 static int serve(struct exporter *ex, const char *listen, const struct exporter_security *sec,
 		 unsigned interval_ms, unsigned diagnose_ms)
 {
-	struct exporter_http *h = NULL;
+	struct exporter_server srv = { .fd = -1 };
 	sigset_t set;
 	uint64_t next_sample = 0, next_diag = 0;
 	bool diagnose_now = true;
-	int r;
+	int r, loaded = 0;
 
-	/* Blocked in every thread (libmicrohttpd's inherits the mask): taken here with
-	 * sigtimedwait, and SIGCHLD left to the vendor sessions' own waits (core/child.c). */
+	/* Blocked here and in the serving process (whose threads inherit the mask): taken here
+	 * with sigtimedwait, and SIGCHLD left to the vendor sessions' own waits (core/child.c).
+	 * The serving process ends when this one closes its pipe. */
 	sigemptyset(&set);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGINT);
@@ -352,20 +357,23 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	signal(SIGPIPE, SIG_IGN);
 	sigdelset(&set, SIGCHLD);
 	raise_fd_limit();
-	/* One malloc arena for every thread: the HTTP threads allocate only when a connection
+	/* One malloc arena for every thread of the serving process, which inherits the setting:
+	 * the HTTP threads allocate only when a connection
 	 * opens (its 8 KiB pool), and an arena each grew by what 1,000 connections left
 	 * scattered in it and kept it resident (bench/bench-exporter.sh: 0.3 MB more at start
 	 * and a resident size that crept with each wave of connections; one arena stays flat). */
 	mallopt(M_ARENA_MAX, 1);
-	if (server_libs_load(sec) < 0)
-		return EXIT_UNAVAILABLE;
-	r = exporter_http_start(listen, sec, &h);
-	ex->threads = r == 0;
+	/* Before any thread: this process forks every child of the collection, the serving
+	 * process none (exporter-server.c). The libraries load there. */
+	r = exporter_server_start(listen, sec, server_libs_load, &loaded, &srv);
+	if (loaded < 0)
+		return EXIT_UNAVAILABLE; /* the serving process said why */
 	if (r < 0) {
 		fprintf(stderr, "gpuenv exporter: --listen %s: %s\n", listen,
 			r == -EINVAL	? "not ADDRESS:PORT with a numeric address"
 			: r == -ENOMEM	? "out of memory"
 			: r == -ENOTSUP ? "TLS asked for, but libmicrohttpd was built without it"
+			: r == -ECHILD	? "the serving process ended before it listened"
 			: sec && sec->cert_pem
 				? "cannot listen there (in use, not an address of this host), or "
 				  "the certificate and key (or the client CA file) do not load or "
@@ -398,10 +406,16 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 			/* the next period from now: a slow sample delays, never bunches, the rest */
 			next_sample = mono_ms() + interval_ms;
 		}
-		publish(h, ex);
-		/* What the connections and the collections freed goes back to the system (glibc
-		 * returns the free pages of every arena, not only each heap's top), so the resident
-		 * size follows what is in use, not the peak of 1,000 connections or of a diagnosis. */
+		if (publish(&srv, ex) < 0) {
+			fprintf(stderr,
+				"gpuenv exporter: the serving process (%s) ended: stopping\n",
+				listen);
+			exporter_server_stop(&srv);
+			return EXIT_SOFTWARE;
+		}
+		/* What the collections freed goes back to the system (glibc returns the free pages
+		 * of every arena, not only each heap's top), so the resident size follows what is
+		 * in use, not the peak of a sample. */
 		malloc_trim(0);
 		now = mono_ms();
 		wake = next_sample < next_diag ? next_sample : next_diag;
@@ -414,7 +428,7 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 		else if (sig == SIGINT || sig == SIGTERM)
 			break;
 	}
-	exporter_http_stop(h);
+	exporter_server_stop(&srv);
 	return EXIT_HEALTHY;
 }
 

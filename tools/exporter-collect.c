@@ -23,17 +23,6 @@
 /* A full diagnosis takes seconds; the vendor sessions in it have deadlines of their own. */
 #define DIAGNOSIS_TIMEOUT_MS 600000u
 #define DIAGNOSIS_MAX_OUTPUT (32u << 20) /* both renderings */
-#if defined(__SANITIZE_ADDRESS__)
-#define FORK_UNSAFE_ALLOCATOR true
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FORK_UNSAFE_ALLOCATOR true
-#endif
-#endif
-#ifndef FORK_UNSAFE_ALLOCATOR
-#define FORK_UNSAFE_ALLOCATOR false
-#endif
-
 double exporter_now(void)
 {
 	struct timespec ts;
@@ -238,18 +227,16 @@ static bool diagnose_in_child(struct exporter *ex, char *text[2])
  * The diagnosis runs in a child process (core/child.h: under a deadline, its process tree
  * held and killed with it), and only its two renderings come back: the rules, the full
  * snapshot and the diagnosis never touch the serving process's memory, whose resident size
- * then stays that of serving scrapes (the code pages and heap a diagnosis touches stayed
+ * then stays that of the samples (the code pages and heap a diagnosis touches stayed
  * resident for the process's life; docs/exporter.md, Load). What it prints on stderr is
- * passed on. Except under AddressSanitizer while the HTTP threads run: its allocator (GCC
- * 12's libasan) is not fork-safe, and a child forked while another thread held its lock
- * waited forever at its first allocation (glibc's malloc is: fork() takes its locks).
+ * passed on. The collecting process has no thread of its own (the HTTP server runs in the
+ * serving process, exporter-server.c), so this fork is a single-threaded process's.
  */
 void exporter_diagnose(struct exporter *ex)
 {
 	char *text[2] = { NULL, NULL };
 	double t0 = mono();
-	bool ok = ex->threads && FORK_UNSAFE_ALLOCATOR ? diagnose_render(ex, text)
-						       : diagnose_in_child(ex, text);
+	bool ok = diagnose_in_child(ex, text);
 
 	if (ok) {
 		for (int om = 0; om < 2; om++) {

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <microhttpd.h>
 
@@ -39,7 +40,6 @@ struct exporter {
 	char *gpu_text[2];  /* last good sample: [0] Prometheus text, [1] OpenMetrics */
 	char *diag_text[2]; /* last diagnosis */
 	struct exporter_stats st;
-	bool threads; /* the HTTP server's threads run (exporter_diagnose()) */
 };
 
 /* One GPU sample into ex (keeps the previous one, flagged stale, when it fails). */
@@ -99,5 +99,26 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics,
 			   const size_t stable_len[2], uint64_t stable_gen, bool ready);
 void exporter_http_stop(struct exporter_http *h);
+
+/* The serving process (exporter-server.c): the HTTP side above in a process forked before
+ * any thread starts, fed each publication through a pipe, so that the collecting process,
+ * which forks the NVML and diagnosis children, never has a thread of its own. */
+struct exporter_server {
+	pid_t pid;
+	int fd; /* the publications' pipe */
+};
+/* load(sec) runs first in the serving process (the server's libraries are loaded there
+ * only: the collecting process never maps libmicrohttpd and its GnuTLS chain); its answer
+ * goes to *ret_load, and when it fails nothing is started. The result: load's error, or
+ * exporter_http_start()'s, or -ECHILD when the serving process died first. */
+int exporter_server_start(const char *listen, const struct exporter_security *sec,
+			  int (*load)(const struct exporter_security *sec), int *ret_load,
+			  struct exporter_server *ret);
+/* exporter_http_publish() in the serving process (takes both strings, NULL: keep the last);
+ * -EPIPE when the serving process is gone. */
+int exporter_server_publish(struct exporter_server *s, char *text, char *openmetrics,
+			    const size_t stable_len[2], uint64_t stable_gen, bool ready);
+/* Ends it (EOF, then SIGKILL after 5 s) and reaps it. */
+void exporter_server_stop(struct exporter_server *s);
 
 double exporter_now(void); /* Unix time, seconds */

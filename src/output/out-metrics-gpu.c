@@ -462,8 +462,15 @@ static void put_nvml_state(struct metrics *m, const struct snap_node *nvml, size
 		metrics_sample_int(m, "gpuenv_nvml_init_error", strbuf_str(&l), 1);
 	}
 	strbuf_done(&l);
-	metrics_family(m, "gpuenv_gpu_count", METRIC_GAUGE,
+	metrics_family(m, "gpuenv_nvml_gpus", METRIC_GAUGE,
 		       "GPUs NVML counts (nvmlDeviceGetCount).");
+	metrics_sample_int(m, "gpuenv_nvml_gpus", NULL, (int64_t)n_gpus);
+	/* The old name, kept for one release so that queries on it keep working: a "_count"
+	 * suffix is a histogram's or summary's (Prometheus, "Metric and label naming";
+	 * promtool check metrics flags it). docs/exporter.md, Deprecated series. */
+	metrics_family(
+		m, "gpuenv_gpu_count", METRIC_GAUGE,
+		"Deprecated: gpuenv_nvml_gpus, the same value; removed in the next release.");
 	metrics_sample_int(m, "gpuenv_gpu_count", NULL, (int64_t)n_gpus);
 }
 

@@ -144,6 +144,34 @@ def descendants(pid):
     return out
 
 
+def comm(pid):
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def serving_process(pid):
+    """The exporter's serving process (tools/exporter-server.c, named gpuenv-http), or
+    None."""
+    kids = [k for k in descendants(pid) if comm(k) == "gpuenv-http"]
+    return kids[0] if len(kids) == 1 else None
+
+
+def collection_children(pid):
+    """What the collecting process started below it (NVML keepers and children, the
+    diagnosis child), without the serving process, which forks nothing."""
+    return {k for k in descendants(pid) if comm(k) != "gpuenv-http"}
+
+
+def threads(pid):
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
+
+
 def start(gpuenv, args, env):
     return subprocess.Popen([gpuenv, "exporter"] + args, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)

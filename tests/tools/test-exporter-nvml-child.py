@@ -20,8 +20,9 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from exporter_util import (descendants, fixture_args, free_port, parse, start,  # noqa: E402
-                           value, wait_http)
+from exporter_util import (collection_children, comm, descendants,  # noqa: E402
+                           fixture_args, free_port, parse, serving_process, start, value,
+                           wait_http)
 
 GPUENV = sys.argv[1]
 GPUENV_TEST = sys.argv[2]
@@ -99,7 +100,7 @@ def test_one_child_many_samples():
             first, seen = samples(e.metrics()), set()
             deadline = time.monotonic() + 120
             while samples(e.metrics()) < first + 4 and time.monotonic() < deadline:
-                seen |= descendants(e.p.pid)
+                seen |= collection_children(e.p.pid)
                 time.sleep(0.05)
             fams = e.metrics()
             n = samples(fams) - first
@@ -149,6 +150,81 @@ def test_fault(name, injection, timeout_ms):
           f"({rc}, {sorted(left)})")
 
 
+def keeper(pid):
+    """The NVML child's keeper: the collecting process's child that is not the serving
+    process (the diagnosis child has ended once /readyz answers and --diagnose-every is 1h)."""
+    kids = [k for k in collection_children(pid)
+            if int(open(f"/proc/{k}/stat").read().rsplit(")", 1)[1].split()[1]) == pid]
+    return kids[0] if len(kids) == 1 else None
+
+
+def test_keeper_killed():
+    """The keeper (and so the NVML child's tree) killed from outside: the scrapes go on, the
+    next sample counts a restart and a new keeper, forked by the collecting process, which has
+    no thread but its own (the HTTP server is the serving process), serves fresh samples."""
+    e = Exporter("", "--interval", "500ms", "--vendor-timeout", "20000")
+    try:
+        e.wait_for("keeper killed: ready", lambda f: wait_http(e.base + "/readyz", 2)[0] == 200)
+        first = keeper(e.p.pid)
+        check(first is not None and comm(first) == comm(e.p.pid),
+              f"keeper killed: one keeper below the collecting process ({first})")
+        tasks = len(os.listdir(f"/proc/{e.p.pid}/task"))
+        check(tasks == 1, f"keeper killed: the collecting process has one thread ({tasks})")
+        if first is not None:
+            os.kill(first, signal.SIGKILL)
+        st = wait_http(e.base + "/metrics", 10)
+        check(st[0] == 200, f"keeper killed: the next scrape answers ({st[0]})")
+        fams = e.wait_for("keeper killed: a restart counted",
+                          lambda f: float(value(f, "gpuenv_nvml_child_restarts_total")
+                                          or 0) >= 1)
+        stamp = float(value(fams, "gpuenv_sample_timestamp_seconds"))
+        e.wait_for("keeper killed: the new keeper's fresh sample",
+                   lambda f: float(value(f, "gpuenv_sample_timestamp_seconds")) > stamp
+                   and value(f, "gpuenv_sample_stale") == "0"
+                   and value(f, "DCGM_FI_DEV_GPU_TEMP", gpu="1") == "31")
+        again = keeper(e.p.pid)
+        check(again is not None and again != first,
+              f"keeper killed: a new keeper ({first} then {again})")
+    finally:
+        rc, left = e.stop()
+    check(rc == 0 and not left, f"keeper killed: SIGTERM ends it with 0, nothing left "
+          f"({rc}, {sorted(left)})")
+
+
+def test_serving_process_killed():
+    """The serving process killed from outside: the collecting process says so and exits 70
+    (for the service manager to restart both), its NVML child's tree ended with it."""
+    e = Exporter("", "--interval", "500ms", "--vendor-timeout", "20000")
+    try:
+        e.wait_for("serving process killed: ready",
+                   lambda f: wait_http(e.base + "/readyz", 2)[0] == 200)
+        server, kids = serving_process(e.p.pid), collection_children(e.p.pid)
+        check(server is not None and kids, f"serving process killed: the serving process "
+              f"({server}) and the NVML child's tree ({len(kids)} processes)")
+        if server is not None:
+            os.kill(server, signal.SIGKILL)
+        try:
+            rc = e.p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            rc = None
+        err = e.p.stderr.read() if rc is not None else ""
+        check(rc == 70 and "the serving process" in err,
+              f"serving process killed: the exporter exits 70 and says why ({rc})")
+    finally:
+        rc2, left = e.stop()
+    left |= {k for k in kids if alive(k)}
+    check(not left, f"serving process killed: nothing left ({sorted(left)})")
+
+
+def alive(pid):
+    """Whether pid is a process that has not ended (a zombie has)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def test_stuck(name, injection, timeout_ms):
     """The hang of test_fault, the hung task in D state: reported, never restarted."""
     with tempfile.TemporaryDirectory() as d:
@@ -187,6 +263,8 @@ def test_stuck(name, injection, timeout_ms):
 # The fake counts calls per process: nvmlSystemGetDriverVersion is called once per sweep,
 # so "#2" is the second sample a child answers (and again in each restarted child).
 for t, args in ((test_one_child_many_samples, ()),
+                (test_keeper_killed, ()),
+                (test_serving_process_killed, ()),
                 (test_fault, ("hang mid-session", "hang.nvmlSystemGetDriverVersion#3 = 1",
                               3000)),
                 (test_fault, ("crash mid-session",

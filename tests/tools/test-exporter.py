@@ -21,8 +21,8 @@ import urllib.request
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from exporter_util import (descendants, fixture_args, free_port, parse, start,  # noqa: E402
-                           value, wait_http)
+from exporter_util import (collection_children, fixture_args, free_port,  # noqa: E402
+                           parse, serving_process, start, threads, value, wait_http)
 
 GPUENV = sys.argv[1]
 SLOW = ["--vendor-timeout", "60000"]  # the sanitizer build under load: never the deadline
@@ -84,6 +84,11 @@ def test_once_text():
                     reason="hw_thermal_slowdown") == "0", "clocks event reasons state set")
     check(value(fams, "gpuenv_sample_stale") == "0", "fresh sample")
     check(value(fams, "gpuenv_nvml_up") == "1", "nvmlInit succeeded")
+    check(value(fams, "gpuenv_nvml_gpus") == "8", "gpuenv_nvml_gpus: NVML's 8 GPUs")
+    # the old name for one release (docs/exporter.md, Deprecated series)
+    check(value(fams, "gpuenv_gpu_count") == "8"
+          and fams["gpuenv_gpu_count"]["help"].startswith("Deprecated: gpuenv_nvml_gpus"),
+          "gpuenv_gpu_count: the same value, its help says it is deprecated")
 
 
 def test_once_openmetrics():
@@ -380,17 +385,21 @@ def test_serve_hang():
         # ASan tests at once) can stretch past 0.1 s before the new child first runs: a
         # holder counts when seen in 5 samples in a row, 0.1 s apart (0.4 s or more), which
         # a child hung in NVML for 1.5 s with the socket would be.
+        server = serving_process(p.pid)
+        check(server is not None and threads(p.pid) == 1,
+              f"the HTTP server runs in the serving process ({server}); the collecting "
+              f"process, which forks the NVML children, has one thread ({threads(p.pid)})")
         inode, seen, holders, run = listen_inode(port), set(), set(), {}
         for _ in range(30):
-            seen |= descendants(p.pid)
+            seen |= collection_children(p.pid)
             now = socket_holders(inode)
             run = {pid: run.get(pid, 0) + 1 for pid in now}
             holders |= {pid for pid, k in run.items() if k >= 5}
             time.sleep(0.1)
-        holders |= {p.pid} & set(run)
-        check(bool(seen) and holders == {p.pid},
-              f"the NVML children ({len(seen)} seen) never hold the listening socket "
-              f"(holders {sorted(holders)}, exporter {p.pid})")
+        holders |= {server} & set(run)
+        check(bool(seen) and holders == {server},
+              f"the NVML children ({len(seen)} seen) never hold the listening socket, the "
+              f"serving process only (holders {sorted(holders)}, serving process {server})")
     finally:
         p.send_signal(signal.SIGTERM)
         try:
