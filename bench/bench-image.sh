@@ -220,7 +220,8 @@ for k in cmds:
 rc, img, clauses = judged(check, "library ")
 _, disk, _ = judged([gpuenv, "check", "--no-vendor", "--policy", os.path.join(tmp, "disk.yml")],
                     "binary ")
-by_name = {os.path.basename(p): v for p, v in disk.items()}
+# a pattern names a library by its first name (libcublas.so, a link): its file's is the key
+by_name = {os.path.basename(os.path.realpath(p)): v for p, v in disk.items()}
 gpu_on_disk = sorted(n for n, v in by_name.items() if any(x != "no-gpu-code" for x in v.values()))
 same = differ = 0
 for path, v in sorted(img.items()):

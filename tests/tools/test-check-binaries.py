@@ -289,6 +289,14 @@ def test_image_libraries(tmp):
     check(not any("libgone" in k for k in rows) and "libgone" not in m,
           f"the whited-out library is not judged: {rows} {m}")
     check(rc != 0, f"A100: a library that does not run fails the check: {rc}")
+    # the same layers gzip'ed in an OCI archive: read in order out of the compressed layers
+    oci = os.path.join(tmp, "libs-oci.tar")
+    make_image.oci(oci, [make_image.layer_from_tree(tree),
+                         [("opt/old/.wh.libgone.so", "file", b"")]], ["PATH=/usr/bin:/bin"],
+                   compression="gzip")
+    rc, doc, _ = check_json("--image", oci, "--target", "gpu=A100,driver=580.65.06")
+    check(clause(doc, "image.gpu_libraries").get("message") == m,
+          f"gzip'ed OCI layers: the same clause: {clause(doc, 'image.gpu_libraries')}")
     rc, doc, _ = check_json("--image", img, "--target", "gpu=H100,driver=580.65.06")
     c = clause(doc, "image.gpu_libraries")
     check(c.get("status") == "pass" and c.get("message", "").startswith(
