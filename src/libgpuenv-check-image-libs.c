@@ -33,7 +33,8 @@ static bool named_like_shared_object(const char *name, size_t len)
 		return false;
 	memcpy(buf, name, len);
 	buf[len] = '\0';
-	return fnmatch("*.so", buf, 0) == 0 || fnmatch("*.so.*", buf, 0) == 0;
+	/* libfoo.so, libfoo.so.12, _C.cpython-312-x86_64-linux-gnu.so; not ld.so.conf */
+	return fnmatch("*.so", buf, 0) == 0 || fnmatch("*.so.[0-9]*", buf, 0) == 0;
 }
 
 /* What the scanner made of one file: kept when it holds GPU code or could not be read. */

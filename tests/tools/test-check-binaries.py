@@ -265,6 +265,9 @@ def test_image_libraries(tmp):
     os.symlink("libk80.so.1", os.path.join(lib, "libk80.so"))
     build(os.path.join(wheel, "libk90.so.12"), "90")
     build(os.path.join(old, "libgone.so"), "90")
+    os.makedirs(os.path.join(tree, "etc"))
+    with open(os.path.join(tree, "etc/ld.so.conf"), "w") as f:  # not a shared object
+        f.write("include /etc/ld.so.conf.d/*.conf\n")
     # a linker script named like a library, and an ELF library with no GPU code
     with open(os.path.join(lib, "libc.so"), "w") as f:
         f.write("/* GNU ld script */\nGROUP ( /lib/x86_64-linux-gnu/libc.so.6 )\n")
