@@ -46,7 +46,6 @@ static int take(struct check_binaries *bs, const struct scan_file *f)
 	}
 	if (f->state == SCAN_OK && f->targets.n == 0) {
 		bs->n_without_code++;
-		bs->n_elsewhere += f->n_found_elsewhere > 0;
 		return 0;
 	}
 	return check_binary_add(bs, SIZE_MAX, f);

@@ -148,11 +148,10 @@ int check_image_libraries(struct gpuenv_check *c, const struct snap_node *root, 
 		      "; of the image's %zu shared objects: %zu without GPU code in their fat "
 		      "binaries",
 		      bs->n_candidates, bs->n_without_code);
-	if (bs->n_elsewhere)
-		strbuf_printf(
-			&msg,
-			" (%zu with some in other sections, which `gpuenv scan --deep` reads)",
-			bs->n_elsewhere);
+	if (bs->n_without_code)
+		strbuf_printf(&msg,
+			      " (code kept in other sections is not read: `gpuenv scan --deep` "
+			      "reads every section)");
 	if (bs->n_not_elf)
 		strbuf_printf(&msg, ", %zu not ELF", bs->n_not_elf);
 	if (bs->n_over_cap)

@@ -86,7 +86,6 @@ struct check_binaries {
 	size_t n_over_cap;     /* ... past the cap, not read */
 	size_t n_not_elf;      /* not ELF (a linker script named libc.so) */
 	size_t n_without_code; /* ELF, no GPU code in its fat binaries */
-	size_t n_elsewhere;    /* ... of which GPU code may lie outside them (scan --deep) */
 };
 void check_binaries_free(struct check_binaries *bs);
 /* Appends what the scanner read of f (src/scan/scan.h) to bs as a binary of pattern. 0, -ENOMEM. */

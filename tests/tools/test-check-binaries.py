@@ -283,7 +283,8 @@ def test_image_libraries(tmp):
     c = clause(doc, "image.gpu_libraries")
     m = c.get("message", "")
     check(c.get("status") == "fail" and m.startswith("2 GPU libraries judged on ") and
-          ": 1 fail (" + lk90 + ": no-kernel-image)" in m and "4 shared objects: 1 without GPU code in their fat binaries, 1 not ELF" in m,
+          ": 1 fail (" + lk90 + ": no-kernel-image)" in m and "4 shared objects: 1 without GPU code in their fat binaries (" in m and
+          "`gpuenv scan --deep` reads every section), 1 not ELF" in m,
           f"A100: the wheel's sm_90-only library fails, the rest counted: {c}")
     rows = {r["subject"]: r["verdict"] for r in doc.get("coverage", [])}
     check(rows.get("library " + lk80) == "native" and
