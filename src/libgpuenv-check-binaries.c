@@ -45,7 +45,7 @@ static bool has_glob(const char *c, size_t n)
 	return false;
 }
 
-static int add_binary(struct check_binaries *bs, size_t pattern, const struct scan_file *f)
+int check_binary_add(struct check_binaries *bs, size_t pattern, const struct scan_file *f)
 {
 	struct check_binary *b = reallocarray(bs->b, bs->n + 1, sizeof(*b));
 
@@ -108,7 +108,7 @@ static void matched(struct expand *e, const char *path)
 		return;
 	}
 	for (size_t i = before; i < e->s->n_files && e->err >= 0; i++)
-		e->err = add_binary(e->bs, e->pattern, &e->s->files[i]);
+		e->err = check_binary_add(e->bs, e->pattern, &e->s->files[i]);
 }
 
 static void expand(struct expand *e, const char *dir, const char *rest, unsigned level);
@@ -170,8 +170,9 @@ GPUENV_API int gpuenv_policy_read_binaries(struct gpuenv_policy *p, struct gpuen
 
 	if (!p || !ctx)
 		return -EINVAL;
-	if (p->n_arch_binaries == 0)
-		return 0;
+	r = check_read_image_libraries(p, ctx);
+	if (r < 0 || p->n_arch_binaries == 0)
+		return r;
 	bs = calloc(1, sizeof(*bs));
 	if (!bs)
 		return -ENOMEM;

@@ -503,8 +503,10 @@ GPUENV_API int gpuenv_policy_set_profile(struct gpuenv_policy *p, const char *pr
  * the tree of an image and its wheels) with the scanner of gpuenv_scan, and keeps their GPU
  * targets with p for gpuenv_check_run(), which judges them per architecture target and on the
  * judged machine's GPUs. Without this call those binaries are "could not tell". A pattern
- * that matches no file, an unreadable or malformed file, is recorded, not fatal. Returns 0,
- * -EINVAL, -ENOMEM. Since 0.1.
+ * that matches no file, an unreadable or malformed file, is recorded, not fatal. In the tree
+ * of an image or wheels it also reads every shared object's GPU code (no pattern needed),
+ * which gpuenv_check_run() judges on the snapshot's GPUs (the clause image.gpu_libraries).
+ * Returns 0, -EINVAL, -ENOMEM. Since 0.1.
  */
 GPUENV_API int gpuenv_policy_read_binaries(struct gpuenv_policy *p, struct gpuenv_ctx *ctx);
 

@@ -153,8 +153,8 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
 
 /* b on one GPU: its code, then the driver (the CUDA runtime it links or bundles, a GPU the
  * module does not drive), as judge_build_on() judges a framework build. */
-static void judge_binary_on(const struct check_binary *b, unsigned ma, unsigned mi,
-			    const char *module, const char *driver, struct coverage_result *res)
+void check_judge_binary_on(const struct check_binary *b, unsigned ma, unsigned mi,
+			   const char *module, const char *driver, struct coverage_result *res)
 {
 	if (coverage_judge(b->t, b->n, ma, mi, driver, res) < 0)
 		*res = (struct coverage_result){ .verdict = COVERAGE_NO_GPU_CODE,
@@ -201,7 +201,7 @@ int check_binaries_cells(struct gpuenv_check *c, const struct snap_node *root, c
 
 			if (!gpu_is_nvidia(g) || !gpu_cc(root, g, &ma, &mi, &ccf))
 				continue;
-			judge_binary_on(b, ma, mi, module, driver, &res);
+			check_judge_binary_on(b, ma, mi, module, driver, &res);
 			if (any && res.verdict <= worst.verdict)
 				continue;
 			any = true;

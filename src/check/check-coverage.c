@@ -190,7 +190,9 @@ int check_coverage(struct gpuenv_check *c, const struct snap_node *root)
 		}
 	}
 	fw_foreach(root, cell_of_build, &w);
-	return w.err < 0 ? w.err : check_binaries_cells(c, root, w.module, w.driver);
+	if (w.err >= 0)
+		w.err = check_binaries_cells(c, root, w.module, w.driver);
+	return w.err < 0 ? w.err : check_image_libraries(c, root, w.module, w.driver);
 }
 
 const char *check_cell_label(const struct check_cell *cell)

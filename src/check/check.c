@@ -100,6 +100,12 @@ static int clause(struct gpuenv_check *c, const char *id, unsigned line, enum ch
 	return 0;
 }
 
+int check_add_clause_text(struct gpuenv_check *c, const char *id, unsigned line,
+			  enum check_status st, const char *msg)
+{
+	return clause(c, id, line, st, "%s", msg);
+}
+
 static bool build_profile(const struct gpuenv_check *c)
 {
 	return c->policy->profile == POLICY_PROFILE_BUILD;

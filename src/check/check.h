@@ -80,8 +80,23 @@ struct check_binaries {
 	size_t n;
 	char **unmatched; /* per pattern: NULL, or why no file of it was read */
 	size_t n_patterns;
+	/* an image's GPU libraries (src/libgpuenv-check-image-libs.c): no pattern; what was
+	 * looked at and left out, for the summary */
+	size_t n_candidates;   /* regular files named *.so or *.so.* in the tree */
+	size_t n_over_cap;     /* ... past the cap, not read */
+	size_t n_not_elf;      /* not ELF (a linker script named libc.so) */
+	size_t n_without_code; /* ELF, no GPU code in its fat binaries */
 };
 void check_binaries_free(struct check_binaries *bs);
+/* Appends what the scanner read of f (src/scan/scan.h) to bs as a binary of pattern. 0, -ENOMEM. */
+struct scan_file;
+int check_binary_add(struct check_binaries *bs, size_t pattern, const struct scan_file *f);
+/* src/libgpuenv-check-image-libs.c: in an image's tree (--image, --wheel), every shared
+ * object's GPU code, kept as p->image_libraries; nothing elsewhere. 0, -ENOMEM. */
+int check_read_image_libraries(struct gpuenv_policy *p, struct gpuenv_ctx *ctx);
+/* Shared objects read in one image: a CUDA + PyTorch image holds a few hundred, a whole
+ * distribution some thousands. Past the cap the rest are counted, not read (could not tell). */
+#define CHECK_IMAGE_LIBS_MAX 20000u
 
 /* The public struct gpuenv_check (include/gpuenv/gpuenv.h). */
 struct gpuenv_check {
@@ -132,6 +147,17 @@ int check_coverage(struct gpuenv_check *c, const struct snap_node *root);
  * NULL, nothing judged for why. 0, -ENOMEM. */
 int check_add_cell(struct gpuenv_check *c, const char *subject, const char *gpu,
 		   const struct coverage_result *res, const char *who, const char *why);
+/* A clause of c with the message msg (copied). 0, -ENOMEM. */
+int check_add_clause_text(struct gpuenv_check *c, const char *id, unsigned line,
+			  enum check_status st, const char *msg);
+/* check-image-libs.c: the image's GPU libraries (the policy's image_libraries) on the
+ * snapshot's NVIDIA GPUs with module and driver (as check_binaries_cells()): a cell each and
+ * the clause image.gpu_libraries. 0, -ENOMEM. */
+int check_image_libraries(struct gpuenv_check *c, const struct snap_node *root, const char *module,
+			  const char *driver);
+/* check-binaries.c: b on one GPU of compute capability ma.mi: its code, then the driver. */
+void check_judge_binary_on(const struct check_binary *b, unsigned ma, unsigned mi,
+			   const char *module, const char *driver, struct coverage_result *res);
 /* check-binaries.c: the named binaries' part of an architectures.<target> clause, appended
  * to text (len bytes); *fail set when one does not run there or could not be told. */
 void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsigned minor,

@@ -372,3 +372,101 @@ int layers_open_file(struct layers *t, const char *path, uint64_t max, int *ret_
 	*ret_size = n->size;
 	return 0;
 }
+
+/* A matching file: where its bytes lie, for layers_list_files()'s order. */
+struct file_at {
+	uint64_t off;
+	uint32_t node, ino;
+	uint16_t layer;
+};
+
+static int by_position(const void *a, const void *b)
+{
+	const struct file_at *x = a, *y = b;
+
+	if (x->layer != y->layer)
+		return x->layer < y->layer ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* Node i's absolute path, or NULL when it is not under the top (or on OOM: *oom set). */
+static char *node_path(const struct layers *t, uint32_t i, bool *oom)
+{
+	size_t len = 0;
+	char *p;
+
+	for (uint32_t k = i; k != t->top; k = t->nodes[k].parent) {
+		if (k == 0)
+			return NULL; /* above the top (layers_set_top()) */
+		len += 1u + t->nodes[k].name_len;
+	}
+	p = malloc(len + 1);
+	if (!p) {
+		*oom = true;
+		return NULL;
+	}
+	p[len] = '\0';
+	for (uint32_t k = i; k != t->top; k = t->nodes[k].parent) {
+		len -= t->nodes[k].name_len;
+		memcpy(p + len, layers_name(t, &t->nodes[k]), t->nodes[k].name_len);
+		p[--len] = '/';
+	}
+	return p;
+}
+
+int layers_list_files(const struct layers *t, bool (*match)(const char *name, size_t len),
+		      size_t max, char ***ret, size_t *ret_total)
+{
+	_cleanup_free_ struct file_at *at = NULL;
+	size_t n = 0, cap = 0, kept = 0;
+	char **v;
+
+	*ret_total = 0;
+	for (uint32_t i = 1; i < t->n_nodes; i++) {
+		const struct lnode *nd = &t->nodes[i];
+
+		if (!S_ISREG(nd->mode) || (nd->flags & LNODE_BROKEN) ||
+		    !match(layers_name(t, nd), nd->name_len))
+			continue;
+		if (n == cap) {
+			struct file_at *a = reallocarray(at, cap ? cap * 2 : 64, sizeof(*a));
+
+			if (!a)
+				return -ENOMEM;
+			at = a;
+			cap = cap ? cap * 2 : 64;
+		}
+		at[n++] = (struct file_at){
+			.off = nd->data_off, .node = i, .ino = nd->ino, .layer = nd->layer
+		};
+	}
+	if (n > 1)
+		qsort(at, n, sizeof(*at), by_position);
+	v = calloc(MIN(n, max) + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		bool oom = false;
+		char *p;
+
+		if (i > 0 && at[i].ino == at[i - 1].ino && at[i].layer == at[i - 1].layer &&
+		    at[i].off == at[i - 1].off)
+			continue; /* a hard link of the file before */
+		p = node_path(t, at[i].node, &oom);
+		if (oom) {
+			strv_free(v);
+			return -ENOMEM;
+		}
+		if (!p)
+			continue;
+		++*ret_total;
+		if (kept < max)
+			v[kept++] = p;
+		else
+			free(p);
+	}
+	*ret = v;
+	return 0;
+}

@@ -88,6 +88,15 @@ int layers_readlink(struct layers *t, const char *path, char **ret);
 int layers_resolve(struct layers *t, const char *path, char **ret);
 int layers_list_dir(struct layers *t, const char *path, size_t max, char ***ret);
 /*
+ * The regular files of the tree (whiteouts applied; a file and its hard links once) whose last
+ * name component match() accepts, as absolute paths in the order their bytes lie in the
+ * layers: the lowest layer first, each in its tar's order, so that reading them one after the
+ * other reads each layer once, forwards. At most max of them (*ret_total counts all that
+ * match); *ret is a NULL-terminated strv (strv_free). 0, -ENOMEM.
+ */
+int layers_list_files(const struct layers *t, bool (*match)(const char *name, size_t len),
+		      size_t max, char ***ret, size_t *ret_total);
+/*
  * The bytes of the regular file at path (links followed): *ret_fd (the caller closes it)
  * holds them from *ret_base on, *ret_size of them. A file stored uncompressed is the layer's
  * own file (a duplicate descriptor); a compressed one is decompressed into an anonymous

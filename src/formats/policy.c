@@ -656,8 +656,10 @@ struct gpuenv_policy *policy_free(struct gpuenv_policy *p)
 	for (size_t i = 0; i < p->n_arch_binaries; i++)
 		free(p->arch_binaries[i].pattern);
 	free(p->arch_binaries);
-	if (p->binaries_free)
+	if (p->binaries_free) {
 		p->binaries_free(p->binaries_read);
+		p->binaries_free(p->image_libraries);
+	}
 	for (size_t i = 0; i < p->n_waivers; i++) {
 		free(p->waivers[i].rule);
 		free(p->waivers[i].reason);

@@ -115,6 +115,8 @@ struct gpuenv_policy {
 	unsigned line_arch_binaries;
 	struct check_binaries *binaries_read; /* NULL: not read (gpuenv_policy_read_binaries) */
 	void (*binaries_free)(struct check_binaries *);
+	/* an image's GPU libraries, found without a pattern (gpuenv_policy_read_binaries) */
+	struct check_binaries *image_libraries;
 
 	struct policy_waiver *waivers;
 	size_t n_waivers;

@@ -3,7 +3,8 @@
  * plain or compressed) indexed twice, as two layers of one image (whiteouts of the second
  * apply to the first), then every directory is listed, every entry stat'ed and read back
  * through the same functions the root backend uses, and links resolved: nothing may escape
- * the tree, loop, or read past an entry. */
+ * the tree, loop, or read past an entry. The files check --image reads are listed too
+ * (layers_list_files()). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,6 +76,30 @@ static void walk(struct layers *t, const char *dir, unsigned depth)
 	strv_free(names);
 }
 
+static bool any_name(const char *name, size_t len)
+{
+	return len > 0 && name[0] != '\0';
+}
+
+/* layers_list_files() (check --image's libraries): every file it lists is a regular file of the
+ * tree, by an absolute path, and it counts at least what it lists. */
+static void list_files(struct layers *t)
+{
+	char **paths = NULL;
+	size_t total = 0;
+	struct stat st;
+
+	if (layers_list_files(t, any_name, 64, &paths, &total) < 0)
+		return;
+	if (total < strv_length(paths))
+		abort();
+	for (size_t i = 0; paths[i]; i++)
+		if (paths[i][0] != '/' || layers_stat(t, paths[i], false, &st) < 0 ||
+		    !S_ISREG(st.st_mode))
+			abort();
+	strv_free(paths);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct archive_api *api;
@@ -90,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		layers_add(t, fd, 0, size, "two");
 		visited = 0;
 		walk(t, "/", 0);
+		list_files(t);
 	}
 	if (fd >= 0)
 		close(fd);

@@ -251,6 +251,67 @@ def test_many(tmp, root):
     shutil.rmtree(many)
 
 
+def test_image_libraries(tmp):
+    """No policy naming them: every shared object of a layered `docker save` image is read and
+    its GPU code judged on the target (the clause image.gpu_libraries, a coverage row each),
+    wherever the layers put it; a library an upper layer whites out is not judged."""
+    tree = os.path.join(tmp, "libs")
+    lib = os.path.join(tree, "usr/lib/x86_64-linux-gnu")
+    wheel = os.path.join(tree, "usr/local/lib/python3.12/site-packages/nvidia/kx/lib")
+    old = os.path.join(tree, "opt/old")
+    for d in (lib, wheel, old):
+        os.makedirs(d)
+    build(os.path.join(lib, "libk80.so.1"), "80", "80")
+    os.symlink("libk80.so.1", os.path.join(lib, "libk80.so"))
+    build(os.path.join(wheel, "libk90.so.12"), "90")
+    build(os.path.join(old, "libgone.so"), "90")
+    os.makedirs(os.path.join(tree, "etc"))
+    with open(os.path.join(tree, "etc/ld.so.conf"), "w") as f:  # not a shared object
+        f.write("include /etc/ld.so.conf.d/*.conf\n")
+    # a linker script named like a library, and an ELF library with no GPU code
+    with open(os.path.join(lib, "libc.so"), "w") as f:
+        f.write("/* GNU ld script */\nGROUP ( /lib/x86_64-linux-gnu/libc.so.6 )\n")
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", os.path.join(lib, "libplain.so.0"), "-x",
+                    "c", "-"], input=b"int plain(void) { return 0; }\n", check=True)
+    img = os.path.join(tmp, "libs.tar")
+    make_image.docker_save(img, [make_image.layer_from_tree(tree),
+                                 [("opt/old/.wh.libgone.so", "file", b"")]],
+                           ["PATH=/usr/bin:/bin"])
+    lk80, lk90 = "/usr/lib/x86_64-linux-gnu/libk80.so.1", wheel[len(tree):] + "/libk90.so.12"
+    rc, doc, _ = check_json("--image", img, "--target", "gpu=A100,driver=580.65.06")
+    valid(doc, "image libraries")
+    c = clause(doc, "image.gpu_libraries")
+    m = c.get("message", "")
+    check(c.get("status") == "fail" and m.startswith("2 GPU libraries judged on ") and
+          ": 1 fail (" + lk90 + ": no-kernel-image)" in m and "4 shared objects: 1 without GPU code in their fat binaries (" in m and
+          "`gpuenv scan --deep` reads every section), 1 not ELF" in m,
+          f"A100: the wheel's sm_90-only library fails, the rest counted: {c}")
+    rows = {r["subject"]: r["verdict"] for r in doc.get("coverage", [])}
+    check(rows.get("library " + lk80) == "native" and
+          rows.get("library " + lk90) == "no-kernel-image",
+          f"A100: a coverage row per GPU library: {rows}")
+    check(not any("libgone" in k for k in rows) and "libgone" not in m,
+          f"the whited-out library is not judged: {rows} {m}")
+    check(rc != 0, f"A100: a library that does not run fails the check: {rc}")
+    # the same layers gzip'ed in an OCI archive: read in order out of the compressed layers
+    oci = os.path.join(tmp, "libs-oci.tar")
+    make_image.oci(oci, [make_image.layer_from_tree(tree),
+                         [("opt/old/.wh.libgone.so", "file", b"")]], ["PATH=/usr/bin:/bin"],
+                   compression="gzip")
+    rc, doc, _ = check_json("--image", oci, "--target", "gpu=A100,driver=580.65.06")
+    check(clause(doc, "image.gpu_libraries").get("message") == m,
+          f"gzip'ed OCI layers: the same clause: {clause(doc, 'image.gpu_libraries')}")
+    rc, doc, _ = check_json("--image", img, "--target", "gpu=H100,driver=580.65.06")
+    c = clause(doc, "image.gpu_libraries")
+    check(c.get("status") == "pass" and c.get("message", "").startswith(
+        "2 GPU libraries judged on ") and "; 1 run by PTX JIT only" in c.get("message", ""),
+          f"H100: both run (libk80 by PTX JIT): {c}")
+    rc, doc, _ = check_json("--image", img)
+    c = clause(doc, "image.gpu_libraries")
+    check(c.get("status") == "skipped" and "no NVIDIA GPU" in c.get("message", ""),
+          f"no target: not judged, and said so: {c}")
+
+
 def main():
     if not shutil.which("nvcc"):
         skip("nvcc-built binaries", "nvcc is not installed: fatbin_writer.py's containers")
@@ -265,6 +326,7 @@ def main():
         test_many(tmp, root)
         test_image(tmp, root)
         test_wheel(tmp)
+        test_image_libraries(tmp)
     return summary(SKIPS)
 
 
