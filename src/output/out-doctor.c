@@ -148,10 +148,21 @@ static void put_wrapped(struct strbuf *sb, const struct style *st, const struct 
 	strbuf_done(&tmp);
 }
 
+/* A finding's field label, "      %-9s " as printf would pad it (labels are ASCII), without
+ * formatting it for each of the many fields a long diagnosis prints. */
+static void put_label(struct strbuf *sb, const char *label)
+{
+	size_t n = strlen(label);
+
+	strbuf_add(sb, "      ", 6);
+	strbuf_add(sb, label, n);
+	strbuf_add(sb, "          ", n < 9 ? 10 - n : 1);
+}
+
 static void put_field(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		      const char *label, const char *text)
 {
-	strbuf_printf(sb, "      %-9s ", label);
+	put_label(sb, label);
 	put_wrapped(sb, st, d, text, 16, 16);
 }
 
@@ -165,7 +176,7 @@ static void put_lines(struct strbuf *sb, const struct style *st, const struct gp
 		struct strbuf tmp = STRBUF_INIT;
 		const char *text, *comment;
 
-		strbuf_printf(sb, "      %-9s ", i == 0 ? label : "");
+		put_label(sb, i == 0 ? label : "");
 		put_redacted(&tmp, st, d, lines[i]);
 		text = strbuf_str(&tmp);
 		comment = strstr(text, "   # ");
@@ -212,7 +223,7 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 		strbuf_printf(&line, "%s = %s [%s]", ev->name,
 			      st->redact && ev->identifying ? "<redacted>" : ev->value,
 			      ev->source ? ev->source : "");
-		strbuf_printf(sb, "      %-9s ", e == 0 ? "evidence" : "");
+		put_label(sb, e == 0 ? "evidence" : "");
 		put_wrapped(sb, st, d, strbuf_str(&line), 16, 18);
 		strbuf_done(&line);
 	}

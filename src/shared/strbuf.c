@@ -97,8 +97,10 @@ static int put_controls_escaped(struct strbuf *sb, const char *s, bool c_escapes
 		size_t n = 0, ctl;
 		int rv;
 
-		while (p[n] && !strbuf_control_len(p + n))
-			n++;
+		/* printable ASCII and UTF-8 but for 0xc2 (a C1 control's lead) need no test */
+		for (unsigned char c; (c = (unsigned char)p[n]); n++)
+			if ((c < 0x20 || c == 0x7f || c == 0xc2) && strbuf_control_len(p + n))
+				break;
 		rv = strbuf_add(sb, p, n);
 		p += n;
 		if (rv < 0 || !*p)
