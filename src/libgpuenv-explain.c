@@ -360,15 +360,15 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 	bool win = windows_text(root);
 	int r = 0;
 
-	for (size_t i = 0; i < rule_table_len && r >= 0; i++) {
+	const struct snap_node *shown = snap_get(root, "symptoms");
+	const struct snap_node *unsure = snap_get(root, "symptoms.unsure");
+
+	for (size_t i = 0; i < rule_table_len && r >= 0 && shown; i++) {
 		const struct rule *rule = &rule_table[i];
-		char path[160];
 
-		char unsure[180];
-
-		snprintf(path, sizeof(path), "symptoms.%s", rule->id);
-		snprintf(unsure, sizeof(unsure), "symptoms.unsure.%s", rule->id);
-		if (!snap_present(snap_get(root, path)) && !snap_present(snap_get(root, unsure)))
+		/* "symptoms.<rule id>" or "symptoms.unsure.<rule id>" (the id's dots nest too) */
+		if (!snap_present(snap_get(shown, rule->id)) &&
+		    !(unsure && snap_present(snap_get(unsure, rule->id))))
 			continue;
 		for (size_t k = 0; rule->needs && rule->needs[k] && r >= 0; k++) {
 			const struct snap_node *have;

@@ -205,9 +205,11 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 {
 	strbuf_puts(sb, "  ");
 	put_mark(sb, st, sev_status(f->severity), sev_mark(f->severity));
-	strbuf_printf(sb, " %s%s%s ", st->color ? "\033[1m" : "", f->rule->id,
-		      st->color ? "\033[0m" : "");
-	strbuf_printf(sb, "(%s): ", rule_severity_name(f->severity));
+	strbuf_puts(sb, st->color ? " \033[1m" : " ");
+	strbuf_puts(sb, f->rule->id);
+	strbuf_puts(sb, st->color ? "\033[0m (" : " (");
+	strbuf_puts(sb, rule_severity_name(f->severity));
+	strbuf_puts(sb, "): ");
 	put_wrapped(sb, st, d, f->message,
 		    6 + strlen(f->rule->id) + strlen(rule_severity_name(f->severity)) + 3, 6);
 	if (finding_cause(d, f))
@@ -220,9 +222,15 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 		struct strbuf line = STRBUF_INIT;
 
 		/* wrapped like the other fields; put_wrapped() redacts and escapes */
-		strbuf_printf(&line, "%s = %s [%s]", ev->name,
-			      st->redact && ev->identifying ? "<redacted>" : ev->value,
-			      ev->source ? ev->source : "");
+		/* "%s = %s [%s]" as printf prints it, a missing string as "(null)" */
+		strbuf_puts(&line, ev->name ? ev->name : "(null)");
+		strbuf_puts(&line, " = ");
+		strbuf_puts(&line, st->redact && ev->identifying ? "<redacted>"
+				   : ev->value			 ? ev->value
+								 : "(null)");
+		strbuf_puts(&line, " [");
+		strbuf_puts(&line, ev->source ? ev->source : "");
+		strbuf_putc(&line, ']');
 		put_label(sb, e == 0 ? "evidence" : "");
 		put_wrapped(sb, st, d, strbuf_str(&line), 16, 18);
 		strbuf_done(&line);

@@ -79,7 +79,8 @@ void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, 
 
 	while (*p) {
 		const char *gap = p;
-		size_t gap_len = blanks(p), w = 0, cols;
+		size_t gap_len = blanks(p), w = 0, cols = 0;
+		bool esc = false;
 
 		p += gap_len;
 		if (!*p)
@@ -91,13 +92,19 @@ void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, 
 
 			if (run >= min_gap || !p[w + run])
 				break;
-			if (run)
+			if (run) {
 				w += run;
-			else
-				while (p[w] && p[w] != ' ') /* the word's letters */
-					w++;
+				cols += run;
+				continue;
+			}
+			/* the word's letters, counted as out_text_cols() counts them */
+			for (unsigned char c; (c = (unsigned char)p[w]) && c != ' '; w++) {
+				cols += (c & 0xc0) != 0x80;
+				esc |= c == '\033';
+			}
 		}
-		cols = out_text_cols(p, w);
+		if (esc) /* a colour sequence takes no room */
+			cols = out_text_cols(p, w);
 		/* A break before the first word too, where that gives it more room. */
 		if (col + (line_empty ? 0 : gap_len) + cols > width &&
 		    (!line_empty || (first_line && first > indent + prefix_cols))) {
