@@ -466,18 +466,23 @@ static int render_text(const struct gpuenv_doctor *d, const struct style *st, st
 				       streq(d->skips[j].reason, k->reason);
 			if (seen)
 				continue;
-			strbuf_printf(sb, "  %sskipped%s ", st->color ? "\033[2m" : "",
-				      st->color ? "\033[0m" : "");
+			strbuf_puts(sb, st->color ? "  \033[2mskipped\033[0m " : "  skipped ");
 			strbuf_puts(&line, k->rule->id);
 			for (size_t j = i + 1; j < d->n_skips; j++)
 				if (d->skips[j].rule->layer == k->rule->layer &&
 				    !d->skips[j].subject == !k->subject &&
 				    (!k->subject || streq(d->skips[j].subject, k->subject)) &&
 				    streq(d->skips[j].reason, k->reason) &&
-				    d->skips[j].rule != k->rule)
-					strbuf_printf(&line, ", %s", d->skips[j].rule->id);
-			strbuf_printf(&line, "%s%s: %s", k->subject ? " " : "",
-				      k->subject ? k->subject : "", k->reason);
+				    d->skips[j].rule != k->rule) {
+					strbuf_add(&line, ", ", 2);
+					strbuf_puts(&line, d->skips[j].rule->id);
+				}
+			if (k->subject) {
+				strbuf_putc(&line, ' ');
+				strbuf_puts(&line, k->subject);
+			}
+			strbuf_add(&line, ": ", 2);
+			strbuf_puts(&line, k->reason ? k->reason : "(null)");
 			put_wrapped(sb, st, d, strbuf_str(&line), 10, 6);
 			strbuf_done(&line);
 		}
