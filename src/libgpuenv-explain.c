@@ -7,6 +7,7 @@
  * give them their facts. Rendered by src/output/out-explain.c.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,20 +117,61 @@ static struct snap_node *parent_of(struct snap_node *root, char **parts, size_t 
 	return node;
 }
 
+/* "pasted:LINE", the source of a fact read at LINE, without formatting it for every fact. */
+static void pasted_source(char buf[static 32], unsigned line)
+{
+	char num[16];
+	size_t k = sizeof(num);
+
+	for (; k == sizeof(num) || line; line /= 10)
+		num[--k] = (char)('0' + line % 10);
+	memcpy(buf, "pasted:", 7);
+	memcpy(buf + 7, num + k, sizeof(num) - k);
+	buf[7 + sizeof(num) - k] = '\0';
+}
+
+/* s's components, cut in place at its dots, empty ones dropped (as strv_split cuts it): how
+ * many, or more than max when they do not fit. */
+static size_t split_dots(char *s, char **parts, size_t max)
+{
+	size_t n = 0;
+
+	for (char *p = s;;) {
+		char *dot = strchr(p, '.');
+
+		if (dot)
+			*dot = '\0';
+		if (*p && n++ < max)
+			parts[n - 1] = p;
+		if (!dot)
+			return n;
+		p = dot + 1;
+	}
+}
+
 static void put_fact(struct snap_node *root, const struct pasted_fact *f)
 {
-	_cleanup_strv_free_ char **parts = NULL;
-	char source[32];
+	_cleanup_strv_free_ char **many = NULL;
+	char source[32], copy[256], *few[24], **parts = few;
 	struct snap_node *obj;
 	const char *key;
-	size_t n;
+	size_t n = SIZE_MAX;
 	int64_t v;
 	char *end;
 
-	if (strv_split(f->path, ".", &parts) < 0 || !(n = strv_length(parts)))
+	/* a path's parts cut on the stack: most are short; a long one as strv_split cuts it */
+	if (strlen(f->path) < sizeof(copy))
+		n = split_dots(strcpy(copy, f->path), few, ARRAY_SIZE(few));
+	if (n > ARRAY_SIZE(few)) {
+		if (strv_split(f->path, ".", &many) < 0)
+			return;
+		parts = many;
+		n = strv_length(many);
+	}
+	if (!n)
 		return;
 	obj = parent_of(root, parts, n);
-	snprintf(source, sizeof(source), "pasted:%u", f->line);
+	pasted_source(source, f->line);
 	if (obj && snap_kind(obj) == SNAP_ARRAY) {
 		/* "cdi_spec_dirs.1": readers number a list's strings in order from 0 */
 		if (!f->failed && !f->absent && strtoul(parts[n - 1], NULL, 10) == snap_count(obj))
@@ -385,15 +427,15 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 	bool win = windows_text(root);
 	int r = 0;
 
-	for (size_t i = 0; i < rule_table_len && r >= 0; i++) {
+	const struct snap_node *shown = snap_get(root, "symptoms");
+	const struct snap_node *unsure = snap_get(root, "symptoms.unsure");
+
+	for (size_t i = 0; i < rule_table_len && r >= 0 && shown; i++) {
 		const struct rule *rule = &rule_table[i];
-		char path[160];
 
-		char unsure[180];
-
-		snprintf(path, sizeof(path), "symptoms.%s", rule->id);
-		snprintf(unsure, sizeof(unsure), "symptoms.unsure.%s", rule->id);
-		if (!snap_present(snap_get(root, path)) && !snap_present(snap_get(root, unsure)))
+		/* "symptoms.<rule id>" or "symptoms.unsure.<rule id>" (the id's dots nest too) */
+		if (!snap_present(snap_get(shown, rule->id)) &&
+		    !(unsure && snap_present(snap_get(unsure, rule->id))))
 			continue;
 		for (size_t k = 0; rule->needs && rule->needs[k] && r >= 0; k++) {
 			const struct snap_node *have;

@@ -36,21 +36,25 @@ int pasted_dispatch_init(struct pasted_dispatch *d, const struct pasted_reader *
 		n = rd->more_signs ? rd->more_signs(more, PASTED_SCAN_MAX) : 0;
 		for (size_t k = 0; k < n && r >= 0; k++)
 			r = add_needle(d, more[k], i);
-		if (rd->takes && rd->reach != PASTED_REACH_LINES) {
-			r = -EINVAL; /* a test of its own lines hands it lines */
-		} else if (rd->takes) {
-			d->takers |= bit;
+		if (rd->takes && rd->reach != PASTED_REACH_LINES &&
+		    rd->reach != PASTED_REACH_INDENTED) {
+			r = -EINVAL; /* a test of its own lines hands it lines (or the blocks
+				      * they open) */
 		} else if (rd->reach == PASTED_REACH_TEXT) {
 			d->text |= bit;
 			if (rd->signs || n)
 				d->signed_text |= bit;
-		} else if (!rd->signs && !n) {
+		} else if (!rd->signs && !n && !rd->takes) {
 			r = -EINVAL; /* a reader of some lines names them */
 		} else if (rd->reach == PASTED_REACH_BLOCK) {
 			d->block |= bit;
 		} else if (rd->reach == PASTED_REACH_NEXT) {
 			d->next |= bit;
+		} else if (rd->reach == PASTED_REACH_INDENTED) {
+			d->indented |= bit;
 		}
+		if (rd->takes)
+			d->takers |= bit;
 	}
 	n = d->scan.n;
 	if (r >= 0)
@@ -123,11 +127,48 @@ static bool blank_line(const char *p, size_t l)
 	return true;
 }
 
+/* A line's indentation as the readers of indented sections count it: blanks, a tab as eight. */
+static unsigned indent_of(const char *p, size_t l)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < l && (p[i] == ' ' || p[i] == '\t'); i++)
+		n += p[i] == '\t' ? 8 : 1;
+	return n;
+}
+
+/* The indented blocks of `open` (PASTED_REACH_INDENTED) that line p, l does not end (an empty
+ * line, or one no deeper than the block's sign line, ends one), and those its signs (hit)
+ * open or keep open, at the shallower indentation. */
+static uint64_t indented_blocks(struct pasted_dispatch *d, uint64_t open, uint64_t hit,
+				const char *p, size_t l)
+{
+	unsigned ind;
+
+	hit &= d->indented;
+	if (!open && !hit)
+		return 0;
+	if (open && blank_line(p, l))
+		open = 0;
+	ind = indent_of(p, l);
+	for (uint64_t t = open; t; t &= t - 1)
+		if (ind <= d->indent[__builtin_ctzll(t)])
+			open &= ~(t & -t);
+	for (uint64_t t = hit; t; t &= t - 1) {
+		size_t i = (size_t)__builtin_ctzll(t);
+
+		if (!(open & (t & -t)) || ind < d->indent[i])
+			d->indent[i] = ind;
+	}
+	return open | hit;
+}
+
 /* The window's lines, each handed to the readers it is for. */
 static int split(struct pasted_dispatch *d, const char *text, size_t n, uint64_t *ret_seen)
 {
 	const char *p = text, *end = text + n;
 	uint64_t seen = 0, open = 0, after = 0; /* after: the readers this line is the next of */
+	uint64_t indented = 0;			/* the open PASTED_REACH_INDENTED blocks */
 	unsigned no = 0;
 	int r;
 
@@ -145,7 +186,8 @@ static int split(struct pasted_dispatch *d, const char *text, size_t n, uint64_t
 			open = 0;
 		hit &= ~d->text;
 		open |= hit & d->block;
-		want = hit | open | after;
+		indented = indented_blocks(d, indented, hit, p, l);
+		want = hit | open | indented | after;
 		after = hit & d->next;
 		for (; want; want &= want - 1) {
 			r = part_add(&d->parts[__builtin_ctzll(want)], p, l, no, false);

@@ -3,9 +3,9 @@
  * One pass over a window of cleaned pasted text for every reader of pasted_readers[] (pasted.h):
  * each line is looked at once, for the signs of all readers together (pasted-scan.h), and
  * handed only to the readers whose signs it holds (PASTED_REACH_LINES), whose own test takes it
- * (pasted_reader.takes), whose block it continues (PASTED_REACH_BLOCK) or which it is the line
- * after a sign of (PASTED_REACH_NEXT); a reader of PASTED_REACH_TEXT gets the whole window when one
- * of its signs is anywhere in it. A reader is then run once per window over what it was
+ * (pasted_reader.takes), whose block it continues (PASTED_REACH_BLOCK, PASTED_REACH_INDENTED)
+ * or which it is the line after a sign of (PASTED_REACH_NEXT); a reader of PASTED_REACH_TEXT
+ * gets the whole window when one of its signs is anywhere in it. A reader is then run once per window over what it was
  * handed, its lines in their order, each run of lines it was not handed replaced by one empty
  * line, the facts' line numbers put back through pasted_facts.line_map. Its facts are then the
  * same as over the whole window (tests/unit/test-pasted-signs.c and the fuzz target
@@ -34,13 +34,14 @@ struct pasted_part {
 struct pasted_dispatch {
 	const struct pasted_reader *readers;
 	size_t n_readers;
-	uint64_t text, signed_text, block, next; /* readers by reach, a bit each */
+	uint64_t text, signed_text, block, next, indented; /* readers by reach, a bit each */
 	uint64_t takers; /* readers of the lines their own test takes (pasted_reader.takes) */
 	struct pasted_needle needles[PASTED_SCAN_MAX];
 	uint64_t tags[PASTED_SCAN_MAX]; /* the reader whose sign needle i is, as its bit */
 	struct pasted_scan scan;
-	struct pasted_part *parts; /* one per reader */
-	unsigned newlines;	   /* the "\n" of the window last read */
+	struct pasted_part *parts;		      /* one per reader */
+	unsigned indent[PASTED_DISPATCH_READERS_MAX]; /* an open PASTED_REACH_INDENTED block's */
+	unsigned newlines;			      /* the "\n" of the window last read */
 };
 
 /* readers: ends with { NULL }, at most PASTED_DISPATCH_READERS_MAX, their signs together at

@@ -220,7 +220,15 @@ static int add_symptoms(struct pasted_facts *out, const char *const *rules, bool
 	for (size_t i = 0; i < ERRORS_MAX_IDS && rules[i]; i++) {
 		int r;
 
-		snprintf(path, sizeof(path), "symptoms.%s%s", unsure ? "unsure." : "", rules[i]);
+		/* "symptoms.[unsure.]<rule id>", cut as snprintf would cut it */
+		const char *pre = unsure ? "symptoms.unsure." : "symptoms.";
+		size_t a = strlen(pre), b = strlen(rules[i]);
+
+		if (a + b >= sizeof(path))
+			b = sizeof(path) - 1 - a;
+		memcpy(path, pre, a);
+		memcpy(path + a, rules[i], b);
+		path[a + b] = '\0';
 		r = pasted_facts_add(out, READER, path, text, l->no);
 		if (r < 0)
 			return r;

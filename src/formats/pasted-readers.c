@@ -61,6 +61,16 @@ static bool rocminfo_line(const char *p, size_t n)
 	       (left >= 11 && memcmp(s, "Device Type", 11) == 0);
 }
 
+/* The GPU lines pasted_read_nvidia_smi_health() reads besides its signs' ("GPU 0000…"): "GPU "
+ * and a hex digit first on the line, as a bus id whose domain is not 0000 starts. */
+static bool nvidia_smi_gpu_line(const char *p, size_t n)
+{
+	const char *s = skip_blanks(p, p + n);
+
+	return (size_t)(p + n - s) > 4 && memcmp(s, "GPU ", 4) == 0 &&
+	       ((s[4] >= '0' && s[4] <= '9') || ((s[4] | 0x20) >= 'a' && (s[4] | 0x20) <= 'f'));
+}
+
 /* The lines pasted_read_windows() reads besides its signs': a drive path's ":\" (any, as a
  * PyTorch warning's "Triggered internally at C:\actions-runner\...", which the
  * pasted-dispatch fuzz target found left unread when the signs listed only some directories;
@@ -129,11 +139,12 @@ const struct pasted_reader pasted_readers[] = {
 		"PKCS#7 signature not signed with a trusted key", "Signing module "),
 	  PASTED_REACH_LINES },
 	/* nvidia-smi -q's health sections, from their title (or the GPU line above them) to the
-	 * next empty line (pasted-nvidia-smi-health.c) */
+	 * first line back at its indentation, or an empty one (pasted-nvidia-smi-health.c ends
+	 * a section there) */
 	{ "nvidia-smi-health", pasted_read_nvidia_smi_health,
 	  SIGNS("GPU 0000", "Remapped Rows", "Retired Pages", "Clocks Event Reasons",
 		"Clocks Throttle Reasons", "Temperature"),
-	  PASTED_REACH_BLOCK },
+	  PASTED_REACH_INDENTED, NULL, nvidia_smi_gpu_line },
 	/* nvidia-smi nvlink -s: a GPU line and its link lines */
 	{ "nvlink", pasted_read_nvlink, SIGNS(" (UUID: ", "<inactive>", " GB/s"),
 	  PASTED_REACH_LINES },

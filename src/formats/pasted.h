@@ -89,6 +89,13 @@ enum pasted_reach {
 	/* A line that holds one of its signs and the line after it: for a prompt and the answer
 	 * printed under it (">>> torch.version.cuda", then "'12.1'"). */
 	PASTED_REACH_NEXT,
+	/* A line that holds one of its signs and the lines after it indented deeper than it
+	 * (blanks and tabs, a tab as eight), up to the first that is not or is empty: for an
+	 * indented section whose title a sign names (nvidia-smi -q's "GPU 0000…" and its
+	 * sections), which the first line back at the title's indentation ends. A sign line in
+	 * the block keeps it open, at the shallower of the two indentations. A block cannot
+	 * run on through text that has no empty lines. */
+	PASTED_REACH_INDENTED,
 };
 
 struct pasted_reader {
@@ -103,10 +110,11 @@ struct pasted_reader {
 	/* Signs computed rather than listed (the errors reader's: its symptom table), ASCII
 	 * case folded where the needle says so: writes at most max, returns how many. */
 	size_t (*more_signs)(struct pasted_needle *needles, size_t max);
-	/* For PASTED_REACH_LINES: does the reader read anything from this line, or does the
-	 * line change what it makes of the lines after it (line[0..n), without its "\n", maybe
-	 * ending in "\r")? A cheap test that may say yes too often, never no to such a line (an
-	 * `env` line: "NAME=" in the first column; a JSON object's opening line); explain hands
+	/* For PASTED_REACH_LINES (and PASTED_REACH_INDENTED, where such a line opens a block):
+	 * does the reader read anything from this line, or does the line change what it makes
+	 * of the lines after it (line[0..n), without its "\n", maybe ending in "\r")? A cheap
+	 * test that may say yes too often, never no to such a line (an `env` line: "NAME=" in
+	 * the first column; a JSON object's opening line; a "GPU <bus id>" line); explain hands
 	 * the reader the lines it says yes to, besides those holding one of its signs. */
 	bool (*takes)(const char *line, size_t n);
 };

@@ -148,10 +148,21 @@ static void put_wrapped(struct strbuf *sb, const struct style *st, const struct 
 	strbuf_done(&tmp);
 }
 
+/* A finding's field label, "      %-9s " as printf would pad it (labels are ASCII), without
+ * formatting it for each of the many fields a long diagnosis prints. */
+static void put_label(struct strbuf *sb, const char *label)
+{
+	size_t n = strlen(label);
+
+	strbuf_add(sb, "      ", 6);
+	strbuf_add(sb, label, n);
+	strbuf_add(sb, "          ", n < 9 ? 10 - n : 1);
+}
+
 static void put_field(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 		      const char *label, const char *text)
 {
-	strbuf_printf(sb, "      %-9s ", label);
+	put_label(sb, label);
 	put_wrapped(sb, st, d, text, 16, 16);
 }
 
@@ -165,7 +176,7 @@ static void put_lines(struct strbuf *sb, const struct style *st, const struct gp
 		struct strbuf tmp = STRBUF_INIT;
 		const char *text, *comment;
 
-		strbuf_printf(sb, "      %-9s ", i == 0 ? label : "");
+		put_label(sb, i == 0 ? label : "");
 		put_redacted(&tmp, st, d, lines[i]);
 		text = strbuf_str(&tmp);
 		comment = strstr(text, "   # ");
@@ -194,9 +205,11 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 {
 	strbuf_puts(sb, "  ");
 	put_mark(sb, st, sev_status(f->severity), sev_mark(f->severity));
-	strbuf_printf(sb, " %s%s%s ", st->color ? "\033[1m" : "", f->rule->id,
-		      st->color ? "\033[0m" : "");
-	strbuf_printf(sb, "(%s): ", rule_severity_name(f->severity));
+	strbuf_puts(sb, st->color ? " \033[1m" : " ");
+	strbuf_puts(sb, f->rule->id);
+	strbuf_puts(sb, st->color ? "\033[0m (" : " (");
+	strbuf_puts(sb, rule_severity_name(f->severity));
+	strbuf_puts(sb, "): ");
 	put_wrapped(sb, st, d, f->message,
 		    6 + strlen(f->rule->id) + strlen(rule_severity_name(f->severity)) + 3, 6);
 	if (finding_cause(d, f))
@@ -209,10 +222,16 @@ static void text_finding(struct strbuf *sb, const struct style *st, const struct
 		struct strbuf line = STRBUF_INIT;
 
 		/* wrapped like the other fields; put_wrapped() redacts and escapes */
-		strbuf_printf(&line, "%s = %s [%s]", ev->name,
-			      st->redact && ev->identifying ? "<redacted>" : ev->value,
-			      ev->source ? ev->source : "");
-		strbuf_printf(sb, "      %-9s ", e == 0 ? "evidence" : "");
+		/* "%s = %s [%s]" as printf prints it, a missing string as "(null)" */
+		strbuf_puts(&line, ev->name ? ev->name : "(null)");
+		strbuf_puts(&line, " = ");
+		strbuf_puts(&line, st->redact && ev->identifying ? "<redacted>"
+				   : ev->value			 ? ev->value
+								 : "(null)");
+		strbuf_puts(&line, " [");
+		strbuf_puts(&line, ev->source ? ev->source : "");
+		strbuf_putc(&line, ']');
+		put_label(sb, e == 0 ? "evidence" : "");
 		put_wrapped(sb, st, d, strbuf_str(&line), 16, 18);
 		strbuf_done(&line);
 	}
@@ -447,18 +466,23 @@ static int render_text(const struct gpuenv_doctor *d, const struct style *st, st
 				       streq(d->skips[j].reason, k->reason);
 			if (seen)
 				continue;
-			strbuf_printf(sb, "  %sskipped%s ", st->color ? "\033[2m" : "",
-				      st->color ? "\033[0m" : "");
+			strbuf_puts(sb, st->color ? "  \033[2mskipped\033[0m " : "  skipped ");
 			strbuf_puts(&line, k->rule->id);
 			for (size_t j = i + 1; j < d->n_skips; j++)
 				if (d->skips[j].rule->layer == k->rule->layer &&
 				    !d->skips[j].subject == !k->subject &&
 				    (!k->subject || streq(d->skips[j].subject, k->subject)) &&
 				    streq(d->skips[j].reason, k->reason) &&
-				    d->skips[j].rule != k->rule)
-					strbuf_printf(&line, ", %s", d->skips[j].rule->id);
-			strbuf_printf(&line, "%s%s: %s", k->subject ? " " : "",
-				      k->subject ? k->subject : "", k->reason);
+				    d->skips[j].rule != k->rule) {
+					strbuf_add(&line, ", ", 2);
+					strbuf_puts(&line, d->skips[j].rule->id);
+				}
+			if (k->subject) {
+				strbuf_putc(&line, ' ');
+				strbuf_puts(&line, k->subject);
+			}
+			strbuf_add(&line, ": ", 2);
+			strbuf_puts(&line, k->reason ? k->reason : "(null)");
 			put_wrapped(sb, st, d, strbuf_str(&line), 10, 6);
 			strbuf_done(&line);
 		}

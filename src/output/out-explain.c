@@ -93,6 +93,26 @@ static void conflicts_text(const struct explain_view *v, unsigned flags, bool md
 	strbuf_putc(sb, '\n');
 }
 
+/* "  line %-5u %s %s %s  [%s]" for a fact read, put without printf: a long paste reads
+ * hundreds of facts. */
+static void put_read_line(struct strbuf *sb, const struct explain_read *r, const char *value)
+{
+	char num[16];
+	size_t k = sizeof(num);
+
+	for (unsigned v = r->line; k == sizeof(num) || v; v /= 10)
+		num[--k] = (char)('0' + v % 10);
+	strbuf_add(sb, "  line ", 7);
+	strbuf_add(sb, num + k, sizeof(num) - k);
+	strbuf_add(sb, "      ", sizeof(num) - k < 5 ? 5 - (sizeof(num) - k) + 1 : 1);
+	strbuf_puts(sb, r->path);
+	strbuf_puts(sb, r->failed ? " failed: " : r->absent ? " none: " : " = ");
+	strbuf_puts(sb, value);
+	strbuf_add(sb, "  [", 3);
+	strbuf_puts(sb, r->reader);
+	strbuf_putc(sb, ']');
+}
+
 static void facts_text(const struct explain_view *v, unsigned flags, bool md, struct strbuf *sb)
 {
 	if (!v->n_read) {
@@ -125,11 +145,7 @@ static void facts_text(const struct explain_view *v, unsigned flags, bool md, st
 						  : "",
 				      shown_value(r, flags), r->reader);
 		else
-			strbuf_printf(sb, "  line %-5u %s %s %s  [%s]", r->line, r->path,
-				      r->failed	  ? "failed:"
-				      : r->absent ? "none:"
-						  : "=",
-				      shown_value(r, flags), r->reader);
+			put_read_line(sb, r, shown_value(r, flags));
 		origin_text(v, r, flags, md, sb);
 		strbuf_puts(sb, md ? " |\n" : "\n");
 	}

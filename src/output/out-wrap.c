@@ -45,6 +45,31 @@ size_t out_text_cols(const char *s, size_t n)
 	return cols;
 }
 
+/* The run of blanks at p: strspn(p, " "), without a call per word of every line rendered. */
+static size_t blanks(const char *p)
+{
+	size_t n = 0;
+
+	while (p[n] == ' ')
+		n++;
+	return n;
+}
+
+/* A line break, then `indent` blanks and the prefix (what "\n%*s%s" prints, without
+ * formatting it each time). */
+static void new_line(struct strbuf *sb, size_t indent, const char *prefix)
+{
+	static const char spaces[] = "                                ";
+
+	strbuf_putc(sb, '\n');
+	for (size_t k; indent; indent -= k) {
+		k = indent < sizeof(spaces) - 1 ? indent : sizeof(spaces) - 1;
+		strbuf_add(sb, spaces, k);
+	}
+	if (prefix)
+		strbuf_puts(sb, prefix);
+}
+
 void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, size_t width,
 	      const char *prefix, size_t min_gap)
 {
@@ -54,7 +79,8 @@ void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, 
 
 	while (*p) {
 		const char *gap = p;
-		size_t gap_len = strspn(p, " "), w = 0, cols;
+		size_t gap_len = blanks(p), w = 0, cols = 0;
+		bool esc = false;
 
 		p += gap_len;
 		if (!*p)
@@ -62,29 +88,41 @@ void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, 
 		/* a word runs to the next gap wide enough to break at (min_gap spaces: the
 		 * report's field lines separate fields by two and keep "71.25 W" whole) */
 		while (p[w]) {
-			size_t run = strspn(p + w, " ");
+			size_t run = blanks(p + w);
 
 			if (run >= min_gap || !p[w + run])
 				break;
-			w += run ? run : strcspn(p + w, " "); /* the word's letters, at once */
+			if (run) {
+				w += run;
+				cols += run;
+				continue;
+			}
+			/* the word's letters, counted as out_text_cols() counts them */
+			for (unsigned char c; (c = (unsigned char)p[w]) && c != ' '; w++) {
+				cols += (c & 0xc0) != 0x80;
+				esc |= c == '\033';
+			}
 		}
-		cols = out_text_cols(p, w);
+		if (esc) /* a colour sequence takes no room */
+			cols = out_text_cols(p, w);
 		/* A break before the first word too, where that gives it more room. */
 		if (col + (line_empty ? 0 : gap_len) + cols > width &&
 		    (!line_empty || (first_line && first > indent + prefix_cols))) {
 			/* no trailing blank after a label whose value moves down */
 			while (line_empty && sb->len && !sb->err && sb->buf[sb->len - 1] == ' ')
 				sb->buf[--sb->len] = '\0';
-			strbuf_printf(sb, "\n%*s%s", (int)indent, "", prefix ? prefix : "");
+			new_line(sb, indent, prefix);
 			col = indent + prefix_cols;
 			line_empty = true;
 			first_line = false;
 		}
+		/* the gap before the word and the word are one run of the text: one append */
 		if (!line_empty) {
-			strbuf_add(sb, gap, gap_len);
+			strbuf_add(sb, gap, gap_len + w);
 			col += gap_len;
+		} else {
+			strbuf_add(sb, p, w);
 		}
-		strbuf_add(sb, p, w);
 		col += cols;
 		line_empty = false;
 		p += w;

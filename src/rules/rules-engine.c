@@ -447,8 +447,11 @@ static bool needs_met(struct rule_ctx *c, const struct snap_node *root)
 		size_t n;
 		bool absent_ok;
 
-		snprintf(path, sizeof(path), "%s", c->rule->needs[i]);
-		n = strlen(path);
+		n = strlen(c->rule->needs[i]);
+		if (n >= sizeof(path))
+			n = sizeof(path) - 1; /* cut as snprintf cut it */
+		memcpy(path, c->rule->needs[i], n);
+		path[n] = '\0';
 		absent_ok = n > 0 && path[n - 1] == '?';
 		if (absent_ok)
 			path[n - 1] = '\0';
@@ -681,11 +684,12 @@ void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 static const struct snap_node *symptom_fact(const struct rule *r, const struct snap_node *root,
 					    char *path, size_t len)
 {
-	const struct snap_node *fact;
+	const struct snap_node *fact = snap_get(snap_child(root, "symptoms"), r->id);
 
+	if (!snap_present(fact) || !snap_str(fact))
+		return NULL; /* a probed snapshot has no symptoms: no path formatted per rule */
 	snprintf(path, len, "symptoms.%s", r->id);
-	fact = snap_get(root, path);
-	return snap_present(fact) && snap_str(fact) ? fact : NULL;
+	return fact;
 }
 
 /* An info rule's symptom in pasted text is what the user met there: a build of an extension

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,16 +90,46 @@ size_t strbuf_control_len(const char *p)
 	return 0;
 }
 
+/* The bytes of p[0..n) before the first that is a C0 control, DEL or 0xc2 (the lead of a C1
+ * control): eight at a time, as long text (a diagnosis's messages) is almost all such bytes. */
+static size_t plain_run(const char *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, del, c2;
+
+		memcpy(&x, p + i, 8);
+		del = x ^ (ones * 0x7f);
+		c2 = x ^ (ones * 0xc2);
+		/* a byte below 0x20, or one equal to 0x7f or 0xc2 (a zero byte of del or c2):
+		 * the test of "has a byte less than n" (Anderson, Bit Twiddling Hacks) */
+		if ((((x - ones * 0x20) & ~x) | ((del - ones) & ~del) | ((c2 - ones) & ~c2)) &
+		    highs)
+			break;
+	}
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c < 0x20 || c == 0x7f || c == 0xc2)
+			break;
+	}
+	return i;
+}
+
 static int put_controls_escaped(struct strbuf *sb, const char *s, bool c_escapes)
 {
 	static const char hex[] = "0123456789abcdef";
+	const char *end = s + strlen(s);
 
 	for (const char *p = s;; p++) {
 		size_t n = 0, ctl;
 		int rv;
 
-		while (p[n] && !strbuf_control_len(p + n))
-			n++;
+		while (n += plain_run(p + n, (size_t)(end - p) - n),
+		       p[n] && !strbuf_control_len(p + n))
+			n++; /* a 0xc2 that leads no C1 control */
 		rv = strbuf_add(sb, p, n);
 		p += n;
 		if (rv < 0 || !*p)

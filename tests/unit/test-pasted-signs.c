@@ -261,6 +261,58 @@ static void test_dispatch_hands_each_reader_its_lines(void **state)
 	pasted_dispatch_done(&d);
 }
 
+static int read_indented(const char *text, size_t len, struct pasted_facts *out)
+{
+	return read_all(text, len, out, "indented");
+}
+
+/* PASTED_REACH_INDENTED hands a sign's line and the lines after it indented deeper than it, a
+ * sign line inside keeping the block at the shallower indentation; an empty line or one back
+ * at that indentation ends it, so text without empty lines does not run on in it. */
+static void test_dispatch_indented_block(void **state)
+{
+	const struct pasted_reader readers[] = {
+		{ "indented", read_indented,
+		  (const char *const[]){ "GPU ", "Remapped", "SECT", NULL },
+		  PASTED_REACH_INDENTED },
+		{ NULL },
+	};
+	static const char text[] = "intro\n"		    /* 1 */
+				   "GPU 1\n"		    /* 2: opens at 0 */
+				   "    Remapped Rows\n"    /* 3: a sign, the block stays at 0 */
+				   "        Pending : No\n" /* 4 */
+				   "    Power\n"	    /* 5: deeper than 0 */
+				   "end at column 0\n"	    /* 6: ends it */
+				   "    not handed\n"	    /* 7 */
+				   "  SECT\n"		    /* 8: opens at 2 */
+				   "\tdeep\n"		    /* 9: a tab is 8 */
+				   "  same\n"		    /* 10: ends it */
+				   "   SECT again\n"	    /* 11: opens at 3 */
+				   "\n"			    /* 12: ends it */
+				   "    after the empty line\n"; /* 13 */
+	static const char *const want[][3] = {
+		{ "indented.1", "", "1" },
+		{ "indented.2", "GPU 1", "2" },
+		{ "indented.3", "    Remapped Rows", "3" },
+		{ "indented.4", "        Pending : No", "4" },
+		{ "indented.5", "    Power", "5" },
+		{ "indented.6", "", "6" },
+		{ "indented.7", "  SECT", "8" },
+		{ "indented.8", "\tdeep", "9" },
+		{ "indented.9", "", "10" },
+		{ "indented.10", "   SECT again", "11" },
+		{ "indented.11", "", "12" },
+	};
+	struct pasted_facts each[1] = { 0 };
+	struct pasted_dispatch d;
+
+	(void)state;
+	assert_int_equal(pasted_dispatch_init(&d, readers), 0);
+	assert_int_equal(pasted_dispatch_read(&d, text, strlen(text), 0, each), 0);
+	check_facts(each, 1, want, sizeof(want) / sizeof(want[0]));
+	pasted_dispatch_done(&d);
+}
+
 static int read_next(const char *text, size_t len, struct pasted_facts *out)
 {
 	return read_all(text, len, out, "next");
@@ -345,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_signs_are_scannable),
 		cmocka_unit_test(test_dispatch_hands_each_reader_its_lines),
 		cmocka_unit_test(test_dispatch_next_and_takes),
+		cmocka_unit_test(test_dispatch_indented_block),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
