@@ -4,10 +4,12 @@ nvidia-smi answer, every cuInit fails with CUDA_ERROR_SYSTEM_NOT_READY (802, "sy
 initialized"). The machine is the h100-sxm-550 fixture's eight-GPU HGX H100 tree (see its
 sources) at the report's driver; NVML and CUDA answer through the fake libraries. Written by
 tests/tools/mk-real-world-fixtures.py fabric."""
+import os
+
 from realworld.common import fresh, ini, real_world, retarget, section, w
 
 TOPIC = "fabric"
-FIXTURES = ("rw-hgx-h100-fabricmanager-older-than-driver",)
+FIXTURES = ("rw-hgx-h100-fabricmanager-older-than-driver", "rw-aws-h100-dlami-no-fabricmanager")
 
 BASE = "h100-sxm-550"
 BASE_DRIVER = "550.54.15"
@@ -68,5 +70,45 @@ def fabricmanager_older_than_driver():
         args="--nvml-lib @FAKES@/libnvidia-ml.so.1 --cuda-lib @FAKES@/libcuda.so.1")
 
 
+def dlami_no_fabricmanager():
+    """aws-samples/aws-deep-learning-ami-ubuntu-dcv-desktop#33: the project's Deep Learning AMI
+    desktop image does not install nvidia-fabricmanager, so on A100/H100/H200/B200 instances
+    (NVSwitch) "CUDA initialization fails with 802 system error"; closed by installing it."""
+    name = FIXTURES[1]
+    dst, root = fresh(name, BASE)
+    w(root, "var/log/apt/history.log",
+      "\nStart-Date: 2025-07-10  08:41:07\n"
+      f"Commandline: apt-get install -y nvidia-driver-550={BASE_DRIVER}-0ubuntu1\n"
+      f"Install: nvidia-driver-550:amd64 ({BASE_DRIVER}-0ubuntu1)\n"
+      "End-Date: 2025-07-10  08:42:55\n")
+    nvml = "\n".join(section(BASE, s) for s in ["nvml"] + [f"nvml.device.{i}" for i in range(8)])
+    ini(dst, TOPIC,
+        "An AWS H100 instance (8 x H100 80GB HBM3, NVSwitch) on Ubuntu 22.04 from an image "
+        "that installs the NVIDIA driver but not nvidia-fabricmanager: NVML and nvidia-smi "
+        "answer, every cuInit fails with CUDA_ERROR_SYSTEM_NOT_READY (802)",
+        "Rebuilt from https://github.com/aws-samples/aws-deep-learning-ami-ubuntu-dcv-desktop/"
+        "issues/33 (the report: 'nvidia-fabricmanager is not installed so on A100, H100, H200 "
+        "and B200 instances, CUDA initialization fails with 802 system error'; closed with the "
+        "package installed); not in the report and chosen here: the instance's eight H100 "
+        "80GB HBM3 (a p5 instance), the driver release (" + BASE_DRIVER + ", the base's), "
+        "NVML's readings (the base's), the apt history (the driver's install, no Fabric "
+        "Manager, a week before the report); the rest is " + BASE + "'s tree (see its "
+        "sources); cuInit answers "
+        "CUDA_ERROR_SYSTEM_NOT_READY through the fake libcuda (docs/formats/nvml.md §9)",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/aws-samples/aws-deep-learning-ami-ubuntu-dcv-desktop/issues/33",
+            "CUDA initialization fails with 802 system error",
+            "nvidia-fabricmanager is not installed on an NVSwitch instance, so the GPUs never "
+            "join the NVLink fabric and cuInit fails with 802 (fixed by installing it)",
+            "driver.system-not-ready", "driver", "yes"),
+        section(BASE, "devices"),
+        nvml,
+        "[cuda]\ndriver_version = 12040\nerror.cuInit = CUDA_ERROR_SYSTEM_NOT_READY\n",
+        section(BASE, "modules"),
+        args="--nvml-lib @FAKES@/libnvidia-ml.so.1 --cuda-lib @FAKES@/libcuda.so.1")
+
+
 def write():
     fabricmanager_older_than_driver()
+    dlami_no_fabricmanager()
