@@ -791,6 +791,40 @@ static void test_nvml_stuck(void **state)
 	snapshot_unref(s);
 }
 
+/* cuInit 802 (system not yet initialized): Fabric Manager named, with the package of the
+ * loaded driver's exact version for the distribution (dstackai/dstack#2348); any other cuInit
+ * answer is not this rule's. */
+static void test_system_not_ready(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *cuda = snap_object(node(s, "driver"), "cuda");
+	struct snap_node *dev;
+
+	(void)state;
+	driver_loaded(s, "535.230.02");
+	snap_set_str(cuda, "init", "CUDA_SUCCESS", "cuda:cuInit");
+	NO(s, "driver.system-not-ready");
+	snap_set_state(cuda, "init", FACT_ERROR, "cuda:cuInit",
+		       "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803): system has unsupported display "
+		       "driver / cuda driver combination");
+	NO(s, "driver.system-not-ready");
+	snap_set_state(cuda, "init", FACT_ERROR, "cuda:cuInit",
+		       "CUDA_ERROR_SYSTEM_NOT_READY (802): system not yet initialized");
+	YES(s, "driver.system-not-ready", GPUENV_SEVERITY_ERROR, "nvidia-fabricmanager");
+	YES(s, "driver.system-not-ready", GPUENV_SEVERITY_ERROR, "the driver 535.230.02 is loaded");
+	NO_TEXT(s, "driver.system-not-ready", " x ");
+	dev = snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+	snap_set_str(dev, "name", "NVIDIA H100 80GB HBM3", "nvml");
+	dev = snap_append_object(snap_array(snap_object(node(s, "driver"), "nvml"), "devices"));
+	snap_set_str(dev, "name", "NVIDIA H100 80GB HBM3", "nvml");
+	YES(s, "driver.system-not-ready", GPUENV_SEVERITY_ERROR, "on 2 x NVIDIA H100 80GB HBM3");
+	os_release(s, "ubuntu", "debian");
+	FIX(s, "driver.system-not-ready", "apt install nvidia-fabricmanager-535=535.230.02-1");
+	os_release(s, "rocky", "rhel centos fedora");
+	FIX(s, "driver.system-not-ready", "dnf install nvidia-fabric-manager-535.230.02");
+	snapshot_unref(s);
+}
+
 /* Fix commands follow /etc/os-release: never apt on Fedora. */
 static void test_distro_fixes(void **state)
 {
@@ -858,6 +892,7 @@ int main(void)
 		cmocka_unit_test(test_xid),
 		cmocka_unit_test(test_persistence),
 		cmocka_unit_test(test_nvml_stuck),
+		cmocka_unit_test(test_system_not_ready),
 		cmocka_unit_test(test_distro_fixes),
 	};
 

@@ -127,6 +127,23 @@ def ldso_cache(dst):
         shutil.copyfile(f"{made}/etc/ld.so.cache", f"{dst}/root/etc/ld.so.cache")
 
 
+def retarget(root, old, new):
+    """Every text file of the tree outside sysfs that names `old` (a base fixture's driver
+    version) names `new`; sysfs files are the caller's to rewrite."""
+    for dirpath, _, files in os.walk(root):
+        for f in files:
+            p = os.path.join(dirpath, f)
+            if os.path.islink(p) or "/sys/" in p:
+                continue
+            try:
+                text = open(p).read()
+            except UnicodeDecodeError:
+                continue
+            changed = text.replace(old, new)
+            if changed != text:
+                w(root, os.path.relpath(p, root), changed)
+
+
 def move_kernel(root, old, new):
     """The base tree's kernel <old> as <new>: /proc/sys/kernel/osrelease, the
     lib/modules/<rel>/build link and the headers' include/config/kernel.release."""

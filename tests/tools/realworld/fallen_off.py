@@ -6,7 +6,7 @@ report's GPUs, driver and distribution; NVML answers through the fake libnvidia-
 import os
 import shutil
 
-from realworld.common import fresh, ini, link, move_kernel, real_world, w
+from realworld.common import fresh, ini, link, move_kernel, real_world, retarget, w
 
 TOPIC = "fallen_off"
 FIXTURES = ("rw-rtx2080ti-x4-gpu1-fallen-off-bus",)
@@ -95,18 +95,7 @@ def gpu1_fallen_off():
                 line = f"Device Minor: \t {i}"
             lines.append(line)
         w(root, os.path.relpath(info, root), "\n".join(lines) + "\n")
-    for dirpath, _, files in os.walk(root):
-        for f in files:
-            p = os.path.join(dirpath, f)
-            if os.path.islink(p) or "/sys/" in p:
-                continue
-            try:
-                text = open(p).read()
-            except UnicodeDecodeError:
-                continue
-            new = text.replace("550.54.15", DRIVER)
-            if new != text:
-                w(root, os.path.relpath(p, root), new)
+    retarget(root, "550.54.15", DRIVER)
     move_kernel(root, "5.15.0-107-generic", KERNEL)
     w(root, "etc/os-release", LEAP152)
     w(root, "sys/module/nvidia/version", DRIVER + "\n")
