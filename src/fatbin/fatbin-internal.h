@@ -6,6 +6,7 @@
  * fatbin-container.c  the container walk (headers, payload heads);
  * fatbin-cubin.c   cubins and AMDGPU code objects (ELF of the device);
  * fatbin-host.c    host ELF files: .nv_fatbin, .nvFatBinSegment wrappers, search;
+ * fatbin-stream-bundle.c  offload bundles in a stream (beside fatbin-stream.c's containers);
  * fatbin.c         dispatch: what the input is, and the public entry points.
  * The format and its sources: see fatbin.c.
  */
@@ -111,6 +112,19 @@ bool fb_sec_has_data(const struct sec *s, size_t len);
 int fb_add_elsewhere(struct fatbin_result *r, const char *name);
 int fb_scan_cubin(struct parse *ps, Elf *elf);
 int fb_scan_amdgpu(struct parse *ps);
+/* The processor (EF_AMDGPU_MACH: b->gfx, "mach0xNN" when not known) and, code object v4+, the
+ * xnack/sramecc settings (else -1) of the AMDGPU ELF64 header at ehdr (64 bytes). */
+void fb_amdgpu_target(const uint8_t *ehdr, struct fatbin_bundle_entry *b);
+
+/* fatbin-stream-bundle.c: the offload bundles of a stream (fatbin_stream_feed()). */
+struct bundle_stream;
+int fb_bundle_stream_new(struct bundle_stream **ret);
+void fb_bundle_stream_free(struct bundle_stream *bs);
+/* Feeds the next chunk; bundles found go into r. 0, -ENOMEM. */
+int fb_bundle_stream_feed(struct bundle_stream *bs, struct fatbin_result *r, const uint8_t *p,
+			  size_t n);
+/* The stream ended: a bundle not complete is dropped, with r's warning. 0, -ENOMEM. */
+int fb_bundle_stream_finish(struct bundle_stream *bs, struct fatbin_result *r);
 
 /* fatbin-host.c */
 int fb_scan_host_elf(struct parse *ps, Elf *elf);
