@@ -23,7 +23,6 @@
 
 #define BUNDLE_MAGIC	 "__CLANG_OFFLOAD_BUNDLE__"
 #define BUNDLE_MAGIC_LEN 24
-#define CCOB_HEAD_MAX	 ((size_t)1 << 20) /* decompressed bytes read for the entry table */
 
 static void copy_field(char *dst, size_t dlen, const char *s, size_t n)
 {
@@ -259,11 +258,11 @@ static int parse_ccob(struct fatbin_result *r, const uint8_t *p, size_t len, siz
 		*ret_size = (size_t)fsize;
 	if (usize == 0)
 		return -EBADMSG;
-	head = malloc(MIN(usize, (uint64_t)CCOB_HEAD_MAX));
+	head = malloc(MIN(usize, (uint64_t)FATBIN_CCOB_HEAD_MAX));
 	if (!head)
 		return -ENOMEM;
 	got = inflate_head(method, p + hdr, (fsize ? fsize : len) - hdr, head,
-			   (size_t)MIN(usize, (uint64_t)CCOB_HEAD_MAX));
+			   (size_t)MIN(usize, (uint64_t)FATBIN_CCOB_HEAD_MAX));
 	if (got == -EOPNOTSUPP) {
 		fatbin_set_warning(r, "compressed offload bundle: compression method %u not known",
 				   method);
@@ -273,6 +272,11 @@ static int parse_ccob(struct fatbin_result *r, const uint8_t *p, size_t len, siz
 		return (int)got;
 	rv = parse_plain(r, head, (size_t)got, NULL, (uint64_t)got < usize);
 	return rv;
+}
+
+int fatbin_bundle_parse_head(struct fatbin_result *r, const uint8_t *p, size_t len, bool partial)
+{
+	return parse_plain(r, p, len, NULL, partial);
 }
 
 int fatbin_bundle_parse(struct fatbin_result *r, const uint8_t *p, size_t len, size_t *ret_size)

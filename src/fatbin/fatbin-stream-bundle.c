@@ -31,29 +31,58 @@ enum bs_state { B_SEARCH, B_COUNT, B_ENTRY, B_BODY };
 /* The first bytes of one code object, gathered as the stream passes them. */
 struct code_head {
 	uint64_t off, want; /* from the bundle's start; min(size, EHDR_LEN) */
-	size_t entry;	    /* index in r->bundle_entries */
+	size_t entry;	    /* index in pend->bundle_entries */
 	uint8_t h[EHDR_LEN];
 };
 
 struct bundle_stream {
 	enum bs_state state;
-	unsigned match; /* bytes of the magic matched so far (B_SEARCH) */
-	uint64_t pos;	/* stream offset of the next byte */
-	uint64_t start; /* stream offset of the current bundle */
-	uint64_t at;	/* bytes of the current bundle consumed */
-	uint64_t n, i;	/* entries in its table, entries read */
-	uint64_t span;	/* the end of its farthest code object, from its start */
-	size_t first;	/* r->n_bundle_entries before it */
+	struct fb_match magic;	    /* B_SEARCH */
+	uint64_t pos;		    /* stream offset of the next byte */
+	uint64_t start;		    /* stream offset of the current bundle */
+	uint64_t at;		    /* bytes of the current bundle consumed */
+	uint64_t n, i;		    /* entries in its table, entries read */
+	uint64_t span;		    /* the end of its farthest code object, from its start */
+	struct fatbin_result *pend; /* its entries, moved to r once it is whole */
 	uint8_t buf[24 + FATBIN_BUNDLE_ID_MAX];
 	size_t blen, bwant;
 	struct code_head *heads; /* sorted by offset */
 	size_t n_heads, next_head;
 };
 
+int fb_stream_take(struct fatbin_result *r, struct fatbin_result *pend)
+{
+	struct fatbin_bundle_entry *v;
+
+	if (pend->n_bundle_entries) {
+		v = reallocarray(r->bundle_entries, r->n_bundle_entries + pend->n_bundle_entries,
+				 sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		r->bundle_entries = v;
+		for (size_t i = 0; i < pend->n_bundle_entries; i++) {
+			v[r->n_bundle_entries] = pend->bundle_entries[i];
+			v[r->n_bundle_entries++].bundle += (unsigned)r->n_bundles;
+		}
+	}
+	r->n_bundles += pend->n_bundles;
+	r->n_bundles_compressed += pend->n_bundles_compressed;
+	pend->n_bundle_entries = pend->n_bundles = pend->n_bundles_compressed = 0;
+	return 0;
+}
+
 int fb_bundle_stream_new(struct bundle_stream **ret)
 {
 	*ret = calloc(1, sizeof(**ret));
-	return *ret ? 0 : -ENOMEM;
+	if (!*ret)
+		return -ENOMEM;
+	(*ret)->magic = (struct fb_match){ magic, MAGIC_LEN, 0 };
+	(*ret)->pend = calloc(1, sizeof(*(*ret)->pend));
+	if (!(*ret)->pend) {
+		free(*ret);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void fb_bundle_stream_free(struct bundle_stream *bs)
@@ -61,16 +90,44 @@ void fb_bundle_stream_free(struct bundle_stream *bs)
 	if (!bs)
 		return;
 	free(bs->heads);
+	fatbin_result_free(bs->pend);
 	free(bs);
 }
 
-/* The longest prefix of the magic that ends the magic's first m bytes followed by c. */
-static unsigned magic_next(unsigned m, uint8_t c)
+/* The longest prefix of m's needle that ends its first m->match bytes followed by c. */
+static unsigned match_next(const struct fb_match *m, uint8_t c)
 {
-	for (unsigned k = m + 1; k > 0; k--)
-		if ((uint8_t)magic[k - 1] == c && memcmp(magic, &magic[m + 1 - k], k - 1) == 0)
+	for (unsigned k = m->match + 1; k > 0; k--)
+		if ((uint8_t)m->needle[k - 1] == c &&
+		    memcmp(m->needle, &m->needle[m->match + 1 - k], k - 1) == 0)
 			return k;
 	return 0;
+}
+
+size_t fb_match_feed(struct fb_match *m, const uint8_t *p, size_t n)
+{
+	const uint8_t *q;
+	size_t used = 0;
+
+	if (m->match == m->len)
+		m->match = 0;
+	while (m->match > 0 && used < n) { /* a needle begun in the previous chunk */
+		m->match = match_next(m, p[used++]);
+		if (m->match == m->len)
+			return used;
+	}
+	if (used == n)
+		return used;
+	q = memmem(p + used, n - used, m->needle, m->len);
+	if (q) {
+		m->match = m->len;
+		return (size_t)(q - p) + m->len;
+	}
+	/* the chunk may end with the needle's first bytes */
+	for (size_t k = MIN(n - used, (size_t)m->len - 1); k > 0 && !m->match; k--)
+		if (memcmp(p + n - k, m->needle, k) == 0)
+			m->match = (unsigned)k;
+	return n;
 }
 
 static void search_again(struct bundle_stream *bs)
@@ -79,13 +136,13 @@ static void search_again(struct bundle_stream *bs)
 	bs->heads = NULL;
 	bs->n_heads = bs->next_head = 0;
 	bs->state = B_SEARCH;
-	bs->match = 0;
+	bs->magic.match = 0;
 }
 
 /* The bundle is malformed: its entries go, and the search goes on after its magic. */
-static void reject(struct bundle_stream *bs, struct fatbin_result *r)
+static void reject(struct bundle_stream *bs)
 {
-	fatbin_bundle_drop_entries(r, bs->first);
+	fatbin_bundle_drop_entries(bs->pend, 0);
 	search_again(bs);
 }
 
@@ -103,7 +160,7 @@ static int bundle_done(struct bundle_stream *bs, struct fatbin_result *r)
 {
 	for (size_t i = 0; i < bs->n_heads; i++) {
 		const struct code_head *c = &bs->heads[i];
-		const struct fatbin_bundle_entry *e = &r->bundle_entries[c->entry];
+		const struct fatbin_bundle_entry *e = &bs->pend->bundle_entries[c->entry];
 		struct fatbin_bundle_entry elf = { 0 };
 
 		if (strncmp(e->triple, "amdgcn", 6) != 0)
@@ -115,7 +172,7 @@ static int bundle_done(struct bundle_stream *bs, struct fatbin_result *r)
 						    "%s is not an AMDGPU ELF file",
 						    (unsigned long long)bs->start, e->id);
 
-			reject(bs, r);
+			reject(bs);
 			return rv < 0 ? rv : 0;
 		}
 		fb_amdgpu_target(c->h, &elf);
@@ -137,31 +194,31 @@ static int bundle_done(struct bundle_stream *bs, struct fatbin_result *r)
 				return rv;
 		}
 	}
-	r->n_bundles++;
+	bs->pend->n_bundles = 1;
 	search_again(bs);
-	return 0;
+	return fb_stream_take(r, bs->pend);
 }
 
 /* The table is read: the code objects to watch for, which must lie after it. */
 static int table_done(struct bundle_stream *bs, struct fatbin_result *r)
 {
-	size_t n = r->n_bundle_entries - bs->first;
+	size_t n = bs->pend->n_bundle_entries;
 
 	bs->heads = calloc(n ? n : 1, sizeof(*bs->heads));
 	if (!bs->heads)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const struct fatbin_bundle_entry *e = &r->bundle_entries[bs->first + i];
+		const struct fatbin_bundle_entry *e = &bs->pend->bundle_entries[i];
 
 		if (e->size == 0)
 			continue;
 		if (e->offset < bs->at) { /* inside the table: not what clang writes */
-			reject(bs, r);
+			reject(bs);
 			return 0;
 		}
 		bs->heads[bs->n_heads++] = (struct code_head){ .off = e->offset,
 							       .want = MIN(e->size, EHDR_LEN),
-							       .entry = bs->first + i };
+							       .entry = i };
 	}
 	qsort(bs->heads, bs->n_heads, sizeof(*bs->heads), cmp_head);
 	bs->state = B_BODY;
@@ -192,15 +249,15 @@ static int entry_done(struct bundle_stream *bs, struct fatbin_result *r)
 	int rv;
 
 	if (off > UINT64_MAX - size) {
-		reject(bs, r);
+		reject(bs);
 		return 0;
 	}
-	rv = fatbin_bundle_add_entry(r, (const char *)bs->buf + 24, bs->blen - 24, off, size,
-				     (unsigned)r->n_bundles);
+	rv = fatbin_bundle_add_entry(bs->pend, (const char *)bs->buf + 24, bs->blen - 24, off, size,
+				     0);
 	if (rv == -ENOMEM)
 		return rv;
 	if (rv < 0) {
-		reject(bs, r);
+		reject(bs);
 		return 0;
 	}
 	bs->span = MAX(bs->span, off + size);
@@ -251,7 +308,7 @@ static int feed_bundle(struct bundle_stream *bs, struct fatbin_result *r, const 
 			uint64_t idlen = fatbin_rd64(bs->buf + 16);
 
 			if (idlen == 0 || idlen > FATBIN_BUNDLE_ID_MAX) {
-				reject(bs, r);
+				reject(bs);
 				return 0;
 			}
 			bs->bwant = 24 + (size_t)idlen;
@@ -270,13 +327,12 @@ static int feed_bundle(struct bundle_stream *bs, struct fatbin_result *r, const 
 	return -EINVAL;
 }
 
-static void found(struct bundle_stream *bs, struct fatbin_result *r)
+static void found(struct bundle_stream *bs)
 {
 	bs->state = B_COUNT;
 	bs->start = bs->pos - MAGIC_LEN;
 	bs->at = MAGIC_LEN;
 	bs->n = bs->i = bs->span = 0;
-	bs->first = r->n_bundle_entries;
 	bs->blen = 0;
 	bs->bwant = 8;
 }
@@ -292,28 +348,14 @@ int fb_bundle_stream_feed(struct bundle_stream *bs, struct fatbin_result *r, con
 			rv = feed_bundle(bs, r, p, n, &used);
 			if (rv < 0)
 				return rv;
-		} else if (bs->match > 0) { /* a magic begun in the previous chunk */
-			bs->match = magic_next(bs->match, *p);
-			used = 1;
 		} else {
-			const uint8_t *q = memmem(p, n, magic, MAGIC_LEN);
-
-			if (q) {
-				used = (size_t)(q - p) + MAGIC_LEN;
-				bs->match = MAGIC_LEN;
-			} else {
-				/* the chunk may end with the magic's first bytes */
-				used = n;
-				for (size_t k = MIN(n, MAGIC_LEN - 1); k > 0 && !bs->match; k--)
-					if (memcmp(p + n - k, magic, k) == 0)
-						bs->match = (unsigned)k;
-			}
+			used = fb_match_feed(&bs->magic, p, n);
 		}
 		p += used;
 		n -= used;
 		bs->pos += used;
-		if (bs->state == B_SEARCH && bs->match == MAGIC_LEN)
-			found(bs, r);
+		if (bs->state == B_SEARCH && bs->magic.match == MAGIC_LEN)
+			found(bs);
 	}
 	return 0;
 }
@@ -325,7 +367,7 @@ int fb_bundle_stream_finish(struct bundle_stream *bs, struct fatbin_result *r)
 	if (bs->state != B_SEARCH) {
 		rv = fatbin_set_warning(r, "stream ended inside the offload bundle at 0x%llx",
 					(unsigned long long)bs->start);
-		reject(bs, r);
+		reject(bs);
 	}
 	return rv < 0 ? rv : 0;
 }

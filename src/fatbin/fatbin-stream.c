@@ -5,8 +5,8 @@
  * memory: a search for the container pattern (magic 0xBA55ED50, version 1, header size 16),
  * then the same validation as the in-memory walk (entry header version 0x0101, header size
  * a multiple of 8, every entry inside its container). Payloads are skipped, never buffered.
- * Format: docs/formats/fatbin.md §1, §3–§5. The same bytes go to the offload bundle scanner
- * (fatbin-stream-bundle.c).
+ * Format: docs/formats/fatbin.md §1, §3–§5. The same bytes go to the offload bundle scanners
+ * (fatbin-stream-bundle.c, fatbin-stream-ccob.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -30,6 +30,7 @@ struct fatbin_stream {
 	uint8_t head[64];   /* the first bytes of the stream (file type) */
 	size_t head_len;
 	struct bundle_stream *bundles;
+	struct ccob_stream *ccob;
 };
 
 int fatbin_stream_new(struct fatbin_stream **ret)
@@ -39,9 +40,8 @@ int fatbin_stream_new(struct fatbin_stream **ret)
 	if (!st)
 		return -ENOMEM;
 	st->r = calloc(1, sizeof(*st->r));
-	if (!st->r || fb_bundle_stream_new(&st->bundles) < 0) {
-		free(st->r);
-		free(st);
+	if (!st->r || fb_bundle_stream_new(&st->bundles) < 0 || fb_ccob_stream_new(&st->ccob) < 0) {
+		fatbin_stream_free(st);
 		return -ENOMEM;
 	}
 	*ret = st;
@@ -54,6 +54,7 @@ struct fatbin_stream *fatbin_stream_free(struct fatbin_stream *st)
 		return NULL;
 	fatbin_result_free(st->r);
 	fb_bundle_stream_free(st->bundles);
+	fb_ccob_stream_free(st->ccob);
 	free(st);
 	return NULL;
 }
@@ -131,6 +132,8 @@ int fatbin_stream_feed(struct fatbin_stream *st, const uint8_t *p, size_t n)
 		st->head_len += k;
 	}
 	rv = fb_bundle_stream_feed(st->bundles, st->r, p, n);
+	if (rv >= 0)
+		rv = fb_ccob_stream_feed(st->ccob, st->r, p, n);
 	if (rv < 0)
 		return rv;
 	while (n > 0) {
@@ -248,6 +251,8 @@ int fatbin_stream_finish(struct fatbin_stream *st, struct fatbin_result **ret)
 		}
 	}
 	rv = fb_bundle_stream_finish(st->bundles, r);
+	if (rv >= 0)
+		rv = fb_ccob_stream_finish(st->ccob, r);
 	if (rv < 0) {
 		fatbin_stream_free(st);
 		return rv;

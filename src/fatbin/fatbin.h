@@ -19,7 +19,8 @@
 #define FATBIN_MAX_CONTAINERS	  131072u
 #define FATBIN_MAX_ENTRY_HEADER	  4096u /* entry header incl. extension (seen: up to 144) */
 #define FATBIN_MAX_BUNDLE_ENTRIES 4096u
-#define FATBIN_BUNDLE_ID_MAX	  1024u /* bytes of one bundle entry id */
+#define FATBIN_BUNDLE_ID_MAX	  1024u		    /* bytes of one bundle entry id */
+#define FATBIN_CCOB_HEAD_MAX	  ((size_t)1 << 20) /* CCOB bytes inflated for the entry table */
 #define FATBIN_MAX_SECTIONS	  65536u
 #define FATBIN_MAX_STRING	  256u	/* identifier / options / target strings kept */
 #define FATBIN_PTX_HEAD		  4096u /* bytes of PTX text read for .version/.target */
@@ -217,6 +218,9 @@ int fatbin_bundle_add_entry(struct fatbin_result *r, const char *id, size_t idle
 			    uint64_t size, unsigned bundle);
 /* Frees and drops the bundle entries after the first `keep` (a bundle found malformed). */
 void fatbin_bundle_drop_entries(struct fatbin_result *r, size_t keep);
+/* The entry table of the decompressed head (len bytes) of a CCOB bundle into r; partial: the
+ * head is not the whole bundle (its last entries may be cut). -EBADMSG if malformed. */
+int fatbin_bundle_parse_head(struct fatbin_result *r, const uint8_t *p, size_t len, bool partial);
 
 /* ---- streaming (fatbin-stream.c) ------------------------------------------------ */
 /*

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libFuzzer target: clang offload bundles and CCOB headers (src/fatbin/fatbin-bundle.c),
- * the bundle entry id splitter, and the stream scanner (fatbin-stream-bundle.c, with the CUDA
- * one beside it), differential: fed in chunks of several sizes, the stream must find the same
- * bundles, entries and warning whatever the chunk size (a magic, a count or an entry split
- * between two chunks). Format: LLVM clang/docs/ClangOffloadBundler.rst.
+ * the bundle entry id splitter, and the stream scanners (fatbin-stream-bundle.c and
+ * fatbin-stream-ccob.c, with the CUDA one beside them), differential: fed in chunks of
+ * several sizes, the stream must find the same bundles, entries and warning whatever the
+ * chunk size (a magic, a count, an entry or a compressed block split between two chunks).
+ * Format: LLVM clang/docs/ClangOffloadBundler.rst.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -9,15 +9,19 @@ copy anywhere: so a real nvcc-built library padded with 24 MiB of incompressible
 read whole, the same as a small one, even with TMPDIR a directory that does not exist
 (bench/bench-wheel-memory.sh measures memory and TMPDIR). A small member reads in memory
 whatever TMPDIR is. The same for a ROCm wheel's libtorch_hip.so: clang-built HIP code
-objects in a .hip_fatbin (fixture_root.py's `hip` builder), padded past the spill size.
+objects in a .hip_fatbin (fixture_root.py's `hip` builder), padded past the spill size, with
+plain bundles and with CCOB ones.
 Usage: test-wheel-spill.py GPUENV"""
+import hashlib
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import zipfile
+import zlib
 
 GPUENV = sys.argv[1]
 NVCC = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
@@ -69,9 +73,42 @@ def torch_wheel(tmp, name, library, member, version, cuda, hip):
     return w
 
 
-def amd(tmp):
-    """A ROCm wheel whose libtorch_hip.so is past the spill size: its offload bundles are read
-    from the stream (no TMPDIR needed), the same targets as the small library's."""
+def ccob(bundle):
+    """bundle as `clang-offload-bundler --compress` writes it (CCOB version 3, zlib: LLVM
+    clang/include/clang/Driver/OffloadBundler.h, CompressedOffloadBundle; clang 15 has no
+    --compress): "CCOB", u16 version, u16 method, u64 file size, u64 uncompressed size, u64
+    hash (a truncated MD5 of the bundle here; gpuenv does not read it), the zlib stream."""
+    z = zlib.compress(bundle, 9)
+    digest = int.from_bytes(hashlib.md5(bundle).digest()[:8], "little")
+    return b"CCOB" + struct.pack("<HHQQQ", 3, 0, 32 + len(z), len(bundle), digest) + z
+
+
+def build_hip(fixture_root, out, compress):
+    """fixture_root.py's HIP library (gfx90a:sramecc+:xnack-, gfx1100); compress: each
+    bundle made CCOB (ccob()) between clang-offload-bundler and the host compile that embeds
+    it in .hip_fatbin."""
+    run = fixture_root.run
+
+    def run_compressing(cmd, **kw):
+        run(cmd, **kw)
+        if compress and cmd[0] == fixture_root.bundler():
+            out_fb = next(a for a in cmd if a.startswith("--outputs=")).split("=", 1)[1]
+            with open(out_fb, "rb") as f:
+                data = f.read()
+            with open(out_fb, "wb") as f:
+                f.write(ccob(data))
+    fixture_root.run = run_compressing
+    try:
+        fixture_root.build_hip(out, {"soname": "libtorch_hip.so",
+                                     "gfx": "gfx90a:sramecc+:xnack-,gfx1100"})
+    finally:
+        fixture_root.run = run
+
+
+def amd(tmp, compress):
+    """A ROCm wheel whose libtorch_hip.so is past the spill size: its offload bundles (plain,
+    or CCOB as PyTorch's ROCm builds ship them since pytorch/pytorch#143986) are read from the
+    stream (no TMPDIR needed), the same targets as the small library's."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import fixture_root
     try:
@@ -79,11 +116,14 @@ def amd(tmp):
     except fixture_root.Missing as e:
         print(f"SKIP wheel spill, AMD: {e}")
         return
-    d = os.path.join(tmp, "amd")
+    what = "AMD, CCOB" if compress else "AMD"
+    d = os.path.join(tmp, "amd-ccob" if compress else "amd")
     os.mkdir(d)
     lib = os.path.join(d, "libtorch_hip.so")
-    fixture_root.build_hip(lib, {"soname": "libtorch_hip.so",
-                                 "gfx": "gfx90a:sramecc+:xnack-,gfx1100"})
+    build_hip(fixture_root, lib, compress)
+    with open(lib, "rb") as f:
+        check(f"{what}: the library holds {'CCOB' if compress else 'plain'} bundles",
+              (b"CCOB\x03\x00" in f.read()) == compress)
     big = os.path.join(d, "libtorch_hip-big.so")
     pad(lib, big, d)
     wheels = {n: torch_wheel(d, n, so, "libtorch_hip.so", "2.4.0+rocm6.2", None,
@@ -92,15 +132,15 @@ def amd(tmp):
     gone = os.path.join(d, "no-such-dir")
     small = targets(wheels["small"], gone)
     names = [x["target"]["value"] for x in small] if isinstance(small, list) else []
-    check("AMD: the small library's offload bundles are read",
+    check(f"{what}: the small library's offload bundles are read",
           "gfx90a:sramecc+:xnack-" in names and "gfx1100" in names, str(small)[:300])
     t = targets(wheels["big"], gone)
-    check("AMD, no TMPDIR: a libtorch_hip.so past the spill size gives the same targets "
+    check(f"{what}, no TMPDIR: a libtorch_hip.so past the spill size gives the same targets "
           "(its offload bundles streamed, never copied)", t == small,
           f"{str(t)[:300]} vs {str(small)[:300]}")
     t = targets(wheels["big"], d)
-    check("AMD, with TMPDIR: the same targets", t == small, str(t)[:300])
-    check("AMD: nothing left in TMPDIR", sorted(os.listdir(d)) == sorted(
+    check(f"{what}, with TMPDIR: the same targets", t == small, str(t)[:300])
+    check(f"{what}: nothing left in TMPDIR", sorted(os.listdir(d)) == sorted(
         ["libtorch_hip.so", "libtorch_hip-big.so", "pad.bin"] +
         [os.path.basename(w) for w in wheels.values()]), str(os.listdir(d)))
 
@@ -148,7 +188,8 @@ def main():
         check("nothing left in TMPDIR", sorted(os.listdir(tmp)) ==
               sorted(["k.cu", "libk.so", "pad.bin", "libbig.so"] + [os.path.basename(w) for w in wheels.values()]),
               str(os.listdir(tmp)))
-        amd(tmp)
+        amd(tmp, False)
+        amd(tmp, True)
     print(f"{len(failed)} failed")
     return 1 if failed else 0
 

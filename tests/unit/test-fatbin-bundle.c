@@ -41,6 +41,32 @@ static struct buf make_bundle(const char *const *ids, size_t n)
 	return b;
 }
 
+/* p fed to the stream scanner in chunks of `chunk` bytes. */
+static struct fatbin_result *stream(const uint8_t *p, size_t len, size_t chunk)
+{
+	struct fatbin_stream *st;
+	struct fatbin_result *r;
+
+	assert_int_equal(fatbin_stream_new(&st), 0);
+	for (size_t at = 0; at < len; at += chunk)
+		assert_int_equal(
+			fatbin_stream_feed(st, p + at, chunk < len - at ? chunk : len - at), 0);
+	assert_int_equal(fatbin_stream_finish(st, &r), 0);
+	return r;
+}
+
+/* A CCOB bundle cut before its end: no entries, and a warning. */
+static void sr_cut(const uint8_t *p, size_t len)
+{
+	struct fatbin_result *r = stream(p, len, 4096);
+
+	assert_int_equal(r->n_bundle_entries, 0);
+	assert_int_equal(r->n_bundles, 0);
+	assert_int_equal(r->n_bundles_compressed, 0);
+	assert_non_null(strstr(r->warning, "stream ended inside the compressed offload bundle"));
+	fatbin_result_free(r);
+}
+
 static void test_offload_bundle(void **state)
 {
 	static const char *const ids[] = {
@@ -103,6 +129,42 @@ static void test_offload_bundle(void **state)
 		assert_int_equal(r->n_bundles_compressed, 1);
 		assert_int_equal(r->n_bundle_entries, 4);
 		assert_string_equal(r->bundle_entries[1].gfx, "gfx90a");
+		/* streamed (fatbin-stream-ccob.c) after other bytes with a stray "CCOB", in
+		 * chunks of every size: the same entries */
+		{
+			static const size_t chunks[] = { 1, 5, 33, 4096, 1 << 20 };
+			struct buf in = { 0 };
+
+			put(&in,
+			    "CCOBCC\x01\x00\x09\x00"
+			    "CCO",
+			    13);
+			put(&in, c.p, c.len);
+			put(&in, NULL, 100);
+			for (size_t k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++) {
+				struct fatbin_result *sr = stream(in.p, in.len, chunks[k]);
+
+				assert_int_equal(sr->n_bundles_compressed, 1);
+				assert_int_equal(sr->n_bundles, 1);
+				assert_int_equal(sr->n_bundle_entries, 4);
+				for (size_t i = 0; i < 4; i++)
+					assert_string_equal(sr->bundle_entries[i].id,
+							    r->bundle_entries[i].id);
+				assert_null(sr->warning);
+				fatbin_result_free(sr);
+			}
+			/* the bundle ends the stream: kept (fuzz-offload-bundle found this one) */
+			{
+				struct fatbin_result *sr = stream(c.p, c.len, c.len);
+
+				assert_int_equal(sr->n_bundle_entries, 4);
+				assert_null(sr->warning);
+				fatbin_result_free(sr);
+			}
+			/* the stream ends before the file size the header gives: not kept */
+			sr_cut(c.p, c.len - 1);
+			free(in.p);
+		}
 		fatbin_result_free(r);
 		/* unknown method, unknown version, file size past the end */
 		w16(c.p + 6, 7);
@@ -177,20 +239,6 @@ static struct buf make_code_bundle(const char *const *ids, const uint32_t *flags
 		free(el[i].p);
 	}
 	return b;
-}
-
-/* p fed to the stream scanner in chunks of `chunk` bytes. */
-static struct fatbin_result *stream(const uint8_t *p, size_t len, size_t chunk)
-{
-	struct fatbin_stream *st;
-	struct fatbin_result *r;
-
-	assert_int_equal(fatbin_stream_new(&st), 0);
-	for (size_t at = 0; at < len; at += chunk)
-		assert_int_equal(
-			fatbin_stream_feed(st, p + at, chunk < len - at ? chunk : len - at), 0);
-	assert_int_equal(fatbin_stream_finish(st, &r), 0);
-	return r;
 }
 
 /* fatbin-stream-bundle.c: the bundle inside other bytes (a host library), read from a stream
