@@ -10,8 +10,9 @@
  * are inflated as they pass, only as far as the in-memory parse inflates them
  * (FATBIN_CCOB_HEAD_MAX bytes: the uncompressed bundle's entry table), then skipped. Memory:
  * that head and the decoder's state, whatever the bundle's size. A "CCOB" that is not
- * followed by a known version and method and a table that parses is not a bundle (the
- * stream is searched everywhere, not only in .hip_fatbin): it is passed over silently.
+ * followed by a known version and method is not a bundle (the stream is searched everywhere,
+ * not only in .hip_fatbin): it is passed over silently; one whose payload does not give a
+ * table that parses is skipped to its end.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,7 +23,10 @@
 #include "fatbin/fatbin-internal.h"
 #include "shared/macro.h"
 
-enum cs_state { C_SEARCH, C_HEAD, C_DATA, C_SKIP };
+/* C_DONE: after a version 1 bundle, whose size is not in its header, nothing more is
+ * searched (as the in-memory parse of .hip_fatbin stops there), so that where the search
+ * would go on never depends on how far the decoder read, which the chunks decide. */
+enum cs_state { C_SEARCH, C_HEAD, C_DATA, C_SKIP, C_DONE };
 
 struct ccob_stream {
 	enum cs_state state;
@@ -81,6 +85,16 @@ static void search_again(struct ccob_stream *cs)
 	cs->magic.match = 0;
 }
 
+/* The bundle whose header parsed is malformed: the search goes on at its end (a position the
+ * header gives, not where the decoder stopped), or, version 1, not at all. */
+static void fail(struct ccob_stream *cs)
+{
+	fatbin_bundle_drop_entries(cs->pend, 0);
+	close_decoder(cs);
+	cs->state = cs->left == UINT64_MAX ? C_DONE : cs->left ? C_SKIP : C_SEARCH;
+	cs->magic.match = 0;
+}
+
 /* The header is complete: a known version and method start the decoder; else no bundle. */
 static int header_done(struct ccob_stream *cs)
 {
@@ -111,7 +125,7 @@ static int header_done(struct ccob_stream *cs)
 		if (!cs->zds && !(cs->zds = ZSTD_createDStream()))
 			return -ENOMEM;
 		if (ZSTD_isError(ZSTD_DCtx_reset(cs->zds, ZSTD_reset_session_only))) {
-			search_again(cs);
+			fail(cs);
 			return 0;
 		}
 	} else {
@@ -135,7 +149,7 @@ static int head_done(struct ccob_stream *cs, struct fatbin_result *r)
 	if (rv == -ENOMEM)
 		return rv;
 	if (rv < 0) {
-		search_again(cs);
+		fail(cs);
 		return 0;
 	}
 	cs->pend->n_bundles_compressed = 1;
@@ -145,7 +159,7 @@ static int head_done(struct ccob_stream *cs, struct fatbin_result *r)
 		cs->state = C_SKIP;
 		return 0;
 	}
-	cs->state = C_SEARCH;
+	cs->state = cs->left == UINT64_MAX ? C_DONE : C_SEARCH;
 	return fb_stream_take(r, cs->pend);
 }
 
@@ -184,7 +198,7 @@ static int inflate_some(struct ccob_stream *cs, struct fatbin_result *r, const u
 		cs->left -= *used;
 	/* as the in-memory parse: a decoder error keeps what came out before it */
 	if (bad && cs->head_len == 0) {
-		search_again(cs);
+		fail(cs);
 		return 0;
 	}
 	if (bad || ended || cs->head_len == cs->head_want || cs->left == 0)
@@ -229,6 +243,9 @@ static int feed_ccob(struct ccob_stream *cs, struct fatbin_result *r, const uint
 			return 0;
 		search_again(cs);
 		return fb_stream_take(r, cs->pend);
+	case C_DONE:
+		*used = n;
+		return 0;
 	case C_SEARCH:
 		break;
 	}
