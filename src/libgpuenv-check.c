@@ -15,6 +15,7 @@
 #include "output/output.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
+#include "shared/strv.h"
 #include "snapshot/snapshot.h"
 
 GPUENV_API int gpuenv_policy_parse(const char *yaml, size_t len, struct gpuenv_policy **ret,
@@ -92,8 +93,8 @@ GPUENV_API enum gpuenv_check_result gpuenv_check_get_result(const struct gpuenv_
 	return c ? c->result : GPUENV_CHECK_ERRORS;
 }
 
-static int render_set(const struct check_set *set, enum gpuenv_format format, unsigned flags,
-		      char **ret)
+static int render_set_as(const struct check_set *set, enum gpuenv_format format, unsigned flags,
+			 char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r;
@@ -121,6 +122,38 @@ static int render_set(const struct check_set *set, enum gpuenv_format format, un
 		r = -EOPNOTSUPP;
 	}
 	return strbuf_finish(&sb, r, ret);
+}
+
+/* Renders set; under GPUENV_RENDER_REDACT through copies of its checks that carry every secret
+ * to hide (check_collect_secrets()): gathered here, only when an output redacts, and never
+ * stored in the caller's checks, which stay const (and may be rendered by several threads). */
+static int render_set(const struct check_set *set, enum gpuenv_format format, unsigned flags,
+		      char **ret)
+{
+	struct gpuenv_check *copy;
+	const struct gpuenv_check **c;
+	int r = 0;
+
+	if (!(flags & GPUENV_RENDER_REDACT))
+		return render_set_as(set, format, flags, ret);
+	copy = calloc(set->n, sizeof(*copy));
+	c = calloc(set->n, sizeof(*c));
+	if (!copy || !c)
+		r = -ENOMEM;
+	for (size_t i = 0; r == 0 && i < set->n; i++) {
+		copy[i] = *set->c[i];
+		copy[i].secrets = NULL;
+		r = check_collect_secrets(set->c[i], &copy[i].secrets);
+		c[i] = &copy[i];
+	}
+	if (r == 0)
+		r = render_set_as(&(struct check_set){ c, set->target, set->n }, format, flags,
+				  ret);
+	for (size_t i = 0; copy && i < set->n; i++)
+		strv_free(copy[i].secrets);
+	free(copy);
+	free(c);
+	return r;
 }
 
 GPUENV_API int gpuenv_check_render(const struct gpuenv_check *c, enum gpuenv_format format,

@@ -24,45 +24,52 @@
 /* Short values ("", "1", "no") would blank out ordinary words. */
 #define SECRET_MIN_LEN 3
 
-static int add_secret(struct gpuenv_check *c, const char *v)
+static int add_secret(char ***secrets, const char *v)
 {
-	if (!v || strlen(v) < SECRET_MIN_LEN || strv_contains(c->secrets, v))
+	if (!v || strlen(v) < SECRET_MIN_LEN || strv_contains(*secrets, v))
 		return 0;
-	return strv_push(&c->secrets, v) < 0 ? -ENOMEM : 0;
+	return strv_push(secrets, v) < 0 ? -ENOMEM : 0;
 }
 
 /* section: the nearest object or array above that is not a fact (as snapshot-json.c). */
-static int walk(struct gpuenv_check *c, const struct snap_node *n, const char *section)
+static int walk(char ***secrets, const struct snap_node *n, const char *section)
 {
 	int r = 0;
 
 	if (snap_kind(n) == SNAP_FACT) {
 		if (!snap_section_is_environment(section) &&
 		    snap_key_is_identifying(section, snap_key(n)))
-			r = add_secret(c, snap_str(n));
+			r = add_secret(secrets, snap_str(n));
 		return r;
 	}
 	for (size_t i = 0; r == 0 && i < snap_count(n); i++) {
 		const struct snap_node *ch = snap_at(n, i);
 
-		r = walk(c, ch, snap_kind(ch) == SNAP_FACT ? section : snap_key(ch) ?: section);
+		r = walk(secrets, ch, snap_kind(ch) == SNAP_FACT ? section : snap_key(ch) ?: section);
 	}
 	return r;
 }
 
 int check_add_secrets(struct gpuenv_check *c, const struct snap_node *root)
 {
-	return walk(c, root, NULL);
+	return walk(&c->secrets, root, NULL);
 }
 
-int check_collect_secrets(struct gpuenv_check *c, const struct snap_node *root)
+/* Only a redacting render needs these: gathering them costs a walk of the whole snapshot,
+ * which a check without --redact would pay for nothing (issue 15: a policy adds <= 1 ms). */
+int check_collect_secrets(const struct gpuenv_check *c, char ***secrets)
 {
-	int r = walk(c, root, NULL);
+	const struct gpuenv_doctor *d = c->doctor;
+	int r = 0;
 
-	for (size_t i = 0; r == 0 && i < c->doctor->n_findings; i++)
-		for (size_t e = 0; r == 0 && e < c->doctor->findings[i].n_ev; e++)
-			if (c->doctor->findings[i].ev[e].identifying)
-				r = add_secret(c, c->doctor->findings[i].ev[e].value);
+	for (char **p = c->secrets; r == 0 && p && *p; p++)
+		r = add_secret(secrets, *p);
+	if (r == 0)
+		r = walk(secrets, snapshot_root_const(d->snap), NULL);
+	for (size_t i = 0; r == 0 && i < d->n_findings; i++)
+		for (size_t e = 0; r == 0 && e < d->findings[i].n_ev; e++)
+			if (d->findings[i].ev[e].identifying)
+				r = add_secret(secrets, d->findings[i].ev[e].value);
 	return r;
 }
 

@@ -629,8 +629,6 @@ int check_run(const struct gpuenv_doctor *d, const struct gpuenv_policy *p, cons
 	r = c->err < 0 ? c->err : judge_rules(c, &errors);
 	if (r >= 0)
 		r = check_coverage(c, root);
-	if (r >= 0)
-		r = check_collect_secrets(c, root);
 	if (r < 0) {
 		check_free(c);
 		return r;

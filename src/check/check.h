@@ -110,8 +110,10 @@ struct gpuenv_check {
 	size_t n_rules;
 	struct check_cell *cells;
 	size_t n_cells;
-	/* --redact (check-redact.c): the snapshot's host names, serial numbers and UUIDs and the
-	 * findings' identifying evidence, replaced wherever an output quotes them */
+	/* --redact (check-redact.c): what an output hides wherever it quotes it. Here only what
+	 * other snapshots add (check_add_secrets()); the check's own snapshot's host names,
+	 * serial numbers and UUIDs and its findings' identifying evidence are added by the
+	 * redacting render (check_collect_secrets()) */
 	char **secrets;
 	enum gpuenv_check_result result;
 	int err;
@@ -169,9 +171,10 @@ int check_binaries_cells(struct gpuenv_check *c, const struct snap_node *root, c
 /* "native", "ptx-jit", "no-kernel-image (LTO-IR only)", "no GPU code read", … */
 const char *check_cell_label(const struct check_cell *cell);
 
-/* check-redact.c: c->secrets from the snapshot and the findings. 0, -ENOMEM. */
-int check_collect_secrets(struct gpuenv_check *c, const struct snap_node *root);
-/* ... and from another snapshot (a target's own report, the other targets of a matrix). */
+/* check-redact.c: adds to *secrets what a redacting render hides: c->secrets, and the
+ * identifying values of c's snapshot and findings. 0, -ENOMEM. */
+int check_collect_secrets(const struct gpuenv_check *c, char ***secrets);
+/* c->secrets from another snapshot (a target's own report, the other targets of a matrix). */
 int check_add_secrets(struct gpuenv_check *c, const struct snap_node *root);
 /* s as --redact shows it (malloc'd; NULL on OOM): home directories' user names
  * (/home/<user>/), then every secret of c and every UUID (8-4-4-4-12 hex digits) as

@@ -23,8 +23,6 @@
 
 #define BUNDLE_MAGIC	 "__CLANG_OFFLOAD_BUNDLE__"
 #define BUNDLE_MAGIC_LEN 24
-#define CCOB_HEAD_MAX	 ((size_t)1 << 20) /* decompressed bytes read for the entry table */
-#define BUNDLE_ID_MAX	 1024u
 
 static void copy_field(char *dst, size_t dlen, const char *s, size_t n)
 {
@@ -88,6 +86,34 @@ int fatbin_bundle_id_parse(const char *id, size_t len, struct fatbin_bundle_entr
 	return 0;
 }
 
+int fatbin_bundle_add_entry(struct fatbin_result *r, const char *id, size_t idlen, uint64_t off,
+			    uint64_t size, unsigned bundle)
+{
+	struct fatbin_bundle_entry *v, *e;
+
+	v = reallocarray(r->bundle_entries, r->n_bundle_entries + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	r->bundle_entries = v;
+	e = &v[r->n_bundle_entries];
+	memset(e, 0, sizeof(*e));
+	e->id = strndup(id, idlen);
+	if (!e->id)
+		return -ENOMEM;
+	r->n_bundle_entries++;
+	e->offset = off;
+	e->size = size;
+	e->bundle = bundle;
+	return fatbin_bundle_id_parse(e->id, strlen(e->id), e);
+}
+
+void fatbin_bundle_drop_entries(struct fatbin_result *r, size_t keep)
+{
+	for (size_t i = keep; i < r->n_bundle_entries; i++)
+		free(r->bundle_entries[i].id);
+	r->n_bundle_entries = MIN(keep, r->n_bundle_entries);
+}
+
 /* The entry table of an uncompressed bundle at p (len bytes available; full_len = the
  * bundle's real length when p is only a decompressed head). */
 static int parse_plain(struct fatbin_result *r, const uint8_t *p, size_t len, size_t *ret_size,
@@ -104,8 +130,8 @@ static int parse_plain(struct fatbin_result *r, const uint8_t *p, size_t len, si
 	    r->n_bundle_entries + n > FATBIN_MAX_BUNDLE_ENTRIES)
 		return -EBADMSG;
 	for (uint64_t i = 0; i < n; i++) {
-		struct fatbin_bundle_entry *v, *e;
 		uint64_t off, size, idlen;
+		int rv;
 
 		if (!fatbin_range_ok(len, pos, 24)) {
 			if (head_only)
@@ -115,28 +141,20 @@ static int parse_plain(struct fatbin_result *r, const uint8_t *p, size_t len, si
 		off = fatbin_rd64(p + pos);
 		size = fatbin_rd64(p + pos + 8);
 		idlen = fatbin_rd64(p + pos + 16);
-		if (idlen == 0 || idlen > BUNDLE_ID_MAX || !fatbin_range_ok(len, pos + 24, idlen)) {
-			if (head_only && idlen <= BUNDLE_ID_MAX)
+		if (idlen == 0 || idlen > FATBIN_BUNDLE_ID_MAX ||
+		    !fatbin_range_ok(len, pos + 24, idlen)) {
+			if (head_only && idlen <= FATBIN_BUNDLE_ID_MAX)
 				break;
 			goto bad;
 		}
 		if (!head_only && !fatbin_range_ok(len, off, size))
 			goto bad;
-		v = reallocarray(r->bundle_entries, r->n_bundle_entries + 1, sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		r->bundle_entries = v;
-		e = &v[r->n_bundle_entries];
-		memset(e, 0, sizeof(*e));
-		e->id = strndup((const char *)p + pos + 24, (size_t)idlen);
-		if (!e->id)
-			return -ENOMEM;
-		r->n_bundle_entries++;
-		if (fatbin_bundle_id_parse(e->id, strlen(e->id), e) < 0)
+		rv = fatbin_bundle_add_entry(r, (const char *)p + pos + 24, (size_t)idlen, off,
+					     size, bundle);
+		if (rv == -ENOMEM)
+			return rv;
+		if (rv < 0)
 			goto bad;
-		e->offset = off;
-		e->size = size;
-		e->bundle = bundle;
 		if (off + size > span)
 			span = off + size;
 		pos += 24 + idlen;
@@ -146,9 +164,7 @@ static int parse_plain(struct fatbin_result *r, const uint8_t *p, size_t len, si
 		*ret_size = (size_t)span;
 	return 0;
 bad:
-	for (size_t i = first; i < r->n_bundle_entries; i++)
-		free(r->bundle_entries[i].id);
-	r->n_bundle_entries = first;
+	fatbin_bundle_drop_entries(r, first);
 	return -EBADMSG;
 }
 
@@ -242,11 +258,11 @@ static int parse_ccob(struct fatbin_result *r, const uint8_t *p, size_t len, siz
 		*ret_size = (size_t)fsize;
 	if (usize == 0)
 		return -EBADMSG;
-	head = malloc(MIN(usize, (uint64_t)CCOB_HEAD_MAX));
+	head = malloc(MIN(usize, (uint64_t)FATBIN_CCOB_HEAD_MAX));
 	if (!head)
 		return -ENOMEM;
 	got = inflate_head(method, p + hdr, (fsize ? fsize : len) - hdr, head,
-			   (size_t)MIN(usize, (uint64_t)CCOB_HEAD_MAX));
+			   (size_t)MIN(usize, (uint64_t)FATBIN_CCOB_HEAD_MAX));
 	if (got == -EOPNOTSUPP) {
 		fatbin_set_warning(r, "compressed offload bundle: compression method %u not known",
 				   method);
@@ -256,6 +272,11 @@ static int parse_ccob(struct fatbin_result *r, const uint8_t *p, size_t len, siz
 		return (int)got;
 	rv = parse_plain(r, head, (size_t)got, NULL, (uint64_t)got < usize);
 	return rv;
+}
+
+int fatbin_bundle_parse_head(struct fatbin_result *r, const uint8_t *p, size_t len, bool partial)
+{
+	return parse_plain(r, p, len, NULL, partial);
 }
 
 int fatbin_bundle_parse(struct fatbin_result *r, const uint8_t *p, size_t len, size_t *ret_size)

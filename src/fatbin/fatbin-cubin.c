@@ -279,42 +279,47 @@ static const struct {
 	{ 0x4f, "gfx950" },
 };
 
-int fb_scan_amdgpu(struct parse *ps)
+void fb_amdgpu_target(const uint8_t *ehdr, struct fatbin_bundle_entry *b)
 {
-	struct fatbin_result *r = ps->r;
-	struct fatbin_bundle_entry *b;
-	uint32_t fl;
+	uint32_t fl = fatbin_rd32(ehdr + 48);
 	const char *gfx = NULL;
 
-	if (ps->len < 64 || ps->base[4] != 2)
-		return -EBADMSG;
-	fl = fatbin_rd32(ps->base + 48);
-	r->type = FATBIN_FILE_AMDGPU_ELF;
-	r->amdgpu_mach = fl & 0xff;
 	for (size_t i = 0; i < ARRAY_SIZE(amdgpu_mach); i++)
 		if (amdgpu_mach[i].mach == (fl & 0xff))
 			gfx = amdgpu_mach[i].gfx;
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-	r->bundle_entries = b;
-	r->n_bundle_entries = 1;
-	b->size = ps->len;
-	b->xnack = b->sramecc = -1;
-	snprintf(b->kind, sizeof(b->kind), "code-object");
-	snprintf(b->triple, sizeof(b->triple), "amdgcn-amd-amdhsa");
 	if (gfx)
 		snprintf(b->gfx, sizeof(b->gfx), "%s", gfx);
 	else
 		snprintf(b->gfx, sizeof(b->gfx), "mach0x%02x", fl & 0xff);
+	b->xnack = b->sramecc = -1;
 	/* code object v4+ (EI_ABIVERSION >= 2): xnack 0x300, sramecc 0xc00 */
-	if (ps->base[8] >= 2) {
+	if (ehdr[8] >= 2) {
 		static const int tri[4] = { -2, -1, 0, 1 }; /* unsupported, any, off, on */
 		int xn = tri[(fl >> 8) & 3], sr = tri[(fl >> 10) & 3];
 
 		b->xnack = xn == -2 ? -1 : xn;
 		b->sramecc = sr == -2 ? -1 : sr;
 	}
+}
+
+int fb_scan_amdgpu(struct parse *ps)
+{
+	struct fatbin_result *r = ps->r;
+	struct fatbin_bundle_entry *b;
+
+	if (ps->len < 64 || ps->base[4] != 2)
+		return -EBADMSG;
+	r->type = FATBIN_FILE_AMDGPU_ELF;
+	r->amdgpu_mach = fatbin_rd32(ps->base + 48) & 0xff;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	r->bundle_entries = b;
+	r->n_bundle_entries = 1;
+	b->size = ps->len;
+	snprintf(b->kind, sizeof(b->kind), "code-object");
+	snprintf(b->triple, sizeof(b->triple), "amdgcn-amd-amdhsa");
+	fb_amdgpu_target(ps->base, b);
 	snprintf(b->target, sizeof(b->target), "%s%s%s", b->gfx,
 		 b->sramecc == 1   ? ":sramecc+"
 		 : b->sramecc == 0 ? ":sramecc-"

@@ -6,6 +6,8 @@
  * fatbin-container.c  the container walk (headers, payload heads);
  * fatbin-cubin.c   cubins and AMDGPU code objects (ELF of the device);
  * fatbin-host.c    host ELF files: .nv_fatbin, .nvFatBinSegment wrappers, search;
+ * fatbin-stream-bundle.c  offload bundles in a stream (beside fatbin-stream.c's containers);
+ * fatbin-stream-ccob.c    compressed (CCOB) offload bundles in a stream;
  * fatbin.c         dispatch: what the input is, and the public entry points.
  * The format and its sources: see fatbin.c.
  */
@@ -111,6 +113,39 @@ bool fb_sec_has_data(const struct sec *s, size_t len);
 int fb_add_elsewhere(struct fatbin_result *r, const char *name);
 int fb_scan_cubin(struct parse *ps, Elf *elf);
 int fb_scan_amdgpu(struct parse *ps);
+/* The processor (EF_AMDGPU_MACH: b->gfx, "mach0xNN" when not known) and, code object v4+, the
+ * xnack/sramecc settings (else -1) of the AMDGPU ELF64 header at ehdr (64 bytes). */
+void fb_amdgpu_target(const uint8_t *ehdr, struct fatbin_bundle_entry *b);
+
+/* fatbin-stream-bundle.c: the offload bundles of a stream (fatbin_stream_feed()). */
+/* A search for needle (len bytes) across the chunks of a stream: match = bytes of it matched
+ * at the end of the last chunk, len once found. */
+struct fb_match {
+	const char *needle;
+	unsigned len, match;
+};
+/* Consumes p[0..n) up to and including the next whole needle (then m->match == m->len), or
+ * all of it; how many bytes. */
+size_t fb_match_feed(struct fb_match *m, const uint8_t *p, size_t n);
+/* Moves the bundles a scanner completed in pend (its own result: the scanners of one stream
+ * find bundles side by side, and one that turns out malformed must drop only its own
+ * entries) to the end of r's. 0, -ENOMEM. */
+int fb_stream_take(struct fatbin_result *r, struct fatbin_result *pend);
+struct bundle_stream;
+int fb_bundle_stream_new(struct bundle_stream **ret);
+void fb_bundle_stream_free(struct bundle_stream *bs);
+/* Feeds the next chunk; bundles found go into r. 0, -ENOMEM. */
+int fb_bundle_stream_feed(struct bundle_stream *bs, struct fatbin_result *r, const uint8_t *p,
+			  size_t n);
+/* The stream ended: a bundle not complete is dropped, with r's warning. 0, -ENOMEM. */
+int fb_bundle_stream_finish(struct bundle_stream *bs, struct fatbin_result *r);
+/* fatbin-stream-ccob.c: the compressed (CCOB) offload bundles of a stream, the same way. */
+struct ccob_stream;
+int fb_ccob_stream_new(struct ccob_stream **ret);
+void fb_ccob_stream_free(struct ccob_stream *cs);
+int fb_ccob_stream_feed(struct ccob_stream *cs, struct fatbin_result *r, const uint8_t *p,
+			size_t n);
+int fb_ccob_stream_finish(struct ccob_stream *cs, struct fatbin_result *r);
 
 /* fatbin-host.c */
 int fb_scan_host_elf(struct parse *ps, Elf *elf);

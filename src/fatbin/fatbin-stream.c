@@ -5,12 +5,13 @@
  * memory: a search for the container pattern (magic 0xBA55ED50, version 1, header size 16),
  * then the same validation as the in-memory walk (entry header version 0x0101, header size
  * a multiple of 8, every entry inside its container). Payloads are skipped, never buffered.
- * Format: docs/formats/fatbin.md §1, §3–§5.
+ * Format: docs/formats/fatbin.md §1, §3–§5. The same bytes go to the offload bundle scanners
+ * (fatbin-stream-bundle.c, fatbin-stream-ccob.c).
  */
 #include <errno.h>
 #include <string.h>
 
-#include "fatbin/fatbin.h"
+#include "fatbin/fatbin-internal.h"
 #include "shared/macro.h"
 
 enum st_state { S_SEARCH, S_CHDR, S_EHDR, S_SKIP };
@@ -28,6 +29,8 @@ struct fatbin_stream {
 	size_t keep;	    /* entries before the current container */
 	uint8_t head[64];   /* the first bytes of the stream (file type) */
 	size_t head_len;
+	struct bundle_stream *bundles;
+	struct ccob_stream *ccob;
 };
 
 int fatbin_stream_new(struct fatbin_stream **ret)
@@ -37,8 +40,8 @@ int fatbin_stream_new(struct fatbin_stream **ret)
 	if (!st)
 		return -ENOMEM;
 	st->r = calloc(1, sizeof(*st->r));
-	if (!st->r) {
-		free(st);
+	if (!st->r || fb_bundle_stream_new(&st->bundles) < 0 || fb_ccob_stream_new(&st->ccob) < 0) {
+		fatbin_stream_free(st);
 		return -ENOMEM;
 	}
 	*ret = st;
@@ -50,6 +53,8 @@ struct fatbin_stream *fatbin_stream_free(struct fatbin_stream *st)
 	if (!st)
 		return NULL;
 	fatbin_result_free(st->r);
+	fb_bundle_stream_free(st->bundles);
+	fb_ccob_stream_free(st->ccob);
 	free(st);
 	return NULL;
 }
@@ -126,6 +131,11 @@ int fatbin_stream_feed(struct fatbin_stream *st, const uint8_t *p, size_t n)
 		memcpy(st->head + st->head_len, p, k);
 		st->head_len += k;
 	}
+	rv = fb_bundle_stream_feed(st->bundles, st->r, p, n);
+	if (rv >= 0)
+		rv = fb_ccob_stream_feed(st->ccob, st->r, p, n);
+	if (rv < 0)
+		return rv;
 	while (n > 0) {
 		switch (st->state) {
 		case S_SEARCH: {
@@ -240,12 +250,21 @@ int fatbin_stream_finish(struct fatbin_stream *st, struct fatbin_result **ret)
 			return rv;
 		}
 	}
+	rv = fb_bundle_stream_finish(st->bundles, r);
+	if (rv >= 0)
+		rv = fb_ccob_stream_finish(st->ccob, r);
+	if (rv < 0) {
+		fatbin_stream_free(st);
+		return rv;
+	}
 	if (st->head_len >= 4 && memcmp(st->head, "\177ELF", 4) == 0) {
 		r->type = FATBIN_FILE_HOST_ELF;
 		r->is_elf = true;
 		r->elf_class = st->head_len > 4 && st->head[4] == 1 ? 32 : 64;
 	} else if (st->head_len >= 4 && fatbin_rd32(st->head) == FATBIN_MAGIC) {
 		r->type = FATBIN_FILE_FATBIN;
+	} else if (st->head_len >= 24 && memcmp(st->head, "__CLANG_OFFLOAD_BUNDLE__", 24) == 0) {
+		r->type = FATBIN_FILE_OFFLOAD_BUNDLE;
 	}
 	r->searched = true;
 	*ret = r;

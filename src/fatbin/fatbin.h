@@ -19,6 +19,8 @@
 #define FATBIN_MAX_CONTAINERS	  131072u
 #define FATBIN_MAX_ENTRY_HEADER	  4096u /* entry header incl. extension (seen: up to 144) */
 #define FATBIN_MAX_BUNDLE_ENTRIES 4096u
+#define FATBIN_BUNDLE_ID_MAX	  1024u		    /* bytes of one bundle entry id */
+#define FATBIN_CCOB_HEAD_MAX	  ((size_t)1 << 20) /* CCOB bytes inflated for the entry table */
 #define FATBIN_MAX_SECTIONS	  65536u
 #define FATBIN_MAX_STRING	  256u	/* identifier / options / target strings kept */
 #define FATBIN_PTX_HEAD		  4096u /* bytes of PTX text read for .version/.target */
@@ -210,11 +212,22 @@ int fatbin_ptx_header(const char *s, size_t len, struct fatbin_ptx_header *ret);
 int fatbin_bundle_parse(struct fatbin_result *r, const uint8_t *p, size_t len, size_t *ret_size);
 /* Splits a bundle entry id into kind/triple/target/gfx/xnack/sramecc. -EBADMSG if empty. */
 int fatbin_bundle_id_parse(const char *id, size_t len, struct fatbin_bundle_entry *e);
+/* Appends the entry (id: idlen bytes; off, size within bundle number `bundle`) to r, its id
+ * split. -ENOMEM; -EBADMSG when the id does not split (the entry is kept: drop it). */
+int fatbin_bundle_add_entry(struct fatbin_result *r, const char *id, size_t idlen, uint64_t off,
+			    uint64_t size, unsigned bundle);
+/* Frees and drops the bundle entries after the first `keep` (a bundle found malformed). */
+void fatbin_bundle_drop_entries(struct fatbin_result *r, size_t keep);
+/* The entry table of the decompressed head (len bytes) of a CCOB bundle into r; partial: the
+ * head is not the whole bundle (its last entries may be cut). -EBADMSG if malformed. */
+int fatbin_bundle_parse_head(struct fatbin_result *r, const uint8_t *p, size_t len, bool partial);
 
 /* ---- streaming (fatbin-stream.c) ------------------------------------------------ */
 /*
- * Finds CUDA containers in a byte stream fed in chunks (a compressed zip member), keeping
- * only headers in memory: every container in the stream, validated like the search mode.
+ * Finds CUDA containers and uncompressed clang offload bundles in a byte stream fed in chunks
+ * (a compressed zip member or image layer file), keeping only headers in memory: every
+ * container in the stream, validated like the search mode, and every bundle's entry table
+ * with each code object's ELF header (fatbin-stream-bundle.c).
  */
 struct fatbin_stream;
 int fatbin_stream_new(struct fatbin_stream **ret);

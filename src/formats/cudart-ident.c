@@ -86,50 +86,83 @@ static const uint8_t *section(Elf *elf, size_t shstrndx, const uint8_t *p, size_
 	return NULL;
 }
 
-/* Where needle first lies in the section d[0..n) (at file offset d - p): searched in place,
- * or with rd in CUDART_IDENT_CHUNK reads that overlap by the needle's length less one, so that
- * no page of a mapping is touched. Its offset in the section; -1 none; -errno a read failed.
- * tail (at least 64 bytes) then holds the bytes from the hit on, *tail_len of them. */
-static int64_t find(const struct cudart_ident_reader *rd, const uint8_t *p, const uint8_t *d,
-		    size_t n, const char *needle, uint8_t *tail, size_t *tail_len)
+/* Where a needle first lies in a section, and the bytes from there on. */
+struct hit {
+	const char *needle;
+	int64_t at; /* its offset in the section; -1 none */
+	uint8_t tail[64];
+	size_t tail_len;
+};
+
+static int tail_at(const struct cudart_ident_reader *rd, uint64_t base, size_t n, uint64_t h,
+		   struct hit *x)
 {
-	size_t k = strlen(needle);
+	ssize_t got;
+
+	x->at = (int64_t)h;
+	x->tail_len = (size_t)MIN(n - h, (uint64_t)sizeof(x->tail));
+	got = rd->read(rd->userdata, base + h, x->tail, x->tail_len);
+	return got < 0 ? (int)got : (size_t)got < x->tail_len ? -EIO : 0;
+}
+
+/* Where each needle of hits[0..nh) first lies in the section d[0..n) (at file offset d - p):
+ * searched in place, or with rd in one pass of CUDART_IDENT_CHUNK reads that overlap by the
+ * longest needle's length less one, so that no page of a mapping is touched and each byte
+ * is read once whatever the number of needles (libcublasLt's 46 MB .rodata was read once per
+ * needle). The pass ends when every needle is found. In place, the needles after one that is
+ * missing are not searched (the first is the one the caller needs). 0, or -errno when a read
+ * failed. */
+static int find(const struct cudart_ident_reader *rd, const uint8_t *p, const uint8_t *d, size_t n,
+		struct hit *hits, size_t nh)
+{
 	uint64_t base = (uint64_t)(d - p);
+	size_t k = 0, left = nh;
 	_cleanup_free_ uint8_t *buf = NULL;
 	const uint8_t *hit;
 
+	for (size_t i = 0; i < nh; i++) {
+		hits[i].at = -1;
+		k = MAX(k, strlen(hits[i].needle));
+	}
 	if (!rd) {
-		hit = memmem(d, n, needle, k);
-		if (!hit)
-			return -1;
-		*tail_len = MIN(n - (size_t)(hit - d), (size_t)64);
-		memcpy(tail, hit, *tail_len);
-		return hit - d;
+		for (size_t i = 0; i < nh; i++) {
+			hit = memmem(d, n, hits[i].needle, strlen(hits[i].needle));
+			if (!hit)
+				break;
+			hits[i].at = hit - d;
+			hits[i].tail_len = MIN(n - (size_t)(hit - d), sizeof(hits[i].tail));
+			memcpy(hits[i].tail, hit, hits[i].tail_len);
+		}
+		return 0;
 	}
 	buf = malloc(CUDART_IDENT_CHUNK + k);
 	if (!buf)
 		return -ENOMEM;
-	for (size_t at = 0; at < n;) {
+	for (size_t at = 0; at < n && left > 0;) {
 		size_t want = MIN(n - at, CUDART_IDENT_CHUNK + k - 1);
 		ssize_t got = rd->read(rd->userdata, base + at, buf, want);
 
 		if (got < 0 || (size_t)got < want)
-			return got < 0 ? got : -EIO;
-		hit = memmem(buf, want, needle, k);
-		if (hit) {
-			size_t h = at + (size_t)(hit - buf);
+			return got < 0 ? (int)got : -EIO;
+		/* a needle shorter than the overlap may be found twice: the first chunk's is first */
+		for (size_t i = 0; i < nh; i++) {
+			int rv;
 
-			*tail_len = MIN(n - h, (size_t)64);
-			got = rd->read(rd->userdata, base + h, tail, *tail_len);
-			if (got < 0 || (size_t)got < *tail_len)
-				return got < 0 ? got : -EIO;
-			return (int64_t)h;
+			if (hits[i].at >= 0)
+				continue;
+			hit = memmem(buf, want, hits[i].needle, strlen(hits[i].needle));
+			if (!hit)
+				continue;
+			rv = tail_at(rd, base, n, at + (size_t)(hit - buf), &hits[i]);
+			if (rv < 0)
+				return rv;
+			left--;
 		}
 		if (want < CUDART_IDENT_CHUNK + k - 1)
 			break;
 		at += CUDART_IDENT_CHUNK;
 	}
-	return -1;
+	return 0;
 }
 
 int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret)
@@ -140,14 +173,13 @@ int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret)
 int cudart_ident_static_read(const uint8_t *p, size_t len, const struct cudart_ident_reader *rd,
 			     struct cudart_ident *ret)
 {
-	static const char marker[] = "CUDA driver version is insufficient for CUDA runtime version";
-	static const char tools[] = "Cuda compilation tools, release ";
-	static const char *const where[] = { ".rodata", ".nv_fatbin" };
+	struct hit hits[] = {
+		{ .needle = "CUDA driver version is insufficient for CUDA runtime version" },
+		{ .needle = "Cuda compilation tools, release " },
+	};
 	struct cudart_ident id = { .is_static = true };
-	uint8_t tail[64];
-	size_t shstrndx, n = 0, tail_len;
+	size_t shstrndx, n = 0;
 	const uint8_t *d;
-	int64_t at;
 	Elf *elf;
 	int found = 0;
 
@@ -162,26 +194,24 @@ int cudart_ident_static_read(const uint8_t *p, size_t len, const struct cudart_i
 	d = section(elf, shstrndx, p, len, ".rodata", &n);
 	if (!d || n > CUDART_IDENT_MAX_RODATA)
 		goto out;
-	at = find(rd, p, d, n, marker, tail, &tail_len);
-	if (at < -1)
-		found = (int)at;
-	if (at < 0)
+	/* the marker, and the toolkit: nvlink's string, both in one pass over .rodata */
+	found = find(rd, p, d, n, hits, ARRAY_SIZE(hits));
+	if (found < 0 || hits[0].at < 0)
 		goto out;
 	found = 1;
-	/* the toolkit: nvlink's string in .rodata, else the .note.nv.tkinfo of the first
-	 * uncompressed cubin near the start of .nv_fatbin (all of them compressed: unknown) */
-	for (size_t i = 0; i < ARRAY_SIZE(where) && !id.version[0]; i++) {
-		d = section(elf, shstrndx, p, len, where[i], &n);
-		if (!d)
-			continue;
-		n = MIN(n, i == 0 ? CUDART_IDENT_MAX_RODATA : CUDART_IDENT_FATBIN_HEAD);
-		at = find(rd, p, d, n, tools, tail, &tail_len);
-		if (at < -1) {
-			found = (int)at;
+	if (hits[1].at >= 0)
+		release_from(hits[1].tail, hits[1].tail_len, id.version, sizeof(id.version));
+	/* else the .note.nv.tkinfo of the first uncompressed cubin near the start of .nv_fatbin
+	 * (all of them compressed: unknown) */
+	d = id.version[0] ? NULL : section(elf, shstrndx, p, len, ".nv_fatbin", &n);
+	if (d) {
+		found = find(rd, p, d, MIN(n, CUDART_IDENT_FATBIN_HEAD), &hits[1], 1);
+		if (found < 0)
 			goto out;
-		}
-		if (at >= 0)
-			release_from(tail, tail_len, id.version, sizeof(id.version));
+		found = 1;
+		if (hits[1].at >= 0)
+			release_from(hits[1].tail, hits[1].tail_len, id.version,
+				     sizeof(id.version));
 	}
 out:
 	elf_end(elf);

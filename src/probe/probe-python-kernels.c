@@ -94,9 +94,10 @@ static int feed_stream(void *userdata, const uint8_t *p, size_t n)
 /* A library that only a decompressed copy could give whole (a large compressed member of an
  * --image layer or a --wheel: root_stream()) is scanned as it is inflated instead, by the
  * fatbin stream scanner (the CUDA container headers, found by their pattern as `gpuenv scan`
- * does in a wheel): memory and disk stay bounded whatever its size. 1 when it was; 0 when the
- * file is not such a member, or the stream found no CUDA container (AMD offload bundles are
- * found only by the whole-file parse, which then reads a copy spilled to TMPDIR); -errno. */
+ * does in a wheel, and the clang offload bundles of a .hip_fatbin, plain or CCOB): memory and
+ * disk stay bounded whatever its size. 1 when it was; 0 when the file is not such a member, or
+ * the stream found neither (then the whole-file parse reads a copy spilled to TMPDIR);
+ * -errno. */
 static int stream_kernels(struct probe_env *pe, const char *path, struct fatbin_targets *k)
 {
 	struct fatbin_stream *fs = NULL;
@@ -113,9 +114,12 @@ static int stream_kernels(struct probe_env *pe, const char *path, struct fatbin_
 	r = fatbin_stream_finish(fs, &fr);
 	if (r < 0)
 		return r;
-	if (fr->n_containers == 0) {
+	if (fr->n_containers == 0 && fr->n_bundles == 0) {
 		fatbin_result_free(fr);
-		log_debug(pe->log, "%s: no CUDA container in the stream; reading it whole", path);
+		log_debug(pe->log,
+			  "%s: no CUDA container or offload bundle in the stream; reading "
+			  "it whole",
+			  path);
 		return 0;
 	}
 	r = take_result(k, fr);

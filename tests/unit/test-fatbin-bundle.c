@@ -2,7 +2,8 @@
 /*
  * Tests for src/fatbin over hand-built clang offload bundles (the uncompressed
  * __CLANG_OFFLOAD_BUNDLE__ and the compressed CCOB forms) and AMD GPU code objects (ELF
- * EM_AMDGPU with its e_flags target features). Formats: docs/formats/fatbin.md.
+ * EM_AMDGPU with its e_flags target features), in memory and streamed. Formats:
+ * docs/formats/fatbin.md.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -38,6 +39,32 @@ static struct buf make_bundle(const char *const *ids, size_t n)
 	}
 	put(&b, NULL, data + 16 * n - b.len);
 	return b;
+}
+
+/* p fed to the stream scanner in chunks of `chunk` bytes. */
+static struct fatbin_result *stream(const uint8_t *p, size_t len, size_t chunk)
+{
+	struct fatbin_stream *st;
+	struct fatbin_result *r;
+
+	assert_int_equal(fatbin_stream_new(&st), 0);
+	for (size_t at = 0; at < len; at += chunk)
+		assert_int_equal(
+			fatbin_stream_feed(st, p + at, chunk < len - at ? chunk : len - at), 0);
+	assert_int_equal(fatbin_stream_finish(st, &r), 0);
+	return r;
+}
+
+/* A CCOB bundle cut before its end: no entries, and a warning. */
+static void sr_cut(const uint8_t *p, size_t len)
+{
+	struct fatbin_result *r = stream(p, len, 4096);
+
+	assert_int_equal(r->n_bundle_entries, 0);
+	assert_int_equal(r->n_bundles, 0);
+	assert_int_equal(r->n_bundles_compressed, 0);
+	assert_non_null(strstr(r->warning, "stream ended inside the compressed offload bundle"));
+	fatbin_result_free(r);
 }
 
 static void test_offload_bundle(void **state)
@@ -102,6 +129,42 @@ static void test_offload_bundle(void **state)
 		assert_int_equal(r->n_bundles_compressed, 1);
 		assert_int_equal(r->n_bundle_entries, 4);
 		assert_string_equal(r->bundle_entries[1].gfx, "gfx90a");
+		/* streamed (fatbin-stream-ccob.c) after other bytes with a stray "CCOB", in
+		 * chunks of every size: the same entries */
+		{
+			static const size_t chunks[] = { 1, 5, 33, 4096, 1 << 20 };
+			struct buf in = { 0 };
+
+			put(&in,
+			    "CCOBCC\x01\x00\x09\x00"
+			    "CCO",
+			    13);
+			put(&in, c.p, c.len);
+			put(&in, NULL, 100);
+			for (size_t k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++) {
+				struct fatbin_result *sr = stream(in.p, in.len, chunks[k]);
+
+				assert_int_equal(sr->n_bundles_compressed, 1);
+				assert_int_equal(sr->n_bundles, 1);
+				assert_int_equal(sr->n_bundle_entries, 4);
+				for (size_t i = 0; i < 4; i++)
+					assert_string_equal(sr->bundle_entries[i].id,
+							    r->bundle_entries[i].id);
+				assert_null(sr->warning);
+				fatbin_result_free(sr);
+			}
+			/* the bundle ends the stream: kept (fuzz-offload-bundle found this one) */
+			{
+				struct fatbin_result *sr = stream(c.p, c.len, c.len);
+
+				assert_int_equal(sr->n_bundle_entries, 4);
+				assert_null(sr->warning);
+				fatbin_result_free(sr);
+			}
+			/* the stream ends before the file size the header gives: not kept */
+			sr_cut(c.p, c.len - 1);
+			free(in.p);
+		}
 		fatbin_result_free(r);
 		/* unknown method, unknown version, file size past the end */
 		w16(c.p + 6, 7);
@@ -149,11 +212,107 @@ static void test_amdgpu_elf(void **state)
 	free(el.p);
 }
 
+/* A bundle of AMDGPU code objects (make_elf(): real ELF64 headers with EM_AMDGPU and e_flags)
+ * for ids[1..n-1] and an empty host entry ids[0], code objects 4096-aligned as clang writes. */
+static struct buf make_code_bundle(const char *const *ids, const uint32_t *flags, size_t n)
+{
+	struct buf b = { 0 }, el[8];
+	size_t table = 24 + 8, at;
+
+	assert_true(n <= 8);
+	for (size_t i = 0; i < n; i++)
+		table += 24 + strlen(ids[i]);
+	at = (table + 4095) & ~(size_t)4095;
+	put(&b, "__CLANG_OFFLOAD_BUNDLE__", 24);
+	put_u64(&b, n);
+	for (size_t i = 0; i < n; i++) {
+		el[i] = i ? make_elf(true, 224, flags[i], 2, NULL, 0) : (struct buf){ 0 };
+		put_u64(&b, i ? at : 0);
+		put_u64(&b, el[i].len);
+		put_u64(&b, strlen(ids[i]));
+		put(&b, ids[i], strlen(ids[i]));
+		at += (el[i].len + 4095) & ~(size_t)4095;
+	}
+	for (size_t i = 1; i < n; i++) {
+		put(&b, NULL, ((b.len + 4095) & ~(size_t)4095) - b.len);
+		put(&b, el[i].p, el[i].len);
+		free(el[i].p);
+	}
+	return b;
+}
+
+/* fatbin-stream-bundle.c: the bundle inside other bytes (a host library), read from a stream
+ * in chunks of every size, the magic split anywhere, gives the in-memory parse's entries;
+ * each code object's ELF header is checked against its id. */
+static void test_stream_bundle(void **state)
+{
+	static const char *const ids[] = {
+		"host-x86_64-unknown-linux-gnu-",
+		"hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-",
+		"hipv4-amdgcn-amd-amdhsa--gfx1100",
+	};
+	/* gfx90a (0x3f) sramecc on (0xc00) xnack off (0x200); gfx1100 (0x41) xnack and sramecc
+	 * unsupported */
+	static const uint32_t flags[] = { 0, 0x3f | 0xc00 | 0x200, 0x41 };
+	static const size_t chunks[] = { 1, 3, 23, 24, 25, 4096, 1 << 20 };
+	struct buf bundle = make_code_bundle(ids, flags, 3), in = { 0 };
+	struct fatbin_result *mem = calloc(1, sizeof(*mem)), *r;
+	uint8_t *last; /* the ELF header of the last code object */
+
+	assert_non_null(mem);
+	assert_int_equal(fatbin_bundle_parse(mem, bundle.p, bundle.len, NULL), 0);
+	last = bundle.p + mem->bundle_entries[2].offset;
+	put(&in, "\177ELF__CLANG_OFFLOAD_BUND __CLANG", 32); /* near misses */
+	put(&in, NULL, 1000);
+	put(&in, bundle.p, bundle.len);
+	put(&in, "__CLANG_OFFLOAD_BUNDLE__", 24); /* a magic in a string table: count 0 */
+	put(&in, NULL, 64);
+	for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+		r = stream(in.p, in.len, chunks[c]);
+		assert_int_equal(r->n_bundles, 1);
+		assert_int_equal(r->n_bundle_entries, 3);
+		for (size_t i = 0; i < 3; i++) {
+			assert_string_equal(r->bundle_entries[i].id, mem->bundle_entries[i].id);
+			assert_string_equal(r->bundle_entries[i].target,
+					    mem->bundle_entries[i].target);
+			assert_int_equal(r->bundle_entries[i].offset,
+					 mem->bundle_entries[i].offset);
+		}
+		assert_null(r->warning);
+		fatbin_result_free(r);
+	}
+	fatbin_result_free(mem);
+
+	/* the stream ends inside the last code object: the bundle is not kept */
+	r = stream(bundle.p, bundle.len - 1, 4096);
+	assert_int_equal(r->n_bundle_entries, 0);
+	assert_non_null(strstr(r->warning, "stream ended inside the offload bundle at 0x0"));
+	fatbin_result_free(r);
+	/* a header that disagrees with the id is reported, the id kept */
+	memcpy(last + 48, "\x3f\x0c", 2); /* gfx1100's object: gfx90a */
+	r = stream(bundle.p, bundle.len, 7);
+	assert_int_equal(r->n_bundle_entries, 3);
+	assert_string_equal(r->bundle_entries[2].target, "gfx1100");
+	assert_non_null(strstr(r->warning, "entry hipv4-amdgcn-amd-amdhsa--gfx1100 holds code for "
+					   "gfx90a:sramecc+"));
+	fatbin_result_free(r);
+	/* an AMDGPU entry whose code object is not an AMDGPU ELF file: no bundle */
+	last[18] = 62; /* EM_X86_64 */
+	r = stream(bundle.p, bundle.len, 4096);
+	assert_int_equal(r->n_bundles, 0);
+	assert_int_equal(r->n_bundle_entries, 0);
+	assert_non_null(strstr(r->warning, "is not an AMDGPU ELF file"));
+	fatbin_result_free(r);
+	free(bundle.p);
+	free(in.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_offload_bundle),
 		cmocka_unit_test(test_amdgpu_elf),
+		cmocka_unit_test(test_stream_bundle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
