@@ -137,38 +137,39 @@ static unsigned indent_of(const char *p, size_t l)
 	return n;
 }
 
-/* The indented blocks of `open` (PASTED_REACH_INDENTED) that line p, l does not end (an empty
- * line, or one no deeper than the block's sign line, ends one), and those its signs (hit)
- * open or keep open, at the shallower indentation. */
-static uint64_t indented_blocks(struct pasted_dispatch *d, uint64_t open, uint64_t hit,
+/* The indented blocks (PASTED_REACH_INDENTED) among `in_block` that line p, l does not end
+ * (an empty line, or one no deeper than the block's sign line, ends one), and those its signs
+ * (hit) open or keep open, at the shallower indentation. */
+static uint64_t indented_blocks(struct pasted_dispatch *d, uint64_t in_block, uint64_t hit,
 				const char *p, size_t l)
 {
 	unsigned ind;
 
 	hit &= d->indented;
-	if (!open && !hit)
+	if (!in_block && !hit)
 		return 0;
-	if (open && blank_line(p, l))
-		open = 0;
+	if (in_block && blank_line(p, l))
+		in_block = 0;
 	ind = indent_of(p, l);
-	for (uint64_t t = open; t; t &= t - 1)
+	for (uint64_t t = in_block; t; t &= t - 1)
 		if (ind <= d->indent[__builtin_ctzll(t)])
-			open &= ~(t & -t);
+			in_block &= ~(t & -t);
 	for (uint64_t t = hit; t; t &= t - 1) {
 		size_t i = (size_t)__builtin_ctzll(t);
 
-		if (!(open & (t & -t)) || ind < d->indent[i])
+		if (!(in_block & (t & -t)) || ind < d->indent[i])
 			d->indent[i] = ind;
 	}
-	return open | hit;
+	return in_block | hit;
 }
 
 /* The window's lines, each handed to the readers it is for. */
 static int split(struct pasted_dispatch *d, const char *text, size_t n, uint64_t *ret_seen)
 {
 	const char *p = text, *end = text + n;
-	uint64_t seen = 0, open = 0, after = 0; /* after: the readers this line is the next of */
-	uint64_t indented = 0;			/* the open PASTED_REACH_INDENTED blocks */
+	uint64_t seen = 0, in_block = 0,
+		 after = 0;    /* after: the readers this line is the next of */
+	uint64_t indented = 0; /* the in_block PASTED_REACH_INDENTED blocks */
 	unsigned no = 0;
 	int r;
 
@@ -182,12 +183,12 @@ static int split(struct pasted_dispatch *d, const char *text, size_t n, uint64_t
 		for (uint64_t t = d->takers; t; t &= t - 1)
 			if (d->readers[__builtin_ctzll(t)].takes(p, l))
 				hit |= t & -t;
-		if (open && blank_line(p, l))
-			open = 0;
+		if (in_block && blank_line(p, l))
+			in_block = 0;
 		hit &= ~d->text;
-		open |= hit & d->block;
+		in_block |= hit & d->block;
 		indented = indented_blocks(d, indented, hit, p, l);
-		want = hit | open | indented | after;
+		want = hit | in_block | indented | after;
 		after = hit & d->next;
 		for (; want; want &= want - 1) {
 			r = part_add(&d->parts[__builtin_ctzll(want)], p, l, no, false);
