@@ -277,6 +277,47 @@ static void test_nothing_guessed(void **state)
 	assert_null(pasted_facts_get(&f, "symptoms.framework.no-kernel-image"));
 }
 
+/* CUDA_ERROR_SYSTEM_NOT_READY (802): Fabric Manager not running at the driver's version on an
+ * NVSwitch system. Only the driver name says cuInit answered it (driver.cuda.init, which
+ * driver.system-not-ready reads); the runtime's name, the number and the message alone are
+ * its symptom. */
+static void test_system_not_ready(void **state)
+{
+	const struct pasted_fact *x;
+
+	(void)state;
+	/* https://github.com/jax-ml/jax/issues/24866 (XLA's words) */
+	read_text(
+		"E external/xla/xla/stream_executor/cuda/cuda_driver.cc:152] failed call to cuInit: "
+		"INTERNAL: CUDA error: Failed call to cuInit: CUDA_ERROR_SYSTEM_NOT_READY: system "
+		"not yet initialized\n");
+	want_symptom("driver.system-not-ready", 1);
+	x = pasted_facts_get(&f, "driver.cuda.init");
+	assert_non_null(x);
+	assert_true(x->failed);
+	want("driver.cuda.init", "CUDA_ERROR_SYSTEM_NOT_READY (802)", 1);
+	/* https://github.com/dstackai/dstack/issues/2348 (torch: the runtime's number) */
+	read_text(
+		"UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did "
+		"you run some cuda functions before calling NumCudaDevices() that might have "
+		"already set an error? Error 802: system not yet initialized\n");
+	want_symptom("driver.system-not-ready", 1);
+	assert_null(pasted_facts_get(&f, "driver.cuda.init"));
+	/* https://github.com/pytorch/pytorch/issues/35710 (the bandwidthTest sample) */
+	read_text("cudaGetDeviceProperties returned 802\n-> system not yet initialized\n"
+		  "CUDA error at bandwidthTest.cu:256 code=802(cudaErrorSystemNotReady) "
+		  "\"cudaSetDevice(currentDevice)\"\n");
+	assert_non_null(pasted_facts_get(&f, "symptoms.driver.system-not-ready"));
+	assert_null(pasted_facts_get(&f, "driver.cuda.init"));
+	/* https://github.com/ollama/ollama/issues/12136 (ggml: the message alone) */
+	read_text("ggml_cuda_init: failed to initialize CUDA: system not yet initialized\n");
+	want_symptom("driver.system-not-ready", 1);
+	assert_null(pasted_facts_get(&f, "driver.cuda.init"));
+	/* 802 that is no CUDA error code */
+	assert_int_equal(read_count("Epoch 802 loss 0.5\nHTTP error 802 from proxy\n"), 0);
+	pasted_facts_done(&f);
+}
+
 /* PyTorch's "Found no NVIDIA driver" is printed with or without an NVIDIA GPU: its causes are
  * recorded as unsure, never as a rule's symptom. */
 static void test_found_no_driver_unsure(void **state)
@@ -445,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_other_messages),
 		cmocka_unit_test(test_nothing_guessed),
 		cmocka_unit_test(test_found_no_driver_unsure),
+		cmocka_unit_test(test_system_not_ready),
 		cmocka_unit_test(test_runtime_library_messages),
 		cmocka_unit_test(test_tf_ignoring_device),
 		cmocka_unit_test(test_level_zero_uninitialized),
