@@ -791,16 +791,14 @@ static void test_nvml_stuck(void **state)
 	snapshot_unref(s);
 }
 
-/* cuInit 802 (system not yet initialized): Fabric Manager named, with the package of the
- * loaded driver's exact version for the distribution (dstackai/dstack#2348); any other cuInit
- * answer is not this rule's. */
+/* cuInit 802: Fabric Manager named, with the package of the loaded driver's exact version for
+ * the distribution (dstackai/dstack#2348); any other cuInit answer is not this rule's. */
 static void test_system_not_ready(void **state)
 {
 	struct gpuenv_snapshot *s = base();
 	struct snap_node *cuda = snap_object(node(s, "driver"), "cuda");
 	struct snap_node *dev;
 
-	(void)state;
 	driver_loaded(s, "535.230.02");
 	snap_set_str(cuda, "init", "CUDA_SUCCESS", "cuda:cuInit");
 	NO(s, "driver.system-not-ready");
