@@ -75,7 +75,22 @@ echo "explain, the .gz report:           $rep ms (CPU $repc ms; $(ratio "$rep" "
 echo "peak RSS: paste $rss_paste KiB, report $rss_rep KiB ($(ratio "$rss_rep" "$rss_gz")x gzip -dc's $rss_gz KiB; target <= 32768 KiB)"
 echo "peak RSS: the stand-in without empty lines ($(( $(wc -c < "$tmp/unbroken.log.gz") / 1024 )) KiB gzip): $rss_unb KiB (target <= 32768 KiB)"
 
+# Minor page faults of one run ("N" for COMMAND…, getrusage's ru_minflt): each page a start
+# touches first costs one, and on a virtual machine one costs tens of microseconds, a large
+# part of a paste's time; a count a loaded machine cannot skew.
+faults() {
+	python3 - "$@" <<'PY'
+import resource, subprocess, sys
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - r0)
+PY
+}
+paste_f=$(faults "$gpuenv" explain "$tmp/paste.txt")
+echo "page faults: explain of the paste $paste_f, cat of it $(faults cat "$tmp/paste.txt")"
+
 if [ -n "${BASELINE:-}" ]; then
+	echo "  baseline: explain of the paste $(faults "$BASELINE" explain "$tmp/paste.txt") page faults"
 	set -- $(time_ms "$runs" "$BASELINE" explain "$tmp/paste.txt"); opaste=$1 opastec=$2
 	set -- $(time_ms "$greps" "$BASELINE" explain "$tmp/report.log.gz"); orep=$1 orepc=$2
 	set -- $(python3 "$src/bench/peak-rss.py" "$BASELINE" explain "$tmp/report.log.gz"); orss=$1
