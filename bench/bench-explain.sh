@@ -5,12 +5,15 @@
 # alone) and `gzip -dc` of the gzip file (inflating it alone). Targets: a 20 KB paste <= 5 ms,
 # a 5 MB nvidia-bug-report.log.gz <= 200 ms, peak RSS <= 32 MiB (bench/peak-rss.py).
 # The inputs are built from the real pastes of tests/explain-corpus/ and the readers' samples
-# (tests/fuzz/corpus/pasted-*/): the 20 KB paste is their text; the bug-report stand-in is
-# that text repeated, each copy's non-blank lines made distinct by a counter so that gzip
+# (tests/fuzz/corpus/pasted-*/): the 20 KB paste is their text. The bug-report stand-in is
+# a stand-in, not a real report (no public one was at hand to ship): each of those files is
+# a section the way nvidia-bug-report.sh's append() writes a file into its log (a line of 44
+# underscores, an empty line, "*** PATH", "*** ls: ..." of it, the text, an empty line),
+# the sections repeated, each copy's text lines made distinct by a counter so that gzip
 # cannot fold them away (blank lines stay blank, as in a real report, where they end the
 # sections the block readers take), to TEXT_MB of text (default 40: what a 5 MB
-# nvidia-bug-report.log.gz holds at its usual 8:1), gzip -6. No public bug report was at
-# hand to ship as the input. A second stand-in has a counter on every line, blank ones too
+# nvidia-bug-report.log.gz holds at its usual 8:1), gzip -6. A second stand-in has a
+# counter on every line, blank ones too
 # (so it has no empty line at all: text a block reader's section must not run on through to
 # the end of the window), and its peak RSS is printed against the same target.
 # With BASELINE=path/to/an/older/gpuenv (the previous commit's, built elsewhere) both binaries are
@@ -41,15 +44,25 @@ with open(sys.argv[1], "wb") as out:
         out.write(data)
 PY
 head -c 20480 "$tmp/all.txt" > "$tmp/paste.txt"
-python3 - "$tmp/all.txt" "$tmp/report.txt" "$text_mb" "$tmp/unbroken.txt" <<'PY'
-import sys
-src = open(sys.argv[1], "rb").read().splitlines()
-want = int(sys.argv[3]) << 20
-for name, blanks in ((sys.argv[2], True), (sys.argv[4], False)):
+python3 - "$tmp/report.txt" "$text_mb" "$tmp/unbroken.txt" "$src"/tests/explain-corpus/*.txt "$src"/tests/fuzz/corpus/pasted-*/*.txt <<'PY'
+import os, sys
+src, frame = [], set()
+for name in sys.argv[4:]:
+    data = open(name, "rb").read()
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        data = data.decode("utf-16").encode("utf-8")
+    path = b"/var/log/%s" % os.path.basename(name).encode()
+    head = [b"_" * 44, b"", b"*** " + path,
+            b"*** ls: -rw-r--r-- 1 root root %d 2026-01-01 00:00:00.000000000 +0000 %s" % (len(data), path)]
+    frame.update(range(len(src), len(src) + len(head)))
+    src += head + data.splitlines() + [b""]
+want = int(sys.argv[2]) << 20
+for name, blanks in ((sys.argv[1], True), (sys.argv[3], False)):
     out, n, i = open(name, "wb"), 0, 0
     while n < want:
         line = src[i % len(src)]
-        line = line + b"\n" if blanks and not line.strip() else line + b" #%d\n" % i
+        plain = blanks and (not line.strip() or i % len(src) in frame)
+        line = line + b"\n" if plain else line + b" #%d\n" % i
         out.write(line)
         n += len(line)
         i += 1
@@ -75,7 +88,22 @@ echo "explain, the .gz report:           $rep ms (CPU $repc ms; $(ratio "$rep" "
 echo "peak RSS: paste $rss_paste KiB, report $rss_rep KiB ($(ratio "$rss_rep" "$rss_gz")x gzip -dc's $rss_gz KiB; target <= 32768 KiB)"
 echo "peak RSS: the stand-in without empty lines ($(( $(wc -c < "$tmp/unbroken.log.gz") / 1024 )) KiB gzip): $rss_unb KiB (target <= 32768 KiB)"
 
+# Minor page faults of one run ("N" for COMMAND…, getrusage's ru_minflt): each page a start
+# touches first costs one, and on a virtual machine one costs tens of microseconds, a large
+# part of a paste's time; a count a loaded machine cannot skew.
+faults() {
+	python3 - "$@" <<'PY'
+import resource, subprocess, sys
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - r0)
+PY
+}
+paste_f=$(faults "$gpuenv" explain "$tmp/paste.txt")
+echo "page faults: explain of the paste $paste_f, cat of it $(faults cat "$tmp/paste.txt")"
+
 if [ -n "${BASELINE:-}" ]; then
+	echo "  baseline: explain of the paste $(faults "$BASELINE" explain "$tmp/paste.txt") page faults"
 	set -- $(time_ms "$runs" "$BASELINE" explain "$tmp/paste.txt"); opaste=$1 opastec=$2
 	set -- $(time_ms "$greps" "$BASELINE" explain "$tmp/report.log.gz"); orep=$1 orepc=$2
 	set -- $(python3 "$src/bench/peak-rss.py" "$BASELINE" explain "$tmp/report.log.gz"); orss=$1

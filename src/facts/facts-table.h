@@ -17,9 +17,29 @@ extern const struct facts_gpu facts_gpu_table[];
 extern const size_t facts_gpu_table_len;
 extern const struct facts_pci_index facts_gpu_pci_index[];
 extern const size_t facts_gpu_pci_index_len;
-extern const struct facts_nvidia_device facts_nvidia_device_table[];
+/* The NVIDIA device and chip tables hold offsets into facts_nvidia_strings, not pointers: a
+ * pointer in a table of a position-independent binary is relocated, so written, at each start,
+ * and these rows are most of the knowledge base (facts-nvidia.c decodes a looked-up row). */
+#define FACTS_NO_STRING UINT32_MAX /* the field is empty (NULL in the decoded struct) */
+struct facts_nvidia_chip_row {
+	uint32_t chip, architecture, compute_capability, confidence;
+	int8_t cc_major, cc_minor;
+	bool tegra;
+};
+struct facts_nvidia_device_row {
+	uint16_t device_id;
+	uint16_t chip; /* row of facts_nvidia_chip_table */
+	uint32_t name, product, legacy_branch, kernel_open, source;
+};
+extern const struct facts_nvidia_chip_row facts_nvidia_chip_table[];
+extern const struct facts_nvidia_device_row facts_nvidia_device_table[];
 extern const size_t facts_nvidia_device_table_len;
-extern const struct facts_gpu facts_nvidia_device_gpu[]; /* row i describes device table row i */
+extern const char facts_nvidia_strings[];
+/* Where facts-nvidia.c decodes row i the first time it is looked up (zero until then). */
+extern struct facts_nvidia_device facts_nvidia_device_decoded[];
+extern struct facts_gpu facts_nvidia_device_gpu_decoded[];
+/* The NVIDIA device with this PCI device id as a GPU table row; -ENOENT when it is not one. */
+int facts_nvidia_device_gpu_by_id(uint16_t device, const struct facts_gpu **ret);
 extern const struct facts_cuda_release facts_cuda_release_table[];
 extern const size_t facts_cuda_release_table_len;
 extern const struct facts_minor_compat facts_minor_compat_table[];

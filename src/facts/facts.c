@@ -77,12 +77,9 @@ int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n,
 		return -EINVAL;
 	r = pci_first(vendor, device, &i);
 	if (r < 0) {
-		const struct facts_nvidia_device *d;
-
 		/* Not a product of the sourced GPU table: what its chip says, if it is NVIDIA's. */
-		if (vendor != 0x10de || n > 0 || facts_nvidia_device_by_id(device, &d) < 0)
+		if (vendor != 0x10de || n > 0 || facts_nvidia_device_gpu_by_id(device, ret) < 0)
 			return r;
-		*ret = &facts_nvidia_device_gpu[d - facts_nvidia_device_table];
 		return 0;
 	}
 	i += n;
@@ -96,26 +93,6 @@ int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n,
 int facts_gpu_by_pci_id(uint16_t vendor, uint16_t device, const struct facts_gpu **ret)
 {
 	return facts_gpu_by_pci_id_nth(vendor, device, 0, ret);
-}
-
-static int cmp_nvidia_device(const void *key, const void *elem)
-{
-	uint16_t k = *(const uint16_t *)key,
-		 e = ((const struct facts_nvidia_device *)elem)->device_id;
-
-	return k < e ? -1 : k > e;
-}
-
-int facts_nvidia_device_by_id(uint16_t device, const struct facts_nvidia_device **ret)
-{
-	const struct facts_nvidia_device *d =
-		bsearch(&device, facts_nvidia_device_table, facts_nvidia_device_table_len,
-			sizeof(facts_nvidia_device_table[0]), cmp_nvidia_device);
-
-	if (!d)
-		return -ENOENT;
-	*ret = d;
-	return 0;
 }
 
 /* Lower-cases s into buf, drops "(...)" parts and the words nvidia/geforce/tesla, and

@@ -77,6 +77,26 @@ def cstr(s):
     return '"' + out + '"'
 
 
+class StrBlob:
+    """Strings kept as offsets into one C char array (each once, NUL-terminated); the
+    empty string is NULL, written FACTS_NO_STRING."""
+
+    def __init__(self):
+        self.at, self.parts, self.size = {}, [], 0
+
+    def add(self, s):
+        if s == '':
+            return 'FACTS_NO_STRING'
+        if s not in self.at:
+            self.at[s] = self.size
+            self.parts.append(s)
+            self.size += len(s.encode('utf-8')) + 1
+        return str(self.at[s])
+
+    def literal_lines(self):
+        return ['\t%s "\\0"' % cstr(p) for p in self.parts] or ['\t""']
+
+
 def cc_parts(s, where):
     if s == '':
         return (-1, -1)
@@ -176,7 +196,7 @@ def gen_nvidia_devices(d, out):
         by_chip[r['chip']] = r
     devs = read_tsv(os.path.join(d, 'nvidia_devices.tsv'), DEV_COLS)
     for r in devs:
-        if not re.match(r'^[0-9a-f]{4}$', r['device_id']):
+        if not re.match(r'^[0-9a-f]{4}$', r['device_id']) or r['device_id'] == '0000':
             raise FactsError('%s: bad PCI device id %r' % (r['_where'], r['device_id']))
         if r['chip'] not in by_chip:
             raise FactsError('%s: chip %r not in nvidia_chips.tsv' % (r['_where'], r['chip']))
@@ -193,31 +213,35 @@ def gen_nvidia_devices(d, out):
             if cc is not None and cc != g['compute_capability']:
                 raise FactsError('%s: 10de:%s has compute capability %s here but %s by its chip in '
                                  'nvidia_devices.tsv' % (g['_where'], x, g['compute_capability'], cc))
-    out.append('const struct facts_nvidia_device facts_nvidia_device_table[] = {')
+    # Packed rows (facts-table.h): offsets into one string blob instead of pointers, so that the
+    # 948 rows need no relocation at each start of a position-independent binary (facts-nvidia.c
+    # turns a looked-up row back into the structs of facts.h).
+    blob = StrBlob()
+    chip_names = sorted(by_chip)
+    chip_row = {name: i for i, name in enumerate(chip_names)}
+    out.append('const struct facts_nvidia_chip_row facts_nvidia_chip_table[] = {')
+    for name in chip_names:
+        c = by_chip[name]
+        ma, mi = cc_parts(c['compute_capability'], c['_where'])
+        out.append('\t{ %s, %s, %s, %s, %d, %d, %s },' % (
+            blob.add(name), blob.add(c['architecture']), blob.add(c['compute_capability']),
+            blob.add(c['confidence']), ma, mi, 'true' if c['tegra'] == 'yes' else 'false'))
+    out.append('};')
+    out.append('const struct facts_nvidia_device_row facts_nvidia_device_table[] = {')
     for r in devs:
         c = by_chip[r['chip']]
-        ma, mi = cc_parts(c['compute_capability'], c['_where'])
-        out.append('\t{ 0x%s, %s, %s, %s, %s, %d, %d, %s, %s, %s, %s, %s },' % (
-            r['device_id'], cstr(r['name']), cstr(r['chip']), cstr(c['architecture']),
-            cstr(c['compute_capability']), ma, mi, 'true' if c['tegra'] == 'yes' else 'false',
-            cstr(r['legacy_branch']), cstr(r['kernel_open']), cstr(c['confidence']),
-            cstr(r['source'] + ';' + c['source'])))
+        m = re.search(r'\[(.*)\]', r['name'])
+        out.append('\t{ 0x%s, %d, %s, %s, %s, %s, %s },' % (
+            r['device_id'], chip_row[r['chip']], blob.add(r['name']),
+            blob.add(m.group(1) if m else r['name']), blob.add(r['legacy_branch']),
+            blob.add(r['kernel_open']), blob.add(r['source'] + ';' + c['source'])))
     out.append('};')
     out.append('const size_t facts_nvidia_device_table_len = %d;' % len(devs))
-    # The same devices as GPU table rows (the product is the pci.ids name; the segment is not
-    # known from a name), for the ids gpu_compute_capability.tsv does not list.
-    for i, r in enumerate(devs):
-        out.append('static const uint16_t nvdev_id_%d[] = { 0x%s };' % (i, r['device_id']))
-    out.append('const struct facts_gpu facts_nvidia_device_gpu[] = {')
-    for i, r in enumerate(devs):
-        c = by_chip[r['chip']]
-        ma, mi = cc_parts(c['compute_capability'], c['_where'])
-        m = re.search(r'\[(.*)\]', r['name'])
-        out.append('\t{ %s, NULL, %s, %s, %s, %d, %d, 0x10de, nvdev_id_%d, 1, "community(pci.ids)", %s, %s, %s },' % (
-            cstr(m.group(1) if m else r['name']), cstr(c['architecture']), cstr(r['chip']),
-            cstr(c['compute_capability']), ma, mi, i, cstr(c['confidence']),
-            cstr('compute capability of the chip (nvidia_chips.tsv)'), cstr(r['source'] + ';' + c['source'])))
-    out.append('};')
+    out.append('struct facts_nvidia_device facts_nvidia_device_decoded[%d];' % len(devs))
+    out.append('struct facts_gpu facts_nvidia_device_gpu_decoded[%d];' % len(devs))
+    out.append('const char facts_nvidia_strings[] =')
+    out.extend(blob.literal_lines())
+    out.append(';')
 
 
 def gen_driver_min(d, out):

@@ -534,20 +534,18 @@ static int read_nvml_init(const struct line *l, struct pasted_facts *out)
 
 /* found: which needles the line holds (symptoms[i]'s is needle i, pasted_read_errors' scan),
  * or NULL to look each up. */
+/* found: the needles the line holds (pasted_scan_mark), symptoms[] first. */
 static int read_symptoms(const struct line *l, const bool *found, struct pasted_facts *out)
 {
 	int n = 0, r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms); i++) {
-		if (found) { /* on to the next needle the line holds */
-			const bool *f = memchr(found + i, true, ARRAY_SIZE(symptoms) - i);
+		/* on to the next needle the line holds */
+		const bool *f = memchr(found + i, true, ARRAY_SIZE(symptoms) - i);
 
-			if (!f)
-				break;
-			i = (size_t)(f - found);
-		} else if (!find(l, symptoms[i].needle)) {
-			continue;
-		}
+		if (!f)
+			break;
+		i = (size_t)(f - found);
 		if ((symptoms[i].also && !find(l, symptoms[i].also)) ||
 		    (symptoms[i].unless && find(l, symptoms[i].unless)))
 			continue;
@@ -568,14 +566,19 @@ static int read_symptoms(const struct line *l, const bool *found, struct pasted_
  * number. Conservative: only NVRM lines, at most WRAP_LINES_MAX, only while the text so far
  * ends mid-sentence. Each line is still read on its own by read_line; *ret_lines: the lines
  * joined to this one (not read as a message's start themselves). */
-static int read_wrapped(const struct line *l, const char *end, struct pasted_facts *out,
-			size_t *ret_lines)
+static int read_wrapped(const struct line *l, const char *end, const struct pasted_scan *sc,
+			struct pasted_facts *out, size_t *ret_lines)
 {
 	char buf[WRAP_BYTES_MAX];
+	bool found[PASTED_SCAN_MAX] = { false };
 	struct line joined = { .p = buf, .no = l->no };
 
 	joined.n = pasted_nvrm_join(l->p, l->n, end, buf, sizeof(buf), WRAP_LINES_MAX, ret_lines);
-	return joined.n ? read_symptoms(&joined, NULL, out) : 0;
+	if (!joined.n)
+		return 0;
+	/* the joined message's needles in one pass, as a line's (not a search per symptom) */
+	pasted_scan_mark(sc, joined.p, joined.n, found);
+	return read_symptoms(&joined, found, out);
 }
 
 static int read_line(const struct line *l, const bool *found, struct pasted_facts *out)
@@ -670,7 +673,7 @@ int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out)
 		if (inside > 0) {
 			inside--;
 		} else if (holds(found, MARK_NVRM)) {
-			r = read_wrapped(&l, end, out, &inside);
+			r = read_wrapped(&l, end, &sc, out, &inside);
 			if (r < 0)
 				goto out;
 			n += r;

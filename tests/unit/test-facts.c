@@ -26,7 +26,7 @@
 
 static void test_gpu_pci(void **state)
 {
-	const struct facts_gpu *g;
+	const struct facts_gpu *g, *g2;
 
 	assert_int_equal(facts_gpu_by_pci_id(0x10de, 0x2684, &g), 0);
 	assert_string_equal(g->product, "GeForce RTX 4090");
@@ -52,6 +52,12 @@ static void test_gpu_pci(void **state)
 	assert_string_equal(g->chip, "GA107");
 	assert_string_equal(g->compute_capability, "8.6");
 	assert_null(g->segment);
+	assert_int_equal(g->n_pci_device_ids, 1);
+	assert_int_equal(g->pci_device_ids[0], 0x25a0);
+	assert_string_equal(g->pci_id_confidence, "community(pci.ids)");
+	/* the packed row is decoded once: the same row again */
+	assert_int_equal(facts_gpu_by_pci_id(0x10de, 0x25a0, &g2), 0);
+	assert_ptr_equal(g2, g);
 	assert_int_equal(facts_gpu_by_pci_id_nth(0x10de, 0x25a0, 1, &g), -ENOENT);
 	/* The product table still wins where it has the id. */
 	assert_int_equal(facts_gpu_by_pci_id(0x10de, 0x2684, &g), 0);
