@@ -146,6 +146,17 @@ RULE_CHECK(check_pcie_link_down)
 RULE_CHECK(check_pcie_link_degraded)
 {
 	const struct snap_node *gpus = GPUS(root);
+	const struct snap_node *count = snap_get(root, "hardware.pci_devices");
+	bool link_known = false;
+
+	/* A GPU whose link was read is judged by it without the bus's count (a pasted `lspci -vv
+	 * -s BUS` block); otherwise an unread bus is a skip, never a pass. */
+	for (size_t i = 0; i < snap_count(gpus) && !snap_present(count); i++)
+		link_known |= snap_child(snap_at(gpus, i), "current_link_width") != NULL;
+	if (!link_known && !rule_need(c, NULL, "hardware.pci_devices", count))
+		return;
+	if (snap_present(count))
+		rule_need_gpu_ids(c, root);
 
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);
