@@ -137,7 +137,7 @@ static void put_id(struct pasted_out *o, unsigned no, unsigned id, const char *k
 /* lspci -vv's link lines of the GPU's PCI Express capability (pciutils ls-caps.c
  * cap_express_link(): "LnkCap:\tPort #0, Speed 16GT/s, Width x16, ASPM …", "LnkSta:\tSpeed
  * 2.5GT/s (downgraded), Width x8 (downgraded)", the marks since pciutils 3.6): the speed as
- * sysfs's current_link_speed writes it ("2.5 GT/s", the probe's form) and the width, as
+ * lspci writes it ("2.5GT/s"; the rules read it as sysfs's "2.5 GT/s PCIe") and the width, as
  * max_link_* (LnkCap) or current_link_* (LnkSta). "Speed unknown" or a width it does not
  * print as a number is not read. */
 static void put_link(struct pasted_out *o, unsigned no, const char *v, const char *which,
@@ -153,7 +153,7 @@ static void put_link(struct pasted_out *o, unsigned no, const char *v, const cha
 		while (n < 5 && (isdigit((unsigned char)sp[n]) || (n && sp[n] == '.')))
 			n++;
 		if (n && isdigit((unsigned char)sp[n - 1]) && strncmp(sp + n, "GT/s", 4) == 0) {
-			snprintf(speed, sizeof(speed), "%.*s GT/s", (int)n, sp);
+			snprintf(speed, sizeof(speed), "%.*sGT/s", (int)n, sp);
 			pasted_put(o, no, speed, "hardware.gpus.%zu.%s_link_speed", gpu, which);
 		}
 	}
@@ -161,6 +161,13 @@ static void put_link(struct pasted_out *o, unsigned no, const char *v, const cha
 		snprintf(speed, sizeof(speed), "%u", width);
 		pasted_put(o, no, speed, "hardware.gpus.%zu.%s_link_width", gpu, which);
 	}
+}
+
+/* "[ ... ]", "...": where the one who pasted the block cut lines out of it; the device's lines
+ * go on after it (no count of the bus from a listing cut so). */
+static bool elision(const char *s)
+{
+	return *s && strspn(s, "[]. ") == strlen(s) && strstr(s, "...");
 }
 
 /* What the current GPU's indented lines showed of its kernel driver. */
@@ -267,6 +274,8 @@ int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 			put_link(&o, it.no, v, s[3] == 'C' ? "max" : "current", cur);
 		} else if (cur != SIZE_MAX && pasted_after(s, "Kernel modules:")) {
 			k.modules = true;
+		} else if (elision(s)) {
+			listing = whole = false; /* lines cut: the count is not the bus's */
 		} else if (line[0] != ' ' && line[0] != '\t' && !pasted_after(s, "Kernel ") &&
 			   !strchr(s, ':')) {
 			k_block_end(&o, &k, cur, false);
