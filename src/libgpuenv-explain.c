@@ -69,7 +69,11 @@ static bool int_key(const char *key)
 					    "remapped_rows_correctable",
 					    "remapped_rows_uncorrectable",
 					    "retired_pages_sbe",
-					    "retired_pages_dbe" };
+					    "retired_pages_dbe",
+					    "current_link_width",
+					    "max_link_width",
+					    "gpu_instance_id",
+					    "compute_instance_id" };
 	static const char *const suffixes[] = { "_mib", "_mw", "_c", "_pct" };
 	size_t n = strlen(key);
 

@@ -14,7 +14,8 @@
  * "Kernel driver in use:" only for a bound device (show_kernel() in ls-kernel.c), so a GPU's
  * -k block without it records driver as absent, where the block is surely whole: it has the
  * "Kernel modules:" line lspci prints after the driver's, or its "Subsystem:" line is followed
- * by the next device's line (not cut by `grep -A1`, prose or the end of the text).
+ * by the next device's line (not cut by `grep -A1`, prose or the end of the text). With -vv,
+ * the link's speed and width from LnkCap and LnkSta (put_link()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -133,6 +134,42 @@ static void put_id(struct pasted_out *o, unsigned no, unsigned id, const char *k
 	pasted_put(o, no, v, "hardware.gpus.%zu.%s", gpu, key);
 }
 
+/* lspci -vv's link lines of the GPU's PCI Express capability (pciutils ls-caps.c
+ * cap_express_link(): "LnkCap:\tPort #0, Speed 16GT/s, Width x16, ASPM …", "LnkSta:\tSpeed
+ * 2.5GT/s (downgraded), Width x8 (downgraded)", the marks since pciutils 3.6): the speed as
+ * lspci writes it ("2.5GT/s"; the rules read it as sysfs's "2.5 GT/s PCIe") and the width, as
+ * max_link_* (LnkCap) or current_link_* (LnkSta). "Speed unknown" or a width it does not
+ * print as a number is not read. */
+static void put_link(struct pasted_out *o, unsigned no, const char *v, const char *which,
+		     size_t gpu)
+{
+	const char *sp = strstr(v, "Speed "), *w = strstr(v, "Width x");
+	char speed[16];
+	size_t n = 0;
+	unsigned width;
+
+	if (sp) {
+		sp += 6;
+		while (n < 5 && (isdigit((unsigned char)sp[n]) || (n && sp[n] == '.')))
+			n++;
+		if (n && isdigit((unsigned char)sp[n - 1]) && strncmp(sp + n, "GT/s", 4) == 0) {
+			snprintf(speed, sizeof(speed), "%.*sGT/s", (int)n, sp);
+			pasted_put(o, no, speed, "hardware.gpus.%zu.%s_link_speed", gpu, which);
+		}
+	}
+	if (w && isdigit((unsigned char)w[7]) && sscanf(w + 7, "%2u", &width) == 1 && width) {
+		snprintf(speed, sizeof(speed), "%u", width);
+		pasted_put(o, no, speed, "hardware.gpus.%zu.%s_link_width", gpu, which);
+	}
+}
+
+/* "[ ... ]", "...": where the one who pasted the block cut lines out of it; the device's lines
+ * go on after it (no count of the bus from a listing cut so). */
+static bool elision(const char *s)
+{
+	return *s && strspn(s, "[]. ") == strlen(s) && strstr(s, "...");
+}
+
 /* What the current GPU's indented lines showed of its kernel driver. */
 struct k_block {
 	bool subsystem, modules, driver;
@@ -232,8 +269,13 @@ int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 				put_id(&o, it.no, sv, "subsystem_vendor_id", cur);
 				put_id(&o, it.no, sd, "subsystem_device_id", cur);
 			}
+		} else if (cur != SIZE_MAX &&
+			   ((v = pasted_after(s, "LnkCap:")) || (v = pasted_after(s, "LnkSta:")))) {
+			put_link(&o, it.no, v, s[3] == 'C' ? "max" : "current", cur);
 		} else if (cur != SIZE_MAX && pasted_after(s, "Kernel modules:")) {
 			k.modules = true;
+		} else if (elision(s)) {
+			listing = whole = false; /* lines cut: the count is not the bus's */
 		} else if (line[0] != ' ' && line[0] != '\t' && !pasted_after(s, "Kernel ") &&
 			   !strchr(s, ':')) {
 			k_block_end(&o, &k, cur, false);

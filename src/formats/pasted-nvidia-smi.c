@@ -272,6 +272,38 @@ struct list {
 	unsigned idx, mig;
 };
 
+/* "  MIG 3g.40gb Device 0: (UUID: MIG-…)" under its GPU (s the line, u its "(UUID: ", end
+ * the ')'). nvidia-smi -L lists MIG devices only under a GPU in MIG mode (NVIDIA MIG User
+ * Guide, "nvidia-smi -L"), so its first one says mig_mode is on; the profile is the name
+ * ("3g.40gb"). Drivers before R470 wrote the UUID "MIG-GPU-<uuid>/GI/CI", whose two numbers
+ * are the GPU and compute instance ids; later ones a bare "MIG-<uuid>" that holds neither. */
+static void list_mig(struct pasted_out *o, struct list *L, unsigned no, char *s, char *u, char *end)
+{
+	const char *uuid = u + 7;
+	char profile[32], *sl;
+	unsigned gi, ci;
+	int n = 0;
+
+	*end = '\0';
+	if (L->mig == 0)
+		pasted_put(o, no, "true", DEV, L->idx, "mig_mode");
+	if (sscanf(s + 4, "%31s Device", profile) == 1 && strcmp(profile, "Device") != 0)
+		pasted_put(o, no, profile, "driver.nvml.devices.%u.mig_devices.%u.name", L->idx,
+			   L->mig);
+	if (strncmp(uuid, "MIG-GPU-", 8) == 0 && (sl = strchr(uuid, '/')) &&
+	    sscanf(sl, "/%u/%u%n", &gi, &ci, &n) == 2 && sl[n] == '\0' && gi < 1000 && ci < 1000) {
+		char id[8];
+
+		snprintf(id, sizeof(id), "%u", gi);
+		pasted_put(o, no, id, "driver.nvml.devices.%u.mig_devices.%u.gpu_instance_id",
+			   L->idx, L->mig);
+		snprintf(id, sizeof(id), "%u", ci);
+		pasted_put(o, no, id, "driver.nvml.devices.%u.mig_devices.%u.compute_instance_id",
+			   L->idx, L->mig);
+	}
+	pasted_put(o, no, uuid, "driver.nvml.devices.%u.mig_devices.%u.uuid", L->idx, L->mig++);
+}
+
 static bool list_line(struct pasted_out *o, struct list *L, unsigned no, char *line)
 {
 	char *s = pasted_strip(line), *u, *end;
@@ -295,9 +327,7 @@ static bool list_line(struct pasted_out *o, struct list *L, unsigned no, char *l
 	}
 	if (L->have_gpu && strncmp(s, "MIG ", 4) == 0 && (u = strstr(s, "(UUID: ")) &&
 	    (end = strchr(u, ')'))) {
-		*end = '\0';
-		pasted_put(o, no, u + 7, "driver.nvml.devices.%u.mig_devices.%u.uuid", L->idx,
-			   L->mig++);
+		list_mig(o, L, no, s, u, end);
 		return true;
 	}
 	L->have_gpu = false;

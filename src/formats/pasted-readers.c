@@ -160,5 +160,9 @@ const struct pasted_reader pasted_readers[] = {
 	  SIGNS("(device: ", "Found device ", " computeCapability: ", "major: ",
 		"TensorFlow was not built with CUDA kernel binaries", "ptxas does not support CC "),
 	  PASTED_REACH_LINES },
+	/* the kernel's report of a task stuck in D state and its call trace, to the next empty
+	 * line (pasted-hung-task.c ends a report there) */
+	{ "hung-task", pasted_read_hung_task, SIGNS("blocked for more than", " state:D"),
+	  PASTED_REACH_BLOCK },
 	{ NULL },
 };

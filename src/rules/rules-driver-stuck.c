@@ -24,13 +24,24 @@ RULE_CHECK(check_nvml_stuck_in_kernel)
 	if (!wchan)
 		return;
 	known = !streq(wchan, "unknown");
-	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-			 "an NVML call did not return: gpuenv's NVML child is in uninterruptible "
-			 "sleep (D state) inside the kernel%s%s, a driver call that no signal "
-			 "ends; nvidia-smi, DCGM and every CUDA program that opens the GPU hang "
-			 "the same way until the node is rebooted",
-			 known ? " at " : " (the kernel hides where: kptr_restrict)",
-			 known ? wchan : "");
+	/* Read from a pasted kernel report (pasted-hung-task.c): some task of the user's, not
+	 * gpuenv's child, and the frame of the driver's module it waits in. */
+	if (startswith(snap_source(stuck) ?: "", "pasted:"))
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "the kernel reports a task in uninterruptible sleep (D state) "
+				 "inside the NVIDIA driver, at %s: a driver call that no signal "
+				 "ends; nvidia-smi, DCGM and every CUDA program that opens the GPU "
+				 "hang the same way until the node is rebooted",
+				 wchan);
+	else
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"an NVML call did not return: gpuenv's NVML child is in "
+			"uninterruptible sleep (D state) inside the kernel%s%s, a driver "
+			"call that no signal ends; nvidia-smi, DCGM and every CUDA program "
+			"that opens the GPU hang the same way until the node is rebooted",
+			known ? " at " : " (the kernel hides where: kptr_restrict)",
+			known ? wchan : "");
 	finding_fact(f, "driver.nvml.session_stuck", stuck);
 	finding_fact(f, "driver.nvml.session", snap_get(root, "driver.nvml.session"));
 	/* The Xids that came before say what wedged the driver (79, 119, 154 …). */

@@ -580,18 +580,26 @@ RULE_CHECK(check_mig_layout)
 		if (!snap_present(health_value(c, d, label, "mig_mode")))
 			continue;
 		snap_bool(snap_child(d, "mig_mode"), &on);
-		snap_bool(snap_child(d, "mig_mode_pending"), &pending);
+		/* The pending mode not read (a pasted nvidia-smi -L): no change is claimed. */
+		if (!snap_bool(snap_child(d, "mig_mode_pending"), &pending))
+			pending = on;
 		if (!on && !pending)
 			continue;
 		for (size_t m = 0; m < snap_count(migs); m++) {
 			const struct snap_node *g = snap_at(migs, m);
 			int64_t gi = -1, ci = -1;
 
-			snap_int(snap_child(g, "gpu_instance_id"), &gi);
-			snap_int(snap_child(g, "compute_instance_id"), &ci);
-			strbuf_printf(&layout, "%s%s (GI %" PRId64 ", CI %" PRId64 ") %s",
-				      m ? "; " : "", snap_get_str(g, "name") ?: "profile unknown",
-				      gi, ci, snap_get_str(g, "uuid") ?: "uuid unknown");
+			/* the instance ids not read (a pasted -L of driver R470 on): not named */
+			if (snap_int(snap_child(g, "gpu_instance_id"), &gi) &&
+			    snap_int(snap_child(g, "compute_instance_id"), &ci))
+				strbuf_printf(&layout, "%s%s (GI %" PRId64 ", CI %" PRId64 ") %s",
+					      m ? "; " : "",
+					      snap_get_str(g, "name") ?: "profile unknown", gi, ci,
+					      snap_get_str(g, "uuid") ?: "uuid unknown");
+			else
+				strbuf_printf(&layout, "%s%s %s", m ? "; " : "",
+					      snap_get_str(g, "name") ?: "profile unknown",
+					      snap_get_str(g, "uuid") ?: "uuid unknown");
 		}
 		if (on != pending)
 			f = rule_finding(c, GPUENV_SEVERITY_WARNING, label,

@@ -74,14 +74,16 @@ RULE_CHECK(check_no_gpu)
 	finding_rule_verify(f);
 }
 
-/* "16.0 GT/s PCIe" → 16000 (MT/s); false for "Unknown" or garbage. Not strtod(): a program
- * using the library may have set a comma locale (parse_decimal_prefix()). */
+/* "16.0 GT/s PCIe" (sysfs) or "16GT/s" (lspci's LnkSta, a pasted one) → 16000 (MT/s); false
+ * for "Unknown" or garbage. Not strtod(): a program using the library may have set a comma
+ * locale (parse_decimal_prefix()). */
 static bool link_speed(const char *s, uint64_t *ret)
 {
 	const char *end;
 	uint64_t v;
 
-	if (!s || parse_decimal_prefix(s, 3, &v, &end) < 0 || v == 0 || !startswith(end, " GT/s"))
+	if (!s || parse_decimal_prefix(s, 3, &v, &end) < 0 || v == 0 ||
+	    !(startswith(end, " GT/s") || startswith(end, "GT/s")))
 		return false;
 	*ret = v;
 	return true;
@@ -143,9 +145,30 @@ RULE_CHECK(check_pcie_link_down)
 	}
 }
 
+/* The bus's count read, or else a GPU whose fact key was read (a pasted lspci block, judged by
+ * it without the count); otherwise an unread bus is a skip, never a pass. False: skip. */
+static bool bus_or_gpu_fact_read(struct rule_ctx *c, const struct snap_node *root, const char *key)
+{
+	const struct snap_node *gpus = GPUS(root);
+	const struct snap_node *count = snap_get(root, "hardware.pci_devices");
+	bool known = false;
+
+	for (size_t i = 0; i < snap_count(gpus) && !snap_present(count); i++)
+		known |= snap_child(snap_at(gpus, i), key) != NULL;
+	if (!known && !rule_need(c, NULL, "hardware.pci_devices", count))
+		return false;
+	if (snap_present(count))
+		rule_need_gpu_ids(c, root);
+	return true;
+}
+
 RULE_CHECK(check_pcie_link_degraded)
 {
 	const struct snap_node *gpus = GPUS(root);
+
+	/* a pasted `lspci -vv -s BUS` block */
+	if (!bus_or_gpu_fact_read(c, root, "current_link_width"))
+		return;
 
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);
@@ -255,17 +278,10 @@ RULE_CHECK(check_bar1_small)
 RULE_CHECK(check_gpu_without_driver)
 {
 	const struct snap_node *gpus = GPUS(root);
-	const struct snap_node *count = snap_get(root, "hardware.pci_devices");
-	bool bound_known = false;
 
-	/* A GPU whose driver binding was read is judged by it without the bus's count (a pasted
-	 * `lspci -nnk | grep -A3 VGA` block); otherwise an unread bus is a skip, never a pass. */
-	for (size_t i = 0; i < snap_count(gpus) && !snap_present(count); i++)
-		bound_known |= snap_child(snap_at(gpus, i), "driver") != NULL;
-	if (!bound_known && !rule_need(c, NULL, "hardware.pci_devices", count))
+	/* a pasted `lspci -nnk | grep -A3 VGA` block */
+	if (!bus_or_gpu_fact_read(c, root, "driver"))
 		return;
-	if (snap_present(count))
-		rule_need_gpu_ids(c, root);
 
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);

@@ -286,11 +286,55 @@ static void test_rocm_smi(void **state)
 	pasted_expect_none(&f, "driver.amdgpu.kfd_nodes.2.gfx");
 }
 
+/* lspci -vv's link lines (pciutils ls-caps.c cap_express_link()), in the form of
+ * geerlingguy/raspberry-pi-pcie-devices#480 (a Quadro RTX 8000 in a Raspberry Pi's x1 slot):
+ * the GPU's LnkCap as max_link_*, LnkSta as current_link_*, the speed as lspci writes it; not
+ * the bridge's above it, nor LnkCap2/LnkSta2, nor an untrained link's "Speed unknown, Width x0" */
+static void test_lspci_link(void **state)
+{
+	(void)state;
+	pasted_run_text(
+		pasted_read_lspci,
+		"00:00.0 PCI bridge: Broadcom Inc. and subsidiaries Device 2711 (rev 20)\n"
+		"\t\tLnkCap:\tPort #0, Speed 5GT/s, Width x1, ASPM L0s L1, Exit Latency L0s "
+		"<2us\n"
+		"\t\tLnkSta:\tSpeed 5GT/s (ok), Width x1 (ok)\n"
+		"01:00.0 VGA compatible controller: NVIDIA Corporation TU102GL [Quadro RTX "
+		"6000/8000] (rev a1) (prog-if 00 [VGA controller])\n"
+		"\tCapabilities: [78] Express (v2) Legacy Endpoint, MSI 00\n"
+		"\t\tLnkCap:\tPort #0, Speed 8GT/s, Width x16, ASPM L0s L1, Exit Latency L0s "
+		"<512ns, L1 <4us\n"
+		"\t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x1 (downgraded)\n"
+		"\t\tLnkCap2: Supported Link Speeds: 2.5-8GT/s, Crosslink- Retimer- 2Retimers- "
+		"DRS-\n"
+		"\t\tLnkSta2: Current De-emphasis Level: -3.5dB, EqualizationComplete-\n"
+		"02:00.0 3D controller: NVIDIA Corporation GA100 [A100 PCIe 40GB] (rev a1)\n"
+		"\t\tLnkCap:\tPort #0, Speed 16GT/s, Width x16, ASPM not supported\n"
+		"\t\tLnkSta:\tSpeed unknown (downgraded), Width x0 (downgraded)\n",
+		&f);
+	pasted_expect(&f, "hardware.gpus.0.max_link_speed", "8GT/s", 6);
+	pasted_expect(&f, "hardware.gpus.0.max_link_width", "16", 6);
+	pasted_expect(&f, "hardware.gpus.0.current_link_speed", "5GT/s", 7);
+	pasted_expect(&f, "hardware.gpus.0.current_link_width", "1", 7);
+	pasted_expect(&f, "hardware.gpus.1.max_link_speed", "16GT/s", 11);
+	pasted_expect_none(&f, "hardware.gpus.1.current_link_speed");
+	pasted_expect_none(&f, "hardware.gpus.1.current_link_width");
+	/* http://billauer.co.il/blog/2018/08/nvidia-low-pci-express-speed/: pciutils before 3.6
+	 * (no "(downgraded)" marks), an idle GT 730 at 2.5 GT/s, lines cut by "[ ... ]" */
+	pasted_run_sample(pasted_read_lspci, "pasted-lspci", "vv-gt730-idle-billauer.txt", &f);
+	pasted_expect(&f, "hardware.gpus.0.max_link_speed", "5GT/s", 11);
+	pasted_expect(&f, "hardware.gpus.0.max_link_width", "8", 11);
+	pasted_expect(&f, "hardware.gpus.0.current_link_speed", "2.5GT/s", 15);
+	pasted_expect(&f, "hardware.gpus.0.current_link_width", "8", 15);
+	pasted_expect(&f, "hardware.gpus.0.driver", "nvidia", 17);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_modinfo, teardown),
 		cmocka_unit_test_teardown(test_lspci, teardown),
+		cmocka_unit_test_teardown(test_lspci_link, teardown),
 		cmocka_unit_test_teardown(test_lspci_no_driver, teardown),
 		cmocka_unit_test_teardown(test_rocminfo, teardown),
 		cmocka_unit_test_teardown(test_rocm_smi, teardown),

@@ -183,6 +183,25 @@ static void test_list_mig(void **state)
 	pasted_expect(&f, "driver.nvml.devices.3.uuid", "GPU-69ec2344-ebac-b028-f88f-452abb3d7f11",
 		      9);
 	pasted_expect_none(&f, "driver.nvml.devices.1.mig_devices.0.uuid");
+	/* MIG devices listed: MIG mode on, each device's profile; no instance ids in a bare
+	 * "MIG-<uuid>"; nothing said of GPU 1's mode (on with no instance is listed alike) */
+	pasted_expect(&f, "driver.nvml.devices.0.mig_mode", "true", 3);
+	pasted_expect(&f, "driver.nvml.devices.0.mig_devices.3.name", "1g.20gb", 6);
+	pasted_expect_none(&f, "driver.nvml.devices.0.mig_devices.0.gpu_instance_id");
+	pasted_expect_none(&f, "driver.nvml.devices.1.mig_mode");
+	/* before R470 the UUID held the GPU and compute instance ids (NVIDIA MIG User Guide) */
+	pasted_run_text(
+		pasted_read_nvidia_smi,
+		"GPU 0: A100-SXM4-40GB (UUID: GPU-5c89852c-d268-c3f3-1b07-005d5ae1dc3f)\n"
+		"  MIG 3g.20gb Device 0: (UUID: "
+		"MIG-GPU-5c89852c-d268-c3f3-1b07-005d5ae1dc3f/1/0)\n"
+		"  MIG 3g.20gb Device 1: (UUID: MIG-GPU-5c89852c-d268-c3f3-1b07-005d5ae1dc3f/x)\n",
+		&f);
+	pasted_expect(&f, "driver.nvml.devices.0.mig_mode", "true", 2);
+	pasted_expect(&f, "driver.nvml.devices.0.mig_devices.0.gpu_instance_id", "1", 2);
+	pasted_expect(&f, "driver.nvml.devices.0.mig_devices.0.compute_instance_id", "0", 2);
+	pasted_expect(&f, "driver.nvml.devices.0.mig_devices.1.name", "3g.20gb", 3);
+	pasted_expect_none(&f, "driver.nvml.devices.0.mig_devices.1.gpu_instance_id");
 }
 
 /* https://github.com/akash-network/provider-configs/pull/12 (-L, then the table) */

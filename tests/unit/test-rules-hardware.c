@@ -350,9 +350,32 @@ static void test_health_pasted(void **state)
 	snap_set_bool(d, "remapped_rows_pending", true, "pasted:4");
 	YES(s, "hardware.row-remap-pending", GPUENV_SEVERITY_WARNING, "next GPU reset");
 	NO(s, "hardware.row-remap-failed");
+	/* nvidia-smi -L's MIG lines: the mode on, the pending mode not read (no change claimed),
+	 * the instance ids not read (none named) */
+	snap_set_bool(d, "mig_mode", true, "pasted:2");
+	{
+		struct snap_node *m = snap_append_object(snap_array(d, "mig_devices"));
+
+		snap_set_str(m, "name", "3g.20gb", "pasted:2");
+		snap_set_str(m, "uuid", "MIG-ce861fb0-a248-58ce-a9a8-f9adbc22a66a", "pasted:2");
+	}
+	YES(s, "hardware.mig-layout", GPUENV_SEVERITY_INFO,
+	    "1 MIG device(s): 3g.20gb MIG-ce861fb0");
 	snap_set_state(d, "index", FACT_ERROR, "nvml:nvmlDeviceGetHandleByIndex_v2",
 		       "NVML_ERROR_UNKNOWN (999): Unknown Error");
 	NO(s, "hardware.row-remap-pending");
+	snapshot_unref(s);
+	/* A pasted `lspci -vv` block: the GPU's link read, the bus's count not, speeds as lspci
+	 * writes them; no link read and no count: a skip, never a pass */
+	s = base();
+	snap_set_state(node(s, "hardware"), "pci_devices", FACT_UNPROBED, NULL, NULL);
+	SKIPPED(s, "hardware.pcie-link-degraded");
+	d = gpu(s, NULL, NULL);
+	snap_set_str(d, "max_link_speed", "8GT/s", "pasted:2");
+	snap_set_str(d, "current_link_speed", "5GT/s", "pasted:3");
+	snap_set_int(d, "current_link_width", 1, "pasted:3");
+	YES(s, "hardware.pcie-link-degraded", GPUENV_SEVERITY_WARNING,
+	    "at 5GT/s x1, capable of 8GT/s x16");
 	snapshot_unref(s);
 }
 
