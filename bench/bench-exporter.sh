@@ -122,16 +122,20 @@ loris=$!
 sleep 2
 set -- $(load 5s 64 /metrics "Accept-Encoding: gzip"); rpsl=$1 p99l=$2 done=$((done + $4))
 wait $loris || true
-# the memory after 10,000 scrapes more (a keep-alive client, an exact count), the point the
-# memory after SCRAPES more is held against (flat)
-python3 - "$port" <<'PY'
+# Flat: the memory right after 10,000 scrapes of one keep-alive client (an exact count, and
+# no other connection open), now and again after SCRAPES more, so that only the scrapes in
+# between differ (under wrk the serving process also holds 8 KiB per open connection).
+scrape10k() {
+	python3 - "$port" <<'PY'
 import http.client, sys
 c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=30)
 for _ in range(10000):
     c.request("GET", "/metrics", headers={"Accept-Encoding": "gzip"})
     c.getresponse().read()
 PY
-done=$((done + 10000))
+	done=$((done + 10000))
+}
+scrape10k
 rss10k=$(rss)
 # SCRAPES more in quarters at the measured rate, the memory after each
 secs=$(python3 -c "print(max(2, int($scrapes / 4 / max(float('$rpsz'), 1.0)) + 1))")
@@ -141,6 +145,8 @@ for _ in 1 2 3 4; do
 	done=$((done + $4)) more=$((${more:-0} + $4))
 	rsses="$rsses $(rss)"
 done
+scrape10k
+rss1m=$(rss)
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "exposition: $size bytes (8 GPUs)"
 echo "baseline /healthz:            $base req/s, p99 $basep99 ms"
@@ -150,8 +156,8 @@ echo "/metrics gzip, $conns connections, median of $runs runs of 5 s: $rpsz req/
 echo "server CPU (user + system) per gzip'ed /metrics scrape: $cpuz us; server threads preempted (involuntary context switches) per 1000 scrapes: $cswz"
 echo "/metrics gzip, 1000 connections:   $rps1k req/s, p99 $p991k ms"
 echo "/metrics gzip beside 1000 slow-loris connections: $rpsl req/s, p99 $p99l ms"
-echo "RSS (KiB, serving+collecting=sum): $rss0 at start, then after each quarter:$rsses ($done scrapes in all; target < 8192, flat)"
-echo "RSS flat: $rss10k after 10,000 more scrapes, ${rsses##* } after $more more ($(python3 -c "print(round(${rsses##*=} / ${rss10k#*=}, 3))")x)"
+echo "RSS (KiB, serving+collecting=sum): $rss0 at start, then right after each quarter ($conns connections open):$rsses ($done scrapes in all; target < 8192, flat)"
+echo "RSS flat (one client's 10,000 scrapes, then $more more under wrk, then its 10,000 again): $rss10k, then $rss1m ($(python3 -c "print(round(${rss1m#*=} / ${rss10k#*=}, 3))")x)"
 # what each mapping costs: resident KiB by file (anonymous ones together), largest first
 by_mapping() {
 	awk '/^[0-9a-f]+-[0-9a-f]+ / {n = $6; if (n == "") n = "[anon]"; sub(/.*\//, "", n)}
@@ -160,9 +166,39 @@ by_mapping() {
 }
 echo "RSS by mapping (KiB), serving: $(by_mapping "$spid")"
 echo "RSS by mapping (KiB), collecting: $(by_mapping "$pid")"
+# The floor (bench/mhd-floor.c): the least a serving process on Debian's libmicrohttpd can
+# keep resident, serving a body of the gzip'ed exposition's size, after 10,000 requests.
+sizez=$(curl -s -H "Accept-Encoding: gzip" "$url/metrics" | wc -c)
+floor_dir=$(mktemp -d)
+if cc -std=c11 -D_GNU_SOURCE -O2 "$(dirname "$0")/mhd-floor.c" -o "$floor_dir/mhd-floor" \
+	$(pkg-config --cflags --libs libmicrohttpd) 2>"$floor_dir/cc.log"; then
+	fport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	$pin_server "$floor_dir/mhd-floor" "$fport" "$sizez" &
+	fpid=$!
+	python3 - "$fport" <<'PY'
+import http.client, sys, time
+for _ in range(100):
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=30)
+        c.request("GET", "/metrics")
+        c.getresponse().read()
+        break
+    except OSError:
+        time.sleep(0.1)
+for _ in range(10000):
+    c.request("GET", "/metrics", headers={"Accept-Encoding": "gzip"})
+    c.getresponse().read()
+PY
+	floor=$(rss1 "$fpid")
+	echo "floor (bench/mhd-floor.c: libmicrohttpd alone, same flags, a $sizez-byte body, 10,000 requests): RSS $floor KiB, PSS $(awk '/^Pss:/ {print $2}' "/proc/$fpid/smaps_rollup") KiB; serving process $(rss1 "$spid") KiB ($(python3 -c "print(round($(rss1 "$spid") / $floor, 2))")x the floor); floor + collecting process: $((floor + $(rss1 "$pid"))) KiB"
+	echo "RSS by mapping (KiB), floor: $(by_mapping "$fpid")"
+	kill "$fpid"
+else
+	echo "floor: not measured: bench/mhd-floor.c does not build (libmicrohttpd-dev, pkg-config): $(head -c 300 "$floor_dir/cc.log")"
+fi
+rm -rf "$floor_dir"
 echo "RSS split at the end (KiB): serving $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$spid/status")collecting $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code of gpuenv, libmicrohttpd and its GnuTLS chain, shared by the two)"
 echo "PSS (KiB, each shared page split between its users): serving $(awk '/^Pss:/ {print $2}' "/proc/$spid/smaps_rollup"), collecting $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")"
-sizez=$(curl -s -H "Accept-Encoding: gzip" "$url/metrics" | wc -c)
 echo "gzip'ed exposition: $sizez bytes"
 kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
 # Instructions per request (callgrind): the same server under valgrind, once per kind of
