@@ -204,7 +204,8 @@ kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
 # Instructions per request (callgrind): the same server under valgrind, once per kind of
 # request with N keep-alive requests, and once with none; the serving process's threads but
 # its first (which reads the publications) are counted when it exits (valgrind's gdbserver,
-# which callgrind_control needs for a dump in between, is not in a forked child).
+# which callgrind_control needs for a dump in between, is not in a forked child; the serving
+# program is exec'd: --trace-children).
 if [ "${CALLGRIND:-1}" = 0 ]; then
 	echo "callgrind: not measured (CALLGRIND=0)"
 elif command -v valgrind >/dev/null; then
@@ -219,6 +220,7 @@ def serving_ir(path, hdrs, n):
     for f in glob.glob(cg + "/*"):
         os.unlink(f)
     p = subprocess.Popen(["valgrind", "--tool=callgrind", "--separate-threads=yes",
+                          "--trace-children=yes",
                           f"--callgrind-out-file={cg}/cg.%p.out", gpuenv, "exporter",
                           "--from", snap, "--listen", f"127.0.0.1:{port}", "--interval", "1h"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
