@@ -6,7 +6,7 @@
 # server answering a fixed 3-byte body, so the ratio is what the exposition costs), p99 at
 # 64 and at 1,000 concurrent connections, /metrics p99 while 1,000 slow-loris connections
 # sit on the server, and the resident memory of the serving process (the HTTP server,
-# tools/exporter-server.c) and of the collecting process at the start and after each quarter
+# gpuenv-http, tools/exporter-http-main.c) and of the collecting process at the start and after each quarter
 # of SCRAPES scrapes.
 # Why /healthz and not a static file from another server (python3 -m http.server, nginx):
 # the same libmicrohttpd, threads, connection handling and limits on the same port, so the
@@ -197,7 +197,7 @@ else
 	echo "floor: not measured: bench/mhd-floor.c does not build (libmicrohttpd-dev, pkg-config): $(head -c 300 "$floor_dir/cc.log")"
 fi
 rm -rf "$floor_dir"
-echo "RSS split at the end (KiB): serving $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$spid/status")collecting $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code of gpuenv, libmicrohttpd and its GnuTLS chain, shared by the two)"
+echo "RSS split at the end (KiB): serving $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$spid/status")collecting $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code: libc in both, libmicrohttpd and its GnuTLS chain in the serving process, gpuenv in the collecting one)"
 echo "PSS (KiB, each shared page split between its users): serving $(awk '/^Pss:/ {print $2}' "/proc/$spid/smaps_rollup"), collecting $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")"
 echo "gzip'ed exposition: $sizez bytes"
 kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
