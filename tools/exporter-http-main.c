@@ -103,6 +103,9 @@ int main(int argc, char *argv[])
 	parent = strtol(argv[2], &end, 10);
 	if (*end || parent <= 1 || getppid() != (pid_t)parent)
 		return 1; /* not started by exporter-server.c, or its parent already died */
+	/* Its name in ps and top, whatever ran it (valgrind's launcher, for one): tests and the
+	 * bench find it by it. */
+	(void)prctl(PR_SET_NAME, "gpuenv-http", 0, 0, 0);
 	/* Every thread's allocations in one arena (cmd-exporter.c says why). */
 	mallopt(M_ARENA_MAX, 1);
 	r[0] = exporter_security_recv(FD_PUBLICATIONS, &sec);
