@@ -3,9 +3,9 @@
  * `gpuenv exporter`: serves the GPU metrics (dcgm-exporter's names) and the diagnosis to
  * Prometheus (docs/exporter.md). The collecting process (one thread) takes a GPU sample every
  * --interval and a full diagnosis every --diagnose-every and on SIGHUP, and publishes the
- * exposition to the serving process (exporter-server.c: the HTTP server, exporter-http.c,
- * forked before any thread starts, so that this process, which forks the NVML children, has
- * none). The samples run NVML in one sandboxed child kept alive between them
+ * exposition to the serving process (exporter-server.c: the HTTP server, exporter-http.c, in
+ * gpuenv-http, forked and exec'd before any thread starts, so that this process, which forks
+ * the NVML children, has none). The samples run NVML in one sandboxed child kept alive between them
  * (src/vendor/session-keep.c; --nvml-child per-sample: a fresh one each time), each sample
  * under the --vendor-timeout deadline, so a hung GPU costs a killed child, a restart and a
  * stale flag, never the endpoint. `--once` prints one exposition (with --output FILE written
@@ -337,14 +337,11 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	signal(SIGPIPE, SIG_IGN);
 	sigdelset(&set, SIGCHLD);
 	raise_fd_limit();
-	/* One malloc arena for every thread of the serving process, which inherits the setting:
-	 * the HTTP threads allocate only when a connection
-	 * opens (its 8 KiB pool), and an arena each grew by what 1,000 connections left
-	 * scattered in it and kept it resident (bench/bench-exporter.sh: 0.3 MB more at start
-	 * and a resident size that crept with each wave of connections; one arena stays flat). */
+	/* One malloc arena here and in the children forked from here, as in the serving
+	 * process (exporter-http-main.c says why). */
 	mallopt(M_ARENA_MAX, 1);
 	/* Before any thread: this process forks every child of the collection, the serving
-	 * process none (exporter-server.c). The libraries load there. */
+	 * process none (exporter-server.c: gpuenv-http, exec'd). The libraries load there. */
 	r = exporter_server_start(listen, sec, &loaded, &srv);
 	if (loaded < 0)
 		return EXIT_UNAVAILABLE; /* the serving process said why */
