@@ -59,7 +59,7 @@ snap="$(dirname "$0")/../tests/fixtures/nvml-h100-healthy/expected/report.json"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 $pin_server "$gpuenv" exporter --from "$snap" --listen "127.0.0.1:$port" --interval 1h 2>/dev/null &
 pid=$!
-trap 'kill $pid 2>/dev/null' EXIT
+trap 'kill $pid 2>/dev/null || true' EXIT
 url="http://127.0.0.1:$port"
 for _ in $(seq 100); do
 	curl -sf "$url/readyz" >/dev/null 2>&1 && break
