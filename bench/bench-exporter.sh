@@ -6,7 +6,7 @@
 # server answering a fixed 3-byte body, so the ratio is what the exposition costs), p99 at
 # 64 and at 1,000 concurrent connections, /metrics p99 while 1,000 slow-loris connections
 # sit on the server, and the resident memory of the serving process (the HTTP server,
-# tools/exporter-server.c) and of the collecting process at the start and after each quarter
+# gpuenv-http, tools/exporter-http-main.c) and of the collecting process at the start and after each quarter
 # of SCRAPES scrapes.
 # Why /healthz and not a static file from another server (python3 -m http.server, nginx):
 # the same libmicrohttpd, threads, connection handling and limits on the same port, so the
@@ -31,21 +31,35 @@
 # lucky or unlucky run says little. The server's involuntary context switches per 1,000
 # scrapes over those runs show that preemption. wrk runs with WRK_THREADS threads (default
 # 1): the server serves from one epoll thread (exporter-http.c), so wrk's one thread and the
-# server's each have a core of the two; the command line is printed.
-# Usage: [RUNS=5] [WRK_THREADS=1] bench/bench-exporter.sh [BUILD_DIR] [SCRAPES (default 1000000)]
+# server's each have a core of the two; the command line is printed. CONNECTIONS (default
+# 64) is wrk's connection count for those runs: by Little's law a request waits behind the
+# others in flight, connections / rate on average (64 / 50,000/s = 1.3 ms), so the count
+# sets how near the mean comes to the 2 ms p99. PIN=SERVER_CPUS:WRK_CPUS (taskset(1) lists,
+# e.g. PIN=1:0) keeps the exporter and wrk on cores of their own, so that neither waits a
+# time slice behind the other. Each run prints its rate, p99 and the summed RSS measured
+# right after it, as ratios to the targets, and whether that one run met all three.
+# CALLGRIND=0 leaves out the instruction counts (minutes under valgrind).
+# Usage: [RUNS=5] [WRK_THREADS=1] [CONNECTIONS=64] [PIN=S:W] bench/bench-exporter.sh
+#        [BUILD_DIR] [SCRAPES (default 1000000)]
 set -eu
 build=${1:-build}
 scrapes=${2:-1000000}
 runs=${RUNS:-5}
 wrk_threads=${WRK_THREADS:-1}
+conns=${CONNECTIONS:-64}
+pin_server="" pin_wrk=""
+if [ -n "${PIN:-}" ]; then
+	command -v taskset >/dev/null || { echo "PIN needs taskset (Debian: util-linux)" >&2; exit 1; }
+	pin_server="taskset -c ${PIN%%:*}" pin_wrk="taskset -c ${PIN#*:}"
+fi
 gpuenv="$build/tools/gpuenv"
 [ -x "$gpuenv" ] || { echo "build first: make build" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "wrk is not installed (Debian: wrk; scripts/install-deps.sh --bench)" >&2; exit 1; }
 snap="$(dirname "$0")/../tests/fixtures/nvml-h100-healthy/expected/report.json"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$gpuenv" exporter --from "$snap" --listen "127.0.0.1:$port" --interval 1h 2>/dev/null &
+$pin_server "$gpuenv" exporter --from "$snap" --listen "127.0.0.1:$port" --interval 1h 2>/dev/null &
 pid=$!
-trap 'kill $pid 2>/dev/null' EXIT
+trap 'kill $pid 2>/dev/null || true' EXIT
 url="http://127.0.0.1:$port"
 for _ in $(seq 100); do
 	curl -sf "$url/readyz" >/dev/null 2>&1 && break
@@ -60,7 +74,7 @@ rss() { a=$(rss1 "$spid") b=$(rss1 "$pid"); echo "$a+$b=$((a + b))"; }
 cpu() { awk '{print $14 + $15}' "/proc/$spid/stat"; }
 # wrk DURATION CONNECTIONS PATH [HEADER] → "REQ_PER_S P99_MS ERRORS REQUESTS"
 load() {
-	wrk -t"$wrk_threads" -c"$2" -d"$1" --latency ${4:+-H "$4"} "$url$3" 2>&1 | awk '
+	$pin_wrk wrk -t"$wrk_threads" -c"$2" -d"$1" --latency ${4:+-H "$4"} "$url$3" 2>&1 | awk '
 		/Requests\/sec/ {rps = $2}
 		/requests in/ {reqs = $1}
 		/ 99%/ {v = $2; if (v ~ /us$/) {sub(/us/, "", v); v /= 1000} else if (v ~ /ms$/) {sub(/ms/, "", v)} else if (v ~ /s$/) {sub(/s/, "", v); v *= 1000}; p99 = v}
@@ -77,12 +91,17 @@ preempted() { cat /proc/$spid/task/*/status | awk '/^nonvoluntary_ctxt_switches/
 cpu0=$(cpu)
 csw0=$(preempted)
 rates="" p99s="" perrun="" errz=none nz=0
+met_runs=0
 for i in $(seq "$runs"); do
-	set -- $(load 5s 64 /metrics "Accept-Encoding: gzip")
+	set -- $(load 5s "$conns" /metrics "Accept-Encoding: gzip")
 	rates="$rates $1" p99s="$p99s $2" nz=$((nz + $4)) done=$((done + $4))
 	[ "$3" = none ] || errz=$3
+	sum=$(rss); sum=${sum#*=}
+	verdict=$(python3 -c "r, p, m = $1 / 50000, $2 / 2, $sum / 8192
+print(f'rate {r:.2f}x target, p99 {p:.2f}x, RSS {m:.2f}x: ' + ('all three met' if r >= 1 and p < 1 and m < 1 else 'not all met'))")
+	case $verdict in *"all three met") met_runs=$((met_runs + 1)) ;; esac
 	perrun="$perrun
-  run $i: $1 req/s, p99 $2 ms, load $(cut -d' ' -f1 /proc/loadavg)"
+  run $i: $1 req/s, p99 $2 ms, RSS $sum KiB ($verdict), load $(cut -d' ' -f1 /proc/loadavg)"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
 rpsz=$(median $rates) p99z=$(median $p99s)
@@ -103,34 +122,93 @@ loris=$!
 sleep 2
 set -- $(load 5s 64 /metrics "Accept-Encoding: gzip"); rpsl=$1 p99l=$2 done=$((done + $4))
 wait $loris || true
+# Flat: the memory right after 10,000 scrapes of one keep-alive client (an exact count, and
+# no other connection open), now and again after SCRAPES more, so that only the scrapes in
+# between differ (under wrk the serving process also holds 8 KiB per open connection).
+scrape10k() {
+	python3 - "$port" <<'PY'
+import http.client, sys
+c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=30)
+for _ in range(10000):
+    c.request("GET", "/metrics", headers={"Accept-Encoding": "gzip"})
+    c.getresponse().read()
+PY
+	done=$((done + 10000))
+}
+scrape10k
+rss10k=$(rss)
 # SCRAPES more in quarters at the measured rate, the memory after each
 secs=$(python3 -c "print(max(2, int($scrapes / 4 / max(float('$rpsz'), 1.0)) + 1))")
 rsses=""
 for _ in 1 2 3 4; do
-	set -- $(load "${secs}s" 64 /metrics "Accept-Encoding: gzip")
-	done=$((done + $4))
+	set -- $(load "${secs}s" "$conns" /metrics "Accept-Encoding: gzip")
+	done=$((done + $4)) more=$((${more:-0} + $4))
 	rsses="$rsses $(rss)"
 done
+scrape10k
+rss1m=$(rss)
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "exposition: $size bytes (8 GPUs)"
 echo "baseline /healthz:            $base req/s, p99 $basep99 ms"
-echo "wrk: wrk -t$wrk_threads -c64 -dSECONDS --latency [-H 'Accept-Encoding: gzip'] $url/PATH (-c1000 for the 1000-connection lines); serving process: $(ls /proc/$spid/task | wc -l) threads, collecting process: $(ls /proc/$pid/task | wc -l)"
+echo "wrk: ${pin_wrk:+$pin_wrk }wrk -t$wrk_threads -c$conns -dSECONDS --latency [-H 'Accept-Encoding: gzip'] $url/PATH (-c64 for the first /metrics line, -c1000 for the 1000-connection lines); exporter${pin_server:+ under $pin_server}; serving process: $(ls /proc/$spid/task | wc -l) threads, collecting process: $(ls /proc/$pid/task | wc -l)"
 echo "/metrics, 64 connections:     $rps req/s ($(python3 -c "print(round($rps/$base, 2))")x baseline), p99 $p99 ms, errors: $err"
-echo "/metrics gzip, 64 connections, median of $runs runs of 5 s: $rpsz req/s ($(python3 -c "print(round($rpsz/$base, 2))")x baseline; target >= 50000), p99 $p99z ms (target < 2), errors: $errz$perrun"
+echo "/metrics gzip, $conns connections, median of $runs runs of 5 s: $rpsz req/s ($(python3 -c "print(round($rpsz/$base, 2))")x baseline; target >= 50000), p99 $p99z ms (target < 2), errors: $errz; runs that met rate, p99 and RSS (< 8192 KiB summed) at once: $met_runs of $runs$perrun"
 echo "server CPU (user + system) per gzip'ed /metrics scrape: $cpuz us; server threads preempted (involuntary context switches) per 1000 scrapes: $cswz"
 echo "/metrics gzip, 1000 connections:   $rps1k req/s, p99 $p991k ms"
 echo "/metrics gzip beside 1000 slow-loris connections: $rpsl req/s, p99 $p99l ms"
-echo "RSS (KiB, serving+collecting=sum): $rss0 at start, then after each quarter:$rsses ($done scrapes in all; target < 8192, flat)"
-echo "RSS split at the end (KiB): serving $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$spid/status")collecting $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code of gpuenv, libmicrohttpd and its GnuTLS chain, shared by the two)"
-echo "PSS (KiB, each shared page split between its users): serving $(awk '/^Pss:/ {print $2}' "/proc/$spid/smaps_rollup"), collecting $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")"
+echo "RSS (KiB, serving+collecting=sum): $rss0 at start, then right after each quarter ($conns connections open):$rsses ($done scrapes in all; target < 8192, flat)"
+echo "RSS flat (one client's 10,000 scrapes, then $more more under wrk, then its 10,000 again): $rss10k, then $rss1m ($(python3 -c "print(round(${rss1m#*=} / ${rss10k#*=}, 3))")x)"
+# what each mapping costs: resident KiB by file (anonymous ones together), largest first
+by_mapping() {
+	awk '/^[0-9a-f]+-[0-9a-f]+ / {n = $6; if (n == "") n = "[anon]"; sub(/.*\//, "", n)}
+		/^Rss:/ {r[n] += $2} END {for (k in r) if (r[k]) printf "%d %s\n", r[k], k}' "/proc/$1/smaps" |
+		sort -rn | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1} END {print ""}'
+}
+echo "RSS by mapping (KiB), serving: $(by_mapping "$spid")"
+echo "RSS by mapping (KiB), collecting: $(by_mapping "$pid")"
+# The floor (bench/mhd-floor.c): the least a serving process on Debian's libmicrohttpd can
+# keep resident, serving a body of the gzip'ed exposition's size, after 10,000 requests.
 sizez=$(curl -s -H "Accept-Encoding: gzip" "$url/metrics" | wc -c)
+floor_dir=$(mktemp -d)
+if cc -std=c11 -D_GNU_SOURCE -O2 "$(dirname "$0")/mhd-floor.c" -o "$floor_dir/mhd-floor" \
+	$(pkg-config --cflags --libs libmicrohttpd) 2>"$floor_dir/cc.log"; then
+	fport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	$pin_server "$floor_dir/mhd-floor" "$fport" "$sizez" &
+	fpid=$!
+	python3 - "$fport" <<'PY'
+import http.client, sys, time
+for _ in range(100):
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=30)
+        c.request("GET", "/metrics")
+        c.getresponse().read()
+        break
+    except OSError:
+        time.sleep(0.1)
+for _ in range(10000):
+    c.request("GET", "/metrics", headers={"Accept-Encoding": "gzip"})
+    c.getresponse().read()
+PY
+	floor=$(rss1 "$fpid")
+	echo "floor (bench/mhd-floor.c: libmicrohttpd alone, same flags, a $sizez-byte body, 10,000 requests): RSS $floor KiB, PSS $(awk '/^Pss:/ {print $2}' "/proc/$fpid/smaps_rollup") KiB; serving process $(rss1 "$spid") KiB ($(python3 -c "print(round($(rss1 "$spid") / $floor, 2))")x the floor); floor + collecting process: $((floor + $(rss1 "$pid"))) KiB"
+	echo "RSS by mapping (KiB), floor: $(by_mapping "$fpid")"
+	kill "$fpid"
+else
+	echo "floor: not measured: bench/mhd-floor.c does not build (libmicrohttpd-dev, pkg-config): $(head -c 300 "$floor_dir/cc.log")"
+fi
+rm -rf "$floor_dir"
+echo "RSS split at the end (KiB): serving $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$spid/status")collecting $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code: libc in both, libmicrohttpd and its GnuTLS chain in the serving process, gpuenv in the collecting one)"
+echo "PSS (KiB, each shared page split between its users): serving $(awk '/^Pss:/ {print $2}' "/proc/$spid/smaps_rollup"), collecting $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")"
 echo "gzip'ed exposition: $sizez bytes"
 kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
 # Instructions per request (callgrind): the same server under valgrind, once per kind of
 # request with N keep-alive requests, and once with none; the serving process's threads but
 # its first (which reads the publications) are counted when it exits (valgrind's gdbserver,
-# which callgrind_control needs for a dump in between, is not in a forked child).
-if command -v valgrind >/dev/null; then
+# which callgrind_control needs for a dump in between, is not in a forked child; the serving
+# program is exec'd: --trace-children).
+if [ "${CALLGRIND:-1}" = 0 ]; then
+	echo "callgrind: not measured (CALLGRIND=0)"
+elif command -v valgrind >/dev/null; then
 	cg=$(mktemp -d)
 	python3 - "$gpuenv" "$snap" "$port" "$cg" <<'PY'
 import glob, http.client, os, signal, subprocess, sys, time
@@ -142,6 +220,7 @@ def serving_ir(path, hdrs, n):
     for f in glob.glob(cg + "/*"):
         os.unlink(f)
     p = subprocess.Popen(["valgrind", "--tool=callgrind", "--separate-threads=yes",
+                          "--trace-children=yes",
                           f"--callgrind-out-file={cg}/cg.%p.out", gpuenv, "exporter",
                           "--from", snap, "--listen", f"127.0.0.1:{port}", "--interval", "1h"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -3,9 +3,9 @@
  * `gpuenv exporter`: serves the GPU metrics (dcgm-exporter's names) and the diagnosis to
  * Prometheus (docs/exporter.md). The collecting process (one thread) takes a GPU sample every
  * --interval and a full diagnosis every --diagnose-every and on SIGHUP, and publishes the
- * exposition to the serving process (exporter-server.c: the HTTP server, exporter-http.c,
- * forked before any thread starts, so that this process, which forks the NVML children, has
- * none). The samples run NVML in one sandboxed child kept alive between them
+ * exposition to the serving process (exporter-server.c: the HTTP server, exporter-http.c, in
+ * gpuenv-http, forked and exec'd before any thread starts, so that this process, which forks
+ * the NVML children, has none). The samples run NVML in one sandboxed child kept alive between them
  * (src/vendor/session-keep.c; --nvml-child per-sample: a fresh one each time), each sample
  * under the --vendor-timeout deadline, so a hung GPU costs a killed child, a restart and a
  * stale flag, never the endpoint. `--once` prints one exposition (with --output FILE written
@@ -26,7 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exporter-libs.h"
 #include "exporter.h"
 #include "formats/web-config.h"
 #include "shared/macro.h"
@@ -315,25 +314,6 @@ static int load_web_config(const char *path, struct web_security *w)
 	return 0;
 }
 
-/* libmicrohttpd, and libcrypt for basic authentication, are loaded on first use, not linked
- * (exporter-libs.c): only the server needs them, and a machine without them is told so here
- * rather than every gpuenv command failing to start. 0, or -ELIBACC after the message. Run
- * in the serving process, the only one that maps them. */
-static int server_libs_load(const struct exporter_security *sec)
-{
-	const struct exporter_mhd *mhd;
-	const struct exporter_crypt *libcrypt;
-	const char *why = NULL;
-
-	if (exporter_mhd(&mhd, &why) < 0 ||
-	    (sec && sec->n_users && exporter_crypt(&libcrypt, &why) < 0)) {
-		fprintf(stderr, "gpuenv exporter: cannot serve HTTP: %s (Debian: apt install %s)\n",
-			why, "libmicrohttpd12 libcrypt1");
-		return -ELIBACC;
-	}
-	return 0;
-}
-
 /* The collection loop: wakes for the next sample, the next diagnosis, a signal, or once a
  * second to refresh the ages the exposition shows. */
 static int serve(struct exporter *ex, const char *listen, const struct exporter_security *sec,
@@ -357,15 +337,12 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	signal(SIGPIPE, SIG_IGN);
 	sigdelset(&set, SIGCHLD);
 	raise_fd_limit();
-	/* One malloc arena for every thread of the serving process, which inherits the setting:
-	 * the HTTP threads allocate only when a connection
-	 * opens (its 8 KiB pool), and an arena each grew by what 1,000 connections left
-	 * scattered in it and kept it resident (bench/bench-exporter.sh: 0.3 MB more at start
-	 * and a resident size that crept with each wave of connections; one arena stays flat). */
+	/* One malloc arena here and in the children forked from here, as in the serving
+	 * process (exporter-http-main.c says why). */
 	mallopt(M_ARENA_MAX, 1);
 	/* Before any thread: this process forks every child of the collection, the serving
-	 * process none (exporter-server.c). The libraries load there. */
-	r = exporter_server_start(listen, sec, server_libs_load, &loaded, &srv);
+	 * process none (exporter-server.c: gpuenv-http, exec'd). The libraries load there. */
+	r = exporter_server_start(listen, sec, &loaded, &srv);
 	if (loaded < 0)
 		return EXIT_UNAVAILABLE; /* the serving process said why */
 	if (r < 0) {
@@ -374,12 +351,14 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 			: r == -ENOMEM	? "out of memory"
 			: r == -ENOTSUP ? "TLS asked for, but libmicrohttpd was built without it"
 			: r == -ECHILD	? "the serving process ended before it listened"
+			: r == -ENOEXEC ? "its serving program, gpuenv-http, is not installed in "
+					  "gpuenv's libexec directory, or does not run"
 			: sec && sec->cert_pem
 				? "cannot listen there (in use, not an address of this host), or "
 				  "the certificate and key (or the client CA file) do not load or "
 				  "match"
 				: "cannot listen there (in use, or not an address of this host)");
-		return r == -EINVAL ? EXIT_USAGE : EXIT_INPUT;
+		return r == -EINVAL ? EXIT_USAGE : r == -ENOEXEC ? EXIT_UNAVAILABLE : EXIT_INPUT;
 	}
 	{
 		char certs[96] = "";

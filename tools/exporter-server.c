@@ -1,24 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `gpuenv exporter`'s serving process (docs/exporter.md, Processes): the HTTP server
- * (exporter-http.c) runs in a process of its own, forked by the collecting process before
- * any thread exists, so that the process that forks (the long-lived NVML keeper and its
- * restarts, per-sample NVML children, the diagnosis child: core/child.c) never has a second
- * thread. fork() in a threaded process copies only the calling thread; the child may then
- * call only async-signal-safe functions until it execs (fork(2), signal-safety(7)), and a
- * lock another thread held at the fork stays held in the child for ever (GCC 12's libasan
- * allocator: the child's first allocation waited for ever). The serving process never forks.
+ * (exporter-http.c) runs in a process of its own, gpuenv-http (exporter-http-main.c), forked
+ * by the collecting process before any thread exists and exec'd from gpuenv's own libexec
+ * directory, so that the process that forks (the long-lived NVML keeper and its restarts,
+ * per-sample NVML children, the diagnosis child: core/child.c) never has a second thread.
+ * fork() in a threaded process copies only the calling thread; the child may then call only
+ * async-signal-safe functions until it execs (fork(2), signal-safety(7)), and a lock another
+ * thread held at the fork stays held in the child for ever (GCC 12's libasan allocator: the
+ * child's first allocation waited for ever). Exec'd rather than only forked, it maps none of
+ * gpuenv's code (bench/bench-exporter.sh: its resident size against libmicrohttpd's floor).
  *
- * The collecting process sends each publication down a pipe: a fixed header (the lengths of
- * the two forms, their stable prefixes, the generation of those prefixes, readiness), then
- * the Prometheus text and the OpenMetrics text. The serving process reads them in its main
- * thread and publishes them to its epoll thread (exporter_http_publish: gzip there too). It
- * ends when the pipe's writer closes it (SIGTERM to the collecting process) and dies with
- * the collecting process (PR_SET_PDEATHSIG), so neither outlives the other for long.
+ * The program is found from this executable's own directory, never from input: installed,
+ * GPUENV_HTTP_FROM_BINDIR (meson.build: libexecdir/gpuenv/gpuenv-http relative to bindir, so
+ * that a --destdir or relocated install finds its own); in the build tree, tools/gpuenv-http
+ * beside tools/gpuenv (or beside tests/gpuenv-test, the test build of the CLI).
+ *
+ * The collecting process sends what --web-config asks of the server, then each publication,
+ * down a pipe (exporter-wire.h). The serving process ends when the pipe's writer closes it
+ * (SIGTERM to the collecting process) and dies with the collecting process
+ * (PR_SET_PDEATHSIG), so neither outlives the other for long.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,133 +34,69 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exporter-wire.h"
 #include "exporter.h"
 
-#define SERVER_NAME "gpuenv-http" /* its comm (ps, top; tests find it by it) */
-/* A publication is an exposition of a few hundred kilobytes; more is not ours. */
-#define SERVER_MAX_FORM	  (64u << 20)
-#define SERVER_NO_FORM	  UINT64_MAX /* the form could not be made (OOM): keep the last */
-#define SERVER_STOP_GRACE 5000u	     /* ms for the serving process to end on EOF */
+#define SERVER_STOP_GRACE 5000u /* ms for the serving process to end on EOF */
+#define SERVER_PROGRAM	  "gpuenv-http"
 
-struct publication {
-	uint64_t len[2], stable_len[2], stable_gen;
-	uint8_t ready;
-};
-
-static int write_full(int fd, const void *p, size_t len)
+/* The serving program's path into buf (PATH_MAX): the first of the candidates above that is
+ * an executable file. -ENOENT when none is. */
+static int server_program(char *buf)
 {
-	const char *c = p;
+	static const char *const beside[] = { GPUENV_HTTP_FROM_BINDIR, SERVER_PROGRAM,
+					      "../tools/" SERVER_PROGRAM };
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
 
-	while (len > 0) {
-		ssize_t k = write(fd, c, len);
+	if (n <= 0)
+		return -ENOENT;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
+		int k = beside[i][0] == '/' ? snprintf(buf, PATH_MAX, "%s", beside[i])
+					    : snprintf(buf, PATH_MAX, "%s/%s", self, beside[i]);
 
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		c += k;
-		len -= (size_t)k;
+		if (k > 0 && k < PATH_MAX && access(buf, X_OK) == 0)
+			return 0;
 	}
-	return 0;
+	return -ENOENT;
 }
 
-/* 1: read whole; 0: EOF before the first byte; -1: EOF halfway or an error. */
-static int read_full(int fd, void *p, size_t len)
+/* In the forked child: the pipes on descriptors 3 and 4, the exec. Async-signal-safe calls
+ * only (the collecting process has one thread, but the rule costs nothing). */
+_Noreturn static void server_exec(const char *program, int pub_fd, int status_fd,
+				  const char *listen, const char *parent)
 {
-	char *c = p;
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t k = read(fd, c + got, len - got);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k == 0 && got == 0 ? 0 : -1;
-		got += (size_t)k;
-	}
-	return 1;
-}
-
-/* One form of a publication: NULL for SERVER_NO_FORM, or when it cannot be kept (it is read
- * and dropped then, so that the stream stays in step). false: the pipe broke. */
-static bool read_form(int fd, uint64_t len, char **ret)
-{
-	char *s;
-
-	*ret = NULL;
-	if (len == SERVER_NO_FORM)
-		return true;
-	if (len > SERVER_MAX_FORM)
-		return false;
-	s = malloc((size_t)len + 1);
-	if (!s) {
-		char scratch[4096];
-
-		for (uint64_t left = len; left > 0;) {
-			size_t n = left < sizeof(scratch) ? (size_t)left : sizeof(scratch);
-
-			if (read_full(fd, scratch, n) != 1)
-				return false;
-			left -= n;
-		}
-		return true;
-	}
-	if (len && read_full(fd, s, (size_t)len) != 1) {
-		free(s);
-		return false;
-	}
-	s[len] = '\0';
-	*ret = s;
-	return true;
-}
-
-_Noreturn static void server_main(int fd, int status_fd, pid_t parent, const char *listen,
-				  const struct exporter_security *sec,
-				  int (*load)(const struct exporter_security *sec))
-{
-	struct exporter_http *h = NULL;
-	struct publication pub;
-	int r[2] = { 0, 0 }; /* load's answer, exporter_http_start()'s */
+	char *const argv[] = { (char *)SERVER_PROGRAM, (char *)listen, (char *)parent, NULL };
+	int r[2] = { 0, -ENOEXEC };
 
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	if (getppid() != parent)
-		_exit(1); /* the collecting process died before the line above */
-	(void)prctl(PR_SET_NAME, SERVER_NAME, 0, 0, 0);
-	r[0] = load(sec);
-	if (r[0] == 0)
-		r[1] = exporter_http_start(listen, sec, &h);
-	(void)write_full(status_fd, r, sizeof(r));
-	close(status_fd);
-	if (r[0] < 0 || r[1] < 0)
-		_exit(1);
-	while (read_full(fd, &pub, sizeof(pub)) == 1) {
-		char *form[2];
-		size_t stable[2] = { (size_t)pub.stable_len[0], (size_t)pub.stable_len[1] };
-
-		if (!read_form(fd, pub.len[0], &form[0]))
-			break;
-		if (!read_form(fd, pub.len[1], &form[1])) {
-			free(form[0]);
-			break;
-		}
-		exporter_http_publish(h, form[0], form[1], stable, pub.stable_gen, pub.ready);
-		/* What the connections and the last exposition freed goes back to the system, so
-		 * the resident size follows what is in use (glibc returns the free pages of every
-		 * arena, not only each heap's top). */
-		malloc_trim(0);
-	}
-	exporter_http_stop(h);
-	_exit(0);
+	/* the fds to 3 and 4 without losing either: first out of the way, above 4 */
+	pub_fd = fcntl(pub_fd, F_DUPFD_CLOEXEC, 5);
+	status_fd = fcntl(status_fd, F_DUPFD_CLOEXEC, 5);
+	if (pub_fd < 0 || status_fd < 0 || dup2(pub_fd, 3) < 0 || dup2(status_fd, 4) < 0)
+		_exit(127);
+	execv(program, argv);
+	(void)!write(status_fd, r, sizeof(r));
+	_exit(127);
 }
 
-int exporter_server_start(const char *listen, const struct exporter_security *sec,
-			  int (*load)(const struct exporter_security *sec), int *ret_load,
+int exporter_server_start(const char *listen, const struct exporter_security *sec, int *ret_load,
 			  struct exporter_server *ret)
 {
 	int pub[2], status[2], r = 0, rs[2];
-	pid_t pid, self = getpid();
+	char program[PATH_MAX], parent[24];
+	pid_t pid;
 
+	*ret_load = 0;
+	if (server_program(program) < 0)
+		return -ENOEXEC;
+	snprintf(parent, sizeof(parent), "%ld", (long)getpid());
 	if (pipe2(pub, O_CLOEXEC) < 0)
 		return -errno;
 	if (pipe2(status, O_CLOEXEC) < 0) {
@@ -173,16 +114,15 @@ int exporter_server_start(const char *listen, const struct exporter_security *se
 		close(status[1]);
 		return r;
 	}
-	if (pid == 0) {
-		close(pub[1]);
-		close(status[0]);
-		server_main(pub[0], status[1], self, listen, sec, load);
-	}
+	if (pid == 0)
+		server_exec(program, pub[0], status[1], listen, parent);
 	close(pub[0]);
 	close(status[1]);
-	/* Whether it listens: its answers, or none if it died first. */
-	if (read_full(status[0], rs, sizeof(rs)) != 1)
-		rs[0] = 0, rs[1] = -ECHILD;
+	/* What --web-config asks (a serving process that died makes this EPIPE), then whether
+	 * it listens: its answers, or none if it died first. */
+	r = exporter_security_send(pub[1], sec);
+	if (exporter_read_full(status[0], rs, sizeof(rs)) != 1)
+		rs[0] = 0, rs[1] = r < 0 ? r : -ECHILD;
 	close(status[0]);
 	*ret_load = rs[0];
 	r = rs[0] < 0 ? rs[0] : rs[1];
@@ -200,18 +140,18 @@ int exporter_server_publish(struct exporter_server *s, char *text, char *openmet
 			    const size_t stable_len[2], uint64_t stable_gen, bool ready)
 {
 	char *form[2] = { text, openmetrics };
-	struct publication pub = { .stable_gen = stable_gen, .ready = ready };
+	struct exporter_publication pub = { .stable_gen = stable_gen, .ready = ready };
 	int r = 0;
 
 	for (int om = 0; om < 2; om++) {
-		pub.len[om] = form[om] ? strlen(form[om]) : SERVER_NO_FORM;
+		pub.len[om] = form[om] ? strlen(form[om]) : EXPORTER_NO_FORM;
 		pub.stable_len[om] = stable_len[om];
 	}
 	/* A serving process that died makes these EPIPE (SIGPIPE is ignored: cmd-exporter.c). */
-	r = write_full(s->fd, &pub, sizeof(pub));
+	r = exporter_write_full(s->fd, &pub, sizeof(pub));
 	for (int om = 0; om < 2 && r == 0; om++)
 		if (form[om])
-			r = write_full(s->fd, form[om], strlen(form[om]));
+			r = exporter_write_full(s->fd, form[om], strlen(form[om]));
 	free(text);
 	free(openmetrics);
 	return r;

@@ -100,19 +100,20 @@ void exporter_http_publish(struct exporter_http *h, char *text, char *openmetric
 			   const size_t stable_len[2], uint64_t stable_gen, bool ready);
 void exporter_http_stop(struct exporter_http *h);
 
-/* The serving process (exporter-server.c): the HTTP side above in a process forked before
- * any thread starts, fed each publication through a pipe, so that the collecting process,
- * which forks the NVML and diagnosis children, never has a thread of its own. */
+/* The serving process (exporter-server.c): the HTTP side above in a program of its own,
+ * gpuenv-http (exporter-http-main.c), forked and exec'd before any thread starts, fed each
+ * publication through a pipe, so that the collecting process, which forks the NVML and
+ * diagnosis children, never has a thread of its own. */
 struct exporter_server {
 	pid_t pid;
 	int fd; /* the publications' pipe */
 };
-/* load(sec) runs first in the serving process (the server's libraries are loaded there
- * only: the collecting process never maps libmicrohttpd and its GnuTLS chain); its answer
- * goes to *ret_load, and when it fails nothing is started. The result: load's error, or
- * exporter_http_start()'s, or -ECHILD when the serving process died first. */
-int exporter_server_start(const char *listen, const struct exporter_security *sec,
-			  int (*load)(const struct exporter_security *sec), int *ret_load,
+/* The serving process loads the server's libraries first (the collecting process never maps
+ * libmicrohttpd and its GnuTLS chain); its answer goes to *ret_load (-ELIBACC, after its
+ * message), and when it fails nothing is started. The result: that error, or
+ * exporter_http_start()'s, or -ENOEXEC when gpuenv-http is not found or does not run,
+ * -ECHILD when it died first. */
+int exporter_server_start(const char *listen, const struct exporter_security *sec, int *ret_load,
 			  struct exporter_server *ret);
 /* exporter_http_publish() in the serving process (takes both strings, NULL: keep the last);
  * -EPIPE when the serving process is gone. */

@@ -8,13 +8,16 @@
 # be declared in the binary's .note.dlopen for packagers (systemd ELF_DLOPEN_METADATA.md).
 # With -Dstatic_deps=true (STATIC=1) the tool links the archives of libelf, jansson, zstd,
 # liblzma, lz4, zlib and libyaml, so none of them may be a DT_NEEDED of it either.
-# Usage: check-needed.py SOURCE_ROOT GPUENV LIBGPUENV_SO STATIC CC [ARGS…]
+# gpuenv exporter's serving program, gpuenv-http, is held to the same: libmicrohttpd and
+# libcrypt loaded on first use and declared.
+# Usage: check-needed.py SOURCE_ROOT GPUENV GPUENV_HTTP LIBGPUENV_SO STATIC CC [ARGS…]
 import importlib.util
 import json
 import subprocess
 import sys
 
-root, tool, lib, static, cc = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5:]
+root, tool, http, lib = sys.argv[1:5]
+static, cc = sys.argv[5] == "1", sys.argv[6:]
 spec = importlib.util.spec_from_file_location("lib_soname", root + "/scripts/lib-soname.py")
 elfinfo = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(elfinfo)
@@ -32,14 +35,15 @@ archived = {soname_of(name) for name in ("elf", "jansson", "zstd", "lzma", "lz4"
 heavy = {"libcrypto.so.3", "libudev.so.1", "libbz2.so.1.0", soname_of("gnutls")}
 
 fail = 0
-for path, lazy_here in ((tool, tool_lazy), (lib, ("zip", "nettle"))):
+for path, lazy_here in ((tool, ("zip", "pci", "archive", "nettle")),
+                        (http, ("microhttpd", "crypt")), (lib, ("zip", "nettle"))):
     needed = elfinfo.dynamic_strings(path, 1)
     if not needed:
         print(f"FAIL: {path}: no DT_NEEDED read (not a dynamically linked ELF?)")
         fail = 1
         continue
     bad = sorted((set(lazy.values()) | heavy) & set(needed))
-    linked = sorted(archived & set(needed)) if static and path == tool else []
+    linked = sorted(archived & set(needed)) if static and path in (tool, http) else []
     if bad:
         print(f"FAIL: {path} links {', '.join(bad)} at start-up; they are loaded on first use")
         fail = 1

@@ -6,9 +6,11 @@ exporter stops with exit 69 and a message naming the library and what to install
 every other command (explain, doctor, the exporter's own --once, which serves nothing) works
 as before. The libraries are replaced through LD_LIBRARY_PATH by ones made here with the C
 compiler: an empty libmicrohttpd.so.12 (no MHD_start_daemon), a libcrypt.so.1 without
-crypt_rn(), and a libmicrohttpd.so.12 that is not an ELF file at all.
+crypt_rn(), and a libmicrohttpd.so.12 that is not an ELF file at all. And a gpuenv whose
+serving program, gpuenv-http, is not where it looks for it.
 Usage: test-exporter-libs.py GPUENV SOURCE_ROOT CC [ARGS…]"""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -98,4 +100,20 @@ with tempfile.TemporaryDirectory(prefix="gpuenv-exporter-libs-") as tmp:
     check("exporter with basic authentication and no crypt_rn() exits 69",
           r.returncode == 69 and "crypt_rn" in r.stderr and crypt in r.stderr,
           f"(exit {r.returncode}, stderr {r.stderr!r})")
+
+    # The serving program (tools/exporter-server.c) is found from gpuenv's own directory only:
+    # a gpuenv copied where no gpuenv-http is beside it or in ../libexec/gpuenv stops with
+    # exit 69 and says what is missing, and --once still works.
+    alone = os.path.join(tmp, "alone", "bin")
+    os.makedirs(alone)
+    shutil.copy2(gpuenv, os.path.join(alone, "gpuenv"))
+    r = subprocess.run([os.path.join(alone, "gpuenv"), "exporter", "--from", SNAP, "--listen",
+                        "127.0.0.1:0"], capture_output=True, text=True, timeout=60)
+    check("exporter without its serving program exits 69 and names it",
+          r.returncode == 69 and "gpuenv-http" in r.stderr and "libexec" in r.stderr,
+          f"(exit {r.returncode}, stderr {r.stderr!r})")
+    r = subprocess.run([os.path.join(alone, "gpuenv"), "exporter", "--from", SNAP, "--once"],
+                       capture_output=True, text=True, timeout=60)
+    check("exporter --once needs no serving program", r.returncode == 0 and "gpuenv_" in r.stdout,
+          f"(exit {r.returncode}, {r.stderr!r})")
 sys.exit(1 if fails else 0)

@@ -4,6 +4,9 @@
 # bash-completion's completionsdir (its pkg-config variable, else
 # PREFIX/share/bash-completion/completions), PREFIX/share/zsh/site-functions/_gpuenv and
 # PREFIX/share/fish/vendor_completions.d/gpuenv.fish, with the contents of shell-completion/.
+# And the installed `gpuenv exporter` runs its serving process from the installed
+# LIBEXECDIR/gpuenv/gpuenv-http (tools/exporter-server.c finds it from gpuenv's own
+# directory, so under --destdir too) and serves.
 # Usage: test-install.sh SRCDIR BUILDDIR
 set -u
 src=$1
@@ -50,4 +53,47 @@ dir() { # OPTION DEFAULT: a completion directory, absolute
 }
 check "$(dir zshcompletiondir "$datadir/zsh/site-functions")/_gpuenv" zsh/_gpuenv
 check "$(dir fishcompletiondir "$datadir/fish/vendor_completions.d")/gpuenv.fish" fish/gpuenv.fish
+# the exporter, installed: its serving process is the installed gpuenv-http, and it serves
+abs() { case $1 in /*) echo "$1" ;; *) echo "$prefix/$1" ;; esac; }
+bin=$dest$(abs "$(opt bindir)")/gpuenv
+http=$dest$(abs "$(opt libexecdir)")/gpuenv/gpuenv-http
+if [ ! -x "$http" ]; then
+	echo "FAIL: $http not installed"
+	fail=1
+else
+	python3 - "$bin" "$http" "$src/tests/fixtures/nvml-h100-healthy/expected/report.json" <<'PY' || fail=1
+import os, signal, socket, subprocess, sys, time, urllib.request
+gpuenv, http, snap = sys.argv[1:]
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+port = s.getsockname()[1]
+s.close()
+p = subprocess.Popen([gpuenv, "exporter", "--from", snap, "--listen", f"127.0.0.1:{port}",
+                      "--interval", "1h"], stderr=subprocess.PIPE)
+ok = False
+try:
+    for _ in range(600):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                ok = r.status == 200
+                break
+        except OSError:
+            time.sleep(0.1)
+    kids = open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()
+    exes = [os.path.realpath(f"/proc/{k}/exe") for k in kids]
+    if not ok:
+        print("FAIL: the installed gpuenv exporter did not answer /healthz")
+    elif os.path.realpath(http) not in exes:
+        print(f"FAIL: the installed exporter's serving process is not {http}: {exes}")
+        ok = False
+    else:
+        print(f"ok: the installed gpuenv exporter serves from {http}")
+finally:
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate(timeout=60)[1].decode(errors="replace")
+if not ok:
+    print(err)
+sys.exit(0 if ok else 1)
+PY
+fi
 exit $fail
