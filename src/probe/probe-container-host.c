@@ -15,8 +15,11 @@
  *     (/snap/bin/docker, /var/snap/docker/<revision>/config/daemon.json and etc/cdi);
  *   - containerd's /etc/containerd/config.toml (containerd docs/cri/config.md: config
  *     version 1 "cri", 2 "io.containerd.grpc.v1.cri", 3 "io.containerd.cri.v1.runtime";
- *     containerd.default_runtime_name, containerd.runtimes.<name>.runtime_type and
- *     .options.BinaryName, enable_cdi; `imports` are recorded, not followed);
+ *     containerd.default_runtime_name (containerd's default when unset: "runc"), the
+ *     deprecated containerd.default_runtime table's binary, containerd.runtimes.<name>
+ *     .runtime_type and .options.BinaryName, enable_cdi; `imports` are recorded, not
+ *     followed);
+ *   - kubelet's device manager checkpoint (the resources device plugins registered);
  *   - CDI specs in /etc/cdi, /var/run/cdi and a docker snap's etc/cdi (*.yaml, *.json), read
  *     by cdi-spec.c.
  * A file that is missing, unreadable, a symlink loop or malformed is a fact with that
@@ -277,33 +280,42 @@ static void probe_toolkit_config(struct probe_env *pe, struct snap_node *tk)
 
 /* ---- Docker -------------------------------------------------------------------- */
 
+/* Reads and parses the JSON object at path; records obj[key] unreadable (errno) or malformed
+ * (not JSON, not an object). NULL on failure. */
+static json_t *load_json_object(struct probe_env *pe, struct snap_node *obj, const char *key,
+				const char *path)
+{
+	_cleanup_free_ char *text = NULL;
+	json_error_t jerr;
+	char why[224];
+	size_t len;
+	json_t *j;
+	int err = root_read_file(pe->root, path, ROOT_CAP_TEXT, &text, &len);
+
+	if (err < 0) {
+		snap_set_errno(obj, key, err, path);
+		return NULL;
+	}
+	j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (j && json_is_object(j))
+		return j;
+	if (j)
+		snprintf(why, sizeof(why), "not a JSON object");
+	else
+		snprintf(why, sizeof(why), "line %d column %d: %s", jerr.line, jerr.column,
+			 jerr.text);
+	snap_set_malformed(obj, key, text, path, why);
+	json_decref(j);
+	return NULL;
+}
+
 /* A daemon.json (/etc/docker's, or the snap's) into dk: runtimes, default-runtime, CDI. */
 static void probe_daemon_json(struct probe_env *pe, struct snap_node *dk, const char *path)
 {
-	_cleanup_free_ char *text = NULL;
-	json_t *j, *rts, *v;
-	json_error_t jerr;
-	size_t len;
-	int err;
+	json_t *j = load_json_object(pe, dk, "daemon_json", path), *rts, *v;
 
-	err = root_read_file(pe->root, path, ROOT_CAP_TEXT, &text, &len);
-	if (err < 0) {
-		snap_set_errno(dk, "daemon_json", err, path);
+	if (!j)
 		return;
-	}
-	j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!j || !json_is_object(j)) {
-		char why[224];
-
-		if (j)
-			snprintf(why, sizeof(why), "not a JSON object");
-		else
-			snprintf(why, sizeof(why), "line %d column %d: %s", jerr.line, jerr.column,
-				 jerr.text);
-		snap_set_malformed(dk, "daemon_json", text, path, why);
-		json_decref(j);
-		return;
-	}
 	snap_set_str(dk, "daemon_json", path, path);
 	rts = json_object_get(j, "runtimes");
 	if (!rts) {
@@ -452,6 +464,20 @@ static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node
 	snap_set_str(cd, "cri_plugin", plugin, path);
 	toml_fact(cd, "default_runtime_name", d,
 		  TK("plugins", plugin, "containerd", "default_runtime_name"), WANT_STR, path);
+	/* The deprecated default_runtime table (config versions 1 and 2) names the default
+	 * runtime's binary itself: options.BinaryName (runc shim v2) or options.Runtime (the v1
+	 * linux runtime, as in the k3s template of NVIDIA/nvidia-docker#1468). */
+	if (toml_get(d,
+		     TK("plugins", plugin, "containerd", "default_runtime", "options", "Runtime")))
+		toml_fact(cd, "default_runtime_binary", d,
+			  TK("plugins", plugin, "containerd", "default_runtime", "options",
+			     "Runtime"),
+			  WANT_STR, path);
+	else
+		toml_fact(cd, "default_runtime_binary", d,
+			  TK("plugins", plugin, "containerd", "default_runtime", "options",
+			     "BinaryName"),
+			  WANT_STR, path);
 	toml_fact(cd, "enable_cdi", d, TK("plugins", plugin, "enable_cdi"), WANT_BOOL, path);
 	toml_fact(cd, "imports", d, TK("imports"), WANT_STRS, path);
 	toml_fact(cd, "disabled_plugins", d, TK("disabled_plugins"), WANT_STRS, path);
@@ -470,6 +496,42 @@ static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node
 			     "BinaryName"),
 			  WANT_STR, path);
 	}
+}
+
+/* ---- kubelet's device plugins ----------------------------------------------------- */
+
+/* The resources device plugins registered with this node's kubelet: the device manager's
+ * checkpoint (kubernetes pkg/kubelet/cm/devicemanager/checkpoint: {"Data": {"PodDeviceEntries":
+ * …, "RegisteredDevices": {"<resource>": [device ids]}}, "Checksum": …}). No nvidia.com/gpu
+ * there means no NVIDIA device plugin has offered this node's GPUs to Kubernetes. */
+static void probe_kubelet(struct probe_env *pe, struct snap_node *host)
+{
+	static const char path[] = "/var/lib/kubelet/device-plugins/kubelet_internal_checkpoint";
+	struct snap_node *kl, *arr;
+	const char *res;
+	json_t *j, *reg, *devs;
+	struct stat st;
+
+	/* No checkpoint: no kubelet device manager here (most machines); nothing recorded. */
+	if (root_stat(pe->root, path, &st) == -ENOENT)
+		return;
+	kl = snap_object(host, "kubelet");
+	j = load_json_object(pe, kl, "device_checkpoint", path);
+	if (!j)
+		return;
+	reg = json_object_get(json_object_get(j, "Data"), "RegisteredDevices");
+	/* null: kubelet's encoding of an empty map */
+	if (!reg || !(json_is_object(reg) || json_is_null(reg))) {
+		snap_set_malformed(kl, "device_checkpoint", NULL, path,
+				   "no Data.RegisteredDevices object");
+		json_decref(j);
+		return;
+	}
+	snap_set_str(kl, "device_checkpoint", path, path);
+	arr = snap_array(kl, "registered_resources");
+	json_object_foreach(reg, res, devs)
+		snap_append_str(arr, res, path);
+	json_decref(j);
 }
 
 /* ---- CDI specs ----------------------------------------------------------------- */
@@ -621,6 +683,7 @@ int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_docker(pe, dirs, host);
 	probe_docker_snap(pe, host, snap_cdi, sizeof(snap_cdi));
 	probe_containerd(pe, dirs, host);
+	probe_kubelet(pe, host);
 	probe_cdi(pe, host, snap_cdi);
 	return snapshot_error(s);
 }

@@ -790,6 +790,27 @@ static void probe_amdgpu_dkms(struct probe_env *pe, struct snap_node *amd)
 		snap_set_errno(amd, "dkms_package", r, PROBE_DPKG_STATUS);
 }
 
+/* The NVSwitches the nvidia-nvswitch driver has taken: one directory per switch, named by its
+ * PCI address, under /proc/driver/nvidia-nvswitch/devices (open-gpu-kernel-modules
+ * kernel-open/nvidia/procfs_nvswitch.c). Recorded only where that directory exists. */
+static void probe_nvswitch_devices(struct probe_env *pe, struct snap_node *nv)
+{
+	static const char dir[] = "/proc/driver/nvidia-nvswitch/devices";
+	_cleanup_strv_free_ char **names = NULL;
+	struct snap_node *arr;
+	int err = root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &names);
+
+	if (err == -ENOENT)
+		return;
+	if (err < 0) {
+		snap_set_errno(nv, "nvswitch_devices", err, dir);
+		return;
+	}
+	arr = snap_array(nv, "nvswitch_devices");
+	STRV_FOREACH(n, names)
+		snap_append_str(arr, *n, dir);
+}
+
 int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
 	struct snap_node *drv = snap_object(snapshot_root(s), "driver");
@@ -800,6 +821,7 @@ int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 	set_attr(pe, nv, "module_version", "/sys/module/nvidia/version");
 	probe_nvidia_proc_version(pe, nv);
 	probe_nvidia_gpus(pe, nv);
+	probe_nvswitch_devices(pe, nv);
 	probe_module_file(pe, nv);
 	probe_device_nodes(pe, drv);
 	probe_secure_boot(pe, drv);

@@ -10,7 +10,8 @@
  * and drivers/pci/pci-sysfs.c resource_show() for `resource`: one line per resource,
  * "0x%016llx 0x%016llx 0x%016llx" (start, end, IORESOURCE_* flags), index = line number
  * (0-5 standard BARs, 6 expansion ROM, 7-12 SR-IOV BARs). A 64-bit BAR fills line n and
- * leaves line n+1 zero. Writes "hardware.gpus[]" and "hardware.pci_devices" (entries seen).
+ * leaves line n+1 zero. Writes "hardware.gpus[]", "hardware.pci_devices" (entries seen) and,
+ * where there are any, "hardware.nvswitches[]" (NVIDIA's class 0x0680 bridges).
  * Product name, architecture and compute capability come from the built-in GPU table
  * (facts/, src/facts/data/gpu_compute_capability.tsv, keyed by vendor:device); a device the
  * table does not know is named from pci.ids through the caller's lookup
@@ -434,7 +435,23 @@ static bool is_gpu(bool class_ok, uint64_t cls, bool vendor_ok, uint64_t vendor)
 	return (cls >> 16) == 0x12 && vname != NULL;
 }
 
-static int probe_one(struct probe_env *pe, struct snap_node *gpus, const char *bdf)
+/* An NVSwitch: NVIDIA's (0x10de) PCI class 0x0680, "bridge, other" (lspci on HGX boards:
+ * "Bridge [0680]: NVIDIA Corporation GH100 [H100 NVSwitch] [10de:22a3]"; pci.ids: 1af1
+ * "GA100 [A100 NVSwitch]", 22a3 "GH100 [H100 NVSwitch]"). Recorded in hardware.nvswitches[],
+ * made with the first one. Blackwell's NVLink 5 switches are not on the host's PCI bus (the
+ * Fabric Manager User Guide: NVLSM programs them through a ConnectX port), so none seen
+ * there proves nothing on such boards. */
+static void probe_nvswitch(struct probe_env *pe, struct snap_node *hw, const char *bdf)
+{
+	struct snap_node *sw = snap_append_object(snap_array(hw, "nvswitches"));
+
+	snap_set_str(sw, "bus_id", bdf, PCI_DEVICES_DIR);
+	set_hex_attr(pe, sw, bdf, "device", "device_id", 4, 0xffff, NULL);
+	set_link_basename(pe, sw, bdf, "driver", "driver");
+}
+
+static int probe_one(struct probe_env *pe, struct snap_node *hw, struct snap_node *gpus,
+		     const char *bdf)
 {
 	_cleanup_free_ char *vpath = NULL, *cpath = NULL, *vtext = NULL, *ctext = NULL;
 	uint64_t vendor = 0, cls = 0, device = 0, subvendor = 0, subdevice = 0;
@@ -450,6 +467,10 @@ static int probe_one(struct probe_env *pe, struct snap_node *gpus, const char *b
 	vendor_ok = verr == 0 && parse_hex(vtext, &vendor) == 0 && vendor <= 0xffff;
 	cerr = read_attr(pe, cpath, &ctext);
 	class_ok = cerr == 0 && parse_hex(ctext, &cls) == 0 && cls <= 0xffffff;
+	if (class_ok && vendor_ok && vendor == 0x10de && (cls >> 8) == 0x0680) {
+		probe_nvswitch(pe, hw, bdf);
+		return 0;
+	}
 	if (!is_gpu(class_ok, cls, vendor_ok, vendor)) {
 		log_debug(pe->log, "pci %s: not a GPU (class %s, vendor %s)", bdf,
 			  ctext ? ctext : errno_name(cerr), vtext ? vtext : errno_name(verr));
@@ -510,7 +531,7 @@ int probe_pci(struct probe_env *pe, struct gpuenv_snapshot *s)
 	}
 	snap_set_int(hw, "pci_devices", (int64_t)strv_length(names), PCI_DEVICES_DIR);
 	STRV_FOREACH(n, names) {
-		err = probe_one(pe, gpus, *n);
+		err = probe_one(pe, hw, gpus, *n);
 		if (err == -ENOMEM)
 			return err;
 	}

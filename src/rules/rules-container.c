@@ -495,6 +495,109 @@ static void check_docker_snap(struct rule_ctx *c, const struct snap_node *root)
 	finding_rule_verify(f);
 }
 
+/* A containerd runtime entry that runs the NVIDIA Container Runtime (by its BinaryName, or a
+ * name nvidia-ctk gives: nvidia, nvidia-cdi, nvidia-legacy). */
+static bool cri_runtime_is_nvidia(const struct snap_node *rt)
+{
+	return str_has(snap_get_str(rt, "binary_name"), "nvidia") ||
+	       str_has(snap_get_str(rt, "name"), "nvidia");
+}
+
+/* containerd's CRI plugin has an nvidia runtime, but pods get the default one: without
+ * default_runtime_name = "nvidia" (containerd's default is "runc") a pod runs under it unless
+ * its spec names a RuntimeClass whose handler is nvidia, and the NVIDIA device plugin's own pod
+ * then cannot load NVML (NVIDIA/k8s-device-plugin#314: "required for the k8s-device-plugin to
+ * work (or else you get 'failed to load NVML' errors)", while `ctr run --gpus 0` still works;
+ * #1246: default runtime runc with the nvidia runtime configured, no nvidia.com/gpu in the
+ * node's capacity). A RuntimeClass is a cluster object the node does not show: a warning,
+ * unless kubelet's device plugin checkpoint shows that no plugin offered the GPUs (an error). */
+static void check_cri_default_runtime(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *cruns = snap_get(root, HOST "containerd.runtimes");
+	const struct snap_node *dname = snap_get(root, HOST "containerd.default_runtime_name");
+	const struct snap_node *dbin = snap_get(root, HOST "containerd.default_runtime_binary");
+	const struct snap_node *imports = snap_get(root, HOST "containerd.imports");
+	const struct snap_node *ckpt = snap_get(root, HOST "kubelet.device_checkpoint");
+	const struct snap_node *regs = snap_get(root, HOST "kubelet.registered_resources");
+	const char *def = "runc", *nv = NULL, *nv_bin = NULL;
+	bool unoffered = false;
+	struct finding *f;
+
+	if (!rule_need_known(c, "containerd", "containerd's default_runtime_name", dname) ||
+	    !rule_need_known(c, "containerd", "containerd's default_runtime table", dbin))
+		return;
+	if (snap_present(dname))
+		def = snap_str(dname);
+	if (str_has(snap_str(dbin), "nvidia"))
+		return;
+	for (size_t i = 0; i < snap_count(cruns); i++) {
+		const struct snap_node *rt = snap_at(cruns, i);
+
+		if (!cri_runtime_is_nvidia(rt))
+			continue;
+		if (streq(snap_get_str(rt, "name") ?: "", def))
+			return;
+		if (!nv) {
+			nv = snap_get_str(rt, "name");
+			nv_bin = snap_get_str(rt, "binary_name");
+		}
+	}
+	if (!nv)
+		return;
+	/* containerd merges the files `imports` names over this one; one may set the default
+	 * (an import of config.toml itself, as kubeadm-style installs write, adds nothing). */
+	for (size_t i = 0; i < snap_count(imports); i++) {
+		const char *imp = snap_str(snap_at(imports, i)) ?: "?";
+
+		if (streq(imp, snap_source(snap_at(imports, i)) ?: ""))
+			continue;
+		rule_skip(c, "containerd",
+			  "whether containerd's default runtime is nvidia: config.toml imports %s, "
+			  "which gpuenv does not follow",
+			  imp);
+		return;
+	}
+	/* kubelet's checkpoint tells whether a device plugin offered the GPUs: if one did, a
+	 * RuntimeClass gave its pod the nvidia runtime; if none did, they are not offered. */
+	if (snap_present(ckpt)) {
+		for (size_t i = 0; i < snap_count(regs); i++)
+			if (streq(snap_str(snap_at(regs, i)) ?: "", "nvidia.com/gpu"))
+				return;
+		unoffered = true;
+	}
+	f = rule_finding(
+		c, unoffered ? GPUENV_SEVERITY_ERROR : GPUENV_SEVERITY_WARNING, "containerd",
+		"containerd's CRI config has the nvidia runtime \"%s\"%s%s%s, but its default "
+		"runtime is \"%s\"%s: Kubernetes pods that name no RuntimeClass with handler \"%s\" "
+		"run without the GPU, the NVIDIA device plugin's own pod included (\"Failed to "
+		"initialize NVML: could not load NVML library\"); `ctr run --gpus` still works. %s",
+		nv, nv_bin ? " (" : "", nv_bin ?: "", nv_bin ? ")" : "", def,
+		snap_present(dname) ? "" : " (default_runtime_name not set)", nv,
+		unoffered ? "No device plugin has registered nvidia.com/gpu with this node's "
+			    "kubelet: Kubernetes is offered none of its GPUs"
+			  : "Whether such a RuntimeClass is used cannot be seen from the node");
+	finding_fact(f, HOST "containerd.config", snap_get(root, HOST "containerd.config"));
+	if (unoffered)
+		finding_evidence(f, HOST "kubelet.registered_resources", snap_source(ckpt) ?: "?",
+				 "%zu resource(s), no nvidia.com/gpu", snap_count(regs));
+	finding_fact(f, HOST "containerd.default_runtime_name", dname);
+	finding_evidence(f, HOST "containerd.runtimes",
+			 snap_source(snap_get(root, HOST "containerd.config"))
+				 ?: "/etc/containerd/config.toml",
+			 "%zu runtime(s), nvidia: %s", snap_count(cruns), nv);
+	finding_fix(f,
+		    "sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default "
+		    "&& sudo systemctl restart containerd   # default_runtime_name = \"nvidia\"");
+	finding_fix(f,
+		    "# or keep runc the default: a RuntimeClass (metadata.name: nvidia, "
+		    "handler: %s) and runtimeClassName: nvidia in the device plugin's and "
+		    "every GPU pod's spec",
+		    nv);
+	finding_verify(f,
+		       "kubectl logs -n kube-system -l app.kubernetes.io/name=nvidia-device-plugin "
+		       "| grep -i nvml; kubectl describe node | grep nvidia.com/gpu");
+}
+
 RULE_CHECK(check_no_nvidia_runtime)
 {
 	const struct snap_node *dockerd = snap_get(root, HOST "docker.dockerd");
@@ -549,8 +652,10 @@ RULE_CHECK(check_no_nvidia_runtime)
 			  snap_get_str(root, HOST "containerd.cri_plugin") ?: ""))
 			cri = false;
 	for (size_t i = 0; i < snap_count(cruns); i++)
-		cri_ok |= str_has(snap_get_str(snap_at(cruns, i), "binary_name"), "nvidia") ||
-			  str_has(snap_get_str(snap_at(cruns, i), "name"), "nvidia");
+		cri_ok |= cri_runtime_is_nvidia(snap_at(cruns, i));
+	if (cri && cri_ok &&
+	    !(specs && snap_get_bool_default(root, HOST "containerd.enable_cdi", false)))
+		check_cri_default_runtime(c, root);
 	cri_ok |= specs && snap_get_bool_default(root, HOST "containerd.enable_cdi", false);
 	if ((!docker || docker_ok) && (!cri || cri_ok))
 		return;

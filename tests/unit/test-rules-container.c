@@ -229,6 +229,68 @@ static void test_no_nvidia_runtime_snap(void **state)
 	snapshot_unref(s);
 }
 
+/* Kubernetes on containerd: the nvidia runtime configured but not the default
+ * (NVIDIA/k8s-device-plugin#314, #1246) is a warning; as the default, or with no nvidia runtime
+ * (the error above), not. */
+static void test_cri_nvidia_not_default(void **state)
+{
+	static const char cfg[] = "/etc/containerd/config.toml";
+	static const char ckpt[] = "/var/lib/kubelet/device-plugins/kubelet_internal_checkpoint";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *h, *cd, *r, *kl;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "570.124.06");
+	h = snap_object(node(s, "container"), "host");
+	snap_set_errno(snap_object(h, "docker"), "dockerd", -ENOENT, "PATH");
+	snap_set_errno(snap_object(snap_object(h, "toolkit"), "binaries"),
+		       "nvidia-container-runtime-hook", -ENOENT, "PATH");
+	cd = snap_object(h, "containerd");
+	snap_set_str(cd, "containerd", "/usr/bin/containerd", "/usr/bin/containerd");
+	snap_set_str(cd, "config", cfg, cfg);
+	snap_set_str(cd, "cri_plugin", "io.containerd.cri.v1.runtime", cfg);
+	snap_set_str(cd, "default_runtime_name", "runc", cfg);
+	snap_set_state(cd, "default_runtime_binary", FACT_ABSENT, cfg, NULL);
+	r = snap_append_object(snap_array(cd, "runtimes"));
+	snap_set_str(r, "name", "runc", cfg);
+	r = snap_append_object(snap_array(cd, "runtimes"));
+	snap_set_str(r, "name", "nvidia", cfg);
+	snap_set_str(r, "binary_name", "/usr/bin/nvidia-container-runtime", cfg);
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_WARNING,
+	    "its default runtime is \"runc\"");
+	/* Unset: containerd's own default, runc. */
+	snap_set_state(cd, "default_runtime_name", FACT_ABSENT, cfg, NULL);
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_WARNING,
+	    "(default_runtime_name not set)");
+	/* The deprecated default_runtime table running the NVIDIA runtime. */
+	snap_set_str(cd, "default_runtime_binary", "/usr/bin/nvidia-container-runtime", cfg);
+	NO(s, "container.no-nvidia-runtime");
+	snap_set_state(cd, "default_runtime_binary", FACT_ABSENT, cfg, NULL);
+	snap_set_malformed(cd, "default_runtime_name", NULL, cfg, "expected string, got integer");
+	SKIPPED(s, "container.no-nvidia-runtime");
+	/* The fix: nvidia-ctk runtime configure --set-as-default. */
+	snap_set_str(cd, "default_runtime_name", "nvidia", cfg);
+	NO(s, "container.no-nvidia-runtime");
+	snap_set_str(cd, "default_runtime_name", "runc", cfg);
+	/* kubelet's checkpoint without nvidia.com/gpu: no plugin offered the GPUs, an error. */
+	kl = snap_object(h, "kubelet");
+	snap_set_str(kl, "device_checkpoint", ckpt, ckpt);
+	snap_array(kl, "registered_resources");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
+	    "Kubernetes is offered none of its GPUs");
+	/* With it: a RuntimeClass gave the device plugin's pod the nvidia runtime. */
+	snap_append_str(snap_array(kl, "registered_resources"), "nvidia.com/gpu", ckpt);
+	NO(s, "container.no-nvidia-runtime");
+	snap_set_errno(kl, "device_checkpoint", -EACCES, ckpt);
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_WARNING,
+	    "cannot be seen from the node");
+	/* An imported file may set the default: not judged. */
+	snap_set_str(cd, "default_runtime_name", "runc", cfg);
+	snap_append_str(snap_array(cd, "imports"), "/etc/containerd/conf.d/*.toml", cfg);
+	SKIPPED(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+}
+
 static void test_cdi_stale(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -311,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_image_brand_unseen_gpu),
 		cmocka_unit_test(test_no_nvidia_runtime),
 		cmocka_unit_test(test_no_nvidia_runtime_snap),
+		cmocka_unit_test(test_cri_nvidia_not_default),
 		cmocka_unit_test(test_cdi_stale),
 		cmocka_unit_test(test_cdi_unjudged),
 	};

@@ -6,13 +6,35 @@ sources) at the report's driver; NVML and CUDA answer through the fake libraries
 tests/tools/mk-real-world-fixtures.py fabric."""
 import os
 
-from realworld.common import fresh, ini, real_world, retarget, section, w
+from realworld.common import fresh, ini, link, real_world, retarget, section, w
 
 TOPIC = "fabric"
 FIXTURES = ("rw-hgx-h100-fabricmanager-older-than-driver", "rw-aws-h100-dlami-no-fabricmanager")
 
 BASE = "h100-sxm-550"
 BASE_DRIVER = "550.54.15"
+
+
+# The board's four NVSwitch as sysfs shows them (kernel ABI sysfs-bus-pci): NVIDIA's class
+# 0x0680 bridges "GH100 [H100 NVSwitch]" (pci.ids 10de:22a3, subsystem 10de:1796), bound to
+# the nvidia-nvswitch driver; the reports show no lspci, the bus numbers are placeholders.
+NVSWITCH_BUSES = ("05", "06", "07", "08")
+NVSWITCH_NOTE = ("the board's four NVSwitch on the PCI bus (an 8-GPU HGX H100 carries four; "
+                 "GH100 [H100 NVSwitch] 10de:22a3, subsystem 10de:1796, class 0x068000, "
+                 "bound to nvidia-nvswitch; the bus numbers 05-08 placeholders: the report "
+                 "shows no lspci)")
+
+
+def nvswitches(root):
+    for i, bus in enumerate(NVSWITCH_BUSES):
+        dev = f"sys/devices/pci0000:00/0000:00:02.{i}/0000:{bus}:00.0"
+        for attr, val in (("class", "0x068000"), ("vendor", "0x10de"), ("device", "0x22a3"),
+                          ("subsystem_vendor", "0x10de"), ("subsystem_device", "0x1796"),
+                          ("revision", "0xa1")):
+            w(root, f"{dev}/{attr}", val + "\n")
+        link(root, f"{dev}/driver", "../../../../bus/pci/drivers/nvidia-nvswitch")
+        link(root, f"sys/bus/pci/devices/0000:{bus}:00.0",
+             f"../../../devices/pci0000:00/0000:00:02.{i}/0000:{bus}:00.0")
 
 
 def fabricmanager_older_than_driver():
@@ -24,6 +46,7 @@ def fabricmanager_older_than_driver():
     name = FIXTURES[0]
     drv = "535.230.02"
     dst, root = fresh(name, BASE)
+    nvswitches(root)
     retarget(root, BASE_DRIVER, drv)
     w(root, "sys/module/nvidia/version", drv + "\n")
     w(root, "var/log/apt/history.log",
@@ -53,7 +76,7 @@ def fabricmanager_older_than_driver():
         "cuts the journal line before it; the 535 release current in February 2025, "
         "unconfirmed), the apt history written from the two reports' text, NVML's "
         "readings (the base's, at this driver: CUDA 12.2), the module's "
-        "build line; the rest is " + BASE + "'s tree (see its sources); cuInit answers "
+        "build line, " + NVSWITCH_NOTE + "; the rest is " + BASE + "'s tree (see its sources); cuInit answers "
         "CUDA_ERROR_SYSTEM_NOT_READY through the fake libcuda (docs/formats/nvml.md §9)",
         {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
         real_world(
@@ -76,6 +99,7 @@ def dlami_no_fabricmanager():
     (NVSwitch) "CUDA initialization fails with 802 system error"; closed by installing it."""
     name = FIXTURES[1]
     dst, root = fresh(name, BASE)
+    nvswitches(root)
     w(root, "var/log/apt/history.log",
       "\nStart-Date: 2025-07-10  08:41:07\n"
       f"Commandline: apt-get install -y nvidia-driver-550={BASE_DRIVER}-0ubuntu1\n"
@@ -92,7 +116,7 @@ def dlami_no_fabricmanager():
         "package installed); not in the report and chosen here: the instance's eight H100 "
         "80GB HBM3 (a p5 instance), the driver release (" + BASE_DRIVER + ", the base's), "
         "NVML's readings (the base's), the apt history (the driver's install, no Fabric "
-        "Manager, a week before the report); the rest is " + BASE + "'s tree (see its "
+        "Manager, a week before the report), " + NVSWITCH_NOTE + "; the rest is " + BASE + "'s tree (see its "
         "sources); cuInit answers "
         "CUDA_ERROR_SYSTEM_NOT_READY through the fake libcuda (docs/formats/nvml.md §9)",
         {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
