@@ -175,6 +175,19 @@ static const struct payload_memo *memo_find(const struct parse *ps, const struct
 	return NULL;
 }
 
+/* The toolkit line of a decompressed cubin, kept for the scanner: where every cubin of a
+ * library is compressed (cuBLAS), it is what tells which CUDA the bundled runtime is. */
+static void keep_toolkit_line(struct fatbin_result *r, const uint8_t *p, size_t n)
+{
+	static const char key[] = "Cuda compilation tools, release ";
+	const uint8_t *hit = memmem(p, n, key, sizeof(key) - 1);
+
+	if (!hit)
+		return;
+	r->toolkit_line_len = MIN(n - (size_t)(hit - p), sizeof(r->toolkit_line));
+	memcpy(r->toolkit_line, hit, r->toolkit_line_len);
+}
+
 /* Is the compressed cubin of entry x, payload at pl, a kernel-less device-link image? Only
  * small ones are decompressed (those images are ~1 KiB; nvcc --compress-mode=size/speed/…
  * with -compress-all compresses them too). A library repeats the same few payloads (one
@@ -218,6 +231,8 @@ static int compressed_has_text(struct parse *ps, struct fatbin_entry *x, uint64_
 	rv = n != (ssize_t)x->uncompressed_size
 		     ? 0 /* cannot tell: has_kernels stays -1 */
 		     : fb_cubin_buf_has_text(buf, (size_t)n, &x->has_kernels);
+	if (n > 0 && ps->r->toolkit_line_len == 0)
+		keep_toolkit_line(ps->r, buf, (size_t)n);
 	if (m) {
 		m->compression = x->compression;
 		m->csize = x->compressed_size;

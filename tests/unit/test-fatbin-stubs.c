@@ -17,6 +17,7 @@
 
 #include "fatbin-test-util.h"
 #include "fatbin/fatbin.h"
+#include "formats/cudart-ident.h"
 
 #define FLAGS_LZ4 0x2011u /* 64-bit, Linux, LZ4 block (§6) */
 
@@ -141,12 +142,46 @@ static void test_a_flag_by_entry_version(void **state)
 	free(c8.p);
 }
 
+/* The toolkit line of the first compressed cubin decompressed that has one is kept: where
+ * every cubin is compressed, the scanner's only word on the bundled runtime's CUDA. */
+static void test_toolkit_line(void **state)
+{
+	static const char line[] = "Cuda compilation tools, release 12.8, V12.8.93\0Build cuda";
+	struct sec_spec none[] = { { ".text.k", 1, 6, 0, "\0\0\0\0", 4 } };
+	struct sec_spec with[] = { { ".text.k", 1, 6, 0, "\0\0\0\0", 4 },
+				   { ".note.nv.tkinfo", 7, 0, 0, line, sizeof(line) } };
+	struct buf c0 = make_elf(true, 190, 0x06005004, 8, none, 1);
+	struct buf c1 = make_elf(true, 190, 0x06005004, 8, with, 2), b = { 0 };
+	struct fatbin_result *r;
+	char release[16] = "";
+
+	put_compressed(&b, &c0);
+	close_container(&b, 0);
+	r = parse_ok(b.p, b.len, 0);
+	assert_int_equal(r->toolkit_line_len, 0); /* none in c0 */
+	fatbin_result_free(r);
+	free(b.p);
+	b = (struct buf){ 0 };
+	put_compressed(&b, &c0);
+	put_compressed(&b, &c1);
+	close_container(&b, 0);
+	r = parse_ok(b.p, b.len, 0);
+	assert_true(r->toolkit_line_len > 40);
+	cudart_ident_release(r->toolkit_line, r->toolkit_line_len, release, sizeof(release));
+	assert_string_equal(release, "12.8");
+	fatbin_result_free(r);
+	free(b.p);
+	free(c0.p);
+	free(c1.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_sizes_other_bytes),
 		cmocka_unit_test(test_past_the_memo),
 		cmocka_unit_test(test_a_flag_by_entry_version),
+		cmocka_unit_test(test_toolkit_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
