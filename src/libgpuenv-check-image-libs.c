@@ -8,7 +8,9 @@
  * layers hold their bytes, so each layer is read once, forwards. What has CUDA or AMDGPU code
  * is kept with the policy (check_binaries, judged by src/check/check-image-libs.c); the rest
  * is only counted, and each file's scan result is dropped as soon as it is judged, so the
- * memory stays that of one library's headers whatever the image holds.
+ * memory stays that of one library's headers whatever the image holds. An --image given as
+ * an unpacked directory is walked instead (root_list_files(): links never followed, hard
+ * links once, the top's proc/sys/dev left out), with the same judgement.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -18,7 +20,6 @@
 
 #include "check/check.h"
 #include "core/ctx.h"
-#include "core/layers.h"
 #include "core/root.h"
 #include "formats/policy.h"
 #include "scan/scan.h"
@@ -51,23 +52,32 @@ static int take(struct check_binaries *bs, const struct scan_file *f)
 	return check_binary_add(bs, SIZE_MAX, f);
 }
 
+/* An image: layers (an archive, an OCI layout, wheels) or an unpacked directory. */
+static bool judged_as_image(const struct gpuenv_ctx *ctx)
+{
+	return root_layers(ctx->root) ||
+	       (ctx->has_image && ctx->image.kind && streq(ctx->image.kind, "directory"));
+}
+
 int check_read_image_libraries(struct gpuenv_policy *p, struct gpuenv_ctx *ctx)
 {
-	struct layers *t = root_layers(ctx->root);
 	_cleanup_strv_free_ char **paths = NULL;
+	_cleanup_free_ char *unread = NULL;
 	struct check_binaries *bs;
 	struct gpuenv_scan *s = NULL;
 	size_t total;
 	int r;
 
-	if (!t)
+	if (!judged_as_image(ctx))
 		return 0; /* the machine, a sysroot: its libraries are the doctor's */
-	r = layers_list_files(t, named_like_shared_object, CHECK_IMAGE_LIBS_MAX, &paths, &total);
+	r = root_list_files(ctx->root, named_like_shared_object, CHECK_IMAGE_LIBS_MAX, &paths,
+			    &total, &unread);
 	if (r < 0)
 		return r;
 	bs = calloc(1, sizeof(*bs));
 	if (!bs)
 		return -ENOMEM;
+	bs->unread = TAKE_PTR(unread);
 	bs->n_candidates = total;
 	bs->n_over_cap = total - strv_length(paths);
 	r = gpuenv_scan_new(ctx, NULL, &s);

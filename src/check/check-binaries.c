@@ -38,6 +38,7 @@ void check_binaries_free(struct check_binaries *bs)
 		free(bs->unmatched[i]);
 	free(bs->unmatched);
 	free(bs->tree);
+	free(bs->unread);
 	free(bs);
 }
 

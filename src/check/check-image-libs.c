@@ -130,7 +130,7 @@ int check_image_libraries(struct gpuenv_check *c, const struct snap_node *root, 
 	}
 	for (size_t i = 0; r >= 0 && i < bs->n; i++)
 		r = judge_one(c, &bs->b[i], g, n_gpus, module, driver, &t);
-	fails = t.fail || t.unreadable || bs->n_over_cap;
+	fails = t.fail || t.unreadable || bs->n_over_cap || bs->unread;
 	strbuf_printf(&msg, "%zu GPU libraries judged on %s%s%s%s: %zu fail", t.judged, g[0].label,
 		      n_gpus > 1 ? " and the other GPUs" : "", driver ? " with driver " : "",
 		      driver ?: "", t.fail);
@@ -157,6 +157,9 @@ int check_image_libraries(struct gpuenv_check *c, const struct snap_node *root, 
 	if (bs->n_over_cap)
 		strbuf_printf(&msg, ", %zu past the cap of %u, not read (could not tell)",
 			      bs->n_over_cap, CHECK_IMAGE_LIBS_MAX);
+	if (bs->unread)
+		strbuf_printf(&msg, "; not read in full, more may exist (could not tell): %s",
+			      bs->unread);
 	if (r >= 0)
 		r = msg.err ?: t.failing.err
 				  ?: check_add_clause_text(c, CLAUSE_ID, 0,

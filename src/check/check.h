@@ -86,6 +86,7 @@ struct check_binaries {
 	size_t n_over_cap;     /* ... past the cap, not read */
 	size_t n_not_elf;      /* not ELF (a linker script named libc.so) */
 	size_t n_without_code; /* ELF, no GPU code in its fat binaries */
+	char *unread;	       /* what of an unpacked directory could not be listed, or NULL */
 };
 void check_binaries_free(struct check_binaries *bs);
 /* Appends what the scanner read of f (src/scan/scan.h) to bs as a binary of pattern. 0, -ENOMEM. */

@@ -104,6 +104,21 @@ void root_cache_listings(struct root *r, bool on);
 int root_list_dir_borrow(struct root *r, const char *path, size_t max, const char *const **ret,
 			 size_t *ret_n);
 
+/*
+ * The regular files of the whole tree whose last name component match() accepts, as
+ * absolute paths: for a layered root, layers_list_files()'s answer; for a directory, a walk
+ * from its top (root-walk.c): each directory's files in name order, then its subdirectories,
+ * depth first; symbolic links never followed (a link to a directory is not entered, a link
+ * to a file is not listed: its file is, under its own name, if it is inside the root); a file
+ * and its hard links once (the first name); the top's proc, sys and dev not entered. At most
+ * max paths (*ret_total counts all), at most ROOT_WALK_MAX_ENTRIES entries looked at.
+ * *ret_unread: NULL when the whole tree was read, else what was not ("DIR: Permission
+ * denied (and 2 more)"; free()). *ret is a NULL-terminated strv. 0, -ENOMEM.
+ */
+#define ROOT_WALK_MAX_ENTRIES 1000000u /* as layers.h's LAYERS_MAX_NODES */
+int root_list_files(struct root *r, bool (*match)(const char *name, size_t len), size_t max,
+		    char ***ret, size_t *ret_total, char **ret_unread);
+
 /* A read-only mapping of a whole file (ELF files: never copied). */
 struct root_map {
 	const uint8_t *data;

@@ -149,24 +149,98 @@ static int read_payload_head(struct parse *ps, struct fatbin_entry *x, uint64_t 
 	return 0;
 }
 
+/* Does the ELF entry's version say its cubin is of ELF ABI version 8 or later? The entry's
+ * version 1.7 / 1.8 is the cubin's EI_ABIVERSION 7 / 8 (docs/formats/fatbin.md §9.1). There
+ * the `a` flag of the entry stands whatever the cubin's e_flags say (read_payload_head()), so
+ * its head need not be decompressed to learn it: libcublasLt.so.13 has 1,377 such entries,
+ * each a zstd block of up to 128 KiB to decode. */
+static bool entry_abi_v2(const struct fatbin_entry *x)
+{
+	return x->ver_major == 1 && x->ver_minor >= 8;
+}
+
+/* A payload compressed_has_text() judged before in this parse (its answer, and its bytes).
+ * At worst (hostile input: many payloads of one size that differ late) PAYLOAD_MEMO_MAX
+ * comparisons of at most FATBIN_LINK_IMAGE_MAX bytes, about what decompressing it costs. */
+static const struct payload_memo *memo_find(const struct parse *ps, const struct fatbin_entry *x,
+					    const uint8_t *src)
+{
+	for (size_t i = 0; i < ps->n_memo; i++) {
+		const struct payload_memo *m = &ps->memo[i];
+
+		if (m->compression == x->compression && m->csize == x->compressed_size &&
+		    m->usize == x->uncompressed_size && memcmp(m->bytes, src, m->csize) == 0)
+			return m;
+	}
+	return NULL;
+}
+
+/* The toolkit line of a decompressed cubin, kept for the scanner: where every cubin of a
+ * library is compressed (cuBLAS), it is what tells which CUDA the bundled runtime is. */
+static void keep_toolkit_line(struct fatbin_result *r, const uint8_t *p, size_t n)
+{
+	static const char key[] = "Cuda compilation tools, release ";
+	const uint8_t *hit = memmem(p, n, key, sizeof(key) - 1);
+
+	if (!hit)
+		return;
+	r->toolkit_line_len = MIN(n - (size_t)(hit - p), sizeof(r->toolkit_line));
+	memcpy(r->toolkit_line, hit, r->toolkit_line_len);
+}
+
 /* Is the compressed cubin of entry x, payload at pl, a kernel-less device-link image? Only
  * small ones are decompressed (those images are ~1 KiB; nvcc --compress-mode=size/speed/…
- * with -compress-all compresses them too). 0 or a read error. */
+ * with -compress-all compresses them too). A library repeats the same few payloads (one
+ * device-link image per module and arch: libcublasLt.so.13 has 4,608 small compressed cubins
+ * and 51 distinct payloads), and the same bytes decompress to the same cubin, so each
+ * distinct payload is decompressed once (bench/bench-scan.sh). 0 or a read error. */
 static int compressed_has_text(struct parse *ps, struct fatbin_entry *x, uint64_t pl)
 {
 	uint8_t buf[FATBIN_LINK_IMAGE_MAX];
+	struct payload_memo *m = NULL;
+	const struct payload_memo *seen;
+	const uint8_t *src;
 	ssize_t n;
+	int rv;
 
 	if (x->uncompressed_size < 64 || x->uncompressed_size > sizeof(buf) ||
 	    x->compressed_size > sizeof(buf) || x->compression == FATBIN_COMPRESS_OTHER)
 		return 0;
+	src = fb_view(ps, pl, x->compressed_size);
+	if (!src)
+		return fb_view_error(ps, pl);
+	seen = memo_find(ps, x, src);
+	if (seen) {
+		x->has_kernels = seen->has_kernels;
+		return 0;
+	}
+	if (ps->n_memo < PAYLOAD_MEMO_MAX) {
+		m = &ps->memo[ps->n_memo];
+		m->bytes = malloc(x->compressed_size ?: 1);
+		if (!m->bytes)
+			return -ENOMEM;
+		memcpy(m->bytes, src, x->compressed_size); /* src is only valid until fb_view() */
+	}
 	n = head_decompress(ps, x->compression, pl, x->compressed_size, buf,
 			    (size_t)x->uncompressed_size);
-	if (n < 0 && ps->io_err)
+	if (n < 0 && ps->io_err) {
+		if (m)
+			free(m->bytes);
 		return (int)n;
-	if (n != (ssize_t)x->uncompressed_size)
-		return 0; /* cannot tell: has_kernels stays -1 */
-	return fb_cubin_buf_has_text(buf, (size_t)n, &x->has_kernels);
+	}
+	rv = n != (ssize_t)x->uncompressed_size
+		     ? 0 /* cannot tell: has_kernels stays -1 */
+		     : fb_cubin_buf_has_text(buf, (size_t)n, &x->has_kernels);
+	if (n > 0 && ps->r->toolkit_line_len == 0)
+		keep_toolkit_line(ps->r, buf, (size_t)n);
+	if (m) {
+		m->compression = x->compression;
+		m->csize = x->compressed_size;
+		m->usize = x->uncompressed_size;
+		m->has_kernels = x->has_kernels;
+		ps->n_memo++;
+	}
+	return rv;
 }
 
 /*
@@ -268,7 +342,8 @@ int fb_walk_containers(struct parse *ps, size_t off, size_t rlen, bool strict,
 			if ((x->kind == FATBIN_KIND_PTX &&
 			     ((ps->flags & FATBIN_PARSE_PAYLOAD_HEADS) || x->ptx_major < 0)) ||
 			    (x->kind == FATBIN_KIND_ELF &&
-			     ((ps->flags & FATBIN_PARSE_PAYLOAD_HEADS) || x->variant == 'a'))) {
+			     ((ps->flags & FATBIN_PARSE_PAYLOAD_HEADS) ||
+			      (x->variant == 'a' && !entry_abi_v2(x))))) {
 				rv = read_payload_head(ps, x, off + e + hsz);
 				if (rv < 0)
 					return rv;

@@ -57,13 +57,24 @@ struct range {
 	size_t a, b;
 };
 
-/* One parse: the input, the flags and a reusable zstd stream. */
+/* A small compressed cubin's payload and whether it has kernels (fatbin-container.c). */
+#define PAYLOAD_MEMO_MAX 64u /* at most FATBIN_LINK_IMAGE_MAX bytes each: 512 KiB */
+struct payload_memo {
+	uint8_t *bytes;
+	uint64_t csize, usize;
+	enum fatbin_compression compression;
+	int has_kernels;
+};
+
+/* One parse: the input, the flags, a reusable zstd stream and the payloads judged. */
 struct parse {
 	struct fatbin_result *r;
 	const uint8_t *base;
 	size_t len;
 	unsigned flags;
 	ZSTD_DStream *zds;
+	struct payload_memo memo[PAYLOAD_MEMO_MAX];
+	size_t n_memo;
 	/* fatbin_input.read and its window */
 	ssize_t (*read)(void *userdata, uint64_t off, void *buf, size_t n);
 	void *userdata;

@@ -152,6 +152,8 @@ int fatbin_parse_input(const struct fatbin_input *in, unsigned flags, struct fat
 	}
 	if (ps.zds)
 		ZSTD_freeDStream(ps.zds);
+	for (size_t i = 0; i < ps.n_memo; i++)
+		free(ps.memo[i].bytes);
 	free(ps.ranges);
 	free(ps.win);
 	free(ps.sb);

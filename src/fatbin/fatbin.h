@@ -131,6 +131,12 @@ struct fatbin_result {
 	/* The first problem with a part of the file that was skipped (the rest still
 	 * parsed), e.g. "container at 0x1234: entry past the end"; NULL when none. */
 	char *warning;
+	/* The toolkit line of the first compressed cubin decompressed (the kernel check of
+	 * small ones): its bytes from "Cuda compilation tools, release " on, as
+	 * .note.nv.tkinfo holds them (docs/formats/fatbin.md §9.3); toolkit_line_len 0 when
+	 * none was seen. */
+	uint8_t toolkit_line[64];
+	size_t toolkit_line_len;
 };
 
 /* fatbin_parse() flags. */

@@ -51,8 +51,7 @@ int cudart_ident_linked(const char *soname, char *const *needed, size_t n_needed
 	return 0;
 }
 
-/* "Cuda compilation tools, release 13.0, V13.0.88" at p → "13.0". */
-static void release_from(const uint8_t *p, size_t left, char *buf, size_t n)
+void cudart_ident_release(const uint8_t *p, size_t left, char *buf, size_t n)
 {
 	static const char key[] = "Cuda compilation tools, release ";
 	size_t k = sizeof(key) - 1, e = k;
@@ -200,7 +199,8 @@ int cudart_ident_static_read(const uint8_t *p, size_t len, const struct cudart_i
 		goto out;
 	found = 1;
 	if (hits[1].at >= 0)
-		release_from(hits[1].tail, hits[1].tail_len, id.version, sizeof(id.version));
+		cudart_ident_release(hits[1].tail, hits[1].tail_len, id.version,
+				     sizeof(id.version));
 	/* else the .note.nv.tkinfo of the first uncompressed cubin near the start of .nv_fatbin
 	 * (all of them compressed: unknown) */
 	d = id.version[0] ? NULL : section(elf, shstrndx, p, len, ".nv_fatbin", &n);
@@ -210,8 +210,8 @@ int cudart_ident_static_read(const uint8_t *p, size_t len, const struct cudart_i
 			goto out;
 		found = 1;
 		if (hits[1].at >= 0)
-			release_from(hits[1].tail, hits[1].tail_len, id.version,
-				     sizeof(id.version));
+			cudart_ident_release(hits[1].tail, hits[1].tail_len, id.version,
+					     sizeof(id.version));
 	}
 out:
 	elf_end(elf);

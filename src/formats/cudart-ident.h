@@ -8,7 +8,8 @@
  * lies in the file's .rodata. The toolkit it came with (the nvcc that linked it) is written
  * in each uncompressed cubin's .note.nv.tkinfo ("Cuda compilation tools, release 13.0,
  * V13.0.88", docs/formats/fatbin.md §9.3), inside .nv_fatbin, or by nvlink in .rodata
- * (checked on nvcc 13.0 output, stripped or not). Uses libelf read-only; .rodata is searched
+ * (checked on nvcc 13.0 output, stripped or not); where every cubin is compressed, the
+ * caller may have it from one it decompressed (fatbin_result.toolkit_line). Uses libelf read-only; .rodata is searched
  * up to CUDART_IDENT_MAX_RODATA bytes, .nv_fatbin's first CUDART_IDENT_FATBIN_HEAD only.
  */
 #pragma once
@@ -28,6 +29,9 @@ struct cudart_ident {
 	bool is_runtime;  /* the file is libcudart.so.N */
 };
 
+/* "Cuda compilation tools, release 13.0, V13.0.88" at p (left bytes) → "13.0" in buf; buf
+ * unchanged when p does not hold that line. */
+void cudart_ident_release(const uint8_t *p, size_t left, char *buf, size_t n);
 /* From a DT_SONAME (may be NULL) and DT_NEEDED list: 1 found (ret filled), 0 none. */
 int cudart_ident_linked(const char *soname, char *const *needed, size_t n_needed,
 			struct cudart_ident *ret);

@@ -198,6 +198,8 @@ static int record_result(struct scan_file *f, struct fatbin_result *r, struct fi
 	f->elsewhere_sections = TAKE_PTR(r->elsewhere_sections);
 	f->module_id = TAKE_PTR(r->module_id);
 	f->warning = TAKE_PTR(r->warning);
+	cudart_ident_release(r->toolkit_line, r->toolkit_line_len, f->cubin_release,
+			     sizeof(f->cubin_release));
 	rv = record_entries(f, r->entries, r->n_entries, &cur);
 	if (rv >= 0)
 		rv = module_sets_end(&f->modules); /* the last module */
@@ -319,6 +321,9 @@ static int record_cudart(struct scan_file *f, const uint8_t *p, size_t len, stru
 				  strerror(-rv));
 	if (rv <= 0)
 		return rv;
+	/* every cubin compressed, so none was read in place: a decompressed one's toolkit */
+	if (id.is_static && !id.version[0])
+		memcpy(id.version, f->cubin_release, sizeof(id.version));
 	f->has_cudart = true;
 	f->cudart_static = id.is_static;
 	memcpy(f->cudart, id.version, sizeof(f->cudart));

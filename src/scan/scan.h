@@ -65,6 +65,7 @@ struct scan_file {
 	 * version is not written in it): src/formats/cudart-ident.h */
 	bool has_cudart, cudart_static;
 	char cudart[16];
+	char cubin_release[16];	       /* the toolkit of a compressed cubin decompressed, or "" */
 	struct scan_verdict *verdicts; /* one per device, after scan_judge() */
 };
 

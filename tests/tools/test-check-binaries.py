@@ -12,7 +12,9 @@ The binaries are real nvcc-built fat binaries where nvcc exists; elsewhere the s
 are written by fatbin_writer.py (through fixture_root.build_fatbin), and the nvcc part is
 skipped visibly.
 
-Usage: test-check-binaries.py GPUENV SOURCE_ROOT
+Usage: test-check-binaries.py GPUENV SOURCE_ROOT [GPUENV_TEST]
+(GPUENV_TEST: the CLI with the test build's fault injection, for a directory that cannot be
+listed.)
 """
 import json
 import os
@@ -29,6 +31,7 @@ import make_image  # noqa: E402
 from image_checks import check, run, summary  # noqa: E402
 
 GPUENV, SRC = sys.argv[1], sys.argv[2]
+GPUENV_TEST = sys.argv[3] if len(sys.argv) > 3 else None
 SKIPS = 0
 TODAY = "2026-12-04"
 
@@ -301,6 +304,7 @@ def test_image_libraries(tmp):
     rc, doc, _ = check_json("--image", oci, "--target", "gpu=A100,driver=580.65.06")
     check(clause(doc, "image.gpu_libraries").get("message") == m,
           f"gzip'ed OCI layers: the same clause: {clause(doc, 'image.gpu_libraries')}")
+    test_image_directory(tmp, tree, m, rows)
     rc, doc, _ = check_json("--image", img, "--target", "gpu=H100,driver=580.65.06")
     c = clause(doc, "image.gpu_libraries")
     check(c.get("status") == "pass" and c.get("message", "").startswith(
@@ -310,6 +314,69 @@ def test_image_libraries(tmp):
     c = clause(doc, "image.gpu_libraries")
     check(c.get("status") == "skipped" and "no NVIDIA GPU" in c.get("message", ""),
           f"no target: not judged, and said so: {c}")
+
+
+def test_image_directory(tmp, tree, archive_clause, archive_rows):
+    """The same tree unpacked (the archive's view: the whited-out library gone) as a directory
+    --image: the same clause and verdicts. What the walk must not take is added: a hard link
+    (once), a symbolic link to a directory (merged /usr: not a second copy) and to files and
+    a directory outside the root (never followed), a FIFO named like a library (never
+    opened), and GPU libraries under /proc, /sys and /dev (virtual file systems on a live
+    root)."""
+    d = os.path.join(tmp, "unpacked")
+    shutil.copytree(tree, d, symlinks=True)
+    os.remove(os.path.join(d, "opt/old/libgone.so"))
+    gone = os.path.join(tree, "opt/old/libgone.so")
+    lib = os.path.join(d, "usr/lib/x86_64-linux-gnu")
+    os.link(os.path.join(lib, "libk80.so.1"), os.path.join(lib, "zz-hardlink-of-k80.so.1"))
+    os.symlink("usr/lib", os.path.join(d, "lib"))
+    outside = os.path.join(tmp, "outside")
+    os.makedirs(outside)
+    shutil.copy(gone, os.path.join(outside, "libescape.so"))
+    os.symlink(outside, os.path.join(d, "opt/escape"))
+    os.symlink(os.path.join(outside, "libescape.so"), os.path.join(lib, "libescape.so"))
+    os.symlink("../../../../outside/libescape.so", os.path.join(lib, "libescape2.so"))
+    os.mkfifo(os.path.join(lib, "libfifo.so"))
+    for v in ("proc/1/root/usr/lib", "sys/kernel", "dev/shm"):
+        os.makedirs(os.path.join(d, v))
+        shutil.copy(gone, os.path.join(d, v, "libvirtual.so"))
+    rc, doc, _ = check_json("--image", d, "--target", "gpu=A100,driver=580.65.06")
+    valid(doc, "unpacked directory")
+    c = clause(doc, "image.gpu_libraries")
+    check(c.get("message") == archive_clause and c.get("status") == "fail",
+          f"directory --image: the clause the docker save archive gives: {c}")
+    rows = {r["subject"]: r["verdict"] for r in doc.get("coverage", [])}
+    check(rows == archive_rows, f"directory --image: the archive's verdicts: {rows}")
+    check(rc != 0, f"directory --image: a library that does not run fails the check: {rc}")
+    unlisted(d, archive_clause)
+    rc, doc, _ = check_json("--sysroot", d, "--target", "gpu=A100,driver=580.65.06")
+    c = clause(doc, "image.gpu_libraries")
+    check(c == {}, f"--sysroot: a machine's libraries are the doctor's: {c}")
+
+
+def unlisted(d, archive_clause):
+    """A directory of the tree that cannot be listed (EACCES injected: root reads past the
+    mode bits): more libraries may be there, so the clause fails as could not tell and says
+    which directory."""
+    if not GPUENV_TEST:
+        skip("an unlistable directory", "no gpuenv-test (the test build's fault injection)")
+        return
+    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1",
+           "GPUENV_TEST_INJECT_ERRORS": "/usr/local/lib=EACCES"}
+    env.update({k: v for k, v in os.environ.items() if k.endswith("SAN_OPTIONS")})
+    r = subprocess.run([GPUENV_TEST, "check", "--json", "--stable", "--no-vendor", "--today",
+                        TODAY, "--image", d, "--target", "gpu=A100,driver=580.65.06"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+                       timeout=300)
+    try:
+        c = clause(json.loads(r.stdout), "image.gpu_libraries")
+    except ValueError:
+        c = {}
+    m = c.get("message", "")
+    check(c.get("status") == "fail" and m.startswith("1 GPU libraries judged") and
+          m.endswith("; not read in full, more may exist (could not tell): /usr/local/lib: "
+                     "Permission denied") and m != archive_clause,
+          f"an unlistable directory: could not tell, named: {c} {r.stderr[-300:]}")
 
 
 def main():
