@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * gpu-names.h. Environment variable names: CUDA (CUDA C++ Programming Guide, "CUDA Environment
- * Variables"), ROCm (HIP documentation, "environment variables"), the NVIDIA container toolkit
+ * Variables"), ROCm (HIP documentation, "environment variables"), Level Zero (specification,
+ * "Environment Variables") and DPC++ (ONEAPI_DEVICE_SELECTOR), the NVIDIA container toolkit
  * (NVIDIA_*), the dynamic loader (ld.so(8)).
  */
 #include <string.h>
@@ -20,6 +21,9 @@ const char *const gpu_env_vars[] = {
 	"HIP_VISIBLE_DEVICES",
 	"ROCR_VISIBLE_DEVICES",
 	"HSA_OVERRIDE_GFX_VERSION",
+	"ZE_AFFINITY_MASK",
+	"ZE_FLAT_DEVICE_HIERARCHY",
+	"ONEAPI_DEVICE_SELECTOR",
 	"NVIDIA_VISIBLE_DEVICES",
 	"NVIDIA_DRIVER_CAPABILITIES",
 	"NVIDIA_REQUIRE_CUDA",

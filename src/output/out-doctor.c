@@ -386,7 +386,7 @@ static const char *const vendor_link_names[2] = { "driver → runtime", "runtime
 
 static const char *vendor_name(const struct vendor_chain *v)
 {
-	return streq(v->vendor, "amd") ? "AMD" : v->vendor;
+	return streq(v->vendor, "amd") ? "AMD" : streq(v->vendor, "intel") ? "Intel" : v->vendor;
 }
 
 static void text_vendor_chains(struct strbuf *sb, const struct style *st,

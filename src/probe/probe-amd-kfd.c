@@ -28,8 +28,8 @@ static void node_properties(struct snap_node *node, const char *path, char *text
 {
 	bool seen = false, gpu = false;
 	char *state = text, *line, *v;
-	uint64_t cap = 0;
-	bool have_cap = false;
+	uint64_t cap = 0, uid = 0;
+	bool have_cap = false, have_uid = false;
 
 	while (kv_next(&state, ' ', &line, &v)) {
 		uint64_t val;
@@ -39,6 +39,13 @@ static void node_properties(struct snap_node *node, const char *path, char *text
 				have_cap = true;
 			else
 				snap_set_malformed(node, "capability", v, path, "not a number");
+			continue;
+		}
+		if (streq(line, "unique_id") && !have_uid) {
+			if (parse_u64(v, 10, &uid) == 0)
+				have_uid = true;
+			else
+				snap_set_malformed(node, "uuid", v, path, "unique_id not a number");
 			continue;
 		}
 		if (!streq(line, "gfx_target_version") || seen)
@@ -70,6 +77,13 @@ static void node_properties(struct snap_node *node, const char *path, char *text
 	} else if (!snap_child(node, "capability")) {
 		snap_set_state(node, "capability", FACT_ABSENT, path, "no capability line");
 	}
+	/* ROCr names the GPU "GPU-" and unique_id in 16 hex digits (ROCR_VISIBLE_DEVICES takes
+	 * it); a unique_id of 0 gives no UUID (amd_filter_device.cpp) */
+	if (have_uid && uid)
+		snap_set_strf(node, "uuid", path, "GPU-%016" PRIx64, uid);
+	else if (!snap_child(node, "uuid"))
+		snap_set_state(node, "uuid", FACT_ABSENT, path,
+			       have_uid ? "unique_id 0" : "no unique_id line");
 }
 
 /* noretry (sysfs-module: parameters/<name>) and HSA_XNACK, only where KFD lists a GPU. */

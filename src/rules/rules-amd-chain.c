@@ -171,6 +171,23 @@ static bool features_mismatch(const struct snap_node *root, const struct snap_no
 	return amd_targets_match(tn, gfx, &f, ret_tid) == AMD_TID_MISMATCH;
 }
 
+/* The framework end of a vendor chain: the build a plain `python` imports, its environment as
+ * the source; false (the link unknown, "none found") when there is none. */
+bool vendor_chain_framework(struct gpuenv_doctor *d, const struct snap_node *root,
+			    struct vendor_chain *v, struct fw_build *b)
+{
+	if (!fw_first(root, b)) {
+		v->framework = diagnosis_strdupf(
+			d, "%s",
+			snap_get(root, "framework.python_envs") ? "none found" : "not probed");
+		v->link_state[1] = LINK_UNKNOWN;
+		v->link_why[1] = diagnosis_strdupf(d, "no torch, TensorFlow or jax found");
+		return false;
+	}
+	v->framework_source = diagnosis_strdupf(d, "%s", b->prefix);
+	return true;
+}
+
 /* runtime → framework: the framework's code objects include the target ROCm will load. */
 static void link_runtime_framework(struct gpuenv_doctor *d, const struct snap_node *root,
 				   struct vendor_chain *v, const char *gfx)
@@ -182,15 +199,8 @@ static void link_runtime_framework(struct gpuenv_doctor *d, const struct snap_no
 	const char *tid = NULL;
 	bool from_bi, have_ovr;
 
-	if (!fw_first(root, &b)) {
-		v->framework = diagnosis_strdupf(
-			d, "%s",
-			snap_get(root, "framework.python_envs") ? "none found" : "not probed");
-		v->link_state[1] = LINK_UNKNOWN;
-		v->link_why[1] = diagnosis_strdupf(d, "no torch, TensorFlow or jax found");
+	if (!vendor_chain_framework(d, root, v, &b))
 		return;
-	}
-	v->framework_source = diagnosis_strdupf(d, "%s", b.prefix);
 	if (!snap_str(fw_hip_version(&b))) {
 		bool cu = fw_cuda_version(&b, cuda, sizeof(cuda), NULL);
 
@@ -245,7 +255,7 @@ static void link_runtime_framework(struct gpuenv_doctor *d, const struct snap_no
 	}
 }
 
-static enum link_state worst(enum link_state a, enum link_state b)
+enum link_state link_worst(enum link_state a, enum link_state b)
 {
 	/* broken > degraded > unknown > ok: an unknown link never makes the target ✓ */
 	static const int rank[] = {
@@ -287,5 +297,5 @@ void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root)
 		v->target = diagnosis_strdupf(d, "%s", gfx);
 	link_driver_runtime(d, root, v, gfx, rv);
 	link_runtime_framework(d, root, v, gfx);
-	v->target_state = worst(v->link_state[0], v->link_state[1]);
+	v->target_state = link_worst(v->link_state[0], v->link_state[1]);
 }

@@ -34,6 +34,9 @@ RULE_CHECK(check_opencl_icd_library_missing);
 RULE_CHECK(check_opencl_no_platforms);
 RULE_CHECK(check_opencl_cpu_only);
 
+/* The Intel chain of a diagnosis (rules-intel-chain.c), after the AMD one. */
+void intel_chain(struct gpuenv_doctor *d, const struct snap_node *root);
+
 struct facts_intel_kernel;
 /* rules-intel-kernel.c: the confirmed intel_gpu_kernel.tsv row of an Intel GPU's PCI id, or
  * NULL; and that row as evidence ("first_default_release") of f. */

@@ -262,6 +262,13 @@ const struct snap_node *amd_chosen_rocm(const struct snap_node *root);
 void amd_runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent);
 /* The AMD chain (d->vendor_chains[]), where the AMD stack is on the machine. */
 void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root);
+/* The framework end of a vendor chain (rules-amd-chain.c): false, with the link unknown, when
+ * no framework is found. */
+struct fw_build;
+bool vendor_chain_framework(struct gpuenv_doctor *d, const struct snap_node *root,
+			    struct vendor_chain *v, struct fw_build *b);
+/* The worse of two links of a chain: broken > degraded > unknown > ok. */
+enum link_state link_worst(enum link_state a, enum link_state b);
 /* How a build's code objects for gfx meet the GPU's target features (rules-amd-features.c). */
 enum amd_tid_match {
 	AMD_TID_NONE,	  /* no code object for gfx at all */
@@ -383,6 +390,7 @@ RULE_CHECK(check_amdgpu_firmware_failed);
 RULE_CHECK(check_amdgpu_no_kfd);
 RULE_CHECK(check_amdgpu_kmd_userspace);
 RULE_CHECK(check_override_not_inherited);
+RULE_CHECK(check_visible_devices_none);
 RULE_CHECK(check_hsa_override_wrong_target);
 RULE_CHECK(check_no_nvidia_runtime);
 RULE_CHECK(check_cdi_spec_stale);

@@ -550,4 +550,5 @@ void rules_summarize(struct gpuenv_doctor *d, const struct snap_node *root,
 	rules_summarize_intel(d, root, absent);
 	chain(d, root);
 	amd_chain(d, root);
+	intel_chain(d, root);
 }

@@ -132,9 +132,10 @@ struct chain {
 
 /* Another vendor's chain, "amdgpu 6.8 · ROCm 6.2.4 · torch 2.5.1+rocm6.2 (gfx1100 ✓)": the
  * kernel driver, the runtime release and the framework build, and the GPU's target judged
- * through them (rules-amd-chain.c). Shown only where the vendor's stack is on the machine. */
+ * through them (rules-amd-chain.c, rules-intel-chain.c). Shown only where the vendor's stack is
+ * on the machine. */
 struct vendor_chain {
-	const char *vendor; /* "amd" */
+	const char *vendor; /* "amd", "intel" */
 	char *driver, *driver_source;
 	char *runtime, *runtime_source;
 	char *framework, *framework_source;

@@ -65,7 +65,7 @@ struct gpuenv_snapshot *base(void)
 	/* no amdgpu: no KFD topology (probe-nvidia-driver.c writes its ENOENT) */
 	snap_set_errno(snap_object(drv, "amdgpu"), "kfd_nodes", -ENOENT,
 		       "/sys/class/kfd/kfd/topology/nodes");
-	for (size_t i = 0; i < 8; i++) {
+	for (size_t i = 0; i < 12; i++) {
 		static const char *const vars[] = {
 			"PATH",
 			"LD_LIBRARY_PATH",
@@ -75,6 +75,10 @@ struct gpuenv_snapshot *base(void)
 			"CUDA_VERSION",
 			"CUDA_VISIBLE_DEVICES",
 			"HSA_OVERRIDE_GFX_VERSION",
+			"ROCR_VISIBLE_DEVICES",
+			"HIP_VISIBLE_DEVICES",
+			"ZE_AFFINITY_MASK",
+			"ONEAPI_DEVICE_SELECTOR",
 		};
 
 		snap_set_state(snap_object(root, "environment"), vars[i], FACT_ABSENT,

@@ -349,13 +349,76 @@ static void test_target_features(void **state)
 	snapshot_unref(s);
 }
 
+/* A second GPU node in KFD (gfx908), each with its UUID. */
+static void second_kfd_gpu(struct gpuenv_snapshot *s)
+{
+	struct snap_node *kfd = node(s, "driver.amdgpu.kfd_nodes"), *n;
+
+	snap_set_str(node(s, "driver.amdgpu.kfd_nodes.1"), "uuid", "GPU-57a3b1c2d4e5f607",
+		     NODES "/1/properties");
+	n = snap_append_object(kfd);
+	snap_set_int(n, "node", 2, NODES);
+	snap_set_str(n, "gfx", "gfx908", NODES "/2/properties");
+	snap_set_str(n, "uuid", "GPU-f980f88ef31631a2", NODES "/2/properties");
+}
+
+static void test_visible_devices_none(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx1030");
+	second_kfd_gpu(s);
+	NO(s, "runtime.visible-devices-none"); /* nothing set */
+	env(s, "ROCR_VISIBLE_DEVICES", "1");
+	NO(s, "runtime.visible-devices-none");
+	/* SwarmUI#565: the same index in both: HIP counts the one GPU ROCr left as 0 */
+	env(s, "HIP_VISIBLE_DEVICES", "1");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR,
+	    "the process sees 0 of the 2 GPUs");
+	env(s, "HIP_VISIBLE_DEVICES", "0");
+	NO(s, "runtime.visible-devices-none");
+	env(s, "ROCR_VISIBLE_DEVICES", ""); /* set and empty: ROCr exposes none */
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR, "is set and empty");
+	env(s, "ROCR_VISIBLE_DEVICES", "GPU-f980f88e");
+	NO(s, "runtime.visible-devices-none");
+	env(s, "ROCR_VISIBLE_DEVICES", "GPU-0000000000000000");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR, "is a UUID no GPU has");
+	/* an entry past the GPUs after a good one: one GPU left, a warning */
+	env(s, "ROCR_VISIBLE_DEVICES", "0,4");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_WARNING,
+	    "entry 2 (\"4\") is an index past the GPUs");
+	snapshot_unref(s);
+
+	/* CUDA_VISIBLE_DEVICES, which HIP reads when HIP_VISIBLE_DEVICES is unset */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1100");
+	env(s, "CUDA_VISIBLE_DEVICES", "1");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR,
+	    "CUDA_VISIBLE_DEVICES=1: entry 1 (\"1\") is an index past the GPUs");
+	env(s, "HIP_VISIBLE_DEVICES", "0"); /* HIP's own variable wins */
+	NO(s, "runtime.visible-devices-none");
+	snapshot_unref(s);
+
+	/* no GPU in KFD: the driver rules' to say */
+	s = base();
+	amd_gpu(s, "amdgpu", NULL);
+	env(s, "ROCR_VISIBLE_DEVICES", "3");
+	NO(s, "runtime.visible-devices-none");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_firmware_failed),	       cmocka_unit_test(test_no_kfd),
-		cmocka_unit_test(test_override_wrong_target),  cmocka_unit_test(test_amd_chain),
-		cmocka_unit_test(test_target_features),	       cmocka_unit_test(test_kmd_userspace),
+		cmocka_unit_test(test_firmware_failed),
+		cmocka_unit_test(test_no_kfd),
+		cmocka_unit_test(test_override_wrong_target),
+		cmocka_unit_test(test_amd_chain),
+		cmocka_unit_test(test_target_features),
+		cmocka_unit_test(test_kmd_userspace),
 		cmocka_unit_test(test_override_not_inherited),
+		cmocka_unit_test(test_visible_devices_none),
 	};
 
 	if (test_locale_from_env() < 0)

@@ -470,13 +470,95 @@ static void test_log_parser(void **state)
 	assert_int_equal(l.n_ev, 0);
 }
 
+static void test_visible_devices_none(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g;
+
+	(void)state;
+	arc(s, "i915");
+	NO(s, "runtime.visible-devices-none"); /* nothing set */
+	env(s, "ZE_AFFINITY_MASK", "0");
+	NO(s, "runtime.visible-devices-none");
+	env(s, "ZE_AFFINITY_MASK", "1"); /* one Arc: index 1 is past it */
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR,
+	    "ZE_AFFINITY_MASK=1: entry 1 (\"1\") is an index past the GPUs (skipped): Level Zero "
+	    "programs see 0 of the 1 Intel GPU");
+	env(s, "ZE_AFFINITY_MASK", "1,0"); /* skipped, the rest read on */
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_WARNING, "see 1 of the 1");
+	env(s, "ZE_AFFINITY_MASK", "");
+	env(s, "ONEAPI_DEVICE_SELECTOR", "opencl:gpu");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR,
+	    "ONEAPI_DEVICE_SELECTOR=opencl:gpu accepts no Level Zero GPU");
+	env(s, "ONEAPI_DEVICE_SELECTOR", "level_zero:gpu");
+	NO(s, "runtime.visible-devices-none");
+	env(s, "ONEAPI_DEVICE_SELECTOR", "level_zero:0.*"); /* tiles: not judged */
+	SKIPPED(s, "runtime.visible-devices-none");
+	snapshot_unref(s);
+
+	/* a GPU not in the knowledge base's table may have two tiles (FLAT by default on Data
+	 * Center GPU Max): index 1 may be its second tile, so nothing is said */
+	s = base();
+	g = arc(s, "i915");
+	snap_set_str(g, "device_id", "0x0bd5", "x");
+	env(s, "ZE_AFFINITY_MASK", "1");
+	NO(s, "runtime.visible-devices-none");
+	env(s, "ZE_AFFINITY_MASK", "2");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR, "see 0 of the 1 Intel GPU");
+	snapshot_unref(s);
+}
+
+static void test_intel_chain(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+	const struct vendor_chain *v;
+
+	(void)state;
+	arc(s, "i915");
+	d = diag(s);
+	assert_int_equal(d->n_vendor_chains, 0); /* an Intel GPU without Level Zero: no chain */
+	diagnosis_free(d);
+
+	lib(s, "loader", "/usr/lib/x86_64-linux-gnu/libze_loader.so.1");
+	lib(s, "gpu_driver", "/usr/lib/x86_64-linux-gnu/libze_intel_gpu.so.1");
+	snap_set_str(node(s, "runtime.level_zero.loader"), "version", "1.17.6", "x");
+	xpu_env(s, "2.8.0+xpu", NULL);
+	d = diag(s);
+	assert_int_equal(d->n_vendor_chains, 1);
+	v = &d->vendor_chains[0];
+	assert_string_equal(v->vendor, "intel");
+	assert_true(strncmp(v->driver, "i915 (kernel ", 13) == 0);
+	assert_string_equal(v->runtime, "Level Zero 1.17.6, GPU driver (version unknown)");
+	assert_string_equal(v->target, "DG2");
+	assert_int_equal(v->link_state[0], LINK_OK);
+	assert_int_equal(v->link_state[1], LINK_OK);
+	assert_int_equal(v->target_state, LINK_OK);
+	diagnosis_free(d);
+
+	/* no GPU driver for Level Zero: the driver link is broken */
+	lib(s, "gpu_driver", NULL);
+	d = diag(s);
+	assert_int_equal(d->vendor_chains[0].link_state[0], LINK_BROKEN);
+	assert_int_equal(d->vendor_chains[0].target_state, LINK_BROKEN);
+	assert_string_equal(d->vendor_chains[0].runtime, "Level Zero 1.17.6, GPU driver none");
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_firmware),       cmocka_unit_test(test_force_probe),
-		cmocka_unit_test(test_kernel_too_old), cmocka_unit_test(test_level_zero),
-		cmocka_unit_test(test_ipex),	       cmocka_unit_test(test_level_zero_no_device),
-		cmocka_unit_test(test_opencl),	       cmocka_unit_test(test_log_parser),
+		cmocka_unit_test(test_firmware),
+		cmocka_unit_test(test_force_probe),
+		cmocka_unit_test(test_kernel_too_old),
+		cmocka_unit_test(test_level_zero),
+		cmocka_unit_test(test_ipex),
+		cmocka_unit_test(test_level_zero_no_device),
+		cmocka_unit_test(test_opencl),
+		cmocka_unit_test(test_log_parser),
+		cmocka_unit_test(test_visible_devices_none),
+		cmocka_unit_test(test_intel_chain),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */

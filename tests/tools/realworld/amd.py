@@ -15,7 +15,8 @@ FIXTURES = ("amd-rx7900xtx-rocm62-healthy", "rw-mi100-amdgpu-firmware-missing",
             "rw-r9-370-pitcairn-no-kfd", "rw-mi210-hsa-override-gfx1030",
             "rw-kfd-render-group-only-video", "rw-rx7900xtx-amdgpu-dkms-not-for-running-kernel",
             "rw-rx7900xtx-amdgpu-dkms-rocm62-rebooted", "rw-rx6700xt-override-in-bashrc-not-in-kernel",
-            "rw-rx6700xt-override-in-process")
+            "rw-rx6700xt-override-in-process", "rw-rx6800xt-mi100-rocr-hip-visible-devices-1",
+            "rw-rx6800xt-mi100-rocr-visible-devices-1")
 BASE = "rx7600-rocm-torch-override"
 GPU_BUS = "0000:05:00.0"
 NODES = "sys/devices/virtual/kfd/kfd/topology/nodes"
@@ -367,6 +368,90 @@ def override_inherited():
         env, "", section(BASE, "devices"), section(BASE, "elf"))
 
 
+# mcmonkeyprojects/SwarmUI#565/#566: on a machine with gfx908 and gfx1030 GPUs, SwarmUI set
+# both ROCR_VISIBLE_DEVICES=1 and HIP_VISIBLE_DEVICES=1; ROCr leaves one GPU, which HIP counts
+# as 0, so index 1 is past it and torch.cuda.is_available() is False. The fix in the thread:
+# ROCR_VISIBLE_DEVICES alone. The UUID is the one the reporter quotes in #566.
+VISIBLE_URL = "https://github.com/mcmonkeyprojects/SwarmUI/issues/565"
+VISIBLE_SOURCE = (
+    "Rebuilt from https://github.com/mcmonkeyprojects/SwarmUI/issues/565 and its duplicate #566 "
+    "(the reporter: 'Have a machine with n gfx908 gpus and z gfx1030 gpus', 'export "
+    "ROCR_VISIBLE_DEVICES=1', 'export HIP_VISIBLE_DEVICES=1', torch.cuda.is_available() "
+    "'False', 'can end up with _no_ device available since you have masked away all gpus', "
+    "'i would recommend using only ROCR_VISIBLE_DEVICES'; in #566 the UUID "
+    "GPU-f980f88ef31631a2 of one of the GPUs); not in the report and placeholders: one GPU of "
+    "each kind, the gfx1030 an RX 6800 XT (1002:73bf, pci.ids' Navi 21 line) on the base's bus "
+    "and the gfx908 an MI100 (1002:738c, pci.ids' Arcturus GL-XL line) behind a copy of the "
+    "base's root port at 0000:00:03.1 / 0000:08:00.0 with the base GPU's other attributes; "
+    "KFD nodes 2 (gfx1030, gfx_target_version 100300) and 3 (gfx908, 90008: a copy of node 2 "
+    "with its location, render minor, gpu_id and unique_id changed); the reporter's UUID given "
+    "to the MI100, the RX 6800 XT keeping the base GPU's; ROCm 6.2.0 of the rocm-6.2-toolkit fixture; "
+    "everything else is the rx7600-rocm-torch-override fixture's (see its sources), without its "
+    "venv")
+MI100_BUS = "0000:08:00.0"
+
+
+def rx6800xt_mi100(name):
+    """The base made an RX 6800 XT (gfx1030) with an MI100 (gfx908) beside it, ROCm 6.2.0."""
+    dst, root = fresh(name, BASE)
+    set_gpu(root, "73bf", "030000", "Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]", 100300)
+    drop_venv(root)
+    rocm_620(root)
+    w(root, "usr/share/misc/pci.ids", read(root, "usr/share/misc/pci.ids").replace(
+        "\t73bf  ", "\t738c  Arcturus GL-XL [Instinct MI100]\n\t73bf  "))
+    port = f"{root}/sys/devices/pci0000:00/0000:00:03.1"
+    shutil.copytree(f"{root}/sys/devices/pci0000:00/0000:00:01.1", port, symlinks=True,
+                    ignore=lambda d, names: [n for n in names if n.startswith("0000:")])
+    shutil.copytree(gpu_dir(root), f"{port}/{MI100_BUS}", symlinks=True,
+                    ignore=lambda d, names: ["driver", "iommu_group"])
+    os.symlink("../../../../bus/pci/drivers/amdgpu", f"{port}/{MI100_BUS}/driver")
+    os.symlink("../../../../kernel/iommu_groups/62", f"{port}/{MI100_BUS}/iommu_group")
+    w(root, "sys/kernel/iommu_groups/62/type", read(root, "sys/kernel/iommu_groups/33/type"))
+    w(port, f"{MI100_BUS}/device", "0x738c\n")
+    w(port, f"{MI100_BUS}/class", "0x038000\n")
+    for dev in ("0000:00:03.1", MI100_BUS):
+        target = "0000:00:03.1" + ("" if dev == "0000:00:03.1" else f"/{dev}")
+        os.symlink(f"../../../devices/pci0000:00/{target}", f"{root}/sys/bus/pci/devices/{dev}")
+    shutil.copytree(f"{root}/{NODES}/2", f"{root}/{NODES}/3")
+    props = read(root, f"{NODES}/3/properties")
+    for old, new in (("gfx_target_version 100300", "gfx_target_version 90008"),
+                     ("location_id 1280", "location_id 2048"),
+                     ("drm_render_minor 128", "drm_render_minor 129"),
+                     ("unique_id 6302735812738436402", f"unique_id {0xf980f88ef31631a2}")):
+        assert old in props, old
+        props = props.replace(old, new)
+    w(root, f"{NODES}/3/properties", props)
+    w(root, f"{NODES}/3/gpu_id", str(int(read(root, f"{NODES}/2/gpu_id")) + 1) + "\n")
+    devices = section(BASE, "devices") + ("/dev/dri/card2 = c 226:2 0660 0:44\n"
+                                          "/dev/dri/renderD129 = c 226:129 0660 0:109\n")
+    return dst, root, devices
+
+
+def visible_devices_none():
+    dst, root, devices = rx6800xt_mi100("rw-rx6800xt-mi100-rocr-hip-visible-devices-1")
+    env = dict(ROCM_ENV, ROCR_VISIBLE_DEVICES="1", HIP_VISIBLE_DEVICES="1")
+    ini(dst, TOPIC,
+        "An RX 6800 XT (gfx1030) and an MI100 (gfx908) under ROCm 6.2 with "
+        "ROCR_VISIBLE_DEVICES=1 and HIP_VISIBLE_DEVICES=1 both set: ROCr exposes only the "
+        "MI100, which HIP counts as device 0, so HIP's index 1 matches nothing and the process "
+        "sees no GPU",
+        VISIBLE_SOURCE, env,
+        real_world(VISIBLE_URL, ">>> torch.cuda.is_available() False",
+                   "ROCR_VISIBLE_DEVICES=1 leaves one GPU, and HIP_VISIBLE_DEVICES=1 names a "
+                   "second one among those ROCr left",
+                   "runtime.visible-devices-none", "runtime", "yes"),
+        devices)
+
+
+def visible_devices_rocr_only():
+    dst, root, devices = rx6800xt_mi100("rw-rx6800xt-mi100-rocr-visible-devices-1")
+    env = dict(ROCM_ENV, ROCR_VISIBLE_DEVICES="1")
+    ini(dst, TOPIC,
+        "The machine of rw-rx6800xt-mi100-rocr-hip-visible-devices-1 with ROCR_VISIBLE_DEVICES=1 "
+        "alone (the thread's fix): the process sees the MI100",
+        VISIBLE_SOURCE + "; ROCR_VISIBLE_DEVICES=1 alone as the fix sets it", env, "", devices)
+
+
 def write():
     healthy()
     mi100_firmware()
@@ -377,3 +462,5 @@ def write():
     dkms_rebooted()
     override_not_inherited()
     override_inherited()
+    visible_devices_none()
+    visible_devices_rocr_only()

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * runtime.visible-devices-none: the device-selection variables of the judged process leave it
+ * no GPU, or drop GPUs they name; one rule for the concept, one finding per vendor stack.
+ * On ROCm two filters apply one after the other: ROCr's
+ * ROCR_VISIBLE_DEVICES over the GPUs KFD lists, then HIP's HIP_VISIBLE_DEVICES (or, where that
+ * is unset or empty, CUDA_VISIBLE_DEVICES, which HIP honours) over what ROCr left, counted
+ * from 0 again (ROCm documentation, "GPU isolation techniques"; how each reads its list:
+ * facts/device-select.h). An entry the runtime cannot match ends the list; with no GPU
+ * left, hipGetDeviceCount returns hipErrorNoDevice and torch.cuda.is_available() is False.
+ * On Intel GPUs, compute-runtime applies ZE_AFFINITY_MASK to the devices Level Zero lists, and
+ * the SYCL runtime of PyTorch XPU and IPEX then applies ONEAPI_DEVICE_SELECTOR to those; with
+ * no Level Zero GPU left, torch.xpu.is_available() is False.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "facts/device-select.h"
+#include "rules/rules-intel.h"
+#include "rules/rules-internal.h"
+
+struct amd_gpus {
+	size_t n;
+	const char *uuid[DEVICE_SELECT_MAX];
+	bool uuid_unknown; /* a unique_id that could not be read */
+};
+
+/* The GPUs ROCr counts: KFD nodes with a gfx target, in node order. False when KFD's list
+ * could not be read (recorded as "could not tell"). */
+static bool kfd_gpus(struct rule_ctx *c, const struct snap_node *kfd, struct amd_gpus *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (snap_kind(kfd) != SNAP_ARRAY) {
+		/* no KFD (no amdgpu, or not ROCm's machine): nothing for ROCm to select */
+		if (fact_is_failure(snap_state(kfd)))
+			rule_need(c, "ROCR_VISIBLE_DEVICES", "the GPUs KFD lists", kfd);
+		return false;
+	}
+	for (size_t i = 0; i < snap_count(kfd); i++) {
+		const struct snap_node *node = snap_at(kfd, i);
+		const struct snap_node *uuid = snap_child(node, "uuid");
+		const struct snap_node *gtv = snap_child(node, "gfx_target_version");
+
+		if (gtv &&
+		    !rule_need_known(c, "ROCR_VISIBLE_DEVICES", "a KFD node's gfx target", gtv))
+			return false;
+		if (!snap_get_str(node, "gfx") || g->n == DEVICE_SELECT_MAX)
+			continue;
+		g->uuid_unknown |= uuid && fact_is_failure(snap_state(uuid));
+		g->uuid[g->n++] = snap_str(uuid);
+	}
+	return true;
+}
+
+/* The variables that are set, as evidence (an unset one says nothing). */
+static void set_fact(struct finding *f, const char *name, const struct snap_node *fact)
+{
+	if (snap_present(fact))
+		finding_fact(f, name, fact);
+}
+
+static bool names_uuid(const char *v)
+{
+	return v && (strchr(v, 'G') || strchr(v, 'g'));
+}
+
+/* "NAME=value: entry 2 ("7") is an index past the GPUs" for a stop, or "" */
+static void describe_stop(char *buf, size_t len, const struct device_select *s)
+{
+	if (s->stop == DEVICE_SELECT_END)
+		snprintf(buf, len, "%s", "");
+	else if (s->stop == DEVICE_SELECT_EMPTY)
+		snprintf(buf, len, " %s", device_select_stop_words(s->stop));
+	else
+		snprintf(buf, len, ": entry %zu (\"%s\") %s%s", s->stop_entry + 1, s->stop_text,
+			 device_select_stop_words(s->stop),
+			 s->skips ? " (skipped)"
+			 : s->stop == DEVICE_SELECT_MORE_THAN_GPUS ||
+					 s->stop == DEVICE_SELECT_NOT_A_NUMBER
+				 ? ""
+				 : ", which ends the list");
+}
+
+static void check_rocm(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *env = snap_get(root, "environment");
+	const struct snap_node *rocr = snap_child(env, "ROCR_VISIBLE_DEVICES");
+	const struct snap_node *hip = snap_child(env, "HIP_VISIBLE_DEVICES");
+	const struct snap_node *cvd = snap_child(env, "CUDA_VISIBLE_DEVICES");
+	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
+	const char *hv = snap_str(hip) && *snap_str(hip) ? snap_str(hip) : snap_str(cvd) ?: "";
+	const char *hname =
+		snap_str(hip) && *snap_str(hip) ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+	const char *left[DEVICE_SELECT_MAX];
+	struct device_select r = { 0 }, h;
+	char rstop[128], hstop[128], rpart[320], hpart[320];
+	struct amd_gpus g;
+	struct finding *f;
+
+	if (!snap_str(rocr) && !*hv)
+		return;
+	if (!kfd || !kfd_gpus(c, kfd, &g) || g.n == 0)
+		return; /* no AMD GPU for ROCm: the driver rules say why */
+	if (g.uuid_unknown && (names_uuid(snap_str(rocr)) || names_uuid(hv))) {
+		rule_skip(c, "ROCR_VISIBLE_DEVICES", "a GPU's unique_id could not be read");
+		return;
+	}
+	if (snap_str(rocr))
+		device_select_rocr(snap_str(rocr), g.uuid, g.n, &r);
+	else
+		for (size_t i = 0; i < g.n; i++)
+			r.selected[r.n_selected++] = i;
+	for (size_t i = 0; i < r.n_selected; i++)
+		left[i] = g.uuid[r.selected[i]];
+	device_select_hip(hv, left, r.n_selected, &h);
+	if (h.n_selected > 0 && r.stop == DEVICE_SELECT_END && h.stop == DEVICE_SELECT_END)
+		return;
+	describe_stop(rstop, sizeof(rstop), &r);
+	describe_stop(hstop, sizeof(hstop), &h);
+	rpart[0] = hpart[0] = '\0';
+	if (snap_str(rocr))
+		snprintf(rpart, sizeof(rpart),
+			 "ROCR_VISIBLE_DEVICES%s%s%s, leaving %zu of the %zu GPU%s KFD lists",
+			 r.stop == DEVICE_SELECT_EMPTY ? "" : "=",
+			 r.stop == DEVICE_SELECT_EMPTY ? "" : snap_str(rocr), rstop, r.n_selected,
+			 g.n, g.n == 1 ? "" : "s");
+	if (*hv && r.n_selected > 0)
+		snprintf(hpart, sizeof(hpart), "%s%s=%s%s%s", *rpart ? "; then " : "", hname, hv,
+			 hstop, *rpart ? " (HIP counts the GPUs ROCr left, from 0)" : "");
+	f = rule_finding(c, h.n_selected ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_ERROR, "ROCm",
+			 "%s%s: the process sees %zu of the %zu GPU%s%s", rpart, hpart,
+			 h.n_selected, g.n, g.n == 1 ? "" : "s",
+			 h.n_selected ? ""
+				      : " (hipGetDeviceCount: hipErrorNoDevice; torch.cuda."
+					"is_available() False)");
+	set_fact(f, "environment.ROCR_VISIBLE_DEVICES", rocr);
+	set_fact(f, "environment.HIP_VISIBLE_DEVICES", hip);
+	if (!strcmp(hname, "CUDA_VISIBLE_DEVICES"))
+		set_fact(f, "environment.CUDA_VISIBLE_DEVICES", cvd);
+	finding_evidence(f, "driver.amdgpu.kfd_nodes", "/sys/class/kfd/kfd/topology/nodes",
+			 "%zu GPU node(s)", g.n);
+	if (snap_str(rocr) && *hv)
+		finding_fix(f, "unset HIP_VISIBLE_DEVICES CUDA_VISIBLE_DEVICES   # on Linux select "
+			       "with ROCR_VISIBLE_DEVICES alone: HIP counts only the GPUs ROCr "
+			       "left, from 0");
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
+/* ---- Intel: ZE_AFFINITY_MASK, then ONEAPI_DEVICE_SELECTOR ---- */
+
+struct intel_gpus {
+	size_t n;
+	bool all_single_tile; /* every GPU of a family of facts/intel_gpu_kernel.tsv */
+};
+
+/* The Intel GPUs i915 or xe drives. Multi-tile GPUs are Xe-HPC's (Data Center GPU Max), the
+ * only ones whose default hierarchy is FLAT (compute-runtime gfx_core_helper_xe_hpc_core.cpp;
+ * COMPOSITE elsewhere, gfx_core_helper_base.inl); the families of the knowledge base's Intel
+ * table are single-tile. Any other GPU may have two tiles, in either hierarchy. */
+static struct intel_gpus intel_gpus(const struct snap_node *root)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	struct intel_gpus g = { 0, true };
+
+	for (size_t i = 0; i < snap_count(gpus); i++)
+		if (gpu_intel_bound(snap_at(gpus, i))) {
+			g.n++;
+			g.all_single_tile &= intel_kernel_row(snap_at(gpus, i)) != NULL;
+		}
+	return g;
+}
+
+/* ZE_AFFINITY_MASK's result: under the hierarchy set, else the default when every GPU is
+ * known, else the larger of the two (so that "none" is never said of a mask that keeps a
+ * tile). */
+static void ze_mask(const char *mask, const char *hier, const struct intel_gpus *g,
+		    struct device_select *out)
+{
+	size_t tiles = g->all_single_tile ? 1 : 2;
+	struct device_select flat;
+
+	if (hier && streq(hier, "FLAT"))
+		device_select_ze_mask(mask, g->n, tiles, ZE_HIERARCHY_FLAT, out);
+	else if (hier && streq(hier, "COMBINED"))
+		device_select_ze_mask(mask, g->n, tiles, ZE_HIERARCHY_COMBINED, out);
+	else
+		device_select_ze_mask(mask, g->n, tiles, ZE_HIERARCHY_COMPOSITE, out);
+	if ((hier &&
+	     (streq(hier, "FLAT") || streq(hier, "COMBINED") || streq(hier, "COMPOSITE"))) ||
+	    g->all_single_tile)
+		return;
+	device_select_ze_mask(mask, g->n, tiles, ZE_HIERARCHY_FLAT, &flat);
+	if (flat.n_selected > out->n_selected || flat.stop == DEVICE_SELECT_UNSURE)
+		*out = flat;
+}
+
+static void check_intel(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *env = snap_get(root, "environment");
+	const struct snap_node *mask = snap_child(env, "ZE_AFFINITY_MASK");
+	const struct snap_node *sel = snap_child(env, "ONEAPI_DEVICE_SELECTOR");
+	const char *hier = snap_str(snap_child(env, "ZE_FLAT_DEVICE_HIERARCHY"));
+	struct intel_gpus g = intel_gpus(root);
+	struct device_select z, o = { 0 };
+	char zstop[128], ostop[128], zpart[256] = "", opart[256] = "";
+	size_t seen;
+	struct finding *f;
+
+	if ((!snap_str(mask) && !snap_str(sel)) || g.n == 0)
+		return;
+	ze_mask(snap_str(mask) ?: "", hier, &g, &z);
+	seen = z.n_selected;
+	if (z.stop != DEVICE_SELECT_UNSURE && snap_str(sel) && seen > 0) {
+		device_select_oneapi(snap_str(sel), seen, &o);
+		seen = o.stop == DEVICE_SELECT_MALFORMED ? 0 : o.n_selected;
+	}
+	if (z.stop == DEVICE_SELECT_UNSURE || o.stop == DEVICE_SELECT_UNSURE) {
+		rule_skip(c, "Level Zero", "a form of %s gpuenv does not judge",
+			  z.stop == DEVICE_SELECT_UNSURE ? "ZE_AFFINITY_MASK"
+							 : "ONEAPI_DEVICE_SELECTOR");
+		return;
+	}
+	if (seen > 0 && z.stop == DEVICE_SELECT_END && o.stop == DEVICE_SELECT_END)
+		return;
+	describe_stop(zstop, sizeof(zstop), &z);
+	if (o.stop == DEVICE_SELECT_MALFORMED)
+		snprintf(ostop, sizeof(ostop), ": filter %zu (\"%s\") %s", o.stop_entry + 1,
+			 o.stop_text, device_select_stop_words(o.stop));
+	else
+		snprintf(ostop, sizeof(ostop), " %s", device_select_stop_words(o.stop));
+	if (snap_str(mask))
+		snprintf(zpart, sizeof(zpart), "ZE_AFFINITY_MASK=%s%s", snap_str(mask), zstop);
+	if (snap_str(sel) && z.n_selected > 0)
+		snprintf(opart, sizeof(opart), "%sONEAPI_DEVICE_SELECTOR=%s%s",
+			 *zpart ? "; then " : "", snap_str(sel),
+			 o.stop == DEVICE_SELECT_NO_LEVEL_ZERO_GPU ||
+					 o.stop == DEVICE_SELECT_MALFORMED
+				 ? ostop
+				 : "");
+	f = rule_finding(
+		c, seen ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_ERROR, "Level Zero",
+		"%s%s: Level Zero programs see %s%zu of the %zu Intel GPU%s i915/xe drive%s", zpart,
+		opart, seen && !g.all_single_tile ? "at most " : "", seen, g.n, g.n == 1 ? "" : "s",
+		seen ? "" : " (torch.xpu.is_available() False; sycl-ls lists no level_zero:gpu)");
+	set_fact(f, "environment.ZE_AFFINITY_MASK", mask);
+	set_fact(f, "environment.ONEAPI_DEVICE_SELECTOR", sel);
+	set_fact(f, "environment.ZE_FLAT_DEVICE_HIERARCHY",
+		 snap_child(env, "ZE_FLAT_DEVICE_HIERARCHY"));
+	finding_evidence(f, "hardware.gpus", "/sys/bus/pci/devices",
+			 "%zu Intel GPU(s) bound to i915/xe", g.n);
+	finding_fix(f,
+		    "unset ZE_AFFINITY_MASK ONEAPI_DEVICE_SELECTOR   # every GPU; then name only "
+		    "GPUs that exist: sycl-ls lists [level_zero:gpu][level_zero:N]");
+	finding_rule_verify(f);
+}
+
+RULE_CHECK(check_visible_devices_none)
+{
+	check_rocm(c, root);
+	check_intel(c, root);
+}
