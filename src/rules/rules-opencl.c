@@ -264,8 +264,10 @@ RULE_CHECK(check_opencl_icd_library_missing)
 			if (snap_str(snap_at(nm, k)))
 				fix_needed(fd, snap_str(snap_at(nm, k)));
 		}
-		finding_rule_fix(fd);
-		if (nm)
+		/* The rule's lines are for a library gone or off the path: not this. */
+		if (!nm)
+			finding_rule_fix(fd);
+		else
 			finding_verify(fd, "ldd %s | grep 'not found'", snap_str(p) ?: lib);
 		finding_rule_verify(fd);
 	}
