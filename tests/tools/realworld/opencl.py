@@ -43,11 +43,17 @@ UHD630_SOURCE = (
 DMC_LOG = ["[drm] Finished loading DMC firmware i915/kbl_dmc_ver1_04.bin (v1.4)"]
 
 
-def uhd630(name, in_render):
+def uhd630_laptop(name, in_render, host):
+    """The UHD Graphics 630 laptop on Ubuntu 20.04.1 with i915 and its DMC firmware."""
     dst, root = intel_base(name, 0x3e9b, 0x2279, in_render=in_render, kernel=KERNEL)
     w(root, "proc/sys/kernel/osrelease", KERNEL + "\n")
     w(root, "etc/os-release", UBUNTU2004_OS_RELEASE.replace("20.04.6", "20.04.1"))
-    kern_log(root, "ye-luo-laptop", DMC_LOG)
+    kern_log(root, host, DMC_LOG)
+    return dst, root
+
+
+def uhd630(name, in_render):
+    dst, root = uhd630_laptop(name, in_render, "ye-luo-laptop")
     opencl_icd(root)
     dpkg(root, {"intel-opencl-icd": "20.30.17454-1~ppa1~focal", "ocl-icd-libopencl1":
                 "2.2.11-1ubuntu1", "clinfo": "2.2.18.04.06-6"})
@@ -161,11 +167,8 @@ GMM_SOURCE = (
 
 
 def gmm_machine(name, gmm):
-    dst, root = intel_base(name, 0x3e9b, 0x2279, in_render=True, kernel=KERNEL)
-    w(root, "proc/sys/kernel/osrelease", KERNEL + "\n")
-    w(root, "etc/os-release", UBUNTU2004_OS_RELEASE.replace("20.04.6", "20.04.1"))
+    dst, root = uhd630_laptop(name, True, "neo-laptop")
     w(root, "etc/ld.so.conf.d/libc.conf", "# libc default configuration\n/usr/local/lib\n")
-    kern_log(root, "neo-laptop", DMC_LOG)
     opencl_icd(root, lib=GMM_NEO, make=False)
     mk2.ELF.setdefault(root, []).append(
         (GMM_NEO, "so soname=libigdrcl.so needed=libigdgmm.so.11"))
