@@ -41,17 +41,23 @@ static bool icd_cpu_only(const char *library)
 /*
  * Where the ICD loader would find the vendor library: a path is opened as it is, a bare name
  * through dlopen(3)'s search (Khronos OpenCL ICD loader and ocl-icd both dlopen the line as
- * written). Written as runtime.opencl.icd_files[].resolved, the loader's answer.
+ * written). Written as runtime.opencl.icd_files[].resolved, the loader's answer. *ret_file:
+ * the file dlopen() maps (as it opens it: $ORIGIN is its directory), or NULL when none is.
  */
-static int icd_resolve(struct probe_env *pe, struct snap_node *f, const char *library)
+static int icd_resolve(struct probe_env *pe, struct snap_node *f, const char *library,
+		       char **ret_file)
 {
 	struct snap_node *o = snap_object(f, "resolved");
 	_cleanup_(loader_result_freep) struct loader_result *r = NULL;
 	struct loader *l;
 	int err;
 
+	*ret_file = NULL;
 	if (strchr(library, '/')) {
 		probe_set_path_fact(pe, o, "path", library, S_IFREG);
+		if (snap_state(snap_child(o, "path")) == FACT_PRESENT &&
+		    !(*ret_file = strdup(library)))
+			return -ENOMEM;
 		return 0;
 	}
 	err = probe_loader(pe, &l);
@@ -60,7 +66,56 @@ static int icd_resolve(struct probe_env *pe, struct snap_node *f, const char *li
 	if (err < 0)
 		return err;
 	probe_write_loader_result(o, r);
+	if (r->winner >= 0 && !(*ret_file = strdup(r->cands[r->winner].path)))
+		return -ENOMEM;
 	return 0;
+}
+
+/*
+ * The vendor library's DT_NEEDED entries that the dynamic loader's search finds nowhere, as
+ * requested by that library (loader.h: its DT_RPATH/DT_RUNPATH, LD_LIBRARY_PATH, ld.so.cache,
+ * the system directories; a copy of another ELF class or machine is passed over): dlopen()
+ * fails then ("libigdgmm.so.11: cannot open shared object file", what `ldd libigdrcl.so` shows
+ * as "not found": intel/compute-runtime#230) and the ICD loader leaves the platform out.
+ * Written as icd_files[].needed_missing[] only when one is missing; a needed library's own
+ * dependencies are not followed. A search left undetermined by an unreadable copy is not a
+ * miss (the library may be found).
+ */
+static int icd_needed(struct probe_env *pe, struct snap_node *f, const char *file)
+{
+	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+	_cleanup_(loader_requester_freep) struct loader_requester *q = NULL;
+	struct snap_node *missing = NULL;
+	struct loader *l;
+	int err = probe_loader(pe, &l), parsed;
+
+	if (err < 0)
+		return err;
+	err = loader_read_dynamic(pe->root, file, &parsed, &d);
+	if (err == 0)
+		err = parsed;
+	if (err == -ENOMEM)
+		return err;
+	if (err == -EBADMSG) {
+		snap_set_malformed(f, "needed_missing", NULL, file,
+				   "not an ELF file: dlopen() fails (invalid ELF header)");
+		return 0;
+	}
+	if (err < 0) {
+		snap_set_errno(f, "needed_missing", err, file);
+		return 0;
+	}
+	err = loader_requester_new(l, file, &q);
+	for (size_t i = 0; err >= 0 && i < d->n_needed; i++) {
+		_cleanup_(loader_result_freep) struct loader_result *r = NULL;
+
+		err = loader_resolve_req(l, d->needed[i], q, &r);
+		if (err < 0 || r->winner >= 0 || r->failure >= 0 || r->undetermined_by)
+			continue;
+		missing = missing ?: snap_array(f, "needed_missing");
+		snap_append_str(missing, d->needed[i], file);
+	}
+	return err < 0 ? err : 0;
 }
 
 struct icd_choice {
@@ -84,7 +139,7 @@ static int probe_icd_files(struct probe_env *pe, struct snap_node *ocl, struct i
 	}
 	arr = snap_array(ocl, "icd_files");
 	STRV_FOREACH(n, names) {
-		_cleanup_free_ char *path = NULL, *text = NULL;
+		_cleanup_free_ char *path = NULL, *text = NULL, *file = NULL;
 		struct snap_node *f;
 		size_t len = strlen(*n);
 		char *line;
@@ -111,7 +166,9 @@ static int probe_icd_files(struct probe_env *pe, struct snap_node *ocl, struct i
 		}
 		snap_set_str(f, "library", line, path);
 		snap_set_bool(f, "cpu_only", icd_cpu_only(line), path);
-		err = icd_resolve(pe, f, line);
+		err = icd_resolve(pe, f, line, &file);
+		if (err >= 0 && file)
+			err = icd_needed(pe, f, file);
 		if (err == -ENOMEM)
 			return err;
 		if (icd_cpu_only(line))

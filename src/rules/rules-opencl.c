@@ -100,9 +100,19 @@ static bool icd_drives(const char *library, const char *driver)
 	return false;
 }
 
+/* The library's DT_NEEDED names the dynamic loader finds nowhere (probe-opencl.c), or NULL
+ * when none is known missing. */
+static const struct snap_node *needed_missing(const struct snap_node *icd)
+{
+	const struct snap_node *nm = snap_child(icd, "needed_missing");
+
+	return snap_kind(nm) == SNAP_ARRAY && snap_count(nm) ? nm : NULL;
+}
+
 /*
  * Another registered ICD that drives GPUs of `driver` and whose library is installed, or may
- * be (its resolution not known): only a library known absent leaves the GPU without it.
+ * be (its resolution not known): only a library known absent, or known not to load (a needed
+ * library missing), leaves the GPU without it.
  */
 static bool other_icd_drives(const struct snap_node *icds, size_t skip, const char *driver)
 {
@@ -110,7 +120,7 @@ static bool other_icd_drives(const struct snap_node *icds, size_t skip, const ch
 		const struct snap_node *f = snap_at(icds, i);
 
 		if (i != skip && snap_state(snap_get(f, "resolved.path")) != FACT_ABSENT &&
-		    icd_drives(snap_get_str(f, "library"), driver))
+		    !needed_missing(f) && icd_drives(snap_get_str(f, "library"), driver))
 			return true;
 	}
 	return false;
@@ -139,6 +149,47 @@ static ssize_t gpu_left_without_opencl(const struct snap_node *root, const struc
 	return -1;
 }
 
+/*
+ * The package that installs a needed library, where it is known: Intel's gmmlib, which the
+ * compute runtime's libigdrcl.so links since 2020 ("Neo is being linked with gmmlib",
+ * intel/compute-runtime#230: without it `ldd libigdrcl.so` shows "libigdgmm.so.11 => not
+ * found"); Debian and Ubuntu package libigdgmm.so.<N> as libigdgmm<N>, Intel's own packages
+ * and Fedora as intel-gmmlib.
+ */
+static void fix_needed(struct finding *fd, const char *soname)
+{
+	static const char gmm[] = "libigdgmm.so.";
+	const char *major = startswith(soname, gmm) ? soname + strlen(gmm) : NULL;
+
+	if (major && *major && strspn(major, "0123456789") == strlen(major)) {
+		finding_fix(fd,
+			    "sudo apt install libigdgmm%s   # Intel's gmmlib, which installs %s "
+			    "(Intel's packages and Fedora: intel-gmmlib)",
+			    major, soname);
+		return;
+	}
+	finding_fix(fd,
+		    "apt-file search %s   # (dnf provides '*/%s') the package that installs it; "
+		    "install it, or add its directory to /etc/ld.so.conf.d/ and run sudo ldconfig",
+		    soname, soname);
+}
+
+/* ", "-joined names of a needed_missing[] array, cut to fit. */
+static void join_names(const struct snap_node *nm, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < snap_count(nm) && at < len; k++) {
+		int n = snprintf(buf + at, len - at, "%s%s", k ? ", " : "",
+				 snap_str(snap_at(nm, k)) ?: "?");
+
+		if (n < 0)
+			break;
+		at += (size_t)n;
+	}
+}
+
 RULE_CHECK(check_opencl_icd_library_missing)
 {
 	const struct snap_node *icds = icd_files(c, root);
@@ -146,9 +197,10 @@ RULE_CHECK(check_opencl_icd_library_missing)
 	for (size_t i = 0; icds && i < snap_count(icds); i++) {
 		const struct snap_node *f = snap_at(icds, i);
 		const struct snap_node *p = snap_get(f, "resolved.path");
+		const struct snap_node *nm = snap_child(f, "needed_missing");
 		const char *lib = snap_get_str(f, "library");
 		const struct snap_node *g = NULL;
-		const char *absent;
+		char absent[384], names[256];
 		ssize_t gi;
 		char name[96];
 		struct finding *fd;
@@ -156,12 +208,29 @@ RULE_CHECK(check_opencl_icd_library_missing)
 		if (!lib)
 			continue; /* an unreadable or empty ICD file: its own fact says so */
 		if (!rule_need_known(c, lib, "where the ICD's library is", p) ||
-		    !lib_need_determined(c, lib, snap_child(f, "resolved")) ||
-		    snap_state(p) == FACT_PRESENT)
+		    !lib_need_determined(c, lib, snap_child(f, "resolved")))
 			continue;
-		/* A bare name goes through dlopen(3)'s search: it may be installed elsewhere. */
-		absent = strchr(lib, '/') ? "which is not installed"
-					  : "which the dynamic loader's search does not find";
+		if (snap_state(p) == FACT_PRESENT) {
+			/* Installed: it loads unless a library it needs is missing. */
+			if (nm && snap_kind(nm) != SNAP_ARRAY &&
+			    !rule_need(c, lib, "the ICD library's needed libraries", nm))
+				continue;
+			if (!(nm = needed_missing(f)))
+				continue;
+			join_names(nm, names, sizeof(names));
+			snprintf(absent, sizeof(absent),
+				 "which is installed but does not load: it needs %s, which the "
+				 "dynamic loader's search does not find",
+				 names);
+		} else {
+			nm = NULL;
+			/* A bare name goes through dlopen(3)'s search: it may be installed
+			 * elsewhere. */
+			snprintf(absent, sizeof(absent), "%s",
+				 strchr(lib, '/')
+					 ? "which is not installed"
+					 : "which the dynamic loader's search does not find");
+		}
 		gi = gpu_left_without_opencl(root, icds, i);
 		if (gi >= 0)
 			g = snap_at(snap_get(root, "hardware.gpus"), (size_t)gi);
@@ -188,7 +257,18 @@ RULE_CHECK(check_opencl_icd_library_missing)
 		finding_fact(fd, name, snap_child(f, "library"));
 		snprintf(name, sizeof(name), "runtime.opencl.icd_files.%zu.resolved.path", i);
 		finding_fact(fd, name, p);
-		finding_rule_fix(fd);
+		for (size_t k = 0; nm && k < snap_count(nm); k++) {
+			snprintf(name, sizeof(name),
+				 "runtime.opencl.icd_files.%zu.needed_missing.%zu", i, k);
+			finding_fact(fd, name, snap_at(nm, k));
+			if (snap_str(snap_at(nm, k)))
+				fix_needed(fd, snap_str(snap_at(nm, k)));
+		}
+		/* The rule's lines are for a library gone or off the path: not this. */
+		if (!nm)
+			finding_rule_fix(fd);
+		else
+			finding_verify(fd, "ldd %s | grep 'not found'", snap_str(p) ?: lib);
 		finding_rule_verify(fd);
 	}
 }

@@ -362,7 +362,7 @@ static struct snap_node *icd(struct gpuenv_snapshot *s, const char *library, boo
 static void test_opencl(void **state)
 {
 	struct gpuenv_snapshot *s = base();
-	struct snap_node *ocl;
+	struct snap_node *ocl, *f;
 
 	(void)state;
 	arc(s, "i915");
@@ -407,6 +407,35 @@ static void test_opencl(void **state)
 	icd(s, "libnvidia-opencl.so.1", false, false);
 	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_ERROR,
 	    "dynamic loader's search does not find");
+	snapshot_unref(s);
+
+	/* libigdrcl.so installed, gmmlib not (intel/compute-runtime#230): it does not load */
+	s = base();
+	arc(s, "i915");
+	ocl = icd(s, LIB "/intel-opencl/libigdrcl.so", false, true);
+	f = (struct snap_node *)snap_at(snap_get(ocl, "icd_files"), 0);
+	NO(s, "runtime.opencl-icd-library-missing");
+	snap_append_str(snap_array(f, "needed_missing"), "libigdgmm.so.11", "libigdrcl.so");
+	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_ERROR,
+	    "installed but does not load: it needs libigdgmm.so.11");
+	FIX(s, "runtime.opencl-icd-library-missing", "sudo apt install libigdgmm11");
+	assert_true(verify_has(s, "runtime.opencl-icd-library-missing", "ldd " LIB));
+	/* a library it needs that no package table knows: the search for its package */
+	snap_append_str(snap_array(f, "needed_missing"), "libfoo.so.3", "libigdrcl.so");
+	FIX(s, "runtime.opencl-icd-library-missing", "apt-file search libfoo.so.3");
+	/* and Rusticl, installed and loading, still drives the Arc: one platform fewer */
+	icd(s, "libRusticlOpenCL.so.1", false, true);
+	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_WARNING,
+	    "libigdgmm.so.11, libfoo.so.3");
+	snapshot_unref(s);
+
+	/* its dependencies could not be read: could not tell, not fine */
+	s = base();
+	arc(s, "i915");
+	ocl = icd(s, LIB "/intel-opencl/libigdrcl.so", false, true);
+	f = (struct snap_node *)snap_at(snap_get(ocl, "icd_files"), 0);
+	snap_set_errno(f, "needed_missing", -EACCES, LIB "/intel-opencl/libigdrcl.so");
+	SKIPPED(s, "runtime.opencl-icd-library-missing");
 	snapshot_unref(s);
 
 	s = base();

@@ -5,12 +5,14 @@ the ICD files, the render node and the user's groups. The trees are the Intel ba
 realworld/intel.py (intel_base())."""
 from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, dpkg, ini, ldso_cache,
                               move_kernel, real_world, so, w)
+from realworld.common import mk2
 from realworld.driver import DEBIAN12, userspace
 from realworld.intel import SRC_INTEL_BASE, devices, intel_base, kern_log, opencl_icd
 
 TOPIC = "opencl"
 FIXTURES = ("rw-intel-uhd630-opencl-no-render-group", "rw-intel-uhd630-opencl-render-group",
-            "rw-debian-tesla-nvidia-icd-not-found")
+            "rw-debian-tesla-nvidia-icd-not-found", "rw-intel-uhd630-opencl-gmmlib-missing",
+            "rw-intel-uhd630-opencl-gmmlib-installed")
 
 OCL_ARGS = "--opencl-lib @FAKES@/libOpenCL.so.1 --vendor-timeout 2000"
 # What the loader answers with Intel's ICD unable to open the render node: the compute runtime
@@ -41,11 +43,17 @@ UHD630_SOURCE = (
 DMC_LOG = ["[drm] Finished loading DMC firmware i915/kbl_dmc_ver1_04.bin (v1.4)"]
 
 
-def uhd630(name, in_render):
+def uhd630_laptop(name, in_render, host):
+    """The UHD Graphics 630 laptop on Ubuntu 20.04.1 with i915 and its DMC firmware."""
     dst, root = intel_base(name, 0x3e9b, 0x2279, in_render=in_render, kernel=KERNEL)
     w(root, "proc/sys/kernel/osrelease", KERNEL + "\n")
     w(root, "etc/os-release", UBUNTU2004_OS_RELEASE.replace("20.04.6", "20.04.1"))
-    kern_log(root, "ye-luo-laptop", DMC_LOG)
+    kern_log(root, host, DMC_LOG)
+    return dst, root
+
+
+def uhd630(name, in_render):
+    dst, root = uhd630_laptop(name, in_render, "ye-luo-laptop")
     opencl_icd(root)
     dpkg(root, {"intel-opencl-icd": "20.30.17454-1~ppa1~focal", "ocl-icd-libopencl1":
                 "2.2.11-1ubuntu1", "clinfo": "2.2.18.04.06-6"})
@@ -137,7 +145,79 @@ def stout_nvidia_icd():
     ldso_cache(dst)
 
 
+# intel/compute-runtime#230: the compute runtime links gmmlib (DT_NEEDED libigdgmm.so.11)
+# since commit e3cc20fd; built from source under /usr/local, with gmmlib missing or installed.
+GMM_NEO = "/usr/local/lib/intel-opencl/libigdrcl.so"
+GMM_SOURCE = (
+    "Rebuilt from https://github.com/intel/compute-runtime/issues/230 (pasted: the "
+    "maintainer's `ldd libigdrcl.so` without gmmlib installed, 'libigdgmm.so.11 => not found', "
+    "and with it, 'libigdgmm.so.11 => /usr/local/lib64/libigdgmm.so.11'; his reason: since "
+    "commit e3cc20fd the runtime is linked with gmmlib rather than dlopen()ing it, so gmmlib "
+    "must be installed where the dynamic loader finds it); not in the report and chosen here: "
+    "the machine (the rw-intel-uhd630-opencl-render-group laptop's UHD Graphics 630, "
+    "8086:3e9b, Ubuntu 20.04.1, kernel 5.4.0-42-generic, the user in render and video), the "
+    "runtime release 20.03.15346 built from source and installed under /usr/local as its "
+    "CMake install does on Ubuntu (" + GMM_NEO + ", /etc/OpenCL/vendors/intel.icd naming "
+    "it), gmmlib likewise under /usr/local/lib (the report's /usr/local/lib64 is a Fedora "
+    "tree's), Ubuntu's /etc/ld.so.conf.d/libc.conf listing /usr/local/lib, the stand-in "
+    "libigdrcl.so's only DT_NEEDED libigdgmm.so.11 (the report's libdl, libpthread, "
+    "libstdc++, libm, libgcc_s and libc are left out: the tree has no C library), focal's "
+    "ocl-icd-libopencl1 and clinfo, the ICD loader's answer through the fake loader (no "
+    "platform while libigdrcl.so does not load; the Gen9 platform once it does); ")
+
+
+def gmm_machine(name, gmm):
+    dst, root = uhd630_laptop(name, True, "neo-laptop")
+    w(root, "etc/ld.so.conf.d/libc.conf", "# libc default configuration\n/usr/local/lib\n")
+    opencl_icd(root, lib=GMM_NEO, make=False)
+    mk2.ELF.setdefault(root, []).append(
+        (GMM_NEO, "so soname=libigdrcl.so needed=libigdgmm.so.11"))
+    if gmm:
+        so(root, "usr/local/lib/libigdgmm.so.11", "libigdgmm.so.11")
+    dpkg(root, {"ocl-icd-libopencl1": "2.2.11-1ubuntu1", "clinfo": "2.2.18.04.06-6"})
+    return dst, root
+
+
+def gmmlib_missing():
+    """intel/compute-runtime#230: libigdrcl.so installed, the gmmlib it links is not."""
+    dst, root = gmm_machine("rw-intel-uhd630-opencl-gmmlib-missing", gmm=False)
+    ini(dst, TOPIC,
+        "A UHD Graphics 630 laptop on Ubuntu 20.04 with Intel's compute runtime built from "
+        "source under /usr/local: /etc/OpenCL/vendors/intel.icd names "
+        + GMM_NEO + ", which is there but needs libigdgmm.so.11 (gmmlib), installed nowhere: "
+        "dlopen() fails, the ICD loader leaves Intel's platform out and clinfo lists no "
+        "platform",
+        GMM_SOURCE + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/intel/compute-runtime/issues/230",
+            "ldd libigdrcl.so: libigdgmm.so.11 => not found (If you don't have gmmlib "
+            "installed)",
+            "the compute runtime's libigdrcl.so is linked with gmmlib (DT_NEEDED "
+            "libigdgmm.so.11), which is not installed, so the library does not load and the "
+            "ICD loader lists no Intel platform; installing gmmlib where the loader finds it "
+            "fixes it",
+            "runtime.opencl-icd-library-missing", "runtime", "yes"),
+        devices(), OCL_NONE, args=OCL_ARGS)
+    ldso_cache(dst)
+
+
+def gmmlib_installed():
+    dst, root = gmm_machine("rw-intel-uhd630-opencl-gmmlib-installed", gmm=True)
+    ini(dst, TOPIC,
+        "The rw-intel-uhd630-opencl-gmmlib-missing laptop with gmmlib built and installed "
+        "under /usr/local/lib (ldconfig run): libigdrcl.so loads and the loader lists Intel's "
+        "platform with the GPU",
+        GMM_SOURCE + "gmmlib's libigdgmm.so.11 in /usr/local/lib and in ld.so.cache; "
+        + SRC_INTEL_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, "",
+        devices(), OCL_GPU.replace("20.30.17454", "20.03.15346"), args=OCL_ARGS)
+    ldso_cache(dst)
+
+
 def write():
+    gmmlib_missing()
+    gmmlib_installed()
     no_render_group()
     render_group()
     stout_nvidia_icd()
