@@ -153,8 +153,10 @@ static ssize_t gpu_left_without_opencl(const struct snap_node *root, const struc
  * The package that installs a needed library, where it is known: Intel's gmmlib, which the
  * compute runtime's libigdrcl.so links since 2020 ("Neo is being linked with gmmlib",
  * intel/compute-runtime#230: without it `ldd libigdrcl.so` shows "libigdgmm.so.11 => not
- * found"); Debian and Ubuntu package libigdgmm.so.<N> as libigdgmm<N>, Intel's own packages
- * and Fedora as intel-gmmlib.
+ * found"); Debian and Ubuntu package libigdgmm.so.<N> as libigdgmm<N>, built from the source
+ * package intel-gmmlib (packages.debian.org/bookworm/libigdgmm12, bullseye/libigdgmm11,
+ * buster/libigdgmm5). Other distributions' names are not confirmed here: they get the generic
+ * search line as well.
  */
 static void fix_needed(struct finding *fd, const char *soname)
 {
@@ -163,9 +165,9 @@ static void fix_needed(struct finding *fd, const char *soname)
 
 	if (major && *major && strspn(major, "0123456789") == strlen(major)) {
 		finding_fix(fd,
-			    "sudo apt install libigdgmm%s   # Intel's gmmlib, which installs %s "
-			    "(Intel's packages and Fedora: intel-gmmlib)",
-			    major, soname);
+			    "sudo apt install libigdgmm%s   # Intel's gmmlib (Debian and Ubuntu), "
+			    "which installs %s; elsewhere: dnf provides '*/%s'",
+			    major, soname, soname);
 		return;
 	}
 	finding_fix(fd,
