@@ -15,6 +15,11 @@
  *   /var/lib/dkms/nvidia/535.113.01/build/nvidia.ko", dkms 3's sign_file step): it is signed,
  *   with DKMS's Machine Owner Key (/var/lib/dkms/mok.pub), so a refusal means that key is not
  *   enrolled (driver.secure-boot-key-not-enrolled).
+ * nvidia-installer refuses its own module in two ways, read as refusals too: its reason, "The
+ * kernel module failed to load, because it was not signed by a key that is trusted by the
+ * kernel." (NVIDIA/gpu-operator#266), and its general "ERROR: Unable to load the kernel module
+ * 'nvidia.ko'." (gpu-operator#1726 on GKE, with the kernel's "Loading of unsigned module is
+ * rejected"): the second has many causes, so it names a rule only beside the kernel's reason.
  * With a refusal of the NVIDIA module and one kind of evidence, the refusal line becomes that
  * rule's symptom ("symptoms.<rule id>") and the evidence line "messages.module_signature";
  * with none, or both kinds, nothing is written: explain asks (mokutil --sb-state, modinfo's
@@ -46,13 +51,16 @@ static void keep(struct seen *s, unsigned line, const char *text)
 	pasted_cut_utf8(text, strlen(text), s->text, sizeof(s->text));
 }
 
-/* kmod's refusal of the NVIDIA module itself (modprobe names it 'nvidia', insmod its file). */
+/* kmod's refusal of the NVIDIA module itself (modprobe names it 'nvidia', insmod its file),
+ * or nvidia-installer's, which only ever loads the NVIDIA modules. */
 static bool nvidia_refused(const char *s)
 {
-	return (strstr(s, "Key was rejected by service") ||
-		strstr(s, "Required key not available")) &&
-	       (strstr(s, "could not insert 'nvidia") ||
-		strstr(s, "could not insert module nvidia"));
+	return ((strstr(s, "Key was rejected by service") ||
+		 strstr(s, "Required key not available")) &&
+		(strstr(s, "could not insert 'nvidia") ||
+		 strstr(s, "could not insert module nvidia"))) ||
+	       strstr(s, "because it was not signed by a key that is trusted by the kernel") ||
+	       strstr(s, "Unable to load the kernel module 'nvidia");
 }
 
 /* DKMS signing the NVIDIA driver's module ("Signing module /var/lib/dkms/nvidia/…"). */

@@ -136,7 +136,8 @@ const struct pasted_reader pasted_readers[] = {
 	  SIGNS("Key was rejected by service", "Required key not available",
 		"Loading of unsigned module is rejected",
 		"Loading of module with unavailable key is rejected",
-		"PKCS#7 signature not signed with a trusted key", "Signing module "),
+		"PKCS#7 signature not signed with a trusted key", "Signing module ",
+		"not signed by a key that is trusted", "Unable to load the kernel module 'nvidia"),
 	  PASTED_REACH_LINES },
 	/* nvidia-smi -q's health sections, from their title (or the GPU line above them) to the
 	 * first line back at its indentation, or an empty one (pasted-nvidia-smi-health.c ends

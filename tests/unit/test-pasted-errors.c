@@ -236,6 +236,13 @@ static void test_other_messages(void **state)
 	want_symptom("unsure.driver.secure-boot-unsigned-module", 1);
 	want_symptom("unsure.driver.secure-boot-key-not-enrolled", 1);
 	assert_null(pasted_facts_get(&f, "symptoms.driver.secure-boot-unsigned-module"));
+	/* https://github.com/NVIDIA/gpu-operator/issues/266: nvidia-installer's reason, the same
+	 * for both kinds */
+	read_text("Building kernel modules\n\nERROR: The kernel module failed to load, because it "
+		  "was not signed by a key that is trusted by the kernel. Please try installing "
+		  "the driver again, and sign the kernel module when prompted to do so.\n");
+	want_symptom("unsure.driver.secure-boot-unsigned-module", 3);
+	want_symptom("unsure.driver.secure-boot-key-not-enrolled", 3);
 	/* amdkfd without a node for the GPU (ROCm/legacy-rocm-build#1318), i915's GuC
 	 * (thesofproject/sof-test#767), ROCr's version check (ROCm/legacy-rocm-build#1583) */
 	read_text("[    2.244241] kfd kfd: DID 7340 is missing in supported_devices\n"

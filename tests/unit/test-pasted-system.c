@@ -168,6 +168,26 @@ static void test_module_signature(void **state)
 		      "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service", 3);
 	pasted_expect(&f, "messages.module_signature",
 		      "Signing module /var/lib/dkms/nvidia/535.113.01/build/nvidia.ko", 1);
+	/* nvidia-installer's refusals: its general failure names a rule beside the kernel's reason
+	 * (gpu-operator#1726), its own reason alone does not (it says it of both kinds) */
+	pasted_run_text(pasted_read_module_sig,
+			"ERROR: Unable to load the kernel module 'nvidia.ko'.  This happens most "
+			"frequently when this kernel module was built against the wrong kernel\n"
+			"Kernel messages:\n[   42.1] Loading of unsigned module is rejected\n",
+			&f);
+	pasted_expect(&f, "symptoms.driver.secure-boot-unsigned-module",
+		      "ERROR: Unable to load the kernel module 'nvidia.ko'.  This happens most "
+		      "frequently when this kernel module was built against the wrong kernel",
+		      1);
+	pasted_run_text(
+		pasted_read_module_sig,
+		"ERROR: The kernel module failed to load, because it was not signed by a key "
+		"that is trusted by the kernel. Please try installing the driver again\n",
+		&f);
+	assert_int_equal(f.n, 0);
+	pasted_run_text(pasted_read_module_sig,
+			"ERROR: Unable to load the kernel module 'nvidia.ko'.\n", &f);
+	assert_int_equal(f.n, 0);
 	/* a reason without a refusal of nvidia, and both reasons at once: nothing */
 	pasted_run_text(pasted_read_module_sig, "[ 1.0] Loading of unsigned module is rejected\n",
 			&f);
