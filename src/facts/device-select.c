@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "facts/device-select.h"
 #include "shared/macro.h"
@@ -194,14 +195,6 @@ static bool contains_nocase(const char *hay, const char *needle, size_t len)
 	return false;
 }
 
-static bool has_gpu_prefix(const char *s, size_t len)
-{
-	for (size_t i = 0; i + 4 <= len; i++)
-		if (memcmp(s + i, "GPU-", 4) == 0)
-			return true;
-	return false;
-}
-
 /* An entry as ROCclr reads it → a GPU index, or a stop. A UUID is matched ignoring case, so
  * that gpuenv never calls a UUID unmatched that the runtime's own spelling would match. */
 static enum device_select_stop hip_entry(const char *s, size_t len, const char *const *uuids,
@@ -209,7 +202,7 @@ static enum device_select_stop hip_entry(const char *s, size_t len, const char *
 {
 	size_t v = 0;
 
-	if (has_gpu_prefix(s, len)) {
+	if (memmem(s, len, "GPU-", 4)) {
 		for (size_t i = 0; i < n_gpus; i++)
 			if (uuids && uuids[i] && contains_nocase(uuids[i], s, len)) {
 				*gpu = i;
@@ -388,12 +381,7 @@ void device_select_ze_mask(const char *value, size_t n_roots, size_t max_tiles, 
 
 static bool lower_is(const char *s, size_t len, const char *word)
 {
-	size_t i = 0;
-
-	for (; i < len && word[i]; i++)
-		if (tolower((unsigned char)s[i]) != word[i])
-			return false;
-	return i == len && !word[i];
+	return strlen(word) == len && strncasecmp(s, word, len) == 0;
 }
 
 static bool all_digits(const char *s, size_t len)
