@@ -74,6 +74,104 @@ size_t pasted_nvrm_join(const char *lp, size_t ln, const char *end, char *buf, s
 	return o;
 }
 
+/* The line (from 1) at which text[0..len) holds needle first; 0 when it does not. */
+static unsigned line_of(const char *text, size_t len, const char *needle)
+{
+	const char *m = memmem(text, len, needle, strlen(needle));
+	unsigned line = 1;
+
+	if (!m)
+		return 0;
+	for (const char *c = text; c < m; c++)
+		line += *c == '\n';
+	return line;
+}
+
+/* The last line (from 1) of text[0..len) holding needle; 0 when none does. */
+static unsigned last_line_of(const char *text, size_t len, const char *needle)
+{
+	const char *p = text, *end = text + len, *m;
+	unsigned line = 1, last = 0;
+
+	while ((m = memmem(p, (size_t)(end - p), needle, strlen(needle)))) {
+		for (const char *c = p; c < m; c++)
+			line += *c == '\n';
+		last = line;
+		p = m + strlen(needle);
+	}
+	return last;
+}
+
+/*
+ * A GPU the driver release refused (nv.c: "NVRM: The NVIDIA GPU 0000:8a:00.0 (PCI ID:
+ * 10de:26b9) installed in this system is not supported by the NVIDIA 470.256.02 driver
+ * release."; ZaidQureshi/bam#38), as the kernel-log probe writes it
+ * (driver.kernel_log.unsupported_gpus.N: bus_id, pci_id, driver_version, count), and the GPU
+ * the message names at its bus (hardware.gpus.N: bus_id, vendor_id, device_id: the kernel says
+ * it is installed). When every GPU was refused ("NVRM: None of the NVIDIA devices were
+ * initialized.") and no module loaded after it ("NVRM: loading NVIDIA UNIX …" prints once
+ * the probe succeeded), nvidia.ko's init failed and it is not loaded: the module's version is
+ * absent (driver.nvidia.module_version, proc_version), which lets the rules judge the release
+ * that refused the GPU (driver.branch-predates-gpu).
+ */
+static int read_unsupported(const struct klog *k, const char *text, size_t len, const char *reader,
+			    struct pasted_facts *out)
+{
+	static const char none[] = "NVRM: None of the NVIDIA devices were initialized";
+	unsigned none_line, loaded_line;
+	char path[96], needle[64], id[8];
+	int n = 0, r = 0;
+
+	for (size_t i = 0; i < k->n_unsupported && r >= 0; i++) {
+		const struct klog_unsupported_gpu *u = &k->unsupported[i];
+		unsigned line;
+
+		snprintf(needle, sizeof(needle), "NVRM: The NVIDIA GPU %s", u->bus);
+		line = line_of(text, len, needle);
+		if (!line)
+			continue; /* the parse read it: not reached (a NUL cuts both alike) */
+		snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.bus_id", i);
+		r = pasted_facts_add(out, reader, path, u->bus, line);
+		snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.pci_id", i);
+		if (r >= 0)
+			r = pasted_facts_add(out, reader, path, u->pci_id, line);
+		snprintf(path, sizeof(path),
+			 "driver.kernel_log.unsupported_gpus.%zu.driver_version", i);
+		if (r >= 0)
+			r = pasted_facts_add(out, reader, path, u->driver_version, line);
+		snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.count", i);
+		if (r >= 0)
+			r = pasted_facts_addf(out, reader, path, line, "%llu",
+					      (unsigned long long)u->count);
+		snprintf(path, sizeof(path), "hardware.gpus.%zu.bus_id", i);
+		if (r >= 0)
+			r = pasted_facts_add(out, reader, path, u->bus, line);
+		/* "10de:26b9": the ids as the PCI probe writes them ("0x10de") */
+		snprintf(id, sizeof(id), "0x%.4s", u->pci_id);
+		snprintf(path, sizeof(path), "hardware.gpus.%zu.vendor_id", i);
+		if (r >= 0)
+			r = pasted_facts_add(out, reader, path, id, line);
+		snprintf(id, sizeof(id), "0x%.4s", u->pci_id + 5);
+		snprintf(path, sizeof(path), "hardware.gpus.%zu.device_id", i);
+		if (r >= 0)
+			r = pasted_facts_add(out, reader, path, id, line);
+		n += 7;
+	}
+	if (r < 0 || !k->n_unsupported)
+		return r < 0 ? r : n;
+	none_line = last_line_of(text, len, none);
+	loaded_line = last_line_of(text, len, "NVRM: loading NVIDIA UNIX ");
+	if (none_line && loaded_line < none_line) {
+		r = pasted_facts_add_absent(out, reader, "driver.nvidia.module_version", none,
+					    none_line);
+		if (r >= 0)
+			r = pasted_facts_add_absent(out, reader, "driver.nvidia.proc_version", none,
+						    none_line);
+		n += 2;
+	}
+	return r < 0 ? r : n;
+}
+
 /* Xid events and the API mismatch, as the kernel log parser reads them (from the text whole,
  * or its NVRM lines: nvrm_text). */
 static int read_kernel_log(const char *text, size_t len, const char *reader,
@@ -128,6 +226,12 @@ static int read_kernel_log(const char *text, size_t len, const char *reader,
 			r = pasted_facts_addf(out, reader, "driver.kernel_log.api_mismatch.count",
 					      line, "%llu", (unsigned long long)k->mismatch_count);
 		n += 3;
+	}
+	if (r >= 0) {
+		int u = read_unsupported(k, text, len, reader, out);
+
+		r = u < 0 ? u : r;
+		n += u < 0 ? 0 : u;
 	}
 	free(k);
 	return r < 0 ? r : n;

@@ -20,6 +20,13 @@
  * kernel." (NVIDIA/gpu-operator#266), and its general "ERROR: Unable to load the kernel module
  * 'nvidia.ko'." (gpu-operator#1726 on GKE, with the kernel's "Loading of unsigned module is
  * rejected"): the second has many causes, so it names a rule only beside the kernel's reason.
+ * nvidia-installer also prints the kernel's errno of its load ("Kernel module load error:
+ * Operation not permitted", the EPERM of a lockdown refusing an unsigned module, or "…: Key was
+ * rejected by service"), read as a refusal with those errnos only, and its own question,
+ * answered in the log ("Would you like to sign the NVIDIA kernel module? (Answer: Install
+ * without signing)", NVIDIA/gpu-operator#1142): the module it built is unsigned. Its
+ * "This system also has UEFI Secure Boot enabled" (read from efivarfs before it asks) is
+ * driver.secure_boot.enabled, whatever else the text shows.
  * With a refusal of the NVIDIA module and one kind of evidence, the refusal line becomes that
  * rule's symptom ("symptoms.<rule id>") and the evidence line "messages.module_signature";
  * with none, or both kinds, nothing is written: explain asks (mokutil --sb-state, modinfo's
@@ -60,7 +67,10 @@ static bool nvidia_refused(const char *s)
 		(strstr(s, "could not insert 'nvidia") ||
 		 strstr(s, "could not insert module nvidia"))) ||
 	       strstr(s, "because it was not signed by a key that is trusted by the kernel") ||
-	       strstr(s, "Unable to load the kernel module 'nvidia");
+	       strstr(s, "Unable to load the kernel module 'nvidia") ||
+	       (strstr(s, "Kernel module load error: ") &&
+		(strstr(s, "Operation not permitted") || strstr(s, "Key was rejected by service") ||
+		 strstr(s, "Required key not available")));
 }
 
 /* DKMS signing the NVIDIA driver's module ("Signing module /var/lib/dkms/nvidia/…"). */
@@ -80,15 +90,20 @@ int pasted_read_module_sig(const char *text, size_t len, struct pasted_facts *ou
 	struct pasted_lines it;
 	char *line;
 	int kind = -1;
+	unsigned sb_line = 0;
 
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
 	while ((line = pasted_lines_next(&it))) {
 		const char *s = pasted_strip(line);
 
+		/* nvidia-installer read it from efivarfs (SecureBoot-…) before asking */
+		if (!sb_line && strstr(s, "This system also has UEFI Secure Boot enabled"))
+			sb_line = it.no;
 		if (nvidia_refused(s))
 			keep(&refusal, it.no, s);
-		else if (strstr(s, "Loading of unsigned module is rejected"))
+		else if (strstr(s, "Loading of unsigned module is rejected") ||
+			 strstr(s, "(Answer: Install without signing)"))
 			keep(&ev[EV_UNSIGNED], it.no, s);
 		else if (strstr(s, "Loading of module with unavailable key is rejected") ||
 			 strstr(s, "PKCS#7 signature not signed with a trusted key") ||
@@ -96,6 +111,8 @@ int pasted_read_module_sig(const char *text, size_t len, struct pasted_facts *ou
 			keep(&ev[EV_UNTRUSTED_KEY], it.no, s);
 	}
 	pasted_lines_done(&it);
+	if (sb_line)
+		pasted_put(&o, sb_line, "true", "driver.secure_boot.enabled");
 	for (int k = 0; k < EV_KINDS; k++)
 		if (ev[k].line)
 			kind = kind < 0 ? k : EV_KINDS; /* both kinds: it cannot tell */

@@ -61,8 +61,10 @@ RULE_CHECK(check_branch_predates_gpu)
 		return;
 	}
 	/* No module: whether a release refused the GPU is the log's to say; none at all is no
-	 * refusal, an unreadable one cannot tell. */
+	 * refusal, an unreadable one cannot tell. A refusal read is itself a log read (a pasted
+	 * one has no file to name as its source). */
 	if (st == DRIVER_NONE &&
+	    !snap_present(snap_get(root, "driver.kernel_log.unsupported_gpus")) &&
 	    !rule_need_known(c, NULL, "the kernel log (a release refusing the GPU)",
 			     snap_get(root, "driver.kernel_log.source")))
 		return;

@@ -207,6 +207,68 @@ static void test_kernel_message_wrapped(void **state)
 			 0);
 }
 
+/* nv.c's refusal of a GPU its release does not know, as the kernel-log probe reads it, the
+ * GPU it names, and the module absent when every GPU was refused and none loaded after. */
+static void test_gpu_refused_by_release(void **state)
+{
+	const struct pasted_fact *x;
+
+	(void)state;
+	/* https://github.com/ZaidQureshi/bam/issues/38 */
+	read_text("[  422.450961] NVRM: The NVIDIA GPU 0000:8a:00.0 (PCI ID: 10de:26b9)\n"
+		  "               NVRM: installed in this system is not supported by the\n"
+		  "               NVRM: NVIDIA 470.256.02 driver release.\n"
+		  "[  422.451145] nvidia: probe of 0000:8a:00.0 failed with error -1\n"
+		  "[  422.451178] NVRM: The NVIDIA probe routine failed for 1 device(s).\n"
+		  "[  422.451179] NVRM: None of the NVIDIA devices were initialized.\n"
+		  "[  422.737854] NVRM: The NVIDIA GPU 0000:8a:00.0 (PCI ID: 10de:26b9)\n"
+		  "               NVRM: installed in this system is not supported by the\n"
+		  "               NVRM: NVIDIA 470.256.02 driver release.\n");
+	want("driver.kernel_log.unsupported_gpus.0.bus_id", "0000:8a:00.0", 1);
+	want("driver.kernel_log.unsupported_gpus.0.pci_id", "10de:26b9", 1);
+	want("driver.kernel_log.unsupported_gpus.0.driver_version", "470.256.02", 1);
+	want("driver.kernel_log.unsupported_gpus.0.count", "2", 1);
+	want("hardware.gpus.0.bus_id", "0000:8a:00.0", 1);
+	want("hardware.gpus.0.vendor_id", "0x10de", 1);
+	want("hardware.gpus.0.device_id", "0x26b9", 1);
+	x = pasted_facts_get(&f, "driver.nvidia.module_version");
+	assert_non_null(x);
+	assert_true(x->absent);
+	assert_int_equal(x->line, 6);
+	assert_non_null(pasted_facts_get(&f, "driver.nvidia.proc_version"));
+	/* #38's message, then a module loaded after it (another release installed): not absent */
+	read_text(
+		"[ 10.1] NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:2684)\n"
+		"        NVRM: installed in this system is not supported by the\n"
+		"        NVRM: NVIDIA 470.199.02 driver release.\n"
+		"[ 10.2] NVRM: None of the NVIDIA devices were initialized.\n"
+		"[ 90.3] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22\n");
+	want("driver.kernel_log.unsupported_gpus.0.driver_version", "470.199.02", 1);
+	assert_null(pasted_facts_get(&f, "driver.nvidia.module_version"));
+	/* #38's message for one GPU with no "None of …" (another GPU initialized): the module may
+	 * be loaded */
+	read_text("NVRM: The NVIDIA GPU 0000:02:00.0 (PCI ID: 10de:2684)\n"
+		  "NVRM: installed in this system is not supported by the\n"
+		  "NVRM: NVIDIA 470.199.02 driver release.\n"
+		  "NVRM: The NVIDIA probe routine failed for 1 device(s).\n");
+	want("hardware.gpus.0.device_id", "0x2684", 1);
+	assert_null(pasted_facts_get(&f, "driver.nvidia.module_version"));
+	/* https://github.com/NVIDIA/open-gpu-kernel-modules/issues/587: the open module's GSP
+	 * refusal names no release: nothing read as a release refusal */
+	pasted_facts_done(&f);
+	pasted_read_errors("NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:2331)\n"
+			   "NVRM: installed in this system is not supported by open\n"
+			   "NVRM: nvidia.ko because it does not include the required GPU\n"
+			   "NVRM: System Processor (GSP).\n",
+			   strlen("NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:2331)\n"
+				  "NVRM: installed in this system is not supported by open\n"
+				  "NVRM: nvidia.ko because it does not include the required GPU\n"
+				  "NVRM: System Processor (GSP).\n"),
+			   &f);
+	assert_null(pasted_facts_get(&f, "driver.kernel_log.unsupported_gpus.0.bus_id"));
+	assert_null(pasted_facts_get(&f, "hardware.gpus.0.bus_id"));
+}
+
 static void test_other_messages(void **state)
 {
 	(void)state;
@@ -490,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_nvml),
 		cmocka_unit_test(test_kernel_log),
 		cmocka_unit_test(test_kernel_message_wrapped),
+		cmocka_unit_test(test_gpu_refused_by_release),
 		cmocka_unit_test(test_other_messages),
 		cmocka_unit_test(test_nothing_guessed),
 		cmocka_unit_test(test_found_no_driver_unsure),

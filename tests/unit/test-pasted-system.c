@@ -188,6 +188,29 @@ static void test_module_signature(void **state)
 	pasted_run_text(pasted_read_module_sig,
 			"ERROR: Unable to load the kernel module 'nvidia.ko'.\n", &f);
 	assert_int_equal(f.n, 0);
+	/* https://github.com/NVIDIA/gpu-operator/issues/1142: nvidia-installer says Secure Boot
+	 * is on, installs without signing (its default answer), and the load fails with the
+	 * lockdown's EPERM */
+	pasted_run_text(
+		pasted_read_module_sig,
+		"The target kernel has CONFIG_MODULE_SIG set, which means that it supports "
+		"cryptographic signatures on kernel modules. On some systems, the kernel may refuse "
+		"to load modules without a valid signature from a trusted key. This system also has "
+		"UEFI Secure Boot enabled; many distributions enforce module signature verification "
+		"on UEFI systems when Secure Boot is enabled. Would you like to sign the NVIDIA "
+		"kernel module? (Answer: Install without signing)\n"
+		"Kernel module load error: Operation not permitted\n",
+		&f);
+	pasted_expect(&f, "symptoms.driver.secure-boot-unsigned-module",
+		      "Kernel module load error: Operation not permitted", 2);
+	pasted_expect(&f, "driver.secure_boot.enabled", "true", 1);
+	pasted_expect_none(&f, "symptoms.driver.secure-boot-key-not-enrolled");
+	/* the installer's load error with another errno is no Secure Boot refusal */
+	pasted_run_text(pasted_read_module_sig,
+			"Would you like to sign the NVIDIA kernel module? (Answer: Install without "
+			"signing)\nKernel module load error: No such device\n",
+			&f);
+	assert_int_equal(f.n, 0);
 	/* a reason without a refusal of nvidia, and both reasons at once: nothing */
 	pasted_run_text(pasted_read_module_sig, "[ 1.0] Loading of unsigned module is rejected\n",
 			&f);
