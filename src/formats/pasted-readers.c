@@ -166,5 +166,8 @@ const struct pasted_reader pasted_readers[] = {
 	 * line (pasted-hung-task.c ends a report there) */
 	{ "hung-task", pasted_read_hung_task, SIGNS("blocked for more than", " state:D"),
 	  PASTED_REACH_BLOCK },
+	/* nvidia-smi -mig's warning for a MIG mode change left pending (pasted-nvidia-smi-mig.c) */
+	{ "nvidia-smi-mig", pasted_read_nvidia_smi_mig, SIGNS("MIG mode is in pending "),
+	  PASTED_REACH_LINES },
 	{ NULL },
 };

@@ -35,6 +35,7 @@ int pasted_read_clinfo(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_torch_ext(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_tf_device(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_hung_task(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_nvidia_smi_mig(const char *text, size_t len, struct pasted_facts *out);
 
 struct pasted_needle;
 /* The packages reader's signs (any case: pip compares names lower-cased); see pasted.h. */
