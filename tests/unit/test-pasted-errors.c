@@ -497,6 +497,23 @@ static void test_level_zero_uninitialized(void **state)
 	assert_null(pasted_facts_get(&f, "symptoms.runtime.level-zero-no-gpu-driver"));
 }
 
+/* ROCr's fault report with no address and no reason, as it prints it (the reason
+ * capitalised: https://github.com/ROCm/legacy-rocm-build/issues/5238, an MI210 under an
+ * HSA_OVERRIDE_GFX_VERSION of gfx1030); other faults can end so too, so it asks */
+static void test_rocr_fault_unknown(void **state)
+{
+	(void)state;
+	read_text("Memory access fault by GPU node-2 (Agent handle: 0x63155be5d980) on address "
+		  "(nil). Reason: Unknown.\nAborted (core dumped)\n");
+	want_symptom("unsure.runtime.hsa-override-wrong-target", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.hsa-override-wrong-target"));
+	/* a fault with an address and a reason is a program's own */
+	assert_true(read_count("Memory access fault by GPU node-1 (Agent handle: 0x724828692930) "
+			       "on address 0x72370e95c000. Reason: Page not present or supervisor "
+			       "privilege.\n") >= 0);
+	assert_null(pasted_facts_get(&f, "symptoms.unsure.runtime.hsa-override-wrong-target"));
+}
+
 static void test_rule_ids(void **state)
 {
 	static const char all[] =
@@ -560,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_runtime_library_messages),
 		cmocka_unit_test(test_tf_ignoring_device),
 		cmocka_unit_test(test_level_zero_uninitialized),
+		cmocka_unit_test(test_rocr_fault_unknown),
 		cmocka_unit_test(test_rule_ids),
 	};
 
