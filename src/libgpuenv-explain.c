@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/pasted-gz-feed.h"
 #include "formats/pasted-gzip.h"
 #include "formats/pasted-input.h"
 #include "formats/pasted-merge.h"
@@ -633,25 +634,28 @@ static size_t window_cut(const char *p, size_t n)
  * like a paste of its own, its lines numbered on from the windows before. What the readers
  * keep from line to line does not cross a cut, which falls between the report's sections
  * where it can. UTF-16 (a BOM: PowerShell's redirect) is inflated whole: a window could not
- * be cut at a character boundary blind.
+ * be cut at a character boundary blind. zlib inflates on a thread of its own, a chunk ahead
+ * of the readers (pasted-gz-feed.h): the same bytes, the same windows.
  */
 #define EXPLAIN_WINDOW ((size_t)2 << 20)
 
 static int read_gzip(struct reading *rd, const char *data, size_t len, const char **ret_why)
 {
 	_cleanup_free_ char *buf = malloc(EXPLAIN_WINDOW * 2);
-	struct pasted_gz g;
+	struct pasted_gz_feed g;
 	size_t have = 0;
 	bool first = true;
 	int r;
 
 	if (!buf)
 		return -ENOMEM;
-	r = pasted_gz_init(&g, data, len, PASTED_GZ_WINDOWED_MAX, ret_why);
+	r = pasted_gz_feed_init(&g, data, len, PASTED_GZ_WINDOWED_MAX, ret_why);
+	if (r < 0)
+		return r;
 	while (r >= 0) {
 		size_t got = 0, cut;
 
-		r = pasted_gz_read(&g, buf + have, EXPLAIN_WINDOW * 2 - have, &got, ret_why);
+		r = pasted_gz_feed_read(&g, buf + have, EXPLAIN_WINDOW * 2 - have, &got, ret_why);
 		if (r < 0)
 			break;
 		have += got;
@@ -660,7 +664,7 @@ static int read_gzip(struct reading *rd, const char *data, size_t len, const cha
 			_cleanup_free_ char *whole = NULL;
 			size_t n = 0;
 
-			pasted_gz_done(&g);
+			pasted_gz_feed_done(&g);
 			r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &whole, &n, ret_why);
 			return r < 0 ? r : read_raw(rd, whole, n, ret_why);
 		}
@@ -674,7 +678,7 @@ static int read_gzip(struct reading *rd, const char *data, size_t len, const cha
 		memmove(buf, buf + cut, have - cut);
 		have -= cut;
 	}
-	pasted_gz_done(&g);
+	pasted_gz_feed_done(&g);
 	return r;
 }
 

@@ -195,6 +195,19 @@ static bool outside(const char *p, size_t n)
 	return !memmem(p, k, "PyTorch", 7) && !memmem(p, k, "Is debug build", 14);
 }
 
+/* Inside a report, with no list of values open, a line (p[0..n), as the text holds it) that
+ * changes nothing: no ':' (no key), or a key whose first letter none of key_value()'s keys
+ * nor "Versions of relevant libraries:" has. A long log after a report that never reached
+ * its library list (a paste cut short) is read so without the copy and the key's split. */
+static bool idle(const char *p, size_t n)
+{
+	const char *s = p, *e = p + n;
+
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\v' || *s == '\f'))
+		s++;
+	return s == e || !memchr("GcCPRONV", *s, 8) || !memchr(s, ':', (size_t)(e - s));
+}
+
 int pasted_read_collect_env(const char *text, size_t len, struct pasted_facts *out)
 {
 	struct pasted_out o = { .f = out, .reader = "collect-env" };
@@ -208,7 +221,8 @@ int pasted_read_collect_env(const char *text, size_t len, struct pasted_facts *o
 		const char *p;
 		size_t n;
 
-		if (!r.in && pasted_lines_peek(&it, &p, &n) && outside(p, n)) {
+		if (pasted_lines_peek(&it, &p, &n) &&
+		    (r.in ? r.cont == CONT_NONE && idle(p, n) : outside(p, n))) {
 			pasted_lines_skip(&it, n);
 			continue;
 		}

@@ -191,6 +191,25 @@ static void k_block_end(struct pasted_out *o, const struct k_block *k, size_t gp
 			  path);
 }
 
+/* With no device open and no listing under way, a line (p[0..n), as the text holds it) that
+ * changes nothing: it cannot be a device's line (a hex digit first, a ':' in it: bus_id()),
+ * and an elision ("...") would only end an unbroken listing already ended when whole is
+ * false. Most lines of a long log: passed without the copy and the tests of each form. */
+static bool idle(const char *p, size_t n, bool whole)
+{
+	const char *s = p, *e = p + n;
+
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\v' || *s == '\f'))
+		s++;
+	if (s < e && isxdigit((unsigned char)*s) && memchr(s, ':', (size_t)(e - s)))
+		return false;
+	if (whole)
+		for (const char *q = s; (q = memchr(q, '.', (size_t)(e - q))); q++)
+			if (e - q >= 3 && q[1] == '.' && q[2] == '.')
+				return false;
+	return true;
+}
+
 int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 {
 	struct k_block k = { 0 };
@@ -205,12 +224,21 @@ int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
-	while ((line = pasted_lines_next(&it)) && o.err >= 0) {
+	while (o.err >= 0) {
 		char bus[16];
-		const char *rest, *v, *s = pasted_strip(line);
+		const char *rest, *v, *s, *p;
 		struct device d;
 		unsigned sv, sd;
+		size_t pn;
 
+		if (cur == SIZE_MAX && !listing && pasted_lines_peek(&it, &p, &pn) &&
+		    idle(p, pn, whole)) {
+			pasted_lines_skip(&it, pn);
+			continue;
+		}
+		if (!(line = pasted_lines_next(&it)))
+			break;
+		s = pasted_strip(line);
 		if (bus_id(s, bus, sizeof(bus), &rest)) {
 			classify(rest, &d);
 			k_block_end(&o, &k, cur, true);

@@ -509,11 +509,17 @@ static bool blank_char(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
+/* A byte of a query name as csv_header() takes it: [a-z0-9_.] (a test per byte, not a
+ * strchr() of the set: this runs on most lines of a long log). */
+static bool query_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
 /* Could the line be a csv header (csv_header: fields each a query name, [a-z0-9_.], maybe
  * with " [unit]", blanks around them)? Yes to every header; to a few more lines. */
 static bool csv_header_like(const char *p, size_t n)
 {
-	static const char name[] = "abcdefghijklmnopqrstuvwxyz0123456789_.";
 	size_t i = 0;
 
 	for (;;) {
@@ -521,7 +527,7 @@ static bool csv_header_like(const char *p, size_t n)
 
 		while (i < n && blank_char(p[i]))
 			i++;
-		for (s = i; i < n && p[i] && strchr(name, p[i]); i++)
+		for (s = i; i < n && query_name_char(p[i]); i++)
 			;
 		if (i == s)
 			return false;
@@ -543,15 +549,44 @@ static bool csv_header_like(const char *p, size_t n)
 	}
 }
 
+/* Could a line with a ":" be read while no -q GPU section, no -L GPU and no csv table is
+ * open? Only the table's header ("NVIDIA-SMI " and "Driver Version:"), a "GPU <bus id>" or
+ * -L "GPU N: " line, and the three -q keys read outside a GPU's section (query_line: its key
+ * is the stripped line up to the colon) can be. A log's lines ("[ 12.3] NVRM: …", timestamps)
+ * hold a ":" far more often than any of these. */
+static bool colon_line_read(const char *p, size_t n)
+{
+	static const char *const keys[] = { "GPU ", "Driver Version", "CUDA Version",
+					    "Attached GPUs" };
+	const char *s = p, *e = p + n;
+
+	while (s < e && blank_char(*s))
+		s++;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t k = strlen(keys[i]);
+
+		if ((size_t)(e - s) >= k && memcmp(s, keys[i], k) == 0)
+			return true;
+	}
+	/* memchr on the first byte, then memcmp: memmem's set-up per call costs more than the
+	 * search on a log's short lines */
+	for (const char *q = p; (q = memchr(q, 'N', (size_t)(e - q))); q++)
+		if ((size_t)(e - q) >= 11 && memcmp(q, "NVIDIA-SMI ", 11) == 0)
+			return true;
+	return false;
+}
+
 /* A line (p[0..n), as the text holds it) that nothing below reads, and that changes no more
  * than every such line does (a table row's lines and -L's GPU end there): no "|" (the table),
- * no ":" (the table's header, -q's keys and "GPU <bus id>" lines, -L's lines), no csv header,
- * while no csv table and no -q GPU section is open. Most lines of a long log are such lines,
+ * no ":" or none of the lines with one that colon_line_read() keeps (the table's header, -q's
+ * top keys and "GPU <bus id>" lines, -L's lines), no csv header, while no csv table, no -q
+ * GPU section and no -L GPU (its MIG lines) is open. Most lines of a long log are such lines,
  * passed without the copy and the searches of each form. */
-static bool inert(const char *p, size_t n, const struct csv *c, const struct query *q)
+static bool inert(const char *p, size_t n, const struct csv *c, const struct query *q,
+		  const struct list *L)
 {
-	return !c->ncols && !q->in_gpu && !memchr(p, '|', n) && !memchr(p, ':', n) &&
-	       !csv_header_like(p, n);
+	return !c->ncols && !q->in_gpu && !L->have_gpu && !memchr(p, '|', n) &&
+	       (!memchr(p, ':', n) || !colon_line_read(p, n)) && !csv_header_like(p, n);
 }
 
 int pasted_read_nvidia_smi(const char *text, size_t len, struct pasted_facts *out)
@@ -570,7 +605,7 @@ int pasted_read_nvidia_smi(const char *text, size_t len, struct pasted_facts *ou
 		const char *p;
 		size_t n;
 
-		if (pasted_lines_peek(&it, &p, &n) && inert(p, n, &c, &q)) {
+		if (pasted_lines_peek(&it, &p, &n) && inert(p, n, &c, &q, &L)) {
 			t.have_row = false;
 			L.have_gpu = false;
 			pasted_lines_skip(&it, n);

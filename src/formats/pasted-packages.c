@@ -219,14 +219,22 @@ static int fields(char *s, char **f, int max)
 {
 	int n = 0;
 
-	char *save = NULL;
-
-	for (char *tok = strtok_r(s, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+	/* as strtok_r(s, " \t") would split it, without its set-up per call (every line of a
+	 * pip or conda listing comes here) */
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			return n;
 		if (n == max)
 			return max + 1;
-		f[n++] = tok;
+		f[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		if (!*s)
+			return n;
+		*s++ = '\0';
 	}
-	return n;
 }
 
 /* A conda build string ("py3.10_cuda12.1_cudnn8.9.2_0", "h2bc3f7f_2", "pypi_0") or a channel

@@ -11,25 +11,23 @@
 
 int pasted_lines_init(struct pasted_lines *it, const char *text, size_t len)
 {
-	*it = (struct pasted_lines){ .next = text, .end = text ? text + len : NULL };
+	/* a stray NUL: the walk ends with the line it cuts (found once here, not per line) */
+	const char *nul = text ? memchr(text, '\0', len) : NULL;
+
+	*it = (struct pasted_lines){ .next = text, .end = nul ? nul : text ? text + len : NULL };
 	return 0;
 }
 
 char *pasted_lines_next(struct pasted_lines *it)
 {
-	const char *s = it->next, *nl, *e, *nul;
+	const char *s = it->next, *nl, *e;
 	size_t n;
 
-	if (!s || s >= it->end || !*s)
+	if (!s || s >= it->end)
 		return NULL;
 	nl = memchr(s, '\n', (size_t)(it->end - s));
 	e = nl ? nl : it->end;
-	nul = memchr(s, '\0', (size_t)(e - s));
-	if (nul) { /* a stray NUL: the walk ends with the line it cuts */
-		e = nul;
-		it->end = nul;
-	}
-	it->next = nl && !nul ? nl + 1 : e;
+	it->next = nl ? nl + 1 : e;
 	n = (size_t)(e - s);
 	if (n && s[n - 1] == '\r')
 		n--;
@@ -58,12 +56,10 @@ bool pasted_lines_peek(const struct pasted_lines *it, const char **ret_p, size_t
 	const char *s = it->next, *nl;
 	size_t n;
 
-	if (!s || s >= it->end || !*s)
+	if (!s || s >= it->end)
 		return false;
 	nl = memchr(s, '\n', (size_t)(it->end - s));
 	n = (size_t)((nl ? nl : it->end) - s);
-	if (memchr(s, '\0', n))
-		return false;
 	*ret_p = s;
 	*ret_n = n;
 	return true;

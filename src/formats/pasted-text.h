@@ -28,8 +28,8 @@ int pasted_lines_init(struct pasted_lines *it, const char *text, size_t len);
  * when the line does not fit in memory (the walk ends there). */
 char *pasted_lines_next(struct pasted_lines *it);
 /* The next line as the text holds it (*ret_p, *ret_n bytes, without its "\n", a "\r" kept),
- * not copied: for a reader that skips most lines unread. False at the end, and for a line
- * holding a NUL (pasted_lines_next reads that one). */
+ * not copied: for a reader that skips most lines unread. False at the end. A stray NUL ends
+ * the text (pasted_lines_init): the line it cuts is the last, up to the NUL. */
 bool pasted_lines_peek(const struct pasted_lines *it, const char **ret_p, size_t *ret_n);
 /* Past the line pasted_lines_peek gave, its number counted, as pasted_lines_next goes. */
 void pasted_lines_skip(struct pasted_lines *it, size_t n);

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "formats/pasted-gz-feed.h"
 #include "formats/pasted-gzip.h"
 #include "formats/pasted-input.h"
 #include "formats/pasted-readers.h"
@@ -267,6 +268,112 @@ static void test_gzip_windowed_cap(void **state)
 	free(gz);
 }
 
+/* data[0..n) as one gzip member appended to out at *at (out holds cap bytes). */
+static void gzip_member(const char *data, size_t n, char *out, size_t cap, size_t *at)
+{
+	z_stream z = { 0 };
+
+	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+			 Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)data;
+	z.avail_in = (uInt)n;
+	z.next_out = (Bytef *)out + *at;
+	z.avail_out = (uInt)(cap - *at);
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	*at += z.total_out;
+	deflateEnd(&z);
+}
+
+/* Everything the feed gives, asked for `step` bytes at a time, into a malloc()ed buffer. */
+static int feed_all(const char *gz, size_t len, size_t max, size_t step, char **ret, size_t *ret_n,
+		    const char **ret_why)
+{
+	struct pasted_gz_feed feed;
+	size_t have = 0, got = 0;
+	char *buf = NULL;
+	int r = pasted_gz_feed_init(&feed, gz, len, max, ret_why);
+	bool live = r >= 0;
+
+	while (r >= 0) {
+		buf = realloc(buf, have + step);
+		assert_non_null(buf);
+		r = pasted_gz_feed_read(&feed, buf + have, step, &got, ret_why);
+		if (r < 0 || got == 0)
+			break;
+		have += got;
+		if (got < step) { /* fewer than asked only at the end, as pasted_gz_read */
+			char more[16];
+
+			assert_int_equal(
+				pasted_gz_feed_read(&feed, more, sizeof(more), &got, ret_why), 0);
+			assert_int_equal(got, 0);
+			break;
+		}
+	}
+	if (live)
+		pasted_gz_feed_done(&feed);
+	*ret = buf;
+	*ret_n = have;
+	return r;
+}
+
+/* The feed (inflating on a thread of its own, a chunk ahead) gives the bytes pasted_gunzip
+ * gives, over members and chunks whatever the reader's step, and its errors: a truncated
+ * member, text that is not gzip, a stream past its cap; stopped before the end, it ends. */
+static void test_gz_feed(void **state)
+{
+	const size_t text = 3 * PASTED_GZ_FEED_CHUNK + 12345;
+	static const size_t steps[] = { 1000, 65536 + 7, PASTED_GZ_FEED_CHUNK, (size_t)2 << 20 };
+	const char *why = NULL;
+	char *plain = malloc(text), *gz = malloc(4 << 20), *dmesg, *whole = NULL, *out = NULL;
+	size_t len = 0, dlen, n = 0, wn = 0;
+	struct pasted_gz_feed feed;
+
+	(void)state;
+	assert_non_null(plain);
+	assert_non_null(gz);
+	for (size_t i = 0; i < text; i++) /* lines a counter makes distinct */
+		plain[i] = (i % 61 == 60) ? '\n' : (char)('a' + (i / 61 * 7 + i) % 26);
+	/* three members: text, the k8s-device-plugin#480 dmesg, text again */
+	gzip_member(plain, text, gz, 4 << 20, &len);
+	dmesg = slurp("dmesg-525-k8s.txt.gz", &dlen);
+	memcpy(gz + len, dmesg, dlen);
+	len += dlen;
+	gzip_member(plain, text / 2, gz, 4 << 20, &len);
+	assert_int_equal(pasted_gunzip(gz, len, PASTED_GZ_WINDOWED_MAX, &whole, &wn, &why), 0);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		assert_int_equal(
+			feed_all(gz, len, PASTED_GZ_WINDOWED_MAX, steps[i], &out, &n, &why), 0);
+		assert_int_equal(n, wn);
+		assert_memory_equal(out, whole, wn);
+		free(out);
+	}
+	/* cut short: the text before it, then the error pasted_gz_read gives */
+	assert_int_equal(feed_all(gz, len - 100, PASTED_GZ_WINDOWED_MAX, 4096, &out, &n, &why),
+			 -EBADMSG);
+	assert_string_equal(why, "the gzip file is truncated");
+	free(out);
+	assert_int_equal(pasted_gz_feed_init(&feed, "plain text", 10, 1 << 20, &why), -EBADMSG);
+	assert_string_equal(why, "the input is not a gzip file");
+	/* past the cap */
+	assert_int_equal(feed_all(gz, len, 1 << 20, 65536, &out, &n, &why), -EFBIG);
+	assert_non_null(strstr(why, "more than its cap"));
+	free(out);
+	/* stopped after one read, the inflater a chunk ahead: it ends, nothing leaks */
+	assert_int_equal(pasted_gz_feed_init(&feed, gz, len, PASTED_GZ_WINDOWED_MAX, &why), 0);
+	out = malloc(100);
+	assert_non_null(out);
+	assert_int_equal(pasted_gz_feed_read(&feed, out, 100, &n, &why), 0);
+	assert_int_equal(n, 100);
+	assert_memory_equal(out, whole, 100);
+	pasted_gz_feed_done(&feed);
+	free(out);
+	free(whole);
+	free(dmesg);
+	free(plain);
+	free(gz);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +383,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tf_build_info, teardown),
 		cmocka_unit_test_teardown(test_gzip, teardown),
 		cmocka_unit_test(test_gzip_windowed_cap),
+		cmocka_unit_test(test_gz_feed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
