@@ -209,12 +209,12 @@ static int icd_needed(struct probe_env *pe, struct snap_node *f, const char *fil
 		}
 		for (size_t k = 0; err >= 0 && k < d->n_needed; k++) {
 			_cleanup_free_ char *found = NULL;
-			bool open;
+			bool unresolved;
 
 			if (icd_deps_loaded(&t, d->needed[k]))
 				continue;
-			err = icd_deps_find(&t, i, d->needed[k], &found, &open);
-			if (err < 0 || open)
+			err = icd_deps_find(&t, i, d->needed[k], &found, &unresolved);
+			if (err < 0 || unresolved)
 				continue;
 			if (found) {
 				err = strv_push(&t.names, d->needed[k]);
