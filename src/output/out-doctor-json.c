@@ -150,7 +150,7 @@ static json_t *vendor_chains_json(const struct gpuenv_doctor *d)
 	arr = json_array();
 	for (size_t i = 0; arr && i < d->n_vendor_chains; i++) {
 		const struct vendor_chain *v = &d->vendor_chains[i];
-		json_t *links = json_array();
+		json_t *links = json_array(), *vc;
 
 		for (int k = 0; links && k < 2; k++)
 			json_array_append_new(links,
@@ -158,15 +158,24 @@ static json_t *vendor_chains_json(const struct gpuenv_doctor *d)
 							"to", ends[k][1], "state",
 							link_state_name(v->link_state[k]), "why",
 							jstr(v->link_why[k])));
-		json_array_append_new(
-			arr, json_pack("{s:s,s:{s:o,s:o},s:{s:o,s:o},s:{s:o,s:o},s:{s:o,s:s},s:o}",
-				       "vendor", v->vendor, "driver", "label", jstr(v->driver),
-				       "source", jstr(v->driver_source), "runtime", "label",
-				       jstr(v->runtime), "source", jstr(v->runtime_source),
-				       "framework", "label", jstr(v->framework), "source",
-				       jstr(v->framework_source), "target", "name", jstr(v->target),
-				       "state", link_state_name(v->target_state), "links",
-				       links ? links : json_null()));
+		vc = json_pack("{s:s,s:{s:o,s:o},s:{s:o,s:o},s:{s:o,s:o},s:{s:o,s:s},s:o}",
+			       "vendor", v->vendor, "driver", "label", jstr(v->driver), "source",
+			       jstr(v->driver_source), "runtime", "label", jstr(v->runtime),
+			       "source", jstr(v->runtime_source), "framework", "label",
+			       jstr(v->framework), "source", jstr(v->framework_source), "target",
+			       "name", jstr(v->target), "state", link_state_name(v->target_state),
+			       "links", links ? links : json_null());
+		/* several kinds of GPU: each one's target and state */
+		for (size_t k = 0; vc && k < v->n_targets; k++) {
+			json_t *t = json_object_get(vc, "targets");
+
+			if (!t && json_object_set_new(vc, "targets", json_array()) == 0)
+				t = json_object_get(vc, "targets");
+			json_array_append_new(t, json_pack("{s:o,s:s}", "name",
+							   jstr(v->targets[k].name), "state",
+							   link_state_name(v->targets[k].state)));
+		}
+		json_array_append_new(arr, vc);
 	}
 	return arr;
 }

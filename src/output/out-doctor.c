@@ -366,7 +366,8 @@ static void chain_line(struct strbuf *sb, const struct style *st, const struct g
 	put_text(sb, st, d, ch->framework ? ch->framework : "not probed");
 }
 
-/* A vendor's chain, "amdgpu 6.7.0 · ROCm 6.2.0 · torch 2.5.1+rocm6.2 (gfx1100 ✓)". */
+/* A vendor's chain, "amdgpu 6.7.0 · ROCm 6.2.0 · torch 2.5.1+rocm6.2 (gfx1100 ✓)", each
+ * kind of GPU marked where there are several. */
 static void vendor_chain_line(struct strbuf *sb, const struct style *st,
 			      const struct gpuenv_doctor *d, const struct vendor_chain *v)
 {
@@ -375,7 +376,15 @@ static void vendor_chain_line(struct strbuf *sb, const struct style *st,
 	put_text(sb, st, d, v->runtime ? v->runtime : "?");
 	strbuf_puts(sb, " · ");
 	put_text(sb, st, d, v->framework ? v->framework : "not probed");
-	if (v->target) {
+	if (v->n_targets) {
+		/* several kinds of GPU, each marked: "(gfx1036 ✗, gfx1100 ✓)" */
+		for (size_t i = 0; i < v->n_targets; i++) {
+			strbuf_puts(sb, i ? ", " : " (");
+			put_text(sb, st, d, v->targets[i].name ? v->targets[i].name : "?");
+			strbuf_printf(sb, " %s", link_mark(v->targets[i].state));
+		}
+		strbuf_putc(sb, ')');
+	} else if (v->target) {
 		strbuf_puts(sb, " (");
 		put_text(sb, st, d, v->target);
 		strbuf_printf(sb, " %s)", link_mark(v->target_state));

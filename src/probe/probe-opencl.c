@@ -72,49 +72,162 @@ static int icd_resolve(struct probe_env *pe, struct snap_node *f, const char *li
 }
 
 /*
- * The vendor library's DT_NEEDED entries that the dynamic loader's search finds nowhere, as
- * requested by that library (loader.h: its DT_RPATH/DT_RUNPATH, LD_LIBRARY_PATH, ld.so.cache,
- * the system directories; a copy of another ELF class or machine is passed over): dlopen()
- * fails then ("libigdgmm.so.11: cannot open shared object file", what `ldd libigdrcl.so` shows
- * as "not found": intel/compute-runtime#230) and the ICD loader leaves the platform out.
- * Written as icd_files[].needed_missing[] only when one is missing; a needed library's own
- * dependencies are not followed. A search left undetermined by an unreadable copy is not a
- * miss (the library may be found).
+ * The libraries dlopen() maps for the vendor library, breadth first as ld.so loads them: the
+ * library, then its DT_NEEDED entries, then theirs. Bounded: ICD_DEP_DEPTH levels below the
+ * library, ICD_DEP_FILES libraries read in all (a GPU driver's dependencies are a few; the
+ * rest are glibc's and the C++ runtime's). Never loaded, only read (loader.h).
+ */
+#define ICD_DEP_DEPTH 4u
+#define ICD_DEP_FILES 64u
+
+struct icd_deps {
+	struct loader *l;
+	char *path[ICD_DEP_FILES]; /* as ld.so opens it: $ORIGIN is its directory */
+	size_t parent[ICD_DEP_FILES];
+	unsigned depth[ICD_DEP_FILES];
+	struct loader_requester *req[ICD_DEP_FILES];
+	size_t n;
+	char **names; /* sonames already loaded (needed names found, DT_SONAMEs): ld.so reuses them */
+};
+
+static void icd_deps_done(struct icd_deps *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->path[i]);
+		loader_requester_free(t->req[i]);
+	}
+	strv_free(t->names);
+}
+
+static bool icd_deps_loaded(const struct icd_deps *t, const char *name)
+{
+	return strv_contains(t->names, name);
+}
+
+/* Queues a library found for entry `parent`, once per file and within the bounds. */
+static int icd_deps_add(struct icd_deps *t, const char *path, size_t parent)
+{
+	unsigned depth = t->depth[parent] + 1;
+
+	if (depth > ICD_DEP_DEPTH || t->n == ICD_DEP_FILES)
+		return 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (streq(t->path[i], path))
+			return 0;
+	if (!(t->path[t->n] = strdup(path)))
+		return -ENOMEM;
+	t->parent[t->n] = parent;
+	t->depth[t->n] = depth;
+	t->req[t->n] = NULL;
+	t->n++;
+	return 0;
+}
+
+/*
+ * name, needed by entry i, as ld.so searches for it: with i's own search lists, and, for a
+ * dependency below the vendor library, also with those of the libraries that loaded it (glibc
+ * lets a DT_RPATH serve the libraries below; taking every ancestor's lists can only find more,
+ * so a name reported missing is missing). *ret_path: the file found, NULL; *ret_open: the search
+ * ended unresolved but not empty-handed (a file ld.so stops at, an unreadable copy): no miss.
+ */
+static int icd_deps_find(struct icd_deps *t, size_t i, const char *name, char **ret_path,
+			 bool *ret_open)
+{
+	*ret_path = NULL;
+	*ret_open = false;
+	for (size_t a = i;; a = t->parent[a]) {
+		_cleanup_(loader_result_freep) struct loader_result *r = NULL;
+		int err;
+
+		if (!t->req[a] && (err = loader_requester_new(t->l, t->path[a], &t->req[a])) < 0)
+			return err;
+		err = loader_resolve_req(t->l, name, t->req[a], &r);
+		if (err < 0)
+			return err;
+		if (r->winner >= 0)
+			return (*ret_path = strdup(r->cands[r->winner].path)) ? 0 : -ENOMEM;
+		if (r->failure >= 0 || r->undetermined_by) {
+			*ret_open = true;
+			return 0;
+		}
+		if (a == 0)
+			return 0;
+	}
+}
+
+/*
+ * The DT_NEEDED entries, the vendor library's and those of the libraries it loads, that the
+ * dynamic loader's search finds nowhere, as requested by the library needing them (loader.h:
+ * its DT_RPATH/DT_RUNPATH, LD_LIBRARY_PATH, ld.so.cache, the system directories; a copy of
+ * another ELF class or machine is passed over): dlopen() fails then ("libigdgmm.so.11: cannot
+ * open shared object file", what `ldd libigdrcl.so` shows as "not found":
+ * intel/compute-runtime#230; ldd follows the whole tree, so does this, within ICD_DEP_DEPTH
+ * and ICD_DEP_FILES) and the ICD loader leaves the platform out. Written as
+ * icd_files[].needed_missing[] (each name's source: the library that needs it) only when one
+ * is missing. A search left undetermined by an unreadable copy is not a miss (the library may
+ * be found), nor is a dependency whose own dynamic section cannot be read.
  */
 static int icd_needed(struct probe_env *pe, struct snap_node *f, const char *file)
 {
-	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
-	_cleanup_(loader_requester_freep) struct loader_requester *q = NULL;
+	struct icd_deps t = { .n = 1 };
 	struct snap_node *missing = NULL;
-	struct loader *l;
-	int err = probe_loader(pe, &l), parsed;
+	int err = probe_loader(pe, &t.l);
 
 	if (err < 0)
 		return err;
-	err = loader_read_dynamic(pe->root, file, &parsed, &d);
-	if (err == 0)
-		err = parsed;
-	if (err == -ENOMEM)
-		return err;
-	if (err == -EBADMSG) {
-		snap_set_malformed(f, "needed_missing", NULL, file,
-				   "not an ELF file: dlopen() fails (invalid ELF header)");
-		return 0;
-	}
-	if (err < 0) {
-		snap_set_errno(f, "needed_missing", err, file);
-		return 0;
-	}
-	err = loader_requester_new(l, file, &q);
-	for (size_t i = 0; err >= 0 && i < d->n_needed; i++) {
-		_cleanup_(loader_result_freep) struct loader_result *r = NULL;
+	if (!(t.path[0] = strdup(file)))
+		return -ENOMEM;
+	t.parent[0] = 0;
+	for (size_t i = 0; err >= 0 && i < t.n; i++) {
+		_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+		int parsed;
 
-		err = loader_resolve_req(l, d->needed[i], q, &r);
-		if (err < 0 || r->winner >= 0 || r->failure >= 0 || r->undetermined_by)
+		err = loader_read_dynamic(pe->root, t.path[i], &parsed, &d);
+		if (err == 0)
+			err = parsed;
+		if (err == -ENOMEM)
+			break;
+		if (err < 0 && i > 0) {
+			err = 0; /* a dependency not read: its own needs not judged */
 			continue;
-		missing = missing ?: snap_array(f, "needed_missing");
-		snap_append_str(missing, d->needed[i], file);
+		}
+		if (err == -EBADMSG) {
+			snap_set_malformed(f, "needed_missing", NULL, file,
+					   "not an ELF file: dlopen() fails (invalid ELF header)");
+			err = 0;
+			break;
+		}
+		if (err < 0) {
+			snap_set_errno(f, "needed_missing", err, file);
+			err = 0;
+			break;
+		}
+		if (d->soname && !icd_deps_loaded(&t, d->soname) &&
+		    strv_push(&t.names, d->soname) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		for (size_t k = 0; err >= 0 && k < d->n_needed; k++) {
+			_cleanup_free_ char *found = NULL;
+			bool unresolved;
+
+			if (icd_deps_loaded(&t, d->needed[k]))
+				continue;
+			err = icd_deps_find(&t, i, d->needed[k], &found, &unresolved);
+			if (err < 0 || unresolved)
+				continue;
+			if (found) {
+				err = strv_push(&t.names, d->needed[k]);
+				if (err >= 0)
+					err = icd_deps_add(&t, found, i);
+				continue;
+			}
+			missing = missing ?: snap_array(f, "needed_missing");
+			snap_append_str(missing, d->needed[k], t.path[i]);
+			err = strv_push(&t.names, d->needed[k]); /* reported once */
+		}
 	}
+	icd_deps_done(&t);
 	return err < 0 ? err : 0;
 }
 

@@ -107,34 +107,48 @@ static void chain_driver(struct gpuenv_doctor *d, const struct snap_node *root,
 	}
 }
 
-/* driver → runtime: KFD lists the GPU, and the ROCm release lists its target. */
-static void link_driver_runtime(struct gpuenv_doctor *d, const struct snap_node *root,
-				struct vendor_chain *v, const char *gfx, const char *rocm)
+/* One link judged for one GPU target. */
+struct link_verdict {
+	enum link_state state;
+	char *why;
+};
+
+/* driver → runtime, what holds for every GPU: no KFD topology, or no GPU in it. true when
+ * that decides the link. */
+static bool kfd_link(struct gpuenv_doctor *d, const struct snap_node *root, const char *gfx,
+		     struct link_verdict *ret)
 {
 	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
-	const struct facts_rocm *row;
-	const char *conf = NULL;
-	int sup;
 
 	if (snap_kind(kfd) != SNAP_ARRAY) {
 		char buf[160];
 
 		fact_describe(kfd, buf, sizeof(buf));
-		v->link_state[0] = snap_state(kfd) == FACT_ABSENT && gpus_count(root, gpu_is_amd)
-					   ? LINK_BROKEN
-					   : LINK_UNKNOWN;
-		v->link_why[0] =
-			diagnosis_strdupf(d, "no KFD topology (%s): ROCm opens /dev/kfd", buf);
-		return;
+		ret->state = snap_state(kfd) == FACT_ABSENT && gpus_count(root, gpu_is_amd)
+				     ? LINK_BROKEN
+				     : LINK_UNKNOWN;
+		ret->why = diagnosis_strdupf(d, "no KFD topology (%s): ROCm opens /dev/kfd", buf);
+		return true;
 	}
 	if (!gfx) {
-		v->link_state[0] = gpus_count(root, gpu_is_amd) ? LINK_BROKEN : LINK_UNKNOWN;
-		v->link_why[0] = diagnosis_strdupf(d, "KFD lists no GPU: ROCm finds no device");
-		return;
+		ret->state = gpus_count(root, gpu_is_amd) ? LINK_BROKEN : LINK_UNKNOWN;
+		ret->why = diagnosis_strdupf(d, "KFD lists no GPU: ROCm finds no device");
+		return true;
 	}
+	return false;
+}
+
+/* driver → runtime for one GPU: the ROCm release lists its target. */
+static void rocm_link(struct gpuenv_doctor *d, const char *gfx, const char *rocm,
+		      struct link_verdict *ret)
+{
+	const struct facts_rocm *row;
+	const char *conf = NULL;
+	int sup;
+
 	if (!rocm) {
-		v->link_state[0] = LINK_UNKNOWN;
-		v->link_why[0] = diagnosis_strdupf(
+		ret->state = LINK_UNKNOWN;
+		ret->why = diagnosis_strdupf(
 			d,
 			"KFD lists %s; no ROCm release installed to judge it against (a torch "
 			"ROCm wheel brings its own libraries)",
@@ -143,30 +157,28 @@ static void link_driver_runtime(struct gpuenv_doctor *d, const struct snap_node 
 	}
 	sup = facts_rocm_supports_gfx(rocm, gfx, &conf);
 	if (sup < 0) {
-		v->link_state[0] = LINK_UNKNOWN;
-		v->link_why[0] = diagnosis_strdupf(
+		ret->state = LINK_UNKNOWN;
+		ret->why = diagnosis_strdupf(
 			d, "KFD lists %s; ROCm %s: %s", gfx, rocm,
 			sup == -ENODATA ? "the knowledge base has no target list for the release"
 					: "not a release the knowledge base knows");
 		return;
 	}
 	facts_rocm_release(rocm, &row);
-	v->link_state[0] = sup ? LINK_OK : LINK_DEGRADED;
-	v->link_why[0] = diagnosis_strdupf(
+	ret->state = sup ? LINK_OK : LINK_DEGRADED;
+	ret->why = diagnosis_strdupf(
 		d, "KFD lists %s; ROCm %s %s it (AMD's compatibility matrix, %s [%s])%s", gfx, rocm,
 		sup ? "lists" : "does not list: unsupported, it may not work; not", row->as_listed,
 		row->source, facts_unconfirmed(conf) ? " (row unconfirmed)" : "");
 }
 
-/* Every code object for gfx demands an sramecc/xnack setting the GPU does not have. */
+/* Every code object for gfx demands an sramecc/xnack setting the GPU (KFD node k) does not
+ * have. */
 static bool features_mismatch(const struct snap_node *root, const struct snap_node *tn,
-			      const char *gfx, const char **ret_tid)
+			      const char *gfx, size_t k, const char **ret_tid)
 {
 	struct amd_features f;
-	size_t k = 0;
 
-	if (!amd_kfd_gfx(root, &k))
-		return false;
 	amd_node_features(root, snap_at(snap_get(root, "driver.amdgpu.kfd_nodes"), k), gfx, &f);
 	return amd_targets_match(tn, gfx, &f, ret_tid) == AMD_TID_MISMATCH;
 }
@@ -188,70 +200,81 @@ bool vendor_chain_framework(struct gpuenv_doctor *d, const struct snap_node *roo
 	return true;
 }
 
-/* runtime → framework: the framework's code objects include the target ROCm will load. */
-static void link_runtime_framework(struct gpuenv_doctor *d, const struct snap_node *root,
-				   struct vendor_chain *v, const char *gfx)
+/* runtime → framework, what holds for every GPU: no framework, not a ROCm build, no GPU
+ * target, code objects not read. true when that decides the link (v->link_*[1] set); else
+ * *tn: the build's code objects. */
+static bool framework_link(struct gpuenv_doctor *d, const struct snap_node *root,
+			   struct vendor_chain *v, const char *gfx, struct fw_build *b,
+			   const struct snap_node **tn)
 {
-	const char *ovr_text = snap_get_str(root, "environment.HSA_OVERRIDE_GFX_VERSION");
-	const struct snap_node *tn;
-	struct fw_build b;
-	char cuda[32], ovr[32];
-	const char *tid = NULL;
-	bool from_bi, have_ovr;
+	char cuda[32];
+	bool from_bi;
 
-	if (!vendor_chain_framework(d, root, v, &b))
-		return;
-	if (!snap_str(fw_hip_version(&b))) {
-		bool cu = fw_cuda_version(&b, cuda, sizeof(cuda), NULL);
+	if (!vendor_chain_framework(d, root, v, b))
+		return true;
+	if (!snap_str(fw_hip_version(b))) {
+		bool cu = fw_cuda_version(b, cuda, sizeof(cuda), NULL);
 
-		v->framework = diagnosis_strdupf(d, "%s (%s)", b.label, cu ? "CUDA" : "not ROCm");
+		v->framework = diagnosis_strdupf(d, "%s (%s)", b->label, cu ? "CUDA" : "not ROCm");
 		v->link_state[1] = gpus_count(root, gpu_is_amd) ? LINK_BROKEN : LINK_UNKNOWN;
 		v->link_why[1] = diagnosis_strdupf(d,
 						   "%s is not a ROCm build: it cannot use the "
 						   "AMD GPU",
-						   b.label);
-		return;
+						   b->label);
+		return true;
 	}
-	tn = fw_targets(&b, &from_bi);
-	have_ovr = amd_gfx_of_override(ovr_text, ovr, sizeof(ovr));
+	v->framework = diagnosis_strdupf(d, "%s", b->label);
 	if (!gfx) {
-		v->framework = diagnosis_strdupf(d, "%s", b.label);
 		v->link_state[1] = LINK_UNKNOWN;
 		v->link_why[1] = diagnosis_strdupf(d, "no GPU target to look for in its code");
-		return;
+		return true;
 	}
-	v->framework = diagnosis_strdupf(d, "%s", b.label);
-	if (snap_kind(tn) != SNAP_ARRAY || snap_count(tn) == 0) {
+	*tn = fw_targets(b, &from_bi);
+	if (snap_kind(*tn) != SNAP_ARRAY || snap_count(*tn) == 0) {
 		v->link_state[1] = LINK_UNKNOWN;
 		v->link_why[1] =
-			diagnosis_strdupf(d, "the code objects of %s could not be read", b.label);
-		return;
+			diagnosis_strdupf(d, "the code objects of %s could not be read", b->label);
+		return true;
 	}
+	return false;
+}
+
+/* runtime → framework for one GPU (KFD node k): the framework's code objects include the
+ * target ROCm will load for it. */
+static void code_link(struct gpuenv_doctor *d, const struct snap_node *root,
+		      const struct fw_build *b, const struct snap_node *tn, const char *gfx,
+		      size_t k, struct link_verdict *ret)
+{
+	const char *ovr_text = snap_get_str(root, "environment.HSA_OVERRIDE_GFX_VERSION");
+	const char *tid = NULL;
+	bool have_ovr;
+	char ovr[32];
+
+	have_ovr = amd_gfx_of_override(ovr_text, ovr, sizeof(ovr));
 	if (!amd_targets_have_gfx(tn, have_ovr ? ovr : gfx)) {
-		v->link_state[1] = LINK_BROKEN;
-		v->link_why[1] = diagnosis_strdupf(
-			d, "%s has no code object for %s%s%s", b.label, have_ovr ? ovr : gfx,
-			have_ovr ? ", the target HSA_OVERRIDE_GFX_VERSION "
-				   "names for the "
-				 : "",
-			have_ovr ? gfx : "");
-	} else if (!have_ovr && features_mismatch(root, tn, gfx, &tid)) {
-		v->link_state[1] = LINK_BROKEN;
-		v->link_why[1] = diagnosis_strdupf(
+		ret->state = LINK_BROKEN;
+		ret->why = diagnosis_strdupf(d, "%s has no code object for %s%s%s", b->label,
+					     have_ovr ? ovr : gfx,
+					     have_ovr ? ", the target HSA_OVERRIDE_GFX_VERSION "
+							"names for the "
+						      : "",
+					     have_ovr ? gfx : "");
+	} else if (!have_ovr && features_mismatch(root, tn, gfx, k, &tid)) {
+		ret->state = LINK_BROKEN;
+		ret->why = diagnosis_strdupf(
 			d,
 			"%s has %s code only as %s, whose sramecc/xnack this GPU does not run with",
-			b.label, gfx, tid);
+			b->label, gfx, tid);
 	} else if (have_ovr && !streq(ovr, gfx)) {
-		v->link_state[1] = LINK_DEGRADED;
-		v->link_why[1] = diagnosis_strdupf(
+		ret->state = LINK_DEGRADED;
+		ret->why = diagnosis_strdupf(
 			d,
 			"%s runs its %s code on the %s GPU only through HSA_OVERRIDE_GFX_VERSION=%s "
 			"(not supported by AMD)",
-			b.label, ovr, gfx, ovr_text);
+			b->label, ovr, gfx, ovr_text);
 	} else {
-		v->link_state[1] = LINK_OK;
-		v->link_why[1] =
-			diagnosis_strdupf(d, "%s carries a code object for %s", b.label, gfx);
+		ret->state = LINK_OK;
+		ret->why = diagnosis_strdupf(d, "%s carries a code object for %s", b->label, gfx);
 	}
 }
 
@@ -265,17 +288,94 @@ enum link_state link_worst(enum link_state a, enum link_state b)
 	return rank[a] >= rank[b] ? a : b;
 }
 
+/* One link of the chain from the verdicts of its n GPU targets: the worst state, and each
+ * target's reason (each names its target). */
+static void link_from_targets(struct gpuenv_doctor *d, struct vendor_chain *v, int link,
+			      struct link_verdict *per, size_t n)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	v->link_state[link] = per[0].state;
+	for (size_t i = 1; i < n; i++)
+		v->link_state[link] = link_worst(v->link_state[link], per[i].state);
+	if (n == 1) {
+		v->link_why[link] = per[0].why;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		strbuf_printf(&why, "%s%s", i ? "; " : "", per[i].why ?: "?");
+		free(per[i].why);
+	}
+	v->link_why[link] = diagnosis_strdupf(d, "%s", strbuf_str(&why));
+	strbuf_done(&why);
+}
+
+/* Each kind of GPU KFD lists judged on its own through both links (a machine with an APU's
+ * iGPU and a discrete GPU: ROCm and the framework must carry code for each GPU the process
+ * sees; hipErrorNoBinaryForGpu names "all current devices"). */
+static void chain_targets(struct gpuenv_doctor *d, const struct snap_node *root,
+			  struct vendor_chain *v, const char *rocm)
+{
+	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes"), *tn = NULL;
+	struct link_verdict dr[VENDOR_TARGETS_MAX] = { 0 }, rf[VENDOR_TARGETS_MAX] = { 0 };
+	const char *names[VENDOR_TARGETS_MAX];
+	bool dr_done, rf_done;
+	struct fw_build b;
+	struct strbuf all = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t k = 0; k < snap_count(kfd) && n < VENDOR_TARGETS_MAX; k++) {
+		const char *gfx = amd_kfd_gfx_once(kfd, k);
+
+		if (!gfx)
+			continue;
+		names[n] = gfx;
+		dr_done = kfd_link(d, root, gfx, &dr[n]);
+		if (!dr_done)
+			rocm_link(d, gfx, rocm, &dr[n]);
+		n++;
+	}
+	if (n == 0) {
+		kfd_link(d, root, NULL, &dr[0]);
+		v->link_state[0] = dr[0].state;
+		v->link_why[0] = dr[0].why;
+		framework_link(d, root, v, NULL, &b, &tn);
+		return;
+	}
+	link_from_targets(d, v, 0, dr, n);
+	rf_done = framework_link(d, root, v, names[0], &b, &tn);
+	for (size_t i = 0, k = 0; !rf_done && k < snap_count(kfd) && i < n; k++) {
+		if (!amd_kfd_gfx_once(kfd, k))
+			continue;
+		code_link(d, root, &b, tn, names[i], k, &rf[i]);
+		i++;
+	}
+	if (!rf_done)
+		link_from_targets(d, v, 1, rf, n);
+	for (size_t i = 0; i < n; i++)
+		strbuf_printf(&all, "%s%s", i ? ", " : "", names[i]);
+	v->target = diagnosis_strdupf(d, "%s", strbuf_str(&all));
+	strbuf_done(&all);
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		v->targets[i].name = diagnosis_strdupf(d, "%s", names[i]);
+		v->targets[i].state =
+			link_worst(dr[i].state, rf_done ? v->link_state[1] : rf[i].state);
+	}
+	v->n_targets = n;
+}
+
 void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root)
 {
 	const struct snap_node *rocm;
 	struct vendor_chain *v;
-	const char *gfx, *rv;
+	const char *rv;
 
 	if (!amd_present(root) || d->n_vendor_chains >= VENDOR_CHAINS_MAX)
 		return;
 	v = &d->vendor_chains[d->n_vendor_chains++];
 	v->vendor = "amd";
-	gfx = amd_kfd_gfx(root, NULL);
 	chain_driver(d, root, v);
 	rocm = amd_chosen_rocm(root);
 	rv = snap_get_str(rocm, "version");
@@ -293,9 +393,6 @@ void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root)
 		v->runtime_source = diagnosis_strdupf(d, "/opt/rocm*, ROCM_PATH, %s",
 						      "/usr/lib/x86_64-linux-gnu");
 	}
-	if (gfx)
-		v->target = diagnosis_strdupf(d, "%s", gfx);
-	link_driver_runtime(d, root, v, gfx, rv);
-	link_runtime_framework(d, root, v, gfx);
+	chain_targets(d, root, v, rv);
 	v->target_state = link_worst(v->link_state[0], v->link_state[1]);
 }

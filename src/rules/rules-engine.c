@@ -523,6 +523,8 @@ struct gpuenv_doctor *diagnosis_free(struct gpuenv_doctor *d)
 		free(v->target);
 		free(v->link_why[0]);
 		free(v->link_why[1]);
+		for (size_t k = 0; k < v->n_targets; k++)
+			free(v->targets[k].name);
 	}
 	snapshot_unref(d->snap);
 	free(d);

@@ -176,15 +176,26 @@ static void fix_needed(struct finding *fd, const char *soname)
 		    soname, soname);
 }
 
-/* ", "-joined names of a needed_missing[] array, cut to fit. */
-static void join_names(const struct snap_node *nm, char *buf, size_t len)
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* ", "-joined names of a needed_missing[] array, cut to fit; a name a library below the
+ * vendor library needs (its source is that library, probe-opencl.c) says which one. */
+static void join_names(const struct snap_node *nm, const char *library, char *buf, size_t len)
 {
 	size_t at = 0;
 
 	buf[0] = '\0';
 	for (size_t k = 0; k < snap_count(nm) && at < len; k++) {
-		int n = snprintf(buf + at, len - at, "%s%s", k ? ", " : "",
-				 snap_str(snap_at(nm, k)) ?: "?");
+		const char *by = snap_source(snap_at(nm, k));
+		bool below = by && library && !streq(base_name(by), base_name(library));
+		int n = snprintf(buf + at, len - at, "%s%s%s%s%s", k ? ", " : "",
+				 snap_str(snap_at(nm, k)) ?: "?", below ? " (needed by " : "",
+				 below ? by : "", below ? ")" : "");
 
 		if (n < 0)
 			break;
@@ -202,7 +213,7 @@ RULE_CHECK(check_opencl_icd_library_missing)
 		const struct snap_node *nm = snap_child(f, "needed_missing");
 		const char *lib = snap_get_str(f, "library");
 		const struct snap_node *g = NULL;
-		char absent[384], names[256];
+		char absent[640], names[512];
 		ssize_t gi;
 		char name[96];
 		struct finding *fd;
@@ -219,7 +230,7 @@ RULE_CHECK(check_opencl_icd_library_missing)
 				continue;
 			if (!(nm = needed_missing(f)))
 				continue;
-			join_names(nm, names, sizeof(names));
+			join_names(nm, snap_str(p), names, sizeof(names));
 			snprintf(absent, sizeof(absent),
 				 "which is installed but does not load: it needs %s, which the "
 				 "dynamic loader's search does not find",

@@ -134,15 +134,25 @@ struct chain {
  * kernel driver, the runtime release and the framework build, and the GPU's target judged
  * through them (rules-amd-chain.c, rules-intel-chain.c). Shown only where the vendor's stack is
  * on the machine. */
+#define VENDOR_TARGETS_MAX 8
 struct vendor_chain {
 	const char *vendor; /* "amd", "intel" */
 	char *driver, *driver_source;
 	char *runtime, *runtime_source;
 	char *framework, *framework_source;
-	char *target;		       /* "gfx1100", or NULL when no GPU target is known */
+	/* "gfx1100"; with several kinds of GPU their targets, "gfx1036, gfx1100"; NULL when no
+	 * GPU target is known */
+	char *target;
 	enum link_state target_state;  /* the worst of the two links */
 	enum link_state link_state[2]; /* [0] driver → runtime, [1] runtime → framework */
 	char *link_why[2];
+	/* Each kind of GPU judged on its own (an APU's iGPU beside a discrete GPU): filled only
+	 * where there are several, each its target and the worse of its own two links. */
+	struct {
+		char *name;
+		enum link_state state;
+	} targets[VENDOR_TARGETS_MAX];
+	size_t n_targets;
 };
 #define VENDOR_CHAINS_MAX 4
 

@@ -294,6 +294,75 @@ static void test_amd_chain(void **state)
 	snapshot_unref(s);
 }
 
+/* A KFD GPU node more, at index 2 (an APU's iGPU beside the discrete GPU). */
+static void kfd_gpu_node(struct gpuenv_snapshot *s, const char *gfx)
+{
+	struct snap_node *n = snap_append_object(node(s, "driver.amdgpu.kfd_nodes"));
+
+	snap_set_int(n, "node", 2, NODES);
+	snap_set_str(n, "gfx", gfx, NODES "/2/properties");
+}
+
+/* Two kinds of GPU (an RX 7900 XTX and a Ryzen 7000's Radeon iGPU, gfx1036): the chain judges
+ * each, as ROCm and torch must have code for each GPU the process sees. */
+static void test_amd_chain_two_gpus(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+	const struct vendor_chain *v;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm(s, "6.2.0");
+	rocm_torch(s, "gfx1100");
+	kfd_gpu_node(s, "gfx1036");
+	d = diag(s);
+	v = &d->vendor_chains[0];
+	assert_string_equal(v->target, "gfx1100, gfx1036");
+	assert_int_equal(v->n_targets, 2);
+	assert_string_equal(v->targets[0].name, "gfx1100");
+	assert_int_equal(v->targets[0].state, LINK_OK);
+	assert_string_equal(v->targets[1].name, "gfx1036");
+	assert_int_equal(v->targets[1].state, LINK_BROKEN); /* no gfx1036 code in torch */
+	assert_int_equal(v->link_state[0], LINK_DEGRADED);  /* ROCm 6.2 does not list gfx1036 */
+	assert_int_equal(v->link_state[1], LINK_BROKEN);
+	assert_int_equal(v->target_state, LINK_BROKEN);
+	assert_non_null(strstr(v->link_why[0], "KFD lists gfx1100; ROCm 6.2.0 lists it"));
+	assert_non_null(strstr(v->link_why[0], "; KFD lists gfx1036; ROCm 6.2.0 does not list"));
+	assert_non_null(strstr(v->link_why[1], "no code object for gfx1036"));
+	diagnosis_free(d);
+	snapshot_unref(s);
+
+	/* two GPUs of one kind: one target, judged once, as with one GPU */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm(s, "6.2.0");
+	rocm_torch(s, "gfx1100");
+	kfd_gpu_node(s, "gfx1100");
+	d = diag(s);
+	v = &d->vendor_chains[0];
+	assert_string_equal(v->target, "gfx1100");
+	assert_int_equal(v->n_targets, 0);
+	assert_int_equal(v->target_state, LINK_OK);
+	assert_null(strstr(v->link_why[0] + 1, "KFD lists")); /* one reason, not two */
+	diagnosis_free(d);
+	snapshot_unref(s);
+
+	/* no framework: the framework link is one for all GPUs, each GPU keeps its ROCm verdict */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm(s, "6.2.0");
+	kfd_gpu_node(s, "gfx1036");
+	d = diag(s);
+	v = &d->vendor_chains[0];
+	assert_int_equal(v->n_targets, 2);
+	assert_int_equal(v->targets[0].state, LINK_UNKNOWN);
+	assert_int_equal(v->targets[1].state, LINK_DEGRADED);
+	assert_int_equal(v->link_state[1], LINK_UNKNOWN);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 /* A ROCm torch whose code objects for the GPU's gfx name sramecc/xnack (LLVM AMDGPUUsage,
  * Target ID): loadable only when they agree with the KFD node and the process's XNACK mode. */
 static void test_target_features(void **state)
@@ -415,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_no_kfd),
 		cmocka_unit_test(test_override_wrong_target),
 		cmocka_unit_test(test_amd_chain),
+		cmocka_unit_test(test_amd_chain_two_gpus),
 		cmocka_unit_test(test_target_features),
 		cmocka_unit_test(test_kmd_userspace),
 		cmocka_unit_test(test_override_not_inherited),

@@ -427,6 +427,10 @@ static void test_opencl(void **state)
 	icd(s, "libRusticlOpenCL.so.1", false, true);
 	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_WARNING,
 	    "libigdgmm.so.11, libfoo.so.3");
+	/* a library below it needs one (probe-opencl.c follows the tree): which one says so */
+	snap_append_str(snap_array(f, "needed_missing"), "libbar.so.1", LIB "/libfoo2.so.1");
+	YES(s, "runtime.opencl-icd-library-missing", GPUENV_SEVERITY_WARNING,
+	    "libfoo.so.3, libbar.so.1 (needed by " LIB "/libfoo2.so.1)");
 	snapshot_unref(s);
 
 	/* its dependencies could not be read: could not tell, not fine */
