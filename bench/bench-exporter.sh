@@ -6,8 +6,10 @@
 # server answering a fixed 3-byte body, so the ratio is what the exposition costs), p99 at
 # 64 and at 1,000 concurrent connections, /metrics p99 while 1,000 slow-loris connections
 # sit on the server, and the resident memory of the serving process (the HTTP server,
-# gpuenv-http, tools/exporter-http-main.c) and of the collecting process at the start and after each quarter
-# of SCRAPES scrapes.
+# gpuenv-http, tools/exporter-http-main.c) and of the collecting process (and of every other
+# process of the exporter, FAKES= below) at the start and after each quarter of SCRAPES
+# scrapes, summed (RSS counts a page shared by two processes in both; PSS, printed at the
+# end, once).
 # Why /healthz and not a static file from another server (python3 -m http.server, nginx):
 # the same libmicrohttpd, threads, connection handling and limits on the same port, so the
 # ratio isolates the exposition (about 40 kB against 3 bytes); another server would compare
@@ -39,7 +41,7 @@
 # time slice behind the other. Each run prints its rate, p99 and the summed RSS measured
 # right after it, as ratios to the targets, and whether that one run met all three.
 # CALLGRIND=0 leaves out the instruction counts (minutes under valgrind).
-# Usage: [RUNS=5] [WRK_THREADS=1] [CONNECTIONS=64] [PIN=S:W] bench/bench-exporter.sh
+# Usage: [RUNS=5] [WRK_THREADS=1] [CONNECTIONS=64] [PIN=S:W] [FAKES=DIR] bench/bench-exporter.sh
 #        [BUILD_DIR] [SCRAPES (default 1000000)]
 set -eu
 build=${1:-build}
@@ -55,9 +57,19 @@ fi
 gpuenv="$build/tools/gpuenv"
 [ -x "$gpuenv" ] || { echo "build first: make build" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "wrk is not installed (Debian: wrk; scripts/install-deps.sh --bench)" >&2; exit 1; }
-snap="$(dirname "$0")/../tests/fixtures/nvml-h100-healthy/expected/report.json"
+fixture="$(dirname "$0")/../tests/fixtures/nvml-h100-healthy"
+snap="$fixture/expected/report.json"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-$pin_server "$gpuenv" exporter --from "$snap" --listen "127.0.0.1:$port" --interval 1h 2>/dev/null &
+# FAKES=DIR (a test build's tests/fakes): the same 8 GPUs collected live from the fake NVML
+# and libcuda every second instead of --from, so that the NVML child and its keeper run (and
+# count in the resident memory) and every sample is rendered and published anew.
+if [ -n "${FAKES:-}" ]; then
+	GPUENV_FAKE_SCENARIO="$fixture/scenario.ini" $pin_server "$gpuenv" exporter \
+		--sysroot "$fixture/root" --nvml-lib "$FAKES/libnvidia-ml.so.1" \
+		--cuda-lib "$FAKES/libcuda.so.1" --listen "127.0.0.1:$port" --interval 1s 2>/dev/null &
+else
+	$pin_server "$gpuenv" exporter --from "$snap" --listen "127.0.0.1:$port" --interval 1h 2>/dev/null &
+fi
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 url="http://127.0.0.1:$port"
@@ -68,8 +80,27 @@ done
 # the serving process: the collecting process's child named gpuenv-http
 spid=$(pgrep -P "$pid" -x gpuenv-http)
 rss1() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
-# serving + collecting = sum (KiB): shared pages (code, libraries) count in both
-rss() { a=$(rss1 "$spid") b=$(rss1 "$pid"); echo "$a+$b=$((a + b))"; }
+# every process of the exporter but the two named: the collecting process's other
+# descendants (with FAKES, the NVML child's keeper and the child; a diagnosis child while one
+# runs), recursively
+others() {
+	for c in $(pgrep -P "$1"); do
+		[ "$c" = "$spid" ] && continue
+		echo "$c"
+		others "$c"
+	done
+}
+# serving + collecting [+ the others] = sum (KiB), over every process of the exporter: shared
+# pages (code, libraries) count in each process that maps them (PSS, printed at the end,
+# counts them once)
+rss() {
+	a=$(rss1 "$spid") b=$(rss1 "$pid") c=0
+	for o in $(others "$pid"); do
+		v=$(rss1 "$o" 2>/dev/null) || v=0
+		c=$((c + ${v:-0}))
+	done
+	if [ "$c" = 0 ]; then echo "$a+$b=$((a + b))"; else echo "$a+$b+$c=$((a + b + c))"; fi
+}
 # the server's CPU time, user and system (kernel: the socket copies callgrind does not see)
 cpu() { awk '{print $14 + $15}' "/proc/$spid/stat"; }
 # wrk DURATION CONNECTIONS PATH [HEADER] → "REQ_PER_S P99_MS ERRORS REQUESTS"
@@ -166,6 +197,9 @@ by_mapping() {
 }
 echo "RSS by mapping (KiB), serving: $(by_mapping "$spid")"
 echo "RSS by mapping (KiB), collecting: $(by_mapping "$pid")"
+for o in $(others "$pid"); do
+	echo "RSS by mapping (KiB), $(cat "/proc/$o/comm" 2>/dev/null) (pid $o, a child of $(awk '{print $4}' "/proc/$o/stat" 2>/dev/null)): $(by_mapping "$o" 2>/dev/null)"
+done
 # The floor (bench/mhd-floor.c): the least a serving process on Debian's libmicrohttpd can
 # keep resident, serving a body of the gzip'ed exposition's size, after 10,000 requests.
 sizez=$(curl -s -H "Accept-Encoding: gzip" "$url/metrics" | wc -c)
@@ -198,7 +232,12 @@ else
 fi
 rm -rf "$floor_dir"
 echo "RSS split at the end (KiB): serving $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$spid/status")collecting $(awk '/^Rss(Anon|File)/ {printf "%s %s ", $1, $2}' "/proc/$pid/status")(file: mapped code: libc in both, libmicrohttpd and its GnuTLS chain in the serving process, gpuenv in the collecting one)"
-echo "PSS (KiB, each shared page split between its users): serving $(awk '/^Pss:/ {print $2}' "/proc/$spid/smaps_rollup"), collecting $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup")"
+pss_others=0
+for o in $(others "$pid"); do
+	v=$(awk '/^Pss:/ {print $2}' "/proc/$o/smaps_rollup" 2>/dev/null) || v=0
+	pss_others=$((pss_others + ${v:-0}))
+done
+echo "PSS (KiB, each shared page split between its users): serving $(awk '/^Pss:/ {print $2}' "/proc/$spid/smaps_rollup"), collecting $(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup"), the other processes $pss_others"
 echo "gzip'ed exposition: $sizez bytes"
 kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
 # Instructions per request (callgrind): the same server under valgrind, once per kind of

@@ -322,7 +322,7 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	struct exporter_server srv = { .fd = -1 };
 	sigset_t set;
 	uint64_t next_sample = 0, next_diag = 0;
-	bool diagnose_now = true;
+	bool diagnose_now = true, dropped = false;
 	int r, loaded = 0;
 
 	/* Blocked here and in the serving process (whose threads inherit the mask): taken here
@@ -396,6 +396,11 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 		 * of every arena, not only each heap's top), so the resident size follows what is
 		 * in use, not the peak of a sample. */
 		malloc_trim(0);
+		/* Once, after the first diagnosis, sample and publication: the pages only
+		 * start-up touched leave the resident set (exporter-pages.c); the loop's own
+		 * code faults back in on the next pass. */
+		if (!dropped)
+			dropped = exporter_drop_startup_pages() == 0;
 		now = mono_ms();
 		wake = next_sample < next_diag ? next_sample : next_diag;
 		wake = wake > now + 1000 ? now + 1000 : wake;

@@ -97,6 +97,7 @@ int main(int argc, char *argv[])
 	int r[2] = { 0, 0 }; /* the loading's answer, exporter_http_start()'s */
 	char *end;
 	long parent;
+	bool dropped = false;
 
 	if (argc != 3)
 		return 2;
@@ -135,6 +136,11 @@ int main(int argc, char *argv[])
 		 * the resident size follows what is in use (glibc returns the free pages of every
 		 * arena, not only each heap's top). */
 		malloc_trim(0);
+		/* Start-up is over once the first exposition is served: the pages only it
+		 * touched (the GnuTLS chain's initialisation above all) leave the resident set
+		 * (exporter-pages.c). */
+		if (!dropped)
+			dropped = exporter_drop_startup_pages() == 0;
 	}
 	exporter_http_stop(h);
 	exporter_security_free(sec);

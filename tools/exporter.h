@@ -123,3 +123,7 @@ int exporter_server_publish(struct exporter_server *s, char *text, char *openmet
 void exporter_server_stop(struct exporter_server *s);
 
 double exporter_now(void); /* Unix time, seconds */
+
+/* Unmaps the clean pages of the program's and libraries' read-only mappings, once start-up is
+ * over (exporter-pages.c): what is used again faults back in. 0, or -1 without smaps. */
+int exporter_drop_startup_pages(void);

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The exporter's processes unmap, once they serve, the pages of their program and libraries
+ * that only start-up touched (docs/exporter.md, Load): the dynamic loader's relocation pass,
+ * the constructors (libmicrohttpd's gnutls_global_init: GnuTLS and its chain, 2.3 MiB
+ * resident in the serving process although nothing but TLS calls them again), the parsing
+ * of the command line and of the web configuration, and the kernel's fault-around, which
+ * maps the 64 KiB of page cache around each faulting address (mm/memory.c,
+ * fault_around_bytes). What the steady state runs faults back in, from the page cache, on
+ * its first use; what it never runs stays out of the resident set.
+ *
+ * Only mappings of a file that are not writable and hold no private copy of a page
+ * ("Anonymous: 0 kB" in /proc/self/smaps, proc(5)): MADV_DONTNEED on a private file mapping
+ * drops the process's modified copies too (madvise(2)), so a relocated read-only range
+ * (RELRO), written by the loader before it was made read-only, is left alone. The pages stay
+ * in the page cache, shared with every other process mapping the same file; the process no
+ * longer maps them.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "exporter.h"
+
+/* One mapping of /proc/self/smaps: its range, and whether it may be dropped so far. */
+struct mapping {
+	unsigned long start, end;
+	bool candidate;
+};
+
+static void drop(const struct mapping *m)
+{
+	if (m->candidate && m->end > m->start)
+		(void)madvise((void *)m->start, m->end - m->start, MADV_DONTNEED);
+}
+
+int exporter_drop_startup_pages(void)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	struct mapping m = { 0 };
+	char line[4096];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
+		char perms[8];
+		int path_at = 0, fields;
+
+		/* a mapping's head: START-END PERMS OFFSET DEV INODE [PATH] */
+		fields = sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end, perms, &path_at);
+		if (fields >= 3 && path_at > 0) {
+			drop(&m);
+			/* a file's pages only, not a device's (a driver's mapping is its own) */
+			m = (struct mapping){ .start = start,
+					      .end = end,
+					      .candidate =
+						      line[path_at] == '/' &&
+						      strncmp(line + path_at, "/dev/", 5) != 0 &&
+						      strchr(perms, 'w') == NULL };
+			continue;
+		}
+		/* a copy-on-write page of the file: dropping it would lose what was written */
+		if (strncmp(line, "Anonymous:", 10) == 0 && strtoul(line + 10, NULL, 10) != 0)
+			m.candidate = false;
+	}
+	drop(&m);
+	fclose(f);
+	return 0;
+}
