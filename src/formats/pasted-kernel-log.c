@@ -6,8 +6,16 @@
  * Module  535.104.05 …" (or "… Open Kernel Module for x86_64  560.35.03 …", nv.c), whose
  * version is read by the probe's /proc/driver/nvidia/version parser (the same text follows
  * "NVRM version:" there). Xid and "API mismatch" lines are the errors reader's.
+ * Also the GPUs the NVIDIA module could not claim because another driver holds them: when
+ * nvidia.ko loads it counts the display devices it supports (NVIDIA GPUs) and prints, for one
+ * already bound elsewhere, "NVRM: GPU 0000:01:00.0 is already bound to vfio-pci."
+ * (kernel-open/nvidia/nv-pci.c check_for_bound_driver(): "NVRM: GPU %04x:%02x:%02x.%x is
+ * already bound to %s.\n", the driver's name or "another driver"): that GPU's bus id and the
+ * driver that holds it, as lspci -k's "Kernel driver in use:" gives them.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +25,44 @@
 #include "formats/proc-text.h"
 
 #define LOADED_MAX 16 /* as the kernel-log probe: the last 16 */
+#define BOUND_MAX  16 /* GPUs named by "already bound" lines; later ones are left unread */
+
+/* n hex digits at s */
+static bool hex_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* "GPU 0000:01:00.0 is already bound to vfio-pci." at m (past "NVRM: "): the bus id
+ * (domain:bus:device.function, nv-pci.c's %04x:%02x:%02x.%x) and the driver's name into
+ * bus (13 bytes) and drv; false for another text, or "another driver" (no name given). */
+static bool bound_line(const char *m, char bus[13], char *drv, size_t drv_len)
+{
+	static const char gpu[] = "GPU ", is[] = " is already bound to ";
+	const char *b = m + strlen(gpu), *d;
+	size_t n = 0;
+
+	if (strncmp(m, gpu, strlen(gpu)) != 0 || !hex_digits(b, 4) || b[4] != ':' ||
+	    !hex_digits(b + 5, 2) || b[7] != ':' || !hex_digits(b + 8, 2) || b[10] != '.' ||
+	    !hex_digits(b + 11, 1) || strncmp(b + 12, is, strlen(is)) != 0)
+		return false;
+	d = b + 12 + strlen(is);
+	/* a module name: letters, digits, '_' and '-' (vfio-pci, nouveau, pci-stub …) */
+	while (isalnum((unsigned char)d[n]) || d[n] == '_' || d[n] == '-')
+		n++;
+	if (n == 0 || n >= drv_len ||
+	    (d[n] != '.' && d[n] != '\0' && !isspace((unsigned char)d[n])) ||
+	    (n == 7 && strncmp(d, "another", 7) == 0))
+		return false;
+	memcpy(bus, b, 12);
+	bus[12] = '\0';
+	memcpy(drv, d, n);
+	drv[n] = '\0';
+	return true;
+}
 
 /* The time stamp before the message: dmesg's "[    5.123456]", syslog's "Mar 14 03:12:55",
  * an RFC 3339 token; copied into buf ("" when none). */
@@ -47,6 +93,8 @@ int pasted_read_kernel_log(const char *text, size_t len, struct pasted_facts *ou
 	char loaded[LOADED_MAX][64];
 	unsigned loaded_line[LOADED_MAX], n_loaded = 0, last = 0;
 	char last_ts[40] = "";
+	char bound[BOUND_MAX][13], bound_drv[BOUND_MAX][64];
+	unsigned n_bound = 0;
 	struct pasted_lines it;
 	char *line;
 
@@ -54,9 +102,28 @@ int pasted_read_kernel_log(const char *text, size_t len, struct pasted_facts *ou
 		return -ENOMEM;
 	while ((line = pasted_lines_next(&it)) && o.err >= 0) {
 		const char *m;
+		char bus[13], drv[64];
 
-		if ((m = strstr(line, "Linux version ")) && m[14] >= '0' && m[14] <= '9' &&
-		    strstr(m, " (")) {
+		if ((m = strstr(line, "NVRM: GPU ")) && bound_line(m + 6, bus, drv, sizeof(drv))) {
+			unsigned i = 0;
+
+			/* one element per GPU; nvidia.ko prints the line at each load, so a
+			 * repeat adds nothing unless another driver holds the GPU by then */
+			while (i < n_bound && strcmp(bound[i], bus) != 0)
+				i++;
+			if (i < n_bound && strcmp(bound_drv[i], drv) == 0)
+				continue;
+			if (i == n_bound) {
+				if (n_bound == BOUND_MAX)
+					continue;
+				snprintf(bound[n_bound++], sizeof(bound[0]), "%s", bus);
+			}
+			snprintf(bound_drv[i], sizeof(bound_drv[i]), "%s", drv);
+			pasted_put(&o, it.no, bus, "hardware.gpus.%u.bus_id", i);
+			pasted_put(&o, it.no, "NVIDIA", "hardware.gpus.%u.vendor", i);
+			pasted_put(&o, it.no, drv, "hardware.gpus.%u.driver", i);
+		} else if ((m = strstr(line, "Linux version ")) && m[14] >= '0' && m[14] <= '9' &&
+			   strstr(m, " (")) {
 			char rel[128];
 
 			if (pasted_token(m + 14, rel, sizeof(rel)))

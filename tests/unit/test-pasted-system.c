@@ -26,8 +26,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* https://github.com/tensorflow/tensorflow/issues/3184 and
- * https://github.com/NVIDIA/nvidia-docker/issues/789 (a container's, in the issue template) */
+/* https://github.com/tensorflow/tensorflow/issues/3184,
+ * https://github.com/NVIDIA/nvidia-docker/issues/789 (a container's, in the issue template) and
+ * https://github.com/jurkovic-nikola/OpenLinkHub/pull/174 (a GPU held by vfio-pci) */
 static void test_uname(void **state)
 {
 	(void)state;
@@ -258,6 +259,29 @@ static void test_kernel_log(void **state)
 	pasted_expect(&f, "driver.kernel_log.loaded_versions.0", "535.104.05", 1);
 	pasted_expect(&f, "driver.kernel_log.loaded_versions.1", "550.54.15", 2);
 	pasted_expect(&f, "driver.kernel_log.last_loaded_timestamp", "[ 9000.2]", 2);
+	/* the GPU nvidia.ko could not claim: one element, however often the line repeats */
+	pasted_run_sample(pasted_read_kernel_log, "pasted-kernel-log",
+			  "dmesg-vfio-bound-openlinkhub.txt", &f);
+	pasted_expect(&f, "hardware.gpus.0.bus_id", "0000:01:00.0", 2);
+	pasted_expect(&f, "hardware.gpus.0.vendor", "NVIDIA", 2);
+	pasted_expect(&f, "hardware.gpus.0.driver", "vfio-pci", 2);
+	assert_int_equal(f.n, 3);
+	/* two GPUs; one rebound later (the later driver is the fact); "another driver" names
+	 * none; a bus id not in nv-pci.c's form is not read */
+	pasted_run_text(pasted_read_kernel_log,
+			"[    4.1] NVRM: GPU 0000:41:00.0 is already bound to nouveau.\n"
+			"[    4.2] NVRM: GPU 0000:c1:00.0 is already bound to pci-stub.\n"
+			"[  900.0] NVRM: GPU 0000:41:00.0 is already bound to vfio-pci.\n"
+			"[  901.0] NVRM: GPU 0000:42:00.0 is already bound to another driver.\n"
+			"[  902.0] NVRM: GPU 41:00.0 is already bound to nouveau.\n"
+			"[  903.0] NVRM: GPU 0000:43:00.0 is already bound to .\n",
+			&f);
+	pasted_expect(&f, "hardware.gpus.0.bus_id", "0000:41:00.0", 0);
+	pasted_expect(&f, "hardware.gpus.1.bus_id", "0000:c1:00.0", 2);
+	pasted_expect(&f, "hardware.gpus.1.driver", "pci-stub", 2);
+	pasted_expect(&f, "hardware.gpus.0.driver", "vfio-pci", 3);
+	pasted_expect_none(&f, "hardware.gpus.2.bus_id");
+	assert_int_equal(f.n, 6);
 }
 
 /* A WSL2 setup note (`ldconfig -p | grep cuda`, a public GitHub README in the search index)
