@@ -280,6 +280,7 @@ enum amd_tid_match {
 struct amd_features {
 	int sramecc, xnack;
 	const char *xnack_why; /* where xnack's setting comes from, for messages */
+	bool xnack_at_boot;    /* XNACK turns on only where the GPU booted with retry on */
 };
 /* sramecc from the KFD node's capability, xnack from HSA_XNACK / amdgpu.noretry. */
 void amd_node_features(const struct snap_node *root, const struct snap_node *node, const char *gfx,
