@@ -344,9 +344,10 @@ RULE_CHECK(check_ecc_uncorrectable);
  * silently no answer; a failed call is a skip for `subject`. */
 const struct snap_node *health_value(struct rule_ctx *c, const struct snap_node *d,
 				     const char *subject, const char *key);
-/* rules-hardware-ras.c: hardware.ecc-uncorrectable's AMD SMI and Level Zero GPUs judged
- * (nvml_judges: NVML lists GPUs, so a failure here is a skip of these GPUs only, never of
- * the whole rule); false when neither session ran (no AMD or Intel GPU, --no-vendor). */
+/* rules-hardware-ras.c: hardware.ecc-uncorrectable's AMD SMI and Level Zero GPUs and
+ * amdgpu's RAS reports in the kernel log judged (nvml_judges: NVML lists GPUs, so a failure
+ * here is a skip of these GPUs only, never of the whole rule); false when neither session
+ * ran (no AMD or Intel GPU, --no-vendor) and the kernel log has no such report. */
 bool ras_uncorrectable_amd_intel(struct rule_ctx *c, const struct snap_node *root,
 				 bool nvml_judges);
 RULE_CHECK(check_row_remap_pending);

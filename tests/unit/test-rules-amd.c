@@ -101,6 +101,34 @@ static void test_firmware_failed(void **state)
 	snapshot_unref(s);
 }
 
+/* amdgpu's RAS report of an uncorrectable error in the kernel log (ROCm/legacy-rocm-build
+ * #1886's MI50): a finding without any vendor session; none in the log: the rule stays the
+ * NVML skip it was. */
+static void test_ras_kernel_log(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *a;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx906");
+	/* no session ran (--no-vendor), as the fixtures have it */
+	snap_set_state(snap_object(node(s, "driver"), "nvml"), "init", FACT_UNPROBED, "options",
+		       "not called: --no-vendor");
+	a = snap_object(kernel_log(s), "amdgpu");
+	snap_set_int(a, "ras_uncorrectable", 0, KLOG);
+	SKIPPED(s, "hardware.ecc-uncorrectable");
+	snap_set_int(a, "ras_uncorrectable", 1, KLOG);
+	snap_set_str(a, "ras_message",
+		     "amdgpu 0000:e3:00.0: amdgpu: uncorrectable hardware "
+		     "error(ERREVENT_ATHUB_INTERRUPT) detected!",
+		     KLOG);
+	snap_set_str(a, "ras_bus", "0000:e3:00.0", KLOG);
+	YES(s, "hardware.ecc-uncorrectable", GPUENV_SEVERITY_ERROR,
+	    "uncorrectable hardware errors on AMD GPU 0000:e3:00.0");
+	FIX(s, "hardware.ecc-uncorrectable", "reseat the GPU");
+	snapshot_unref(s);
+}
+
 static void test_no_kfd(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -532,6 +560,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_firmware_failed),
 		cmocka_unit_test(test_no_kfd),
+		cmocka_unit_test(test_ras_kernel_log),
 		cmocka_unit_test(test_override_wrong_target),
 		cmocka_unit_test(test_amd_chain),
 		cmocka_unit_test(test_amd_chain_two_gpus),
