@@ -8,8 +8,12 @@
  *   [    9.605988] amdgpu 0000:23:00.0: Fatal error during GPU init
  *   [drm:psp_hw_init [amdgpu]] *ERROR* PSP firmware loading failed
  *   [    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd
+ *   amdgpu 0000:e3:00.0: amdgpu: uncorrectable hardware error(ERREVENT_ATHUB_INTERRUPT) detected!
+ *   amdgpu 0000:c1:00.0: amdgpu: 2 uncorrectable hardware errors detected in umc block
  * No I/O.
  */
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel-log.h"
@@ -65,6 +69,47 @@ static void fw_file(const char *m, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* The device a dev_*() line of amdgpu names: "amdgpu 0000:e3:00.0: …" → "0000:e3:00.0"
+ * (a PCI address, dddd:bb:dd.f); buf left "" when the line names none. */
+static void amdgpu_bus(const char *m, char *buf, size_t len)
+{
+	size_t n;
+
+	if (!startswith(m, "amdgpu "))
+		return;
+	m += strlen("amdgpu ");
+	n = strspn(m, "0123456789abcdefABCDEF:.");
+	while (n > 0 && m[n - 1] == ':')
+		n--;
+	if (n < 7 || n >= len || !memchr(m, '.', n))
+		return;
+	memcpy(buf, m, n);
+	buf[n] = '\0';
+}
+
+/* amdgpu's RAS report of uncorrectable errors; a count of 0 ("0 uncorrectable hardware
+ * errors detected in …") reports none. */
+static bool ras_uncorrectable(const char *m)
+{
+	const char *p = strstr(m, "uncorrectable hardware error");
+	const char *q;
+
+	if (!p || (p > m && isalpha((unsigned char)p[-1])))
+		return false;
+	if (!strstr(p, "detected"))
+		return false;
+	/* the count before it, when there is one: "…: 2 uncorrectable hardware errors" */
+	q = p;
+	while (q > m && q[-1] == ' ')
+		q--;
+	if (q > m && isdigit((unsigned char)q[-1])) {
+		while (q > m && isdigit((unsigned char)q[-1]))
+			q--;
+		return strtoull(q, NULL, 10) > 0;
+	}
+	return true;
+}
+
 void klog_amd_line(struct klog_amd *a, const char *line)
 {
 	const char *m;
@@ -88,5 +133,11 @@ void klog_amd_line(struct klog_amd *a, const char *line)
 	} else if (startswith(m, "kfd ") && strstr(m, "not supported in kfd")) {
 		if (a->kfd_unsupported++ == 0)
 			copy_text(a->kfd_message, sizeof(a->kfd_message), m);
+	} else if (amd && ras_uncorrectable(m)) {
+		if (a->ras_uncorrectable++ == 0) {
+			copy_text(a->ras_message, sizeof(a->ras_message), m);
+			amdgpu_bus(m, a->ras_bus, sizeof(a->ras_bus));
+		}
+		klog_line_timestamp(line, a->ras_timestamp, sizeof(a->ras_timestamp));
 	}
 }

@@ -24,7 +24,10 @@
  *   error %d" (drivers/base/firmware_loader/main.c) for an amdgpu/ file, amdgpu's own
  *   'Failed to load firmware "amdgpu/…"' and "firmware loading failed" lines, "Fatal error
  *   during GPU init" (drivers/gpu/drm/amd/amdgpu/amdgpu_device.c) and amdkfd's "<ASIC> not
- *   supported in kfd" (drivers/gpu/drm/amd/amdkfd/kfd_device.c).
+ *   supported in kfd" (drivers/gpu/drm/amd/amdkfd/kfd_device.c), and amdgpu's RAS reports of
+ *   uncorrectable errors: "uncorrectable hardware error(ERREVENT_ATHUB_INTERRUPT) detected!"
+ *   and "%ld uncorrectable hardware errors detected in [total in ]%s block"
+ *   (drivers/gpu/drm/amd/amdgpu/amdgpu_ras.c).
  * Fuzzed by tests/fuzz/fuzz-kernel-log.c.
  */
 #pragma once
@@ -56,6 +59,10 @@ struct klog_amd {
 	char fw_timestamp[40];	/* of the last one */
 	char init_message[256]; /* the first "Fatal error during GPU init" */
 	char kfd_message[256];	/* the first "not supported in kfd" */
+	uint64_t ras_uncorrectable; /* amdgpu RAS lines reporting uncorrectable errors */
+	char ras_message[256];	    /* the first of them */
+	char ras_bus[16];	    /* its GPU ("0000:e3:00.0"), "" when the line names none */
+	char ras_timestamp[40];	    /* of the last one */
 };
 
 /* A GPU the driver release refused ("not supported by the NVIDIA <version> driver release"),

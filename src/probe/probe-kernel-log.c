@@ -66,13 +66,13 @@ static void klog_write_unsupported(struct snap_node *kl, const struct klog *k, c
 			     source);
 }
 
-/* amdgpu's firmware and init failures and amdkfd's refusal, under kernel_log.amdgpu when the
- * log shows any. */
+/* amdgpu's firmware and init failures, amdkfd's refusal and amdgpu's uncorrectable RAS
+ * reports, under kernel_log.amdgpu when the log shows any. */
 static void klog_write_amd(struct snap_node *kl, const struct klog_amd *a, const char *source)
 {
 	struct snap_node *o;
 
-	if (!a->fw_failures && !a->init_fatal && !a->kfd_unsupported)
+	if (!a->fw_failures && !a->init_fatal && !a->kfd_unsupported && !a->ras_uncorrectable)
 		return; /* the usual case, NVIDIA's machines included: nothing written */
 	o = snap_object(kl, "amdgpu");
 	snap_set_int(o, "firmware_failures", (int64_t)a->fw_failures, source);
@@ -89,6 +89,14 @@ static void klog_write_amd(struct snap_node *kl, const struct klog_amd *a, const
 	snap_set_int(o, "kfd_unsupported", (int64_t)a->kfd_unsupported, source);
 	if (a->kfd_unsupported)
 		snap_set_str(o, "kfd_message", a->kfd_message, source);
+	snap_set_int(o, "ras_uncorrectable", (int64_t)a->ras_uncorrectable, source);
+	if (a->ras_uncorrectable) {
+		snap_set_str(o, "ras_message", a->ras_message, source);
+		if (a->ras_bus[0])
+			snap_set_str(o, "ras_bus", a->ras_bus, source);
+		if (a->ras_timestamp[0])
+			snap_set_str(o, "ras_last_timestamp", a->ras_timestamp, source);
+	}
 }
 
 static void klog_write(struct snap_node *drv, const struct klog *k, const char *source)

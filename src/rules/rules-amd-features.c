@@ -7,12 +7,19 @@
  * runtime loads a code object only when its processor is the GPU's and every feature it
  * names agrees with the GPU's setting, else "hipErrorNoBinaryForGpu" although the gfx is in
  * the build's list. The GPU's settings: sramecc is the KFD node's capability bit
- * (driver.amdgpu.kfd_nodes[].sramecc); xnack is a setting of the process, switchable on
- * gfx90a and the MI300 family (gfx940, gfx941, gfx942) through HSA_XNACK (1 on, 0 off),
- * else the amdgpu noretry parameter (0: xnack on, 1: off, -1: the chip's default, not known
- * here), and always off on gfx906 / gfx908 (amd-lab-notes discussion 5: rocminfo shows
- * "gfx906:sramecc+:xnack-" and "gfx908:sramecc+:xnack-" with HSA_XNACK=0 and =1, and
- * "gfx90a:sramecc+:xnack+" only with HSA_XNACK=1).
+ * (driver.amdgpu.kfd_nodes[].sramecc); xnack is the process's mode, which KFD sets
+ * (Linux drivers/gpu/drm/amd/amdkfd: kfd_process_xnack_mode(), kfd_ioctl_set_xnack_mode()):
+ *   - gfx90a and the MI300 family (gfx940, gfx941, gfx942) switch it per process: HSA_XNACK
+ *     (1 on, 0 off), else the amdgpu noretry parameter (0: on, 1: off, -1: the chip's
+ *     default, not known here);
+ *   - gfx900, gfx906 and gfx908 run it as the GPU booted: retry on (noretry=0) or off
+ *     (noretry=1; -1 is the chip's default, noretry=1 for GC 9.0.1, 9.4.0 and 9.4.1 in
+ *     amdgpu_gmc_noretry_set(), drivers/gpu/drm/amd/amdgpu/amdgpu_gmc.c). A process may
+ *     always turn it off (HSA_XNACK=0: KFD refuses only turning it on), and turns it on only
+ *     where the GPU booted with retry on. So "gfx906:sramecc+:xnack-" in rocminfo with
+ *     HSA_XNACK=0 and =1 on a default boot (amd-lab-notes discussion 5), and a gfx906 in
+ *     xnack+ mode, its rocBLAS built for gfx906:xnack- only, fixed by HSA_XNACK=0
+ *     (ROCm/rocBLAS#1422).
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,30 +35,68 @@ static bool gfx_in(const char *gfx, const char *const list[])
 	return false;
 }
 
+/* The amdgpu noretry parameter as an XNACK setting at boot: 1 on, 0 off, -1 not known.
+ * chip_default_off: the chip's default (noretry=-1) is known to be noretry=1. */
+static int boot_xnack(bool have_nr, int64_t nr, bool chip_default_off)
+{
+	if (!have_nr)
+		return -1;
+	if (nr == 0 || nr == 1)
+		return nr == 0;
+	return nr == -1 && chip_default_off ? 0 : -1;
+}
+
+/* Where a boot-fixed GPU's XNACK mode comes from; nr is -1, 0 or 1. */
+static const char *boot_fixed_why(int64_t nr, bool env_on)
+{
+	static const char *const why[3][2] = {
+		{ "amdgpu noretry left to the chip's default, off; HSA_XNACK unset",
+		  "amdgpu noretry left to the chip's default, off: HSA_XNACK=1 cannot turn it on" },
+		{ "amdgpu noretry=0, HSA_XNACK unset", "amdgpu noretry=0, HSA_XNACK=1" },
+		{ "amdgpu noretry=1, HSA_XNACK unset",
+		  "amdgpu noretry=1: HSA_XNACK=1 cannot turn it on" },
+	};
+
+	return why[nr + 1][env_on];
+}
+
 void amd_node_features(const struct snap_node *root, const struct snap_node *node, const char *gfx,
 		       struct amd_features *ret)
 {
 	static const char *const switchable[] = { "gfx90a", "gfx940", "gfx941", "gfx942", NULL };
-	static const char *const xnack_off[] = { "gfx906", "gfx908", NULL };
+	static const char *const boot_fixed[] = { "gfx900", "gfx906", "gfx908", NULL };
 	const struct snap_node *sr = snap_child(node, "sramecc");
 	const char *env = snap_get_str(root, "driver.amdgpu.hsa_xnack");
+	bool env_on = env && streq(env, "1"), env_off = env && streq(env, "0");
 	int64_t nr = -1;
 	bool have_nr = snap_get_int(root, "driver.amdgpu.noretry", &nr);
 
 	ret->sramecc = snap_present(sr) ? snap_get_bool_default(node, "sramecc", false) : -1;
 	ret->xnack = -1;
+	ret->xnack_at_boot = gfx_in(gfx, boot_fixed);
 	ret->xnack_why = "the process's XNACK mode is not known";
-	if (gfx_in(gfx, xnack_off)) {
-		ret->xnack = 0;
-		ret->xnack_why = "XNACK is always off on this GPU";
+	if (ret->xnack_at_boot) {
+		int boot = boot_xnack(have_nr, nr, true);
+
+		if (env_off) {
+			ret->xnack = 0;
+			ret->xnack_why = "HSA_XNACK=0";
+		} else if (boot < 0) {
+			ret->xnack_why = "the amdgpu noretry parameter is not known";
+		} else {
+			ret->xnack = boot;
+			ret->xnack_why = boot_fixed_why(nr, env_on);
+		}
 	} else if (gfx_in(gfx, switchable)) {
-		if (env && (streq(env, "1") || streq(env, "0"))) {
-			ret->xnack = streq(env, "1");
-			ret->xnack_why = ret->xnack ? "HSA_XNACK=1" : "HSA_XNACK=0";
-		} else if (have_nr && (nr == 0 || nr == 1)) {
-			ret->xnack = nr == 0;
-			ret->xnack_why = ret->xnack ? "amdgpu noretry=0, HSA_XNACK unset"
-						    : "amdgpu noretry=1, HSA_XNACK unset";
+		int boot = boot_xnack(have_nr, nr, false);
+
+		if (env_on || env_off) {
+			ret->xnack = env_on;
+			ret->xnack_why = env_on ? "HSA_XNACK=1" : "HSA_XNACK=0";
+		} else if (boot >= 0) {
+			ret->xnack = boot;
+			ret->xnack_why = boot ? "amdgpu noretry=0, HSA_XNACK unset"
+					      : "amdgpu noretry=1, HSA_XNACK unset";
 		} else {
 			ret->xnack_why = "HSA_XNACK unset and amdgpu noretry left to the chip's "
 					 "default";
@@ -172,10 +217,22 @@ static void feat_one(const struct fw_build *b, void *u)
 		snprintf(key, sizeof(key), "%s.arch_targets", b->key);
 		finding_evidence(fd, key, snap_source(snap_child(snap_at(tn, 0), "gfx")) ?: "?",
 				 "%s", strbuf_str(&ids));
-		if (tid_feature(tid, "xnack") >= 0 && tid_feature(tid, "xnack") != f.xnack &&
-		    strstr(f.xnack_why, "XNACK is always") == NULL)
-			finding_fix(fd, "export HSA_XNACK=%d   # the mode %s's code was built for",
-				    tid_feature(tid, "xnack"), tid);
+		if (tid_feature(tid, "xnack") >= 0 && tid_feature(tid, "xnack") != f.xnack) {
+			int want = tid_feature(tid, "xnack");
+
+			if (want == 0 || !f.xnack_at_boot)
+				finding_fix(
+					fd,
+					"export HSA_XNACK=%d   # the mode %s's code was built for",
+					want, tid);
+			else
+				finding_fix(
+					fd,
+					"# boot with amdgpu.noretry=0 (kernel command line) and "
+					"export HSA_XNACK=1: %s turns XNACK on only where the GPU "
+					"booted with retry on (%s's mode)",
+					gfx, tid);
+		}
 		finding_fix(fd,
 			    "# or a %s build whose PYTORCH_ROCM_ARCH lists %s without features (or "
 			    "with this GPU's)",

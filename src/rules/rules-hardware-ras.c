@@ -15,7 +15,8 @@
  * none, intel/compute-runtime#993, and xpu-smi prints zeros for it, intel/xpumanager#166). A
  * count the session could not read is a skip for that GPU, and a session that failed before listing
  * GPUs a skip naming why, both of the whole rule where no GPU at all could be judged; a
- * session that did not run leaves the caller's NVML skip.
+ * session that did not run leaves the caller's NVML skip. amdgpu's own RAS report of an
+ * uncorrectable error in the kernel log (amdgpu_ras.c) is a finding without any session.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -214,14 +215,53 @@ static void intel_ras(struct rule_ctx *c, const struct snap_node *root)
 	}
 }
 
+/* amdgpu's own RAS report in the kernel log ("uncorrectable hardware error(ERREVENT_ATHUB_
+ * INTERRUPT) detected!", then "GPU reset begin!"): judged without a vendor session, as the
+ * log shows it. Returns whether it found one. */
+static bool amd_ras_kernel_log(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *kl = snap_get(root, "driver.kernel_log.amdgpu");
+	const char *bus = snap_get_str(kl, "ras_bus");
+	int64_t n = 0;
+	struct finding *f;
+	char label[64];
+
+	if (!snap_get_int(kl, "ras_uncorrectable", &n) || n <= 0)
+		return false;
+	snprintf(label, sizeof(label), "AMD GPU %s", bus ?: "(bus not named)");
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, label,
+			 "the kernel log has %" PRId64 " amdgpu RAS report(s) of uncorrectable "
+			 "hardware errors on %s, the first \"%s\": amdgpu resets the GPU for one, "
+			 "and the work on it is lost",
+			 n, label, snap_get_str(kl, "ras_message") ?: "?");
+	finding_fact(f, "driver.kernel_log.amdgpu.ras_uncorrectable",
+		     snap_child(kl, "ras_uncorrectable"));
+	finding_fact(f, "driver.kernel_log.amdgpu.ras_message", snap_child(kl, "ras_message"));
+	if (bus)
+		finding_fact(f, "driver.kernel_log.amdgpu.ras_bus", snap_child(kl, "ras_bus"));
+	finding_symptom(f, "amdgpu: uncorrectable hardware error(ERREVENT_ATHUB_INTERRUPT) "
+			   "detected! · amdgpu: GPU reset begin! · programs on the GPU hang or "
+			   "fail, rocminfo stops listing it");
+	finding_fix(f, "sudo dmesg | grep -iE 'AER|Hardware Error'   # PCIe errors of the slot "
+		       "or riser point at the link, not the GPU");
+	finding_fix(f, "# power off, reseat the GPU (another slot, its power cables); errors "
+		       "again: run AMD's diagnostics (rvs, the ROCm Validation Suite) and contact "
+		       "the system vendor for an RMA");
+	finding_verify(f, "sudo dmesg | grep -iE 'amdgpu.*(uncorrectable|RAS)'");
+	finding_verify(f, "rocm-smi --showrasinfo all");
+	return true;
+}
+
 bool ras_uncorrectable_amd_intel(struct rule_ctx *c, const struct snap_node *root, bool nvml_judges)
 {
 	const struct snap_node *amd = snap_get(root, "driver.amdsmi");
 	const struct snap_node *ze = snap_get(root, "driver.level_zero");
-	bool any = nvml_judges || judgeable(amd, AMD_KEY, true) || judgeable(ze, INTEL_KEY, false);
+	bool klog = amd_ras_kernel_log(c, root);
+	bool any = nvml_judges || klog || judgeable(amd, AMD_KEY, true) ||
+		   judgeable(ze, INTEL_KEY, false);
 
 	if (!session_ran(amd) && !session_ran(ze))
-		return false;
+		return klog;
 	if (!any) { /* nothing judged at all: one skip of the whole rule, saying why */
 		if (!session_skip(c, amd, "driver.amdsmi", "AMD SMI", AMD_KEY, true, NULL))
 			session_skip(c, ze, "driver.level_zero", "Level Zero", INTEL_KEY, false,

@@ -280,6 +280,7 @@ enum amd_tid_match {
 struct amd_features {
 	int sramecc, xnack;
 	const char *xnack_why; /* where xnack's setting comes from, for messages */
+	bool xnack_at_boot;    /* XNACK turns on only where the GPU booted with retry on */
 };
 /* sramecc from the KFD node's capability, xnack from HSA_XNACK / amdgpu.noretry. */
 void amd_node_features(const struct snap_node *root, const struct snap_node *node, const char *gfx,
@@ -343,9 +344,10 @@ RULE_CHECK(check_ecc_uncorrectable);
  * silently no answer; a failed call is a skip for `subject`. */
 const struct snap_node *health_value(struct rule_ctx *c, const struct snap_node *d,
 				     const char *subject, const char *key);
-/* rules-hardware-ras.c: hardware.ecc-uncorrectable's AMD SMI and Level Zero GPUs judged
- * (nvml_judges: NVML lists GPUs, so a failure here is a skip of these GPUs only, never of
- * the whole rule); false when neither session ran (no AMD or Intel GPU, --no-vendor). */
+/* rules-hardware-ras.c: hardware.ecc-uncorrectable's AMD SMI and Level Zero GPUs and
+ * amdgpu's RAS reports in the kernel log judged (nvml_judges: NVML lists GPUs, so a failure
+ * here is a skip of these GPUs only, never of the whole rule); false when neither session
+ * ran (no AMD or Intel GPU, --no-vendor) and the kernel log has no such report. */
 bool ras_uncorrectable_amd_intel(struct rule_ctx *c, const struct snap_node *root,
 				 bool nvml_judges);
 RULE_CHECK(check_row_remap_pending);

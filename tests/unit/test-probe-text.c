@@ -244,6 +244,43 @@ static void test_amdgpu_lines(void **state)
 	assert_null(snap_get(other, "kernel_log.amdgpu"));
 }
 
+/* amdgpu's RAS reports of uncorrectable errors (amdgpu_ras.c): the dmesg -T paste of
+ * ROCm/legacy-rocm-build#1886 (an MI50), the block count's wording and the event-id prefix
+ * of newer kernels ("{1}"); a count of 0 and the correctable wording are not taken. */
+static void test_amdgpu_ras_lines(void **state)
+{
+	static const char text[] =
+		"[Sat Jan  7 14:25:56 2023] amdgpu 0000:e3:00.0: amdgpu: SRAM ECC is active.\n"
+		"[Sat Jan  7 14:25:56 2023] amdgpu 0000:e3:00.0: amdgpu: uncorrectable hardware "
+		"error(ERREVENT_ATHUB_INTERRUPT) detected!\n"
+		"[Sat Jan  7 14:25:56 2023] amdgpu 0000:e3:00.0: amdgpu: GPU reset begin!\n"
+		"[Sat Jan  7 14:25:56 2023] [drm] UVD VCPU state may lost due to RAS "
+		"ERREVENT_ATHUB_INTERRUPT\n"
+		"[  80.1] amdgpu 0000:c1:00.0: amdgpu: 0 uncorrectable hardware errors detected in "
+		"umc block\n"
+		"[  80.2] amdgpu 0000:c1:00.0: amdgpu: 3 correctable hardware errors detected in "
+		"umc block\n"
+		"[  90.5] amdgpu 0000:c1:00.0: amdgpu: {1}uncorrectable hardware "
+		"error(ERREVENT_ATHUB_INTERRUPT) detected!\n"
+		"[  91.0] amdgpu 0000:c1:00.0: amdgpu: 2 uncorrectable hardware errors detected in "
+		"total in umc block\n";
+	static const char no_bus[] = "[  5.0] amdgpu: uncorrectable hardware error(x) detected!\n";
+	struct snap_node *drv = obj("driver"), *other = obj("other");
+
+	(void)state;
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/kern.log"), 0);
+	assert_int_equal(get_int(drv, "kernel_log.amdgpu.ras_uncorrectable"), 3);
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.ras_message"),
+			    "amdgpu 0000:e3:00.0: amdgpu: uncorrectable hardware "
+			    "error(ERREVENT_ATHUB_INTERRUPT) detected!");
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.ras_bus"), "0000:e3:00.0");
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.ras_last_timestamp"), "[  91.0]");
+	assert_int_equal(get_int(drv, "kernel_log.amdgpu.firmware_failures"), 0);
+	assert_int_equal(probe_parse_kernel_log(other, no_bus, strlen(no_bus), "/dev/kmsg"), 0);
+	assert_int_equal(get_int(other, "kernel_log.amdgpu.ras_uncorrectable"), 1);
+	assert_null(snap_get_str(other, "kernel_log.amdgpu.ras_bus"));
+}
+
 /* The GPUs a release refused: the dmesg paste of ZaidQureshi/bam#38 (an L40S on 470.256.02,
  * printed again at each modprobe retry), the pre-2012 wording (MrMEEE/bumblebee#583) and the
  * open module's GSP refusal, which names no release and is not taken. */
@@ -542,6 +579,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_api_mismatch_new_wording, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_api_mismatch_joined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_amdgpu_ras_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported_gpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kmsg_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_events_and_nul, setup, teardown),

@@ -101,6 +101,34 @@ static void test_firmware_failed(void **state)
 	snapshot_unref(s);
 }
 
+/* amdgpu's RAS report of an uncorrectable error in the kernel log (ROCm/legacy-rocm-build
+ * #1886's MI50): a finding without any vendor session; none in the log: the rule stays the
+ * NVML skip it was. */
+static void test_ras_kernel_log(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *a;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx906");
+	/* no session ran (--no-vendor), as the fixtures have it */
+	snap_set_state(snap_object(node(s, "driver"), "nvml"), "init", FACT_UNPROBED, "options",
+		       "not called: --no-vendor");
+	a = snap_object(kernel_log(s), "amdgpu");
+	snap_set_int(a, "ras_uncorrectable", 0, KLOG);
+	SKIPPED(s, "hardware.ecc-uncorrectable");
+	snap_set_int(a, "ras_uncorrectable", 1, KLOG);
+	snap_set_str(a, "ras_message",
+		     "amdgpu 0000:e3:00.0: amdgpu: uncorrectable hardware "
+		     "error(ERREVENT_ATHUB_INTERRUPT) detected!",
+		     KLOG);
+	snap_set_str(a, "ras_bus", "0000:e3:00.0", KLOG);
+	YES(s, "hardware.ecc-uncorrectable", GPUENV_SEVERITY_ERROR,
+	    "uncorrectable hardware errors on AMD GPU 0000:e3:00.0");
+	FIX(s, "hardware.ecc-uncorrectable", "reseat the GPU");
+	snapshot_unref(s);
+}
+
 static void test_no_kfd(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -412,9 +440,59 @@ static void test_target_features(void **state)
 					   "gfx90a", &f, &tid),
 			 AMD_TID_MATCH);
 	assert_string_equal(tid, "gfx90a:sramecc-");
-	/* gfx908's XNACK is always off, whatever HSA_XNACK says */
-	amd_node_features(snapshot_root(s), n, "gfx908", &f);
-	assert_int_equal(f.xnack, 0);
+	snapshot_unref(s);
+}
+
+/* gfx906's and gfx908's XNACK is the mode the GPU booted with (amdgpu noretry; -1: the
+ * chip's default, noretry=1 for GC 9.4.0 and 9.4.1, amdgpu_gmc_noretry_set()); a process may
+ * turn it off (HSA_XNACK=0) but on only where the GPU booted with retry on
+ * (kfd_ioctl_set_xnack_mode()). gfx908 here: ROCm 6.2 lists it, so only the features judge.
+ * ROCm/rocBLAS#1422: a gfx906 in xnack+ mode, rocBLAS built for gfx906:xnack-, fixed by
+ * HSA_XNACK=0. */
+static void test_boot_fixed_xnack(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *x, *n, *amd;
+	struct amd_features f;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx908");
+	n = node(s, "driver.amdgpu.kfd_nodes.1");
+	amd = node(s, "driver.amdgpu");
+	snap_set_bool(n, "sramecc", true, NODES "/1/properties");
+	rocm(s, "6.2.0");
+	x = rocm_torch(s, "gfx908");
+	snap_set_str(x, "target", "gfx908:sramecc+:xnack-", "/v/torch/lib/libtorch_hip.so");
+
+	/* noretry not read: the mode is not known, the xnack- code may not load */
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_INFO, "noretry parameter is not");
+	/* booted with retry on: xnack+, the xnack- code cannot load; HSA_XNACK=0 is the fix */
+	snap_set_int(amd, "noretry", 0, "/sys/module/amdgpu/parameters/noretry");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR,
+	    "xnack on (amdgpu noretry=0");
+	FIX(s, "framework.rocm-gfx-unsupported", "export HSA_XNACK=0");
+	snap_set_str(amd, "hsa_xnack", "0", "environment");
+	NO(s, "framework.rocm-gfx-unsupported");
+	/* the chip's default (noretry=-1) on gfx906 is retry off: xnack- loads */
+	snap_set_state(amd, "hsa_xnack", FACT_ABSENT, "environment", NULL);
+	snap_set_int(amd, "noretry", -1, "/sys/module/amdgpu/parameters/noretry");
+	NO(s, "framework.rocm-gfx-unsupported");
+	/* xnack+ code: HSA_XNACK=1 cannot turn XNACK on a GPU booted with retry off */
+	snap_set_str(x, "target", "gfx908:xnack+", "/v/torch/lib/libtorch_hip.so");
+	snap_set_str(amd, "hsa_xnack", "1", "environment");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "cannot turn it on");
+	FIX(s, "framework.rocm-gfx-unsupported", "amdgpu.noretry=0");
+	NO_FIX(s, "framework.rocm-gfx-unsupported", "export HSA_XNACK=1   #");
+	amd_node_features(snapshot_root(s), n, "gfx906", &f);
+	assert_int_equal(f.xnack, 0); /* gfx906 (the report's GPU) runs the boot mode as gfx908 */
+	assert_true(f.xnack_at_boot);
+	/* booted with retry on, HSA_XNACK=1: on, the xnack+ code loads */
+	snap_set_int(amd, "noretry", 0, "/sys/module/amdgpu/parameters/noretry");
+	NO(s, "framework.rocm-gfx-unsupported");
+	/* gfx90a switches per process: noretry=-1 alone says nothing, HSA_XNACK decides */
+	amd_node_features(snapshot_root(s), n, "gfx90a", &f);
+	assert_int_equal(f.xnack, 1);
+	assert_false(f.xnack_at_boot);
 	snapshot_unref(s);
 }
 
@@ -482,10 +560,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_firmware_failed),
 		cmocka_unit_test(test_no_kfd),
+		cmocka_unit_test(test_ras_kernel_log),
 		cmocka_unit_test(test_override_wrong_target),
 		cmocka_unit_test(test_amd_chain),
 		cmocka_unit_test(test_amd_chain_two_gpus),
 		cmocka_unit_test(test_target_features),
+		cmocka_unit_test(test_boot_fixed_xnack),
 		cmocka_unit_test(test_kmd_userspace),
 		cmocka_unit_test(test_override_not_inherited),
 		cmocka_unit_test(test_visible_devices_none),

@@ -16,7 +16,7 @@ FIXTURES = ("amd-rx7900xtx-rocm62-healthy", "rw-mi100-amdgpu-firmware-missing",
             "rw-kfd-render-group-only-video", "rw-rx7900xtx-amdgpu-dkms-not-for-running-kernel",
             "rw-rx7900xtx-amdgpu-dkms-rocm62-rebooted", "rw-rx6700xt-override-in-bashrc-not-in-kernel",
             "rw-rx6700xt-override-in-process", "rw-rx6800xt-mi100-rocr-hip-visible-devices-1",
-            "rw-rx6800xt-mi100-rocr-visible-devices-1")
+            "rw-rx6800xt-mi100-rocr-visible-devices-1", "rw-mi50-amdgpu-ras-uncorrectable")
 BASE = "rx7600-rocm-torch-override"
 GPU_BUS = "0000:05:00.0"
 NODES = "sys/devices/virtual/kfd/kfd/topology/nodes"
@@ -452,6 +452,62 @@ def visible_devices_rocr_only():
         VISIBLE_SOURCE + "; ROCR_VISIBLE_DEVICES=1 alone as the fix sets it", env, "", devices)
 
 
+# ROCm/legacy-rocm-build#1886: an MI50 whose programs hang; dmesg shows amdgpu's RAS report
+# "uncorrectable hardware error(ERREVENT_ATHUB_INTERRUPT) detected!", a GPU reset, then the
+# SMU no longer answering. The thread does not settle which part failed: the reporter saw
+# the same with a second MI50 and meant to try another slot.
+MI50_RAS_URL = "https://github.com/ROCm/legacy-rocm-build/issues/1886"
+
+
+def mi50_ras():
+    dst, root = fresh("rw-mi50-amdgpu-ras-uncorrectable", BASE)
+    set_gpu(root, "66a1", "038000", "Vega 20 [Radeon Pro VII/Radeon Instinct MI50 32GB]",
+            90006)
+    drop_venv(root)
+    w(root, "var/log/kern.log", "".join(f"{t} mi50 kernel: {l}\n" for t, l in (
+        ("Jan  7 14:25:56", "amdgpu 0000:05:00.0: amdgpu: MEM ECC is active."),
+        ("Jan  7 14:25:56", "amdgpu 0000:05:00.0: amdgpu: SRAM ECC is active."),
+        ("Jan  7 14:25:56", "amdgpu 0000:05:00.0: amdgpu: uncorrectable hardware "
+         "error(ERREVENT_ATHUB_INTERRUPT) detected!"),
+        ("Jan  7 14:25:56", "amdgpu 0000:05:00.0: amdgpu: GPU reset begin!"),
+        ("Jan  7 14:25:56", "[drm] UVD VCPU state may lost due to RAS ERREVENT_ATHUB_INTERRUPT"),
+        ("Jan  7 14:25:59", "amdgpu 0000:05:00.0: amdgpu: Failed to send message 0x26, "
+         "response 0x0"),
+        ("Jan  7 14:25:59", "amdgpu: [powerplay] Failed to set soft min gfxclk !"),
+        ("Jan  7 14:25:59", "amdgpu: [powerplay] Failed to upload DPM Bootup Levels!"),
+        ("Jan  7 14:26:04", "amdgpu 0000:05:00.0: amdgpu: Failed to send message 0x7, "
+         "response 0x0"),
+        ("Jan  7 14:26:04", "amdgpu: [powerplay] [DisableAllSMUFeatures] Failed to disable "
+         "all smu features!"),
+        ("Jan  7 14:26:04", "amdgpu: [powerplay] [DisableDpmTasks] Failed to disable all smu "
+         "features!"),
+        ("Jan  7 14:26:04", "amdgpu: [powerplay] [PowerOffAsic] Failed to disable DPM!"))))
+    ini(dst, TOPIC,
+        "An AMD Radeon Instinct MI50 (Vega 20, gfx906; KFD gfx_target_version 90006) whose "
+        "programs hang: amdgpu's RAS reports 'uncorrectable hardware error"
+        "(ERREVENT_ATHUB_INTERRUPT) detected!', resets the GPU, and the SMU stops answering",
+        "Rebuilt from " + MI50_RAS_URL + " (pasted: the reporter's dmesg -T lines from 'MEM "
+        "ECC is active.' to '[PowerOffAsic] Failed to disable DPM!', kept verbatim with the "
+        "bus 0000:e3:00.0 made the base's 0000:05:00.0 and dmesg's wall-clock stamps as a "
+        "syslog prefix (host mi50); the reporter: 'this suggests a hardware error', the same "
+        "with a second MI50, another slot to be tried: the thread does not settle which part "
+        "failed); not in the report and placeholders: the PCI id 1002:66a1 and its pci.ids "
+        "line (Debian 12's 'Vega 20 [Radeon Pro VII/Radeon Instinct MI50 32GB]'), class "
+        "0x038000, KFD gfx_target_version 90006 (gfx906, LLVM AMDGPU processor table) on the "
+        "base's KFD node 2, no ROCm release installed (the report names none), the kernel "
+        "and OS of the base; everything else is the rx7600-rocm-torch-override fixture's "
+        "(see its sources), without its venv",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(MI50_RAS_URL,
+                   "amdgpu 0000:e3:00.0: amdgpu: uncorrectable hardware "
+                   "error(ERREVENT_ATHUB_INTERRUPT) detected! ... amdgpu: GPU reset begin!",
+                   "amdgpu's RAS reports an uncorrectable hardware error on the MI50 and "
+                   "resets it; the programs on it hang (which part failed, GPU or slot, is "
+                   "not settled)",
+                   "hardware.ecc-uncorrectable", "hardware", "yes"),
+        section(BASE, "devices"))
+
+
 def write():
     healthy()
     mi100_firmware()
@@ -464,3 +520,4 @@ def write():
     override_inherited()
     visible_devices_none()
     visible_devices_rocr_only()
+    mi50_ras()
