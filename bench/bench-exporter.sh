@@ -9,7 +9,8 @@
 # gpuenv-http, tools/exporter-http-main.c) and of the collecting process (and of every other
 # process of the exporter, FAKES= below) at the start and after each quarter of SCRAPES
 # scrapes, summed (RSS counts a page shared by two processes in both; PSS, printed at the
-# end, once).
+# end, once); and during those quarters the sum read every 25 ms (median, p90, max: a
+# reading after a run falls between samples, the maximum is what a sample faults back in).
 # Why /healthz and not a static file from another server (python3 -m http.server, nginx):
 # the same libmicrohttpd, threads, connection handling and limits on the same port, so the
 # ratio isolates the exposition (about 40 kB against 3 bytes); another server would compare
@@ -168,14 +169,56 @@ PY
 }
 scrape10k
 rss10k=$(rss)
-# SCRAPES more in quarters at the measured rate, the memory after each
+# SCRAPES more in quarters at the measured rate, the memory after each; meanwhile the summed
+# RSS of every process of the exporter read every 25 ms, since a reading after a run falls
+# between samples, when each process has given its code pages back (docs/exporter.md, Load),
+# and misses what a sample faults back in while it runs (with FAKES=, once a second)
 secs=$(python3 -c "print(max(2, int($scrapes / 4 / max(float('$rpsz'), 1.0)) + 1))")
+sampled=$(mktemp)
+python3 - "$pid" "$sampled" <<'PY' &
+import os, signal, statistics, sys, time
+root, out, sums = int(sys.argv[1]), sys.argv[2], []
+def tree():
+    kids = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    kids.setdefault(int(f.read().rsplit(")", 1)[1].split()[1]), []).append(d)
+            except (OSError, IndexError, ValueError):
+                pass
+    todo, found = [str(root)], []
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        todo += kids.get(int(p), [])
+    return found
+def vmrss(p):
+    try:
+        with open(f"/proc/{p}/status") as f:
+            return next((int(l.split()[1]) for l in f if l.startswith("VmRSS:")), 0)
+    except OSError:
+        return 0
+def done(*_):
+    q = sorted(sums) or [0]
+    with open(out, "w") as f:
+        f.write(f"{len(sums)} readings, median {statistics.median(q):.0f}, p90 {q[int(len(q) * 0.9)]}, "
+                f"max {q[-1]} KiB; over 8192 KiB in {sum(v > 8192 for v in sums)}\n")
+    sys.exit(0)
+signal.signal(signal.SIGTERM, done)
+while True:
+    sums.append(sum(vmrss(p) for p in tree()))
+    time.sleep(0.025)
+PY
+sampler=$!
 rsses=""
 for _ in 1 2 3 4; do
 	set -- $(load "${secs}s" "$conns" /metrics "Accept-Encoding: gzip")
 	done=$((done + $4)) more=$((${more:-0} + $4))
 	rsses="$rsses $(rss)"
 done
+kill "$sampler"
+wait "$sampler" || true
 scrape10k
 rss1m=$(rss)
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -188,6 +231,8 @@ echo "server CPU (user + system) per gzip'ed /metrics scrape: $cpuz us; server t
 echo "/metrics gzip, 1000 connections:   $rps1k req/s, p99 $p991k ms"
 echo "/metrics gzip beside 1000 slow-loris connections: $rpsl req/s, p99 $p99l ms"
 echo "RSS (KiB, serving+collecting=sum): $rss0 at start, then right after each quarter ($conns connections open):$rsses ($done scrapes in all; target < 8192, flat)"
+echo "RSS summed every 25 ms over those quarters (KiB): $(cat "$sampled")"
+rm -f "$sampled"
 echo "RSS flat (one client's 10,000 scrapes, then $more more under wrk, then its 10,000 again): $rss10k, then $rss1m ($(python3 -c "print(round(${rss1m#*=} / ${rss10k#*=}, 3))")x)"
 # what each mapping costs: resident KiB by file (anonymous ones together), largest first
 by_mapping() {

@@ -322,7 +322,7 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	struct exporter_server srv = { .fd = -1 };
 	sigset_t set;
 	uint64_t next_sample = 0, next_diag = 0;
-	bool diagnose_now = true, dropped = false;
+	bool diagnose_now = true;
 	int r, loaded = 0;
 
 	/* Blocked here and in the serving process (whose threads inherit the mask): taken here
@@ -340,6 +340,14 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 	/* One malloc arena here and in the children forked from here, as in the serving
 	 * process (exporter-http-main.c says why). */
 	mallopt(M_ARENA_MAX, 1);
+	/* The long-lived NVML child's tree runs gpuenv-nvml, not a fork of this process, whose
+	 * heap and code a fork would keep resident in each of its three processes. */
+	if (ex->st.nvml_long_lived && !ex->sample_opts.from && !ex->sample_opts.no_vendor &&
+	    exporter_nvml_program() < 0) {
+		fprintf(stderr, "gpuenv exporter: the NVML child's program, gpuenv-nvml, is not "
+				"installed in gpuenv's libexec directory\n");
+		return EXIT_UNAVAILABLE;
+	}
 	/* Before any thread: this process forks every child of the collection, the serving
 	 * process none (exporter-server.c: gpuenv-http, exec'd). The libraries load there. */
 	r = exporter_server_start(listen, sec, &loaded, &srv);
@@ -374,13 +382,16 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 		uint64_t now = mono_ms(), wake;
 		struct timespec ts;
 		int sig;
+		bool collected = false;
 
 		if (diagnose_now || now >= next_diag) {
+			collected = true;
 			exporter_diagnose(ex);
 			next_diag = mono_ms() + diagnose_ms;
 			diagnose_now = false;
 		}
 		if (now >= next_sample) {
+			collected = true;
 			exporter_sample(ex);
 			/* the next period from now: a slow sample delays, never bunches, the rest */
 			next_sample = mono_ms() + interval_ms;
@@ -396,11 +407,13 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 		 * of every arena, not only each heap's top), so the resident size follows what is
 		 * in use, not the peak of a sample. */
 		malloc_trim(0);
-		/* Once, after the first diagnosis, sample and publication: the pages only
-		 * start-up touched leave the resident set (exporter-pages.c); the loop's own
-		 * code faults back in on the next pass. */
-		if (!dropped)
-			dropped = exporter_drop_startup_pages() == 0;
+		/* After each collection and its publication, the code pages they ran leave the
+		 * resident set until the next one faults them back in from the page cache
+		 * (exporter-pages.c): between samples this process keeps its data, not the
+		 * sampling's code (1.5 MiB of gpuenv and libc live, docs/exporter.md, Load). The
+		 * first pass drops what only start-up ran. */
+		if (collected)
+			(void)exporter_drop_startup_pages();
 		now = mono_ms();
 		wake = next_sample < next_diag ? next_sample : next_diag;
 		wake = wake > now + 1000 ? now + 1000 : wake;

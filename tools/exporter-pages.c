@@ -30,10 +30,17 @@ struct mapping {
 	bool candidate;
 };
 
-static void drop(const struct mapping *m)
+/* The mappings to drop, gathered before any is dropped: reading smaps runs stdio and
+ * scanf, which would fault back in, 64 KiB around each function, the libc pages dropped
+ * before them (1 MiB of libc stayed resident in a process that then only waited). More
+ * mappings than this are left to a later call. */
+#define DROP_MAX 512
+static struct mapping drops[DROP_MAX];
+
+static void keep(const struct mapping *m, size_t *n)
 {
-	if (m->candidate && m->end > m->start)
-		(void)madvise((void *)m->start, m->end - m->start, MADV_DONTNEED);
+	if (m->candidate && m->end > m->start && *n < DROP_MAX)
+		drops[(*n)++] = *m;
 }
 
 int exporter_drop_startup_pages(void)
@@ -41,6 +48,7 @@ int exporter_drop_startup_pages(void)
 	FILE *f = fopen("/proc/self/smaps", "re");
 	struct mapping m = { 0 };
 	char line[4096];
+	size_t n = 0;
 
 	if (!f)
 		return -1;
@@ -52,7 +60,7 @@ int exporter_drop_startup_pages(void)
 		/* a mapping's head: START-END PERMS OFFSET DEV INODE [PATH] */
 		fields = sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end, perms, &path_at);
 		if (fields >= 3 && path_at > 0) {
-			drop(&m);
+			keep(&m, &n);
 			/* a file's pages only, not a device's (a driver's mapping is its own) */
 			m = (struct mapping){ .start = start,
 					      .end = end,
@@ -66,7 +74,9 @@ int exporter_drop_startup_pages(void)
 		if (strncmp(line, "Anonymous:", 10) == 0 && strtoul(line + 10, NULL, 10) != 0)
 			m.candidate = false;
 	}
-	drop(&m);
+	keep(&m, &n);
 	fclose(f);
+	for (size_t i = 0; i < n; i++)
+		(void)madvise((void *)drops[i].start, drops[i].end - drops[i].start, MADV_DONTNEED);
 	return 0;
 }

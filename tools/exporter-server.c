@@ -14,7 +14,9 @@
  * The program is found from this executable's own directory, never from input: installed,
  * GPUENV_HTTP_FROM_BINDIR (meson.build: libexecdir/gpuenv/gpuenv-http relative to bindir, so
  * that a --destdir or relocated install finds its own); in the build tree, tools/gpuenv-http
- * beside tools/gpuenv (or beside tests/gpuenv-test, the test build of the CLI).
+ * beside tools/gpuenv (or beside tests/gpuenv-test, the test build of the CLI). The NVML
+ * child's program, gpuenv-nvml (exporter-nvml-main.c), is found the same way and exec'd
+ * for each start of the long-lived NVML child's keeper (vendor.h vendor_nvml_keep_exec()).
  *
  * The collecting process sends what --web-config asks of the server, then each publication,
  * down a pipe (exporter-wire.h). The serving process ends when the pipe's writer closes it
@@ -36,16 +38,17 @@
 
 #include "exporter-wire.h"
 #include "exporter.h"
+#include "vendor/vendor.h"
 
 #define SERVER_STOP_GRACE 5000u /* ms for the serving process to end on EOF */
 #define SERVER_PROGRAM	  "gpuenv-http"
 
-/* The serving program's path into buf (PATH_MAX): the first of the candidates above that is
- * an executable file. -ENOENT when none is. */
-static int server_program(char *buf)
+/* A program of gpuenv's (name, installed at from_bindir) into buf (PATH_MAX): the first of
+ * the candidates above that is an executable file. -ENOENT when none is. */
+static int own_program(const char *name, const char *from_bindir, char *buf)
 {
-	static const char *const beside[] = { GPUENV_HTTP_FROM_BINDIR, SERVER_PROGRAM,
-					      "../tools/" SERVER_PROGRAM };
+	/* installed; beside gpuenv; beside gpuenv-test (tests/) in the build tree */
+	const char *const where[] = { from_bindir, "", "../tools/" };
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *slash;
@@ -57,9 +60,12 @@ static int server_program(char *buf)
 	if (!slash)
 		return -ENOENT;
 	*slash = '\0';
-	for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
-		int k = beside[i][0] == '/' ? snprintf(buf, PATH_MAX, "%s", beside[i])
-					    : snprintf(buf, PATH_MAX, "%s/%s", self, beside[i]);
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		/* from_bindir ends with the name already */
+		const char *tail = i == 0 ? "" : name;
+		int k = where[i][0] == '/'
+				? snprintf(buf, PATH_MAX, "%s", where[i])
+				: snprintf(buf, PATH_MAX, "%s/%s%s", self, where[i], tail);
 
 		if (k > 0 && k < PATH_MAX && access(buf, X_OK) == 0)
 			return 0;
@@ -94,7 +100,7 @@ int exporter_server_start(const char *listen, const struct exporter_security *se
 	pid_t pid;
 
 	*ret_load = 0;
-	if (server_program(program) < 0)
+	if (own_program(SERVER_PROGRAM, GPUENV_HTTP_FROM_BINDIR, program) < 0)
 		return -ENOEXEC;
 	snprintf(parent, sizeof(parent), "%ld", (long)getpid());
 	if (pipe2(pub, O_CLOEXEC) < 0)
@@ -180,4 +186,48 @@ void exporter_server_stop(struct exporter_server *s)
 			;
 	}
 	s->pid = 0;
+}
+
+/* ---- the NVML child's program ------------------------------------------------------- */
+
+#define NVML_PROGRAM "gpuenv-nvml"
+
+/* Found once, before the first sample (exporter_nvml_program()). */
+static char nvml_program[PATH_MAX];
+
+/* vendor_nvml_keep_exec()'s launcher, in the process forked for the keeper (async-signal-safe
+ * calls only): the descriptors to 3..6 (first out of the way, above 6, so that none is lost),
+ * then the program with the caller's pid, the library and the private directory ("": none). */
+static void nvml_exec(const int fds[CHILD_PROC_FDS], pid_t parent, void *data)
+{
+	const struct vendor_keep_exec *what = data;
+	char pid[24], *p = pid + sizeof(pid) - 1;
+	int moved[CHILD_PROC_FDS];
+	unsigned long v = (unsigned long)parent;
+
+	/* snprintf is not async-signal-safe: the digits by hand */
+	*p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (int i = 0; i < CHILD_PROC_FDS; i++) {
+		moved[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3 + CHILD_PROC_FDS);
+		if (moved[i] < 0)
+			return;
+	}
+	for (int i = 0; i < CHILD_PROC_FDS; i++)
+		if (dup2(moved[i], 3 + i) < 0)
+			return;
+	execv(nvml_program, (char *const[]){ (char *)NVML_PROGRAM, p,
+					     (char *)(what->library ? what->library : ""),
+					     (char *)(what->dir ? what->dir : ""), NULL });
+}
+
+int exporter_nvml_program(void)
+{
+	if (own_program(NVML_PROGRAM, GPUENV_NVML_FROM_BINDIR, nvml_program) < 0)
+		return -ENOEXEC;
+	vendor_nvml_keep_exec(nvml_exec);
+	return 0;
 }

@@ -121,6 +121,10 @@ int exporter_server_publish(struct exporter_server *s, char *text, char *openmet
 			    const size_t stable_len[2], uint64_t stable_gen, bool ready);
 /* Ends it (EOF, then SIGKILL after 5 s) and reaps it. */
 void exporter_server_stop(struct exporter_server *s);
+/* Finds gpuenv-nvml (found as gpuenv-http is) and has the long-lived NVML child's tree
+ * started from it rather than forked (vendor.h vendor_nvml_keep_exec()): -ENOEXEC when it is
+ * not installed. */
+int exporter_nvml_program(void);
 
 double exporter_now(void); /* Unix time, seconds */
 

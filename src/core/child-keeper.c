@@ -34,6 +34,20 @@ void child_sleep_ms(unsigned ms)
 		;
 }
 
+/* child_settled()'s hook (child.h): set only in a program of its own that runs a keeper. */
+static void (*settled_hook)(void);
+
+void child_set_settled_hook(void (*hook)(void))
+{
+	settled_hook = hook;
+}
+
+void child_settled(void)
+{
+	if (settled_hook)
+		settled_hook();
+}
+
 /* In a child_start_fn() child: the read end of its request pipe. */
 static int child_requests = -1;
 
@@ -322,6 +336,7 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 	if (a->deadline == UINT64_MAX)
 		write_all(a->st_w, &mode, 1);
 	schedstat_fd = open_child_schedstat();
+	child_settled(); /* from here on it only waits */
 	for (deadline = a->deadline;;) {
 		uint64_t later;
 
@@ -416,6 +431,7 @@ _Noreturn void child_keeper(const struct keeper_args *a, pid_t parent)
 			close(a->in_r);
 		if (init < 0)
 			_exit(1);
+		child_settled(); /* it only waits for the namespace's init */
 		while (waitpid(init, &st, 0) < 0 && errno == EINTR)
 			;
 		_exit(0);

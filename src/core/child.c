@@ -301,8 +301,10 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 
 /* ---- child_proc_start: a child that stays ------------------------------------------- */
 
-int child_proc_start(child_fn fn, void *userdata, const struct child_opts *opts,
-		     struct child_proc *ret)
+/* child_proc_start() and child_proc_start_exec(): the keeper forked with fn, or started by
+ * exec_keeper. */
+static int proc_start(child_fn fn, void *userdata, child_exec_fn exec_keeper, void *exec_data,
+		      const struct child_opts *opts, struct child_proc *ret)
 {
 	struct child_proc c = { .in_fd = -1 };
 	struct child_stream *st[3] = { &c.out, &c.err, &c.st };
@@ -311,7 +313,7 @@ int child_proc_start(child_fn fn, void *userdata, const struct child_opts *opts,
 	struct keeper_args a;
 	pid_t pid, self = getpid();
 
-	if (!fn || !opts || !ret)
+	if ((!fn && !exec_keeper) || !opts || !ret)
 		return -EINVAL;
 	c.out.cap = opts->max_output;
 	c.err.cap = opts->max_stderr;
@@ -352,6 +354,11 @@ int child_proc_start(child_fn fn, void *userdata, const struct child_opts *opts,
 		for (size_t i = 1; i < 4; i++)
 			close(p[i][0]);
 		child_close_other_fds((int[]){ a.in_r, a.out_w, a.err_w, a.st_w }, 4);
+		if (exec_keeper) {
+			exec_keeper((const int[CHILD_PROC_FDS]){ a.in_r, a.out_w, a.err_w, a.st_w },
+				    self, exec_data);
+			_exit(127); /* it returned: the exec failed */
+		}
 		child_keeper(&a, self);
 	}
 	setpgid(pid, pid);
@@ -372,6 +379,34 @@ fail:
 			free(st[i - 1]->buf);
 	}
 	return err;
+}
+
+int child_proc_start(child_fn fn, void *userdata, const struct child_opts *opts,
+		     struct child_proc *ret)
+{
+	return proc_start(fn, userdata, NULL, NULL, opts, ret);
+}
+
+int child_proc_start_exec(child_exec_fn exec_keeper, void *data, const struct child_opts *opts,
+			  struct child_proc *ret)
+{
+	return exec_keeper ? proc_start(NULL, NULL, exec_keeper, data, opts, ret) : -EINVAL;
+}
+
+_Noreturn void child_proc_keeper_main(const int fds[CHILD_PROC_FDS], pid_t parent, child_fn fn,
+				      void *userdata, const struct child_opts *opts)
+{
+	const struct keeper_args a = { .fn = fn,
+				       .userdata = userdata,
+				       .o = opts,
+				       .deadline = UINT64_MAX,
+				       .in_r = fds[0],
+				       .out_w = fds[1],
+				       .err_w = fds[2],
+				       .st_w = fds[3] };
+
+	child_close_other_fds(fds, CHILD_PROC_FDS);
+	child_keeper(&a, parent);
 }
 
 static bool record_in(const struct child_proc *p)

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "child-stuck.h"
 
@@ -115,6 +116,30 @@ struct child_proc {
 
 int child_proc_start(child_fn fn, void *userdata, const struct child_opts *opts,
 		     struct child_proc *ret);
+/*
+ * The same with the keeper a program of its own rather than a fork of the caller (`gpuenv
+ * exporter`'s NVML child, docs/exporter.md: a fork keeps the caller's pages resident in each
+ * process of the tree). In the forked process, exec_keeper gets the keeper's descriptors
+ * (CHILD_PROC_FDS: requests, output, stderr, the keeper's announcement and record; nothing
+ * else is open above stderr) and the caller's pid, and execs a program that calls
+ * child_proc_keeper_main() with them; it returns only when the exec failed. libgpuenv itself
+ * executes nothing (tests/tools/check-no-exec.sh): exec_keeper is the caller's.
+ */
+#define CHILD_PROC_FDS 4
+typedef void (*child_exec_fn)(const int fds[CHILD_PROC_FDS], pid_t parent, void *data);
+int child_proc_start_exec(child_exec_fn exec_keeper, void *data, const struct child_opts *opts,
+			  struct child_proc *ret);
+/* In that program: the keeper of child_proc_start() (its limits, containment and record),
+ * running fn(fd, userdata) in the child under it, with opts as the caller would have given
+ * them. Never returns. */
+_Noreturn void child_proc_keeper_main(const int fds[CHILD_PROC_FDS], pid_t parent, child_fn fn,
+				      void *userdata, const struct child_opts *opts);
+/* A process of a child's tree that is done starting (the keeper and the reaper once they
+ * forked, a long-lived child once its library is open, vendor/session-keep.c) calls
+ * child_settled(): the hook a program set with child_set_settled_hook() runs (none by
+ * default), e.g. to drop the pages only start-up touched (tools/exporter-pages.c). */
+void child_set_settled_hook(void (*hook)(void));
+void child_settled(void);
 /* Reads what the child writes until enough(out.buf, out.len, userdata) is true (1), the child
  * has ended (0), deadline (CLOCK_MONOTONIC milliseconds) passed (-ETIME), or out is full
  * (-EMSGSIZE). */

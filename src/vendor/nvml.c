@@ -782,6 +782,31 @@ static void nvml_session(const struct vendor_req *req, child_fn fn, struct vendo
 	};
 }
 
+/* vendor_nvml_keep_exec()'s launcher of the long-lived child; NULL: forked. */
+static child_exec_fn nvml_keep_exec;
+
+void vendor_nvml_keep_exec(child_exec_fn exec)
+{
+	nvml_keep_exec = exec;
+}
+
+_Noreturn void vendor_nvml_keeper_main(const int fds[CHILD_PROC_FDS], pid_t parent,
+				       const struct vendor_keep_exec *what)
+{
+	/* static: the child under the keeper reads them after the forks */
+	static struct vendor_req req;
+	static struct vendor_session vs;
+	static struct session_child_args args;
+	static struct child_opts opts;
+
+	req = (struct vendor_req){ .library = what->library };
+	nvml_session(&req, nvml_server, &vs);
+	args = (struct session_child_args){ .vs = &vs, .dir = what->dir };
+	/* as the caller's keep_start() would have (session-keep.c); no deadline of its own */
+	session_child_opts(&vs, &opts);
+	child_proc_keeper_main(fds, parent, session_child, &args, &opts);
+}
+
 int vendor_nvml_start(const struct vendor_req *req, struct vendor_pending **ret)
 {
 	struct vendor_session vs;
@@ -796,5 +821,7 @@ int vendor_nvml_keep_collect(struct vendor_keep **keep, const struct vendor_req 
 	struct vendor_session vs;
 
 	nvml_session(req, nvml_server, &vs);
+	vs.exec = nvml_keep_exec;
+	vs.exec_library = req->library;
 	return vendor_keep_sample(keep, &vs, ret);
 }

@@ -70,6 +70,7 @@ static void keep_write(struct vwriter *w, const char *line)
 void vendor_keep_serve(struct vwriter *w, void (*sweep)(void *userdata), void *userdata)
 {
 	keep_write(w, KEEP_OPEN_END);
+	child_settled(); /* the library is open: what only its opening ran may go */
 	while (!w->err) {
 		char req;
 		ssize_t k = read(child_request_fd(), &req, 1);
@@ -80,6 +81,7 @@ void vendor_keep_serve(struct vwriter *w, void (*sweep)(void *userdata), void *u
 			return; /* the parent closed the pipe: the session ends */
 		sweep(userdata);
 		keep_write(w, KEEP_SAMPLE_END);
+		child_settled(); /* the sweep's code waits for the next request */
 	}
 }
 
@@ -130,7 +132,14 @@ static int keep_start(struct vendor_keep *k, const struct vendor_session *vs)
 	if (session_make_private_dir(vs, &k->dir) < 0)
 		return -ENOMEM;
 	args.dir = k->dir;
-	err = child_proc_start(session_child, &args, &opts, &k->proc);
+	if (vs->exec)
+		/* the launcher's data is copied into the forked process with the stack */
+		err = child_proc_start_exec(
+			vs->exec,
+			&(struct vendor_keep_exec){ .library = vs->exec_library, .dir = k->dir },
+			&opts, &k->proc);
+	else
+		err = child_proc_start(session_child, &args, &opts, &k->proc);
 	if (err < 0) {
 		child_tmpdir_remove(k->dir);
 		free(k->dir);

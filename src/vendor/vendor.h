@@ -15,6 +15,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "core/child.h"
+
 struct vendor_req {
 	const char *library;   /* path to dlopen, or NULL: the usual sonames */
 	unsigned timeout_ms;   /* deadline for the whole session */
@@ -62,6 +64,21 @@ struct vendor_keep;
 int vendor_nvml_keep_collect(struct vendor_keep **keep, const struct vendor_req *req,
 			     struct vendor_result *ret);
 void vendor_keep_free(struct vendor_keep *keep);
+/*
+ * That child's tree started from a small program of its own instead of a fork of the caller
+ * (`gpuenv exporter`: gpuenv-nvml, tools/exporter-nvml-main.c; docs/exporter.md, Load): a
+ * fork of gpuenv keeps gpuenv's heap and code resident in each of its processes. exec is
+ * called in the forked process (core/child.h child_exec_fn) with a struct vendor_keep_exec
+ * as its data, and execs the program, which calls vendor_nvml_keeper_main() with what it was
+ * given; the same keeper, sandbox and protocol run there. NULL (the default): forked.
+ */
+struct vendor_keep_exec {
+	const char *library; /* what to dlopen, or NULL: the usual sonames */
+	const char *dir;     /* the child's private directory, or NULL: none */
+};
+void vendor_nvml_keep_exec(child_exec_fn exec);
+_Noreturn void vendor_nvml_keeper_main(const int fds[CHILD_PROC_FDS], pid_t parent,
+				       const struct vendor_keep_exec *what);
 
 /* Names of return codes ("NVML_ERROR_LIB_RM_VERSION_MISMATCH", "CUDA_ERROR_STUB_LIBRARY",
  * "CL_DEVICE_NOT_FOUND"); NULL when unknown. */

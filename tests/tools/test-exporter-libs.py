@@ -7,10 +7,13 @@ every other command (explain, doctor, the exporter's own --once, which serves no
 as before. The libraries are replaced through LD_LIBRARY_PATH by ones made here with the C
 compiler: an empty libmicrohttpd.so.12 (no MHD_start_daemon), a libcrypt.so.1 without
 crypt_rn(), and a libmicrohttpd.so.12 that is not an ELF file at all. And a gpuenv whose
-serving program, gpuenv-http, is not where it looks for it.
+serving program, gpuenv-http, is not where it looks for it, and one whose NVML child's
+program, gpuenv-nvml, is not.
 Usage: test-exporter-libs.py GPUENV SOURCE_ROOT CC [ARGS…]"""
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -116,4 +119,31 @@ with tempfile.TemporaryDirectory(prefix="gpuenv-exporter-libs-") as tmp:
                        capture_output=True, text=True, timeout=60)
     check("exporter --once needs no serving program", r.returncode == 0 and "gpuenv_" in r.stdout,
           f"(exit {r.returncode}, {r.stderr!r})")
+
+    # The NVML child's program, gpuenv-nvml, is found the same way: beside a serving program
+    # but without it, a live exporter stops with exit 69 and names it before it samples;
+    # with --from (nothing of NVML runs) it serves.
+    nonvml = os.path.join(tmp, "nonvml", "bin")
+    os.makedirs(nonvml)
+    shutil.copy2(gpuenv, os.path.join(nonvml, "gpuenv"))
+    shutil.copy2(os.path.join(os.path.dirname(gpuenv), "gpuenv-http"),
+                 os.path.join(nonvml, "gpuenv-http"))
+    root = os.path.join(src, "tests", "fixtures", "nvml-h100-healthy", "root")
+    r = subprocess.run([os.path.join(nonvml, "gpuenv"), "exporter", "--sysroot", root,
+                        "--listen", "127.0.0.1:0"], capture_output=True, text=True, timeout=60)
+    check("live exporter without its NVML child's program exits 69 and names it",
+          r.returncode == 69 and "gpuenv-nvml" in r.stderr and "libexec" in r.stderr,
+          f"(exit {r.returncode}, stderr {r.stderr!r})")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    p = subprocess.Popen([os.path.join(nonvml, "gpuenv"), "exporter", "--from", SNAP,
+                          "--listen", f"127.0.0.1:{port}", "--interval", "1h"],
+                         stderr=subprocess.PIPE, text=True)
+    first = p.stderr.readline()
+    p.send_signal(signal.SIGTERM)
+    p.communicate(timeout=60)
+    check("exporter --from needs no NVML child's program", "listening on" in first,
+          f"(exit {p.returncode}, stderr {first!r})")
 sys.exit(1 if fails else 0)

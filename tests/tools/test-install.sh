@@ -6,7 +6,9 @@
 # PREFIX/share/fish/vendor_completions.d/gpuenv.fish, with the contents of shell-completion/.
 # And the installed `gpuenv exporter` runs its serving process from the installed
 # LIBEXECDIR/gpuenv/gpuenv-http (tools/exporter-server.c finds it from gpuenv's own
-# directory, so under --destdir too) and serves.
+# directory, so under --destdir too) and serves; collecting live (the fake NVML of the
+# build, tests/fakes), it starts its long-lived NVML child from the installed
+# LIBEXECDIR/gpuenv/gpuenv-nvml (found the same way) and exports the fake's GPUs.
 # Usage: test-install.sh SRCDIR BUILDDIR
 set -u
 src=$1
@@ -93,6 +95,48 @@ finally:
     err = p.communicate(timeout=60)[1].decode(errors="replace")
 if not ok:
     print(err)
+sys.exit(0 if ok else 1)
+PY
+fi
+nvml=$dest$(abs "$(opt libexecdir)")/gpuenv/gpuenv-nvml
+fake=$build/tests/fakes/libnvidia-ml.so.1
+if [ ! -x "$nvml" ]; then
+	echo "FAIL: $nvml not installed"
+	fail=1
+elif [ ! -f "$fake" ]; then
+	echo "SKIP: the installed exporter collecting live: no fake NVML in $build (-Dtests=false)"
+else
+	python3 - "$bin" "$nvml" "$fake" "$src/tests/fixtures/nvml-a100-persistence-off" <<'PY' || fail=1
+import os, signal, socket, subprocess, sys, time, urllib.request
+gpuenv, nvml, fake, fixture = sys.argv[1:]
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+port = s.getsockname()[1]
+s.close()
+env = dict(os.environ, GPUENV_FAKE_SCENARIO=f"{fixture}/scenario.ini")
+p = subprocess.Popen([gpuenv, "exporter", "--sysroot", f"{fixture}/root", "--nvml-lib", fake,
+                      "--listen", f"127.0.0.1:{port}", "--interval", "500ms",
+                      "--vendor-timeout", "20000"], env=env, stderr=subprocess.PIPE)
+ok, why = False, "no GPU series from the fake NVML within 120 s"
+try:
+    for _ in range(1200):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+                if "\nDCGM_FI_DEV_GPU_TEMP{" in r.read().decode():
+                    ok = True
+                    break
+        except OSError:
+            pass
+        time.sleep(0.1)
+    kids = open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()
+    exes = [os.path.realpath(f"/proc/{k}/exe") for k in kids]
+    if ok and os.path.realpath(nvml) not in exes:
+        ok, why = False, f"the NVML child's keeper is not {nvml}: {exes}"
+finally:
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate(timeout=60)[1].decode(errors="replace")
+print(f"ok: the installed gpuenv exporter collects NVML through {nvml}" if ok
+      else f"FAIL: {why}\n{err}")
 sys.exit(0 if ok else 1)
 PY
 fi
