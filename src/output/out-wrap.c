@@ -106,23 +106,67 @@ static void new_line(struct strbuf *sb, size_t indent, const char *prefix)
 		strbuf_puts(sb, prefix);
 }
 
-/* The bytes of x (as memory orders them) before the first blank or ESC, 8 when none. The
- * exact test of a zero byte of x ^ c * ONES (Anderson, Bit Twiddling Hacks, "Determine if a
- * word has a zero byte": no carry from one byte into the next), so that the first flagged byte
- * is the first blank or ESC. */
-static unsigned stop8(uint64_t x)
+/* The high bit of each byte of x that is zero, and no other: the exact test (Anderson, Bit
+ * Twiddling Hacks, "Determine if a word has a zero byte": no carry from one byte into the
+ * next), so that the first flagged byte is the first zero byte. */
+static uint64_t zero_bytes8(uint64_t x)
 {
 	const uint64_t lows = ~HIGHS;
-	uint64_t b = x ^ (ONES * ' '), e = x ^ (ONES * 0x1b);
-	uint64_t m = ~((((b & lows) + lows) | b | lows) & (((e & lows) + lows) | e | lows));
 
-	if (!m)
-		return 8;
+	return ~(((x & lows) + lows) | x | lows);
+}
+
+/* The index (as memory orders the bytes) of the first byte flagged in m, which is not 0. */
+static unsigned first_flagged(uint64_t m)
+{
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	return (unsigned)__builtin_ctzll(m) / 8;
 #else
 	return (unsigned)__builtin_clzll(m) / 8;
 #endif
+}
+
+/* The bytes of x before the first blank or ESC, 8 when none. */
+static unsigned stop8(uint64_t x)
+{
+	uint64_t m = zero_bytes8(x ^ (ONES * ' ')) | zero_bytes8(x ^ (ONES * 0x1b));
+
+	return m ? first_flagged(m) : 8;
+}
+
+/* Is s[0..n) ASCII without ESC: one column a byte, no colour sequence to measure apart? */
+static bool plain_ascii(const char *s, size_t n)
+{
+	uint64_t high = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x = load8(s + i);
+
+		if (has_byte8(x, 0x1b))
+			return false;
+		high |= x;
+	}
+	for (; i < n; i++)
+		if (s[i] == '\033' || (unsigned char)s[i] >= 0x80)
+			return false;
+	return !(high & HIGHS);
+}
+
+/* The bytes of the word at p in text plain_ascii() passed: to the next blank, or end. */
+static size_t ascii_word_bytes(const char *p, const char *end)
+{
+	size_t w = 0, n = (size_t)(end - p);
+
+	for (; w + 8 <= n; w += 8) {
+		uint64_t m = zero_bytes8(load8(p + w) ^ (ONES * ' '));
+
+		if (m)
+			return w + first_flagged(m);
+	}
+	while (w < n && p[w] != ' ')
+		w++;
+	return w;
 }
 
 /* The word at p (to the next blank, or end): its bytes; its columns are added to *cols and
@@ -170,7 +214,7 @@ void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, 
 	const char *p = text, *end = text + strlen(text);
 	const char *line = NULL, *line_end = NULL; /* the current line's text; NULL: none yet */
 	size_t col = first, prefix_cols = prefix ? out_text_cols(prefix, strlen(prefix)) : 0;
-	bool first_line = true;
+	bool first_line = true, ascii = plain_ascii(text, (size_t)(end - text));
 
 	while (p < end) {
 		size_t gap_len = blanks(p), w = 0, cols = 0;
@@ -182,9 +226,15 @@ void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, 
 		/* a word runs to the next gap wide enough to break at (min_gap spaces: the
 		 * report's field lines separate fields by two and keep "71.25 W" whole) */
 		for (;;) {
-			size_t run;
+			size_t run, k;
 
-			w += word_bytes(p + w, end, &cols, &esc);
+			if (ascii) {
+				k = ascii_word_bytes(p + w, end);
+				cols += k;
+				w += k;
+			} else {
+				w += word_bytes(p + w, end, &cols, &esc);
+			}
 			run = blanks(p + w);
 			if (run >= min_gap || p + w + run == end)
 				break;
