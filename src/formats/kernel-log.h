@@ -76,6 +76,8 @@ struct klog_unsupported_gpu {
 };
 
 struct klog {
+	/* First: kernel_log_parse() zeroes what follows them, and writes an event when it adds
+	 * one (only ev[0..n_ev) is ever read). */
 	struct xid_event ev[XID_EVENTS_MAX];
 	size_t n_ev;
 	uint64_t xid_lines, xid_dropped, malformed_xid, lines;

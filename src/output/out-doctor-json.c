@@ -196,7 +196,7 @@ static void put_vendor_chains(json_t *root, json_t *vc)
 		json_object_set_new(root, after[i], moved[i] ? moved[i] : json_null());
 }
 
-int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb)
+json_t *out_doctor_json_tree(const struct gpuenv_doctor *d, unsigned flags, int *ret_err)
 {
 	static const char *const link_ends[2][2] = { { "driver", "toolkit" },
 						     { "toolkit", "framework" } };
@@ -211,12 +211,16 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 			     ((flags & GPUENV_RENDER_STABLE) ? SNAP_JSON_STABLE : 0) |
 				     (redact ? SNAP_JSON_REDACT : 0) | SNAP_JSON_COMPACT,
 			     &snap_text);
-	if (r < 0)
-		return r;
+	if (r < 0) {
+		*ret_err = r;
+		return NULL;
+	}
 	snap = json_loads(snap_text, 0, NULL);
 	free(snap_text);
-	if (!snap)
-		return -ENOMEM;
+	if (!snap) {
+		*ret_err = -ENOMEM;
+		return NULL;
+	}
 
 	layers = json_array();
 	for (int l = 0; layers && l < RULE_LAYERS; l++) {
@@ -299,14 +303,17 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 			 jstr(ch->framework_source), "links", links ? links : json_null(),
 			 "findings", findings ? findings : json_null(), "skipped",
 			 skipped ? skipped : json_null(), "snapshot", snap);
-	if (!root)
-		return -ENOMEM;
+	if (!root) {
+		*ret_err = -ENOMEM;
+		return NULL;
+	}
 	if (d->n_vendor_chains) {
 		json_t *vc = vendor_chains_json(d);
 
 		if (!vc) {
 			json_decref(root);
-			return -ENOMEM;
+			*ret_err = -ENOMEM;
+			return NULL;
 		}
 		put_vendor_chains(root, vc);
 	}
@@ -326,9 +333,18 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 	}
 	if (redact && snap_json_redact_homes(root) < 0) {
 		json_decref(root);
-		return -ENOMEM;
+		*ret_err = -ENOMEM;
+		return NULL;
 	}
-	return out_json_put(root, sb);
+	return root;
+}
+
+int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb)
+{
+	int r = -ENOMEM;
+	json_t *root = out_doctor_json_tree(d, flags, &r);
+
+	return root ? out_json_put(root, sb) : r;
 }
 
 int out_json_put(struct json_t *root, struct strbuf *sb)

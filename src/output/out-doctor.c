@@ -136,13 +136,25 @@ static void put_redacted(struct strbuf *sb, const struct style *st, const struct
 
 /* Wraps text at word boundaries into lines of at most st->width columns, the first starting at
  * column `first` (already printed), continuation lines indented by `indent`. */
+/* text as put_redacted() puts it: text itself where that leaves it as it is (no --redact, no
+ * control character to escape: nearly every field of a long diagnosis), else its copy in tmp. */
+static const char *redacted(struct strbuf *tmp, const struct style *st,
+			    const struct gpuenv_doctor *d, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (!st->redact && strbuf_plain_len(text, n) == n)
+		return text;
+	put_redacted(tmp, st, d, text);
+	return strbuf_str(tmp);
+}
+
 static void put_wrapped(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d,
 			const char *text, size_t first, size_t indent)
 {
 	struct strbuf tmp = STRBUF_INIT;
 
-	put_redacted(&tmp, st, d, text);
-	out_wrap(sb, strbuf_str(&tmp), first, indent, st->width, NULL, 1);
+	out_wrap(sb, redacted(&tmp, st, d, text), first, indent, st->width, NULL, 1);
 	if (tmp.err && !sb->err)
 		sb->err = tmp.err;
 	strbuf_done(&tmp);
@@ -177,8 +189,7 @@ static void put_lines(struct strbuf *sb, const struct style *st, const struct gp
 		const char *text, *comment;
 
 		put_label(sb, i == 0 ? label : "");
-		put_redacted(&tmp, st, d, lines[i]);
-		text = strbuf_str(&tmp);
+		text = redacted(&tmp, st, d, lines[i]);
 		comment = strstr(text, "   # ");
 		if (16 + out_text_cols(text, strlen(text)) <= st->width) {
 			strbuf_puts(sb, text);

@@ -303,17 +303,13 @@ int out_explain_markdown(const struct explain_view *v, unsigned flags, struct st
 
 int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf *sb)
 {
-	struct strbuf doc = STRBUF_INIT;
 	json_t *root, *read, *ask, *kb, *stated;
-	int r;
+	int r = -ENOMEM;
 
-	r = out_doctor_json(v->d, flags, &doc);
-	if (r < 0) {
-		strbuf_done(&doc);
+	/* doctor's document as a tree, added to in place (not written out and read back) */
+	root = out_doctor_json_tree(v->d, flags, &r);
+	if (!root)
 		return r;
-	}
-	root = json_loads(strbuf_str(&doc), 0, NULL);
-	strbuf_done(&doc);
 	read = json_array();
 	ask = json_array();
 	kb = json_array();

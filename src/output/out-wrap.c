@@ -6,6 +6,7 @@
  * since a cut path could no longer be copied; a word longer than any line stands alone.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "gpuenv/gpuenv.h"
@@ -25,11 +26,44 @@ size_t out_text_width(unsigned flags)
 	return width < WIDTH_MIN ? WIDTH_MIN : width;
 }
 
+/* Eight bytes of text as a word, and the count of UTF-8 continuation bytes (10xxxxxx: bit 7
+ * set, bit 6 clear) in it, summed by one multiplication: a character is one column, counted
+ * at its lead byte, and the renderers measure every word of every line they wrap. */
+#define ONES  0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static uint64_t load8(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return x;
+}
+
+static size_t continuations8(uint64_t x)
+{
+	return (size_t)((((x & ~(x << 1) & HIGHS) >> 7) * ONES) >> 56);
+}
+
+/* Does x hold the byte c? (A zero byte of x ^ c * ONES: Anderson, Bit Twiddling Hacks,
+ * "Determine if a word has a byte equal to n".) */
+static bool has_byte8(uint64_t x, unsigned char c)
+{
+	uint64_t v = x ^ (ONES * c);
+
+	return ((v - ONES) & ~v & HIGHS) != 0;
+}
+
 size_t out_text_cols(const char *s, size_t n)
 {
-	size_t cols = 0;
+	size_t cols = 0, i = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	for (;;) {
+		/* eight bytes at a time up to the next ESC: most text has none */
+		for (uint64_t x; i + 8 <= n && !has_byte8(x = load8(s + i), '\033'); i += 8)
+			cols += 8 - continuations8(x);
+		if (i >= n)
+			break;
 		/* the renderers' own colour sequences (ECMA-48 CSI: ESC [ params final) take no
 		 * room; text from the machine reaches here escaped, without ESC */
 		if (s[i] == '\033' && i + 1 < n && s[i + 1] == '[') {
@@ -37,10 +71,12 @@ size_t out_text_cols(const char *s, size_t n)
 			while (i < n &&
 			       !((unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e))
 				i++;
+			i++; /* the final byte */
 			continue;
 		}
 		/* UTF-8: one column a character, counted at its lead byte */
 		cols += ((unsigned char)s[i] & 0xc0) != 0x80;
+		i++;
 	}
 	return cols;
 }
@@ -70,62 +106,165 @@ static void new_line(struct strbuf *sb, size_t indent, const char *prefix)
 		strbuf_puts(sb, prefix);
 }
 
+/* The high bit of each byte of x that is zero, and no other: the exact test (Anderson, Bit
+ * Twiddling Hacks, "Determine if a word has a zero byte": no carry from one byte into the
+ * next), so that the first flagged byte is the first zero byte. */
+static uint64_t zero_bytes8(uint64_t x)
+{
+	const uint64_t lows = ~HIGHS;
+
+	return ~(((x & lows) + lows) | x | lows);
+}
+
+/* The index (as memory orders the bytes) of the first byte flagged in m, which is not 0. */
+static unsigned first_flagged(uint64_t m)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (unsigned)__builtin_ctzll(m) / 8;
+#else
+	return (unsigned)__builtin_clzll(m) / 8;
+#endif
+}
+
+/* The bytes of x before the first blank or ESC, 8 when none. */
+static unsigned stop8(uint64_t x)
+{
+	uint64_t m = zero_bytes8(x ^ (ONES * ' ')) | zero_bytes8(x ^ (ONES * 0x1b));
+
+	return m ? first_flagged(m) : 8;
+}
+
+/* Is s[0..n) ASCII without ESC: one column a byte, no colour sequence to measure apart? */
+static bool plain_ascii(const char *s, size_t n)
+{
+	uint64_t high = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x = load8(s + i);
+
+		if (has_byte8(x, 0x1b))
+			return false;
+		high |= x;
+	}
+	for (; i < n; i++)
+		if (s[i] == '\033' || (unsigned char)s[i] >= 0x80)
+			return false;
+	return !(high & HIGHS);
+}
+
+/* The bytes of the word at p in text plain_ascii() passed: to the next blank, or end. */
+static size_t ascii_word_bytes(const char *p, const char *end)
+{
+	size_t w = 0, n = (size_t)(end - p);
+
+	for (; w + 8 <= n; w += 8) {
+		uint64_t m = zero_bytes8(load8(p + w) ^ (ONES * ' '));
+
+		if (m)
+			return w + first_flagged(m);
+	}
+	while (w < n && p[w] != ' ')
+		w++;
+	return w;
+}
+
+/* The word at p (to the next blank, or end): its bytes; its columns are added to *cols and
+ * *esc is set where it holds an ESC (a colour sequence, measured apart). Eight bytes at a
+ * time up to the blank that ends it, and bytewise from an ESC on (only colour has one). */
+static size_t word_bytes(const char *p, const char *end, size_t *cols, bool *esc)
+{
+	size_t w = 0, n = (size_t)(end - p), conts = 0;
+
+	while (w + 8 <= n) {
+		uint64_t x = load8(p + w);
+		unsigned k = stop8(x);
+
+		if (k == 8) {
+			conts += continuations8(x);
+			w += 8;
+			continue;
+		}
+		/* the bytes before the stop only (the others shifted out, as memory orders them) */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		conts += k ? continuations8(x << (8 * (8 - k))) : 0;
+#else
+		conts += k ? continuations8(x >> (8 * (8 - k))) : 0;
+#endif
+		w += k;
+		if (p[w] == ' ') {
+			*cols += w - conts;
+			return w;
+		}
+		break; /* an ESC: the rest bytewise */
+	}
+	for (unsigned char c; w < n && (c = (unsigned char)p[w]) != ' '; w++) {
+		conts += (c & 0xc0) == 0x80;
+		*esc |= c == '\033';
+	}
+	*cols += w - conts;
+	return w;
+}
+
+/* The words placed on a line are appended together, as the one run of the text they are
+ * (from the line's first word to the end of its last, gaps and all), when the line ends. */
 void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, size_t width,
 	      const char *prefix, size_t min_gap)
 {
-	const char *p = text;
+	const char *p = text, *end = text + strlen(text);
+	const char *line = NULL, *line_end = NULL; /* the current line's text; NULL: none yet */
 	size_t col = first, prefix_cols = prefix ? out_text_cols(prefix, strlen(prefix)) : 0;
-	bool line_empty = true, first_line = true;
+	bool first_line = true, ascii = plain_ascii(text, (size_t)(end - text));
 
-	while (*p) {
-		const char *gap = p;
+	while (p < end) {
 		size_t gap_len = blanks(p), w = 0, cols = 0;
 		bool esc = false;
 
 		p += gap_len;
-		if (!*p)
+		if (p == end)
 			break;
 		/* a word runs to the next gap wide enough to break at (min_gap spaces: the
 		 * report's field lines separate fields by two and keep "71.25 W" whole) */
-		while (p[w]) {
-			size_t run = blanks(p + w);
+		for (;;) {
+			size_t run, k;
 
-			if (run >= min_gap || !p[w + run])
+			if (ascii) {
+				k = ascii_word_bytes(p + w, end);
+				cols += k;
+				w += k;
+			} else {
+				w += word_bytes(p + w, end, &cols, &esc);
+			}
+			run = blanks(p + w);
+			if (run >= min_gap || p + w + run == end)
 				break;
-			if (run) {
-				w += run;
-				cols += run;
-				continue;
-			}
-			/* the word's letters, counted as out_text_cols() counts them */
-			for (unsigned char c; (c = (unsigned char)p[w]) && c != ' '; w++) {
-				cols += (c & 0xc0) != 0x80;
-				esc |= c == '\033';
-			}
+			w += run;
+			cols += run;
 		}
 		if (esc) /* a colour sequence takes no room */
 			cols = out_text_cols(p, w);
 		/* A break before the first word too, where that gives it more room. */
-		if (col + (line_empty ? 0 : gap_len) + cols > width &&
-		    (!line_empty || (first_line && first > indent + prefix_cols))) {
-			/* no trailing blank after a label whose value moves down */
-			while (line_empty && sb->len && !sb->err && sb->buf[sb->len - 1] == ' ')
-				sb->buf[--sb->len] = '\0';
+		if (col + (line ? gap_len : 0) + cols > width &&
+		    (line || (first_line && first > indent + prefix_cols))) {
+			if (line)
+				strbuf_add(sb, line, (size_t)(line_end - line));
+			else /* no trailing blank after a label whose value moves down */
+				while (sb->len && !sb->err && sb->buf[sb->len - 1] == ' ')
+					sb->buf[--sb->len] = '\0';
 			new_line(sb, indent, prefix);
 			col = indent + prefix_cols;
-			line_empty = true;
+			line = NULL;
 			first_line = false;
 		}
-		/* the gap before the word and the word are one run of the text: one append */
-		if (!line_empty) {
-			strbuf_add(sb, gap, gap_len + w);
+		if (line)
 			col += gap_len;
-		} else {
-			strbuf_add(sb, p, w);
-		}
+		else
+			line = p;
 		col += cols;
-		line_empty = false;
 		p += w;
+		line_end = p;
 	}
+	if (line)
+		strbuf_add(sb, line, (size_t)(line_end - line));
 	strbuf_putc(sb, '\n');
 }

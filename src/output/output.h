@@ -27,8 +27,11 @@ struct gpuenv_doctor;
 int out_doctor_text(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
 int out_doctor_markdown(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
 int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
-/* root written indented, in its member order, then "\n"; takes root's reference. */
 struct json_t;
+/* The document out_doctor_json() writes, as a tree (a new reference), for a renderer that adds
+ * to it (explain); NULL with *ret_err set on failure. */
+struct json_t *out_doctor_json_tree(const struct gpuenv_doctor *d, unsigned flags, int *ret_err);
+/* root written indented, in its member order, then "\n"; takes root's reference. */
 int out_json_put(struct json_t *root, struct strbuf *sb);
 int out_doctor_mermaid(const struct gpuenv_doctor *d, unsigned flags, struct strbuf *sb);
 /* `gpuenv explain` (out-explain.c): the facts read from pasted text, the diagnosis of the

@@ -350,19 +350,19 @@ void finding_rule_verify(struct finding *f)
 		copy_lines(f, &f->verify, f->rule->verify);
 }
 
-void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...)
+/* Records reason (taken; NULL: out of memory, nothing recorded) as a skip of c's rule. */
+static void skip_add(struct rule_ctx *c, const char *subject, char *reason)
 {
 	struct gpuenv_doctor *d = c->d;
 	struct rule_skip *k;
-	va_list ap;
 
-	if (!grow(d, (void **)&d->skips, &d->alloc_skips, d->n_skips, sizeof(*k)))
+	if (!grow(d, (void **)&d->skips, &d->alloc_skips, d->n_skips, sizeof(*k))) {
+		free(reason);
 		return;
+	}
 	k = &d->skips[d->n_skips];
 	*k = (struct rule_skip){ .rule = c->rule, .cause = FACT_PRESENT };
-	va_start(ap, fmt);
-	k->reason = vformat(d, fmt, ap);
-	va_end(ap);
+	k->reason = reason;
 	k->subject = dup_or_null(d, subject);
 	if (!subject)
 		c->skipped = true;
@@ -370,6 +370,17 @@ void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...)
 		d->n_skips++;
 	else
 		free(k->subject);
+}
+
+void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...)
+{
+	char *reason;
+	va_list ap;
+
+	va_start(ap, fmt);
+	reason = vformat(c->d, fmt, ap);
+	va_end(ap);
+	skip_add(c, subject, reason);
 }
 
 void rule_skip_elsewhere(struct rule_ctx *c, const char *what, const char *why)
@@ -386,18 +397,40 @@ static bool need(struct rule_ctx *c, const char *subject, const char *what,
 {
 	enum fact_state st = snap_state(fact);
 	const char *src = snap_source(fact), *err = snap_error(fact);
+	struct strbuf reason = STRBUF_INIT;
+	char *text;
 	size_t n;
 
 	if (st == FACT_PRESENT || (absent_ok && st == FACT_ABSENT))
 		return true;
 	n = c->d->n_skips;
-	if (st == FACT_UNPROBED && !fact)
-		rule_skip(c, subject, "could not read %s (not probed)", what);
-	else
-		rule_skip(c, subject, "could not read %s (%s%s%s%s%s)", src ? src : what,
-			  fact_state_to_string(st), err ? ": " : "", err ? err : "",
-			  src && !streq(src, what) ? "; " : "",
-			  src && !streq(src, what) ? what : "");
+	/* "could not read WHAT (not probed)" or "could not read SRC (STATE[: ERROR][; WHAT])",
+	 * put together without printf: every rule whose facts a snapshot lacks (most of them,
+	 * over a paste) is skipped so, on every run */
+	strbuf_puts(&reason, "could not read ");
+	if (st == FACT_UNPROBED && !fact) {
+		strbuf_puts(&reason, what);
+		strbuf_puts(&reason, " (not probed)");
+	} else {
+		strbuf_puts(&reason, src ? src : what);
+		strbuf_puts(&reason, " (");
+		strbuf_puts(&reason, fact_state_to_string(st));
+		if (err) {
+			strbuf_puts(&reason, ": ");
+			strbuf_puts(&reason, err);
+		}
+		if (src && !streq(src, what)) {
+			strbuf_puts(&reason, "; ");
+			strbuf_puts(&reason, what);
+		}
+		strbuf_putc(&reason, ')');
+	}
+	if (strbuf_steal(&reason, &text) < 0) {
+		oom(c->d);
+		text = NULL;
+	}
+	strbuf_done(&reason);
+	skip_add(c, subject, text);
 	if (c->d->n_skips > n)
 		c->d->skips[n].cause = st;
 	return false;

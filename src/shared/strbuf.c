@@ -150,6 +150,11 @@ static int put_controls_escaped(struct strbuf *sb, const char *s, bool c_escapes
 	}
 }
 
+size_t strbuf_plain_len(const char *s, size_t n)
+{
+	return plain_run(s, n);
+}
+
 int strbuf_put_printable(struct strbuf *sb, const char *s)
 {
 	return put_controls_escaped(sb, s, false);

@@ -42,6 +42,10 @@ int strbuf_put_printable(struct strbuf *sb, const char *s);
  * from the machine, multi-line ones included: newline, carriage return and tab are written as
  * \n, \r and \t, every other control character as \xHH. */
 int strbuf_put_escaped(struct strbuf *sb, const char *s);
+/* How many bytes of s[0..n) strbuf_put_escaped() and strbuf_put_printable() would copy as
+ * they are before the first they might change: n when s needs no escaping (most text), which
+ * a renderer can then use in place rather than copy. */
+size_t strbuf_plain_len(const char *s, size_t n);
 /* s with the user name of every home directory in it replaced: /home/<name>/… and /Users/<name>/…
  * become /home/<user>/… (--redact: a path names its user). Other paths, /root included (it
  * names no one), are kept. */
