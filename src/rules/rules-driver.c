@@ -393,6 +393,7 @@ RULE_CHECK(check_branch_drops_gpu)
 	const struct facts_threshold *open_min = NULL;
 	const struct snap_node *fact;
 	const char *ver, *flavor = snap_get_str(root, "driver.nvidia.flavor");
+	const char *disk;
 	unsigned oldest = 0;
 	bool logged = false;
 
@@ -402,6 +403,16 @@ RULE_CHECK(check_branch_drops_gpu)
 	 * GPU found."), and only the kernel log's legacy notice names the release that ran. */
 	if (nvidia_driver(root, &ver, &fact) == DRIVER_NONE)
 		logged = last_legacy_notice(root, &ver, &fact);
+	/* a notice of another release than the nvidia.ko now on disk is an old one: the driver
+	 * was changed since, and what the new one does is not in the log */
+	disk = snap_get_str(root, "driver.nvidia.module_file.version");
+	if (logged && disk && !streq(disk, ver)) {
+		rule_skip(c, NULL,
+			  "the kernel log shows %s ignoring the GPU, but the nvidia.ko on disk is "
+			  "%s: which release the GPU meets next is not in the log",
+			  ver, disk);
+		return;
+	}
 	if (!logged && !rule_nvidia_driver(c, root, "the NVIDIA driver version", &ver, &fact))
 		return;
 	if (!driver_branch(c, ver, &b))

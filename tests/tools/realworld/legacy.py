@@ -116,8 +116,9 @@ def k80_loaded():
         "GPU is still in the kernel log, which must not be judged as the loaded driver's",
         f"The negative of rw-k80-p2xlarge-r510-ignored: the syslog lines of {URL} and "
         f"{URL_PR}, then the R470 module's loading line (the {LEGACY} release, January "
-        "2022, the 470.xx branch the notice names; its build date as that release's "
-        "/proc/driver/nvidia/version prints it is a placeholder); the rtx4090-open-module "
+        "2022, the 470.xx branch the notice names; the build date on that line is a "
+        "placeholder, as is the build line of /proc/driver/nvidia/version, which the "
+        "writer's base_root() makes for any proprietary driver); the rtx4090-open-module "
         "fixture (its sources) with the GPU's ids 10de:102d (GK210GL [Tesla K80] in "
         "pci.ids, subsystem 10de:106c as the report's lspci names it), class 0x030200 and "
         "the report's BARs, its driver version and flavour replaced (proprietary: R470 has "
