@@ -2,7 +2,7 @@
 /*
  * The kernel log parser (kernel-log.h, which names the formats): Xid lines counted per code
  * and bus, the last API mismatch message, the driver versions loaded, the GPUs a release
- * refused. No I/O.
+ * refused or dropped. No I/O.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -280,6 +280,57 @@ static void add_unsupported(struct klog *k, const char *line, const char *msg, c
 	k->unsupported[k->n_unsupported++] = u;
 }
 
+/* nv.c's legacy notice spans lines ("NVRM: The NVIDIA Tesla K80 GPU installed in this system
+ * is\nNVRM:  supported through the NVIDIA 470.xx Legacy drivers. ... The 510.47.03 NVIDIA
+ * driver will ignore\nNVRM:  this GPU."): the GPU's name, the legacy branch and the release
+ * that ignored it, from this line and the next few NVRM lines. */
+static void add_legacy(struct klog *k, const char *line, const char *msg, char *const *next,
+		       size_t n_next)
+{
+	struct klog_legacy_gpu u = { 0 };
+	const char *name = msg + strlen("NVRM: The NVIDIA "), *end, *p, *q;
+	char joined[1024];
+	size_t n;
+
+	end = strstr(name, " GPU installed in this system");
+	if (!end || end == name)
+		return;
+	copy_n(u.name, sizeof(u.name), name, (size_t)(end - name));
+	join_nvrm_lines(joined, sizeof(joined), msg, next, n_next, "The NVIDIA");
+	p = strstr(joined, "supported through the NVIDIA ");
+	if (!p)
+		return;
+	p += strlen("supported through the NVIDIA ");
+	n = strcspn(p, " ");
+	if (n == 0 || !startswith(p + n, " Legacy drivers"))
+		return;
+	copy_n(u.legacy_branch, sizeof(u.legacy_branch), p, n);
+	q = strstr(p, " NVIDIA driver will ignore");
+	if (!q)
+		return; /* cut short: the release is on a line not kept */
+	/* the version is the word before " NVIDIA driver" */
+	for (end = q; end > p && end[-1] != ' ';)
+		end--;
+	if (end == q || !take_version(end, u.driver_version, sizeof(u.driver_version)))
+		return;
+	for (size_t i = 0; i < k->n_legacy; i++) {
+		struct klog_legacy_gpu *e = &k->legacy[i];
+
+		if (streq(e->name, u.name) && streq(e->driver_version, u.driver_version)) {
+			e->count++;
+			klog_line_timestamp(line, e->timestamp, sizeof(e->timestamp));
+			return;
+		}
+	}
+	if (k->n_legacy == LEGACY_GPUS_MAX) {
+		k->legacy_dropped++;
+		return;
+	}
+	u.count = 1;
+	klog_line_timestamp(line, u.timestamp, sizeof(u.timestamp));
+	k->legacy[k->n_legacy++] = u;
+}
+
 int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 {
 	_cleanup_free_ char *buf = text_ndup(text, len);
@@ -320,6 +371,9 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 		else if (startswith(nvrm, "NVRM: The NVIDIA GPU "))
 			add_unsupported(k, lines[i], nvrm, lines + i + 1,
 					MIN((size_t)UNSUPPORTED_LOOKAHEAD, n - i - 1));
+		else if (startswith(nvrm, "NVRM: The NVIDIA "))
+			add_legacy(k, lines[i], nvrm, lines + i + 1,
+				   MIN((size_t)LEGACY_LOOKAHEAD, n - i - 1));
 	}
 	*ret = TAKE_PTR(k);
 	return 0;

@@ -20,6 +20,12 @@
  *   "... installed\nNVRM: in this system is not supported by the %s NVIDIA Linux\nNVRM:
  *   graphics driver release."); the open module's GSP refusal ("not supported by open
  *   nvidia.ko") names no release and is not taken.
+ * - A GPU the loaded release dropped: nv.c's legacy notice, "NVRM: The NVIDIA %s GPU installed
+ *   in this system is\nNVRM:  supported through the NVIDIA %s Legacy drivers. Please\nNVRM:
+ *   visit http://www.nvidia.com/object/unix.html for more\nNVRM:  information.  The %s
+ *   NVIDIA driver will ignore\nNVRM:  this GPU.  Continuing probe..." (as pasted in
+ *   charmed-kubernetes/kubernetes-docs#646 and siderolabs/talos#8764); with no other GPU
+ *   "NVRM: No NVIDIA GPU found." follows and the module does not load.
  * - amdgpu (kernel-log-amd.c): the firmware loader's "Direct firmware load for %s failed with
  *   error %d" (drivers/base/firmware_loader/main.c) for an amdgpu/ file, amdgpu's own
  *   'Failed to load firmware "amdgpu/…"' and "firmware loading failed" lines, "Fatal error
@@ -42,6 +48,8 @@
 #define MISMATCH_LOOKAHEAD    4u /* continuation lines of one API mismatch message */
 #define UNSUPPORTED_GPUS_MAX  16u
 #define UNSUPPORTED_LOOKAHEAD 3u /* continuation lines of one "not supported" message */
+#define LEGACY_GPUS_MAX	      16u
+#define LEGACY_LOOKAHEAD      5u /* continuation lines of one "Legacy drivers" message */
 
 struct xid_event {
 	unsigned code;
@@ -75,6 +83,17 @@ struct klog_unsupported_gpu {
 	uint64_t count;
 };
 
+/* A GPU the release dropped ("supported through the NVIDIA 470.xx Legacy drivers. ... The
+ * 510.47.03 NVIDIA driver will ignore this GPU"), one per GPU name and release, counted. The
+ * message names the GPU by its marketing name, not its bus. */
+struct klog_legacy_gpu {
+	char name[64];		 /* "Tesla K80" */
+	char legacy_branch[16];	 /* "470.xx" */
+	char driver_version[32]; /* the release that ignored it: "510.47.03" */
+	char timestamp[40];	 /* of the last one */
+	uint64_t count;
+};
+
 struct klog {
 	/* First: kernel_log_parse() zeroes what follows them, and writes an event when it adds
 	 * one (only ev[0..n_ev) is ever read). */
@@ -90,6 +109,9 @@ struct klog {
 	struct klog_unsupported_gpu unsupported[UNSUPPORTED_GPUS_MAX];
 	size_t n_unsupported;
 	uint64_t unsupported_dropped;
+	struct klog_legacy_gpu legacy[LEGACY_GPUS_MAX];
+	size_t n_legacy;
+	uint64_t legacy_dropped;
 	struct klog_amd amd;
 };
 

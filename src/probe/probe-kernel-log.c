@@ -66,6 +66,32 @@ static void klog_write_unsupported(struct snap_node *kl, const struct klog *k, c
 			     source);
 }
 
+/* The GPUs a release dropped to a legacy branch ("... supported through the NVIDIA 470.xx
+ * Legacy drivers. ... The 510.47.03 NVIDIA driver will ignore this GPU"), under
+ * kernel_log.legacy_gpus when the log shows any: with no other GPU the module then fails to
+ * load, and the log is the only place the release that ran shows. */
+static void klog_write_legacy(struct snap_node *kl, const struct klog *k, const char *source)
+{
+	struct snap_node *arr;
+
+	if (!k->n_legacy)
+		return; /* the usual case: nothing written */
+	arr = snap_array(kl, "legacy_gpus");
+	for (size_t i = 0; i < k->n_legacy; i++) {
+		const struct klog_legacy_gpu *u = &k->legacy[i];
+		struct snap_node *o = snap_append_object(arr);
+
+		snap_set_str(o, "name", u->name, source);
+		snap_set_str(o, "legacy_branch", u->legacy_branch, source);
+		snap_set_str(o, "driver_version", u->driver_version, source);
+		snap_set_int(o, "count", (int64_t)u->count, source);
+		if (u->timestamp[0])
+			snap_set_str(o, "last_timestamp", u->timestamp, source);
+	}
+	if (k->legacy_dropped)
+		snap_set_int(kl, "legacy_gpus_dropped", (int64_t)k->legacy_dropped, source);
+}
+
 /* amdgpu's firmware and init failures, amdkfd's refusal and amdgpu's uncorrectable RAS
  * reports, under kernel_log.amdgpu when the log shows any. */
 static void klog_write_amd(struct snap_node *kl, const struct klog_amd *a, const char *source)
@@ -131,6 +157,7 @@ static void klog_write(struct snap_node *drv, const struct klog *k, const char *
 	}
 	klog_write_amd(kl, &k->amd, source);
 	klog_write_unsupported(kl, k, source);
+	klog_write_legacy(kl, k, source);
 	lv = snap_array(kl, "loaded_versions");
 	for (size_t i = 0; i < k->n_loaded; i++)
 		snap_append_str(lv, k->loaded[i], source);

@@ -367,6 +367,25 @@ static bool legacy_branch_of(const struct snap_node *gpu, const struct facts_nvi
 	       facts_nvidia_device_by_id((uint16_t)d, ret) == 0 && (*ret)->legacy_branch;
 }
 
+/* The release of the last legacy notice in the kernel log ("The 510.47.03 NVIDIA driver will
+ * ignore this GPU"): false when the log shows none. */
+static bool last_legacy_notice(const struct snap_node *root, const char **ret_version,
+			       const struct snap_node **ret_fact)
+{
+	const struct snap_node *arr = snap_get(root, "driver.kernel_log.legacy_gpus");
+	const struct snap_node *v;
+	size_t n = snap_count(arr);
+
+	if (n == 0)
+		return false;
+	v = snap_child(snap_at(arr, n - 1), "driver_version");
+	if (!snap_present(v) || !snap_str(v))
+		return false;
+	*ret_version = snap_str(v);
+	*ret_fact = v;
+	return true;
+}
+
 RULE_CHECK(check_branch_drops_gpu)
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
@@ -374,11 +393,27 @@ RULE_CHECK(check_branch_drops_gpu)
 	const struct facts_threshold *open_min = NULL;
 	const struct snap_node *fact;
 	const char *ver, *flavor = snap_get_str(root, "driver.nvidia.flavor");
+	const char *disk;
 	unsigned oldest = 0;
+	bool logged = false;
 
 	if (gpus_count(root, gpu_is_nvidia) == 0)
 		return;
-	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &ver, &fact))
+	/* No module loaded: with no GPU it can drive, nvidia.ko fails to load ("NVRM: No NVIDIA
+	 * GPU found."), and only the kernel log's legacy notice names the release that ran. */
+	if (nvidia_driver(root, &ver, &fact) == DRIVER_NONE)
+		logged = last_legacy_notice(root, &ver, &fact);
+	/* a notice of another release than the nvidia.ko now on disk is an old one: the driver
+	 * was changed since, and what the new one does is not in the log */
+	disk = snap_get_str(root, "driver.nvidia.module_file.version");
+	if (logged && disk && !streq(disk, ver)) {
+		rule_skip(c, NULL,
+			  "the kernel log shows %s ignoring the GPU, but the nvidia.ko on disk is "
+			  "%s: which release the GPU meets next is not in the log",
+			  ver, disk);
+		return;
+	}
+	if (!logged && !rule_nvidia_driver(c, root, "the NVIDIA driver version", &ver, &fact))
 		return;
 	if (!driver_branch(c, ver, &b))
 		return;
@@ -414,9 +449,12 @@ RULE_CHECK(check_branch_drops_gpu)
 			f = rule_finding(
 				c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
 				"%s (%s, compute capability %s) is not supported by driver "
-				"branch R%u (oldest: %s, %s); the driver ignores it%s",
+				"branch R%u (oldest: %s, %s); the driver ignores it%s%s",
 				fg->product, fg->architecture, fg->compute_capability, b->branch,
 				b->oldest_arch, b->oldest_cc,
+				logged ? " (the kernel log shows the release that ran ignoring "
+					 "it; no nvidia module is loaded)"
+				       : "",
 				facts_unconfirmed(b->confidence)
 					? " (the branch row is unconfirmed)"
 					: "");
@@ -426,8 +464,15 @@ RULE_CHECK(check_branch_drops_gpu)
 				"%s (%s, compute capability %s) has no GSP: the open nvidia.ko "
 				"of %s refuses it; it needs the proprietary kernel module",
 				fg->product, fg->architecture, fg->compute_capability, ver);
-		finding_fact(f, "driver.nvidia.module_version", fact);
-		finding_fact(f, "driver.nvidia.flavor", snap_get(root, "driver.nvidia.flavor"));
+		if (logged) {
+			finding_fact(f, "driver.kernel_log.legacy_gpus[].driver_version", fact);
+			finding_fact(f, "driver.nvidia.module_version",
+				     snap_get(root, "driver.nvidia.module_version"));
+		} else {
+			finding_fact(f, "driver.nvidia.module_version", fact);
+			finding_fact(f, "driver.nvidia.flavor",
+				     snap_get(root, "driver.nvidia.flavor"));
+		}
 		snprintf(name, sizeof(name), "hardware.gpus.%zu.device_id", i);
 		finding_fact(f, name, snap_child(g, "device_id"));
 		finding_evidence(f, "facts.gpu.compute_capability", fg->source, "%s: %s (%s)",

@@ -339,6 +339,59 @@ static void test_unsupported_gpus(void **state)
 	assert_null(snap_get(other, "kernel_log.unsupported_gpus"));
 }
 
+/* The GPUs a release dropped to a legacy branch: the syslog lines of
+ * charmed-kubernetes/kubernetes-docs#646 (a Tesla K80 on 510.47.03), the Talos console lines
+ * of siderolabs/talos#8764 (a GeForce GT 710 on 535.129.03, lines padded with spaces), the
+ * same notice as rsyslog writes it on one line (#012), and one cut short before the release,
+ * which is not taken. */
+static void test_legacy_gpus(void **state)
+{
+	static const char text[] =
+		"Mar  3 13:08:28 ip-172-31-37-178 kernel: [ 3570.610595] nvidia-nvlink: Nvlink Core "
+		"is being initialized, major device number 239\n"
+		"Mar  3 13:08:28 ip-172-31-37-178 kernel: [ 3570.610602] NVRM: The NVIDIA Tesla K80 "
+		"GPU installed in this system is\n"
+		"Mar  3 13:08:28 ip-172-31-37-178 kernel: [ 3570.610602] NVRM:  supported through the "
+		"NVIDIA 470.xx Legacy drivers. Please\n"
+		"Mar  3 13:08:28 ip-172-31-37-178 kernel: [ 3570.610602] NVRM:  visit "
+		"http://www.nvidia.com/object/unix.html for more\n"
+		"Mar  3 13:08:28 ip-172-31-37-178 kernel: [ 3570.610602] NVRM:  information.  The "
+		"510.47.03 NVIDIA driver will ignore\n"
+		"Mar  3 13:08:28 ip-172-31-37-178 kernel: [ 3570.610602] NVRM:  this GPU.  Continuing "
+		"probe...\n"
+		"Mar  3 13:08:28 ip-172-31-37-178 kernel: [ 3570.610607] NVRM: No NVIDIA GPU found.\n"
+		"kern:     err: [2024-05-20T02:46:53.856596762Z]: NVRM: The NVIDIA GeForce GT 710 GPU "
+		"installed in this system is                       \n"
+		" NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please          \n"
+		" NVRM:  visit http://www.nvidia.com/object/unix.html for more               \n"
+		" NVRM:  information.  The 535.129.03 NVIDIA driver will ignore              \n"
+		" NVRM:  this GPU.  Continuing probe...                                      \n"
+		" kern: warning: [2024-05-20T02:46:53.859954762Z]: NVRM: No NVIDIA GPU found.  \n"
+		"Mar  4 09:00:00 h kernel: NVRM: The NVIDIA Tesla K80 GPU installed in this system "
+		"is#012NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please#012NVRM:  "
+		"visit http://www.nvidia.com/object/unix.html for more#012NVRM:  information.  The "
+		"510.47.03 NVIDIA driver will ignore#012NVRM:  this GPU.  Continuing probe...\n"
+		"[   9.1] NVRM: The NVIDIA Quadro K2000 GPU installed in this system is\n"
+		"[   9.1] NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please\n";
+	struct snap_node *drv = obj("driver");
+
+	(void)state;
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/kern.log"), 0);
+	assert_int_equal(snap_count(snap_get(drv, "kernel_log.legacy_gpus")), 2);
+	assert_string_equal(snap_get_str(drv, "kernel_log.legacy_gpus.0.name"), "Tesla K80");
+	assert_string_equal(snap_get_str(drv, "kernel_log.legacy_gpus.0.legacy_branch"), "470.xx");
+	assert_string_equal(snap_get_str(drv, "kernel_log.legacy_gpus.0.driver_version"),
+			    "510.47.03");
+	assert_int_equal(get_int(drv, "kernel_log.legacy_gpus.0.count"), 2);
+	assert_string_equal(snap_get_str(drv, "kernel_log.legacy_gpus.0.last_timestamp"),
+			    "Mar  4 09:00:00");
+	assert_string_equal(snap_get_str(drv, "kernel_log.legacy_gpus.1.name"), "GeForce GT 710");
+	assert_string_equal(snap_get_str(drv, "kernel_log.legacy_gpus.1.driver_version"),
+			    "535.129.03");
+	assert_int_equal(get_int(drv, "kernel_log.legacy_gpus.1.count"), 1);
+	assert_null(snap_get(drv, "kernel_log.unsupported_gpus"));
+}
+
 static void test_kmsg_records(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -581,6 +634,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_amdgpu_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_ras_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported_gpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_legacy_gpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kmsg_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_events_and_nul, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_proc_status, setup, teardown),

@@ -395,6 +395,33 @@ static void test_branch_drops_gpu(void **state)
 	snapshot_unref(s);
 }
 
+/* No module loaded: the release that ran is the kernel log's legacy notice
+ * (charmed-kubernetes/kubernetes-docs#646: "The 510.47.03 NVIDIA driver will ignore this GPU",
+ * then "No NVIDIA GPU found."). No notice, no finding; a notice of another release than the
+ * nvidia.ko now on disk is an old one: skipped, saying so. */
+static void test_branch_drops_gpu_logged(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *e;
+
+	(void)state;
+	gpu(s, "0x102d", NULL); /* Tesla K80, no driver bound */
+	NO(s, "driver.branch-drops-gpu");
+	e = snap_append_object(
+		snap_array(snap_object(node(s, "driver"), "kernel_log"), "legacy_gpus"));
+	snap_set_str(e, "name", "Tesla K80", "/var/log/kern.log");
+	snap_set_str(e, "legacy_branch", "470.xx", "/var/log/kern.log");
+	snap_set_str(e, "driver_version", "510.47.03", "/var/log/kern.log");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR,
+	    "not supported by driver branch R510");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR, "no nvidia module is loaded");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "510.47.03", "x");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR, "R510");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "470.103.01", "x");
+	SKIPPED(s, "driver.branch-drops-gpu");
+	snapshot_unref(s);
+}
+
 static void pkg_event(struct gpuenv_snapshot *s, const char *package, const char *from,
 		      const char *to, const char *upstream, const char *time);
 
@@ -882,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_nouveau_partial_listing),
 		cmocka_unit_test(test_device_nodes),
 		cmocka_unit_test(test_branch_drops_gpu),
+		cmocka_unit_test(test_branch_drops_gpu_logged),
 		cmocka_unit_test(test_branch_predates_gpu),
 		cmocka_unit_test(test_branch_eol),
 		cmocka_unit_test(test_nvml_mismatch),
