@@ -67,12 +67,14 @@ int pasted_dispatch_init(struct pasted_dispatch *d, const struct pasted_reader *
 
 void pasted_dispatch_done(struct pasted_dispatch *d)
 {
-	for (size_t i = 0; d->parts && i < d->n_readers; i++) {
-		free(d->parts[i].buf);
-		free(d->parts[i].map);
-	}
+	for (size_t i = 0; d->parts && i < d->n_readers; i++)
+		free(d->parts[i].v);
 	free(d->parts);
 	d->parts = NULL;
+	free(d->buf);
+	d->buf = NULL;
+	free(d->map);
+	d->map = NULL;
 }
 
 static bool grow(void **p, size_t *cap, size_t want, size_t size)
@@ -92,30 +94,49 @@ static bool grow(void **p, size_t *cap, size_t want, size_t size)
 	return true;
 }
 
-/* Appends line `no` (p, l bytes, without its "\n") to the part, after an empty line standing
- * for the lines skipped since the last one handed; end: only that empty line (the lines after
- * the last one handed), where some were skipped. */
-static int part_add(struct pasted_part *pt, const char *p, size_t l, unsigned no, bool end)
+/* Hands line `no` (at off, l bytes, without its "\n") to the part, after a gap standing for
+ * the lines skipped since the last one handed; end: only that gap (the lines after the last
+ * one handed), where some were skipped. Only the line's place is kept: see put_part. */
+static int part_add(struct pasted_part *pt, size_t off, size_t l, unsigned no, bool end)
 {
 	bool gap = pt->last + 1 != no;
 
 	if (end && !gap)
 		return 0;
-	if (!grow((void **)&pt->buf, &pt->cap, pt->len + l + 3, 1) ||
-	    !grow((void **)&pt->map, &pt->cap_map, pt->n_map + 2, sizeof(*pt->map)))
+	if (!grow((void **)&pt->v, &pt->cap, pt->n + 2, sizeof(*pt->v)))
 		return -ENOMEM;
 	if (gap) {
-		pt->buf[pt->len++] = '\n';
-		pt->map[pt->n_map++] = pt->last + 1;
+		pt->v[pt->n++] = (struct pasted_part_line){ 0, PASTED_PART_GAP, pt->last + 1 };
+		pt->len++;
 	}
 	if (!end) {
-		memcpy(pt->buf + pt->len, p, l);
-		pt->len += l;
-		pt->buf[pt->len++] = '\n';
-		pt->map[pt->n_map++] = no;
+		pt->v[pt->n++] = (struct pasted_part_line){ (uint32_t)off, (uint32_t)l, no };
+		pt->len += l + 1;
 		pt->last = no;
 	}
-	pt->buf[pt->len] = '\0';
+	return 0;
+}
+
+/* The part's text (its lines, each with its "\n", a gap as an empty line, NUL-terminated)
+ * and line map, copied from the window into the dispatcher's buffers. */
+static int put_part(struct pasted_dispatch *d, const struct pasted_part *pt, const char *text)
+{
+	size_t o = 0;
+
+	if (!grow((void **)&d->buf, &d->buf_cap, pt->len + 1, 1) ||
+	    !grow((void **)&d->map, &d->map_cap, pt->n, sizeof(*d->map)))
+		return -ENOMEM;
+	for (size_t i = 0; i < pt->n; i++) {
+		const struct pasted_part_line *ln = &pt->v[i];
+
+		if (ln->len != PASTED_PART_GAP) {
+			memcpy(d->buf + o, text + ln->off, ln->len);
+			o += ln->len;
+		}
+		d->buf[o++] = '\n';
+		d->map[i] = ln->no;
+	}
+	d->buf[o] = '\0';
 	return 0;
 }
 
@@ -191,7 +212,8 @@ static int split(struct pasted_dispatch *d, const char *text, size_t n, uint64_t
 		want = hit | in_block | indented | after;
 		after = hit & d->next;
 		for (; want; want &= want - 1) {
-			r = part_add(&d->parts[__builtin_ctzll(want)], p, l, no, false);
+			r = part_add(&d->parts[__builtin_ctzll(want)], (size_t)(p - text), l, no,
+				     false);
 			if (r < 0)
 				return r;
 		}
@@ -200,9 +222,9 @@ static int split(struct pasted_dispatch *d, const char *text, size_t n, uint64_t
 		p = nl + 1;
 	}
 	for (size_t i = 0; i < d->n_readers; i++) {
-		if (!d->parts[i].n_map)
+		if (!d->parts[i].n)
 			continue;
-		r = part_add(&d->parts[i], NULL, 0, no + 1, true);
+		r = part_add(&d->parts[i], 0, 0, no + 1, true);
 		if (r < 0)
 			return r;
 	}
@@ -218,9 +240,11 @@ int pasted_dispatch_read(struct pasted_dispatch *d, const char *text, size_t n, 
 	int r;
 
 	for (size_t i = 0; i < d->n_readers; i++) {
-		d->parts[i].len = d->parts[i].n_map = 0;
+		d->parts[i].len = d->parts[i].n = 0;
 		d->parts[i].last = 0;
 	}
+	if (n > PASTED_PART_GAP - 1) /* a line's place is a uint32_t */
+		return -EFBIG;
 	r = split(d, text, n, &seen);
 	for (size_t i = 0; i < d->n_readers && r >= 0; i++) {
 		const struct pasted_reader *rd = &d->readers[i];
@@ -231,10 +255,13 @@ int pasted_dispatch_read(struct pasted_dispatch *d, const char *text, size_t n, 
 		if (d->text & bit) {
 			if (!(d->signed_text & bit) || (seen & bit))
 				r = rd->read(text, n, &each[i]);
-		} else if (pt->n_map) {
-			each[i].line_map = pt->map;
-			each[i].line_map_n = pt->n_map;
-			r = rd->read(pt->buf, pt->len, &each[i]);
+		} else if (pt->n) {
+			r = put_part(d, pt, text);
+			if (r < 0)
+				break;
+			each[i].line_map = d->map;
+			each[i].line_map_n = pt->n;
+			r = rd->read(d->buf, pt->len, &each[i]);
 			each[i].line_map = NULL;
 			each[i].line_map_n = 0;
 		}

@@ -22,12 +22,21 @@
 
 #define PASTED_DISPATCH_READERS_MAX 64u /* a bit each in a uint64_t */
 
-/* The lines handed to one reader of a window. */
+/* A line handed to one reader of a window: where it is in the window, or a gap (len
+ * PASTED_PART_GAP: one empty line standing for the lines not handed since the last one). */
+#define PASTED_PART_GAP UINT32_MAX
+struct pasted_part_line {
+	uint32_t off, len; /* the line in the window, without its "\n" */
+	unsigned no;	   /* its number in the window (the first skipped one's for a gap) */
+};
+
+/* The lines handed to one reader of a window, as places in the window: each reader's text is
+ * copied out only when it runs, into the one buffer they share (pasted_dispatch.buf), so
+ * that a window's lines handed to several readers are not held in several copies at once. */
 struct pasted_part {
-	char *buf; /* the lines, each with its "\n", NUL-terminated */
-	size_t len, cap;
-	unsigned *map; /* line i + 1 of buf is line map[i] of the window */
-	size_t n_map, cap_map;
+	struct pasted_part_line *v;
+	size_t n, cap;
+	size_t len;    /* the bytes of its text: the lines, each with its "\n" */
 	unsigned last; /* the window's line last handed (0: none yet) */
 };
 
@@ -39,7 +48,11 @@ struct pasted_dispatch {
 	struct pasted_needle needles[PASTED_SCAN_MAX];
 	uint64_t tags[PASTED_SCAN_MAX]; /* the reader whose sign needle i is, as its bit */
 	struct pasted_scan scan;
-	struct pasted_part *parts;		      /* one per reader */
+	struct pasted_part *parts; /* one per reader */
+	char *buf;		   /* the text of the reader running */
+	size_t buf_cap;
+	unsigned *map; /* line i + 1 of buf is line map[i] of the window */
+	size_t map_cap;
 	unsigned indent[PASTED_DISPATCH_READERS_MAX]; /* an open PASTED_REACH_INDENTED block's */
 	unsigned newlines;			      /* the "\n" of the window last read */
 };
