@@ -617,7 +617,7 @@ static int read_raw(struct reading *rd, const char *data, size_t len, const char
 static int read_gzip(struct reading *rd, const char *data, size_t len, const char **ret_why)
 {
 	struct pasted_gz_windows w;
-	const struct pasted_gz_window *win;
+	struct pasted_gz_window *win;
 	int r = pasted_gz_windows_start(&w, data, len, &rd->dispatch, ret_why);
 
 	if (r < 0)

@@ -233,17 +233,46 @@ static uint64_t indented_blocks(const struct pasted_dispatch *d, struct pasted_s
 	return in_block | hit;
 }
 
-/* The window's lines, each handed to the readers it is for. */
-int pasted_dispatch_split(const struct pasted_dispatch *d, const char *text, size_t n,
-			  struct pasted_split *s)
+/* The window's lines that start before `upto` (from where the split stopped), each handed to
+ * the readers it is for; what is kept from line to line stays in s. */
+static int split_lines(const struct pasted_dispatch *d, const char *text, size_t n, size_t upto,
+		       struct pasted_split *s)
 {
-	const char *p = text, *end = text + n;
-	uint64_t seen = 0, in_block = 0,
-		 after = 0;    /* after: the readers this line is the next of */
-	uint64_t indented = 0; /* the in_block PASTED_REACH_INDENTED blocks */
-	unsigned no = 0;
+	const char *p = text + s->at, *end = text + n, *stop = text + upto;
 	int r;
 
+	while (p < stop) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		size_t l = (size_t)(e - p);
+		uint64_t hit = pasted_scan_tags(&d->scan, d->tags, p, l), want;
+
+		s->no++;
+		s->seen |= hit;
+		for (uint64_t t = d->takers; t; t &= t - 1)
+			if (d->readers[__builtin_ctzll(t)].takes(p, l))
+				hit |= t & -t;
+		if (s->in_block && blank_line(p, l))
+			s->in_block = 0;
+		hit &= ~d->text;
+		s->in_block |= hit & d->block;
+		s->in_indented = indented_blocks(d, s, s->in_indented, hit, p, l);
+		want = hit | s->in_block | s->in_indented | s->after;
+		s->after = hit & d->next;
+		for (; want; want &= want - 1) {
+			r = part_add(&s->parts[__builtin_ctzll(want)], (size_t)(p - text), l,
+				     nl != NULL, s->no, false);
+			if (r < 0)
+				return r;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	s->at = (size_t)(p - text);
+	return 0;
+}
+
+int pasted_dispatch_split_start(const struct pasted_dispatch *d, const char *text, size_t n,
+				size_t upto, struct pasted_split *s)
+{
 	if (n > PASTED_PART_GAP - 1) /* a line's place is a uint32_t */
 		return -EFBIG;
 	if (!s->parts) {
@@ -256,49 +285,40 @@ int pasted_dispatch_split(const struct pasted_dispatch *d, const char *text, siz
 		s->parts[i].len = s->parts[i].n = 0;
 		s->parts[i].lines = s->parts[i].last = 0;
 	}
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
-		size_t l = (size_t)(e - p);
-		uint64_t hit = pasted_scan_tags(&d->scan, d->tags, p, l), want;
+	s->seen = s->in_block = s->after = s->in_indented = 0;
+	s->no = s->newlines = 0;
+	s->at = 0;
+	s->done = false;
+	return split_lines(d, text, n, upto < n ? upto : n, s);
+}
 
-		no++;
-		seen |= hit;
-		for (uint64_t t = d->takers; t; t &= t - 1)
-			if (d->readers[__builtin_ctzll(t)].takes(p, l))
-				hit |= t & -t;
-		if (in_block && blank_line(p, l))
-			in_block = 0;
-		hit &= ~d->text;
-		in_block |= hit & d->block;
-		indented = indented_blocks(d, s, indented, hit, p, l);
-		want = hit | in_block | indented | after;
-		after = hit & d->next;
-		for (; want; want &= want - 1) {
-			r = part_add(&s->parts[__builtin_ctzll(want)], (size_t)(p - text), l,
-				     nl != NULL, no, false);
-			if (r < 0)
-				return r;
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	for (size_t i = 0; i < d->n_readers; i++) {
-		if (!s->parts[i].n)
-			continue;
-		r = part_add(&s->parts[i], 0, 0, false, no + 1, true);
-		if (r < 0)
-			return r;
-	}
-	s->seen = seen;
-	s->newlines = no - (n && text[n - 1] != '\n');
+int pasted_dispatch_split_finish(const struct pasted_dispatch *d, const char *text, size_t n,
+				 struct pasted_split *s)
+{
+	int r = split_lines(d, text, n, n, s);
+
+	for (size_t i = 0; i < d->n_readers && r >= 0; i++)
+		if (s->parts[i].n)
+			r = part_add(&s->parts[i], 0, 0, false, s->no + 1, true);
+	if (r < 0)
+		return r;
+	s->newlines = s->no - (n && text[n - 1] != '\n');
+	s->done = true;
 	return 0;
 }
 
-int pasted_dispatch_run(struct pasted_dispatch *d, const struct pasted_split *s, const char *text,
+int pasted_dispatch_split(const struct pasted_dispatch *d, const char *text, size_t n,
+			  struct pasted_split *s)
+{
+	int r = pasted_dispatch_split_start(d, text, n, n, s);
+
+	return r < 0 ? r : pasted_dispatch_split_finish(d, text, n, s);
+}
+
+int pasted_dispatch_run(struct pasted_dispatch *d, struct pasted_split *s, const char *text,
 			size_t n, unsigned line_base, struct pasted_facts *each)
 {
-	int r = 0;
+	int r = s->done ? 0 : pasted_dispatch_split_finish(d, text, n, s);
 
 	for (size_t i = 0; i < d->n_readers && r >= 0; i++) {
 		const struct pasted_reader *rd = &d->readers[i];

@@ -52,7 +52,13 @@ struct pasted_split {
 	size_t n_parts;
 	unsigned indent[PASTED_DISPATCH_READERS_MAX]; /* an open PASTED_REACH_INDENTED block's */
 	uint64_t seen;				      /* the readers whose signs are in it */
-	unsigned newlines;			      /* the window's "\n" */
+	unsigned newlines;			      /* the window's "\n" (once done) */
+	/* where the split stopped (pasted_dispatch_split_start) and what it keeps from line to
+	 * line: the open blocks, and the readers the next line is the line after a sign of */
+	size_t at;
+	unsigned no;
+	uint64_t in_block, in_indented, after;
+	bool done;
 };
 
 struct pasted_dispatch {
@@ -85,7 +91,14 @@ void pasted_dispatch_done(struct pasted_dispatch *d);
  * d only: one thread may split while another runs. 0, -EFBIG (over 4 GiB), -ENOMEM. */
 int pasted_dispatch_split(const struct pasted_dispatch *d, const char *text, size_t n,
 			  struct pasted_split *s);
-/* The readers over s, split from the same text[0..n): as pasted_dispatch_read. */
-int pasted_dispatch_run(struct pasted_dispatch *d, const struct pasted_split *s, const char *text,
+/* The same in two steps, which may run on two threads one after the other: the lines that
+ * start before upto, then the rest (the split the same as pasted_dispatch_split's). */
+int pasted_dispatch_split_start(const struct pasted_dispatch *d, const char *text, size_t n,
+				size_t upto, struct pasted_split *s);
+int pasted_dispatch_split_finish(const struct pasted_dispatch *d, const char *text, size_t n,
+				 struct pasted_split *s);
+/* The readers over s, split from the same text[0..n) (finished first where it is not): as
+ * pasted_dispatch_read. */
+int pasted_dispatch_run(struct pasted_dispatch *d, struct pasted_split *s, const char *text,
 			size_t n, unsigned line_base, struct pasted_facts *each);
 void pasted_split_done(struct pasted_split *s);

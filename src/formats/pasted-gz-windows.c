@@ -28,6 +28,12 @@ size_t pasted_gz_window_cut(const char *p, size_t n)
 	return n; /* no line end at all: a line longer than half a window is cut */
 }
 
+/* The lines of a window split here, the rest by the readers' thread before they read it
+ * (pasted_dispatch_run), so that each thread has about half of the work: on the bug-report
+ * stand-in (callgrind, per thread) splitting all of it here left 2,017 M instructions here
+ * and 1,727 M to the readers, two thirds 1,669 M and 2,065 M; five sixths is about even. */
+#define SPLIT_HERE(n) ((n) / 6 * 5)
+
 /* The next window into s (not full): inflated to PASTED_GZ_WINDOW * 2 bytes with what the last
  * one left, cut, cleaned and split; the rest, once the input ends, is the last window. */
 static void make(struct pasted_gz_windows *w, struct pasted_gz_window *s)
@@ -62,7 +68,7 @@ static void make(struct pasted_gz_windows *w, struct pasted_gz_window *s)
 	}
 	r = pasted_input_clean(w->raw, cut, &s->text, &s->n, &s->why);
 	if (r >= 0)
-		r = pasted_dispatch_split(w->d, s->text, s->n, &s->split);
+		r = pasted_dispatch_split_start(w->d, s->text, s->n, SPLIT_HERE(s->n), &s->split);
 	if (r < 0)
 		goto fail;
 	memmove(w->raw, w->raw + cut, w->have - cut);
@@ -138,7 +144,7 @@ int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_
 	return 0;
 }
 
-int pasted_gz_windows_next(struct pasted_gz_windows *w, const struct pasted_gz_window **ret,
+int pasted_gz_windows_next(struct pasted_gz_windows *w, struct pasted_gz_window **ret,
 			   const char **ret_why)
 {
 	struct pasted_gz_window *s;

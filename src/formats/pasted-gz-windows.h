@@ -2,8 +2,9 @@
 /*
  * A gzip input (nvidia-bug-report.log.gz) cut into the windows explain's readers read, made
  * on a thread of its own one window ahead of them: zlib inflates, the window is cut at a line
- * end (pasted_gz_window_cut), cleaned (pasted-input.h) and split among the readers
- * (pasted_dispatch_split), while the readers read the window before (pasted_dispatch_run).
+ * end (pasted_gz_window_cut), cleaned (pasted-input.h) and most of its lines split
+ * among the readers (pasted_dispatch_split_start), while the readers' thread splits the rest
+ * of the window before and reads it (pasted_dispatch_run).
  * The two halves cost about the same on a bug report (callgrind: docs/explain.md), so the two
  * cores work at once; when zlib alone ran ahead, a chunk at a time, the readers waited for
  * every window's chunks in turn and the two cores hardly overlapped. The windows, and the
@@ -29,7 +30,7 @@
 struct pasted_gz_window {
 	char *text; /* cleaned, NUL-terminated at n */
 	size_t n;
-	struct pasted_split split; /* of text, for pasted_dispatch_run */
+	struct pasted_split split; /* of text, begun, for pasted_dispatch_run */
 	int err;		   /* < 0: the input's error, with why */
 	const char *why;
 	bool end, utf16;
@@ -59,10 +60,11 @@ size_t pasted_gz_window_cut(const char *raw, size_t n);
  * starts making windows split for d's readers (d is only read: pasted_dispatch_split). */
 int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
 			    const struct pasted_dispatch *d, const char **ret_why);
-/* The next window, in *ret until the next call (which gives the one before back): 0, or the
- * input's error with *ret_why (as pasted_gz_read, pasted_input_clean, pasted_dispatch_split);
+/* The next window, in *ret until the next call (which gives the one before back; its split the
+ * caller's to finish): 0, or the input's error with *ret_why (as pasted_gz_read,
+ * pasted_input_clean, pasted_dispatch_split);
  * after an error, the end or UTF-16 text, no more. */
-int pasted_gz_windows_next(struct pasted_gz_windows *w, const struct pasted_gz_window **ret,
+int pasted_gz_windows_next(struct pasted_gz_windows *w, struct pasted_gz_window **ret,
 			   const char **ret_why);
 /* Stops the maker (after the window it is making) and frees everything. */
 void pasted_gz_windows_done(struct pasted_gz_windows *w);

@@ -24,7 +24,7 @@ static int windows(const char *data, size_t size, const char **ret_why)
 	static struct pasted_dispatch d;
 	static bool ready;
 	struct pasted_gz_windows w;
-	const struct pasted_gz_window *win;
+	struct pasted_gz_window *win;
 	const char *why = NULL;
 	int r;
 
@@ -39,7 +39,8 @@ static int windows(const char *data, size_t size, const char **ret_why)
 	while ((r = pasted_gz_windows_next(&w, &win, &why)) >= 0 && !win->end && !win->utf16) {
 		unsigned lines = 0;
 
-		if (win->text[win->n] != '\0')
+		if (win->text[win->n] != '\0' ||
+		    pasted_dispatch_split_finish(&d, win->text, win->n, &win->split) < 0)
 			abort();
 		for (size_t i = 0; i < win->n; i++)
 			lines += win->text[i] == '\n';

@@ -293,7 +293,7 @@ static int windows_all(const char *gz, size_t len, size_t stop_after, char **ret
 {
 	struct pasted_dispatch d;
 	struct pasted_gz_windows w;
-	const struct pasted_gz_window *win = NULL;
+	struct pasted_gz_window *win = NULL;
 	size_t have = 0, made = 0;
 	unsigned lines = 0;
 	char *buf = NULL;
@@ -309,6 +309,9 @@ static int windows_all(const char *gz, size_t len, size_t stop_after, char **ret
 	       !win->end && !win->utf16) {
 		struct pasted_split in_line = { 0 };
 
+		assert_false(win->split.done); /* begun on the maker's thread, finished here */
+		assert_int_equal(pasted_dispatch_split_finish(&d, win->text, win->n, &win->split),
+				 0);
 		assert_int_equal(pasted_dispatch_split(&d, win->text, win->n, &in_line), 0);
 		assert_int_equal(in_line.newlines, win->split.newlines);
 		assert_true(in_line.seen == win->split.seen);
@@ -326,7 +329,7 @@ static int windows_all(const char *gz, size_t len, size_t stop_after, char **ret
 		made++;
 	}
 	if (r >= 0 && made < stop_after) { /* after the end, the end again */
-		const struct pasted_gz_window *again = NULL;
+		struct pasted_gz_window *again = NULL;
 
 		assert_int_equal(pasted_gz_windows_next(&w, &again, ret_why), 0);
 		assert_ptr_equal(again, win);
