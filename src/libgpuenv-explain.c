@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/pasted-gz-feed.h"
+#include "formats/pasted-gz-windows.h"
 #include "formats/pasted-gzip.h"
 #include "formats/pasted-input.h"
 #include "formats/pasted-merge.h"
@@ -605,80 +605,39 @@ static int read_raw(struct reading *rd, const char *data, size_t len, const char
 	return r < 0 ? r : read_window(rd, text, n);
 }
 
-/* Where a window of a large report ends: after the last line before a section of
- * nvidia-bug-report.sh ("____…" lines between them), else after the last blank line, else
- * after the last line, in the window's second half; so that one command's output is read
- * whole by the readers, which keep what they know of it from line to line. */
-static size_t window_cut(const char *p, size_t n)
-{
-	static const char *const marks[] = { "\n____", "\n\n", "\n" };
-	size_t half = n / 2;
-
-	/* each mark starts at a line end: from line end to line end backwards (memrchr), not a
-	 * comparison at every byte of half a window */
-	for (size_t m = 0; m < ARRAY_SIZE(marks); m++) {
-		size_t k = strlen(marks[m]);
-		const char *nl;
-
-		for (size_t e = n; e > half + 1 && (nl = memrchr(p + half + 1, '\n', e - half - 1));
-		     e = (size_t)(nl - p))
-			if ((size_t)(nl - p) + k <= n && memcmp(nl, marks[m], k) == 0)
-				return (size_t)(nl - p) + 1;
-	}
-	return n; /* no line end at all: a line longer than half a window is cut */
-}
-
 /*
  * A gzip input (nvidia-bug-report.log.gz) inflated a window at a time, never whole: each
- * window of EXPLAIN_WINDOW bytes or so, cut at a line end (window_cut), is cleaned and read
- * like a paste of its own, its lines numbered on from the windows before. What the readers
- * keep from line to line does not cross a cut, which falls between the report's sections
- * where it can. UTF-16 (a BOM: PowerShell's redirect) is inflated whole: a window could not
- * be cut at a character boundary blind. zlib inflates on a thread of its own, a chunk ahead
- * of the readers (pasted-gz-feed.h): the same bytes, the same windows.
+ * window of PASTED_GZ_WINDOW bytes or so, cut at a line end (pasted_gz_window_cut), is cleaned
+ * and read like a paste of its own, its lines numbered on from the windows before. What the
+ * readers keep from line to line does not cross a cut, which falls between the report's
+ * sections where it can. The windows are made a window ahead on a thread of their own
+ * (pasted-gz-windows.h): the same windows, read while the next one is made. UTF-16 (a BOM:
+ * PowerShell's redirect) is inflated whole.
  */
-#define EXPLAIN_WINDOW ((size_t)2 << 20)
-
 static int read_gzip(struct reading *rd, const char *data, size_t len, const char **ret_why)
 {
-	_cleanup_free_ char *buf = malloc(EXPLAIN_WINDOW * 2);
-	struct pasted_gz_feed g;
-	size_t have = 0;
-	bool first = true;
-	int r;
+	struct pasted_gz_windows w;
+	struct pasted_gz_window *win;
+	int r = pasted_gz_windows_start(&w, data, len, &rd->dispatch, ret_why);
 
-	if (!buf)
-		return -ENOMEM;
-	r = pasted_gz_feed_init(&g, data, len, PASTED_GZ_WINDOWED_MAX, ret_why);
 	if (r < 0)
 		return r;
-	while (r >= 0) {
-		size_t got = 0, cut;
-
-		r = pasted_gz_feed_read(&g, buf + have, EXPLAIN_WINDOW * 2 - have, &got, ret_why);
-		if (r < 0)
-			break;
-		have += got;
-		if (first && have >= 2 &&
-		    (memcmp(buf, "\xFF\xFE", 2) == 0 || memcmp(buf, "\xFE\xFF", 2) == 0)) {
+	while ((r = pasted_gz_windows_next(&w, &win, ret_why)) >= 0 && !win->end) {
+		if (win->utf16) {
 			_cleanup_free_ char *whole = NULL;
 			size_t n = 0;
 
-			pasted_gz_feed_done(&g);
+			pasted_gz_windows_done(&w);
 			r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &whole, &n, ret_why);
 			return r < 0 ? r : read_raw(rd, whole, n, ret_why);
 		}
-		first = false;
-		if (got == 0 || have < EXPLAIN_WINDOW * 2) { /* the end: the rest is one window */
-			r = read_raw(rd, buf, have, ret_why);
+		r = pasted_dispatch_run(&rd->dispatch, &win->split, win->text, win->n, rd->lines,
+					rd->each);
+		rd->lines += win->split.newlines;
+		if (r < 0)
 			break;
-		}
-		cut = window_cut(buf, have);
-		r = read_raw(rd, buf, cut, ret_why);
-		memmove(buf, buf + cut, have - cut);
-		have -= cut;
 	}
-	pasted_gz_feed_done(&g);
+	pasted_gz_windows_done(&w);
 	return r;
 }
 

@@ -22,13 +22,43 @@
 
 #define PASTED_DISPATCH_READERS_MAX 64u /* a bit each in a uint64_t */
 
-/* The lines handed to one reader of a window. */
+/* Lines handed to one reader of a window: a run of lines one after the other, as the bytes
+ * they take in the window (each "\n" included; the window's last line may have none); or a
+ * gap (len PASTED_PART_GAP: one empty line standing for the lines not handed since the last
+ * one, off then the number of the line handed after it). A run's first line is the one after
+ * the line before it, or the one the gap before it names. */
+#define PASTED_PART_GAP UINT32_MAX
+struct pasted_part_line {
+	uint32_t off, len;
+};
+
+/* The lines handed to one reader of a window, as places in the window: each reader's text is
+ * copied out only when it runs, into the one buffer they share (pasted_dispatch.buf), so
+ * that a window's lines handed to several readers are not held in several copies at once,
+ * and a run of lines is one place, not one per line. */
 struct pasted_part {
-	char *buf; /* the lines, each with its "\n", NUL-terminated */
-	size_t len, cap;
-	unsigned *map; /* line i + 1 of buf is line map[i] of the window */
-	size_t n_map, cap_map;
-	unsigned last; /* the window's line last handed (0: none yet) */
+	struct pasted_part_line *v;
+	size_t n, cap;
+	size_t len;	/* the bytes of its text: the lines, each with its "\n" */
+	unsigned lines; /* the lines of its text, gaps included */
+	unsigned last;	/* the window's line last handed (0: none yet) */
+};
+
+/* One window's lines each reader is handed (pasted_dispatch_split), to be read by them
+ * (pasted_dispatch_run): apart, so that the next window can be split on one thread while the
+ * readers read this one on another (pasted-gz-windows.h). */
+struct pasted_split {
+	struct pasted_part *parts; /* one per reader */
+	size_t n_parts;
+	unsigned indent[PASTED_DISPATCH_READERS_MAX]; /* an open PASTED_REACH_INDENTED block's */
+	uint64_t seen;				      /* the readers whose signs are in it */
+	unsigned newlines;			      /* the window's "\n" (once done) */
+	/* where the split stopped (pasted_dispatch_split_start) and what it keeps from line to
+	 * line: the open blocks, and the readers the next line is the line after a sign of */
+	size_t at;
+	unsigned no;
+	uint64_t in_block, in_indented, after;
+	bool done;
 };
 
 struct pasted_dispatch {
@@ -39,9 +69,12 @@ struct pasted_dispatch {
 	struct pasted_needle needles[PASTED_SCAN_MAX];
 	uint64_t tags[PASTED_SCAN_MAX]; /* the reader whose sign needle i is, as its bit */
 	struct pasted_scan scan;
-	struct pasted_part *parts;		      /* one per reader */
-	unsigned indent[PASTED_DISPATCH_READERS_MAX]; /* an open PASTED_REACH_INDENTED block's */
-	unsigned newlines;			      /* the "\n" of the window last read */
+	struct pasted_split own; /* pasted_dispatch_read's */
+	char *buf;		 /* the text of the reader running */
+	size_t buf_cap;
+	unsigned *map; /* line i + 1 of buf is line map[i] of the window */
+	size_t map_cap;
+	unsigned newlines; /* the "\n" of the window last read */
 };
 
 /* readers: ends with { NULL }, at most PASTED_DISPATCH_READERS_MAX, their signs together at
@@ -49,7 +82,23 @@ struct pasted_dispatch {
 int pasted_dispatch_init(struct pasted_dispatch *d, const struct pasted_reader *readers);
 /* Reads text[0..n) (whole lines, NUL-terminated at n) with every reader, reader i appending to
  * each[i] (its line_base set to line_base: the window's first line is line_base + 1). 0, or
- * the first reader's negative errno. */
+ * the first reader's negative errno. pasted_dispatch_split then pasted_dispatch_run. */
 int pasted_dispatch_read(struct pasted_dispatch *d, const char *text, size_t n, unsigned line_base,
 			 struct pasted_facts *each);
 void pasted_dispatch_done(struct pasted_dispatch *d);
+
+/* The lines of text[0..n) each reader is handed, into s (zeroed before its first use). Reads
+ * d only: one thread may split while another runs. 0, -EFBIG (over 4 GiB), -ENOMEM. */
+int pasted_dispatch_split(const struct pasted_dispatch *d, const char *text, size_t n,
+			  struct pasted_split *s);
+/* The same in two steps, which may run on two threads one after the other: the lines that
+ * start before upto, then the rest (the split the same as pasted_dispatch_split's). */
+int pasted_dispatch_split_start(const struct pasted_dispatch *d, const char *text, size_t n,
+				size_t upto, struct pasted_split *s);
+int pasted_dispatch_split_finish(const struct pasted_dispatch *d, const char *text, size_t n,
+				 struct pasted_split *s);
+/* The readers over s, split from the same text[0..n) (finished first where it is not): as
+ * pasted_dispatch_read. */
+int pasted_dispatch_run(struct pasted_dispatch *d, struct pasted_split *s, const char *text,
+			size_t n, unsigned line_base, struct pasted_facts *each);
+void pasted_split_done(struct pasted_split *s);

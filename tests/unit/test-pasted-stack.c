@@ -17,10 +17,12 @@
 
 #include <cmocka.h>
 
-#include "formats/pasted-gz-feed.h"
+#include "formats/pasted-dispatch.h"
+#include "formats/pasted-gz-windows.h"
 #include "formats/pasted-gzip.h"
 #include "formats/pasted-input.h"
 #include "formats/pasted-readers.h"
+#include "formats/pasted.h"
 #include "pasted-test-util.h"
 
 static struct pasted_facts f;
@@ -284,89 +286,119 @@ static void gzip_member(const char *data, size_t n, char *out, size_t cap, size_
 	deflateEnd(&z);
 }
 
-/* Everything the feed gives, asked for `step` bytes at a time, into a malloc()ed buffer. */
-static int feed_all(const char *gz, size_t len, size_t max, size_t step, char **ret, size_t *ret_n,
-		    const char **ret_why)
+/* Every window of gz (its texts joined into *ret, their lines counted into *ret_lines),
+ * each split as pasted_dispatch_split splits it in line; stop_after: stop after that many. */
+static int windows_all(const char *gz, size_t len, size_t stop_after, char **ret, size_t *ret_n,
+		       unsigned *ret_lines, const char **ret_why)
 {
-	struct pasted_gz_feed feed;
-	size_t have = 0, got = 0;
+	struct pasted_dispatch d;
+	struct pasted_gz_windows w;
+	struct pasted_gz_window *win = NULL;
+	size_t have = 0, made = 0;
+	unsigned lines = 0;
 	char *buf = NULL;
-	int r = pasted_gz_feed_init(&feed, gz, len, max, ret_why);
-	bool live = r >= 0;
+	int r;
 
-	while (r >= 0) {
-		buf = realloc(buf, have + step);
-		assert_non_null(buf);
-		r = pasted_gz_feed_read(&feed, buf + have, step, &got, ret_why);
-		if (r < 0 || got == 0)
-			break;
-		have += got;
-		if (got < step) { /* fewer than asked only at the end, as pasted_gz_read */
-			char more[16];
-
-			assert_int_equal(
-				pasted_gz_feed_read(&feed, more, sizeof(more), &got, ret_why), 0);
-			assert_int_equal(got, 0);
-			break;
-		}
+	assert_int_equal(pasted_dispatch_init(&d, pasted_readers), 0);
+	r = pasted_gz_windows_start(&w, gz, len, &d, ret_why);
+	if (r < 0) {
+		pasted_dispatch_done(&d);
+		return r;
 	}
-	if (live)
-		pasted_gz_feed_done(&feed);
+	while (made < stop_after && (r = pasted_gz_windows_next(&w, &win, ret_why)) >= 0 &&
+	       !win->end && !win->utf16) {
+		struct pasted_split in_line = { 0 };
+
+		assert_false(win->split.done); /* begun on the maker's thread, finished here */
+		assert_int_equal(pasted_dispatch_split_finish(&d, win->text, win->n, &win->split),
+				 0);
+		assert_int_equal(pasted_dispatch_split(&d, win->text, win->n, &in_line), 0);
+		assert_int_equal(in_line.newlines, win->split.newlines);
+		assert_true(in_line.seen == win->split.seen);
+		for (size_t i = 0; i < d.n_readers; i++) {
+			assert_int_equal(in_line.parts[i].n, win->split.parts[i].n);
+			assert_memory_equal(in_line.parts[i].v, win->split.parts[i].v,
+					    in_line.parts[i].n * sizeof(*in_line.parts[i].v));
+		}
+		pasted_split_done(&in_line);
+		buf = realloc(buf, have + win->n + 1);
+		assert_non_null(buf);
+		memcpy(buf + have, win->text, win->n);
+		have += win->n;
+		lines += win->split.newlines;
+		made++;
+	}
+	if (r >= 0 && made < stop_after) { /* after the end, the end again */
+		struct pasted_gz_window *again = NULL;
+
+		assert_int_equal(pasted_gz_windows_next(&w, &again, ret_why), 0);
+		assert_ptr_equal(again, win);
+	}
+	pasted_gz_windows_done(&w);
+	pasted_dispatch_done(&d);
 	*ret = buf;
 	*ret_n = have;
-	return r;
+	*ret_lines = lines;
+	return r < 0 ? r : win && win->utf16 ? 1 : 0;
 }
 
-/* The feed (inflating on a thread of its own, a chunk ahead) gives the bytes pasted_gunzip
- * gives, over members and chunks whatever the reader's step, and its errors: a truncated
- * member, text that is not gzip, a stream past its cap; stopped before the end, it ends. */
-static void test_gz_feed(void **state)
+/* The windows (made on a thread of their own, a window ahead) join into the text
+ * pasted_gunzip gives, over members, each split as in line, each but the last ending at a
+ * line end; and the errors: a truncated member after the windows before it, text that is not
+ * gzip; UTF-16 is left to be inflated whole; stopped before the end, the maker ends. */
+static void test_gz_windows(void **state)
 {
-	const size_t text = 3 * PASTED_GZ_FEED_CHUNK + 12345;
-	static const size_t steps[] = { 1000, 65536 + 7, PASTED_GZ_FEED_CHUNK, (size_t)2 << 20 };
+	const size_t text = 5 * PASTED_GZ_WINDOW + 12345;
 	const char *why = NULL;
-	char *plain = malloc(text), *gz = malloc(4 << 20), *dmesg, *whole = NULL, *out = NULL;
-	size_t len = 0, dlen, n = 0, wn = 0;
-	struct pasted_gz_feed feed;
+	char *plain = malloc(text), *gz = malloc(8 << 20), *dmesg, *whole = NULL, *out = NULL;
+	size_t len = 0, dlen, n = 0, wn = 0, ulen = 0;
+	unsigned lines = 0, want = 0;
+	struct pasted_dispatch d;
+	struct pasted_gz_windows w;
+	static const char utf16[] = "\xFF\xFEN\0V\0R\0M\0\n\0";
+	char ugz[256];
 
 	(void)state;
 	assert_non_null(plain);
 	assert_non_null(gz);
-	for (size_t i = 0; i < text; i++) /* lines a counter makes distinct */
-		plain[i] = (i % 61 == 60) ? '\n' : (char)('a' + (i / 61 * 7 + i) % 26);
+	for (size_t i = 0; i < text;
+	     i++) /* lines a counter makes distinct, a blank one now and then */
+		plain[i] = (i % 61 == 60 || i % 4999 == 0) ? '\n'
+							   : (char)('a' + (i / 61 * 7 + i) % 26);
 	/* three members: text, the k8s-device-plugin#480 dmesg, text again */
-	gzip_member(plain, text, gz, 4 << 20, &len);
+	gzip_member(plain, text, gz, 8 << 20, &len);
 	dmesg = slurp("dmesg-525-k8s.txt.gz", &dlen);
 	memcpy(gz + len, dmesg, dlen);
 	len += dlen;
-	gzip_member(plain, text / 2, gz, 4 << 20, &len);
+	gzip_member(plain, text / 2, gz, 8 << 20, &len);
 	assert_int_equal(pasted_gunzip(gz, len, PASTED_GZ_WINDOWED_MAX, &whole, &wn, &why), 0);
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		assert_int_equal(
-			feed_all(gz, len, PASTED_GZ_WINDOWED_MAX, steps[i], &out, &n, &why), 0);
-		assert_int_equal(n, wn);
-		assert_memory_equal(out, whole, wn);
-		free(out);
-	}
-	/* cut short: the text before it, then the error pasted_gz_read gives */
-	assert_int_equal(feed_all(gz, len - 100, PASTED_GZ_WINDOWED_MAX, 4096, &out, &n, &why),
-			 -EBADMSG);
+	for (size_t i = 0; i < wn; i++)
+		want += whole[i] == '\n';
+	assert_int_equal(windows_all(gz, len, SIZE_MAX, &out, &n, &lines, &why), 0);
+	assert_int_equal(n, wn);
+	assert_memory_equal(out, whole, wn);
+	assert_int_equal(lines, want);
+	free(out);
+	/* cut short: the windows before it, then the error pasted_gz_read gives */
+	assert_int_equal(windows_all(gz, len - 100, SIZE_MAX, &out, &n, &lines, &why), -EBADMSG);
 	assert_string_equal(why, "the gzip file is truncated");
+	assert_true(n > 0 && n < wn);
+	assert_memory_equal(out, whole, n);
 	free(out);
-	assert_int_equal(pasted_gz_feed_init(&feed, "plain text", 10, 1 << 20, &why), -EBADMSG);
+	assert_int_equal(pasted_dispatch_init(&d, pasted_readers), 0);
+	assert_int_equal(pasted_gz_windows_start(&w, "plain text", 10, &d, &why), -EBADMSG);
 	assert_string_equal(why, "the input is not a gzip file");
-	/* past the cap */
-	assert_int_equal(feed_all(gz, len, 1 << 20, 65536, &out, &n, &why), -EFBIG);
-	assert_non_null(strstr(why, "more than its cap"));
+	pasted_dispatch_done(&d);
+	/* UTF-16 with its BOM: no window, left to be inflated whole */
+	gzip_member(utf16, sizeof(utf16) - 1, ugz, sizeof(ugz), &ulen);
+	assert_int_equal(windows_all(ugz, ulen, SIZE_MAX, &out, &n, &lines, &why), 1);
+	assert_int_equal(n, 0);
 	free(out);
-	/* stopped after one read, the inflater a chunk ahead: it ends, nothing leaks */
-	assert_int_equal(pasted_gz_feed_init(&feed, gz, len, PASTED_GZ_WINDOWED_MAX, &why), 0);
-	out = malloc(100);
-	assert_non_null(out);
-	assert_int_equal(pasted_gz_feed_read(&feed, out, 100, &n, &why), 0);
-	assert_int_equal(n, 100);
-	assert_memory_equal(out, whole, 100);
-	pasted_gz_feed_done(&feed);
+	/* stopped after one window, the maker a window ahead: it ends, nothing leaks */
+	assert_int_equal(windows_all(gz, len, 1, &out, &n, &lines, &why), 0);
+	assert_true(n > PASTED_GZ_WINDOW && n <= 2 * PASTED_GZ_WINDOW);
+	assert_memory_equal(out, whole, n);
+	assert_int_equal(out[n - 1], '\n');
 	free(out);
 	free(whole);
 	free(dmesg);
@@ -383,7 +415,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tf_build_info, teardown),
 		cmocka_unit_test_teardown(test_gzip, teardown),
 		cmocka_unit_test(test_gzip_windowed_cap),
-		cmocka_unit_test(test_gz_feed),
+		cmocka_unit_test(test_gz_windows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

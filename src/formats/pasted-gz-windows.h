@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A gzip input (nvidia-bug-report.log.gz) cut into the windows explain's readers read, made
+ * on a thread of its own one window ahead of them: zlib inflates, the window is cut at a line
+ * end (pasted_gz_window_cut), cleaned (pasted-input.h) and most of its lines split
+ * among the readers (pasted_dispatch_split_start), while the readers' thread splits the rest
+ * of the window before and reads it (pasted_dispatch_run).
+ * The two halves cost about the same on a bug report (callgrind: docs/explain.md), so the two
+ * cores work at once; when zlib alone ran ahead, a chunk at a time, the readers waited for
+ * every window's chunks in turn and the two cores hardly overlapped. The windows, and the
+ * errors, are those of the same steps run in line, which is what happens where no thread
+ * can be started. Memory: the raw window (PASTED_GZ_WINDOW * 2), two cleaned windows and
+ * their splits, besides zlib's.
+ */
+#pragma once
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "formats/pasted-dispatch.h"
+#include "formats/pasted-gzip.h"
+
+/* A window is cut in the second half of this many bytes twice over (pasted_gz_window_cut). */
+#define PASTED_GZ_WINDOW ((size_t)2 << 20)
+
+/* One window, or what ends them: the input's end, its error, or UTF-16 text (a BOM:
+ * PowerShell's redirect), which is inflated whole instead, since a window could not be cut
+ * at a character boundary blind. */
+struct pasted_gz_window {
+	char *text; /* cleaned, NUL-terminated at n */
+	size_t n;
+	struct pasted_split split; /* of text, begun, for pasted_dispatch_run */
+	int err;		   /* < 0: the input's error, with why */
+	const char *why;
+	bool end, utf16;
+	bool full; /* made, not yet given back */
+};
+
+struct pasted_gz_windows {
+	struct pasted_gz g;
+	const struct pasted_dispatch *d;
+	char *raw; /* the inflated bytes not yet in a window */
+	size_t have;
+	bool first, over; /* no window made yet; the last made */
+	struct pasted_gz_window slot[2];
+	unsigned made, taken; /* windows made and given to the reader so far */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool threaded, stop;
+};
+
+/* Where a window of raw[0..n) ends: after the last line before a section of
+ * nvidia-bug-report.sh ("____…" lines between them), else after the last blank line, else
+ * after the last line, in the second half; n where there is no line end there. */
+size_t pasted_gz_window_cut(const char *raw, size_t n);
+
+/* As pasted_gz_init (0; -EBADMSG with *ret_why; -ENOMEM) at PASTED_GZ_WINDOWED_MAX, and
+ * starts making windows split for d's readers (d is only read: pasted_dispatch_split). */
+int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
+			    const struct pasted_dispatch *d, const char **ret_why);
+/* The next window, in *ret until the next call (which gives the one before back; its split the
+ * caller's to finish): 0, or the input's error with *ret_why (as pasted_gz_read,
+ * pasted_input_clean, pasted_dispatch_split);
+ * after an error, the end or UTF-16 text, no more. */
+int pasted_gz_windows_next(struct pasted_gz_windows *w, struct pasted_gz_window **ret,
+			   const char **ret_why);
+/* Stops the maker (after the window it is making) and frees everything. */
+void pasted_gz_windows_done(struct pasted_gz_windows *w);
