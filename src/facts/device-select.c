@@ -26,6 +26,17 @@
  *   native_cpu, devices ','-separated * cpu gpu fpga, an index or a sub-device form, all case
  *   insensitive; discard filters ('!') last and stronger; only discard filters imply "*:*".
  *   Only what it leaves of the Level Zero GPUs is judged (PyTorch XPU and IPEX use those).
+ * - CUDA_VISIBLE_DEVICES on NVIDIA GPUs (CUDA C++ Programming Guide, "CUDA Environment
+ *   Variables": a comma-separated sequence of GPU indices or GPU-<uuid> strings, a UUID
+ *   abbreviated to "enough digits from the beginning ... to uniquely identify that GPU"; "if
+ *   one of the indices is invalid, only the devices whose index precedes the invalid index are
+ *   visible", e.g. "0,2,-1,1" keeps 0 and 2; NVIDIA's MPS guide: the first few characters of
+ *   the UUID "including GPU-"). Set and empty hides every GPU. Only those documented forms are
+ *   judged: a decimal index, a negative number, a GPU- prefix matching one GPU (case as NVML
+ *   writes it), or a word of letters (no identifier at all, as Slurm's "NoDevFiles"). An
+ *   entry CUDA's documentation leaves open (blanks, an empty entry, a leading zero or '+',
+ *   digits followed by other characters, a GPU named twice, a UUID prefix several GPUs share
+ *   or that matches only ignoring case, a MIG- id) is DEVICE_SELECT_UNSURE.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -525,6 +536,101 @@ void device_select_oneapi(const char *value, size_t n_gpus, struct device_select
 	if (out->n_selected == 0)
 		stop_at(out, m.maybe ? DEVICE_SELECT_UNSURE : DEVICE_SELECT_NO_LEVEL_ZERO_GPU, 0,
 			value, len);
+}
+
+/* ---- NVIDIA: CUDA_VISIBLE_DEVICES ---- */
+
+static bool all_of(const char *s, size_t len, const char *set)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!strchr(set, s[i]))
+			return false;
+	return true;
+}
+
+/* A "GPU-" entry: the one GPU whose UUID starts with it. */
+static enum device_select_stop cuda_uuid(const char *s, size_t len, const char *const *uuids,
+					 size_t n_gpus, size_t *gpu)
+{
+	size_t exact = 0, folded = 0;
+
+	if (len <= 4)
+		return DEVICE_SELECT_UNSURE; /* "GPU-" alone: no digit to match */
+	for (size_t i = 0; i < n_gpus; i++) {
+		const char *u = uuids ? uuids[i] : NULL;
+
+		if (!u)
+			return DEVICE_SELECT_UNSURE; /* the unread UUID may be the one named */
+		if (strlen(u) < len)
+			continue;
+		if (memcmp(u, s, len) == 0) {
+			exact++;
+			*gpu = i;
+		} else if (strncasecmp(u, s, len) == 0) {
+			folded++;
+		}
+	}
+	if (exact == 1 && folded == 0)
+		return DEVICE_SELECT_END;
+	return exact || folded ? DEVICE_SELECT_UNSURE : DEVICE_SELECT_NO_MATCH;
+}
+
+/* One entry → a GPU index, or why CUDA stops there (or UNSURE). */
+static enum device_select_stop cuda_entry(const char *s, size_t len, const char *const *uuids,
+					  size_t n_gpus, size_t *gpu)
+{
+	size_t v = 0;
+
+	if (len == 0)
+		return DEVICE_SELECT_UNSURE;
+	if (len >= 4 && memcmp(s, "MIG-", 4) == 0)
+		return DEVICE_SELECT_UNSURE;
+	if (len >= 4 && memcmp(s, "GPU-", 4) == 0)
+		return cuda_uuid(s, len, uuids, n_gpus, gpu);
+	if (s[0] == '-' && len > 1 && all_of(s + 1, len - 1, "0123456789"))
+		return DEVICE_SELECT_NOT_AN_ID; /* the guide's "-1" */
+	if (all_of(s, len, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+		return DEVICE_SELECT_NOT_AN_ID;
+	if (!all_of(s, len, "0123456789") || (s[0] == '0' && len > 1) || len > 9)
+		return DEVICE_SELECT_UNSURE;
+	for (size_t i = 0; i < len; i++)
+		v = v * 10 + (size_t)(s[i] - '0');
+	if (v >= n_gpus)
+		return DEVICE_SELECT_PAST_END;
+	*gpu = v;
+	return DEVICE_SELECT_END;
+}
+
+void device_select_cuda(const char *value, const char *const *uuids, size_t n_gpus,
+			struct device_select *out)
+{
+	size_t total = strlen(value), pos = 0, entry = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (n_gpus > DEVICE_SELECT_MAX)
+		n_gpus = DEVICE_SELECT_MAX;
+	if (total == 0) {
+		out->stop = DEVICE_SELECT_EMPTY;
+		return;
+	}
+	for (;;) {
+		const char *comma = memchr(value + pos, ',', total - pos);
+		size_t end = comma ? (size_t)(comma - value) : total, gpu = 0;
+		enum device_select_stop stop =
+			cuda_entry(value + pos, end - pos, uuids, n_gpus, &gpu);
+
+		if (stop == DEVICE_SELECT_END && already(out, gpu))
+			stop = DEVICE_SELECT_UNSURE; /* a GPU named twice: not documented */
+		if (stop != DEVICE_SELECT_END) {
+			stop_at(out, stop, entry, value + pos, end - pos);
+			return;
+		}
+		out->selected[out->n_selected++] = gpu;
+		if (!comma)
+			return;
+		pos = end + 1;
+		entry++;
+	}
 }
 
 const char *device_select_stop_words(enum device_select_stop stop)

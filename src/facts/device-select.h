@@ -63,6 +63,12 @@ void device_select_ze_mask(const char *value, size_t n_roots, size_t max_tiles, 
  * program may keep. */
 void device_select_oneapi(const char *value, size_t n_gpus, struct device_select *out);
 
+/* CUDA's CUDA_VISIBLE_DEVICES over the GPUs the NVIDIA driver lists (not MIG devices: a GPU
+ * in MIG mode is runtime.mig-device-selection's); uuids[i] is GPU i's "GPU-<uuid>" as NVML gives
+ * it, or NULL where it was not read (then a GPU- entry is UNSURE). Set and empty selects none. */
+void device_select_cuda(const char *value, const char *const *uuids, size_t n_gpus,
+			struct device_select *out);
+
 /* "names an index past the 2 GPUs"-style words for a stop, for messages. */
 const char *device_select_stop_words(enum device_select_stop stop);
 

@@ -11,6 +11,9 @@
  * On Intel GPUs, compute-runtime applies ZE_AFFINITY_MASK to the devices Level Zero lists, and
  * the SYCL runtime of PyTorch XPU and IPEX then applies ONEAPI_DEVICE_SELECTOR to those; with
  * no Level Zero GPU left, torch.xpu.is_available() is False.
+ * On NVIDIA GPUs, CUDA applies CUDA_VISIBLE_DEVICES to the GPUs the driver lists (how:
+ * facts/device-select.h); with none left, cudaGetDeviceCount returns cudaErrorNoDevice. GPUs in
+ * MIG mode and MIG- ids are runtime.mig-device-selection's (rules-runtime-mig.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -255,8 +258,109 @@ static void check_intel(struct rule_ctx *c, const struct snap_node *root)
 	finding_rule_verify(f);
 }
 
+/* ---- NVIDIA: CUDA_VISIBLE_DEVICES ---- */
+
+/* The NVIDIA GPUs CUDA enumerates: NVML's devices (nvidia-smi's list; CUDA counts the same
+ * GPUs, in its own order, which does not change how many an index may name), with their
+ * UUIDs. False when the rule cannot judge: no NVIDIA GPU driven here (the driver rules say
+ * why), NVML's list unread or incomplete ("could not tell", recorded), or a GPU in MIG mode
+ * (runtime.mig-device-selection judges the variable there). *mig_unknown: some GPU's MIG mode
+ * was not read, so a GPU named may give a MIG device or none: the count left is a bound. */
+static bool cuda_gpus(struct rule_ctx *c, const struct snap_node *root, const char **uuids,
+		      size_t *ret_n, bool *mig_unknown)
+{
+	const struct snap_node *devs = snap_get(root, "driver.nvml.devices");
+	int64_t listed = -1;
+	size_t n;
+
+	if (!snap_present(devs)) {
+		if (fact_is_failure(snap_state(devs)))
+			rule_need(c, "CUDA", "the NVIDIA GPUs NVML lists", devs);
+		return false;
+	}
+	n = snap_count(devs);
+	if (n == 0)
+		return false;
+	if (n > DEVICE_SELECT_MAX) {
+		rule_skip(c, "CUDA", "more than %d NVIDIA GPUs are not judged", DEVICE_SELECT_MAX);
+		return false;
+	}
+	if (snap_get_int(root, "driver.nvml.device_count", &listed) && listed != (int64_t)n) {
+		rule_skip(c, "CUDA", "NVML counts %lld GPUs and lists %zu", (long long)listed, n);
+		return false;
+	}
+	*mig_unknown = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct snap_node *g = snap_at(devs, i), *mm = snap_child(g, "mig_mode");
+
+		if (snap_get_bool_default(g, "mig_mode", false))
+			return false;
+		*mig_unknown |= !snap_present(mm) && snap_state(mm) != FACT_UNSUPPORTED;
+		uuids[i] = snap_get_str(g, "uuid");
+	}
+	*ret_n = n;
+	return true;
+}
+
+static void check_cuda(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *cvd =
+		snap_child(snap_get(root, "environment"), "CUDA_VISIBLE_DEVICES");
+	const char *v = snap_str(cvd), *uuids[DEVICE_SELECT_MAX];
+	bool mig_unknown = false;
+	struct device_select s;
+	char stop[128];
+	size_t n = 0;
+	struct finding *f;
+
+	if (!v || strstr(v, "MIG-"))
+		return; /* unset: every GPU; MIG- ids are runtime.mig-device-selection's */
+	if (!cuda_gpus(c, root, uuids, &n, &mig_unknown))
+		return;
+	device_select_cuda(v, uuids, n, &s);
+	if (s.stop == DEVICE_SELECT_UNSURE) {
+		rule_skip(c, "CUDA",
+			  "CUDA_VISIBLE_DEVICES entry %zu (\"%s\") is a form whose effect CUDA's "
+			  "documentation leaves open, or names a GPU whose UUID was not read",
+			  s.stop_entry + 1, s.stop_text);
+		return;
+	}
+	if (s.stop == DEVICE_SELECT_END)
+		return;
+	/* "0,2,-1,1": a negative entry after GPUs is the guide's own way to hide the rest */
+	if (s.stop == DEVICE_SELECT_NOT_AN_ID && s.n_selected && s.stop_text[0] == '-')
+		return;
+	describe_stop(stop, sizeof(stop), &s);
+	f = rule_finding(
+		c, s.n_selected ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_ERROR, "CUDA",
+		"CUDA_VISIBLE_DEVICES%s%s%s: CUDA programs see %s%zu of the %zu NVIDIA GPU%s "
+		"NVML lists%s",
+		s.stop == DEVICE_SELECT_EMPTY ? "" : "=", s.stop == DEVICE_SELECT_EMPTY ? "" : v,
+		stop, s.n_selected && mig_unknown ? "at most " : "", s.n_selected, n,
+		n == 1 ? "" : "s",
+		s.n_selected ? ""
+			     : " (cudaGetDeviceCount: cudaErrorNoDevice \"no CUDA-capable "
+			       "device is detected\"; torch.cuda.is_available() False)");
+	if (s.n_selected)
+		finding_symptom(f, "cuda:%zu and above: \"invalid device ordinal\"", s.n_selected);
+	else
+		finding_symptom(f, "cudaErrorNoDevice: no CUDA-capable device is detected · "
+				   "torch.cuda.is_available() False · RuntimeError: No CUDA GPUs "
+				   "are available");
+	set_fact(f, "environment.CUDA_VISIBLE_DEVICES", cvd);
+	finding_evidence(f, "driver.nvml.devices", "nvml:nvmlDeviceGetCount_v2", "%zu GPU(s)", n);
+	finding_fix(f, "unset CUDA_VISIBLE_DEVICES   # every GPU; and remove it where it is set "
+		       "(~/.bashrc, the job script, a notebook's os.environ)");
+	finding_fix(f, "export CUDA_VISIBLE_DEVICES=0   # or name only GPUs that exist: "
+		       "nvidia-smi -L lists their indices and UUIDs (GPU-…)");
+	finding_verify(f, "tr '\\0' '\\n' < /proc/<pid>/environ | grep CUDA_VISIBLE_DEVICES   "
+			  "# what the process itself was given");
+	finding_verify(f, "python -c 'import torch; print(torch.cuda.device_count())'");
+}
+
 RULE_CHECK(check_visible_devices_none)
 {
 	check_rocm(c, root);
 	check_intel(c, root);
+	check_cuda(c, root);
 }

@@ -2,7 +2,8 @@
 /* Tests for src/facts/device-select.c: ROCR_VISIBLE_DEVICES read as ROCr's RvdFilter reads
  * it, HIP_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES as ROCclr's Device::init reads them,
  * ZE_AFFINITY_MASK as compute-runtime's parseAffinityMask, ONEAPI_DEVICE_SELECTOR by the DPC++
- * grammar. */
+ * grammar, CUDA_VISIBLE_DEVICES by CUDA's documented semantics (CUDA C++ Programming Guide, "CUDA
+ * Environment Variables"). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,6 +142,75 @@ static void test_oneapi_device_selector(void **state)
 	oneapi("level_zero: gpu", 1, 0, DEVICE_SELECT_UNSURE);
 }
 
+/* NVML's UUIDs: "GPU-" and 8-4-4-4-12 lower-case hex digits. */
+static const char *const nv_uuids[] = { "GPU-8932f937-d72c-4106-c12f-20bd9faed9f6",
+					"GPU-8932aa00-1111-2222-3333-444455556666",
+					"GPU-0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0", NULL };
+
+static void check_cuda(const char *value, size_t n, size_t want_n,
+		       enum device_select_stop want_stop, const char *want_text)
+{
+	struct device_select s;
+
+	device_select_cuda(value, nv_uuids, n, &s);
+	assert_int_equal(s.n_selected, want_n);
+	assert_int_equal(s.stop, want_stop);
+	if (want_text)
+		assert_string_equal(s.stop_text, want_text);
+}
+
+static void test_cuda(void **state)
+{
+	struct device_select s;
+
+	(void)state;
+	/* -1 or set and empty hide every GPU */
+	check_cuda("", 1, 0, DEVICE_SELECT_EMPTY, NULL);
+	check_cuda("-1", 1, 0, DEVICE_SELECT_NOT_AN_ID, "-1");
+	check_cuda("-1", 3, 0, DEVICE_SELECT_NOT_AN_ID, "-1");
+	/* an index past the GPUs ends the list: "0,1" on one GPU keeps GPU 0, "1" none */
+	check_cuda("0", 1, 1, DEVICE_SELECT_END, NULL);
+	check_cuda("0,1", 1, 1, DEVICE_SELECT_PAST_END, "1");
+	check_cuda("1", 1, 0, DEVICE_SELECT_PAST_END, "1");
+	check_cuda("2,0", 2, 0, DEVICE_SELECT_PAST_END, "2"); /* stops at the first invalid */
+	/* the guide's example: "0,2,-1,1" keeps 0 and 2, hides 1 */
+	check_cuda("0,2,-1,1", 3, 2, DEVICE_SELECT_NOT_AN_ID, "-1");
+	device_select_cuda("2,0", nv_uuids, 3, &s);
+	assert_int_equal(s.n_selected, 2);
+	assert_int_equal(s.selected[0], 2);
+	assert_int_equal(s.selected[1], 0);
+	/* no identifier at all (Slurm's "NoDevFiles", a shell's $0 "bash") */
+	check_cuda("NoDevFiles", 2, 0, DEVICE_SELECT_NOT_AN_ID, "NoDevFiles");
+	/* GPU-<uuid> prefixes: enough characters to match one GPU */
+	check_cuda("GPU-8932f937", 3, 1, DEVICE_SELECT_END, NULL);
+	check_cuda("GPU-0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0,GPU-8932f", 3, 2, DEVICE_SELECT_END,
+		   NULL);
+	check_cuda("GPU-0b,1", 3, 2, DEVICE_SELECT_END, NULL);
+	check_cuda("GPU-ffff", 3, 0, DEVICE_SELECT_NO_MATCH, "GPU-ffff");
+	check_cuda("0,GPU-ffff,1", 3, 1, DEVICE_SELECT_NO_MATCH, "GPU-ffff");
+	check_cuda("GPU-8932f937-d72c-4106-c12f-20bd9faed9f6x", 3, 0, DEVICE_SELECT_NO_MATCH, NULL);
+	/* what the documentation leaves open is not judged */
+	check_cuda("GPU-8932", 3, 0, DEVICE_SELECT_UNSURE, "GPU-8932"); /* two GPUs share it */
+	check_cuda("GPU-8932F937", 3, 0, DEVICE_SELECT_UNSURE, NULL);	/* case */
+	check_cuda("GPU-0b1c", 4, 0, DEVICE_SELECT_UNSURE, NULL);	/* GPU 3's UUID unread */
+	check_cuda("GPU-", 3, 0, DEVICE_SELECT_UNSURE, NULL);
+	check_cuda("MIG-5c89e1a2-0f3b-5d4e-8a7b-9c0d1e2f3a4b", 3, 0, DEVICE_SELECT_UNSURE, NULL);
+	check_cuda("0,MIG-5c89e1a2", 3, 1, DEVICE_SELECT_UNSURE, NULL);
+	check_cuda("0,0", 3, 1, DEVICE_SELECT_UNSURE, "0");
+	check_cuda(" 0", 3, 0, DEVICE_SELECT_UNSURE, " 0");
+	check_cuda("0,", 3, 1, DEVICE_SELECT_UNSURE, "");
+	check_cuda("01", 3, 0, DEVICE_SELECT_UNSURE, NULL);
+	check_cuda("+1", 3, 0, DEVICE_SELECT_UNSURE, NULL);
+	check_cuda("1gpu", 3, 0, DEVICE_SELECT_UNSURE, NULL);
+	check_cuda("cuda:0", 3, 0, DEVICE_SELECT_UNSURE, NULL);
+	check_cuda("99999999999999999999", 3, 0, DEVICE_SELECT_UNSURE, NULL);
+	/* ten digits or more: how CUDA reads a number past 32 bits is not documented */
+	check_cuda("4294967296", 3, 0, DEVICE_SELECT_UNSURE, NULL);
+	check_cuda("123456789", 3, 0, DEVICE_SELECT_PAST_END, NULL);
+	/* no GPU at all: every index is past the end */
+	check_cuda("0", 0, 0, DEVICE_SELECT_PAST_END, "0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_hip),
 		cmocka_unit_test(test_ze_affinity_mask),
 		cmocka_unit_test(test_oneapi_device_selector),
+		cmocka_unit_test(test_cuda),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

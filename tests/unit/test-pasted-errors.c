@@ -497,6 +497,19 @@ static void test_level_zero_uninitialized(void **state)
 	assert_null(pasted_facts_get(&f, "symptoms.runtime.level-zero-no-gpu-driver"));
 }
 
+/* torch's "No CUDA GPUs are available" (cudaGetDeviceCount() == 0) names no cause by itself:
+ * no GPU, a MIG device CUDA cannot match, or CUDA_VISIBLE_DEVICES past the GPUs
+ * (lucidrains/DALLE-pytorch#111, Grace9994/CoMoSVC#6) are each recorded as unsure */
+static void test_no_cuda_gpus_unsure(void **state)
+{
+	(void)state;
+	read_text("RuntimeError: No CUDA GPUs are available\n");
+	want_symptom("unsure.hardware.no-gpu", 1);
+	want_symptom("unsure.runtime.mig-device-selection", 1);
+	want_symptom("unsure.runtime.visible-devices-none", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.visible-devices-none"));
+}
+
 /* ROCr's fault report with no address and no reason, as it prints it (the reason
  * capitalised: https://github.com/ROCm/legacy-rocm-build/issues/5238, an MI210 under an
  * HSA_OVERRIDE_GFX_VERSION of gfx1030); other faults can end so too, so it asks */
@@ -573,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_other_messages),
 		cmocka_unit_test(test_nothing_guessed),
 		cmocka_unit_test(test_found_no_driver_unsure),
+		cmocka_unit_test(test_no_cuda_gpus_unsure),
 		cmocka_unit_test(test_system_not_ready),
 		cmocka_unit_test(test_runtime_library_messages),
 		cmocka_unit_test(test_tf_ignoring_device),
