@@ -260,8 +260,16 @@ bool ras_uncorrectable_amd_intel(struct rule_ctx *c, const struct snap_node *roo
 	bool any = nvml_judges || klog || judgeable(amd, AMD_KEY, true) ||
 		   judgeable(ze, INTEL_KEY, false);
 
-	if (!session_ran(amd) && !session_ran(ze))
+	if (!session_ran(amd) && !session_ran(ze)) {
+		/* No session: on an AMD GPU the kernel log is the only witness of its RAS
+		 * errors, and one that could not be read cannot say there were none (the rule
+		 * is then skipped for it, never passed; no log at all has nothing to say). */
+		if (!klog && gpus_count(root, gpu_is_amd) > 0 &&
+		    !rule_need_known(c, NULL, "the kernel log (amdgpu's RAS reports)",
+				     snap_get(root, "driver.kernel_log.source")))
+			return true;
 		return klog;
+	}
 	if (!any) { /* nothing judged at all: one skip of the whole rule, saying why */
 		if (!session_skip(c, amd, "driver.amdsmi", "AMD SMI", AMD_KEY, true, NULL))
 			session_skip(c, ze, "driver.level_zero", "Level Zero", INTEL_KEY, false,

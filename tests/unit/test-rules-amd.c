@@ -114,6 +114,19 @@ static void test_ras_kernel_log(void **state)
 	/* no session ran (--no-vendor), as the fixtures have it */
 	snap_set_state(snap_object(node(s, "driver"), "nvml"), "init", FACT_UNPROBED, "options",
 		       "not called: --no-vendor");
+	/* a kernel log that could not be read cannot say there were none: skipped for it
+	 * (tests/tools/test-sweep-unreadable.py found it passing) */
+	snap_set_state(snap_object(node(s, "driver"), "kernel_log"), "source", FACT_UNREADABLE,
+		       KLOG, "Permission denied");
+	SKIPPED(s, "hardware.ecc-uncorrectable");
+	{
+		struct gpuenv_doctor *d = diag(s);
+
+		assert_non_null(strstr(skip_of(d, "hardware.ecc-uncorrectable")->reason,
+				       "the kernel log (amdgpu's RAS reports)"));
+		assert_int_equal(skip_of(d, "hardware.ecc-uncorrectable")->cause, FACT_UNREADABLE);
+		diagnosis_free(d);
+	}
 	a = snap_object(kernel_log(s), "amdgpu");
 	snap_set_int(a, "ras_uncorrectable", 0, KLOG);
 	SKIPPED(s, "hardware.ecc-uncorrectable");
