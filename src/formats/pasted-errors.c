@@ -80,7 +80,8 @@ struct cuda_error {
 	int code;
 	const char *runtime, *driver;
 	const char *rules[ERRORS_MAX_IDS];
-	bool init; /* cuInit answers it: driver.cuda.init reads "<NAME> (<code>)" */
+	bool init;   /* cuInit answers it: driver.cuda.init reads "<NAME> (<code>)" */
+	bool unsure; /* the rules are candidates the text alone cannot choose between */
 };
 
 static const struct cuda_error cuda_errors[] = {
@@ -89,7 +90,16 @@ static const struct cuda_error cuda_errors[] = {
 	  "cudaErrorInsufficientDriver",
 	  NULL,
 	  { "runtime.toolkit-needs-newer-driver", "framework.cuda-newer-than-driver" } },
-	{ 100, "cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE", { "hardware.no-gpu" }, true },
+	/* no GPU on the bus, or a CUDA_VISIBLE_DEVICES that leaves none (TensorFlow's "failed
+	 * call to cuInit: CUDA_ERROR_NO_DEVICE" is what CUDA_VISIBLE_DEVICES=-1 prints), or a
+	 * MIG device CUDA cannot match: as "No CUDA GPUs are available", which torch derives
+	 * from it */
+	{ 100,
+	  "cudaErrorNoDevice",
+	  "CUDA_ERROR_NO_DEVICE",
+	  { "hardware.no-gpu", "runtime.mig-device-selection", "runtime.visible-devices-none" },
+	  true,
+	  true },
 	{ 209,
 	  "cudaErrorNoKernelImageForDevice",
 	  "CUDA_ERROR_NO_BINARY_FOR_GPU",
@@ -355,7 +365,7 @@ static int read_cuda_errors(const struct line *l, const bool *found, struct past
 
 		if (!named && !(codes && line_has_code(l, e->code, &c)))
 			continue;
-		r = add_symptoms(out, e->rules, false, l);
+		r = add_symptoms(out, e->rules, e->unsure, l);
 		if (r < 0)
 			return r;
 		n += r;

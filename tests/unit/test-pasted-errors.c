@@ -510,6 +510,30 @@ static void test_no_cuda_gpus_unsure(void **state)
 	assert_null(pasted_facts_get(&f, "symptoms.runtime.visible-devices-none"));
 }
 
+/* cudaErrorNoDevice by its message, its names or its number, the error "No CUDA GPUs are
+ * available" comes from, has its causes: CUDA_VISIBLE_DEVICES=-1 (numba/numba#5793), =1 on
+ * a one-GPU machine (kuku-sichuan/FPN_Faster_RCNN#3), =2,3,7,8 on a one-GPU laptop
+ * (rapidsai/dask-cuda#171) printed it as well as a machine without a GPU */
+static void test_no_device_unsure(void **state)
+{
+	static const char *const texts[] = {
+		"E tensorflow/stream_executor/cuda/cuda_driver.cc:300] failed call to cuInit: "
+		"CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n",
+		"numba.cuda.cudadrv.driver.CudaAPIError: [100] Call to cuInit results in "
+		"CUDA_ERROR_NO_DEVICE\n",
+		"CUDA Error: no CUDA-capable device is detected\n",
+		"RuntimeError: cudaErrorNoDevice\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		read_text(texts[i]);
+		want_symptom("unsure.hardware.no-gpu", 1);
+		want_symptom("unsure.runtime.visible-devices-none", 1);
+		assert_null(pasted_facts_get(&f, "symptoms.hardware.no-gpu"));
+	}
+}
+
 /* ROCr's fault report with no address and no reason, as it prints it (the reason
  * capitalised: https://github.com/ROCm/legacy-rocm-build/issues/5238, an MI210 under an
  * HSA_OVERRIDE_GFX_VERSION of gfx1030); other faults can end so too, so it asks */
@@ -587,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_guessed),
 		cmocka_unit_test(test_found_no_driver_unsure),
 		cmocka_unit_test(test_no_cuda_gpus_unsure),
+		cmocka_unit_test(test_no_device_unsure),
 		cmocka_unit_test(test_system_not_ready),
 		cmocka_unit_test(test_runtime_library_messages),
 		cmocka_unit_test(test_tf_ignoring_device),
