@@ -70,7 +70,7 @@ RULE_CHECK(check_branch_predates_gpu)
 		return;
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i), *ccf = NULL, *refused, *fact;
-		const char *cuda = NULL, *bus = snap_get_str(g, "bus_id") ?: "?", *ver;
+		const char *cuda = NULL, *bus = snap_get_str(g, "bus_id") ?: "?", *ver, *disk;
 		unsigned ma, mi, first;
 		bool unconf = false;
 		struct version dv;
@@ -87,6 +87,17 @@ RULE_CHECK(check_branch_predates_gpu)
 				continue; /* no driver at all: driver.module-not-loaded's case */
 			ver = snap_get_str(refused, "driver_version");
 			fact = snap_child(refused, "driver_version");
+			/* a refusal by another release than the nvidia.ko now on disk is an old
+			 * one: the driver was changed since, as driver.branch-drops-gpu says */
+			disk = snap_get_str(root, "driver.nvidia.module_file.version");
+			if (ver && disk && !streq(disk, ver)) {
+				rule_skip(c, bus,
+					  "the kernel log shows %s refusing the GPU, but the "
+					  "nvidia.ko on disk is %s: what that release does with it "
+					  "is not in the log",
+					  ver, disk);
+				continue;
+			}
 		}
 		if (!ver || version_parse(ver, &dv) < 0) {
 			rule_skip(c, bus, "driver version '%s' is not a version", ver ?: "?");

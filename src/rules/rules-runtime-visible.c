@@ -146,7 +146,11 @@ static void check_rocm(struct rule_ctx *c, const struct snap_node *root)
 		finding_fix(f, "unset HIP_VISIBLE_DEVICES CUDA_VISIBLE_DEVICES   # on Linux select "
 			       "with ROCR_VISIBLE_DEVICES alone: HIP counts only the GPUs ROCr "
 			       "left, from 0");
-	finding_rule_fix(f);
+	/* the catalogue's first two fix lines: the others are Intel's and NVIDIA's */
+	finding_fix(f, "unset ROCR_VISIBLE_DEVICES HIP_VISIBLE_DEVICES   # ROCm: every GPU; "
+		       "then name only GPUs that exist");
+	finding_fix(f, "export ROCR_VISIBLE_DEVICES=GPU-<uuid>   # ROCm: select by UUID "
+		       "(rocminfo | grep Uuid), stable across reboots and GPU order");
 	finding_rule_verify(f);
 }
 
