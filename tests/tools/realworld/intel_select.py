@@ -3,7 +3,8 @@
 runtime of sycl-ls, PyTorch XPU and IPEX reads it. The machine is the
 rw-intel-max1550-no-render-group tree (see intel.py) with its Data Center GPU Max 1550
 repeated at six PCI addresses (intel_ras.eight_gpus) and the user in render and video."""
-from realworld.common import dpkg, ini, ldso_cache, real_world, ubuntu_os_release, w
+from realworld.common import (dpkg, ini, ldso_cache, move_kernel, real_world, ubuntu_os_release,
+                              w)
 from realworld.intel import SRC_INTEL_BASE, devices, intel_base, level_zero, oneapi, opencl_icd
 from realworld.intel_ras import eight_gpus
 
@@ -41,7 +42,7 @@ GUC_LOG = ["[drm] GT0: GuC firmware i915/pvc_guc_70.bin version 70.20.0",
 
 def max1550_x6(name):
     dst, root = intel_base(name, 0x0bd5, 0x0000, cls=0x038000, kernel=KERNEL)
-    w(root, "proc/sys/kernel/osrelease", KERNEL + "\n")
+    move_kernel(root, "6.8.0-45-generic", KERNEL)
     w(root, "etc/os-release", ubuntu_os_release("22.04.2", "Jammy Jellyfish", "jammy"))
     eight_gpus(root, BUSES)
     w(root, "var/log/kern.log", "".join(
