@@ -4,17 +4,19 @@
 with the report's GPU, kernel and ICD."""
 import os
 
-from realworld.common import _UBUNTU_URLS, ini, ldso_cache, move_kernel, real_world, so, w
+from realworld.common import ini, ldso_cache, move_kernel, real_world, so, w
 from realworld.intel import GPU, SRC_INTEL_BASE, devices, intel_base, opencl_icd
 
 TOPIC = "opencl_cpu"
 FIXTURES = ("rw-intel-ivb-opencl-sdk-cpu-only",)
 
 KERNEL = "3.8.0-23-generic"
-# Ubuntu 13.04's /etc/os-release (base-files 7.1ubuntu5): no VERSION_CODENAME line yet.
+# Ubuntu 13.04's /etc/os-release in the layout of that time: no VERSION_CODENAME line yet,
+# and the project's URLs still http://.
 UBUNTU1304_OS_RELEASE = ('NAME="Ubuntu"\nVERSION="13.04, Raring Ringtail"\nID=ubuntu\n'
                          'ID_LIKE=debian\nPRETTY_NAME="Ubuntu 13.04"\nVERSION_ID="13.04"\n'
-                         + _UBUNTU_URLS.split("PRIVACY")[0])
+                         'HOME_URL="http://www.ubuntu.com/"\nSUPPORT_URL="http://help.ubuntu.com/"\n'
+                         'BUG_REPORT_URL="http://bugs.launchpad.net/ubuntu/"\n')
 # The Intel SDK for OpenCL Applications 2013 (platform "Intel(R) OpenCL", "OpenCL 1.2 LINUX"):
 # its CPU runtime, registered by /etc/OpenCL/vendors/intel64.icd.
 SDK_LIB = "/opt/intel/opencl-1.2-3.0.67279/lib64/libintelocl.so"
@@ -54,7 +56,7 @@ def ivb_sdk_cpu_only():
         "report and chosen here: the SDK's 2013 install path and ICD file name (" + SDK_LIB +
         ", /etc/OpenCL/vendors/intel64.icd), i915 bound to the GPU (a desktop with the GPU as "
         "its display, the kernel's driver for Gen7) and its one boot line, the subsystem id, "
-        "the GPU at the base tree's 0000:01:00.0 (an iGPU is 0000:00:02.0) without the PCIe link "
+        "Ubuntu 13.04's os-release text, the GPU at the base tree's 0000:01:00.0 (an iGPU is 0000:00:02.0) without the PCIe link "
         "attributes (an integrated GPU has no PCI Express capability), the user in video; "
         + SRC_INTEL_BASE,
         {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
