@@ -15,7 +15,8 @@ KERNEL = "3.8.0-23-generic"
 # and the project's URLs still http://.
 UBUNTU1304_OS_RELEASE = ('NAME="Ubuntu"\nVERSION="13.04, Raring Ringtail"\nID=ubuntu\n'
                          'ID_LIKE=debian\nPRETTY_NAME="Ubuntu 13.04"\nVERSION_ID="13.04"\n'
-                         'HOME_URL="http://www.ubuntu.com/"\nSUPPORT_URL="http://help.ubuntu.com/"\n'
+                         'HOME_URL="http://www.ubuntu.com/"\n'
+                         'SUPPORT_URL="http://help.ubuntu.com/"\n'
                          'BUG_REPORT_URL="http://bugs.launchpad.net/ubuntu/"\n')
 # The Intel SDK for OpenCL Applications 2013 (platform "Intel(R) OpenCL", "OpenCL 1.2 LINUX"):
 # its CPU runtime, registered by /etc/OpenCL/vendors/intel64.icd.
@@ -56,8 +57,9 @@ def ivb_sdk_cpu_only():
         "report and chosen here: the SDK's 2013 install path and ICD file name (" + SDK_LIB +
         ", /etc/OpenCL/vendors/intel64.icd), i915 bound to the GPU (a desktop with the GPU as "
         "its display, the kernel's driver for Gen7) and its one boot line, the subsystem id, "
-        "Ubuntu 13.04's os-release text, the GPU at the base tree's 0000:01:00.0 (an iGPU is 0000:00:02.0) without the PCIe link "
-        "attributes (an integrated GPU has no PCI Express capability), the user in video; "
+        "Ubuntu 13.04's os-release text, the GPU at the base tree's 0000:01:00.0 (an iGPU is "
+        "0000:00:02.0) without the PCIe link attributes (an integrated GPU has no PCI Express "
+        "capability), the user in video; "
         + SRC_INTEL_BASE,
         {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
         real_world(
