@@ -140,6 +140,12 @@ static void test_oneapi_device_selector(void **state)
 	oneapi("vulkan:gpu", 1, 0, DEVICE_SELECT_MALFORMED);
 	oneapi("level_zero:*.0", 1, 0, DEVICE_SELECT_MALFORMED);
 	oneapi("level_zero: gpu", 1, 0, DEVICE_SELECT_UNSURE);
+	/* sycl-ls's label copied as a selector: the DPC++ runtime throws "Too many colons (:)"
+	 * (uxlfoundation/oneDPL#979 on six GPUs, intel/oneapi-containers#84 on an A770 and an
+	 * iGPU); backend:number is the form that picks one GPU */
+	oneapi("level_zero:gpu:2", 6, 0, DEVICE_SELECT_MALFORMED);
+	oneapi("level_zero:gpu:0", 2, 0, DEVICE_SELECT_MALFORMED);
+	oneapi("level_zero:2", 6, 1, DEVICE_SELECT_END);
 }
 
 /* NVML's UUIDs: "GPU-" and 8-4-4-4-12 lower-case hex digits. */

@@ -42,15 +42,16 @@ SOURCE = (
     "and PCI addresses changed; " + SRC_INTEL_BASE)
 
 
-def eight_gpus(root):
-    """The base's one GPU behind root port 0000:00:01.1 copied behind eight ports, each GPU at
-    one of BUSES (the links inside keep their depth, so they still resolve)."""
+def eight_gpus(root, buses=BUSES):
+    """The base's one GPU behind root port 0000:00:01.1 copied behind one port per bus, each
+    GPU at one of buses (BUSES: eight; the links inside keep their depth, so they still
+    resolve)."""
     devs = "sys/devices/pci0000:00"
     port0 = os.path.dirname(GPU)
     shutil.move(f"{root}/{port0}", f"{root}/{port0}.base")
     for old in ("0000:00:01.1", "0000:01:00.0"):
         os.unlink(f"{root}/sys/bus/pci/devices/{old}")
-    for k, bus in enumerate(BUSES):
+    for k, bus in enumerate(buses):
         port = f"0000:00:{k + 1:02x}.1"
         shutil.copytree(f"{root}/{port0}.base", f"{root}/{devs}/{port}", symlinks=True)
         shutil.move(f"{root}/{devs}/{port}/0000:01:00.0", f"{root}/{devs}/{port}/0000:{bus}:00.0")
