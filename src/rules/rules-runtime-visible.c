@@ -100,6 +100,11 @@ static void check_rocm(struct rule_ctx *c, const struct snap_node *root)
 	struct amd_gpus g;
 	struct finding *f;
 
+	/* what the other stacks' checks need is not this one's (a paste gives NVIDIA's alone) */
+	if (!rule_need_known(c, NULL, "environment.ROCR_VISIBLE_DEVICES", rocr) ||
+	    !rule_need_known(c, NULL, "environment.HIP_VISIBLE_DEVICES", hip) ||
+	    !rule_need_known(c, NULL, "driver.amdgpu.kfd_nodes", kfd))
+		return;
 	if (!snap_str(rocr) && !*hv)
 		return;
 	if (!kfd || !kfd_gpus(c, kfd, &g) || g.n == 0)
@@ -210,6 +215,9 @@ static void check_intel(struct rule_ctx *c, const struct snap_node *root)
 	size_t seen;
 	struct finding *f;
 
+	if (!rule_need_known(c, NULL, "environment.ZE_AFFINITY_MASK", mask) ||
+	    !rule_need_known(c, NULL, "environment.ONEAPI_DEVICE_SELECTOR", sel))
+		return;
 	if ((!snap_str(mask) && !snap_str(sel)) || g.n == 0)
 		return;
 	ze_mask(snap_str(mask) ?: "", hier, &g, &z);
