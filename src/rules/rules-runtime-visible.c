@@ -14,6 +14,8 @@
  * On NVIDIA GPUs, CUDA applies CUDA_VISIBLE_DEVICES to the GPUs the driver lists (how:
  * facts/device-select.h); with none left, cudaGetDeviceCount returns cudaErrorNoDevice. GPUs in
  * MIG mode and MIG- ids are runtime.mig-device-selection's (rules-runtime-mig.c).
+ * Each stack's check records a skip for what it alone could not read ("key~" in the rule's
+ * needs, rules.h): a paste gives NVIDIA's variable and GPU list without ROCm's or Intel's.
  */
 #include <stdio.h>
 #include <string.h>
