@@ -449,7 +449,7 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 
 			snprintf(key, sizeof(key), "%s", rule->needs[k]);
 			n = strlen(key);
-			if (n && key[n - 1] == '?')
+			if (n && (key[n - 1] == '?' || key[n - 1] == '~'))
 				key[n - 1] = '\0';
 			/* an empty subtree ("environment": {} where no env line was read) gives
 			 * nothing either */

@@ -15,8 +15,8 @@
 
 #define SIGNS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
-/* The lines pasted_read_env() reads: "NAME=" in the first column, NAME of [A-Z0-9_]
- * (its first '=' ends the name). */
+/* The lines pasted_read_env() reads: "NAME=" in the first column, NAME of [A-Z0-9_], or a
+ * shell command line setting variables after a prompt. */
 static bool env_line(const char *p, size_t n)
 {
 	size_t k = 0;
@@ -24,7 +24,7 @@ static bool env_line(const char *p, size_t n)
 	while (k < n &&
 	       ((p[k] >= 'A' && p[k] <= 'Z') || (p[k] >= '0' && p[k] <= '9') || p[k] == '_'))
 		k++;
-	return k > 0 && k < n && p[k] == '=';
+	return (k > 0 && k < n && p[k] == '=') || pasted_env_after_prompt(p, n) > 0;
 }
 
 /* The lines pasted_read_os_release() reads: a capital in the first column and an '='. */

@@ -13,6 +13,10 @@ int pasted_read_packages(const char *text, size_t len, struct pasted_facts *out)
 int pasted_read_toolkit(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_nvidia_version(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_env(const char *text, size_t len, struct pasted_facts *out);
+/* Where a shell command line that sets variables starts after an interactive prompt
+ * ("$ CUDA_VISIBLE_DEVICES=1 python …", "user@host:~$ NAME=…"): its offset in p[0..n), 0 when
+ * the line is no such thing (pasted-env.c). */
+size_t pasted_env_after_prompt(const char *p, size_t n);
 int pasted_read_ldconfig(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_kernel_log(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_mokutil(const char *text, size_t len, struct pasted_facts *out);

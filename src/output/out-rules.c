@@ -112,9 +112,16 @@ int out_rules_markdown(struct strbuf *sb)
 			rule_severity_name(r->severity), r->symptom, r->cause);
 		if (r->needs && r->needs[0]) {
 			strbuf_puts(sb, "\n**Needs:** ");
-			for (size_t n = 0; r->needs[n]; n++)
+			bool own = false;
+
+			for (size_t n = 0; r->needs[n]; n++) {
 				strbuf_printf(sb, "%s`%s`", n ? ", " : "", r->needs[n]);
-			strbuf_puts(sb, " (`?`: may be absent, not unreadable)\n");
+				own |= r->needs[n][strlen(r->needs[n]) - 1] == '~';
+			}
+			strbuf_puts(sb, own ? " (`?`: may be absent, not unreadable; `~`: needed by "
+					      "one part of the check, which says itself when it "
+					      "could not read it)\n"
+					    : " (`?`: may be absent, not unreadable)\n");
 		}
 		md_edges(sb, r);
 		md_lines(sb, "Fix", r->fix);

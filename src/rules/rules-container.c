@@ -92,6 +92,12 @@ RULE_CHECK(check_visible_devices_void)
 
 	if (!visible_void(v))
 		return;
+	/* GPU nodes are in the container all the same: a CDI spec of nvidia-ctk sets void in the
+	 * container while it injects the GPUs itself (nvidia-container-toolkit's generated
+	 * specs, "containerEdits": {"env": ["NVIDIA_VISIBLE_DEVICES=void"]}), so that the legacy
+	 * hook adds nothing twice; the variable kept no GPU out */
+	if (snap_count(snap_get(root, "driver.device_nodes.nvidia_gpus")) > 0)
+		return;
 	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 			 "NVIDIA_VISIBLE_DEVICES=%s: the NVIDIA container runtime exposes no GPU%s",
 			 *v ? v : "\"\"",

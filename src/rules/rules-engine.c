@@ -485,6 +485,8 @@ static bool needs_met(struct rule_ctx *c, const struct snap_node *root)
 			n = sizeof(path) - 1; /* cut as snprintf cut it */
 		memcpy(path, c->rule->needs[i], n);
 		path[n] = '\0';
+		if (n > 0 && path[n - 1] == '~')
+			continue; /* the check's own (rules.h) */
 		absent_ok = n > 0 && path[n - 1] == '?';
 		if (absent_ok)
 			path[n - 1] = '\0';

@@ -14,6 +14,8 @@
  * On NVIDIA GPUs, CUDA applies CUDA_VISIBLE_DEVICES to the GPUs the driver lists (how:
  * facts/device-select.h); with none left, cudaGetDeviceCount returns cudaErrorNoDevice. GPUs in
  * MIG mode and MIG- ids are runtime.mig-device-selection's (rules-runtime-mig.c).
+ * Each stack's check records a skip for what it alone could not read ("key~" in the rule's
+ * needs, rules.h): a paste gives NVIDIA's variable and GPU list without ROCm's or Intel's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -100,6 +102,11 @@ static void check_rocm(struct rule_ctx *c, const struct snap_node *root)
 	struct amd_gpus g;
 	struct finding *f;
 
+	/* what the other stacks' checks need is not this one's (a paste gives NVIDIA's alone) */
+	if (!rule_need_known(c, NULL, "environment.ROCR_VISIBLE_DEVICES", rocr) ||
+	    !rule_need_known(c, NULL, "environment.HIP_VISIBLE_DEVICES", hip) ||
+	    !rule_need_known(c, NULL, "driver.amdgpu.kfd_nodes", kfd))
+		return;
 	if (!snap_str(rocr) && !*hv)
 		return;
 	if (!kfd || !kfd_gpus(c, kfd, &g) || g.n == 0)
@@ -214,6 +221,9 @@ static void check_intel(struct rule_ctx *c, const struct snap_node *root)
 	size_t seen;
 	struct finding *f;
 
+	if (!rule_need_known(c, NULL, "environment.ZE_AFFINITY_MASK", mask) ||
+	    !rule_need_known(c, NULL, "environment.ONEAPI_DEVICE_SELECTOR", sel))
+		return;
 	if ((!snap_str(mask) && !snap_str(sel)) || g.n == 0)
 		return;
 	ze_mask(snap_str(mask) ?: "", hier, &g, &z);

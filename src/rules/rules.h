@@ -29,7 +29,10 @@ struct rule {
 	const char *symptom;	       /* what the user sees: the exact error text(s) */
 	const char *cause;	       /* why it happens */
 	/* Snapshot keys the rule reads, checked before it runs: a key whose fact is not
-	 * present gives a "skipped: could not read …" record. "key?" also accepts absent. */
+	 * present gives a "skipped: could not read …" record. "key?" also accepts absent.
+	 * "key~" is not checked before: the check needs it for one part of its judgement only
+	 * and records the skip itself (rule_need_known), so that the other parts still run
+	 * (explain asks for it as for any other key). */
 	const char *const *needs;
 	const char *const *fix;	   /* commands (generic form; a finding may be more precise) */
 	const char *const *verify; /* commands that show the problem is gone */

@@ -318,7 +318,9 @@ static void test_ldconfig(void **state)
 }
 
 /* https://github.com/NVIDIA/nvidia-docker/issues/789 (`env` in nvidia/cuda:9.1-devel-centos7),
- * /1226 (a variable as set), and
+ * /1226 (a variable as set), https://github.com/pytorch/examples/issues/115 and
+ * https://github.com/rapidsai/dask-cuda/pull/171 (a command line setting it, with and without a
+ * prompt), and
  * https://github.com/AliyunContainerService/gpushare-device-plugin/issues/55 (an OCI spec's
  * JSON strings: not env output) */
 static void test_env(void **state)
@@ -354,6 +356,45 @@ static void test_env(void **state)
 		      "MIG-89c850dc-38e3-57df-85c7-690c186b68e9", 1);
 	pasted_expect(&f, "environment.LD_LIBRARY_PATH", "/mnt/c/Program Files/x:/usr/lib/wsl/lib",
 		      2);
+	/* a command line the user ran, after its prompt (pytorch/examples#115), or pasted alone
+	 * with shell quotes (rapidsai/dask-cuda#171): every literal assignment before the
+	 * command is in its environment */
+	pasted_run_text(pasted_read_env,
+			"(py35) ~/pytorch/examples/mnist$ CUDA_VISIBLE_DEVICES=2 python main.py\n"
+			"CUDA_VISIBLE_DEVICES=\"2,3,7,8\" python tt.py\n"
+			"user@host:~$ ROCR_VISIBLE_DEVICES='1' HIP_VISIBLE_DEVICES= python x.py\n"
+			"  root@3f2a:/# NVIDIA_VISIBLE_DEVICES=void nvidia-smi\n",
+			&f);
+	/* the later line of a variable is the one kept */
+	pasted_expect(&f, "environment.CUDA_VISIBLE_DEVICES", "2,3,7,8", 2);
+	pasted_expect(&f, "environment.ROCR_VISIBLE_DEVICES", "1", 3);
+	pasted_expect(&f, "environment.HIP_VISIBLE_DEVICES", "", 3);
+	pasted_expect(&f, "environment.NVIDIA_VISIBLE_DEVICES", "void", 4);
+	/* set for one command, not the container's request */
+	pasted_expect_none(&f, "container.requested.NVIDIA_VISIBLE_DEVICES");
+	assert_int_equal(f.n, 4);
+	pasted_run_sample(pasted_read_env, "pasted-env", "prompt-command-line.txt", &f);
+	pasted_expect(&f, "environment.CUDA_VISIBLE_DEVICES", "2", 1);
+	assert_int_equal(f.n, 1);
+	pasted_run_sample(pasted_read_env, "pasted-env", "quoted-command-line.txt", &f);
+	pasted_expect(&f, "environment.CUDA_VISIBLE_DEVICES", "2,3,7,8", 1);
+	assert_int_equal(f.n, 1);
+	/* not the environment of a program the text shows: a shell variable with no command, a
+	 * comment, export, a value the shell expands (its text is not the value), prose, Python's
+	 * os.environ, an open quote */
+	assert_int_equal(pasted_run_text(pasted_read_env,
+					 "$ CUDA_VISIBLE_DEVICES=1\n"
+					 "# CUDA_VISIBLE_DEVICES=1 python x.py\n"
+					 "$ export CUDA_VISIBLE_DEVICES=1\n"
+					 "$ CUDA_VISIBLE_DEVICES=$GPU python x.py\n"
+					 "CUDA_VISIBLE_DEVICES=${GPU_ID} ./tools/demo.py\n"
+					 "host:~$ CUDA_VISIBLE_DEVICES=\"$(pick)\" python x.py\n"
+					 "it costs $ CUDA_VISIBLE_DEVICES=1 python x.py\n"
+					 ">>> os.environ[\"CUDA_VISIBLE_DEVICES\"] = \"-1\"\n"
+					 "$ CUDA_VISIBLE_DEVICES=0 # the first GPU\n"
+					 "$ CUDA_VISIBLE_DEVICES='0 python x.py\n",
+					 &f),
+			 0);
 }
 
 /* https://github.com/pytorch/pytorch/pull/137846 (collect_env on Windows 11: a traceback's

@@ -46,6 +46,10 @@ static void test_visible_void(void **state)
 	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "=void");
 	env(s, "NVIDIA_VISIBLE_DEVICES", "none");
 	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "driver libraries only");
+	/* a CDI container: nvidia-ctk's spec sets void and injects /dev/nvidia0 itself */
+	env(s, "NVIDIA_VISIBLE_DEVICES", "void");
+	driver_loaded(s, "550.54.15");
+	NO(s, "container.visible-devices-void");
 	snapshot_unref(s);
 }
 
