@@ -51,12 +51,15 @@ const char *amd_kfd_gfx(const struct snap_node *root, size_t *ret_index)
 	return NULL;
 }
 
-const char *amd_kfd_gfx_once(const struct snap_node *kfd, size_t k)
+const char *amd_kfd_gfx_once(const struct snap_node *root, const struct snap_node *kfd, size_t k)
 {
 	const char *gfx = snap_get_str(snap_at(kfd, k), "gfx");
 
-	for (size_t j = 0; gfx && j < k; j++)
-		if (streq(snap_get_str(snap_at(kfd, j), "gfx") ?: "", gfx))
+	if (!gfx || !amd_kfd_node_visible(root, k))
+		return NULL;
+	for (size_t j = 0; j < k; j++)
+		if (streq(snap_get_str(snap_at(kfd, j), "gfx") ?: "", gfx) &&
+		    amd_kfd_node_visible(root, j))
 			return NULL;
 	return gfx;
 }
