@@ -253,6 +253,8 @@ bool amd_gfx_of_override(const char *v, char *buf, size_t len);
 bool amd_targets_have_gfx(const struct snap_node *targets, const char *gfx);
 /* The gfx of the first GPU node of the KFD topology (and its index), or NULL. */
 const char *amd_kfd_gfx(const struct snap_node *root, size_t *ret_index);
+/* The gfx of the first GPU node the process sees (amd_kfd_node_visible()), or NULL. */
+const char *amd_kfd_gfx_seen(const struct snap_node *root, size_t *ret_index);
 /* The gfx of KFD node k, or NULL when it is a CPU node, a GPU the process does not see
  * (amd_kfd_node_visible()), or an earlier node the process sees has the same gfx (one finding
  * per kind of GPU). */

@@ -439,6 +439,22 @@ static void test_hidden_igpu(void **state)
 	NO(s, "framework.rocm-gfx-unsupported");
 	snapshot_unref(s);
 
+	/* HSA_OVERRIDE_GFX_VERSION is judged against the first GPU the process gets: with an
+	 * RDNA2 iGPU first and hidden, 11.0.0 names the RDNA3 discrete GPU's own target */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1036");
+	rocm(s, "6.2.0");
+	kfd_gpu_node(s, "gfx1100");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "11.0.0");
+	YES(s, "runtime.hsa-override-wrong-target", GPUENV_SEVERITY_ERROR,
+	    "makes ROCm load gfx1100 code on this gfx1036 GPU");
+	env(s, "HIP_VISIBLE_DEVICES", "1");
+	NO(s, "runtime.hsa-override-wrong-target");
+	env(s, "HIP_VISIBLE_DEVICES", "2"); /* none left: runtime.visible-devices-none's */
+	NO(s, "runtime.hsa-override-wrong-target");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR, "the process sees 0");
+	snapshot_unref(s);
+
 	/* ROCR_VISIBLE_DEVICES, and CUDA_VISIBLE_DEVICES (read by HIP where HIP's is unset) */
 	s = base();
 	amd_gpu(s, "amdgpu", "gfx1100");
