@@ -312,7 +312,9 @@ static void link_from_targets(struct gpuenv_doctor *d, struct vendor_chain *v, i
 
 /* Each kind of GPU KFD lists judged on its own through both links (a machine with an APU's
  * iGPU and a discrete GPU: ROCm and the framework must carry code for each GPU the process
- * sees; hipErrorNoBinaryForGpu names "all current devices"). */
+ * sees; hipErrorNoBinaryForGpu names "all current devices"). A GPU ROCR_VISIBLE_DEVICES or
+ * HIP_VISIBLE_DEVICES hides from the process is not judged: that is how users keep ROCm off
+ * an iGPU it has no code for. */
 static void chain_targets(struct gpuenv_doctor *d, const struct snap_node *root,
 			  struct vendor_chain *v, const char *rocm)
 {
@@ -325,7 +327,7 @@ static void chain_targets(struct gpuenv_doctor *d, const struct snap_node *root,
 	size_t n = 0;
 
 	for (size_t k = 0; k < snap_count(kfd) && n < VENDOR_TARGETS_MAX; k++) {
-		const char *gfx = amd_kfd_gfx_once(kfd, k);
+		const char *gfx = amd_kfd_gfx_once(root, kfd, k);
 
 		if (!gfx)
 			continue;
@@ -336,7 +338,15 @@ static void chain_targets(struct gpuenv_doctor *d, const struct snap_node *root,
 		n++;
 	}
 	if (n == 0) {
-		kfd_link(d, root, NULL, &dr[0]);
+		if (snap_kind(kfd) == SNAP_ARRAY && amd_kfd_gfx(root, NULL)) {
+			/* GPUs KFD lists, none the process sees: runtime.visible-devices-none's */
+			dr[0].state = LINK_BROKEN;
+			dr[0].why = diagnosis_strdupf(
+				d, "the device-selection variables leave the process none of the "
+				   "GPUs KFD lists: ROCm finds no device");
+		} else {
+			kfd_link(d, root, NULL, &dr[0]);
+		}
 		v->link_state[0] = dr[0].state;
 		v->link_why[0] = dr[0].why;
 		framework_link(d, root, v, NULL, &b, &tn);
@@ -345,7 +355,7 @@ static void chain_targets(struct gpuenv_doctor *d, const struct snap_node *root,
 	link_from_targets(d, v, 0, dr, n);
 	rf_done = framework_link(d, root, v, names[0], &b, &tn);
 	for (size_t i = 0, k = 0; !rf_done && k < snap_count(kfd) && i < n; k++) {
-		if (!amd_kfd_gfx_once(kfd, k))
+		if (!amd_kfd_gfx_once(root, kfd, k))
 			continue;
 		code_link(d, root, &b, tn, names[i], k, &rf[i]);
 		i++;

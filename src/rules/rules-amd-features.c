@@ -175,7 +175,7 @@ static void feat_one(const struct fw_build *b, void *u)
 		return;
 	for (size_t k = 0; k < snap_count(x->kfd); k++) {
 		const struct snap_node *n = snap_at(x->kfd, k);
-		const char *gfx = amd_kfd_gfx_once(x->kfd, k), *tid;
+		const char *gfx = amd_kfd_gfx_once(x->root, x->kfd, k), *tid;
 		struct strbuf ids = STRBUF_INIT;
 		struct amd_features f;
 		enum amd_tid_match m;

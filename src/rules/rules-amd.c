@@ -51,12 +51,31 @@ const char *amd_kfd_gfx(const struct snap_node *root, size_t *ret_index)
 	return NULL;
 }
 
-const char *amd_kfd_gfx_once(const struct snap_node *kfd, size_t k)
+const char *amd_kfd_gfx_seen(const struct snap_node *root, size_t *ret_index)
+{
+	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
+
+	for (size_t i = 0; snap_kind(kfd) == SNAP_ARRAY && i < snap_count(kfd); i++) {
+		const char *gfx = snap_get_str(snap_at(kfd, i), "gfx");
+
+		if (gfx && amd_kfd_node_visible(root, i)) {
+			if (ret_index)
+				*ret_index = i;
+			return gfx;
+		}
+	}
+	return NULL;
+}
+
+const char *amd_kfd_gfx_once(const struct snap_node *root, const struct snap_node *kfd, size_t k)
 {
 	const char *gfx = snap_get_str(snap_at(kfd, k), "gfx");
 
-	for (size_t j = 0; gfx && j < k; j++)
-		if (streq(snap_get_str(snap_at(kfd, j), "gfx") ?: "", gfx))
+	if (!gfx || !amd_kfd_node_visible(root, k))
+		return NULL;
+	for (size_t j = 0; j < k; j++)
+		if (streq(snap_get_str(snap_at(kfd, j), "gfx") ?: "", gfx) &&
+		    amd_kfd_node_visible(root, j))
 			return NULL;
 	return gfx;
 }
@@ -189,7 +208,10 @@ RULE_CHECK(check_hsa_override_wrong_target)
 
 	if (!snap_present(ovr))
 		return;
-	gfx = amd_kfd_gfx(root, &k);
+	/* the first GPU the process gets: an iGPU HIP_VISIBLE_DEVICES hides is not the one */
+	gfx = amd_kfd_gfx_seen(root, &k);
+	if (!gfx && amd_kfd_gfx(root, NULL))
+		return; /* GPUs, none the process sees: runtime.visible-devices-none's */
 	if (!gfx) {
 		if (!rule_need_known(c, NULL, "the KFD topology",
 				     snap_get(root, "driver.amdgpu.kfd_nodes")))

@@ -470,6 +470,42 @@ static void gfx_override_fix(struct finding *f, const struct snap_node *targets,
 			 o->family, o->override, o->runs_as);
 }
 
+/* The build has code for another GPU of the machine (an iGPU beside a supported discrete GPU):
+ * hiding the GPU without code is the fix AMD gives (ROCm/legacy-rocm-build#3401,
+ * HIP_VISIBLE_DEVICES). Offered only where no selection variable is set yet, so that HIP's
+ * count is KFD's GPU nodes in order, from 0. */
+static void hide_fix(struct finding *f, const struct gfx_ctx *x, const struct snap_node *targets)
+{
+	static const char *const vars[] = { "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
+					    "CUDA_VISIBLE_DEVICES" };
+	const struct snap_node *env = snap_get(x->root, "environment");
+	struct strbuf keep = STRBUF_INIT, names = STRBUF_INIT;
+	size_t idx = 0;
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if (snap_present(snap_child(env, vars[i])))
+			return;
+	for (size_t k = 0; k < snap_count(x->kfd); k++) {
+		const char *gfx = snap_get_str(snap_at(x->kfd, k), "gfx");
+
+		if (!gfx)
+			continue;
+		if (amd_targets_have_gfx(targets, gfx)) {
+			strbuf_printf(&keep, "%s%zu", keep.len ? "," : "", idx);
+			strbuf_printf(&names, "%s%s", names.len ? ", " : "", gfx);
+		}
+		idx++;
+	}
+	if (keep.len)
+		finding_fix(f,
+			    "export HIP_VISIBLE_DEVICES=%s   # only the GPU(s) the build has code "
+			    "for (%s): HIP counts the GPUs KFD lists from 0, as rocminfo's GPU "
+			    "agents",
+			    strbuf_str(&keep), strbuf_str(&names));
+	strbuf_done(&keep);
+	strbuf_done(&names);
+}
+
 static void gfx_one(const struct fw_build *b, void *u)
 {
 	struct gfx_ctx *x = u;
@@ -492,7 +528,7 @@ static void gfx_one(const struct fw_build *b, void *u)
 		}
 	}
 	for (size_t k = 0; k < snap_count(x->kfd); k++) {
-		const char *gfx = amd_kfd_gfx_once(x->kfd, k), *conf = NULL;
+		const char *gfx = amd_kfd_gfx_once(x->root, x->kfd, k), *conf = NULL;
 		const char *eff = have_ovr ? ovr : gfx;
 		bool in_build, in_rocm;
 		struct finding *f;
@@ -557,6 +593,8 @@ static void gfx_one(const struct fw_build *b, void *u)
 						 "the value reported for %s is %s (runs as %s)",
 						 gfx, o->override, o->runs_as);
 		}
+		if (!in_build && !have_ovr)
+			hide_fix(f, x, tn);
 		finding_fix(f,
 			    "# use a GPU that ROCm %s supports, or a %s build whose "
 			    "PYTORCH_ROCM_ARCH includes %s (a source build)",

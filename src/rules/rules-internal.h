@@ -253,9 +253,17 @@ bool amd_gfx_of_override(const char *v, char *buf, size_t len);
 bool amd_targets_have_gfx(const struct snap_node *targets, const char *gfx);
 /* The gfx of the first GPU node of the KFD topology (and its index), or NULL. */
 const char *amd_kfd_gfx(const struct snap_node *root, size_t *ret_index);
-/* The gfx of KFD node k, or NULL when it is a CPU node or an earlier node has the same gfx
- * (one finding per kind of GPU). */
-const char *amd_kfd_gfx_once(const struct snap_node *kfd, size_t k);
+/* The gfx of the first GPU node the process sees (amd_kfd_node_visible()), or NULL. */
+const char *amd_kfd_gfx_seen(const struct snap_node *root, size_t *ret_index);
+/* The gfx of KFD node k, or NULL when it is a CPU node, a GPU the process does not see
+ * (amd_kfd_node_visible()), or an earlier node the process sees has the same gfx (one finding
+ * per kind of GPU). */
+const char *amd_kfd_gfx_once(const struct snap_node *root, const struct snap_node *kfd, size_t k);
+/* Whether the process's ROCm counts KFD node k (driver.amdgpu.kfd_nodes[k]) after
+ * ROCR_VISIBLE_DEVICES, then HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES (rules-runtime-visible.c).
+ * true for a node that is not a GPU, with no variable set, and where the selection cannot be
+ * worked out: such a GPU is judged as one the process uses. */
+bool amd_kfd_node_visible(const struct snap_node *root, size_t k);
 /* The ROCm installation the system uses: /opt/rocm's, else the only one; NULL. */
 const struct snap_node *amd_chosen_rocm(const struct snap_node *root);
 /* The runtime layer's ROCm lines; clears *absent when a ROCm release is installed. */

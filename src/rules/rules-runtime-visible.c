@@ -86,6 +86,71 @@ static void describe_stop(char *buf, size_t len, const struct device_select *s)
 				 : ", which ends the list");
 }
 
+/* The KFD node a GPU of ROCr's count is, for amd_kfd_node_visible(). */
+struct kfd_count {
+	size_t n, node[DEVICE_SELECT_MAX];
+	const char *uuid[DEVICE_SELECT_MAX];
+	bool uuid_unknown, too_many;
+};
+
+static void kfd_count(const struct snap_node *kfd, struct kfd_count *g)
+{
+	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; i < snap_count(kfd); i++) {
+		const struct snap_node *node = snap_at(kfd, i);
+		const struct snap_node *uuid = snap_child(node, "uuid");
+
+		if (!snap_get_str(node, "gfx"))
+			continue;
+		if (g->n == DEVICE_SELECT_MAX) {
+			g->too_many = true;
+			return;
+		}
+		g->uuid_unknown |= uuid && fact_is_failure(snap_state(uuid));
+		g->node[g->n] = i;
+		g->uuid[g->n++] = snap_str(uuid);
+	}
+}
+
+/* The same two filters check_rocm() judges, applied to one GPU: the framework and chain
+ * judge only the GPUs the process gets. A GPU hidden so is no reason for an error: with an
+ * APU's iGPU beside a discrete GPU, HIP_VISIBLE_DEVICES naming the discrete one alone is
+ * AMD's fix for the iGPU's "HIP error: invalid device function" (ROCm/legacy-rocm-build#3401:
+ * "this is due to HIP using your integrated graphics rather than your discrete graphics. By
+ * setting HIP_VISIBLE_DEVICES=1, the issue is resolved"). */
+bool amd_kfd_node_visible(const struct snap_node *root, size_t k)
+{
+	const struct snap_node *env = snap_get(root, "environment");
+	const char *rocr = snap_get_str(env, "ROCR_VISIBLE_DEVICES");
+	const char *hip = snap_get_str(env, "HIP_VISIBLE_DEVICES");
+	const char *hv = hip && *hip ? hip : snap_get_str(env, "CUDA_VISIBLE_DEVICES") ?: "";
+	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
+	const char *left[DEVICE_SELECT_MAX];
+	struct device_select r = { 0 }, h;
+	struct kfd_count g;
+
+	if ((!rocr && !*hv) || snap_kind(kfd) != SNAP_ARRAY ||
+	    !snap_get_str(snap_at(kfd, k), "gfx"))
+		return true;
+	kfd_count(kfd, &g);
+	if (g.too_many || (g.uuid_unknown && (names_uuid(rocr) || names_uuid(hv))))
+		return true;
+	if (rocr)
+		device_select_rocr(rocr, g.uuid, g.n, &r);
+	else
+		for (size_t i = 0; i < g.n; i++)
+			r.selected[r.n_selected++] = i;
+	for (size_t i = 0; i < r.n_selected; i++)
+		left[i] = g.uuid[r.selected[i]];
+	device_select_hip(hv, left, r.n_selected, &h);
+	if (r.stop == DEVICE_SELECT_UNSURE || h.stop == DEVICE_SELECT_UNSURE)
+		return true;
+	for (size_t i = 0; i < h.n_selected; i++)
+		if (g.node[r.selected[h.selected[i]]] == k)
+			return true;
+	return false;
+}
+
 static void check_rocm(struct rule_ctx *c, const struct snap_node *root)
 {
 	const struct snap_node *env = snap_get(root, "environment");

@@ -404,6 +404,90 @@ static void test_amd_chain_two_gpus(void **state)
 	snapshot_unref(s);
 }
 
+/* An iGPU hidden from the process is not judged: HIP_VISIBLE_DEVICES naming the discrete GPU
+ * alone is AMD's fix for the iGPU's "invalid device function" (ROCm/legacy-rocm-build#3401). */
+static void test_hidden_igpu(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+	const struct vendor_chain *v;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx1100"); /* ROCm's GPU 0 */
+	rocm(s, "6.2.0");
+	rocm_torch(s, "gfx1100");
+	kfd_gpu_node(s, "gfx1036"); /* ROCm's GPU 1, no code for it in torch */
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "the GPU is gfx1036");
+	FIX(s, "framework.rocm-gfx-unsupported",
+	    "export HIP_VISIBLE_DEVICES=0   # only the GPU(s) the build has code for (gfx1100)");
+	env(s, "HIP_VISIBLE_DEVICES", "0");
+	NO(s, "framework.rocm-gfx-unsupported");
+	d = diag(s);
+	v = &d->vendor_chains[0];
+	assert_string_equal(v->target, "gfx1100");
+	assert_int_equal(v->n_targets, 0);
+	assert_int_equal(v->target_state, LINK_OK);
+	diagnosis_free(d);
+	env(s, "HIP_VISIBLE_DEVICES", "1"); /* the iGPU alone */
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "the GPU is gfx1036");
+	NO_FIX(s, "framework.rocm-gfx-unsupported", "export HIP_VISIBLE_DEVICES");
+	env(s, "HIP_VISIBLE_DEVICES", "0,1");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "the GPU is gfx1036");
+	env(s, "HIP_VISIBLE_DEVICES", "1,0"); /* both, in another order */
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "the GPU is gfx1036");
+	env(s, "HIP_VISIBLE_DEVICES", "0,7,1"); /* HIP stops at the index past the GPUs */
+	NO(s, "framework.rocm-gfx-unsupported");
+	snapshot_unref(s);
+
+	/* HSA_OVERRIDE_GFX_VERSION is judged against the first GPU the process gets: with an
+	 * RDNA2 iGPU first and hidden, 11.0.0 names the RDNA3 discrete GPU's own target */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1036");
+	rocm(s, "6.2.0");
+	kfd_gpu_node(s, "gfx1100");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "11.0.0");
+	YES(s, "runtime.hsa-override-wrong-target", GPUENV_SEVERITY_ERROR,
+	    "makes ROCm load gfx1100 code on this gfx1036 GPU");
+	env(s, "HIP_VISIBLE_DEVICES", "1");
+	NO(s, "runtime.hsa-override-wrong-target");
+	env(s, "HIP_VISIBLE_DEVICES", "2"); /* none left: runtime.visible-devices-none's */
+	NO(s, "runtime.hsa-override-wrong-target");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR, "the process sees 0");
+	snapshot_unref(s);
+
+	/* ROCR_VISIBLE_DEVICES, and CUDA_VISIBLE_DEVICES (read by HIP where HIP's is unset) */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm(s, "6.2.0");
+	rocm_torch(s, "gfx1100");
+	kfd_gpu_node(s, "gfx1036");
+	env(s, "ROCR_VISIBLE_DEVICES", "0");
+	NO(s, "framework.rocm-gfx-unsupported");
+	env(s, "HIP_VISIBLE_DEVICES", "0"); /* HIP counts the one GPU ROCr left as 0 */
+	NO(s, "framework.rocm-gfx-unsupported");
+	env(s, "ROCR_VISIBLE_DEVICES", "1,0");
+	YES(s, "framework.rocm-gfx-unsupported", GPUENV_SEVERITY_ERROR, "the GPU is gfx1036");
+	snapshot_unref(s);
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm(s, "6.2.0");
+	rocm_torch(s, "gfx1100");
+	kfd_gpu_node(s, "gfx1036");
+	env(s, "CUDA_VISIBLE_DEVICES", "0");
+	NO(s, "framework.rocm-gfx-unsupported");
+	/* none left: no GPU to judge; the chain says why and does not claim KFD lists none */
+	env(s, "CUDA_VISIBLE_DEVICES", "");
+	env(s, "ROCR_VISIBLE_DEVICES", "");
+	NO(s, "framework.rocm-gfx-unsupported");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR, "is set and empty");
+	d = diag(s);
+	v = &d->vendor_chains[0];
+	assert_int_equal(v->link_state[0], LINK_BROKEN);
+	assert_non_null(strstr(v->link_why[0], "leave the process none of the GPUs KFD lists"));
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 /* A ROCm torch whose code objects for the GPU's gfx name sramecc/xnack (LLVM AMDGPUUsage,
  * Target ID): loadable only when they agree with the KFD node and the process's XNACK mode. */
 static void test_target_features(void **state)
@@ -577,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_override_wrong_target),
 		cmocka_unit_test(test_amd_chain),
 		cmocka_unit_test(test_amd_chain_two_gpus),
+		cmocka_unit_test(test_hidden_igpu),
 		cmocka_unit_test(test_target_features),
 		cmocka_unit_test(test_boot_fixed_xnack),
 		cmocka_unit_test(test_kmd_userspace),
