@@ -92,6 +92,14 @@ RULE_CHECK(check_visible_devices_void)
 
 	if (!visible_void(v))
 		return;
+	/* GPU device nodes in /dev came by another road than the legacy hook: the CDI specs
+	 * nvidia-ctk generates set NVIDIA_VISIBLE_DEVICES=void themselves, so that the hook
+	 * injects nothing over the CDI devices (NVIDIA/nvidia-container-toolkit#395); a GPU pod
+	 * in CDI mode carries it (NVIDIA/nvidia-container-toolkit#1429). The variable then says
+	 * nothing about the GPUs the container has. */
+	if (snap_present(snap_get(root, "driver.device_nodes.nvidiactl")) ||
+	    snap_count(snap_get(root, "driver.device_nodes.nvidia_gpus")) > 0)
+		return;
 	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 			 "NVIDIA_VISIBLE_DEVICES=%s: the NVIDIA container runtime exposes no GPU%s",
 			 *v ? v : "\"\"",
