@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""A Pascal GPU under a torch wheel whose lowest target is newer than the GPU
-(framework.gpu-too-old-for-build): the CUDA 12.8 builds of torch 2.8 start at sm_70 and the
-GPU is compute capability 6.1. Written by tests/tools/mk-real-world-fixtures.py pascal."""
-from realworld.common import SRC_BASE, base_root, ini, mk2, real_world, section, torch_dist, venv, w
+"""Pascal GPUs (compute capability 6.1) under torch builds without code for them: a wheel
+whose lowest target is newer than the GPU (the CUDA 12.8 builds of torch 2.8 start at sm_70:
+framework.gpu-too-old-for-build), and a nightly whose targets skip 6.x while one below it
+(sm_50) remains: SASS runs only within its major version, so the GPU is between targets, not
+older than all of them (framework.no-kernel-image). Written by
+tests/tools/mk-real-world-fixtures.py pascal."""
+from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, ini, mk2, move_kernel,
+                              real_world, section, torch_dist, venv, w)
 
 TOPIC = "pascal"
-FIXTURES = ("rw-gtx1080ti-comfyui-torch28-cu128",)
+FIXTURES = ("rw-gtx1080ti-comfyui-torch28-cu128", "rw-gtx1070ti-torch19dev-cu111-no-sm61")
 BASE = "rtx4090-open-module"
 DRIVER = "570.172.08"
 URL = "https://github.com/mmartial/ComfyUI-Nvidia-Docker/issues/61"
@@ -77,5 +81,55 @@ def gtx1080ti_comfyui_torch28_cu128():
         section(BASE, "devices"))
 
 
+URL_NIGHTLY = "https://github.com/pytorch/pytorch/issues/53164"
+NIGHTLY_LIST = "sm_50 sm_70 sm_80 sm_86"
+
+
+def gtx1070ti_torch19dev_cu111():
+    name = "rw-gtx1070ti-torch19dev-cu111-no-sm61"
+    drv = "460.39"
+    # 10de:1b82 GP104 [GeForce GTX 1070 Ti], its HDMI audio 10de:10f0 (pci.ids)
+    dst, root = base_root(name, 0x1b82, 0x0000, "NVIDIA GeForce GTX 1070 Ti", drv, audio=0x10f0)
+    w(root, "etc/os-release", UBUNTU2004_OS_RELEASE)
+    move_kernel(root, "6.8.0-45-generic", "5.4.0-66-generic")
+    site = venv(root, "/home/user/venv", "3.8.5")
+    torch_dist(root, site, "1.9.0.dev20210303+cu111", "'11.1'")
+    # the nightly's targets as its warning lists them, SASS only (no compute_XY in the list):
+    # CUDA 11.1's container headers (PTX ISA 7.1), written by fatbin_writer.py
+    mk2.ELF.setdefault(root, []).append(
+        (f"{site}/torch/lib/libtorch_cuda.so",
+         "fatbin soname=libtorch_cuda.so sass=50,70,80,86 ptx= ptxisa=7.1"))
+    pasted = ("GeForce GTX 1070 Ti with CUDA capability sm_61 is not compatible with the "
+              "current PyTorch installation. The current PyTorch install supports CUDA "
+              f"capabilities {NIGHTLY_LIST}.")
+    ini(dst, TOPIC,
+        "A GeForce GTX 1070 Ti (Pascal, compute capability 6.1) under a torch nightly of March "
+        "2021 built with CUDA 11.1, whose targets are sm_50, sm_70, sm_80 and sm_86 with no "
+        "PTX: sm_50 code does not run on a 6.x GPU and nothing else is below it, so torch "
+        "finds no kernel image for the GPU although the GPU is not older than every target",
+        "Rebuilt from " + URL_NIGHTLY + " (pasted: torch's warning 'GeForce GTX 1070 Ti with "
+        "CUDA capability sm_61 is not compatible with the current PyTorch installation. The "
+        f"current PyTorch install supports CUDA capabilities {NIGHTLY_LIST}.' after switching "
+        "to the cu111 nightly index (download.pytorch.org/whl/nightly/cu111); the issue asks "
+        "why sm_61 was dropped from the nightly build, labelled high priority, module: "
+        "binaries); inferred, not pasted: the nightly's version 1.9.0.dev20210303+cu111 (the "
+        "issue's day), no PTX (get_arch_list() names no compute_XY); placeholders, not in the "
+        "report: the driver 460.39 (an R460 release of the time: CUDA 11.1 needs >= 455.23), "
+        "the GPU's bus position and subsystem id, Ubuntu 20.04 with kernel 5.4.0-66-generic, "
+        "the venv and Python 3.8.5; libtorch_cuda.so is a stand-in holding one fat binary "
+        "container with those targets in CUDA 11.1's header form (tests/tools/fatbin_writer.py: "
+        "no real code); " + mk2.SRC_TORCH + "; " + SRC_BASE,
+        {"PATH": "/home/user/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:"
+                 "/bin", "VIRTUAL_ENV": "/home/user/venv", "HOME": "/home/user"},
+        real_world(
+            URL_NIGHTLY, pasted,
+            "the cu111 nightly was built without sm_61 (its list jumps from sm_50 to sm_70, no "
+            "PTX), so there is no kernel image for the 6.1 GPU; the maintainers took the "
+            "dropped architecture up as a high-priority binaries issue",
+            "framework.no-kernel-image", "framework", "yes"),
+        section(BASE, "devices"))
+
+
 def write():
     gtx1080ti_comfyui_torch28_cu128()
+    gtx1070ti_torch19dev_cu111()
