@@ -20,6 +20,15 @@ def l40s_cdi_pod():
     # its update-ldcache hook makes); no unversioned development link
     driver_libs(root, DRIVER, dev_links=())
     w(root, "proc/1/cgroup", "0::/\n")
+    # the pod's root as containerd's overlayfs snapshotter mounts it (proc(5) mountinfo):
+    # with cgroup v2 and no /.dockerenv, the only sign of a container
+    snap = "/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots"
+    w(root, "proc/self/mountinfo",
+      f"1203 1120 0:190 / / rw,relatime master:469 - overlay overlay rw,lowerdir={snap}/1021/"
+      f"fs:{snap}/1020/fs,upperdir={snap}/1033/fs,workdir={snap}/1033/work\n"
+      "1204 1203 0:193 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw\n"
+      "1205 1203 0:194 / /dev rw,nosuid - tmpfs tmpfs rw,size=65536k,mode=755,inode64\n"
+      "1210 1203 0:189 / /sys ro,nosuid,nodev,noexec,relatime - sysfs sysfs ro\n")
     ini(dst, TOPIC,
         "A Kubernetes pod that requested one L40S (nvidia.com/l40s: '1') on a node whose "
         "containerd 1.7.22 runs the NVIDIA Container Toolkit 1.18.0 in CDI mode: the toolkit's "
@@ -35,7 +44,8 @@ def l40s_cdi_pod():
         "not inject devices as well (NVIDIA/nvidia-container-toolkit#395, its maintainer); "
         "placeholders, not in the report: the driver 570.195.03 (an R570 release: the report "
         "names none), the GPU's subsystem id and bus position, /dev/nvidia0 as the GPU's node, "
-        "cgroup v2's /proc/1/cgroup, the node's kernel, module tree and Ubuntu 24.04 "
+        "cgroup v2's /proc/1/cgroup, the pod's /proc/self/mountinfo (an overlay root of "
+        "containerd's overlayfs snapshotter under its default /var/lib/containerd), the node's kernel, module tree and Ubuntu 24.04 "
         "os-release from the base fixture, libcuda and libnvidia-ml as the spec mounts them "
         "(tiny gcc-built ELF stand-ins with the real SONAMEs); " + SRC_BASE,
         {"PATH": "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
