@@ -64,7 +64,8 @@ def gtx1080ti_comfyui_torch28_cu128():
         "mmartial/ComfyUI-Nvidia-Docker#59; pytorch_wheels.tsv) and Python 3.12.3 (the "
         "path's 3.12, Ubuntu 24.04's); placeholders, not in the report: the driver 570.172.08 "
         "(any R570 and later drives Pascal), the GPU's subsystem id and bus position, the "
-        "container's /proc/1/cgroup (cgroup v2), the host's kernel and module tree and "
+        "image's NVIDIA_VISIBLE_DEVICES/NVIDIA_DRIVER_CAPABILITIES and PATH (the nvidia/cuda "
+        "base images' values), the container's /proc/1/cgroup (cgroup v2), the host's kernel and module tree and "
         "Ubuntu 24.04's os-release (the image's ubuntu24 base) from the base fixture; "
         "the stand-in libtorch_cuda.so carries sm_75 to sm_120 of that list (nvcc 13.0 builds "
         "nothing below sm_75); " + mk2.SRC_TORCH + "; " + SRC_BASE,
