@@ -95,7 +95,8 @@ RULE_CHECK(check_visible_devices_void)
 	/* GPU nodes are in the container all the same: a CDI spec of nvidia-ctk sets void in the
 	 * container while it injects the GPUs itself (nvidia-container-toolkit's generated
 	 * specs, "containerEdits": {"env": ["NVIDIA_VISIBLE_DEVICES=void"]}), so that the legacy
-	 * hook adds nothing twice; the variable kept no GPU out */
+	 * hook adds nothing twice (NVIDIA/nvidia-container-toolkit#395); a GPU pod in CDI mode
+	 * carries it (#1429). The variable kept no GPU out. /dev/nvidiactl alone is no GPU. */
 	if (snap_count(snap_get(root, "driver.device_nodes.nvidia_gpus")) > 0)
 		return;
 	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,

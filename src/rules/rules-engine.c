@@ -686,6 +686,11 @@ void rules_judge(struct gpuenv_doctor *d, const bool absent[RULE_LAYERS])
 		    driver_lives_elsewhere(snapshot_root_const(d->snap)) &&
 		    !driver_answered_here(snapshot_root_const(d->snap)))
 			st = LAYER_UNKNOWN;
+		/* Whether this is a container could not be told (an overlay root, no marker):
+		 * the container rules that found nothing did not judge it. */
+		if (l == GPUENV_LAYER_CONTAINER && (st == LAYER_OK || st == LAYER_INFO) &&
+		    container_unsure(snapshot_root_const(d->snap)))
+			st = LAYER_UNKNOWN;
 		/* Nothing of the layer was looked at (a snapshot built from pasted text, an
 		 * empty one): the rules that ran had nothing to find, which is not a pass. */
 		if ((st == LAYER_OK || st == LAYER_INFO) &&

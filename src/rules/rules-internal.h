@@ -120,6 +120,10 @@ const char *driver_lives_elsewhere(const struct snap_node *root);
 bool driver_answered_here(const struct snap_node *root);
 /* Inside a container (Docker/Podman markers or a container engine in /proc/1/cgroup). */
 bool in_container(const struct snap_node *root);
+/* No container marker, but / is an overlay mount, as a container's root is: a Kubernetes pod
+ * under containerd with cgroup v2 ("0::/") shows no other sign. Whether this is a container
+ * cannot be told. */
+bool container_unsure(const struct snap_node *root);
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */
 bool cuda_major_minor(const char *v, unsigned *ret_major, unsigned *ret_minor);
 

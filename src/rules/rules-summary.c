@@ -317,6 +317,17 @@ static void container_facts(struct gpuenv_doctor *d, const struct snap_node *roo
 					   "environment", "%s", vis);
 		return;
 	}
+	if (container_unsure(root)) {
+		diagnosis_add_fact(
+			d, GPUENV_LAYER_CONTAINER, "container",
+			"/proc/self/mountinfo, /.dockerenv, /run/.containerenv, /proc/1/cgroup",
+			"could not tell: / is an overlay mount, as a container's root is, "
+			"but no /.dockerenv, /run/.containerenv or engine in /proc/1/cgroup");
+		if (vis)
+			diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "NVIDIA_VISIBLE_DEVICES",
+					   "environment", "%s", vis);
+		return;
+	}
 	if (!in_container(root)) {
 		diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "container",
 				   "/.dockerenv, /run/.containerenv, /proc/1/cgroup",

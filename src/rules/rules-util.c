@@ -204,6 +204,13 @@ bool in_container(const struct snap_node *root)
 	       snap_present(snap_get(root, "container.cgroup_engine"));
 }
 
+bool container_unsure(const struct snap_node *root)
+{
+	const char *fs = snap_get_str(root, "container.root_fs_type");
+
+	return !in_container(root) && fs && streq(fs, "overlay");
+}
+
 bool cuda_major_minor(const char *s, unsigned *ret_major, unsigned *ret_minor)
 {
 	struct version v;

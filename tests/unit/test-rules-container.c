@@ -51,6 +51,17 @@ static void test_visible_void(void **state)
 	driver_loaded(s, "550.54.15");
 	NO(s, "container.visible-devices-void");
 	snapshot_unref(s);
+	/* A CDI container: the spec nvidia-ctk generates sets NVIDIA_VISIBLE_DEVICES=void and
+	 * gives the GPU's nodes itself (NVIDIA/nvidia-container-toolkit#395, #1429). */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	in_docker(s);
+	env(s, "NVIDIA_VISIBLE_DEVICES", "void");
+	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "=void");
+	driver_loaded(s, "550.54.15");
+	NO(s, "container.visible-devices-void");
+	NO(s, "container.no-gpu-devices");
+	snapshot_unref(s);
 }
 
 static void test_image_cuda(void **state)

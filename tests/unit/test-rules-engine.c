@@ -87,6 +87,32 @@ static void test_layer_incomplete(void **state)
 	snapshot_unref(s);
 }
 
+/* An overlay root with no container marker (a Kubernetes pod under containerd with cgroup
+ * v2): the container layer is "could not tell", neither absent nor ok. */
+static void test_container_unsure(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "570.195.03");
+	snap_set_str(node(s, "container"), "root_fs_type", "ext4", "/proc/self/mountinfo");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_CONTAINER], LAYER_ABSENT);
+	diagnosis_free(d);
+	snap_set_str(node(s, "container"), "root_fs_type", "overlay", "/proc/self/mountinfo");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_CONTAINER], LAYER_UNKNOWN);
+	assert_int_equal(d->verdict, GPUENV_VERDICT_HEALTHY);
+	diagnosis_free(d);
+	/* A marker settles it. */
+	in_docker(s);
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_CONTAINER], LAYER_OK);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 static void test_chain_framework(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -312,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_render_escapes),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_layer_incomplete),
+		cmocka_unit_test(test_container_unsure),
 		cmocka_unit_test(test_chain_framework),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_symptom_finding),
