@@ -530,8 +530,8 @@ static void test_search_reads_through_input(void **state)
  * .ldata, 0, 8, 16 or 24 bytes between them): after each run walked, the next is looked for
  * just past it, so the search reads the headers and not the payloads (it read all 278 MB of
  * that section, 265 MB of them payloads), and finds what the buffer parse finds. Each
- * container holds one compressed SASS entry of 96 KiB, too large to be decompressed; a
- * stray magic inside one payload must not be taken for a container (the walk skips it). */
+ * container holds one compressed SASS entry of 96 KiB, too large to be decompressed;
+ * the magic inside each payload must not be taken for a container (the walk skips it). */
 static void test_search_skips_payloads(void **state)
 {
 	static const size_t gaps[] = { 0, 8, 16, 24 };
