@@ -51,6 +51,7 @@
 #define PLAN_HEAD     256u	   /* a container header and an entry header (seen: up to 144) */
 #define HEAD_IN_CHUNK (16u << 10)  /* compressed bytes handed to a head decoder at a time */
 #define SEARCH_CHUNK  (256u << 10) /* bytes read at a time by the search for containers */
+#define SEARCH_PEEK   64u	   /* bytes past a run of containers looked at for the next */
 
 /* a file range walked outside .nv_fatbin (wrapper targets, search hits) */
 struct range {

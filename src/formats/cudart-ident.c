@@ -107,10 +107,9 @@ static int tail_at(const struct cudart_ident_reader *rd, uint64_t base, size_t n
 /* Where each needle of hits[0..nh) first lies in the section d[0..n) (at file offset d - p):
  * searched in place, or with rd in one pass of CUDART_IDENT_CHUNK reads that overlap by the
  * longest needle's length less one, so that no page of a mapping is touched and each byte
- * is read once whatever the number of needles (libcublasLt's 46 MB .rodata was read once per
- * needle). The pass ends when every needle is found. In place, the needles after one that is
- * missing are not searched (the first is the one the caller needs). 0, or -errno when a read
- * failed. */
+ * is read once whatever the number of needles. The pass ends when every needle is found. In
+ * place, the needles after one that is missing are not searched (the first is the one the
+ * caller needs). 0, or -errno when a read failed. */
 static int find(const struct cudart_ident_reader *rd, const uint8_t *p, const uint8_t *d, size_t n,
 		struct hit *hits, size_t nh)
 {
@@ -164,21 +163,51 @@ static int find(const struct cudart_ident_reader *rd, const uint8_t *p, const ui
 	return 0;
 }
 
+/* Does needle lie anywhere in the section d[0..n)? In place, or with rd in CUDART_IDENT_CHUNK
+ * reads from the section's end backwards, each overlapping the one after it by the needle's
+ * length less one: static cudart is linked last (nvcc puts -lcudart_static after the objects),
+ * so its strings lie at the end of .rodata (at 92 to 99.98 % of it in every CUDA 13.0 library
+ * that carries them: libcublasLt.so.13's within the last 20 KiB of 46 MB), and one read finds
+ * them where a forward pass read the whole section. 1 / 0, or -errno when a read failed. */
+static int contains(const struct cudart_ident_reader *rd, const uint8_t *p, const uint8_t *d,
+		    size_t n, const char *needle)
+{
+	uint64_t base = (uint64_t)(d - p);
+	size_t k = strlen(needle), end = n;
+	_cleanup_free_ uint8_t *buf = NULL;
+
+	if (!rd)
+		return memmem(d, n, needle, k) != NULL;
+	buf = malloc(CUDART_IDENT_CHUNK + k);
+	if (!buf)
+		return -ENOMEM;
+	while (end > 0) {
+		size_t start = end > CUDART_IDENT_CHUNK ? end - CUDART_IDENT_CHUNK : 0;
+		size_t want = MIN(n, end + k - 1) - start;
+		ssize_t got = rd->read(rd->userdata, base + start, buf, want);
+
+		if (got < 0 || (size_t)got < want)
+			return got < 0 ? (int)got : -EIO;
+		if (memmem(buf, want, needle, k))
+			return 1;
+		end = start;
+	}
+	return 0;
+}
+
 int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret)
 {
-	return cudart_ident_static_read(p, len, NULL, ret);
+	return cudart_ident_static_read(p, len, NULL, NULL, ret);
 }
 
 int cudart_ident_static_read(const uint8_t *p, size_t len, const struct cudart_ident_reader *rd,
-			     struct cudart_ident *ret)
+			     const char *cubin_release, struct cudart_ident *ret)
 {
-	struct hit hits[] = {
-		{ .needle = "CUDA driver version is insufficient for CUDA runtime version" },
-		{ .needle = "Cuda compilation tools, release " },
-	};
+	static const char marker[] = "CUDA driver version is insufficient for CUDA runtime version";
+	struct hit tools = { .needle = "Cuda compilation tools, release " };
 	struct cudart_ident id = { .is_static = true };
-	size_t shstrndx, n = 0;
-	const uint8_t *d;
+	size_t shstrndx, n = 0, n_rodata = 0;
+	const uint8_t *d, *rodata;
 	Elf *elf;
 	int found = 0;
 
@@ -190,27 +219,40 @@ int cudart_ident_static_read(const uint8_t *p, size_t len, const struct cudart_i
 		return 0;
 	if (elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		goto out;
-	d = section(elf, shstrndx, p, len, ".rodata", &n);
-	if (!d || n > CUDART_IDENT_MAX_RODATA)
+	rodata = section(elf, shstrndx, p, len, ".rodata", &n_rodata);
+	if (!rodata || n_rodata > CUDART_IDENT_MAX_RODATA)
 		goto out;
-	/* the marker, and the toolkit: nvlink's string, both in one pass over .rodata */
-	found = find(rd, p, d, n, hits, ARRAY_SIZE(hits));
-	if (found < 0 || hits[0].at < 0)
+	found = contains(rd, p, rodata, n_rodata, marker);
+	if (found <= 0)
 		goto out;
-	found = 1;
-	if (hits[1].at >= 0)
-		cudart_ident_release(hits[1].tail, hits[1].tail_len, id.version,
-				     sizeof(id.version));
-	/* else the .note.nv.tkinfo of the first uncompressed cubin near the start of .nv_fatbin
-	 * (all of them compressed: unknown) */
-	d = id.version[0] ? NULL : section(elf, shstrndx, p, len, ".nv_fatbin", &n);
+	/* The toolkit, from the cheapest source that names it: the first uncompressed cubin's
+	 * .note.nv.tkinfo near the start of .nv_fatbin, else the compressed cubin the caller
+	 * decompressed, else a string in .rodata, which only a pass over all of it can tell is
+	 * not there (none of CUDA 13.0's libraries, nor nvcc 13.0's output, has one there: its
+	 * strings are in the cubins). */
+	d = section(elf, shstrndx, p, len, ".nv_fatbin", &n);
 	if (d) {
-		found = find(rd, p, d, MIN(n, CUDART_IDENT_FATBIN_HEAD), &hits[1], 1);
-		if (found < 0)
+		int rv = find(rd, p, d, MIN(n, CUDART_IDENT_FATBIN_HEAD), &tools, 1);
+
+		if (rv < 0) {
+			found = rv;
 			goto out;
-		found = 1;
-		if (hits[1].at >= 0)
-			cudart_ident_release(hits[1].tail, hits[1].tail_len, id.version,
+		}
+		if (tools.at >= 0)
+			cudart_ident_release(tools.tail, tools.tail_len, id.version,
+					     sizeof(id.version));
+	}
+	if (!id.version[0] && cubin_release && cubin_release[0])
+		snprintf(id.version, sizeof(id.version), "%s", cubin_release);
+	if (!id.version[0]) {
+		int rv = find(rd, p, rodata, n_rodata, &tools, 1);
+
+		if (rv < 0) {
+			found = rv;
+			goto out;
+		}
+		if (tools.at >= 0)
+			cudart_ident_release(tools.tail, tools.tail_len, id.version,
 					     sizeof(id.version));
 	}
 out:

@@ -5,12 +5,14 @@
  * src/formats/elf-dynamic.h), or the file is libcudart.so.N itself (its DT_SONAME). Bundled:
  * nvcc links cudart statically by default (`--cudart=static`): its error-string table
  * ("CUDA driver version is insufficient for CUDA runtime version", cudaGetErrorString()) then
- * lies in the file's .rodata. The toolkit it came with (the nvcc that linked it) is written
- * in each uncompressed cubin's .note.nv.tkinfo ("Cuda compilation tools, release 13.0,
- * V13.0.88", docs/formats/fatbin.md §9.3), inside .nv_fatbin, or by nvlink in .rodata
- * (checked on nvcc 13.0 output, stripped or not); where every cubin is compressed, the
- * caller may have it from one it decompressed (fatbin_result.toolkit_line). Uses libelf read-only; .rodata is searched
- * up to CUDART_IDENT_MAX_RODATA bytes, .nv_fatbin's first CUDART_IDENT_FATBIN_HEAD only.
+ * lies in the file's .rodata, at its end (cudart_static is linked last). The toolkit it came
+ * with (the nvcc that linked it) is written in each uncompressed cubin's .note.nv.tkinfo
+ * ("Cuda compilation tools, release 13.0, V13.0.88", docs/formats/fatbin.md §9.3), inside
+ * .nv_fatbin (nvcc 13.0's output, stripped or not, and every CUDA 13.0 library that bundles
+ * cudart have it there and not in .rodata); where every cubin is compressed, the caller may
+ * have it from one it decompressed (fatbin_result.toolkit_line); a string in .rodata is the
+ * last resort. Uses libelf read-only; .rodata is searched up to CUDART_IDENT_MAX_RODATA
+ * bytes, .nv_fatbin's first CUDART_IDENT_FATBIN_HEAD only.
  */
 #pragma once
 
@@ -36,7 +38,8 @@ void cudart_ident_release(const uint8_t *p, size_t left, char *buf, size_t n);
 int cudart_ident_linked(const char *soname, char *const *needed, size_t n_needed,
 			struct cudart_ident *ret);
 /* Searches the .rodata of the ELF file p[0..len) for a bundled cudart: 1 found (ret filled;
- * version "" when no toolkit string was found), 0 none or not an ELF file. */
+ * version "" when no toolkit string was found), 0 none or not an ELF file. The same as
+ * cudart_ident_static_read(p, len, NULL, NULL, ret). */
 int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret);
 
 /* The same file's bytes, read at an offset: n bytes at off into buf, the count read or
@@ -47,6 +50,10 @@ struct cudart_ident_reader {
 };
 /* cudart_ident_static(), with the sections searched through rd (when not NULL) in
  * CUDART_IDENT_CHUNK reads instead of in p, which is then read for the ELF headers only:
- * memory stays bounded when p is a mapping. -errno when a read fails. */
+ * memory stays bounded when p is a mapping; cudart's strings are looked for from the end of
+ * .rodata backwards, so that a library which bundles it reads one chunk of .rodata, not all
+ * of it. cubin_release (may be NULL or ""): the release a compressed cubin the caller
+ * decompressed names ("13.0", from fatbin_result.toolkit_line), taken when .nv_fatbin's head
+ * names none, before .rodata is searched for one. -errno when a read fails. */
 int cudart_ident_static_read(const uint8_t *p, size_t len, const struct cudart_ident_reader *rd,
-			     struct cudart_ident *ret);
+			     const char *cubin_release, struct cudart_ident *ret);

@@ -315,15 +315,13 @@ static int record_cudart(struct scan_file *f, const uint8_t *p, size_t len, stru
 
 	if (rv == 0 && f->n_containers > 0)
 		rv = cudart_ident_static_read(
-			p, len, fp ? &(struct cudart_ident_reader){ read_file, fp } : NULL, &id);
+			p, len, fp ? &(struct cudart_ident_reader){ read_file, fp } : NULL,
+			f->cubin_release, &id);
 	if (rv < 0 && rv != -ENOMEM)
 		return file_error(f, SCAN_UNREADABLE, "searching for a bundled CUDA runtime: %s",
 				  strerror(-rv));
 	if (rv <= 0)
 		return rv;
-	/* every cubin compressed, so none was read in place: a decompressed one's toolkit */
-	if (id.is_static && !id.version[0])
-		memcpy(id.version, f->cubin_release, sizeof(id.version));
 	f->has_cudart = true;
 	f->cudart_static = id.is_static;
 	memcpy(f->cudart, id.version, sizeof(f->cudart));

@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (found == 1)
 		(void)strlen(id.version);
 	if (cudart_ident_static_read(data, size, &(struct cudart_ident_reader){ input_read, &in },
-				     &id2) != found ||
+				     NULL, &id2) != found ||
 	    (found == 1 && memcmp(&id, &id2, sizeof(id)) != 0))
 		abort();
 

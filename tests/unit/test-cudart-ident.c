@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Tests for src/formats/cudart-ident.c: the CUDA runtime a host ELF file links (DT_NEEDED /
- * DT_SONAME names) or bundles (cudart's error strings and nvlink's toolkit string in .rodata).
+ * DT_SONAME names) or bundles (cudart's error strings in .rodata; the toolkit from .nv_fatbin's
+ * cubins, a decompressed cubin or .rodata, in that order, read no further than needed).
  * Hand-built ELF files always; real nvcc executables (static by default, --cudart=shared) where
  * nvcc is installed (/usr/local/cuda/bin/nvcc or PATH), skipped visibly otherwise.
  */
@@ -96,7 +97,7 @@ static void static_case(const char *ro, size_t n, int want, const char *want_ver
 		assert_string_equal(id.version, want_version);
 	assert_int_equal(cudart_ident_static_read(el.p, el.len,
 						  &(struct cudart_ident_reader){ rodata_read, &m },
-						  &id2),
+						  NULL, &id2),
 			 want);
 	assert_memory_equal(&id, &id2, sizeof(id));
 	free(el.p);
@@ -145,10 +146,10 @@ static void test_static_chunks(void **state)
 	m = (struct rodata_file){ .p = el.p, .len = el.len };
 	assert_int_equal(cudart_ident_static(el.p, el.len, &id), 1);
 	assert_string_equal(id.version, "12.8");
-	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, &id2), 1);
+	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, NULL, &id2), 1);
 	assert_memory_equal(&id, &id2, sizeof(id));
 	m.fail = true;
-	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, &id2), -EIO);
+	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, NULL, &id2), -EIO);
 	free(el.p);
 	/* every placement of the marker around the first piece's end */
 	for (size_t at = CUDART_IDENT_CHUNK - sizeof(marker); at <= CUDART_IDENT_CHUNK + 1; at++) {
@@ -156,10 +157,77 @@ static void test_static_chunks(void **state)
 		memcpy(ro + at, marker, sizeof(marker) - 1);
 		el = elf_with(ro, n);
 		m = (struct rodata_file){ .p = el.p, .len = el.len };
-		assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, &id2), 1);
+		assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, NULL, &id2), 1);
 		assert_string_equal(id2.version, "");
 		free(el.p);
 	}
+	free(ro);
+}
+
+/* The cost of a bundled cudart's identification: its strings lie at the end of .rodata, which
+ * is searched from there backwards, so one chunk is read; the toolkit comes from .nv_fatbin's
+ * head, then from the release a decompressed cubin named, and .rodata is read on for it only
+ * when neither names one (and then its first string counts, as before). */
+static void test_static_order(void **state)
+{
+	static const char fatbin_tools[] = "Cuda compilation tools, release 12.9, V12.9.41";
+	size_t n = 3 * CUDART_IDENT_CHUNK;
+	char *ro = calloc(1, n);
+	struct cudart_ident id = { 0 };
+	struct buf el;
+	struct rodata_file m;
+	struct cudart_ident_reader rd = { rodata_read, &m };
+
+	assert_non_null(ro);
+	memcpy(ro + 16, tools, sizeof(tools));
+	memcpy(ro + n - sizeof(marker) - 8, marker, sizeof(marker));
+	el = elf_with(ro, n);
+	/* a cubin's release: .rodata's own string is not looked for; one chunk read */
+	m = (struct rodata_file){ .p = el.p, .len = el.len };
+	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, "13.0", &id), 1);
+	assert_true(id.is_static);
+	assert_string_equal(id.version, "13.0");
+	assert_true(m.bytes_read <= CUDART_IDENT_CHUNK + sizeof(marker));
+	/* none: .rodata's first string, after a pass over it from its start */
+	m = (struct rodata_file){ .p = el.p, .len = el.len };
+	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, "", &id), 1);
+	assert_string_equal(id.version, "12.8");
+	assert_true(m.bytes_read > CUDART_IDENT_CHUNK);
+	assert_int_equal(cudart_ident_static(el.p, el.len, &id), 1);
+	assert_string_equal(id.version, "12.8");
+	/* the marker only in the first chunk: found (the backward search reads on), and a
+	 * .rodata without it reads all of it to say so */
+	memset(ro, 'x', n);
+	memcpy(ro + 1, marker, sizeof(marker) - 1);
+	free(el.p);
+	el = elf_with(ro, n);
+	m = (struct rodata_file){ .p = el.p, .len = el.len };
+	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, "13.0", &id), 1);
+	assert_string_equal(id.version, "13.0");
+	ro[1] = 'y';
+	free(el.p);
+	el = elf_with(ro, n);
+	m = (struct rodata_file){ .p = el.p, .len = el.len };
+	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, "13.0", &id), 0);
+	assert_true(m.bytes_read >= n);
+	free(el.p);
+	/* .nv_fatbin's cubin comes before the decompressed one's release */
+	memcpy(ro + 1, marker, sizeof(marker) - 1);
+	{
+		struct sec_spec secs[] = {
+			{ ".rodata", SHT_PROGBITS_, SHF_ALLOC_, 0x1000, ro, n },
+			{ ".nv_fatbin", SHT_PROGBITS_, SHF_ALLOC_, 0x1000 + n, fatbin_tools,
+			  sizeof(fatbin_tools) },
+		};
+
+		el = make_elf(true, 62, 0, 0, secs, 2);
+	}
+	m = (struct rodata_file){ .p = el.p, .len = el.len };
+	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, "13.0", &id), 1);
+	assert_string_equal(id.version, "12.9");
+	assert_int_equal(cudart_ident_static(el.p, el.len, &id), 1);
+	assert_string_equal(id.version, "12.9");
+	free(el.p);
 	free(ro);
 }
 
@@ -218,9 +286,8 @@ static void test_nvcc_builds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_linked),
-		cmocka_unit_test(test_static),
-		cmocka_unit_test(test_static_chunks),
+		cmocka_unit_test(test_linked),	      cmocka_unit_test(test_static),
+		cmocka_unit_test(test_static_chunks), cmocka_unit_test(test_static_order),
 		cmocka_unit_test(test_nvcc_builds),
 	};
 	int rv;

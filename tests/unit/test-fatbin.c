@@ -526,6 +526,66 @@ static void test_search_reads_through_input(void **state)
 	free(fb.p);
 }
 
+/* Hand-registered containers one after another, a few bytes apart (libcufft.so.12: 23 983 in
+ * .ldata, 0, 8, 16 or 24 bytes between them): after each run walked, the next is looked for
+ * just past it, so the search reads the headers and not the payloads (it read all 278 MB of
+ * that section, 265 MB of them payloads), and finds what the buffer parse finds. Each
+ * container holds one compressed SASS entry of 96 KiB, too large to be decompressed;
+ * the magic inside each payload must not be taken for a container (the walk skips it). */
+static void test_search_skips_payloads(void **state)
+{
+	static const size_t gaps[] = { 0, 8, 16, 24 };
+	const size_t plen = 96u << 10, n = 24;
+	struct buf fb = sample_fatbin(), ld = { 0 }, el;
+	struct mem_reader m = { 0 };
+	struct fatbin_result *r = NULL, *rb;
+	uint8_t *junk = malloc(plen);
+	char *why = NULL;
+
+	assert_non_null(junk);
+	memset(junk, 0x5a, plen);
+	memcpy(junk + 4096, fatbin_container_pattern, sizeof(fatbin_container_pattern));
+	for (size_t i = 0; i < n; i++) {
+		size_t from = ld.len;
+
+		put_entry(&ld, 2, 80, 0x8011, 1, 8, junk, plen, (uint32_t)plen, 4 * plen);
+		close_container(&ld, from);
+		for (size_t g = 0; g < gaps[i % 4]; g += 8)
+			put_u64(&ld, 0x1122334455667788ull); /* not a container, not zero */
+	}
+	{
+		struct sec_spec secs[] = {
+			{ ".nv_fatbin", 1, 2, 0x2000, fb.p, fb.len },
+			{ ".ldata", 1, 3, 0x10000, ld.p, ld.len },
+		};
+		el = make_elf(true, 62, 0, 0, secs, 2);
+	}
+	m = (struct mem_reader){ .p = el.p, .len = el.len };
+	assert_int_equal(fatbin_parse_input(&(struct fatbin_input){ .data = el.p,
+								    .len = el.len,
+								    .read = mem_read,
+								    .userdata = &m },
+					    0, &r, &why),
+			 0);
+	assert_true(r->searched);
+	assert_int_equal(r->n_found_elsewhere, n);
+	/* the search's first read (256 KiB), then about 1 KiB of headers a container, where it
+	 * read all 2.3 MB */
+	assert_true(m.bytes < ld.len / 4);
+	assert_true(m.calls <= n + 2);
+	rb = parse_ok(el.p, el.len, 0);
+	assert_int_equal(rb->n_found_elsewhere, n);
+	assert_int_equal(rb->n_entries, r->n_entries);
+	for (size_t i = 0; i < r->n_entries; i++)
+		assert_int_equal(rb->entries[i].offset, r->entries[i].offset);
+	fatbin_result_free(rb);
+	fatbin_result_free(r);
+	free(el.p);
+	free(ld.p);
+	free(fb.p);
+	free(junk);
+}
+
 static void test_cubin_variants(void **state)
 {
 	static const uint8_t compat_a[] = { 2, 9, 1, 0, 2, 2, 1, 0, 4, 0x0b,
@@ -876,6 +936,7 @@ int main(void)
 		cmocka_unit_test(test_host_elf),
 		cmocka_unit_test(test_host_elf_elsewhere),
 		cmocka_unit_test(test_search_reads_through_input),
+		cmocka_unit_test(test_search_skips_payloads),
 		cmocka_unit_test(test_read_plan),
 		cmocka_unit_test(test_read_windows),
 		cmocka_unit_test(test_header_only_touches_no_payload),
