@@ -146,7 +146,7 @@ static int isa_cmp(int amaj, int amin, int bmaj, int bmin)
  * ISA older than the table (assumed yes), ISA or driver beyond it, ISA without a branch. */
 static bool ptx_isa_ok(int pm, int pn, unsigned branch, bool *unconf)
 {
-	const struct facts_ptx_isa *row, *first = &facts_ptx_isa_table[0], *last = NULL;
+	const struct facts_ptx_isa *row, *first = &facts_ptx_isa_table_rows()[0], *last = NULL;
 
 	if (facts_ptx_isa((unsigned)pm, (unsigned)pn, &row) == 0 && row->min_driver_branch) {
 		if (facts_unconfirmed(row->confidence))
@@ -154,8 +154,8 @@ static bool ptx_isa_ok(int pm, int pn, unsigned branch, bool *unconf)
 		return row->min_driver_branch <= branch;
 	}
 	for (size_t i = 0; i < facts_ptx_isa_table_len; i++)
-		if (facts_ptx_isa_table[i].min_driver_branch)
-			last = &facts_ptx_isa_table[i];
+		if (facts_ptx_isa_table_rows()[i].min_driver_branch)
+			last = &facts_ptx_isa_table_rows()[i];
 	*unconf = true;
 	if (isa_cmp(pm, pn, (int)first->isa_major, (int)first->isa_minor) < 0)
 		return true;
@@ -163,7 +163,7 @@ static bool ptx_isa_ok(int pm, int pn, unsigned branch, bool *unconf)
 		return branch > facts_ptx_isa_max_branch();
 	/* between two rows (no such ISA was released): the next row's branch decides */
 	for (size_t i = 0; i < facts_ptx_isa_table_len; i++) {
-		const struct facts_ptx_isa *r = &facts_ptx_isa_table[i];
+		const struct facts_ptx_isa *r = &facts_ptx_isa_table_rows()[i];
 
 		if (r->min_driver_branch &&
 		    isa_cmp(pm, pn, (int)r->isa_major, (int)r->isa_minor) < 0)
@@ -431,7 +431,7 @@ int coverage_first_branch_for_cc(unsigned major, unsigned minor, unsigned *ret_b
 		return -EINVAL;
 	/* the table is ascending by CUDA version: the first row listing the SM */
 	for (size_t i = 0; i < facts_cuda_arch_table_len; i++) {
-		const struct facts_cuda_arch *a = &facts_cuda_arch_table[i];
+		const struct facts_cuda_arch *a = &facts_cuda_arch_table_rows()[i];
 		const struct facts_cuda_release *first = NULL, *newest = NULL;
 		struct version v;
 		unsigned branch;

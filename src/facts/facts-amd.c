@@ -18,7 +18,7 @@ int facts_amdgpu_kmd_supports(const char *kmd, const char *user,
 		return -ENOENT;
 	snprintf(mm, sizeof(mm), "%u.%u", ma, mi);
 	for (size_t i = 0; i < facts_amdgpu_kmd_table_len; i++) {
-		const struct facts_amdgpu_kmd *r = &facts_amdgpu_kmd_table[i];
+		const struct facts_amdgpu_kmd *r = &facts_amdgpu_kmd_table_rows()[i];
 		size_t n = strlen(mm);
 
 		if (strcmp(r->kmd, kmd) != 0)

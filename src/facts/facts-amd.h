@@ -17,7 +17,7 @@ struct facts_amdgpu_kmd {
 	const char *source;
 };
 
-extern const struct facts_amdgpu_kmd facts_amdgpu_kmd_table[];
+const struct facts_amdgpu_kmd *facts_amdgpu_kmd_table_rows(void);
 extern const size_t facts_amdgpu_kmd_table_len;
 
 /* Whether AMD supports ROCm user space `user` ("6.2.0" or "6.2": its major.minor counts) on the

@@ -37,7 +37,7 @@ int facts_cuda_compat_support(const char *package, const char *driver,
 		return -EINVAL;
 	snprintf(branch, sizeof(branch), "%u", b);
 	for (size_t i = 0; i < facts_cuda_compat_table_len; i++) {
-		const struct facts_cuda_compat *r = &facts_cuda_compat_table[i];
+		const struct facts_cuda_compat *r = &facts_cuda_compat_table_rows()[i];
 
 		if (strcmp(r->package, mm) != 0)
 			continue;
@@ -64,7 +64,7 @@ size_t facts_cuda_compat_branches(const char *package, char *buf, size_t len)
 	if (!major_minor(package, mm, sizeof(mm)))
 		return 0;
 	for (size_t i = 0; i < facts_cuda_compat_table_len; i++) {
-		const struct facts_cuda_compat *r = &facts_cuda_compat_table[i];
+		const struct facts_cuda_compat *r = &facts_cuda_compat_table_rows()[i];
 		int w;
 
 		if (strcmp(r->package, mm) != 0 || strcmp(r->support, "compatible") != 0)
@@ -89,7 +89,7 @@ const char *facts_cuda_compat_package_of(const char *driver)
 		return NULL;
 	snprintf(branch, sizeof(branch), "%u", b);
 	for (size_t i = 0; i < facts_cuda_compat_table_len; i++) {
-		const struct facts_cuda_compat *r = &facts_cuda_compat_table[i];
+		const struct facts_cuda_compat *r = &facts_cuda_compat_table_rows()[i];
 
 		if (strcmp(r->driver_branch, branch) == 0 && strcmp(r->support, "not_needed") == 0)
 			return r->package;

@@ -18,7 +18,7 @@ struct facts_cuda_compat {
 	const char *source;
 };
 
-extern const struct facts_cuda_compat facts_cuda_compat_table[];
+const struct facts_cuda_compat *facts_cuda_compat_table_rows(void);
 extern const size_t facts_cuda_compat_table_len;
 
 enum facts_compat_support {

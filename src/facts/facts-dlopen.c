@@ -20,7 +20,7 @@ size_t facts_dlopen_rows(const char *framework, const char *version,
 	if (!framework || !version || version_parse_prefix(version, &v, &end) < 0)
 		return 0;
 	for (size_t i = 0; i < facts_dlopen_table_len && n < max; i++) {
-		const struct facts_dlopen *d = &facts_dlopen_table[i];
+		const struct facts_dlopen *d = &facts_dlopen_table_rows()[i];
 		struct version first, below;
 
 		if (strcmp(d->framework, framework) != 0 || version_parse(d->first, &first) < 0)

@@ -15,10 +15,10 @@ int facts_ipex_release(const char *version, const struct facts_ipex **ret)
 	size_t n = version ? strcspn(version, "+") : 0;
 
 	for (size_t i = 0; n && i < facts_ipex_table_len; i++) {
-		const char *v = facts_ipex_table[i].ipex;
+		const char *v = facts_ipex_table_rows()[i].ipex;
 
 		if (strlen(v) == n && strncmp(v, version, n) == 0) {
-			*ret = &facts_ipex_table[i];
+			*ret = &facts_ipex_table_rows()[i];
 			return 0;
 		}
 	}
@@ -33,12 +33,12 @@ int facts_intel_kernel_family(unsigned device, const struct facts_intel_kernel *
 		return -ENOENT;
 	snprintf(want, sizeof(want), "%04x", device);
 	for (size_t i = 0; i < facts_intel_kernel_table_len; i++) {
-		const char *p = facts_intel_kernel_table[i].pci_device_ids;
+		const char *p = facts_intel_kernel_table_rows()[i].pci_device_ids;
 
 		/* a comma list of four-digit ids: every fifth character starts one */
 		for (; p && strlen(p) >= 4; p += 5) {
 			if (strncmp(p, want, 4) == 0) {
-				*ret = &facts_intel_kernel_table[i];
+				*ret = &facts_intel_kernel_table_rows()[i];
 				return 0;
 			}
 			if (p[4] != ',')

@@ -17,7 +17,7 @@ struct facts_ipex {
 	const char *source;
 };
 
-extern const struct facts_ipex facts_ipex_table[];
+const struct facts_ipex *facts_ipex_table_rows(void);
 extern const size_t facts_ipex_table_len;
 
 /* The row of an ipex version ("2.1.20+xpu", "2.1.20"): 0, or -ENOENT. */
@@ -36,7 +36,7 @@ struct facts_intel_kernel {
 	const char *source;
 };
 
-extern const struct facts_intel_kernel facts_intel_kernel_table[];
+const struct facts_intel_kernel *facts_intel_kernel_table_rows(void);
 extern const size_t facts_intel_kernel_table_len;
 
 /* The family of Intel PCI device id `device` (0x56a0): 0, or -ENOENT. */

@@ -155,7 +155,7 @@ static int query_driver(struct q *q, const char *key)
 	field(q, "oldest_cc", b->oldest_cc, b->source, b->confidence);
 toolkits:
 	for (size_t i = 0; i < facts_cuda_release_table_len; i++) {
-		const struct facts_cuda_release *rel = &facts_cuda_release_table[i];
+		const struct facts_cuda_release *rel = &facts_cuda_release_table_rows()[i];
 
 		if (rel->linux_min_driver && version_cmp_str(rel->linux_min_driver, key) <= 0 &&
 		    (!best || version_cmp_str(rel->toolkit_version, best->toolkit_version) > 0))
@@ -166,7 +166,7 @@ toolkits:
 	else
 		field(q, "highest_toolkit", NULL, NULL, NULL);
 	for (size_t i = 0; i < facts_minor_compat_table_len; i++) {
-		const struct facts_minor_compat *mc = &facts_minor_compat_table[i];
+		const struct facts_minor_compat *mc = &facts_minor_compat_table_rows()[i];
 
 		if (!mc->linux_min_driver || version_cmp_str(mc->linux_min_driver, key) > 0)
 			continue;

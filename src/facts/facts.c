@@ -42,8 +42,8 @@ static int cmp_leading_unsigned(const void *key, const void *row)
 	return (k > v) - (k < v);
 }
 
-static_assert(offsetof(struct facts_xid, xid) == 0, "facts_xid_table is keyed by xid");
-static_assert(offsetof(struct facts_sm_arch, sm) == 0, "facts_sm_arch_table is keyed by sm");
+static_assert(offsetof(struct facts_xid, xid) == 0, "facts_xid_table_rows() is keyed by xid");
+static_assert(offsetof(struct facts_sm_arch, sm) == 0, "facts_sm_arch_table_rows() is keyed by sm");
 
 static int pci_first(uint16_t vendor, uint16_t device, size_t *ret)
 {
@@ -86,7 +86,7 @@ int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n,
 	if (i >= facts_gpu_pci_index_len || facts_gpu_pci_index[i].vendor != vendor ||
 	    facts_gpu_pci_index[i].device != device)
 		return -ENOENT;
-	*ret = &facts_gpu_table[facts_gpu_pci_index[i].row];
+	*ret = &facts_gpu_table_rows()[facts_gpu_pci_index[i].row];
 	return 0;
 }
 
@@ -174,20 +174,20 @@ int facts_gpu_by_name(const char *name, const struct facts_gpu **ret)
 	for (size_t i = 0; i < facts_gpu_table_len; i++) {
 		size_t n;
 
-		name_norm(facts_gpu_table[i].product, have, sizeof(have));
+		name_norm(facts_gpu_table_rows()[i].product, have, sizeof(have));
 		if (streq(have, want)) {
-			*ret = &facts_gpu_table[i];
+			*ret = &facts_gpu_table_rows()[i];
 			return 0;
 		}
 		if (name_alt_match(have, want)) {
-			*ret = &facts_gpu_table[i];
+			*ret = &facts_gpu_table_rows()[i];
 			return 0;
 		}
 		n = strcspn(have, "/");
 		while (n > 0 && have[n - 1] == ' ')
 			n--;
 		if (n > best_len && strncmp(want, have, n) == 0 && want[n] == ' ') {
-			best = &facts_gpu_table[i];
+			best = &facts_gpu_table_rows()[i];
 			best_len = n;
 		}
 	}
@@ -211,12 +211,15 @@ int facts_cuda_release(const char *toolkit_version, const struct facts_cuda_rele
 		struct version v;
 		int c;
 
-		r = version_parse(facts_cuda_release_table[mid].toolkit_version, &v);
+		struct facts_cuda_release row;
+
+		facts_cuda_release_row(mid, &row);
+		r = version_parse(row.toolkit_version, &v);
 		if (r < 0)
 			return r;
 		c = version_cmp(&v, &want);
 		if (c == 0) {
-			*ret = &facts_cuda_release_table[mid];
+			*ret = facts_cuda_release_at(mid);
 			return 0;
 		}
 		if (c < 0)
@@ -242,11 +245,15 @@ int facts_minor_compat_floor(unsigned cuda_major, const struct facts_minor_compa
 {
 	if (!ret)
 		return -EINVAL;
-	for (size_t i = 0; i < facts_minor_compat_table_len; i++)
-		if (facts_minor_compat_table[i].cuda_major == cuda_major) {
-			*ret = &facts_minor_compat_table[i];
+	for (size_t i = 0; i < facts_minor_compat_table_len; i++) {
+		struct facts_minor_compat row;
+
+		facts_minor_compat_row(i, &row);
+		if (row.cuda_major == cuda_major) {
+			*ret = facts_minor_compat_at(i);
 			return 0;
 		}
+	}
 	return -ENOENT;
 }
 
@@ -259,8 +266,8 @@ int facts_driver_branch(const char *driver_version, const struct facts_driver_br
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < facts_driver_branch_table_len; i++)
-		if (facts_driver_branch_table[i].branch == v.part[0]) {
-			*ret = &facts_driver_branch_table[i];
+		if (facts_driver_branch_table_rows()[i].branch == v.part[0]) {
+			*ret = &facts_driver_branch_table_rows()[i];
 			return 0;
 		}
 	return -ENOENT;
@@ -277,7 +284,7 @@ int facts_cuda_newest_for_driver(const char *driver_version, struct facts_driver
 		return r;
 	/* the table is sorted by branch (test-facts checks it) */
 	for (size_t i = 0; i < facts_driver_branch_table_len; i++) {
-		const struct facts_driver_branch *b = &facts_driver_branch_table[i];
+		const struct facts_driver_branch *b = &facts_driver_branch_table_rows()[i];
 
 		if (b->branch > v.part[0])
 			break;
@@ -305,11 +312,11 @@ int facts_cuda_arch(const char *cuda_version, const struct facts_cuda_arch **ret
 	for (size_t i = 0; i < facts_cuda_arch_table_len; i++) {
 		struct version v;
 
-		r = version_parse(facts_cuda_arch_table[i].cuda_version, &v);
+		r = version_parse(facts_cuda_arch_table_rows()[i].cuda_version, &v);
 		if (r < 0)
 			return r;
 		if (v.part[0] == want.part[0] && v.part[1] == want.part[1]) {
-			*ret = &facts_cuda_arch_table[i];
+			*ret = &facts_cuda_arch_table_rows()[i];
 			return 0;
 		}
 	}
@@ -333,7 +340,8 @@ int facts_xid(unsigned code, const struct facts_xid **ret)
 
 	if (!ret)
 		return -EINVAL;
-	x = bsearch(&code, facts_xid_table, facts_xid_table_len, sizeof(*x), cmp_leading_unsigned);
+	x = bsearch(&code, facts_xid_table_rows(), facts_xid_table_len, sizeof(*x),
+		    cmp_leading_unsigned);
 	if (!x)
 		return -ENOENT;
 	*ret = x;
@@ -345,8 +353,8 @@ int facts_threshold(const char *name, const struct facts_threshold **ret)
 	if (!name || !ret)
 		return -EINVAL;
 	for (size_t i = 0; i < facts_threshold_table_len; i++)
-		if (streq(facts_threshold_table[i].name, name)) {
-			*ret = &facts_threshold_table[i];
+		if (streq(facts_threshold_table_rows()[i].name, name)) {
+			*ret = &facts_threshold_table_rows()[i];
 			return 0;
 		}
 	return -ENOENT;
@@ -389,25 +397,26 @@ int facts_cuda_minor_releases(unsigned major, unsigned minor,
 			      const struct facts_cuda_release **ret_first,
 			      const struct facts_cuda_release **ret_newest)
 {
-	const struct facts_cuda_release *first = NULL, *newest = NULL;
+	size_t first = SIZE_MAX, newest = SIZE_MAX;
 
 	if (!ret_first || !ret_newest)
 		return -EINVAL;
 	for (size_t i = 0; i < facts_cuda_release_table_len; i++) {
-		const struct facts_cuda_release *r = &facts_cuda_release_table[i];
+		struct facts_cuda_release r;
 		struct version v;
 
-		if (!r->linux_min_driver || version_parse(r->toolkit_version, &v) < 0 || v.n < 2 ||
+		facts_cuda_release_row(i, &r);
+		if (!r.linux_min_driver || version_parse(r.toolkit_version, &v) < 0 || v.n < 2 ||
 		    v.part[0] != major || v.part[1] != minor)
 			continue;
-		if (!first)
-			first = r;
-		newest = r;
+		if (first == SIZE_MAX)
+			first = i;
+		newest = i;
 	}
-	if (!first)
+	if (first == SIZE_MAX)
 		return -ENOENT;
-	*ret_first = first;
-	*ret_newest = newest;
+	*ret_first = facts_cuda_release_at(first);
+	*ret_newest = facts_cuda_release_at(newest);
 	return 0;
 }
 
@@ -436,9 +445,10 @@ int facts_cudnn_nth(const char *cudnn_version, size_t n, const struct facts_cudn
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < facts_cudnn_table_len; i++)
-		if (in_release_range(&v, facts_cudnn_table[i].first, facts_cudnn_table[i].last) &&
+		if (in_release_range(&v, facts_cudnn_table_rows()[i].first,
+				     facts_cudnn_table_rows()[i].last) &&
 		    n-- == 0) {
-			*ret = &facts_cudnn_table[i];
+			*ret = &facts_cudnn_table_rows()[i];
 			return 0;
 		}
 	return -ENOENT;
@@ -481,9 +491,9 @@ int facts_ptx_isa(unsigned major, unsigned minor, const struct facts_ptx_isa **r
 	if (!ret)
 		return -EINVAL;
 	for (size_t i = 0; i < facts_ptx_isa_table_len; i++)
-		if (facts_ptx_isa_table[i].isa_major == major &&
-		    facts_ptx_isa_table[i].isa_minor == minor) {
-			*ret = &facts_ptx_isa_table[i];
+		if (facts_ptx_isa_table_rows()[i].isa_major == major &&
+		    facts_ptx_isa_table_rows()[i].isa_minor == minor) {
+			*ret = &facts_ptx_isa_table_rows()[i];
 			return 0;
 		}
 	return -ENOENT;
@@ -499,7 +509,7 @@ int facts_ptx_isa_for_driver(const char *driver_version, const struct facts_ptx_
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < facts_ptx_isa_table_len; i++) {
-		const struct facts_ptx_isa *p = &facts_ptx_isa_table[i];
+		const struct facts_ptx_isa *p = &facts_ptx_isa_table_rows()[i];
 
 		if (p->min_driver_branch && p->min_driver_branch <= v.part[0])
 			best = p;
@@ -515,7 +525,7 @@ unsigned facts_ptx_isa_max_branch(void)
 	unsigned m = 0;
 
 	for (size_t i = 0; i < facts_ptx_isa_table_len; i++)
-		m = MAX(m, facts_ptx_isa_table[i].min_driver_branch);
+		m = MAX(m, facts_ptx_isa_table_rows()[i].min_driver_branch);
 	return m;
 }
 
@@ -525,7 +535,7 @@ int facts_sm_arch(unsigned sm, const struct facts_sm_arch **ret)
 
 	if (!ret)
 		return -EINVAL;
-	a = bsearch(&sm, facts_sm_arch_table, facts_sm_arch_table_len, sizeof(*a),
+	a = bsearch(&sm, facts_sm_arch_table_rows(), facts_sm_arch_table_len, sizeof(*a),
 		    cmp_leading_unsigned);
 	if (!a)
 		return -ENOENT;
@@ -558,8 +568,9 @@ int facts_rocm_release(const char *rocm_version, const struct facts_rocm **ret)
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < facts_rocm_table_len; i++)
-		if (in_release_range(&v, facts_rocm_table[i].first, facts_rocm_table[i].last)) {
-			*ret = &facts_rocm_table[i];
+		if (in_release_range(&v, facts_rocm_table_rows()[i].first,
+				     facts_rocm_table_rows()[i].last)) {
+			*ret = &facts_rocm_table_rows()[i];
 			return 0;
 		}
 	return -ENOENT;
@@ -595,10 +606,10 @@ int facts_hsa_override(const char *gfx, const struct facts_hsa_override **ret)
 
 	/* A dozen rows: a scan. */
 	for (size_t i = 0; i < facts_hsa_override_table_len; i++) {
-		const char *g = facts_hsa_override_table[i].gfx;
+		const char *g = facts_hsa_override_table_rows()[i].gfx;
 
 		if (strlen(g) == n && strncmp(g, gfx, n) == 0) {
-			*ret = &facts_hsa_override_table[i];
+			*ret = &facts_hsa_override_table_rows()[i];
 			return 0;
 		}
 	}
@@ -626,7 +637,8 @@ bool facts_arch_list_has(const char *arch_list, const char *tok)
 static int torch_wheel_for(const char *torch_version, const char *driver, bool compat,
 			   const struct facts_torch_wheel **ret)
 {
-	const struct facts_torch_wheel *best = NULL;
+	struct facts_torch_wheel best = { 0 };
+	size_t best_i = SIZE_MAX;
 	struct version v = { 0 };
 
 	if (!driver || !ret || (torch_version && version_parse_prefix(torch_version, &v, NULL) < 0))
@@ -634,8 +646,11 @@ static int torch_wheel_for(const char *torch_version, const char *driver, bool c
 	if (torch_version && v.n < 2)
 		return -EINVAL;
 	for (size_t i = 0; i < facts_torch_wheel_table_len; i++) {
-		const struct facts_torch_wheel *w = &facts_torch_wheel_table[i];
+		struct facts_torch_wheel row;
+		const struct facts_torch_wheel *w = &row;
 		struct version t;
+
+		facts_torch_wheel_row(i, &row);
 
 		const char *need = compat ? w->minor_compat_min_driver : w->min_driver;
 
@@ -645,19 +660,22 @@ static int torch_wheel_for(const char *torch_version, const char *driver, bool c
 			continue;
 		if (version_cmp_str(need, driver) > 0)
 			continue;
-		if (!best) {
-			best = w;
+		if (best_i == SIZE_MAX) {
+			best = row;
+			best_i = i;
 			continue;
 		}
 		/* the newest release, then the newest CUDA */
-		int c = version_cmp_str(w->torch, best->torch);
+		int c = version_cmp_str(w->torch, best.torch);
 
-		if (c > 0 || (c == 0 && version_cmp_str(w->cuda_toolkit, best->cuda_toolkit) > 0))
-			best = w;
+		if (c > 0 || (c == 0 && version_cmp_str(w->cuda_toolkit, best.cuda_toolkit) > 0)) {
+			best = row;
+			best_i = i;
+		}
 	}
-	if (!best)
+	if (best_i == SIZE_MAX)
 		return -ENOENT;
-	*ret = best;
+	*ret = facts_torch_wheel_at(best_i);
 	return 0;
 }
 
@@ -683,10 +701,12 @@ size_t facts_torch_cuda_variants(const char *torch_version, char *buf, size_t le
 	if (!torch_version || version_parse_prefix(torch_version, &v, NULL) < 0 || v.n < 2)
 		return 0;
 	for (size_t i = 0; i < facts_torch_wheel_table_len; i++) {
-		const struct facts_torch_wheel *w = &facts_torch_wheel_table[i];
+		struct facts_torch_wheel row;
+		const struct facts_torch_wheel *w = &row;
 		struct version t;
 		int k;
 
+		facts_torch_wheel_row(i, &row);
 		if (!w->cuda_toolkit || version_parse(w->torch, &t) < 0 || t.part[0] != v.part[0] ||
 		    t.part[1] != v.part[1])
 			continue;
@@ -727,14 +747,16 @@ int facts_torch_wheel(const char *torch_version, const char *variant,
 		strcpy(want_variant, plus + 1);
 	}
 	for (size_t i = 0; i < facts_torch_wheel_table_len; i++) {
-		const struct facts_torch_wheel *w = &facts_torch_wheel_table[i];
+		struct facts_torch_wheel row;
+		const struct facts_torch_wheel *w = &row;
 		struct version t;
 
+		facts_torch_wheel_row(i, &row);
 		if (version_parse(w->torch, &t) < 0 || t.part[0] != v.part[0] ||
 		    t.part[1] != v.part[1])
 			continue;
 		if (want_variant[0] ? streq(w->variant, want_variant) : w->pypi_default) {
-			*ret = w;
+			*ret = facts_torch_wheel_at(i);
 			return 0;
 		}
 	}
@@ -764,10 +786,10 @@ int facts_tensorflow_config(const char *tf_version, const struct facts_tensorflo
 	for (size_t i = 0; i < facts_tensorflow_table_len; i++) {
 		struct version t;
 
-		if (version_parse(facts_tensorflow_table[i].version, &t) < 0)
+		if (version_parse(facts_tensorflow_table_rows()[i].version, &t) < 0)
 			continue;
 		if (t.part[0] == v.part[0] && t.part[1] == v.part[1]) {
-			*ret = &facts_tensorflow_table[i];
+			*ret = &facts_tensorflow_table_rows()[i];
 			return 0;
 		}
 	}
@@ -789,10 +811,10 @@ int facts_tensorflow_build(const char *tf_version, const struct facts_tensorflow
 	for (size_t i = 0; i < facts_tensorflow_build_table_len; i++) {
 		struct version t;
 
-		if (version_parse(facts_tensorflow_build_table[i].release, &t) < 0)
+		if (version_parse(facts_tensorflow_build_table_rows()[i].release, &t) < 0)
 			continue;
 		if (t.part[0] == v.part[0] && t.part[1] == v.part[1]) {
-			*ret = &facts_tensorflow_build_table[i];
+			*ret = &facts_tensorflow_build_table_rows()[i];
 			return 0;
 		}
 	}
@@ -813,7 +835,7 @@ int facts_mig_bug(const char *framework, const char *cvd, const char *version,
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < facts_mig_bug_table_len; i++) {
-		const struct facts_mig_bug *b = &facts_mig_bug_table[i];
+		const struct facts_mig_bug *b = &facts_mig_bug_table_rows()[i];
 
 		bool open_end = !b->fixed || !b->fixed[0];
 

@@ -97,6 +97,103 @@ class StrBlob:
         return ['\t%s "\\0"' % cstr(p) for p in self.parts] or ['\t""']
 
 
+# The string blob of every table but the NVIDIA device tables (which keep their own).
+BLOB = StrBlob()
+# Every gpu_compute_capability.tsv row's PCI device ids, one array; a row holds an offset.
+GPU_IDS = []
+# The tables a typical paste looks up (explain): also decoded row by row (emit_packed).
+PER_ROW = ('cuda_release', 'minor_compat', 'torch_wheel')
+
+
+def emit_packed(out, name, types, rows):
+    """facts_<name>_table_rows(): the table as an array of struct facts_<name> (facts.h), which
+    holds pointers. Written as such, the array would be relocated, so written, by the loader at
+    each start of a position-independent gpuenv, whatever the command (a copy-on-write page
+    fault per 4 KiB page). So the rows are written packed instead, each string as an offset
+    into BLOB (FACTS_NO_STRING for an empty one, NULL once decoded), and decoded whole into
+    static storage the first time a command asks for the table (pthread_once: the library may
+    be called from several threads). types: per column, in the struct's order, 'str', 'ids'
+    (an offset into GPU_IDS, then its count as a size_t column) or the C type of the value;
+    rows: per row, per column, the string ('' is NULL) or the C expression."""
+    n = len(rows)
+    out.append('struct facts_%s_packed {' % name)
+    for i, t in enumerate(types):
+        out.append('\t%s f%d;' % ('uint32_t' if t in ('str', 'ids') else t, i))
+    out.append('};')
+    out.append('static const struct facts_%s_packed facts_%s_packed[%d] = {' % (name, name, max(n, 1)))
+    for r in rows:
+        assert len(r) == len(types), name
+        out.append('\t{ %s },' % ', '.join(BLOB.add(v) if t == 'str' else v
+                                          for t, v in zip(types, r)))
+    out.append('};')
+    out.append('const size_t facts_%s_table_len = %d;' % (name, n))
+    out.append('static struct facts_%s facts_%s_decoded[%d];' % (name, name, max(n, 1)))
+    vals = []
+    for i, t in enumerate(types):
+        if t == 'str':
+            vals.append('packed_text(p->f%d)' % i)
+        elif t == 'ids':
+            vals.append('packed_ids(p->f%d)' % i)
+        else:
+            vals.append('p->f%d' % i)
+    if name in PER_ROW:
+        # Row by row as well: a lookup that scans the table decodes each row into the caller's
+        # storage (facts_<name>_row) and keeps only what it returns (facts_<name>_at), so a
+        # command that asks for one row writes no more than that row's page.
+        out.append('void facts_%s_row(size_t i, struct facts_%s *ret)' % (name, name))
+        out.append('{')
+        out.append('\tconst struct facts_%s_packed *p = &facts_%s_packed[i];' % (name, name))
+        out.append('')
+        out.append('\t*ret = (struct facts_%s){ %s };' % (name, ', '.join(vals)))
+        out.append('}')
+        out.append('static bool facts_%s_done[%d];' % (name, max(n, 1)))
+        out.append('const struct facts_%s *facts_%s_at(size_t i)' % (name, name))
+        out.append('{')
+        out.append('\tpthread_mutex_lock(&facts_decode_lock);')
+        out.append('\tif (!facts_%s_done[i]) {' % name)
+        out.append('\t\tfacts_%s_row(i, &facts_%s_decoded[i]);' % (name, name))
+        out.append('\t\tfacts_%s_done[i] = true;' % name)
+        out.append('\t}')
+        out.append('\tpthread_mutex_unlock(&facts_decode_lock);')
+        out.append('\treturn &facts_%s_decoded[i];' % name)
+        out.append('}')
+    out.append('static pthread_once_t facts_%s_once = PTHREAD_ONCE_INIT;' % name)
+    out.append('static void facts_%s_decode(void)' % name)
+    out.append('{')
+    out.append('\tfor (size_t i = 0; i < %d; i++) {' % n)
+    if name in PER_ROW:
+        out.append('\t\t(void)facts_%s_at(i);' % name)
+    else:
+        out.append('\t\tconst struct facts_%s_packed *p = &facts_%s_packed[i];' % (name, name))
+        out.append('')
+        out.append('\t\tfacts_%s_decoded[i] = (struct facts_%s){ %s };' % (name, name, ', '.join(vals)))
+    out.append('\t}')
+    out.append('}')
+    out.append('const struct facts_%s *facts_%s_table_rows(void)' % (name, name))
+    out.append('{')
+    out.append('\tpthread_once(&facts_%s_once, facts_%s_decode);' % (name, name))
+    out.append('\treturn facts_%s_decoded;' % name)
+    out.append('}')
+
+
+def emit_blob(out):
+    out.append('static const uint16_t facts_gpu_ids[%d] = { %s };' %
+               (max(len(GPU_IDS), 1), ', '.join('0x%04x' % v for v in GPU_IDS) or '0'))
+    out.append('static const char facts_strings[] =')
+    out.extend(BLOB.literal_lines())
+    out.append(';')
+
+
+def packed_helpers():
+    """What every decoder above uses (written after the arrays of emit_blob, before the
+    tables)."""
+    return ['static pthread_mutex_t facts_decode_lock = PTHREAD_MUTEX_INITIALIZER;', '',
+            'static const char *packed_text(uint32_t offset)', '{',
+            '\treturn offset == FACTS_NO_STRING ? NULL : facts_strings + offset;', '}', '',
+            'static const uint16_t *packed_ids(uint32_t offset)', '{',
+            '\treturn offset == FACTS_NO_STRING ? NULL : facts_gpu_ids + offset;', '}', '']
+
+
 def cc_parts(s, where):
     if s == '':
         return (-1, -1)
@@ -160,19 +257,19 @@ def gen_gpu(d, out):
         r['_ids'] = vals
         for v in vals:
             index.append((int(r['pci_vendor_id'], 16), v, i))
-        if vals:
-            out.append('static const uint16_t gpu_ids_%d[] = { %s };' %
-                       (i, ', '.join('0x%04x' % v for v in vals)))
-    out.append('const struct facts_gpu facts_gpu_table[] = {')
+    packed = []
     for i, r in enumerate(rows):
         ma, mi = cc_parts(r['compute_capability'], r['_where'])
-        out.append('\t{ %s, %s, %s, %s, %s, %d, %d, 0x%s, %s, %d, %s, %s, %s, %s },' % (
-            cstr(r['product']), cstr(r['segment']), cstr(r['architecture']), cstr(r['chip']),
-            cstr(r['compute_capability']), ma, mi, r['pci_vendor_id'] or '0',
-            ('gpu_ids_%d' % i) if r['_ids'] else 'NULL', len(r['_ids']),
-            cstr(r['pci_id_confidence']), cstr(r['confidence']), cstr(r['notes']), cstr(r['source'])))
-    out.append('};')
-    out.append('const size_t facts_gpu_table_len = %d;' % len(rows))
+        ids = 'FACTS_NO_STRING'
+        if r['_ids']:
+            ids = str(len(GPU_IDS))
+            GPU_IDS.extend(r['_ids'])
+        packed.append([r['product'], r['segment'], r['architecture'], r['chip'],
+                       r['compute_capability'], str(ma), str(mi), '0x' + (r['pci_vendor_id'] or '0'),
+                       ids, str(len(r['_ids'])), r['pci_id_confidence'], r['confidence'],
+                       r['notes'], r['source']])
+    emit_packed(out, 'gpu', ['str'] * 5 + ['int', 'int', 'uint16_t', 'ids', 'size_t'] + ['str'] * 4,
+                packed)
     index.sort()
     out.append('const struct facts_pci_index facts_gpu_pci_index[] = {')
     for ven, dev, i in index:
@@ -265,22 +362,13 @@ def gen_driver_min(d, out):
     for r in rel:
         if vkey(r['toolkit_version'], r['_where'])[0] != int(r['cuda_major']):
             raise FactsError('%s: cuda_major does not match toolkit_version' % r['_where'])
-    out.append('const struct facts_cuda_release facts_cuda_release_table[] = {')
-    for r in rel:
-        out.append('\t{ %s, %s, %s, %s, %s, %s, %s, %s },' % (
-            cstr(r['toolkit_version']), cstr(r['toolkit_label']), cstr(r['linux_x86_64_min_driver']),
-            cstr(r['windows_x86_64_min_driver']), cstr(r['driver_branch']), cstr(r['confidence']),
-            cstr(r['notes']), cstr(r['source'])))
-    out.append('};')
-    out.append('const size_t facts_cuda_release_table_len = %d;' % len(rel))
-    out.append('const struct facts_minor_compat facts_minor_compat_table[] = {')
-    for r in mc:
-        out.append('\t{ %s, %s, %s, %s, %s, %s, %s },' % (
-            r['cuda_major'], cstr(r['linux_x86_64_min_driver']), cstr(r['windows_x86_64_min_driver']),
-            r['upper_bound_exclusive'] or '0', cstr(r['confidence']), cstr(r['notes']),
-            cstr(r['source'])))
-    out.append('};')
-    out.append('const size_t facts_minor_compat_table_len = %d;' % len(mc))
+    emit_packed(out, 'cuda_release', ['str'] * 8, [
+        [r['toolkit_version'], r['toolkit_label'], r['linux_x86_64_min_driver'],
+         r['windows_x86_64_min_driver'], r['driver_branch'], r['confidence'], r['notes'],
+         r['source']] for r in rel])
+    emit_packed(out, 'minor_compat', ['unsigned', 'str', 'str', 'unsigned', 'str', 'str', 'str'], [
+        [r['cuda_major'], r['linux_x86_64_min_driver'], r['windows_x86_64_min_driver'],
+         r['upper_bound_exclusive'] or '0', r['confidence'], r['notes'], r['source']] for r in mc])
 
 
 def gen_branches(d, out):
@@ -293,15 +381,8 @@ def gen_branches(d, out):
         cc_parts(r['oldest_cc'], r['_where'])
     check_unique(rows, lambda r: int(r['branch']), 'branch')
     check_sorted(rows, lambda r: int(r['branch']), 'branch')
-    out.append('const struct facts_driver_branch facts_driver_branch_table[] = {')
-    for r in rows:
-        out.append('\t{ %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s },' % (
-            r['branch'], cstr(r['cuda_version_reported']), cstr(r['first_toolkit_with_branch']),
-            cstr(r['datacenter_designation']), cstr(r['datacenter_eol']),
-            cstr(r['oldest_arch_supported']), cstr(r['oldest_cc']), cstr(r['last_branch_for_arch']),
-            cstr(r['confidence']), cstr(r['notes']), cstr(r['source'])))
-    out.append('};')
-    out.append('const size_t facts_driver_branch_table_len = %d;' % len(rows))
+    emit_packed(out, 'driver_branch', ['unsigned'] + ['str'] * 10,
+                [[r[c] for c in BR_COLS] for r in rows])
 
 
 def gen_arch(d, out):
@@ -316,14 +397,7 @@ def gen_arch(d, out):
     check_sorted([r for r in rows if r['ptx_isa_version']],
                  lambda r: (vkey(r['ptx_isa_version'], r['_where']), vkey(r['cuda_version'], '')),
                  'ptx_isa_version')
-    out.append('const struct facts_cuda_arch facts_cuda_arch_table[] = {')
-    for r in rows:
-        out.append('\t{ %s, %s, %s, %s, %s, %s, %s, %s, %s, %s },' % (
-            cstr(r['cuda_version']), cstr(r['min_cc']), cstr(r['max_cc']), cstr(r['sm_targets']),
-            cstr(r['arch_specific_a']), cstr(r['family_specific_f']), cstr(r['ptx_isa_version']),
-            cstr(r['confidence']), cstr(r['notes']), cstr(r['source'])))
-    out.append('};')
-    out.append('const size_t facts_cuda_arch_table_len = %d;' % len(rows))
+    emit_packed(out, 'cuda_arch', ['str'] * 10, [[r[c] for c in ARCH_COLS] for r in rows])
 
 
 def gen_xid(d, out):
@@ -335,15 +409,11 @@ def gen_xid(d, out):
             raise FactsError('%s: application_error must be yes/no' % r['_where'])
     check_unique(rows, lambda r: int(r['xid']), 'xid')
     check_sorted(rows, lambda r: int(r['xid']), 'xid')
-    out.append('const struct facts_xid facts_xid_table[] = {')
-    for r in rows:
-        out.append('\t{ %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s },' % (
-            r['xid'], cstr(r['mnemonic']), cstr(r['description']), cstr(r['cause_category']),
-            cstr(r['resolution_bucket']), cstr(r['severity']),
-            'true' if r['application_error'] == 'yes' else 'false', cstr(r['recommended_action']),
-            cstr(r['typical_log_text']), cstr(r['confidence']), cstr(r['source'])))
-    out.append('};')
-    out.append('const size_t facts_xid_table_len = %d;' % len(rows))
+    emit_packed(out, 'xid', ['unsigned'] + ['str'] * 5 + ['bool'] + ['str'] * 4, [
+        [r['xid'], r['mnemonic'], r['description'], r['cause_category'], r['resolution_bucket'],
+         r['severity'], 'true' if r['application_error'] == 'yes' else 'false',
+         r['recommended_action'], r['typical_log_text'], r['confidence'], r['source']]
+        for r in rows])
 
 
 def gen_cudnn(d, out):
@@ -364,11 +434,7 @@ def gen_cudnn(d, out):
     key = lambda r: (vkey(r['first'], r['_where']), r['variant'])
     check_unique(rows, key, '(first, variant)')
     check_sorted(rows, key, '(first, variant)')
-    out.append('const struct facts_cudnn facts_cudnn_table[] = {')
-    for r in rows:
-        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in CUDNN_COLS))
-    out.append('};')
-    out.append('const size_t facts_cudnn_table_len = %d;' % len(rows))
+    emit_packed(out, 'cudnn', ['str'] * len(CUDNN_COLS), [[r[c] for c in CUDNN_COLS] for r in rows])
 
 
 def gen_thresholds(d, out):
@@ -385,7 +451,7 @@ def gen_thresholds(d, out):
             raise FactsError('%s: value must be a non-negative integer' % r['_where'])
     check_unique(rows, lambda r: r['name'], 'threshold name')
     check_sorted(rows, lambda r: r['name'], 'threshold name')
-    out.append('const struct facts_threshold facts_threshold_table[] = {')
+    packed = []
     for r in rows:
         if r['unit'] == 'month':
             num = int(r['value'].replace('-', ''))
@@ -394,11 +460,9 @@ def gen_thresholds(d, out):
             num = ma * 10 + mi
         else:
             num = int(r['value'])
-        out.append('\t{ %s, %s, %dULL, %s, %s, %s, %s },' % (
-            cstr(r['name']), cstr(r['value']), num, cstr(r['unit']), cstr(r['confidence']),
-            cstr(r['notes']), cstr(r['source'])))
-    out.append('};')
-    out.append('const size_t facts_threshold_table_len = %d;' % len(rows))
+        packed.append([r['name'], r['value'], '%dULL' % num, r['unit'], r['confidence'], r['notes'],
+                       r['source']])
+    emit_packed(out, 'threshold', ['str', 'str', 'uint64_t', 'str', 'str', 'str', 'str'], packed)
 
 
 def gen_ptx_isa(d, out):
@@ -416,15 +480,13 @@ def gen_ptx_isa(d, out):
     check_sorted(rows, lambda r: vkey(r['cuda_version'], r['_where']), 'cuda_version')
     check_sorted([r for r in rows if r['min_driver_branch']], lambda r: int(r['min_driver_branch']),
                  'min_driver_branch')
-    out.append('const struct facts_ptx_isa facts_ptx_isa_table[] = {')
+    packed = []
     for r in rows:
         ma, mi = vkey(r['ptx_isa_version'], '')
-        out.append('\t{ %s, %d, %d, %s, %s, %s, %s, %s },' % (
-            cstr(r['ptx_isa_version']), ma, mi, cstr(r['cuda_version']),
-            r['min_driver_branch'] or '0', cstr(r['confidence']), cstr(r['notes']),
-            cstr(r['source'])))
-    out.append('};')
-    out.append('const size_t facts_ptx_isa_table_len = %d;' % len(rows))
+        packed.append([r['ptx_isa_version'], str(ma), str(mi), r['cuda_version'],
+                       r['min_driver_branch'] or '0', r['confidence'], r['notes'], r['source']])
+    emit_packed(out, 'ptx_isa', ['str', 'unsigned', 'unsigned', 'str', 'unsigned', 'str', 'str', 'str'],
+                packed)
 
 
 def gen_sm_arch(d, out):
@@ -444,13 +506,9 @@ def gen_sm_arch(d, out):
             raise FactsError('%s: family %s has no row' % (r['_where'], r['family']))
         if r['family'] and int(r['family']) > int(r['sm']):
             raise FactsError('%s: family %s above its member' % (r['_where'], r['family']))
-    out.append('const struct facts_sm_arch facts_sm_arch_table[] = {')
-    for r in rows:
-        out.append('\t{ %s, %s, %s, %s, %s, %s },' % (
-            r['sm'], r['family'] or '0', 'true' if r['tegra'] == 'yes' else 'false',
-            cstr(r['confidence']), cstr(r['notes']), cstr(r['source'])))
-    out.append('};')
-    out.append('const size_t facts_sm_arch_table_len = %d;' % len(rows))
+    emit_packed(out, 'sm_arch', ['unsigned', 'unsigned', 'bool', 'str', 'str', 'str'], [
+        [r['sm'], r['family'] or '0', 'true' if r['tegra'] == 'yes' else 'false', r['confidence'],
+         r['notes'], r['source']] for r in rows])
 
 
 def check_confidence(r):
@@ -487,11 +545,7 @@ def gen_rocm(d, out):
         if prev is not None and not prev[:n] < f[:n]:
             raise FactsError('%s: release ranges overlap or are not in ascending order' % w)
         prev = l
-    out.append('const struct facts_rocm facts_rocm_table[] = {')
-    for r in rows:
-        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in ROCM_COLS))
-    out.append('};')
-    out.append('const size_t facts_rocm_table_len = %d;' % len(rows))
+    emit_rows(out, 'rocm', rows, ROCM_COLS)
 
 
 def gen_hsa_override(d, out):
@@ -509,21 +563,12 @@ def gen_hsa_override(d, out):
             # the override names the target it makes ROCm load: M.N.S -> gfxMNS (hex minor, stepping)
             if not m or 'gfx%d%x%x' % tuple(int(x) for x in m.groups()) != r['runs_as']:
                 raise FactsError('%s: override %r does not name runs_as %r' % (w, r['override'], r['runs_as']))
-    out.append('const struct facts_hsa_override facts_hsa_override_table[] = {')
-    for r in rows:
-        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in HSA_COLS))
-    out.append('};')
-    out.append('const size_t facts_hsa_override_table_len = %d;' % len(rows))
+    emit_rows(out, 'hsa_override', rows, HSA_COLS)
 
 
 def emit_rows(out, name, rows, cols):
-    """const struct facts_<name> facts_<name>_table[] with one initializer per row (the
-    columns as strings, in the struct's order) and its _len."""
-    out.append('const struct facts_%s facts_%s_table[] = {' % (name, name))
-    for r in rows:
-        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in cols))
-    out.append('};')
-    out.append('const size_t facts_%s_table_len = %d;' % (name, len(rows)))
+    """facts_<name>_table_rows() of a table whose columns are all strings, in the struct's order."""
+    emit_packed(out, name, ['str'] * len(cols), [[r[c] for c in cols] for r in rows])
 
 
 def gen_ipex(d, out):
@@ -651,17 +696,10 @@ def gen_torch(d, out):
                 raise FactsError('%s: second PyPI default for torch %s (first at %s)' %
                                  (r['_where'], r['torch'], pypi[r['torch']]))
             pypi[r['torch']] = r['_where']
-    out.append('const struct facts_torch_wheel facts_torch_wheel_table[] = {')
-    for r in rows:
-        vals = []
-        for c in TORCH_COLS:
-            if c == 'pypi_default':
-                vals.append('true' if r[c] == 'yes' else 'false')
-            else:
-                vals.append(cstr(r[c]))
-        out.append('\t{ %s },' % ', '.join(vals))
-    out.append('};')
-    out.append('const size_t facts_torch_wheel_table_len = %d;' % len(rows))
+    types = ['bool' if c == 'pypi_default' else 'str' for c in TORCH_COLS]
+    emit_packed(out, 'torch_wheel', types, [
+        [('true' if r[c] == 'yes' else 'false') if c == 'pypi_default' else r[c] for c in TORCH_COLS]
+        for r in rows])
 
 
 def gen_tensorflow(d, out):
@@ -677,11 +715,7 @@ def gen_tensorflow(d, out):
         vkey(r['cuda'], w)
     check_unique(rows, lambda r: vkey(r['version'], r['_where'])[:2], 'release line (major.minor)')
     check_sorted(rows, lambda r: vkey(r['version'], r['_where']), 'version')
-    out.append('const struct facts_tensorflow facts_tensorflow_table[] = {')
-    for r in rows:
-        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in TF_COLS))
-    out.append('};')
-    out.append('const size_t facts_tensorflow_table_len = %d;' % len(rows))
+    emit_rows(out, 'tensorflow', rows, TF_COLS)
 
 
 DLOPEN_COLS = ['framework', 'first', 'below', 'library', 'names', 'wheel_rpath', 'confidence', 'source']
@@ -710,13 +744,9 @@ def gen_dlopen(d, out):
         if k in prev and (not prev[k]['below'] or vkey(prev[k]['below'], r['_where']) > vkey(r['first'], r['_where'])):
             raise FactsError('%s: overlaps the range at %s' % (r['_where'], prev[k]['_where']))
         prev[k] = r
-    out.append('const struct facts_dlopen facts_dlopen_table[] = {')
-    for r in rows:
-        vals = [cstr(r[c]) if c != 'below' or r[c] else 'NULL' for c in DLOPEN_COLS if c != 'wheel_rpath']
-        vals.insert(5, 'true' if r['wheel_rpath'] == 'yes' else 'false')
-        out.append('\t{ %s },' % ', '.join(vals))
-    out.append('};')
-    out.append('const size_t facts_dlopen_table_len = %d;' % len(rows))
+    emit_packed(out, 'dlopen', ['bool' if c == 'wheel_rpath' else 'str' for c in DLOPEN_COLS], [
+        [('true' if r[c] == 'yes' else 'false') if c == 'wheel_rpath' else r[c] for c in DLOPEN_COLS]
+        for r in rows])
 
 
 def gen_tensorflow_builds(d, out):
@@ -737,11 +767,7 @@ def gen_tensorflow_builds(d, out):
             raise FactsError('%s: evidence must quote "source was compiled with: %s"' % (w, r['cudnn']))
     check_unique(rows, lambda r: vkey(r['release'], r['_where']), 'release')
     check_sorted(rows, lambda r: vkey(r['release'], r['_where']), 'release')
-    out.append('const struct facts_tensorflow_build facts_tensorflow_build_table[] = {')
-    for r in rows:
-        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in TFB_COLS))
-    out.append('};')
-    out.append('const size_t facts_tensorflow_build_table_len = %d;' % len(rows))
+    emit_rows(out, 'tensorflow_build', rows, TFB_COLS)
 
 
 MIG_COLS = ['framework', 'cvd', 'first', 'fixed', 'symptom', 'confidence', 'source']
@@ -762,11 +788,7 @@ def gen_mig_bugs(d, out):
                  'release')
     check_sorted(rows, lambda r: (r['framework'], r['cvd'], vkey(r['first'], r['_where'])),
                  'release')
-    out.append('const struct facts_mig_bug facts_mig_bug_table[] = {')
-    for r in rows:
-        out.append('\t{ %s },' % ', '.join(cstr(r[c]) for c in MIG_COLS))
-    out.append('};')
-    out.append('const size_t facts_mig_bug_table_len = %d;' % len(rows))
+    emit_rows(out, 'mig_bug', rows, MIG_COLS)
 
 
 def main(argv):
@@ -778,16 +800,20 @@ def main(argv):
            '/* Generated by src/facts/gen-facts.py from src/facts/data/<table>.tsv. Do not edit. */',
            '#include <stdbool.h>', '#include <stddef.h>', '#include <stdint.h>',
            '#include "facts/facts-table.h"', '#include "facts/facts-intel.h"', '#include "facts/facts-amd.h"',
-           '#include "facts/facts-compat.h"', '']
+           '#include "facts/facts-compat.h"', '#include <pthread.h>', '']
+    body = []
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
                   gen_ptx_isa, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_torch, gen_tensorflow,
                   gen_dlopen, gen_tensorflow_builds, gen_mig_bugs):
-            g(d, out)
-            out.append('')
+            g(d, body)
+            body.append('')
     except (FactsError, OSError, UnicodeDecodeError) as e:
         sys.stderr.write('gen-facts: %s\n' % e)
         return 1
+    emit_blob(out)
+    out.append('')
+    out += packed_helpers() + body
     tmp = outpath + '.tmp'
     with open(tmp, 'w', encoding='utf-8') as f:
         f.write('\n'.join(out) + '\n')

@@ -33,43 +33,45 @@ static const struct dl_symbol cuda_symbols[] = {
 
 /* cuda.h 13.0 names; texts quoted in docs/formats/nvml.md §9 where it gives them. 35 is
  * deliberately absent: it is the runtime's cudaErrorInsufficientDriver, not a driver API code. */
+/* Arrays, not pointers: a table of pointers is relocated, so written, by the loader at each
+ * start of every command (vendor/dl.h); "" is no text. */
 static const struct {
 	int code;
-	const char *name, *text;
+	char name[48], text[72];
 } cuda_errors[] = {
 	{ 0, "CUDA_SUCCESS", "no error" },
-	{ 1, "CUDA_ERROR_INVALID_VALUE", NULL },
-	{ 2, "CUDA_ERROR_OUT_OF_MEMORY", NULL },
+	{ 1, "CUDA_ERROR_INVALID_VALUE", "" },
+	{ 2, "CUDA_ERROR_OUT_OF_MEMORY", "" },
 	{ 3, "CUDA_ERROR_NOT_INITIALIZED", "cuInit not called or failed" },
-	{ 4, "CUDA_ERROR_DEINITIALIZED", NULL },
+	{ 4, "CUDA_ERROR_DEINITIALIZED", "" },
 	{ 34, "CUDA_ERROR_STUB_LIBRARY",
 	  "the CUDA driver that the application has loaded is a stub library" },
 	{ 46, "CUDA_ERROR_DEVICE_UNAVAILABLE", "exclusive or prohibited compute mode" },
 	{ 100, "CUDA_ERROR_NO_DEVICE",
 	  "no CUDA-capable devices were detected by the installed CUDA driver" },
-	{ 101, "CUDA_ERROR_INVALID_DEVICE", NULL },
+	{ 101, "CUDA_ERROR_INVALID_DEVICE", "" },
 	{ 200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid" },
-	{ 201, "CUDA_ERROR_INVALID_CONTEXT", NULL },
+	{ 201, "CUDA_ERROR_INVALID_CONTEXT", "" },
 	{ 209, "CUDA_ERROR_NO_BINARY_FOR_GPU",
 	  "no kernel image available that is suitable for the device" },
-	{ 214, "CUDA_ERROR_ECC_UNCORRECTABLE", NULL },
-	{ 218, "CUDA_ERROR_INVALID_PTX", NULL },
-	{ 221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", NULL },
-	{ 222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", NULL },
-	{ 223, "CUDA_ERROR_JIT_COMPILATION_DISABLED", NULL },
-	{ 304, "CUDA_ERROR_OPERATING_SYSTEM", NULL },
-	{ 400, "CUDA_ERROR_INVALID_HANDLE", NULL },
-	{ 500, "CUDA_ERROR_NOT_FOUND", NULL },
-	{ 700, "CUDA_ERROR_ILLEGAL_ADDRESS", NULL },
-	{ 701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", NULL },
-	{ 702, "CUDA_ERROR_LAUNCH_TIMEOUT", NULL },
-	{ 719, "CUDA_ERROR_LAUNCH_FAILED", NULL },
-	{ 802, "CUDA_ERROR_SYSTEM_NOT_READY", NULL },
+	{ 214, "CUDA_ERROR_ECC_UNCORRECTABLE", "" },
+	{ 218, "CUDA_ERROR_INVALID_PTX", "" },
+	{ 221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", "" },
+	{ 222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "" },
+	{ 223, "CUDA_ERROR_JIT_COMPILATION_DISABLED", "" },
+	{ 304, "CUDA_ERROR_OPERATING_SYSTEM", "" },
+	{ 400, "CUDA_ERROR_INVALID_HANDLE", "" },
+	{ 500, "CUDA_ERROR_NOT_FOUND", "" },
+	{ 700, "CUDA_ERROR_ILLEGAL_ADDRESS", "" },
+	{ 701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "" },
+	{ 702, "CUDA_ERROR_LAUNCH_TIMEOUT", "" },
+	{ 719, "CUDA_ERROR_LAUNCH_FAILED", "" },
+	{ 802, "CUDA_ERROR_SYSTEM_NOT_READY", "" },
 	{ 803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
 	  "display driver vs CUDA driver (libcuda) version mismatch" },
 	{ 804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
 	  "forward compatibility was attempted on non supported HW" },
-	{ 999, "CUDA_ERROR_UNKNOWN", NULL },
+	{ 999, "CUDA_ERROR_UNKNOWN", "" },
 };
 
 const char *vendor_cuda_error_name(int rc)
@@ -84,7 +86,7 @@ static const char *local_text(int rc)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(cuda_errors); i++)
 		if (cuda_errors[i].code == rc)
-			return cuda_errors[i].text;
+			return cuda_errors[i].text[0] ? cuda_errors[i].text : NULL;
 	return NULL;
 }
 

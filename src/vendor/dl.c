@@ -103,7 +103,10 @@ int dl_resolve(struct dl_lib *l, const struct dl_symbol *syms, size_t n, void *t
 		void *fn = NULL;
 		const char *name = NULL;
 
-		for (size_t k = 0; k < DL_NAMES_MAX && syms[i].names[k] && !fn; k++) {
+		for (size_t k = 0; k < DL_NAMES_MAX && syms[i].names[k][0] && !fn; k++) {
+			/* a name as long as the array has no NUL: a table written wrong */
+			if (!memchr(syms[i].names[k], '\0', DL_NAME_MAX))
+				return -EINVAL;
 			fn = dl_sym(l, syms[i].names[k]);
 			if (fn)
 				name = syms[i].names[k];

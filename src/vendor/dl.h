@@ -17,11 +17,15 @@
 #include "shared/elf-note.h"
 
 #define DL_NAMES_MAX 4
+#define DL_NAME_MAX  64 /* a name and its NUL (dl_resolve() refuses a name that fills it) */
 
+/* The names are arrays, not pointers: a table of pointers in a position-independent binary is
+ * relocated, so written, by the loader at each start of every command (a page fault per 4 KiB
+ * page), and these tables are several pages that only a probe reads. */
 struct dl_symbol {
-	const char *names[DL_NAMES_MAX]; /* tried in order; NULL-terminated when shorter */
-	size_t fn_offset;		 /* where the function pointer goes in the table */
-	size_t name_offset;		 /* where the answering name (const char *) goes, or
+	char names[DL_NAMES_MAX][DL_NAME_MAX]; /* tried in order; "" after the last */
+	size_t fn_offset;		       /* where the function pointer goes in the table */
+	size_t name_offset;		       /* where the answering name (const char *) goes, or
 					  * DL_NO_NAME */
 	bool required;
 };
@@ -52,7 +56,8 @@ struct dl_lib *dl_close(struct dl_lib *l);
 /* The path the dynamic linker loaded (dlinfo RTLD_DI_LINKMAP), borrowed. */
 const char *dl_path(const struct dl_lib *l);
 /* Fills table from syms[0..n). Optional symbols that are absent stay NULL. Returns
- * -ENOSYS when a required one is missing (*ret_missing = its first name). */
+ * -ENOSYS when a required one is missing (*ret_missing = its first name), -EINVAL when a name
+ * fills its array (no NUL). */
 int dl_resolve(struct dl_lib *l, const struct dl_symbol *syms, size_t n, void *table,
 	       const char **ret_missing);
 

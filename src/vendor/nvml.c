@@ -38,9 +38,11 @@ static const struct dl_symbol nvml_symbols[] = {
 };
 
 /* nvml.h 13.3 names; texts as the real 535.261.03 nvmlErrorString() returns them. */
+/* Arrays, not pointers: a table of pointers is relocated, so written, by the loader at each
+ * start of every command (vendor/dl.h). */
 static const struct {
 	int code;
-	const char *name, *text;
+	char name[48], text[56];
 } nvml_errors[] = {
 	{ 0, "NVML_SUCCESS", "Success" },
 	{ 1, "NVML_ERROR_UNINITIALIZED", "Uninitialized" },

@@ -229,8 +229,8 @@ static void test_invariants(void **state)
 {
 	assert_true(facts_gpu_table_len > 50);
 	for (size_t i = 0; i < facts_gpu_table_len; i++) {
-		assert_non_null(facts_gpu_table[i].source);
-		assert_non_null(facts_gpu_table[i].confidence);
+		assert_non_null(facts_gpu_table_rows()[i].source);
+		assert_non_null(facts_gpu_table_rows()[i].confidence);
 	}
 	for (size_t i = 1; i < facts_gpu_pci_index_len; i++) {
 		const struct facts_pci_index *p = &facts_gpu_pci_index[i - 1],
@@ -241,39 +241,41 @@ static void test_invariants(void **state)
 		assert_true(a <= b);
 		/* CC by PCI id is safe only when all candidates share one CC */
 		if (a == b)
-			assert_string_equal(facts_gpu_table[p->row].compute_capability,
-					    facts_gpu_table[q->row].compute_capability);
+			assert_string_equal(facts_gpu_table_rows()[p->row].compute_capability,
+					    facts_gpu_table_rows()[q->row].compute_capability);
 	}
 	for (size_t i = 0; i < facts_cuda_release_table_len; i++) {
-		assert_non_null(facts_cuda_release_table[i].source);
+		assert_non_null(facts_cuda_release_table_rows()[i].source);
 		if (i > 0)
-			assert_true(version_cmp_str(facts_cuda_release_table[i - 1].toolkit_version,
-						    facts_cuda_release_table[i].toolkit_version) <
+			assert_true(version_cmp_str(
+					    facts_cuda_release_table_rows()[i - 1].toolkit_version,
+					    facts_cuda_release_table_rows()[i].toolkit_version) <
 				    0);
 		/* Table 3 minimum drivers never go down from one release to the next */
 		for (size_t j = 0; j < i; j++) {
-			const char *a = facts_cuda_release_table[j].linux_min_driver;
-			const char *b = facts_cuda_release_table[i].linux_min_driver;
+			const char *a = facts_cuda_release_table_rows()[j].linux_min_driver;
+			const char *b = facts_cuda_release_table_rows()[i].linux_min_driver;
 
 			if (a && b)
 				assert_true(version_cmp_str(a, b) <= 0);
 		}
 	}
 	for (size_t i = 1; i < facts_driver_branch_table_len; i++)
-		assert_true(facts_driver_branch_table[i - 1].branch <
-			    facts_driver_branch_table[i].branch);
+		assert_true(facts_driver_branch_table_rows()[i - 1].branch <
+			    facts_driver_branch_table_rows()[i].branch);
 	for (size_t i = 0; i < facts_driver_branch_table_len; i++)
-		assert_non_null(facts_driver_branch_table[i].source);
+		assert_non_null(facts_driver_branch_table_rows()[i].source);
 	for (size_t i = 0; i < facts_cuda_arch_table_len; i++) {
-		assert_non_null(facts_cuda_arch_table[i].source);
+		assert_non_null(facts_cuda_arch_table_rows()[i].source);
 		if (i > 0)
-			assert_true(version_cmp_str(facts_cuda_arch_table[i - 1].cuda_version,
-						    facts_cuda_arch_table[i].cuda_version) < 0);
+			assert_true(
+				version_cmp_str(facts_cuda_arch_table_rows()[i - 1].cuda_version,
+						facts_cuda_arch_table_rows()[i].cuda_version) < 0);
 	}
 	for (size_t i = 1; i < facts_xid_table_len; i++)
-		assert_true(facts_xid_table[i - 1].xid < facts_xid_table[i].xid);
+		assert_true(facts_xid_table_rows()[i - 1].xid < facts_xid_table_rows()[i].xid);
 	for (size_t i = 0; i < facts_minor_compat_table_len; i++)
-		assert_non_null(facts_minor_compat_table[i].source);
+		assert_non_null(facts_minor_compat_table_rows()[i].source);
 }
 
 /* Copies the real data dir into a temp dir, replaces one table, runs the generator. */
@@ -323,7 +325,7 @@ static void test_cudnn(void **state)
 	assert_null(r->cuda_versions);
 	assert_int_equal(facts_cudnn_nth("9.19.0", 0, &r), -ENOENT);
 	for (size_t i = 0; i < facts_cudnn_table_len; i++)
-		assert_non_null(facts_cudnn_table[i].source);
+		assert_non_null(facts_cudnn_table_rows()[i].source);
 }
 
 static void test_rocm(void **state)
@@ -385,11 +387,11 @@ static void test_rocm(void **state)
 	assert_int_equal(facts_rocm_supports_gfx("6.2", "sm_90", &conf), -EINVAL);
 	assert_int_equal(facts_rocm_supports_gfx("4.0", "gfx90a", &conf), -ENOENT);
 	for (size_t i = 0; i < facts_rocm_table_len; i++) {
-		assert_non_null(facts_rocm_table[i].source);
-		assert_non_null(facts_rocm_table[i].confidence);
+		assert_non_null(facts_rocm_table_rows()[i].source);
+		assert_non_null(facts_rocm_table_rows()[i].confidence);
 		if (i > 0)
-			assert_true(version_cmp_str(facts_rocm_table[i - 1].last,
-						    facts_rocm_table[i].first) < 0);
+			assert_true(version_cmp_str(facts_rocm_table_rows()[i - 1].last,
+						    facts_rocm_table_rows()[i].first) < 0);
 	}
 }
 
@@ -449,7 +451,7 @@ static void test_torch_wheel(void **state)
 	assert_int_equal(facts_torch_wheel("2", NULL, &w), -EINVAL);
 	assert_int_equal(facts_torch_wheel("x", NULL, &w), -EINVAL);
 	for (size_t i = 0; i < facts_torch_wheel_table_len; i++)
-		assert_non_null(facts_torch_wheel_table[i].source);
+		assert_non_null(facts_torch_wheel_table_rows()[i].source);
 }
 
 static void test_tensorflow(void **state)
@@ -470,7 +472,7 @@ static void test_tensorflow(void **state)
 	assert_int_equal(facts_tensorflow_config("2.99", &t), -ENOENT);
 	assert_int_equal(facts_tensorflow_config("2", &t), -EINVAL);
 	for (size_t i = 0; i < facts_tensorflow_table_len; i++)
-		assert_non_null(facts_tensorflow_table[i].source);
+		assert_non_null(facts_tensorflow_table_rows()[i].source);
 }
 
 static void test_tensorflow_build(void **state)
@@ -486,7 +488,7 @@ static void test_tensorflow_build(void **state)
 	assert_int_equal(facts_tensorflow_build("1.9.0", &b), -ENOENT);
 	assert_int_equal(facts_tensorflow_build("1", &b), -EINVAL);
 	for (size_t i = 0; i < facts_tensorflow_build_table_len; i++)
-		assert_non_null(facts_tensorflow_build_table[i].source);
+		assert_non_null(facts_tensorflow_build_table_rows()[i].source);
 }
 
 #define ROCM_HDR                                                                                   \

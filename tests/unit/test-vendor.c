@@ -601,6 +601,39 @@ struct lazy_table {
 	void *fn;
 };
 
+/* dl_resolve() over names stored as arrays (dl.h): tried in order up to the first "", the
+ * answering one recorded, and a name that fills its array (no NUL) refused. */
+static void test_dl_resolve_names(void **state)
+{
+	struct named_table {
+		void *fn;
+		const char *fn_name;
+	} t = { 0 };
+	static const struct dl_symbol second_answers[] = {
+		{ .names = { "gpuenv_no_such_function", "strlen", "", "gpuenv_never_tried" },
+		  .fn_offset = offsetof(struct named_table, fn),
+		  .name_offset = offsetof(struct named_table, fn_name),
+		  .required = true },
+	};
+	static struct dl_symbol unterminated[1] = {
+		{ .fn_offset = offsetof(struct named_table, fn),
+		  .name_offset = DL_NO_NAME,
+		  .required = true },
+	};
+	const char *const libc[] = { "libc.so.6", NULL };
+	struct dl_lib *l = NULL;
+	char *error = NULL;
+
+	(void)state;
+	memset(unterminated[0].names[0], 'a', DL_NAME_MAX);
+	assert_int_equal(dl_open(libc, &l, &error), 0);
+	assert_int_equal(dl_resolve(l, second_answers, 1, &t, NULL), 0);
+	assert_non_null(t.fn);
+	assert_string_equal(t.fn_name, "strlen");
+	assert_int_equal(dl_resolve(l, unterminated, 1, &t, NULL), -EINVAL);
+	dl_close(l);
+}
+
 static void test_lazy_load(void **state)
 {
 	static const struct dl_symbol missing_fn[] = {
@@ -712,6 +745,7 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_opencl_bad_libraries),
 		cmocka_unit_test(test_default_sonames),
 		cmocka_unit_test(test_error_names),
+		cmocka_unit_test(test_dl_resolve_names),
 		cmocka_unit_test(test_lazy_load),
 		cmocka_unit_test(test_lazy_bindings),
 		cmocka_unit_test(test_sha256),
