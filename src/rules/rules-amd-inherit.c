@@ -23,7 +23,8 @@ static const char *without_override(struct rule_ctx *c, const struct snap_node *
 {
 	const struct snap_node *rocm = amd_chosen_rocm(root);
 	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
-	const char *gfx = amd_kfd_gfx(root, NULL), *rv, *conf = NULL;
+	/* the first GPU the process sees: one its device variables hide does not run */
+	const char *gfx = amd_kfd_gfx_seen(root, NULL), *rv, *conf = NULL;
 	char as[32];
 
 	*sev = GPUENV_SEVERITY_WARNING;

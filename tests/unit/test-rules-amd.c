@@ -259,6 +259,8 @@ static void profile(struct gpuenv_snapshot *s, const char *name, const char *val
 	snap_set_bool(o, "expands", false, f);
 }
 
+static void kfd_gpu_node(struct gpuenv_snapshot *s, const char *gfx);
+
 static void test_override_not_inherited(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -285,6 +287,21 @@ static void test_override_not_inherited(void **state)
 		       NULL);
 	profile(s, "HIP_VISIBLE_DEVICES", "0", false);
 	YES(s, "runtime.override-not-inherited", GPUENV_SEVERITY_WARNING, "without export");
+	snapshot_unref(s);
+
+	/* the GPU judged is the first one the process sees: a gfx1031 first in KFD and hidden by
+	 * the process's HIP_VISIBLE_DEVICES=1 is not the GPU that runs without the override */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1031");
+	rocm(s, "6.2.0");
+	kfd_gpu_node(s, "gfx1100");
+	snap_set_state(node(s, "environment"), "HSA_OVERRIDE_GFX_VERSION", FACT_ABSENT,
+		       "environment", NULL);
+	profile(s, "HSA_OVERRIDE_GFX_VERSION", "10.3.0", true);
+	YES(s, "runtime.override-not-inherited", GPUENV_SEVERITY_ERROR, "as gfx1031");
+	env(s, "HIP_VISIBLE_DEVICES", "1");
+	YES(s, "runtime.override-not-inherited", GPUENV_SEVERITY_WARNING,
+	    "without it ROCm loads gfx1100 code, not gfx1030");
 	snapshot_unref(s);
 }
 
