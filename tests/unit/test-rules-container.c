@@ -40,6 +40,15 @@ static void test_visible_void(void **state)
 {
 	struct gpuenv_snapshot *s = base();
 
+	/* base() is a host known to be one (no marker, no engine, no overlay root): there the
+	 * variable is only text, which no container runtime reads */
+	env(s, "NVIDIA_VISIBLE_DEVICES", "void");
+	NO(s, "container.visible-devices-void");
+	snap_set_str(node(s, "container"), "root_fs_type", "overlay", "/proc/self/mountinfo");
+	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "=void");
+	snap_set_str(node(s, "container"), "root_fs_type", "ext4", "/proc/self/mountinfo");
+	NO(s, "container.visible-devices-void");
+	in_docker(s);
 	env(s, "NVIDIA_VISIBLE_DEVICES", "all");
 	NO(s, "container.visible-devices-void");
 	env(s, "NVIDIA_VISIBLE_DEVICES", "void");
