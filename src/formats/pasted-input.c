@@ -369,15 +369,18 @@ int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len
 	strbuf_init(&sb, len + 16);
 	for (;;) {
 		if (d.enc == ENC_UTF8) {
+			bool begun = sb.len >
+				     line_start; /* (never below it, but once the cap stops sb) */
 			size_t last_line,
+				at = sb.len,
 				run = plain_lines(p + d.i, len - d.i,
-						  sb.len > line_start ? sb.buf + line_start : NULL,
-						  sb.len - line_start, &last_line);
+						  begun ? sb.buf + line_start : NULL,
+						  begun ? sb.len - line_start : 0, &last_line);
 
 			if (run) { /* what next_cp, put_cp and markdown_line do to these bytes */
-				if (last_line) /* the lines ended in the run start where it left */
-					line_start = sb.len + last_line;
-				strbuf_add(&sb, data + d.i, run);
+				/* the lines ended in the run start where it left */
+				if (strbuf_add(&sb, data + d.i, run) >= 0 && last_line)
+					line_start = at + last_line;
 				d.i += run;
 				d.chars += run;
 			}
