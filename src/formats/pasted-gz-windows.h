@@ -3,8 +3,9 @@
  * A gzip input (nvidia-bug-report.log.gz) cut into the windows explain's readers read, made
  * on a thread of its own one window ahead of them: zlib inflates, the window is cut at a line
  * end (pasted_gz_window_cut), cleaned (pasted-input.h) and most of its lines split
- * among the readers (pasted_dispatch_split_start), while the readers' thread splits the rest
- * of the window before and reads it (pasted_dispatch_run).
+ * among the readers (pasted_dispatch_split_start; none of the first window's, all of the
+ * last's: split_here), while the readers' thread splits the rest of the window before and
+ * reads it (pasted_dispatch_run).
  * The two halves cost about the same on a bug report (callgrind: docs/explain.md), so the two
  * cores work at once; when zlib alone ran ahead, a chunk at a time, the readers waited for
  * every window's chunks in turn and the two cores hardly overlapped. The windows, and the

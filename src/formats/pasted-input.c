@@ -288,6 +288,47 @@ static size_t plain_run(const unsigned char *p, size_t n)
 	}
 }
 
+/* Whether markdown_line leaves the line that starts with l[0..n) as it is: no quote marker
+ * and no fence after its up to three spaces. */
+static bool plain_markdown(const unsigned char *l, size_t n)
+{
+	size_t i = 0;
+
+	while (i < 3 && i < n && l[i] == ' ')
+		i++;
+	return i == n || (l[i] != '>' && l[i] != '`' && l[i] != '~');
+}
+
+/* The length of the run of plain bytes and whole lines of them at p (plain_run's bytes, and
+ * "\n" after a line markdown_line leaves as it is): bytes the cleaning copies as they are,
+ * ending lines where they end. begun, begun_len: what was cleaned of the line p starts in the
+ * middle of (0 bytes at a line's start); *ret_line: where the run's last line starts (after
+ * its last "\n"; 0: none). Most of a log is such lines: copied as one run, not a line at a
+ * time. */
+static size_t plain_lines(const unsigned char *p, size_t n, const char *begun, size_t begun_len,
+			  size_t *ret_line)
+{
+	size_t i = 0;
+
+	*ret_line = 0;
+	for (;;) {
+		size_t start = i, h = 0;
+		unsigned char head[4]; /* the line's first bytes, all markdown_line looks at */
+
+		i += plain_run(p + i, n - i);
+		if (i >= n || p[i] != '\n')
+			return i;
+		for (; h < 4 && h < begun_len; h++)
+			head[h] = (unsigned char)begun[h];
+		for (size_t k = start; h < 4 && k < i; k++)
+			head[h++] = p[k];
+		if (!plain_markdown(head, h))
+			return i; /* its "\n" the loop's: markdown_line changes the line */
+		*ret_line = ++i;
+		begun_len = 0;
+	}
+}
+
 /* A UTF-16 text without byte order mark: NULs in every other byte of its start. */
 static bool looks_utf16_without_bom(const unsigned char *p, size_t len)
 {
@@ -328,10 +369,18 @@ int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len
 	strbuf_init(&sb, len + 16);
 	for (;;) {
 		if (d.enc == ENC_UTF8) {
-			size_t run = plain_run(p + d.i, len - d.i);
+			bool begun = sb.len >
+				     line_start; /* (never below it, but once the cap stops sb) */
+			size_t last_line,
+				at = sb.len,
+				run = plain_lines(p + d.i, len - d.i,
+						  begun ? sb.buf + line_start : NULL,
+						  begun ? sb.len - line_start : 0, &last_line);
 
-			if (run) { /* what next_cp and put_cp do to each of these bytes */
-				strbuf_add(&sb, data + d.i, run);
+			if (run) { /* what next_cp, put_cp and markdown_line do to these bytes */
+				/* the lines ended in the run start where it left */
+				if (strbuf_add(&sb, data + d.i, run) >= 0 && last_line)
+					line_start = at + last_line;
 				d.i += run;
 				d.chars += run;
 			}

@@ -3,8 +3,11 @@
  * Finding which of a fixed set of needles occur in pasted text, in one pass over it: what lets
  * explain skip the readers whose signature lines a paste does not hold, and the errors reader
  * the lines that name no message it knows. A filter of 65,536 bits holds a hash of each
- * needle's first four bytes, ASCII case folded; the text is hashed the same way at every
- * byte, and only where the bit is set are the needles compared. Pure, over (ptr, len).
+ * needle's first four bytes, ASCII case folded, and a second one of its bytes 0..2 and 1..3:
+ * the text's three bytes at every second position are tested in the second (a needle of four
+ * bytes or more holds three at an even position), the four bytes at the one or two positions
+ * a hit there leaves in the first, and only where both bits are set are the needles
+ * compared. Pure, over (ptr, len).
  */
 #pragma once
 
@@ -20,7 +23,8 @@ struct pasted_needle {
 };
 
 struct pasted_scan {
-	uint64_t filter[1024];
+	uint64_t filter[1024];	/* the needles' first four bytes */
+	uint64_t filter3[1024]; /* their bytes 0..2 and 1..3 */
 	const struct pasted_needle *needles;
 	size_t n;
 	uint32_t key[PASTED_SCAN_MAX]; /* each needle's first four bytes, folded */

@@ -140,6 +140,30 @@ static void test_few_invalid_bytes_kept(void **state)
 	       "Could not load dynamic library '/home/jos\xEF\xBF\xBD/libcudart.so.11.0'\n");
 }
 
+/* Plain lines are copied a run of them at a time (pasted_input_clean): a quote marker or a
+ * fence among them still comes off, where the line starts after plain lines, after three
+ * spaces, after an escape sequence or after spaces and an escape sequence; four spaces are
+ * text; a backspace after a run of lines takes the last line's character only. */
+static void test_markdown_among_plain_lines(void **state)
+{
+	static const char *const in[] = {
+		"a\nb\n> c\nd\n",     "a\n   > b\n",
+		"a\n\x1b[0m> b\n",    "a\n \x1b[0m  > b\n",
+		"a\n    > b\n",	      "a\n```\nb\n```\nc\n",
+		"a\n~~~ python\nb",   "a\nb\bc\n",
+		"a\n\n> \n> x",	      "ab\n>",
+		"a\n  ~~~ NVRM: x\n",
+	};
+	static const char *const want[] = {
+		"a\nb\nc\nd\n", "a\nb\n", "a\nb\n",   "a\nb\n", "a\n    > b\n", "a\n\nb\n\nc\n",
+		"a\n\nb",	"a\nc\n", "a\n\n\nx", "ab\n",	"a\nNVRM: x\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		expect(in[i], strlen(in[i]), want[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_markdown_text_on_fence),
+		cmocka_unit_test(test_markdown_among_plain_lines),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_few_invalid_bytes_kept),
 	};

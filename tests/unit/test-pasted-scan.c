@@ -3,7 +3,9 @@
  * The one-pass needle scan of pasted text (src/formats/pasted-scan.c): every needle found
  * wherever it stands (line start and end, overlapping others, sharing its first four bytes
  * with another, at every offset of a text of any length), case folded only where asked, and
- * nothing found that is not there.
+ * nothing found that is not there; and the same needles found as a search at every position
+ * finds, over random needle sets and texts of few letters (where needles overlap and share
+ * their first bytes often).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cmocka.h>
 
@@ -106,6 +109,63 @@ static void test_every_offset_and_length(void **state)
 		}
 }
 
+/* A small generator of its own (xorshift64), so that the texts are the same on every run. */
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* The scan tests every second position's three bytes first (pasted-scan.h): against a
+ * comparison at every position, over 20,000 random sets of 1-40 needles of 4-8 bytes and
+ * texts of 0-79 bytes, each text in a buffer of its own size (a read past it is
+ * AddressSanitizer's). */
+static void test_same_as_a_search_at_every_position(void **state)
+{
+	static const char letters[] = "abcAB ";
+	char store[40][9];
+	struct pasted_needle set[40];
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	for (int round = 0; round < 20000; round++) {
+		size_t n = 1 + next_random(&x) % 40, len = next_random(&x) % 80;
+		bool found[40] = { false }, want[40] = { false };
+		uint64_t tags[40], want_tags = 0;
+		struct pasted_scan sc;
+		char *text = test_malloc(len + 1);
+
+		for (size_t i = 0; i < n; i++) {
+			size_t l = 4 + next_random(&x) % 5;
+
+			for (size_t k = 0; k < l; k++)
+				store[i][k] = letters[next_random(&x) % 6];
+			store[i][l] = '\0';
+			set[i] = (struct pasted_needle){ store[i], next_random(&x) % 2 };
+			tags[i] = (uint64_t)1 << i;
+		}
+		for (size_t k = 0; k < len; k++)
+			text[k] = letters[next_random(&x) % 6];
+		assert_int_equal(pasted_scan_init(&sc, set, n), 0);
+		for (size_t i = 0; i < n; i++) {
+			size_t l = strlen(store[i]);
+
+			for (size_t at = 0; at + l <= len && !want[i]; at++)
+				want[i] = set[i].nocase ? strncasecmp(text + at, store[i], l) == 0
+							: memcmp(text + at, store[i], l) == 0;
+			if (want[i])
+				want_tags |= tags[i];
+		}
+		pasted_scan_mark(&sc, text, len, found);
+		assert_memory_equal(found, want, sizeof(found));
+		assert_int_equal(pasted_scan_tags(&sc, tags, text, len), want_tags);
+		assert_int_equal(pasted_scan_any(&sc, text, len), want_tags != 0);
+		test_free(text);
+	}
+}
+
 static void test_bad_sets_refused(void **state)
 {
 	static const struct pasted_needle short_one[] = { { "abc", false } };
@@ -123,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_case_folded_only_where_asked),
 		cmocka_unit_test(test_nothing_that_is_not_there),
 		cmocka_unit_test(test_every_offset_and_length),
+		cmocka_unit_test(test_same_as_a_search_at_every_position),
 		cmocka_unit_test(test_bad_sets_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
  * copied from the page named above its test) and edge cases as strings.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,8 @@
 #include <zlib.h>
 
 #include <cmocka.h>
+
+#include "gpuenv/gpuenv.h"
 
 #include "formats/pasted-dispatch.h"
 #include "formats/pasted-gz-windows.h"
@@ -406,6 +409,100 @@ static void test_gz_windows(void **state)
 	free(gz);
 }
 
+/* This test is linked with -Wl,--wrap=pthread_create (tests/meson.build): while
+ * fail_thread_create is set, a thread cannot be created (EAGAIN, as when a process is at its
+ * RLIMIT_NPROC), which the gzip windows' maker meets with making them in line. */
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg);
+static bool fail_thread_create;
+static unsigned thread_create_failed;
+
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+	if (fail_thread_create) {
+		thread_create_failed++;
+		return EAGAIN;
+	}
+	return __real_pthread_create(t, a, fn, arg);
+}
+
+/* gpuenv explain --json of gz (its document, or "error N: why"), as the CLI would print it. */
+static char *explain_json(const char *gz, size_t len)
+{
+	struct gpuenv_explain *e = NULL;
+	const char *why = NULL;
+	char *out = NULL;
+	int r = gpuenv_explain_text(gz, len, &e, &why);
+
+	if (r >= 0) {
+		assert_int_equal(gpuenv_explain_render(e, GPUENV_FORMAT_JSON, 0, &out), 0);
+	} else {
+		out = malloc(256);
+		assert_non_null(out);
+		snprintf(out, 256, "error %d: %s", r, why ? why : "");
+	}
+	gpuenv_explain_free(e);
+	return out;
+}
+
+/* Where no thread can be made, the windows are made in line (pasted_gz_windows_start): the
+ * same windows, splits, line counts and errors as the maker's thread gives, and the same
+ * explain document, over a report of several windows (text, the k8s-device-plugin#480 dmesg,
+ * text) whole and cut short. */
+static void test_gz_windows_without_a_thread(void **state)
+{
+	const size_t text = 2 * PASTED_GZ_WINDOW + 777;
+	char *plain = malloc(text), *gz = malloc(8 << 20), *dmesg;
+	size_t len = 0, dlen;
+
+	(void)state;
+	assert_non_null(plain);
+	assert_non_null(gz);
+	for (size_t i = 0; i < text; i++)
+		plain[i] = (i % 53 == 52 || i % 3001 == 0) ? '\n' : (char)('a' + (i / 53 + i) % 26);
+	gzip_member(plain, text, gz, 8 << 20, &len);
+	dmesg = slurp("dmesg-525-k8s.txt.gz", &dlen);
+	memcpy(gz + len, dmesg, dlen);
+	len += dlen;
+	gzip_member(plain, text / 3, gz, 8 << 20, &len);
+	for (size_t cut = 0; cut <= 100; cut += 100) { /* whole, then truncated */
+		char *out[2], *json[2];
+		size_t n[2];
+		unsigned lines[2];
+		const char *why[2] = { NULL, NULL };
+		int r[2];
+
+		for (int no_thread = 0; no_thread < 2; no_thread++) {
+			fail_thread_create = no_thread;
+			thread_create_failed = 0;
+			r[no_thread] =
+				windows_all(gz, len - cut, SIZE_MAX, &out[no_thread], &n[no_thread],
+					    &lines[no_thread], &why[no_thread]);
+			json[no_thread] = explain_json(gz, len - cut);
+			fail_thread_create = false;
+			/* the fallback was taken: by windows_all, then by explain */
+			assert_int_equal(thread_create_failed, no_thread ? 2 : 0);
+		}
+		assert_int_equal(r[0], cut ? -EBADMSG : 0);
+		assert_int_equal(r[1], r[0]);
+		if (cut)
+			assert_string_equal(why[1], why[0]);
+		assert_int_equal(n[1], n[0]);
+		assert_true(n[0] > (cut ? 0 : 2 * PASTED_GZ_WINDOW));
+		assert_memory_equal(out[1], out[0], n[0]);
+		assert_int_equal(lines[1], lines[0]);
+		assert_string_equal(json[1], json[0]);
+		assert_non_null(strstr(json[0], cut ? "truncated" : "525.147.05"));
+		for (int i = 0; i < 2; i++) {
+			free(out[i]);
+			free(json[i]);
+		}
+	}
+	free(dmesg);
+	free(plain);
+	free(gz);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +513,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_gzip, teardown),
 		cmocka_unit_test(test_gzip_windowed_cap),
 		cmocka_unit_test(test_gz_windows),
+		cmocka_unit_test(test_gz_windows_without_a_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
