@@ -364,9 +364,11 @@ int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len
 		d.enc = ENC_UTF16LE, d.i = 2;
 	else if (len >= 2 && p[0] == 0xFE && p[1] == 0xFF)
 		d.enc = ENC_UTF16BE, d.i = 2;
-	/* Most text is ASCII and comes out as it went in: the first guess; the buffer grows
-	 * where UTF-16 or invalid bytes (U+FFFD, 3 bytes each) make it longer. */
-	strbuf_init(&sb, len + 16);
+	/* The cap is the longest the text can come out, not a guess: UTF-16 grows by half
+	 * (a CJK character is 2 bytes there, 3 in UTF-8) and a byte that is not UTF-8 becomes
+	 * U+FFFD, 3 bytes; with len + 16 a UTF-16 paste of Chinese text failed with EFBIG.
+	 * The buffer itself grows only as far as the text does. */
+	strbuf_init(&sb, 3 * len + 16);
 	for (;;) {
 		if (d.enc == ENC_UTF8) {
 			bool begun = sb.len >

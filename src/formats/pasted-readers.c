@@ -139,7 +139,8 @@ const struct pasted_reader pasted_readers[] = {
 		"Loading of module with unavailable key is rejected",
 		"PKCS#7 signature not signed with a trusted key", "Signing module ",
 		"not signed by a key that is trusted", "Unable to load the kernel module 'nvidia",
-		"Kernel module load error: ", "UEFI Secure Boot enabled"),
+		"Kernel module load error: ", "UEFI Secure Boot enabled",
+		"(Answer: Install without signing)"),
 	  PASTED_REACH_LINES },
 	/* nvidia-smi -q's health sections, from their title (or the GPU line above them) to the
 	 * first line back at its indentation, or an empty one (pasted-nvidia-smi-health.c ends

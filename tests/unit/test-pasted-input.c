@@ -60,6 +60,31 @@ static void test_utf16(void **state)
 	expect(be, sizeof(be) - 1, "NV\n\xF0\x9F\x98\x80");
 }
 
+/* Text longer in UTF-8 than as it came: CJK in UTF-16 (2 bytes a character, 3 in UTF-8), as
+ * PowerShell writes a Chinese or Japanese Windows's output, and bytes that are not UTF-8
+ * (each kept as U+FFFD, 3 bytes). The output is not capped at the input's length. */
+static void test_text_that_grows(void **state)
+{
+	char in[2 + 2 * 601], want[3 * 600 + 2], lat[64 + 4];
+	char *out;
+
+	(void)state;
+	memcpy(in, "\xFF\xFE", 2);
+	for (size_t i = 0; i < 600; i++) {
+		in[2 + 2 * i] = 0x3E, in[3 + 2 * i] = 0x66; /* U+663E 显 */
+		memcpy(want + 3 * i, "\xE6\x98\xBE", 3);
+	}
+	in[2 + 2 * 600] = '\n', in[3 + 2 * 600] = 0;
+	want[3 * 600] = '\n', want[3 * 600 + 1] = '\0';
+	expect(in, sizeof(in), want);
+	/* four bytes not UTF-8 in 64 of text, as few as test_few_invalid_bytes_kept keeps */
+	memset(lat, 'a', sizeof(lat));
+	memcpy(lat, "\xE9\xE8\xE0\xE7", 4);
+	out = clean_ok(lat, sizeof(lat));
+	assert_int_equal(strlen(out), sizeof(lat) + 4 * 2);
+	free(out);
+}
+
 static void test_escapes(void **state)
 {
 	static const char colour[] = "\x1b[1;31mERROR\x1b[0m: no kernel image\n"
@@ -169,6 +194,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain_and_line_ends),
 		cmocka_unit_test(test_utf16),
+		cmocka_unit_test(test_text_that_grows),
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_markdown_text_on_fence),
