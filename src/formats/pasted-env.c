@@ -88,8 +88,15 @@ size_t pasted_env_after_prompt(const char *p, size_t n)
 {
 	/* a prompt is short: past that a '$' or '#' is text, not a prompt's end */
 	size_t max = n < 256 ? n : 256, k = 0, start, at;
+	const char *eq = memchr(p, '=', n);
 
-	/* most lines hold neither, and are passed over without a walk */
+	/* Most lines hold no assignment, or no '$' or '#' before it, and are passed over
+	 * without a walk (the walk below stops at the first '=': a prompt is before it). This
+	 * runs on every line of the text (env_line), a bug report's hundreds of thousands. */
+	if (!eq)
+		return 0;
+	if ((size_t)(eq - p) < max)
+		max = (size_t)(eq - p) + 1;
 	if (!memchr(p, '$', max) && !memchr(p, '#', max))
 		return 0;
 	while (k < max && (p[k] == ' ' || p[k] == '\t'))
