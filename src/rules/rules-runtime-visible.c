@@ -112,6 +112,24 @@ static void kfd_count(const struct snap_node *kfd, struct kfd_count *g)
 	}
 }
 
+/* ROCr's filter over the n GPUs KFD lists (all of them where ROCR_VISIBLE_DEVICES is unset),
+ * then HIP's over what ROCr left, counted from 0 again: *r and *h. */
+static void rocm_filters(const char *rocr, const char *hv, const char *const *uuid, size_t n,
+			 struct device_select *r, struct device_select *h)
+{
+	const char *left[DEVICE_SELECT_MAX];
+
+	*r = (struct device_select){ 0 };
+	if (rocr)
+		device_select_rocr(rocr, uuid, n, r);
+	else
+		for (size_t i = 0; i < n; i++)
+			r->selected[r->n_selected++] = i;
+	for (size_t i = 0; i < r->n_selected; i++)
+		left[i] = uuid[r->selected[i]];
+	device_select_hip(hv, left, r->n_selected, h);
+}
+
 /* The same two filters check_rocm() judges, applied to one GPU: the framework and chain
  * judge only the GPUs the process gets. A GPU hidden so is no reason for an error: with an
  * APU's iGPU beside a discrete GPU, HIP_VISIBLE_DEVICES naming the discrete one alone is
@@ -125,8 +143,7 @@ bool amd_kfd_node_visible(const struct snap_node *root, size_t k)
 	const char *hip = snap_get_str(env, "HIP_VISIBLE_DEVICES");
 	const char *hv = hip && *hip ? hip : snap_get_str(env, "CUDA_VISIBLE_DEVICES") ?: "";
 	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
-	const char *left[DEVICE_SELECT_MAX];
-	struct device_select r = { 0 }, h;
+	struct device_select r, h;
 	struct kfd_count g;
 
 	if ((!rocr && !*hv) || snap_kind(kfd) != SNAP_ARRAY ||
@@ -135,14 +152,7 @@ bool amd_kfd_node_visible(const struct snap_node *root, size_t k)
 	kfd_count(kfd, &g);
 	if (g.too_many || (g.uuid_unknown && (names_uuid(rocr) || names_uuid(hv))))
 		return true;
-	if (rocr)
-		device_select_rocr(rocr, g.uuid, g.n, &r);
-	else
-		for (size_t i = 0; i < g.n; i++)
-			r.selected[r.n_selected++] = i;
-	for (size_t i = 0; i < r.n_selected; i++)
-		left[i] = g.uuid[r.selected[i]];
-	device_select_hip(hv, left, r.n_selected, &h);
+	rocm_filters(rocr, hv, g.uuid, g.n, &r, &h);
 	if (r.stop == DEVICE_SELECT_UNSURE || h.stop == DEVICE_SELECT_UNSURE)
 		return true;
 	for (size_t i = 0; i < h.n_selected; i++)
@@ -161,8 +171,7 @@ static void check_rocm(struct rule_ctx *c, const struct snap_node *root)
 	const char *hv = snap_str(hip) && *snap_str(hip) ? snap_str(hip) : snap_str(cvd) ?: "";
 	const char *hname =
 		snap_str(hip) && *snap_str(hip) ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
-	const char *left[DEVICE_SELECT_MAX];
-	struct device_select r = { 0 }, h;
+	struct device_select r, h;
 	char rstop[128], hstop[128], rpart[320], hpart[320];
 	struct amd_gpus g;
 	struct finding *f;
@@ -180,14 +189,7 @@ static void check_rocm(struct rule_ctx *c, const struct snap_node *root)
 		rule_skip(c, "ROCR_VISIBLE_DEVICES", "a GPU's unique_id could not be read");
 		return;
 	}
-	if (snap_str(rocr))
-		device_select_rocr(snap_str(rocr), g.uuid, g.n, &r);
-	else
-		for (size_t i = 0; i < g.n; i++)
-			r.selected[r.n_selected++] = i;
-	for (size_t i = 0; i < r.n_selected; i++)
-		left[i] = g.uuid[r.selected[i]];
-	device_select_hip(hv, left, r.n_selected, &h);
+	rocm_filters(snap_str(rocr), hv, g.uuid, g.n, &r, &h);
 	if (h.n_selected > 0 && r.stop == DEVICE_SELECT_END && h.stop == DEVICE_SELECT_END)
 		return;
 	describe_stop(rstop, sizeof(rstop), &r);
