@@ -118,10 +118,11 @@ int out_rules_markdown(struct strbuf *sb)
 				strbuf_printf(sb, "%s`%s`", n ? ", " : "", r->needs[n]);
 				own |= r->needs[n][strlen(r->needs[n]) - 1] == '~';
 			}
-			strbuf_puts(sb, own ? " (`?`: may be absent, not unreadable; `~`: needed by "
-					      "one part of the check, which says itself when it "
-					      "could not read it)\n"
-					    : " (`?`: may be absent, not unreadable)\n");
+			strbuf_puts(sb,
+				    own ? " (`?`: may be absent, not unreadable; `~`: needed by "
+					  "one part of the check, which says itself when it "
+					  "could not read it)\n"
+					: " (`?`: may be absent, not unreadable)\n");
 		}
 		md_edges(sb, r);
 		md_lines(sb, "Fix", r->fix);

@@ -291,8 +291,14 @@ static void check_intel(struct rule_ctx *c, const struct snap_node *root)
 	if (!rule_need_known(c, NULL, "environment.ZE_AFFINITY_MASK", mask) ||
 	    !rule_need_known(c, NULL, "environment.ONEAPI_DEVICE_SELECTOR", sel))
 		return;
-	if ((!snap_str(mask) && !snap_str(sel)) || g.n == 0)
+	if (!snap_str(mask) && !snap_str(sel))
 		return;
+	/* no Intel GPU seen: none, or a PCI bus that could not be read (said, never passed) */
+	if (g.n == 0) {
+		rule_need_known(c, "Level Zero", "the PCI devices (which GPUs there are)",
+				snap_get(root, "hardware.pci_devices"));
+		return;
+	}
 	ze_mask(snap_str(mask) ?: "", hier, &g, &z);
 	seen = z.n_selected;
 	if (z.stop != DEVICE_SELECT_UNSURE && snap_str(sel) && seen > 0) {
