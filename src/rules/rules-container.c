@@ -84,16 +84,6 @@ RULE_CHECK(check_container_no_gpu_devices)
 	finding_rule_verify(f);
 }
 
-/* Known not to be a container: neither marker file, no engine in /proc/1/cgroup, and / not an
- * overlay. Text pasted to explain shows none of these either way, so it is not "known". */
-static bool known_host(const struct snap_node *root)
-{
-	return snap_state(snap_get(root, "container.dockerenv")) == FACT_ABSENT &&
-	       snap_state(snap_get(root, "container.containerenv")) == FACT_ABSENT &&
-	       snap_state(snap_get(root, "container.cgroup_engine")) == FACT_ABSENT &&
-	       !container_unsure(root);
-}
-
 RULE_CHECK(check_visible_devices_void)
 {
 	const struct snap_node *vis = snap_get(root, VISIBLE);
@@ -104,7 +94,7 @@ RULE_CHECK(check_visible_devices_void)
 		return;
 	/* on a host the variable is only text: the container runtime reads it from an image or
 	 * a `docker run -e`, not from the shell of the machine it runs on */
-	if (known_host(root))
+	if (container_known_absent(root))
 		return;
 	/* GPU nodes are in the container all the same: a CDI spec of nvidia-ctk sets void in the
 	 * container while it injects the GPUs itself (nvidia-container-toolkit's generated

@@ -124,6 +124,9 @@ bool in_container(const struct snap_node *root);
  * under containerd with cgroup v2 ("0::/") shows no other sign. Whether this is a container
  * cannot be told. */
 bool container_unsure(const struct snap_node *root);
+/* Known not to be a container: neither marker file, no engine in /proc/1/cgroup, / not an
+ * overlay. Pasted text shows none of these either way, so it is never "known" there. */
+bool container_known_absent(const struct snap_node *root);
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */
 bool cuda_major_minor(const char *v, unsigned *ret_major, unsigned *ret_minor);
 

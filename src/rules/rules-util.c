@@ -211,6 +211,14 @@ bool container_unsure(const struct snap_node *root)
 	return !in_container(root) && fs && streq(fs, "overlay");
 }
 
+bool container_known_absent(const struct snap_node *root)
+{
+	return snap_state(snap_get(root, "container.dockerenv")) == FACT_ABSENT &&
+	       snap_state(snap_get(root, "container.containerenv")) == FACT_ABSENT &&
+	       snap_state(snap_get(root, "container.cgroup_engine")) == FACT_ABSENT &&
+	       !container_unsure(root);
+}
+
 bool cuda_major_minor(const char *s, unsigned *ret_major, unsigned *ret_minor)
 {
 	struct version v;
