@@ -82,7 +82,12 @@ try:
         except OSError:
             time.sleep(0.1)
     kids = open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()
-    exes = [os.path.realpath(f"/proc/{k}/exe") for k in kids]
+    exes = []
+    for k in kids:  # a child may exit between the list and its link (a diagnosis fork)
+        try:
+            exes.append(os.path.realpath(os.readlink(f"/proc/{k}/exe")))
+        except OSError:
+            pass
     if not ok:
         print("FAIL: the installed gpuenv exporter did not answer /healthz")
     elif os.path.realpath(http) not in exes:
@@ -129,7 +134,12 @@ try:
             pass
         time.sleep(0.1)
     kids = open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()
-    exes = [os.path.realpath(f"/proc/{k}/exe") for k in kids]
+    exes = []
+    for k in kids:  # a child may exit between the list and its link (a diagnosis fork)
+        try:
+            exes.append(os.path.realpath(os.readlink(f"/proc/{k}/exe")))
+        except OSError:
+            pass
     if ok and os.path.realpath(nvml) not in exes:
         ok, why = False, f"the NVML child's keeper is not {nvml}: {exes}"
 finally:
