@@ -92,6 +92,9 @@ struct parse {
 	/* fb_plan_window(): container starts in .nv_fatbin (sorted), then the section's end */
 	uint64_t *starts;
 	size_t n_starts;
+	/* the file offset of the first payload stored uncompressed that a walk of a section met
+	 * (fatbin_result.nv_fatbin_first_plain) */
+	uint64_t first_plain;
 	struct range *ranges; /* walked outside .nv_fatbin: never twice; sorted by start */
 	size_t n_ranges, cap_ranges;
 };
