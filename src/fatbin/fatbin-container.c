@@ -329,6 +329,9 @@ int fb_walk_containers(struct parse *ps, size_t off, size_t rlen, bool strict,
 			x->container = (unsigned)r->n_containers;
 			x->origin = origin;
 			x->offset = off + e;
+			if (origin == FATBIN_ORIGIN_SECTION &&
+			    x->compression == FATBIN_COMPRESS_NONE && psz > 0)
+				ps->first_plain = MIN(ps->first_plain, (uint64_t)(off + e + hsz));
 			if (x->kind == FATBIN_KIND_ELF && x->compression == FATBIN_COMPRESS_NONE &&
 			    psz <= FATBIN_KERNEL_CHECK_MAX) {
 				rv = fb_cubin_has_text(ps, off + e + hsz, psz, &x->has_kernels);

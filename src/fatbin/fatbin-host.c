@@ -277,10 +277,13 @@ int fb_scan_host_elf(struct parse *ps, Elf *elf)
 				return -EBADMSG;
 			has_nv_fatbin |= streq(s->name, ".nv_fatbin");
 			s->walked = true;
+			ps->first_plain = UINT64_MAX;
 			rv = fb_walk_containers(ps, s->off, s->size, true, FATBIN_ORIGIN_SECTION,
 						SIZE_MAX, NULL);
 			if (rv < 0)
 				return rv;
+			if (streq(s->name, ".nv_fatbin") && ps->first_plain != UINT64_MAX)
+				r->nv_fatbin_first_plain = ps->first_plain - s->off;
 		} else if (streq(s->name, ".nvFatBinSegment")) {
 			if (!fatbin_range_ok(ps->len, s->off, s->size))
 				return -EBADMSG;

@@ -129,10 +129,12 @@ int fatbin_parse_input(const struct fatbin_input *in, unsigned flags, struct fat
 			     .flags = flags,
 			     .read = in->read,
 			     .userdata = in->userdata,
-			     .on_container = in->on_container };
+			     .on_container = in->on_container,
+			     .first_plain = UINT64_MAX };
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
+	r->nv_fatbin_first_plain = UINT64_MAX;
 	ps.r = r;
 	if (len >= 16 && fatbin_rd32(p) == FATBIN_MAGIC) {
 		r->type = FATBIN_FILE_FATBIN;

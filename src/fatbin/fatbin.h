@@ -137,6 +137,11 @@ struct fatbin_result {
 	 * none was seen. */
 	uint8_t toolkit_line[64];
 	size_t toolkit_line_len;
+	/* Where in .nv_fatbin (bytes from its start) the first payload stored uncompressed lies,
+	 * the only place a toolkit string can be in plain text there (a cubin's
+	 * .note.nv.tkinfo, a PTX's header comment); UINT64_MAX when none, or no .nv_fatbin was
+	 * walked. Lets the cudart search skip a head of only compressed payloads. */
+	uint64_t nv_fatbin_first_plain;
 };
 
 /* fatbin_parse() flags. */

@@ -230,7 +230,8 @@ int cudart_ident_static_read(const uint8_t *p, size_t len, const struct cudart_i
 	 * decompressed, else a string in .rodata, which only a pass over all of it can tell is
 	 * not there (none of CUDA 13.0's libraries, nor nvcc 13.0's output, has one there: its
 	 * strings are in the cubins). */
-	d = section(elf, shstrndx, p, len, ".nv_fatbin", &n);
+	d = rd && rd->fatbin_head_compressed ? NULL
+					     : section(elf, shstrndx, p, len, ".nv_fatbin", &n);
 	if (d) {
 		int rv = find(rd, p, d, MIN(n, CUDART_IDENT_FATBIN_HEAD), &tools, 1);
 

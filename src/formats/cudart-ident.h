@@ -47,6 +47,11 @@ int cudart_ident_static(const uint8_t *p, size_t len, struct cudart_ident *ret);
 struct cudart_ident_reader {
 	ssize_t (*read)(void *userdata, uint64_t off, void *buf, size_t n);
 	void *userdata;
+	/* The caller walked .nv_fatbin and met no payload stored uncompressed in its first
+	 * CUDART_IDENT_FATBIN_HEAD bytes (fatbin_result.nv_fatbin_first_plain): a toolkit string
+	 * found there would be chance bytes of a compressed frame, so that head is not read
+	 * (libcublasLt.so.13: 1 MiB of zstd frames and headers). */
+	bool fatbin_head_compressed;
 };
 /* cudart_ident_static(), with the sections searched through rd (when not NULL) in
  * CUDART_IDENT_CHUNK reads instead of in p, which is then read for the ELF headers only:

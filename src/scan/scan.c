@@ -174,6 +174,7 @@ struct file_parse {
 	unsigned cur; /* record_entries() */
 	struct file_src src;
 	int err;
+	uint64_t fatbin_first_plain; /* fatbin_result.nv_fatbin_first_plain */
 };
 
 static int tally_container(void *userdata, const struct fatbin_entry *e, size_t n)
@@ -283,6 +284,7 @@ static int parse_buffer(struct gpuenv_scan *s, struct scan_file *f, const uint8_
 				  : rv == -EPROTONOSUPPORT ? "unsupported format version"
 							   : "malformed GPU code container",
 				  why ? ": " : "", why ? why : "");
+	fp.fatbin_first_plain = r->nv_fatbin_first_plain;
 	rv = record_result(f, r, &fp);
 	if (rv < 0 || r->type != FATBIN_FILE_HOST_ELF)
 		return rv;
@@ -315,7 +317,11 @@ static int record_cudart(struct scan_file *f, const uint8_t *p, size_t len, stru
 
 	if (rv == 0 && f->n_containers > 0)
 		rv = cudart_ident_static_read(
-			p, len, fp ? &(struct cudart_ident_reader){ read_file, fp } : NULL,
+			p, len,
+			fp ? &(struct cudart_ident_reader){ read_file, fp,
+							    fp->fatbin_first_plain >=
+								    CUDART_IDENT_FATBIN_HEAD }
+			   : NULL,
 			f->cubin_release, &id);
 	if (rv < 0 && rv != -ENOMEM)
 		return file_error(f, SCAN_UNREADABLE, "searching for a bundled CUDA runtime: %s",

@@ -227,6 +227,12 @@ static void test_static_order(void **state)
 	assert_string_equal(id.version, "12.9");
 	assert_int_equal(cudart_ident_static(el.p, el.len, &id), 1);
 	assert_string_equal(id.version, "12.9");
+	/* unless the caller's walk met only compressed payloads in that head: it is not read,
+	 * and the decompressed cubin's release counts */
+	rd.fatbin_head_compressed = true;
+	m = (struct rodata_file){ .p = el.p, .len = el.len };
+	assert_int_equal(cudart_ident_static_read(el.p, el.len, &rd, "13.0", &id), 1);
+	assert_string_equal(id.version, "13.0");
 	free(el.p);
 	free(ro);
 }
