@@ -126,8 +126,9 @@ bool in_container(const struct snap_node *root);
  * file; "unknown engine (cgroup namespace)" where only the namespace shows; NULL outside. */
 const char *container_engine(const struct snap_node *root);
 /* No container sign, but / is an overlay mount, as a container's root is (an engine whose
- * storage is not known, a cgroup v2 pod sharing the host's cgroup namespace): whether this is
- * a container cannot be told. */
+ * storage is not known, a cgroup v2 pod sharing the host's cgroup namespace), or the mount
+ * table or /sys/fs/cgroup/cgroup.type could not be read: whether this is a container cannot
+ * be told. */
 bool container_unsure(const struct snap_node *root);
 /* Known not to be a container: neither marker file, no engine in /proc/1/cgroup, no nested
  * cgroup, / not an overlay. Pasted text shows none of these either way, so it is never
