@@ -55,6 +55,31 @@ static void probe_cgroup(struct probe_env *pe, struct snap_node *c)
 		       "no container engine in cgroup paths");
 }
 
+/*
+ * The engine whose storage holds the overlay mounted as /, from its mount options (the
+ * "super options" after " - fstype source", proc(5)): each engine keeps its layers in a
+ * directory of its own, so the lowerdir/upperdir paths name it. Docker: data-root
+ * /var/lib/docker (docs.docker.com, "OverlayFS storage driver": /var/lib/docker/overlay2;
+ * with the containerd image store under /var/lib/docker/containerd); containerd, as CRI
+ * runtime of Kubernetes and k3s: its overlayfs snapshotter plugin
+ * io.containerd.snapshotter.v1.overlayfs; containers/storage of Podman, CRI-O and Buildah:
+ * storage.conf(5) graphroot /var/lib/containers/storage, rootless
+ * $HOME/.local/share/containers/storage, layers under overlay/.
+ */
+static const char *overlay_engine(const char *opts)
+{
+	static const char *const engines[][2] = {
+		{ "/var/lib/docker/", "docker" },
+		{ "io.containerd.snapshotter.v1.overlayfs", "containerd" },
+		{ "/containers/storage/overlay", "containers/storage (podman, cri-o)" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(engines); i++)
+		if (strstr(opts, engines[i][0]))
+			return engines[i][1];
+	return NULL;
+}
+
 static void probe_mountinfo(struct probe_env *pe, struct snap_node *c)
 {
 	static const char path[] = "/proc/self/mountinfo";
@@ -64,23 +89,57 @@ static void probe_mountinfo(struct probe_env *pe, struct snap_node *c)
 
 	if (err < 0) {
 		snap_set_errno(c, "root_fs_type", err, path);
+		snap_set_errno(c, "overlay_engine", err, path);
 		return;
 	}
 	state = text;
 	while ((line = line_next(&state))) {
-		_cleanup_strv_free_ char **f = NULL;
+		_cleanup_strv_free_ char **f = NULL, **tail = NULL;
 		char *sep = strstr(line, " - ");
+		const char *engine;
 
 		if (!sep || strv_split(line, " ", &f) < 0 || strv_length(f) < 5)
 			continue;
 		if (strcmp(f[4], "/") != 0)
 			continue;
-		sep += 3;
-		sep[strcspn(sep, " ")] = '\0';
-		snap_set_str(c, "root_fs_type", sep, path);
+		if (strv_split(sep + 3, " ", &tail) < 0 || strv_length(tail) < 1)
+			continue;
+		snap_set_str(c, "root_fs_type", tail[0], path);
+		engine = strv_length(tail) >= 3 && streq(tail[0], "overlay")
+				 ? overlay_engine(tail[2])
+				 : NULL;
+		if (engine)
+			snap_set_str(c, "overlay_engine", engine, path);
+		else
+			snap_set_state(c, "overlay_engine", FACT_ABSENT, path,
+				       "/ is no overlay of a known engine's storage");
 		return;
 	}
 	snap_set_malformed(c, "root_fs_type", NULL, path, "no mount of /");
+	snap_set_malformed(c, "overlay_engine", NULL, path, "no mount of /");
+}
+
+/*
+ * A cgroup namespace: on cgroup v2 /proc/1/cgroup reads "0::/" inside a container and names
+ * no engine, but the container's /sys/fs/cgroup is a nested cgroup, which has a cgroup.type
+ * file the root cgroup never has (kernel Documentation/admin-guide/cgroup-v2.rst: "exists on
+ * non-root cgroups"; systemd's detect-virt, src/basic/virt.c running_in_cgroupns(), reads it
+ * so and calls the machine "container-other"). On cgroup v1 /sys/fs/cgroup is a tmpfs
+ * without it: there its absence says nothing.
+ */
+static void probe_cgroup_namespace(struct probe_env *pe, struct snap_node *c)
+{
+	static const char path[] = "/sys/fs/cgroup/cgroup.type";
+	struct stat st;
+	int err = root_stat(pe->root, path, &st);
+
+	if (err == -ENOENT)
+		snap_set_state(c, "cgroup_nested", FACT_ABSENT, path,
+			       "no cgroup.type: the root cgroup, or cgroup v1");
+	else if (err < 0)
+		snap_set_errno(c, "cgroup_nested", err, path);
+	else
+		snap_set_bool(c, "cgroup_nested", true, path);
 }
 
 /* NVIDIA_VISIBLE_DEVICES → all / none / void / empty / list (+ how many entries). */
@@ -312,6 +371,7 @@ int probe_container(struct probe_env *pe, struct gpuenv_snapshot *s)
 	}
 	probe_cgroup(pe, c);
 	probe_mountinfo(pe, c);
+	probe_cgroup_namespace(pe, c);
 	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
 		const char *v = env_get(pe->env, vars[i]);
 

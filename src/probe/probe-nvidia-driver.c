@@ -722,6 +722,25 @@ static void module_facts(struct probe_env *pe, struct snap_node *mf, const char 
 	kmodule_info_done(&m);
 }
 
+/*
+ * The .run installer's mark: nvidia-installer installs /usr/bin/nvidia-uninstall beside the
+ * driver it installs (NVIDIA's Linux driver README, "Installing the NVIDIA Driver": the
+ * uninstaller it leaves). Such a driver's nvidia.ko is built for the kernel the installer ran
+ * on only, unless it was run with --dkms: after a kernel update the distribution's packages
+ * have no module of it to install.
+ */
+static void probe_runfile(struct probe_env *pe, struct snap_node *nv)
+{
+	static const char path[] = "/usr/bin/nvidia-uninstall";
+	struct stat st;
+	int err = root_stat(pe->root, path, &st);
+
+	if (err < 0)
+		snap_set_errno(nv, "runfile_uninstaller", err, path);
+	else
+		snap_set_bool(nv, "runfile_uninstaller", true, path);
+}
+
 static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 {
 	struct snap_node *mf = snap_object(nv, "module_file");
@@ -823,6 +842,7 @@ int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_nvidia_gpus(pe, nv);
 	probe_nvswitch_devices(pe, nv);
 	probe_module_file(pe, nv);
+	probe_runfile(pe, nv);
 	probe_device_nodes(pe, drv);
 	probe_secure_boot(pe, drv);
 	probe_nouveau_blacklist(pe, drv);

@@ -67,15 +67,15 @@ RULE_CHECK(check_container_no_gpu_devices)
 	if (snap_present(snap_get(root, "hardware.pci_devices")) ? nvidia_gpus_on_bus(c, root) == 0
 								 : !snap_str(vis))
 		return;
-	f = rule_finding(
-		c, GPUENV_SEVERITY_ERROR, NULL, "in a container (%s) with no /dev/nvidia* device%s",
-		snap_get_str(root, "container.cgroup_engine")
-			?: (snap_present(snap_get(root, "container.dockerenv")) ? "docker"
-										: "podman"),
-		snap_str(vis) ? ", although NVIDIA_VISIBLE_DEVICES asks for GPUs" : "");
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "in a container (%s) with no /dev/nvidia* device%s",
+			 container_engine(root),
+			 snap_str(vis) ? ", although NVIDIA_VISIBLE_DEVICES asks for GPUs" : "");
 	finding_fact(f, "container.dockerenv", snap_get(root, "container.dockerenv"));
 	finding_fact(f, "container.containerenv", snap_get(root, "container.containerenv"));
 	finding_fact(f, "container.cgroup_engine", snap_get(root, "container.cgroup_engine"));
+	finding_fact(f, "container.overlay_engine", snap_get(root, "container.overlay_engine"));
+	finding_fact(f, "container.cgroup_nested", snap_get(root, "container.cgroup_nested"));
 	finding_fact(f, VISIBLE, vis);
 	finding_fact(f, "driver.device_nodes.nvidiactl", ctl);
 	finding_evidence(f, "driver.device_nodes.nvidia_gpus", "/dev", "%zu node(s)",

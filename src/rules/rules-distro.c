@@ -111,6 +111,12 @@ enum module_flavour module_flavour(const struct snap_node *root)
 		if (strstr(p, "/extramodules"))
 			return MODULE_ARCH_PACKAGE;
 	}
+	/* no packaged module for this kernel, and the driver came from NVIDIA's .run file
+	 * (its uninstaller is there): no distribution package has a module of it
+	 * (GoogleCloudPlatform/compute-gpu-installation#10: a runfile driver without DKMS, then
+	 * a kernel update) */
+	if (snap_get_bool_default(root, "driver.nvidia.runfile_uninstaller", false))
+		return MODULE_RUNFILE;
 	return d == DISTRO_UNKNOWN ? MODULE_UNKNOWN : distros[d].flavour;
 }
 
@@ -176,6 +182,22 @@ static void fix_module(struct finding *f, const struct snap_node *root, const ch
 			       "previous deployment, whose module and user space match");
 		finding_fix(f, "# or, once the image is fixed: sudo rpm-ostree upgrade && sudo "
 			       "systemctl reboot (bootc: sudo bootc upgrade)");
+		break;
+	case MODULE_RUNFILE:
+		if (d != DISTRO_UNKNOWN)
+			finding_fix(f, "%s %s dkms", distros[d].install, distros[d].headers);
+		if (version)
+			finding_fix(f,
+				    "sudo sh NVIDIA-Linux-x86_64-%s.run --dkms   # the .run "
+				    "installer built nvidia.ko for the kernel it ran on only; with "
+				    "--dkms, DKMS builds it for each new kernel",
+				    version);
+		else
+			finding_fix(f, "sudo sh NVIDIA-Linux-x86_64-<version>.run --dkms   # the "
+				       "installed driver's .run file (nvidia-smi or the libraries "
+				       "name its version): the .run installer built nvidia.ko for "
+				       "the kernel it ran on only; with --dkms, DKMS builds it for "
+				       "each new kernel");
 		break;
 	case MODULE_UNKNOWN:
 		finding_fix(f,

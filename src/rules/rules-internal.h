@@ -118,14 +118,21 @@ const char *driver_lives_elsewhere(const struct snap_node *root);
 /* Whether the driver answered in this very environment: NVML initialised and cuInit
  * succeeded here (a container given the GPU can then be judged like a host). */
 bool driver_answered_here(const struct snap_node *root);
-/* Inside a container (Docker/Podman markers or a container engine in /proc/1/cgroup). */
+/* Inside a container: the Docker/Podman marker files, a container engine in /proc/1/cgroup
+ * (cgroup v1), / an overlay in a container engine's storage, or /sys/fs/cgroup a nested
+ * cgroup (a cgroup namespace: on cgroup v2 /proc/1/cgroup reads "0::/" there). */
 bool in_container(const struct snap_node *root);
-/* No container marker, but / is an overlay mount, as a container's root is: a Kubernetes pod
- * under containerd with cgroup v2 ("0::/") shows no other sign. Whether this is a container
- * cannot be told. */
+/* The engine to name for a container: from /proc/1/cgroup, the overlay's storage, the marker
+ * file; "unknown engine (cgroup namespace)" where only the namespace shows; NULL outside. */
+const char *container_engine(const struct snap_node *root);
+/* No container sign, but / is an overlay mount, as a container's root is (an engine whose
+ * storage is not known, a cgroup v2 pod sharing the host's cgroup namespace), or the mount
+ * table or /sys/fs/cgroup/cgroup.type could not be read: whether this is a container cannot
+ * be told. */
 bool container_unsure(const struct snap_node *root);
-/* Known not to be a container: neither marker file, no engine in /proc/1/cgroup, / not an
- * overlay. Pasted text shows none of these either way, so it is never "known" there. */
+/* Known not to be a container: neither marker file, no engine in /proc/1/cgroup, no nested
+ * cgroup, / not an overlay. Pasted text shows none of these either way, so it is never
+ * "known" there. */
 bool container_known_absent(const struct snap_node *root);
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */
 bool cuda_major_minor(const char *v, unsigned *ret_major, unsigned *ret_minor);
@@ -176,6 +183,7 @@ enum module_flavour {
 	MODULE_SUSE_KMP,
 	MODULE_ARCH_PACKAGE,
 	MODULE_IMAGE, /* an image-based system (rpm-ostree, bootc): the module comes with the image */
+	MODULE_RUNFILE, /* NVIDIA's .run installer: built for one kernel unless run with --dkms */
 };
 enum distro_fix {
 	FIX_INSTALL_DRIVER,    /* the NVIDIA driver package */

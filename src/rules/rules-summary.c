@@ -305,6 +305,7 @@ static void container_facts(struct gpuenv_doctor *d, const struct snap_node *roo
 {
 	const char *engine = snap_get_str(root, "container.cgroup_engine");
 	const char *vis = snap_get_str(root, "container.requested.NVIDIA_VISIBLE_DEVICES");
+	const char *src = "/.dockerenv, /run/.containerenv";
 
 	if (!in_container(root) && !snap_get(root, "container.dockerenv") &&
 	    !snap_get(root, "container.containerenv")) {
@@ -318,11 +319,19 @@ static void container_facts(struct gpuenv_doctor *d, const struct snap_node *roo
 		return;
 	}
 	if (container_unsure(root)) {
+		const char *fs = snap_get_str(root, "container.root_fs_type");
+
 		diagnosis_add_fact(
 			d, GPUENV_LAYER_CONTAINER, "container",
-			"/proc/self/mountinfo, /.dockerenv, /run/.containerenv, /proc/1/cgroup",
-			"could not tell: / is an overlay mount, as a container's root is, "
-			"but no /.dockerenv, /run/.containerenv or engine in /proc/1/cgroup");
+			"/proc/self/mountinfo, /.dockerenv, /run/.containerenv, /proc/1/cgroup, "
+			"/sys/fs/cgroup/cgroup.type",
+			"could not tell: %s, and no /.dockerenv, /run/.containerenv, engine in "
+			"/proc/1/cgroup or nested cgroup",
+			fs && streq(fs, "overlay")
+				? "/ is an overlay mount, as a container's root is, but of no known "
+				  "engine's storage"
+				: "/proc/self/mountinfo or /sys/fs/cgroup/cgroup.type could not be "
+				  "read");
 		if (vis)
 			diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "NVIDIA_VISIBLE_DEVICES",
 					   "environment", "%s", vis);
@@ -335,10 +344,20 @@ static void container_facts(struct gpuenv_doctor *d, const struct snap_node *roo
 		*absent = true;
 		return;
 	}
+	if (engine)
+		src = "/proc/1/cgroup";
+	else if ((engine = snap_get_str(root, "container.overlay_engine")))
+		src = snap_present(snap_get(root, "container.dockerenv")) ||
+				      snap_present(snap_get(root, "container.containerenv"))
+			      ? "/proc/self/mountinfo, /.dockerenv, /run/.containerenv"
+			      : "/proc/self/mountinfo";
+	else if (!snap_present(snap_get(root, "container.dockerenv")) &&
+		 !snap_present(snap_get(root, "container.containerenv"))) {
+		engine = container_engine(root); /* only the cgroup namespace shows */
+		src = "/sys/fs/cgroup/cgroup.type";
+	}
 	diagnosis_add_fact(
-		d, GPUENV_LAYER_CONTAINER, "container",
-		engine ? "/proc/1/cgroup" : "/.dockerenv, /run/.containerenv", "%s%s%s",
-		engine ? engine : "yes",
+		d, GPUENV_LAYER_CONTAINER, "container", src, "%s%s%s", engine ? engine : "yes",
 		snap_present(snap_get(root, "container.dockerenv")) ? " (/.dockerenv)" : "",
 		snap_present(snap_get(root, "container.containerenv")) ? " (/run/.containerenv)"
 								       : "");

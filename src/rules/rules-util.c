@@ -201,14 +201,44 @@ bool in_container(const struct snap_node *root)
 {
 	return snap_present(snap_get(root, "container.dockerenv")) ||
 	       snap_present(snap_get(root, "container.containerenv")) ||
-	       snap_present(snap_get(root, "container.cgroup_engine"));
+	       snap_present(snap_get(root, "container.cgroup_engine")) ||
+	       snap_present(snap_get(root, "container.overlay_engine")) ||
+	       snap_get_bool_default(root, "container.cgroup_nested", false);
+}
+
+const char *container_engine(const struct snap_node *root)
+{
+	const char *e = snap_get_str(root, "container.cgroup_engine")
+				?: snap_get_str(root, "container.overlay_engine");
+
+	if (e)
+		return e;
+	if (snap_present(snap_get(root, "container.dockerenv")))
+		return "docker";
+	if (snap_present(snap_get(root, "container.containerenv")))
+		return "podman";
+	if (snap_get_bool_default(root, "container.cgroup_nested", false))
+		return "unknown engine (cgroup namespace)";
+	return NULL;
+}
+
+static bool unread(const struct snap_node *fact)
+{
+	enum fact_state st = snap_state(fact);
+
+	return st == FACT_UNREADABLE || st == FACT_MALFORMED || st == FACT_ERROR;
 }
 
 bool container_unsure(const struct snap_node *root)
 {
 	const char *fs = snap_get_str(root, "container.root_fs_type");
 
-	return !in_container(root) && fs && streq(fs, "overlay");
+	if (in_container(root))
+		return false;
+	/* an overlay / of no known engine; or the signs a cgroup v2 container gives could not
+	 * be read: then the missing marker files alone do not make this a host */
+	return (fs && streq(fs, "overlay")) || unread(snap_get(root, "container.root_fs_type")) ||
+	       unread(snap_get(root, "container.cgroup_nested"));
 }
 
 bool container_known_absent(const struct snap_node *root)
@@ -216,7 +246,7 @@ bool container_known_absent(const struct snap_node *root)
 	return snap_state(snap_get(root, "container.dockerenv")) == FACT_ABSENT &&
 	       snap_state(snap_get(root, "container.containerenv")) == FACT_ABSENT &&
 	       snap_state(snap_get(root, "container.cgroup_engine")) == FACT_ABSENT &&
-	       !container_unsure(root);
+	       !in_container(root) && !container_unsure(root);
 }
 
 bool cuda_major_minor(const char *s, unsigned *ret_major, unsigned *ret_minor)

@@ -313,6 +313,65 @@ static void test_host_docker_snap(void **state)
 			 FACT_UNREADABLE);
 }
 
+/*
+ * A Kubernetes pod under containerd on cgroup v2: no /.dockerenv, /proc/1/cgroup "0::/", an
+ * overlay / whose layers are containerd's snapshots, /sys/fs/cgroup a nested cgroup (its
+ * cgroup.type). Each sign on its own, and a host's (ext4 /, the root cgroup) giving none.
+ */
+static void test_cgroup_v2_pod(void **state)
+{
+	static const char pod_root[] =
+		"1563 1452 0:345 / / rw,relatime master:500 - overlay overlay "
+		"rw,lowerdir=/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/"
+		"snapshots/812/fs:/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/"
+		"snapshots/811/fs,upperdir=/var/lib/containerd/"
+		"io.containerd.snapshotter.v1.overlayfs/snapshots/915/fs,workdir=/var/lib/"
+		"containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/915/work\n"
+		"1564 1563 0:348 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw\n";
+	static const char docker_root[] =
+		"712 630 0:60 / / rw,relatime - overlay overlay rw,lowerdir=/var/lib/docker/"
+		"overlay2/l/ABC:/var/lib/docker/overlay2/l/DEF,upperdir=/var/lib/docker/overlay2/"
+		"4f1/diff,workdir=/var/lib/docker/overlay2/4f1/work\n";
+	static const char other_overlay[] =
+		"30 1 0:27 / / rw,relatime - overlay overlay rw,lowerdir=/media/ro,upperdir=/media/"
+		"rw/up,workdir=/media/rw/work\n";
+	static const char host_root[] = "29 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 "
+					"rw,errors=remount-ro\n";
+	struct probe_fx *f = *state;
+	const struct snap_node *r;
+
+	put(f, "/proc/1/cgroup", "0::/\n");
+	put(f, "/proc/self/mountinfo", host_root);
+	r = run_fresh(f, probe_container);
+	assert_int_equal(snap_get_state(r, "container.cgroup_engine"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(r, "container.overlay_engine"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(r, "container.cgroup_nested"), FACT_ABSENT);
+	put(f, "/proc/self/mountinfo", pod_root);
+	r = run_fresh(f, probe_container);
+	assert_string_equal(snap_get_str(r, "container.root_fs_type"), "overlay");
+	assert_string_equal(snap_get_str(r, "container.overlay_engine"), "containerd");
+	put(f, "/proc/self/mountinfo", docker_root);
+	r = run_fresh(f, probe_container);
+	assert_string_equal(snap_get_str(r, "container.overlay_engine"), "docker");
+	/* an overlay root of no known engine (a live system's, an unknown runtime): no engine */
+	put(f, "/proc/self/mountinfo", other_overlay);
+	r = run_fresh(f, probe_container);
+	assert_string_equal(snap_get_str(r, "container.root_fs_type"), "overlay");
+	assert_int_equal(snap_get_state(r, "container.overlay_engine"), FACT_ABSENT);
+	/* the cgroup namespace alone */
+	put(f, "/sys/fs/cgroup/cgroup.type", "domain\n");
+	r = run_fresh(f, probe_container);
+	assert_true(snap_get_bool_default(r, "container.cgroup_nested", false));
+	/* unreadable: recorded as such, never taken as "not nested" */
+	assert_int_equal(
+		testhooks_root_inject_error(f->ctx->root, "/sys/fs/cgroup/cgroup.type", EACCES), 0);
+	assert_int_equal(testhooks_root_inject_error(f->ctx->root, "/proc/self/mountinfo", EACCES),
+			 0);
+	r = run_fresh(f, probe_container);
+	assert_int_equal(snap_get_state(r, "container.cgroup_nested"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(r, "container.overlay_engine"), FACT_UNREADABLE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +382,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dev_nodes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_docker_snap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cgroup_v2_pod, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

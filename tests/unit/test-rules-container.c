@@ -388,6 +388,51 @@ static void test_cdi_unjudged(void **state)
 	}
 }
 
+/* A cgroup v2 pod without /.dockerenv: the nested cgroup or containerd's overlay makes it a
+ * container (no-gpu-devices judges it); an overlay of no known engine is "could not tell"
+ * (void is then judged, never "known host"); neither sign: a host. */
+static void test_container_cgroup_v2(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	gpu(s, NULL, "nvidia");
+	snap_set_str(node(s, "container"), "root_fs_type", "ext4", "/proc/self/mountinfo");
+	snap_set_state(node(s, "container"), "cgroup_nested", FACT_ABSENT,
+		       "/sys/fs/cgroup/cgroup.type", NULL);
+	NO(s, "container.no-gpu-devices");
+	env(s, "NVIDIA_VISIBLE_DEVICES", "void");
+	NO(s, "container.visible-devices-void");
+	snap_set_bool(node(s, "container"), "cgroup_nested", true, "/sys/fs/cgroup/cgroup.type");
+	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "=void");
+	env(s, "NVIDIA_VISIBLE_DEVICES", "all");
+	YES(s, "container.no-gpu-devices", GPUENV_SEVERITY_ERROR,
+	    "unknown engine (cgroup namespace)");
+	snap_set_state(node(s, "container"), "cgroup_nested", FACT_ABSENT,
+		       "/sys/fs/cgroup/cgroup.type", NULL);
+	snap_set_str(node(s, "container"), "root_fs_type", "overlay", "/proc/self/mountinfo");
+	snap_set_str(node(s, "container"), "overlay_engine", "containerd", "/proc/self/mountinfo");
+	YES(s, "container.no-gpu-devices", GPUENV_SEVERITY_ERROR, "in a container (containerd)");
+	snap_set_state(node(s, "container"), "overlay_engine", FACT_ABSENT, "/proc/self/mountinfo",
+		       NULL);
+	NO(s, "container.no-gpu-devices"); /* overlay of no known engine: not known a container */
+	env(s, "NVIDIA_VISIBLE_DEVICES", "void");
+	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "=void");
+	snapshot_unref(s);
+	/* the mount table or cgroup.type unreadable: no marker file is then no proof of a host */
+	s = base();
+	env(s, "NVIDIA_VISIBLE_DEVICES", "void");
+	snap_set_str(node(s, "container"), "root_fs_type", "ext4", "/proc/self/mountinfo");
+	NO(s, "container.visible-devices-void");
+	snap_set_errno(node(s, "container"), "root_fs_type", -EACCES, "/proc/self/mountinfo");
+	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "=void");
+	snap_set_str(node(s, "container"), "root_fs_type", "ext4", "/proc/self/mountinfo");
+	snap_set_errno(node(s, "container"), "cgroup_nested", -EACCES,
+		       "/sys/fs/cgroup/cgroup.type");
+	YES(s, "container.visible-devices-void", GPUENV_SEVERITY_ERROR, "=void");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_cri_nvidia_not_default),
 		cmocka_unit_test(test_cdi_stale),
 		cmocka_unit_test(test_cdi_unjudged),
+		cmocka_unit_test(test_container_cgroup_v2),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */

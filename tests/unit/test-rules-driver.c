@@ -900,6 +900,24 @@ static void test_distro_fixes(void **state)
 	NO_FIX(s, "driver.nvml-version-mismatch", "akmods");
 	NO_FIX(s, "driver.nvml-version-mismatch", "dnf");
 	snapshot_unref(s);
+	/* The driver from NVIDIA's .run file (its /usr/bin/nvidia-uninstall), no module for the
+	 * running kernel (GoogleCloudPlatform/compute-gpu-installation#10: no DKMS, then a kernel
+	 * update): no Ubuntu package has a module of it; the .run file with --dkms does. */
+	s = base();
+	gpu(s, "0x20b0", NULL);
+	snap_set_errno(node(s, "driver.nvidia.module_file"), "path", -ENOENT,
+		       "/lib/modules/5.13.0-1024-gcp");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "ubuntu", "/etc/os-release");
+	snap_set_errno(node(s, "driver.nvidia"), "runfile_uninstaller", -ENOENT,
+		       "/usr/bin/nvidia-uninstall");
+	FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia-<branch>-$(uname -r)");
+	snap_set_bool(node(s, "driver.nvidia"), "runfile_uninstaller", true,
+		      "/usr/bin/nvidia-uninstall");
+	FIX(s, "driver.module-missing-for-kernel", "NVIDIA-Linux-x86_64-<version>.run --dkms");
+	FIX(s, "driver.module-missing-for-kernel",
+	    "sudo apt install linux-headers-$(uname -r) dkms");
+	NO_FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia");
+	snapshot_unref(s);
 }
 
 int main(void)
