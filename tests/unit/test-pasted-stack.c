@@ -303,7 +303,7 @@ static int windows_all(const char *gz, size_t len, size_t stop_after, char **ret
 	int r;
 
 	assert_int_equal(pasted_dispatch_init(&d, pasted_readers), 0);
-	r = pasted_gz_windows_start(&w, gz, len, &d, ret_why);
+	r = pasted_gz_windows_start(&w, gz, len, &d, 0, NULL, ret_why);
 	if (r < 0) {
 		pasted_dispatch_done(&d);
 		return r;
@@ -389,7 +389,8 @@ static void test_gz_windows(void **state)
 	assert_memory_equal(out, whole, n);
 	free(out);
 	assert_int_equal(pasted_dispatch_init(&d, pasted_readers), 0);
-	assert_int_equal(pasted_gz_windows_start(&w, "plain text", 10, &d, &why), -EBADMSG);
+	assert_int_equal(pasted_gz_windows_start(&w, "plain text", 10, &d, 0, NULL, &why),
+			 -EBADMSG);
 	assert_string_equal(why, "the input is not a gzip file");
 	pasted_dispatch_done(&d);
 	/* UTF-16 with its BOM: no window, left to be inflated whole */
