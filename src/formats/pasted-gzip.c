@@ -65,10 +65,12 @@ static int skip_header(struct pasted_gz *g, const char **ret_why)
 {
 	const unsigned char *p = g->z.next_in, *e = p + g->z.avail_in, *h = p;
 
+	/* in zlib's order: CM and FLG judged as soon as they are there, a header cut after them
+	 * being corrupt rather than truncated */
+	if (e - p >= 4 && (p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 || (p[3] & 0xe0)))
+		return fail(-EBADMSG, CORRUPT, ret_why);
 	if (e - p < 10)
 		return fail(-EBADMSG, TRUNCATED, ret_why);
-	if (p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 || (p[3] & 0xe0))
-		return fail(-EBADMSG, CORRUPT, ret_why);
 	p += 10;
 	if (h[3] & 0x04) { /* FEXTRA */
 		size_t xlen;
@@ -113,9 +115,12 @@ static int check_trailer(struct pasted_gz *g, const char **ret_why)
 {
 	const unsigned char *p = g->z.next_in;
 
+	/* in zlib's order: the CRC-32 judged as soon as it is there, then the length */
+	if (g->z.avail_in >= 4 && le32(p) != g->crc)
+		return fail(-EBADMSG, CORRUPT, ret_why);
 	if (g->z.avail_in < 8)
 		return fail(-EBADMSG, TRUNCATED, ret_why);
-	if (le32(p) != g->crc || le32(p + 4) != g->isize)
+	if (le32(p + 4) != g->isize)
 		return fail(-EBADMSG, CORRUPT, ret_why);
 	g->z.next_in += 8;
 	g->z.avail_in -= 8;

@@ -337,6 +337,19 @@ static void test_gzip_framing(void **state)
 		assert_string_equal(why, "the gzip file is corrupt");
 		gz[at] ^= (char)bad[i].flip;
 	}
+	/* judged in zlib's order: a wrong method or flag before the header's end, a wrong CRC-32
+	 * before the length, corrupt though cut short after them (found by a differential fuzz
+	 * run against zlib's gzip mode) */
+	gz[2] = 0;
+	assert_int_equal(gunzip_as(gz, 5, text, &why), -EBADMSG);
+	assert_string_equal(why, "the gzip file is corrupt");
+	gz[2] = 8;
+	gz[len - 8] ^= 1;
+	assert_int_equal(gunzip_as(gz, len - 2, text, &why), -EBADMSG);
+	assert_string_equal(why, "the gzip file is corrupt");
+	gz[len - 8] ^= 1;
+	assert_int_equal(gunzip_as(gz, len - 2, text, &why), -EBADMSG);
+	assert_string_equal(why, "the gzip file is truncated");
 	len = 0; /* a wrong header CRC */
 	gzip_framed(text, tn, 0x0a, 8, gz, sizeof(gz), &len);
 	gz[10 + sizeof("nvidia-bug-report.log")] ^= 1;
