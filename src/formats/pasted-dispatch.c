@@ -315,8 +315,34 @@ int pasted_dispatch_split(const struct pasted_dispatch *d, const char *text, siz
 	return r < 0 ? r : pasted_dispatch_split_finish(d, text, n, s);
 }
 
+uint64_t pasted_dispatch_whole(const struct pasted_dispatch *d)
+{
+	return d->text & ~d->signed_text;
+}
+
+int pasted_dispatch_run_whole(const struct pasted_dispatch *d, uint64_t which, const char *text,
+			      size_t n, unsigned line_base, struct pasted_facts *each)
+{
+	int r = 0;
+
+	for (uint64_t t = which & pasted_dispatch_whole(d); t && r >= 0; t &= t - 1) {
+		size_t i = (size_t)__builtin_ctzll(t);
+
+		each[i].line_base = line_base;
+		r = d->readers[i].read(text, n, &each[i]);
+	}
+	return r < 0 ? r : 0;
+}
+
 int pasted_dispatch_run(struct pasted_dispatch *d, struct pasted_split *s, const char *text,
 			size_t n, unsigned line_base, struct pasted_facts *each)
+{
+	return pasted_dispatch_run_some(d, s, text, n, line_base, each, UINT64_MAX);
+}
+
+int pasted_dispatch_run_some(struct pasted_dispatch *d, struct pasted_split *s, const char *text,
+			     size_t n, unsigned line_base, struct pasted_facts *each,
+			     uint64_t which)
 {
 	int r = s->done ? 0 : pasted_dispatch_split_finish(d, text, n, s);
 
@@ -325,6 +351,8 @@ int pasted_dispatch_run(struct pasted_dispatch *d, struct pasted_split *s, const
 		const struct pasted_part *pt = &s->parts[i];
 		uint64_t bit = (uint64_t)1 << i;
 
+		if (!(which & bit))
+			continue;
 		each[i].line_base = line_base;
 		if (d->text & bit) {
 			if (!(d->signed_text & bit) || (s->seen & bit))

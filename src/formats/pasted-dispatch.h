@@ -101,4 +101,16 @@ int pasted_dispatch_split_finish(const struct pasted_dispatch *d, const char *te
  * pasted_dispatch_read. */
 int pasted_dispatch_run(struct pasted_dispatch *d, struct pasted_split *s, const char *text,
 			size_t n, unsigned line_base, struct pasted_facts *each);
+/* As pasted_dispatch_run, for the readers in `which` (a bit each) only. */
+int pasted_dispatch_run_some(struct pasted_dispatch *d, struct pasted_split *s, const char *text,
+			     size_t n, unsigned line_base, struct pasted_facts *each,
+			     uint64_t which);
+/* The readers of the whole text that have no signs (a bit each): each reads every window as
+ * it is, needing neither its split nor the dispatcher's buffers, so that they may run on
+ * another thread than the rest (pasted-gz-windows.h), each writing only its own each[i]. */
+uint64_t pasted_dispatch_whole(const struct pasted_dispatch *d);
+/* The readers in `which` among pasted_dispatch_whole(d) over text[0..n): as
+ * pasted_dispatch_run does for them. Reads d only. */
+int pasted_dispatch_run_whole(const struct pasted_dispatch *d, uint64_t which, const char *text,
+			      size_t n, unsigned line_base, struct pasted_facts *each);
 void pasted_split_done(struct pasted_split *s);

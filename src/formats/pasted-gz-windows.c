@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "shared/macro.h"
+#include "shared/strbuf.h"
 
 size_t pasted_gz_window_cut(const char *p, size_t n)
 {
@@ -31,15 +32,18 @@ size_t pasted_gz_window_cut(const char *p, size_t n)
 /* The lines of a window split here, the rest by the readers' thread before they read it
  * (pasted_dispatch_run), so that each thread has about half of the work: on the bug-report
  * stand-in (callgrind, per thread) splitting all of it here left 2,017 M instructions here
- * and 1,727 M to the readers, two thirds 1,669 M and 2,065 M; five sixths is about even. */
-#define SPLIT_HERE(n) ((n) / 6 * 5)
+ * and 1,727 M to the readers, two thirds 1,669 M and 2,065 M; five sixths was about even.
+ * Since the readers of the whole text without signs run here too (w->apart, 232 M of the
+ * 5,030 KiB stand-in's), half (the readers' thread 912 M, this one 879 M; five sixths: 788 M
+ * and 1,003 M). */
+#define SPLIT_HERE(n) ((n) / 2)
 
 /* How much of a window of n bytes to split here: none of the first, which the readers wait
  * for with nothing else to do (handed over unsplit, they begin a split sooner, while the
  * next window is made); all of the last, which they read while the maker has nothing else
  * to do (and the readers' thread is the busier one: its split is hidden behind their reading
  * of the window before). Measured with chrt -f 10 on a loaded machine, the 5,008 KiB
- * stand-in: 261-304 ms median against 284-310 ms with five sixths of every window
+ * stand-in: 261-304 ms median against 284-310 ms with the same share of every window
  * (docs/explain.md). The split is the same wherever it stops. */
 static size_t split_here(const struct pasted_gz_windows *w, size_t n)
 {
@@ -80,7 +84,9 @@ static void make(struct pasted_gz_windows *w, struct pasted_gz_window *s)
 	} else {
 		cut = pasted_gz_window_cut(w->raw, w->have);
 	}
-	r = pasted_input_clean(w->raw, cut, &s->text, &s->n, &s->why);
+	r = pasted_input_clean_into(w->raw, cut, &s->buf, &s->why);
+	s->text = s->buf.buf;
+	s->n = s->buf.len;
 	if (r >= 0)
 		r = pasted_dispatch_split_start(w->d, s->text, s->n, split_here(w, s->n),
 						&s->split);
@@ -90,7 +96,6 @@ static void make(struct pasted_gz_windows *w, struct pasted_gz_window *s)
 	w->have -= cut;
 	return;
 fail:
-	free(s->text);
 	s->text = NULL;
 	s->err = r;
 	w->over = true;
@@ -101,9 +106,26 @@ static bool last(const struct pasted_gz_window *s)
 	return s->end || s->utf16 || s->err < 0;
 }
 
+/* The readers the maker runs itself (w->apart) over window s, handed over already: the
+ * readers' thread gives it back only once the next one is made, after this. */
+static void read_apart(struct pasted_gz_windows *w, const struct pasted_gz_window *s)
+{
+	unsigned lines = 0;
+	int r;
+
+	if (!w->apart || last(s))
+		return;
+	r = pasted_dispatch_run_whole(w->d, w->apart, s->text, s->n, w->lines, w->each);
+	if (r < 0 && w->apart_err == 0)
+		w->apart_err = r;
+	for (const char *p = s->text, *e = p + s->n; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+		lines++;
+	w->lines += lines;
+}
+
 /* The maker: the next window into the next slot once the reader has given it back; it ends
  * after the last window, or when the reader stops it. A slot is written only while not full
- * and read only while full, in the lock's order. */
+ * and read only while full, in the lock's order; the readers run apart read it once full. */
 static void *maker(void *arg)
 {
 	struct pasted_gz_windows *w = arg;
@@ -126,13 +148,15 @@ static void *maker(void *arg)
 		w->made++;
 		pthread_cond_broadcast(&w->cond);
 		pthread_mutex_unlock(&w->lock);
+		read_apart(w, s);
 		if (end)
 			return NULL;
 	}
 }
 
 int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
-			    const struct pasted_dispatch *d, const char **ret_why)
+			    const struct pasted_dispatch *d, uint64_t apart,
+			    struct pasted_facts *each, const char **ret_why)
 {
 	int r;
 
@@ -151,8 +175,12 @@ int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_
 		pthread_mutex_destroy(&w->lock);
 		return 0;
 	}
+	if (each) /* before the thread starts: it reads them */
+		w->apart = apart & pasted_dispatch_whole(d);
+	w->each = each;
 	w->threaded = pthread_create(&w->thread, NULL, maker, w) == 0;
 	if (!w->threaded) {
+		w->apart = 0;
 		pthread_cond_destroy(&w->cond);
 		pthread_mutex_destroy(&w->lock);
 	}
@@ -168,22 +196,27 @@ int pasted_gz_windows_next(struct pasted_gz_windows *w, struct pasted_gz_window 
 		s = &w->slot[(w->taken - 1) % 2];
 		if (last(s)) /* nothing after it: the same again */
 			goto out;
-		free(s->text); /* given back: the maker may fill it again */
-		s->text = NULL;
-		if (w->threaded)
-			pthread_mutex_lock(&w->lock);
-		s->full = false;
-		if (w->threaded) {
-			pthread_cond_broadcast(&w->cond);
-			pthread_mutex_unlock(&w->lock);
+		if (!w->threaded) { /* given back: the maker may fill it again */
+			s->text = NULL;
+			s->full = false;
 		}
 	}
 	s = &w->slot[w->taken % 2];
 	if (w->threaded) {
+		struct pasted_gz_window *back = w->taken > 0 ? &w->slot[(w->taken - 1) % 2] : NULL;
+
 		pthread_mutex_lock(&w->lock);
 		while (!s->full)
 			pthread_cond_wait(&w->cond, &w->lock);
 		pthread_mutex_unlock(&w->lock);
+		/* given back only now: the maker has read it (w->apart) before making this one */
+		if (back) {
+			back->text = NULL;
+			pthread_mutex_lock(&w->lock);
+			back->full = false;
+			pthread_cond_broadcast(&w->cond);
+			pthread_mutex_unlock(&w->lock);
+		}
 	} else {
 		make(w, s);
 		s->full = true;
@@ -210,7 +243,7 @@ void pasted_gz_windows_done(struct pasted_gz_windows *w)
 		w->threaded = false;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(w->slot); i++) {
-		free(w->slot[i].text);
+		strbuf_done(&w->slot[i].buf);
 		w->slot[i].text = NULL;
 		pasted_split_done(&w->slot[i].split);
 	}

@@ -4,23 +4,27 @@
  * on a thread of its own one window ahead of them: zlib inflates, the window is cut at a line
  * end (pasted_gz_window_cut), cleaned (pasted-input.h) and most of its lines split
  * among the readers (pasted_dispatch_split_start; none of the first window's, all of the
- * last's: split_here), while the readers' thread splits the rest of the window before and
- * reads it (pasted_dispatch_run).
+ * last's: split_here) and, once handed over, read by the readers of the whole text that need
+ * no split (pasted_gz_windows_start's `apart`), while the readers' thread splits the rest of
+ * the window before and reads it with the other readers (pasted_dispatch_run_some).
  * The two halves cost about the same on a bug report (callgrind: docs/explain.md), so the two
  * cores work at once; when zlib alone ran ahead, a chunk at a time, the readers waited for
  * every window's chunks in turn and the two cores hardly overlapped. The windows, and the
  * errors, are those of the same steps run in line, which is what happens where no thread
- * can be started. Memory: the raw window (PASTED_GZ_WINDOW * 2), two cleaned windows and
- * their splits, besides zlib's.
+ * can be started (every reader then runs on the readers' thread). Memory: the raw window
+ * (PASTED_GZ_WINDOW * 2), two cleaned windows and their splits, besides zlib's: a window is
+ * given back once the next one is made, after the maker's readers have read it.
  */
 #pragma once
 
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "formats/pasted-dispatch.h"
 #include "formats/pasted-gzip.h"
+#include "shared/strbuf.h"
 
 /* A window is cut in the second half of this many bytes twice over (pasted_gz_window_cut). */
 #define PASTED_GZ_WINDOW ((size_t)2 << 20)
@@ -29,8 +33,9 @@
  * PowerShell's redirect), which is inflated whole instead, since a window could not be cut
  * at a character boundary blind. */
 struct pasted_gz_window {
-	char *text; /* cleaned, NUL-terminated at n */
+	char *text; /* cleaned, NUL-terminated at n: buf's */
 	size_t n;
+	struct strbuf buf; /* the slot's, filled again window after window (its pages kept) */
 	struct pasted_split split; /* of text, begun, for pasted_dispatch_run */
 	int err;		   /* < 0: the input's error, with why */
 	const char *why;
@@ -50,6 +55,13 @@ struct pasted_gz_windows {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool threaded, stop;
+	/* The readers the maker runs itself on each window once it has handed it over (a bit
+	 * each, among pasted_dispatch_whole: 0 where there is no thread), into each[], the lines
+	 * before the window counted here; the first error they give. */
+	uint64_t apart;
+	struct pasted_facts *each;
+	unsigned lines;
+	int apart_err;
 };
 
 /* Where a window of raw[0..n) ends: after the last line before a section of
@@ -58,9 +70,16 @@ struct pasted_gz_windows {
 size_t pasted_gz_window_cut(const char *raw, size_t n);
 
 /* As pasted_gz_init (0; -EBADMSG with *ret_why; -ENOMEM) at PASTED_GZ_WINDOWED_MAX, and
- * starts making windows split for d's readers (d is only read: pasted_dispatch_split). */
+ * starts making windows split for d's readers (d is only read: pasted_dispatch_split). The
+ * readers in `apart` (among pasted_dispatch_whole(d)) the maker's thread runs itself over each
+ * window after handing it over, into each[i], as pasted_dispatch_run would: the caller runs
+ * the others (pasted_dispatch_run_some, the readers but w->apart, which is 0 where no thread
+ * could be started), and finds their first error in w->apart_err after
+ * pasted_gz_windows_done. Their facts are those of every reader run in line: each reader
+ * still reads every window in order, only on another thread. apart 0, each NULL: none. */
 int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
-			    const struct pasted_dispatch *d, const char **ret_why);
+			    const struct pasted_dispatch *d, uint64_t apart,
+			    struct pasted_facts *each, const char **ret_why);
 /* The next window, in *ret until the next call (which gives the one before back; its split the
  * caller's to finish): 0, or the input's error with *ret_why (as pasted_gz_read,
  * pasted_input_clean, pasted_dispatch_split);

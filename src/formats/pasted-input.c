@@ -342,22 +342,16 @@ static bool looks_utf16_without_bom(const unsigned char *p, size_t len)
 			  (zero_even * 10 >= n / 2 * 9 && zero_odd == 0));
 }
 
-int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len,
-		       const char **ret_why)
+/* The cleaned text of data[0..len) into sb (empty, its cap set): 0, or -EBADMSG with *ret_why
+ * (the buffer's own error, -ENOMEM or -EFBIG, is left in sb->err). */
+static int clean_into(const char *data, size_t len, struct strbuf *sb, const char **ret_why)
 {
 	const unsigned char *p = (const unsigned char *)data;
 	struct decoder d = { .p = p, .len = len };
-	struct strbuf sb;
 	size_t line_start = 0;
 	const char *why = NULL;
 	int32_t cp;
 
-	if (len > PASTED_INPUT_MAX) {
-		if (ret_why)
-			*ret_why = "the input is larger than 64 MiB; paste the error and the "
-				   "commands' output, not whole logs";
-		return -EFBIG;
-	}
 	if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
 		d.i = 3;
 	else if (len >= 2 && p[0] == 0xFF && p[1] == 0xFE)
@@ -367,21 +361,20 @@ int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len
 	/* The cap is the longest the text can come out, not a guess: UTF-16 grows by half
 	 * (a CJK character is 2 bytes there, 3 in UTF-8) and a byte that is not UTF-8 becomes
 	 * U+FFFD, 3 bytes; with len + 16 a UTF-16 paste of Chinese text failed with EFBIG.
-	 * The buffer itself grows only as far as the text does. */
-	strbuf_init(&sb, 3 * len + 16);
+	 * The buffer itself grows only as far as the text does (pasted_input_clean). */
 	for (;;) {
 		if (d.enc == ENC_UTF8) {
-			bool begun = sb.len >
+			bool begun = sb->len >
 				     line_start; /* (never below it, but once the cap stops sb) */
 			size_t last_line,
-				at = sb.len,
+				at = sb->len,
 				run = plain_lines(p + d.i, len - d.i,
-						  begun ? sb.buf + line_start : NULL,
-						  begun ? sb.len - line_start : 0, &last_line);
+						  begun ? sb->buf + line_start : NULL,
+						  begun ? sb->len - line_start : 0, &last_line);
 
 			if (run) { /* what next_cp, put_cp and markdown_line do to these bytes */
 				/* the lines ended in the run start where it left */
-				if (strbuf_add(&sb, data + d.i, run) >= 0 && last_line)
+				if (strbuf_add(sb, data + d.i, run) >= 0 && last_line)
 					line_start = at + last_line;
 				d.i += run;
 				d.chars += run;
@@ -403,27 +396,67 @@ int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len
 				if (next_cp(&d) != '\n')
 					d.i = at;
 			}
-			markdown_line(&sb, line_start);
-			strbuf_putc(&sb, '\n');
-			line_start = sb.len;
+			markdown_line(sb, line_start);
+			strbuf_putc(sb, '\n');
+			line_start = sb->len;
 		} else if (cp == 0x1b) {
 			skip_escape(&d);
 		} else if (cp == '\b') {
-			backspace(&sb, line_start);
+			backspace(sb, line_start);
 		} else if (cp >= 0x20 || cp == '\t') {
-			put_cp(&sb, (uint32_t)cp);
+			put_cp(sb, (uint32_t)cp);
 		}
 	}
 	if (!why && d.bad * 20 > d.chars + 80)
 		why = "the input is not text (too many bytes that are neither UTF-8 nor UTF-16 "
 		      "text)";
 	if (why) {
-		strbuf_done(&sb);
 		if (ret_why)
 			*ret_why = why;
 		return -EBADMSG;
 	}
-	markdown_line(&sb, line_start);
+	markdown_line(sb, line_start);
+	return 0;
+}
+
+static int too_large(size_t len, const char **ret_why)
+{
+	if (len <= PASTED_INPUT_MAX)
+		return 0;
+	if (ret_why)
+		*ret_why = "the input is larger than 64 MiB; paste the error and the "
+			   "commands' output, not whole logs";
+	return -EFBIG;
+}
+
+int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len,
+		       const char **ret_why)
+{
+	struct strbuf sb;
+	int r = too_large(len, ret_why);
+
+	if (r < 0)
+		return r;
+	strbuf_init(&sb, 3 * len + 16);
+	r = clean_into(data, len, &sb, ret_why);
+	if (r < 0) {
+		strbuf_done(&sb);
+		return r;
+	}
 	*ret_len = sb.len;
 	return strbuf_finish(&sb, 0, ret);
+}
+
+int pasted_input_clean_into(const char *data, size_t len, struct strbuf *sb, const char **ret_why)
+{
+	int r = too_large(len, ret_why);
+
+	if (r < 0)
+		return r;
+	strbuf_reset(sb);
+	sb->cap = 3 * len + 16;
+	r = clean_into(data, len, sb, ret_why);
+	if (r >= 0 && !sb->err && !sb->buf) /* empty: "", as pasted_input_clean gives */
+		strbuf_add(sb, "", 0);
+	return r < 0 ? r : sb->err;
 }

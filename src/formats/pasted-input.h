@@ -23,6 +23,8 @@
 
 #include <stddef.h>
 
+struct strbuf;
+
 #define PASTED_INPUT_MAX ((size_t)64 << 20)
 
 /* Cleans data[0..len) into *ret (malloc()ed, NUL-terminated, *ret_len bytes). 0; -EFBIG over
@@ -30,3 +32,8 @@
  * given) is a static sentence saying why, for the user. */
 int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len,
 		       const char **ret_why);
+/* The same into sb (its text sb->buf, NUL-terminated at sb->len), emptied first and grown as
+ * needed: a buffer used again for text after text (explain's gzip windows) keeps its pages,
+ * where one made anew for each was faulted in again each time, at 4 KiB a fault. 0, or the
+ * errors above. */
+int pasted_input_clean_into(const char *data, size_t len, struct strbuf *sb, const char **ret_why);

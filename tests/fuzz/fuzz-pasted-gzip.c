@@ -3,8 +3,11 @@
  * 1 MiB cap: what it accepts is NUL-terminated at the length it says, never past the cap; a
  * refusal says why. Then its windows (src/formats/pasted-gz-windows.c, made on a thread of
  * their own): they end, each NUL-terminated, its split counting its lines; an error says
- * why; a gzip input read whole without error is not found corrupt or truncated by them. */
+ * why; a gzip input read whole without error is not found corrupt or truncated by them.
+ * And pasted_gunzip, which reads the gzip framing itself around zlib's raw inflate, gives
+ * what zlib's own gzip mode gives: the same text, or the same error. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,52 @@
 #define CAP ((size_t)1 << 20)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* zlib's own gzip mode (inflateInit2 16 + MAX_WBITS) over every member, as pasted-gzip.c used
+ * it before it read the framing itself: 0 with the bytes inflated into *ret_n (compared at
+ * most CAP + 1 of them), "corrupt", "truncated" or -ENOMEM. pasted_gunzip must agree. */
+static int zlib_verdict(const uint8_t *data, size_t size, char *out, size_t *ret_n,
+			const char **ret_what)
+{
+	z_stream z = { 0 };
+	size_t n = 0;
+	int zr = Z_OK;
+
+	*ret_what = NULL;
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return -ENOMEM;
+	z.next_in = (Bytef *)(uintptr_t)data;
+	z.avail_in = (uInt)size;
+	for (;;) {
+		z.next_out = (Bytef *)out + n;
+		z.avail_out = (uInt)(CAP + 1 - n);
+		zr = inflate(&z, Z_NO_FLUSH);
+		n = (size_t)((char *)z.next_out - out);
+		if (zr == Z_STREAM_END) {
+			if (z.avail_in >= 2 && z.next_in[0] == 0x1f && z.next_in[1] == 0x8b &&
+			    inflateReset(&z) == Z_OK)
+				continue;
+			break;
+		}
+		if (zr == Z_MEM_ERROR) {
+			inflateEnd(&z);
+			return -ENOMEM;
+		}
+		if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			*ret_what = "corrupt";
+			break;
+		}
+		if (zr == Z_BUF_ERROR && z.avail_in == 0) {
+			*ret_what = "truncated";
+			break;
+		}
+		if (n == CAP + 1) /* past the cap: pasted_gunzip says so, whatever follows */
+			break;
+	}
+	inflateEnd(&z);
+	*ret_n = n;
+	return 0;
+}
 
 /* The windows of a gzip input: 0, or the error they end with (and *ret_why). */
 static int windows(const char *data, size_t size, const char **ret_why)
@@ -33,7 +82,7 @@ static int windows(const char *data, size_t size, const char **ret_why)
 			abort();
 		ready = true;
 	}
-	r = pasted_gz_windows_start(&w, data, size, &d, &why);
+	r = pasted_gz_windows_start(&w, data, size, &d, 0, NULL, &why);
 	if (r < 0)
 		abort(); /* pasted_gz_init took it */
 	while ((r = pasted_gz_windows_next(&w, &win, &why)) >= 0 && !win->end && !win->utf16) {
@@ -54,6 +103,24 @@ static int windows(const char *data, size_t size, const char **ret_why)
 	return r;
 }
 
+/* Does pasted_gunzip's answer (r, its text out[0..n) or why) match zlib's gzip mode's? The
+ * gzip framing is read in pasted-gzip.c, the deflate data by zlib in either. */
+static bool zlib_agrees(const uint8_t *data, size_t size, int r, const char *out, size_t n,
+			const char *why)
+{
+	static char z[CAP + 1];
+	const char *what;
+	size_t zn = 0;
+
+	if (r == -ENOMEM || zlib_verdict(data, size, z, &zn, &what) < 0)
+		return true; /* out of memory, either: nothing to compare */
+	if (what)	     /* the same error, or the cap met before it */
+		return r == -EBADMSG ? strstr(why, what) != NULL : r == -EFBIG && zn > CAP;
+	if (zn > CAP)
+		return r == -EFBIG;
+	return r == 0 && n == zn && memcmp(out, z, n) == 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *out = NULL;
@@ -64,6 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!pasted_is_gzip((const char *)data, size))
 		return 0;
 	r = pasted_gunzip((const char *)data, size, CAP, &out, &n, &why);
+	if (zlib_agrees(data, size, r, out, n, why) == false)
+		abort();
 	w = windows((const char *)data, size, &wwhy);
 	if (r == 0 && w < 0 && wwhy && strstr(wwhy, "gzip")) /* read whole, it was good gzip */
 		abort();

@@ -234,6 +234,142 @@ static void test_gzip(void **state)
 	free(gz);
 }
 
+/* A gzip member of text[0..n) built by hand (RFC 1952 2.3): the header with flags flg (FEXTRA,
+ * FNAME, FCOMMENT, FHCRC as set), method cm, zlib's raw deflate, the trailer; appended at *at. */
+static void gzip_framed(const char *text, size_t n, unsigned char flg, unsigned char cm, char *out,
+			size_t cap, size_t *at)
+{
+	unsigned char *h = (unsigned char *)out + *at, *p = h;
+	z_stream z = { 0 };
+	uint32_t crc = (uint32_t)crc32(0, (const Bytef *)text, (uInt)n);
+
+	*p++ = 0x1f, *p++ = 0x8b, *p++ = cm, *p++ = flg;
+	memset(p, 0, 6);
+	p[5] = 3; /* OS: Unix */
+	p += 6;
+	if (flg & 0x04) { /* XLEN 4, one subfield "AB" of 0 bytes */
+		memcpy(p,
+		       "\x04\x00"
+		       "AB\x00\x00",
+		       6);
+		p += 6;
+	}
+	if (flg & 0x08)
+		p = (unsigned char *)stpcpy((char *)p, "nvidia-bug-report.log") + 1;
+	if (flg & 0x10)
+		p = (unsigned char *)stpcpy((char *)p, "a comment") + 1;
+	if (flg & 0x02) {
+		uint32_t hc = (uint32_t)crc32(0, h, (uInt)(p - h));
+
+		*p++ = (unsigned char)hc, *p++ = (unsigned char)(hc >> 8);
+	}
+	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)text;
+	z.avail_in = (uInt)n;
+	z.next_out = p;
+	z.avail_out = (uInt)(cap - (size_t)((char *)p - out) - 8);
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	p += z.total_out;
+	deflateEnd(&z);
+	for (int i = 0; i < 4; i++)
+		*p++ = (unsigned char)(crc >> (8 * i));
+	for (int i = 0; i < 4; i++)
+		*p++ = (unsigned char)(n >> (8 * i));
+	*at = (size_t)((char *)p - out);
+}
+
+/* What pasted_gunzip makes of gz[0..len): 0 with the text equal to want, or the error and why. */
+static int gunzip_as(const char *gz, size_t len, const char *want, const char **ret_why)
+{
+	char *out = NULL;
+	size_t n = 0;
+	int r = pasted_gunzip(gz, len, 1 << 20, &out, &n, ret_why);
+
+	if (r >= 0) {
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(out, want, n);
+		free(out);
+	}
+	return r;
+}
+
+/* The gzip framing read around zlib's raw inflate (pasted-gzip.c) accepts and refuses what
+ * zlib's gzip mode did: every optional header field, a header CRC checked; a wrong method, a
+ * reserved flag, a wrong header CRC, CRC-32 or length corrupt; a header or trailer cut short
+ * truncated; members one after the other, zeros after the last. */
+static void test_gzip_framing(void **state)
+{
+	static const char text[] = "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  525.147.05\n";
+	const size_t tn = sizeof(text) - 1;
+	char gz[4096], twice[2 * sizeof(text)];
+	const char *why = NULL;
+	size_t len = 0, one;
+
+	(void)state;
+	for (unsigned flg = 0; flg < 0x20; flg++) { /* FTEXT FHCRC FEXTRA FNAME FCOMMENT */
+		len = 0;
+		gzip_framed(text, tn, (unsigned char)flg, 8, gz, sizeof(gz), &len);
+		assert_int_equal(gunzip_as(gz, len, text, &why), 0);
+		/* cut anywhere before the end: truncated, whatever part it is in */
+		for (size_t cut = 2; cut < len; cut += cut < 40 ? 1 : 17) {
+			why = NULL;
+			assert_int_equal(gunzip_as(gz, cut, text, &why), -EBADMSG);
+			assert_string_equal(why, "the gzip file is truncated");
+		}
+	}
+	struct {
+		size_t at; /* from the end when > 1000: len - (at - 1000) */
+		unsigned char flip;
+	} bad[] = {
+		{ 2, 0x01 },	{ 3, 0x20 },
+		{ 3, 0x40 },	{ 3, 0x80 },	/* method 9, reserved flags */
+		{ 1008, 0x01 }, { 1005, 0x80 }, /* CRC-32 */
+		{ 1004, 0x01 }, { 1001, 0x01 }, /* ISIZE */
+	};
+	len = 0;
+	gzip_framed(text, tn, 0, 8, gz, sizeof(gz), &len);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t at = bad[i].at > 1000 ? len - (bad[i].at - 1000) : bad[i].at;
+
+		gz[at] ^= (char)bad[i].flip;
+		why = NULL;
+		assert_int_equal(gunzip_as(gz, len, text, &why), -EBADMSG);
+		assert_string_equal(why, "the gzip file is corrupt");
+		gz[at] ^= (char)bad[i].flip;
+	}
+	/* judged in zlib's order: a wrong method or flag before the header's end, a wrong CRC-32
+	 * before the length, corrupt though cut short after them (found by a differential fuzz
+	 * run against zlib's gzip mode) */
+	gz[2] = 0;
+	assert_int_equal(gunzip_as(gz, 5, text, &why), -EBADMSG);
+	assert_string_equal(why, "the gzip file is corrupt");
+	gz[2] = 8;
+	gz[len - 8] ^= 1;
+	assert_int_equal(gunzip_as(gz, len - 2, text, &why), -EBADMSG);
+	assert_string_equal(why, "the gzip file is corrupt");
+	gz[len - 8] ^= 1;
+	assert_int_equal(gunzip_as(gz, len - 2, text, &why), -EBADMSG);
+	assert_string_equal(why, "the gzip file is truncated");
+	len = 0; /* a wrong header CRC */
+	gzip_framed(text, tn, 0x0a, 8, gz, sizeof(gz), &len);
+	gz[10 + sizeof("nvidia-bug-report.log")] ^= 1;
+	assert_int_equal(gunzip_as(gz, len, text, &why), -EBADMSG);
+	assert_string_equal(why, "the gzip file is corrupt");
+	/* two members, the second with a name; zeros after them */
+	len = 0;
+	gzip_framed(text, tn, 0, 8, gz, sizeof(gz), &len);
+	one = len;
+	gzip_framed(text, tn, 0x08, 8, gz, sizeof(gz), &len);
+	memcpy(twice, text, tn);
+	memcpy(twice + tn, text, tn + 1);
+	memset(gz + len, 0, 512);
+	assert_int_equal(gunzip_as(gz, len + 512, twice, &why), 0);
+	/* a second member of another method: corrupt, as zlib's inflateReset of it was */
+	gz[one + 2] = 7;
+	assert_int_equal(gunzip_as(gz, len, twice, &why), -EBADMSG);
+	assert_string_equal(why, "the gzip file is corrupt");
+}
+
 /* Everything pasted_gz_read gives at cap max, a window of 2 MiB at a time; its last return. */
 static int gz_read_all(const char *gz, size_t len, size_t max, size_t *ret_total,
 		       const char **ret_why)
@@ -303,7 +439,7 @@ static int windows_all(const char *gz, size_t len, size_t stop_after, char **ret
 	int r;
 
 	assert_int_equal(pasted_dispatch_init(&d, pasted_readers), 0);
-	r = pasted_gz_windows_start(&w, gz, len, &d, ret_why);
+	r = pasted_gz_windows_start(&w, gz, len, &d, 0, NULL, ret_why);
 	if (r < 0) {
 		pasted_dispatch_done(&d);
 		return r;
@@ -389,7 +525,8 @@ static void test_gz_windows(void **state)
 	assert_memory_equal(out, whole, n);
 	free(out);
 	assert_int_equal(pasted_dispatch_init(&d, pasted_readers), 0);
-	assert_int_equal(pasted_gz_windows_start(&w, "plain text", 10, &d, &why), -EBADMSG);
+	assert_int_equal(pasted_gz_windows_start(&w, "plain text", 10, &d, 0, NULL, &why),
+			 -EBADMSG);
 	assert_string_equal(why, "the input is not a gzip file");
 	pasted_dispatch_done(&d);
 	/* UTF-16 with its BOM: no window, left to be inflated whole */
@@ -511,6 +648,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_torch_arch, teardown),
 		cmocka_unit_test_teardown(test_tf_build_info, teardown),
 		cmocka_unit_test_teardown(test_gzip, teardown),
+		cmocka_unit_test(test_gzip_framing),
 		cmocka_unit_test(test_gzip_windowed_cap),
 		cmocka_unit_test(test_gz_windows),
 		cmocka_unit_test(test_gz_windows_without_a_thread),
