@@ -208,22 +208,31 @@ def status(p):
         pass
     return v["Name"], v["VmRSS"], v["RssAnon"], v["RssFile"]
 peak = (0, [])
+plain = [] # the readings while no diagnosis ran
 def done(*_):
     q = sorted(sums) or [0]
     split = ", ".join(f"{n} {r} (anon {a}, file {fi})" for n, r, a, fi in peak[1])
+    p = sorted(plain) or [0]
     with open(out, "w") as f:
         f.write(f"{len(sums)} readings, median {statistics.median(q):.0f}, p90 {q[int(len(q) * 0.9)]}, "
                 f"max {q[-1]} KiB ({q[-1] / 8192:.2f}x the 8192 KiB target, {q[-1] / max(q[0], 1):.2f}x "
                 f"the least reading, {q[0]}); over 8192 KiB in {sum(v > 8192 for v in sums)} "
                 f"({100 * sum(v > 8192 for v in sums) / max(len(sums), 1):.1f} %), over 7168 in "
-                f"{sum(v > 7168 for v in sums)}; at the max, per process: {split}\n")
+                f"{sum(v > 7168 for v in sums)}; at the max, per process: {split}; "
+                f"the {len(plain)} readings while no diagnosis ran (a diagnosis runs in a fork of "
+                f"the collecting process, named gpuenv, and forks its vendor sessions' children "
+                f"from it): median {statistics.median(p):.0f}, max {p[-1]} KiB, over 8192 in "
+                f"{sum(v > 8192 for v in plain)}\n")
     sys.exit(0)
 signal.signal(signal.SIGTERM, done)
 while True:
     rows = [status(p) for p in tree()]
-    sums.append(sum(r[1] for r in rows))
-    if sums[-1] > peak[0]:
-        peak = (sums[-1], rows)
+    total = sum(r[1] for r in rows)
+    if total > peak[0]: # before the append: SIGTERM may come between the two
+        peak = (total, rows)
+    if not any(r[0] == "gpuenv" for r in rows[1:]):
+        plain.append(total)
+    sums.append(total)
     time.sleep(0.025)
 PY
 sampler=$!
