@@ -10,7 +10,9 @@
 # process of the exporter, FAKES= below) at the start and after each quarter of SCRAPES
 # scrapes, summed (RSS counts a page shared by two processes in both; PSS, printed at the
 # end, once); and during those quarters the sum read every 25 ms (median, p90, max: a
-# reading after a run falls between samples, the maximum is what a sample faults back in).
+# reading after a run falls between samples, the maximum is what a sample faults back in;
+# its ratio to the 8 MB target and to the least reading, the count and share of readings
+# over 8 MB, and the maximum reading split per process into anonymous and file pages).
 # Why /healthz and not a static file from another server (python3 -m http.server, nginx):
 # the same libmicrohttpd, threads, connection handling and limits on the same port, so the
 # ratio isolates the exposition (about 40 kB against 3 bytes); another server would compare
@@ -193,21 +195,44 @@ def tree():
         found.append(p)
         todo += kids.get(int(p), [])
     return found
-def vmrss(p):
+def status(p):
+    """(name, VmRSS, RssAnon, RssFile) of a process, KiB; zeros once it is gone."""
+    v = {"Name": "?", "VmRSS": 0, "RssAnon": 0, "RssFile": 0}
     try:
         with open(f"/proc/{p}/status") as f:
-            return next((int(l.split()[1]) for l in f if l.startswith("VmRSS:")), 0)
-    except OSError:
-        return 0
+            for l in f:
+                k, _, rest = l.partition(":")
+                if k in v:
+                    v[k] = rest.strip() if k == "Name" else int(rest.split()[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    return v["Name"], v["VmRSS"], v["RssAnon"], v["RssFile"]
+peak = (0, [])
+plain = [] # the readings while no diagnosis ran
 def done(*_):
     q = sorted(sums) or [0]
+    split = ", ".join(f"{n} {r} (anon {a}, file {fi})" for n, r, a, fi in peak[1])
+    p = sorted(plain) or [0]
     with open(out, "w") as f:
         f.write(f"{len(sums)} readings, median {statistics.median(q):.0f}, p90 {q[int(len(q) * 0.9)]}, "
-                f"max {q[-1]} KiB; over 8192 KiB in {sum(v > 8192 for v in sums)}\n")
+                f"max {q[-1]} KiB ({q[-1] / 8192:.2f}x the 8192 KiB target, {q[-1] / max(q[0], 1):.2f}x "
+                f"the least reading, {q[0]}); over 8192 KiB in {sum(v > 8192 for v in sums)} "
+                f"({100 * sum(v > 8192 for v in sums) / max(len(sums), 1):.1f} %), over 7168 in "
+                f"{sum(v > 7168 for v in sums)}; at the max, per process: {split}; "
+                f"the {len(plain)} readings while no diagnosis ran (a diagnosis runs in a fork of "
+                f"the collecting process, named gpuenv, and forks its vendor sessions' children "
+                f"from it): median {statistics.median(p):.0f}, max {p[-1]} KiB, over 8192 in "
+                f"{sum(v > 8192 for v in plain)}\n")
     sys.exit(0)
 signal.signal(signal.SIGTERM, done)
 while True:
-    sums.append(sum(vmrss(p) for p in tree()))
+    rows = [status(p) for p in tree()]
+    total = sum(r[1] for r in rows)
+    if total > peak[0]: # before the append: SIGTERM may come between the two
+        peak = (total, rows)
+    if not any(r[0] == "gpuenv" for r in rows[1:]):
+        plain.append(total)
+    sums.append(total)
     time.sleep(0.025)
 PY
 sampler=$!
@@ -222,6 +247,13 @@ wait "$sampler" || true
 scrape10k
 rss1m=$(rss)
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
+# whether the samples ran as they should meanwhile (with FAKES=, a child that missed its
+# deadline on a loaded machine is killed and restarted after a backoff, and is then not
+# there to count in the memory)
+health=$(curl -s "$url/metrics" | awk '/^gpuenv_collections_total\{kind="sample"\}/ {s = $2}
+	/^gpuenv_collection_errors_total\{kind="nvml_session"\}/ {e = $2}
+	/^gpuenv_nvml_child_restarts_total / {r = $2} /^gpuenv_sample_stale / {st = $2}
+	END {printf "%s samples, %s NVML session errors, %s NVML child restarts, stale now: %s", s, e, (r == "" ? "no" : r), st}')
 echo "exposition: $size bytes (8 GPUs)"
 echo "baseline /healthz:            $base req/s, p99 $basep99 ms"
 echo "wrk: ${pin_wrk:+$pin_wrk }wrk -t$wrk_threads -c$conns -dSECONDS --latency [-H 'Accept-Encoding: gzip'] $url/PATH (-c64 for the first /metrics line, -c1000 for the 1000-connection lines); exporter${pin_server:+ under $pin_server}; serving process: $(ls /proc/$spid/task | wc -l) threads, collecting process: $(ls /proc/$pid/task | wc -l)"
@@ -233,6 +265,7 @@ echo "/metrics gzip beside 1000 slow-loris connections: $rpsl req/s, p99 $p99l m
 echo "RSS (KiB, serving+collecting=sum): $rss0 at start, then right after each quarter ($conns connections open):$rsses ($done scrapes in all; target < 8192, flat)"
 echo "RSS summed every 25 ms over those quarters (KiB): $(cat "$sampled")"
 rm -f "$sampled"
+echo "samples: $health"
 echo "RSS flat (one client's 10,000 scrapes, then $more more under wrk, then its 10,000 again): $rss10k, then $rss1m ($(python3 -c "print(round(${rss1m#*=} / ${rss10k#*=}, 3))")x)"
 # what each mapping costs: resident KiB by file (anonymous ones together), largest first
 by_mapping() {

@@ -10,7 +10,8 @@
 #   4. gpuenv doctor --json findings;
 #   5. gpuenv doctor --launch --json: each GPU's launch result beside doctor's static
 #      prediction, AGREE/DISAGREE (scripts/device-compare.py launch);
-#   6. gpuenv exporter for 30 s, /metrics scraped every 5 s while nvidia-smi --query-gpu is
+#   6. gpuenv exporter for 30 s (its summed resident memory read every 0.1 s), /metrics
+#      scraped every 5 s while nvidia-smi --query-gpu is
 #      read at the same moment: per field both values and their difference, and a summary
 #      (scripts/device-compare.py exporter).
 #   7. prediction vs what runs: `gpuenv check --host` of this machine's snapshot (step 1), and
@@ -110,6 +111,36 @@ for _ in $(seq 30); do
 urllib.request.urlopen(sys.argv[1], timeout=2)' "http://127.0.0.1:$port/readyz" 2>/dev/null && break
 	sleep 1
 done
+# Issue 16's memory target with the real libnvidia-ml (the fake NVML's figures are in
+# docs/exporter.md): the resident size (VmRSS) of every process of the exporter, summed,
+# read every 0.1 s while it runs (the NVML child's tree and a diagnosis child included).
+gp=$(pgrep -P "$exporter" -x gpuenv | head -n 1)
+python3 - "${gp:-0}" "$samples/rss" <<'PY' &
+import os, sys, time
+root, out = int(sys.argv[1]), open(sys.argv[2], "w")
+def rss(p):
+    try:
+        with open(f"/proc/{p}/status") as f:
+            return next((int(l.split()[1]) for l in f if l.startswith("VmRSS:")), 0)
+    except OSError:
+        return 0
+while root and os.path.exists(f"/proc/{root}"):
+    kids = {}
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                kids.setdefault(int(f.read().rsplit(")", 1)[1].split()[1]), []).append(int(d))
+        except (OSError, IndexError, ValueError):
+            pass
+    todo, total = [root], 0
+    while todo:
+        p = todo.pop()
+        total += rss(p)
+        todo += kids.get(p, [])
+    print(total, file=out, flush=True)
+    time.sleep(0.1)
+PY
+rss_reader=$!
 for i in 1 2 3 4 5 6; do
 	# Both reads start together; each writes its own file.
 	timeout 10 nvidia-smi --format=csv,noheader,nounits \
@@ -125,6 +156,9 @@ sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())
 	[ "$i" = 6 ] || sleep 5
 done
 kill "$exporter" 2>/dev/null; wait "$exporter" 2>/dev/null
+wait "$rss_reader" 2>/dev/null
+sort -n "$samples/rss" | awk '$1 > 0 {v[++n] = $1; if ($1 > 8192) over++}
+	END {if (n) printf "exporter summed RSS (KiB), %d readings every 0.1 s: median %d, max %d, over 8192 in %d (target < 8192)\n", n, v[int((n + 1) / 2)], v[n], over; else print "exporter summed RSS: no reading"}'
 rm -rf "$samples"
 t python3 "$here/device-compare.py" exporter "$out/exporter-samples.txt"
 echo "== 7. predicted from the snapshot vs what runs here"

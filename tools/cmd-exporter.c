@@ -396,6 +396,17 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 			/* the next period from now: a slow sample delays, never bunches, the rest */
 			next_sample = mono_ms() + interval_ms;
 		}
+		/* After each collection, the code pages it ran leave the resident set until the
+		 * next one faults them back in from the page cache (exporter-pages.c): between
+		 * samples this process keeps its data, not the sampling's code (1.5 MiB of gpuenv
+		 * and libc live, docs/exporter.md, Load). The first pass drops what only start-up
+		 * ran. Before the publication, not after: the serving process takes the new
+		 * exposition in (and compresses it) while this one has already given its pages
+		 * back, so the two processes' peaks do not add up. */
+		if (collected) {
+			malloc_trim(0); /* the sample's heap, too (below) */
+			(void)exporter_drop_startup_pages();
+		}
 		if (publish(&srv, ex) < 0) {
 			fprintf(stderr,
 				"gpuenv exporter: the serving process (%s) ended: stopping\n",
@@ -403,15 +414,11 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 			exporter_server_stop(&srv);
 			return EXIT_SOFTWARE;
 		}
-		/* What the collections freed goes back to the system (glibc returns the free pages
-		 * of every arena, not only each heap's top), so the resident size follows what is
-		 * in use, not the peak of a sample. */
+		/* What the collections and the publication freed goes back to the system (glibc
+		 * returns the free pages of every arena, not only each heap's top), so the
+		 * resident size follows what is in use, not the peak of a sample. */
 		malloc_trim(0);
-		/* After each collection and its publication, the code pages they ran leave the
-		 * resident set until the next one faults them back in from the page cache
-		 * (exporter-pages.c): between samples this process keeps its data, not the
-		 * sampling's code (1.5 MiB of gpuenv and libc live, docs/exporter.md, Load). The
-		 * first pass drops what only start-up ran. */
+		/* and what the publication faulted back in goes again */
 		if (collected)
 			(void)exporter_drop_startup_pages();
 		now = mono_ms();

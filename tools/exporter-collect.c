@@ -9,7 +9,6 @@
  * a lost GPU counts one too.
  */
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "core/child.h"
 #include "exporter.h"
 #include "shared/strbuf.h"
+#include "snapshot/snapshot.h"
 
 /* A full diagnosis takes seconds; the vendor sessions in it have deadlines of their own. */
 #define DIAGNOSIS_TIMEOUT_MS 600000u
@@ -43,41 +43,33 @@ static double mono(void)
  * child ended normally (no "session" fact in error: no hang, crash or early end), how
  * many GPUs answered NVML_ERROR_GPU_IS_LOST, how often the long-lived child was
  * restarted (kept in *restarts when the fact is there), and where a task of it is stuck in
- * the kernel (stuck: "" when none). */
-static void sample_health(struct gpuenv_snapshot *s, bool *session_ok, unsigned *lost,
+ * the kernel (stuck: "" when none). Read from the snapshot's tree in place: rendering the
+ * whole sample as JSON and parsing it back with jansson, as this did, put about 750 KiB of
+ * heap and the code of both on top of every sample's peak (massif, docs/exporter.md, Load). */
+static void sample_health(const struct gpuenv_snapshot *s, bool *session_ok, unsigned *lost,
 			  uint64_t *restarts, char stuck[64])
 {
-	const char *where;
+	const struct snap_node *nvml = snap_get(snapshot_root_const(s), "driver.nvml");
+	const struct snap_node *session = snap_child(nvml, "session");
+	const struct snap_node *devices = snap_child(nvml, "devices");
+	const char *where = snap_get_str(nvml, "session_stuck");
+	int64_t v;
 
-	char *text = NULL;
-	json_t *j, *nvml, *devices, *d;
-	size_t i;
-
-	*session_ok = true;
+	*session_ok =
+		!(session && snap_kind(session) == SNAP_FACT && snap_state(session) == FACT_ERROR);
 	*lost = 0;
 	stuck[0] = '\0';
-	if (gpuenv_snapshot_render(s, GPUENV_FORMAT_JSON, GPUENV_RENDER_STABLE, &text) < 0)
-		return;
-	j = json_loads(text, 0, NULL);
-	free(text);
-	nvml = json_object_get(json_object_get(j, "driver"), "nvml");
-	if (json_is_string(json_object_get(json_object_get(nvml, "session"), "state")) &&
-	    strcmp(json_string_value(json_object_get(json_object_get(nvml, "session"), "state")),
-		   "error") == 0)
-		*session_ok = false;
-	if (json_is_integer(json_object_get(json_object_get(nvml, "session_restarts"), "value")))
-		*restarts = (uint64_t)json_integer_value(
-			json_object_get(json_object_get(nvml, "session_restarts"), "value"));
-	where = json_string_value(json_object_get(json_object_get(nvml, "session_stuck"), "value"));
+	if (snap_get_int(nvml, "session_restarts", &v) && v >= 0)
+		*restarts = (uint64_t)v;
 	if (where)
 		snprintf(stuck, 64, "%s", where);
-	devices = json_object_get(nvml, "devices");
-	json_array_foreach(devices, i, d) {
-		const char *key;
-		json_t *fact;
+	if (!devices || snap_kind(devices) != SNAP_ARRAY)
+		return;
+	for (size_t i = 0; i < snap_count(devices); i++) {
+		const struct snap_node *d = snap_at(devices, i);
 
-		json_object_foreach(d, key, fact) {
-			const char *e = json_string_value(json_object_get(fact, "error"));
+		for (size_t j = 0; j < snap_count(d); j++) {
+			const char *e = snap_error(snap_at(d, j));
 
 			if (e && strstr(e, "NVML_ERROR_GPU_IS_LOST")) {
 				(*lost)++;
@@ -85,7 +77,6 @@ static void sample_health(struct gpuenv_snapshot *s, bool *session_ok, unsigned 
 			}
 		}
 	}
-	json_decref(j);
 }
 
 /* Renders both forms of an object; false when either fails. With --redact the series that

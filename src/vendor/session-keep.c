@@ -80,8 +80,12 @@ void vendor_keep_serve(struct vwriter *w, void (*sweep)(void *userdata), void *u
 		if (k <= 0)
 			return; /* the parent closed the pipe: the session ends */
 		sweep(userdata);
+		/* The sweep's code waits for the next request, and goes before the end line: the
+		 * parent starts decoding the sweep only once it has the line, so the two never
+		 * hold their sample's pages at the same moment (the exporter's summed resident
+		 * size peaked where they did; docs/exporter.md, Load). */
+		child_settled();
 		keep_write(w, KEEP_SAMPLE_END);
-		child_settled(); /* the sweep's code waits for the next request */
 	}
 }
 
