@@ -220,6 +220,21 @@ void distro_fix(struct finding *f, const struct snap_node *root, enum distro_fix
 		return;
 	switch (what) {
 	case FIX_INSTALL_DRIVER:
+		/* NVIDIA's .run installer put the driver there (its nvidia-uninstall is):
+		 * the distribution's packages would install a second driver over its files
+		 * (NVIDIA's Linux driver README, "Installing the NVIDIA Driver": remove one
+		 * kind of installation before the other) */
+		if (module_flavour(root) == MODULE_RUNFILE) {
+			finding_fix(f,
+				    "sudo sh NVIDIA-Linux-x86_64-%s.run --dkms   # the installed "
+				    "driver came from NVIDIA's .run installer: run it again%s, or "
+				    "remove it (sudo nvidia-uninstall) before installing the "
+				    "distribution's driver packages",
+				    version ?: "<version>",
+				    version ? ""
+					    : " (nvidia-smi or the libraries name its version)");
+			break;
+		}
 		if (!di)
 			finding_fix(f,
 				    "# install the NVIDIA driver with the distribution's packages: "

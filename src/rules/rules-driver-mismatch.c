@@ -15,17 +15,6 @@
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
 
-/* A user-space driver library as ld.so resolves it (driver.userspace.<lib>): its version, when
- * it is the real driver's (not the toolkit stub, not a forward-compatibility copy). */
-static const char *userspace_version(const struct snap_node *lib)
-{
-	if (!snap_present(snap_child(lib, "path")) ||
-	    snap_get_bool_default(lib, "is_stub", false) ||
-	    snap_get_bool_default(lib, "in_compat_dir", false))
-		return NULL;
-	return snap_get_str(lib, "version");
-}
-
 /* Which of the three versions (loaded module, nvidia.ko on disk, user space) disagree. */
 enum mismatch {
 	MISMATCH_SIGNALS,      /* only NVML/CUDA/kernel-log errors say so */
@@ -110,7 +99,7 @@ RULE_CHECK(check_nvml_version_mismatch)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(libs); i++) {
 		const struct snap_node *lib = snap_get(root, libs[i]);
-		const char *v = userspace_version(lib);
+		const char *v = userspace_lib_version(lib);
 
 		/* A forward-compatibility libcuda is runtime.cuda-compat-unsupported's. */
 		if (v && libcuda_is_compat(root, lib, ver, NULL))

@@ -231,7 +231,7 @@ RULE_CHECK(check_module_not_loaded)
 		finding_fix(f, "# boot a kernel built with CONFIG_MODULES=y (the distribution's "
 			       "kernel), or one with the NVIDIA driver built in");
 	finding_fix(f, "sudo modprobe nvidia && sudo dmesg | grep -iE 'nvrm|nvidia' | tail");
-	distro_fix(f, root, FIX_INSTALL_DRIVER, NULL);
+	distro_fix(f, root, FIX_INSTALL_DRIVER, userspace_driver_version(root, NULL));
 	finding_rule_verify(f);
 }
 
@@ -241,6 +241,7 @@ RULE_CHECK(check_module_missing_for_kernel)
 	const struct snap_node *path = snap_get(root, "driver.nvidia.module_file.path");
 	const struct snap_node *fact;
 	const char *ver, *release = snap_get_str(root, "host.kernel_release");
+	const char *user, *user_fact = NULL;
 	struct finding *f;
 	bool modules = false;
 
@@ -259,7 +260,10 @@ RULE_CHECK(check_module_missing_for_kernel)
 	finding_fact(f, "host.kernel_release", snap_get(root, "host.kernel_release"));
 	finding_fact(f, "driver.nvidia.module_file.path", path);
 	driver_evidence(f, root);
-	distro_fix(f, root, FIX_BUILD_MODULE, NULL);
+	user = userspace_driver_version(root, &user_fact);
+	if (user)
+		finding_fact(f, user_fact, snap_get(root, user_fact));
+	distro_fix(f, root, FIX_BUILD_MODULE, user);
 	finding_rule_verify(f);
 }
 

@@ -134,6 +134,12 @@ bool container_unsure(const struct snap_node *root);
  * cgroup, / not an overlay. Pasted text shows none of these either way, so it is never
  * "known" there. */
 bool container_known_absent(const struct snap_node *root);
+/* A user-space driver library as ld.so resolves it (driver.userspace.<lib>): its version, when
+ * it is the real driver's (not the toolkit stub, not a forward-compatibility copy). */
+const char *userspace_lib_version(const struct snap_node *lib);
+/* The installed user-space driver's version (libnvidia-ml's, else libcuda's, as above), with
+ * the fact it came from; NULL when neither gives one or the two disagree. */
+const char *userspace_driver_version(const struct snap_node *root, const char **ret_fact);
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */
 bool cuda_major_minor(const char *v, unsigned *ret_major, unsigned *ret_minor);
 

@@ -249,6 +249,42 @@ bool container_known_absent(const struct snap_node *root)
 	       !in_container(root) && !container_unsure(root);
 }
 
+const char *userspace_lib_version(const struct snap_node *lib)
+{
+	if (!snap_present(snap_child(lib, "path")) ||
+	    snap_get_bool_default(lib, "is_stub", false) ||
+	    snap_get_bool_default(lib, "in_compat_dir", false))
+		return NULL;
+	return snap_get_str(lib, "version");
+}
+
+const char *userspace_driver_version(const struct snap_node *root, const char **ret_fact)
+{
+	static const char *const libs[] = { "driver.userspace.libnvidia_ml.version",
+					    "driver.userspace.libcuda.version" };
+	const char *found = NULL, *fact = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(libs); i++) {
+		size_t n = strlen(libs[i]) - strlen(".version");
+		char lib[64];
+		const char *v;
+
+		snprintf(lib, sizeof(lib), "%.*s", (int)n, libs[i]);
+		v = userspace_lib_version(snap_get(root, lib));
+		if (!v)
+			continue;
+		if (found && version_cmp_str(found, v) != 0)
+			return NULL; /* two versions: driver.version-mismatch's to judge */
+		if (!found) {
+			found = v;
+			fact = libs[i];
+		}
+	}
+	if (ret_fact)
+		*ret_fact = fact;
+	return found;
+}
+
 bool cuda_major_minor(const char *s, unsigned *ret_major, unsigned *ret_minor)
 {
 	struct version v;

@@ -917,6 +917,13 @@ static void test_distro_fixes(void **state)
 	FIX(s, "driver.module-missing-for-kernel",
 	    "sudo apt install linux-headers-$(uname -r) dkms");
 	NO_FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia");
+	/* the user-space driver's version read (the report's libnvidia-ml.so.495.46): its .run
+	 * file is named; where the module is not loaded, the distribution's packages would go
+	 * over the .run driver's files, so ubuntu-drivers is not offered */
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.495.46", "495.46");
+	FIX(s, "driver.module-missing-for-kernel", "sudo sh NVIDIA-Linux-x86_64-495.46.run --dkms");
+	FIX(s, "driver.module-not-loaded", "sudo sh NVIDIA-Linux-x86_64-495.46.run --dkms");
+	NO_FIX(s, "driver.module-not-loaded", "ubuntu-drivers");
 	snapshot_unref(s);
 }
 
