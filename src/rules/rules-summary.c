@@ -151,10 +151,31 @@ static void driver_facts(struct gpuenv_doctor *d, const struct snap_node *root, 
 				   "not this system's (%s)", driver_lives_elsewhere(root));
 		break;
 	}
-	if (amd)
+	if (amd) {
 		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "AMD driver",
 				   snap_source(snap_get(root, "driver.amdgpu.module_version")),
 				   "amdgpu %s", amd);
+	} else if (snap_get_bool_default(root, "driver.kernel_modules.amdgpu", false)) {
+		/* The kernel's own amdgpu has no version file (amdgpu-dkms's module adds it), yet
+		 * /proc/modules lists it loaded: the driver is there, not absent (the AMD chain
+		 * names it the same way). */
+		const struct snap_node *mv = snap_get(root, "driver.amdgpu.module_version");
+		const char *rel = snap_get_str(root, "host.kernel_release");
+		const char *src = snap_source(snap_get(root, "driver.kernel_modules.amdgpu"));
+
+		if (snap_state(mv) == FACT_ABSENT) {
+			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "AMD driver", src,
+					   "amdgpu, the kernel's own (kernel %s; no "
+					   "/sys/module/amdgpu/version)",
+					   rel ?: "?");
+		} else {
+			fact_describe(mv, buf, sizeof(buf));
+			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "AMD driver", src,
+					   "amdgpu loaded; its version could not be read (%s)",
+					   buf);
+		}
+		*absent = false;
+	}
 	if (snap_present(ms) &&
 	    !snap_get_bool_default(root, "driver.kernel_modules.modules_supported", true))
 		diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "kernel modules", snap_source(ms),

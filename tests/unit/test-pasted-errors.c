@@ -440,6 +440,21 @@ static void test_runtime_library_messages(void **state)
 		"libze_intel_vpu.so.1: cannot open shared object file: No such file or directory\n");
 	want_symptom("runtime.level-zero-no-gpu-driver", 2);
 	assert_null(pasted_facts_get(&f, "symptoms.runtime.library-not-found"));
+	/* ROCm/legacy-rocm-build#1331: clinfo's loader cannot open the library a stale ICD
+	 * file names, and lists the platform that did load */
+	read_text("clinfo\n"
+		  "dlerror: /opt/rocm-3.1.0/opencl/lib/x86_64/libamdocl64.so: cannot open shared "
+		  "object file: No such file or directory\n"
+		  "Number of platforms:\t\t\t\t 1\n");
+	want_symptom("runtime.opencl-icd-library-missing", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.library-not-found"));
+	/* a library the vendor library needs is named alone: not the vendor library's row
+	 * (illinois-scicomp/machine-shop-maintenance#57) */
+	read_text("ocl-icd(ocl_icd_loader.c:246): _load_icd: error while dlopening the IDL: "
+		  "'libamd_comgr.so.1: cannot open shared object file: No such file or "
+		  "directory',\n");
+	want_symptom("runtime.library-not-found", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.opencl-icd-library-missing"));
 	read_text(
 		"      RuntimeError:\n"
 		"      The detected CUDA version (11.8) mismatches the version that was used to "

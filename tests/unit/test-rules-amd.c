@@ -352,6 +352,54 @@ static void test_amd_chain(void **state)
 	snapshot_unref(s);
 }
 
+/* The driver layer's line for the AMD driver, or NULL. */
+static const char *amd_driver_line(const struct gpuenv_doctor *d)
+{
+	for (size_t i = 0; i < d->n_facts; i++)
+		if (d->facts[i].layer == GPUENV_LAYER_DRIVER &&
+		    !strcmp(d->facts[i].label, "AMD driver"))
+			return d->facts[i].value;
+	return NULL;
+}
+
+/* The kernel's own amdgpu (no /sys/module/amdgpu/version, listed in /proc/modules) drives the
+ * GPU: the driver layer is not absent (rw-radeon-vii-rocm310-stale-rocm31-icd, from
+ * ROCm/legacy-rocm-build#1331, said "driver absent" beside "AMD chain: amdgpu (kernel …)"). */
+static void test_kernel_own_amdgpu(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+	const char *line;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx906");
+	snap_set_state(node(s, "driver.amdgpu"), "module_version", FACT_ABSENT,
+		       "/sys/module/amdgpu/version", "no file");
+	d = diag(s);
+	line = amd_driver_line(d);
+	assert_non_null(line);
+	assert_non_null(strstr(line, "the kernel's own"));
+	assert_int_not_equal(d->status[GPUENV_LAYER_DRIVER], LAYER_ABSENT);
+	diagnosis_free(d);
+	/* a version file that could not be read is not the kernel's own module */
+	snap_set_state(node(s, "driver.amdgpu"), "module_version", FACT_UNREADABLE,
+		       "/sys/module/amdgpu/version", "Permission denied");
+	d = diag(s);
+	line = amd_driver_line(d);
+	assert_non_null(line);
+	assert_null(strstr(line, "the kernel's own"));
+	assert_non_null(strstr(line, "could not be read"));
+	diagnosis_free(d);
+	/* amdgpu not loaded at all: nothing claimed */
+	snap_set_bool(node(s, "driver.kernel_modules"), "amdgpu", false, "/proc/modules");
+	snap_set_state(node(s, "driver.amdgpu"), "module_version", FACT_ABSENT,
+		       "/sys/module/amdgpu/version", "no file");
+	d = diag(s);
+	assert_null(amd_driver_line(d));
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 /* A KFD GPU node more, at index 2 (an APU's iGPU beside the discrete GPU). */
 static void kfd_gpu_node(struct gpuenv_snapshot *s, const char *gfx)
 {
@@ -677,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_ras_kernel_log),
 		cmocka_unit_test(test_override_wrong_target),
 		cmocka_unit_test(test_amd_chain),
+		cmocka_unit_test(test_kernel_own_amdgpu),
 		cmocka_unit_test(test_amd_chain_two_gpus),
 		cmocka_unit_test(test_hidden_igpu),
 		cmocka_unit_test(test_target_features),
