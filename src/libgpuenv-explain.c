@@ -19,6 +19,7 @@
 #include "formats/pasted-dispatch.h"
 #include "formats/pasted.h"
 #include "gpuenv/gpuenv.h"
+#include "libgpuenv-explain.h"
 #include "output/output.h"
 #include "rules/rules.h"
 #include "shared/fact-state.h"
@@ -756,36 +757,53 @@ GPUENV_API const struct gpuenv_doctor *gpuenv_explain_get_doctor(const struct gp
 	return e ? e->doc : NULL;
 }
 
+static int render_into(const struct gpuenv_explain *e, enum gpuenv_format format, unsigned flags,
+		       struct strbuf *sb)
+{
+	struct explain_view v = { .d = e->doc,
+				  .read = e->read,
+				  .n_read = e->facts.n,
+				  .dropped = e->facts.dropped,
+				  .ask = e->ask,
+				  .stated = e->stated,
+				  .n_stated = e->n_stated,
+				  .this_machine = e->this_machine,
+				  .n_conflicts = e->n_conflicts };
+
+	switch (format) {
+	case GPUENV_FORMAT_TEXT:
+		return out_explain_text(&v, flags, sb);
+	case GPUENV_FORMAT_JSON:
+		return out_explain_json(&v, flags, sb);
+	case GPUENV_FORMAT_MARKDOWN:
+		return out_explain_markdown(&v, flags, sb);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv_format format,
 				     unsigned flags, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct explain_view v;
-	int r;
 
 	if (!e || !ret)
 		return -EINVAL;
-	v = (struct explain_view){ .d = e->doc,
-				   .read = e->read,
-				   .n_read = e->facts.n,
-				   .dropped = e->facts.dropped,
-				   .ask = e->ask,
-				   .stated = e->stated,
-				   .n_stated = e->n_stated,
-				   .this_machine = e->this_machine,
-				   .n_conflicts = e->n_conflicts };
-	switch (format) {
-	case GPUENV_FORMAT_TEXT:
-		r = out_explain_text(&v, flags, &sb);
-		break;
-	case GPUENV_FORMAT_JSON:
-		r = out_explain_json(&v, flags, &sb);
-		break;
-	case GPUENV_FORMAT_MARKDOWN:
-		r = out_explain_markdown(&v, flags, &sb);
-		break;
-	default:
-		r = -EOPNOTSUPP;
-	}
-	return strbuf_finish(&sb, r, ret);
+	return strbuf_finish(&sb, render_into(e, format, flags, &sb), ret);
+}
+
+int explain_render_to(const struct gpuenv_explain *e, enum gpuenv_format format, unsigned flags,
+		      strbuf_sink_fn sink, void *userdata)
+{
+	struct strbuf sb;
+	int r;
+
+	if (!e || !sink)
+		return -EINVAL;
+	strbuf_init_sink(&sb, 0, sink, userdata);
+	r = render_into(e, format, flags, &sb);
+	if (r >= 0)
+		r = strbuf_flush(&sb);
+	strbuf_done(&sb);
+	return r;
 }

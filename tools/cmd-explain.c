@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gpuenv.h"
+#include "libgpuenv-explain.h"
 
 /* One byte past the library's 64 MiB cap: enough for it to say "too large". */
 #define EXPLAIN_READ_MAX (((size_t)64 << 20) + 1)
@@ -103,6 +104,14 @@ static int read_input(const char *path, char **ret, size_t *ret_len)
 	return r;
 }
 
+/* The output's sink: a failed write shows in stdout's error flag, which makes the exit status
+ * 74 when gpuenv closes it (tools/gpuenv.c), as a failed fputs() of the whole did. */
+static int write_out(void *userdata, const char *p, size_t n)
+{
+	fwrite(p, 1, n, userdata);
+	return 0;
+}
+
 int cmd_explain(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -119,7 +128,7 @@ int cmd_explain(int argc, char *argv[])
 	bool markdown = false, this_machine = false;
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
-	char *data = NULL, *out = NULL;
+	char *data = NULL;
 	size_t len = 0;
 	unsigned flags;
 	int c, r;
@@ -191,15 +200,13 @@ int cmd_explain(int argc, char *argv[])
 	flags = common_render_flags(&o, stdout);
 	if (format != GPUENV_FORMAT_TEXT)
 		flags &= ~(unsigned)GPUENV_RENDER_COLOR;
-	if (r >= 0)
-		r = gpuenv_explain_render(e, format, flags, &out);
+	if (r >= 0) /* written as it is made, not built whole first (libgpuenv-explain.h) */
+		r = explain_render_to(e, format, flags, write_out, stdout);
 	if (r < 0) {
 		print_error("explaining", r);
 		gpuenv_explain_free(e);
 		return EXIT_SOFTWARE;
 	}
-	fputs(out, stdout);
-	free(out);
 	r = gpuenv_explain_get_verdict(e) == GPUENV_VERDICT_ERRORS ? EXIT_ERRORS : EXIT_HEALTHY;
 	gpuenv_explain_free(e);
 	return r;
