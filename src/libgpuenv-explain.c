@@ -596,13 +596,20 @@ static int read_window(struct reading *rd, const char *text, size_t n)
 	return r;
 }
 
-/* Raw bytes cleaned (pasted-input.h) and read as one window. */
-static int read_raw(struct reading *rd, const char *data, size_t len, const char **ret_why)
+/* Raw bytes cleaned (pasted-input.h) and read as one window. *owned (NULL: none), the raw
+ * bytes when they are ours to free, freed once cleaned: the memory the readers then ask for is
+ * theirs, not pages first touched (docs/explain.md, "Performance: a typical paste"). */
+static int read_raw(struct reading *rd, const char *data, size_t len, char **owned,
+		    const char **ret_why)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t n = 0;
 	int r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
 
+	if (owned) {
+		free(*owned);
+		*owned = NULL;
+	}
 	return r < 0 ? r : read_window(rd, text, n);
 }
 
@@ -630,7 +637,7 @@ static int read_gzip(struct reading *rd, const char *data, size_t len, const cha
 
 			pasted_gz_windows_done(&w);
 			r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &whole, &n, ret_why);
-			return r < 0 ? r : read_raw(rd, whole, n, ret_why);
+			return r < 0 ? r : read_raw(rd, whole, n, NULL, ret_why);
 		}
 		r = pasted_dispatch_run(&rd->dispatch, &win->split, win->text, win->n, rd->lines,
 					rd->each);
@@ -642,8 +649,10 @@ static int read_gzip(struct reading *rd, const char *data, size_t len, const cha
 	return r;
 }
 
-static int explain(const char *data, size_t len, const struct gpuenv_snapshot *machine,
-		   struct gpuenv_explain **ret, const char **ret_why)
+/* owned: data is ours to free (freed once read, and on every return); NULL: the caller's. */
+static int explain(const char *data, size_t len, char **owned,
+		   const struct gpuenv_snapshot *machine, struct gpuenv_explain **ret,
+		   const char **ret_why)
 {
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_explain *e;
@@ -655,7 +664,7 @@ static int explain(const char *data, size_t len, const struct gpuenv_snapshot *m
 	r = reading_init(&rd);
 	if (r >= 0) /* nvidia-bug-report.log.gz, or a paste */
 		r = pasted_is_gzip(data, len) ? read_gzip(&rd, data, len, ret_why)
-					      : read_raw(&rd, data, len, ret_why);
+					      : read_raw(&rd, data, len, owned, ret_why);
 	if (r < 0) {
 		reading_done(&rd);
 		return r;
@@ -715,7 +724,16 @@ static int explain(const char *data, size_t len, const struct gpuenv_snapshot *m
 GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
 				   const char **ret_why)
 {
-	return explain(data, len, NULL, ret, ret_why);
+	return explain(data, len, NULL, NULL, ret, ret_why);
+}
+
+int explain_text_owned(char *data, size_t len, struct gpuenv_explain **ret, const char **ret_why)
+{
+	char *owned = data;
+	int r = explain(data, len, &owned, NULL, ret, ret_why);
+
+	free(owned); /* NULL where read_raw freed it */
+	return r;
 }
 
 GPUENV_API int gpuenv_explain_with_machine(const char *data, size_t len,
@@ -724,7 +742,7 @@ GPUENV_API int gpuenv_explain_with_machine(const char *data, size_t len,
 {
 	if (!machine)
 		return -EINVAL;
-	return explain(data, len, machine, ret, ret_why);
+	return explain(data, len, NULL, machine, ret, ret_why);
 }
 
 GPUENV_API struct gpuenv_explain *gpuenv_explain_free(struct gpuenv_explain *e)

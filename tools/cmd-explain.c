@@ -205,10 +205,10 @@ int cmd_explain(int argc, char *argv[])
 		r = gpuenv_explain_with_machine(data, len, snap, &e, &why);
 		gpuenv_snapshot_unref(snap);
 		gpuenv_ctx_free(ctx);
-	} else {
-		r = gpuenv_explain_text(data, len, &e, &why);
+		free(data);
+	} else { /* data handed over: freed once cleaned (libgpuenv-explain.h) */
+		r = explain_text_owned(data, len, &e, &why);
 	}
-	free(data);
 	if (r == -EBADMSG || r == -EFBIG) {
 		fprintf(stderr, "gpuenv explain: %s: %s\n",
 			strcmp(path, "-") == 0 ? "standard input" : path, why ? why : strerror(-r));

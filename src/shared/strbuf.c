@@ -59,7 +59,7 @@ void strbuf_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
-static int strbuf_reserve(struct strbuf *sb, size_t extra)
+int strbuf_reserve(struct strbuf *sb, size_t extra)
 {
 	size_t cap = sb->cap ? sb->cap : STRBUF_DEFAULT_CAP;
 	size_t need, alloc;
@@ -86,6 +86,7 @@ static int strbuf_reserve(struct strbuf *sb, size_t extra)
 	p = realloc(sb->buf, alloc);
 	if (!p)
 		return sb->err = -ENOMEM;
+	p[sb->len] = '\0'; /* a buffer reserved before anything is put in it reads "" */
 	sb->buf = p;
 	sb->alloc = alloc;
 	return 0;

@@ -45,6 +45,9 @@ void strbuf_init_sink(struct strbuf *sb, size_t cap, strbuf_sink_fn sink, void *
 /* All that sb holds, to its sink (a no-op without one); sb is then empty. 0 or the error. */
 int strbuf_flush(struct strbuf *sb);
 void strbuf_done(struct strbuf *sb);
+/* Room for extra more bytes (and the NUL) at once, where their number is known: one buffer of
+ * that size, not one grown by doubling through copies. 0, -EFBIG over the cap or -ENOMEM. */
+int strbuf_reserve(struct strbuf *sb, size_t extra);
 int strbuf_add(struct strbuf *sb, const char *s, size_t n);
 int strbuf_puts(struct strbuf *sb, const char *s);
 int strbuf_putc(struct strbuf *sb, char c);
