@@ -119,11 +119,29 @@ static int read_input(const char *path, char **ret, size_t *ret_len)
 	return r;
 }
 
-/* The output's sink: a failed write shows in stdout's error flag, which makes the exit status
- * 74 when gpuenv closes it (tools/gpuenv.c), as a failed fputs() of the whole did. */
+/* The output's sink: written to standard output with write(2), not through stdio's buffer (a
+ * page fewer first touched; the pieces are a few KiB of whole lines already). A failed write
+ * is kept, and reported as gpuenv reports one when it closes stdout (tools/gpuenv.c). */
+struct out_sink {
+	int err; /* the first write's errno, or 0 */
+};
+
 static int write_out(void *userdata, const char *p, size_t n)
 {
-	fwrite(p, 1, n, userdata);
+	struct out_sink *o = userdata;
+
+	while (n > 0) {
+		ssize_t k = write(STDOUT_FILENO, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			o->err = k < 0 ? errno : EIO;
+			return -o->err;
+		}
+		p += k;
+		n -= (size_t)k;
+	}
 	return 0;
 }
 
@@ -145,6 +163,7 @@ int cmd_explain(int argc, char *argv[])
 	bool markdown = false, this_machine = false;
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
+	struct out_sink sink = { 0 };
 	char *data = NULL;
 	size_t len = 0;
 	unsigned flags;
@@ -217,8 +236,13 @@ int cmd_explain(int argc, char *argv[])
 	flags = common_render_flags(&o, stdout);
 	if (format != GPUENV_FORMAT_TEXT)
 		flags &= ~(unsigned)GPUENV_RENDER_COLOR;
-	if (r >= 0) /* written as it is made, not built whole first (libgpuenv-explain.h) */
-		r = explain_render_to(e, format, flags, write_out, stdout);
+	if (r >= 0 && fflush(stdout) == 0) /* written as it is made (libgpuenv-explain.h) */
+		r = explain_render_to(e, format, flags, write_out, &sink);
+	if (sink.err) {
+		fprintf(stderr, "gpuenv: writing the output: %s\n", strerror(sink.err));
+		gpuenv_explain_free(e);
+		return EXIT_IOERR;
+	}
 	if (r < 0) {
 		print_error("explaining", r);
 		gpuenv_explain_free(e);
