@@ -19,7 +19,6 @@
 #include "formats/pasted-dispatch.h"
 #include "formats/pasted.h"
 #include "gpuenv/gpuenv.h"
-#include "libgpuenv-explain.h"
 #include "output/output.h"
 #include "rules/rules.h"
 #include "shared/fact-state.h"
@@ -727,7 +726,8 @@ GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_e
 	return explain(data, len, NULL, NULL, ret, ret_why);
 }
 
-int explain_text_owned(char *data, size_t len, struct gpuenv_explain **ret, const char **ret_why)
+GPUENV_API int gpuenv_explain_text_take(char *data, size_t len, struct gpuenv_explain **ret,
+					const char **ret_why)
 {
 	char *owned = data;
 	int r = explain(data, len, &owned, NULL, ret, ret_why);
@@ -810,15 +810,17 @@ GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv
 	return strbuf_finish(&sb, render_into(e, format, flags, &sb), ret);
 }
 
-int explain_render_to(const struct gpuenv_explain *e, enum gpuenv_format format, unsigned flags,
-		      strbuf_sink_fn sink, void *userdata)
+GPUENV_API int gpuenv_explain_render_to(const struct gpuenv_explain *e, enum gpuenv_format format,
+					unsigned flags,
+					int (*write)(void *userdata, const char *p, size_t n),
+					void *userdata)
 {
 	struct strbuf sb;
 	int r;
 
-	if (!e || !sink)
+	if (!e || !write)
 		return -EINVAL;
-	strbuf_init_sink(&sb, 0, sink, userdata);
+	strbuf_init_sink(&sb, 0, write, userdata);
 	r = render_into(e, format, flags, &sb);
 	if (r >= 0)
 		r = strbuf_flush(&sb);

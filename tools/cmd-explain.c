@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "gpuenv.h"
-#include "libgpuenv-explain.h"
 
 /* One byte past the library's 64 MiB cap: enough for it to say "too large". */
 #define EXPLAIN_READ_MAX (((size_t)64 << 20) + 1)
@@ -225,8 +224,8 @@ int cmd_explain(int argc, char *argv[])
 		gpuenv_snapshot_unref(snap);
 		gpuenv_ctx_free(ctx);
 		free(data);
-	} else { /* data handed over: freed once cleaned (libgpuenv-explain.h) */
-		r = explain_text_owned(data, len, &e, &why);
+	} else { /* data handed over: freed once cleaned (gpuenv_explain_text_take) */
+		r = gpuenv_explain_text_take(data, len, &e, &why);
 	}
 	if (r == -EBADMSG || r == -EFBIG) {
 		fprintf(stderr, "gpuenv explain: %s: %s\n",
@@ -236,8 +235,8 @@ int cmd_explain(int argc, char *argv[])
 	flags = common_render_flags(&o, stdout);
 	if (format != GPUENV_FORMAT_TEXT)
 		flags &= ~(unsigned)GPUENV_RENDER_COLOR;
-	if (r >= 0 && fflush(stdout) == 0) /* written as it is made (libgpuenv-explain.h) */
-		r = explain_render_to(e, format, flags, write_out, &sink);
+	if (r >= 0 && fflush(stdout) == 0) /* written as it is made */
+		r = gpuenv_explain_render_to(e, format, flags, write_out, &sink);
 	if (sink.err) {
 		fprintf(stderr, "gpuenv: writing the output: %s\n", strerror(sink.err));
 		gpuenv_explain_free(e);
