@@ -595,13 +595,20 @@ static int read_window(struct reading *rd, const char *text, size_t n)
 	return r;
 }
 
-/* Raw bytes cleaned (pasted-input.h) and read as one window. */
-static int read_raw(struct reading *rd, const char *data, size_t len, const char **ret_why)
+/* Raw bytes cleaned (pasted-input.h) and read as one window. *owned (NULL: none), the raw
+ * bytes when they are ours to free, freed once cleaned: the memory the readers then ask for is
+ * theirs, not pages first touched (docs/explain.md, "Performance: a typical paste"). */
+static int read_raw(struct reading *rd, const char *data, size_t len, char **owned,
+		    const char **ret_why)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t n = 0;
 	int r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
 
+	if (owned) {
+		free(*owned);
+		*owned = NULL;
+	}
 	return r < 0 ? r : read_window(rd, text, n);
 }
 
@@ -636,7 +643,7 @@ static int read_gzip(struct reading *rd, const char *data, size_t len, const cha
 
 			pasted_gz_windows_done(&w);
 			r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &whole, &n, ret_why);
-			return r < 0 ? r : read_raw(rd, whole, n, ret_why);
+			return r < 0 ? r : read_raw(rd, whole, n, NULL, ret_why);
 		}
 		r = pasted_dispatch_run_some(&rd->dispatch, &win->split, win->text, win->n,
 					     rd->lines, rd->each, ~w.apart);
@@ -648,8 +655,10 @@ static int read_gzip(struct reading *rd, const char *data, size_t len, const cha
 	return r < 0 ? r : w.apart_err;
 }
 
-static int explain(const char *data, size_t len, const struct gpuenv_snapshot *machine,
-		   struct gpuenv_explain **ret, const char **ret_why)
+/* owned: data is ours to free (freed once read, and on every return); NULL: the caller's. */
+static int explain(const char *data, size_t len, char **owned,
+		   const struct gpuenv_snapshot *machine, struct gpuenv_explain **ret,
+		   const char **ret_why)
 {
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_explain *e;
@@ -661,7 +670,7 @@ static int explain(const char *data, size_t len, const struct gpuenv_snapshot *m
 	r = reading_init(&rd);
 	if (r >= 0) /* nvidia-bug-report.log.gz, or a paste */
 		r = pasted_is_gzip(data, len) ? read_gzip(&rd, data, len, ret_why)
-					      : read_raw(&rd, data, len, ret_why);
+					      : read_raw(&rd, data, len, owned, ret_why);
 	if (r < 0) {
 		reading_done(&rd);
 		return r;
@@ -721,7 +730,17 @@ static int explain(const char *data, size_t len, const struct gpuenv_snapshot *m
 GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
 				   const char **ret_why)
 {
-	return explain(data, len, NULL, ret, ret_why);
+	return explain(data, len, NULL, NULL, ret, ret_why);
+}
+
+GPUENV_API int gpuenv_explain_text_take(char *data, size_t len, struct gpuenv_explain **ret,
+					const char **ret_why)
+{
+	char *owned = data;
+	int r = explain(data, len, &owned, NULL, ret, ret_why);
+
+	free(owned); /* NULL where read_raw freed it */
+	return r;
 }
 
 GPUENV_API int gpuenv_explain_with_machine(const char *data, size_t len,
@@ -730,7 +749,7 @@ GPUENV_API int gpuenv_explain_with_machine(const char *data, size_t len,
 {
 	if (!machine)
 		return -EINVAL;
-	return explain(data, len, machine, ret, ret_why);
+	return explain(data, len, NULL, machine, ret, ret_why);
 }
 
 GPUENV_API struct gpuenv_explain *gpuenv_explain_free(struct gpuenv_explain *e)
@@ -763,36 +782,55 @@ GPUENV_API const struct gpuenv_doctor *gpuenv_explain_get_doctor(const struct gp
 	return e ? e->doc : NULL;
 }
 
+static int render_into(const struct gpuenv_explain *e, enum gpuenv_format format, unsigned flags,
+		       struct strbuf *sb)
+{
+	struct explain_view v = { .d = e->doc,
+				  .read = e->read,
+				  .n_read = e->facts.n,
+				  .dropped = e->facts.dropped,
+				  .ask = e->ask,
+				  .stated = e->stated,
+				  .n_stated = e->n_stated,
+				  .this_machine = e->this_machine,
+				  .n_conflicts = e->n_conflicts };
+
+	switch (format) {
+	case GPUENV_FORMAT_TEXT:
+		return out_explain_text(&v, flags, sb);
+	case GPUENV_FORMAT_JSON:
+		return out_explain_json(&v, flags, sb);
+	case GPUENV_FORMAT_MARKDOWN:
+		return out_explain_markdown(&v, flags, sb);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv_format format,
 				     unsigned flags, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct explain_view v;
-	int r;
 
 	if (!e || !ret)
 		return -EINVAL;
-	v = (struct explain_view){ .d = e->doc,
-				   .read = e->read,
-				   .n_read = e->facts.n,
-				   .dropped = e->facts.dropped,
-				   .ask = e->ask,
-				   .stated = e->stated,
-				   .n_stated = e->n_stated,
-				   .this_machine = e->this_machine,
-				   .n_conflicts = e->n_conflicts };
-	switch (format) {
-	case GPUENV_FORMAT_TEXT:
-		r = out_explain_text(&v, flags, &sb);
-		break;
-	case GPUENV_FORMAT_JSON:
-		r = out_explain_json(&v, flags, &sb);
-		break;
-	case GPUENV_FORMAT_MARKDOWN:
-		r = out_explain_markdown(&v, flags, &sb);
-		break;
-	default:
-		r = -EOPNOTSUPP;
-	}
-	return strbuf_finish(&sb, r, ret);
+	return strbuf_finish(&sb, render_into(e, format, flags, &sb), ret);
+}
+
+GPUENV_API int gpuenv_explain_render_to(const struct gpuenv_explain *e, enum gpuenv_format format,
+					unsigned flags,
+					int (*write)(void *userdata, const char *p, size_t n),
+					void *userdata)
+{
+	struct strbuf sb;
+	int r;
+
+	if (!e || !write)
+		return -EINVAL;
+	strbuf_init_sink(&sb, 0, write, userdata);
+	r = render_into(e, format, flags, &sb);
+	if (r >= 0)
+		r = strbuf_flush(&sb);
+	strbuf_done(&sb);
+	return r;
 }

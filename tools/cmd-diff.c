@@ -33,7 +33,9 @@ static void diff_help(void)
 
 int cmd_diff(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
+	/* on the stack, not static: a static table of pointers is relocated, a page written, at
+	 * every start of any command (docs/HACKING.md, src/facts/) */
+	const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "markdown", no_argument, NULL, 0x200 },
 		{ "help", no_argument, NULL, 'h' },

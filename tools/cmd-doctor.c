@@ -39,7 +39,9 @@ static void doctor_help(void)
 
 int cmd_doctor(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
+	/* on the stack, not static: a static table of pointers is relocated, a page written, at
+	 * every start of any command (docs/HACKING.md, src/facts/) */
+	const struct option longopts[] = {
 		COMMON_LONGOPTS,
 		{ "markdown", no_argument, NULL, 0x200 },
 		{ "mermaid", no_argument, NULL, 0x201 },

@@ -6,10 +6,14 @@
  * be sure, and exits with the verdict as doctor does.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gpuenv.h"
 
@@ -48,19 +52,27 @@ static void explain_help(void)
 	       "  74  the output could not be written\n");
 }
 
-/* The whole of f, at most EXPLAIN_READ_MAX bytes. 0 or -errno. */
-static int read_all(FILE *f, char **ret, size_t *ret_len)
+/* The whole of fd, at most EXPLAIN_READ_MAX bytes, with read(2) into one buffer: of a
+ * regular file's size (and a byte, to see its end), so that a paste is not read through
+ * stdio's buffer into a 64 KiB one grown from there (pages first touched: docs/explain.md,
+ * "Performance: a typical paste"); a pipe's from 64 KiB, doubled as it fills. 0 or -errno. */
+static int read_all(int fd, char **ret, size_t *ret_len)
 {
-	size_t len = 0, alloc = 0;
+	size_t len = 0, alloc = 0, want = 65536;
 	char *buf = NULL;
+	struct stat st;
 
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    (uintmax_t)st.st_size < EXPLAIN_READ_MAX)
+		want = (size_t)st.st_size + 1;
 	for (;;) {
-		size_t n;
+		ssize_t n;
 
 		if (len == alloc) {
-			size_t want = alloc ? alloc * 2 : 65536;
 			char *nb;
 
+			if (alloc)
+				want = alloc * 2;
 			if (want > EXPLAIN_READ_MAX)
 				want = EXPLAIN_READ_MAX;
 			if (want == alloc)
@@ -73,14 +85,18 @@ static int read_all(FILE *f, char **ret, size_t *ret_len)
 			buf = nb;
 			alloc = want;
 		}
-		n = fread(buf + len, 1, alloc - len, f);
-		len += n;
+		n = read(fd, buf + len, alloc - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int r = -errno;
+
+			free(buf);
+			return r;
+		}
 		if (n == 0)
 			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		return -EIO;
+		len += (size_t)n;
 	}
 	*ret = buf;
 	*ret_len = len;
@@ -89,23 +105,50 @@ static int read_all(FILE *f, char **ret, size_t *ret_len)
 
 static int read_input(const char *path, char **ret, size_t *ret_len)
 {
-	FILE *f = stdin;
-	int r;
+	int fd = STDIN_FILENO, r;
 
 	if (strcmp(path, "-") != 0) {
-		f = fopen(path, "rb");
-		if (!f)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
 			return -errno;
 	}
-	r = read_all(f, ret, ret_len);
-	if (f != stdin)
-		fclose(f);
+	r = read_all(fd, ret, ret_len);
+	if (fd != STDIN_FILENO)
+		close(fd);
 	return r;
+}
+
+/* The output's sink: written to standard output with write(2), not through stdio's buffer (a
+ * page fewer first touched; the pieces are a few KiB of whole lines already). A failed write
+ * is kept, and reported as gpuenv reports one when it closes stdout (tools/gpuenv.c). */
+struct out_sink {
+	int err; /* the first write's errno, or 0 */
+};
+
+static int write_out(void *userdata, const char *p, size_t n)
+{
+	struct out_sink *o = userdata;
+
+	while (n > 0) {
+		ssize_t k = write(STDOUT_FILENO, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			o->err = k < 0 ? errno : EIO;
+			return -o->err;
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
 }
 
 int cmd_explain(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
+	/* on the stack, not static: a static table of pointers is relocated, a page written, at
+	 * every start of any command (docs/HACKING.md, src/facts/) */
+	const struct option longopts[] = {
 		COMMON_LONGOPTS,
 		{ "markdown", no_argument, NULL, 0x200 },
 		{ "this-machine", no_argument, NULL, 0x201 },
@@ -119,7 +162,8 @@ int cmd_explain(int argc, char *argv[])
 	bool markdown = false, this_machine = false;
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
-	char *data = NULL, *out = NULL;
+	struct out_sink sink = { 0 };
+	char *data = NULL;
 	size_t len = 0;
 	unsigned flags;
 	int c, r;
@@ -179,10 +223,10 @@ int cmd_explain(int argc, char *argv[])
 		r = gpuenv_explain_with_machine(data, len, snap, &e, &why);
 		gpuenv_snapshot_unref(snap);
 		gpuenv_ctx_free(ctx);
-	} else {
-		r = gpuenv_explain_text(data, len, &e, &why);
+		free(data);
+	} else { /* data handed over: freed once cleaned (gpuenv_explain_text_take) */
+		r = gpuenv_explain_text_take(data, len, &e, &why);
 	}
-	free(data);
 	if (r == -EBADMSG || r == -EFBIG) {
 		fprintf(stderr, "gpuenv explain: %s: %s\n",
 			strcmp(path, "-") == 0 ? "standard input" : path, why ? why : strerror(-r));
@@ -191,15 +235,18 @@ int cmd_explain(int argc, char *argv[])
 	flags = common_render_flags(&o, stdout);
 	if (format != GPUENV_FORMAT_TEXT)
 		flags &= ~(unsigned)GPUENV_RENDER_COLOR;
-	if (r >= 0)
-		r = gpuenv_explain_render(e, format, flags, &out);
+	if (r >= 0 && fflush(stdout) == 0) /* written as it is made */
+		r = gpuenv_explain_render_to(e, format, flags, write_out, &sink);
+	if (sink.err) {
+		fprintf(stderr, "gpuenv: writing the output: %s\n", strerror(sink.err));
+		gpuenv_explain_free(e);
+		return EXIT_IOERR;
+	}
 	if (r < 0) {
 		print_error("explaining", r);
 		gpuenv_explain_free(e);
 		return EXIT_SOFTWARE;
 	}
-	fputs(out, stdout);
-	free(out);
 	r = gpuenv_explain_get_verdict(e) == GPUENV_VERDICT_ERRORS ? EXIT_ERRORS : EXIT_HEALTHY;
 	gpuenv_explain_free(e);
 	return r;

@@ -231,7 +231,9 @@ static int health_opt(void *data, int c, const char *arg)
 
 int cmd_health(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
+	/* on the stack, not static: a static table of pointers is relocated, a page written, at
+	 * every start of any command (docs/HACKING.md, src/facts/) */
+	const struct option longopts[] = {
 		COMMON_LONGOPTS,
 		{ "slurm", no_argument, NULL, HEALTH_OPT_SLURM },
 		{ "dry-run", no_argument, NULL, HEALTH_OPT_DRY_RUN },

@@ -111,7 +111,9 @@ static int labels_opt(void *data, int c, const char *arg)
 
 int cmd_labels(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
+	/* on the stack, not static: a static table of pointers is relocated, a page written, at
+	 * every start of any command (docs/HACKING.md, src/facts/) */
+	const struct option longopts[] = {
 		COMMON_LONGOPTS,
 		{ "nfd", required_argument, NULL, LABELS_OPT_NFD },
 		{ "expiry", required_argument, NULL, LABELS_OPT_EXPIRY },

@@ -32,7 +32,9 @@ static int report_opt(void *data, int c, const char *arg)
 
 int cmd_report(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
+	/* on the stack, not static: a static table of pointers is relocated, a page written, at
+	 * every start of any command (docs/HACKING.md, src/facts/) */
+	const struct option longopts[] = {
 		COMMON_LONGOPTS,
 		{ "launch", no_argument, NULL, COMMON_OPT_LAUNCH },
 		{ "help", no_argument, NULL, 'h' },

@@ -179,7 +179,8 @@ GPUENV_API const char *gpuenv_version(void);
  * gpuenv_doctor_list_rules() and gpuenv_facts_query() end with the same three arguments.
  * format: the output; flags: GPUENV_RENDER_* (a flag the format has no use for is ignored);
  * ret: a malloc'd NUL-terminated string the caller free()s, written only on success: the
- * library renders into memory, never into a FILE, and the caller writes it where it wants.
+ * library renders into memory, never into a FILE, and the caller writes it where it wants
+ * (gpuenv_explain_render_to() hands it to a function of the caller's as it is made).
  * Returns 0; -EINVAL for a NULL argument; -EOPNOTSUPP for a format the object does not
  * render; -ENOMEM.
  */
@@ -471,6 +472,25 @@ GPUENV_API const struct gpuenv_doctor *gpuenv_explain_get_doctor(const struct gp
  */
 GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv_format format,
 				     unsigned flags, char **ret);
+/*
+ * gpuenv_explain_text_take: gpuenv_explain_text() of data[0..len), a malloc()ed buffer that is
+ * the function's: freed as soon as it is cleaned (so that the memory the readers then ask for
+ * is the same pages, not new ones: each first touch is a page fault), and whatever it returns.
+ * Returns as gpuenv_explain_text(). Since 0.1.
+ */
+GPUENV_API int gpuenv_explain_text_take(char *data, size_t len, struct gpuenv_explain **ret,
+					const char **ret_why);
+/*
+ * gpuenv_explain_render_to: e rendered as gpuenv_explain_render() renders it, the same bytes,
+ * but given to write(userdata, p, n) as it is made, a few KiB of whole lines at a time, rather
+ * than returned whole (a paste's diagnosis is 50 KB of memory otherwise). write returns 0, or
+ * a negative errno that stops the rendering. Returns as gpuenv_explain_render(), or write's
+ * error; on an error, what was rendered before it may have been written. Since 0.1.
+ */
+GPUENV_API int gpuenv_explain_render_to(const struct gpuenv_explain *e, enum gpuenv_format format,
+					unsigned flags,
+					int (*write)(void *userdata, const char *p, size_t n),
+					void *userdata);
 
 /* ---- check (src/formats/policy.c, src/check, src/output) --------------------------- */
 

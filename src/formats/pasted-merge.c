@@ -154,15 +154,31 @@ static void assign(const struct list *l, struct group *groups, size_t n)
 	}
 }
 
-static struct group *group_of(struct group *groups, size_t *n, size_t src, unsigned index)
+/* The group of (src, index) in groups[0..*n), added when new; NULL past GROUPS_MAX, or out of
+ * memory (*oom set). The array grows as groups come: a paste names a few devices, and a
+ * GROUPS_MAX array for each list (48 KiB zeroed) was a dozen pages first touched by every run
+ * (docs/explain.md, "Performance: a typical paste"). */
+static struct group *group_of(struct group **groups, size_t *n, size_t *cap, size_t src,
+			      unsigned index, bool *oom)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (groups[i].index == index && groups[i].src == src)
-			return &groups[i];
+		if ((*groups)[i].index == index && (*groups)[i].src == src)
+			return &(*groups)[i];
 	if (*n >= GROUPS_MAX)
 		return NULL;
-	groups[*n] = (struct group){ .src = src, .index = index };
-	return &groups[(*n)++];
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 8;
+		struct group *g = realloc(*groups, c * sizeof(**groups));
+
+		if (!g) {
+			*oom = true;
+			return NULL;
+		}
+		*groups = g;
+		*cap = c;
+	}
+	(*groups)[*n] = (struct group){ .src = src, .index = index };
+	return &(*groups)[(*n)++];
 }
 
 static int put(struct pasted_facts *out, const struct pasted_fact *v, const char *path)
@@ -176,20 +192,14 @@ static int put(struct pasted_facts *out, const struct pasted_fact *v, const char
 int pasted_facts_merge(const struct pasted_facts *in, size_t n_in, struct pasted_facts *out)
 {
 	const size_t n_lists = sizeof(lists) / sizeof(lists[0]);
-	struct group *groups[sizeof(lists) / sizeof(lists[0])];
+	struct group *groups[sizeof(lists) / sizeof(lists[0])] = { NULL };
 	size_t n[sizeof(lists) / sizeof(lists[0])] = { 0 };
+	size_t cap[sizeof(lists) / sizeof(lists[0])] = { 0 };
+	bool oom = false;
 	int r = 0;
 
-	for (size_t l = 0; l < n_lists; l++) {
-		groups[l] = calloc(GROUPS_MAX, sizeof(struct group));
-		if (!groups[l]) {
-			while (l--)
-				free(groups[l]);
-			return -ENOMEM;
-		}
-	}
-	for (size_t src = 0; src < n_in; src++)
-		for (size_t i = 0; i < in[src].n; i++)
+	for (size_t src = 0; src < n_in && !oom; src++)
+		for (size_t i = 0; i < in[src].n && !oom; i++)
 			for (size_t l = 0; l < n_lists; l++) {
 				const struct pasted_fact *v = &in[src].v[i];
 				const char *key;
@@ -197,14 +207,16 @@ int pasted_facts_merge(const struct pasted_facts *in, size_t n_in, struct pasted
 				struct group *g;
 
 				if (!split(v->path, &lists[l], &idx, &key) ||
-				    !(g = group_of(groups[l], &n[l], src, idx)))
+				    !(g = group_of(&groups[l], &n[l], &cap[l], src, idx, &oom)))
 					continue;
 				for (size_t k = 0; k < IDS && lists[l].ids[k]; k++)
 					if (strcmp(key, lists[l].ids[k]) == 0 && !v->failed &&
 					    !v->absent)
 						g->id[k] = v->value;
 			}
-	for (size_t l = 0; l < n_lists; l++)
+	if (oom)
+		r = -ENOMEM;
+	for (size_t l = 0; l < n_lists && r >= 0; l++)
 		assign(&lists[l], groups[l], n[l]);
 	for (size_t src = 0; src < n_in && r >= 0; src++) {
 		for (size_t i = 0; i < in[src].n && r >= 0; i++) {
@@ -215,10 +227,14 @@ int pasted_facts_merge(const struct pasted_facts *in, size_t n_in, struct pasted
 			struct group *g = NULL;
 			size_t l;
 
+			/* every (reader, index) has its group by now: none is added here */
 			for (l = 0; l < n_lists && !g; l++)
 				if (split(v->path, &lists[l], &idx, &key))
-					g = group_of(groups[l], &n[l], src, idx);
-			if (g && (size_t)snprintf(path, sizeof(path), "%s%u.%s",
+					g = group_of(&groups[l], &n[l], &cap[l], src, idx, &oom);
+			if (oom)
+				r = -ENOMEM;
+			else if (g &&
+				 (size_t)snprintf(path, sizeof(path), "%s%u.%s",
 						  lists[l - 1].prefix, g->slot, key) < sizeof(path))
 				r = put(out, v, path);
 			else

@@ -347,15 +347,20 @@ int out_doctor_json(const struct gpuenv_doctor *d, unsigned flags, struct strbuf
 	return root ? out_json_put(root, sb) : r;
 }
 
+static int json_to_strbuf(const char *p, size_t n, void *sb)
+{
+	return strbuf_add(sb, p, n) < 0 ? -1 : 0;
+}
+
+/* Written into sb as jansson makes it (json_dump_callback, the same bytes as json_dumps()),
+ * not made whole in a string of jansson's first and then copied. */
 int out_json_put(struct json_t *root, struct strbuf *sb)
 {
-	char *out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	int r = json_dump_callback(root, json_to_strbuf, sb, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 
 	json_decref(root);
-	if (!out)
+	if (r < 0 && !sb->err)
 		return -ENOMEM;
-	strbuf_puts(sb, out);
 	strbuf_putc(sb, '\n');
-	free(out);
 	return sb->err;
 }

@@ -20,10 +20,35 @@ void strbuf_init(struct strbuf *sb, size_t cap)
 	*sb = (struct strbuf){ .cap = cap };
 }
 
+void strbuf_init_sink(struct strbuf *sb, size_t cap, strbuf_sink_fn sink, void *userdata)
+{
+	*sb = (struct strbuf){ .cap = cap, .sink = sink, .sink_data = userdata };
+}
+
 void strbuf_done(struct strbuf *sb)
 {
 	free(sb->buf);
-	*sb = (struct strbuf){ .cap = sb->cap };
+	*sb = (struct strbuf){ .cap = sb->cap, .sink = sb->sink, .sink_data = sb->sink_data };
+}
+
+/* buf[0..n) to the sink, the rest moved to the start. */
+static int sink_out(struct strbuf *sb, size_t n)
+{
+	int r = sb->sink(sb->sink_data, sb->buf, n);
+
+	if (r < 0)
+		return sb->err = r;
+	memmove(sb->buf, sb->buf + n, sb->len - n + 1); /* its NUL too */
+	sb->len -= n;
+	sb->written += n;
+	return 0;
+}
+
+int strbuf_flush(struct strbuf *sb)
+{
+	if (sb->err)
+		return sb->err;
+	return sb->sink && sb->len ? sink_out(sb, sb->len) : 0;
 }
 
 void strbuf_reset(struct strbuf *sb)
@@ -34,7 +59,7 @@ void strbuf_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
-static int strbuf_reserve(struct strbuf *sb, size_t extra)
+int strbuf_reserve(struct strbuf *sb, size_t extra)
 {
 	size_t cap = sb->cap ? sb->cap : STRBUF_DEFAULT_CAP;
 	size_t need, alloc;
@@ -42,16 +67,26 @@ static int strbuf_reserve(struct strbuf *sb, size_t extra)
 
 	if (sb->err)
 		return sb->err;
-	if (__builtin_add_overflow(sb->len, extra, &need) || need > cap)
+	if (__builtin_add_overflow(sb->len, extra, &need) || need > cap - sb->written)
 		return sb->err = -EFBIG;
 	if (need + 1 <= sb->alloc)
 		return 0;
+	if (sb->sink && sb->alloc >= STRBUF_SINK_SIZE) { /* the lines done, out */
+		const char *nl = memrchr(sb->buf, '\n', sb->len);
+
+		if (nl && sink_out(sb, (size_t)(nl + 1 - sb->buf)) < 0)
+			return sb->err;
+		need = sb->len + extra;
+		if (need + 1 <= sb->alloc)
+			return 0;
+	}
 	alloc = sb->alloc ? sb->alloc : 64;
 	while (alloc < need + 1)
 		alloc *= 2;
 	p = realloc(sb->buf, alloc);
 	if (!p)
 		return sb->err = -ENOMEM;
+	p[sb->len] = '\0'; /* a buffer reserved before anything is put in it reads "" */
 	sb->buf = p;
 	sb->alloc = alloc;
 	return 0;

@@ -12,13 +12,26 @@
 
 #include "macro.h"
 
+/* Where a buffer with a sink writes what it holds (strbuf_init_sink): 0, or a negative errno. */
+typedef int (*strbuf_sink_fn)(void *userdata, const char *p, size_t n);
+
 struct strbuf {
 	char *buf;
 	size_t len;
 	size_t alloc;
-	size_t cap; /* hard maximum of len; 0 = default (64 MiB) */
-	int err;    /* first error: -ENOMEM or -EFBIG */
+	size_t cap; /* hard maximum of len (with a sink: of all written); 0 = default (64 MiB) */
+	int err;    /* first error: -ENOMEM or -EFBIG, or the sink's */
+	/* With a sink, the lines done so far are written out when the buffer would grow past
+	 * STRBUF_SINK_SIZE: an output of any length is made in a few KiB (a paste's 50 KB
+	 * diagnosis was a dozen heap pages first touched, docs/explain.md). The line being made
+	 * stays in the buffer, so that a renderer may still look back along it (out_wrap trims
+	 * its trailing blanks); nothing before it may be looked at again. */
+	strbuf_sink_fn sink;
+	void *sink_data;
+	size_t written; /* bytes given to the sink so far */
 };
+
+#define STRBUF_SINK_SIZE 4096u
 
 #define STRBUF_INIT                                                                                \
 	{                                                                                          \
@@ -26,7 +39,15 @@ struct strbuf {
 	}
 
 void strbuf_init(struct strbuf *sb, size_t cap);
+/* A buffer whose finished lines go to sink(userdata, …) as it fills; strbuf_flush() writes
+ * the rest. */
+void strbuf_init_sink(struct strbuf *sb, size_t cap, strbuf_sink_fn sink, void *userdata);
+/* All that sb holds, to its sink (a no-op without one); sb is then empty. 0 or the error. */
+int strbuf_flush(struct strbuf *sb);
 void strbuf_done(struct strbuf *sb);
+/* Room for extra more bytes (and the NUL) at once, where their number is known: one buffer of
+ * that size, not one grown by doubling through copies. 0, -EFBIG over the cap or -ENOMEM. */
+int strbuf_reserve(struct strbuf *sb, size_t extra);
 int strbuf_add(struct strbuf *sb, const char *s, size_t n);
 int strbuf_puts(struct strbuf *sb, const char *s);
 int strbuf_putc(struct strbuf *sb, char c);

@@ -127,6 +127,86 @@ static void test_strbuf_put_printable(void **state)
 	strbuf_done(&sb);
 }
 
+/* What a buffer with a sink was given, each piece's end recorded. */
+struct sink_seen {
+	struct strbuf all;
+	size_t pieces;
+	bool piece_not_at_line_end;
+	int fail_after; /* pieces accepted before the sink fails (0: never fails) */
+};
+
+static int sink_collect(void *userdata, const char *p, size_t n)
+{
+	struct sink_seen *s = userdata;
+
+	if (s->fail_after && s->pieces == (size_t)s->fail_after)
+		return -EPIPE;
+	s->pieces++;
+	if (n && p[n - 1] != '\n')
+		s->piece_not_at_line_end = true;
+	return strbuf_add(&s->all, p, n);
+}
+
+static void test_strbuf_sink(void **state)
+{
+	struct strbuf plain = STRBUF_INIT, sb;
+	struct sink_seen seen = { .all = STRBUF_INIT };
+
+	(void)state;
+	strbuf_init_sink(&sb, 0, sink_collect, &seen);
+	for (unsigned i = 0; i < 3000; i++) {
+		/* lines of every length, some made of several appends, one long */
+		strbuf_printf(&plain, "line %u: %*s", i, (int)(i % 97), "");
+		strbuf_printf(&sb, "line %u: %*s", i, (int)(i % 97), "");
+		if (i == 1500) {
+			for (unsigned k = 0; k < 2000; k++) {
+				strbuf_puts(&plain, "word ");
+				strbuf_puts(&sb, "word ");
+			}
+		}
+		strbuf_putc(&plain, '\n');
+		strbuf_putc(&sb, '\n');
+		/* the line being made stays in the buffer, to be looked back along */
+		strbuf_puts(&sb, "ab  ");
+		assert_true(sb.len >= 4);
+		assert_memory_equal(sb.buf + sb.len - 4, "ab  ", 4);
+		sb.len -= 4;
+		sb.buf[sb.len] = '\0';
+	}
+	assert_int_equal(strbuf_flush(&sb), 0);
+	assert_int_equal(sb.len, 0);
+	assert_true(sb.alloc <= 16384); /* the long line's 10 KB, not the whole 150 KB */
+	assert_true(seen.pieces > 10);
+	assert_false(seen.piece_not_at_line_end);
+	assert_int_equal(seen.all.len, plain.len);
+	assert_string_equal(strbuf_str(&seen.all), strbuf_str(&plain));
+	assert_int_equal(sb.written, plain.len);
+	strbuf_done(&sb);
+	strbuf_done(&seen.all);
+	strbuf_done(&plain);
+
+	/* the cap counts what was written out too */
+	seen = (struct sink_seen){ .all = STRBUF_INIT };
+	strbuf_init_sink(&sb, 10000, sink_collect, &seen);
+	for (unsigned i = 0; i < 1000 && !sb.err; i++)
+		strbuf_puts(&sb, "0123456789abcdef\n");
+	assert_int_equal(sb.err, -EFBIG);
+	assert_true(seen.all.len <= 10000);
+	strbuf_done(&sb);
+	strbuf_done(&seen.all);
+
+	/* a sink's error is the buffer's, kept */
+	seen = (struct sink_seen){ .all = STRBUF_INIT, .fail_after = 1 };
+	strbuf_init_sink(&sb, 0, sink_collect, &seen);
+	for (unsigned i = 0; i < 2000; i++)
+		strbuf_puts(&sb, "0123456789abcdef\n");
+	assert_int_equal(sb.err, -EPIPE);
+	assert_int_equal(strbuf_flush(&sb), -EPIPE);
+	assert_int_equal(strbuf_puts(&sb, "x"), -EPIPE);
+	strbuf_done(&sb);
+	strbuf_done(&seen.all);
+}
+
 static void test_strbuf_put_home_redacted(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -254,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_strbuf_put_printable),
 		cmocka_unit_test(test_strbuf_put_escaped),
 		cmocka_unit_test(test_strbuf_put_home_redacted),
+		cmocka_unit_test(test_strbuf_sink),
 		cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_kv_next),
 		cmocka_unit_test(test_utf8),
