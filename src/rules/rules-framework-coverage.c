@@ -265,18 +265,17 @@ static void lib_fix(struct finding *f, const struct fw_build *b, const struct co
 			n--;
 		if (n == 0)
 			continue;
-		finding_fix(
-			f,
-			"%s/bin/pip install --force-reinstall '%.*s'   # the version %s requires "
-			"(its Requires-Dist), in place of the copy without sm_%u%u code",
-			b->prefix, (int)n, r, b->label, ma, mi);
+		finding_fix(f,
+			    "%s install --force-reinstall '%.*s'   # the version %s requires "
+			    "(its Requires-Dist), in place of the copy without sm_%u%u code",
+			    b->pip, (int)n, r, b->label, ma, mi);
 		done = true;
 	}
 	if (wheel && !done)
 		finding_fix(f,
-			    "%s/bin/pip install -U %s   # a release with sm_%u%u SASS (or PTX for "
+			    "%s install -U %s   # a release with sm_%u%u SASS (or PTX for "
 			    "%u.%u or lower)",
-			    b->prefix, wheel, ma, mi, ma, mi);
+			    b->pip, wheel, ma, mi, ma, mi);
 	else if (!wheel)
 		finding_fix(f,
 			    "# install a %s build whose libraries carry sm_%u%u SASS (or PTX for "

@@ -39,10 +39,10 @@ static void torch_index_fix(struct finding *f, const struct fw_build *b, const c
 	snprintf(line, sizeof(line), "%u.%u", pv.part[0], pv.part[1]);
 	if (drv && facts_torch_wheel_for_driver(line, drv, &w) == 0) {
 		finding_fix(f,
-			    "%s/bin/pip install --force-reinstall 'torch==%s.*' --index-url "
+			    "%s install --force-reinstall 'torch==%s.*' --index-url "
 			    "https://download.pytorch.org/whl/%s   # the newest CUDA variant torch "
 			    "%s published that driver %s runs (needs >= %s)",
-			    b->prefix, line, w->variant, line, drv, w->min_driver);
+			    b->pip, line, w->variant, line, drv, w->min_driver);
 		finding_evidence(f, "facts.pytorch_wheels", w->source, "torch %s %s: driver >= %s",
 				 w->torch, w->variant, w->min_driver);
 		return;
@@ -52,12 +52,12 @@ static void torch_index_fix(struct finding *f, const struct fw_build *b, const c
 	if (drv && facts_torch_wheel_for_driver_compat(line, drv, &w) == 0) {
 		finding_fix(
 			f,
-			"%s/bin/pip install --force-reinstall 'torch==%s.*' --index-url "
+			"%s install --force-reinstall 'torch==%s.*' --index-url "
 			"https://download.pytorch.org/whl/%s   # CUDA %s runs on driver %s "
 			"through minor-version compatibility (>= %s; its SASS must cover the GPU: "
 			"no PTX JIT); full support needs >= %s",
-			b->prefix, line, w->variant, w->cuda_toolkit, drv,
-			w->minor_compat_min_driver, w->min_driver);
+			b->pip, line, w->variant, w->cuda_toolkit, drv, w->minor_compat_min_driver,
+			w->min_driver);
 		finding_evidence(f, "facts.pytorch_wheels", w->source,
 				 "torch %s %s: driver >= %s (minor-version compatibility >= %s)",
 				 w->torch, w->variant, w->min_driver, w->minor_compat_min_driver);
@@ -65,10 +65,10 @@ static void torch_index_fix(struct finding *f, const struct fw_build *b, const c
 	}
 	if (drv && facts_torch_wheel_for_driver(NULL, drv, &w) == 0) {
 		finding_fix(f,
-			    "%s/bin/pip install --force-reinstall 'torch==%s.*' --index-url "
+			    "%s install --force-reinstall 'torch==%s.*' --index-url "
 			    "https://download.pytorch.org/whl/%s   # torch %s has no CUDA variant "
 			    "driver %s runs; torch %s %s does (needs >= %s)",
-			    b->prefix, w->torch, w->variant, line, drv, w->torch, w->variant,
+			    b->pip, w->torch, w->variant, line, drv, w->torch, w->variant,
 			    w->min_driver);
 		finding_evidence(f, "facts.pytorch_wheels", w->source, "torch %s %s: driver >= %s",
 				 w->torch, w->variant, w->min_driver);
@@ -78,13 +78,13 @@ static void torch_index_fix(struct finding *f, const struct fw_build *b, const c
 		char list[256];
 
 		if (facts_torch_cuda_variants(line, list, sizeof(list)) > 0)
-			finding_fix(
-				f,
-				"%s/bin/pip install --force-reinstall 'torch==%s.*' --index-url "
-				"https://download.pytorch.org/whl/<variant>   # torch %s "
-				"published %s: the newest your driver supports%s",
-				b->prefix, line, line, list,
-				drv ? " (none in the knowledge base; or upgrade the driver)" : "");
+			finding_fix(f,
+				    "%s install --force-reinstall 'torch==%s.*' --index-url "
+				    "https://download.pytorch.org/whl/<variant>   # torch %s "
+				    "published %s: the newest your driver supports%s",
+				    b->pip, line, line, list,
+				    drv ? " (none in the knowledge base; or upgrade the driver)"
+					: "");
 	}
 }
 
@@ -168,11 +168,11 @@ static void cpu_only_one(const struct fw_build *b, void *u)
 		torch_index_fix(f, b, drv);
 	} break;
 	case FW_TENSORFLOW:
-		finding_fix(f, "%s/bin/pip install 'tensorflow[and-cuda]'", b->prefix);
+		finding_fix(f, "%s install 'tensorflow[and-cuda]'", b->pip);
 		break;
 	case FW_JAX:
 	case FW_JAX_PLUGIN:
-		finding_fix(f, "%s/bin/pip install -U 'jax[cuda12]'   # or jax[cuda13]", b->prefix);
+		finding_fix(f, "%s install -U 'jax[cuda12]'   # or jax[cuda13]", b->pip);
 		break;
 	}
 	finding_rule_verify(f);
@@ -408,7 +408,7 @@ static void irrelevant_one(const struct fw_build *b, void *u)
 		    "# nothing to fix for running %s; to build CUDA extensions, use a CUDA "
 		    "%u.%u toolkit (CUDA_HOME=<it>) or the nvidia-cuda-nvcc-cu%u wheel",
 		    fw_module(b), fma, fmi, fma);
-	finding_verify(f, "%s/bin/python -c 'import %s; print(%s)'", b->prefix, fw_module(b),
+	finding_verify(f, "%s -c 'import %s; print(%s)'", b->python, fw_module(b),
 		       b->kind == FW_TORCH	  ? "torch.version.cuda"
 		       : b->kind == FW_TENSORFLOW ? "tensorflow.sysconfig.get_build_info()"
 						  : "jax.print_environment_info()");

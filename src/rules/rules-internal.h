@@ -231,6 +231,8 @@ struct fw_build {
 	const char *prefix; /* the environment's prefix */
 	char key[128];	    /* snapshot path of pkg, for evidence names */
 	char label[192];    /* "torch 2.4.0+cu124", "jax 0.5.0 (jax-cuda12-plugin 0.5.0)" */
+	char python[96];    /* the interpreter that reads the environment, for commands */
+	char pip[112];	    /* the pip of that interpreter, for commands */
 };
 /* A Python environment or site-packages could not be read (framework.python_envs_complete not
  * present): a skip for it, with what could not be read as its subject, so that what was not

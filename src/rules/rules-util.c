@@ -524,6 +524,39 @@ void fw_need_complete(struct rule_ctx *c, const struct snap_node *root)
 	}
 }
 
+/*
+ * The interpreter and pip commands of a Python environment: <prefix>/bin/python and pip, except
+ * for Debian's /usr/local/lib/python3.N/dist-packages with no interpreter seen in /usr/local:
+ * that directory is on the module path of the distribution's /usr/bin/python3.N (Debian Python
+ * Policy, "Module Path"; `sudo pip install` writes there), and /usr/local/bin/python is no
+ * interpreter the machine was seen to have. pip then runs as that interpreter's module.
+ */
+static void fw_commands(struct fw_build *b)
+{
+	const struct snap_node *sites = snap_child(b->env, "site_packages");
+	const struct snap_node *vers = snap_child(b->env, "python_versions");
+	const char *ver = snap_str(snap_at(vers, 0));
+	bool debian = streq(b->prefix, "/usr/local") &&
+		      streq(snap_get_str(b->env, "kind") ?: "", "system") &&
+		      snap_count(snap_child(b->env, "interpreters")) == 0 &&
+		      snap_count(vers) == 1 && ver && snap_count(sites) > 0;
+
+	for (size_t i = 0; debian && i < snap_count(sites); i++) {
+		const char *site = snap_str(snap_at(sites, i));
+		size_t n = site ? strlen(site) : 0;
+
+		debian = n > strlen("/dist-packages") &&
+			 streq(site + n - strlen("/dist-packages"), "/dist-packages");
+	}
+	if (debian) {
+		snprintf(b->python, sizeof(b->python), "/usr/bin/python%.16s", ver);
+		snprintf(b->pip, sizeof(b->pip), "%s -m pip", b->python);
+		return;
+	}
+	snprintf(b->python, sizeof(b->python), "%.80s/bin/python", b->prefix);
+	snprintf(b->pip, sizeof(b->pip), "%.80s/bin/pip", b->prefix);
+}
+
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
 		  void *u)
 {
@@ -544,6 +577,7 @@ size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build
 
 			if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
 				continue;
+			fw_commands(&b);
 			snprintf(b.key, sizeof(b.key), "framework.python_envs.%zu.packages.%s", i,
 				 names[k]);
 			if (k == 0 || k == 1) {

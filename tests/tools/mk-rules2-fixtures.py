@@ -145,7 +145,7 @@ def torch_cu130(root, site):
     nvidia_wheel(root, site, "nvidia-cuda-runtime", "13.0.96", "cu13/lib", ["libcudart.so.13"])
 
 
-def scenario(dst, desc, source, env, devices=True, extra=""):
+def scenario(dst, desc, source, env, devices=True, extra="", real_world=""):
     if "mk-rules2-fixtures.py" not in source:
         source += "; the tree is written by tests/tools/mk-rules2-fixtures.py"
     elf = ELF.get(f"{dst}/root", [])
@@ -158,6 +158,8 @@ def scenario(dst, desc, source, env, devices=True, extra=""):
         text += "\n" + base_ini()
     if elf:
         text += "\n[elf]\n" + "".join(f"{p} = {spec}\n" for p, spec in elf)
+    if real_world:  # the public report it was rebuilt from (tests/tools/score-real-world.py)
+        text += "\n[real-world]\n" + real_world
     with open(f"{dst}/scenario.ini", "w") as f:
         f.write(text)
 
@@ -174,29 +176,48 @@ SRC_TORCH = ("torch version.py as tools/generate_torch_version.py writes it; dis
 
 
 def main():
-    # 1. torch cu130 (and a CPU wheel) on an RTX 4090 with R550
+    # 1. torch cu130 on R550, rebuilt from sglang #11395 (its pasted warning: torch under
+    # /usr/local/lib/python3.10/dist-packages, 'found version 12040' = the R550 driver)
     dst, root = base_root("torch-cu130-on-r550", 0x2684, 0x167c, "NVIDIA GeForce RTX 4090",
                           "550.54.15", audio=0x22ba)
-    site = venv(root, "/home/user/venv", "3.12.3")
-    torch_cu130(root, site)
-    torch_dist(root, "/usr/local/lib/python3.12/dist-packages", "2.9.0+cpu", "None")
+    torch_cu130(root, "/usr/local/lib/python3.10/dist-packages")
     w(root, "/usr/local/cuda-12.4/version.json",
       '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "12.4.1"\n   }\n}\n')
     link(root, "/usr/local/cuda", "cuda-12.4")
     os.makedirs(f"{root}/usr/local/cuda-12.4/bin", exist_ok=True)
     w(root, "/usr/local/cuda-12.4/bin/nvcc", "", 0o755)
-    scenario(dst, "An RTX 4090 workstation on driver 550.54.15 (R550: CUDA 12.4) where `pip install "
-             "torch` into a venv brought torch 2.9.0+cu130 (CUDA 13.0 needs R580): "
-             "torch.cuda.is_available() is False with 'The NVIDIA driver on your system is too "
-             "old (found version 12040)'; nvcc on PATH is the CUDA 12.4 toolkit, which torch does "
-             "not use; and a CPU-only torch 2.9.0+cpu sits in /usr/local from an earlier "
-             "`sudo pip install`",
-             SRC_BASE + "; " + SRC_TORCH + " (2.9 cu130: sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 + "
+    scenario(dst, "A machine on driver 550.54.15 (R550: CUDA 12.4) where torch 2.9.0+cu130 (CUDA "
+             "13.0 needs R580) was pip-installed into the system Python 3.10 "
+             "(/usr/local/lib/python3.10/dist-packages): CUDA initialization fails with 'The "
+             "NVIDIA driver on your system is too old (found version 12040)' and torch falls back "
+             "to the CPU ('No accelerator (CUDA, XPU, HPU) is available. - Falling back to CPU'); "
+             "nvcc on PATH is the CUDA 12.4 toolkit, which torch does not use",
+             "Rebuilt from https://github.com/sgl-project/sglang/issues/11395 (pasted: 'Warning: "
+             "No accelerator (CUDA, XPU, HPU) is available. - Falling back to CPU', "
+             "'/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:182: UserWarning: "
+             "CUDA initialization: The NVIDIA driver on your system is too old (found version "
+             "12040)' (12040 is CUDA 12.4, the R550 driver), the reporter's 'To upgrade to CUDA 13 "
+             "is necessary have newer Drivers'); not in the report and chosen here: the GPU (an RTX "
+             "4090: the report names none), the driver's exact release (550.54.15, CUDA 12.4 Update "
+             "1's driver: any R550 reports 12040), torch's exact version (2.9.0+cu130, the first "
+             "release with CUDA 13.0 wheels; the report, of 9 October 2025, ran a candidate or "
+             "nightly of it) and its nvidia-cuda-runtime wheel, the "
+             "CUDA 12.4 toolkit at /usr/local/cuda (a CUDA 12.4 devel base image's), that the "
+             "tree is a host's rather than a container's (the report does not say); " + SRC_BASE +
+             "; " + SRC_TORCH + " (2.9 cu130: sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 + "
              "compute_120); nvidia-cuda-runtime 13.0.96 as torch 2.9's cu130 pins name it, its "
              "libcudart.so.13 under nvidia/cu13/lib; CUDA 12.4.1 version.json as NVIDIA ships it",
-             {"PATH": "/home/user/venv/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
-                      "/usr/sbin:/usr/bin:/sbin:/bin", "VIRTUAL_ENV": "/home/user/venv",
-              "HOME": "/home/user"})
+             {"PATH": "/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+                      "/sbin:/bin", "HOME": "/root"},
+             real_world="url = https://github.com/sgl-project/sglang/issues/11395\n"
+             "pasted = UserWarning: CUDA initialization: The NVIDIA driver on your system is too "
+             "old (found version 12040). Please update your GPU driver by downloading and "
+             "installing a new version\n"
+             "cause = torch built with CUDA 13.0 needs an R580 driver; the machine's driver "
+             "supports CUDA 12.4 (found version 12040): newer drivers are needed for CUDA 13\n"
+             "root_cause = framework.cuda-newer-than-driver\n"
+             "layer = framework\n"
+             "fails = yes\n")
 
     # 2. the same torch on a GTX 1080 with R580 (the last branch for Pascal)
     dst, root = base_root("torch-cu130-gtx1080", 0x1b80, 0x119e, "NVIDIA GeForce GTX 1080",

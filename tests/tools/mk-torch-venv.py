@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A root holding a torch 2.11.0+cu130 venv whose GPU libraries are the real CUDA 13.0 ones
 (about 2.2 GB): the capture size test (test-capture-bundle.py) and bench/bench-capture.sh.
-The machine around it is the torch-cu130-on-r550 fixture's (an RTX 4090 on R550); its venv
+The machine around it is the torch-cu130-gtx1080 fixture's (a GTX 1080 on R580); its venv
 gets torch's version and the nvidia-* cu13 wheels its Requires-Dist names, as pip lays them
 out (site-packages/nvidia/cu13/lib, each wheel's RECORD listing its libraries), and the
 libraries are hard links to LIB64's (no copy), torch/lib/libtorch_cuda.so one to
@@ -15,7 +15,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.environ.get("GPUENV_SOURCE_ROOT", os.path.join(HERE, "..", ".."))
-FIXTURE = os.path.join(SRC, "tests", "fixtures", "torch-cu130-on-r550")
+FIXTURE = os.path.join(SRC, "tests", "fixtures", "torch-cu130-gtx1080")
 SITE = "/home/user/venv/lib/python3.12/site-packages"
 # torch 2.11's cu130 Requires-Dist (the wheels with GPU code the framework probe scans),
 # each with the libraries its RECORD lists under nvidia/cu13/lib

@@ -241,7 +241,8 @@ check("sarif: the failed clause points at its line", any(
     r["locations"][0]["physicalLocation"]["region"]["startLine"] == 14 for r in run0["results"]))
 
 # 8. --host: the image (here the torch-cu130-on-r550 machine's saved snapshot: torch
-# 2.9.0+cu130 in a venv) judged on other machines' hardware and driver, same rule ids
+# 2.9.0+cu130 in /usr/local/lib/python3.10/dist-packages) judged on other machines' hardware
+# and driver, same rule ids
 rc, doc = run_json("torch-cu130-on-r550", None, "--host", snapshot("h100-sxm-550"))
 check("cu130 on an H100 with R550: exit 2, cuda-newer-than-driver",
       rc == 2 and rule(doc, "framework.cuda-newer-than-driver")["state"] == "fail", f"rc={rc}")
@@ -448,7 +449,8 @@ for targets in ([nodepath], [nodepath, "gpu=H100,driver=550.54.15"]):
             args += ["--host" if t == nodepath else "--target", t]
         texts = []
         for fmt in ((), ("--json",)):
-            rc, out, err = run("torch-cu130-on-r550", lp, *args, *fmt,
+            # an image whose torch lies in a venv under /home/user (a home directory to redact)
+            rc, out, err = run("torch-cu130-gtx1080", lp, *args, *fmt,
                                *(("--redact",) if redact else ()))
             texts.append(out)
         texts += [open(f, encoding="utf-8").read() for f in files]

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A site-packages of 20,000 entries is read, not given up on (issue 13, performance: "a
 20,000-entry site-packages must be read"; an oversized one made doctor say "no torch"). The
-torch-cu130-on-r550 fixture's venv is copied into a scratch sysroot and 20,000 other
+torch-cu130-gtx1080 fixture's venv is copied into a scratch sysroot and 20,000 other
 distributions are added beside torch: report must still find torch 2.9.0+cu130 there, within
 60 s (ASan builds and loaded CI machines included).
 
@@ -22,7 +22,7 @@ site = f"/{venv}/lib/python3.12/site-packages"
 N = 20000
 
 with tempfile.TemporaryDirectory() as root:
-    shutil.copytree(os.path.join(src, "tests/fixtures/torch-cu130-on-r550/root", venv),
+    shutil.copytree(os.path.join(src, "tests/fixtures/torch-cu130-gtx1080/root", venv),
                     os.path.join(root, venv), symlinks=True)
     for i in range(N):
         os.mkdir(os.path.join(root + site, f"pkg{i:05d}-1.0.dist-info"))

@@ -164,6 +164,36 @@ static void test_fw_torch_index(void **state)
 	snapshot_unref(s);
 }
 
+/* A torch that `sudo pip install` put into Debian's /usr/local/lib/python3.N/dist-packages is
+ * read by /usr/bin/python3.N: the fix names that interpreter, never a /usr/local/bin/pip the
+ * machine was not seen to have (sglang#11395: torch 2.9 cu130 in
+ * /usr/local/lib/python3.10/dist-packages on the R550 driver). A python:3.N image's own
+ * /usr/local/bin/python3 with site-packages keeps <prefix>/bin/pip. */
+static void test_fw_debian_dist_packages(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *e;
+	const char *site = "/usr/local/lib/python3.10/dist-packages";
+
+	gpu(s, "0x2684", "nvidia");
+	driver_loaded(s, "550.54.15");
+	torch_env(s, "2.9.0+cu130", "13.0", NULL);
+	e = node(s, "framework.python_envs.0");
+	snap_set_str(e, "prefix", "/usr/local", "/usr/local");
+	snap_set_str(e, "kind", "system", "/usr/local");
+	snap_append_str(snap_array(e, "site_packages"), site, site);
+	snap_append_str(snap_array(e, "python_versions"), "3.10", "lib/python3.N directory");
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "found version 12040");
+	FIX(s, "framework.cuda-newer-than-driver",
+	    "/usr/bin/python3.10 -m pip install --force-reinstall 'torch==2.9.*'");
+	NO_FIX(s, "framework.cuda-newer-than-driver", "/usr/local/bin/pip");
+	/* an interpreter seen in /usr/local: its prefix's pip, as before */
+	snap_append_str(snap_array(e, "interpreters"), "/usr/local/bin/python3", "/usr/local/bin");
+	FIX(s, "framework.cuda-newer-than-driver",
+	    "/usr/local/bin/pip install --force-reinstall 'torch==2.9.*'");
+	snapshot_unref(s);
+}
+
 static void test_fw_toolkit_irrelevant(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -216,10 +246,14 @@ static void test_rocm_gfx(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpu_only),       cmocka_unit_test(test_cpu_only_listed_gpu),
-		cmocka_unit_test(test_fw_coverage),    cmocka_unit_test(test_fw_cuda_newer),
-		cmocka_unit_test(test_fw_torch_index), cmocka_unit_test(test_fw_toolkit_irrelevant),
+		cmocka_unit_test(test_cpu_only),
+		cmocka_unit_test(test_cpu_only_listed_gpu),
+		cmocka_unit_test(test_fw_coverage),
+		cmocka_unit_test(test_fw_cuda_newer),
+		cmocka_unit_test(test_fw_torch_index),
+		cmocka_unit_test(test_fw_toolkit_irrelevant),
 		cmocka_unit_test(test_rocm_gfx),
+		cmocka_unit_test(test_fw_debian_dist_packages),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
