@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/ctx.h"
 #include "gpuenv/gpuenv.h"
@@ -103,4 +104,44 @@ GPUENV_API int gpuenv_snapshot_with_host(const struct gpuenv_snapshot *image,
 	r = snapshot_with_host(image, target, ret, &why);
 	free(why);
 	return r;
+}
+
+GPUENV_API int gpuenv_snapshot_nvml_health(const struct gpuenv_snapshot *s,
+					   struct gpuenv_nvml_health *ret)
+{
+	const struct snap_node *nvml, *session, *devices;
+	const char *where;
+	int64_t v;
+
+	if (!s || !ret)
+		return -EINVAL;
+	nvml = snap_get(snapshot_root_const(s), "driver.nvml");
+	session = snap_child(nvml, "session");
+	devices = snap_child(nvml, "devices");
+	where = snap_get_str(nvml, "session_stuck");
+	*ret = (struct gpuenv_nvml_health){
+		.session_ok = !(session && snap_kind(session) == SNAP_FACT &&
+				snap_state(session) == FACT_ERROR),
+	};
+	if (snap_get_int(nvml, "session_restarts", &v) && v >= 0) {
+		ret->has_restarts = 1;
+		ret->restarts = (uint64_t)v;
+	}
+	if (where)
+		snprintf(ret->stuck, sizeof(ret->stuck), "%s", where);
+	if (!devices || snap_kind(devices) != SNAP_ARRAY)
+		return 0;
+	for (size_t i = 0; i < snap_count(devices); i++) {
+		const struct snap_node *d = snap_at(devices, i);
+
+		for (size_t j = 0; j < snap_count(d); j++) {
+			const char *e = snap_error(snap_at(d, j));
+
+			if (e && strstr(e, "NVML_ERROR_GPU_IS_LOST")) {
+				ret->lost++;
+				break;
+			}
+		}
+	}
+	return 0;
 }

@@ -18,7 +18,6 @@
 #include "core/child.h"
 #include "exporter.h"
 #include "shared/strbuf.h"
-#include "snapshot/snapshot.h"
 
 /* A full diagnosis takes seconds; the vendor sessions in it have deadlines of their own. */
 #define DIAGNOSIS_TIMEOUT_MS 600000u
@@ -37,46 +36,6 @@ static double mono(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* What the sample's NVML session says (docs/snapshot-schema.md driver.nvml): whether its
- * child ended normally (no "session" fact in error: no hang, crash or early end), how
- * many GPUs answered NVML_ERROR_GPU_IS_LOST, how often the long-lived child was
- * restarted (kept in *restarts when the fact is there), and where a task of it is stuck in
- * the kernel (stuck: "" when none). Read from the snapshot's tree in place: rendering the
- * whole sample as JSON and parsing it back with jansson, as this did, put about 750 KiB of
- * heap and the code of both on top of every sample's peak (massif, docs/exporter.md, Load). */
-static void sample_health(const struct gpuenv_snapshot *s, bool *session_ok, unsigned *lost,
-			  uint64_t *restarts, char stuck[64])
-{
-	const struct snap_node *nvml = snap_get(snapshot_root_const(s), "driver.nvml");
-	const struct snap_node *session = snap_child(nvml, "session");
-	const struct snap_node *devices = snap_child(nvml, "devices");
-	const char *where = snap_get_str(nvml, "session_stuck");
-	int64_t v;
-
-	*session_ok =
-		!(session && snap_kind(session) == SNAP_FACT && snap_state(session) == FACT_ERROR);
-	*lost = 0;
-	stuck[0] = '\0';
-	if (snap_get_int(nvml, "session_restarts", &v) && v >= 0)
-		*restarts = (uint64_t)v;
-	if (where)
-		snprintf(stuck, 64, "%s", where);
-	if (!devices || snap_kind(devices) != SNAP_ARRAY)
-		return;
-	for (size_t i = 0; i < snap_count(devices); i++) {
-		const struct snap_node *d = snap_at(devices, i);
-
-		for (size_t j = 0; j < snap_count(d); j++) {
-			const char *e = snap_error(snap_at(d, j));
-
-			if (e && strstr(e, "NVML_ERROR_GPU_IS_LOST")) {
-				(*lost)++;
-				break;
-			}
-		}
-	}
 }
 
 /* Renders both forms of an object; false when either fails. With --redact the series that
@@ -107,13 +66,19 @@ void exporter_sample(struct exporter *ex)
 {
 	struct gpuenv_snapshot *snap = NULL;
 	double t0 = mono();
+	struct gpuenv_nvml_health h = { 0 };
 	bool session_ok = false;
 	unsigned lost = 0;
-	char stuck[64] = "";
+	const char *stuck = h.stuck;
 
 	if ((ex->sample_ctx || common_open_ctx(&ex->sample_opts, &ex->sample_ctx) == 0) &&
 	    common_collect(&ex->sample_opts, ex->sample_ctx, &snap) == 0) {
-		sample_health(snap, &session_ok, &lost, &ex->st.nvml_restarts, stuck);
+		/* read from the snapshot's tree in place (gpuenv_snapshot_nvml_health) */
+		gpuenv_snapshot_nvml_health(snap, &h);
+		if (h.has_restarts)
+			ex->st.nvml_restarts = h.restarts;
+		session_ok = h.session_ok;
+		lost = h.lost;
 		/* said once when it starts: a restart is held back, not silently retried */
 		if (stuck[0] && !ex->st.nvml_stuck[0])
 			fprintf(stderr,

@@ -230,6 +230,20 @@ GPUENV_API int gpuenv_snapshot_from_json(struct gpuenv_ctx *ctx, const char *jso
 GPUENV_API int gpuenv_snapshot_with_host(const struct gpuenv_snapshot *image,
 					 const struct gpuenv_snapshot *target,
 					 struct gpuenv_snapshot **ret);
+/* What a snapshot's NVML session says (docs/snapshot-schema.md, driver.nvml), for a program
+ * that samples it (the exporter) without rendering the snapshot. */
+struct gpuenv_nvml_health {
+	int session_ok;	   /* 0: its child hung, crashed or ended early ("session" in error) */
+	unsigned lost;	   /* GPUs that answered NVML_ERROR_GPU_IS_LOST */
+	int has_restarts;  /* 1 when session_restarts was recorded */
+	uint64_t restarts; /* how often the long-lived NVML child was restarted */
+	char stuck[64];	   /* where a task of the child is stuck in the kernel; "" when none */
+};
+/* gpuenv_snapshot_nvml_health: s's NVML health into *ret, read in place (rendering the
+ * sample as JSON and parsing it back put 750 KiB of heap on each exporter sample,
+ * docs/exporter.md). Returns 0, -EINVAL. Since 0.1. */
+GPUENV_API int gpuenv_snapshot_nvml_health(const struct gpuenv_snapshot *s,
+					   struct gpuenv_nvml_health *ret);
 /* gpuenv_snapshot_ref: takes a reference. Returns s. Since 0.1. */
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s);
 /* gpuenv_snapshot_unref: drops a reference, freeing s with the last (NULL is a no-op).

@@ -220,11 +220,51 @@ static void test_null_arguments(void **state)
 	assert_null(out);
 }
 
+/* An exporter sample's NVML health read from the snapshot in place: a session that ended
+ * badly, two GPUs lost, the child's restarts and where it is stuck; absent facts leave
+ * session_ok true and no restarts. */
+static void test_nvml_health(void **state)
+{
+	static const char json[] =
+		"{\"schema_version\":2,\"driver\":{\"nvml\":{"
+		"\"session\":{\"source\":\"nvml child\",\"state\":\"error\",\"error\":\"timed out\"},"
+		"\"session_restarts\":{\"source\":\"exporter\",\"state\":\"present\",\"value\":3},"
+		"\"session_stuck\":{\"source\":\"/proc/1/wchan\",\"state\":\"present\","
+		"\"value\":\"nv_wait\"},"
+		"\"devices\":[{\"uuid\":{\"source\":\"nvml\",\"state\":\"error\",\"error\":"
+		"\"NVML_ERROR_GPU_IS_LOST (15): GPU is lost\"},\"name\":{\"source\":\"nvml\","
+		"\"state\":\"error\",\"error\":\"NVML_ERROR_GPU_IS_LOST (15): GPU is lost\"}},"
+		"{\"name\":{\"source\":\"nvml\",\"state\":\"present\",\"value\":\"H100\"}},"
+		"{\"uuid\":{\"source\":\"nvml\",\"state\":\"error\",\"error\":"
+		"\"NVML_ERROR_GPU_IS_LOST (15): GPU is lost\"}}]}}}";
+	struct gpuenv_snapshot *s = NULL;
+	struct gpuenv_nvml_health h;
+
+	(void)state;
+	assert_int_equal(gpuenv_snapshot_from_json(ctx, json, sizeof(json) - 1, &s), 0);
+	assert_int_equal(gpuenv_snapshot_nvml_health(s, &h), 0);
+	assert_int_equal(h.session_ok, 0);
+	assert_int_equal(h.lost, 2); /* a GPU is counted once, whichever facts say so */
+	assert_int_equal(h.has_restarts, 1);
+	assert_int_equal(h.restarts, 3);
+	assert_string_equal(h.stuck, "nv_wait");
+	gpuenv_snapshot_unref(s);
+	/* the no-gpu fixture's snapshot: no NVML session recorded */
+	assert_int_equal(gpuenv_snapshot_nvml_health(snap, &h), 0);
+	assert_int_equal(h.session_ok, 1);
+	assert_int_equal(h.lost, 0);
+	assert_int_equal(h.has_restarts, 0);
+	assert_string_equal(h.stuck, "");
+	assert_int_equal(gpuenv_snapshot_nvml_health(NULL, &h), -EINVAL);
+	assert_int_equal(gpuenv_snapshot_nvml_health(snap, NULL), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_null_arguments),
+		cmocka_unit_test(test_nvml_health),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
