@@ -260,24 +260,24 @@ const char *userspace_lib_version(const struct snap_node *lib)
 
 const char *userspace_driver_version(const struct snap_node *root, const char **ret_fact)
 {
-	static const char *const libs[] = { "driver.userspace.libnvidia_ml.version",
-					    "driver.userspace.libcuda.version" };
+	static const struct {
+		const char *lib, *fact;
+	} libs[] = {
+		{ "driver.userspace.libnvidia_ml", "driver.userspace.libnvidia_ml.version" },
+		{ "driver.userspace.libcuda", "driver.userspace.libcuda.version" },
+	};
 	const char *found = NULL, *fact = NULL;
 
 	for (size_t i = 0; i < ARRAY_SIZE(libs); i++) {
-		size_t n = strlen(libs[i]) - strlen(".version");
-		char lib[64];
-		const char *v;
+		const char *v = userspace_lib_version(snap_get(root, libs[i].lib));
 
-		snprintf(lib, sizeof(lib), "%.*s", (int)n, libs[i]);
-		v = userspace_lib_version(snap_get(root, lib));
 		if (!v)
 			continue;
 		if (found && version_cmp_str(found, v) != 0)
 			return NULL; /* two versions: driver.version-mismatch's to judge */
 		if (!found) {
 			found = v;
-			fact = libs[i];
+			fact = libs[i].fact;
 		}
 	}
 	if (ret_fact)
