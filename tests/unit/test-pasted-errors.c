@@ -171,6 +171,42 @@ static void test_kernel_log(void **state)
 	want_symptom("hardware.pcie-link-down", 2);
 }
 
+/* The kernel's Xid lines for the GPU's memory name the memory rules as well as the Xid rule;
+ * the same words outside an NVRM Xid line (a user's sentence) name none. */
+static void test_kernel_log_memory_errors(void **state)
+{
+	(void)state;
+	/* https://github.com/NVIDIA/nvidia-docker/issues/849 (driver 390.30, pre-Ampere) */
+	read_text("[Mon Oct 29 12:07:39 2018] NVRM: Xid (PCI:0000:8a:00): 48, An uncorrectable "
+		  "double bit error (DBE) has been detected on GPU in the framebuffer at partition "
+		  "4, subpartition 1.\n"
+		  "[Mon Oct 29 12:07:40 2018] NVRM: Xid (PCI:0000:8a:00): 63, Dynamic Page "
+		  "Retirement: New page retired, reboot to activate (0x00000000002ce8ac).\n");
+	want_symptom("hardware.ecc-uncorrectable", 1);
+	want_symptom("hardware.retired-pages-pending", 2);
+	want_symptom("driver.xid-errors", 2);
+	want("driver.xid_events.1.code", "63", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.hardware.row-remap-pending"));
+	/* the R470+ form with the process (https://github.com/NVIDIA/gpu-operator/issues/1146) */
+	read_text("Dec  2 10:43:35 worker4 kernel: [240314.528856] NVRM: Xid (PCI:0000:07:00): 48, "
+		  "pid='<unknown>', name=<unknown>, An uncorrectable double bit error (DBE) has "
+		  "been detected on GPU in the framebuffer at physAddr 0x7fdd60000 partition 3, "
+		  "subpartition 0.\n");
+	want_symptom("hardware.ecc-uncorrectable", 1);
+	/* Ampere's Xid 63 is a row remapping, not a page retirement (the message as
+	 * stas00/ml-engineering's compute/accelerator/nvidia/debug.md quotes it; the time and
+	 * bus are illustrative) */
+	read_text("[ 4223.116204] NVRM: Xid (PCI:0000:9c:00): 63, pid='<unknown>', "
+		  "name=<unknown>, Row Remapper: New row marked for remapping, reset gpu to "
+		  "activate.\n");
+	want_symptom("hardware.row-remap-pending", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.hardware.retired-pages-pending"));
+	/* words quoted in prose are no kernel record */
+	assert_int_equal(read_count("the log said Dynamic Page Retirement: New page retired and "
+				    "An uncorrectable double bit error (DBE) has been detected\n"),
+			 0);
+}
+
 /* nv.c's "fallen off the bus" message is one printk of three lines: read joined, at its first
  * line, as dmesg/journalctl indent it and as syslog repeats the prefix; never across two
  * messages. */
@@ -620,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_nvml_driver_not_loaded),
 		cmocka_unit_test(test_nvml),
 		cmocka_unit_test(test_kernel_log),
+		cmocka_unit_test(test_kernel_log_memory_errors),
 		cmocka_unit_test(test_kernel_message_wrapped),
 		cmocka_unit_test(test_gpu_refused_by_release),
 		cmocka_unit_test(test_other_messages),
