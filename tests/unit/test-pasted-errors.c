@@ -323,6 +323,13 @@ static void test_other_messages(void **state)
 	want_symptom("unsure.runtime.no-driver-for-toolkit", 1);
 	want_symptom("unsure.container.no-gpu-devices", 1);
 	assert_null(pasted_facts_get(&f, "symptoms.driver.module-not-loaded"));
+	/* Ubuntu's command-not-found (Qengineering/Jetson-Nano-Ubuntu-20-image#80) */
+	read_text(
+		"Command 'nvidia-smi' not found, but can be installed with:\n\n"
+		"sudo apt install nvidia-utils-525         # version 525.147.05-0ubuntu0.20.04.1, "
+		"or\n");
+	want_symptom("unsure.driver.module-not-loaded", 1);
+	want_symptom("unsure.container.no-gpu-devices", 1);
 	read_text("cudaErrorCompatNotSupportedOnDevice: forward compatibility was attempted on non "
 		  "supported HW\nCUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE\n");
 	want_symptom("runtime.cuda-compat-unsupported", 2);
