@@ -355,7 +355,17 @@ static void test_other_messages(void **state)
 	want_symptom("unsure.driver.amdgpu-no-kfd", 4);
 	want_symptom("unsure.driver.no-permission", 4);
 	read_text("bash: nvidia-smi: command not found\n");
-	want_symptom("driver.module-not-loaded", 1);
+	want_symptom("unsure.driver.module-not-loaded", 1);
+	want_symptom("unsure.runtime.no-driver-for-toolkit", 1);
+	want_symptom("unsure.container.no-gpu-devices", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.driver.module-not-loaded"));
+	/* Ubuntu's command-not-found (Qengineering/Jetson-Nano-Ubuntu-20-image#80) */
+	read_text(
+		"Command 'nvidia-smi' not found, but can be installed with:\n\n"
+		"sudo apt install nvidia-utils-525         # version 525.147.05-0ubuntu0.20.04.1, "
+		"or\n");
+	want_symptom("unsure.driver.module-not-loaded", 1);
+	want_symptom("unsure.container.no-gpu-devices", 1);
 	read_text("cudaErrorCompatNotSupportedOnDevice: forward compatibility was attempted on non "
 		  "supported HW\nCUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE\n");
 	want_symptom("runtime.cuda-compat-unsupported", 2);
@@ -602,6 +612,40 @@ static void test_rocr_fault_unknown(void **state)
 	assert_null(pasted_facts_get(&f, "symptoms.unsure.runtime.hsa-override-wrong-target"));
 }
 
+/* NVML's "GPU access blocked by the operating system" from the Windows driver's own
+ * nvidia-smi in a GPU-PV VM (staralt/dxgkrnl-dkms#7: driver files copied incompletely) is no
+ * Linux driver in WSL2: recorded as unsure, the rule's facts decide */
+static void test_nvml_blocked_unsure(void **state)
+{
+	(void)state;
+	read_text(
+		"$ /usr/lib/wsl/lib/nvidia-smi\n"
+		"Failed to initialize NVML: GPU access blocked by the operating system\n"
+		"Failed to properly shut down NVML: GPU access blocked by the operating system\n");
+	want_symptom("unsure.driver.wsl-linux-driver-installed", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.driver.wsl-linux-driver-installed"));
+}
+
+/* The NVIDIA container images' entrypoint warning (NVIDIA/nvidia-docker#1071, a container
+ * started without --gpus) names candidates, not a cause */
+static void test_container_driver_not_detected(void **state)
+{
+	(void)state;
+	read_text("Docker version 19.03.1, build 74b1e89\n"
+		  "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be "
+		  "available.\n"
+		  "   Use 'nvidia-docker run' to start this container; see\n"
+		  "   https://github.com/NVIDIA/nvidia-docker/wiki/nvidia-docker\n");
+	want_symptom("unsure.container.no-gpu-devices", 2);
+	want_symptom("unsure.container.visible-devices-void", 2);
+	want_symptom("unsure.hardware.no-gpu", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.container.no-gpu-devices"));
+	/* prose that names the warning without its sentence's end is no symptom */
+	assert_true(read_count("I get WARNING: The NVIDIA Driver was not detected in docker\n") >=
+		    0);
+	assert_null(pasted_facts_get(&f, "symptoms.unsure.container.no-gpu-devices"));
+}
+
 static void test_rule_ids(void **state)
 {
 	static const char all[] =
@@ -627,7 +671,8 @@ static void test_rule_ids(void **state)
 		"invalid device ordinal\nUnsupported gpu architecture 'compute_\n"
 		"requirement error: unsatisfied condition: cuda>=\nError: setting up CDI devices\n"
 		"Error: crun: cannot stat `/lib64/libEGL_nvidia.so.550.54.14`: No such file\n"
-		"uncorrectable ECC error encountered\ncudaErrorUnknown\ncudaErrorNoDevice\n";
+		"uncorrectable ECC error encountered\ncudaErrorUnknown\ncudaErrorNoDevice\n"
+		"nvidia-smi: command not found\nWARNING: The NVIDIA Driver was not detected.\n";
 	size_t seen = 0;
 
 	(void)state;
@@ -664,6 +709,8 @@ int main(void)
 		cmocka_unit_test(test_found_no_driver_unsure),
 		cmocka_unit_test(test_no_cuda_gpus_unsure),
 		cmocka_unit_test(test_no_device_unsure),
+		cmocka_unit_test(test_nvml_blocked_unsure),
+		cmocka_unit_test(test_container_driver_not_detected),
 		cmocka_unit_test(test_system_not_ready),
 		cmocka_unit_test(test_runtime_library_messages),
 		cmocka_unit_test(test_tf_ignoring_device),
