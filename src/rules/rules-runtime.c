@@ -467,7 +467,8 @@ RULE_CHECK(check_toolkits_disagree)
 	struct selection sel[5];
 	size_t n = 0;
 	struct finding *f;
-	bool differ = false, versions_differ = false;
+	bool differ = false, versions_differ = false, majors_differ = false;
+	enum gpuenv_severity sev;
 	char msg[1024] = "";
 
 	if (snap_count(tks) < 2)
@@ -538,13 +539,26 @@ RULE_CHECK(check_toolkits_disagree)
 		if (sel[i].tk != sel[0].tk) {
 			const char *a = snap_get_str(snap_at(tks, (size_t)sel[0].tk), "version");
 			const char *b = snap_get_str(snap_at(tks, (size_t)sel[i].tk), "version");
+			unsigned ama, ami, bma, bmi;
 
 			differ = true;
 			if (!a || !b || version_cmp_str(a, b) != 0)
 				versions_differ = true;
+			/* nvcc of one CUDA major, headers and libraries of another: what a build
+			 * that finds CUDA through CUDA_HOME, LD_LIBRARY_PATH or /usr/local/cuda
+			 * compiles with nvcc from PATH cannot link or load (PyTorch's CMake config
+			 * stops: "FindCUDA says CUDA version is …, but the CUDA headers say the
+			 * version is …", traveller59/spconv#65; spconv#186: nvcc 7.5 over CUDA 10.0) */
+			if (streq(sel[0].what, "nvcc on PATH") && a && b &&
+			    cuda_major_minor(a, &ama, &ami) && cuda_major_minor(b, &bma, &bmi) &&
+			    ama != bma)
+				majors_differ = true;
 		}
 	if (!differ)
 		return;
+	sev = majors_differ	? GPUENV_SEVERITY_ERROR
+	      : versions_differ ? GPUENV_SEVERITY_WARNING
+				: GPUENV_SEVERITY_INFO;
 	for (size_t i = 0; i < n; i++) {
 		const struct snap_node *tk = snap_at(tks, (size_t)sel[i].tk);
 		size_t len = strlen(msg);
@@ -552,8 +566,14 @@ RULE_CHECK(check_toolkits_disagree)
 		snprintf(msg + len, sizeof(msg) - len, "%s%s: CUDA %s (%s)", i ? ", " : "",
 			 sel[i].what, snap_get_str(tk, "version") ?: "?", tk_name(tk));
 	}
-	f = rule_finding(c, versions_differ ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_INFO, NULL,
-			 "different CUDA toolkits are selected: %s", msg);
+	if (majors_differ) {
+		size_t len = strlen(msg);
+
+		snprintf(msg + len, sizeof(msg) - len,
+			 "; nvcc from PATH compiles for another CUDA major than the toolkit the "
+			 "other settings name");
+	}
+	f = rule_finding(c, sev, NULL, "different CUDA toolkits are selected: %s", msg);
 	for (size_t i = 0; i < n; i++) {
 		const struct snap_node *tk = snap_at(tks, (size_t)sel[i].tk);
 		char name[96];

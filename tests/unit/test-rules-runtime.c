@@ -113,7 +113,9 @@ static void test_toolkits_disagree(void **state)
 	env(s, "PATH", "/usr/local/cuda-12.4/bin:/usr/bin");
 	NO(s, "runtime.toolkits-disagree");
 	env(s, "PATH", "/usr/local/cuda-11.8/bin:/usr/bin");
-	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_WARNING, "nvcc on PATH: CUDA 11.8");
+	/* nvcc of another major than /usr/local/cuda: a build mixing them fails (spconv#186) */
+	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_ERROR, "nvcc on PATH: CUDA 11.8");
+	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_ERROR, "for another CUDA major");
 	/* the fix points at what the configuration needs, not at the nvcc first on PATH */
 	FIX(s, "runtime.toolkits-disagree", "CUDA_HOME=/usr/local/cuda-12.4 ");
 	FIX(s, "runtime.toolkits-disagree", "the newest of them");
@@ -124,6 +126,16 @@ static void test_toolkits_disagree(void **state)
 	torch_env(s, "2.4.0+cu124", "12.4", NULL);
 	FIX(s, "runtime.toolkits-disagree", "what torch 2.4.0+cu124");
 	FIX(s, "runtime.toolkits-disagree", "CUDA_HOME=/usr/local/cuda-12.4 ");
+	/* Another minor of the same major: a warning. */
+	snap_set_str(a, "version", "12.1.1", "x");
+	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_WARNING, "nvcc on PATH: CUDA 12.1.1");
+	/* Another major between CUDA_HOME and /usr/local/cuda, no nvcc on PATH: nothing says
+	 * which compiler a build takes, a warning. */
+	snap_set_str(a, "version", "11.8.0", "x");
+	env(s, "PATH", "/usr/bin");
+	env(s, "CUDA_HOME", "/usr/local/cuda-11.8");
+	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_WARNING, "CUDA_HOME: CUDA 11.8.0");
+	env(s, "PATH", "/usr/local/cuda-11.8/bin:/usr/bin");
 	/* Same version in two places: only a note. */
 	snap_set_str(a, "version", "12.4.1", "x");
 	YES(s, "runtime.toolkits-disagree", GPUENV_SEVERITY_INFO, "/usr/local/cuda: CUDA 12.4.1");
