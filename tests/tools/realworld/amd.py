@@ -149,6 +149,28 @@ def mi100_firmware():
         devices)
 
 
+def kernel_amdgpu(root):
+    """The kernel's own amdgpu in place of the base's amdgpu-dkms. Loaded, it has its
+    /sys/module/amdgpu directory (the kernel makes one for every loaded module, with
+    `initstate`: Documentation/ABI/testing/sysfs-module), `initstate` reading "live" (what
+    rocminfo's "ROCk module is loaded" and rocm_smi.py's _driver_initialized() test), but no
+    `version` (amdgpu sets no MODULE_VERSION upstream; amdgpu-dkms's does). /proc/modules loses
+    amdgpu-dkms's helper modules and drm_exec (drivers/gpu/drm/drm_exec.c, Linux 6.6 and
+    later), also from the users lists of the modules left."""
+    gone = ("amddrm_ttm_helper", "amddrm_buddy", "amdttm", "amdxcp", "amdkcl", "drm_exec")
+    os.unlink(f"{root}/sys/module/amdgpu/version")
+    w(root, "sys/module/amdgpu/initstate", "live\n")
+    lines = []
+    for line in read(root, "proc/modules").splitlines():
+        f = line.replace(" (OE)", "").split(" ")
+        if f[0] in gone:
+            continue
+        if f[3] != "-":
+            f[3] = "".join(u + "," for u in f[3].split(",") if u and u not in gone) or "-"
+        lines.append(" ".join(f) + "\n")
+    w(root, "proc/modules", "".join(lines))
+
+
 def pitcairn_no_kfd():
     # ROCm/legacy-rocm-build#2232: an R7 370 / R9 270 (Curacao PRO, Pitcairn, GCN 1) under
     # Ubuntu's 5.4 kernel: amdgpu drives it, but "kfd kfd: amdgpu: PITCAIRN  not supported in
@@ -158,11 +180,7 @@ def pitcairn_no_kfd():
     set_gpu(root, "6811", "030000",
             "Curacao PRO [Radeon R7 370 / R9 270/370 OEM]", None)
     drop_venv(root)
-    os.unlink(f"{root}/sys/module/amdgpu/version")
-    os.rmdir(f"{root}/sys/module/amdgpu")
-    w(root, "proc/modules", "".join(
-        l for l in read(root, "proc/modules").splitlines(True)
-        if not l.startswith(("amddrm_", "amdttm ", "amdxcp ", "amdkcl "))).replace(" (OE)", ""))
+    kernel_amdgpu(root)
     w(root, "proc/sys/kernel/osrelease", "5.4.0-54-generic\n")
     w(root, "etc/os-release", UBUNTU2004_OS_RELEASE)
     kern_log(root, "Jun  9 18:02:11 igor-pc", [
@@ -182,8 +200,9 @@ def pitcairn_no_kfd():
         "5.4.0-54-generic; lspci 'Curacao PRO [Radeon R7 370 / R9 270/370 OEM]'); not in the "
         "report and placeholders: the two other kernel-log lines and the syslog prefix, the "
         "PCI id 1002:6811 (pci.ids' Curacao PRO line), the GPU on the base's bus 0000:05:00.0, "
-        "the kernel's own amdgpu (no /sys/module/amdgpu/version, no amdgpu-dkms modules in "
-        "/proc/modules), KFD's topology with its CPU nodes only; everything else is the "
+        "the kernel's own amdgpu (/sys/module/amdgpu/initstate 'live', as rocminfo's 'ROCk "
+        "module is loaded' shows, and no version file; no amdgpu-dkms modules in /proc/modules), "
+        "KFD's topology with its CPU nodes only; everything else is the "
         "rx7600-rocm-torch-override fixture's (see its sources), without its venv",
         {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
         real_world("https://github.com/ROCm/legacy-rocm-build/issues/2232",

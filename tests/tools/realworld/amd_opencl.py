@@ -5,7 +5,7 @@ release's own ICD. The tree is the rx7600-rocm-torch-override base of realworld/
 AMD GPU behind the MI300X platform's PCI topology; its sources)."""
 import os
 
-from realworld.amd import BASE, drop_venv, kern_log, set_gpu
+from realworld.amd import BASE, drop_venv, kern_log, kernel_amdgpu, set_gpu
 from realworld.common import (UBUNTU2004_OS_RELEASE, fresh, ini, ldso_cache, link, move_kernel,
                               read, real_world, section, so, w)
 
@@ -18,16 +18,6 @@ ROCM = "/opt/rocm-3.10.0"
 # The path the report's clinfo could not open, verbatim: ROCm 3.1's OpenCL library (the
 # opencl/lib/x86_64 layout of the 3.x releases before 3.5), not on the machine.
 STALE_LIB = "/opt/rocm-3.1.0/opencl/lib/x86_64/libamdocl64.so"
-
-
-def kernel_amdgpu(root):
-    """The kernel's own amdgpu in place of the base's amdgpu-dkms: no /sys/module/amdgpu/version
-    and none of amdgpu-dkms's helper modules in /proc/modules (as rw-r9-370-pitcairn-no-kfd)."""
-    os.unlink(f"{root}/sys/module/amdgpu/version")
-    os.rmdir(f"{root}/sys/module/amdgpu")
-    w(root, "proc/modules", "".join(
-        l for l in read(root, "proc/modules").splitlines(True)
-        if not l.startswith(("amddrm_", "amdttm ", "amdxcp ", "amdkcl "))).replace(" (OE)", ""))
 
 
 def stale_icd():
@@ -66,7 +56,8 @@ def stale_icd():
         "is there somewhere in the machine'); not in the report and chosen here: the GPU (a "
         "Radeon VII, 1002:66af, pci.ids' Vega 20 line, KFD gfx_target_version 90006: a GPU "
         "ROCm 3.10 supports), Ubuntu 20.04.1 and its 5.4.0-58-generic kernel with the kernel's "
-        "own amdgpu and its three kernel-log lines under a placeholder syslog prefix (the report names no release, GPU or driver package), ROCm 3.10.0 as "
+        "own amdgpu loaded (the platform ROCm's OpenCL lists reaches the GPU through it: "
+        "/sys/module/amdgpu/initstate 'live', no version file) and its three kernel-log lines under a placeholder syslog prefix (the report names no release, GPU or driver package), ROCm 3.10.0 as "
         "/opt/rocm-3.10.0 (.info/version 3.10.0-27, /opt/rocm linking to it) with its OpenCL "
         "library in opencl/lib, /etc/OpenCL/vendors/amdocl64.icd naming the bare "
         "libamdocl64.so and /etc/ld.so.conf.d/10-rocm-opencl.conf listing that directory (the "

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """An eight-MI300X server whose user cannot open the GPU device nodes, rebuilt from
-ROCm/rocm-examples#187 on the mi300x-amdgpu tree (its sources): /dev/kfd and the render nodes
-are 0660 root:render, the user is not in render, so a ROCm program finds no device unless it
-runs under sudo."""
+ROCm/rocm-examples#187 on the healthy mi300x-amdgpu tree (its sources), its user taken out of
+render: /dev/kfd and the render nodes are 0660 root:render, the user is not in render, so a
+ROCm program finds no device unless it runs under sudo."""
 from realworld.common import fresh, ini, real_world, section, w
 
 TOPIC = "mi300x"
@@ -35,9 +35,20 @@ def cpuinfo(root):
         for i in range(4)))
 
 
-def not_in_render():
+def not_in_render(root):
+    """The report's user: in video, not in render (the maintainer's answer), so the process's
+    groups lack 109 and /etc/group's render line names no member."""
+    w(root, "etc/group", open(f"{root}/etc/group").read().replace("\nrender:x:109:rocm\n",
+                                                                  "\nrender:x:109:\n"))
+    status = open(f"{root}/proc/self/status").read()
+    w(root, "proc/self/status", status.replace("Groups:\t4 24 27 30 44 46 109 112 1000 ",
+                                               "Groups:\t4 24 27 30 44 46 112 1000 "))
+
+
+def rocblas_not_in_render():
     dst, root = fresh(FIXTURES[0], BASE)
     cpuinfo(root)
+    not_in_render(root)
     ini(dst, TOPIC,
         "An eight-MI300X server (1002:74a1, gfx942) on Ubuntu with amdgpu bound and KFD listing "
         "every GPU: /dev/kfd and /dev/dri/renderD128-135 are 0660 root:render and the user is "
@@ -58,6 +69,7 @@ def not_in_render():
 def sudo():
     dst, root = fresh(FIXTURES[1], BASE)
     cpuinfo(root)
+    not_in_render(root)
     # The reporter's workaround: the same program under sudo, whose process runs as root
     # (uid 0, sudo's default target user), which the nodes' mode does not restrict.
     status = open(f"{root}/proc/self/status").read()
@@ -74,5 +86,5 @@ def sudo():
 
 
 def write():
-    not_in_render()
+    rocblas_not_in_render()
     sudo()
