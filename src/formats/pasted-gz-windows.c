@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "shared/macro.h"
 #include "shared/strbuf.h"
@@ -154,13 +156,38 @@ static void *maker(void *arg)
 	}
 }
 
+/* The pages of buf[0..n) faulted in writable at once, their bytes unchanged
+ * (MADV_POPULATE_WRITE, Linux 5.14): one call, not a fault at each page as it is first
+ * written. Where the kernel has no such advice, they fault in as they are written. */
+static void populate(const void *buf, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)buf, from, to;
+
+	if (page <= 1)
+		return;
+	from = (a + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	to = (a + n) & ~((uintptr_t)page - 1);
+	if (to > from)
+		(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+}
+
 int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
 			    const struct pasted_dispatch *d, uint64_t apart,
 			    struct pasted_facts *each, const char **ret_why)
 {
+	size_t prefault = PASTED_GZ_WINDOW * 2;
 	int r;
 
 	*w = (struct pasted_gz_windows){ .d = d, .first = true };
+	if (len >= 4) {
+		const unsigned char *t = (const unsigned char *)data + len - 4;
+		size_t isize =
+			(size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
+
+		if (isize < prefault)
+			prefault = isize + 1;
+	}
 	r = pasted_gz_init(&w->g, data, len, PASTED_GZ_WINDOWED_MAX, ret_why);
 	if (r < 0)
 		return r;
@@ -169,6 +196,19 @@ int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_
 		pasted_gz_done(&w->g);
 		return -ENOMEM;
 	}
+	/* The raw window and both slots' buffers, as large as the text will take of them,
+	 * faulted in before the maker starts: each page first written was a fault of its own
+	 * on the maker, the thread the readers wait for; the first window (which the readers
+	 * wait for with nothing else to do) was made in 46 ms, now 34 ms (docs/explain.md).
+	 * The windows write these pages anyway: no more memory. How large: the input's last
+	 * 4 bytes, the last member's ISIZE (RFC 1952 2.3.1, the text's length modulo 2^32),
+	 * only a guess (another member's, a wrong one) of how many pages to fault in now. */
+	populate(w->raw, prefault);
+	if (strbuf_reserve(&w->slot[0].buf, prefault) >= 0)
+		populate(w->slot[0].buf.buf, prefault);
+	/* the second window's slot where there will be one: a text longer than the raw window */
+	if (prefault == PASTED_GZ_WINDOW * 2 && strbuf_reserve(&w->slot[1].buf, prefault) >= 0)
+		populate(w->slot[1].buf.buf, prefault);
 	if (pthread_mutex_init(&w->lock, NULL) != 0)
 		return 0; /* no thread: made in line */
 	if (pthread_cond_init(&w->cond, NULL) != 0) {
