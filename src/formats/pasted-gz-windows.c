@@ -6,10 +6,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "shared/macro.h"
+#include "shared/prefault.h"
 #include "shared/strbuf.h"
 
 size_t pasted_gz_window_cut(const char *p, size_t n)
@@ -156,22 +155,6 @@ static void *maker(void *arg)
 	}
 }
 
-/* The pages of buf[0..n) faulted in writable at once, their bytes unchanged
- * (MADV_POPULATE_WRITE, Linux 5.14): one call, not a fault at each page as it is first
- * written. Where the kernel has no such advice, they fault in as they are written. */
-static void populate(const void *buf, size_t n)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t a = (uintptr_t)buf, from, to;
-
-	if (page <= 1)
-		return;
-	from = (a + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-	to = (a + n) & ~((uintptr_t)page - 1);
-	if (to > from)
-		(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-}
-
 int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
 			    const struct pasted_dispatch *d, uint64_t apart,
 			    struct pasted_facts *each, const char **ret_why)
@@ -203,12 +186,12 @@ int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_
 	 * The windows write these pages anyway: no more memory. How large: the input's last
 	 * 4 bytes, the last member's ISIZE (RFC 1952 2.3.1, the text's length modulo 2^32),
 	 * only a guess (another member's, a wrong one) of how many pages to fault in now. */
-	populate(w->raw, prefault);
+	prefault_write(w->raw, prefault);
 	if (strbuf_reserve(&w->slot[0].buf, prefault) >= 0)
-		populate(w->slot[0].buf.buf, prefault);
+		prefault_write(w->slot[0].buf.buf, prefault);
 	/* the second window's slot where there will be one: a text longer than the raw window */
 	if (prefault == PASTED_GZ_WINDOW * 2 && strbuf_reserve(&w->slot[1].buf, prefault) >= 0)
-		populate(w->slot[1].buf.buf, prefault);
+		prefault_write(w->slot[1].buf.buf, prefault);
 	if (pthread_mutex_init(&w->lock, NULL) != 0)
 		return 0; /* no thread: made in line */
 	if (pthread_cond_init(&w->cond, NULL) != 0) {
