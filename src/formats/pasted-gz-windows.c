@@ -183,7 +183,8 @@ int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_
 	 * faulted in before the maker starts: each page first written was a fault of its own
 	 * on the maker, the thread the readers wait for; the first window (which the readers
 	 * wait for with nothing else to do) was made in 46 ms, now 34 ms (docs/explain.md).
-	 * The windows write these pages anyway: no more memory. How large: the input's last
+	 * The windows write most of these pages anyway (peak RSS 24,040 KiB, 23,900 KiB
+	 * before, on the 5,029 KiB stand-in). How large: the input's last
 	 * 4 bytes, the last member's ISIZE (RFC 1952 2.3.1, the text's length modulo 2^32),
 	 * only a guess (another member's, a wrong one) of how many pages to fault in now. */
 	prefault_write(w->raw, prefault);
