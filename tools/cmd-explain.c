@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "gpuenv.h"
+#include "shared/prefault.h"
 
 /* One byte past the library's 64 MiB cap: enough for it to say "too large". */
 #define EXPLAIN_READ_MAX (((size_t)64 << 20) + 1)
@@ -52,6 +54,8 @@ static void explain_help(void)
 	       "  74  the output could not be written\n");
 }
 
+#define READ_PREFAULT_MIN ((size_t)1 << 20)
+
 /* The whole of fd, at most EXPLAIN_READ_MAX bytes, with read(2) into one buffer: of a
  * regular file's size (and a byte, to see its end), so that a paste is not read through
  * stdio's buffer into a 64 KiB one grown from there (pages first touched: docs/explain.md,
@@ -59,12 +63,15 @@ static void explain_help(void)
 static int read_all(int fd, char **ret, size_t *ret_len)
 {
 	size_t len = 0, alloc = 0, want = 65536;
+	bool sized = false; /* want: the file's size */
 	char *buf = NULL;
 	struct stat st;
 
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
-	    (uintmax_t)st.st_size < EXPLAIN_READ_MAX)
+	    (uintmax_t)st.st_size < EXPLAIN_READ_MAX) {
 		want = (size_t)st.st_size + 1;
+		sized = true;
+	}
 	for (;;) {
 		ssize_t n;
 
@@ -83,6 +90,11 @@ static int read_all(int fd, char **ret, size_t *ret_len)
 				return -ENOMEM;
 			}
 			buf = nb;
+			/* a report's megabytes, faulted in at once: read(2) took a fault at each page
+			 * (docs/explain.md); a paste's few pages are left as they are, and a pipe's
+			 * doubled buffer, which the input may not fill */
+			if (sized && len == 0 && want >= READ_PREFAULT_MIN)
+				prefault_write(buf, want);
 			alloc = want;
 		}
 		n = read(fd, buf + len, alloc - len);

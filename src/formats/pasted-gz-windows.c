@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "shared/macro.h"
+#include "shared/prefault.h"
 #include "shared/strbuf.h"
 
 size_t pasted_gz_window_cut(const char *p, size_t n)
@@ -158,9 +159,18 @@ int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_
 			    const struct pasted_dispatch *d, uint64_t apart,
 			    struct pasted_facts *each, const char **ret_why)
 {
+	size_t prefault = PASTED_GZ_WINDOW * 2;
 	int r;
 
 	*w = (struct pasted_gz_windows){ .d = d, .first = true };
+	if (len >= 4) {
+		const unsigned char *t = (const unsigned char *)data + len - 4;
+		size_t isize =
+			(size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
+
+		if (isize < prefault)
+			prefault = isize + 1;
+	}
 	r = pasted_gz_init(&w->g, data, len, PASTED_GZ_WINDOWED_MAX, ret_why);
 	if (r < 0)
 		return r;
@@ -169,6 +179,20 @@ int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_
 		pasted_gz_done(&w->g);
 		return -ENOMEM;
 	}
+	/* The raw window and both slots' buffers, as large as the text will take of them,
+	 * faulted in before the maker starts: each page first written was a fault of its own
+	 * on the maker, the thread the readers wait for; the first window (which the readers
+	 * wait for with nothing else to do) was made in 46 ms, now 34 ms (docs/explain.md).
+	 * The windows write most of these pages anyway (peak RSS 24,040 KiB, 23,900 KiB
+	 * before, on the 5,029 KiB stand-in). How large: the input's last
+	 * 4 bytes, the last member's ISIZE (RFC 1952 2.3.1, the text's length modulo 2^32),
+	 * only a guess (another member's, a wrong one) of how many pages to fault in now. */
+	prefault_write(w->raw, prefault);
+	if (strbuf_reserve(&w->slot[0].buf, prefault) >= 0)
+		prefault_write(w->slot[0].buf.buf, prefault);
+	/* the second window's slot where there will be one: a text longer than the raw window */
+	if (prefault == PASTED_GZ_WINDOW * 2 && strbuf_reserve(&w->slot[1].buf, prefault) >= 0)
+		prefault_write(w->slot[1].buf.buf, prefault);
 	if (pthread_mutex_init(&w->lock, NULL) != 0)
 		return 0; /* no thread: made in line */
 	if (pthread_cond_init(&w->cond, NULL) != 0) {

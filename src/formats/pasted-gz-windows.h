@@ -13,7 +13,8 @@
  * errors, are those of the same steps run in line, which is what happens where no thread
  * can be started (every reader then runs on the readers' thread). Memory: the raw window
  * (PASTED_GZ_WINDOW * 2), two cleaned windows and their splits, besides zlib's: a window is
- * given back once the next one is made, after the maker's readers have read it.
+ * given back once the next one is made, after the maker's readers have read it. The raw
+ * window's and the slots' pages are faulted in at the start, before the maker runs.
  */
 #pragma once
 
