@@ -247,6 +247,9 @@ int probe_vendor_pend(struct probe_env *pe, const struct probe_pending *pp)
 	pe->pending[pe->n_pending].probe = pe->probe;
 	pe->pending[pe->n_pending].t0_ms = pe->probe_t0_ms;
 	pe->n_pending++;
+	/* Its result is still written by probe_vendor_collect(), where it would have been. */
+	if (pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL)
+		(void)vendor_settle(pp->vp);
 	return 0;
 }
 
@@ -327,9 +330,15 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 	if (vp->collect_keep && (pe->ctx->flags & GPUENV_CTX_VENDOR_KEEP)) {
 		/* The child that stays answers at once: nothing to overlap. */
 		struct vendor_result r;
+		struct vendor_keep **keep =
+			(struct vendor_keep **)((char *)pe->ctx + vp->keep_offset);
 
-		err = vp->collect_keep((struct vendor_keep **)((char *)pe->ctx + vp->keep_offset),
-				       &req, &r);
+		err = vp->collect_keep(keep, &req, &r);
+		/* one at a time: the kept child ends before the next session starts */
+		if (pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL) {
+			vendor_keep_free(*keep);
+			*keep = NULL;
+		}
 		if (err == -ENOMEM)
 			return err;
 		if (err < 0) {
