@@ -7,6 +7,7 @@
  * shape (docs/snapshot-schema.md), built by src/vendor/session.c.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -237,6 +238,15 @@ int probe_vendor_keep(struct probe_env *pe, const struct snap_node *obj, const c
 	return err;
 }
 
+void probe_vendor_before_fork(struct probe_env *pe)
+{
+	/* A fork copies the page tables of every resident anonymous page, so the session's
+	 * keeper and child would each count the heap's free pages too (what the earlier probes
+	 * and sessions freed, e.g. the jansson tree a session's lines were folded into). */
+	if (pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL)
+		(void)malloc_trim(0);
+}
+
 int probe_vendor_pend(struct probe_env *pe, const struct probe_pending *pp)
 {
 	if (pe->n_pending == PROBE_MAX_PENDING) {
@@ -352,6 +362,7 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 		err = probe_vendor_keep(pe, obj, vp->session);
 		return err < 0 ? err : snapshot_error(s);
 	}
+	probe_vendor_before_fork(pe);
 	err = vp->start(&req, &started);
 	if (err == -ENOMEM)
 		return err;
