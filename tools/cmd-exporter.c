@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/child.h"
 #include "exporter.h"
 #include "formats/web-config.h"
 #include "shared/macro.h"
@@ -314,6 +315,11 @@ static int load_web_config(const char *path, struct web_security *w)
 	return 0;
 }
 
+static void drop_pages_when_settled(void)
+{
+	(void)exporter_drop_startup_pages();
+}
+
 /* The collection loop: wakes for the next sample, the next diagnosis, a signal, or once a
  * second to refresh the ages the exposition shows. */
 static int serve(struct exporter *ex, const char *listen, const struct exporter_security *sec,
@@ -348,6 +354,16 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 				"installed in gpuenv's libexec directory\n");
 		return EXIT_UNAVAILABLE;
 	}
+	/* The diagnosis' NVML session runs gpuenv-nvml too (one sweep, then the diagnosis' context
+	 * ends it), in the same sandbox, rather than three forks of the diagnosis child, each of
+	 * which kept 1.7-3.8 MiB resident (docs/exporter.md, Load). The same program runs it
+	 * whichever --nvml-child the samples use: a diagnosis' session is a fresh one each time. */
+	if (!ex->diag_opts.from && !ex->diag_opts.no_vendor && exporter_nvml_program() == 0)
+		ex->diag_opts.ctx_flags |= GPUENV_CTX_VENDOR_KEEP;
+	/* The processes forked from here that only wait once they forked (the diagnosis' keeper,
+	 * its vendor sessions' keepers and PID-namespace inits) give back the code pages they
+	 * inherited or faulted in, as gpuenv-nvml's do (exporter-pages.c). */
+	child_set_settled_hook(drop_pages_when_settled);
 	/* Before any thread: this process forks every child of the collection, the serving
 	 * process none (exporter-server.c: gpuenv-http, exec'd). The libraries load there. */
 	r = exporter_server_start(listen, sec, &loaded, &srv);
@@ -529,6 +545,9 @@ int cmd_exporter(int argc, char *argv[])
 	if (!o.vendor_timeout_ms)
 		o.vendor_timeout_ms = interval_ms < 6250 ? interval_ms * 4 / 5 : 5000;
 	ex.diag_opts = o;
+	/* The diagnosis' vendor sessions one after the other: their process trees never coexist
+	 * (a diagnosis every few minutes may take a second longer; docs/exporter.md, Load). */
+	ex.diag_opts.ctx_flags |= GPUENV_CTX_VENDOR_SERIAL;
 	ex.sample_opts = o;
 	ex.sample_opts.ctx_flags |= GPUENV_CTX_GPU_SAMPLE;
 	/* --once samples once: nothing to keep. */

@@ -78,6 +78,12 @@ enum {
 	 * writes garbage is killed and restarted with a backoff (1 s doubling to 64 s), and
 	 * driver.nvml.session_restarts counts the restarts. gpuenv_ctx_free() ends it. Since 0.1. */
 	GPUENV_CTX_VENDOR_KEEP = 1u << 9,
+	/* Run the vendor sessions one at a time: each child's tree ends before the next one
+	 * starts, instead of all of them running beside the file probes. The snapshot is the
+	 * same; the collection takes longer (the sum of the sessions rather than the longest),
+	 * and their processes never add up in memory (`gpuenv exporter`'s diagnosis). With
+	 * GPUENV_CTX_VENDOR_KEEP, NVML's child too ends after its sweep. Since 0.1. */
+	GPUENV_CTX_VENDOR_SERIAL = 1u << 10,
 };
 
 /*

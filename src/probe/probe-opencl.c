@@ -342,6 +342,7 @@ static int opencl_run(struct probe_env *pe, struct gpuenv_snapshot *s, struct sn
 		return snapshot_error(s);
 	}
 	/* The child takes its ICD list at the fork: ch may go. */
+	probe_vendor_before_fork(pe);
 	err = vendor_opencl_start(&req, &started);
 	icd_choice_done(&ch);
 	if (err == -ENOMEM)

@@ -7,6 +7,7 @@
  * shape (docs/snapshot-schema.md), built by src/vendor/session.c.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -237,6 +238,15 @@ int probe_vendor_keep(struct probe_env *pe, const struct snap_node *obj, const c
 	return err;
 }
 
+void probe_vendor_before_fork(struct probe_env *pe)
+{
+	/* A fork copies the page tables of every resident anonymous page, so the session's
+	 * keeper and child would each count the heap's free pages too (what the earlier probes
+	 * and sessions freed, e.g. the jansson tree a session's lines were folded into). */
+	if (pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL)
+		(void)malloc_trim(0);
+}
+
 int probe_vendor_pend(struct probe_env *pe, const struct probe_pending *pp)
 {
 	if (pe->n_pending == PROBE_MAX_PENDING) {
@@ -247,6 +257,9 @@ int probe_vendor_pend(struct probe_env *pe, const struct probe_pending *pp)
 	pe->pending[pe->n_pending].probe = pe->probe;
 	pe->pending[pe->n_pending].t0_ms = pe->probe_t0_ms;
 	pe->n_pending++;
+	/* Its result is still written by probe_vendor_collect(), where it would have been. */
+	if (pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL)
+		(void)vendor_settle(pp->vp);
 	return 0;
 }
 
@@ -327,9 +340,15 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 	if (vp->collect_keep && (pe->ctx->flags & GPUENV_CTX_VENDOR_KEEP)) {
 		/* The child that stays answers at once: nothing to overlap. */
 		struct vendor_result r;
+		struct vendor_keep **keep =
+			(struct vendor_keep **)((char *)pe->ctx + vp->keep_offset);
 
-		err = vp->collect_keep((struct vendor_keep **)((char *)pe->ctx + vp->keep_offset),
-				       &req, &r);
+		err = vp->collect_keep(keep, &req, &r);
+		/* one at a time: the kept child ends before the next session starts */
+		if (pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL) {
+			vendor_keep_free(*keep);
+			*keep = NULL;
+		}
 		if (err == -ENOMEM)
 			return err;
 		if (err < 0) {
@@ -343,6 +362,7 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 		err = probe_vendor_keep(pe, obj, vp->session);
 		return err < 0 ? err : snapshot_error(s);
 	}
+	probe_vendor_before_fork(pe);
 	err = vp->start(&req, &started);
 	if (err == -ENOMEM)
 		return err;

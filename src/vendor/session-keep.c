@@ -20,8 +20,10 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -292,6 +294,20 @@ static int keep_facts(const struct vendor_session *vs, const struct vendor_keep 
 	return 0;
 }
 
+/* The sweep's pages of the output buffer, read and folded, go back to the system (madvise(2)
+ * MADV_DONTNEED: the range, whole pages inside the buffer, reads as zeros next time): the
+ * buffer stays reserved at the output cap, but a sweep's worth of it would stay resident between sweeps, and in every process forked from this one (a fork
+ * copies the page tables of anonymous memory; `gpuenv exporter`'s diagnosis, docs/exporter.md). */
+static void release_pages(char *buf, size_t used)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)buf + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)buf + used) & ~(page - 1);
+
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
 int vendor_keep_sample(struct vendor_keep **keep, const struct vendor_session *vs,
 		       struct vendor_result *ret)
 {
@@ -339,6 +355,7 @@ int vendor_keep_sample(struct vendor_keep **keep, const struct vendor_session *v
 		if (!text)
 			return -ENOMEM;
 		r = session_result(vs, &cr, k->dir, k->data_budget, ret);
+		release_pages(k->proc.out.buf, k->proc.out.len);
 		k->proc.out.len = k->proc.out.total = 0;
 		k->proc.err.len = k->proc.err.total = 0;
 	} else {

@@ -711,7 +711,9 @@ int session_make_private_dir(const struct vendor_session *vs, char **ret)
  * directory, and what session_result() reads of the vendor_session (prefix, timeout, expected
  * keys: static data). The child took its own copy of the rest at the fork. */
 struct vendor_pending {
-	struct child_job *job;
+	struct child_job *job;	     /* NULL once settled */
+	struct child_result settled; /* vendor_settle()'s, when job is NULL */
+	int settled_err;
 	char *dir; /* the child's private directory, or NULL */
 	uint64_t data_budget;
 	struct vendor_session vs;
@@ -756,16 +758,26 @@ int vendor_session_start(const struct vendor_session *vs, struct vendor_pending 
 
 void vendor_pump(struct vendor_pending *p)
 {
-	if (p)
+	if (p && p->job)
 		child_pump(p->job);
+}
+
+int vendor_settle(struct vendor_pending *p)
+{
+	if (p->job) {
+		p->settled_err = child_collect(p->job, &p->settled);
+		p->job = NULL;
+	}
+	return p->settled_err;
 }
 
 int vendor_finish(struct vendor_pending *p, struct vendor_result *ret)
 {
 	struct child_result cr;
-	int err = child_collect(p->job, &cr);
+	int err = vendor_settle(p);
 
-	p->job = NULL;
+	cr = p->settled;
+	p->settled = (struct child_result){ 0 };
 	if (err >= 0) {
 		err = session_result(&p->vs, &cr, p->dir, p->data_budget, ret);
 		child_result_done(&cr);
@@ -778,7 +790,10 @@ void vendor_cancel(struct vendor_pending *p)
 {
 	if (!p)
 		return;
-	child_cancel(p->job);
+	if (p->job)
+		child_cancel(p->job);
+	else if (p->settled_err >= 0)
+		child_result_done(&p->settled);
 	pending_free(p);
 }
 

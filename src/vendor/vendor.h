@@ -46,6 +46,10 @@ int vendor_amdsmi_start(const struct vendor_req *req, struct vendor_pending **re
 int vendor_levelzero_start(const struct vendor_req *req, struct vendor_pending **ret);
 /* Reads what the child has written so far, without waiting (core/child.h child_pump()). */
 void vendor_pump(struct vendor_pending *p);
+/* Waits for the child now (until its deadline, counted from the start) and keeps what it
+ * said for vendor_finish(), so that its processes are gone before the caller starts the
+ * next session (GPUENV_CTX_VENDOR_SERIAL). 0, or what vendor_finish() will return. */
+int vendor_settle(struct vendor_pending *p);
 /* Waits for the child (until its deadline, counted from the start) and folds what it said
  * into ret; frees p either way. */
 int vendor_finish(struct vendor_pending *p, struct vendor_result *ret);

@@ -7,8 +7,10 @@ GPU and a hung NVML become errors and a stale flag, and the HTTP server answers 
 /healthz, /readyz, refuses bad requests with 4xx without echoing them, keeps serving while
 NVML hangs and under slow-loris connections, re-diagnoses on SIGHUP and stops on SIGTERM.
 Usage: test-exporter.py GPUENV"""
+import collections
 import gzip
 import http.client
+import json
 import os
 import signal
 import socket
@@ -348,6 +350,21 @@ def test_serve():
             after = int(value(parse(wait_http(base + "/metrics", 10)[2]),
                               "gpuenv_collections_total", kind="diagnosis"))
         check(after > before, f"SIGHUP reruns the diagnosis ({before} -> {after})")
+        # The diagnosis served (its NVML session in gpuenv-nvml, its vendor sessions one at
+        # a time: docs/exporter.md, Collection) finds what `gpuenv doctor` finds there.
+        fams = parse(wait_http(base + "/metrics", 10)[2])
+        served = sorted((l["rule"], l["layer"], l["severity"], v)
+                        for _, l, v in fams["gpuenv_finding"]["samples"])
+        cause = [(l["rule"], l["layer"]) for _, l, _ in fams["gpuenv_root_cause"]["samples"]]
+        doc = json.loads(subprocess.run([GPUENV, "doctor", "--json", *SLOW, *args], env=env,
+                                        capture_output=True, text=True, timeout=300).stdout)
+        counts = collections.Counter((f["rule"], f["layer"], f["severity"])
+                                     for f in doc["findings"])
+        want = sorted((*k, str(n)) for k, n in counts.items())
+        want_cause = [(doc["root_cause"]["id"], doc["root_cause"]["layer"])] \
+            if doc.get("root_cause") else []
+        check(served == want and cause == want_cause and served,
+              f"the served diagnosis is doctor's: {served} {cause} (doctor: {want} {want_cause})")
     finally:
         p.send_signal(signal.SIGTERM)
         try:

@@ -405,6 +405,46 @@ static void test_nvml_hang(void **state)
 	vendor_result_done(&r);
 }
 
+/* vendor_settle() (GPUENV_CTX_VENDOR_SERIAL): the child's tree is gone when it returns, and
+ * vendor_finish() folds the same result later; a settled session may still be cancelled,
+ * and a hang is settled at its deadline with its failure kept for vendor_finish(). */
+static void test_settle(void **state)
+{
+	struct vendor_req req = { .library = fake("libnvidia-ml.so.1"), .timeout_ms = 10000 };
+	struct vendor_pending *p;
+	struct vendor_result r;
+
+	set_scenario("[nvml]\ndriver_version = 550.54.15\n[nvml.device.0]\nname = A\n");
+	assert_int_equal(vendor_nvml_start(&req, &p), 0);
+	assert_int_equal(vendor_settle(p), 0);
+	/* its keeper was reaped: this process has no child left to wait for */
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	assert_int_equal(vendor_settle(p), 0); /* again: nothing more to wait for */
+	assert_int_equal(vendor_finish(p, &r), 0);
+	assert_null(r.failure);
+	assert_str(r.tree, "driver_version", "550.54.15");
+	assert_str(r.tree, "devices.0.name", "A");
+	vendor_result_done(&r);
+
+	assert_int_equal(vendor_nvml_start(&req, &p), 0);
+	assert_int_equal(vendor_settle(p), 0);
+	vendor_cancel(p);
+
+	req.timeout_ms = 1500;
+	set_scenario("[nvml]\ndriver_version = 550.54.15\n[nvml.device.0]\nname = A\n"
+		     "hang.nvmlDeviceGetName = 1\n");
+	assert_int_equal(vendor_nvml_start(&req, &p), 0);
+	assert_int_equal(vendor_settle(p), 0);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(vendor_finish(p, &r), 0);
+	assert_true(r.elapsed_ms >= 1500 && r.elapsed_ms < 6000);
+	assert_non_null(r.failure);
+	assert_non_null(strstr(r.failure, "timed out after 1500 ms in nvmlDeviceGetName"));
+	assert_str(r.tree, "driver_version", "550.54.15");
+	vendor_result_done(&r);
+}
+
 static void test_nvml_crash(void **state)
 {
 	json_t *t;
@@ -740,6 +780,7 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_nvml_bad_libraries),
 		cmocka_unit_test(test_nvml_hang),
 		cmocka_unit_test(test_nvml_crash),
+		cmocka_unit_test(test_settle),
 		cmocka_unit_test(test_cuda_names_its_threads),
 		cmocka_unit_test(test_cuda),
 		cmocka_unit_test(test_opencl_bad_libraries),
