@@ -742,7 +742,7 @@ GPUENV_API int gpuenv_explain_text_take(char *data, size_t len, struct gpuenv_ex
 	char *owned = data;
 	int r = explain(data, len, &owned, NULL, ret, ret_why);
 
-	free(owned); /* NULL where read_raw freed it */
+	free(owned); /* NULL where read_raw took it */
 	return r;
 }
 
