@@ -16,6 +16,9 @@
 # counter on every line, blank ones too
 # (so it has no empty line at all: text a block reader's section must not run on through to
 # the end of the window), and its peak RSS is printed against the same target.
+# A second baseline is the floor: bench/start-floor.c, a program that only returns, linked as
+# gpuenv is (PIE, RELRO, DT_RELR, libc alone), built here with cc: what every start costs
+# before gpuenv runs a line of its own (exec, the dynamic loader, libc's start).
 # With BASELINE=path/to/an/older/gpuenv (the previous commit's, built elsewhere) both binaries are
 # timed in the same run and the ratio printed. With valgrind installed, the instructions each
 # command executes (callgrind's count: a figure a shared, loaded machine cannot skew) are
@@ -72,6 +75,18 @@ gzip -6 -c "$tmp/unbroken.txt" > "$tmp/unbroken.log.gz"
 gz_kib=$(( $(wc -c < "$tmp/report.log.gz") / 1024 ))
 
 set -- $(time_ms "$runs" cat "$tmp/paste.txt"); base=$1
+# The floor, linked with the flags the gpuenv tool gets (meson.build: b_pie, Debian's default
+# -z relro; tools/meson.build: -z pack-relative-relocs where the linker has it).
+floor=$tmp/start-floor
+relr=
+if printf 'int main(void){return 0;}' | cc -x c - -o "$tmp/relr-test" -Wl,-z,pack-relative-relocs 2>/dev/null; then
+	relr=-Wl,-z,pack-relative-relocs
+fi
+if cc -std=c11 -O2 -fPIE -pie -Wl,-z,relro $relr "$(dirname "$0")/start-floor.c" -o "$floor" 2>"$tmp/floor.log"; then
+	set -- $(time_ms "$runs" "$floor"); floor_ms=$1
+else
+	floor=
+fi
 set -- $(time_ms "$runs" "$gpuenv" explain "$tmp/paste.txt"); paste=$1 pastec=$2
 greps=$(( runs / 10 > 3 ? runs / 10 : 3 ))
 set -- $(time_ms "$greps" gzip -dc "$tmp/report.log.gz"); gzb=$1
@@ -82,6 +97,11 @@ set -- $(python3 "$src/bench/peak-rss.py" gzip -dc "$tmp/report.log.gz"); rss_gz
 set -- $(python3 "$src/bench/peak-rss.py" "$gpuenv" explain "$tmp/unbroken.log.gz"); rss_unb=$1
 echo "paste: $(wc -c < "$tmp/paste.txt") bytes; bug report stand-in: ${text_mb} MiB of text, ${gz_kib} KiB gzip"
 echo "baseline cat of the paste:         $base ms"
+if [ -n "$floor" ]; then
+	echo "floor: an empty program linked like gpuenv: $floor_ms ms (bench/start-floor.c)"
+else
+	echo "floor: not measured: bench/start-floor.c does not build with cc: $(head -c 300 "$tmp/floor.log")"
+fi
 echo "explain, 20 KB paste:              $paste ms (CPU $pastec ms; $(ratio "$paste" "$base")x cat; target <= 5 ms)"
 echo "baseline gzip -dc of the report:   $gzb ms"
 echo "explain, the .gz report:           $rep ms (CPU $repc ms; $(ratio "$rep" "$gzb")x gzip -dc; target <= 200 ms for 5 MB gz)"
@@ -100,7 +120,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - r0)
 PY
 }
 paste_f=$(faults "$gpuenv" explain "$tmp/paste.txt")
-echo "page faults: explain of the paste $paste_f, cat of it $(faults cat "$tmp/paste.txt")"
+echo "page faults: explain of the paste $paste_f, cat of it $(faults cat "$tmp/paste.txt")${floor:+, the floor $(faults "$floor")}"
 
 if [ -n "${BASELINE:-}" ]; then
 	echo "  baseline: explain of the paste $(faults "$BASELINE" explain "$tmp/paste.txt") page faults"
@@ -120,10 +140,11 @@ insns() {
 if [ "${INSNS:-1}" != 0 ] && command -v valgrind >/dev/null; then
 	head -c 4194304 "$tmp/report.txt" | gzip -6 > "$tmp/slice.log.gz"
 	cat_i=$(insns cat "$tmp/paste.txt")
+	floor_i=${floor:+$(insns "$floor")}
 	paste_i=$(insns "$gpuenv" explain "$tmp/paste.txt")
 	gz_i=$(insns gzip -dc "$tmp/slice.log.gz")
 	slice_i=$(insns "$gpuenv" explain "$tmp/slice.log.gz")
-	echo "instructions (callgrind): explain of the paste $paste_i ($(ratio "$paste_i" "$cat_i")x cat's $cat_i)"
+	echo "instructions (callgrind): explain of the paste $paste_i ($(ratio "$paste_i" "$cat_i")x cat's $cat_i${floor_i:+; the floor $floor_i})"
 	echo "instructions (callgrind): explain of a 4 MiB slice as .gz $slice_i ($(ratio "$slice_i" "$gz_i")x gzip -dc's $gz_i)"
 	if [ -n "${BASELINE:-}" ]; then
 		opaste_i=$(insns "$BASELINE" explain "$tmp/paste.txt")

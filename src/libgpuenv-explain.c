@@ -596,18 +596,21 @@ static int read_window(struct reading *rd, const char *text, size_t n)
 }
 
 /* Raw bytes cleaned (pasted-input.h) and read as one window. *owned (NULL: none), the raw
- * bytes when they are ours to free, freed once cleaned: the memory the readers then ask for is
- * theirs, not pages first touched (docs/explain.md, "Performance: a typical paste"). */
+ * bytes when they are ours to free: cleaned in their own buffer (pasted_input_clean_take), not
+ * copied into a second one of their size, pages first touched (docs/explain.md, "Performance:
+ * a typical paste"). */
 static int read_raw(struct reading *rd, const char *data, size_t len, char **owned,
 		    const char **ret_why)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t n = 0;
-	int r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
+	int r;
 
-	if (owned) {
-		free(*owned);
+	if (owned && *owned) {
+		r = pasted_input_clean_take(*owned, len, &text, &n, ret_why);
 		*owned = NULL;
+	} else {
+		r = pasted_input_clean(data ? data : "", len, &text, &n, ret_why);
 	}
 	return r < 0 ? r : read_window(rd, text, n);
 }
@@ -739,7 +742,7 @@ GPUENV_API int gpuenv_explain_text_take(char *data, size_t len, struct gpuenv_ex
 	char *owned = data;
 	int r = explain(data, len, &owned, NULL, ret, ret_why);
 
-	free(owned); /* NULL where read_raw freed it */
+	free(owned); /* NULL where read_raw took it */
 	return r;
 }
 

@@ -494,8 +494,8 @@ GPUENV_API int gpuenv_explain_render(const struct gpuenv_explain *e, enum gpuenv
 				     unsigned flags, char **ret);
 /*
  * gpuenv_explain_text_take: gpuenv_explain_text() of data[0..len), a malloc()ed buffer that is
- * the function's: freed as soon as it is cleaned (so that the memory the readers then ask for
- * is the same pages, not new ones: each first touch is a page fault), and whatever it returns.
+ * the function's, whatever it returns (freed by then): a paste is cleaned in it, not copied
+ * into a second buffer of its size (each first touch of a page is a page fault).
  * Returns as gpuenv_explain_text(). Since 0.1.
  */
 GPUENV_API int gpuenv_explain_text_take(char *data, size_t len, struct gpuenv_explain **ret,

@@ -342,14 +342,63 @@ static bool looks_utf16_without_bom(const unsigned char *p, size_t len)
 			  (zero_even * 10 >= n / 2 * 9 && zero_odd == 0));
 }
 
+/*
+ * The cleaning in the buffer it reads (pasted_input_clean_take), while *shared: the input's
+ * byte k at sb->buf[k + 1], the text written from sb->buf[0]. Of UTF-8 text the cleaning
+ * never writes more than it has read (a run or a character as long as it was, a line end or
+ * less for one, nothing for an escape), so each write and the NUL strbuf puts after it land
+ * on bytes read already: at a step's end sb->len <= d.i. All but a byte that is not UTF-8,
+ * written as U+FFFD, three bytes for one: before a write that would overtake the reading,
+ * the text moves to a buffer of its own (leave_shared), and the input stays as it is from
+ * there on, for the decoder to read on.
+ */
+static void leave_shared(struct strbuf *sb, size_t len, bool *shared)
+{
+	struct strbuf own;
+
+	strbuf_init(&own, sb->cap);
+	strbuf_reserve(&own, len);
+	strbuf_add(&own, sb->buf, sb->len); /* an error is own.err, reported at the end */
+	*sb = own; /* the input's buffer stays the caller's (pasted_input_clean_take frees it) */
+	*shared = false;
+}
+
+/* A run of the input's bytes, as they are, after the text: moved where the text is written in
+ * the buffer it is read from (the two may overlap; strbuf_add copies). */
+static int add_run(struct strbuf *sb, const char *src, size_t n, bool shared)
+{
+	int r;
+
+	if (!shared)
+		return strbuf_add(sb, src, n);
+	r = strbuf_reserve(sb, n); /* never grows: the text is no longer than what was read */
+	if (r < 0)
+		return r;
+	memmove(sb->buf + sb->len, src, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+/* How many bytes put_cp writes for cp. */
+static size_t utf8_len(uint32_t cp)
+{
+	return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
 /* The cleaned text of data[0..len) into sb (empty, its cap set): 0, or -EBADMSG with *ret_why
- * (the buffer's own error, -ENOMEM or -EFBIG, is left in sb->err). */
-static int clean_into(const char *data, size_t len, struct strbuf *sb, const char **ret_why)
+ * (the buffer's own error, -ENOMEM or -EFBIG, is left in sb->err). *shared: sb's buffer is the
+ * one data is read from (see leave_shared), set false when the text leaves it; NULL: never. */
+static int clean_into(const char *data, size_t len, struct strbuf *sb, const char **ret_why,
+		      bool *shared)
 {
 	const unsigned char *p = (const unsigned char *)data;
 	struct decoder d = { .p = p, .len = len };
 	size_t line_start = 0;
 	const char *why = NULL;
+	/* Asked of the input's start once a NUL is met, which, cleaned in place, the text may
+	 * have been written over by then: asked before. */
+	bool utf16 = shared && looks_utf16_without_bom(p, len);
 	int32_t cp;
 
 	if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
@@ -374,7 +423,8 @@ static int clean_into(const char *data, size_t len, struct strbuf *sb, const cha
 
 			if (run) { /* what next_cp, put_cp and markdown_line do to these bytes */
 				/* the lines ended in the run start where it left */
-				if (strbuf_add(sb, data + d.i, run) >= 0 && last_line)
+				if (add_run(sb, data + d.i, run, shared && *shared) >= 0 &&
+				    last_line)
 					line_start = at + last_line;
 				d.i += run;
 				d.chars += run;
@@ -383,7 +433,8 @@ static int clean_into(const char *data, size_t len, struct strbuf *sb, const cha
 		if ((cp = next_cp(&d)) == CP_END)
 			break;
 		if (cp == 0) {
-			why = d.enc == ENC_UTF8 && looks_utf16_without_bom(p, len)
+			why = d.enc == ENC_UTF8 &&
+					      (shared ? utf16 : looks_utf16_without_bom(p, len))
 				      ? "the input looks like UTF-16 without a byte order mark; "
 					"save it as UTF-8 (or UTF-16 with BOM)"
 				      : "the input is binary (it holds NUL bytes), not pasted text";
@@ -404,6 +455,8 @@ static int clean_into(const char *data, size_t len, struct strbuf *sb, const cha
 		} else if (cp == '\b') {
 			backspace(sb, line_start);
 		} else if (cp >= 0x20 || cp == '\t') {
+			if (shared && *shared && sb->len + utf8_len((uint32_t)cp) > d.i)
+				leave_shared(sb, len, shared);
 			put_cp(sb, (uint32_t)cp);
 		}
 	}
@@ -442,7 +495,7 @@ int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len
 	 * that are not UTF-8 (U+FFFD) or UTF-16 (which grows); the buffer grows then. Doubled
 	 * from 64 bytes, a 20 KB paste was copied three times, into pages each touched anew. */
 	strbuf_reserve(&sb, len);
-	r = clean_into(data, len, &sb, ret_why);
+	r = clean_into(data, len, &sb, ret_why, NULL);
 	if (r < 0) {
 		strbuf_done(&sb);
 		return r;
@@ -459,8 +512,46 @@ int pasted_input_clean_into(const char *data, size_t len, struct strbuf *sb, con
 		return r;
 	strbuf_reset(sb);
 	sb->cap = 3 * len + 16;
-	r = clean_into(data, len, sb, ret_why);
+	r = clean_into(data, len, sb, ret_why, NULL);
 	if (r >= 0 && !sb->err && !sb->buf) /* empty: "", as pasted_input_clean gives */
 		strbuf_add(sb, "", 0);
 	return r < 0 ? r : sb->err;
+}
+
+int pasted_input_clean_take(char *data, size_t len, char **ret, size_t *ret_len,
+			    const char **ret_why)
+{
+	const unsigned char *u = (const unsigned char *)data;
+	struct strbuf sb;
+	bool shared = true;
+	char *buf;
+	int r = too_large(len, ret_why);
+
+	if (r < 0 ||
+	    (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))) {
+		/* UTF-16 (clean_into's byte order marks) grows: a buffer of its own */
+		if (r >= 0)
+			r = pasted_input_clean(data, len, ret, ret_len, ret_why);
+		free(data);
+		return r;
+	}
+	buf = realloc(data, len + 2); /* in place: the tool reads a file into its size + 1 */
+	if (!buf) {
+		free(data);
+		return -ENOMEM;
+	}
+	memmove(buf + 1, buf, len); /* the input one byte on: see leave_shared */
+	buf[0] = '\0';
+	strbuf_init(&sb, 3 * len + 16);
+	sb.buf = buf;
+	sb.alloc = len + 2;
+	r = clean_into(buf + 1, len, &sb, ret_why, &shared);
+	if (!shared)
+		free(buf); /* the text left it for a buffer of its own */
+	if (r < 0) {
+		strbuf_done(&sb);
+		return r;
+	}
+	*ret_len = sb.len;
+	return strbuf_finish(&sb, 0, ret);
 }

@@ -37,3 +37,9 @@ int pasted_input_clean(const char *data, size_t len, char **ret, size_t *ret_len
  * where one made anew for each was faulted in again each time, at 4 KiB a fault. 0, or the
  * errors above. */
 int pasted_input_clean_into(const char *data, size_t len, struct strbuf *sb, const char **ret_why);
+/* pasted_input_clean's text, made in data's own buffer (malloc()ed, len bytes; taken: freed or
+ * returned as *ret, on every return): a paste cleaned without a second buffer of its size, a
+ * page fault a 4 KiB of it (docs/explain.md, "Performance: a typical paste"). UTF-16, and
+ * UTF-8 with bytes that are not UTF-8 early in it, move to a buffer of their own. */
+int pasted_input_clean_take(char *data, size_t len, char **ret, size_t *ret_len,
+			    const char **ret_why);

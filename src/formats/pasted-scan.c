@@ -18,7 +18,7 @@ static uint32_t folded4(const char *p)
 
 static unsigned hash(uint32_t v)
 {
-	return (v * 0x9E3779B1u) >> 16; /* Fibonacci hashing: the top 16 bits */
+	return (v * 0x9E3779B1u) >> 18; /* Fibonacci hashing: the top 14 bits */
 }
 
 /* Three bytes folded as folded4() folds them, as one number, the first lowest whatever the
@@ -46,11 +46,12 @@ int pasted_scan_init(struct pasted_scan *sc, const struct pasted_needle *needles
 	sc->n = n;
 	/* backwards, so that each chain lists its needles in their order */
 	for (size_t i = n; i-- > 0;) {
+		size_t len = strlen(needles[i].s);
 		unsigned h;
 
-		sc->len[i] = strlen(needles[i].s);
-		if (sc->len[i] < 4)
+		if (len < 4 || len > UINT16_MAX)
 			return -EINVAL;
+		sc->len[i] = (uint16_t)len;
 		sc->key[i] = folded4(needles[i].s);
 		h = hash(sc->key[i]);
 		set_bit(sc->filter, h);

@@ -2,12 +2,19 @@
 /*
  * Finding which of a fixed set of needles occur in pasted text, in one pass over it: what lets
  * explain skip the readers whose signature lines a paste does not hold, and the errors reader
- * the lines that name no message it knows. A filter of 65,536 bits holds a hash of each
+ * the lines that name no message it knows. A filter of 16,384 bits holds a hash of each
  * needle's first four bytes, ASCII case folded, and a second one of its bytes 0..2 and 1..3:
  * the text's three bytes at every second position are tested in the second (a needle of four
  * bytes or more holds three at an even position), the four bytes at the one or two positions
  * a hit there leaves in the first, and only where both bits are set are the needles
  * compared. Pure, over (ptr, len).
+ *
+ * Each filter is 2 KiB: a set of at most 256 needles sets at most 512 of its
+ * bits, so a position's chance of a false hit stays a few percent, and a whole scan is under
+ * 7 KiB. A scan is built on the stack at every run (the dispatcher's, the errors reader's),
+ * where each 4 KiB page is a page fault the first time it is touched: at 65,536 bits (22 KiB)
+ * the two cost 12 of a paste's page faults more (docs/explain.md, "Performance: a typical
+ * paste").
  */
 #pragma once
 
@@ -22,19 +29,21 @@ struct pasted_needle {
 	bool nocase;   /* ASCII letters match in either case ("cuda", "CUDA", "Cuda") */
 };
 
+#define PASTED_SCAN_WORDS 256u /* 64-bit words in each filter: 16,384 bits */
+
 struct pasted_scan {
-	uint64_t filter[1024];	/* the needles' first four bytes */
-	uint64_t filter3[1024]; /* their bytes 0..2 and 1..3 */
+	uint64_t filter[PASTED_SCAN_WORDS];  /* the needles' first four bytes */
+	uint64_t filter3[PASTED_SCAN_WORDS]; /* their bytes 0..2 and 1..3 */
 	const struct pasted_needle *needles;
 	size_t n;
 	uint32_t key[PASTED_SCAN_MAX]; /* each needle's first four bytes, folded */
-	size_t len[PASTED_SCAN_MAX];
+	uint16_t len[PASTED_SCAN_MAX]; /* (a needle is a word or a message: under 64 KiB) */
 	/* The needles whose hash falls in each word of the filter, as chains (index + 1, 0
 	 * ends): a hit compares the few needles of its word, not all of them. */
-	uint16_t head[1024], chain[PASTED_SCAN_MAX];
+	uint16_t head[PASTED_SCAN_WORDS], chain[PASTED_SCAN_MAX];
 };
 
-/* n needles (at most PASTED_SCAN_MAX, each at least 4 bytes: -EINVAL otherwise); the array
+/* n needles (at most PASTED_SCAN_MAX, each of 4 bytes to 64 KiB: -EINVAL otherwise); the array
  * must outlive the scan. 0 or -EINVAL. */
 int pasted_scan_init(struct pasted_scan *sc, const struct pasted_needle *needles, size_t n);
 /* Does any needle occur in p[0..n)? */

@@ -28,10 +28,29 @@ static char *clean_ok(const char *data, size_t len)
 	return out;
 }
 
+/* pasted_input_clean_take's text of a malloc()ed copy of data[0..len): what `gpuenv explain`
+ * reads from a file, cleaned in the file's own buffer. */
+static char *take_ok(const char *data, size_t len)
+{
+	char *copy = malloc(len ? len : 1), *out = NULL;
+	size_t n = 0;
+
+	assert_non_null(copy);
+	memcpy(copy, data, len);
+	assert_int_equal(pasted_input_clean_take(copy, len, &out, &n, NULL), 0);
+	assert_non_null(out);
+	assert_int_equal(strlen(out), n);
+	return out;
+}
+
+/* Both ways of cleaning give want: a copy (pasted_input_clean), in place (_take). */
 static void expect(const char *data, size_t len, const char *want)
 {
 	char *out = clean_ok(data, len);
 
+	assert_string_equal(out, want);
+	free(out);
+	out = take_ok(data, len);
 	assert_string_equal(out, want);
 	free(out);
 }
@@ -152,6 +171,60 @@ static void test_refusals(void **state)
 	assert_int_equal(pasted_input_clean(noise, PASTED_INPUT_MAX + 1, &out, &n, &why), -EFBIG);
 	assert_non_null(strstr(why, "64 MiB"));
 	assert_null(out);
+	/* the same refusals cleaning in place, the input freed */
+	for (size_t i = 0; i < 3; i++) {
+		const char *data = i == 0 ? bin : i == 1 ? u16 : noise;
+		size_t len = i == 0 ? sizeof(bin) - 1 : i == 1 ? sizeof(u16) - 1 : sizeof(noise);
+		char *copy = malloc(len);
+
+		assert_non_null(copy);
+		memcpy(copy, data, len);
+		why = NULL;
+		assert_int_equal(pasted_input_clean_take(copy, len, &out, &n, &why), -EBADMSG);
+		/* the sentence asked of the input's start before the text was written over it */
+		assert_non_null(strstr(why, i == 0   ? "binary"
+					    : i == 1 ? "UTF-16 without a byte order mark"
+						     : "not text"));
+		assert_null(out);
+	}
+}
+
+/* Cleaned in place, the text is written over the bytes read: a byte that is not UTF-8, which
+ * becomes three (U+FFFD), moves the text to a buffer of its own where it would overtake the
+ * reading (at the start, after a line end that took one byte of two), and stays where escapes
+ * or CRLFs left it room; the text after it is the input's, unharmed. */
+static void test_in_place_overtaking(void **state)
+{
+	static const char *const in[] = {
+		"\xFF",
+		"\xFF"
+		"abc\n\xFE\xFF"
+		"d",
+		"ab\r\n\xFF"
+		"cd\r\nef",
+		"\x1b[31mred\x1b[0m\xFF\xFFx\n",
+		"a\r\nb\r\nc\r\n\xC3\xA9\xE9z",
+		"\xEF\xBB\xBF\xFF"
+		"bom",
+		"> q\n\xFF> r\n",
+	};
+	static const char *const want[] = {
+		"\xEF\xBF\xBD",
+		"\xEF\xBF\xBD"
+		"abc\n\xEF\xBF\xBD\xEF\xBF\xBD"
+		"d",
+		"ab\n\xEF\xBF\xBD"
+		"cd\nef",
+		"red\xEF\xBF\xBD\xEF\xBF\xBDx\n",
+		"a\nb\nc\n\xC3\xA9\xEF\xBF\xBDz",
+		"\xEF\xBF\xBD"
+		"bom",
+		"q\n\xEF\xBF\xBD> r\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		expect(in[i], strlen(in[i]), want[i]);
 }
 
 static void test_few_invalid_bytes_kept(void **state)
@@ -201,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_among_plain_lines),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_few_invalid_bytes_kept),
+		cmocka_unit_test(test_in_place_overtaking),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
