@@ -222,6 +222,33 @@ static int add_candidate(struct discovery *d, const char *path, const char *via,
 	return probe_prefix_set(&d->c[d->n++], path, TAKE_PTR(resolved), via);
 }
 
+/* An nvcc that a PATH directory lists but that cannot be looked at (EACCES, EIO) is not
+ * found by probe_which(): recorded as rejected with its error, so that the toolkit it
+ * belongs to reads "could not tell", never "none" (the unreadable-path sweep). */
+static int reject_unreadable_path_nvcc(struct discovery *d)
+{
+	char **dirs;
+	int r = probe_path_dirs(d->pe, &dirs);
+
+	if (r < 0)
+		return r;
+	STRV_FOREACH(dir, dirs) {
+		_cleanup_free_ char *p = path_join(*dir, "nvcc");
+		struct stat st;
+
+		if (!p)
+			return -ENOMEM;
+		if (!probe_dir_may_hold(d->pe, *dir, "nvcc"))
+			continue;
+		r = root_stat(d->pe->root, p, &st);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0 && r != -ENOENT && r != -ENOTDIR)
+			reject(d, p, p, "PATH nvcc", r, NULL);
+	}
+	return 0;
+}
+
 static int discover_path_nvcc(struct discovery *d)
 {
 	_cleanup_strv_free_ char **found = NULL;
@@ -236,9 +263,16 @@ static int discover_path_nvcc(struct discovery *d)
 		err = probe_bin_prefix(d->pe, *nvcc, &prefix);
 		if (err == -ENOMEM)
 			return err;
-		err = err < 0 ? 0 : add_candidate(d, prefix, "PATH nvcc", *nvcc);
+		if (err < 0) {
+			/* an nvcc that cannot be resolved (EACCES, a loop): its toolkit is "could
+			 * not tell", never left out as if there were none */
+			reject(d, *nvcc, *nvcc, "PATH nvcc", err, NULL);
+			err = 0;
+			continue;
+		}
+		err = add_candidate(d, prefix, "PATH nvcc", *nvcc);
 	}
-	return err;
+	return err < 0 ? err : reject_unreadable_path_nvcc(d);
 }
 
 /* <prefix>/lib64, <prefix>/lib, <prefix>/targets/<arch>/lib or a wheel's nvidia/<x>/lib. */
