@@ -362,6 +362,14 @@ static void text_root_cause(struct strbuf *sb, const struct style *st,
 	strbuf_done(&line);
 }
 
+/* The CUDA chain is left out of the text and Markdown where nothing of NVIDIA's is on the
+ * machine and another vendor's chain is shown instead (an AMD or Intel host); with no
+ * vendor's stack at all it stays, its "?" links saying what is missing. JSON keeps it. */
+static bool cuda_chain_shown(const struct gpuenv_doctor *d)
+{
+	return !(d->chain.nothing_nvidia && d->n_vendor_chains > 0);
+}
+
 /* The chain's values are versions and labels read from the machine: escaped like any text. */
 static void chain_line(struct strbuf *sb, const struct style *st, const struct gpuenv_doctor *d)
 {
@@ -506,6 +514,10 @@ static int render_text(const struct gpuenv_doctor *d, const struct style *st, st
 			put_wrapped(sb, st, d, strbuf_str(&line), 10, 6);
 			strbuf_done(&line);
 		}
+	}
+	if (!cuda_chain_shown(d)) {
+		text_vendor_chains(sb, st, d);
+		return sb->err;
 	}
 	strbuf_puts(sb, "\nchain: ");
 	{
@@ -673,13 +685,16 @@ static int render_markdown(const struct gpuenv_doctor *d, const struct style *st
 		}
 		strbuf_puts(sb, " |\n");
 	}
-	strbuf_puts(sb, "\n**Chain:** ");
-	chain_line(sb, st, d);
-	strbuf_puts(sb, "\n\n");
-	for (int k = 0; k < 2; k++) {
-		strbuf_printf(sb, "- %s %s: ", link_mark(d->chain.link_state[k]), link_names[k]);
-		md_text(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "");
-		strbuf_putc(sb, '\n');
+	if (cuda_chain_shown(d)) {
+		strbuf_puts(sb, "\n**Chain:** ");
+		chain_line(sb, st, d);
+		strbuf_puts(sb, "\n\n");
+		for (int k = 0; k < 2; k++) {
+			strbuf_printf(sb, "- %s %s: ", link_mark(d->chain.link_state[k]),
+				      link_names[k]);
+			md_text(sb, st, d, d->chain.link_why[k] ? d->chain.link_why[k] : "");
+			strbuf_putc(sb, '\n');
+		}
 	}
 	for (size_t i = 0; i < d->n_vendor_chains; i++) {
 		const struct vendor_chain *v = &d->vendor_chains[i];

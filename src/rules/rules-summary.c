@@ -506,6 +506,28 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 			: "");
 }
 
+/* A build counts as not CUDA's only when it is known to be ROCm, XPU or CPU-only: one whose
+ * CUDA version could not be read may still be a CUDA build. */
+static void note_cuda_build(const struct fw_build *b, void *u)
+{
+	char buf[192];
+	bool cpu = false;
+
+	if (fw_cuda_version(b, buf, sizeof(buf), NULL) ||
+	    !(snap_str(fw_hip_version(b)) || fw_xpu_text(b, buf, sizeof(buf)) ||
+	      (snap_bool(fw_cpu_only(b), &cpu) && cpu)))
+		*(bool *)u = true;
+}
+
+/* Whether any framework build found in any Python environment may be built for CUDA. */
+static bool fw_built_for_cuda(const struct snap_node *root)
+{
+	bool cuda = false;
+
+	fw_foreach(root, note_cuda_build, &cuda);
+	return cuda;
+}
+
 static void chain(struct gpuenv_doctor *d, const struct snap_node *root)
 {
 	struct chain *ch = &d->chain;
@@ -586,6 +608,9 @@ static void chain(struct gpuenv_doctor *d, const struct snap_node *root)
 		}
 	}
 	fw_chain(d, root, ds, ver, tv);
+	ch->nothing_nvidia = ds == DRIVER_NONE && !tk &&
+			     snap_count(snap_get(root, "runtime.cuda_toolkits")) == 0 &&
+			     gpus_count(root, gpu_is_nvidia) == 0 && !fw_built_for_cuda(root);
 }
 
 void rules_summarize(struct gpuenv_doctor *d, const struct snap_node *root,

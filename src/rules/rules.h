@@ -131,6 +131,10 @@ struct chain {
 	char *framework, *framework_source;
 	enum link_state link_state[2]; /* [0] driver → toolkit, [1] toolkit → framework */
 	char *link_why[2];
+	/* Nothing of NVIDIA's on the machine: no NVIDIA GPU, driver or CUDA toolkit, and no
+	 * framework built for CUDA. Where another vendor's chain is shown the text and Markdown
+	 * leave this one out, as a vendor chain is left out where its stack is absent. */
+	bool nothing_nvidia;
 };
 
 /* Another vendor's chain, "amdgpu 6.8 · ROCm 6.2.4 · torch 2.5.1+rocm6.2 (gfx1100 ✓)": the
