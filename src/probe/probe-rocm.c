@@ -13,7 +13,7 @@
  * and the /opt/rocm link chain (rocm-core's postinst: update-alternatives --install /opt/rocm
  * rocm /opt/rocm-6.2.0), and the conda environments of the shared Python-environment discovery
  * (probe_python_envs()) that hold a HIP runtime. Only known directories are listed: no walks,
- * nothing executed.
+ * nothing executed. Which release the dynamic loader gives: rocm-loader.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +25,7 @@
 #include "shared/path-util.h"
 #include "shared/strv.h"
 #include "formats/toolkit-parse.h"
+#include "probe/rocm-loader.h"
 
 #define MAX_ROCM	16
 #define MAX_DIR_ENTRIES 65536u
@@ -403,5 +404,9 @@ int probe_rocm(struct probe_env *pe, struct gpuenv_snapshot *s)
 			err = probe_one(pe, snap_append_object(arr), &d.c[i], default_resolved);
 		probe_prefix_done(&d.c[i].p);
 	}
+	/* Which of them ld.so gives: a release other than /opt/rocm's is the one programs use
+	 * (asked only where a release is installed). */
+	if (!err && d.n > 0)
+		err = rocm_loader_pick(pe, rt, arr);
 	return err ? err : snapshot_error(s);
 }

@@ -15,20 +15,35 @@
 #include "rules/rules-internal.h"
 #include "shared/strbuf.h"
 
+/* " (the loader's libamdhip64.so.6, from LD_LIBRARY_PATH)" on the release ld.so gives, into
+ * buf; "" on any other. */
+static const char *loader_note(const struct snap_node *r, char *buf, size_t len)
+{
+	const char *via = snap_get_str(r, "loader_via") ?: "?";
+
+	if (!snap_get_bool_default(r, "loader_gives", false))
+		return "";
+	snprintf(buf, len, " (the loader's %s, from %s)",
+		 snap_get_str(r, "loader_soname") ?: "runtime",
+		 streq(via, "default") ? "the system directories" : via);
+	return buf;
+}
+
 /* A distribution's packages: name the component and what pulled it in ("HIP runtime 5.7.1-3
  * at /usr (distribution package libamdhip64-5, required by librocrand1)"), not a ROCm install. */
 static void distro_fact(struct gpuenv_doctor *d, const struct snap_node *r, const char *hip)
 {
+	char note[160];
 	const char *pkg = snap_get_str(r, "package"), *by = snap_get_str(r, "required_by");
 
 	diagnosis_add_fact(d, GPUENV_LAYER_RUNTIME, "ROCm",
 			   snap_source(snap_child(r, "version")) ?: snap_get_str(r, "path"),
-			   "%s %s at %s (distribution package%s%s%s%s)%s%s",
+			   "%s %s at %s (distribution package%s%s%s%s)%s%s%s",
 			   snap_get_str(r, "component") ?: "ROCm runtime",
 			   snap_get_str(r, "version") ?: "(version unknown)",
 			   snap_get_str(r, "resolved_path") ?: snap_get_str(r, "path") ?: "?",
 			   pkg ? " " : "s", pkg ?: "", by ? ", required by " : "", by ?: "",
-			   hip ? " · HIP " : "", hip ?: "");
+			   loader_note(r, note, sizeof(note)), hip ? " · HIP " : "", hip ?: "");
 }
 
 void amd_runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent)
@@ -38,6 +53,7 @@ void amd_runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bo
 	for (size_t i = 0; i < snap_count(arr); i++) {
 		const struct snap_node *r = snap_at(arr, i);
 		const char *hip = snap_get_str(r, "hip_version");
+		char note[160];
 
 		*absent = false;
 		if (streq(snap_get_str(r, "kind") ?: "", "distro-packaged")) {
@@ -46,10 +62,10 @@ void amd_runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bo
 		}
 		diagnosis_add_fact(d, GPUENV_LAYER_RUNTIME, "ROCm",
 				   snap_source(snap_child(r, "version")) ?: snap_get_str(r, "path"),
-				   "%s at %s%s%s%s", snap_get_str(r, "version") ?: "(version unknown)",
+				   "%s at %s%s%s%s%s", snap_get_str(r, "version") ?: "(version unknown)",
 				   snap_get_str(r, "resolved_path") ?: snap_get_str(r, "path") ?: "?",
 				   snap_get_bool_default(r, "is_default", false) ? " (/opt/rocm)" : "",
-				   hip ? " · HIP " : "", hip ?: "");
+				   loader_note(r, note, sizeof(note)), hip ? " · HIP " : "", hip ?: "");
 	}
 }
 
@@ -381,6 +397,7 @@ void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root)
 	const struct snap_node *rocm;
 	struct vendor_chain *v;
 	const char *rv;
+	char note[160];
 
 	if (!amd_present(root) || d->n_vendor_chains >= VENDOR_CHAINS_MAX)
 		return;
@@ -396,8 +413,10 @@ void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root)
 			d, "%s %s",
 			distro ? snap_get_str(rocm, "component") ?: "ROCm runtime" : "ROCm",
 			rv ?: "(version unknown)");
-		v->runtime_source = diagnosis_strdupf(
-			d, "%s", snap_get_str(rocm, "resolved_path") ?: snap_get_str(rocm, "path"));
+		v->runtime_source = diagnosis_strdupf(d, "%s%s",
+						      snap_get_str(rocm, "resolved_path")
+							      ?: snap_get_str(rocm, "path"),
+						      loader_note(rocm, note, sizeof(note)));
 	} else {
 		v->runtime = diagnosis_strdupf(d, "ROCm none");
 		v->runtime_source = diagnosis_strdupf(d, "/opt/rocm*, ROCM_PATH, %s",

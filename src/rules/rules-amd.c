@@ -84,6 +84,11 @@ const struct snap_node *amd_chosen_rocm(const struct snap_node *root)
 {
 	const struct snap_node *arr = snap_get(root, "runtime.rocm");
 
+	/* The release ld.so gives the programs (LD_LIBRARY_PATH, ld.so.cache) is the one they
+	 * run on, whatever /opt/rocm names (src/probe/rocm-loader.c). */
+	for (size_t i = 0; i < snap_count(arr); i++)
+		if (snap_get_bool_default(snap_at(arr, i), "loader_gives", false))
+			return snap_at(arr, i);
 	for (size_t i = 0; i < snap_count(arr); i++)
 		if (snap_get_bool_default(snap_at(arr, i), "is_default", false))
 			return snap_at(arr, i);

@@ -287,7 +287,8 @@ const char *amd_kfd_gfx_once(const struct snap_node *root, const struct snap_nod
  * true for a node that is not a GPU, with no variable set, and where the selection cannot be
  * worked out: such a GPU is judged as one the process uses. */
 bool amd_kfd_node_visible(const struct snap_node *root, size_t k);
-/* The ROCm installation the system uses: /opt/rocm's, else the only one; NULL. */
+/* The ROCm installation the system uses: the one the dynamic loader gives (loader_gives),
+ * else /opt/rocm's, else the only one; NULL. */
 const struct snap_node *amd_chosen_rocm(const struct snap_node *root);
 /* The runtime layer's ROCm lines; clears *absent when a ROCm release is installed. */
 void amd_runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent);

@@ -799,6 +799,87 @@ static void test_rocm_distro_pulled_in(void **state)
 	assert_string_equal(snap_get_str(o, "required_by"), "librocrand1");
 }
 
+/* A real shared object (gcc) and its SONAME link: what ld.so's search opens. */
+static void elf_lib(struct probe_fx *f, const char *dir, const char *file, const char *soname)
+{
+	char rel[512];
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, file);
+	tmptree_cc_so(f->dir, rel, soname, NULL);
+	snprintf(rel, sizeof(rel), "%s/%s", dir, soname);
+	link_(f, file, rel);
+}
+
+/* Which release ld.so gives (src/probe/rocm-loader.c): LD_LIBRARY_PATH naming another
+ * release than /opt/rocm's; sonames in two releases; a runtime in no release; none found. */
+static void test_rocm_loader(void **state)
+{
+	static const char *const llp_612[] = { "LD_LIBRARY_PATH", "/opt/rocm-6.1.2/lib", NULL };
+	static const char *const llp_split[] = { "LD_LIBRARY_PATH",
+						 "/opt/rocm-5.7.1/lib:/opt/rocm-6.1.2/lib", NULL };
+	static const char *const llp_home[] = { "LD_LIBRARY_PATH", "/home/u/hip", NULL };
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *o;
+
+	if (!tmptree_have_cc()) {
+		printf("# skipping: needs cc to build the libraries\n");
+		skip();
+	}
+	puts_(f, "/opt/rocm-6.2.0/.info/version", "6.2.0-66\n");
+	elf_lib(f, "/opt/rocm-6.2.0/lib", "libamdhip64.so.6.2.60200", "libamdhip64.so.6");
+	elf_lib(f, "/opt/rocm-6.2.0/lib", "libhsa-runtime64.so.1.14.60200",
+		"libhsa-runtime64.so.1");
+	link_(f, "/opt/rocm-6.2.0", "/opt/rocm");
+	elf_lib(f, "/opt/rocm-6.1.2/lib", "libamdhip64.so.6.1.60102", "libamdhip64.so.6");
+
+	/* no LD_LIBRARY_PATH, no cache: ld.so loads none of them */
+	r = run(f, NULL);
+	assert_int_equal(snap_get_state(snap_get(r, "runtime.rocm_loader"), "release"),
+			 FACT_ABSENT);
+	assert_non_null(
+		strstr(snap_error(snap_get(r, "runtime.rocm_loader.release")), "loads none"));
+	assert_false(snap_get_bool_default(entry(r, "runtime.rocm", "/opt/rocm-6.2.0"),
+					   "loader_gives", false));
+	/* the sonames come from the releases' file names too */
+	assert_string_equal(snap_get_str(r, "runtime.rocm_loader.libamdhip64.0.soname"),
+			    "libamdhip64.so.6");
+
+	/* LD_LIBRARY_PATH names 6.1.2: it is the one given, not /opt/rocm's 6.2.0 */
+	r = run(f, llp_612);
+	assert_string_equal(snap_get_str(r, "runtime.rocm_loader.release"), "/opt/rocm-6.1.2");
+	assert_string_equal(snap_get_str(r, "runtime.rocm_loader.found_via"), "LD_LIBRARY_PATH");
+	o = entry(r, "runtime.rocm", "/opt/rocm-6.1.2");
+	assert_true(snap_get_bool_default(o, "loader_gives", false));
+	assert_string_equal(snap_get_str(o, "loader_soname"), "libamdhip64.so.6");
+	assert_false(snap_get_bool_default(o, "is_default", true));
+	o = entry(r, "runtime.rocm", "/opt/rocm-6.2.0");
+	assert_false(snap_get_bool_default(o, "loader_gives", false));
+	assert_true(snap_get_bool_default(o, "is_default", false));
+	/* the HSA runtime is searched and written, the HIP runtime decides */
+	assert_string_equal(snap_get_str(r, "runtime.rocm_loader.libhsa_runtime64.0.soname"),
+			    "libhsa-runtime64.so.1");
+
+	/* libamdhip64.so.5 from 5.7.1, .so.6 from 6.1.2: no one release */
+	elf_lib(f, "/opt/rocm-5.7.1/lib", "libamdhip64.so.5.7.50701", "libamdhip64.so.5");
+	r = run(f, llp_split);
+	assert_int_equal(snap_get_state(snap_get(r, "runtime.rocm_loader"), "release"),
+			 FACT_ABSENT);
+	assert_non_null(strstr(snap_error(snap_get(r, "runtime.rocm_loader.release")),
+			       "different releases"));
+	for (size_t i = 0; i < snap_count(snap_get(r, "runtime.rocm")); i++)
+		assert_false(snap_get_bool_default(snap_at(snap_get(r, "runtime.rocm"), i),
+						   "loader_gives", false));
+
+	/* a HIP runtime in a directory of no release */
+	elf_lib(f, "/home/u/hip", "libamdhip64.so.6.3.60300", "libamdhip64.so.6");
+	r = run(f, llp_home);
+	assert_non_null(strstr(snap_error(snap_get(r, "runtime.rocm_loader.release")),
+			       "in no ROCm release"));
+	assert_int_equal(
+		snap_get_state(snap_get(r, "runtime.rocm_loader.libamdhip64.1"), "release"),
+		FACT_ABSENT);
+}
+
 static void test_nothing(void **state)
 {
 	struct probe_fx *f = *state;
@@ -828,6 +909,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rocm_62, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_debian, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_distro_pulled_in, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rocm_loader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nothing, setup, teardown),
 	};
 

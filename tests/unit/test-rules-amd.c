@@ -717,6 +717,76 @@ static void test_visible_devices_none(void **state)
 	snapshot_unref(s);
 }
 
+/* The runtime layer's ROCm line for the release at path, or NULL. */
+static const char *rocm_line(const struct gpuenv_doctor *d, const char *path)
+{
+	for (size_t i = 0; i < d->n_facts; i++)
+		if (d->facts[i].layer == GPUENV_LAYER_RUNTIME &&
+		    !strcmp(d->facts[i].label, "ROCm") && strstr(d->facts[i].value, path))
+			return d->facts[i].value;
+	return NULL;
+}
+
+/* runtime.rocm[]: a second release, 5.7.1 at /opt/rocm-5.7.1, not the /opt/rocm link's. */
+static struct snap_node *rocm_571(struct gpuenv_snapshot *s)
+{
+	struct snap_node *r = snap_append_object(snap_array(node(s, "runtime"), "rocm"));
+
+	snap_set_str(r, "path", "/opt/rocm-5.7.1", "/opt");
+	snap_set_str(r, "resolved_path", "/opt/rocm-5.7.1", "/opt");
+	snap_set_str(r, "version", "5.7.1", "/opt/rocm-5.7.1/.info/version");
+	snap_set_bool(r, "is_default", false, "/opt/rocm");
+	return r;
+}
+
+/* The release the dynamic loader gives (src/probe/rocm-loader.c: loader_gives) is the one the
+ * chain and the ROCm checks judge, whatever /opt/rocm names; with two releases and neither
+ * /opt/rocm nor the loader naming one, none is chosen. */
+static void test_loader_gives(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+	struct snap_node *old;
+	const char *line;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm(s, "6.2.0");
+	old = rocm_571(s);
+	d = diag(s);
+	assert_string_equal(d->vendor_chains[0].runtime, "ROCm 6.2.0"); /* /opt/rocm's */
+	assert_int_equal(d->vendor_chains[0].link_state[0], LINK_OK);
+	assert_null(strstr(rocm_line(d, "/opt/rocm-6.2.0"), "the loader's"));
+	diagnosis_free(d);
+
+	/* LD_LIBRARY_PATH=/opt/rocm-5.7.1/lib: programs get 5.7.1, which does not list gfx1100 */
+	snap_set_bool(old, "loader_gives", true, "/opt/rocm-5.7.1/lib/libamdhip64.so.5");
+	snap_set_str(old, "loader_via", "LD_LIBRARY_PATH", "/opt/rocm-5.7.1/lib/libamdhip64.so.5");
+	snap_set_str(old, "loader_soname", "libamdhip64.so.5",
+		     "/opt/rocm-5.7.1/lib/libamdhip64.so.5");
+	d = diag(s);
+	assert_string_equal(d->vendor_chains[0].runtime, "ROCm 5.7.1");
+	assert_non_null(strstr(d->vendor_chains[0].runtime_source, "from LD_LIBRARY_PATH"));
+	assert_int_equal(d->vendor_chains[0].link_state[0], LINK_DEGRADED);
+	line = rocm_line(d, "/opt/rocm-5.7.1");
+	assert_non_null(line);
+	assert_non_null(strstr(line, "(the loader's libamdhip64.so.5, from LD_LIBRARY_PATH)"));
+	assert_null(strstr(rocm_line(d, "/opt/rocm-6.2.0"), "the loader's"));
+	diagnosis_free(d);
+
+	/* no /opt/rocm link: the loader's release is judged, not "none chosen" */
+	snap_set_bool(node(s, "runtime.rocm.0"), "is_default", false, "/opt/rocm");
+	d = diag(s);
+	assert_string_equal(d->vendor_chains[0].runtime, "ROCm 5.7.1");
+	diagnosis_free(d);
+	snap_set_bool(old, "loader_gives", false, "x");
+	d = diag(s);
+	assert_string_equal(d->vendor_chains[0].runtime, "ROCm none");
+	assert_int_equal(d->vendor_chains[0].link_state[0], LINK_UNKNOWN);
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -733,6 +803,7 @@ int main(void)
 		cmocka_unit_test(test_kmd_userspace),
 		cmocka_unit_test(test_override_not_inherited),
 		cmocka_unit_test(test_visible_devices_none),
+		cmocka_unit_test(test_loader_gives),
 	};
 
 	if (test_locale_from_env() < 0)

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""AMD GPUs under ROCm: a healthy RX 7900 XTX (the AMD chain end to end), and machines rebuilt
-from public reports: amdgpu's firmware missing, a GPU KFD does not support, an
+"""AMD GPUs under ROCm: a healthy RX 7900 XTX (the AMD chain end to end), the same with two ROCm
+releases and an LD_LIBRARY_PATH that makes ld.so give the one /opt/rocm does not name, and
+machines rebuilt from public reports: amdgpu's firmware missing, a GPU KFD does not support, an
 HSA_OVERRIDE_GFX_VERSION left over from another card, /dev/kfd in a group the user is not in.
 Each is built on the rx7600-rocm-torch-override tree (one AMD GPU behind the MI300X
 platform's PCI topology; its sources)."""
 import os
 import shutil
 
-from realworld.common import (FIX, UBUNTU2004_OS_RELEASE, dpkg, fresh, ini, read, real_world, section,
-                              ubuntu_os_release, w)
+from realworld.common import (FIX, UBUNTU2004_OS_RELEASE, dpkg, fresh, ini, ldso_cache, link, read,
+                              real_world, section, so, ubuntu_os_release, w)
 
 TOPIC = "amd"
 FIXTURES = ("amd-rx7900xtx-rocm62-healthy", "rw-mi100-amdgpu-firmware-missing",
@@ -16,7 +17,8 @@ FIXTURES = ("amd-rx7900xtx-rocm62-healthy", "rw-mi100-amdgpu-firmware-missing",
             "rw-kfd-render-group-only-video", "rw-rx7900xtx-amdgpu-dkms-not-for-running-kernel",
             "rw-rx7900xtx-amdgpu-dkms-rocm62-rebooted", "rw-rx6700xt-override-in-bashrc-not-in-kernel",
             "rw-rx6700xt-override-in-process", "rw-rx6800xt-mi100-rocr-hip-visible-devices-1",
-            "rw-rx6800xt-mi100-rocr-visible-devices-1", "rw-mi50-amdgpu-ras-uncorrectable")
+            "rw-rx6800xt-mi100-rocr-visible-devices-1", "rw-mi50-amdgpu-ras-uncorrectable",
+            "amd-rx7900xtx-rocm612-ld-library-path")
 BASE = "rx7600-rocm-torch-override"
 GPU_BUS = "0000:05:00.0"
 NODES = "sys/devices/virtual/kfd/kfd/topology/nodes"
@@ -527,6 +529,56 @@ def mi50_ras():
         section(BASE, "devices"))
 
 
+def rocm_libs(root, prefix, hip_version, hsa_version):
+    """The HIP and HSA runtimes of the release at prefix as [elf] stand-ins with their SONAMEs
+    and the links AMD's packages install (lib<name>.so -> lib<name>.so.N ->
+    lib<name>.so.N.<minor>.<ROCm version code>), in place of any placeholder files."""
+    for base, version in (("libamdhip64", hip_version), ("libhsa-runtime64", hsa_version)):
+        major = version.split(".")[0]
+        lib = f"{prefix}/lib"
+        for n in os.listdir(f"{root}/{lib}") if os.path.isdir(f"{root}/{lib}") else []:
+            if n.startswith(base + ".so"):
+                os.unlink(f"{root}/{lib}/{n}")
+        real = f"{base}.so.{version}"
+        so(root, f"{lib}/{real}", f"{base}.so.{major}")
+        link(root, f"{lib}/{base}.so.{major}", real)
+        link(root, f"{lib}/{base}.so", f"{base}.so.{major}")
+
+
+def two_releases_ld_library_path():
+    """Two ROCm releases side by side: /opt/rocm names 6.2.0, an LD_LIBRARY_PATH set in the
+    user's environment names 6.1.2's lib directory: ld.so gives the programs 6.1.2."""
+    name = "amd-rx7900xtx-rocm612-ld-library-path"
+    dst, root = rx7900xtx_rocm620(name)
+    rocm_libs(root, "opt/rocm-6.2.0", "6.2.60200", "1.14.60200")
+    rocm_libs(root, "opt/rocm-6.1.2", "6.1.60102", "1.13.60102")
+    w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")  # Ubuntu's, verbatim
+    w(root, "etc/ld.so.conf.d/rocm.conf", "/opt/rocm/lib\n/opt/rocm/lib64\n")
+    env = dict(ROCM_ENV)
+    env["LD_LIBRARY_PATH"] = "/opt/rocm-6.1.2/lib"
+    ini(dst, TOPIC,
+        "Two ROCm releases on one RX 7900 XTX (gfx1100) machine: /opt/rocm -> "
+        "/etc/alternatives/rocm -> /opt/rocm-6.2.0, and /opt/rocm-6.1.2 beside it; "
+        "/etc/ld.so.conf.d/rocm.conf lists /opt/rocm/lib, but LD_LIBRARY_PATH names "
+        "/opt/rocm-6.1.2/lib, so ld.so gives the programs ROCm 6.1.2's libamdhip64.so.6: the "
+        "release judged is 6.1.2 (which lists gfx1100 as 6.2.0 does)",
+        "the rx7600-rocm-torch-override fixture (its sources) made an RX 7900 XTX as "
+        "amd-rx7900xtx-rocm62-healthy is, without its venv, with /opt/rocm-6.2.0 and its "
+        "alternatives link from the rocm-6.2-toolkit fixture (its sources); "
+        "/etc/ld.so.conf.d/rocm.conf with /opt/rocm/lib and /opt/rocm/lib64 as AMD's ROCm "
+        "install guide ('Post-installation instructions': configure the system linker, then "
+        "ldconfig) writes it, /etc/ld.so.conf Ubuntu's; ROCm 6.1.2 as AMD's multi-version "
+        "packages install it in /opt/rocm-6.1.2 (no .info/version or headers here: its "
+        "release is its directory name); the HIP and HSA runtimes of both releases are [elf] "
+        "stand-ins with their real SONAMEs (libamdhip64.so.6, libhsa-runtime64.so.1) and file "
+        "names lib<name>.so.<soversion>.<minor>.<ROCm version code> as the rocm-6.2-toolkit "
+        "fixture has them; etc/ld.so.cache written by glibc's ldconfig -r over the tree; "
+        "LD_LIBRARY_PATH set in the user's environment (by hand or a profile line), ROCM_PATH "
+        "left at /opt/rocm",
+        env, "", section(BASE, "devices"))
+    ldso_cache(dst)
+
+
 def write():
     healthy()
     mi100_firmware()
@@ -540,3 +592,4 @@ def write():
     visible_devices_none()
     visible_devices_rocr_only()
     mi50_ras()
+    two_releases_ld_library_path()
