@@ -34,3 +34,34 @@ int facts_amdgpu_kmd_supports(const char *kmd, const char *user,
 	}
 	return -ENOENT;
 }
+
+/* "5.11.6-1-default" → 511; -1 when not major.minor. */
+static long major_minor(const char *v)
+{
+	unsigned ma = 0, mi = 0;
+
+	return v && sscanf(v, "%u.%u", &ma, &mi) == 2 && ma < 100000 && mi < 1000
+		       ? (long)ma * 1000 + mi
+		       : -1;
+}
+
+int facts_rocm_kernel_amdgpu(const char *rocm, const char *gfx, const char *kernel,
+			     const struct facts_rocm_kernel_amdgpu **ret)
+{
+	long r = major_minor(rocm), k = major_minor(kernel);
+
+	if (r < 0 || k < 0 || !gfx)
+		return -EINVAL;
+	for (size_t i = 0; i < facts_rocm_kernel_amdgpu_table_len; i++) {
+		const struct facts_rocm_kernel_amdgpu *row =
+			&facts_rocm_kernel_amdgpu_table_rows()[i];
+
+		if (major_minor(row->rocm) != r || strcmp(row->gfx, gfx) != 0 ||
+		    k < major_minor(row->kernel_from) || k > major_minor(row->kernel_to))
+			continue;
+		if (ret)
+			*ret = row;
+		return 1;
+	}
+	return 0;
+}

@@ -25,3 +25,25 @@ extern const size_t facts_amdgpu_kmd_table_len;
  * version that is not major.minor[...]. *ret (may be NULL) gets the row. */
 int facts_amdgpu_kmd_supports(const char *kmd, const char *user,
 			      const struct facts_amdgpu_kmd **ret);
+
+/* A ROCm release that does not work on the kernel's own amdgpu of some kernel releases for one
+ * GPU target (rocm_kernel_amdgpu.tsv). */
+struct facts_rocm_kernel_amdgpu {
+	const char *rocm;	 /* "4.1" */
+	const char *gfx;	 /* "gfx906" */
+	const char *kernel_from; /* "5.10": kernel major.minor releases, inclusive */
+	const char *kernel_to;	 /* "5.12" */
+	const char *what;	 /* what ROCm prints there */
+	const char *confidence;
+	const char *source;
+};
+
+const struct facts_rocm_kernel_amdgpu *facts_rocm_kernel_amdgpu_table_rows(void);
+extern const size_t facts_rocm_kernel_amdgpu_table_len;
+
+/* Whether ROCm `rocm` ("4.1.0": its major.minor counts) does not work for gfx on the kernel's own
+ * amdgpu of kernel release `kernel` ("5.11.6-1-default": its major.minor counts): 1 with *ret
+ * (may be NULL) the row, 0 when the table says nothing of it, -EINVAL for a version that is
+ * not major.minor[...]. */
+int facts_rocm_kernel_amdgpu(const char *rocm, const char *gfx, const char *kernel,
+			     const struct facts_rocm_kernel_amdgpu **ret);

@@ -229,6 +229,7 @@ TF_COLS = ['version', 'package', 'python', 'compiler', 'build_tools', 'cudnn', '
 TFB_COLS = ['release', 'evidence_release', 'package', 'cuda', 'cudnn', 'evidence', 'confidence', 'notes', 'source']
 IPEX_COLS = ['ipex', 'torch', 'oneapi', 'confidence', 'source']
 KMD_COLS = ['kmd', 'user_space', 'confidence', 'source']
+KERNEL_AMDGPU_COLS = ['rocm', 'gfx', 'kernel_from', 'kernel_to', 'what', 'confidence', 'source']
 COMPAT_COLS = ['package', 'driver_branch', 'support', 'confidence', 'source']
 INTEL_KERNEL_COLS = ['family', 'driver', 'pci_device_ids', 'default_from', 'products', 'confidence', 'notes',
                      'source']
@@ -601,6 +602,22 @@ def gen_amdgpu_kmd(d, out):
     emit_rows(out, 'amdgpu_kmd', rows, KMD_COLS)
 
 
+def gen_rocm_kernel_amdgpu(d, out):
+    rows = read_tsv(os.path.join(d, 'rocm_kernel_amdgpu.tsv'), KERNEL_AMDGPU_COLS)
+    check_unique(rows, lambda r: (vkey(r['rocm'], r['_where']), r['gfx']), 'rocm, gfx')
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        if not re.match(r'^gfx[0-9a-f]+$', r['gfx']):
+            raise FactsError('%s: bad gfx %r' % (w, r['gfx']))
+        for c in ('rocm', 'kernel_from', 'kernel_to'):
+            if len(vkey(r[c], w)) != 2:
+                raise FactsError('%s: %s %r is not major.minor' % (w, c, r[c]))
+        if vkey(r['kernel_from'], w) > vkey(r['kernel_to'], w):
+            raise FactsError('%s: kernel_from %r after kernel_to %r' % (w, r['kernel_from'], r['kernel_to']))
+    emit_rows(out, 'rocm_kernel_amdgpu', rows, KERNEL_AMDGPU_COLS)
+
+
 def gen_cuda_compat(d, out):
     rows = read_tsv(os.path.join(d, 'cuda_compat.tsv'), COMPAT_COLS)
 
@@ -804,7 +821,7 @@ def main(argv):
     body = []
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
-                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_torch, gen_tensorflow,
+                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_rocm_kernel_amdgpu, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_torch, gen_tensorflow,
                   gen_dlopen, gen_tensorflow_builds, gen_mig_bugs):
             g(d, body)
             body.append('')

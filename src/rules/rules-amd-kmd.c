@@ -8,7 +8,9 @@
  * number every ROCm package version carries: rocm-core 5.1.3.50103). The loaded module says
  * its kernel base in /sys/module/amdgpu/version; when that is not the package's, the package
  * on disk is not what runs (its DKMS build failed for the running kernel, or no reboot since).
- * The kernel's own amdgpu has no version file and no row in AMD's matrix: not judged here.
+ * The kernel's own amdgpu has no version file and no row in AMD's matrix; only the ROCm
+ * releases known not to work on it for a GPU (rocm_kernel_amdgpu.tsv) are judged there.
+ * A torch ROCm wheel runs on the ROCm it bundles, judged on the KMD as the system's is.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,17 +52,149 @@ static long major_minor(const char *v)
 	return sscanf(v, "%u.%u", &ma, &mi) == 2 ? (long)ma * 100 + mi : -1;
 }
 
+/* Judges one ROCm user space (the system's, or b's bundled one) on the KMD of dv by AMD's
+ * matrix (it has a row for dv->release): newer than the row allows is an error, older a
+ * warning. */
+static void judge_user_space(struct rule_ctx *c, const struct dkms_version *dv,
+			     const struct snap_node *pkg, const char *user,
+			     const struct fw_build *b, const char *fact_name,
+			     const struct snap_node *fact)
+{
+	const struct facts_amdgpu_kmd *row = NULL;
+	enum gpuenv_severity sev;
+	unsigned ma = 0, mi = 0;
+	struct finding *f;
+
+	if (facts_amdgpu_kmd_supports(dv->release, user, &row) != 0 || !row)
+		return; /* supported, or no major.minor in user */
+	sev = major_minor(user) > major_minor(dv->release) ? GPUENV_SEVERITY_ERROR
+							   : GPUENV_SEVERITY_WARNING;
+	if (!b)
+		f = rule_finding(
+			c, sev, NULL,
+			"ROCm %s runs on amdgpu %s, the kernel driver of ROCm %s (%s): AMD "
+			"supports ROCm %s on it, not %s",
+			user, dv->base, dv->release, snap_str(pkg), row->user_space, user);
+	else {
+		(void)sscanf(user, "%u.%u", &ma, &mi);
+		f = rule_finding(
+			c, sev, b->prefix,
+			"%s in %s runs on the ROCm it bundles (HIP %s), whatever /opt/rocm "
+			"holds, on amdgpu %s, the kernel driver of ROCm %s (%s): AMD supports "
+			"ROCm %s on it, not %u.%u",
+			b->label, b->prefix, user, dv->base, dv->release, snap_str(pkg),
+			row->user_space, ma, mi);
+	}
+	finding_fact(f, fact_name, fact);
+	finding_fact(f, "driver.amdgpu.dkms_package", pkg);
+	finding_evidence(f, "facts.amdgpu_kmd", "amdgpu_kmd.tsv", "KMD %s: user space %s", row->kmd,
+			 row->user_space);
+	if (b)
+		finding_fix(f,
+			    "# or, in %s, a %s build for a ROCm release AMD supports on this "
+			    "driver (%s): %s install torch --index-url "
+			    "https://download.pytorch.org/whl/rocm<release>",
+			    b->prefix, fw_module(b), row->user_space, b->pip);
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
+struct bundled_ctx {
+	struct rule_ctx *c;
+	const struct dkms_version *dv;
+	const struct snap_node *pkg;
+};
+
+/* A torch ROCm wheel brings its own ROCm user space in torch/lib and uses it whatever
+ * /opt/rocm holds: its HIP (torch.version.hip, "6.2.41133-dd7f95766") is judged on the KMD
+ * as the system's ROCm is. A build without its own libamdhip64 uses the system's, judged
+ * above. */
+static void bundled_one(const struct fw_build *b, void *u)
+{
+	const struct bundled_ctx *x = u;
+	char key[160];
+
+	if (!fw_bundles_hip(b))
+		return;
+	snprintf(key, sizeof(key), "%s.hip", b->key);
+	judge_user_space(x->c, x->dv, x->pkg, snap_str(fw_hip_version(b)), b, key,
+			 fw_hip_version(b));
+}
+
+/* The kernel's own amdgpu (loaded, no version file) has no row in AMD's matrix, but a ROCm
+ * user space can need more than that kernel's KFD gives: ROCm 4.1 disables Vega 20 on the
+ * amdgpu of kernels 5.10-5.12 (rocm_kernel_amdgpu.tsv: ROCm/legacy-rocm-build#1431, #1423).
+ * Only what that table names is judged. */
+static void judge_kernel_amdgpu(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
+	const struct snap_node *rel = snap_get(root, "host.kernel_release");
+	const struct snap_node *rocm = amd_chosen_rocm(root);
+	const char *user = rocm ? snap_get_str(rocm, "version") : NULL;
+	const struct facts_rocm_kernel_amdgpu *row;
+	struct finding *f;
+
+	if (!snap_get_bool_default(root, "driver.kernel_modules.amdgpu", false) || !user ||
+	    !snap_str(rel))
+		return;
+	if (kfd && fact_is_failure(snap_state(kfd))) {
+		/* which GPU runs is not known: say so where the table names this pair at all */
+		for (size_t i = 0; i < facts_rocm_kernel_amdgpu_table_len; i++)
+			if (facts_rocm_kernel_amdgpu(user,
+						     facts_rocm_kernel_amdgpu_table_rows()[i].gfx,
+						     snap_str(rel), NULL) == 1) {
+				rule_need(c, NULL, "the GPU's target (KFD topology)", kfd);
+				return;
+			}
+		return;
+	}
+	for (size_t k = 0; k < snap_count(kfd); k++) {
+		const char *gfx = amd_kfd_gfx_once(root, kfd, k);
+		char key[64];
+
+		if (!gfx || facts_rocm_kernel_amdgpu(user, gfx, snap_str(rel), &row) != 1)
+			continue;
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, gfx,
+			"ROCm %s runs on the kernel's own amdgpu (Linux %s, no amdgpu-dkms "
+			"loaded), which AMD says ROCm %s does not work on for %s (kernels "
+			"%s to %s): ROCm disables the GPU (\"%s\")",
+			user, snap_str(rel), row->rocm, gfx, row->kernel_from, row->kernel_to,
+			row->what);
+		finding_fact(f, "runtime.rocm.version", snap_child(rocm, "version"));
+		finding_fact(f, "host.kernel_release", rel);
+		finding_fact(f, "driver.amdgpu.module_version",
+			     snap_get(root, "driver.amdgpu.module_version"));
+		snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
+		finding_fact(f, key, snap_get(snap_at(kfd, k), "gfx"));
+		finding_evidence(f, "facts.rocm_kernel_amdgpu", "rocm_kernel_amdgpu.tsv",
+				 "ROCm %s, %s: not on the kernel's amdgpu of %s to %s (%s)",
+				 row->rocm, row->gfx, row->kernel_from, row->kernel_to,
+				 row->source);
+		finding_fix(
+			f,
+			"# AMD's kernel driver of the same release (ROCm %s's rock-dkms/amdgpu-dkms "
+			"with its user space), or a ROCm release that works on this kernel's "
+			"amdgpu",
+			row->rocm);
+		finding_verify(f, "rocminfo | grep -m2 -e gfx -e 'HSA Error'");
+	}
+}
+
 RULE_CHECK(check_amdgpu_kmd_userspace)
 {
 	const struct snap_node *mod = snap_get(root, "driver.amdgpu.module_version");
 	const struct snap_node *pkg = snap_get(root, "driver.amdgpu.dkms_package");
-	const struct facts_amdgpu_kmd *row = NULL;
 	const struct snap_node *rocm;
+	struct bundled_ctx x;
 	const char *user;
 	struct dkms_version dv;
 	struct finding *f;
-	int sup;
 
+	if (mod && snap_state(mod) == FACT_ABSENT) {
+		judge_kernel_amdgpu(c, root); /* no version file: the kernel's own amdgpu */
+		return;
+	}
 	if (!snap_present(mod) || !pkg)
 		return; /* no versioned (AMD-built) amdgpu loaded */
 	if (!rule_need_known(c, NULL, "the amdgpu-dkms package", pkg) || !snap_present(pkg))
@@ -86,31 +220,18 @@ RULE_CHECK(check_amdgpu_kmd_userspace)
 		finding_rule_verify(f);
 		return;
 	}
-	rocm = amd_chosen_rocm(root);
-	user = rocm ? snap_get_str(rocm, "version") : NULL;
-	if (!user)
-		return; /* no ROCm release installed to judge against */
-	sup = facts_amdgpu_kmd_supports(dv.release, user, &row);
-	if (sup < 0) {
+	if (facts_amdgpu_kmd_supports(dv.release, dv.release, NULL) < 0) {
 		rule_skip(c, NULL,
 			  "AMD's support matrix has no row for the kernel driver of ROCm %s",
 			  dv.release);
 		return;
 	}
-	if (sup == 1)
-		return;
-	f = rule_finding(
-		c,
-		major_minor(user) > major_minor(dv.release) ? GPUENV_SEVERITY_ERROR
-							    : GPUENV_SEVERITY_WARNING,
-		NULL,
-		"ROCm %s runs on amdgpu %s, the kernel driver of ROCm %s (%s): AMD supports "
-		"ROCm %s on it, not %s",
-		user, dv.base, dv.release, snap_str(pkg), row->user_space, user);
-	finding_fact(f, "runtime.rocm.version", snap_child(rocm, "version"));
-	finding_fact(f, "driver.amdgpu.dkms_package", pkg);
-	finding_evidence(f, "facts.amdgpu_kmd", "amdgpu_kmd.tsv", "KMD %s: user space %s", row->kmd,
-			 row->user_space);
-	finding_rule_fix(f);
-	finding_rule_verify(f);
+	rocm = amd_chosen_rocm(root);
+	user = rocm ? snap_get_str(rocm, "version") : NULL;
+	if (user)
+		judge_user_space(c, &dv, pkg, user, NULL, "runtime.rocm.version",
+				 snap_child(rocm, "version"));
+	fw_need_complete(c, root); /* a wheel in an environment not read is not taken as none */
+	x = (struct bundled_ctx){ c, &dv, pkg };
+	fw_foreach(root, bundled_one, &x);
 }

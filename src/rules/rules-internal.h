@@ -247,6 +247,10 @@ bool fw_cuda_version(const struct fw_build *b, char *buf, size_t len,
 		     const struct snap_node **ret_fact);
 /* The HIP/ROCm version of a ROCm build, or NULL. */
 const struct snap_node *fw_hip_version(const struct fw_build *b);
+/* Does a torch ROCm build carry its own HIP runtime (libamdhip64 in torch/lib, as AMD's and
+ * pytorch.org's +rocm wheels do)? It then runs on that ROCm, whatever /opt/rocm holds, and its
+ * HIP version (torch.version.hip) is that ROCm's. */
+bool fw_bundles_hip(const struct fw_build *b);
 /* The Python module the build is imported as: "torch", "tensorflow", "jax". */
 const char *fw_module(const struct fw_build *b);
 /* The cpu_only fact of the build. */

@@ -257,7 +257,20 @@ static void runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root,
 
 struct fw_facts_ctx {
 	struct gpuenv_doctor *d;
+	const struct snap_node *root;
 };
+
+/* The system's ROCm release for a line that compares a bundled ROCm with it. */
+static const char *rocm_text(const struct snap_node *root, const struct snap_node *sys)
+{
+	const struct snap_node *all = snap_get(root, "runtime.rocm");
+
+	if (sys)
+		return snap_get_str(sys, "version") ?: "(version unknown)";
+	if (!all)
+		return "not probed";
+	return snap_count(all) > 1 ? "not chosen (no /opt/rocm link)" : "none";
+}
 
 static void fw_fact_one(const struct fw_build *b, void *u)
 {
@@ -272,7 +285,14 @@ static void fw_fact_one(const struct fw_build *b, void *u)
 	else if (fw_cuda_version(b, cuda, sizeof(cuda), NULL))
 		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
 				   "CUDA %s build in %s", cuda, b->prefix);
-	else if (snap_str(hip))
+	else if (snap_str(hip) && fw_bundles_hip(b)) {
+		/* the wheel runs on the ROCm it bundles, not on /opt/rocm's: both are shown */
+		const struct snap_node *sys = amd_chosen_rocm(x->root);
+
+		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
+				   "ROCm build (bundled ROCm, HIP %s; system ROCm %s) in %s",
+				   snap_str(hip), rocm_text(x->root, sys), b->prefix);
+	} else if (snap_str(hip))
 		diagnosis_add_fact(x->d, GPUENV_LAYER_FRAMEWORK, b->label, b->prefix,
 				   "ROCm build (HIP %s) in %s", snap_str(hip), b->prefix);
 	else if (snap_bool(co, &cpu) && cpu)
@@ -297,7 +317,7 @@ static bool python_envs_complete(const struct snap_node *root)
 static void framework_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent)
 {
 	const struct snap_node *envs = snap_get(root, "framework.python_envs");
-	struct fw_facts_ctx x = { d };
+	struct fw_facts_ctx x = { d, root };
 	size_t n;
 
 	if (!envs) {

@@ -688,6 +688,18 @@ const struct snap_node *fw_hip_version(const struct fw_build *b)
 	return NULL;
 }
 
+bool fw_bundles_hip(const struct fw_build *b)
+{
+	const struct snap_node *l = snap_child(b->pkg, "cuda_libraries_bundled");
+
+	if (b->kind != FW_TORCH || !snap_str(fw_hip_version(b)))
+		return false;
+	for (size_t i = 0; i < snap_count(l); i++)
+		if (startswith(snap_str(snap_at(l, i)) ?: "", "libamdhip64"))
+			return true;
+	return false;
+}
+
 const struct snap_node *fw_cpu_only(const struct fw_build *b)
 {
 	return b->kind == FW_JAX_PLUGIN ? NULL : snap_child(b->pkg, "cpu_only");

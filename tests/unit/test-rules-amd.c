@@ -6,6 +6,7 @@
  * that could not be read give "skipped" records. The builders and assertions:
  * rules-test-util.h.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -241,6 +242,81 @@ static void test_kmd_userspace(void **state)
 	rocm(s, "5.7.1");
 	snap_set_bool(node(s, "runtime.rocm.0"), "is_default", false, "/opt/rocm");
 	YES(s, "driver.amdgpu-kmd-userspace", GPUENV_SEVERITY_WARNING, "not 5.7.1");
+	snapshot_unref(s);
+}
+
+/* A torch +rocm wheel runs on the ROCm it bundles in torch/lib (libamdhip64), whatever
+ * /opt/rocm holds: its HIP release is judged on the KMD as the system's ROCm is. */
+static void test_kmd_userspace_bundled(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *bundled;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx1100");
+	rocm_torch(s, "gfx1100"); /* HIP 6.2.41133 */
+	/* ROCm 5.6's driver (5.4 .. 6.0), no system ROCm: torch's HIP is not its own yet */
+	dkms(s, "6.1.5", "1:6.1.5.50600-1609671.22.04");
+	NO(s, "driver.amdgpu-kmd-userspace"); /* no libamdhip64 in torch/lib: uses the system's */
+	bundled = snap_array(node(s, "framework.python_envs.0.packages.torch"),
+			     "cuda_libraries_bundled");
+	snap_append_str(bundled, "libamdhip64.so", "/v/torch/lib");
+	YES(s, "driver.amdgpu-kmd-userspace", GPUENV_SEVERITY_ERROR,
+	    "runs on the ROCm it bundles (HIP 6.2.41133-dd7f95766), whatever /opt/rocm holds, on "
+	    "amdgpu 6.1.5, the kernel driver of ROCm 5.6 (1:6.1.5.50600-1609671.22.04): AMD "
+	    "supports ROCm 5.4,5.5,5.6,5.7,6.0 on it, not 6.2");
+	/* a system ROCm the KMD supports does not hide the wheel's */
+	rocm(s, "6.0.2");
+	YES(s, "driver.amdgpu-kmd-userspace", GPUENV_SEVERITY_ERROR, "not 6.2");
+	/* ROCm 6.0's driver supports 5.6 .. 6.2: the wheel and the system both fit */
+	dkms(s, "6.3.6", "1:6.3.6.60000-1697589.22.04");
+	NO(s, "driver.amdgpu-kmd-userspace");
+	/* ROCm 6.3's driver (6.1 .. 7.0): the wheel fits, the system's 6.0.2 is older: one warning,
+	 * about the system's */
+	dkms(s, "6.10.5", "1:6.10.5.60300-2084815.24.04");
+	YES(s, "driver.amdgpu-kmd-userspace", GPUENV_SEVERITY_WARNING, "ROCm 6.0.2 runs on");
+	snapshot_unref(s);
+}
+
+/* ROCm 4.1 on the kernel's own amdgpu of 5.10-5.12 disables a Vega 20 (gfx906):
+ * ROCm/legacy-rocm-build#1431 (AMD: "ROCm 4.1 does not work on any of the Linux kernels 5.10,
+ * 5.11, 5.12"), #1423 (only Vega 20; rock-dkms 4.1 with ROCm 4.1 works). */
+static void test_kmd_userspace_kernel_amdgpu(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *amd;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx906");
+	amd = node(s, "driver.amdgpu");
+	snap_set_state(amd, "module_version", FACT_ABSENT, "/sys/module/amdgpu/version", NULL);
+	snap_set_str(node(s, "host"), "kernel_release", "5.11.6-1-default",
+		     "/proc/sys/kernel/osrelease");
+	rocm(s, "4.1.0");
+	YES(s, "driver.amdgpu-kmd-userspace", GPUENV_SEVERITY_ERROR,
+	    "ROCm 4.1.0 runs on the kernel's own amdgpu (Linux 5.11.6-1-default, no amdgpu-dkms "
+	    "loaded), which AMD says ROCm 4.1 does not work on for gfx906 (kernels 5.10 to 5.12)");
+	/* ROCm 4.0 works on these kernels (AMD, #1431) */
+	snap_set_str(node(s, "runtime.rocm.0"), "version", "4.0.1", "x");
+	NO(s, "driver.amdgpu-kmd-userspace");
+	/* a kernel outside the range AMD named: not judged */
+	snap_set_str(node(s, "runtime.rocm.0"), "version", "4.1.0", "x");
+	snap_set_str(node(s, "host"), "kernel_release", "5.13.0-1-default",
+		     "/proc/sys/kernel/osrelease");
+	NO(s, "driver.amdgpu-kmd-userspace");
+	/* only Vega 20: an RX 7900 XTX (gfx1100) on 5.11 is not named */
+	snap_set_str(node(s, "host"), "kernel_release", "5.11.6-1-default",
+		     "/proc/sys/kernel/osrelease");
+	snap_set_str(node(s, "driver.amdgpu.kfd_nodes.1"), "gfx", "gfx1100", NODES "/1/properties");
+	NO(s, "driver.amdgpu-kmd-userspace");
+	/* rock-dkms 4.1 loaded (a version file): AMD's own driver, not the kernel's */
+	snap_set_str(node(s, "driver.amdgpu.kfd_nodes.1"), "gfx", "gfx906", NODES "/1/properties");
+	snap_set_str(amd, "module_version", "4.1-26", "/sys/module/amdgpu/version");
+	NO(s, "driver.amdgpu-kmd-userspace");
+	/* the kernel's amdgpu, the KFD topology unreadable: could not tell */
+	snap_set_state(amd, "module_version", FACT_ABSENT, "/sys/module/amdgpu/version", NULL);
+	snap_set_errno(amd, "kfd_nodes", -EACCES, NODES);
+	SKIPPED(s, "driver.amdgpu-kmd-userspace");
 	snapshot_unref(s);
 }
 
@@ -801,6 +877,8 @@ int main(void)
 		cmocka_unit_test(test_target_features),
 		cmocka_unit_test(test_boot_fixed_xnack),
 		cmocka_unit_test(test_kmd_userspace),
+		cmocka_unit_test(test_kmd_userspace_bundled),
+		cmocka_unit_test(test_kmd_userspace_kernel_amdgpu),
 		cmocka_unit_test(test_override_not_inherited),
 		cmocka_unit_test(test_visible_devices_none),
 		cmocka_unit_test(test_loader_gives),
