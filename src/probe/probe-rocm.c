@@ -134,7 +134,16 @@ static int discover(struct rdisc *d)
 			      ? 0
 			      : add(d, prefix, "PATH hipconfig", *hc, false);
 	}
-	if (!err && root_list_dir(d->pe->root, "/opt", 4096, &names) == 0)
+	if (!err) {
+		int r = root_list_dir(d->pe->root, "/opt", 4096, &names);
+
+		/* /opt that cannot be listed: its releases are "could not tell", not none */
+		if (r < 0 && r != -ENOENT && r != -ENOTDIR && r != -ENOMEM)
+			probe_reject(d->pe->root, d->rejected, "/opt", "/opt", "/opt", r, NULL);
+		else if (r == -ENOMEM)
+			err = r;
+	}
+	if (!err && names)
 		STRV_FOREACH(n, names) {
 			_cleanup_free_ char *p = NULL;
 

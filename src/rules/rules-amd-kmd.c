@@ -134,9 +134,26 @@ static void judge_kernel_amdgpu(struct rule_ctx *c, const struct snap_node *root
 	const struct facts_rocm_kernel_amdgpu *row;
 	struct finding *f;
 
-	if (!snap_get_bool_default(root, "driver.kernel_modules.amdgpu", false) || !user ||
-	    !snap_str(rel))
+	if (!snap_get_bool_default(root, "driver.kernel_modules.amdgpu", false) || !snap_str(rel))
 		return;
+	if (!user) {
+		/* a ROCm release whose version, or a place ROCm is looked for, could not be
+		 * read: could not tell, never "no ROCm" */
+		const struct snap_node *unread = rocm ? snap_child(rocm, "version") : NULL;
+		const struct snap_node *rej = snap_get(root, "runtime.rocm_rejected");
+
+		const struct snap_node *all = snap_get(root, "runtime.rocm");
+
+		for (size_t i = 0; !unread && i < snap_count(rej); i++)
+			if (fact_is_failure(snap_state(snap_child(snap_at(rej, i), "toolkit"))))
+				unread = snap_child(snap_at(rej, i), "toolkit");
+		for (size_t i = 0; !unread && i < snap_count(all); i++)
+			if (fact_is_failure(snap_state(snap_child(snap_at(all, i), "version"))))
+				unread = snap_child(snap_at(all, i), "version");
+		if (unread && fact_is_failure(snap_state(unread)))
+			rule_need(c, NULL, "the ROCm release on the kernel's own amdgpu", unread);
+		return;
+	}
 	if (kfd && fact_is_failure(snap_state(kfd))) {
 		/* which GPU runs is not known: say so where the table names this pair at all */
 		for (size_t i = 0; i < facts_rocm_kernel_amdgpu_table_len; i++)

@@ -817,7 +817,7 @@ static void test_rocm_loader(void **state)
 	static const char *const llp_612[] = { "LD_LIBRARY_PATH", "/opt/rocm-6.1.2/lib", NULL };
 	static const char *const llp_split[] = { "LD_LIBRARY_PATH",
 						 "/opt/rocm-5.7.1/lib:/opt/rocm-6.1.2/lib", NULL };
-	static const char *const llp_home[] = { "LD_LIBRARY_PATH", "/home/u/hip", NULL };
+	static const char *const llp_home[] = { "LD_LIBRARY_PATH", "/srv/u/hip", NULL };
 	struct probe_fx *f = *state;
 	const struct snap_node *r, *o;
 
@@ -871,7 +871,7 @@ static void test_rocm_loader(void **state)
 						   "loader_gives", false));
 
 	/* a HIP runtime in a directory of no release */
-	elf_lib(f, "/home/u/hip", "libamdhip64.so.6.3.60300", "libamdhip64.so.6");
+	elf_lib(f, "/srv/u/hip", "libamdhip64.so.6.3.60300", "libamdhip64.so.6");
 	r = run(f, llp_home);
 	assert_non_null(strstr(snap_error(snap_get(r, "runtime.rocm_loader.release")),
 			       "in no ROCm release"));
