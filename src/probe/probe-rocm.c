@@ -65,14 +65,35 @@ static bool has_lib(struct probe_env *pe, const char *dir, const char *base)
 	return false;
 }
 
-static bool looks_like_rocm(struct probe_env *pe, const char *prefix)
+/* 1 when prefix holds a ROCm release's marker, 0 when none is there, or the -errno of a marker
+ * that could not be looked at (EACCES on .info/version is "could not tell", never "no ROCm"),
+ * with *ret_path the path that failed. */
+static int looks_like_rocm(struct probe_env *pe, const char *prefix, char **ret_path)
 {
+	static const char *const markers[] = { ".info/version", "include/hip/hip_version.h" };
 	_cleanup_free_ char *lib = NULL;
+	int unread = 0;
 
-	if (probe_pathf_is(pe, S_IFREG, "%s/.info/version", prefix) ||
-	    probe_pathf_is(pe, S_IFREG, "%s/include/hip/hip_version.h", prefix))
-		return true;
-	return asprintf(&lib, "%s/lib", prefix) >= 0 && has_lib(pe, lib, "libamdhip64.so");
+	for (size_t i = 0; i < ARRAY_SIZE(markers); i++) {
+		_cleanup_free_ char *p = NULL;
+		struct stat st;
+		int r;
+
+		if (asprintf(&p, "%s/%s", prefix, markers[i]) < 0)
+			return -ENOMEM;
+		r = root_stat(pe->root, p, &st);
+		if (r == 0 && S_ISREG(st.st_mode))
+			return 1;
+		if (r < 0 && r != -ENOENT && r != -ENOTDIR && !unread) {
+			unread = r;
+			*ret_path = TAKE_PTR(p);
+		}
+	}
+	if (asprintf(&lib, "%s/lib", prefix) < 0)
+		return -ENOMEM;
+	if (has_lib(pe, lib, "libamdhip64.so"))
+		return 1;
+	return unread;
 }
 
 static int add(struct rdisc *d, const char *path, const char *via, const char *origin, bool distro)
@@ -93,12 +114,20 @@ static int add(struct rdisc *d, const char *path, const char *via, const char *o
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
-	if (!distro && !looks_like_rocm(d->pe, resolved)) {
-		if (origin)
+	if (!distro) {
+		_cleanup_free_ char *unread = NULL;
+
+		r = looks_like_rocm(d->pe, resolved, &unread);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0 && origin) /* a release whose marker could not be read */
+			probe_reject(d->pe->root, d->rejected, origin, via, unread, r, NULL);
+		else if (r == 0 && origin)
 			probe_reject(d->pe->root, d->rejected, origin, via, resolved, 0,
 				     "no .info/version, include/hip/hip_version.h or "
 				     "lib/libamdhip64.so");
-		return 0;
+		if (r <= 0)
+			return 0;
 	}
 	if (d->n >= MAX_ROCM)
 		return 0;

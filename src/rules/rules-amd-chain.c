@@ -155,13 +155,21 @@ static bool kfd_link(struct gpuenv_doctor *d, const struct snap_node *root, cons
 }
 
 /* driver → runtime for one GPU: the ROCm release lists its target. */
-static void rocm_link(struct gpuenv_doctor *d, const char *gfx, const char *rocm,
-		      struct link_verdict *ret)
+static void rocm_link(struct gpuenv_doctor *d, const struct snap_node *root, const char *gfx,
+		      const char *rocm, struct link_verdict *ret)
 {
+	const struct snap_node *unread = rocm ? NULL : amd_rocm_unread(root);
 	const struct facts_rocm *row;
 	const char *conf = NULL;
 	int sup;
 
+	if (unread) {
+		ret->state = LINK_UNKNOWN;
+		ret->why = diagnosis_strdupf(
+			d, "KFD lists %s; the ROCm release could not be read (%s)", gfx,
+			snap_source(unread) ?: "?");
+		return;
+	}
 	if (!rocm) {
 		ret->state = LINK_UNKNOWN;
 		ret->why = diagnosis_strdupf(
@@ -228,6 +236,14 @@ static bool framework_link(struct gpuenv_doctor *d, const struct snap_node *root
 
 	if (!vendor_chain_framework(d, root, v, b))
 		return true;
+	if (!snap_str(fw_hip_version(b)) && fw_hip_unread(b)) {
+		v->framework = diagnosis_strdupf(d, "%s (ROCm ?)", b->label);
+		v->link_state[1] = LINK_UNKNOWN;
+		v->link_why[1] =
+			diagnosis_strdupf(d, "whether %s is a ROCm build could not be read (%s)",
+					  b->label, snap_source(fw_hip_unread(b)) ?: "?");
+		return true;
+	}
 	if (!snap_str(fw_hip_version(b))) {
 		bool cu = fw_cuda_version(b, cuda, sizeof(cuda), NULL);
 
@@ -350,7 +366,7 @@ static void chain_targets(struct gpuenv_doctor *d, const struct snap_node *root,
 		names[n] = gfx;
 		dr_done = kfd_link(d, root, gfx, &dr[n]);
 		if (!dr_done)
-			rocm_link(d, gfx, rocm, &dr[n]);
+			rocm_link(d, root, gfx, rocm, &dr[n]);
 		n++;
 	}
 	if (n == 0) {
@@ -417,6 +433,10 @@ void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root)
 						      snap_get_str(rocm, "resolved_path")
 							      ?: snap_get_str(rocm, "path"),
 						      loader_note(rocm, note, sizeof(note)));
+	} else if (amd_rocm_unread(root)) {
+		v->runtime = diagnosis_strdupf(d, "ROCm ? (could not read)");
+		v->runtime_source =
+			diagnosis_strdupf(d, "%s", snap_source(amd_rocm_unread(root)) ?: "?");
 	} else {
 		v->runtime = diagnosis_strdupf(d, "ROCm none");
 		v->runtime_source = diagnosis_strdupf(d, "/opt/rocm*, ROCM_PATH, %s",

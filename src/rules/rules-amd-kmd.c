@@ -114,8 +114,14 @@ static void bundled_one(const struct fw_build *b, void *u)
 	const struct bundled_ctx *x = u;
 	char key[160];
 
-	if (!fw_bundles_hip(b))
+	if (!fw_bundles_hip(b)) {
+		/* a torch whose HIP version or torch/lib could not be read may bundle a ROCm
+		 * this driver does not support: could not tell */
+		if (fw_hip_unread(b))
+			rule_need(x->c, b->prefix, "whether the framework bundles its ROCm",
+				  fw_hip_unread(b));
 		return;
+	}
 	snprintf(key, sizeof(key), "%s.hip", b->key);
 	judge_user_space(x->c, x->dv, x->pkg, snap_str(fw_hip_version(b)), b, key,
 			 fw_hip_version(b));
@@ -139,18 +145,9 @@ static void judge_kernel_amdgpu(struct rule_ctx *c, const struct snap_node *root
 	if (!user) {
 		/* a ROCm release whose version, or a place ROCm is looked for, could not be
 		 * read: could not tell, never "no ROCm" */
-		const struct snap_node *unread = rocm ? snap_child(rocm, "version") : NULL;
-		const struct snap_node *rej = snap_get(root, "runtime.rocm_rejected");
+		const struct snap_node *unread = amd_rocm_unread(root);
 
-		const struct snap_node *all = snap_get(root, "runtime.rocm");
-
-		for (size_t i = 0; !unread && i < snap_count(rej); i++)
-			if (fact_is_failure(snap_state(snap_child(snap_at(rej, i), "toolkit"))))
-				unread = snap_child(snap_at(rej, i), "toolkit");
-		for (size_t i = 0; !unread && i < snap_count(all); i++)
-			if (fact_is_failure(snap_state(snap_child(snap_at(all, i), "version"))))
-				unread = snap_child(snap_at(all, i), "version");
-		if (unread && fact_is_failure(snap_state(unread)))
+		if (unread)
 			rule_need(c, NULL, "the ROCm release on the kernel's own amdgpu", unread);
 		return;
 	}

@@ -95,6 +95,25 @@ const struct snap_node *amd_chosen_rocm(const struct snap_node *root)
 	return snap_count(arr) == 1 ? snap_at(arr, 0) : NULL;
 }
 
+const struct snap_node *amd_rocm_unread(const struct snap_node *root)
+{
+	const struct snap_node *rocm = amd_chosen_rocm(root);
+	const struct snap_node *rej = snap_get(root, "runtime.rocm_rejected");
+	const struct snap_node *all = snap_get(root, "runtime.rocm");
+
+	if (rocm && snap_get_str(rocm, "version"))
+		return NULL;
+	if (rocm && fact_is_failure(snap_state(snap_child(rocm, "version"))))
+		return snap_child(rocm, "version");
+	for (size_t i = 0; i < snap_count(rej); i++)
+		if (fact_is_failure(snap_state(snap_child(snap_at(rej, i), "toolkit"))))
+			return snap_child(snap_at(rej, i), "toolkit");
+	for (size_t i = 0; i < snap_count(all); i++)
+		if (fact_is_failure(snap_state(snap_child(snap_at(all, i), "version"))))
+			return snap_child(snap_at(all, i), "version");
+	return NULL;
+}
+
 /* The major of a gfx name: "gfx90a" → 9, "gfx1100" → 11 (the last two characters are the
  * minor and the stepping). */
 static bool gfx_major(const char *gfx, unsigned *ret)

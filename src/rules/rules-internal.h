@@ -251,6 +251,9 @@ const struct snap_node *fw_hip_version(const struct fw_build *b);
  * pytorch.org's +rocm wheels do)? It then runs on that ROCm, whatever /opt/rocm holds, and its
  * HIP version (torch.version.hip) is that ROCm's. */
 bool fw_bundles_hip(const struct fw_build *b);
+/* A torch build's HIP version, or (HIP known) its torch/lib listing, that could not be read:
+ * whether it is a ROCm build, or bundles its ROCm, cannot be told; else NULL. */
+const struct snap_node *fw_hip_unread(const struct fw_build *b);
 /* The Python module the build is imported as: "torch", "tensorflow", "jax". */
 const char *fw_module(const struct fw_build *b);
 /* The cpu_only fact of the build. */
@@ -294,6 +297,9 @@ bool amd_kfd_node_visible(const struct snap_node *root, size_t k);
 /* The ROCm installation the system uses: the one the dynamic loader gives (loader_gives),
  * else /opt/rocm's, else the only one; NULL. */
 const struct snap_node *amd_chosen_rocm(const struct snap_node *root);
+/* Where no ROCm release's version is known, the fact that could not be read (a release's
+ * version, a place a release was looked for): "could not tell", never "no ROCm"; else NULL. */
+const struct snap_node *amd_rocm_unread(const struct snap_node *root);
 /* The runtime layer's ROCm lines; clears *absent when a ROCm release is installed. */
 void amd_runtime_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent);
 /* The AMD chain (d->vendor_chains[]), where the AMD stack is on the machine. */

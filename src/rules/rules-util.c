@@ -688,6 +688,22 @@ const struct snap_node *fw_hip_version(const struct fw_build *b)
 	return NULL;
 }
 
+const struct snap_node *fw_hip_unread(const struct fw_build *b)
+{
+	const struct snap_node *hip = snap_child(b->pkg, "hip");
+	const struct snap_node *l = snap_child(b->pkg, "cuda_libraries_bundled");
+
+	if (b->kind != FW_TORCH)
+		return NULL;
+	if (hip && fact_is_failure(snap_state(hip)))
+		return hip;
+	if (snap_present(hip) && l && fact_is_failure(snap_state(l)))
+		return l;
+	if (snap_present(hip) && !l && fact_is_failure(snap_state(snap_child(b->pkg, "lib_dir"))))
+		return snap_child(b->pkg, "lib_dir"); /* torch/lib not listed */
+	return NULL;
+}
+
 bool fw_bundles_hip(const struct fw_build *b)
 {
 	const struct snap_node *l = snap_child(b->pkg, "cuda_libraries_bundled");
