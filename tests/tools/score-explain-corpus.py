@@ -18,7 +18,7 @@ import os
 import subprocess
 import sys
 
-FLOOR_RIGHT = 149  # of 159 cases on 2026-12-06 (149 right, 0 false; NVIDIA/nvidia-docker#849 and staralt/dxgkrnl-dkms#7 right; acidanthera/bugtracker#2237 and NVIDIA/nvidia-docker#1071 ask)
+FLOOR_RIGHT = 149  # of 161 cases on 2026-12-06 (149 right, 0 false; NVIDIA/nvidia-docker#849 and staralt/dxgkrnl-dkms#7 right; acidanthera/bugtracker#2237, NVIDIA/nvidia-docker#1071 and numba/numba#9032 ask; jax-ml/jax#14931 names the missing cuBLAS, not the cuDNN build)
 CEIL_FALSE = 0
 
 GPUENV = sys.argv[1]
