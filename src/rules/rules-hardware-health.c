@@ -235,7 +235,8 @@ static const struct {
 	{ 0x8, "HW slowdown (thermal, power brake or an external signal)" },
 	{ 0x20, "SW thermal slowdown (above the maximum operating temperature)" },
 	{ 0x40, "HW thermal slowdown (temperature too high)" },
-	{ 0x80, "HW power brake (asserted by the system's power supply)" },
+	{ 0x80, "HW power brake (asserted from outside the GPU: the power supply or the "
+		"platform's management controller)" },
 };
 
 RULE_CHECK(check_clocks_throttled)
@@ -244,7 +245,7 @@ RULE_CHECK(check_clocks_throttled)
 
 	for (size_t i = 0; i < snap_count(devs); i++) {
 		const struct snap_node *d = snap_at(devs, i);
-		struct strbuf why = STRBUF_INIT;
+		struct strbuf why = STRBUF_INIT, clock = STRBUF_INIT;
 		int64_t mask = 0, sm = 0, sm_max = 0;
 		struct finding *f;
 		char label[160];
@@ -262,12 +263,17 @@ RULE_CHECK(check_clocks_throttled)
 			strbuf_done(&why);
 			continue;
 		}
-		snap_int(snap_child(d, "clock_sm_mhz"), &sm);
-		snap_int(snap_child(d, "clock_sm_max_mhz"), &sm_max);
+		/* The clocks only where they were read: a pasted reasons block comes without them
+		 * (l4rz/reverse-engineering-dell-idrac-to-get-rid-of-gpu-throttling). */
+		if (snap_int(snap_child(d, "clock_sm_mhz"), &sm) &&
+		    snap_int(snap_child(d, "clock_sm_max_mhz"), &sm_max))
+			strbuf_printf(&clock, " (SM clock %" PRId64 " of %" PRId64 " MHz)", sm,
+				      sm_max);
+		else if (snap_int(snap_child(d, "clock_sm_mhz"), &sm))
+			strbuf_printf(&clock, " (SM clock %" PRId64 " MHz)", sm);
 		f = rule_finding(c, GPUENV_SEVERITY_WARNING, label,
-				 "%s is slowing its clocks for a fault: %s (SM clock %" PRId64
-				 " of %" PRId64 " MHz)",
-				 label, strbuf_str(&why), sm, sm_max);
+				 "%s is slowing its clocks for a fault: %s%s", label,
+				 strbuf_str(&why), strbuf_str(&clock));
 		finding_evidence(f, "driver.nvml.devices[].clocks_event_reasons",
 				 snap_source(snap_child(d, "clocks_event_reasons")), "0x%" PRIx64,
 				 (uint64_t)mask);
@@ -278,6 +284,7 @@ RULE_CHECK(check_clocks_throttled)
 		finding_rule_fix(f);
 		finding_rule_verify(f);
 		strbuf_done(&why);
+		strbuf_done(&clock);
 	}
 }
 

@@ -253,6 +253,15 @@ static void test_health(void **state)
 	NO(s, "hardware.clocks-throttled");
 	snap_set_int(d, "clocks_event_reasons", 0x80, "x");
 	YES(s, "hardware.clocks-throttled", GPUENV_SEVERITY_WARNING, "power brake");
+	/* No clock read (a pasted reasons block, l4rz's C4130): none stated, not "0 of 0". */
+	NO_TEXT(s, "hardware.clocks-throttled", "SM clock");
+	/* A BMC asserts the brake too (the C4130's iDRAC), not only the power supply. */
+	YES(s, "hardware.clocks-throttled", GPUENV_SEVERITY_WARNING, "management controller");
+	FIX(s, "hardware.clocks-throttled", "supports this GPU model");
+	snap_set_int(d, "clock_sm_mhz", 382, "x");
+	YES(s, "hardware.clocks-throttled", GPUENV_SEVERITY_WARNING, "(SM clock 382 MHz)");
+	snap_set_int(d, "clock_sm_max_mhz", 1530, "x");
+	YES(s, "hardware.clocks-throttled", GPUENV_SEVERITY_WARNING, "(SM clock 382 of 1530 MHz)");
 	snap_set_int(d, "clocks_event_reasons", 0x8 | 0x40, "x");
 	YES(s, "hardware.clocks-throttled", GPUENV_SEVERITY_WARNING, "HW thermal slowdown");
 
