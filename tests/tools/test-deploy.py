@@ -49,6 +49,9 @@ args = docs[0]["spec"]["template"]["spec"]["containers"][0]["args"]
 check(args[0] == "exporter", "the DaemonSet runs gpuenv exporter")
 for opt in args[1:]:
     check(opt.split("=")[0] in known, f"DaemonSet option {opt} is in --help")
+env = docs[0]["spec"]["template"]["spec"]["containers"][0].get("env", [])
+check({"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}} in env,
+      "the DaemonSet sets NODE_NAME to the node (the DCGM series' Hostname label)")
 check(docs[1]["metadata"]["name"] == "gpuenv", "the Service is named gpuenv (job=\"gpuenv\")")
 with open(os.path.join(src, "deploy/prometheus/gpuenv-alerts.yml")) as f:
     groups = yaml.safe_load(f)["groups"]
