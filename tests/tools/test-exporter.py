@@ -449,8 +449,56 @@ def test_serve_hang():
             p.kill()
 
 
+def test_default_listen_and_period():
+    """Without --listen it listens on 127.0.0.1:9400 only (issue 16: loopback unless told
+    otherwise), and reruns the diagnosis every --diagnose-every without a SIGHUP."""
+    args, env = fixture_args("nvml-h100-healthy")
+    p = start(GPUENV, ["--interval", "1s", "--diagnose-every", "2s", *SLOW, *args], env)
+    base = "http://127.0.0.1:9400"
+    try:
+        st = wait_http(base + "/healthz", 120)
+        if p.poll() is not None:
+            # another program holds port 9400 on this machine: nothing to learn here
+            print(f"SKIP default listen: the exporter ended ({p.stderr.read().strip()[-200:]})")
+            return
+        check(st[0] == 200, f"no --listen: 127.0.0.1:9400 answers ({st[0]})")
+        server = serving_process(p.pid)
+        ours = set()
+        for fd in os.listdir(f"/proc/{server}/fd"):
+            try:
+                link = os.readlink(f"/proc/{server}/fd/{fd}")
+            except OSError:
+                continue
+            if link.startswith("socket:["):
+                ours.add(link[8:-1])
+        bound = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as f:
+                for line in f.readlines()[1:]:
+                    cols = line.split()
+                    if cols[3] == "0A" and cols[9] in ours:
+                        bound.add(cols[1])
+        check(bound == {"0100007F:24B8"},
+              f"the only listening socket is 127.0.0.1:9400 ({sorted(bound)})")
+        diagnoses, deadline = 0, time.monotonic() + 240
+        while diagnoses < 3 and time.monotonic() < deadline and p.poll() is None:
+            st = wait_http(base + "/metrics", 10)
+            if st[0] == 200:
+                diagnoses = int(float(value(parse(st[2]), "gpuenv_collections_total",
+                                            kind="diagnosis") or 0))
+            time.sleep(1)
+        check(diagnoses >= 3, f"--diagnose-every 2s: {diagnoses} diagnoses without a SIGHUP")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
 for t in (test_once_text, test_once_openmetrics, test_output_atomic, test_escaping,
-          test_lost_and_hang, test_tasks, test_serve, test_serve_hang):
+          test_lost_and_hang, test_tasks, test_serve, test_serve_hang,
+          test_default_listen_and_period):
     print(f"== {t.__name__}")
     t()
 print(f"{len(failures)} failures")
