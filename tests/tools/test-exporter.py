@@ -127,6 +127,60 @@ def test_output_atomic():
         check(p.returncode == 64, f"usage error for {' '.join(bad)}")
 
 
+def fact_value(node, key):
+    n = node.get(key) if isinstance(node, dict) else None
+    return n.get("value") if isinstance(n, dict) else None
+
+
+def test_diagnosis_series():
+    """The diagnosis' series hold what `report --json` and `doctor --json` say on the same
+    fixture: Xid events per GPU and code (with NVIDIA's action), the verdict state set, the
+    toolkit and framework info series; and the exporter's own timings of this run."""
+    for fixture in ("xid-79-fallen-off-bus", "python-venv-torch24-cu124"):
+        text = once(fixture, *SLOW).stdout
+        fams = parse(text)
+        args, env = fixture_args(fixture)
+        snap = json.loads(subprocess.run([GPUENV, "report", "--json", *SLOW, *args], env=env,
+                                         capture_output=True, text=True, timeout=300).stdout)
+        doc = json.loads(subprocess.run([GPUENV, "doctor", "--json", *SLOW, *args], env=env,
+                                        capture_output=True, text=True, timeout=300).stdout)
+        events = snap["driver"].get("xid_events")  # a fact, not a list, where none was read
+        xids = {(fact_value(e, "bus_id"), str(fact_value(e, "code"))): str(fact_value(e, "count"))
+                for e in (events if isinstance(events, list) else [])}
+        served = {(l["pci_bus_id"], l["xid"]): v
+                  for _, l, v in fams.get("gpuenv_xid_events", {}).get("samples", [])}
+        check(served == xids, f"{fixture}: gpuenv_xid_events per GPU and code are the report's "
+              f"({served} vs {xids})")
+        acts = {l["xid"]: l["action"] for _, l, _ in
+                fams.get("gpuenv_xid_events", {}).get("samples", [])}
+        check(fixture != "xid-79-fallen-off-bus" or acts.get("79") == "RESTART_BM",
+              f"{fixture}: Xid 79's action is NVIDIA's RESTART_BM ({acts})")
+        verdict = {l["verdict"]: v for _, l, v in fams["gpuenv_verdict"]["samples"]}
+        check(sorted(verdict.values()) == ["0", "0", "0", "1"]
+              and verdict.get(doc["verdict"]) == "1",
+              f"{fixture}: gpuenv_verdict is doctor's {doc['verdict']} ({verdict})")
+        tks = {(fact_value(t, "version"), fact_value(t, "path"))
+               for t in snap["runtime"].get("cuda_toolkits", [])}
+        served_tk = {(l["version"], l["path"])
+                     for _, l, _ in fams.get("gpuenv_cuda_toolkit_info", {}).get("samples", [])}
+        check(served_tk == tks, f"{fixture}: gpuenv_cuda_toolkit_info is the report's "
+              f"toolkits ({served_tk} vs {tks})")
+        torch = {(fact_value(e, "prefix"), fact_value(e["packages"]["torch"], "version"),
+                  fact_value(e["packages"]["torch"], "cuda"))
+                 for e in snap["framework"].get("python_envs", [])
+                 if "torch" in (e.get("packages") or {})}
+        served_fw = {(l["env"], l["version"], l["cuda"]) for _, l, _ in
+                     fams.get("gpuenv_framework_info", {}).get("samples", [])
+                     if l["framework"] == "torch"}
+        check(served_fw == torch, f"{fixture}: gpuenv_framework_info holds the report's torch "
+              f"({served_fw} vs {torch})")
+        for kind in ("sample", "diagnosis"):
+            age = float(value(fams, "gpuenv_snapshot_age_seconds", kind=kind) or -1)
+            took = float(value(fams, "gpuenv_collection_duration_seconds", kind=kind) or 0)
+            check(0 <= age < 300 and 0 < took < 300,
+                  f"{fixture}: {kind} age {age} s and duration {took} s of this run")
+
+
 def test_escaping():
     src = fixture_args("nvml-h100-healthy")[1]["GPUENV_FAKE_SCENARIO"]
     with open(src, encoding="utf-8") as f:
@@ -496,7 +550,8 @@ def test_default_listen_and_period():
             p.kill()
 
 
-for t in (test_once_text, test_once_openmetrics, test_output_atomic, test_escaping,
+for t in (test_once_text, test_once_openmetrics, test_output_atomic, test_diagnosis_series,
+          test_escaping,
           test_lost_and_hang, test_tasks, test_serve, test_serve_hang,
           test_default_listen_and_period):
     print(f"== {t.__name__}")
