@@ -38,7 +38,13 @@ for opt in exec_start[2:]:
         check(opt.split("=")[0] in known, f"unit option {opt} is in --help")
 for line in ("DynamicUser=yes", "ProtectSystem=strict", "CapabilityBoundingSet=",
              "NoNewPrivileges=yes", "DevicePolicy=closed", "DeviceAllow=char-nvidia-frontend rw",
-             "ProtectHome=read-only", "PrivateTmp=yes"):
+             "ProtectHome=read-only", "PrivateTmp=yes",
+             # the rest of the hardening set, and the NVIDIA nodes NVML and MIG need (UVM,
+             # the MIG capability nodes) with nothing else (DevicePolicy=closed)
+             "AmbientCapabilities=", "ProtectKernelTunables=yes", "ProtectKernelModules=yes",
+             "ProtectControlGroups=yes", "RestrictSUIDSGID=yes", "LockPersonality=yes",
+             "SystemCallArchitectures=native", "SystemCallFilter=@system-service",
+             "DeviceAllow=char-nvidia-uvm rw", "DeviceAllow=char-nvidia-caps r"):
     check(re.search(r"^" + re.escape(line) + r"$", unit, re.M) is not None, f"unit has {line}")
 with open(os.path.join(src, "deploy/kubernetes/gpuenv-exporter.yaml")) as f:
     docs = list(yaml.safe_load_all(f))
