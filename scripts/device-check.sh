@@ -102,8 +102,10 @@ t python3 "$here/device-compare.py" launch "$out/doctor-launch.json"
 echo "== 6. exporter vs nvidia-smi (30 s, a scrape every 5 s)"
 port=19417
 samples=$(mktemp -d)
-# --interval 1s: a scrape serves a sample at most about a second old.
-timeout 60 "$gpuenv" exporter --listen "127.0.0.1:$port" --interval 1s 2>>"$out/stderr.log" &
+# --interval 1s: a scrape serves a sample at most about a second old. 90 s: up to 30 s to be
+# ready, then six scrapes 5 s apart, with room for slow scrapes (60 s could end it before
+# the last scrape when readiness took its 30 s).
+timeout 90 "$gpuenv" exporter --listen "127.0.0.1:$port" --interval 1s 2>>"$out/stderr.log" &
 exporter=$!
 # Ready (/readyz 200) once its first sample is in: at most 30 s.
 for _ in $(seq 30); do

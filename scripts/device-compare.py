@@ -87,7 +87,9 @@ LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
 
 
 def parse_metrics(text):
-    """{uuid: {metric: value}} for the series that carry a UUID label."""
+    """{uuid: {metric: value}} for the whole GPU's series (a UUID label, no GPU_I_ID: on a
+    GPU in MIG mode the FB series of each GPU instance carry the GPU's UUID too, and
+    nvidia-smi --query-gpu reads the whole GPU)."""
     out = {}
     for line in text.splitlines():
         if not line or line.startswith("#"):
@@ -96,7 +98,7 @@ def parse_metrics(text):
         if not m:
             continue
         labels = dict(LABEL.findall(m.group(2) or ""))
-        if "UUID" in labels:
+        if "UUID" in labels and "GPU_I_ID" not in labels:
             try:
                 out.setdefault(labels["UUID"], {})[m.group(1)] = float(m.group(3))
             except ValueError:

@@ -136,6 +136,7 @@ GPUENV_API int gpuenv_ctx_new(const struct gpuenv_ctx_opts *opts, struct gpuenv_
 	ctx->opencl_lib = strdup_or_null(o.opencl_lib, &oom);
 	ctx->amdsmi_lib = strdup_or_null(o.amdsmi_lib, &oom);
 	ctx->ze_lib = strdup_or_null(o.ze_lib, &oom);
+	ctx->hostname = o.hostname && o.hostname[0] ? strdup_or_null(o.hostname, &oom) : NULL;
 	if (oom) {
 		err = -ENOMEM;
 		goto fail;
@@ -162,6 +163,7 @@ GPUENV_API struct gpuenv_ctx *gpuenv_ctx_free(struct gpuenv_ctx *ctx)
 	free(ctx->opencl_lib);
 	free(ctx->amdsmi_lib);
 	free(ctx->ze_lib);
+	free(ctx->hostname);
 	free(ctx);
 	return NULL;
 }

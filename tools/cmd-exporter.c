@@ -544,6 +544,9 @@ int cmd_exporter(int argc, char *argv[])
 	/* A sample's NVML deadline fits in its period unless the user chose one. */
 	if (!o.vendor_timeout_ms)
 		o.vendor_timeout_ms = interval_ms < 6250 ? interval_ms * 4 / 5 : 5000;
+	/* dcgm-exporter's Hostname label is $NODE_NAME where set (its DaemonSet sets it from
+	 * spec.nodeName), else the host name (internal/pkg/hostname/hostname.go). */
+	o.hostname = getenv("NODE_NAME");
 	ex.diag_opts = o;
 	/* The diagnosis' vendor sessions one after the other: their process trees never coexist
 	 * (a diagnosis every few minutes may take a second longer; docs/exporter.md, Load). */

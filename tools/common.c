@@ -402,6 +402,7 @@ int common_open_ctx(const struct common_opts *o, struct gpuenv_ctx **ret_ctx)
 		.opencl_lib = o->opencl_lib,
 		.amdsmi_lib = o->amdsmi_lib,
 		.ze_lib = o->ze_lib,
+		.hostname = o->hostname,
 		.vendor_timeout_ms = o->vendor_timeout_ms,
 		.pid = o->pid,
 	};

@@ -42,6 +42,8 @@ struct common_opts {
 	const char *opencl_lib;
 	const char *amdsmi_lib;
 	const char *ze_lib;
+	const char
+		*hostname; /* collection.hostname instead of the UTS name (exporter: $NODE_NAME) */
 	const char *trace_paths; /* file to write the trace to */
 	const char *pci_ids;	 /* pci.ids to name GPUs the built-in table lacks */
 	bool json, stable, redact, no_vendor, opencl_all, image_verify;

@@ -126,6 +126,11 @@ struct gpuenv_ctx_opts {
 	const char *const *wheels;
 	/* path of libze_loader.so.1 to load (enables Level Zero under --sysroot). Since 0.1. */
 	const char *ze_lib;
+	/* The name a collection records as collection.hostname instead of reading
+	 * /proc/sys/kernel/hostname, which is the reading process's own UTS name (a
+	 * Kubernetes pod's is the pod's): `gpuenv exporter` passes $NODE_NAME, as
+	 * dcgm-exporter names its Hostname label. NULL or "": read it. Since 0.1. */
+	const char *hostname;
 };
 
 /*

@@ -37,6 +37,7 @@ struct gpuenv_ctx {
 	unsigned flags; /* GPUENV_CTX_* */
 	bool live;	/* root is "/" */
 	char *nvml_lib, *cuda_lib, *opencl_lib, *amdsmi_lib, *ze_lib;
+	char *hostname; /* gpuenv_ctx_opts.hostname, or NULL */
 	unsigned vendor_timeout_ms;
 	gpuenv_pci_name_fn pci_name_fn; /* the caller's pci.ids lookup, or NULL */
 	void *pci_name_userdata;

@@ -105,7 +105,7 @@ static const struct dcgm_field dcgm_fields[] = {
 	{ "DCGM_FI_DEV_RETIRED_PENDING", COUNTER, "Total number of pages pending retirement.",
 	  "retired_pages_pending", CONV_BOOL },
 	{ "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL", COUNTER,
-	  "Total number of NVLink bandwidth counters for all lanes", NULL, CONV_NONE },
+	  "Total number of NVLink bandwidth counters for all lanes.", NULL, CONV_NONE },
 	{ "DCGM_FI_DEV_VGPU_LICENSE_STATUS", GAUGE, "vGPU License status", NULL, CONV_NONE },
 	{ "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", COUNTER,
 	  "Number of remapped rows for uncorrectable errors", "remapped_rows_uncorrectable",

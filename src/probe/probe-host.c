@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/ctx.h"
 #include "core/host.h"
 #include "probe-text.h"
 #include "probe.h"
@@ -306,7 +307,11 @@ int probe_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_ostree(pe, host);
 	probe_date(pe, host);
 	/* The host name is identifying: kept out of stable output (collection is dropped). */
-	if (root_read_text(pe->root, "/proc/sys/kernel/hostname", ROOT_CAP_ATTR, &hostname) == 0)
+	if (pe->ctx->hostname)
+		snap_set_str(snap_object(snapshot_root(s), "collection"), "hostname",
+			     pe->ctx->hostname, "gpuenv_ctx_opts.hostname");
+	else if (root_read_text(pe->root, "/proc/sys/kernel/hostname", ROOT_CAP_ATTR, &hostname) ==
+		 0)
 		snap_set_str(snap_object(snapshot_root(s), "collection"), "hostname", hostname,
 			     "/proc/sys/kernel/hostname");
 	return snapshot_error(s);

@@ -8,7 +8,9 @@ DGX H100, a lost GPU, Xids in the kernel log, a driver/library mismatch, every N
 set; the AMD and Intel fixtures with the fake AMD SMI and Level Zero libraries and
 test-exporter-vendor.py's readings) or served (the series of the long-lived NVML child, which
 --once does not run), or a recording rule of the same file. `up` is the one Prometheus adds
-itself.
+itself. Each label a selector names (`name{label=...}`) must be one that family carries in
+those expositions, or a target label Prometheus adds (job, instance): a matcher on a label
+the series never has selects nothing, and the alert never fires.
 Usage: check-exported-metrics.py GPUENV"""
 import importlib.util
 import json
@@ -35,25 +37,32 @@ nvlink_inactive = 3
 
 
 def exported():
-    names = set()
+    """{family: the label names its samples carry} over every exposition."""
+    names = {}
     with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as full:
         with open(os.path.join(SRC, "tests/fixtures/nvml-h100-healthy/scenario.ini")) as f:
             full.write(f.read().replace("[nvml.device.0]\n", "[nvml.device.0]\n" + EXTRA, 1))
+    # MIG devices with their own memory: the GPU instances' FB series (GPU_I_ID)
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as mig:
+        with open(os.path.join(SRC, "tests/fixtures/rw-mig-two-mig-uuids/scenario.ini")) as f:
+            mig.write(f.read().replace("[nvml.device.0.mig.0]\n", "[nvml.device.0.mig.0]\n"
+                                       "memory_total = 42144366592\nmemory_used = 1073741824\n",
+                                       1))
     try:
         for fixture, scenario in (("nvml-h100-healthy", None), ("nvml-h100-healthy", full.name),
                                   ("nvml-gpu-lost", None), ("xid-79-fallen-off-bus", None),
-                                  ("nvml-rm-mismatch", None)):
+                                  ("nvml-rm-mismatch", None), ("rw-mig-two-mig-uuids", mig.name)):
             args, env = fixture_args(fixture, scenario)
             p = subprocess.run([GPUENV, "exporter", "--once", "--vendor-timeout", "60000",
                                 *args], env=env, capture_output=True, text=True, timeout=300)
             if p.returncode:
                 sys.exit(f"{fixture}: exit {p.returncode}: {p.stderr}")
-            for fam, f in parse(p.stdout).items():
-                if f["samples"]:
-                    names.add(fam)
+            add_families(names, parse(p.stdout))
     finally:
         os.unlink(full.name)
-    names |= vendor_exported()
+        os.unlink(mig.name)
+    for fam, labels in vendor_exported().items():
+        names.setdefault(fam, set()).update(labels)
     args, env = fixture_args("nvml-h100-healthy")
     port = free_port()
     p = start(GPUENV, ["--listen", f"127.0.0.1:{port}", "--interval", "1h",
@@ -63,11 +72,17 @@ def exported():
         st = wait_http(f"http://127.0.0.1:{port}/metrics", 60) if st[0] == 200 else st
         if st[0] != 200:
             sys.exit(f"the served exporter did not answer /metrics: {st[0]}")
-        names |= {fam for fam, f in parse(st[2]).items() if f["samples"]}
+        add_families(names, parse(st[2]))
     finally:
         p.send_signal(signal.SIGTERM)
         p.communicate(timeout=120)
     return names
+
+
+def add_families(names, fams):
+    for fam, f in fams.items():
+        for _, labels, _ in f["samples"]:
+            names.setdefault(fam, set()).update(labels)
 
 
 def vendor_exported():
@@ -78,13 +93,13 @@ def vendor_exported():
                                         "test-exporter-vendor.py"))
     v = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(v)
-    names = set()
+    names = {}
     for fixture, lib, tail in (
             ("amd-rx7900xtx-rocm62-healthy", ["--amdsmi-lib", "libamd_smi.so"], v.AMD_DEVICE),
             ("rw-intel-rkl-level-zero-session-fixed", ["--ze-lib", "libze_loader.so.1"],
              v.ARC_DEVICE)):
         text = v.run(fixture, [lib[0], os.path.join(v.FAKES, lib[1])], tail)
-        names |= {fam for fam, f in parse(text).items() if f["samples"]}
+        add_families(names, parse(text))
     return names
 
 
@@ -102,6 +117,19 @@ def metric_names(expr):
             continue
         names.add(name)
     return names
+
+
+TARGET_LABELS = {"job", "instance"}  # added by Prometheus to every scraped series
+
+
+def selector_labels(expr):
+    """[(metric, label)] for each label matcher of a metric selector in expr."""
+    out = []
+    sel = r'(?<![\w:.])([a-zA-Z_:][a-zA-Z0-9_:]*)\s*\{((?:[^}"]|"(?:[^"\\]|\\.)*")*)\}'
+    for m in re.finditer(sel, expr):
+        for lm in re.finditer(r'([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)\s*"', m.group(2)):
+            out.append((m.group(1), lm.group(1)))
+    return out
 
 
 def main():
@@ -135,10 +163,18 @@ def main():
             if name not in have and name not in records and name != "up":
                 print(f"FAIL {where}: {name} is not exported (expr: {expr})")
                 bad += 1
+        for name, label in selector_labels(expr):
+            if name in have and label not in have[name] | TARGET_LABELS:
+                print(f"FAIL {where}: {name} has no label {label} (expr: {expr})")
+                bad += 1
     print(f"{len(queries)} queries checked against {len(have)} exported families: {bad} unknown")
     # the check itself must be able to fail
     if metric_names("rate(DCGM_FI_NOPE[5m]) > on(gpu) x_y") != {"DCGM_FI_NOPE", "x_y"}:
         print("FAIL the PromQL name extraction is broken")
+        bad += 1
+    if selector_labels('a{x="}", y=~"p|q"} + b {z!="1"} / c') != [("a", "x"), ("a", "y"),
+                                                                ("b", "z")]:
+        print("FAIL the PromQL label matcher extraction is broken")
         bad += 1
     return 1 if bad else 0
 

@@ -38,7 +38,13 @@ for opt in exec_start[2:]:
         check(opt.split("=")[0] in known, f"unit option {opt} is in --help")
 for line in ("DynamicUser=yes", "ProtectSystem=strict", "CapabilityBoundingSet=",
              "NoNewPrivileges=yes", "DevicePolicy=closed", "DeviceAllow=char-nvidia-frontend rw",
-             "ProtectHome=read-only", "PrivateTmp=yes"):
+             "ProtectHome=read-only", "PrivateTmp=yes",
+             # the rest of the hardening set, and the NVIDIA nodes NVML and MIG need (UVM,
+             # the MIG capability nodes) with nothing else (DevicePolicy=closed)
+             "AmbientCapabilities=", "ProtectKernelTunables=yes", "ProtectKernelModules=yes",
+             "ProtectControlGroups=yes", "RestrictSUIDSGID=yes", "LockPersonality=yes",
+             "SystemCallArchitectures=native", "SystemCallFilter=@system-service",
+             "DeviceAllow=char-nvidia-uvm rw", "DeviceAllow=char-nvidia-caps r"):
     check(re.search(r"^" + re.escape(line) + r"$", unit, re.M) is not None, f"unit has {line}")
 with open(os.path.join(src, "deploy/kubernetes/gpuenv-exporter.yaml")) as f:
     docs = list(yaml.safe_load_all(f))
@@ -49,6 +55,9 @@ args = docs[0]["spec"]["template"]["spec"]["containers"][0]["args"]
 check(args[0] == "exporter", "the DaemonSet runs gpuenv exporter")
 for opt in args[1:]:
     check(opt.split("=")[0] in known, f"DaemonSet option {opt} is in --help")
+env = docs[0]["spec"]["template"]["spec"]["containers"][0].get("env", [])
+check({"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}} in env,
+      "the DaemonSet sets NODE_NAME to the node (the DCGM series' Hostname label)")
 check(docs[1]["metadata"]["name"] == "gpuenv", "the Service is named gpuenv (job=\"gpuenv\")")
 with open(os.path.join(src, "deploy/prometheus/gpuenv-alerts.yml")) as f:
     groups = yaml.safe_load(f)["groups"]

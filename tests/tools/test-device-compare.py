@@ -6,6 +6,7 @@ against nvidia-smi CSV rows written from the same fixture's values, once equal, 
 temperature 5 °C off and a power reading nvidia-smi could not give; and `doctor --launch
 --json` (fake libcuda) once healthy, once with a GPU that computes wrongly."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -38,7 +39,7 @@ def devices(scenario):
     devs, cur = [], None
     for line in open(scenario):
         line = line.strip()
-        if line.startswith("[nvml.device."):
+        if re.fullmatch(r"\[nvml\.device\.\d+\]", line):
             cur = {}
             devs.append(cur)
         elif line.startswith("["):
@@ -54,9 +55,10 @@ def smi_rows(devs, temp_off=None, power_na=None):
     for i, d in enumerate(devs):
         temp = int(d["temperature"]) + (5 if i == temp_off else 0)
         power = "[N/A]" if i == power_na else f"{int(d['power_usage']) / 1000:.2f}"
+        # a value the fixture leaves out (NOT_SUPPORTED): what nvidia-smi prints for it
         rows.append(f"{i}, {d['uuid']}, {temp}, {d['utilization_gpu']}, "
                     f"{int(d['memory_used']) // MIB}, {int(d['memory_total']) // MIB}, {power}, "
-                    f"{d['clock_sm']}, {d['clock_mem']}")
+                    f"{d.get('clock_sm', '[N/A]')}, {d.get('clock_mem', '[N/A]')}")
     return "\n".join(rows) + "\n"
 
 
@@ -99,6 +101,33 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out = compare("exporter", missing)
     expect("no exposition (the scrape failed): every GPU missing, DISAGREE",
            rc == 1 and out.count("not in the exporter's output") == 8, out[-800:])
+    # A GPU in MIG mode: the FB series of each GPU instance carry the GPU's UUID too
+    # (docs/exporter.md); nvidia-smi --query-gpu reads the whole GPU, so only the whole
+    # GPU's series may be compared. GPU instances 1 and 2 use 1 and 2 GiB.
+    margs, menv = fixture_args("rw-mig-two-mig-uuids")
+    with open(menv["GPUENV_FAKE_SCENARIO"]) as f:
+        text = f.read()
+    text = text.replace("[nvml.device.0.mig.0]\n", "[nvml.device.0.mig.0]\n"
+                        "memory_total = 42144366592\nmemory_used = 1073741824\n", 1).replace(
+        "[nvml.device.0.mig.1]\n", "[nvml.device.0.mig.1]\nmemory_total = 42144366592\n"
+        "memory_used = 2147483648\n", 1)
+    mscenario = os.path.join(tmp, "mig.ini")
+    with open(mscenario, "w") as f:
+        f.write(text)
+    mp = subprocess.run([gpuenv, "exporter", "--once", *margs], capture_output=True, text=True,
+                        env=dict(menv, GPUENV_FAKE_SCENARIO=mscenario), timeout=120)
+    inst = [ln for ln in mp.stdout.splitlines()
+            if ln.startswith("DCGM_FI_DEV_FB_USED{") and "GPU_I_ID=" in ln]
+    expect("the MIG fixture's exposition has the GPU instances' FB_USED",
+           mp.returncode == 0 and len(inst) == 2, mp.stderr[-400:] + "\n".join(inst))
+    mig = os.path.join(tmp, "mig.txt")
+    with open(mig, "w") as f:
+        f.write(f"### sample 1\n### nvidia-smi\n{smi_rows(devices(mscenario))}"
+                f"### metrics\n{mp.stdout}")
+    rc, out = compare("exporter", mig)
+    expect("a GPU in MIG mode: the whole GPU's memory.used compared, not a GPU instance's",
+           rc == 0 and "sample 1 GPU 0 memory.used: exporter 0 | nvidia-smi 0 | diff 0" in out
+           and "0 outside tolerance, 0 missing: AGREE" in out, out[-1500:])
 
     def doctor(override=""):
         scen = os.path.join(tmp, "scenario.ini")

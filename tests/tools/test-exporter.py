@@ -127,6 +127,60 @@ def test_output_atomic():
         check(p.returncode == 64, f"usage error for {' '.join(bad)}")
 
 
+def fact_value(node, key):
+    n = node.get(key) if isinstance(node, dict) else None
+    return n.get("value") if isinstance(n, dict) else None
+
+
+def test_diagnosis_series():
+    """The diagnosis' series hold what `report --json` and `doctor --json` say on the same
+    fixture: Xid events per GPU and code (with NVIDIA's action), the verdict state set, the
+    toolkit and framework info series; and the exporter's own timings of this run."""
+    for fixture in ("xid-79-fallen-off-bus", "python-venv-torch24-cu124"):
+        text = once(fixture, *SLOW).stdout
+        fams = parse(text)
+        args, env = fixture_args(fixture)
+        snap = json.loads(subprocess.run([GPUENV, "report", "--json", *SLOW, *args], env=env,
+                                         capture_output=True, text=True, timeout=300).stdout)
+        doc = json.loads(subprocess.run([GPUENV, "doctor", "--json", *SLOW, *args], env=env,
+                                        capture_output=True, text=True, timeout=300).stdout)
+        events = snap["driver"].get("xid_events")  # a fact, not a list, where none was read
+        xids = {(fact_value(e, "bus_id"), str(fact_value(e, "code"))): str(fact_value(e, "count"))
+                for e in (events if isinstance(events, list) else [])}
+        served = {(l["pci_bus_id"], l["xid"]): v
+                  for _, l, v in fams.get("gpuenv_xid_events", {}).get("samples", [])}
+        check(served == xids, f"{fixture}: gpuenv_xid_events per GPU and code are the report's "
+              f"({served} vs {xids})")
+        acts = {l["xid"]: l["action"] for _, l, _ in
+                fams.get("gpuenv_xid_events", {}).get("samples", [])}
+        check(fixture != "xid-79-fallen-off-bus" or acts.get("79") == "RESTART_BM",
+              f"{fixture}: Xid 79's action is NVIDIA's RESTART_BM ({acts})")
+        verdict = {l["verdict"]: v for _, l, v in fams["gpuenv_verdict"]["samples"]}
+        check(sorted(verdict.values()) == ["0", "0", "0", "1"]
+              and verdict.get(doc["verdict"]) == "1",
+              f"{fixture}: gpuenv_verdict is doctor's {doc['verdict']} ({verdict})")
+        tks = {(fact_value(t, "version"), fact_value(t, "path"))
+               for t in snap["runtime"].get("cuda_toolkits", [])}
+        served_tk = {(l["version"], l["path"])
+                     for _, l, _ in fams.get("gpuenv_cuda_toolkit_info", {}).get("samples", [])}
+        check(served_tk == tks, f"{fixture}: gpuenv_cuda_toolkit_info is the report's "
+              f"toolkits ({served_tk} vs {tks})")
+        torch = {(fact_value(e, "prefix"), fact_value(e["packages"]["torch"], "version"),
+                  fact_value(e["packages"]["torch"], "cuda"))
+                 for e in snap["framework"].get("python_envs", [])
+                 if "torch" in (e.get("packages") or {})}
+        served_fw = {(l["env"], l["version"], l["cuda"]) for _, l, _ in
+                     fams.get("gpuenv_framework_info", {}).get("samples", [])
+                     if l["framework"] == "torch"}
+        check(served_fw == torch, f"{fixture}: gpuenv_framework_info holds the report's torch "
+              f"({served_fw} vs {torch})")
+        for kind in ("sample", "diagnosis"):
+            age = float(value(fams, "gpuenv_snapshot_age_seconds", kind=kind) or -1)
+            took = float(value(fams, "gpuenv_collection_duration_seconds", kind=kind) or 0)
+            check(0 <= age < 300 and 0 < took < 300,
+                  f"{fixture}: {kind} age {age} s and duration {took} s of this run")
+
+
 def test_escaping():
     src = fixture_args("nvml-h100-healthy")[1]["GPUENV_FAKE_SCENARIO"]
     with open(src, encoding="utf-8") as f:
@@ -449,8 +503,57 @@ def test_serve_hang():
             p.kill()
 
 
-for t in (test_once_text, test_once_openmetrics, test_output_atomic, test_escaping,
-          test_lost_and_hang, test_tasks, test_serve, test_serve_hang):
+def test_default_listen_and_period():
+    """Without --listen it listens on 127.0.0.1:9400 only (issue 16: loopback unless told
+    otherwise), and reruns the diagnosis every --diagnose-every without a SIGHUP."""
+    args, env = fixture_args("nvml-h100-healthy")
+    p = start(GPUENV, ["--interval", "1s", "--diagnose-every", "2s", *SLOW, *args], env)
+    base = "http://127.0.0.1:9400"
+    try:
+        st = wait_http(base + "/healthz", 120)
+        if p.poll() is not None:
+            # another program holds port 9400 on this machine: nothing to learn here
+            print(f"SKIP default listen: the exporter ended ({p.stderr.read().strip()[-200:]})")
+            return
+        check(st[0] == 200, f"no --listen: 127.0.0.1:9400 answers ({st[0]})")
+        server = serving_process(p.pid)
+        ours = set()
+        for fd in os.listdir(f"/proc/{server}/fd"):
+            try:
+                link = os.readlink(f"/proc/{server}/fd/{fd}")
+            except OSError:
+                continue
+            if link.startswith("socket:["):
+                ours.add(link[8:-1])
+        bound = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as f:
+                for line in f.readlines()[1:]:
+                    cols = line.split()
+                    if cols[3] == "0A" and cols[9] in ours:
+                        bound.add(cols[1])
+        check(bound == {"0100007F:24B8"},
+              f"the only listening socket is 127.0.0.1:9400 ({sorted(bound)})")
+        diagnoses, deadline = 0, time.monotonic() + 240
+        while diagnoses < 3 and time.monotonic() < deadline and p.poll() is None:
+            st = wait_http(base + "/metrics", 10)
+            if st[0] == 200:
+                diagnoses = int(float(value(parse(st[2]), "gpuenv_collections_total",
+                                            kind="diagnosis") or 0))
+            time.sleep(1)
+        check(diagnoses >= 3, f"--diagnose-every 2s: {diagnoses} diagnoses without a SIGHUP")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
+for t in (test_once_text, test_once_openmetrics, test_output_atomic, test_diagnosis_series,
+          test_escaping,
+          test_lost_and_hang, test_tasks, test_serve, test_serve_hang,
+          test_default_listen_and_period):
     print(f"== {t.__name__}")
     t()
 print(f"{len(failures)} failures")

@@ -259,12 +259,47 @@ static void test_nvml_health(void **state)
 	assert_int_equal(gpuenv_snapshot_nvml_health(snap, NULL), -EINVAL);
 }
 
+/* The host name a collection records: the caller's (the exporter's $NODE_NAME, as
+ * dcgm-exporter's Hostname label) where given and not empty, else the root's
+ * /proc/sys/kernel/hostname (none in the no-gpu fixture). */
+static void collect_hostname(const char *hostname, char **ret_json)
+{
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o),
+				     .sysroot =
+					     GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/no-gpu/root",
+				     .flags = GPUENV_CTX_NO_VENDOR,
+				     .hostname = hostname };
+	struct gpuenv_ctx *c = NULL;
+	struct gpuenv_snapshot *s = NULL;
+
+	assert_int_equal(gpuenv_ctx_new(&o, &c), 0);
+	assert_int_equal(gpuenv_snapshot_collect(c, &s), 0);
+	assert_int_equal(gpuenv_snapshot_render(s, GPUENV_FORMAT_JSON, 0, ret_json), 0);
+	gpuenv_snapshot_unref(s);
+	gpuenv_ctx_free(c);
+}
+
+static void test_ctx_hostname(void **state)
+{
+	char *json = NULL;
+
+	(void)state;
+	collect_hostname("gpu-node-7", &json);
+	assert_non_null(strstr(json, "\"gpu-node-7\""));
+	assert_non_null(strstr(json, "gpuenv_ctx_opts.hostname"));
+	free(json);
+	collect_hostname("", &json);
+	assert_null(strstr(json, "gpuenv_ctx_opts.hostname"));
+	free(json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_null_arguments),
 		cmocka_unit_test(test_nvml_health),
+		cmocka_unit_test(test_ctx_hostname),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
