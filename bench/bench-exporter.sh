@@ -227,9 +227,9 @@ def done(*_):
                 f"the least reading, {q[0]}); over 8192 KiB in {sum(v > 8192 for v in sums)} "
                 f"({100 * sum(v > 8192 for v in sums) / max(len(sums), 1):.1f} %), over 7168 in "
                 f"{sum(v > 7168 for v in sums)}; at the max, per process: {split}; "
-                f"the {len(plain)} readings while no diagnosis ran (a diagnosis runs in a fork of "
-                f"the collecting process, named gpuenv, whose vendor sessions but NVML's are forks "
-                f"of it too): median {statistics.median(p):.0f}, max {p[-1]} KiB, over 8192 in "
+                f"the {len(plain)} readings while no diagnosis ran (a diagnosis runs in gpuenv, "
+                f"exec'd by the collecting process, its NVML and libcuda sessions in gpuenv-nvml "
+                f"and gpuenv-cuda below it): median {statistics.median(p):.0f}, max {p[-1]} KiB, over 8192 in "
                 f"{sum(v > 8192 for v in plain)}; the {len(diag)} readings while a diagnosis ran: "
                 f"median {statistics.median(d):.0f}, max {d[-1]} KiB ({d[-1] / 8192:.2f}x the target), "
                 f"over 8192 in {sum(v > 8192 for v in diag)}; at that max, per process: {dsplit}\n")

@@ -30,6 +30,7 @@
 #include "exporter.h"
 #include "formats/web-config.h"
 #include "shared/macro.h"
+#include "shared/parse.h"
 
 enum {
 	OPT_LISTEN = 0x200,
@@ -40,6 +41,7 @@ enum {
 	OPT_OPENMETRICS,
 	OPT_WEB_CONFIG,
 	OPT_NVML_CHILD,
+	OPT_DIAGNOSIS_CHILD,
 };
 
 #define EXIT_UNAVAILABLE 69 /* libmicrohttpd or libcrypt cannot be loaded (EX_UNAVAILABLE) */
@@ -320,10 +322,59 @@ static void drop_pages_when_settled(void)
 	(void)exporter_drop_startup_pages();
 }
 
+/* How the diagnosis runs its sessions, in the collecting process and in the diagnosis
+ * child exec'd with --diagnosis-child alike. */
+static void diagnosis_setup(struct exporter *ex)
+{
+	/* The diagnosis' NVML session runs gpuenv-nvml too (one sweep, then the diagnosis' context
+	 * ends it), in the same sandbox, rather than three forks of the diagnosis child, each of
+	 * which kept 1.7-3.8 MiB resident (docs/exporter.md, Load). The same program runs it
+	 * whichever --nvml-child the samples use: a diagnosis' session is a fresh one each time. */
+	if (!ex->diag_opts.from && !ex->diag_opts.no_vendor && exporter_nvml_program() == 0)
+		ex->diag_opts.ctx_flags |= GPUENV_CTX_VENDOR_KEEP;
+	/* Its libcuda session likewise runs gpuenv-cuda (its keeper and the sandboxed child,
+	 * the same limits, seccomp filter, deadline and protocol), rather than two forks of the
+	 * diagnosis child that kept 1.0-1.6 and 3.1-4.2 MiB resident (docs/exporter.md). Where
+	 * the program is missing, the session is forked as before. */
+	if (!ex->diag_opts.from && !ex->diag_opts.no_vendor)
+		(void)exporter_cuda_program();
+	/* The processes forked from here that only wait once they forked (the diagnosis' keeper,
+	 * its vendor sessions' keepers and PID-namespace inits) give back the code pages they
+	 * inherited or faulted in, as gpuenv-nvml's do (exporter-pages.c). */
+	child_set_settled_hook(drop_pages_when_settled);
+}
+
+/* --diagnosis-child=PARENT:DEADLINE (exporter-server.c diagnosis_exec(), never by hand): this
+ * process is the diagnosis' keeper, exec'd by the collecting process with its own command
+ * line, so that the diagnosis runs with the options it runs with. */
+static int diagnosis_child(struct exporter *ex, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	char parent_s[24];
+	unsigned parent;
+	uint64_t deadline;
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(parent_s)) {
+		fprintf(stderr, "gpuenv exporter: --diagnosis-child is gpuenv exporter's own\n");
+		return EXIT_USAGE;
+	}
+	memcpy(parent_s, arg, (size_t)(colon - arg));
+	parent_s[colon - arg] = '\0';
+	if (parse_uint(parent_s, 10, &parent) < 0 || parent == 0 ||
+	    parse_u64(colon + 1, 10, &deadline) < 0 || fcntl(4, F_GETFD) < 0 ||
+	    fcntl(5, F_GETFD) < 0 || fcntl(6, F_GETFD) < 0) {
+		fprintf(stderr, "gpuenv exporter: --diagnosis-child is gpuenv exporter's own\n");
+		return EXIT_USAGE;
+	}
+	mallopt(M_ARENA_MAX, 1);
+	diagnosis_setup(ex);
+	exporter_diagnosis_keeper(ex, (pid_t)parent, deadline);
+}
+
 /* The collection loop: wakes for the next sample, the next diagnosis, a signal, or once a
  * second to refresh the ages the exposition shows. */
 static int serve(struct exporter *ex, const char *listen, const struct exporter_security *sec,
-		 unsigned interval_ms, unsigned diagnose_ms)
+		 unsigned interval_ms, unsigned diagnose_ms, int argc, char *const argv[])
 {
 	struct exporter_server srv = { .fd = -1 };
 	sigset_t set;
@@ -354,16 +405,12 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 				"installed in gpuenv's libexec directory\n");
 		return EXIT_UNAVAILABLE;
 	}
-	/* The diagnosis' NVML session runs gpuenv-nvml too (one sweep, then the diagnosis' context
-	 * ends it), in the same sandbox, rather than three forks of the diagnosis child, each of
-	 * which kept 1.7-3.8 MiB resident (docs/exporter.md, Load). The same program runs it
-	 * whichever --nvml-child the samples use: a diagnosis' session is a fresh one each time. */
-	if (!ex->diag_opts.from && !ex->diag_opts.no_vendor && exporter_nvml_program() == 0)
-		ex->diag_opts.ctx_flags |= GPUENV_CTX_VENDOR_KEEP;
-	/* The processes forked from here that only wait once they forked (the diagnosis' keeper,
-	 * its vendor sessions' keepers and PID-namespace inits) give back the code pages they
-	 * inherited or faulted in, as gpuenv-nvml's do (exporter-pages.c). */
-	child_set_settled_hook(drop_pages_when_settled);
+	diagnosis_setup(ex);
+	/* The diagnosis child is gpuenv itself, exec'd with this command line, rather than a
+	 * fork of this process, whose heap and code its keeper and child kept resident (1.0-1.2
+	 * and 3.5-4.6 MiB; docs/exporter.md). Where it cannot be, it is forked as before. */
+	if (exporter_diagnosis_program(argc, argv) == -ENOMEM)
+		return EXIT_SOFTWARE;
 	/* Before any thread: this process forks every child of the collection, the serving
 	 * process none (exporter-server.c: gpuenv-http, exec'd). The libraries load there. */
 	r = exporter_server_start(listen, sec, &loaded, &srv);
@@ -464,17 +511,25 @@ int cmd_exporter(int argc, char *argv[])
 		{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
 		{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
 		{ "nvml-child", required_argument, NULL, OPT_NVML_CHILD },
+		/* internal: the diagnosis child's start (exporter-server.c), not in --help */
+		{ "diagnosis-child", required_argument, NULL, OPT_DIAGNOSIS_CHILD },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct common_opts o = { .color = -1 };
 	struct exporter ex = { 0 };
-	const char *listen = "127.0.0.1:9400", *output = NULL, *web_config = NULL;
+	const char *listen = "127.0.0.1:9400", *output = NULL, *web_config = NULL,
+		   *diag_child = NULL;
+	/* the command line as given, for the diagnosis child (getopt_long reorders argv) */
+	_cleanup_free_ char **args = calloc((size_t)argc + 1, sizeof(*args));
 	struct web_security web = { 0 };
 	unsigned interval_ms = 10000, diagnose_ms = 300000;
 	bool once = false, om = false, long_lived = true;
 	int c, r;
 
+	if (!args)
+		return EXIT_SOFTWARE;
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
 	while ((c = getopt_long(argc, argv, COMMON_OPTSTRING "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -516,6 +571,9 @@ int cmd_exporter(int argc, char *argv[])
 			}
 			long_lived = !strcmp(optarg, "long-lived");
 			continue;
+		case OPT_DIAGNOSIS_CHILD:
+			diag_child = optarg;
+			continue;
 		}
 		r = common_opts_handle(&o, c, optarg);
 		if (r < 0)
@@ -534,7 +592,7 @@ int cmd_exporter(int argc, char *argv[])
 				"serves nothing\n");
 		return EXIT_USAGE;
 	}
-	if (web_config) {
+	if (web_config && !diag_child) {
 		r = load_web_config(web_config, &web);
 		if (r) {
 			web_security_done(&web);
@@ -558,8 +616,11 @@ int cmd_exporter(int argc, char *argv[])
 	if (ex.st.nvml_long_lived)
 		ex.sample_opts.ctx_flags |= GPUENV_CTX_VENDOR_KEEP;
 	ex.sample_opts.trace_paths = NULL;
+	if (diag_child)
+		return diagnosis_child(&ex, diag_child);
 	r = once ? run_once(&ex, output, om)
-		 : serve(&ex, listen, web_config ? &web.sec : NULL, interval_ms, diagnose_ms);
+		 : serve(&ex, listen, web_config ? &web.sec : NULL, interval_ms, diagnose_ms, argc,
+			 args);
 	exporter_done(&ex);
 	web_security_done(&web);
 	return r;

@@ -125,9 +125,15 @@ static bool diagnose_render(const struct exporter *ex, char *text[2])
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_doctor *d = NULL;
-	bool ok = common_open(&ex->diag_opts, &ctx, &snap) == 0 &&
-		  gpuenv_doctor_run(snap, &d) == 0 &&
-		  render_both(NULL, d, ex->diag_opts.redact, text);
+	bool ok = common_open(&ex->diag_opts, &ctx, &snap) == 0;
+
+	/* Between the collection, the rules and the rendering, the code pages the step before
+	 * ran go (exporter-pages.c): each step's are resident in turn, not all three at once
+	 * (the diagnosis child's height was the collection's code beside the rules'). */
+	(void)exporter_drop_startup_pages();
+	ok = ok && gpuenv_doctor_run(snap, &d) == 0;
+	(void)exporter_drop_startup_pages();
+	ok = ok && render_both(NULL, d, ex->diag_opts.redact, text);
 
 	gpuenv_doctor_free(d);
 	gpuenv_snapshot_unref(snap);
@@ -151,6 +157,11 @@ static int diagnose_child(int fd, void *userdata)
 		ex->gpu_text[om] = ex->diag_text[om] = NULL;
 	}
 	malloc_trim(0);
+	/* What start-up faulted in (exec'd: the loader's relocation, the command line's parsing;
+	 * forked: the collecting process's sample) goes before the first vendor session starts,
+	 * and the mappings are marked MADV_RANDOM (exporter-pages.c), so that a fault during the
+	 * collection maps its page, not the large page-cache folio around it. */
+	(void)exporter_drop_startup_pages();
 	ok = diagnose_render(ex, text) && write_all(fd, text[0], strlen(text[0]) + 1) == 0 &&
 	     write_all(fd, text[1], strlen(text[1])) == 0;
 
@@ -159,19 +170,49 @@ static int diagnose_child(int fd, void *userdata)
 	return ok ? 0 : 1;
 }
 
+static const struct child_opts diagnosis_opts = {
+	.timeout_ms = DIAGNOSIS_TIMEOUT_MS,
+	.max_output = DIAGNOSIS_MAX_OUTPUT,
+	.max_stderr = 64u << 10,
+	/* nested vendor sessions read /proc by this PID space */
+	.no_pid_namespace = true
+};
+
+/* The diagnosis' keeper and child, forked, or exec'd as gpuenv itself where
+ * exporter_diagnosis_program() found it (its launcher is given the deadline). */
+static int diagnosis_run(struct exporter *ex, struct child_result *r)
+{
+	child_exec_fn launcher = exporter_diagnosis_launcher();
+	uint64_t deadline = child_now_ms() + diagnosis_opts.timeout_ms;
+	struct child_job *j;
+	int err;
+
+	if (!launcher)
+		err = child_start_fn(diagnose_child, ex, &diagnosis_opts, &j);
+	else /* the launcher's data is copied into the forked process with the stack */
+		err = child_start_exec(launcher, &deadline, &diagnosis_opts, &j);
+	if (err < 0)
+		return err;
+	/* This process only waits while the diagnosis runs: the pages the loop faulted back
+	 * since its last publication go, for the diagnosis' whole length. */
+	(void)exporter_drop_startup_pages();
+	return child_collect(j, r);
+}
+
+_Noreturn void exporter_diagnosis_keeper(struct exporter *ex, pid_t parent, uint64_t deadline_ms)
+{
+	child_job_keeper_main((const int[CHILD_PROC_FDS]){ -1, 4, 5, 6 }, parent, diagnose_child,
+			      ex, &diagnosis_opts, deadline_ms);
+}
+
 /* Runs the diagnosis in a child; its two renderings into text. */
 static bool diagnose_in_child(struct exporter *ex, char *text[2])
 {
-	const struct child_opts opts = { .timeout_ms = DIAGNOSIS_TIMEOUT_MS,
-					 .max_output = DIAGNOSIS_MAX_OUTPUT,
-					 .max_stderr = 64u << 10,
-					 /* nested vendor sessions read /proc by this PID space */
-					 .no_pid_namespace = true };
 	struct child_result r = { 0 };
 	bool ok = false;
 
 	fflush(stderr);
-	if (child_run_fn(diagnose_child, ex, &opts, &r) == 0) {
+	if (diagnosis_run(ex, &r) == 0) {
 		const char *sep = r.output ? memchr(r.output, '\0', r.output_len) : NULL;
 
 		if (r.errout_len)
@@ -179,7 +220,7 @@ static bool diagnose_in_child(struct exporter *ex, char *text[2])
 		if (r.timed_out)
 			fprintf(stderr,
 				"gpuenv exporter: the diagnosis did not end within %u s: killed\n",
-				DIAGNOSIS_TIMEOUT_MS / 1000);
+				diagnosis_opts.timeout_ms / 1000);
 		ok = !r.timed_out && !r.truncated && r.exit_status == 0 && sep;
 		if (ok) {
 			text[0] = strdup(r.output);

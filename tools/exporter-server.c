@@ -224,6 +224,133 @@ static void nvml_exec(const int fds[CHILD_PROC_FDS], pid_t parent, void *data)
 					     (char *)(what->dir ? what->dir : ""), NULL });
 }
 
+/* ---- the diagnosis' libcuda session's program ---------------------------------------- */
+
+#define CUDA_PROGRAM "gpuenv-cuda"
+
+/* Found once, before the first diagnosis (exporter_cuda_program()). */
+static char cuda_program[PATH_MAX];
+
+/* The decimal digits of v, by hand (snprintf is not async-signal-safe), ending at end. */
+static char *digits(char *end, uint64_t v)
+{
+	*end = '\0';
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* vendor_cuda_exec()'s launcher, in the process forked for the keeper (async-signal-safe
+ * calls only): the output, stderr and record descriptors to 4..6 (first out of the way,
+ * above 6; the one-shot session has no request pipe, fds[0] is -1), then the program with
+ * the caller's pid, the deadline, the timeout, the library, the private directory, why
+ * cuInit is skipped ("": none) and the flags. */
+static void cuda_exec(const int fds[CHILD_PROC_FDS], pid_t parent, void *data)
+{
+	const struct vendor_keep_exec *what = data;
+	char pid[24], deadline[24], timeout[24], flags[3] = "-";
+	int moved[CHILD_PROC_FDS];
+
+	for (int i = 1; i < CHILD_PROC_FDS; i++) {
+		moved[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3 + CHILD_PROC_FDS);
+		if (moved[i] < 0)
+			return;
+	}
+	for (int i = 1; i < CHILD_PROC_FDS; i++)
+		if (dup2(moved[i], 3 + i) < 0)
+			return;
+	if (what->launch || what->no_timings) {
+		char *f = flags;
+
+		if (what->launch)
+			*f++ = 'l';
+		if (what->no_timings)
+			*f++ = 't';
+		*f = '\0';
+	}
+	execv(cuda_program,
+	      (char *const[]){ (char *)CUDA_PROGRAM,
+			       digits(pid + sizeof(pid) - 1, (uint64_t)parent),
+			       digits(deadline + sizeof(deadline) - 1, what->deadline_ms),
+			       digits(timeout + sizeof(timeout) - 1, what->timeout_ms),
+			       (char *)(what->library ? what->library : ""),
+			       (char *)(what->dir ? what->dir : ""),
+			       (char *)(what->skip_init ? what->skip_init : ""), flags, NULL });
+}
+
+int exporter_cuda_program(void)
+{
+	if (own_program(CUDA_PROGRAM, GPUENV_CUDA_FROM_BINDIR, cuda_program) < 0)
+		return -ENOEXEC;
+	vendor_cuda_exec(cuda_exec);
+	return 0;
+}
+
+/* ---- the diagnosis child's program: gpuenv itself --------------------------------------- */
+
+/* gpuenv's own executable, found once (exporter_diagnosis_program()): by its path rather
+ * than as /proc/self/exe, so that the process is named after it (comm: ps, top). */
+static char self_program[PATH_MAX];
+/* "gpuenv", "exporter", the slot of --diagnosis-child=…, the exporter's options, NULL. */
+static char **diag_argv;
+
+/* exporter_diagnosis_program()'s launcher, in the process forked for the keeper
+ * (async-signal-safe calls only): the output, stderr and record descriptors to 4..6 (fds[0]
+ * is -1: no request pipe), then gpuenv's own executable with --diagnosis-child=PARENT:DEADLINE
+ * before the exporter's own options. */
+static void diagnosis_exec(const int fds[CHILD_PROC_FDS], pid_t parent, void *data)
+{
+	static const char opt[] = "--diagnosis-child=";
+	const uint64_t *deadline = data;
+	char arg[sizeof(opt) + 48], num[24], *d;
+	int moved[CHILD_PROC_FDS];
+	size_t n = sizeof(opt) - 1;
+
+	for (int i = 1; i < CHILD_PROC_FDS; i++) {
+		moved[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3 + CHILD_PROC_FDS);
+		if (moved[i] < 0)
+			return;
+	}
+	for (int i = 1; i < CHILD_PROC_FDS; i++)
+		if (dup2(moved[i], 3 + i) < 0)
+			return;
+	memcpy(arg, opt, n);
+	for (d = digits(num + sizeof(num) - 1, (uint64_t)parent); *d;)
+		arg[n++] = *d++;
+	arg[n++] = ':';
+	for (d = digits(num + sizeof(num) - 1, *deadline); *d;)
+		arg[n++] = *d++;
+	arg[n] = '\0';
+	diag_argv[2] = arg; /* this process's own copy of the array */
+	execv(self_program, diag_argv);
+}
+
+int exporter_diagnosis_program(int argc, char *const argv[])
+{
+	ssize_t n = readlink("/proc/self/exe", self_program, sizeof(self_program) - 1);
+
+	if (n <= 0 || (size_t)n >= sizeof(self_program) - 1)
+		return -ENOEXEC;
+	self_program[n] = '\0';
+	if (access(self_program, X_OK) < 0)
+		return -ENOEXEC;
+	free(diag_argv);
+	diag_argv = calloc((size_t)argc + 3, sizeof(*diag_argv));
+	if (!diag_argv)
+		return -ENOMEM;
+	diag_argv[0] = (char *)"gpuenv";
+	for (int i = 0; i < argc; i++)
+		diag_argv[i + (i ? 2 : 1)] = argv[i];
+	return 0;
+}
+
+child_exec_fn exporter_diagnosis_launcher(void)
+{
+	return diag_argv ? diagnosis_exec : NULL;
+}
+
 int exporter_nvml_program(void)
 {
 	if (own_program(NVML_PROGRAM, GPUENV_NVML_FROM_BINDIR, nvml_program) < 0)

@@ -15,6 +15,7 @@
 
 #include <microhttpd.h>
 
+#include "core/child.h"
 #include "formats/web-config.h"
 #include "gpuenv.h"
 
@@ -125,6 +126,24 @@ void exporter_server_stop(struct exporter_server *s);
  * started from it rather than forked (vendor.h vendor_nvml_keep_exec()): -ENOEXEC when it is
  * not installed. */
 int exporter_nvml_program(void);
+/* Finds gpuenv-cuda (found as gpuenv-http is) and has the diagnosis' libcuda session's tree
+ * started from it rather than forked (vendor.h vendor_cuda_exec()): -ENOEXEC when it is not
+ * installed. */
+int exporter_cuda_program(void);
+/*
+ * The diagnosis child started from gpuenv's own executable (/proc/self/exe's path) with the
+ * exporter's own command line (argv from "exporter" on) and --diagnosis-child=PID:DEADLINE
+ * first, rather than forked from the collecting process, whose heap and code pages a fork
+ * keeps resident in the diagnosis' keeper and child and in every vendor session forked from
+ * them (docs/exporter.md). -ENOEXEC when that path cannot be run, -ENOMEM.
+ * exporter_diagnosis_launcher() is then its launcher (core/child.h child_start_exec(), its
+ * data the deadline, a uint64_t), else NULL: forked.
+ */
+int exporter_diagnosis_program(int argc, char *const argv[]);
+child_exec_fn exporter_diagnosis_launcher(void);
+/* In the process so started: the diagnosis' keeper (core/child.h child_job_keeper_main()),
+ * its descriptors on 4..6, the diagnosis run in the child under it. */
+_Noreturn void exporter_diagnosis_keeper(struct exporter *ex, pid_t parent, uint64_t deadline_ms);
 
 double exporter_now(void); /* Unix time, seconds */
 

@@ -135,15 +135,17 @@ static void widen_pipe(int fd, size_t want)
 		(void)fcntl(fd, F_SETPIPE_SZ, (int)MIN(want, (size_t)1 << 20));
 }
 
-int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
-		   struct child_job **ret)
+/* child_start_fn() and child_start_exec(): the keeper forked with fn, or started by
+ * exec_keeper. */
+static int job_start(child_fn fn, void *userdata, child_exec_fn exec_keeper, void *exec_data,
+		     const struct child_opts *opts, struct child_job **ret)
 {
 	struct child_job *j;
 	struct keeper_args a;
 	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, err = 0;
 	pid_t pid, self = getpid();
 
-	if (!fn || !opts || !ret)
+	if ((!fn && !exec_keeper) || !opts || !ret)
 		return -EINVAL;
 	j = calloc(1, sizeof(*j));
 	if (!j)
@@ -184,6 +186,12 @@ int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 		/* Only its own pipes: not the parent's files, nor another started child's pipes,
 		 * whose EOF would otherwise wait for this one. */
 		child_close_other_fds((int[]){ a.out_w, a.err_w, a.st_w }, 3);
+		if (exec_keeper) {
+			/* no request pipe: a one-shot child reads none */
+			exec_keeper((const int[CHILD_PROC_FDS]){ -1, a.out_w, a.err_w, a.st_w },
+				    self, exec_data);
+			_exit(127); /* it returned: the exec failed */
+		}
 		child_keeper(&a, self);
 	}
 	setpgid(pid, pid);
@@ -202,6 +210,35 @@ fail:
 			close(p[i][1]);
 	job_free(j);
 	return err;
+}
+
+int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
+		   struct child_job **ret)
+{
+	return fn ? job_start(fn, userdata, NULL, NULL, opts, ret) : -EINVAL;
+}
+
+int child_start_exec(child_exec_fn exec_keeper, void *data, const struct child_opts *opts,
+		     struct child_job **ret)
+{
+	return exec_keeper ? job_start(NULL, NULL, exec_keeper, data, opts, ret) : -EINVAL;
+}
+
+_Noreturn void child_job_keeper_main(const int fds[CHILD_PROC_FDS], pid_t parent, child_fn fn,
+				     void *userdata, const struct child_opts *opts,
+				     uint64_t deadline_ms)
+{
+	const struct keeper_args a = { .fn = fn,
+				       .userdata = userdata,
+				       .o = opts,
+				       .deadline = deadline_ms,
+				       .in_r = -1,
+				       .out_w = fds[1],
+				       .err_w = fds[2],
+				       .st_w = fds[3] };
+
+	child_close_other_fds(fds + 1, CHILD_PROC_FDS - 1);
+	child_keeper(&a, parent);
 }
 
 void child_pump(struct child_job *j)

@@ -86,6 +86,25 @@ int child_run_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 struct child_job;
 int child_start_fn(child_fn fn, void *userdata, const struct child_opts *opts,
 		   struct child_job **ret);
+/*
+ * child_start_fn() with the keeper a program of its own rather than a fork of the caller
+ * (`gpuenv exporter`'s diagnosis runs its libcuda session so: docs/exporter.md, a fork keeps
+ * the caller's pages resident in each process of the tree). exec_keeper is called as
+ * child_proc_start_exec()'s is, with the request descriptor -1 (a one-shot child reads
+ * none), and execs a program that calls child_job_keeper_main() with what it was given and
+ * the deadline the caller meant (CLOCK_MONOTONIC ms, child_now_ms()); the caller collects the
+ * job as child_start_fn()'s. A program that does not run ends the keeper without its record:
+ * the result says timed_out, as for a keeper that died.
+ */
+#define CHILD_PROC_FDS 4
+typedef void (*child_exec_fn)(const int fds[CHILD_PROC_FDS], pid_t parent, void *data);
+int child_start_exec(child_exec_fn exec_keeper, void *data, const struct child_opts *opts,
+		     struct child_job **ret);
+/* In that program: child_start_fn()'s keeper (its limits, containment, deadline and record)
+ * running fn(fd, userdata) in the child under it. Never returns. */
+_Noreturn void child_job_keeper_main(const int fds[CHILD_PROC_FDS], pid_t parent, child_fn fn,
+				     void *userdata, const struct child_opts *opts,
+				     uint64_t deadline_ms);
 void child_pump(struct child_job *j);
 int child_collect(struct child_job *j, struct child_result *ret);
 void child_cancel(struct child_job *j);
@@ -125,8 +144,6 @@ int child_proc_start(child_fn fn, void *userdata, const struct child_opts *opts,
  * child_proc_keeper_main() with them; it returns only when the exec failed. libgpuenv itself
  * executes nothing (tests/tools/check-no-exec.sh): exec_keeper is the caller's.
  */
-#define CHILD_PROC_FDS 4
-typedef void (*child_exec_fn)(const int fds[CHILD_PROC_FDS], pid_t parent, void *data);
 int child_proc_start_exec(child_exec_fn exec_keeper, void *data, const struct child_opts *opts,
 			  struct child_proc *ret);
 /* In that program: the keeper of child_proc_start() (its limits, containment and record),

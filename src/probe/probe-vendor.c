@@ -238,6 +238,16 @@ int probe_vendor_keep(struct probe_env *pe, const struct snap_node *obj, const c
 	return err;
 }
 
+void probe_vendor_wait_settled(struct probe_env *pe)
+{
+	/* One at a time, this process only waits while the session runs: the hook a program
+	 * set (core/child.h child_settled(); `gpuenv exporter`'s diagnosis drops the code pages
+	 * the probes so far faulted in, docs/exporter.md) runs first, so that they are not
+	 * resident beside the session's. None by default. */
+	if (pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL)
+		child_settled();
+}
+
 void probe_vendor_before_fork(struct probe_env *pe)
 {
 	/* A fork copies the page tables of every resident anonymous page, so the session's
@@ -258,8 +268,10 @@ int probe_vendor_pend(struct probe_env *pe, const struct probe_pending *pp)
 	pe->pending[pe->n_pending].t0_ms = pe->probe_t0_ms;
 	pe->n_pending++;
 	/* Its result is still written by probe_vendor_collect(), where it would have been. */
-	if (pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL)
+	if (pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL) {
+		probe_vendor_wait_settled(pe);
 		(void)vendor_settle(pp->vp);
+	}
 	return 0;
 }
 
@@ -343,6 +355,9 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 		struct vendor_keep **keep =
 			(struct vendor_keep **)((char *)pe->ctx + vp->keep_offset);
 
+		/* one at a time: this process only waits once the sweep is asked for, and the
+		 * child ends before the sweep is folded */
+		req.serial = pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL;
 		err = vp->collect_keep(keep, &req, &r);
 		/* one at a time: the kept child ends before the next session starts */
 		if (pe->ctx->flags & GPUENV_CTX_VENDOR_SERIAL) {

@@ -83,6 +83,9 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s,
 /* Before a session's fork: under GPUENV_CTX_VENDOR_SERIAL, the heap's free pages go back to
  * the system (malloc_trim), so that the session's processes do not count them. */
 void probe_vendor_before_fork(struct probe_env *pe);
+/* Before waiting for a session under GPUENV_CTX_VENDOR_SERIAL: child_settled() (core/child.h),
+ * since this process then only waits. */
+void probe_vendor_wait_settled(struct probe_env *pe);
 int probe_vendor_pend(struct probe_env *pe, const struct probe_pending *pp);
 /* Reads what the pending children wrote so far (between probes: no pipe stays full). */
 void probe_vendor_pump(struct probe_env *pe);

@@ -220,9 +220,10 @@ static int cuda_child(int fd, void *userdata)
 	return w.err ? 1 : 0;
 }
 
-int vendor_cuda_start(const struct vendor_req *req, struct vendor_pending **ret)
+/* The session as vendor_cuda_start() runs it, forked or from gpuenv-cuda. */
+static void cuda_session(const struct vendor_req *req, struct vendor_session *vs)
 {
-	struct vendor_session vs = {
+	*vs = (struct vendor_session){
 		.fn = cuda_child,
 		.userdata = (void *)req,
 		.timeout_ms = req->timeout_ms,
@@ -233,6 +234,49 @@ int vendor_cuda_start(const struct vendor_req *req, struct vendor_pending **ret)
 		 * cuInit takes: more room, still bounded. */
 		.data_budget = req->launch ? LAUNCH_DATA_BUDGET : 0,
 	};
+}
 
+/* vendor_cuda_exec()'s launcher; NULL: forked. */
+static child_exec_fn cuda_exec;
+
+void vendor_cuda_exec(child_exec_fn exec)
+{
+	cuda_exec = exec;
+}
+
+_Noreturn void vendor_cuda_keeper_main(const int fds[CHILD_PROC_FDS], pid_t parent,
+				       const struct vendor_keep_exec *what)
+{
+	/* static: the child under the keeper reads them after the fork */
+	static struct vendor_req req;
+	static struct vendor_session vs;
+	static struct session_child_args args;
+	static struct child_opts opts;
+
+	req = (struct vendor_req){ .library = what->library,
+				   .timeout_ms = what->timeout_ms,
+				   .skip_init = what->skip_init,
+				   .launch = what->launch,
+				   .no_timings = what->no_timings };
+	cuda_session(&req, &vs);
+	args = (struct session_child_args){ .vs = &vs, .dir = what->dir };
+	/* as the caller's vendor_session_start() would have (session.c) */
+	session_child_opts(&vs, &opts);
+	child_job_keeper_main(fds, parent, session_child, &args, &opts, what->deadline_ms);
+}
+
+int vendor_cuda_start(const struct vendor_req *req, struct vendor_pending **ret)
+{
+	struct vendor_session vs;
+
+	cuda_session(req, &vs);
+	if (cuda_exec) {
+		vs.exec = cuda_exec;
+		vs.exec_what = (struct vendor_keep_exec){ .library = req->library,
+							  .timeout_ms = req->timeout_ms,
+							  .skip_init = req->skip_init,
+							  .launch = req->launch,
+							  .no_timings = req->no_timings };
+	}
 	return vendor_session_start(&vs, ret);
 }

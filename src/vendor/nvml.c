@@ -824,6 +824,7 @@ int vendor_nvml_keep_collect(struct vendor_keep **keep, const struct vendor_req 
 
 	nvml_session(req, nvml_server, &vs);
 	vs.exec = nvml_keep_exec;
-	vs.exec_library = req->library;
+	vs.exec_what.library = req->library;
+	vs.serial = req->serial;
 	return vendor_keep_sample(keep, &vs, ret);
 }

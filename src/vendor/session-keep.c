@@ -138,14 +138,15 @@ static int keep_start(struct vendor_keep *k, const struct vendor_session *vs)
 	if (session_make_private_dir(vs, &k->dir) < 0)
 		return -ENOMEM;
 	args.dir = k->dir;
-	if (vs->exec)
+	if (vs->exec) {
+		struct vendor_keep_exec what = vs->exec_what;
+
+		what.dir = k->dir;
 		/* the launcher's data is copied into the forked process with the stack */
-		err = child_proc_start_exec(
-			vs->exec,
-			&(struct vendor_keep_exec){ .library = vs->exec_library, .dir = k->dir },
-			&opts, &k->proc);
-	else
+		err = child_proc_start_exec(vs->exec, &what, &opts, &k->proc);
+	} else {
 		err = child_proc_start(session_child, &args, &opts, &k->proc);
+	}
 	if (err < 0) {
 		child_tmpdir_remove(k->dir);
 		free(k->dir);
@@ -308,6 +309,27 @@ static void release_pages(char *buf, size_t used)
 		(void)madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
+/* A serial session's answered sweep, its child already ended: the result as any answered
+ * sweep's (the private directory still counts: it goes with the keep). */
+static int serial_result(const struct vendor_session *vs, struct vendor_keep *k,
+			 const struct child_result *cr, struct vendor_result *ret)
+{
+	int r = session_result(vs, cr, k->dir, k->data_budget, ret);
+
+	if (r < 0)
+		return r;
+	if (ret->failure) {
+		unsigned shift = MIN(k->failures, KEEP_BACKOFF_MAX_SHIFT);
+
+		k->failures++;
+		k->not_before_ms = child_now_ms() + ((uint64_t)KEEP_BACKOFF_MS << shift);
+	} else {
+		k->failures = 0;
+	}
+	keep_stop(k, NULL);
+	return keep_facts(vs, k, ret);
+}
+
 int vendor_keep_sample(struct vendor_keep **keep, const struct vendor_session *vs,
 		       struct vendor_result *ret)
 {
@@ -338,6 +360,8 @@ int vendor_keep_sample(struct vendor_keep **keep, const struct vendor_session *v
 			return r;
 	}
 	ask(k->proc.in_fd);
+	if (vs->serial)
+		child_settled(); /* the caller's: from here on it only waits */
 	r = child_proc_read(&k->proc, t0 + vs->timeout_ms, sample_answered, NULL);
 	if (r == -ENOMEM || take_opening(k) < 0)
 		return -ENOMEM;
@@ -354,6 +378,18 @@ int vendor_keep_sample(struct vendor_keep **keep, const struct vendor_session *v
 		cr.output = text;
 		if (!text)
 			return -ENOMEM;
+		if (vs->serial) {
+			/* One sweep only: the child's tree ends before the fold, with what it wrote
+			 * to stderr so far (a copy: the stop frees the buffer). */
+			_cleanup_free_ char *errout = strndup(k->proc.err.buf, k->proc.err.len);
+
+			if (!errout)
+				return -ENOMEM;
+			cr.errout = errout;
+			child_proc_stop(&k->proc, KEEP_STOP_GRACE_MS, NULL);
+			k->running = false;
+			return serial_result(vs, k, &cr, ret);
+		}
 		r = session_result(vs, &cr, k->dir, k->data_budget, ret);
 		release_pages(k->proc.out.buf, k->proc.out.len);
 		k->proc.out.len = k->proc.out.total = 0;

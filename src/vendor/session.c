@@ -746,8 +746,18 @@ int vendor_session_start(const struct vendor_session *vs, struct vendor_pending 
 		return -ENOMEM;
 	}
 	args.dir = p->dir;
-	/* The child takes its copy of args, vs and opts at the fork. */
-	err = child_start_fn(session_child, &args, &opts, &p->job);
+	if (vs->exec) {
+		struct vendor_keep_exec what = vs->exec_what;
+
+		what.dir = p->dir;
+		/* the deadline child_start_fn() would have set (the start's, plus the timeout) */
+		what.deadline_ms = child_now_ms() + opts.timeout_ms;
+		/* the launcher's data is copied into the forked process with the stack */
+		err = child_start_exec(vs->exec, &what, &opts, &p->job);
+	} else {
+		/* The child takes its copy of args, vs and opts at the fork. */
+		err = child_start_fn(session_child, &args, &opts, &p->job);
+	}
 	if (err < 0) {
 		pending_free(p);
 		return err;

@@ -79,10 +79,13 @@ struct vendor_session {
 	bool host_pid_namespace;
 	/* RLIMIT_DATA the session may add (core/child.h data_budget); 0: the default, 1 GiB. */
 	uint64_t data_budget;
-	/* A session that stays: its tree started by this program launcher instead of forked
-	 * (vendor.h vendor_keep_exec), told to load exec_library. NULL: forked. */
+	/* Its tree started by this program launcher instead of forked (vendor.h
+	 * vendor_keep_exec), told what exec_what says (its dir and deadline are filled in at
+	 * the start). NULL: forked. */
 	child_exec_fn exec;
-	const char *exec_library;
+	struct vendor_keep_exec exec_what;
+	/* A session that stays for one sweep (vendor_req's serial). */
+	bool serial;
 };
 
 /* Starts the session in a child (vendor_finish() folds its output into a result; see

@@ -26,6 +26,11 @@ struct vendor_req {
 	/* OpenCL: the vendor libraries (the lines of their .icd files) the ICD loader may load,
 	 * NULL-terminated; NULL: the loader's own choice (every ICD it finds). */
 	const char *const *opencl_icds;
+	/* The child that stays, for one sweep (GPUENV_CTX_VENDOR_SERIAL: each session's tree
+	 * ends before the next one starts): child_settled() (core/child.h) once the sweep is
+	 * asked for, since the caller then only waits, and the child ended once the sweep is
+	 * read, before the caller folds it, so that the two never hold their pages at once. */
+	bool serial;
 };
 
 struct vendor_result {
@@ -79,9 +84,28 @@ void vendor_keep_free(struct vendor_keep *keep);
 struct vendor_keep_exec {
 	const char *library; /* what to dlopen, or NULL: the usual sonames */
 	const char *dir;     /* the child's private directory, or NULL: none */
+	/* A one-shot session's (vendor_cuda_exec() below): its deadline (CLOCK_MONOTONIC ms,
+	 * core/child.h child_now_ms()) and the request's other fields; 0 and unset for the
+	 * child that stays. */
+	uint64_t deadline_ms;
+	unsigned timeout_ms;
+	const char *skip_init;
+	bool launch, no_timings;
 };
 void vendor_nvml_keep_exec(child_exec_fn exec);
 _Noreturn void vendor_nvml_keeper_main(const int fds[CHILD_PROC_FDS], pid_t parent,
+				       const struct vendor_keep_exec *what);
+
+/*
+ * The one-shot libcuda session (vendor_cuda_start()) started from a small program of its own
+ * in the same way (`gpuenv exporter`'s diagnosis: gpuenv-cuda, tools/exporter-cuda-main.c):
+ * exec is called in the forked process with a struct vendor_keep_exec (library, private
+ * directory, deadline, skip_init, launch, no_timings), and execs the program, which calls
+ * vendor_cuda_keeper_main() with it; the same keeper, limits, sandbox, deadline and protocol
+ * run there, and the result is the same. NULL (the default): forked.
+ */
+void vendor_cuda_exec(child_exec_fn exec);
+_Noreturn void vendor_cuda_keeper_main(const int fds[CHILD_PROC_FDS], pid_t parent,
 				       const struct vendor_keep_exec *what);
 
 /* Names of return codes ("NVML_ERROR_LIB_RM_VERSION_MISMATCH", "CUDA_ERROR_STUB_LIBRARY",

@@ -550,10 +550,94 @@ def test_default_listen_and_period():
             p.kill()
 
 
+def with_scenario(path):
+    """The pids of the processes whose environment names the scenario file path."""
+    found = set()
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/environ", "rb") as f:
+                    if f"GPUENV_FAKE_SCENARIO={path}".encode() in f.read().split(b"\0"):
+                        found.add(int(d))
+            except OSError:
+                continue
+    return found
+
+
+def test_diagnosis_hostile_cuda():
+    """The diagnosis' libcuda session runs in gpuenv-cuda, exec'd (tools/exporter-cuda-main.c),
+    and is still contained: a libcuda that forks children which leave its process group and
+    wait for ever, then hangs in cuDeviceGetCount, is killed at the deadline with everything
+    it forked, the diagnosis is served, and it finds what `gpuenv doctor` (whose session is
+    forked) finds on the same library."""
+    scenario = scenario_from("nvml-h100-healthy", lambda t: t.replace(
+        "[cuda]\n", "[cuda]\nfork.cuInit = 2\nhang.cuDeviceGetCount = 1\n", 1))
+    args, env = fixture_args("nvml-h100-healthy", scenario)
+    port = free_port()
+    p = start(GPUENV, ["--listen", f"127.0.0.1:{port}", "--interval", "1s",
+                       "--vendor-timeout", "3000", *args], env)
+    base = f"http://127.0.0.1:{port}"
+    exes, fams = set(), {}
+
+    def diagnoses():
+        st = wait_http(base + "/metrics", 10)
+        got = parse(st[2]) if st[0] == 200 else {}
+        return got, int(value(got, "gpuenv_collections_total", kind="diagnosis") or 0)
+
+    try:
+        # The first diagnosis, then one more on SIGHUP, its processes watched as it runs
+        # (the libcuda session takes the 3 s deadline).
+        deadline = time.monotonic() + 300
+        fams, first = diagnoses()
+        while first == 0 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            fams, first = diagnoses()
+        p.send_signal(signal.SIGHUP)
+        n = first
+        while n <= first and time.monotonic() < deadline:
+            for _ in range(20):
+                for k in collection_children(p.pid):
+                    try:
+                        exes.add(os.path.basename(os.readlink(f"/proc/{k}/exe")))
+                    except OSError:
+                        pass
+                time.sleep(0.02)
+            fams, n = diagnoses()
+        check(value(fams, "gpuenv_collection_errors_total", kind="diagnosis") == "0"
+              and "gpuenv_finding" in fams,
+              "a diagnosis whose libcuda forks and hangs is served")
+        check("gpuenv-cuda" in exes,
+              f"its libcuda session ran in gpuenv-cuda (programs seen below the collecting "
+              f"process: {sorted(exes)})")
+        served = sorted((l["rule"], l["layer"], l["severity"], v)
+                        for _, l, v in fams.get("gpuenv_finding", {"samples": []})["samples"])
+        doc = json.loads(subprocess.run(
+            [GPUENV, "doctor", "--json", "--vendor-timeout", "3000", *args], env=env,
+            capture_output=True, text=True, timeout=300).stdout)
+        counts = collections.Counter((f["rule"], f["layer"], f["severity"])
+                                     for f in doc["findings"])
+        want = sorted((*k, str(n)) for k, n in counts.items())
+        check(served == want and served,
+              f"the served diagnosis is doctor's: {served} (doctor: {want})")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+        for _ in range(50):
+            left = with_scenario(scenario)
+            if not left:
+                break
+            time.sleep(0.1)
+        os.unlink(scenario)
+    check(not left, f"nothing the library forked outlives the exporter ({sorted(left)})")
+
+
 for t in (test_once_text, test_once_openmetrics, test_output_atomic, test_diagnosis_series,
           test_escaping,
           test_lost_and_hang, test_tasks, test_serve, test_serve_hang,
-          test_default_listen_and_period):
+          test_default_listen_and_period, test_diagnosis_hostile_cuda):
     print(f"== {t.__name__}")
     t()
 print(f"{len(failures)} failures")

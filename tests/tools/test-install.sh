@@ -150,4 +150,12 @@ print(f"ok: the installed gpuenv exporter collects NVML through {nvml}" if ok
 sys.exit(0 if ok else 1)
 PY
 fi
+# The diagnosis' libcuda session's program, found the same way (tools/exporter-cuda-main.c).
+cuda=$dest$(abs "$(opt libexecdir)")/gpuenv/gpuenv-cuda
+if [ -x "$cuda" ]; then
+	echo "ok: $cuda installed"
+else
+	echo "FAIL: $cuda not installed"
+	fail=1
+fi
 exit $fail
