@@ -134,6 +134,11 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run([os.path.join(tmp, "missing")])
     check("missing file: exit 66", rc == 66 and "missing" in err, f"rc={rc} {err}")
 
+# over the 64 MiB cap: refused with the reason, nothing judged
+rc, out, err = run(["-"], b"a" * ((64 << 20) + 1))
+check("over 64 MiB: exit 65 with the cap named", rc == 65 and "64 MiB" in err and out == "",
+      f"rc={rc} {err[:200]}")
+
 rc, out, err = run(["-"], b"Epoch 12 loss 0.35\n")
 check("nothing recognised: exit 0", rc == 0, f"rc={rc} {err}")
 check("nothing recognised: says so and asks for nvidia-smi",
@@ -286,6 +291,15 @@ rc, out, err = run(["--this-machine", "--sysroot", H100, "--no-vendor"], THIS)
 check("this machine: text marks the conflict and lists it",
       "CONFLICT: machine has 550.54.15" in out and "(machine agrees)" in out and
       "The text and this machine disagree (2)" in out, out[:1200])
+# --this-machine on the live machine (whatever it is: the verdict is the machine's, the
+# facts' origins are the text's or the machine's, never missing); --no-vendor loads no
+# vendor library.
+rc, out, err = run(["--json", "--this-machine", "--no-vendor"], THIS)
+doc = json.loads(out) if out.startswith("{") else {}
+check("this machine, live: a verdict, each fact read with its origin",
+      rc in (0, 1, 2) and doc.get("this_machine") is True and doc.get("facts_read") and
+      all(f.get("origin") in ("text", "both", "conflict") for f in doc["facts_read"]),
+      f"rc={rc} {err[:300]}")
 rc, out, err = run(["--sysroot", H100], THIS)
 check("machine options without --this-machine: exit 64", rc == 64, f"rc={rc} {err}")
 rc, doc = explain_json(THIS, "text alone")
