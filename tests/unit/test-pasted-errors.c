@@ -649,6 +649,26 @@ static void test_container_driver_not_detected(void **state)
 /* HIP's two words for a build without code for the GPU's gfx target (framework.rocm-gfx-
  * unsupported): the runtime's hipErrorNoBinaryForGpu, and "invalid device function" as torch
  * raises it from a kernel launch. CUDA's own "invalid device function" is not ROCm's. */
+/* nvidia-smi's "No devices were found" is printed with a GPU on the bus as well as without:
+ * its candidates are unsure, never hardware.no-gpu's sure symptom */
+static void test_no_devices_unsure(void **state)
+{
+	(void)state;
+	/* https://github.com/NVIDIA/open-gpu-kernel-modules/issues/862 (an RTX 5090 with
+	 * Above 4G Decoding off: RmInitAdapter failed) */
+	read_text("# nvidia-smi\nNo devices were found\n\n"
+		  "Jul 01 22:55:07 gpu kernel: NVRM: GPU 0000:01:00.0: rm_init_adapter failed, "
+		  "device minor number 0\n"
+		  "Jul 01 22:55:07 gpu kernel: NVRM: GPU 0000:01:00.0: RmInitAdapter failed! "
+		  "(0x22:0x56:884)\n");
+	want_symptom("unsure.hardware.no-gpu", 2);
+	want_symptom("unsure.hardware.bar1-small", 2);
+	want_symptom("unsure.driver.branch-predates-gpu", 2);
+	want_symptom("unsure.container.visible-devices-void", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.hardware.no-gpu"));
+	pasted_facts_done(&f);
+}
+
 static void test_hip_no_binary(void **state)
 {
 	(void)state;
@@ -727,6 +747,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_specific_library),
 		cmocka_unit_test(test_hip_no_binary),
+		cmocka_unit_test(test_no_devices_unsure),
 		cmocka_unit_test(test_torch_capability),
 		cmocka_unit_test(test_no_kernel_image),
 		cmocka_unit_test(test_driver_too_old),
