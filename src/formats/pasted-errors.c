@@ -41,8 +41,8 @@
 #include "shared/macro.h"
 
 #define READER	       "errors"
-#define SYMPTOM_MAX    240 /* bytes of the line kept as a symptom's value */
-#define ERRORS_MAX_IDS 3
+#define SYMPTOM_MAX    240   /* bytes of the line kept as a symptom's value */
+#define ERRORS_MAX_IDS 4     /* "No devices were found" names four rules */
 #define WRAP_LINES_MAX 4u    /* continuation lines of one kernel message read joined */
 #define WRAP_BYTES_MAX 1024u /* and the bytes of the joined message */
 

@@ -92,6 +92,23 @@ enum driver_state nvidia_driver(const struct snap_node *root, const char **ret_v
 		*ret_fact = proc;
 		return DRIVER_LOADED;
 	}
+	/* Pasted text (gpuenv explain) that shows neither the module's version nor its version
+	 * file may show nvidia-smi's "Driver Version": NVML's nvmlSystemGetDriverVersion(), the
+	 * loaded kernel module's version (with another module loaded nvmlInit fails with
+	 * NVML_ERROR_LIB_RM_VERSION_MISMATCH and nothing is printed). Never on a live machine,
+	 * whose probe always reads /sys/module/nvidia/version, nor for a paste from Windows or
+	 * WSL2, where it is the Windows driver's. */
+	if (snap_state(mod) == FACT_UNPROBED && snap_state(proc) == FACT_UNPROBED) {
+		const struct snap_node *nvml = snap_get(root, "driver.nvml.driver_version");
+
+		if (snap_present(nvml) && version_parse(snap_str(nvml), &v) == 0 &&
+		    !snap_present(snap_get(root, "messages.platform.windows")) &&
+		    !on_wsl2(root, NULL)) {
+			*ret_version = snap_str(nvml);
+			*ret_fact = nvml;
+			return DRIVER_LOADED;
+		}
+	}
 	*ret_version = NULL;
 	*ret_fact = snap_state(mod) != FACT_ABSENT ? mod : proc;
 	if (snap_state(mod) == FACT_ABSENT && snap_state(proc) == FACT_ABSENT)

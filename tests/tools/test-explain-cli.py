@@ -134,6 +134,11 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run([os.path.join(tmp, "missing")])
     check("missing file: exit 66", rc == 66 and "missing" in err, f"rc={rc} {err}")
 
+# over the 64 MiB cap: refused with the reason, nothing judged
+rc, out, err = run(["-"], b"a" * ((64 << 20) + 1))
+check("over 64 MiB: exit 65 with the cap named", rc == 65 and "64 MiB" in err and out == "",
+      f"rc={rc} {err[:200]}")
+
 rc, out, err = run(["-"], b"Epoch 12 loss 0.35\n")
 check("nothing recognised: exit 0", rc == 0, f"rc={rc} {err}")
 check("nothing recognised: says so and asks for nvidia-smi",
@@ -168,6 +173,31 @@ for path, value in (("driver.nvml.driver_version", "580.159.04"),
 check("real H200: no finding", not doc.get("findings"), str(doc.get("findings"))[:300])
 check("real H200: no layer ok", all(l["status"] != "ok" for l in doc.get("layers", [])),
       str([(l["layer"], l["status"]) for l in doc.get("layers", [])]))
+
+# The driver nvidia-smi or collect_env names (NVML's version of the loaded module) judges a
+# framework's CUDA when the text shows neither the module's version nor its version file:
+# pytorch/pytorch#30071's collect_env (torch 1.3.1, CUDA 10.1, driver 410.48, "Is CUDA
+# available: No"; the 1.3 wheels need driver >= 418.39), and the knowledge base's values are
+# marked derived. Colab's 1.7 on 418.67 (pytorch/pytorch#46973) is fine; from Windows
+# (pytorch/pytorch#51858) the driver is Windows's and this rule does not judge it.
+CENV = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "corpus",
+                    "pasted-collect-env")
+with open(os.path.join(CENV, "linux-1.3-eight-titans.txt"), "rb") as fh:
+    rc, doc = explain_json(fh.read(), "collect_env 410.48")
+check("collect_env 410.48: root cause framework.cuda-newer-than-driver from the facts",
+      rc == 2 and root_id(doc) == "framework.cuda-newer-than-driver" and
+      "410.48" in (doc.get("root_cause") or {}).get("why", "") and
+      "symptom" not in (doc.get("root_cause") or {}).get("why", ""), str(doc.get("root_cause")))
+check("collect_env 410.48: R410's CUDA is a derived fact",
+      any(k.get("name") == "facts.driver_branches.cuda_version_reported" and
+          k.get("mark") == "[facts]" for k in doc.get("facts_derived") or []),
+      str(doc.get("facts_derived")))
+for name in ("linux-1.7-colab-t4.txt", "windows-2.0-cu117-cudnn-dll.txt"):
+    with open(os.path.join(CENV, name), "rb") as fh:
+        rc, doc = explain_json(fh.read(), name)
+    check(f"{name}: no framework.cuda-newer-than-driver",
+          not any(x.get("rule") == "framework.cuda-newer-than-driver"
+                  for x in doc.get("findings") or []), str(doc.get("findings"))[:300])
 
 rc, out, err = run(["--markdown"], MISMATCH)
 check("markdown: exit 2 and sections", rc == 2 and "### Read from the text" in out and
@@ -261,6 +291,15 @@ rc, out, err = run(["--this-machine", "--sysroot", H100, "--no-vendor"], THIS)
 check("this machine: text marks the conflict and lists it",
       "CONFLICT: machine has 550.54.15" in out and "(machine agrees)" in out and
       "The text and this machine disagree (2)" in out, out[:1200])
+# --this-machine on the live machine (whatever it is: the verdict is the machine's, the
+# facts' origins are the text's or the machine's, never missing); --no-vendor loads no
+# vendor library.
+rc, out, err = run(["--json", "--this-machine", "--no-vendor"], THIS)
+doc = json.loads(out) if out.startswith("{") else {}
+check("this machine, live: a verdict, each fact read with its origin",
+      rc in (0, 1, 2) and doc.get("this_machine") is True and doc.get("facts_read") and
+      all(f.get("origin") in ("text", "both", "conflict") for f in doc["facts_read"]),
+      f"rc={rc} {err[:300]}")
 rc, out, err = run(["--sysroot", H100], THIS)
 check("machine options without --this-machine: exit 64", rc == 64, f"rc={rc} {err}")
 rc, doc = explain_json(THIS, "text alone")

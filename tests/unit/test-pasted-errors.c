@@ -646,6 +646,57 @@ static void test_container_driver_not_detected(void **state)
 	assert_null(pasted_facts_get(&f, "symptoms.unsure.container.no-gpu-devices"));
 }
 
+/* HIP's two words for a build without code for the GPU's gfx target (framework.rocm-gfx-
+ * unsupported): the runtime's hipErrorNoBinaryForGpu, and "invalid device function" as torch
+ * raises it from a kernel launch. CUDA's own "invalid device function" is not ROCm's. */
+/* nvidia-smi's "No devices were found" is printed with a GPU on the bus as well as without:
+ * its candidates are unsure, never hardware.no-gpu's sure symptom */
+static void test_no_devices_unsure(void **state)
+{
+	(void)state;
+	/* https://github.com/NVIDIA/open-gpu-kernel-modules/issues/862 (an RTX 5090 with
+	 * Above 4G Decoding off: RmInitAdapter failed) */
+	read_text("# nvidia-smi\nNo devices were found\n\n"
+		  "Jul 01 22:55:07 gpu kernel: NVRM: GPU 0000:01:00.0: rm_init_adapter failed, "
+		  "device minor number 0\n"
+		  "Jul 01 22:55:07 gpu kernel: NVRM: GPU 0000:01:00.0: RmInitAdapter failed! "
+		  "(0x22:0x56:884)\n");
+	want_symptom("unsure.hardware.no-gpu", 2);
+	want_symptom("unsure.hardware.bar1-small", 2);
+	want_symptom("unsure.driver.branch-predates-gpu", 2);
+	want_symptom("unsure.container.visible-devices-void", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.hardware.no-gpu"));
+	pasted_facts_done(&f);
+}
+
+static void test_hip_no_binary(void **state)
+{
+	(void)state;
+	/* https://github.com/pytorch/pytorch/issues/147626 (RX 7600 XT, torch 2.x+rocm) */
+	read_text("RuntimeError: HIP error: invalid device function\n"
+		  "HIP kernel errors might be asynchronously reported at some other API call, so "
+		  "the stacktrace below might be incorrect.\n"
+		  "For debugging consider passing AMD_SERIALIZE_KERNEL=3\n"
+		  "Compile with TORCH_USE_HIP_DSA to enable device-side assertions.\n");
+	want_symptom("framework.rocm-gfx-unsupported", 1);
+	assert_int_equal(f.n, 1);
+	/* https://github.com/pytorch/pytorch/issues/164346 (torch 2.9's AcceleratorError, the
+	 * ROCm 7.0 nightly) */
+	read_text("torch.AcceleratorError: HIP error: invalid device function\n"
+		  "Search for `hipErrorInvalidDeviceFunction' in "
+		  "https://docs.nvidia.com/cuda/cuda-runtime-api/group__HIPRT__TYPES.html for more "
+		  "information.\n");
+	want_symptom("framework.rocm-gfx-unsupported", 1);
+	/* https://github.com/oobabooga/textgen/issues/5 (the HIP runtime at start-up) */
+	read_text("\"hipErrorNoBinaryForGpu: Unable to find code object for all current "
+		  "devices!\"\n");
+	want_symptom("framework.rocm-gfx-unsupported", 1);
+	/* CUDA's cudaErrorInvalidDeviceFunction (98) is no ROCm symptom */
+	assert_true(read_count("RuntimeError: CUDA error: invalid device function\n") >= 0);
+	assert_null(pasted_facts_get(&f, "symptoms.framework.rocm-gfx-unsupported"));
+	pasted_facts_done(&f);
+}
+
 static void test_rule_ids(void **state)
 {
 	static const char all[] =
@@ -695,6 +746,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_specific_library),
+		cmocka_unit_test(test_hip_no_binary),
+		cmocka_unit_test(test_no_devices_unsure),
 		cmocka_unit_test(test_torch_capability),
 		cmocka_unit_test(test_no_kernel_image),
 		cmocka_unit_test(test_driver_too_old),

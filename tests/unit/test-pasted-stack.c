@@ -79,6 +79,16 @@ static void test_docker_info(void **state)
 	pasted_expect(&f, "container.host.docker.runtimes.2.name", "cc-runtime", 18);
 	pasted_expect(&f, "container.host.docker.default_runtime", "runc", 19);
 	assert_int_equal(f.n, 4);
+	/* a whole docker info (Docker 24.0.7) of a host with the NVIDIA runtime registered, not
+	 * the default: https://github.com/longpt233/hello-k8s/blob/main/06-kube-gpu/mig/docker.sh */
+	assert_int_equal(pasted_run_sample(pasted_read_docker_info, "pasted-docker-info",
+					   "docker-24-nvidia-runtime-listed.txt", &f),
+			 4);
+	pasted_expect(&f, "container.host.docker.runtimes.0.name", "io.containerd.runc.v2", 35);
+	pasted_expect(&f, "container.host.docker.runtimes.1.name", "nvidia", 35);
+	pasted_expect(&f, "container.host.docker.runtimes.2.name", "runc", 35);
+	pasted_expect(&f, "container.host.docker.default_runtime", "runc", 36);
+	pasted_expect_no_prefix(&f, "container.host.docker.cdi_spec_dirs");
 	pasted_run_text(pasted_read_docker_info,
 			" Runtimes: io.containerd.runc.v2 nvidia runc\n Default Runtime: nvidia\n"
 			" Init Binary: docker-init\n CDI spec directories:\n  /etc/cdi\n"
@@ -161,6 +171,30 @@ static void test_tf_build_info(void **state)
 	pasted_expect(&f, BI "cuda_version", "64_112", 1);
 	pasted_expect(&f, BI "cuda_compute_capabilities.2", "compute_90", 1);
 	pasted_expect(&f, BI "form", "dict", 1);
+	/* Windows wheels: get_build_info() is the wheel's generated build_info.py dict, printed
+	 * here by Python 3.11 from the dict of tf-gpu 2.9.1 (pypi-data/pypi-mirror-154,
+	 * packages/tf-gpu/tf_gpu-2.9.1-cp38-cp38-win_amd64.whl/tensorflow/python/platform/
+	 * build_info.py: the DLL names, cuda_version '64_116', PTX only) and of a TensorFlow 2.3
+	 * Windows build (NgaAdrain/TEAM_Enter_Text_Here, Show_Program_exe/predictModelUI/
+	 * tensorflow/python/platform/build_info.py: a plain dict, no is_tensorrt_build) */
+	assert_int_equal(pasted_run_sample(pasted_read_tf_build_info, "pasted-tf-build-info",
+					   "windows-tf-gpu-2.9.1-wheel.txt", &f),
+			 13);
+	pasted_expect(&f, BI "cuda_version", "64_116", 1);
+	pasted_expect(&f, BI "cudnn_version", "64_8", 1);
+	pasted_expect(&f, BI "cuda_compute_capabilities.0", "compute_50", 1);
+	pasted_expect(&f, BI "cuda_compute_capabilities.6", "compute_86", 1);
+	pasted_expect_none(&f, BI "cuda_compute_capabilities.7");
+	pasted_expect(&f, BI "is_cuda_build", "true", 1);
+	pasted_expect(&f, BI "is_rocm_build", "false", 1);
+	pasted_expect(&f, BI "is_tensorrt_build", "false", 1);
+	pasted_run_sample(pasted_read_tf_build_info, "pasted-tf-build-info",
+			  "windows-2.3-plain-dict.txt", &f);
+	pasted_expect(&f, BI "cuda_version", "64_101", 1);
+	pasted_expect(&f, BI "cudnn_version", "64_7", 1);
+	pasted_expect(&f, BI "cuda_compute_capabilities.5", "compute_70", 1);
+	pasted_expect(&f, BI "is_cuda_build", "true", 1);
+	pasted_expect_none(&f, BI "is_tensorrt_build");
 #undef BI
 	assert_int_equal(pasted_run_text(pasted_read_tf_build_info, "'cuda_version': '11.2'\n", &f),
 			 0);
