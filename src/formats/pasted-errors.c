@@ -274,6 +274,10 @@ static bool in_error_context(const struct line *l, const char *p)
 	static const char *const before[] = { "error ", "error: ", "error code ", "error code: ",
 					      "code=",	"code: ",  "error=",	  "(" };
 
+	/* each of them ends with one of these: a number after anything else (a version's
+	 * "12.1.105", most numbers of a log) is not compared with each */
+	if (p == l->p || (p[-1] != ' ' && p[-1] != '=' && p[-1] != '('))
+		return false;
 	for (size_t b = 0; b < ARRAY_SIZE(before); b++) {
 		size_t bl = strlen(before[b]);
 
@@ -674,7 +678,7 @@ int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out)
 		l.n = (size_t)((nl ? nl : end) - l.p);
 		/* a line none of the signs is in holds nothing read_wrapped or read_line would
 		 * find: that is most lines of a log */
-		memset(found, 0, sizeof(found));
+		memset(found, 0, sc.n); /* the needles' (sc.n), not all PASTED_SCAN_MAX */
 		pasted_scan_mark(&sc, l.p, l.n, found);
 		may = memchr(found, true, (size_t)signs) != NULL;
 		r = pasted_nvrm_text_line(&kt, l.p, l.n, l.no, holds(found, MARK_NVRM));

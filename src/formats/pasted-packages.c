@@ -253,19 +253,21 @@ static void line(struct pasted_out *o, struct listing *L, unsigned no, char *s)
 	bool conda = false, pip = false;
 	int n;
 
-	if (strncmp(s, "[conda] ", 8) == 0) {
+	/* s is stripped already (pasted_read_packages): again only after a prefix taken off. The
+	 * prefixes' first bytes tested before a call: most lines have none (a pip list's row). */
+	if (s[0] == '[' && strncmp(s, "[conda] ", 8) == 0) {
 		conda = true;
-		s += 8;
-	} else if (strncmp(s, "[pip] ", 6) == 0 || strncmp(s, "[pip3] ", 7) == 0) {
+		s = pasted_strip(s + 8);
+	} else if (s[0] == '[' && (strncmp(s, "[pip] ", 6) == 0 || strncmp(s, "[pip3] ", 7) == 0)) {
 		pip = true;
-		s = strchr(s, ' ') + 1;
-	} else if (strncmp(s, "# Name", 6) == 0) {
+		s = pasted_strip(strchr(s, ' ') + 1);
+	} else if (s[0] == '#' && strncmp(s, "# Name", 6) == 0) {
 		L->conda_header = true;
 		return;
 	}
-	s = pasted_strip(s);
-	/* pip freeze: "name==version" (and "name @ url", which names no version) */
-	if (!conda && (eq = strstr(s, "==")) && !strchr(s, ' ')) {
+	/* pip freeze: "name==version" (and "name @ url", which names no version); a line with a
+	 * blank (most: a pip list's or conda's row) is not searched for "==" */
+	if (!conda && !strchr(s, ' ') && (eq = strstr(s, "=="))) {
 		*eq = '\0';
 		pip_package(o, L, no, s, eq + 2);
 		return;

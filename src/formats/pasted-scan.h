@@ -36,8 +36,11 @@ struct pasted_scan {
 	uint64_t filter3[PASTED_SCAN_WORDS]; /* their bytes 0..2 and 1..3 */
 	const struct pasted_needle *needles;
 	size_t n;
-	uint32_t key[PASTED_SCAN_MAX]; /* each needle's first four bytes, folded */
 	uint16_t len[PASTED_SCAN_MAX]; /* (a needle is a word or a message: under 64 KiB) */
+	/* each needle's first four bytes as the text's must be once 0x20 is set on those of
+	 * them that are a letter matched in either case (fold: bit k for byte k) */
+	uint32_t exact4[PASTED_SCAN_MAX];
+	uint8_t fold[PASTED_SCAN_MAX];
 	/* The needles whose hash falls in each word of the filter, as chains (index + 1, 0
 	 * ends): a hit compares the few needles of its word, not all of them. */
 	uint16_t head[PASTED_SCAN_WORDS], chain[PASTED_SCAN_MAX];
