@@ -57,8 +57,12 @@ static void no_uvm_device(struct rule_ctx *c, const struct snap_node *root,
 	const struct snap_node *uvm = snap_get(root, "driver.device_nodes.nvidia_uvm");
 	struct finding *f;
 
-	if (!snap_present(ctl) || snap_count(gpus) == 0 || snap_state(uvm) != FACT_ABSENT)
+	if (!snap_present(ctl) || snap_count(gpus) == 0 || snap_present(uvm))
 		return;
+	if (snap_state(uvm) != FACT_ABSENT) {
+		rule_need(c, NULL, "/dev/nvidia-uvm", uvm); /* says it could not tell */
+		return;
+	}
 	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 			 "in a container (%s) with /dev/nvidiactl and %zu GPU node(s) but no "
 			 "/dev/nvidia-uvm: NVML (nvidia-smi) works, CUDA cannot initialise "
