@@ -433,6 +433,47 @@ static void probe_secure_boot(struct probe_env *pe, struct snap_node *drv)
 		probe_enrolled_keys(pe, sb);
 }
 
+/* Whether a "<param>=a,b" word of the kernel command line names nouveau. */
+static bool cmdline_names_nouveau(char **words, const char *const *params)
+{
+	STRV_FOREACH(w, words)
+		for (const char *const *p = params; *p; p++) {
+			_cleanup_strv_free_ char **mods = NULL;
+
+			if (!startswith(*w, *p) || strv_split(*w + strlen(*p), ",", &mods) < 0)
+				continue;
+			STRV_FOREACH(m, mods)
+				if (streq(*m, "nouveau"))
+					return true;
+		}
+	return false;
+}
+
+/* The kernel command line's blacklists of nouveau: dracut's rd.driver.blacklist= (and its old
+ * spelling rdblacklist=) applies inside the initramfs only (dracut.cmdline(7)); kmod's
+ * modprobe.blacklist= applies wherever modprobe runs, initramfs and root file system alike
+ * (modprobe(8)); the kernel's module_blacklist= refuses the module outright
+ * (Documentation/admin-guide/kernel-parameters.txt). negativo17/nvidia-driver#73: nouveau bound
+ * with only rd.driver.blacklist=nouveau, fixed by modprobe.blacklist=nouveau. */
+static void probe_nouveau_cmdline(struct probe_env *pe, struct snap_node *nb)
+{
+	static const char *const initramfs[] = { "rd.driver.blacklist=", "rdblacklist=", NULL };
+	static const char *const everywhere[] = { "modprobe.blacklist=", "module_blacklist=",
+						  NULL };
+	_cleanup_free_ char *cmdline = NULL;
+	_cleanup_strv_free_ char **words = NULL;
+
+	/* Recorded only where the command line names nouveau: elsewhere (and where it cannot
+	 * be read) the modprobe.d keys say all there is. */
+	if (root_read_text(pe->root, "/proc/cmdline", ROOT_CAP_TEXT, &cmdline) < 0 ||
+	    strv_split(cmdline, " \t\n", &words) < 0)
+		return;
+	if (cmdline_names_nouveau(words, initramfs))
+		snap_set_bool(nb, "cmdline_initramfs", true, "/proc/cmdline");
+	if (cmdline_names_nouveau(words, everywhere))
+		snap_set_bool(nb, "cmdline", true, "/proc/cmdline");
+}
+
 static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 {
 	struct snap_node *nb = snap_object(drv, "nouveau_blacklisted");
@@ -470,6 +511,7 @@ static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 		snap_set_bool(nb, "blacklist", false, "/etc/modprobe.d");
 	if (!modeset0)
 		snap_set_bool(nb, "modeset0", false, "/etc/modprobe.d");
+	probe_nouveau_cmdline(pe, nb);
 }
 
 /* The names a distribution gives nvidia.ko: Debian's packages rename the core module per

@@ -47,6 +47,40 @@ static size_t nvidia_gpus_on_bus(struct rule_ctx *c, const struct snap_node *roo
 	return n;
 }
 
+/* GPUs passed in by hand (`docker run --device /dev/nvidia0 --device /dev/nvidiactl`) without
+ * /dev/nvidia-uvm: NVML answers (nvidia-smi lists the GPU) but cuInit fails, and nothing in the
+ * container can make the node (the device cgroup admits only the nodes given); --gpus and CDI
+ * pass it in (NVIDIA/nvidia-docker#1085). Only a node known absent: unreadable is no answer. */
+static void no_uvm_device(struct rule_ctx *c, const struct snap_node *root,
+			  const struct snap_node *ctl, const struct snap_node *gpus)
+{
+	const struct snap_node *uvm = snap_get(root, "driver.device_nodes.nvidia_uvm");
+	struct finding *f;
+
+	if (!snap_present(ctl) || snap_count(gpus) == 0 || snap_present(uvm))
+		return;
+	if (snap_state(uvm) != FACT_ABSENT) {
+		rule_need(c, NULL, "/dev/nvidia-uvm", uvm); /* says it could not tell */
+		return;
+	}
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "in a container (%s) with /dev/nvidiactl and %zu GPU node(s) but no "
+			 "/dev/nvidia-uvm: NVML (nvidia-smi) works, CUDA cannot initialise "
+			 "(cuInit) without the unified-memory device",
+			 container_engine(root), snap_count(gpus));
+	finding_fact(f, "container.dockerenv", snap_get(root, "container.dockerenv"));
+	finding_fact(f, "container.containerenv", snap_get(root, "container.containerenv"));
+	finding_fact(f, "container.cgroup_engine", snap_get(root, "container.cgroup_engine"));
+	finding_fact(f, "driver.device_nodes.nvidiactl", ctl);
+	finding_fact(f, "driver.device_nodes.nvidia_uvm", uvm);
+	finding_evidence(f, "driver.device_nodes.nvidia_gpus", "/dev", "%zu node(s)",
+			 snap_count(gpus));
+	finding_fix(f, "docker run --device /dev/nvidia-uvm --device /dev/nvidia-uvm-tools …   "
+		       "# with the --device flags already given");
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
 RULE_CHECK(check_container_no_gpu_devices)
 {
 	const struct snap_node *ctl = snap_get(root, "driver.device_nodes.nvidiactl");
@@ -60,8 +94,10 @@ RULE_CHECK(check_container_no_gpu_devices)
 		return; /* container.visible-devices-void */
 	if (snap_present(snap_get(root, "driver.device_nodes.kfd")))
 		return; /* an AMD (ROCm) container */
-	if (snap_present(ctl) || snap_count(gpus) > 0)
+	if (snap_present(ctl) || snap_count(gpus) > 0) {
+		no_uvm_device(c, root, ctl, gpus);
 		return;
+	}
 	/* The container sees the machine's PCI bus: with no NVIDIA GPU on it, there is nothing
 	 * to pass in (hardware.no-gpu says so). Without a readable bus, go by the request. */
 	if (snap_present(snap_get(root, "hardware.pci_devices")) ? nvidia_gpus_on_bus(c, root) == 0

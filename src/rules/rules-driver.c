@@ -278,19 +278,34 @@ RULE_CHECK(check_nouveau_bound)
 		const struct snap_node *g = snap_at(gpus, i);
 		bool bl =
 			snap_get_bool_default(root, "driver.nouveau_blacklisted.blacklist", false);
+		/* the kernel command line: dracut's blacklist (initramfs only), kmod's (both) */
+		bool rd = snap_get_bool_default(
+			root, "driver.nouveau_blacklisted.cmdline_initramfs", false);
+		bool cmd = snap_get_bool_default(root, "driver.nouveau_blacklisted.cmdline", false);
+		const char *why = "";
 		struct finding *f;
 		char name[64];
 
 		if (!gpu_is_nvidia(g) || !bound_to(g, "nouveau"))
 			continue;
 		found = true;
+		if (cmd)
+			why = " (modprobe.blacklist/module_blacklist on the kernel command line names "
+			      "nouveau, yet it was loaded)";
+		else if (rd && bl)
+			why = " (nouveau is blacklisted in modprobe.d and, by rd.driver.blacklist on "
+			      "the kernel command line, in the initramfs, yet it was loaded)";
+		else if (rd)
+			why = " (rd.driver.blacklist=nouveau on the kernel command line keeps it out "
+			      "of the initramfs only; nothing blacklists it on the root file system, "
+			      "where it was loaded)";
+		else if (bl)
+			why = " (nouveau is blacklisted in modprobe.d, but not in the initramfs the "
+			      "kernel booted with)";
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
 				 "NVIDIA GPU %s is driven by nouveau, so the NVIDIA driver cannot "
 				 "bind it%s",
-				 gpu_bus(g),
-				 bl ? " (nouveau is blacklisted in modprobe.d, but not in the "
-				      "initramfs the kernel booted with)"
-				    : "");
+				 gpu_bus(g), why);
 		snprintf(name, sizeof(name), "hardware.gpus.%zu.driver", i);
 		finding_fact(f, name, snap_child(g, "driver"));
 		finding_fact(f, "driver.kernel_modules.nouveau",
@@ -299,6 +314,20 @@ RULE_CHECK(check_nouveau_bound)
 			     snap_get(root, "driver.nouveau_blacklisted.blacklist"));
 		finding_fact(f, "driver.nouveau_blacklisted.modeset0",
 			     snap_get(root, "driver.nouveau_blacklisted.modeset0"));
+		/* recorded only when true (probe_nouveau_cmdline) */
+		if (rd)
+			finding_fact(
+				f, "driver.nouveau_blacklisted.cmdline_initramfs",
+				snap_get(root, "driver.nouveau_blacklisted.cmdline_initramfs"));
+		if (cmd)
+			finding_fact(f, "driver.nouveau_blacklisted.cmdline",
+				     snap_get(root, "driver.nouveau_blacklisted.cmdline"));
+		/* modprobe.blacklist= holds in the initramfs and on the root file system alike */
+		if (rd && !cmd)
+			finding_fix(f,
+				    "# add modprobe.blacklist=nouveau to the kernel command line "
+				    "(Fedora: sudo grubby --update-kernel=ALL "
+				    "--args=modprobe.blacklist=nouveau), then reboot");
 		if (!bl)
 			finding_fix(f,
 				    "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | "

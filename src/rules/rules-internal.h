@@ -361,6 +361,7 @@ RULE_CHECK(check_module_not_loaded);
 RULE_CHECK(check_secure_boot_unsigned);
 RULE_CHECK(check_secure_boot_key_not_enrolled);
 RULE_CHECK(check_wsl_linux_driver_installed);
+RULE_CHECK(check_wsl_no_gpu_paravirtualization);
 RULE_CHECK(check_nvml_stuck_in_kernel);
 RULE_CHECK(check_system_not_ready);
 RULE_CHECK(check_module_missing_for_kernel);

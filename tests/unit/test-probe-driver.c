@@ -214,6 +214,31 @@ static void test_nouveau_loaded(void **state)
 	assert_false(snap_get_bool_default(r, "driver.nouveau_blacklisted.blacklist", true));
 	assert_false(snap_get_bool_default(r, "driver.nouveau_blacklisted.modeset0", true));
 	assert_null(snap_get(r, "driver.module_blacklist")); /* none: no key */
+	/* no /proc/cmdline: nothing said of it */
+	assert_null(snap_get(r, "driver.nouveau_blacklisted.cmdline_initramfs"));
+}
+
+/* The kernel command line's blacklists of nouveau (negativo17/nvidia-driver#73's line). */
+static void test_nouveau_cmdline(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r;
+
+	puts_(f, "/proc/cmdline",
+	      "BOOT_IMAGE=/vmlinuz-4.20.6-200.fc29.x86_64 root=UUID=8c7955f0 ro "
+	      "rootflags=subvol=root rd.driver.blacklist=nouveau\n");
+	r = run(f);
+	assert_true(
+		snap_get_bool_default(r, "driver.nouveau_blacklisted.cmdline_initramfs", false));
+	assert_null(snap_get(r, "driver.nouveau_blacklisted.cmdline"));
+	puts_(f, "/proc/cmdline", "ro quiet modprobe.blacklist=pcspkr,nouveau xnouveau=1\n");
+	r = run(f);
+	assert_null(snap_get(r, "driver.nouveau_blacklisted.cmdline_initramfs"));
+	assert_true(snap_get_bool_default(r, "driver.nouveau_blacklisted.cmdline", false));
+	puts_(f, "/proc/cmdline", "ro rd.driver.blacklist=nouveau2 modprobe.blacklist=nvidia\n");
+	r = run(f);
+	assert_null(snap_get(r, "driver.nouveau_blacklisted.cmdline_initramfs"));
+	assert_null(snap_get(r, "driver.nouveau_blacklisted.cmdline"));
 }
 
 /* modprobe.d(5): names sorted across /etc, /run, /usr/lib, /lib; the same name in an earlier
@@ -608,6 +633,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_healthy_550, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_560, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_proc_modules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nouveau_cmdline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nouveau_loaded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_module_blacklist, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_version, setup, teardown),

@@ -36,6 +36,32 @@ static void test_container_no_devices(void **state)
 	snapshot_unref(s);
 }
 
+/* NVIDIA/nvidia-docker#1085: /dev/nvidia0 and /dev/nvidiactl passed by hand, /dev/nvidia-uvm
+ * forgotten: nvidia-smi works, torch.cuda.is_available() is False. */
+static void test_no_uvm_device(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	in_docker(s);
+	driver_loaded(s, "430.50");
+	NO(s, "container.no-gpu-devices");
+	snap_set_state(node(s, "driver.device_nodes"), "nvidia_uvm", FACT_ABSENT, "/dev/nvidia-uvm",
+		       NULL);
+	YES(s, "container.no-gpu-devices", GPUENV_SEVERITY_ERROR, "no /dev/nvidia-uvm");
+	FIX(s, "container.no-gpu-devices", "--device /dev/nvidia-uvm");
+	/* unreadable is no answer: said as a skip */
+	snap_set_errno(node(s, "driver.device_nodes"), "nvidia_uvm", -EACCES, "/dev/nvidia-uvm");
+	SKIPPED(s, "container.no-gpu-devices");
+	snapshot_unref(s);
+	/* on the host the node is nvidia-modprobe's to make: driver.device-nodes-missing */
+	s = base();
+	driver_loaded(s, "430.50");
+	snap_set_state(node(s, "driver.device_nodes"), "nvidia_uvm", FACT_ABSENT, "/dev/nvidia-uvm",
+		       NULL);
+	NO(s, "container.no-gpu-devices");
+	snapshot_unref(s);
+}
+
 static void test_visible_void(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -437,6 +463,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_container_no_devices),
+		cmocka_unit_test(test_no_uvm_device),
 		cmocka_unit_test(test_visible_void),
 		cmocka_unit_test(test_image_cuda),
 		cmocka_unit_test(test_image_brand_unseen_gpu),

@@ -332,6 +332,51 @@ static void test_nouveau(void **state)
 	snapshot_unref(s);
 }
 
+/* negativo17/nvidia-driver#73: nouveau bound with rd.driver.blacklist=nouveau on the command
+ * line, which dracut applies inside the initramfs only; modprobe.blacklist=nouveau fixed it. */
+static void test_nouveau_cmdline(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *nb = snap_object(node(s, "driver"), "nouveau_blacklisted");
+
+	gpu(s, NULL, "nouveau");
+	snap_set_bool(nb, "cmdline_initramfs", true, "/proc/cmdline");
+	YES(s, "driver.nouveau-bound", GPUENV_SEVERITY_ERROR, "initramfs only");
+	FIX(s, "driver.nouveau-bound", "modprobe.blacklist=nouveau");
+	/* with modprobe.d too, "not in the initramfs" would be false */
+	snap_set_bool(nb, "blacklist", true, "/usr/lib/modprobe.d/nvidia.conf");
+	YES(s, "driver.nouveau-bound", GPUENV_SEVERITY_ERROR, "yet it was loaded");
+	NO_TEXT(s, "driver.nouveau-bound", "but not in the initramfs");
+	snap_set_bool(nb, "cmdline", true, "/proc/cmdline");
+	YES(s, "driver.nouveau-bound", GPUENV_SEVERITY_ERROR, "modprobe.blacklist");
+	NO_FIX(s, "driver.nouveau-bound", "--args=modprobe.blacklist=nouveau");
+	snapshot_unref(s);
+}
+
+/* NVIDIA/nvidia-docker#1542: WSL2 on a Windows release without WSL GPU support: no /dev/dxg,
+ * no /usr/lib/wsl/lib. */
+static void test_wsl_no_gpu(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *wsl = snap_object(node(s, "host"), "wsl");
+
+	snap_set_bool(wsl, "dxg_device", false, "/dev/dxg");
+	snap_set_bool(wsl, "lib_dir", false, "/usr/lib/wsl/lib");
+	NO(s, "driver.wsl-no-gpu-paravirtualization"); /* not WSL */
+	snap_set_str(node(s, "host"), "kernel_release", "5.10.16.3-microsoft-standard-WSL2",
+		     "/proc/sys/kernel/osrelease");
+	YES(s, "driver.wsl-no-gpu-paravirtualization", GPUENV_SEVERITY_ERROR, "no /dev/dxg");
+	snap_set_bool(wsl, "lib_dir", true, "/usr/lib/wsl/lib");
+	NO(s, "driver.wsl-no-gpu-paravirtualization");
+	snap_set_bool(wsl, "lib_dir", false, "/usr/lib/wsl/lib");
+	snap_set_bool(wsl, "dxg_device", true, "/dev/dxg");
+	NO(s, "driver.wsl-no-gpu-paravirtualization");
+	/* unreadable: no answer, said as a skip */
+	snap_set_errno(wsl, "dxg_device", -EACCES, "/dev/dxg");
+	SKIPPED(s, "driver.wsl-no-gpu-paravirtualization");
+	snapshot_unref(s);
+}
+
 /* Pasted `lspci -vv` of the GPU alone (negativo17/nvidia-driver#73): its vendor by name, no
  * ids, not the whole bus. One NVIDIA GPU under nouveau is enough; none shown is no answer. */
 static void test_nouveau_partial_listing(void **state)
@@ -937,6 +982,8 @@ int main(void)
 		cmocka_unit_test(test_wsl),
 		cmocka_unit_test(test_module_missing),
 		cmocka_unit_test(test_nouveau),
+		cmocka_unit_test(test_nouveau_cmdline),
+		cmocka_unit_test(test_wsl_no_gpu),
 		cmocka_unit_test(test_nouveau_partial_listing),
 		cmocka_unit_test(test_device_nodes),
 		cmocka_unit_test(test_branch_drops_gpu),
