@@ -122,8 +122,21 @@ PY
 paste_f=$(faults "$gpuenv" explain "$tmp/paste.txt")
 echo "page faults: explain of the paste $paste_f, cat of it $(faults cat "$tmp/paste.txt")${floor:+, the floor $(faults "$floor")}"
 
+# The traps alone, where perf can count them: getrusage's count also has a page-table fill
+# for each batch of pages a madvise(MADV_POPULATE_*) maps at once (tools/start-prefault.c),
+# which is no trap; "perf stat -e page-faults" leaves those out.
+traps() {
+	perf stat -x, -o "$tmp/traps.csv" -e page-faults "$@" >/dev/null 2>&1 || : # explain's verdict
+	sed -n 's/^\([0-9]*\),.*page-faults.*/\1/p' "$tmp/traps.csv"
+}
+have_traps=
+if command -v perf >/dev/null && [ -n "$(traps true)" ]; then
+	have_traps=1
+	echo "traps (perf): explain of the paste $(traps "$gpuenv" explain "$tmp/paste.txt"), cat of it $(traps cat "$tmp/paste.txt")${floor:+, the floor $(traps "$floor")}"
+fi
+
 if [ -n "${BASELINE:-}" ]; then
-	echo "  baseline: explain of the paste $(faults "$BASELINE" explain "$tmp/paste.txt") page faults"
+	echo "  baseline: explain of the paste $(faults "$BASELINE" explain "$tmp/paste.txt") page faults${have_traps:+, $(traps "$BASELINE" explain "$tmp/paste.txt") traps}"
 	set -- $(time_ms "$runs" "$BASELINE" explain "$tmp/paste.txt"); opaste=$1 opastec=$2
 	set -- $(time_ms "$greps" "$BASELINE" explain "$tmp/report.log.gz"); orep=$1 orepc=$2
 	set -- $(python3 "$src/bench/peak-rss.py" "$BASELINE" explain "$tmp/report.log.gz"); orss=$1

@@ -18,6 +18,7 @@
 
 #include "gpuenv.h"
 #include "shared/prefault.h"
+#include "start-prefault.h"
 
 /* One byte past the library's 64 MiB cap: enough for it to say "too large". */
 #define EXPLAIN_READ_MAX (((size_t)64 << 20) + 1)
@@ -220,6 +221,9 @@ int cmd_explain(int argc, char *argv[])
 		format = GPUENV_FORMAT_JSON;
 	else if (markdown)
 		format = GPUENV_FORMAT_MARKDOWN;
+	/* the code, heap and stack pages a paste then touches, in three calls instead of a trap
+	 * at each page (docs/explain.md, "Performance: a typical paste") */
+	start_prefault();
 	r = read_input(path, &data, &len);
 	if (r < 0) {
 		fprintf(stderr, "gpuenv explain: %s: %s\n",
