@@ -14,10 +14,11 @@
 #      scraped every 5 s while nvidia-smi --query-gpu is
 #      read at the same moment: per field both values and their difference, and a summary
 #      (scripts/device-compare.py exporter).
-#   7. prediction vs what runs: `gpuenv check --host` of this machine's snapshot (step 1), and
-#      the per-library verdicts that snapshot predicts for the CUDA toolkit's libraries
-#      (`scan --this-machine --from`), against cuobjdump's images for this GPU and, for
-#      PyTorch, torch.cuda.is_available() and a small matmul. Prints AGREE/DISAGREE per item.
+#   7. prediction vs what runs: `gpuenv check --json --image <the CUDA toolkit's lib dir>
+#      --host <this machine's snapshot (step 1)>`: each library's predicted verdict against
+#      what cuobjdump lists for this GPU (scripts/device-compare.py libraries) and, for
+#      PyTorch, `scan --this-machine --from` the snapshot against torch.cuda.is_available()
+#      and a small matmul. Prints AGREE/DISAGREE per item.
 # Every step runs under timeout; the whole takes about 2-3 minutes. Outputs go to $OUT (at
 # most 8 files come back from the device machine: stderr of every step goes to stderr.log).
 # Usage: scripts/device-check.sh [GPUENV]   (default build/tools/gpuenv; the machine has no
@@ -165,24 +166,29 @@ rm -rf "$samples"
 t python3 "$here/device-compare.py" exporter "$out/exporter-samples.txt"
 echo "== 7. predicted from the snapshot vs what runs here"
 pdir=$(mktemp -d) # not $OUT: at most 8 files come back
-t "$gpuenv" check --json --host "$out/report.json" >"$pdir/check-host.json" 2>>"$out/stderr.log"
-echo "check --host exit $?"
-libs=""
-for f in /usr/local/cuda/lib64/libcudart.so.* /usr/local/cuda/lib64/libcublas.so.* \
-	/usr/local/cuda/lib64/libcurand.so.* /usr/local/cuda/lib64/libcusparse.so.*; do
-	[ -f "$f" ] && [ ! -L "$f" ] && libs="$libs $f"
-done
-[ -n "$lib" ] && [ -f "$lib" ] && libs="$libs $lib"
-# shellcheck disable=SC2086 # the list is split on purpose
-t "$gpuenv" scan --json --this-machine --from "$out/report.json" $libs >"$pdir/predict.json" 2>>"$out/stderr.log"
-python3 - "$pdir/predict.json" "$pdir/check-host.json" "${lib:-}" <<'PY'
-import json, re, subprocess, sys
-pred = json.load(open(sys.argv[1]))
-chk = json.load(open(sys.argv[2])) if open(sys.argv[2]).read().strip() else {}
-torch_lib = sys.argv[3]
-devs = pred.get("devices", [])
-cc = devs[0]["compute_capability"].replace(".", "") if devs else None
-print(f"check --host: {chk.get('result')} (exit {chk.get('exit_code')})")
+# The CUDA toolkit of this machine: nvcc's, else /usr/local/cuda; its library directory
+# (lib64 is a link to targets/<arch>/lib) is judged as an unpacked image on the snapshot.
+nvcc=$(command -v nvcc 2>/dev/null)
+cuda=${nvcc:+$(dirname "$(dirname "$(readlink -f "$nvcc")")")}
+[ -n "$cuda" ] && [ -d "$cuda/lib64" ] || cuda=$(readlink -f /usr/local/cuda 2>/dev/null)
+libdir=$(readlink -f "${cuda:-/usr/local/cuda}/lib64" 2>/dev/null)
+if [ -n "$libdir" ] && [ -d "$libdir" ]; then
+	t "$gpuenv" check --json --image "$libdir" --host "$out/report.json" >"$pdir/check-host.json" \
+		2>>"$out/stderr.log"
+	echo "check --image $libdir --host report.json exit $?"
+	command -v cuobjdump >/dev/null 2>&1 || export CUOBJDUMP="$cuda/bin/cuobjdump"
+	timeout 240 python3 "$here/device-compare.py" libraries "$pdir/check-host.json" "$libdir"
+else
+	echo "no CUDA toolkit library directory (nvcc, /usr/local/cuda/lib64): nothing to judge"
+fi
+# PyTorch's libtorch_cuda.so (step 3) judged for this machine from the snapshot, against a
+# small matmul
+if [ -n "$lib" ] && [ -f "$lib" ]; then
+	t "$gpuenv" scan --json --this-machine --from "$out/report.json" "$lib" >"$pdir/predict.json" \
+		2>>"$out/stderr.log"
+	python3 - "$pdir/predict.json" "$lib" <<'PY'
+import json, subprocess, sys
+pred = json.load(open(sys.argv[1])) if open(sys.argv[1]).read().strip() else {}
 def runs_torch():
     code = ("import torch; ok = torch.cuda.is_available(); "
             "a = torch.ones(64, 64, device='cuda') if ok else None; "
@@ -192,26 +198,12 @@ def runs_torch():
         return r.stdout.strip().endswith("True")
     except Exception:
         return False
-def has_image(path):
-    try:
-        r = subprocess.run(["cuobjdump", "--list-elf", "--list-ptx", path], capture_output=True,
-                           text=True, timeout=30)
-    except Exception:
-        return None
-    sass = set(re.findall(r"\.sm_(\d+)[af]?\.cubin", r.stdout))
-    ptx = {int(m) for m in re.findall(r"\.sm_(\d+)[af]?\.ptx", r.stdout)}
-    return (cc in sass) or any(p <= int(cc) for p in ptx) or (not sass and not ptx)
 for f in pred.get("files", []):
     for v in f.get("verdicts", [])[:1]:
         predicted = v["verdict"] in ("native", "ptx-jit")
-        if f["path"] == torch_lib:
-            actual, how = runs_torch(), "torch matmul"
-        else:
-            actual, how = has_image(f["path"]), "cuobjdump"
-        if actual is None:
-            print(f"?        {f['path']}: predicted {v['verdict']}; {how} unavailable")
-            continue
+        actual = runs_torch()
         tag = "AGREE   " if predicted == actual else "DISAGREE"
-        print(f"{tag} {f['path']}: predicted {v['verdict']}, {how}: {'runs' if actual else 'no image'}")
+        print(f"{tag} {f['path']}: predicted {v['verdict']}, torch matmul: {'runs' if actual else 'fails'}")
 PY
+fi
 rm -rf "$pdir"

@@ -16,10 +16,19 @@ device-compare.py exporter SAMPLES
     field, both values and their absolute and relative difference, then per field the
     largest differences and one summary line. A value outside its tolerance is marked
     OUTSIDE; the tolerances allow for the two tools sampling at slightly different moments.
+device-compare.py libraries CHECK_JSON ROOT
+    `gpuenv check --json --image ROOT --host SNAPSHOT` (the toolkit's library directory judged
+    on this machine's saved snapshot): per coverage row, the predicted verdict beside what
+    `cuobjdump --list-elf --list-ptx ROOT/<library>` lists for that row's GPU (native: a
+    cubin this compute capability runs, ptx-jit: only PTX it can JIT, no-kernel-image:
+    neither), AGREE or DISAGREE. Verdicts about the driver (driver-too-old, ...) are printed
+    with `?`: the listing cannot confirm them. $CUOBJDUMP names the tool (default cuobjdump).
 Exit status 0 when everything agrees, 1 when something disagrees, 2 on unreadable input.
 """
 import json
+import os
 import re
+import subprocess
 import sys
 
 NO_KERNEL_RULES = {
@@ -180,11 +189,78 @@ def exporter(path):
     return 0 if agree else 1
 
 
+def runs_on(arch, cc):
+    """Whether code for arch ("90", "90a", "100f") runs on compute capability cc (major,
+    minor): SASS of the same major and a minor not above the GPU's, an `a` build on that
+    exact GPU only, an `f` build on its family (CUDA Programming Guide, "Binary
+    Compatibility"; PTX is JIT-compiled for any later GPU, so the caller treats it apart)."""
+    m = re.fullmatch(r"(\d+)([af]?)", arch)
+    if not m:
+        return False
+    num, suffix = int(m.group(1)), m.group(2)
+    major, minor = num // 10, num % 10
+    if suffix == "a":
+        return (major, minor) == cc
+    return major == cc[0] and minor <= cc[1]
+
+
+def listed(listing, cc):
+    """native / ptx-jit / no-kernel-image from a `cuobjdump --list-elf --list-ptx` listing."""
+    sass = re.findall(r"\.sm_(\d+[af]?)\.cubin", listing)
+    ptx = re.findall(r"\.sm_(\d+[af]?)\.ptx", listing)
+    if any(runs_on(a, cc) for a in sass):
+        return "native"
+    # plain PTX JITs on every later GPU; arch-specific (a/f) PTX only where its SASS would run
+    if any(runs_on(a, cc) if a[-1] in "af" else (int(a) // 10, int(a) % 10) <= cc for a in ptx):
+        return "ptx-jit"
+    return "no-kernel-image"
+
+
+def libraries(path, root):
+    doc = json.load(open(path))
+    tool = os.environ.get("CUOBJDUMP", "cuobjdump")
+    agree = disagree = unsure = 0
+    print(f"check --host: {doc.get('result')} (exit {doc.get('exit_code')})")
+    for c in doc.get("clauses", []):
+        if c.get("id") == "image.gpu_libraries":
+            print(f"  {c.get('message')}")
+    for row in doc.get("coverage", []):
+        subject, verdict = row.get("subject", ""), row.get("verdict")
+        m = re.search(r"\((\d+)\.(\d+)\)\s*$", row.get("gpu", ""))
+        if not subject.startswith("library /") or not m:
+            continue
+        lib = os.path.join(root, subject[len("library /"):])
+        cc = (int(m.group(1)), int(m.group(2)))
+        if verdict not in ("native", "ptx-jit", "no-kernel-image"):
+            unsure += 1
+            print(f"?        {lib} on {cc[0]}.{cc[1]}: predicted {verdict}; cuobjdump cannot "
+                  "confirm a verdict about the driver")
+            continue
+        try:
+            p = subprocess.run([tool, "--list-elf", "--list-ptx", lib], capture_output=True,
+                               text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            unsure += 1
+            print(f"?        {lib}: predicted {verdict}; {tool} unavailable ({e})")
+            continue
+        actual = listed(p.stdout, cc)
+        same = actual == verdict
+        agree += same
+        disagree += not same
+        print(f"{'AGREE   ' if same else 'DISAGREE'} {lib} on {cc[0]}.{cc[1]}: predicted "
+              f"{verdict}, cuobjdump: {actual}")
+    ok = disagree == 0 and agree > 0
+    print(f"check --host vs cuobjdump: {agree} agree, {disagree} disagree, {unsure} unconfirmed: "
+          f"{'AGREE' if ok else 'DISAGREE' if disagree else 'NOTHING COMPARED'}")
+    return 0 if ok else 1
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("launch", "exporter"):
+    kinds = {"launch": (launch, 3), "exporter": (exporter, 3), "libraries": (libraries, 4)}
+    if len(sys.argv) < 2 or kinds.get(sys.argv[1], (None, -1))[1] != len(sys.argv):
         sys.exit(__doc__)
     try:
-        sys.exit((launch if sys.argv[1] == "launch" else exporter)(sys.argv[2]))
+        sys.exit(kinds[sys.argv[1]][0](*sys.argv[2:]))
     except (OSError, ValueError) as e:
         print(f"{sys.argv[1]}: {e}")
         sys.exit(2)

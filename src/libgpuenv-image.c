@@ -360,8 +360,9 @@ int image_open(const char *path, const char *platform, bool verify, unsigned roo
 
 /* The site-packages a wheel installs into, relative to the top: lib/python3.N of /usr/local
  * for a cp3N python tag of its file name ({name}-{version}(-{build})?-{python}-{abi}-
- * {platform}.whl: PEP 427, tags PEP 425, "cp311.cp312" a set), python3 otherwise. */
-static void wheel_site(const char *path, char *buf, size_t len)
+ * {platform}.whl: PEP 427, tags PEP 425, "cp311.cp312" a set); false, and python3, for a
+ * py3/abi3 wheel, whose place is the interpreter's that installs it. */
+static bool wheel_site(const char *path, char *buf, size_t len)
 {
 	const char *base = strrchr(path, '/'), *fields[8], *tag = NULL;
 	size_t n = 0;
@@ -378,10 +379,11 @@ static void wheel_site(const char *path, char *buf, size_t len)
 
 		if (sscanf(p, "cp3%u%n", &minor, &k) == 1 && k > 3 && minor < 100) {
 			snprintf(buf, len, "usr/local/lib/python3.%u/site-packages", minor);
-			return;
+			return true;
 		}
 	}
 	snprintf(buf, len, "usr/local/lib/python3/site-packages");
+	return false;
 }
 
 int image_add_wheels(const char *const *wheels, unsigned root_flags, const struct log_sink *log,
@@ -410,10 +412,19 @@ int image_add_wheels(const char *const *wheels, unsigned root_flags, const struc
 			return err;
 		info->kind = "wheels";
 	}
+	/* pip installs every wheel of one command into one interpreter's site-packages: a
+	 * py3/abi3 wheel (the nvidia-* wheels torch's RUNPATH names) beside a cp3N wheel goes
+	 * where that wheel goes, the first cp3N wheel's */
+	char common[96] = "";
+
+	for (size_t i = 0; wheels[i] && !common[0]; i++)
+		if (!wheel_site(wheels[i], common, sizeof(common)))
+			common[0] = '\0';
 	for (size_t i = 0; wheels[i]; i++) {
 		char site[96];
 
-		wheel_site(wheels[i], site, sizeof(site));
+		if (!wheel_site(wheels[i], site, sizeof(site)) && common[0])
+			snprintf(site, sizeof(site), "%s", common);
 		err = layers_add_zip_file(t, wheels[i], site, wheels[i]);
 		if (err < 0) {
 			log_err(log, "--wheel %s: %s", wheels[i],

@@ -183,6 +183,20 @@ check("unreadable policy: exit 66", rc == 66, f"rc={rc}")
 rc, out, err = run("no-gpu", None, "--profile", "gpu-node")
 check("bad --profile: exit 64", rc == 64, f"rc={rc}")
 
+# 6b. nothing to judge (an empty --sysroot: no PCI bus, no driver, no toolkit) is no pass,
+# with no policy at all: the clause `evaluated` fails (docs/policy.md, Exit codes)
+empty = os.path.join(tmp, "empty-root")
+os.makedirs(empty)
+p = subprocess.run([GPUENV, "check", "--json", "--no-vendor", "--sysroot", empty],
+                   capture_output=True, text=True, timeout=120)
+try:
+    edoc = json.loads(p.stdout)
+except ValueError:
+    edoc = {"clauses": []}
+check("empty --sysroot, no policy: exit 1, `evaluated` fails",
+      p.returncode == 1 and (clause(edoc, "evaluated") or {}).get("status") == "fail",
+      f"rc={p.returncode} {p.stdout[:300]} {p.stderr[-300:]}")
+
 # 7. the CI outputs over one run, with hostile text in the policy (a reason with a newline, a
 # '%0A', '::' and an escape sequence)
 HOSTILE = WAIVED.replace("R550 until the Q1 upgrade",

@@ -4,7 +4,12 @@
 no GPU needed: the exporter's real exposition on the nvml-h100-healthy fixture (fake NVML)
 against nvidia-smi CSV rows written from the same fixture's values, once equal, once with a
 temperature 5 °C off and a power reading nvidia-smi could not give; and `doctor --launch
---json` (fake libcuda) once healthy, once with a GPU that computes wrongly."""
+--json` (fake libcuda) once healthy, once with a GPU that computes wrongly; and step 7's
+`gpuenv check --json --image LIBDIR --host SNAPSHOT` (a library directory of fat binaries
+judged on a real H200's saved snapshot) against listings in cuobjdump's format, once as the
+libraries hold them, once with a listing that contradicts the prediction."""
+import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -14,6 +19,7 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from exporter_util import SRC, fixture_args  # noqa: E402
+import fixture_root  # noqa: E402
 
 gpuenv = sys.argv[1]
 helper = os.path.join(SRC, "scripts", "device-compare.py")
@@ -160,4 +166,69 @@ with tempfile.TemporaryDirectory() as tmp:
     open(empty, "w").write('{"layers": [], "findings": []}')
     rc, out = compare("launch", empty)
     expect("no launch facts: said, exit 2", rc == 2 and "no kernel launch facts" in out, out)
+
+    # step 7: three fat-binary libraries judged on an H200 (9.0): sm_90 SASS runs natively,
+    # sm_80 SASS alone does not (another major), sm_75 SASS with compute_75 PTX is JIT-compiled
+    libdir = os.path.join(tmp, "lib")
+    os.makedirs(libdir)
+    libs = {"libk90.so.12": ("90", ""), "libk80.so.1": ("80", ""), "libk75p.so.2": ("75", "75")}
+    for name, (sass, ptx) in libs.items():
+        fixture_root.build_fatbin(os.path.join(libdir, name),
+                                  {"soname": name, "sass": sass, "ptx": ptx, "ptxisa": "8.0"})
+    snap = os.path.join(SRC, "tests", "snapshots", "h200-vm-driver580-cuda13.json")
+    chk = os.path.join(tmp, "check-host.json")
+    with open(chk, "w") as f:
+        p = subprocess.run([gpuenv, "check", "--json", "--image", libdir, "--host", snap],
+                           stdout=f, stderr=subprocess.PIPE, text=True, timeout=120)
+    verdicts = {r["subject"]: r["verdict"] for r in json.load(open(chk)).get("coverage", [])}
+    expect("check --image LIBDIR --host: a coverage row per library",
+           verdicts == {"library /libk90.so.12": "native", "library /libk80.so.1":
+                        "no-kernel-image", "library /libk75p.so.2": "ptx-jit"},
+           f"{verdicts} {p.stderr[-300:]}")
+    # a stand-in for cuobjdump printing its --list-elf/--list-ptx lines from $LISTINGS
+    fake = os.path.join(tmp, "cuobjdump")
+    with open(fake, "w") as f:
+        f.write("#!/usr/bin/env python3\nimport json, os, sys\n"
+                "listing = json.load(open(os.environ['LISTINGS']))\n"
+                "print(listing.get(os.path.basename(sys.argv[-1]), ''))\n")
+    os.chmod(fake, 0o755)
+
+    def listings(recorded):
+        path = os.path.join(tmp, "listings.json")
+        json.dump({k: "\n".join(f"{'ELF' if e.endswith('cubin') else 'PTX'} file    {i}: "
+                                f"{k.split('.')[0]}.{i}.{e}" for i, e in enumerate(v, 1))
+                   for k, v in recorded.items()}, open(path, "w"))
+        e = dict(os.environ, CUOBJDUMP=fake, LISTINGS=path)
+        p = subprocess.run([sys.executable, helper, "libraries", chk, libdir], capture_output=True,
+                           text=True, timeout=60, env=e)
+        return p.returncode, p.stdout + p.stderr
+
+    truth = {"libk90.so.12": ["sm_90.cubin"], "libk80.so.1": ["sm_80.cubin"],
+             "libk75p.so.2": ["sm_75.cubin", "sm_75.ptx"]}
+    rc, out = listings(truth)
+    expect("the listings as the libraries hold them: AGREE per library",
+           rc == 0 and out.count("AGREE   ") == 3 and "3 agree, 0 disagree" in out
+           and f"{libdir}/libk75p.so.2 on 9.0: predicted ptx-jit, cuobjdump: ptx-jit" in out, out)
+    rc, out = listings(dict(truth, **{"libk80.so.1": ["sm_80.cubin", "sm_90a.cubin"]}))
+    expect("a listing with an sm_90a cubin gpuenv did not predict: DISAGREE",
+           rc == 1 and f"DISAGREE {libdir}/libk80.so.1 on 9.0: predicted no-kernel-image, "
+           "cuobjdump: native" in out and "2 agree, 1 disagree" in out, out)
+    e = dict(os.environ, CUOBJDUMP=os.path.join(tmp, "no-such-cuobjdump"))
+    p = subprocess.run([sys.executable, helper, "libraries", chk, libdir], capture_output=True,
+                       text=True, timeout=60, env=e)
+    expect("no cuobjdump: nothing compared is not agreement",
+           p.returncode == 1 and "NOTHING COMPARED" in p.stdout, p.stdout)
+    # the binary-compatibility rules the comparison rests on
+    spec = importlib.util.spec_from_file_location("device_compare", helper)
+    dc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dc)
+    cases = [("86", (8, 9), True), ("86", (8, 0), False), ("90a", (9, 0), True),
+             ("90a", (10, 0), False), ("100f", (10, 3), True), ("100a", (10, 3), False),
+             ("120", (10, 0), False)]
+    bad = [c for c in cases if dc.runs_on(c[0], c[1]) != c[2]]
+    expect("SASS compatibility: same major, minor not above; a exact; f the family", not bad,
+           str(bad))
+    expect("PTX: plain compute_80 JITs on 9.0, compute_90a not on 10.0",
+           dc.listed("PTX file    1: x.1.sm_80.ptx", (9, 0)) == "ptx-jit"
+           and dc.listed("PTX file    1: x.1.sm_90a.ptx", (10, 0)) == "no-kernel-image")
 sys.exit(1 if failed else 0)

@@ -119,6 +119,38 @@ def test_framework(gpuenv, tmp):
         check((st == "fail") == fails, "gpu=%s: framework.no-kernel-image %s" % (gpu, st))
 
 
+def test_repeated(gpuenv, tmp):
+    """--wheel is repeatable: torch's wheel and a wheel of a GPU library (sm_90 SASS only),
+    both installed into one tree and judged together on an A100 (8.0)."""
+    so = os.path.join(tmp, "libk90.so.12")
+    fixture_root.build_fatbin(so, {"soname": "libk90.so.12", "sass": "90", "ptxisa": "8.0"})
+    kx = os.path.join(tmp, "nvidia_kx_cu12-1.0-py3-none-manylinux2014_x86_64.whl")
+    di = "nvidia_kx_cu12-1.0.dist-info"
+    with open(so, "rb") as f:
+        zip_with(kx, [("nvidia/kx/lib/libk90.so.12", f.read()),
+                      (di + "/METADATA", b"Metadata-Version: 2.1\nName: nvidia-kx-cu12\n"
+                       b"Version: 1.0\n"),
+                      (di + "/WHEEL", b"Wheel-Version: 1.0\nRoot-Is-Purelib: false\n"
+                       b"Tag: py3-none-manylinux2014_x86_64\n"), (di + "/RECORD", b"")])
+    tw = os.path.join(tmp, "torch-2.4.0+cu124-cp312-cp312-linux_x86_64-2.whl")
+    torch_wheel(tw, None)
+    r = run(gpuenv, "check", "--json", "--no-vendor", "--wheel", tw, "--wheel", kx, "--target",
+            "gpu=A100,driver=580.65.06")
+    try:
+        c = json.loads(r.stdout)
+    except ValueError:
+        c = {}
+    rows = {x["subject"]: x["verdict"] for x in c.get("coverage", [])}
+    # pip installs both with one interpreter: the py3 wheel lands beside the cp312 one (where
+    # torch's RUNPATH $ORIGIN/../../nvidia/*/lib looks), not in a python3/site-packages
+    lib = "library /usr/local/lib/python3.12/site-packages/nvidia/kx/lib/libk90.so.12"
+    check(rows.get(lib) == "no-kernel-image",
+          "two --wheel: the py3 wheel's library, in the cp312 wheel's site-packages, judged "
+          "on the A100: %s %s" % (rows, r.stderr[-300:]))
+    check(any(k.startswith("torch 2.4.0+cu124") for k in rows),
+          "two --wheel: the first wheel's torch judged too: %s" % rows)
+
+
 def zip_with(path, entries):
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for info, data in entries:
@@ -184,6 +216,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_framework(gpuenv, tmp)
         test_hostile(gpuenv, tmp)
+        test_repeated(gpuenv, tmp)
     return summary(SKIPS)
 
 
