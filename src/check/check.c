@@ -616,10 +616,14 @@ int check_run(const struct gpuenv_doctor *d, const struct gpuenv_policy *p, cons
 		return -ENOMEM;
 	}
 	root = snapshot_root_const(d->snap);
-	if (d->verdict == GPUENV_VERDICT_UNEVALUATED && !build_profile(c))
-		clause(c, "evaluated", 0, CHECK_FAIL,
-		       "could not evaluate: the PCI bus is unreadable and no driver or toolkit "
-		       "was found");
+	/* Nothing found to judge is "could not tell", never a pass; on a build host (no GPU,
+	 * no driver by design) it means no CUDA toolkit either. */
+	if (d->verdict == GPUENV_VERDICT_UNEVALUATED)
+		clause(c, "evaluated", 0, CHECK_FAIL, "%s",
+		       build_profile(c) ? "could not evaluate the build profile: no CUDA toolkit "
+					  "was found"
+					: "could not evaluate: the PCI bus is unreadable and no "
+					  "driver or toolkit was found");
 	check_gpus(c, root);
 	check_driver(c, root);
 	check_cuda(c, root);

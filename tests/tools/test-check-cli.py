@@ -196,6 +196,19 @@ except ValueError:
 check("empty --sysroot, no policy: exit 1, `evaluated` fails",
       p.returncode == 1 and (clause(edoc, "evaluated") or {}).get("status") == "fail",
       f"rc={p.returncode} {p.stdout[:300]} {p.stderr[-300:]}")
+# ... nor in the build profile, where no driver is expected but a toolkit to build with is
+with open(os.path.join(tmp, "build-only.yml"), "w") as f:
+    f.write("version: 1\nprofile: build\n")
+p = subprocess.run([GPUENV, "check", "--json", "--no-vendor", "--sysroot", empty, "--policy",
+                    os.path.join(tmp, "build-only.yml")],
+                   capture_output=True, text=True, timeout=120)
+try:
+    edoc = json.loads(p.stdout)
+except ValueError:
+    edoc = {"clauses": []}
+check("empty --sysroot, build profile: exit 1, `evaluated` fails (no toolkit)",
+      p.returncode == 1 and (clause(edoc, "evaluated") or {}).get("status") == "fail",
+      f"rc={p.returncode} {p.stdout[:300]} {p.stderr[-300:]}")
 
 # 7. the CI outputs over one run, with hostile text in the policy (a reason with a newline, a
 # '%0A', '::' and an escape sequence)
