@@ -111,6 +111,14 @@ static bool build_profile(const struct gpuenv_check *c)
 	return c->policy->profile == POLICY_PROFILE_BUILD;
 }
 
+static bool any_clause_judged(const struct gpuenv_check *c)
+{
+	for (size_t i = 0; i < c->n_clauses; i++)
+		if (c->clauses[i].status == CHECK_PASS || c->clauses[i].status == CHECK_FAIL)
+			return true;
+	return false;
+}
+
 static void check_gpus(struct gpuenv_check *c, const struct snap_node *root)
 {
 	const struct gpuenv_policy *p = c->policy;
@@ -616,14 +624,10 @@ int check_run(const struct gpuenv_doctor *d, const struct gpuenv_policy *p, cons
 		return -ENOMEM;
 	}
 	root = snapshot_root_const(d->snap);
-	/* Nothing found to judge is "could not tell", never a pass; on a build host (no GPU,
-	 * no driver by design) it means no CUDA toolkit either. */
-	if (d->verdict == GPUENV_VERDICT_UNEVALUATED)
-		clause(c, "evaluated", 0, CHECK_FAIL, "%s",
-		       build_profile(c) ? "could not evaluate the build profile: no CUDA toolkit "
-					  "was found"
-					: "could not evaluate: the PCI bus is unreadable and no "
-					  "driver or toolkit was found");
+	if (d->verdict == GPUENV_VERDICT_UNEVALUATED && !build_profile(c))
+		clause(c, "evaluated", 0, CHECK_FAIL,
+		       "could not evaluate: the PCI bus is unreadable and no driver or toolkit "
+		       "was found");
 	check_gpus(c, root);
 	check_driver(c, root);
 	check_cuda(c, root);
@@ -633,6 +637,13 @@ int check_run(const struct gpuenv_doctor *d, const struct gpuenv_policy *p, cons
 	r = c->err < 0 ? c->err : judge_rules(c, &errors);
 	if (r >= 0)
 		r = check_coverage(c, root);
+	/* A build host has no GPU or driver by design, but nothing found to judge there either
+	 * (no toolkit, no clause judged) is "could not tell", never a pass. */
+	if (r >= 0 && d->verdict == GPUENV_VERDICT_UNEVALUATED && build_profile(c) &&
+	    !any_clause_judged(c))
+		clause(c, "evaluated", 0, CHECK_FAIL,
+		       "could not evaluate the build profile: no CUDA toolkit was found and no "
+		       "clause judged anything");
 	if (r < 0) {
 		check_free(c);
 		return r;
