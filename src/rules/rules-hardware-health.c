@@ -534,9 +534,9 @@ static void gpu_lost_from_log(struct rule_ctx *c, const struct snap_node *root,
 	int64_t count = 0;
 
 	if (!fell) {
-		if (any)
+		if (any) /* the whole rule could not tell, not one GPU's part of it */
 			rule_skip(
-				c, snap_get_str(any, "bus_id"),
+				c, NULL,
 				"Xid 79 on PCI:%s is %s, and NVML's answer was not read: whether "
 				"the GPU is lost now is not known",
 				snap_get_str(any, "bus_id") ?: "?",
