@@ -533,6 +533,9 @@ static void gpu_lost_from_log(struct rule_ctx *c, const struct snap_node *root,
 	char name[96], why[300];
 	int64_t count = 0;
 
+	/* the log unreadable: the layer could not tell, never a pass */
+	if (!rule_need_known(c, NULL, "driver.xid_events", xids))
+		return;
 	if (!fell) {
 		if (any) /* the whole rule could not tell, not one GPU's part of it */
 			rule_skip(
