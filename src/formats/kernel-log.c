@@ -146,10 +146,71 @@ static void add_xid(struct klog *k, const char *line, const char *nvrm, uint64_t
 	}
 	e->count++;
 	e->line = lineno;
+	e->boot = k->boots;
 	memcpy(e->pid, x.pid, sizeof(e->pid));
 	memcpy(e->name, x.name, sizeof(e->name));
 	memcpy(e->text, x.text, sizeof(e->text));
 	klog_line_timestamp(line, e->timestamp, sizeof(e->timestamp));
+}
+
+/* The kernel's uptime of a line, "[    34.193735]" at the start (dmesg, /dev/kmsg as text) or
+ * right after "kernel: " (rsyslog), in microseconds; false without one. Only the kernel's
+ * own lines: Xorg's "gdm-x-session[3434]: [    30.123] (II) ..." carries its own clock. */
+static bool klog_uptime(const char *line, uint64_t *ret_usec, const char **ret_msg)
+{
+	const char *s = line + strspn(line, " \t"), *k;
+	uint64_t sec = 0, usec = 0;
+	size_t n;
+
+	if (*s != '[') {
+		k = strstr(s, " kernel: ");
+		if (!k)
+			return false;
+		s = k + strlen(" kernel: ");
+		if (*s != '[')
+			return false;
+	}
+	s++;
+	s += strspn(s, " ");
+	n = strspn(s, "0123456789");
+	if (n == 0 || n > 12 || s[n] != '.')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	s += n + 1;
+	n = strspn(s, "0123456789");
+	if (n == 0 || n > 9 || s[n] != ']')
+		return false;
+	for (size_t i = 0; i < 6; i++) /* to microseconds: 6 digits, padded or cut */
+		usec = usec * 10 + (i < n ? (uint64_t)(s[i] - '0') : 0);
+	*ret_usec = sec * 1000000 + usec;
+	*ret_msg = s + n + 1 + strspn(s + n + 1, " ");
+	return true;
+}
+
+/* Whether the line starts a boot (kernel-log.h): journalctl's separator, the kernel's banner,
+ * or its uptime lower than the last one read. */
+static bool boot_starts(struct klog *k, const char *line)
+{
+	const char *msg = NULL, *kern;
+	uint64_t up = 0;
+	bool back = false, have = klog_uptime(line, &up, &msg);
+
+	if (startswith(line, "-- Boot ") || startswith(line, "-- Reboot --"))
+		return true;
+	if (have) {
+		back = k->have_uptime && up < k->last_uptime_usec;
+		k->last_uptime_usec = up;
+		k->have_uptime = true;
+	} else if (*(msg = line + strspn(line, " \t")) == '[' && strchr(msg, ']')) {
+		msg = strchr(msg, ']') + 1; /* dmesg -T: "[Mon Sep 23 18:37:03 2024] msg" */
+		msg += strspn(msg, " ");
+	} else if ((kern = strstr(line, " kernel: "))) {
+		msg = kern + strlen(" kernel: "); /* journalctl -k, rsyslog without uptimes */
+	} else {
+		msg = line;
+	}
+	return back || startswith(msg, "Linux version ");
 }
 
 /* "loading NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar ..." or
@@ -358,6 +419,8 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 	for (size_t i = 0; i < n; i++) {
 		const char *nvrm = strstr(lines[i], "NVRM: ");
 
+		if (boot_starts(k, lines[i]))
+			k->boots++;
 		klog_amd_line(&k->amd, lines[i]);
 		if (!nvrm)
 			continue;

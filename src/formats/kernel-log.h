@@ -34,6 +34,11 @@
  *   uncorrectable errors: "uncorrectable hardware error(ERREVENT_ATHUB_INTERRUPT) detected!"
  *   and "%ld uncorrectable hardware errors detected in [total in ]%s block"
  *   (drivers/gpu/drm/amd/amdgpu/amdgpu_ras.c).
+ * - Where a boot starts: journalctl's "-- Boot <id> --" line between boots (older systemd:
+ *   "-- Reboot --"), the kernel's first message "Linux version ..." (init/version.c
+ *   linux_banner, "[    0.000000] Linux version ..." in dmesg and in every boot's kern.log),
+ *   or a kernel uptime "[sec.usec]" lower than the line before's (dmesg restarts at 0 when
+ *   the first lines of a boot were lost).
  * Fuzzed by tests/fuzz/fuzz-kernel-log.c.
  */
 #pragma once
@@ -57,6 +62,7 @@ struct xid_event {
 	uint64_t count;
 	char pid[32], name[64], text[256], timestamp[40];
 	uint64_t line;
+	uint64_t boot; /* the boot starts seen before its last line (klog.boots: the last boot) */
 };
 
 /* amdgpu's and amdkfd's lines: counted, the first of each kind kept (it names the cause). */
@@ -113,6 +119,9 @@ struct klog {
 	size_t n_legacy;
 	uint64_t legacy_dropped;
 	struct klog_amd amd;
+	uint64_t boots;		   /* boot starts seen ("-- Boot", "Linux version", uptime back) */
+	uint64_t last_uptime_usec; /* the last kernel uptime read, to see it go back */
+	bool have_uptime;
 };
 
 /* Parses the kernel log text (up to len or an embedded NUL) into *ret (malloc()ed; free()

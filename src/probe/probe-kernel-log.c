@@ -18,7 +18,9 @@
  * (newer drivers name the client: "the client '<comm>' (pid N)\nNVRM: has the version ...").
  * amdgpu's firmware and init failures and amdkfd's "not supported in kfd", and the GPUs a
  * driver release refused ("not supported by the NVIDIA <version> driver release"; kernel-log.h).
- * Writes "driver.kernel_log" and "driver.xid_events[]" (one per Xid code and bus, counted).
+ * Writes "driver.kernel_log" and "driver.xid_events[]" (one per Xid code and bus, counted, with
+ * "boot": "current" when its last line is of the running boot, "earlier" when a boot started
+ * after it, absent when the log shows no boot start; see kernel-log.h for the boundaries).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -129,6 +131,7 @@ static void klog_write(struct snap_node *drv, const struct klog *k, const char *
 {
 	struct snap_node *kl = snap_object(drv, "kernel_log");
 	struct snap_node *mm, *arr, *lv;
+	bool whole_boot;
 
 	snap_set_str(kl, "source", source, source);
 	snap_set_int(kl, "lines", (int64_t)k->lines, source);
@@ -164,6 +167,9 @@ static void klog_write(struct snap_node *drv, const struct klog *k, const char *
 	if (k->last_loaded_ts[0])
 		snap_set_str(kl, "last_loaded_timestamp", k->last_loaded_ts, source);
 
+	/* The ring buffer holds the running boot only; a log file holds every boot it kept, the
+	 * last one the current boot once the file shows where it started. */
+	whole_boot = streq(source, "/dev/kmsg");
 	arr = snap_array(drv, "xid_events");
 	for (size_t i = 0; i < k->n_ev; i++) {
 		const struct xid_event *e = &k->ev[i];
@@ -182,6 +188,14 @@ static void klog_write(struct snap_node *drv, const struct klog *k, const char *
 		else
 			snap_set_state(o, "process", FACT_ABSENT, source, "no name= field");
 		snap_set_int(o, "last_line", (int64_t)e->line, source);
+		if (whole_boot || (k->boots > 0 && e->boot == k->boots))
+			snap_set_str(o, "boot", "current", source);
+		else if (e->boot < k->boots)
+			snap_set_str(o, "boot", "earlier", source);
+		else /* no boot start in what was read: the lines may be of any boot */
+			snap_set_state(
+				o, "boot", FACT_ABSENT, source,
+				"the log shows no boot start (\"Linux version\", \"-- Boot\")");
 		if (e->timestamp[0])
 			snap_set_str(o, "last_timestamp", e->timestamp, source);
 		else

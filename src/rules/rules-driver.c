@@ -801,6 +801,11 @@ RULE_CHECK(check_xid_errors)
 		struct finding *f;
 		char key[96];
 		bool fatal;
+		/* of a boot before the running one (probe-kernel-log.c): history, the GPU since
+		 * restarted; a fatal one is then a warning, not the state of the GPU now */
+		bool earlier = streq(snap_get_str(e, "boot") ?: "", "earlier");
+		const char *when =
+			earlier ? "; logged in an earlier boot, not the running one" : "";
 
 		if (!snap_get_int(e, "code", &code) || code < 0)
 			continue;
@@ -809,23 +814,25 @@ RULE_CHECK(check_xid_errors)
 			f = rule_finding(c, GPUENV_SEVERITY_WARNING, bus,
 					 "Xid %" PRId64 " on GPU %s (%" PRId64
 					 " time(s), last %s): "
-					 "\"%s\" — this code is not in gpuenv's Xid table",
+					 "\"%s\" — this code is not in gpuenv's Xid table%s",
 					 code, bus, count, snap_get_str(e, "last_timestamp") ?: "?",
-					 snap_get_str(e, "text") ?: "");
+					 snap_get_str(e, "text") ?: "", when);
 		} else {
 			fatal = x->severity && streq(x->severity, "FATAL");
 			sev = fatal ? (x->application_error ? GPUENV_SEVERITY_WARNING
 							    : GPUENV_SEVERITY_ERROR)
 				    : (x->application_error ? GPUENV_SEVERITY_INFO
 							    : GPUENV_SEVERITY_WARNING);
+			if (earlier && sev == GPUENV_SEVERITY_ERROR)
+				sev = GPUENV_SEVERITY_WARNING;
 			f = rule_finding(
 				c, sev, bus,
 				"Xid %" PRId64 " on GPU %s (%" PRId64 " time(s), last %s): %s "
-				"(%s, %s%s)",
+				"(%s, %s%s)%s",
 				code, bus, count, snap_get_str(e, "last_timestamp") ?: "?",
 				x->description ?: x->mnemonic, x->mnemonic,
 				fatal ? "fatal" : "non-fatal",
-				x->application_error ? ", usually an application error" : "");
+				x->application_error ? ", usually an application error" : "", when);
 			finding_evidence(f, "facts.xid", x->source, "%u %s: %s, %s", x->xid,
 					 x->mnemonic, x->severity ?: "?",
 					 x->resolution_bucket ?: "?");
@@ -836,6 +843,10 @@ RULE_CHECK(check_xid_errors)
 		finding_fact(f, key, snap_child(e, "text"));
 		snprintf(key, sizeof(key), "driver.xid_events.%zu.count", i);
 		finding_fact(f, key, snap_child(e, "count"));
+		if (earlier) {
+			snprintf(key, sizeof(key), "driver.xid_events.%zu.boot", i);
+			finding_fact(f, key, snap_child(e, "boot"));
+		}
 		if (snap_present(snap_child(e, "process"))) {
 			snprintf(key, sizeof(key), "driver.xid_events.%zu.process", i);
 			finding_fact(f, key, snap_child(e, "process"));

@@ -15,7 +15,9 @@
  * hardware.ecc-uncorrectable judges AMD and Intel GPUs too (rules-hardware-ras.c).
  */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "rules/rules-internal.h"
 #include "shared/strbuf.h"
@@ -483,18 +485,88 @@ static const struct snap_node *lost_fact(const struct snap_node *d, const char *
 	return NULL;
 }
 
-/* The first Xid 79 ("GPU has fallen off the bus") of the kernel log, or NULL; *ret_x its index. */
-static const struct snap_node *xid_fallen_off(const struct snap_node *xids, size_t *ret_x)
+/* Whether NVIDIA's Xid catalogue calls the code a GPU that left the bus (facts xid.tsv: 79,
+ * ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS, "GPU has fallen off the bus"; no other code is). */
+static bool xid_off_the_bus(int64_t code)
+{
+	const struct facts_xid *x = NULL;
+
+	return code >= 0 && code <= UINT32_MAX && facts_xid((unsigned)code, &x) == 0 &&
+	       x->mnemonic && strstr(x->mnemonic, "FALLEN_OFF_THE_BUS");
+}
+
+/* The first Xid of the kernel log that says a GPU fell off the bus, or NULL; *ret_x its index.
+ * current: only one whose last line is of the running boot (driver.xid_events[].boot). */
+static const struct snap_node *xid_fallen_off(const struct snap_node *xids, bool current,
+					      size_t *ret_x)
 {
 	for (size_t x = 0; x < snap_count(xids); x++) {
+		const struct snap_node *e = snap_at(xids, x);
 		int64_t code = 0;
 
-		if (snap_int(snap_child(snap_at(xids, x), "code"), &code) && code == 79) {
-			*ret_x = x;
-			return snap_at(xids, x);
-		}
+		if (!snap_int(snap_child(e, "code"), &code) || !xid_off_the_bus(code))
+			continue;
+		if (current && !streq(snap_get_str(e, "boot") ?: "", "current"))
+			continue;
+		*ret_x = x;
+		return e;
 	}
 	return NULL;
+}
+
+/*
+ * NVML's answer absent (no libnvidia-ml read: a sysroot, a pasted log) while the kernel log
+ * of the running boot has Xid 79: the driver's own record that the GPU left the bus since the
+ * machine started, which nothing but a power cycle undoes (NVIDIA's Xid catalogue: RESTART_BM).
+ * An Xid 79 of an earlier boot says nothing of the GPU now, nor one of a log that shows no
+ * boot start: the rule then could not tell.
+ */
+static void gpu_lost_from_log(struct rule_ctx *c, const struct snap_node *root,
+			      const struct snap_node *xids)
+{
+	size_t xi = 0, xa = 0;
+	const struct snap_node *fell = xid_fallen_off(xids, true, &xi);
+	const struct snap_node *any = xid_fallen_off(xids, false, &xa);
+	const struct snap_node *devs = DEVICES(root);
+	const char *bus;
+	struct finding *f;
+	char name[96], why[300];
+	int64_t count = 0;
+
+	/* the log unreadable: the layer could not tell, never a pass */
+	if (!rule_need_known(c, NULL, "driver.xid_events", xids))
+		return;
+	if (!fell) {
+		if (any) /* the whole rule could not tell, not one GPU's part of it */
+			rule_skip(
+				c, NULL,
+				"Xid 79 on PCI:%s is %s, and NVML's answer was not read: whether "
+				"the GPU is lost now is not known",
+				snap_get_str(any, "bus_id") ?: "?",
+				streq(snap_get_str(any, "boot") ?: "", "earlier")
+					? "of an earlier boot"
+					: "of a boot the log does not date (no boot start in it)");
+		else
+			nvml_devices(c, root); /* records why there is no NVML answer */
+		return;
+	}
+	bus = snap_get_str(fell, "bus_id") ?: "?";
+	snap_get_int(fell, "count", &count);
+	fact_describe(devs, why, sizeof(why));
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, bus,
+			 "GPU at PCI:%s fell off the bus in the running boot: the kernel log "
+			 "has Xid 79, \"GPU has fallen off the bus\" (%" PRId64
+			 " time(s), last %s) after the boot started; NVML's answer was not read "
+			 "(%s); nothing can use the GPU until the machine is power-cycled",
+			 bus, count, snap_get_str(fell, "last_timestamp") ?: "?", why);
+	snprintf(name, sizeof(name), "driver.xid_events.%zu.code", xi);
+	finding_fact(f, name, snap_child(fell, "code"));
+	snprintf(name, sizeof(name), "driver.xid_events.%zu.boot", xi);
+	finding_fact(f, name, snap_child(fell, "boot"));
+	snprintf(name, sizeof(name), "driver.xid_events.%zu.text", xi);
+	finding_fact(f, name, snap_child(fell, "text"));
+	finding_rule_fix(f);
+	finding_rule_verify(f);
 }
 
 /*
@@ -511,10 +583,17 @@ static bool handle_failed(const struct snap_node *d)
 
 RULE_CHECK(check_gpu_lost)
 {
-	const struct snap_node *devs = nvml_devices(c, root);
 	const struct snap_node *xids = snap_get(root, "driver.xid_events");
+	const struct snap_node *devs = DEVICES(root);
 	size_t xi = 0;
-	const struct snap_node *fell = xid_fallen_off(xids, &xi);
+	const struct snap_node *fell = xid_fallen_off(xids, false, &xi);
+
+	if (snap_count(devs) == 0 && snap_state(devs) != FACT_PRESENT &&
+	    snap_kind(devs) != SNAP_ARRAY) {
+		gpu_lost_from_log(c, root, xids);
+		return;
+	}
+	devs = nvml_devices(c, root);
 
 	for (size_t i = 0; i < snap_count(devs); i++) {
 		const struct snap_node *d = snap_at(devs, i);

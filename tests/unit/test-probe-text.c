@@ -132,6 +132,75 @@ static void test_xid(void **state)
 			 FACT_UNPROBED);
 }
 
+/* Which boot an Xid is of: "current" after the log's last boot start, "earlier" before it,
+ * absent when the log shows none (pop-os/pop#3363: an Xid 79 of the boot before says nothing
+ * of the GPU now). */
+static const char *xid_boot(const char *text, const char *source, unsigned code)
+{
+	struct snap_node *drv;
+	const struct snap_node *arr, *e = NULL;
+
+	snap = snapshot_unref(snap);
+	assert_int_equal(snapshot_new(&snap), 0);
+	drv = obj("driver");
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), source), 0);
+	arr = snap_get(drv, "xid_events");
+	for (size_t i = 0; i < snap_count(arr) && !e; i++)
+		if (get_int(snap_at(arr, i), "code") == code)
+			e = snap_at(arr, i);
+	assert_non_null(e);
+	if (snap_get_state(e, "boot") != FACT_PRESENT) {
+		assert_int_equal(snap_get_state(e, "boot"), FACT_ABSENT);
+		return "absent";
+	}
+	return snap_get_str(e, "boot");
+}
+
+static void test_xid_boot(void **state)
+{
+	/* rsyslog's kern.log with two boots, each starting with the kernel's banner */
+	static const char two_boots[] =
+		"Sep 23 18:36:29 xxx kernel: [    0.000000] Linux version 6.9.3-76060903-generic "
+		"(jenkins@warp.pop-os.org) #202405300957\n"
+		"Sep 23 18:37:03 xxx kernel: [   34.193735] pcieport 0000:00:01.1: pciehp: "
+		"Slot(0): Link Down\n"
+		"Sep 23 18:37:03 xxx kernel: [   34.193759] NVRM: Xid (PCI:0000:01:00): 79, "
+		"pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
+		"Sep 23 18:41:12 xxx kernel: [    0.000000] Linux version 6.9.3-76060903-generic "
+		"(jenkins@warp.pop-os.org) #202405300957\n"
+		"Sep 23 18:50:02 xxx kernel: [  530.100000] NVRM: Xid (PCI:0000:01:00): 13, "
+		"pid=4411, name=blender, Graphics Exception\n";
+	/* journalctl -k over several boots: "-- Boot <id> --" between them, no uptimes */
+	static const char journal[] =
+		"Sep 23 18:37:03 xxx kernel: NVRM: Xid (PCI:0000:01:00): 79, pid='<unknown>', "
+		"name=<unknown>, GPU has fallen off the bus.\n"
+		"-- Boot 5d2c0f7e3e1c4b8a9d8e6f0a1b2c3d4e --\n"
+		"Sep 23 18:41:12 xxx kernel: Linux version 6.9.3-76060903-generic\n";
+	/* dmesg over a reboot whose first lines were lost: the uptime goes back */
+	static const char uptime_back[] = "[ 9000.000001] NVRM: Xid (PCI:0000:01:00): 79, GPU has "
+					  "fallen off the bus.\n"
+					  "[    3.100000] nvidia: loading out-of-tree module\n";
+	/* Xorg's own clock in the syslog is not the kernel's uptime: no boot start */
+	static const char xorg[] =
+		"Sep 23 18:36:29 xxx kernel: [    0.000000] Linux version 6.9.3\n"
+		"Sep 23 18:37:03 xxx /usr/libexec/gdm-x-session[3434]: [  5000.123] (II) NVIDIA\n"
+		"Sep 23 18:37:03 xxx kernel: [   34.193759] NVRM: Xid (PCI:0000:01:00): 79, "
+		"GPU has fallen off the bus.\n";
+	/* a tail with no boot start: the Xid may be of any boot */
+	static const char no_start[] = "Sep 23 18:37:03 xxx kernel: [   34.193759] NVRM: Xid "
+				       "(PCI:0000:01:00): 79, GPU has fallen off the bus.\n";
+
+	(void)state;
+	assert_string_equal(xid_boot(two_boots, "/var/log/kern.log", 79), "earlier");
+	assert_string_equal(xid_boot(two_boots, "/var/log/kern.log", 13), "current");
+	assert_string_equal(xid_boot(journal, "/var/log/syslog", 79), "earlier");
+	assert_string_equal(xid_boot(uptime_back, "/var/log/dmesg", 79), "earlier");
+	assert_string_equal(xid_boot(xorg, "/var/log/syslog", 79), "current");
+	assert_string_equal(xid_boot(no_start, "/var/log/kern.log", 79), "absent");
+	/* the ring buffer holds the running boot only */
+	assert_string_equal(xid_boot(no_start, "/dev/kmsg", 79), "current");
+}
+
 static void test_api_mismatch(void **state)
 {
 	static const char text[] =
@@ -628,6 +697,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_xid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_xid_boot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_api_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_api_mismatch_new_wording, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_api_mismatch_joined, setup, teardown),

@@ -346,6 +346,63 @@ static void test_health(void **state)
 	snapshot_unref(s);
 }
 
+/* NVML's answer absent (a sysroot, no libnvidia-ml read): an Xid 79 of the running boot is the
+ * driver's record that the GPU left the bus since the machine started (pop-os/pop#3363:
+ * pciehp's Link Down, then Xid 79); one of an earlier boot, or of a log that shows no boot
+ * start, says nothing of the GPU now: could not tell, and driver.xid-errors a warning. */
+static struct snap_node *xid79(struct gpuenv_snapshot *s, const char *boot)
+{
+	struct snap_node *e = snap_append_object(snap_array(node(s, "driver"), "xid_events"));
+
+	snap_set_int(e, "code", 79, "/var/log/kern.log");
+	snap_set_str(e, "bus_id", "0000:01:00", "/var/log/kern.log");
+	snap_set_int(e, "count", 1, "/var/log/kern.log");
+	snap_set_str(e, "text", "GPU has fallen off the bus.", "/var/log/kern.log");
+	if (boot)
+		snap_set_str(e, "boot", boot, "/var/log/kern.log");
+	else
+		snap_set_state(e, "boot", FACT_ABSENT, "/var/log/kern.log", "no boot start");
+	return e;
+}
+
+static void test_gpu_lost_from_log(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	SKIPPED(s, "hardware.gpu-lost"); /* no NVML, no Xid */
+	xid79(s, "current");
+	YES(s, "hardware.gpu-lost", GPUENV_SEVERITY_ERROR,
+	    "GPU at PCI:0000:01:00 fell off the bus in the running boot");
+	YES(s, "driver.xid-errors", GPUENV_SEVERITY_ERROR, "Xid 79 on GPU 0000:01:00");
+	snapshot_unref(s);
+
+	s = base();
+	xid79(s, "earlier");
+	SKIPPED(s, "hardware.gpu-lost");
+	YES(s, "driver.xid-errors", GPUENV_SEVERITY_WARNING, "logged in an earlier boot");
+	snapshot_unref(s);
+
+	s = base();
+	xid79(s, NULL);
+	SKIPPED(s, "hardware.gpu-lost");
+	YES(s, "driver.xid-errors", GPUENV_SEVERITY_ERROR, "Xid 79 on GPU 0000:01:00");
+	snapshot_unref(s);
+
+	/* the log unreadable: could not tell (the sweep: never a pass) */
+	s = base();
+	snap_set_errno(node(s, "driver"), "xid_events", -EACCES, "/var/log/kern.log");
+	SKIPPED(s, "hardware.gpu-lost");
+	snapshot_unref(s);
+
+	/* NVML answers the GPU: it is judged on NVML, never on the log alone */
+	s = base();
+	xid79(s, "current");
+	nvml_dev(s, "00000000:01:00.0");
+	NO(s, "hardware.gpu-lost");
+	snapshot_unref(s);
+}
+
 /* A device read from pasted text (gpuenv explain: nvidia-smi -q prints no index) is judged on
  * what was read; one whose handle NVML could not get (index in error) is not. */
 static void test_health_pasted(void **state)
@@ -391,10 +448,15 @@ static void test_health_pasted(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_gpu),	    cmocka_unit_test(test_health),
-		cmocka_unit_test(test_link_down),   cmocka_unit_test(test_link_degraded),
-		cmocka_unit_test(test_bar1),	    cmocka_unit_test(test_gpu_without_driver),
-		cmocka_unit_test(test_gpu_unknown), cmocka_unit_test(test_health_pasted),
+		cmocka_unit_test(test_no_gpu),
+		cmocka_unit_test(test_health),
+		cmocka_unit_test(test_link_down),
+		cmocka_unit_test(test_link_degraded),
+		cmocka_unit_test(test_bar1),
+		cmocka_unit_test(test_gpu_without_driver),
+		cmocka_unit_test(test_gpu_unknown),
+		cmocka_unit_test(test_health_pasted),
+		cmocka_unit_test(test_gpu_lost_from_log),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
