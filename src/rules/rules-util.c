@@ -648,7 +648,8 @@ size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build
 /* A Windows TensorFlow build's cuda_version is the suffix of the cudart DLL it loads: "64_116"
  * beside 'cudart_dll_name': 'cudart64_116.dll' (tf-gpu 2.9.1's build_info.py), "64_101" beside
  * cudart64_101.dll (TensorFlow 2.3), CUDA 10.x and 11.x as major (two digits) and minor (one).
- * Only that form is read ("11.6"); any other stays unread, never guessed. */
+ * Only that form is converted ("11.6"); any other is taken as written (Linux's "11.2"), never
+ * guessed at. */
 static bool tf_windows_cuda(const char *v, char *buf, size_t len)
 {
 	if (strlen(v) != 6 || !startswith(v, "64_") || !isdigit((unsigned char)v[3]) ||
