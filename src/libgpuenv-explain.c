@@ -458,6 +458,12 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 			    (snap_kind(have) == SNAP_OBJECT && snap_count(have) == 0))
 				r = ask_push(&e->ask, ask_for(key, win));
 		}
+		/* a rule judged only from an active check's fact (rule.only_with: doctor --launch's
+		 * driver.cuda.launch, which the text of CUDA_ERROR_JIT_COMPILER_NOT_FOUND points at)
+		 * is told by the command that makes it, its verify line; gpuenv runs on Linux */
+		if (r >= 0 && rule->only_with && !win && rule->verify && rule->verify[0] &&
+		    !snap_present(snap_get(root, rule->only_with)))
+			r = ask_push(&e->ask, rule->verify[0]);
 		if (r >= 0)
 			r = ask_push(&e->ask, ask_for(layer_key(rule), win));
 	}

@@ -108,6 +108,27 @@ static const struct cuda_error cuda_errors[] = {
 	  "cudaErrorECCUncorrectable",
 	  "CUDA_ERROR_ECC_UNCORRECTABLE",
 	  { "hardware.ecc-uncorrectable", "driver.xid-errors" } },
+	/* a PTX JIT compilation failed: PTX from a toolkit newer than the driver (before CUDA
+	 * 11.1 added 222 drivers answered it so: Rust-GPU/rust-cuda#34, CUDA 11.4 PTX on a
+	 * Jetson Nano's JetPack driver) or PTX the JIT rejects (huggingface/candle#3210): the
+	 * text cannot tell which; runtime.kernel-launch-failed's symptom quotes it */
+	{ 218,
+	  "cudaErrorInvalidPtx",
+	  "CUDA_ERROR_INVALID_PTX",
+	  { "framework.ptx-too-new-for-driver", "runtime.kernel-launch-failed" },
+	  false,
+	  true },
+	/* libnvidia-ptxjitcompiler.so.1 could not be loaded: not installed with libcuda
+	 * (anduril/jetpack-nixos#184: l4t-cuda without l4t-3d-core) or not loadable where it is
+	 * (jax-ml/jax#9644). Only `gpuenv doctor --launch` judges it (runtime.kernel-launch-failed,
+	 * whose symptom quotes it): unsure, so explain asks rather than names a rule it cannot
+	 * run. */
+	{ 221,
+	  "cudaErrorJitCompilerNotFound",
+	  "CUDA_ERROR_JIT_COMPILER_NOT_FOUND",
+	  { "runtime.kernel-launch-failed" },
+	  false,
+	  true },
 	{ 222,
 	  "cudaErrorUnsupportedPtxVersion",
 	  "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",

@@ -241,7 +241,8 @@ void fw_need_complete(struct rule_ctx *c, const struct snap_node *root);
 /* Calls fn for every framework build, environments in discovery order; returns the count. */
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
 		  void *u);
-/* The CUDA version the build was made for ("12.4"; a JAX plugin's major "12"), or false for a
+/* The CUDA version the build was made for ("12.4"; a JAX plugin's major "12"; a Windows
+ * TensorFlow build's "64_116", its cudart DLL's suffix, as "11.6"), or false for a
  * CPU-only / ROCm build or when it cannot be read (*ret_fact then says why, if known). */
 bool fw_cuda_version(const struct fw_build *b, char *buf, size_t len,
 		     const struct snap_node **ret_fact);

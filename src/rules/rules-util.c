@@ -6,6 +6,7 @@
  * version (/sys/module/nvidia/version, else the NVRM line of /proc/driver/nvidia/version),
  * and whether the judged process runs in a container. Pure functions.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -644,6 +645,20 @@ size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build
 	return n;
 }
 
+/* A Windows TensorFlow build's cuda_version is the suffix of the cudart DLL it loads: "64_116"
+ * beside 'cudart_dll_name': 'cudart64_116.dll' (tf-gpu 2.9.1's build_info.py), "64_101" beside
+ * cudart64_101.dll (TensorFlow 2.3), CUDA 10.x and 11.x as major (two digits) and minor (one).
+ * Only that form is converted ("11.6"); any other is taken as written (Linux's "11.2"), never
+ * guessed at. */
+static bool tf_windows_cuda(const char *v, char *buf, size_t len)
+{
+	if (strlen(v) != 6 || !startswith(v, "64_") || !isdigit((unsigned char)v[3]) ||
+	    !isdigit((unsigned char)v[4]) || !isdigit((unsigned char)v[5]) || v[3] == '0')
+		return false;
+	snprintf(buf, len, "%c%c.%c", v[3], v[4], v[5]);
+	return true;
+}
+
 bool fw_cuda_version(const struct fw_build *b, char *buf, size_t len,
 		     const struct snap_node **ret_fact)
 {
@@ -680,6 +695,8 @@ bool fw_cuda_version(const struct fw_build *b, char *buf, size_t len,
 		*ret_fact = f;
 	if (!snap_str(f))
 		return false;
+	if (b->kind == FW_TENSORFLOW && tf_windows_cuda(snap_str(f), buf, len))
+		return true;
 	snprintf(buf, len, "%s", snap_str(f));
 	return true;
 }

@@ -697,6 +697,47 @@ static void test_hip_no_binary(void **state)
 	pasted_facts_done(&f);
 }
 
+/* CUDA_ERROR_INVALID_PTX (218) and CUDA_ERROR_JIT_COMPILER_NOT_FOUND (221), quoted in
+ * runtime.kernel-launch-failed's symptom: names, numbers and cudaGetErrorString()'s texts each
+ * give an unsure symptom (several causes print them, and only doctor --launch judges the
+ * rule), never a sure one. */
+static void test_ptx_jit_unsure(void **state)
+{
+	(void)state;
+	/* https://github.com/NVIDIA-AI-IOT/Lidar_AI_Solution/issues/35 (the runtime's name and
+	 * number) */
+	read_text(
+		"Create by resnet50int8, int8\n"
+		"CUDA Runtime error create_frustum_kernel # a PTX JIT compilation failed, code = "
+		"cudaErrorInvalidPtx [ 218 ] in file "
+		"/mnt/Lidar_AI_Solution-master/CUDA-BEVFusion/src/bevfusion/camera-geometry.cu:209\n");
+	want_symptom("unsure.framework.ptx-too-new-for-driver", 2);
+	want_symptom("unsure.runtime.kernel-launch-failed", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.framework.ptx-too-new-for-driver"));
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.kernel-launch-failed"));
+	/* https://github.com/Rust-GPU/rust-cuda/issues/34 (cuda-memcheck: the driver's name) */
+	read_text("========= CUDA-MEMCHECK\n"
+		  "========= Program hit CUDA_ERROR_INVALID_PTX (error 218) due to \"a PTX JIT "
+		  "compilation failed\" on CUDA API call to cuModuleLoadData.\n");
+	want_symptom("unsure.framework.ptx-too-new-for-driver", 2);
+	assert_null(pasted_facts_get(&f, "driver.cuda.init"));
+	/* https://github.com/jax-ml/jax/issues/9644 (XLA: the text alone) */
+	read_text(
+		"RuntimeError: UNKNOWN: PTX JIT compiler library not found\n"
+		"in external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_asm_compiler.cc(56)"
+		": 'cuLinkCreate(0, nullptr, nullptr, &link_state)'\n");
+	want_symptom("unsure.runtime.kernel-launch-failed", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.unsure.framework.ptx-too-new-for-driver"));
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.kernel-launch-failed"));
+	/* https://github.com/JuliaGPU/cuTile.jl/issues/9 (CUDA.jl: text and number) */
+	read_text("ERROR: CUDA error: PTX JIT compiler library not found (code 221, "
+		  "ERROR_JIT_COMPILER_NOT_FOUND)\n");
+	want_symptom("unsure.runtime.kernel-launch-failed", 1);
+	/* the driver's name alone (cuda.h CUresult 221) */
+	read_text("cuModuleLoadData failed: CUDA_ERROR_JIT_COMPILER_NOT_FOUND\n");
+	want_symptom("unsure.runtime.kernel-launch-failed", 1);
+}
+
 static void test_rule_ids(void **state)
 {
 	static const char all[] =
@@ -723,7 +764,8 @@ static void test_rule_ids(void **state)
 		"requirement error: unsatisfied condition: cuda>=\nError: setting up CDI devices\n"
 		"Error: crun: cannot stat `/lib64/libEGL_nvidia.so.550.54.14`: No such file\n"
 		"uncorrectable ECC error encountered\ncudaErrorUnknown\ncudaErrorNoDevice\n"
-		"nvidia-smi: command not found\nWARNING: The NVIDIA Driver was not detected.\n";
+		"nvidia-smi: command not found\nWARNING: The NVIDIA Driver was not detected.\n"
+		"a PTX JIT compilation failed\nPTX JIT compiler library not found\n";
 	size_t seen = 0;
 
 	(void)state;
@@ -769,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_tf_ignoring_device),
 		cmocka_unit_test(test_level_zero_uninitialized),
 		cmocka_unit_test(test_rocr_fault_unknown),
+		cmocka_unit_test(test_ptx_jit_unsure),
 		cmocka_unit_test(test_rule_ids),
 	};
 

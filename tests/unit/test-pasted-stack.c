@@ -200,13 +200,14 @@ static void test_tf_build_info(void **state)
 			 0);
 }
 
-static char *slurp(const char *name, size_t *ret_len)
+/* A sample of tests/fuzz/corpus/<dir>/ (up to 1 MiB, malloc()ed). */
+static char *slurp_in(const char *dir, const char *name, size_t *ret_len)
 {
 	char path[512];
 	FILE *fp;
 	char *buf = malloc(1 << 20);
 
-	snprintf(path, sizeof(path), "%s/tests/fuzz/corpus/pasted-gzip/%s", GPUENV_TEST_SOURCE_ROOT,
+	snprintf(path, sizeof(path), "%s/tests/fuzz/corpus/%s/%s", GPUENV_TEST_SOURCE_ROOT, dir,
 		 name);
 	fp = fopen(path, "rb");
 	assert_non_null(fp);
@@ -214,6 +215,11 @@ static char *slurp(const char *name, size_t *ret_len)
 	*ret_len = fread(buf, 1, 1 << 20, fp);
 	fclose(fp);
 	return buf;
+}
+
+static char *slurp(const char *name, size_t *ret_len)
+{
+	return slurp_in("pasted-gzip", name, ret_len);
 }
 
 /* n zeros, gzip -9: a stream that inflates far beyond its size (*ret_len bytes, malloc()ed). */
@@ -616,6 +622,33 @@ static char *explain_json(const char *gz, size_t len)
 	return out;
 }
 
+/* explain of a Windows TensorFlow build's get_build_info() (the samples of test_tf_build_info):
+ * cuda_version '64_116' is the suffix of its 'cudart64_116.dll', so the build is CUDA 11.6 (and
+ * '64_101', cudart64_101.dll, CUDA 10.1); the Linux form is taken as written. */
+static void test_tf_windows_cuda_version(void **state)
+{
+	static const struct {
+		const char *file, *want;
+	} cases[] = {
+		{ "windows-tf-gpu-2.9.1-wheel.txt", "CUDA 11.6 build" },
+		{ "windows-2.3-plain-dict.txt", "CUDA 10.1 build" },
+		{ "conda-forge-cuda112-pretty.txt", "CUDA 11.2 build" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len;
+		char *text = slurp_in("pasted-tf-build-info", cases[i].file, &len);
+		char *json = explain_json(text, len);
+
+		if (!strstr(json, cases[i].want))
+			fail_msg("%s: no \"%s\" in %s", cases[i].file, cases[i].want, json);
+		assert_null(strstr(json, "CUDA 64_"));
+		free(json);
+		free(text);
+	}
+}
+
 /* Where no thread can be made, the windows are made in line (pasted_gz_windows_start): the
  * same windows, splits, line counts and errors as the maker's thread gives, and the same
  * explain document, over a report of several windows (text, the k8s-device-plugin#480 dmesg,
@@ -681,6 +714,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_docker_info, teardown),
 		cmocka_unit_test_teardown(test_torch_arch, teardown),
 		cmocka_unit_test_teardown(test_tf_build_info, teardown),
+		cmocka_unit_test(test_tf_windows_cuda_version),
 		cmocka_unit_test_teardown(test_gzip, teardown),
 		cmocka_unit_test(test_gzip_framing),
 		cmocka_unit_test(test_gzip_windowed_cap),
