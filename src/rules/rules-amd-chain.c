@@ -410,7 +410,7 @@ static void chain_targets(struct gpuenv_doctor *d, const struct snap_node *root,
 
 void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root)
 {
-	const struct snap_node *rocm;
+	const struct snap_node *rocm, *unread;
 	struct vendor_chain *v;
 	const char *rv;
 	char note[160];
@@ -433,10 +433,9 @@ void amd_chain(struct gpuenv_doctor *d, const struct snap_node *root)
 						      snap_get_str(rocm, "resolved_path")
 							      ?: snap_get_str(rocm, "path"),
 						      loader_note(rocm, note, sizeof(note)));
-	} else if (amd_rocm_unread(root)) {
+	} else if ((unread = amd_rocm_unread(root))) {
 		v->runtime = diagnosis_strdupf(d, "ROCm ? (could not read)");
-		v->runtime_source =
-			diagnosis_strdupf(d, "%s", snap_source(amd_rocm_unread(root)) ?: "?");
+		v->runtime_source = diagnosis_strdupf(d, "%s", snap_source(unread) ?: "?");
 	} else {
 		v->runtime = diagnosis_strdupf(d, "ROCm none");
 		v->runtime_source = diagnosis_strdupf(d, "/opt/rocm*, ROCM_PATH, %s",

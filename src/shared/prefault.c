@@ -6,6 +6,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* Linux's values (asm-generic/mman-common.h) where the C library predates them: a kernel
+ * without the advice answers EINVAL, and the pages fault in as they are touched. */
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
 void prefault_write(void *buf, size_t n)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -15,8 +24,18 @@ void prefault_write(void *buf, size_t n)
 		return;
 	from = (a + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
 	to = (a + n) & ~((uintptr_t)page - 1);
-#ifdef MADV_POPULATE_WRITE
 	if (to > from)
 		(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-#endif
+}
+
+void prefault_read(const void *buf, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)buf, from, to;
+
+	if (page <= 1 || !buf || n == 0)
+		return;
+	from = a & ~((uintptr_t)page - 1);
+	to = a + n;
+	(void)madvise((void *)from, to - from, MADV_POPULATE_READ);
 }

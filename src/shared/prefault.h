@@ -13,3 +13,6 @@
 /* The whole pages of buf[0..n) faulted in writable. Where the kernel has no such advice,
  * nothing: they fault in as they are written, as without it. */
 void prefault_write(void *buf, size_t n);
+/* The same for pages only to be read (a program's code about to run):
+ * madvise(MADV_POPULATE_READ); here every page buf[0..n) touches, the partial ones too. */
+void prefault_read(const void *buf, size_t n);
