@@ -334,6 +334,10 @@ static const struct {
 	{ "driver.cuda", "nvidia-smi", "nvidia-smi" },
 	{ "driver", "cat /proc/driver/nvidia/version", "nvidia-smi" },
 	{ "host.kernel_release", "uname -a", "cmd /c ver" },
+	/* WSL2's marks (probe-host.c): the kernel release says WSL2, /dev/dxg and
+	 * /usr/lib/wsl/lib whether Windows passed the GPU in; from Windows, its build (WSL GPU
+	 * support from Windows 10 21H2) and each distribution's WSL version */
+	{ "host.wsl", "uname -r\nls -ld /dev/dxg /usr/lib/wsl/lib", "cmd /c ver\nwsl -l -v" },
 	{ "host", "cat /etc/os-release", "cmd /c ver" },
 	{ "environment", "env | grep -E '^(CUDA|LD_|NVIDIA|HIP|HSA|ROCR|PATH=)'",
 	  "cmd /c \"set CUDA & set PATH\"" },

@@ -18,7 +18,7 @@ import os
 import subprocess
 import sys
 
-FLOOR_RIGHT = 151  # of 163 cases on 2026-12-06 (151 right, 0 false; pytorch/pytorch#30071 right; NVIDIA/nvidia-docker#849, staralt/dxgkrnl-dkms#7 and l4rz/reverse-engineering-dell-idrac-to-get-rid-of-gpu-throttling right; acidanthera/bugtracker#2237, NVIDIA/nvidia-docker#1071 and numba/numba#9032 ask; jax-ml/jax#14931 names the missing cuBLAS, not the cuDNN build)
+FLOOR_RIGHT = 158  # of 172 cases on 2026-12-06 (158 right, 0 false; seven Windows cases of the corpus12f search right, peterjc123/pytorch-scripts#26 and AbdBarho/stable-diffusion-webui-docker#129 ask; before: 151 of 163, pytorch/pytorch#30071 right; NVIDIA/nvidia-docker#849, staralt/dxgkrnl-dkms#7 and l4rz/reverse-engineering-dell-idrac-to-get-rid-of-gpu-throttling right; acidanthera/bugtracker#2237, NVIDIA/nvidia-docker#1071 and numba/numba#9032 ask; jax-ml/jax#14931 names the missing cuBLAS, not the cuDNN build)
 CEIL_FALSE = 0
 
 GPUENV = sys.argv[1]

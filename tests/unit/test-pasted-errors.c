@@ -324,6 +324,39 @@ static void test_other_messages(void **state)
 	/* https://github.com/AILab-CVC/Make-Your-Video/issues/4: cuDNN's own words, alone */
 	read_text("Error: Could not load library libcudnn_cnn_infer.so.8\n");
 	want_symptom("runtime.library-not-found", 1);
+	/* the Windows forms: https://github.com/pytorch/pytorch/issues/46312 (a DLL the nightly
+	 * wheel left out), vladmandic/sdnext#1756 */
+	read_text("Could not load library cudnn_ops_infer64_8.dll. Error code 126\n"
+		  "Please make sure cudnn_ops_infer64_8.dll is in your library path!\n");
+	want_symptom("runtime.library-not-found", 1);
+	read_text("Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your "
+		  "library path!\n");
+	want_symptom("runtime.library-not-found", 1);
+	/* https://github.com/tensorflow/nmt/issues/212: TensorFlow 1.x's self-check on Windows */
+	read_text("ImportError: Could not find 'cudart64_80.dll'. TensorFlow requires that this "
+		  "DLL be installed in a directory that is named in your %PATH% environment "
+		  "variable. Download and install CUDA 8.0 from this URL: "
+		  "https://developer.nvidia.com/cuda-toolkit\n");
+	want_symptom("runtime.library-not-found", 1);
+	/* TensorFlow 1.3's wording, wrapped (https://github.com/tensorflow/tensorflow/issues/13837) */
+	read_text("- Could not load 'cudart64_80.dll'. The GPU version of TensorFlow\n"
+		  "  requires that this DLL be installed in a directory that is named in\n"
+		  "  your %PATH% environment variable. Download and install CUDA 8.0 from\n");
+	want_symptom("runtime.library-not-found", 2);
+	/* the container hook without the driver's NVML: no driver on the host, or WSL2 without
+	 * GPU paravirtualization (https://github.com/AbdBarho/stable-diffusion-webui-docker/issues/129) */
+	read_text("nvidia-container-cli: initialization error: load library failed: "
+		  "libnvidia-ml.so.1: cannot open shared object file: no such file or directory: "
+		  "unknown\n");
+	want_symptom("unsure.driver.module-not-loaded", 1);
+	want_symptom("unsure.driver.wsl-no-gpu-paravirtualization", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.library-not-found"));
+	/* the driver's own DLL: no NVIDIA driver at all, not a runtime library (tensorflow#13442) */
+	assert_int_equal(read_count("Could not find 'nvcuda.dll'. TensorFlow requires that this "
+				    "DLL be installed in a directory that is named in your %PATH% "
+				    "environment variable. Typically it is installed in "
+				    "'C:\\Windows\\System32'.\n"),
+			 0);
 	/* https://github.com/NVIDIA/nvidia-docker/issues/1352 */
 	read_text("docker: Error response from daemon: could not select device driver \"\" with "
 		  "capabilities: [[gpu]].\n");
