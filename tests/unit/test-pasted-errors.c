@@ -804,7 +804,12 @@ static void test_rule_ids(void **state)
 		"Error: crun: cannot stat `/lib64/libEGL_nvidia.so.550.54.14`: No such file\n"
 		"uncorrectable ECC error encountered\ncudaErrorUnknown\ncudaErrorNoDevice\n"
 		"nvidia-smi: command not found\nWARNING: The NVIDIA Driver was not detected.\n"
-		"a PTX JIT compilation failed\nPTX JIT compiler library not found\n";
+		"a PTX JIT compilation failed\nPTX JIT compiler library not found\n"
+		"Detected more than 8 PCIe replays per minute for GPU 0 : 25\n"
+		"A pending retired page has been detected in GPU 0.\n"
+		"Pending page retirements together with a DBE were detected on GPU 0.\n"
+		"GPU 0 had uncorrectable memory errors and row remapping failed.\n"
+		"GPU 0 had memory errors and row remappings are pending\n";
 	size_t seen = 0;
 
 	(void)state;
