@@ -207,6 +207,45 @@ static void test_kernel_log_memory_errors(void **state)
 			 0);
 }
 
+/* DCGM's verdicts on the GPU's health name the rule of the state DCGM measured: the messages
+ * are NVIDIA/DCGM's dcgmlib/dcgm_errors.h format strings (DCGM_FR_*_MSG) with the GPU id and
+ * counts filled in (illustrative), as dcgmi health -j, nv-hostengine's log and the exporters
+ * carry them on one line. */
+static void test_dcgm_health_messages(void **state)
+{
+	(void)state;
+	/* DCGM_FR_PCI_REPLAY_RATE, with its DCGM_FR_PCI_REPLAY_RATE_NEXT */
+	read_text("\"msg\" : \"Detected more than 8 PCIe replays per minute for GPU 1 : 99999 "
+		  "Reconnect PCIe card. Run system side PCIE diagnostic utilities to verify hops "
+		  "off the GPU board. If issue is on the board, run the field diagnostic.\"\n");
+	want_symptom("hardware.pcie-replays", 1);
+	/* DCGM_FR_PENDING_PAGE_RETIREMENTS */
+	read_text("PCIe system: Pass\n"
+		  "Memory system: Warning - A pending retired page has been detected in GPU 0.\n");
+	want_symptom("hardware.retired-pages-pending", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.hardware.ecc-uncorrectable"));
+	/* DCGM_FR_DBE_PENDING_PAGE_RETIREMENTS: the DBE is the fault, the pages follow */
+	read_text("Pending page retirements together with a DBE were detected on GPU 2.\n");
+	want_symptom("hardware.ecc-uncorrectable", 1);
+	want_symptom("hardware.retired-pages-pending", 1);
+	/* DCGM_FR_ROW_REMAP_FAILURE and DCGM_FR_PENDING_ROW_REMAP */
+	read_text("GPU 3 had uncorrectable memory errors and row remapping failed.\n"
+		  "GPU 4 had memory errors and row remappings are pending\n");
+	want_symptom("hardware.row-remap-failed", 1);
+	want_symptom("hardware.row-remap-pending", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.hardware.ecc-uncorrectable"));
+	/* DCGM_FR_UNCORRECTABLE_ROW_REMAP: rows remapped, nothing failed or pending */
+	assert_int_equal(read_count("GPU 0 had uncorrectable memory errors and 2 rows were "
+				    "remapped\n"),
+			 0);
+	/* DCGM_FR_PCIE_WIDTH compares against its own configured minimum, not the GPU's
+	 * capability (an instance wired x8 by design fails it, aws/aws-k8s-tester#806) */
+	assert_int_equal(read_count("GPU 0 is running at PCI link width 8X, which is below the "
+				    "minimum allowed link generation of 16 (parameter "
+				    "'min_pci_width')\n"),
+			 0);
+}
+
 /* nv.c's "fallen off the bus" message is one printk of three lines: read joined, at its first
  * line, as dmesg/journalctl indent it and as syslog repeats the prefix; never across two
  * messages. */
@@ -798,7 +837,12 @@ static void test_rule_ids(void **state)
 		"Error: crun: cannot stat `/lib64/libEGL_nvidia.so.550.54.14`: No such file\n"
 		"uncorrectable ECC error encountered\ncudaErrorUnknown\ncudaErrorNoDevice\n"
 		"nvidia-smi: command not found\nWARNING: The NVIDIA Driver was not detected.\n"
-		"a PTX JIT compilation failed\nPTX JIT compiler library not found\n";
+		"a PTX JIT compilation failed\nPTX JIT compiler library not found\n"
+		"Detected more than 8 PCIe replays per minute for GPU 0 : 25\n"
+		"A pending retired page has been detected in GPU 0.\n"
+		"Pending page retirements together with a DBE were detected on GPU 0.\n"
+		"GPU 0 had uncorrectable memory errors and row remapping failed.\n"
+		"GPU 0 had memory errors and row remappings are pending\n";
 	size_t seen = 0;
 
 	(void)state;
@@ -845,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_level_zero_uninitialized),
 		cmocka_unit_test(test_rocr_fault_unknown),
 		cmocka_unit_test(test_ptx_jit_unsure),
+		cmocka_unit_test(test_dcgm_health_messages),
 		cmocka_unit_test(test_rule_ids),
 	};
 
