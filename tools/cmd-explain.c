@@ -108,7 +108,6 @@ static int read_all(int fd, char **ret, size_t *ret_len)
 	    (uintmax_t)st.st_size < EXPLAIN_READ_MAX) {
 		want = (size_t)st.st_size + 1;
 		sized = true;
-		base = lseek(fd, 0, SEEK_CUR); /* standard input may be a file read partly */
 	}
 	for (;;) {
 		ssize_t n;
@@ -133,6 +132,8 @@ static int read_all(int fd, char **ret, size_t *ret_len)
 			 * doubled buffer, which the input may not fill */
 			if (sized && len == 0 && want >= READ_PREFAULT_MIN) {
 				prefault_write(buf, want);
+				base = lseek(fd, 0,
+					     SEEK_CUR); /* standard input: a file read partly */
 				upto = want / 2;
 				half.p = buf + upto;
 				half.n = want - 1 - upto; /* the file's size, as fstat gave it */
