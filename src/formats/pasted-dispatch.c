@@ -292,6 +292,12 @@ int pasted_dispatch_split_start(const struct pasted_dispatch *d, const char *tex
 	return split_lines(d, text, n, upto < n ? upto : n, s);
 }
 
+int pasted_dispatch_split_more(const struct pasted_dispatch *d, const char *text, size_t n,
+			       size_t upto, struct pasted_split *s)
+{
+	return split_lines(d, text, n, upto < n ? upto : n, s);
+}
+
 int pasted_dispatch_split_finish(const struct pasted_dispatch *d, const char *text, size_t n,
 				 struct pasted_split *s)
 {

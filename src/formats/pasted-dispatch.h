@@ -97,6 +97,10 @@ int pasted_dispatch_split_start(const struct pasted_dispatch *d, const char *tex
 				size_t upto, struct pasted_split *s);
 int pasted_dispatch_split_finish(const struct pasted_dispatch *d, const char *text, size_t n,
 				 struct pasted_split *s);
+/* Between the two, the lines from where the split stopped that start before upto: a split
+ * stopped at any line is the same once finished. */
+int pasted_dispatch_split_more(const struct pasted_dispatch *d, const char *text, size_t n,
+			       size_t upto, struct pasted_split *s);
 /* The readers over s, split from the same text[0..n) (finished first where it is not): as
  * pasted_dispatch_read. */
 int pasted_dispatch_run(struct pasted_dispatch *d, struct pasted_split *s, const char *text,

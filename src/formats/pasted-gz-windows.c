@@ -30,27 +30,71 @@ size_t pasted_gz_window_cut(const char *p, size_t n)
 	return n; /* no line end at all: a line longer than half a window is cut */
 }
 
-/* The lines of a window split here, the rest by the readers' thread before they read it
- * (pasted_dispatch_run), so that each thread has about half of the work: on the bug-report
- * stand-in (callgrind, per thread) splitting all of it here left 2,017 M instructions here
- * and 1,727 M to the readers, two thirds 1,669 M and 2,065 M; five sixths was about even.
- * Since the readers of the whole text without signs run here too (w->apart, 232 M of the
- * 5,030 KiB stand-in's), half (the readers' thread 912 M, this one 879 M; five sixths: 788 M
- * and 1,003 M). */
-#define SPLIT_HERE(n) ((n) / 2)
+/* How much of a window the maker splits before it hands the window over, the readers' thread
+ * splitting the rest (pasted_dispatch_run): as much as it can before that thread asks for the
+ * window (split_while_unasked), a step of this many bytes at a time. A fixed share (half of
+ * each window, none of the first, all of the last) left one thread or the other waiting,
+ * which one with the load of the machine: traced, the maker waited for the readers' thread in
+ * one run and that thread for the maker in the next (docs/explain.md). The split is the same
+ * wherever it stops. */
+#define SPLIT_STEP ((size_t)64 << 10)
 
-/* How much of a window of n bytes to split here: none of the first, which the readers wait
- * for with nothing else to do (handed over unsplit, they begin a split sooner, while the
- * next window is made); all of the last, which they read while the maker has nothing else
- * to do (and the readers' thread is the busier one: its split is hidden behind their reading
- * of the window before). Measured with chrt -f 10 on a loaded machine, the 5,008 KiB
- * stand-in: 261-304 ms median against 284-310 ms with the same share of every window
- * (docs/explain.md). The split is the same wherever it stops. */
-static size_t split_here(const struct pasted_gz_windows *w, size_t n)
+/* Whether the readers' thread waits for the window being made (the maker is a window ahead at
+ * most, so it is this one). */
+static bool asked(struct pasted_gz_windows *w)
 {
-	if (w->made == 0)
-		return 0;
-	return w->over ? n : SPLIT_HERE(n);
+	bool a;
+
+	pthread_mutex_lock(&w->lock);
+	a = w->waiting;
+	pthread_mutex_unlock(&w->lock);
+	return a;
+}
+
+/* Window s's lines split until the readers' thread asks for it; in line (no thread), none. */
+static int split_while_unasked(struct pasted_gz_windows *w, struct pasted_gz_window *s)
+{
+	int r = pasted_dispatch_split_start(w->d, s->text, s->n, 0, &s->split);
+
+	while (r >= 0 && w->threaded_maker && s->split.at < s->n && !asked(w))
+		r = pasted_dispatch_split_more(w->d, s->text, s->n, s->split.at + SPLIT_STEP,
+					       &s->split);
+	return r;
+}
+
+/* What the readers' thread has touched for the maker so far (touch_ahead): the raw window's
+ * second half, then the first slot's buffer, then the second's. */
+enum { TOUCHED_RAW = 1, TOUCHED_SLOT0, TOUCHED_SLOT1 };
+
+static void await_touched(struct pasted_gz_windows *w, unsigned k)
+{
+	if (!w->touch_ahead || w->made > 1) /* (the slots are touched before the third window) */
+		return;
+	pthread_mutex_lock(&w->lock);
+	while (w->touched < k)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* The raw window filled up from what the last one left (pasted_gz_read). The first one in two
+ * steps: its first half, faulted in here, while the readers' thread touches the rest
+ * (touch_ahead), then the rest. The bytes are the same either way. */
+static int read_raw(struct pasted_gz_windows *w, size_t *ret_got, const char **ret_why)
+{
+	size_t half = PASTED_GZ_WINDOW, got = 0, more = 0;
+	int r;
+
+	if (w->made > 0 || !w->touch_ahead)
+		return pasted_gz_read(&w->g, w->raw + w->have, PASTED_GZ_WINDOW * 2 - w->have,
+				      ret_got, ret_why);
+	prefault_write(w->raw, w->prefault < half ? w->prefault : half);
+	r = pasted_gz_read(&w->g, w->raw, half, &got, ret_why);
+	if (r >= 0 && got == half) { /* (less: the input's end) */
+		await_touched(w, TOUCHED_RAW);
+		r = pasted_gz_read(&w->g, w->raw + half, half, &more, ret_why);
+	}
+	*ret_got = got + more;
+	return r;
 }
 
 /* The next window into s (not full): inflated to PASTED_GZ_WINDOW * 2 bytes with what the last
@@ -69,7 +113,10 @@ static void make(struct pasted_gz_windows *w, struct pasted_gz_window *s)
 		s->end = true;
 		return;
 	}
-	r = pasted_gz_read(&w->g, w->raw + w->have, PASTED_GZ_WINDOW * 2 - w->have, &got, &s->why);
+	memmove(w->raw, w->raw + w->used, w->have - w->used);
+	w->have -= w->used;
+	w->used = 0;
+	r = read_raw(w, &got, &s->why);
 	if (r < 0)
 		goto fail;
 	w->have += got;
@@ -85,16 +132,15 @@ static void make(struct pasted_gz_windows *w, struct pasted_gz_window *s)
 	} else {
 		cut = pasted_gz_window_cut(w->raw, w->have);
 	}
+	await_touched(w, w->made == 0 ? TOUCHED_SLOT0 : TOUCHED_SLOT1);
 	r = pasted_input_clean_into(w->raw, cut, &s->buf, &s->why);
 	s->text = s->buf.buf;
 	s->n = s->buf.len;
 	if (r >= 0)
-		r = pasted_dispatch_split_start(w->d, s->text, s->n, split_here(w, s->n),
-						&s->split);
+		r = split_while_unasked(w, s);
 	if (r < 0)
 		goto fail;
-	memmove(w->raw, w->raw + cut, w->have - cut);
-	w->have -= cut;
+	w->used = cut; /* moved out of the raw window when the next one is made */
 	return;
 fail:
 	s->text = NULL;
@@ -155,6 +201,39 @@ static void *maker(void *arg)
 	}
 }
 
+/* The buffers' pages faulted in at once (prefault_write): where no thread is started, on the
+ * thread that then writes them. */
+static void prefault_all(struct pasted_gz_windows *w)
+{
+	prefault_write(w->raw, w->prefault);
+	for (size_t i = 0; i < ARRAY_SIZE(w->slot); i++)
+		if (w->slot[i].buf.buf)
+			prefault_write(w->slot[i].buf.buf, w->prefault);
+}
+
+static void set_touched(struct pasted_gz_windows *w, unsigned k)
+{
+	pthread_mutex_lock(&w->lock);
+	w->touched = k;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* On the readers' thread, which has nothing else to do until the first window is made: the
+ * pages the maker writes after the first half of the raw window, each touched first here, in
+ * the order the maker comes to them (await_touched). */
+static void touch_ahead(struct pasted_gz_windows *w)
+{
+	if (w->prefault > PASTED_GZ_WINDOW)
+		prefault_touch(w->raw + PASTED_GZ_WINDOW, w->prefault - PASTED_GZ_WINDOW);
+	set_touched(w, TOUCHED_RAW);
+	for (size_t i = 0; i < ARRAY_SIZE(w->slot); i++) {
+		if (w->slot[i].buf.buf)
+			prefault_touch(w->slot[i].buf.buf, w->prefault);
+		set_touched(w, TOUCHED_SLOT0 + (unsigned)i);
+	}
+}
+
 int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
 			    const struct pasted_dispatch *d, uint64_t apart,
 			    struct pasted_facts *each, const char **ret_why)
@@ -179,35 +258,42 @@ int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_
 		pasted_gz_done(&w->g);
 		return -ENOMEM;
 	}
-	/* The raw window and both slots' buffers, as large as the text will take of them,
-	 * faulted in before the maker starts: each page first written was a fault of its own
-	 * on the maker, the thread the readers wait for; the first window (which the readers
-	 * wait for with nothing else to do) was made in 46 ms, now 34 ms (docs/explain.md).
-	 * The windows write most of these pages anyway (peak RSS 24,040 KiB, 23,900 KiB
-	 * before, on the 5,029 KiB stand-in). How large: the input's last
-	 * 4 bytes, the last member's ISIZE (RFC 1952 2.3.1, the text's length modulo 2^32),
-	 * only a guess (another member's, a wrong one) of how many pages to fault in now. */
-	prefault_write(w->raw, prefault);
-	if (strbuf_reserve(&w->slot[0].buf, prefault) >= 0)
-		prefault_write(w->slot[0].buf.buf, prefault);
-	/* the second window's slot where there will be one: a text longer than the raw window */
-	if (prefault == PASTED_GZ_WINDOW * 2 && strbuf_reserve(&w->slot[1].buf, prefault) >= 0)
-		prefault_write(w->slot[1].buf.buf, prefault);
-	if (pthread_mutex_init(&w->lock, NULL) != 0)
+	/* The raw window and both slots' buffers, as large as the text will take of them, are
+	 * faulted in before the maker writes them: each page first written was a fault of its
+	 * own on the maker, the thread the readers wait for (docs/explain.md). How large: the
+	 * input's last 4 bytes, the last member's ISIZE (RFC 1952 2.3.1, the text's length
+	 * modulo 2^32), only a guess (another member's, a wrong one) of how many pages to fault
+	 * in now. The second window's slot only where there will be one: a text longer than the
+	 * raw window. */
+	w->prefault = prefault;
+	/* (failing, nothing is touched ahead there: pasted_input_clean_into reserves) */
+	(void)strbuf_reserve(&w->slot[0].buf, prefault);
+	if (prefault == PASTED_GZ_WINDOW * 2)
+		(void)strbuf_reserve(&w->slot[1].buf, prefault);
+	if (pthread_mutex_init(&w->lock, NULL) != 0) {
+		prefault_all(w);
 		return 0; /* no thread: made in line */
+	}
 	if (pthread_cond_init(&w->cond, NULL) != 0) {
 		pthread_mutex_destroy(&w->lock);
+		prefault_all(w);
 		return 0;
 	}
 	if (each) /* before the thread starts: it reads them */
 		w->apart = apart & pasted_dispatch_whole(d);
 	w->each = each;
+	w->touch_ahead = true; /* before the thread starts: it waits for the touches */
+	w->threaded_maker = true;
 	w->threaded = pthread_create(&w->thread, NULL, maker, w) == 0;
 	if (!w->threaded) {
 		w->apart = 0;
+		w->touch_ahead = w->threaded_maker = false;
 		pthread_cond_destroy(&w->cond);
 		pthread_mutex_destroy(&w->lock);
+		prefault_all(w);
+		return 0;
 	}
+	touch_ahead(w);
 	return 0;
 }
 
@@ -230,8 +316,10 @@ int pasted_gz_windows_next(struct pasted_gz_windows *w, struct pasted_gz_window 
 		struct pasted_gz_window *back = w->taken > 0 ? &w->slot[(w->taken - 1) % 2] : NULL;
 
 		pthread_mutex_lock(&w->lock);
+		w->waiting = true; /* the maker splits no more of it (split_while_unasked) */
 		while (!s->full)
 			pthread_cond_wait(&w->cond, &w->lock);
+		w->waiting = false;
 		pthread_mutex_unlock(&w->lock);
 		/* given back only now: the maker has read it (w->apart) before making this one */
 		if (back) {

@@ -2,19 +2,22 @@
 /*
  * A gzip input (nvidia-bug-report.log.gz) cut into the windows explain's readers read, made
  * on a thread of its own one window ahead of them: zlib inflates, the window is cut at a line
- * end (pasted_gz_window_cut), cleaned (pasted-input.h) and most of its lines split
- * among the readers (pasted_dispatch_split_start; none of the first window's, all of the
- * last's: split_here) and, once handed over, read by the readers of the whole text that need
- * no split (pasted_gz_windows_start's `apart`), while the readers' thread splits the rest of
- * the window before and reads it with the other readers (pasted_dispatch_run_some).
+ * end (pasted_gz_window_cut), cleaned (pasted-input.h) and its lines split among the readers
+ * (pasted_dispatch_split_start) until the readers' thread asks for it (split_while_unasked)
+ * and, once handed over, read by the readers of the whole text that need no split
+ * (pasted_gz_windows_start's `apart`), while the readers' thread splits the rest of the
+ * window and reads it with the other readers (pasted_dispatch_run_some).
  * The two halves cost about the same on a bug report (callgrind: docs/explain.md), so the two
  * cores work at once; when zlib alone ran ahead, a chunk at a time, the readers waited for
  * every window's chunks in turn and the two cores hardly overlapped. The windows, and the
  * errors, are those of the same steps run in line, which is what happens where no thread
  * can be started (every reader then runs on the readers' thread). Memory: the raw window
  * (PASTED_GZ_WINDOW * 2), two cleaned windows and their splits, besides zlib's: a window is
- * given back once the next one is made, after the maker's readers have read it. The raw
- * window's and the slots' pages are faulted in at the start, before the maker runs.
+ * given back once the next one is made, after the maker's readers have read it. The pages of
+ * the raw window's second half and of the slots are first touched by the readers' thread
+ * while it waits for the first window, the maker waiting for each before it writes it
+ * (touch_ahead): on the virtual machines measured, a page's first touch by the process was
+ * ~10 us however it was faulted in (docs/explain.md).
  */
 #pragma once
 
@@ -63,6 +66,18 @@ struct pasted_gz_windows {
 	struct pasted_facts *each;
 	unsigned lines;
 	int apart_err;
+	/* The bytes of the raw window and of each slot's buffer to fault in (the text's length
+	 * where it is shorter), and where the readers' thread touches them first while it waits
+	 * for the first window (touch_ahead), how far it has come: the maker waits for that
+	 * before it writes them. */
+	size_t prefault;
+	bool touch_ahead;
+	unsigned touched;
+	/* The bytes of the raw window in the window last made, moved out when the next is made. */
+	size_t used;
+	/* Set before the maker's thread starts, read there: the maker splits a window until the
+	 * readers' thread waits for it (waiting, under the lock). */
+	bool threaded_maker, waiting;
 };
 
 /* Where a window of raw[0..n) ends: after the last line before a section of

@@ -39,3 +39,17 @@ void prefault_read(const void *buf, size_t n)
 	to = a + n;
 	(void)madvise((void *)from, to - from, MADV_POPULATE_READ);
 }
+
+void prefault_touch(void *buf, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = buf, *e = p + n;
+
+	if (page <= 1 || !buf || n == 0)
+		return;
+	prefault_write(buf, n);
+	/* a byte of each page buf[0..n) touches: the first, then each next page's first */
+	*(volatile char *)p = 0;
+	for (char *q = p + ((size_t)page - (uintptr_t)p % (size_t)page); q < e; q += page)
+		*(volatile char *)q = 0;
+}

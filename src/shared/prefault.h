@@ -16,3 +16,10 @@ void prefault_write(void *buf, size_t n);
 /* The same for pages only to be read (a program's code about to run):
  * madvise(MADV_POPULATE_READ); here every page buf[0..n) touches, the partial ones too. */
 void prefault_read(const void *buf, size_t n);
+/* The pages of buf[0..n), about to be written, faulted in (prefault_write) and each then
+ * written once (a zero byte: buf's bytes are the caller's to write after): on the virtual
+ * machine measured (shadow paging, it seems), a page's first touch by the process, not the
+ * fault, was the cost, however it was faulted in (~10 us a page, measured:
+ * docs/explain.md, "Performance: a whole nvidia-bug-report.log.gz"), and it falls on the
+ * thread that touches first: one that has nothing else to do yet. */
+void prefault_touch(void *buf, size_t n);

@@ -225,6 +225,29 @@ codes = sorted((f["value"], f["line"]) for f in doc.get("facts_read", [])
 check("windowed gzip: both Xid events, first and last window, each at its line",
       codes == [("48", 3 + 2 * n_filler), ("79", 1)], str(codes))
 
+# A file of 1 MiB or more is read in two halves at once (read_all in tools/cmd-explain.c,
+# docs/explain.md): by its path, as standard input from its start, from where a shell left
+# standard input in it, and through a pipe, the same document. A file of the gzip bytes after
+# 1000 bytes that are not read, and the text itself (15 MiB), each.
+for what, data in (("windowed gzip", gzip.compress(big, 6)), ("large text", big)):
+    rc, want = explain_json(data, f"{what} through a pipe")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "input")
+        with open(path, "wb") as out:
+            out.write(data)
+        p = subprocess.run([GPUENV, "explain", "--json", "--stable", path], capture_output=True)
+        check(f"{what} read by its path: the same document as through a pipe",
+              p.returncode == rc and json.loads(p.stdout or b"{}") == want, p.stderr[:300])
+        for skip in (0, 1000):
+            with open(path, "wb") as out:
+                out.write(b"#" * skip + data)
+            with open(path, "rb") as f:
+                f.seek(skip)
+                p = subprocess.run([GPUENV, "explain", "--json", "--stable", "-"], stdin=f,
+                                   capture_output=True)
+            check(f"{what} as standard input from byte {skip} of a file: the same document",
+                  p.returncode == rc and json.loads(p.stdout or b"{}") == want, p.stderr[:300])
+
 # A real nvidia-bug-report.log (nvidia-bug-report.sh 20083567, driver 352.63, GTX TITAN X,
 # Ubuntu 15.10), public at https://github.com/maz906/caffe/blob/
 # 5b386f8d99b4fdbe71290cc4338bb581ef737466/nvidia-bug-report.log: an excerpt, whole sections
