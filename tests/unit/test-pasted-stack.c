@@ -160,8 +160,8 @@ static void test_tf_build_info(void **state)
 	pasted_expect(&f, BI "cudnn_version", "8", 15);
 	pasted_expect(&f, BI "is_cuda_build", "true", 16);
 	pasted_expect(&f, BI "is_tensorrt_build", "false", 18);
-	pasted_expect(&f, BI "cuda_compute_capabilities.0", "sm_35", 3);
-	pasted_expect(&f, BI "cuda_compute_capabilities.9", "compute_86", 3);
+	pasted_expect(&f, BI "cuda_compute_capabilities.0", "sm_35", 4);
+	pasted_expect(&f, BI "cuda_compute_capabilities.9", "compute_86", 13);
 	pasted_run_text(pasted_read_tf_build_info,
 			"OrderedDict({'cpu_compiler': '/usr/lib/llvm-17/bin/clang', "
 			"'cuda_compute_capabilities': ['sm_50', 'sm_60', 'compute_90'], "
