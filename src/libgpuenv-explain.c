@@ -385,16 +385,7 @@ static int ask_push(char ***ask, const char *cmd)
  * lsmod): WSL2 pastes show both, and are Linux's commands. */
 static bool windows_text(const struct snap_node *root)
 {
-	static const char *const linux_marks[] = { "host.kernel_release", "host.os.id",
-						   "driver.nvidia", "driver.kernel_modules",
-						   "driver.kernel_log" };
-
-	if (!snap_present(snap_get(root, "messages.platform.windows")))
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(linux_marks); i++)
-		if (snap_get(root, linux_marks[i]))
-			return false;
-	return true;
+	return snapshot_os(root) == DRIVER_OS_WINDOWS;
 }
 
 /* The text names GPUs (hardware.gpus[].vendor) and none of them is NVIDIA's: nvidia-smi and

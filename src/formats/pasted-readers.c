@@ -80,6 +80,14 @@ static bool windows_line(const char *p, size_t n)
 	for (const char *q = p, *e = p + n; (q = memchr(q, '\\', (size_t)(e - q))); q++)
 		if (q > p && q[-1] == ':')
 			return true;
+	/* "C:/…" (Python's and CMake's form of a Windows path): a letter, ":/" and a letter,
+	 * the letter not inside a word ("http://", "https://" are not) */
+	for (const char *q = p, *e = p + n; (q = memchr(q, ':', (size_t)(e - q))); q++)
+		if (q > p && e - q > 2 && q[1] == '/' &&
+		    ((q[2] | 0x20) >= 'a' && (q[2] | 0x20) <= 'z') &&
+		    ((q[-1] | 0x20) >= 'a' && (q[-1] | 0x20) <= 'z') &&
+		    (q - 1 == p || !((q[-2] | 0x20) >= 'a' && (q[-2] | 0x20) <= 'z')))
+			return true;
 	return false;
 }
 
@@ -130,8 +138,8 @@ const struct pasted_reader pasted_readers[] = {
 	{ "nccl", pasted_read_nccl, SIGNS("NCCL", "nccl", "Cuda failure "), PASTED_REACH_LINES },
 	/* a Windows paste's marks (pasted-windows.c) */
 	{ "windows", pasted_read_windows,
-	  SIGNS("Microsoft Windows", "WDDM", " TCC", "\tTCC", "NVIDIA-SMI "), PASTED_REACH_LINES,
-	  NULL, windows_line },
+	  SIGNS("Microsoft Windows", "WDDM", " TCC", "\tTCC", "NVIDIA-SMI ", ".dll"),
+	  PASTED_REACH_LINES, NULL, windows_line },
 	/* why the kernel refused the NVIDIA module's signature (pasted-module-sig.c) */
 	{ "module-sig", pasted_read_module_sig,
 	  SIGNS("Key was rejected by service", "Required key not available",

@@ -45,15 +45,28 @@ static const char *value_at(const char *p)
 	return p;
 }
 
-static void read_value(struct pasted_out *o, unsigned no, const char *key, const char *v)
+/* key's value v, the key's line no, its closing quote's end at past_key (lines are counted on
+ * from there) */
+static void read_value(struct pasted_out *o, unsigned no, const char *key, const char *past_key,
+		       const char *v)
 {
 	char items[CAPS_MAX][PASTED_ITEM_MAX];
 	int n;
 
 	if (strcmp(key, "cuda_compute_capabilities") == 0) {
+		const char *at = past_key;
+
 		n = pasted_py_list(v, items, CAPS_MAX, NULL);
-		for (int i = 0; i < n; i++)
+		/* each item at its own line: pprint puts one per line (conda-forge's) */
+		for (int i = 0; i < n; i++) {
+			const char *it = strstr(at, items[i]);
+
+			for (; it && at < it; at++)
+				no += *at == '\n';
+			if (it)
+				at = it + strlen(items[i]);
 			pasted_put(o, no, items[i], BI ".cuda_compute_capabilities.%d", i);
+		}
 	} else if (strncmp(key, "is_", 3) == 0) {
 		if (strncmp(v, "True", 4) == 0)
 			pasted_put(o, no, "true", BI ".%s", key);
@@ -144,7 +157,7 @@ int pasted_read_tf_build_info(const char *text, size_t len, struct pasted_facts 
 				continue;
 			if (!first || m[i].no < first)
 				first = m[i].no;
-			read_value(&o, m[i].no, keys[k], v);
+			read_value(&o, m[i].no, keys[k], m[i].p + ql, v);
 		}
 	}
 	free(m);

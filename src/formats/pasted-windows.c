@@ -7,7 +7,8 @@
  * and under -q's "Driver Model" (nvidia-smi(1), "Driver Model"), but not under a table header
  * whose NVIDIA-SMI version is not the driver's (WSL2's Linux nvidia-smi over the Windows
  * driver: "NVIDIA-SMI 570.133.07  Driver Version: 572.83", and WDDM); a drive-letter path ("C:\Users\…",
- * a traceback's "File "C:\…\site-packages\torch\…"", a PowerShell or cmd prompt). Fact:
+ * a traceback's "File "C:\…\site-packages\torch\…"", a PowerShell or cmd prompt, and "C:/…"
+ * as Python and CMake print it); a DLL's name ("cudart64_110.dll", "nvcuda.dll"). Fact:
  * messages.platform.windows, its value the mark as printed on its line (the first mark read).
  * Whether the paste is judged as Windows is the explain command's (a WSL paste shows Linux
  * too); this reader only reads.
@@ -43,23 +44,48 @@ static const char *find_word(const char *s, const char *word)
 	return NULL;
 }
 
-/* "C:\U…": a drive letter, ":\" and a name, not inside a word ("http://a:\\" is no path),
- * at the line's start or after a blank, a quote, '(', '[', '=' or ':' ("PS C:\Users>",
- * "File "C:\…"", "PATH=C:\…", "loading: 'D:\…'"). The drive root ("C:\") into buf. */
+/* "C:\U…" or "C:/U…": a drive letter, ":\" or ":/" and a name, not inside a word
+ * ("http://a:\\" is no path), at the line's start or after a blank, a quote, '(', '[', '=' or
+ * ':' ("PS C:\Users>", "File "C:\…"", "PATH=C:\…", "loading: 'D:\…'"; Python and CMake on
+ * Windows print forward slashes: tf.sysconfig.get_build_info()'s 'cpu_compiler': 'C:/Program
+ * Files (x86)/Microsoft Visual Studio/…/cl.exe'). The drive root as printed ("C:\", "C:/")
+ * into buf. */
 static bool drive_path(const char *s, char *buf)
 {
-	for (const char *p = s; (p = strstr(p, ":\\")); p++) {
+	for (const char *p = s; (p = strchr(p, ':')); p++) {
 		char d = p > s ? p[-1] : '\0';
 		char before = p - 1 > s ? p[-2] : ' ';
 
-		if (!isalpha((unsigned char)d) || !isalpha((unsigned char)p[2]))
+		if ((p[1] != '\\' && p[1] != '/') || !isalpha((unsigned char)d) ||
+		    !isalpha((unsigned char)p[2]))
 			continue;
 		if (!strchr(" \t\"'([=:", before))
 			continue;
 		buf[0] = d;
 		buf[1] = ':';
-		buf[2] = '\\';
+		buf[2] = p[1];
 		buf[3] = '\0';
+		return true;
+	}
+	return false;
+}
+
+/* A Windows library's name: a whole word "<name>.dll" ("Could not load dynamic library
+ * 'cudart64_110.dll'", TensorFlow's dso_loader.cc on Windows; "nvcuda.dll", the CUDA driver's
+ * library there, which Linux names libcuda.so.1). The name as printed into buf. */
+static bool dll_name(const char *s, char *buf, size_t size)
+{
+	for (const char *p = s; (p = strstr(p, ".dll")); p += 4) {
+		const char *b = p;
+
+		if (isalnum((unsigned char)p[4]) || p[4] == '_')
+			continue;
+		while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_' || b[-1] == '-'))
+			b--;
+		if (b == p || (size_t)(p + 4 - b) >= size)
+			continue;
+		memcpy(buf, b, (size_t)(p + 4 - b));
+		buf[p + 4 - b] = '\0';
 		return true;
 	}
 	return false;
@@ -107,7 +133,7 @@ int pasted_read_windows(const char *text, size_t len, struct pasted_facts *out)
 		return -ENOMEM;
 	while ((line = pasted_lines_next(&it)) && !o.n && o.err >= 0) {
 		const char *s = pasted_strip(line), *model;
-		char root[4];
+		char root[4], dll[64];
 		bool header, differs = wsl_header(s, &header);
 
 		if (header)
@@ -118,6 +144,8 @@ int pasted_read_windows(const char *text, size_t len, struct pasted_facts *out)
 			pasted_put(&o, it.no, model, FACT);
 		else if (drive_path(s, root))
 			pasted_put(&o, it.no, root, FACT);
+		else if (dll_name(s, dll, sizeof(dll)))
+			pasted_put(&o, it.no, dll, FACT);
 	}
 	pasted_lines_done(&it);
 	return pasted_out_result(&o);

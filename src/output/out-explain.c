@@ -204,6 +204,22 @@ static void md_cell(struct strbuf *sb, const char *s)
 	}
 }
 
+/* Has a finding shown the summary's or the chain's derived value i (d->summary_ev)? */
+static bool summary_seen(const struct gpuenv_doctor *d, size_t i)
+{
+	const struct rule_evidence *ev = &d->summary_ev[i];
+
+	for (size_t f = 0; f < d->n_findings; f++)
+		for (size_t e = 0; e < d->findings[f].n_ev; e++) {
+			const struct rule_evidence *o = &d->findings[f].ev[e];
+
+			if (derived(o) && same_text(o->name, ev->name) &&
+			    same_text(o->value, ev->value))
+				return true;
+		}
+	return false;
+}
+
 static size_t derived_count(const struct gpuenv_doctor *d)
 {
 	size_t n = 0;
@@ -211,8 +227,14 @@ static size_t derived_count(const struct gpuenv_doctor *d)
 	for (size_t i = 0; i < d->n_findings; i++)
 		for (size_t e = 0; e < d->findings[i].n_ev; e++)
 			n += derived(&d->findings[i].ev[e]) && !derived_seen(d, i, e);
+	for (size_t i = 0; i < d->n_summary_ev; i++)
+		n += !summary_seen(d, i);
 	return n;
 }
+
+/* The rule a derived value is shown with: the finding's, or "summary" for what the layer
+ * summary and the chain took from the knowledge base (a driver floor, a branch's CUDA). */
+#define SUMMARY_RULE "summary"
 
 /* "Derived through the knowledge base": each such evidence once, with the rule that used it
  * and the public source its row names. */
@@ -250,6 +272,24 @@ static void derived_text(const struct explain_view *v, unsigned flags, bool md, 
 			md_cell(sb, ev->source ? ev->source : "");
 			strbuf_puts(sb, " |\n");
 		}
+	for (size_t i = 0; i < d->n_summary_ev; i++) {
+		const struct rule_evidence *ev = &d->summary_ev[i];
+
+		if (summary_seen(d, i))
+			continue;
+		if (!md) {
+			strbuf_printf(sb, "  %s = %s [facts]  (%s; %s)\n", ev->name, ev->value,
+				      SUMMARY_RULE, ev->source ? ev->source : "");
+			continue;
+		}
+		strbuf_puts(sb, "| `");
+		md_cell(sb, ev->name);
+		strbuf_puts(sb, "` | ");
+		md_cell(sb, ev->value);
+		strbuf_printf(sb, " **[facts]** | `%s` | ", SUMMARY_RULE);
+		md_cell(sb, ev->source ? ev->source : "");
+		strbuf_puts(sb, " |\n");
+	}
 	strbuf_putc(sb, '\n');
 }
 
@@ -376,6 +416,17 @@ int out_explain_json(const struct explain_view *v, unsigned flags, struct strbuf
 			if (!o || json_array_append_new(kb, o) < 0)
 				goto oom;
 		}
+	for (size_t i = 0; i < v->d->n_summary_ev; i++) {
+		const struct rule_evidence *ev = &v->d->summary_ev[i];
+		json_t *o;
+
+		if (summary_seen(v->d, i))
+			continue;
+		o = json_pack("{s:s, s:s, s:s, s:s?, s:s}", "name", ev->name, "value", ev->value,
+			      "rule", SUMMARY_RULE, "source", ev->source, "mark", "[facts]");
+		if (!o || json_array_append_new(kb, o) < 0)
+			goto oom;
+	}
 	if (json_object_set_new(root, "facts_derived", kb) < 0) {
 		kb = NULL;
 		goto oom;

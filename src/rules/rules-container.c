@@ -328,6 +328,7 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 	char image[32] = "", legacy[32], refused[200] = "";
 	struct req_judgement j = { .sat = YES };
 	struct cuda_req cr;
+	char floor[128];
 	struct finding *f;
 	/* an image judged before it runs (--image, --target): whether it starts is the question;
 	 * from inside a running container it evidently did (or no hook checked it) */
@@ -403,7 +404,8 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 			rule_skip(c, NULL, "%s", j.why);
 		return;
 	}
-	mc = cuda_requirement(image, &cr) == 0 && cuda_driver_judge(&cr, drv) == LINK_DEGRADED;
+	mc = cuda_requirement(root, image, &cr) == 0 &&
+	     cuda_driver_judge(&cr, drv) == LINK_DEGRADED;
 	if (j.sat == NO && !predicting)
 		f = rule_finding(
 			c, mc ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_ERROR, NULL,
@@ -421,7 +423,7 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 			snprintf(run, sizeof(run),
 				 "; with NVIDIA_DISABLE_REQUIRE=true the code runs through "
 				 "minor-version compatibility (CUDA %u.x on >= %s)",
-				 cr.major, cr.mc->linux_min_driver);
+				 cr.major, cuda_req_mc_floor(&cr, floor, sizeof(floor)));
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 				 "the image wants CUDA %s, the host driver %s (R%u) reports CUDA "
 				 "%s: nvidia-container-cli refuses to start it (requirement error: "
@@ -433,8 +435,9 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 			"the image wants CUDA %s, the host driver %s (R%u) reports CUDA %s: "
 			"the code runs through minor-version compatibility (CUDA %u.x on "
 			">= %s%s), limited features and no PTX JIT%s",
-			image, drv, dc.row->branch, dc.cuda, cr.major, cr.mc->linux_min_driver,
-			cuda_req_mc_note(&cr), refused);
+			image, drv, dc.row->branch, dc.cuda, cr.major,
+			cuda_req_mc_floor(&cr, floor, sizeof(floor)), cuda_req_mc_note(&cr),
+			refused);
 	else
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
@@ -442,7 +445,7 @@ RULE_CHECK(check_image_cuda_newer_than_driver)
 			image, drv, dc.row->branch, dc.cuda, refused);
 	finding_fact(f, "container.requested.NVIDIA_REQUIRE_CUDA", reqn);
 	finding_fact(f, "environment.CUDA_VERSION", cvn);
-	finding_fact(f, "driver.nvidia.module_version", fact);
+	finding_fact(f, driver_fact_key(root, fact), fact);
 	finding_evidence(f, "facts.driver_branches.cuda_version_reported", dc.row->source,
 			 "R%u: %s", dc.row->branch, dc.cuda);
 	finding_rule_fix(f);
@@ -818,7 +821,7 @@ RULE_CHECK(check_cdi_spec_stale)
 			finding_fact(f, key, snap_child(sp, "driver_version"));
 			snprintf(key, sizeof(key), HOST "cdi_specs.%zu.driver_version_source", i);
 			finding_fact(f, key, snap_child(sp, "driver_version_source"));
-			finding_fact(f, "driver.nvidia.module_version", fact);
+			finding_fact(f, driver_fact_key(root, fact), fact);
 		} else if (!stale_by_missing_files(c, sp, i, path, drv, &f)) {
 			continue;
 		}

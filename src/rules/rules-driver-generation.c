@@ -70,6 +70,7 @@ RULE_CHECK(check_branch_predates_gpu)
 		return;
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i), *ccf = NULL, *refused, *fact;
+		const struct facts_gpu *fg;
 		const char *cuda = NULL, *bus = snap_get_str(g, "bus_id") ?: "?", *ver, *disk;
 		unsigned ma, mi, first;
 		bool unconf = false;
@@ -124,7 +125,7 @@ RULE_CHECK(check_branch_predates_gpu)
 		finding_fact(f,
 			     st == DRIVER_NONE
 				     ? "driver.kernel_log.unsupported_gpus[].driver_version"
-				     : "driver.nvidia.module_version",
+				     : driver_fact_key(root, fact),
 			     fact);
 		if (refused && streq(snap_get_str(refused, "driver_version") ?: "", ver))
 			finding_evidence(f, "driver.kernel_log.unsupported_gpus[]",
@@ -134,6 +135,9 @@ RULE_CHECK(check_branch_predates_gpu)
 					 bus, snap_get_str(refused, "pci_id") ?: "?", ver);
 		if (ccf)
 			finding_fact(f, "driver.nvml.devices[].compute_capability", ccf);
+		else if (gpu_facts(g, &fg) == 0) /* the GPU's PCI id in the knowledge base */
+			finding_evidence(f, "facts.gpus.compute_capability", fg->source,
+					 "%s: compute capability %u.%u", fg->product, ma, mi);
 		finding_evidence(f, "facts.cuda_arch_support.sm_targets", "cuda_arch_support.tsv",
 				 "CUDA %s is the first toolkit listing sm_%u%u", cuda, ma, mi);
 		finding_fix(f, "# install driver branch R%u or newer (gpuenv facts cuda %s)", first,

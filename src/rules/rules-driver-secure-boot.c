@@ -191,7 +191,7 @@ RULE_CHECK(check_secure_boot_key_not_enrolled)
 			 m_mok == KEY_LIST_UNREAD ? "could not be read" : "signer not among them");
 	finding_evidence(f, "driver.secure_boot.db_keys", list_source(db), "%s",
 			 m_db == KEY_LIST_UNREAD ? "could not be read" : "signer not among them");
-	finding_fact(f, "driver.nvidia.module_version", fact);
+	finding_fact(f, driver_fact_key(root, fact), fact);
 	distro_fix(f, root, FIX_SIGNING_KEY, NULL); /* akmods', shim-signed's or DKMS' key */
 	finding_fix(f, "# reboot: in the blue MokManager screen choose \"Enroll MOK\", "
 		       "\"Continue\", enter that password; then sudo modprobe nvidia");

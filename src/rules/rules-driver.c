@@ -369,7 +369,7 @@ RULE_CHECK(check_device_nodes_missing)
 			 "nvidia %s is loaded but%s %s missing: CUDA fails unless the setuid "
 			 "nvidia-modprobe creates them on first use",
 			 ver, missing, strchr(missing + 1, ' ') ? "are" : "is");
-	finding_fact(f, "driver.nvidia.module_version", fact);
+	finding_fact(f, driver_fact_key(root, fact), fact);
 	finding_fact(f, "driver.device_nodes.nvidiactl", ctl);
 	finding_evidence(f, "driver.device_nodes.nvidia_gpus", "/dev", "%zu node(s)",
 			 snap_count(gpus));
@@ -502,7 +502,7 @@ RULE_CHECK(check_branch_drops_gpu)
 			finding_fact(f, "driver.nvidia.module_version",
 				     snap_get(root, "driver.nvidia.module_version"));
 		} else {
-			finding_fact(f, "driver.nvidia.module_version", fact);
+			finding_fact(f, driver_fact_key(root, fact), fact);
 			finding_fact(f, "driver.nvidia.flavor",
 				     snap_get(root, "driver.nvidia.flavor"));
 		}
@@ -614,7 +614,7 @@ RULE_CHECK(check_branch_eol)
 				 "driver %s is branch R%u, which NVIDIA lists as end of life (the "
 				 "machine's date: %s)",
 				 ver, b->branch, when);
-	finding_fact(f, "driver.nvidia.module_version", fact);
+	finding_fact(f, driver_fact_key(root, fact), fact);
 	finding_evidence(f, "facts.driver_branches.datacenter_eol", b->source, "R%u: %s", b->branch,
 			 b->datacenter_eol);
 	finding_evidence(f, "host.date", when_src ?: "?", "%s", when);

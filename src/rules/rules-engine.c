@@ -546,6 +546,11 @@ struct gpuenv_doctor *diagnosis_free(struct gpuenv_doctor *d)
 	free(d->chain.framework_source);
 	free(d->chain.link_why[0]);
 	free(d->chain.link_why[1]);
+	for (size_t i = 0; i < d->n_summary_ev; i++) {
+		free(d->summary_ev[i].name);
+		free(d->summary_ev[i].value);
+		free(d->summary_ev[i].source);
+	}
 	for (size_t i = 0; i < d->n_vendor_chains; i++) {
 		struct vendor_chain *v = &d->vendor_chains[i];
 

@@ -265,7 +265,7 @@ static void newer_one(const struct fw_build *b, void *u)
 	enum link_state st;
 	struct cuda_req req;
 	struct finding *f;
-	char cuda[32], need[192], found[16] = "?", supports[160];
+	char cuda[32], need[320], found[16] = "?", supports[160], floor[128];
 	const char *sup;
 	unsigned rma, rmi, branch = 0;
 	bool have_dc;
@@ -282,7 +282,7 @@ static void newer_one(const struct fw_build *b, void *u)
 				  b->label, cuda);
 		return;
 	}
-	if (cuda_requirement(cuda, &req) < 0) {
+	if (cuda_requirement(x->root, cuda, &req) < 0) {
 		rule_skip(x->c, b->prefix,
 			  "%s: CUDA %s has no confirmed minimum driver in the "
 			  "knowledge base",
@@ -304,7 +304,8 @@ static void newer_one(const struct fw_build *b, void *u)
 				 "limited feature set, and any PTX this build must JIT fails with "
 				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
 				 b->label, b->prefix, req.major, req.minor, need, x->drv, req.major,
-				 req.mc->linux_min_driver, cuda_req_mc_note(&req));
+				 cuda_req_mc_floor(&req, floor, sizeof(floor)),
+				 cuda_req_mc_note(&req));
 	else
 		f = rule_finding(
 			x->c, GPUENV_SEVERITY_ERROR, b->prefix,
@@ -319,9 +320,10 @@ static void newer_one(const struct fw_build *b, void *u)
 					    : "",
 			b->kind == FW_TORCH ? found : "", b->kind == FW_TORCH ? ")\")" : "");
 	fw_cuda_evidence(f, b, cf, wheel);
-	finding_fact(f, "driver.nvidia.module_version", x->drv_fact);
+	finding_fact(f, driver_fact_key(x->root, x->drv_fact), x->drv_fact);
 	finding_evidence(f, "facts.cuda_driver_min", req.first->source, "%s: >= %s",
-			 req.first->toolkit_label, req.first->linux_min_driver);
+			 req.first->toolkit_label,
+			 cuda_req_floor(&req, req.first, floor, sizeof(floor)));
 	if (have_dc)
 		finding_evidence(f, "facts.driver_branches.cuda_version_reported", dc.row->source,
 				 "R%u: %s%s", dc.row->branch, dc.cuda,
@@ -329,7 +331,7 @@ static void newer_one(const struct fw_build *b, void *u)
 	if (b->kind == FW_TORCH)
 		torch_index_fix(f, b, x->drv);
 	finding_fix(f, "# or install driver %s or newer (gpuenv facts cuda %u.%u)",
-		    req.newest->linux_min_driver, req.major, req.minor);
+		    cuda_req_floor(&req, req.newest, floor, sizeof(floor)), req.major, req.minor);
 	finding_rule_verify(f);
 }
 

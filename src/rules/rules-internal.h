@@ -109,6 +109,12 @@ const struct snap_node *pkg_event_for(const struct snap_node *root, const char *
 int pkg_event_describe(const struct snap_node *e, char *buf, size_t len);
 /* The event as evidence of f (driver.package_log.events.<index>). */
 void pkg_event_evidence(struct finding *f, const struct snap_node *e, size_t index);
+/* The key of the driver version fact nvidia_driver() returned: driver.nvidia.module_version,
+ * its version file's proc_version, or NVML's driver.nvml.driver_version standing in for them
+ * in pasted text (nvidia-smi's or collect_env's line is the user-space library's answer, not
+ * the kernel module's: the two differing is "Driver/library version mismatch"), so that the
+ * evidence names what its line shows; module_version where fact is none of them. */
+const char *driver_fact_key(const struct snap_node *root, const struct snap_node *fact);
 /* WSL2: a "-microsoft-standard" kernel release, or /dev/dxg a character device, or
  * /usr/lib/wsl/lib a directory. *ret_why (if given) names what said so. */
 bool on_wsl2(const struct snap_node *root, const char **ret_why);
@@ -143,8 +149,17 @@ const char *userspace_driver_version(const struct snap_node *root, const char **
 /* CUDA major.minor of a version string ("12.4.1" → 12, 4); false if unparsable. */
 bool cuda_major_minor(const char *v, unsigned *ret_major, unsigned *ret_minor);
 
+/* The system whose driver numbering applies (snapshot_os(), but Windows's on WSL2). */
+enum driver_os driver_os(const struct snap_node *root);
+/* A driver floor as it applies to os: "450.80.02" (Linux), "452.39" (Windows),
+ * "450.80.02 (Linux) / 452.39 (Windows)" where the system is not known; a missing Windows
+ * value is said so ("? (Windows: not in the knowledge base)"). Returns buf. */
+const char *driver_floor_text(enum driver_os os, const char *linux_min, const char *windows_min,
+			      char *buf, size_t len);
+
 /* What a CUDA toolkit version needs from the driver (facts: cuda_driver_min.tsv). */
 struct cuda_req {
+	enum driver_os os; /* whose floors are quoted (judging is by Linux's: see driver_os) */
 	unsigned major, minor;
 	bool exact;				/* the version named one release row */
 	const struct facts_cuda_release *first; /* the release judged against (GA if !exact) */
@@ -153,7 +168,8 @@ struct cuda_req {
 	const struct facts_minor_compat *mc; /* minor-version compatibility floor, or NULL */
 };
 /* -EINVAL unparsable, -ENOENT no confirmed release of that major.minor. */
-int cuda_requirement(const char *toolkit_version, struct cuda_req *ret);
+int cuda_requirement(const struct snap_node *root, const char *toolkit_version,
+		     struct cuda_req *ret);
 /* OK: driver >= the minimum; DEGRADED: only through minor-version compatibility; BROKEN. */
 enum link_state cuda_driver_judge(const struct cuda_req *req, const char *driver);
 /* What the knowledge base tells of the newest CUDA driver `driver` runs, for a message
@@ -161,8 +177,13 @@ enum link_state cuda_driver_judge(const struct cuda_req *req, const char *driver
  * CUDA version of, "supports CUDA 13.4 or newer (… R615's is a lower bound)"; else that it
  * cannot tell. *ret_branch: the driver's branch. NULL when driver is not a version. */
 const char *driver_cuda_text(const char *driver, unsigned *ret_branch, char *buf, size_t len);
-/* ">= 580.65.06 (CUDA 13.0 GA; CUDA 13.0 Update 2 needs >= 580.95.05)" */
+/* ">= 580.65.06 (CUDA 13.0 GA; CUDA 13.0 Update 2 needs >= 580.95.05)", with the floors of
+ * req->os (driver_floor_text()) */
 void cuda_req_describe(const struct cuda_req *req, char *buf, size_t len);
+/* The floor of a release row (or of the minor-version compatibility row) for req->os. */
+const char *cuda_req_floor(const struct cuda_req *req, const struct facts_cuda_release *rel,
+			   char *buf, size_t len);
+const char *cuda_req_mc_floor(const struct cuda_req *req, char *buf, size_t len);
 /* ", unconfirmed" when the minor-version compatibility floor (LINK_DEGRADED) is a row marked
  * unconfirmed (CUDA 13.x: NVIDIA prints only ">= 580"), else "". */
 static inline const char *cuda_req_mc_note(const struct cuda_req *req)

@@ -199,7 +199,7 @@ RULE_CHECK(check_cuda_compat_unsupported)
 	finding_fact(f, "driver.userspace.libcuda.found_via", snap_child(cu, "found_via"));
 	finding_fact(f, "driver.userspace.libnvidia_ml.version",
 		     snap_get(root, "driver.userspace.libnvidia_ml.version"));
-	finding_fact(f, "driver.nvidia.module_version", fact);
+	finding_fact(f, driver_fact_key(root, fact), fact);
 	finding_fact(f, "environment.LD_LIBRARY_PATH",
 		     snap_get(root, "environment.LD_LIBRARY_PATH"));
 	finding_fix(f,

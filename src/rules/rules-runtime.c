@@ -38,11 +38,15 @@ static void tk_fact(struct finding *f, const struct snap_node *tk, size_t i, con
 
 static void req_evidence(struct finding *f, const struct cuda_req *req)
 {
+	char floor[128];
+
 	finding_evidence(f, "facts.cuda_driver_min", req->first->source, "%s: >= %s",
-			 req->first->toolkit_label, req->first->linux_min_driver);
+			 req->first->toolkit_label,
+			 cuda_req_floor(req, req->first, floor, sizeof(floor)));
 	if (req->newest != req->first)
 		finding_evidence(f, "facts.cuda_driver_min", req->newest->source, "%s: >= %s",
-				 req->newest->toolkit_label, req->newest->linux_min_driver);
+				 req->newest->toolkit_label,
+				 cuda_req_floor(req, req->newest, floor, sizeof(floor)));
 }
 
 RULE_CHECK(check_no_driver_for_toolkit)
@@ -57,12 +61,12 @@ RULE_CHECK(check_no_driver_for_toolkit)
 		const struct snap_node *tk = snap_at(tks, i);
 		const char *v = snap_get_str(tk, "version");
 		struct cuda_req req;
-		char need[192] = "";
+		char need[384] = "";
 		struct finding *f;
 		unsigned ma, mi;
 
-		if (v && cuda_requirement(v, &req) == 0) {
-			char d[160];
+		if (v && cuda_requirement(root, v, &req) == 0) {
+			char d[320];
 
 			cuda_req_describe(&req, d, sizeof(d));
 			snprintf(need, sizeof(need), "; it needs a driver %s", d);
@@ -108,12 +112,12 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 		enum link_state st;
 		struct cuda_req req;
 		struct finding *f;
-		char d[160];
+		char d[320], mcf[128], fix[128];
 		int r;
 
 		if (!rule_need(c, tk_name(tk), "version", snap_child(tk, "version")))
 			continue;
-		r = cuda_requirement(v, &req);
+		r = cuda_requirement(root, v, &req);
 		if (r < 0) {
 			rule_skip(c, tk_name(tk),
 				  "CUDA %s: no confirmed minimum driver in the "
@@ -133,25 +137,25 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 				"feature set, and PTX from this toolkit cannot be JIT-compiled by "
 				"this driver (error 222) — ship SASS for every GPU",
 				req.major, req.minor, tk_name(tk), d, drv, req.major,
-				req.mc->linux_min_driver, cuda_req_mc_note(&req));
+				cuda_req_mc_floor(&req, mcf, sizeof(mcf)), cuda_req_mc_note(&req));
 		else
 			f = rule_finding(
 				c, GPUENV_SEVERITY_ERROR, tk_name(tk),
 				"CUDA %u.%u at %s needs driver %s; the loaded driver is %s",
 				req.major, req.minor, tk_name(tk), d, drv);
 		tk_fact(f, tk, i, "version");
-		finding_fact(f, "driver.nvidia.module_version", fact);
+		finding_fact(f, driver_fact_key(root, fact), fact);
 		req_evidence(f, &req);
 		if (req.mc)
 			finding_evidence(f, "facts.cuda_driver_min.minor_compat", req.mc->source,
 					 "CUDA %u.x: >= %s%s%u", req.mc->cuda_major,
-					 req.mc->linux_min_driver,
+					 cuda_req_mc_floor(&req, mcf, sizeof(mcf)),
 					 req.mc->upper_bound_exclusive ? ", below R" : "",
 					 req.mc->upper_bound_exclusive);
 		finding_fix(f,
 			    "# install driver %s or newer, or use a CUDA toolkit no newer than "
 			    "the driver supports (gpuenv facts driver %s)",
-			    req.newest->linux_min_driver, drv);
+			    cuda_req_floor(&req, req.newest, fix, sizeof(fix)), drv);
 		finding_rule_verify(f);
 	}
 }
@@ -440,7 +444,7 @@ static int disagree_target(const struct snap_node *root, const struct snap_node 
 
 		if (best < 0 || (v && bv && version_cmp_str(v, bv) > 0))
 			best = sel[i].tk;
-		if (have_drv && v && cuda_requirement(v, &req) == 0 &&
+		if (have_drv && v && cuda_requirement(root, v, &req) == 0 &&
 		    cuda_driver_judge(&req, drv) != LINK_BROKEN) {
 			const char *rv = best_run < 0 ? NULL
 						      : snap_get_str(snap_at(tks, (size_t)best_run),

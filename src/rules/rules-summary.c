@@ -8,6 +8,7 @@
  * renderers only print.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,51 @@ static size_t add_node(struct strbuf *seen, struct strbuf *list, const char *pat
 	return dup ? 0 : 1;
 }
 
+/* A value the summary or the chain took from the knowledge base, kept once (name and value) for
+ * explain's "Derived through the knowledge base" (src/output/out-explain.c). */
+_printf_(4, 5) static void summary_derived(struct gpuenv_doctor *d, const char *name,
+					   const char *source, const char *fmt, ...)
+{
+	struct rule_evidence *ev;
+	char v[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof(v), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < d->n_summary_ev; i++)
+		if (streq(d->summary_ev[i].name, name) && streq(d->summary_ev[i].value, v))
+			return;
+	if (d->n_summary_ev == DIAGNOSIS_SUMMARY_EV_MAX)
+		return;
+	ev = &d->summary_ev[d->n_summary_ev];
+	ev->name = diagnosis_strdupf(d, "%s", name);
+	ev->value = diagnosis_strdupf(d, "%s", v);
+	ev->source = source ? diagnosis_strdupf(d, "%s", source) : NULL;
+	if (ev->name && ev->value && (ev->source || !source)) {
+		d->n_summary_ev++;
+		return;
+	}
+	free(ev->name);
+	free(ev->value);
+	free(ev->source);
+	*ev = (struct rule_evidence){ 0 };
+}
+
+/* The floors cuda_req_describe() quoted (facts/cuda_driver_min.tsv), as derived values. */
+static void summary_req_derived(struct gpuenv_doctor *d, const struct cuda_req *req)
+{
+	char floor[128];
+
+	summary_derived(d, "facts.cuda_driver_min", req->first->source, "%s: >= %s",
+			req->first->toolkit_label,
+			cuda_req_floor(req, req->first, floor, sizeof(floor)));
+	if (req->newest != req->first && !req->exact)
+		summary_derived(d, "facts.cuda_driver_min", req->newest->source, "%s: >= %s",
+				req->newest->toolkit_label,
+				cuda_req_floor(req, req->newest, floor, sizeof(floor)));
+}
+
 static void driver_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent)
 {
 	const struct snap_node *fact,
@@ -117,13 +163,20 @@ static void driver_facts(struct gpuenv_doctor *d, const struct snap_node *root, 
 
 	switch (nvidia_driver(root, &ver, &fact)) {
 	case DRIVER_LOADED:
-		if (driver_cuda_text(ver, &branch, buf, sizeof(buf)))
+		if (driver_cuda_text(ver, &branch, buf, sizeof(buf))) {
+			struct facts_driver_cuda dc;
+
+			if (facts_cuda_newest_for_driver(ver, &dc) == 0)
+				summary_derived(
+					d, "facts.driver_branches.cuda_version_reported",
+					dc.row->source, "R%u: %s%s", dc.row->branch, dc.cuda,
+					dc.lower_bound ? " (a lower bound for this driver)" : "");
 			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver",
 					   snap_source(fact), "%s (%s), branch R%u, %s", ver,
 					   snap_get_str(root, "driver.nvidia.flavor")
 						   ?: "flavor unknown",
 					   branch, buf);
-		else
+		} else
 			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "NVIDIA driver",
 					   snap_source(fact),
 					   "%s (not a version: the newest CUDA it supports could "
@@ -445,7 +498,7 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 	const struct snap_node *hip, *co;
 	struct fw_build b;
 	struct cuda_req req;
-	char cuda[32], need[192];
+	char cuda[32], need[320];
 	bool cpu = false;
 	unsigned fma, fmi, tma, tmi;
 
@@ -489,7 +542,7 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 		return;
 	}
 	ch->framework = diagnosis_strdupf(d, "%s (CUDA %s)", b.label, cuda);
-	if (cuda_requirement(cuda, &req) < 0) {
+	if (cuda_requirement(root, cuda, &req) < 0) {
 		ch->link_state[1] = LINK_UNKNOWN;
 		ch->link_why[1] = diagnosis_strdupf(d,
 						    "CUDA %s: no confirmed minimum driver in the "
@@ -498,6 +551,7 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 		return;
 	}
 	cuda_req_describe(&req, need, sizeof(need));
+	summary_req_derived(d, &req);
 	if (ds != DRIVER_LOADED) {
 		ch->link_state[1] = ds == DRIVER_NONE ? LINK_BROKEN : LINK_UNKNOWN;
 		ch->link_why[1] = diagnosis_strdupf(
@@ -556,12 +610,14 @@ static void chain(struct gpuenv_doctor *d, const struct snap_node *root)
 	const char *ver, *why = NULL, *tv = NULL;
 	enum driver_state ds = nvidia_driver(root, &ver, &fact);
 	struct cuda_req req;
-	char need[192];
+	char need[320];
 
 	if (ds == DRIVER_LOADED) {
 		ch->driver_label = diagnosis_strdupf(d, "%s", ver);
 		if (facts_driver_branch(ver, &b) == 0 && b->cuda_version_reported) {
 			ch->driver_cuda = diagnosis_strdupf(d, "%s", b->cuda_version_reported);
+			summary_derived(d, "facts.driver_branches.cuda_version_reported", b->source,
+					"R%u: %s", b->branch, b->cuda_version_reported);
 			ch->driver_source =
 				diagnosis_strdupf(d, "%s; facts driver_branches R%u [%s]",
 						  snap_source(fact), b->branch, b->source);
@@ -595,7 +651,7 @@ static void chain(struct gpuenv_doctor *d, const struct snap_node *root)
 	} else if (!tk) {
 		ch->link_state[0] = LINK_UNKNOWN;
 		ch->link_why[0] = diagnosis_strdupf(d, "no CUDA toolkit selected");
-	} else if (!tv || cuda_requirement(tv, &req) < 0) {
+	} else if (!tv || cuda_requirement(root, tv, &req) < 0) {
 		ch->link_state[0] = LINK_UNKNOWN;
 		ch->link_why[0] = diagnosis_strdupf(d,
 						    "CUDA %s: no confirmed minimum driver in the "
@@ -603,6 +659,7 @@ static void chain(struct gpuenv_doctor *d, const struct snap_node *root)
 						    tv ?: "?");
 	} else {
 		cuda_req_describe(&req, need, sizeof(need));
+		summary_req_derived(d, &req);
 		if (ds == DRIVER_NONE) {
 			ch->link_state[0] = LINK_BROKEN;
 			ch->link_why[0] =

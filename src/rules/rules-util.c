@@ -117,6 +117,18 @@ enum driver_state nvidia_driver(const struct snap_node *root, const char **ret_v
 	return DRIVER_UNKNOWN;
 }
 
+const char *driver_fact_key(const struct snap_node *root, const struct snap_node *fact)
+{
+	static const char *const keys[] = { "driver.nvidia.module_version",
+					    "driver.nvidia.proc_version",
+					    "driver.nvml.driver_version" };
+
+	for (size_t i = 0; fact && i < ARRAY_SIZE(keys); i++)
+		if (snap_get(root, keys[i]) == fact)
+			return keys[i];
+	return keys[0];
+}
+
 bool on_wsl2(const struct snap_node *root, const char **ret_why)
 {
 	const char *rel = snap_get_str(root, "host.kernel_release"), *why = NULL;
@@ -321,9 +333,63 @@ bool cuda_major_minor(const char *s, unsigned *ret_major, unsigned *ret_minor)
  * newest update's minimum as the upper end (a version from a component such as
  * nvidia_cuda_runtime-13.0.96 does not say which update it is).
  */
-int cuda_requirement(const char *toolkit_version, struct cuda_req *ret)
+enum driver_os snapshot_os(const struct snap_node *root)
 {
-	struct cuda_req r = { 0 };
+	/* what shows Linux: a kernel release (a live probe always reads it), os-release, the
+	 * NVIDIA kernel module, lsmod, a kernel log (pasted-windows.c reads Windows's marks) */
+	static const char *const linux_marks[] = { "host.kernel_release", "host.os.id",
+						   "driver.nvidia", "driver.kernel_modules",
+						   "driver.kernel_log" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(linux_marks); i++)
+		if (snap_get(root, linux_marks[i]))
+			return DRIVER_OS_LINUX;
+	if (snap_present(snap_get(root, "messages.platform.windows")))
+		return DRIVER_OS_WINDOWS;
+	return DRIVER_OS_UNKNOWN;
+}
+
+enum driver_os driver_os(const struct snap_node *root)
+{
+	enum driver_os os = snapshot_os(root);
+
+	return os == DRIVER_OS_LINUX && on_wsl2(root, NULL) ? DRIVER_OS_WINDOWS : os;
+}
+
+const char *driver_floor_text(enum driver_os os, const char *linux_min, const char *windows_min,
+			      char *buf, size_t len)
+{
+	const char *win = windows_min && *windows_min ? windows_min : NULL;
+
+	if (os == DRIVER_OS_LINUX)
+		snprintf(buf, len, "%s", linux_min ?: "?");
+	else if (os == DRIVER_OS_WINDOWS && win)
+		snprintf(buf, len, "%s", win);
+	else if (os == DRIVER_OS_WINDOWS)
+		snprintf(buf, len, "? (Windows: not in the knowledge base; Linux: %s)",
+			 linux_min ?: "?");
+	else
+		snprintf(buf, len, "%s (Linux) / %s (Windows)", linux_min ?: "?",
+			 win ?: "? (not in the knowledge base)");
+	return buf;
+}
+
+const char *cuda_req_floor(const struct cuda_req *req, const struct facts_cuda_release *rel,
+			   char *buf, size_t len)
+{
+	return driver_floor_text(req->os, rel->linux_min_driver, rel->windows_min_driver, buf, len);
+}
+
+const char *cuda_req_mc_floor(const struct cuda_req *req, char *buf, size_t len)
+{
+	return driver_floor_text(req->os, req->mc ? req->mc->linux_min_driver : NULL,
+				 req->mc ? req->mc->windows_min_driver : NULL, buf, len);
+}
+
+int cuda_requirement(const struct snap_node *root, const char *toolkit_version,
+		     struct cuda_req *ret)
+{
+	struct cuda_req r = { .os = root ? driver_os(root) : DRIVER_OS_LINUX };
 	const struct facts_cuda_release *exact = NULL;
 	int err;
 
@@ -357,14 +423,15 @@ enum link_state cuda_driver_judge(const struct cuda_req *req, const char *driver
 
 void cuda_req_describe(const struct cuda_req *req, char *buf, size_t len)
 {
-	if (req->exact || req->first == req->newest ||
-	    version_cmp_str(req->first->linux_min_driver, req->newest->linux_min_driver) == 0)
-		snprintf(buf, len, ">= %s (%s)", req->first->linux_min_driver,
-			 req->first->toolkit_label);
+	char first[96], newest[96];
+
+	cuda_req_floor(req, req->first, first, sizeof(first));
+	cuda_req_floor(req, req->newest, newest, sizeof(newest));
+	if (req->exact || req->first == req->newest || streq(first, newest))
+		snprintf(buf, len, ">= %s (%s)", first, req->first->toolkit_label);
 	else
-		snprintf(buf, len, ">= %s (%s; %s needs >= %s)", req->first->linux_min_driver,
-			 req->first->toolkit_label, req->newest->toolkit_label,
-			 req->newest->linux_min_driver);
+		snprintf(buf, len, ">= %s (%s; %s needs >= %s)", first, req->first->toolkit_label,
+			 req->newest->toolkit_label, newest);
 }
 
 const char *driver_cuda_text(const char *driver, unsigned *ret_branch, char *buf, size_t len)

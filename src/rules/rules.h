@@ -177,6 +177,12 @@ struct gpuenv_doctor {
 	unsigned rules_run[RULE_LAYERS], rules_skipped[RULE_LAYERS], rules_total[RULE_LAYERS];
 	enum layer_status status[RULE_LAYERS];
 	struct chain chain;
+	/* What the layer summary and the chain took from the knowledge base (a driver branch's
+	 * CUDA, a CUDA release's driver floor), as a finding's "facts.<table>" evidence, each
+	 * once: explain lists them as derived ([facts]), not read from the text. */
+#define DIAGNOSIS_SUMMARY_EV_MAX 8
+	struct rule_evidence summary_ev[DIAGNOSIS_SUMMARY_EV_MAX];
+	size_t n_summary_ev;
 	struct vendor_chain vendor_chains[VENDOR_CHAINS_MAX];
 	size_t n_vendor_chains;
 	enum gpuenv_verdict verdict;
@@ -258,3 +264,17 @@ const char *link_state_name(enum link_state s);
 /* "hardware" → layer; -EINVAL if unknown. */
 int rule_layer_from_name(const char *name);
 const struct rule *rule_find(const char *id);
+
+/* The system whose driver the CUDA driver floors are of: Linux where the snapshot shows Linux
+ * (a live probe always reads host.kernel_release), Windows where pasted text shows only
+ * Windows's marks (messages.platform.windows) or the system is WSL2 (its driver is the Windows
+ * host's, numbered as Windows's: 452.39 where Linux's is 450.80.02); otherwise not known, and
+ * a floor quoted names both (docs/compatibility.md, NVIDIA's Table 3 has both columns). */
+enum driver_os {
+	DRIVER_OS_LINUX,
+	DRIVER_OS_WINDOWS,
+	DRIVER_OS_UNKNOWN,
+};
+/* The system the snapshot shows: Linux, Windows (a Windows mark and no Linux one), or not
+ * known (pasted text with neither). WSL2 is Linux here (its commands are Linux's). */
+enum driver_os snapshot_os(const struct snap_node *root);

@@ -160,8 +160,8 @@ static void test_tf_build_info(void **state)
 	pasted_expect(&f, BI "cudnn_version", "8", 15);
 	pasted_expect(&f, BI "is_cuda_build", "true", 16);
 	pasted_expect(&f, BI "is_tensorrt_build", "false", 18);
-	pasted_expect(&f, BI "cuda_compute_capabilities.0", "sm_35", 3);
-	pasted_expect(&f, BI "cuda_compute_capabilities.9", "compute_86", 3);
+	pasted_expect(&f, BI "cuda_compute_capabilities.0", "sm_35", 4);
+	pasted_expect(&f, BI "cuda_compute_capabilities.9", "compute_86", 13);
 	pasted_run_text(pasted_read_tf_build_info,
 			"OrderedDict({'cpu_compiler': '/usr/lib/llvm-17/bin/clang', "
 			"'cuda_compute_capabilities': ['sm_50', 'sm_60', 'compute_90'], "
@@ -649,6 +649,38 @@ static void test_tf_windows_cuda_version(void **state)
 	}
 }
 
+/* The driver a build's CUDA needs, as the paste's system numbers it (NVIDIA's Table 3 has a
+ * Linux and a Windows column): the Windows TensorFlow wheel's get_build_info() (a "C:/…"
+ * compiler path, DLL names) is answered with Windows's 511.23 for CUDA 11.6, never Linux's
+ * 510.39.01 alone; a build whose system the text does not show (conda-forge's, no mark read)
+ * with both, each named. */
+static void test_driver_floor_by_system(void **state)
+{
+	static const struct {
+		const char *file, *want, *never;
+	} cases[] = {
+		{ "windows-tf-gpu-2.9.1-wheel.txt", "needs a driver >= 511.23 (CUDA 11.6 GA",
+		  "510.39.01" },
+		{ "windows-2.3-plain-dict.txt", "needs a driver >= 418.96 (CUDA 10.1", "418.39" },
+		{ "conda-forge-cuda112-pretty.txt",
+		  "needs a driver >= 460.27.03 (Linux) / 460.82 (Windows) (CUDA 11.2.0 GA", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len;
+		char *text = slurp_in("pasted-tf-build-info", cases[i].file, &len);
+		char *json = explain_json(text, len);
+
+		if (!strstr(json, cases[i].want))
+			fail_msg("%s: no \"%s\" in %s", cases[i].file, cases[i].want, json);
+		if (cases[i].never && strstr(json, cases[i].never))
+			fail_msg("%s: Linux's floor %s in %s", cases[i].file, cases[i].never, json);
+		free(json);
+		free(text);
+	}
+}
+
 /* Where no thread can be made, the windows are made in line (pasted_gz_windows_start): the
  * same windows, splits, line counts and errors as the maker's thread gives, and the same
  * explain document, over a report of several windows (text, the k8s-device-plugin#480 dmesg,
@@ -715,6 +747,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_torch_arch, teardown),
 		cmocka_unit_test_teardown(test_tf_build_info, teardown),
 		cmocka_unit_test(test_tf_windows_cuda_version),
+		cmocka_unit_test(test_driver_floor_by_system),
 		cmocka_unit_test_teardown(test_gzip, teardown),
 		cmocka_unit_test(test_gzip_framing),
 		cmocka_unit_test(test_gzip_windowed_cap),

@@ -408,6 +408,24 @@ static void test_windows(void **state)
 	assert_int_equal(f.n, 1);
 	pasted_run_sample(pasted_read_windows, "pasted-windows", "cmd-darknet-86.txt", &f);
 	pasted_expect(&f, "messages.platform.windows", "D:\\", 1);
+	/* a Windows TensorFlow's dso_loader line names the DLL it could not load
+	 * (https://github.com/google/lightweight_mmm/issues/23), and its get_build_info() a
+	 * "C:/…" compiler path (the tf-gpu 2.9.1 wheel's build_info.py, test-pasted-stack.c) */
+	pasted_run_sample(pasted_read_windows, "pasted-windows",
+			  "tf-dso-loader-lightweight-mmm-23.txt", &f);
+	pasted_expect(&f, "messages.platform.windows", "cudart64_110.dll", 1);
+	pasted_run_sample(pasted_read_windows, "pasted-tf-build-info",
+			  "windows-tf-gpu-2.9.1-wheel.txt", &f);
+	pasted_expect(&f, "messages.platform.windows", "C:/", 1);
+	/* a URL's "https://", a Linux library and a word ending in "dll" are none */
+	pasted_run_text(pasted_read_windows,
+			"see https://x.org/a and http://h:/p\n"
+			"Could not load dynamic library 'libcudart.so.11.0'\n"
+			"tf.dllx lib.dll_x mydll\n",
+			&f);
+	assert_int_equal(f.n, 0);
+	pasted_run_text(pasted_read_windows, "loading nvcuda.dll failed\n", &f);
+	pasted_expect(&f, "messages.platform.windows", "nvcuda.dll", 1);
 	/* nvidia-smi's driver model in the table (the columns as driver 546 prints them); the
 	 * same row under a WSL2 header (nvidia-smi 570.133.07 over Windows driver 572.83) is
 	 * Linux's; a URL's "://" and a word holding TCC are no marks */
