@@ -153,6 +153,7 @@ GPUENV_API struct gpuenv_ctx *gpuenv_ctx_free(struct gpuenv_ctx *ctx)
 	if (!ctx)
 		return NULL;
 	vendor_keep_free(ctx->nvml_keep);
+	free(ctx->nvml_sweep);
 	root_free(ctx->root);
 	env_free(ctx->env);
 	image_info_done(&ctx->image);
@@ -189,6 +190,20 @@ GPUENV_API void gpuenv_ctx_set_log_priority(struct gpuenv_ctx *ctx, int priority
 {
 	if (ctx)
 		ctx->log.max_level = priority;
+}
+
+GPUENV_API int gpuenv_ctx_set_nvml_sweep(struct gpuenv_ctx *ctx, const char *text, size_t len)
+{
+	char *copy = NULL;
+
+	if (!ctx || (!text && len))
+		return -EINVAL;
+	if (text && !(copy = strndup(text, len)))
+		return -ENOMEM;
+	free(ctx->nvml_sweep);
+	ctx->nvml_sweep = copy;
+	ctx->nvml_sweep_len = copy ? strlen(copy) : 0;
+	return 0;
 }
 
 GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret)

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <jansson.h>
 
 #include "core/ctx.h"
 #include "gpuenv/gpuenv.h"
@@ -104,6 +107,51 @@ GPUENV_API int gpuenv_snapshot_with_host(const struct gpuenv_snapshot *image,
 	r = snapshot_with_host(image, target, ret, &why);
 	free(why);
 	return r;
+}
+
+/* Now as RFC 3339 UTC with milliseconds ("2026-12-06T09:50:01.123Z"). */
+static void utc_now(char buf[32])
+{
+	struct timespec ts;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	n = strftime(buf, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, 32 - n, ".%03ldZ", ts.tv_nsec / 1000000L);
+}
+
+GPUENV_API int gpuenv_ctx_nvml_sweep(const struct gpuenv_ctx *ctx, const struct gpuenv_snapshot *s,
+				     char **ret)
+{
+	const struct snap_node *nvml;
+	json_t *j, *at;
+	char stamp[32];
+	char *text;
+
+	if (!ctx || !s || !ret)
+		return -EINVAL;
+	nvml = snap_get(snapshot_root_const(s), "driver.nvml");
+	/* A child ran and said what it said (probe_vendor_write()'s "session" with it); a gate
+	 * that did not allow NVML, or a restart held back, ran none, and the other context
+	 * decides for itself. */
+	if (!ctx->nvml_swept || !snap_child(nvml, "session"))
+		return -ENOENT;
+	j = snapshot_node_to_jansson(nvml);
+	if (!j)
+		return -ENOMEM;
+	utc_now(stamp);
+	at = json_pack("{s:s,s:s,s:s}", "state", "present", "value", stamp, "source",
+		       "nvml sample");
+	text = at && json_object_set_new(j, "session_sampled_at", at) == 0
+		       ? json_dumps(j, JSON_COMPACT)
+		       : NULL;
+	json_decref(j);
+	if (!text)
+		return -ENOMEM;
+	*ret = text;
+	return 0;
 }
 
 GPUENV_API int gpuenv_snapshot_nvml_health(const struct gpuenv_snapshot *s,

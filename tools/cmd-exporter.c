@@ -145,7 +145,7 @@ static int run_once(struct exporter *ex, const char *output, bool om)
 	char *text;
 	int err;
 
-	exporter_sample(ex);
+	exporter_sample(ex, true);
 	exporter_diagnose(ex);
 	text = exporter_exposition(ex, om);
 	if (!text) {
@@ -344,15 +344,18 @@ static void diagnosis_setup(struct exporter *ex)
 	child_set_settled_hook(drop_pages_when_settled);
 }
 
-/* --diagnosis-child=PARENT:DEADLINE (exporter-server.c diagnosis_exec(), never by hand): this
- * process is the diagnosis' keeper, exec'd by the collecting process with its own command
- * line, so that the diagnosis runs with the options it runs with. */
+/* --diagnosis-child=PARENT:DEADLINE[:sweep] (exporter-server.c diagnosis_exec(), never by
+ * hand): this process is the diagnosis' keeper, exec'd by the collecting process with its own
+ * command line, so that the diagnosis runs with the options it runs with; ":sweep": the
+ * samples' NVML sweep is on descriptor 3. */
 static int diagnosis_child(struct exporter *ex, const char *arg)
 {
 	const char *colon = strchr(arg, ':');
-	char parent_s[24];
+	char parent_s[24], deadline_s[24];
+	const char *end;
 	unsigned parent;
 	uint64_t deadline;
+	bool sweep = false;
 
 	if (!colon || (size_t)(colon - arg) >= sizeof(parent_s)) {
 		fprintf(stderr, "gpuenv exporter: --diagnosis-child is gpuenv exporter's own\n");
@@ -360,12 +363,26 @@ static int diagnosis_child(struct exporter *ex, const char *arg)
 	}
 	memcpy(parent_s, arg, (size_t)(colon - arg));
 	parent_s[colon - arg] = '\0';
+	end = strchr(colon + 1, ':');
+	if (end) {
+		sweep = !strcmp(end, ":sweep");
+	} else {
+		end = colon + 1 + strlen(colon + 1);
+	}
+	if ((size_t)(end - colon - 1) < sizeof(deadline_s)) {
+		memcpy(deadline_s, colon + 1, (size_t)(end - colon - 1));
+		deadline_s[end - colon - 1] = '\0';
+	} else {
+		deadline_s[0] = '\0';
+	}
 	if (parse_uint(parent_s, 10, &parent) < 0 || parent == 0 ||
-	    parse_u64(colon + 1, 10, &deadline) < 0 || fcntl(4, F_GETFD) < 0 ||
+	    parse_u64(deadline_s, 10, &deadline) < 0 || (*end && !sweep) ||
+	    (sweep && fcntl(3, F_SETFD, FD_CLOEXEC) < 0) || fcntl(4, F_GETFD) < 0 ||
 	    fcntl(5, F_GETFD) < 0 || fcntl(6, F_GETFD) < 0) {
 		fprintf(stderr, "gpuenv exporter: --diagnosis-child is gpuenv exporter's own\n");
 		return EXIT_USAGE;
 	}
+	ex->sweep_fd = sweep ? 3 : -1;
 	mallopt(M_ARENA_MAX, 1);
 	diagnosis_setup(ex);
 	exporter_diagnosis_keeper(ex, (pid_t)parent, deadline);
@@ -447,17 +464,21 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 		int sig;
 		bool collected = false;
 
-		if (diagnose_now || now >= next_diag) {
+		bool diagnose = diagnose_now || now >= next_diag;
+
+		/* A diagnosis comes right after a sample and judges its NVML sweep (the samples'
+		 * long-lived child answers it) instead of opening NVML again: the NVML tree's
+		 * start-up no longer runs beside the diagnosis (docs/exporter.md, Load). */
+		if (diagnose || now >= next_sample) {
 			collected = true;
+			exporter_sample(ex, diagnose);
+			/* the next period from now: a slow sample delays, never bunches, the rest */
+			next_sample = mono_ms() + interval_ms;
+		}
+		if (diagnose) {
 			exporter_diagnose(ex);
 			next_diag = mono_ms() + diagnose_ms;
 			diagnose_now = false;
-		}
-		if (now >= next_sample) {
-			collected = true;
-			exporter_sample(ex);
-			/* the next period from now: a slow sample delays, never bunches, the rest */
-			next_sample = mono_ms() + interval_ms;
 		}
 		/* After each collection, the code pages it ran leave the resident set until the
 		 * next one faults them back in from the page cache (exporter-pages.c): between
@@ -517,7 +538,7 @@ int cmd_exporter(int argc, char *argv[])
 		{ 0 },
 	};
 	struct common_opts o = { .color = -1 };
-	struct exporter ex = { 0 };
+	struct exporter ex = { .sweep_fd = -1 };
 	const char *listen = "127.0.0.1:9400", *output = NULL, *web_config = NULL,
 		   *diag_child = NULL;
 	/* the command line as given, for the diagnosis child (getopt_long reorders argv) */

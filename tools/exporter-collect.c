@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,7 +65,45 @@ static bool render_both(struct gpuenv_snapshot *s, struct gpuenv_doctor *d, bool
 	return true;
 }
 
-void exporter_sample(struct exporter *ex)
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t k = write(fd, p, len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+/* The sweep of the sample just taken, for the diagnosis that follows, in a memfd (it reaches
+ * the diagnosis' keeper, exec'd, on a descriptor, and costs this process no heap while the
+ * diagnosis runs). None where the sample called no NVML session (the diagnosis' own gate
+ * then decides) or on failure: the diagnosis opens a session of its own. */
+static void keep_sweep(struct exporter *ex, const struct gpuenv_snapshot *snap)
+{
+	char *text = NULL;
+	int fd;
+
+	if (ex->sweep_fd >= 0)
+		close(ex->sweep_fd);
+	ex->sweep_fd = -1;
+	if (ex->diag_opts.from || ex->diag_opts.no_vendor ||
+	    gpuenv_ctx_nvml_sweep(ex->sample_ctx, snap, &text) < 0)
+		return;
+	fd = memfd_create("gpuenv-nvml-sweep", MFD_CLOEXEC);
+	if (fd >= 0 && write_all(fd, text, strlen(text)) == 0)
+		ex->sweep_fd = fd;
+	else if (fd >= 0)
+		close(fd);
+	free(text);
+}
+
+void exporter_sample(struct exporter *ex, bool for_diagnosis)
 {
 	struct gpuenv_snapshot *snap = NULL;
 	double t0 = mono();
@@ -88,6 +128,8 @@ void exporter_sample(struct exporter *ex)
 				"child is started until it ends\n",
 				stuck);
 		snprintf(ex->st.nvml_stuck, sizeof(ex->st.nvml_stuck), "%s", stuck);
+		if (for_diagnosis)
+			keep_sweep(ex, snap);
 		if (session_ok && !render_both(snap, NULL, ex->sample_opts.redact, ex->gpu_text))
 			session_ok = false, ex->st.err_sample++;
 		else if (!session_ok)
@@ -104,35 +146,30 @@ void exporter_sample(struct exporter *ex)
 	gpuenv_snapshot_unref(snap);
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t k = write(fd, p, len);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		len -= (size_t)k;
-	}
-	return 0;
-}
-
 /* Collects, diagnoses and renders both forms into text (malloc'd); false on failure. */
-static bool diagnose_render(const struct exporter *ex, char *text[2])
+static bool diagnose_render(const struct exporter *ex, char *sweep, size_t sweep_len, char *text[2])
 {
 	struct gpuenv_ctx *ctx = NULL;
 	struct gpuenv_snapshot *snap = NULL;
 	struct gpuenv_doctor *d = NULL;
-	bool ok = common_open(&ex->diag_opts, &ctx, &snap) == 0;
+	bool ok = common_open_ctx(&ex->diag_opts, &ctx) == 0;
+
+	/* The samples' sweep rather than an NVML session of its own (its tree's start-up was the
+	 * diagnosis' height; docs/exporter.md, Load): the same facts with the same states. */
+	ok = ok && (!sweep || gpuenv_ctx_set_nvml_sweep(ctx, sweep, sweep_len) == 0);
+	free(sweep);
+	ok = ok && common_collect(&ex->diag_opts, ctx, &snap) == 0;
 
 	/* Between the collection, the rules and the rendering, the code pages the step before
 	 * ran go (exporter-pages.c): each step's are resident in turn, not all three at once
 	 * (the diagnosis child's height was the collection's code beside the rules'). */
 	(void)exporter_drop_startup_pages();
+	/* and the heap the step before freed (the folds' trees, the files' buffers): the rules'
+	 * height was this process's, beside the samples' NVML tree and the serving process */
+	malloc_trim(0);
 	ok = ok && gpuenv_doctor_run(snap, &d) == 0;
 	(void)exporter_drop_startup_pages();
+	malloc_trim(0);
 	ok = ok && render_both(NULL, d, ex->diag_opts.redact, text);
 
 	gpuenv_doctor_free(d);
@@ -141,11 +178,41 @@ static bool diagnose_render(const struct exporter *ex, char *text[2])
 	return ok;
 }
 
+/* The sweep the collecting process handed over (its descriptor, from offset 0), NUL-ended;
+ * NULL: none, or it could not be read (the diagnosis then opens a session of its own). */
+static char *read_sweep(int fd, size_t *ret_len)
+{
+	struct stat st;
+	char *buf;
+	size_t len = 0;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size > (32 << 20))
+		return NULL;
+	buf = malloc((size_t)st.st_size + 1);
+	while (buf && len < (size_t)st.st_size) {
+		ssize_t k = pread(fd, buf + len, (size_t)st.st_size - len, (off_t)len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			free(buf);
+			return NULL;
+		}
+		len += (size_t)k;
+	}
+	if (buf) {
+		buf[len] = '\0';
+		*ret_len = len;
+	}
+	return buf;
+}
+
 /* In the diagnosis child: writes the text form, a NUL, then the OpenMetrics form. */
 static int diagnose_child(int fd, void *userdata)
 {
 	struct exporter *ex = userdata;
-	char *text[2] = { NULL, NULL };
+	char *text[2] = { NULL, NULL }, *sweep;
+	size_t sweep_len = 0;
 	bool ok;
 
 	/* This fork's copies of the renderings on show (about 133 kB each of the GPU sample's)
@@ -156,13 +223,18 @@ static int diagnose_child(int fd, void *userdata)
 		free(ex->diag_text[om]);
 		ex->gpu_text[om] = ex->diag_text[om] = NULL;
 	}
+	sweep = read_sweep(ex->sweep_fd, &sweep_len);
+	if (ex->sweep_fd >= 0)
+		close(ex->sweep_fd);
+	ex->sweep_fd = -1;
 	malloc_trim(0);
 	/* What start-up faulted in (exec'd: the loader's relocation, the command line's parsing;
 	 * forked: the collecting process's sample) goes before the first vendor session starts,
 	 * and the mappings are marked MADV_RANDOM (exporter-pages.c), so that a fault during the
 	 * collection maps its page, not the large page-cache folio around it. */
 	(void)exporter_drop_startup_pages();
-	ok = diagnose_render(ex, text) && write_all(fd, text[0], strlen(text[0]) + 1) == 0 &&
+	ok = diagnose_render(ex, sweep, sweep_len, text) &&
+	     write_all(fd, text[0], strlen(text[0]) + 1) == 0 &&
 	     write_all(fd, text[1], strlen(text[1])) == 0;
 
 	free(text[0]);
@@ -183,14 +255,22 @@ static const struct child_opts diagnosis_opts = {
 static int diagnosis_run(struct exporter *ex, struct child_result *r)
 {
 	child_exec_fn launcher = exporter_diagnosis_launcher();
-	uint64_t deadline = child_now_ms() + diagnosis_opts.timeout_ms;
+	/* the keeper and the child keep the sweep's descriptor (the others are closed) */
+	struct child_opts opts = diagnosis_opts;
+	struct exporter_diagnosis_exec what = {
+		.deadline_ms = child_now_ms() + diagnosis_opts.timeout_ms,
+		.sweep_fd = ex->sweep_fd,
+	};
 	struct child_job *j;
 	int err;
 
+	opts.pass_fd = ex->sweep_fd > 0 ? ex->sweep_fd : 0;
+	/* the sample's heap (its sweep's text too) goes back before this process waits */
+	malloc_trim(0);
 	if (!launcher)
-		err = child_start_fn(diagnose_child, ex, &diagnosis_opts, &j);
+		err = child_start_fn(diagnose_child, ex, &opts, &j);
 	else /* the launcher's data is copied into the forked process with the stack */
-		err = child_start_exec(launcher, &deadline, &diagnosis_opts, &j);
+		err = child_start_exec(launcher, &what, &opts, &j);
 	if (err < 0)
 		return err;
 	/* This process only waits while the diagnosis runs: the pages the loop faulted back
@@ -201,8 +281,13 @@ static int diagnosis_run(struct exporter *ex, struct child_result *r)
 
 _Noreturn void exporter_diagnosis_keeper(struct exporter *ex, pid_t parent, uint64_t deadline_ms)
 {
+	/* static: the child under the keeper reads it after the fork */
+	static struct child_opts opts;
+
+	opts = diagnosis_opts;
+	opts.pass_fd = ex->sweep_fd > 0 ? ex->sweep_fd : 0;
 	child_job_keeper_main((const int[CHILD_PROC_FDS]){ -1, 4, 5, 6 }, parent, diagnose_child,
-			      ex, &diagnosis_opts, deadline_ms);
+			      ex, &opts, deadline_ms);
 }
 
 /* Runs the diagnosis in a child; its two renderings into text. */
@@ -229,6 +314,10 @@ static bool diagnose_in_child(struct exporter *ex, char *text[2])
 		}
 	}
 	child_result_done(&r);
+	/* the sweep was this diagnosis' only */
+	if (ex->sweep_fd >= 0)
+		close(ex->sweep_fd);
+	ex->sweep_fd = -1;
 	return ok;
 }
 
@@ -362,6 +451,9 @@ char *exporter_exposition(const struct exporter *ex, bool om)
 
 void exporter_done(struct exporter *ex)
 {
+	if (ex->sweep_fd >= 0)
+		close(ex->sweep_fd);
+	ex->sweep_fd = -1;
 	gpuenv_ctx_free(ex->sample_ctx);
 	ex->sample_ctx = NULL;
 	for (int i = 0; i < 2; i++) {

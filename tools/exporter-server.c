@@ -298,30 +298,41 @@ static char **diag_argv;
 
 /* exporter_diagnosis_program()'s launcher, in the process forked for the keeper
  * (async-signal-safe calls only): the output, stderr and record descriptors to 4..6 (fds[0]
- * is -1: no request pipe), then gpuenv's own executable with --diagnosis-child=PARENT:DEADLINE
- * before the exporter's own options. */
+ * is -1: no request pipe) and the NVML sweep's to 3 where there is one, then gpuenv's own
+ * executable with --diagnosis-child=PARENT:DEADLINE[:sweep] before the exporter's own
+ * options. */
 static void diagnosis_exec(const int fds[CHILD_PROC_FDS], pid_t parent, void *data)
 {
-	static const char opt[] = "--diagnosis-child=";
-	const uint64_t *deadline = data;
-	char arg[sizeof(opt) + 48], num[24], *d;
-	int moved[CHILD_PROC_FDS];
+	static const char opt[] = "--diagnosis-child=", sweep[] = ":sweep";
+	const struct exporter_diagnosis_exec *what = data;
+	char arg[sizeof(opt) + sizeof(sweep) + 48], num[24], *d;
+	int moved[CHILD_PROC_FDS], sweep_fd = -1;
 	size_t n = sizeof(opt) - 1;
 
+	/* first all out of the way, above 6, then each to its place */
 	for (int i = 1; i < CHILD_PROC_FDS; i++) {
 		moved[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3 + CHILD_PROC_FDS);
 		if (moved[i] < 0)
 			return;
 	}
+	if (what->sweep_fd >= 0 &&
+	    (sweep_fd = fcntl(what->sweep_fd, F_DUPFD_CLOEXEC, 3 + CHILD_PROC_FDS)) < 0)
+		return;
 	for (int i = 1; i < CHILD_PROC_FDS; i++)
 		if (dup2(moved[i], 3 + i) < 0)
 			return;
+	if (sweep_fd >= 0 && dup2(sweep_fd, 3) < 0)
+		return;
 	memcpy(arg, opt, n);
 	for (d = digits(num + sizeof(num) - 1, (uint64_t)parent); *d;)
 		arg[n++] = *d++;
 	arg[n++] = ':';
-	for (d = digits(num + sizeof(num) - 1, *deadline); *d;)
+	for (d = digits(num + sizeof(num) - 1, what->deadline_ms); *d;)
 		arg[n++] = *d++;
+	if (sweep_fd >= 0) {
+		memcpy(arg + n, sweep, sizeof(sweep) - 1);
+		n += sizeof(sweep) - 1;
+	}
 	arg[n] = '\0';
 	diag_argv[2] = arg; /* this process's own copy of the array */
 	execv(self_program, diag_argv);

@@ -40,11 +40,16 @@ struct exporter {
 	struct gpuenv_ctx *sample_ctx;
 	char *gpu_text[2];  /* last good sample: [0] Prometheus text, [1] OpenMetrics */
 	char *diag_text[2]; /* last diagnosis */
+	/* The NVML sweep the next diagnosis judges (gpuenv_ctx_nvml_sweep() of the sample
+	 * taken just before it, in a memfd), instead of an NVML session of its own; -1: none. In
+	 * the diagnosis' keeper exec'd with --diagnosis-child=…:sweep, descriptor 3. */
+	int sweep_fd;
 	struct exporter_stats st;
 };
 
-/* One GPU sample into ex (keeps the previous one, flagged stale, when it fails). */
-void exporter_sample(struct exporter *ex);
+/* One GPU sample into ex (keeps the previous one, flagged stale, when it fails). With
+ * for_diagnosis, its NVML sweep is also kept in ex->sweep_fd for the diagnosis that follows. */
+void exporter_sample(struct exporter *ex, bool for_diagnosis);
 /* One full collection and diagnosis into ex. */
 void exporter_diagnose(struct exporter *ex);
 /* The whole exposition as it stands; openmetrics ends it with "# EOF". NULL on OOM. */
@@ -137,12 +142,18 @@ int exporter_cuda_program(void);
  * keeps resident in the diagnosis' keeper and child and in every vendor session forked from
  * them (docs/exporter.md). -ENOEXEC when that path cannot be run, -ENOMEM.
  * exporter_diagnosis_launcher() is then its launcher (core/child.h child_start_exec(), its
- * data the deadline, a uint64_t), else NULL: forked.
+ * data a struct exporter_diagnosis_exec), else NULL: forked.
  */
 int exporter_diagnosis_program(int argc, char *const argv[]);
 child_exec_fn exporter_diagnosis_launcher(void);
+/* The launcher's data: the deadline, and the sweep's descriptor (ex->sweep_fd, -1: none),
+ * which the program gets on descriptor 3. */
+struct exporter_diagnosis_exec {
+	uint64_t deadline_ms;
+	int sweep_fd;
+};
 /* In the process so started: the diagnosis' keeper (core/child.h child_job_keeper_main()),
- * its descriptors on 4..6, the diagnosis run in the child under it. */
+ * its descriptors on 4..6 (and ex->sweep_fd on 3), the diagnosis run in the child under it. */
 _Noreturn void exporter_diagnosis_keeper(struct exporter *ex, pid_t parent, uint64_t deadline_ms);
 
 double exporter_now(void); /* Unix time, seconds */

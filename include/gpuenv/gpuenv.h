@@ -179,6 +179,17 @@ GPUENV_API void gpuenv_ctx_set_pci_name_fn(struct gpuenv_ctx *ctx, gpuenv_pci_na
  * -EINVAL (no ctx or ret), -ENOMEM. Since 0.1. */
 GPUENV_API int gpuenv_ctx_get_trace(struct gpuenv_ctx *ctx, char **ret);
 
+/*
+ * gpuenv_ctx_set_nvml_sweep: the collections on ctx take driver.nvml from text, what
+ * gpuenv_ctx_nvml_sweep() gave on another context moments before (copied), instead of
+ * an NVML session of their own: `gpuenv exporter`'s diagnosis judges its samples' sweep
+ * rather than opening NVML again. Only where ctx would call NVML (live, the nvidia module
+ * loaded; the same gate as a session's): elsewhere the facts say why it was not called, as
+ * without it. text NULL: a session of their own again. Returns 0, -EINVAL, -ENOMEM.
+ * Since 0.1.
+ */
+GPUENV_API int gpuenv_ctx_set_nvml_sweep(struct gpuenv_ctx *ctx, const char *text, size_t len);
+
 /* gpuenv_version: returns the library's version, "MAJOR.MINOR.MICRO" (a static string, not
  * to be freed); the headers' is GPUENV_VERSION_MAJOR/MINOR/MICRO. Since 0.1. */
 GPUENV_API const char *gpuenv_version(void);
@@ -255,6 +266,18 @@ struct gpuenv_nvml_health {
  * docs/exporter.md). Returns 0, -EINVAL. Since 0.1. */
 GPUENV_API int gpuenv_snapshot_nvml_health(const struct gpuenv_snapshot *s,
 					   struct gpuenv_nvml_health *ret);
+/*
+ * gpuenv_ctx_nvml_sweep: what the NVML child of the last collection on ctx said, s being that
+ * collection's snapshot (driver.nvml: every fact with its state, a session that failed or hung
+ * with its errors), as JSON text for gpuenv_ctx_set_nvml_sweep(), with the time it was taken
+ * (driver.nvml.session_sampled_at, UTC, now: call it right after the collection). ret:
+ * malloc'd, the caller free()s it. Returns 0; -ENOENT when that collection ran no NVML child
+ * (NVML not allowed, no nvidia module, a long-lived child's restart held back by its backoff
+ * or a task of it stuck in the kernel: the other context then decides and calls for itself);
+ * -EINVAL, -ENOMEM. Since 0.1.
+ */
+GPUENV_API int gpuenv_ctx_nvml_sweep(const struct gpuenv_ctx *ctx, const struct gpuenv_snapshot *s,
+				     char **ret);
 /* gpuenv_snapshot_ref: takes a reference. Returns s. Since 0.1. */
 GPUENV_API struct gpuenv_snapshot *gpuenv_snapshot_ref(struct gpuenv_snapshot *s);
 /* gpuenv_snapshot_unref: drops a reference, freeing s with the last (NULL is a no-op).

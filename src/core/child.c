@@ -185,7 +185,7 @@ static int job_start(child_fn fn, void *userdata, child_exec_fn exec_keeper, voi
 	if (pid == 0) {
 		/* Only its own pipes: not the parent's files, nor another started child's pipes,
 		 * whose EOF would otherwise wait for this one. */
-		child_close_other_fds((int[]){ a.out_w, a.err_w, a.st_w }, 3);
+		child_close_other_fds((int[]){ a.out_w, a.err_w, a.st_w, opts->pass_fd }, 4);
 		if (exec_keeper) {
 			/* no request pipe: a one-shot child reads none */
 			exec_keeper((const int[CHILD_PROC_FDS]){ -1, a.out_w, a.err_w, a.st_w },
@@ -237,7 +237,7 @@ _Noreturn void child_job_keeper_main(const int fds[CHILD_PROC_FDS], pid_t parent
 				       .err_w = fds[2],
 				       .st_w = fds[3] };
 
-	child_close_other_fds(fds + 1, CHILD_PROC_FDS - 1);
+	child_close_other_fds((int[]){ fds[1], fds[2], fds[3], opts->pass_fd }, 4);
 	child_keeper(&a, parent);
 }
 

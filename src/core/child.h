@@ -59,6 +59,10 @@ struct child_opts {
 	/* Hold the tree with a subreaper even where a PID namespace is permitted: libcuda's
 	 * cuInit() fails in one (CUDA_ERROR_OPERATING_SYSTEM, 304; docs/HACKING.md, vendor libraries). */
 	bool no_pid_namespace;
+	/* child_start_fn(), child_start_exec(), child_job_keeper_main(): a descriptor above
+	 * stderr the keeper and the child keep open beside their pipes (every other one is
+	 * closed): `gpuenv exporter`'s diagnosis gets its NVML sweep on it. 0: none. */
+	int pass_fd;
 };
 
 /*

@@ -47,6 +47,13 @@ struct gpuenv_ctx {
 	/* GPUENV_CTX_VENDOR_KEEP: NVML's child that stays (src/vendor/session-keep.c), ended by
 	 * gpuenv_ctx_free(). */
 	struct vendor_keep *nvml_keep;
+	/* gpuenv_ctx_set_nvml_sweep(): another context's NVML sweep (driver.nvml as JSON), which
+	 * the NVML probe takes instead of a session of its own; NULL: none. */
+	char *nvml_sweep;
+	size_t nvml_sweep_len;
+	/* The last collection's NVML probe ran a child (answered or failed): its facts are a
+	 * sweep another context may take (gpuenv_ctx_nvml_sweep()). */
+	bool nvml_swept;
 	/* GPUENV_CTX_TRACE_READS: the "keep" records of ctx_keep() (kept.c), and their names. */
 	struct strbuf kept;
 	char **kept_names;

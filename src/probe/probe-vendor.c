@@ -322,6 +322,34 @@ int probe_vendor_collect(struct probe_env *pe, struct snap_node *timings)
 	return ret;
 }
 
+/* Another context's sweep (gpuenv_ctx_set_nvml_sweep(): `gpuenv exporter`'s diagnosis takes
+ * its samples' long-lived NVML child's latest sweep, docs/exporter.md), written as it was
+ * collected there: every fact with its state, a failed, hung or held-back session's errors
+ * too, and the time it was taken (session_sampled_at). Called where this collection's own
+ * gate let NVML be called, so the facts are those a session of its own would have given. */
+static int take_sweep(struct probe_env *pe, struct gpuenv_snapshot *s, struct snap_node *obj,
+		      const struct vendor_probe *vp)
+{
+	_cleanup_free_ char *why = NULL;
+	const char *failure;
+	int err = snapshot_node_load(s, obj, pe->ctx->nvml_sweep, pe->ctx->nvml_sweep_len, &why);
+
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0) {
+		char msg[320];
+
+		snprintf(msg, sizeof(msg), "the sample's sweep: %s", why ? why : strerror(-err));
+		snap_set_state(obj, "session", FACT_MALFORMED, "nvml sample", msg);
+		return snapshot_error(s);
+	}
+	failure = snap_error(snap_child(obj, "session"));
+	if (failure)
+		log_warn(pe->log, "%s: %s", vp->label, failure);
+	err = probe_vendor_keep(pe, obj, vp->session);
+	return err < 0 ? err : snapshot_error(s);
+}
+
 int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const struct vendor_probe *vp)
 {
 	struct snap_node *obj = snap_object(snap_object(snapshot_root(s), vp->parent), vp->name);
@@ -331,8 +359,11 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 	const char *source, *why;
 	enum fact_state state;
 	char buf[256];
-	int err = probe_vendor_replay(pe, s, obj, vp->session, lib);
+	int err;
 
+	if (vp->takes_sweep)
+		pe->ctx->nvml_swept = false;
+	err = probe_vendor_replay(pe, s, obj, vp->session, lib);
 	if (err != 0)
 		return err < 0 ? err : snapshot_error(s);
 	err = vp->before ? vp->before(pe, obj) : 0;
@@ -349,6 +380,11 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 	}
 	if (vp->prepare)
 		vp->prepare(pe, s, &req);
+	if (vp->takes_sweep && pe->ctx->nvml_sweep)
+		return take_sweep(pe, s, obj, vp);
+	/* from here on a child runs (below: unless a long-lived one's restart is held back) */
+	if (vp->takes_sweep)
+		pe->ctx->nvml_swept = true;
 	if (vp->collect_keep && (pe->ctx->flags & GPUENV_CTX_VENDOR_KEEP)) {
 		/* The child that stays answers at once: nothing to overlap. */
 		struct vendor_result r;
@@ -367,12 +403,16 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 		if (err == -ENOMEM)
 			return err;
 		if (err < 0) {
+			if (vp->takes_sweep)
+				pe->ctx->nvml_swept = false;
 			probe_vendor_not_called(obj, vp->keys, FACT_ERROR, "fork", strerror(-err));
 			return snapshot_error(s);
 		}
 		probe_vendor_write(obj, &r, req.timeout_ms, vp->session);
 		if (r.failure)
 			log_warn(pe->log, "%s: %s", vp->label, r.failure);
+		if (vp->takes_sweep && r.no_child)
+			pe->ctx->nvml_swept = false;
 		vendor_result_done(&r);
 		err = probe_vendor_keep(pe, obj, vp->session);
 		return err < 0 ? err : snapshot_error(s);
@@ -382,6 +422,8 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 	if (err == -ENOMEM)
 		return err;
 	if (err < 0) {
+		if (vp->takes_sweep)
+			pe->ctx->nvml_swept = false;
 		probe_vendor_not_called(obj, vp->keys, FACT_ERROR, "fork", strerror(-err));
 		err = probe_vendor_keep(pe, obj, vp->session);
 		return err < 0 ? err : snapshot_error(s);
@@ -418,6 +460,7 @@ static const struct vendor_probe nvml_probe = {
 	.start = vendor_nvml_start,
 	.collect_keep = vendor_nvml_keep_collect,
 	.keep_offset = offsetof(struct gpuenv_ctx, nvml_keep),
+	.takes_sweep = true,
 };
 
 int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s)

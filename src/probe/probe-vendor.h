@@ -72,6 +72,9 @@ struct vendor_probe {
 	int (*collect_keep)(struct vendor_keep **keep, const struct vendor_req *req,
 			    struct vendor_result *ret);
 	size_t keep_offset;
+	/* Takes the context's nvml_sweep (gpuenv_ctx_set_nvml_sweep()) where it has one, instead
+	 * of a session (NVML). */
+	bool takes_sweep;
 };
 
 /* Gates, prepares and starts vp's session; probe_vendor_collect() writes its result. */

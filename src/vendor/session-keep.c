@@ -163,7 +163,7 @@ static int keep_start(struct vendor_keep *k, const struct vendor_session *vs)
  * NULL: out of memory). */
 static int not_started(const struct vendor_session *vs, char *failure, struct vendor_result *ret)
 {
-	struct vendor_result res = { .tree = json_object(), .failure = failure };
+	struct vendor_result res = { .tree = json_object(), .failure = failure, .no_child = true };
 	char source[64];
 
 	snprintf(source, sizeof(source), "%schild", vs->prefix);

@@ -37,6 +37,9 @@ struct vendor_result {
 	json_t *tree;  /* object, never NULL after success */
 	char *failure; /* NULL when the child ran to its end; else what went wrong */
 	unsigned elapsed_ms;
+	/* No child ran this time (the long-lived child's restart held back by its backoff, or a
+	 * task of the last one still stuck in the kernel): the facts say so, none was read. */
+	bool no_child;
 };
 
 /* A session started and not yet collected. Starting forks the child and returns at once, so

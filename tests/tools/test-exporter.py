@@ -404,8 +404,8 @@ def test_serve():
             after = int(value(parse(wait_http(base + "/metrics", 10)[2]),
                               "gpuenv_collections_total", kind="diagnosis"))
         check(after > before, f"SIGHUP reruns the diagnosis ({before} -> {after})")
-        # The diagnosis served (its NVML session in gpuenv-nvml, its vendor sessions one at
-        # a time: docs/exporter.md, Collection) finds what `gpuenv doctor` finds there.
+        # The diagnosis served (the samples' NVML sweep, its other vendor sessions one at a
+        # time: docs/exporter.md, Collection) finds what `gpuenv doctor` finds there.
         fams = parse(wait_http(base + "/metrics", 10)[2])
         served = sorted((l["rule"], l["layer"], l["severity"], v)
                         for _, l, v in fams["gpuenv_finding"]["samples"])
@@ -634,10 +634,104 @@ def test_diagnosis_hostile_cuda():
     check(not left, f"nothing the library forked outlives the exporter ({sorted(left)})")
 
 
+def served_findings(fams):
+    return sorted((l["rule"], l["layer"], l["severity"], v)
+                  for _, l, v in fams.get("gpuenv_finding", {"samples": []})["samples"])
+
+
+def doctor_findings(args, env, *extra):
+    doc = json.loads(subprocess.run([GPUENV, "doctor", "--json", *extra, *args], env=env,
+                                    capture_output=True, text=True, timeout=300).stdout)
+    counts = collections.Counter((f["rule"], f["layer"], f["severity"]) for f in doc["findings"])
+    return sorted((*k, str(n)) for k, n in counts.items())
+
+
+def test_diagnosis_takes_sample_sweep():
+    """A diagnosis judges the sweep of the sample taken just before it, from the samples'
+    long-lived NVML child, instead of an NVML session of its own (docs/exporter.md,
+    Collection): a GPU lost in the long-lived child's first sweep only (the fake's
+    KIND.FUNCTION#N: GPU 1's handle is the process's 2nd nvmlDeviceGetHandleByIndex_v2 call)
+    is in the first diagnosis, which is what `gpuenv doctor` (a fresh session, so a first
+    sweep) finds, and no longer in the one SIGHUP runs, whose sweep was a later one and finds
+    what doctor finds without the loss. A session of the diagnosis' own would lose GPU 1
+    every time. With NVML hung, the first diagnosis has the failed sweep's states: what
+    doctor's session, hung the same way, finds."""
+    lost = scenario_from("nvml-gpu-lost", lambda t: t.replace(
+        "error.nvmlDeviceGetHandleByIndex_v2 =", "error.nvmlDeviceGetHandleByIndex_v2#2 =", 1))
+    healthy = scenario_from("nvml-gpu-lost", lambda t: t.replace(
+        "error.nvmlDeviceGetHandleByIndex_v2 = NVML_ERROR_GPU_IS_LOST\n", "", 1))
+    try:
+        args, env = fixture_args("nvml-gpu-lost", lost)
+        want_lost = doctor_findings(args, env, *SLOW)
+        want_healthy = doctor_findings(args, fixture_args("nvml-gpu-lost", healthy)[1], *SLOW)
+        check(want_lost != want_healthy,
+              f"the loss is a finding of doctor's ({want_lost} against {want_healthy})")
+        port = free_port()
+        p = start(GPUENV, ["--listen", f"127.0.0.1:{port}", "--interval", "1s", *SLOW, *args],
+                  env)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            first, fams, deadline = 0, {}, time.monotonic() + 300
+            while first == 0 and time.monotonic() < deadline and p.poll() is None:
+                st = wait_http(base + "/metrics", 10)
+                fams = parse(st[2]) if st[0] == 200 else {}
+                first = int(value(fams, "gpuenv_collections_total", kind="diagnosis") or 0)
+                time.sleep(0.2)
+            check(served_findings(fams) == want_lost,
+                  f"the first diagnosis, on the first sweep, has the lost GPU as doctor does: "
+                  f"{served_findings(fams)} (doctor: {want_lost})")
+            p.send_signal(signal.SIGHUP)
+            n = first
+            while n <= first and time.monotonic() < deadline and p.poll() is None:
+                time.sleep(0.2)
+                st = wait_http(base + "/metrics", 10)
+                fams = parse(st[2]) if st[0] == 200 else {}
+                n = int(value(fams, "gpuenv_collections_total", kind="diagnosis") or 0)
+            check(n > first and served_findings(fams) == want_healthy,
+                  f"the diagnosis on SIGHUP judges a later sweep of the same child: "
+                  f"{served_findings(fams)} (doctor without the loss: {want_healthy})")
+        finally:
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    finally:
+        os.unlink(lost)
+        os.unlink(healthy)
+    # A sample whose NVML child hangs: the diagnosis that follows it has the states a session
+    # hung in the same call has (timed out in it, the rest not reached).
+    args, env = fixture_args("nvml-hang")
+    args = [a for a in args if not a.startswith("--vendor-timeout") and a != "500"]
+    want = doctor_findings(args, env, "--vendor-timeout", "1500")
+    port = free_port()
+    p = start(GPUENV, ["--listen", f"127.0.0.1:{port}", "--interval", "1s",
+                       "--vendor-timeout", "1500", *args], env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        first, fams, deadline = 0, {}, time.monotonic() + 300
+        while first == 0 and time.monotonic() < deadline and p.poll() is None:
+            st = wait_http(base + "/metrics", 10)
+            fams = parse(st[2]) if st[0] == 200 else {}
+            first = int(value(fams, "gpuenv_collections_total", kind="diagnosis") or 0)
+            time.sleep(0.2)
+        check(first >= 1 and value(fams, "gpuenv_sample_stale") == "1"
+              and served_findings(fams) == want,
+              f"after a hung sample the diagnosis is doctor's with NVML hung: "
+              f"{served_findings(fams)} (doctor: {want})")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
 for t in (test_once_text, test_once_openmetrics, test_output_atomic, test_diagnosis_series,
           test_escaping,
           test_lost_and_hang, test_tasks, test_serve, test_serve_hang,
-          test_default_listen_and_period, test_diagnosis_hostile_cuda):
+          test_default_listen_and_period, test_diagnosis_hostile_cuda,
+          test_diagnosis_takes_sample_sweep):
     print(f"== {t.__name__}")
     t()
 print(f"{len(failures)} failures")

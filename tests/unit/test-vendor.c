@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "gpuenv/gpuenv.h"
 #include "vendor/lazy-nettle.h"
 #include "vendor/lazy-zip.h"
 #include "vendor/sandbox.h"
@@ -405,6 +406,107 @@ static void test_nvml_hang(void **state)
 	vendor_result_done(&r);
 }
 
+/* The snapshot's driver.nvml as a jansson object (the caller's reference). */
+static json_t *nvml_of(struct gpuenv_snapshot *s)
+{
+	char *text = NULL;
+	json_t *j, *nvml;
+
+	assert_int_equal(gpuenv_snapshot_render(s, GPUENV_FORMAT_JSON, 0, &text), 0);
+	j = json_loads(text, 0, NULL);
+	free(text);
+	assert_non_null(j);
+	nvml = json_incref(json_object_get(json_object_get(j, "driver"), "nvml"));
+	json_decref(j);
+	assert_non_null(nvml);
+	return nvml;
+}
+
+static struct gpuenv_snapshot *collect_sweep(unsigned flags, const char *sweep,
+					     struct gpuenv_ctx **ret_ctx)
+{
+	struct gpuenv_ctx_opts o = {
+		.sz = sizeof(o),
+		.sysroot = GPUENV_TEST_SOURCE_ROOT "/tests/fixtures/nvml-gpu-lost/root",
+		.nvml_lib = fake("libnvidia-ml.so.1"),
+		.vendor_timeout_ms = 5000,
+		.flags = GPUENV_CTX_GPU_SAMPLE | flags,
+	};
+	struct gpuenv_snapshot *s = NULL;
+
+	assert_int_equal(gpuenv_ctx_new(&o, ret_ctx), 0);
+	if (sweep)
+		assert_int_equal(gpuenv_ctx_set_nvml_sweep(*ret_ctx, sweep, strlen(sweep)), 0);
+	assert_int_equal(gpuenv_snapshot_collect(*ret_ctx, &s), 0);
+	return s;
+}
+
+/*
+ * gpuenv_ctx_nvml_sweep() and gpuenv_ctx_set_nvml_sweep() (`gpuenv exporter`'s diagnosis
+ * judges its samples' sweep): a collection given another context's sweep has its facts as
+ * they were, states and all (a lost GPU's error), and the sweep's time, not what a session of
+ * its own would say (the scenario changed between); a collection whose gate does not allow
+ * NVML ignores it; a collection that ran no NVML child (a restart held back by the backoff)
+ * hands over nothing.
+ */
+static void test_nvml_sweep_handed_over(void **state)
+{
+	struct gpuenv_ctx *a = NULL, *b = NULL, *c = NULL;
+	struct gpuenv_snapshot *sa, *sb, *sc;
+	char *sweep = NULL;
+	json_t *ja, *jb, *jc;
+
+	set_scenario("[nvml]\ndriver_version = 550.54.15\n[nvml.device.0]\nname = A\n"
+		     "[nvml.device.1]\nname = A\n"
+		     "error.nvmlDeviceGetHandleByIndex_v2 = NVML_ERROR_GPU_IS_LOST\n");
+	sa = collect_sweep(GPUENV_CTX_VENDOR_KEEP, NULL, &a);
+	assert_int_equal(gpuenv_ctx_nvml_sweep(a, sa, &sweep), 0);
+	assert_non_null(strstr(sweep, "\"session_sampled_at\""));
+	set_scenario("[nvml]\ndriver_version = 560.35.03\n[nvml.device.0]\nname = B\n"
+		     "[nvml.device.1]\nname = B\n");
+	sb = collect_sweep(0, sweep, &b);
+	ja = nvml_of(sa);
+	jb = nvml_of(sb);
+	assert_fact(jb, "session_sampled_at", "present", "nvml sample");
+	assert_int_equal(json_object_del(jb, "session_sampled_at"), 0);
+	assert_true(json_equal(ja, jb));
+	assert_str(jb, "devices.0.name", "A");
+	assert_error_contains(jb, "devices.1.index", "error", "NVML_ERROR_GPU_IS_LOST");
+	json_decref(jb);
+	gpuenv_snapshot_unref(sb);
+	gpuenv_ctx_free(b);
+
+	/* --no-vendor: the gate's facts, not the sweep */
+	sc = collect_sweep(GPUENV_CTX_NO_VENDOR, sweep, &c);
+	jc = nvml_of(sc);
+	assert_null(json_object_get(jc, "session_sampled_at"));
+	assert_string_equal(jstr(jc, "init", "state"), "unprobed");
+	json_decref(jc);
+	gpuenv_snapshot_unref(sc);
+	gpuenv_ctx_free(c);
+	free(sweep);
+	sweep = NULL;
+	json_decref(ja);
+	gpuenv_snapshot_unref(sa);
+	gpuenv_ctx_free(a);
+
+	/* A child that crashes, then its restart held back (1 s): the first sweep is handed
+	 * over with its failure, the held-back one is not. */
+	set_scenario("[nvml]\ndriver_version = 550.54.15\ncrash.nvmlDeviceGetCount_v2 = SIGSEGV\n");
+	sa = collect_sweep(GPUENV_CTX_VENDOR_KEEP, NULL, &a);
+	assert_int_equal(gpuenv_ctx_nvml_sweep(a, sa, &sweep), 0);
+	assert_non_null(strstr(sweep, "SIGSEGV"));
+	free(sweep);
+	gpuenv_snapshot_unref(sa);
+	assert_int_equal(gpuenv_snapshot_collect(a, &sa), 0);
+	assert_int_equal(gpuenv_ctx_nvml_sweep(a, sa, &sweep), -ENOENT);
+	assert_int_equal(gpuenv_ctx_nvml_sweep(NULL, sa, &sweep), -EINVAL);
+	assert_int_equal(gpuenv_ctx_set_nvml_sweep(NULL, "{}", 2), -EINVAL);
+	assert_int_equal(gpuenv_ctx_set_nvml_sweep(a, NULL, 0), 0);
+	gpuenv_snapshot_unref(sa);
+	gpuenv_ctx_free(a);
+}
+
 /* vendor_settle() (GPUENV_CTX_VENDOR_SERIAL): the child's tree is gone when it returns, and
  * vendor_finish() folds the same result later; a settled session may still be cancelled,
  * and a hang is settled at its deadline with its failure kept for vendor_finish(). */
@@ -781,6 +883,7 @@ int main(int argc, char *argv[])
 		cmocka_unit_test(test_nvml_hang),
 		cmocka_unit_test(test_nvml_crash),
 		cmocka_unit_test(test_settle),
+		cmocka_unit_test(test_nvml_sweep_handed_over),
 		cmocka_unit_test(test_cuda_names_its_threads),
 		cmocka_unit_test(test_cuda),
 		cmocka_unit_test(test_opencl_bad_libraries),
