@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "facts/facts-table.h"
 #include "facts/ltoir.h"
@@ -123,7 +124,7 @@ int ltoir_judge(const char *target, int lto_major, int lto_minor, const char *nv
 		snprintf(res.reason, sizeof(res.reason),
 			 "%s (LTO-IR %d.%d): could not tell whether %s links it (the LTO-IR "
 			 "version of CUDA %s is not in the knowledge base)",
-			 target, lto_major, lto_minor, nv, nvjitlink);
+			 target, lto_major, lto_minor, nv, nv + strlen("nvJitLink "));
 	}
 	*ret = res;
 	return 0;
