@@ -160,6 +160,9 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
 	const struct gpuenv_policy *p = c->policy;
 	const struct check_binaries *bs = p->binaries_read;
 	size_t omitted = 0, omitted_failing = 0;
+	/* the tree's nvJitLink, for LTO-IR; none known without a diagnosis */
+	const struct snap_node *root =
+		c->doctor && c->doctor->snap ? snapshot_root_const(c->doctor->snap) : NULL;
 
 	if (p->n_arch_binaries == 0)
 		return;
@@ -181,8 +184,8 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
 		for (size_t i = 0; i < bs->n; i++) {
 			const struct check_binary *b = &bs->b[i];
 			char verdict[1536];
-			bool ok = binary_verdict(p, snapshot_root_const(c->doctor->snap), b, major,
-						 minor, verdict, sizeof(verdict));
+			bool ok =
+				binary_verdict(p, root, b, major, minor, verdict, sizeof(verdict));
 			size_t used = strlen(text);
 
 			*fail |= !ok;
