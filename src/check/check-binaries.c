@@ -74,22 +74,45 @@ static void append(char *text, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The nvJitLink the judged tree would load, as its snapshot names it: a toolkit's or wheel's
- * component version (version.json `libnvjitlink`, the nvidia_nvjitlink dist-info, the file
- * name), else the major of the first libnvJitLink soname found; NULL when none. */
+/* Keeps in buf the older of its version and v (when v is a version). */
+static void keep_oldest(const char *v, char *buf, size_t len)
+{
+	struct version a, b;
+
+	if (!v || version_parse(v, &a) < 0)
+		return;
+	if (!buf[0] || version_parse(buf, &b) < 0 || version_cmp(&a, &b) < 0)
+		snprintf(buf, len, "%s", v);
+}
+
+/* The nvJitLink the judged tree holds, as its snapshot names it: a toolkit's component
+ * version (version.json `libnvjitlink`, the nvidia_nvjitlink dist-info, the file name) and
+ * each Python environment's nvidia-nvjitlink wheel; the oldest of them where there are
+ * several (which one a program loads is not known: the weakest decides). Else the major of
+ * the first libnvJitLink soname found; NULL when none. */
 static const char *nvjitlink_version(const struct snap_node *root, char *buf, size_t len)
 {
 	const struct snap_node *tks = snap_get(root, "runtime.cuda_toolkits");
+	const struct snap_node *envs = snap_get(root, "framework.python_envs");
 	const char *soname = snap_get_str(root, "runtime.libraries.libnvJitLink.0.soname");
 	const char *v;
 
-	for (size_t i = 0; i < snap_count(tks); i++) {
-		v = snap_get_str(snap_at(tks, i), "components.nvjitlink.version");
-		if (v && version_parse(v, &(struct version){ 0 }) == 0) {
-			snprintf(buf, len, "%s", v);
-			return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < snap_count(tks); i++)
+		keep_oldest(snap_get_str(snap_at(tks, i), "components.nvjitlink.version"), buf,
+			    len);
+	for (size_t i = 0; i < snap_count(envs); i++) {
+		const struct snap_node *w = snap_get(snap_at(envs, i), "nvidia_wheels");
+
+		for (size_t k = 0; k < snap_count(w); k++) {
+			const char *name = snap_get_str(snap_at(w, k), "name");
+
+			if (name && strncmp(name, "nvidia-nvjitlink", 16) == 0)
+				keep_oldest(snap_get_str(snap_at(w, k), "version"), buf, len);
 		}
 	}
+	if (buf[0])
+		return buf;
 	/* "libnvJitLink.so.12": the major only */
 	v = soname ? strstr(soname, ".so.") : NULL;
 	if (v && version_parse(v + 4, &(struct version){ 0 }) == 0) {
