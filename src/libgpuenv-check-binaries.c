@@ -71,9 +71,12 @@ int check_binary_add(struct check_binaries *bs, size_t pattern, const struct sca
 			b->n_amdgcn++;
 			continue;
 		}
-		b->t[b->n] = (struct coverage_target){ .target = strdup(t->name),
-						       .ptx_major = t->ptx_major,
-						       .ptx_minor = t->ptx_minor };
+		/* an LTO-IR target keeps its LTO-IR version there (coverage_target) */
+		b->t[b->n] = (struct coverage_target){
+			.target = strdup(t->name),
+			.ptx_major = t->kind == FATBIN_TARGET_LTO ? t->lto_major : t->ptx_major,
+			.ptx_minor = t->kind == FATBIN_TARGET_LTO ? t->lto_minor : t->ptx_minor
+		};
 		if (!b->t[b->n].target)
 			return -ENOMEM;
 		b->n++;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "facts/ltoir.h"
 #include "formats/policy.h"
 #include "rules/rules-internal.h"
 #include "shared/macro.h"
@@ -73,12 +74,83 @@ static void append(char *text, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Keeps in buf the older of its version and v (when v is a version). */
+static void keep_oldest(const char *v, char *buf, size_t len)
+{
+	struct version a, b;
+
+	if (!v || version_parse(v, &a) < 0)
+		return;
+	if (!buf[0] || version_parse(buf, &b) < 0 || version_cmp(&a, &b) < 0)
+		snprintf(buf, len, "%s", v);
+}
+
+/* The nvJitLink the judged tree holds, as its snapshot names it: a toolkit's component
+ * version (version.json `libnvjitlink`, the nvidia_nvjitlink dist-info, the file name) and
+ * each Python environment's nvidia-nvjitlink wheel; the oldest of them where there are
+ * several (which one a program loads is not known: the weakest decides). Else the major of
+ * the first libnvJitLink soname found; NULL when none. */
+static const char *nvjitlink_version(const struct snap_node *root, char *buf, size_t len)
+{
+	const struct snap_node *tks = snap_get(root, "runtime.cuda_toolkits");
+	const struct snap_node *envs = snap_get(root, "framework.python_envs");
+	const char *soname = snap_get_str(root, "runtime.libraries.libnvJitLink.0.soname");
+	const char *v;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < snap_count(tks); i++)
+		keep_oldest(snap_get_str(snap_at(tks, i), "components.nvjitlink.version"), buf,
+			    len);
+	for (size_t i = 0; i < snap_count(envs); i++) {
+		const struct snap_node *w = snap_get(snap_at(envs, i), "nvidia_wheels");
+
+		for (size_t k = 0; k < snap_count(w); k++) {
+			const char *name = snap_get_str(snap_at(w, k), "name");
+
+			if (name && strncmp(name, "nvidia-nvjitlink", 16) == 0)
+				keep_oldest(snap_get_str(snap_at(w, k), "version"), buf, len);
+		}
+	}
+	if (buf[0])
+		return buf;
+	/* "libnvJitLink.so.12": the major only */
+	v = soname ? strstr(soname, ".so.") : NULL;
+	if (v && version_parse(v + 4, &(struct version){ 0 }) == 0) {
+		snprintf(buf, len, "%s", v + 4);
+		return buf;
+	}
+	return NULL;
+}
+
+void check_lto_note(const struct snap_node *root, const struct check_binary *b, char *buf,
+		    size_t len)
+{
+	char nv[48];
+	const char *ver = root ? nvjitlink_version(root, nv, sizeof(nv)) : NULL;
+	bool first = true;
+
+	for (size_t k = 0; k < b->n; k++) {
+		struct ltoir_result lr;
+
+		if (strncmp(b->t[k].target, "lto_", 4) != 0 ||
+		    ltoir_judge(b->t[k].target, b->t[k].ptx_major, b->t[k].ptx_minor, ver, &lr) < 0)
+			continue;
+		append(buf, len, "%s%s%s",
+		       first ? (buf[0] ? "; if it links its LTO-IR at run time: "
+				       : "if it links its LTO-IR at run time: ")
+			     : "; ",
+		       lr.reason, lr.unconfirmed ? " (unconfirmed)" : "");
+		first = false;
+	}
+}
+
 /* Room kept at the end of the clause text for the note on what did not fit. */
 #define OMITTED_NOTE 128u
 
 /* One binary's verdict on the target: the text after "PATH: " into buf; true when it runs. */
-static bool binary_verdict(const struct gpuenv_policy *p, const struct check_binary *b,
-			   unsigned major, unsigned minor, char *buf, size_t len)
+static bool binary_verdict(const struct gpuenv_policy *p, const struct snap_node *root,
+			   const struct check_binary *b, unsigned major, unsigned minor, char *buf,
+			   size_t len)
 {
 	struct coverage_result res;
 	char why[256];
@@ -98,6 +170,7 @@ static bool binary_verdict(const struct gpuenv_policy *p, const struct check_bin
 		 res.verdict == COVERAGE_PTX_JIT && !ok ? " (PTX not allowed)" : "",
 		 res.lto_only ? " (LTO-IR only: link-time IR, not loadable)" : "",
 		 res.unconfirmed ? " (unconfirmed)" : "");
+	check_lto_note(root, b, buf, len);
 	return ok;
 }
 
@@ -110,6 +183,9 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
 	const struct gpuenv_policy *p = c->policy;
 	const struct check_binaries *bs = p->binaries_read;
 	size_t omitted = 0, omitted_failing = 0;
+	/* the tree's nvJitLink, for LTO-IR; none known without a diagnosis */
+	const struct snap_node *root =
+		c->doctor && c->doctor->snap ? snapshot_root_const(c->doctor->snap) : NULL;
 
 	if (p->n_arch_binaries == 0)
 		return;
@@ -130,8 +206,9 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < bs->n; i++) {
 			const struct check_binary *b = &bs->b[i];
-			char verdict[512];
-			bool ok = binary_verdict(p, b, major, minor, verdict, sizeof(verdict));
+			char verdict[1536];
+			bool ok =
+				binary_verdict(p, root, b, major, minor, verdict, sizeof(verdict));
 			size_t used = strlen(text);
 
 			*fail |= !ok;
@@ -210,9 +287,10 @@ int check_binaries_cells(struct gpuenv_check *c, const struct snap_node *root, c
 			gpu_name(g, name, sizeof(name));
 			snprintf(gpu, sizeof(gpu), "%s (%u.%u)", name, ma, mi);
 		}
-		if (any)
+		if (any) {
+			check_lto_note(root, b, worst.reason, sizeof(worst.reason));
 			r = check_add_cell(c, subject, gpu, &worst, NULL, NULL);
-		else
+		} else
 			r = check_add_cell(
 				c, subject, NULL, NULL, NULL,
 				none ?: "no NVIDIA GPU whose compute capability is known");

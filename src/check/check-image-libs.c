@@ -55,8 +55,9 @@ static size_t target_gpus(const struct snap_node *root, struct gpu *g, size_t ma
 }
 
 /* One library on the weakest of the GPUs: its cell, and its count. */
-static int judge_one(struct gpuenv_check *c, const struct check_binary *b, const struct gpu *g,
-		     size_t n_gpus, const char *module, const char *driver, struct tally *t)
+static int judge_one(struct gpuenv_check *c, const struct snap_node *root,
+		     const struct check_binary *b, const struct gpu *g, size_t n_gpus,
+		     const char *module, const char *driver, struct tally *t)
 {
 	struct coverage_result worst = { 0 };
 	const struct gpu *on = NULL;
@@ -97,6 +98,7 @@ static int judge_one(struct gpuenv_check *c, const struct check_binary *b, const
 	} else if (worst.verdict == COVERAGE_PTX_JIT) {
 		t->jit++;
 	}
+	check_lto_note(root, b, worst.reason, sizeof(worst.reason));
 	return check_add_cell(c, subject, on->label, &worst, NULL, NULL);
 }
 
@@ -129,7 +131,7 @@ int check_image_libraries(struct gpuenv_check *c, const struct snap_node *root, 
 		return r;
 	}
 	for (size_t i = 0; r >= 0 && i < bs->n; i++)
-		r = judge_one(c, &bs->b[i], g, n_gpus, module, driver, &t);
+		r = judge_one(c, root, &bs->b[i], g, n_gpus, module, driver, &t);
 	fails = t.fail || t.unreadable || bs->n_over_cap || bs->unread;
 	strbuf_printf(&msg, "%zu GPU libraries judged on %s%s%s%s: %zu fail", t.judged, g[0].label,
 		      n_gpus > 1 ? " and the other GPUs" : "", driver ? " with driver " : "",

@@ -169,6 +169,12 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
  * (the loaded kernel module's version) and driver (the libcuda programs load). 0, -ENOMEM. */
 int check_binaries_cells(struct gpuenv_check *c, const struct snap_node *root, const char *module,
 			 const char *driver);
+/* check-binaries.c: b's LTO-IR targets (lto_90, their LTO-IR version kept as the target's
+ * ptx_major/minor) judged against the nvJitLink root's snapshot names (src/facts/ltoir.h),
+ * appended to the text in buf ("; if it links its LTO-IR at run time: …"); nothing when b
+ * has none. root NULL: no nvJitLink known. */
+void check_lto_note(const struct snap_node *root, const struct check_binary *b, char *buf,
+		    size_t len);
 /* "native", "ptx-jit", "no-kernel-image (LTO-IR only)", "no GPU code read", … */
 const char *check_cell_label(const struct check_cell *cell);
 

@@ -42,7 +42,8 @@ struct coverage_target_info {
 
 struct coverage_target {
 	const char *target;	  /* "sm_86", "sm_90a", "sm_100f", "compute_90", "lto_80" */
-	int ptx_major, ptx_minor; /* PTX ISA of a compute_ target; -1 when unknown */
+	int ptx_major, ptx_minor; /* PTX ISA of a compute_ target, the LTO-IR version of an
+				   * lto_ target (src/facts/ltoir.h); -1 when unknown */
 };
 
 struct coverage_result {

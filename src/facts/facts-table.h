@@ -70,6 +70,8 @@ const struct facts_cudnn *facts_cudnn_table_rows(void);
 extern const size_t facts_cudnn_table_len;
 const struct facts_ptx_isa *facts_ptx_isa_table_rows(void);
 extern const size_t facts_ptx_isa_table_len;
+const struct facts_ltoir *facts_ltoir_table_rows(void);
+extern const size_t facts_ltoir_table_len;
 const struct facts_sm_arch *facts_sm_arch_table_rows(void);
 extern const size_t facts_sm_arch_table_len;
 const struct facts_rocm *facts_rocm_table_rows(void);

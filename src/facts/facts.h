@@ -145,6 +145,17 @@ struct facts_ptx_isa {
 	const char *source;
 };
 
+/* data/ltoir.tsv: the LTO-IR (NVVM IR container) version a CUDA release's compilers write. */
+struct facts_ltoir {
+	const char *cuda_version; /* "13.0" */
+	unsigned cuda_major, cuda_minor;
+	const char *ltoir_version; /* "1.65" */
+	unsigned ltoir_major, ltoir_minor;
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
 struct facts_sm_arch {
 	unsigned sm;	 /* 86, 100, 121 */
 	unsigned family; /* base of its `f` family (100 for 103); 0 = none */

@@ -216,6 +216,7 @@ ARCH_COLS = ['cuda_version', 'min_cc', 'max_cc', 'sm_targets', 'arch_specific_a'
 CUDNN_COLS = ['first', 'last', 'variant', 'cuda_majors', 'cuda_versions', 'cuda_as_listed',
               'min_linux_driver', 'compute_capabilities', 'confidence', 'notes', 'source']
 THR_COLS = ['name', 'value', 'unit', 'confidence', 'notes', 'source']
+LTOIR_COLS = ['cuda_version', 'ltoir_version', 'confidence', 'notes', 'source']
 PTX_COLS = ['ptx_isa_version', 'cuda_version', 'min_driver_branch', 'confidence', 'notes', 'source']
 SM_COLS = ['sm', 'family', 'tegra', 'confidence', 'notes', 'source']
 ROCM_COLS = ['first', 'last', 'rocm_as_listed', 'gfx_targets', 'products', 'amdgpu_driver_compat',
@@ -487,6 +488,31 @@ def gen_ptx_isa(d, out):
         packed.append([r['ptx_isa_version'], str(ma), str(mi), r['cuda_version'],
                        r['min_driver_branch'] or '0', r['confidence'], r['notes'], r['source']])
     emit_packed(out, 'ptx_isa', ['str', 'unsigned', 'unsigned', 'str', 'unsigned', 'str', 'str', 'str'],
+                packed)
+
+
+def gen_ltoir(d, out):
+    """ltoir.tsv: the LTO-IR version each CUDA release writes; both columns rise together (a
+    later release never writes an older LTO-IR), which the judgement of an unknown nvJitLink
+    between two rows relies on (src/facts/ltoir.c)."""
+    rows = read_tsv(os.path.join(d, 'ltoir.tsv'), LTOIR_COLS)
+    for r in rows:
+        if len(vkey(r['ltoir_version'], r['_where'])) != 2 or len(vkey(r['cuda_version'], r['_where'])) != 2:
+            raise FactsError('%s: versions must be X.Y' % r['_where'])
+        if r['confidence'] not in ('confirmed', 'unconfirmed'):
+            raise FactsError('%s: bad confidence %r' % (r['_where'], r['confidence']))
+    check_unique(rows, lambda r: vkey(r['cuda_version'], r['_where']), 'cuda_version')
+    check_sorted(rows, lambda r: vkey(r['cuda_version'], r['_where']), 'cuda_version')
+    for a, b in zip(rows, rows[1:]):
+        if vkey(b['ltoir_version'], b['_where']) < vkey(a['ltoir_version'], a['_where']):
+            raise FactsError('%s: ltoir_version lower than an older release writes' % b['_where'])
+    packed = []
+    for r in rows:
+        cma, cmi = vkey(r['cuda_version'], '')
+        lma, lmi = vkey(r['ltoir_version'], '')
+        packed.append([r['cuda_version'], str(cma), str(cmi), r['ltoir_version'], str(lma), str(lmi),
+                       r['confidence'], r['notes'], r['source']])
+    emit_packed(out, 'ltoir', ['str', 'unsigned', 'unsigned', 'str', 'unsigned', 'unsigned', 'str', 'str', 'str'],
                 packed)
 
 
@@ -821,7 +847,7 @@ def main(argv):
     body = []
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
-                  gen_ptx_isa, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_rocm_kernel_amdgpu, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_torch, gen_tensorflow,
+                  gen_ptx_isa, gen_ltoir, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_rocm_kernel_amdgpu, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_torch, gen_tensorflow,
                   gen_dlopen, gen_tensorflow_builds, gen_mig_bugs):
             g(d, body)
             body.append('')

@@ -101,6 +101,25 @@ int fb_cubin_sm_from_header(const uint8_t *p, size_t len, bool *ret_accel_v1)
 	return p[8] >= 8 ? (int)((fl >> 8) & 0xff) : (int)(fl & 0xff);
 }
 
+/* An uncompressed LTO-IR payload starts with its NVVM IR container header: the magic
+ * ed 43 4e 7f (the "LTO-IR magic" NVRTC's -dlto output starts with: numba-cuda's tests), then
+ * the container's version, major and minor bytes, which nvJitLink checks and the entry
+ * header repeats (docs/formats/fatbin.md §4). The payload's wins where they differ. 0, or a
+ * fb_view() error. */
+static int read_lto_container(struct parse *ps, struct fatbin_entry *x, uint64_t pl)
+{
+	const uint8_t *p = fb_view(ps, pl, 8);
+
+	if (!p)
+		return fb_view_error(ps, pl);
+	if (fatbin_rd32(p) != LTOIR_CONTAINER_MAGIC || p[4] == 0)
+		return 0;
+	x->lto_major = p[4];
+	x->lto_minor = p[5];
+	x->lto_from_payload = true;
+	return 0;
+}
+
 /* Reads the head of the payload at offset pl. 0, or a fb_view() error (-EIO, -ENOMEM). */
 static int read_payload_head(struct parse *ps, struct fatbin_entry *x, uint64_t pl)
 {
@@ -339,6 +358,12 @@ int fb_walk_containers(struct parse *ps, size_t off, size_t rlen, bool strict,
 					return rv;
 			} else if (x->kind == FATBIN_KIND_ELF) {
 				rv = compressed_has_text(ps, x, off + e + hsz);
+				if (rv < 0)
+					return rv;
+			}
+			if (x->kind == FATBIN_KIND_LTO && x->compression == FATBIN_COMPRESS_NONE &&
+			    (ps->flags & FATBIN_PARSE_PAYLOAD_HEADS) && psz >= 8) {
+				rv = read_lto_container(ps, x, off + e + hsz);
 				if (rv < 0)
 					return rv;
 			}

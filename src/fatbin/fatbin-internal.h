@@ -35,6 +35,9 @@
 #define EM_AMDGPU_	  224
 #define SHT_NV_COMPAT	  0x70000086u
 
+/* An NVVM IR container (LTO-IR) starts with bytes ed 43 4e 7f (docs/formats/fatbin.md §4). */
+#define LTOIR_CONTAINER_MAGIC 0x7f4e43edu
+
 /* Reads through fatbin_input.read(). Where the .nvFatBinSegment wrappers tell where every
  * container of .nv_fatbin starts (fb_plan_window()), a read that begins at a container takes it
  * whole when it is at most PLAN_SMALL bytes, with the small ones after it up to PLAN_MAX and

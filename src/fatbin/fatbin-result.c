@@ -103,6 +103,7 @@ int fatbin_push_entry(struct fatbin_result *r, struct fatbin_entry **ret)
 	*ret = &r->entries[r->n_entries++];
 	memset(*ret, 0, sizeof(**ret));
 	(*ret)->ptx_major = (*ret)->ptx_minor = (*ret)->cubin_sm = (*ret)->has_kernels = -1;
+	(*ret)->lto_major = (*ret)->lto_minor = -1;
 	return 0;
 }
 
@@ -224,6 +225,13 @@ int fatbin_entry_decode(struct fatbin_entry *x, const uint8_t *e, uint32_t hsz, 
 	if (x->kind == FATBIN_KIND_PTX && x->ver_major > 0) {
 		x->ptx_major = (int)x->ver_major;
 		x->ptx_minor = (int)x->ver_minor;
+	}
+	/* LTO-IR: the header repeats the NVVM IR container's version (nvcc 13.0: 1.65), the
+	 * one nvJitLink checks (docs/formats/fatbin.md §4) */
+	x->lto_major = x->lto_minor = -1;
+	if (x->kind == FATBIN_KIND_LTO && x->ver_major > 0) {
+		x->lto_major = (int)x->ver_major;
+		x->lto_minor = (int)x->ver_minor;
 	}
 	fatbin_entry_fill_target(x);
 	if (!strings)

@@ -52,8 +52,10 @@ static int add(struct fatbin_targets *ts, const struct fatbin_target *t, size_t 
 		struct fatbin_target *x = &ts->t[i];
 
 		if (x->kind == t->kind && x->ptx_major == t->ptx_major &&
-		    x->ptx_minor == t->ptx_minor && streq(x->name, t->name)) {
+		    x->ptx_minor == t->ptx_minor && x->lto_major == t->lto_major &&
+		    x->lto_minor == t->lto_minor && streq(x->name, t->name)) {
 			x->count++;
+			x->lto_from_payload |= t->lto_from_payload;
 			if (ret_index)
 				*ret_index = i;
 			return 0;
@@ -84,9 +86,12 @@ static int add(struct fatbin_targets *ts, const struct fatbin_target *t, size_t 
 int fatbin_targets_add_entry(struct fatbin_targets *ts, const struct fatbin_entry *e,
 			     size_t *ret_index)
 {
-	struct fatbin_target t = {
-		.arch = e->arch, .variant = e->variant, .ptx_major = -1, .ptx_minor = -1
-	};
+	struct fatbin_target t = { .arch = e->arch,
+				   .variant = e->variant,
+				   .ptx_major = -1,
+				   .ptx_minor = -1,
+				   .lto_major = -1,
+				   .lto_minor = -1 };
 
 	switch (e->kind) {
 	case FATBIN_KIND_ELF:
@@ -100,6 +105,9 @@ int fatbin_targets_add_entry(struct fatbin_targets *ts, const struct fatbin_entr
 		break;
 	case FATBIN_KIND_LTO:
 		t.kind = FATBIN_TARGET_LTO;
+		t.lto_major = e->lto_major;
+		t.lto_minor = e->lto_major >= 0 ? e->lto_minor : -1;
+		t.lto_from_payload = e->lto_from_payload;
 		break;
 	default:
 		t.kind = FATBIN_TARGET_OTHER;
@@ -111,7 +119,11 @@ int fatbin_targets_add_entry(struct fatbin_targets *ts, const struct fatbin_entr
 
 int fatbin_targets_add_bundle(struct fatbin_targets *ts, const struct fatbin_bundle_entry *b)
 {
-	struct fatbin_target t = { .kind = FATBIN_TARGET_AMDGCN, .ptx_major = -1, .ptx_minor = -1 };
+	struct fatbin_target t = { .kind = FATBIN_TARGET_AMDGCN,
+				   .ptx_major = -1,
+				   .ptx_minor = -1,
+				   .lto_major = -1,
+				   .lto_minor = -1 };
 
 	if (!b->gfx[0] || !startswith(b->triple, "amdgcn"))
 		return 1;
@@ -155,6 +167,10 @@ int fatbin_target_cmp(const struct fatbin_target *x, const struct fatbin_target 
 			return x->ptx_major < y->ptx_major ? -1 : 1;
 		if (x->ptx_minor != y->ptx_minor)
 			return x->ptx_minor < y->ptx_minor ? -1 : 1;
+		if (x->lto_major != y->lto_major)
+			return x->lto_major < y->lto_major ? -1 : 1;
+		if (x->lto_minor != y->lto_minor)
+			return x->lto_minor < y->lto_minor ? -1 : 1;
 	}
 	return strcmp(x->name, y->name);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The targets of a binary: the distinct GPU code a fatbin_result holds, one entry per target
- * (the same spelling, kind and PTX ISA merged), in one order. `gpuenv scan` (src/scan) and
+ * (the same spelling, kind, PTX ISA and LTO-IR version merged), in one order. `gpuenv scan` (src/scan) and
  * the framework probe (arch_targets[] of a framework's library, src/probe) both summarise a
  * parse with it, so the two list the same targets in the same order under the same kind
  * names (docs/formats/fatbin.md).
@@ -30,6 +30,8 @@ struct fatbin_target {
 	unsigned arch;		  /* CUDA: 86, 100; AMDGCN: the processor as one number */
 	char variant;		  /* CUDA: 0, 'a' or 'f' */
 	int ptx_major, ptx_minor; /* PTX: the ISA; -1 unknown and for every other kind */
+	int lto_major, lto_minor; /* LTO: the LTO-IR version (1.65); -1 unknown, other kinds */
+	bool lto_from_payload;	  /* ... read from an entry's own container, not its header */
 	size_t count;		  /* entries merged into this target */
 };
 

@@ -83,8 +83,13 @@ struct fatbin_entry {
 		ver_minor;	  /* entry header version: PTX ISA for PTX, ELF ABI for cubins */
 	int ptx_major, ptx_minor; /* PTX ISA: from the header, or from ".version" when read; -1 */
 	bool ptx_from_text;	  /* ptx_major/minor were read from the text */
-	int cubin_sm;		  /* from the cubin's e_flags when read; -1 if not read */
-	unsigned container;	  /* index of its container in the file */
+	/* LTO-IR: its NVVM IR container's version (CUDA 13.0 writes 1.65), from the header
+	 * (+0x1a/+0x18), or from the payload's own container header when it is stored
+	 * uncompressed and was read (§4); -1 when neither has one */
+	int lto_major, lto_minor;
+	bool lto_from_payload;
+	int cubin_sm;	    /* from the cubin's e_flags when read; -1 if not read */
+	unsigned container; /* index of its container in the file */
 	enum fatbin_origin origin;
 	uint64_t offset;     /* of the entry header within the buffer (stream offset) */
 	char *ident;	     /* identifier string (nvcc -G: source file name) or NULL */

@@ -197,6 +197,9 @@ static void write_targets(struct snap_node *obj, const char *p, int r,
 		if (k->t[j].ptx_major >= 0)
 			snap_set_strf(t, "ptx_isa", p, "%d.%d", k->t[j].ptx_major,
 				      k->t[j].ptx_minor);
+		if (k->t[j].kind == FATBIN_TARGET_LTO && k->t[j].lto_major >= 0)
+			snap_set_strf(t, "ltoir_version", p, "%d.%d", k->t[j].lto_major,
+				      k->t[j].lto_minor);
 	}
 	if (k->truncated)
 		snap_set_bool(obj, "arch_targets_truncated", true, p);

@@ -152,10 +152,14 @@ static void text_file(struct strbuf *sb, const struct gpuenv_scan *s, const stru
 			for (size_t i = 0; i < n; i++) {
 				const struct fatbin_target *t = v[i];
 
-				/* the same target with several PTX ISAs: list each */
+				/* the same target with several PTX ISAs or LTO-IR versions:
+				 * list each */
 				if (cls == 1 && t->ptx_major >= 0)
 					strbuf_printf(sb, "%s %s (ISA %d.%d)", i ? "," : "",
 						      t->name, t->ptx_major, t->ptx_minor);
+				else if (t->kind == FATBIN_TARGET_LTO && t->lto_major >= 0)
+					strbuf_printf(sb, "%s %s (LTO-IR %d.%d)", i ? "," : "",
+						      t->name, t->lto_major, t->lto_minor);
 				else if (i == 0 || !streq(v[i - 1]->name, t->name))
 					strbuf_printf(sb, "%s %s", i && cls == 1 ? "," : "",
 						      t->name);
@@ -346,13 +350,38 @@ static json_t *jstr_or_null(const char *s)
 	return j;
 }
 
+/* An LTO-IR target and its version: what an nvJitLink that links it must be at least
+ * (docs/scan-schema.md `lto`); the version is null where neither the entry header nor the
+ * entry's own container carries one. */
+static json_t *lto_json(const struct fatbin_target *t)
+{
+	json_t *o = json_object();
+	char ver[24];
+
+	if (!o)
+		return NULL;
+	if (t->lto_major >= 0)
+		snprintf(ver, sizeof(ver), "%d.%d", t->lto_major, t->lto_minor);
+	if (jset(o, "target", jstr_or_null(t->name)) < 0 ||
+	    jset(o, "ltoir_version", t->lto_major >= 0 ? json_string(ver) : json_null()) < 0 ||
+	    jset(o, "version_from",
+		 t->lto_major < 0      ? json_null()
+		 : t->lto_from_payload ? json_string("container")
+				       : json_string("entry-header")) < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 {
 	json_t *o = json_object(), *sass = json_array(), *ptx = json_array(), *other = json_array();
 	json_t *amd = json_array(), *comp = json_object(), *verdicts = json_array();
+	json_t *lto = json_array();
 	int rv = 0;
 
-	if (!o || !sass || !ptx || !other || !amd || !comp || !verdicts)
+	if (!o || !sass || !ptx || !other || !amd || !comp || !verdicts || !lto)
 		goto fail;
 	rv |= jset(o, "path", jstr_or_null(f->path));
 	/* The path's own bytes where it is not UTF-8 (docs/scan-schema.md). */
@@ -397,8 +426,12 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 					rv |= jset(p, "ptx_isa", json_null());
 				}
 				rv |= json_array_append_new(ptx, p);
-			} else if (i == 0 || !streq(v[i - 1]->name, v[i]->name)) {
-				rv |= json_array_append_new(other, jstr_or_null(v[i]->name));
+			} else {
+				if (i == 0 || !streq(v[i - 1]->name, v[i]->name))
+					rv |= json_array_append_new(other,
+								    jstr_or_null(v[i]->name));
+				if (v[i]->kind == FATBIN_TARGET_LTO)
+					rv |= json_array_append_new(lto, lto_json(v[i]));
 			}
 		}
 		free(v);
@@ -406,6 +439,7 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 	rv |= jset(o, "sass", sass);
 	rv |= jset(o, "ptx", ptx);
 	rv |= jset(o, "other", other);
+	rv |= jset(o, "lto", lto);
 	if (f->targets.n_amdgcn) {
 		size_t n;
 		const struct fatbin_target **v = sorted_targets(f, 3, &n);
@@ -487,6 +521,7 @@ fail:
 	json_decref(sass);
 	json_decref(ptx);
 	json_decref(other);
+	json_decref(lto);
 	json_decref(amd);
 	json_decref(comp);
 	json_decref(verdicts);

@@ -379,6 +379,62 @@ def unlisted(d, archive_clause):
           f"an unlistable directory: could not tell, named: {c} {r.stderr[-300:]}")
 
 
+def lto_tree(tmp, name, nvjitlink, minor=65):
+    """A tree with nvcc 13.0's LTO-IR fat binary (tests/data/ltoir, its LTO-IR version set to
+    1.minor in the entry header and in the payload's own container) and, unless nvjitlink is
+    None, a CUDA 12.4 toolkit whose version.json names that libnvjitlink."""
+    root = os.path.join(tmp, name)
+    os.makedirs(os.path.join(root, "opt/app/lib"))
+    with open(os.path.join(SRC, "tests/data/ltoir/lto90-nvcc13.0-uncompressed.fatbin"),
+              "rb") as f:
+        fb = bytearray(f.read())
+    hsz = int.from_bytes(fb[20:24], "little")
+    check(fb[16 + hsz:16 + hsz + 6] == bytes.fromhex("ed434e7f0141") and fb[16 + 0x18] == 65,
+          "the committed LTO-IR fat binary: version 1.65 in header and payload")
+    fb[16 + 0x18] = minor
+    fb[16 + hsz + 5] = minor
+    with open(os.path.join(root, "opt/app/lib/kernels.fatbin"), "wb") as f:
+        f.write(fb)
+    if nvjitlink:
+        tk = os.path.join(root, "usr/local/cuda-12.4")
+        os.makedirs(os.path.join(tk, "lib64"))
+        with open(os.path.join(tk, "version.json"), "w") as f:
+            json.dump({"cuda": {"name": "CUDA SDK", "version": "12.4.1"},
+                       "libnvjitlink": {"name": "CUDA nvJitLink", "version": nvjitlink}}, f)
+    return root
+
+
+def test_lto(tmp):
+    """LTO-IR is judged against the tree's nvJitLink (docs/compatibility.md): named by the
+    verdict as a condition, the code itself still no-kernel-image."""
+    pol = os.path.join(tmp, "lto.yml")
+    with open(pol, "w", encoding="utf-8") as f:
+        f.write("version: 1\nprofile: build\narchitectures:\n  targets: [sm_90]\n"
+                "  binaries:\n    - \"/opt/app/lib/kernels.fatbin\"\n")
+    cases = [("lto-new", "13.0.88", 65, "lto_90 (LTO-IR 1.65): nvJitLink 13.0 is new enough "
+              "to link it (it links LTO-IR up to 1.65, what CUDA 13.0 writes)"),
+             ("lto-old", "13.0.88", 66, "lto_90 (LTO-IR 1.66): nvJitLink 13.0 too old to link "
+              "it"),
+             ("lto-unknown", "12.4.127", 65, "could not tell whether nvJitLink 12.4 links it"),
+             ("lto-newer", "12.4.127", 66, "nvJitLink 12.4 too old to link it (even CUDA 13.0 "
+              "writes only LTO-IR 1.65"),
+             ("lto-none", None, 65, "lto_90 (LTO-IR 1.65): no libnvJitLink found")]
+    for name, nvj, minor, want in cases:
+        root = lto_tree(tmp, name, nvj, minor)
+        rc, doc, _ = check_json("--sysroot", root, "--policy", pol, "--target",
+                                "gpu=H100,driver=580.65.06")
+        valid(doc, name)
+        m = clause(doc, "architectures.sm_90").get("message", "")
+        check(clause(doc, "architectures.sm_90").get("status") == "fail" and
+              "no-kernel-image (LTO-IR only" in m and
+              "if it links its LTO-IR at run time: " in m and want in m,
+              f"{name}: the clause names the nvJitLink verdict: {m}")
+        rows = [r for r in doc.get("coverage", []) if "kernels.fatbin" in r.get("subject", "")]
+        check(rows and rows[0].get("verdict") == "no-kernel-image" and
+              want[:60] in rows[0].get("reason", ""),
+              f"{name}: the coverage row on the target's H100 says it too: {rows}")
+
+
 def main():
     if not shutil.which("nvcc"):
         skip("nvcc-built binaries", "nvcc is not installed: fatbin_writer.py's containers")
@@ -394,6 +450,7 @@ def main():
         test_image(tmp, root)
         test_wheel(tmp)
         test_image_libraries(tmp)
+        test_lto(tmp)
     return summary(SKIPS)
 
 

@@ -80,6 +80,14 @@ static void check_buf(const char *out, const char *args, const uint8_t *buf, siz
 			assert_string_equal(e->ptx_target + 3, e->target + 8);
 		} else if (e->kind == FATBIN_KIND_ELF) {
 			assert_int_equal(e->cubin_sm, (int)e->arch);
+		} else if (e->kind == FATBIN_KIND_LTO) {
+			/* the header's LTO-IR version is the one in the payload's own NVVM IR
+			 * container, which nvJitLink reads (read where stored uncompressed) */
+			assert_true(e->lto_major >= 1);
+			assert_int_equal(e->lto_major, (int)e->ver_major);
+			assert_int_equal(e->lto_minor, (int)e->ver_minor);
+			assert_int_equal(e->lto_from_payload,
+					 e->compression == FATBIN_COMPRESS_NONE);
 		}
 		if (comp && e->kind == FATBIN_KIND_ELF && r->type != FATBIN_FILE_CUBIN)
 			assert_string_equal(fatbin_compression_name(e->compression), comp);
@@ -334,6 +342,14 @@ static void test_nvcc_lto(void **state)
 	check("ltom.fatbin",
 	      "-fatbin -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=lto_90",
 	      "sm_80 lto_90", NULL);
+	/* stored uncompressed: the version is read from the payload too, and agrees */
+	check("ltonc.fatbin",
+	      "-fatbin -rdc=true --compress-mode=none -gencode arch=compute_90,code=lto_90",
+	      "lto_90", NULL);
+	check("ltonc.o",
+	      "-c -rdc=true --compress-mode=none -Xcompiler -fPIC -gencode "
+	      "arch=compute_90,code=[lto_90,sm_90]",
+	      "sm_90 lto_90", NULL);
 	expect("lto.fatbin", 9, 0, COVERAGE_NO_KERNEL_IMAGE, true, "lto_90 only: link-time IR");
 	expect("lto.o", 9, 0, COVERAGE_NO_KERNEL_IMAGE, true, "lto_90 only: link-time IR");
 	expect("ltod.o", 9, 0, COVERAGE_PTX_JIT, false, "compute_90 PTX");

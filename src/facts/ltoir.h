@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Can the nvJitLink a program would load link this LTO-IR? LTO-IR (lto_XX, `nvcc -dlto`,
+ * NVRTC -dlto) never loads as it is: a device link turns it into SASS, at build time
+ * (nvlink -dlto) or at run time through nvJitLink, which "must be of the same or newer
+ * version" than the LTO-IR (NVIDIA nvJitLink documentation, Compatibility). The LTO-IR's
+ * version is its NVVM IR container's (docs/formats/fatbin.md §4), tied to CUDA releases by
+ * src/facts/data/ltoir.tsv. A pure function; whether the program calls nvJitLink at all
+ * cannot be seen, so every answer is a condition ("if it links it at run time").
+ */
+#pragma once
+
+#include <stdbool.h>
+
+enum ltoir_verdict {
+	LTOIR_CANNOT_TELL = 0, /* version of the LTO-IR or of the nvJitLink's release unknown */
+	LTOIR_NO_NVJITLINK,    /* no libnvJitLink found beside it */
+	LTOIR_NVJITLINK_NEW_ENOUGH,
+	LTOIR_NVJITLINK_TOO_OLD, /* "may need newer version of nvJitLink library" */
+};
+
+struct ltoir_result {
+	enum ltoir_verdict verdict;
+	bool unconfirmed; /* rests on the order of two table rows, not on the nvJitLink's own */
+	char reason[320];
+};
+
+/* "could-not-tell", "no-nvjitlink", "new-enough", "too-old". */
+const char *ltoir_verdict_name(enum ltoir_verdict v);
+
+/*
+ * target: "lto_90"; lto_major/lto_minor: the entry's LTO-IR version, -1 when it has none;
+ * nvjitlink: the version of the libnvJitLink found ("12.4.127", "13.0", or "12" when only the
+ * file name's major is known), NULL when none was found. 0, or -EINVAL (no target or result,
+ * an nvjitlink that is not a version).
+ */
+int ltoir_judge(const char *target, int lto_major, int lto_minor, const char *nvjitlink,
+		struct ltoir_result *ret);
