@@ -208,27 +208,59 @@ RULE_CHECK(check_intel_force_probe)
 	}
 }
 
-/* Who needs the Level Zero loader: a framework built for XPU, or the compute runtime installed
- * for an Intel GPU (libze_intel_gpu.so.1 is a Level Zero driver: the loader loads it). A GPU
- * used for display alone needs no compute stack. *why says which. */
+/* The release of oneAPI's DPC++/SYCL compiler and runtime under /opt/intel/oneapi (its
+ * `compiler` component), or NULL. */
+static const char *oneapi_compiler(const struct snap_node *root)
+{
+	const struct snap_node *arr = snap_get(root, "runtime.oneapi.components");
+
+	for (size_t i = 0; i < snap_count(arr); i++) {
+		const struct snap_node *o = snap_at(arr, i);
+		const struct snap_node *vs = snap_child(o, "versions");
+
+		if (!streq(snap_get_str(o, "name") ?: "", "compiler"))
+			continue;
+		if (snap_get_str(o, "latest"))
+			return snap_get_str(o, "latest");
+		return snap_count(vs) ? snap_str(snap_at(vs, snap_count(vs) - 1)) ?: "?" : "?";
+	}
+	return NULL;
+}
+
+/* Who needs the Level Zero loader: a framework built for XPU, the compute runtime installed
+ * for an Intel GPU (libze_intel_gpu.so.1 is a Level Zero driver: the loader loads it), or
+ * oneAPI's DPC++/SYCL runtime beside an Intel GPU (SYCL reaches Intel GPUs through its
+ * level_zero backend: sycl-ls lists no [level_zero:gpu] without the loader, Intel's answer in
+ * intel/compute-runtime#477). A GPU used for display alone needs no compute stack. *why says
+ * which. */
 static bool level_zero_wanted(const struct snap_node *root, char *why, size_t len)
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	bool driver = snap_get_state(root, "runtime.level_zero.gpu_driver.path") == FACT_PRESENT;
+	const char *sycl = oneapi_compiler(root);
 
 	if (intel_framework_present(root, why, len))
 		return true;
-	if (snap_get_state(root, "runtime.level_zero.gpu_driver.path") != FACT_PRESENT)
+	if (!driver && !sycl)
 		return false;
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);
 
-		if (gpu_intel_bound(g)) {
+		if (!gpu_intel_bound(g))
+			continue;
+		if (driver)
 			snprintf(why, len,
 				 "Intel's GPU driver for Level Zero (libze_intel_gpu.so.1), "
 				 "installed for the GPU at %s,",
 				 snap_get_str(g, "bus_id") ?: "?");
-			return true;
-		}
+		else
+			snprintf(
+				why, len,
+				"oneAPI's DPC++/SYCL runtime (/opt/intel/oneapi/compiler %s), "
+				"installed beside the Intel GPU at %s, reaches it through Level Zero "
+				"(sycl-ls lists no [level_zero:gpu] without it) and",
+				sycl, snap_get_str(g, "bus_id") ?: "?");
+		return true;
 	}
 	return false;
 }

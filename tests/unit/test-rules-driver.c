@@ -758,6 +758,17 @@ static void test_no_permission(void **state)
 	dev_node(s, "/dev/kfd", "0660", 109, "render");
 	NO(s, "driver.no-permission");
 	snapshot_unref(s);
+	/* /dev/kfd 0600 root:root, no udev rule (ROCm/ROCT-Thunk-Interface#36): no group can
+	 * open it, so joining render or video is no fix; a udev rule is */
+	s = base();
+	g = gpu(s, "0x74a1", "amdgpu");
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	process(s, 1000, 109);
+	dev_node(s, "/dev/kfd", "0600", 0, "root");
+	YES(s, "driver.no-permission", GPUENV_SEVERITY_ERROR, "/dev/kfd (0600, uid 0, group root)");
+	FIX(s, "driver.no-permission", "KERNEL==\"kfd\", GROUP=\"render\", MODE=\"0660\"");
+	NO_FIX(s, "driver.no-permission", "usermod -aG render,video");
+	snapshot_unref(s);
 	/* NVIDIA render nodes are not used by CUDA; root may open anything. */
 	s = base();
 	gpu(s, NULL, "nvidia");
