@@ -935,6 +935,12 @@ static void test_distro_fixes(void **state)
 	snap_set_str(snap_object(node(s, "host"), "os"), "id_like", "ubuntu debian",
 		     "/etc/os-release");
 	FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia-<branch>-$(uname -r)");
+	/* no module for the running kernel says whether DKMS or the prebuilt package delivers
+	 * it (elementary/os-patches#155: DKMS, the new kernel's headers missing): both routes,
+	 * the headers with DKMS's, and the command that tells them apart */
+	FIX(s, "driver.module-missing-for-kernel", "sudo apt install linux-headers-$(uname -r)");
+	FIX(s, "driver.module-missing-for-kernel", "dpkg -l 'nvidia-dkms-*'");
+	NO_FIX(s, "driver.module-missing-for-kernel", "Ubuntu's prebuilt module of");
 	/* the initramfs tool of the distribution */
 	gpu(s, "0x2684", "nouveau");
 	FIX(s, "driver.nouveau-bound", "sudo update-initramfs -u");
