@@ -8,9 +8,12 @@ Level Zero), each only as far as its thread shows it. The scores before any chan
 docs/HACKING.md ("Reports an outside evaluator would pick", second round)."""
 from realworld.amd import BASE as AMD_BASE
 from realworld.amd import ROCM_ENV, kernel_amdgpu, rx7900xtx_rocm620, set_gpu
+import os
+import shutil
+
 from realworld.common import (ARCH_OS_RELEASE, SRC_BASE, UBUNTU2004_OS_RELEASE, base_root,
                               dpkg, driver_libs, fresh, ini, ldso_cache, mk2, move_kernel,
-                              real_world, section, torch_dist, ubuntu_os_release, w)
+                              real_world, section, torch_dist, ubuntu_os_release, venv, w)
 from realworld.driver import FAKE_ARGS, SRC_FAKES, SRC_LDSO, fakes, userspace
 from realworld.intel import SRC_INTEL_BASE, devices, intel_base, oneapi, opencl_icd
 from realworld.libs import conda_env
@@ -23,7 +26,9 @@ FIXTURES = ("rw-ubuntu2404-550.107-userspace-550.90-module",
             "rw-slurm-v100-conda-torch150-cu102-on-r418",
             "rw-ubuntu1904-kfd-root-only-0600",
             "rw-arch-ryzen2300u-gfx902-pytorch-rocm",
-            "rw-intel-cml-p630-oneapi-without-level-zero")
+            "rw-intel-cml-p630-oneapi-without-level-zero",
+            "rw-titanxp-torch28-cu128-no-sm61-anomalib",
+            "rw-rx580-gfx803-torch181-rocm401")
 NV_BASE = "rtx4090-open-module"
 PATH = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
 UBUNTU2404 = ubuntu_os_release("24.04.1", "Noble Numbat", "noble")
@@ -370,6 +375,106 @@ def intel_cml_oneapi_without_level_zero():
     ldso_cache(dst)
 
 
+UBUNTU2204 = ubuntu_os_release("22.04.5", "Jammy Jellyfish", "jammy", logo=False)
+
+
+def titanxp_torch28_no_sm61():
+    """open-edge-platform/anomalib#2953: a TITAN Xp (sm_61) under torch whose CUDA 12.8 build
+    has code for sm_70 … sm_120 only: no kernel image."""
+    name = "rw-titanxp-torch28-cu128-no-sm61-anomalib"
+    url = "https://github.com/open-edge-platform/anomalib/issues/2953"
+    drv, rel = "535.161.08", "5.15.0-151-generic"
+    dst, root = base_root(name, 0x1b02, 0x0000, "NVIDIA TITAN Xp", drv)
+    w(root, "etc/os-release", UBUNTU2204)
+    move_kernel(root, "6.8.0-45-generic", rel)
+    site = venv(root, "/home/user/test/env", "3.10.12")
+    torch_dist(root, site, "2.8.0", "'12.8'")
+    # nvcc 13.0 emits nothing below sm_75: the pasted list's sm_70 is left out (neither has 6.1)
+    mk2.libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so",
+                      ["75", "80", "86", "90", "100", "120"], [])
+    sections = [section(NV_BASE, "devices"),
+                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = {drv}, -, none\n"]
+    pasted = ("NVIDIA-SMI 535.161.08 Driver Version: 535.161.08 CUDA Version: 12.2 / Found GPU0 "
+              "NVIDIA TITAN Xp which is of cuda capability 6.1. Minimum and Maximum cuda "
+              "capability supported by this version of PyTorch is (7.0) - (12.0) / Please install "
+              "PyTorch with a following CUDA configurations:  12.6 / The current PyTorch install "
+              "supports CUDA capabilities sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120. / "
+              "torch.AcceleratorError: CUDA error: no kernel image is available for execution on "
+              "the device")
+    ini(dst, TOPIC,
+        "A TITAN Xp (Pascal, compute capability 6.1) on driver 535.161.08 running anomalib in a "
+        "venv whose torch is a CUDA 12.8 build with code for sm_70 sm_75 sm_80 sm_86 sm_90 "
+        "sm_100 sm_120 only: torch warns the GPU is not compatible and the first kernel fails "
+        "with 'no kernel image is available for execution on the device'; torch itself names "
+        "the fix, a CUDA 12.6 build (which still has sm_60/sm_61)",
+        f"Rebuilt from {url} (pasted: nvidia-smi's 'NVIDIA-SMI 535.161.08 Driver Version: "
+        "535.161.08 CUDA Version: 12.2' and 'NVIDIA TITAN XP', torch's warnings 'Found GPU0 "
+        "NVIDIA TITAN Xp which is of cuda capability 6.1 … supported by this version of PyTorch "
+        "is (7.0) - (12.0)', 'Please install PyTorch with a following CUDA configurations: "
+        "12.6', 'The current PyTorch install supports CUDA capabilities sm_70 sm_75 sm_80 sm_86 "
+        "sm_90 sm_100 sm_120', the venv's path …/test/env/lib/python3.10/site-packages, and "
+        "'torch.AcceleratorError: CUDA error: no kernel image is available for execution on "
+        "the device'); placeholders, not in the report: torch 2.8.0 with torch.version.cuda "
+        "'12.8' (the build whose arch list that is; PyPI's default in September 2025), the "
+        "venv under /home/user, Python 3.10.12, Ubuntu 22.04 with kernel 5.15.0-151-generic, "
+        "the module's place; the stand-in libtorch_cuda.so carries sm_75 sm_80 sm_86 sm_90 "
+        "sm_100 sm_120 (nvcc 13.0 builds nothing below sm_75; neither list has anything for "
+        "6.1, the verdict is the same); the GPU's PCI id 10de:1b02 (pci.ids 'GP102 [TITAN "
+        "Xp]'); " + mk2.SRC_TORCH + "; " + SRC_BASE,
+        {"PATH": "/home/user/test/env/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+                 "/sbin:/bin", "VIRTUAL_ENV": "/home/user/test/env", "HOME": "/home/user"},
+        real_world(
+            url, pasted,
+            "the installed torch (CUDA 12.8 build) has code for sm_70 to sm_120 only, the "
+            "TITAN Xp's 6.1 is below its minimum (7.0): no kernel image; a CUDA 12.6 build "
+            "has sm_61",
+            "framework.gpu-too-old-for-build", "framework", "yes"),
+        *sections)
+
+
+def rx580_torch181_rocm401():
+    """ROCm/legacy-rocm-build#1471: torch 1.8.1+rocm4.0.1 on an RX 580 (gfx803): no code
+    object; AMD: gfx8 is no longer supported by ROCm."""
+    name = "rw-rx580-gfx803-torch181-rocm401"
+    url = "https://github.com/ROCm/legacy-rocm-build/issues/1471"
+    dst, root = fresh(name, AMD_BASE)
+    set_gpu(root, "67df", "030000",
+            "Ellesmere [Radeon RX 470/480/570/570X/580/580X/590]", 80003)
+    site = "home/user/venv-rocm/lib/python3.10/site-packages"
+    shutil.rmtree(f"{root}/{site}/torch-2.5.1+rocm6.2.dist-info")
+    os.unlink(f"{root}/{site}/torch/version.py")
+    torch_dist(root, "/" + site, "1.8.1+rocm4.0.1", "None", hip="'4.0.20496-4f163c68'")
+    elf = section(AMD_BASE, "elf").replace(
+        "gfx=gfx900,gfx906,gfx908,gfx90a,gfx1030,gfx1100", "gfx=gfx900,gfx906,gfx908")
+    pasted = ("hip_code_object.cpp:120: guarantee(false && \"hipErrorNoBinaryForGpu: Coudn't find "
+              "binar[y for current devices!\")] / GPU: Radeon RX 580 Series / The version of "
+              "pytorch installed on my computer: torch==1.8.1+rocm4.0.1")
+    ini(dst, TOPIC,
+        "A Radeon RX 580 (Polaris, gfx803) with torch 1.8.1+rocm4.0.1 from PyTorch's ROCm "
+        "index: the wheel carries no code object for gfx803, which ROCm no longer supports, so "
+        "the first GPU use aborts with hipErrorNoBinaryForGpu; AMD: gfx8 is not supported any "
+        "more; the answer: build torch from source for gfx803",
+        f"Rebuilt from {url} (pasted: the title's 'hip_code_object.cpp:120: guarantee(false && "
+        "\"hipErrorNoBinaryForGpu: Coudn't find binar…', 'GPU: Radeon RX 580 Series', 'The "
+        "version of pytorch installed on my computer: torch==1.8.1+rocm4.0.1'; xuhuisheng: "
+        "'You need compile pytorch from source by yourself'; ROCmSupport: 'we are NOT "
+        "officially supporting gfx8 devices with ROCm anymore'); placeholders, not in the "
+        "report: the wheel's code objects (gfx900 gfx906 gfx908, the targets PyTorch's ROCm 4.0 "
+        "builds were made for; none is gfx803) on the libtorch_hip.so stand-in of the "
+        "python-rocm62-torch fixture, its torch.version.hip '4.0.20496-4f163c68', the venv and "
+        "Python 3.10 of the base (not the report's), the PCI id 1002:67df (pci.ids' Ellesmere "
+        "line) on the base's bus 0000:05:00.0, KFD gfx_target_version 80003 (gfx803, LLVM "
+        "AMDGPU processor table), the amdgpu driver and everything else of the "
+        "rx7600-rocm-torch-override fixture (see its sources)",
+        {"PATH": "/home/user/venv-rocm/bin:" + ROCM_ENV["PATH"], "ROCM_PATH": "/opt/rocm",
+         "VIRTUAL_ENV": "/home/user/venv-rocm", "HOME": "/home/user"},
+        real_world(url, pasted,
+                   "torch 1.8.1+rocm4.0.1 has no code object for the RX 580's gfx803, which "
+                   "ROCm no longer supports: build torch from source for gfx803",
+                   "framework.rocm-gfx-unsupported", "framework", "yes"),
+        section(AMD_BASE, "devices"), elf)
+
+
 def write():
     ubuntu2404_550_point_release()
     eos6_940mx_no_headers()
@@ -378,3 +483,5 @@ def write():
     ubuntu1904_kfd_root_only()
     arch_gfx902_pytorch_rocm()
     intel_cml_oneapi_without_level_zero()
+    titanxp_torch28_no_sm61()
+    rx580_torch181_rocm401()
