@@ -265,6 +265,44 @@ static bool level_zero_wanted(const struct snap_node *root, char *why, size_t le
 	return false;
 }
 
+/* Why level_zero_wanted() may have said no only because something could not be read: a
+ * /opt/intel/oneapi that could not be listed, or, beside oneAPI's compiler, a GPU whose
+ * vendor, device or bound driver could not be read (it may be the Intel GPU SYCL wants):
+ * skips for them, never a silent pass. */
+static void oneapi_need_known(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *one = snap_get(root, "runtime.oneapi");
+	const struct snap_node *comps = snap_child(one, "components");
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+
+	if (!one || !rule_need_known(c, NULL, "runtime.oneapi.root", snap_child(one, "root")) ||
+	    !snap_present(snap_child(one, "root")) ||
+	    !rule_need_known(c, NULL, "runtime.oneapi.components", comps))
+		return;
+	for (size_t i = 0; i < snap_count(comps); i++) {
+		const struct snap_node *o = snap_at(comps, i);
+
+		if (streq(snap_get_str(o, "name") ?: "", "compiler") &&
+		    !rule_need_known(c, NULL, "runtime.oneapi.components[].versions",
+				     snap_child(o, "versions")))
+			return;
+	}
+	if (!oneapi_compiler(root) ||
+	    !rule_need(c, NULL, "hardware.pci_devices", snap_get(root, "hardware.pci_devices")) ||
+	    !rule_need(c, NULL, "hardware.gpus", gpus))
+		return;
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i);
+
+		if (!rule_need(c, NULL, "hardware.gpus[].vendor_id", snap_child(g, "vendor_id")) ||
+		    !rule_need(c, NULL, "hardware.gpus[].device_id", snap_child(g, "device_id")))
+			return;
+		if (gpu_is_intel(g) &&
+		    !rule_need_known(c, NULL, "hardware.gpus[].driver", snap_child(g, "driver")))
+			return;
+	}
+}
+
 RULE_CHECK(check_level_zero_missing)
 {
 	const struct snap_node *lz = snap_get(root, "runtime.level_zero.loader");
@@ -275,6 +313,7 @@ RULE_CHECK(check_level_zero_missing)
 	if (!level_zero_wanted(root, why, sizeof(why))) {
 		/* an environment that could not be read may hold an XPU build */
 		fw_need_complete(c, root);
+		oneapi_need_known(c, root);
 		return;
 	}
 	if (!rule_need_known(c, NULL, "runtime.level_zero.loader.path", p) ||
