@@ -261,12 +261,19 @@ static int probe_oneapi(struct probe_env *pe, struct snap_node *rt)
 					    *target = NULL;
 			_cleanup_strv_free_ char **vers = NULL;
 			struct snap_node *o, *va;
+			struct stat st;
 
 			if (!dir)
 				return -ENOMEM;
-			if (!probe_path_is(pe, dir, S_IFDIR))
+			/* a component that could not be looked at is kept, its versions in the
+			 * error's state: never taken as not installed */
+			err = root_stat(pe->root, dir, &st);
+			if (err == 0 && (st.st_mode & S_IFMT) != S_IFDIR)
 				continue;
-			err = root_list_dir(pe->root, dir, ONEAPI_MAX_DIR, &vers);
+			if (err == -ENOENT || err == -ENOTDIR)
+				continue;
+			if (err == 0)
+				err = root_list_dir(pe->root, dir, ONEAPI_MAX_DIR, &vers);
 			if (err == -ENOMEM)
 				return err;
 			o = snap_append_object(arr);

@@ -152,6 +152,27 @@ static void fix_module(struct finding *f, const struct snap_node *root, const ch
 			    "in make: the driver predates this kernel");
 		break;
 	case MODULE_UBUNTU_PREBUILT:
+		if (!snap_get_str(root, "driver.nvidia.module_file.path")) {
+			/* No module for the running kernel to say which route the machine takes:
+			 * apt's nvidia-driver-<branch> builds it with DKMS (nvidia-dkms-<branch>),
+			 * which needs the new kernel's headers (elementary/os-patches#155),
+			 * ubuntu-drivers installs the prebuilt package. Both, never a guess. */
+			finding_fix(
+				f,
+				"dpkg -l 'nvidia-dkms-*' 'linux-modules-nvidia-*' | grep ^ii   # "
+				"which route the installed driver takes");
+			finding_fix(
+				f,
+				"sudo apt install linux-headers-$(uname -r) && sudo dkms "
+				"autoinstall -k $(uname -r)   # nvidia-dkms-<branch>: DKMS builds "
+				"%s once the running kernel's headers are there",
+				v);
+			finding_fix(
+				f, "sudo apt install linux-modules-nvidia-<branch>-$(uname -r)   # "
+				   "or Ubuntu's prebuilt module for the running kernel (<branch>: "
+				   "the driver's, e.g. 550)");
+			break;
+		}
 		finding_fix(f,
 			    "sudo apt install linux-modules-nvidia-<branch>-$(uname -r)   # "
 			    "Ubuntu's prebuilt module of %s for the running kernel (<branch>: "

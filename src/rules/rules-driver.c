@@ -673,6 +673,35 @@ static bool node_rw(const struct snap_node *proc, int64_t euid, unsigned mode, i
 	return (bits & 6) == 6;
 }
 
+/* The fix where no denied node lets its group read and write it (/dev/kfd "crw------- root
+ * root" with no udev rule: ROCm/ROCT-Thunk-Interface#36): joining a group changes nothing, the
+ * node needs a group and mode first. */
+static void no_group_fix(struct finding *f, const char *path, const char *mode)
+{
+	finding_fix(f,
+		    "# %s (mode %s) grants its group nothing: joining render or video does not "
+		    "help until a rule gives it a group and mode 0660",
+		    path ?: "?", mode ?: "?");
+	if (path && startswith(path, "/dev/nvidia"))
+		finding_fix(
+			f,
+			"echo 'options nvidia NVreg_DeviceFileGID=<gid of video> "
+			"NVreg_DeviceFileMode=0660' | sudo tee /etc/modprobe.d/nvidia-nodes.conf   "
+			"# the NVIDIA module creates its nodes with these; then reload it or "
+			"reboot");
+	else if (path && streq(path, "/dev/kfd"))
+		finding_fix(f, "echo 'KERNEL==\"kfd\", GROUP=\"render\", MODE=\"0660\"' | sudo tee "
+			       "/etc/udev/rules.d/70-kfd.rules && sudo udevadm control --reload && "
+			       "sudo udevadm trigger   # then be in group render: sudo usermod -aG "
+			       "render $USER");
+	else
+		finding_fix(f,
+			    "echo 'SUBSYSTEM==\"drm\", KERNEL==\"renderD*\", GROUP=\"render\", "
+			    "MODE=\"0660\"' | sudo tee /etc/udev/rules.d/70-render.rules && sudo "
+			    "udevadm control --reload && sudo udevadm trigger   # then be in group "
+			    "render: sudo usermod -aG render $USER");
+}
+
 RULE_CHECK(check_no_permission)
 {
 	const struct snap_node *nodes = snap_get(root, "driver.device_nodes.nodes");
@@ -778,7 +807,10 @@ RULE_CHECK(check_no_permission)
 			    "for one shell)",
 			    strbuf_str(&groups),
 			    strchr(strbuf_str(&groups), ',') ? "<group>" : strbuf_str(&groups));
-	finding_rule_fix(f);
+	if (first && !groups.len)
+		no_group_fix(f, snap_get_str(first, "path"), snap_get_str(first, "mode"));
+	else
+		finding_rule_fix(f);
 	finding_rule_verify(f);
 	strbuf_done(&denied);
 	strbuf_done(&groups);

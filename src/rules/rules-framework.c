@@ -30,7 +30,9 @@
 static void torch_index_fix(struct finding *f, const struct fw_build *b, const char *drv)
 {
 	const char *v = snap_get_str(b->pkg, "version") ?: snap_get_str(b->pkg, "dist_version");
+	const char *have = snap_get_str(b->pkg, "cuda");
 	const struct facts_torch_wheel *w;
+	bool compat, already = false;
 	char line[16];
 	struct version pv;
 
@@ -48,8 +50,15 @@ static void torch_index_fix(struct finding *f, const struct fw_build *b, const c
 		return;
 	}
 	/* Minor-version compatibility runs a CUDA 11.x/12.x build on the major's floor driver
-	 * (NVIDIA's CUDA Compatibility guide): a variant of the same line it covers is a fix. */
-	if (drv && facts_torch_wheel_for_driver_compat(line, drv, &w) == 0) {
+	 * (NVIDIA's CUDA Compatibility guide): a variant of the same line it covers is a fix,
+	 * unless it is no older than the build installed, which already runs that way (torch
+	 * 2.8 cu128 on R535: cu129 would be the same state, open-edge-platform/anomalib#2953). */
+	compat = drv && facts_torch_wheel_for_driver_compat(line, drv, &w) == 0;
+	if (compat && have && w->cuda_toolkit && version_cmp_str(w->cuda_toolkit, have) >= 0) {
+		compat = false;
+		already = true;
+	}
+	if (compat) {
 		finding_fix(
 			f,
 			"%s install --force-reinstall 'torch==%s.*' --index-url "
@@ -64,12 +73,22 @@ static void torch_index_fix(struct finding *f, const struct fw_build *b, const c
 		return;
 	}
 	if (drv && facts_torch_wheel_for_driver(NULL, drv, &w) == 0) {
-		finding_fix(f,
-			    "%s install --force-reinstall 'torch==%s.*' --index-url "
-			    "https://download.pytorch.org/whl/%s   # torch %s has no CUDA variant "
-			    "driver %s runs; torch %s %s does (needs >= %s)",
-			    b->pip, w->torch, w->variant, line, drv, w->torch, w->variant,
-			    w->min_driver);
+		if (already)
+			finding_fix(
+				f,
+				"%s install --force-reinstall 'torch==%s.*' --index-url "
+				"https://download.pytorch.org/whl/%s   # every CUDA variant of "
+				"torch %s needs minor-version compatibility on driver %s; torch "
+				"%s %s runs at full support (needs >= %s)",
+				b->pip, w->torch, w->variant, line, drv, w->torch, w->variant,
+				w->min_driver);
+		else
+			finding_fix(f,
+				    "%s install --force-reinstall 'torch==%s.*' --index-url "
+				    "https://download.pytorch.org/whl/%s   # torch %s has no CUDA "
+				    "variant driver %s runs; torch %s %s does (needs >= %s)",
+				    b->pip, w->torch, w->variant, line, drv, w->torch, w->variant,
+				    w->min_driver);
 		finding_evidence(f, "facts.pytorch_wheels", w->source, "torch %s %s: driver >= %s",
 				 w->torch, w->variant, w->min_driver);
 		return;

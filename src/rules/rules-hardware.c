@@ -339,7 +339,7 @@ RULE_CHECK(check_gpu_unknown)
 
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);
-		const struct snap_node *name = snap_child(g, "name"), *ccf = NULL, *gfx;
+		const struct snap_node *name = snap_child(g, "name"), *ccf = NULL, *gfx = NULL;
 		const struct facts_gpu *fg;
 		struct strbuf buses = STRBUF_INIT;
 		unsigned v, d, ma, mi, n = 0;
@@ -419,12 +419,24 @@ RULE_CHECK(check_gpu_unknown)
 		gpu_fact(f, g, i, "in_gpu_table");
 		gpu_fact(f, g, i, "name");
 		finding_fix(f, "lspci -nn -d %04x:%04x   # the device as pci.ids names it", v, d);
-		if (nvidia)
+		if (nvidia) {
 			finding_fix(f,
 				    "nvidia-smi --query-gpu=name,compute_cap --format=csv   # the "
 				    "compute capability from the driver");
-		finding_rule_fix(f);
-		finding_rule_verify(f);
+			finding_rule_fix(f);
+			finding_rule_verify(f);
+		} else {
+			/* the table's fix and verify are NVIDIA's (nvidia-smi's compute_cap): on an
+			 * AMD GPU the gfx target is what counts, and KFD reports it */
+			if (!snap_str(gfx))
+				finding_fix(f,
+					    "sudo modprobe amdgpu && ls "
+					    "/sys/class/kfd/kfd/topology/nodes   # KFD lists the "
+					    "GPU once amdgpu drives it");
+			finding_verify(f, "grep -h gfx_target_version "
+					  "/sys/class/kfd/kfd/topology/nodes/*/properties   # "
+					  "the gfx target the ROCm checks use");
+		}
 		strbuf_done(&buses);
 	}
 }

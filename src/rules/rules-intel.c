@@ -208,29 +208,99 @@ RULE_CHECK(check_intel_force_probe)
 	}
 }
 
-/* Who needs the Level Zero loader: a framework built for XPU, or the compute runtime installed
- * for an Intel GPU (libze_intel_gpu.so.1 is a Level Zero driver: the loader loads it). A GPU
- * used for display alone needs no compute stack. *why says which. */
+/* The release of oneAPI's DPC++/SYCL compiler and runtime under /opt/intel/oneapi (its
+ * `compiler` component), or NULL. */
+static const char *oneapi_compiler(const struct snap_node *root)
+{
+	const struct snap_node *arr = snap_get(root, "runtime.oneapi.components");
+
+	for (size_t i = 0; i < snap_count(arr); i++) {
+		const struct snap_node *o = snap_at(arr, i);
+		const struct snap_node *vs = snap_child(o, "versions");
+
+		if (!streq(snap_get_str(o, "name") ?: "", "compiler"))
+			continue;
+		if (snap_get_str(o, "latest"))
+			return snap_get_str(o, "latest");
+		return snap_count(vs) ? snap_str(snap_at(vs, snap_count(vs) - 1)) ?: "?" : "?";
+	}
+	return NULL;
+}
+
+/* Who needs the Level Zero loader: a framework built for XPU, the compute runtime installed
+ * for an Intel GPU (libze_intel_gpu.so.1 is a Level Zero driver: the loader loads it), or
+ * oneAPI's DPC++/SYCL runtime beside an Intel GPU (SYCL reaches Intel GPUs through its
+ * level_zero backend: sycl-ls lists no [level_zero:gpu] without the loader, Intel's answer in
+ * intel/compute-runtime#477). A GPU used for display alone needs no compute stack. *why says
+ * which. */
 static bool level_zero_wanted(const struct snap_node *root, char *why, size_t len)
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	bool driver = snap_get_state(root, "runtime.level_zero.gpu_driver.path") == FACT_PRESENT;
+	const char *sycl = oneapi_compiler(root);
 
 	if (intel_framework_present(root, why, len))
 		return true;
-	if (snap_get_state(root, "runtime.level_zero.gpu_driver.path") != FACT_PRESENT)
+	if (!driver && !sycl)
 		return false;
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);
 
-		if (gpu_intel_bound(g)) {
+		if (!gpu_intel_bound(g))
+			continue;
+		if (driver)
 			snprintf(why, len,
 				 "Intel's GPU driver for Level Zero (libze_intel_gpu.so.1), "
 				 "installed for the GPU at %s,",
 				 snap_get_str(g, "bus_id") ?: "?");
-			return true;
-		}
+		else
+			snprintf(
+				why, len,
+				"oneAPI's DPC++/SYCL runtime (/opt/intel/oneapi/compiler %s), "
+				"installed beside the Intel GPU at %s, reaches it through Level Zero "
+				"(sycl-ls lists no [level_zero:gpu] without it) and",
+				sycl, snap_get_str(g, "bus_id") ?: "?");
+		return true;
 	}
 	return false;
+}
+
+/* Why level_zero_wanted() may have said no only because something could not be read: a
+ * /opt/intel/oneapi that could not be listed, or, beside oneAPI's compiler, a GPU whose
+ * vendor, device or bound driver could not be read (it may be the Intel GPU SYCL wants):
+ * skips for them, never a silent pass. */
+static void oneapi_need_known(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *one = snap_get(root, "runtime.oneapi");
+	const struct snap_node *comps = snap_child(one, "components");
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+
+	if (!one || !rule_need_known(c, NULL, "runtime.oneapi.root", snap_child(one, "root")) ||
+	    !snap_present(snap_child(one, "root")) ||
+	    !rule_need_known(c, NULL, "runtime.oneapi.components", comps))
+		return;
+	for (size_t i = 0; i < snap_count(comps); i++) {
+		const struct snap_node *o = snap_at(comps, i);
+
+		if (streq(snap_get_str(o, "name") ?: "", "compiler") &&
+		    !rule_need_known(c, NULL, "runtime.oneapi.components[].versions",
+				     snap_child(o, "versions")))
+			return;
+	}
+	if (!oneapi_compiler(root) ||
+	    !rule_need(c, NULL, "hardware.pci_devices", snap_get(root, "hardware.pci_devices")) ||
+	    !rule_need(c, NULL, "hardware.gpus", gpus))
+		return;
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i);
+
+		if (!rule_need(c, NULL, "hardware.gpus[].vendor_id", snap_child(g, "vendor_id")) ||
+		    !rule_need(c, NULL, "hardware.gpus[].device_id", snap_child(g, "device_id")))
+			return;
+		if (gpu_is_intel(g) &&
+		    !rule_need_known(c, NULL, "hardware.gpus[].driver", snap_child(g, "driver")))
+			return;
+	}
 }
 
 RULE_CHECK(check_level_zero_missing)
@@ -243,6 +313,7 @@ RULE_CHECK(check_level_zero_missing)
 	if (!level_zero_wanted(root, why, sizeof(why))) {
 		/* an environment that could not be read may hold an XPU build */
 		fw_need_complete(c, root);
+		oneapi_need_known(c, root);
 		return;
 	}
 	if (!rule_need_known(c, NULL, "runtime.level_zero.loader.path", p) ||

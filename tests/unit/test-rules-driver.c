@@ -758,6 +758,17 @@ static void test_no_permission(void **state)
 	dev_node(s, "/dev/kfd", "0660", 109, "render");
 	NO(s, "driver.no-permission");
 	snapshot_unref(s);
+	/* /dev/kfd 0600 root:root, no udev rule (ROCm/ROCT-Thunk-Interface#36): no group can
+	 * open it, so joining render or video is no fix; a udev rule is */
+	s = base();
+	g = gpu(s, "0x74a1", "amdgpu");
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	process(s, 1000, 109);
+	dev_node(s, "/dev/kfd", "0600", 0, "root");
+	YES(s, "driver.no-permission", GPUENV_SEVERITY_ERROR, "/dev/kfd (0600, uid 0, group root)");
+	FIX(s, "driver.no-permission", "KERNEL==\"kfd\", GROUP=\"render\", MODE=\"0660\"");
+	NO_FIX(s, "driver.no-permission", "usermod -aG render,video");
+	snapshot_unref(s);
 	/* NVIDIA render nodes are not used by CUDA; root may open anything. */
 	s = base();
 	gpu(s, NULL, "nvidia");
@@ -924,6 +935,12 @@ static void test_distro_fixes(void **state)
 	snap_set_str(snap_object(node(s, "host"), "os"), "id_like", "ubuntu debian",
 		     "/etc/os-release");
 	FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia-<branch>-$(uname -r)");
+	/* no module for the running kernel says whether DKMS or the prebuilt package delivers
+	 * it (elementary/os-patches#155: DKMS, the new kernel's headers missing): both routes,
+	 * the headers with DKMS's, and the command that tells them apart */
+	FIX(s, "driver.module-missing-for-kernel", "sudo apt install linux-headers-$(uname -r)");
+	FIX(s, "driver.module-missing-for-kernel", "dpkg -l 'nvidia-dkms-*'");
+	NO_FIX(s, "driver.module-missing-for-kernel", "Ubuntu's prebuilt module of");
 	/* the initramfs tool of the distribution */
 	gpu(s, "0x2684", "nouveau");
 	FIX(s, "driver.nouveau-bound", "sudo update-initramfs -u");

@@ -162,6 +162,20 @@ static void test_fw_torch_index(void **state)
 	FIX(s, "framework.cuda-newer-than-driver",
 	    "'torch==2.9.*' --index-url https://download.pytorch.org/whl/cu126");
 	snapshot_unref(s);
+
+	/* torch 2.8 cu128 already runs on R535 through minor-version compatibility (the
+	 * warning): cu129, the newest variant that also would, is the same state and no fix
+	 * (open-edge-platform/anomalib#2953) */
+	s = base();
+	gpu(s, "0x1b02", "nvidia");
+	driver_loaded(s, "535.161.08");
+	torch_env(s, "2.8.0", "12.8", NULL);
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
+	    "minor-version compatibility");
+	NO_FIX(s, "framework.cuda-newer-than-driver", "whl/cu129");
+	NO_FIX(s, "framework.cuda-newer-than-driver", "whl/cu128");
+	FIX(s, "framework.cuda-newer-than-driver", "needs minor-version compatibility on driver");
+	snapshot_unref(s);
 }
 
 /* A torch that `sudo pip install` put into Debian's /usr/local/lib/python3.N/dist-packages is

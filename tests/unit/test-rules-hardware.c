@@ -157,6 +157,10 @@ static void test_gpu_unknown(void **state)
 		snap_set_str(n, "gfx", "gfx942", "/sys/class/kfd/kfd/topology/nodes/2/properties");
 	}
 	YES(s, "hardware.gpu-unknown", GPUENV_SEVERITY_INFO, "gfx942");
+	/* NVIDIA's compute_cap query is no advice for an AMD GPU */
+	NO_FIX(s, "hardware.gpu-unknown", "nvidia-smi");
+	assert_false(verify_has(s, "hardware.gpu-unknown", "nvidia-smi"));
+	assert_true(verify_has(s, "hardware.gpu-unknown", "gfx_target_version"));
 	snapshot_unref(s);
 }
 

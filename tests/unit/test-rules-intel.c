@@ -244,6 +244,29 @@ static void test_level_zero(void **state)
 	NO(s, "runtime.level-zero-no-gpu-driver");
 	snapshot_unref(s);
 
+	/* oneAPI's DPC++/SYCL runtime beside a bound Intel GPU and no loader (intel/compute-
+	 * runtime#477: sycl-ls lists no [level_zero:gpu]): wanted without any framework */
+	s = base();
+	arc(s, "i915");
+	snap_array(node(s, "framework"), "python_envs");
+	lib(s, "loader", NULL);
+	lib(s, "gpu_driver", NULL);
+	oneapi(s, "2021.4.0");
+	YES(s, "runtime.level-zero-missing", GPUENV_SEVERITY_ERROR,
+	    "oneAPI's DPC++/SYCL runtime (/opt/intel/oneapi/compiler 2021.4.0)");
+	lib(s, "loader", LIB "/libze_loader.so.1");
+	NO(s, "runtime.level-zero-missing");
+	snapshot_unref(s);
+	/* the same with the GPU not bound (no i915/xe): the driver rules' case, not this one */
+	s = base();
+	arc(s, NULL);
+	snap_array(node(s, "framework"), "python_envs");
+	lib(s, "loader", NULL);
+	lib(s, "gpu_driver", NULL);
+	oneapi(s, "2021.4.0");
+	NO(s, "runtime.level-zero-missing");
+	snapshot_unref(s);
+
 	/* the search itself unreadable: skipped */
 	s = base();
 	xpu_env(s, "2.8.0+xpu", NULL);
