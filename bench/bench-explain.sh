@@ -18,7 +18,8 @@
 # the end of the window), and its peak RSS is printed against the same target.
 # A second baseline is the floor: bench/start-floor.c, a program that only returns, linked as
 # gpuenv is (PIE, RELRO, DT_RELR, libc alone), built here with cc: what every start costs
-# before gpuenv runs a line of its own (exec, the dynamic loader, libc's start).
+# before gpuenv runs a line of its own (exec, the dynamic loader, libc's start); and the same
+# program linked -static-pie, what that start costs without the dynamic loader and libc.so.
 # With BASELINE=path/to/an/older/gpuenv (the previous commit's, built elsewhere) both binaries are
 # timed in the same run and the ratio printed. With valgrind installed, the instructions each
 # command executes (callgrind's count: a figure a shared, loaded machine cannot skew) are
