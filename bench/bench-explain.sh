@@ -18,7 +18,8 @@
 # the end of the window), and its peak RSS is printed against the same target.
 # A second baseline is the floor: bench/start-floor.c, a program that only returns, linked as
 # gpuenv is (PIE, RELRO, DT_RELR, libc alone), built here with cc: what every start costs
-# before gpuenv runs a line of its own (exec, the dynamic loader, libc's start).
+# before gpuenv runs a line of its own (exec, the dynamic loader, libc's start); and the same
+# program linked -static-pie, what that start costs without the dynamic loader and libc.so.
 # With BASELINE=path/to/an/older/gpuenv (the previous commit's, built elsewhere) both binaries are
 # timed in the same run and the ratio printed. With valgrind installed, the instructions each
 # command executes (callgrind's count: a figure a shared, loaded machine cannot skew) are
@@ -87,6 +88,15 @@ if cc -std=c11 -O2 -fPIE -pie -Wl,-z,relro $relr "$(dirname "$0")/start-floor.c"
 else
 	floor=
 fi
+# The same program linked -static-pie (glibc's libc.a, in libc6-dev): no dynamic loader, no
+# libc.so to map and relocate. What that start would save is printed beside the floor; gpuenv
+# itself cannot be linked so (docs/explain.md, a typical paste: "A static-pie gpuenv").
+floor_static=$tmp/start-floor-static
+if cc -std=c11 -O2 -fPIE -static-pie -Wl,-z,relro $relr "$(dirname "$0")/start-floor.c" -o "$floor_static" 2>/dev/null; then
+	set -- $(time_ms "$runs" "$floor_static"); floor_static_ms=$1
+else
+	floor_static=
+fi
 set -- $(time_ms "$runs" "$gpuenv" explain "$tmp/paste.txt"); paste=$1 pastec=$2
 greps=$(( runs / 10 > 3 ? runs / 10 : 3 ))
 set -- $(time_ms "$greps" gzip -dc "$tmp/report.log.gz"); gzb=$1
@@ -101,6 +111,9 @@ if [ -n "$floor" ]; then
 	echo "floor: an empty program linked like gpuenv: $floor_ms ms (bench/start-floor.c)"
 else
 	echo "floor: not measured: bench/start-floor.c does not build with cc: $(head -c 300 "$tmp/floor.log")"
+fi
+if [ -n "$floor_static" ]; then
+	echo "  the floor linked -static-pie:    $floor_static_ms ms (no dynamic loader, no libc.so)"
 fi
 echo "explain, 20 KB paste:              $paste ms (CPU $pastec ms; $(ratio "$paste" "$base")x cat; target <= 5 ms)"
 echo "baseline gzip -dc of the report:   $gzb ms"
@@ -132,7 +145,7 @@ traps() {
 have_traps=
 if command -v perf >/dev/null && [ -n "$(traps true)" ]; then
 	have_traps=1
-	echo "traps (perf): explain of the paste $(traps "$gpuenv" explain "$tmp/paste.txt"), cat of it $(traps cat "$tmp/paste.txt")${floor:+, the floor $(traps "$floor")}"
+	echo "traps (perf): explain of the paste $(traps "$gpuenv" explain "$tmp/paste.txt"), cat of it $(traps cat "$tmp/paste.txt")${floor:+, the floor $(traps "$floor")}${floor_static:+ (static-pie $(traps "$floor_static"))}"
 fi
 
 if [ -n "${BASELINE:-}" ]; then

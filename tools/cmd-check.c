@@ -331,7 +331,9 @@ static int judge_all(struct gpuenv_snapshot *snap, const struct target *hosts, s
 
 int cmd_check(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
+	/* on the stack, not static: a static table of pointers is relocated, a page written, at
+	 * every start of any command (docs/HACKING.md, src/facts/) */
+	const struct option longopts[] = {
 		COMMON_LONGOPTS,
 		{ "policy", required_argument, NULL, 0x300 },
 		{ "profile", required_argument, NULL, 0x301 },

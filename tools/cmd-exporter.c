@@ -522,7 +522,9 @@ static int serve(struct exporter *ex, const char *listen, const struct exporter_
 
 int cmd_exporter(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
+	/* on the stack, not static: a static table of pointers is relocated, a page written, at
+	 * every start of any command (docs/HACKING.md, src/facts/) */
+	const struct option longopts[] = {
 		COMMON_LONGOPTS,
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },

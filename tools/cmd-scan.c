@@ -110,7 +110,9 @@ int cmd_scan(int argc, char *argv[])
 		OPT_DEPTH,
 		OPT_FILES,
 	};
-	static const struct option longopts[] = {
+	/* on the stack, not static: a static table of pointers is relocated, a page written, at
+	 * every start of any command (docs/HACKING.md, src/facts/) */
+	const struct option longopts[] = {
 		{ "gpu", required_argument, NULL, OPT_GPU },
 		{ "this-machine", no_argument, NULL, OPT_THIS },
 		{ "driver", required_argument, NULL, OPT_DRIVER },

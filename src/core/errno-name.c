@@ -5,9 +5,11 @@
 
 #include "root.h"
 
+/* The names in the table itself, not pointers to them: a table of pointers is relocated, a
+ * page of it written, at every start of the program (docs/HACKING.md). */
 static const struct {
 	int err;
-	const char *name;
+	char name[20]; /* room to spare: a name as long as the array would have no NUL */
 } errno_names[] = {
 	{ EPERM, "EPERM" },	{ ENOENT, "ENOENT" },
 	{ EIO, "EIO" },		{ E2BIG, "E2BIG" },

@@ -260,10 +260,11 @@ int fb_scan_cubin(struct parse *ps, Elf *elf)
 }
 
 /* AMDGPU code object: EF_AMDGPU_MACH values (LLVM AMDGPUUsage "AMDGPU EF_AMDGPU_MACH
- * Values", llvm/include/llvm/BinaryFormat/ELF.h). */
+ * Values", llvm/include/llvm/BinaryFormat/ELF.h). The names in the rows, not pointers: a
+ * table of pointers is relocated, a page of it written, at every start (docs/HACKING.md). */
 static const struct {
 	uint8_t mach;
-	const char *gfx;
+	char gfx[16]; /* room to spare: a name as long as the array would have no NUL */
 } amdgpu_mach[] = {
 	{ 0x20, "gfx600" },  { 0x21, "gfx601" },  { 0x22, "gfx700" },  { 0x23, "gfx701" },
 	{ 0x24, "gfx702" },  { 0x25, "gfx703" },  { 0x26, "gfx704" },  { 0x28, "gfx801" },

@@ -38,10 +38,11 @@ static const struct dl_symbol amdsmi_symbols[] = {
 #undef X
 };
 
-/* amdsmi.h's amdsmi_status_t names (the codes gpuenv can meet in these calls). */
+/* amdsmi.h's amdsmi_status_t names (the codes gpuenv can meet in these calls), in the rows,
+ * not pointers: a table of pointers is relocated, a page written, at every start. */
 static const struct {
 	uint32_t code;
-	const char *name;
+	char name[40]; /* room to spare: a name as long as the array would have no NUL */
 } amdsmi_errors[] = {
 	{ 0, "AMDSMI_STATUS_SUCCESS" },
 	{ 1, "AMDSMI_STATUS_INVAL" },

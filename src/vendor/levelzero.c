@@ -36,10 +36,11 @@ static const struct dl_symbol levelzero_symbols[] = {
 #undef X
 };
 
-/* ze_api.h's ze_result_t names (the codes gpuenv can meet in these calls). */
+/* ze_api.h's ze_result_t names (the codes gpuenv can meet in these calls), in the rows, not
+ * pointers: a table of pointers is relocated, a page written, at every start. */
 static const struct {
 	uint32_t code;
-	const char *name;
+	char name[48]; /* room to spare: a name as long as the array would have no NUL */
 } ze_errors[] = {
 	{ 0, "ZE_RESULT_SUCCESS" },
 	{ 1, "ZE_RESULT_NOT_READY" },

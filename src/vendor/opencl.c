@@ -37,9 +37,11 @@ static const struct dl_symbol opencl_symbols[] = {
 #undef X
 };
 
+/* The names in the rows, not pointers: a table of pointers is relocated, a page written, at
+ * every start. */
 static const struct {
 	int code;
-	const char *name;
+	char name[32]; /* room to spare: a name as long as the array would have no NUL */
 } cl_errors[] = {
 	{ 0, "CL_SUCCESS" },
 	{ -1, "CL_DEVICE_NOT_FOUND" },

@@ -2,7 +2,7 @@
 /*
  * Unit tests of src/core/root.c: absolute and relative symlinks resolve inside the root,
  * ".." never escapes it, loops end in ELOOP, caps give EFBIG, injected errors surface —
- * each through openat2 and through the forced userspace walk.
+ * each through openat2 and through the forced userspace walk; and errno-name.c's names.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -336,6 +336,27 @@ static void test_file_pread(void **state)
 	root_free(r);
 }
 
+/* The names the trace and the snapshot print, and back (src/core/errno-name.c): the longest
+ * name fills its table's array, an unknown number or name has its own answer. */
+static void test_errno_names(void **state)
+{
+	static const int known[] = { EPERM, ENOENT,    EACCES,	     ENOTDIR,	      EINVAL,
+				     ELOOP, ETIMEDOUT, ENAMETOOLONG, EPROTONOSUPPORT, ESRCH };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		assert_int_equal(errno_from_name(errno_name(known[i])), known[i]);
+		assert_string_equal(errno_name(-known[i]), errno_name(known[i]));
+	}
+	assert_string_equal(errno_name(EACCES), "EACCES");
+	assert_string_equal(errno_name(-EPROTONOSUPPORT), "EPROTONOSUPPORT");
+	assert_string_equal(errno_name(0), "ok");
+	assert_string_equal(errno_name(EHWPOISON), "EUNKNOWN");
+	assert_int_equal(errno_from_name("ENAMETOOLONG"), ENAMETOOLONG);
+	assert_int_equal(errno_from_name("EPROTONOSUPPORTX"), 0);
+	assert_int_equal(errno_from_name("ok"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_file_pread),
 		cmocka_unit_test(test_open_noatime),
 		cmocka_unit_test(test_openat2_rename_race),
+		cmocka_unit_test(test_errno_names),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
