@@ -59,6 +59,8 @@ static bool load_target(json_t *j, struct fatbin_target *t)
 	const char *variant = json_string_value(json_object_get(j, "variant"));
 	json_t *arch = json_object_get(j, "arch"), *count = json_object_get(j, "count");
 	json_t *maj = json_object_get(j, "ptx_major"), *min = json_object_get(j, "ptx_minor");
+	json_t *lto_maj = json_object_get(j, "lto_major"),
+	       *lto_min = json_object_get(j, "lto_minor");
 	bool known = false;
 
 	if (!name || !gfx || !kind || !variant || strlen(name) >= sizeof(t->name) ||
@@ -69,11 +71,20 @@ static bool load_target(json_t *j, struct fatbin_target *t)
 	    json_integer_value(maj) > 1000 || json_integer_value(min) < -1 ||
 	    json_integer_value(min) > 1000)
 		return false;
+	/* The LTO-IR version: a result kept before it was recorded has none, which is
+	 * "unknown" (-1), never a version 0.0. */
+	if (!lto_maj != !lto_min ||
+	    (lto_maj && (!json_is_integer(lto_maj) || !json_is_integer(lto_min) ||
+			 json_integer_value(lto_maj) < -1 || json_integer_value(lto_maj) > 1000 ||
+			 json_integer_value(lto_min) < -1 || json_integer_value(lto_min) > 1000)))
+		return false;
 	*t = (struct fatbin_target){
 		.arch = (unsigned)json_integer_value(arch),
 		.variant = variant[0],
 		.ptx_major = (int)json_integer_value(maj),
 		.ptx_minor = (int)json_integer_value(min),
+		.lto_major = lto_maj ? (int)json_integer_value(lto_maj) : -1,
+		.lto_minor = lto_min ? (int)json_integer_value(lto_min) : -1,
 		.count = (size_t)json_integer_value(count),
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
@@ -188,12 +199,14 @@ char *kernel_scan_format(const struct kernel_scan_id *id, int r, const struct fa
 		const struct fatbin_target *t = &k->t[i];
 		char variant[2] = { t->variant, '\0' };
 
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:I, s:s, s:i, s:i, s:I}",
-						     "target", t->name, "gfx", t->gfx, "kind",
-						     fatbin_target_kind_name(t->kind), "arch",
-						     (json_int_t)t->arch, "variant", variant,
-						     "ptx_major", t->ptx_major, "ptx_minor",
-						     t->ptx_minor, "count", (json_int_t)t->count));
+		json_array_append_new(
+			arr,
+			json_pack("{s:s, s:s, s:s, s:I, s:s, s:i, s:i, s:i, s:i, s:I}", "target",
+				  t->name, "gfx", t->gfx, "kind", fatbin_target_kind_name(t->kind),
+				  "arch", (json_int_t)t->arch, "variant", variant, "ptx_major",
+				  t->ptx_major, "ptx_minor", t->ptx_minor, "lto_major",
+				  t->lto_major, "lto_minor", t->lto_minor, "count",
+				  (json_int_t)t->count));
 	}
 	json_object_set_new(j, "size", json_integer((json_int_t)id->size));
 	json_object_set_new(j, "head_fnv1a64", json_string(id->head));

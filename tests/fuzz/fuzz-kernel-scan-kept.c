@@ -28,6 +28,7 @@ static void same_or_die(const struct fatbin_targets *a, int ra, const struct fat
 
 		same = x->kind == y->kind && x->arch == y->arch && x->variant == y->variant &&
 		       x->ptx_major == y->ptx_major && x->ptx_minor == y->ptx_minor &&
+		       x->lto_major == y->lto_major && x->lto_minor == y->lto_minor &&
 		       x->count == y->count && !strcmp(x->name, y->name) && !strcmp(x->gfx, y->gfx);
 	}
 	if (!same) {
