@@ -509,10 +509,22 @@ def fact(v, src):
     return {"source": src, "state": "present", "value": v}
 
 
-def lto_snapshot(minor):
+def lto_snapshot(minor, nvjitlink="wheel"):
+    """nvjitlink: "wheel" (the fixture's), "file" (no wheel; a libnvJitLink.so.12 the loader
+    finds, its file libnvJitLink.so.12.4.127) or None (neither)."""
     with open(snapshot("python-venv-torch24-cu124"), encoding="utf-8") as f:
         d = json.load(f)
-    torch = d["framework"]["python_envs"][0]["packages"]["torch"]
+    env = d["framework"]["python_envs"][0]
+    if nvjitlink != "wheel":
+        env["nvidia_wheels"] = [w for w in env["nvidia_wheels"]
+                                if w["name"]["value"] != "nvidia-nvjitlink-cu12"]
+    if nvjitlink == "file":
+        lib = "/usr/local/cuda-12.4/targets/x86_64-linux/lib"
+        d["runtime"]["libraries"]["libnvJitLink"] = [{
+            "soname": fact("libnvJitLink.so.12", lib),
+            "path": fact(lib + "/libnvJitLink.so.12", lib),
+            "version": fact("12.4.127", lib + "/libnvJitLink.so.12.4.127")}]
+    torch = env["packages"]["torch"]
     kl = torch["arch_targets"][0]["target"]["source"]
     torch["arch_targets"].append({"target": fact("lto_90", kl), "kind": fact("lto", kl)})
     fft = next(g for g in torch["gpu_libraries"] if g["name"]["value"] == "libcufft.so.11")
@@ -520,7 +532,7 @@ def lto_snapshot(minor):
     fft["arch_targets"] = [{"target": fact("sm_90", src), "kind": fact("sass", src)},
                            {"target": fact("lto_90", src), "kind": fact("lto", src),
                             "ltoir_version": fact(f"1.{minor}", src)}]
-    path = os.path.join(tmp, f"lto-{minor}.json")
+    path = os.path.join(tmp, f"lto-{minor}-{nvjitlink}.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(d, f)
     return path
@@ -562,6 +574,26 @@ for minor, verdict, unconfirmed, text in (
           "if it links its LTO-IR at run time: " in cell.get("reason", "") and
           text in cell.get("reason", "") and "libtorch_cuda.so: lto_90" in cell.get("reason", ""),
           cell.get("reason", "")[:600])
+
+# the nvJitLink the loader finds, by its file's version; none at all
+for nvjitlink, verdict, want in (
+        ("file", "too-old", {"version": "12.4.127", "from": "libnvJitLink.so.12 at "
+                             "/usr/local/cuda-12.4/targets/x86_64-linux/lib/libnvJitLink.so.12 "
+                             "(its file name)"}),
+        (None, "none-found", None)):
+    p = subprocess.run([GPUENV, "check", "--from", lto_snapshot(66, nvjitlink), "--stable",
+                        "--today", "2026-12-04", "--policy", policy(H100), "--target",
+                        "gpu=H100,driver=580.65.06", "--json"], capture_output=True, text=True)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        check(f"lto nvJitLink {nvjitlink}: JSON", False, p.stderr[-300:])
+        continue
+    validate(doc, f"lto nvJitLink {nvjitlink}")
+    cell = next((c for c in doc.get("coverage", []) if c["subject"].startswith("torch ")), {})
+    fft = next((e for e in cell.get("lto", []) if e.get("library") == "libcufft.so.11"), {})
+    check(f"lto nvJitLink {nvjitlink}: {verdict}, nvjitlink {want}",
+          fft.get("verdict") == verdict and fft.get("nvjitlink") == want, json.dumps(fft)[:400])
 
 shutil.rmtree(tmp)
 if failed:
