@@ -100,14 +100,26 @@ static void append(char *text, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Any LTO-IR target among t[0..n)? The nvJitLink is looked up only then: an image has
+ * thousands of libraries, a snapshot thousands of environments. */
+static bool any_lto(const struct coverage_target *t, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strncmp(t[k].target, "lto_", 4) == 0)
+			return true;
+	return false;
+}
+
 void check_lto_note(const struct snap_node *root, const struct check_binary *b, char *buf,
 		    size_t len)
 {
 	char nv[48], from[300];
-	const char *ver =
-		root ? check_nvjitlink_found(root, nv, sizeof(nv), from, sizeof(from)) : NULL;
+	const char *ver;
 	bool first = true;
 
+	if (!any_lto(b->t, b->n))
+		return;
+	ver = root ? check_nvjitlink_found(root, nv, sizeof(nv), from, sizeof(from)) : NULL;
 	for (size_t k = 0; k < b->n; k++) {
 		struct ltoir_result lr;
 
@@ -155,9 +167,11 @@ int check_cell_lto(struct check_cell *cell, const struct snap_node *root,
 		   const struct coverage_target *t, size_t n, const char *library)
 {
 	char nv[48], from[300];
-	const char *ver =
-		root ? check_nvjitlink_found(root, nv, sizeof(nv), from, sizeof(from)) : NULL;
+	const char *ver;
 
+	if (!any_lto(t, n))
+		return 0;
+	ver = root ? check_nvjitlink_found(root, nv, sizeof(nv), from, sizeof(from)) : NULL;
 	for (size_t k = 0; k < n; k++) {
 		struct ltoir_result lr;
 		struct check_lto *l;
