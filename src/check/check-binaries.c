@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "facts/ltoir.h"
 #include "formats/policy.h"
 #include "rules/rules-internal.h"
 #include "shared/macro.h"
@@ -72,76 +71,6 @@ static void append(char *text, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text + used, len - used, fmt, ap);
 	va_end(ap);
-}
-
-/* Keeps in buf the older of its version and v (when v is a version). */
-static void keep_oldest(const char *v, char *buf, size_t len)
-{
-	struct version a, b;
-
-	if (!v || version_parse(v, &a) < 0)
-		return;
-	if (!buf[0] || version_parse(buf, &b) < 0 || version_cmp(&a, &b) < 0)
-		snprintf(buf, len, "%s", v);
-}
-
-/* The nvJitLink the judged tree holds, as its snapshot names it: a toolkit's component
- * version (version.json `libnvjitlink`, the nvidia_nvjitlink dist-info, the file name) and
- * each Python environment's nvidia-nvjitlink wheel; the oldest of them where there are
- * several (which one a program loads is not known: the weakest decides). Else the major of
- * the first libnvJitLink soname found; NULL when none. */
-static const char *nvjitlink_version(const struct snap_node *root, char *buf, size_t len)
-{
-	const struct snap_node *tks = snap_get(root, "runtime.cuda_toolkits");
-	const struct snap_node *envs = snap_get(root, "framework.python_envs");
-	const char *soname = snap_get_str(root, "runtime.libraries.libnvJitLink.0.soname");
-	const char *v;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < snap_count(tks); i++)
-		keep_oldest(snap_get_str(snap_at(tks, i), "components.nvjitlink.version"), buf,
-			    len);
-	for (size_t i = 0; i < snap_count(envs); i++) {
-		const struct snap_node *w = snap_get(snap_at(envs, i), "nvidia_wheels");
-
-		for (size_t k = 0; k < snap_count(w); k++) {
-			const char *name = snap_get_str(snap_at(w, k), "name");
-
-			if (name && strncmp(name, "nvidia-nvjitlink", 16) == 0)
-				keep_oldest(snap_get_str(snap_at(w, k), "version"), buf, len);
-		}
-	}
-	if (buf[0])
-		return buf;
-	/* "libnvJitLink.so.12": the major only */
-	v = soname ? strstr(soname, ".so.") : NULL;
-	if (v && version_parse(v + 4, &(struct version){ 0 }) == 0) {
-		snprintf(buf, len, "%s", v + 4);
-		return buf;
-	}
-	return NULL;
-}
-
-void check_lto_note(const struct snap_node *root, const struct check_binary *b, char *buf,
-		    size_t len)
-{
-	char nv[48];
-	const char *ver = root ? nvjitlink_version(root, nv, sizeof(nv)) : NULL;
-	bool first = true;
-
-	for (size_t k = 0; k < b->n; k++) {
-		struct ltoir_result lr;
-
-		if (strncmp(b->t[k].target, "lto_", 4) != 0 ||
-		    ltoir_judge(b->t[k].target, b->t[k].ptx_major, b->t[k].ptx_minor, ver, &lr) < 0)
-			continue;
-		append(buf, len, "%s%s%s",
-		       first ? (buf[0] ? "; if it links its LTO-IR at run time: "
-				       : "if it links its LTO-IR at run time: ")
-			     : "; ",
-		       lr.reason, lr.unconfirmed ? " (unconfirmed)" : "");
-		first = false;
-	}
 }
 
 /* Room kept at the end of the clause text for the note on what did not fit. */
@@ -294,6 +223,11 @@ int check_binaries_cells(struct gpuenv_check *c, const struct snap_node *root, c
 			r = check_add_cell(
 				c, subject, NULL, NULL, NULL,
 				none ?: "no NVIDIA GPU whose compute capability is known");
+		/* its LTO-IR judged whatever the GPUs: that needs only the nvJitLink */
+		if (r == 0 && !none)
+			r = check_cell_lto(&c->cells[c->n_cells - 1], root, b->t, b->n, NULL);
+		if (r == 0 && !none && !any)
+			r = check_cell_lto_reason(&c->cells[c->n_cells - 1]);
 		if (r < 0)
 			return r;
 	}

@@ -43,6 +43,9 @@ size_t check_read_targets(const struct snap_node *tn, bool from_build_info,
 		if (!s)
 			continue;
 		t[n] = (struct coverage_target){ .target = s, .ptx_major = -1, .ptx_minor = -1 };
+		/* an LTO-IR target keeps its LTO-IR version there (coverage_target) */
+		if (!from_build_info && strncmp(s, "lto_", 4) == 0)
+			isa = snap_get_str(e, "ltoir_version");
 		if (isa && cuda_major_minor(isa, &ma, &mi)) {
 			t[n].ptx_major = (int)ma;
 			t[n].ptx_minor = (int)mi;
@@ -132,6 +135,48 @@ int check_add_cell(struct gpuenv_check *c, const char *subject, const char *gpu,
 	return cell->subject && (!gpu || cell->gpu) ? 0 : -ENOMEM;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path;
+}
+
+/* The LTO-IR of the build's kernel library (t[0..n)) and of each GPU library its process
+ * loads (cuFFT and cuSPARSE wheels carry some), judged against the nvJitLink found, into
+ * the cell and its reason; the libraries gpu_libraries_truncated left unread are said so. */
+static int build_lto(const struct fw_build *b, const struct coverage_target *t, size_t n,
+		     const struct snap_node *root, struct check_cell *cell)
+{
+	const struct snap_node *libs = snap_child(b->pkg, "gpu_libraries");
+	int r = check_cell_lto(cell, root, t, n,
+			       base_name(snap_get_str(b->pkg, "kernel_library.path")) ?: "?");
+	char *why;
+
+	for (size_t i = 0; r == 0 && i < snap_count(libs); i++) {
+		const struct snap_node *e = snap_at(libs, i);
+		struct coverage_target lt[MAX_TARGETS];
+		size_t ln =
+			check_read_targets(snap_child(e, "arch_targets"), false, lt, MAX_TARGETS);
+
+		r = check_cell_lto(cell, root, lt, ln,
+				   snap_get_str(e, "name") ?: base_name(snap_get_str(e, "path"))
+								   ?: "?");
+	}
+	if (r == 0)
+		r = check_cell_lto_reason(cell);
+	if (r < 0 || !snap_get_bool_default(b->pkg, "gpu_libraries_truncated", false))
+		return r;
+	if (asprintf(&why,
+		     "%s; the LTO-IR of its GPU libraries past the 64th was not judged (not read: "
+		     "gpu_libraries_truncated)",
+		     cell->reason ?: "") < 0)
+		return -ENOMEM;
+	free(cell->reason);
+	cell->reason = why;
+	return 0;
+}
+
 static void cell_of_build(const struct fw_build *b, void *u)
 {
 	struct cov_walk *w = u;
@@ -173,6 +218,8 @@ static void cell_of_build(const struct fw_build *b, void *u)
 	w->err = any ? add_cell(w->c, subject, gpu, &worst, NULL)
 		     : add_cell(w->c, subject, NULL, NULL,
 				"no NVIDIA GPU whose compute capability is known");
+	if (w->err == 0)
+		w->err = build_lto(b, t, n, w->root, &w->c->cells[w->c->n_cells - 1]);
 }
 
 int check_coverage(struct gpuenv_check *c, const struct snap_node *root)

@@ -63,6 +63,7 @@ static int judge_one(struct gpuenv_check *c, const struct snap_node *root,
 	const struct gpu *on = NULL;
 	char subject[600];
 	bool ptx_fails = c->policy->n_arch_targets > 0 && !c->policy->arch_allow_ptx;
+	int r;
 
 	snprintf(subject, sizeof(subject), "library %s", b->path);
 	if (b->error) {
@@ -99,7 +100,8 @@ static int judge_one(struct gpuenv_check *c, const struct snap_node *root,
 		t->jit++;
 	}
 	check_lto_note(root, b, worst.reason, sizeof(worst.reason));
-	return check_add_cell(c, subject, on->label, &worst, NULL, NULL);
+	r = check_add_cell(c, subject, on->label, &worst, NULL, NULL);
+	return r < 0 ? r : check_cell_lto(&c->cells[c->n_cells - 1], root, b->t, b->n, NULL);
 }
 
 int check_image_libraries(struct gpuenv_check *c, const struct snap_node *root, const char *module,

@@ -595,6 +595,7 @@ struct gpuenv_check *check_free(struct gpuenv_check *c)
 		free(c->cells[i].subject);
 		free(c->cells[i].gpu);
 		free(c->cells[i].reason);
+		check_cell_lto_free(&c->cells[i]);
 	}
 	free(c->cells);
 	strv_free(c->secrets);

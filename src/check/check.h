@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "facts/coverage.h"
+#include "facts/ltoir.h"
 #include "gpuenv/gpuenv.h"
 #include "rules/rules.h"
 
@@ -53,12 +54,31 @@ struct check_rule {
  * kernel library and every GPU library its process loads, the weakest deciding, as the
  * framework rules judge it) on the snapshot's NVIDIA GPUs (the weakest GPU deciding) with its
  * driver: native, ptx-jit, no-kernel-image (lto_only: only LTO-IR, which never loads) … */
+/* One LTO-IR entry of a cell judged against the nvJitLink found (check-lto.c). */
+struct check_lto {
+	char *target;	  /* "lto_90" */
+	char *library;	  /* the framework's library that holds it; NULL: the cell's own file */
+	int major, minor; /* its LTO-IR version; -1: not in its header (or not recorded) */
+	enum ltoir_verdict verdict;
+	bool unconfirmed; /* ltoir_result's: an order of rows, or an unconfirmed row */
+	char *reason;	  /* ltoir_judge()'s */
+};
+/* LTO-IR entries listed per cell: a cuFFT or cuSPARSE wheel carries one per architecture. */
+#define CHECK_CELL_LTO_MAX 32u
+
 struct check_cell {
 	char *subject; /* "torch 2.4.0+cu124 in /venv" */
 	char *gpu;     /* "NVIDIA H100 80GB HBM3 (9.0)"; NULL: no NVIDIA GPU of known CC */
 	enum coverage_verdict verdict; /* COVERAGE_NO_GPU_CODE: nothing judged (see reason) */
 	bool lto_only, unconfirmed;
 	char *reason; /* coverage_judge()'s, after the deciding library's name */
+	/* its LTO-IR entries judged against the nvJitLink found (version, where it was found;
+	 * NULL: none found), which never changes the verdict: whether the program links them at
+	 * run time cannot be seen */
+	struct check_lto *lto;
+	size_t n_lto;
+	bool lto_truncated; /* more than CHECK_CELL_LTO_MAX */
+	char *nvjitlink, *nvjitlink_from;
 };
 
 /* A file the policy's architectures.binaries named, as gpuenv_policy_read_binaries()
@@ -169,12 +189,29 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
  * (the loaded kernel module's version) and driver (the libcuda programs load). 0, -ENOMEM. */
 int check_binaries_cells(struct gpuenv_check *c, const struct snap_node *root, const char *module,
 			 const char *driver);
-/* check-binaries.c: b's LTO-IR targets (lto_90, their LTO-IR version kept as the target's
+/* check-lto.c: the nvJitLink root's snapshot names: a toolkit's component version (version.json
+ * `libnvjitlink`, the nvidia_nvjitlink dist-info, the file name) and each Python
+ * environment's nvidia-nvjitlink wheel, the oldest of them deciding where there are several
+ * (which one a program loads is not known); else the libnvJitLink the loader finds (its
+ * file's version, or its soname's major). Its version into ver and where it was found into
+ * from; returns ver, or NULL when none was found. */
+const char *check_nvjitlink_found(const struct snap_node *root, char *ver, size_t vlen, char *from,
+				  size_t flen);
+/* check-lto.c: b's LTO-IR targets (lto_90, their LTO-IR version kept as the target's
  * ptx_major/minor) judged against the nvJitLink root's snapshot names (src/facts/ltoir.h),
  * appended to the text in buf ("; if it links its LTO-IR at run time: …"); nothing when b
  * has none. root NULL: no nvJitLink known. */
 void check_lto_note(const struct snap_node *root, const struct check_binary *b, char *buf,
 		    size_t len);
+/* check-lto.c: the LTO-IR targets among t[0..n) (held by library, NULL: the cell's own file)
+ * judged as check_lto_note() does, added to cell->lto[] (each entry once; past
+ * CHECK_CELL_LTO_MAX counted as lto_truncated). 0, -ENOMEM. */
+int check_cell_lto(struct check_cell *cell, const struct snap_node *root,
+		   const struct coverage_target *t, size_t n, const char *library);
+/* ... and their text appended to cell->reason, for a cell whose reason does not hold it yet
+ * (a framework build's). 0, -ENOMEM. */
+int check_cell_lto_reason(struct check_cell *cell);
+void check_cell_lto_free(struct check_cell *cell);
 /* "native", "ptx-jit", "no-kernel-image (LTO-IR only)", "no GPU code read", … */
 const char *check_cell_label(const struct check_cell *cell);
 

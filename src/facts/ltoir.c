@@ -7,7 +7,8 @@
  * lacks, a row of a later release bounds it from above (no release writes an older LTO-IR
  * than the one before it) and a row of an earlier release of the same major from below
  * (NVIDIA links LTO-IR only within one major release: MathDx "LTO requirements"); such
- * answers are unconfirmed. Anything else is "could not tell".
+ * answers are unconfirmed, and so is any answer that rests on a row the table marks
+ * unconfirmed. Anything else is "could not tell".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,14 +22,19 @@ const char *ltoir_verdict_name(enum ltoir_verdict v)
 {
 	switch (v) {
 	case LTOIR_NO_NVJITLINK:
-		return "no-nvjitlink";
+		return "none-found";
 	case LTOIR_NVJITLINK_NEW_ENOUGH:
 		return "new-enough";
 	case LTOIR_NVJITLINK_TOO_OLD:
 		return "too-old";
 	default:
-		return "could-not-tell";
+		return "unknown";
 	}
+}
+
+static bool row_unconfirmed(const struct facts_ltoir *r)
+{
+	return strcmp(r->confidence, "confirmed") != 0;
 }
 
 static int ver_cmp(unsigned a_ma, unsigned a_mi, unsigned b_ma, unsigned b_mi)
@@ -41,8 +47,14 @@ static int ver_cmp(unsigned a_ma, unsigned a_mi, unsigned b_ma, unsigned b_mi)
 int ltoir_judge(const char *target, int lto_major, int lto_minor, const char *nvjitlink,
 		struct ltoir_result *ret)
 {
-	const struct facts_ltoir *rows = facts_ltoir_table_rows(), *exact = NULL, *above = NULL,
-				 *below = NULL;
+	return ltoir_judge_on(facts_ltoir_table_rows(), facts_ltoir_table_len, target, lto_major,
+			      lto_minor, nvjitlink, ret);
+}
+
+int ltoir_judge_on(const struct facts_ltoir *rows, size_t n_rows, const char *target, int lto_major,
+		   int lto_minor, const char *nvjitlink, struct ltoir_result *ret)
+{
+	const struct facts_ltoir *exact = NULL, *above = NULL, *below = NULL;
 	struct ltoir_result res = { .verdict = LTOIR_CANNOT_TELL };
 	struct version v = { 0 };
 	char nv[48];
@@ -77,7 +89,7 @@ int ltoir_judge(const char *target, int lto_major, int lto_minor, const char *nv
 		snprintf(nv, sizeof(nv), "nvJitLink %u.%u", ma, mi_lo);
 	else
 		snprintf(nv, sizeof(nv), "nvJitLink %u.x", ma);
-	for (size_t i = 0; i < facts_ltoir_table_len; i++) {
+	for (size_t i = 0; i < n_rows; i++) {
 		const struct facts_ltoir *r = &rows[i];
 
 		if (v.n > 1 && r->cuda_major == ma && r->cuda_minor == mi_lo)
@@ -93,6 +105,7 @@ int ltoir_judge(const char *target, int lto_major, int lto_minor, const char *nv
 				  exact->ltoir_minor) <= 0;
 
 		res.verdict = ok ? LTOIR_NVJITLINK_NEW_ENOUGH : LTOIR_NVJITLINK_TOO_OLD;
+		res.unconfirmed = row_unconfirmed(exact);
 		snprintf(res.reason, sizeof(res.reason),
 			 "%s (LTO-IR %d.%d): %s %s (it links LTO-IR up to %s, what CUDA %s "
 			 "writes)%s",
@@ -103,7 +116,7 @@ int ltoir_judge(const char *target, int lto_major, int lto_minor, const char *nv
 	} else if (above && ver_cmp((unsigned)lto_major, (unsigned)lto_minor, above->ltoir_major,
 				    above->ltoir_minor) > 0) {
 		res.verdict = LTOIR_NVJITLINK_TOO_OLD;
-		res.unconfirmed = true;
+		res.unconfirmed = true; /* the order of two rows, whatever their confidence */
 		snprintf(res.reason, sizeof(res.reason),
 			 "%s (LTO-IR %d.%d): %s too old to link it (even CUDA %s writes only "
 			 "LTO-IR %s, and an nvJitLink links none newer than its own release "
@@ -114,7 +127,7 @@ int ltoir_judge(const char *target, int lto_major, int lto_minor, const char *nv
 		   ver_cmp((unsigned)lto_major, (unsigned)lto_minor, below->ltoir_major,
 			   below->ltoir_minor) <= 0) {
 		res.verdict = LTOIR_NVJITLINK_NEW_ENOUGH;
-		res.unconfirmed = true;
+		res.unconfirmed = true; /* likewise */
 		snprintf(res.reason, sizeof(res.reason),
 			 "%s (LTO-IR %d.%d): %s is new enough to link it (CUDA %s already "
 			 "writes LTO-IR %s)",

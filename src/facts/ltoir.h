@@ -11,6 +11,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum ltoir_verdict {
 	LTOIR_CANNOT_TELL = 0, /* version of the LTO-IR or of the nvJitLink's release unknown */
@@ -21,11 +22,14 @@ enum ltoir_verdict {
 
 struct ltoir_result {
 	enum ltoir_verdict verdict;
-	bool unconfirmed; /* rests on the order of two table rows, not on the nvJitLink's own */
+	/* rests on the order of two table rows, not on the nvJitLink's own release's row, or on
+	 * a row data/ltoir.tsv marks unconfirmed */
+	bool unconfirmed;
 	char reason[320];
 };
 
-/* "could-not-tell", "no-nvjitlink", "new-enough", "too-old". */
+/* "unknown" (could not tell), "none-found" (no nvJitLink), "new-enough", "too-old": the
+ * `verdict` of check --json's coverage[].lto[] (docs/schema/check.json). */
 const char *ltoir_verdict_name(enum ltoir_verdict v);
 
 /*
@@ -36,3 +40,9 @@ const char *ltoir_verdict_name(enum ltoir_verdict v);
  */
 int ltoir_judge(const char *target, int lto_major, int lto_minor, const char *nvjitlink,
 		struct ltoir_result *ret);
+
+/* ltoir_judge() on the rows given instead of data/ltoir.tsv's (sorted by CUDA release, as
+ * gen-facts.py checks): for the tests of rows the table does not have yet. */
+struct facts_ltoir;
+int ltoir_judge_on(const struct facts_ltoir *rows, size_t n_rows, const char *target, int lto_major,
+		   int lto_minor, const char *nvjitlink, struct ltoir_result *ret);

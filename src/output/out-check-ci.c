@@ -138,6 +138,28 @@ static struct junit_counts junit_count(const struct gpuenv_check *c)
 	return n;
 }
 
+/* A cell's LTO-IR entries, one property each: "lto: SUBJECT: [LIBRARY: ]lto_90" =
+ * "VERDICT[ (unconfirmed)]: REASON" (the verdict names of check --json's coverage[].lto[]). */
+static void junit_lto_properties(const struct junit *j, const struct check_cell *cell)
+{
+	for (size_t i = 0; i < cell->n_lto; i++) {
+		const struct check_lto *l = &cell->lto[i];
+
+		strbuf_puts(j->sb, "      <property name=\"lto: ");
+		put_xml(j->sb, j->c, j->flags, cell->subject);
+		strbuf_puts(j->sb, ": ");
+		if (l->library) {
+			put_xml(j->sb, j->c, j->flags, l->library);
+			strbuf_puts(j->sb, ": ");
+		}
+		put_xml(j->sb, j->c, j->flags, l->target);
+		strbuf_printf(j->sb, "\" value=\"%s%s: ", ltoir_verdict_name(l->verdict),
+			      l->unconfirmed ? " (unconfirmed)" : "");
+		put_xml(j->sb, j->c, j->flags, l->reason);
+		strbuf_puts(j->sb, "\"/>\n");
+	}
+}
+
 /* The coverage cells (and the target) as the suite's <properties>: data, not testcases (the
  * rules framework.no-kernel-image … are the testcases that fail for them). */
 static void junit_properties(const struct junit *j, const char *target)
@@ -165,6 +187,7 @@ static void junit_properties(const struct junit *j, const char *target)
 		strbuf_puts(j->sb, ": ");
 		put_xml(j->sb, c, j->flags, cell->reason);
 		strbuf_puts(j->sb, "\"/>\n");
+		junit_lto_properties(j, cell);
 	}
 	strbuf_puts(j->sb, "    </properties>\n");
 }
@@ -413,10 +436,11 @@ static int sarif_coverage(const struct gpuenv_check *c, const char *target, unsi
 {
 	for (size_t i = 0; i < c->n_cells; i++) {
 		const struct check_cell *cell = &c->cells[i];
-		json_t *o = json_pack("{s:s*, s:s, s:s*, s:s, s:s, s:s}", "target", target,
+		json_t *o = json_pack("{s:s*, s:s, s:s*, s:s, s:s, s:s, s:o}", "target", target,
 				      "subject", cell->subject, "gpu", cell->gpu, "verdict",
 				      coverage_verdict_name(cell->verdict), "label",
-				      check_cell_label(cell), "reason", cell->reason);
+				      check_cell_label(cell), "reason", cell->reason, "lto",
+				      out_check_lto_json(cell));
 
 		if (!o || ((flags & GPUENV_RENDER_REDACT) && check_redact_json(c, o) < 0) ||
 		    json_array_append_new(coverage, o) < 0)

@@ -15,19 +15,45 @@
 #include "rules/rules.h"
 #include "shared/layer-name.h"
 
+json_t *out_check_lto_json(const struct check_cell *cell)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < cell->n_lto; i++) {
+		const struct check_lto *l = &cell->lto[i];
+		json_t *nv = cell->nvjitlink ? json_pack("{s:s, s:s}", "version", cell->nvjitlink,
+							 "from", cell->nvjitlink_from)
+					     : json_null();
+		json_t *o = json_pack("{s:s, s:s*, s:o, s:s, s:b, s:o, s:s}", "target", l->target,
+				      "library", l->library, "ltoir_version",
+				      l->major >= 0 ? json_sprintf("%d.%d", l->major, l->minor)
+						    : json_null(),
+				      "verdict", ltoir_verdict_name(l->verdict), "unconfirmed",
+				      l->unconfirmed, "nvjitlink", nv, "reason", l->reason);
+
+		if (!o || json_array_append_new(a, o) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 static json_t *coverage_json(const struct gpuenv_check *c)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; a && i < c->n_cells; i++) {
 		const struct check_cell *cell = &c->cells[i];
+		json_t *o = json_pack(
+			"{s:s, s:s*, s:s, s:s, s:b, s:b, s:s, s:o}", "subject", cell->subject,
+			"gpu", cell->gpu, "verdict", coverage_verdict_name(cell->verdict), "label",
+			check_cell_label(cell), "lto_only", cell->lto_only, "unconfirmed",
+			cell->unconfirmed, "reason", cell->reason, "lto", out_check_lto_json(cell));
 
-		json_array_append_new(a, json_pack("{s:s, s:s*, s:s, s:s, s:b, s:b, s:s}",
-						   "subject", cell->subject, "gpu", cell->gpu,
-						   "verdict", coverage_verdict_name(cell->verdict),
-						   "label", check_cell_label(cell), "lto_only",
-						   cell->lto_only, "unconfirmed", cell->unconfirmed,
-						   "reason", cell->reason));
+		if (o && cell->lto_truncated)
+			json_object_set_new(o, "lto_truncated", json_true());
+		json_array_append_new(a, o);
 	}
 	return a;
 }

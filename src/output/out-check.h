@@ -36,6 +36,11 @@ const char *out_check_value(struct strbuf *sb, const struct gpuenv_check *c, uns
 int out_check_text(const struct check_set *s, unsigned flags, struct strbuf *sb);
 int out_check_markdown(const struct check_set *s, unsigned flags, struct strbuf *sb);
 int out_check_json(const struct check_set *s, unsigned flags, struct strbuf *sb);
+/* out-check-json.c: a cell's LTO-IR judgement (check_cell.lto[]) as the `lto` array of its
+ * coverage object (docs/schema/check.json), for --json and SARIF alike; NULL on OOM. */
+struct check_cell;
+struct json_t;
+struct json_t *out_check_lto_json(const struct check_cell *cell);
 int out_check_junit(const struct check_set *s, unsigned flags, struct strbuf *sb);
 int out_check_sarif(const struct check_set *s, unsigned flags, struct strbuf *sb);
 int out_check_github(const struct check_set *s, unsigned flags, struct strbuf *sb);

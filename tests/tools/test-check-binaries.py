@@ -406,20 +406,27 @@ def lto_tree(tmp, name, nvjitlink, minor=65):
 
 def test_lto(tmp):
     """LTO-IR is judged against the tree's nvJitLink (docs/compatibility.md): named by the
-    verdict as a condition, the code itself still no-kernel-image."""
+    verdict as a condition, the code itself still no-kernel-image; the judgement is also a
+    structured coverage[].lto[] entry (docs/schema/check.json) in --json and SARIF, and a
+    JUnit property."""
     pol = os.path.join(tmp, "lto.yml")
     with open(pol, "w", encoding="utf-8") as f:
         f.write("version: 1\nprofile: build\narchitectures:\n  targets: [sm_90]\n"
                 "  binaries:\n    - \"/opt/app/lib/kernels.fatbin\"\n")
+    # name, nvJitLink in the tree, LTO-IR 1.minor, the text, coverage[].lto[0].{verdict,
+    # unconfirmed}
     cases = [("lto-new", "13.0.88", 65, "lto_90 (LTO-IR 1.65): nvJitLink 13.0 is new enough "
-              "to link it (it links LTO-IR up to 1.65, what CUDA 13.0 writes)"),
+              "to link it (it links LTO-IR up to 1.65, what CUDA 13.0 writes)", "new-enough",
+              False),
              ("lto-old", "13.0.88", 66, "lto_90 (LTO-IR 1.66): nvJitLink 13.0 too old to link "
-              "it"),
-             ("lto-unknown", "12.4.127", 65, "could not tell whether nvJitLink 12.4 links it"),
+              "it", "too-old", False),
+             ("lto-unknown", "12.4.127", 65, "could not tell whether nvJitLink 12.4 links it",
+              "unknown", False),
              ("lto-newer", "12.4.127", 66, "nvJitLink 12.4 too old to link it (even CUDA 13.0 "
-              "writes only LTO-IR 1.65"),
-             ("lto-none", None, 65, "lto_90 (LTO-IR 1.65): no libnvJitLink found")]
-    for name, nvj, minor, want in cases:
+              "writes only LTO-IR 1.65", "too-old", True),
+             ("lto-none", None, 65, "lto_90 (LTO-IR 1.65): no libnvJitLink found", "none-found",
+              False)]
+    for name, nvj, minor, want, verdict, unconfirmed in cases:
         root = lto_tree(tmp, name, nvj, minor)
         rc, doc, _ = check_json("--sysroot", root, "--policy", pol, "--target",
                                 "gpu=H100,driver=580.65.06")
@@ -433,6 +440,49 @@ def test_lto(tmp):
         check(rows and rows[0].get("verdict") == "no-kernel-image" and
               want[:60] in rows[0].get("reason", ""),
               f"{name}: the coverage row on the target's H100 says it too: {rows}")
+        lto = rows[0].get("lto", []) if rows else []
+        nv = ({"version": nvj, "from": "the CUDA toolkit at /usr/local/cuda-12.4"} if nvj
+              else None)
+        check(len(lto) == 1 and lto[0].get("target") == "lto_90" and
+              lto[0].get("ltoir_version") == f"1.{minor}" and
+              lto[0].get("verdict") == verdict and lto[0].get("unconfirmed") is unconfirmed and
+              lto[0].get("nvjitlink") == nv and "library" not in lto[0] and
+              want[:60] in lto[0].get("reason", ""),
+              f"{name}: coverage[].lto[] is {verdict}{' (unconfirmed)' * unconfirmed} with "
+              f"nvJitLink {nv}: {lto}")
+        if name == "lto-newer":
+            test_lto_ci(tmp, root, pol, want)
+    # no GPU to judge the code on: the LTO-IR is judged all the same (it needs only the
+    # nvJitLink), in the cell's reason and its lto[]
+    rc, doc, _ = check_json("--sysroot", os.path.join(tmp, "lto-old"), "--policy", pol)
+    valid(doc, "lto without a GPU")
+    rows = [r for r in doc.get("coverage", []) if "kernels.fatbin" in r.get("subject", "")]
+    check(rows and "gpu" not in rows[0] and
+          [e.get("verdict") for e in rows[0].get("lto", [])] == ["too-old"] and
+          "nvJitLink 13.0 too old to link it" in rows[0].get("reason", ""),
+          f"lto without a GPU: judged in the cell: {rows}")
+
+
+def test_lto_ci(tmp, root, pol, want):
+    """The LTO-IR judgement in SARIF (run.properties.coverage[].lto[]) and JUnit (a
+    property per entry)."""
+    xml, sarif = os.path.join(tmp, "lto.xml"), os.path.join(tmp, "lto.sarif")
+    run(GPUENV, "check", "--stable", "--no-vendor", "--today", TODAY, "--sysroot", root,
+        "--policy", pol, "--target", "gpu=H100,driver=580.65.06", "--junit", xml, "--sarif",
+        sarif, timeout=300)
+    try:
+        cov = json.load(open(sarif, encoding="utf-8"))["runs"][0]["properties"]["coverage"]
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        check(False, f"lto sarif: {e}")
+        cov = []
+    rows = [c for c in cov if "kernels.fatbin" in c.get("subject", "")]
+    check(rows and [(e.get("target"), e.get("verdict"), e.get("unconfirmed"))
+                    for e in rows[0].get("lto", [])] == [("lto_90", "too-old", True)],
+          f"lto sarif: coverage[].lto[]: {rows}")
+    junit = open(xml, encoding="utf-8").read() if os.path.exists(xml) else ""
+    check('<property name="lto: binary /opt/app/lib/kernels.fatbin: lto_90" value="too-old '
+          '(unconfirmed): lto_90 (LTO-IR 1.66): ' + want in junit, "lto junit: a property per entry: " +
+          "\n".join(l for l in junit.splitlines() if "lto" in l)[:600])
 
 
 def main():

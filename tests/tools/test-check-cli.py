@@ -499,6 +499,102 @@ for targets in ([nodepath], [nodepath, "gpu=H100,driver=550.54.15"]):
 rc, out, err = run("h100-sxm-550", policy(H100), "--junit", os.path.join(tmp, "no", "dir.xml"))
 check("unwritable --junit: exit 74", rc == 74, f"rc={rc}")
 
+# 10. a framework build's LTO-IR, judged against the nvJitLink found (docs/compatibility.md,
+# LTO-IR): the torch 2.4.0+cu124 venv (its nvidia-nvjitlink-cu12 12.4.99 wheel; the system
+# toolkit 11.8 has no nvJitLink) with its libcufft.so.11 given what the scanner writes of an
+# LTO-IR entry (arch_targets[] {target lto_90, kind lto, ltoir_version}) and torch's kernel
+# library an lto_90 kept before its version was recorded (no ltoir_version): the cell's
+# lto[] and reason name each, by library; the cell's verdict stays what the SASS decides.
+def fact(v, src):
+    return {"source": src, "state": "present", "value": v}
+
+
+def lto_snapshot(minor, nvjitlink="wheel"):
+    """nvjitlink: "wheel" (the fixture's), "file" (no wheel; a libnvJitLink.so.12 the loader
+    finds, its file libnvJitLink.so.12.4.127) or None (neither)."""
+    with open(snapshot("python-venv-torch24-cu124"), encoding="utf-8") as f:
+        d = json.load(f)
+    env = d["framework"]["python_envs"][0]
+    if nvjitlink != "wheel":
+        env["nvidia_wheels"] = [w for w in env["nvidia_wheels"]
+                                if w["name"]["value"] != "nvidia-nvjitlink-cu12"]
+    if nvjitlink == "file":
+        lib = "/usr/local/cuda-12.4/targets/x86_64-linux/lib"
+        d["runtime"]["libraries"]["libnvJitLink"] = [{
+            "soname": fact("libnvJitLink.so.12", lib),
+            "path": fact(lib + "/libnvJitLink.so.12", lib),
+            "version": fact("12.4.127", lib + "/libnvJitLink.so.12.4.127")}]
+    torch = env["packages"]["torch"]
+    kl = torch["arch_targets"][0]["target"]["source"]
+    torch["arch_targets"].append({"target": fact("lto_90", kl), "kind": fact("lto", kl)})
+    fft = next(g for g in torch["gpu_libraries"] if g["name"]["value"] == "libcufft.so.11")
+    src = fft["path"]["value"]
+    fft["arch_targets"] = [{"target": fact("sm_90", src), "kind": fact("sass", src)},
+                           {"target": fact("lto_90", src), "kind": fact("lto", src),
+                            "ltoir_version": fact(f"1.{minor}", src)}]
+    path = os.path.join(tmp, f"lto-{minor}-{nvjitlink}.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(d, f)
+    return path
+
+
+nvj = next(w for w in json.load(open(snapshot("python-venv-torch24-cu124")))["framework"]
+           ["python_envs"][0]["nvidia_wheels"] if w["name"]["value"] == "nvidia-nvjitlink-cu12")
+check("lto: the fixture's nvidia-nvjitlink-cu12 wheel is 12.4.99",
+      nvj["version"]["value"] == "12.4.99", str(nvj.get("version")))
+for minor, verdict, unconfirmed, text in (
+        (65, "unknown", False, "libcufft.so.11: lto_90 (LTO-IR 1.65): could not tell whether "
+         "nvJitLink 12.4 links it"),
+        (66, "too-old", True, "libcufft.so.11: lto_90 (LTO-IR 1.66): nvJitLink 12.4 too old to "
+         "link it")):
+    p = subprocess.run([GPUENV, "check", "--from", lto_snapshot(minor), "--stable", "--today",
+                        "2026-12-04", "--policy", policy(H100), "--target",
+                        "gpu=H100,driver=580.65.06", "--json"], capture_output=True, text=True)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        check(f"lto 1.{minor}: JSON", False, p.stderr[-300:])
+        continue
+    validate(doc, f"lto 1.{minor}")
+    cell = next((c for c in doc.get("coverage", []) if c["subject"].startswith("torch ")), {})
+    lto = {(e.get("library"), e.get("target")): e for e in cell.get("lto", [])}
+    fft, kl = lto.get(("libcufft.so.11", "lto_90"), {}), lto.get(("libtorch_cuda.so", "lto_90"), {})
+    check(f"lto 1.{minor}: the cell's verdict is the SASS's", cell.get("verdict") == "native",
+          str(cell)[:300])
+    check(f"lto 1.{minor}: libcufft.so.11's entry is {verdict}",
+          len(lto) == 2 and fft.get("ltoir_version") == f"1.{minor}" and
+          fft.get("verdict") == verdict and fft.get("unconfirmed") is unconfirmed and
+          fft.get("nvjitlink", {}).get("version") == "12.4.99" and
+          "nvidia-nvjitlink-cu12 wheel in /home/user/venv" in fft.get("nvjitlink", {}).get("from", ""),
+          json.dumps(cell.get("lto"))[:600])
+    check(f"lto 1.{minor}: the kernel library's unversioned entry is unknown",
+          kl.get("ltoir_version", "") is None and kl.get("verdict") == "unknown" and
+          "not in its header" in kl.get("reason", ""), json.dumps(kl)[:300])
+    check(f"lto 1.{minor}: the reason says it as a condition",
+          "if it links its LTO-IR at run time: " in cell.get("reason", "") and
+          text in cell.get("reason", "") and "libtorch_cuda.so: lto_90" in cell.get("reason", ""),
+          cell.get("reason", "")[:600])
+
+# the nvJitLink the loader finds, by its file's version; none at all
+for nvjitlink, verdict, want in (
+        ("file", "too-old", {"version": "12.4.127", "from": "libnvJitLink.so.12 at "
+                             "/usr/local/cuda-12.4/targets/x86_64-linux/lib/libnvJitLink.so.12 "
+                             "(its file name)"}),
+        (None, "none-found", None)):
+    p = subprocess.run([GPUENV, "check", "--from", lto_snapshot(66, nvjitlink), "--stable",
+                        "--today", "2026-12-04", "--policy", policy(H100), "--target",
+                        "gpu=H100,driver=580.65.06", "--json"], capture_output=True, text=True)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        check(f"lto nvJitLink {nvjitlink}: JSON", False, p.stderr[-300:])
+        continue
+    validate(doc, f"lto nvJitLink {nvjitlink}")
+    cell = next((c for c in doc.get("coverage", []) if c["subject"].startswith("torch ")), {})
+    fft = next((e for e in cell.get("lto", []) if e.get("library") == "libcufft.so.11"), {})
+    check(f"lto nvJitLink {nvjitlink}: {verdict}, nvjitlink {want}",
+          fft.get("verdict") == verdict and fft.get("nvjitlink") == want, json.dumps(fft)[:400])
+
 shutil.rmtree(tmp)
 if failed:
     print(f"{len(failed)} failed: {failed}")

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "facts/facts.h"
 #include "facts/ltoir.h"
 #include "fatbin/fatbin.h"
 #include "fatbin/fatbin-targets.h"
@@ -36,18 +37,18 @@ static const struct row rows[] = {
 	{ 2, 0, "13.0", "too-old", false, "too old to link it" },
 	/* a later release, bounded by 13.0 from below within major 13 */
 	{ 1, 65, "13.1", "new-enough", true, "CUDA 13.0 already writes LTO-IR 1.65" },
-	{ 1, 66, "13.1", "could-not-tell", false, "not in the knowledge base" },
+	{ 1, 66, "13.1", "unknown", false, "not in the knowledge base" },
 	/* an earlier release, bounded by 13.0 from above */
 	{ 1, 66, "12.4.127", "too-old", true, "even CUDA 13.0 writes only LTO-IR 1.65" },
 	{ 1, 66, "12", "too-old", true, "nvJitLink 12.x too old" },
-	{ 1, 65, "12.4", "could-not-tell", false, "could not tell whether nvJitLink 12.4" },
-	{ 1, 54, "12.4", "could-not-tell", false, "not in the knowledge base" },
+	{ 1, 65, "12.4", "unknown", false, "could not tell whether nvJitLink 12.4" },
+	{ 1, 54, "12.4", "unknown", false, "not in the knowledge base" },
 	/* 11.7's row is of another major: no lower bound for 12.x */
-	{ 1, 50, "12", "could-not-tell", false, "could not tell" },
+	{ 1, 50, "12", "unknown", false, "could not tell" },
 	/* nothing to judge with */
-	{ 1, 65, NULL, "no-nvjitlink", false, "no libnvJitLink found" },
-	{ -1, -1, "13.0", "could-not-tell", false, "not in its header" },
-	{ -1, -1, NULL, "could-not-tell", false, "not in its header" },
+	{ 1, 65, NULL, "none-found", false, "no libnvJitLink found" },
+	{ -1, -1, "13.0", "unknown", false, "not in its header" },
+	{ -1, -1, NULL, "unknown", false, "not in its header" },
 };
 
 static void test_table(void **state)
@@ -66,6 +67,42 @@ static void test_table(void **state)
 				 ltoir_verdict_name(res.verdict),
 				 res.unconfirmed ? " (unconfirmed)" : "", res.reason);
 	}
+}
+
+/* A row data/ltoir.tsv marks unconfirmed makes every answer resting on it unconfirmed, the
+ * exact release's too; confirmed rows keep theirs (as the table test above shows). The rows
+ * are made up here: the table has no unconfirmed row to test with. */
+static void test_unconfirmed_row(void **state)
+{
+	static const struct facts_ltoir tab[] = {
+		{ "12.8", 12, 8, "1.63", 1, 63, "unconfirmed", "", "" },
+		{ "13.0", 13, 0, "1.65", 1, 65, "confirmed", "", "" },
+	};
+	struct ltoir_result res;
+
+	(void)state;
+	/* the release's own row, unconfirmed: both ways */
+	assert_int_equal(ltoir_judge_on(tab, 2, "lto_90", 1, 63, "12.8.93", &res), 0);
+	assert_string_equal(ltoir_verdict_name(res.verdict), "new-enough");
+	assert_true(res.unconfirmed);
+	assert_int_equal(ltoir_judge_on(tab, 2, "lto_90", 1, 64, "12.8", &res), 0);
+	assert_string_equal(ltoir_verdict_name(res.verdict), "too-old");
+	assert_true(res.unconfirmed);
+	/* a lower bound from it within major 12 */
+	assert_int_equal(ltoir_judge_on(tab, 2, "lto_90", 1, 60, "12.9", &res), 0);
+	assert_string_equal(ltoir_verdict_name(res.verdict), "new-enough");
+	assert_true(res.unconfirmed);
+	/* the confirmed row alone: confirmed */
+	assert_int_equal(ltoir_judge_on(tab, 2, "lto_90", 1, 65, "13.0", &res), 0);
+	assert_string_equal(ltoir_verdict_name(res.verdict), "new-enough");
+	assert_false(res.unconfirmed);
+	/* no nvJitLink, no version: nothing rests on a row */
+	assert_int_equal(ltoir_judge_on(tab, 2, "lto_90", 1, 63, NULL, &res), 0);
+	assert_string_equal(ltoir_verdict_name(res.verdict), "none-found");
+	assert_false(res.unconfirmed);
+	assert_int_equal(ltoir_judge_on(tab, 2, "lto_90", -1, -1, "12.8", &res), 0);
+	assert_string_equal(ltoir_verdict_name(res.verdict), "unknown");
+	assert_false(res.unconfirmed);
 }
 
 static void test_inputs(void **state)
@@ -184,9 +221,8 @@ static void test_payload_wins(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_inputs),
-		cmocka_unit_test(test_nvcc13_files),
+		cmocka_unit_test(test_table),	     cmocka_unit_test(test_unconfirmed_row),
+		cmocka_unit_test(test_inputs),	     cmocka_unit_test(test_nvcc13_files),
 		cmocka_unit_test(test_payload_wins),
 	};
 
