@@ -20,6 +20,7 @@
 
 #include "core/child.h"
 #include "exporter.h"
+#include "shared/step-hook.h"
 #include "shared/strbuf.h"
 
 /* A full diagnosis takes seconds; the vendor sessions in it have deadlines of their own. */
@@ -146,6 +147,11 @@ void exporter_sample(struct exporter *ex, bool for_diagnosis)
 	gpuenv_snapshot_unref(snap);
 }
 
+static void drop_pages(void)
+{
+	(void)exporter_drop_startup_pages();
+}
+
 /* Collects, diagnoses and renders both forms into text (malloc'd); false on failure. */
 static bool diagnose_render(const struct exporter *ex, char *sweep, size_t sweep_len, char *text[2])
 {
@@ -158,7 +164,14 @@ static bool diagnose_render(const struct exporter *ex, char *sweep, size_t sweep
 	 * diagnosis' height; docs/exporter.md, Load): the same facts with the same states. */
 	ok = ok && (!sweep || gpuenv_ctx_set_nvml_sweep(ctx, sweep, sweep_len) == 0);
 	free(sweep);
+	/* Between one data source and the next, and between one layer's rules and the next's
+	 * (probe.c, rules-engine.c), the code pages the one before ran go too: the collection's
+	 * height (3.3 MiB at its end) and the rules' (3.8-4.2 MiB, every layer's checks and facts
+	 * resident at once, each fault mapping the 64 KiB around it) were this process's, and so
+	 * the diagnosis' (docs/exporter.md, Load). Only here: gpuenv doctor runs without it. */
+	step_hook_set(drop_pages);
 	ok = ok && common_collect(&ex->diag_opts, ctx, &snap) == 0;
+	step_hook_set(NULL);
 
 	/* Between the collection, the rules and the rendering, the code pages the step before
 	 * ran go (exporter-pages.c): each step's are resident in turn, not all three at once
@@ -167,7 +180,9 @@ static bool diagnose_render(const struct exporter *ex, char *sweep, size_t sweep
 	/* and the heap the step before freed (the folds' trees, the files' buffers): the rules'
 	 * height was this process's, beside the samples' NVML tree and the serving process */
 	malloc_trim(0);
+	step_hook_set(drop_pages);
 	ok = ok && gpuenv_doctor_run(snap, &d) == 0;
+	step_hook_set(NULL);
 	(void)exporter_drop_startup_pages();
 	malloc_trim(0);
 	ok = ok && render_both(NULL, d, ex->diag_opts.redact, text);

@@ -20,6 +20,7 @@
 #include "probe.h"
 #include "shared/layer-name.h"
 #include "shared/path-util.h"
+#include "shared/step-hook.h"
 #include "shared/strv.h"
 
 static const struct probe probe_table[] = {
@@ -98,6 +99,9 @@ int probe_run_all(struct gpuenv_ctx *ctx, struct gpuenv_snapshot *s)
 		else
 			log_debug(pe.log, "probe %s: vendor child started", p->name);
 		probe_vendor_pump(&pe);
+		/* The program's hook between one data source and the next (shared/step-hook.h):
+		 * the exporter's diagnosis drops the pages the probe before ran. */
+		step_hook_run();
 	}
 	/* Collected even after an OOM: what the children started must not outlive the call. */
 	if (pe.n_pending > 0)

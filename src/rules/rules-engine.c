@@ -16,6 +16,7 @@
 #include "rules/rules-internal.h"
 #include "rules/rules.h"
 #include "shared/layer-name.h"
+#include "shared/step-hook.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
 
@@ -823,10 +824,23 @@ static void run_rule(struct gpuenv_doctor *d, const struct snap_node *root, cons
 void rules_run_table(struct gpuenv_doctor *d, const struct snap_node *root)
 {
 	/* Late rules after the others: they compare what those found. */
-	for (int late = 0; late < 2; late++)
-		for (size_t i = 0; i < rule_table_len; i++)
-			if (rule_table[i].late == (late == 1))
-				run_rule(d, root, &rule_table[i]);
+	for (int late = 0; late < 2; late++) {
+		const struct rule *prev = NULL;
+
+		for (size_t i = 0; i < rule_table_len; i++) {
+			if (rule_table[i].late != (late == 1))
+				continue;
+			/* The program's hook between one layer's rules and the next's (the table is
+			 * in layer order, each layer's checks in files of their own): the exporter's
+			 * diagnosis drops the pages the layer before ran (shared/step-hook.h). */
+			if (prev && prev->layer != rule_table[i].layer)
+				step_hook_run();
+			prev = &rule_table[i];
+			run_rule(d, root, prev);
+		}
+		if (prev)
+			step_hook_run();
+	}
 }
 
 void rules_collect_problems(struct gpuenv_doctor *d, const struct snap_node *root)

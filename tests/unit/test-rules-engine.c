@@ -16,6 +16,7 @@
 #include "output/output.h"
 #include "locale-fx.h"
 #include "rules-test-util.h"
+#include "shared/step-hook.h"
 
 static void test_table(void **state)
 {
@@ -332,6 +333,64 @@ static void test_render_escapes(void **state)
 	snapshot_unref(s);
 }
 
+/* The program's hook between the steps (shared/step-hook.h): the diagnosis runs it between one
+ * layer's rules and the next's and after each pass (the exporter drops the pages the layer
+ * before ran, tools/exporter-collect.c), and the diagnosis is the same with it as without. */
+static unsigned step_hook_calls;
+
+static void count_step(void)
+{
+	step_hook_calls++;
+}
+
+static void test_step_hook(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *plain, *hooked;
+	unsigned expected = 0;
+
+	/* a layer's end in each pass: where the next rule of the pass is of another layer, and
+	 * the pass's last rule */
+	for (int late = 0; late < 2; late++) {
+		const struct rule *prev = NULL;
+
+		for (size_t i = 0; i < rule_table_len; i++) {
+			if (rule_table[i].late != (late == 1))
+				continue;
+			if (prev && prev->layer != rule_table[i].layer)
+				expected++;
+			prev = &rule_table[i];
+		}
+		expected += prev != NULL;
+	}
+	/* the table has several layers, and late rules: more than one call per pass */
+	assert_true(expected > 2);
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "535.183.01");
+	toolkit(s, "/usr/local/cuda", "/usr/local/cuda-13.0", "13.0.2");
+	plain = diag(s);
+	assert_int_equal(step_hook_calls, 0);
+	step_hook_set(count_step);
+	hooked = diag(s);
+	step_hook_set(NULL);
+	assert_int_equal(step_hook_calls, expected);
+	assert_int_equal(hooked->verdict, plain->verdict);
+	assert_int_equal(hooked->n_findings, plain->n_findings);
+	assert_true(plain->n_findings > 0);
+	for (size_t i = 0; i < plain->n_findings; i++) {
+		assert_ptr_equal(hooked->findings[i].rule, plain->findings[i].rule);
+		assert_string_equal(hooked->findings[i].message, plain->findings[i].message);
+	}
+	diagnosis_free(hooked);
+	/* unset: not called again */
+	hooked = diag(s);
+	assert_int_equal(step_hook_calls, expected);
+	diagnosis_free(hooked);
+	diagnosis_free(plain);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_symptom_finding),
 		cmocka_unit_test(test_redact_value_inside_marker),
+		cmocka_unit_test(test_step_hook),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
