@@ -134,11 +134,23 @@ static void fix_module(struct finding *f, const struct snap_node *root, const ch
 
 	switch (module_flavour(root)) {
 	case MODULE_DKMS:
+		/* DKMS builds the sources its packages installed: that one of `version` is there
+		 * is not seen. An upgrade that stopped half-way (broken dependencies) leaves the
+		 * new user space without its DKMS package, and a reboot loads the old module again
+		 * (illinois-scicomp/machine-shop-maintenance#70: 525.85.12 user space, 520.56.06
+		 * module after the reboot; `apt install --fix-broken` fixed it). */
+		if (version && (d == DISTRO_DEBIAN || d == DISTRO_UBUNTU))
+			finding_fix(f,
+				    "sudo apt install --fix-broken   # when the upgrade stopped "
+				    "half-way: installs %s's DKMS package (ls /usr/src | grep "
+				    "nvidia shows the sources DKMS has)",
+				    version);
 		if (d != DISTRO_UNKNOWN)
 			finding_fix(f, "%s %s", distros[d].install, distros[d].headers);
 		finding_fix(f,
 			    "sudo dkms autoinstall -k $(uname -r)   # DKMS builds %s for the "
-			    "running kernel; on failure: /var/lib/dkms/nvidia/*/build/make.log",
+			    "running kernel when its source is in /usr/src; on failure: "
+			    "/var/lib/dkms/nvidia/*/build/make.log",
 			    v);
 		break;
 	case MODULE_AKMODS:
