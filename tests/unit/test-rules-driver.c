@@ -667,6 +667,23 @@ static void test_nvml_mismatch(void **state)
 	    "older than the loaded kernel module 535.104.05");
 	NO_TEXT(s, "driver.nvml-version-mismatch", "reboot loads");
 	FIX(s, "driver.nvml-version-mismatch", "remove the older copy");
+	/* The older libraries are the system's and NVIDIA's .run installed them: no copy to
+	 * remove, the .run's user space to replace (tinygrad/open-gpu-kernel-modules#47). */
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.86.05",
+		  "535.86.05");
+	snap_set_bool(node(s, "driver.nvidia"), "runfile_uninstaller", true,
+		      "/usr/bin/nvidia-uninstall");
+	FIX(s, "driver.nvml-version-mismatch", "sudo nvidia-uninstall");
+	FIX(s, "driver.nvml-version-mismatch",
+	    "NVIDIA-Linux-x86_64-535.104.05.run --no-kernel-modules");
+	NO_FIX(s, "driver.nvml-version-mismatch", "remove the older copy");
+	/* Found through LD_LIBRARY_PATH: a copy the loader finds first, not the .run's. */
+	snap_set_str(node(s, "driver.userspace.libnvidia_ml"), "found_via", "LD_LIBRARY_PATH",
+		     "LD_LIBRARY_PATH");
+	FIX(s, "driver.nvml-version-mismatch", "remove the older copy");
+	snap_set_bool(node(s, "driver.nvidia"), "runfile_uninstaller", false,
+		      "/usr/bin/nvidia-uninstall");
+	userspace(s, "libnvidia_ml", "/opt/old/libnvidia-ml.so.470.223.02", "470.223.02");
 	snap_set_state(node(s, "driver.nvidia.module_file"), "version", FACT_ABSENT, "x", "gone");
 	/* A forward-compatibility libcuda is meant to differ: not a mismatch by itself. */
 	l = userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.104.05",

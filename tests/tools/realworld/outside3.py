@@ -8,7 +8,8 @@ before any change are in docs/HACKING.md ("Reports an outside evaluator would pi
 round)."""
 from realworld.common import dpkg, ini, real_world, section, w
 from realworld.containerd_k8s import driver_host
-from realworld.driver import DEBIAN12, FAKE_ARGS, SRC_FAKES, SRC_LDSO, fakes, userspace
+from realworld.driver import (DEBIAN12, FAKE_ARGS, SRC_FAKES, SRC_LDSO, fakes, kern_log,
+                              userspace)
 from realworld.common import SRC_BASE, ldso_cache, ubuntu_os_release
 from realworld.upgrades import host
 
@@ -16,7 +17,9 @@ TOPIC = "outside3"
 FIXTURES = ("rw-k8s115-docker1903-gpus-hook-not-default-runtime",
             "k8s-docker-nvidia-default-runtime",
             "rw-debian-525-userspace-520-module-upgrade-half-done",
-            "rw-slurm-ubuntu2004-unattended-upgrade-460.73-under-460.56")
+            "rw-slurm-ubuntu2004-unattended-upgrade-460.73-under-460.56",
+            "rw-k8s18-nvidia-docker2-runtime-not-default",
+            "rw-ubuntu2204-run-570.124.04-userspace-p2p-570.124.06-module")
 NV_BASE = "rtx4090-open-module"
 PATH = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
 UBUNTU1804 = ubuntu_os_release("18.04.3", "Bionic Beaver", "bionic", logo=False)
@@ -219,8 +222,126 @@ def slurm_unattended_upgrade():
     ldso_cache(dst)
 
 
+def k8s18_nvidia_docker2_not_default():
+    """NVIDIA/k8s-device-plugin#23: Kubernetes 1.8 with nvidia-docker2 installed, whose
+    daemon.json names the nvidia runtime but not as Docker's default: the device plugin's pod
+    "could not load NVML library"; the maintainer: "Did you set the default runtime?", the
+    reporter: solved."""
+    name = FIXTURES[4]
+    url = "https://github.com/NVIDIA/k8s-device-plugin/issues/23"
+    drv = "384.111"
+    dst, root = driver_host(
+        name, ubuntu_os_release("16.04.3", "Xenial Xerus", "xenial", logo=False),
+        "4.4.0-109-generic", drv, "Tue Dec 19 23:51:45 PST 2017",
+        "5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.5)", (659456, 13807616, 2),
+        ("usr/bin/dockerd", "usr/bin/docker", "usr/bin/nvidia-container-runtime",
+         "usr/bin/nvidia-container-runtime-hook", "usr/bin/nvidia-container-cli",
+         "usr/bin/nvidia-docker"))
+    # the daemon.json the nvidia-docker2 package installs: the runtime, no default-runtime
+    w(root, "etc/docker/daemon.json",
+      '{\n    "runtimes": {\n        "nvidia": {\n'
+      '            "path": "/usr/bin/nvidia-container-runtime",\n'
+      '            "runtimeArgs": []\n        }\n    }\n}\n')
+    dpkg(root, {"nvidia-docker2": "2.0.2+docker17.12.0-1", "nvidia-container-runtime":
+                "1.1.1+docker17.12.0-1", "libnvidia-container-tools": "1.0.0~beta.1-1",
+                "libnvidia-container1": "1.0.0~beta.1-1"})
+    w(root, "var/lib/kubelet/device-plugins/kubelet_internal_checkpoint",
+      '{"Data":{"PodDeviceEntries":null,"RegisteredDevices":{}},"Checksum":1286926585}')
+    devices = ("[devices]\n/dev/nvidiactl = c 195:255 0666 0:0\n/dev/nvidia0 = c 195:0 0666 0:0\n"
+               "/dev/nvidia-uvm = c 243:0 0666 0:0\n/dev/nvidia-uvm-tools = c 243:1 0666 0:0\n")
+    pasted = ("I install nvidia-docker2, and deploment device plugin in kubernetes 1.8 / "
+              "loading NVML / Failed to start nvml with error:  could not load NVML library")
+    ini(dst, TOPIC,
+        "A Kubernetes 1.8 node with nvidia-docker2 installed: its daemon.json names the nvidia "
+        "runtime, but Docker's default runtime is still runc, so kubelet starts the NVIDIA "
+        "device plugin's pod without the NVIDIA libraries and the plugin cannot load NVML; "
+        "setting nvidia as Docker's default runtime solved it",
+        f"Rebuilt from {url} (pasted: 'I install nvidia-docker2, and deploment device plugin "
+        "in kubernetes 1.8', the plugin's 'loading NVML / Failed to start nvml with error:  "
+        "could not load NVML library'; flx42: 'Did you set the default runtime?', the "
+        "reporter: 'I solved the problem, the k8s-device-plugin release 1.8 document not show "
+        "\"First you will need to check and/or enable the nvidia runtime as your default "
+        "runtime on your node\"'); /etc/docker/daemon.json as the nvidia-docker2 package "
+        "installs it (the nvidia runtime, no default-runtime); placeholders, not in the "
+        "report: the package versions (nvidia-docker2 2.0.2 of that month), the driver "
+        "384.111 and its build line, Ubuntu 16.04.3 and its kernel, the device nodes "
+        "(nvidia-uvm's dynamic major), kubelet's device manager checkpoint with no resource "
+        "registered (from the plugin's failure; its checksum a placeholder); the GPU's PCI "
+        "tree is not written (hardware unknown); binaries are empty stand-ins",
+        PATH,
+        real_world(
+            url, pasted,
+            "nvidia-docker2 registers the nvidia runtime but does not make it Docker's "
+            "default; kubelet starts the device plugin's pod with runc: set "
+            "\"default-runtime\": \"nvidia\"",
+            "container.no-nvidia-runtime", "container", "yes"),
+        devices)
+
+
+def tinygrad_p2p_userspace_older():
+    """tinygrad/open-gpu-kernel-modules#47: the 570.124.04 .run installed with
+    --no-kernel-modules, then the P2P open modules of 570.124.06 built and installed; after
+    the reboot nvidia-smi: 'Failed to initialize NVML: Driver/library version mismatch',
+    'NVML library version: 570.124'; the answer: 570.124.04 != 570.124.06, uninstall the
+    driver (nvidia-uninstall) and install the 570.124.06 user space."""
+    name = FIXTURES[5]
+    url = "https://github.com/tinygrad/open-gpu-kernel-modules/issues/47"
+    rel = "5.15.0-157-generic"
+    user, loaded = "570.124.04", "570.124.06"
+    dst, root = host(name, 0x2684, "NVIDIA GeForce RTX 4090", loaded, rel,
+                     ubuntu_os_release("22.04.5", "Jammy Jellyfish", "jammy"), "tinybox",
+                     "Oct 15 09:12:40", "gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04)")
+    # the open modules built from the tree print the open module's version line
+    w(root, "proc/driver/nvidia/version",
+      f"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {loaded}  Release Build  "
+      "(user@tinybox)  Wed Oct 15 09:00:00 UTC 2025\n"
+      "GCC version:  gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04) \n")
+    kern_log(root, "tinybox", "Oct 15 09:12:40", loaded)
+    userspace(root, user)
+    # the .run installer leaves its uninstaller (the answer's `nvidia-uninstall`)
+    w(root, "usr/bin/nvidia-uninstall", b"", 0o755)
+    sections = [section(NV_BASE, "devices"),
+                f"[modules]\n/lib/modules/{rel}/kernel/drivers/video/nvidia.ko = {loaded}, -, "
+                "none, Dual MIT/GPL\n",
+                *fakes(user, 12080)]
+    pasted = ("uname -r 5.15.0-157-generic / Description:    Ubuntu 22.04.5 LTS / bash "
+              "./NVIDIA-Linux-x86_64-570.124.04.run --no-kernel-modules / cd "
+              "/data/open-gpu-kernel-modules-570.124.06-p2p/ / ./install.sh / reboot / "
+              "nvidia-smi / Failed to initialize NVML: Driver/library version mismatch / NVML "
+              "library version: 570.124")
+    ini(dst, TOPIC,
+        "Ubuntu 22.04.5 with the NVIDIA 570.124.04 .run installed without its kernel modules "
+        "and tinygrad's P2P open kernel modules of 570.124.06 built and installed instead: "
+        "after the reboot the 570.124.06 module is loaded under the 570.124.04 user space and "
+        "NVML refuses ('Driver/library version mismatch', 'NVML library version: 570.124'); "
+        "the answer: 570.124.04 != 570.124.06, uninstall that driver and install the "
+        "570.124.06 user space",
+        f"Rebuilt from {url} (pasted: 'uname -r 5.15.0-157-generic', 'Ubuntu 22.04.5 LTS', "
+        "the build commands 'bash ./NVIDIA-Linux-x86_64-570.124.04.run --no-kernel-modules', "
+        "'cd /data/open-gpu-kernel-modules-570.124.06-p2p/', './install.sh', 'reboot', and "
+        "nvidia-smi's 'Failed to initialize NVML: Driver/library version mismatch' / 'NVML "
+        "library version: 570.124'; Wang-Xiaolong: '570.124.04 != 570.124.06, you can try "
+        "uninstall nvidia driver(using command nvidia-uninstall) then install 570.124.06 … to "
+        "get NVML updated to the version of 570.124.06 to get matched with the branch'); the "
+        "module in kernel/drivers/video, where the open modules' `make modules_install` puts "
+        "it; placeholders, not in the report: the GPU (10de:2684, RTX 4090, the card the P2P "
+        "modules were made for, and the rest of the base fixture's PCI tree), the version "
+        "file's build line, the kern.log line's time and host name; " + SRC_LDSO + "; "
+        + SRC_FAKES + "; " + SRC_BASE, PATH,
+        real_world(
+            url, pasted,
+            "the .run's 570.124.04 user space under the P2P build's 570.124.06 open module: "
+            "install the 570.124.06 user space (nvidia-uninstall, then the 570.124.06 .run "
+            "with --no-kernel-modules); a reboot changes nothing",
+            "driver.nvml-version-mismatch", "driver", "yes"),
+        *sections, args=FAKE_ARGS)
+    ldso_cache(dst)
+
+
 def write():
     k8s_docker1903_hook_only()
     k8s_docker_nvidia_default()
     debian_upgrade_half_done()
     slurm_unattended_upgrade()
+    k8s18_nvidia_docker2_not_default()
+    tinygrad_p2p_userspace_older()
