@@ -964,6 +964,23 @@ static void test_distro_fixes(void **state)
 	FIX(s, "driver.module-missing-for-kernel", "sudo apt install linux-headers-$(uname -r)");
 	FIX(s, "driver.module-missing-for-kernel", "dpkg -l 'nvidia-dkms-*'");
 	NO_FIX(s, "driver.module-missing-for-kernel", "Ubuntu's prebuilt module of");
+	/* Ubuntu itself running a kernel not from its archive (M-Bab/linux-kernel-amdgpu-
+	 * binaries#101): no headers or prebuilt-module package exists for it. */
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "ubuntu", "/etc/os-release");
+	snap_set_str(node(s, "host"), "kernel_release", "5.13.18-21.09.16.amdgpu.ubuntu",
+		     "/proc/sys/kernel/osrelease");
+	FIX(s, "driver.module-missing-for-kernel", "is not a kernel of Ubuntu's archive");
+	NO_FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia-<branch>-$(uname -r)");
+	NO_FIX(s, "driver.module-missing-for-kernel", "apt install linux-headers");
+	/* a mainline build (six-digit ABI) neither */
+	snap_set_str(node(s, "host"), "kernel_release", "6.2.0-060200-generic",
+		     "/proc/sys/kernel/osrelease");
+	FIX(s, "driver.module-missing-for-kernel", "is not a kernel of Ubuntu's archive");
+	/* an archive kernel: the packages' routes */
+	snap_set_str(node(s, "host"), "kernel_release", "6.8.0-1029-gke",
+		     "/proc/sys/kernel/osrelease");
+	NO_FIX(s, "driver.module-missing-for-kernel", "is not a kernel of");
+	FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia-<branch>-$(uname -r)");
 	/* the initramfs tool of the distribution */
 	gpu(s, "0x2684", "nouveau");
 	FIX(s, "driver.nouveau-bound", "sudo update-initramfs -u");

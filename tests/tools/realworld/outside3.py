@@ -10,16 +10,16 @@ from realworld.common import dpkg, ini, real_world, section, w
 from realworld.containerd_k8s import driver_host
 from realworld.driver import (DEBIAN12, FAKE_ARGS, SRC_FAKES, SRC_LDSO, fakes, kern_log,
                               userspace)
-from realworld.common import SRC_BASE, ldso_cache, ubuntu_os_release
+from realworld.common import (SRC_BASE, driver_libs, fresh, ldso_cache,
+                              ubuntu_os_release)
 from realworld.upgrades import host
 
 TOPIC = "outside3"
 FIXTURES = ("rw-k8s115-docker1903-gpus-hook-not-default-runtime",
             "k8s-docker-nvidia-default-runtime",
-            "rw-debian-525-userspace-520-module-upgrade-half-done",
-            "rw-slurm-ubuntu2004-unattended-upgrade-460.73-under-460.56",
             "rw-k8s18-nvidia-docker2-runtime-not-default",
-            "rw-ubuntu2204-run-570.124.04-userspace-p2p-570.124.06-module")
+            "rw-ubuntu1604-384.111-userspace-384.90-module-tf",
+            "rw-amdgpu-custom-kernel-5.13.18-nvidia-dkms-470-not-built")
 NV_BASE = "rtx4090-open-module"
 PATH = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
 UBUNTU1804 = ubuntu_os_release("18.04.3", "Bionic Beaver", "bionic", logo=False)
@@ -119,115 +119,12 @@ def k8s_docker_nvidia_default():
         PATH, "", devices)
 
 
-def debian_upgrade_half_done():
-    """illinois-scicomp/machine-shop-maintenance#70: a Debian server after an upgrade: nvidia-smi
-    525.85.12 (dpkg), the loaded module 520.56.06; rebooting did not help (the module on disk
-    was still 520.56.06); fixed by repairing the apt sources and `apt install --fix-broken`."""
-    name = FIXTURES[2]
-    url = "https://github.com/illinois-scicomp/machine-shop-maintenance/issues/70"
-    rel = "6.1.0-5-amd64"
-    user, loaded = "525.85.12", "520.56.06"
-    dst, root = host(name, 0x2204, "NVIDIA GeForce RTX 3090", loaded, rel, DEBIAN12, "bock",
-                     "Feb 24 09:12:40", "gcc version 12.2.0 (Debian 12.2.0-14)")
-    # the version file exactly as pasted (no "Release Build" part)
-    w(root, "proc/driver/nvidia/version",
-      f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {loaded}  Thu Oct  6 21:38:55 UTC 2022\n"
-      "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14) \n")
-    userspace(root, user)
-    dpkg(root, {"nvidia-smi": f"{user}-1"})
-    sections = [section(NV_BASE, "devices"),
-                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = {loaded}, -, none\n",
-                *fakes(user, 12000)]
-    pasted = ("kgk2@bock:~$ nvidia-smi / Failed to initialize NVML: Driver/library version "
-              "mismatch / Tried rebooting the system, but still doesn't work. / NVRM version: "
-              "NVIDIA UNIX x86_64 Kernel Module  520.56.06  Thu Oct  6 21:38:55 UTC 2022 / GCC "
-              "version:  gcc version 12.2.0 (Debian 12.2.0-14) / ii  nvidia-smi     "
-              "525.85.12-1  amd64        NVIDIA System Management Interface")
-    ini(dst, TOPIC,
-        "A Debian server (gcc 12.2.0-14: bookworm) after an upgrade that stopped half-way: "
-        "the NVIDIA user space is 525.85.12 (dpkg's nvidia-smi) while the kernel module is "
-        "still 520.56.06, in memory and on disk, so NVML refuses with 'Driver/library version "
-        "mismatch' and rebooting loads the same 520.56.06 again; repairing the apt sources and "
-        "`apt install --fix-broken` installed the matching module",
-        f"Rebuilt from {url} (pasted: nvidia-smi's 'Failed to initialize NVML: Driver/library "
-        "version mismatch', 'Tried rebooting the system, but still doesn't work', "
-        "/proc/driver/nvidia/version with 520.56.06, its date and gcc 12.2.0 (Debian "
-        "12.2.0-14), `dpkg -l nvidia-smi` with 525.85.12-1, the host name bock; the fix: "
-        "'Copied over the apt repositories … Ran `sudo apt update` & `sudo apt install "
-        "--fix-broken`. `nvidia-smi` is working as expected'); the module on disk is "
-        "520.56.06 because the reboot loaded 520.56.06 again; placeholders, not in the "
-        "report: the module's place (updates/dkms, where Debian's nvidia-kernel-dkms puts "
-        "it), the kernel 6.1.0-5-amd64, Debian 12's os-release, the GPU (10de:2204, RTX 3090, "
-        "and the rest of the base fixture's PCI tree), the kern.log line's time; "
-        + SRC_LDSO + "; " + SRC_FAKES + "; " + SRC_BASE, PATH,
-        real_world(
-            url, pasted,
-            "the upgrade installed the 525.85.12 user space but not its kernel module (broken "
-            "dependencies): 520.56.06 is loaded and is also the module on disk, so a reboot "
-            "does not help; `apt install --fix-broken` installs the 525 module",
-            "driver.nvml-version-mismatch", "driver", "yes"),
-        *sections, args=FAKE_ARGS)
-    ldso_cache(dst)
-
-
-def slurm_unattended_upgrade():
-    """lyulyul/shine-cluster#30: a Slurm GPU node (eureka) where unattended-upgrade moved the
-    460 driver's user space from 460.56 to 460.73.01 under the loaded 460.56 module: new jobs
-    get 'Driver/library version mismatch', running ones go on; the admins pinned the driver."""
-    name = FIXTURES[3]
-    url = "https://github.com/lyulyul/shine-cluster/issues/30"
-    rel = "5.4.0-72-generic"
-    user, loaded = "460.73.01", "460.56"
-    dst, root = host(name, 0x2204, "NVIDIA GeForce RTX 3090", loaded, rel, UBUNTU2004, "eureka",
-                     "Apr 21 10:02:11", "gcc version 9.3.0 (Ubuntu 9.3.0-17ubuntu1~20.04)")
-    userspace(root, user)
-    dpkg(root, {"libnvidia-common-460": f"{user}-0ubuntu0.20.04.1",
-                "libnvidia-compute-460": f"{user}-0ubuntu0.20.04.1",
-                "nvidia-dkms-460": f"{user}-0ubuntu0.20.04.1"})
-    w(root, "var/log/apt/history.log",
-      "\nStart-Date: 2021-04-24  06:50:54\nCommandline: /usr/bin/unattended-upgrade\n"
-      "Upgrade: libnvidia-common-460:amd64 (460.56-0ubuntu0.20.04.1, "
-      "460.73.01-0ubuntu0.20.04.1)\nEnd-Date: 2021-04-24  06:50:54\n")
-    sections = [section(NV_BASE, "devices"),
-                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = {user}, -, none\n",
-                *fakes(user, 11020)]
-    pasted = ("$ nvidia-smi / Failed to initialize NVML: Driver/library version mismatch / "
-              "Start-Date: 2021-04-24  06:50:54 / Commandline: /usr/bin/unattended-upgrade / "
-              "Upgrade: libnvidia-common-460:amd64 (460.56-0ubuntu0.20.04.1, "
-              "460.73.01-0ubuntu0.20.04.1)")
-    ini(dst, TOPIC,
-        "A Slurm GPU node (eureka, Ubuntu 20.04) where unattended-upgrade upgraded the 460 "
-        "driver packages from 460.56 to 460.73.01 while the 460.56 module stays loaded: "
-        "running jobs keep their GPUs, new ones get 'Failed to initialize NVML: "
-        "Driver/library version mismatch'; the admins decided to pin the driver packages",
-        f"Rebuilt from {url} (pasted: nvidia-smi's 'Failed to initialize NVML: Driver/library "
-        "version mismatch', squeue with jobs running on eureka, /var/log/apt/history.log's "
-        "unattended-upgrade entry 'Upgrade: libnvidia-common-460:amd64 "
-        "(460.56-0ubuntu0.20.04.1, 460.73.01-0ubuntu0.20.04.1)', kept as pasted; the admins: "
-        "'pin 460 to prevent future unexpected upgrade', and in "
-        "https://github.com/lyulyul/shine-cluster/issues/50 the same unattended upgrade "
-        "again); placeholders, not in the report: the rest of the upgraded packages "
-        "(libnvidia-compute-460, whose NVML the mismatch needs, and nvidia-dkms-460 at "
-        "460.73.01, whose module DKMS builds on disk), the GPU (10de:2204, RTX 3090, and the "
-        "rest of the base fixture's PCI tree), the kernel 5.4.0-72-generic, the module's "
-        "place, the version file's build line, the kern.log line's time; "
-        + SRC_LDSO + "; " + SRC_FAKES + "; " + SRC_BASE, PATH,
-        real_world(
-            url, pasted,
-            "unattended-upgrade installed the 460.73.01 user space under the loaded 460.56 "
-            "module: reboot (or reload the modules) when no job runs, and pin the driver "
-            "packages",
-            "driver.nvml-version-mismatch", "driver", "yes"),
-        *sections, args=FAKE_ARGS)
-    ldso_cache(dst)
-
-
 def k8s18_nvidia_docker2_not_default():
     """NVIDIA/k8s-device-plugin#23: Kubernetes 1.8 with nvidia-docker2 installed, whose
     daemon.json names the nvidia runtime but not as Docker's default: the device plugin's pod
     "could not load NVML library"; the maintainer: "Did you set the default runtime?", the
     reporter: solved."""
-    name = FIXTURES[4]
+    name = FIXTURES[2]
     url = "https://github.com/NVIDIA/k8s-device-plugin/issues/23"
     drv = "384.111"
     dst, root = driver_host(
@@ -278,70 +175,119 @@ def k8s18_nvidia_docker2_not_default():
         devices)
 
 
-def tinygrad_p2p_userspace_older():
-    """tinygrad/open-gpu-kernel-modules#47: the 570.124.04 .run installed with
-    --no-kernel-modules, then the P2P open modules of 570.124.06 built and installed; after
-    the reboot nvidia-smi: 'Failed to initialize NVML: Driver/library version mismatch',
-    'NVML library version: 570.124'; the answer: 570.124.04 != 570.124.06, uninstall the
-    driver (nvidia-uninstall) and install the 570.124.06 user space."""
-    name = FIXTURES[5]
-    url = "https://github.com/tinygrad/open-gpu-kernel-modules/issues/47"
-    rel = "5.15.0-157-generic"
-    user, loaded = "570.124.04", "570.124.06"
-    dst, root = host(name, 0x2684, "NVIDIA GeForce RTX 4090", loaded, rel,
-                     ubuntu_os_release("22.04.5", "Jammy Jellyfish", "jammy"), "tinybox",
-                     "Oct 15 09:12:40", "gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04)")
-    # the open modules built from the tree print the open module's version line
+def tf_384_90_module_384_111_userspace():
+    """tensorflow/tensorflow#1158 (clockzhong's comment of 2018-01-22): Ubuntu 16.04 upgraded the
+    driver packages to 384.111 while the 384.90 module stays loaded: TensorFlow's cuInit fails
+    and its diagnostics say 'kernel version 384.90.0 does not match DSO version 384.111.0'."""
+    name = FIXTURES[3]
+    url = "https://github.com/tensorflow/tensorflow/issues/1158"
+    rel = "4.13.0-26-generic"
+    user, loaded = "384.111", "384.90"
+    dst, root = host(name, 0x1b80, "GeForce GTX 1080", loaded, rel,
+                     ubuntu_os_release("16.04.3", "Xenial Xerus", "xenial", logo=False),
+                     "clockAsusDesktop", "Jan 22 09:58:02",
+                     "gcc version 5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.5)")
+    # the version file exactly as TensorFlow's diagnostics quote it
     w(root, "proc/driver/nvidia/version",
-      f"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {loaded}  Release Build  "
-      "(user@tinybox)  Wed Oct 15 09:00:00 UTC 2025\n"
-      "GCC version:  gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04) \n")
-    kern_log(root, "tinybox", "Oct 15 09:12:40", loaded)
+      f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {loaded}  Tue Sep 19 19:17:35 PDT 2017\n"
+      "GCC version:  gcc version 5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.5) \n")
     userspace(root, user)
-    # the .run installer leaves its uninstaller (the answer's `nvidia-uninstall`)
-    w(root, "usr/bin/nvidia-uninstall", b"", 0o755)
+    dpkg(root, {"nvidia-384": f"{user}-0ubuntu0.16.04.1"})
     sections = [section(NV_BASE, "devices"),
-                f"[modules]\n/lib/modules/{rel}/kernel/drivers/video/nvidia.ko = {loaded}, -, "
-                "none, Dual MIT/GPL\n",
-                *fakes(user, 12080)]
-    pasted = ("uname -r 5.15.0-157-generic / Description:    Ubuntu 22.04.5 LTS / bash "
-              "./NVIDIA-Linux-x86_64-570.124.04.run --no-kernel-modules / cd "
-              "/data/open-gpu-kernel-modules-570.124.06-p2p/ / ./install.sh / reboot / "
-              "nvidia-smi / Failed to initialize NVML: Driver/library version mismatch / NVML "
-              "library version: 570.124")
+                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = {user}, -, none\n",
+                f"[nvml]\ndriver_version = {user}\nnvml_version = 9.{user}\n"
+                "cuda_driver_version = 9000\n"
+                "error.nvmlInit_v2 = NVML_ERROR_LIB_RM_VERSION_MISMATCH\n",
+                "[cuda]\ndriver_version = 9000\nerror.cuInit = CUDA_ERROR_NO_DEVICE\n"]
+    pasted = ("failed call to cuInit: CUDA_ERROR_NO_DEVICE / libcuda reported version is: "
+              "384.111.0 / driver version file contents: \"\"\"NVRM version: NVIDIA UNIX x86_64 "
+              "Kernel Module  384.90  Tue Sep 19 19:17:35 PDT 2017 / GCC version:  gcc version "
+              "5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.5) / kernel reported version is: "
+              "384.90.0 / kernel version 384.90.0 does not match DSO version 384.111.0 -- "
+              "cannot find working devices in this configuration")
     ini(dst, TOPIC,
-        "Ubuntu 22.04.5 with the NVIDIA 570.124.04 .run installed without its kernel modules "
-        "and tinygrad's P2P open kernel modules of 570.124.06 built and installed instead: "
-        "after the reboot the 570.124.06 module is loaded under the 570.124.04 user space and "
-        "NVML refuses ('Driver/library version mismatch', 'NVML library version: 570.124'); "
-        "the answer: 570.124.04 != 570.124.06, uninstall that driver and install the "
-        "570.124.06 user space",
-        f"Rebuilt from {url} (pasted: 'uname -r 5.15.0-157-generic', 'Ubuntu 22.04.5 LTS', "
-        "the build commands 'bash ./NVIDIA-Linux-x86_64-570.124.04.run --no-kernel-modules', "
-        "'cd /data/open-gpu-kernel-modules-570.124.06-p2p/', './install.sh', 'reboot', and "
-        "nvidia-smi's 'Failed to initialize NVML: Driver/library version mismatch' / 'NVML "
-        "library version: 570.124'; Wang-Xiaolong: '570.124.04 != 570.124.06, you can try "
-        "uninstall nvidia driver(using command nvidia-uninstall) then install 570.124.06 … to "
-        "get NVML updated to the version of 570.124.06 to get matched with the branch'); the "
-        "module in kernel/drivers/video, where the open modules' `make modules_install` puts "
-        "it; placeholders, not in the report: the GPU (10de:2684, RTX 4090, the card the P2P "
-        "modules were made for, and the rest of the base fixture's PCI tree), the version "
-        "file's build line, the kern.log line's time and host name; " + SRC_LDSO + "; "
-        + SRC_FAKES + "; " + SRC_BASE, PATH,
+        "Ubuntu 16.04 whose driver packages were upgraded to 384.111 while the 384.90 module "
+        "stays loaded: TensorFlow's cuInit fails with CUDA_ERROR_NO_DEVICE and its "
+        "diagnostics report 'kernel version 384.90.0 does not match DSO version 384.111.0'; "
+        "the reporter: it keeps happening after Ubuntu upgrades its components",
+        f"Rebuilt from {url} (clockzhong's comment of 2018-01-22, pasted: TensorFlow's "
+        "cuda_driver.cc/cuda_diagnostics.cc lines 'failed call to cuInit: "
+        "CUDA_ERROR_NO_DEVICE', 'hostname: clockAsusDesktop', 'libcuda reported version is: "
+        "384.111.0', the driver version file contents (384.90, its date, gcc 5.4.0 "
+        "20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.5)), 'kernel reported version is: 384.90.0', "
+        "'kernel version 384.90.0 does not match DSO version 384.111.0 -- cannot find working "
+        "devices in this configuration'; 'I found this issue keep happening after my ubuntu "
+        "upgrade its components'); cuInit's CUDA_ERROR_NO_DEVICE as pasted (drivers of that "
+        "time answered so); placeholders, not in the report: the package nvidia-384 at "
+        "384.111 and its DKMS module of 384.111 on disk (updates/dkms/nvidia.ko; the package of that time named it nvidia_384.ko) (what the upgrade "
+        "installs), NVML's answer (the mismatch nvidia-smi shows then), the GPU (10de:1b80, "
+        "GTX 1080, and the rest of the base fixture's PCI tree), the kernel 4.13.0-26-generic, "
+        "the kern.log line's time; " + SRC_LDSO + "; " + SRC_BASE, PATH,
         real_world(
             url, pasted,
-            "the .run's 570.124.04 user space under the P2P build's 570.124.06 open module: "
-            "install the 570.124.06 user space (nvidia-uninstall, then the 570.124.06 .run "
-            "with --no-kernel-modules); a reboot changes nothing",
+            "the Ubuntu upgrade installed the 384.111 user space while the 384.90 module "
+            "stays loaded: reboot (or reload the modules)",
             "driver.nvml-version-mismatch", "driver", "yes"),
         *sections, args=FAKE_ARGS)
+    ldso_cache(dst)
+
+
+def amdgpu_custom_kernel_dkms_fails():
+    """M-Bab/linux-kernel-amdgpu-binaries#101: an NVIDIA machine booted into the project's
+    5.13.18-21.09.16.amdgpu.ubuntu kernel: nvidia-smi cannot talk to the driver, `dkms install
+    -m nvidia -v 470.86` fails ('kernel package linux-headers-… is not supported', 'Bad return
+    status for module build'); the maintainer: the install scripts support specific kernels
+    only, and this kernel is not meant for NVIDIA GPUs."""
+    name = FIXTURES[4]
+    url = "https://github.com/M-Bab/linux-kernel-amdgpu-binaries/issues/101"
+    drv, rel = "470.86", "5.13.18-21.09.16.amdgpu.ubuntu"
+    dst, root = fresh(name, "nvidia-gpu-no-driver")
+    w(root, "etc/os-release", ubuntu_os_release("20.04.3", "Focal Fossa", "focal"))
+    w(root, "proc/sys/kernel/osrelease", rel + "\n")
+    w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
+    w(root, "etc/ld.so.conf.d/x86_64-linux-gnu.conf",
+      "# Multiarch support\n/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu\n")
+    driver_libs(root, drv)
+    dpkg(root, {"nvidia-driver-470": f"{drv}-0ubuntu0.20.04.1",
+                "nvidia-dkms-470": f"{drv}-0ubuntu0.20.04.1"})
+    pasted = ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. / "
+              "sudo dkms install -m nvidia -v 470.86 / KERNEL_UNAME=5.13.18-21.09.16.amdgpu.ubuntu "
+              "… modules.....(bad exit status: 2) / ERROR (dkms apport): kernel package "
+              "linux-headers-5.13.18-21.09.16.amdgpu.ubuntu is not supported / Error! Bad return "
+              "status for module build on kernel: 5.13.18-21.09.16.amdgpu.ubuntu (x86_64)")
+    ini(dst, TOPIC,
+        "An NVIDIA machine booted into a third-party kernel built for AMD GPUs "
+        "(5.13.18-21.09.16.amdgpu.ubuntu): nvidia-dkms-470 cannot build the 470.86 module for "
+        "it, so the running kernel has no nvidia.ko and nvidia-smi cannot talk to the "
+        "driver; the maintainer: the driver's install scripts support specific kernels, and "
+        "this kernel is not meant for NVIDIA GPUs",
+        f"Rebuilt from {url} (pasted: nvidia-smi's 'couldn't communicate with the NVIDIA "
+        "driver' after 'i upgrade the kernel 5.13.18', `sudo dkms install -m nvidia -v "
+        "470.86` with KERNEL_UNAME=5.13.18-21.09.16.amdgpu.ubuntu and SYSSRC=/lib/modules/"
+        "5.13.18-21.09.16.amdgpu.ubuntu/build, 'ERROR (dkms apport): kernel package "
+        "linux-headers-5.13.18-21.09.16.amdgpu.ubuntu is not supported', 'Error! Bad return "
+        "status for module build on kernel: 5.13.18-21.09.16.amdgpu.ubuntu (x86_64)'; M-Bab: "
+        "'Most of the install scripts check for the specific kernel version and only support "
+        "a small set of specific kernels … Why would you ever want to install this kernel if "
+        "you have an NVIDIA GPU?'); placeholders, not in the report: the packages "
+        "nvidia-driver-470 and nvidia-dkms-470 (DKMS has the nvidia 470.86 source, as the "
+        "dkms command shows) and their versions, Ubuntu 20.04.3's os-release (the report "
+        "names no release), the GPU and the rest of the nvidia-gpu-no-driver fixture's PCI "
+        "tree and /proc/modules (see its sources); no module of an earlier kernel is written "
+        "(the report shows none); " + SRC_LDSO, PATH,
+        real_world(
+            url, pasted,
+            "no nvidia.ko for the running third-party kernel: DKMS cannot build 470.86 for "
+            "it; boot a kernel the driver supports (the distribution's)",
+            "driver.module-missing-for-kernel", "driver", "yes"),
+        f"[nvml]\ndriver_version = {drv}\n",
+        args="--nvml-lib @FAKES@/libnvidia-ml.so.1 --cuda-lib @FAKES@/libcuda.so.1")
     ldso_cache(dst)
 
 
 def write():
     k8s_docker1903_hook_only()
     k8s_docker_nvidia_default()
-    debian_upgrade_half_done()
-    slurm_unattended_upgrade()
     k8s18_nvidia_docker2_not_default()
-    tinygrad_p2p_userspace_older()
+    tf_384_90_module_384_111_userspace()
+    amdgpu_custom_kernel_dkms_fails()
