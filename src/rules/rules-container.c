@@ -648,6 +648,81 @@ static void check_cri_default_runtime(struct rule_ctx *c, const struct snap_node
 		       "| grep -i nvml; kubectl describe node | grep nvidia.com/gpu");
 }
 
+/* The runtime entry of daemon.json that Docker's default-runtime names runs the NVIDIA
+ * Container Runtime. */
+static bool docker_default_is_nvidia(const struct snap_node *root)
+{
+	const char *def = snap_get_str(root, HOST "docker.default_runtime");
+	const struct snap_node *runs = snap_get(root, HOST "docker.runtimes");
+
+	for (size_t i = 0; def && i < snap_count(runs); i++) {
+		const struct snap_node *rt = snap_at(runs, i);
+
+		if (streq(snap_get_str(rt, "name") ?: "", def))
+			return str_has(snap_get_str(rt, "path"), "nvidia");
+	}
+	return false;
+}
+
+/* Kubernetes on Docker (dockershim up to Kubernetes 1.23, cri-dockerd after it): kubelet starts
+ * every pod, the NVIDIA device plugin's own included, with Docker's default runtime; the
+ * toolkit's hook that `docker run --gpus` uses is not asked for by kubelet. The device plugin
+ * needs "default-runtime": "nvidia" (its README's prerequisite; NVIDIA/k8s-device-plugin#139:
+ * Docker 19.03 with the hook only, `--gpus all` works, the plugin "could not load NVML
+ * library"; the maintainer: install nvidia-docker2 and set the runtime to nvidia). Judged only
+ * where kubelet's checkpoint shows no plugin registered nvidia.com/gpu and no containerd CRI
+ * config offers the nvidia runtime (then kubelet may use containerd: the check above). */
+static void check_kubelet_docker_default(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *ckpt = snap_get(root, HOST "kubelet.device_checkpoint");
+	const struct snap_node *regs = snap_get(root, HOST "kubelet.registered_resources");
+	const struct snap_node *dr = snap_get(root, HOST "docker.default_runtime");
+	const struct snap_node *rtbin =
+		snap_get(root, HOST "toolkit.binaries.nvidia-container-runtime");
+	struct finding *f;
+
+	if (!snap_present(ckpt))
+		return;
+	for (size_t i = 0; i < snap_count(regs); i++)
+		if (streq(snap_str(snap_at(regs, i)) ?: "", "nvidia.com/gpu"))
+			return;
+	/* Without a daemon.json Docker's default runtime is runc: default_runtime is not read. */
+	if (snap_present(snap_get(root, HOST "docker.daemon_json")) &&
+	    !rule_need_known(c, "docker", "Docker's default-runtime", dr))
+		return;
+	if (docker_default_is_nvidia(root))
+		return;
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, "kubelet",
+		"this is a Kubernetes node (kubelet's device manager checkpoint) on which no device "
+		"plugin has registered nvidia.com/gpu, and Docker's default runtime is \"%s\"%s, no "
+		"containerd CRI config offers the nvidia runtime: kubelet on Docker starts every pod, "
+		"the NVIDIA device plugin's own included, with Docker's default runtime (the hook "
+		"that `docker run --gpus` uses is not asked for by kubelet), so the plugin cannot "
+		"load NVML (\"could not load NVML library … did you set the docker default runtime "
+		"to `nvidia`?\") and Kubernetes is offered none of the GPUs",
+		snap_present(dr) ? snap_str(dr) : "runc",
+		snap_present(dr) ? "" : " (default-runtime not set or no daemon.json)");
+	finding_fact(f, HOST "docker.dockerd", snap_get(root, HOST "docker.dockerd"));
+	finding_fact(f, HOST "docker.daemon_json", snap_get(root, HOST "docker.daemon_json"));
+	finding_fact(f, HOST "docker.default_runtime", dr);
+	finding_evidence(f, HOST "kubelet.registered_resources", snap_source(ckpt) ?: "?",
+			 "%zu resource(s), no nvidia.com/gpu", snap_count(regs));
+	finding_fact(f, HOST "toolkit.binaries.nvidia-container-runtime", rtbin);
+	if (!snap_present(rtbin))
+		finding_fix(f, "# install the nvidia runtime, nvidia-container-runtime (in the "
+			       "nvidia-docker2 package of the Docker 19.03 days; newer "
+			       "nvidia-container-toolkit packages ship it): the hook alone serves "
+			       "only `docker run --gpus`");
+	finding_fix(f, "sudo nvidia-ctk runtime configure --runtime=docker --set-as-default && "
+		       "sudo systemctl restart docker   # or by hand in /etc/docker/daemon.json: "
+		       "\"default-runtime\": \"nvidia\" and runtimes.nvidia.path "
+		       "/usr/bin/nvidia-container-runtime");
+	finding_verify(f,
+		       "kubectl get pods -A | grep nvidia-device-plugin; kubectl logs -n "
+		       "NAMESPACE POD | grep -i nvml; kubectl describe node | grep nvidia.com/gpu");
+}
+
 RULE_CHECK(check_no_nvidia_runtime)
 {
 	const struct snap_node *dockerd = snap_get(root, HOST "docker.dockerd");
@@ -707,6 +782,8 @@ RULE_CHECK(check_no_nvidia_runtime)
 	    !(specs && snap_get_bool_default(root, HOST "containerd.enable_cdi", false)))
 		check_cri_default_runtime(c, root);
 	cri_ok |= specs && snap_get_bool_default(root, HOST "containerd.enable_cdi", false);
+	if (docker && docker_ok && !cri)
+		check_kubelet_docker_default(c, root);
 	if ((!docker || docker_ok) && (!cri || cri_ok))
 		return;
 	f = rule_finding(

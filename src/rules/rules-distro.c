@@ -125,6 +125,55 @@ const char *distro_name(enum distro d)
 	return d == DISTRO_UNKNOWN || d >= ARRAY_SIZE(distros) ? NULL : distros[d].name;
 }
 
+/* A kernel release of the form Ubuntu's and Debian's archives give theirs: VERSION-ABI-FLAVOUR
+ * ("5.15.0-157-generic", "6.8.0-1029-gke", "6.1.0-13-amd64": an ABI of 1 to 4 digits, then a
+ * flavour). Others (a third-party build such as "5.13.18-21.09.16.amdgpu.ubuntu", a mainline
+ * "6.2.0-060200-generic") have no linux-headers- or linux-modules-nvidia- package in the
+ * archive (M-Bab/linux-kernel-amdgpu-binaries#101). */
+static bool archive_kernel(const char *rel)
+{
+	const char *p = rel;
+	size_t n;
+
+	for (int dots = 0; dots < 3; dots++) {
+		n = strspn(p, "0123456789");
+		if (n == 0 || p[n] != (dots < 2 ? '.' : '-'))
+			return false;
+		p += n + 1;
+	}
+	n = strspn(p, "0123456789");
+	if (n == 0 || n > 4 || p[n] != '-' || !(p[n + 1] >= 'a' && p[n + 1] <= 'z'))
+		return false;
+	p += n + 1;
+	return strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(p);
+}
+
+/* On Ubuntu or Debian itself (not a derivative with kernels of its own, as Pop!_OS), a running
+ * kernel not from the archive: the module's packages cannot help, DKMS must build it against
+ * the headers that kernel's provider ships, and only if the driver supports that kernel. */
+static bool third_party_kernel_fix(struct finding *f, const struct snap_node *root, enum distro d,
+				   const char *v)
+{
+	const char *id = snap_get_str(root, "host.os.id");
+	const char *rel = snap_get_str(root, "host.kernel_release");
+
+	if (!(d == DISTRO_UBUNTU || d == DISTRO_DEBIAN) || !id ||
+	    !(streq(id, "ubuntu") || streq(id, "debian")) || !rel || archive_kernel(rel))
+		return false;
+	finding_fix(f,
+		    "# %s is not a kernel of %s's archive: no linux-headers- or "
+		    "linux-modules-nvidia- package is made for it; DKMS can build %s only "
+		    "against the headers its provider ships, and only if the driver supports it",
+		    rel, distros[d].name, v);
+	finding_fix(f, "sudo dkms autoinstall -k $(uname -r)   # on failure: "
+		       "/var/lib/dkms/nvidia/*/build/make.log");
+	finding_fix(f,
+		    "# otherwise boot a kernel of %s's archive (GRUB: Advanced options) and "
+		    "remove this one",
+		    distros[d].name);
+	return true;
+}
+
 /* The command that puts an nvidia.ko of driver `version` (or the installed one, NULL) into
  * /lib/modules/$(uname -r), for the module's delivery. */
 static void fix_module(struct finding *f, const struct snap_node *root, const char *version)
@@ -134,11 +183,25 @@ static void fix_module(struct finding *f, const struct snap_node *root, const ch
 
 	switch (module_flavour(root)) {
 	case MODULE_DKMS:
+		if (third_party_kernel_fix(f, root, d, v))
+			break;
+		/* DKMS builds the sources its packages installed: that one of `version` is there
+		 * is not seen. An upgrade that stopped half-way (broken dependencies) leaves the
+		 * new user space without its DKMS package, and a reboot loads the old module again
+		 * (illinois-scicomp/machine-shop-maintenance#70: 525.85.12 user space, 520.56.06
+		 * module after the reboot; `apt install --fix-broken` fixed it). */
+		if (version && (d == DISTRO_DEBIAN || d == DISTRO_UBUNTU))
+			finding_fix(f,
+				    "sudo apt install --fix-broken   # when the upgrade stopped "
+				    "half-way: installs %s's DKMS package (ls /usr/src | grep "
+				    "nvidia shows the sources DKMS has)",
+				    version);
 		if (d != DISTRO_UNKNOWN)
 			finding_fix(f, "%s %s", distros[d].install, distros[d].headers);
 		finding_fix(f,
 			    "sudo dkms autoinstall -k $(uname -r)   # DKMS builds %s for the "
-			    "running kernel; on failure: /var/lib/dkms/nvidia/*/build/make.log",
+			    "running kernel when its source is in /usr/src; on failure: "
+			    "/var/lib/dkms/nvidia/*/build/make.log",
 			    v);
 		break;
 	case MODULE_AKMODS:
@@ -152,6 +215,8 @@ static void fix_module(struct finding *f, const struct snap_node *root, const ch
 			    "in make: the driver predates this kernel");
 		break;
 	case MODULE_UBUNTU_PREBUILT:
+		if (third_party_kernel_fix(f, root, d, v))
+			break;
 		if (!snap_get_str(root, "driver.nvidia.module_file.path")) {
 			/* No module for the running kernel to say which route the machine takes:
 			 * apt's nvidia-driver-<branch> builds it with DKMS (nvidia-dkms-<branch>),

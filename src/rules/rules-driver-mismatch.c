@@ -25,6 +25,24 @@ enum mismatch {
 	MISMATCH_DISK_UNKNOWN, /* the module on disk could not be read */
 };
 
+/* libnvidia-ml.so.1 is the ld.so cache's, in a system library directory, and NVIDIA's .run
+ * left its uninstaller: the user space the loader finds is the one the .run installed. */
+static bool runfile_user_space(const struct snap_node *root)
+{
+	static const char *const dirs[] = { "/usr/lib/x86_64-linux-gnu/", "/usr/lib64/",
+					    "/usr/lib/aarch64-linux-gnu/", "/usr/lib/" };
+	const struct snap_node *ml = snap_get(root, "driver.userspace.libnvidia_ml");
+	const char *p = snap_get_str(ml, "resolved_path") ?: snap_get_str(ml, "path");
+
+	if (!snap_get_bool_default(root, "driver.nvidia.runfile_uninstaller", false) || !p ||
+	    !streq(snap_get_str(ml, "found_via") ?: "", "ld.so.cache"))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (startswith(p, dirs[i]) && !strchr(p + strlen(dirs[i]), '/'))
+			return true;
+	return false;
+}
+
 /* The versions on both sides and the vendor libraries' own verdicts. */
 static void mismatch_evidence(struct finding *f, const struct snap_node *root,
 			      const char *const *libs, size_t n_libs, bool rm_mismatch,
@@ -260,6 +278,24 @@ RULE_CHECK(check_nvml_version_mismatch)
 	finding_fact(f, "driver.nvidia.module_file.version", disk_fact);
 	switch (why) {
 	case MISMATCH_USER_OLDER:
+		/* The older libraries are the system's own, those the ld.so cache lists, and
+		 * NVIDIA's .run installed a driver here: they are that .run's user space, not a
+		 * leftover copy; removing them leaves no NVML at all. The module came from
+		 * elsewhere (a .run with --no-kernel-modules beside modules built from source:
+		 * tinygrad/open-gpu-kernel-modules#47, 570.124.04 user space, 570.124.06 P2P
+		 * module; the answer: nvidia-uninstall, then the 570.124.06 user space). */
+		if (runfile_user_space(root)) {
+			finding_fix(f,
+				    "sudo nvidia-uninstall   # the .run's %s user space (NVIDIA's "
+				    "uninstaller is here)",
+				    user);
+			finding_fix(
+				f,
+				"sudo sh NVIDIA-Linux-x86_64-%s.run --no-kernel-modules   # the "
+				"user space of the loaded module's version, keeping the module",
+				ver);
+			break;
+		}
 		finding_fix(f, "ldconfig -p | grep -E 'libcuda.so.1|libnvidia-ml.so.1'   # which "
 			       "copies the loader finds, in order");
 		finding_fix(f,

@@ -341,6 +341,68 @@ static void test_cri_nvidia_not_default(void **state)
 	snapshot_unref(s);
 }
 
+/* Kubernetes on Docker: kubelet starts pods with Docker's default runtime, so the hook that
+ * serves `docker run --gpus` does not reach the device plugin's pod
+ * (NVIDIA/k8s-device-plugin#139); judged only where kubelet's checkpoint shows no
+ * nvidia.com/gpu. */
+static void test_kubelet_docker_default_runtime(void **state)
+{
+	static const char ckpt[] = "/var/lib/kubelet/device-plugins/kubelet_internal_checkpoint";
+	static const char dj[] = "/etc/docker/daemon.json";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *h, *d, *kl, *r;
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "418.87.01");
+	docker_host(s, false);
+	h = snap_object(node(s, "container"), "host");
+	d = snap_object(h, "docker");
+	/* no daemon.json: the probe records no default_runtime (Docker's is runc) */
+	snap_set_state(d, "daemon_json", FACT_ABSENT, dj, NULL);
+	/* The hook in /usr/bin: `docker run --gpus` works; no kubelet: nothing to say. */
+	snap_set_str(node(s, "container.host.toolkit.binaries"), "nvidia-container-toolkit",
+		     "/usr/bin/nvidia-container-toolkit", "x");
+	NO(s, "container.no-nvidia-runtime");
+	/* kubelet with no device plugin registered: Docker's default runtime (runc) serves the
+	 * plugin's pod. */
+	kl = snap_object(h, "kubelet");
+	snap_set_str(kl, "device_checkpoint", ckpt, ckpt);
+	snap_array(kl, "registered_resources");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
+	    "Docker's default runtime is \"runc\" (default-runtime not set or no "
+	    "daemon.json)");
+	/* The nvidia runtime configured but not the default: the same. */
+	snap_set_str(d, "daemon_json", dj, dj);
+	r = snap_append_object(snap_array(d, "runtimes"));
+	snap_set_str(r, "name", "nvidia", dj);
+	snap_set_str(r, "path", "/usr/bin/nvidia-container-runtime", dj);
+	snap_set_str(d, "default_runtime", "runc", dj);
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR,
+	    "Docker's default runtime is \"runc\", no");
+	/* A device plugin registered the GPUs (a RuntimeClass, or another runtime): offered. */
+	snap_append_str(snap_array(kl, "registered_resources"), "nvidia.com/gpu", ckpt);
+	NO(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+	s = base();
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "418.87.01");
+	docker_host(s, true);
+	h = snap_object(node(s, "container"), "host");
+	d = snap_object(h, "docker");
+	kl = snap_object(h, "kubelet");
+	snap_set_str(kl, "device_checkpoint", ckpt, ckpt);
+	snap_array(kl, "registered_resources");
+	snap_set_str(d, "default_runtime", "runc", dj);
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR, "Kubernetes is offered none");
+	/* The fix: nvidia as Docker's default runtime. */
+	snap_set_str(d, "default_runtime", "nvidia", dj);
+	NO(s, "container.no-nvidia-runtime");
+	/* default-runtime unreadable: not judged. */
+	snap_set_malformed(d, "default_runtime", NULL, dj, "not a string");
+	SKIPPED(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+}
+
 static void test_cdi_stale(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -470,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_no_nvidia_runtime),
 		cmocka_unit_test(test_no_nvidia_runtime_snap),
 		cmocka_unit_test(test_cri_nvidia_not_default),
+		cmocka_unit_test(test_kubelet_docker_default_runtime),
 		cmocka_unit_test(test_cdi_stale),
 		cmocka_unit_test(test_cdi_unjudged),
 		cmocka_unit_test(test_container_cgroup_v2),

@@ -651,6 +651,12 @@ static void test_nvml_mismatch(void **state)
 	    "on disk for the running kernel is still 535.104.05");
 	NO_TEXT(s, "driver.nvml-version-mismatch", "a reboot loads the");
 	FIX(s, "driver.nvml-version-mismatch", "dkms autoinstall");
+	/* Debian or Ubuntu: the upgrade may have stopped half-way, the new DKMS package not
+	 * installed (illinois-scicomp/machine-shop-maintenance#70); elsewhere no apt line. */
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "debian", "/etc/os-release");
+	FIX(s, "driver.nvml-version-mismatch", "sudo apt install --fix-broken");
+	snap_set_str(node(s, "host.os"), "id", "arch", "/etc/os-release");
+	NO_FIX(s, "driver.nvml-version-mismatch", "--fix-broken");
 	/* three versions */
 	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "550.54.15", "nvidia.ko");
 	YES(s, "driver.nvml-version-mismatch", GPUENV_SEVERITY_ERROR, "three driver versions");
@@ -661,6 +667,23 @@ static void test_nvml_mismatch(void **state)
 	    "older than the loaded kernel module 535.104.05");
 	NO_TEXT(s, "driver.nvml-version-mismatch", "reboot loads");
 	FIX(s, "driver.nvml-version-mismatch", "remove the older copy");
+	/* The older libraries are the system's and NVIDIA's .run installed them: no copy to
+	 * remove, the .run's user space to replace (tinygrad/open-gpu-kernel-modules#47). */
+	userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.86.05",
+		  "535.86.05");
+	snap_set_bool(node(s, "driver.nvidia"), "runfile_uninstaller", true,
+		      "/usr/bin/nvidia-uninstall");
+	FIX(s, "driver.nvml-version-mismatch", "sudo nvidia-uninstall");
+	FIX(s, "driver.nvml-version-mismatch",
+	    "NVIDIA-Linux-x86_64-535.104.05.run --no-kernel-modules");
+	NO_FIX(s, "driver.nvml-version-mismatch", "remove the older copy");
+	/* Found through LD_LIBRARY_PATH: a copy the loader finds first, not the .run's. */
+	snap_set_str(node(s, "driver.userspace.libnvidia_ml"), "found_via", "LD_LIBRARY_PATH",
+		     "LD_LIBRARY_PATH");
+	FIX(s, "driver.nvml-version-mismatch", "remove the older copy");
+	snap_set_bool(node(s, "driver.nvidia"), "runfile_uninstaller", false,
+		      "/usr/bin/nvidia-uninstall");
+	userspace(s, "libnvidia_ml", "/opt/old/libnvidia-ml.so.470.223.02", "470.223.02");
 	snap_set_state(node(s, "driver.nvidia.module_file"), "version", FACT_ABSENT, "x", "gone");
 	/* A forward-compatibility libcuda is meant to differ: not a mismatch by itself. */
 	l = userspace(s, "libnvidia_ml", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.104.05",
@@ -941,6 +964,23 @@ static void test_distro_fixes(void **state)
 	FIX(s, "driver.module-missing-for-kernel", "sudo apt install linux-headers-$(uname -r)");
 	FIX(s, "driver.module-missing-for-kernel", "dpkg -l 'nvidia-dkms-*'");
 	NO_FIX(s, "driver.module-missing-for-kernel", "Ubuntu's prebuilt module of");
+	/* Ubuntu itself running a kernel not from its archive (M-Bab/linux-kernel-amdgpu-
+	 * binaries#101): no headers or prebuilt-module package exists for it. */
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "ubuntu", "/etc/os-release");
+	snap_set_str(node(s, "host"), "kernel_release", "5.13.18-21.09.16.amdgpu.ubuntu",
+		     "/proc/sys/kernel/osrelease");
+	FIX(s, "driver.module-missing-for-kernel", "is not a kernel of Ubuntu's archive");
+	NO_FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia-<branch>-$(uname -r)");
+	NO_FIX(s, "driver.module-missing-for-kernel", "apt install linux-headers");
+	/* a mainline build (six-digit ABI) neither */
+	snap_set_str(node(s, "host"), "kernel_release", "6.2.0-060200-generic",
+		     "/proc/sys/kernel/osrelease");
+	FIX(s, "driver.module-missing-for-kernel", "is not a kernel of Ubuntu's archive");
+	/* an archive kernel: the packages' routes */
+	snap_set_str(node(s, "host"), "kernel_release", "6.8.0-1029-gke",
+		     "/proc/sys/kernel/osrelease");
+	NO_FIX(s, "driver.module-missing-for-kernel", "is not a kernel of");
+	FIX(s, "driver.module-missing-for-kernel", "linux-modules-nvidia-<branch>-$(uname -r)");
 	/* the initramfs tool of the distribution */
 	gpu(s, "0x2684", "nouveau");
 	FIX(s, "driver.nouveau-bound", "sudo update-initramfs -u");

@@ -118,6 +118,9 @@ def userspace_older_570():
                            "device"))) + api_mismatch_lines(
         "Oct 15 09:21:37 gpubox kernel: [   95.212034] ", libs, module))
     multiarch_driver_libs(root, libs)
+    # the .run installer leaves its uninstaller (the thread's fix: `nvidia-uninstall`, then
+    # the 570.124.06 user space)
+    w(root, "usr/bin/nvidia-uninstall", b"", 0o755)
     with open(f"{dst}/../{BASE}/scenario.ini") as f:
         base_source = f.read().split("\n")[2][len("source = "):]
     ini(dst, TOPIC,
@@ -136,7 +139,8 @@ def userspace_older_570():
         "reboot`; nvidia-smi printed \"Failed to initialize NVML: Driver/library version "
         "mismatch\" and \"NVML library version: 570.124\"; the cause the thread established: "
         f"{libs} != {module}, install the {module} user-space driver so NVML matches the "
-        f"module). Not in the report and taken from the {BASE} fixture this one copies "
+        "module: 'uninstall nvidia driver(using command nvidia-uninstall) then install "
+        f"{module}'); /usr/bin/nvidia-uninstall, which the .run leaves. Not in the report and taken from the {BASE} fixture this one copies "
         "(whose sources follow): the PCI tree of the RTX 4090, /proc/modules, the device "
         "nodes; the build host name and dates in the NVRM version lines are invented; the "
         "NVRM API-mismatch kernel-log lines are what kernel-open/nvidia/nv.c prints when a "
