@@ -130,6 +130,9 @@ bool windows_driver(const struct snap_node *root, const char **ret_version,
 	    snap_state(snap_get(root, "driver.nvidia.proc_version")) != FACT_UNPROBED ||
 	    !snap_present(nvml) || version_parse(snap_str(nvml), &v) < 0)
 		return false;
+	/* never the WDDM form Device Manager prints ("31.0.15.4633"): not NVIDIA's numbering */
+	if (v.part[0] < 100)
+		return false;
 	*ret_version = snap_str(nvml);
 	*ret_fact = nvml;
 	return true;
