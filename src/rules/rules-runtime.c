@@ -99,18 +99,13 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 {
 	const struct snap_node *tks = TOOLKITS(root), *fact;
 	const char *drv;
-	bool win = false;
 
 	if (snap_count(tks) == 0)
 		return;
-	/* a paste from Windows or WSL2 names the Windows driver: judged on Windows's floors */
-	if (nvidia_driver(root, &drv, &fact) == DRIVER_UNKNOWN && windows_driver(root, &drv, &fact))
-		win = true;
-	else if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &drv, &fact))
+	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &drv, &fact))
 		return; /* none: runtime.no-driver-for-toolkit */
-	/* a working cuda-compat libcuda runs the newer CUDA (Linux's forward compatibility) */
-	if (!win)
-		drv = cuda_driver_effective(root, drv);
+	/* a working cuda-compat libcuda runs the newer CUDA */
+	drv = cuda_driver_effective(root, drv);
 	for (size_t i = 0; i < snap_count(tks); i++) {
 		const struct snap_node *tk = snap_at(tks, i);
 		const char *v = snap_get_str(tk, "version");
@@ -130,14 +125,7 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 				  v);
 			continue;
 		}
-		st = win ? cuda_driver_judge_windows(&req, drv) : cuda_driver_judge(&req, drv);
-		if (st == LINK_UNKNOWN) {
-			rule_skip(c, tk_name(tk),
-				  "CUDA %s: no Windows minimum driver in the knowledge base (the "
-				  "Linux one does not apply to Windows driver %s)",
-				  v, drv);
-			continue;
-		}
+		st = cuda_driver_judge(&req, drv);
 		if (st == LINK_OK)
 			continue;
 		cuda_req_describe(&req, d, sizeof(d));
@@ -151,37 +139,23 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 				req.major, req.minor, tk_name(tk), d, drv, req.major,
 				cuda_req_mc_floor(&req, mcf, sizeof(mcf)), cuda_req_mc_note(&req));
 		else
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
-					 "CUDA %u.%u at %s needs driver %s; the %s driver is %s",
-					 req.major, req.minor, tk_name(tk), d,
-					 win ? "Windows" : "loaded", drv);
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+				"CUDA %u.%u at %s needs driver %s; the loaded driver is %s",
+				req.major, req.minor, tk_name(tk), d, drv);
 		tk_fact(f, tk, i, "version");
 		finding_fact(f, driver_fact_key(root, fact), fact);
 		req_evidence(f, &req);
-		if (req.mc && win)
-			finding_evidence(f, "facts.cuda_driver_min.minor_compat", req.mc->source,
-					 "CUDA %u.x: >= %s", req.mc->cuda_major,
-					 cuda_req_mc_floor(&req, mcf, sizeof(mcf)));
-		else if (req.mc)
+		if (req.mc)
 			finding_evidence(f, "facts.cuda_driver_min.minor_compat", req.mc->source,
 					 "CUDA %u.x: >= %s%s%u", req.mc->cuda_major,
 					 cuda_req_mc_floor(&req, mcf, sizeof(mcf)),
 					 req.mc->upper_bound_exclusive ? ", below R" : "",
 					 req.mc->upper_bound_exclusive);
-		/* gpuenv facts driver looks a Linux release up in the branch table: not for
-		 * Windows's numbering */
-		if (win)
-			finding_fix(f,
-				    "# install the Windows driver %s or newer, or use a CUDA "
-				    "toolkit no newer than the driver supports (gpuenv facts "
-				    "cuda %u.%u)",
-				    cuda_req_floor(&req, req.newest, fix, sizeof(fix)), req.major,
-				    req.minor);
-		else
-			finding_fix(f,
-				    "# install driver %s or newer, or use a CUDA toolkit no newer "
-				    "than the driver supports (gpuenv facts driver %s)",
-				    cuda_req_floor(&req, req.newest, fix, sizeof(fix)), drv);
+		finding_fix(f,
+			    "# install driver %s or newer, or use a CUDA toolkit no newer than "
+			    "the driver supports (gpuenv facts driver %s)",
+			    cuda_req_floor(&req, req.newest, fix, sizeof(fix)), drv);
 		finding_rule_verify(f);
 	}
 }
