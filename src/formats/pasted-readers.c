@@ -136,9 +136,9 @@ const struct pasted_reader pasted_readers[] = {
 	{ "tf-build-info", pasted_read_tf_build_info, SIGNS("'is_cuda_build'") },
 	{ "cudnn", pasted_read_cudnn, SIGNS("CUDNN_STATUS_"), PASTED_REACH_LINES },
 	{ "nccl", pasted_read_nccl, SIGNS("NCCL", "nccl", "Cuda failure "), PASTED_REACH_LINES },
-	/* a Windows paste's marks (pasted-windows.c) */
+	/* a Windows paste's marks, and WSL1's kernel release (pasted-windows.c) */
 	{ "windows", pasted_read_windows,
-	  SIGNS("Microsoft Windows", "WDDM", " TCC", "\tTCC", "NVIDIA-SMI ", ".dll"),
+	  SIGNS("Microsoft Windows", "WDDM", " TCC", "\tTCC", "NVIDIA-SMI ", ".dll", "-Microsoft"),
 	  PASTED_REACH_LINES, NULL, windows_line },
 	/* why the kernel refused the NVIDIA module's signature (pasted-module-sig.c) */
 	{ "module-sig", pasted_read_module_sig,

@@ -12,6 +12,14 @@
  * messages.platform.windows, its value the mark as printed on its line (the first mark read).
  * Whether the paste is judged as Windows is the explain command's (a WSL paste shows Linux
  * too); this reader only reads.
+ * Also WSL1's kernel release, "4.4.0-19041-Microsoft" (a version WSL1 reports, the Windows build
+ * and "Microsoft" with a capital M; WSL2's kernels are "…-microsoft-standard-WSL2"), wherever a
+ * line prints it: uname -a, /proc/version's "Linux version 4.4.0-19041-Microsoft
+ * (Microsoft@Microsoft.com)", Python's platform string "Linux-4.4.0-19041-Microsoft-x86_64-with-
+ * glibc2.31" (diffusers-cli env, ShivamShrirao/diffusers#18), DKMS's "Your kernel headers for
+ * kernel 4.4.0-19041-Microsoft cannot be found" (microsoft/WSL#5554, where WSL's maintainer
+ * answers "That kernel version indicates that you are using WSL1"). Fact:
+ * messages.platform.wsl1, the release as printed (the first read).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -22,7 +30,8 @@
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
 
-#define FACT "messages.platform.windows"
+#define FACT	  "messages.platform.windows"
+#define FACT_WSL1 "messages.platform.wsl1"
 
 /* word at p is a whole word of line s (no letter, digit or '_' on either side) */
 static bool whole_word(const char *s, const char *p, size_t n)
@@ -122,22 +131,57 @@ static bool wsl_header(const char *s, bool *is_header)
 	return *is_header && strcmp(a, b) != 0;
 }
 
+/* WSL1's kernel release in s ("4.4.0-19041-Microsoft": digits and dots, '-', the Windows build,
+ * "-Microsoft" and no letter or digit after it) into buf. */
+static bool wsl1_release(const char *s, char *buf, size_t size)
+{
+	for (const char *p = s; (p = strstr(p, "-Microsoft")); p += 10) {
+		const char *b = p, *e = p + 10;
+
+		if (isalnum((unsigned char)*e) || e[0] == '_')
+			continue;
+		while (b > s && isdigit((unsigned char)b[-1]))
+			b--; /* the Windows build */
+		if (b == p || b - 1 <= s || b[-1] != '-')
+			continue;
+		b--;
+		while (b > s && (isdigit((unsigned char)b[-1]) || b[-1] == '.'))
+			b--; /* the kernel version WSL1 reports */
+		if (!isdigit((unsigned char)*b) || !memchr(b, '.', (size_t)(p - b)) ||
+		    (b > s && isalnum((unsigned char)b[-1])) || (size_t)(e - b) >= size)
+			continue;
+		memcpy(buf, b, (size_t)(e - b));
+		buf[e - b] = '\0';
+		return true;
+	}
+	return false;
+}
+
 int pasted_read_windows(const char *text, size_t len, struct pasted_facts *out)
 {
 	struct pasted_out o = { .f = out, .reader = "windows" };
 	struct pasted_lines it;
-	bool wsl = false; /* under a WSL2 nvidia-smi header */
+	bool wsl = false;		 /* under a WSL2 nvidia-smi header */
+	bool mark = false, wsl1 = false; /* each read once, the first */
 	char *line;
 
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
-	while ((line = pasted_lines_next(&it)) && !o.n && o.err >= 0) {
+	while ((line = pasted_lines_next(&it)) && !(mark && wsl1) && o.err >= 0) {
 		const char *s = pasted_strip(line), *model;
-		char root[4], dll[64];
+		char root[4], dll[64], rel[48];
 		bool header, differs = wsl_header(s, &header);
+		int before;
 
+		if (!wsl1 && wsl1_release(s, rel, sizeof(rel))) {
+			pasted_put(&o, it.no, rel, FACT_WSL1);
+			wsl1 = true;
+		}
 		if (header)
 			wsl = differs;
+		before = o.n;
+		if (mark)
+			continue;
 		if (strstr(s, "Microsoft Windows"))
 			pasted_put(&o, it.no, "Microsoft Windows", FACT);
 		else if (!wsl && (model = driver_model(s)))
@@ -146,6 +190,7 @@ int pasted_read_windows(const char *text, size_t len, struct pasted_facts *out)
 			pasted_put(&o, it.no, root, FACT);
 		else if (dll_name(s, dll, sizeof(dll)))
 			pasted_put(&o, it.no, dll, FACT);
+		mark = o.n > before;
 	}
 	pasted_lines_done(&it);
 	return pasted_out_result(&o);

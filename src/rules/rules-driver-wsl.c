@@ -5,7 +5,9 @@
  * would load before /usr/lib/wsl/lib (driver.userspace.*) breaks CUDA. Source: NVIDIA's CUDA
  * on WSL User Guide ("Do not install any Linux display driver in WSL").
  * driver.wsl-no-gpu-paravirtualization: a WSL2 kernel with neither /dev/dxg nor
- * /usr/lib/wsl/lib: Windows passes no GPU into the distribution (host.wsl.*).
+ * /usr/lib/wsl/lib: Windows passes no GPU into the distribution (host.wsl.*); and WSL1, which
+ * has no GPU paravirtualization at all (NVIDIA's CUDA on WSL User Guide and Microsoft's "Enable
+ * NVIDIA CUDA on WSL" are WSL 2 only; microsoft/WSL#5554).
  */
 #include <stdio.h>
 #include <string.h>
@@ -121,6 +123,29 @@ RULE_CHECK(check_wsl_no_gpu_paravirtualization)
 	const char *why;
 	struct finding *f;
 
+	/* WSL1 ("4.4.0-19041-Microsoft"): no /dev/dxg can exist; the distribution must be
+	 * converted to WSL2 (microsoft/WSL#5554) */
+	if (on_wsl1(root, &why) && !in_container(root)) {
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"WSL1 (kernel release %s): WSL1 passes no GPU to its "
+			"distributions; CUDA, NVML and nvidia-smi reach the GPU only under "
+			"WSL2 (/dev/dxg, /usr/lib/wsl/lib)",
+			why);
+		/* the fact that showed it: the kernel release, else the pasted line */
+		if (why == snap_get_str(root, "host.kernel_release"))
+			finding_fact(f, "host.kernel_release",
+				     snap_get(root, "host.kernel_release"));
+		else
+			finding_fact(f, "messages.platform.wsl1",
+				     snap_get(root, "messages.platform.wsl1"));
+		finding_fix(f, "wsl -l -v   # on Windows: VERSION 1 is WSL1");
+		finding_fix(f, "wsl --set-version <distro> 2   # on Windows: convert the "
+			       "distribution to WSL2");
+		finding_rule_fix(f);
+		finding_rule_verify(f);
+		return;
+	}
 	if (!on_wsl2(root, &why) || in_container(root))
 		return;
 	if (!rule_need(c, NULL, "/dev/dxg", dxg) || !rule_need(c, NULL, "/usr/lib/wsl/lib", lib))

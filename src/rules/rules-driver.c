@@ -193,8 +193,8 @@ RULE_CHECK(check_module_not_loaded)
 	bool modules = true;
 	size_t n = gpus_count(root, gpu_is_nvidia);
 
-	if (n == 0 || on_wsl2(root, NULL))
-		return; /* WSL2: the driver is the Windows host's, there is no nvidia.ko */
+	if (n == 0 || on_wsl2(root, NULL) || on_wsl1(root, NULL))
+		return; /* WSL2: the driver is the Windows host's, there is no nvidia.ko; WSL1: no GPU */
 	if (!rule_no_nvidia_driver(c, root, "the NVIDIA driver version"))
 		return;
 	/* nouveau holding the GPU is the more precise finding (driver.nouveau-bound). */
@@ -245,7 +245,7 @@ RULE_CHECK(check_module_missing_for_kernel)
 	struct finding *f;
 	bool modules = false;
 
-	if (gpus_count(root, gpu_is_nvidia) == 0 || on_wsl2(root, NULL))
+	if (gpus_count(root, gpu_is_nvidia) == 0 || on_wsl2(root, NULL) || on_wsl1(root, NULL))
 		return;
 	if (nvidia_driver(root, &ver, &fact) != DRIVER_NONE)
 		return;

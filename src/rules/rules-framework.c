@@ -274,7 +274,66 @@ struct newer_ctx {
 	struct rule_ctx *c;
 	const struct snap_node *root, *drv_fact;
 	const char *drv;
+	bool windows; /* drv is a Windows driver's (windows_driver()): Windows floors only */
 };
+
+/* A Windows driver too old for a build's CUDA: judged on the Windows column of NVIDIA's
+ * Table 3 (docs/compatibility.md) only. What it supports is said where nvidia-smi's header
+ * says it ("CUDA Version: 10.2", cuDriverGetVersion's answer); its branch is not judged: the
+ * driver_branches table numbers Linux releases, and no public table maps a Windows release
+ * such as 441.66 to its branch. */
+static void newer_one_windows(const struct fw_build *b, struct newer_ctx *x,
+			      const struct cuda_req *req, enum link_state st,
+			      const struct snap_node *cf, const struct snap_node *wheel)
+{
+	const struct snap_node *hdr = snap_get(x->root, "driver.nvml.cuda_driver_version");
+	const char *sup = snap_present(hdr) ? snap_str(hdr) : NULL;
+	unsigned sma = 0, smi = 0;
+	char need[320], floor[128], says[96] = "", found[48] = "";
+	struct finding *f;
+
+	cuda_req_describe(req, need, sizeof(need));
+	if (sup && cuda_major_minor(sup, &sma, &smi)) {
+		snprintf(says, sizeof(says), ", which nvidia-smi says supports CUDA %u.%u", sma,
+			 smi);
+		/* torch prints cudaDriverGetVersion()'s number: 1000 * major + 10 * minor */
+		snprintf(found, sizeof(found), " (found version %u)\")", sma * 1000 + smi * 10);
+	}
+	if (st == LINK_DEGRADED)
+		f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
+				 "%s in %s runs CUDA %u.%u, which needs Windows driver %s; the "
+				 "Windows driver %s%s runs it only through minor-version "
+				 "compatibility (CUDA %u.x on >= %s%s): a limited feature set, and "
+				 "any PTX this build must JIT fails with "
+				 "CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)",
+				 b->label, b->prefix, req->major, req->minor, need, x->drv, says,
+				 req->major, cuda_req_mc_floor(req, floor, sizeof(floor)),
+				 cuda_req_mc_note(req));
+	else
+		f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, b->prefix,
+				 "%s in %s runs CUDA %u.%u, which needs Windows driver %s; the "
+				 "Windows driver %s%s is older: \"CUDA driver version is "
+				 "insufficient for CUDA runtime version\"%s%s",
+				 b->label, b->prefix, req->major, req->minor, need, x->drv, says,
+				 b->kind == FW_TORCH && found[0]
+					 ? "; torch.cuda.is_available() is False (\"The NVIDIA "
+					   "driver on your system is too old"
+					 : "",
+				 b->kind == FW_TORCH ? found : "");
+	fw_cuda_evidence(f, b, cf, wheel);
+	finding_fact(f, driver_fact_key(x->root, x->drv_fact), x->drv_fact);
+	if (sup)
+		finding_fact(f, "driver.nvml.cuda_driver_version", hdr);
+	finding_evidence(f, "facts.cuda_driver_min", req->first->source, "%s: >= %s",
+			 req->first->toolkit_label,
+			 cuda_req_floor(req, req->first, floor, sizeof(floor)));
+	/* pytorch_wheels' driver minimums are Linux's: the published variants, not a pick */
+	if (b->kind == FW_TORCH)
+		torch_index_fix(f, b, NULL);
+	finding_fix(f, "# or install the Windows driver %s or newer (gpuenv facts cuda %u.%u)",
+		    cuda_req_floor(req, req->newest, floor, sizeof(floor)), req->major, req->minor);
+	finding_rule_verify(f);
+}
 
 static void newer_one(const struct fw_build *b, void *u)
 {
@@ -306,6 +365,17 @@ static void newer_one(const struct fw_build *b, void *u)
 			  "%s: CUDA %s has no confirmed minimum driver in the "
 			  "knowledge base",
 			  b->label, cuda);
+		return;
+	}
+	if (x->windows) {
+		st = cuda_driver_judge_windows(&req, x->drv);
+		if (st == LINK_UNKNOWN)
+			rule_skip(x->c, b->prefix,
+				  "%s: CUDA %s has no Windows minimum driver in the knowledge "
+				  "base (the Linux one does not apply to Windows driver %s)",
+				  b->label, cuda, x->drv);
+		else if (st != LINK_OK)
+			newer_one_windows(b, x, &req, st, cf, wheel);
 		return;
 	}
 	st = cuda_driver_judge(&req, x->drv);
@@ -356,13 +426,19 @@ static void newer_one(const struct fw_build *b, void *u)
 
 RULE_CHECK(check_fw_cuda_newer_than_driver)
 {
-	struct newer_ctx x = { c, root, NULL, NULL };
+	struct newer_ctx x = { c, root, NULL, NULL, false };
 
 	fw_need_complete(c, root);
 	switch (nvidia_driver(root, &x.drv, &x.drv_fact)) {
 	case DRIVER_NONE:
 		return; /* nothing runs CUDA here: the driver rules say why */
 	case DRIVER_UNKNOWN:
+		/* a paste from Windows or WSL2 names the Windows driver: its own floors */
+		if (windows_driver(root, &x.drv, &x.drv_fact)) {
+			x.windows = true;
+			fw_foreach(root, newer_one, &x);
+			return;
+		}
 		if (fw_foreach(root, NULL, NULL) > 0)
 			rule_need(c, NULL, "the NVIDIA driver version", x.drv_fact);
 		return;

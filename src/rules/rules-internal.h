@@ -115,9 +115,19 @@ void pkg_event_evidence(struct finding *f, const struct snap_node *e, size_t ind
  * the kernel module's: the two differing is "Driver/library version mismatch"), so that the
  * evidence names what its line shows; module_version where fact is none of them. */
 const char *driver_fact_key(const struct snap_node *root, const struct snap_node *fact);
+/* The Windows driver's version a paste from Windows or WSL2 shows (nvidia-smi's "Driver
+ * Version", collect_env's "Nvidia driver version": driver.nvml.driver_version), which
+ * nvidia_driver() never gives the rules (its numbering and floors are not Linux's): judged only
+ * against Windows floors (cuda_driver_judge_windows). False on a live machine, and where the
+ * text shows no such version or is not known to be from Windows. */
+bool windows_driver(const struct snap_node *root, const char **ret_version,
+		    const struct snap_node **ret_fact);
 /* WSL2: a "-microsoft-standard" kernel release, or /dev/dxg a character device, or
  * /usr/lib/wsl/lib a directory. *ret_why (if given) names what said so. */
 bool on_wsl2(const struct snap_node *root, const char **ret_why);
+/* WSL1, which passes no GPU to its distributions: a kernel release "…-Microsoft" (WSL1's
+ * "4.4.0-19041-Microsoft"), or pasted text's messages.platform.wsl1. *ret_release: the release. */
+bool on_wsl1(const struct snap_node *root, const char **ret_release);
 /* Where the kernel driver lives when it is not this system's ("WSL2: the Windows driver …",
  * "the container host's"), or NULL when it would be this system's. */
 const char *driver_lives_elsewhere(const struct snap_node *root);
@@ -172,6 +182,10 @@ int cuda_requirement(const struct snap_node *root, const char *toolkit_version,
 		     struct cuda_req *ret);
 /* OK: driver >= the minimum; DEGRADED: only through minor-version compatibility; BROKEN. */
 enum link_state cuda_driver_judge(const struct cuda_req *req, const char *driver);
+/* The same for a Windows driver's version, against the Windows column of NVIDIA's Table 3 and
+ * of the minor-version floors (never the Linux one); UNKNOWN where the knowledge base has no
+ * Windows floor for that release. */
+enum link_state cuda_driver_judge_windows(const struct cuda_req *req, const char *driver);
 /* What the knowledge base tells of the newest CUDA driver `driver` runs, for a message
  * (facts_cuda_newest_for_driver): "supports CUDA <= 12.4"; for a branch it lacks, or lacks the
  * CUDA version of, "supports CUDA 13.4 or newer (… R615's is a lower bound)"; else that it

@@ -117,6 +117,27 @@ enum driver_state nvidia_driver(const struct snap_node *root, const char **ret_v
 	return DRIVER_UNKNOWN;
 }
 
+bool windows_driver(const struct snap_node *root, const char **ret_version,
+		    const struct snap_node **ret_fact)
+{
+	const struct snap_node *nvml = snap_get(root, "driver.nvml.driver_version");
+	struct version v;
+
+	/* Pasted text only (a live machine reads the module's state, never unprobed), from
+	 * Windows or WSL2, whose nvidia-smi and collect_env name the Windows driver. */
+	if (driver_os(root) != DRIVER_OS_WINDOWS ||
+	    snap_state(snap_get(root, "driver.nvidia.module_version")) != FACT_UNPROBED ||
+	    snap_state(snap_get(root, "driver.nvidia.proc_version")) != FACT_UNPROBED ||
+	    !snap_present(nvml) || version_parse(snap_str(nvml), &v) < 0)
+		return false;
+	/* never the WDDM form Device Manager prints ("31.0.15.4633"): not NVIDIA's numbering */
+	if (v.part[0] < 100)
+		return false;
+	*ret_version = snap_str(nvml);
+	*ret_fact = nvml;
+	return true;
+}
+
 const char *driver_fact_key(const struct snap_node *root, const struct snap_node *fact)
 {
 	static const char *const keys[] = { "driver.nvidia.module_version",
@@ -146,8 +167,26 @@ bool on_wsl2(const struct snap_node *root, const char **ret_why)
 	return why != NULL;
 }
 
+bool on_wsl1(const struct snap_node *root, const char **ret_release)
+{
+	const char *rel = snap_get_str(root, "host.kernel_release");
+
+	/* WSL1 reports a kernel release "4.4.0-<Windows build>-Microsoft" (capital M; WSL2's
+	 * are "…-microsoft-standard…"): microsoft/WSL#5554, "That kernel version indicates that
+	 * you are using WSL1"; ollama's install.sh refuses "*icrosoft" kernels as WSL1. Pasted
+	 * text may show it only in another line (pasted-windows.c: messages.platform.wsl1). */
+	if (!(rel && strstr(rel, "-Microsoft") && !strstr(rel, "microsoft-standard")))
+		rel = snap_get_str(root, "messages.platform.wsl1");
+	if (ret_release)
+		*ret_release = rel;
+	return rel != NULL;
+}
+
 const char *driver_lives_elsewhere(const struct snap_node *root)
 {
+	if (on_wsl1(root, NULL))
+		return "WSL1: a WSL1 distribution gets no GPU at all (CUDA on WSL needs WSL2); no "
+		       "Linux kernel module is loaded, nor can be";
 	if (on_wsl2(root, NULL))
 		return "WSL2: the GPU driver is the Windows host's, reached through /dev/dxg and "
 		       "/usr/lib/wsl/lib; no Linux kernel module is loaded, nor should be";
@@ -417,6 +456,22 @@ enum link_state cuda_driver_judge(const struct cuda_req *req, const char *driver
 	    version_cmp_str(driver, req->mc->linux_min_driver) >= 0 &&
 	    version_parse(driver, &d) == 0 &&
 	    (!req->mc->upper_bound_exclusive || d.part[0] < req->mc->upper_bound_exclusive))
+		return LINK_DEGRADED;
+	return LINK_BROKEN;
+}
+
+enum link_state cuda_driver_judge_windows(const struct cuda_req *req, const char *driver)
+{
+	const char *first = req->first->windows_min_driver;
+	const char *mc = req->mc ? req->mc->windows_min_driver : NULL;
+
+	if (!first || !*first)
+		return LINK_UNKNOWN;
+	if (version_cmp_str(driver, first) >= 0)
+		return LINK_OK;
+	/* The minor-version floor's upper end is a Linux branch ("< R580"); a Windows driver
+	 * that high is past every floor of the majors it bounds, so it is not applied here. */
+	if (mc && *mc && version_cmp_str(driver, mc) >= 0)
 		return LINK_DEGRADED;
 	return LINK_BROKEN;
 }

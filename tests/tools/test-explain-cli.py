@@ -179,7 +179,8 @@ check("real H200: no layer ok", all(l["status"] != "ok" for l in doc.get("layers
 # pytorch/pytorch#30071's collect_env (torch 1.3.1, CUDA 10.1, driver 410.48, "Is CUDA
 # available: No"; the 1.3 wheels need driver >= 418.39), and the knowledge base's values are
 # marked derived. Colab's 1.7 on 418.67 (pytorch/pytorch#46973) is fine; from Windows
-# (pytorch/pytorch#51858) the driver is Windows's and this rule does not judge it.
+# (pytorch/pytorch#51858) the driver is Windows's, judged on Windows's floors only: 535.98
+# runs torch 2.0.1+cu117 (>= 516.01).
 CENV = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "corpus",
                     "pasted-collect-env")
 with open(os.path.join(CENV, "linux-1.3-eight-titans.txt"), "rb") as fh:

@@ -201,9 +201,32 @@ static void test_kernel_log_memory_errors(void **state)
 		  "activate.\n");
 	want_symptom("hardware.row-remap-pending", 1);
 	assert_null(pasted_facts_get(&f, "symptoms.hardware.retired-pages-pending"));
+	/* Xid 64 from Ampere on: a row the remapper could not take, and a DRAM retirement that
+	 * failed (the messages as NVIDIA's open GPU kernel driver formats them,
+	 * ECC_ROW_REMAPPING_FAILURE_TABLE_FULL / ECC_DRAM_RETIREMENT_FAILURE_NO_SPARE; the time,
+	 * bus and address are illustrative): a failed remapping, and an Xid */
+	read_text("[ 5120.331870] NVRM: Xid (PCI:0000:3b:00): 64, pid='<unknown>', "
+		  "name=<unknown>, Row Remapper Error: (0x00000003fdf5e000) - Row Remapping "
+		  "table is full\n"
+		  "[ 5120.331902] NVRM: Xid (PCI:0000:3b:00): 64, pid='<unknown>', "
+		  "name=<unknown>, DRAM Retirement failed due to no spare for retirement at "
+		  "0x00000003fdf5e000\n");
+	want_symptom("hardware.row-remap-failed", 2);
+	want_symptom("driver.xid-errors", 2);
+	want("driver.xid_events.0.code", "64", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.hardware.row-remap-pending"));
+	/* before Ampere a page that could not be retired has no rule of its own: the Xid's */
+	read_text("NVRM: Xid (PCI:0000:8a:00): 64, Dynamic Page Retirement: Fatal error, unable "
+		  "to retire page (0x00000000002ce8ac).\n");
+	want_symptom("driver.xid-errors", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.hardware.row-remap-failed"));
+	assert_null(pasted_facts_get(&f, "symptoms.hardware.retired-pages-pending"));
 	/* words quoted in prose are no kernel record */
 	assert_int_equal(read_count("the log said Dynamic Page Retirement: New page retired and "
 				    "An uncorrectable double bit error (DBE) has been detected\n"),
+			 0);
+	assert_int_equal(read_count("we saw Row Remapper Error: (0x1) and DRAM Retirement failed "
+				    "due to HW limit\n"),
 			 0);
 }
 

@@ -447,6 +447,45 @@ static void test_windows(void **state)
 	assert_int_equal(f.n, 0);
 }
 
+/* WSL1's kernel release wherever a line prints it: DKMS's message in microsoft/WSL#5554 (after
+ * nvidia-smi's failure, line 3), diffusers-cli env's platform string in
+ * ShivamShrirao/diffusers#18; uname -a and /proc/version as WSL1 prints them; WSL2's
+ * "microsoft-standard-WSL2" and a word that merely ends in "-Microsoft" are not WSL1. */
+static void test_wsl1(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_windows, "pasted-windows", "wsl1-dkms-headers-wsl-5554.txt",
+			  &f);
+	pasted_expect(&f, "messages.platform.wsl1", "4.4.0-19041-Microsoft", 3);
+	assert_int_equal(f.n, 1);
+	pasted_run_sample(pasted_read_windows, "pasted-windows", "wsl1-diffusers-cli-env-18.txt",
+			  &f);
+	pasted_expect(&f, "messages.platform.wsl1", "4.4.0-19041-Microsoft", 2);
+	pasted_run_text(pasted_read_windows,
+			"Linux DESKTOP-1 4.4.0-22621-Microsoft #2506-Microsoft Fri Jan 01 08:00:00 "
+			"PST 2016 x86_64 x86_64 x86_64 GNU/Linux\n",
+			&f);
+	pasted_expect(&f, "messages.platform.wsl1", "4.4.0-22621-Microsoft", 1);
+	assert_int_equal(f.n, 1);
+	/* the Windows mark and WSL1's release, each its own fact (the first of each) */
+	pasted_run_text(
+		pasted_read_windows,
+		"PS C:\\Users\\me> wsl uname -r\n"
+		"4.4.0-19041-Microsoft\n"
+		"Linux version 4.4.0-19045-Microsoft (Microsoft@Microsoft.com) (gcc version "
+		"5.4.0 (GCC) ) #3636-Microsoft\n",
+		&f);
+	pasted_expect(&f, "messages.platform.windows", "C:\\", 1);
+	pasted_expect(&f, "messages.platform.wsl1", "4.4.0-19041-Microsoft", 2);
+	assert_int_equal(f.n, 2);
+	pasted_run_text(pasted_read_windows,
+			"Linux h 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux\n"
+			"see build-Microsoft and v-19041-Microsoft and 19041-Microsoft\n"
+			"4.4.0-19041-MicrosoftX\n",
+			&f);
+	assert_int_equal(f.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +498,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ldconfig, teardown),
 		cmocka_unit_test_teardown(test_env, teardown),
 		cmocka_unit_test_teardown(test_windows, teardown),
+		cmocka_unit_test_teardown(test_wsl1, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

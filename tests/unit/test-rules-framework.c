@@ -178,6 +178,64 @@ static void test_fw_torch_index(void **state)
 	snapshot_unref(s);
 }
 
+/* A snapshot of pasted text from Windows: the mark read (messages.platform.windows), nvidia-smi's
+ * header (driver.nvml.*), nothing of the kernel module (unprobed, as explain leaves it). */
+static struct gpuenv_snapshot *windows_paste(const char *driver, const char *cuda)
+{
+	struct gpuenv_snapshot *s;
+	struct snap_node *root, *nvml;
+
+	assert_int_equal(snapshot_new(&s), 0);
+	root = snapshot_root(s);
+	snap_set_str(snap_object(snap_object(root, "messages"), "platform"), "windows", "WDDM",
+		     "pasted:4");
+	nvml = snap_object(snap_object(root, "driver"), "nvml");
+	snap_set_str(nvml, "driver_version", driver, "pasted:2");
+	if (cuda)
+		snap_set_str(nvml, "cuda_driver_version", cuda, "pasted:2");
+	snap_object(root, "framework");
+	return s;
+}
+
+/* The Windows driver a paste from Windows names is judged on the Windows column of NVIDIA's
+ * Table 3 only, never Linux's: 441.66 with CUDA 10.2 (easydiffusion/easydiffusion#1900's
+ * nvidia-smi header) cannot run CUDA 11.0 (>= 451.48 on Windows; 11.x's minor-version floor
+ * is 452.39); 551.23 is past Linux's 550.54.14 for CUDA 12.4 but short of Windows's 551.61;
+ * 535.98 runs torch 2.0.1+cu117 (pytorch/pytorch#51858's collect_env: >= 516.01). */
+static void test_fw_cuda_newer_windows(void **state)
+{
+	struct gpuenv_snapshot *s = windows_paste("441.66", "10.2");
+
+	torch_env(s, "1.7.1+cu110", "11.0", NULL);
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_ERROR, "found version 10020");
+	NO_TEXT(s, "framework.cuda-newer-than-driver", "450.51");
+	NO_TEXT(s, "framework.cuda-newer-than-driver", "(R441)");
+	FIX(s, "framework.cuda-newer-than-driver", "Windows driver 451.82 or newer");
+	NO_FIX(s, "framework.cuda-newer-than-driver", "gpuenv facts driver");
+	snapshot_unref(s);
+
+	s = windows_paste("551.23", NULL);
+	torch_env(s, "2.3.0+cu124", "12.4", NULL);
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
+	    "needs Windows driver >= 551.61");
+	snapshot_unref(s);
+
+	s = windows_paste("535.98", NULL);
+	torch_env(s, "2.0.1+cu117", "11.7", NULL);
+	NO(s, "framework.cuda-newer-than-driver");
+	snapshot_unref(s);
+
+	/* WSL2's nvidia-smi names the Windows host's driver too (NVIDIA-SMI 570.133.07 over
+	 * Windows driver 572.83): Windows floors, though its kernel release shows Linux */
+	s = windows_paste("551.23", NULL);
+	snap_set_str(snap_object(snapshot_root(s), "host"), "kernel_release",
+		     "5.15.153.1-microsoft-standard-WSL2", "pasted:1");
+	torch_env(s, "2.3.0+cu124", "12.4", NULL);
+	YES(s, "framework.cuda-newer-than-driver", GPUENV_SEVERITY_WARNING,
+	    "needs Windows driver >= 551.61");
+	snapshot_unref(s);
+}
+
 /* A torch that `sudo pip install` put into Debian's /usr/local/lib/python3.N/dist-packages is
  * read by /usr/bin/python3.N: the fix names that interpreter, never a /usr/local/bin/pip the
  * machine was not seen to have (sglang#11395: torch 2.9 cu130 in
@@ -264,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_only_listed_gpu),
 		cmocka_unit_test(test_fw_coverage),
 		cmocka_unit_test(test_fw_cuda_newer),
+		cmocka_unit_test(test_fw_cuda_newer_windows),
 		cmocka_unit_test(test_fw_torch_index),
 		cmocka_unit_test(test_fw_toolkit_irrelevant),
 		cmocka_unit_test(test_rocm_gfx),
