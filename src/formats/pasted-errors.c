@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "formats/pasted-errors-kernel.h"
+#include "formats/pasted-errors-symptom.h"
 #include "formats/pasted-errors.h"
 #include "formats/pasted-scan.h"
 #include "formats/pasted.h"
@@ -42,36 +43,20 @@
 
 #define READER	       "errors"
 #define SYMPTOM_MAX    240   /* bytes of the line kept as a symptom's value */
-#define ERRORS_MAX_IDS 4     /* "No devices were found" names four rules */
 #define WRAP_LINES_MAX 4u    /* continuation lines of one kernel message read joined */
 #define WRAP_BYTES_MAX 1024u /* and the bytes of the joined message */
 
-/* A message whose text names one or more rules' symptom. */
-struct symptom {
-	const char *needle;
-	const char *rules[ERRORS_MAX_IDS];
-	const char *also;   /* a word the line must hold too (NULL: none) */
-	const char *unless; /* a word that makes the line no symptom (NULL: none) */
-	/* Printed for several causes the text alone cannot tell apart: written as
-	 * "symptoms.unsure.<rule id>", which names no rule's fault by itself (explain asks for
-	 * the facts that decide; the rule fires only when they show it). */
-	bool unsure;
-	/* More specific than the entries after it: a line it reads is not read by them (the
-	 * Level Zero loader's "cannot open shared object file" is not also library-not-found). */
-	bool last;
-};
+/* Case-sensitive, as the programs print them: the rows of pasted-errors-symptoms.inc, as
+ * offsets into symptom_text[] (pasted-errors-symptom.h; the table is generated from the .inc
+ * at build time). Every rule id here is checked against the rule table by
+ * tests/unit/test-pasted-errors.c. */
+#include "pasted-errors-symptoms-table.h"
 
-#define NVSMI_NO_DRIVER                                                                            \
-	{                                                                                          \
-		"driver.module-not-loaded", "driver.module-missing-for-kernel",                    \
-			"driver.secure-boot-unsigned-module"                                       \
-	}
-
-/* Case-sensitive, as the programs print them. Every rule id here is checked against the rule
- * table by tests/unit/test-pasted-errors.c. */
-static const struct symptom symptoms[] = {
-#include "formats/pasted-errors-symptoms.inc"
-};
+/* A row's string at off, NULL for none. */
+static const char *symptom_str(uint16_t off)
+{
+	return off ? symptom_text + off : NULL;
+}
 
 /* CUDA error names and numbers: runtime (cudaError_t) and driver (CUresult) spell the same
  * number, the messages are cudaGetErrorString()'s. The symptom comes from the message row
@@ -581,10 +566,15 @@ static int read_symptoms(const struct line *l, const bool *found, struct pasted_
 		if (!f)
 			break;
 		i = (size_t)(f - found);
-		if ((symptoms[i].also && !find(l, symptoms[i].also)) ||
-		    (symptoms[i].unless && find(l, symptoms[i].unless)))
+		const struct symptom_row *row = &symptoms[i];
+		const char *rules[ERRORS_MAX_IDS];
+
+		if ((row->also && !find(l, symptom_str(row->also))) ||
+		    (row->unless && find(l, symptom_str(row->unless))))
 			continue;
-		r = add_symptoms(out, symptoms[i].rules, symptoms[i].unsure, l);
+		for (size_t k = 0; k < ERRORS_MAX_IDS; k++)
+			rules[k] = symptom_str(row->rules[k]);
+		r = add_symptoms(out, rules, row->unsure, l);
 		if (r < 0)
 			return r;
 		n += r;
@@ -657,7 +647,7 @@ size_t pasted_errors_signs(struct pasted_needle *needles, size_t max)
 	size_t n = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && n < max; i++)
-		needles[n++] = (struct pasted_needle){ symptoms[i].needle, false };
+		needles[n++] = (struct pasted_needle){ symptom_text + symptoms[i].needle, false };
 	for (size_t i = 0; i < MARKS && n < max; i++)
 		needles[n++] = marks[i];
 	return n;
