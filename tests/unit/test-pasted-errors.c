@@ -810,9 +810,9 @@ static void test_ptx_jit_unsure(void **state)
 	want_symptom("unsure.runtime.kernel-launch-failed", 1);
 }
 
-/* Two messages met in the explain corpus's outside evaluation (2026-12-06): JAX's older
- * wording of its cuDNN check, and ollama's discovery failing on an entry point an old
- * driver lacks. */
+/* Messages met in the explain corpus's outside evaluation (2026-12-06): JAX's older wording
+ * of its cuDNN check, ollama's discovery failing on an entry point an old driver lacks, and
+ * NVML's Unknown Error, which more than one state prints. */
 static void test_jax_cudnn_and_ollama_old_driver(void **state)
 {
 	(void)state;
@@ -840,6 +840,12 @@ static void test_jax_cudnn_and_ollama_old_driver(void **state)
 		"cuCtxCreate_v3 failed: /usr/lib64/libcuda.so.418.74: undefined symbol: "
 		"cuCtxCreate_v3\"\n");
 	want_symptom("framework.cuda-newer-than-driver", 1);
+	/* https://github.com/NVIDIA/nvidia-container-toolkit/issues/1227: NVML's Unknown Error in
+	 * a container whose device cgroup lost the nodes at a systemd reload (the host's
+	 * nvidia-smi fine): missing /dev/nvidia* print it too, so it is unsure */
+	read_text("(container) $ nvidia-smi -L\nFailed to initialize NVML: Unknown Error\n");
+	want_symptom("unsure.driver.device-nodes-missing", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.driver.device-nodes-missing"));
 	pasted_facts_done(&f);
 }
 
