@@ -32,7 +32,7 @@ import re
 import subprocess
 import sys
 
-FLOOR_RIGHT = 158  # of 172 cases on 2026-12-06 (158 right, 0 false; seven Windows cases of the corpus12f search right, peterjc123/pytorch-scripts#26 and AbdBarho/stable-diffusion-webui-docker#129 ask; before: 151 of 163, pytorch/pytorch#30071 right; NVIDIA/nvidia-docker#849, staralt/dxgkrnl-dkms#7 and l4rz/reverse-engineering-dell-idrac-to-get-rid-of-gpu-throttling right; acidanthera/bugtracker#2237, NVIDIA/nvidia-docker#1071 and numba/numba#9032 ask; jax-ml/jax#14931 names the missing cuBLAS, not the cuDNN build)
+FLOOR_RIGHT = 172  # of 186 cases on 2026-12-06 (172 right, 0 false; the 14 of the outside evaluation, corpus12g, 11 right before and 14 after: JAX's older cuDNN check and ollama's cuCtxCreate_v3 lookup got symptom rows, NVML's Unknown Error became unsure (NVIDIA/nvidia-container-toolkit#1227); before them 158 of 172: seven Windows cases of the corpus12f search right, peterjc123/pytorch-scripts#26 and AbdBarho/stable-diffusion-webui-docker#129 ask; before: 151 of 163, pytorch/pytorch#30071 right; NVIDIA/nvidia-docker#849, staralt/dxgkrnl-dkms#7 and l4rz/reverse-engineering-dell-idrac-to-get-rid-of-gpu-throttling right; acidanthera/bugtracker#2237, NVIDIA/nvidia-docker#1071 and numba/numba#9032 ask; jax-ml/jax#14931 names the missing cuBLAS, not the cuDNN build)
 CEIL_FALSE = 0
 CEIL_UNGROUNDED = 0  # 14 before 2026-12-06's audit (knowledge-base floors and a branch's CUDA in the chain and the summary unmarked, an L40S's compute capability from its PCI id)
 

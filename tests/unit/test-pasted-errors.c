@@ -833,6 +833,45 @@ static void test_ptx_jit_unsure(void **state)
 	want_symptom("unsure.runtime.kernel-launch-failed", 1);
 }
 
+/* Messages met in the explain corpus's outside evaluation (2026-12-06): JAX's older wording
+ * of its cuDNN check, ollama's discovery failing on an entry point an old driver lacks, and
+ * NVML's Unknown Error, which more than one state prints. */
+static void test_jax_cudnn_and_ollama_old_driver(void **state)
+{
+	(void)state;
+	/* https://github.com/MIT-REALM/gcbfplus/issues/1 */
+	read_text("CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built "
+		  "against version 8906, which is newer. The copy of cuDNN that is installed must "
+		  "be at least as new as the version against which JAX was built. (Set "
+		  "TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n");
+	want_symptom("runtime.cudnn-older-than-framework", 1);
+	/* the same check of the CUDA runtime is not cuDNN's (hollowstrawberry/kohya-colab#94) */
+	assert_int_equal(read_count("CUDA backend failed to initialize: Found CUDA version 12010, "
+				    "but JAX was built against version 12020, which is newer.\n"),
+			 0);
+	/* "Found cuDNN version" from another program, without JAX's words */
+	assert_int_equal(read_count("Found cuDNN version 8.9.7 in /usr/lib/x86_64-linux-gnu\n"), 0);
+	/* https://github.com/ollama/ollama/issues/6604 (Windows, server.log) */
+	read_text("time=2024-09-03T16:36:00.677+08:00 level=INFO source=gpu.go:568 msg=\"unable to "
+		  "load cuda driver library\" library=C:\\WINDOWS\\system32\\nvcuda.dll "
+		  "error=\"symbol lookup for cuCtxCreate_v3 failed: \\r\\n\"\n");
+	want_symptom("framework.cuda-newer-than-driver", 1);
+	/* https://github.com/ollama/ollama/issues/5493 (Linux, OLLAMA_DEBUG=1) */
+	read_text(
+		"time=2024-07-04T17:13:20.135+08:00 level=DEBUG source=gpu.go:385 msg=\"Unable to "
+		"load nvcuda\" library=/usr/lib64/libcuda.so.418.74 error=\"symbol lookup for "
+		"cuCtxCreate_v3 failed: /usr/lib64/libcuda.so.418.74: undefined symbol: "
+		"cuCtxCreate_v3\"\n");
+	want_symptom("framework.cuda-newer-than-driver", 1);
+	/* https://github.com/NVIDIA/nvidia-container-toolkit/issues/1227: NVML's Unknown Error in
+	 * a container whose device cgroup lost the nodes at a systemd reload (the host's
+	 * nvidia-smi fine): missing /dev/nvidia* print it too, so it is unsure */
+	read_text("(container) $ nvidia-smi -L\nFailed to initialize NVML: Unknown Error\n");
+	want_symptom("unsure.driver.device-nodes-missing", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.driver.device-nodes-missing"));
+	pasted_facts_done(&f);
+}
+
 static void test_rule_ids(void **state)
 {
 	static const char all[] =
@@ -865,7 +904,9 @@ static void test_rule_ids(void **state)
 		"A pending retired page has been detected in GPU 0.\n"
 		"Pending page retirements together with a DBE were detected on GPU 0.\n"
 		"GPU 0 had uncorrectable memory errors and row remapping failed.\n"
-		"GPU 0 had memory errors and row remappings are pending\n";
+		"GPU 0 had memory errors and row remappings are pending\n"
+		"Found cuDNN version 8600, but JAX was built against version 8906\n"
+		"symbol lookup for cuCtxCreate_v3 failed\n";
 	size_t seen = 0;
 
 	(void)state;
@@ -913,6 +954,7 @@ int main(void)
 		cmocka_unit_test(test_rocr_fault_unknown),
 		cmocka_unit_test(test_ptx_jit_unsure),
 		cmocka_unit_test(test_dcgm_health_messages),
+		cmocka_unit_test(test_jax_cudnn_and_ollama_old_driver),
 		cmocka_unit_test(test_rule_ids),
 	};
 
