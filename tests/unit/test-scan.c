@@ -462,11 +462,9 @@ static void test_module_sets(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_directory),
-		cmocka_unit_test(test_wheel_stream),
-		cmocka_unit_test(test_named_paths),
+		cmocka_unit_test(test_directory),	   cmocka_unit_test(test_wheel_stream),
+		cmocka_unit_test(test_named_paths),	   cmocka_unit_test(test_module_sets),
 		cmocka_unit_test(test_json_out_of_memory),
-		cmocka_unit_test(test_module_sets),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
