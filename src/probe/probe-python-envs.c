@@ -167,8 +167,18 @@ int py_pathf_test(struct probe_env *pe, struct probe_pyenvs *es, mode_t type, co
 	if (r < 0)
 		return -ENOMEM;
 	r = probe_path_test(pe, p, type);
-	if (r < 0 && r != -ENOMEM)
+	if (r < 0 && r != -ENOMEM) {
+		_cleanup_free_ char *dir = path_dirname(p);
+		struct stat st;
+
+		if (!dir)
+			return -ENOMEM;
+		/* A directory that cannot be looked at itself (a symlink loop) is nothing known,
+		 * as in py_maybe_conda(); a marker in one that can is "could not tell". */
+		if (root_stat(pe->root, dir, &st) < 0)
+			return 0;
 		return probe_pyenvs_note_unreadable(es, p, r);
+	}
 	return r;
 }
 
