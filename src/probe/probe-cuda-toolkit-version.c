@@ -449,10 +449,11 @@ static void probe_header_fact(struct probe_env *pe, struct snap_node *tk, const 
 	snap_set_str(tk, key, ver, path);
 }
 
-/* version.json or version.txt, when a read of it failed (unreadable or an I/O error). */
+/* version.json, version.txt or bin/nvcc, when a read (or a look) at it failed (unreadable or an
+ * I/O error). */
 static bool unread_version_file(const struct snap_node *tk, const struct snap_node **ret)
 {
-	static const char *const keys[] = { "version_json", "version_txt" };
+	static const char *const keys[] = { "version_json", "version_txt", "nvcc_version" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		const struct snap_node *n = snap_child(tk, keys[i]);
@@ -514,6 +515,7 @@ void tk_read_version(struct probe_env *pe, struct tk_files *f, struct snap_node 
 	const struct snap_node *unread;
 	const char *vsrc = NULL;
 	char nvcc_ver[PROBE_VERSION_MAX];
+	int r;
 
 	if (version_from_json(pe, f, tk, prefix, &vsrc) ||
 	    version_from_txt(pe, tk, prefix, &vsrc) || version_from_records(f, tk, &vsrc) ||
@@ -522,7 +524,10 @@ void tk_read_version(struct probe_env *pe, struct tk_files *f, struct snap_node 
 
 		if (asprintf(&why, "not read: %s gave the version", vsrc) >= 0)
 			snap_set_state(tk, "nvcc_version", FACT_UNPROBED, nvcc, why);
-	} else if (!probe_path_is(pe, nvcc, S_IFREG)) {
+	} else if ((r = probe_path_test(pe, nvcc, S_IFREG)) < 0) {
+		/* EACCES, ELOOP …: there may be an nvcc; its version is unknown, not absent */
+		snap_set_errno(tk, "nvcc_version", r, nvcc);
+	} else if (r == 0) {
 		snap_set_state(tk, "nvcc_version", FACT_ABSENT, nvcc, "no bin/nvcc");
 	} else if (read_nvcc_version(pe, tk, nvcc, nvcc_ver, sizeof(nvcc_ver))) {
 		snap_set_str(tk, "version", nvcc_ver, nvcc);

@@ -75,12 +75,27 @@ static const char *kind_name(enum tk_kind k)
 	return "runfile/deb";
 }
 
-static bool dir_has_cudart(struct probe_env *pe, const char *dir)
+/* 1 when dir holds a libcudart, 0 when not, else the -errno of the first that could not be
+ * looked at. */
+static int dir_has_cudart(struct probe_env *pe, const char *dir)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(cudart_sonames); i++)
-		if (probe_pathf_is(pe, S_IFREG, "%s/%s", dir, cudart_sonames[i]))
-			return true;
-	return false;
+	int err = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cudart_sonames); i++) {
+		int r = probe_pathf_test(pe, S_IFREG, "%s/%s", dir, cudart_sonames[i]);
+
+		if (r > 0 || r == -ENOMEM)
+			return r;
+		if (r < 0 && !err)
+			err = r;
+	}
+	return err;
+}
+
+/* There, or (for a claimed prefix) there and not looked at: "could not tell" keeps it. */
+static bool there_or_unread(int r, bool claimed)
+{
+	return r > 0 || (claimed && r < 0 && r != -ENOMEM);
 }
 
 /* .../site-packages/nvidia/<wheel dir>: the site-packages directory, else NULL. */
@@ -142,16 +157,16 @@ static bool looks_like_toolkit(struct probe_env *pe, const char *prefix, bool cl
 		if (claimed && r < 0 && fact_state_from_errno(r) == FACT_UNREADABLE)
 			return true;
 	}
-	if (probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", prefix))
+	if (probe_pathf_test(pe, S_IFDIR, "%s/conda-meta", prefix) > 0)
 		return conda_has_cuda(pe, prefix);
-	nvcc = probe_pathf_is(pe, S_IFREG, "%s/bin/nvcc", prefix);
+	nvcc = there_or_unread(probe_pathf_test(pe, S_IFREG, "%s/bin/nvcc", prefix), claimed);
 	site = wheel_site_packages(prefix);
 	for (size_t i = 0; i < 2; i++) {
 		_cleanup_free_ char *lib = NULL;
 
 		if (asprintf(&lib, "%s/%s", prefix, i ? "lib64" : "lib") < 0)
 			return false;
-		if (dir_has_cudart(pe, lib))
+		if (there_or_unread(dir_has_cudart(pe, lib), claimed))
 			return nvcc || site;
 	}
 	return site && nvcc;
@@ -370,7 +385,13 @@ static int add_dir(struct probe_env *pe, char **dirs, size_t *n, size_t max, con
 
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0 || !probe_path_is(pe, resolved, S_IFDIR) || *n >= max)
+	if (r < 0 || *n >= max)
+		return 0;
+	/* one that could not be looked at is kept: its listing records why */
+	r = probe_path_test(pe, resolved, S_IFDIR);
+	if (r == -ENOMEM)
+		return r;
+	if (r == 0)
 		return 0;
 	for (size_t i = 0; i < *n; i++)
 		if (strcmp(dirs[i], resolved) == 0)
@@ -388,11 +409,13 @@ static int tk_files_scan(struct probe_env *pe, const char *prefix, struct tk_fil
 	_cleanup_free_ char *site = wheel_site_packages(prefix);
 	int err = 0;
 
-	if (probe_pathf_is(pe, S_IFDIR, "%s/conda-meta", prefix)) {
+	/* a conda-meta/ or dist-info/ that could not be looked at leaves the kind to the
+	 * prefix's other signs (its package records are then not read either) */
+	if (probe_pathf_test(pe, S_IFDIR, "%s/conda-meta", prefix) > 0) {
 		f->kind = TK_CONDA;
 		if (asprintf(&f->pkg_dir, "%s/conda-meta", prefix) < 0)
 			return -ENOMEM;
-	} else if (probe_pathf_is(pe, S_IFDIR, "%s/dist-info", prefix)) {
+	} else if (probe_pathf_test(pe, S_IFDIR, "%s/dist-info", prefix) > 0) {
 		f->kind = TK_PIP_ASSEMBLED;
 		if (asprintf(&f->pkg_dir, "%s/dist-info", prefix) < 0)
 			return -ENOMEM;
@@ -479,13 +502,14 @@ static const char *installer_kind(struct probe_env *pe, const char *prefix, cons
 {
 	struct version v;
 
-	if (probe_pathf_is(pe, S_IFREG, "%s/bin/cuda-uninstaller", prefix))
+	/* a marker that could not be looked at leaves "runfile/deb": not known which */
+	if (probe_pathf_test(pe, S_IFREG, "%s/bin/cuda-uninstaller", prefix) > 0)
 		return "runfile";
 	if (version && version_parse_prefix(version, &v, NULL) == 0 && v.n >= 2 &&
-	    (probe_pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u.list", v.part[0],
-			    v.part[1]) ||
-	     probe_pathf_is(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u:amd64.list",
-			    v.part[0], v.part[1])))
+	    (probe_pathf_test(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u.list", v.part[0],
+			      v.part[1]) > 0 ||
+	     probe_pathf_test(pe, S_IFREG, "/var/lib/dpkg/info/cuda-cudart-%u-%u:amd64.list",
+			      v.part[0], v.part[1]) > 0))
 		return "deb";
 	return "runfile/deb";
 }

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,13 +155,41 @@ bool py_maybe_conda(struct probe_env *pe, const char *prefix)
 	return root_stat(pe->root, prefix, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int py_pathf_test(struct probe_env *pe, struct probe_pyenvs *es, mode_t type, const char *fmt, ...)
+{
+	_cleanup_free_ char *p = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	r = probe_path_test(pe, p, type);
+	if (r < 0 && r != -ENOMEM) {
+		_cleanup_free_ char *dir = path_dirname(p);
+		struct stat st;
+
+		if (!dir)
+			return -ENOMEM;
+		/* A directory that cannot be looked at itself (a symlink loop) is nothing known,
+		 * as in py_maybe_conda(); a marker in one that can is "could not tell". */
+		if (root_stat(pe->root, dir, &st) < 0)
+			return 0;
+		return probe_pyenvs_note_unreadable(es, p, r);
+	}
+	return r;
+}
+
 static const char *prefix_kind(struct probe_env *pe, const char *prefix)
 {
 	_cleanup_free_ char *cfg = path_join(prefix, "pyvenv.cfg");
 
 	if (py_maybe_conda(pe, prefix))
 		return "conda";
-	if (cfg && probe_path_is(pe, cfg, S_IFREG))
+	/* a pyvenv.cfg that could not be looked at: a venv, whose read of it says why */
+	if (cfg && probe_path_test(pe, cfg, S_IFREG) != 0)
 		return "venv";
 	return "system";
 }
@@ -316,7 +345,10 @@ static int add_path_pythons(struct probe_env *pe, struct probe_pyenvs *es)
 
 			if (!py_python_dir_name(*n, &versioned) || !(exe = path_join(*d, *n)))
 				continue;
-			if (!probe_path_is(pe, exe, S_IFREG))
+			r = py_pathf_test(pe, es, S_IFREG, "%s", exe);
+			if (r < 0)
+				return r;
+			if (r == 0)
 				continue;
 			/* A venv: pyvenv.cfg beside the bin directory (PEP 405), before resolving.
 			 */
@@ -329,7 +361,9 @@ static int add_path_pythons(struct probe_env *pe, struct probe_pyenvs *es)
 			cfg = path_join(*parent ? parent : "/", "pyvenv.cfg");
 			if (!cfg)
 				return -ENOMEM;
-			if (*parent && probe_path_is(pe, cfg, S_IFREG)) {
+			if (*parent && (r = py_pathf_test(pe, es, S_IFREG, "%s", cfg)) != 0) {
+				if (r < 0)
+					return r;
 				r = py_add_env(pe, es, parent, "venv", "PATH python3", exe, NULL);
 				if (r < 0)
 					return r;
@@ -436,8 +470,12 @@ static int home_add(struct probe_env *pe, struct homes *hs, struct strmap *seen,
 
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0 || !probe_path_is(pe, resolved, S_IFDIR) || strmap_get(seen, resolved, &i))
+	if (r < 0)
 		return 0;
+	/* a home that could not be looked at is kept: its listings say why */
+	r = probe_path_test(pe, resolved, S_IFDIR);
+	if (r == 0 || r == -ENOMEM || strmap_get(seen, resolved, &i))
+		return r == -ENOMEM ? r : 0;
 	if (strmap_put(seen, resolved, hs->n) < 0)
 		return -ENOMEM;
 	v = reallocarray(hs->h, hs->n + 1, sizeof(*v));
@@ -493,7 +531,8 @@ static int conda_base_add(struct probe_env *pe, struct conda_base **v, size_t *n
 	struct conda_base *nv;
 	size_t i;
 
-	if (!py_maybe_conda(pe, base) && !probe_pathf_is(pe, S_IFDIR, "%s/envs", base))
+	/* an envs/ that could not be looked at keeps the base: its listing says why */
+	if (!py_maybe_conda(pe, base) && probe_pathf_test(pe, S_IFDIR, "%s/envs", base) == 0)
 		return 0;
 	if (strmap_get(seen, base, &i))
 		return 0;
@@ -602,7 +641,7 @@ static int find_envs(struct probe_env *pe, struct probe_pyenvs *es)
 
 		if (!local || !(lib = path_join(local, "lib")))
 			r = -ENOMEM;
-		else if (probe_path_is(pe, lib, S_IFDIR))
+		else if ((r = py_pathf_test(pe, es, S_IFDIR, "%s", lib)) > 0)
 			r = py_add_env(pe, es, local, "user", "~/.local", NULL, NULL);
 	}
 	/* The project of the working directory: its .venv (uv, poetry in-project, venv). */
@@ -611,7 +650,7 @@ static int find_envs(struct probe_env *pe, struct probe_pyenvs *es)
 
 		if (!dotvenv)
 			r = -ENOMEM;
-		else if (probe_pathf_is(pe, S_IFREG, "%s/pyvenv.cfg", dotvenv))
+		else if ((r = py_pathf_test(pe, es, S_IFREG, "%s/pyvenv.cfg", dotvenv)) > 0)
 			r = py_add_env(pe, es, dotvenv, "venv", "PWD/.venv", NULL, NULL);
 	}
 	for (size_t i = 0; r >= 0 && i < hs.n; i++)

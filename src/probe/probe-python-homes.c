@@ -63,8 +63,12 @@ static int add_prefixes_in(struct probe_env *pe, struct probe_pyenvs *es, const 
 
 		if (!p)
 			return -ENOMEM;
-		if ((*n)[0] != '.' && probe_pathf_is(pe, type, "%s/%s", p, mark) &&
-		    (r = py_add_env(pe, es, p, kind, via, NULL, NULL)) < 0)
+		if ((*n)[0] == '.')
+			continue;
+		r = py_pathf_test(pe, es, type, "%s/%s", p, mark);
+		if (r > 0)
+			r = py_add_env(pe, es, p, kind, via, NULL, NULL);
+		if (r < 0)
 			return r;
 	}
 	return 0;
@@ -128,7 +132,10 @@ int py_add_app_envs(struct probe_env *pe, struct probe_pyenvs *es, const char *p
 
 		if (!app || !(envs = path_join(app, "envs")))
 			return -ENOMEM;
-		if (probe_pathf_is(pe, S_IFREG, "%s/pyvenv.cfg", app)) {
+		r = py_pathf_test(pe, es, S_IFREG, "%s/pyvenv.cfg", app);
+		if (r < 0)
+			return r;
+		if (r > 0) {
 			r = py_add_env(pe, es, app, "venv", via_self, NULL, NULL);
 			if (r < 0)
 				return r;
@@ -141,8 +148,10 @@ int py_add_app_envs(struct probe_env *pe, struct probe_pyenvs *es, const char *p
 
 			if (!v)
 				return -ENOMEM;
-			if (probe_pathf_is(pe, S_IFREG, "%s/pyvenv.cfg", v) &&
-			    (r = py_add_env(pe, es, v, "venv", via_sub, NULL, NULL)) < 0)
+			r = py_pathf_test(pe, es, S_IFREG, "%s/pyvenv.cfg", v);
+			if (r > 0)
+				r = py_add_env(pe, es, v, "venv", via_sub, NULL, NULL);
+			if (r < 0)
 				return r;
 		}
 		/* A conda prefix under another name (a base already read is not read again). */
@@ -239,7 +248,8 @@ int py_add_home(struct probe_env *pe, struct probe_pyenvs *es, const struct home
 
 		if (!local || asprintf(&via, "%s/.local", h->label) < 0)
 			return -ENOMEM;
-		if (probe_pathf_is(pe, S_IFDIR, "%s/lib", local))
+		r = py_pathf_test(pe, es, S_IFDIR, "%s/lib", local);
+		if (r > 0)
 			r = py_add_env(pe, es, local, "user", via, NULL, NULL);
 	}
 	if (r >= 0)

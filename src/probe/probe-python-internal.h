@@ -89,6 +89,11 @@ struct home {
 
 int py_add_env(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix, const char *kind,
 	       const char *via, const char *interpreter, const char *site);
+/* probe_path_test() of a path built from fmt, for the discovery: one that could not be looked
+ * at in a directory that could is noted (probe_pyenvs_note_unreadable(): the environments are
+ * then "could not tell") and reads 0. 1, 0 or -ENOMEM. */
+int py_pathf_test(struct probe_env *pe, struct probe_pyenvs *es, mode_t type, const char *fmt, ...)
+	_printf_(4, 5);
 /* Whether prefix is (or may be: its conda-meta/ cannot be looked at) a conda prefix. */
 bool py_maybe_conda(struct probe_env *pe, const char *prefix);
 int py_list_container(struct probe_env *pe, struct probe_pyenvs *es, const char *dir, bool once,

@@ -231,8 +231,10 @@ int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *d
 		}
 		if (!tried)
 			return -ENOMEM;
-		if (!probe_path_is(pe, p, S_IFREG) &&
-		    root_lstat(pe->root, p, &(struct stat){ 0 }) == -ENOENT)
+		r = probe_path_test(pe, p, S_IFREG);
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0 && root_lstat(pe->root, p, &(struct stat){ 0 }) == -ENOENT)
 			continue;
 		r = scan_kernels(pe, p, &k);
 		if (r == -ENOMEM)

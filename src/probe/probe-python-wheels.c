@@ -91,7 +91,7 @@ bool py_find_pkg_dir(struct probe_env *pe, const struct site *sites, size_t ns, 
 			if (!p)
 				return false;
 			/* A dangling or looping link still counts: its reads record why. */
-			r = probe_path_is(pe, p, S_IFDIR)
+			r = probe_path_test(pe, p, S_IFDIR) > 0
 				    ? 0
 				    : root_lstat(pe->root, p, &(struct stat){ 0 });
 			if (r == 0 || (r != -ENOENT && r != -ENOTDIR && r != -ENOMEM)) {

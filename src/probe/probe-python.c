@@ -284,7 +284,8 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 	/* The tools' environments are venvs too; a uv-managed interpreter has no pyvenv.cfg. */
 	if (streq(e->kind, "venv") || streq(e->kind, "pipx") || streq(e->kind, "poetry") ||
 	    streq(e->kind, "hatch") ||
-	    (streq(e->kind, "uv") && probe_pathf_is(pe, S_IFREG, "%s/pyvenv.cfg", e->resolved)))
+	    (streq(e->kind, "uv") &&
+	     probe_pathf_test(pe, S_IFREG, "%s/pyvenv.cfg", e->resolved) != 0))
 		probe_pyvenv_cfg(pe, env, e->resolved);
 	/* A venv uv made (a project's .venv, `uv venv`) is uv's. */
 	if (streq(e->kind, "venv") && snap_get_str(snap_child(env, "pyvenv_cfg"), "uv"))

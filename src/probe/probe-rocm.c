@@ -55,14 +55,32 @@ struct rdisc {
 	struct snap_node *rejected;
 };
 
-static bool has_lib(struct probe_env *pe, const char *dir, const char *base)
+/* 1 when dir holds base (or base.N of a ROCm major), 0 when it does not, else the -errno of the
+ * first name that could not be looked at (EACCES: "could not tell"), with *ret_path that name
+ * when ret_path is given; -ENOMEM. */
+static int has_lib(struct probe_env *pe, const char *dir, const char *base, char **ret_path)
 {
 	static const char *const majors[] = { "", ".7", ".6", ".5", ".1" };
+	_cleanup_free_ char *unread = NULL;
+	int err = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(majors); i++)
-		if (probe_pathf_is(pe, S_IFREG, "%s/%s%s", dir, base, majors[i]))
-			return true;
-	return false;
+	for (size_t i = 0; i < ARRAY_SIZE(majors); i++) {
+		_cleanup_free_ char *p = NULL;
+		int r;
+
+		if (asprintf(&p, "%s/%s%s", dir, base, majors[i]) < 0)
+			return -ENOMEM;
+		r = probe_path_test(pe, p, S_IFREG);
+		if (r > 0 || r == -ENOMEM)
+			return r;
+		if (r < 0 && !err) {
+			err = r;
+			unread = TAKE_PTR(p);
+		}
+	}
+	if (err && ret_path)
+		*ret_path = TAKE_PTR(unread);
+	return err;
 }
 
 /* 1 when prefix holds a ROCm release's marker, 0 when none is there, or the -errno of a marker
@@ -72,12 +90,11 @@ static int looks_like_rocm(struct probe_env *pe, const char *prefix, char **ret_
 {
 	static const char *const markers[] = { ".info/version", "include/hip/hip_version.h" };
 	_cleanup_free_ char *lib = NULL;
-	int unread = 0;
+	int unread = 0, r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(markers); i++) {
 		_cleanup_free_ char *p = NULL;
 		struct stat st;
-		int r;
 
 		if (asprintf(&p, "%s/%s", prefix, markers[i]) < 0)
 			return -ENOMEM;
@@ -91,9 +108,10 @@ static int looks_like_rocm(struct probe_env *pe, const char *prefix, char **ret_
 	}
 	if (asprintf(&lib, "%s/lib", prefix) < 0)
 		return -ENOMEM;
-	if (has_lib(pe, lib, "libamdhip64.so"))
-		return 1;
-	return unread;
+	r = has_lib(pe, lib, "libamdhip64.so", unread ? NULL : ret_path);
+	if (r > 0 || r == -ENOMEM)
+		return r;
+	return unread ?: r;
 }
 
 static int add(struct rdisc *d, const char *path, const char *via, const char *origin, bool distro)
@@ -103,7 +121,13 @@ static int add(struct rdisc *d, const char *path, const char *via, const char *o
 
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0 || !probe_path_is(d->pe, resolved, S_IFDIR)) {
+	/* a prefix that could not be looked at is rejected with why (EACCES, ELOOP): "could
+	 * not tell", never "not a directory" */
+	if (r >= 0)
+		r = probe_path_test(d->pe, resolved, S_IFDIR);
+	if (r == -ENOMEM)
+		return r;
+	if (r <= 0) {
 		if (origin)
 			probe_reject(d->pe->root, d->rejected, origin, via, path,
 				     r < 0 ? r : -ENOTDIR, NULL);
@@ -137,6 +161,7 @@ static int add(struct rdisc *d, const char *path, const char *via, const char *o
 
 static int discover(struct rdisc *d)
 {
+	static const char *const distro_runtimes[] = { "libamdhip64.so", "libhsa-runtime64.so" };
 	static const char *const vars[] = { "ROCM_PATH", "ROCM_HOME", "HIP_PATH" };
 	_cleanup_strv_free_ char **names = NULL, **found = NULL;
 	const struct probe_pyenvs *es;
@@ -191,10 +216,27 @@ static int discover(struct rdisc *d)
 	for (size_t i = 0; !err && i < es->n; i++)
 		if (streq(es->e[i].kind, "conda"))
 			err = add(d, es->e[i].prefix, "conda", NULL, false);
-	/* Distribution packages: the HIP or HSA runtime in the multiarch library directory. */
-	if (!err && (has_lib(d->pe, MULTIARCH_LIB, "libamdhip64.so") ||
-		     has_lib(d->pe, MULTIARCH_LIB, "libhsa-runtime64.so")))
-		err = add(d, "/usr", MULTIARCH_LIB, NULL, true);
+	/* Distribution packages: the HIP or HSA runtime in the multiarch library directory; one
+	 * that could not be looked at is a rejected candidate with why, never "none". */
+	if (!err) {
+		_cleanup_free_ char *unread = NULL;
+		int unread_err = 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(distro_runtimes); i++) {
+			int r = has_lib(d->pe, MULTIARCH_LIB, distro_runtimes[i],
+					unread ? NULL : &unread);
+
+			if (r > 0)
+				return add(d, "/usr", MULTIARCH_LIB, NULL, true);
+			if (r == -ENOMEM)
+				return r;
+			if (r < 0 && !unread_err)
+				unread_err = r;
+		}
+		if (unread_err)
+			probe_reject(d->pe->root, d->rejected, MULTIARCH_LIB, MULTIARCH_LIB, unread,
+				     unread_err, NULL);
+	}
 	return err;
 }
 
@@ -380,7 +422,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 	if (!lib || !lib64 || !inc || !share || !hv)
 		return -ENOMEM;
 	dirs[n_dirs++] = lib;
-	if (probe_path_is(pe, lib64, S_IFDIR))
+	if (probe_path_test(pe, lib64, S_IFDIR) != 0) /* one not looked at: listed, and fails */
 		dirs[n_dirs++] = lib64;
 	libs = snap_array(o, "libraries");
 	rocm_list_libraries(pe, libs, dirs, n_dirs);

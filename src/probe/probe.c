@@ -178,11 +178,14 @@ int probe_loader(struct probe_env *pe, struct loader **ret)
 	return 0;
 }
 
-bool probe_path_is(struct probe_env *pe, const char *path, mode_t type)
+int probe_path_test(struct probe_env *pe, const char *path, mode_t type)
 {
 	struct stat st;
+	int r = root_stat(pe->root, path, &st);
 
-	return root_stat(pe->root, path, &st) == 0 && (st.st_mode & S_IFMT) == type;
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	return r < 0 ? r : (st.st_mode & S_IFMT) == type;
 }
 
 void probe_set_path_fact(struct probe_env *pe, struct snap_node *obj, const char *key,
@@ -199,7 +202,7 @@ void probe_set_path_fact(struct probe_env *pe, struct snap_node *obj, const char
 		snap_set_state(obj, key, FACT_ABSENT, path, NULL);
 }
 
-bool probe_pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...)
+int probe_pathf_test(struct probe_env *pe, mode_t type, const char *fmt, ...)
 {
 	_cleanup_free_ char *p = NULL;
 	va_list ap;
@@ -208,7 +211,7 @@ bool probe_pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...)
 	va_start(ap, fmt);
 	r = vasprintf(&p, fmt, ap);
 	va_end(ap);
-	return r >= 0 && probe_path_is(pe, p, type);
+	return r < 0 ? -ENOMEM : probe_path_test(pe, p, type);
 }
 
 int probe_path_dirs(struct probe_env *pe, char ***ret)
@@ -247,8 +250,13 @@ int probe_which(struct probe_env *pe, const char *name, char ***ret)
 
 		if (!p)
 			return -ENOMEM;
-		if (probe_dir_may_hold(pe, *d, name) && probe_path_is(pe, p, S_IFREG) &&
-		    (r = strv_consume(&found, TAKE_PTR(p))) < 0)
+		if (!probe_dir_may_hold(pe, *d, name))
+			continue;
+		/* one that could not be looked at is kept: the caller's reads of it say why */
+		r = probe_path_test(pe, p, S_IFREG);
+		if (r == -ENOMEM)
+			return r;
+		if (r != 0 && (r = strv_consume(&found, TAKE_PTR(p))) < 0)
 			return r;
 	}
 	*ret = TAKE_PTR(found);

@@ -78,14 +78,17 @@ int probe_dpkg_version(struct probe_env *pe, const char *package, char *buf, siz
 int probe_dpkg_required_by(struct probe_env *pe, const char *package, char *buf, size_t len);
 /* The run's loader emulation (src/probe/loader.h), made on first use; borrowed. */
 int probe_loader(struct probe_env *pe, struct loader **ret);
-/* Does path exist with this file type (S_IFREG, S_IFDIR …; links followed, in the root)? */
-bool probe_path_is(struct probe_env *pe, const char *path, mode_t type);
+/* Is path a file of this type (S_IFREG, S_IFDIR …; links followed, in the root)? 1 yes; 0 no:
+ * missing (ENOENT, ENOTDIR) or another type; the negative errno when it could not be looked
+ * at (EACCES, ELOOP, ENAMETOOLONG, EIO …), which is never "missing": each caller says what it
+ * does with that (records it, keeps the candidate so that its reads record it). */
+int probe_path_test(struct probe_env *pe, const char *path, mode_t type);
 /* obj[key] = path when path is a file of that type; unreadable/error when it could not be
  * looked at (EACCES is not "no such file"); absent otherwise. */
 void probe_set_path_fact(struct probe_env *pe, struct snap_node *obj, const char *key,
 			 const char *path, mode_t type);
-/* The same for a path built from fmt. */
-bool probe_pathf_is(struct probe_env *pe, mode_t type, const char *fmt, ...) _printf_(3, 4);
+/* probe_path_test() of a path built from fmt (-ENOMEM when it cannot be built). */
+int probe_pathf_test(struct probe_env *pe, mode_t type, const char *fmt, ...) _printf_(3, 4);
 /* ---- shared by the CUDA toolkit and ROCm probes ---- */
 
 #define PROBE_LINK_MAX_HOPS                                                                        \
@@ -141,7 +144,8 @@ int probe_path_dirs(struct probe_env *pe, char ***ret);
  * directory. true when dir cannot be listed: the caller's stat tells. */
 bool probe_dir_may_hold(struct probe_env *pe, const char *dir, const char *name);
 /* `which -a name` in the probed environment: every regular file called name in the PATH
- * directories (links followed, inside the root), in PATH order. *ret may be NULL (none). */
+ * directories (links followed, inside the root), and every one that could not be looked at
+ * (EACCES, ELOOP: never taken as missing), in PATH order. *ret may be NULL (none). */
 int probe_which(struct probe_env *pe, const char *name, char ***ret);
 /* <prefix> of <prefix>/bin/<exe>, exe's links resolved first (CPython getpath, nvcc, hipconfig
  * all live in <prefix>/bin). The -errno of resolving, -ENOMEM. */

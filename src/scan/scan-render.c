@@ -436,10 +436,13 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 		}
 		free(v);
 	}
+	/* o owns what jset() gave it (jansson frees a value it could not store): the pointers
+	 * still fill the arrays, the failure path no longer frees them */
 	rv |= jset(o, "sass", sass);
 	rv |= jset(o, "ptx", ptx);
 	rv |= jset(o, "other", other);
 	rv |= jset(o, "lto", lto);
+	sass = ptx = other = lto = NULL;
 	if (f->targets.n_amdgcn) {
 		size_t n;
 		const struct fatbin_target **v = sorted_targets(f, 3, &n);
@@ -451,11 +454,13 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 		free(v);
 	}
 	rv |= jset(o, "amd", amd);
+	amd = NULL;
 	rv |= jset(comp, "none", json_integer((json_int_t)f->n_compressed[FATBIN_COMPRESS_NONE]));
 	rv |= jset(comp, "zstd", json_integer((json_int_t)f->n_compressed[FATBIN_COMPRESS_ZSTD]));
 	rv |= jset(comp, "lz4", json_integer((json_int_t)f->n_compressed[FATBIN_COMPRESS_LZ4]));
 	rv |= jset(comp, "other", json_integer((json_int_t)f->n_compressed[FATBIN_COMPRESS_OTHER]));
 	rv |= jset(o, "compression", comp);
+	comp = NULL;
 	if (f->n_found_elsewhere || f->searched) {
 		json_t *e = json_object();
 
@@ -514,8 +519,9 @@ static json_t *file_json(const struct gpuenv_scan *s, const struct scan_file *f)
 		rv |= json_array_append_new(verdicts, v);
 	}
 	rv |= jset(o, "verdicts", verdicts);
+	verdicts = NULL;
 	if (rv)
-		goto fail_set;
+		goto fail;
 	return o;
 fail:
 	json_decref(sass);
@@ -525,7 +531,6 @@ fail:
 	json_decref(amd);
 	json_decref(comp);
 	json_decref(verdicts);
-fail_set:
 	json_decref(o);
 	return NULL;
 }

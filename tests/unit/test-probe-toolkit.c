@@ -880,6 +880,55 @@ static void test_rocm_loader(void **state)
 		FACT_ABSENT);
 }
 
+/* A path that could not be looked at (EACCES on its stat) is never taken as missing: nvcc of a
+ * toolkit with no version file makes its version unreadable (not absent); a ROCm prefix is
+ * rejected with why (not "not a directory"); Debian's HIP runtime is a rejected candidate with
+ * why (not "no ROCm"). */
+static void test_stat_unreadable_not_missing(void **state)
+{
+	static const char *const env[] = { "CUDA_HOME", "/opt/cuda-x", "ROCM_PATH", "/opt/rocm",
+					   NULL };
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *tk, *v, *rej;
+	bool prefix_seen = false, distro_seen = false;
+
+	puts_(f, "/opt/cuda-x/bin/nvcc", nvcc_13_0);
+	lib(f, "/opt/cuda-x/lib64", "libcudart.so.13", NULL);
+	puts_(f, "/opt/rocm-6.2.0/.info/version", "6.2.0-66\n");
+	link_(f, "/opt/rocm-6.2.0", "/opt/rocm");
+	lib(f, "/usr/lib/x86_64-linux-gnu", "libamdhip64.so.5.2.21153", "libamdhip64.so.5");
+	r = run_opts(f, false, 0, env,
+		     "/opt/cuda-x/bin/nvcc=EACCES,/opt/rocm-6.2.0=EACCES,"
+		     "/usr/lib/x86_64-linux-gnu/libamdhip64.so.5=EACCES");
+
+	tk = entry(r, "runtime.cuda_toolkits", "/opt/cuda-x");
+	assert_int_equal(snap_get_state(tk, "nvcc"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(tk, "nvcc_version"), FACT_UNREADABLE);
+	v = snap_get(tk, "version");
+	assert_int_equal(snap_state(v), FACT_UNREADABLE);
+	assert_string_equal(snap_source(v), "/opt/cuda-x/bin/nvcc");
+
+	assert_int_equal(snap_count(snap_get(r, "runtime.rocm")), 0);
+	rej = snap_get(r, "runtime.rocm_rejected");
+	for (size_t i = 0; i < snap_count(rej); i++) {
+		const struct snap_node *o = snap_at(rej, i), *t = snap_child(o, "toolkit");
+		const char *path = snap_get_str(o, "path");
+
+		if (path && strcmp(path, "/opt/rocm") == 0) {
+			prefix_seen = true;
+			assert_int_equal(snap_state(t), FACT_UNREADABLE);
+			assert_string_equal(snap_error(t), strerror(EACCES));
+		} else if (path && strcmp(path, "/usr/lib/x86_64-linux-gnu") == 0) {
+			distro_seen = true;
+			assert_int_equal(snap_state(t), FACT_UNREADABLE);
+			assert_string_equal(snap_source(t),
+					    "/usr/lib/x86_64-linux-gnu/libamdhip64.so.5");
+		}
+	}
+	assert_true(prefix_seen);
+	assert_true(distro_seen);
+}
+
 static void test_nothing(void **state)
 {
 	struct probe_fx *f = *state;
@@ -911,6 +960,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rocm_distro_pulled_in, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_loader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stat_unreadable_not_missing, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

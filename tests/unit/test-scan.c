@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -365,6 +366,56 @@ static void test_named_paths(void **state)
 	gpuenv_ctx_free(ctx);
 }
 
+/* jansson's allocator failing at its k-th call, for every k: each render fails with -ENOMEM
+ * or succeeds, and ASan sees no double free or leak (file_json() once freed the arrays it had
+ * already handed to the file's object when a later allocation failed). */
+static size_t json_allocs_left;
+static bool json_allocs_limited;
+
+static void *json_malloc_limited(size_t n)
+{
+	if (json_allocs_limited) {
+		if (!json_allocs_left)
+			return NULL;
+		json_allocs_left--;
+	}
+	return malloc(n);
+}
+
+static void test_json_out_of_memory(void **state)
+{
+	struct gpuenv_ctx *ctx = ctx_new(NULL);
+	struct gpuenv_scan *s;
+	char *text = NULL;
+	size_t k;
+	int r;
+
+	assert_int_equal(gpuenv_scan_new(ctx, NULL, &s), 0);
+	assert_int_equal(gpuenv_scan_add_gpu(s, "8.6"), 0); /* a verdict per file */
+	assert_int_equal(gpuenv_scan_path(s, "/site/pkg/lib/libgood.so.1"), 0);
+	assert_int_equal(gpuenv_scan_path(s, "/site/pkg/lib/k.ptx"), 0);
+	assert_int_equal(gpuenv_scan_render(s, GPUENV_FORMAT_JSON, 0, &text), 0);
+	free(text);
+	json_set_alloc_funcs(json_malloc_limited, free);
+	for (k = 0; k < 100000; k++) {
+		text = NULL;
+		json_allocs_left = k;
+		json_allocs_limited = true;
+		r = gpuenv_scan_render(s, GPUENV_FORMAT_JSON, 0, &text);
+		json_allocs_limited = false;
+		if (r == 0)
+			break;
+		assert_int_equal(r, -ENOMEM);
+		assert_null(text);
+	}
+	json_set_alloc_funcs(malloc, free);
+	assert_int_equal(r, 0);
+	assert_true(k > 50); /* the files' objects were among the failed allocations */
+	free(text);
+	gpuenv_scan_free(s);
+	gpuenv_ctx_free(ctx);
+}
+
 /* Module target sets: equal sets (in any order, repeats ignored) are counted once; 3 000
  * distinct ones survive the hash table's growth and are each found again. */
 static void test_module_sets(void **state)
@@ -411,10 +462,9 @@ static void test_module_sets(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_directory),
-		cmocka_unit_test(test_wheel_stream),
-		cmocka_unit_test(test_named_paths),
-		cmocka_unit_test(test_module_sets),
+		cmocka_unit_test(test_directory),	   cmocka_unit_test(test_wheel_stream),
+		cmocka_unit_test(test_named_paths),	   cmocka_unit_test(test_module_sets),
+		cmocka_unit_test(test_json_out_of_memory),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
