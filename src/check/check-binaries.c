@@ -10,7 +10,6 @@
  * "could not tell", which fails: a gate never passes on a file it did not see.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,19 +59,6 @@ static const char *nothing_to_judge(const struct check_binary *b, char *buf, siz
 	return buf;
 }
 
-static void append(char *text, size_t len, const char *fmt, ...) _printf_(3, 4);
-static void append(char *text, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(text);
-	va_list ap;
-
-	if (used >= len - 1)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 /* Room kept at the end of the clause text for the note on what did not fit. */
 #define OMITTED_NOTE 128u
 
@@ -120,17 +106,19 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
 		return;
 	if (!bs) {
 		*fail = true;
-		append(text, len,
-		       "%snamed binaries: could not tell: not read (a --from snapshot holds no "
-		       "files)",
-		       text[0] ? "; " : "");
+		check_text_append(
+			text, len,
+			"%snamed binaries: could not tell: not read (a --from snapshot holds no "
+			"files)",
+			text[0] ? "; " : "");
 		return;
 	}
 	for (size_t i = 0; i < bs->n_patterns; i++)
 		if (bs->unmatched[i]) {
 			*fail = true;
-			append(text, len, "%s%s: could not tell: %s", text[0] ? "; " : "",
-			       p->arch_binaries[i].pattern, bs->unmatched[i]);
+			check_text_append(text, len, "%s%s: could not tell: %s",
+					  text[0] ? "; " : "", p->arch_binaries[i].pattern,
+					  bs->unmatched[i]);
 		}
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < bs->n; i++) {
@@ -149,13 +137,15 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
 				omitted_failing += !ok;
 				continue;
 			}
-			append(text, len, "%s%s: %s", used ? "; " : "", b->path, verdict);
+			check_text_append(text, len, "%s%s: %s", used ? "; " : "", b->path,
+					  verdict);
 		}
 	if (omitted)
-		append(text, len,
-		       "%s%zu more binaries not listed here (%zu of them do not run; each one's "
-		       "verdict is in the coverage)",
-		       text[0] ? "; " : "", omitted, omitted_failing);
+		check_text_append(
+			text, len,
+			"%s%zu more binaries not listed here (%zu of them do not run; each one's "
+			"verdict is in the coverage)",
+			text[0] ? "; " : "", omitted, omitted_failing);
 }
 
 /* b on one GPU: its code, then the driver (the CUDA runtime it links or bundles, a GPU the

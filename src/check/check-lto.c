@@ -87,8 +87,7 @@ const char *check_nvjitlink_found(const struct snap_node *root, char *ver, size_
 	return ver;
 }
 
-static void append(char *text, size_t len, const char *fmt, ...) _printf_(3, 4);
-static void append(char *text, size_t len, const char *fmt, ...)
+void check_text_append(char *text, size_t len, const char *fmt, ...)
 {
 	size_t used = strlen(text);
 	va_list ap;
@@ -126,11 +125,11 @@ void check_lto_note(const struct snap_node *root, const struct check_binary *b, 
 		if (strncmp(b->t[k].target, "lto_", 4) != 0 ||
 		    ltoir_judge(b->t[k].target, b->t[k].ptx_major, b->t[k].ptx_minor, ver, &lr) < 0)
 			continue;
-		append(buf, len, "%s%s%s",
-		       first ? (buf[0] ? "; if it links its LTO-IR at run time: "
-				       : "if it links its LTO-IR at run time: ")
-			     : "; ",
-		       lr.reason, lr.unconfirmed ? " (unconfirmed)" : "");
+		check_text_append(buf, len, "%s%s%s",
+				  first ? (buf[0] ? "; if it links its LTO-IR at run time: "
+						  : "if it links its LTO-IR at run time: ")
+					: "; ",
+				  lr.reason, lr.unconfirmed ? " (unconfirmed)" : "");
 		first = false;
 	}
 }
@@ -216,13 +215,14 @@ int check_cell_lto_reason(struct check_cell *cell)
 	for (size_t i = 0; i < cell->n_lto; i++) {
 		const struct check_lto *l = &cell->lto[i];
 
-		append(text, sizeof(text), "%s%s%s%s%s",
-		       i == 0 ? "if it links its LTO-IR at run time: " : "; ", l->library ?: "",
-		       l->library ? ": " : "", l->reason, l->unconfirmed ? " (unconfirmed)" : "");
+		check_text_append(text, sizeof(text), "%s%s%s%s%s",
+				  i == 0 ? "if it links its LTO-IR at run time: " : "; ",
+				  l->library ?: "", l->library ? ": " : "", l->reason,
+				  l->unconfirmed ? " (unconfirmed)" : "");
 	}
 	if (cell->lto_truncated)
-		append(text, sizeof(text), "; more LTO-IR entries than listed (%u)",
-		       CHECK_CELL_LTO_MAX);
+		check_text_append(text, sizeof(text), "; more LTO-IR entries than listed (%u)",
+				  CHECK_CELL_LTO_MAX);
 	if (!text[0])
 		return 0;
 	if (asprintf(&r, "%s%s%s", cell->reason ?: "", cell->reason ? "; " : "", text) < 0)

@@ -16,6 +16,7 @@
 #include "facts/ltoir.h"
 #include "gpuenv/gpuenv.h"
 #include "rules/rules.h"
+#include "shared/macro.h"
 
 struct gpuenv_policy;
 
@@ -189,6 +190,8 @@ void check_binaries_on_target(const struct gpuenv_check *c, unsigned major, unsi
  * (the loaded kernel module's version) and driver (the libcuda programs load). 0, -ENOMEM. */
 int check_binaries_cells(struct gpuenv_check *c, const struct snap_node *root, const char *module,
 			 const char *driver);
+/* check-lto.c: appends a formatted text to the NUL-terminated text in text[len], cut at its end. */
+void check_text_append(char *text, size_t len, const char *fmt, ...) _printf_(3, 4);
 /* check-lto.c: the nvJitLink root's snapshot names: a toolkit's component version (version.json
  * `libnvjitlink`, the nvidia_nvjitlink dist-info, the file name) and each Python
  * environment's nvidia-nvjitlink wheel, the oldest of them deciding where there are several
