@@ -394,6 +394,16 @@ def test_serve():
         gnutls = resident_kib(serving_process(p.pid), "libgnutls")
         check(gnutls is not None and gnutls < 256,
               f"the serving process keeps less than 256 KiB of GnuTLS resident ({gnutls})")
+        # and, where no request came between two publications, what the second faulted in
+        # (zlib's deflate above all): none of zlib stays resident in an idle server, though
+        # every publication compresses the exposition (docs/exporter.md, Load)
+        zlib, deadline = None, time.monotonic() + 60
+        while time.monotonic() < deadline:
+            zlib = resident_kib(serving_process(p.pid), "libz.so")
+            if zlib == 0:
+                break
+            time.sleep(0.2)
+        check(zlib == 0, f"an idle serving process keeps no page of zlib resident ({zlib} KiB)")
         before = int(value(parse(wait_http(base + "/metrics", 10)[2]),
                            "gpuenv_collections_total", kind="diagnosis"))
         p.send_signal(signal.SIGHUP)
