@@ -17,6 +17,7 @@
  * longer maps them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@ struct mapping {
 	unsigned long start, end, offset, inode;
 	char dev[16];
 	bool file_ro, candidate;
+	bool program; /* a mapping of the program's own file (/proc/self/exe) */
 };
 
 /* The mappings to drop, gathered before any is dropped: reading /proc/self/smaps or maps
@@ -49,11 +51,24 @@ static struct mapping drops[DROP_MAX];
  * smaps next time. */
 static struct mapping known[DROP_MAX];
 static size_t n_known;
+/* The program's own file, for exporter_drop_program_pages(); "" until it is asked for. */
+static char self_path[PATH_MAX];
+/* Only the program's own mappings are dropped (exporter_drop_program_pages()). */
+static bool program_only;
 
 static void keep(const struct mapping *m, size_t *n)
 {
-	if (m->candidate && m->end > m->start && *n < DROP_MAX)
+	if (m->candidate && m->end > m->start && *n < DROP_MAX && (!program_only || m->program))
 		drops[(*n)++] = *m;
+}
+
+/* Whether the path a mapping's line names, ending with the line, is the program's own. */
+static bool is_program(const char *path)
+{
+	size_t len = strlen(self_path);
+
+	return len && strncmp(path, self_path, len) == 0 &&
+	       (path[len] == '\n' || path[len] == '\0');
 }
 
 /* A mapping's head, START-END PERMS OFFSET DEV INODE [PATH], into m; false: not a head (an
@@ -73,6 +88,7 @@ static bool parse_head(const char *line, struct mapping *m)
 	m->file_ro = line[path_at] == '/' && strncmp(line + path_at, "/dev/", 5) != 0 &&
 		     strchr(perms, 'w') == NULL;
 	m->candidate = m->file_ro;
+	m->program = is_program(line + path_at);
 	return true;
 }
 
@@ -174,13 +190,14 @@ static bool parse_maps_line(const char *p, struct mapping *m)
 	memcpy(m->dev, dev, (size_t)(end - dev));
 	m->dev[end - dev] = '\0';
 	p = end + 1;
-	m->file_ro = m->candidate = false;
+	m->file_ro = m->candidate = m->program = false;
 	if (!number(&p, 10, ' ', &m->inode))
 		return number(&p, 10, '\0', &m->inode); /* no path: never dropped */
 	while (*p == ' ')
 		p++;
 	m->file_ro = *p == '/' && strncmp(p, "/dev/", 5) != 0 && memchr(perms, 'w', 4) == NULL;
 	m->candidate = m->file_ro;
+	m->program = is_program(p);
 	return true;
 }
 
@@ -197,7 +214,8 @@ static int match_line(const char *line, size_t *k, size_t *n)
 		(*k)++;
 	if (*k == n_known || !same(&known[*k], &head))
 		return -EAGAIN;
-	keep(&known[*k], n);
+	head.candidate = known[*k].candidate; /* what smaps found */
+	keep(&head, n);
 	return 0;
 }
 
@@ -242,7 +260,7 @@ static int gather_maps(size_t *n)
 	return ret < 0 ? ret : have ? -EAGAIN : 0;
 }
 
-int exporter_drop_startup_pages(void)
+static int drop(void)
 {
 	size_t n = 0;
 	bool known_ones = n_known > 0 && gather_maps(&n) == 0;
@@ -265,4 +283,23 @@ int exporter_drop_startup_pages(void)
 				      MADV_RANDOM);
 	}
 	return 0;
+}
+
+int exporter_drop_startup_pages(void)
+{
+	program_only = false;
+	return drop();
+}
+
+int exporter_drop_program_pages(void)
+{
+	if (!self_path[0]) {
+		ssize_t len = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+
+		if (len <= 0)
+			return -1;
+		self_path[len] = '\0';
+	}
+	program_only = true;
+	return drop();
 }

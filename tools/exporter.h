@@ -163,3 +163,7 @@ double exporter_now(void); /* Unix time, seconds */
 /* Unmaps the clean pages of the program's and libraries' read-only mappings, once start-up is
  * over (exporter-pages.c): what is used again faults back in. 0, or -1 without smaps. */
 int exporter_drop_startup_pages(void);
+/* The same for the program's own file only (/proc/self/exe), not its libraries': between
+ * two steps of a process that goes on running, whose libc (malloc, the string functions) the
+ * next step runs too. */
+int exporter_drop_program_pages(void);
