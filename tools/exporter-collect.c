@@ -168,7 +168,11 @@ static bool diagnose_render(const struct exporter *ex, char *sweep, size_t sweep
 	 * (probe.c, rules-engine.c), the code pages the one before ran go too: the collection's
 	 * height (3.3 MiB at its end) and the rules' (3.8-4.2 MiB, every layer's checks and facts
 	 * resident at once, each fault mapping the 64 KiB around it) were this process's, and so
-	 * the diagnosis' (docs/exporter.md, Load). Only here: gpuenv doctor runs without it. */
+	 * the diagnosis' (docs/exporter.md, Load). Only here: gpuenv doctor runs without it.
+	 * gpuenv's own pages only: each step runs libc's common code (malloc, the string
+	 * functions) again, and dropping it there made each step fault it back, the most of
+	 * what the drops cost the diagnosis' length (docs/exporter.md, Load, the fifth round);
+	 * before each vendor session everything goes (child_settled()). */
 	step_hook_set(drop_program_pages);
 	ok = ok && common_collect(&ex->diag_opts, ctx, &snap) == 0;
 	step_hook_set(NULL);

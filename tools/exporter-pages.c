@@ -17,8 +17,8 @@
  * longer maps them.
  */
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,10 +38,10 @@ struct mapping {
 	bool program; /* a mapping of the program's own file (/proc/self/exe) */
 };
 
-/* The mappings to drop, gathered before any is dropped: reading /proc/self/smaps or maps
- * runs stdio and scanf, which would fault back in, 64 KiB around each function, the libc
- * pages dropped before them (1 MiB of libc stayed resident in a process that then only
- * waited). More mappings than this are left to a later call. */
+/* The mappings to drop, gathered before any is dropped: reading /proc/self/smaps runs stdio
+ * and scanf (and reading maps, below, code of its own), which would fault back in, 64 KiB
+ * around each function, the libc pages dropped before them (1 MiB of libc stayed resident
+ * in a process that then only waited). More mappings than this are left to a later call. */
 #define DROP_MAX 512
 static struct mapping drops[DROP_MAX];
 /* The file_ro mappings the last reading of smaps found, by address (smaps lists them in
