@@ -10,7 +10,11 @@ reading is "during a diagnosis" while a process named gpuenv or gpuenv-cuda runs
 collecting process (the diagnosis child, its keeper, its libcuda session); the others are
 between diagnoses. Per run it prints both sets' median and maximum and how many readings
 were over 8,192 KiB, the process tree at the diagnosis' maximum (VmRSS, anonymous and file
-pages), the most processes at once, the last diagnosis' duration, and a digest of the
+pages), the most processes at once, the last diagnosis' duration, the diagnoses' lengths as the
+readings saw them (from the first reading with a diagnosis' process to the first without
+one: the median of every diagnosis that began and ended within the readings; the exporter
+serves only the last one's, and the readings make no request, which would change what the
+serving process keeps resident), and a digest of the
 served gpuenv_finding and gpuenv_root_cause series, so that builds whose diagnoses must
 agree can be compared. With several BUILDs the runs alternate (ROUNDS times each), so that
 the builds meet the same machine load; the 1-minute load average is printed with each run.
@@ -107,9 +111,10 @@ def run(fakes, build, seconds, every):
             if fetch(url + "/readyz"):
                 break
             time.sleep(0.1)
-        plain, diag, most, peak = [], [], 0, (0, [])
+        plain, diag, most, peak, spans, began = [], [], 0, (0, []), [], None
         end = time.monotonic() + seconds
         while time.monotonic() < end:
+            now = time.monotonic()
             pids = tree(proc.pid)
             rows = [status(p) for p in pids]
             total = sum(r[1] for r in rows)
@@ -118,14 +123,19 @@ def run(fakes, build, seconds, every):
                 diag.append(total)
                 if total > peak[0]:
                     peak = (total, rows)
+                if began is None and plain:  # not one that began before the readings
+                    began = now
             else:
                 plain.append(total)
+                if began is not None:
+                    spans.append(now - began)
+                began = None
             time.sleep(0.01)
         digest = served(fetch(url + "/metrics"))
     finally:
         proc.terminate()
         proc.wait(10)
-    return plain, diag, most, peak, digest
+    return plain, diag, most, peak, spans, digest
 
 
 def describe(values):
@@ -144,10 +154,13 @@ def main():
     every = os.environ.get("DIAGNOSE_EVERY", "4s")
     for r in range(rounds):
         for build in builds:
-            plain, diag, most, peak, (digest, n, dur) = run(fakes, build, seconds, every)
+            plain, diag, most, peak, spans, (digest, n, dur) = run(fakes, build, seconds, every)
             load = open("/proc/loadavg").read().split()[0]
+            lengths = (f"{statistics.median(spans):.2f} s (min {min(spans):.2f}, max "
+                       f"{max(spans):.2f}, {len(spans)} seen)" if spans else "none seen")
             print(f"{build} run {r + 1} (load {load}): during diagnoses {describe(diag)}; "
                   f"between {describe(plain)}; processes at most {most}; last diagnosis {dur} s; "
+                  f"diagnoses' lengths as seen, median {lengths}; "
                   f"findings served {n}, digest {digest}")
             print("  at the diagnosis' max: " + ", ".join(
                 f"{name} {rss} (anon {anon}, file {file})" for name, rss, anon, file in peak[1]),

@@ -147,9 +147,9 @@ void exporter_sample(struct exporter *ex, bool for_diagnosis)
 	gpuenv_snapshot_unref(snap);
 }
 
-static void drop_pages(void)
+static void drop_program_pages(void)
 {
-	(void)exporter_drop_startup_pages();
+	(void)exporter_drop_program_pages();
 }
 
 /* Collects, diagnoses and renders both forms into text (malloc'd); false on failure. */
@@ -168,8 +168,12 @@ static bool diagnose_render(const struct exporter *ex, char *sweep, size_t sweep
 	 * (probe.c, rules-engine.c), the code pages the one before ran go too: the collection's
 	 * height (3.3 MiB at its end) and the rules' (3.8-4.2 MiB, every layer's checks and facts
 	 * resident at once, each fault mapping the 64 KiB around it) were this process's, and so
-	 * the diagnosis' (docs/exporter.md, Load). Only here: gpuenv doctor runs without it. */
-	step_hook_set(drop_pages);
+	 * the diagnosis' (docs/exporter.md, Load). Only here: gpuenv doctor runs without it.
+	 * gpuenv's own pages only: each step runs libc's common code (malloc, the string
+	 * functions) again, and dropping it there made each step fault it back, the most of
+	 * what the drops cost the diagnosis' length (docs/exporter.md, Load, the fifth round);
+	 * before each vendor session everything goes (child_settled()). */
+	step_hook_set(drop_program_pages);
 	ok = ok && common_collect(&ex->diag_opts, ctx, &snap) == 0;
 	step_hook_set(NULL);
 
@@ -180,7 +184,7 @@ static bool diagnose_render(const struct exporter *ex, char *sweep, size_t sweep
 	/* and the heap the step before freed (the folds' trees, the files' buffers): the rules'
 	 * height was this process's, beside the samples' NVML tree and the serving process */
 	malloc_trim(0);
-	step_hook_set(drop_pages);
+	step_hook_set(drop_program_pages);
 	ok = ok && gpuenv_doctor_run(snap, &d) == 0;
 	step_hook_set(NULL);
 	(void)exporter_drop_startup_pages();

@@ -28,6 +28,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,8 @@ struct exporter_http {
 	size_t stable_gz_len[2];
 	uint64_t stable_gen;
 	bool ready;
+	/* Requests answered so far (exporter_http_requests()), counted by the epoll thread. */
+	_Atomic unsigned long requests;
 	struct MHD_Response *fixed[FIXED_COUNT]; /* made at start, shared by every request */
 };
 
@@ -217,6 +220,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	bool om, gz, ready;
 
 	(void)version, (void)upload_data;
+	atomic_fetch_add_explicit(&h->requests, 1, memory_order_relaxed);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return reply(h, c, FIXED_METHOD);
 	/* No request here has a body: one announced is refused before it is read. */
@@ -372,6 +376,11 @@ void exporter_http_publish(struct exporter_http *h, char *text, char *openmetric
 		for (int gz = 0; gz < 2; gz++)
 			if (old[om][gz])
 				mhd->MHD_destroy_response(old[om][gz]);
+}
+
+unsigned long exporter_http_requests(struct exporter_http *h)
+{
+	return atomic_load_explicit(&h->requests, memory_order_relaxed);
 }
 
 /* "HOST:PORT", "[V6]:PORT" or ":PORT" (all addresses) into a socket address. */

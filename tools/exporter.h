@@ -105,6 +105,8 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics,
 			   const size_t stable_len[2], uint64_t stable_gen, bool ready);
 void exporter_http_stop(struct exporter_http *h);
+/* How many requests the server has been called for so far (any path, any answer). */
+unsigned long exporter_http_requests(struct exporter_http *h);
 
 /* The serving process (exporter-server.c): the HTTP side above in a program of its own,
  * gpuenv-http (exporter-http-main.c), forked and exec'd before any thread starts, fed each
@@ -161,3 +163,7 @@ double exporter_now(void); /* Unix time, seconds */
 /* Unmaps the clean pages of the program's and libraries' read-only mappings, once start-up is
  * over (exporter-pages.c): what is used again faults back in. 0, or -1 without smaps. */
 int exporter_drop_startup_pages(void);
+/* The same for the program's own file only (/proc/self/exe), not its libraries': between
+ * two steps of a process that goes on running, whose libc (malloc, the string functions) the
+ * next step runs too. */
+int exporter_drop_program_pages(void);

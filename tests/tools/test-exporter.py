@@ -321,6 +321,12 @@ def resident_kib(pid, name):
     return total if mapped else None
 
 
+def rss_file_kib(pid):
+    """The RssFile of pid (KiB, /proc/PID/status, proc(5))."""
+    with open(f"/proc/{pid}/status", encoding="utf-8") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("RssFile:"))
+
+
 def test_serve():
     port = free_port()
     args, env = fixture_args("nvml-h100-healthy")
@@ -394,6 +400,19 @@ def test_serve():
         gnutls = resident_kib(serving_process(p.pid), "libgnutls")
         check(gnutls is not None and gnutls < 256,
               f"the serving process keeps less than 256 KiB of GnuTLS resident ({gnutls})")
+        # and, where no request came between two publications, what the scrapes and the
+        # publications faulted in (zlib's deflate, libmicrohttpd's and libc's code): an idle
+        # server's file pages fall well below what it held just after serving (before, they
+        # only grew after start-up's drop; docs/exporter.md, Load)
+        for _ in range(20):
+            wait_http(base + "/metrics", 10)
+        served_kib = rss_file_kib(serving_process(p.pid))
+        idle_kib, deadline = served_kib, time.monotonic() + 60
+        while idle_kib * 2 >= served_kib and time.monotonic() < deadline:
+            time.sleep(0.2)
+            idle_kib = rss_file_kib(serving_process(p.pid))
+        check(idle_kib * 2 < served_kib, "an idle serving process gives back the file pages "
+              f"its scrapes and publications faulted in ({served_kib} -> {idle_kib} KiB)")
         before = int(value(parse(wait_http(base + "/metrics", 10)[2]),
                            "gpuenv_collections_total", kind="diagnosis"))
         p.send_signal(signal.SIGHUP)
