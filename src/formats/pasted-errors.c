@@ -165,14 +165,14 @@ struct line {
  * (pasted_scan_mark), and a reader runs only on a line that holds the word without which it
  * reads nothing, rather than each searching every line for its own. */
 enum {
-	MARK_TOO_OLD,	/* read_driver_too_old */
-	MARK_NVML_INIT, /* read_nvml_init */
-	MARK_NVRM,	/* the kernel log's lines, read_wrapped */
-	MARK_CUDA,	/* read_cuda_errors: every name holds it, a code counts only with it */
-	MARK_XLA_LIBCUDA,  /* read_xla_versions */
+	MARK_TOO_OLD,	  /* read_driver_too_old */
+	MARK_NVML_INIT,	  /* read_nvml_init */
+	MARK_NVRM,	  /* the kernel log's lines, read_wrapped */
+	MARK_CUDA,	  /* read_cuda_errors: every name holds it, a code counts only with it */
+	MARK_XLA_LIBCUDA, /* read_xla_versions */
 	MARK_XLA_KERNEL,
 	MARK_XLA_MISMATCH,
-	MARKS,		/* the signs end here */
+	MARKS,			   /* the signs end here */
 	LOOK_RUNTIME_NAME = MARKS, /* the runtime's error names all start so */
 	LOOK_DRIVER_NAME,	   /* the driver's */
 	LOOK_ERROR,		   /* the contexts of a bare code (line_codes) */
@@ -566,7 +566,9 @@ static size_t xla_version(const char *p, const char *end)
  * as three numbers), it is driver.nvml-version-mismatch's symptom. */
 static int read_xla_versions(const struct line *l, const bool *found, struct pasted_facts *out)
 {
-	static const char *const mismatch_rules[ERRORS_MAX_IDS] = { "driver.nvml-version-mismatch" };
+	static const char *const mismatch_rules[ERRORS_MAX_IDS] = {
+		"driver.nvml-version-mismatch"
+	};
 	static const char kernel_mark[] = "kernel version ";
 	const char *end = l->p + l->n, *p, *kernel = NULL, *dso = NULL;
 	size_t kn = 0, dn = 0;
@@ -603,7 +605,8 @@ static int read_xla_versions(const struct line *l, const bool *found, struct pas
 	if (dn && dn < sizeof(dv)) {
 		memcpy(dv, dso, dn);
 		dv[dn] = '\0';
-		if (pasted_facts_add(out, READER, "driver.userspace.libcuda.version", dv, l->no) < 0)
+		if (pasted_facts_add(out, READER, "driver.userspace.libcuda.version", dv, l->no) <
+		    0)
 			return -ENOMEM;
 		n++;
 	}

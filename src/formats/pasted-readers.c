@@ -114,8 +114,8 @@ const struct pasted_reader pasted_readers[] = {
 	/* hostnamectl's Kernel: and Operating System: fields, and those only it prints, which
 	 * tell its Operating System: from docker info's (pasted-hostnamectl.c) */
 	{ "hostnamectl", pasted_read_hostnamectl,
-	  SIGNS("Kernel: ", "Operating System: ", "Static hostname: ", "Machine ID: ",
-		"Boot ID: ", "Icon name: "),
+	  SIGNS("Kernel: ", "Operating System: ", "Static hostname: ", "Machine ID: ", "Boot ID: ",
+		"Icon name: "),
 	  PASTED_REACH_LINES },
 	{ "lsmod", pasted_read_lsmod, SIGNS("nvidia", "nouveau", "amdgpu"), PASTED_REACH_LINES },
 	{ "mokutil", pasted_read_mokutil,
