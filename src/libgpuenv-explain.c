@@ -350,6 +350,27 @@ static const struct {
 	  "where.exe nvcc\nnvcc --version" },
 };
 
+/* The commands that tell a container's lost device access (make_ask): the cgroup version
+ * (cgroup2fs for v2), the engines' cgroup driver, the toolkit's no-cgroups setting, and the
+ * /dev/char links runc needs to re-apply a device rule to a node (NVIDIA/nvidia-docker#1730). */
+static const char *const cgroup_asks[] = {
+	"stat -fc %T /sys/fs/cgroup   # on the host: cgroup2fs is cgroup v2",
+	"docker info --format '{{.CgroupDriver}} {{.CgroupVersion}}'",
+	"grep -n SystemdCgroup /etc/containerd/config.toml",
+	"grep -n no-cgroups /etc/nvidia-container-runtime/config.toml",
+	"ls -l /dev/char | grep -i nvidia   # empty: no /dev/char links to the NVIDIA nodes",
+};
+
+/* The text shows nvmlInit answering NVML_ERROR_UNKNOWN ("Failed to initialize NVML: Unknown
+ * Error", pasted-errors.c). */
+static bool nvml_unknown_error(const struct snap_node *root)
+{
+	const struct snap_node *init = snap_get(root, "driver.nvml.init");
+	const char *e = snap_error(init);
+
+	return !snap_present(init) && e && strstr(e, "NVML_ERROR_UNKNOWN");
+}
+
 static const char *ask_for(const char *key, bool windows)
 {
 	size_t best = 0;
@@ -462,6 +483,16 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 		if (r >= 0)
 			r = ask_push(&e->ask, ask_for(layer_key(rule), win));
 	}
+	/* NVML's Unknown Error at init has a cause the snapshot cannot show: a container whose
+	 * device cgroup lost /dev/nvidia* when systemd re-applied its device rules (`systemctl
+	 * daemon-reload` on a host with cgroup v2 and Docker's or containerd's systemd cgroup
+	 * driver; NVIDIA/nvidia-docker#1730, NVIDIA/nvidia-container-toolkit#48 and #1227; the
+	 * toolkit's troubleshooting page). Inside, the nodes are listed but cannot be opened, which
+	 * no file there records (cgroup v2 enforces device access by an eBPF program): these tell
+	 * it on the host. */
+	if (r >= 0 && !win && nvml_unknown_error(root))
+		for (size_t i = 0; i < ARRAY_SIZE(cgroup_asks) && r >= 0; i++)
+			r = ask_push(&e->ask, cgroup_asks[i]);
 	if (r >= 0 && !e->ask && other_vendor_gpus_only(root)) {
 		/* an AMD or Intel GPU, no symptom: its driver binding and the kernel tell */
 		r = ask_push(&e->ask, ask_for("hardware", win));

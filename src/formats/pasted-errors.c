@@ -25,6 +25,13 @@
  * - the kernel log's Xid and API mismatch lines, read by kernel-log.c.
  * - kmod: "modprobe: ERROR: could not insert 'nvidia': Required key not available" (ENOKEY)
  *   or "Key was rejected by service" (EKEYREJECTED): module signature checks.
+ * - XLA's (and TensorFlow's) CUDA diagnostics after a failed cuInit
+ *   (xla/stream_executor/cuda/cuda_diagnostics.cc): "libcuda reported version is: X" (the
+ *   version in the file name of the libcuda.so the process loaded), "kernel reported version
+ *   is: Y" (/proc/driver/nvidia/version's), and "kernel version Y does not match DSO version X
+ *   -- cannot find working devices in this configuration". Each side is printed as three
+ *   numbers without the driver's zero padding ("470.182.3" for 470.182.03), or as the error
+ *   that kept it from being read (then nothing is read from it).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -158,11 +165,14 @@ struct line {
  * (pasted_scan_mark), and a reader runs only on a line that holds the word without which it
  * reads nothing, rather than each searching every line for its own. */
 enum {
-	MARK_TOO_OLD,	/* read_driver_too_old */
-	MARK_NVML_INIT, /* read_nvml_init */
-	MARK_NVRM,	/* the kernel log's lines, read_wrapped */
-	MARK_CUDA,	/* read_cuda_errors: every name holds it, a code counts only with it */
-	MARKS,		/* the signs end here */
+	MARK_TOO_OLD,	  /* read_driver_too_old */
+	MARK_NVML_INIT,	  /* read_nvml_init */
+	MARK_NVRM,	  /* the kernel log's lines, read_wrapped */
+	MARK_CUDA,	  /* read_cuda_errors: every name holds it, a code counts only with it */
+	MARK_XLA_LIBCUDA, /* read_xla_versions */
+	MARK_XLA_KERNEL,
+	MARK_XLA_MISMATCH,
+	MARKS,			   /* the signs end here */
 	LOOK_RUNTIME_NAME = MARKS, /* the runtime's error names all start so */
 	LOOK_DRIVER_NAME,	   /* the driver's */
 	LOOK_ERROR,		   /* the contexts of a bare code (line_codes) */
@@ -177,6 +187,9 @@ static const struct pasted_needle marks[LOOKS] = {
 	[MARK_NVML_INIT] = { "Failed to initialize NVML: ", false },
 	[MARK_NVRM] = { "NVRM: ", false },
 	[MARK_CUDA] = { "cuda", true },
+	[MARK_XLA_LIBCUDA] = { "libcuda reported version is: ", false },
+	[MARK_XLA_KERNEL] = { "kernel reported version is: ", false },
+	[MARK_XLA_MISMATCH] = { " does not match DSO version ", false },
 	[LOOK_RUNTIME_NAME] = { "cudaError", false },
 	[LOOK_DRIVER_NAME] = { "CUDA_ERROR_", false },
 	[LOOK_ERROR] = { "error", true },
@@ -529,6 +542,84 @@ static int read_tf_cudnn(const struct line *l, struct pasted_facts *out)
 	return r < 0 ? r : 2;
 }
 
+/* A driver version as XLA prints one at p (up to end): digits and dots, two dots at least
+ * ("535.104.5", "352.63.0"), then the end of the line or a blank; its length, 0 for none (an
+ * error status in its place: "NOT_FOUND: was unable to find libcuda.so DSO …"). */
+static size_t xla_version(const char *p, const char *end)
+{
+	size_t n = 0, dots = 0;
+
+	while (p + n < end && (isdigit((unsigned char)p[n]) || p[n] == '.')) {
+		dots += p[n] == '.';
+		n++;
+	}
+	if (n == 0 || dots < 2 || !isdigit((unsigned char)p[0]) || p[n - 1] == '.' ||
+	    (p + n < end && !isspace((unsigned char)p[n])))
+		return 0;
+	return n;
+}
+
+/* XLA's CUDA diagnostics: the libcuda the process loaded and the loaded kernel module, each
+ * read as the fact the probe writes (driver.userspace.libcuda.version; the module's version
+ * file, driver.nvidia.proc_version and module_version, as the nvidia-version reader reads it).
+ * The "does not match" line gives both; where both are versions and differ (XLA compares them
+ * as three numbers), it is driver.nvml-version-mismatch's symptom. */
+static int read_xla_versions(const struct line *l, const bool *found, struct pasted_facts *out)
+{
+	static const char *const mismatch_rules[ERRORS_MAX_IDS] = {
+		"driver.nvml-version-mismatch"
+	};
+	static const char kernel_mark[] = "kernel version ";
+	const char *end = l->p + l->n, *p, *kernel = NULL, *dso = NULL;
+	size_t kn = 0, dn = 0;
+	char kv[32], dv[32];
+	int n = 0, r;
+
+	if (holds(found, MARK_XLA_LIBCUDA) && (p = find(l, marks[MARK_XLA_LIBCUDA].s))) {
+		dso = p + strlen(marks[MARK_XLA_LIBCUDA].s);
+		dn = xla_version(dso, end);
+	}
+	if (holds(found, MARK_XLA_KERNEL) && (p = find(l, marks[MARK_XLA_KERNEL].s))) {
+		kernel = p + strlen(marks[MARK_XLA_KERNEL].s);
+		kn = xla_version(kernel, end);
+	}
+	if (holds(found, MARK_XLA_MISMATCH) && (p = find(l, marks[MARK_XLA_MISMATCH].s))) {
+		const char *k = find_in(l->p, (size_t)(p - l->p), kernel_mark, strlen(kernel_mark));
+
+		dso = p + strlen(marks[MARK_XLA_MISMATCH].s);
+		dn = xla_version(dso, end);
+		kernel = k ? k + strlen(kernel_mark) : NULL;
+		/* the kernel's version is all that stands between the two phrases */
+		kn = kernel ? xla_version(kernel, p) : 0;
+		if (kn && kernel + kn != p)
+			kn = 0;
+	}
+	if (kn && kn < sizeof(kv)) {
+		memcpy(kv, kernel, kn);
+		kv[kn] = '\0';
+		if (pasted_facts_add(out, READER, "driver.nvidia.proc_version", kv, l->no) < 0 ||
+		    pasted_facts_add(out, READER, "driver.nvidia.module_version", kv, l->no) < 0)
+			return -ENOMEM;
+		n += 2;
+	}
+	if (dn && dn < sizeof(dv)) {
+		memcpy(dv, dso, dn);
+		dv[dn] = '\0';
+		if (pasted_facts_add(out, READER, "driver.userspace.libcuda.version", dv, l->no) <
+		    0)
+			return -ENOMEM;
+		n++;
+	}
+	if (holds(found, MARK_XLA_MISMATCH) && kn && dn && kn < sizeof(kv) && dn < sizeof(dv) &&
+	    strcmp(kv, dv) != 0) {
+		r = add_symptoms(out, mismatch_rules, false, l);
+		if (r < 0)
+			return r;
+		n += r;
+	}
+	return n;
+}
+
 /* "Failed to initialize NVML: <error>": nvmlInit's answer. */
 static int read_nvml_init(const struct line *l, struct pasted_facts *out)
 {
@@ -628,6 +719,13 @@ static int read_line(const struct line *l, const bool *found, struct pasted_fact
 	if (r < 0)
 		return r;
 	n += r;
+	if (holds(found, MARK_XLA_LIBCUDA) || holds(found, MARK_XLA_KERNEL) ||
+	    holds(found, MARK_XLA_MISMATCH)) {
+		r = read_xla_versions(l, found, out);
+		if (r < 0)
+			return r;
+		n += r;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(readers); i++) {
 		if (!holds(found, readers[i].mark))
 			continue;

@@ -111,6 +111,12 @@ const struct pasted_reader pasted_readers[] = {
 	  PASTED_REACH_LINES },
 	{ "uname", pasted_read_uname, SIGNS("Linux "), PASTED_REACH_LINES },
 	{ "os-release", pasted_read_os_release, NULL, PASTED_REACH_LINES, NULL, os_release_line },
+	/* hostnamectl's Kernel: and Operating System: fields, and those only it prints, which
+	 * tell its Operating System: from docker info's (pasted-hostnamectl.c) */
+	{ "hostnamectl", pasted_read_hostnamectl,
+	  SIGNS("Kernel: ", "Operating System: ", "Static hostname: ", "Machine ID: ", "Boot ID: ",
+		"Icon name: "),
+	  PASTED_REACH_LINES },
 	{ "lsmod", pasted_read_lsmod, SIGNS("nvidia", "nouveau", "amdgpu"), PASTED_REACH_LINES },
 	{ "mokutil", pasted_read_mokutil,
 	  SIGNS("SecureBoot enabled", "SecureBoot disabled", "Secure boot enabled",

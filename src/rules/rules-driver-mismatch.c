@@ -43,6 +43,23 @@ static bool runfile_user_space(const struct snap_node *root)
 	return false;
 }
 
+/* A library's version as the rule compares it: the probe's (userspace_lib_version()), or one
+ * that pasted text gave without saying where the library is (XLA's "libcuda reported version
+ * is: 470.57.2", the libcuda.so its process loaded; `gpuenv explain`): the probe always looks
+ * at the path, so a path not looked at is the text's. A stub or a compat copy says so in its
+ * path, which such a text does not give. */
+static const char *lib_version(const struct snap_node *lib, bool *ret_pathless)
+{
+	const char *v = userspace_lib_version(lib);
+
+	*ret_pathless = false;
+	if (v || !lib || snap_state(snap_child(lib, "path")) != FACT_UNPROBED)
+		return v;
+	v = snap_get_str(lib, "version");
+	*ret_pathless = v != NULL;
+	return v;
+}
+
 /* The versions on both sides and the vendor libraries' own verdicts. */
 static void mismatch_evidence(struct finding *f, const struct snap_node *root,
 			      const char *const *libs, size_t n_libs, bool rm_mismatch,
@@ -117,15 +134,18 @@ RULE_CHECK(check_nvml_version_mismatch)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(libs); i++) {
 		const struct snap_node *lib = snap_get(root, libs[i]);
-		const char *v = userspace_lib_version(lib);
+		bool pathless;
+		const char *v = lib_version(lib, &pathless);
 
 		/* A forward-compatibility libcuda is runtime.cuda-compat-unsupported's. */
 		if (v && libcuda_is_compat(root, lib, ver, NULL))
 			continue;
 		if (v && version_cmp_str(v, ver) != 0) {
 			user = v;
-			user_lib = snap_get_str(lib, "resolved_path") ?: snap_get_str(lib, "path");
-			user_dir = snap_source(snap_child(lib, "path"));
+			user_lib = pathless ? "the process's libcuda, its path not shown"
+					    : snap_get_str(lib, "resolved_path") ?:
+						      snap_get_str(lib, "path");
+			user_dir = pathless ? NULL : snap_source(snap_child(lib, "path"));
 			break;
 		}
 	}

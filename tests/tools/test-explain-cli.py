@@ -468,6 +468,23 @@ rc, doc = explain_json(b"00:02.0 VGA compatible controller [0300]: Intel Corpora
 check("grep'd lspci: no NVIDIA GPU not stated", doc.get("text_findings") == [],
       str(doc.get("text_findings")))
 
+# NVML's Unknown Error in a container after a systemd reload
+# (https://github.com/NVIDIA/nvidia-container-toolkit/issues/1227): no rule named; the host's
+# cgroup version, the engines' cgroup driver, no-cgroups and the /dev/char links are asked
+rc, doc = explain_json(b"(container) $ nvidia-smi -L\nFailed to initialize NVML: Unknown Error\n",
+                       "nvml unknown")
+check("nvml unknown: no rule named", root_id(doc) is None, str(doc.get("root_cause")))
+check("nvml unknown: asks the cgroup version, the cgroup driver, no-cgroups and /dev/char",
+      any(a.startswith("stat -fc %T /sys/fs/cgroup") for a in doc.get("ask", [])) and
+      any("CgroupDriver" in a for a in doc.get("ask", [])) and
+      any("no-cgroups" in a for a in doc.get("ask", [])) and
+      any(a.startswith("ls -l /dev/char") for a in doc.get("ask", [])), str(doc.get("ask")))
+# another NVML error does not ask them
+rc, doc = explain_json(b"Failed to initialize NVML: Driver/library version mismatch\n",
+                       "nvml mismatch")
+check("nvml mismatch: no cgroup command asked",
+      not any("cgroup" in a.lower() for a in doc.get("ask", [])), str(doc.get("ask")))
+
 # kmod refuses an unsigned nvidia.ko and one signed by an untrusted key with the same words
 # (https://github.com/canonical/nvidia-graphics-drivers/issues/61): no rule named, asked
 REFUSED = (b"$ sudo modprobe nvidia\n"

@@ -872,6 +872,52 @@ static void test_jax_cudnn_and_ollama_old_driver(void **state)
 	pasted_facts_done(&f);
 }
 
+/* XLA's (and TensorFlow's) CUDA diagnostics after a failed cuInit: the loaded module's version
+ * and the libcuda's, each as XLA prints it (three numbers, no zero padding), read as the facts
+ * the probe writes; the mismatch line names driver.nvml-version-mismatch only where both sides
+ * are versions. */
+static void test_xla_dso_mismatch(void **state)
+{
+	(void)state;
+	/* https://github.com/tensorflow/tensorflow/issues/4768 */
+	read_text("I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:185] libcuda reported "
+		  "version is: 361.93.2\n"
+		  "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:189] kernel reported "
+		  "version is: 352.63.0\n"
+		  "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:296] kernel version "
+		  "352.63.0 does not match DSO version 361.93.2 -- cannot find working devices in "
+		  "this configuration\n");
+	want("driver.userspace.libcuda.version", "361.93.2", 3);
+	want("driver.nvidia.module_version", "352.63.0", 3);
+	want("driver.nvidia.proc_version", "352.63.0", 3);
+	want_symptom("driver.nvml-version-mismatch", 3);
+	/* the reported lines alone (https://github.com/tensorflow/tensorflow/issues/1158) */
+	read_text("2018-01-22 10:12:52.860790: I tensorflow/stream_executor/cuda/"
+		  "cuda_diagnostics.cc:189] libcuda reported version is: 384.111.0\n"
+		  "2018-01-22 10:12:52.860907: I tensorflow/stream_executor/cuda/"
+		  "cuda_diagnostics.cc:193] kernel reported version is: 384.90.0\n");
+	want("driver.userspace.libcuda.version", "384.111.0", 1);
+	want("driver.nvidia.module_version", "384.90.0", 2);
+	assert_null(pasted_facts_get(&f, "symptoms.driver.nvml-version-mismatch"));
+	/* a side XLA could not read is its error status, not a version: nothing of it is read,
+	 * and the line names no rule (XLA's DriverVersionStatusToString() of a failed read) */
+	read_text("E external/local_xla/xla/stream_executor/cuda/cuda_diagnostics.cc:262] kernel "
+		  "version NOT_FOUND: could not find kernel module information in driver version "
+		  "file contents does not match DSO version 535.104.5 -- cannot find working "
+		  "devices in this configuration\n"
+		  "I external/local_xla/xla/stream_executor/cuda/cuda_diagnostics.cc:168] libcuda "
+		  "reported version is: NOT_FOUND: was unable to find libcuda.so DSO loaded into "
+		  "this program\n");
+	want("driver.userspace.libcuda.version", "535.104.5", 1);
+	assert_null(pasted_facts_get(&f, "driver.nvidia.module_version"));
+	assert_null(pasted_facts_get(&f, "symptoms.driver.nvml-version-mismatch"));
+	/* a version with something glued to it, or one number: not read */
+	assert_int_equal(read_count("libcuda reported version is: 470.57.2x\n"
+				    "kernel reported version is: 470\n"),
+			 0);
+	pasted_facts_done(&f);
+}
+
 static void test_rule_ids(void **state)
 {
 	static const char all[] =
@@ -955,6 +1001,7 @@ int main(void)
 		cmocka_unit_test(test_ptx_jit_unsure),
 		cmocka_unit_test(test_dcgm_health_messages),
 		cmocka_unit_test(test_jax_cudnn_and_ollama_old_driver),
+		cmocka_unit_test(test_xla_dso_mismatch),
 		cmocka_unit_test(test_rule_ids),
 	};
 

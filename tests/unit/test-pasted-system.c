@@ -52,6 +52,45 @@ static void test_uname(void **state)
 	pasted_expect(&f, "host.kernel_release", "4.2.0-22-generic", 2);
 }
 
+/* hostnamectl's Kernel: and Operating System: fields
+ * (https://github.com/NVIDIA/nvidia-container-toolkit/issues/1227, `hostnamectl | egrep`);
+ * docker info's "Operating System:" (of the daemon's host) without a field only hostnamectl
+ * prints is not read */
+static void test_hostnamectl(void **state)
+{
+	(void)state;
+	assert_int_equal(pasted_run_sample(pasted_read_hostnamectl, "pasted-hostnamectl",
+					   "container-toolkit-1227.txt", &f),
+			 2);
+	pasted_expect(&f, "host.kernel_release", "5.15.0-25-generic", 4);
+	pasted_expect(&f, "host.os.pretty_name", "Ubuntu 22.04 LTS", 3);
+	assert_int_equal(pasted_run_text(pasted_read_hostnamectl,
+					 " Kernel Version: 6.2.0-35-generic\n"
+					 " Operating System: Ubuntu 22.04.3 LTS\n"
+					 " OSType: linux\n",
+					 &f),
+			 0);
+	/* the whole status, fields in systemd's order (hostnamectl.c print_status_info()) */
+	assert_int_equal(pasted_run_text(pasted_read_hostnamectl,
+					 " Static hostname: ubuntu\n"
+					 "       Icon name: computer-vm\n"
+					 "  Virtualization: vmware\n"
+					 "Operating System: Ubuntu 22.04.3 LTS\n"
+					 "          Kernel: Linux 6.5.0-15-generic\n"
+					 "    Architecture: x86-64\n",
+					 &f),
+			 2);
+	pasted_expect(&f, "host.os.pretty_name", "Ubuntu 22.04.3 LTS", 4);
+	pasted_expect(&f, "host.kernel_release", "6.5.0-15-generic", 5);
+	/* prose and other tools' "Kernel:" (neofetch's has no "Linux ") */
+	assert_int_equal(pasted_run_text(pasted_read_hostnamectl,
+					 "Kernel: Linux is great\n"
+					 "Kernel: 5.15.0-113-generic\n"
+					 "The Kernel: Linux 5.15.0-25-generic\n",
+					 &f),
+			 0);
+}
+
 /* https://github.com/wookayin/gpustat/issues/102 (`cat /etc/os-release /etc/lsb-release` as one glob: lsb-release lines too) */
 static void test_os_release(void **state)
 {
@@ -491,6 +530,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_uname, teardown),
 		cmocka_unit_test_teardown(test_os_release, teardown),
+		cmocka_unit_test_teardown(test_hostnamectl, teardown),
 		cmocka_unit_test_teardown(test_lsmod, teardown),
 		cmocka_unit_test_teardown(test_secure_boot, teardown),
 		cmocka_unit_test_teardown(test_module_signature, teardown),
