@@ -203,10 +203,11 @@ static bool wddm_version(const char *s, char *form, size_t fsize, char *drv, siz
 		if (!isdigit((unsigned char)*p) ||
 		    (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '_')))
 			continue;
-		if (!read_part(&q, 2, &a) || *q++ != '.' || !read_part(&q, 2, &b) ||
-		    *q++ != '.' || !read_part(&q, 2, &c) || *q++ != '.' || !read_part(&q, 4, &d))
+		if (!read_part(&q, 2, &a) || *q++ != '.' || !read_part(&q, 2, &b) || *q++ != '.' ||
+		    !read_part(&q, 2, &c) || *q++ != '.' || !read_part(&q, 4, &d))
 			continue;
-		if (isalnum((unsigned char)*q) || *q == '_' || (*q == '.' && isdigit((unsigned char)q[1])))
+		if (isalnum((unsigned char)*q) || *q == '_' ||
+		    (*q == '.' && isdigit((unsigned char)q[1])))
 			continue;
 		if (c <= 10 || c >= 20 || (size_t)(q - p) >= fsize)
 			continue;
@@ -254,9 +255,10 @@ int pasted_read_windows(const char *text, size_t len, struct pasted_facts *out)
 			pasted_put(&o, it.no, rel, FACT_WSL1);
 			wsl1 = true;
 		}
-		if (!wddm && (nvidia || ((strstr(s, "DriverVersion") || strstr(s, "Driver Version") ||
-					  strstr(s, "Driver version")) &&
-					 nvidia_at && it.no - nvidia_at <= WDDM_REACH)) &&
+		if (!wddm &&
+		    (nvidia || ((strstr(s, "DriverVersion") || strstr(s, "Driver Version") ||
+				 strstr(s, "Driver version")) &&
+				nvidia_at && it.no - nvidia_at <= WDDM_REACH)) &&
 		    wddm_version(s, form, sizeof(form), drv, sizeof(drv))) {
 			pasted_put(&o, it.no, form, FACT_WDDM);
 			pasted_put(&derived, it.no, drv, FACT_DRV);

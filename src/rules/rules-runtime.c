@@ -136,10 +136,11 @@ static void toolkits_windows(struct rule_ctx *c, const struct snap_node *root,
 		}
 		st = cuda_driver_judge_windows(&req, drv);
 		if (st == LINK_UNKNOWN) {
-			rule_skip(c, tk_name(tk),
-				  "CUDA %s has no Windows minimum driver in the knowledge base (the "
-				  "Linux one does not apply to Windows driver %s)",
-				  v, drv);
+			rule_skip(
+				c, tk_name(tk),
+				"CUDA %s has no Windows minimum driver in the knowledge base (the "
+				"Linux one does not apply to Windows driver %s)",
+				v, drv);
 			continue;
 		}
 		if (st == LINK_OK)
