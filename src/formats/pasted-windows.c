@@ -207,7 +207,7 @@ static bool wddm_version(const char *s, char *form, size_t fsize, char *drv, siz
 		    !read_part(&q, 2, &c) || *q++ != '.' || !read_part(&q, 4, &d))
 			continue;
 		if (isalnum((unsigned char)*q) || *q == '_' ||
-		    (*q == '.' && isdigit((unsigned char)q[1])))
+		    (*q == '.' && isalnum((unsigned char)q[1])))
 			continue;
 		if (c <= 10 || c >= 20 || (size_t)(q - p) >= fsize)
 			continue;

@@ -108,6 +108,23 @@ RULE_CHECK(check_no_driver_for_toolkit)
 	}
 }
 
+/* What toolkit tk's version needs from the driver into *req; false (said) when its version
+ * could not be read or the knowledge base has no confirmed minimum for it. */
+static bool tk_requirement(struct rule_ctx *c, const struct snap_node *root,
+			   const struct snap_node *tk, struct cuda_req *req)
+{
+	const char *v = snap_get_str(tk, "version");
+
+	if (!rule_need(c, tk_name(tk), "version", snap_child(tk, "version")))
+		return false;
+	if (cuda_requirement(root, v, req) < 0) {
+		rule_skip(c, tk_name(tk),
+			  "CUDA %s: no confirmed minimum driver in the knowledge base", v);
+		return false;
+	}
+	return true;
+}
+
 /* A paste from Windows (or WSL2) names the Windows driver, never the kernel module: each
  * toolkit judged on the Windows column of Table 3 and of the minor-version floors alone
  * (cuda_driver_judge_windows(); a Windows 551.23 is past Linux's 550.54.14 for CUDA 12.4 but
@@ -127,13 +144,8 @@ static void toolkits_windows(struct rule_ctx *c, const struct snap_node *root,
 		struct finding *f;
 		char d[320], mcf[128], fix[128];
 
-		if (!rule_need(c, tk_name(tk), "version", snap_child(tk, "version")))
+		if (!tk_requirement(c, root, tk, &req))
 			continue;
-		if (cuda_requirement(root, v, &req) < 0) {
-			rule_skip(c, tk_name(tk),
-				  "CUDA %s: no confirmed minimum driver in the knowledge base", v);
-			continue;
-		}
 		st = cuda_driver_judge_windows(&req, drv);
 		if (st == LINK_UNKNOWN) {
 			rule_skip(
@@ -179,11 +191,17 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 {
 	const struct snap_node *tks = TOOLKITS(root), *fact;
 	const char *drv;
+	bool windows = nvidia_driver(root, &drv, &fact) == DRIVER_UNKNOWN &&
+		       windows_driver(root, &drv, &fact);
 
+	/* elsewhere what the table's needs said before Windows's driver was judged: the module's
+	 * version may be absent (runtime.no-driver-for-toolkit's case), never unread */
+	if (!windows && !rule_need_known(c, NULL, "driver.nvidia.module_version",
+					 snap_get(root, "driver.nvidia.module_version")))
+		return;
 	if (snap_count(tks) == 0)
 		return;
-	if (nvidia_driver(root, &drv, &fact) == DRIVER_UNKNOWN &&
-	    windows_driver(root, &drv, &fact)) {
+	if (windows) {
 		toolkits_windows(c, root, tks, drv, fact);
 		return;
 	}
@@ -193,23 +211,13 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 	drv = cuda_driver_effective(root, drv);
 	for (size_t i = 0; i < snap_count(tks); i++) {
 		const struct snap_node *tk = snap_at(tks, i);
-		const char *v = snap_get_str(tk, "version");
 		enum link_state st;
 		struct cuda_req req;
 		struct finding *f;
 		char d[320], mcf[128], fix[128];
-		int r;
 
-		if (!rule_need(c, tk_name(tk), "version", snap_child(tk, "version")))
+		if (!tk_requirement(c, root, tk, &req))
 			continue;
-		r = cuda_requirement(root, v, &req);
-		if (r < 0) {
-			rule_skip(c, tk_name(tk),
-				  "CUDA %s: no confirmed minimum driver in the "
-				  "knowledge base",
-				  v);
-			continue;
-		}
 		st = cuda_driver_judge(&req, drv);
 		if (st == LINK_OK)
 			continue;

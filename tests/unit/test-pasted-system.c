@@ -491,7 +491,8 @@ static void test_wsl1(void **state)
  * its components "8.17.13.8813": 13 and 8813, the last five digits, 388.13); wmic's table of
  * an Intel and an NVIDIA GPU (the Intel one's "31.0.101.4575" is not NVIDIA's numbering);
  * dxdiag's "Driver Version:" under "Card name: NVIDIA …", and not under an Intel card whose
- * older driver "20.19.15.4835" has the same shape. */
+ * older driver "20.19.15.4835" has the same shape; no part of a longer token (a VBIOS version,
+ * "90.02.17.00.DB"). */
 static void test_wddm(void **state)
 {
 	(void)state;
@@ -518,7 +519,8 @@ static void test_wddm(void **state)
 			"Card name: NVIDIA GeForce GTX 1080 Ti\n"
 			"Card name: Intel(R) HD Graphics 530\n"
 			"Driver Version: 20.19.15.4835\n"
-			"nvidia 31.0.15.5161 and 31.0.15.5161.1 and v31.0.15.5161\n",
+			"NVIDIA 31.0.15.5161.1, v31.0.15.5161, 31.0.15.51612, 31.0.10.5161\n"
+			"NVIDIA VBIOS Version : 90.02.17.00.DB\n",
 			&f);
 	assert_int_equal(f.n, 0);
 }
