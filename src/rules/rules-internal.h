@@ -131,7 +131,8 @@ bool windows_driver(const struct snap_node *root, const char **ret_version,
  * Returns buf. */
 const char *windows_driver_origin(const struct snap_node *root, const struct snap_node *fact,
 				  char *buf, size_t len);
-/* windows_driver()'s fact as f's evidence, with the WDDM form it was read from, if it was. */
+/* A driver version fact (nvidia_driver()'s or windows_driver()'s) as f's evidence, with the
+ * WDDM form it was read from, if it was. */
 void windows_driver_facts(struct finding *f, const struct snap_node *root,
 			  const struct snap_node *fact);
 /* WSL2: a "-microsoft-standard" kernel release, or /dev/dxg a character device, or

@@ -125,6 +125,18 @@ static bool tk_requirement(struct rule_ctx *c, const struct snap_node *root,
 	return true;
 }
 
+/* A toolkit's finding's evidence: its version, the driver's version (and the WDDM form it was
+ * read from, if it was), the release rows and the minor-version floor. */
+static void tk_driver_evidence(struct finding *f, const struct snap_node *root,
+			       const struct snap_node *tk, size_t i, const struct snap_node *fact,
+			       const struct cuda_req *req)
+{
+	tk_fact(f, tk, i, "version");
+	windows_driver_facts(f, root, fact);
+	req_evidence(f, req);
+	mc_evidence(f, req);
+}
+
 /* A paste from Windows (or WSL2) names the Windows driver, never the kernel module: each
  * toolkit judged on the Windows column of Table 3 and of the minor-version floors alone
  * (cuda_driver_judge_windows(); a Windows 551.23 is past Linux's 550.54.14 for CUDA 12.4 but
@@ -174,10 +186,7 @@ static void toolkits_windows(struct rule_ctx *c, const struct snap_node *root,
 					 "driver %s%s is older: \"CUDA driver version is "
 					 "insufficient for CUDA runtime version\"",
 					 req.major, req.minor, tk_name(tk), d, drv, origin);
-		tk_fact(f, tk, i, "version");
-		windows_driver_facts(f, root, fact);
-		req_evidence(f, &req);
-		mc_evidence(f, &req);
+		tk_driver_evidence(f, root, tk, i, fact, &req);
 		finding_fix(f,
 			    "# install the Windows driver %s or newer, or use a CUDA toolkit no "
 			    "newer than the driver supports (gpuenv facts cuda %u.%u)",
@@ -236,10 +245,7 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 				c, GPUENV_SEVERITY_ERROR, tk_name(tk),
 				"CUDA %u.%u at %s needs driver %s; the loaded driver is %s",
 				req.major, req.minor, tk_name(tk), d, drv);
-		tk_fact(f, tk, i, "version");
-		finding_fact(f, driver_fact_key(root, fact), fact);
-		req_evidence(f, &req);
-		mc_evidence(f, &req);
+		tk_driver_evidence(f, root, tk, i, fact, &req);
 		finding_fix(f,
 			    "# install driver %s or newer, or use a CUDA toolkit no newer than "
 			    "the driver supports (gpuenv facts driver %s)",
