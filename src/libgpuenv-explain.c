@@ -388,6 +388,34 @@ static const char *ask_for(const char *key, bool windows)
 	return cmd;
 }
 
+/* WSL1 (on_wsl1(): "4.4.0-19041-Microsoft"): no Linux driver can load there and WSL1 passes no
+ * GPU, so a kernel module's, a device node's or the loader's command tells nothing. What
+ * tells is Windows's, each run from cmd, PowerShell or (WSL's interop runs Windows programs
+ * by their .exe name) the distribution's shell: each distribution's WSL version and WSL's
+ * own state (`wsl.exe -l -v`, `wsl.exe --status`: Microsoft's "Basic commands for WSL"), and
+ * the Windows driver (nvidia-smi.exe). What is the distribution's own (a framework, a
+ * toolkit, the environment) is asked as on Linux. */
+static const char *ask_for_wsl1(const char *key)
+{
+	static const char *const windows_side[] = { "driver", "hardware", "host" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(windows_side); i++) {
+		size_t k = strlen(windows_side[i]);
+
+		if (strncmp(key, windows_side[i], k) != 0 || (key[k] != '\0' && key[k] != '.'))
+			continue;
+		if (i == 2)
+			return "wsl.exe -l -v\nwsl.exe --status";
+		/* the Windows driver's version and GPUs; nothing of Linux's driver applies */
+		return streq(key, "driver") || strncmp(key, "driver.nvml", 11) == 0 ||
+				       strncmp(key, "driver.cuda", 11) == 0 ||
+				       streq(key, "driver.nvidia") || i == 1
+			       ? "nvidia-smi.exe"
+			       : NULL;
+	}
+	return ask_for(key, false);
+}
+
 static int ask_push(char ***ask, const char *cmd)
 {
 	const char *nl = cmd ? strchr(cmd, '\n') : NULL;
@@ -445,8 +473,13 @@ static const char *layer_key(const struct rule *rule)
  */
 static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 {
-	bool win = windows_text(root);
+	bool win = windows_text(root), wsl1 = on_wsl1(root, NULL);
 	int r = 0;
+
+#define ASK_FOR(key) (wsl1 ? ask_for_wsl1(key) : ask_for((key), win))
+	/* WSL1: which WSL each distribution runs first, whatever the text shows */
+	if (wsl1)
+		r = ask_push(&e->ask, ASK_FOR("host.wsl"));
 
 	const struct snap_node *shown = snap_get(root, "symptoms");
 	const struct snap_node *unsure = snap_get(root, "symptoms.unsure");
@@ -472,16 +505,16 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 			have = snap_get(root, key);
 			if (!snap_present(have) ||
 			    (snap_kind(have) == SNAP_OBJECT && snap_count(have) == 0))
-				r = ask_push(&e->ask, ask_for(key, win));
+				r = ask_push(&e->ask, ASK_FOR(key));
 		}
 		/* a rule judged only from an active check's fact (rule.only_with: doctor --launch's
 		 * driver.cuda.launch, which the text of CUDA_ERROR_JIT_COMPILER_NOT_FOUND points at)
 		 * is told by the command that makes it, its verify line; gpuenv runs on Linux */
-		if (r >= 0 && rule->only_with && !win && rule->verify && rule->verify[0] &&
+		if (r >= 0 && rule->only_with && !win && !wsl1 && rule->verify && rule->verify[0] &&
 		    !snap_present(snap_get(root, rule->only_with)))
 			r = ask_push(&e->ask, rule->verify[0]);
 		if (r >= 0)
-			r = ask_push(&e->ask, ask_for(layer_key(rule), win));
+			r = ask_push(&e->ask, ASK_FOR(layer_key(rule)));
 	}
 	/* NVML's Unknown Error at init has a cause the snapshot cannot show: a container whose
 	 * device cgroup lost /dev/nvidia* when systemd re-applied its device rules (`systemctl
@@ -495,19 +528,20 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 			r = ask_push(&e->ask, cgroup_asks[i]);
 	if (r >= 0 && !e->ask && other_vendor_gpus_only(root)) {
 		/* an AMD or Intel GPU, no symptom: its driver binding and the kernel tell */
-		r = ask_push(&e->ask, ask_for("hardware", win));
+		r = ask_push(&e->ask, ASK_FOR("hardware"));
 		if (r >= 0)
-			r = ask_push(&e->ask, ask_for("host.kernel_release", win));
+			r = ask_push(&e->ask, ASK_FOR("host.kernel_release"));
 	}
 	if (r >= 0 && !e->ask) {
-		r = ask_push(&e->ask, ask_for("driver.nvml", win));
+		r = ask_push(&e->ask, ASK_FOR("driver.nvml"));
 		if (r >= 0)
-			r = ask_push(&e->ask, ask_for("driver.nvidia", win));
+			r = ask_push(&e->ask, ASK_FOR("driver.nvidia"));
 		if (r >= 0)
-			r = ask_push(&e->ask, ask_for("framework", win));
+			r = ask_push(&e->ask, ASK_FOR("framework"));
 	}
 	return r;
 }
+#undef ASK_FOR
 
 /* The line of a fact read from the text ("pasted:12"); 0 for the machine's. */
 static unsigned pasted_line(const struct snap_node *n)

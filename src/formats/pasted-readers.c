@@ -144,7 +144,9 @@ const struct pasted_reader pasted_readers[] = {
 	{ "nccl", pasted_read_nccl, SIGNS("NCCL", "nccl", "Cuda failure "), PASTED_REACH_LINES },
 	/* a Windows paste's marks, and WSL1's kernel release (pasted-windows.c) */
 	{ "windows", pasted_read_windows,
-	  SIGNS("Microsoft Windows", "WDDM", " TCC", "\tTCC", "NVIDIA-SMI ", ".dll", "-Microsoft"),
+	  SIGNS("Microsoft Windows", "WDDM", " TCC", "\tTCC", "NVIDIA-SMI ", ".dll", "-Microsoft",
+		"NVIDIA", "DriverVersion", "Driver Version", "Driver version", "Intel", "AMD ",
+		"Radeon"),
 	  PASTED_REACH_LINES, NULL, windows_line },
 	/* why the kernel refused the NVIDIA module's signature (pasted-module-sig.c) */
 	{ "module-sig", pasted_read_module_sig,

@@ -20,10 +20,25 @@
  * kernel 4.4.0-19041-Microsoft cannot be found" (microsoft/WSL#5554, where WSL's maintainer
  * answers "That kernel version indicates that you are using WSL1"). Fact:
  * messages.platform.wsl1, the release as printed (the first read).
+ * Also NVIDIA's Windows driver version in the WDDM form Windows itself prints (Device
+ * Manager, `wmic path win32_VideoController get Name,DriverVersion`, Get-CimInstance
+ * Win32_VideoController, dxdiag's "Driver Version:", the NVIDIA System Information report's
+ * component list): "31.0.15.5161". Its four parts are a display driver's file version as
+ * Microsoft's "File Version Formatting for Display Driver DLLs" lays it out (learn.microsoft.com/
+ * windows-hardware/drivers/display/driver-dll-for-display-adapter-or-chipset-has-properly-
+ * formatted-file-version: the WDDM version, the DirectX level, then the vendor's build);
+ * NVIDIA's build is its release: the third part less 10 and the fourth, the last five digits,
+ * 15 and 5161 → 55161 → 551.61 (CaffeineMC/sodium's NvidiaDriverVersion.parse does the same;
+ * blackoffee/Shizuku#8 shows "Driver version: 388.13" beside "23.21.13.8813"). Read only on a
+ * line naming NVIDIA, or on a "Driver Version"/"DriverVersion" line under one (an Intel or AMD
+ * GPU's "31.0.101.4575" or "20.19.15.4835" is not NVIDIA's numbering). Facts:
+ * driver.windows.wddm_version, the form as printed, and driver.windows.driver_version, the
+ * release read from it, which the reader's name says is derived (the first read of each).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "formats/pasted-readers.h"
@@ -32,6 +47,11 @@
 
 #define FACT	  "messages.platform.windows"
 #define FACT_WSL1 "messages.platform.wsl1"
+#define FACT_WDDM "driver.windows.wddm_version"
+#define FACT_DRV  "driver.windows.driver_version"
+/* lines between a line naming NVIDIA and the "Driver Version:" of its block (dxdiag prints
+ * some forty between "Card name:" and it) */
+#define WDDM_REACH 60
 
 /* word at p is a whole word of line s (no letter, digit or '_' on either side) */
 static bool whole_word(const char *s, const char *p, size_t n)
@@ -157,26 +177,100 @@ static bool wsl1_release(const char *s, char *buf, size_t size)
 	return false;
 }
 
+/* Digits at *p as an unsigned of at most max_digits digits; *p past them. */
+static bool read_part(const char **p, unsigned max_digits, unsigned *ret)
+{
+	unsigned v = 0, n = 0;
+
+	while (isdigit((unsigned char)**p) && n < max_digits) {
+		v = v * 10 + (unsigned)(**p - '0');
+		(*p)++;
+		n++;
+	}
+	*ret = v;
+	return n > 0 && !isdigit((unsigned char)**p);
+}
+
+/* NVIDIA's WDDM form in s, a whole token "A.B.1C.D" (A and B of one or two digits, the third
+ * part 11 to 19, D of up to four digits), into form; its release, (C * 10000 + D) split as
+ * "%u.%02u", into drv. */
+static bool wddm_version(const char *s, char *form, size_t fsize, char *drv, size_t dsize)
+{
+	for (const char *p = s; *p; p++) {
+		const char *q = p;
+		unsigned a, b, c, d, merged;
+
+		if (!isdigit((unsigned char)*p) ||
+		    (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '_')))
+			continue;
+		if (!read_part(&q, 2, &a) || *q++ != '.' || !read_part(&q, 2, &b) || *q++ != '.' ||
+		    !read_part(&q, 2, &c) || *q++ != '.' || !read_part(&q, 4, &d))
+			continue;
+		if (isalnum((unsigned char)*q) || *q == '_' ||
+		    (*q == '.' && isalnum((unsigned char)q[1])))
+			continue;
+		if (c <= 10 || c >= 20 || (size_t)(q - p) >= fsize)
+			continue;
+		(void)a;
+		(void)b;
+		merged = (c - 10) * 10000 + d;
+		memcpy(form, p, (size_t)(q - p));
+		form[q - p] = '\0';
+		snprintf(drv, dsize, "%u.%02u", merged / 100, merged % 100);
+		return true;
+	}
+	return false;
+}
+
+/* Another GPU maker named on the line: an NVIDIA context ends there. */
+static bool names_other_vendor(const char *s)
+{
+	return strstr(s, "Intel") || strstr(s, "AMD ") || strstr(s, "Radeon");
+}
+
 int pasted_read_windows(const char *text, size_t len, struct pasted_facts *out)
 {
 	struct pasted_out o = { .f = out, .reader = "windows" };
+	/* the release is not printed: the reader's name says where it came from */
+	struct pasted_out derived = { .f = out,
+				      .reader = "windows: the WDDM form's last five digits" };
 	struct pasted_lines it;
 	bool wsl = false;		 /* under a WSL2 nvidia-smi header */
 	bool mark = false, wsl1 = false; /* each read once, the first */
+	bool wddm = false;
+	unsigned nvidia_at = 0; /* the last line naming NVIDIA and no other maker, 0: none */
 	char *line;
 
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
-	while ((line = pasted_lines_next(&it)) && !(mark && wsl1) && o.err >= 0) {
+	while ((line = pasted_lines_next(&it)) && !(mark && wsl1 && wddm) && o.err >= 0 &&
+	       derived.err >= 0) {
 		const char *s = pasted_strip(line), *model;
-		char root[4], dll[64], rel[48];
+		char root[4], dll[64], rel[48], form[24], drv[16];
 		bool header, differs = wsl_header(s, &header);
+		bool nvidia = strstr(s, "NVIDIA") && !names_other_vendor(s);
 		int before;
 
 		if (!wsl1 && wsl1_release(s, rel, sizeof(rel))) {
 			pasted_put(&o, it.no, rel, FACT_WSL1);
 			wsl1 = true;
 		}
+		if (!wddm &&
+		    (nvidia || ((strstr(s, "DriverVersion") || strstr(s, "Driver Version") ||
+				 strstr(s, "Driver version")) &&
+				nvidia_at && it.no - nvidia_at <= WDDM_REACH)) &&
+		    wddm_version(s, form, sizeof(form), drv, sizeof(drv))) {
+			pasted_put(&o, it.no, form, FACT_WDDM);
+			pasted_put(&derived, it.no, drv, FACT_DRV);
+			wddm = true;
+			if (!mark) /* only Windows prints this form */
+				pasted_put(&o, it.no, form, FACT);
+			mark = true;
+		}
+		if (nvidia)
+			nvidia_at = it.no;
+		else if (names_other_vendor(s))
+			nvidia_at = 0;
 		if (header)
 			wsl = differs;
 		before = o.n;
@@ -193,5 +287,7 @@ int pasted_read_windows(const char *text, size_t len, struct pasted_facts *out)
 		mark = o.n > before;
 	}
 	pasted_lines_done(&it);
-	return pasted_out_result(&o);
+	if (derived.err < 0)
+		return derived.err;
+	return pasted_out_result(&o) < 0 ? pasted_out_result(&o) : o.n + derived.n;
 }

@@ -140,9 +140,13 @@ RULE_CHECK(check_wsl_no_gpu_paravirtualization)
 			finding_fact(f, "messages.platform.wsl1",
 				     snap_get(root, "messages.platform.wsl1"));
 		finding_fix(f, "wsl -l -v   # on Windows: VERSION 1 is WSL1");
+		finding_fix(f, "wsl --update   # on Windows: the current WSL, whose WSL2 "
+			       "kernel has the GPU driver (dxgkrnl)");
 		finding_fix(f, "wsl --set-version <distro> 2   # on Windows: convert the "
 			       "distribution to WSL2");
 		finding_rule_fix(f);
+		finding_verify(f, "wsl.exe -l -v   # VERSION 2 for the distribution");
+		finding_verify(f, "nvidia-smi.exe   # the Windows driver, which WSL2 shares");
 		finding_rule_verify(f);
 		return;
 	}

@@ -289,10 +289,11 @@ static void newer_one_windows(const struct fw_build *b, struct newer_ctx *x,
 	const struct snap_node *hdr = snap_get(x->root, "driver.nvml.cuda_driver_version");
 	const char *sup = snap_present(hdr) ? snap_str(hdr) : NULL;
 	unsigned sma = 0, smi = 0;
-	char need[320], floor[128], says[96] = "", found[48] = "";
+	char need[320], floor[128], says[256] = "", found[48] = "";
 	struct finding *f;
 
 	cuda_req_describe(req, need, sizeof(need));
+	windows_driver_origin(x->root, x->drv_fact, says, sizeof(says));
 	if (sup && cuda_major_minor(sup, &sma, &smi)) {
 		snprintf(says, sizeof(says), ", which nvidia-smi says supports CUDA %u.%u", sma,
 			 smi);
@@ -321,7 +322,7 @@ static void newer_one_windows(const struct fw_build *b, struct newer_ctx *x,
 					 : "",
 				 b->kind == FW_TORCH ? found : "");
 	fw_cuda_evidence(f, b, cf, wheel);
-	finding_fact(f, driver_fact_key(x->root, x->drv_fact), x->drv_fact);
+	windows_driver_facts(f, x->root, x->drv_fact);
 	if (sup)
 		finding_fact(f, "driver.nvml.cuda_driver_version", hdr);
 	finding_evidence(f, "facts.cuda_driver_min", req->first->source, "%s: >= %s",

@@ -122,12 +122,23 @@ const char *driver_fact_key(const struct snap_node *root, const struct snap_node
  * text shows no such version or is not known to be from Windows. */
 bool windows_driver(const struct snap_node *root, const char **ret_version,
 		    const struct snap_node **ret_fact);
+/* A paste's Windows driver version in the WDDM form Device Manager, wmic and dxdiag print
+ * ("31.0.15.5161"), and NVIDIA's version read from it ("551.61"): pasted-windows.c. */
+#define WINDOWS_WDDM_FORM    "driver.windows.wddm_version"
+#define WINDOWS_WDDM_DERIVED "driver.windows.driver_version"
+/* " (read from Windows's WDDM form of it, 31.0.15.5161: …)" where fact (windows_driver()'s)
+ * is the version read from the WDDM form, "" otherwise: a message says how it was had.
+ * Returns buf. */
+const char *windows_driver_origin(const struct snap_node *root, const struct snap_node *fact,
+				  char *buf, size_t len);
+/* A driver version fact (nvidia_driver()'s or windows_driver()'s) as f's evidence, with the
+ * WDDM form it was read from, if it was. */
+void windows_driver_facts(struct finding *f, const struct snap_node *root,
+			  const struct snap_node *fact);
 /* WSL2: a "-microsoft-standard" kernel release, or /dev/dxg a character device, or
  * /usr/lib/wsl/lib a directory. *ret_why (if given) names what said so. */
 bool on_wsl2(const struct snap_node *root, const char **ret_why);
-/* WSL1, which passes no GPU to its distributions: a kernel release "…-Microsoft" (WSL1's
- * "4.4.0-19041-Microsoft"), or pasted text's messages.platform.wsl1. *ret_release: the release. */
-bool on_wsl1(const struct snap_node *root, const char **ret_release);
+/* on_wsl1(): rules.h */
 /* Where the kernel driver lives when it is not this system's ("WSL2: the Windows driver …",
  * "the container host's"), or NULL when it would be this system's. */
 const char *driver_lives_elsewhere(const struct snap_node *root);

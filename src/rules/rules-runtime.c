@@ -49,6 +49,19 @@ static void req_evidence(struct finding *f, const struct cuda_req *req)
 				 cuda_req_floor(req, req->newest, floor, sizeof(floor)));
 }
 
+/* The major's minor-version compatibility floor, as evidence. */
+static void mc_evidence(struct finding *f, const struct cuda_req *req)
+{
+	char floor[128];
+
+	if (req->mc)
+		finding_evidence(f, "facts.cuda_driver_min.minor_compat", req->mc->source,
+				 "CUDA %u.x: >= %s%s%u", req->mc->cuda_major,
+				 cuda_req_mc_floor(req, floor, sizeof(floor)),
+				 req->mc->upper_bound_exclusive ? ", below R" : "",
+				 req->mc->upper_bound_exclusive);
+}
+
 RULE_CHECK(check_no_driver_for_toolkit)
 {
 	const struct snap_node *tks = TOOLKITS(root);
@@ -95,17 +108,46 @@ RULE_CHECK(check_no_driver_for_toolkit)
 	}
 }
 
-RULE_CHECK(check_toolkit_needs_newer_driver)
+/* What toolkit tk's version needs from the driver into *req; false (said) when its version
+ * could not be read or the knowledge base has no confirmed minimum for it. */
+static bool tk_requirement(struct rule_ctx *c, const struct snap_node *root,
+			   const struct snap_node *tk, struct cuda_req *req)
 {
-	const struct snap_node *tks = TOOLKITS(root), *fact;
-	const char *drv;
+	const char *v = snap_get_str(tk, "version");
 
-	if (snap_count(tks) == 0)
-		return;
-	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &drv, &fact))
-		return; /* none: runtime.no-driver-for-toolkit */
-	/* a working cuda-compat libcuda runs the newer CUDA */
-	drv = cuda_driver_effective(root, drv);
+	if (!rule_need(c, tk_name(tk), "version", snap_child(tk, "version")))
+		return false;
+	if (cuda_requirement(root, v, req) < 0) {
+		rule_skip(c, tk_name(tk),
+			  "CUDA %s: no confirmed minimum driver in the knowledge base", v);
+		return false;
+	}
+	return true;
+}
+
+/* A toolkit's finding's evidence: its version, the driver's version (and the WDDM form it was
+ * read from, if it was), the release rows and the minor-version floor. */
+static void tk_driver_evidence(struct finding *f, const struct snap_node *root,
+			       const struct snap_node *tk, size_t i, const struct snap_node *fact,
+			       const struct cuda_req *req)
+{
+	tk_fact(f, tk, i, "version");
+	windows_driver_facts(f, root, fact);
+	req_evidence(f, req);
+	mc_evidence(f, req);
+}
+
+/* A paste from Windows (or WSL2) names the Windows driver, never the kernel module: each
+ * toolkit judged on the Windows column of Table 3 and of the minor-version floors alone
+ * (cuda_driver_judge_windows(); a Windows 551.23 is past Linux's 550.54.14 for CUDA 12.4 but
+ * short of Windows's 551.61). */
+static void toolkits_windows(struct rule_ctx *c, const struct snap_node *root,
+			     const struct snap_node *tks, const char *drv,
+			     const struct snap_node *fact)
+{
+	char origin[160];
+
+	windows_driver_origin(root, fact, origin, sizeof(origin));
 	for (size_t i = 0; i < snap_count(tks); i++) {
 		const struct snap_node *tk = snap_at(tks, i);
 		const char *v = snap_get_str(tk, "version");
@@ -113,18 +155,78 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 		struct cuda_req req;
 		struct finding *f;
 		char d[320], mcf[128], fix[128];
-		int r;
 
-		if (!rule_need(c, tk_name(tk), "version", snap_child(tk, "version")))
+		if (!tk_requirement(c, root, tk, &req))
 			continue;
-		r = cuda_requirement(root, v, &req);
-		if (r < 0) {
-			rule_skip(c, tk_name(tk),
-				  "CUDA %s: no confirmed minimum driver in the "
-				  "knowledge base",
-				  v);
+		st = cuda_driver_judge_windows(&req, drv);
+		if (st == LINK_UNKNOWN) {
+			rule_skip(
+				c, tk_name(tk),
+				"CUDA %s has no Windows minimum driver in the knowledge base (the "
+				"Linux one does not apply to Windows driver %s)",
+				v, drv);
 			continue;
 		}
+		if (st == LINK_OK)
+			continue;
+		cuda_req_describe(&req, d, sizeof(d));
+		if (st == LINK_DEGRADED)
+			f = rule_finding(
+				c, GPUENV_SEVERITY_WARNING, tk_name(tk),
+				"CUDA %u.%u at %s needs Windows driver %s; the Windows driver "
+				"%s%s runs it only through minor-version compatibility (CUDA %u.x "
+				"on >= %s%s): a limited feature set, and PTX from this toolkit "
+				"cannot be JIT-compiled by this driver (error 222) — ship SASS "
+				"for every GPU",
+				req.major, req.minor, tk_name(tk), d, drv, origin, req.major,
+				cuda_req_mc_floor(&req, mcf, sizeof(mcf)), cuda_req_mc_note(&req));
+		else
+			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
+					 "CUDA %u.%u at %s needs Windows driver %s; the Windows "
+					 "driver %s%s is older: \"CUDA driver version is "
+					 "insufficient for CUDA runtime version\"",
+					 req.major, req.minor, tk_name(tk), d, drv, origin);
+		tk_driver_evidence(f, root, tk, i, fact, &req);
+		finding_fix(f,
+			    "# install the Windows driver %s or newer, or use a CUDA toolkit no "
+			    "newer than the driver supports (gpuenv facts cuda %u.%u)",
+			    cuda_req_floor(&req, req.newest, fix, sizeof(fix)), req.major,
+			    req.minor);
+		finding_rule_verify(f);
+	}
+}
+
+RULE_CHECK(check_toolkit_needs_newer_driver)
+{
+	const struct snap_node *tks = TOOLKITS(root), *fact;
+	const char *drv;
+	bool windows = nvidia_driver(root, &drv, &fact) == DRIVER_UNKNOWN &&
+		       windows_driver(root, &drv, &fact);
+
+	/* elsewhere what the table's needs said before Windows's driver was judged: the module's
+	 * version may be absent (runtime.no-driver-for-toolkit's case), never unread */
+	if (!windows && !rule_need_known(c, NULL, "driver.nvidia.module_version",
+					 snap_get(root, "driver.nvidia.module_version")))
+		return;
+	if (snap_count(tks) == 0)
+		return;
+	if (windows) {
+		toolkits_windows(c, root, tks, drv, fact);
+		return;
+	}
+	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &drv, &fact))
+		return; /* none: runtime.no-driver-for-toolkit */
+	/* a working cuda-compat libcuda runs the newer CUDA */
+	drv = cuda_driver_effective(root, drv);
+	for (size_t i = 0; i < snap_count(tks); i++) {
+		const struct snap_node *tk = snap_at(tks, i);
+		enum link_state st;
+		struct cuda_req req;
+		struct finding *f;
+		char d[320], mcf[128], fix[128];
+
+		if (!tk_requirement(c, root, tk, &req))
+			continue;
 		st = cuda_driver_judge(&req, drv);
 		if (st == LINK_OK)
 			continue;
@@ -143,15 +245,7 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 				c, GPUENV_SEVERITY_ERROR, tk_name(tk),
 				"CUDA %u.%u at %s needs driver %s; the loaded driver is %s",
 				req.major, req.minor, tk_name(tk), d, drv);
-		tk_fact(f, tk, i, "version");
-		finding_fact(f, driver_fact_key(root, fact), fact);
-		req_evidence(f, &req);
-		if (req.mc)
-			finding_evidence(f, "facts.cuda_driver_min.minor_compat", req.mc->source,
-					 "CUDA %u.x: >= %s%s%u", req.mc->cuda_major,
-					 cuda_req_mc_floor(&req, mcf, sizeof(mcf)),
-					 req.mc->upper_bound_exclusive ? ", below R" : "",
-					 req.mc->upper_bound_exclusive);
+		tk_driver_evidence(f, root, tk, i, fact, &req);
 		finding_fix(f,
 			    "# install driver %s or newer, or use a CUDA toolkit no newer than "
 			    "the driver supports (gpuenv facts driver %s)",

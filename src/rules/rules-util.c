@@ -123,6 +123,10 @@ bool windows_driver(const struct snap_node *root, const char **ret_version,
 	const struct snap_node *nvml = snap_get(root, "driver.nvml.driver_version");
 	struct version v;
 
+	/* Where no nvidia-smi or collect_env line names it, the version read from Windows's own
+	 * WDDM form of it (pasted-windows.c: Device Manager, wmic, dxdiag) */
+	if (!snap_present(nvml))
+		nvml = snap_get(root, WINDOWS_WDDM_DERIVED);
 	/* Pasted text only (a live machine reads the module's state, never unprobed), from
 	 * Windows or WSL2, whose nvidia-smi and collect_env name the Windows driver. */
 	if (driver_os(root) != DRIVER_OS_WINDOWS ||
@@ -138,11 +142,34 @@ bool windows_driver(const struct snap_node *root, const char **ret_version,
 	return true;
 }
 
+const char *windows_driver_origin(const struct snap_node *root, const struct snap_node *fact,
+				  char *buf, size_t len)
+{
+	const char *wddm = snap_get_str(root, WINDOWS_WDDM_FORM);
+
+	if (!fact || fact != snap_get(root, WINDOWS_WDDM_DERIVED) || !wddm)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len,
+			 " (read from Windows's WDDM form of it, %s: NVIDIA's version is its last "
+			 "five digits)",
+			 wddm);
+	return buf;
+}
+
+void windows_driver_facts(struct finding *f, const struct snap_node *root,
+			  const struct snap_node *fact)
+{
+	finding_fact(f, driver_fact_key(root, fact), fact);
+	if (fact && fact == snap_get(root, WINDOWS_WDDM_DERIVED))
+		finding_fact(f, WINDOWS_WDDM_FORM, snap_get(root, WINDOWS_WDDM_FORM));
+}
+
 const char *driver_fact_key(const struct snap_node *root, const struct snap_node *fact)
 {
 	static const char *const keys[] = { "driver.nvidia.module_version",
 					    "driver.nvidia.proc_version",
-					    "driver.nvml.driver_version" };
+					    "driver.nvml.driver_version", WINDOWS_WDDM_DERIVED };
 
 	for (size_t i = 0; fact && i < ARRAY_SIZE(keys); i++)
 		if (snap_get(root, keys[i]) == fact)

@@ -278,3 +278,6 @@ enum driver_os {
 /* The system the snapshot shows: Linux, Windows (a Windows mark and no Linux one), or not
  * known (pasted text with neither). WSL2 is Linux here (its commands are Linux's). */
 enum driver_os snapshot_os(const struct snap_node *root);
+/* WSL1 (a "…-Microsoft" kernel release, or pasted text's messages.platform.wsl1): no GPU, no
+ * Linux driver (rules-util.c). *ret_release (if given): the release. */
+bool on_wsl1(const struct snap_node *root, const char **ret_release);

@@ -525,6 +525,45 @@ static void test_wsl1(void **state)
 	assert_int_equal(f.n, 0);
 }
 
+/* NVIDIA's Windows driver in the WDDM form Windows prints, read only where NVIDIA is named:
+ * the NVIDIA System Information report of blackoffee/Shizuku#8 ("Driver version: 388.13",
+ * its components "8.17.13.8813": 13 and 8813, the last five digits, 388.13); wmic's table of
+ * an Intel and an NVIDIA GPU (the Intel one's "31.0.101.4575" is not NVIDIA's numbering);
+ * dxdiag's "Driver Version:" under "Card name: NVIDIA …", and not under an Intel card whose
+ * older driver "20.19.15.4835" has the same shape; no part of a longer token (a VBIOS version,
+ * "90.02.17.00.DB"). */
+static void test_wddm(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_windows, "pasted-windows", "nvidia-system-info-shizuku-8.txt",
+			  &f);
+	pasted_expect(&f, "driver.windows.wddm_version", "8.17.13.8813", 29);
+	pasted_expect(&f, "driver.windows.driver_version", "388.13", 29);
+	pasted_run_text(pasted_read_windows,
+			"DriverVersion  Name\n"
+			"31.0.101.4575  Intel(R) UHD Graphics 770\n"
+			"31.0.15.5161   NVIDIA GeForce RTX 3060\n",
+			&f);
+	pasted_expect(&f, "driver.windows.wddm_version", "31.0.15.5161", 3);
+	pasted_expect(&f, "driver.windows.driver_version", "551.61", 3);
+	pasted_expect(&f, "messages.platform.windows", "31.0.15.5161", 3);
+	assert_int_equal(f.n, 3);
+	pasted_run_text(pasted_read_windows,
+			"Card name: NVIDIA GeForce GTX 1080 Ti\n"
+			"Manufacturer: NVIDIA\n"
+			"Driver Version: 27.21.14.5671\n",
+			&f);
+	pasted_expect(&f, "driver.windows.driver_version", "456.71", 3);
+	pasted_run_text(pasted_read_windows,
+			"Card name: NVIDIA GeForce GTX 1080 Ti\n"
+			"Card name: Intel(R) HD Graphics 530\n"
+			"Driver Version: 20.19.15.4835\n"
+			"NVIDIA 31.0.15.5161.1, v31.0.15.5161, 31.0.15.51612, 31.0.10.5161\n"
+			"NVIDIA VBIOS Version : 90.02.17.00.DB\n",
+			&f);
+	assert_int_equal(f.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -538,6 +577,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ldconfig, teardown),
 		cmocka_unit_test_teardown(test_env, teardown),
 		cmocka_unit_test_teardown(test_windows, teardown),
+		cmocka_unit_test_teardown(test_wddm, teardown),
 		cmocka_unit_test_teardown(test_wsl1, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -85,6 +85,70 @@ static void test_toolkit_needs_newer_driver(void **state)
 	snapshot_unref(s);
 }
 
+/* A paste from Windows: its mark, a toolkit's nvcc --version and the Windows driver's version
+ * (nvidia-smi's, or read from the WDDM form when wddm is given; NULL: none), nothing of a kernel module
+ * (unprobed, as explain leaves it). */
+static struct gpuenv_snapshot *windows_toolkit_paste(const char *driver, const char *wddm,
+						     const char *cuda)
+{
+	struct gpuenv_snapshot *s;
+	struct snap_node *root, *tk;
+
+	assert_int_equal(snapshot_new(&s), 0);
+	root = snapshot_root(s);
+	snap_set_str(snap_object(snap_object(root, "messages"), "platform"), "windows", "C:\\",
+		     "pasted:1");
+	if (wddm) {
+		struct snap_node *w = snap_object(snap_object(root, "driver"), "windows");
+
+		snap_set_str(w, "wddm_version", wddm, "pasted:3");
+		snap_set_str(w, "driver_version", driver, "pasted:3");
+	} else if (driver) {
+		snap_set_str(snap_object(snap_object(root, "driver"), "nvml"), "driver_version",
+			     driver, "pasted:3");
+	}
+	tk = snap_append_object(snap_array(snap_object(root, "runtime"), "cuda_toolkits"));
+	snap_set_str(tk, "version", cuda, "pasted:9");
+	return s;
+}
+
+/* A paste from Windows names the Windows driver, never a kernel module: the toolkit is judged on
+ * the Windows column of Table 3 and of the minor-version floors alone. 551.23 is past Linux's
+ * 550.54.14 for CUDA 12.4 but short of Windows's 551.61 (minor-version compatibility, >=
+ * 528.33); 516.94 is below 12.x's Windows floor; 411.31 runs CUDA 10.0 (>= 411.31 on
+ * Windows) though Linux's 410.48 is lower. */
+static void test_toolkit_needs_newer_driver_windows(void **state)
+{
+	struct gpuenv_snapshot *s = windows_toolkit_paste("551.23", NULL, "12.4.131");
+
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_WARNING,
+	    "needs Windows driver >= 551.61");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_WARNING, "on >= 528.33");
+	NO_TEXT(s, "runtime.toolkit-needs-newer-driver", "550.54");
+	snapshot_unref(s);
+
+	s = windows_toolkit_paste("516.94", NULL, "12.1.105");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_ERROR,
+	    "the Windows driver 516.94 is older");
+	FIX(s, "runtime.toolkit-needs-newer-driver", "install the Windows driver 531.14 or newer");
+	snapshot_unref(s);
+
+	s = windows_toolkit_paste("411.31", NULL, "10.0.130");
+	NO(s, "runtime.toolkit-needs-newer-driver");
+	snapshot_unref(s);
+
+	/* read from Device Manager's WDDM form: the message says so */
+	s = windows_toolkit_paste("528.49", "31.0.15.2849", "12.4.131");
+	YES(s, "runtime.toolkit-needs-newer-driver", GPUENV_SEVERITY_WARNING,
+	    "the Windows driver 528.49 (read from Windows's WDDM form of it, 31.0.15.2849");
+	snapshot_unref(s);
+
+	/* no driver version in the text: the rule says it could not judge */
+	s = windows_toolkit_paste(NULL, NULL, "12.4.131");
+	SKIPPED(s, "runtime.toolkit-needs-newer-driver");
+	snapshot_unref(s);
+}
+
 static void test_stub(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -679,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_no_driver_for_toolkit),
 		cmocka_unit_test(test_no_driver_elsewhere),
 		cmocka_unit_test(test_toolkit_needs_newer_driver),
+		cmocka_unit_test(test_toolkit_needs_newer_driver_windows),
 		cmocka_unit_test(test_stub),
 		cmocka_unit_test(test_toolkits_disagree),
 		cmocka_unit_test(test_cannot_target),
