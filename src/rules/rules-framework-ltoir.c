@@ -26,11 +26,11 @@ struct lt_ctx {
 
 /* The nvJitLink the build's process would link with. */
 struct nvjitlink {
-	char version[48];		/* "12.4.127", "12" (a soname's major); "" when none found */
+	char version[48];	      /* "12.4.127", "12" (a soname's major); "" when none found */
 	const struct snap_node *fact; /* the fact the version comes from */
-	char from[300];			/* where it was found, for the text */
-	const char *wheel;		/* the env's nvidia-nvjitlink* wheel it comes from, or NULL */
-	bool unknown;			/* runtime.libraries could not be read: could not tell */
+	char from[300];		      /* where it was found, for the text */
+	const char *wheel;	      /* the env's nvidia-nvjitlink* wheel it comes from, or NULL */
+	bool unknown;		      /* runtime.libraries could not be read: could not tell */
 };
 
 static bool is_version(const char *v)
@@ -163,10 +163,9 @@ static void judge_library(struct lt_ctx *x, const struct fw_build *b, const stru
 		}
 	}
 	if (n_unsure)
-		rule_skip(x->c, path ?: label,
-			  "%s in %s: %s: could not tell whether %s links its LTO-IR: %s%s",
-			  b->label, b->prefix, label, n->from, unsure.reason,
-			  n_unsure > 1 ? " (and more entries)" : "");
+		rule_skip(x->c, path ?: label, "%s in %s: %s: %s%s; the nvJitLink: %s", b->label,
+			  b->prefix, label, unsure.reason,
+			  n_unsure > 1 ? " (and more entries)" : "", n->from);
 	if (!n_old)
 		return;
 	f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, path ?: label,

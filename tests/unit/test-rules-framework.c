@@ -320,7 +320,8 @@ static void test_rocm_gfx(void **state)
  * its nvJitLink links up to it). */
 static struct snap_node *lto_lib(struct gpuenv_snapshot *s, const char *ltoir)
 {
-	const char *p = "/home/user/venv/lib/python3.12/site-packages/nvidia/cufft/lib/libcufft.so.12";
+	const char *p =
+		"/home/user/venv/lib/python3.12/site-packages/nvidia/cufft/lib/libcufft.so.12";
 	struct snap_node *l = snap_append_object(
 		snap_array(node(s, "framework.python_envs.0.packages.torch"), "gpu_libraries"));
 	struct snap_node *a = snap_array(l, "arch_targets"), *x;
@@ -342,24 +343,32 @@ static struct snap_node *lto_lib(struct gpuenv_snapshot *s, const char *ltoir)
 static struct snap_node *nvjitlink_wheel(struct gpuenv_snapshot *s, const char *name,
 					 const char *version)
 {
-	struct snap_node *w = snap_append_object(
-		snap_array(node(s, "framework.python_envs.0"), "nvidia_wheels"));
+	struct snap_node *w =
+		snap_append_object(snap_array(node(s, "framework.python_envs.0"), "nvidia_wheels"));
 
 	snap_set_str(w, "name", name, "METADATA");
 	snap_set_str(w, "version", version, "METADATA");
 	return w;
 }
 
+/* An H100 on R580 with a torch build of sm_90 SASS. */
+static struct gpuenv_snapshot *lto_machine(const char *torch, const char *cuda)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	torch_env(s, torch, cuda, TARGETS("sm_90"));
+	return s;
+}
+
 static void test_fw_ltoir(void **state)
 {
 	const char *id = "framework.ltoir-needs-newer-nvjitlink";
-	struct gpuenv_snapshot *s = base();
+	struct gpuenv_snapshot *s = lto_machine("2.9.0+cu130", "13.0");
 	struct snap_node *x, *libs, *l;
 
 	(void)state;
-	gpu(s, NULL, "nvidia");
-	driver_loaded(s, "580.95.05");
-	torch_env(s, "2.9.0+cu130", "13.0", TARGETS("sm_90"));
 	NO(s, id); /* no LTO-IR: nothing to judge, whatever the nvJitLink */
 	x = lto_lib(s, "1.66");
 	SKIPPED(s, id); /* LTO-IR, and which nvJitLink the process loads could not be read */
@@ -371,18 +380,16 @@ static void test_fw_ltoir(void **state)
 	    "13.0.88 wheel links: lto_90 (LTO-IR 1.66): nvJitLink 13.0 too old to link it");
 	NO_TEXT(s, id, "(unconfirmed)"); /* nvJitLink 13.0's own row decides */
 	assert_true(fix_has(s, id, "/home/user/venv/bin/pip install -U nvidia-nvjitlink   #"));
-	assert_true(verify_has(s, id, "gpuenv scan /home/user/venv/lib/python3.12/site-packages/"
-				      "nvidia/cufft/lib/libcufft.so.12"));
+	assert_true(verify_has(s, id,
+			       "gpuenv scan /home/user/venv/lib/python3.12/site-packages/"
+			       "nvidia/cufft/lib/libcufft.so.12"));
 	snap_set_str(x, "ltoir_version", "1.65", "x"); /* what CUDA 13.0 writes */
 	NO(s, id);
 	snapshot_unref(s);
 
 	/* nvJitLink 12.4 (a wheel): 1.66 is past even CUDA 13.0's 1.65 (unconfirmed: the order
 	 * of releases, not 12.4's own row); 1.65 could not be told (no 12.x row). */
-	s = base();
-	gpu(s, NULL, "nvidia");
-	driver_loaded(s, "580.95.05");
-	torch_env(s, "2.4.0+cu124", "12.4", TARGETS("sm_90"));
+	s = lto_machine("2.4.0+cu124", "12.4");
 	x = lto_lib(s, "1.66");
 	nvjitlink_wheel(s, "nvidia-nvjitlink-cu12", "12.4.99");
 	YES(s, id, GPUENV_SEVERITY_WARNING,
@@ -395,10 +402,7 @@ static void test_fw_ltoir(void **state)
 
 	/* No wheel: the library the system's loader finds, by its file's version, else by its
 	 * soname's major only; an entry without a version is could not tell. */
-	s = base();
-	gpu(s, NULL, "nvidia");
-	driver_loaded(s, "580.95.05");
-	torch_env(s, "2.9.0+cu130", "13.0", TARGETS("sm_90"));
+	s = lto_machine("2.9.0+cu130", "13.0");
 	x = lto_lib(s, "1.66");
 	libs = snap_array(snap_object(node(s, "runtime"), "libraries"), "libnvJitLink");
 	l = snap_append_object(libs);
