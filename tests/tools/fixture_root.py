@@ -16,12 +16,17 @@ scenario.ini sections it reads:
                                   a tiny gcc-built shared object whose only content that matters
                                   is its DT_SONAME (ld.so and gpuenv read SONAMEs, not code),
                                   and the DT_NEEDED entries and DT_RUNPATH/DT_RPATH given
-             cuda soname=S sass=75,80 ptx=90 [needed=A,B] [rpath=R] [launch]
+             cuda soname=S sass=75,80 ptx=90 [lto=90 [ltoir=1.66]] [needed=A,B] [rpath=R] [launch]
                                   one CUDA kernel compiled by nvcc 13.0 for SASS sm_<sass> and PTX
                                   compute_<ptx> (.nv_fatbin), linked by gcc with SONAME S, the
                                   DT_NEEDED entries A,B (empty stand-ins) and DT_RPATH R; `launch`
                                   adds the kernel's host launcher. Needs nvcc 13.0: the goldens
-                                  name what it emits (PTX ISA 9.0).
+                                  name what it emits (PTX ISA 9.0). lto= adds LTO-IR for each
+                                  architecture (-gencode arch=compute_90,code=lto_90, -rdc=true,
+                                  stored uncompressed: nvcc 13.0 writes LTO-IR 1.65); ltoir=
+                                  rewrites that version in each LTO-IR entry's header and in its
+                                  NVVM container (docs/formats/fatbin.md §4), for a release the
+                                  installed nvcc is not.
              fatbin soname=S sass=35,52 ptx=70 ptxisa=6.4 [needed=A,B]
                                   a gcc-built shared object whose .nv_fatbin holds one container
                                   written by fatbin_writer.py: SASS and PTX entries of toolkits
@@ -156,6 +161,10 @@ def build_cuda(out, o):
             gen += ["-gencode", f"arch=compute_{a},code=sm_{a}"]
         for a in filter(None, o.get("ptx", "").split(",")):
             gen += ["-gencode", f"arch=compute_{a},code=compute_{a}"]
+        for a in filter(None, o.get("lto", "").split(",")):
+            gen += ["-gencode", f"arch=compute_{a},code=lto_{a}"]
+        if "lto" in o:  # LTO-IR is device-link input: relocatable device code only
+            gen += ["-rdc=true", "--compress-mode=none"]
         run(["nvcc", "-c", "-Xcompiler", "-fPIC", "-cudart", "none"] + gen +
             [f"{t}/k.cu", "-o", f"{t}/k.o"])
         link = ["gcc", "-shared", "-o", out, f"{t}/k.o"]
@@ -170,6 +179,44 @@ def build_cuda(out, o):
             link += ["-Wl,--disable-new-dtags", f"-Wl,-rpath,{o['rpath']}"]
         run(link + [f"{t}/{so}" for so in needed])
         run(["strip", "--strip-unneeded", out])
+    if "ltoir" in o:
+        set_ltoir_version(out, o["ltoir"])
+
+
+FATBIN_MAGIC = bytes.fromhex("50ed55ba")  # 0xba55ed50, little-endian (docs/formats/fatbin.md)
+NVVM_MAGIC = bytes.fromhex("ed434e7f")    # an NVVM IR container (the LTO-IR payload)
+
+
+def set_ltoir_version(path, version):
+    """Writes MAJOR.MINOR into every uncompressed LTO-IR entry (kind 8) of every fat binary
+    container in the file: the entry header's copy (+0x1a major, +0x18 minor, 16 bits each)
+    and the NVVM container's own (bytes 4 and 5 of the payload), which nvJitLink reads."""
+    major, minor = (int(x) for x in version.split("."))
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    done, pos = 0, data.find(FATBIN_MAGIC)
+    while pos >= 0:
+        hdr = int.from_bytes(data[pos + 6:pos + 8], "little")
+        size = int.from_bytes(data[pos + 8:pos + 16], "little")
+        off, end = pos + hdr, pos + hdr + size
+        while off + 16 <= end:
+            kind = int.from_bytes(data[off:off + 2], "little")
+            ehdr = int.from_bytes(data[off + 4:off + 8], "little")
+            psize = int.from_bytes(data[off + 8:off + 16], "little")
+            body = off + ehdr
+            if kind == 8 and data[body:body + 4] == NVVM_MAGIC:
+                data[off + 0x18:off + 0x1a] = minor.to_bytes(2, "little")
+                data[off + 0x1a:off + 0x1c] = major.to_bytes(2, "little")
+                data[body + 4], data[body + 5] = major, minor
+                done += 1
+            if ehdr == 0:
+                break
+            off = body + psize
+        pos = data.find(FATBIN_MAGIC, pos + 4)
+    if not done:
+        sys.exit(f"{path}: no uncompressed LTO-IR entry to set to {version}")
+    with open(path, "wb") as f:
+        f.write(data)
 
 
 def build_fatbin(out, o):

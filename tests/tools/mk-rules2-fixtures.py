@@ -6,7 +6,8 @@ scenario.ini) from the existing workstation fixture rtx4090-open-module (its sys
 libraries each scenario needs. Run once from the source root, review, commit; the goldens then
 come from `GPUENV_UPDATE_EXPECTED=1 meson test -C build-test --suite scenarios`.
 
-  mk-rules2-fixtures.py [rocm | cudnn]   (only rx7600-rocm-torch-override / h100-cudnn-wheel-no-sm90)
+  mk-rules2-fixtures.py [rocm | cudnn | ltoir]   (only rx7600-rocm-torch-override /
+                                   h100-cudnn-wheel-no-sm90 / h100-torch-ltoir-newer-than-nvjitlink)
 
 Formats: torch/version.py as pytorch's tools/generate_torch_version.py writes it; dist-info
 METADATA/RECORD as pip writes them; /proc/driver/nvidia/version as the proprietary kernel
@@ -362,6 +363,52 @@ def cudnn_wheel_no_sm90():
               "VIRTUAL_ENV": "/home/user/venv", "HOME": "/home/user"})
 
 
+def ltoir_newer_than_nvjitlink():
+    """An H100 whose torch environment's cuFFT carries LTO-IR newer than its nvJitLink links,
+    and whose cuSPARSE carries LTO-IR of a release the knowledge base cannot place against
+    nvJitLink 12.4 (could not tell)."""
+    dst, root = base_root("h100-torch-ltoir-newer-than-nvjitlink", 0x2330, 0x16c1,
+                          "NVIDIA H100 80GB HBM3", "550.120")
+    site = venv(root, "/home/user/venv", "3.12.3")
+    pins = [("nvidia-cufft-cu12", "11.2.1.3"), ("nvidia-cusparse-cu12", "12.3.1.170"),
+            ("nvidia-nvjitlink-cu12", "12.4.99")]
+    torch_dist(root, site, "2.4.0+cu124", "'12.4'",
+               requires=[f"{n}=={v}; platform_system == \"Linux\" and platform_machine == "
+                         "\"x86_64\"" for n, v in pins])
+    libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so", ["75", "80", "86", "90"], [])
+    nvidia_wheel(root, site, "nvidia-cufft-cu12", "11.2.1.3", "cufft/lib", ["libcufft.so.11"])
+    nvidia_wheel(root, site, "nvidia-cusparse-cu12", "12.3.1.170", "cusparse/lib",
+                 ["libcusparse.so.12"])
+    nvidia_wheel(root, site, "nvidia-nvjitlink-cu12", "12.4.99", "nvjitlink/lib",
+                 ["libnvJitLink.so.12"])
+    ELF[root] = [e for e in ELF[root] if "/nvidia/cufft/" not in e[0]
+                 and "/nvidia/cusparse/" not in e[0]]
+    ELF[root].append((f"{site}/nvidia/cufft/lib/libcufft.so.11",
+                      "cuda soname=libcufft.so.11 sass=90 lto=90 ltoir=1.66"))
+    ELF[root].append((f"{site}/nvidia/cusparse/lib/libcusparse.so.12",
+                      "cuda soname=libcusparse.so.12 sass=90 lto=90"))
+    scenario(dst, "Constructed: an H100 SXM (compute capability 9.0) on driver 550.120 with torch "
+             "2.4.0+cu124 in a venv and the nvidia-nvjitlink-cu12 12.4.99 wheel it pins; its "
+             "cuFFT carries sm_90 SASS and lto_90 LTO-IR of version 1.66 (newer than CUDA 13.0's "
+             "1.65, the newest release the knowledge base places), its cuSPARSE sm_90 SASS and "
+             "the LTO-IR 1.65 nvcc 13.0 writes. Everything runs as SASS; a program that links "
+             "cuFFT's LTO-IR at run time gets 'ERROR 4 in nvvmAddNVVMContainerToProgram, may "
+             "need newer version of nvJitLink library' (the error text of "
+             "https://github.com/numba/numba/issues/10353), and whether nvJitLink 12.4 links "
+             "cuSPARSE's 1.65 cannot be told (no public source ties a CUDA 12 release to its "
+             "LTO-IR version)",
+             SRC_BASE + "; " + SRC_TORCH + " (2.4 cu124: the stand-in has the sm_75/80/86/90 "
+             "part nvcc 13 can build); the nvidia-cufft-cu12, nvidia-cusparse-cu12 and "
+             "nvidia-nvjitlink-cu12 wheels' libraries under nvidia/<name>/lib as their RECORD "
+             "files list them; the cuFFT and cuSPARSE stand-ins built by nvcc 13.0 with "
+             "-gencode arch=compute_90,code=lto_90 (real LTO-IR 1.65), cuFFT's version bytes "
+             "then set to 1.66 in the entry header and the NVVM container (fixture_root.py "
+             "ltoir=); nvJitLink's rule: https://docs.nvidia.com/cuda/nvjitlink/index.html "
+             "(Compatibility: the nvJitLink must be of the same or newer version)",
+             {"PATH": "/home/user/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+              "VIRTUAL_ENV": "/home/user/venv", "HOME": "/home/user"})
+
+
 def rocm_elf():
     """The [elf] lines of python-rocm62-torch (libtorch_hip.so), whose venv is copied."""
     with open(f"{FIX}/python-rocm62-torch/scenario.ini") as f:
@@ -439,7 +486,10 @@ if __name__ == "__main__":
         rocm_override()
     elif sys.argv[1:] == ["cudnn"]:
         cudnn_wheel_no_sm90()
+    elif sys.argv[1:] == ["ltoir"]:
+        ltoir_newer_than_nvjitlink()
     else:
         main()
         rocm_override()
         cudnn_wheel_no_sm90()
+        ltoir_newer_than_nvjitlink()

@@ -485,6 +485,87 @@ def test_lto_ci(tmp, root, pol, want):
           "\n".join(l for l in junit.splitlines() if "lto" in l)[:600])
 
 
+def test_image_lto(tmp):
+    """An image's GPU library with LTO-IR, judged end to end: a layered `docker save` tarball
+    (and the same layers as an OCI archive) holding a library built by nvcc with SASS and
+    LTO-IR for sm_90, and a CUDA toolkit whose version.json names its nvJitLink, as
+    nvidia/cuda images carry it. coverage[].lto[] of the library's row names the LTO-IR
+    version and the verdict against the image's nvJitLink: new enough (nvJitLink 13.0.88,
+    nvcc 13.0's LTO-IR 1.65), none found (an upper layer whites the toolkit out), too old
+    (the library's LTO-IR set to 1.66); SARIF and JUnit carry the same."""
+    if not shutil.which("nvcc"):
+        skip("an image library's LTO-IR", "nvcc is not installed (real LTO-IR needs it)")
+        return
+    lib_dir = "usr/lib/x86_64-linux-gnu"
+    subject = f"library /{lib_dir}/libltok.so.1"
+    cases = []
+    for name, ltoir, toolkit in (("present", None, "keep"), ("absent", None, "whiteout"),
+                                 ("too-old", "1.66", "keep")):
+        tree = os.path.join(tmp, f"lto-img-{name}")
+        os.makedirs(os.path.join(tree, lib_dir))
+        o = {"soname": "libltok.so.1", "sass": "90", "lto": "90"}
+        if ltoir:
+            o["ltoir"] = ltoir
+        fixture_root.build_cuda(os.path.join(tree, lib_dir, "libltok.so.1"), o)
+        tk = os.path.join(tree, "usr/local/cuda-13.0")
+        os.makedirs(os.path.join(tk, "lib64"))
+        with open(os.path.join(tk, "version.json"), "w") as f:
+            json.dump({"cuda": {"name": "CUDA SDK", "version": "13.0.2"},
+                       "libnvjitlink": {"name": "CUDA nvJitLink", "version": "13.0.88"}}, f)
+        layers = [make_image.layer_from_tree(tree)]
+        if toolkit == "whiteout":
+            layers.append([("usr/local/.wh.cuda-13.0", "file", b"")])
+        img = os.path.join(tmp, f"lto-img-{name}.tar")
+        make_image.docker_save(img, layers, ["PATH=/usr/local/cuda-13.0/bin:/usr/bin:/bin"])
+        cases.append((name, img, layers))
+    want = {"present": ("1.65", "new-enough", {"version": "13.0.88",
+                                               "from": "the CUDA toolkit at /usr/local/cuda-13.0"},
+                        "lto_90 (LTO-IR 1.65): nvJitLink 13.0 is new enough to link it"),
+            "absent": ("1.65", "none-found", None,
+                       "lto_90 (LTO-IR 1.65): no libnvJitLink found to link it"),
+            "too-old": ("1.66", "too-old", {"version": "13.0.88",
+                                            "from": "the CUDA toolkit at /usr/local/cuda-13.0"},
+                        "lto_90 (LTO-IR 1.66): nvJitLink 13.0 too old to link it")}
+    for name, img, layers in cases:
+        ver, verdict, nv, text = want[name]
+        rc, doc, _ = check_json("--image", img, "--target", "gpu=H100,driver=580.65.06")
+        valid(doc, f"image lto {name}")
+        rows = [r for r in doc.get("coverage", []) if r.get("subject") == subject]
+        lto = rows[0].get("lto", []) if rows else []
+        check(rows and rows[0].get("verdict") == "native" and len(lto) == 1 and
+              lto[0].get("target") == "lto_90" and lto[0].get("ltoir_version") == ver and
+              lto[0].get("verdict") == verdict and lto[0].get("unconfirmed") is False and
+              lto[0].get("nvjitlink") == nv and text in lto[0].get("reason", "") and
+              text in rows[0].get("reason", ""),
+              f"image lto {name}: {subject} runs as SASS, its lto[] is {verdict} with LTO-IR "
+              f"{ver}: {rows}")
+        if name == "too-old":
+            # the same layers as an OCI archive: the same row; SARIF and JUnit carry it
+            oci = os.path.join(tmp, "lto-img-too-old-oci.tar")
+            make_image.oci(oci, layers, ["PATH=/usr/local/cuda-13.0/bin:/usr/bin:/bin"])
+            rc, doc2, _ = check_json("--image", oci, "--target", "gpu=H100,driver=580.65.06")
+            rows2 = [r for r in doc2.get("coverage", []) if r.get("subject") == subject]
+            check(rows2 == rows, f"image lto: the OCI archive gives the same row: {rows2}")
+            xml, sarif = os.path.join(tmp, "lto-img.xml"), os.path.join(tmp, "lto-img.sarif")
+            run(GPUENV, "check", "--stable", "--no-vendor", "--today", TODAY, "--image", img,
+                "--target", "gpu=H100,driver=580.65.06", "--junit", xml, "--sarif", sarif,
+                timeout=300)
+            try:
+                cov = json.load(open(sarif, encoding="utf-8"))["runs"][0]["properties"][
+                    "coverage"]
+            except (OSError, ValueError, KeyError, IndexError) as e:
+                check(False, f"image lto sarif: {e}")
+                cov = []
+            srows = [c for c in cov if c.get("subject") == subject]
+            check(srows and [(e.get("target"), e.get("ltoir_version"), e.get("verdict"))
+                             for e in srows[0].get("lto", [])] == [("lto_90", "1.66", "too-old")],
+                  f"image lto sarif: coverage[].lto[]: {srows}")
+            junit = open(xml, encoding="utf-8").read() if os.path.exists(xml) else ""
+            check(f'<property name="lto: {subject}: lto_90" value="too-old: {text}' in junit,
+                  "image lto junit: a property for the entry: " +
+                  "\n".join(l for l in junit.splitlines() if "lto" in l)[:600])
+
+
 def main():
     if not shutil.which("nvcc"):
         skip("nvcc-built binaries", "nvcc is not installed: fatbin_writer.py's containers")
@@ -501,6 +582,7 @@ def main():
         test_wheel(tmp)
         test_image_libraries(tmp)
         test_lto(tmp)
+        test_image_lto(tmp)
     return summary(SKIPS)
 
 

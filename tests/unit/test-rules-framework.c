@@ -315,6 +315,113 @@ static void test_rocm_gfx(void **state)
 	snapshot_unref(s);
 }
 
+/* An LTO-IR entry of a library the framework loads against the nvJitLink its process would
+ * link it with (docs/compatibility.md, "LTO-IR"; data/ltoir.tsv: CUDA 13.0 writes 1.65 and
+ * its nvJitLink links up to it). */
+static struct snap_node *lto_lib(struct gpuenv_snapshot *s, const char *ltoir)
+{
+	const char *p =
+		"/home/user/venv/lib/python3.12/site-packages/nvidia/cufft/lib/libcufft.so.12";
+	struct snap_node *l = snap_append_object(
+		snap_array(node(s, "framework.python_envs.0.packages.torch"), "gpu_libraries"));
+	struct snap_node *a = snap_array(l, "arch_targets"), *x;
+
+	snap_set_str(l, "name", "libcufft.so.12", p);
+	snap_set_str(l, "path", p, p);
+	snap_set_str(l, "wheel", "nvidia-cufft", p);
+	x = snap_append_object(a);
+	snap_set_str(x, "target", "sm_90", p);
+	snap_set_str(x, "kind", "sass", p);
+	x = snap_append_object(a);
+	snap_set_str(x, "target", "lto_90", p);
+	snap_set_str(x, "kind", "lto", p);
+	if (ltoir)
+		snap_set_str(x, "ltoir_version", ltoir, p);
+	return x;
+}
+
+static struct snap_node *nvjitlink_wheel(struct gpuenv_snapshot *s, const char *name,
+					 const char *version)
+{
+	struct snap_node *w =
+		snap_append_object(snap_array(node(s, "framework.python_envs.0"), "nvidia_wheels"));
+
+	snap_set_str(w, "name", name, "METADATA");
+	snap_set_str(w, "version", version, "METADATA");
+	return w;
+}
+
+/* An H100 on R580 with a torch build of sm_90 SASS. */
+static struct gpuenv_snapshot *lto_machine(const char *torch, const char *cuda)
+{
+	struct gpuenv_snapshot *s = base();
+
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "580.95.05");
+	torch_env(s, torch, cuda, TARGETS("sm_90"));
+	return s;
+}
+
+static void test_fw_ltoir(void **state)
+{
+	const char *id = "framework.ltoir-needs-newer-nvjitlink";
+	struct gpuenv_snapshot *s = lto_machine("2.9.0+cu130", "13.0");
+	struct snap_node *x, *libs, *l;
+
+	(void)state;
+	NO(s, id); /* no LTO-IR: nothing to judge, whatever the nvJitLink */
+	x = lto_lib(s, "1.66");
+	SKIPPED(s, id); /* LTO-IR, and which nvJitLink the process loads could not be read */
+	libs = snap_array(snap_object(node(s, "runtime"), "libraries"), "libnvJitLink");
+	NO(s, id); /* none found: nothing to link it with here (the program brings one) */
+	nvjitlink_wheel(s, "nvidia-nvjitlink", "13.0.88");
+	YES(s, id, GPUENV_SEVERITY_WARNING,
+	    "libcufft.so.12 (nvidia-cufft wheel) carries LTO-IR newer than the nvidia-nvjitlink "
+	    "13.0.88 wheel links: lto_90 (LTO-IR 1.66): nvJitLink 13.0 too old to link it");
+	NO_TEXT(s, id, "(unconfirmed)"); /* nvJitLink 13.0's own row decides */
+	assert_true(fix_has(s, id, "/home/user/venv/bin/pip install -U nvidia-nvjitlink   #"));
+	assert_true(verify_has(s, id,
+			       "gpuenv scan /home/user/venv/lib/python3.12/site-packages/"
+			       "nvidia/cufft/lib/libcufft.so.12"));
+	snap_set_str(x, "ltoir_version", "1.65", "x"); /* what CUDA 13.0 writes */
+	NO(s, id);
+	snapshot_unref(s);
+
+	/* nvJitLink 12.4 (a wheel): 1.66 is past even CUDA 13.0's 1.65 (unconfirmed: the order
+	 * of releases, not 12.4's own row); 1.65 could not be told (no 12.x row). */
+	s = lto_machine("2.4.0+cu124", "12.4");
+	x = lto_lib(s, "1.66");
+	nvjitlink_wheel(s, "nvidia-nvjitlink-cu12", "12.4.99");
+	YES(s, id, GPUENV_SEVERITY_WARNING,
+	    "nvidia-nvjitlink-cu12 12.4.99 wheel links (unconfirmed): lto_90 (LTO-IR 1.66): "
+	    "nvJitLink 12.4 too old to link it (even CUDA 13.0 writes only LTO-IR 1.65");
+	assert_true(fix_has(s, id, "install -U nvidia-nvjitlink-cu12   # an nvJitLink"));
+	snap_set_str(x, "ltoir_version", "1.65", "x");
+	SKIPPED(s, id);
+	snapshot_unref(s);
+
+	/* No wheel: the library the system's loader finds, by its file's version, else by its
+	 * soname's major only; an entry without a version is could not tell. */
+	s = lto_machine("2.9.0+cu130", "13.0");
+	x = lto_lib(s, "1.66");
+	libs = snap_array(snap_object(node(s, "runtime"), "libraries"), "libnvJitLink");
+	l = snap_append_object(libs);
+	snap_set_str(l, "soname", "libnvJitLink.so.13", "ld.so.cache");
+	snap_set_str(l, "path", "/usr/local/cuda/lib64/libnvJitLink.so.13", "ld.so.cache");
+	snap_set_str(l, "version", "13.0.88", "/usr/local/cuda/lib64/libnvJitLink.so.13.0.88");
+	YES(s, id, GPUENV_SEVERITY_WARNING,
+	    "LTO-IR newer than the nvJitLink the loader finds "
+	    "(/usr/local/cuda/lib64/libnvJitLink.so.13) links: lto_90 (LTO-IR 1.66): nvJitLink "
+	    "13.0 too old");
+	assert_true(fix_has(s, id, "# or upgrade the system's nvJitLink"));
+	snap_set_state(l, "version", FACT_ABSENT, "x", "no version in the file name");
+	SKIPPED(s, id); /* "13": which 13.x could not be told */
+	snap_set_str(l, "version", "13.0.88", "x");
+	snap_set_state(x, "ltoir_version", FACT_ABSENT, "x", "no version in the entry header");
+	SKIPPED(s, id);
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_fw_toolkit_irrelevant),
 		cmocka_unit_test(test_rocm_gfx),
 		cmocka_unit_test(test_fw_debian_dist_packages),
+		cmocka_unit_test(test_fw_ltoir),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
