@@ -213,7 +213,8 @@ static bool unlisted_silently(const struct opts *o, struct gpuenv_ctx *base,
 		while (jb[at] && jb[at] == ji[at])
 			at++;
 		at = at > 160 ? at - 160 : 0;
-		printf("%s: baseline …%.400s\n%s: unlisted …%.400s\n", path, jb + at, path, ji + at);
+		printf("%s: baseline …%.400s\n%s: unlisted …%.400s\n", path, jb + at, path,
+		       ji + at);
 	}
 	return true;
 }
