@@ -588,23 +588,35 @@ static ssize_t module_pread(void *userdata, uint64_t off, void *buf, size_t n)
 	return root_file_pread(userdata, buf, n, off);
 }
 
+/* Opens the module file at path through core/root (a symlink resolves inside the root, a FIFO
+ * or device is refused unread: -EINVAL) into f, and in to read it, its compression from the
+ * name: root_file_open()'s result. */
+static int module_open(struct probe_env *pe, const char *path, struct root_file *f,
+		       struct kmodule_input *in)
+{
+	const char *slash = strrchr(path, '/');
+	int err;
+
+	*in = (struct kmodule_input){ module_pread, f, 0, KMODULE_PLAIN };
+	(void)kmodule_compression_from_name(slash ? slash + 1 : path, &in->compression);
+	err = root_file_open(pe->root, path,
+			     in->compression == KMODULE_PLAIN ? SIZE_MAX : KMODULE_MAX_INPUT, f);
+	in->size = err >= 0 ? f->size : 0;
+	return err;
+}
+
 /* Is the module at path named "nvidia" by its .modinfo name= field? 1, 0, or the -errno of a
  * file that could not be read (then it may be: "could not tell"). */
 static int module_named_nvidia(struct probe_env *pe, const char *path)
 {
 	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
 	_cleanup_free_ char *why = NULL;
-	struct kmodule_input in = { module_pread, &f, 0, KMODULE_PLAIN };
+	struct kmodule_input in;
 	struct kmodule_info m;
-	const char *slash = strrchr(path, '/');
-	int err;
+	int err = module_open(pe, path, &f, &in);
 
-	(void)kmodule_compression_from_name(slash ? slash + 1 : path, &in.compression);
-	err = root_file_open(pe->root, path,
-			     in.compression == KMODULE_PLAIN ? SIZE_MAX : KMODULE_MAX_INPUT, &f);
 	if (err < 0)
 		return err == -EINVAL ? 0 : err; /* not a regular file: no module */
-	in.size = f.size;
 	err = kmodule_read(&in, &m, &why);
 	if (err < 0)
 		return err == -EBADMSG || err == -EFBIG ? 0 : err;
@@ -782,24 +794,19 @@ static void module_facts(struct probe_env *pe, struct snap_node *mf, const char 
 {
 	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
 	_cleanup_free_ char *why = NULL;
-	struct kmodule_input in = { module_pread, &f, 0, KMODULE_PLAIN };
+	struct kmodule_input in;
 	struct kmodule_info m;
 	const char *slash = strrchr(path, '/');
-	int err;
+	int err = module_open(pe, path, &f, &in);
 
-	(void)kmodule_compression_from_name(slash ? slash + 1 : path, &in.compression);
 	snap_set_str(mf, "compression", kmodule_compression_name(in.compression), path);
-	err = root_file_open(pe->root, path,
-			     in.compression == KMODULE_PLAIN ? SIZE_MAX : KMODULE_MAX_INPUT, &f);
 	if (err == -EINVAL)
 		why = strdup("not a regular file");
 	else if (err == -EFBIG && asprintf(&why, "compressed file larger than %" PRIu64 " MiB",
 					   KMODULE_MAX_INPUT >> 20) < 0)
 		why = NULL;
-	else if (err >= 0) {
-		in.size = f.size;
+	else if (err >= 0)
 		err = kmodule_read(&in, &m, &why);
-	}
 	if (err < 0) {
 		/* too large (-EFBIG) or malformed: the parser's reason; else the errno */
 		for (size_t i = 0; i < ARRAY_SIZE(module_keys); i++)

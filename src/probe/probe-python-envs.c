@@ -235,7 +235,7 @@ int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const cha
 	_cleanup_free_ char *base = strdup(prefix), *envs = NULL, *cm = NULL;
 	_cleanup_strv_free_ char **names = NULL;
 	char *slash;
-	int r = 0;
+	int err, r = 0;
 
 	if (!base)
 		return -ENOMEM;
@@ -255,7 +255,10 @@ int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const cha
 	envs = path_join(base, "envs");
 	if (!envs)
 		return -ENOMEM;
-	r = py_list_container(pe, es, envs, once, &names, NULL);
+	r = py_list_container(pe, es, envs, once, &names, &err);
+	/* a conda's envs/ that is there but could not be listed: its environments are unknown */
+	if (r == 0 && err < 0)
+		return probe_pyenvs_note_unreadable(es, envs, err);
 	if (r <= 0)
 		return r;
 	STRV_FOREACH(n, names) {
@@ -345,8 +348,9 @@ static int add_path_pythons(struct probe_env *pe, struct probe_pyenvs *es)
 		if (r == -ENOMEM)
 			return r;
 		/* a PATH directory that is there but could not be listed: the pythons it may
-		 * hold are unknown (python_envs_unreadable[]), not none */
-		if (r < 0 && r != -ENOENT && r != -ENOTDIR) {
+		 * hold are unknown (python_envs_unreadable[]), not none; a link loop is no
+		 * directory to the shell's PATH search either (execvp(3) passes over it) */
+		if (r < 0 && r != -ENOENT && r != -ENOTDIR && r != -ELOOP) {
 			r = probe_pyenvs_note_unreadable(es, *d, r);
 			if (r < 0)
 				return r;

@@ -173,15 +173,17 @@ static void test_lib_unreadable(void **state)
 	gpuenv_doctor_free(d);
 }
 
-/* A $PATH directory, and the user's own $HOME, that are there but could not be listed: the
- * pythons and application environments they hold are unknown (python_envs_unreadable[]), and
+/* A $PATH directory, the user's own $HOME and a conda's envs/ that are there but could not be
+ * listed: the pythons and environments they hold are unknown (python_envs_unreadable[]), and
  * the home is still searched for what can be looked at. */
 static void test_path_and_home_unlisted(void **state)
 {
-	static const char *const dirs[] = { "/usr/bin", "/home/user" };
+	static const char *const dirs[] = { "/usr/bin", "/home/user", "/opt/conda/envs" };
 	struct probe_fx *f = *state;
 
 	tmptree_mkdir(f->dir, "/usr/bin");
+	tmptree_puts(f->dir, "/opt/conda/conda-meta/history", "");
+	tmptree_puts(f->dir, "/opt/conda/envs/x/conda-meta/history", "");
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		char spec[64];
 		const struct snap_node *r, *u;
