@@ -167,7 +167,8 @@ static void read_component_header(struct probe_env *pe, const struct tk_files *f
 }
 
 static void probe_component(struct probe_env *pe, struct snap_node *comps, const struct tk_files *f,
-			    const struct component *c, const char *prefix)
+			    const struct component *c, const char *prefix,
+			    const struct snap_node *unlisted)
 {
 	struct snap_node *o = snap_object(comps, c->key);
 	struct snap_node *libs = snap_array(o, "libraries");
@@ -209,6 +210,10 @@ static void probe_component(struct probe_env *pe, struct snap_node *comps, const
 		snap_set_errno(o, "version", h.err, h.path);
 	} else if (h.path && c->n_macros > 0) {
 		snap_set_malformed(o, "version", NULL, h.path, "version macros not found");
+	} else if (unlisted) {
+		/* a library directory (or the package records) could not be listed: unknown */
+		snap_set_state(o, "version", snap_state(unlisted), snap_source(unlisted),
+			       snap_error(unlisted));
 	} else {
 		snap_set_state(o, "version", FACT_ABSENT, prefix,
 			       any_lib || h.path
@@ -449,8 +454,15 @@ static void probe_header_fact(struct probe_env *pe, struct snap_node *tk, const 
 	snap_set_str(tk, key, ver, path);
 }
 
+/* The first directory of the toolkit that could not be listed (unlisted[]: its lib64/,
+ * conda-meta/ … may hold libcudart.so.X.Y.Z or a package record), or NULL. */
+static const struct snap_node *first_unlisted(const struct snap_node *tk)
+{
+	return snap_child(snap_at(snap_child(tk, "unlisted"), 0), "path");
+}
+
 /* version.json, version.txt or bin/nvcc, when a read (or a look) at it failed (unreadable or an
- * I/O error). */
+ * I/O error), else a directory that could not be listed. */
 static bool unread_version_file(const struct snap_node *tk, const struct snap_node **ret)
 {
 	static const char *const keys[] = { "version_json", "version_txt", "nvcc_version" };
@@ -464,7 +476,8 @@ static bool unread_version_file(const struct snap_node *tk, const struct snap_no
 			return true;
 		}
 	}
-	return false;
+	*ret = first_unlisted(tk);
+	return *ret != NULL;
 }
 
 int probe_cudnn_header_version(struct probe_env *pe, const char *inc_dir, char *ver, size_t len,
@@ -568,7 +581,7 @@ void tk_read_components(struct probe_env *pe, const struct tk_files *f, struct s
 	struct snap_node *comps = snap_object(tk, "components");
 
 	for (size_t i = 0; i < ARRAY_SIZE(components); i++)
-		probe_component(pe, comps, f, &components[i], prefix);
+		probe_component(pe, comps, f, &components[i], prefix, first_unlisted(tk));
 	{
 		_cleanup_free_ char *inc = path_join(prefix, "include"), *path = NULL;
 		char ver[PROBE_VERSION_MAX];

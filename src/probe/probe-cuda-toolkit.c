@@ -54,6 +54,8 @@ static void tk_files_done(struct tk_files *f)
 	}
 	for (size_t i = 0; i < f->n_inc; i++)
 		free(f->inc_dirs[i]);
+	for (size_t i = 0; i < f->n_unseen; i++)
+		free(f->unseen[i].path);
 	json_decref(f->version_json);
 	free(f->version_json_path);
 }
@@ -378,19 +380,35 @@ static int discover_parents(struct discovery *d)
 
 /* ---- one toolkit ------------------------------------------------------------------- */
 
-static int add_dir(struct probe_env *pe, char **dirs, size_t *n, size_t max, const char *path)
+/* A directory of the toolkit that could not be looked at (EACCES, ELOOP, EIO …): kept in
+ * f->unseen[] for unlisted[] (tk_note_unlisted()), never taken as missing. */
+static int note_unseen(struct tk_files *f, const char *path, int err)
+{
+	if (f->n_unseen >= ARRAY_SIZE(f->unseen))
+		return 0;
+	f->unseen[f->n_unseen].path = strdup(path);
+	if (!f->unseen[f->n_unseen].path)
+		return -ENOMEM;
+	f->unseen[f->n_unseen++].err = err;
+	return 0;
+}
+
+static int add_dir(struct probe_env *pe, struct tk_files *f, char **dirs, size_t *n, size_t max,
+		   const char *path)
 {
 	_cleanup_free_ char *resolved = NULL;
 	int r = root_resolve(pe->root, path, &resolved);
 
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0 || *n >= max)
+	if (r == -ENOENT || r == -ENOTDIR || *n >= max)
 		return 0;
-	/* one that could not be looked at is kept: its listing records why */
-	r = probe_path_test(pe, resolved, S_IFDIR);
+	if (r == 0)
+		r = probe_path_test(pe, resolved, S_IFDIR);
 	if (r == -ENOMEM)
 		return r;
+	if (r < 0)
+		return note_unseen(f, path, r);
 	if (r == 0)
 		return 0;
 	for (size_t i = 0; i < *n; i++)
@@ -429,22 +447,28 @@ static int tk_files_scan(struct probe_env *pe, const char *prefix, struct tk_fil
 	} else {
 		f->kind = TK_RUNFILE_DEB;
 	}
-	if (f->pkg_dir && root_list_dir(pe->root, f->pkg_dir, MAX_DIR_ENTRIES, &f->pkg_names) < 0)
-		f->pkg_names = NULL;
+	/* a listing that failed is kept with its errno: recorded by tk_note_unlisted() */
+	if (f->pkg_dir) {
+		f->pkg_err = root_list_dir(pe->root, f->pkg_dir, MAX_DIR_ENTRIES, &f->pkg_names);
+		if (f->pkg_err == -ENOMEM)
+			return -ENOMEM;
+		if (f->pkg_err < 0)
+			f->pkg_names = NULL;
+	}
 
 	for (size_t i = 0; i < ARRAY_SIZE(lib_sub) && !err; i++) {
 		_cleanup_free_ char *p = NULL;
 
 		if (asprintf(&p, "%s/%s", prefix, lib_sub[i]) < 0)
 			return -ENOMEM;
-		err = add_dir(pe, f->lib_dirs, &f->n_lib, MAX_LIB_DIRS, p);
+		err = add_dir(pe, f, f->lib_dirs, &f->n_lib, MAX_LIB_DIRS, p);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(inc_sub) && !err; i++) {
 		_cleanup_free_ char *p = NULL;
 
 		if (asprintf(&p, "%s/%s", prefix, inc_sub[i]) < 0)
 			return -ENOMEM;
-		err = add_dir(pe, f->inc_dirs, &f->n_inc, MAX_INC_DIRS, p);
+		err = add_dir(pe, f, f->inc_dirs, &f->n_inc, MAX_INC_DIRS, p);
 	}
 	/* The other wheels of the same site-packages (nvidia/cudnn/lib, nvidia/nccl/include …). */
 	for (size_t i = 0; site && i < ARRAY_SIZE(wheel_dirs) && !err; i++) {
@@ -453,14 +477,34 @@ static int tk_files_scan(struct probe_env *pe, const char *prefix, struct tk_fil
 		if (asprintf(&l, "%s/nvidia/%s/lib", site, wheel_dirs[i]) < 0 ||
 		    asprintf(&h, "%s/nvidia/%s/include", site, wheel_dirs[i]) < 0)
 			return -ENOMEM;
-		err = add_dir(pe, f->lib_dirs, &f->n_lib, MAX_LIB_DIRS, l);
+		err = add_dir(pe, f, f->lib_dirs, &f->n_lib, MAX_LIB_DIRS, l);
 		if (!err)
-			err = add_dir(pe, f->inc_dirs, &f->n_inc, MAX_INC_DIRS, h);
+			err = add_dir(pe, f, f->inc_dirs, &f->n_inc, MAX_INC_DIRS, h);
 	}
-	for (size_t i = 0; i < f->n_lib && !err; i++)
-		if (root_list_dir(pe->root, f->lib_dirs[i], MAX_DIR_ENTRIES, &f->lib_names[i]) < 0)
+	for (size_t i = 0; i < f->n_lib && !err; i++) {
+		f->lib_err[i] =
+			root_list_dir(pe->root, f->lib_dirs[i], MAX_DIR_ENTRIES, &f->lib_names[i]);
+		if (f->lib_err[i] == -ENOMEM)
+			return -ENOMEM;
+		if (f->lib_err[i] < 0)
 			f->lib_names[i] = NULL;
+	}
 	return err;
+}
+
+/* The directories of the toolkit that could not be listed: unlisted[] (before the version and
+ * the components, which say "unknown" rather than "absent" when one is there). */
+static void tk_note_unlisted(struct snap_node *tk, const struct tk_files *f)
+{
+	if (f->pkg_err < 0 && f->pkg_err != -ENOENT)
+		probe_note_unlisted(tk, "unlisted", f->pkg_dir, f->pkg_err, MAX_DIR_ENTRIES);
+	for (size_t i = 0; i < f->n_unseen; i++)
+		probe_note_unlisted(tk, "unlisted", f->unseen[i].path, f->unseen[i].err,
+				    MAX_DIR_ENTRIES);
+	for (size_t i = 0; i < f->n_lib; i++)
+		if (f->lib_err[i] < 0 && f->lib_err[i] != -ENOENT)
+			probe_note_unlisted(tk, "unlisted", f->lib_dirs[i], f->lib_err[i],
+					    MAX_DIR_ENTRIES);
 }
 
 static void probe_stub(struct probe_env *pe, struct snap_node *tk, const char *prefix)
@@ -534,6 +578,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *tk, const struct pr
 		return -ENOMEM;
 	}
 	probe_set_path_fact(pe, tk, "nvcc", nvcc, S_IFREG);
+	tk_note_unlisted(tk, &f);
 
 	tk_read_version(pe, &f, tk, prefix, nvcc);
 	kind = f.kind == TK_RUNFILE_DEB

@@ -28,11 +28,18 @@ struct tk_files {
 	enum tk_kind kind;
 	char *pkg_dir; /* dist-info/, site-packages/ or conda-meta/ */
 	char **pkg_names;
+	int pkg_err; /* the -errno of listing pkg_dir, or 0 */
 	char *lib_dirs[MAX_LIB_DIRS];
 	char **lib_names[MAX_LIB_DIRS];
+	int lib_err[MAX_LIB_DIRS]; /* the -errno of listing lib_dirs[i], or 0 */
 	size_t n_lib;
 	char *inc_dirs[MAX_INC_DIRS];
 	size_t n_inc;
+	struct {
+		char *path;
+		int err;
+	} unseen[MAX_LIB_DIRS + MAX_INC_DIRS]; /* lib or include directories not looked at */
+	size_t n_unseen;
 	json_t *version_json; /* parsed <prefix>/version.json, or NULL */
 	char *version_json_path;
 };

@@ -554,6 +554,93 @@ static bool nvidia_module_name(const char *name)
 	return false;
 }
 
+/*
+ * A file that may be the core module under another name: Ubuntu's nvidia-graphics-drivers
+ * packages up to 384 install it through DKMS as nvidia_384.ko (their dkms.conf:
+ * BUILT_MODULE_NAME "nvidia", DEST_MODULE_NAME "nvidia_384"; seen in
+ * https://github.com/canonical/nvidia-graphics-drivers/issues/13 as
+ * /lib/modules/4.10.0-37-generic/updates/dkms/nvidia_384.ko). DKMS renames the file only:
+ * the module is still "nvidia" (.modinfo name=, what lsmod shows). "nvidia" and '_' or '-',
+ * the last part not one of the companions' (nvidia_384_uvm.ko, nvidia-drm.ko …).
+ */
+static bool nvidia_module_maybe(const char *name)
+{
+	static const char *const companions[] = { "drm", "modeset", "uvm", "peermem", "fs" };
+	enum kmodule_compression c;
+	const char *tail;
+	size_t stem;
+
+	if (!startswith(name, "nvidia") || (name[6] != '_' && name[6] != '-') ||
+	    kmodule_compression_from_name(name, &c) < 0)
+		return false;
+	stem = strstr(name, ".ko") - name;
+	for (tail = name + stem; tail > name && tail[-1] != '_' && tail[-1] != '-'; tail--)
+		;
+	for (size_t i = 0; i < ARRAY_SIZE(companions); i++)
+		if (strncmp(tail, companions[i], stem - (size_t)(tail - name)) == 0 &&
+		    strlen(companions[i]) == stem - (size_t)(tail - name))
+			return false;
+	return true;
+}
+
+static ssize_t module_pread(void *userdata, uint64_t off, void *buf, size_t n)
+{
+	return root_file_pread(userdata, buf, n, off);
+}
+
+/* Opens the module file at path through core/root (a symlink resolves inside the root, a FIFO
+ * or device is refused unread: -EINVAL) into f, and in to read it, its compression from the
+ * name: root_file_open()'s result. */
+static int module_open(struct probe_env *pe, const char *path, struct root_file *f,
+		       struct kmodule_input *in)
+{
+	const char *slash = strrchr(path, '/');
+	int err;
+
+	*in = (struct kmodule_input){ module_pread, f, 0, KMODULE_PLAIN };
+	(void)kmodule_compression_from_name(slash ? slash + 1 : path, &in->compression);
+	err = root_file_open(pe->root, path,
+			     in->compression == KMODULE_PLAIN ? SIZE_MAX : KMODULE_MAX_INPUT, f);
+	in->size = err >= 0 ? f->size : 0;
+	return err;
+}
+
+/* Is the module at path named "nvidia" by its .modinfo name= field? 1, 0, or the -errno of a
+ * file that could not be read (then it may be: "could not tell"). */
+static int module_named_nvidia(struct probe_env *pe, const char *path)
+{
+	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
+	_cleanup_free_ char *why = NULL;
+	struct kmodule_input in;
+	struct kmodule_info m;
+	int err = module_open(pe, path, &f, &in);
+
+	if (err < 0)
+		return err == -EINVAL ? 0 : err; /* not a regular file: no module */
+	err = kmodule_read(&in, &m, &why);
+	if (err < 0)
+		return err == -EBADMSG || err == -EFBIG ? 0 : err;
+	err = m.name && streq(m.name, "nvidia");
+	kmodule_info_done(&m);
+	return err;
+}
+
+/* Is the file at path (its name is the last component) the core module: by its file name, or
+ * (nvidia_module_maybe()) by the name its .modinfo gives? 1, 0 or -ENOMEM; one that could not
+ * be read is taken (1): its facts then record why. */
+static int module_is_nvidia(struct probe_env *pe, const char *path)
+{
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	int r;
+
+	if (nvidia_module_name(name))
+		return 1;
+	if (!nvidia_module_maybe(name))
+		return 0;
+	r = module_named_nvidia(pe, path);
+	return r == -ENOMEM ? r : r != 0;
+}
+
 /* modules.dep (depmod(8), modules.dep(5)): "path: dependencies" lines, paths relative to
  * /lib/modules/<release> (absolute for modules outside it): nvidia.ko's, or -ENOENT. */
 static int module_from_dep(struct probe_env *pe, const char *base, char **ret)
@@ -577,13 +664,16 @@ static int module_from_dep(struct probe_env *pe, const char *base, char **ret)
 			continue;
 		*colon = '\0';
 		slash = strrchr(line, '/');
-		if (!nvidia_module_name(slash ? slash + 1 : line))
+		if (!startswith(slash ? slash + 1 : line, "nvidia"))
 			continue;
 		if (line[0] == '/')
 			*ret = strdup(line);
 		else if (asprintf(ret, "%s/%s", base, line) < 0)
 			*ret = NULL;
-		return *ret ? 0 : -ENOMEM;
+		err = *ret ? module_is_nvidia(pe, *ret) : -ENOMEM;
+		if (err != 0)
+			return err < 0 ? err : 0;
+		free(TAKE_PTR(*ret));
 	}
 	return -ENOENT;
 }
@@ -610,7 +700,7 @@ static const char *const module_dirs[] = {
 	"kernel/drivers/gpu/drm/nvidia",
 };
 
-/* The first name in dir that nvidia_module_name() accepts: 0 (*ret its path), -ENOENT (none,
+/* The first name in dir that module_is_nvidia() accepts: 0 (*ret its path), -ENOENT (none,
  * or no such directory), or the -errno of a directory that could not be listed. */
 static int module_in_dir(struct probe_env *pe, const char *dir, char **ret)
 {
@@ -622,13 +712,16 @@ static int module_in_dir(struct probe_env *pe, const char *dir, char **ret)
 	if (r < 0)
 		return r;
 	STRV_FOREACH(n, names) {
-		if (!nvidia_module_name(*n))
+		if (!startswith(*n, "nvidia"))
 			continue;
 		if (asprintf(ret, "%s/%s", dir, *n) < 0) {
 			*ret = NULL;
 			return -ENOMEM;
 		}
-		return 0;
+		r = module_is_nvidia(pe, *ret);
+		if (r != 0)
+			return r < 0 ? r : 0;
+		free(TAKE_PTR(*ret));
 	}
 	return -ENOENT;
 }
@@ -695,35 +788,25 @@ static int module_search(struct probe_env *pe, const char *base, char **ret, cha
 /* The module facts that come from reading the file (module_facts()). */
 static const char *const module_keys[] = { "version", "vermagic", "signature", "signer" };
 
-static ssize_t module_pread(void *userdata, uint64_t off, void *buf, size_t n)
-{
-	return root_file_pread(userdata, buf, n, off);
-}
-
 /* The facts read from the module's bytes (formats/kmodule.h); the file is opened through
  * core/root, so a symlink resolves inside the root and a FIFO or device is refused unread. */
 static void module_facts(struct probe_env *pe, struct snap_node *mf, const char *path)
 {
 	_cleanup_(root_file_closep) struct root_file f = ROOT_FILE_NULL;
 	_cleanup_free_ char *why = NULL;
-	struct kmodule_input in = { module_pread, &f, 0, KMODULE_PLAIN };
+	struct kmodule_input in;
 	struct kmodule_info m;
 	const char *slash = strrchr(path, '/');
-	int err;
+	int err = module_open(pe, path, &f, &in);
 
-	(void)kmodule_compression_from_name(slash ? slash + 1 : path, &in.compression);
 	snap_set_str(mf, "compression", kmodule_compression_name(in.compression), path);
-	err = root_file_open(pe->root, path,
-			     in.compression == KMODULE_PLAIN ? SIZE_MAX : KMODULE_MAX_INPUT, &f);
 	if (err == -EINVAL)
 		why = strdup("not a regular file");
 	else if (err == -EFBIG && asprintf(&why, "compressed file larger than %" PRIu64 " MiB",
 					   KMODULE_MAX_INPUT >> 20) < 0)
 		why = NULL;
-	else if (err >= 0) {
-		in.size = f.size;
+	else if (err >= 0)
 		err = kmodule_read(&in, &m, &why);
-	}
 	if (err < 0) {
 		/* too large (-EFBIG) or malformed: the parser's reason; else the errno */
 		for (size_t i = 0; i < ARRAY_SIZE(module_keys); i++)
@@ -734,6 +817,9 @@ static void module_facts(struct probe_env *pe, struct snap_node *mf, const char 
 				snap_set_errno(mf, module_keys[i], err, path);
 		return;
 	}
+	/* a file taken by its .modinfo name (nvidia_module_maybe()): that name said */
+	if (m.name && !nvidia_module_name(slash ? slash + 1 : path))
+		snap_set_str(mf, "name", m.name, path);
 	if (m.version)
 		snap_set_str(mf, "version", m.version, path);
 	else

@@ -200,13 +200,15 @@ static const char *prefix_kind(struct probe_env *pe, const char *prefix)
  * listed (a directory too big to list makes the discovery truncated: said, never "absent"),
  * -ENOMEM. */
 int py_list_container(struct probe_env *pe, struct probe_pyenvs *es, const char *dir, bool once,
-		      char ***ret)
+		      char ***ret, int *ret_err)
 {
 	_cleanup_free_ char *resolved = NULL;
 	size_t seen;
 	int r = root_resolve(pe->root, dir, &resolved);
 
 	*ret = NULL;
+	if (ret_err)
+		*ret_err = r == -ENOENT || r == -ENOTDIR ? 0 : MIN(r, 0);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -216,6 +218,8 @@ int py_list_container(struct probe_env *pe, struct probe_pyenvs *es, const char 
 	if (strmap_put(&es->listed, resolved, 1) < 0)
 		return -ENOMEM;
 	r = root_list_dir(pe->root, resolved, PROBE_MAX_ENVS, ret);
+	if (ret_err && r != -E2BIG && r != -ENOENT && r != -ENOTDIR)
+		*ret_err = MIN(r, 0);
 	if (r == -E2BIG)
 		es->truncated = true;
 	if (r == -ENOMEM)
@@ -231,7 +235,7 @@ int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const cha
 	_cleanup_free_ char *base = strdup(prefix), *envs = NULL, *cm = NULL;
 	_cleanup_strv_free_ char **names = NULL;
 	char *slash;
-	int r = 0;
+	int err, r = 0;
 
 	if (!base)
 		return -ENOMEM;
@@ -251,7 +255,10 @@ int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const cha
 	envs = path_join(base, "envs");
 	if (!envs)
 		return -ENOMEM;
-	r = py_list_container(pe, es, envs, once, &names);
+	r = py_list_container(pe, es, envs, once, &names, &err);
+	/* a conda's envs/ that is there but could not be listed: its environments are unknown */
+	if (r == 0 && err < 0)
+		return probe_pyenvs_note_unreadable(es, envs, err);
 	if (r <= 0)
 		return r;
 	STRV_FOREACH(n, names) {
@@ -284,7 +291,7 @@ static int add_pyenv(struct probe_env *pe, struct probe_pyenvs *es, const char *
 	vfile = path_join(root, "version");
 	if (!versions || !vfile)
 		return -ENOMEM;
-	r = py_list_container(pe, es, versions, false, &names);
+	r = py_list_container(pe, es, versions, false, &names, NULL);
 	if (r <= 0)
 		return r < 0 ? r : 1; /* not pyenv */
 	if (!want && root_read_text(pe->root, vfile, ROOT_CAP_ATTR, &sel) == 0)
@@ -335,8 +342,20 @@ static int add_path_pythons(struct probe_env *pe, struct probe_pyenvs *es)
 		_cleanup_free_ char *pyenv_selected = NULL;
 		bool shims = endswith_dir(*d, "shims"), pyenv_read = false;
 
-		if ((*d)[0] != '/' ||
-		    root_list_dir_borrow(pe->root, *d, MAX_DIR_ENTRIES, &names, NULL) < 0)
+		if ((*d)[0] != '/')
+			continue;
+		r = root_list_dir_borrow(pe->root, *d, MAX_DIR_ENTRIES, &names, NULL);
+		if (r == -ENOMEM)
+			return r;
+		/* a PATH directory that is there but could not be listed: the pythons it may
+		 * hold are unknown (python_envs_unreadable[]), not none; a link loop is no
+		 * directory to the shell's PATH search either (execvp(3) passes over it) */
+		if (r < 0 && r != -ENOENT && r != -ENOTDIR && r != -ELOOP) {
+			r = probe_pyenvs_note_unreadable(es, *d, r);
+			if (r < 0)
+				return r;
+		}
+		if (!names)
 			continue;
 		STRV_FOREACH_CONST(n, names) {
 			_cleanup_free_ char *exe = NULL, *real = NULL, *parent = NULL, *cfg = NULL;
@@ -470,8 +489,11 @@ static int home_add(struct probe_env *pe, struct homes *hs, struct strmap *seen,
 
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0)
+	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
+	/* one whose links could not be followed (EACCES, ELOOP) is kept as named */
+	if (r < 0 && !(resolved = strdup(path)))
+		return -ENOMEM;
 	/* a home that could not be looked at is kept: its listings say why */
 	r = probe_path_test(pe, resolved, S_IFDIR);
 	if (r == 0 || r == -ENOMEM || strmap_get(seen, resolved, &i))

@@ -54,7 +54,7 @@ static int add_prefixes_in(struct probe_env *pe, struct probe_pyenvs *es, const 
 			   const char *kind, const char *via, const char *mark, mode_t type)
 {
 	_cleanup_strv_free_ char **names = NULL;
-	int r = py_list_container(pe, es, dir, true, &names);
+	int r = py_list_container(pe, es, dir, true, &names, NULL);
 
 	if (r <= 0)
 		return r;
@@ -86,7 +86,7 @@ static int add_hatch(struct probe_env *pe, struct probe_pyenvs *es, const char *
 		     const char *via)
 {
 	_cleanup_strv_free_ char **projects = NULL;
-	int r = py_list_container(pe, es, virt, true, &projects);
+	int r = py_list_container(pe, es, virt, true, &projects, NULL);
 
 	if (r <= 0)
 		return r;
@@ -98,7 +98,7 @@ static int add_hatch(struct probe_env *pe, struct probe_pyenvs *es, const char *
 			return -ENOMEM;
 		if ((*p)[0] == '.')
 			continue;
-		r = py_list_container(pe, es, pd, true, &sums);
+		r = py_list_container(pe, es, pd, true, &sums, NULL);
 		if (r < 0)
 			return r;
 		STRV_FOREACH(c, sums) {
@@ -120,8 +120,12 @@ int py_add_app_envs(struct probe_env *pe, struct probe_pyenvs *es, const char *p
 	static const char *const subs[] = { "venv", ".venv" };
 	_cleanup_strv_free_ char **names = NULL;
 	_cleanup_free_ char *via_self = NULL, *via_sub = NULL;
-	int r = py_list_container(pe, es, parent, true, &names);
+	int err, r = py_list_container(pe, es, parent, true, &names, &err);
 
+	/* The user's own home that could not be listed: its apps' environments are unknown.
+	 * Another user's (/root, /home/<user>: 0700 to whoever runs gpuenv) is nothing known. */
+	if (r == 0 && err < 0 && streq(label, "~"))
+		return probe_pyenvs_note_unreadable(es, parent, err);
 	if (r <= 0)
 		return r;
 	if (asprintf(&via_self, "%s/*", label) < 0 || asprintf(&via_sub, "%s/*/venv", label) < 0)

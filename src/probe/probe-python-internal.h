@@ -96,8 +96,10 @@ int py_pathf_test(struct probe_env *pe, struct probe_pyenvs *es, mode_t type, co
 	_printf_(4, 5);
 /* Whether prefix is (or may be: its conda-meta/ cannot be looked at) a conda prefix. */
 bool py_maybe_conda(struct probe_env *pe, const char *prefix);
+/* *ret_err (when not NULL): the -errno of a directory that is there but could not be looked
+ * at or listed, else 0. */
 int py_list_container(struct probe_env *pe, struct probe_pyenvs *es, const char *dir, bool once,
-		      char ***ret);
+		      char ***ret, int *ret_err);
 int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix,
 			const char *via, bool once);
 /* probe-python-homes.c */

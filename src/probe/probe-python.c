@@ -154,8 +154,6 @@ static int probe_conda(struct probe_env *pe, struct snap_node *env, const char *
 
 void py_note_unreadable(struct py_unread *u, const char *dir, int err)
 {
-	struct snap_node *o;
-
 	for (size_t i = 0; i < snap_count(u->arr); i++)
 		if (streq(snap_source(snap_child(snap_at(u->arr, i), "path")) ?: "", dir))
 			return;
@@ -166,17 +164,8 @@ void py_note_unreadable(struct py_unread *u, const char *dir, int err)
 	/* Past the cap the first stays python_envs_complete's source: incomplete all the same. */
 	if (u->n++ >= MAX_UNREADABLE)
 		return;
-	if (!u->arr)
-		u->arr = snap_array(u->fw, "python_envs_unreadable");
-	o = snap_append_object(u->arr);
-	if (err == -E2BIG) {
-		char why[64];
-
-		snprintf(why, sizeof(why), "more than %u entries", MAX_DIR_ENTRIES);
-		snap_set_state(o, "path", FACT_UNREADABLE, dir, why);
-	} else {
-		snap_set_errno(o, "path", err, dir);
-	}
+	probe_note_unlisted(u->fw, "python_envs_unreadable", dir, err, MAX_DIR_ENTRIES);
+	u->arr = snap_array(u->fw, "python_envs_unreadable");
 }
 
 /* The first directory that could not be listed makes framework.python_envs_complete

@@ -240,15 +240,21 @@ static int discover(struct rdisc *d)
 	return err;
 }
 
-/* One object per library base: the file with the longest version suffix. */
-static void rocm_list_libraries(struct probe_env *pe, struct snap_node *arr, char *const *dirs,
-				size_t n_dirs)
+/* One object per library base: the file with the longest version suffix. A directory that is
+ * there but could not be listed goes to rocm's unlisted[]: its libraries are unknown, not none. */
+static void rocm_list_libraries(struct probe_env *pe, struct snap_node *rocm, struct snap_node *arr,
+				char *const *dirs, size_t n_dirs)
 {
 	char **names[4] = { NULL };
 
-	for (size_t i = 0; i < n_dirs && i < ARRAY_SIZE(names); i++)
-		if (root_list_dir(pe->root, dirs[i], MAX_DIR_ENTRIES, &names[i]) < 0)
+	for (size_t i = 0; i < n_dirs && i < ARRAY_SIZE(names); i++) {
+		int r = root_list_dir(pe->root, dirs[i], MAX_DIR_ENTRIES, &names[i]);
+
+		if (r < 0)
 			names[i] = NULL;
+		if (r < 0 && r != -ENOENT && r != -ENOTDIR)
+			probe_note_unlisted(rocm, "unlisted", dirs[i], r, MAX_DIR_ENTRIES);
+	}
 	for (size_t b = 0; b < ARRAY_SIZE(rocm_libs); b++) {
 		const char *best, *best_dir, *best_v;
 
@@ -425,7 +431,7 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 	if (probe_path_test(pe, lib64, S_IFDIR) != 0) /* one not looked at: listed, and fails */
 		dirs[n_dirs++] = lib64;
 	libs = snap_array(o, "libraries");
-	rocm_list_libraries(pe, libs, dirs, n_dirs);
+	rocm_list_libraries(pe, o, libs, dirs, n_dirs);
 	if (c->distro)
 		set_component(o, libs);
 

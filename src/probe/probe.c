@@ -178,6 +178,21 @@ int probe_loader(struct probe_env *pe, struct loader **ret)
 	return 0;
 }
 
+void probe_note_unlisted(struct snap_node *obj, const char *key, const char *dir, int err,
+			 size_t max)
+{
+	struct snap_node *o = snap_append_object(snap_array(obj, key));
+
+	if (err == -E2BIG) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "more than %zu entries", max);
+		snap_set_state(o, "path", FACT_UNREADABLE, dir, why);
+	} else {
+		snap_set_errno(o, "path", err, dir);
+	}
+}
+
 int probe_path_test(struct probe_env *pe, const char *path, mode_t type)
 {
 	struct stat st;

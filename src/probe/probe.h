@@ -91,6 +91,12 @@ void probe_set_path_fact(struct probe_env *pe, struct snap_node *obj, const char
 int probe_pathf_test(struct probe_env *pe, mode_t type, const char *fmt, ...) _printf_(3, 4);
 /* ---- shared by the CUDA toolkit and ROCm probes ---- */
 
+/* A directory of a toolkit (lib64, targets/…/lib, conda-meta …) that could not be listed:
+ * obj[key][] gets {path} in the errno's state (-E2BIG: `unreadable` "more than max entries"),
+ * its source the directory. What the listing would have named is then unknown, never "none". */
+void probe_note_unlisted(struct snap_node *obj, const char *key, const char *dir, int err,
+			 size_t max);
+
 #define PROBE_LINK_MAX_HOPS                                                                        \
 	40 /* Linux follows at most 40 symlinks in one lookup (path_resolution(7)) */
 

@@ -18,7 +18,10 @@
  *      not read …"), or a fact in the rule's layer that could not be read (unreadable,
  *      malformed, error; layers[].unreadable[]) and that B lacks; or
  *   3. records a fact whose source is the path as `absent`: a fact that could not be read is
- *      `unreadable`, never `absent`.
+ *      `unreadable`, never `absent`; or
+ *   4. changes the snapshot where the path is a directory, with no fact recording that it
+ *      could not be listed (a failure state whose source is the directory or a path in it):
+ *      a listing that failed is "could not tell", never "none found".
  * An unreadable path may legitimately make things worse (new findings, 2 → 3 "could not
  * evaluate", skip records), never better without saying why.
  *
@@ -32,8 +35,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
+#include "core/ctx.h"
+#include "core/root.h"
 #include "gpuenv/gpuenv.h"
 #include "rules/rules.h"
 #include "shared/strbuf.h"
@@ -167,8 +173,55 @@ static void absent_at(const struct snap_node *n, const char *path, struct strbuf
 	}
 }
 
+/* Does a fact of n that could not be read name path, or a path in it, as its source? */
+static bool failure_at(const struct snap_node *n, const char *path)
+{
+	size_t len = strlen(path);
+
+	if (snap_kind(n) == SNAP_FACT) {
+		const char *src = snap_source(n) ?: "";
+
+		return fact_is_failure(snap_state(n)) && strncmp(src, path, len) == 0 &&
+		       (src[len] == '\0' || src[len] == '/');
+	}
+	for (size_t k = 0; k < snap_count(n); k++)
+		if (failure_at(snap_at(n, k), path))
+			return true;
+	return false;
+}
+
+/* Rule 4: path is a directory of the root (looked at through base's root: a link resolves
+ * inside it, and a link itself is no directory), and the listing's failure changed the
+ * snapshot without a fact saying so. */
+static bool unlisted_silently(const struct opts *o, struct gpuenv_ctx *base,
+			      const struct gpuenv_doctor *b, const struct gpuenv_doctor *i,
+			      const char *path)
+{
+	_cleanup_free_ char *jb = NULL, *ji = NULL;
+	struct stat st;
+
+	if (root_lstat(base->root, path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return false;
+	if (snapshot_to_json(b->snap, SNAP_JSON_STABLE | SNAP_JSON_COMPACT, &jb) < 0 ||
+	    snapshot_to_json(i->snap, SNAP_JSON_STABLE | SNAP_JSON_COMPACT, &ji) < 0)
+		return false;
+	if (streq(jb, ji) || failure_at(snapshot_root_const(i->snap), path))
+		return false;
+	if (o->verbose) {
+		size_t at = 0;
+
+		while (jb[at] && jb[at] == ji[at])
+			at++;
+		at = at > 160 ? at - 160 : 0;
+		printf("%s: baseline …%.400s\n%s: unlisted …%.400s\n", path, jb + at, path,
+		       ji + at);
+	}
+	return true;
+}
+
 /* Prints each improvement of i over b; returns how many. */
-static unsigned compare(const struct gpuenv_doctor *b, const struct gpuenv_doctor *i,
+static unsigned compare(const struct opts *o, struct gpuenv_ctx *base,
+			const struct gpuenv_doctor *b, const struct gpuenv_doctor *i,
 			const char *path)
 {
 	static const enum gpuenv_severity sevs[] = { GPUENV_SEVERITY_WARNING,
@@ -206,6 +259,12 @@ static unsigned compare(const struct gpuenv_doctor *b, const struct gpuenv_docto
 	if (n_absent) {
 		printf("%s: unreadable, but recorded as absent (%s%s)\n", path, first ?: "?",
 		       n_absent > 1 ? ", …" : "");
+		bad++;
+	}
+	if (unlisted_silently(o, base, b, i, path)) {
+		printf("%s: a directory that could not be listed changed the facts, and no fact "
+		       "records it\n",
+		       path);
 		bad++;
 	}
 	free((char *)first);
@@ -377,7 +436,7 @@ int main(int argc, char **argv)
 		}
 		if (o.verbose)
 			printf("%s: verdict %d, was %d\n", *p, r.d->verdict, base.d->verdict);
-		bad += compare(base.d, r.d, *p);
+		bad += compare(&o, base.ctx, base.d, r.d, *p);
 		run_done(&r);
 		n++;
 	}

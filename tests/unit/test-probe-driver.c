@@ -627,10 +627,104 @@ static void test_module_search_dirs(void **state)
 	(void)f;
 }
 
+/* A stand-in module with the .modinfo name= given, unsigned and uncompressed. */
+static bool mk_named_module(const char *path, const char *version, const char *name)
+{
+	const char *src = getenv("GPUENV_SOURCE_ROOT");
+	char cmd[8192];
+
+	if (!src || system("command -v objcopy >/dev/null") != 0) {
+		printf("SKIP module files: objcopy not installed\n");
+		return false;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "sh '%s/tests/tools/mk-kmodule.sh' '%s' '%s' - none '' 4.10.0-37-generic "
+		 "NVIDIA '%s'",
+		 src, path, version, name);
+	assert_int_equal(system(cmd), 0);
+	return true;
+}
+
+/* Ubuntu's nvidia-384 DKMS package installs the core module as updates/dkms/nvidia_384.ko
+ * (https://github.com/canonical/nvidia-graphics-drivers/issues/13; its dkms.conf renames the
+ * built "nvidia" to "nvidia_384"): found by its .modinfo name=nvidia through modules.dep and
+ * by the search, its companion nvidia_384_uvm.ko never, a file of that name whose .modinfo
+ * names another module or that is no module never. */
+static void test_module_renamed_by_dkms(void **state)
+{
+	static const char rel[] = "/lib/modules/4.10.0-37-generic/updates/dkms";
+	static const char *const names[] = { "nvidia", "nvidia_vgpu_vfio", NULL };
+	struct probe_fx *f = *state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		for (int dep = 0; dep < 2; dep++) {
+			struct probe_fx *g = probe_fx_new("driver-renamed");
+			char path[4096];
+			const struct snap_node *r;
+
+			puts_(g, "/proc/sys/kernel/osrelease", "4.10.0-37-generic\n");
+			tmptree_mkdir(g->dir, rel);
+			snprintf(path, sizeof(path), "%s%s/nvidia_384_uvm.ko", g->dir, rel);
+			if (!mk_named_module(path, "384.90", "nvidia_uvm")) {
+				probe_fx_free(g);
+				return;
+			}
+			snprintf(path, sizeof(path), "%s%s/nvidia_384.ko", g->dir, rel);
+			if (names[i])
+				assert_true(mk_named_module(path, "384.90", names[i]));
+			else
+				puts_(g,
+				      "/lib/modules/4.10.0-37-generic/updates/dkms/nvidia_384.ko",
+				      "not an ELF file");
+			if (dep)
+				puts_(g, "/lib/modules/4.10.0-37-generic/modules.dep",
+				      "updates/dkms/nvidia_384_uvm.ko: updates/dkms/nvidia_384.ko\n"
+				      "updates/dkms/nvidia_384.ko:\n");
+			r = run(g);
+			if (i == 0) {
+				assert_string_equal(
+					snap_get_str(r, "driver.nvidia.module_file.path"),
+					"/lib/modules/4.10.0-37-generic/updates/dkms/nvidia_384.ko");
+				assert_string_equal(
+					snap_get_str(r, "driver.nvidia.module_file.found_by"),
+					dep ? "modules.dep" : "search");
+				assert_string_equal(
+					snap_get_str(r, "driver.nvidia.module_file.version"),
+					"384.90");
+				assert_string_equal(
+					snap_get_str(r, "driver.nvidia.module_file.name"),
+					"nvidia");
+			} else {
+				assert_int_equal(
+					snap_get_state(r, "driver.nvidia.module_file.path"),
+					FACT_ABSENT);
+			}
+			probe_fx_free(g);
+		}
+	/* a FIFO of such a name is not opened for its .modinfo: no block, no module */
+	{
+		struct probe_fx *g = probe_fx_new("driver-renamed");
+		char path[4096];
+		const struct snap_node *r;
+
+		puts_(g, "/proc/sys/kernel/osrelease", "4.10.0-37-generic\n");
+		tmptree_mkdir(g->dir, rel);
+		snprintf(path, sizeof(path), "%s%s/nvidia_390.ko", g->dir, rel);
+		assert_int_equal(mkfifo(path, 0644), 0);
+		alarm(20);
+		r = run(g);
+		alarm(0);
+		assert_int_equal(snap_get_state(r, "driver.nvidia.module_file.path"), FACT_ABSENT);
+		probe_fx_free(g);
+	}
+	(void)f;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_healthy_550, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_module_renamed_by_dkms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_560, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_proc_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nouveau_cmdline, setup, teardown),

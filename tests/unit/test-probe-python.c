@@ -173,6 +173,32 @@ static void test_lib_unreadable(void **state)
 	gpuenv_doctor_free(d);
 }
 
+/* A $PATH directory, the user's own $HOME and a conda's envs/ that are there but could not be
+ * listed: the pythons and environments they hold are unknown (python_envs_unreadable[]), and
+ * the home is still searched for what can be looked at. */
+static void test_path_and_home_unlisted(void **state)
+{
+	static const char *const dirs[] = { "/usr/bin", "/home/user", "/opt/conda/envs" };
+	struct probe_fx *f = *state;
+
+	tmptree_mkdir(f->dir, "/usr/bin");
+	tmptree_puts(f->dir, "/opt/conda/conda-meta/history", "");
+	tmptree_puts(f->dir, "/opt/conda/envs/x/conda-meta/history", "");
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char spec[64];
+		const struct snap_node *r, *u;
+
+		snprintf(spec, sizeof(spec), "%s=EACCES", dirs[i]);
+		r = run(f, spec);
+		u = snap_get(r, "framework.python_envs_unreadable");
+		assert_int_equal(snap_count(u), 1);
+		assert_int_equal(snap_get_state(snap_at(u, 0), "path"), FACT_UNREADABLE);
+		assert_string_equal(snap_source(snap_get(snap_at(u, 0), "path")), dirs[i]);
+		assert_int_equal(snap_get_state(r, "framework.python_envs_complete"),
+				 FACT_UNREADABLE);
+	}
+}
+
 /* Two unreadable site directories: each is named by a skip, not only the first. */
 static void test_two_sites_unreadable(void **state)
 {
@@ -363,6 +389,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_torch_dir_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_system_site_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lib_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_path_and_home_unlisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_sites_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gpu_libraries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gpu_libraries_lib64_link, setup, teardown),

@@ -929,6 +929,63 @@ static void test_stat_unreadable_not_missing(void **state)
 	assert_true(distro_seen);
 }
 
+/* A library or header directory that is there but could not be listed or looked at (EACCES,
+ * EIO) is recorded in unlisted[] with its errno, and what it would have named is unknown:
+ * a component's and a toolkit's version are that state, never absent "not in this toolkit";
+ * ROCm's lib/ likewise. */
+static void test_lib_dirs_unlisted(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *tk, *u;
+
+	puts_(f, "/usr/local/cuda-12.4/version.json", "{\"cuda\": {\"version\": \"12.4.1\"}}\n");
+	lib(f, "/usr/local/cuda-12.4/lib64", "libcublas.so.12.4.5.8", "libcublas.so.12");
+	lib(f, "/usr/local/cuda-12.4/lib64", "libcudart.so.12.4.127", "libcudart.so.12");
+	puts_(f, "/usr/local/cuda-12.4/include/cuda_runtime_api.h",
+	      "#define CUDART_VERSION 12040\n");
+	/* only libcudart's file name says this one's version */
+	lib(f, "/usr/local/cuda-11.8/targets/x86_64-linux/lib", "libcudart.so.11.8.89",
+	    "libcudart.so.11.0");
+	puts_(f, "/usr/local/cuda-11.8/include/cuda_runtime_api.h", "/* no CUDART_VERSION */\n");
+	puts_(f, "/opt/rocm-6.2.0/.info/version", "6.2.0-66\n");
+	lib(f, "/opt/rocm-6.2.0/lib", "libamdhip64.so.6.2.60200", "libamdhip64.so.6");
+	r = run_opts(f, false, 0, NULL,
+		     "/usr/local/cuda-12.4/lib64=EACCES,/usr/local/cuda-12.4/include=EIO,"
+		     "/usr/local/cuda-11.8/targets/x86_64-linux/lib=EACCES,"
+		     "/opt/rocm-6.2.0/lib=EACCES");
+
+	tk = entry(r, "runtime.cuda_toolkits", "/usr/local/cuda-12.4");
+	assert_string_equal(snap_get_str(tk, "version"), "12.4.1");
+	assert_int_equal(snap_count(snap_get(tk, "unlisted")), 2);
+	u = snap_get(tk, "unlisted.0.path");
+	assert_int_equal(snap_state(u), FACT_UNREADABLE);
+	assert_string_equal(snap_source(u), "/usr/local/cuda-12.4/lib64");
+	assert_string_equal(snap_error(u), strerror(EACCES));
+	u = snap_get(tk, "unlisted.1.path");
+	assert_int_equal(snap_state(u), FACT_ERROR);
+	assert_string_equal(snap_source(u), "/usr/local/cuda-12.4/include");
+	assert_int_equal(snap_count(snap_get(tk, "components.cublas.libraries")), 0);
+	/* its version.json has no libcublas entry: the listing was the only source left */
+	assert_int_equal(snap_get_state(tk, "components.cublas.version"), FACT_UNREADABLE);
+	assert_string_equal(snap_source(snap_get(tk, "components.cublas.version")),
+			    "/usr/local/cuda-12.4/lib64");
+
+	tk = entry(r, "runtime.cuda_toolkits", "/usr/local/cuda-11.8");
+	assert_non_null(tk);
+	assert_int_equal(snap_get_state(tk, "version"), FACT_UNREADABLE);
+	assert_string_equal(snap_source(snap_get(tk, "version")),
+			    "/usr/local/cuda-11.8/targets/x86_64-linux/lib");
+	/* its header says no version (malformed): never absent "not in this toolkit" */
+	assert_int_not_equal(snap_get_state(tk, "components.cudart.version"), FACT_ABSENT);
+
+	tk = entry(r, "runtime.rocm", "/opt/rocm-6.2.0");
+	assert_string_equal(snap_get_str(tk, "version"), "6.2.0-66");
+	assert_int_equal(snap_count(snap_get(tk, "libraries")), 0);
+	u = snap_get(tk, "unlisted.0.path");
+	assert_int_equal(snap_state(u), FACT_UNREADABLE);
+	assert_string_equal(snap_source(u), "/opt/rocm-6.2.0/lib");
+}
+
 static void test_nothing(void **state)
 {
 	struct probe_fx *f = *state;
@@ -961,6 +1018,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rocm_loader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stat_unreadable_not_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lib_dirs_unlisted, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

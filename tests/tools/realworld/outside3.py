@@ -192,7 +192,7 @@ def tf_384_90_module_384_111_userspace():
     userspace(root, user)
     dpkg(root, {"nvidia-384": f"{user}-0ubuntu0.16.04.1"})
     sections = [section(NV_BASE, "devices"),
-                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = {user}, -, none\n",
+                f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia_384.ko = {user}, -, none\n",
                 f"[nvml]\ndriver_version = {user}\nnvml_version = 9.{user}\n"
                 "cuda_driver_version = 9000\n"
                 "error.nvmlInit_v2 = NVML_ERROR_LIB_RM_VERSION_MISMATCH\n",
@@ -217,8 +217,11 @@ def tf_384_90_module_384_111_userspace():
         "devices in this configuration'; 'I found this issue keep happening after my ubuntu "
         "upgrade its components'); cuInit's CUDA_ERROR_NO_DEVICE as pasted (drivers of that "
         "time answered so); placeholders, not in the report: the package nvidia-384 at "
-        "384.111 and its DKMS module of 384.111 on disk (updates/dkms/nvidia.ko; the package of that time named it nvidia_384.ko) (what the upgrade "
-        "installs), NVML's answer (the mismatch nvidia-smi shows then), the GPU (10de:1b80, "
+        "384.111 and its DKMS module of 384.111 on disk, as that package installed it: "
+        "updates/dkms/nvidia_384.ko, .modinfo name=nvidia (its dkms.conf renames the built "
+        "nvidia.ko: BUILT_MODULE_NAME nvidia, DEST_MODULE_NAME nvidia_384; the path as "
+        "https://github.com/canonical/nvidia-graphics-drivers/issues/13 shows it) (what the "
+        "upgrade installs), NVML's answer (the mismatch nvidia-smi shows then), the GPU (10de:1b80, "
         "GTX 1080, and the rest of the base fixture's PCI tree), the kernel 4.13.0-26-generic, "
         "the kern.log line's time; " + SRC_LDSO + "; " + SRC_BASE, PATH,
         real_world(
