@@ -231,7 +231,8 @@ static const char *room_end(const char *p, const char *end, size_t room)
  * blank, instead of measuring each word (most words of a diagnosis are mid-line). */
 static const char *last_fitting_end(const char *p, const char *end, size_t room, bool ascii)
 {
-	const char *x = ascii ? (room < (size_t)(end - p) ? p + room : end) : room_end(p, end, room);
+	const char *x =
+		ascii ? (room < (size_t)(end - p) ? p + room : end) : room_end(p, end, room);
 
 	if (x < end) /* the last blank within room (room_end stops on a lead byte) */
 		while (x > p && *x != ' ')

@@ -84,6 +84,31 @@ int strmap_put(struct strmap *m, const char *key, size_t value)
 	return 0;
 }
 
+int strmap_put_new(struct strmap *m, const char *key, size_t value, size_t *ret_value,
+		   const char **ret_key)
+{
+	struct strmap_slot *s;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		int r = grow(m);
+
+		if (r < 0)
+			return r;
+	}
+	s = find(m->slots, m->cap, key);
+	if (s->key) {
+		*ret_value = s->value;
+		return 0;
+	}
+	s->key = strdup(key);
+	if (!s->key)
+		return -ENOMEM;
+	m->n++;
+	s->value = value;
+	*ret_key = s->key;
+	return 1;
+}
+
 void strmap_done(struct strmap *m)
 {
 	for (size_t i = 0; i < m->cap; i++)
