@@ -53,33 +53,35 @@ static const char *const sections[] = { "host",	     "hardware",  "driver",	"run
 					"framework", "container", "environment" };
 
 /* Schema keys whose values are integers (docs/snapshot-schema.md); every other value read is
- * a string, but "true"/"false", which are bools. */
+ * a string, but "true"/"false", which are bools. Asked for every fact read: the names are
+ * held in their rows (no pointer for the loader to relocate) and a key is compared only with
+ * those of its first letter. */
 static bool int_key(const char *key)
 {
-	static const char *const keys[] = { "code",
-					    "count",
-					    "pid",
-					    "device_count",
-					    "minor_number",
-					    "last_line",
-					    "index",
-					    "node",
-					    "pci_devices",
-					    "link",
-					    "clocks_event_reasons",
-					    "remapped_rows_correctable",
-					    "remapped_rows_uncorrectable",
-					    "retired_pages_sbe",
-					    "retired_pages_dbe",
-					    "current_link_width",
-					    "max_link_width",
-					    "gpu_instance_id",
-					    "compute_instance_id" };
-	static const char *const suffixes[] = { "_mib", "_mw", "_c", "_pct" };
+	static const char keys[][28] = { "code",
+					 "count",
+					 "pid",
+					 "device_count",
+					 "minor_number",
+					 "last_line",
+					 "index",
+					 "node",
+					 "pci_devices",
+					 "link",
+					 "clocks_event_reasons",
+					 "remapped_rows_correctable",
+					 "remapped_rows_uncorrectable",
+					 "retired_pages_sbe",
+					 "retired_pages_dbe",
+					 "current_link_width",
+					 "max_link_width",
+					 "gpu_instance_id",
+					 "compute_instance_id" };
+	static const char suffixes[][5] = { "_mib", "_mw", "_c", "_pct" };
 	size_t n = strlen(key);
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (streq(key, keys[i]))
+		if (key[0] == keys[i][0] && streq(key, keys[i]))
 			return true;
 	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
 		size_t k = strlen(suffixes[i]);
@@ -379,8 +381,8 @@ static const char *ask_for(const char *key, bool windows)
 	for (size_t i = 0; i < ARRAY_SIZE(asks); i++) {
 		size_t k = strlen(asks[i].prefix);
 
-		if (strncmp(key, asks[i].prefix, k) == 0 && (key[k] == '\0' || key[k] == '.') &&
-		    k > best) {
+		if (k > best && key[0] == asks[i].prefix[0] &&
+		    strncmp(key, asks[i].prefix, k) == 0 && (key[k] == '\0' || key[k] == '.')) {
 			best = k;
 			cmd = windows ? asks[i].windows : asks[i].command;
 		}

@@ -33,7 +33,7 @@ static bool is_month(const char *s)
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
 	for (size_t i = 0; i + 3 <= sizeof(months) - 1; i += 3)
-		if (strncmp(s, months + i, 3) == 0)
+		if (s[0] == months[i] && s[1] == months[i + 1] && s[2] == months[i + 2])
 			return true;
 	return false;
 }

@@ -17,9 +17,25 @@ static struct pasted_fact *find(const struct pasted_facts *f, const char *path)
 	return &f->v[i];
 }
 
+static void replace(struct pasted_fact *old, const char *reader, char *v, unsigned line,
+		    bool failed, bool absent)
+{
+	free(old->value);
+	old->value = v;
+	old->line = line;
+	old->reader = reader;
+	old->failed = failed;
+	old->absent = absent;
+}
+
 static int add(struct pasted_facts *f, const char *reader, const char *path, const char *value,
 	       unsigned line, bool failed, bool absent)
 {
+	struct pasted_fact *old;
+	const char *key = NULL;
+	size_t at = 0;
+	int r;
+
 	if (!path || !*path)
 		return -EINVAL;
 	if (f->line_map && line >= 1 && line <= f->line_map_n)
@@ -28,19 +44,14 @@ static int add(struct pasted_facts *f, const char *reader, const char *path, con
 	char *v = strdup(value ? value : "");
 	if (!v)
 		return -ENOMEM;
-	struct pasted_fact *old = find(f, path);
-	if (old) {
-		free(old->value);
-		old->value = v;
-		old->line = line;
-		old->reader = reader;
-		old->failed = failed;
-		old->absent = absent;
-		return 0;
-	}
-	if (f->n >= PASTED_FACTS_MAX) {
-		free(v);
-		f->dropped++;
+	if (f->n >= PASTED_FACTS_MAX) { /* full: a path read already is still read again */
+		old = find(f, path);
+		if (old) {
+			replace(old, reader, v, line, failed, absent);
+		} else {
+			free(v);
+			f->dropped++;
+		}
 		return 0;
 	}
 	if (f->n == f->cap) {
@@ -53,13 +64,17 @@ static int add(struct pasted_facts *f, const char *reader, const char *path, con
 		f->v = nv;
 		f->cap = cap;
 	}
-	char *p = strdup(path);
-	if (!p || strmap_put(&f->index, path, f->n) < 0) {
-		free(p);
+	/* the path looked up and added at once; the fact's path is the index's copy of it */
+	r = strmap_put_new(&f->index, path, f->n, &at, &key);
+	if (r < 0) {
 		free(v);
-		return -ENOMEM;
+		return r;
 	}
-	f->v[f->n++] = (struct pasted_fact){ .path = p,
+	if (r == 0) {
+		replace(&f->v[at], reader, v, line, failed, absent);
+		return 0;
+	}
+	f->v[f->n++] = (struct pasted_fact){ .path = key,
 					     .value = v,
 					     .line = line,
 					     .reader = reader,
@@ -108,10 +123,8 @@ const struct pasted_fact *pasted_facts_get(const struct pasted_facts *f, const c
 
 void pasted_facts_done(struct pasted_facts *f)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		free(f->v[i].path);
-		free(f->v[i].value);
-	}
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i].value); /* the paths are the index's keys */
 	free(f->v);
 	strmap_done(&f->index);
 	*f = (struct pasted_facts){ 0 };

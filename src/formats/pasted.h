@@ -23,7 +23,7 @@
 #define PASTED_FACTS_MAX 4096u /* a paste naming more facts than this is cut, not grown */
 
 struct pasted_fact {
-	char *path;
+	const char *path; /* the facts' index's copy (pasted_facts_done frees it) */
 	char *value;
 	unsigned line;	    /* 1-based line of the cleaned input the value was read from */
 	const char *reader; /* static: the reader's name ("nvidia-smi", "collect-env" …) */

@@ -206,6 +206,42 @@ static size_t word_bytes(const char *p, const char *end, size_t *cols, bool *esc
 	return w;
 }
 
+/* Where the text from p on (no ESC in it) passes `room` columns: the first character past
+ * them, end when it does not. Eight bytes at a time, a character counted at its lead byte. */
+static const char *room_end(const char *p, const char *end, size_t room)
+{
+	size_t cols = 0, i = 0, n = (size_t)(end - p);
+
+	for (size_t c; i + 8 <= n && cols + (c = 8 - continuations8(load8(p + i))) <= room; i += 8)
+		cols += c;
+	for (; i < n; i++) {
+		bool lead = ((unsigned char)p[i] & 0xc0) != 0x80;
+
+		if (lead && cols == room)
+			return p + i;
+		cols += lead;
+	}
+	return end;
+}
+
+/* The end of the last word after p (where a line's last word ended: a blank, or end) that
+ * still fits in `room` more columns, p itself when none does. In text without colour and
+ * words broken at one blank, a line takes every word that ends within room columns of p,
+ * blanks and all: found from where those columns end (in ASCII, room bytes on) back to a
+ * blank, instead of measuring each word (most words of a diagnosis are mid-line). */
+static const char *last_fitting_end(const char *p, const char *end, size_t room, bool ascii)
+{
+	const char *x =
+		ascii ? (room < (size_t)(end - p) ? p + room : end) : room_end(p, end, room);
+
+	if (x < end) /* the last blank within room (room_end stops on a lead byte) */
+		while (x > p && *x != ' ')
+			x--;
+	while (x > p && x[-1] == ' ')
+		x--;
+	return x;
+}
+
 /* The words placed on a line are appended together, as the one run of the text they are
  * (from the line's first word to the end of its last, gaps and all), when the line ends. */
 void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, size_t width,
@@ -215,11 +251,22 @@ void out_wrap(struct strbuf *sb, const char *text, size_t first, size_t indent, 
 	const char *line = NULL, *line_end = NULL; /* the current line's text; NULL: none yet */
 	size_t col = first, prefix_cols = prefix ? out_text_cols(prefix, strlen(prefix)) : 0;
 	bool first_line = true, ascii = plain_ascii(text, (size_t)(end - text));
+	/* lines found from their room (last_fitting_end): words broken at one blank, and each
+	 * byte a column but UTF-8's continuation bytes (no colour sequence to measure apart) */
+	bool by_room = min_gap == 1 && (ascii || !memchr(text, '\033', (size_t)(end - text)));
 
 	while (p < end) {
-		size_t gap_len = blanks(p), w = 0, cols = 0;
+		size_t gap_len, w = 0, cols = 0;
 		bool esc = false;
 
+		/* p is where the line's last word ended: the words that fit after it at once */
+		if (by_room && line && col < width) {
+			const char *x = last_fitting_end(p, end, width - col, ascii);
+
+			col += ascii ? (size_t)(x - p) : out_text_cols(p, (size_t)(x - p));
+			p = line_end = x;
+		}
+		gap_len = blanks(p);
 		p += gap_len;
 		if (p == end)
 			break;

@@ -63,7 +63,9 @@ static int grow(struct strmap *m)
 	return 0;
 }
 
-int strmap_put(struct strmap *m, const char *key, size_t value)
+/* The slot of key in *ret, taken for it (its copy made) when it was empty: 1 where it was,
+ * 0 where key was there already, or -ENOMEM. */
+static int slot_of(struct strmap *m, const char *key, struct strmap_slot **ret)
 {
 	struct strmap_slot *s;
 
@@ -74,14 +76,40 @@ int strmap_put(struct strmap *m, const char *key, size_t value)
 			return r;
 	}
 	s = find(m->slots, m->cap, key);
-	if (!s->key) {
-		s->key = strdup(key);
-		if (!s->key)
-			return -ENOMEM;
-		m->n++;
-	}
+	*ret = s;
+	if (s->key)
+		return 0;
+	s->key = strdup(key);
+	if (!s->key)
+		return -ENOMEM;
+	m->n++;
+	return 1;
+}
+
+int strmap_put(struct strmap *m, const char *key, size_t value)
+{
+	struct strmap_slot *s;
+	int r = slot_of(m, key, &s);
+
+	if (r < 0)
+		return r;
 	s->value = value;
 	return 0;
+}
+
+int strmap_put_new(struct strmap *m, const char *key, size_t value, size_t *ret_value,
+		   const char **ret_key)
+{
+	struct strmap_slot *s;
+	int r = slot_of(m, key, &s);
+
+	if (r == 0)
+		*ret_value = s->value;
+	if (r <= 0)
+		return r;
+	s->value = value;
+	*ret_key = s->key;
+	return 1;
 }
 
 void strmap_done(struct strmap *m)

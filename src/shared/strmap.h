@@ -27,4 +27,9 @@ struct strmap {
 bool strmap_get(const struct strmap *m, const char *key, size_t *ret);
 /* Adds key → value, or replaces the value of a key already there. 0 or -ENOMEM. */
 int strmap_put(struct strmap *m, const char *key, size_t value);
+/* Adds key → value where key is not there yet, its stored copy in *ret_key (alive until
+ * strmap_done: a caller's record of the key can be that copy); else the value of the key there
+ * in *ret_value. 1 added, 0 there already, or -ENOMEM. One hash and one probe for both. */
+int strmap_put_new(struct strmap *m, const char *key, size_t value, size_t *ret_value,
+		   const char **ret_key);
 void strmap_done(struct strmap *m);

@@ -394,25 +394,49 @@ const struct snap_node *snap_child(const struct snap_node *n, const char *key)
 	return found ? n->child[at] : NULL;
 }
 
+/* The child of object n whose key is the len bytes at key (a path's component, not
+ * NUL-terminated there): obj_find's search, in the order strcmp gives the keys. */
+static const struct snap_node *child_n(const struct snap_node *n, const char *key, size_t len)
+{
+	size_t lo = 0, hi;
+
+	if (n->kind != SNAP_OBJECT)
+		return NULL;
+	hi = n->n_child;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *k = n->child[mid]->key;
+		int c = strncmp(k, key, len);
+
+		if (c == 0 && k[len] == '\0')
+			return n->child[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else /* c == 0: the key is longer, after the component */
+			hi = mid;
+	}
+	return NULL;
+}
+
 const struct snap_node *snap_get(const struct snap_node *n, const char *path)
 {
 	char comp[128];
 
 	while (n && path && *path) {
-		size_t len = strcspn(path, ".");
+		size_t len = (size_t)(strchrnul(path, '.') - path);
 
 		if (len >= sizeof(comp))
 			return NULL;
-		memcpy(comp, path, len);
-		comp[len] = '\0';
 		if (n->kind == SNAP_ARRAY) {
 			unsigned idx;
 
+			memcpy(comp, path, len);
+			comp[len] = '\0';
 			if (parse_uint(comp, 10, &idx) < 0 || idx >= n->n_child)
 				return NULL;
 			n = n->child[idx];
 		} else {
-			n = snap_child(n, comp);
+			n = child_n(n, path, len);
 		}
 		path += len;
 		if (*path == '.')

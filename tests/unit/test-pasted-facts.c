@@ -32,6 +32,15 @@ static void test_replace(void **state)
 	assert_int_equal(pasted_facts_get(&f, "driver.nvml.driver_version")->line, 9);
 	assert_string_equal(pasted_facts_get(&f, "driver.nvml.driver_version")->reader, "u");
 	assert_null(pasted_facts_get(&f, "driver.nvml.cuda_driver_version"));
+	/* the fact's path is its own copy (the index's), not the caller's buffer */
+	{
+		char path[] = "host.kernel_release";
+
+		assert_int_equal(pasted_facts_add(&f, "t", path, "6.8.0", 4), 0);
+		memset(path, 'x', sizeof(path) - 1);
+		assert_string_equal(f.v[1].path, "host.kernel_release");
+		assert_ptr_equal(pasted_facts_get(&f, "host.kernel_release"), &f.v[1]);
+	}
 	pasted_facts_done(&f);
 	assert_null(pasted_facts_get(&f, "driver.nvml.driver_version"));
 }

@@ -61,6 +61,37 @@ static void test_readers(void **state)
 	snapshot_unref(s);
 }
 
+/* A path's component is looked up where it stands in the path (not copied out): keys that
+ * start with it, or that it starts, sort around it and are not it. */
+static void test_get_prefix_keys(void **state)
+{
+	static const char *const keys[] = { "driver", "driver_x", "drive", "driver.",
+					    "d",      "drivers",  "e" };
+	struct gpuenv_snapshot *s;
+	struct snap_node *root;
+
+	(void)state;
+	assert_int_equal(snapshot_new(&s), 0);
+	root = snapshot_root(s);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		snap_set_str(snap_object(root, keys[i]), "k", keys[i], "x");
+	snap_set_str(root, "", "empty", "x");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char path[32];
+
+		if (strchr(keys[i], '.'))
+			continue; /* a key with a dot is not reachable by a path */
+		snprintf(path, sizeof(path), "%s.k", keys[i]);
+		assert_string_equal(snap_get_str(root, path), keys[i]);
+		assert_ptr_equal(snap_get(root, keys[i]), snap_child(root, keys[i]));
+	}
+	assert_null(snap_get(root, "driv.k"));
+	assert_null(snap_get(root, "driver.k.x"));
+	assert_null(snap_get(root, "drivers_.k"));
+	assert_string_equal(snap_get_str(root, "driver.k"), "driver");
+	snapshot_unref(s);
+}
+
 static void test_str_or_absent(void **state)
 {
 	struct gpuenv_snapshot *s;
@@ -274,7 +305,7 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_rejects),
 		cmocka_unit_test(test_json_schema_1),	cmocka_unit_test(test_state_names),
 		cmocka_unit_test(test_json_many_keys),	cmocka_unit_test(test_version_macros),
-		cmocka_unit_test(test_json_not_utf8),
+		cmocka_unit_test(test_json_not_utf8),	cmocka_unit_test(test_get_prefix_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
