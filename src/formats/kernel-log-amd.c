@@ -8,6 +8,8 @@
  *   [    9.605988] amdgpu 0000:23:00.0: Fatal error during GPU init
  *   [drm:psp_hw_init [amdgpu]] *ERROR* PSP firmware loading failed
  *   [    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd
+ *   [    7.026427] kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics
+ *   kfd kfd: amdgpu: skipped device 1002:7341, PCI rejects atomics 123<145
  *   amdgpu 0000:e3:00.0: amdgpu: uncorrectable hardware error(ERREVENT_ATHUB_INTERRUPT) detected!
  *   amdgpu 0000:c1:00.0: amdgpu: 2 uncorrectable hardware errors detected in umc block
  * No I/O.
@@ -45,6 +47,42 @@ static const char *message(const char *line)
 			line = close + 1 + strspn(close + 1, " ");
 	}
 	return line;
+}
+
+/* amdkfd's refusal of a GPU whose PCIe path does not complete atomic operations
+ * (drivers/gpu/drm/amd/amdkfd/kfd_device.c: "skipped device %x:%x, PCI rejects atomics
+ * %d<%d", the MEC firmware version and the one from which the GPU runs without atomics;
+ * older kernels print the ids alone): the ids and the two versions when given. */
+static void atomics_line(struct klog_amd *a, const char *m)
+{
+	const char *p = strstr(m, "skipped device "), *q;
+	size_t n;
+	char *end;
+	unsigned long fw, need;
+
+	if (p) {
+		p += strlen("skipped device ");
+		n = strcspn(p, ", \n");
+		if (n < sizeof(a->atomics_pci_id)) {
+			memcpy(a->atomics_pci_id, p, n);
+			a->atomics_pci_id[n] = '\0';
+		}
+	}
+	q = strstr(m, "PCI rejects atomics ");
+	if (!q)
+		return;
+	q += strlen("PCI rejects atomics ");
+	if (!isdigit((unsigned char)*q))
+		return;
+	fw = strtoul(q, &end, 10);
+	if (*end != '<' || !isdigit((unsigned char)end[1]))
+		return;
+	need = strtoul(end + 1, NULL, 10);
+	if (fw > UINT32_MAX || need > UINT32_MAX)
+		return;
+	a->atomics_have_fw = true;
+	a->atomics_mec_fw = (uint32_t)fw;
+	a->atomics_fw_needed = (uint32_t)need;
 }
 
 /* The firmware file a line names: after "load for " up to a space, or inside the quotes of
@@ -133,6 +171,11 @@ void klog_amd_line(struct klog_amd *a, const char *line)
 	} else if (startswith(m, "kfd ") && strstr(m, "not supported in kfd")) {
 		if (a->kfd_unsupported++ == 0)
 			copy_text(a->kfd_message, sizeof(a->kfd_message), m);
+	} else if (startswith(m, "kfd ") && strstr(m, "PCI rejects atomics")) {
+		if (a->kfd_no_atomics++ == 0) {
+			copy_text(a->atomics_message, sizeof(a->atomics_message), m);
+			atomics_line(a, m);
+		}
 	} else if (amd && ras_uncorrectable(m)) {
 		if (a->ras_uncorrectable++ == 0) {
 			copy_text(a->ras_message, sizeof(a->ras_message), m);

@@ -68,11 +68,18 @@ struct xid_event {
 /* amdgpu's and amdkfd's lines: counted, the first of each kind kept (it names the cause). */
 struct klog_amd {
 	uint64_t fw_failures, init_fatal, kfd_unsupported;
-	char fw_file[96];	/* "amdgpu/arcturus_gpu_info.bin", or "" when no line named one */
-	char fw_message[256];	/* the first firmware failure's message */
-	char fw_timestamp[40];	/* of the last one */
-	char init_message[256]; /* the first "Fatal error during GPU init" */
-	char kfd_message[256];	/* the first "not supported in kfd" */
+	char fw_file[96];	 /* "amdgpu/arcturus_gpu_info.bin", or "" when no line named one */
+	char fw_message[256];	 /* the first firmware failure's message */
+	char fw_timestamp[40];	 /* of the last one */
+	char init_message[256];	 /* the first "Fatal error during GPU init" */
+	char kfd_message[256];	 /* the first "not supported in kfd" */
+	uint64_t kfd_no_atomics; /* amdkfd's "skipped device …, PCI rejects atomics" lines */
+	char atomics_message[256]; /* the first of them */
+	char atomics_pci_id[16];   /* the GPU it names ("1002:67df"), "" when none */
+	/* "PCI rejects atomics 123<145": the GPU's MEC firmware version and the version from
+	 * which KFD runs it without atomics (0: none does); older kernels print neither */
+	bool atomics_have_fw;
+	uint32_t atomics_mec_fw, atomics_fw_needed;
 	uint64_t ras_uncorrectable; /* amdgpu RAS lines reporting uncorrectable errors */
 	char ras_message[256];	    /* the first of them */
 	char ras_bus[16];	    /* its GPU ("0000:e3:00.0"), "" when the line names none */

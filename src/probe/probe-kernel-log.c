@@ -100,7 +100,8 @@ static void klog_write_amd(struct snap_node *kl, const struct klog_amd *a, const
 {
 	struct snap_node *o;
 
-	if (!a->fw_failures && !a->init_fatal && !a->kfd_unsupported && !a->ras_uncorrectable)
+	if (!a->fw_failures && !a->init_fatal && !a->kfd_unsupported && !a->ras_uncorrectable &&
+	    !a->kfd_no_atomics)
 		return; /* the usual case, NVIDIA's machines included: nothing written */
 	o = snap_object(kl, "amdgpu");
 	snap_set_int(o, "firmware_failures", (int64_t)a->fw_failures, source);
@@ -117,6 +118,16 @@ static void klog_write_amd(struct snap_node *kl, const struct klog_amd *a, const
 	snap_set_int(o, "kfd_unsupported", (int64_t)a->kfd_unsupported, source);
 	if (a->kfd_unsupported)
 		snap_set_str(o, "kfd_message", a->kfd_message, source);
+	if (a->kfd_no_atomics) { /* only then: the keys of the other machines stay as they were */
+		snap_set_int(o, "kfd_no_atomics", (int64_t)a->kfd_no_atomics, source);
+		snap_set_str(o, "atomics_message", a->atomics_message, source);
+		if (a->atomics_pci_id[0])
+			snap_set_str(o, "atomics_pci_id", a->atomics_pci_id, source);
+		if (a->atomics_have_fw) {
+			snap_set_int(o, "atomics_mec_firmware", a->atomics_mec_fw, source);
+			snap_set_int(o, "atomics_firmware_needed", a->atomics_fw_needed, source);
+		}
+	}
 	snap_set_int(o, "ras_uncorrectable", (int64_t)a->ras_uncorrectable, source);
 	if (a->ras_uncorrectable) {
 		snap_set_str(o, "ras_message", a->ras_message, source);

@@ -3,7 +3,8 @@
  * The AMD checks of the driver and runtime layers, and what the AMD checks and the AMD chain
  * share: amdgpu failing to load its firmware (the kernel log's amdgpu lines, kernel-log.h),
  * a GPU bound to amdgpu that KFD does not list (/sys/class/kfd/kfd/topology, the interface
- * ROCm opens as /dev/kfd: drivers/gpu/drm/amd/amdkfd/kfd_topology.c), and an
+ * ROCm opens as /dev/kfd: drivers/gpu/drm/amd/amdkfd/kfd_topology.c), the hardware layer's
+ * case of it, a GPU KFD skipped because its PCIe path rejects atomics (kfd_device.c), and an
  * HSA_OVERRIDE_GFX_VERSION that names a target of another GPU generation than the GPU's (the
  * value is "major.minor.stepping" of an LLVM AMDGPU processor, gfx90a = 9.0.10; ROCR reads it
  * in libhsakmt's topology.c and reports that target instead of the GPU's).
@@ -214,6 +215,67 @@ RULE_CHECK(check_amdgpu_no_kfd)
 	if (kmsg)
 		finding_fact(f, "driver.kernel_log.amdgpu.kfd_message",
 			     snap_get(root, "driver.kernel_log.amdgpu.kfd_message"));
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
+/* ---- hardware.pcie-atomics-unsupported ------------------------------------------------- */
+
+/* KFD GPU nodes (those with a gfx target). */
+static size_t kfd_gpu_nodes(const struct snap_node *kfd)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < snap_count(kfd); i++)
+		n += snap_present(snap_child(snap_at(kfd, i), "gfx"));
+	return n;
+}
+
+RULE_CHECK(check_pcie_atomics_unsupported)
+{
+	const struct snap_node *a = snap_get(root, "driver.kernel_log.amdgpu");
+	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	const char *msg = snap_get_str(a, "atomics_message");
+	const char *id = snap_get_str(a, "atomics_pci_id") ?: "?";
+	int64_t fw = -1, need = -1;
+	size_t bound = 0;
+	struct finding *f;
+
+	if (!msg)
+		return;
+	for (size_t i = 0; i < snap_count(gpus); i++)
+		bound += gpu_is_amd(snap_at(gpus, i)) &&
+			 streq(snap_get_str(snap_at(gpus, i), "driver") ?: "", "amdgpu");
+	if (snap_kind(kfd) != SNAP_ARRAY && snap_state(kfd) != FACT_ABSENT) {
+		rule_need(c, NULL, "the KFD topology", kfd);
+		return;
+	}
+	/* KFD lists every GPU amdgpu drives: the line is of a boot or a slot that is past */
+	if (bound == 0 || kfd_gpu_nodes(kfd) >= bound)
+		return;
+	snap_get_int(a, "atomics_mec_firmware", &fw);
+	snap_get_int(a, "atomics_firmware_needed", &need);
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "KFD skipped the AMD GPU %s because the PCIe path to it does not "
+			 "complete atomic operations (the kernel log: \"%s\"): amdgpu drives "
+			 "it, but ROCm gets no GPU%s",
+			 id, msg,
+			 need > 0    ? "; its MEC firmware is older than the one KFD runs it "
+				       "with without atomics"
+			 : need == 0 ? "; no firmware lifts it for this GPU, which always "
+				       "needs atomics"
+				     : "");
+	finding_fact(f, "driver.kernel_log.amdgpu.atomics_message",
+		     snap_child(a, "atomics_message"));
+	finding_fact(f, "driver.amdgpu.kfd_nodes", kfd);
+	if (need > 0)
+		finding_fix(f,
+			    "# MEC firmware %" PRId64 " < %" PRId64 ": install newer amdgpu "
+			    "firmware (amdgpu-dkms-firmware from AMD's repository, or the "
+			    "distribution's linux-firmware / firmware-amd-graphics), then "
+			    "update the initramfs and reboot",
+			    fw, need);
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }

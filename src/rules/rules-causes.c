@@ -59,6 +59,10 @@ const struct rule_edge rule_causes[] = {
 	{ "driver.amdgpu-firmware-failed", "driver.amdgpu-no-kfd",
 	  "KFD adds a GPU to its topology once amdgpu's init of it completed; the init stopped at "
 	  "the firmware, so KFD never lists it" },
+	{ "hardware.pcie-atomics-unsupported", "driver.amdgpu-no-kfd",
+	  "KFD skips a GPU whose PCIe path rejects the atomics it needs (\"PCI rejects "
+	  "atomics\"): amdgpu drives it, KFD never lists it, until the GPU sits on a path that "
+	  "completes atomics" },
 	{ "runtime.hsa-override-wrong-target", "framework.rocm-gfx-unsupported",
 	  "the framework's code is looked up for the target the override names, not the GPU's: "
 	  "with the override gone ROCm loads the GPU's own code" },

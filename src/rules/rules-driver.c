@@ -702,12 +702,22 @@ static void no_group_fix(struct finding *f, const char *path, const char *mode)
 			    "render: sudo usermod -aG render $USER");
 }
 
+static bool gid_listed(const int64_t *gids, size_t n, int64_t gid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (gids[i] == gid)
+			return true;
+	return false;
+}
+
 RULE_CHECK(check_no_permission)
 {
 	const struct snap_node *nodes = snap_get(root, "driver.device_nodes.nodes");
 	const struct snap_node *proc = snap_get(root, "host.process");
 	const struct snap_node *nvml_init = snap_get(root, "driver.nvml.init");
-	struct strbuf denied = STRBUF_INIT, groups = STRBUF_INIT;
+	struct strbuf denied = STRBUF_INIT, groups = STRBUF_INIT, gids = STRBUF_INIT;
+	int64_t unnamed[8];
+	size_t n_unnamed = 0;
 	const struct snap_node *first = NULL;
 	bool nvml_denied = error_names(nvml_init, "NO_PERMISSION");
 	/* render nodes: ROCm's, and Level Zero's and OpenCL's on Intel GPUs (Intel's OpenCL
@@ -752,26 +762,42 @@ RULE_CHECK(check_no_permission)
 			first = nd;
 			first_i = i;
 		}
-		if (n < 3)
+		if (n < 3 && grp)
 			strbuf_printf(&denied, "%s%s (%s, uid %" PRId64 ", group %s)",
-				      n ? ", " : "", path, mode, uid, grp ?: "?");
+				      n ? ", " : "", path, mode, uid, grp);
+		else if (n < 3)
+			strbuf_printf(&denied, "%s%s (%s, uid %" PRId64 ", gid %" PRId64 ")",
+				      n ? ", " : "", path, mode, uid, gid);
 		n++;
 		snprintf(gname, sizeof(gname), "%s", grp ?: "");
 		if (grp && ((m >> 3) & 6) == 6 && !strstr(strbuf_str(&groups), gname))
 			strbuf_printf(&groups, "%s%s", groups.len ? "," : "", grp);
+		/* a group /etc/group does not name (a container given the host's nodes: their
+		 * gid is the host's render or video, ROCm/ROCm-docker#116): still a group
+		 * that the mode grants, joined by its number */
+		if (!grp && ((m >> 3) & 6) == 6 && !gid_listed(unnamed, n_unnamed, gid) &&
+		    n_unnamed < ARRAY_SIZE(unnamed)) {
+			unnamed[n_unnamed++] = gid;
+			strbuf_printf(&gids, "%s%" PRId64, gids.len ? "," : "", gid);
+		}
 	}
 	if (n == 0 && !nvml_denied) {
 		strbuf_done(&denied);
 		strbuf_done(&groups);
+		strbuf_done(&gids);
 		return;
 	}
 	if (n > 0)
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 				 "the judged process (uid %" PRId64 ") cannot open %zu GPU device "
-				 "node(s) read-write: %s%s%s%s",
+				 "node(s) read-write: %s%s%s%s%s%s%s",
 				 euid, n, strbuf_str(&denied), n > 3 ? ", …" : "",
 				 groups.len ? "; it is not in group " : "",
-				 groups.len ? strbuf_str(&groups) : "");
+				 groups.len ? strbuf_str(&groups) : "",
+				 gids.len ? (groups.len ? ", nor in gid " : "; it is not in gid ")
+					  : "",
+				 gids.len ? strbuf_str(&gids) : "",
+				 gids.len ? ", which /etc/group does not name" : "");
 	else
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 				 "nvmlInit answers NVML_ERROR_NO_PERMISSION for the judged process "
@@ -801,19 +827,35 @@ RULE_CHECK(check_no_permission)
 	}
 	if (nvml_denied)
 		finding_fact(f, "driver.nvml.init", nvml_init);
-	if (groups.len)
+	if (in_container(root) && (groups.len || gids.len)) {
+		/* a container's groups are the engine's to give at start: usermod in the image
+		 * lasts until the next container, a udev rule there does nothing */
+		finding_fix(f,
+			    "# start the container with the nodes' group%s: docker run --group-add "
+			    "%s … (podman run --group-add the same; Kubernetes: "
+			    "securityContext.supplementalGroups)",
+			    gids.len ? " by number, as the image names no group of it" : "",
+			    gids.len ? strbuf_str(&gids) : strbuf_str(&groups));
+	} else if (groups.len) {
 		finding_fix(f,
 			    "sudo usermod -aG %s $USER   # then log out and in again (newgrp %s "
 			    "for one shell)",
 			    strbuf_str(&groups),
 			    strchr(strbuf_str(&groups), ',') ? "<group>" : strbuf_str(&groups));
-	if (first && !groups.len)
+	} else if (gids.len && !strchr(strbuf_str(&gids), ',')) {
+		finding_fix(f,
+			    "sudo groupadd -g %s gpu-nodes && sudo usermod -aG gpu-nodes $USER   "
+			    "# gid %s has no name here; then log out and in again",
+			    strbuf_str(&gids), strbuf_str(&gids));
+	}
+	if (first && !groups.len && !gids.len)
 		no_group_fix(f, snap_get_str(first, "path"), snap_get_str(first, "mode"));
-	else
-		finding_rule_fix(f);
+	else if (!in_container(root) || (!groups.len && !gids.len))
+		finding_rule_fix(f); /* the host's ways: usermod, a udev rule */
 	finding_rule_verify(f);
 	strbuf_done(&denied);
 	strbuf_done(&groups);
+	strbuf_done(&gids);
 }
 
 /* ---- driver.xid-errors ------------------------------------------------------------------ */

@@ -421,13 +421,16 @@ static void check_cuda(struct rule_ctx *c, const struct snap_node *root)
 	f = rule_finding(
 		c, s.n_selected ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_ERROR, "CUDA",
 		"CUDA_VISIBLE_DEVICES%s%s%s: CUDA programs see %s%zu of the %zu NVIDIA GPU%s "
-		"NVML lists%s",
+		"NVML lists%s%s",
 		s.stop == DEVICE_SELECT_EMPTY ? "" : "=", s.stop == DEVICE_SELECT_EMPTY ? "" : v,
 		stop, s.n_selected && mig_unknown ? "at most " : "", s.n_selected, n,
 		n == 1 ? "" : "s",
 		s.n_selected ? ""
 			     : " (cudaGetDeviceCount: cudaErrorNoDevice \"no CUDA-capable "
-			       "device is detected\"; torch.cuda.is_available() False)");
+			       "device is detected\"; torch.cuda.is_available() False)",
+		streq(v, "NoDevFiles") ? "; NoDevFiles is what Slurm sets for a job allocated "
+					 "none of this node's GPUs"
+				       : "");
 	if (s.n_selected)
 		finding_symptom(f, "cuda:%zu and above: \"invalid device ordinal\"", s.n_selected);
 	else
@@ -436,10 +439,20 @@ static void check_cuda(struct rule_ctx *c, const struct snap_node *root)
 				   "are available");
 	set_fact(f, "environment.CUDA_VISIBLE_DEVICES", cvd);
 	finding_evidence(f, "driver.nvml.devices", "nvml:nvmlDeviceGetCount_v2", "%zu GPU(s)", n);
-	finding_fix(f, "unset CUDA_VISIBLE_DEVICES   # every GPU; and remove it where it is set "
-		       "(~/.bashrc, the job script, a notebook's os.environ)");
-	finding_fix(f, "export CUDA_VISIBLE_DEVICES=0   # or name only GPUs that exist: "
-		       "nvidia-smi -L lists their indices and UUIDs (GPU-…)");
+	if (streq(v, "NoDevFiles")) {
+		/* Slurm's value for a job given none of the node's GPUs (common_gres_set_env(),
+		 * src/plugins/gres/common/gres_common.c; ray-project/ray#7014): the GPU is
+		 * asked of Slurm, and unsetting the variable would take GPUs Slurm gave other
+		 * jobs (or be refused by the job's device cgroup) */
+		finding_fix(f, "srun --gres=gpu:1 <program>   # or '#SBATCH --gres=gpu:1' in the "
+			       "job script (--gpus=1 on Slurm 19.05 and later): Slurm then sets "
+			       "CUDA_VISIBLE_DEVICES to the GPU it allocates");
+	} else {
+		finding_fix(f, "unset CUDA_VISIBLE_DEVICES   # every GPU; and remove it where it "
+			       "is set (~/.bashrc, the job script, a notebook's os.environ)");
+		finding_fix(f, "export CUDA_VISIBLE_DEVICES=0   # or name only GPUs that exist: "
+			       "nvidia-smi -L lists their indices and UUIDs (GPU-…)");
+	}
 	finding_verify(f, "tr '\\0' '\\n' < /proc/<pid>/environ | grep CUDA_VISIBLE_DEVICES   "
 			  "# what the process itself was given");
 	finding_verify(f, "python -c 'import torch; print(torch.cuda.device_count())'");

@@ -313,6 +313,40 @@ static void test_amdgpu_lines(void **state)
 	assert_null(snap_get(other, "kernel_log.amdgpu"));
 }
 
+/* amdkfd's "PCI rejects atomics" (kfd_device.c): the old form with the ids alone
+ * (ROCm/legacy-rocm-build#1214), the form with the MEC firmware and the version needed; the
+ * first is kept, each counted; a malformed pair after it is not taken for versions. */
+static void test_amdgpu_atomics_lines(void **state)
+{
+	static const char old_form[] =
+		"Sep  8 19:42:03 x58 kernel: [    7.026427] kfd kfd: amdgpu: skipped device "
+		"1002:67df, PCI rejects atomics\n"
+		"[    7.5] kfd kfd: skipped device 1002:67df, PCI rejects atomics\n";
+	static const char new_form[] =
+		"[  115.275652] kfd kfd: amdgpu: skipped device 1002:7341, PCI rejects atomics "
+		"123<145\n";
+	static const char odd[] = "[  1.0] kfd kfd: amdgpu: skipped device 1002:67e3, PCI rejects "
+				  "atomics 730<x\n";
+	struct snap_node *drv = obj("driver"), *nv = obj("nv"), *od = obj("od");
+
+	(void)state;
+	assert_int_equal(
+		probe_parse_kernel_log(drv, old_form, strlen(old_form), "/var/log/kern.log"), 0);
+	assert_int_equal(get_int(drv, "kernel_log.amdgpu.kfd_no_atomics"), 2);
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.atomics_message"),
+			    "kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics");
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.atomics_pci_id"), "1002:67df");
+	assert_null(snap_get(drv, "kernel_log.amdgpu.atomics_mec_firmware"));
+	assert_int_equal(get_int(drv, "kernel_log.amdgpu.kfd_unsupported"), 0);
+	assert_int_equal(probe_parse_kernel_log(nv, new_form, strlen(new_form), "/dev/kmsg"), 0);
+	assert_string_equal(snap_get_str(nv, "kernel_log.amdgpu.atomics_pci_id"), "1002:7341");
+	assert_int_equal(get_int(nv, "kernel_log.amdgpu.atomics_mec_firmware"), 123);
+	assert_int_equal(get_int(nv, "kernel_log.amdgpu.atomics_firmware_needed"), 145);
+	assert_int_equal(probe_parse_kernel_log(od, odd, strlen(odd), "/dev/kmsg"), 0);
+	assert_int_equal(get_int(od, "kernel_log.amdgpu.kfd_no_atomics"), 1);
+	assert_null(snap_get(od, "kernel_log.amdgpu.atomics_firmware_needed"));
+}
+
 /* amdgpu's RAS reports of uncorrectable errors (amdgpu_ras.c): the dmesg -T paste of
  * ROCm/legacy-rocm-build#1886 (an MI50), the block count's wording and the event-id prefix
  * of newer kernels ("{1}"); a count of 0 and the correctable wording are not taken. */
@@ -702,6 +736,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_api_mismatch_new_wording, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_api_mismatch_joined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_amdgpu_atomics_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_ras_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported_gpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_legacy_gpus, setup, teardown),

@@ -170,6 +170,46 @@ static void test_no_kfd(void **state)
 	snapshot_unref(s);
 }
 
+/* KFD skipping a GPU whose PCIe path rejects atomics (ROCm/legacy-rocm-build#1214): the
+ * hardware finding, and driver.amdgpu-no-kfd's error caused by it; a firmware fix only where
+ * the line names a firmware version that lifts it; quiet when KFD lists the GPU. */
+static void test_pcie_atomics(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct gpuenv_doctor *d;
+	struct snap_node *kl;
+
+	(void)state;
+	snap_set_str(amd_gpu(s, "amdgpu", NULL), "device_id", "0x67df", "x");
+	SKIPPED(s, "hardware.pcie-atomics-unsupported"); /* no kernel log read: could not tell */
+	kl = snap_object(kernel_log(s), "amdgpu");
+	NO(s, "hardware.pcie-atomics-unsupported");
+	snap_set_str(kl, "atomics_message",
+		     "kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics", KLOG);
+	snap_set_str(kl, "atomics_pci_id", "1002:67df", KLOG);
+	YES(s, "hardware.pcie-atomics-unsupported", GPUENV_SEVERITY_ERROR,
+	    "KFD skipped the AMD GPU 1002:67df because the PCIe path to it does not complete "
+	    "atomic operations");
+	NO_FIX(s, "hardware.pcie-atomics-unsupported", "MEC firmware");
+	d = diag(s);
+	assert_string_equal(finding_cause(d, find(d, "driver.amdgpu-no-kfd", 0))->rule->id,
+			    "hardware.pcie-atomics-unsupported");
+	assert_string_equal(diagnosis_root_cause(d)->rule->id, "hardware.pcie-atomics-unsupported");
+	diagnosis_free(d);
+	snap_set_int(kl, "atomics_mec_firmware", 123, KLOG);
+	snap_set_int(kl, "atomics_firmware_needed", 145, KLOG);
+	FIX(s, "hardware.pcie-atomics-unsupported", "MEC firmware 123 < 145");
+	snapshot_unref(s);
+
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx803");
+	kl = snap_object(kernel_log(s), "amdgpu");
+	snap_set_str(kl, "atomics_message",
+		     "kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics", KLOG);
+	NO(s, "hardware.pcie-atomics-unsupported");
+	snapshot_unref(s);
+}
+
 static void test_override_wrong_target(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -868,6 +908,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_firmware_failed),
 		cmocka_unit_test(test_no_kfd),
+		cmocka_unit_test(test_pcie_atomics),
 		cmocka_unit_test(test_ras_kernel_log),
 		cmocka_unit_test(test_override_wrong_target),
 		cmocka_unit_test(test_amd_chain),

@@ -792,6 +792,25 @@ static void test_no_permission(void **state)
 	FIX(s, "driver.no-permission", "KERNEL==\"kfd\", GROUP=\"render\", MODE=\"0660\"");
 	NO_FIX(s, "driver.no-permission", "usermod -aG render,video");
 	snapshot_unref(s);
+	/* A container given the host's nodes (ROCm/ROCm-docker#116): their gid is the host's
+	 * render, which the image's /etc/group does not name; the mode grants the group, so
+	 * the fix is the engine's --group-add by number, not a udev rule or usermod. */
+	s = base();
+	g = gpu(s, "0x738c", "amdgpu");
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	process(s, 1000, 44);
+	snap_set_state(dev_node(s, "/dev/kfd", "0660", 109, "x"), "group", FACT_ABSENT,
+		       "/etc/group", "gid not in /etc/group");
+	YES(s, "driver.no-permission", GPUENV_SEVERITY_ERROR,
+	    "/dev/kfd (0660, uid 0, gid 109); it is not in gid 109, which /etc/group does not "
+	    "name");
+	FIX(s, "driver.no-permission", "groupadd -g 109 gpu-nodes");
+	NO_FIX(s, "driver.no-permission", "grants its group nothing");
+	in_docker(s);
+	FIX(s, "driver.no-permission", "docker run --group-add 109");
+	NO_FIX(s, "driver.no-permission", "udevadm");
+	NO_FIX(s, "driver.no-permission", "usermod");
+	snapshot_unref(s);
 	/* NVIDIA render nodes are not used by CUDA; root may open anything. */
 	s = base();
 	gpu(s, NULL, "nvidia");

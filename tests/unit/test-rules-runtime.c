@@ -609,6 +609,31 @@ static struct snap_node *nvml_gpu(struct gpuenv_snapshot *s, const char *uuid, b
 #define MIG_B "MIG-f2b5fbbd-850e-51bb-8ffa-ac9fb48126da"
 #define GPU_0 "GPU-5a88edbe-90c4-2449-8c43-70c57591cca1"
 
+/* CUDA_VISIBLE_DEVICES on a GPU not in MIG mode: Slurm's NoDevFiles (a job allocated none
+ * of the node's GPUs, ray-project/ray#7014) is asked of Slurm, never unset; another word
+ * keeps the general fixes. */
+static void test_visible_devices_cuda(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	driver_loaded(s, "535.104.05");
+	nvml_gpu(s, GPU_0, false, NULL);
+	env(s, "CUDA_VISIBLE_DEVICES", "0");
+	NO(s, "runtime.visible-devices-none");
+	env(s, "CUDA_VISIBLE_DEVICES", "NoDevFiles");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR,
+	    "NoDevFiles is what Slurm sets for a job allocated none of this node's GPUs");
+	FIX(s, "runtime.visible-devices-none", "srun --gres=gpu:1");
+	NO_FIX(s, "runtime.visible-devices-none", "unset CUDA_VISIBLE_DEVICES");
+	env(s, "CUDA_VISIBLE_DEVICES", "bash");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR,
+	    "CUDA programs see 0 of the 1");
+	FIX(s, "runtime.visible-devices-none", "unset CUDA_VISIBLE_DEVICES");
+	NO_FIX(s, "runtime.visible-devices-none", "srun");
+	snapshot_unref(s);
+}
+
 static void test_mig_device_selection(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -750,6 +775,7 @@ int main(void)
 		cmocka_unit_test(test_cudnn),
 		cmocka_unit_test(test_cuda_compat),
 		cmocka_unit_test(test_library_not_found),
+		cmocka_unit_test(test_visible_devices_cuda),
 		cmocka_unit_test(test_mig_device_selection),
 		cmocka_unit_test(test_mig_unset),
 		cmocka_unit_test(test_cudnn_older),

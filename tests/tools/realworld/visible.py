@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """CUDA_VISIBLE_DEVICES that leaves a process no NVIDIA GPU (runtime.visible-devices-none): a
-one-GPU workstation where the process is given an index past its GPUs, and the same machine
-given the GPU it has (the negative). NVML (the fake libnvidia-ml) lists the GPU, as
-nvidia-smi did in the report. Written by tests/tools/mk-real-world-fixtures.py visible."""
+one-GPU workstation where the process is given an index past its GPUs, or a word that is no
+GPU id ($0 expanded by the shell; Slurm's NoDevFiles for a job given no GPU), and the same
+machine given the GPU it has (the negative). NVML (the fake libnvidia-ml) lists the GPU, as
+nvidia-smi did in the reports. Written by tests/tools/mk-real-world-fixtures.py visible."""
 import shutil
 
 from realworld.common import SRC_BASE, base_root, ini, real_world, w
 
 TOPIC = "visible"
-FIXTURES = ("rw-titanx-pascal-cuda-visible-devices-2", "titanx-pascal-cuda-visible-devices-0")
+FIXTURES = ("rw-titanx-pascal-cuda-visible-devices-2", "titanx-pascal-cuda-visible-devices-0",
+            "rw-titanx-cuda-visible-devices-dollar0", "rw-slurm-titanx-job-without-gres")
 
 DRIVER = "375.39"
 URL = "https://github.com/pytorch/examples/issues/115"
@@ -52,7 +54,7 @@ DEVICES = ("[devices]\n/dev/nvidia0 = c 195:0 0666 0:0\n/dev/nvidiactl = c 195:2
            "/dev/nvidia-uvm = c 510:0 0666 0:0\n/dev/nvidia-uvm-tools = c 510:1 0666 0:0\n")
 
 
-def titanx(name, cvd, rw, desc):
+def titanx(name, cvd, rw, desc, src=SRC, extra_env=None):
     dst, root = base_root(name, 0x1b00, 0x119a, "TITAN X (Pascal)", DRIVER)
     # the base's module tree, headers and log are its own kernel's and driver's; the report
     # shows none of them
@@ -63,9 +65,9 @@ def titanx(name, cvd, rw, desc):
     w(root, "proc/driver/nvidia/version",
       f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {DRIVER}  Tue Feb 14 21:31:04 PST 2017\n"
       "GCC version:  gcc version 5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.4) \n")
-    ini(dst, TOPIC, desc, SRC,
+    ini(dst, TOPIC, desc, src,
         {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-         "CUDA_VISIBLE_DEVICES": cvd},
+         "CUDA_VISIBLE_DEVICES": cvd, **(extra_env or {})},
         rw, nvml_sections("GPU-5a8f2c1e-3b7d-4e90-a1c6-d2f4e8b0c937") + "\n" + DEVICES,
         args="--nvml-lib @FAKES@/libnvidia-ml.so.1")
 
@@ -87,3 +89,62 @@ def write():
            "The same one-GPU TITAN X (Pascal) workstation with CUDA_VISIBLE_DEVICES=0, the "
            "GPU it has: the process sees it (the negative of "
            "rw-titanx-pascal-cuda-visible-devices-2)")
+    write_more()
+
+
+# endernewton/tf-faster-rcnn#38: the README's `CUDA_VISIBLE_DEVICES=${GPU_ID}` typed as
+# `CUDA_VISIBLE_DEVICES=$0`; $0 in an interactive shell is the shell's name, no GPU id.
+DOLLAR0_URL = "https://github.com/endernewton/tf-faster-rcnn/issues/38"
+DOLLAR0_SRC = (
+    "Rebuilt from " + DOLLAR0_URL + " (pasted: the command 'CUDA_VISIBLE_DEVICES=$0 "
+    "./tools/demo.py', the error 'no CUDA-capable device is detected', 'I have a TITAN X on "
+    "Ubuntu 16.04 with CUDA installed, running nvidia-smi gives me the Device-ID of 0'; the "
+    "answer: 'CUDA_VISIBLE_DEVICES=0', after which the issue was closed); the value the process "
+    "got is what bash gives $0 in an interactive shell started by a terminal, 'bash' (bash(1), "
+    "Special Parameters: 0 'is set to the first argument given to bash' … 'otherwise, it is set "
+    "to the filename used to invoke bash'; a login shell's would be '-bash', a word of no GPU "
+    "either); the machine is the rw-titanx-pascal-cuda-visible-devices-2 fixture's, whose GPU, "
+    "driver 375.39, Ubuntu 16.04.2 and kernel are placeholders here too (the report names a "
+    "'TITAN X' on Ubuntu 16.04 and no driver): " + SRC)
+
+# ray-project/ray#7014 (a fix merged after the failure it describes): a Slurm job placed on a
+# TitanX node with `#SBATCH -C TitanX` and no --gres gets CUDA_VISIBLE_DEVICES=NoDevFiles, and
+# CUDA ignores the GPU.
+SLURM_URL = "https://github.com/ray-project/ray/pull/7014"
+SLURM_SRC = (
+    "Rebuilt from " + SLURM_URL + " (what it establishes: 'The option \"SBATCH -C TitanX\" "
+    "specifies a node with a TitanX GPU, while the option \"SBATCH --gres=gpu:1\" lets SLURM "
+    "allocate the GPU for the job by setting environment parameter CUDA_VISIBLE_DEVICES to 0. "
+    "Note that without the \"--gres\" option, SLURM by default sets CUDA_VISIBLE_DEVICES to "
+    "value NoDevFiles, which causes the CUDA runtime system to ignore the GPU'; Slurm writes "
+    "that value in common_gres_set_env(), src/plugins/gres/common/gres_common.c, for a job "
+    "given none of a node's GPU device files); SLURM_JOB_ID, SLURM_JOB_NODELIST and "
+    "SLURM_CPUS_ON_NODE are what sbatch(1) sets a batch job (OUTPUT ENVIRONMENT VARIABLES), "
+    "with placeholder values; the node is the rw-titanx-pascal-cuda-visible-devices-2 "
+    "fixture's one-GPU machine, whose GPU (the report says 'TitanX'), driver 375.39, Ubuntu "
+    "16.04.2 and kernel are placeholders: " + SRC)
+
+
+def write_more():
+    titanx("rw-titanx-cuda-visible-devices-dollar0", "bash",
+           real_world(DOLLAR0_URL, "no CUDA-capable device is detected",
+                      "CUDA_VISIBLE_DEVICES=$0 gives the process the shell's name, which is "
+                      "no GPU index or UUID, so CUDA sees no GPU; CUDA_VISIBLE_DEVICES=0 runs",
+                      "runtime.visible-devices-none", "runtime", "yes"),
+           "A workstation with one TITAN X on driver 375.39; the demo is started as "
+           "CUDA_VISIBLE_DEVICES=$0 ./tools/demo.py, which hands the process the shell's name "
+           "(bash): no GPU id, so CUDA sees none (no CUDA-capable device is detected)",
+           src=DOLLAR0_SRC)
+    titanx("rw-slurm-titanx-job-without-gres", "NoDevFiles",
+           real_world(SLURM_URL, "CUDA_VISIBLE_DEVICES=NoDevFiles (a job submitted with "
+                      "#SBATCH -C TitanX and no --gres)",
+                      "the job asked Slurm for a TitanX node (-C TitanX) but no GPU (no "
+                      "--gres): Slurm sets CUDA_VISIBLE_DEVICES=NoDevFiles and CUDA ignores "
+                      "the GPU; --gres=gpu:1 gets it",
+                      "runtime.visible-devices-none", "runtime", "yes"),
+           "A Slurm compute node with one TitanX, inside a batch job submitted with -C TitanX "
+           "and no --gres: Slurm allocated the job no GPU and set CUDA_VISIBLE_DEVICES="
+           "NoDevFiles, so CUDA sees none",
+           src=SLURM_SRC,
+           extra_env={"SLURM_JOB_ID": "4817", "SLURM_JOB_NODELIST": "gpu07",
+                      "SLURM_CPUS_ON_NODE": "4"})
