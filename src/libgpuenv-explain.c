@@ -349,7 +349,8 @@ static const struct {
 	  "torch.cuda.get_arch_list())'",
 	  "py -m torch.utils.collect_env" },
 	/* the OpenCL rules: the platforms the loader lists, the ICD files, the GPU's driver */
-	{ "runtime.opencl", "clinfo -l\nls /etc/OpenCL/vendors\nlspci -nnk | grep -iA3 -E 'vga|3d|display'",
+	{ "runtime.opencl",
+	  "clinfo -l\nls /etc/OpenCL/vendors\nlspci -nnk | grep -iA3 -E 'vga|3d|display'",
 	  "clinfo -l" },
 	{ "runtime", "nvcc --version; ldconfig -p | grep -E 'libcudart|libcudnn'",
 	  "where.exe nvcc\nnvcc --version" },

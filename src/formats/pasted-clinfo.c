@@ -28,10 +28,10 @@
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
 
-#define RULE	    "runtime.opencl-no-platforms"
-#define SYMPTOM_MAX 240 /* bytes of the line kept, as the errors reader keeps them */
-#define PLATFORMS_MAX 16 /* clinfo's platform names remembered, to read each once */
-#define NAME_MAX_LEN 128
+#define RULE	      "runtime.opencl-no-platforms"
+#define SYMPTOM_MAX   240 /* bytes of the line kept, as the errors reader keeps them */
+#define PLATFORMS_MAX 16  /* clinfo's platform names remembered, to read each once */
+#define NAME_MAX_LEN  128
 
 /* The count after "Number of platforms" (blanks, an optional ':'), the rest of the line
  * blank; -1 when the line is not clinfo's count. */
@@ -152,8 +152,7 @@ static long miner_gpu_devices(const char *s, const struct platforms *pl, unsigne
 
 /* clinfo's "Platform Name   X" or `clinfo -l`'s "Platform #N: X": the name, and its index
  * (clinfo's: the order of first appearance; a name met again is its device section's). */
-static void clinfo_platform(struct pasted_out *o, unsigned no, const char *s,
-			    struct platforms *pl)
+static void clinfo_platform(struct pasted_out *o, unsigned no, const char *s, struct platforms *pl)
 {
 	const char *name = pasted_after(s, "Platform Name");
 	unsigned n;

@@ -166,8 +166,8 @@ const struct pasted_reader pasted_readers[] = {
 	 * Device IDs (num)") */
 	{ "clinfo", pasted_read_clinfo,
 	  SIGNS("Number of platforms", "CL_PLATFORM_NOT_FOUND_KHR", "-1001", ".icd",
-		"Platform Name", "Platform #", "CL Platform ", " devices: ",
-		"Error -1: Getting Device IDs"),
+		"Platform Name", "Platform #", "CL Platform ",
+		" devices: ", "Error -1: Getting Device IDs"),
 	  PASTED_REACH_LINES },
 	/* torch.utils.cpp_extension's CUDA check, its second line after it */
 	{ "torch-ext", pasted_read_torch_ext, SIGNS("The detected CUDA version ("),
