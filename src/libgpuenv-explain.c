@@ -76,7 +76,9 @@ static bool int_key(const char *key)
 					 "current_link_width",
 					 "max_link_width",
 					 "gpu_instance_id",
-					 "compute_instance_id" };
+					 "compute_instance_id",
+					 "platform_count",
+					 "gpu_devices" };
 	static const char suffixes[][5] = { "_mib", "_mw", "_c", "_pct" };
 	size_t n = strlen(key);
 
@@ -348,6 +350,10 @@ static const struct {
 	  "python -c 'import torch; print(torch.__version__, torch.version.cuda, "
 	  "torch.cuda.get_arch_list())'",
 	  "py -m torch.utils.collect_env" },
+	/* the OpenCL rules: the platforms the loader lists, the ICD files, the GPU's driver */
+	{ "runtime.opencl",
+	  "clinfo -l\nls /etc/OpenCL/vendors\nlspci -nnk | grep -iA3 -E 'vga|3d|display'",
+	  "clinfo -l" },
 	{ "runtime", "nvcc --version; ldconfig -p | grep -E 'libcudart|libcudnn'",
 	  "where.exe nvcc\nnvcc --version" },
 };
@@ -464,6 +470,8 @@ static const char *layer_key(const struct rule *rule)
 		return "driver.amdgpu.kernel_module";
 	if (strncmp(rule->id, "driver.intel-", 13) == 0)
 		return "driver.intel.kernel_module";
+	if (strncmp(rule->id, "runtime.opencl-", 15) == 0)
+		return "runtime.opencl";
 	return rule_layer_name(rule->layer);
 }
 

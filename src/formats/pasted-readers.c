@@ -168,9 +168,14 @@ const struct pasted_reader pasted_readers[] = {
 	/* nvidia-smi nvlink -s: a GPU line and its link lines */
 	{ "nvlink", pasted_read_nvlink, SIGNS(" (UUID: ", "<inactive>", " GB/s"),
 	  PASTED_REACH_LINES },
-	/* clinfo's platform count, or clGetPlatformIDs' "no ICD" error; a listing of ICD files */
+	/* clinfo's platform count, or clGetPlatformIDs' "no ICD" error; a listing of ICD files;
+	 * the platforms' names (clinfo, clinfo -l, the miners' "CL Platform N name: ") and the
+	 * miners' count of each one's GPU devices ("Platform N devices: M", "Error -1: Getting
+	 * Device IDs (num)") */
 	{ "clinfo", pasted_read_clinfo,
-	  SIGNS("Number of platforms", "CL_PLATFORM_NOT_FOUND_KHR", "-1001", ".icd"),
+	  SIGNS("Number of platforms", "CL_PLATFORM_NOT_FOUND_KHR", "-1001", ".icd",
+		"Platform Name", "Platform #", "CL Platform ",
+		" devices: ", "Error -1: Getting Device IDs"),
 	  PASTED_REACH_LINES },
 	/* torch.utils.cpp_extension's CUDA check, its second line after it */
 	{ "torch-ext", pasted_read_torch_ext, SIGNS("The detected CUDA version ("),

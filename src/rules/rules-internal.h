@@ -56,6 +56,9 @@ void fact_describe(const struct snap_node *fact, char *buf, size_t len);
 /* NVIDIA GPUs in hardware.gpus[] (vendor_id 0x10de). */
 bool gpu_is_nvidia(const struct snap_node *gpu);
 bool gpu_is_amd(const struct snap_node *gpu);
+/* Intel's vendor id, or without ids (lspci run without -nn) Intel's name: no device id
+ * needed, unlike gpu_is_intel() (rules-intel.h). */
+bool gpu_vendor_intel(const struct snap_node *gpu);
 size_t gpus_count(const struct snap_node *root, bool (*filter)(const struct snap_node *));
 /* The GPU's PCI ids; false when vendor_id / device_id are not present. */
 bool gpu_pci_ids(const struct snap_node *gpu, unsigned *ret_vendor, unsigned *ret_device);

@@ -323,12 +323,112 @@ static const struct snap_node *intel_gpu(const struct snap_node *root)
 	return NULL;
 }
 
+/* An Intel GPU a paste shows whose OpenCL would be Intel's: i915 or xe bound, or its driver not
+ * read (lspci without -k); a GPU shown bound to another driver, or to none, is not. */
+static const struct snap_node *pasted_intel_gpu(const struct snap_node *root)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i), *drv = snap_child(g, "driver");
+
+		if (gpu_vendor_intel(g) && (gpu_intel_bound(g) || snap_state(drv) == FACT_UNPROBED))
+			return g;
+	}
+	return NULL;
+}
+
+/* A CPU implementation by its platform name alone: the Intel CPU Runtime for OpenCL (its name
+ * since 2018) and Oclgrind, an emulator. PoCL ("Portable Computing Language") and the older
+ * Intel SDK's "Intel(R) OpenCL" may drive GPUs too (PoCL's CUDA device, Intel's SDK on
+ * Windows): they are told CPU-only by their GPU device count. */
+static bool cpu_platform_name(const char *name)
+{
+	return name && (startswith(name, "Intel(R) CPU Runtime for OpenCL") ||
+			startswith(name, "Oclgrind"));
+}
+
+static bool cpu_capable_platform_name(const char *name)
+{
+	return name && (startswith(name, "Intel(R) OpenCL") ||
+			startswith(name, "Portable Computing Language"));
+}
+
+/*
+ * Over a paste, which lists no ICD file: the OpenCL platforms it shows (clinfo's names, the
+ * miners' platform lines, pasted-clinfo.c) stand for them. Every platform a CPU implementation,
+ * by its name or by having no GPU device (bfgminer's "Error -1: Getting Device IDs (num)",
+ * luke-jr/bfgminer#249), beside an Intel GPU: the finding. A platform whose GPU devices the
+ * text does not give leaves the rule unsure (a skip: explain asks `clinfo -l`); one of another
+ * vendor with no GPU device (AMD's APP SDK over a GPU its driver does not drive) is not this
+ * rule's.
+ */
+static void cpu_only_from_platforms(struct rule_ctx *c, const struct snap_node *root,
+				    const struct snap_node *platforms)
+{
+	const struct snap_node *g = pasted_intel_gpu(root), *first = NULL;
+	size_t first_i = 0;
+	char path[96];
+	struct finding *f;
+
+	if (!g)
+		return;
+	for (size_t i = 0; i < snap_count(platforms); i++) {
+		const struct snap_node *p = snap_at(platforms, i);
+		const struct snap_node *gd = snap_child(p, "gpu_devices");
+		const char *name = snap_get_str(p, "name");
+		int64_t n = -1;
+
+		if (snap_int(gd, &n) && n > 0)
+			return; /* a platform with a GPU device */
+		if (!cpu_platform_name(name) && !(n == 0 && cpu_capable_platform_name(name))) {
+			if (cpu_capable_platform_name(name))
+				rule_need(c, name, "the platform's GPU devices (clinfo -l)", gd);
+			return;
+		}
+		if (!first) {
+			first = p;
+			first_i = i;
+		}
+	}
+	if (!first)
+		return;
+	f = rule_finding(c, GPUENV_SEVERITY_WARNING, NULL,
+			 "only CPU OpenCL platforms are listed (%s%s): OpenCL programs run on the "
+			 "CPU, not on the Intel GPU at %s",
+			 snap_get_str(first, "name"),
+			 snap_child(first, "gpu_devices") ? ", no GPU device" : "",
+			 snap_get_str(g, "bus_id") ?: "?");
+	if (!f)
+		return;
+	snprintf(path, sizeof(path), "runtime.opencl.platforms.%zu.name", first_i);
+	finding_fact(f, path, snap_child(first, "name"));
+	if (snap_child(first, "gpu_devices")) {
+		snprintf(path, sizeof(path), "runtime.opencl.platforms.%zu.gpu_devices", first_i);
+		finding_fact(f, path, snap_child(first, "gpu_devices"));
+	}
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
 RULE_CHECK(check_opencl_cpu_only)
 {
-	const struct snap_node *icds = icd_files(c, root), *g = intel_gpu(root);
+	const struct snap_node *platforms = snap_get(root, "runtime.opencl.platforms");
+	const struct snap_node *pci = snap_get(root, "hardware.pci_devices");
+	const struct snap_node *icds, *g;
 	const char *cpu = NULL;
 	struct finding *f;
 
+	/* a paste's platforms with no ICD file read */
+	if (snap_count(platforms) && !snap_get(root, "runtime.opencl.icd_files")) {
+		cpu_only_from_platforms(c, root, platforms);
+		return;
+	}
+	if (!rule_need(c, NULL, "hardware.pci_devices", pci))
+		return;
+	rule_need_gpu_ids(c, root);
+	icds = icd_files(c, root);
+	g = intel_gpu(root);
 	if (!icds || !g)
 		return;
 	for (size_t i = 0; i < snap_count(icds); i++) {

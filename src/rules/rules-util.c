@@ -56,6 +56,11 @@ bool gpu_is_amd(const struct snap_node *gpu)
 	return gpu_vendor_is(gpu, 0x1002);
 }
 
+bool gpu_vendor_intel(const struct snap_node *gpu)
+{
+	return gpu_vendor_is(gpu, 0x8086);
+}
+
 size_t gpus_count(const struct snap_node *root, bool (*filter)(const struct snap_node *))
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");

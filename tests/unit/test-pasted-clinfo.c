@@ -2,7 +2,8 @@
 /*
  * The clinfo reader of formats/pasted over real pastes (tests/fuzz/corpus/pasted-clinfo/, each
  * copied from the page named above its test): the platform count, and no platform as the
- * symptom of runtime.opencl-no-platforms.
+ * symptom of runtime.opencl-no-platforms; the platforms' names and the miners' GPU device
+ * counts.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,7 +46,10 @@ static void test_platforms(void **state)
 	pasted_run_sample(pasted_read_clinfo, "pasted-clinfo", "clover-turks.txt", &f);
 	pasted_expect(&f, "runtime.opencl.platform_count", "1", 2);
 	pasted_expect_none(&f, "symptoms.runtime.opencl-no-platforms");
-	assert_int_equal(f.n, 1);
+	/* "Platform Name" twice: the platform's section, then its devices' (read once) */
+	pasted_expect(&f, "runtime.opencl.platforms.0.name", "Clover", 3);
+	pasted_expect_none(&f, "runtime.opencl.platforms.1.name");
+	assert_int_equal(f.n, 2);
 	/* AMD APP SDK's clinfo: a colon and tabs */
 	pasted_run_text(pasted_read_clinfo, "Number of platforms:\t\t\t\t 2\n", &f);
 	pasted_expect(&f, "runtime.opencl.platform_count", "2", 1);
@@ -78,12 +82,60 @@ static void test_platform_error(void **state)
 		      "Number of platforms                               0", 2);
 }
 
+/* https://github.com/luke-jr/bfgminer/issues/249 (bfgminer -n: the Intel SDK's CPU runtime,
+ * no GPU device on its platform) */
+static void test_miner_platforms(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_clinfo, "pasted-clinfo", "bfgminer-249-intel-sdk.txt", &f);
+	pasted_expect(&f, "runtime.opencl.platforms.0.vendor", "Intel(R) Corporation", 1);
+	pasted_expect(&f, "runtime.opencl.platforms.0.name", "Intel(R) OpenCL", 2);
+	pasted_expect(&f, "runtime.opencl.platforms.0.version", "OpenCL 1.2 LINUX", 3);
+	pasted_expect(&f, "runtime.opencl.platforms.0.gpu_devices", "0", 4);
+	pasted_expect(&f, "symptoms.unsure.runtime.opencl-cpu-only",
+		      "[2013-06-29 00:37:06] Error -1: Getting Device IDs (num)", 4);
+	assert_int_equal(f.n, 5);
+	/* cgminer's count line (ocl.c: "Platform %d devices: %d"); another error than
+	 * CL_DEVICE_NOT_FOUND tells nothing; a device line with no platform before it either */
+	pasted_run_text(pasted_read_clinfo,
+			"Error -1: Getting Device IDs (num)\n"
+			"CL Platform 1 name: AMD Accelerated Parallel Processing\n"
+			"Platform 1 devices: 2\n"
+			"CL Platform 2 name: X\n"
+			"Error -30: Getting Device IDs (num)\n",
+			&f);
+	pasted_expect(&f, "runtime.opencl.platforms.1.name", "AMD Accelerated Parallel Processing",
+		      2);
+	pasted_expect(&f, "runtime.opencl.platforms.1.gpu_devices", "2", 3);
+	pasted_expect(&f, "runtime.opencl.platforms.2.name", "X", 4);
+	pasted_expect_none(&f, "runtime.opencl.platforms.2.gpu_devices");
+	pasted_expect_none(&f, "symptoms.unsure.runtime.opencl-cpu-only");
+	assert_int_equal(f.n, 3);
+}
+
+/* `clinfo -l` (Oblomov/clinfo's list form: "Platform #N: NAME", its devices under it) */
+static void test_platform_list(void **state)
+{
+	(void)state;
+	pasted_run_text(pasted_read_clinfo,
+			"Platform #0: Intel(R) OpenCL\n"
+			" `-- Device #0: Intel(R) Core(TM) i5-6500 CPU @ 3.20GHz\n"
+			"Platform #1: Portable Computing Language\n"
+			"Platform #99: too far\n",
+			&f);
+	pasted_expect(&f, "runtime.opencl.platforms.0.name", "Intel(R) OpenCL", 1);
+	pasted_expect(&f, "runtime.opencl.platforms.1.name", "Portable Computing Language", 3);
+	assert_int_equal(f.n, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_no_platforms, teardown),
 		cmocka_unit_test_teardown(test_platforms, teardown),
 		cmocka_unit_test_teardown(test_platform_error, teardown),
+		cmocka_unit_test_teardown(test_miner_platforms, teardown),
+		cmocka_unit_test_teardown(test_platform_list, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
