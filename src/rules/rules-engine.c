@@ -613,6 +613,18 @@ static enum layer_status severity_status(enum gpuenv_severity s)
 	}
 }
 
+/* i in decimal, as "%zu" writes it. */
+static void put_index(struct strbuf *sb, size_t i)
+{
+	char buf[24];
+	size_t k = sizeof(buf);
+
+	do
+		buf[--k] = (char)('0' + i % 10);
+	while ((i /= 10));
+	strbuf_add(sb, buf + k, sizeof(buf) - k);
+}
+
 /* Every fact of the layer's own subtree (hardware.*, driver.*, …) that could not be read, as
  * "driver.nvml.devices.1.index". host.* and environment.* belong to no layer: the rules that
  * need them say so in their skip records. */
@@ -639,10 +651,12 @@ static void collect_problems(struct gpuenv_doctor *d, enum gpuenv_layer l,
 	for (size_t i = 0; i < snap_count(n); i++) {
 		const struct snap_node *ch = snap_at(n, i);
 
+		/* putc and puts, not printf: this runs for every node of the snapshot */
+		strbuf_putc(path, '.');
 		if (snap_kind(n) == SNAP_ARRAY)
-			strbuf_printf(path, ".%zu", i);
+			put_index(path, i);
 		else
-			strbuf_printf(path, ".%s", snap_key(ch));
+			strbuf_puts(path, snap_key(ch));
 		collect_problems(d, l, ch, path);
 		if (!path->err) {
 			path->len = len;

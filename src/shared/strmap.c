@@ -10,23 +10,27 @@
 
 #include "strmap.h"
 
-static uint64_t fnv1a(const char *s)
+/* key's hash, and its length in *ret_len */
+static uint64_t fnv1a(const char *s, size_t *ret_len)
 {
+	const char *p = s;
 	uint64_t h = 0xcbf29ce484222325ull;
 
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
+	for (; *p; p++) {
+		h ^= (unsigned char)*p;
 		h *= 0x100000001b3ull;
 	}
+	*ret_len = (size_t)(p - s);
 	return h;
 }
 
-/* The slot of key, or the empty slot where it would go; cap must be non-zero. */
-static struct strmap_slot *find(struct strmap_slot *slots, size_t cap, const char *key)
+/* The slot of key (of hash h), or the empty slot where it would go; cap must be non-zero.
+ * The hashes are compared first: a probe passes other keys without a strcmp. */
+static struct strmap_slot *find(struct strmap_slot *slots, size_t cap, const char *key, uint64_t h)
 {
-	size_t i = (size_t)fnv1a(key) & (cap - 1);
+	size_t i = (size_t)h & (cap - 1);
 
-	while (slots[i].key && strcmp(slots[i].key, key) != 0)
+	while (slots[i].key && (slots[i].hash != h || strcmp(slots[i].key, key) != 0))
 		i = (i + 1) & (cap - 1);
 	return &slots[i];
 }
@@ -35,9 +39,11 @@ bool strmap_get(const struct strmap *m, const char *key, size_t *ret)
 {
 	const struct strmap_slot *s;
 
+	size_t len;
+
 	if (m->n == 0)
 		return false;
-	s = find(m->slots, m->cap, key);
+	s = find(m->slots, m->cap, key, fnv1a(key, &len));
 	if (!s->key)
 		return false;
 	*ret = s->value;
@@ -54,9 +60,16 @@ static int grow(struct strmap *m)
 	slots = calloc(cap, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slots[i].key)
-			*find(slots, cap, m->slots[i].key) = m->slots[i];
+	for (size_t i = 0; i < m->cap; i++) { /* the keys are distinct: the first empty slot */
+		const struct strmap_slot *o = &m->slots[i];
+		size_t k = (size_t)o->hash & (cap - 1);
+
+		if (!o->key)
+			continue;
+		while (slots[k].key)
+			k = (k + 1) & (cap - 1);
+		slots[k] = *o;
+	}
 	free(m->slots);
 	m->slots = slots;
 	m->cap = cap;
@@ -68,6 +81,8 @@ static int grow(struct strmap *m)
 static int slot_of(struct strmap *m, const char *key, struct strmap_slot **ret)
 {
 	struct strmap_slot *s;
+	size_t len;
+	uint64_t h = fnv1a(key, &len);
 
 	if ((m->n + 1) * 2 > m->cap) {
 		int r = grow(m);
@@ -75,13 +90,15 @@ static int slot_of(struct strmap *m, const char *key, struct strmap_slot **ret)
 		if (r < 0)
 			return r;
 	}
-	s = find(m->slots, m->cap, key);
+	s = find(m->slots, m->cap, key, h);
 	*ret = s;
 	if (s->key)
 		return 0;
-	s->key = strdup(key);
+	s->key = malloc(len + 1); /* strdup, its length known */
 	if (!s->key)
 		return -ENOMEM;
+	memcpy(s->key, key, len + 1);
+	s->hash = h;
 	m->n++;
 	return 1;
 }

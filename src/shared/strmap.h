@@ -9,11 +9,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Defined apart from struct strmap: clang-format 14 and 15 format "} *slots;" differently. */
 struct strmap_slot {
 	char *key; /* NULL: empty */
 	size_t value;
+	uint64_t hash; /* key's: compared before the key, kept for growing */
 };
 
 struct strmap {

@@ -406,7 +406,11 @@ static const struct snap_node *child_n(const struct snap_node *n, const char *ke
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const char *k = n->child[mid]->key;
-		int c = strncmp(k, key, len);
+		/* the first bytes first: most keys of a search differ there, without a call */
+		int c = len ? (unsigned char)k[0] - (unsigned char)key[0] : 0;
+
+		if (c == 0)
+			c = strncmp(k, key, len);
 
 		if (c == 0 && k[len] == '\0')
 			return n->child[mid];

@@ -2,7 +2,7 @@
 /*
  * shared/path-util on the edge cases where the eight copies it replaced disagreed ("foo",
  * "/", trailing and repeated slashes, a root directory as the parent), against the POSIX
- * dirname utility's rules and GNU basename(3); and shared/strmap.
+ * dirname utility's rules and GNU basename(3); shared/strmap; and macro.h's startswith.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "shared/macro.h"
 #include "shared/path-util.h"
 #include "shared/strmap.h"
 
@@ -117,6 +118,23 @@ static void test_normalise(void **state)
 }
 
 /* Many keys (growth, probing across the wrap), a replaced value, absent keys. */
+/* startswith() compares the first byte before strncmp: an empty prefix still starts every
+ * string, the empty one too. */
+static void test_startswith(void **state)
+{
+	const char *empty = "";
+
+	(void)state;
+	assert_true(startswith("abc", ""));
+	assert_true(startswith(empty, ""));
+	assert_true(startswith("abc", "a"));
+	assert_true(startswith("abc", "abc"));
+	assert_false(startswith("abc", "abd"));
+	assert_false(startswith("abc", "b"));
+	assert_false(startswith(empty, "a"));
+	assert_false(startswith("ab", "abc"));
+}
+
 static void test_strmap(void **state)
 {
 	struct strmap m = STRMAP_INIT;
@@ -147,9 +165,10 @@ static void test_strmap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dirname),	  cmocka_unit_test(test_basename),
-		cmocka_unit_test(test_join),	  cmocka_unit_test(test_is_under),
-		cmocka_unit_test(test_normalise), cmocka_unit_test(test_strmap),
+		cmocka_unit_test(test_dirname),	   cmocka_unit_test(test_basename),
+		cmocka_unit_test(test_join),	   cmocka_unit_test(test_is_under),
+		cmocka_unit_test(test_normalise),  cmocka_unit_test(test_strmap),
+		cmocka_unit_test(test_startswith),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
