@@ -48,15 +48,15 @@ enum block { B_NONE, B_GEN, B_WIDTH };
 
 struct health {
 	struct pasted_out o;
-	unsigned dev;	     /* the device the lines are of */
-	bool seen_gpu;	     /* a "GPU <bus id>" line was read */
-	enum section sec;    /* the health section the lines are in */
-	unsigned sec_indent; /* its title's indentation */
-	unsigned sec_line;   /* and line */
-	enum block block;    /* GPU Link Info's block the lines are in */
-	unsigned block_indent;
-	uint64_t mask;	     /* Clocks Event Reasons: the Active reasons */
-	bool reasons;	     /* a reason line was read */
+	unsigned dev;	       /* the device the lines are of */
+	bool seen_gpu;	       /* a "GPU <bus id>" line was read */
+	enum section sec;      /* the health section the lines are in */
+	unsigned sec_indent;   /* its title's indentation */
+	unsigned sec_line;     /* and line */
+	enum block block;      /* GPU Link Info's block the lines are in */
+	unsigned block_indent; /* its title's indentation */
+	uint64_t mask;	       /* Clocks Event Reasons: the Active reasons */
+	bool reasons;	       /* a reason line was read */
 };
 
 static const struct {
@@ -171,7 +171,7 @@ static void key_line(struct health *h, unsigned no, const char *key, const char 
 		return;
 	}
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *b;
+		const char *b, *unit;
 
 		if (keys[i].sec != h->sec || keys[i].block != h->block ||
 		    strcmp(keys[i].key, key) != 0)
@@ -186,11 +186,8 @@ static void key_line(struct health *h, unsigned no, const char *key, const char 
 		case K_COUNT:
 		case K_C:
 		case K_LANES:
-			if (pasted_number_unit(value,
-					       keys[i].kind == K_C	   ? "C"
-					       : keys[i].kind == K_LANES ? "x"
-									 : NULL,
-					       num, sizeof(num)))
+			unit = keys[i].kind == K_C ? "C" : keys[i].kind == K_LANES ? "x" : NULL;
+			if (pasted_number_unit(value, unit, num, sizeof(num)))
 				pasted_put(&h->o, no, num, DEV, h->dev, keys[i].path);
 			break;
 		}
