@@ -17,10 +17,11 @@
  * - the PCI section's "GPU Link Info": "PCIe Generation" and "Link Width", each with "Max"
  *   and "Current" ("16x"), as nvmlDeviceGetMaxPcieLinkGeneration, nvmlDeviceGetCurrPcie-
  *   LinkGeneration, nvmlDeviceGetMaxPcieLinkWidth and nvmlDeviceGetCurrPcieLinkWidth give
- *   them ("Device Current", "Device Max" and "Host Max", R535+, are not the probe's); and
- *   "Replays Since Reset" ("Replays since reset" in R384, nvmlDeviceGetPcieReplayCounter),
- *   read on its own: the dispatcher hands it without the PCI title, past a gap. One reading
- *   gives no rate (hardware.pcie-replays judges two), so it is a fact, never a finding.
+ *   them (newer releases' "Device Current", "Device Max" and "Host Max" are not the
+ *   probe's); and "Replays Since Reset" ("Replays since reset" in older releases,
+ *   nvmlDeviceGetPcieReplayCounter), read on its own: the dispatcher hands it without the PCI
+ *   title, past a gap. One reading gives no rate (hardware.pcie-replays judges two), so it
+ *   is a fact, never a finding.
  * Facts go to driver.nvml.devices[] under the keys the NVML probe writes (src/vendor/nvml.c),
  * devices numbered as the nvidia-smi reader numbers them, by "GPU 00000000:18:00.0" section
  * order; a section pasted without its GPU line (`nvidia-smi -q | grep -A4 'Remapped Rows'`) is

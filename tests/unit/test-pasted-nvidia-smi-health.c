@@ -165,9 +165,10 @@ static void test_pci_link(void **state)
 	pasted_expect_none(&f, "driver.nvml.devices.0.pcie_link_gen");
 	pasted_expect_none(&f, "driver.nvml.devices.0.pcie_link_width");
 	assert_int_equal(f.n, 2);
-	/* R535+ adds Device Current, Device Max and Host Max (not NVML's Max and Current);
-	 * R384 spells "Replays since reset"; the dispatcher hands the replay line after a gap
-	 * (an empty line); a second GPU; N/A, Unknown Error and a Max of another section */
+	/* newer releases add Device Current, Device Max and Host Max (not NVML's Max and
+	 * Current); older ones spell "Replays since reset"; the dispatcher hands the replay line
+	 * after a gap (an empty line); a second GPU; N/A, Unknown Error and a Max of another
+	 * section */
 	pasted_run_text(pasted_read_nvidia_smi_health,
 			"GPU 00000000:00:04.0\n"
 			"        GPU Link Info\n"
