@@ -13,7 +13,15 @@
  *   0x10, SwThermalSlowdown 0x20, HwThermalSlowdown 0x40, HwPowerBrakeSlowdown 0x80,
  *   DisplayClockSetting 0x100), the mask of the reasons shown Active, on the section's line;
  * - "Temperature": "GPU Shutdown Temp", "GPU Slowdown Temp", "GPU Max Operating Temp",
- *   "Memory Current Temp", "Memory Max Operating Temp" (nvmlDeviceGetTemperatureThreshold).
+ *   "Memory Current Temp", "Memory Max Operating Temp" (nvmlDeviceGetTemperatureThreshold);
+ * - the PCI section's "GPU Link Info": "PCIe Generation" and "Link Width", each with "Max"
+ *   and "Current" ("16x"), as nvmlDeviceGetMaxPcieLinkGeneration, nvmlDeviceGetCurrPcie-
+ *   LinkGeneration, nvmlDeviceGetMaxPcieLinkWidth and nvmlDeviceGetCurrPcieLinkWidth give
+ *   them (newer releases' "Device Current", "Device Max" and "Host Max" are not the
+ *   probe's); and "Replays Since Reset" ("Replays since reset" in older releases,
+ *   nvmlDeviceGetPcieReplayCounter), read on its own: the dispatcher hands it without the PCI
+ *   title, past a gap. One reading gives no rate (hardware.pcie-replays judges two), so it
+ *   is a fact, never a finding.
  * Facts go to driver.nvml.devices[] under the keys the NVML probe writes (src/vendor/nvml.c),
  * devices numbered as the nvidia-smi reader numbers them, by "GPU 00000000:18:00.0" section
  * order; a section pasted without its GPU line (`nvidia-smi -q | grep -A4 'Remapped Rows'`) is
@@ -26,6 +34,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "formats/pasted-readers.h"
 #include "formats/pasted-text.h"
@@ -33,17 +42,22 @@
 
 #define DEV "driver.nvml.devices.%u.%s"
 
-enum section { S_NONE, S_REMAP, S_RETIRED, S_CLOCKS, S_TEMP };
+enum section { S_NONE, S_REMAP, S_RETIRED, S_CLOCKS, S_TEMP, S_LINK };
+
+/* GPU Link Info's two blocks */
+enum block { B_NONE, B_GEN, B_WIDTH };
 
 struct health {
 	struct pasted_out o;
-	unsigned dev;	     /* the device the lines are of */
-	bool seen_gpu;	     /* a "GPU <bus id>" line was read */
-	enum section sec;    /* the health section the lines are in */
-	unsigned sec_indent; /* its title's indentation */
-	unsigned sec_line;   /* and line */
-	uint64_t mask;	     /* Clocks Event Reasons: the Active reasons */
-	bool reasons;	     /* a reason line was read */
+	unsigned dev;	       /* the device the lines are of */
+	bool seen_gpu;	       /* a "GPU <bus id>" line was read */
+	enum section sec;      /* the health section the lines are in */
+	unsigned sec_indent;   /* its title's indentation */
+	unsigned sec_line;     /* and line */
+	enum block block;      /* GPU Link Info's block the lines are in */
+	unsigned block_indent; /* its title's indentation */
+	uint64_t mask;	       /* Clocks Event Reasons: the Active reasons */
+	bool reasons;	       /* a reason line was read */
 };
 
 static const struct {
@@ -55,6 +69,7 @@ static const struct {
 	{ "Clocks Event Reasons", S_CLOCKS },
 	{ "Clocks Throttle Reasons", S_CLOCKS },
 	{ "Temperature", S_TEMP },
+	{ "GPU Link Info", S_LINK },
 };
 
 static const struct {
@@ -74,23 +89,28 @@ static const struct {
 
 static const struct {
 	enum section sec;
+	enum block block;
 	const char *key, *path;
-	enum { K_COUNT, K_BOOL, K_C } kind;
+	enum { K_COUNT, K_BOOL, K_C, K_LANES } kind;
 } keys[] = {
-	{ S_REMAP, "Correctable Error", "remapped_rows_correctable", K_COUNT },
-	{ S_REMAP, "Uncorrectable Error", "remapped_rows_uncorrectable", K_COUNT },
-	{ S_REMAP, "Pending", "remapped_rows_pending", K_BOOL },
-	{ S_REMAP, "Remapping Failure Occurred", "remapped_rows_failure", K_BOOL },
-	{ S_RETIRED, "Single Bit ECC", "retired_pages_sbe", K_COUNT },
-	{ S_RETIRED, "Double Bit ECC", "retired_pages_dbe", K_COUNT },
-	{ S_RETIRED, "Pending Page Blacklist", "retired_pages_pending", K_BOOL },
-	{ S_RETIRED, "Pending Page Retirement", "retired_pages_pending", K_BOOL },
-	{ S_RETIRED, "Pending", "retired_pages_pending", K_BOOL },
-	{ S_TEMP, "GPU Shutdown Temp", "temperature_shutdown_c", K_C },
-	{ S_TEMP, "GPU Slowdown Temp", "temperature_slowdown_c", K_C },
-	{ S_TEMP, "GPU Max Operating Temp", "temperature_gpu_max_c", K_C },
-	{ S_TEMP, "Memory Current Temp", "temperature_memory_c", K_C },
-	{ S_TEMP, "Memory Max Operating Temp", "temperature_memory_max_c", K_C },
+	{ S_REMAP, B_NONE, "Correctable Error", "remapped_rows_correctable", K_COUNT },
+	{ S_REMAP, B_NONE, "Uncorrectable Error", "remapped_rows_uncorrectable", K_COUNT },
+	{ S_REMAP, B_NONE, "Pending", "remapped_rows_pending", K_BOOL },
+	{ S_REMAP, B_NONE, "Remapping Failure Occurred", "remapped_rows_failure", K_BOOL },
+	{ S_RETIRED, B_NONE, "Single Bit ECC", "retired_pages_sbe", K_COUNT },
+	{ S_RETIRED, B_NONE, "Double Bit ECC", "retired_pages_dbe", K_COUNT },
+	{ S_RETIRED, B_NONE, "Pending Page Blacklist", "retired_pages_pending", K_BOOL },
+	{ S_RETIRED, B_NONE, "Pending Page Retirement", "retired_pages_pending", K_BOOL },
+	{ S_RETIRED, B_NONE, "Pending", "retired_pages_pending", K_BOOL },
+	{ S_TEMP, B_NONE, "GPU Shutdown Temp", "temperature_shutdown_c", K_C },
+	{ S_TEMP, B_NONE, "GPU Slowdown Temp", "temperature_slowdown_c", K_C },
+	{ S_TEMP, B_NONE, "GPU Max Operating Temp", "temperature_gpu_max_c", K_C },
+	{ S_TEMP, B_NONE, "Memory Current Temp", "temperature_memory_c", K_C },
+	{ S_TEMP, B_NONE, "Memory Max Operating Temp", "temperature_memory_max_c", K_C },
+	{ S_LINK, B_GEN, "Max", "pcie_link_gen_max", K_COUNT },
+	{ S_LINK, B_GEN, "Current", "pcie_link_gen", K_COUNT },
+	{ S_LINK, B_WIDTH, "Max", "pcie_link_width_max", K_LANES },
+	{ S_LINK, B_WIDTH, "Current", "pcie_link_width", K_LANES },
 };
 
 static unsigned indent_of(const char *s)
@@ -130,6 +150,7 @@ static void end_section(struct health *h)
 		pasted_put(&h->o, h->sec_line, num, DEV, h->dev, "clocks_event_reasons");
 	}
 	h->sec = S_NONE;
+	h->block = B_NONE;
 	h->mask = 0;
 	h->reasons = false;
 }
@@ -151,9 +172,10 @@ static void key_line(struct health *h, unsigned no, const char *key, const char 
 		return;
 	}
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *b;
+		const char *b, *unit;
 
-		if (keys[i].sec != h->sec || strcmp(keys[i].key, key) != 0)
+		if (keys[i].sec != h->sec || keys[i].block != h->block ||
+		    strcmp(keys[i].key, key) != 0)
 			continue;
 		if (pasted_no_value(value))
 			return;
@@ -164,8 +186,9 @@ static void key_line(struct health *h, unsigned no, const char *key, const char 
 			break;
 		case K_COUNT:
 		case K_C:
-			if (pasted_number_unit(value, keys[i].kind == K_C ? "C" : NULL, num,
-					       sizeof(num)))
+		case K_LANES:
+			unit = keys[i].kind == K_C ? "C" : keys[i].kind == K_LANES ? "x" : NULL;
+			if (pasted_number_unit(value, unit, num, sizeof(num)))
 				pasted_put(&h->o, no, num, DEV, h->dev, keys[i].path);
 			break;
 		}
@@ -193,7 +216,16 @@ static void health_line(struct health *h, unsigned no, char *line)
 	}
 	if (h->sec != S_NONE && ind <= h->sec_indent)
 		end_section(h);
+	if (h->block != B_NONE && ind <= h->block_indent)
+		h->block = B_NONE;
 	if (!strchr(s, ':')) {
+		if (h->sec == S_LINK) {
+			h->block = strcmp(s, "PCIe Generation") == 0 ? B_GEN
+				   : strcmp(s, "Link Width") == 0    ? B_WIDTH
+								     : B_NONE;
+			h->block_indent = ind;
+			return;
+		}
 		for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
 			if (strcmp(s, titles[i].title) == 0) {
 				h->sec = titles[i].sec;
@@ -203,7 +235,17 @@ static void health_line(struct health *h, unsigned no, char *line)
 			}
 		return;
 	}
-	if (h->sec != S_NONE && pasted_kv(s, ':', &key, &value))
+	if (!pasted_kv(s, ':', &key, &value))
+		return;
+	if (strcasecmp(key, "Replays Since Reset") == 0) {
+		char num[24];
+
+		end_section(h);
+		if (pasted_number_unit(value, NULL, num, sizeof(num)))
+			pasted_put(&h->o, no, num, DEV, h->dev, "pcie_replay_counter");
+		return;
+	}
+	if (h->sec != S_NONE)
 		key_line(h, no, key, value);
 }
 

@@ -163,7 +163,8 @@ const struct pasted_reader pasted_readers[] = {
 	 * a section there) */
 	{ "nvidia-smi-health", pasted_read_nvidia_smi_health,
 	  SIGNS("GPU 0000", "Remapped Rows", "Retired Pages", "Clocks Event Reasons",
-		"Clocks Throttle Reasons", "Temperature"),
+		"Clocks Throttle Reasons", "Temperature", "GPU Link Info", "Replays Since Reset",
+		"Replays since reset"),
 	  PASTED_REACH_INDENTED, NULL, nvidia_smi_gpu_line },
 	/* nvidia-smi nvlink -s: a GPU line and its link lines */
 	{ "nvlink", pasted_read_nvlink, SIGNS(" (UUID: ", "<inactive>", " GB/s"),

@@ -143,6 +143,69 @@ static void test_retired_pages(void **state)
 			 0);
 }
 
+/* https://github.com/NVIDIA/nvidia-docker/issues/1146 (R418's PCI section: GPU Link Info) and
+ * https://github.com/NVIDIA/nvidia-docker/issues/1090 (its tail: "Replays Since Reset"); the
+ * keys NVML's probe writes, "16x" as 16 lanes */
+static void test_pci_link(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_nvidia_smi_health, "pasted-nvidia-smi-health",
+			  "nvidia-docker-1146-gpu-link-info.txt", &f);
+	pasted_expect(&f, "driver.nvml.devices.0.pcie_link_gen_max", "3", 10);
+	pasted_expect(&f, "driver.nvml.devices.0.pcie_link_gen", "3", 11);
+	pasted_expect(&f, "driver.nvml.devices.0.pcie_link_width_max", "16", 13);
+	pasted_expect(&f, "driver.nvml.devices.0.pcie_link_width", "16", 14);
+	assert_int_equal(f.n, 4);
+	/* pasted from inside PCIe Generation: its "Current" and Link Width are of no section
+	 * read; the replay counter is, and the throttle reasons (HW Thermal Slowdown N/A) */
+	pasted_run_sample(pasted_read_nvidia_smi_health, "pasted-nvidia-smi-health",
+			  "nvidia-docker-1090-replays.txt", &f);
+	pasted_expect(&f, "driver.nvml.devices.0.pcie_replay_counter", "0", 8);
+	pasted_expect(&f, "driver.nvml.devices.0.clocks_event_reasons", "0", 14);
+	pasted_expect_none(&f, "driver.nvml.devices.0.pcie_link_gen");
+	pasted_expect_none(&f, "driver.nvml.devices.0.pcie_link_width");
+	assert_int_equal(f.n, 2);
+	/* newer releases add Device Current, Device Max and Host Max (not NVML's Max and
+	 * Current); older ones spell "Replays since reset"; the dispatcher hands the replay line
+	 * after a gap (an empty line); a second GPU; N/A, Unknown Error and a Max of another
+	 * section */
+	pasted_run_text(pasted_read_nvidia_smi_health,
+			"GPU 00000000:00:04.0\n"
+			"        GPU Link Info\n"
+			"            PCIe Generation\n"
+			"                Max                       : 4\n"
+			"                Current                   : 1\n"
+			"                Device Current            : 1\n"
+			"                Device Max                : 4\n"
+			"                Host Max                  : Unknown Error\n"
+			"            Link Width\n"
+			"                Max                       : 16x\n"
+			"                Current                   : 8x\n"
+			"\n"
+			"        Replays Since Reset               : 12\n"
+			"GPU 00000000:02:00.0\n"
+			"        GPU Link Info\n"
+			"            PCIe Generation\n"
+			"                Max                       : N/A\n"
+			"            Link Width\n"
+			"                Max                       : x16\n"
+			"        Replays since reset         : 0\n"
+			"    Remapped Rows\n"
+			"        Bank Remap Availability Histogram\n"
+			"            Max                           : 640 bank(s)\n",
+			&f);
+	pasted_expect(&f, "driver.nvml.devices.0.pcie_link_gen_max", "4", 4);
+	pasted_expect(&f, "driver.nvml.devices.0.pcie_link_gen", "1", 5);
+	pasted_expect(&f, "driver.nvml.devices.0.pcie_link_width_max", "16", 10);
+	pasted_expect(&f, "driver.nvml.devices.0.pcie_link_width", "8", 11);
+	pasted_expect(&f, "driver.nvml.devices.0.pcie_replay_counter", "12", 13);
+	pasted_expect(&f, "driver.nvml.devices.1.pci_bus_id", "00000000:02:00.0", 14);
+	pasted_expect_none(&f, "driver.nvml.devices.1.pcie_link_gen_max");
+	pasted_expect_none(&f, "driver.nvml.devices.1.pcie_link_width_max");
+	pasted_expect(&f, "driver.nvml.devices.1.pcie_replay_counter", "0", 20);
+	assert_int_equal(f.n, 8);
+}
+
 /* https://github.com/Azure/azhpc-diagnostics/issues/73 */
 static void test_nvlink(void **state)
 {
@@ -178,6 +241,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_clocks_event_reasons, teardown),
 		cmocka_unit_test_teardown(test_temperature, teardown),
 		cmocka_unit_test_teardown(test_retired_pages, teardown),
+		cmocka_unit_test_teardown(test_pci_link, teardown),
 		cmocka_unit_test_teardown(test_nvlink, teardown),
 	};
 
