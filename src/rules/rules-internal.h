@@ -458,6 +458,7 @@ RULE_CHECK(check_xid_errors);
 RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
 RULE_CHECK(check_cudnn_older_than_framework);
+RULE_CHECK(check_cudart_older_than_framework);
 RULE_CHECK(check_cuda_compat_unsupported);
 RULE_CHECK(check_kernel_launch_failed);
 RULE_CHECK(check_launch_contradicts_prediction);
