@@ -405,6 +405,11 @@ static void test_other_messages(void **state)
 	assert_null(pasted_facts_get(&f, "framework.python_envs.0.packages.jax.cudart.version"));
 	assert_null(pasted_facts_get(&f, "framework.python_envs.0.packages.jax.cudnn.version"));
 	assert_null(pasted_facts_get(&f, "symptoms.runtime.cudart-older-than-framework"));
+	/* nvJitLink's refusal of newer LTO-IR (Genesis-Embodied-AI/genesis-world#2814, diagnosed
+	 * in gs-madrona#59: CUDA 13's NVRTC wrote it, nvJitLink 12 linked it) */
+	read_text("CUDA linking Failed!\nERROR 4 in nvvmAddNVVMContainerToProgram, may need newer "
+		  "version of nvJitLink library\n");
+	want_symptom("framework.ltoir-needs-newer-nvjitlink", 2);
 	/* https://github.com/tensorflow/tensorflow/issues/39842 (TF 2.0) */
 	read_text("W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
 		  "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
