@@ -605,12 +605,10 @@ static int read_jax_version_check(const struct line *l, struct pasted_facts *out
 	if ((size_t)(p - l->p) < strlen(mid) || memcmp(p - strlen(mid), mid, strlen(mid)) != 0)
 		return 0;
 	name = p - strlen(mid);
-	if ((size_t)(name - l->p) >= strlen(found) + 4 &&
-	    memcmp(name - 4, "CUDA", 4) == 0 &&
+	if ((size_t)(name - l->p) >= strlen(found) + 4 && memcmp(name - 4, "CUDA", 4) == 0 &&
 	    memcmp(name - 4 - strlen(found), found, strlen(found)) == 0)
 		cudnn = false;
-	else if ((size_t)(name - l->p) >= strlen(found) + 5 &&
-		 memcmp(name - 5, "cuDNN", 5) == 0 &&
+	else if ((size_t)(name - l->p) >= strlen(found) + 5 && memcmp(name - 5, "cuDNN", 5) == 0 &&
 		 memcmp(name - 5 - strlen(found), found, strlen(found)) == 0)
 		cudnn = true;
 	else

@@ -307,11 +307,13 @@ static void cudnn_jax_message(struct rule_ctx *c, const struct snap_node *root)
 			continue;
 		if (l.part[0] > b.part[0] || (l.part[0] == b.part[0] && l.part[1] >= b.part[1]))
 			continue;
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-				 "JAX was built against cuDNN %s; the cuDNN it loads is %s, an older "
-				 "release: its CUDA backend does not start and it runs on the CPU",
-				 bv, lv);
-		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.cudnn.version", i);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"JAX was built against cuDNN %s; the cuDNN it loads is %s, an older "
+			"release: its CUDA backend does not start and it runs on the CPU",
+			bv, lv);
+		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.cudnn.version",
+			 i);
 		finding_fact(f, key, lf);
 		snprintf(key, sizeof(key),
 			 "framework.python_envs.%zu.packages.jax.build_info.cudnn_version", i);

@@ -39,18 +39,21 @@ RULE_CHECK(check_cudart_older_than_framework)
 		if (!bf)
 			continue;
 		if (!lv || !bv || version_parse(lv, &l) < 0 || version_parse(bv, &b) < 0) {
-			rule_skip(c, NULL,
-				  "JAX's CUDA versions could not be read (loaded %s, built against %s)",
-				  lv ?: "?", bv ?: "?");
+			rule_skip(
+				c, NULL,
+				"JAX's CUDA versions could not be read (loaded %s, built against %s)",
+				lv ?: "?", bv ?: "?");
 			continue;
 		}
 		if (!minor_older(&l, &b))
 			continue;
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-				 "JAX was built against CUDA %s; the CUDA runtime it loads is %s, an "
-				 "older release: its CUDA backend does not start and it runs on the CPU",
-				 bv, lv);
-		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.cudart.version", i);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"JAX was built against CUDA %s; the CUDA runtime it loads is %s, an "
+			"older release: its CUDA backend does not start and it runs on the CPU",
+			bv, lv);
+		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.cudart.version",
+			 i);
 		finding_fact(f, key, lf);
 		snprintf(key, sizeof(key),
 			 "framework.python_envs.%zu.packages.jax.build_info.cuda_version", i);

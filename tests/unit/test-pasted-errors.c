@@ -380,16 +380,18 @@ static void test_other_messages(void **state)
 	want_symptom("runtime.cudnn-older-than-framework", 1);
 	/* JAX's own check, both libraries it is read for: jax-ml/jax#18027 (CUDA runtime 12.1
 	 * under a jaxlib built with 12.2) and MIT-REALM/gcbfplus#1 (cuDNN 8.6.0 under 8.9.6) */
-	read_text("CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built "
-		  "against version 12020, which is newer. The copy of CUDA that is installed must be "
-		  "at least as new as the version against which JAX was built. (Set "
-		  "TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n");
+	read_text(
+		"CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built "
+		"against version 12020, which is newer. The copy of CUDA that is installed must be "
+		"at least as new as the version against which JAX was built. (Set "
+		"TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n");
 	want("framework.python_envs.0.packages.jax.cudart.version", "12.1", 1);
 	want("framework.python_envs.0.packages.jax.build_info.cuda_version", "12.2", 1);
 	want_symptom("runtime.cudart-older-than-framework", 1);
-	read_text("CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built "
-		  "against version 8906, which is newer. The copy of cuDNN that is installed must be "
-		  "at least as new as the version against which JAX was built.\n");
+	read_text(
+		"CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built "
+		"against version 8906, which is newer. The copy of cuDNN that is installed must be "
+		"at least as new as the version against which JAX was built.\n");
 	want("framework.python_envs.0.packages.jax.cudnn.version", "8.6.0", 1);
 	want("framework.python_envs.0.packages.jax.build_info.cudnn_version", "8.9.6", 1);
 	want_symptom("runtime.cudnn-older-than-framework", 1);
