@@ -284,52 +284,14 @@ static void cudnn_fw(const struct fw_build *b, void *u)
 					 : "jax");
 }
 
-/* JAX's own check, as explain reads its message ("Found cuDNN version 8600, but JAX was built
- * against version 8906", pasted-errors.c): packages.jax.cudnn.version and
- * build_info.cudnn_version. JAX compares the two by major and minor (xla_bridge.py
- * _version_check, scale_for_comparison=100), across majors too. The build's cuDNN is compiled
- * into jaxlib and written in no file, so a live snapshot has no such pair. */
-static void cudnn_jax_message(struct rule_ctx *c, const struct snap_node *root)
-{
-	const struct snap_node *envs = snap_get(root, "framework.python_envs");
-
-	for (size_t i = 0; i < snap_count(envs); i++) {
-		const struct snap_node *jax = snap_get(snap_at(envs, i), "packages.jax");
-		const struct snap_node *lf = snap_get(jax, "cudnn.version"),
-				       *bf = snap_get(jax, "build_info.cudnn_version");
-		const char *lv = snap_str(lf), *bv = snap_str(bf);
-		struct version l, b;
-		struct finding *f;
-		char key[96];
-
-		if (!lv || !bv || version_parse(lv, &l) < 0 || version_parse(bv, &b) < 0 ||
-		    l.n < 2 || b.n < 2)
-			continue;
-		if (l.part[0] > b.part[0] || (l.part[0] == b.part[0] && l.part[1] >= b.part[1]))
-			continue;
-		f = rule_finding(
-			c, GPUENV_SEVERITY_ERROR, NULL,
-			"JAX was built against cuDNN %s; the cuDNN it loads is %s, an older "
-			"release: its CUDA backend does not start and it runs on the CPU",
-			bv, lv);
-		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.cudnn.version",
-			 i);
-		finding_fact(f, key, lf);
-		snprintf(key, sizeof(key),
-			 "framework.python_envs.%zu.packages.jax.build_info.cudnn_version", i);
-		finding_fact(f, key, bf);
-		finding_fix(f, "pip install -U \"jax[cuda12]\"   # with the nvidia-cudnn-cu12 it "
-			       "needs (https://jax.readthedocs.io/en/latest/installation.html)");
-		finding_rule_fix(f);
-		finding_rule_verify(f);
-	}
-}
-
 RULE_CHECK(check_cudnn_older_than_framework)
 {
 	fw_need_complete(c, root);
 	fw_foreach(root, cudnn_fw, c);
-	cudnn_jax_message(c, root);
+	/* JAX's own check, where explain read its message (rules-jax-check.c) */
+	jax_check_pasted(c, root, "cudnn.version", "build_info.cudnn_version", "cuDNN",
+			 "pip install -U \"jax[cuda12]\"   # with the nvidia-cudnn-cu12 it needs "
+			 "(https://jax.readthedocs.io/en/latest/installation.html)");
 }
 
 struct same_major {

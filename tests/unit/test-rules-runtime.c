@@ -603,7 +603,7 @@ static void test_cudart_older(void **state)
 	(void)state;
 	s = jax_cudart_case("12.1", "12.2");
 	YES(s, id, GPUENV_SEVERITY_ERROR,
-	    "JAX was built against CUDA 12.2; the CUDA runtime it loads is 12.1");
+	    "JAX was built against CUDA runtime 12.2; the CUDA runtime it loads is 12.1");
 	FIX(s, id, "pip install -U \"jax[cuda12]\"");
 	snapshot_unref(s);
 	/* the same minor, a newer one, a newer major: JAX accepts each */
