@@ -180,6 +180,7 @@ enum {
 	LOOK_CAPABILITY, /* read_torch_capability */
 	LOOK_ARCH_LIST,	 /* read_torch_arch_list */
 	LOOK_TF_CUDNN,	 /* read_tf_cudnn */
+	LOOK_JAX_CHECK,	 /* read_jax_version_check */
 	LOOKS,
 };
 static const struct pasted_needle marks[LOOKS] = {
@@ -197,6 +198,7 @@ static const struct pasted_needle marks[LOOKS] = {
 	[LOOK_CAPABILITY] = { " with CUDA capability sm_", false },
 	[LOOK_ARCH_LIST] = { "PyTorch install supports CUDA capabilities ", false },
 	[LOOK_TF_CUDNN] = { "Loaded runtime CuDNN library: ", false },
+	[LOOK_JAX_CHECK] = { ", but JAX was built against version ", false },
 };
 
 /* Which of the symptoms' needles, then of marks[], the line holds (the line scan's answer). */
@@ -542,6 +544,90 @@ static int read_tf_cudnn(const struct line *l, struct pasted_facts *out)
 	return r < 0 ? r : 2;
 }
 
+/* The decimal number at p (up to end), as an unsigned below 10^7; its length, 0 for none. */
+static size_t jax_number(const char *p, const char *end, unsigned *ret)
+{
+	size_t n = 0;
+	unsigned v = 0;
+
+	while (p + n < end && isdigit((unsigned char)p[n]) && n < 7)
+		v = v * 10 + (unsigned)(p[n++] - '0');
+	if (n == 0 || (p + n < end && isdigit((unsigned char)p[n])))
+		return 0;
+	*ret = v;
+	return n;
+}
+
+/* A version JAX prints as the library's own number, written major.minor(.patch): the CUDA
+ * runtime's cudaRuntimeGetVersion() is 1000 * major + 10 * minor (12010: 12.1); cuDNN's
+ * cudnnGetVersion() is CUDNN_VERSION, 1000 * major + 100 * minor + patch before cuDNN 9
+ * (8906: 8.9.6) and 10000 * major + 100 * minor + patch from 9 on (90100: 9.1.0; cuDNN's
+ * cudnn_version.h). */
+static void jax_version_text(bool cudnn, unsigned v, char *buf, size_t len)
+{
+	if (!cudnn)
+		snprintf(buf, len, "%u.%u", v / 1000, v % 1000 / 10);
+	else if (v >= 90000)
+		snprintf(buf, len, "%u.%u.%u", v / 10000, v % 10000 / 100, v % 100);
+	else
+		snprintf(buf, len, "%u.%u.%u", v / 1000, v % 1000 / 100, v % 100);
+}
+
+/* JAX's check of the CUDA libraries at backend start (jax/_src/xla_bridge.py and, from 0.4.26,
+ * jax_plugins/xla_cuda12/__init__.py, _version_check, until "Outdated … installation found"
+ * replaced the wording): "Found {name} version {version}, but JAX was built against version
+ * {build_version}, which is newer." Of the names, CUDA (the runtime, cudaRuntimeGetVersion) and
+ * cuDNN are read: "Found CUDA version 12010, but JAX was built against version 12020"
+ * (jax-ml/jax#18027), "Found cuDNN version 8600, but JAX was built against version 8906"
+ * (MIT-REALM/gcbfplus#1). cuBLAS, cuSOLVER, cuSPARSE, cuFFT and cuPTI are left: no rule judges
+ * them. */
+static int read_jax_version_check(const struct line *l, struct pasted_facts *out)
+{
+	static const char found[] = "Found ", mid[] = " version ";
+	const char *end = l->p + l->n, *at = find(l, marks[LOOK_JAX_CHECK].s), *p, *name;
+	unsigned v[2];
+	char text[2][32], path[2][96];
+	bool cudnn;
+	size_t n;
+	int r;
+
+	if (!at)
+		return 0;
+	/* "Found <name> version <number>" ends where the mark starts */
+	p = at;
+	n = 0;
+	while (p > l->p && isdigit((unsigned char)p[-1]) && n < 8) {
+		p--;
+		n++;
+	}
+	if (n == 0 || jax_number(p, at, &v[0]) != n)
+		return 0;
+	if ((size_t)(p - l->p) < strlen(mid) || memcmp(p - strlen(mid), mid, strlen(mid)) != 0)
+		return 0;
+	name = p - strlen(mid);
+	if ((size_t)(name - l->p) >= strlen(found) + 4 && memcmp(name - 4, "CUDA", 4) == 0 &&
+	    memcmp(name - 4 - strlen(found), found, strlen(found)) == 0)
+		cudnn = false;
+	else if ((size_t)(name - l->p) >= strlen(found) + 5 && memcmp(name - 5, "cuDNN", 5) == 0 &&
+		 memcmp(name - 5 - strlen(found), found, strlen(found)) == 0)
+		cudnn = true;
+	else
+		return 0;
+	p = at + strlen(marks[LOOK_JAX_CHECK].s);
+	if (!jax_number(p, end, &v[1]))
+		return 0;
+	for (int k = 0; k < 2; k++)
+		jax_version_text(cudnn, v[k], text[k], sizeof(text[k]));
+	snprintf(path[0], sizeof(path[0]), "framework.python_envs.0.packages.jax.%s",
+		 cudnn ? "cudnn.version" : "cudart.version");
+	snprintf(path[1], sizeof(path[1]), "framework.python_envs.0.packages.jax.build_info.%s",
+		 cudnn ? "cudnn_version" : "cuda_version");
+	r = pasted_facts_add(out, READER, path[0], text[0], l->no);
+	if (r >= 0)
+		r = pasted_facts_add(out, READER, path[1], text[1], l->no);
+	return r < 0 ? r : 2;
+}
+
 /* A driver version as XLA prints one at p (up to end): digits and dots, two dots at least
  * ("535.104.5", "352.63.0"), then the end of the line or a blank; its length, 0 for none (an
  * error status in its place: "NOT_FOUND: was unable to find libcuda.so DSO …"). */
@@ -708,6 +794,7 @@ static int read_line(const struct line *l, const bool *found, struct pasted_fact
 		{ read_torch_capability, LOOK_CAPABILITY },
 		{ read_torch_arch_list, LOOK_ARCH_LIST },
 		{ read_tf_cudnn, LOOK_TF_CUDNN },
+		{ read_jax_version_check, LOOK_JAX_CHECK },
 		{ read_nvml_init, MARK_NVML_INIT },
 	};
 	int n, r;

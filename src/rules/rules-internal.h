@@ -287,6 +287,12 @@ struct fw_build {
  * present): a skip for it, with what could not be read as its subject, so that what was not
  * found there is never taken as absent; the rule still judges the builds that were read. */
 void fw_need_complete(struct rule_ctx *c, const struct snap_node *root);
+/* JAX's own check of a CUDA library, where explain read its message (rules-jax-check.c): in
+ * each python_envs[] whose packages.jax has <built_key>, a finding when <loaded_key> is an
+ * older major or minor, with `fix` (may be NULL) before the rule's own; a skip when either
+ * is not a version. `library` names it in the text ("cuDNN"). */
+void jax_check_pasted(struct rule_ctx *c, const struct snap_node *root, const char *loaded_key,
+		      const char *built_key, const char *library, const char *fix);
 /* Calls fn for every framework build, environments in discovery order; returns the count. */
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
 		  void *u);
@@ -458,6 +464,7 @@ RULE_CHECK(check_xid_errors);
 RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
 RULE_CHECK(check_cudnn_older_than_framework);
+RULE_CHECK(check_cudart_older_than_framework);
 RULE_CHECK(check_cuda_compat_unsupported);
 RULE_CHECK(check_kernel_launch_failed);
 RULE_CHECK(check_launch_contradicts_prediction);

@@ -32,7 +32,7 @@ import re
 import subprocess
 import sys
 
-FLOOR_RIGHT = 177  # of 191 cases on 2026-12-06 (177 right, 0 false; luke-jr/bfgminer#249, the first runtime.opencl-cpu-only case, right since the clinfo reader reads the miners' platform lines (platforms12), a miss before (corpus12h); readers12: three TensorFlow threads of XLA's "kernel version X does not match DSO version Y" (tensorflow/tensorflow#4768, #22525, #1158) right, none before: both versions read as facts; before them 173 of 187 (microsoft/WSL#5554's WSL1 kernel right (win12h); the 14 of the outside evaluation, corpus12g, 11 right before and 14 after: JAX's older cuDNN check and ollama's cuCtxCreate_v3 lookup got symptom rows, NVML's Unknown Error became unsure (NVIDIA/nvidia-container-toolkit#1227); before them 158 of 172: seven Windows cases of the corpus12f search right, peterjc123/pytorch-scripts#26 and AbdBarho/stable-diffusion-webui-docker#129 ask; before: 151 of 163, pytorch/pytorch#30071 right; NVIDIA/nvidia-docker#849, staralt/dxgkrnl-dkms#7 and l4rz/reverse-engineering-dell-idrac-to-get-rid-of-gpu-throttling right; acidanthera/bugtracker#2237, NVIDIA/nvidia-docker#1071 and numba/numba#9032 ask; jax-ml/jax#14931 names the missing cuBLAS, not the cuDNN build))
+FLOOR_RIGHT = 179  # of 193 cases on 2026-12-06 (179 right, 0 false; cases12e: jax-ml/jax#18027's "Found CUDA version 12010, but JAX was built against version 12020" right with runtime.cudart-older-than-framework, new, and Genesis-Embodied-AI/genesis-world#2814's nvJitLink refusal right with framework.ltoir-needs-newer-nvjitlink; before: 177 of 191 (177 right, 0 false; luke-jr/bfgminer#249, the first runtime.opencl-cpu-only case, right since the clinfo reader reads the miners' platform lines (platforms12), a miss before (corpus12h); readers12: three TensorFlow threads of XLA's "kernel version X does not match DSO version Y" (tensorflow/tensorflow#4768, #22525, #1158) right, none before: both versions read as facts; before them 173 of 187 (microsoft/WSL#5554's WSL1 kernel right (win12h); the 14 of the outside evaluation, corpus12g, 11 right before and 14 after: JAX's older cuDNN check and ollama's cuCtxCreate_v3 lookup got symptom rows, NVML's Unknown Error became unsure (NVIDIA/nvidia-container-toolkit#1227); before them 158 of 172: seven Windows cases of the corpus12f search right, peterjc123/pytorch-scripts#26 and AbdBarho/stable-diffusion-webui-docker#129 ask; before: 151 of 163, pytorch/pytorch#30071 right; NVIDIA/nvidia-docker#849, staralt/dxgkrnl-dkms#7 and l4rz/reverse-engineering-dell-idrac-to-get-rid-of-gpu-throttling right; acidanthera/bugtracker#2237, NVIDIA/nvidia-docker#1071 and numba/numba#9032 ask; jax-ml/jax#14931 names the missing cuBLAS, not the cuDNN build)))
 CEIL_FALSE = 0
 CEIL_UNGROUNDED = 0  # 14 before 2026-12-06's audit (knowledge-base floors and a branch's CUDA in the chain and the summary unmarked, an L40S's compute capability from its PCI id)
 
@@ -52,7 +52,13 @@ DERIVED = ("compute_capability", "driver_version", "vendor", "flavor", "compress
            "clocks_event_reasons")
 # NCCL's return code is written by its ncclResult_t name also where a framework printed
 # ncclGetErrorString()'s words for it ("unhandled cuda error": ncclUnhandledCudaError).
-DERIVED_PATHS = ("messages.nccl.result",)
+# JAX's check prints the libraries' own numbers (CUDA 12010, cuDNN 8906 or 90100), written as
+# the versions they encode (12.1, 8.9.6, 9.1.0; pasted-errors.c read_jax_version_check).
+DERIVED_PATHS = ("messages.nccl.result",
+                 "framework.python_envs.0.packages.jax.cudart.version",
+                 "framework.python_envs.0.packages.jax.build_info.cuda_version",
+                 "framework.python_envs.0.packages.jax.cudnn.version",
+                 "framework.python_envs.0.packages.jax.build_info.cudnn_version")
 # rocm-smi lists AMD's GPUs only: each is PCI vendor 0x1002, which it does not print
 # (pasted-rocm-smi.c, docs/explain-readers.md).
 DERIVED_BY_READER = {("rocm-smi", "vendor_id"): "0x1002"}

@@ -378,6 +378,40 @@ static void test_other_messages(void **state)
 	want("framework.python_envs.0.packages.tensorflow.cudnn.version", "8.0.4", 1);
 	want("framework.python_envs.0.packages.tensorflow.build_info.cudnn_version", "8.1.0", 1);
 	want_symptom("runtime.cudnn-older-than-framework", 1);
+	/* JAX's own check, both libraries it is read for: jax-ml/jax#18027 (CUDA runtime 12.1
+	 * under a jaxlib built with 12.2) and MIT-REALM/gcbfplus#1 (cuDNN 8.6.0 under 8.9.6) */
+	read_text(
+		"CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built "
+		"against version 12020, which is newer. The copy of CUDA that is installed must be "
+		"at least as new as the version against which JAX was built. (Set "
+		"TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n");
+	want("framework.python_envs.0.packages.jax.cudart.version", "12.1", 1);
+	want("framework.python_envs.0.packages.jax.build_info.cuda_version", "12.2", 1);
+	want_symptom("runtime.cudart-older-than-framework", 1);
+	read_text(
+		"CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built "
+		"against version 8906, which is newer. The copy of cuDNN that is installed must be "
+		"at least as new as the version against which JAX was built.\n");
+	want("framework.python_envs.0.packages.jax.cudnn.version", "8.6.0", 1);
+	want("framework.python_envs.0.packages.jax.build_info.cudnn_version", "8.9.6", 1);
+	want_symptom("runtime.cudnn-older-than-framework", 1);
+	assert_null(pasted_facts_get(&f, "framework.python_envs.0.packages.jax.cudart.version"));
+	/* cuDNN 9's number (cudnn_version.h: 10000 * major): 9.1.0 under 9.3.0 */
+	read_text("Found cuDNN version 90100, but JAX was built against version 90300, which is "
+		  "newer.\n");
+	want("framework.python_envs.0.packages.jax.cudnn.version", "9.1.0", 1);
+	want("framework.python_envs.0.packages.jax.build_info.cudnn_version", "9.3.0", 1);
+	/* cuBLAS's check (jax-ml/jax#19430): no rule judges it, nothing read as CUDA or cuDNN */
+	(void)read_count("CUDA backend failed to initialize: Found cuBLAS version 120103, but "
+			 "JAX was built against version 120205, which is newer.\n");
+	assert_null(pasted_facts_get(&f, "framework.python_envs.0.packages.jax.cudart.version"));
+	assert_null(pasted_facts_get(&f, "framework.python_envs.0.packages.jax.cudnn.version"));
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.cudart-older-than-framework"));
+	/* nvJitLink's refusal of newer LTO-IR (Genesis-Embodied-AI/genesis-world#2814, diagnosed
+	 * in gs-madrona#59: CUDA 13's NVRTC wrote it, nvJitLink 12 linked it) */
+	read_text("CUDA linking Failed!\nERROR 4 in nvvmAddNVVMContainerToProgram, may need newer "
+		  "version of nvJitLink library\n");
+	want_symptom("framework.ltoir-needs-newer-nvjitlink", 2);
 	/* https://github.com/tensorflow/tensorflow/issues/39842 (TF 2.0) */
 	read_text("W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
 		  "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
@@ -845,10 +879,13 @@ static void test_jax_cudnn_and_ollama_old_driver(void **state)
 		  "be at least as new as the version against which JAX was built. (Set "
 		  "TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n");
 	want_symptom("runtime.cudnn-older-than-framework", 1);
-	/* the same check of the CUDA runtime is not cuDNN's (hollowstrawberry/kohya-colab#94) */
-	assert_int_equal(read_count("CUDA backend failed to initialize: Found CUDA version 12010, "
-				    "but JAX was built against version 12020, which is newer.\n"),
-			 0);
+	/* the same check of the CUDA runtime is not cuDNN's (hollowstrawberry/kohya-colab#94):
+	 * runtime.cudart-older-than-framework's */
+	read_text("CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built "
+		  "against version 12020, which is newer.\n");
+	want_symptom("runtime.cudart-older-than-framework", 1);
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.cudnn-older-than-framework"));
+	assert_null(pasted_facts_get(&f, "framework.python_envs.0.packages.jax.cudnn.version"));
 	/* "Found cuDNN version" from another program, without JAX's words */
 	assert_int_equal(read_count("Found cuDNN version 8.9.7 in /usr/lib/x86_64-linux-gnu\n"), 0);
 	/* https://github.com/ollama/ollama/issues/6604 (Windows, server.log) */

@@ -579,6 +579,57 @@ static void test_cudnn_older(void **state)
 	snapshot_unref(s);
 }
 
+/* packages.jax as explain reads JAX's own check ("Found CUDA version 12010, but JAX was built
+ * against version 12020", jax-ml/jax#18027): the loaded runtime and the build's, source the
+ * pasted line. */
+static struct gpuenv_snapshot *jax_cudart_case(const char *loaded, const char *built)
+{
+	struct gpuenv_snapshot *s = fw_base();
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *j = snap_object(snap_object(snap_append_object(envs), "packages"), "jax");
+
+	if (loaded)
+		snap_set_str(snap_object(j, "cudart"), "version", loaded, "pasted:1");
+	if (built)
+		snap_set_str(snap_object(j, "build_info"), "cuda_version", built, "pasted:1");
+	return s;
+}
+
+static void test_cudart_older(void **state)
+{
+	const char *id = "runtime.cudart-older-than-framework";
+	struct gpuenv_snapshot *s;
+
+	(void)state;
+	s = jax_cudart_case("12.1", "12.2");
+	YES(s, id, GPUENV_SEVERITY_ERROR,
+	    "JAX was built against CUDA runtime 12.2; the CUDA runtime it loads is 12.1");
+	FIX(s, id, "pip install -U \"jax[cuda12]\"");
+	snapshot_unref(s);
+	/* the same minor, a newer one, a newer major: JAX accepts each */
+	s = jax_cudart_case("12.2", "12.2");
+	NO(s, id);
+	snapshot_unref(s);
+	s = jax_cudart_case("12.4", "12.2");
+	NO(s, id);
+	snapshot_unref(s);
+	s = jax_cudart_case("13.0", "12.8");
+	NO(s, id);
+	snapshot_unref(s);
+	/* an older major */
+	s = jax_cudart_case("11.8", "12.0");
+	YES(s, id, GPUENV_SEVERITY_ERROR, "the CUDA runtime it loads is 11.8");
+	snapshot_unref(s);
+	/* the build's version without the loaded one: could not tell */
+	s = jax_cudart_case(NULL, "12.2");
+	SKIPPED(s, id);
+	snapshot_unref(s);
+	/* no build version (a live machine: jaxlib writes it in no file): not judged at all */
+	s = jax_cudart_case("12.1", NULL);
+	NO(s, id);
+	snapshot_unref(s);
+}
+
 /* An A100 in NVML's devices[]: MIG mode and its MIG devices ("uuid gi ci" each). */
 static struct snap_node *nvml_gpu(struct gpuenv_snapshot *s, const char *uuid, bool mig,
 				  const char *const *migs)
@@ -779,6 +830,7 @@ int main(void)
 		cmocka_unit_test(test_mig_device_selection),
 		cmocka_unit_test(test_mig_unset),
 		cmocka_unit_test(test_cudnn_older),
+		cmocka_unit_test(test_cudart_older),
 		cmocka_unit_test(test_stub_loader),
 	};
 
