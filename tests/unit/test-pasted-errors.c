@@ -690,6 +690,30 @@ static void test_no_device_unsure(void **state)
 	}
 }
 
+/* kmod's "not found" for the nvidia module, in its three forms: modprobe's of older kmod
+ * (https://github.com/NVIDIA/nvidia-docker/issues/365: uname -a shows 3.13.0-116-generic,
+ * find /lib/modules an nvidia.ko under 3.13.0-88-generic only; nvidia-smi runs modprobe
+ * first), today's modprobe naming the directory, and modinfo's, the answer to the
+ * `modinfo nvidia` explain asks for; the other modules' lines are no symptom of it */
+static void test_module_not_found(void **state)
+{
+	(void)state;
+	read_text("$ nvidia-smi\nmodprobe: FATAL: Module nvidia not found.\n"
+		  "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
+		  "Make sure that the latest NVIDIA driver is installed and running.\n");
+	want_symptom("driver.module-missing-for-kernel", 2);
+	read_text("modprobe: FATAL: Module nvidia not found in directory "
+		  "/lib/modules/5.15.0-91-generic\n");
+	want_symptom("driver.module-missing-for-kernel", 1);
+	read_text("$ modinfo nvidia\nmodinfo: ERROR: Module nvidia not found.\n");
+	want_symptom("driver.module-missing-for-kernel", 2);
+	assert_int_equal(read_count("$ sudo nvidia-modprobe -u -c=0\n"
+				    "modprobe: FATAL: Module nvidia-uvm not found.\n"
+				    "modprobe: FATAL: Module nvidia_drm not found in directory "
+				    "/lib/modules/5.5.9-zen1-2-zen\n"),
+			 0);
+}
+
 /* ROCr's fault report with no address and no reason, as it prints it (the reason
  * capitalised: https://github.com/ROCm/legacy-rocm-build/issues/5238, an MI210 under an
  * HSA_OVERRIDE_GFX_VERSION of gfx1030); other faults can end so too, so it asks */
@@ -991,6 +1015,7 @@ int main(void)
 		cmocka_unit_test(test_found_no_driver_unsure),
 		cmocka_unit_test(test_no_cuda_gpus_unsure),
 		cmocka_unit_test(test_no_device_unsure),
+		cmocka_unit_test(test_module_not_found),
 		cmocka_unit_test(test_nvml_blocked_unsure),
 		cmocka_unit_test(test_container_driver_not_detected),
 		cmocka_unit_test(test_system_not_ready),
