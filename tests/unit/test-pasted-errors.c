@@ -654,8 +654,9 @@ static void test_level_zero_uninitialized(void **state)
 }
 
 /* torch's "No CUDA GPUs are available" (cudaGetDeviceCount() == 0) names no cause by itself:
- * no GPU, a MIG device CUDA cannot match, or CUDA_VISIBLE_DEVICES past the GPUs
- * (lucidrains/DALLE-pytorch#111, Grace9994/CoMoSVC#6) are each recorded as unsure */
+ * no GPU, a MIG device CUDA cannot match, CUDA_VISIBLE_DEVICES past the GPUs
+ * (lucidrains/DALLE-pytorch#111, Grace9994/CoMoSVC#6) or, under WSL2, a Linux driver's
+ * libcuda (numba/numba#9032) are each recorded as unsure */
 static void test_no_cuda_gpus_unsure(void **state)
 {
 	(void)state;
@@ -663,6 +664,7 @@ static void test_no_cuda_gpus_unsure(void **state)
 	want_symptom("unsure.hardware.no-gpu", 1);
 	want_symptom("unsure.runtime.mig-device-selection", 1);
 	want_symptom("unsure.runtime.visible-devices-none", 1);
+	want_symptom("unsure.driver.wsl-linux-driver-installed", 1);
 	assert_null(pasted_facts_get(&f, "symptoms.runtime.visible-devices-none"));
 }
 
@@ -686,7 +688,11 @@ static void test_no_device_unsure(void **state)
 		read_text(texts[i]);
 		want_symptom("unsure.hardware.no-gpu", 1);
 		want_symptom("unsure.runtime.visible-devices-none", 1);
+		/* numba/numba#9032: WSL2 with a Linux driver's libcuda, which the text alone
+		 * cannot tell from the rest: the rule's facts (uname -r, libcuda's path) decide */
+		want_symptom("unsure.driver.wsl-linux-driver-installed", 1);
 		assert_null(pasted_facts_get(&f, "symptoms.hardware.no-gpu"));
+		assert_null(pasted_facts_get(&f, "symptoms.driver.wsl-linux-driver-installed"));
 	}
 }
 
