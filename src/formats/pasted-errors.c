@@ -85,11 +85,13 @@ static const struct cuda_error cuda_errors[] = {
 	/* no GPU on the bus, or a CUDA_VISIBLE_DEVICES that leaves none (TensorFlow's "failed
 	 * call to cuInit: CUDA_ERROR_NO_DEVICE" is what CUDA_VISIBLE_DEVICES=-1 prints), or a
 	 * MIG device CUDA cannot match: as "No CUDA GPUs are available", which torch derives
-	 * from it */
+	 * from it; under WSL2, a Linux driver's libcuda, which finds no /dev/nvidia* (the
+	 * Windows driver's is the one that reaches the GPU: numba/numba#9032) */
 	{ 100,
 	  "cudaErrorNoDevice",
 	  "CUDA_ERROR_NO_DEVICE",
-	  { "hardware.no-gpu", "runtime.mig-device-selection", "runtime.visible-devices-none" },
+	  { "hardware.no-gpu", "runtime.mig-device-selection", "runtime.visible-devices-none",
+	    "driver.wsl-linux-driver-installed" },
 	  true,
 	  true },
 	{ 209,

@@ -688,8 +688,9 @@ static void test_level_zero_uninitialized(void **state)
 }
 
 /* torch's "No CUDA GPUs are available" (cudaGetDeviceCount() == 0) names no cause by itself:
- * no GPU, a MIG device CUDA cannot match, or CUDA_VISIBLE_DEVICES past the GPUs
- * (lucidrains/DALLE-pytorch#111, Grace9994/CoMoSVC#6) are each recorded as unsure */
+ * no GPU, a MIG device CUDA cannot match, CUDA_VISIBLE_DEVICES past the GPUs
+ * (lucidrains/DALLE-pytorch#111, Grace9994/CoMoSVC#6) or, under WSL2, a Linux driver's
+ * libcuda (numba/numba#9032) are each recorded as unsure */
 static void test_no_cuda_gpus_unsure(void **state)
 {
 	(void)state;
@@ -697,6 +698,7 @@ static void test_no_cuda_gpus_unsure(void **state)
 	want_symptom("unsure.hardware.no-gpu", 1);
 	want_symptom("unsure.runtime.mig-device-selection", 1);
 	want_symptom("unsure.runtime.visible-devices-none", 1);
+	want_symptom("unsure.driver.wsl-linux-driver-installed", 1);
 	assert_null(pasted_facts_get(&f, "symptoms.runtime.visible-devices-none"));
 }
 
@@ -720,8 +722,36 @@ static void test_no_device_unsure(void **state)
 		read_text(texts[i]);
 		want_symptom("unsure.hardware.no-gpu", 1);
 		want_symptom("unsure.runtime.visible-devices-none", 1);
+		/* numba/numba#9032: WSL2 with a Linux driver's libcuda, which the text alone
+		 * cannot tell from the rest: the rule's facts (uname -r, libcuda's path) decide */
+		want_symptom("unsure.driver.wsl-linux-driver-installed", 1);
 		assert_null(pasted_facts_get(&f, "symptoms.hardware.no-gpu"));
+		assert_null(pasted_facts_get(&f, "symptoms.driver.wsl-linux-driver-installed"));
 	}
+}
+
+/* kmod's "not found" for the nvidia module, in its three forms: modprobe's of older kmod
+ * (https://github.com/NVIDIA/nvidia-docker/issues/365: uname -a shows 3.13.0-116-generic,
+ * find /lib/modules an nvidia.ko under 3.13.0-88-generic only; nvidia-smi runs modprobe
+ * first), today's modprobe naming the directory, and modinfo's, the answer to the
+ * `modinfo nvidia` explain asks for; the other modules' lines are no symptom of it */
+static void test_module_not_found(void **state)
+{
+	(void)state;
+	read_text("$ nvidia-smi\nmodprobe: FATAL: Module nvidia not found.\n"
+		  "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
+		  "Make sure that the latest NVIDIA driver is installed and running.\n");
+	want_symptom("driver.module-missing-for-kernel", 2);
+	read_text("modprobe: FATAL: Module nvidia not found in directory "
+		  "/lib/modules/5.15.0-91-generic\n");
+	want_symptom("driver.module-missing-for-kernel", 1);
+	read_text("$ modinfo nvidia\nmodinfo: ERROR: Module nvidia not found.\n");
+	want_symptom("driver.module-missing-for-kernel", 2);
+	assert_int_equal(read_count("$ sudo nvidia-modprobe -u -c=0\n"
+				    "modprobe: FATAL: Module nvidia-uvm not found.\n"
+				    "modprobe: FATAL: Module nvidia_drm not found in directory "
+				    "/lib/modules/5.5.9-zen1-2-zen\n"),
+			 0);
 }
 
 /* ROCr's fault report with no address and no reason, as it prints it (the reason
@@ -1028,6 +1058,7 @@ int main(void)
 		cmocka_unit_test(test_found_no_driver_unsure),
 		cmocka_unit_test(test_no_cuda_gpus_unsure),
 		cmocka_unit_test(test_no_device_unsure),
+		cmocka_unit_test(test_module_not_found),
 		cmocka_unit_test(test_nvml_blocked_unsure),
 		cmocka_unit_test(test_container_driver_not_detected),
 		cmocka_unit_test(test_system_not_ready),
