@@ -652,6 +652,16 @@ int root_lstat(struct root *r, const char *path, struct stat *ret)
 	return root_record(r, path, root_stat_internal(r, path, false, ret));
 }
 
+int root_test(struct root *r, const char *path, mode_t type)
+{
+	struct stat st;
+	int err = root_stat(r, path, &st);
+
+	if (err == -ENOENT || err == -ENOTDIR)
+		return 0;
+	return err < 0 ? err : (st.st_mode & S_IFMT) == type;
+}
+
 int root_opendir(struct root *r, const char *path, DIR **ret)
 {
 	int fd = root_open_internal(r, path, O_RDONLY | O_DIRECTORY);

@@ -89,6 +89,10 @@ int root_resolve(struct root *r, const char *path, char **ret);
 /* stat following links / not following the last one. */
 int root_stat(struct root *r, const char *path, struct stat *ret);
 int root_lstat(struct root *r, const char *path, struct stat *ret);
+/* Is path a file of this type (S_IFREG, S_IFDIR …; links followed)? 1 yes; 0 no: missing
+ * (ENOENT, ENOTDIR) or another type; the negative errno when it could not be looked at
+ * (EACCES, ELOOP, EIO …), which is never "missing". */
+int root_test(struct root *r, const char *path, mode_t type);
 int root_opendir(struct root *r, const char *path, DIR **ret);
 /* Sorted entry names (no "." / ".."), at most max entries (-E2BIG beyond). */
 int root_list_dir(struct root *r, const char *path, size_t max, char ***ret);

@@ -107,30 +107,52 @@ static int dirs_from_list(struct loader *l, struct loader_dirs *d, const char *l
 	}
 }
 
-static bool is_dir(struct loader *l, const char *path)
+/* Is the root laid out as Debian's glibc expects (a multiarch directory /lib/<triplet> or
+ * /usr/lib/<triplet>, or /etc/debian_version)? 1 or 0; -errno when none says yes and one could
+ * not be looked at: that one is kept in defaults_unknown_path. */
+static int debian_layout(struct loader *l, const char *lib_dir, const char *usr_lib_dir)
 {
-	struct stat st;
+	const struct {
+		const char *path;
+		mode_t type;
+	} tests[] = { { lib_dir, S_IFDIR },
+		      { usr_lib_dir, S_IFDIR },
+		      { "/etc/debian_version", S_IFREG } };
+	int err = 0;
 
-	return root_stat(l->root, path, &st) == 0 && S_ISDIR(st.st_mode);
-}
+	for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
+		int r = root_test(l->root, tests[i].path, tests[i].type);
 
-static bool is_file(struct loader *l, const char *path)
-{
-	struct stat st;
-
-	return root_stat(l->root, path, &st) == 0 && S_ISREG(st.st_mode);
+		if (r > 0)
+			return 1;
+		if (r < 0 && !err) {
+			err = r;
+			free(l->defaults_unknown_path);
+			l->defaults_unknown_path = strdup(tests[i].path);
+			if (!l->defaults_unknown_path)
+				return -ENOMEM;
+		}
+	}
+	return err;
 }
 
 static int setup_defaults(struct loader *l)
 {
 	char a[64] = "", b[64] = "";
-	int err;
+	int err, debian = 0;
 
 	if (l->triplet) {
 		snprintf(a, sizeof(a), "/lib/%s", l->triplet);
 		snprintf(b, sizeof(b), "/usr/lib/%s", l->triplet);
+		debian = debian_layout(l, a, b);
+		if (debian == -ENOMEM)
+			return debian;
 	}
-	if (l->triplet && (is_dir(l, a) || is_dir(l, b) || is_file(l, "/etc/debian_version"))) {
+	/* Could not tell (< 0): searched as Debian's, whose list holds a multiarch directory that
+	 * could not be looked at (a search past it is undetermined, never "not found"), and the
+	 * default_dirs_kind fact says the choice is a guess. */
+	l->defaults_unknown_err = debian < 0 ? debian : 0;
+	if (debian) {
 		/* Debian's glibc (and Ubuntu's): the multiarch directories, then /lib, /usr/lib. */
 		const char *list[] = { a, b, "/lib", "/usr/lib" };
 
@@ -211,6 +233,7 @@ struct loader *loader_free(struct loader *l)
 		return NULL;
 	dirs_done(&l->llp);
 	dirs_done(&l->defaults);
+	free(l->defaults_unknown_path);
 	ldso_cache_free(l->cache);
 	root_unmap(&l->cache_map);
 	dir_cache_done(&l->listings);

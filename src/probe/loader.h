@@ -120,7 +120,11 @@ struct loader {
 	char *lib;		     /* $LIB */
 	const char *platform;	     /* $PLATFORM */
 	const char *defaults_kind;   /* "debian-multiarch", "lib64" or "lib" */
-	char *ld_library_path;	     /* the variable as set, or NULL */
+	/* The layout test that could not be made (a multiarch directory or /etc/debian_version
+	 * that could not be looked at, none saying Debian): defaults_kind is then a guess. */
+	char *defaults_unknown_path;
+	int defaults_unknown_err;
+	char *ld_library_path; /* the variable as set, or NULL */
 	struct loader_dirs llp, defaults;
 	/* /etc/ld.so.cache: parsed, or why not (cache_err: -ENOENT, -EBADMSG with cache_why …) */
 	struct root_map cache_map;

@@ -212,7 +212,19 @@ static void write_config(struct snap_node *rt, const struct loader *l)
 
 	snap_set_str(ld, "abi", ldso_cache_flags_name(l->cache_flags, fl, sizeof(fl)),
 		     "gpuenv build architecture");
-	snap_set_str(ld, "default_dirs_kind", l->defaults_kind, "root layout");
+	if (l->defaults_unknown_err < 0) {
+		char msg[320];
+
+		snprintf(msg, sizeof(msg),
+			 "could not tell Debian's glibc from upstream's (%s: %s); searched as %s",
+			 l->defaults_unknown_path, strerror(-l->defaults_unknown_err),
+			 l->defaults_kind);
+		snap_set_state(ld, "default_dirs_kind",
+			       fact_state_from_test_errno(l->defaults_unknown_err),
+			       l->defaults_unknown_path, msg);
+	} else {
+		snap_set_str(ld, "default_dirs_kind", l->defaults_kind, "root layout");
+	}
 	probe_write_loader_dirs(snap_array(ld, "default_dirs"), &l->defaults,
 				"glibc system directories");
 	probe_write_loader_dirs(snap_array(ld, "ld_library_path"), &l->llp, "LD_LIBRARY_PATH");

@@ -122,6 +122,27 @@ void probe_vendor_not_called(struct snap_node *obj, const char *const keys[], en
 		snap_set_state(obj, keys[i], state, source, msg);
 }
 
+/* The facts of obj the session wrote as "not called: <skip->why>": in skip's state, with its
+ * source (struct probe_skip_failure). */
+static void mark_skip_failure(struct snap_node *obj, const struct probe_skip_failure *skip)
+{
+	char msg[sizeof(skip->why) + 16];
+
+	if (skip->state == FACT_UNPROBED)
+		return;
+	snprintf(msg, sizeof(msg), "not called: %s", skip->why);
+	for (size_t i = 0; i < snap_count(obj); i++) {
+		const struct snap_node *n = snap_at(obj, i);
+		char key[64];
+
+		if (snap_kind(n) != SNAP_FACT || snap_state(n) != FACT_UNPROBED ||
+		    !streq(snap_error(n) ?: "", msg))
+			continue;
+		snprintf(key, sizeof(key), "%s", snap_key(n));
+		snap_set_state(obj, key, skip->state, skip->source, msg);
+	}
+}
+
 static void write_node(struct snap_node *obj, const char *key, json_t *j);
 
 static void write_fact(struct snap_node *obj, const char *key, json_t *j)
@@ -306,6 +327,7 @@ int probe_vendor_collect(struct probe_env *pe, struct snap_node *timings)
 						strerror(-err));
 		} else {
 			probe_vendor_write(pp->obj, &r, pp->timeout_ms, pp->session);
+			mark_skip_failure(pp->obj, &pp->skip);
 			if (r.failure)
 				log_warn(pe->log, "%s: %s", pp->label, r.failure);
 			vendor_result_done(&r);
@@ -355,6 +377,7 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 	struct snap_node *obj = snap_object(snap_object(snapshot_root(s), vp->parent), vp->name);
 	const char *lib = *(char *const *)((const char *)pe->ctx + vp->lib_offset);
 	struct vendor_req req = { .library = lib, .timeout_ms = pe->ctx->vendor_timeout_ms };
+	struct probe_skip_failure skip = { .state = FACT_UNPROBED };
 	struct vendor_pending *started;
 	const char *source, *why;
 	enum fact_state state;
@@ -379,7 +402,7 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 		return snapshot_error(s);
 	}
 	if (vp->prepare)
-		vp->prepare(pe, s, &req);
+		vp->prepare(pe, s, &req, &skip);
 	if (vp->takes_sweep && pe->ctx->nvml_sweep)
 		return take_sweep(pe, s, obj, vp);
 	/* from here on a child runs (below: unless a long-lived one's restart is held back) */
@@ -409,6 +432,7 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 			return snapshot_error(s);
 		}
 		probe_vendor_write(obj, &r, req.timeout_ms, vp->session);
+		mark_skip_failure(obj, &skip);
 		if (r.failure)
 			log_warn(pe->log, "%s: %s", vp->label, r.failure);
 		if (vp->takes_sweep && r.no_child)
@@ -434,7 +458,8 @@ int probe_vendor_run(struct probe_env *pe, struct gpuenv_snapshot *s, const stru
 							     .label = vp->label,
 							     .session = vp->session,
 							     .timeout_ms = req.timeout_ms,
-							     .vp = started });
+							     .vp = started,
+							     .skip = skip });
 	return err < 0 ? err : snapshot_error(s);
 }
 
@@ -472,9 +497,13 @@ int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s)
 
 /* cuInit also needs nvidia_uvm, which the real library loads through the set-uid
  * nvidia-modprobe when it is missing, so without it (or, live, without /dev/nvidia-uvm) only
- * cuDriverGetVersion is called. */
-static void cuda_prepare(struct probe_env *pe, struct gpuenv_snapshot *s, struct vendor_req *req)
+ * cuDriverGetVersion is called. Where /sys/module/nvidia_uvm cannot be looked at, cuInit is
+ * not called either, and its facts carry that read failure: loaded or not, nobody knows. */
+static void cuda_prepare(struct probe_env *pe, struct gpuenv_snapshot *s, struct vendor_req *req,
+			 struct probe_skip_failure *skip)
 {
+	int uvm = probe_vendor_module_state(pe, s, "nvidia_uvm");
+
 	/* doctor --launch: context creation and a PTX JIT per GPU take far longer than the
 	 * queries (hundreds of ms each on an H200), hence the longer deadline. */
 	if (pe->ctx->flags & GPUENV_CTX_LAUNCH) {
@@ -482,9 +511,18 @@ static void cuda_prepare(struct probe_env *pe, struct gpuenv_snapshot *s, struct
 		req->timeout_ms = pe->ctx->vendor_timeout_ms * LAUNCH_TIMEOUT_FACTOR;
 	}
 	req->no_timings = pe->ctx->flags & GPUENV_CTX_STABLE;
-	if (!probe_vendor_module_ready(pe, s, "nvidia_uvm", "/dev/nvidia-uvm"))
+	if (uvm < 0) {
+		skip->state = fact_state_from_test_errno(uvm);
+		skip->source = "/sys/module/nvidia_uvm";
+		snprintf(skip->why, sizeof(skip->why),
+			 "could not tell whether the nvidia_uvm kernel module is loaded "
+			 "(/sys/module/nvidia_uvm: %s)",
+			 strerror(-uvm));
+		req->skip_init = skip->why;
+	} else if (!uvm || !probe_vendor_module_ready(pe, s, "nvidia_uvm", "/dev/nvidia-uvm")) {
 		req->skip_init = "nvidia_uvm kernel module not loaded or /dev/nvidia-uvm missing "
 				 "(cuInit would load it through nvidia-modprobe)";
+	}
 }
 
 /*

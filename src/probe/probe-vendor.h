@@ -65,8 +65,9 @@ struct vendor_probe {
 	 * the probe. */
 	int (*before)(struct probe_env *pe, struct snap_node *obj);
 	/* Optional: adjusts the request once the gate is open (libcuda: no cuInit without
-	 * nvidia_uvm). */
-	void (*prepare)(struct probe_env *pe, struct gpuenv_snapshot *s, struct vendor_req *req);
+	 * nvidia_uvm); skip (zeroed) gets the path whose read failure made it skip a call. */
+	void (*prepare)(struct probe_env *pe, struct gpuenv_snapshot *s, struct vendor_req *req,
+			struct probe_skip_failure *skip);
 	/* Optional: the session in a child that stays, used under GPUENV_CTX_VENDOR_KEEP; the
 	 * child is held in the context (keep_offset: offsetof(struct gpuenv_ctx, <x>_keep)). */
 	int (*collect_keep)(struct vendor_keep **keep, const struct vendor_req *req,

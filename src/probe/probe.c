@@ -195,12 +195,7 @@ void probe_note_unlisted(struct snap_node *obj, const char *key, const char *dir
 
 int probe_path_test(struct probe_env *pe, const char *path, mode_t type)
 {
-	struct stat st;
-	int r = root_stat(pe->root, path, &st);
-
-	if (r == -ENOENT || r == -ENOTDIR)
-		return 0;
-	return r < 0 ? r : (st.st_mode & S_IFMT) == type;
+	return root_test(pe->root, path, type);
 }
 
 void probe_set_path_fact(struct probe_env *pe, struct snap_node *obj, const char *key,

@@ -19,6 +19,16 @@
 struct loader;
 struct vendor_pending;
 
+/* What kept a session from making a call when that was a path that could not be read
+ * (libcuda's cuInit where /sys/module/nvidia_uvm cannot be looked at): the session writes the
+ * call's facts as "not called: <why>", unprobed, and the probe rewrites those in this state
+ * with this source, since the probe, not the library, read the path. FACT_UNPROBED: none. */
+struct probe_skip_failure {
+	enum fact_state state;
+	const char *source; /* the path; a literal */
+	char why[224];	    /* the reason the session was given (vendor_req.skip_init) */
+};
+
 /* A vendor session its probe started and probe_run_all() collects after the file probes, so
  * that the children (NVML, libcuda, OpenCL, AMD SMI) run alongside each other and the probes
  * that read files: see probe_vendor_pend(). */
@@ -31,6 +41,8 @@ struct probe_pending {
 	const char *session;	   /* the session fact's source: "nvml child process …" */
 	unsigned timeout_ms;	   /* the deadline, for the session fact's source */
 	struct vendor_pending *vp; /* the running child */
+	/* a call it skipped for a read failure */
+	struct probe_skip_failure skip;
 };
 
 #define PROBE_MAX_PENDING 8

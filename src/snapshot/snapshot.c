@@ -40,6 +40,13 @@ enum fact_state fact_state_from_errno(int err)
 	}
 }
 
+enum fact_state fact_state_from_test_errno(int err)
+{
+	enum fact_state state = fact_state_from_errno(err);
+
+	return state == FACT_ABSENT ? FACT_ERROR : state;
+}
+
 void node_free(struct snap_node *n)
 {
 	if (!n)

@@ -47,6 +47,9 @@ struct gpuenv_snapshot;
 /* errno → state: ENOENT/ENOTDIR absent, EACCES/EPERM unreadable, EBADMSG/EINVAL/ERANGE malformed,
  * ENOTSUP/EOPNOTSUPP/EPROTONOSUPPORT unsupported, anything else error. */
 enum fact_state fact_state_from_errno(int err);
+/* The state of a test that could not be made (a path that exists, or not, could not be
+ * looked at): fact_state_from_errno(), but error where that says absent (ENXIO, ENODEV). */
+enum fact_state fact_state_from_test_errno(int err);
 
 int snapshot_new(struct gpuenv_snapshot **ret);
 struct gpuenv_snapshot *snapshot_ref(struct gpuenv_snapshot *s);

@@ -5,7 +5,8 @@
  * `ldconfig -r`): a CUDA forward-compatibility libcuda older than the kernel module first on
  * LD_LIBRARY_PATH, cuDNN 8 and 9 both loadable, pip-wheel libraries beside a system
  * toolkit, and bad input recorded as states: a truncated ld.so.cache, a symlink loop, a file
- * that is not ELF, an unreadable LD_LIBRARY_PATH directory (root error injection).
+ * that is not ELF, an unreadable LD_LIBRARY_PATH directory or multiarch directory (root error
+ * injection).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -156,6 +157,37 @@ static void test_families(void **state)
 			    "debian-multiarch");
 }
 
+/* Debian's glibc or upstream's is told from the root's layout: with the multiarch
+ * /usr/lib/x86_64-linux-gnu that cannot be looked at, no /lib/x86_64-linux-gnu and no
+ * /etc/debian_version, it cannot be, and default_dirs_kind says so (the sweep's rule 4,
+ * tests/tools/sweep-unreadable.c). The search keeps the list that holds that directory, whose
+ * entry records its failure, rather than upstream's lib64 chosen as if the root said so. */
+static void test_layout_unknown(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *kind;
+
+	CHECK_TOOLS();
+	r = run(f, NULL, NULL);
+	assert_string_equal(snap_get_str(r, "runtime.loader.default_dirs_kind"),
+			    "debian-multiarch");
+	r = run(f, NULL, "/usr/lib/x86_64-linux-gnu=EACCES");
+	kind = snap_get(r, "runtime.loader.default_dirs_kind");
+	assert_int_equal(snap_state(kind), FACT_UNREADABLE);
+	assert_string_equal(snap_source(kind), "/usr/lib/x86_64-linux-gnu");
+	assert_string_equal(snap_error(kind),
+			    "could not tell Debian's glibc from upstream's "
+			    "(/usr/lib/x86_64-linux-gnu: Permission denied); searched as "
+			    "debian-multiarch");
+	assert_int_equal(snap_count(snap_get(r, "runtime.loader.default_dirs")), 4);
+	assert_int_equal(snap_get_state(r, "runtime.loader.default_dirs.0.path"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(r, "runtime.loader.default_dirs.1.path"), FACT_UNREADABLE);
+	/* Without the multiarch directory, the root says upstream's: decided, present. */
+	assert_int_equal(tmptree_sh("rm -r %s/usr/lib/x86_64-linux-gnu", f->dir), 0);
+	r = run(f, NULL, NULL);
+	assert_string_equal(snap_get_str(r, "runtime.loader.default_dirs_kind"), "lib64");
+}
+
 static void test_bad_input(void **state)
 {
 	struct probe_fx *f = *state;
@@ -269,6 +301,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_compat_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_families, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_layout_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_process_maps, setup, teardown),
