@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "exporter.h"
+#include "shared/proc-maps.h"
 
 /* One mapping: its range and what it maps (offset, device, inode: a mapping of the same
  * range read again is the same mapping only if these are the same too); whether its head
@@ -38,10 +39,11 @@ struct mapping {
 	bool program; /* a mapping of the program's own file (/proc/self/exe) */
 };
 
-/* The mappings to drop, gathered before any is dropped: reading /proc/self/smaps runs stdio
- * and scanf (and reading maps, below, code of its own), which would fault back in, 64 KiB
- * around each function, the libc pages dropped before them (1 MiB of libc stayed resident
- * in a process that then only waited). More mappings than this are left to a later call. */
+/* The mappings to drop, gathered before any is dropped: reading /proc/self/smaps runs stdio,
+ * and reading either file the line parser (shared/proc-maps.c), which would fault back in,
+ * 64 KiB around each function, the libc pages dropped before them (1 MiB of libc stayed
+ * resident in a process that then only waited). More mappings than this are left to a later
+ * call. */
 #define DROP_MAX 512
 static struct mapping drops[DROP_MAX];
 /* The file_ro mappings the last reading of smaps found, by address (smaps lists them in
@@ -62,33 +64,33 @@ static void keep(const struct mapping *m, size_t *n)
 		drops[(*n)++] = *m;
 }
 
-/* Whether the path a mapping's line names, ending with the line, is the program's own. */
-static bool is_program(const char *path)
+/* Whether a mapping's path is the program's own. */
+static bool is_program(const char *path, size_t len)
 {
-	size_t len = strlen(self_path);
+	size_t self_len = strlen(self_path);
 
-	return len && strncmp(path, self_path, len) == 0 &&
-	       (path[len] == '\n' || path[len] == '\0');
+	return self_len && len == self_len && memcmp(path, self_path, len) == 0;
 }
 
-/* A mapping's head, START-END PERMS OFFSET DEV INODE [PATH], into m; false: not a head (an
- * smaps line of counts, "Rss:", "Anonymous:" and the like, begins with a capital, a head
- * with a lowercase hex digit). A file's pages only, not a device's (a driver's mapping is
- * its own), and none of a writable mapping. */
+/* A line of maps, or a mapping's head in smaps, into m (proc-maps.h); false: not one (an
+ * smaps line of counts, "Rss:", "Anonymous:" and the like). A file's pages only, not a
+ * device's (a driver's mapping is its own), and none of a writable mapping. */
 static bool parse_head(const char *line, struct mapping *m)
 {
-	char perms[8];
-	int path_at = 0;
+	struct proc_maps_line l;
 
-	if (!((line[0] >= '0' && line[0] <= '9') || (line[0] >= 'a' && line[0] <= 'f')) ||
-	    sscanf(line, "%lx-%lx %7s %lx %15s %lu %n", &m->start, &m->end, perms, &m->offset,
-		   m->dev, &m->inode, &path_at) < 6 ||
-	    path_at == 0)
+	if (!proc_maps_parse_line(line, &l))
 		return false;
-	m->file_ro = line[path_at] == '/' && strncmp(line + path_at, "/dev/", 5) != 0 &&
-		     strchr(perms, 'w') == NULL;
+	*m = (struct mapping){
+		.start = l.start, .end = l.end, .offset = l.offset, .inode = l.inode
+	};
+	_Static_assert(sizeof(m->dev) == sizeof(l.dev), "a device as proc-maps.h reads it");
+	memcpy(m->dev, l.dev, sizeof(m->dev));
+	m->file_ro = l.path_len > 0 && l.path[0] == '/' &&
+		     !(l.path_len >= 5 && memcmp(l.path, "/dev/", 5) == 0) &&
+		     strchr(l.perms, 'w') == NULL;
 	m->candidate = m->file_ro;
-	m->program = is_program(line + path_at);
+	m->program = is_program(l.path, l.path_len);
 	return true;
 }
 
@@ -144,69 +146,12 @@ static int gather_smaps(size_t *n)
 	return 0;
 }
 
-/* The value of c as a digit of base (10 or 16, lowercase as the kernel writes it); -1: none. */
-static int digit(char c, unsigned base)
-{
-	int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : 16;
-
-	return d < (int)base ? d : -1;
-}
-
-/* Reads a number of base at *p and the separator sep after it, past which *p is left; false
- * (*p unchanged) when there is none or another character follows it. */
-static bool number(const char **p, unsigned base, char sep, unsigned long *ret)
-{
-	const char *q = *p;
-	unsigned long v = 0;
-
-	for (; digit(*q, base) >= 0; q++)
-		v = v * base + (unsigned long)digit(*q, base);
-	if (q == *p || *q != sep)
-		return false;
-	*ret = v;
-	*p = q + 1;
-	return true;
-}
-
-/* One line of /proc/self/maps (START-END PERMS OFFSET DEV INODE [PATH], proc(5)), NUL-ended,
- * into m, by hand: sscanf's code is more than this, and what a call runs after its drop
- * faults back in. false: not such a line. */
-static bool parse_maps_line(const char *p, struct mapping *m)
-{
-	const char *perms, *dev, *end;
-
-	if (!number(&p, 16, '-', &m->start) || !number(&p, 16, ' ', &m->end))
-		return false;
-	perms = p;
-	if (strnlen(p, 5) < 5 || p[4] != ' ')
-		return false;
-	p += 5;
-	if (!number(&p, 16, ' ', &m->offset))
-		return false;
-	dev = p;
-	end = strchr(p, ' ');
-	if (!end || (size_t)(end - dev) >= sizeof(m->dev))
-		return false;
-	memcpy(m->dev, dev, (size_t)(end - dev));
-	m->dev[end - dev] = '\0';
-	p = end + 1;
-	m->file_ro = m->candidate = m->program = false;
-	if (!number(&p, 10, ' ', &m->inode))
-		return number(&p, 10, '\0', &m->inode); /* no path: never dropped */
-	while (*p == ' ')
-		p++;
-	m->file_ro = *p == '/' && strncmp(p, "/dev/", 5) != 0 && memchr(perms, 'w', 4) == NULL;
-	m->candidate = m->file_ro;
-	m->program = is_program(p);
-	return true;
-}
-
 /* Matches one line of maps against what smaps found; -EAGAIN: a mapping smaps did not see. */
 static int match_line(const char *line, size_t *k, size_t *n)
 {
 	struct mapping head;
 
-	if (!parse_maps_line(line, &head))
+	if (!parse_head(line, &head))
 		return -EAGAIN;
 	if (!head.file_ro)
 		return 0;

@@ -29,6 +29,7 @@
 #include "core/host.h"
 #include "formats/efi-siglist.h"
 #include "formats/kmodule.h"
+#include "formats/nvidia-module-name.h"
 #include "probe-text.h"
 #include "probe.h"
 #include "shared/parse.h"
@@ -514,55 +515,9 @@ static void probe_nouveau_blacklist(struct probe_env *pe, struct snap_node *drv)
 	probe_nouveau_cmdline(pe, nb);
 }
 
-/* The names a distribution gives nvidia.ko: Debian's packages rename the core module per
- * flavour (nvidia-current.ko, nvidia-legacy-390xx.ko, nvidia-tesla-470.ko; a modprobe alias
- * points at it) and name its companions nvidia-current-modeset.ko …: only the core module. */
-static bool nvidia_module_stem(const char *stem, size_t n)
-{
-	static const char *const fixed[] = { "nvidia", "nvidia-current", "nvidia-tesla" };
-	const char *p;
-	size_t d;
-
-	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
-		if (n == strlen(fixed[i]) && strncmp(stem, fixed[i], n) == 0)
-			return true;
-	if (n > 14 && strncmp(stem, "nvidia-legacy-", 14) == 0) {
-		p = stem + 14;
-		d = strspn(p, "0123456789");
-		return d > 0 && n == 14 + d + 2 && strncmp(p + d, "xx", 2) == 0;
-	}
-	if (n > 13 && strncmp(stem, "nvidia-tesla-", 13) == 0) {
-		p = stem + 13;
-		d = strspn(p, "0123456789");
-		return d > 0 && n == 13 + d;
-	}
-	return false;
-}
-
-/* The core module's file, plain or compressed (.ko.xz, .ko.zst, .ko.gz). */
-static bool nvidia_module_name(const char *name)
-{
-	static const char *const sfx[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
-	size_t len = strlen(name);
-
-	for (size_t j = 0; j < ARRAY_SIZE(sfx); j++) {
-		size_t l = strlen(sfx[j]);
-
-		if (len > l && streq(name + len - l, sfx[j]))
-			return nvidia_module_stem(name, len - l);
-	}
-	return false;
-}
-
-/*
- * A file that may be the core module under another name: Ubuntu's nvidia-graphics-drivers
- * packages up to 384 install it through DKMS as nvidia_384.ko (their dkms.conf:
- * BUILT_MODULE_NAME "nvidia", DEST_MODULE_NAME "nvidia_384"; seen in
- * https://github.com/canonical/nvidia-graphics-drivers/issues/13 as
- * /lib/modules/4.10.0-37-generic/updates/dkms/nvidia_384.ko). DKMS renames the file only:
- * the module is still "nvidia" (.modinfo name=, what lsmod shows). "nvidia" and '_' or '-',
- * the last part not one of the companions' (nvidia_384_uvm.ko, nvidia-drm.ko …).
- */
+/* A file that may be the core module under another name (nvidia_module_file_ubuntu()'s
+ * Ubuntu DKMS names among them), taken by its .modinfo name=: "nvidia" and '_' or '-', the
+ * last part not one of the companions' (nvidia_384_uvm.ko, nvidia-drm.ko …). */
 static bool nvidia_module_maybe(const char *name)
 {
 	static const char *const companions[] = { "drm", "modeset", "uvm", "peermem", "fs" };
@@ -633,7 +588,7 @@ static int module_is_nvidia(struct probe_env *pe, const char *path)
 	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
 	int r;
 
-	if (nvidia_module_name(name))
+	if (nvidia_module_file_named(name))
 		return 1;
 	if (!nvidia_module_maybe(name))
 		return 0;
@@ -818,7 +773,7 @@ static void module_facts(struct probe_env *pe, struct snap_node *mf, const char 
 		return;
 	}
 	/* a file taken by its .modinfo name (nvidia_module_maybe()): that name said */
-	if (m.name && !nvidia_module_name(slash ? slash + 1 : path))
+	if (m.name && !nvidia_module_file_named(slash ? slash + 1 : path))
 		snap_set_str(mf, "name", m.name, path);
 	if (m.version)
 		snap_set_str(mf, "version", m.version, path);

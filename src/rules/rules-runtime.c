@@ -137,34 +137,42 @@ static void tk_driver_evidence(struct finding *f, const struct snap_node *root,
 	mc_evidence(f, req);
 }
 
-/* A paste from Windows (or WSL2) names the Windows driver, never the kernel module: each
- * toolkit judged on the Windows column of Table 3 and of the minor-version floors alone
+/* The driver each toolkit is judged against: the kernel module's (Linux's column of NVIDIA's
+ * Table 3 and of the minor-version floors), or, for a paste from Windows (or WSL2), which names
+ * the Windows driver and never the kernel module, the Windows column alone
  * (cuda_driver_judge_windows(); a Windows 551.23 is past Linux's 550.54.14 for CUDA 12.4 but
  * short of Windows's 551.61). */
-static void toolkits_windows(struct rule_ctx *c, const struct snap_node *root,
-			     const struct snap_node *tks, const char *drv,
-			     const struct snap_node *fact)
-{
-	char origin[160];
+struct judged_driver {
+	const char *version;
+	bool windows;
+	const char *holder; /* who runs the toolkit: "550.54.15", "the Windows driver 551.23 (…)" */
+	const char *older; /* the error's second half: what the driver is */
+};
 
-	windows_driver_origin(root, fact, origin, sizeof(origin));
+static void toolkits_against(struct rule_ctx *c, const struct snap_node *root,
+			     const struct snap_node *tks, const struct snap_node *fact,
+			     const struct judged_driver *drv)
+{
+	const char *kind = drv->windows ? "Windows driver" : "driver";
+
 	for (size_t i = 0; i < snap_count(tks); i++) {
 		const struct snap_node *tk = snap_at(tks, i);
 		const char *v = snap_get_str(tk, "version");
 		enum link_state st;
 		struct cuda_req req;
 		struct finding *f;
-		char d[320], mcf[128], fix[128];
+		char d[320], mcf[128], fix[128], cuda[32];
 
 		if (!tk_requirement(c, root, tk, &req))
 			continue;
-		st = cuda_driver_judge_windows(&req, drv);
-		if (st == LINK_UNKNOWN) {
+		st = drv->windows ? cuda_driver_judge_windows(&req, drv->version)
+				  : cuda_driver_judge(&req, drv->version);
+		if (st == LINK_UNKNOWN) { /* only the Windows column has gaps */
 			rule_skip(
 				c, tk_name(tk),
 				"CUDA %s has no Windows minimum driver in the knowledge base (the "
 				"Linux one does not apply to Windows driver %s)",
-				v, drv);
+				v, drv->version);
 			continue;
 		}
 		if (st == LINK_OK)
@@ -173,25 +181,26 @@ static void toolkits_windows(struct rule_ctx *c, const struct snap_node *root,
 		if (st == LINK_DEGRADED)
 			f = rule_finding(
 				c, GPUENV_SEVERITY_WARNING, tk_name(tk),
-				"CUDA %u.%u at %s needs Windows driver %s; the Windows driver "
-				"%s%s runs it only through minor-version compatibility (CUDA %u.x "
-				"on >= %s%s): a limited feature set, and PTX from this toolkit "
-				"cannot be JIT-compiled by this driver (error 222) — ship SASS "
-				"for every GPU",
-				req.major, req.minor, tk_name(tk), d, drv, origin, req.major,
+				"CUDA %u.%u at %s needs %s %s; %s runs it only through "
+				"minor-version compatibility (CUDA %u.x on >= %s%s): a limited "
+				"feature set, and PTX from this toolkit cannot be JIT-compiled by "
+				"this driver (error 222) — ship SASS for every GPU",
+				req.major, req.minor, tk_name(tk), kind, d, drv->holder, req.major,
 				cuda_req_mc_floor(&req, mcf, sizeof(mcf)), cuda_req_mc_note(&req));
 		else
 			f = rule_finding(c, GPUENV_SEVERITY_ERROR, tk_name(tk),
-					 "CUDA %u.%u at %s needs Windows driver %s; the Windows "
-					 "driver %s%s is older: \"CUDA driver version is "
-					 "insufficient for CUDA runtime version\"",
-					 req.major, req.minor, tk_name(tk), d, drv, origin);
+					 "CUDA %u.%u at %s needs %s %s; %s", req.major, req.minor,
+					 tk_name(tk), kind, d, drv->older);
 		tk_driver_evidence(f, root, tk, i, fact, &req);
+		/* what the knowledge base tells: Windows's floors by CUDA release, Linux's
+		 * driver by its branch */
+		snprintf(cuda, sizeof(cuda), "%u.%u", req.major, req.minor);
 		finding_fix(f,
-			    "# install the Windows driver %s or newer, or use a CUDA toolkit no "
-			    "newer than the driver supports (gpuenv facts cuda %u.%u)",
-			    cuda_req_floor(&req, req.newest, fix, sizeof(fix)), req.major,
-			    req.minor);
+			    "# install %s%s %s or newer, or use a CUDA toolkit no newer than the "
+			    "driver supports (gpuenv facts %s %s)",
+			    drv->windows ? "the " : "", kind,
+			    cuda_req_floor(&req, req.newest, fix, sizeof(fix)),
+			    drv->windows ? "cuda" : "driver", drv->windows ? cuda : drv->version);
 		finding_rule_verify(f);
 	}
 }
@@ -202,6 +211,7 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 	const char *drv;
 	bool windows = nvidia_driver(root, &drv, &fact) == DRIVER_UNKNOWN &&
 		       windows_driver(root, &drv, &fact);
+	char origin[160], holder[512], older[640];
 
 	/* elsewhere what the table's needs said before Windows's driver was judged: the module's
 	 * version may be absent (runtime.no-driver-for-toolkit's case), never unread */
@@ -211,47 +221,22 @@ RULE_CHECK(check_toolkit_needs_newer_driver)
 	if (snap_count(tks) == 0)
 		return;
 	if (windows) {
-		toolkits_windows(c, root, tks, drv, fact);
+		windows_driver_origin(root, fact, origin, sizeof(origin));
+		snprintf(holder, sizeof(holder), "the Windows driver %s%s", drv, origin);
+		snprintf(older, sizeof(older),
+			 "%s is older: \"CUDA driver version is insufficient for CUDA runtime "
+			 "version\"",
+			 holder);
+		toolkits_against(c, root, tks, fact,
+				 &(struct judged_driver){ drv, true, holder, older });
 		return;
 	}
 	if (!rule_nvidia_driver(c, root, "the NVIDIA driver version", &drv, &fact))
 		return; /* none: runtime.no-driver-for-toolkit */
 	/* a working cuda-compat libcuda runs the newer CUDA */
 	drv = cuda_driver_effective(root, drv);
-	for (size_t i = 0; i < snap_count(tks); i++) {
-		const struct snap_node *tk = snap_at(tks, i);
-		enum link_state st;
-		struct cuda_req req;
-		struct finding *f;
-		char d[320], mcf[128], fix[128];
-
-		if (!tk_requirement(c, root, tk, &req))
-			continue;
-		st = cuda_driver_judge(&req, drv);
-		if (st == LINK_OK)
-			continue;
-		cuda_req_describe(&req, d, sizeof(d));
-		if (st == LINK_DEGRADED)
-			f = rule_finding(
-				c, GPUENV_SEVERITY_WARNING, tk_name(tk),
-				"CUDA %u.%u at %s needs driver %s; %s runs it only through "
-				"minor-version compatibility (CUDA %u.x on >= %s%s): a limited "
-				"feature set, and PTX from this toolkit cannot be JIT-compiled by "
-				"this driver (error 222) — ship SASS for every GPU",
-				req.major, req.minor, tk_name(tk), d, drv, req.major,
-				cuda_req_mc_floor(&req, mcf, sizeof(mcf)), cuda_req_mc_note(&req));
-		else
-			f = rule_finding(
-				c, GPUENV_SEVERITY_ERROR, tk_name(tk),
-				"CUDA %u.%u at %s needs driver %s; the loaded driver is %s",
-				req.major, req.minor, tk_name(tk), d, drv);
-		tk_driver_evidence(f, root, tk, i, fact, &req);
-		finding_fix(f,
-			    "# install driver %s or newer, or use a CUDA toolkit no newer than "
-			    "the driver supports (gpuenv facts driver %s)",
-			    cuda_req_floor(&req, req.newest, fix, sizeof(fix)), drv);
-		finding_rule_verify(f);
-	}
+	snprintf(older, sizeof(older), "the loaded driver is %s", drv);
+	toolkits_against(c, root, tks, fact, &(struct judged_driver){ drv, false, drv, older });
 }
 
 /* The names a toolkit directory is known by: as found, and resolved. "<prefix><rest>" for

@@ -27,7 +27,8 @@ static int teardown(void **state)
 
 /* https://github.com/aikitoria/open-gpu-kernel-modules/issues/15 (open, DKMS),
  * https://github.com/Shatur/optimus-manager-qt/issues/27 (proprietary, .ko.gz) and
- * https://github.com/fedora-silverblue/issue-tracker/issues/272 (akmods' .ko.xz, unsigned) */
+ * https://github.com/fedora-silverblue/issue-tracker/issues/272 (akmods' .ko.xz, unsigned);
+ * the module's identity in test_modinfo_names */
 static void test_modinfo(void **state)
 {
 	(void)state;
@@ -74,6 +75,78 @@ static void test_modinfo(void **state)
 					 "version: 1.0\nfilename: nvidia.txt\nversion: 2.0\n",
 					 &f),
 			 0);
+}
+
+/*
+ * Which block is nvidia.ko's: its "name:" (the .modinfo name= modpost writes, "nvidia" for
+ * every distribution's file name), else the file's name. Debian 12's nvidia-current.ko, "name:
+ * nvidia" (https://github.com/LowryConor/gpu_passthrough, README.md: `modinfo nvidia-current |
+ * head -15`); Ubuntu 13.04's DKMS nvidia_304.ko on Linux 3.8, whose modinfo printed no name:
+ * (ubuntuforums.org, Desktop Environments, "How do you wake a desktop computer from
+ * suspend?", 2013-10-18, `modinfo nvidia-304`; its parm: lines cut after the seventh); the
+ * name Ubuntu's DKMS gave the file up to 384, nvidia_384.ko
+ * (https://github.com/canonical/nvidia-graphics-drivers/issues/13) and its companions'.
+ */
+static void test_modinfo_names(void **state)
+{
+	(void)state;
+	pasted_run_sample(pasted_read_modinfo, "pasted-modinfo", "debian12-525-nvidia-current.txt",
+			  &f);
+	pasted_expect(&f, "driver.nvidia.module_file.path",
+		      "/lib/modules/6.1.0-10-amd64/updates/dkms/nvidia-current.ko", 2);
+	pasted_expect(&f, "driver.nvidia.module_file.compression", "none", 2);
+	pasted_expect(&f, "driver.nvidia.module_file.version", "525.125.06", 6);
+	pasted_expect(&f, "driver.nvidia.flavor", "proprietary", 8);
+	pasted_expect(&f, "driver.nvidia.module_file.vermagic",
+		      "6.1.0-10-amd64 SMP preempt mod_unload modversions", 16);
+	/* one of Debian's names: the probe says no name for it either */
+	pasted_expect_none(&f, "driver.nvidia.module_file.name");
+	assert_int_equal(f.n, 5);
+
+	pasted_run_sample(pasted_read_modinfo, "pasted-modinfo",
+			  "ubuntu1304-304-dkms-nvidia_304.txt", &f);
+	pasted_expect(&f, "driver.nvidia.module_file.path",
+		      "/lib/modules/3.8.0-19-generic/updates/dkms/nvidia_304.ko", 2);
+	pasted_expect(&f, "driver.nvidia.module_file.version", "304.88", 4);
+	pasted_expect(&f, "driver.nvidia.flavor", "proprietary", 6);
+	pasted_expect(&f, "driver.nvidia.module_file.vermagic",
+		      "3.8.0-19-generic SMP mod_unload modversions 686", 12);
+	pasted_expect_none(&f, "driver.nvidia.module_file.name");
+
+	/* name: decides where modinfo prints it: the renamed file is nvidia's, its name said as
+	 * the probe says it; the companions' blocks (name: nvidia_uvm, nvidia_modeset) are not,
+	 * whatever their files are called; a compressed file's compression from its name */
+	pasted_run_text(
+		pasted_read_modinfo,
+		"filename:       /lib/modules/4.10.0-37-generic/updates/dkms/nvidia_384_uvm.ko\n"
+		"version:        384.90\n"
+		"name:           nvidia_uvm\n"
+		"filename:       /lib/modules/4.10.0-37-generic/updates/dkms/nvidia_384.ko.zst\n"
+		"version:        384.90\n"
+		"license:        NVIDIA\n"
+		"name:           nvidia\n"
+		"filename:       /lib/modules/4.10.0-37-generic/updates/dkms/nvidia-modeset.ko\n"
+		"version:        999.1\n"
+		"name:           nvidia_modeset\n",
+		&f);
+	pasted_expect(&f, "driver.nvidia.module_file.path",
+		      "/lib/modules/4.10.0-37-generic/updates/dkms/nvidia_384.ko.zst", 4);
+	pasted_expect(&f, "driver.nvidia.module_file.compression", "zstd", 4);
+	pasted_expect(&f, "driver.nvidia.module_file.name", "nvidia", 4);
+	pasted_expect(&f, "driver.nvidia.module_file.version", "384.90", 5);
+	assert_int_equal(f.n, 5);
+	/* a name: that is not nvidia's outweighs a file named like it; without name:, a file
+	 * Ubuntu's companions are named like is none, nor one named nvidia_<not a number> */
+	assert_int_equal(
+		pasted_run_text(pasted_read_modinfo,
+				"filename: /lib/modules/6.1.0-10-amd64/updates/dkms/"
+				"nvidia-current.ko\nversion: 1.0\nname: nvidia_current_uvm\n"
+				"filename: /lib/modules/4.4.0-134-generic/updates/dkms/"
+				"nvidia_384_uvm.ko\nversion: 2.0\n"
+				"filename: /lib/modules/4.4.0-134-generic/updates/dkms/"
+				"nvidia_fs.ko\nversion: 3.0\n",
+				&f),
+		0);
 }
 
 /* https://github.com/vanities/GPU-Passthrough-Arch-Linux-to-Windows10/issues/6 (two pastes of
@@ -333,6 +406,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_modinfo, teardown),
+		cmocka_unit_test_teardown(test_modinfo_names, teardown),
 		cmocka_unit_test_teardown(test_lspci, teardown),
 		cmocka_unit_test_teardown(test_lspci_link, teardown),
 		cmocka_unit_test_teardown(test_lspci_no_driver, teardown),
