@@ -309,11 +309,6 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 	 * kernel delivers this SIGKILL to an init, since it comes from the ancestor namespace. */
 	if (mode == 0)
 		(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	/* Start-up is over before the fork, not only after it: a keeper that drops its pages
-	 * once it forked still holds them while its child starts (the libcuda session of
-	 * `gpuenv exporter`'s diagnosis under scrapes: keeper and child 1.6 and 1.5 MiB at
-	 * once, docs/exporter.md, Load). */
-	child_settled();
 	s = fork();
 	if (s < 0)
 		_exit(1);
@@ -424,11 +419,8 @@ _Noreturn void child_keeper(const struct keeper_args *a, pid_t parent)
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
 	if (!a->o->no_pid_namespace && unshare(CLONE_NEWPID) == 0) {
-		pid_t init;
+		pid_t init = fork();
 		int st;
-
-		child_settled(); /* before the fork, as in reaper() */
-		init = fork();
 
 		if (init == 0)
 			reaper(a, 0);
