@@ -138,10 +138,11 @@ int main(int argc, char *argv[])
 		/* Start-up is over once the first exposition is served: the pages only it
 		 * touched (the GnuTLS chain's initialisation above all) leave the resident set
 		 * (exporter-pages.c). Later, after each publication, the pages it faulted in (the
-		 * pipe's reads, zlib's deflate, the responses' making: 0.3-0.4 MiB of file pages
+		 * pipe's reads, zlib's deflate, the responses' making: 0.3-0.6 MiB of file pages
 		 * under scrapes, until the next one) go too, under a scrape load as well: the
-		 * scrapes fault back only what they run, about 16 faults of 64 KiB once a second,
-		 * and the diagnosis runs beside a busy server too (docs/exporter.md, Load). */
+		 * scrapes fault back only what they run (0.7-0.9 MiB, 64 KiB a fault, once a
+		 * second), and the diagnosis runs beside a busy server too (docs/exporter.md,
+		 * Load). */
 		(void)exporter_drop_startup_pages();
 	}
 	exporter_http_stop(h);
