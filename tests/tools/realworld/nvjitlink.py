@@ -33,15 +33,13 @@ def names(minors):
     return ",".join(f"__{a}_12_{m}" for m in minors for a in API)
 
 
-def wheel(root, site, name, version, files):
-    di = f"{site}/{name.replace('-', '_')}-{version}.dist-info"
-    w(root, f"{di}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-      "Summary: CUDA native Libraries\nAuthor: Nvidia CUDA Installer Team\n"
-      "License: NVIDIA Proprietary Software\n")
-    w(root, f"{di}/INSTALLER", "poetry\n")
-    w(root, f"{di}/RECORD", "".join(f"{f},,\n" for f in files) +
-      f"{name.replace('-', '_')}-{version}.dist-info/METADATA,,\n")
-    w(root, f"{site}/nvidia/__init__.py", "")
+def wheel(root, site, name, version, lib, spec):
+    """An nvidia-* wheel as mk2.nvidia_wheel writes it (dist-info, nvidia/<lib>), its library
+    built as spec says."""
+    libdir, soname = lib.rsplit("/", 1)
+    mk2.nvidia_wheel(root, site, name, version, libdir, [soname])
+    path = f"{site}/nvidia/{lib}"
+    mk2.ELF[root] = [(p, spec if p == path else s) for p, s in mk2.ELF[root]]
 
 
 def tree(name, ld_library_path):
@@ -73,19 +71,11 @@ def tree(name, ld_library_path):
         (f"{site}/torch/lib/libtorch_cuda.so",
          "so soname=libtorch_cuda.so needed=libcusparse.so.12 "
          "rpath=$ORIGIN/../../nvidia/cusparse/lib:$ORIGIN/../../nvidia/nvjitlink/lib:$ORIGIN"))
-    wheel(root, site, "nvidia-cusparse-cu12", "12.3.1.170",
-          ["nvidia/cusparse/__init__.py", "nvidia/cusparse/lib/libcusparse.so.12"])
-    w(root, f"{site}/nvidia/cusparse/__init__.py", "")
-    mk2.ELF[root].append(
-        (f"{site}/nvidia/cusparse/lib/libcusparse.so.12",
-         f"so soname=libcusparse.so.12 needed=libnvJitLink.so.12 uses={names([4])} "
-         "runpath=$ORIGIN/../../nvjitlink/lib"))
-    wheel(root, site, "nvidia-nvjitlink-cu12", "12.4.127",
-          ["nvidia/nvjitlink/__init__.py", "nvidia/nvjitlink/lib/libnvJitLink.so.12"])
-    w(root, f"{site}/nvidia/nvjitlink/__init__.py", "")
-    mk2.ELF[root].append(
-        (f"{site}/nvidia/nvjitlink/lib/libnvJitLink.so.12",
-         f"so soname=libnvJitLink.so.12 defines={names(range(0, 5))}"))
+    wheel(root, site, "nvidia-cusparse-cu12", "12.3.1.170", "cusparse/lib/libcusparse.so.12",
+          f"so soname=libcusparse.so.12 needed=libnvJitLink.so.12 uses={names([4])} "
+          "runpath=$ORIGIN/../../nvjitlink/lib")
+    wheel(root, site, "nvidia-nvjitlink-cu12", "12.4.127", "nvjitlink/lib/libnvJitLink.so.12",
+          f"so soname=libnvJitLink.so.12 defines={names(range(0, 5))}")
     variables = {"PATH": f"{PREFIX}/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
                          "/usr/sbin:/usr/bin:/sbin:/bin",
                  "HOME": "/root", "VIRTUAL_ENV": PREFIX}
