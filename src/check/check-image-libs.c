@@ -101,7 +101,9 @@ static int judge_one(struct gpuenv_check *c, const struct snap_node *root,
 	}
 	check_lto_note(root, b, worst.reason, sizeof(worst.reason));
 	r = check_add_cell(c, subject, on->label, &worst, NULL, NULL);
-	return r < 0 ? r : check_cell_lto(&c->cells[c->n_cells - 1], root, b->t, b->n, NULL);
+	/* lto[].library: the library's path inside the image, as a framework's entries name
+	 * the library that holds them */
+	return r < 0 ? r : check_cell_lto(&c->cells[c->n_cells - 1], root, b->t, b->n, b->path);
 }
 
 int check_image_libraries(struct gpuenv_check *c, const struct snap_node *root, const char *module,

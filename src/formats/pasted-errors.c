@@ -32,6 +32,10 @@
  *   -- cannot find working devices in this configuration". Each side is printed as three
  *   numbers without the driver's zero padding ("470.182.3" for 470.182.03), or as the error
  *   that kept it from being read (then nothing is read from it).
+ * - ld.so's "<library>: undefined symbol: __nvJitLinkComplete_12_4, version
+ *   libnvJitLink.so.12" (glibc elf/dl-lookup.c; pytorch/pytorch#144244): a CUDA library
+ *   needs an nvJitLink entry point whose name carries the CUDA release it was built with
+ *   (nvJitLink.h), which the libnvJitLink it got does not define.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -183,6 +187,7 @@ enum {
 	LOOK_ARCH_LIST,	 /* read_torch_arch_list */
 	LOOK_TF_CUDNN,	 /* read_tf_cudnn */
 	LOOK_JAX_CHECK,	 /* read_jax_version_check */
+	LOOK_NVJITLINK,	 /* read_nvjitlink_symbol */
 	LOOKS,
 };
 static const struct pasted_needle marks[LOOKS] = {
@@ -201,6 +206,7 @@ static const struct pasted_needle marks[LOOKS] = {
 	[LOOK_ARCH_LIST] = { "PyTorch install supports CUDA capabilities ", false },
 	[LOOK_TF_CUDNN] = { "Loaded runtime CuDNN library: ", false },
 	[LOOK_JAX_CHECK] = { ", but JAX was built against version ", false },
+	[LOOK_NVJITLINK] = { "undefined symbol: __nvJitLink", false },
 };
 
 /* Which of the symptoms' needles, then of marks[], the line holds (the line scan's answer). */
@@ -630,6 +636,78 @@ static int read_jax_version_check(const struct line *l, struct pasted_facts *out
 	return r < 0 ? r : 2;
 }
 
+/* The text from p up to the first of the stop bytes (or end), trimmed, into buf: its
+ * length, 0 when empty or too long. */
+static size_t token_at(const char *p, const char *end, const char *stop, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	while (p < end && *p == ' ')
+		p++;
+	while (p + n < end && !strchr(stop, p[n]))
+		n++;
+	while (n > 0 && p[n - 1] == ' ')
+		n--;
+	if (n == 0 || n >= len)
+		return 0;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return n;
+}
+
+/* "<library>: undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12": the
+ * symbol, the release its name carries ("_12_4" as 12.4: the text cut), the version it is
+ * needed under and the library that needs it (the path before ": undefined symbol", after
+ * an exception's "Error: "). */
+static int read_nvjitlink_symbol(const struct line *l, struct pasted_facts *out)
+{
+	static const char mark[] = "undefined symbol: ", ver[] = ", version ";
+	const char *p = find(l, mark), *end = l->p + l->n, *v, *lib;
+	char sym[128], rel[32], version[128], path[512];
+	unsigned ma, mi;
+	int n = 0, r;
+
+	if (!p || !token_at(p + strlen(mark), end, ", ", sym, sizeof(sym)))
+		return 0;
+	r = pasted_facts_add(out, READER, "messages.nvjitlink.symbol", sym, l->no);
+	if (r < 0)
+		return r;
+	n++;
+	v = strrchr(sym, '_');
+	if (v && v > sym && sscanf(v, "_%u", &mi) == 1) {
+		const char *m = v - 1;
+
+		while (m > sym && *m != '_')
+			m--;
+		if (*m == '_' && sscanf(m, "_%u_%u", &ma, &mi) == 2) {
+			snprintf(rel, sizeof(rel), "%u.%u", ma, mi);
+			r = pasted_facts_add(out, READER, "messages.nvjitlink.release", rel, l->no);
+			if (r < 0)
+				return r;
+			n++;
+		}
+	}
+	v = find(l, ver);
+	if (v && v > p && token_at(v + strlen(ver), end, " ,", version, sizeof(version))) {
+		r = pasted_facts_add(out, READER, "messages.nvjitlink.version", version, l->no);
+		if (r < 0)
+			return r;
+		n++;
+	}
+	/* the library: from the last "Error: " (or the line's start) to ": undefined symbol" */
+	lib = l->p;
+	for (const char *e = l->p; (e = find_in(e, (size_t)(p - e), "Error: ", 7)); e += 7)
+		lib = e + 7;
+	if (p - lib >= 2 && memcmp(p - 2, ": ", 2) == 0 &&
+	    token_at(lib, p - 2, "", path, sizeof(path)) && path[0] == '/') {
+		r = pasted_facts_add(out, READER, "messages.nvjitlink.library", path, l->no);
+		if (r < 0)
+			return r;
+		n++;
+	}
+	return n;
+}
+
 /* A driver version as XLA prints one at p (up to end): digits and dots, two dots at least
  * ("535.104.5", "352.63.0"), then the end of the line or a blank; its length, 0 for none (an
  * error status in its place: "NOT_FOUND: was unable to find libcuda.so DSO …"). */
@@ -797,6 +875,7 @@ static int read_line(const struct line *l, const bool *found, struct pasted_fact
 		{ read_torch_arch_list, LOOK_ARCH_LIST },
 		{ read_tf_cudnn, LOOK_TF_CUDNN },
 		{ read_jax_version_check, LOOK_JAX_CHECK },
+		{ read_nvjitlink_symbol, LOOK_NVJITLINK },
 		{ read_nvml_init, MARK_NVML_INIT },
 	};
 	int n, r;

@@ -138,6 +138,15 @@ static struct junit_counts junit_count(const struct gpuenv_check *c)
 	return n;
 }
 
+/* Is the cell's subject ("library /usr/lib/libx.so.1") the file that holds the entry? Then
+ * the property's name says it once. */
+static bool subject_is(const char *subject, const char *library)
+{
+	size_t s = strlen(subject), l = strlen(library);
+
+	return s > l && subject[s - l - 1] == ' ' && strcmp(subject + s - l, library) == 0;
+}
+
 /* A cell's LTO-IR entries, one property each: "lto: SUBJECT: [LIBRARY: ]lto_90" =
  * "VERDICT[ (unconfirmed)]: REASON" (the verdict names of check --json's coverage[].lto[]). */
 static void junit_lto_properties(const struct junit *j, const struct check_cell *cell)
@@ -148,7 +157,7 @@ static void junit_lto_properties(const struct junit *j, const struct check_cell 
 		strbuf_puts(j->sb, "      <property name=\"lto: ");
 		put_xml(j->sb, j->c, j->flags, cell->subject);
 		strbuf_puts(j->sb, ": ");
-		if (l->library) {
+		if (l->library && !subject_is(cell->subject, l->library)) {
 			put_xml(j->sb, j->c, j->flags, l->library);
 			strbuf_puts(j->sb, ": ");
 		}

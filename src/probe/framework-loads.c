@@ -18,6 +18,7 @@
 
 #include "formats/elf-dynamic.h"
 #include "probe/framework-loads.h"
+#include "probe/framework-nvjitlink.h"
 #include "probe/probe.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -212,6 +213,13 @@ int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *l
 		if (r < 0)
 			break;
 		write_load(loads, res, &w, library, "DT_NEEDED");
+		/* cuSPARSE, cuSOLVER: the nvJitLink they get, and what it lacks */
+		if (res->winner >= 0) {
+			r = probe_library_nvjitlink(l, snap_object(loads, res->soname),
+						    res->cands[res->winner].path);
+			if (r < 0)
+				break;
+		}
 		/* Undetermined (an unreadable copy on the way): maybe found, said in loads. */
 		if (res->winner < 0 && res->failure < 0 && !res->undetermined_by)
 			snap_append_str(missing, n, library);

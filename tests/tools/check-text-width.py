@@ -6,8 +6,8 @@ columns, with two kinds of exception, which wrapping must not touch:
 
 - a fix or verify command of doctor (a line under `fix`/`verify` that is no `#` comment):
   breaking it would break what the user copies into a shell;
-- a line holding one word (a path, a URL, a fact's key) too long for the line it hangs on,
-  after at most its label or a comment's "#".
+- a line holding one word (a path, a URL, a fact's key; a symptom's library path, as ld.so
+  prints it) too long for the line it hangs on, after at most its label or a comment's "#".
 
 Also checks `gpuenv doctor` over one fixture at COLUMNS=60 and 200: the width follows COLUMNS.
 
@@ -36,7 +36,7 @@ def wide_lines(lines, width, doctor):
             in_commands = False
         command = in_commands and not line[16:].lstrip().startswith("#")
         words = [w for w in line.split() if w != "#"]
-        if doctor and words[:1] in (["fix"], ["verify"], ["evidence"]):
+        if doctor and words[:1] in (["fix"], ["verify"], ["evidence"], ["symptom"]):
             words = words[1:]  # the label the value starts beside
         one_long_word = len(words) == 1
         if cols(line) > width and not command and not one_long_word:

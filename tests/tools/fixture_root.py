@@ -12,10 +12,12 @@ scenario.ini sections it reads:
              "NVIDIA" unless given, "Dual MIT/GPL" for the open module). Needs gcc, objcopy
              (openssl to sign, the compressor to compress).
   [elf]      /PATH = KIND key=value…: a shared object built by a compiler:
-             so soname=S [needed=A,B] [runpath=R | rpath=R]
+             so soname=S [needed=A,B] [runpath=R | rpath=R] [defines=F,G] [uses=F,G]
                                   a tiny gcc-built shared object whose only content that matters
                                   is its DT_SONAME (ld.so and gpuenv read SONAMEs, not code),
-                                  and the DT_NEEDED entries and DT_RUNPATH/DT_RPATH given
+                                  and the DT_NEEDED entries and DT_RUNPATH/DT_RPATH given;
+                                  defines= functions versioned under S, uses= functions it
+                                  needs from the first needed= library under that one's soname
              cuda soname=S sass=75,80 ptx=90 [lto=90 [ltoir=1.66]] [needed=A,B] [rpath=R] [launch]
                                   one CUDA kernel compiled by nvcc 13.0 for SASS sm_<sass> and PTX
                                   compute_<ptx> (.nv_fatbin), linked by gcc with SONAME S, the
@@ -124,25 +126,55 @@ def bundler():
         shutil.which("clang-offload-bundler-14")
 
 
+def versioned_functions(names, node):
+    """C functions named names and a version script that puts them under the version node
+    node, as NVIDIA's libraries version theirs under their soname
+    (__nvJitLinkComplete_12_4@@libnvJitLink.so.12)."""
+    src = "".join(f"int {n}(void) {{ return 0; }}\n" for n in names)
+    return src.encode(), f"{node} {{ global: {'; '.join(names)}; local: *; }};\n"
+
+
 def build_so(out, soname, o=None):
     """needed=A,B adds DT_NEEDED entries (empty stand-ins linked by name), runpath=R a
-    DT_RUNPATH (ld's new dtags), rpath=R a DT_RPATH: what ld.so reads to find them."""
+    DT_RUNPATH (ld's new dtags), rpath=R a DT_RPATH: what ld.so reads to find them.
+    defines=F,G: functions F, G versioned under the soname (a version script); uses=F,G:
+    calls to F, G, which the first needed= stand-in defines under its soname, so that they
+    are undefined here, needed under that version (.gnu.version_r)."""
     o = o or {}
     needed = list(filter(None, o.get("needed", "").split(",")))
+    uses = list(filter(None, o.get("uses", "").split(",")))
+    defines = list(filter(None, o.get("defines", "").split(",")))
+    body = b"int f(void) { return 1; }\n"
     with tempfile.TemporaryDirectory() as t:
         extra = []
-        for so in needed:
+        for i, so in enumerate(needed):
+            src, script = b"", None
+            if i == 0 and uses:
+                src, script = versioned_functions(uses, so)
+                with open(f"{t}/{so}.map", "w") as f:
+                    f.write(script)
             run(["gcc", "-x", "c", "-", "-shared", "-fPIC", "-nostdlib", "-o", f"{t}/{so}",
-                 f"-Wl,-soname,{so}"], input=b"")
+                 f"-Wl,-soname,{so}"] + ([f"-Wl,--version-script,{t}/{so}.map"] if script else []),
+                input=src)
         if needed:
             extra = ["-x", "none", "-Wl,--no-as-needed"] + [f"{t}/{so}" for so in needed]
         if "runpath" in o:
             extra += ["-Wl,--enable-new-dtags", f"-Wl,-rpath,{o['runpath']}"]
         elif "rpath" in o:
             extra += ["-Wl,--disable-new-dtags", f"-Wl,-rpath,{o['rpath']}"]
+        if uses:
+            body += "".join(f"int {n}(void);\n" for n in uses).encode()
+            body += ("int g(void) { return " + " + ".join(f"{n}()" for n in uses) +
+                     "; }\n").encode()
+        if defines:
+            src, script = versioned_functions(defines, soname)
+            body += src
+            with open(f"{t}/self.map", "w") as f:
+                f.write(script)
+            extra += [f"-Wl,--version-script,{t}/self.map"]
         run(["gcc", "-x", "c", "-", "-shared", "-fPIC", "-nostdlib", "-s", "-Wl,--build-id=none",
              "-Wl,-z,noseparate-code", "-Wl,-z,norelro", "-Wl,--hash-style=gnu",
-             f"-Wl,-soname,{soname}", "-o", out] + extra, input=b"int f(void) { return 1; }\n")
+             f"-Wl,-soname,{soname}", "-o", out] + extra, input=body)
 
 
 CUDA_KERNEL = ("__global__ void gpuenv_fixture_fill(float *p, float v, int n)\n{\n"

@@ -536,9 +536,10 @@ def test_image_lto(tmp):
               lto[0].get("target") == "lto_90" and lto[0].get("ltoir_version") == ver and
               lto[0].get("verdict") == verdict and lto[0].get("unconfirmed") is False and
               lto[0].get("nvjitlink") == nv and text in lto[0].get("reason", "") and
+              lto[0].get("library") == f"/{lib_dir}/libltok.so.1" and
               text in rows[0].get("reason", ""),
-              f"image lto {name}: {subject} runs as SASS, its lto[] is {verdict} with LTO-IR "
-              f"{ver}: {rows}")
+              f"image lto {name}: {subject} runs as SASS, its lto[] (naming the library's path "
+              f"in the image) is {verdict} with LTO-IR {ver}: {rows}")
         if name == "too-old":
             # the same layers as an OCI archive: the same row; SARIF and JUnit carry it
             oci = os.path.join(tmp, "lto-img-too-old-oci.tar")

@@ -3,7 +3,8 @@
  * Tests for src/fatbin over real nvcc output: objects from several -gencode sets and
  * compression modes, cubins, fatbins, relocatable objects and a static library of them; the
  * scanner must report exactly the targets requested. LTO-IR (code=lto_90, -dlto) is listed
- * and judged never to run; cuobjdump, where installed, must list none of it. Skipped (said on stdout) where nvcc is
+ * and judged never to run; cuobjdump, where installed, must list none of it; the LTO-IR
+ * version the installed nvcc writes must be its release's in src/facts/data/ltoir.tsv. Skipped (said on stdout) where nvcc is
  * not installed (/usr/local/cuda/bin/nvcc or PATH) or GPUENV_TEST_NO_NVCC is set. The
  * hand-built inputs: test-fatbin.c. Formats: docs/formats/fatbin.md.
  */
@@ -22,6 +23,8 @@
 #include "fatbin-test-util.h"
 #include "formats/archive.h"
 #include "facts/coverage.h"
+#include "facts/facts-table.h"
+#include "facts/ltoir.h"
 #include "fatbin/fatbin.h"
 
 static char tmpdir[64];
@@ -360,13 +363,83 @@ static void test_nvcc_lto(void **state)
 	cuobjdump_agrees("ltom.fatbin", "sm_80");
 }
 
+/* The release of the installed nvcc ("release 13.0," in nvcc --version), or false. */
+static bool nvcc_release(unsigned *major, unsigned *minor)
+{
+	char cmd[256], line[256];
+	bool ok = false;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", nvcc);
+	f = popen(cmd, "r");
+	if (!f)
+		return false;
+	while (!ok && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "release ");
+
+		ok = p && sscanf(p, "release %u.%u", major, minor) == 2;
+	}
+	pclose(f);
+	return ok;
+}
+
+/* The LTO-IR version this nvcc writes (read from the payload's NVVM IR container, stored
+ * uncompressed) is the one src/facts/data/ltoir.tsv gives its release, and an nvJitLink of
+ * the same release is judged new enough for it. A release the table has no row for is said
+ * (the row to add, observed here), not judged. */
+static void test_nvcc_ltoir_row(void **state)
+{
+	const struct facts_ltoir *rows = facts_ltoir_table_rows(), *row = NULL;
+	struct fatbin_result *r;
+	struct ltoir_result lr;
+	unsigned ma, mi;
+	char path[256], rel[32];
+	int lto_ma = -1, lto_mi = -1;
+	size_t len;
+	uint8_t *buf;
+
+	if (!nvcc)
+		skip();
+	if (!nvcc_release(&ma, &mi))
+		fail_msg("nvcc --version names no release");
+	if (build("ltorow.fatbin",
+		  "-fatbin -rdc=true --compress-mode=none -gencode arch=compute_90,code=lto_90") !=
+	    0)
+		fail_msg("nvcc failed to write LTO-IR");
+	snprintf(path, sizeof(path), "%s/ltorow.fatbin", tmpdir);
+	buf = slurp(path, &len);
+	r = parse_ok(buf, len, FATBIN_PARSE_PAYLOAD_HEADS);
+	for (size_t i = 0; i < r->n_entries; i++)
+		if (r->entries[i].kind == FATBIN_KIND_LTO && r->entries[i].lto_from_payload) {
+			lto_ma = r->entries[i].lto_major;
+			lto_mi = r->entries[i].lto_minor;
+		}
+	fatbin_result_free(r);
+	free(buf);
+	assert_true(lto_ma >= 1 && lto_mi >= 0);
+	for (size_t i = 0; i < facts_ltoir_table_len; i++)
+		if (rows[i].cuda_major == ma && rows[i].cuda_minor == mi)
+			row = &rows[i];
+	if (!row) {
+		printf("# nvcc %u.%u writes LTO-IR %d.%d: ltoir.tsv has no row for CUDA %u.%u\n",
+		       ma, mi, lto_ma, lto_mi, ma, mi);
+		skip();
+	}
+	printf("# nvcc %u.%u writes LTO-IR %d.%d (ltoir.tsv: %s)\n", ma, mi, lto_ma, lto_mi,
+	       row->ltoir_version);
+	assert_int_equal(lto_ma, (int)row->ltoir_major);
+	assert_int_equal(lto_mi, (int)row->ltoir_minor);
+	snprintf(rel, sizeof(rel), "%u.%u", ma, mi);
+	assert_int_equal(ltoir_judge("lto_90", lto_ma, lto_mi, rel, &lr), 0);
+	assert_int_equal(lr.verdict, LTOIR_NVJITLINK_NEW_ENOUGH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nvcc_targets),
-		cmocka_unit_test(test_nvcc_compression),
-		cmocka_unit_test(test_nvcc_link_stubs),
-		cmocka_unit_test(test_nvcc_lto),
+		cmocka_unit_test(test_nvcc_targets),	cmocka_unit_test(test_nvcc_compression),
+		cmocka_unit_test(test_nvcc_link_stubs), cmocka_unit_test(test_nvcc_lto),
+		cmocka_unit_test(test_nvcc_ltoir_row),
 	};
 	int rv;
 

@@ -943,6 +943,38 @@ static void test_jax_cudnn_and_ollama_old_driver(void **state)
  * and the libcuda's, each as XLA prints it (three numbers, no zero padding), read as the facts
  * the probe writes; the mismatch line names driver.nvml-version-mismatch only where both sides
  * are versions. */
+static void test_nvjitlink_undefined_symbol(void **state)
+{
+	(void)state;
+	/* https://github.com/pytorch/pytorch/issues/144244 */
+	read_text(
+		"  File \"/root/.cache/pypoetry/virtualenvs/x-py3.10/lib/python3.10/site-packages/"
+		"torch/__init__.py\", line 367, in <module>\n"
+		"    from torch._C import *  # noqa: F403\n"
+		"ImportError: /root/.cache/pypoetry/virtualenvs/x-py3.10/lib/python3.10/"
+		"site-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: undefined "
+		"symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12\n");
+	want("messages.nvjitlink.symbol", "__nvJitLinkComplete_12_4", 3);
+	want("messages.nvjitlink.release", "12.4", 3);
+	want("messages.nvjitlink.version", "libnvJitLink.so.12", 3);
+	want("messages.nvjitlink.library",
+	     "/root/.cache/pypoetry/virtualenvs/x-py3.10/lib/python3.10/site-packages/torch/lib/"
+	     "../../nvidia/cusparse/lib/libcusparse.so.12",
+	     3);
+	want_symptom("runtime.nvjitlink-older-than-library", 3);
+	/* jitify's dlsym answer names no library and no version (NVIDIA/jitify#121): the symbol
+	 * and its release only; a name without a release gives none */
+	read_text("OSError: undefined symbol: __nvJitLinkCreate_12_1\n");
+	want("messages.nvjitlink.symbol", "__nvJitLinkCreate_12_1", 1);
+	want("messages.nvjitlink.release", "12.1", 1);
+	assert_null(pasted_facts_get(&f, "messages.nvjitlink.version"));
+	assert_null(pasted_facts_get(&f, "messages.nvjitlink.library"));
+	read_text("lib.so: undefined symbol: __nvJitLinkAPI, version libnvJitLink.so.13\n");
+	want("messages.nvjitlink.symbol", "__nvJitLinkAPI", 1);
+	assert_null(pasted_facts_get(&f, "messages.nvjitlink.release"));
+	assert_null(pasted_facts_get(&f, "messages.nvjitlink.library"));
+}
+
 static void test_xla_dso_mismatch(void **state)
 {
 	(void)state;
@@ -1070,6 +1102,7 @@ int main(void)
 		cmocka_unit_test(test_dcgm_health_messages),
 		cmocka_unit_test(test_jax_cudnn_and_ollama_old_driver),
 		cmocka_unit_test(test_xla_dso_mismatch),
+		cmocka_unit_test(test_nvjitlink_undefined_symbol),
 		cmocka_unit_test(test_rule_ids),
 	};
 

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The nvJitLink a CUDA library the framework loads gets, and whether it defines what that
+ * library needs (framework-nvjitlink.h). cuSPARSE and cuSOLVER (CUDA 12 on) link
+ * libnvJitLink.so.N, and they call its entry points by names that carry the CUDA release
+ * they were built with (nvJitLink.h maps nvJitLinkComplete to __nvJitLinkComplete_12_4 in
+ * CUDA 12.4); "nvJitLink has versioned symbols that are added in each new CTK release"
+ * (NVIDIA/cuvs#1862). An older libnvJitLink earlier on the library's search path (its
+ * DT_RUNPATH comes after LD_LIBRARY_PATH: ld.so(8)) lacks them, and the import fails with
+ * "undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12"
+ * (pytorch/pytorch#140797, #134929). Read here: the library's undefined __nvJitLink*
+ * symbols and the version they are needed under (formats/elf-symbols.h), the libnvJitLink
+ * ld.so gives that library (loader.h, as requested by it), and which of those the latter
+ * does not define.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "formats/elf-dynamic.h"
+#include "formats/elf-symbols.h"
+#include "probe/framework-nvjitlink.h"
+#include "probe/probe.h"
+#include "shared/macro.h"
+
+#define NVJITLINK_SYMBOL_PREFIX "__nvJitLink"
+
+/* The symbols of path whose name starts with the prefix: 0, or an errno (-EBADMSG: not ELF). */
+static int read_symbols(struct root *root, const char *path, struct elf_symbols **ret)
+{
+	struct root_map m = { 0 };
+	int r;
+
+	r = root_map(root, path, LOADER_MAP_MAX, &m);
+	if (r < 0)
+		return r;
+	r = elf_symbols_parse(m.data, m.len, NVJITLINK_SYMBOL_PREFIX, ret);
+	root_unmap(&m);
+	return r;
+}
+
+/* A failed read into key: -EBADMSG as malformed, anything else by its errno. */
+static void set_read_error(struct snap_node *o, const char *key, int err, const char *path)
+{
+	if (err == -EBADMSG)
+		snap_set_malformed(o, key, NULL, path, "not an ELF file: no symbols read");
+	else
+		snap_set_errno(o, key, err, path);
+}
+
+/* The names of need's symbols from soname that have does not define, as key[] of o (and the
+ * version they are needed under, the first one's, as symbol_version). */
+static void list_missing(struct snap_node *o, const char *key, const struct elf_symbols *need,
+			 const struct elf_symbols *have, const char *soname, const char *file)
+{
+	struct snap_node *missing = snap_array(o, key);
+
+	for (size_t i = 0; i < need->n; i++) {
+		const struct elf_symbol *e = &need->sym[i];
+
+		if (e->defined || !streq(e->file ?: "", soname) ||
+		    elf_symbols_defines(have, e->name, e->version))
+			continue;
+		snap_append_str(missing, e->name, file);
+		if (e->version && !snap_child(o, "symbol_version"))
+			snap_set_str(o, "symbol_version", e->version, file);
+	}
+	if (have->truncated || need->truncated)
+		snap_fact_set_error(missing,
+				    "more symbols than gpuenv reads: the list may be short");
+}
+
+/* The first loadable copy the library's own DT_RUNPATH/DT_RPATH finds, when another copy
+ * wins (LD_LIBRARY_PATH before DT_RUNPATH): own_copy.path and own_copy.symbols_missing[],
+ * what the fix "drop that LD_LIBRARY_PATH entry" would give it. */
+static int own_copy(struct loader *l, struct snap_node *nvj, const struct loader_result *res,
+		    const struct elf_symbols *need, const char *soname)
+{
+	for (size_t i = 0; i < res->n_cands; i++) {
+		_cleanup_(elf_symbols_freep) struct elf_symbols *have = NULL;
+		const struct loader_candidate *c = &res->cands[i];
+		struct snap_node *o;
+		int r;
+
+		if ((ssize_t)i == res->winner || c->verdict != LOADER_LOADS ||
+		    (c->via != LOADER_VIA_RUNPATH && c->via != LOADER_VIA_RPATH))
+			continue;
+		o = snap_object(nvj, "own_copy");
+		snap_set_str(o, "path", c->path, c->dir);
+		r = read_symbols(l->root, c->path, &have);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			set_read_error(o, "symbols_missing", r, c->path);
+		else
+			list_missing(o, "symbols_missing", need, have, soname, c->path);
+		return 0;
+	}
+	return 0;
+}
+
+/* The symbols lib needs from the nvJitLink (symbols_needed[]) and those the winner does not
+ * define (symbols_missing[]), into nvj. */
+static int compare(struct loader *l, struct snap_node *nvj, const char *lib, const char *soname,
+		   const struct loader_result *res)
+{
+	_cleanup_(elf_symbols_freep) struct elf_symbols *need = NULL, *have = NULL;
+	const char *winner = res->winner >= 0 ? res->cands[res->winner].path : NULL;
+	struct snap_node *needed;
+	int r;
+
+	r = read_symbols(l->root, lib, &need);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		set_read_error(nvj, "symbols_needed", r, lib);
+		set_read_error(nvj, "symbols_missing", r, lib);
+		return 0;
+	}
+	needed = snap_array(nvj, "symbols_needed");
+	for (size_t i = 0; i < need->n; i++)
+		if (!need->sym[i].defined && streq(need->sym[i].file ?: "", soname))
+			snap_append_str(needed, need->sym[i].name, lib);
+	if (need->problem)
+		snap_fact_set_error(needed, need->problem);
+	if (!winner) {
+		snap_set_state(nvj, "symbols_missing", FACT_UNPROBED, lib,
+			       "no libnvJitLink loads: nothing to compare with");
+		return 0;
+	}
+	r = read_symbols(l->root, winner, &have);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		set_read_error(nvj, "symbols_missing", r, winner);
+	else
+		list_missing(nvj, "symbols_missing", need, have, soname, winner);
+	return own_copy(l, nvj, res, need, soname);
+}
+
+int probe_library_nvjitlink(struct loader *l, struct snap_node *load, const char *lib)
+{
+	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+	_cleanup_(loader_requester_freep) struct loader_requester *q = NULL;
+	_cleanup_(loader_result_freep) struct loader_result *res = NULL;
+	struct snap_node *nvj;
+	const char *soname = NULL;
+	int r, parsed;
+
+	r = loader_read_dynamic(l->root, lib, &parsed, &d);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || parsed < 0)
+		return 0; /* the library itself: its load entry says what went wrong */
+	for (size_t i = 0; i < d->n_needed && !soname; i++)
+		if (startswith(d->needed[i], "libnvJitLink.so"))
+			soname = d->needed[i];
+	if (!soname)
+		return 0;
+	nvj = snap_object(load, "nvjitlink");
+	snap_set_str(nvj, "soname", soname, lib);
+	/* An image's layers hold a library only as part of a compressed stream: reading its
+	 * symbols would hold it whole (libcusparse is some 280 MB). */
+	if (root_layers(l->root)) {
+		snap_set_state(nvj, "symbols_missing", FACT_UNPROBED, lib,
+			       "not read inside an image's layers");
+		return 0;
+	}
+	r = loader_requester_new(l, lib, &q);
+	if (r < 0)
+		return r;
+	r = loader_resolve_req(l, soname, q, &res);
+	if (r < 0)
+		return r;
+	probe_write_loader_result(nvj, res);
+	if (res->undetermined_by) {
+		snap_set_state(nvj, "symbols_missing", FACT_UNREADABLE, res->undetermined_by,
+			       "which libnvJitLink loads depends on a file that could not be read");
+		return 0;
+	}
+	return compare(l, nvj, lib, soname, res);
+}
