@@ -9,7 +9,7 @@
  * a hit there leaves in the first, and only where both bits are set are the needles
  * compared. Pure, over (ptr, len).
  *
- * Each filter is 2 KiB: a set of at most 256 needles sets at most 512 of its
+ * Each filter is 2 KiB: a set of at most 320 needles sets at most 640 of its
  * bits, so a position's chance of a false hit stays a few percent, and a whole scan is under
  * 7 KiB. A scan is built on the stack at every run (the dispatcher's, the errors reader's),
  * where each 4 KiB page is a page fault the first time it is touched: at 65,536 bits (22 KiB)
@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PASTED_SCAN_MAX 256u /* needles in one set */
+#define PASTED_SCAN_MAX 320u /* needles in one set */
 
 struct pasted_needle {
 	const char *s; /* at least 4 bytes */
