@@ -679,7 +679,8 @@ static int find_envs(struct probe_env *pe, struct probe_pyenvs *es)
 		r = py_add_home(pe, es, &hs.h[i]);
 	/* pipx --global, then the applications under /opt. */
 	if (r >= 0)
-		r = py_add_venvs_in(pe, es, "/opt/pipx/venvs", "pipx", "pipx venvs (/opt/pipx)");
+		r = py_add_venvs_in(pe, es, "/opt/pipx/venvs", "pipx", "pipx venvs (/opt/pipx)",
+				    true);
 	if (r >= 0)
 		r = py_add_app_envs(pe, es, "/opt", "/opt");
 	homes_done(&hs);

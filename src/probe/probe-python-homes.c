@@ -51,11 +51,16 @@ static int add_environments_txt(struct probe_env *pe, struct probe_pyenvs *es, c
 /* Each <dir>/<name> (not hidden) holding mark, a file or directory of that type, is an
  * environment of this kind. */
 static int add_prefixes_in(struct probe_env *pe, struct probe_pyenvs *es, const char *dir,
-			   const char *kind, const char *via, const char *mark, mode_t type)
+			   const char *kind, const char *via, const char *mark, mode_t type,
+			   bool note_unreadable)
 {
 	_cleanup_strv_free_ char **names = NULL;
-	int r = py_list_container(pe, es, dir, true, &names, NULL);
+	int err, r = py_list_container(pe, es, dir, true, &names, &err);
 
+	/* A tool's directory of the user's own (or the system's) that is there but could not be
+	 * listed: its environments are unknown, not none. Another user's is nothing known. */
+	if (r == 0 && err < 0 && note_unreadable)
+		return probe_pyenvs_note_unreadable(es, dir, err);
 	if (r <= 0)
 		return r;
 	STRV_FOREACH(n, names) {
@@ -76,9 +81,9 @@ static int add_prefixes_in(struct probe_env *pe, struct probe_pyenvs *es, const 
 
 /* Each <dir>/<name> holding pyvenv.cfg (PEP 405) is an environment of this kind. */
 int py_add_venvs_in(struct probe_env *pe, struct probe_pyenvs *es, const char *dir,
-		    const char *kind, const char *via)
+		    const char *kind, const char *via, bool note_unreadable)
 {
-	return add_prefixes_in(pe, es, dir, kind, via, "pyvenv.cfg", S_IFREG);
+	return add_prefixes_in(pe, es, dir, kind, via, "pyvenv.cfg", S_IFREG, note_unreadable);
 }
 
 /* hatch: <virtual>/<project>/<checksum>/<env> (three fixed levels, each listed once). */
@@ -104,7 +109,7 @@ static int add_hatch(struct probe_env *pe, struct probe_pyenvs *es, const char *
 		STRV_FOREACH(c, sums) {
 			_cleanup_free_ char *cd = path_join(pd, *c);
 
-			if (!cd || (r = py_add_venvs_in(pe, es, cd, "hatch", via)) < 0)
+			if (!cd || (r = py_add_venvs_in(pe, es, cd, "hatch", via, false)) < 0)
 				return cd ? r : -ENOMEM;
 		}
 	}
@@ -212,7 +217,7 @@ int py_add_home(struct probe_env *pe, struct probe_pyenvs *es, const struct home
 			dir = strdup(rel);
 		if (!dir || asprintf(&via, "%s (%s)", places[i].via, h->label) < 0)
 			return -ENOMEM;
-		r = py_add_venvs_in(pe, es, dir, places[i].kind, via);
+		r = py_add_venvs_in(pe, es, dir, places[i].kind, via, mine);
 	}
 	if (r >= 0) {
 		const char *v = mine ? env_get(pe->env, "UV_PYTHON_INSTALL_DIR") : NULL;
@@ -223,7 +228,7 @@ int py_add_home(struct probe_env *pe, struct probe_pyenvs *es, const struct home
 		if (!dir || asprintf(&via, "uv python (%s)", h->label) < 0)
 			return -ENOMEM;
 		/* uv's managed interpreters: cpython-3.12.7-linux-x86_64-gnu/ … (prefixes). */
-		r = add_prefixes_in(pe, es, dir, "uv", via, "lib", S_IFDIR);
+		r = add_prefixes_in(pe, es, dir, "uv", via, "lib", S_IFDIR, mine);
 	}
 	if (r >= 0) {
 		const char *hd = mine ? env_get(pe->env, "HATCH_DATA_DIR") : NULL;
@@ -241,7 +246,7 @@ int py_add_home(struct probe_env *pe, struct probe_pyenvs *es, const struct home
 				    *versions = root ? path_join(root, "versions") : NULL;
 
 		r = versions ? add_prefixes_in(pe, es, versions, "pyenv", "pyenv versions", "lib",
-					       S_IFDIR)
+					       S_IFDIR, mine)
 			     : -ENOMEM;
 	}
 	if (r >= 0)

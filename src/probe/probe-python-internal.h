@@ -104,8 +104,9 @@ int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const cha
 			const char *via, bool once);
 /* probe-python-homes.c */
 int py_add_home(struct probe_env *pe, struct probe_pyenvs *es, const struct home *h);
+/* note_unreadable: a dir that is there but cannot be listed goes to python_envs_unreadable[]. */
 int py_add_venvs_in(struct probe_env *pe, struct probe_pyenvs *es, const char *dir,
-		    const char *kind, const char *via);
+		    const char *kind, const char *via, bool note_unreadable);
 int py_add_app_envs(struct probe_env *pe, struct probe_pyenvs *es, const char *parent,
 		    const char *label);
 
