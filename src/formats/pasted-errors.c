@@ -209,6 +209,12 @@ static const struct pasted_needle marks[LOOKS] = {
 	[LOOK_NVJITLINK] = { "undefined symbol: __nvJitLink", false },
 };
 
+/* The line scan holds every symptom's needle and every word of marks[]: a row or a word more
+ * than one scan holds fails the build here, not every paste at run time. */
+_Static_assert(ARRAY_SIZE(symptoms) + LOOKS <= PASTED_SCAN_MAX,
+	       "the symptoms of pasted-errors-symptoms.inc and marks[] pass PASTED_SCAN_MAX "
+	       "(pasted-scan.h): one line scan cannot hold them");
+
 /* Which of the symptoms' needles, then of marks[], the line holds (the line scan's answer). */
 static bool holds(const bool *found, size_t mark)
 {
@@ -919,14 +925,13 @@ size_t pasted_errors_signs(struct pasted_needle *needles, size_t max)
 	return n;
 }
 
-/* The signs, then the words the line readers key on (marks[]). How many signs, or -EINVAL. */
+/* The signs, then the words the line readers key on (marks[]): all of them, as the
+ * _Static_assert above holds. How many signs, or -EINVAL (a needle under 4 bytes). */
 static int line_scan_init(struct pasted_scan *sc, struct pasted_needle *needles)
 {
 	size_t n = pasted_errors_signs(needles, PASTED_SCAN_MAX), signs = n;
 	int r;
 
-	if (signs != ARRAY_SIZE(symptoms) + MARKS || signs + LOOKS - MARKS > PASTED_SCAN_MAX)
-		return -EINVAL;
 	for (size_t i = MARKS; i < LOOKS; i++)
 		needles[n++] = marks[i];
 	r = pasted_scan_init(sc, needles, n);

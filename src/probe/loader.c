@@ -43,9 +43,21 @@
 #else
 #define HOST_CLASS    (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
 #define HOST_MACHINE  EM_NONE
-#define HOST_TRIPLET  NULL
 #define HOST_PLATFORM "unknown"
 #endif
+/* Debian's glibc searches /lib/<triplet> and /usr/lib/<triplet>; its packages install their
+ * libraries into the second (loader_multiarch_lib()). */
+#ifdef HOST_TRIPLET
+#define HOST_MULTIARCH_LIB "/usr/lib/" HOST_TRIPLET
+#else
+#define HOST_TRIPLET	   NULL
+#define HOST_MULTIARCH_LIB NULL
+#endif
+
+const char *loader_multiarch_lib(void)
+{
+	return HOST_MULTIARCH_LIB;
+}
 
 static void dirs_done(struct loader_dirs *d)
 {

@@ -136,6 +136,10 @@ struct loader {
 	struct dir_cache listings;
 };
 
+/* /usr/lib/<triplet>: the multiarch library directory of Debian's glibc for the ABI emulated
+ * (struct loader's triplet), where Debian's and Ubuntu's packages install their libraries;
+ * NULL for an ABI whose triplet loader.c does not know. */
+const char *loader_multiarch_lib(void);
 /* Sets up the search for the ABI this gpuenv was built for: reads LD_LIBRARY_PATH from env,
  * maps and parses /etc/ld.so.cache (a failure is kept in cache_err), stats each directory. */
 int loader_new(struct root *root, const struct env *env, struct loader **ret);

@@ -10,6 +10,7 @@
  * "driver.amdsmi".
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/ctx.h"
@@ -32,21 +33,33 @@ static const struct vendor_probe amdsmi_probe = {
 
 int probe_amdsmi(struct probe_env *pe, struct gpuenv_snapshot *s)
 {
-	bool amdgpu = probe_vendor_module_ready(pe, s, "amdgpu", NULL);
+	/* 1 loaded, 0 not, -errno: /sys/module/amdgpu could not be looked at */
+	int amdgpu = probe_vendor_module_state(pe, s, "amdgpu");
 	struct snap_node *obj;
 
-	/* No AMD GPU and no amdgpu: nothing of AMD's to ask, and nothing written (a machine
-	 * without AMD hardware has no driver.amdsmi). */
-	if (!amdgpu && !probe_vendor_gpu_present(s, "0x1002") && !pe->ctx->amdsmi_lib)
+	/* No AMD GPU and no amdgpu loaded: nothing of AMD's to ask, and nothing written (a
+	 * machine without AMD hardware has no driver.amdsmi, whatever /sys/module says). */
+	if (amdgpu <= 0 && !probe_vendor_gpu_present(s, "0x1002") && !pe->ctx->amdsmi_lib)
 		return 0;
 	obj = snap_object(snap_object(snapshot_root(s), "driver"), "amdsmi");
 
 	/* The gate's own reasons (--no-vendor, --sysroot without a library) come first. */
 	if (!(pe->ctx->flags & GPUENV_CTX_NO_VENDOR) &&
-	    ctx_vendor_allowed(pe->ctx, pe->ctx->amdsmi_lib) && !amdgpu) {
-		probe_vendor_not_called(obj, amdsmi_keys, FACT_UNPROBED, "/sys/module/amdgpu",
-					"amdgpu kernel module not loaded (AMD SMI has no GPU to "
-					"open)");
+	    ctx_vendor_allowed(pe->ctx, pe->ctx->amdsmi_lib) && amdgpu <= 0) {
+		char why[160] = "amdgpu kernel module not loaded (AMD SMI has no GPU to open)";
+		enum fact_state state = FACT_UNPROBED;
+
+		/* As for nvidia (probe_vendor_gate): not called either way, but what it would
+		 * have said is unknown, not "no module", when the module could not be looked
+		 * at. */
+		if (amdgpu < 0) {
+			state = fact_state_from_test_errno(amdgpu);
+			snprintf(why, sizeof(why),
+				 "not called: could not tell whether the amdgpu kernel module is "
+				 "loaded (/sys/module/amdgpu: %s)",
+				 strerror(-amdgpu));
+		}
+		probe_vendor_not_called(obj, amdsmi_keys, state, "/sys/module/amdgpu", why);
 		return snapshot_error(s);
 	}
 	return probe_vendor_run(pe, s, &amdsmi_probe);

@@ -55,9 +55,9 @@ int probe_ze_session(struct probe_env *pe, struct gpuenv_snapshot *s)
 				 "not called: could not tell whether the i915 or xe kernel module "
 				 "is loaded (%s: %s)",
 				 i915 < 0 ? "/sys/module/i915" : "/sys/module/xe", strerror(-err));
-			probe_vendor_not_called(obj, levelzero_keys, FACT_UNREADABLE,
-						i915 < 0 ? "/sys/module/i915" : "/sys/module/xe",
-						why);
+			probe_vendor_not_called(
+				obj, levelzero_keys, fact_state_from_test_errno(err),
+				i915 < 0 ? "/sys/module/i915" : "/sys/module/xe", why);
 			return snapshot_error(s);
 		}
 		probe_vendor_not_called(

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "probe.h"
+#include "probe/loader.h"
 #include "shared/parse.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
@@ -30,7 +31,6 @@
 #define MAX_ROCM	16
 #define MAX_DIR_ENTRIES 65536u
 #define DEFAULT_LINK	"/opt/rocm"
-#define MULTIARCH_LIB	"/usr/lib/x86_64-linux-gnu"
 
 /* clang-format off */
 /* The ROCm user-space libraries reported, by file name base. */
@@ -163,6 +163,7 @@ static int discover(struct rdisc *d)
 {
 	static const char *const distro_runtimes[] = { "libamdhip64.so", "libhsa-runtime64.so" };
 	static const char *const vars[] = { "ROCM_PATH", "ROCM_HOME", "HIP_PATH" };
+	const char *multiarch = loader_multiarch_lib(); /* NULL: no Debian layout known */
 	_cleanup_strv_free_ char **names = NULL, **found = NULL;
 	const struct probe_pyenvs *es;
 	int err = 0;
@@ -218,23 +219,23 @@ static int discover(struct rdisc *d)
 			err = add(d, es->e[i].prefix, "conda", NULL, false);
 	/* Distribution packages: the HIP or HSA runtime in the multiarch library directory; one
 	 * that could not be looked at is a rejected candidate with why, never "none". */
-	if (!err) {
+	if (!err && multiarch) {
 		_cleanup_free_ char *unread = NULL;
 		int unread_err = 0;
 
 		for (size_t i = 0; i < ARRAY_SIZE(distro_runtimes); i++) {
-			int r = has_lib(d->pe, MULTIARCH_LIB, distro_runtimes[i],
+			int r = has_lib(d->pe, multiarch, distro_runtimes[i],
 					unread ? NULL : &unread);
 
 			if (r > 0)
-				return add(d, "/usr", MULTIARCH_LIB, NULL, true);
+				return add(d, "/usr", multiarch, NULL, true);
 			if (r == -ENOMEM)
 				return r;
 			if (r < 0 && !unread_err)
 				unread_err = r;
 		}
 		if (unread_err)
-			probe_reject(d->pe->root, d->rejected, MULTIARCH_LIB, MULTIARCH_LIB, unread,
+			probe_reject(d->pe->root, d->rejected, multiarch, multiarch, unread,
 				     unread_err, NULL);
 	}
 	return err;
@@ -397,7 +398,7 @@ static void set_component(struct snap_node *o, struct snap_node *libs)
 	for (size_t i = 0; i < snap_count(libs); i++)
 		if (streq(snap_get_str(snap_at(libs, i), "name") ?: "", "libamdhip64"))
 			comp = "HIP runtime";
-	snap_set_str(o, "component", comp, MULTIARCH_LIB);
+	snap_set_str(o, "component", comp, loader_multiarch_lib());
 }
 
 static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rcand *c,
@@ -413,8 +414,8 @@ static int probe_one(struct probe_env *pe, struct snap_node *o, const struct rca
 	probe_prefix_record(o, &c->p);
 	snap_set_str(o, "kind", c->distro ? "distro-packaged" : "rocm", prefix);
 	if (c->distro) {
-		lib = strdup(MULTIARCH_LIB);
-		lib64 = strdup("/usr/lib"); /* Debian's librocm-smi64-1 installs there */
+		lib = strdup(loader_multiarch_lib()); /* found there (discover) */
+		lib64 = strdup("/usr/lib");	      /* Debian's librocm-smi64-1 installs there */
 		inc = strdup("/usr/include");
 		share = strdup("/usr/share/hip/version");
 		hv = strdup("/usr/bin/.hipVersion");

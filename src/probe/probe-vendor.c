@@ -90,7 +90,7 @@ const char *probe_vendor_gate(struct probe_env *pe, struct gpuenv_snapshot *s,
 		/* Not called either (it could create /dev/nvidiactl), but what it would have
 		 * said is unknown, not "no module": a read failure of the layer. */
 		*ret_source = "/sys/module/nvidia";
-		*ret_state = fact_state_from_errno(r);
+		*ret_state = fact_state_from_test_errno(r);
 		snprintf(buf, size,
 			 "not called: could not tell whether the nvidia kernel module is loaded "
 			 "(/sys/module/nvidia: %s)",

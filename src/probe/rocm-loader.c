@@ -20,11 +20,10 @@
 #include "probe/rocm-loader.h"
 #include "shared/strv.h"
 
-#define MULTIARCH_LIB "/usr/lib/x86_64-linux-gnu"
-
 /* The release of runtime.rocm[] whose library directory holds file (a resolved path), or -1. */
 static ssize_t release_of(const struct snap_node *rocm, const char *file)
 {
+	const char *multiarch = loader_multiarch_lib(); /* a distro-packaged release's */
 	const char *slash = strrchr(file, '/');
 	size_t dlen = slash ? (size_t)(slash - file) : 0;
 
@@ -36,7 +35,7 @@ static ssize_t release_of(const struct snap_node *rocm, const char *file)
 		if (!prefix)
 			continue;
 		if (streq(snap_get_str(r, "kind") ?: "", "distro-packaged")) {
-			if (dlen == strlen(MULTIARCH_LIB) && strneq(file, MULTIARCH_LIB, dlen))
+			if (multiarch && dlen == strlen(multiarch) && strneq(file, multiarch, dlen))
 				return (ssize_t)i;
 			continue;
 		}

@@ -384,6 +384,21 @@ void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...)
 	skip_add(c, subject, reason);
 }
 
+void rule_skip_failed(struct rule_ctx *c, const char *subject, enum fact_state cause,
+		      const char *fmt, ...)
+{
+	size_t n = c->d->n_skips;
+	char *reason;
+	va_list ap;
+
+	va_start(ap, fmt);
+	reason = vformat(c->d, fmt, ap);
+	va_end(ap);
+	skip_add(c, subject, reason);
+	if (c->d->n_skips > n && fact_is_failure(cause))
+		c->d->skips[n].cause = cause;
+}
+
 void rule_skip_elsewhere(struct rule_ctx *c, const char *what, const char *why)
 {
 	size_t n = c->d->n_skips;

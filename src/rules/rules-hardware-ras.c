@@ -89,6 +89,7 @@ static bool session_skip(struct rule_ctx *c, const struct snap_node *session, co
 		return false;
 	if (snap_count(devs) == 0) {
 		const struct snap_node *init = snap_child(session, "init");
+		const struct snap_node *failed = snap_present(init) ? devs : init;
 		bool listed = snap_present(init) && (!devs || snap_kind(devs) == SNAP_ARRAY);
 		char state[260];
 
@@ -96,11 +97,14 @@ static bool session_skip(struct rule_ctx *c, const struct snap_node *session, co
 			snprintf(why, sizeof(why), "%s lists no GPU", base);
 		else {
 			/* init failed, or the GPUs could not be listed */
-			fact_describe(snap_present(init) ? devs : init, state, sizeof(state));
+			fact_describe(failed, state, sizeof(state));
 			snprintf(why, sizeof(why), "%s.%s: %s", base,
 				 snap_present(init) ? "devices" : "init", state);
 		}
-		rule_skip(c, subject, "no GPU health from %s (%s)", what, why);
+		/* a session that failed (or was not called: /sys/module/amdgpu could not be
+		 * looked at) counted nothing: its GPUs' errors are unknown, never none */
+		rule_skip_failed(c, subject, listed ? FACT_PRESENT : snap_state(failed),
+				 "no GPU health from %s (%s)", what, why);
 		return true;
 	}
 	if (subject || judgeable(session, key, none_answers))

@@ -35,6 +35,10 @@ void finding_rule_verify(struct finding *f);
 const struct gpuenv_doctor *rule_diagnosis(const struct rule_ctx *c);
 /* An explicit "skipped" record for one subject (or the whole rule when subject is NULL). */
 void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...) _printf_(3, 4);
+/* rule_skip() because a fact could not be had (cause: its state): where that is a failure
+ * (fact_is_failure()), the rule's layer is "could not tell", never ✓, as with rule_need(). */
+void rule_skip_failed(struct rule_ctx *c, const char *subject, enum fact_state cause,
+		      const char *fmt, ...) _printf_(4, 5);
 /* The whole rule skipped because `what` is another system's (driver_lives_elsewhere()): the
  * rule could not judge, so its layer is "could not tell", never ✓. */
 void rule_skip_elsewhere(struct rule_ctx *c, const char *what, const char *why);

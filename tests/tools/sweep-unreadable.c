@@ -26,8 +26,8 @@
  * evaluate", skip records), never better without saying why.
  *
  * Usage: sweep-unreadable --sysroot DIR [--env-file F] [--inject SPEC] [--nvml-lib L]
- *        [--cuda-lib L] [--opencl-lib L] [--ze-lib L] [--vendor-timeout MS] [--no-vendor]
- *        [--launch] [--verbose]
+ *        [--cuda-lib L] [--opencl-lib L] [--amdsmi-lib L] [--ze-lib L] [--vendor-timeout MS]
+ *        [--no-vendor] [--launch] [--verbose]
  * Exit 0 when nothing improved, 1 with one line per improvement, 2 on a usage or setup error.
  */
 #include <errno.h>
@@ -345,6 +345,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "nvml-lib", required_argument, NULL, 'n' },
 		{ "cuda-lib", required_argument, NULL, 'c' },
 		{ "opencl-lib", required_argument, NULL, 'o' },
+		{ "amdsmi-lib", required_argument, NULL, 'a' },
 		{ "ze-lib", required_argument, NULL, 'z' },
 		{ "vendor-timeout", required_argument, NULL, 't' },
 		{ "no-vendor", no_argument, NULL, 'N' },
@@ -375,6 +376,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'o':
 			o->ctx.opencl_lib = optarg;
+			break;
+		case 'a':
+			o->ctx.amdsmi_lib = optarg;
 			break;
 		case 'z':
 			o->ctx.ze_lib = optarg;
@@ -407,10 +411,10 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 
 	if (parse_args(argc, argv, &o) < 0) {
-		fprintf(stderr,
-			"usage: sweep-unreadable --sysroot DIR [--env-file F] [--inject "
-			"SPEC] [--nvml-lib L] [--cuda-lib L] [--opencl-lib L] "
-			"[--ze-lib L] [--vendor-timeout MS] [--no-vendor] [--launch] [--verbose]\n");
+		fprintf(stderr, "usage: sweep-unreadable --sysroot DIR [--env-file F] [--inject "
+				"SPEC] [--nvml-lib L] [--cuda-lib L] [--opencl-lib L] "
+				"[--amdsmi-lib L] [--ze-lib L] [--vendor-timeout MS] [--no-vendor] "
+				"[--launch] [--verbose]\n");
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);

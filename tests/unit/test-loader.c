@@ -135,6 +135,28 @@ static void test_fixture_stub_first(void **state)
 	close_tree(&t);
 }
 
+/* The directory Debian's packages install to, where the ROCm probes look for a distribution's
+ * HIP runtime (loader_multiarch_lib()), is the one the search of a Debian layout holds. */
+static void test_multiarch_lib(void **state)
+{
+	struct loader_result *r;
+	char want[64];
+	bool listed = false;
+	struct t t;
+
+	(void)state;
+	open_tree(&t, FIXTURE, NULL);
+	r = resolve(&t, "libcuda.so.1");
+	assert_string_equal(t.l->defaults_kind, "debian-multiarch");
+	snprintf(want, sizeof(want), "/usr/lib/%s", t.l->triplet);
+	assert_string_equal(loader_multiarch_lib(), want);
+	for (size_t i = 0; i < t.l->defaults.n; i++)
+		listed |= t.l->defaults.v[i].path && strcmp(t.l->defaults.v[i].path, want) == 0;
+	assert_true(listed);
+	loader_result_free(r);
+	close_tree(&t);
+}
+
 static void test_expand(void **state)
 {
 	struct t t;
@@ -469,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_ld_library_path_list),
 		cmocka_unit_test(test_fixture_stub_first),
+		cmocka_unit_test(test_multiarch_lib),
 		cmocka_unit_test(test_bad_trees),
 		cmocka_unit_test(test_wrong_class),
 		cmocka_unit_test(test_requester),
