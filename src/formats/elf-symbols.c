@@ -280,3 +280,22 @@ bool elf_symbols_defines(const struct elf_symbols *s, const char *name, const ch
 	}
 	return false;
 }
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && streq(a, b));
+}
+
+bool elf_symbols_same(const struct elf_symbols *a, const struct elf_symbols *b)
+{
+	if (a->n != b->n || a->truncated != b->truncated || a->has_dynsym != b->has_dynsym ||
+	    !same_str(a->problem, b->problem))
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (!streq(a->sym[i].name, b->sym[i].name) ||
+		    !same_str(a->sym[i].version, b->sym[i].version) ||
+		    !same_str(a->sym[i].file, b->sym[i].file) ||
+		    a->sym[i].defined != b->sym[i].defined)
+			return false;
+	return true;
+}

@@ -45,5 +45,8 @@ static inline void elf_symbols_freep(struct elf_symbols **s)
 	elf_symbols_free(*s);
 }
 
+/* Do a and b hold the same symbols, flags and problem (two reads of one file)? */
+bool elf_symbols_same(const struct elf_symbols *a, const struct elf_symbols *b);
+
 /* Does s define name with version (NULL: with any version, or none)? */
 bool elf_symbols_defines(const struct elf_symbols *s, const char *name, const char *version);

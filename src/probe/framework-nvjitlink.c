@@ -17,25 +17,20 @@
 #include <string.h>
 
 #include "formats/elf-dynamic.h"
-#include "formats/elf-symbols.h"
 #include "probe/framework-nvjitlink.h"
 #include "probe/probe.h"
 #include "shared/macro.h"
 
 #define NVJITLINK_SYMBOL_PREFIX "__nvJitLink"
 
-/* The symbols of path whose name starts with the prefix: 0, or an errno (-EBADMSG: not ELF). */
+/* The symbols of path whose name starts with the prefix: 0, or an errno (-EBADMSG: not ELF,
+ * -ENOBUFS: symbol tables over what an image layer's member is read for). */
 static int read_symbols(struct root *root, const char *path, struct elf_symbols **ret)
 {
-	struct root_map m = { 0 };
-	int r;
+	int r, parsed;
 
-	r = root_map(root, path, LOADER_MAP_MAX, &m);
-	if (r < 0)
-		return r;
-	r = elf_symbols_parse(m.data, m.len, NVJITLINK_SYMBOL_PREFIX, ret);
-	root_unmap(&m);
-	return r;
+	r = loader_read_symbols(root, path, NVJITLINK_SYMBOL_PREFIX, &parsed, ret);
+	return r < 0 ? r : parsed;
 }
 
 /* A failed read into key: -EBADMSG as malformed, anything else by its errno. */
@@ -43,6 +38,9 @@ static void set_read_error(struct snap_node *o, const char *key, int err, const 
 {
 	if (err == -EBADMSG)
 		snap_set_malformed(o, key, NULL, path, "not an ELF file: no symbols read");
+	else if (err == -ENOBUFS)
+		snap_set_state(o, key, FACT_UNREADABLE, path,
+			       "its symbol tables are larger than gpuenv keeps from an image layer");
 	else
 		snap_set_errno(o, key, err, path);
 }
@@ -101,19 +99,17 @@ static int own_copy(struct loader *l, struct snap_node *nvj, const struct loader
 /* The symbols lib needs from the nvJitLink (symbols_needed[]) and those the winner does not
  * define (symbols_missing[]), into nvj. */
 static int compare(struct loader *l, struct snap_node *nvj, const char *lib, const char *soname,
-		   const struct loader_result *res)
+		   const struct loader_result *res, const struct loader_elf *e)
 {
-	_cleanup_(elf_symbols_freep) struct elf_symbols *need = NULL, *have = NULL;
+	_cleanup_(elf_symbols_freep) struct elf_symbols *have = NULL;
+	const struct elf_symbols *need = e->symbols;
 	const char *winner = res->winner >= 0 ? res->cands[res->winner].path : NULL;
 	struct snap_node *needed;
 	int r;
 
-	r = read_symbols(l->root, lib, &need);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0) {
-		set_read_error(nvj, "symbols_needed", r, lib);
-		set_read_error(nvj, "symbols_missing", r, lib);
+	if (e->symbols_err < 0) {
+		set_read_error(nvj, "symbols_needed", e->symbols_err, lib);
+		set_read_error(nvj, "symbols_missing", e->symbols_err, lib);
 		return 0;
 	}
 	needed = snap_array(nvj, "symbols_needed");
@@ -137,35 +133,35 @@ static int compare(struct loader *l, struct snap_node *nvj, const char *lib, con
 	return own_copy(l, nvj, res, need, soname);
 }
 
-int probe_library_nvjitlink(struct loader *l, struct snap_node *load, const char *lib)
+static const char *nvjitlink_needed(const struct elf_dynamic *d)
 {
-	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+	for (size_t i = 0; i < d->n_needed; i++)
+		if (startswith(d->needed[i], "libnvJitLink.so"))
+			return d->needed[i];
+	return NULL;
+}
+
+static bool needs_nvjitlink(const struct elf_dynamic *d)
+{
+	return nvjitlink_needed(d) != NULL;
+}
+
+/* The library is read once (loader_read_elf()): its dynamic section, and its symbols when it
+ * links a libnvJitLink; the loader's search lists are made from that same parse. */
+static int probe_read(struct loader *l, struct snap_node *load, const char *lib,
+		      const struct loader_elf *e)
+{
 	_cleanup_(loader_requester_freep) struct loader_requester *q = NULL;
 	_cleanup_(loader_result_freep) struct loader_result *res = NULL;
+	const char *soname = nvjitlink_needed(e->dynamic);
 	struct snap_node *nvj;
-	const char *soname = NULL;
-	int r, parsed;
+	int r;
 
-	r = loader_read_dynamic(l->root, lib, &parsed, &d);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0 || parsed < 0)
-		return 0; /* the library itself: its load entry says what went wrong */
-	for (size_t i = 0; i < d->n_needed && !soname; i++)
-		if (startswith(d->needed[i], "libnvJitLink.so"))
-			soname = d->needed[i];
 	if (!soname)
 		return 0;
 	nvj = snap_object(load, "nvjitlink");
 	snap_set_str(nvj, "soname", soname, lib);
-	/* An image's layers hold a library only as part of a compressed stream: reading its
-	 * symbols would hold it whole (libcusparse is some 280 MB). */
-	if (root_layers(l->root)) {
-		snap_set_state(nvj, "symbols_missing", FACT_UNPROBED, lib,
-			       "not read inside an image's layers");
-		return 0;
-	}
-	r = loader_requester_new(l, lib, &q);
+	r = loader_requester_of(l, lib, 0, e->dynamic, &q);
 	if (r < 0)
 		return r;
 	r = loader_resolve_req(l, soname, q, &res);
@@ -177,5 +173,22 @@ int probe_library_nvjitlink(struct loader *l, struct snap_node *load, const char
 			       "which libnvJitLink loads depends on a file that could not be read");
 		return 0;
 	}
-	return compare(l, nvj, lib, soname, res);
+	return compare(l, nvj, lib, soname, res, e);
+}
+
+int probe_library_nvjitlink(struct loader *l, struct snap_node *load, const char *lib)
+{
+	struct loader_elf e;
+	int r;
+
+	r = loader_read_elf(l->root, lib, NVJITLINK_SYMBOL_PREFIX, needs_nvjitlink, &e);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || e.dynamic_err < 0) {
+		loader_elf_done(&e);
+		return 0; /* the library itself: its load entry says what went wrong */
+	}
+	r = probe_read(l, load, lib, &e);
+	loader_elf_done(&e);
+	return r;
 }

@@ -1,13 +1,16 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The dynamic section of a library the loader emulation looks at, read through the root. A
- * large compressed member of a wheel or an image layer is read from root_stream() in passes
- * that keep only what the parser reads (formats/elf-dynamic-stream.h), so it is neither
- * copied to memory nor spilled to TMPDIR; every other file is mapped (root_map()).
+ * The ELF files the loader emulation and its probes look at, read through the root: the
+ * dynamic section, and a library's dynamic symbols. A large compressed member of a wheel or
+ * an image layer is read from root_stream() in passes that keep only what the parsers read
+ * (formats/elf-stream.h), so it is neither copied to memory nor spilled to TMPDIR; every
+ * other file is mapped (root_map()). Either way each file is read once for all the parsers
+ * a caller asks for.
  */
 #include <errno.h>
 
 #include "formats/elf-dynamic-stream.h"
+#include "formats/elf-symbols-stream.h"
 #include "probe/loader.h"
 
 struct root_source {
@@ -45,8 +48,12 @@ static int stream_member(void *userdata, int (*chunk)(void *, const uint8_t *, s
 	return 0;
 }
 
-int loader_read_dynamic(struct root *root, const char *path, int *parse_err,
-			struct elf_dynamic **ret)
+/* Hands the bytes of path to parse (which keeps its results and returns 0 or -ENOMEM) once:
+ * through the stages of wanted[n] when it is a streamed member, else mapped. Returns the
+ * read's error, -ENOBUFS when a streamed member's ranges could not be kept and whole is
+ * false, or -ENOMEM. */
+static int read_elf(struct root *root, const char *path, const elf_stream_wanted *wanted,
+		    size_t n, bool whole, int (*parse)(void *, const uint8_t *, size_t), void *ud)
 {
 	struct root_source s = { .root = root, .path = path };
 	struct root_map m = { 0 };
@@ -56,19 +63,115 @@ int loader_read_dynamic(struct root *root, const char *path, int *parse_err,
 	 * (its state and the sparse mapping) would be paid per library for nothing (a fifth of a
 	 * live doctor's instructions). */
 	if (root_layers(root)) {
-		err = elf_dynamic_parse_stream(stream_member, &s, LOADER_MAP_MAX, ret);
+		err = elf_stream_parse(stream_member, &s, LOADER_MAP_MAX, wanted, n, parse, ud);
 		if (s.read_err < 0 && s.read_err != -EOPNOTSUPP)
 			return s.read_err;
-		if (s.read_err == 0 && err != -ENOBUFS && err != -ELOOP) {
-			*parse_err = err;
-			return err == -ENOMEM ? err : 0;
-		}
+		if (s.read_err == 0 && err != -ENOBUFS && err != -ELOOP)
+			return err;
+		if (s.read_err == 0 && !whole)
+			return -ENOBUFS;
 	}
 	/* Not a streamed member (or one whose stages did not settle): mapped whole. */
 	err = root_map(root, path, LOADER_MAP_MAX, &m);
 	if (err < 0)
 		return err;
-	*parse_err = elf_dynamic_parse(m.data, m.len, ret);
+	err = parse(ud, m.data, m.len);
 	root_unmap(&m);
-	return *parse_err == -ENOMEM ? -ENOMEM : 0;
+	return err;
+}
+
+struct elf_parse {
+	const char *prefix;
+	bool (*wants_symbols)(const struct elf_dynamic *d);
+	struct loader_elf *e;
+};
+
+static int parse_dynamic(void *userdata, const uint8_t *p, size_t len)
+{
+	struct elf_parse *q = userdata;
+
+	q->e->dynamic_err = elf_dynamic_parse(p, len, &q->e->dynamic);
+	return q->e->dynamic_err == -ENOMEM ? -ENOMEM : 0;
+}
+
+static int parse_both(void *userdata, const uint8_t *p, size_t len)
+{
+	struct elf_parse *q = userdata;
+	int err = parse_dynamic(userdata, p, len);
+
+	if (err < 0 || q->e->dynamic_err < 0 || !q->wants_symbols(q->e->dynamic))
+		return err;
+	q->e->symbols_err = elf_symbols_parse(p, len, q->prefix, &q->e->symbols);
+	return q->e->symbols_err == -ENOMEM ? -ENOMEM : 0;
+}
+
+static int parse_symbols(void *userdata, const uint8_t *p, size_t len)
+{
+	struct elf_parse *q = userdata;
+
+	q->e->symbols_err = elf_symbols_parse(p, len, q->prefix, &q->e->symbols);
+	return q->e->symbols_err == -ENOMEM ? -ENOMEM : 0;
+}
+
+int loader_read_dynamic(struct root *root, const char *path, int *parse_err,
+			struct elf_dynamic **ret)
+{
+	static const elf_stream_wanted wanted[] = { elf_dynamic_wanted };
+	struct loader_elf e = { .symbols_err = 1 };
+	struct elf_parse q = { .e = &e };
+	int err = read_elf(root, path, wanted, 1, true, parse_dynamic, &q);
+
+	if (err < 0)
+		return err;
+	*parse_err = e.dynamic_err;
+	*ret = e.dynamic;
+	return 0;
+}
+
+int loader_read_elf(struct root *root, const char *path, const char *prefix,
+		    bool (*wants_symbols)(const struct elf_dynamic *d), struct loader_elf *ret)
+{
+	static const elf_stream_wanted wanted[] = { elf_dynamic_wanted, elf_symbols_wanted };
+	struct elf_parse q = { .prefix = prefix, .wants_symbols = wants_symbols, .e = ret };
+	int err;
+
+	*ret = (struct loader_elf){ .symbols_err = 1 };
+	err = read_elf(root, path, wanted, 2, false, parse_both, &q);
+	if (err < 0)
+		loader_elf_done(ret);
+	if (err != -ENOBUFS)
+		return err;
+	/* Symbol tables over what a stream keeps: the dynamic section alone, as ever. */
+	loader_elf_done(ret);
+	err = loader_read_dynamic(root, path, &ret->dynamic_err, &ret->dynamic);
+	if (err < 0)
+		loader_elf_done(ret);
+	else if (ret->dynamic_err == 0 && wants_symbols(ret->dynamic))
+		ret->symbols_err = -ENOBUFS;
+	return err;
+}
+
+int loader_read_symbols(struct root *root, const char *path, const char *prefix,
+			int *parse_err, struct elf_symbols **ret)
+{
+	static const elf_stream_wanted wanted[] = { elf_symbols_wanted };
+	struct loader_elf e = { .symbols_err = 1 };
+	struct elf_parse q = { .prefix = prefix, .e = &e };
+	int err = read_elf(root, path, wanted, 1, false, parse_symbols, &q);
+
+	if (err == -ENOBUFS) {
+		*parse_err = -ENOBUFS;
+		return 0;
+	}
+	if (err < 0)
+		return err;
+	*parse_err = e.symbols_err;
+	*ret = e.symbols;
+	return 0;
+}
+
+void loader_elf_done(struct loader_elf *e)
+{
+	e->dynamic = elf_dynamic_free(e->dynamic);
+	e->symbols = elf_symbols_free(e->symbols);
 }

@@ -529,11 +529,23 @@ struct loader_requester *loader_requester_free(struct loader_requester *q)
 
 int loader_requester_new(struct loader *l, const char *path, struct loader_requester **ret)
 {
-	_cleanup_(loader_requester_freep) struct loader_requester *q = calloc(1, sizeof(*q));
 	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+	int err, parsed;
+
+	err = loader_read_dynamic(l->root, path, &parsed, &d);
+	if (err == 0)
+		err = parsed;
+	if (err == -ENOMEM)
+		return err;
+	return loader_requester_of(l, path, err, d, ret);
+}
+
+int loader_requester_of(struct loader *l, const char *path, int err, const struct elf_dynamic *d,
+			struct loader_requester **ret)
+{
+	_cleanup_(loader_requester_freep) struct loader_requester *q = calloc(1, sizeof(*q));
 	_cleanup_free_ char *origin = strdup(path);
 	char *slash;
-	int err, parsed;
 
 	if (!q || !origin || !(q->path = strdup(path)))
 		return -ENOMEM;
@@ -541,11 +553,6 @@ int loader_requester_new(struct loader *l, const char *path, struct loader_reque
 	slash = strrchr(origin, '/');
 	if (slash)
 		*(slash == origin ? slash + 1 : slash) = '\0';
-	err = loader_read_dynamic(l->root, path, &parsed, &d);
-	if (err == 0)
-		err = parsed;
-	if (err == -ENOMEM)
-		return err;
 	q->err = err;
 	if (d) {
 		q->problem = d->problem;

@@ -31,6 +31,7 @@
 #include "core/env.h"
 #include "core/root.h"
 #include "formats/elf-dynamic.h"
+#include "formats/elf-symbols.h"
 #include "formats/ldso-cache.h"
 #include "probe/dir-cache.h"
 
@@ -166,11 +167,35 @@ struct loader_requester {
 	struct loader_dirs rpath_dirs, runpath_dirs; /* rpath_dirs only without DT_RUNPATH */
 };
 int loader_requester_new(struct loader *l, const char *path, struct loader_requester **ret);
+/* The same from path's dynamic section read before (loader_read_dynamic()'s answer: err the
+ * read's or the parse's error, d the parse or NULL). */
+int loader_requester_of(struct loader *l, const char *path, int err, const struct elf_dynamic *d,
+			struct loader_requester **ret);
 /* The dynamic section of path (loader-read.c): a large compressed member of a wheel or an
  * image layer streamed, never spilled, anything else mapped. Returns the read's error (as
  * root_map()'s) or -ENOMEM; else 0 with *parse_err elf_dynamic_parse()'s return. */
 int loader_read_dynamic(struct root *root, const char *path, int *parse_err,
 			struct elf_dynamic **ret);
+/* A library read once for its dynamic section and, when wants_symbols() says so of that, its
+ * dynamic symbols whose name starts with prefix (formats/elf-symbols.h). */
+struct loader_elf {
+	int dynamic_err; /* elf_dynamic_parse()'s return */
+	struct elf_dynamic *dynamic;
+	/* elf_symbols_parse()'s return; 1: not read (not wanted, or the dynamic section could
+	 * not be parsed); -ENOBUFS: symbol tables over what a streamed member keeps
+	 * (ELF_STREAM_MAX_RANGE) */
+	int symbols_err;
+	struct elf_symbols *symbols;
+};
+/* Returns the read's error or -ENOMEM (*ret then holds nothing); else 0. */
+int loader_read_elf(struct root *root, const char *path, const char *prefix,
+		    bool (*wants_symbols)(const struct elf_dynamic *d), struct loader_elf *ret);
+void loader_elf_done(struct loader_elf *e);
+/* The dynamic symbols of path whose name starts with prefix, read as loader_read_dynamic()
+ * reads: the read's error or -ENOMEM; else 0 with *parse_err elf_symbols_parse()'s return,
+ * or -ENOBUFS as in struct loader_elf. */
+int loader_read_symbols(struct root *root, const char *path, const char *prefix,
+			int *parse_err, struct elf_symbols **ret);
 struct loader_requester *loader_requester_free(struct loader_requester *q);
 static inline void loader_requester_freep(struct loader_requester **q)
 {

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* libFuzzer target: the dynamic-symbol and GNU-version reader (src/formats/elf-symbols.c) on
  * any bytes, with the prefix the nvJitLink probe uses and with none (every symbol kept, up to
- * the cap). */
+ * the cap); and the streamed read (src/formats/elf-symbols-stream.c), handed the bytes in
+ * chunks of a size the input picks, against it: both must return the same and say the same,
+ * or it aborts (a byte the parser reads that the stages did not keep). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/elf-symbols.h"
+#include "formats/elf-symbols-stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,8 +36,43 @@ static void touch(const char *prefix, const uint8_t *data, size_t size)
 	elf_symbols_free(s);
 }
 
+struct buffer {
+	const uint8_t *p;
+	size_t len, chunk;
+};
+
+static int from_buffer(void *userdata, int (*chunk)(void *, const uint8_t *, size_t),
+		       void *chunk_userdata, uint64_t *size)
+{
+	const struct buffer *b = userdata;
+
+	for (size_t off = 0; off < b->len; off += b->chunk) {
+		size_t n = b->len - off < b->chunk ? b->len - off : b->chunk;
+		int err = chunk(chunk_userdata, b->p + off, n);
+
+		if (err < 0)
+			return err;
+	}
+	*size = b->len;
+	return 0;
+}
+
+static void streamed(const char *prefix, const uint8_t *data, size_t size)
+{
+	struct buffer b = { .p = data, .len = size, .chunk = 1 + (size ? data[size - 1] * 7u : 0) };
+	struct elf_symbols *whole = NULL, *stream = NULL;
+	int a = elf_symbols_parse(data, size, prefix, &whole);
+	int s = elf_symbols_parse_stream(from_buffer, &b, size ? size : 1, prefix, &stream);
+
+	if (a != s || (a == 0 && !elf_symbols_same(whole, stream)))
+		abort();
+	elf_symbols_free(whole);
+	elf_symbols_free(stream);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	streamed("__nvJitLink", data, size);
 	touch("__nvJitLink", data, size);
 	touch("", data, size);
 	return 0;

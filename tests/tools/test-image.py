@@ -4,7 +4,8 @@
 fixture trees, split into layers with whiteouts and an opaque directory, must give the doctor
 findings that --sysroot gives on the flattened tree; a whited-out libcuda is gone; the image's
 Env is the environment; hostile images give a message and a recorded state, never a crash,
-a hang or a host file.
+a hang or a host file; cuSPARSE's nvJitLink requirement is judged inside an image's layers
+(streamed from a compressed layer, never spilled to TMPDIR).
 Usage: test-image.py GPUENV FIXTURES_DIR"""
 import json
 import os
@@ -390,11 +391,102 @@ def test_require_cuda(gpuenv, tmp):
     check(rule and "refuses" not in (rule["message"] or "") and rule["severity"] == "warning",
           "NVIDIA_DISABLE_REQUIRE=true: not refused: %s" % rule)
 
+NVJ_FIXTURE = "rw-torch251-cusparse-old-nvjitlink-on-path"
+NVJ_RULE = "runtime.nvjitlink-older-than-library"
+NVJ_SITE = ("root/.cache/pypoetry/virtualenvs/soccer-eventpred-YF5lB--H-py3.10/lib/python3.10/"
+            "site-packages/")
+NVJ_WHEEL = NVJ_SITE + "nvidia/nvjitlink/lib/libnvJitLink.so.12"
+NVJ_OLD = "usr/local/cuda-12.2/targets/x86_64-linux/lib/libnvJitLink.so.12.2.140"
+NVJ_DISTRO = "usr/lib/x86_64-linux-gnu/libnvJitLink.so.12"
+
+
+def nvjitlink_of(snapshot):
+    """The nvjitlink object of torch's libcusparse load, or None."""
+    for env in (snapshot or {}).get("framework", {}).get("python_envs", []):
+        loads = env.get("packages", {}).get("torch", {}).get("loads", {})
+        if "nvjitlink" in loads.get("libcusparse.so.12", {}):
+            return loads["libcusparse.so.12"]["nvjitlink"]
+    return None
+
+
+def nvj_doctor(gpuenv, img, tmpdir):
+    """doctor --json of img with TMPDIR a directory that does not exist: a member spilled
+    there would fail to read. The nvjitlink object and whether the rule fired."""
+    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "TMPDIR": tmpdir}
+    for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+        if k in os.environ:
+            env[k] = os.environ[k]
+    r = subprocess.run([gpuenv, "doctor", "--json", "--stable", "--no-vendor", "--image", img],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=300,
+                       text=True)
+    try:
+        d = json.loads(r.stdout)
+    except ValueError:
+        return r, None, None
+    fired = any(f.get("rule") == NVJ_RULE for f in d.get("findings", []))
+    return r, nvjitlink_of(d.get("snapshot")), fired
+
+
+def test_nvjitlink(gpuenv, fixtures, tmp):
+    """pytorch/pytorch#144244 (the fixture NVJ_FIXTURE) as an image: libcusparse.so.12 of the
+    nvidia-cusparse-cu12 wheel needs __nvJitLinkComplete_12_4; CUDA 12.2's libnvJitLink on
+    the image's LD_LIBRARY_PATH lacks it. The stand-ins ([elf], fixture_root.py) are padded
+    past the size a layer's member is streamed from (16 MiB, LAYERS_SPILL_MIN) so that a
+    gzip layer streams them; the docker-save one maps them from the layer."""
+    root = os.path.join(tmp, "nvj-root")
+    if fixture_root.prepare(os.path.join(fixtures, NVJ_FIXTURE), root, os.path.join(tmp, "keys")):
+        print("SKIP nvjitlink image: fixture files not made")
+        return
+    for rel in (NVJ_SITE + "nvidia/cusparse/lib/libcusparse.so.12", NVJ_WHEEL, NVJ_OLD):
+        with open(os.path.join(root, rel), "ab") as f:
+            f.truncate(os.path.getsize(os.path.join(root, rel)) + (20 << 20))
+    # an old copy in a system directory, found only once the wheel's is gone
+    os.makedirs(os.path.dirname(os.path.join(root, NVJ_DISTRO)), exist_ok=True)
+    shutil.copyfile(os.path.join(root, NVJ_OLD), os.path.join(root, NVJ_DISTRO))
+    # an image holds no kernel interfaces
+    shutil.rmtree(os.path.join(root, "sys"), ignore_errors=True)
+    shutil.rmtree(os.path.join(root, "proc"), ignore_errors=True)
+    ini = fixture_root.read_ini(os.path.join(fixtures, NVJ_FIXTURE))
+    env = env_list(ini)
+    env_unset = [e for e in env if not e.startswith("LD_LIBRARY_PATH=")]
+    layers = [mi.layer_from_tree(root)]
+    nodir = os.path.join(tmp, "no-such-tmpdir")
+    cases = [
+        # (name, layers, env, fires, missing)
+        ("old nvJitLink on LD_LIBRARY_PATH", layers, env, True, "__nvJitLinkComplete_12_4"),
+        ("LD_LIBRARY_PATH unset: the wheel's 12.4 copy", layers, env_unset, False, None),
+        ("the wheel's copy whited out in a later layer: the system's old one", layers + [
+            [(os.path.dirname(NVJ_WHEEL) + "/.wh.libnvJitLink.so.12", "file", b"")]],
+         env_unset, True, "__nvJitLinkComplete_12_4"),
+    ]
+    for name, lay, e, fires, missing in cases:
+        for kind in ("oci-gzip", "docker-save"):
+            img = os.path.join(tmp, "nvj.tar")
+            if kind == "oci-gzip":
+                mi.oci(img, lay, e, compression="gzip")
+            else:
+                mi.docker_save(img, lay, e)
+            r, nvj, fired = nvj_doctor(gpuenv, img, nodir)
+            what = "nvjitlink image, %s (%s)" % (name, kind)
+            check(nvj is not None, "%s: read: %s" % (what, r.stderr[-300:]))
+            if nvj is None:
+                continue
+            sm = nvj.get("symbols_missing")
+            check(isinstance(sm, list), "%s: symbols_missing read, not %s" % (what, sm))
+            names = [x.get("value") for x in sm] if isinstance(sm, list) else []
+            check((missing in names) if missing else names == [],
+                  "%s: symbols_missing %s" % (what, names))
+            check(fired == fires, "%s: %s %s" % (what, NVJ_RULE,
+                                                 "fires" if fires else "stays quiet"))
+            os.unlink(img)
+    shutil.rmtree(root)
+
 
 def main():
     gpuenv, fixtures = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory(prefix="gpuenv-image-") as tmp:
         test_whiteout(gpuenv, tmp)
+        test_nvjitlink(gpuenv, fixtures, tmp)
         test_env(gpuenv, tmp)
         test_require_cuda(gpuenv, tmp)
         test_hostile(gpuenv, tmp)

@@ -6,7 +6,9 @@
  * them (undefined, from that file under that version: "undefined symbol:
  * __nvJitLinkComplete_12_4, version libnvJitLink.so.12", pytorch/pytorch#144244); then
  * truncations at every length and bytes that are not ELF; and the CUDA toolkit's own
- * libcusparse and libnvJitLink where one is installed (skipped, said so, where not).
+ * libcusparse and libnvJitLink where one is installed (skipped, said so, where not). The
+ * streamed read (src/formats/elf-symbols-stream.c) of each file, in chunks of several sizes,
+ * says what the whole-file parse says.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -23,11 +25,54 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "formats/elf-symbols.h"
+#include "formats/elf-symbols-stream.h"
+#include "shared/macro.h"
 #include "tmptree.h"
 
 static char tmpdir[TMPTREE_DIR_MAX];
 static bool have_cc;
+
+struct buffer {
+	const uint8_t *p;
+	size_t len, chunk;
+	unsigned passes;
+};
+
+static int from_buffer(void *userdata, int (*chunk)(void *, const uint8_t *, size_t),
+		       void *chunk_userdata, uint64_t *size)
+{
+	struct buffer *b = userdata;
+
+	b->passes++;
+	for (size_t off = 0; off < b->len; off += b->chunk) {
+		int err = chunk(chunk_userdata, b->p + off, MIN(b->len - off, b->chunk));
+
+		if (err < 0)
+			return err;
+	}
+	*size = b->len;
+	return 0;
+}
+
+/* p[0..len) streamed in chunks of 1 byte (short files), 4 KiB and 1 MiB parses to what
+ * whole does, in at most two passes over the file. */
+static void assert_streamed_same(const uint8_t *p, size_t len, const struct elf_symbols *whole)
+{
+	static const size_t chunks[] = { 1, 4096, 1 << 20 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(chunks); i++) {
+		struct buffer b = { .p = p, .len = len, .chunk = chunks[i] };
+		struct elf_symbols *s = NULL;
+
+		if (chunks[i] == 1 && len > (64u << 10))
+			continue;
+		assert_int_equal(elf_symbols_parse_stream(from_buffer, &b, len, "__nvJitLink", &s),
+				 0);
+		assert_true(elf_symbols_same(whole, s));
+		assert_true(b.passes <= 2);
+		elf_symbols_free(s);
+	}
+}
 
 static struct elf_symbols *parse_file(const char *name, const char *prefix)
 {
@@ -40,6 +85,8 @@ static struct elf_symbols *parse_file(const char *name, const char *prefix)
 	buf = tmptree_slurp(path, &len);
 	assert_non_null(buf);
 	assert_int_equal(elf_symbols_parse(buf, len, prefix, &s), 0);
+	if (strcmp(prefix, "__nvJitLink") == 0)
+		assert_streamed_same(buf, len, s);
 	free(buf);
 	return s;
 }
@@ -166,6 +213,7 @@ static struct elf_symbols *parse_mapped(const char *path)
 	close(fd);
 	assert_true(p != MAP_FAILED);
 	assert_int_equal(elf_symbols_parse(p, (size_t)st.st_size, "__nvJitLink", &s), 0);
+	assert_streamed_same(p, (size_t)st.st_size, s);
 	munmap(p, (size_t)st.st_size);
 	return s;
 }
