@@ -27,10 +27,11 @@ def p100_kaggle_torch210_cu128():
     site = "/usr/local/lib/python3.12/dist-packages"
     torch_dist(root, site, "2.10.0+cu128", "'12.8'",
                requires=["nvidia-cuda-runtime-cu12==12.8.90; platform_system == \"Linux\""])
-    # nvcc 13.0 builds nothing below sm_75: the stand-in carries the list from sm_75 on
-    # (neither list has code for 6.0, the verdict is the same)
-    mk2.libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so",
-                      ["75", "80", "86", "90", "100", "120"], [])
+    # the whole list, sm_70 included: a fatbin_writer.py container (nvcc 13.0 builds nothing
+    # below sm_75); CUDA 12.8 writes PTX ISA 8.7, and the wheel carries no PTX
+    mk2.ELF.setdefault(root, []).append(
+        (f"{site}/torch/lib/libtorch_cuda.so",
+         "fatbin soname=libtorch_cuda.so sass=70,75,80,86,90,100,120 ptx= ptxisa=8.7"))
     pasted = ("machine_shape NvidiaTeslaP100 ... every CUDA operation fails with "
               "cudaErrorNoKernelImageForDevice; torch 2.10.0+cu128, torch.version.cuda == "
               "\"12.8\"; the same image on NvidiaTeslaT4 works")
@@ -52,9 +53,9 @@ def p100_kaggle_torch210_cu128():
         "drive Pascal), the GPU's subsystem id and bus position, the nvidia-cuda-runtime-cu12 "
         "pin, the container's /proc/1/cgroup (cgroup v2) and NVIDIA_VISIBLE_DEVICES/"
         "NVIDIA_DRIVER_CAPABILITIES (the nvidia container toolkit's usual values), the host's "
-        "kernel and module tree and os-release from the base fixture; the stand-in "
-        "libtorch_cuda.so carries sm_75 to sm_120 of that list (nvcc 13.0 builds nothing "
-        "below sm_75); " + mk2.SRC_TORCH + "; " + SRC_BASE,
+        "kernel and module tree and os-release from the base fixture; libtorch_cuda.so is a "
+        "stand-in whose fat binary (tests/tools/fatbin_writer.py: headers as CUDA 12.8 writes "
+        "them, no code) lists that whole list; " + mk2.SRC_TORCH + "; " + SRC_BASE,
         {"PATH": "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
                  "/usr/sbin:/usr/bin:/sbin:/bin",
          "NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"},
@@ -80,8 +81,11 @@ def a100_torch1101_cu102():
     w(root, "usr/bin/python3.8", "", 0o755)
     site = venv(root, "/home/user/WPFS/venv", "3.8.10")
     torch_dist(root, site, "1.10.1", "'10.2'")
-    # nvcc 13.0 emits nothing below sm_75: sm_75 stands in for sm_37..sm_70 (no 8.x, no PTX)
-    mk2.libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so", ["75"], [])
+    # the pasted list as a fatbin_writer.py container (nvcc 13.0 builds nothing below sm_75);
+    # CUDA 10.2 writes PTX ISA 6.5, and the wheel carries no PTX
+    mk2.ELF.setdefault(root, []).append(
+        (f"{site}/torch/lib/libtorch_cuda.so",
+         "fatbin soname=libtorch_cuda.so sass=37,50,60,70 ptx= ptxisa=6.5"))
     pasted = ("NVIDIA A100-SXM4-80GB with CUDA capability sm_80 is not compatible with the "
               "current PyTorch installation. The current PyTorch install supports CUDA "
               f"capabilities {CU102_LIST}.")
@@ -95,10 +99,10 @@ def a100_torch1101_cu102():
         "torchvision==0.11.2+cu111 in requirements.txt); placeholders, not in the report: "
         "the driver 525.105.17 (any A100 driver runs a CUDA 10.2 build's runtime), Ubuntu "
         "20.04 with kernel 5.4.0-150-generic, the venv at /home/user/WPFS/venv with Python "
-        "3.8.10, the GPU's subsystem id and bus position, one GPU; the stand-in "
-        "libtorch_cuda.so carries SASS sm_75 only and no PTX (nvcc 13.0 emits nothing below "
-        "sm_75; like the pasted list it has nothing a compute capability 8.0 GPU runs, the "
-        "verdict is the same); " + mk2.SRC_TORCH + "; " + SRC_BASE,
+        "3.8.10, the GPU's subsystem id and bus position, one GPU; libtorch_cuda.so is a "
+        "stand-in whose fat binary (tests/tools/fatbin_writer.py: headers as CUDA 10.2 writes "
+        "them, no code) lists the pasted SASS targets and no PTX; " + mk2.SRC_TORCH + "; " +
+        SRC_BASE,
         {"PATH": "/home/user/WPFS/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
                  "/sbin:/bin", "VIRTUAL_ENV": "/home/user/WPFS/venv", "HOME": "/home/user"},
         real_world(
