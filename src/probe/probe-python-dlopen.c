@@ -2,10 +2,10 @@
 /*
  * The GPU libraries a framework opens BY NAME and those its library needs that the loader
  * finds nowhere, with the copies that exist elsewhere on the machine and why each is not
- * found. TensorFlow (dso_loader.cc), numba (cudadrv/driver.py), Warp (cuda_util.cpp) and
- * CuPy 13 (NVRTC) dlopen() their CUDA libraries rather than link them, so no DT_NEEDED entry
- * shows them; which names each release asks for is the knowledge base's
- * framework_dlopen.tsv (each row with its source). Each name is resolved by the ld.so
+ * found. TensorFlow (dso_loader.cc), numba (cudadrv/driver.py), Warp (cuda_util.cpp), CuPy 13
+ * (NVRTC) and JAX's CUDA plugin (cuSPARSE, for its version check: jax-ml/jax#28929) dlopen()
+ * their CUDA libraries rather than link them, so no DT_NEEDED entry shows them; which names
+ * each release asks for is the knowledge base's framework_dlopen.tsv (each row with its source). Each name is resolved by the ld.so
  * emulation (loader.h) as dlopen(3) does for the calling object: with the framework
  * library's DT_RPATH/DT_RUNPATH when it was read (TensorFlow's dso_loader is in its own
  * libraries), else as the main program would (numba's and Warp's ctypes.CDLL / dlopen from
@@ -16,8 +16,10 @@
  * /etc/ld.so.cache does not hold (ldconfig not rerun: ld.so reads only the cache, ld.so(8)),
  * a pip wheel's nvidia/<pkg>/lib; and for the unversioned libcuda.so, the libcuda.so.1 the
  * driver installs (the unversioned link belongs to development packages).
- * Written into each framework's package object: dlopen.<name>, not_found[]
- * (docs/snapshot-schema.md).
+ * A library that loads gets the nvJitLink check of framework-nvjitlink.h (cuSPARSE 12 links
+ * libnvJitLink.so.12, found along its own search path).
+ * Written into each framework's package object (a jax plugin's plugins[] entry): dlopen.<name>,
+ * not_found[] (docs/snapshot-schema.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +28,9 @@
 #include <sys/stat.h>
 
 #include "facts/facts.h"
+#include "formats/dist-metadata.h"
 #include "probe-python-internal.h"
+#include "probe/framework-nvjitlink.h"
 #include "probe/loader.h"
 #include "probe.h"
 #include "shared/macro.h"
@@ -277,13 +281,13 @@ static const char *wheel_copy(const struct snap_node *env, const char *name, cha
 	return NULL;
 }
 
-/* The names one framework release opens (framework_dlopen.tsv). */
+/* The names one framework release opens (framework_dlopen.tsv). version: the release whose
+ * rows apply; requester: the library that opens them (NULL: as the main program would). */
 static int framework_dlopen(struct py_ctx *c, const struct snap_node *env, struct snap_node *pkg,
-			    const char *framework, const struct places *p)
+			    const char *framework, const char *version, const char *requester,
+			    const struct places *p)
 {
 	const struct facts_dlopen *rows[MAX_ROWS];
-	const char *version = snap_get_str(pkg, "dist_version");
-	const char *requester = snap_get_str(pkg, "kernel_library.path");
 	size_t n;
 	struct snap_node *dl, *nf;
 	int r;
@@ -321,6 +325,11 @@ static int framework_dlopen(struct py_ctx *c, const struct snap_node *env, struc
 				probe_write_loader_result(o, res);
 			else
 				snap_set_str(o, "path", *a, *a);
+			/* cuSPARSE, cuSOLVER: the nvJitLink they get, and what it lacks */
+			if (res && res->winner >= 0 &&
+			    (r = probe_library_nvjitlink(c->loader, o,
+							 res->cands[res->winner].path)) < 0)
+				return r;
 			found = true;
 			break;
 		}
@@ -332,6 +341,8 @@ static int framework_dlopen(struct py_ctx *c, const struct snap_node *env, struc
 					snap_set_str(o, "opened", *a, rows[i]->source);
 					snap_set_str(o, "path", wb, wb);
 					snap_set_str(o, "found_via", "runpath (nvidia wheel)", wb);
+					if ((r = probe_library_nvjitlink(c->loader, o, wb)) < 0)
+						return r;
 					found = true;
 					break;
 				}
@@ -400,6 +411,20 @@ static const char *dlopen_framework(const char *key, const struct snap_node *pkg
 	return NULL;
 }
 
+/* A jax plugin entry (packages.jax.plugins[]): the names its plugin distribution's release
+ * opens (jax-cuda12-plugin in framework_dlopen.tsv). */
+static int plugin_dlopen(struct py_ctx *c, const struct snap_node *env, struct snap_node *pl,
+			 const struct places *p)
+{
+	const char *name = snap_get_str(pl, "plugin");
+	char norm[64];
+
+	if (!name || !snap_get_str(pl, "plugin_version"))
+		return 0;
+	dist_name_normalize(name, norm, sizeof(norm));
+	return framework_dlopen(c, env, pl, norm, snap_get_str(pl, "plugin_version"), NULL, p);
+}
+
 /* The names a release opens depend on the release (and for CuPy on its distribution's
  * name): with its METADATA unreadable, what it opens is unknown, not "nothing" (the
  * unreadable-path sweep found runtime.library-not-found going silent). */
@@ -443,15 +468,24 @@ int py_probe_dlopen(struct py_ctx *c, struct snap_node *env)
 		if (release_unreadable(pkg))
 			continue;
 		fw = dlopen_framework(keys[i], pkg, buf, sizeof(buf));
-		if (fw && (r = framework_dlopen(c, env, pkg, fw, &p)) < 0)
+		if (fw && (r = framework_dlopen(c, env, pkg, fw, snap_get_str(pkg, "dist_version"),
+						snap_get_str(pkg, "kernel_library.path"), &p)) < 0)
 			goto out;
 	}
 	{
 		const struct snap_node *pl = snap_get(pkgs, "jax.plugins");
 
-		for (size_t j = 0; j < snap_count(pl); j++)
-			if ((r = needed_not_found(c, (struct snap_node *)snap_at(pl, j), &p)) < 0)
+		for (size_t j = 0; j < snap_count(pl); j++) {
+			struct snap_node *one = (struct snap_node *)snap_at(pl, j);
+
+			if ((r = needed_not_found(c, one, &p)) < 0)
 				goto out;
+			/* The plugin package (jax-cuda12-plugin) opens its CUDA libraries itself,
+			 * not through the PJRT library: as the main program would, then the
+			 * release's run path into the wheels. */
+			if ((r = plugin_dlopen(c, env, one, &p)) < 0)
+				goto out;
+		}
 	}
 out:
 	places_done(&p);

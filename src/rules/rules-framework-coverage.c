@@ -504,18 +504,25 @@ static void cov_one(const struct fw_build *fb, void *u)
 		case WANT_TOO_OLD:
 			if (!too_old)
 				continue;
+			/* torch's wording of the warning changes with its release ("PyTorch
+			 * no longer supports this GPU because it is too old" in older ones;
+			 * "Minimum and Maximum cuda capability supported by this version of
+			 * PyTorch is (7.0) - (12.0)" from cu128 builds in anomalib#2953 and
+			 * Kaggle/docker-python#1546, from 2.9.1 in pytorch/pytorch#172629;
+			 * pytorch/pytorch#166185 rewrites it again): say what it says, not
+			 * one release's words. */
 			if (b->kind == FW_TORCH)
 				f = rule_finding(
 					x->c, GPUENV_SEVERITY_ERROR, bus,
 					"%s in %s has GPU code for compute capability %u.%u "
 					"and up; %s at %s is %u.%u, older than every target: "
-					"torch warns \"Found GPU%s %s which is of cuda "
-					"capability %u.%u. PyTorch no longer supports this GPU "
-					"because it is too old. The minimum cuda capability "
-					"supported by this library is %u.%u.\"",
+					"torch warns that GPU%s is of cuda capability %u.%u, "
+					"below the %u.%u this build supports, and its first "
+					"kernel fails with \"no kernel image is available for "
+					"execution on the device\"",
 					b->label, b->prefix, lowest / 10, lowest % 10, name, bus,
-					ma, mi, n_nvidia == 1 ? "0" : "<N>", cuda_name, ma, mi,
-					lowest / 10, lowest % 10);
+					ma, mi, n_nvidia == 1 ? "0" : "<N>", ma, mi, lowest / 10,
+					lowest % 10);
 			else
 				f = rule_finding(
 					x->c, GPUENV_SEVERITY_ERROR, bus,

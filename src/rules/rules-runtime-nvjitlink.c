@@ -6,8 +6,10 @@
  * the import fails with "undefined symbol: __nvJitLinkComplete_12_4, version
  * libnvJitLink.so.12" (pytorch/pytorch#140797, #134929, #111469; NVIDIA/cuvs#1862: "nvJitLink
  * has versioned symbols that are added in each new CTK release"). The facts are the
- * framework's loads.<soname>.nvjitlink (src/probe/framework-nvjitlink.c): the symbols the
- * library needs, the copy that wins, and which of them it lacks.
+ * framework's loads.<soname>.nvjitlink (src/probe/framework-nvjitlink.c) for what its library
+ * links, and dlopen.<name>.nvjitlink for what it opens by name (JAX's CUDA plugin opens
+ * cuSPARSE, jax-ml/jax#28929: "Unable to load cuSPARSE", and falls back to the CPU): the
+ * symbols the library needs, the copy that wins, and which of them it lacks.
  */
 #include <stdio.h>
 #include <string.h>
@@ -74,7 +76,9 @@ static void names_evidence(struct finding *f, const char *key, const char *sourc
 	strbuf_done(&list);
 }
 
-static void one_library(struct nvj_ctx *s, const struct fw_build *b, const struct snap_node *l)
+/* l: one entry of the build's `how` object ("loads": linked, "dlopen": opened by name). */
+static void one_library(struct nvj_ctx *s, const struct fw_build *b, const char *how,
+			const struct snap_node *l)
 {
 	const struct snap_node *nvj = snap_child(l, "nvjitlink");
 	const struct snap_node *missing = snap_child(nvj, "symbols_missing");
@@ -101,23 +105,25 @@ static void one_library(struct nvj_ctx *s, const struct fw_build *b, const struc
 			 release, release);
 	f = rule_finding(
 		s->c, GPUENV_SEVERITY_ERROR, b->prefix,
-		"%s in %s loads %s, which needs %s%s from %s%s; ld.so gives it %s (via "
-		"%s, version %s), which does not define %s%s: importing it fails",
-		b->label, b->prefix, lib, first, snap_count(missing) > 1 ? " and more" : "",
-		snap_get_str(nvj, "soname") ?: "?", rel_text, win, via,
-		snap_get_str(nvj, "version") ?: "unknown", snap_count(missing) > 1 ? "them" : "it",
-		own_ok ? "; the copy its own DT_RUNPATH names does" : "");
+		"%s in %s %s %s, which needs %s%s from %s%s; ld.so gives it %s (via "
+		"%s, version %s), which does not define %s%s: %s fails",
+		b->label, b->prefix, streq(how, "dlopen") ? "opens" : "loads", lib, first,
+		snap_count(missing) > 1 ? " and more" : "", snap_get_str(nvj, "soname") ?: "?",
+		rel_text, win, via, snap_get_str(nvj, "version") ?: "unknown",
+		snap_count(missing) > 1 ? "them" : "it",
+		own_ok ? "; the copy its own DT_RUNPATH names does" : "",
+		streq(how, "dlopen") ? "opening it" : "importing it");
 	finding_symptom(f, "%s: undefined symbol: %s%s%s", lib, first, version ? ", version " : "",
 			version ?: "");
-	snprintf(key, sizeof(key), "%s.loads.%s.nvjitlink.symbols_missing", b->key, snap_key(l));
+	snprintf(key, sizeof(key), "%s.%s.%s.nvjitlink.symbols_missing", b->key, how, snap_key(l));
 	names_evidence(f, key, win, missing);
-	snprintf(key, sizeof(key), "%s.loads.%s.nvjitlink.path", b->key, snap_key(l));
+	snprintf(key, sizeof(key), "%s.%s.%s.nvjitlink.path", b->key, how, snap_key(l));
 	finding_fact(f, key, snap_child(nvj, "path"));
-	snprintf(key, sizeof(key), "%s.loads.%s.nvjitlink.found_via", b->key, snap_key(l));
+	snprintf(key, sizeof(key), "%s.%s.%s.nvjitlink.found_via", b->key, how, snap_key(l));
 	finding_fact(f, key, snap_child(nvj, "found_via"));
 	if (own && snap_state(own_missing) == FACT_PRESENT) {
-		snprintf(key, sizeof(key), "%s.loads.%s.nvjitlink.own_copy.symbols_missing", b->key,
-			 snap_key(l));
+		snprintf(key, sizeof(key), "%s.%s.%s.nvjitlink.own_copy.symbols_missing", b->key,
+			 how, snap_key(l));
 		names_evidence(f, key, snap_get_str(own, "path") ?: "?", own_missing);
 	}
 	if (streq(via, "LD_LIBRARY_PATH"))
@@ -134,15 +140,26 @@ static void one_library(struct nvj_ctx *s, const struct fw_build *b, const struc
 			    startswith(release, "12.") ? "-cu12" : "", release);
 	finding_rule_fix(f);
 	finding_verify(f, "nm -D --defined-only %s | grep %s", win, first);
-	finding_rule_verify(f);
+	/* JAX opens cuSPARSE when its CUDA plugin starts, not on import */
+	if (b->kind == FW_JAX_PLUGIN)
+		finding_verify(f,
+			       "LD_DEBUG=libs %s -c 'import jax; jax.devices()' 2>&1 | grep -E "
+			       "'libnvJitLink|trying file'",
+			       b->python);
+	else
+		finding_rule_verify(f);
 }
 
 static void nvj_fw(const struct fw_build *b, void *u)
 {
-	const struct snap_node *loads = snap_child(b->pkg, "loads");
+	static const char *const hows[] = { "loads", "dlopen" };
 
-	for (size_t i = 0; snap_kind(loads) == SNAP_OBJECT && i < snap_count(loads); i++)
-		one_library(u, b, snap_at(loads, i));
+	for (size_t h = 0; h < ARRAY_SIZE(hows); h++) {
+		const struct snap_node *libs = snap_child(b->pkg, hows[h]);
+
+		for (size_t i = 0; snap_kind(libs) == SNAP_OBJECT && i < snap_count(libs); i++)
+			one_library(u, b, hows[h], snap_at(libs, i));
+	}
 }
 
 RULE_CHECK(check_nvjitlink_older_than_library)
