@@ -8,6 +8,8 @@
  *   [    9.605988] amdgpu 0000:23:00.0: Fatal error during GPU init
  *   [drm:psp_hw_init [amdgpu]] *ERROR* PSP firmware loading failed
  *   [    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd
+ *   [    1.130512] kfd kfd: DID 6fdf is missing in supported_devices
+ *   [    2.721238] amdgpu 0000:02:00.0: kfd not supported on this ASIC
  *   [    7.026427] kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics
  *   kfd kfd: amdgpu: skipped device 1002:7341, PCI rejects atomics 123<145
  *   amdgpu 0000:e3:00.0: amdgpu: uncorrectable hardware error(ERREVENT_ATHUB_INTERRUPT) detected!
@@ -148,6 +150,20 @@ static bool ras_uncorrectable(const char *m)
 	return true;
 }
 
+/* KFD's refusal of a GPU amdgpu drives, in the wordings of its releases: "<ASIC> not supported
+ * in kfd" (kfd_device.c, Linux 5.x and later), "DID <id> is missing in supported_devices" (the
+ * device-id table of older amdkfd and rock-dkms/amdgpu-dkms 2.x-3.x: ROCm/legacy-rocm-build#719,
+ * #1318), "kfd not supported on this ASIC" (amdgpu_amdkfd.c of Linux 4.x, printed by amdgpu or
+ * as "kfd2kgd: …": ROCm/rocminfo#27, ROCm/legacy-rocm-build#538). */
+static bool kfd_refusal(const char *m)
+{
+	if (startswith(m, "kfd ") &&
+	    (strstr(m, "not supported in kfd") || strstr(m, "is missing in supported_devices")))
+		return true;
+	return (startswith(m, "amdgpu ") || startswith(m, "kfd2kgd: ")) &&
+	       strstr(m, "kfd not supported on this ASIC");
+}
+
 void klog_amd_line(struct klog_amd *a, const char *line)
 {
 	const char *m;
@@ -168,7 +184,7 @@ void klog_amd_line(struct klog_amd *a, const char *line)
 	} else if (amd && strstr(m, "Fatal error during GPU init")) {
 		if (a->init_fatal++ == 0)
 			copy_text(a->init_message, sizeof(a->init_message), m);
-	} else if (startswith(m, "kfd ") && strstr(m, "not supported in kfd")) {
+	} else if (kfd_refusal(m)) {
 		if (a->kfd_unsupported++ == 0)
 			copy_text(a->kfd_message, sizeof(a->kfd_message), m);
 	} else if (startswith(m, "kfd ") && strstr(m, "PCI rejects atomics")) {

@@ -72,7 +72,7 @@ struct klog_amd {
 	char fw_message[256];	 /* the first firmware failure's message */
 	char fw_timestamp[40];	 /* of the last one */
 	char init_message[256];	 /* the first "Fatal error during GPU init" */
-	char kfd_message[256];	 /* the first "not supported in kfd" */
+	char kfd_message[256];	 /* the first refusal of KFD ("not supported in kfd" …) */
 	uint64_t kfd_no_atomics; /* amdkfd's "skipped device …, PCI rejects atomics" lines */
 	char atomics_message[256]; /* the first of them */
 	char atomics_pci_id[16];   /* the GPU it names ("1002:67df"), "" when none */

@@ -215,6 +215,12 @@ RULE_CHECK(check_amdgpu_no_kfd)
 	if (kmsg)
 		finding_fact(f, "driver.kernel_log.amdgpu.kfd_message",
 			     snap_get(root, "driver.kernel_log.amdgpu.kfd_message"));
+	/* a KFD whose device-id table lacks the GPU: the release decides, not the kernel's
+	 * configuration (AMD added RX 580 6fdf in ROCm 2.5: ROCm/legacy-rocm-build#783) */
+	if (kmsg && strstr(kmsg, "missing in supported_devices"))
+		finding_fix(f, "# this amdgpu/KFD release has no entry for the GPU's device id: a "
+			       "ROCm release (amdgpu-dkms) that lists the GPU, if one does (ROCm's "
+			       "GPU support list)");
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }

@@ -4,8 +4,8 @@
  * (host.kernel_release, host.wsl.*), so a Linux driver's libcuda / libnvidia-ml that ld.so
  * would load before /usr/lib/wsl/lib (driver.userspace.*) breaks CUDA. Source: NVIDIA's CUDA
  * on WSL User Guide ("Do not install any Linux display driver in WSL").
- * driver.wsl-no-gpu-paravirtualization: a WSL2 kernel with neither /dev/dxg nor
- * /usr/lib/wsl/lib: Windows passes no GPU into the distribution (host.wsl.*); and WSL1, which
+ * driver.wsl-no-gpu-paravirtualization: a WSL2 kernel without /dev/dxg (with or without
+ * /usr/lib/wsl/lib): Windows passes no GPU into the distribution (host.wsl.*); and WSL1, which
  * has no GPU paravirtualization at all (NVIDIA's CUDA on WSL User Guide and Microsoft's "Enable
  * NVIDIA CUDA on WSL" are WSL 2 only; microsoft/WSL#5554).
  */
@@ -110,12 +110,12 @@ RULE_CHECK(check_wsl_linux_driver_installed)
 /* ---- driver.wsl-no-gpu-paravirtualization ----------------------------------------------- */
 
 /* WSL2 gives a distribution the GPU as /dev/dxg (the dxgkrnl driver of its kernel) and the
- * Windows driver's user space at /usr/lib/wsl/lib; with neither, nothing of the GPU reached
- * it: a Windows release without WSL GPU support (before Windows 11 and Windows 10 21H2), a
- * Windows NVIDIA driver without WSL support, or the GPU turned off for WSL. Which one the
- * distribution cannot see (NVIDIA/nvidia-docker#1542: "dxcore initialization failed", no
- * libdxcore.so, a Windows 10 release without it). Only both known absent, and not in a
- * container, whose runtime passes (or not) the GPU itself. */
+ * Windows driver's user space at /usr/lib/wsl/lib. Without /dev/dxg no GPU reached it; with
+ * neither, nothing of the GPU did: a Windows release without WSL GPU support (before Windows
+ * 11 and Windows 10 21H2), a Windows NVIDIA driver without WSL support, or the GPU turned off
+ * for WSL. Which one the distribution cannot see (NVIDIA/nvidia-docker#1542: "dxcore
+ * initialization failed", no libdxcore.so, a Windows 10 release without it). Only /dev/dxg
+ * known absent, and not in a container, whose runtime passes (or not) the GPU itself. */
 RULE_CHECK(check_wsl_no_gpu_paravirtualization)
 {
 	const struct snap_node *dxg = snap_get(root, "host.wsl.dxg_device");
@@ -152,16 +152,28 @@ RULE_CHECK(check_wsl_no_gpu_paravirtualization)
 	}
 	if (!on_wsl2(root, &why) || in_container(root))
 		return;
-	if (!rule_need(c, NULL, "/dev/dxg", dxg) || !rule_need(c, NULL, "/usr/lib/wsl/lib", lib))
+	if (!rule_need(c, NULL, "/dev/dxg", dxg))
 		return;
-	if (snap_get_bool_default(root, "host.wsl.dxg_device", true) ||
-	    snap_get_bool_default(root, "host.wsl.lib_dir", true))
+	if (snap_get_bool_default(root, "host.wsl.dxg_device", true))
 		return;
-	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-			 "WSL2 (%s) without GPU paravirtualization: no /dev/dxg and no "
-			 "/usr/lib/wsl/lib, so Windows passes no GPU and no driver into this "
-			 "distribution",
-			 why);
+	if (!rule_need(c, NULL, "/usr/lib/wsl/lib", lib))
+		return;
+	/* The driver's files without /dev/dxg: Windows mounts its driver but passes no GPU, as
+	 * Insider builds 21327 and 21343-21354 did (microsoft/WSL#6617 and #6773, "The /dev/dxg
+	 * device is not available"; #6772, #6809): libcuda finds no device, nvidia-smi cannot
+	 * communicate with the driver. */
+	if (snap_get_bool_default(root, "host.wsl.lib_dir", true))
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "WSL2 (%s) without GPU paravirtualization: the Windows driver's "
+				 "files are mounted at /usr/lib/wsl/lib, but there is no /dev/dxg, "
+				 "so Windows passes no GPU into this distribution",
+				 why);
+	else
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "WSL2 (%s) without GPU paravirtualization: no /dev/dxg and no "
+				 "/usr/lib/wsl/lib, so Windows passes no GPU and no driver into "
+				 "this distribution",
+				 why);
 	finding_fact(f, "host.kernel_release", snap_get(root, "host.kernel_release"));
 	finding_fact(f, "host.wsl.dxg_device", dxg);
 	finding_fact(f, "host.wsl.lib_dir", lib);

@@ -343,7 +343,7 @@ RULE_CHECK(check_gpu_unknown)
 		const struct facts_gpu *fg;
 		struct strbuf buses = STRBUF_INIT;
 		unsigned v, d, ma, mi, n = 0;
-		bool nvidia = gpu_is_nvidia(g), first = true, known;
+		bool nvidia = gpu_is_nvidia(g), first = true, known, amdgpu = false;
 		struct finding *f;
 		char label[192];
 
@@ -377,6 +377,7 @@ RULE_CHECK(check_gpu_unknown)
 				 "%s %04x:%04x (no name: not in pci.ids either)",
 				 nvidia ? "NVIDIA" : "AMD", v, d);
 		if (!nvidia) {
+			amdgpu = streq(snap_get_str(g, "driver") ?: "", "amdgpu");
 			gfx = kfd_gfx(root);
 			if (snap_str(gfx))
 				f = rule_finding(
@@ -389,9 +390,11 @@ RULE_CHECK(check_gpu_unknown)
 				f = rule_finding(
 					c, GPUENV_SEVERITY_INFO, bus_id(g),
 					"%u x %s at %s: not in gpuenv's GPU table (NVIDIA GPUs "
-					"only), and no KFD gfx target is readable (amdgpu not "
-					"loaded?): the ROCm gfx checks cannot judge it",
-					n, label, strbuf_str(&buses));
+					"only), and no KFD gfx target is readable (%s): the ROCm "
+					"gfx checks cannot judge it",
+					n, label, strbuf_str(&buses),
+					amdgpu ? "amdgpu drives it, KFD lists no GPU node"
+					       : "amdgpu not loaded?");
 			finding_fact(f,
 				     gfx ? "driver.amdgpu.kfd_nodes[].gfx"
 					 : "driver.amdgpu.kfd_nodes",
@@ -428,7 +431,7 @@ RULE_CHECK(check_gpu_unknown)
 		} else {
 			/* the table's fix and verify are NVIDIA's (nvidia-smi's compute_cap): on an
 			 * AMD GPU the gfx target is what counts, and KFD reports it */
-			if (!snap_str(gfx))
+			if (!snap_str(gfx) && !amdgpu)
 				finding_fix(f,
 					    "sudo modprobe amdgpu && ls "
 					    "/sys/class/kfd/kfd/topology/nodes   # KFD lists the "

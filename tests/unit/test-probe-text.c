@@ -313,6 +313,32 @@ static void test_amdgpu_lines(void **state)
 	assert_null(snap_get(other, "kernel_log.amdgpu"));
 }
 
+/* KFD's refusals in the wordings of older releases: the device-id table of rock-dkms 2.x
+ * (ROCm/legacy-rocm-build#719) and Linux 4.x's amdgpu_amdkfd.c, printed by amdgpu
+ * (ROCm/rocminfo#27) or as kfd2kgd (ROCm/legacy-rocm-build#538); the first is kept, each
+ * counted; kgd2kfd_probe's follow-up and a GPU KFD took are not refusals. */
+static void test_amdgpu_kfd_refusals(void **state)
+{
+	static const char text[] =
+		"Feb 26 10:21:37 tu6ge-desktop kernel: [    1.130512] kfd kfd: DID 6fdf is missing "
+		"in supported_devices\n"
+		"Feb 26 10:21:37 tu6ge-desktop kernel: [    1.130513] kfd kfd: kgd2kfd_probe failed\n"
+		"[    2.721238] amdgpu 0000:02:00.0: kfd not supported on this ASIC\n"
+		"[    1.172206] kfd2kgd: kfd not supported on this ASIC\n";
+	static const char quiet[] = "[    1.130513] kfd kfd: kgd2kfd_probe failed\n"
+				    "[    1.2] kfd kfd: added device 1002:6fdf\n"
+				    "[    1.3] kfd kfd: Initialized module\n";
+	struct snap_node *drv = obj("driver"), *other = obj("other");
+
+	(void)state;
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/kern.log"), 0);
+	assert_int_equal(get_int(drv, "kernel_log.amdgpu.kfd_unsupported"), 3);
+	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.kfd_message"),
+			    "kfd kfd: DID 6fdf is missing in supported_devices");
+	assert_int_equal(probe_parse_kernel_log(other, quiet, strlen(quiet), "/dev/kmsg"), 0);
+	assert_null(snap_get(other, "kernel_log.amdgpu"));
+}
+
 /* amdkfd's "PCI rejects atomics" (kfd_device.c): the old form with the ids alone
  * (ROCm/legacy-rocm-build#1214), the form with the MEC firmware and the version needed; the
  * first is kept, each counted; a malformed pair after it is not taken for versions. */
@@ -736,6 +762,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_api_mismatch_new_wording, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_api_mismatch_joined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_amdgpu_kfd_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_atomics_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_ras_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported_gpus, setup, teardown),

@@ -206,6 +206,11 @@ static void test_no_kfd(void **state)
 	kl = snap_object(kernel_log(s), "amdgpu");
 	snap_set_str(kl, "kfd_message", "kfd kfd: amdgpu: PITCAIRN  not supported in kfd", KLOG);
 	YES(s, "driver.amdgpu-no-kfd", GPUENV_SEVERITY_ERROR, "PITCAIRN  not supported in kfd");
+	NO_FIX(s, "driver.amdgpu-no-kfd", "no entry for the GPU's device id");
+	/* a KFD release without the GPU's device id (ROCm/legacy-rocm-build#719) */
+	snap_set_str(kl, "kfd_message", "kfd kfd: DID 6fdf is missing in supported_devices", KLOG);
+	YES(s, "driver.amdgpu-no-kfd", GPUENV_SEVERITY_ERROR, "DID 6fdf is missing");
+	FIX(s, "driver.amdgpu-no-kfd", "no entry for the GPU's device id");
 	/* no KFD at all (CONFIG_HSA_AMD off): absent, still judged */
 	snap_set_state(node(s, "driver.amdgpu"), "kfd_nodes", FACT_ABSENT, NODES,
 		       "No such file or directory");

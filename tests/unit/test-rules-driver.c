@@ -365,9 +365,16 @@ static void test_wsl_no_gpu(void **state)
 	NO(s, "driver.wsl-no-gpu-paravirtualization"); /* not WSL */
 	snap_set_str(node(s, "host"), "kernel_release", "5.10.16.3-microsoft-standard-WSL2",
 		     "/proc/sys/kernel/osrelease");
-	YES(s, "driver.wsl-no-gpu-paravirtualization", GPUENV_SEVERITY_ERROR, "no /dev/dxg");
+	YES(s, "driver.wsl-no-gpu-paravirtualization", GPUENV_SEVERITY_ERROR,
+	    "no /dev/dxg and no /usr/lib/wsl/lib");
+	/* microsoft/WSL#6772: an Insider build that mounts the driver's files but gives no
+	 * /dev/dxg (microsoft/WSL#6773) */
 	snap_set_bool(wsl, "lib_dir", true, "/usr/lib/wsl/lib");
+	YES(s, "driver.wsl-no-gpu-paravirtualization", GPUENV_SEVERITY_ERROR,
+	    "mounted at /usr/lib/wsl/lib, but there is no /dev/dxg");
+	snap_set_bool(wsl, "dxg_device", true, "/dev/dxg");
 	NO(s, "driver.wsl-no-gpu-paravirtualization");
+	snap_set_bool(wsl, "dxg_device", false, "/dev/dxg");
 	snap_set_bool(wsl, "lib_dir", false, "/usr/lib/wsl/lib");
 	snap_set_bool(wsl, "dxg_device", true, "/dev/dxg");
 	NO(s, "driver.wsl-no-gpu-paravirtualization");
