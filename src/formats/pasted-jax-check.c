@@ -47,8 +47,8 @@ enum field { F_BUILT, F_MINIMUM, F_INSTALLED, FIELDS };
 /* The message being read: which library, how many of its fields in order so far. */
 struct check {
 	enum library lib;
-	bool open;	/* its "Outdated … installation found." was the segment before */
-	size_t fields;	/* of BUILT, MINIMUM, INSTALLED read in that order */
+	bool open;     /* its "Outdated … installation found." was the segment before */
+	size_t fields; /* of BUILT, MINIMUM, INSTALLED read in that order */
 	unsigned v[FIELDS];
 	unsigned no[FIELDS];
 };

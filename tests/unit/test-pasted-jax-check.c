@@ -43,8 +43,8 @@ static void test_feedstock(void **state)
 static void test_pytest(void **state)
 {
 	(void)state;
-	pasted_run_sample(pasted_read_jax_check, "pasted-jax-check",
-			  "pixi-scipystack-1-pytest.txt", &f);
+	pasted_run_sample(pasted_read_jax_check, "pasted-jax-check", "pixi-scipystack-1-pytest.txt",
+			  &f);
 	pasted_expect(&f, JAX "build_info.cudnn_version", "8.9.7", 6);
 	pasted_expect(&f, JAX "build_info.cudnn_minimum", "9.1.0", 7);
 	pasted_expect(&f, JAX "cudnn.version", "8.9.7", 8);
@@ -57,12 +57,13 @@ static void test_pytest(void **state)
 static void test_forms(void **state)
 {
 	(void)state;
-	pasted_run_text(pasted_read_jax_check,
-			"RuntimeError('Unable to use CUDA: Outdated CUDA installation found.\\n"
-			"Version JAX was built against: 12030\\nMinimum supported: 12010\\n"
-			"Installed version: 12000\\nThe local installation version must be no lower "
-			"than 12010.')\n",
-			&f);
+	pasted_run_text(
+		pasted_read_jax_check,
+		"RuntimeError('Unable to use CUDA: Outdated CUDA installation found.\\n"
+		"Version JAX was built against: 12030\\nMinimum supported: 12010\\n"
+		"Installed version: 12000\\nThe local installation version must be no lower "
+		"than 12010.')\n",
+		&f);
 	pasted_expect(&f, JAX "build_info.cuda_version", "12.3", 1);
 	pasted_expect(&f, JAX "build_info.cuda_minimum", "12.1", 1);
 	pasted_expect(&f, JAX "cudart.version", "12.0", 1);
