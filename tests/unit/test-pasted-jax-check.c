@@ -28,27 +28,26 @@ static int teardown(void **state)
 
 #define JAX "framework.python_envs.0.packages.jax."
 
-/* https://github.com/conda-forge/jax-feedstock/issues/149: the message as Keras logged it */
-static void test_feedstock(void **state)
+/* The two real pastes, each with the message's build, minimum and installed lines from `first`:
+ * https://github.com/conda-forge/jax-feedstock/issues/149 (the message as Keras logged it) and
+ * https://github.com/rgommers/pixi-dev-scipystack/issues/1 (pytest's "E   " before each line) */
+static void test_samples(void **state)
 {
-	(void)state;
-	pasted_run_sample(pasted_read_jax_check, "pasted-jax-check", "jax-feedstock-149.txt", &f);
-	pasted_expect(&f, JAX "build_info.cudnn_version", "8.9.7", 4);
-	pasted_expect(&f, JAX "build_info.cudnn_minimum", "9.1.0", 5);
-	pasted_expect(&f, JAX "cudnn.version", "8.9.7", 6);
-	assert_int_equal(f.n, 3);
-}
+	static const struct {
+		const char *file;
+		unsigned first;
+	} samples[] = { { "jax-feedstock-149.txt", 4 }, { "pixi-scipystack-1-pytest.txt", 6 } };
 
-/* https://github.com/rgommers/pixi-dev-scipystack/issues/1: pytest's "E   " before each line */
-static void test_pytest(void **state)
-{
 	(void)state;
-	pasted_run_sample(pasted_read_jax_check, "pasted-jax-check", "pixi-scipystack-1-pytest.txt",
-			  &f);
-	pasted_expect(&f, JAX "build_info.cudnn_version", "8.9.7", 6);
-	pasted_expect(&f, JAX "build_info.cudnn_minimum", "9.1.0", 7);
-	pasted_expect(&f, JAX "cudnn.version", "8.9.7", 8);
-	assert_int_equal(f.n, 3);
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		unsigned l = samples[i].first;
+
+		pasted_run_sample(pasted_read_jax_check, "pasted-jax-check", samples[i].file, &f);
+		pasted_expect(&f, JAX "build_info.cudnn_version", "8.9.7", l);
+		pasted_expect(&f, JAX "build_info.cudnn_minimum", "9.1.0", l + 1);
+		pasted_expect(&f, JAX "cudnn.version", "8.9.7", l + 2);
+		assert_int_equal(f.n, 3);
+	}
 }
 
 /* The CUDA runtime's numbers (jax_plugins/cuda/__init__.py: cudaRuntimeGetVersion, minimum
@@ -93,8 +92,7 @@ static void test_forms(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_feedstock, teardown),
-		cmocka_unit_test_teardown(test_pytest, teardown),
+		cmocka_unit_test_teardown(test_samples, teardown),
 		cmocka_unit_test_teardown(test_forms, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
