@@ -462,6 +462,88 @@ static bool other_vendor_gpus_only(const struct snap_node *root)
 	return named > 0;
 }
 
+/* The text names a Debian or Ubuntu system (os-release's ID or ID_LIKE, a PRETTY_NAME as
+ * collect_env's "OS:" or hostnamectl print it): dpkg is its package manager. */
+static bool debian_family(const struct snap_node *root)
+{
+	static const char *const names[] = { "debian", "ubuntu", "Debian", "Ubuntu" };
+	const char *v[] = { snap_get_str(root, "host.os.id"), snap_get_str(root, "host.os.id_like"),
+			    snap_get_str(root, "host.os.pretty_name") };
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		for (size_t k = 0; v[i] && k < ARRAY_SIZE(names); k++)
+			if (strstr(v[i], names[k]))
+				return true;
+	return false;
+}
+
+/* The text shows the GPU of Intel's (every GPU it names is Intel's). */
+static bool intel_gpus_only(const struct snap_node *root)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const char *v = snap_get_str(snap_at(gpus, i), "vendor");
+
+		if (!v || !streq(v, "Intel"))
+			return false;
+	}
+	return snap_count(gpus) > 0;
+}
+
+/*
+ * Commands that tell what a rule's symptom leaves open where the corpus shows a paste cannot
+ * decide, asked besides its keys' (Linux only: each is a Linux command; "\n" parts them).
+ * `mark`: only where the symptom's line holds it (NULL: any line); `debian`: only on a text
+ * naming Debian or Ubuntu.
+ *  - WSL2 with a Linux driver's user space installed (numba/numba#9032: libnvidia-compute-510
+ *    from apt put /lib/x86_64-linux-gnu/libcuda.so.1 before WSL's): which libcuda the loader
+ *    finds, and WSL's own in /usr/lib/wsl/lib (Microsoft's and NVIDIA's CUDA on WSL guide).
+ *  - ollama's discovery skipping a gfx target (ollama/ollama#8679: HSA_OVERRIDE_GFX_VERSION in
+ *    the unit's Environment=, the server started by hand): the unit and its drop-ins as
+ *    systemd runs it (ollama's docs/linux.md and docs/faq.md set variables there).
+ *  - Intel's driver and Level Zero rules: the render nodes i915 or xe made, and what the
+ *    OpenCL ICD loader and oneAPI's SYCL runtime list (intel/compute-runtime's and Intel's
+ *    client GPU installation guides check with clinfo and sycl-ls).
+ *  - cuDNN's rules, and a missing libcudnn: which cuDNN packages apt installed (NVIDIA's
+ *    cuDNN installation guide for Debian and Ubuntu: libcudnn8/libcudnn9-cuda-12).
+ */
+static const struct {
+	const char *rule; /* an id, or a prefix ending in '-' */
+	const char *mark;
+	bool debian;
+	const char *command;
+} rule_asks[] = {
+	{ "driver.wsl-linux-driver-installed", NULL, false,
+	  "ldconfig -p | grep libcuda\nls -l /usr/lib/wsl/lib" },
+	{ "runtime.override-not-inherited", "amdgpu is not supported", false,
+	  "systemctl cat ollama" },
+	{ "driver.intel-", NULL, false, "ls -l /dev/dri\nclinfo -l\nsycl-ls" },
+	{ "runtime.level-zero-", NULL, false, "ls -l /dev/dri\nclinfo -l\nsycl-ls" },
+	{ "runtime.cudnn-", NULL, true, "dpkg -l | grep cudnn" },
+	{ "runtime.library-not-found", "cudnn", true, "dpkg -l | grep cudnn" },
+};
+
+/* rule_asks' commands for a rule whose symptom the text shows at `line` (its value). */
+static int ask_for_rule(char ***ask, const struct snap_node *root, const char *id, const char *line)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rule_asks) && r >= 0; i++) {
+		size_t k = strlen(rule_asks[i].rule);
+		bool prefix = rule_asks[i].rule[k - 1] == '-';
+
+		if (prefix ? strncmp(id, rule_asks[i].rule, k) != 0 : !streq(id, rule_asks[i].rule))
+			continue;
+		if (rule_asks[i].mark && (!line || !strcasestr(line, rule_asks[i].mark)))
+			continue;
+		if (rule_asks[i].debian && !debian_family(root))
+			continue;
+		r = ask_push(ask, rule_asks[i].command);
+	}
+	return r;
+}
+
 /* The key whose commands tell about a rule's own layer: the vendor's kernel module for the
  * amdgpu and Intel driver rules, the layer's for the others (NVIDIA's, in the driver layer). */
 static const char *layer_key(const struct rule *rule)
@@ -525,6 +607,13 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 			r = ask_push(&e->ask, rule->verify[0]);
 		if (r >= 0)
 			r = ask_push(&e->ask, ASK_FOR(layer_key(rule)));
+		if (r >= 0 && !win && !wsl1) {
+			const struct snap_node *at = snap_get(shown, rule->id);
+
+			if (!snap_present(at))
+				at = snap_get(unsure, rule->id);
+			r = ask_for_rule(&e->ask, root, rule->id, snap_str(at));
+		}
 	}
 	/* NVML's Unknown Error at init has a cause the snapshot cannot show: a container whose
 	 * device cgroup lost /dev/nvidia* when systemd re-applied its device rules (`systemctl
@@ -541,6 +630,10 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 		r = ask_push(&e->ask, ASK_FOR("hardware"));
 		if (r >= 0)
 			r = ask_push(&e->ask, ASK_FOR("host.kernel_release"));
+		/* an Intel GPU: whether a driver made its render node, and what the compute
+		 * runtimes list (rule_asks) */
+		if (r >= 0 && !win && !wsl1 && intel_gpus_only(root))
+			r = ask_for_rule(&e->ask, root, "driver.intel-", NULL);
 	}
 	if (r >= 0 && !e->ask) {
 		r = ask_push(&e->ask, ASK_FOR("driver.nvml"));

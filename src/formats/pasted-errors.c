@@ -577,7 +577,7 @@ static size_t jax_number(const char *p, const char *end, unsigned *ret)
  * cudnnGetVersion() is CUDNN_VERSION, 1000 * major + 100 * minor + patch before cuDNN 9
  * (8906: 8.9.6) and 10000 * major + 100 * minor + patch from 9 on (90100: 9.1.0; cuDNN's
  * cudnn_version.h). */
-static void jax_version_text(bool cudnn, unsigned v, char *buf, size_t len)
+void pasted_jax_version_text(bool cudnn, unsigned v, char *buf, size_t len)
 {
 	if (!cudnn)
 		snprintf(buf, len, "%u.%u", v / 1000, v % 1000 / 10);
@@ -631,7 +631,7 @@ static int read_jax_version_check(const struct line *l, struct pasted_facts *out
 	if (!jax_number(p, end, &v[1]))
 		return 0;
 	for (int k = 0; k < 2; k++)
-		jax_version_text(cudnn, v[k], text[k], sizeof(text[k]));
+		pasted_jax_version_text(cudnn, v[k], text[k], sizeof(text[k]));
 	snprintf(path[0], sizeof(path[0]), "framework.python_envs.0.packages.jax.%s",
 		 cudnn ? "cudnn.version" : "cudart.version");
 	snprintf(path[1], sizeof(path[1]), "framework.python_envs.0.packages.jax.build_info.%s",

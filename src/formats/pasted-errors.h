@@ -3,6 +3,8 @@
  * A pasted_reader_fn (pasted.h); fuzzed by tests/fuzz/fuzz-pasted-errors.c. */
 #pragma once
 
+#include <stdbool.h>
+
 #include "formats/pasted.h"
 
 int pasted_read_errors(const char *text, size_t len, struct pasted_facts *out);
@@ -14,3 +16,7 @@ struct pasted_needle;
  * Xid and API mismatch lines and the wrapped messages). Writes at most max; returns how many.
  * Its signs in pasted_readers[]. */
 size_t pasted_errors_signs(struct pasted_needle *needles, size_t max);
+
+/* A version JAX's check prints as the library's own number (cudaRuntimeGetVersion's 12010,
+ * cuDNN's CUDNN_VERSION 8906 or 90100) as major.minor(.patch): "12.1", "8.9.6", "9.1.0". */
+void pasted_jax_version_text(bool cudnn, unsigned v, char *buf, size_t len);

@@ -181,6 +181,11 @@ const struct pasted_reader pasted_readers[] = {
 	/* torch.utils.cpp_extension's CUDA check, its second line after it */
 	{ "torch-ext", pasted_read_torch_ext, SIGNS("The detected CUDA version ("),
 	  PASTED_REACH_NEXT },
+	/* JAX's check of its CUDA libraries in the multi-line wording (pasted-jax-check.c) */
+	{ "jax-check", pasted_read_jax_check,
+	  SIGNS("Outdated ",
+		"Version JAX was built against: ", "Minimum supported: ", "Installed version: "),
+	  PASTED_REACH_LINES },
 	/* TensorFlow's and XLA's lines naming a GPU's compute capability (pasted-tf-device.c) */
 	{ "tf-device", pasted_read_tf_device,
 	  SIGNS("(device: ", "Found device ", " computeCapability: ", "major: ",

@@ -38,6 +38,7 @@ int pasted_read_nvidia_smi_health(const char *text, size_t len, struct pasted_fa
 int pasted_read_nvlink(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_clinfo(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_torch_ext(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_jax_check(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_tf_device(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_hung_task(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_nvidia_smi_mig(const char *text, size_t len, struct pasted_facts *out);

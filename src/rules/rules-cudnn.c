@@ -289,7 +289,8 @@ RULE_CHECK(check_cudnn_older_than_framework)
 	fw_need_complete(c, root);
 	fw_foreach(root, cudnn_fw, c);
 	/* JAX's own check, where explain read its message (rules-jax-check.c) */
-	jax_check_pasted(c, root, "cudnn.version", "build_info.cudnn_version", "cuDNN",
+	jax_check_pasted(c, root, "cudnn.version", "build_info.cudnn_version",
+			 "build_info.cudnn_minimum", "cuDNN",
 			 "pip install -U \"jax[cuda12]\"   # with the nvidia-cudnn-cu12 it needs "
 			 "(https://jax.readthedocs.io/en/latest/installation.html)");
 }

@@ -293,10 +293,12 @@ struct fw_build {
 void fw_need_complete(struct rule_ctx *c, const struct snap_node *root);
 /* JAX's own check of a CUDA library, where explain read its message (rules-jax-check.c): in
  * each python_envs[] whose packages.jax has <built_key>, a finding when <loaded_key> is an
- * older major or minor, with `fix` (may be NULL) before the rule's own; a skip when either
- * is not a version. `library` names it in the text ("cuDNN"). */
+ * older major or minor, or, where <min_key> (the minimum JAX printed) was read, older than
+ * it, with `fix` (may be NULL) before the rule's own; a skip when one is not a version.
+ * `library` names it in the text ("cuDNN"). */
 void jax_check_pasted(struct rule_ctx *c, const struct snap_node *root, const char *loaded_key,
-		      const char *built_key, const char *library, const char *fix);
+		      const char *built_key, const char *min_key, const char *library,
+		      const char *fix);
 /* Calls fn for every framework build, environments in discovery order; returns the count. */
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
 		  void *u);

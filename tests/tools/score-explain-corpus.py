@@ -32,7 +32,7 @@ import re
 import subprocess
 import sys
 
-FLOOR_RIGHT = 180  # of 194 cases on 2026-12-06 after the session's merges (lto15e: pytorch/pytorch#144244's 'undefined symbol: __nvJitLinkComplete_12_4' right with runtime.nvjitlink-older-than-library, new; before: 179 of 193 (179 right, 0 false; cases12e: jax-ml/jax#18027's "Found CUDA version 12010, but JAX was built against version 12020" right with runtime.cudart-older-than-framework, new, and Genesis-Embodied-AI/genesis-world#2814's nvJitLink refusal right with framework.ltoir-needs-newer-nvjitlink; before: 177 of 191 (177 right, 0 false; luke-jr/bfgminer#249, the first runtime.opencl-cpu-only case, right since the clinfo reader reads the miners' platform lines (platforms12), a miss before (corpus12h); readers12: three TensorFlow threads of XLA's "kernel version X does not match DSO version Y" (tensorflow/tensorflow#4768, #22525, #1158) right, none before: both versions read as facts; before them 173 of 187 (microsoft/WSL#5554's WSL1 kernel right (win12h); the 14 of the outside evaluation, corpus12g, 11 right before and 14 after: JAX's older cuDNN check and ollama's cuCtxCreate_v3 lookup got symptom rows, NVML's Unknown Error became unsure (NVIDIA/nvidia-container-toolkit#1227); before them 158 of 172: seven Windows cases of the corpus12f search right, peterjc123/pytorch-scripts#26 and AbdBarho/stable-diffusion-webui-docker#129 ask; before: 151 of 163, pytorch/pytorch#30071 right; NVIDIA/nvidia-docker#849, staralt/dxgkrnl-dkms#7 and l4rz/reverse-engineering-dell-idrac-to-get-rid-of-gpu-throttling right; acidanthera/bugtracker#2237, NVIDIA/nvidia-docker#1071 and numba/numba#9032 ask; jax-ml/jax#14931 names the missing cuBLAS, not the cuDNN build))))
+FLOOR_RIGHT = 181  # of 195 cases on 2026-12-06 (explain12g: LeelaChessZero/lc0#883, a Windows toolkit case, right with runtime.toolkit-needs-newer-driver; JAX's multi-line "Outdated cuDNN installation found." read into facts, checked against the line's numbers; before: 180 of 194 after the session's merges (lto15e: pytorch/pytorch#144244's 'undefined symbol: __nvJitLinkComplete_12_4' right with runtime.nvjitlink-older-than-library, new; before: 179 of 193 (179 right, 0 false; cases12e: jax-ml/jax#18027's "Found CUDA version 12010, but JAX was built against version 12020" right with runtime.cudart-older-than-framework, new, and Genesis-Embodied-AI/genesis-world#2814's nvJitLink refusal right with framework.ltoir-needs-newer-nvjitlink; before: 177 of 191 (177 right, 0 false; luke-jr/bfgminer#249, the first runtime.opencl-cpu-only case, right since the clinfo reader reads the miners' platform lines (platforms12), a miss before (corpus12h); readers12: three TensorFlow threads of XLA's "kernel version X does not match DSO version Y" (tensorflow/tensorflow#4768, #22525, #1158) right, none before: both versions read as facts; before them 173 of 187 (microsoft/WSL#5554's WSL1 kernel right (win12h); the 14 of the outside evaluation, corpus12g, 11 right before and 14 after: JAX's older cuDNN check and ollama's cuCtxCreate_v3 lookup got symptom rows, NVML's Unknown Error became unsure (NVIDIA/nvidia-container-toolkit#1227); before them 158 of 172: seven Windows cases of the corpus12f search right, peterjc123/pytorch-scripts#26 and AbdBarho/stable-diffusion-webui-docker#129 ask; before: 151 of 163, pytorch/pytorch#30071 right; NVIDIA/nvidia-docker#849, staralt/dxgkrnl-dkms#7 and l4rz/reverse-engineering-dell-idrac-to-get-rid-of-gpu-throttling right; acidanthera/bugtracker#2237, NVIDIA/nvidia-docker#1071 and numba/numba#9032 ask; jax-ml/jax#14931 names the missing cuBLAS, not the cuDNN build)))))
 CEIL_FALSE = 0
 CEIL_UNGROUNDED = 0  # 14 before 2026-12-06's audit (knowledge-base floors and a branch's CUDA in the chain and the summary unmarked, an L40S's compute capability from its PCI id)
 
@@ -52,13 +52,29 @@ DERIVED = ("compute_capability", "driver_version", "vendor", "flavor", "compress
            "clocks_event_reasons")
 # NCCL's return code is written by its ncclResult_t name also where a framework printed
 # ncclGetErrorString()'s words for it ("unhandled cuda error": ncclUnhandledCudaError).
+DERIVED_PATHS = ("messages.nccl.result",)
 # JAX's check prints the libraries' own numbers (CUDA 12010, cuDNN 8906 or 90100), written as
-# the versions they encode (12.1, 8.9.6, 9.1.0; pasted-errors.c read_jax_version_check).
-DERIVED_PATHS = ("messages.nccl.result",
-                 "framework.python_envs.0.packages.jax.cudart.version",
-                 "framework.python_envs.0.packages.jax.build_info.cuda_version",
-                 "framework.python_envs.0.packages.jax.cudnn.version",
-                 "framework.python_envs.0.packages.jax.build_info.cudnn_version")
+# the versions they encode (12.1, 8.9.6, 9.1.0; pasted-errors.c read_jax_version_check,
+# pasted-jax-check.c): such a value is on its line when one of its encodings is.
+JAX = "framework.python_envs.0.packages.jax."
+JAX_CUDA = tuple(JAX + k for k in ("cudart.version", "build_info.cuda_version",
+                                   "build_info.cuda_minimum"))
+JAX_CUDNN = tuple(JAX + k for k in ("cudnn.version", "build_info.cudnn_version",
+                                    "build_info.cudnn_minimum"))
+
+
+def jax_number_on_line(value, line, key):
+    parts = value.split(".")
+    if not all(p.isdigit() for p in parts):
+        return False
+    v = [int(p) for p in parts] + [0, 0]
+    if key in JAX_CUDA:
+        numbers = {v[0] * 1000 + v[1] * 10}
+    else:  # CUDNN_VERSION: 1000 x major + 100 x minor + patch before cuDNN 9, 10000 x after
+        numbers = {v[0] * 1000 + v[1] * 100 + v[2], v[0] * 10000 + v[1] * 100 + v[2]}
+    return any(re.search(rf"(?<!\d){n}(?!\d)", line) for n in numbers)
+
+
 # rocm-smi lists AMD's GPUs only: each is PCI vendor 0x1002, which it does not print
 # (pasted-rocm-smi.c, docs/explain-readers.md).
 DERIVED_BY_READER = {("rocm-smi", "vendor_id"): "0x1002"}
@@ -69,6 +85,8 @@ SPAN = 5
 def value_on_line(value, line, key):
     if value in ("true", "false", "None") or key.split(".")[-1] in DERIVED or key in DERIVED_PATHS:
         return True
+    if key in JAX_CUDA or key in JAX_CUDNN:
+        return jax_number_on_line(value, line, key)
     if key.endswith(".bus_id") and value.startswith("0000:") and value[5:] in line.lower():
         return True  # lspci without -D leaves out the domain, 0000 (pciutils)
     if key.split(".")[-1].endswith("_id") and value.startswith("0x"):

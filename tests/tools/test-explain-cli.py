@@ -592,6 +592,47 @@ check("lone Xid 31: info, no root cause, the driver's version asked",
       "cat /proc/driver/nvidia/version" in doc.get("ask", []),
       f"{doc.get('root_cause')} {doc.get('counts')} {doc.get('ask')}")
 
+# Where the corpus shows a paste cannot decide, the command that would (libgpuenv-explain.c,
+# rule_asks), each a real command of the platform the text shows, and only there.
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "explain-corpus")
+
+
+def corpus_ask(name):
+    with open(os.path.join(CORPUS, name), "rb") as f:
+        return explain_json(f.read(), name)[1].get("ask", [])
+
+
+# numba/numba#9032: WSL2 with Ubuntu's libnvidia-compute-510 installed: which libcuda the
+# loader finds, and WSL's own
+ask = corpus_ask("wsl-libnvidia-compute-510-numba-9032.txt")
+check("wsl linux driver: asks ldconfig -p | grep libcuda and ls -l /usr/lib/wsl/lib",
+      "ldconfig -p | grep libcuda" in ask and "ls -l /usr/lib/wsl/lib" in ask, str(ask))
+# ollama/ollama#8679: an override in the ollama unit, the server started by hand
+ask = corpus_ask("override-not-inherited-ollama-8679.txt")
+check("ollama override: asks systemctl cat ollama", "systemctl cat ollama" in ask, str(ask))
+# intel-gpu/intel-gpu-i915-backports#209 (an Arc B580 under 6.8) and thesofproject/sof-test#767
+# (GuC init failed): the render nodes, clinfo -l, sycl-ls
+for name in ("intel-bmg-kernel-68-i915-backports-209.txt", "intel-guc-init-sof-test-767.txt"):
+    ask = corpus_ask(name)
+    check(f"intel {name}: asks ls -l /dev/dri, clinfo -l and sycl-ls",
+          all(a in ask for a in ("ls -l /dev/dri", "clinfo -l", "sycl-ls")), str(ask))
+# an NVIDIA case asks none of Intel's, ollama's or WSL's
+ask = corpus_ask("cudnn-older-jax-gcbfplus-1.txt")
+check("jax cudnn: no Intel, ollama, WSL or dpkg command asked",
+      not any(x in a for a in ask for x in ("sycl-ls", "/dev/dri", "systemctl", "wsl", "dpkg")),
+      str(ask))
+# a missing cuDNN (the line of https://github.com/daswer123/xtts-finetune-webui/issues/31,
+# which `sudo apt install nvidia-cudnn` fixed on Ubuntu): dpkg's list on Debian and Ubuntu only
+CUDNN_MISSING = (b"Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: "
+                 b"cannot open shared object file: No such file or directory\n")
+ask = explain_json(b"ID=ubuntu\nVERSION_ID=\"22.04\"\n" + CUDNN_MISSING, "cudnn ubuntu")[1].get(
+    "ask", [])
+check("missing cudnn on ubuntu: asks dpkg -l | grep cudnn", "dpkg -l | grep cudnn" in ask,
+      str(ask))
+for os_lines, what in ((b"", "no os"), (b"ID=fedora\nVERSION_ID=39\n", "fedora")):
+    ask = explain_json(os_lines + CUDNN_MISSING, f"cudnn {what}")[1].get("ask", [])
+    check(f"missing cudnn, {what}: dpkg not asked", not any("dpkg" in a for a in ask), str(ask))
+
 if failed:
     print(f"{len(failed)} failed")
     sys.exit(1)
