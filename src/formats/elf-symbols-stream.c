@@ -53,10 +53,12 @@ static void want_section(struct elf_wants *w, const struct shdr_table *t, uint64
 
 size_t elf_symbols_wanted(const uint8_t *img, uint64_t size,
 			  int (*have)(void *userdata, uint64_t off, uint64_t len), void *userdata,
-			  struct elf_range *want_out, size_t cap, int *complete, size_t *strings_from)
+			  struct elf_range *want_out, size_t cap, int *complete,
+			  size_t *strings_from)
 {
-	struct elf_wants w = { .r = want_out, .cap = MIN(cap, (size_t)WANT_MAX), .have = have,
-			       .userdata = userdata };
+	struct elf_wants w = {
+		.r = want_out, .cap = MIN(cap, (size_t)WANT_MAX), .have = have, .userdata = userdata
+	};
 	struct shdr_table t = { .img = img, .size = size };
 	static const uint32_t types[] = { SHT_DYNSYM, SHT_GNU_versym, SHT_GNU_verneed,
 					  SHT_GNU_verdef };
