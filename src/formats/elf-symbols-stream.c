@@ -80,10 +80,11 @@ size_t elf_symbols_wanted(const uint8_t *img, uint64_t size,
 	t.shoff = elf_field(img, t.is64 ? 40 : 32, t.is64 ? 8 : 4, t.msb);
 	shnum = elf_field(img, t.is64 ? 60 : 48, 2, t.msb);
 	shsz = t.is64 ? 64 : 40;
-	if (t.shoff == 0 || !elf_range_ok(size, t.shoff, shsz))
+	/* libelf takes e_shoff 0 as an offset like any other when e_shnum is not 0. */
+	if (!elf_range_ok(size, t.shoff, shsz))
 		return w.n;
 	/* Past SHN_LORESERVE sections e_shnum is 0 and entry 0's sh_size holds the count. */
-	if (shnum == 0) {
+	if (shnum == 0 && t.shoff != 0) {
 		if (!elf_want(&w, t.shoff, shsz)) {
 			*complete = 0;
 			return w.n;
