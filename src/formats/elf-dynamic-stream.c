@@ -78,12 +78,13 @@ static void want_strings(struct elf_wants *w, const uint8_t *img, const struct l
 		}
 	}
 	if (n_idx == 0 || !has_strtab || !has_strsz ||
-	    !strtab_offset(img, l, phoff, phnum, strtab, &off) || !elf_range_ok(l->size, off, strsz))
+	    !strtab_offset(img, l, phoff, phnum, strtab, &off) ||
+	    !elf_range_ok(l->size, off, strsz))
 		return;
 	for (size_t i = 0; i < n_idx; i++)
 		if (idx[i] < strsz)
 			elf_want(w, off + idx[i],
-			     MIN(strsz - idx[i], (uint64_t)ELF_DYNAMIC_MAX_STRING + 1));
+				 MIN(strsz - idx[i], (uint64_t)ELF_DYNAMIC_MAX_STRING + 1));
 }
 
 size_t elf_dynamic_wanted(const uint8_t *img, uint64_t size,

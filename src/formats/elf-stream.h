@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ELF_STREAM_MAX_PASSES	  5u		      /* header, tables, dynamic, strings, slack */
-#define ELF_STREAM_MAX_SHDR_TABLE ((uint64_t)1 << 20) /* section header table kept whole */
+#define ELF_STREAM_MAX_PASSES	  5u		       /* header, tables, dynamic, strings, slack */
+#define ELF_STREAM_MAX_SHDR_TABLE ((uint64_t)1 << 20)  /* section header table kept whole */
 #define ELF_STREAM_MAX_RANGE	  ((uint64_t)16 << 20) /* one kept range (a symbol table) */
 #define ELF_STREAM_MAX_WANTED	  2u		       /* parsers sharing one read */
 #define ELF_STREAM_MAX_WANT	  1032u /* ranges one parser names: 1024 DT_NEEDED strings + 8 */

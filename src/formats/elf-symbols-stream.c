@@ -53,10 +53,12 @@ static void want_section(struct elf_wants *w, const struct shdr_table *t, uint64
 
 size_t elf_symbols_wanted(const uint8_t *img, uint64_t size,
 			  int (*have)(void *userdata, uint64_t off, uint64_t len), void *userdata,
-			  struct elf_range *want_out, size_t cap, int *complete, size_t *strings_from)
+			  struct elf_range *want_out, size_t cap, int *complete,
+			  size_t *strings_from)
 {
-	struct elf_wants w = { .r = want_out, .cap = MIN(cap, (size_t)WANT_MAX), .have = have,
-			       .userdata = userdata };
+	struct elf_wants w = {
+		.r = want_out, .cap = MIN(cap, (size_t)WANT_MAX), .have = have, .userdata = userdata
+	};
 	struct shdr_table t = { .img = img, .size = size };
 	static const uint32_t types[] = { SHT_DYNSYM, SHT_GNU_versym, SHT_GNU_verneed,
 					  SHT_GNU_verdef };
@@ -78,10 +80,11 @@ size_t elf_symbols_wanted(const uint8_t *img, uint64_t size,
 	t.shoff = elf_field(img, t.is64 ? 40 : 32, t.is64 ? 8 : 4, t.msb);
 	shnum = elf_field(img, t.is64 ? 60 : 48, 2, t.msb);
 	shsz = t.is64 ? 64 : 40;
-	if (t.shoff == 0 || !elf_range_ok(size, t.shoff, shsz))
+	/* libelf takes e_shoff 0 as an offset like any other when e_shnum is not 0. */
+	if (!elf_range_ok(size, t.shoff, shsz))
 		return w.n;
 	/* Past SHN_LORESERVE sections e_shnum is 0 and entry 0's sh_size holds the count. */
-	if (shnum == 0) {
+	if (shnum == 0 && t.shoff != 0) {
 		if (!elf_want(&w, t.shoff, shsz)) {
 			*complete = 0;
 			return w.n;

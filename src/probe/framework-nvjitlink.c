@@ -39,8 +39,9 @@ static void set_read_error(struct snap_node *o, const char *key, int err, const 
 	if (err == -EBADMSG)
 		snap_set_malformed(o, key, NULL, path, "not an ELF file: no symbols read");
 	else if (err == -ENOBUFS)
-		snap_set_state(o, key, FACT_UNREADABLE, path,
-			       "its symbol tables are larger than gpuenv keeps from an image layer");
+		snap_set_state(
+			o, key, FACT_UNREADABLE, path,
+			"its symbol tables are larger than gpuenv keeps from an image layer");
 	else
 		snap_set_errno(o, key, err, path);
 }

@@ -52,8 +52,8 @@ static int stream_member(void *userdata, int (*chunk)(void *, const uint8_t *, s
  * through the stages of wanted[n] when it is a streamed member, else mapped. Returns the
  * read's error, -ENOBUFS when a streamed member's ranges could not be kept and whole is
  * false, or -ENOMEM. */
-static int read_elf(struct root *root, const char *path, const elf_stream_wanted *wanted,
-		    size_t n, bool whole, int (*parse)(void *, const uint8_t *, size_t), void *ud)
+static int read_elf(struct root *root, const char *path, const elf_stream_wanted *wanted, size_t n,
+		    bool whole, int (*parse)(void *, const uint8_t *, size_t), void *ud)
 {
 	struct root_source s = { .root = root, .path = path };
 	struct root_map m = { 0 };
@@ -151,8 +151,8 @@ int loader_read_elf(struct root *root, const char *path, const char *prefix,
 	return err;
 }
 
-int loader_read_symbols(struct root *root, const char *path, const char *prefix,
-			int *parse_err, struct elf_symbols **ret)
+int loader_read_symbols(struct root *root, const char *path, const char *prefix, int *parse_err,
+			struct elf_symbols **ret)
 {
 	static const elf_stream_wanted wanted[] = { elf_symbols_wanted };
 	struct loader_elf e = { .symbols_err = 1 };

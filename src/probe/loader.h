@@ -194,8 +194,8 @@ void loader_elf_done(struct loader_elf *e);
 /* The dynamic symbols of path whose name starts with prefix, read as loader_read_dynamic()
  * reads: the read's error or -ENOMEM; else 0 with *parse_err elf_symbols_parse()'s return,
  * or -ENOBUFS as in struct loader_elf. */
-int loader_read_symbols(struct root *root, const char *path, const char *prefix,
-			int *parse_err, struct elf_symbols **ret);
+int loader_read_symbols(struct root *root, const char *path, const char *prefix, int *parse_err,
+			struct elf_symbols **ret);
 struct loader_requester *loader_requester_free(struct loader_requester *q);
 static inline void loader_requester_freep(struct loader_requester **q)
 {

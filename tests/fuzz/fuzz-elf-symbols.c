@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "formats/elf-symbols-stream.h"
+#include "elf-stream-source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,27 +35,6 @@ static void touch(const char *prefix, const uint8_t *data, size_t size)
 			abort();
 	}
 	elf_symbols_free(s);
-}
-
-struct buffer {
-	const uint8_t *p;
-	size_t len, chunk;
-};
-
-static int from_buffer(void *userdata, int (*chunk)(void *, const uint8_t *, size_t),
-		       void *chunk_userdata, uint64_t *size)
-{
-	const struct buffer *b = userdata;
-
-	for (size_t off = 0; off < b->len; off += b->chunk) {
-		size_t n = b->len - off < b->chunk ? b->len - off : b->chunk;
-		int err = chunk(chunk_userdata, b->p + off, n);
-
-		if (err < 0)
-			return err;
-	}
-	*size = b->len;
-	return 0;
 }
 
 static void streamed(const char *prefix, const uint8_t *data, size_t size)

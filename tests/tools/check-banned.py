@@ -43,7 +43,7 @@ ALLOWED = {
     "core/child-tmpdir.c": {"file", "env", "syscall"},  # their private directory under TMPDIR; getdents64(2), async-signal-safe
     "core/child-stuck.c": {"file"},  # /proc of gpuenv's own child processes (their state), never the inspected root
     "vendor/dl.c": {"file", "dl", "syscall"},  # dlopen, and capset(2) in the child
-    "formats/elf-dynamic-stream.c": {"map"},  # an anonymous MAP_NORESERVE mapping holding the kept ranges of a streamed member at their offsets; no file
+    "formats/elf-stream.c": {"map"},  # an anonymous MAP_NORESERVE mapping holding the kept ranges of a streamed member at their offsets; no file
     "vendor/sandbox.c": {"file", "syscall"},  # O_PATH opens for landlock_*(2), no libc wrappers
 }
 NAME = {n: g for g, names in GROUPS.items() for n in names.split()}

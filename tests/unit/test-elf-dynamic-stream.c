@@ -21,31 +21,10 @@
 
 #include "formats/elf-dynamic-stream.h"
 #include "shared/macro.h"
+#include "../fuzz/elf-stream-source.h"
 #include "tmptree.h"
 
 #define CORPUS GPUENV_TEST_SOURCE_ROOT "/tests/fuzz/corpus/elf-dynamic/"
-
-struct buffer {
-	const uint8_t *p;
-	size_t len, chunk;
-	unsigned passes;
-};
-
-static int from_buffer(void *userdata, int (*chunk)(void *, const uint8_t *, size_t),
-		       void *chunk_userdata, uint64_t *size)
-{
-	struct buffer *b = userdata;
-
-	b->passes++;
-	for (size_t off = 0; off < b->len; off += b->chunk) {
-		int err = chunk(chunk_userdata, b->p + off, MIN(b->len - off, b->chunk));
-
-		if (err < 0)
-			return err;
-	}
-	*size = b->len;
-	return 0;
-}
 
 /* Both reads of p[0..len) agree, at every chunk size; returns the whole-file parse's code. */
 static int agree(const uint8_t *p, size_t len)

@@ -27,32 +27,11 @@
 
 #include "formats/elf-symbols-stream.h"
 #include "shared/macro.h"
+#include "../fuzz/elf-stream-source.h"
 #include "tmptree.h"
 
 static char tmpdir[TMPTREE_DIR_MAX];
 static bool have_cc;
-
-struct buffer {
-	const uint8_t *p;
-	size_t len, chunk;
-	unsigned passes;
-};
-
-static int from_buffer(void *userdata, int (*chunk)(void *, const uint8_t *, size_t),
-		       void *chunk_userdata, uint64_t *size)
-{
-	struct buffer *b = userdata;
-
-	b->passes++;
-	for (size_t off = 0; off < b->len; off += b->chunk) {
-		int err = chunk(chunk_userdata, b->p + off, MIN(b->len - off, b->chunk));
-
-		if (err < 0)
-			return err;
-	}
-	*size = b->len;
-	return 0;
-}
 
 /* p[0..len) streamed in chunks of 1 byte (short files), 4 KiB and 1 MiB parses to what
  * whole does, in at most two passes over the file. */
