@@ -292,9 +292,36 @@ static bool parse_unsupported_head(const char *p, struct klog_unsupported_gpu *r
 	return true;
 }
 
+/* One refusal more of a GPU: counted with an earlier one of the same bus and release, else
+ * kept while there is room (*dropped counts the rest). */
+static void keep_refusal(struct klog_unsupported_gpu *arr, size_t *n, uint64_t *dropped,
+			 struct klog_unsupported_gpu *u, const char *line)
+{
+	for (size_t i = 0; i < *n; i++) {
+		struct klog_unsupported_gpu *e = &arr[i];
+
+		if (strcasecmp(e->bus, u->bus) == 0 &&
+		    streq(e->driver_version, u->driver_version)) {
+			e->count++;
+			klog_line_timestamp(line, e->timestamp, sizeof(e->timestamp));
+			return;
+		}
+	}
+	if (*n == UNSUPPORTED_GPUS_MAX) {
+		(*dropped)++;
+		return;
+	}
+	u->count = 1;
+	klog_line_timestamp(line, u->timestamp, sizeof(u->timestamp));
+	arr[(*n)++] = *u;
+}
+
 /* The message spans lines ("... (PCI ID: 10de:26b9)\nNVRM: installed in this system is not
  * supported by the\nNVRM: NVIDIA 470.256.02 driver release."): this one and the next few
- * NVRM lines joined, up to the next message. */
+ * NVRM lines joined, up to the next message. The open module's refusal of a GPU without a
+ * GSP starts the same ("... is not supported by open\nNVRM: nvidia.ko because it does not
+ * include the required GPU\nNVRM: System Processor (GSP).", kernel-open/nvidia/nv.c) and
+ * names no release: it is kept apart, in gsp_refused. */
 static void add_unsupported(struct klog *k, const char *line, const char *msg, char *const *next,
 			    size_t n_next)
 {
@@ -305,9 +332,14 @@ static void add_unsupported(struct klog *k, const char *line, const char *msg, c
 	if (!parse_unsupported_head(msg + strlen("NVRM: The NVIDIA GPU "), &u))
 		return;
 	join_nvrm_lines(joined, sizeof(joined), msg, next, n_next, "The NVIDIA");
+	p = strstr(joined, "is not supported by open");
+	if (p && strstr(p, "does not include the required GPU")) {
+		keep_refusal(k->gsp_refused, &k->n_gsp_refused, &k->gsp_refused_dropped, &u, line);
+		return;
+	}
 	p = strstr(joined, "is not supported by the");
 	if (!p || !strstr(p, "driver release"))
-		return; /* the open module's GSP refusal, or a message cut short */
+		return; /* a message cut short */
 	p += strlen("is not supported by the");
 	/* between the words: a space, or the next line's "NVRM: " (rsyslog writes the
 	 * message's newlines as "#012" on one line) */
@@ -323,22 +355,7 @@ static void add_unsupported(struct klog *k, const char *line, const char *msg, c
 		p += strlen("NVIDIA ");
 	if (!take_version(p, u.driver_version, sizeof(u.driver_version)))
 		return;
-	for (size_t i = 0; i < k->n_unsupported; i++) {
-		struct klog_unsupported_gpu *e = &k->unsupported[i];
-
-		if (strcasecmp(e->bus, u.bus) == 0 && streq(e->driver_version, u.driver_version)) {
-			e->count++;
-			klog_line_timestamp(line, e->timestamp, sizeof(e->timestamp));
-			return;
-		}
-	}
-	if (k->n_unsupported == UNSUPPORTED_GPUS_MAX) {
-		k->unsupported_dropped++;
-		return;
-	}
-	u.count = 1;
-	klog_line_timestamp(line, u.timestamp, sizeof(u.timestamp));
-	k->unsupported[k->n_unsupported++] = u;
+	keep_refusal(k->unsupported, &k->n_unsupported, &k->unsupported_dropped, &u, line);
 }
 
 /* nv.c's legacy notice spans lines ("NVRM: The NVIDIA Tesla K80 GPU installed in this system

@@ -122,6 +122,11 @@ struct klog {
 	struct klog_unsupported_gpu unsupported[UNSUPPORTED_GPUS_MAX];
 	size_t n_unsupported;
 	uint64_t unsupported_dropped;
+	/* the GPUs the open module refused for want of a GSP (driver_version left empty: the
+	 * message names none) */
+	struct klog_unsupported_gpu gsp_refused[UNSUPPORTED_GPUS_MAX];
+	size_t n_gsp_refused;
+	uint64_t gsp_refused_dropped;
 	struct klog_legacy_gpu legacy[LEGACY_GPUS_MAX];
 	size_t n_legacy;
 	uint64_t legacy_dropped;

@@ -44,28 +44,34 @@
 
 /* The GPUs a driver release refused ("not supported by the NVIDIA <version> driver release"),
  * under kernel_log.unsupported_gpus when the log shows any: the release that refused a GPU
- * is the driver's version even when the module then failed to load (no /sys/module/nvidia). */
-static void klog_write_unsupported(struct snap_node *kl, const struct klog *k, const char *source)
+ * is the driver's version even when the module then failed to load (no /sys/module/nvidia).
+ * The open module's refusals of GPUs without a GSP, which name no release, go under
+ * kernel_log.gsp_refused_gpus the same way. */
+static void klog_write_refused(struct snap_node *kl, const char *key,
+			       const struct klog_unsupported_gpu *gpus, size_t n, uint64_t dropped,
+			       const char *source)
 {
 	struct snap_node *arr;
+	char dropped_key[64];
 
-	if (!k->n_unsupported)
+	if (!n)
 		return; /* the usual case: nothing written */
-	arr = snap_array(kl, "unsupported_gpus");
-	for (size_t i = 0; i < k->n_unsupported; i++) {
-		const struct klog_unsupported_gpu *u = &k->unsupported[i];
+	arr = snap_array(kl, key);
+	for (size_t i = 0; i < n; i++) {
+		const struct klog_unsupported_gpu *u = &gpus[i];
 		struct snap_node *o = snap_append_object(arr);
 
 		snap_set_str(o, "bus_id", u->bus, source);
 		snap_set_str(o, "pci_id", u->pci_id, source);
-		snap_set_str(o, "driver_version", u->driver_version, source);
+		if (u->driver_version[0])
+			snap_set_str(o, "driver_version", u->driver_version, source);
 		snap_set_int(o, "count", (int64_t)u->count, source);
 		if (u->timestamp[0])
 			snap_set_str(o, "last_timestamp", u->timestamp, source);
 	}
-	if (k->unsupported_dropped)
-		snap_set_int(kl, "unsupported_gpus_dropped", (int64_t)k->unsupported_dropped,
-			     source);
+	snprintf(dropped_key, sizeof(dropped_key), "%s_dropped", key);
+	if (dropped)
+		snap_set_int(kl, dropped_key, (int64_t)dropped, source);
 }
 
 /* The GPUs a release dropped to a legacy branch ("... supported through the NVIDIA 470.xx
@@ -170,7 +176,10 @@ static void klog_write(struct snap_node *drv, const struct klog *k, const char *
 			snap_set_str(mm, "last_timestamp", k->mismatch_ts, source);
 	}
 	klog_write_amd(kl, &k->amd, source);
-	klog_write_unsupported(kl, k, source);
+	klog_write_refused(kl, "unsupported_gpus", k->unsupported, k->n_unsupported,
+			   k->unsupported_dropped, source);
+	klog_write_refused(kl, "gsp_refused_gpus", k->gsp_refused, k->n_gsp_refused,
+			   k->gsp_refused_dropped, source);
 	klog_write_legacy(kl, k, source);
 	lv = snap_array(kl, "loaded_versions");
 	for (size_t i = 0; i < k->n_loaded; i++)

@@ -419,53 +419,121 @@ static bool last_legacy_notice(const struct snap_node *root, const char **ret_ve
 	return true;
 }
 
+/* The kernel log's refusal of this GPU by the open nvidia.ko ("not supported by open nvidia.ko
+ * because it does not include the required GPU System Processor (GSP)"), NULL when it shows
+ * none. */
+static const struct snap_node *gsp_refusal_of(const struct snap_node *root,
+					      const struct snap_node *gpu)
+{
+	const struct snap_node *arr = snap_get(root, "driver.kernel_log.gsp_refused_gpus");
+	const char *bus = gpu_bus(gpu);
+
+	for (size_t i = 0; bus && i < snap_count(arr); i++) {
+		const struct snap_node *b = snap_child(snap_at(arr, i), "bus_id");
+
+		if (snap_str(b) && strcasecmp(snap_str(b), bus) == 0)
+			return b;
+	}
+	return NULL;
+}
+
+/* Where the release judged comes from: the loaded module, the kernel log's legacy notice
+ * (no module loaded), the nvidia.ko on disk (no module loaded, no notice), or none known (no
+ * module loaded: only the open module's refusals in the log are judged). */
+enum judged_release { RELEASE_LOADED, RELEASE_LOGGED, RELEASE_ON_DISK, RELEASE_NONE };
+
+/* The fix for a GPU the open module refuses: the proprietary flavour, named the way this
+ * machine's packages name it where that is known. */
+static void proprietary_flavour_fix(struct finding *f, const struct snap_node *root,
+				    const struct facts_driver_branch *b)
+{
+	const char *path = snap_get_str(root, "driver.nvidia.module_file.path");
+	enum distro d = host_distro(root);
+
+	/* Ubuntu's packages (DKMS, or the prebuilt linux-modules-nvidia-*): the .run
+	 * installer's module (kernel/drivers/video) is changed by rerunning that instead */
+	if (d == DISTRO_UBUNTU && b && path &&
+	    (strstr(path, "/updates/dkms/") || strstr(path, "/kernel/nvidia-")))
+		finding_fix(f,
+			    "sudo apt install nvidia-driver-%u   # the proprietary kernel module "
+			    "flavour; nvidia-driver-%u-open is the open one",
+			    b->branch, b->branch);
+	else if (d == DISTRO_FEDORA)
+		finding_fix(f,
+			    "# the proprietary kernel module flavour: with negativo17's packages "
+			    "sudo sed -i -e 's/kernel-open$/kernel/g' /etc/nvidia/kernel.conf && "
+			    "sudo akmods --rebuild; with RPM Fusion's, akmod-nvidia rather than "
+			    "akmod-nvidia-open");
+	else
+		finding_fix(f, "# install the proprietary kernel module flavour of the driver (not "
+			       "the -open one), or use a Turing-or-newer GPU");
+}
+
 RULE_CHECK(check_branch_drops_gpu)
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	const struct snap_node *disk_fact = snap_get(root, "driver.nvidia.module_file.version");
 	const struct facts_driver_branch *b = NULL;
 	const struct facts_threshold *open_min = NULL;
-	const struct snap_node *fact;
-	const char *ver, *flavor = snap_get_str(root, "driver.nvidia.flavor");
-	const char *disk;
+	const struct snap_node *fact = NULL;
+	const char *ver = NULL, *flavor = snap_get_str(root, "driver.nvidia.flavor");
+	const char *disk = snap_str(disk_fact);
+	enum judged_release from = RELEASE_LOADED;
+	bool none_loaded;
 	unsigned oldest = 0;
-	bool logged = false;
 
 	if (gpus_count(root, gpu_is_nvidia) == 0)
 		return;
 	/* No module loaded: with no GPU it can drive, nvidia.ko fails to load ("NVRM: No NVIDIA
-	 * GPU found."), and only the kernel log's legacy notice names the release that ran. */
-	if (nvidia_driver(root, &ver, &fact) == DRIVER_NONE)
-		logged = last_legacy_notice(root, &ver, &fact);
+	 * GPU found."), and only the kernel log's legacy notice names the release that ran;
+	 * without one, the nvidia.ko on disk is the release modprobe loads. */
+	none_loaded = nvidia_driver(root, &ver, &fact) == DRIVER_NONE;
+	if (none_loaded) {
+		if (last_legacy_notice(root, &ver, &fact))
+			from = RELEASE_LOGGED;
+		else if (disk && facts_driver_branch(disk, &b) == 0)
+			from = RELEASE_ON_DISK, ver = disk, fact = disk_fact;
+		else
+			from = RELEASE_NONE, b = NULL;
+	}
 	/* a notice of another release than the nvidia.ko now on disk is an old one: the driver
 	 * was changed since, and what the new one does is not in the log */
-	disk = snap_get_str(root, "driver.nvidia.module_file.version");
-	if (logged && disk && !streq(disk, ver)) {
+	if (from == RELEASE_LOGGED && disk && !streq(disk, ver)) {
 		rule_skip(c, NULL,
 			  "the kernel log shows %s ignoring the GPU, but the nvidia.ko on disk is "
 			  "%s: which release the GPU meets next is not in the log",
 			  ver, disk);
 		return;
 	}
-	if (!logged && !rule_nvidia_driver(c, root, "the NVIDIA driver version", &ver, &fact))
+	if (from == RELEASE_LOADED &&
+	    !rule_nvidia_driver(c, root, "the NVIDIA driver version", &ver, &fact))
 		return;
-	if (!driver_branch(c, ver, &b))
-		return;
-	if (!cc_num(b->oldest_cc, &oldest)) {
-		rule_skip(c, NULL, "driver branch R%u: oldest supported architecture not confirmed",
-			  b->branch);
-		return;
+	if (from == RELEASE_LOADED || from == RELEASE_LOGGED) {
+		if (!driver_branch(c, ver, &b))
+			return;
+		if (!cc_num(b->oldest_cc, &oldest)) {
+			rule_skip(c, NULL,
+				  "driver branch R%u: oldest supported architecture not confirmed",
+				  b->branch);
+			return;
+		}
+	} else if (from == RELEASE_ON_DISK && !cc_num(b->oldest_cc, &oldest)) {
+		from = RELEASE_NONE, b = NULL; /* only the log's refusals are judged */
 	}
 	(void)facts_threshold("open_kernel_module_min_cc", &open_min);
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i);
+		const struct snap_node *refusal = none_loaded ? gsp_refusal_of(root, g) : NULL;
 		const struct facts_nvidia_device *dev;
 		const struct facts_gpu *fg;
-		bool open_refuses;
+		bool open_refuses, dropped;
 		struct finding *f;
 		unsigned cc;
 		char name[64];
 
 		if (!gpu_is_nvidia(g))
+			continue;
+		if (from == RELEASE_NONE && !refusal)
 			continue;
 		if (gpu_facts(g, &fg) < 0 || fg->cc_major < 0) {
 			rule_skip(c, gpu_bus(g),
@@ -475,65 +543,82 @@ RULE_CHECK(check_branch_drops_gpu)
 			continue;
 		}
 		cc = (unsigned)(fg->cc_major * 10 + fg->cc_minor);
-		open_refuses = flavor && streq(flavor, "open") && open_min && cc < open_min->number;
-		if (cc >= oldest && !open_refuses)
+		/* the loaded module is the open one, or (none loaded) the log shows it refusing
+		 * the GPU: a GSP is what it needs */
+		open_refuses = open_min && cc < open_min->number &&
+			       ((!none_loaded && flavor && streq(flavor, "open")) || refusal);
+		dropped = b && cc < oldest;
+		if (!dropped && !open_refuses)
 			continue;
-		if (cc < oldest)
+		if (dropped)
 			f = rule_finding(
 				c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
 				"%s (%s, compute capability %s) is not supported by driver "
 				"branch R%u (oldest: %s, %s); the driver ignores it%s%s",
 				fg->product, fg->architecture, fg->compute_capability, b->branch,
 				b->oldest_arch, b->oldest_cc,
-				logged ? " (the kernel log shows the release that ran ignoring "
-					 "it; no nvidia module is loaded)"
-				       : "",
+				from == RELEASE_LOGGED
+					? " (the kernel log shows the release that ran ignoring "
+					  "it; no nvidia module is loaded)"
+				: from == RELEASE_ON_DISK
+					? " (the release of the nvidia.ko on disk; no nvidia "
+					  "module is loaded)"
+					: "",
 				facts_unconfirmed(b->confidence)
 					? " (the branch row is unconfirmed)"
 					: "");
+		else if (refusal)
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
+				"%s (%s, compute capability %s) has no GSP: the open nvidia.ko "
+				"refuses it (the kernel log shows the refusal; no nvidia module is "
+				"loaded); it needs the proprietary kernel module",
+				fg->product, fg->architecture, fg->compute_capability);
 		else
 			f = rule_finding(
 				c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
 				"%s (%s, compute capability %s) has no GSP: the open nvidia.ko "
 				"of %s refuses it; it needs the proprietary kernel module",
 				fg->product, fg->architecture, fg->compute_capability, ver);
-		if (logged) {
+		if (from == RELEASE_LOGGED) {
 			finding_fact(f, "driver.kernel_log.legacy_gpus[].driver_version", fact);
 			finding_fact(f, "driver.nvidia.module_version",
 				     snap_get(root, "driver.nvidia.module_version"));
+		} else if (none_loaded) {
+			finding_fact(f, "driver.nvidia.module_version",
+				     snap_get(root, "driver.nvidia.module_version"));
+			finding_fact(f, "driver.nvidia.module_file.version", disk_fact);
 		} else {
 			finding_fact(f, driver_fact_key(root, fact), fact);
 			finding_fact(f, "driver.nvidia.flavor",
 				     snap_get(root, "driver.nvidia.flavor"));
 		}
+		if (refusal && !dropped)
+			finding_fact(f, "driver.kernel_log.gsp_refused_gpus[].bus_id", refusal);
 		snprintf(name, sizeof(name), "hardware.gpus.%zu.device_id", i);
 		finding_fact(f, name, snap_child(g, "device_id"));
 		finding_evidence(f, "facts.gpu.compute_capability", fg->source, "%s: %s (%s)",
 				 fg->product, fg->compute_capability, fg->architecture);
-		if (cc < oldest)
+		if (dropped)
 			finding_evidence(f, "facts.driver_branches.oldest_cc", b->source,
 					 "R%u: %s (%s)", b->branch, b->oldest_cc, b->oldest_arch);
 		else
 			finding_evidence(f, "facts.thresholds.open_kernel_module_min_cc",
 					 open_min->source, "%s", open_min->value);
-		if (cc < oldest && legacy_branch_of(g, &dev)) {
+		if (dropped && legacy_branch_of(g, &dev)) {
 			finding_evidence(f, "facts.nvidia_devices.legacy_branch", "SGJ",
 					 "10de:%04x: %s", dev->device_id, dev->legacy_branch);
 			finding_fix(f,
 				    "# install the NVIDIA %s legacy driver branch: the last one "
 				    "that supports %s (NVIDIA's supported-gpus.json)",
 				    dev->legacy_branch, fg->product);
-		} else if (cc < oldest)
+		} else if (dropped)
 			finding_fix(f,
 				    "# install the last driver branch for %s GPUs (gpuenv facts "
 				    "driver <branch> shows each branch's oldest architecture)",
 				    fg->architecture);
 		else
-			finding_fix(f,
-				    "# install the proprietary kernel module flavour of the "
-				    "driver (e.g. nvidia-driver-%u rather than -open), or a "
-				    "Turing-or-newer GPU",
-				    b->branch);
+			proprietary_flavour_fix(f, root, b);
 		finding_rule_verify(f);
 	}
 }

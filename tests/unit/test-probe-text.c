@@ -412,7 +412,8 @@ static void test_amdgpu_ras_lines(void **state)
 
 /* The GPUs a release refused: the dmesg paste of ZaidQureshi/bam#38 (an L40S on 470.256.02,
  * printed again at each modprobe retry), the pre-2012 wording (MrMEEE/bumblebee#583) and the
- * open module's GSP refusal, which names no release and is not taken. */
+ * open module's GSP refusal, which names no release and goes to gsp_refused_gpus (also
+ * the one-line "#012" form of rsyslog: negativo17/nvidia-driver#158's GT 1030). */
 static void test_unsupported_gpus(void **state)
 {
 	static const char text[] =
@@ -439,7 +440,14 @@ static void test_unsupported_gpus(void **state)
 		"[   62.000000] NVRM: The NVIDIA GPU 0000:2e:00.0 (PCI ID: 10de:2b85)\n"
 		"Oct 19 10:12:01 n1 kernel: NVRM: The NVIDIA GPU 0000:8b:00.0 (PCI ID: 10de:26b9)"
 		"#012NVRM: installed in this system is not supported by the#012NVRM: NVIDIA "
-		"470.256.02 driver release.#012NVRM: Please see 'Appendix A'\n";
+		"470.256.02 driver release.#012NVRM: Please see 'Appendix A'\n"
+		"Aug 14 09:12:40 fedora kernel: NVRM: The NVIDIA GPU 0000:09:00.0 (PCI ID: "
+		"10de:1d01)#012NVRM: installed in this system is not supported by open#012NVRM: "
+		"nvidia.ko because it does not include the required GPU#012NVRM: System Processor "
+		"(GSP).\n"
+		"[   63.000000] NVRM: The NVIDIA GPU 0000:2c:00.0 (PCI ID: 10de:1d16)\n"
+		"               NVRM: installed in this system is not supported by open\n"
+		"               NVRM: nvidia.ko because it does not include the required GPU\n";
 	static const char quiet[] = "[    4.1] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  "
 				    "560.35.03  Fri Aug 16 21:39:15 UTC 2024\n";
 	struct snap_node *drv = obj("driver"), *other = obj("other");
@@ -464,8 +472,21 @@ static void test_unsupported_gpus(void **state)
 			    "470.256.02");
 	assert_string_equal(snap_get_str(drv, "kernel_log.unsupported_gpus.2.last_timestamp"),
 			    "Oct 19 10:12:01");
+	/* the open module's refusals: per bus, counted, no release */
+	assert_int_equal(snap_count(snap_get(drv, "kernel_log.gsp_refused_gpus")), 2);
+	assert_string_equal(snap_get_str(drv, "kernel_log.gsp_refused_gpus.0.bus_id"),
+			    "0000:2c:00.0");
+	assert_string_equal(snap_get_str(drv, "kernel_log.gsp_refused_gpus.0.pci_id"), "10de:1d16");
+	assert_int_equal(get_int(drv, "kernel_log.gsp_refused_gpus.0.count"), 2);
+	assert_string_equal(snap_get_str(drv, "kernel_log.gsp_refused_gpus.0.last_timestamp"),
+			    "[   63.000000]");
+	assert_null(snap_get(drv, "kernel_log.gsp_refused_gpus.0.driver_version"));
+	assert_string_equal(snap_get_str(drv, "kernel_log.gsp_refused_gpus.1.bus_id"),
+			    "0000:09:00.0");
+	assert_string_equal(snap_get_str(drv, "kernel_log.gsp_refused_gpus.1.pci_id"), "10de:1d01");
 	assert_int_equal(probe_parse_kernel_log(other, quiet, strlen(quiet), "/dev/kmsg"), 0);
 	assert_null(snap_get(other, "kernel_log.unsupported_gpus"));
+	assert_null(snap_get(other, "kernel_log.gsp_refused_gpus"));
 }
 
 /* The GPUs a release dropped to a legacy branch: the syslog lines of

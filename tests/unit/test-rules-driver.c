@@ -474,6 +474,41 @@ static void test_branch_drops_gpu_logged(void **state)
 	snapshot_unref(s);
 }
 
+/* No module loaded, no legacy notice: the open module's refusal of the GPU in the kernel log
+ * (negativo17/nvidia-driver#158, a GT 1030 on the open 560.31 module) is judged, for that
+ * bus only, and not once a module is loaded (the refusal is then history); without a
+ * refusal, the release of the nvidia.ko on disk (NVIDIA/open-gpu-kernel-modules#1003: a GTX
+ * 1070 with 590.48.01, which dropped Pascal). */
+static void test_branch_drops_gpu_not_loaded(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *e;
+
+	(void)state;
+	gpu(s, "0x1d01", NULL); /* GP108 [GeForce GT 1030], Pascal 6.1, no driver bound */
+	NO(s, "driver.branch-drops-gpu");
+	e = snap_append_object(
+		snap_array(snap_object(node(s, "driver"), "kernel_log"), "gsp_refused_gpus"));
+	snap_set_str(e, "bus_id", "0000:99:00.0", "/var/log/messages");
+	NO(s, "driver.branch-drops-gpu");
+	snap_set_str(e, "bus_id", "0000:18:00.0", "/var/log/messages");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR,
+	    "has no GSP: the open nvidia.ko refuses it (the kernel log shows the refusal");
+	FIX(s, "driver.branch-drops-gpu", "proprietary kernel module flavour");
+	driver_loaded(s, "560.35.03");
+	NO(s, "driver.branch-drops-gpu");
+	snapshot_unref(s);
+	s = base();
+	gpu(s, "0x1b81", NULL); /* GP104 [GeForce GTX 1070] */
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "580.95.05", "x");
+	NO(s, "driver.branch-drops-gpu");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "590.48.01", "x");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR,
+	    "not supported by driver branch R590");
+	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR, "the nvidia.ko on disk");
+	snapshot_unref(s);
+}
+
 static void pkg_event(struct gpuenv_snapshot *s, const char *package, const char *from,
 		      const char *to, const char *upstream, const char *time);
 
@@ -1071,6 +1106,7 @@ int main(void)
 		cmocka_unit_test(test_device_nodes),
 		cmocka_unit_test(test_branch_drops_gpu),
 		cmocka_unit_test(test_branch_drops_gpu_logged),
+		cmocka_unit_test(test_branch_drops_gpu_not_loaded),
 		cmocka_unit_test(test_branch_predates_gpu),
 		cmocka_unit_test(test_branch_eol),
 		cmocka_unit_test(test_nvml_mismatch),
