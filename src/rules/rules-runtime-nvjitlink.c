@@ -103,16 +103,16 @@ static void one_library(struct nvj_ctx *s, const struct fw_build *b, const char 
 	if (release[0])
 		snprintf(rel_text, sizeof(rel_text), " (names of CUDA %s: nvJitLink %s or newer)",
 			 release, release);
-	f = rule_finding(
-		s->c, GPUENV_SEVERITY_ERROR, b->prefix,
-		"%s in %s %s %s, which needs %s%s from %s%s; ld.so gives it %s (via "
-		"%s, version %s), which does not define %s%s: %s fails",
-		b->label, b->prefix, streq(how, "dlopen") ? "opens" : "loads", lib, first,
-		snap_count(missing) > 1 ? " and more" : "", snap_get_str(nvj, "soname") ?: "?",
-		rel_text, win, via, snap_get_str(nvj, "version") ?: "unknown",
-		snap_count(missing) > 1 ? "them" : "it",
-		own_ok ? "; the copy its own DT_RUNPATH names does" : "",
-		streq(how, "dlopen") ? "opening it" : "importing it");
+	f = rule_finding(s->c, GPUENV_SEVERITY_ERROR, b->prefix,
+			 "%s in %s %s %s, which needs %s%s from %s%s; ld.so gives it %s (via "
+			 "%s, version %s), which does not define %s%s: %s fails",
+			 b->label, b->prefix, streq(how, "dlopen") ? "opens" : "loads", lib, first,
+			 snap_count(missing) > 1 ? " and more" : "",
+			 snap_get_str(nvj, "soname") ?: "?", rel_text, win, via,
+			 snap_get_str(nvj, "version") ?: "unknown",
+			 snap_count(missing) > 1 ? "them" : "it",
+			 own_ok ? "; the copy its own DT_RUNPATH names does" : "",
+			 streq(how, "dlopen") ? "opening it" : "importing it");
 	finding_symptom(f, "%s: undefined symbol: %s%s%s", lib, first, version ? ", version " : "",
 			version ?: "");
 	snprintf(key, sizeof(key), "%s.%s.%s.nvjitlink.symbols_missing", b->key, how, snap_key(l));

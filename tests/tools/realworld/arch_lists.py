@@ -16,10 +16,15 @@ BASE = "rtx4090-open-module"
 # same list pasted from Kaggle's image in Kaggle/docker-python#1546)
 CU128_LIST = "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120"
 URL_KAGGLE = "https://github.com/Kaggle/kaggle-cli/issues/1151"
+# the container's environment: the nvidia container toolkit's usual values (placeholders)
+KAGGLE_ENV = {"PATH": "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
+                      "/usr/sbin:/usr/bin:/sbin:/bin",
+              "NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"}
 
 
-def p100_kaggle_torch210_cu128():
-    name = FIXTURES[0]
+def kaggle_p100(name):
+    """A Tesla P100 in Kaggle's Docker image with its cu128 torch in the system site.
+    Returns (dst, root)."""
     # 10de:15f8 GP100GL [Tesla P100 PCIe 16GB] (pci.ids); 10de:118f its subsystem there
     dst, root = base_root(name, 0x15f8, 0x118f, "Tesla P100-PCIE-16GB", "570.172.08")
     # a Kaggle kernel runs in Kaggle's Docker image: Docker marks the container /.dockerenv
@@ -34,6 +39,11 @@ def p100_kaggle_torch210_cu128():
     mk2.ELF.setdefault(root, []).append(
         (f"{site}/torch/lib/libtorch_cuda.so",
          "fatbin soname=libtorch_cuda.so sass=70,75,80,86,90,100,120 ptx= ptxisa=8.7"))
+    return dst, root
+
+
+def p100_kaggle_torch210_cu128():
+    dst, _ = kaggle_p100(FIXTURES[0])
     pasted = ("machine_shape NvidiaTeslaP100 ... every CUDA operation fails with "
               "cudaErrorNoKernelImageForDevice; torch 2.10.0+cu128, torch.version.cuda == "
               "\"12.8\"; the same image on NvidiaTeslaT4 works")
@@ -58,9 +68,7 @@ def p100_kaggle_torch210_cu128():
         "kernel and module tree and os-release from the base fixture; libtorch_cuda.so is a "
         "stand-in whose fat binary (tests/tools/fatbin_writer.py: headers as CUDA 12.8 writes "
         "them, no code) lists that whole list; " + mk2.SRC_TORCH + "; " + SRC_BASE,
-        {"PATH": "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
-                 "/usr/sbin:/usr/bin:/sbin:/bin",
-         "NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"},
+        KAGGLE_ENV,
         real_world(
             URL_KAGGLE, pasted,
             "the image's torch 2.10.0+cu128 is built for compute capability 7.0 to 12.0 and has "
@@ -120,17 +128,7 @@ URL_KAGGLE_IMAGE = "https://github.com/Kaggle/docker-python/issues/1546"
 
 
 def p100_kaggle_image():
-    name = FIXTURES[2]
-    dst, root = base_root(name, 0x15f8, 0x118f, "Tesla P100-PCIE-16GB", "570.172.08")
-    w(root, ".dockerenv", "")
-    w(root, "proc/1/cgroup", "0::/\n")
-    w(root, "usr/bin/python3.12", "", 0o755)
-    site = "/usr/local/lib/python3.12/dist-packages"
-    torch_dist(root, site, "2.10.0+cu128", "'12.8'",
-               requires=["nvidia-cuda-runtime-cu12==12.8.90; platform_system == \"Linux\""])
-    mk2.ELF.setdefault(root, []).append(
-        (f"{site}/torch/lib/libtorch_cuda.so",
-         "fatbin soname=libtorch_cuda.so sass=70,75,80,86,90,100,120 ptx= ptxisa=8.7"))
+    dst, _ = kaggle_p100(FIXTURES[2])
     pasted = ("/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:435: UserWarning: "
               "Found GPU0 Tesla P100-PCIE-16GB which is of cuda capability 6.0. Minimum and "
               "Maximum cuda capability supported by this version of PyTorch is (7.0) - (12.0) / "
@@ -157,9 +155,7 @@ def p100_kaggle_image():
         "and os-release from the base fixture; libtorch_cuda.so is a stand-in whose fat "
         "binary (tests/tools/fatbin_writer.py: headers as CUDA 12.8 writes them, no code) "
         "lists the pasted targets; " + mk2.SRC_TORCH + "; " + SRC_BASE,
-        {"PATH": "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
-                 "/usr/sbin:/usr/bin:/sbin:/bin",
-         "NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility"},
+        KAGGLE_ENV,
         real_world(
             URL_KAGGLE_IMAGE, pasted,
             "the image's CUDA 12.8 torch is built for compute capability 7.0 to 12.0 and the "

@@ -23,9 +23,9 @@ PASTED = ("Jax plugin configuration error: Exception when calling "
           "was not found. ... An NVIDIA GPU may be present on this machine, but a CUDA-enabled "
           "jaxlib is not installed. Falling back to cpu.")
 # The LD_LIBRARY_PATH of the LD_DEBUG trace in jax-ml/jax#28929, as ld.so printed it
-LD_28929 = ("/home/common_modules/nccl/nccl_2.18.3-1+cuda12.1_x86_64/lib:"
-            "/home/common_modules/cudnn/cudnn-8.9.7.29_cuda12/lib:"
-            "/home/common_modules/cuda/cuda-12.1/lib64:/usr/local/nccl2/lib:"
+LD_28929 = ("/home/user/common_modules/nccl/nccl_2.18.3-1+cuda12.1_x86_64/lib:"
+            "/home/user/common_modules/cudnn/cudnn-8.9.7.29_cuda12/lib:"
+            "/home/user/common_modules/cuda/cuda-12.1/lib64:/usr/local/nccl2/lib:"
             "/usr/local/cuda/extras/CUPTI/lib64")
 HPC = "/opt/nvidia/hpc_sdk/Linux_x86_64/24.5"
 # The directories of the LD_LIBRARY_PATH of the trace in jax-ml/jax#30050 (its hwcaps
@@ -81,7 +81,7 @@ def toolkit_nvjitlink(root, libdir, full, minor):
     link(root, f"{libdir}/libnvJitLink.so.12", f"libnvJitLink.so.{full}")
 
 
-PREFIX = "/home/project/.venv"
+PREFIX = "/home/user/project/.venv"
 SITE = f"{PREFIX}/lib/python3.13/site-packages"
 SOURCE = (f"Rebuilt from {URL} (pasted: `uv venv` with CPython 3.13.3, `uv pip install -U "
           "\"jax[cuda12]\"` installing jax, jaxlib, jax-cuda12-plugin and jax-cuda12-pjrt "
@@ -89,8 +89,9 @@ SOURCE = (f"Rebuilt from {URL} (pasted: `uv venv` with CPython 3.13.3, `uv pip i
           "its wheels, the plugin's RuntimeError and the fall-back to the CPU; the JAX "
           "developers' LD_DEBUG trace in the thread: libcusparse.so.12 opened from "
           "site-packages/jax_cuda12_plugin/../nvidia/cusparse/lib, its libnvJitLink.so.12 "
-          "searched along LD_LIBRARY_PATH (the value printed, kept here) and taken from "
-          "/home/common_modules/cuda/cuda-12.1/lib64; the cause and fix the thread gives: "
+          "searched along LD_LIBRARY_PATH (the value printed, kept here but for the home "
+          "below) and taken from its common_modules/cuda/cuda-12.1/lib64; the cause and fix "
+          "the thread gives: "
           "cuSPARSE's nvJitLink found via LD_LIBRARY_PATH before its RUNPATH, unset "
           "LD_LIBRARY_PATH (jax-ml/jax#29843 repeats it, confirmed), and jax-ml/jax#28977 "
           "preloads the wheel's nvJitLink for it); the plugin's Requires-Dist lines as "
@@ -100,8 +101,10 @@ SOURCE = (f"Rebuilt from {URL} (pasted: `uv venv` with CPython 3.13.3, `uv pip i
           "defines up to _12_1, the 12.9.41 wheel's up to _12_9); inferred from the trace's "
           "order (the wheel's cuSPARSE found before LD_LIBRARY_PATH's directories): the "
           "DT_RPATH of jax_cuda12_plugin/_versions.so (the module of versions_helpers.cc); "
-          "placeholders, not in the report: the venv's place /home/project/.venv (the trace "
-          "prints /home/project/._venv), uv as INSTALLER, the toolkit's file name "
+          "placeholders, not in the report: the venv's place /home/user/project/.venv (the "
+          "trace prints a venv under another user's home), the trace's /home/<name>/"
+          "common_modules kept under /home/user/ (the tree names no home but the placeholder "
+          "user's), uv as INSTALLER, the toolkit's file name "
           "libnvJitLink.so.12.1.105, the GPU and driver (the base fixture's RTX 4090 on "
           "the open module), the stand-in xla_cuda_plugin.so built by nvcc 13.0 for "
           "sm_75-sm_90 with compute_90 PTX, xla_extension.so a gcc-built stand-in; the other "
@@ -115,9 +118,9 @@ def jax061_tree(name, ld_library_path):
     w(root, "usr/bin/python3.13", "", 0o755)
     mk2.venv(root, PREFIX, "3.13.3")
     jax_env(root, SITE, "0.6.1", "12.5.9.5", "12.9.41", 9)
-    toolkit_nvjitlink(root, "home/common_modules/cuda/cuda-12.1/lib64", "12.1.105", 1)
+    toolkit_nvjitlink(root, "home/user/common_modules/cuda/cuda-12.1/lib64", "12.1.105", 1)
     variables = {"PATH": f"{PREFIX}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
-                         "/sbin:/bin", "VIRTUAL_ENV": PREFIX, "HOME": "/home/project"}
+                         "/sbin:/bin", "VIRTUAL_ENV": PREFIX, "HOME": "/home/user"}
     if ld_library_path:
         variables["LD_LIBRARY_PATH"] = ld_library_path
     return dst, variables
@@ -160,7 +163,7 @@ def jax062_hpcsdk():
     name = FIXTURES[2]
     dst, root = base_root(name, 0x2684, 0x167c, "NVIDIA GeForce RTX 4090", "570.133.07",
                           flavor="open", audio=0x22ba)
-    base, env = "/home/wassim/micromamba", "/home/wassim/micromamba/envs/jax"
+    base, env = "/home/user/micromamba", "/home/user/micromamba/envs/jax"
     w(root, f"{env}/conda-meta/history", "")
     w(root, f"{env}/bin/python3.10", "", 0o755)
     link(root, f"{env}/bin/python", "python3.10")
@@ -174,8 +177,9 @@ def jax062_hpcsdk():
         "libnvJitLink.so.12 (CUDA 12.4) before its DT_RUNPATH reaches the nvidia-nvjitlink-"
         "cu12 wheel, lacks the CUDA 12.9 entry points it needs, and JAX falls back to the CPU",
         f"Rebuilt from {URL_HPC} (pasted: jax[cuda12]==0.6.2 in a fresh micromamba "
-        "environment, the traceback under /home/wassim/micromamba/envs/jax/lib/python3.10/"
-        "site-packages/jax_plugins/xla_cuda12/, 'Unable to load cuSPARSE', 'I cannot unset "
+        "environment, the traceback under <home>/micromamba/envs/jax/lib/python3.10/"
+        "site-packages/jax_plugins/xla_cuda12/ (the reporter's home kept as /home/user "
+        "here), 'Unable to load cuSPARSE', 'I cannot unset "
         "LD_LIBRARY_PATH since I need to compile and use CUDA code', and the LD_DEBUG trace: "
         "libcusparse.so.12 from the site's nvidia/cusparse/lib, its libnvJitLink.so.12 "
         "searched along LD_LIBRARY_PATH (those directories kept here) and taken from "
@@ -191,7 +195,7 @@ def jax062_hpcsdk():
         {"PATH": f"{env}/bin:{base}/condabin:{HPC}/cuda/12.4/bin:/usr/local/sbin:"
                  "/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
          "CONDA_PREFIX": env, "CONDA_DEFAULT_ENV": "jax", "MAMBA_ROOT_PREFIX": base,
-         "HOME": "/home/wassim", "LD_LIBRARY_PATH": LD_30050},
+         "HOME": "/home/user", "LD_LIBRARY_PATH": LD_30050},
         real_world(URL_HPC, "RuntimeError: Unable to load cuSPARSE. Is it installed? ... An "
                    "NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is "
                    "not installed. Falling back to cpu.",
