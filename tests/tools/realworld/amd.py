@@ -159,12 +159,18 @@ def kernel_amdgpu(root):
     `version` (amdgpu sets no MODULE_VERSION upstream; amdgpu-dkms's does). /proc/modules loses
     amdgpu-dkms's helper modules and drm_exec (drivers/gpu/drm/drm_exec.c, Linux 6.6 and
     later), also from the users lists of the modules left."""
-    gone = ("amddrm_ttm_helper", "amddrm_buddy", "amdttm", "amdxcp", "amdkcl", "drm_exec")
     os.unlink(f"{root}/sys/module/amdgpu/version")
     w(root, "sys/module/amdgpu/initstate", "live\n")
+    drop_modules(root, ("amddrm_ttm_helper", "amddrm_buddy", "amdttm", "amdxcp", "amdkcl",
+                        "drm_exec"), in_tree=True)
+
+
+def drop_modules(root, gone, in_tree=False):
+    """/proc/modules without the modules `gone`, in their users lists too; in_tree: without
+    the out-of-tree taint flags "(OE)" as well."""
     lines = []
     for line in read(root, "proc/modules").splitlines():
-        f = line.replace(" (OE)", "").split(" ")
+        f = (line.replace(" (OE)", "") if in_tree else line).split(" ")
         if f[0] in gone:
             continue
         if f[3] != "-":

@@ -8,7 +8,7 @@ amd_kfd_refused."""
 import os
 import shutil
 
-from realworld.amd import BASE, NODES, kern_log, read, set_gpu
+from realworld.amd import BASE, NODES, drop_modules, kern_log, read, set_gpu
 from realworld.common import fresh, ini, move_kernel, real_world, section, w
 from realworld.libs import UBUNTU1804_OS_RELEASE
 from realworld.outside import UBUNTU1604_OS_RELEASE
@@ -27,15 +27,7 @@ def rock_dkms_2019(root):
     """The base's amdgpu-dkms 6.x modules cut down to the amdgpu, amdttm and amdkcl of a 2019
     rock-dkms (from the users lists too), and no /sys/module/amdgpu/version (the reports show
     the dkms package's version, not the module's)."""
-    lines = []
-    for line in read(root, "proc/modules").splitlines():
-        f = line.split(" ")
-        if f[0] in NEWER_DKMS:
-            continue
-        if f[3] != "-":
-            f[3] = "".join(u + "," for u in f[3].split(",") if u and u not in NEWER_DKMS) or "-"
-        lines.append(" ".join(f) + "\n")
-    w(root, "proc/modules", "".join(lines))
+    drop_modules(root, NEWER_DKMS)
     shutil.rmtree(f"{root}/sys/module/amdgpu")
     w(root, "sys/module/amdgpu/initstate", "live\n")
 

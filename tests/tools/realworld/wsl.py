@@ -37,15 +37,12 @@ def gpu_pv_adapter(root):
     link(root, f"sys/devices/{path}/driver", "../../../../../../../../bus/pci/drivers/dxgkrnl")
 
 
-def wsl_with_linux_driver(name, os_release, linux_driver, release=WSL_RELEASE):
-    """A WSL2 distribution (kernel `release`) with the Windows driver's /usr/lib/wsl/lib and a
-    Linux driver's user-space libraries (`linux_driver`) in /usr/lib/x86_64-linux-gnu, the
-    GPU-PV adapter and no kernel module. Returns (dst, root); call ldso_cache(dst) after
-    ini()."""
+def wsl_distribution(name, os_release, release=WSL_RELEASE):
+    """A WSL2 distribution (kernel `release`) with the Windows driver's /usr/lib/wsl/lib and
+    WSL's ld.so configuration. Returns (dst, root)."""
     dst, root = fresh(name)
     w(root, "proc/sys/kernel/osrelease", release + "\n")
     w(root, "etc/os-release", os_release)
-    w(root, "etc/debian_version", "bookworm/sid\n")
     w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
     w(root, "etc/ld.so.conf.d/ld.wsl.conf", WSL_LD_CONF)
     w(root, "etc/ld.so.conf.d/libc.conf", "# libc default configuration\n/usr/local/lib\n")
@@ -54,6 +51,16 @@ def wsl_with_linux_driver(name, os_release, linux_driver, release=WSL_RELEASE):
         so(root, f"{WSL_LIB}/{f}", "libcuda.so.1")
     for f in ("libnvidia-ml.so.1", "libdxcore.so", "nvidia-smi"):
         so(root, f"{WSL_LIB}/{f}", f)
+    return dst, root
+
+
+def wsl_with_linux_driver(name, os_release, linux_driver, release=WSL_RELEASE):
+    """A WSL2 distribution (kernel `release`) with the Windows driver's /usr/lib/wsl/lib and a
+    Linux driver's user-space libraries (`linux_driver`) in /usr/lib/x86_64-linux-gnu, the
+    GPU-PV adapter and no kernel module. Returns (dst, root); call ldso_cache(dst) after
+    ini()."""
+    dst, root = wsl_distribution(name, os_release, release)
+    w(root, "etc/debian_version", "bookworm/sid\n")
     driver_libs(root, linux_driver)
     gpu_pv_adapter(root)
     w(root, "proc/modules", "")

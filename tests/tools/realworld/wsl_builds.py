@@ -3,9 +3,8 @@
 driver's files are mounted at /usr/lib/wsl/lib, but no /dev/dxg reaches the distribution, so
 nvidia-smi and CUDA find no GPU; rebuilt from microsoft/WSL#6772 with the wsl topic's pieces
 (wsl.py, its sources). Written by tests/tools/mk-real-world-fixtures.py wsl_builds."""
-from realworld.common import (MULTIARCH_LD_CONF, UBUNTU2004_OS_RELEASE, WSL_LD_CONF, fresh, ini,
-                              ldso_cache, real_world, so, w)
-from realworld.wsl import WSL_LIB, WSL_SRC
+from realworld.common import UBUNTU2004_OS_RELEASE, ini, ldso_cache, real_world, w
+from realworld.wsl import WSL_SRC, wsl_distribution
 
 TOPIC = "wsl_builds"
 FIXTURES = ("rw-wsl2-build21343-no-dxg-wsl-6772",)
@@ -15,18 +14,8 @@ RELEASE = "5.4.91-microsoft-standard-WSL2"
 
 
 def insider_build_without_dxg():
-    dst, root = fresh(FIXTURES[0])
-    w(root, "proc/sys/kernel/osrelease", RELEASE + "\n")
+    dst, root = wsl_distribution(FIXTURES[0], UBUNTU2004_OS_RELEASE, RELEASE)
     w(root, "proc/modules", "")
-    w(root, "etc/os-release", UBUNTU2004_OS_RELEASE)
-    w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n\n")
-    w(root, "etc/ld.so.conf.d/ld.wsl.conf", WSL_LD_CONF)
-    w(root, "etc/ld.so.conf.d/libc.conf", "# libc default configuration\n/usr/local/lib\n")
-    w(root, "etc/ld.so.conf.d/x86_64-linux-gnu.conf", MULTIARCH_LD_CONF)
-    for f in ("libcuda.so", "libcuda.so.1", "libcuda.so.1.1"):
-        so(root, f"{WSL_LIB}/{f}", "libcuda.so.1")
-    for f in ("libnvidia-ml.so.1", "libdxcore.so", "nvidia-smi"):
-        so(root, f"{WSL_LIB}/{f}", f)
     pasted = ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. / "
               "cudaGetDeviceCount returned 100 -> no CUDA-capable device is detected")
     ini(dst, TOPIC,
