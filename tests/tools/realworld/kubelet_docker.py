@@ -10,6 +10,30 @@ TOPIC = "kubelet_docker"
 FIXTURES = ("rw-k8s18-gtx1070-runtime-not-default-k8s-device-plugin-13",)
 
 
+def nvidia_docker2_k8s_node(name, kernel, drv, built, pkgs):
+    """An Ubuntu 16.04.3 Kubernetes node on Docker with the NVIDIA driver `drv` loaded and
+    nvidia-docker2 installed (the packages pkgs, as dpkg records them): daemon.json as the
+    package installs it (the nvidia runtime, not the default), kubelet's device manager
+    checkpoint with no resource registered. Returns (dst, root, the [devices] section)."""
+    dst, root = driver_host(
+        name, ubuntu_os_release("16.04.3", "Xenial Xerus", "xenial", logo=False), kernel, drv,
+        built, "5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.5)", (659456, 13807616, 2),
+        ("usr/bin/dockerd", "usr/bin/docker", "usr/bin/nvidia-container-runtime",
+         "usr/bin/nvidia-container-runtime-hook", "usr/bin/nvidia-container-cli",
+         "usr/bin/nvidia-docker"))
+    # the daemon.json the nvidia-docker2 package installs: the runtime, no default-runtime
+    w(root, "etc/docker/daemon.json",
+      '{\n    "runtimes": {\n        "nvidia": {\n'
+      '            "path": "/usr/bin/nvidia-container-runtime",\n'
+      '            "runtimeArgs": []\n        }\n    }\n}\n')
+    dpkg(root, pkgs)
+    w(root, "var/lib/kubelet/device-plugins/kubelet_internal_checkpoint",
+      '{"Data":{"PodDeviceEntries":null,"RegisteredDevices":{}},"Checksum":1286926585}')
+    devices = ("[devices]\n/dev/nvidiactl = c 195:255 0666 0:0\n/dev/nvidia0 = c 195:0 0666 0:0\n"
+               "/dev/nvidia-uvm = c 243:0 0666 0:0\n/dev/nvidia-uvm-tools = c 243:1 0666 0:0\n")
+    return dst, root, devices
+
+
 def gtx1070_runtime_not_default():
     """NVIDIA/k8s-device-plugin#13: a Kubernetes 1.8 node with a GeForce GTX 1070, kubelet
     started with --feature-gates=DevicePlugins=true; the device plugin's daemonset pod is in
@@ -19,25 +43,11 @@ def gtx1070_runtime_not_default():
     "default-runtime": "nvidia" to /etc/docker/daemon.json; the reporter: "yeah, it works!"."""
     name = FIXTURES[0]
     url = "https://github.com/NVIDIA/k8s-device-plugin/issues/13"
-    dst, root = driver_host(
-        name, ubuntu_os_release("16.04.3", "Xenial Xerus", "xenial", logo=False),
-        "4.4.0-103-generic", "384.90", "Tue Sep 19 19:17:35 PDT 2017",
-        "5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.5)", (659456, 13807616, 2),
-        ("usr/bin/dockerd", "usr/bin/docker", "usr/bin/nvidia-container-runtime",
-         "usr/bin/nvidia-container-runtime-hook", "usr/bin/nvidia-container-cli",
-         "usr/bin/nvidia-docker"))
-    # the daemon.json the nvidia-docker2 package installs: the runtime, no default-runtime
-    w(root, "etc/docker/daemon.json",
-      '{\n    "runtimes": {\n        "nvidia": {\n'
-      '            "path": "/usr/bin/nvidia-container-runtime",\n'
-      '            "runtimeArgs": []\n        }\n    }\n}\n')
-    dpkg(root, {"nvidia-docker2": "2.0.1+docker17.09.0-1", "nvidia-container-runtime":
-                "1.1.0+docker17.09.0-1", "libnvidia-container-tools": "1.0.0~alpha.3-1",
-                "libnvidia-container1": "1.0.0~alpha.3-1"})
-    w(root, "var/lib/kubelet/device-plugins/kubelet_internal_checkpoint",
-      '{"Data":{"PodDeviceEntries":null,"RegisteredDevices":{}},"Checksum":1286926585}')
-    devices = ("[devices]\n/dev/nvidiactl = c 195:255 0666 0:0\n/dev/nvidia0 = c 195:0 0666 0:0\n"
-               "/dev/nvidia-uvm = c 243:0 0666 0:0\n/dev/nvidia-uvm-tools = c 243:1 0666 0:0\n")
+    dst, root, devices = nvidia_docker2_k8s_node(
+        name, "4.4.0-103-generic", "384.90", "Tue Sep 19 19:17:35 PDT 2017",
+        {"nvidia-docker2": "2.0.1+docker17.09.0-1",
+         "nvidia-container-runtime": "1.1.0+docker17.09.0-1",
+         "libnvidia-container-tools": "1.0.0~alpha.3-1", "libnvidia-container1": "1.0.0~alpha.3-1"})
     ini(dst, TOPIC,
         "A Kubernetes 1.8 node with a GTX 1070 and nvidia-docker2: `docker run "
         "--runtime=nvidia` starts the device plugin fine, but Docker's default runtime is "
