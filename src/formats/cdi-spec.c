@@ -152,10 +152,28 @@ static int check_list(struct walk *w, yaml_node_t *n, const char *what)
 	return 0;
 }
 
-/* One containerEdits mapping: mounts[].hostPath and hooks[].args. */
+/* A host file the spec needs, kept up to CDI_MAX_ITEMS. */
+static int add_host_path(struct walk *w, const char *host)
+{
+	int r;
+
+	if (w->n_host_paths >= CDI_MAX_ITEMS) {
+		w->spec->host_paths_capped = true;
+		return 0;
+	}
+	if ((r = strv_push(&w->spec->host_paths, host)) < 0)
+		return r;
+	w->n_host_paths++;
+	return 0;
+}
+
+/* One containerEdits mapping: deviceNodes[] and mounts[].hostPath, hooks[].args. A device
+ * node's host file is its hostPath, else its path (SPEC.md "Device nodes"); the runtime
+ * stats it before the container starts (podman: "failed to stat CDI host device
+ * \"/dev/dri/renderD129\"", NVIDIA/nvidia-container-toolkit#885). */
 static int walk_edits(struct walk *w, yaml_node_t *edits, const char *where, unsigned depth)
 {
-	yaml_node_t *mounts, *hooks;
+	yaml_node_t *nodes, *mounts, *hooks;
 	char what[96];
 	int r;
 
@@ -163,6 +181,21 @@ static int walk_edits(struct walk *w, yaml_node_t *edits, const char *where, uns
 		return 0;
 	if (edits->type != YAML_MAPPING_NODE)
 		return fail(w->err, -EBADMSG, "%s.containerEdits is not a mapping", where);
+	nodes = map_get(w, edits, "deviceNodes", depth);
+	snprintf(what, sizeof(what), "%s.containerEdits.deviceNodes", where);
+	if ((r = check_list(w, nodes, what)) < 0)
+		return r;
+	for (size_t i = 0; i < seq_len(nodes); i++) {
+		yaml_node_t *d = node(w, nodes->data.sequence.items.start[i], depth + 2);
+		const char *host = scalar(map_get(w, d, "hostPath", depth + 2));
+
+		if (!host)
+			host = scalar(map_get(w, d, "path", depth + 2));
+		if (capped(w, depth + 2))
+			break;
+		if (host && (r = add_host_path(w, host)) < 0)
+			return r;
+	}
 	mounts = map_get(w, edits, "mounts", depth);
 	snprintf(what, sizeof(what), "%s.containerEdits.mounts", where);
 	if ((r = check_list(w, mounts, what)) < 0)
@@ -176,13 +209,8 @@ static int walk_edits(struct walk *w, yaml_node_t *edits, const char *where, uns
 			break;
 		if (!host)
 			continue;
-		if (w->n_host_paths < CDI_MAX_ITEMS) {
-			if ((r = strv_push(&w->spec->host_paths, host)) < 0)
-				return r;
-			w->n_host_paths++;
-		} else {
-			w->spec->host_paths_capped = true;
-		}
+		if ((r = add_host_path(w, host)) < 0)
+			return r;
 		base = path_basename(host);
 		ver = cdi_driver_lib_version(base);
 		if (!ver)

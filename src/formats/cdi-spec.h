@@ -28,9 +28,10 @@ struct cdi_spec {
 	char **devices;		     /* device names in file order (NULL-terminated, never NULL) */
 	char *driver_version;	     /* NULL when no file name or hook names one */
 	char *driver_version_source; /* where driver_version came from, e.g. a mount's hostPath */
-	char **host_paths; /* containerEdits.mounts[].hostPath, top level then each device's, in
-			    * file order, the first CDI_MAX_ITEMS (NULL-terminated, never NULL) */
-	bool host_paths_capped; /* more mounts than CDI_MAX_ITEMS: host_paths is not all */
+	char **host_paths;	     /* containerEdits.deviceNodes[] (hostPath, else path), then
+			    * mounts[].hostPath, top level then each device's, in file order, the
+			    * first CDI_MAX_ITEMS (NULL-terminated, never NULL) */
+	bool host_paths_capped;	     /* more than CDI_MAX_ITEMS: host_paths is not all */
 };
 
 struct cdi_error {

@@ -249,6 +249,49 @@ bad:
 
 #define TK(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
+/* The file at path on the host as a bool fact: true when there, false when not (ENOENT,
+ * ENOTDIR), an errno when it could not be looked at. */
+static void host_file_fact(struct probe_env *pe, struct snap_node *obj, const char *key,
+			   const char *path)
+{
+	struct stat st;
+	int r = root_stat(pe->root, path, &st);
+
+	if (r == 0 || r == -ENOENT || r == -ENOTDIR)
+		snap_set_bool(obj, key, r == 0, path);
+	else
+		snap_set_errno(obj, key, r, path);
+}
+
+/* nvidia-container-cli runs the configured ldconfig on the container's root; a leading '@'
+ * names a file of the host's (libnvidia-container src/nvc_ldcache.c; the toolkit writes
+ * "@/sbin/ldconfig.real" on Ubuntu, "@/sbin/ldconfig" elsewhere: nvidia-container-toolkit
+ * internal/config/config.go). Records whether that host file is there ("ldconfig_on_host"),
+ * and which of the usual ldconfig files the host has ("host_ldconfigs"), so that a name
+ * taken from another distribution can be told from a tree that shows no /sbin at all. */
+static void probe_ldconfig_host(struct probe_env *pe, struct snap_node *cli,
+				const struct toml_doc *d, const char *cfg)
+{
+	static const char *const usual[] = { "/sbin/ldconfig", "/usr/sbin/ldconfig",
+					     "/sbin/ldconfig.real", "/usr/sbin/ldconfig.real" };
+	const struct toml_value *v = toml_get(d, TK("nvidia-container-cli", "ldconfig"));
+	struct snap_node *arr;
+
+	if (!v || v->type != TOML_STRING || !startswith(v->str, "@/")) {
+		snap_set_state(cli, "ldconfig_on_host", FACT_ABSENT, cfg,
+			       "ldconfig does not name a host file (no leading \"@/\")");
+		return;
+	}
+	host_file_fact(pe, cli, "ldconfig_on_host", v->str + 1);
+	arr = snap_array(cli, "host_ldconfigs");
+	for (size_t i = 0; i < ARRAY_SIZE(usual); i++) {
+		struct stat st;
+
+		if (root_stat(pe->root, usual[i], &st) == 0 && S_ISREG(st.st_mode))
+			snap_append_str(arr, usual[i], usual[i]);
+	}
+}
+
 static void probe_toolkit_config(struct probe_env *pe, struct snap_node *tk)
 {
 	static const char path[] = "/etc/nvidia-container-runtime/config.toml";
@@ -267,6 +310,7 @@ static void probe_toolkit_config(struct probe_env *pe, struct snap_node *tk)
 	toml_fact(cli, "root", d, TK("nvidia-container-cli", "root"), WANT_STR, path);
 	toml_fact(cli, "path", d, TK("nvidia-container-cli", "path"), WANT_STR, path);
 	toml_fact(cli, "ldconfig", d, TK("nvidia-container-cli", "ldconfig"), WANT_STR, path);
+	probe_ldconfig_host(pe, cli, d, path);
 	toml_fact(cli, "no-cgroups", d, TK("nvidia-container-cli", "no-cgroups"), WANT_BOOL, path);
 	toml_fact(cli, "load-kmods", d, TK("nvidia-container-cli", "load-kmods"), WANT_BOOL, path);
 	rt = snap_object(cfg, "nvidia-container-runtime");

@@ -830,7 +830,8 @@ RULE_CHECK(check_no_nvidia_runtime)
 
 /* A spec of the loaded driver's version (or naming none) can still be stale: a file it
  * mounts is gone (NVIDIA/nvidia-container-toolkit#692: the EGL Wayland library
- * libnvidia-egl-wayland.so.1.1.13 replaced by 1.1.16 in a package update), and the runtime
+ * libnvidia-egl-wayland.so.1.1.13 replaced by 1.1.16 in a package update), or a device node
+ * it names (#885: /dev/dri/renderD129 where the host now has renderD128), and the runtime
  * refuses to start the container. true with *ret the finding, false when nothing is missing
  * or it could not be told (recorded as skipped). */
 static bool stale_by_missing_files(struct rule_ctx *c, const struct snap_node *sp, size_t i,
@@ -841,7 +842,7 @@ static bool stale_by_missing_files(struct rule_ctx *c, const struct snap_node *s
 	char key[96];
 	size_t n;
 
-	if (!rule_need(c, path, "the host files the CDI spec mounts", missing))
+	if (!rule_need(c, path, "the host files the CDI spec names", missing))
 		return false;
 	n = snap_count(missing);
 	if (n == 0) {
@@ -852,8 +853,8 @@ static bool stale_by_missing_files(struct rule_ctx *c, const struct snap_node *s
 		return false;
 	}
 	*ret = rule_finding(c, GPUENV_SEVERITY_ERROR, path,
-			    "the CDI spec %s mounts %s, which is not on this host (%zu of %lld "
-			    "mounted file(s) missing; the loaded driver is %s): the container "
+			    "the CDI spec %s names %s, which is not on this host (%zu of %lld "
+			    "host file(s) missing; the loaded driver is %s): the container "
 			    "runtime refuses to start containers given its devices",
 			    path, snap_str(snap_at(missing, 0)) ?: "?", n,
 			    snap_get_int(sp, "host_paths", &mounted) ? (long long)mounted : 0LL,
@@ -907,6 +908,47 @@ RULE_CHECK(check_cdi_spec_stale)
 			       "nvidia-cdi-refresh service does this where installed)");
 		finding_rule_verify(f);
 	}
+}
+
+/* ---- container.toolkit-ldconfig-missing ---------------------------------------------------- */
+
+/* The host file config.toml's `ldconfig = "@…"` names is not there while the host has an
+ * ldconfig under another name (NVIDIA/nvidia-docker#614: "@/sbin/ldconfig.real" on Debian 9).
+ * A tree that shows no usual ldconfig at all is not judged: it says nothing of /sbin. */
+RULE_CHECK(check_toolkit_ldconfig_missing)
+{
+	const struct snap_node *cli = snap_get(root, HOST "toolkit.config.nvidia-container-cli");
+	const struct snap_node *on_host = snap_child(cli, "ldconfig_on_host");
+	const struct snap_node *found = snap_child(cli, "host_ldconfigs");
+	const char *conf = snap_get_str(cli, "ldconfig");
+	const char *alt;
+	struct finding *f;
+	bool there;
+
+	if (!conf || in_container(root))
+		return;
+	/* absent: the value names no host file (no leading "@/"), nothing to judge */
+	if (!rule_need_known(c, conf, "whether the host has the ldconfig config.toml names",
+			     on_host) ||
+	    !snap_bool(on_host, &there) || there || snap_count(found) == 0)
+		return;
+	alt = snap_str(snap_at(found, 0));
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, conf,
+		"/etc/nvidia-container-runtime/config.toml sets ldconfig = \"%s\", but this "
+		"host has no %s (its ldconfig is %s): nvidia-container-cli cannot run it, and "
+		"every container given a GPU fails to start with \"ldcache error: open "
+		"failed: %s: no such file or directory\"",
+		conf, conf + 1, alt, conf + 1);
+	finding_fact(f, HOST "toolkit.config.nvidia-container-cli.ldconfig",
+		     snap_child(cli, "ldconfig"));
+	finding_fact(f, HOST "toolkit.config.nvidia-container-cli.ldconfig_on_host", on_host);
+	finding_fact(f, HOST "toolkit.config.nvidia-container-cli.host_ldconfigs", found);
+	finding_fix(f,
+		    "sudo sed -i 's|^ldconfig = .*|ldconfig = \"@%s\"|' "
+		    "/etc/nvidia-container-runtime/config.toml   # the host's own ldconfig",
+		    alt);
+	finding_rule_verify(f);
 }
 
 /* container.image-incomplete: container.image.index in error (probe-image.c), the issues of

@@ -67,10 +67,13 @@ static void test_fixture_535(void **state)
 	assert_string_equal(s->driver_version_source,
 			    "spec.containerEdits.mounts[11].hostPath "
 			    "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05");
-	/* every mount's source, in file order: what a runtime stats before it starts */
-	assert_int_equal(strv_length(s->host_paths), 36);
-	assert_string_equal(s->host_paths[0], "/run/nvidia-persistenced/socket");
-	assert_string_equal(s->host_paths[11], "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05");
+	/* every device node and mount source, in file order (each containerEdits' nodes before
+	 * its mounts): what a runtime stats before it starts */
+	assert_int_equal(strv_length(s->host_paths), 49);
+	assert_string_equal(s->host_paths[0], "/dev/nvidia-modeset");
+	assert_string_equal(s->host_paths[3], "/dev/nvidiactl");
+	assert_string_equal(s->host_paths[4], "/run/nvidia-persistenced/socket");
+	assert_string_equal(s->host_paths[15], "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05");
 	assert_false(s->host_paths_capped);
 	cdi_spec_free(s);
 	free(buf);
@@ -107,9 +110,33 @@ static void test_json(void **state)
 	assert_string_equal(
 		s->driver_version_source,
 		"spec.containerEdits.mounts[1].hostPath /usr/lib64/libcuda.so.550.54.15");
-	assert_int_equal(strv_length(s->host_paths), 2);
+	/* the top level's mounts, then each device's node (a deviceNodes entry without hostPath:
+	 * its path is the host's) */
+	assert_int_equal(strv_length(s->host_paths), 4);
 	assert_string_equal(s->host_paths[0], "/usr/lib64/libnvidia-ml.so.550.54.15");
+	assert_string_equal(s->host_paths[2], "/dev/nvidia0");
+	assert_string_equal(s->host_paths[3], "/dev/nvidia0");
 	cdi_spec_free(s);
+}
+
+static void test_device_node_host_path(void **state)
+{
+	/* A device node's host file is its hostPath where it has one, else its path (SPEC.md
+	 * "Device nodes"); a deviceNodes that is not a list is refused. */
+	static const char y[] = "cdiVersion: 0.5.0\nkind: nvidia.com/gpu\ndevices:\n- name: \"0\"\n"
+				"  containerEdits:\n    deviceNodes:\n"
+				"    - {path: /dev/dri/renderD128, hostPath: /dev/dri/renderD129}\n"
+				"    - path: /dev/nvidia0\n";
+	static const char bad[] =
+		"cdiVersion: 0.5.0\nkind: nvidia.com/gpu\ndevices:\n"
+		"- name: \"0\"\n  containerEdits:\n    deviceNodes: /dev/nvidia0\n";
+	struct cdi_spec *s = parse_ok(y, strlen(y));
+
+	assert_int_equal(strv_length(s->host_paths), 2);
+	assert_string_equal(s->host_paths[0], "/dev/dri/renderD129");
+	assert_string_equal(s->host_paths[1], "/dev/nvidia0");
+	cdi_spec_free(s);
+	parse_bad(bad, -EBADMSG, "devices[0].containerEdits.deviceNodes is not a list");
 }
 
 static void test_version_sources(void **state)
@@ -231,6 +258,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_535),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_device_node_host_path),
 		cmocka_unit_test(test_version_sources),
 		cmocka_unit_test(test_refusals),
 	};

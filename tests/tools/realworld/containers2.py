@@ -37,7 +37,10 @@ SPEC_LIBS = ("libEGL_nvidia", "libGLESv2_nvidia", "libGLX_nvidia", "libcuda",
 MOUNT_OPTS = "    options:\n    - ro\n    - nosuid\n    - nodev\n    - bind\n"
 DEVICES = ("[devices]\n/dev/nvidia0 = c 195:0 0666 0:0\n/dev/nvidiactl = c 195:255 0666 0:0\n"
            "/dev/nvidia-modeset = c 195:254 0666 0:0\n/dev/nvidia-uvm = c 509:0 0666 0:0\n"
-           "/dev/nvidia-uvm-tools = c 509:1 0666 0:0\n")
+           "/dev/nvidia-uvm-tools = c 509:1 0666 0:0\n"
+           # the DRM nodes the spec's devices name (cdi_spec): the GPU's, as the spec was
+           # generated from them (major 226 is the kernel's DRM major)
+           "/dev/dri/card1 = c 226:1 0660 0:44\n/dev/dri/renderD128 = c 226:128 0666 0:992\n")
 
 
 def cdi_spec(libdir, version, bus, extra=()):

@@ -12,6 +12,7 @@ from realworld.driver import FAKE_ARGS, SRC_LDSO, userspace
 from realworld.common import (SRC_BASE, driver_libs, fresh, ldso_cache,
                               ubuntu_os_release)
 from realworld.upgrades import host
+from realworld.kubelet_docker import nvidia_docker2_k8s_node
 
 TOPIC = "outside3"
 FIXTURES = ("rw-k8s115-docker1903-gpus-hook-not-default-runtime",
@@ -124,26 +125,11 @@ def k8s18_nvidia_docker2_not_default():
     reporter: solved."""
     name = FIXTURES[2]
     url = "https://github.com/NVIDIA/k8s-device-plugin/issues/23"
-    drv = "384.111"
-    dst, root = driver_host(
-        name, ubuntu_os_release("16.04.3", "Xenial Xerus", "xenial", logo=False),
-        "4.4.0-109-generic", drv, "Tue Dec 19 23:51:45 PST 2017",
-        "5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.5)", (659456, 13807616, 2),
-        ("usr/bin/dockerd", "usr/bin/docker", "usr/bin/nvidia-container-runtime",
-         "usr/bin/nvidia-container-runtime-hook", "usr/bin/nvidia-container-cli",
-         "usr/bin/nvidia-docker"))
-    # the daemon.json the nvidia-docker2 package installs: the runtime, no default-runtime
-    w(root, "etc/docker/daemon.json",
-      '{\n    "runtimes": {\n        "nvidia": {\n'
-      '            "path": "/usr/bin/nvidia-container-runtime",\n'
-      '            "runtimeArgs": []\n        }\n    }\n}\n')
-    dpkg(root, {"nvidia-docker2": "2.0.2+docker17.12.0-1", "nvidia-container-runtime":
-                "1.1.1+docker17.12.0-1", "libnvidia-container-tools": "1.0.0~beta.1-1",
-                "libnvidia-container1": "1.0.0~beta.1-1"})
-    w(root, "var/lib/kubelet/device-plugins/kubelet_internal_checkpoint",
-      '{"Data":{"PodDeviceEntries":null,"RegisteredDevices":{}},"Checksum":1286926585}')
-    devices = ("[devices]\n/dev/nvidiactl = c 195:255 0666 0:0\n/dev/nvidia0 = c 195:0 0666 0:0\n"
-               "/dev/nvidia-uvm = c 243:0 0666 0:0\n/dev/nvidia-uvm-tools = c 243:1 0666 0:0\n")
+    dst, root, devices = nvidia_docker2_k8s_node(
+        name, "4.4.0-109-generic", "384.111", "Tue Dec 19 23:51:45 PST 2017",
+        {"nvidia-docker2": "2.0.2+docker17.12.0-1",
+         "nvidia-container-runtime": "1.1.1+docker17.12.0-1",
+         "libnvidia-container-tools": "1.0.0~beta.1-1", "libnvidia-container1": "1.0.0~beta.1-1"})
     pasted = ("I install nvidia-docker2, and deploment device plugin in kubernetes 1.8 / "
               "loading NVML / Failed to start nvml with error:  could not load NVML library")
     ini(dst, TOPIC,
