@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "formats/kernel-log.h"
+#include "shared/fmt.h"
 
 struct line {
 	const char *p;
@@ -126,33 +127,35 @@ static int read_unsupported(const struct klog *k, const char *text, size_t len, 
 		const struct klog_unsupported_gpu *u = &k->unsupported[i];
 		unsigned line;
 
-		snprintf(needle, sizeof(needle), "NVRM: The NVIDIA GPU %s", u->bus);
+		fmt_snprintf(needle, sizeof(needle), "NVRM: The NVIDIA GPU %s", u->bus);
 		line = line_of(text, len, needle);
 		if (!line)
 			continue; /* the parse read it: not reached (a NUL cuts both alike) */
-		snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.bus_id", i);
+		fmt_snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.bus_id",
+			     i);
 		r = pasted_facts_add(out, reader, path, u->bus, line);
-		snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.pci_id", i);
+		fmt_snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.pci_id",
+			     i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, u->pci_id, line);
-		snprintf(path, sizeof(path),
-			 "driver.kernel_log.unsupported_gpus.%zu.driver_version", i);
+		fmt_snprintf(path, sizeof(path),
+			     "driver.kernel_log.unsupported_gpus.%zu.driver_version", i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, u->driver_version, line);
-		snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.count", i);
+		fmt_snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.count", i);
 		if (r >= 0)
 			r = pasted_facts_addf(out, reader, path, line, "%llu",
 					      (unsigned long long)u->count);
-		snprintf(path, sizeof(path), "hardware.gpus.%zu.bus_id", i);
+		fmt_snprintf(path, sizeof(path), "hardware.gpus.%zu.bus_id", i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, u->bus, line);
 		/* "10de:26b9": the ids as the PCI probe writes them ("0x10de") */
-		snprintf(id, sizeof(id), "0x%.4s", u->pci_id);
-		snprintf(path, sizeof(path), "hardware.gpus.%zu.vendor_id", i);
+		fmt_snprintf(id, sizeof(id), "0x%.4s", u->pci_id);
+		fmt_snprintf(path, sizeof(path), "hardware.gpus.%zu.vendor_id", i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, id, line);
-		snprintf(id, sizeof(id), "0x%.4s", u->pci_id + 5);
-		snprintf(path, sizeof(path), "hardware.gpus.%zu.device_id", i);
+		fmt_snprintf(id, sizeof(id), "0x%.4s", u->pci_id + 5);
+		fmt_snprintf(path, sizeof(path), "hardware.gpus.%zu.device_id", i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, id, line);
 		n += 7;
@@ -187,7 +190,7 @@ static int read_kernel_log(const char *text, size_t len, const char *reader,
 		return r;
 	/* numbered on from the events of the windows of a large input read before this one */
 	for (;; base++) {
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base);
+		fmt_snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base);
 		if (!pasted_facts_get(out, path))
 			break;
 	}
@@ -195,16 +198,16 @@ static int read_kernel_log(const char *text, size_t len, const char *reader,
 		const struct xid_event *e = &k->ev[i];
 		unsigned line = (unsigned)e->line;
 
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base + i);
+		fmt_snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base + i);
 		r = pasted_facts_addf(out, reader, path, line, "%u", e->code);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", base + i);
+		fmt_snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", base + i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, e->bus, line);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.count", base + i);
+		fmt_snprintf(path, sizeof(path), "driver.xid_events.%zu.count", base + i);
 		if (r >= 0)
 			r = pasted_facts_addf(out, reader, path, line, "%llu",
 					      (unsigned long long)e->count);
-		snprintf(path, sizeof(path), "driver.xid_events.%zu.text", base + i);
+		fmt_snprintf(path, sizeof(path), "driver.xid_events.%zu.text", base + i);
 		if (r >= 0 && e->text[0])
 			r = pasted_facts_add(out, reader, path, e->text, line);
 		n += 3;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "rules/rules-internal.h"
+#include "shared/fmt.h"
 #include "shared/parse.h"
 
 /* Older by major and minor, across majors too: JAX scales both numbers down to them. */
@@ -52,11 +53,11 @@ void jax_check_pasted(struct rule_ctx *c, const struct snap_node *root, const ch
 				 "JAX was built against %s %s; the %s it loads is %s, an older "
 				 "release: its CUDA backend does not start and it runs on the CPU",
 				 library, bv, library, lv);
-		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,
-			 loaded_key);
+		fmt_snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,
+			     loaded_key);
 		finding_fact(f, key, lf);
-		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,
-			 built_key);
+		fmt_snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,
+			     built_key);
 		finding_fact(f, key, bf);
 		if (fix)
 			finding_fix(f, "%s", fix);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "strbuf.h"
 
 #define STRBUF_DEFAULT_CAP ((size_t)64 << 20)
@@ -250,7 +251,7 @@ int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 	 * (the text outputs are made of many short printfs), a second one after growing it. */
 	room = sb->buf ? sb->alloc - sb->len : 0;
 	va_copy(aq, ap);
-	n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, aq);
+	n = fmt_vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, aq);
 	va_end(aq);
 	if (n < 0) {
 		if (room)
@@ -264,7 +265,7 @@ int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 		return r;
 	}
 	if ((size_t)n >= room)
-		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+		fmt_vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
 	sb->len += (size_t)n;
 	return 0;
 }
