@@ -72,17 +72,6 @@ static const char *parse_spec(const char *f, struct spec *sp)
 	}
 }
 
-/* Is every conversion of fmt one formatted here? */
-static bool simple(const char *fmt)
-{
-	struct spec sp;
-
-	for (const char *f = fmt; (f = strchr(f, '%'));)
-		if (!(f = parse_spec(f + 1, &sp)))
-			return false;
-	return true;
-}
-
 struct out {
 	char *buf;
 	size_t size; /* of buf: what is written stops at size - 1, then a NUL */
@@ -118,14 +107,18 @@ static void put_signed(struct out *o, long long v)
 	put_number(o, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
 }
 
-static void format(struct out *o, const char *fmt, va_list ap)
+/* fmt formatted into o; false, part of it formatted, where it has a conversion not formatted
+ * here. */
+static bool format(struct out *o, const char *fmt, va_list ap)
 {
 	const char *f = fmt, *pc;
 	struct spec sp;
 
 	while ((pc = strchr(f, '%'))) {
 		put(o, f, (size_t)(pc - f));
-		f = parse_spec(pc + 1, &sp); /* not NULL: simple() said so */
+		f = parse_spec(pc + 1, &sp);
+		if (!f)
+			return false;
 		switch (sp.conv) {
 		case '%':
 			put(o, "%", 1);
@@ -170,15 +163,21 @@ static void format(struct out *o, const char *fmt, va_list ap)
 		}
 	}
 	put(o, f, strlen(f));
+	return true;
 }
 
 int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct out o = { .buf = buf, .size = size };
+	va_list aq;
+	bool done;
 
-	if (!simple(fmt))
+	/* on a copy: where the format turns out to be one for libc, libc has it from the start */
+	va_copy(aq, ap);
+	done = format(&o, fmt, aq);
+	va_end(aq);
+	if (!done)
 		return vsnprintf(buf, size, fmt, ap);
-	format(&o, fmt, ap);
 	if (size > 0)
 		buf[o.n < size ? o.n : size - 1] = '\0';
 	if (o.n > INT_MAX) {
@@ -203,13 +202,14 @@ int fmt_vasprintf(char **ret, const char *fmt, va_list ap)
 {
 	struct out o = { 0 };
 	va_list aq;
+	bool done;
 
-	if (!simple(fmt))
-		return vasprintf(ret, fmt, ap);
 	/* measured, then written into a buffer of that size */
 	va_copy(aq, ap);
-	format(&o, fmt, aq);
+	done = format(&o, fmt, aq);
 	va_end(aq);
+	if (!done)
+		return vasprintf(ret, fmt, ap);
 	if (o.n > INT_MAX) {
 		errno = EOVERFLOW;
 		return -1;
