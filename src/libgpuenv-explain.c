@@ -644,7 +644,10 @@ static int reading_init(struct reading *rd)
 {
 	int r;
 
-	*rd = (struct reading){ 0 };
+	/* the dispatcher is set by its init alone: zeroed here too, its 15 KB were stored twice */
+	rd->each = NULL;
+	rd->n_readers = 0;
+	rd->lines = 0;
 	r = pasted_dispatch_init(&rd->dispatch, pasted_readers);
 	if (r < 0)
 		return r;
