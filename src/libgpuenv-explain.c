@@ -386,10 +386,13 @@ static const char *ask_for(const char *key, bool windows)
 	const char *cmd = NULL;
 
 	for (size_t i = 0; i < ARRAY_SIZE(asks); i++) {
-		size_t k = strlen(asks[i].prefix);
+		size_t k;
 
-		if (k > best && key[0] == asks[i].prefix[0] &&
-		    strncmp(key, asks[i].prefix, k) == 0 && (key[k] == '\0' || key[k] == '.')) {
+		if (key[0] != asks[i].prefix[0]) /* most rows: measured only past this */
+			continue;
+		k = strlen(asks[i].prefix);
+		if (k > best && strncmp(key, asks[i].prefix, k) == 0 &&
+		    (key[k] == '\0' || key[k] == '.')) {
 			best = k;
 			cmd = windows ? asks[i].windows : asks[i].command;
 		}

@@ -418,8 +418,13 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 		lines[n++] = line;
 	k->lines = n;
 	for (size_t i = 0; i < n; i++) {
-		const char *nvrm = strstr(lines[i], "NVRM: ");
+		const char *nvrm;
 
+		/* an empty line starts no boot and holds no message: most of the lines of the
+		 * errors reader's text, which blanks those without "NVRM: " (pasted-errors-kernel.h) */
+		if (!lines[i][0])
+			continue;
+		nvrm = strstr(lines[i], "NVRM: ");
 		if (boot_starts(k, lines[i]))
 			k->boots++;
 		klog_amd_line(&k->amd, lines[i]);

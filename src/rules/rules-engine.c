@@ -84,8 +84,9 @@ bool fact_is_failure(enum fact_state s)
 
 const struct rule *rule_find(const char *id)
 {
+	/* the first byte first: a rule id starts with its layer's name, which differ there */
 	for (size_t i = 0; i < rule_table_len; i++)
-		if (streq(rule_table[i].id, id))
+		if (rule_table[i].id[0] == id[0] && streq(rule_table[i].id, id))
 			return &rule_table[i];
 	return NULL;
 }
