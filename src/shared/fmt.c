@@ -166,25 +166,33 @@ static bool format(struct out *o, const char *fmt, va_list ap)
 	return true;
 }
 
-int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+/* fmt formatted into o on a copy of ap, so that where a conversion turns out to be libc's,
+ * libc has ap whole: 1, 0 for libc's, or -1 (EOVERFLOW) for an output over INT_MAX bytes. */
+static int format_copy(struct out *o, const char *fmt, va_list ap)
 {
-	struct out o = { .buf = buf, .size = size };
 	va_list aq;
 	bool done;
 
-	/* on a copy: where the format turns out to be one for libc, libc has it from the start */
 	va_copy(aq, ap);
-	done = format(&o, fmt, aq);
+	done = format(o, fmt, aq);
 	va_end(aq);
-	if (!done)
-		return vsnprintf(buf, size, fmt, ap);
-	if (size > 0)
-		buf[o.n < size ? o.n : size - 1] = '\0';
-	if (o.n > INT_MAX) {
+	if (done && o->n > INT_MAX) {
 		errno = EOVERFLOW;
 		return -1;
 	}
-	return (int)o.n;
+	return done;
+}
+
+int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct out o = { .buf = buf, .size = size };
+	int r = format_copy(&o, fmt, ap);
+
+	if (r == 0)
+		return vsnprintf(buf, size, fmt, ap);
+	if (size > 0)
+		buf[o.n < size ? o.n : size - 1] = '\0';
+	return r < 0 ? r : (int)o.n;
 }
 
 int fmt_snprintf(char *buf, size_t size, const char *fmt, ...)
@@ -201,19 +209,10 @@ int fmt_snprintf(char *buf, size_t size, const char *fmt, ...)
 int fmt_vasprintf(char **ret, const char *fmt, va_list ap)
 {
 	struct out o = { 0 };
-	va_list aq;
-	bool done;
+	int r = format_copy(&o, fmt, ap); /* measured, then written into a buffer of that size */
 
-	/* measured, then written into a buffer of that size */
-	va_copy(aq, ap);
-	done = format(&o, fmt, aq);
-	va_end(aq);
-	if (!done)
-		return vasprintf(ret, fmt, ap);
-	if (o.n > INT_MAX) {
-		errno = EOVERFLOW;
-		return -1;
-	}
+	if (r <= 0)
+		return r == 0 ? vasprintf(ret, fmt, ap) : r;
 	o = (struct out){ .buf = malloc(o.n + 1), .size = o.n + 1 };
 	if (!o.buf)
 		return -1;
