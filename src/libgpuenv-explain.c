@@ -22,6 +22,7 @@
 #include "output/output.h"
 #include "rules/rules.h"
 #include "shared/fact-state.h"
+#include "shared/fmt.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
@@ -225,13 +226,13 @@ static char *machine_text(const struct snap_node *n)
 	if ((str = snap_str(n)))
 		return strdup(str);
 	if (snap_int(n, &i))
-		return asprintf(&t, "%lld", (long long)i) < 0 ? NULL : t;
+		return fmt_asprintf(&t, "%lld", (long long)i) < 0 ? NULL : t;
 	if (snap_bool(n, &b))
 		return strdup(b ? "true" : "false");
 	if (st == FACT_PRESENT)
 		return NULL; /* an array or object: nothing to compare a line of text with */
-	if (asprintf(&t, "%s%s%s", fact_state_to_string(st), snap_error(n) ? ": " : "",
-		     snap_error(n) ? snap_error(n) : "") < 0)
+	if (fmt_asprintf(&t, "%s%s%s", fact_state_to_string(st), snap_error(n) ? ": " : "",
+			 snap_error(n) ? snap_error(n) : "") < 0)
 		return NULL;
 	return t;
 }
@@ -385,10 +386,13 @@ static const char *ask_for(const char *key, bool windows)
 	const char *cmd = NULL;
 
 	for (size_t i = 0; i < ARRAY_SIZE(asks); i++) {
-		size_t k = strlen(asks[i].prefix);
+		size_t k;
 
-		if (k > best && key[0] == asks[i].prefix[0] &&
-		    strncmp(key, asks[i].prefix, k) == 0 && (key[k] == '\0' || key[k] == '.')) {
+		if (key[0] != asks[i].prefix[0]) /* most rows: measured only past this */
+			continue;
+		k = strlen(asks[i].prefix);
+		if (k > best && strncmp(key, asks[i].prefix, k) == 0 &&
+		    (key[k] == '\0' || key[k] == '.')) {
 			best = k;
 			cmd = windows ? asks[i].windows : asks[i].command;
 		}
@@ -588,7 +592,7 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 			char key[160];
 			size_t n;
 
-			snprintf(key, sizeof(key), "%s", rule->needs[k]);
+			fmt_snprintf(key, sizeof(key), "%s", rule->needs[k]);
 			n = strlen(key);
 			if (n && (key[n - 1] == '?' || key[n - 1] == '~'))
 				key[n - 1] = '\0';
@@ -736,7 +740,10 @@ static int reading_init(struct reading *rd)
 {
 	int r;
 
-	*rd = (struct reading){ 0 };
+	/* the dispatcher is set by its init alone: zeroed here too, its 15 KB were stored twice */
+	rd->each = NULL;
+	rd->n_readers = 0;
+	rd->lines = 0;
 	r = pasted_dispatch_init(&rd->dispatch, pasted_readers);
 	if (r < 0)
 		return r;

@@ -14,6 +14,7 @@
 
 #include "kernel-log.h"
 #include "proc-text.h"
+#include "shared/fmt.h"
 #include "shared/macro.h"
 #include "shared/parse.h"
 #include "shared/strbuf.h"
@@ -245,14 +246,14 @@ static void add_loaded(struct klog *k, const char *line, const char *msg)
 static void join_nvrm_lines(char *joined, size_t size, const char *msg, char *const *next,
 			    size_t n_next, const char *again)
 {
-	size_t o = (size_t)snprintf(joined, size, "%s", msg);
+	size_t o = (size_t)fmt_snprintf(joined, size, "%s", msg);
 
 	for (size_t i = 0; i < n_next && o < size - 1; i++) {
 		const char *m = strstr(next[i], "NVRM: ");
 
 		if (!m || strstr(m, again) || strstr(m, "Xid ("))
 			break;
-		o += (size_t)snprintf(joined + o, size - o, " %s", m + strlen("NVRM: "));
+		o += (size_t)fmt_snprintf(joined + o, size - o, " %s", m + strlen("NVRM: "));
 	}
 }
 
@@ -434,8 +435,13 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 		lines[n++] = line;
 	k->lines = n;
 	for (size_t i = 0; i < n; i++) {
-		const char *nvrm = strstr(lines[i], "NVRM: ");
+		const char *nvrm;
 
+		/* an empty line starts no boot and holds no message: most of the lines of the
+		 * errors reader's text, which blanks those without "NVRM: " (pasted-errors-kernel.h) */
+		if (!lines[i][0])
+			continue;
+		nvrm = strstr(lines[i], "NVRM: ");
 		if (boot_starts(k, lines[i]))
 			k->boots++;
 		klog_amd_line(&k->amd, lines[i]);
@@ -485,8 +491,8 @@ void kmsg_record_to_text(struct strbuf *sb, const char *rec, size_t len)
 				usec = 0;
 		}
 	}
-	snprintf(prefix, sizeof(prefix), "[%5" PRIu64 ".%06" PRIu64 "] ", usec / 1000000,
-		 usec % 1000000);
+	fmt_snprintf(prefix, sizeof(prefix), "[%5" PRIu64 ".%06" PRIu64 "] ", usec / 1000000,
+		     usec % 1000000);
 	end = memchr(semi + 1, '\n', len - (size_t)(semi + 1 - rec));
 	if (!end)
 		end = rec + len;

@@ -11,7 +11,7 @@
  *
  * Each filter is 2 KiB: a set of at most 320 needles sets at most 640 of its
  * bits, so a position's chance of a false hit stays a few percent, and a whole scan is under
- * 7 KiB. A scan is built on the stack at every run (the dispatcher's, the errors reader's),
+ * 9 KiB. A scan is built on the stack at every run (the dispatcher's, the errors reader's),
  * where each 4 KiB page is a page fault the first time it is touched: at 65,536 bits (22 KiB)
  * the two cost 12 of a paste's page faults more (docs/explain.md, "Performance: a typical
  * paste").
@@ -37,9 +37,10 @@ struct pasted_scan {
 	const struct pasted_needle *needles;
 	size_t n;
 	uint16_t len[PASTED_SCAN_MAX]; /* (a needle is a word or a message: under 64 KiB) */
-	/* each needle's first four bytes as the text's must be once 0x20 is set on those of
-	 * them that are a letter matched in either case (fold: bit k for byte k) */
-	uint32_t exact4[PASTED_SCAN_MAX];
+	/* each needle's first four bytes, and its next four where it has eight, as the text's
+	 * must be once 0x20 is set on those of them that are a letter matched in either case
+	 * (fold: bit k for byte k) */
+	uint32_t exact4[PASTED_SCAN_MAX][2];
 	uint8_t fold[PASTED_SCAN_MAX];
 	/* The needles whose hash falls in each word of the filter, as chains (index + 1, 0
 	 * ends): a hit compares the few needles of its word, not all of them. */

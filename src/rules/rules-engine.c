@@ -15,6 +15,7 @@
 
 #include "rules/rules-internal.h"
 #include "rules/rules.h"
+#include "shared/fmt.h"
 #include "shared/layer-name.h"
 #include "shared/step-hook.h"
 #include "shared/strbuf.h"
@@ -83,8 +84,9 @@ bool fact_is_failure(enum fact_state s)
 
 const struct rule *rule_find(const char *id)
 {
+	/* the first byte first: a rule id starts with its layer's name, which differ there */
 	for (size_t i = 0; i < rule_table_len; i++)
-		if (streq(rule_table[i].id, id))
+		if (rule_table[i].id[0] == id[0] && streq(rule_table[i].id, id))
 			return &rule_table[i];
 	return NULL;
 }
@@ -101,7 +103,7 @@ static char *vformat(struct gpuenv_doctor *d, const char *fmt, va_list ap)
 {
 	char *s;
 
-	if (vasprintf(&s, fmt, ap) < 0) {
+	if (fmt_vasprintf(&s, fmt, ap) < 0) {
 		oom(d);
 		return NULL;
 	}
@@ -198,11 +200,11 @@ void fact_describe(const struct snap_node *fact, char *buf, size_t len)
 	const char *err = snap_error(fact), *src = snap_source(fact);
 
 	if (snap_present(fact)) {
-		snprintf(buf, len, "present");
+		fmt_snprintf(buf, len, "present");
 		return;
 	}
-	snprintf(buf, len, "%s%s%s", fact_state_to_string(snap_state(fact)), err ? ": " : "",
-		 err ? err : "");
+	fmt_snprintf(buf, len, "%s%s%s", fact_state_to_string(snap_state(fact)), err ? ": " : "",
+		     err ? err : "");
 	(void)src;
 }
 
@@ -219,7 +221,7 @@ static bool path_identifying(const char *name)
 		;
 	if (*prev == '.')
 		prev++;
-	snprintf(sec, sizeof(sec), "%.*s", (int)(last - prev), prev);
+	fmt_snprintf(sec, sizeof(sec), "%.*s", (int)(last - prev), prev);
 	/* Array elements ("gpus.0.uuid"): the section is the array's name. */
 	if (sec[0] >= '0' && sec[0] <= '9') {
 		const char *p = prev - 1;
@@ -231,7 +233,7 @@ static bool path_identifying(const char *name)
 				;
 			if (*q == '.')
 				q++;
-			snprintf(sec, sizeof(sec), "%.*s", (int)(p - q), q);
+			fmt_snprintf(sec, sizeof(sec), "%.*s", (int)(p - q), q);
 		}
 	}
 	return snap_key_is_identifying(sec, last + 1) || startswith(name, "environment.");
@@ -250,7 +252,7 @@ void finding_fact(struct finding *f, const char *name, const struct snap_node *f
 		if (snap_str(fact))
 			value = strdup(snap_str(fact));
 		else if (snap_int(fact, &i))
-			r = asprintf(&value, "%" PRId64, i);
+			r = fmt_asprintf(&value, "%" PRId64, i);
 		else if (snap_bool(fact, &b))
 			value = strdup(b ? "yes" : "no");
 		else
@@ -259,7 +261,7 @@ void finding_fact(struct finding *f, const char *name, const struct snap_node *f
 		char buf[512];
 
 		fact_describe(fact, buf, sizeof(buf));
-		r = asprintf(&value, "(%s)", buf);
+		r = fmt_asprintf(&value, "(%s)", buf);
 	}
 	if (r < 0 || !value) {
 		oom(f->diag);
@@ -765,7 +767,7 @@ static const struct snap_node *symptom_fact(const struct rule *r, const struct s
 
 	if (!snap_present(fact) || !snap_str(fact))
 		return NULL; /* a probed snapshot has no symptoms: no path formatted per rule */
-	snprintf(path, len, "symptoms.%s", r->id);
+	fmt_snprintf(path, len, "symptoms.%s", r->id);
 	return fact;
 }
 

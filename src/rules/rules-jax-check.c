@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "rules/rules-internal.h"
+#include "shared/fmt.h"
 #include "shared/parse.h"
 
 /* Older by major and minor, across majors too: JAX scales both numbers down to them. */
@@ -75,8 +76,8 @@ void jax_check_pasted(struct rule_ctx *c, const struct snap_node *root, const ch
 		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,
 			 loaded_key);
 		finding_fact(f, key, lf);
-		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,
-			 built_key);
+		fmt_snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,
+			     built_key);
 		finding_fact(f, key, bf);
 		if (mf) {
 			snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,

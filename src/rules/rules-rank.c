@@ -120,8 +120,9 @@ static size_t nearest_cause(const struct gpuenv_doctor *d, const struct rule_edg
 			const struct rule *cause;
 			bool hit = false;
 
-			for (size_t l = 0; l < n_level && !hit; l++)
-				hit = streq(e[k].consequence, level[l]->id);
+			for (size_t l = 0; l < n_level && !hit; l++) /* ids differ mostly at once */
+				hit = e[k].consequence[0] == level[l]->id[0] &&
+				      streq(e[k].consequence, level[l]->id);
 			if (!hit)
 				continue;
 			cause = rule_find(e[k].cause);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shared/fmt.h"
 #include "shared/parse.h"
 #include "snapshot-internal.h"
 
@@ -299,7 +300,7 @@ struct snap_node *snap_set_strf(struct snap_node *obj, const char *key, const ch
 	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&v, fmt, ap);
+	n = fmt_vasprintf(&v, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
 		if (obj && !obj->owner->err)
