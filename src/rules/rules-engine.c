@@ -375,30 +375,35 @@ static void skip_add(struct rule_ctx *c, const char *subject, char *reason)
 		free(k->subject);
 }
 
+/* A skip whose reason is fmt; cause: the state of the fact it could not have, where that is a
+ * failure (what makes the rule's layer incomplete). */
+static void skip_vadd(struct rule_ctx *c, const char *subject, enum fact_state cause,
+		      const char *fmt, va_list ap)
+{
+	size_t n = c->d->n_skips;
+
+	skip_add(c, subject, vformat(c->d, fmt, ap));
+	if (c->d->n_skips > n && fact_is_failure(cause))
+		c->d->skips[n].cause = cause;
+}
+
 void rule_skip(struct rule_ctx *c, const char *subject, const char *fmt, ...)
 {
-	char *reason;
 	va_list ap;
 
 	va_start(ap, fmt);
-	reason = vformat(c->d, fmt, ap);
+	skip_vadd(c, subject, FACT_PRESENT, fmt, ap);
 	va_end(ap);
-	skip_add(c, subject, reason);
 }
 
 void rule_skip_failed(struct rule_ctx *c, const char *subject, enum fact_state cause,
 		      const char *fmt, ...)
 {
-	size_t n = c->d->n_skips;
-	char *reason;
 	va_list ap;
 
 	va_start(ap, fmt);
-	reason = vformat(c->d, fmt, ap);
+	skip_vadd(c, subject, cause, fmt, ap);
 	va_end(ap);
-	skip_add(c, subject, reason);
-	if (c->d->n_skips > n && fact_is_failure(cause))
-		c->d->skips[n].cause = cause;
 }
 
 void rule_skip_elsewhere(struct rule_ctx *c, const char *what, const char *why)
