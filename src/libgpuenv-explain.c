@@ -22,7 +22,6 @@
 #include "output/output.h"
 #include "rules/rules.h"
 #include "shared/fact-state.h"
-#include "shared/fmt.h"
 #include "shared/macro.h"
 #include "shared/strbuf.h"
 #include "shared/strv.h"
@@ -226,13 +225,13 @@ static char *machine_text(const struct snap_node *n)
 	if ((str = snap_str(n)))
 		return strdup(str);
 	if (snap_int(n, &i))
-		return fmt_asprintf(&t, "%lld", (long long)i) < 0 ? NULL : t;
+		return asprintf(&t, "%lld", (long long)i) < 0 ? NULL : t;
 	if (snap_bool(n, &b))
 		return strdup(b ? "true" : "false");
 	if (st == FACT_PRESENT)
 		return NULL; /* an array or object: nothing to compare a line of text with */
-	if (fmt_asprintf(&t, "%s%s%s", fact_state_to_string(st), snap_error(n) ? ": " : "",
-			 snap_error(n) ? snap_error(n) : "") < 0)
+	if (asprintf(&t, "%s%s%s", fact_state_to_string(st), snap_error(n) ? ": " : "",
+		     snap_error(n) ? snap_error(n) : "") < 0)
 		return NULL;
 	return t;
 }
@@ -592,7 +591,7 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 			char key[160];
 			size_t n;
 
-			fmt_snprintf(key, sizeof(key), "%s", rule->needs[k]);
+			snprintf(key, sizeof(key), "%s", rule->needs[k]);
 			n = strlen(key);
 			if (n && (key[n - 1] == '?' || key[n - 1] == '~'))
 				key[n - 1] = '\0';

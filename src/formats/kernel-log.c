@@ -14,7 +14,6 @@
 
 #include "kernel-log.h"
 #include "proc-text.h"
-#include "shared/fmt.h"
 #include "shared/macro.h"
 #include "shared/parse.h"
 #include "shared/strbuf.h"
@@ -246,14 +245,14 @@ static void add_loaded(struct klog *k, const char *line, const char *msg)
 static void join_nvrm_lines(char *joined, size_t size, const char *msg, char *const *next,
 			    size_t n_next, const char *again)
 {
-	size_t o = (size_t)fmt_snprintf(joined, size, "%s", msg);
+	size_t o = (size_t)snprintf(joined, size, "%s", msg);
 
 	for (size_t i = 0; i < n_next && o < size - 1; i++) {
 		const char *m = strstr(next[i], "NVRM: ");
 
 		if (!m || strstr(m, again) || strstr(m, "Xid ("))
 			break;
-		o += (size_t)fmt_snprintf(joined + o, size - o, " %s", m + strlen("NVRM: "));
+		o += (size_t)snprintf(joined + o, size - o, " %s", m + strlen("NVRM: "));
 	}
 }
 
@@ -491,8 +490,8 @@ void kmsg_record_to_text(struct strbuf *sb, const char *rec, size_t len)
 				usec = 0;
 		}
 	}
-	fmt_snprintf(prefix, sizeof(prefix), "[%5" PRIu64 ".%06" PRIu64 "] ", usec / 1000000,
-		     usec % 1000000);
+	snprintf(prefix, sizeof(prefix), "[%5" PRIu64 ".%06" PRIu64 "] ", usec / 1000000,
+		 usec % 1000000);
 	end = memchr(semi + 1, '\n', len - (size_t)(semi + 1 - rec));
 	if (!end)
 		end = rec + len;

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "formats/kernel-log.h"
-#include "shared/fmt.h"
 
 struct line {
 	const char *p;
@@ -149,35 +148,33 @@ static int read_unsupported(const struct klog *k, const char *text, size_t len, 
 		const struct klog_unsupported_gpu *u = &k->unsupported[i];
 		unsigned line;
 
-		fmt_snprintf(needle, sizeof(needle), "NVRM: The NVIDIA GPU %s", u->bus);
+		snprintf(needle, sizeof(needle), "NVRM: The NVIDIA GPU %s", u->bus);
 		line = line_of(text, len, needle);
 		if (!line)
 			continue; /* the parse read it: not reached (a NUL cuts both alike) */
-		fmt_snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.bus_id",
-			     i);
+		snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.bus_id", i);
 		r = pasted_facts_add(out, reader, path, u->bus, line);
-		fmt_snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.pci_id",
-			     i);
+		snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.pci_id", i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, u->pci_id, line);
-		fmt_snprintf(path, sizeof(path),
-			     "driver.kernel_log.unsupported_gpus.%zu.driver_version", i);
+		snprintf(path, sizeof(path),
+			 "driver.kernel_log.unsupported_gpus.%zu.driver_version", i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, u->driver_version, line);
-		fmt_snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.count", i);
+		snprintf(path, sizeof(path), "driver.kernel_log.unsupported_gpus.%zu.count", i);
 		if (r >= 0)
 			r = pasted_facts_addf(out, reader, path, line, "%llu",
 					      (unsigned long long)u->count);
-		fmt_snprintf(path, sizeof(path), "hardware.gpus.%zu.bus_id", i);
+		snprintf(path, sizeof(path), "hardware.gpus.%zu.bus_id", i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, u->bus, line);
 		/* "10de:26b9": the ids as the PCI probe writes them ("0x10de") */
-		fmt_snprintf(id, sizeof(id), "0x%.4s", u->pci_id);
-		fmt_snprintf(path, sizeof(path), "hardware.gpus.%zu.vendor_id", i);
+		snprintf(id, sizeof(id), "0x%.4s", u->pci_id);
+		snprintf(path, sizeof(path), "hardware.gpus.%zu.vendor_id", i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, id, line);
-		fmt_snprintf(id, sizeof(id), "0x%.4s", u->pci_id + 5);
-		fmt_snprintf(path, sizeof(path), "hardware.gpus.%zu.device_id", i);
+		snprintf(id, sizeof(id), "0x%.4s", u->pci_id + 5);
+		snprintf(path, sizeof(path), "hardware.gpus.%zu.device_id", i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, id, line);
 		n += 7;
@@ -212,7 +209,7 @@ static int read_kernel_log(const char *text, size_t len, const char *reader,
 		return r;
 	/* numbered on from the events of the windows of a large input read before this one */
 	for (;; base++) {
-		fmt_snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base);
 		if (!pasted_facts_get(out, path))
 			break;
 	}
@@ -220,16 +217,16 @@ static int read_kernel_log(const char *text, size_t len, const char *reader,
 		const struct xid_event *e = &k->ev[i];
 		unsigned line = (unsigned)e->line;
 
-		fmt_snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base + i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.code", base + i);
 		r = pasted_facts_addf(out, reader, path, line, "%u", e->code);
-		fmt_snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", base + i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.bus_id", base + i);
 		if (r >= 0)
 			r = pasted_facts_add(out, reader, path, e->bus, line);
-		fmt_snprintf(path, sizeof(path), "driver.xid_events.%zu.count", base + i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.count", base + i);
 		if (r >= 0)
 			r = pasted_facts_addf(out, reader, path, line, "%llu",
 					      (unsigned long long)e->count);
-		fmt_snprintf(path, sizeof(path), "driver.xid_events.%zu.text", base + i);
+		snprintf(path, sizeof(path), "driver.xid_events.%zu.text", base + i);
 		if (r >= 0 && e->text[0])
 			r = pasted_facts_add(out, reader, path, e->text, line);
 		n += 3;

@@ -20,7 +20,6 @@
 #include <strings.h>
 
 #include "formats/pasted-merge.h"
-#include "shared/fmt.h"
 
 #define GROUPS_MAX 256 /* (reader, index) pairs per device list; past it: left as read */
 #define IDS	   6
@@ -234,9 +233,9 @@ int pasted_facts_merge(const struct pasted_facts *in, size_t n_in, struct pasted
 					g = group_of(&groups[l], &n[l], &cap[l], src, idx, &oom);
 			if (oom)
 				r = -ENOMEM;
-			else if (g && (size_t)fmt_snprintf(path, sizeof(path), "%s%u.%s",
-							   lists[l - 1].prefix, g->slot,
-							   key) < sizeof(path))
+			else if (g &&
+				 (size_t)snprintf(path, sizeof(path), "%s%u.%s",
+						  lists[l - 1].prefix, g->slot, key) < sizeof(path))
 				r = put(out, v, path);
 			else
 				r = put(out, v, v->path);

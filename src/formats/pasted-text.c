@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The helpers every pasted-text reader uses: see pasted-text.h. */
 #include "formats/pasted-text.h"
-#include "shared/fmt.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -168,7 +167,7 @@ bool pasted_token(const char *s, char *buf, size_t len)
 	return true;
 }
 
-/* fmt_snprintf(buf, size, "%s", v) without the cost of a format: these run on every value read */
+/* snprintf(buf, size, "%s", v) without the cost of a format: these run on every value read */
 static void copy_cut(char *buf, size_t size, const char *v)
 {
 	size_t n = strnlen(v, size - 1);
@@ -285,7 +284,7 @@ void pasted_put(struct pasted_out *o, unsigned line, const char *value, const ch
 	if (!value)
 		return;
 	va_start(ap, path_fmt);
-	r = fmt_vsnprintf(path, sizeof(path), path_fmt, ap);
+	r = vsnprintf(path, sizeof(path), path_fmt, ap);
 	va_end(ap);
 	if (r < 0 || (size_t)r >= sizeof(path))
 		return;
@@ -305,7 +304,7 @@ static void vput(struct pasted_out *o, unsigned line, const char *value, bool ab
 		 const char *path_fmt, va_list ap)
 {
 	char path[256];
-	int r = fmt_vsnprintf(path, sizeof(path), path_fmt, ap);
+	int r = vsnprintf(path, sizeof(path), path_fmt, ap);
 
 	if (r > 0 && (size_t)r < sizeof(path))
 		add(o, line, path, value, absent);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The list of facts read from pasted text: see pasted.h. */
 #include "formats/pasted.h"
-#include "shared/fmt.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -108,7 +107,7 @@ int pasted_facts_addf(struct pasted_facts *f, const char *reader, const char *pa
 	va_list ap;
 	char *v = NULL;
 	va_start(ap, fmt);
-	int r = fmt_vasprintf(&v, fmt, ap);
+	int r = vasprintf(&v, fmt, ap);
 	va_end(ap);
 	if (r < 0)
 		return -ENOMEM;

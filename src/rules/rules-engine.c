@@ -15,7 +15,6 @@
 
 #include "rules/rules-internal.h"
 #include "rules/rules.h"
-#include "shared/fmt.h"
 #include "shared/layer-name.h"
 #include "shared/step-hook.h"
 #include "shared/strbuf.h"
@@ -103,7 +102,7 @@ static char *vformat(struct gpuenv_doctor *d, const char *fmt, va_list ap)
 {
 	char *s;
 
-	if (fmt_vasprintf(&s, fmt, ap) < 0) {
+	if (vasprintf(&s, fmt, ap) < 0) {
 		oom(d);
 		return NULL;
 	}
@@ -200,11 +199,11 @@ void fact_describe(const struct snap_node *fact, char *buf, size_t len)
 	const char *err = snap_error(fact), *src = snap_source(fact);
 
 	if (snap_present(fact)) {
-		fmt_snprintf(buf, len, "present");
+		snprintf(buf, len, "present");
 		return;
 	}
-	fmt_snprintf(buf, len, "%s%s%s", fact_state_to_string(snap_state(fact)), err ? ": " : "",
-		     err ? err : "");
+	snprintf(buf, len, "%s%s%s", fact_state_to_string(snap_state(fact)), err ? ": " : "",
+		 err ? err : "");
 	(void)src;
 }
 
@@ -221,7 +220,7 @@ static bool path_identifying(const char *name)
 		;
 	if (*prev == '.')
 		prev++;
-	fmt_snprintf(sec, sizeof(sec), "%.*s", (int)(last - prev), prev);
+	snprintf(sec, sizeof(sec), "%.*s", (int)(last - prev), prev);
 	/* Array elements ("gpus.0.uuid"): the section is the array's name. */
 	if (sec[0] >= '0' && sec[0] <= '9') {
 		const char *p = prev - 1;
@@ -233,7 +232,7 @@ static bool path_identifying(const char *name)
 				;
 			if (*q == '.')
 				q++;
-			fmt_snprintf(sec, sizeof(sec), "%.*s", (int)(p - q), q);
+			snprintf(sec, sizeof(sec), "%.*s", (int)(p - q), q);
 		}
 	}
 	return snap_key_is_identifying(sec, last + 1) || startswith(name, "environment.");
@@ -252,7 +251,7 @@ void finding_fact(struct finding *f, const char *name, const struct snap_node *f
 		if (snap_str(fact))
 			value = strdup(snap_str(fact));
 		else if (snap_int(fact, &i))
-			r = fmt_asprintf(&value, "%" PRId64, i);
+			r = asprintf(&value, "%" PRId64, i);
 		else if (snap_bool(fact, &b))
 			value = strdup(b ? "yes" : "no");
 		else
@@ -261,7 +260,7 @@ void finding_fact(struct finding *f, const char *name, const struct snap_node *f
 		char buf[512];
 
 		fact_describe(fact, buf, sizeof(buf));
-		r = fmt_asprintf(&value, "(%s)", buf);
+		r = asprintf(&value, "(%s)", buf);
 	}
 	if (r < 0 || !value) {
 		oom(f->diag);
@@ -772,7 +771,7 @@ static const struct snap_node *symptom_fact(const struct rule *r, const struct s
 
 	if (!snap_present(fact) || !snap_str(fact))
 		return NULL; /* a probed snapshot has no symptoms: no path formatted per rule */
-	fmt_snprintf(path, len, "symptoms.%s", r->id);
+	snprintf(path, len, "symptoms.%s", r->id);
 	return fact;
 }
 

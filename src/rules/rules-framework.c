@@ -18,7 +18,6 @@
 
 #include "facts/coverage.h"
 #include "rules/rules-internal.h"
-#include "shared/fmt.h"
 #include "shared/parse.h"
 #include "shared/strbuf.h"
 
@@ -39,7 +38,7 @@ static void torch_index_fix(struct finding *f, const struct fw_build *b, const c
 
 	if (!v || version_parse_prefix(v, &pv, NULL) < 0 || pv.n < 2)
 		return;
-	fmt_snprintf(line, sizeof(line), "%u.%u", pv.part[0], pv.part[1]);
+	snprintf(line, sizeof(line), "%u.%u", pv.part[0], pv.part[1]);
 	if (drv && facts_torch_wheel_for_driver(line, drv, &w) == 0) {
 		finding_fix(f,
 			    "%s install --force-reinstall 'torch==%s.*' --index-url "
@@ -155,20 +154,20 @@ static void cpu_only_one(const struct fw_build *b, void *u)
 			snap_present(snap_get(x->root, "hardware.pci_devices"))
 				? "there is no GPU on the PCI bus"
 				: "no GPU was seen (the PCI bus could not be read)");
-	fmt_snprintf(key, sizeof(key), "%s.cpu_only", b->key);
+	snprintf(key, sizeof(key), "%s.cpu_only", b->key);
 	finding_fact(f, key, co);
 	if (x->gpus > 0 && x->listed_by) {
-		fmt_snprintf(key, sizeof(key), "%s.0.name", x->listed_by);
+		snprintf(key, sizeof(key), "%s.0.name", x->listed_by);
 		finding_fact(f, key, snap_get(x->root, key));
 	}
 	if (b->kind == FW_TORCH) {
-		fmt_snprintf(key, sizeof(key), "%s.cuda", b->key);
+		snprintf(key, sizeof(key), "%s.cuda", b->key);
 		finding_fact(f, key, snap_child(b->pkg, "cuda"));
-		fmt_snprintf(key, sizeof(key), "%s.hip", b->key);
+		snprintf(key, sizeof(key), "%s.hip", b->key);
 		finding_fact(f, key, snap_child(b->pkg, "hip"));
 	}
 	if (distro) {
-		fmt_snprintf(key, sizeof(key), "%s.distro_package.version", b->key);
+		snprintf(key, sizeof(key), "%s.distro_package.version", b->key);
 		finding_fact(f, key, snap_get(b->pkg, "distro_package.version"));
 	}
 	if (x->gpus == 0) {
@@ -244,7 +243,7 @@ static bool fw_runtime_cuda(const struct fw_build *b, char *buf, size_t len,
 	if (!full && parse_uint(buf, 10, &fma) < 0)
 		return false;
 	if (wv && cuda_major_minor(wv, &wma, &wmi) && wma == fma && (!full || wmi > fmi)) {
-		fmt_snprintf(buf, len, "%u.%u", wma, wmi);
+		snprintf(buf, len, "%u.%u", wma, wmi);
 		*ret_wheel = w;
 		return true;
 	}
@@ -258,10 +257,10 @@ static void fw_cuda_evidence(struct finding *f, const struct fw_build *b,
 	char key[192];
 
 	if (cf) {
-		fmt_snprintf(key, sizeof(key), "%s.%s", b->key,
-			     b->kind == FW_TORCH	? "cuda"
-			     : b->kind == FW_TENSORFLOW ? "build_info.cuda_version"
-							: "major");
+		snprintf(key, sizeof(key), "%s.%s", b->key,
+			 b->kind == FW_TORCH	    ? "cuda"
+			 : b->kind == FW_TENSORFLOW ? "build_info.cuda_version"
+						    : "major");
 		finding_fact(f, key, cf);
 	}
 	if (wheel)
@@ -296,10 +295,10 @@ static void newer_one_windows(const struct fw_build *b, struct newer_ctx *x,
 	cuda_req_describe(req, need, sizeof(need));
 	windows_driver_origin(x->root, x->drv_fact, says, sizeof(says));
 	if (sup && cuda_major_minor(sup, &sma, &smi)) {
-		fmt_snprintf(says, sizeof(says), ", which nvidia-smi says supports CUDA %u.%u", sma,
-			     smi);
+		snprintf(says, sizeof(says), ", which nvidia-smi says supports CUDA %u.%u", sma,
+			 smi);
 		/* torch prints cudaDriverGetVersion()'s number: 1000 * major + 10 * minor */
-		fmt_snprintf(found, sizeof(found), " (found version %u)\")", sma * 1000 + smi * 10);
+		snprintf(found, sizeof(found), " (found version %u)\")", sma * 1000 + smi * 10);
 	}
 	if (st == LINK_DEGRADED)
 		f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
@@ -387,7 +386,7 @@ static void newer_one(const struct fw_build *b, void *u)
 	sup = driver_cuda_text(x->drv, &branch, supports, sizeof(supports));
 	have_dc = facts_cuda_newest_for_driver(x->drv, &dc) == 0;
 	if (have_dc && !dc.lower_bound && cuda_major_minor(dc.cuda, &rma, &rmi))
-		fmt_snprintf(found, sizeof(found), "%u%03u", rma, rmi * 10);
+		snprintf(found, sizeof(found), "%u%03u", rma, rmi * 10);
 	if (st == LINK_DEGRADED)
 		f = rule_finding(x->c, GPUENV_SEVERITY_WARNING, b->prefix,
 				 "%s in %s runs CUDA %u.%u, which needs driver %s; %s runs it only "
@@ -535,11 +534,11 @@ static bool fw_rocm_release(const struct fw_build *b, char *buf, size_t len)
 	unsigned ma, mi;
 
 	if (lv && startswith(lv, "rocm") && cuda_major_minor(lv + 4, &ma, &mi)) {
-		fmt_snprintf(buf, len, "%s", lv + 4);
+		snprintf(buf, len, "%s", lv + 4);
 		return true;
 	}
 	if (cuda_major_minor(snap_str(fw_hip_version(b)), &ma, &mi)) {
-		fmt_snprintf(buf, len, "%u.%u", ma, mi);
+		snprintf(buf, len, "%u.%u", ma, mi);
 		return true;
 	}
 	return false;
@@ -664,12 +663,12 @@ static void gfx_one(const struct fw_build *b, void *u)
 				"as supported%s: it may work, but is untested",
 				b->label, b->prefix, rocm, gfx, rocm,
 				facts_unconfirmed(conf) ? " (the release row is unconfirmed)" : "");
-		fmt_snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
+		snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
 		finding_fact(f, key, snap_child(snap_at(x->kfd, k), "gfx"));
-		fmt_snprintf(key, sizeof(key), "%s.hip", b->key);
+		snprintf(key, sizeof(key), "%s.hip", b->key);
 		finding_fact(f, key, hip);
 		if (have_list) {
-			fmt_snprintf(key, sizeof(key), "%s.arch_targets", b->key);
+			snprintf(key, sizeof(key), "%s.arch_targets", b->key);
 			finding_evidence(f, key,
 					 snap_source(snap_child(snap_at(tn, 0), "gfx")) ?: "?",
 					 "%s", strbuf_str(&list));

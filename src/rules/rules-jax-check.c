@@ -17,7 +17,6 @@
 #include <stdio.h>
 
 #include "rules/rules-internal.h"
-#include "shared/fmt.h"
 #include "shared/parse.h"
 
 /* Older by major and minor, across majors too: JAX scales both numbers down to them. */
@@ -76,8 +75,8 @@ void jax_check_pasted(struct rule_ctx *c, const struct snap_node *root, const ch
 		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,
 			 loaded_key);
 		finding_fact(f, key, lf);
-		fmt_snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,
-			     built_key);
+		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,
+			 built_key);
 		finding_fact(f, key, bf);
 		if (mf) {
 			snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.%s", i,

@@ -15,7 +15,6 @@
 
 #include "rules/rules-intel.h"
 #include "rules/rules-internal.h"
-#include "shared/fmt.h"
 #include "shared/strbuf.h"
 
 static void hardware_facts(struct gpuenv_doctor *d, const struct snap_node *root, bool *absent)
@@ -114,7 +113,7 @@ _printf_(4, 5) static void summary_derived(struct gpuenv_doctor *d, const char *
 	va_list ap;
 
 	va_start(ap, fmt);
-	fmt_vsnprintf(v, sizeof(v), fmt, ap);
+	vsnprintf(v, sizeof(v), fmt, ap);
 	va_end(ap);
 	for (size_t i = 0; i < d->n_summary_ev; i++)
 		if (streq(d->summary_ev[i].name, name) && streq(d->summary_ev[i].value, v))

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "rules/rules-internal.h"
-#include "shared/fmt.h"
 #include "shared/parse.h"
 
 bool gpu_pci_ids(const struct snap_node *gpu, unsigned *ret_vendor, unsigned *ret_device)
@@ -154,13 +153,12 @@ const char *windows_driver_origin(const struct snap_node *root, const struct sna
 	const char *wddm = snap_get_str(root, WINDOWS_WDDM_FORM);
 
 	if (!fact || fact != snap_get(root, WINDOWS_WDDM_DERIVED) || !wddm)
-		fmt_snprintf(buf, len, "%s", "");
+		snprintf(buf, len, "%s", "");
 	else
-		fmt_snprintf(
-			buf, len,
-			" (read from Windows's WDDM form of it, %s: NVIDIA's version is its last "
-			"five digits)",
-			wddm);
+		snprintf(buf, len,
+			 " (read from Windows's WDDM form of it, %s: NVIDIA's version is its last "
+			 "five digits)",
+			 wddm);
 	return buf;
 }
 
@@ -435,15 +433,15 @@ const char *driver_floor_text(enum driver_os os, const char *linux_min, const ch
 	const char *win = windows_min && *windows_min ? windows_min : NULL;
 
 	if (os == DRIVER_OS_LINUX)
-		fmt_snprintf(buf, len, "%s", linux_min ?: "?");
+		snprintf(buf, len, "%s", linux_min ?: "?");
 	else if (os == DRIVER_OS_WINDOWS && win)
-		fmt_snprintf(buf, len, "%s", win);
+		snprintf(buf, len, "%s", win);
 	else if (os == DRIVER_OS_WINDOWS)
-		fmt_snprintf(buf, len, "? (Windows: not in the knowledge base; Linux: %s)",
-			     linux_min ?: "?");
+		snprintf(buf, len, "? (Windows: not in the knowledge base; Linux: %s)",
+			 linux_min ?: "?");
 	else
-		fmt_snprintf(buf, len, "%s (Linux) / %s (Windows)", linux_min ?: "?",
-			     win ?: "? (not in the knowledge base)");
+		snprintf(buf, len, "%s (Linux) / %s (Windows)", linux_min ?: "?",
+			 win ?: "? (not in the knowledge base)");
 	return buf;
 }
 
@@ -517,10 +515,10 @@ void cuda_req_describe(const struct cuda_req *req, char *buf, size_t len)
 	cuda_req_floor(req, req->first, first, sizeof(first));
 	cuda_req_floor(req, req->newest, newest, sizeof(newest));
 	if (req->exact || req->first == req->newest || streq(first, newest))
-		fmt_snprintf(buf, len, ">= %s (%s)", first, req->first->toolkit_label);
+		snprintf(buf, len, ">= %s (%s)", first, req->first->toolkit_label);
 	else
-		fmt_snprintf(buf, len, ">= %s (%s; %s needs >= %s)", first,
-			     req->first->toolkit_label, req->newest->toolkit_label, newest);
+		snprintf(buf, len, ">= %s (%s; %s needs >= %s)", first, req->first->toolkit_label,
+			 req->newest->toolkit_label, newest);
 }
 
 const char *driver_cuda_text(const char *driver, unsigned *ret_branch, char *buf, size_t len)
@@ -532,19 +530,17 @@ const char *driver_cuda_text(const char *driver, unsigned *ret_branch, char *buf
 		return NULL;
 	*ret_branch = v.part[0];
 	if (facts_cuda_newest_for_driver(driver, &dc) < 0)
-		fmt_snprintf(
-			buf, len,
-			"supports a CUDA the knowledge base cannot tell (R%u is older than every "
-			"branch it knows)",
-			v.part[0]);
+		snprintf(buf, len,
+			 "supports a CUDA the knowledge base cannot tell (R%u is older than every "
+			 "branch it knows)",
+			 v.part[0]);
 	else if (dc.lower_bound)
-		fmt_snprintf(
-			buf, len,
-			"supports CUDA %s or newer (the knowledge base has no CUDA version for "
-			"R%u; R%u's is a lower bound)",
-			dc.cuda, v.part[0], dc.row->branch);
+		snprintf(buf, len,
+			 "supports CUDA %s or newer (the knowledge base has no CUDA version for "
+			 "R%u; R%u's is a lower bound)",
+			 dc.cuda, v.part[0], dc.row->branch);
 	else
-		fmt_snprintf(buf, len, "supports CUDA <= %s", dc.cuda);
+		snprintf(buf, len, "supports CUDA <= %s", dc.cuda);
 	return buf;
 }
 
@@ -648,12 +644,12 @@ int gpu_name(const struct snap_node *gpu, char *buf, size_t len)
 	const char *n = snap_get_str(gpu, "name");
 
 	if (gpu_facts(gpu, &fg) == 0)
-		return fmt_snprintf(buf, len, "%s", fg->product);
+		return snprintf(buf, len, "%s", fg->product);
 	if (n)
-		return fmt_snprintf(buf, len, "%s", n);
-	return fmt_snprintf(buf, len, "%s %s:%s", snap_get_str(gpu, "vendor") ?: "GPU",
-			    snap_get_str(gpu, "vendor_id") ?: "?",
-			    snap_get_str(gpu, "device_id") ?: "?");
+		return snprintf(buf, len, "%s", n);
+	return snprintf(buf, len, "%s %s:%s", snap_get_str(gpu, "vendor") ?: "GPU",
+			snap_get_str(gpu, "vendor_id") ?: "?",
+			snap_get_str(gpu, "device_id") ?: "?");
 }
 
 bool lib_need_determined(struct rule_ctx *c, const char *subject, const struct snap_node *lib)
@@ -672,10 +668,10 @@ static void fw_label(struct fw_build *b, const char *name, const struct snap_nod
 	/* a framework named by pasted text alone: its environment was not looked at */
 	bool probed = snap_state(snap_child(b->env, "prefix")) != FACT_UNPROBED;
 
-	fmt_snprintf(b->label, sizeof(b->label), "%s %s", name,
-		     v
-			     ?: probed ? "(version unreadable)"
-				       : "(version not probed)");
+	snprintf(b->label, sizeof(b->label), "%s %s", name,
+		 v
+			 ?: probed ? "(version unreadable)"
+				   : "(version not probed)");
 }
 
 void fw_need_complete(struct rule_ctx *c, const struct snap_node *root)
@@ -725,12 +721,12 @@ static void fw_commands(struct fw_build *b)
 			 streq(site + n - strlen("/dist-packages"), "/dist-packages");
 	}
 	if (debian) {
-		fmt_snprintf(b->python, sizeof(b->python), "/usr/bin/python%.16s", ver);
-		fmt_snprintf(b->pip, sizeof(b->pip), "%s -m pip", b->python);
+		snprintf(b->python, sizeof(b->python), "/usr/bin/python%.16s", ver);
+		snprintf(b->pip, sizeof(b->pip), "%s -m pip", b->python);
 		return;
 	}
-	fmt_snprintf(b->python, sizeof(b->python), "%.80s/bin/python", b->prefix);
-	fmt_snprintf(b->pip, sizeof(b->pip), "%.80s/bin/pip", b->prefix);
+	snprintf(b->python, sizeof(b->python), "%.80s/bin/python", b->prefix);
+	snprintf(b->pip, sizeof(b->pip), "%.80s/bin/pip", b->prefix);
 }
 
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
@@ -754,8 +750,8 @@ size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build
 			if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
 				continue;
 			fw_commands(&b);
-			fmt_snprintf(b.key, sizeof(b.key), "framework.python_envs.%zu.packages.%s",
-				     i, names[k]);
+			snprintf(b.key, sizeof(b.key), "framework.python_envs.%zu.packages.%s", i,
+				 names[k]);
 			if (k == 0 || k == 1) {
 				b.kind = k == 0 ? FW_TORCH : FW_TENSORFLOW;
 				fw_label(&b, names[k], pkg);
@@ -770,7 +766,7 @@ size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build
 				char base[sizeof(b.label)];
 
 				fw_label(&b, "jax", pkg);
-				fmt_snprintf(base, sizeof(base), "%s", b.label);
+				snprintf(base, sizeof(base), "%s", b.label);
 				if (snap_count(pl) == 0 || snap_kind(pl) != SNAP_ARRAY) {
 					b.kind = FW_JAX;
 					if (fn)
@@ -784,16 +780,14 @@ size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build
 
 					p.kind = FW_JAX_PLUGIN;
 					p.pkg = e;
-					fmt_snprintf(
-						p.key, sizeof(p.key),
-						"framework.python_envs.%zu.packages.jax.plugins.%"
-						"zu",
-						i, j);
-					if (fmt_snprintf(p.label, sizeof(p.label),
-							 "%.100s (%.40s %.40s)", base,
-							 snap_get_str(e, "plugin") ?: "plugin",
-							 snap_get_str(e, "plugin_version") ?: "?") <
-					    0)
+					snprintf(p.key, sizeof(p.key),
+						 "framework.python_envs.%zu.packages.jax.plugins.%"
+						 "zu",
+						 i, j);
+					if (snprintf(p.label, sizeof(p.label),
+						     "%.100s (%.40s %.40s)", base,
+						     snap_get_str(e, "plugin") ?: "plugin",
+						     snap_get_str(e, "plugin_version") ?: "?") < 0)
 						continue;
 					if (fn)
 						fn(&p, u);
@@ -815,7 +809,7 @@ static bool tf_windows_cuda(const char *v, char *buf, size_t len)
 	if (strlen(v) != 6 || !startswith(v, "64_") || !isdigit((unsigned char)v[3]) ||
 	    !isdigit((unsigned char)v[4]) || !isdigit((unsigned char)v[5]) || v[3] == '0')
 		return false;
-	fmt_snprintf(buf, len, "%c%c.%c", v[3], v[4], v[5]);
+	snprintf(buf, len, "%c%c.%c", v[3], v[4], v[5]);
 	return true;
 }
 
@@ -843,7 +837,7 @@ bool fw_cuda_version(const struct fw_build *b, char *buf, size_t len,
 			if (snap_int(f, &major)) {
 				if (ret_fact)
 					*ret_fact = f;
-				fmt_snprintf(buf, len, "%" PRId64, major);
+				snprintf(buf, len, "%" PRId64, major);
 				return true;
 			}
 		}
@@ -857,7 +851,7 @@ bool fw_cuda_version(const struct fw_build *b, char *buf, size_t len,
 		return false;
 	if (b->kind == FW_TENSORFLOW && tf_windows_cuda(snap_str(f), buf, len))
 		return true;
-	fmt_snprintf(buf, len, "%s", snap_str(f));
+	snprintf(buf, len, "%s", snap_str(f));
 	return true;
 }
 

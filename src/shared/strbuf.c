@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
 #include "strbuf.h"
 
 #define STRBUF_DEFAULT_CAP ((size_t)64 << 20)
@@ -254,7 +253,7 @@ int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 	 * (the text outputs are made of many short printfs), a second one after growing it. */
 	room = sb->buf ? sb->alloc - sb->len : 0;
 	va_copy(aq, ap);
-	n = fmt_vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, aq);
+	n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, aq);
 	va_end(aq);
 	if (n < 0) {
 		if (room)
@@ -268,7 +267,7 @@ int strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 		return r;
 	}
 	if ((size_t)n >= room)
-		fmt_vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
 	sb->len += (size_t)n;
 	return 0;
 }

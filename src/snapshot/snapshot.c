@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shared/fmt.h"
 #include "shared/parse.h"
 #include "snapshot-internal.h"
 
@@ -300,7 +299,7 @@ struct snap_node *snap_set_strf(struct snap_node *obj, const char *key, const ch
 	int n;
 
 	va_start(ap, fmt);
-	n = fmt_vasprintf(&v, fmt, ap);
+	n = vasprintf(&v, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
 		if (obj && !obj->owner->err)
