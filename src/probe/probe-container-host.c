@@ -275,7 +275,10 @@ static void probe_ldconfig_host(struct probe_env *pe, struct snap_node *cli,
 	static const char *const usual[] = { "/sbin/ldconfig", "/usr/sbin/ldconfig",
 					     "/sbin/ldconfig.real", "/usr/sbin/ldconfig.real" };
 	const struct toml_value *v = toml_get(d, TK("nvidia-container-cli", "ldconfig"));
+	const char *there[ARRAY_SIZE(usual)], *failed_path = NULL;
 	struct snap_node *arr;
+	size_t n = 0;
+	int failed = 0;
 
 	if (!v || v->type != TOML_STRING || !startswith(v->str, "@/")) {
 		snap_set_state(cli, "ldconfig_on_host", FACT_ABSENT, cfg,
@@ -283,13 +286,25 @@ static void probe_ldconfig_host(struct probe_env *pe, struct snap_node *cli,
 		return;
 	}
 	host_file_fact(pe, cli, "ldconfig_on_host", v->str + 1);
-	arr = snap_array(cli, "host_ldconfigs");
 	for (size_t i = 0; i < ARRAY_SIZE(usual); i++) {
 		struct stat st;
+		int r = root_stat(pe->root, usual[i], &st);
 
-		if (root_stat(pe->root, usual[i], &st) == 0 && S_ISREG(st.st_mode))
-			snap_append_str(arr, usual[i], usual[i]);
+		if (r == 0 && S_ISREG(st.st_mode))
+			there[n++] = usual[i];
+		else if (r < 0 && r != -ENOENT && r != -ENOTDIR && !failed) {
+			failed = r;
+			failed_path = usual[i];
+		}
 	}
+	/* none seen, one that could not be looked at: which ldconfig the host has is not known */
+	if (n == 0 && failed) {
+		snap_set_errno(cli, "host_ldconfigs", failed, failed_path);
+		return;
+	}
+	arr = snap_array(cli, "host_ldconfigs");
+	for (size_t i = 0; i < n; i++)
+		snap_append_str(arr, there[i], there[i]);
 }
 
 static void probe_toolkit_config(struct probe_env *pe, struct snap_node *tk)

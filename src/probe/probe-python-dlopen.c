@@ -417,9 +417,18 @@ static int plugin_dlopen(struct py_ctx *c, const struct snap_node *env, struct s
 			 const struct places *p)
 {
 	const char *name = snap_get_str(pl, "plugin");
+	const struct snap_node *v = snap_child(pl, "plugin_version");
 	char norm[64];
 
-	if (!name || !snap_get_str(pl, "plugin_version"))
+	/* its METADATA unreadable: what it opens is unknown, not "nothing" (release_unreadable) */
+	if (!snap_str(v) && (snap_state(v) == FACT_UNREADABLE || snap_state(v) == FACT_MALFORMED ||
+			     snap_state(v) == FACT_ERROR)) {
+		snap_set_state(pl, "dlopen", snap_state(v), snap_source(v),
+			       "the names the plugin opens depend on its release, which could not "
+			       "be read");
+		return 0;
+	}
+	if (!name || !snap_str(v))
 		return 0;
 	dist_name_normalize(name, norm, sizeof(norm));
 	return framework_dlopen(c, env, pl, norm, snap_get_str(pl, "plugin_version"), NULL, p);

@@ -930,7 +930,10 @@ RULE_CHECK(check_toolkit_ldconfig_missing)
 	/* absent: the value names no host file (no leading "@/"), nothing to judge */
 	if (!rule_need_known(c, conf, "whether the host has the ldconfig config.toml names",
 			     on_host) ||
-	    !snap_bool(on_host, &there) || there || snap_count(found) == 0)
+	    !snap_bool(on_host, &there) || there)
+		return;
+	if (!rule_need_known(c, conf, "which ldconfig the host has", found) ||
+	    snap_count(found) == 0)
 		return;
 	alt = snap_str(snap_at(found, 0));
 	f = rule_finding(
