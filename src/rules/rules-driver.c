@@ -235,6 +235,37 @@ RULE_CHECK(check_module_not_loaded)
 	finding_rule_verify(f);
 }
 
+/* DKMS's build for the running kernel stopped at the driver's compiler check (the probe's
+ * driver.nvidia.dkms_cc_check): rebuilding as before fails the same way; the kernel and the
+ * compiler must agree (clearlinux/distribution#1970: fixed by the kernel rebuilt with the
+ * distribution's new gcc). */
+static void dkms_cc_check_fix(struct finding *f, const struct snap_node *root)
+{
+	const char *log = snap_get_str(root, "driver.nvidia.dkms_cc_check.make_log");
+	const char *kcc = snap_get_str(root, "driver.nvidia.dkms_cc_check.kernel_compiler");
+	const char *cc = snap_get_str(root, "driver.nvidia.dkms_cc_check.compiler");
+
+	if (!log)
+		return;
+	finding_fact(f, "driver.nvidia.dkms_cc_check.make_log",
+		     snap_get(root, "driver.nvidia.dkms_cc_check.make_log"));
+	if (kcc)
+		finding_fact(f, "driver.nvidia.dkms_cc_check.kernel_compiler",
+			     snap_get(root, "driver.nvidia.dkms_cc_check.kernel_compiler"));
+	if (cc)
+		finding_fact(f, "driver.nvidia.dkms_cc_check.compiler",
+			     snap_get(root, "driver.nvidia.dkms_cc_check.compiler"));
+	finding_fix(f,
+		    "# DKMS's build for this kernel stopped at the driver's compiler check (%s): "
+		    "the kernel was built by %s, the compiler here is %s; rebuilding as is fails "
+		    "again",
+		    log, kcc ?: "another compiler", cc ?: "another one");
+	finding_fix(f, "# boot a kernel built by the current compiler (the distribution's "
+		       "kernel update), then: sudo dkms autoinstall -k $(uname -r)");
+	finding_fix(f, "# or, as the driver's message advises, set CC to the kernel's compiler "
+		       "where it is installed: sudo CC=<that gcc> dkms autoinstall -k $(uname -r)");
+}
+
 RULE_CHECK(check_module_missing_for_kernel)
 {
 	const struct snap_node *ms = snap_get(root, "driver.kernel_modules.modules_supported");
@@ -263,6 +294,7 @@ RULE_CHECK(check_module_missing_for_kernel)
 	user = userspace_driver_version(root, &user_fact);
 	if (user)
 		finding_fact(f, user_fact, snap_get(root, user_fact));
+	dkms_cc_check_fix(f, root);
 	distro_fix(f, root, FIX_BUILD_MODULE, user);
 	finding_rule_verify(f);
 }

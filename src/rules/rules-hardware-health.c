@@ -120,12 +120,20 @@ RULE_CHECK(check_ecc_uncorrectable)
 		dev_label(d, i, label, sizeof(label));
 		has_vol = dev_int(c, d, label, "ecc_errors_uncorrected_volatile", &vol);
 		has_agg = dev_int(c, d, label, "ecc_errors_uncorrected_aggregate", &agg);
-		if (vol > 0)
+		/* the lifetime count only where NVML gave it: an unanswered aggregate counter
+		 * is no "0 over its life" (wtdcode/vllm-backport#62 shows the volatile side) */
+		if (vol > 0 && has_agg)
 			f = rule_finding(c, GPUENV_SEVERITY_ERROR, label,
 					 "%s has had %" PRId64 " uncorrectable ECC error(s) since "
 					 "the driver loaded (%" PRId64 " over its life): the "
 					 "processes that touched the memory were ended",
 					 label, vol, agg);
+		else if (vol > 0)
+			f = rule_finding(c, GPUENV_SEVERITY_ERROR, label,
+					 "%s has had %" PRId64 " uncorrectable ECC error(s) since "
+					 "the driver loaded (its lifetime count not read): the "
+					 "processes that touched the memory were ended",
+					 label, vol);
 		else if (agg > 0)
 			f = rule_finding(c, GPUENV_SEVERITY_WARNING, label,
 					 "%s has had %" PRId64
