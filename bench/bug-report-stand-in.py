@@ -4,17 +4,17 @@ GZ_KIB KiB, laid out as nvidia-bug-report.sh lays out its log, from real text in
 
 Usage: bug-report-stand-in.py OUT.txt GZ_KIB SRCDIR
 
-No public report of that size was at hand to ship; its make-up follows a public one read whole
-(an RTX 3060 Laptop GPU on Arch Linux, driver 520.56.06, 2022-10-27, pasted into a public
-repository: 895,678 bytes): the script's prologue, then one section per file or command in
+No public report of that size was at hand to ship; its make-up follows a public one (an RTX
+3060 Laptop GPU on Arch Linux, driver 520.56.06, 2022-10-27, pasted into a public repository:
+895,678 bytes, read at its start and at five places through it): the script's prologue, then one section per file or command in
 its order (a line of 44 underscores, an empty line, "*** PATH" and "*** ls: ..." of a file, or
 the command line, the text, an empty line): /sys and /proc files, systemctl and journalctl
-of the display server, coredumpctl, the Xorg logs, lspci, the kernel log (dmesg and the
+of the display server, coredumpctl, the Xorg logs, the kernel log (dmesg and the
 journal's boots, the bulk of a large report, each line a new time stamp), /proc/asound,
 nvidia-smi -q, and last `base64 "nvidia-nvml-temp<PID>.log"`: NVML's own log, opaque bytes as
 base64 in lines of 76, 290 KB of that report's 896 KB (0.48 of the text before it). That part
 gzip cannot shrink below three quarters, the logs shrink ten- to twentyfold: the whole
-report about 3.3:1, not the 8:1 a report of text alone has.
+report about 3:1 (an estimate), not the 8:1 a report of text alone has.
 
 Here the sections' text is the real pastes of tests/explain-corpus/ and the readers' samples
 (tests/fuzz/corpus/pasted-*/), each a file section; the kernel log is every kernel-log line
