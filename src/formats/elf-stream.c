@@ -53,6 +53,10 @@ struct stream {
 	struct elf_range want[WANT_MAX];
 	bool string[WANT_MAX];
 	bool overflow;
+	bool size_known; /* a pass has ended: size is the file's */
+	elf_stream_gate gate;
+	void *gate_userdata;
+	int gate_answer; /* the gate's answer, -1 until it is asked */
 };
 
 static int cmp_key(const void *a, const void *b)
@@ -108,6 +112,21 @@ static void plan_fill(struct stream *s)
 		s->at_cover++;
 }
 
+/* Whether the parsers after the first are asked now: the gate's answer, asked once the first
+ * one's n ranges (complete: all it will want) are kept in a file of known size. */
+static bool gate_open(struct stream *s, int complete, size_t n)
+{
+	bool kept = complete && s->size_known;
+
+	if (!s->gate || s->gate_answer >= 0)
+		return !s->gate || s->gate_answer;
+	for (size_t i = 0; i < n && kept; i++)
+		kept = have_range(s, s->want[i].off, s->want[i].len);
+	if (kept)
+		s->gate_answer = s->gate(s->gate_userdata, s->img, (size_t)s->size);
+	return s->gate_answer > 0;
+}
+
 /* What every parser's stages want now, one after the other in s->want: the count. */
 static size_t wanted_now(struct stream *s, int *complete)
 {
@@ -124,6 +143,10 @@ static size_t wanted_now(struct stream *s, int *complete)
 			s->string[n + i] = i >= strings_from;
 		n += k;
 		*complete = *complete && c;
+		if (j == 0 && !gate_open(s, c, n)) {
+			*complete = *complete && s->gate_answer == 0; /* shut: nothing more to read */
+			break;
+		}
 	}
 	return n;
 }
@@ -219,6 +242,15 @@ int elf_stream_parse(elf_stream_source source, void *userdata, uint64_t max,
 		     int (*parse)(void *parse_userdata, const uint8_t *img, size_t size),
 		     void *parse_userdata)
 {
+	return elf_stream_parse_gated(source, userdata, max, wanted, n, NULL, parse,
+				      parse_userdata);
+}
+
+int elf_stream_parse_gated(elf_stream_source source, void *userdata, uint64_t max,
+			   const elf_stream_wanted *wanted, size_t n, elf_stream_gate gate,
+			   int (*parse)(void *parse_userdata, const uint8_t *img, size_t size),
+			   void *parse_userdata)
+{
 	struct stream *s;
 	int err = -EFBIG, complete;
 
@@ -239,6 +271,9 @@ int elf_stream_parse(elf_stream_source source, void *userdata, uint64_t max,
 	s->size = max; /* until the first pass has told */
 	s->wanted = wanted;
 	s->n_wanted = n;
+	s->gate = gate;
+	s->gate_userdata = parse_userdata;
+	s->gate_answer = -1;
 	for (unsigned pass = 0; pass < ELF_STREAM_MAX_PASSES; pass++) {
 		bool added;
 
@@ -253,6 +288,7 @@ int elf_stream_parse(elf_stream_source source, void *userdata, uint64_t max,
 		err = -EFBIG;
 		if (s->size > max)
 			break;
+		s->size_known = true;
 		if (plan(s, &complete, &added) && complete) {
 			err = parse(parse_userdata, s->img, (size_t)s->size);
 			break;
