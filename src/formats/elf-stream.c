@@ -256,15 +256,18 @@ int elf_stream_parse_gated(elf_stream_source source, void *userdata, uint64_t ma
 
 	if (max == 0 || max > SIZE_MAX || n == 0 || n > ELF_STREAM_MAX_WANTED)
 		return -EINVAL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
+	/* Mapped, not calloc()ed: the tables are sized for the most ranges the stages may name,
+	 * and only the pages of those they do name are touched (malloc would zero them all once
+	 * its mmap threshold has grown past the size). */
+	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s == MAP_FAILED)
 		return -ENOMEM;
 	/* Untouched pages of a private anonymous mapping take no memory: only the kept ranges
 	 * do, and the rest reads as zeros the parsers never look at. */
 	s->img = mmap(NULL, (size_t)max, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (s->img == MAP_FAILED) {
-		free(s); /* no address space for it (strict overcommit, a ulimit -v) */
+		munmap(s, sizeof(*s)); /* no address space (strict overcommit, a ulimit -v) */
 		return -ENOBUFS;
 	}
 	s->max = max;
@@ -300,6 +303,6 @@ int elf_stream_parse_gated(elf_stream_source source, void *userdata, uint64_t ma
 		err = -ELOOP; /* the stages did not settle: never for a file that stays the same */
 	}
 	munmap(s->img, (size_t)max);
-	free(s);
+	munmap(s, sizeof(*s));
 	return err;
 }

@@ -114,7 +114,8 @@ static int parse_both(void *userdata, const uint8_t *p, size_t len)
 	struct elf_parse *q = userdata;
 	int err = parse_dynamic(userdata, p, len);
 
-	if (err < 0 || q->e->dynamic_err < 0 || !q->wants_symbols(q->e->dynamic))
+	if (err < 0 || q->e->dynamic_err < 0 ||
+	    (q->wants_symbols && !q->wants_symbols(q->e->dynamic)))
 		return err;
 	if (q->symbols_kept == 0)
 		return -ENOMEM; /* keep_symbols()'s parse of these same bytes failed */
@@ -147,7 +148,8 @@ int loader_read_elf(struct root *root, const char *path, const char *prefix,
 	int err;
 
 	*ret = (struct loader_elf){ .symbols_err = 1 };
-	err = read_elf(root, path, wanted, 2, keep_symbols, false, parse_both, &q);
+	err = read_elf(root, path, wanted, 2, wants_symbols ? keep_symbols : NULL, false, parse_both,
+		       &q);
 	if (err < 0)
 		loader_elf_done(ret);
 	if (err != -ENOBUFS)
@@ -157,7 +159,7 @@ int loader_read_elf(struct root *root, const char *path, const char *prefix,
 	err = loader_read_dynamic(root, path, &ret->dynamic_err, &ret->dynamic);
 	if (err < 0)
 		loader_elf_done(ret);
-	else if (ret->dynamic_err == 0 && wants_symbols(ret->dynamic))
+	else if (ret->dynamic_err == 0 && (!wants_symbols || wants_symbols(ret->dynamic)))
 		ret->symbols_err = -ENOBUFS;
 	return err;
 }

@@ -284,12 +284,6 @@ struct loader_result *loader_result_free(struct loader_result *r)
 	return NULL;
 }
 
-static bool all_symbols(const struct elf_dynamic *d)
-{
-	(void)d;
-	return true;
-}
-
 /* The dynamic section of file, and its symbols when l->symbols_prefix asks for them (into
  * c): loader_read_dynamic()'s answer. */
 static int read_candidate(struct loader *l, struct loader_candidate *c, const char *file,
@@ -301,7 +295,7 @@ static int read_candidate(struct loader *l, struct loader_candidate *c, const ch
 	c->symbols_err = 1;
 	if (!l->symbols_prefix)
 		return loader_read_dynamic(l->root, file, parsed, d);
-	err = loader_read_elf(l->root, file, l->symbols_prefix, all_symbols, &e);
+	err = loader_read_elf(l->root, file, l->symbols_prefix, NULL, &e);
 	if (err < 0)
 		return err;
 	*parsed = e.dynamic_err;

@@ -184,8 +184,10 @@ int loader_requester_of(struct loader *l, const char *path, int err, const struc
  * root_map()'s) or -ENOMEM; else 0 with *parse_err elf_dynamic_parse()'s return. */
 int loader_read_dynamic(struct root *root, const char *path, int *parse_err,
 			struct elf_dynamic **ret);
-/* A library read once for its dynamic section and, when wants_symbols() says so of that, its
- * dynamic symbols whose name starts with prefix (formats/elf-symbols.h). */
+/* A library read once for its dynamic section and, when wants_symbols() says so of that (NULL:
+ * always), its dynamic symbols whose name starts with prefix (formats/elf-symbols.h). A
+ * streamed member keeps its symbol tables only when it says so, a pass later when they lie
+ * before its dynamic strings (as ld lays them out). */
 struct loader_elf {
 	int dynamic_err; /* elf_dynamic_parse()'s return */
 	struct elf_dynamic *dynamic;
