@@ -144,7 +144,8 @@ static size_t wanted_now(struct stream *s, int *complete)
 		n += k;
 		*complete = *complete && c;
 		if (j == 0 && !gate_open(s, c, n)) {
-			*complete = *complete && s->gate_answer == 0; /* shut: nothing more to read */
+			*complete =
+				*complete && s->gate_answer == 0; /* shut: nothing more to read */
 			break;
 		}
 	}

@@ -64,8 +64,8 @@ static int read_elf(struct root *root, const char *path, const elf_stream_wanted
 	 * (its state and the sparse mapping) would be paid per library for nothing (a fifth of a
 	 * live doctor's instructions). */
 	if (root_layers(root)) {
-		err = elf_stream_parse_gated(stream_member, &s, LOADER_MAP_MAX, wanted, n, gate, parse,
-					     ud);
+		err = elf_stream_parse_gated(stream_member, &s, LOADER_MAP_MAX, wanted, n, gate,
+					     parse, ud);
 		if (s.read_err < 0 && s.read_err != -EOPNOTSUPP)
 			return s.read_err;
 		if (s.read_err == 0 && err != -ENOBUFS && err != -ELOOP)
@@ -148,8 +148,8 @@ int loader_read_elf(struct root *root, const char *path, const char *prefix,
 	int err;
 
 	*ret = (struct loader_elf){ .symbols_err = 1 };
-	err = read_elf(root, path, wanted, 2, wants_symbols ? keep_symbols : NULL, false, parse_both,
-		       &q);
+	err = read_elf(root, path, wanted, 2, wants_symbols ? keep_symbols : NULL, false,
+		       parse_both, &q);
 	if (err < 0)
 		loader_elf_done(ret);
 	if (err != -ENOBUFS)

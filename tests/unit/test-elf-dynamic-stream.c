@@ -233,10 +233,15 @@ static void test_overlapping_strings(void **state)
 	eh->e_phentsize = sizeof(*ph);
 	eh->e_phnum = 2;
 	/* One PT_LOAD maps the whole file, the string table at strtab_vaddr. */
-	ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_vaddr = strtab_vaddr - str_off,
-			      .p_filesz = len, .p_memsz = len };
-	ph[1] = (Elf64_Phdr){ .p_type = PT_DYNAMIC, .p_offset = dyn_off, .p_vaddr = dyn_off,
-			      .p_filesz = dyn_n * sizeof(*dyn), .p_memsz = dyn_n * sizeof(*dyn) };
+	ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD,
+			      .p_vaddr = strtab_vaddr - str_off,
+			      .p_filesz = len,
+			      .p_memsz = len };
+	ph[1] = (Elf64_Phdr){ .p_type = PT_DYNAMIC,
+			      .p_offset = dyn_off,
+			      .p_vaddr = dyn_off,
+			      .p_filesz = dyn_n * sizeof(*dyn),
+			      .p_memsz = dyn_n * sizeof(*dyn) };
 	for (size_t i = 0; i < n_needed; i++)
 		dyn[i] = (Elf64_Dyn){ .d_tag = DT_NEEDED, .d_un.d_val = i };
 	dyn[n_needed] = (Elf64_Dyn){ .d_tag = DT_STRTAB, .d_un.d_ptr = strtab_vaddr };
