@@ -11,6 +11,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,3 +48,16 @@ int elf_stream_parse(elf_stream_source source, void *userdata, uint64_t max,
 		     const elf_stream_wanted *wanted, size_t n,
 		     int (*parse)(void *parse_userdata, const uint8_t *img, size_t size),
 		     void *parse_userdata);
+
+/* Whether the wanted functions after the first are asked at all, from the bytes the first
+ * one's stages kept (img of the file's size): asked once, when those are all kept. */
+typedef bool (*elf_stream_gate)(void *userdata, const uint8_t *img, size_t size);
+
+/* elf_stream_parse() where the parsers after the first keep nothing unless gate (called with
+ * parse_userdata) says so: only the files that need them pay for what they keep (a symbol
+ * table is megabytes), at the cost of a pass when those ranges come before what the gate
+ * looks at. */
+int elf_stream_parse_gated(elf_stream_source source, void *userdata, uint64_t max,
+			   const elf_stream_wanted *wanted, size_t n, elf_stream_gate gate,
+			   int (*parse)(void *parse_userdata, const uint8_t *img, size_t size),
+			   void *parse_userdata);

@@ -23,14 +23,15 @@
 
 #define NVJITLINK_SYMBOL_PREFIX "__nvJitLink"
 
-/* The symbols of path whose name starts with the prefix: 0, or an errno (-EBADMSG: not ELF,
- * -ENOBUFS: symbol tables over what an image layer's member is read for). */
-static int read_symbols(struct root *root, const char *path, struct elf_symbols **ret)
+/* The symbols of the candidate c the loader read whose name starts with the prefix (read as
+ * it judged it: probe_read()): 0, or an errno (-EBADMSG: not ELF, -ENOBUFS: symbol tables
+ * over what an image layer's member is read for). */
+static int symbols_of(const struct loader_candidate *c, const struct elf_symbols **ret)
 {
-	int r, parsed;
-
-	r = loader_read_symbols(root, path, NVJITLINK_SYMBOL_PREFIX, &parsed, ret);
-	return r < 0 ? r : parsed;
+	*ret = c->symbols;
+	if (c->symbols_err < 0)
+		return c->symbols_err;
+	return c->symbols ? 0 : -EBADMSG;
 }
 
 /* A failed read into key: -EBADMSG as malformed, anything else by its errno. */
@@ -71,12 +72,12 @@ static void list_missing(struct snap_node *o, const char *key, const struct elf_
 /* The first loadable copy the library's own DT_RUNPATH/DT_RPATH finds, when another copy
  * wins (LD_LIBRARY_PATH before DT_RUNPATH): own_copy.path and own_copy.symbols_missing[],
  * what the fix "drop that LD_LIBRARY_PATH entry" would give it. */
-static int own_copy(struct loader *l, struct snap_node *nvj, const struct loader_result *res,
+static int own_copy(struct snap_node *nvj, const struct loader_result *res,
 		    const struct elf_symbols *need, const char *soname)
 {
 	for (size_t i = 0; i < res->n_cands; i++) {
-		_cleanup_(elf_symbols_freep) struct elf_symbols *have = NULL;
 		const struct loader_candidate *c = &res->cands[i];
+		const struct elf_symbols *have;
 		struct snap_node *o;
 		int r;
 
@@ -85,9 +86,7 @@ static int own_copy(struct loader *l, struct snap_node *nvj, const struct loader
 			continue;
 		o = snap_object(nvj, "own_copy");
 		snap_set_str(o, "path", c->path, c->dir);
-		r = read_symbols(l->root, c->path, &have);
-		if (r == -ENOMEM)
-			return r;
+		r = symbols_of(c, &have);
 		if (r < 0)
 			set_read_error(o, "symbols_missing", r, c->path);
 		else
@@ -99,11 +98,10 @@ static int own_copy(struct loader *l, struct snap_node *nvj, const struct loader
 
 /* The symbols lib needs from the nvJitLink (symbols_needed[]) and those the winner does not
  * define (symbols_missing[]), into nvj. */
-static int compare(struct loader *l, struct snap_node *nvj, const char *lib, const char *soname,
+static int compare(struct snap_node *nvj, const char *lib, const char *soname,
 		   const struct loader_result *res, const struct loader_elf *e)
 {
-	_cleanup_(elf_symbols_freep) struct elf_symbols *have = NULL;
-	const struct elf_symbols *need = e->symbols;
+	const struct elf_symbols *need = e->symbols, *have;
 	const char *winner = res->winner >= 0 ? res->cands[res->winner].path : NULL;
 	struct snap_node *needed;
 	int r;
@@ -124,14 +122,12 @@ static int compare(struct loader *l, struct snap_node *nvj, const char *lib, con
 			       "no libnvJitLink loads: nothing to compare with");
 		return 0;
 	}
-	r = read_symbols(l->root, winner, &have);
-	if (r == -ENOMEM)
-		return r;
+	r = symbols_of(&res->cands[res->winner], &have);
 	if (r < 0)
 		set_read_error(nvj, "symbols_missing", r, winner);
 	else
 		list_missing(nvj, "symbols_missing", need, have, soname, winner);
-	return own_copy(l, nvj, res, need, soname);
+	return own_copy(nvj, res, need, soname);
 }
 
 static const char *nvjitlink_needed(const struct elf_dynamic *d)
@@ -165,7 +161,10 @@ static int probe_read(struct loader *l, struct snap_node *load, const char *lib,
 	r = loader_requester_of(l, lib, 0, e->dynamic, &q);
 	if (r < 0)
 		return r;
+	/* The copies the search judges are read for their symbols as they are judged. */
+	l->symbols_prefix = NVJITLINK_SYMBOL_PREFIX;
 	r = loader_resolve_req(l, soname, q, &res);
+	l->symbols_prefix = NULL;
 	if (r < 0)
 		return r;
 	probe_write_loader_result(nvj, res);
@@ -174,7 +173,7 @@ static int probe_read(struct loader *l, struct snap_node *load, const char *lib,
 			       "which libnvJitLink loads depends on a file that could not be read");
 		return 0;
 	}
-	return compare(l, nvj, lib, soname, res, e);
+	return compare(nvj, lib, soname, res, e);
 }
 
 int probe_library_nvjitlink(struct loader *l, struct snap_node *load, const char *lib)

@@ -53,7 +53,8 @@ static int stream_member(void *userdata, int (*chunk)(void *, const uint8_t *, s
  * read's error, -ENOBUFS when a streamed member's ranges could not be kept and whole is
  * false, or -ENOMEM. */
 static int read_elf(struct root *root, const char *path, const elf_stream_wanted *wanted, size_t n,
-		    bool whole, int (*parse)(void *, const uint8_t *, size_t), void *ud)
+		    elf_stream_gate gate, bool whole, int (*parse)(void *, const uint8_t *, size_t),
+		    void *ud)
 {
 	struct root_source s = { .root = root, .path = path };
 	struct root_map m = { 0 };
@@ -63,7 +64,8 @@ static int read_elf(struct root *root, const char *path, const elf_stream_wanted
 	 * (its state and the sparse mapping) would be paid per library for nothing (a fifth of a
 	 * live doctor's instructions). */
 	if (root_layers(root)) {
-		err = elf_stream_parse(stream_member, &s, LOADER_MAP_MAX, wanted, n, parse, ud);
+		err = elf_stream_parse_gated(stream_member, &s, LOADER_MAP_MAX, wanted, n, gate,
+					     parse, ud);
 		if (s.read_err < 0 && s.read_err != -EOPNOTSUPP)
 			return s.read_err;
 		if (s.read_err == 0 && err != -ENOBUFS && err != -ELOOP)
@@ -84,7 +86,20 @@ struct elf_parse {
 	const char *prefix;
 	bool (*wants_symbols)(const struct elf_dynamic *d);
 	struct loader_elf *e;
+	int symbols_kept; /* a streamed member: whether its symbol tables were kept; else -1 */
 };
+
+/* A streamed member's symbol tables are kept only when wants_symbols() says so of its
+ * dynamic section (elf_stream_parse_gated()): the other libraries keep no megabytes of them. */
+static bool keep_symbols(void *userdata, const uint8_t *p, size_t len)
+{
+	struct elf_parse *q = userdata;
+	struct elf_dynamic *d = NULL;
+
+	q->symbols_kept = elf_dynamic_parse(p, len, &d) == 0 && q->wants_symbols(d);
+	elf_dynamic_free(d);
+	return q->symbols_kept;
+}
 
 static int parse_dynamic(void *userdata, const uint8_t *p, size_t len)
 {
@@ -99,16 +114,11 @@ static int parse_both(void *userdata, const uint8_t *p, size_t len)
 	struct elf_parse *q = userdata;
 	int err = parse_dynamic(userdata, p, len);
 
-	if (err < 0 || q->e->dynamic_err < 0 || !q->wants_symbols(q->e->dynamic))
+	if (err < 0 || q->e->dynamic_err < 0 ||
+	    (q->wants_symbols && !q->wants_symbols(q->e->dynamic)))
 		return err;
-	q->e->symbols_err = elf_symbols_parse(p, len, q->prefix, &q->e->symbols);
-	return q->e->symbols_err == -ENOMEM ? -ENOMEM : 0;
-}
-
-static int parse_symbols(void *userdata, const uint8_t *p, size_t len)
-{
-	struct elf_parse *q = userdata;
-
+	if (q->symbols_kept == 0)
+		return -ENOMEM; /* keep_symbols()'s parse of these same bytes failed */
 	q->e->symbols_err = elf_symbols_parse(p, len, q->prefix, &q->e->symbols);
 	return q->e->symbols_err == -ENOMEM ? -ENOMEM : 0;
 }
@@ -118,8 +128,8 @@ int loader_read_dynamic(struct root *root, const char *path, int *parse_err,
 {
 	static const elf_stream_wanted wanted[] = { elf_dynamic_wanted };
 	struct loader_elf e = { .symbols_err = 1 };
-	struct elf_parse q = { .e = &e };
-	int err = read_elf(root, path, wanted, 1, true, parse_dynamic, &q);
+	struct elf_parse q = { .e = &e, .symbols_kept = -1 };
+	int err = read_elf(root, path, wanted, 1, NULL, true, parse_dynamic, &q);
 
 	if (err < 0)
 		return err;
@@ -132,11 +142,14 @@ int loader_read_elf(struct root *root, const char *path, const char *prefix,
 		    bool (*wants_symbols)(const struct elf_dynamic *d), struct loader_elf *ret)
 {
 	static const elf_stream_wanted wanted[] = { elf_dynamic_wanted, elf_symbols_wanted };
-	struct elf_parse q = { .prefix = prefix, .wants_symbols = wants_symbols, .e = ret };
+	struct elf_parse q = {
+		.prefix = prefix, .wants_symbols = wants_symbols, .e = ret, .symbols_kept = -1
+	};
 	int err;
 
 	*ret = (struct loader_elf){ .symbols_err = 1 };
-	err = read_elf(root, path, wanted, 2, false, parse_both, &q);
+	err = read_elf(root, path, wanted, 2, wants_symbols ? keep_symbols : NULL, false,
+		       parse_both, &q);
 	if (err < 0)
 		loader_elf_done(ret);
 	if (err != -ENOBUFS)
@@ -146,28 +159,9 @@ int loader_read_elf(struct root *root, const char *path, const char *prefix,
 	err = loader_read_dynamic(root, path, &ret->dynamic_err, &ret->dynamic);
 	if (err < 0)
 		loader_elf_done(ret);
-	else if (ret->dynamic_err == 0 && wants_symbols(ret->dynamic))
+	else if (ret->dynamic_err == 0 && (!wants_symbols || wants_symbols(ret->dynamic)))
 		ret->symbols_err = -ENOBUFS;
 	return err;
-}
-
-int loader_read_symbols(struct root *root, const char *path, const char *prefix, int *parse_err,
-			struct elf_symbols **ret)
-{
-	static const elf_stream_wanted wanted[] = { elf_symbols_wanted };
-	struct loader_elf e = { .symbols_err = 1 };
-	struct elf_parse q = { .prefix = prefix, .e = &e };
-	int err = read_elf(root, path, wanted, 1, false, parse_symbols, &q);
-
-	if (err == -ENOBUFS) {
-		*parse_err = -ENOBUFS;
-		return 0;
-	}
-	if (err < 0)
-		return err;
-	*parse_err = e.symbols_err;
-	*ret = e.symbols;
-	return 0;
 }
 
 void loader_elf_done(struct loader_elf *e)

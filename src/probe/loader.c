@@ -262,6 +262,7 @@ static void cand_done(struct loader_candidate *c)
 	free(c->dir);
 	free(c->soname);
 	free(c->version);
+	elf_symbols_free(c->symbols);
 }
 
 struct loader_result *loader_result_free(struct loader_result *r)
@@ -281,6 +282,27 @@ struct loader_result *loader_result_free(struct loader_result *r)
 	dirs_done(&r->runpath_dirs);
 	free(r);
 	return NULL;
+}
+
+/* The dynamic section of file, and its symbols when l->symbols_prefix asks for them (into
+ * c): loader_read_dynamic()'s answer. */
+static int read_candidate(struct loader *l, struct loader_candidate *c, const char *file,
+			  int *parsed, struct elf_dynamic **d)
+{
+	struct loader_elf e;
+	int err;
+
+	c->symbols_err = 1;
+	if (!l->symbols_prefix)
+		return loader_read_dynamic(l->root, file, parsed, d);
+	err = loader_read_elf(l->root, file, l->symbols_prefix, NULL, &e);
+	if (err < 0)
+		return err;
+	*parsed = e.dynamic_err;
+	*d = TAKE_PTR(e.dynamic);
+	c->symbols = TAKE_PTR(e.symbols);
+	c->symbols_err = e.symbols_err;
+	return 0;
 }
 
 /* Reads one file as open_verify() would judge it. */
@@ -307,7 +329,7 @@ static int judge(struct loader *l, struct loader_candidate *c)
 		     loader_path_has_component(file, "stubs");
 	c->in_compat = loader_path_has_component(c->path, "compat") ||
 		       loader_path_has_component(file, "compat");
-	err = loader_read_dynamic(l->root, file, &parsed, &d);
+	err = read_candidate(l, c, file, &parsed, &d);
 	if (err == -ENOMEM)
 		return err;
 	if (err < 0) {
@@ -354,7 +376,7 @@ static int cand_append(struct loader_result *r, const char *dir, const char *pat
 		return 0;
 	}
 	c = &r->cands[r->n_cands];
-	*c = (struct loader_candidate){ .via = via };
+	*c = (struct loader_candidate){ .via = via, .symbols_err = 1 };
 	c->path = strdup(path);
 	c->dir = dir ? strdup(dir) : NULL;
 	if (!c->path || (dir && !c->dir)) {

@@ -84,6 +84,11 @@ struct loader_candidate {
 	bool in_compat; /* in a compat/ directory (CUDA forward-compatibility libcuda) */
 	const char *hwcaps_subdir; /* cache entry under glibc-hwcaps/<this> (CPU-dependent) */
 	const char *problem;	   /* elf-dynamic's note on a damaged dynamic section */
+	/* With struct loader's symbols_prefix set when it was judged: its dynamic symbols of
+	 * that prefix, read with its dynamic section (loader_read_elf()), and symbols_err as
+	 * struct loader_elf's (1: not read). */
+	struct elf_symbols *symbols;
+	int symbols_err;
 };
 
 struct loader_result {
@@ -135,6 +140,9 @@ struct loader {
 	/* Directory listings, read once: loader_find_sonames() and the search (a name not listed
 	 * is not looked up). */
 	struct dir_cache listings;
+	/* Set while a caller needs the symbols of this prefix of the files a search judges
+	 * (the nvJitLink a library gets): each is then read once for both. */
+	const char *symbols_prefix;
 };
 
 /* /usr/lib/<triplet>: the multiarch library directory of Debian's glibc for the ABI emulated
@@ -176,8 +184,10 @@ int loader_requester_of(struct loader *l, const char *path, int err, const struc
  * root_map()'s) or -ENOMEM; else 0 with *parse_err elf_dynamic_parse()'s return. */
 int loader_read_dynamic(struct root *root, const char *path, int *parse_err,
 			struct elf_dynamic **ret);
-/* A library read once for its dynamic section and, when wants_symbols() says so of that, its
- * dynamic symbols whose name starts with prefix (formats/elf-symbols.h). */
+/* A library read once for its dynamic section and, when wants_symbols() says so of that (NULL:
+ * always), its dynamic symbols whose name starts with prefix (formats/elf-symbols.h). A
+ * streamed member keeps its symbol tables only when it says so, a pass later when they lie
+ * before its dynamic strings (as ld lays them out). */
 struct loader_elf {
 	int dynamic_err; /* elf_dynamic_parse()'s return */
 	struct elf_dynamic *dynamic;
@@ -191,11 +201,6 @@ struct loader_elf {
 int loader_read_elf(struct root *root, const char *path, const char *prefix,
 		    bool (*wants_symbols)(const struct elf_dynamic *d), struct loader_elf *ret);
 void loader_elf_done(struct loader_elf *e);
-/* The dynamic symbols of path whose name starts with prefix, read as loader_read_dynamic()
- * reads: the read's error or -ENOMEM; else 0 with *parse_err elf_symbols_parse()'s return,
- * or -ENOBUFS as in struct loader_elf. */
-int loader_read_symbols(struct root *root, const char *path, const char *prefix, int *parse_err,
-			struct elf_symbols **ret);
 struct loader_requester *loader_requester_free(struct loader_requester *q);
 static inline void loader_requester_freep(struct loader_requester **q)
 {

@@ -4,7 +4,8 @@
  * parse says, handed out in chunks of 1 byte to 1 MiB, on the seed ELF files, the system's
  * own shared objects, the nvcc-built CUDA runtime when installed, every truncation of a
  * seed, and hostile dynamic sections (offsets past the end, a huge DT_STRSZ, PT_DYNAMIC past
- * the end); and it reads the file only as often as its stages need.
+ * the end, a thousand DT_NEEDED strings that overlap); and it reads the file only as often as
+ * its stages need, in time linear in its size.
  */
 #include <elf.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -198,12 +200,72 @@ static void test_passes(void **state)
 	free(buf);
 }
 
+/* ELF_DYNAMIC_MAX_NEEDED DT_NEEDED entries at consecutive offsets of one string of
+ * ELF_DYNAMIC_MAX_STRING bytes: as many ranges kept as the stages allow, each overlapping
+ * all the others. Handed out byte by byte, each byte was compared with every range
+ * (fuzz-elf-dynamic-stream's slow inputs: 20 s of CPU for this 80 KiB file); the time to read
+ * it is now the file's size, whatever the number of ranges. */
+static void test_overlapping_strings(void **state)
+{
+	const size_t n_needed = ELF_DYNAMIC_MAX_NEEDED, strsz = ELF_DYNAMIC_MAX_STRING;
+	const size_t dyn_off = sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr);
+	const size_t dyn_n = n_needed + 3, str_off = dyn_off + dyn_n * sizeof(Elf64_Dyn);
+	const size_t len = str_off + strsz, strtab_vaddr = 0x100000;
+	uint8_t *buf = calloc(1, len);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(buf + sizeof(*eh));
+	Elf64_Dyn *dyn = (Elf64_Dyn *)(buf + dyn_off);
+	struct buffer b = { .len = len, .chunk = 1 };
+	struct elf_dynamic *whole = NULL, *streamed = NULL;
+	clock_t t0;
+
+	(void)state;
+	assert_non_null(buf);
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_DYN;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 2;
+	/* One PT_LOAD maps the whole file, the string table at strtab_vaddr. */
+	ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD,
+			      .p_vaddr = strtab_vaddr - str_off,
+			      .p_filesz = len,
+			      .p_memsz = len };
+	ph[1] = (Elf64_Phdr){ .p_type = PT_DYNAMIC,
+			      .p_offset = dyn_off,
+			      .p_vaddr = dyn_off,
+			      .p_filesz = dyn_n * sizeof(*dyn),
+			      .p_memsz = dyn_n * sizeof(*dyn) };
+	for (size_t i = 0; i < n_needed; i++)
+		dyn[i] = (Elf64_Dyn){ .d_tag = DT_NEEDED, .d_un.d_val = i };
+	dyn[n_needed] = (Elf64_Dyn){ .d_tag = DT_STRTAB, .d_un.d_ptr = strtab_vaddr };
+	dyn[n_needed + 1] = (Elf64_Dyn){ .d_tag = DT_STRSZ, .d_un.d_val = strsz };
+	memset(buf + str_off, 'a', strsz - 1);
+	b.p = buf;
+
+	assert_int_equal(elf_dynamic_parse(buf, len, &whole), 0);
+	t0 = clock();
+	assert_int_equal(elf_dynamic_parse_stream(from_buffer, &b, len, &streamed), 0);
+	/* A few milliseconds now; seconds under any sanitizer and load are a regression. */
+	assert_true(clock() - t0 < 2 * CLOCKS_PER_SEC);
+	assert_true(elf_dynamic_same(whole, streamed));
+	elf_dynamic_free(whole);
+	elf_dynamic_free(streamed);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seeds),	    cmocka_unit_test(test_real_libraries),
 		cmocka_unit_test(test_truncations), cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_passes),
+		cmocka_unit_test(test_passes),	    cmocka_unit_test(test_overlapping_strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
