@@ -255,6 +255,14 @@ static void probe_bars(struct probe_env *pe, struct snap_node *gpu, const char *
 	if (attr_path(bdf, "resource", &path) < 0)
 		return;
 	err = read_attr(pe, path, &text);
+	/* sysfs shows `resource` for every PCI function: without it (a capture that did not
+	 * copy it) nothing is known of the BARs, which is not "BAR1 not assigned" */
+	if (err == -ENOENT) {
+		snap_set_state(gpu, "bars", FACT_UNPROBED, path, "no resource file: not captured");
+		snap_set_state(gpu, "bar1_size_bytes", FACT_UNPROBED, path,
+			       "no resource file: not captured");
+		return;
+	}
 	if (err < 0) {
 		snap_set_errno(gpu, "bars", err, path);
 		snap_set_errno(gpu, "bar1_size_bytes", err, path);
@@ -322,7 +330,12 @@ static void probe_bars(struct probe_env *pe, struct snap_node *gpu, const char *
 		}
 		index++;
 	}
-	if (!bar1_seen)
+	/* unassigned only on evidence: BAR1's own line read, zero (resource_show() prints all
+	 * PCI_NUM_RESOURCES lines; a file that ends before it is cut short) */
+	if (!bar1_seen && index <= aperture)
+		snap_set_malformed(gpu, "bar1_size_bytes", NULL, path,
+				   "the resource file ends before BAR1's line");
+	else if (!bar1_seen)
 		snap_set_state(gpu, "bar1_size_bytes", FACT_ABSENT, path, "BAR1 not assigned");
 }
 

@@ -411,6 +411,22 @@ static const char *dlopen_framework(const char *key, const struct snap_node *pkg
 	return NULL;
 }
 
+/* The names a release opens depend on the release (and for CuPy on its distribution's
+ * name): with its METADATA unreadable (the fact key: a framework's dist_version, a jax
+ * plugin's plugin_version), what it opens is unknown, not "nothing" (the unreadable-path
+ * sweep found runtime.library-not-found going silent). */
+static bool release_unreadable(struct snap_node *pkg, const char *key)
+{
+	const struct snap_node *v = snap_child(pkg, key);
+	enum fact_state s = snap_state(v);
+
+	if (snap_str(v) || (s != FACT_UNREADABLE && s != FACT_MALFORMED && s != FACT_ERROR))
+		return false;
+	snap_set_state(pkg, "dlopen", s, snap_source(v),
+		       "the names it opens depend on its release, which could not be read");
+	return true;
+}
+
 /* A jax plugin entry (packages.jax.plugins[]): the names its plugin distribution's release
  * opens (jax-cuda12-plugin in framework_dlopen.tsv). */
 static int plugin_dlopen(struct py_ctx *c, const struct snap_node *env, struct snap_node *pl,
@@ -420,33 +436,10 @@ static int plugin_dlopen(struct py_ctx *c, const struct snap_node *env, struct s
 	const struct snap_node *v = snap_child(pl, "plugin_version");
 	char norm[64];
 
-	/* its METADATA unreadable: what it opens is unknown, not "nothing" (release_unreadable) */
-	if (!snap_str(v) && (snap_state(v) == FACT_UNREADABLE || snap_state(v) == FACT_MALFORMED ||
-			     snap_state(v) == FACT_ERROR)) {
-		snap_set_state(pl, "dlopen", snap_state(v), snap_source(v),
-			       "the names the plugin opens depend on its release, which could not "
-			       "be read");
-		return 0;
-	}
-	if (!name || !snap_str(v))
+	if (release_unreadable(pl, "plugin_version") || !name || !snap_str(v))
 		return 0;
 	dist_name_normalize(name, norm, sizeof(norm));
 	return framework_dlopen(c, env, pl, norm, snap_get_str(pl, "plugin_version"), NULL, p);
-}
-
-/* The names a release opens depend on the release (and for CuPy on its distribution's
- * name): with its METADATA unreadable, what it opens is unknown, not "nothing" (the
- * unreadable-path sweep found runtime.library-not-found going silent). */
-static bool release_unreadable(struct snap_node *pkg)
-{
-	const struct snap_node *v = snap_child(pkg, "dist_version");
-	enum fact_state s = snap_state(v);
-
-	if (snap_str(v) || (s != FACT_UNREADABLE && s != FACT_MALFORMED && s != FACT_ERROR))
-		return false;
-	snap_set_state(pkg, "dlopen", s, snap_source(v),
-		       "the names it opens depend on its release, which could not be read");
-	return true;
 }
 
 int py_probe_dlopen(struct py_ctx *c, struct snap_node *env)
@@ -474,7 +467,7 @@ int py_probe_dlopen(struct py_ctx *c, struct snap_node *env)
 			continue;
 		if ((r = needed_not_found(c, pkg, &p)) < 0)
 			goto out;
-		if (release_unreadable(pkg))
+		if (release_unreadable(pkg, "dist_version"))
 			continue;
 		fw = dlopen_framework(keys[i], pkg, buf, sizeof(buf));
 		if (fw && (r = framework_dlopen(c, env, pkg, fw, snap_get_str(pkg, "dist_version"),

@@ -633,7 +633,8 @@ static const struct fw_desc frameworks[] = {
 	{ .key = "jax", .module = "jaxlib", .also_module = "jax", .dists = { "jax" },
 	  .no_dist_why = "no jax-*.dist-info",
 	  .version_file = "version.py", /* jaxlib's; jax/version.py too */
-	  .dir_keys = { "jaxlib_version", "cpu_only" },
+	  /* the plugins are read only after jaxlib/ (read_jax()): unread with it */
+	  .dir_keys = { "jaxlib_version", "cpu_only", "plugins" },
 	  .read = read_jax },
 	{ .key = "cupy", .module = "cupy", .dists = { "cupy", "cupy-cuda*", "cupy-rocm*" },
 	  .no_dist_why = "no cupy*.dist-info",

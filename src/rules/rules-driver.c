@@ -474,6 +474,32 @@ static const struct snap_node *gsp_refusal_of(const struct snap_node *root,
  * module loaded: only the open module's refusals in the log are judged). */
 enum judged_release { RELEASE_LOADED, RELEASE_LOGGED, RELEASE_ON_DISK, RELEASE_NONE };
 
+/* Why the nvidia.ko on disk gives no release to judge (RELEASE_NONE), into buf: not there,
+ * not read, or of a branch (b, NULL where none) the knowledge base does not place. */
+static void unjudged_release(const struct snap_node *root, const struct facts_driver_branch *b,
+			     char *buf, size_t len)
+{
+	const struct snap_node *disk_fact = snap_get(root, "driver.nvidia.module_file.version");
+	char state[128];
+
+	if (b)
+		snprintf(buf, len,
+			 "the nvidia.ko on disk is %s, of branch R%u, whose oldest supported "
+			 "architecture is not confirmed",
+			 snap_str(disk_fact), b->branch);
+	else if (snap_present(disk_fact))
+		snprintf(buf, len,
+			 "the nvidia.ko on disk is %s, a release whose branch is not in the "
+			 "knowledge base",
+			 snap_str(disk_fact));
+	else if (snap_state(snap_get(root, "driver.nvidia.module_file.path")) == FACT_ABSENT)
+		snprintf(buf, len, "no nvidia.ko on disk for the running kernel");
+	else {
+		fact_describe(disk_fact, state, sizeof(state));
+		snprintf(buf, len, "the nvidia.ko on disk: %s", state);
+	}
+}
+
 /* The fix for a GPU the open module refuses: the proprietary flavour, named the way this
  * machine's packages name it where that is known. */
 static void proprietary_flavour_fix(struct finding *f, const struct snap_node *root,
@@ -513,6 +539,7 @@ RULE_CHECK(check_branch_drops_gpu)
 	enum judged_release from = RELEASE_LOADED;
 	bool none_loaded;
 	unsigned oldest = 0;
+	char unjudged[160] = "";
 
 	if (gpus_count(root, gpu_is_nvidia) == 0)
 		return;
@@ -526,7 +553,7 @@ RULE_CHECK(check_branch_drops_gpu)
 		else if (disk && facts_driver_branch(disk, &b) == 0)
 			from = RELEASE_ON_DISK, ver = disk, fact = disk_fact;
 		else
-			from = RELEASE_NONE, b = NULL;
+			from = RELEASE_NONE;
 	}
 	/* a notice of another release than the nvidia.ko now on disk is an old one: the driver
 	 * was changed since, and what the new one does is not in the log */
@@ -550,7 +577,11 @@ RULE_CHECK(check_branch_drops_gpu)
 			return;
 		}
 	} else if (from == RELEASE_ON_DISK && !cc_num(b->oldest_cc, &oldest)) {
-		from = RELEASE_NONE, b = NULL; /* only the log's refusals are judged */
+		from = RELEASE_NONE; /* only the log's refusals are judged */
+	}
+	if (from == RELEASE_NONE) {
+		unjudged_release(root, b, unjudged, sizeof(unjudged));
+		b = NULL;
 	}
 	(void)facts_threshold("open_kernel_module_min_cc", &open_min);
 	for (size_t i = 0; i < snap_count(gpus); i++) {
@@ -565,8 +596,15 @@ RULE_CHECK(check_branch_drops_gpu)
 
 		if (!gpu_is_nvidia(g))
 			continue;
-		if (from == RELEASE_NONE && !refusal)
+		if (from == RELEASE_NONE && !refusal) {
+			/* no release to judge the GPU against is not a release that supports it */
+			rule_skip_failed(
+				c, gpu_bus(g), snap_state(disk_fact),
+				"no nvidia module is loaded and no release is known to judge "
+				"the GPU against (no legacy notice in the kernel log; %s)",
+				unjudged);
 			continue;
+		}
 		if (gpu_facts(g, &fg) < 0 || fg->cc_major < 0) {
 			rule_skip(c, gpu_bus(g),
 				  "GPU %s (%s): its compute capability is not in the "

@@ -286,10 +286,9 @@ RULE_CHECK(check_library_not_found)
 					 ?: snap_get_str(pkg, "dist_version") ?: "(version unreadable)");
 			judge_pkg(&x, env, key, fws[k].key, pkg, label);
 		}
-		/* jaxlib/ unlistable: its plugins, and what they open, were not read */
-		if (fact_is_failure(snap_get_state(env, "packages.jax.package_dir")))
-			rule_need(c, "jax", "jax's package directory (its CUDA plugins)",
-				  snap_get(env, "packages.jax.package_dir"));
+		/* plugins not read: what they open is unknown, not "nothing" */
+		if (fact_is_failure(snap_state(pl)))
+			rule_need(c, "jax", "jax's CUDA plugins", pl);
 		for (size_t j = 0; j < snap_count(pl); j++) {
 			char key[128], label[160];
 

@@ -383,6 +383,25 @@ static void test_jax_kernel_modules(void **state)
 			    VENV_SITE "/jaxlib/cuda/_prng.so");
 }
 
+/* jaxlib/ cannot be looked at: the plugins, read after it, are unread too (never an empty
+ * list, which would say jax has no CUDA plugin and opens nothing). */
+static void test_jaxlib_dir_unreadable(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *j;
+
+	tmptree_puts(f->dir, VENV_SITE "/jax-0.4.30.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: jax\nVersion: 0.4.30\n");
+	tmptree_puts(f->dir, VENV_SITE "/jaxlib/version.py", "_version = \"0.4.30\"\n");
+	tmptree_puts(f->dir, VENV_SITE "/jax_cuda12_plugin-0.4.30.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: jax-cuda12-plugin\nVersion: 0.4.30\n");
+	r = run(f, VENV_SITE "/jaxlib=EACCES");
+	j = snap_get(env_of(r, "/home/user/venv"), "packages.jax");
+	assert_int_equal(snap_get_state(j, "package_dir"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(j, "plugins"), FACT_UNREADABLE);
+	assert_string_equal(snap_source(snap_child(j, "plugins")), VENV_SITE "/jaxlib");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +414,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_gpu_libraries_lib64_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tensorflow_own_libraries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jax_kernel_modules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jaxlib_dir_unreadable, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

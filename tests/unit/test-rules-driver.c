@@ -457,8 +457,8 @@ static void test_branch_drops_gpu_logged(void **state)
 	struct snap_node *e;
 
 	(void)state;
-	gpu(s, "0x102d", NULL); /* Tesla K80, no driver bound */
-	NO(s, "driver.branch-drops-gpu");
+	gpu(s, "0x102d", NULL);		       /* Tesla K80, no driver bound */
+	SKIPPED(s, "driver.branch-drops-gpu"); /* no release known: could not tell */
 	e = snap_append_object(
 		snap_array(snap_object(node(s, "driver"), "kernel_log"), "legacy_gpus"));
 	snap_set_str(e, "name", "Tesla K80", "/var/log/kern.log");
@@ -474,6 +474,18 @@ static void test_branch_drops_gpu_logged(void **state)
 	snapshot_unref(s);
 }
 
+/* The skip of rule id has a reason containing text. */
+static void skip_reason_has(struct gpuenv_snapshot *s, const char *id, const char *text)
+{
+	struct gpuenv_doctor *d = diag(s);
+	const struct rule_skip *k = skip_of(d, id);
+
+	assert_non_null(k);
+	if (!strstr(k->reason, text))
+		fail_msg("%s: skip \"%s\" lacks \"%s\"", id, k->reason, text);
+	diagnosis_free(d);
+}
+
 /* No module loaded, no legacy notice: the open module's refusal of the GPU in the kernel log
  * (negativo17/nvidia-driver#158, a GT 1030 on the open 560.31 module) is judged, for that
  * bus only, and not once a module is loaded (the refusal is then history); without a
@@ -486,11 +498,11 @@ static void test_branch_drops_gpu_not_loaded(void **state)
 
 	(void)state;
 	gpu(s, "0x1d01", NULL); /* GP108 [GeForce GT 1030], Pascal 6.1, no driver bound */
-	NO(s, "driver.branch-drops-gpu");
+	SKIPPED(s, "driver.branch-drops-gpu"); /* no release known: could not tell */
 	e = snap_append_object(
 		snap_array(snap_object(node(s, "driver"), "kernel_log"), "gsp_refused_gpus"));
 	snap_set_str(e, "bus_id", "0000:99:00.0", "/var/log/messages");
-	NO(s, "driver.branch-drops-gpu");
+	SKIPPED(s, "driver.branch-drops-gpu");
 	snap_set_str(e, "bus_id", "0000:18:00.0", "/var/log/messages");
 	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR,
 	    "has no GSP: the open nvidia.ko refuses it (the kernel log shows the refusal");
@@ -506,6 +518,19 @@ static void test_branch_drops_gpu_not_loaded(void **state)
 	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR,
 	    "not supported by driver branch R590");
 	YES(s, "driver.branch-drops-gpu", GPUENV_SEVERITY_ERROR, "the nvidia.ko on disk");
+	snapshot_unref(s);
+	/* No release anywhere (no legacy notice, no refusal, no nvidia.ko on disk, or one of a
+	 * branch the knowledge base does not place): the GPU is not judged, and says so. */
+	s = base();
+	gpu(s, "0x1b81", NULL);
+	snap_set_state(node(s, "driver.nvidia.module_file"), "path", FACT_ABSENT,
+		       "/lib/modules/6.8.0-45-generic", "no nvidia.ko");
+	SKIPPED(s, "driver.branch-drops-gpu");
+	skip_reason_has(s, "driver.branch-drops-gpu", "no nvidia.ko on disk");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "path", "/lib/modules/x/nvidia.ko", "x");
+	snap_set_str(node(s, "driver.nvidia.module_file"), "version", "12.0.1", "x");
+	SKIPPED(s, "driver.branch-drops-gpu");
+	skip_reason_has(s, "driver.branch-drops-gpu", "whose branch is not in the knowledge");
 	snapshot_unref(s);
 }
 
