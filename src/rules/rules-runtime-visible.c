@@ -450,14 +450,15 @@ static void check_cuda(struct rule_ctx *c, const struct snap_node *root)
 	describe_stop(stop, sizeof(stop), &s);
 	slurm_gpu = slurm_node_index(root, &s);
 	if (slurm_gpu >= 0)
-		snprintf(why, sizeof(why),
-			 "; this process runs in Slurm job %s, and %s is the node's number of the "
-			 "GPU Slurm allocated it (/dev/nvidia%s, NVML's GPU %zd here): the process "
-			 "sees only the job's GPUs, numbered from 0 (a container such as "
-			 "pyxis/enroot mounts only them), so the node's number is past them; Slurm "
-			 "numbers a job's GPUs from 0 only when cgroup.conf has ConstrainDevices=yes",
-			 snap_get_str(root, "environment.SLURM_JOB_ID"), s.stop_text, s.stop_text,
-			 slurm_gpu);
+		snprintf(
+			why, sizeof(why),
+			"; this process runs in Slurm job %s, and %s is the node's number of the "
+			"GPU Slurm allocated it (/dev/nvidia%s, NVML's GPU %zd here): the process "
+			"sees only the job's GPUs, numbered from 0 (a container such as "
+			"pyxis/enroot mounts only them), so the node's number is past them; Slurm "
+			"numbers a job's GPUs from 0 only when cgroup.conf has ConstrainDevices=yes",
+			snap_get_str(root, "environment.SLURM_JOB_ID"), s.stop_text, s.stop_text,
+			slurm_gpu);
 	else if (streq(v, "NoDevFiles"))
 		snprintf(why, sizeof(why), "%s",
 			 "; NoDevFiles is what Slurm sets for a job allocated none of this node's "
@@ -487,9 +488,10 @@ static void check_cuda(struct rule_ctx *c, const struct snap_node *root)
 		finding_evidence(f, "environment.SLURM_JOB_ID", "environment", "%s",
 				 snap_get_str(root, "environment.SLURM_JOB_ID"));
 		/* NVIDIA/pyxis#47: ConstrainDevices=yes fixed it; Slurm's cgroup.conf(5) */
-		finding_fix(f, "ConstrainDevices=yes   # the cluster's admin: in cgroup.conf (beside "
-			       "slurm.conf, with TaskPlugin=task/cgroup) on the GPU nodes, then "
-			       "restart slurmd: Slurm then numbers each job's GPUs from 0");
+		finding_fix(f,
+			    "ConstrainDevices=yes   # the cluster's admin: in cgroup.conf (beside "
+			    "slurm.conf, with TaskPlugin=task/cgroup) on the GPU nodes, then "
+			    "restart slurmd: Slurm then numbers each job's GPUs from 0");
 		finding_fix(f, "export CUDA_VISIBLE_DEVICES=0   # meanwhile, in the job: the "
 			       "first of the GPUs it sees, numbered from 0");
 	} else if (streq(v, "NoDevFiles")) {
