@@ -117,6 +117,11 @@ int probe_environment(struct probe_env *pe, struct gpuenv_snapshot *s)
 			continue;
 		snap_set_str(envn, key, eq + 1, probe_env_source(pe, key));
 	}
+	/* srun(1) and sbatch(1) set it in every job (OUTPUT ENVIRONMENT VARIABLES); recorded only
+	 * where set, as most machines run no Slurm job */
+	if (env_get(pe->env, "SLURM_JOB_ID"))
+		snap_set_str(envn, "SLURM_JOB_ID", env_get(pe->env, "SLURM_JOB_ID"),
+			     probe_env_source(pe, "SLURM_JOB_ID"));
 	probe_profiles(pe, envn);
 	return snapshot_error(s);
 }

@@ -17,8 +17,11 @@
  * Each stack's check records a skip for what it alone could not read ("key~" in the rule's
  * needs, rules.h): a paste gives NVIDIA's variable and GPU list without ROCm's or Intel's.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "facts/device-select.h"
 #include "rules/rules-intel.h"
@@ -389,6 +392,32 @@ static bool cuda_gpus(struct rule_ctx *c, const struct snap_node *root, const ch
 	return true;
 }
 
+/* Slurm, without cgroup.conf's ConstrainDevices=yes, sets CUDA_VISIBLE_DEVICES to the node's
+ * numbers of the GPUs it allocated (the File= device files of gres.conf: /dev/nvidia2 is 2);
+ * with it, the job's own numbering from 0 (Slurm's "GPU Management", doc/html/gres.shtml: a
+ * job given /dev/nvidia1 gets "0", its Prolog "1"). A container that shows the job only its
+ * GPUs (pyxis/enroot; NVIDIA/pyxis#47) numbers them from 0 too, and the node's number is then
+ * past them. The GPU (of those NVML lists) whose device file the stopping index names, or -1:
+ * only in a Slurm job, and only an index past the GPUs. */
+static ssize_t slurm_node_index(const struct snap_node *root, const struct device_select *s)
+{
+	const struct snap_node *devs = snap_get(root, "driver.nvml.devices");
+	int64_t index, minor;
+	char *end;
+
+	if (s->stop != DEVICE_SELECT_PAST_END || s->n_selected ||
+	    !snap_get_str(root, "environment.SLURM_JOB_ID"))
+		return -1;
+	errno = 0;
+	index = strtoll(s->stop_text, &end, 10);
+	if (errno || end == s->stop_text || *end)
+		return -1;
+	for (size_t i = 0; i < snap_count(devs); i++)
+		if (snap_get_int(snap_at(devs, i), "minor_number", &minor) && minor == index)
+			return (ssize_t)i;
+	return -1;
+}
+
 static void check_cuda(struct rule_ctx *c, const struct snap_node *root)
 {
 	const struct snap_node *cvd =
@@ -396,8 +425,9 @@ static void check_cuda(struct rule_ctx *c, const struct snap_node *root)
 	const char *v = snap_str(cvd), *uuids[DEVICE_SELECT_MAX];
 	bool mig_unknown = false;
 	struct device_select s;
-	char stop[128];
+	char stop[128], why[512];
 	size_t n = 0;
+	ssize_t slurm_gpu;
 	struct finding *f;
 
 	if (!v || strstr(v, "MIG-"))
@@ -418,6 +448,23 @@ static void check_cuda(struct rule_ctx *c, const struct snap_node *root)
 	if (s.stop == DEVICE_SELECT_NOT_AN_ID && s.n_selected && s.stop_text[0] == '-')
 		return;
 	describe_stop(stop, sizeof(stop), &s);
+	slurm_gpu = slurm_node_index(root, &s);
+	if (slurm_gpu >= 0)
+		snprintf(
+			why, sizeof(why),
+			"; this process runs in Slurm job %s, and %s is the node's number of the "
+			"GPU Slurm allocated it (/dev/nvidia%s, NVML's GPU %zd here): the process "
+			"sees only the job's GPUs, numbered from 0 (a container such as "
+			"pyxis/enroot mounts only them), so the node's number is past them; Slurm "
+			"numbers a job's GPUs from 0 only when cgroup.conf has ConstrainDevices=yes",
+			snap_get_str(root, "environment.SLURM_JOB_ID"), s.stop_text, s.stop_text,
+			slurm_gpu);
+	else if (streq(v, "NoDevFiles"))
+		snprintf(why, sizeof(why), "%s",
+			 "; NoDevFiles is what Slurm sets for a job allocated none of this node's "
+			 "GPUs");
+	else
+		why[0] = '\0';
 	f = rule_finding(
 		c, s.n_selected ? GPUENV_SEVERITY_WARNING : GPUENV_SEVERITY_ERROR, "CUDA",
 		"CUDA_VISIBLE_DEVICES%s%s%s: CUDA programs see %s%zu of the %zu NVIDIA GPU%s "
@@ -428,9 +475,7 @@ static void check_cuda(struct rule_ctx *c, const struct snap_node *root)
 		s.n_selected ? ""
 			     : " (cudaGetDeviceCount: cudaErrorNoDevice \"no CUDA-capable "
 			       "device is detected\"; torch.cuda.is_available() False)",
-		streq(v, "NoDevFiles") ? "; NoDevFiles is what Slurm sets for a job allocated "
-					 "none of this node's GPUs"
-				       : "");
+		why);
 	if (s.n_selected)
 		finding_symptom(f, "cuda:%zu and above: \"invalid device ordinal\"", s.n_selected);
 	else
@@ -439,7 +484,17 @@ static void check_cuda(struct rule_ctx *c, const struct snap_node *root)
 				   "are available");
 	set_fact(f, "environment.CUDA_VISIBLE_DEVICES", cvd);
 	finding_evidence(f, "driver.nvml.devices", "nvml:nvmlDeviceGetCount_v2", "%zu GPU(s)", n);
-	if (streq(v, "NoDevFiles")) {
+	if (slurm_gpu >= 0) {
+		finding_evidence(f, "environment.SLURM_JOB_ID", "environment", "%s",
+				 snap_get_str(root, "environment.SLURM_JOB_ID"));
+		/* NVIDIA/pyxis#47: ConstrainDevices=yes fixed it; Slurm's cgroup.conf(5) */
+		finding_fix(f,
+			    "ConstrainDevices=yes   # the cluster's admin: in cgroup.conf (beside "
+			    "slurm.conf, with TaskPlugin=task/cgroup) on the GPU nodes, then "
+			    "restart slurmd: Slurm then numbers each job's GPUs from 0");
+		finding_fix(f, "export CUDA_VISIBLE_DEVICES=0   # meanwhile, in the job: the "
+			       "first of the GPUs it sees, numbered from 0");
+	} else if (streq(v, "NoDevFiles")) {
 		/* Slurm's value for a job given none of the node's GPUs (common_gres_set_env(),
 		 * src/plugins/gres/common/gres_common.c; ray-project/ray#7014): the GPU is
 		 * asked of Slurm, and unsetting the variable would take GPUs Slurm gave other

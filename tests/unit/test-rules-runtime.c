@@ -685,6 +685,38 @@ static void test_visible_devices_cuda(void **state)
 	snapshot_unref(s);
 }
 
+/* A Slurm job without cgroup.conf's ConstrainDevices=yes gets the node's number of its GPU
+ * (/dev/nvidia2: "2") in a container that has that GPU alone (NVIDIA/pyxis#47): named as
+ * Slurm's, with ConstrainDevices=yes, only where the job is Slurm's and the number is the
+ * minor of a GPU the process sees. */
+static void test_visible_devices_slurm_node_index(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g;
+
+	(void)state;
+	driver_loaded(s, "460.73.01");
+	g = nvml_gpu(s, GPU_0, false, NULL);
+	snap_set_int(g, "minor_number", 2, "nvml:nvmlDeviceGetMinorNumber");
+	env(s, "CUDA_VISIBLE_DEVICES", "2");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR,
+	    "CUDA programs see 0 of the 1");
+	FIX(s, "runtime.visible-devices-none", "unset CUDA_VISIBLE_DEVICES");
+	NO_FIX(s, "runtime.visible-devices-none", "ConstrainDevices"); /* no Slurm job */
+	env(s, "SLURM_JOB_ID", "2093");
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR,
+	    "2 is the node's number of the GPU Slurm allocated it (/dev/nvidia2, NVML's GPU 0");
+	FIX(s, "runtime.visible-devices-none", "ConstrainDevices=yes");
+	NO_FIX(s, "runtime.visible-devices-none", "unset CUDA_VISIBLE_DEVICES");
+	env(s, "CUDA_VISIBLE_DEVICES", "3"); /* no GPU the process sees is /dev/nvidia3 */
+	YES(s, "runtime.visible-devices-none", GPUENV_SEVERITY_ERROR,
+	    "CUDA programs see 0 of the 1");
+	NO_FIX(s, "runtime.visible-devices-none", "ConstrainDevices");
+	env(s, "CUDA_VISIBLE_DEVICES", "0"); /* what Slurm sets under ConstrainDevices=yes */
+	NO(s, "runtime.visible-devices-none");
+	snapshot_unref(s);
+}
+
 static void test_mig_device_selection(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -827,6 +859,7 @@ int main(void)
 		cmocka_unit_test(test_cuda_compat),
 		cmocka_unit_test(test_library_not_found),
 		cmocka_unit_test(test_visible_devices_cuda),
+		cmocka_unit_test(test_visible_devices_slurm_node_index),
 		cmocka_unit_test(test_mig_device_selection),
 		cmocka_unit_test(test_mig_unset),
 		cmocka_unit_test(test_cudnn_older),
