@@ -357,7 +357,12 @@ static void test_amd_apu_dev_mount(void **state)
 	      "22 25 0:5 / /dev rw,nosuid,relatime shared:2 - devtmpfs udev rw,mode=755\n"
 	      "23 22 0:5 / /dev rw,nosuid,noexec,relatime shared:3 - devtmpfs udev rw\n"
 	      "24 22 0:21 / /dev/pts rw,nosuid,noexec shared:4 - devpts devpts rw\n");
+	/* rock-dkms's amdgpu as lsmod showed it, without a version file: out of tree */
+	puts_(f, "/proc/modules",
+	      "amdgpu 5828608 5 - Live 0x0000000000000000 (OE)\n"
+	      "amd_iommu_v2 20480 1 amdgpu, Live 0x0000000000000000\n");
 	r = run(f);
+	assert_true(snap_get_bool_default(r, "driver.amdgpu.out_of_tree", false));
 	assert_string_equal(snap_get_str(r, "driver.amdgpu.kfd_nodes.0.gfx"), "gfx902");
 	assert_true(snap_get_int(r, "driver.amdgpu.kfd_nodes.0.cpu_cores_count", &v));
 	assert_int_equal(v, 8);
