@@ -51,7 +51,8 @@ static void node_properties(struct snap_node *node, const char *path, char *text
 			if (parse_u64(v, 10, &cores) == 0 && cores <= INT32_MAX)
 				have_cores = true;
 			else
-				snap_set_malformed(node, "cpu_cores_count", v, path, "not a number");
+				snap_set_malformed(node, "cpu_cores_count", v, path,
+						   "not a number");
 			continue;
 		}
 		if (streq(line, "unique_id") && !have_uid) {

@@ -72,8 +72,7 @@ RULE_CHECK(check_dev_noexec)
 			 " with %" PRId64 " CPU cores): opening /dev/kfd maps the APU's trap "
 			 "handler from it executable, which the mount refuses, so ROCm cannot "
 			 "open /dev/kfd whatever the user's groups",
-			 snap_str(opts), snap_get_str(apu, "gfx"),
-			 node, ncores);
+			 snap_str(opts), snap_get_str(apu, "gfx"), node, ncores);
 	finding_fact(f, "driver.amdgpu.dev_mount_options", opts);
 	finding_fact(f, "driver.amdgpu.kfd_nodes[].cpu_cores_count",
 		     snap_child(apu, "cpu_cores_count"));

@@ -241,8 +241,7 @@ static void test_dev_noexec(void **state)
 	snap_set_int(gpu_node, "node", 1, NODES);
 	snap_set_str(gpu_node, "gfx", "gfx902", NODES "/1/properties");
 	snap_set_int(gpu_node, "cpu_cores_count", 8, NODES "/1/properties");
-	snap_set_str(amd, "dev_mount_options", "rw,nosuid,noexec,relatime",
-		     "/proc/self/mountinfo");
+	snap_set_str(amd, "dev_mount_options", "rw,nosuid,noexec,relatime", "/proc/self/mountinfo");
 	YES(s, "driver.dev-noexec", GPUENV_SEVERITY_ERROR, "(gfx902, KFD node 1 with 8 CPU cores)");
 	/* exec, or an option that only ends in "noexec": quiet */
 	snap_set_str(amd, "dev_mount_options", "rw,nosuid,relatime", "/proc/self/mountinfo");
@@ -257,8 +256,7 @@ static void test_dev_noexec(void **state)
 		       "Permission denied");
 	SKIPPED(s, "driver.dev-noexec");
 	/* a discrete GPU (no CPU cores in its node): /dev noexec does not matter */
-	snap_set_str(amd, "dev_mount_options", "rw,nosuid,noexec,relatime",
-		     "/proc/self/mountinfo");
+	snap_set_str(amd, "dev_mount_options", "rw,nosuid,noexec,relatime", "/proc/self/mountinfo");
 	snap_set_int(gpu_node, "cpu_cores_count", 0, NODES "/1/properties");
 	NO(s, "driver.dev-noexec");
 	snapshot_unref(s);
@@ -447,6 +445,12 @@ static void test_kmd_userspace_kernel_amdgpu(void **state)
 	snap_set_str(node(s, "driver.amdgpu.kfd_nodes.1"), "gfx", "gfx906", NODES "/1/properties");
 	snap_set_str(amd, "module_version", "4.1-26", "/sys/module/amdgpu/version");
 	NO(s, "driver.amdgpu-kmd-userspace");
+	/* no version file, but /proc/modules marks amdgpu out of tree (a DKMS build whose
+	 * release is not known): not judged as the kernel's amdgpu */
+	snap_set_state(amd, "module_version", FACT_ABSENT, "/sys/module/amdgpu/version", NULL);
+	snap_set_bool(amd, "out_of_tree", true, "/proc/modules");
+	NO(s, "driver.amdgpu-kmd-userspace");
+	snap_set_bool(amd, "out_of_tree", false, "/proc/modules");
 	/* the kernel's amdgpu, the KFD topology unreadable: could not tell */
 	snap_set_state(amd, "module_version", FACT_ABSENT, "/sys/module/amdgpu/version", NULL);
 	snap_set_errno(amd, "kfd_nodes", -EACCES, NODES);
