@@ -8,7 +8,13 @@
  * 0x00080000 is reserved, "old buggy user mode depends on this being 0"). XNACK is a
  * setting of the process, not of the node: the amdgpu module parameter noretry (0: retry on,
  * so XNACK on; 1: off; -1: the chip's default) and the HSA_XNACK variable ROCm reads (1 / 0)
- * are recorded for the rules to combine. Keys: docs/snapshot-schema.md "driver.amdgpu".
+ * are recorded for the rules to combine. A GPU node that also counts CPU cores is an APU as
+ * its ACPI CRAT table describes it; for an APU KFD maps the trap handler from /dev/kfd with
+ * PROT_EXEC when a process opens it (kfd_process_init_cwsr_apu, drivers/gpu/drm/amd/amdkfd/
+ * kfd_process.c, "only for mapping CWSR on APU in IOMMUv2 mode": amd-gfx, "drm/amdkfd: remove
+ * obsolete codes for kfd_mmap", 2026-04-30), which a /dev mounted noexec refuses
+ * (ROCm/rocminfo#40): so the options of the /dev mount are recorded too.
+ * Keys: docs/snapshot-schema.md "driver.amdgpu".
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,8 +34,8 @@ static void node_properties(struct snap_node *node, const char *path, char *text
 {
 	bool seen = false, gpu = false;
 	char *state = text, *line, *v;
-	uint64_t cap = 0, uid = 0;
-	bool have_cap = false, have_uid = false;
+	uint64_t cap = 0, uid = 0, cores = 0;
+	bool have_cap = false, have_uid = false, have_cores = false;
 
 	while (kv_next(&state, ' ', &line, &v)) {
 		uint64_t val;
@@ -39,6 +45,14 @@ static void node_properties(struct snap_node *node, const char *path, char *text
 				have_cap = true;
 			else
 				snap_set_malformed(node, "capability", v, path, "not a number");
+			continue;
+		}
+		if (streq(line, "cpu_cores_count") && !have_cores) {
+			if (parse_u64(v, 10, &cores) == 0 && cores <= INT32_MAX)
+				have_cores = true;
+			else
+				snap_set_malformed(node, "cpu_cores_count", v, path,
+						   "not a number");
 			continue;
 		}
 		if (streq(line, "unique_id") && !have_uid) {
@@ -79,6 +93,11 @@ static void node_properties(struct snap_node *node, const char *path, char *text
 	}
 	/* ROCr names the GPU "GPU-" and unique_id in 16 hex digits (ROCR_VISIBLE_DEVICES takes
 	 * it); a unique_id of 0 gives no UUID (amd_filter_device.cpp) */
+	if (have_cores)
+		snap_set_int(node, "cpu_cores_count", (int64_t)cores, path);
+	else if (!snap_child(node, "cpu_cores_count"))
+		snap_set_state(node, "cpu_cores_count", FACT_ABSENT, path,
+			       "no cpu_cores_count line");
 	if (have_uid && uid)
 		snap_set_strf(node, "uuid", path, "GPU-%016" PRIx64, uid);
 	else if (!snap_child(node, "uuid"))
@@ -105,6 +124,39 @@ static void xnack_settings(struct probe_env *pe, struct snap_node *amd)
 		snap_set_str(amd, "hsa_xnack", x, "environment");
 	else
 		snap_set_state(amd, "hsa_xnack", FACT_ABSENT, "environment", NULL);
+}
+
+/* The per-mount options (proc(5) mountinfo field 6: "rw,nosuid,noexec,relatime") of the mount
+ * at /dev, the last one listed (a later mount there hides an earlier one). */
+static void dev_mount(struct probe_env *pe, struct snap_node *amd)
+{
+	static const char path[] = "/proc/self/mountinfo";
+	_cleanup_free_ char *text = NULL, *opts = NULL;
+	char *state, *line;
+	int err = root_read_text(pe->root, path, ROOT_CAP_TEXT, &text);
+
+	if (err < 0) {
+		snap_set_errno(amd, "dev_mount_options", err, path);
+		return;
+	}
+	state = text;
+	while ((line = line_next(&state))) {
+		_cleanup_strv_free_ char **f = NULL;
+
+		if (strv_split(line, " ", &f) < 0 || strv_length(f) < 6 || !streq(f[4], "/dev"))
+			continue;
+		free(opts);
+		opts = strdup(f[5]);
+		if (!opts) {
+			snap_set_errno(amd, "dev_mount_options", -ENOMEM, path);
+			return;
+		}
+	}
+	if (opts)
+		snap_set_str(amd, "dev_mount_options", opts, path);
+	else
+		snap_set_state(amd, "dev_mount_options", FACT_ABSENT, path,
+			       "no mount at /dev: it is a directory of /");
 }
 
 void probe_amd_kfd(struct probe_env *pe, struct snap_node *amd)
@@ -143,6 +195,8 @@ void probe_amd_kfd(struct probe_env *pe, struct snap_node *amd)
 		node_properties(node, path, text);
 		any_gpu |= snap_get_str(node, "gfx") != NULL;
 	}
-	if (any_gpu)
+	if (any_gpu) {
 		xnack_settings(pe, amd);
+		dev_mount(pe, amd);
+	}
 }

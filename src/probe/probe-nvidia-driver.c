@@ -929,6 +929,32 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 	module_facts(pe, mf, path);
 }
 
+/* Where no /sys/module/amdgpu/version tells the amdgpu loaded (the kernel's own has none), the
+ * taint flags /proc/modules prints after it still tell an out-of-tree build ("(OE)": O is
+ * TAINT_OOT_MODULE, Documentation/admin-guide/tainted-kernels.rst), such as rock-dkms's
+ * (ROCm/rocminfo#40): recorded only then, as driver.amdgpu.out_of_tree = true. */
+static void probe_amdgpu_out_of_tree(struct probe_env *pe, struct snap_node *amd)
+{
+	static const char path[] = "/proc/modules";
+	_cleanup_free_ char *text = NULL;
+	char *state, *line;
+
+	if (snap_state(snap_child(amd, "module_version")) != FACT_ABSENT ||
+	    root_read_text(pe->root, path, ROOT_CAP_TEXT, &text) < 0)
+		return;
+	state = text;
+	while ((line = line_next(&state))) {
+		const char *flags;
+
+		if (!startswith(line, "amdgpu "))
+			continue;
+		flags = strrchr(line, '(');
+		if (flags && strchr(flags, ')') && strchr(flags, 'O'))
+			snap_set_bool(amd, "out_of_tree", true, path);
+		return;
+	}
+}
+
 /* The version of the amdgpu-dkms package ("1:6.8.5.60200-2009582.24.04": the module's kernel
  * base 6.8.5, then the ROCm release it came with, 60200 = 6.2.0), looked up where a versioned
  * amdgpu is loaded: the kernel's own amdgpu has no /sys/module/amdgpu/version. */
@@ -988,6 +1014,7 @@ int probe_nvidia_driver(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_nouveau_blacklist(pe, drv);
 	probe_module_blacklist(pe, drv);
 	set_attr(pe, amd, "module_version", "/sys/module/amdgpu/version");
+	probe_amdgpu_out_of_tree(pe, amd);
 	probe_amdgpu_dkms(pe, amd);
 	probe_amd_kfd(pe, amd);
 	return snapshot_error(s);

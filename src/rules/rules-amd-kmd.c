@@ -206,7 +206,10 @@ RULE_CHECK(check_amdgpu_kmd_userspace)
 	struct finding *f;
 
 	if (mod && snap_state(mod) == FACT_ABSENT) {
-		judge_kernel_amdgpu(c, root); /* no version file: the kernel's own amdgpu */
+		/* no version file: the kernel's own amdgpu, unless /proc/modules marks it out of
+		 * tree (a DKMS build whose release is then not known) */
+		if (!snap_get_bool_default(root, "driver.amdgpu.out_of_tree", false))
+			judge_kernel_amdgpu(c, root);
 		return;
 	}
 	if (!snap_present(mod) || !pkg)

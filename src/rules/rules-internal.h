@@ -498,6 +498,7 @@ RULE_CHECK(check_fw_system_toolkit_irrelevant);
 RULE_CHECK(check_fw_rocm_gfx_unsupported);
 RULE_CHECK(check_amdgpu_firmware_failed);
 RULE_CHECK(check_amdgpu_no_kfd);
+RULE_CHECK(check_dev_noexec);
 RULE_CHECK(check_pcie_atomics_unsupported);
 RULE_CHECK(check_amdgpu_kmd_userspace);
 RULE_CHECK(check_override_not_inherited);

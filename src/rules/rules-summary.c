@@ -216,7 +216,13 @@ static void driver_facts(struct gpuenv_doctor *d, const struct snap_node *root, 
 		const char *rel = snap_get_str(root, "host.kernel_release");
 		const char *src = snap_source(snap_get(root, "driver.kernel_modules.amdgpu"));
 
-		if (snap_state(mv) == FACT_ABSENT) {
+		if (snap_state(mv) == FACT_ABSENT &&
+		    snap_get_bool_default(root, "driver.amdgpu.out_of_tree", false)) {
+			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "AMD driver", src,
+					   "amdgpu, built out of tree (O in /proc/modules: a "
+					   "DKMS package), its version not known (no "
+					   "/sys/module/amdgpu/version)");
+		} else if (snap_state(mv) == FACT_ABSENT) {
 			diagnosis_add_fact(d, GPUENV_LAYER_DRIVER, "AMD driver", src,
 					   "amdgpu, the kernel's own (kernel %s; no "
 					   "/sys/module/amdgpu/version)",

@@ -333,6 +333,41 @@ static void test_secure_boot_and_amd(void **state)
 	assert_true(snap_get_int(r, "driver.amdgpu.noretry", &v));
 	assert_int_equal(v, -1);
 	assert_int_equal(snap_get_state(r, "driver.amdgpu.hsa_xnack"), FACT_ABSENT);
+	/* GPU nodes keep their CPU core count (0: a discrete GPU; none: absent) */
+	assert_true(snap_get_int(r, "driver.amdgpu.kfd_nodes.1.cpu_cores_count", &v));
+	assert_int_equal(v, 0);
+	assert_int_equal(snap_get_state(r, "driver.amdgpu.kfd_nodes.2.cpu_cores_count"),
+			 FACT_ABSENT);
+	/* no /proc/self/mountinfo in this tree: absent, as ENOENT is */
+	assert_int_equal(snap_get_state(r, "driver.amdgpu.dev_mount_options"), FACT_ABSENT);
+}
+
+/* An APU's KFD node (CPU cores and the GPU in one, ROCm/rocminfo#40) and the options of the
+ * last mount at /dev in /proc/self/mountinfo. */
+static void test_amd_apu_dev_mount(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r;
+	int64_t v;
+
+	puts_(f, "/sys/class/kfd/kfd/topology/nodes/0/properties",
+	      "cpu_cores_count 8\nsimd_count 40\ngfx_target_version 90002\n");
+	puts_(f, "/proc/self/mountinfo",
+	      "25 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw\n"
+	      "22 25 0:5 / /dev rw,nosuid,relatime shared:2 - devtmpfs udev rw,mode=755\n"
+	      "23 22 0:5 / /dev rw,nosuid,noexec,relatime shared:3 - devtmpfs udev rw\n"
+	      "24 22 0:21 / /dev/pts rw,nosuid,noexec shared:4 - devpts devpts rw\n");
+	/* rock-dkms's amdgpu as lsmod showed it, without a version file: out of tree */
+	puts_(f, "/proc/modules",
+	      "amdgpu 5828608 5 - Live 0x0000000000000000 (OE)\n"
+	      "amd_iommu_v2 20480 1 amdgpu, Live 0x0000000000000000\n");
+	r = run(f);
+	assert_true(snap_get_bool_default(r, "driver.amdgpu.out_of_tree", false));
+	assert_string_equal(snap_get_str(r, "driver.amdgpu.kfd_nodes.0.gfx"), "gfx902");
+	assert_true(snap_get_int(r, "driver.amdgpu.kfd_nodes.0.cpu_cores_count", &v));
+	assert_int_equal(v, 8);
+	assert_string_equal(snap_get_str(r, "driver.amdgpu.dev_mount_options"),
+			    "rw,nosuid,noexec,relatime");
 }
 
 static void test_secure_boot_off_short(void **state)
@@ -732,6 +767,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_module_blacklist, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_secure_boot_and_amd, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_amd_apu_dev_mount, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_secure_boot_off_short, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_caps_dir, setup, teardown),

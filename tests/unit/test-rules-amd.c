@@ -227,6 +227,41 @@ static void test_no_kfd(void **state)
 	snapshot_unref(s);
 }
 
+/* /dev mounted noexec under an APU in KFD's IOMMUv2 mode (ROCm/rocminfo#40): KFD's node of
+ * the APU counts CPU cores; a discrete GPU's node counts none and is not judged. */
+static void test_dev_noexec(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *amd, *gpu_node;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", NULL);
+	amd = node(s, "driver.amdgpu");
+	gpu_node = snap_append_object(snap_array(amd, "kfd_nodes"));
+	snap_set_int(gpu_node, "node", 1, NODES);
+	snap_set_str(gpu_node, "gfx", "gfx902", NODES "/1/properties");
+	snap_set_int(gpu_node, "cpu_cores_count", 8, NODES "/1/properties");
+	snap_set_str(amd, "dev_mount_options", "rw,nosuid,noexec,relatime", "/proc/self/mountinfo");
+	YES(s, "driver.dev-noexec", GPUENV_SEVERITY_ERROR, "(gfx902, KFD node 1 with 8 CPU cores)");
+	/* exec, or an option that only ends in "noexec": quiet */
+	snap_set_str(amd, "dev_mount_options", "rw,nosuid,relatime", "/proc/self/mountinfo");
+	NO(s, "driver.dev-noexec");
+	snap_set_str(amd, "dev_mount_options", "rw,xnoexec", "/proc/self/mountinfo");
+	NO(s, "driver.dev-noexec");
+	/* nothing mounted at /dev: not judged as noexec */
+	snap_set_state(amd, "dev_mount_options", FACT_ABSENT, "/proc/self/mountinfo", "none");
+	NO(s, "driver.dev-noexec");
+	/* the mount table unreadable: could not tell */
+	snap_set_state(amd, "dev_mount_options", FACT_UNREADABLE, "/proc/self/mountinfo",
+		       "Permission denied");
+	SKIPPED(s, "driver.dev-noexec");
+	/* a discrete GPU (no CPU cores in its node): /dev noexec does not matter */
+	snap_set_str(amd, "dev_mount_options", "rw,nosuid,noexec,relatime", "/proc/self/mountinfo");
+	snap_set_int(gpu_node, "cpu_cores_count", 0, NODES "/1/properties");
+	NO(s, "driver.dev-noexec");
+	snapshot_unref(s);
+}
+
 /* KFD skipping a GPU whose PCIe path rejects atomics (ROCm/legacy-rocm-build#1214): the
  * hardware finding, and driver.amdgpu-no-kfd's error caused by it; a firmware fix only where
  * the line names a firmware version that lifts it; quiet when KFD lists the GPU. */
@@ -410,6 +445,12 @@ static void test_kmd_userspace_kernel_amdgpu(void **state)
 	snap_set_str(node(s, "driver.amdgpu.kfd_nodes.1"), "gfx", "gfx906", NODES "/1/properties");
 	snap_set_str(amd, "module_version", "4.1-26", "/sys/module/amdgpu/version");
 	NO(s, "driver.amdgpu-kmd-userspace");
+	/* no version file, but /proc/modules marks amdgpu out of tree (a DKMS build whose
+	 * release is not known): not judged as the kernel's amdgpu */
+	snap_set_state(amd, "module_version", FACT_ABSENT, "/sys/module/amdgpu/version", NULL);
+	snap_set_bool(amd, "out_of_tree", true, "/proc/modules");
+	NO(s, "driver.amdgpu-kmd-userspace");
+	snap_set_bool(amd, "out_of_tree", false, "/proc/modules");
 	/* the kernel's amdgpu, the KFD topology unreadable: could not tell */
 	snap_set_state(amd, "module_version", FACT_ABSENT, "/sys/module/amdgpu/version", NULL);
 	snap_set_errno(amd, "kfd_nodes", -EACCES, NODES);
@@ -966,6 +1007,7 @@ int main(void)
 		cmocka_unit_test(test_firmware_failed),
 		cmocka_unit_test(test_ras_amdsmi_not_had),
 		cmocka_unit_test(test_no_kfd),
+		cmocka_unit_test(test_dev_noexec),
 		cmocka_unit_test(test_pcie_atomics),
 		cmocka_unit_test(test_ras_kernel_log),
 		cmocka_unit_test(test_override_wrong_target),

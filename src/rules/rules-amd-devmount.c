@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * driver.dev-noexec: /dev mounted noexec on a machine whose KFD lists an APU in IOMMUv2 mode.
+ * For such an APU, KFD maps the GPU's trap handler (CWSR) into the process from /dev/kfd
+ * with PROT_READ | PROT_EXEC while the process opens /dev/kfd (kfd_process_init_cwsr_apu in
+ * drivers/gpu/drm/amd/amdkfd/kfd_process.c; AMD's patch that later dropped it: "only for
+ * mapping CWSR on APU in IOMMUv2 mode", amd-gfx, "drm/amdkfd: remove obsolete codes for
+ * kfd_mmap", 2026-04-30). An executable mapping of a file on a noexec mount is refused
+ * (mmap(2): EPERM), the open fails, and ROCm has no GPU although the user may open the node:
+ * ROCm/rocminfo#40, where `mount -o remount,exec /dev` made rocminfo and clinfo run. Such an
+ * APU is a KFD node that counts CPU cores and the GPU together, as the ACPI CRAT table of
+ * an APU describes it (a discrete GPU's node counts no CPU cores).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "rules/rules-internal.h"
+
+/* "rw,nosuid,noexec,relatime" holds the option "noexec" (not "exec", not a prefix). */
+static bool has_noexec(const char *opts)
+{
+	size_t n = strlen("noexec");
+
+	for (const char *p = opts; (p = strstr(p, "noexec")); p += n)
+		if ((p == opts || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+RULE_CHECK(check_dev_noexec)
+{
+	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
+	const struct snap_node *opts = snap_get(root, "driver.amdgpu.dev_mount_options");
+	const struct snap_node *apu = NULL, *cores;
+	int64_t ncores = 0, node = -1;
+	struct finding *f;
+
+	if (snap_kind(kfd) != SNAP_ARRAY) {
+		if (snap_state(kfd) != FACT_ABSENT)
+			rule_need(c, NULL, "the KFD topology", kfd);
+		return;
+	}
+	for (size_t i = 0; i < snap_count(kfd) && !apu; i++) {
+		const struct snap_node *n = snap_at(kfd, i);
+
+		if (!snap_get_str(n, "gfx"))
+			continue;
+		cores = snap_child(n, "cpu_cores_count");
+		if (snap_state(cores) == FACT_ABSENT)
+			continue;
+		if (!snap_get_int(n, "cpu_cores_count", &ncores)) {
+			rule_need(c, NULL, "the CPU cores of a KFD GPU node", cores);
+			return;
+		}
+		if (ncores > 0)
+			apu = n;
+	}
+	if (!apu)
+		return;
+	if (snap_state(opts) == FACT_ABSENT)
+		return; /* no mount at /dev */
+	if (!snap_str(opts)) {
+		rule_need(c, NULL, "the options of the /dev mount", opts);
+		return;
+	}
+	if (!has_noexec(snap_str(opts)))
+		return;
+	snap_get_int(apu, "cpu_cores_count", &ncores);
+	snap_get_int(apu, "node", &node);
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "/dev is mounted noexec (%s) and KFD lists an APU (%s, KFD node %" PRId64
+			 " with %" PRId64 " CPU cores): opening /dev/kfd maps the APU's trap "
+			 "handler from it executable, which the mount refuses, so ROCm cannot "
+			 "open /dev/kfd whatever the user's groups",
+			 snap_str(opts), snap_get_str(apu, "gfx"), node, ncores);
+	finding_fact(f, "driver.amdgpu.dev_mount_options", opts);
+	finding_fact(f, "driver.amdgpu.kfd_nodes[].cpu_cores_count",
+		     snap_child(apu, "cpu_cores_count"));
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
