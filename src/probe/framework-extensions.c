@@ -59,7 +59,7 @@ struct torch_lib {
 
 struct ext_ctx {
 	struct py_ctx *c;
-	struct snap_node *arr;
+	struct snap_node *env, *arr; /* arr: made with the first extension */
 	struct torch_lib libs[MAX_TORCH_LIBS];
 	size_t n_libs;
 	size_t n_ext;
@@ -273,6 +273,8 @@ static int one_file(struct ext_ctx *x, const char *path, const char *package)
 			if (x->n_ext >= MAX_EXTENSIONS)
 				return 0;
 			x->n_ext++;
+			if (!x->arr)
+				x->arr = snap_array(x->env, "torch_extensions");
 			o = snap_append_object(x->arr);
 			snap_set_str(o, "path", path, path);
 			snap_set_str(o, "package", package, path);
@@ -325,12 +327,11 @@ int py_probe_torch_extensions(struct py_ctx *c, struct snap_node *env, const str
 			      size_t ns)
 {
 	const char *torch_site = snap_get_str(snap_get(env, "packages.torch"), "site_packages");
-	struct ext_ctx x = { .c = c };
+	struct ext_ctx x = { .c = c, .env = env };
 	int r = 0;
 
 	if (!torch_site)
 		return 0;
-	x.arr = snap_array(env, "torch_extensions");
 	if ((r = list_torch_libs(&x, torch_site)) < 0)
 		goto out;
 	for (size_t s = 0; s < ns && r >= 0; s++) {
