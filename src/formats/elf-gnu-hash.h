@@ -16,10 +16,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define ELF_GNU_HASH_MAX_PHDRS	 256u	     /* program headers looked at */
-#define ELF_GNU_HASH_MAX_DYNAMIC 4096u	     /* DT_* entries looked at */
+#define ELF_GNU_HASH_MAX_PHDRS	 256u	    /* program headers looked at */
+#define ELF_GNU_HASH_MAX_DYNAMIC 4096u	    /* DT_* entries looked at */
 #define ELF_GNU_HASH_MAX_CHAIN	 (1u << 16) /* chain entries one lookup walks */
-#define ELF_GNU_HASH_MAX_NAME	 4096u	     /* longest name looked up */
+#define ELF_GNU_HASH_MAX_NAME	 4096u	    /* longest name looked up */
 
 /* The file: n bytes at off into buf, fewer only at its end, or -errno. */
 struct elf_gnu_hash_input {

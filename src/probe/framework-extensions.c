@@ -39,9 +39,10 @@
 /* The packages whose own directory holds torch extensions (the top of site-packages is
  * always looked at: flash_attn_2_cuda, apex's amp_C, auto-gptq's and mamba's kernels). */
 static const char *const package_dirs[] = {
-	"torchvision", "torchaudio/lib", "vllm", "xformers", "flash_attn", "flash_attn_3",
-	"bitsandbytes", "deepspeed/ops", "apex", "auto_gptq", "mmcv", "detectron2",
-	"torch_scatter", "torch_sparse", "torch_cluster", "pytorch3d", "transformer_engine",
+	"torchvision",	"torchaudio/lib",     "vllm",	       "xformers",     "flash_attn",
+	"flash_attn_3", "bitsandbytes",	      "deepspeed/ops", "apex",	       "auto_gptq",
+	"mmcv",		"detectron2",	      "torch_scatter", "torch_sparse", "torch_cluster",
+	"pytorch3d",	"transformer_engine",
 };
 
 /* The mangled-name prefixes of torch's namespaces: c10::, at::, torch:: (plain and const
@@ -74,8 +75,7 @@ static bool ends_so(const char *name)
 
 static bool is_torch_lib(const char *name)
 {
-	return (startswith(name, "libc10") || startswith(name, "libtorch")) &&
-	       ends_so(name);
+	return (startswith(name, "libc10") || startswith(name, "libtorch")) && ends_so(name);
 }
 
 static ssize_t lib_pread(void *userdata, uint64_t off, void *buf, size_t n)
@@ -199,8 +199,9 @@ static void set_lib_error(struct snap_node *o, const struct torch_lib *l)
 {
 	if (l->err == -EBADMSG || l->err == -ENOENT)
 		snap_set_malformed(o, "symbols_missing", NULL, l->path,
-				   l->err == -ENOENT ? "no GNU hash table: its symbols were not looked up"
-						     : "not a readable ELF library");
+				   l->err == -ENOENT
+					   ? "no GNU hash table: its symbols were not looked up"
+					   : "not a readable ELF library");
 	else
 		snap_set_errno(o, "symbols_missing", l->err, l->path);
 }
@@ -245,7 +246,8 @@ static int check_symbols(struct ext_ctx *x, struct snap_node *o, const char *pat
 				return r;
 		}
 		if (s->truncated && missing)
-			snap_fact_set_error(missing, "more symbols than gpuenv reads: the list may be short");
+			snap_fact_set_error(
+				missing, "more symbols than gpuenv reads: the list may be short");
 	}
 	if (!missing)
 		missing = snap_array(o, "symbols_missing");
@@ -338,8 +340,8 @@ int py_probe_torch_extensions(struct py_ctx *c, struct snap_node *env, const str
 		r = scan_dir(&x, sites[s].dir, NULL);
 		for (size_t i = 0; i < ARRAY_SIZE(package_dirs) && r >= 0; i++) {
 			_cleanup_free_ char *dir = path_join(sites[s].dir, package_dirs[i]);
-			_cleanup_free_ char *pkg = strndup(package_dirs[i],
-							   strcspn(package_dirs[i], "/"));
+			_cleanup_free_ char *pkg =
+				strndup(package_dirs[i], strcspn(package_dirs[i], "/"));
 
 			if (!dir || !pkg) {
 				r = -ENOMEM;

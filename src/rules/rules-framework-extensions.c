@@ -15,7 +15,6 @@
 
 #include "rules/rules-internal.h"
 #include "shared/macro.h"
-#include "shared/strbuf.h"
 
 /* The PyPI distribution that installs package (a top-level module or package directory). */
 static const char *dist_of(const char *package, char *buf, size_t len)
@@ -23,8 +22,10 @@ static const char *dist_of(const char *package, char *buf, size_t len)
 	static const struct {
 		const char *prefix, *dist;
 	} known[] = {
-		{ "flash_attn", "flash-attn" }, { "auto_gptq", "auto-gptq" },
-		{ "autogptq", "auto-gptq" },	{ "transformer_engine", "transformer-engine" },
+		{ "flash_attn", "flash-attn" },
+		{ "auto_gptq", "auto-gptq" },
+		{ "autogptq", "auto-gptq" },
+		{ "transformer_engine", "transformer-engine" },
 		{ "torch_scatter", "torch-scatter" },
 		{ "torch_sparse", "torch-sparse" },
 		{ "torch_cluster", "torch-cluster" },
@@ -38,17 +39,6 @@ static const char *dist_of(const char *package, char *buf, size_t len)
 		if (*p == '_')
 			*p = '-';
 	return buf;
-}
-
-static void names_evidence(struct finding *f, const char *key, const char *source,
-			   const struct snap_node *names)
-{
-	struct strbuf list = STRBUF_INIT;
-
-	for (size_t i = 0; i < snap_count(names); i++)
-		strbuf_printf(&list, "%s%s", i ? ", " : "", snap_str(snap_at(names, i)) ?: "?");
-	finding_evidence(f, key, source, "%s", list.len ? strbuf_str(&list) : "none");
-	strbuf_done(&list);
 }
 
 static void one_extension(struct rule_ctx *c, const struct fw_build *b, size_t i,
@@ -79,12 +69,14 @@ static void one_extension(struct rule_ctx *c, const struct fw_build *b, size_t i
 			 "%s (%s) needs %s%s from torch's libraries, which %s in %s does not "
 			 "define%s%s importing it fails",
 			 path, package, first, n > 1 ? " and more" : "", b->label, b->prefix,
-			 abi_text, abi_text[0] ? "" : ": it was built for another torch release or "
-						      "C++ ABI, and");
+			 abi_text,
+			 abi_text[0] ? ""
+				     : ": it was built for another torch release or "
+				       "C++ ABI, and");
 	finding_symptom(f, "ImportError: %s: undefined symbol: %s", path, first);
 	snprintf(key, sizeof(key), "framework.python_envs.%zu.torch_extensions.%zu.symbols_missing",
 		 b->env_index, i);
-	names_evidence(f, key, path, missing);
+	finding_names_evidence(f, key, path, missing);
 	if (other) {
 		snprintf(key, sizeof(key),
 			 "framework.python_envs.%zu.torch_extensions.%zu.torch_defines_other_abi",

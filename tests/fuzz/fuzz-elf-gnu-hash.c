@@ -33,7 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"_ZN3c105ErrorC2ENS_14SourceLocationESs",
 		"_ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_"
 		"traitsIcESaIcEEE",
-		"_ZN3c104cuda9SetDeviceEi", "f", "",
+		"_ZN3c104cuda9SetDeviceEi",
+		"f",
+		"",
 	};
 	struct input in = { data, size };
 	struct elf_gnu_hash_input gi = { input_read, &in, size };

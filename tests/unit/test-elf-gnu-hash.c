@@ -24,7 +24,8 @@
 #include "shared/macro.h"
 #include "tmptree.h"
 
-#define NEW_ABI "_ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"
+#define NEW_ABI                                                                                    \
+	"_ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"
 #define OLD_ABI "_ZN3c105ErrorC2ENS_14SourceLocationESs"
 #define N_MORE	3000
 

@@ -78,7 +78,7 @@ def write_one(name, url, pasted, cause, fails, desc, source, variables, root_cau
 
 def fa1644():
     name = FIXTURES[0]
-    site = "/home/inferencer/.local/lib/python3.10/site-packages"
+    site = "/home/user/.local/lib/python3.10/site-packages"
     dst, root = machine(name, "3.10", site)
     torch(root, site, "2.7.0+cu128", "'12.8'", NEW)
     so = flash_attn(root, site, "3.10", "2.7.4.post1", OLD)
@@ -91,14 +91,14 @@ def fa1644():
               "3.10): flash_attn_2_cuda needs the old-ABI c10::Error constructor, torch's "
               "libc10.so defines only the new-ABI one: importing flash_attn fails",
               "Rebuilt from https://github.com/Dao-AILab/flash-attention/issues/1644 (pasted: "
-              "the ImportError under /home/inferencer/.local/lib/python3.10/site-packages, "
+              "the ImportError under /home/user/.local/lib/python3.10/site-packages, "
               "torch 2.7.0 (cuda 12.8), flash_attn-2.7.4.post1, the nm -D of libc10_cuda.so "
               "naming _ZN3c105ErrorC2ENS_14SourceLocationESs in cu124's build and not in "
               "cu126's) and https://github.com/pytorch/pytorch/issues/152790 (the ABI change); "
               + SRC_ELF + "; not in the report and chosen here: the GPU and driver (the base "
               "tree's), /usr/bin/python3.10; " + SRC_BASE,
-              {"PATH": "/home/inferencer/.local/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
-                       "/usr/bin:/sbin:/bin", "HOME": "/home/inferencer"},
+              {"PATH": "/home/user/.local/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                       "/usr/bin:/sbin:/bin", "HOME": "/home/user"},
               "framework.extension-abi-mismatch")
 
 
@@ -171,7 +171,7 @@ def fa853():
 
 
 def fa1696():
-    conda_case(FIXTURES[4], "https://github.com/Dao-AILab/flash-attention/issues/1696", "azureuser",
+    conda_case(FIXTURES[4], "https://github.com/Dao-AILab/flash-attention/issues/1696", "user",
                "ml", "3.10", "2.7.0", "'12.6'", "2.7.3", NEW, OLD,
                "pip install flash-attn gave a flash_attn_2_cuda built for an older torch (old "
                "C++ ABI) under torch 2.7.0 (new ABI); building it from source with pip install "
@@ -186,7 +186,7 @@ def fa1696():
 
 def asff52():
     name = FIXTURES[5]
-    prefix = "/home/guobaozi/anaconda3/envs/PkuNet_apex"
+    prefix = "/home/user/anaconda3/envs/PkuNet_apex"
     site = f"{prefix}/lib/python3.7/site-packages"
     dst, root = machine(name, "3.7", site, conda=prefix)
     torch(root, site, "1.3.0", "'10.1'", TV_OLD)
@@ -200,7 +200,7 @@ def asff52():
               "conda env PkuNet_apex (Python 3.7) with torch 1.3 (CUDA 10.1) and a torchvision "
               "whose _C.so needs the new-ABI c10::Error constructor: torchvision.ops.nms fails",
               "Rebuilt from https://github.com/GOATmessi8/ASFF/issues/52 (pasted: the "
-              "ImportError of /home/guobaozi/anaconda3/envs/PkuNet_apex/lib/python3.7/"
+              "ImportError of /home/user/anaconda3/envs/PkuNet_apex/lib/python3.7/"
               "site-packages/torchvision/_C.so, python3.7, pytorch1.3, cuda10.1; the "
               "maintainer's reinstall of torchvision); torch's old-ABI spelling as "
               "pytorch/pytorch#65651's nm of the official wheel shows it (RKSs for the "
@@ -208,7 +208,7 @@ def asff52():
               "; not in the report and chosen here: the patch release 1.3.0, the GPU and "
               "driver (the base tree's); " + SRC_BASE,
               {"PATH": f"{prefix}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:"
-                       "/bin", "HOME": "/home/guobaozi", "CONDA_PREFIX": prefix},
+                       "/bin", "HOME": "/home/user", "CONDA_PREFIX": prefix},
               "framework.extension-abi-mismatch")
 
 
