@@ -166,6 +166,13 @@ int probe_nvidia_wheels(struct py_ctx *c, struct snap_node *env, const struct si
  * -ENOMEM only. */
 int py_probe_coverage(struct py_ctx *c, struct snap_node *env);
 
+/* framework-extensions.c */
+/* torch_extensions[] of the environment: each compiled module of a site-packages that links
+ * torch's libraries, and the c10/at/torch symbols it needs that the environment's torch does
+ * not define. Nothing without packages.torch.site_packages. -ENOMEM only. */
+int py_probe_torch_extensions(struct py_ctx *c, struct snap_node *env, const struct site *sites,
+			      size_t ns);
+
 /* probe-python-dlopen.c */
 /* dlopen.<name> and not_found[] of each framework of the environment (after the frameworks
  * and the nvidia-* wheels were read). */

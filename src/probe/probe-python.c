@@ -323,6 +323,8 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 		r = py_probe_coverage(c, env);
 	if (r >= 0)
 		r = py_probe_dlopen(c, env);
+	if (r >= 0)
+		r = py_probe_torch_extensions(c, env, sites, ns);
 out:
 	c->sites = strv_free(c->sites);
 	py_scans_done(c);

@@ -22,6 +22,10 @@ void finding_fact(struct finding *f, const char *name, const struct snap_node *f
 /* Evidence with an explicit value and source (facts rows, derived values). */
 void finding_evidence(struct finding *f, const char *name, const char *source, const char *fmt, ...)
 	_printf_(4, 5);
+/* A list of strings (symbol names) as one piece of evidence, ", " between them ("none" for
+ * an empty one). */
+void finding_names_evidence(struct finding *f, const char *key, const char *source,
+			    const struct snap_node *names);
 void finding_fix(struct finding *f, const char *fmt, ...) _printf_(2, 3);
 void finding_verify(struct finding *f, const char *fmt, ...) _printf_(2, 3);
 /* The error text this machine's program prints (the concrete names), shown in place of the
@@ -470,6 +474,7 @@ RULE_CHECK(check_xid_errors);
 RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
 RULE_CHECK(check_nvjitlink_older_than_library);
+RULE_CHECK(check_fw_extension_abi_mismatch);
 RULE_CHECK(check_cudnn_older_than_framework);
 RULE_CHECK(check_cudart_older_than_framework);
 RULE_CHECK(check_cuda_compat_unsupported);

@@ -16,7 +16,6 @@
 
 #include "rules/rules-internal.h"
 #include "shared/macro.h"
-#include "shared/strbuf.h"
 
 struct nvj_ctx {
 	struct rule_ctx *c;
@@ -64,18 +63,6 @@ static void newest_release(const struct snap_node *missing, char *buf, size_t le
 		snprintf(buf, len, "%u.%u", best_ma, best_mi);
 }
 
-/* A list of symbol names as one piece of evidence ("none" for an empty one). */
-static void names_evidence(struct finding *f, const char *key, const char *source,
-			   const struct snap_node *names)
-{
-	struct strbuf list = STRBUF_INIT;
-
-	for (size_t i = 0; i < snap_count(names); i++)
-		strbuf_printf(&list, "%s%s", i ? ", " : "", snap_str(snap_at(names, i)) ?: "?");
-	finding_evidence(f, key, source, "%s", list.len ? strbuf_str(&list) : "none");
-	strbuf_done(&list);
-}
-
 /* l: one entry of the build's `how` object ("loads": linked, "dlopen": opened by name). */
 static void one_library(struct nvj_ctx *s, const struct fw_build *b, const char *how,
 			const struct snap_node *l)
@@ -116,7 +103,7 @@ static void one_library(struct nvj_ctx *s, const struct fw_build *b, const char 
 	finding_symptom(f, "%s: undefined symbol: %s%s%s", lib, first, version ? ", version " : "",
 			version ?: "");
 	snprintf(key, sizeof(key), "%s.%s.%s.nvjitlink.symbols_missing", b->key, how, snap_key(l));
-	names_evidence(f, key, win, missing);
+	finding_names_evidence(f, key, win, missing);
 	snprintf(key, sizeof(key), "%s.%s.%s.nvjitlink.path", b->key, how, snap_key(l));
 	finding_fact(f, key, snap_child(nvj, "path"));
 	snprintf(key, sizeof(key), "%s.%s.%s.nvjitlink.found_via", b->key, how, snap_key(l));
@@ -124,7 +111,7 @@ static void one_library(struct nvj_ctx *s, const struct fw_build *b, const char 
 	if (own && snap_state(own_missing) == FACT_PRESENT) {
 		snprintf(key, sizeof(key), "%s.%s.%s.nvjitlink.own_copy.symbols_missing", b->key,
 			 how, snap_key(l));
-		names_evidence(f, key, snap_get_str(own, "path") ?: "?", own_missing);
+		finding_names_evidence(f, key, snap_get_str(own, "path") ?: "?", own_missing);
 	}
 	if (streq(via, "LD_LIBRARY_PATH"))
 		finding_fact(f, "environment.LD_LIBRARY_PATH",

@@ -15,6 +15,7 @@
 
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
+#include "shared/strbuf.h"
 
 bool gpu_pci_ids(const struct snap_node *gpu, unsigned *ret_vendor, unsigned *ret_device)
 {
@@ -1000,4 +1001,15 @@ const char *fw_module(const struct fw_build *b)
 		return "jax";
 	}
 	return "?";
+}
+
+void finding_names_evidence(struct finding *f, const char *key, const char *source,
+			    const struct snap_node *names)
+{
+	struct strbuf list = STRBUF_INIT;
+
+	for (size_t i = 0; i < snap_count(names); i++)
+		strbuf_printf(&list, "%s%s", i ? ", " : "", snap_str(snap_at(names, i)) ?: "?");
+	finding_evidence(f, key, source, "%s", list.len ? strbuf_str(&list) : "none");
+	strbuf_done(&list);
 }

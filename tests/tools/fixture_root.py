@@ -13,11 +13,15 @@ scenario.ini sections it reads:
              (openssl to sign, the compressor to compress).
   [elf]      /PATH = KIND key=value…: a shared object built by a compiler:
              so soname=S [needed=A,B] [runpath=R | rpath=R] [defines=F,G] [uses=F,G]
+                [exports=F,G] [imports=F,G]
                                   a tiny gcc-built shared object whose only content that matters
                                   is its DT_SONAME (ld.so and gpuenv read SONAMEs, not code),
                                   and the DT_NEEDED entries and DT_RUNPATH/DT_RPATH given;
                                   defines= functions versioned under S, uses= functions it
-                                  needs from the first needed= library under that one's soname
+                                  needs from the first needed= library under that one's soname;
+                                  exports= functions defined unversioned (as torch's libc10.so
+                                  exports c10:: by its mangled names), imports= functions called
+                                  and left undefined, unversioned (a torch extension's needs)
              cuda soname=S sass=75,80 ptx=90 [lto=90 [ltoir=1.66]] [needed=A,B] [rpath=R] [launch]
                                   one CUDA kernel compiled by nvcc 13.0 for SASS sm_<sass> and PTX
                                   compute_<ptx> (.nv_fatbin), linked by gcc with SONAME S, the
@@ -144,7 +148,14 @@ def build_so(out, soname, o=None):
     needed = list(filter(None, o.get("needed", "").split(",")))
     uses = list(filter(None, o.get("uses", "").split(",")))
     defines = list(filter(None, o.get("defines", "").split(",")))
+    exports = list(filter(None, o.get("exports", "").split(",")))
+    imports = list(filter(None, o.get("imports", "").split(",")))
     body = b"int f(void) { return 1; }\n"
+    body += "".join(f"int {n}(void) {{ return 0; }}\n" for n in exports).encode()
+    if imports:
+        body += "".join(f"int {n}(void);\n" for n in imports).encode()
+        body += ("int h(void) { return " + " + ".join(f"{n}()" for n in imports) +
+                 "; }\n").encode()
     with tempfile.TemporaryDirectory() as t:
         extra = []
         for i, so in enumerate(needed):
