@@ -214,9 +214,15 @@ static int check_symbols(struct ext_ctx *x, struct snap_node *o, const char *pat
 
 	for (size_t p = 0; p < ARRAY_SIZE(torch_prefixes); p++) {
 		_cleanup_(elf_symbols_freep) struct elf_symbols *s = NULL;
-		int parse_err = 0, r;
+		struct loader_elf e;
+		int parse_err, r;
 
-		r = loader_read_symbols(x->c->pe->root, path, torch_prefixes[p], &parse_err, &s);
+		/* The dynamic section comes with it: one read of the library for both. */
+		r = loader_read_elf(x->c->pe->root, path, torch_prefixes[p], NULL, &e);
+		parse_err = e.symbols_err == 1 ? -EBADMSG : e.symbols_err;
+		s = e.symbols;
+		e.symbols = NULL;
+		loader_elf_done(&e);
 		if (r == -ENOMEM || parse_err == -ENOMEM)
 			return -ENOMEM;
 		if (r < 0 || parse_err < 0) {
