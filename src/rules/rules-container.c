@@ -1047,6 +1047,7 @@ RULE_CHECK(check_dev_char_links_missing)
 {
 	const struct snap_node *missing = snap_get(root, HOST "dev_char_missing");
 	const struct snap_node *ctk = snap_get(root, HOST "toolkit.binaries.nvidia-ctk");
+	const char *tkv = snap_get_str(root, HOST "toolkit.packages.nvidia-container-toolkit");
 	const struct snap_node *by = NULL;
 	char who[192], key[96];
 	struct finding *f;
@@ -1082,9 +1083,14 @@ RULE_CHECK(check_dev_char_links_missing)
 	if (snap_get(root, HOST "cgroup_v2"))
 		finding_fact(f, HOST "cgroup_v2", snap_get(root, HOST "cgroup_v2"));
 	finding_fact(f, HOST "toolkit.binaries.nvidia-ctk", ctk);
-	if (!snap_present(ctk))
-		finding_fix(f, "# nvidia-ctk comes with the NVIDIA Container Toolkit (1.12.0 and "
-			       "newer): install or upgrade nvidia-container-toolkit first");
+	/* `nvidia-ctk system create-dev-char-symlinks` came with toolkit 1.12.0 (the maintainer
+	 * in NVIDIA/nvidia-docker#1671) */
+	if (!snap_present(ctk) || (tkv && version_cmp_str(tkv, "1.12.0") < 0))
+		finding_fix(f,
+			    "# nvidia-ctk system create-dev-char-symlinks needs the NVIDIA "
+			    "Container Toolkit 1.12.0 or newer%s%s%s: install or upgrade "
+			    "nvidia-container-toolkit first",
+			    tkv ? " (installed: " : "", tkv ?: "", tkv ? ")" : "");
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }
