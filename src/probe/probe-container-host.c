@@ -20,6 +20,10 @@
  *     .runtime_type and .options.BinaryName, enable_cdi; `imports` are recorded, not
  *     followed);
  *   - kubelet's device manager checkpoint (the resources device plugins registered);
+ *   - how containers' cgroups are managed: the cgroup version (/sys/fs/cgroup/cgroup.controllers
+ *     is cgroup v2's root file), Docker's exec-opts native.cgroupdriver, containerd's runc
+ *     options.SystemdCgroup, and the /dev/char/MAJOR:MINOR links udev makes for device nodes,
+ *     which the NVIDIA nodes lack unless nvidia-ctk made them (NVIDIA/nvidia-docker#1730);
  *   - CDI specs in /etc/cdi, /var/run/cdi and a docker snap's etc/cdi (*.yaml, *.json), read
  *     by cdi-spec.c.
  * A file that is missing, unreadable, a symlink loop or malformed is a fact with that
@@ -32,6 +36,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "formats/cdi-spec.h"
@@ -368,6 +373,30 @@ static json_t *load_json_object(struct probe_env *pe, struct snap_node *obj, con
 	return NULL;
 }
 
+/* Docker's cgroup driver as daemon.json sets it: "exec-opts": ["native.cgroupdriver=systemd"]
+ * (docs.docker.com dockerd reference, "Configure cgroup driver"); absent when not set, where
+ * dockerd picks systemd on a cgroup v2 host and cgroupfs on v1 (Docker 20.10). */
+static void probe_cgroup_driver(struct snap_node *dk, const json_t *opts, const char *path)
+{
+	static const char key[] = "native.cgroupdriver=";
+	const char *driver = NULL;
+	size_t i;
+	json_t *e;
+
+	if (opts && !json_is_array(opts)) {
+		snap_set_malformed(dk, "cgroup_driver", NULL, path, "exec-opts is not a list");
+		return;
+	}
+	json_array_foreach(opts, i, e)
+		if (json_is_string(e) && startswith(json_string_value(e), key))
+			driver = json_string_value(e) + strlen(key); /* the last one counts */
+	if (driver)
+		snap_set_str(dk, "cgroup_driver", driver, path);
+	else
+		snap_set_state(dk, "cgroup_driver", FACT_ABSENT, path,
+			       "exec-opts sets no native.cgroupdriver (dockerd's default applies)");
+}
+
 /* A daemon.json (/etc/docker's, or the snap's) into dk: runtimes, default-runtime, CDI. */
 static void probe_daemon_json(struct probe_env *pe, struct snap_node *dk, const char *path)
 {
@@ -425,6 +454,7 @@ static void probe_daemon_json(struct probe_env *pe, struct snap_node *dk, const 
 			if (json_is_string(e))
 				snap_append_str(arr, json_string_value(e), path);
 	}
+	probe_cgroup_driver(dk, json_object_get(j, "exec-opts"), path);
 	json_decref(j);
 }
 
@@ -554,6 +584,11 @@ static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node
 			  TK("plugins", plugin, "containerd", "runtimes", *n, "options",
 			     "BinaryName"),
 			  WANT_STR, path);
+		/* runc's options (containerd docs/cri/config.md): systemd manages the cgroup */
+		toml_fact(o, "systemd_cgroup", d,
+			  TK("plugins", plugin, "containerd", "runtimes", *n, "options",
+			     "SystemdCgroup"),
+			  WANT_BOOL, path);
 	}
 }
 
@@ -591,6 +626,69 @@ static void probe_kubelet(struct probe_env *pe, struct snap_node *host)
 	json_object_foreach(reg, res, devs)
 		snap_append_str(arr, res, path);
 	json_decref(j);
+}
+
+/* ---- cgroups and /dev/char ------------------------------------------------------ */
+
+/* cgroup v2: the unified hierarchy's root has cgroup.controllers (kernel
+ * Documentation/admin-guide/cgroup-v2.rst); true or false only where /sys/fs/cgroup is there
+ * to be looked at (a tree without it says nothing of the version: nothing recorded). */
+static void probe_cgroup_version(struct probe_env *pe, struct snap_node *host)
+{
+	struct stat st;
+	int r = root_stat(pe->root, "/sys/fs/cgroup", &st);
+
+	if (r == -ENOENT || r == -ENOTDIR)
+		return; /* nothing recorded: no cgroup file system to look at (a bare tree) */
+	if (r < 0)
+		snap_set_errno(host, "cgroup_v2", r, "/sys/fs/cgroup");
+	else
+		host_file_fact(pe, host, "cgroup_v2", "/sys/fs/cgroup/cgroup.controllers");
+}
+
+/* The /dev/nvidia* character nodes with no /dev/char/MAJOR:MINOR: runc's systemd cgroup driver
+ * names each device it allows by that path, and skips the ones missing there, so systemd's
+ * rules for the container leave the GPU out and a `systemctl daemon-reload` that reapplies
+ * them takes it away (opencontainers/runc#3708; NVIDIA/nvidia-docker#1730). Nothing recorded
+ * without NVIDIA nodes, nor without /dev/char (a tree udev never filled says nothing). */
+static void probe_dev_char(struct probe_env *pe, struct snap_node *host)
+{
+	_cleanup_strv_free_ char **dev = NULL;
+	struct snap_node *arr = NULL;
+	struct stat st;
+	size_t nodes = 0;
+	int r;
+
+	if (root_list_dir(pe->root, "/dev", ROOT_DIR_MAX_ENTRIES, &dev) < 0)
+		return; /* the driver's device_nodes say why */
+	r = root_stat(pe->root, "/dev/char", &st);
+	STRV_FOREACH(n, dev) {
+		char node[PATH_MAX], link[64];
+		int e;
+
+		if (!startswith(*n, "nvidia"))
+			continue;
+		snprintf(node, sizeof(node), "/dev/%s", *n);
+		if (root_stat(pe->root, node, &st) < 0 || !S_ISCHR(st.st_mode))
+			continue;
+		nodes++;
+		if (r < 0)
+			continue;
+		snprintf(link, sizeof(link), "/dev/char/%u:%u", major(st.st_rdev),
+			 minor(st.st_rdev));
+		e = root_stat(pe->root, link, &st);
+		if (e < 0 && e != -ENOENT && e != -ENOTDIR) {
+			snap_set_errno(host, "dev_char_missing", e, link);
+			return;
+		}
+		if (!arr)
+			arr = snap_array(host, "dev_char_missing");
+		if (e < 0)
+			snap_append_str(arr, node, link);
+	}
+	/* no /dev/char at all: a tree udev never filled, nothing recorded (as without nodes) */
+	if (nodes && r < 0 && r != -ENOENT && r != -ENOTDIR)
+		snap_set_errno(host, "dev_char_missing", r, "/dev/char");
 }
 
 /* ---- CDI specs ----------------------------------------------------------------- */
@@ -743,6 +841,8 @@ int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_docker_snap(pe, host, snap_cdi, sizeof(snap_cdi));
 	probe_containerd(pe, dirs, host);
 	probe_kubelet(pe, host);
+	probe_cgroup_version(pe, host);
+	probe_dev_char(pe, host);
 	probe_cdi(pe, host, snap_cdi);
 	return snapshot_error(s);
 }

@@ -972,3 +972,125 @@ RULE_CHECK(check_image_incomplete)
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }
+
+/* ---- container.dev-char-links-missing ------------------------------------------------------ */
+
+/* Whether an engine of this host has systemd manage its containers' cgroups: Docker by
+ * daemon.json's exec-opts native.cgroupdriver, or, where that is not set, by its default
+ * (systemd on a cgroup v2 host, cgroupfs on v1: Docker 20.10's release notes); containerd's
+ * CRI runtimes by options.SystemdCgroup. who: the first that does, for the message. */
+static enum tri systemd_cgroups(struct rule_ctx *c, const struct snap_node *root, char *who,
+				size_t len, char *key, size_t key_len,
+				const struct snap_node **fact)
+{
+	const struct snap_node *dj = snap_get(root, HOST "docker.daemon_json");
+	const struct snap_node *drv = snap_get(root, HOST "docker.cgroup_driver");
+	const struct snap_node *v2 = snap_get(root, HOST "cgroup_v2");
+	const struct snap_node *cruns = snap_get(root, HOST "containerd.runtimes");
+	enum tri t = NO;
+	bool b;
+
+	if (snap_present(snap_get(root, HOST "docker.dockerd"))) {
+		if (snap_present(drv)) {
+			if (streq(snap_str(drv), "systemd")) {
+				snprintf(who, len, "Docker's cgroup driver is systemd (%s)",
+					 snap_source(drv) ?: "daemon.json");
+				snprintf(key, key_len, HOST "docker.cgroup_driver");
+				*fact = drv;
+				return YES;
+			}
+		} else if (fact_is_failure(snap_state(dj)) || fact_is_failure(snap_state(drv))) {
+			rule_need_known(c, "docker", "Docker's cgroup driver", drv ?: dj);
+			t = UNKNOWN;
+		} else if (snap_bool(v2, &b)) {
+			if (b) {
+				snprintf(
+					who, len,
+					"Docker's cgroup driver is systemd (no native.cgroupdriver "
+					"set: dockerd's default on this cgroup v2 host)");
+				snprintf(key, key_len, HOST "docker.dockerd");
+				*fact = snap_get(root, HOST "docker.dockerd");
+				return YES;
+			}
+		} else {
+			rule_need_known(c, "docker",
+					"the cgroup version (Docker's default cgroup "
+					"driver follows it)",
+					v2);
+			t = UNKNOWN;
+		}
+	}
+	for (size_t i = 0; i < snap_count(cruns); i++) {
+		const struct snap_node *rt = snap_at(cruns, i);
+
+		if (snap_get_bool_default(rt, "systemd_cgroup", false)) {
+			snprintf(who, len,
+				 "containerd's CRI runtime \"%s\" sets SystemdCgroup = true",
+				 snap_get_str(rt, "name") ?: "?");
+			snprintf(key, key_len, HOST "containerd.runtimes.%zu.systemd_cgroup", i);
+			*fact = snap_child(rt, "systemd_cgroup");
+			return YES;
+		}
+	}
+	return t;
+}
+
+/* runc's systemd cgroup driver hands systemd each device a container may use as the path
+ * /dev/char/MAJOR:MINOR and leaves out those missing there; the NVIDIA driver's nodes have no
+ * such link unless made, so when systemd reapplies the container's unit (`systemctl
+ * daemon-reload`, a package install that runs it) the GPUs go: "Failed to initialize NVML:
+ * Unknown Error" in every running GPU container while the host's nvidia-smi works. The cause
+ * and the fixes (nvidia-ctk system create-dev-char-symlinks --create-all, the udev rule, or
+ * Docker's cgroupfs driver): NVIDIA's notice NVIDIA/nvidia-docker#1730 (= nvidia-container-
+ * toolkit#48), opencontainers/runc#3708. Judged only where /dev/char is there to look in. */
+RULE_CHECK(check_dev_char_links_missing)
+{
+	const struct snap_node *missing = snap_get(root, HOST "dev_char_missing");
+	const struct snap_node *ctk = snap_get(root, HOST "toolkit.binaries.nvidia-ctk");
+	const char *tkv = snap_get_str(root, HOST "toolkit.packages.nvidia-container-toolkit");
+	const struct snap_node *by = NULL;
+	char who[192], key[96];
+	struct finding *f;
+	size_t n;
+
+	if (!missing || in_container(root))
+		return;
+	if (!rule_need(c, NULL, "the /dev/char links of the NVIDIA device nodes", missing))
+		return;
+	n = snap_count(missing);
+	if (n == 0)
+		return;
+	switch (systemd_cgroups(c, root, who, sizeof(who), key, sizeof(key), &by)) {
+	case NO:
+		return;
+	case UNKNOWN:
+		return; /* the engine's fact that could not be had is recorded */
+	case YES:
+		break;
+	}
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, NULL,
+		"/dev/char has no link to %zu NVIDIA device node(s) (%s%s), and %s: runc tells "
+		"systemd which devices a container may use by their /dev/char/MAJOR:MINOR paths and "
+		"leaves these out, so the next `systemctl daemon-reload` takes the GPUs away from "
+		"every running GPU container (\"Failed to initialize NVML: Unknown Error\" inside, "
+		"while the host's nvidia-smi works)",
+		n, snap_str(snap_at(missing, 0)) ?: "?", n > 1 ? ", …" : "", who);
+	finding_evidence(f, HOST "dev_char_missing", "/dev/char",
+			 "%zu node(s) without a link: %s%s", n,
+			 snap_str(snap_at(missing, 0)) ?: "?", n > 1 ? ", …" : "");
+	finding_fact(f, key, by);
+	if (snap_get(root, HOST "cgroup_v2"))
+		finding_fact(f, HOST "cgroup_v2", snap_get(root, HOST "cgroup_v2"));
+	finding_fact(f, HOST "toolkit.binaries.nvidia-ctk", ctk);
+	/* `nvidia-ctk system create-dev-char-symlinks` came with toolkit 1.12.0 (the maintainer
+	 * in NVIDIA/nvidia-docker#1671) */
+	if (!snap_present(ctk) || (tkv && version_cmp_str(tkv, "1.12.0") < 0))
+		finding_fix(f,
+			    "# nvidia-ctk system create-dev-char-symlinks needs the NVIDIA "
+			    "Container Toolkit 1.12.0 or newer%s%s%s: install or upgrade "
+			    "nvidia-container-toolkit first",
+			    tkv ? " (installed: " : "", tkv ?: "", tkv ? ")" : "");
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}

@@ -372,6 +372,64 @@ static void test_cgroup_v2_pod(void **state)
 	assert_int_equal(snap_get_state(r, "container.overlay_engine"), FACT_UNREADABLE);
 }
 
+/*
+ * How the host's engines manage cgroups and which NVIDIA nodes lack a /dev/char link: nothing
+ * recorded without /sys/fs/cgroup or /dev/char (a bare tree says nothing), cgroup v1 and v2 by
+ * the root's cgroup.controllers, Docker's exec-opts (the last native.cgroupdriver counts) and
+ * containerd's SystemdCgroup, /dev/char unreadable recorded as such, never as "no link missing".
+ */
+static void test_host_cgroups_dev_char(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r;
+	char path[256];
+
+	put(f, "/dev/nvidia-fake-regular", "");
+	snprintf(path, sizeof(path), "%s/dev/nvidia0", f->dir);
+	if (mknod(path, S_IFCHR | 0666, makedev(195, 0)) < 0) {
+		print_message("mknod refused (%s): character devices not tested\n",
+			      strerror(errno));
+		skip();
+	}
+	snprintf(path, sizeof(path), "%s/dev/nvidiactl", f->dir);
+	assert_int_equal(mknod(path, S_IFCHR | 0666, makedev(195, 255)), 0);
+	r = run_fresh(f, probe_container_host);
+	assert_null(snap_get(r, "container.host.cgroup_v2"));
+	assert_null(snap_get(r, "container.host.dev_char_missing"));
+	/* cgroup v1: /sys/fs/cgroup without cgroup.controllers; one node linked */
+	put(f, "/sys/fs/cgroup/devices/devices.list", "a *:* rwm\n");
+	lnk(f, "/dev/char/195:255", "../nvidiactl");
+	lnk(f, "/dev/char/1:3", "../null");
+	put(f, "/etc/docker/daemon.json",
+	    "{\"exec-opts\": [\"native.cgroupdriver=cgroupfs\", \"native.cgroupdriver=systemd\"]}");
+	put(f, "/etc/containerd/config.toml",
+	    "version = 2\n[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.nvidia.options]\n"
+	    "BinaryName = \"/usr/bin/nvidia-container-runtime\"\nSystemdCgroup = true\n");
+	r = run_fresh(f, probe_container_host);
+	assert_false(snap_get_bool_default(r, "container.host.cgroup_v2", true));
+	assert_int_equal(snap_count(snap_get(r, "container.host.dev_char_missing")), 1);
+	assert_string_equal(snap_get_str(r, "container.host.dev_char_missing.0"), "/dev/nvidia0");
+	assert_string_equal(snap_get_str(r, "container.host.docker.cgroup_driver"), "systemd");
+	assert_true(snap_get_bool_default(r, "container.host.containerd.runtimes.0.systemd_cgroup",
+					  false));
+	/* cgroup v2, both linked, exec-opts without a cgroup driver, exec-opts malformed */
+	put(f, "/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids\n");
+	lnk(f, "/dev/char/195:0", "../nvidia0");
+	put(f, "/etc/docker/daemon.json", "{\"exec-opts\": [\"native.umask=normal\"]}");
+	r = run_fresh(f, probe_container_host);
+	assert_true(snap_get_bool_default(r, "container.host.cgroup_v2", false));
+	assert_int_equal(snap_get_state(r, "container.host.dev_char_missing"), FACT_PRESENT);
+	assert_int_equal(snap_count(snap_get(r, "container.host.dev_char_missing")), 0);
+	assert_int_equal(snap_get_state(r, "container.host.docker.cgroup_driver"), FACT_ABSENT);
+	put(f, "/etc/docker/daemon.json", "{\"exec-opts\": \"native.cgroupdriver=systemd\"}");
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.docker.cgroup_driver"), FACT_MALFORMED);
+	/* /dev/char that cannot be looked in: could not tell */
+	assert_int_equal(testhooks_root_inject_error(f->ctx->root, "/dev/char", EACCES), 0);
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.dev_char_missing"), FACT_UNREADABLE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +441,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_docker_snap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_v2_pod, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_cgroups_dev_char, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

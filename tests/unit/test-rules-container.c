@@ -521,6 +521,52 @@ static void test_container_cgroup_v2(void **state)
 	snapshot_unref(s);
 }
 
+/* NVIDIA nodes without /dev/char links matter only where systemd manages the containers'
+ * cgroups: Docker's systemd driver (set, or its default on cgroup v2), containerd's
+ * SystemdCgroup; cgroupfs or cgroup v1 without a setting is quiet; /dev/char unreadable and a
+ * daemon.json that cannot be read give skip records, never silence. */
+static void test_dev_char_links(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *host = snap_object(node(s, "container"), "host");
+	struct snap_node *dk = snap_object(host, "docker");
+	struct snap_node *miss = snap_array(host, "dev_char_missing");
+	struct snap_node *rt;
+
+	driver_loaded(s, "510.68.02");
+	snap_set_str(dk, "dockerd", "/usr/bin/dockerd", "PATH");
+	snap_set_state(dk, "daemon_json", FACT_ABSENT, "/etc/docker/daemon.json", "no file");
+	snap_set_bool(host, "cgroup_v2", true, "/sys/fs/cgroup/cgroup.controllers");
+	/* every node linked */
+	NO(s, "container.dev-char-links-missing");
+	snap_append_str(miss, "/dev/nvidia0", "/dev/char/195:0");
+	YES(s, "container.dev-char-links-missing", GPUENV_SEVERITY_ERROR, "cgroup v2 host");
+	/* cgroup v1 and no cgroup driver set: cgroupfs, quiet */
+	snap_set_bool(host, "cgroup_v2", false, "/sys/fs/cgroup/cgroup.controllers");
+	NO(s, "container.dev-char-links-missing");
+	/* set to systemd in daemon.json */
+	snap_set_str(dk, "daemon_json", "/etc/docker/daemon.json", "/etc/docker/daemon.json");
+	snap_set_str(dk, "cgroup_driver", "systemd", "/etc/docker/daemon.json");
+	YES(s, "container.dev-char-links-missing", GPUENV_SEVERITY_ERROR, "daemon.json");
+	snap_set_str(dk, "cgroup_driver", "cgroupfs", "/etc/docker/daemon.json");
+	NO(s, "container.dev-char-links-missing");
+	/* containerd's runc with SystemdCgroup */
+	rt = snap_append_object(snap_array(snap_object(host, "containerd"), "runtimes"));
+	snap_set_str(rt, "name", "nvidia", "/etc/containerd/config.toml");
+	snap_set_bool(rt, "systemd_cgroup", true, "/etc/containerd/config.toml");
+	YES(s, "container.dev-char-links-missing", GPUENV_SEVERITY_ERROR, "SystemdCgroup");
+	snap_set_bool(rt, "systemd_cgroup", false, "/etc/containerd/config.toml");
+	NO(s, "container.dev-char-links-missing");
+	/* Docker's cgroup driver unreadable: could not tell */
+	snap_set_errno(dk, "daemon_json", -EACCES, "/etc/docker/daemon.json");
+	snap_set_errno(dk, "cgroup_driver", -EACCES, "/etc/docker/daemon.json");
+	SKIPPED(s, "container.dev-char-links-missing");
+	/* /dev/char that could not be looked in */
+	snap_set_errno(host, "dev_char_missing", -EACCES, "/dev/char");
+	SKIPPED(s, "container.dev-char-links-missing");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -536,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_cdi_stale),
 		cmocka_unit_test(test_cdi_unjudged),
 		cmocka_unit_test(test_container_cgroup_v2),
+		cmocka_unit_test(test_dev_char_links),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
