@@ -852,8 +852,16 @@ static void probe_dkms_cc_check(struct probe_env *pe, struct snap_node *nv, cons
 	_cleanup_strv_free_ char **versions = NULL;
 	_cleanup_free_ char *want = NULL;
 
-	if (root_list_dir(pe->root, dir, 64, &versions) < 0 ||
-	    asprintf(&want, " for kernel %s (", release) < 0)
+	int r = root_list_dir(pe->root, dir, 64, &versions);
+
+	/* Not there: no DKMS build to tell of. Not listable: which build stopped, and why, is
+	 * unknown, and the snapshot says so. */
+	if (r < 0) {
+		if (r != -ENOENT && r != -ENOTDIR && r != -ENOMEM)
+			snap_set_errno(snap_object(nv, "dkms_cc_check"), "make_log", r, dir);
+		return;
+	}
+	if (asprintf(&want, " for kernel %s (", release) < 0)
 		return;
 	for (char **v = versions; *v; v++) {
 		_cleanup_free_ char *path = NULL, *log = NULL, *kernel_cc = NULL, *cc = NULL;
@@ -862,8 +870,15 @@ static void probe_dkms_cc_check(struct probe_env *pe, struct snap_node *nv, cons
 
 		if (asprintf(&path, "%s/%s/build/make.log", dir, *v) < 0)
 			return;
-		if (root_read_text(pe->root, path, 256 * 1024, &log) < 0)
+		r = root_read_text(pe->root, path, 256 * 1024, &log);
+		if (r < 0) {
+			if (r != -ENOENT && r != -ENOTDIR && r != -ENOMEM) {
+				snap_set_errno(snap_object(nv, "dkms_cc_check"), "make_log", r,
+					       path);
+				return;
+			}
 			continue;
+		}
 		nl = strchr(log, '\n');
 		if (!strstr(log, want) || (nl && strstr(log, want) > nl) ||
 		    !strstr(log, "Compiler version check failed"))
