@@ -211,10 +211,10 @@ static void test_injected_libs(void **state)
 	assert_null(snap_get(r, "container.injected_libraries.4"));
 }
 
-static void test_dev_nodes(void **state)
+/* /dev/nvidia0 (195:0) and /dev/nvidiactl (195:255) as character devices beside a regular file
+ * named like one; the test is skipped where mknod is refused (no CAP_MKNOD). */
+static void put_nvidia_nodes(struct probe_fx *f)
 {
-	struct probe_fx *f = *state;
-	const struct snap_node *r;
 	char path[256];
 
 	put(f, "/dev/nvidia-fake-regular", "");
@@ -226,6 +226,14 @@ static void test_dev_nodes(void **state)
 	}
 	snprintf(path, sizeof(path), "%s/dev/nvidiactl", f->dir);
 	assert_int_equal(mknod(path, S_IFCHR | 0666, makedev(195, 255)), 0);
+}
+
+static void test_dev_nodes(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r;
+
+	put_nvidia_nodes(f);
 	r = run_fresh(f, probe_container);
 	assert_int_equal(snap_count(snap_get(r, "container.visible_devices")), 2);
 	assert_string_equal(snap_get_str(r, "container.visible_devices.0"), "/dev/nvidia0");
@@ -382,17 +390,8 @@ static void test_host_cgroups_dev_char(void **state)
 {
 	struct probe_fx *f = *state;
 	const struct snap_node *r;
-	char path[256];
 
-	put(f, "/dev/nvidia-fake-regular", "");
-	snprintf(path, sizeof(path), "%s/dev/nvidia0", f->dir);
-	if (mknod(path, S_IFCHR | 0666, makedev(195, 0)) < 0) {
-		print_message("mknod refused (%s): character devices not tested\n",
-			      strerror(errno));
-		skip();
-	}
-	snprintf(path, sizeof(path), "%s/dev/nvidiactl", f->dir);
-	assert_int_equal(mknod(path, S_IFCHR | 0666, makedev(195, 255)), 0);
+	put_nvidia_nodes(f);
 	r = run_fresh(f, probe_container_host);
 	assert_null(snap_get(r, "container.host.cgroup_v2"));
 	assert_null(snap_get(r, "container.host.dev_char_missing"));
