@@ -63,8 +63,9 @@ static int read_word(const struct elf_gnu_hash *h, uint64_t off, unsigned n, uin
 	uint8_t b[8];
 	int r = read_at(h, off, b, n);
 
-	if (r == 0)
-		*ret = field(b, n, h->msb);
+	/* Set on failure too: gcc -O2 cannot see that (int) of a negative pread is negative
+	 * and warns of the callers' words as maybe uninitialized. */
+	*ret = r == 0 ? field(b, n, h->msb) : 0;
 	return r;
 }
 

@@ -266,7 +266,7 @@ static int check_symbols(struct ext_ctx *x, struct snap_node *o, const char *pat
 static int one_file(struct ext_ctx *x, const char *path, const char *package)
 {
 	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
-	struct snap_node *o, *needs = NULL;
+	struct snap_node *o = NULL, *needs = NULL;
 	int parse_err = 0, r;
 
 	r = loader_read_dynamic(x->c->pe->root, path, &parse_err, &d);
