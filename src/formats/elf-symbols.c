@@ -138,11 +138,12 @@ static void map_verdef(Elf *elf, struct tables *t, struct elf_symbols *s)
 	}
 }
 
-static int keep(struct elf_symbols *s, const char *name, const struct version_name *v, bool defined)
+static int keep(struct elf_symbols *s, size_t cap, const char *name, const struct version_name *v,
+		bool defined)
 {
 	struct elf_symbol *e;
 
-	if (s->n >= ELF_SYMBOLS_MAX_KEPT) {
+	if (s->n >= cap) {
 		s->truncated = true;
 		return 0;
 	}
@@ -163,11 +164,21 @@ static int keep(struct elf_symbols *s, const char *name, const struct version_na
 	return 0;
 }
 
-static int read_symbols(Elf *elf, struct tables *t, const char *prefix, struct elf_symbols *s)
+/* Does name start with one of prefixes (NULL-terminated)? */
+static bool has_prefix(const char *name, const char *const *prefixes)
+{
+	for (; *prefixes; prefixes++)
+		if (strncmp(name, *prefixes, strlen(*prefixes)) == 0)
+			return true;
+	return false;
+}
+
+static int read_symbols(Elf *elf, struct tables *t, const char *const *prefixes, size_t cap,
+			struct elf_symbols *s)
 {
 	Elf_Data *syms = elf_getdata(t->dynsym, NULL);
 	Elf_Data *vs = t->versym ? elf_getdata(t->versym, NULL) : NULL;
-	size_t plen = strlen(prefix), n;
+	size_t n;
 	GElf_Shdr sh;
 
 	if (!syms || !gelf_getshdr(t->dynsym, &sh) || !sh.sh_entsize) {
@@ -194,7 +205,7 @@ static int read_symbols(Elf *elf, struct tables *t, const char *prefix, struct e
 			set_problem(s, "a symbol's name lies outside .dynstr");
 			continue;
 		}
-		if (strncmp(name, prefix, plen) != 0)
+		if (!has_prefix(name, prefixes))
 			continue;
 		if (vs && gelf_getversym(vs, (int)i, &ver)) {
 			ndx = ver & ~VERSYM_HIDDEN;
@@ -204,7 +215,7 @@ static int read_symbols(Elf *elf, struct tables *t, const char *prefix, struct e
 			else if (ndx >= 2)
 				set_problem(s, "a symbol's version index names no version");
 		}
-		r = keep(s, name, v, sym.st_shndx != SHN_UNDEF);
+		r = keep(s, cap, name, v, sym.st_shndx != SHN_UNDEF);
 		if (r < 0)
 			return r;
 	}
@@ -213,12 +224,25 @@ static int read_symbols(Elf *elf, struct tables *t, const char *prefix, struct e
 
 int elf_symbols_parse(const uint8_t *p, size_t len, const char *prefix, struct elf_symbols **ret)
 {
+	const char *const prefixes[] = { prefix, NULL };
+
+	if (!prefix)
+		return -EBADMSG;
+	return elf_symbols_parse_any(p, len, prefixes, ret);
+}
+
+int elf_symbols_parse_any(const uint8_t *p, size_t len, const char *const *prefixes,
+			  struct elf_symbols **ret)
+{
 	struct tables t = { 0 };
 	struct elf_symbols *s;
+	size_t n_prefixes = 0;
 	Elf *elf;
 	int r = 0;
 
-	if (!p || !prefix || !ret || len < EI_NIDENT || memcmp(p, ELFMAG, SELFMAG) != 0)
+	while (prefixes && prefixes[n_prefixes])
+		n_prefixes++;
+	if (!n_prefixes || !ret || !p || len < EI_NIDENT || memcmp(p, ELFMAG, SELFMAG) != 0)
 		return -EBADMSG;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -EBADMSG;
@@ -243,7 +267,7 @@ int elf_symbols_parse(const uint8_t *p, size_t len, const char *prefix, struct e
 		s->has_dynsym = true;
 		map_verneed(elf, &t, s);
 		map_verdef(elf, &t, s);
-		r = read_symbols(elf, &t, prefix, s);
+		r = read_symbols(elf, &t, prefixes, ELF_SYMBOLS_MAX_KEPT * n_prefixes, s);
 	}
 	free(t.names);
 	elf_end(elf);

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define ELF_SYMBOLS_MAX_SCANNED (1u << 22) /* .dynsym entries looked at */
-#define ELF_SYMBOLS_MAX_KEPT	512u	   /* matching symbols kept; beyond: truncated */
+#define ELF_SYMBOLS_MAX_KEPT	512u	   /* matching symbols kept per prefix; beyond: truncated */
 #define ELF_SYMBOLS_MAX_VERSION 4096u	   /* version indexes mapped to names */
 
 struct elf_symbol {
@@ -39,6 +39,11 @@ struct elf_symbols {
 /* Parses p[0..len), keeping the symbols whose name starts with prefix (every symbol for "").
  * -EBADMSG when it is not an ELF file (*ret untouched); -ENOMEM. */
 int elf_symbols_parse(const uint8_t *p, size_t len, const char *prefix, struct elf_symbols **ret);
+/* The same for the symbols whose name starts with any of prefixes (NULL-terminated, at least
+ * one), in .dynsym order, ELF_SYMBOLS_MAX_KEPT kept per prefix given: one pass over the table
+ * for several namespaces (torch's c10::, at::, torch::). */
+int elf_symbols_parse_any(const uint8_t *p, size_t len, const char *const *prefixes,
+			  struct elf_symbols **ret);
 struct elf_symbols *elf_symbols_free(struct elf_symbols *s);
 static inline void elf_symbols_freep(struct elf_symbols **s)
 {

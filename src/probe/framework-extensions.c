@@ -46,9 +46,9 @@ static const char *const package_dirs[] = {
 };
 
 /* The mangled-name prefixes of torch's namespaces: c10::, at::, torch:: (plain and const
- * member functions; Itanium C++ ABI, "Nested names"). */
+ * member functions; Itanium C++ ABI, "Nested names"). None is a prefix of another. */
 static const char *const torch_prefixes[] = {
-	"_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch",
+	"_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch", NULL,
 };
 
 struct torch_lib {
@@ -206,33 +206,21 @@ static void set_lib_error(struct snap_node *o, const struct torch_lib *l)
 		snap_set_errno(o, "symbols_missing", l->err, l->path);
 }
 
-/* The torch symbols path needs, looked up: into o. */
-static int check_symbols(struct ext_ctx *x, struct snap_node *o, const char *path)
+/* The torch symbols the extension at path needs (s: its symbols of torch's namespaces),
+ * looked up: into o. Taken namespace by namespace, so that the names listed come in the
+ * same order whatever the order of .dynsym. */
+static int check_symbols(struct ext_ctx *x, struct snap_node *o, const char *path,
+			 const struct elf_symbols *s)
 {
 	struct snap_node *missing = NULL;
 	int64_t checked = 0, n_missing = 0;
 
-	for (size_t p = 0; p < ARRAY_SIZE(torch_prefixes); p++) {
-		_cleanup_(elf_symbols_freep) struct elf_symbols *s = NULL;
-		struct loader_elf e;
-		int parse_err, r;
-
-		/* The dynamic section comes with it: one read of the library for both. */
-		r = loader_read_elf(x->c->pe->root, path, torch_prefixes[p], NULL, &e);
-		parse_err = e.symbols_err == 1 ? -EBADMSG : e.symbols_err;
-		s = e.symbols;
-		e.symbols = NULL;
-		loader_elf_done(&e);
-		if (r == -ENOMEM || parse_err == -ENOMEM)
-			return -ENOMEM;
-		if (r < 0 || parse_err < 0) {
-			snap_set_errno(o, "symbols_missing", r < 0 ? r : parse_err, path);
-			return 0;
-		}
+	for (size_t p = 0; p < ARRAY_SIZE(torch_prefixes) - 1; p++) {
 		for (size_t i = 0; i < s->n; i++) {
 			size_t bad = 0;
+			int r;
 
-			if (s->sym[i].defined)
+			if (s->sym[i].defined || !startswith(s->sym[i].name, torch_prefixes[p]))
 				continue;
 			checked++;
 			r = torch_defines(x, s->sym[i].name, &bad);
@@ -251,10 +239,10 @@ static int check_symbols(struct ext_ctx *x, struct snap_node *o, const char *pat
 			if ((r = note_abi(x, o, s->sym[i].name, path)) < 0)
 				return r;
 		}
-		if (s->truncated && missing)
-			snap_fact_set_error(
-				missing, "more symbols than gpuenv reads: the list may be short");
 	}
+	if (s->truncated && missing)
+		snap_fact_set_error(missing,
+				    "more symbols than gpuenv reads: the list may be short");
 	if (!missing)
 		missing = snap_array(o, "symbols_missing");
 	snap_set_int(o, "symbols_checked", checked, path);
@@ -262,20 +250,29 @@ static int check_symbols(struct ext_ctx *x, struct snap_node *o, const char *pat
 	return 0;
 }
 
-/* One file: an extension when its DT_NEEDED names a torch library. */
+static bool needs_torch(const struct elf_dynamic *d)
+{
+	for (size_t i = 0; i < d->n_needed; i++)
+		if (is_torch_lib(d->needed[i]))
+			return true;
+	return false;
+}
+
+/* One file: an extension when its DT_NEEDED names a torch library. Read once: its dynamic
+ * section, and its symbols of torch's namespaces when it is one. */
 static int one_file(struct ext_ctx *x, const char *path, const char *package)
 {
-	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+	_cleanup_(loader_elf_done) struct loader_elf e = { .symbols_err = 1 };
 	struct snap_node *o = NULL, *needs = NULL;
-	int parse_err = 0, r;
+	int r;
 
-	r = loader_read_dynamic(x->c->pe->root, path, &parse_err, &d);
+	r = loader_read_elf_any(x->c->pe->root, path, torch_prefixes, needs_torch, &e);
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0 || parse_err < 0 || !d)
+	if (r < 0 || e.dynamic_err < 0 || !e.dynamic)
 		return 0; /* not a library gpuenv can read: nothing it says about torch */
-	for (size_t i = 0; i < d->n_needed; i++) {
-		if (!is_torch_lib(d->needed[i]))
+	for (size_t i = 0; i < e.dynamic->n_needed; i++) {
+		if (!is_torch_lib(e.dynamic->needed[i]))
 			continue;
 		if (!needs) {
 			if (x->n_ext >= MAX_EXTENSIONS)
@@ -288,7 +285,7 @@ static int one_file(struct ext_ctx *x, const char *path, const char *package)
 			snap_set_str(o, "package", package, path);
 			needs = snap_array(o, "needs");
 		}
-		snap_append_str(needs, d->needed[i], path);
+		snap_append_str(needs, e.dynamic->needed[i], path);
 	}
 	if (!needs)
 		return 0;
@@ -297,7 +294,14 @@ static int one_file(struct ext_ctx *x, const char *path, const char *package)
 			       "no libc10*.so or libtorch*.so in torch/lib to look them up in");
 		return 0;
 	}
-	return check_symbols(x, o, path);
+	if (e.symbols_err == -ENOMEM)
+		return -ENOMEM;
+	if (e.symbols_err != 0) {
+		snap_set_errno(o, "symbols_missing", e.symbols_err == 1 ? -EBADMSG : e.symbols_err,
+			       path);
+		return 0;
+	}
+	return check_symbols(x, o, path, e.symbols);
 }
 
 /* "flash_attn_2_cuda" of "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so". */

@@ -83,7 +83,7 @@ static int read_elf(struct root *root, const char *path, const elf_stream_wanted
 }
 
 struct elf_parse {
-	const char *prefix;
+	const char *const *prefixes;
 	bool (*wants_symbols)(const struct elf_dynamic *d);
 	struct loader_elf *e;
 	int symbols_kept; /* a streamed member: whether its symbol tables were kept; else -1 */
@@ -119,7 +119,7 @@ static int parse_both(void *userdata, const uint8_t *p, size_t len)
 		return err;
 	if (q->symbols_kept == 0)
 		return -ENOMEM; /* keep_symbols()'s parse of these same bytes failed */
-	q->e->symbols_err = elf_symbols_parse(p, len, q->prefix, &q->e->symbols);
+	q->e->symbols_err = elf_symbols_parse_any(p, len, q->prefixes, &q->e->symbols);
 	return q->e->symbols_err == -ENOMEM ? -ENOMEM : 0;
 }
 
@@ -141,9 +141,17 @@ int loader_read_dynamic(struct root *root, const char *path, int *parse_err,
 int loader_read_elf(struct root *root, const char *path, const char *prefix,
 		    bool (*wants_symbols)(const struct elf_dynamic *d), struct loader_elf *ret)
 {
+	const char *const prefixes[] = { prefix, NULL };
+
+	return loader_read_elf_any(root, path, prefixes, wants_symbols, ret);
+}
+
+int loader_read_elf_any(struct root *root, const char *path, const char *const *prefixes,
+			bool (*wants_symbols)(const struct elf_dynamic *d), struct loader_elf *ret)
+{
 	static const elf_stream_wanted wanted[] = { elf_dynamic_wanted, elf_symbols_wanted };
 	struct elf_parse q = {
-		.prefix = prefix, .wants_symbols = wants_symbols, .e = ret, .symbols_kept = -1
+		.prefixes = prefixes, .wants_symbols = wants_symbols, .e = ret, .symbols_kept = -1
 	};
 	int err;
 

@@ -149,6 +149,38 @@ static void test_needed_and_defined(void **state)
 }
 
 /* Every prefix of a real file parses or is refused, never read past its end (ASan). */
+/* Several prefixes in one pass: the symbols of each, in .dynsym order, and nothing else. */
+static void test_any_prefix(void **state)
+{
+	const char *const both[] = { "__nvJitLinkComplete_12_4", "g", NULL };
+	const char *const none[] = { NULL };
+	struct elf_symbols *s = NULL;
+	char path[TMPTREE_DIR_MAX + 32];
+	size_t len;
+	uint8_t *buf;
+
+	(void)state;
+	if (!have_cc) {
+		printf("# skipping compiled objects: no cc\n");
+		skip();
+	}
+	assert_true(build());
+	snprintf(path, sizeof(path), "%s/libcusparse.so.12", tmpdir);
+	buf = tmptree_slurp(path, &len);
+	assert_non_null(buf);
+	assert_int_equal(elf_symbols_parse_any(buf, len, both, &s), 0);
+	assert_int_equal(s->n, 2);
+	assert_non_null(find_sym(s, "g"));
+	assert_true(find_sym(s, "g")->defined);
+	assert_non_null(find_sym(s, "__nvJitLinkComplete_12_4"));
+	assert_null(find_sym(s, "__nvJitLinkComplete_12_0"));
+	assert_false(s->truncated);
+	elf_symbols_free(s);
+	assert_int_equal(elf_symbols_parse_any(buf, len, none, &s), -EBADMSG);
+	assert_int_equal(elf_symbols_parse_any(buf, len, NULL, &s), -EBADMSG);
+	free(buf);
+}
+
 static void test_truncations(void **state)
 {
 	char path[TMPTREE_DIR_MAX + 32];
@@ -241,9 +273,8 @@ static void test_not_elf(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_needed_and_defined),
-		cmocka_unit_test(test_truncations),
-		cmocka_unit_test(test_not_elf),
+		cmocka_unit_test(test_needed_and_defined), cmocka_unit_test(test_any_prefix),
+		cmocka_unit_test(test_truncations),	   cmocka_unit_test(test_not_elf),
 		cmocka_unit_test(test_toolkit_cusparse),
 	};
 	int r;
