@@ -59,6 +59,13 @@ struct stream {
 	int gate_answer; /* the gate's answer, -1 until it is asked */
 };
 
+static _Thread_local struct elf_stream_work work;
+
+const struct elf_stream_work *elf_stream_work(void)
+{
+	return &work;
+}
+
 static int cmp_key(const void *a, const void *b)
 {
 	const struct by_key *x = a, *y = b;
@@ -204,12 +211,16 @@ static bool fill(struct stream *s, const uint8_t *p, uint64_t end)
 		uint64_t from = MAX(s->pos, s->cover[c].off);
 		uint64_t to = MIN(end, s->cover[c].off + s->cover[c].len);
 
-		if (from < to)
+		work.ranges_visited++;
+		if (from < to) {
 			memcpy(s->img + from, p + (from - s->pos), (size_t)(to - from));
+			work.bytes_copied += to - from;
+		}
 	}
 	for (; s->at_end < s->n_by_end && s->by_end[s->at_end].a <= end; s->at_end++) {
 		struct kept *k = &s->kept[s->by_end[s->at_end].idx];
 
+		work.ranges_visited++;
 		k->full = true;
 		stage = stage || !k->string;
 	}
