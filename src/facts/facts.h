@@ -128,8 +128,10 @@ struct facts_cudnn {
 struct facts_threshold {
 	const char *name;  /* "bar1_legacy_aperture_bytes" */
 	const char *value; /* as written: "268435456", "2026-08" */
-	uint64_t number;   /* the value; a month YYYY-MM as YYYYMM, a CC X.Y as X*10+Y */
-	const char *unit;  /* bytes, month, … */
+	/* the value; a month YYYY-MM as YYYYMM, a CC X.Y as X*10+Y, a kernel release
+	 * MAJOR.MINOR as MAJOR*1000+MINOR */
+	uint64_t number;
+	const char *unit; /* bytes, month, … */
 	const char *confidence;
 	const char *notes;
 	const char *source;

@@ -449,6 +449,9 @@ def gen_thresholds(d, out):
                 raise FactsError('%s: month must be YYYY-MM' % r['_where'])
         elif r['unit'] == 'cc':
             cc_parts(r['value'], r['_where'])
+        elif r['unit'] == 'kernel':
+            if not re.match(r'^[0-9]+\.[0-9]{1,3}$', r['value']):
+                raise FactsError('%s: a kernel release must be MAJOR.MINOR' % r['_where'])
         elif not r['value'].isdigit():
             raise FactsError('%s: value must be a non-negative integer' % r['_where'])
     check_unique(rows, lambda r: r['name'], 'threshold name')
@@ -460,6 +463,9 @@ def gen_thresholds(d, out):
         elif r['unit'] == 'cc':
             ma, mi = cc_parts(r['value'], r['_where'])
             num = ma * 10 + mi
+        elif r['unit'] == 'kernel':
+            ma, mi = (int(x) for x in r['value'].split('.'))
+            num = ma * 1000 + mi
         else:
             num = int(r['value'])
         packed.append([r['name'], r['value'], '%dULL' % num, r['unit'], r['confidence'], r['notes'],

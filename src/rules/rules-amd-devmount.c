@@ -9,12 +9,17 @@
  * (mmap(2): EPERM), the open fails, and ROCm has no GPU although the user may open the node:
  * ROCm/rocminfo#40, where `mount -o remount,exec /dev` made rocminfo and clinfo run. Such an
  * APU is a KFD node that counts CPU cores and the GPU together, as the ACPI CRAT table of
- * an APU describes it (a discrete GPU's node counts no CPU cores).
+ * an APU describes it (a discrete GPU's node counts no CPU cores). Since Linux 6.5 no APU runs
+ * in IOMMUv2 mode (knowledge base thresholds.tsv amdkfd_apu_cwsr_exec_map_gone_kernel), so
+ * nothing is mapped from /dev/kfd: judged on the running kernel's release, could not tell
+ * without it, or on a 6.1 to 6.4 kernel (a stable point release took the change).
  */
 #include <inttypes.h>
 #include <string.h>
 
+#include "facts/facts.h"
 #include "rules/rules-internal.h"
+#include "shared/parse.h"
 
 /* "rw,nosuid,noexec,relatime" holds the option "noexec" (not "exec", not a prefix). */
 static bool has_noexec(const char *opts)
@@ -25,6 +30,45 @@ static bool has_noexec(const char *opts)
 		if ((p == opts || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
 			return true;
 	return false;
+}
+
+/* Whether the running kernel's amdkfd maps an APU's trap handler from /dev/kfd: a release
+ * before the knowledge base's first one without it (and before 6.1, whose stable series took
+ * the change at a point release not established). Else false, with a could-not-tell record
+ * where the release is unknown or in between. */
+static bool kernel_maps_trap_handler(struct rule_ctx *c, const struct snap_node *root)
+{
+	const struct snap_node *rel = snap_get(root, "host.kernel_release");
+	const struct facts_threshold *gone = NULL;
+	struct version v;
+	uint64_t number;
+
+	if (!rule_need(c, NULL, "the running kernel's release", rel))
+		return false;
+	if (facts_threshold("amdkfd_apu_cwsr_exec_map_gone_kernel", &gone) < 0 || !gone) {
+		rule_skip(c, NULL, "the knowledge base names no kernel release to judge by");
+		return false;
+	}
+	if (version_parse_prefix(snap_str(rel), &v, NULL) < 0 || v.n < 2) {
+		rule_skip_failed(c, NULL, FACT_MALFORMED,
+				 "could not tell whether kernel %s maps an APU's trap handler from "
+				 "/dev/kfd: not a MAJOR.MINOR release",
+				 snap_str(rel));
+		return false;
+	}
+	number = (uint64_t)v.part[0] * 1000 + v.part[1];
+	if (number >= gone->number)
+		return false; /* no APU in IOMMUv2 mode: nothing mapped from /dev/kfd */
+	if (number >= 6001) {
+		rule_skip_failed(
+			c, NULL, FACT_ERROR,
+			"could not tell whether kernel %s maps an APU's trap handler from "
+			"/dev/kfd: Linux %s dropped that mapping, and the 6.1 stable series "
+			"took the change at a point release not known here",
+			snap_str(rel), gone->value);
+		return false;
+	}
+	return true;
 }
 
 RULE_CHECK(check_dev_noexec)
@@ -63,7 +107,7 @@ RULE_CHECK(check_dev_noexec)
 		rule_need(c, NULL, "the options of the /dev mount", opts);
 		return;
 	}
-	if (!has_noexec(snap_str(opts)))
+	if (!has_noexec(snap_str(opts)) || !kernel_maps_trap_handler(c, root))
 		return;
 	snap_get_int(apu, "cpu_cores_count", &ncores);
 	snap_get_int(apu, "node", &node);
@@ -76,6 +120,7 @@ RULE_CHECK(check_dev_noexec)
 	finding_fact(f, "driver.amdgpu.dev_mount_options", opts);
 	finding_fact(f, "driver.amdgpu.kfd_nodes[].cpu_cores_count",
 		     snap_child(apu, "cpu_cores_count"));
+	finding_fact(f, "host.kernel_release", snap_get(root, "host.kernel_release"));
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }

@@ -12,7 +12,7 @@ from realworld.common import UBUNTU2004_OS_RELEASE, fresh, ini, move_kernel, rea
 
 TOPIC = "amd_kfd_open"
 FIXTURES = ("rw-picasso-apu-dev-noexec-rocminfo-40", "rw-picasso-apu-dev-exec-rocminfo-40",
-            "rw-navi14-kfd-did-missing-rocm-1318")
+            "rw-navi14-kfd-did-missing-rocm-1318", "rw-picasso-apu-dev-noexec-kernel-6.8-rocminfo-40")
 
 # ROCm/rocminfo#40: Ubuntu 20.04 on the 5.6.0-1047-oem kernel with ROCm 4.x's rock-dkms, an
 # APU whose GPU is 1002:15d8; rocminfo fails although the user is in render and /dev/kfd is
@@ -140,6 +140,51 @@ def dev_exec():
         "", devices)
 
 
+# The rocminfo#40 machine on a kernel whose amdkfd maps nothing from /dev/kfd (Linux 6.5 on:
+# no APU in IOMMUv2 mode, thresholds.tsv amdkfd_apu_cwsr_exec_map_gone_kernel): a variant.
+FIXED_KERNEL = "6.8.0-060800-generic"
+FIXED_MODULES = (
+    "amdgpu 17539072 5 - Live 0x0000000000000000\n"
+    "amdxcp 12288 1 amdgpu, Live 0x0000000000000000\n"
+    "drm_exec 12288 1 amdgpu, Live 0x0000000000000000\n"
+    "gpu_sched 61440 1 amdgpu, Live 0x0000000000000000\n"
+    "drm_buddy 20480 1 amdgpu, Live 0x0000000000000000\n"
+    "drm_ttm_helper 12288 1 amdgpu, Live 0x0000000000000000\n"
+    "ttm 110592 2 amdgpu,drm_ttm_helper, Live 0x0000000000000000\n"
+    "i2c_algo_bit 16384 1 amdgpu, Live 0x0000000000000000\n"
+    "drm_kms_helper 270336 1 amdgpu, Live 0x0000000000000000\n"
+    "drm 761856 8 amdgpu,amdxcp,drm_exec,gpu_sched,drm_buddy,drm_ttm_helper,ttm,drm_kms_helper, "
+    "Live 0x0000000000000000\n")
+
+
+def dev_noexec_fixed_kernel():
+    dst, devices = picasso(FIXTURES[3], "rw,nosuid,noexec,relatime")
+    root = os.path.join(dst, "root")
+    move_kernel(root, "5.6.0-1047-oem", FIXED_KERNEL)
+    w(root, "proc/modules", FIXED_MODULES)
+    cmdline = NOEXEC_CMDLINE.replace("5.6.0-1047-oem", FIXED_KERNEL)
+    w(root, "proc/cmdline", cmdline + "\n")
+    kern_log(root, "Feb 10 17:07:01 mike-pc", [
+        "[    0.000000] Command line: " + cmdline,
+        "[    1.482926] kfd kfd: amdgpu: Allocated 3969056 bytes on gart",
+        "[    1.483779] kfd kfd: amdgpu: added device 1002:15d8",
+    ])
+    ini(dst, TOPIC,
+        "The machine of rw-picasso-apu-dev-noexec-rocminfo-40, /dev still mounted noexec, on a "
+        "6.8 kernel with its own amdgpu: since Linux 6.5 no APU runs in KFD's IOMMUv2 mode and "
+        "nothing is mapped executable from /dev/kfd, so the noexec mount does not stop ROCm: "
+        "nothing to report about how /dev is mounted",
+        NOEXEC_SOURCE + "; a variant, not in the report: the kernel, kernel.ubuntu.com's "
+        "mainline 6.8 build (" + FIXED_KERNEL + "), with the kernel's own amdgpu (rock-dkms "
+        "does not build for it) and its modules as lsmod lists them there (sizes placeholders), "
+        "the kernel log without the 5.6 version line; the kernel change: Linux 6.5-rc6's "
+        "'drm/amdkfd: disable IOMMUv2 support for Raven' and '... for KV/CZ' (Alex Deucher; "
+        "the knowledge base's thresholds.tsv)",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+         "HOME": "/home/user"},
+        "", devices)
+
+
 # ROCm/legacy-rocm-build#1318: an RX 5500 (Navi 14, 1002:7340) on Ubuntu 20.04's
 # 5.4.0-54-generic: "kfd kfd: DID 7340 is missing in supported_devices", "kgd2kfd_probe
 # failed", rocminfo "Unable to open /dev/kfd read-write: Cannot allocate memory".
@@ -195,3 +240,4 @@ def write():
     dev_noexec()
     dev_exec()
     navi14()
+    dev_noexec_fixed_kernel()
