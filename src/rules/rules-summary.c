@@ -438,9 +438,15 @@ static void container_facts(struct gpuenv_doctor *d, const struct snap_node *roo
 		return;
 	}
 	if (!in_container(root)) {
+		/* What was checked, never "not in a container": an engine that leaves none of
+		 * these (enroot under Slurm's pyxis: no /.dockerenv, a plain cgroup path, a root
+		 * that is no overlay; NVIDIA/pyxis#47) runs its containers all the same. */
 		diagnosis_add_fact(d, GPUENV_LAYER_CONTAINER, "container",
-				   "/.dockerenv, /run/.containerenv, /proc/1/cgroup",
-				   "not in a container");
+				   "/.dockerenv, /run/.containerenv, /proc/1/cgroup, "
+				   "/proc/self/mountinfo, /sys/fs/cgroup/cgroup.type",
+				   "no container marker found (no /.dockerenv or "
+				   "/run/.containerenv, no engine's cgroup, overlay root or nested "
+				   "cgroup)");
 		*absent = true;
 		return;
 	}
