@@ -805,12 +805,16 @@ static int read_raw(struct reading *rd, const char *data, size_t len, char **own
  * instructions against the maker's 757 M); these were 232 M of it (docs/explain.md). */
 #define READ_APART(d) pasted_dispatch_whole(d)
 
-static int read_gzip(struct reading *rd, const char *data, size_t len, const char **ret_why)
+/* owned: data is ours (gpuenv_explain_text_take), its pages given back as they are inflated
+ * (pasted_gz_windows_start's drop_input): the input held whole to the end was most of the
+ * peak memory of a large report (docs/explain.md). */
+static int read_gzip(struct reading *rd, const char *data, size_t len, bool owned,
+		     const char **ret_why)
 {
 	struct pasted_gz_windows w;
 	struct pasted_gz_window *win;
 	int r = pasted_gz_windows_start(&w, data, len, &rd->dispatch, READ_APART(&rd->dispatch),
-					rd->each, ret_why);
+					rd->each, owned, ret_why);
 
 	if (r < 0)
 		return r;
@@ -847,7 +851,7 @@ static int explain(const char *data, size_t len, char **owned,
 		return -EINVAL;
 	r = reading_init(&rd);
 	if (r >= 0) /* nvidia-bug-report.log.gz, or a paste */
-		r = pasted_is_gzip(data, len) ? read_gzip(&rd, data, len, ret_why)
+		r = pasted_is_gzip(data, len) ? read_gzip(&rd, data, len, owned && *owned, ret_why)
 					      : read_raw(&rd, data, len, owned, ret_why);
 	if (r < 0) {
 		reading_done(&rd);

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,8 +424,17 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 	if (!buf || !k)
 		return -ENOMEM;
 	memset(&k->n_ev, 0, sizeof(*k) - offsetof(struct klog, n_ev));
-	for (const char *p = buf; *p; p++)
-		n += *p == '\n';
+	/* counted over a known length (buf holds no NUL: text_ndup stops at one), 255 bytes at a
+	 * time into a byte, a loop the compiler vectorises; byte by byte to the NUL into a
+	 * size_t, it cost eight instructions a byte, now under one
+	 * (docs/explain.md) */
+	for (size_t i = 0, l = strlen(buf); i < l;) {
+		unsigned char in_run = 0;
+
+		for (size_t e = i + MIN(l - i, (size_t)UCHAR_MAX); i < e; i++)
+			in_run += buf[i] == '\n';
+		n += in_run;
+	}
 	lines = calloc(n + 1, sizeof(*lines));
 	if (!lines)
 		return -ENOMEM;

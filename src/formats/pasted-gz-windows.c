@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "shared/macro.h"
+#include "shared/page-drop.h"
 #include "shared/prefault.h"
 #include "shared/strbuf.h"
 
@@ -97,6 +98,19 @@ static int read_raw(struct pasted_gz_windows *w, size_t *ret_got, const char **r
 	return r;
 }
 
+/* The input's pages read so far by the inflater given back, where it was handed over
+ * (drop_input): on a 5 MB report the whole input was most of the peak memory, held to the end
+ * (docs/explain.md). Only bytes before zlib's next input byte: none is read again. */
+static void drop_read_input(struct pasted_gz_windows *w)
+{
+	const char *at = (const char *)w->g.z.next_in;
+
+	if (!w->drop_input || at <= w->dropped)
+		return;
+	page_drop(w->dropped, (size_t)(at - w->dropped));
+	w->dropped = at;
+}
+
 /* The next window into s (not full): inflated to PASTED_GZ_WINDOW * 2 bytes with what the last
  * one left, cut, cleaned and split; the rest, once the input ends, is the last window. */
 static void make(struct pasted_gz_windows *w, struct pasted_gz_window *s)
@@ -126,6 +140,7 @@ static void make(struct pasted_gz_windows *w, struct pasted_gz_window *s)
 		return;
 	}
 	w->first = false;
+	drop_read_input(w);
 	if (got == 0 || w->have < PASTED_GZ_WINDOW * 2) { /* the end: the rest is one window */
 		cut = w->have;
 		w->over = true;
@@ -236,12 +251,14 @@ static void touch_ahead(struct pasted_gz_windows *w)
 
 int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
 			    const struct pasted_dispatch *d, uint64_t apart,
-			    struct pasted_facts *each, const char **ret_why)
+			    struct pasted_facts *each, bool drop_input, const char **ret_why)
 {
 	size_t prefault = PASTED_GZ_WINDOW * 2;
 	int r;
 
-	*w = (struct pasted_gz_windows){ .d = d, .first = true };
+	*w = (struct pasted_gz_windows){
+		.d = d, .first = true, .dropped = data, .drop_input = drop_input
+	};
 	if (len >= 4) {
 		const unsigned char *t = (const unsigned char *)data + len - 4;
 		size_t isize =

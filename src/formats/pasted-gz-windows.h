@@ -78,6 +78,10 @@ struct pasted_gz_windows {
 	/* Set before the maker's thread starts, read there: the maker splits a window until the
 	 * readers' thread waits for it (waiting, under the lock). */
 	bool threaded_maker, waiting;
+	/* The input handed over (pasted_gz_windows_start's drop_input): its pages the inflater
+	 * has read, up to dropped, given back (page_drop) window after window. */
+	const char *dropped;
+	bool drop_input;
 };
 
 /* Where a window of raw[0..n) ends: after the last line before a section of
@@ -92,10 +96,13 @@ size_t pasted_gz_window_cut(const char *raw, size_t n);
  * the others (pasted_dispatch_run_some, the readers but w->apart, which is 0 where no thread
  * could be started), and finds their first error in w->apart_err after
  * pasted_gz_windows_done. Their facts are those of every reader run in line: each reader
- * still reads every window in order, only on another thread. apart 0, each NULL: none. */
+ * still reads every window in order, only on another thread. apart 0, each NULL: none.
+ * drop_input: data is handed over, read no more by the caller until it frees it: the whole
+ * pages of it the inflater has read are given back as the windows are made (page_drop), once
+ * the first window shows the text is not UTF-16 (which is inflated whole again from data). */
 int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
 			    const struct pasted_dispatch *d, uint64_t apart,
-			    struct pasted_facts *each, const char **ret_why);
+			    struct pasted_facts *each, bool drop_input, const char **ret_why);
 /* The next window, in *ret until the next call (which gives the one before back; its split the
  * caller's to finish): 0, or the input's error with *ret_why (as pasted_gz_read,
  * pasted_input_clean, pasted_dispatch_split);

@@ -33,10 +33,11 @@ static uint32_t fold4(unsigned bits)
 }
 
 /* Four bytes with ASCII letters folded to lower case (0x20 set on every byte: letters fold,
- * other bytes change the same way in needle and text, and a needle is compared exactly). */
-static uint32_t folded4(const char *p)
+ * other bytes change the same way in needle and text, and a needle is compared exactly), where
+ * some needle is matched in either case; as they are where none is (sc->case_bits). */
+static uint32_t folded4(const struct pasted_scan *sc, const char *p)
 {
-	return load4(p) | 0x20202020u;
+	return load4(p) | (uint32_t)sc->case_bits;
 }
 
 static unsigned hash(uint32_t v)
@@ -46,11 +47,12 @@ static unsigned hash(uint32_t v)
 
 /* Three bytes folded as folded4() folds them, as one number, the first lowest whatever the
  * byte order (as next_even() reads them out of a word). */
-static uint32_t folded3(const char *p)
+static uint32_t folded3(const struct pasted_scan *sc, const char *p)
 {
 	const unsigned char *u = (const unsigned char *)p;
 
-	return ((uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16) | 0x202020u;
+	return ((uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16) |
+	       ((uint32_t)sc->case_bits & 0xFFFFFFu);
 }
 
 static void set_bit(uint64_t *filter, unsigned h)
@@ -75,6 +77,13 @@ int pasted_scan_init(struct pasted_scan *sc, const struct pasted_needle *needles
 	memset(sc->head, 0, sizeof(sc->head));
 	sc->needles = needles;
 	sc->n = n;
+	/* Folded only where some needle is matched in either case: a set of exact needles'
+	 * filters hold their bytes as they are, and a text's lower-case words, most of a log,
+	 * then hit them far less ("dri", "int" for "Driver Version", "Intel"). */
+	sc->case_bits = 0;
+	for (size_t i = 0; i < n; i++)
+		if (needles[i].nocase)
+			sc->case_bits = 0x2020202020202020ull;
 	/* backwards, so that each chain lists its needles in their order */
 	for (size_t i = n; i-- > 0;) {
 		size_t len = strlen(needles[i].s);
@@ -93,10 +102,10 @@ int pasted_scan_init(struct pasted_scan *sc, const struct pasted_needle *needles
 		}
 		sc->exact4[i][0] = load4(needles[i].s) | fold4(sc->fold[i]);
 		sc->exact4[i][1] = len >= 8 ? load4(needles[i].s + 4) | fold4(sc->fold[i] >> 4) : 0;
-		h = hash(folded4(needles[i].s));
+		h = hash(folded4(sc, needles[i].s));
 		set_bit(sc->filter, h);
-		set_bit(sc->filter3, hash(folded3(needles[i].s)));
-		set_bit(sc->filter3, hash(folded3(needles[i].s + 1)));
+		set_bit(sc->filter3, hash(folded3(sc, needles[i].s)));
+		set_bit(sc->filter3, hash(folded3(sc, needles[i].s + 1)));
 		sc->chain[i] = sc->head[h >> 6];
 		sc->head[h >> 6] = (uint16_t)(i + 1);
 	}
@@ -180,7 +189,7 @@ static uint64_t word_le(const char *p)
 static size_t next_even(const struct pasted_scan *sc, const char *p, size_t i, size_t last)
 {
 	for (; i + 6 <= last; i += 6) {
-		uint64_t w = word_le(p + i) | 0x2020202020202020ull;
+		uint64_t w = word_le(p + i) | sc->case_bits;
 
 		if (filtered3(sc, (uint32_t)w & 0xFFFFFFu))
 			return i;
@@ -190,7 +199,7 @@ static size_t next_even(const struct pasted_scan *sc, const char *p, size_t i, s
 			return i + 4;
 	}
 	for (; i < last; i += 2)
-		if (filtered3(sc, folded3(p + i)))
+		if (filtered3(sc, folded3(sc, p + i)))
 			return i;
 	return last;
 }
@@ -220,7 +229,7 @@ next_candidate(const struct pasted_scan *sc, const char *p, size_t n, struct wal
 
 			wk->at_e = false;
 			wk->e += 2;
-			if (e + 4 <= n && bit_set(sc->filter, h = hash(folded4(p + e)))) {
+			if (e + 4 <= n && bit_set(sc->filter, h = hash(folded4(sc, p + e)))) {
 				*w = h >> 6;
 				return e;
 			}
@@ -232,7 +241,7 @@ next_candidate(const struct pasted_scan *sc, const char *p, size_t n, struct wal
 			return n;
 		wk->at_e = true;
 		/* e + 3 <= n: four bytes at e - 1 */
-		if (wk->e > 0 && bit_set(sc->filter, h = hash(folded4(p + wk->e - 1)))) {
+		if (wk->e > 0 && bit_set(sc->filter, h = hash(folded4(sc, p + wk->e - 1)))) {
 			*w = h >> 6;
 			return wk->e - 1;
 		}

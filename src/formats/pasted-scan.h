@@ -36,6 +36,9 @@ struct pasted_scan {
 	uint64_t filter3[PASTED_SCAN_WORDS]; /* their bytes 0..2 and 1..3 */
 	const struct pasted_needle *needles;
 	size_t n;
+	/* 0x20 on each byte where some needle is matched in either case (the filters then hold
+	 * bytes with it set, and the text's are tested so), 0 where none is */
+	uint64_t case_bits;
 	uint16_t len[PASTED_SCAN_MAX]; /* (a needle is a word or a message: under 64 KiB) */
 	/* each needle's first four bytes, and its next four where it has eight, as the text's
 	 * must be once 0x20 is set on those of them that are a letter matched in either case

@@ -82,7 +82,7 @@ static int windows(const char *data, size_t size, const char **ret_why)
 			abort();
 		ready = true;
 	}
-	r = pasted_gz_windows_start(&w, data, size, &d, 0, NULL, &why);
+	r = pasted_gz_windows_start(&w, data, size, &d, 0, NULL, false, &why);
 	if (r < 0)
 		abort(); /* pasted_gz_init took it */
 	while ((r = pasted_gz_windows_next(&w, &win, &why)) >= 0 && !win->end && !win->utf16) {

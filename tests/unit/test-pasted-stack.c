@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cmocka.h>
@@ -466,9 +467,10 @@ static void gzip_member(const char *data, size_t n, char *out, size_t cap, size_
 }
 
 /* Every window of gz (its texts joined into *ret, their lines counted into *ret_lines),
- * each split as pasted_dispatch_split splits it in line; stop_after: stop after that many. */
-static int windows_all(const char *gz, size_t len, size_t stop_after, char **ret, size_t *ret_n,
-		       unsigned *ret_lines, const char **ret_why)
+ * each split as pasted_dispatch_split splits it in line; stop_after: stop after that many;
+ * drop: gz handed over, its pages given back as they are inflated (drop_input). */
+static int windows_drop(const char *gz, size_t len, size_t stop_after, bool drop, char **ret,
+			size_t *ret_n, unsigned *ret_lines, const char **ret_why)
 {
 	struct pasted_dispatch d;
 	struct pasted_gz_windows w;
@@ -479,7 +481,7 @@ static int windows_all(const char *gz, size_t len, size_t stop_after, char **ret
 	int r;
 
 	assert_int_equal(pasted_dispatch_init(&d, pasted_readers), 0);
-	r = pasted_gz_windows_start(&w, gz, len, &d, 0, NULL, ret_why);
+	r = pasted_gz_windows_start(&w, gz, len, &d, 0, NULL, drop, ret_why);
 	if (r < 0) {
 		pasted_dispatch_done(&d);
 		return r;
@@ -521,6 +523,12 @@ static int windows_all(const char *gz, size_t len, size_t stop_after, char **ret
 	return r < 0 ? r : win && win->utf16 ? 1 : 0;
 }
 
+static int windows_all(const char *gz, size_t len, size_t stop_after, char **ret, size_t *ret_n,
+		       unsigned *ret_lines, const char **ret_why)
+{
+	return windows_drop(gz, len, stop_after, false, ret, ret_n, ret_lines, ret_why);
+}
+
 /* The windows (made on a thread of their own, a window ahead) join into the text
  * pasted_gunzip gives, over members, each split as in line, each but the last ending at a
  * line end; and the errors: a truncated member after the windows before it, text that is not
@@ -558,6 +566,24 @@ static void test_gz_windows(void **state)
 	assert_memory_equal(out, whole, wn);
 	assert_int_equal(lines, want);
 	free(out);
+	{ /* handed over: the same windows, and the input's pages read given back (zeros) */
+		char *handed = malloc(len), zero[4096] = { 0 };
+		size_t page = 4096, first = page - (uintptr_t)handed % page;
+
+		assert_non_null(handed);
+		memcpy(handed, gz, len);
+		assert_int_equal(windows_drop(handed, len, SIZE_MAX, true, &out, &n, &lines, &why),
+				 0);
+		assert_int_equal(n, wn);
+		assert_memory_equal(out, whole, wn);
+		assert_int_equal(lines, want);
+		/* the first whole page, read by the end */
+		assert_true(first + page <= len);
+		if ((size_t)sysconf(_SC_PAGESIZE) == page)
+			assert_memory_equal(handed + first, zero, page);
+		free(out);
+		free(handed);
+	}
 	/* cut short: the windows before it, then the error pasted_gz_read gives */
 	assert_int_equal(windows_all(gz, len - 100, SIZE_MAX, &out, &n, &lines, &why), -EBADMSG);
 	assert_string_equal(why, "the gzip file is truncated");
@@ -565,7 +591,7 @@ static void test_gz_windows(void **state)
 	assert_memory_equal(out, whole, n);
 	free(out);
 	assert_int_equal(pasted_dispatch_init(&d, pasted_readers), 0);
-	assert_int_equal(pasted_gz_windows_start(&w, "plain text", 10, &d, 0, NULL, &why),
+	assert_int_equal(pasted_gz_windows_start(&w, "plain text", 10, &d, 0, NULL, false, &why),
 			 -EBADMSG);
 	assert_string_equal(why, "the input is not a gzip file");
 	pasted_dispatch_done(&d);
