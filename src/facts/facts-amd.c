@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Lookup in AMD's kernel driver vs ROCm user-space table (facts-amd.h; data/amdgpu_kmd.tsv).
+ * Lookups in the AMD tables of the knowledge base (facts-amd.h; data/amdgpu_kmd.tsv,
+ * data/rocm_kernel_amdgpu.tsv, data/amdgpu_kernel.tsv).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "facts/facts-amd.h"
+#include "facts/facts.h"
 
 int facts_amdgpu_kmd_supports(const char *kmd, const char *user,
 			      const struct facts_amdgpu_kmd **ret)
@@ -64,4 +66,16 @@ int facts_rocm_kernel_amdgpu(const char *rocm, const char *gfx, const char *kern
 		return 1;
 	}
 	return 0;
+}
+
+int facts_amdgpu_kernel_family(unsigned device, const struct facts_amdgpu_kernel **ret)
+{
+	for (size_t i = 0; i < facts_amdgpu_kernel_table_len; i++) {
+		if (facts_pci_id_listed(facts_amdgpu_kernel_table_rows()[i].pci_device_ids,
+					device)) {
+			*ret = &facts_amdgpu_kernel_table_rows()[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
 }

@@ -47,3 +47,24 @@ extern const size_t facts_rocm_kernel_amdgpu_table_len;
  * not major.minor[...]. */
 int facts_rocm_kernel_amdgpu(const char *rocm, const char *gfx, const char *kernel,
 			     const struct facts_rocm_kernel_amdgpu **ret);
+
+/* One AMD GPU family and the upstream Linux releases whose own amdgpu does and does not drive it
+ * (amdgpu_kernel.tsv). */
+struct facts_amdgpu_kernel {
+	const char *family;	    /* "VEGA10": amdgpu's CHIP_ name */
+	const char *gfx;	    /* "gfx900" */
+	const char *pci_device_ids; /* "687f,..." (lower-case hex) */
+	const char *first_release;  /* "4.12"; NULL: not confirmed */
+	const char
+		*absent_through; /* "4.19": the newest release known not to drive it; NULL: none */
+	const char *products;
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
+const struct facts_amdgpu_kernel *facts_amdgpu_kernel_table_rows(void);
+extern const size_t facts_amdgpu_kernel_table_len;
+
+/* The family of AMD PCI device id `device` (0x687f): 0, or -ENOENT. */
+int facts_amdgpu_kernel_family(unsigned device, const struct facts_amdgpu_kernel **ret);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "facts/facts-intel.h"
+#include "facts/facts.h"
 
 int facts_ipex_release(const char *version, const struct facts_ipex **ret)
 {
@@ -27,22 +28,11 @@ int facts_ipex_release(const char *version, const struct facts_ipex **ret)
 
 int facts_intel_kernel_family(unsigned device, const struct facts_intel_kernel **ret)
 {
-	char want[8];
-
-	if (device > 0xffff)
-		return -ENOENT;
-	snprintf(want, sizeof(want), "%04x", device);
 	for (size_t i = 0; i < facts_intel_kernel_table_len; i++) {
-		const char *p = facts_intel_kernel_table_rows()[i].pci_device_ids;
-
-		/* a comma list of four-digit ids: every fifth character starts one */
-		for (; p && strlen(p) >= 4; p += 5) {
-			if (strncmp(p, want, 4) == 0) {
-				*ret = &facts_intel_kernel_table_rows()[i];
-				return 0;
-			}
-			if (p[4] != ',')
-				break;
+		if (facts_pci_id_listed(facts_intel_kernel_table_rows()[i].pci_device_ids,
+					device)) {
+			*ret = &facts_intel_kernel_table_rows()[i];
+			return 0;
 		}
 	}
 	return -ENOENT;

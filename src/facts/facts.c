@@ -90,6 +90,23 @@ int facts_gpu_by_pci_id_nth(uint16_t vendor, uint16_t device, size_t n,
 	return 0;
 }
 
+bool facts_pci_id_listed(const char *ids, unsigned device)
+{
+	char want[8];
+
+	if (device > 0xffff)
+		return false;
+	snprintf(want, sizeof(want), "%04x", device);
+	/* a comma list of four-digit ids: every fifth character starts one */
+	for (const char *p = ids; p && strlen(p) >= 4; p += 5) {
+		if (strncmp(p, want, 4) == 0)
+			return true;
+		if (p[4] != ',')
+			break;
+	}
+	return false;
+}
+
 int facts_gpu_by_pci_id(uint16_t vendor, uint16_t device, const struct facts_gpu **ret)
 {
 	return facts_gpu_by_pci_id_nth(vendor, device, 0, ret);

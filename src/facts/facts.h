@@ -265,6 +265,10 @@ static inline bool facts_unconfirmed(const char *confidence)
 	return confidence && strstr(confidence, "unconfirmed");
 }
 
+/* Whether PCI device id `device` (0x56a0) is in `ids`, a knowledge-base comma list of
+ * four-digit lower-case hex ids ("56a0,56a1"). */
+bool facts_pci_id_listed(const char *ids, unsigned device);
+
 /* First candidate product for a PCI id (an id can be shared by several products). An NVIDIA id
  * that gpu_compute_capability.tsv does not list gets the row of its chip instead (product = the
  * pci.ids name, segment NULL: not known from a name; see facts_nvidia_device_by_id()). */

@@ -234,6 +234,8 @@ KERNEL_AMDGPU_COLS = ['rocm', 'gfx', 'kernel_from', 'kernel_to', 'what', 'confid
 COMPAT_COLS = ['package', 'driver_branch', 'support', 'confidence', 'source']
 INTEL_KERNEL_COLS = ['family', 'driver', 'pci_device_ids', 'default_from', 'products', 'confidence', 'notes',
                      'source']
+AMD_KERNEL_COLS = ['family', 'gfx', 'pci_device_ids', 'first_release', 'absent_through', 'products', 'confidence',
+                   'notes', 'source']
 HSA_COLS = ['gfx', 'override', 'runs_as', 'family', 'products', 'confidence', 'notes', 'source']
 CHIP_COLS = ['chip', 'architecture', 'compute_capability', 'tegra', 'confidence', 'notes', 'source']
 DEV_COLS = ['device_id', 'name', 'chip', 'legacy_branch', 'kernel_open', 'source']
@@ -690,6 +692,34 @@ def gen_intel_kernel(d, out):
     emit_rows(out, 'intel_kernel', rows, INTEL_KERNEL_COLS)
 
 
+def gen_amdgpu_kernel(d, out):
+    rows = read_tsv(os.path.join(d, 'amdgpu_kernel.tsv'), AMD_KERNEL_COLS)
+    check_unique(rows, lambda r: r['family'], 'family')
+    check_sorted(rows, lambda r: r['family'], 'family')
+    seen = {}
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        if not re.match(r'^gfx[0-9a-f]+$', r['gfx']):
+            raise FactsError('%s: bad gfx %r' % (w, r['gfx']))
+        for c in ('first_release', 'absent_through'):
+            if r[c] and len(vkey(r[c], w)) != 2:
+                raise FactsError('%s: %s %r is not major.minor' % (w, c, r[c]))
+        if not r['first_release'] and not r['absent_through']:
+            raise FactsError('%s: neither first_release nor absent_through' % w)
+        if r['first_release'] and r['absent_through'] and \
+                vkey(r['absent_through'], w) >= vkey(r['first_release'], w):
+            raise FactsError('%s: absent_through %r not before first_release %r'
+                             % (w, r['absent_through'], r['first_release']))
+        for x in r['pci_device_ids'].split(','):
+            if not re.match(r'^[0-9a-f]{4}$', x):
+                raise FactsError('%s: bad PCI device id %r' % (w, x))
+            if x in seen:
+                raise FactsError('%s: PCI device id %s is already in %s' % (w, x, seen[x]))
+            seen[x] = r['family']
+    emit_rows(out, 'amdgpu_kernel', rows, AMD_KERNEL_COLS)
+
+
 def torch_key(r):
     w = r['_where']
     m = re.match(r'^(cu|rocm)([0-9.]+)$', r['variant'])
@@ -853,7 +883,7 @@ def main(argv):
     body = []
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
-                  gen_ptx_isa, gen_ltoir, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_rocm_kernel_amdgpu, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_torch, gen_tensorflow,
+                  gen_ptx_isa, gen_ltoir, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_rocm_kernel_amdgpu, gen_amdgpu_kernel, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_torch, gen_tensorflow,
                   gen_dlopen, gen_tensorflow_builds, gen_mig_bugs):
             g(d, body)
             body.append('')

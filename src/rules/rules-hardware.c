@@ -295,6 +295,10 @@ RULE_CHECK(check_gpu_without_driver)
 			continue;
 		if (!rule_need_known(c, bus_id(g), "driver", drv))
 			continue;
+		/* an amdgpu without the GPU's PCI id: modprobe cannot bind it, the kernel is the
+		 * cause (driver.amdgpu-kernel-too-old) */
+		if (!name && !nvidia && amdgpu_kernel_predates(root, g))
+			continue;
 		gpu_label(g, label, sizeof(label));
 		if (!name) {
 			f = rule_finding(c, GPUENV_SEVERITY_ERROR, bus_id(g),
@@ -431,7 +435,8 @@ RULE_CHECK(check_gpu_unknown)
 		} else {
 			/* the table's fix and verify are NVIDIA's (nvidia-smi's compute_cap): on an
 			 * AMD GPU the gfx target is what counts, and KFD reports it */
-			if (!snap_str(gfx) && !amdgpu)
+			/* not where the kernel's amdgpu cannot drive it (driver.amdgpu-kernel-too-old) */
+			if (!snap_str(gfx) && !amdgpu && !amdgpu_kernel_predates(root, g))
 				finding_fix(f,
 					    "sudo modprobe amdgpu && ls "
 					    "/sys/class/kfd/kfd/topology/nodes   # KFD lists the "

@@ -506,6 +506,12 @@ RULE_CHECK(check_amdgpu_no_kfd);
 RULE_CHECK(check_dev_noexec);
 RULE_CHECK(check_pcie_atomics_unsupported);
 RULE_CHECK(check_amdgpu_kmd_userspace);
+RULE_CHECK(check_amdgpu_kernel_too_old);
+struct facts_amdgpu_kernel;
+/* rules-amd-kernel.c: the confirmed amdgpu_kernel.tsv row of an AMD GPU when the running kernel's
+ * own amdgpu does not drive it (older than its first release, or one known not to), else NULL. */
+const struct facts_amdgpu_kernel *amdgpu_kernel_predates(const struct snap_node *root,
+							 const struct snap_node *gpu);
 RULE_CHECK(check_override_not_inherited);
 RULE_CHECK(check_visible_devices_none);
 RULE_CHECK(check_hsa_override_wrong_target);

@@ -1026,6 +1026,86 @@ static void test_loader_gives(void **state)
 	snapshot_unref(s);
 }
 
+static void set_release(struct gpuenv_snapshot *s, const char *rel)
+{
+	snap_set_str(node(s, "host"), "kernel_release", rel, "/proc/sys/kernel/osrelease");
+}
+
+/* An AMD GPU of PCI id `device` no driver is bound to and no amdgpu loaded, in a new snapshot
+ * *ret (ROCm/legacy-rocm-build#624, GPUOpen-Drivers/AMDVLK#184). */
+static struct snap_node *amd_unbound(struct gpuenv_snapshot **ret, const char *device)
+{
+	struct snap_node *g;
+
+	*ret = base();
+	g = gpu(*ret, device, NULL);
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	snap_set_str(g, "vendor", "AMD", "x");
+	snap_set_bool(node(*ret, "driver.kernel_modules"), "amdgpu", false, "/proc/modules");
+	return g;
+}
+
+static void test_kernel_too_old(void **state)
+{
+	struct gpuenv_snapshot *s;
+	struct snap_node *g;
+
+	(void)state;
+	/* an RX Vega (Vega 10, 4.12) on Ubuntu 16.04's 4.4: no log line, the table tells, and
+	 * `modprobe amdgpu` (hardware.gpu-without-driver's fix) is not offered */
+	g = amd_unbound(&s, "0x687f");
+	set_release(s, "4.4.0-139-generic");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "predates Linux 4.12");
+	FIX(s, "driver.amdgpu-kernel-too-old", "Linux 4.12 or newer");
+	NO(s, "hardware.gpu-without-driver");
+	/* 4.12 exactly, and newer: the kernel can drive it, modprobe is the fix */
+	set_release(s, "4.12.0");
+	NO(s, "driver.amdgpu-kernel-too-old");
+	YES(s, "hardware.gpu-without-driver", GPUENV_SEVERITY_ERROR, "no kernel driver");
+	set_release(s, "5.15.0-91-generic");
+	NO(s, "driver.amdgpu-kernel-too-old");
+	/* the minor compared as a number: 4.9 < 4.12 */
+	set_release(s, "4.9.0-8-amd64");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "4.9.0-8-amd64");
+	/* bound (a distribution kernel with the support backported): not judged */
+	snap_set_str(g, "driver", "amdgpu", "/sys/bus/pci/devices");
+	NO(s, "driver.amdgpu-kernel-too-old");
+	snapshot_unref(s);
+
+	/* a Renoir APU: only a release known not to drive it (4.19), no first release */
+	amd_unbound(&s, "0x1636");
+	set_release(s, "4.19.0");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "Linux 4.19's does not");
+	FIX(s, "driver.amdgpu-kernel-too-old", "newer kernel than Linux 4.19");
+	NO(s, "hardware.gpu-without-driver");
+	set_release(s, "4.14.0");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "4.14.0");
+	/* 4.20 and later: the table does not say, the kernel is not blamed */
+	set_release(s, "4.20.0");
+	NO(s, "driver.amdgpu-kernel-too-old");
+	YES(s, "hardware.gpu-without-driver", GPUENV_SEVERITY_ERROR, "no kernel driver");
+	snapshot_unref(s);
+
+	/* the release unreadable, or not major.minor: skipped, never fine; the binding unread */
+	g = amd_unbound(&s, "0x731f");
+	snap_set_errno(node(s, "host"), "kernel_release", -EACCES, "/proc/sys/kernel/osrelease");
+	SKIPPED(s, "driver.amdgpu-kernel-too-old");
+	set_release(s, "garbage");
+	SKIPPED(s, "driver.amdgpu-kernel-too-old");
+	set_release(s, "5.2.0");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "predates Linux 5.3");
+	snap_set_errno(g, "driver", -EACCES, "/sys/bus/pci/devices");
+	SKIPPED(s, "driver.amdgpu-kernel-too-old");
+	snapshot_unref(s);
+
+	/* an id not in the table (an RX 7900 XTX): no release to compare with */
+	amd_unbound(&s, "0x744c");
+	set_release(s, "4.4.0-139-generic");
+	NO(s, "driver.amdgpu-kernel-too-old");
+	YES(s, "hardware.gpu-without-driver", GPUENV_SEVERITY_ERROR, "no kernel driver");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1048,6 +1128,7 @@ int main(void)
 		cmocka_unit_test(test_override_not_inherited),
 		cmocka_unit_test(test_visible_devices_none),
 		cmocka_unit_test(test_loader_gives),
+		cmocka_unit_test(test_kernel_too_old),
 	};
 
 	if (test_locale_from_env() < 0)

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * driver.amdgpu-kernel-too-old: an AMD GPU no driver is bound to, on a kernel whose own amdgpu
+ * does not drive that GPU family (facts/data/amdgpu_kernel.tsv): older than the first release
+ * whose amdgpu lists the PCI id, or a release the sources show does not. Such an amdgpu has no
+ * pciidlist entry for the GPU: nothing binds it, `modprobe amdgpu` loads a module that ignores
+ * it and the kernel log says nothing (ROCm/legacy-rocm-build#624, GPUOpen-Drivers/AMDVLK#184),
+ * so hardware.gpu-without-driver leaves these GPUs to this rule. The release compared is the
+ * running kernel's major.minor (host.kernel_release, "4.4.0-139-generic" -> 4.4); a bound GPU
+ * is never judged here (a distribution kernel that carries the support earlier binds it).
+ */
+#include <stdio.h>
+
+#include "facts/facts-amd.h"
+#include "facts/facts.h"
+#include "rules/rules-internal.h"
+
+/* major.minor against b, a knowledge-base "major.minor": <0 older, 0 the same, >0 newer;
+ * false when b is NULL (an empty cell). */
+static bool release_cmp(unsigned major, unsigned minor, const char *b, int *ret)
+{
+	unsigned bmaj = 0, bmin = 0;
+
+	if (!b || sscanf(b, "%u.%u", &bmaj, &bmin) != 2)
+		return false;
+	*ret = major != bmaj ? (major < bmaj ? -1 : 1) : (minor < bmin ? -1 : minor > bmin);
+	return true;
+}
+
+const struct facts_amdgpu_kernel *amdgpu_kernel_predates(const struct snap_node *root,
+							 const struct snap_node *gpu)
+{
+	const struct facts_amdgpu_kernel *row;
+	unsigned v = 0, d = 0, major = 0, minor = 0;
+	int cmp = 0;
+
+	if (!gpu_pci_ids(gpu, &v, &d) || v != 0x1002 || facts_amdgpu_kernel_family(d, &row) < 0 ||
+	    facts_unconfirmed(row->confidence) ||
+	    !cuda_major_minor(snap_get_str(root, "host.kernel_release"), &major, &minor))
+		return NULL;
+	/* older than first_release, or absent_through ("4.19") itself and older */
+	if ((release_cmp(major, minor, row->first_release, &cmp) && cmp < 0) ||
+	    (release_cmp(major, minor, row->absent_through, &cmp) && cmp <= 0))
+		return row;
+	return NULL;
+}
+
+RULE_CHECK(check_amdgpu_kernel_too_old)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	const struct snap_node *relf = snap_get(root, "host.kernel_release");
+
+	for (size_t i = 0; i < snap_count(gpus); i++) {
+		const struct snap_node *g = snap_at(gpus, i), *drv = snap_child(g, "driver");
+		const char *bus = snap_get_str(g, "bus_id");
+		const struct facts_amdgpu_kernel *row;
+		unsigned v = 0, d = 0, major = 0, minor = 0;
+		char name[64];
+		struct finding *f;
+
+		if (!gpu_is_amd(g) || !gpu_pci_ids(g, &v, &d) ||
+		    facts_amdgpu_kernel_family(d, &row) < 0 || facts_unconfirmed(row->confidence))
+			continue;
+		if (!rule_need_known(c, bus, "the driver bound to the GPU", drv) || snap_str(drv))
+			continue;
+		if (!rule_need(c, bus, "the running kernel's release", relf))
+			continue;
+		if (!cuda_major_minor(snap_str(relf), &major, &minor)) {
+			rule_skip(c, bus, "kernel release '%s' does not start with major.minor",
+				  snap_str(relf));
+			continue;
+		}
+		row = amdgpu_kernel_predates(root, g);
+		if (!row)
+			continue; /* new enough: something else keeps it unbound */
+		if (row->first_release)
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, bus,
+				"no driver is bound to the AMD GPU 1002:%04x (%s, %s) at %s: the "
+				"running kernel %s predates Linux %s, the first release whose "
+				"amdgpu drives it",
+				d, row->family, row->gfx, bus ?: "?", snap_str(relf),
+				row->first_release);
+		else
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, bus,
+				"no driver is bound to the AMD GPU 1002:%04x (%s, %s) at %s: the "
+				"amdgpu of the running kernel %s does not drive it (Linux %s's "
+				"does not)",
+				d, row->family, row->gfx, bus ?: "?", snap_str(relf),
+				row->absent_through);
+		if (!f)
+			return;
+		snprintf(name, sizeof(name), "hardware.gpus.%zu.driver", i);
+		finding_fact(f, name, drv);
+		finding_fact(f, "host.kernel_release", relf);
+		if (row->first_release)
+			finding_evidence(f, "amdgpu_first_release", "facts:amdgpu_kernel",
+					 "%s (%s), %s: first driven by Linux %s's amdgpu [%s]",
+					 row->family, row->gfx, row->products, row->first_release,
+					 row->source);
+		else
+			finding_evidence(f, "amdgpu_absent_through", "facts:amdgpu_kernel",
+					 "%s (%s), %s: not driven by Linux %s's amdgpu (%s) [%s]",
+					 row->family, row->gfx, row->products, row->absent_through,
+					 row->notes, row->source);
+		if (row->first_release)
+			finding_fix(
+				f,
+				"# boot a kernel of Linux %s or newer (uname -r shows the running "
+				"one)",
+				row->first_release);
+		else
+			finding_fix(f,
+				    "# boot a newer kernel than Linux %s (uname -r shows the "
+				    "running one)",
+				    row->absent_through);
+		finding_rule_fix(f);
+		finding_rule_verify(f);
+	}
+}
