@@ -508,6 +508,7 @@ RULE_CHECK(check_pcie_atomics_unsupported);
 RULE_CHECK(check_amdgpu_kmd_userspace);
 RULE_CHECK(check_override_not_inherited);
 RULE_CHECK(check_visible_devices_none);
+RULE_CHECK(check_slurm_nvml_autodetect_unbuilt);
 RULE_CHECK(check_hsa_override_wrong_target);
 RULE_CHECK(check_no_nvidia_runtime);
 RULE_CHECK(check_cdi_spec_stale);
