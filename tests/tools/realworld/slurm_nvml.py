@@ -52,7 +52,8 @@ def deepops_1214():
     dst, root, sections = a100_server(name, [], driver=drv, model="NVIDIA A100-SXM4-40GB",
                                       device="20b0", subsys="134f")
     sections = keep_gpus(root, sections, 4)
-    os.unlink(f"{root}/var/log/kern.log")  # the base's log dates the base, not this node
+    # the base's logs date the base, not this node: none is left (nor their empty /var)
+    shutil.rmtree(f"{root}/var")
     rel = "5.4.0-124-generic"
     move_kernel(root, "5.15.0-97-generic", rel)
     sections = sections.replace("5.15.0-97-generic", rel)
@@ -107,8 +108,7 @@ def ohpc_node(name, with_nvml):
     w(root, "proc/driver/nvidia/version",
       f"NVRM version: NVIDIA UNIX x86_64 Kernel Module  {drv}  Wed Oct 11 22:30:00 UTC 2023\n"
       "GCC version:  gcc version 8.5.0 20210514 (Red Hat 8.5.0-18) (GCC) \n")
-    os.unlink(f"{root}/var/log/kern.log")
-    shutil.rmtree(f"{root}/var/log/apt", ignore_errors=True)
+    shutil.rmtree(f"{root}/var")  # the base's kernel and apt logs: another machine's
     # OpenHPC's slurm.conf and gres.conf live in /etc/slurm; the report says the cluster
     # depends on "NVML detection of their GPU Gres", which gres.conf writes AutoDetect=nvml
     w(root, "etc/slurm/gres.conf", "AutoDetect=nvml\n")
