@@ -42,6 +42,7 @@ static const struct probe probe_table[] = {
 	{ .name = "cuda-toolkit", .layer = GPUENV_LAYER_RUNTIME, .run = probe_cuda_toolkit },
 	{ .name = "rocm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_rocm },
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
+	{ .name = "slurm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_slurm },
 	{ .name = "python", .layer = GPUENV_LAYER_FRAMEWORK, .run = probe_python },
 	/* after python: a torch XPU build or ipex asks for the Level Zero facts too */
 	{ .name = "intel", .layer = GPUENV_LAYER_DRIVER, .run = probe_intel },

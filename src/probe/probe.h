@@ -250,6 +250,8 @@ int probe_package_log(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_rocm(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_python(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s);
+/* runtime.slurm: gres.conf, slurm.conf, cgroup.conf and Slurm's NVML plugin (probe-slurm.c). */
+int probe_slurm(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_amdsmi(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_ze_session(struct probe_env *pe, struct gpuenv_snapshot *s);
