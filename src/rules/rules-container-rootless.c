@@ -31,8 +31,8 @@
 
 /* The first sign that an engine of this tree runs without real root, said in who; *key and
  * *fact the fact that shows it. */
-static bool rootless_engine(const struct snap_node *root, char *who, size_t len,
-			    const char **key, const struct snap_node **fact)
+static bool rootless_engine(const struct snap_node *root, char *who, size_t len, const char **key,
+			    const struct snap_node **fact)
 {
 	const struct snap_node *userns = snap_get(root, HOST "rootless.user_namespace");
 	const struct snap_node *socks = snap_get(root, HOST "rootless.docker_sockets");
@@ -124,9 +124,10 @@ RULE_CHECK(check_rootless_no_cgroups)
 	if (snap_get(root, HOST "cgroup_v2"))
 		finding_fact(f, HOST "cgroup_v2", snap_get(root, HOST "cgroup_v2"));
 	if (snap_present(ctk))
-		finding_fix(f, "sudo nvidia-ctk config --set nvidia-container-cli.no-cgroups "
-			       "--in-place   # NVIDIA's rootless setup; where this nvidia-ctk has no "
-			       "`config` command, the line below");
+		finding_fix(f,
+			    "sudo nvidia-ctk config --set nvidia-container-cli.no-cgroups "
+			    "--in-place   # NVIDIA's rootless setup; where this nvidia-ctk has no "
+			    "`config` command, the line below");
 	finding_fix(f, "# in /etc/nvidia-container-runtime/config.toml, under "
 		       "[nvidia-container-cli]: no-cgroups = true (replacing a no-cgroups = false "
 		       "or #no-cgroups line)");

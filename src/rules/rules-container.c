@@ -592,8 +592,7 @@ static void k3s_fixes(struct finding *f, const char *nv)
  * k3s-io/k3s#8700: the RuntimeClass K3s creates and its --default-runtime option). */
 #define K3S HOST "k3s.containerd."
 
-static void check_cri_default_runtime(struct rule_ctx *c, const struct snap_node *root,
-				      bool k3s)
+static void check_cri_default_runtime(struct rule_ctx *c, const struct snap_node *root, bool k3s)
 {
 	const char *pre = k3s ? K3S : HOST "containerd.";
 	char key[96];

@@ -590,8 +590,7 @@ static void test_rootless_no_cgroups(void **state)
 	NO(s, "container.rootless-no-cgroups");
 	snap_append_str(snap_array(rl, "docker_sockets"), "/run/user/1000/docker.sock",
 			"/run/user/1000/docker.sock");
-	YES(s, "container.rootless-no-cgroups", GPUENV_SEVERITY_ERROR,
-	    "rootless Docker runs here");
+	YES(s, "container.rootless-no-cgroups", GPUENV_SEVERITY_ERROR, "rootless Docker runs here");
 	/* the file there, no-cgroups unset or false */
 	snap_set_str(conf, "file", cfg, cfg);
 	snap_set_state(cli, "no-cgroups", FACT_ABSENT, cfg, NULL);
