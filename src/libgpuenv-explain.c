@@ -510,6 +510,9 @@ static bool intel_gpus_only(const struct snap_node *root)
  *    client GPU installation guides check with clinfo and sycl-ls).
  *  - cuDNN's rules, and a missing libcudnn: which cuDNN packages apt installed (NVIDIA's
  *    cuDNN installation guide for Debian and Ubuntu: libcudnn8/libcudnn9-cuda-12).
+ *  - nvidia-container-cli refused the device cgroup: whether the engine runs rootless (Docker
+ *    lists "name=rootless" in its security options; a user namespace's uid_map is not
+ *    "0 0 4294967295") and the toolkit's no-cgroups (NVIDIA/libnvidia-container#154).
  */
 static const struct {
 	const char *rule; /* an id, or a prefix ending in '-' */
@@ -525,6 +528,10 @@ static const struct {
 	{ "runtime.level-zero-", NULL, false, "ls -l /dev/dri\nclinfo -l\nsycl-ls" },
 	{ "runtime.cudnn-", NULL, true, "dpkg -l | grep cudnn" },
 	{ "runtime.library-not-found", "cudnn", true, "dpkg -l | grep cudnn" },
+	{ "container.rootless-no-cgroups", NULL, false,
+	  "docker info --format '{{.SecurityOptions}}'   # name=rootless: a rootless daemon\n"
+	  "cat /proc/self/uid_map   # not 0 0 4294967295: a user namespace (an unprivileged "
+	  "container)\ngrep -n no-cgroups /etc/nvidia-container-runtime/config.toml" },
 };
 
 /* rule_asks' commands for a rule whose symptom the text shows at `line` (its value). */

@@ -19,6 +19,10 @@
  *     deprecated containerd.default_runtime table's binary, containerd.runtimes.<name>
  *     .runtime_type and .options.BinaryName, enable_cdi; `imports` are recorded, not
  *     followed);
+ *   - K3s's own containerd config, /var/lib/rancher/k3s/agent/etc/containerd/config.toml
+ *     (the same facts), and whether its config.toml.tmpl is there;
+ *   - rootless engines: a user namespace (/proc/self/uid_map), rootless Docker's
+ *     /run/user/<uid>/docker.sock, $DOCKER_HOST;
  *   - kubelet's device manager checkpoint (the resources device plugins registered);
  *   - how containers' cgroups are managed: the cgroup version (/sys/fs/cgroup/cgroup.controllers
  *     is cgroup v2's root file), Docker's exec-opts native.cgroupdriver, containerd's runc
@@ -526,10 +530,9 @@ static void probe_docker_snap(struct probe_env *pe, struct snap_node *host, char
 
 /* ---- containerd ---------------------------------------------------------------- */
 
-static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node *host)
+/* The CRI facts of the containerd config at path, into cd. */
+static void probe_containerd_config(struct probe_env *pe, struct snap_node *cd, const char *path)
 {
-	static const char path[] = "/etc/containerd/config.toml";
-	struct snap_node *cd = snap_object(host, "containerd");
 	_cleanup_(toml_freep) struct toml_doc *d = NULL;
 	_cleanup_strv_free_ char **names = NULL;
 	const struct toml_value *ver;
@@ -537,7 +540,6 @@ static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node
 	int64_t version = 1;
 	struct snap_node *arr;
 
-	find_binary(pe, dirs, cd, "containerd", "containerd");
 	if (load_toml(pe, cd, "config", path, &d) < 0)
 		return;
 	ver = toml_get(d, TK("version"));
@@ -592,6 +594,37 @@ static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node
 	}
 }
 
+static void probe_containerd(struct probe_env *pe, char **dirs, struct snap_node *host)
+{
+	struct snap_node *cd = snap_object(host, "containerd");
+
+	find_binary(pe, dirs, cd, "containerd", "containerd");
+	probe_containerd_config(pe, cd, "/etc/containerd/config.toml");
+}
+
+/* K3s runs the containerd built into it, which reads the config.toml K3s writes at every
+ * start under its agent directory, not /etc/containerd/config.toml; K3s adds the nvidia
+ * runtimes it finds (nvidia-container-runtime in /usr/bin, /usr/local/nvidia/toolkit), not as
+ * the default runtime, and takes config.toml.tmpl, a Go template beside it, in place of its
+ * own template (docs.k3s.io "Advanced Options and Configuration": "Configuring containerd",
+ * "NVIDIA Container Runtime Support"). The template is recorded as there or not: it is not
+ * TOML. Nothing recorded without K3s (no /var/lib/rancher/k3s, no k3s binary). */
+#define K3S_CONTAINERD "/var/lib/rancher/k3s/agent/etc/containerd"
+
+static void probe_k3s(struct probe_env *pe, char **dirs, struct snap_node *host)
+{
+	struct snap_node *k3s;
+	struct stat st;
+
+	if (root_stat(pe->root, "/var/lib/rancher/k3s", &st) < 0 &&
+	    root_stat(pe->root, "/usr/local/bin/k3s", &st) < 0)
+		return;
+	k3s = snap_object(host, "k3s");
+	find_binary(pe, dirs, k3s, "k3s", "k3s");
+	probe_containerd_config(pe, snap_object(k3s, "containerd"), K3S_CONTAINERD "/config.toml");
+	host_file_fact(pe, k3s, "config_template", K3S_CONTAINERD "/config.toml.tmpl");
+}
+
 /* ---- kubelet's device plugins ----------------------------------------------------- */
 
 /* The resources device plugins registered with this node's kubelet: the device manager's
@@ -644,6 +677,83 @@ static void probe_cgroup_version(struct probe_env *pe, struct snap_node *host)
 		snap_set_errno(host, "cgroup_v2", r, "/sys/fs/cgroup");
 	else
 		host_file_fact(pe, host, "cgroup_v2", "/sys/fs/cgroup/cgroup.controllers");
+}
+
+/* ---- rootless engines -------------------------------------------------------------- */
+
+/* The identity map of the initial user namespace (user_namespaces(7)): "0 0 4294967295". */
+static bool uid_map_is_initial(const char *text)
+{
+	unsigned long long in, out, len;
+	int n = 0;
+
+	if (sscanf(text, "%llu %llu %llu %n", &in, &out, &len, &n) != 3)
+		return false;
+	return in == 0 && out == 0 && len == 4294967295ULL && text[n] == '\0';
+}
+
+/* Whether this tree's engines run without real root, which can set no device cgroup (the
+ * device controller of cgroup v1, the BPF device programs of v2: "The bpf device cgroup
+ * requires real root", lxc/lxc#3199):
+ *   - user_namespace: /proc/self/uid_map is not the initial namespace's identity map, as in an
+ *     unprivileged LXC container with Docker inside (NVIDIA/libnvidia-container#154,
+ *     nvidia-container-runtime#25, which added no-cgroups for "unprivileged LXC");
+ *   - docker_sockets: rootless Docker's daemon sockets, $XDG_RUNTIME_DIR/docker.sock, that is
+ *     /run/user/<uid>/docker.sock (docs.docker.com "Run the Docker daemon as a non-root user
+ *     (Rootless mode)"); the /run/user/<uid> directories this user may not enter are listed
+ *     as runtime_dirs_unreadable (another user's engine is not seen there), not passed over;
+ *   - docker_host: $DOCKER_HOST, which the same page has the user export to reach it.
+ * Nothing recorded where the tree has no /proc/self/uid_map, no /run/user, no DOCKER_HOST. */
+static void probe_rootless(struct probe_env *pe, struct snap_node *host)
+{
+	static const char map[] = "/proc/self/uid_map";
+	_cleanup_strv_free_ char **uids = NULL;
+	_cleanup_free_ char *text = NULL;
+	const char *dh = env_get(pe->env, "DOCKER_HOST");
+	struct snap_node *rl = NULL, *arr = NULL, *skipped = NULL;
+	char path[PATH_MAX];
+	struct stat st;
+	unsigned uid;
+	int r;
+
+#define RL() (rl ?: (rl = snap_object(host, "rootless")))
+	r = root_read_text(pe->root, map, ROOT_CAP_TEXT, &text);
+	if (r == 0)
+		snap_set_bool(RL(), "user_namespace", !uid_map_is_initial(text), map);
+	else if (r != -ENOENT && r != -ENOTDIR)
+		snap_set_errno(RL(), "user_namespace", r, map);
+	if (dh && *dh)
+		snap_set_str(RL(), "docker_host", dh, "environment");
+	r = root_list_dir(pe->root, "/run/user", 4096, &uids);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return;
+	if (r < 0) {
+		snap_set_errno(RL(), "docker_sockets", r, "/run/user");
+		return;
+	}
+	STRV_FOREACH(u, uids) {
+		if (parse_uint(*u, 10, &uid) < 0)
+			continue;
+		snprintf(path, sizeof(path), "/run/user/%u/docker.sock", uid);
+		r = root_lstat(pe->root, path, &st);
+		if (r == -ENOENT || r == -ENOTDIR)
+			continue;
+		/* another user's 0700 runtime directory: said as not looked into, not as none */
+		if (r == -EACCES) {
+			if (!skipped)
+				skipped = snap_array(RL(), "runtime_dirs_unreadable");
+			snap_append_str(skipped, path, path);
+			continue;
+		}
+		if (r < 0) {
+			snap_set_errno(RL(), "docker_sockets", r, path);
+			return;
+		}
+		if (!arr)
+			arr = snap_array(RL(), "docker_sockets");
+		snap_append_str(arr, path, path);
+	}
+#undef RL
 }
 
 /* The /dev/nvidia* character nodes with no /dev/char/MAJOR:MINOR: runc's systemd cgroup driver
@@ -840,8 +950,10 @@ int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_docker(pe, dirs, host);
 	probe_docker_snap(pe, host, snap_cdi, sizeof(snap_cdi));
 	probe_containerd(pe, dirs, host);
+	probe_k3s(pe, dirs, host);
 	probe_kubelet(pe, host);
 	probe_cgroup_version(pe, host);
+	probe_rootless(pe, host);
 	probe_dev_char(pe, host);
 	probe_cdi(pe, host, snap_cdi);
 	return snapshot_error(s);

@@ -553,6 +553,31 @@ static bool cri_runtime_is_nvidia(const struct snap_node *rt)
 	       str_has(snap_get_str(rt, "name"), "nvidia");
 }
 
+/* What K3s users do instead of editing /etc/containerd/config.toml, which K3s's containerd
+ * never reads: K3s rewrites its own config.toml at every start (from config.toml.tmpl where
+ * there is one) with the nvidia runtimes it finds (docs.k3s.io "NVIDIA Container Runtime
+ * Support"; NVIDIA/k8s-device-plugin#406, the maintainer: the nvidia runtime is defined there
+ * but not the default, give the device plugin's pod the nvidia runtime class). */
+static void k3s_fixes(struct finding *f, const char *nv)
+{
+	finding_fix(f,
+		    "# give the NVIDIA device plugin's pod and every GPU pod runtimeClassName: %s "
+		    "(a RuntimeClass with handler: %s, which K3s creates where it has "
+		    "k3s-io/k3s#8700), e.g. helm install … --set runtimeClassName=%s",
+		    nv, nv, nv);
+	finding_fix(f,
+		    "# or make it K3s's default runtime: default-runtime: %s in "
+		    "/etc/rancher/k3s/config.yaml (the --default-runtime flag, where `k3s agent "
+		    "--help` lists it), then sudo systemctl restart k3s",
+		    nv);
+	finding_fix(f, "# not /etc/containerd/config.toml nor `nvidia-ctk runtime configure "
+		       "--runtime=containerd`, which edits it: K3s's containerd reads "
+		       "/var/lib/rancher/k3s/agent/etc/containerd/config.toml, rewritten by K3s "
+		       "at every start (from config.toml.tmpl where there is one)");
+	finding_verify(f, "grep -n nvidia /var/lib/rancher/k3s/agent/etc/containerd/config.toml; "
+			  "kubectl get runtimeclass; kubectl describe node | grep nvidia.com/gpu");
+}
+
 /* containerd's CRI plugin has an nvidia runtime, but pods get the default one: without
  * default_runtime_name = "nvidia" (containerd's default is "runc") a pod runs under it unless
  * its spec names a RuntimeClass whose handler is nvidia, and the NVIDIA device plugin's own pod
@@ -561,20 +586,32 @@ static bool cri_runtime_is_nvidia(const struct snap_node *rt)
  * #1246: default runtime runc with the nvidia runtime configured, no nvidia.com/gpu in the
  * node's capacity). A RuntimeClass is a cluster object the node does not show: a warning,
  * unless kubelet's device plugin checkpoint shows that no plugin offered the GPUs (an error). */
-static void check_cri_default_runtime(struct rule_ctx *c, const struct snap_node *root)
+/* K3s's containerd has the same facts under K3S (k3s: true): K3s adds its nvidia runtimes
+ * without making one the default, so it is the same judgment with K3s's own fixes
+ * (docs.k3s.io "NVIDIA Container Runtime Support": runtimeClassName: nvidia;
+ * k3s-io/k3s#8700: the RuntimeClass K3s creates and its --default-runtime option). */
+#define K3S HOST "k3s.containerd."
+
+static void check_cri_default_runtime(struct rule_ctx *c, const struct snap_node *root, bool k3s)
 {
-	const struct snap_node *cruns = snap_get(root, HOST "containerd.runtimes");
-	const struct snap_node *dname = snap_get(root, HOST "containerd.default_runtime_name");
-	const struct snap_node *dbin = snap_get(root, HOST "containerd.default_runtime_binary");
-	const struct snap_node *imports = snap_get(root, HOST "containerd.imports");
+	const char *pre = k3s ? K3S : HOST "containerd.";
+	char key[96];
+#define CD(name) (snprintf(key, sizeof(key), "%s%s", pre, name), snap_get(root, key))
+	const struct snap_node *cruns = CD("runtimes");
+	const struct snap_node *dname = CD("default_runtime_name");
+	const struct snap_node *dbin = CD("default_runtime_binary");
+	const struct snap_node *imports = CD("imports");
+	const struct snap_node *config = CD("config");
+#undef CD
+	const char *who = k3s ? "K3s's containerd" : "containerd";
 	const struct snap_node *ckpt = snap_get(root, HOST "kubelet.device_checkpoint");
 	const struct snap_node *regs = snap_get(root, HOST "kubelet.registered_resources");
 	const char *def = "runc", *nv = NULL, *nv_bin = NULL;
 	bool unoffered = false;
 	struct finding *f;
 
-	if (!rule_need_known(c, "containerd", "containerd's default_runtime_name", dname) ||
-	    !rule_need_known(c, "containerd", "containerd's default_runtime table", dbin))
+	if (!rule_need_known(c, who, "containerd's default_runtime_name", dname) ||
+	    !rule_need_known(c, who, "containerd's default_runtime table", dbin))
 		return;
 	if (snap_present(dname))
 		def = snap_str(dname);
@@ -601,7 +638,7 @@ static void check_cri_default_runtime(struct rule_ctx *c, const struct snap_node
 
 		if (streq(imp, snap_source(snap_at(imports, i)) ?: ""))
 			continue;
-		rule_skip(c, "containerd",
+		rule_skip(c, who,
 			  "whether containerd's default runtime is nvidia: config.toml imports %s, "
 			  "which gpuenv does not follow",
 			  imp);
@@ -616,25 +653,32 @@ static void check_cri_default_runtime(struct rule_ctx *c, const struct snap_node
 		unoffered = true;
 	}
 	f = rule_finding(
-		c, unoffered ? GPUENV_SEVERITY_ERROR : GPUENV_SEVERITY_WARNING, "containerd",
-		"containerd's CRI config has the nvidia runtime \"%s\"%s%s%s, but its default "
+		c, unoffered ? GPUENV_SEVERITY_ERROR : GPUENV_SEVERITY_WARNING, who,
+		"%s%s%s has the nvidia runtime \"%s\"%s%s%s, but its default "
 		"runtime is \"%s\"%s: Kubernetes pods that name no RuntimeClass with handler \"%s\" "
 		"run without the GPU, the NVIDIA device plugin's own pod included (\"Failed to "
 		"initialize NVML: could not load NVML library\"); `ctr run --gpus` still works. %s",
-		nv, nv_bin ? " (" : "", nv_bin ?: "", nv_bin ? ")" : "", def,
+		k3s ? "the CRI config of K3s's own containerd (" : "containerd's CRI config",
+		k3s ? (snap_source(config) ?: "?") : "", k3s ? ")" : "", nv, nv_bin ? " (" : "",
+		nv_bin ?: "", nv_bin ? ")" : "", def,
 		snap_present(dname) ? "" : " (default_runtime_name not set)", nv,
 		unoffered ? "No device plugin has registered nvidia.com/gpu with this node's "
 			    "kubelet: Kubernetes is offered none of its GPUs"
 			  : "Whether such a RuntimeClass is used cannot be seen from the node");
-	finding_fact(f, HOST "containerd.config", snap_get(root, HOST "containerd.config"));
+	snprintf(key, sizeof(key), "%sconfig", pre);
+	finding_fact(f, key, config);
 	if (unoffered)
 		finding_evidence(f, HOST "kubelet.registered_resources", snap_source(ckpt) ?: "?",
 				 "%zu resource(s), no nvidia.com/gpu", snap_count(regs));
-	finding_fact(f, HOST "containerd.default_runtime_name", dname);
-	finding_evidence(f, HOST "containerd.runtimes",
-			 snap_source(snap_get(root, HOST "containerd.config"))
-				 ?: "/etc/containerd/config.toml",
+	snprintf(key, sizeof(key), "%sdefault_runtime_name", pre);
+	finding_fact(f, key, dname);
+	snprintf(key, sizeof(key), "%sruntimes", pre);
+	finding_evidence(f, key, snap_source(config) ?: "/etc/containerd/config.toml",
 			 "%zu runtime(s), nvidia: %s", snap_count(cruns), nv);
+	if (k3s) {
+		k3s_fixes(f, nv);
+		return;
+	}
 	finding_fix(f,
 		    "sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default "
 		    "&& sudo systemctl restart containerd   # default_runtime_name = \"nvidia\"");
@@ -723,6 +767,70 @@ static void check_kubelet_docker_default(struct rule_ctx *c, const struct snap_n
 		       "NAMESPACE POD | grep -i nvml; kubectl describe node | grep nvidia.com/gpu");
 }
 
+/* K3s's own containerd (container.host.k3s): with an nvidia runtime, the default-runtime
+ * judgment above; with none, no pod can be given the GPU. K3s adds the runtime at start only
+ * when it finds nvidia-container-runtime (in /usr/bin or /usr/local/nvidia/toolkit: the
+ * maintainer in k3s-io/k3s#4391), so the toolkit is missing or K3s has not been restarted
+ * since; an nvidia runtime in /etc/containerd/config.toml is no help to K3s. */
+static void check_k3s(struct rule_ctx *c, const struct snap_node *root, bool gpu_host)
+{
+	const struct snap_node *cfg = snap_get(root, K3S "config");
+	const struct snap_node *runs = snap_get(root, K3S "runtimes");
+	const struct snap_node *rtbin =
+		snap_get(root, HOST "toolkit.binaries.nvidia-container-runtime");
+	const struct snap_node *tmpl = snap_get(root, HOST "k3s.config_template");
+	bool etc_nv = false, tmpl_there = false;
+	struct finding *f;
+
+	if (!snap_get(root, HOST "k3s"))
+		return;
+	/* no config.toml: K3s has not run its containerd here (or runs with Docker) */
+	if (snap_state(cfg) == FACT_ABSENT ||
+	    !rule_need(c, "K3s's containerd", "K3s's containerd config.toml", cfg))
+		return;
+	/* an nvidia runtime there: K3s found nvidia-container-runtime, a GPU host's */
+	for (size_t i = 0; i < snap_count(runs); i++)
+		if (cri_runtime_is_nvidia(snap_at(runs, i))) {
+			check_cri_default_runtime(c, root, true);
+			return;
+		}
+	if (!gpu_host)
+		return;
+	for (size_t i = 0; i < snap_count(snap_get(root, HOST "containerd.runtimes")); i++)
+		etc_nv |= cri_runtime_is_nvidia(
+			snap_at(snap_get(root, HOST "containerd.runtimes"), i));
+	snap_bool(tmpl, &tmpl_there);
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, "K3s's containerd",
+		"K3s runs its own containerd, which reads %s, and that config has no nvidia runtime "
+		"(%zu runtime(s)): no pod can be given the GPU. K3s adds the runtime at start only "
+		"when it finds nvidia-container-runtime (/usr/bin, /usr/local/nvidia/toolkit)%s%s",
+		snap_source(cfg) ?: "?", snap_count(runs),
+		snap_present(rtbin) ? ", which is here: K3s has not been restarted since it was "
+				      "installed, or config.toml.tmpl leaves the runtimes out"
+				    : ", which is not installed",
+		etc_nv ? "; the nvidia runtime in /etc/containerd/config.toml is read by a "
+			 "containerd of the system's, never by K3s's"
+		       : "");
+	finding_fact(f, K3S "config", cfg);
+	finding_evidence(f, K3S "runtimes", snap_source(cfg) ?: "?", "%zu runtime(s), no nvidia",
+			 snap_count(runs));
+	finding_fact(f, HOST "toolkit.binaries.nvidia-container-runtime", rtbin);
+	finding_fact(f, HOST "k3s.config_template", tmpl);
+	if (etc_nv)
+		finding_fact(f, HOST "containerd.config", snap_get(root, HOST "containerd.config"));
+	if (!snap_present(rtbin))
+		finding_fix(f, "sudo apt-get install -y nvidia-container-toolkit   # NVIDIA's "
+			       "repository; dnf/zypper likewise");
+	if (tmpl_there)
+		finding_fix(f, "# config.toml.tmpl replaces K3s's template: keep K3s's runtimes in "
+			       "it ({{ template \"base\" . }}, docs.k3s.io \"Base template\"), or "
+			       "remove it");
+	finding_fix(f, "sudo systemctl restart k3s   # K3s then adds the nvidia runtime to its "
+		       "containerd config (k3s-agent on an agent node)");
+	k3s_fixes(f, "nvidia");
+}
+
 RULE_CHECK(check_no_nvidia_runtime)
 {
 	const struct snap_node *dockerd = snap_get(root, HOST "docker.dockerd");
@@ -737,14 +845,16 @@ RULE_CHECK(check_no_nvidia_runtime)
 	const struct snap_node *fact;
 	const char *drv;
 	bool docker = snap_present(dockerd), cri = snap_present(ctrd), docker_ok = false,
-	     cri_ok = false;
+	     cri_ok = false, gpu_host;
 	size_t specs;
 	struct finding *f;
 
 	if (in_container(root))
 		return;
-	if (gpus_count(root, gpu_is_nvidia) == 0 &&
-	    nvidia_driver(root, &drv, &fact) != DRIVER_LOADED)
+	gpu_host = gpus_count(root, gpu_is_nvidia) > 0 ||
+		   nvidia_driver(root, &drv, &fact) == DRIVER_LOADED;
+	check_k3s(c, root, gpu_host);
+	if (!gpu_host)
 		return;
 	check_docker_snap(c, root);
 	/* dockerd or containerd that could not be looked at may be installed. */
@@ -780,7 +890,7 @@ RULE_CHECK(check_no_nvidia_runtime)
 		cri_ok |= cri_runtime_is_nvidia(snap_at(cruns, i));
 	if (cri && cri_ok &&
 	    !(specs && snap_get_bool_default(root, HOST "containerd.enable_cdi", false)))
-		check_cri_default_runtime(c, root);
+		check_cri_default_runtime(c, root, false);
 	cri_ok |= specs && snap_get_bool_default(root, HOST "containerd.enable_cdi", false);
 	if (docker && docker_ok && !cri)
 		check_kubelet_docker_default(c, root);

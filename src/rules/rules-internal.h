@@ -520,4 +520,5 @@ RULE_CHECK(check_no_nvidia_runtime);
 RULE_CHECK(check_cdi_spec_stale);
 RULE_CHECK(check_toolkit_ldconfig_missing);
 RULE_CHECK(check_dev_char_links_missing);
+RULE_CHECK(check_rootless_no_cgroups);
 RULE_CHECK(check_image_incomplete);

@@ -429,6 +429,60 @@ static void test_host_cgroups_dev_char(void **state)
 	assert_int_equal(snap_get_state(r, "container.host.dev_char_missing"), FACT_UNREADABLE);
 }
 
+/* Rootless engines: /proc/self/uid_map (the identity map, an unprivileged container's),
+ * rootless Docker's /run/user/<uid>/docker.sock, a runtime directory that cannot be entered;
+ * K3s's own containerd config. Nothing recorded where the files are not there. */
+static void test_host_rootless_k3s(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r;
+
+	r = run_fresh(f, probe_container_host);
+	assert_null(snap_get(r, "container.host.rootless"));
+	assert_null(snap_get(r, "container.host.k3s"));
+	put(f, "/proc/self/uid_map", "         0          0 4294967295\n");
+	put(f, "/run/user/1000/bus", "");
+	r = run_fresh(f, probe_container_host);
+	assert_false(snap_get_bool_default(r, "container.host.rootless.user_namespace", true));
+	assert_null(snap_get(r, "container.host.rootless.docker_sockets"));
+	put(f, "/proc/self/uid_map", "         0     100000      65536\n");
+	put(f, "/run/user/1000/docker.sock", "");
+	put(f, "/run/user/120/docker.sock", "");
+	r = run_fresh(f, probe_container_host);
+	assert_true(snap_get_bool_default(r, "container.host.rootless.user_namespace", false));
+	assert_int_equal(snap_count(snap_get(r, "container.host.rootless.docker_sockets")), 2);
+	/* another user's runtime directory: listed as not looked into */
+	assert_int_equal(
+		testhooks_root_inject_error(f->ctx->root, "/run/user/120/docker.sock", EACCES), 0);
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_count(snap_get(r, "container.host.rootless.docker_sockets")), 1);
+	assert_string_equal(snap_get_str(r, "container.host.rootless.runtime_dirs_unreadable.0"),
+			    "/run/user/120/docker.sock");
+	/* uid_map unreadable: could not tell */
+	assert_int_equal(testhooks_root_inject_error(f->ctx->root, "/proc/self/uid_map", EACCES),
+			 0);
+	r = run_fresh(f, probe_container_host);
+	assert_int_equal(snap_get_state(r, "container.host.rootless.user_namespace"),
+			 FACT_UNREADABLE);
+	/* K3s: its own containerd config, its template */
+	put(f, "/var/lib/rancher/k3s/agent/etc/containerd/config.toml",
+	    "version = 2\n[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.\"nvidia\"]\n"
+	    "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.\"nvidia\".options]\n"
+	    "  BinaryName = \"/usr/bin/nvidia-container-runtime\"\n");
+	r = run_fresh(f, probe_container_host);
+	assert_string_equal(snap_get_str(r, "container.host.k3s.containerd.runtimes.0.name"),
+			    "nvidia");
+	assert_string_equal(snap_get_str(r, "container.host.k3s.containerd.cri_plugin"),
+			    "io.containerd.grpc.v1.cri");
+	assert_int_equal(snap_get_state(r, "container.host.k3s.containerd.default_runtime_name"),
+			 FACT_ABSENT);
+	assert_false(snap_get_bool_default(r, "container.host.k3s.config_template", true));
+	put(f, "/var/lib/rancher/k3s/agent/etc/containerd/config.toml.tmpl",
+	    "{{ template \"base\" . }}\n");
+	r = run_fresh(f, probe_container_host);
+	assert_true(snap_get_bool_default(r, "container.host.k3s.config_template", false));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +495,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_docker_snap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_v2_pod, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_cgroups_dev_char, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_rootless_k3s, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -567,6 +567,111 @@ static void test_dev_char_links(void **state)
 	snapshot_unref(s);
 }
 
+/* A rootless engine (a user namespace, rootless Docker's socket, DOCKER_HOST naming one) with
+ * nvidia-container-cli and no-cgroups not true: the hook's device cgroup setup fails
+ * (NVIDIA/libnvidia-container#154); quiet with no-cgroups = true, in CDI mode, without the
+ * CLI, or on a rootful host; a config.toml that cannot be read is skipped. */
+static void test_rootless_no_cgroups(void **state)
+{
+	static const char cfg[] = "/etc/nvidia-container-runtime/config.toml";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *host = snap_object(node(s, "container"), "host");
+	struct snap_node *tk = snap_object(host, "toolkit");
+	struct snap_node *conf = snap_object(tk, "config");
+	struct snap_node *cli = snap_object(conf, "nvidia-container-cli");
+	struct snap_node *rt = snap_object(conf, "nvidia-container-runtime");
+	struct snap_node *rl = snap_object(host, "rootless");
+
+	snap_set_str(snap_object(tk, "binaries"), "nvidia-container-cli",
+		     "/usr/bin/nvidia-container-cli", "/usr/bin/nvidia-container-cli");
+	snap_set_state(conf, "file", FACT_ABSENT, cfg, "No such file or directory");
+	/* rootful: the identity map, no rootless socket */
+	snap_set_bool(rl, "user_namespace", false, "/proc/self/uid_map");
+	NO(s, "container.rootless-no-cgroups");
+	snap_append_str(snap_array(rl, "docker_sockets"), "/run/user/1000/docker.sock",
+			"/run/user/1000/docker.sock");
+	YES(s, "container.rootless-no-cgroups", GPUENV_SEVERITY_ERROR, "rootless Docker runs here");
+	/* the file there, no-cgroups unset or false */
+	snap_set_str(conf, "file", cfg, cfg);
+	snap_set_state(cli, "no-cgroups", FACT_ABSENT, cfg, NULL);
+	snap_set_state(rt, "mode", FACT_ABSENT, cfg, NULL);
+	YES(s, "container.rootless-no-cgroups", GPUENV_SEVERITY_ERROR, "does not set no-cgroups");
+	snap_set_bool(cli, "no-cgroups", false, cfg);
+	YES(s, "container.rootless-no-cgroups", GPUENV_SEVERITY_ERROR, "no-cgroups = false");
+	/* the fix */
+	snap_set_bool(cli, "no-cgroups", true, cfg);
+	NO(s, "container.rootless-no-cgroups");
+	snap_set_bool(cli, "no-cgroups", false, cfg);
+	/* CDI mode: nvidia-container-cli is not run */
+	snap_set_str(rt, "mode", "cdi", cfg);
+	NO(s, "container.rootless-no-cgroups");
+	snap_set_str(rt, "mode", "legacy", cfg);
+	YES(s, "container.rootless-no-cgroups", GPUENV_SEVERITY_ERROR, "device cgroup");
+	/* unreadable config: could not tell */
+	snap_set_errno(conf, "file", -EACCES, cfg);
+	SKIPPED(s, "container.rootless-no-cgroups");
+	snap_set_state(conf, "file", FACT_ABSENT, cfg, "No such file or directory");
+	/* a user namespace (an unprivileged LXC container), no socket */
+	rl = snap_object(host, "rootless");
+	snap_set_errno(rl, "docker_sockets", -ENOENT, "/run/user");
+	snap_set_bool(rl, "user_namespace", true, "/proc/self/uid_map");
+	YES(s, "container.rootless-no-cgroups", GPUENV_SEVERITY_ERROR, "user namespace");
+	snap_set_bool(rl, "user_namespace", false, "/proc/self/uid_map");
+	/* DOCKER_HOST naming a per-user socket, or the system's */
+	snap_set_str(rl, "docker_host", "unix:///run/user/1000/docker.sock", "environment");
+	YES(s, "container.rootless-no-cgroups", GPUENV_SEVERITY_ERROR, "DOCKER_HOST=");
+	snap_set_str(rl, "docker_host", "unix:///var/run/docker.sock", "environment");
+	NO(s, "container.rootless-no-cgroups");
+	snap_set_str(rl, "docker_host", "unix:///run/user/1000/docker.sock", "environment");
+	/* no nvidia-container-cli: nothing sets device cgroups */
+	snap_set_errno(snap_object(tk, "binaries"), "nvidia-container-cli", -ENOENT, "PATH");
+	NO(s, "container.rootless-no-cgroups");
+	snapshot_unref(s);
+}
+
+/* K3s's own containerd: its config with the nvidia runtime not the default is judged as
+ * containerd's, with K3s's fixes; with no nvidia runtime on a GPU host, an error that says
+ * /etc/containerd/config.toml is not K3s's (NVIDIA/k8s-device-plugin#406). */
+static void test_k3s_containerd(void **state)
+{
+	static const char cfg[] = "/var/lib/rancher/k3s/agent/etc/containerd/config.toml";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *h = snap_object(node(s, "container"), "host");
+	struct snap_node *k3s = snap_object(h, "k3s");
+	struct snap_node *cd = snap_object(k3s, "containerd");
+	struct snap_node *etc, *r;
+
+	snap_set_str(cd, "config", cfg, cfg);
+	snap_set_str(cd, "cri_plugin", "io.containerd.grpc.v1.cri", cfg);
+	snap_set_state(cd, "default_runtime_name", FACT_ABSENT, cfg, NULL);
+	snap_set_state(cd, "default_runtime_binary", FACT_ABSENT, cfg, NULL);
+	r = snap_append_object(snap_array(cd, "runtimes"));
+	snap_set_str(r, "name", "nvidia", cfg);
+	snap_set_str(r, "binary_name", "/usr/bin/nvidia-container-runtime", cfg);
+	/* K3s found the runtime: judged even where the driver is not seen */
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_WARNING, "K3s's own containerd");
+	snap_set_str(cd, "default_runtime_name", "nvidia", cfg);
+	NO(s, "container.no-nvidia-runtime");
+	/* no nvidia runtime: judged only on a GPU host */
+	snap_set_state(cd, "default_runtime_name", FACT_ABSENT, cfg, NULL);
+	snap_set_str(r, "name", "runc", cfg);
+	snap_set_state(r, "binary_name", FACT_ABSENT, cfg, NULL);
+	NO(s, "container.no-nvidia-runtime");
+	driver_loaded(s, "535.54.03");
+	snap_set_errno(snap_object(h, "docker"), "dockerd", -ENOENT, "PATH");
+	snap_set_errno(snap_object(h, "containerd"), "containerd", -ENOENT, "PATH");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR, "which is not installed");
+	etc = snap_append_object(snap_array(snap_object(h, "containerd"), "runtimes"));
+	snap_set_str(etc, "name", "nvidia", "/etc/containerd/config.toml");
+	YES(s, "container.no-nvidia-runtime", GPUENV_SEVERITY_ERROR, "never by K3s's");
+	/* K3s's config unreadable: skipped; absent (K3s not started): quiet */
+	snap_set_errno(cd, "config", -EACCES, cfg);
+	SKIPPED(s, "container.no-nvidia-runtime");
+	snap_set_state(cd, "config", FACT_ABSENT, cfg, "No such file or directory");
+	NO(s, "container.no-nvidia-runtime");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +688,8 @@ int main(void)
 		cmocka_unit_test(test_cdi_unjudged),
 		cmocka_unit_test(test_container_cgroup_v2),
 		cmocka_unit_test(test_dev_char_links),
+		cmocka_unit_test(test_rootless_no_cgroups),
+		cmocka_unit_test(test_k3s_containerd),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
