@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Lookups in the Intel GPU tables of the knowledge base (facts-intel.h; data/ipex_xpu.tsv,
- * data/intel_gpu_kernel.tsv).
+ * data/intel_gpu_kernel.tsv, data/intel_compute_runtime_legacy.tsv).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +26,18 @@ int facts_ipex_release(const char *version, const struct facts_ipex **ret)
 	return -ENOENT;
 }
 
+/* Whether the comma list of four-digit ids `ids` holds `want`: every fifth character starts one. */
+static bool id_listed(const char *ids, const char *want)
+{
+	for (const char *p = ids; p && strlen(p) >= 4; p += 5) {
+		if (strncmp(p, want, 4) == 0)
+			return true;
+		if (p[4] != ',')
+			break;
+	}
+	return false;
+}
+
 int facts_intel_kernel_family(unsigned device, const struct facts_intel_kernel **ret)
 {
 	char want[8];
@@ -32,18 +45,25 @@ int facts_intel_kernel_family(unsigned device, const struct facts_intel_kernel *
 	if (device > 0xffff)
 		return -ENOENT;
 	snprintf(want, sizeof(want), "%04x", device);
-	for (size_t i = 0; i < facts_intel_kernel_table_len; i++) {
-		const char *p = facts_intel_kernel_table_rows()[i].pci_device_ids;
-
-		/* a comma list of four-digit ids: every fifth character starts one */
-		for (; p && strlen(p) >= 4; p += 5) {
-			if (strncmp(p, want, 4) == 0) {
-				*ret = &facts_intel_kernel_table_rows()[i];
-				return 0;
-			}
-			if (p[4] != ',')
-				break;
+	for (size_t i = 0; i < facts_intel_kernel_table_len; i++)
+		if (id_listed(facts_intel_kernel_table_rows()[i].pci_device_ids, want)) {
+			*ret = &facts_intel_kernel_table_rows()[i];
+			return 0;
 		}
-	}
+	return -ENOENT;
+}
+
+int facts_intel_legacy_family(unsigned device, const struct facts_intel_legacy **ret)
+{
+	char want[8];
+
+	if (device > 0xffff)
+		return -ENOENT;
+	snprintf(want, sizeof(want), "%04x", device);
+	for (size_t i = 0; i < facts_intel_legacy_table_len; i++)
+		if (id_listed(facts_intel_legacy_table_rows()[i].pci_device_ids, want)) {
+			*ret = &facts_intel_legacy_table_rows()[i];
+			return 0;
+		}
 	return -ENOENT;
 }

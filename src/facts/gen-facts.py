@@ -234,6 +234,8 @@ KERNEL_AMDGPU_COLS = ['rocm', 'gfx', 'kernel_from', 'kernel_to', 'what', 'confid
 COMPAT_COLS = ['package', 'driver_branch', 'support', 'confidence', 'source']
 INTEL_KERNEL_COLS = ['family', 'driver', 'pci_device_ids', 'default_from', 'products', 'confidence', 'notes',
                      'source']
+INTEL_LEGACY_COLS = ['family', 'generation', 'pci_device_ids', 'dropped_from', 'level_zero', 'products', 'confidence',
+                     'notes', 'source']
 HSA_COLS = ['gfx', 'override', 'runs_as', 'family', 'products', 'confidence', 'notes', 'source']
 CHIP_COLS = ['chip', 'architecture', 'compute_capability', 'tegra', 'confidence', 'notes', 'source']
 DEV_COLS = ['device_id', 'name', 'chip', 'legacy_branch', 'kernel_open', 'source']
@@ -684,6 +686,29 @@ def gen_intel_kernel(d, out):
     emit_rows(out, 'intel_kernel', rows, INTEL_KERNEL_COLS)
 
 
+def gen_intel_legacy(d, out):
+    rows = read_tsv(os.path.join(d, 'intel_compute_runtime_legacy.tsv'), INTEL_LEGACY_COLS)
+    check_unique(rows, lambda r: r['family'], 'family')
+    check_sorted(rows, lambda r: r['family'], 'family')
+    seen = {}
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        if not re.match(r'^Gen[0-9]+$', r['generation']):
+            raise FactsError('%s: generation %r is not GenN' % (w, r['generation']))
+        if len(vkey(r['dropped_from'], w)) != 4:
+            raise FactsError('%s: dropped_from %r is not year.week.build.hotfix' % (w, r['dropped_from']))
+        if r['level_zero'] not in ('yes', 'no'):
+            raise FactsError('%s: level_zero must be yes or no' % w)
+        for x in r['pci_device_ids'].split(','):
+            if not re.match(r'^[0-9a-f]{4}$', x):
+                raise FactsError('%s: bad PCI device id %r' % (w, x))
+            if x in seen:
+                raise FactsError('%s: PCI device id %s is already in %s' % (w, x, seen[x]))
+            seen[x] = r['family']
+    emit_rows(out, 'intel_legacy', rows, INTEL_LEGACY_COLS)
+
+
 def torch_key(r):
     w = r['_where']
     m = re.match(r'^(cu|rocm)([0-9.]+)$', r['variant'])
@@ -847,7 +872,7 @@ def main(argv):
     body = []
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
-                  gen_ptx_isa, gen_ltoir, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_rocm_kernel_amdgpu, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_torch, gen_tensorflow,
+                  gen_ptx_isa, gen_ltoir, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_rocm_kernel_amdgpu, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_intel_legacy, gen_torch, gen_tensorflow,
                   gen_dlopen, gen_tensorflow_builds, gen_mig_bugs):
             g(d, body)
             body.append('')
