@@ -669,7 +669,6 @@ def gen_intel_kernel(d, out):
     rows = read_tsv(os.path.join(d, 'intel_gpu_kernel.tsv'), INTEL_KERNEL_COLS)
     check_unique(rows, lambda r: r['family'], 'family')
     check_sorted(rows, lambda r: r['family'], 'family')
-    seen = {}
     for r in rows:
         w = r['_where']
         check_confidence(r)
@@ -677,20 +676,26 @@ def gen_intel_kernel(d, out):
             raise FactsError('%s: driver %r is not i915 or xe' % (w, r['driver']))
         if r['default_from'] and len(vkey(r['default_from'], w)) != 2:
             raise FactsError('%s: default_from %r is not major.minor' % (w, r['default_from']))
+    check_family_ids(rows)
+    emit_rows(out, 'intel_kernel', rows, INTEL_KERNEL_COLS)
+
+
+def check_family_ids(rows):
+    """Each row's pci_device_ids: four lower-case hex digits each, none in two families."""
+    seen = {}
+    for r in rows:
         for x in r['pci_device_ids'].split(','):
             if not re.match(r'^[0-9a-f]{4}$', x):
-                raise FactsError('%s: bad PCI device id %r' % (w, x))
+                raise FactsError('%s: bad PCI device id %r' % (r['_where'], x))
             if x in seen:
-                raise FactsError('%s: PCI device id %s is already in %s' % (w, x, seen[x]))
+                raise FactsError('%s: PCI device id %s is already in %s' % (r['_where'], x, seen[x]))
             seen[x] = r['family']
-    emit_rows(out, 'intel_kernel', rows, INTEL_KERNEL_COLS)
 
 
 def gen_intel_legacy(d, out):
     rows = read_tsv(os.path.join(d, 'intel_compute_runtime_legacy.tsv'), INTEL_LEGACY_COLS)
     check_unique(rows, lambda r: r['family'], 'family')
     check_sorted(rows, lambda r: r['family'], 'family')
-    seen = {}
     for r in rows:
         w = r['_where']
         check_confidence(r)
@@ -700,12 +705,7 @@ def gen_intel_legacy(d, out):
             raise FactsError('%s: dropped_from %r is not year.week.build.hotfix' % (w, r['dropped_from']))
         if r['level_zero'] not in ('yes', 'no'):
             raise FactsError('%s: level_zero must be yes or no' % w)
-        for x in r['pci_device_ids'].split(','):
-            if not re.match(r'^[0-9a-f]{4}$', x):
-                raise FactsError('%s: bad PCI device id %r' % (w, x))
-            if x in seen:
-                raise FactsError('%s: PCI device id %s is already in %s' % (w, x, seen[x]))
-            seen[x] = r['family']
+    check_family_ids(rows)
     emit_rows(out, 'intel_legacy', rows, INTEL_LEGACY_COLS)
 
 

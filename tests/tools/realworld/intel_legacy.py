@@ -6,7 +6,7 @@ machine is intel.py's Intel base tree with an integrated GPU's ids."""
 import os
 
 from realworld.common import dpkg, ini, ldso_cache, read, real_world, w
-from realworld.intel import GPU, SRC_INTEL_BASE, devices, intel_base, opencl_icd
+from realworld.intel import GPU, SRC_INTEL_BASE, devices, intel_base, opencl_icd, unread_kernel_and_os
 
 TOPIC = "intel_legacy"
 FIXTURES = ("rw-intel-cml-neo26-no-legacy1-birdnet-3923", "intel-cml-neo26-with-legacy1")
@@ -49,13 +49,7 @@ def cml_base(name):
     # the PCIe link the VM's virtual port reports is not in the report: left unread
     for p in ("current_link_speed", "current_link_width", "max_link_speed", "max_link_width"):
         os.unlink(f"{root}/{GPU}/{p}")
-    for p in ("proc/sys/kernel/osrelease", "etc/os-release"):
-        if os.path.lexists(f"{root}/{p}"):
-            os.unlink(f"{root}/{p}")
-    for d in ("proc/sys/kernel", "proc/sys"):  # left empty: git keeps no empty directory
-        if os.path.isdir(f"{root}/{d}") and not os.listdir(f"{root}/{d}"):
-            os.rmdir(f"{root}/{d}")
-    w(root, "proc/cmdline", "root=UUID=0b6b2a5e-3f0a-4c41-9a57-4d6c3c1e7f21 ro quiet\n")
+    unread_kernel_and_os(root)
     # a Docker container: its marker file and PID 1's cgroup lines
     w(root, ".dockerenv", "")
     w(root, "proc/1/cgroup", read("tests/fixtures/container-cuda12.4-on-r535/root",

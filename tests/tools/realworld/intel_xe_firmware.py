@@ -6,7 +6,8 @@ import os
 import shutil
 
 from realworld.common import ini, real_world, w
-from realworld.intel import GPU, SRC_INTEL_BASE, intel_base, kern_log
+from realworld.intel import (GPU, SRC_INTEL_BASE, intel_base, kern_log, unread_kernel_and_os,
+                             xe_modules)
 
 TOPIC = "intel_xe_firmware"
 FIXTURES = ("rw-intel-b50-xe-guc-missing-incus-891",)
@@ -39,26 +40,8 @@ def b50_xe_guc_missing():
     shutil.rmtree(f"{root}/sys/module/i915")
     w(root, "sys/module/xe/refcnt", "0\n")
     w(root, "sys/bus/pci/drivers/xe/bind", "")
-    w(root, "proc/modules", "xe 3334144 0 - Live 0x0000000000000000\n"
-      "drm_gpuvm 45056 1 xe, Live 0x0000000000000000\n"
-      "drm_exec 12288 2 xe,drm_gpuvm, Live 0x0000000000000000\n"
-      "gpu_sched 61440 1 xe, Live 0x0000000000000000\n"
-      "drm_ttm_helper 16384 1 xe, Live 0x0000000000000000\n"
-      "drm_buddy 20480 1 xe, Live 0x0000000000000000\n"
-      "ttm 110592 2 xe,drm_ttm_helper, Live 0x0000000000000000\n"
-      "i2c_algo_bit 16384 1 xe, Live 0x0000000000000000\n"
-      "drm_display_helper 237568 1 xe, Live 0x0000000000000000\n"
-      "cec 94208 2 xe,drm_display_helper, Live 0x0000000000000000\n"
-      "video 77824 1 xe, Live 0x0000000000000000\n")
-    # the report shows neither the kernel release nor the distribution's os-release: both
-    # stay unread rather than made up (the base tree's Ubuntu ones are taken out)
-    for p in ("proc/sys/kernel/osrelease", "etc/os-release"):
-        if os.path.lexists(f"{root}/{p}"):
-            os.unlink(f"{root}/{p}")
-    for d in ("proc/sys/kernel", "proc/sys"):  # left empty: git keeps no empty directory
-        if os.path.isdir(f"{root}/{d}") and not os.listdir(f"{root}/{d}"):
-            os.rmdir(f"{root}/{d}")
-    w(root, "proc/cmdline", "root=UUID=0b6b2a5e-3f0a-4c41-9a57-4d6c3c1e7f21 ro quiet\n")
+    w(root, "proc/modules", xe_modules(0))
+    unread_kernel_and_os(root)
     kern_log(root, "incus", LOG_891, driver="xe", start=4.1)
     ini(dst, TOPIC,
         "An Intel Arc Pro B50 (Battlemage G21, 8086:e212) under IncusOS, whose gpu-support "
