@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Lookups in the Intel GPU tables of the knowledge base (facts-intel.h; data/ipex_xpu.tsv,
- * data/intel_gpu_kernel.tsv).
+ * data/intel_gpu_kernel.tsv, data/intel_compute_runtime_legacy.tsv).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,18 @@ int facts_intel_kernel_family(unsigned device, const struct facts_intel_kernel *
 		if (facts_pci_id_listed(facts_intel_kernel_table_rows()[i].pci_device_ids,
 					device)) {
 			*ret = &facts_intel_kernel_table_rows()[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int facts_intel_legacy_family(unsigned device, const struct facts_intel_legacy **ret)
+{
+	for (size_t i = 0; i < facts_intel_legacy_table_len; i++) {
+		if (facts_pci_id_listed(facts_intel_legacy_table_rows()[i].pci_device_ids,
+					device)) {
+			*ret = &facts_intel_legacy_table_rows()[i];
 			return 0;
 		}
 	}

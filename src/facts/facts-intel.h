@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The Intel GPU tables of the knowledge base (data/ipex_xpu.tsv, data/intel_gpu_kernel.tsv,
+ * data/intel_compute_runtime_legacy.tsv,
  * generated into facts-data.c by gen-facts.py) and their lookups (facts-intel.c). Apart from
  * facts.h so that the many users of facts.h do not depend on them.
  */
@@ -41,3 +42,23 @@ extern const size_t facts_intel_kernel_table_len;
 
 /* The family of Intel PCI device id `device` (0x56a0): 0, or -ENOENT. */
 int facts_intel_kernel_family(unsigned device, const struct facts_intel_kernel **ret);
+
+/* One Intel GPU family that the compute runtime's regular packages dropped
+ * (intel_compute_runtime_legacy.tsv). */
+struct facts_intel_legacy {
+	const char *family;	    /* "CFL" */
+	const char *generation;	    /* "Gen9" */
+	const char *pci_device_ids; /* "3e90,3e91,..." (lower-case hex) */
+	const char *dropped_from;   /* the first regular release without it: "24.35.30872.22" */
+	const char *level_zero;	    /* "yes": the legacy1 packages drive it through Level Zero too */
+	const char *products;
+	const char *confidence;
+	const char *notes;
+	const char *source;
+};
+
+const struct facts_intel_legacy *facts_intel_legacy_table_rows(void);
+extern const size_t facts_intel_legacy_table_len;
+
+/* The legacy family of Intel PCI device id `device` (0x3e92): 0, or -ENOENT. */
+int facts_intel_legacy_family(unsigned device, const struct facts_intel_legacy **ret);

@@ -236,6 +236,8 @@ INTEL_KERNEL_COLS = ['family', 'driver', 'pci_device_ids', 'default_from', 'prod
                      'source']
 AMD_KERNEL_COLS = ['family', 'gfx', 'pci_device_ids', 'first_release', 'absent_through', 'products', 'confidence',
                    'notes', 'source']
+INTEL_LEGACY_COLS = ['family', 'generation', 'pci_device_ids', 'dropped_from', 'level_zero', 'products', 'confidence',
+                     'notes', 'source']
 HSA_COLS = ['gfx', 'override', 'runs_as', 'family', 'products', 'confidence', 'notes', 'source']
 CHIP_COLS = ['chip', 'architecture', 'compute_capability', 'tegra', 'confidence', 'notes', 'source']
 DEV_COLS = ['device_id', 'name', 'chip', 'legacy_branch', 'kernel_open', 'source']
@@ -675,7 +677,6 @@ def gen_intel_kernel(d, out):
     rows = read_tsv(os.path.join(d, 'intel_gpu_kernel.tsv'), INTEL_KERNEL_COLS)
     check_unique(rows, lambda r: r['family'], 'family')
     check_sorted(rows, lambda r: r['family'], 'family')
-    seen = {}
     for r in rows:
         w = r['_where']
         check_confidence(r)
@@ -683,20 +684,43 @@ def gen_intel_kernel(d, out):
             raise FactsError('%s: driver %r is not i915 or xe' % (w, r['driver']))
         if r['default_from'] and len(vkey(r['default_from'], w)) != 2:
             raise FactsError('%s: default_from %r is not major.minor' % (w, r['default_from']))
+    check_family_ids(rows)
+    emit_rows(out, 'intel_kernel', rows, INTEL_KERNEL_COLS)
+
+
+def check_family_ids(rows):
+    """Each row's pci_device_ids: four lower-case hex digits each, none in two families."""
+    seen = {}
+    for r in rows:
         for x in r['pci_device_ids'].split(','):
             if not re.match(r'^[0-9a-f]{4}$', x):
-                raise FactsError('%s: bad PCI device id %r' % (w, x))
+                raise FactsError('%s: bad PCI device id %r' % (r['_where'], x))
             if x in seen:
-                raise FactsError('%s: PCI device id %s is already in %s' % (w, x, seen[x]))
+                raise FactsError('%s: PCI device id %s is already in %s' % (r['_where'], x, seen[x]))
             seen[x] = r['family']
-    emit_rows(out, 'intel_kernel', rows, INTEL_KERNEL_COLS)
+
+
+def gen_intel_legacy(d, out):
+    rows = read_tsv(os.path.join(d, 'intel_compute_runtime_legacy.tsv'), INTEL_LEGACY_COLS)
+    check_unique(rows, lambda r: r['family'], 'family')
+    check_sorted(rows, lambda r: r['family'], 'family')
+    for r in rows:
+        w = r['_where']
+        check_confidence(r)
+        if not re.match(r'^Gen[0-9]+$', r['generation']):
+            raise FactsError('%s: generation %r is not GenN' % (w, r['generation']))
+        if len(vkey(r['dropped_from'], w)) != 4:
+            raise FactsError('%s: dropped_from %r is not year.week.build.hotfix' % (w, r['dropped_from']))
+        if r['level_zero'] not in ('yes', 'no'):
+            raise FactsError('%s: level_zero must be yes or no' % w)
+    check_family_ids(rows)
+    emit_rows(out, 'intel_legacy', rows, INTEL_LEGACY_COLS)
 
 
 def gen_amdgpu_kernel(d, out):
     rows = read_tsv(os.path.join(d, 'amdgpu_kernel.tsv'), AMD_KERNEL_COLS)
     check_unique(rows, lambda r: r['family'], 'family')
     check_sorted(rows, lambda r: r['family'], 'family')
-    seen = {}
     for r in rows:
         w = r['_where']
         check_confidence(r)
@@ -711,12 +735,7 @@ def gen_amdgpu_kernel(d, out):
                 vkey(r['absent_through'], w) >= vkey(r['first_release'], w):
             raise FactsError('%s: absent_through %r not before first_release %r'
                              % (w, r['absent_through'], r['first_release']))
-        for x in r['pci_device_ids'].split(','):
-            if not re.match(r'^[0-9a-f]{4}$', x):
-                raise FactsError('%s: bad PCI device id %r' % (w, x))
-            if x in seen:
-                raise FactsError('%s: PCI device id %s is already in %s' % (w, x, seen[x]))
-            seen[x] = r['family']
+    check_family_ids(rows)
     emit_rows(out, 'amdgpu_kernel', rows, AMD_KERNEL_COLS)
 
 
@@ -883,7 +902,7 @@ def main(argv):
     body = []
     try:
         for g in (gen_gpu, gen_nvidia_devices, gen_driver_min, gen_branches, gen_arch, gen_xid, gen_thresholds, gen_cudnn,
-                  gen_ptx_isa, gen_ltoir, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_rocm_kernel_amdgpu, gen_amdgpu_kernel, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_torch, gen_tensorflow,
+                  gen_ptx_isa, gen_ltoir, gen_sm_arch, gen_rocm, gen_hsa_override, gen_amdgpu_kmd, gen_rocm_kernel_amdgpu, gen_amdgpu_kernel, gen_cuda_compat, gen_ipex, gen_intel_kernel, gen_intel_legacy, gen_torch, gen_tensorflow,
                   gen_dlopen, gen_tensorflow_builds, gen_mig_bugs):
             g(d, body)
             body.append('')

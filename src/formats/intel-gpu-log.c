@@ -60,17 +60,29 @@ static const char *driver_message(const char *line, char *driver, size_t dlen, c
 	return NULL;
 }
 
-/* Drops "[drm] ", "*ERROR* ", "GT0: " (any order, each once) from the message's start. */
+/* "<word><digit>: " at m ("GT0: ", "Tile0: "): its length, else 0. */
+static size_t numbered_prefix(const char *m, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(m, word, n) == 0 && m[n] >= '0' && m[n] <= '9' && m[n + 1] == ':' &&
+	    m[n + 2] == ' ')
+		return n + 3;
+	return 0;
+}
+
+/* Drops "[drm] ", "*ERROR* ", "Tile0: " (xe names the tile first: "[drm] Tile0: GT0: GuC
+ * firmware xe/bmg_guc_70.bin: fetch failed", drivers/gpu/drm/xe/xe_gt_printk.h) and "GT0: "
+ * (any order, each once) from the message's start. */
 static const char *strip_prefixes(const char *m)
 {
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		if (strncmp(m, "[drm] ", 6) == 0)
 			m += 6;
 		if (strncmp(m, "*ERROR* ", 8) == 0)
 			m += 8;
-		if (strncmp(m, "GT", 2) == 0 && m[2] >= '0' && m[2] <= '9' && m[3] == ':' &&
-		    m[4] == ' ')
-			m += 5;
+		m += numbered_prefix(m, "Tile");
+		m += numbered_prefix(m, "GT");
 	}
 	return m;
 }

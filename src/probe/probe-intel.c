@@ -211,6 +211,22 @@ static void dpkg_versions(struct probe_env *pe, struct snap_node *o, const char 
 	}
 }
 
+/* The compute runtime's -legacy1 packages (Gen8-Gen11 GPUs, Intel's LEGACY_PLATFORMS.md),
+ * recorded only where installed: most machines have neither, and whether dpkg's status could
+ * be read at all is told by the packages of dpkg_versions(). */
+static void legacy_versions(struct probe_env *pe, struct snap_node *o)
+{
+	static const char *const pkgs[] = { "intel-opencl-icd-legacy1",
+					    "intel-level-zero-gpu-legacy1", NULL };
+
+	for (size_t i = 0; pkgs[i]; i++) {
+		char buf[128];
+
+		if (probe_dpkg_version(pe, pkgs[i], buf, sizeof(buf)) == 0)
+			snap_set_str(o, pkgs[i], buf, PROBE_DPKG_STATUS);
+	}
+}
+
 static int probe_level_zero(struct probe_env *pe, struct snap_node *rt)
 {
 	static const char *const pkgs[] = { "libze1",		"level-zero",
@@ -228,6 +244,7 @@ static int probe_level_zero(struct probe_env *pe, struct snap_node *rt)
 	if (err < 0)
 		return err;
 	dpkg_versions(pe, snap_object(lz, "packages"), pkgs);
+	legacy_versions(pe, snap_object(lz, "packages"));
 	return 0;
 }
 

@@ -70,6 +70,12 @@ const struct rule_edge rule_causes[] = {
 	{ "runtime.level-zero-no-gpu-driver", "runtime.level-zero-no-device",
 	  "the loader initialises only the drivers it can load: without libze_intel_gpu.so.1 "
 	  "zeInit has no driver (ZE_RESULT_ERROR_UNINITIALIZED)" },
+	{ "runtime.intel-compute-runtime-drops-gpu", "runtime.level-zero-no-device",
+	  "the regular compute runtime from release 24.35.30872.22 on has no Level Zero driver "
+	  "for Gen8-Gen11 GPUs: it initialises no device for one (the -legacy1 packages do)" },
+	{ "runtime.intel-compute-runtime-drops-gpu", "runtime.opencl-no-platforms",
+	  "the regular compute runtime's OpenCL ICD from release 24.35.30872.22 on finds no "
+	  "device it supports on a Gen8-Gen11 GPU, so the loader lists no Intel GPU platform" },
 	{ "driver.no-permission", "runtime.level-zero-no-device",
 	  "Intel's Level Zero driver opens the render node read-write; refused, it reports no "
 	  "device and zeInit fails" },

@@ -150,6 +150,15 @@ RULE_CHECK(check_intel_firmware_failed)
 					 "without GuC, DG2 (Arc, Flex) and newer GPUs have no "
 					 "compute engine submission: Level Zero and OpenCL find no "
 					 "device");
+		/* xe reads its newer GPUs' GuC/HuC from linux-firmware's xe/ directory, not
+		 * i915/ (lxc/incus-os#891: xe/bmg_guc_70.bin) */
+		if (file && strncmp(file, "xe/", 3) == 0)
+			finding_fix(
+				f,
+				"ls -l /lib/firmware/%s*   # xe reads it from linux-firmware's "
+				"xe/ directory: a linux-firmware (or system image) without that "
+				"directory lacks the file",
+				file);
 		finding_rule_fix(f);
 		finding_rule_verify(f);
 	}

@@ -28,6 +28,7 @@ RULE_CHECK(check_intel_kernel_too_old);
 RULE_CHECK(check_level_zero_missing);
 RULE_CHECK(check_level_zero_no_gpu_driver);
 RULE_CHECK(check_level_zero_no_device);
+RULE_CHECK(check_intel_compute_runtime_drops_gpu);
 RULE_CHECK(check_ipex_torch_mismatch);
 RULE_CHECK(check_ipex_oneapi_mismatch);
 RULE_CHECK(check_opencl_icd_library_missing);

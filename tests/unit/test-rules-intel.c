@@ -480,6 +480,71 @@ static void test_opencl(void **state)
 	snapshot_unref(s);
 }
 
+/* runtime.level_zero.packages.<name> = version, as the dpkg reader writes it */
+static void pkg(struct gpuenv_snapshot *s, const char *name, const char *version)
+{
+	struct snap_node *lz = snap_object(node(s, "runtime"), "level_zero");
+
+	snap_set_str(snap_object(lz, "packages"), name, version, "/var/lib/dpkg/status");
+}
+
+static void test_compute_runtime_drops_gpu(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g;
+
+	(void)state;
+	/* a Comet Lake iGPU (Gen9) with the regular NEO 26.22 from Intel's GitHub release
+	 * (tphakala/birdnet-go#3923) */
+	g = arc(s, "i915");
+	snap_set_str(g, "device_id", "0x9bc5", "x");
+	pkg(s, "intel-opencl-icd", "26.22.38646.4-0");
+	YES(s, "runtime.intel-compute-runtime-drops-gpu", GPUENV_SEVERITY_ERROR,
+	    "(8086:9bc5) is Comet Lake (UHD Graphics 610-630), Gen9: Intel's compute runtime left "
+	    "it to its -legacy1 packages from release 24.35.30872.22 on, and intel-opencl-icd "
+	    "26.22.38646.4-0 is a regular one");
+	/* the -legacy1 packages beside it drive the GPU */
+	pkg(s, "intel-opencl-icd-legacy1", "24.35.30872.36-0");
+	NO(s, "runtime.intel-compute-runtime-drops-gpu");
+	snapshot_unref(s);
+
+	/* the release boundary: 24.35.30872.22 is the first without Gen8-Gen11, .21 is not;
+	 * Intel's repository's "-NNN~22.04" and the Level Zero package's "1.3.build.hotfix" */
+	s = base();
+	g = arc(s, "i915");
+	snap_set_str(g, "device_id", "0x3e92", "x");
+	pkg(s, "intel-opencl-icd", "24.35.30872.21");
+	NO(s, "runtime.intel-compute-runtime-drops-gpu");
+	pkg(s, "intel-opencl-icd", "24.35.30872.22-1020~24.04");
+	YES(s, "runtime.intel-compute-runtime-drops-gpu", GPUENV_SEVERITY_ERROR, "Coffee Lake");
+	pkg(s, "intel-opencl-icd", "24.26.30049.10-950~22.04");
+	NO(s, "runtime.intel-compute-runtime-drops-gpu");
+	pkg(s, "intel-level-zero-gpu", "1.6.32224.5");
+	YES(s, "runtime.intel-compute-runtime-drops-gpu", GPUENV_SEVERITY_ERROR,
+	    "intel-level-zero-gpu 1.6.32224.5");
+	snapshot_unref(s);
+
+	/* a distribution's own build is not judged (it may carry the legacy platforms); nor a
+	 * Gen12 GPU (the Arc A770) or a GPU no driver is bound to */
+	s = base();
+	g = arc(s, "i915");
+	snap_set_str(g, "device_id", "0x3e92", "x");
+	pkg(s, "intel-opencl-icd", "25.13.33276.16-1ubuntu1");
+	NO(s, "runtime.intel-compute-runtime-drops-gpu");
+	snapshot_unref(s);
+	s = base();
+	arc(s, "i915");
+	pkg(s, "intel-opencl-icd", "26.22.38646.4-0");
+	NO(s, "runtime.intel-compute-runtime-drops-gpu");
+	snapshot_unref(s);
+	s = base();
+	g = arc(s, NULL);
+	snap_set_str(g, "device_id", "0x9bc5", "x");
+	pkg(s, "intel-opencl-icd", "26.22.38646.4-0");
+	NO(s, "runtime.intel-compute-runtime-drops-gpu");
+	snapshot_unref(s);
+}
+
 static void test_log_parser(void **state)
 {
 	static const char text[] =
@@ -498,14 +563,16 @@ static void test_log_parser(void **state)
 		"i915/dg2_dmc_ver2_08.bin (v2.8)\n"
 		"[ 4.6] i915 0000:03:00.0: [drm] GT0: HuC: authenticated for all workloads\n"
 		"[ 4.7] nvidia 0000:01:00.0: GuC firmware x: fetch failed\n"
-		"[ 4.8] xe0000:04:00.0: noise\n";
+		"[ 4.8] xe0000:04:00.0: noise\n"
+		"[ 4.9] xe 0000:0c:00.0: [drm] Tile0: GT0: GuC firmware xe/bmg_guc_70.bin: fetch "
+		"failed with error -ENOENT\n";
 	struct intel_log l;
 
 	(void)state;
 	assert_int_equal(intel_gpu_log_parse(text, sizeof(text) - 1, &l), 0);
 	/* GuC loaded, load_failed (2 lines, the later kept), fetch_failed; xe GuC; probe; DMC;
-	 * HuC */
-	assert_int_equal(l.n_ev, 7);
+	 * HuC; xe's fetch_failed behind "Tile0: GT0: " (lxc/incus-os#891) */
+	assert_int_equal(l.n_ev, 8);
 	assert_string_equal(l.ev[0].kind, "GuC");
 	assert_int_equal(l.ev[0].state, INTEL_FW_LOADED);
 	assert_string_equal(l.ev[0].version, "70.20.0");
@@ -521,6 +588,10 @@ static void test_log_parser(void **state)
 	assert_string_equal(l.ev[5].kind, "DMC");
 	assert_string_equal(l.ev[5].version, "2.8");
 	assert_int_equal(l.ev[6].state, INTEL_FW_AUTHENTICATED);
+	assert_string_equal(l.ev[7].driver, "xe");
+	assert_string_equal(l.ev[7].kind, "GuC");
+	assert_int_equal(l.ev[7].state, INTEL_FW_FETCH_FAILED);
+	assert_string_equal(l.ev[7].file, "xe/bmg_guc_70.bin");
 	/* an embedded NUL ends the text; an empty text has no event */
 	assert_int_equal(intel_gpu_log_parse("", 0, &l), 0);
 	assert_int_equal(l.n_ev, 0);
@@ -620,6 +691,7 @@ int main(void)
 		cmocka_unit_test(test_ipex),
 		cmocka_unit_test(test_level_zero_no_device),
 		cmocka_unit_test(test_opencl),
+		cmocka_unit_test(test_compute_runtime_drops_gpu),
 		cmocka_unit_test(test_log_parser),
 		cmocka_unit_test(test_visible_devices_none),
 		cmocka_unit_test(test_intel_chain),

@@ -557,6 +557,35 @@ B580_SOURCE = (
     "pasted; ")
 
 
+def xe_modules(refs):
+    """/proc/modules' lines of xe (used `refs` times) and its dependencies, as the module list
+    of a 6.x xe shows them (strongtz/i915-sriov-dkms#429: gpu_sched, drm_gpuvm, drm_exec,
+    drm_ttm_helper besides i915's); sizes chosen."""
+    return (f"xe 3334144 {refs} - Live 0x0000000000000000\n"
+            "drm_gpuvm 45056 1 xe, Live 0x0000000000000000\n"
+            "drm_exec 12288 2 xe,drm_gpuvm, Live 0x0000000000000000\n"
+            "gpu_sched 61440 1 xe, Live 0x0000000000000000\n"
+            "drm_ttm_helper 16384 1 xe, Live 0x0000000000000000\n"
+            "drm_buddy 20480 1 xe, Live 0x0000000000000000\n"
+            "ttm 110592 2 xe,drm_ttm_helper, Live 0x0000000000000000\n"
+            "i2c_algo_bit 16384 1 xe, Live 0x0000000000000000\n"
+            "drm_display_helper 237568 1 xe, Live 0x0000000000000000\n"
+            "cec 94208 2 xe,drm_display_helper, Live 0x0000000000000000\n"
+            "video 77824 1 xe, Live 0x0000000000000000\n")
+
+
+def unread_kernel_and_os(root):
+    """Takes the base tree's kernel release, os-release and boot image out, for a report that
+    shows none of them: they stay unread rather than made up."""
+    for p in ("proc/sys/kernel/osrelease", "etc/os-release"):
+        if os.path.lexists(f"{root}/{p}"):
+            os.unlink(f"{root}/{p}")
+    for d in ("proc/sys/kernel", "proc/sys"):  # left empty: git keeps no empty directory
+        if os.path.isdir(f"{root}/{d}") and not os.listdir(f"{root}/{d}"):
+            os.rmdir(f"{root}/{d}")
+    w(root, "proc/cmdline", "root=UUID=0b6b2a5e-3f0a-4c41-9a57-4d6c3c1e7f21 ro quiet\n")
+
+
 def b580_base(name, kernel, bound):
     dst, root = intel_base(name, 0xe20b, 0x1100, kernel=kernel)
     w(root, "proc/sys/kernel/osrelease", kernel + "\n")
@@ -570,20 +599,7 @@ def b580_base(name, kernel, bound):
         shutil.rmtree(f"{root}/sys/module/i915")
         w(root, "sys/bus/pci/drivers/xe/bind", "")
         w(root, "sys/module/xe/refcnt", "12\n")
-        # xe's dependencies as the module list of a 6.x xe shows them (strongtz/i915-sriov-dkms
-        # #429: gpu_sched, drm_gpuvm, drm_exec, drm_ttm_helper besides i915's); sizes chosen
-        w(root, "proc/modules", "xe 3334144 12 - Live 0x0000000000000000\n"
-          "drm_gpuvm 45056 1 xe, Live 0x0000000000000000\n"
-          "drm_exec 12288 2 xe,drm_gpuvm, Live 0x0000000000000000\n"
-          "gpu_sched 61440 1 xe, Live 0x0000000000000000\n"
-          "drm_ttm_helper 16384 1 xe, Live 0x0000000000000000\n"
-          "drm_buddy 20480 1 xe, Live 0x0000000000000000\n"
-          "ttm 110592 2 xe,drm_ttm_helper, Live 0x0000000000000000\n"
-          "i2c_algo_bit 16384 1 xe, Live 0x0000000000000000\n"
-          "drm_display_helper 237568 1 xe, Live 0x0000000000000000\n"
-          "cec 94208 2 xe,drm_display_helper, Live 0x0000000000000000\n"
-          "video 77824 1 xe, Live 0x0000000000000000\n"
-          "snd_hda_intel 61440 4 - Live 0x0000000000000000\n")
+        w(root, "proc/modules", xe_modules(12) + "snd_hda_intel 61440 4 - Live 0x0000000000000000\n")
     else:
         # nothing binds it: no driver link, no i915/xe loaded (the backport failed to load)
         os.unlink(f"{root}/{GPU}/driver")
