@@ -1,18 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""vLLM on a Blackwell GeForce (compute capability 12.0) whose torch is a CUDA 12.4/12.6
-build: vLLM pins one torch release, and the wheel of it pip (or the image) gives carries SASS
-up to sm_90 and no PTX, so the engine's first CUDA tensor fails with 'no kernel image is
-available for execution on the device' (framework.no-kernel-image). gpuenv reads torch's
-kernels, not vLLM's own _C.abi3.so: the verdict rests on torch's, which is what the threads
-name. Written by `tests/tools/mk-real-world-fixtures.py vllm_kernels`.
+"""vLLM and the GPU code it runs (framework.no-kernel-image): on a Blackwell GeForce (compute
+capability 12.0) the torch vLLM pins, a CUDA 12.4/12.6 build with SASS up to sm_90 and no PTX,
+fails at the engine's first CUDA tensor; on a Pascal GeForce (6.1) torch runs but vLLM's own
+kernels (vllm/_C.abi3.so, built for 7.0 and up) have no image for it. Written by
+`tests/tools/mk-real-world-fixtures.py vllm_kernels`.
 """
-from realworld.common import (SRC_BASE, base_root, ini, mk2, move_kernel, real_world, section,
-                              torch_dist, ubuntu_os_release, venv, w)
+from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, ini, mk2, move_kernel,
+                              real_world, section, torch_dist, venv, w)
+from realworld.libs import conda_env
 from realworld.wheels import BASE, CU124_LIST, UBUNTU2204, kern_log
 
 TOPIC = "vllm_kernels"
 FIXTURES = ("rw-rtx5090-vllm084-torch260-vllm-16901", "rw-rtx5090-vllm072-torch251-vllm-13306",
-            "rw-rtx5070ti-vllm010-image-vllm-21633")
+            "rw-rtx5070ti-vllm010-image-vllm-21633", "rw-gtx1080ti-vllm091-kernels-vllm-19542")
 SRC_STANDIN = ("the stand-in libtorch_cuda.so carries sm_75 sm_80 sm_86 sm_90 of the pasted "
                f"list ({CU124_LIST}; nvcc 13.0 builds nothing below sm_75; neither list has "
                "anything for 12.0, the verdict is the same)")
@@ -174,7 +174,80 @@ def vllm_21633():
         section(BASE, "devices"))
 
 
+def fatbin_so(root, path, soname, sass):
+    """A stand-in holding one fat binary container with SASS for `sass` and no PTX
+    (tests/tools/fatbin_writer.py: headers only, no code; CUDA 12.6's PTX ISA 8.5)."""
+    mk2.ELF.setdefault(root, []).append(
+        (path, f"fatbin soname={soname} sass={','.join(sass)} ptx= ptxisa=8.5"))
+
+
+def vllm_19542():
+    """vllm-project/vllm#19542: vLLM 0.9.1 from pip on a GTX 1080 Ti (compute capability
+    6.1): torch 2.7.0+cu126 carries sm_60 SASS, which runs on 6.1; vLLM's kernels do not."""
+    name = "rw-gtx1080ti-vllm091-kernels-vllm-19542"
+    drv, rel = "570.133.07", "5.4.0-137-generic"
+    # 10de:1b06 GP102 [GeForce GTX 1080 Ti] (pci.ids)
+    dst, root = base_root(name, 0x1b06, 0x0000, "NVIDIA GeForce GTX 1080 Ti", drv)
+    osrel = UBUNTU2004_OS_RELEASE.replace("20.04.6", "20.04.5")
+    w(root, "etc/os-release", osrel)
+    move_kernel(root, "6.8.0-45-generic", rel)
+    base, env = "/home/user/miniconda3", "/home/user/miniconda3/envs/vllm"
+    conda_env(root, base, env, "3.10")
+    site = f"{env}/lib/python3.10/site-packages"
+    torch_dist(root, site, "2.7.0+cu126", "'12.6'")
+    fatbin_so(root, f"{site}/torch/lib/libtorch_cuda.so", "libtorch_cuda.so",
+              ["50", "60", "70", "75", "80", "86", "90"])
+    vllm_dist(root, site, "0.9.1", "2.7.0")
+    fatbin_so(root, f"{site}/vllm/_C.abi3.so", "_C.abi3.so", ["70", "75", "80", "89", "90"])
+    tk = "/usr/local/cuda-12.8"
+    w(root, f"{tk}/version.json",
+      '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "12.8.0"\n   },\n'
+      '   "cuda_nvcc" : {\n      "name" : "CUDA NVCC",\n      "version" : "12.8.61"\n   }\n}\n')
+    w(root, f"{tk}/bin/nvcc", "", 0o755)
+    pasted = ("RuntimeError: CUDA error: no kernel image is available for execution on the "
+              "device")
+    ini(dst, TOPIC,
+        "vLLM 0.9.1 from pip with torch 2.7.0+cu126 in a conda environment (Python 3.10, "
+        "conda-forge) on Ubuntu 20.04.5 with a GeForce GTX 1080 Ti (Pascal GP102, compute "
+        "capability 6.1): torch's sm_60 SASS runs on it, but vLLM's own kernels "
+        "(vllm/_C.abi3.so) are built for compute capability 7.0 and up, so its first op fails "
+        "with 'no kernel image is available for execution on the device'; a vLLM built from "
+        "source for 6.1 runs",
+        "Rebuilt from https://github.com/vllm-project/vllm/issues/19542 (pasted: collect_env: "
+        "'Ubuntu 20.04.5 LTS', 'PyTorch version: 2.7.0+cu126', 'CUDA used to build PyTorch: "
+        "12.6', Python 3.10.18 packaged by conda-forge, 'Linux-5.4.0-137-generic', 'CUDA "
+        "runtime version: 12.8.61', 'GPU 0: NVIDIA GeForce GTX 1080 Ti', vLLM 0.9.1 installed "
+        "by pip, the nvidia-*-cu12 12.6 wheels; the title: no CUDA kernel image for the GTX "
+        "1080 Ti (compute 6.1) with the pip-installed vLLM); the cause: vLLM's wheels are "
+        "built for compute capability 7.0 or higher (vLLM's GPU installation requirements; "
+        "vllm-project/vllm#963, a maintainer: Pascal runs once vLLM is built from source), "
+        "while torch's CUDA 12.6 wheels carry sm_50 and sm_60 SASS; the stand-ins "
+        "(tests/tools/fatbin_writer.py: headers as CUDA 12.6 writes them, no code): "
+        "libtorch_cuda.so with torch's cu126 list (sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90, "
+        "no PTX) and vllm/_C.abi3.so with sm_70 sm_75 sm_80 sm_89 sm_90 and no PTX (the "
+        "wheel's exact list was not pasted; any list from 7.0 up, PTX or not, has nothing a "
+        "6.1 GPU runs); placeholders, not in the report: the driver 570.133.07 (an R570, "
+        "which the 12.8 toolkit needs) as the proprietary module in updates/dkms, the conda "
+        "environment's path, the toolkit's place /usr/local/cuda-12.8 on PATH (version.json "
+        "12.8.0 / nvcc 12.8.61), the nvidia-* wheels not written (no GPU code gpuenv judges "
+        "for 6.1 in them), the GPU's subsystem id and bus position, Ubuntu 20.04's "
+        "os-release; " + mk2.SRC_TORCH + "; " + SRC_BASE,
+        {"PATH": f"{env}/bin:{base}/condabin:/usr/local/cuda-12.8/bin:/usr/local/sbin:"
+                 "/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+         "CONDA_PREFIX": env, "CONDA_DEFAULT_ENV": "vllm", "HOME": "/home/user"},
+        real_world(
+            "https://github.com/vllm-project/vllm/issues/19542", pasted,
+            "vLLM's pip wheels carry kernels for compute capability 7.0 and up only; the GTX "
+            "1080 Ti is 6.1, so vLLM's own ops have no kernel image although torch's cu126 "
+            "build (sm_60 SASS) runs on it; build vLLM from source for 6.1 (or use a GPU of "
+            "7.0 or newer)",
+            "framework.no-kernel-image", "framework", "yes"),
+        section(BASE, "devices"),
+        f"[modules]\n/lib/modules/{rel}/updates/dkms/nvidia.ko = {drv}, -, none, NVIDIA\n")
+
+
 def write():
+    vllm_19542()
     vllm_16901()
     vllm_13306()
     vllm_21633()
