@@ -367,8 +367,8 @@ static int extension_modules(struct cov_out *o, const struct fw_cov *t, const ch
 			if ((r = add_library(o, p, "extension", NULL)) < 0)
 				return r;
 			if (snap_count(o->arr) > before)
-				snap_set_str((struct snap_node *)snap_at(o->arr, before), "package", *x,
-					     p);
+				snap_set_str((struct snap_node *)snap_at(o->arr, before), "package",
+					     *x, p);
 		}
 	}
 	return 0;
