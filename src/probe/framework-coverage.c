@@ -25,6 +25,8 @@
  * cublas_kernels.so … (build/build_wheel.py to 0.1.7x), jaxlib/_cuda_prng.so … (0.3.x),
  * jaxlib/cuda/_prng.so … (0.4.x). The ThreeFry kernel of those is what fails first
  * ("jaxlib/cuda_prng_kernels.cc:30: operation cudaGetLastError() failed").
+ * torch's process also runs the kernels of the torch extensions that carry their own (vLLM's
+ * compiled modules beside torch in its site-packages: extension_modules()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -49,6 +51,9 @@ struct fw_cov {
 	/* its own libraries anywhere in its package, by path below the package directory; the
 	 * kernel library is one of them (which one tells where the package directory is) */
 	const char *files[4];
+	/* packages beside it in its site-packages whose compiled modules (the .so files at the
+	 * top of <site>/<dir>) launch their own kernels in its process, NULL-ended */
+	const char *extensions[2];
 };
 
 /* Name stems, matched as a stem followed by '.', '-' or '_' (libcudnn_ops.so.9,
@@ -57,7 +62,9 @@ static const struct fw_cov fw_cov[] = {
 	{ "torch",
 	  { "libtorch_cuda", "libc10_cuda", NULL },
 	  { "libcudnn", "libcublas", "libcublasLt", "libnccl", "libcufft", "libcurand",
-	    "libcusolver", "libcusparse", "libcusparseLt", NULL } },
+	    "libcusolver", "libcusparse", "libcusparseLt", NULL },
+	  { NULL },
+	  { "vllm", NULL } },
 	{ "tensorflow",
 	  { NULL },
 	  { "libcudnn", "libcublas", "libcublasLt", "libnccl", "libcufft", "libcusolver",
@@ -307,6 +314,66 @@ static int jax_modules(struct cov_out *o, const struct snap_node *pkg, const cha
 	return own_modules(o, p, NULL);
 }
 
+/* The compiled modules of the torch extensions beside torch in its site-packages that launch
+ * kernels of their own (fw_cov.extensions): vLLM's vllm._C, vllm._moe_C … (the CMakeExtension
+ * modules of its setup.py, at the top of vllm/) hold the paged-attention, activation and MoE
+ * kernels, built for the wheel's own list of compute capabilities (its TORCH_CUDA_ARCH_LIST,
+ * not torch's): a GPU torch runs on can have no kernel image in them ("no kernel image is
+ * available for execution on the device" from vLLM's ops, vllm-project/vllm#19542). Each is
+ * an entry of origin "extension" naming its package. */
+static int extension_modules(struct cov_out *o, const struct fw_cov *t, const char *kernel_lib)
+{
+	_cleanup_free_ char *site = strdup(kernel_lib);
+
+	if (!site)
+		return -ENOMEM;
+	/* <site>/torch/lib/libtorch_cuda.so → <site> */
+	for (int up = 0; up < 3; up++) {
+		char *slash = strrchr(site, '/');
+
+		if (!slash || slash == site)
+			return 0;
+		*slash = '\0';
+	}
+	for (const char *const *x = t->extensions; *x; x++) {
+		_cleanup_free_ char *dir = path_join(site, *x);
+		_cleanup_strv_free_ char **names = NULL;
+		int r;
+
+		if (!dir)
+			return -ENOMEM;
+		r = root_list_dir(o->c->pe->root, dir, MAX_SMALL_DIR, &names);
+		if (r == -ENOENT || r == -ENOTDIR)
+			continue;
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0) {
+			struct snap_node *e = snap_append_object(o->arr);
+
+			snap_set_str(e, "path", dir, dir);
+			snap_set_str(e, "origin", "extension", dir);
+			snap_set_str(e, "package", *x, dir);
+			snap_set_errno(e, "arch_targets", r, dir);
+			continue;
+		}
+		STRV_FOREACH(n, names) {
+			_cleanup_free_ char *p = NULL;
+			size_t before = snap_count(o->arr);
+
+			if (strlen(*n) < 4 || !streq(*n + strlen(*n) - 3, ".so"))
+				continue;
+			if (!(p = path_join(dir, *n)))
+				return -ENOMEM;
+			if ((r = add_library(o, p, "extension", NULL)) < 0)
+				return r;
+			if (snap_count(o->arr) > before)
+				snap_set_str((struct snap_node *)snap_at(o->arr, before), "package",
+					     *x, p);
+		}
+	}
+	return 0;
+}
+
 /* The nvidia-* wheels of the environment (their RECORD's libraries). */
 static int wheels(struct cov_out *o, const struct fw_cov *t, const struct snap_node *env)
 {
@@ -357,6 +424,8 @@ static int one_framework(struct py_ctx *c, const struct fw_cov *t, struct snap_n
 		r = own_files(&o, t, kl);
 	if (r >= 0 && streq(t->key, "jax"))
 		r = jax_modules(&o, pkg, kl);
+	if (r >= 0 && t->extensions[0])
+		r = extension_modules(&o, t, kl);
 	return r < 0 ? r : wheels(&o, t, env);
 }
 

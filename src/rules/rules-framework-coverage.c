@@ -176,6 +176,9 @@ static void lib_label(const struct fw_build *b, const struct snap_node *e, char 
 
 	if (wheel)
 		snprintf(buf, len, "%s (%s wheel)", name, wheel);
+	else if (streq(origin, "extension"))
+		snprintf(buf, len, "%s (%s, a %s extension)", name,
+			 snap_get_str(e, "package") ?: "?", fw_module(b));
 	else if (streq(origin, "bundled"))
 		snprintf(buf, len, "%s (bundled with %s)", name, fw_module(b));
 	else
@@ -249,6 +252,9 @@ static void lib_fix(struct finding *f, const struct fw_build *b, const struct co
 	const struct snap_node *req = snap_child(b->pkg, "requires_nvidia");
 	const char *wheel = snap_get_str(w->entry, "wheel");
 	const char *path = snap_get_str(w->entry, "path");
+	const char *ext = streq(snap_get_str(w->entry, "origin") ?: "", "extension")
+				  ? snap_get_str(w->entry, "package") ?: "?"
+				  : NULL;
 	const bool pin = wheel && w->res.verdict == COVERAGE_NO_KERNEL_IMAGE;
 	bool done = false;
 
@@ -276,6 +282,14 @@ static void lib_fix(struct finding *f, const struct fw_build *b, const struct co
 			    "%s install -U %s   # a release with sm_%u%u SASS (or PTX for "
 			    "%u.%u or lower)",
 			    b->pip, wheel, ma, mi, ma, mi);
+	else if (ext)
+		/* the extension's build has its own arch list (vLLM's CMake reads
+		 * TORCH_CUDA_ARCH_LIST: vllm-project/vllm#19328) */
+		finding_fix(f,
+			    "# install a %s build whose kernels carry sm_%u%u SASS (or PTX for "
+			    "%u.%u or lower), e.g. built from source with "
+			    "TORCH_CUDA_ARCH_LIST=%u.%u",
+			    ext, ma, mi, ma, mi, ma, mi);
 	else if (!wheel)
 		finding_fix(f,
 			    "# install a %s build whose libraries carry sm_%u%u SASS (or PTX for "

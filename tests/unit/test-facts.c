@@ -21,6 +21,7 @@
 
 #include "facts/facts-compat.h"
 #include "facts/facts-table.h"
+#include "shared/macro.h"
 #include "shared/parse.h"
 #include "tmptree.h"
 
@@ -491,6 +492,23 @@ static void test_tensorflow_build(void **state)
 		assert_non_null(facts_tensorflow_build_table_rows()[i].source);
 }
 
+/* TensorFlow's pip builds reach the and-cuda wheels through their run path from 2.15, except
+ * 2.16 (tensorflow/tensorflow#63362: 2.16.1 finds them only on LD_LIBRARY_PATH). */
+static void test_tensorflow_dlopen_wheel_rpath(void **state)
+{
+	static const char *const versions[] = { "2.15.0", "2.16.1", "2.17.0" };
+	static const bool want[] = { true, false, true };
+
+	for (size_t v = 0; v < ARRAY_SIZE(versions); v++) {
+		const struct facts_dlopen *rows[32];
+		size_t n = facts_dlopen_rows("tensorflow", versions[v], rows, ARRAY_SIZE(rows));
+
+		assert_true(n >= 8);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(rows[i]->wheel_rpath, want[v]);
+	}
+}
+
 #define ROCM_HDR                                                                                   \
 	"first\tlast\trocm_as_listed\tgfx_targets\tproducts\tamdgpu_driver_compat\t"               \
 	"confidence\tnotes\tsource\n"
@@ -774,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_torch_wheel),
 		cmocka_unit_test(test_tensorflow),
 		cmocka_unit_test(test_tensorflow_build),
+		cmocka_unit_test(test_tensorflow_dlopen_wheel_rpath),
 		cmocka_unit_test(test_generator),
 		cmocka_unit_test(test_generator_new_tables),
 		cmocka_unit_test(test_cuda_compat),

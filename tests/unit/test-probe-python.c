@@ -291,6 +291,41 @@ static void lib_names(const struct snap_node *libs, char *buf, size_t len)
 				      snap_get_str(snap_at(libs, i), "name") ?: "?");
 }
 
+/* vLLM beside torch in its site-packages: the compiled modules at the top of vllm/ run their
+ * own kernels in torch's process, so each is a gpu_libraries[] entry of origin "extension"
+ * naming the package (an unreadable one keeps its errno); what is not a shared object, and
+ * what lies below vllm/, is not one. */
+static void test_gpu_libraries_extension(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *libs;
+	char names[256];
+
+	tmptree_puts(f->dir, VENV_SITE "/torch/lib/libtorch_cuda.so", "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/vllm/__init__.py", "");
+	tmptree_puts(f->dir, VENV_SITE "/vllm/_C.abi3.so", "not an ELF file\n");
+	tmptree_puts(f->dir, VENV_SITE "/vllm/_moe_C.abi3.so", "x");
+	tmptree_puts(f->dir, VENV_SITE "/vllm/vllm_flash_attn/_vllm_fa2_C.abi3.so", "x");
+	r = run(f, VENV_SITE "/vllm/_moe_C.abi3.so=EACCES");
+	libs = snap_child(snap_get(env_of(r, "/home/user/venv"), "packages.torch"),
+			  "gpu_libraries");
+	lib_names(libs, names, sizeof(names));
+	assert_string_equal(names, "_C.abi3.so _moe_C.abi3.so");
+	for (size_t i = 0; i < 2; i++) {
+		assert_string_equal(snap_get_str(snap_at(libs, i), "origin"), "extension");
+		assert_string_equal(snap_get_str(snap_at(libs, i), "package"), "vllm");
+	}
+	assert_int_equal(snap_get_state(snap_at(libs, 0), "arch_targets"), FACT_MALFORMED);
+	assert_int_equal(snap_get_state(snap_at(libs, 1), "arch_targets"), FACT_UNREADABLE);
+	/* vllm/ that cannot be listed: one entry, unknown, never nothing */
+	r = run(f, VENV_SITE "/vllm=EACCES");
+	libs = snap_child(snap_get(env_of(r, "/home/user/venv"), "packages.torch"),
+			  "gpu_libraries");
+	assert_int_equal(snap_count(libs), 1);
+	assert_string_equal(snap_get_str(snap_at(libs, 0), "package"), "vllm");
+	assert_int_equal(snap_get_state(snap_at(libs, 0), "arch_targets"), FACT_UNREADABLE);
+}
+
 /* TensorFlow's own libraries besides the kernel library are judged too: with
  * libtensorflow_cc.so.2 as the kernel library, _pywrap_tensorflow_internal.so and
  * libtensorflow_framework.so.2 are its gpu_libraries[] ("own"), an unreadable one keeping its
@@ -412,6 +447,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_sites_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gpu_libraries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gpu_libraries_lib64_link, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gpu_libraries_extension, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tensorflow_own_libraries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jax_kernel_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jaxlib_dir_unreadable, setup, teardown),

@@ -89,6 +89,43 @@ static void test_cudnn_no_sm90(void **state)
 	snapshot_unref(s);
 }
 
+/* vLLM's kernels (a torch extension's module, gpu_libraries[] of origin "extension") built
+ * from 7.0 up on a 9.0 GPU run; with SASS only for 7.x and 8.x and no PTX they do not, though
+ * torch's own do (vllm-project/vllm#19542 on a 6.1 GPU): the finding names the extension and
+ * the fix rebuilds it, not torch or an nvidia-* wheel. */
+static struct snap_node *vllm_lib(struct snap_node *torch)
+{
+	static const char vllm[] = SITE "/vllm/_C.abi3.so";
+	struct snap_node *e =
+		snap_append_object((struct snap_node *)snap_child(torch, "gpu_libraries"));
+
+	snap_set_str(e, "name", "_C.abi3.so", vllm);
+	snap_set_str(e, "path", vllm, vllm);
+	snap_set_str(e, "origin", "extension", vllm);
+	snap_set_str(e, "package", "vllm", vllm);
+	return e;
+}
+
+static void test_extension_no_image(void **state)
+{
+	struct snap_node *t;
+	struct gpuenv_snapshot *s = machine(&t, TARGETS("sm_80", "sm_90", "compute_90"));
+
+	targets(vllm_lib(t), SITE "/vllm/_C.abi3.so", TARGETS("sm_70", "sm_75", "sm_80", "sm_90"));
+	NO(s, "framework.no-kernel-image");
+	snapshot_unref(s);
+	s = machine(&t, TARGETS("sm_80", "sm_90", "compute_90"));
+	targets(vllm_lib(t), SITE "/vllm/_C.abi3.so", TARGETS("sm_70", "sm_75", "sm_80", "sm_86"));
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "loads _C.abi3.so (vllm, a torch extension), which cannot run on");
+	YES(s, "framework.no-kernel-image", GPUENV_SEVERITY_ERROR,
+	    "though the framework's own kernels can");
+	assert_true(fix_has(s, "framework.no-kernel-image",
+			    "# install a vllm build whose kernels carry sm_90 SASS"));
+	assert_false(fix_has(s, "framework.no-kernel-image", "pip install"));
+	snapshot_unref(s);
+}
+
 /* Every library covers the GPU: nothing to say. */
 static void test_all_cover(void **state)
 {
@@ -280,6 +317,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cudnn_no_sm90),
+		cmocka_unit_test(test_extension_no_image),
 		cmocka_unit_test(test_all_cover),
 		cmocka_unit_test(test_ptx_only_weakest),
 		cmocka_unit_test(test_ptx_main_lib_none),
