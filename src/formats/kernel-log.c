@@ -469,6 +469,13 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 		else if (startswith(nvrm, "NVRM: The NVIDIA "))
 			add_legacy(k, lines[i], nvrm, lines + i + 1,
 				   MIN((size_t)LEGACY_LOOKAHEAD, n - i - 1));
+		else if (startswith(nvrm, "NVRM: Open nvidia.ko is only ready for use on Data "
+					  "Center GPUs")) {
+			k->open_dc_only++;
+			k->open_dc_only_boot = k->boots;
+			klog_line_timestamp(lines[i], k->open_dc_only_ts,
+					    sizeof(k->open_dc_only_ts));
+		}
 	}
 	*ret = TAKE_PTR(k);
 	return 0;

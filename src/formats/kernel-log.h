@@ -26,6 +26,11 @@
  *   NVIDIA driver will ignore\nNVRM:  this GPU.  Continuing probe..." (as pasted in
  *   charmed-kubernetes/kubernetes-docs#646 and siderolabs/talos#8764); with no other GPU
  *   "NVRM: No NVIDIA GPU found." follows and the module does not load.
+ * - The open module of the releases that drove data-center GPUs only (R515 on; GeForce and
+ *   workstation GPUs with NVreg_OpenRmEnableUnsupportedGpus=1): "NVRM: Open nvidia.ko is only
+ *   ready for use on Data Center GPUs." (src/nvidia/arch/nvalloc/unix/src/osinit.c, as
+ *   pasted in NVIDIA/open-gpu-kernel-modules#230 and siderolabs/extensions#114), then
+ *   "RmInitAdapter failed!" for that GPU.
  * - amdgpu (kernel-log-amd.c): the firmware loader's "Direct firmware load for %s failed with
  *   error %d" (drivers/base/firmware_loader/main.c) for an amdgpu/ file, amdgpu's own
  *   'Failed to load firmware "amdgpu/…"' and "firmware loading failed" lines, "Fatal error
@@ -130,6 +135,12 @@ struct klog {
 	struct klog_legacy_gpu legacy[LEGACY_GPUS_MAX];
 	size_t n_legacy;
 	uint64_t legacy_dropped;
+	/* the open module's refusal to initialise a GPU that is not a data-center one
+	 * ("NVRM: Open nvidia.ko is only ready for use on Data Center GPUs."): how often, the
+	 * last one's time stamp and the boot starts seen before it */
+	uint64_t open_dc_only;
+	char open_dc_only_ts[40];
+	uint64_t open_dc_only_boot;
 	struct klog_amd amd;
 	uint64_t boots;		   /* boot starts seen ("-- Boot", "Linux version", uptime back) */
 	uint64_t last_uptime_usec; /* the last kernel uptime read, to see it go back */

@@ -144,6 +144,28 @@ static void klog_write_amd(struct snap_node *kl, const struct klog_amd *a, const
 	}
 }
 
+/* The open module's "only ready for use on Data Center GPUs", under
+ * kernel_log.open_module_datacenter_only when the log shows it: count, last_timestamp, and
+ * boot as for an Xid event. */
+static void klog_write_open_dc_only(struct snap_node *kl, const struct klog *k, const char *source)
+{
+	struct snap_node *o;
+
+	if (!k->open_dc_only)
+		return; /* the usual case: nothing written */
+	o = snap_object(kl, "open_module_datacenter_only");
+	snap_set_int(o, "count", (int64_t)k->open_dc_only, source);
+	if (k->open_dc_only_ts[0])
+		snap_set_str(o, "last_timestamp", k->open_dc_only_ts, source);
+	if (streq(source, "/dev/kmsg") || (k->boots > 0 && k->open_dc_only_boot == k->boots))
+		snap_set_str(o, "boot", "current", source);
+	else if (k->open_dc_only_boot < k->boots)
+		snap_set_str(o, "boot", "earlier", source);
+	else
+		snap_set_state(o, "boot", FACT_ABSENT, source,
+			       "the log shows no boot start (\"Linux version\", \"-- Boot\")");
+}
+
 static void klog_write(struct snap_node *drv, const struct klog *k, const char *source)
 {
 	struct snap_node *kl = snap_object(drv, "kernel_log");
@@ -181,6 +203,7 @@ static void klog_write(struct snap_node *drv, const struct klog *k, const char *
 	klog_write_refused(kl, "gsp_refused_gpus", k->gsp_refused, k->n_gsp_refused,
 			   k->gsp_refused_dropped, source);
 	klog_write_legacy(kl, k, source);
+	klog_write_open_dc_only(kl, k, source);
 	lv = snap_array(kl, "loaded_versions");
 	for (size_t i = 0; i < k->n_loaded; i++)
 		snap_append_str(lv, k->loaded[i], source);

@@ -895,6 +895,40 @@ static void probe_dkms_cc_check(struct probe_env *pe, struct snap_node *nv, cons
 	}
 }
 
+/*
+ * The running kernel's module directory, where modprobe looks: kmod's module directories in
+ * its order. NixOS builds kmod with --with-modulesdirs naming the system generations' trees
+ * before /lib/modules, which NixOS does not have (nixpkgs
+ * pkgs/os-specific/linux/kmod/default.nix: /run/current-system/kernel-modules/lib/modules,
+ * /run/booted-system/kernel-modules/lib/modules); elsewhere those do not exist and the
+ * directory is /lib/modules/<release>, there or not.
+ */
+static int module_base(struct probe_env *pe, const char *release, char **ret)
+{
+	static const char *const dirs[] = { "/run/current-system/kernel-modules/lib/modules",
+					    "/run/booted-system/kernel-modules/lib/modules" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		_cleanup_free_ char *dir = NULL;
+		int r;
+
+		if (asprintf(&dir, "%s/%s", dirs[i], release) < 0)
+			return -ENOMEM;
+		r = root_test(pe->root, dir, S_IFDIR);
+		if (r < 0 && r != -EACCES)
+			return r;
+		if (r > 0) {
+			*ret = TAKE_PTR(dir);
+			return 0;
+		}
+	}
+	if (asprintf(ret, "/lib/modules/%s", release) < 0) {
+		*ret = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 {
 	struct snap_node *mf = snap_object(nv, "module_file");
@@ -908,8 +942,11 @@ static void probe_module_file(struct probe_env *pe, struct snap_node *nv)
 			snap_set_errno(mf, module_keys[i], err, "/proc/sys/kernel/osrelease");
 		return;
 	}
-	if (asprintf(&base, "/lib/modules/%s", release) < 0) {
-		base = NULL;
+	err = module_base(pe, release, &base);
+	if (err < 0) {
+		snap_set_errno(mf, "path", err, "/lib/modules");
+		for (size_t i = 0; i < ARRAY_SIZE(module_keys); i++)
+			snap_set_errno(mf, module_keys[i], err, "/lib/modules");
 		return;
 	}
 	err = module_from_dep(pe, base, &path);

@@ -106,8 +106,10 @@ enum module_flavour module_flavour(const struct snap_node *root)
 			return MODULE_AKMODS;
 		if (strstr(p, "/kernel/nvidia-"))
 			return MODULE_UBUNTU_PREBUILT;
+		/* Fedora's weak-updates hold weak-modules' links to another kernel's module
+		 * (negativo17/nvidia-driver#97); akmods builds the running kernel's */
 		if (strstr(p, "/weak-updates/"))
-			return MODULE_RHEL_KMOD;
+			return d == DISTRO_FEDORA ? MODULE_AKMODS : MODULE_RHEL_KMOD;
 		if (strstr(p, "/extramodules"))
 			return MODULE_ARCH_PACKAGE;
 	}
@@ -148,9 +150,11 @@ static bool archive_kernel(const char *rel)
 	return strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(p);
 }
 
-/* On Ubuntu or Debian itself (not a derivative with kernels of its own, as Pop!_OS), a running
- * kernel not from the archive: the module's packages cannot help, DKMS must build it against
- * the headers that kernel's provider ships, and only if the driver supports that kernel. */
+/* On Ubuntu or Debian itself, or Linux Mint (which runs Ubuntu's kernels; not a derivative
+ * with kernels of its own, as Pop!_OS), a running kernel not from the archive: the module's
+ * packages cannot help, DKMS must build it against the headers that kernel's provider ships,
+ * and only if the driver supports that kernel (linux-surface/linux-surface#1796: Mint 22.1's
+ * linux-surface 6.15, newer than any driver Ubuntu shipped: "Stick to an older kernel"). */
 static bool third_party_kernel_fix(struct finding *f, const struct snap_node *root, enum distro d,
 				   const char *v)
 {
@@ -158,7 +162,8 @@ static bool third_party_kernel_fix(struct finding *f, const struct snap_node *ro
 	const char *rel = snap_get_str(root, "host.kernel_release");
 
 	if (!(d == DISTRO_UBUNTU || d == DISTRO_DEBIAN) || !id ||
-	    !(streq(id, "ubuntu") || streq(id, "debian")) || !rel || archive_kernel(rel))
+	    !(streq(id, "ubuntu") || streq(id, "debian") || streq(id, "linuxmint")) || !rel ||
+	    archive_kernel(rel))
 		return false;
 	finding_fix(f,
 		    "# %s is not a kernel of %s's archive: no linux-headers- or "
@@ -168,8 +173,8 @@ static bool third_party_kernel_fix(struct finding *f, const struct snap_node *ro
 	finding_fix(f, "sudo dkms autoinstall -k $(uname -r)   # on failure: "
 		       "/var/lib/dkms/nvidia/*/build/make.log");
 	finding_fix(f,
-		    "# otherwise boot a kernel of %s's archive (GRUB: Advanced options) and "
-		    "remove this one",
+		    "# otherwise boot an older kernel the driver builds for (GRUB: Advanced "
+		    "options), such as one of %s's archive, until a driver supports this one",
 		    distros[d].name);
 	return true;
 }

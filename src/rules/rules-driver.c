@@ -266,6 +266,51 @@ static void dkms_cc_check_fix(struct finding *f, const struct snap_node *root)
 		       "where it is installed: sudo CC=<that gcc> dkms autoinstall -k $(uname -r)");
 }
 
+/*
+ * The nvidia.ko modprobe finds for the running kernel was built for another one: its vermagic
+ * ("5.4.18-100.fc30.x86_64 SMP mod_unload ") names another release, the kernel refuses it
+ * ("nvidia: version magic '…' should be '…'") and modprobe fails with "Exec format error".
+ * weak-updates/ holds links to other kernels' modules (kmod's weak-modules); on Fedora the
+ * dkms package beside akmods left them there (negativo17/nvidia-driver#97: remove dkms).
+ */
+static void other_kernels_module(struct rule_ctx *c, const struct snap_node *root,
+				 const struct snap_node *path)
+{
+	const struct snap_node *vm = snap_get(root, "driver.nvidia.module_file.vermagic");
+	const char *release = snap_get_str(root, "host.kernel_release");
+	const char *magic = snap_str(vm), *p = snap_str(path);
+	struct finding *f;
+	size_t n;
+
+	if (!magic || !release || !p)
+		return;
+	n = strcspn(magic, " ");
+	if (n == strlen(release) && strncmp(magic, release, n) == 0)
+		return;
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "no nvidia.ko built for the running kernel %s: the one modprobe finds, "
+			 "%s, is built for %.*s (its vermagic); the kernel refuses it (\"version "
+			 "magic ... should be ...\"), modprobe nvidia fails with \"Exec format "
+			 "error\"",
+			 release, p, (int)n, magic);
+	finding_fact(f, "host.kernel_release", snap_get(root, "host.kernel_release"));
+	finding_fact(f, "driver.nvidia.module_file.path", path);
+	finding_fact(f, "driver.nvidia.module_file.vermagic", vm);
+	driver_evidence(f, root);
+	if (strstr(p, "/weak-updates/") && host_distro(root) == DISTRO_FEDORA) {
+		finding_fix(f, "rpm -q dkms akmods   # both installed: the dkms package's "
+			       "weak-updates links are the old kernel's modules");
+		finding_fix(f, "sudo dnf remove dkms   # then akmods' module for the running "
+			       "kernel (extra/nvidia) is the one loaded");
+	} else if (strstr(p, "/weak-updates/"))
+		finding_fix(f,
+			    "sudo rm %s && sudo depmod -a   # a link to another kernel's "
+			    "module (weak-modules)",
+			    p);
+	distro_fix(f, root, FIX_BUILD_MODULE, userspace_driver_version(root, NULL));
+	finding_rule_verify(f);
+}
+
 RULE_CHECK(check_module_missing_for_kernel)
 {
 	const struct snap_node *ms = snap_get(root, "driver.kernel_modules.modules_supported");
@@ -282,6 +327,10 @@ RULE_CHECK(check_module_missing_for_kernel)
 		return;
 	if (!snap_bool(ms, &modules) || !modules)
 		return; /* no module support: driver.module-not-loaded says so */
+	if (snap_present(path)) {
+		other_kernels_module(c, root, path);
+		return;
+	}
 	if (snap_state(path) != FACT_ABSENT)
 		return;
 	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
@@ -527,6 +576,37 @@ static void proprietary_flavour_fix(struct finding *f, const struct snap_node *r
 			       "the -open one), or use a Turing-or-newer GPU");
 }
 
+/* NixOS declares its driver in configuration.nix: nixpkgs names the legacy branches
+ * nvidiaPackages.legacy_<branch> (pkgs/os-specific/linux/nvidia-x11/default.nix: legacy_340,
+ * legacy_390, legacy_470; legacy_580 is what NixOS/nixos-hardware#1828's reporter set for a
+ * Pascal GPU after the stable driver moved past R580). The branch: the kernel log's legacy
+ * notice ("supported through the NVIDIA 580.xx Legacy drivers"), else the GPU's row. */
+static void nixos_legacy_fix(struct finding *f, const struct snap_node *root,
+			     const struct facts_nvidia_device *dev)
+{
+	const struct snap_node *arr = snap_get(root, "driver.kernel_log.legacy_gpus");
+	const char *id = snap_get_str(root, "host.os.id"), *branch = NULL;
+	unsigned n;
+
+	if (!id || !streq(id, "nixos"))
+		return;
+	if (snap_count(arr) > 0)
+		branch = snap_get_str(snap_at(arr, snap_count(arr) - 1), "legacy_branch");
+	if (!branch && dev)
+		branch = dev->legacy_branch;
+	if (!branch || sscanf(branch, "%u", &n) != 1 ||
+	    !(n == 340 || n == 390 || n == 470 || n == 580))
+		return;
+	finding_fix(f,
+		    "# configuration.nix: hardware.nvidia.package = "
+		    "config.boot.kernelPackages.nvidiaPackages.legacy_%u;",
+		    n);
+	finding_fix(f,
+		    "sudo nixos-rebuild boot && sudo reboot   # the %u legacy branch's module "
+		    "and user space, as one generation",
+		    n);
+}
+
 RULE_CHECK(check_branch_drops_gpu)
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
@@ -675,6 +755,8 @@ RULE_CHECK(check_branch_drops_gpu)
 		else
 			finding_evidence(f, "facts.thresholds.open_kernel_module_min_cc",
 					 open_min->source, "%s", open_min->value);
+		if (dropped)
+			nixos_legacy_fix(f, root, legacy_branch_of(g, &dev) ? dev : NULL);
 		if (dropped && legacy_branch_of(g, &dev)) {
 			finding_evidence(f, "facts.nvidia_devices.legacy_branch", "SGJ",
 					 "10de:%04x: %s", dev->device_id, dev->legacy_branch);
@@ -691,6 +773,59 @@ RULE_CHECK(check_branch_drops_gpu)
 			proprietary_flavour_fix(f, root, b);
 		finding_rule_verify(f);
 	}
+}
+
+/* The open nvidia.ko refusing a GPU that is not a data-center one (kernel-log.h: "Open
+ * nvidia.ko is only ready for use on Data Center GPUs."), in this boot or one the log cannot
+ * place, while the open module is the one loaded: NVIDIA/open-gpu-kernel-modules#230, an
+ * Arch desktop's GeForce under the open module of R515. */
+RULE_CHECK(check_open_module_datacenter_only)
+{
+	const struct snap_node *o = snap_get(root, "driver.kernel_log.open_module_datacenter_only");
+	const char *boot = snap_get_str(o, "boot");
+	const struct snap_node *fl = snap_get(root, "driver.nvidia.flavor");
+	const char *id = snap_get_str(root, "host.os.id"), *ver = NULL;
+	const struct snap_node *fact = NULL;
+	struct finding *f;
+	char of[48] = "";
+
+	/* Only the open module prints the message. A machine read now whose loaded module is
+	 * another flavour, or none (the line is of an earlier load), is past it; a pasted log
+	 * (explain) shows no flavour and stands on the line alone. */
+	if (!o || (boot && streq(boot, "earlier")) ||
+	    (snap_present(fl) && !streq(snap_str(fl), "open")) || snap_state(fl) == FACT_ABSENT)
+		return;
+	if (nvidia_driver(root, &ver, &fact) != DRIVER_NONE)
+		snprintf(of, sizeof(of), " of %s", ver);
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "the open nvidia.ko%s refuses to initialise the GPU: it is not a "
+			 "data-center GPU, and this release drives GeForce and workstation GPUs "
+			 "only with NVreg_OpenRmEnableUnsupportedGpus=1 (the kernel log: \"Open "
+			 "nvidia.ko is only ready for use on Data Center GPUs\")",
+			 of);
+	finding_fact(f, "driver.kernel_log.open_module_datacenter_only.count",
+		     snap_child(o, "count"));
+	if (fact)
+		finding_fact(f, driver_fact_key(root, fact), fact);
+	if (snap_present(fl))
+		finding_fact(f, "driver.nvidia.flavor", fl);
+	nvidia_gpus_evidence(f, root);
+	/* Talos has no writable modprobe.d: its machine config gives a module its parameters
+	 * (machine.kernel.modules[].parameters; siderolabs/extensions#114, the RTX 2080 SUPER
+	 * of a Talos node; Talos's NVIDIA guide applies such patches with talosctl patch mc) */
+	if (id && streq(id, "talos"))
+		finding_fix(f,
+			    "# the node's machine config: machine: {kernel: {modules: [{name: "
+			    "nvidia, parameters: [NVreg_OpenRmEnableUnsupportedGpus=1]}]}}, "
+			    "applied with talosctl patch mc --patch @<file>; then reboot the node");
+	else {
+		finding_fix(f, "echo 'options nvidia NVreg_OpenRmEnableUnsupportedGpus=1' | "
+			       "sudo tee /etc/modprobe.d/nvidia-open.conf");
+		distro_fix(f, root, FIX_INITRAMFS, NULL);
+	}
+	finding_fix(f, "# or the proprietary kernel module flavour of the same release (not "
+		       "the -open one)");
+	finding_rule_verify(f);
 }
 
 /* The newest month the snapshot shows the machine lived in, as YYYYMM: the capture's day

@@ -55,14 +55,46 @@ static void gpu_label(const struct snap_node *gpu, char *buf, size_t len)
 		snprintf(buf, len, "%04x:%04x at %s", v, d, bus_id(gpu));
 }
 
+/* Other GPUs only, and the NVIDIA driver's kernel module installed for this kernel: the NVIDIA
+ * GPU it was installed for is not on the bus. A laptop's dGPU turned off in the firmware
+ * settings is not enumerated at all (linux-surface/surface-control#22: nvidia-smi "couldn't
+ * communicate with the NVIDIA driver" until the dGPU was turned on again in the UEFI). */
+static void no_nvidia_gpu(struct rule_ctx *c, const struct snap_node *root,
+			  const struct snap_node *gpus)
+{
+	const struct snap_node *path = snap_get(root, "driver.nvidia.module_file.path");
+	struct finding *f;
+
+	for (size_t i = 0; i < snap_count(gpus); i++)
+		if (gpu_is_nvidia(snap_at(gpus, i)))
+			return;
+	if (!snap_present(path) || snap_present(snap_get(root, "driver.nvidia.module_version")))
+		return;
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+			 "no NVIDIA GPU on the PCI bus, though the NVIDIA driver's kernel module "
+			 "is installed (%s): the bus holds %zu GPU(s), none of them NVIDIA's; a "
+			 "laptop's dGPU turned off in the firmware (UEFI) settings is not on the "
+			 "bus at all",
+			 snap_str(path), snap_count(gpus));
+	finding_fact(f, "driver.nvidia.module_file.path", path);
+	finding_fact(f, "hardware.pci_devices", snap_get(root, "hardware.pci_devices"));
+	finding_evidence(f, "hardware.gpus", "/sys/bus/pci/devices/*/vendor", "no 0x10de");
+	finding_fix(f, "# laptop: turn the discrete GPU on again in the firmware (UEFI) setup "
+		       "(a 'dGPU', 'hybrid' or 'discrete graphics' setting), then boot");
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
 RULE_CHECK(check_no_gpu)
 {
 	const struct snap_node *gpus = GPUS(root);
 	struct finding *f;
 	int64_t n = 0;
 
-	if (snap_count(gpus) > 0)
+	if (snap_count(gpus) > 0) {
+		no_nvidia_gpu(c, root, gpus);
 		return;
+	}
 	snap_get_int(root, "hardware.pci_devices", &n);
 	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 			 "no GPU on the PCI bus: none of the %" PRId64

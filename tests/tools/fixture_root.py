@@ -369,7 +369,10 @@ def make_module(out, path, spec, keydir):
         sys.exit(f"[modules] {path} = {spec}: want 'VERSION, SIGNER|-, COMPRESSION[, LICENSE]'")
     need("gcc", "objcopy", *(("openssl",) if parts[1] != "-" else ()),
          *({"xz": ("xz",), "zstd": ("zstd",), "gzip": ("gzip",)}.get(parts[2], ())))
-    rel = path.split("/")[3] if path.startswith("/lib/modules/") else "6.8.0-45-generic"
+    # the release of the …/lib/modules/REL/ directory it is in (NixOS's is a store path)
+    mods = path.find("/lib/modules/")
+    rel = (path[mods + len("/lib/modules/"):].split("/")[0] if mods >= 0
+           else "6.8.0-45-generic")
     run(["sh", os.path.join(HERE, "mk-kmodule.sh"), out, parts[0], parts[1], parts[2], keydir, rel,
          parts[3] if len(parts) > 3 else "NVIDIA"])
 

@@ -489,6 +489,48 @@ static void test_unsupported_gpus(void **state)
 	assert_null(snap_get(other, "kernel_log.gsp_refused_gpus"));
 }
 
+/* The open module refusing a GPU that is not a data-center one: the dmesg lines of
+ * NVIDIA/open-gpu-kernel-modules#230 (no boot start: the boot is unknown; from /dev/kmsg: this
+ * boot), then the message of an earlier boot followed by a boot without it (the fix
+ * applied), and a log without it, which writes nothing. */
+static void test_open_dc_only(void **state)
+{
+	static const char text[] =
+		"[    3.513141] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.\n"
+		"[    3.513144] NVRM: To force use of Open nvidia.ko on other GPUs, see the\n"
+		"[    3.513145] NVRM: 'OpenRmEnableUnsupportedGpus' kernel module parameter "
+		"described\n"
+		"[    3.513145] NVRM: in the README.\n"
+		"[    3.824916] NVRM: GPU 0000:04:00.0: RmInitAdapter failed! (0x63:0x0:1905)\n";
+	static const char fixed[] =
+		"[    0.000000] Linux version 5.17.9-arch1-1 (linux@archlinux)\n"
+		"[    3.513141] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.\n"
+		"[    0.000000] Linux version 5.17.9-arch1-1 (linux@archlinux)\n"
+		"[    3.600000] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  515.43.04\n";
+	static const char quiet[] =
+		"[    3.600000] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  515.43.04\n";
+	struct snap_node *drv = obj("driver"), *kmsg = obj("kmsg"), *later = obj("later"),
+			 *none = obj("none");
+
+	(void)state;
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/kern.log"), 0);
+	assert_int_equal(get_int(drv, "kernel_log.open_module_datacenter_only.count"), 1);
+	assert_string_equal(
+		snap_get_str(drv, "kernel_log.open_module_datacenter_only.last_timestamp"),
+		"[    3.513141]");
+	assert_int_equal(snap_state(snap_get(drv, "kernel_log.open_module_datacenter_only.boot")),
+			 FACT_ABSENT);
+	assert_int_equal(probe_parse_kernel_log(kmsg, text, strlen(text), "/dev/kmsg"), 0);
+	assert_string_equal(snap_get_str(kmsg, "kernel_log.open_module_datacenter_only.boot"),
+			    "current");
+	assert_int_equal(probe_parse_kernel_log(later, fixed, strlen(fixed), "/var/log/kern.log"),
+			 0);
+	assert_string_equal(snap_get_str(later, "kernel_log.open_module_datacenter_only.boot"),
+			    "earlier");
+	assert_int_equal(probe_parse_kernel_log(none, quiet, strlen(quiet), "/dev/kmsg"), 0);
+	assert_null(snap_get(none, "kernel_log.open_module_datacenter_only"));
+}
+
 /* The GPUs a release dropped to a legacy branch: the syslog lines of
  * charmed-kubernetes/kubernetes-docs#646 (a Tesla K80 on 510.47.03), the Talos console lines
  * of siderolabs/talos#8764 (a GeForce GT 710 on 535.129.03, lines padded with spaces), the
@@ -788,6 +830,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_amdgpu_ras_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported_gpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_legacy_gpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_dc_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kmsg_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_events_and_nul, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_proc_status, setup, teardown),
