@@ -3,7 +3,8 @@
  * Finding which of a fixed set of needles occur in pasted text, in one pass over it: what lets
  * explain skip the readers whose signature lines a paste does not hold, and the errors reader
  * the lines that name no message it knows. A filter of 16,384 bits holds a hash of each
- * needle's first four bytes, ASCII case folded, and a second one of its bytes 0..2 and 1..3:
+ * needle's first four bytes, ASCII case folded where some needle of the set is matched in
+ * either case (as they are where none is), and a second one of its bytes 0..2 and 1..3:
  * the text's three bytes at every second position are tested in the second (a needle of four
  * bytes or more holds three at an even position), the four bytes at the one or two positions
  * a hit there leaves in the first, and only where both bits are set are the needles
@@ -11,7 +12,8 @@
  *
  * Each filter is 2 KiB: a set of at most 320 needles sets at most 640 of its
  * bits, so a position's chance of a false hit stays a few percent, and a whole scan is under
- * 9 KiB. A scan is built on the stack at every run (the dispatcher's, the errors reader's),
+ * 9 KiB. A scan is built on the stack at every run (the dispatcher's, the errors reader's,
+ * the windows reader's),
  * where each 4 KiB page is a page fault the first time it is touched: at 65,536 bits (22 KiB)
  * the two cost 12 of a paste's page faults more (docs/explain.md, "Performance: a typical
  * paste").

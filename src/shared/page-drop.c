@@ -4,19 +4,15 @@
 
 #include <stdint.h>
 #include <sys/mman.h>
-#include <unistd.h>
+
+#include "shared/prefault.h"
 
 void page_drop(const void *buf, size_t n)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t a = (uintptr_t)buf, from, to;
+	uintptr_t from, to;
 
-	if (page <= 1 || !buf)
-		return;
 	/* only the pages wholly inside: the partial ones at either end hold the caller's other
 	 * bytes (a malloc() chunk's header before, the buffer's unread rest after) */
-	from = (a + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-	to = (a + n) & ~((uintptr_t)page - 1);
-	if (to > from)
+	if (whole_pages(buf, n, &from, &to))
 		(void)madvise((void *)from, to - from, MADV_DONTNEED);
 }

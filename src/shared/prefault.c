@@ -15,16 +15,23 @@
 #define MADV_POPULATE_WRITE 23
 #endif
 
-void prefault_write(void *buf, size_t n)
+bool whole_pages(const void *buf, size_t n, uintptr_t *ret_from, uintptr_t *ret_to)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t a = (uintptr_t)buf, from, to;
+	uintptr_t a = (uintptr_t)buf;
 
 	if (page <= 1 || !buf)
-		return;
-	from = (a + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-	to = (a + n) & ~((uintptr_t)page - 1);
-	if (to > from)
+		return false;
+	*ret_from = (a + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	*ret_to = (a + n) & ~((uintptr_t)page - 1);
+	return *ret_to > *ret_from;
+}
+
+void prefault_write(void *buf, size_t n)
+{
+	uintptr_t from, to;
+
+	if (whole_pages(buf, n, &from, &to))
 		(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
 }
 

@@ -8,7 +8,12 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* The whole pages inside buf[0..n), [*ret_from, *ret_to): whether there is one. */
+bool whole_pages(const void *buf, size_t n, uintptr_t *ret_from, uintptr_t *ret_to);
 
 /* The whole pages of buf[0..n) faulted in writable. Where the kernel has no such advice,
  * nothing: they fault in as they are written, as without it. */
