@@ -665,6 +665,17 @@ def gen_cuda_compat(d, out):
     emit_rows(out, 'cuda_compat', rows, COMPAT_COLS)
 
 
+def check_family_ids(r, seen):
+    """A family row's pci_device_ids: four-digit lower-case hex, each in one family only (seen:
+    id -> family of the rows checked so far)."""
+    for x in r['pci_device_ids'].split(','):
+        if not re.match(r'^[0-9a-f]{4}$', x):
+            raise FactsError('%s: bad PCI device id %r' % (r['_where'], x))
+        if x in seen:
+            raise FactsError('%s: PCI device id %s is already in %s' % (r['_where'], x, seen[x]))
+        seen[x] = r['family']
+
+
 def gen_intel_kernel(d, out):
     rows = read_tsv(os.path.join(d, 'intel_gpu_kernel.tsv'), INTEL_KERNEL_COLS)
     check_unique(rows, lambda r: r['family'], 'family')
@@ -677,12 +688,7 @@ def gen_intel_kernel(d, out):
             raise FactsError('%s: driver %r is not i915 or xe' % (w, r['driver']))
         if r['default_from'] and len(vkey(r['default_from'], w)) != 2:
             raise FactsError('%s: default_from %r is not major.minor' % (w, r['default_from']))
-        for x in r['pci_device_ids'].split(','):
-            if not re.match(r'^[0-9a-f]{4}$', x):
-                raise FactsError('%s: bad PCI device id %r' % (w, x))
-            if x in seen:
-                raise FactsError('%s: PCI device id %s is already in %s' % (w, x, seen[x]))
-            seen[x] = r['family']
+        check_family_ids(r, seen)
     emit_rows(out, 'intel_kernel', rows, INTEL_KERNEL_COLS)
 
 
@@ -705,12 +711,7 @@ def gen_amdgpu_kernel(d, out):
                 vkey(r['absent_through'], w) >= vkey(r['first_release'], w):
             raise FactsError('%s: absent_through %r not before first_release %r'
                              % (w, r['absent_through'], r['first_release']))
-        for x in r['pci_device_ids'].split(','):
-            if not re.match(r'^[0-9a-f]{4}$', x):
-                raise FactsError('%s: bad PCI device id %r' % (w, x))
-            if x in seen:
-                raise FactsError('%s: PCI device id %s is already in %s' % (w, x, seen[x]))
-            seen[x] = r['family']
+        check_family_ids(r, seen)
     emit_rows(out, 'amdgpu_kernel', rows, AMD_KERNEL_COLS)
 
 
