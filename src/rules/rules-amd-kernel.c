@@ -4,7 +4,7 @@
  * does not drive that GPU family (facts/data/amdgpu_kernel.tsv): older than the first release
  * whose amdgpu lists the PCI id, or a release the sources show does not. Such an amdgpu has no
  * pciidlist entry for the GPU: nothing binds it, `modprobe amdgpu` loads a module that ignores
- * it and the kernel log says nothing (ROCm/legacy-rocm-build#624, GPUOpen-Drivers/AMDVLK#184),
+ * it and the kernel log says nothing of the GPU (ROCm/legacy-rocm-build#624, AMDVLK#184),
  * so hardware.gpu-without-driver leaves these GPUs to this rule. The release compared is the
  * running kernel's major.minor (host.kernel_release, "4.4.0-139-generic" -> 4.4); a bound GPU
  * is never judged here (a distribution kernel that carries the support earlier binds it).
@@ -73,22 +73,15 @@ RULE_CHECK(check_amdgpu_kernel_too_old)
 		row = amdgpu_kernel_predates(root, g);
 		if (!row)
 			continue; /* new enough: something else keeps it unbound */
-		if (row->first_release)
-			f = rule_finding(
-				c, GPUENV_SEVERITY_ERROR, bus,
-				"no driver is bound to the AMD GPU 1002:%04x (%s, %s) at %s: the "
-				"running kernel %s predates Linux %s, the first release whose "
-				"amdgpu drives it",
-				d, row->family, row->gfx, bus ?: "?", snap_str(relf),
-				row->first_release);
-		else
-			f = rule_finding(
-				c, GPUENV_SEVERITY_ERROR, bus,
-				"no driver is bound to the AMD GPU 1002:%04x (%s, %s) at %s: the "
-				"amdgpu of the running kernel %s does not drive it (Linux %s's "
-				"does not)",
-				d, row->family, row->gfx, bus ?: "?", snap_str(relf),
-				row->absent_through);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, bus,
+			"no driver is bound to the AMD GPU 1002:%04x (%s, %s) at %s: the running "
+			"kernel %s %s Linux %s, %s",
+			d, row->family, row->gfx, bus ?: "?", snap_str(relf),
+			row->first_release ? "predates" : "is not newer than",
+			row->first_release ?: row->absent_through,
+			row->first_release ? "the first release whose amdgpu drives it"
+					   : "whose amdgpu does not drive it");
 		if (!f)
 			return;
 		snprintf(name, sizeof(name), "hardware.gpus.%zu.driver", i);

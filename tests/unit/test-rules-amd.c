@@ -1075,7 +1075,8 @@ static void test_kernel_too_old(void **state)
 	/* a Renoir APU: only a release known not to drive it (4.19), no first release */
 	amd_unbound(&s, "0x1636");
 	set_release(s, "4.19.0");
-	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "Linux 4.19's does not");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR,
+	    "not newer than Linux 4.19, whose amdgpu does not drive it");
 	FIX(s, "driver.amdgpu-kernel-too-old", "newer kernel than Linux 4.19");
 	NO(s, "hardware.gpu-without-driver");
 	set_release(s, "4.14.0");
