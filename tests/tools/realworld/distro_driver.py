@@ -209,7 +209,7 @@ def arch_open515_geforce():
             "NVreg_OpenRmEnableUnsupportedGpus=1 (options nvidia "
             "NVreg_OpenRmEnableUnsupportedGpus=1 in modprobe.d), or use the proprietary "
             "module",
-            "driver.open-module-gpu-unsupported", "driver", "yes"),
+            "driver.open-module-datacenter-only", "driver", "yes"),
         base_devices(),
         f"[modules]\n/lib/modules/{rel}/extra/nvidia.ko = {drv}, -, none, Dual MIT/GPL\n")
 
