@@ -9,7 +9,7 @@ from realworld.common import (ARCH_OS_RELEASE, base_root, ini, link, move_kernel
                               real_world, ubuntu_os_release, w)
 from realworld.laptop import igpu
 from realworld.open_module import NO_DRIVER_SRC, base_devices, lone_gpu
-from realworld.secure_boot import FEDORA34_OS_RELEASE, SB_SRC, sb_base
+from realworld.secure_boot import FEDORA34_OS_RELEASE, SB_SRC, nouveau_took_gpu, sb_base
 
 TOPIC = "distro_driver"
 FIXTURES = ("rw-gtx1050-nixos595-nixos-hardware-1828", "rw-fc31-weak-updates-negativo17-97",
@@ -147,20 +147,29 @@ def fedora31_weak_updates():
         f"[modules]\n/lib/modules/{old}/extra/nvidia/nvidia.ko.xz = {drv}, -, xz\n")
 
 
+def open515_root(name, device, model, drv, rel, osrel, build):
+    """The rtx4090-open-module tree as another GeForce under the open module of an R515
+    release on kernel rel: /proc/driver/nvidia/version names the build host, date and GCC."""
+    dst, root = base_root(name, device, 0x0000, model, drv, flavor="open")
+    move_kernel(root, "6.8.0-45-generic", rel)
+    w(root, "etc/os-release", osrel)
+    w(root, "proc/driver/nvidia/version",
+      f"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {drv}  Release Build  "
+      f"({build[0]})  {build[1]}\nGCC version:  gcc version {build[2]} (GCC) \n")
+    return dst, root
+
+
+ARCH_BUILD = ("builduser@archlinux", "Wed May 18 12:00:00 UTC 2022", "12.1.0")
+
+
 def arch_open515_geforce():
     """NVIDIA/open-gpu-kernel-modules#230: the open module of the first release (515) on an
     Arch desktop's GeForce; that release drove data-center GPUs only unless
     NVreg_OpenRmEnableUnsupportedGpus=1, so the GPU's initialisation failed."""
     name, url = FIXTURES[2], "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/230"
     rel, drv, bus = "5.17.9-arch1-1", "515.43.04", "0000:04:00.0"
-    dst, root = base_root(name, 0x1e07, 0x0000, "NVIDIA GeForce RTX 2080 Ti", drv,
-                          flavor="open")
-    move_kernel(root, "6.8.0-45-generic", rel)
-    w(root, "etc/os-release", ARCH_OS_RELEASE)
-    w(root, "proc/driver/nvidia/version",
-      f"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {drv}  Release Build  "
-      "(builduser@archlinux)  Wed May 18 12:00:00 UTC 2022\n"
-      "GCC version:  gcc version 12.1.0 (GCC) \n")
+    dst, root = open515_root(name, 0x1e07, "NVIDIA GeForce RTX 2080 Ti", drv, rel,
+                             ARCH_OS_RELEASE, ARCH_BUILD)
     w(root, "var/log/kern.log", "".join(line + "\n" for line in (
         "[    3.513141] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.",
         "[    3.513144] NVRM: To force use of Open nvidia.ko on other GPUs, see the",
@@ -200,7 +209,7 @@ def arch_open515_geforce():
             "NVreg_OpenRmEnableUnsupportedGpus=1 (options nvidia "
             "NVreg_OpenRmEnableUnsupportedGpus=1 in modprobe.d), or use the proprietary "
             "module",
-            "driver.open-module-gpu-unsupported", "driver", "yes"),
+            "driver.open-module-datacenter-only", "driver", "yes"),
         base_devices(),
         f"[modules]\n/lib/modules/{rel}/extra/nvidia.ko = {drv}, -, none, Dual MIT/GPL\n")
 
@@ -297,15 +306,10 @@ def open515_param_set():
     refusal is in the log's earlier boot only; driver.open-module-datacenter-only is silent."""
     name = FIXTURES[5]
     rel, drv = "5.17.9-arch1-1", "515.43.04"
-    dst, root = base_root(name, 0x1e07, 0x0000, "NVIDIA GeForce RTX 2080 Ti", drv,
-                          flavor="open")
-    move_kernel(root, "6.8.0-45-generic", rel)
-    w(root, "etc/os-release", ARCH_OS_RELEASE)
-    w(root, "etc/modprobe.d/nvidia-open.conf", "options nvidia NVreg_OpenRmEnableUnsupportedGpus=1\n")
-    w(root, "proc/driver/nvidia/version",
-      f"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {drv}  Release Build  "
-      "(builduser@archlinux)  Wed May 18 12:00:00 UTC 2022\n"
-      "GCC version:  gcc version 12.1.0 (GCC) \n")
+    dst, root = open515_root(name, 0x1e07, "NVIDIA GeForce RTX 2080 Ti", drv, rel,
+                             ARCH_OS_RELEASE, ARCH_BUILD)
+    w(root, "etc/modprobe.d/nvidia-open.conf",
+      "options nvidia NVreg_OpenRmEnableUnsupportedGpus=1\n")
     w(root, "var/log/kern.log", "".join(line + "\n" for line in (
         f"[    0.000000] Linux version {rel} (linux@archlinux) (gcc (GCC) 12.1.0)",
         "[    3.513141] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.",
@@ -334,7 +338,8 @@ def open515_param_set():
 # Talos's os-release (ID talos, VERSION_ID the release) for the release the report names
 TALOS133_OS_RELEASE = (
     'NAME="Talos"\nID=talos\nVERSION_ID=v1.3.3\nPRETTY_NAME="Talos (v1.3.3)"\n'
-    'HOME_URL="https://www.talos.dev/"\nBUG_REPORT_URL="https://github.com/siderolabs/talos/issues"\n')
+    'HOME_URL="https://www.talos.dev/"\n'
+    'BUG_REPORT_URL="https://github.com/siderolabs/talos/issues"\n')
 
 
 def talos_rtx2080s_open515():
@@ -343,14 +348,10 @@ def talos_rtx2080s_open515():
     initialise the GeForce; the reporter's fix: NVreg_OpenRmEnableUnsupportedGpus=1."""
     name, url = FIXTURES[6], "https://github.com/siderolabs/extensions/issues/114"
     rel, drv, bus = "5.15.86-talos", "515.65.01", "0000:07:00.0"
-    dst, root = base_root(name, 0x1e81, 0x0000, "NVIDIA GeForce RTX 2080 SUPER", drv,
-                          flavor="open")
-    move_kernel(root, "6.8.0-45-generic", rel)
-    w(root, "etc/os-release", TALOS133_OS_RELEASE)
-    w(root, "proc/driver/nvidia/version",
-      f"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {drv}  Release Build  "
-      "(builder@buildkitsandbox)  Tue Jan 24 12:00:00 UTC 2023\n"
-      "GCC version:  gcc version 12.2.0 (GCC) \n")
+    dst, root = open515_root(name, 0x1e81, "NVIDIA GeForce RTX 2080 SUPER", drv, rel,
+                             TALOS133_OS_RELEASE,
+                             ("builder@buildkitsandbox", "Tue Jan 24 12:00:00 UTC 2023",
+                              "12.2.0"))
     os.unlink(f"{root}/var/log/kern.log")  # the base tree's; Talos writes no log file
     w(root, "var/log/dmesg", "".join(line + "\n" for line in (
         "[   12.607284] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.",
@@ -406,13 +407,7 @@ def fedora34_ideapad_secure_boot():
       "Jul 17 21:40:02 fedora kernel: Kernel is locked down from EFI Secure Boot mode; see "
       "man kernel_lockdown.7\n"
       "Jul 17 21:40:08 fedora kernel: Loading of unsigned module is rejected\n")
-    os.unlink(f"{root}/etc/modprobe.d/blacklist-nvidia-nouveau.conf")
-    gpu = "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"
-    w(root, "sys/bus/pci/drivers/nouveau/bind", "")
-    link(root, f"{gpu}/driver", "../../../../bus/pci/drivers/nouveau")
-    w(root, "proc/modules", read(root, "proc/modules") +
-      "nouveau 2674688 3 - Live 0x0000000000000000\n"
-      "mxm_wmi 16384 1 nouveau, Live 0x0000000000000000\n")
+    nouveau_took_gpu(root)
     ini(dst, TOPIC,
         "A Lenovo IdeaPad Gaming 3 15ARH05 (Ryzen 7 4800H, GeForce GTX 1650 Ti) on Fedora 34 "
         "with RPM Fusion's akmod-nvidia installed by nvautoinstall: a BIOS reset turned "

@@ -54,6 +54,18 @@ def sb_base(name, gpu_dev, gpu_subsys, release, osrel, cpu=None, igpu=True):
     return dst, root
 
 
+def nouveau_took_gpu(root):
+    """nouveau bound to sb_base's GPU and loaded, no nouveau blacklist in effect: what the
+    fallback leaves when the kernel refused nvidia.ko."""
+    os.unlink(f"{root}/etc/modprobe.d/blacklist-nvidia-nouveau.conf")
+    gpu = "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"
+    w(root, "sys/bus/pci/drivers/nouveau/bind", "")
+    link(root, f"{gpu}/driver", "../../../../bus/pci/drivers/nouveau")
+    w(root, "proc/modules", read(root, "proc/modules") +
+      "nouveau 2674688 3 - Live 0x0000000000000000\n"
+      "mxm_wmi 16384 1 nouveau, Live 0x0000000000000000\n")
+
+
 def azure_t4():
     # Azure NC16as_T4_v3, Ubuntu 20.04, Trusted Launch (Secure Boot on): the NVIDIA GPU driver
     # extension installs the DKMS driver, whose fresh MOK can only be enrolled at the VM's boot
@@ -230,14 +242,8 @@ def fedora34_akmods_unsigned():
       "Oct  5 19:02:12 fedora kernel: integrity: Loaded X.509 cert 'Fedora Secure Boot CA: "
       "fde32599c2d61db1bf5807335d7b20e4cd963b42'\n"
       "Oct  5 19:02:17 fedora kernel: Loading of unsigned module is rejected\n")
-    # nouveau drives the GPU (the report's About page: NV166); no nouveau blacklist took effect
-    os.unlink(f"{root}/etc/modprobe.d/blacklist-nvidia-nouveau.conf")
-    gpu = "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"
-    w(root, "sys/bus/pci/drivers/nouveau/bind", "")
-    link(root, f"{gpu}/driver", "../../../../bus/pci/drivers/nouveau")
-    w(root, "proc/modules", read(root, "proc/modules") +
-      "nouveau 2674688 3 - Live 0x0000000000000000\n"
-      "mxm_wmi 16384 1 nouveau, Live 0x0000000000000000\n")
+    # nouveau drives the GPU (the report's About page: NV166)
+    nouveau_took_gpu(root)
     ini(dst, TOPIC,
         "A Fedora 34 desktop with an RTX 2060 SUPER that came from a Windows install with "
         "Secure Boot on: nvautoinstall (--rpmadd --driver --nvrepo --plcuda) installed RPM "
