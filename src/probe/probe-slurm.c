@@ -187,8 +187,9 @@ static bool gres_pair(void *data, uint64_t line, size_t index, const char *key, 
 	return true;
 }
 
-static bool slurm_conf_pair(void *data, uint64_t line, size_t index, const char *key, size_t klen,
-			    const char *v, size_t vlen)
+/* slurm.conf's and cgroup.conf's settings read here (neither file takes the other's keys). */
+static bool setting_pair(void *data, uint64_t line, size_t index, const char *key, size_t klen,
+			 const char *v, size_t vlen)
 {
 	struct slurm_read *r = data;
 	char src[600], value[SLURM_VALUE_MAX];
@@ -200,25 +201,12 @@ static bool slurm_conf_pair(void *data, uint64_t line, size_t index, const char 
 		note_include(r, v, vlen);
 	else if (slurm_conf_key_is(key, klen, "GresTypes"))
 		snap_set_str(r->slurm, "gres_types", value, src);
+	else if (slurm_conf_key_is(key, klen, "ConstrainDevices"))
+		snap_set_str(r->slurm, "constrain_devices", value, src);
 	else if (slurm_conf_key_is(key, klen, "PluginDir")) {
 		copy_value(r->plugin_dir, sizeof(r->plugin_dir), v, vlen);
 		snprintf(r->plugin_dir_src, sizeof(r->plugin_dir_src), "%s", src);
 	}
-	return true;
-}
-
-static bool cgroup_conf_pair(void *data, uint64_t line, size_t index, const char *key, size_t klen,
-			     const char *v, size_t vlen)
-{
-	struct slurm_read *r = data;
-	char src[600], value[SLURM_VALUE_MAX];
-
-	(void)index;
-	if (!slurm_conf_key_is(key, klen, "ConstrainDevices"))
-		return true;
-	source_of(r, line, src, sizeof(src));
-	copy_value(value, sizeof(value), v, vlen);
-	snap_set_str(r->slurm, "constrain_devices", value, src);
 	return true;
 }
 
@@ -342,9 +330,9 @@ int probe_slurm(struct probe_env *pe, struct gpuenv_snapshot *s)
 	snap_set_str(r.slurm, "config_dir", r.dir, r.dir);
 	host = host_name(pe);
 	r.host = host;
-	read_conf(&r, "slurm_conf", "slurm.conf", slurm_conf_pair);
+	read_conf(&r, "slurm_conf", "slurm.conf", setting_pair);
 	read_conf(&r, "gres_conf", "gres.conf", gres_pair);
-	read_conf(&r, "cgroup_conf", "cgroup.conf", cgroup_conf_pair);
+	read_conf(&r, "cgroup_conf", "cgroup.conf", setting_pair);
 	if (r.autodetect[0])
 		snap_set_str(r.slurm, "autodetect", r.autodetect, r.autodetect_src);
 	else if (snap_present(snap_child(r.slurm, "gres_conf")))
