@@ -50,7 +50,7 @@ struct facts_intel_legacy {
 	const char *generation;	    /* "Gen9" */
 	const char *pci_device_ids; /* "3e90,3e91,..." (lower-case hex) */
 	const char *dropped_from;   /* the first regular release without it: "24.35.30872.22" */
-	const char *level_zero;	    /* "yes": the legacy1 packages drive it through Level Zero too */
+	const char *level_zero; /* "yes": the legacy1 packages drive it through Level Zero too */
 	const char *products;
 	const char *confidence;
 	const char *notes;

@@ -70,7 +70,8 @@ RULE_CHECK(check_intel_compute_runtime_drops_gpu)
 		struct finding *f;
 
 		if (!gpu_intel_bound(g) || !gpu_pci_ids(g, &vendor, &device) ||
-		    facts_intel_legacy_family(device, &fam) < 0 || !streq(fam->confidence, "confirmed"))
+		    facts_intel_legacy_family(device, &fam) < 0 ||
+		    !streq(fam->confidence, "confirmed"))
 			continue;
 		for (size_t k = 0; k < sizeof(legacy_pkgs) / sizeof(legacy_pkgs[0]); k++)
 			if (snap_get_str(pkgs, legacy_pkgs[k]))
@@ -83,19 +84,21 @@ RULE_CHECK(check_intel_compute_runtime_drops_gpu)
 			if (!intel_neo_build(v, &build, &hotfix) ||
 			    !at_or_after(build, hotfix, fam->dropped_from))
 				continue;
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, snap_get_str(g, "bus_id"),
-					 "the GPU at %s (8086:%04x) is %s, %s: Intel's compute runtime "
-					 "left it to its -legacy1 packages from release %s on, and %s %s "
-					 "is a regular one, so it lists no device for the GPU (no OpenCL "
-					 "platform for it in clinfo, no [level_zero:gpu] in sycl-ls, no "
-					 "GPU in OpenVINO)",
-					 snap_get_str(g, "bus_id") ?: "?", device, fam->products,
-					 fam->generation, fam->dropped_from, runtime_pkgs[k], v);
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, snap_get_str(g, "bus_id"),
+				"the GPU at %s (8086:%04x) is %s, %s: Intel's compute runtime "
+				"left it to its -legacy1 packages from release %s on, and %s %s "
+				"is a regular one, so it lists no device for the GPU (no OpenCL "
+				"platform for it in clinfo, no [level_zero:gpu] in sycl-ls, no "
+				"GPU in OpenVINO)",
+				snap_get_str(g, "bus_id") ?: "?", device, fam->products,
+				fam->generation, fam->dropped_from, runtime_pkgs[k], v);
 			if (!f)
 				return;
 			snprintf(path, sizeof(path), "hardware.gpus.%zu.device_id", i);
 			finding_fact(f, path, snap_child(g, "device_id"));
-			snprintf(path, sizeof(path), "runtime.level_zero.packages.%s", runtime_pkgs[k]);
+			snprintf(path, sizeof(path), "runtime.level_zero.packages.%s",
+				 runtime_pkgs[k]);
 			finding_fact(f, path, snap_child(pkgs, runtime_pkgs[k]));
 			finding_rule_fix(f);
 			finding_rule_verify(f);
