@@ -807,10 +807,11 @@ static void check_k3s(struct rule_ctx *c, const struct snap_node *root, bool gpu
 		"when it finds nvidia-container-runtime where it looks (/usr/bin and "
 		"/usr/local/nvidia/toolkit among them)%s%s",
 		snap_source(cfg) ?: "?", snap_count(runs),
-		snap_present(rtbin) ? "; this host has it (the evidence): K3s has not been restarted "
-				      "since it was installed, does not look where it is, or "
-				      "config.toml.tmpl leaves the runtimes out"
-				    : ", which is not installed",
+		snap_present(rtbin)
+			? "; this host has it (the evidence): K3s has not been restarted "
+			  "since it was installed, does not look where it is, or "
+			  "config.toml.tmpl leaves the runtimes out"
+			: ", which is not installed",
 		etc_nv ? "; the nvidia runtime in /etc/containerd/config.toml is read by a "
 			 "containerd of the system's, never by K3s's"
 		       : "");
