@@ -804,11 +804,14 @@ static void check_k3s(struct rule_ctx *c, const struct snap_node *root, bool gpu
 		c, GPUENV_SEVERITY_ERROR, "K3s's containerd",
 		"K3s runs its own containerd, which reads %s, and that config has no nvidia runtime "
 		"(%zu runtime(s)): no pod can be given the GPU. K3s adds the runtime at start only "
-		"when it finds nvidia-container-runtime (/usr/bin, /usr/local/nvidia/toolkit)%s%s",
+		"when it finds nvidia-container-runtime where it looks (/usr/bin and "
+		"/usr/local/nvidia/toolkit among them)%s%s",
 		snap_source(cfg) ?: "?", snap_count(runs),
-		snap_present(rtbin) ? ", which is here: K3s has not been restarted since it was "
-				      "installed, or config.toml.tmpl leaves the runtimes out"
-				    : ", which is not installed",
+		snap_present(rtbin)
+			? "; this host has it (the evidence): K3s has not been restarted "
+			  "since it was installed, does not look where it is, or "
+			  "config.toml.tmpl leaves the runtimes out"
+			: ", which is not installed",
 		etc_nv ? "; the nvidia runtime in /etc/containerd/config.toml is read by a "
 			 "containerd of the system's, never by K3s's"
 		       : "");
