@@ -37,6 +37,17 @@ def blackwell_venv(name, dev, model, drv, rel, osrel, prefix, python, torch, cud
     return dst, root, site, sections
 
 
+def cuda128_toolkit(root, sdk, nvcc):
+    """/usr/local/cuda-12.8 as NVIDIA's installers leave it: version.json and bin/nvcc (an
+    empty stand-in)."""
+    tk = "/usr/local/cuda-12.8"
+    w(root, f"{tk}/version.json",
+      '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "' + sdk + '"\n   },\n'
+      '   "cuda_nvcc" : {\n      "name" : "CUDA NVCC",\n      "version" : "' + nvcc +
+      '"\n   }\n}\n')
+    w(root, f"{tk}/bin/nvcc", "", 0o755)
+
+
 def vllm_dist(root, site, version, torch_pin):
     di = f"{site}/vllm-{version}.dist-info"
     w(root, f"{site}/vllm/__init__.py", "")
@@ -55,11 +66,7 @@ def vllm_16901():
         name, 0x2b85, "NVIDIA GeForce RTX 5090", "570.124.06", "6.8.0-57-generic", UBUNTU2204,
         prefix, "3.10.12", "2.6.0+cu124", "12.4")
     vllm_dist(root, site, "0.8.4", "2.6.0")
-    tk = "/usr/local/cuda-12.8"
-    w(root, f"{tk}/version.json",
-      '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "12.8.1"\n   },\n'
-      '   "cuda_nvcc" : {\n      "name" : "CUDA NVCC",\n      "version" : "12.8.93"\n   }\n}\n')
-    w(root, f"{tk}/bin/nvcc", "", 0o755)
+    cuda128_toolkit(root, "12.8.1", "12.8.93")
     pasted = ("RuntimeError: CUDA error: no kernel image is available for execution on the "
               "device")
     ini(dst, TOPIC,
@@ -199,11 +206,7 @@ def vllm_19542():
               ["50", "60", "70", "75", "80", "86", "90"])
     vllm_dist(root, site, "0.9.1", "2.7.0")
     fatbin_so(root, f"{site}/vllm/_C.abi3.so", "_C.abi3.so", ["70", "75", "80", "89", "90"])
-    tk = "/usr/local/cuda-12.8"
-    w(root, f"{tk}/version.json",
-      '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "12.8.0"\n   },\n'
-      '   "cuda_nvcc" : {\n      "name" : "CUDA NVCC",\n      "version" : "12.8.61"\n   }\n}\n')
-    w(root, f"{tk}/bin/nvcc", "", 0o755)
+    cuda128_toolkit(root, "12.8.0", "12.8.61")
     pasted = ("RuntimeError: CUDA error: no kernel image is available for execution on the "
               "device")
     ini(dst, TOPIC,
