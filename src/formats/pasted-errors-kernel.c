@@ -249,6 +249,20 @@ static int read_kernel_log(const char *text, size_t len, const char *reader,
 					      line, "%llu", (unsigned long long)k->mismatch_count);
 		n += 3;
 	}
+	if (r >= 0 && k->open_dc_only) {
+		/* the open module's refusal of a GPU not of a data center (rule
+		 * driver.open-module-datacenter-only); its line, the first such one */
+		static const char dc[] = "NVRM: Open nvidia.ko is only ready for use on Data";
+		const char *m = memmem(text, len, dc, strlen(dc));
+		unsigned line = 1;
+
+		for (const char *c = text; m && c < m; c++)
+			line += *c == '\n';
+		r = pasted_facts_addf(out, reader,
+				      "driver.kernel_log.open_module_datacenter_only.count", line,
+				      "%llu", (unsigned long long)k->open_dc_only);
+		n += 1;
+	}
 	if (r >= 0) {
 		int u = read_unsupported(k, text, len, reader, out);
 

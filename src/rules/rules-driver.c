@@ -795,7 +795,7 @@ RULE_CHECK(check_open_module_datacenter_only)
 	if (!o || (boot && streq(boot, "earlier")) ||
 	    (snap_present(fl) && !streq(snap_str(fl), "open")) || snap_state(fl) == FACT_ABSENT)
 		return;
-	if (nvidia_driver(root, &ver, &fact) != DRIVER_NONE)
+	if (nvidia_driver(root, &ver, &fact) == DRIVER_LOADED && ver)
 		snprintf(of, sizeof(of), " of %s", ver);
 	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 			 "the open nvidia.ko%s refuses to initialise the GPU: it is not a "

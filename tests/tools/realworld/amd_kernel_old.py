@@ -88,7 +88,7 @@ def vega10_kernel_44():
         "/var/lib/dkms); " + UNBOUND,
         {"PATH": PATH},
         real_world(URL_624,
-                   "hsa api call failure at line 900, file: /home/jenkins/jenkins-root/"
+                   "hsa api call failure at line 900, file: [AMD's build tree]/"
                    "workspace/compute-rocm-rel-1.9/rocminfo/rocminfo.cc. Call returned 4104",
                    "kernel 4.4 cannot drive the Vega 10 GPU: its amdgpu predates Vega and "
                    "ROCm 1.9's kernel driver does not build for 4.4; AMD: a kernel of 4.13 or "
