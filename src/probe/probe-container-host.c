@@ -615,10 +615,18 @@ static void probe_k3s(struct probe_env *pe, char **dirs, struct snap_node *host)
 {
 	struct snap_node *k3s;
 	struct stat st;
+	int r = root_stat(pe->root, "/var/lib/rancher/k3s", &st), rb = 0;
 
-	if (root_stat(pe->root, "/var/lib/rancher/k3s", &st) < 0 &&
-	    root_stat(pe->root, "/usr/local/bin/k3s", &st) < 0)
+	if (r < 0)
+		rb = root_stat(pe->root, "/usr/local/bin/k3s", &st);
+	if (r < 0 && rb < 0) {
+		/* neither there: no K3s; one that could not be looked at is said so, not as none */
+		if (r != -ENOENT && r != -ENOTDIR)
+			snap_set_errno(host, "k3s", r, "/var/lib/rancher/k3s");
+		else if (rb != -ENOENT && rb != -ENOTDIR)
+			snap_set_errno(host, "k3s", rb, "/usr/local/bin/k3s");
 		return;
+	}
 	k3s = snap_object(host, "k3s");
 	find_binary(pe, dirs, k3s, "k3s", "k3s");
 	probe_containerd_config(pe, snap_object(k3s, "containerd"), K3S_CONTAINERD "/config.toml");

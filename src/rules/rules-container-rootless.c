@@ -82,11 +82,29 @@ RULE_CHECK(check_rootless_no_cgroups)
 	struct finding *f;
 	bool b;
 
-	if (!rootless_engine(root, who, sizeof(who), &key, &by))
-		return;
 	/* no nvidia-container-cli: nothing here sets device cgroups for a container */
 	if (!snap_present(cli))
 		return;
+	if (!rootless_engine(root, who, sizeof(who), &key, &by)) {
+		/* no sign of a rootless engine: said as could-not-tell where a sign could not be
+		 * looked for (another user's runtime directory, an unreadable uid_map or /run/user) */
+		const struct snap_node *userns = snap_get(root, HOST "rootless.user_namespace");
+		const struct snap_node *socks = snap_get(root, HOST "rootless.docker_sockets");
+		const struct snap_node *unread =
+			snap_get(root, HOST "rootless.runtime_dirs_unreadable");
+
+		if (snap_count(unread) > 0)
+			rule_skip(c, "nvidia-container-cli",
+				  "could not look for a rootless Docker's socket: %s (permission "
+				  "denied)",
+				  snap_str(snap_at(unread, 0)) ?: "?");
+		else if (userns)
+			rule_need_known(c, "nvidia-container-cli", "the user namespace", userns);
+		if (socks)
+			rule_need_known(c, "nvidia-container-cli", "rootless Docker's sockets",
+					socks);
+		return;
+	}
 	if (!rule_need_known(c, "nvidia-container-cli", "the toolkit's config.toml", file) ||
 	    (snap_present(file) &&
 	     (!rule_need_known(c, "nvidia-container-cli", "no-cgroups in config.toml", nocg) ||
