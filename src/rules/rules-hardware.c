@@ -65,8 +65,10 @@ static void no_nvidia_gpu(struct rule_ctx *c, const struct snap_node *root,
 	const struct snap_node *path = snap_get(root, "driver.nvidia.module_file.path");
 	struct finding *f;
 
+	/* an AMD GPU's machine is judged on that GPU: an nvidia.ko left installed there is no
+	 * root cause (test-rules-amd's KFD cases) */
 	for (size_t i = 0; i < snap_count(gpus); i++)
-		if (gpu_is_nvidia(snap_at(gpus, i)))
+		if (gpu_is_nvidia(snap_at(gpus, i)) || gpu_is_amd(snap_at(gpus, i)))
 			return;
 	if (!snap_present(path) || snap_present(snap_get(root, "driver.nvidia.module_version")))
 		return;
