@@ -12,7 +12,9 @@
  * an APU describes it (a discrete GPU's node counts no CPU cores). Since Linux 6.5 no APU runs
  * in IOMMUv2 mode (knowledge base thresholds.tsv amdkfd_apu_cwsr_exec_map_gone_kernel), so
  * nothing is mapped from /dev/kfd: judged on the running kernel's release, could not tell
- * without it, or on a 6.1 to 6.4 kernel (a stable point release took the change).
+ * without it, or on a 6.1 to 6.4 kernel (a stable point release took the change). An
+ * out-of-tree amdgpu (rock-dkms, amdgpu-dkms) is judged by the kernel's release too: which of
+ * its releases dropped the mapping is not established (the rule's cause says so).
  */
 #include <inttypes.h>
 #include <string.h>

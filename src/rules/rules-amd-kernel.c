@@ -8,6 +8,12 @@
  * so hardware.gpu-without-driver leaves these GPUs to this rule. The release compared is the
  * running kernel's major.minor (host.kernel_release, "4.4.0-139-generic" -> 4.4); a bound GPU
  * is never judged here (a distribution kernel that carries the support earlier binds it).
+ * Nor is one where the kernel log shows an amdgpu that knows the GPU: it tried to bring a GPU
+ * up ("Fatal error during GPU init", printed from amdgpu's probe of the device) or to load its
+ * firmware ("Direct firmware load for amdgpu/... failed"). That amdgpu (a distribution
+ * kernel's backport, or amdgpu-dkms) is newer than the release says, and the GPU is unbound
+ * for the reason the log gives: driver.amdgpu-firmware-failed names it (ROCm/legacy-rocm-build
+ * #1357: amdgpu 5.6.19 from rock-dkms on 4.15, its firmware not reinstalled).
  */
 #include <stdio.h>
 
@@ -27,6 +33,15 @@ static bool release_cmp(unsigned major, unsigned minor, const char *b, int *ret)
 	return true;
 }
 
+static bool amdgpu_log_knows_gpu(const struct snap_node *root)
+{
+	const struct snap_node *a = snap_get(root, "driver.kernel_log.amdgpu");
+	int64_t fw = 0, fatal = 0;
+
+	return (snap_get_int(a, "firmware_failures", &fw) && fw > 0) ||
+	       (snap_get_int(a, "init_failures", &fatal) && fatal > 0);
+}
+
 const struct facts_amdgpu_kernel *amdgpu_kernel_predates(const struct snap_node *root,
 							 const struct snap_node *gpu)
 {
@@ -34,7 +49,8 @@ const struct facts_amdgpu_kernel *amdgpu_kernel_predates(const struct snap_node 
 	unsigned v = 0, d = 0, major = 0, minor = 0;
 	int cmp = 0;
 
-	if (!gpu_pci_ids(gpu, &v, &d) || v != 0x1002 || facts_amdgpu_kernel_family(d, &row) < 0 ||
+	if (amdgpu_log_knows_gpu(root) || !gpu_pci_ids(gpu, &v, &d) || v != 0x1002 ||
+	    facts_amdgpu_kernel_family(d, &row) < 0 ||
 	    facts_unconfirmed(row->confidence) ||
 	    !cuda_major_minor(snap_get_str(root, "host.kernel_release"), &major, &minor))
 		return NULL;
@@ -80,8 +96,10 @@ RULE_CHECK(check_amdgpu_kernel_too_old)
 			d, row->family, row->gfx, bus ?: "?", snap_str(relf),
 			row->first_release ? "predates" : "is not newer than",
 			row->first_release ?: row->absent_through,
-			row->first_release ? "the first release whose amdgpu drives it"
-					   : "whose amdgpu does not drive it");
+			row->first_release
+				? "the first release whose amdgpu drives it"
+				: "whose amdgpu does not drive it (the first release that does is "
+				  "not known here)");
 		if (!f)
 			return;
 		snprintf(name, sizeof(name), "hardware.gpus.%zu.driver", i);
@@ -103,10 +121,11 @@ RULE_CHECK(check_amdgpu_kernel_too_old)
 				"# boot a kernel of Linux %s or newer (uname -r shows the running "
 				"one)",
 				row->first_release);
-		else
+		else /* no release known to drive it: name none, say how to tell */
 			finding_fix(f,
-				    "# boot a newer kernel than Linux %s (uname -r shows the "
-				    "running one)",
+				    "# Linux %s's amdgpu does not drive it, and which later release "
+				    "first does is not known here: boot your distribution's newest "
+				    "kernel, then lspci -nnk shows whether amdgpu is in use",
 				    row->absent_through);
 		finding_rule_fix(f);
 		finding_rule_verify(f);

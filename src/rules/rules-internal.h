@@ -510,7 +510,9 @@ RULE_CHECK(check_amdgpu_kmd_userspace);
 RULE_CHECK(check_amdgpu_kernel_too_old);
 struct facts_amdgpu_kernel;
 /* rules-amd-kernel.c: the confirmed amdgpu_kernel.tsv row of an AMD GPU when the running kernel's
- * own amdgpu does not drive it (older than its first release, or one known not to), else NULL. */
+ * own amdgpu does not drive it (older than its first release, or one known not to), else NULL;
+ * NULL too where the kernel log shows amdgpu failing on a firmware file or a GPU's init (an
+ * amdgpu that knows the GPU). */
 const struct facts_amdgpu_kernel *amdgpu_kernel_predates(const struct snap_node *root,
 							 const struct snap_node *gpu);
 RULE_CHECK(check_override_not_inherited);

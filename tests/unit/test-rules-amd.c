@@ -50,6 +50,12 @@ static struct snap_node *kernel_log(struct gpuenv_snapshot *s)
 	return kl;
 }
 
+/* The running kernel's release (host.kernel_release). */
+static void set_release(struct gpuenv_snapshot *s, const char *rel)
+{
+	snap_set_str(node(s, "host"), "kernel_release", rel, "/proc/sys/kernel/osrelease");
+}
+
 static void rocm(struct gpuenv_snapshot *s, const char *version)
 {
 	struct snap_node *r = snap_append_object(snap_array(node(s, "runtime"), "rocm"));
@@ -236,7 +242,7 @@ static void test_dev_noexec(void **state)
 	struct snap_node *amd, *gpu_node, *host = node(s, "host");
 
 	(void)state;
-	snap_set_str(host, "kernel_release", "5.6.0-1047-oem", "/proc/sys/kernel/osrelease");
+	set_release(s, "5.6.0-1047-oem");
 	amd_gpu(s, "amdgpu", NULL);
 	amd = node(s, "driver.amdgpu");
 	gpu_node = snap_append_object(snap_array(amd, "kfd_nodes"));
@@ -245,29 +251,29 @@ static void test_dev_noexec(void **state)
 	snap_set_int(gpu_node, "cpu_cores_count", 8, NODES "/1/properties");
 	snap_set_str(amd, "dev_mount_options", "rw,nosuid,noexec,relatime", "/proc/self/mountinfo");
 	YES(s, "driver.dev-noexec", GPUENV_SEVERITY_ERROR, "(gfx902, KFD node 1 with 8 CPU cores)");
-	snap_set_str(host, "kernel_release", "6.0.19", "/proc/sys/kernel/osrelease");
+	set_release(s, "6.0.19");
 	YES(s, "driver.dev-noexec", GPUENV_SEVERITY_ERROR, "(gfx902, KFD node 1 with 8 CPU cores)");
 	/* the kernels without the mapping: quiet */
-	snap_set_str(host, "kernel_release", "6.5.0-1-generic", "/proc/sys/kernel/osrelease");
+	set_release(s, "6.5.0-1-generic");
 	NO(s, "driver.dev-noexec");
-	snap_set_str(host, "kernel_release", "6.8.0-45-generic", "/proc/sys/kernel/osrelease");
+	set_release(s, "6.8.0-45-generic");
 	NO(s, "driver.dev-noexec");
-	snap_set_str(host, "kernel_release", "10.0.1", "/proc/sys/kernel/osrelease");
+	set_release(s, "10.0.1");
 	NO(s, "driver.dev-noexec");
 	/* a 6.1 to 6.4 stable kernel may carry it, a release unknown or unreadable: could not
 	 * tell, never a finding */
-	snap_set_str(host, "kernel_release", "6.1.55-cip6", "/proc/sys/kernel/osrelease");
+	set_release(s, "6.1.55-cip6");
 	SKIPPED(s, "driver.dev-noexec");
-	snap_set_str(host, "kernel_release", "6.4.16", "/proc/sys/kernel/osrelease");
+	set_release(s, "6.4.16");
 	SKIPPED(s, "driver.dev-noexec");
-	snap_set_str(host, "kernel_release", "unknown", "/proc/sys/kernel/osrelease");
+	set_release(s, "unknown");
 	SKIPPED(s, "driver.dev-noexec");
 	snap_set_state(host, "kernel_release", FACT_UNREADABLE, "/proc/sys/kernel/osrelease",
 		       "Permission denied");
 	SKIPPED(s, "driver.dev-noexec");
 	snap_set_state(host, "kernel_release", FACT_ABSENT, "/proc/sys/kernel/osrelease", "none");
 	SKIPPED(s, "driver.dev-noexec");
-	snap_set_str(host, "kernel_release", "5.6.0-1047-oem", "/proc/sys/kernel/osrelease");
+	set_release(s, "5.6.0-1047-oem");
 	/* exec, or an option that only ends in "noexec": quiet */
 	snap_set_str(amd, "dev_mount_options", "rw,nosuid,relatime", "/proc/self/mountinfo");
 	NO(s, "driver.dev-noexec");
@@ -447,8 +453,7 @@ static void test_kmd_userspace_kernel_amdgpu(void **state)
 	amd_gpu(s, "amdgpu", "gfx906");
 	amd = node(s, "driver.amdgpu");
 	snap_set_state(amd, "module_version", FACT_ABSENT, "/sys/module/amdgpu/version", NULL);
-	snap_set_str(node(s, "host"), "kernel_release", "5.11.6-1-default",
-		     "/proc/sys/kernel/osrelease");
+	set_release(s, "5.11.6-1-default");
 	rocm(s, "4.1.0");
 	YES(s, "driver.amdgpu-kmd-userspace", GPUENV_SEVERITY_ERROR,
 	    "ROCm 4.1.0 runs on the kernel's own amdgpu (Linux 5.11.6-1-default, no amdgpu-dkms "
@@ -458,12 +463,10 @@ static void test_kmd_userspace_kernel_amdgpu(void **state)
 	NO(s, "driver.amdgpu-kmd-userspace");
 	/* a kernel outside the range AMD named: not judged */
 	snap_set_str(node(s, "runtime.rocm.0"), "version", "4.1.0", "x");
-	snap_set_str(node(s, "host"), "kernel_release", "5.13.0-1-default",
-		     "/proc/sys/kernel/osrelease");
+	set_release(s, "5.13.0-1-default");
 	NO(s, "driver.amdgpu-kmd-userspace");
 	/* only Vega 20: an RX 7900 XTX (gfx1100) on 5.11 is not named */
-	snap_set_str(node(s, "host"), "kernel_release", "5.11.6-1-default",
-		     "/proc/sys/kernel/osrelease");
+	set_release(s, "5.11.6-1-default");
 	snap_set_str(node(s, "driver.amdgpu.kfd_nodes.1"), "gfx", "gfx1100", NODES "/1/properties");
 	NO(s, "driver.amdgpu-kmd-userspace");
 	/* rock-dkms 4.1 loaded (a version file): AMD's own driver, not the kernel's */
@@ -1026,11 +1029,6 @@ static void test_loader_gives(void **state)
 	snapshot_unref(s);
 }
 
-static void set_release(struct gpuenv_snapshot *s, const char *rel)
-{
-	snap_set_str(node(s, "host"), "kernel_release", rel, "/proc/sys/kernel/osrelease");
-}
-
 /* An AMD GPU of PCI id `device` no driver is bound to and no amdgpu loaded, in a new snapshot
  * *ret (ROCm/legacy-rocm-build#624, GPUOpen-Drivers/AMDVLK#184). */
 static struct snap_node *amd_unbound(struct gpuenv_snapshot **ret, const char *device)
@@ -1048,7 +1046,8 @@ static struct snap_node *amd_unbound(struct gpuenv_snapshot **ret, const char *d
 static void test_kernel_too_old(void **state)
 {
 	struct gpuenv_snapshot *s;
-	struct snap_node *g;
+	struct gpuenv_doctor *d;
+	struct snap_node *g, *a;
 
 	(void)state;
 	/* an RX Vega (Vega 10, 4.12) on Ubuntu 16.04's 4.4: no log line, the table tells, and
@@ -1072,19 +1071,47 @@ static void test_kernel_too_old(void **state)
 	NO(s, "driver.amdgpu-kernel-too-old");
 	snapshot_unref(s);
 
-	/* a Renoir APU: only a release known not to drive it (4.19), no first release */
+	/* a Renoir APU: 4.19's amdgpu has no entry for it (AMDVLK#184), 5.5 drives it (its
+	 * experimental flag dropped in 5.5's last drm fixes) */
 	amd_unbound(&s, "0x1636");
 	set_release(s, "4.19.0");
 	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR,
-	    "not newer than Linux 4.19, whose amdgpu does not drive it");
-	FIX(s, "driver.amdgpu-kernel-too-old", "newer kernel than Linux 4.19");
+	    "4.19.0 predates Linux 5.5, the first release whose amdgpu drives it");
+	FIX(s, "driver.amdgpu-kernel-too-old", "Linux 5.5 or newer");
 	NO(s, "hardware.gpu-without-driver");
-	set_release(s, "4.14.0");
-	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "4.14.0");
-	/* 4.20 and later: the table does not say, the kernel is not blamed */
-	set_release(s, "4.20.0");
+	set_release(s, "5.4.0-42-generic");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "5.4.0-42-generic");
+	/* 5.5 and later: the kernel is not blamed, modprobe is the fix */
+	set_release(s, "5.5.0");
 	NO(s, "driver.amdgpu-kernel-too-old");
 	YES(s, "hardware.gpu-without-driver", GPUENV_SEVERITY_ERROR, "no kernel driver");
+	snapshot_unref(s);
+
+	/* an amdgpu that knows the GPU (rock-dkms on an older kernel, ROCm/legacy-rocm-build
+	 * #1357) failed on its firmware: the kernel log names the cause, not the release */
+	g = amd_unbound(&s, "0x731f");
+	set_release(s, "4.15.0-130-generic");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "predates Linux 5.3");
+	a = snap_object(kernel_log(s), "amdgpu");
+	snap_set_int(a, "firmware_failures", 1, KLOG);
+	snap_set_str(a, "firmware_file", "amdgpu/navi10_gpu_info.bin", KLOG);
+	snap_set_str(a, "firmware_message",
+		     "amdgpu 0000:05:00.0: Direct firmware load for amdgpu/navi10_gpu_info.bin "
+		     "failed with error -2",
+		     KLOG);
+	snap_set_state(g, "driver", FACT_ABSENT, "/sys/bus/pci/devices", "No such file");
+	NO(s, "driver.amdgpu-kernel-too-old");
+	YES(s, "driver.amdgpu-firmware-failed", GPUENV_SEVERITY_ERROR, "no driver bound");
+	d = diag(s);
+	assert_string_equal(diagnosis_root_cause(d)->rule->id, "driver.amdgpu-firmware-failed");
+	diagnosis_free(d);
+	/* the init failed on another cause the log names: amdgpu probed the GPU all the same */
+	snap_set_int(a, "firmware_failures", 0, KLOG);
+	snap_set_int(a, "init_failures", 1, KLOG);
+	NO(s, "driver.amdgpu-kernel-too-old");
+	/* amdgpu's lines of none of these: the release decides again */
+	snap_set_int(a, "init_failures", 0, KLOG);
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "predates Linux 5.3");
 	snapshot_unref(s);
 
 	/* the release unreadable, or not major.minor: skipped, never fine; the binding unread */

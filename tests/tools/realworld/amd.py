@@ -96,17 +96,19 @@ def healthy():
         env, "", section(BASE, "devices"), section(BASE, "elf"))
 
 
-def mi100_firmware():
-    # ROCm/legacy-rocm-build#1357: an MI100 that worked for days; after a reboot (a kernel
-    # update) amdgpu cannot load amdgpu/arcturus_gpu_info.bin, the init fails and the probe
-    # ends with error -2. The cause: rock-dkms-firmware was not reinstalled after the kernel
-    # upgrade.
-    dst, root = fresh("rw-mi100-amdgpu-firmware-missing", BASE)
-    set_gpu(root, "738c", "038000", "Arcturus GL-XL [Instinct MI100]", None)
+def firmware_missing(name, device, cls, pci_ids_line, chip, tmz_line):
+    """ROCm/legacy-rocm-build#1357's machine: the base's GPU made `device`, amdgpu 5.6.19
+    (rock-dkms 4.0) on Ubuntu 18.04's 4.15.0-130-generic, its init failing on a missing
+    amdgpu/<chip>_gpu_info.bin, the GPU left without a driver; the report's dmesg lines with the
+    bus made the base's (the TMZ line, which names the ASIC's case, only where tmz_line says).
+    Returns dst, root and the base's [devices] without a render node."""
+    dst, root = fresh(name, BASE)
+    set_gpu(root, device, cls, pci_ids_line, None)
     os.unlink(f"{gpu_dir(root)}/driver")
     drop_venv(root)
     w(root, "sys/module/amdgpu/version", "5.6.19\n")
     w(root, "proc/sys/kernel/osrelease", "4.15.0-130-generic\n")
+    tmz = ["[    9.605889] amdgpu 0000:05:00.0: Trusted Memory Zone (TMZ) feature not supported"]
     kern_log(root, "Jan  9 10:14:07 n004", [
         "[    9.602662] [drm] amdgpu kernel modesetting enabled.",
         "[    9.602665] [drm] amdgpu version: 5.6.19",
@@ -114,17 +116,27 @@ def mi100_firmware():
         "[    9.602887] amdgpu: Virtual CRAT table created for CPU",
         "[    9.602998] amdgpu: Topology: Add CPU node",
         "[    9.605792] amdgpu 0000:05:00.0: enabling device (0000 -> 0003)",
-        "[    9.605889] amdgpu 0000:05:00.0: Trusted Memory Zone (TMZ) feature not supported",
+    ] + (tmz if tmz_line else []) + [
         "[    9.605986] amdgpu 0000:05:00.0: Direct firmware load for "
-        "amdgpu/arcturus_gpu_info.bin failed with error -2",
+        f"amdgpu/{chip}_gpu_info.bin failed with error -2",
         "[    9.605988] amdgpu 0000:05:00.0: Failed to load gpu_info firmware "
-        "\"amdgpu/arcturus_gpu_info.bin\"",
+        f"\"amdgpu/{chip}_gpu_info.bin\"",
         "[    9.605988] amdgpu 0000:05:00.0: Fatal error during GPU init",
         "[    9.605990] amdgpu 0000:05:00.0: amdgpu: finishing device.",
         "[    9.606063] amdgpu: probe of 0000:05:00.0 failed with error -2",
     ])
     devices = "".join(l for l in section(BASE, "devices").splitlines(True)
                       if not l.startswith(("/dev/dri/renderD", "/dev/dri/card1 ")))
+    return dst, root, devices
+
+
+def mi100_firmware():
+    # ROCm/legacy-rocm-build#1357: an MI100 that worked for days; after a reboot (a kernel
+    # update) amdgpu cannot load amdgpu/arcturus_gpu_info.bin, the init fails and the probe
+    # ends with error -2. The cause: rock-dkms-firmware was not reinstalled after the kernel
+    # upgrade.
+    dst, root, devices = firmware_missing("rw-mi100-amdgpu-firmware-missing", "738c", "038000",
+                                          "Arcturus GL-XL [Instinct MI100]", "arcturus", True)
     ini(dst, TOPIC,
         "An AMD Instinct MI100 (Arcturus, 1002:738c) on amdgpu 5.6.19 (rock-dkms 4.0) whose "
         "init fails after a reboot: amdgpu cannot load amdgpu/arcturus_gpu_info.bin (error -2), "

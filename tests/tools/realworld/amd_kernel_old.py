@@ -3,18 +3,21 @@
 in the kernel log, no /dev/dri node and no /dev/kfd (facts/data/amdgpu_kernel.tsv). Rebuilt
 from ROCm/legacy-rocm-build#624 (an RX Vega, Vega 10, on Ubuntu 16.04's kernel 4.4) and
 GPUOpen-Drivers/AMDVLK#184 (a Renoir APU on kernel 4.19), plus the #624 machine on a kernel
-new enough for its GPU with amdgpu not loaded, where `modprobe amdgpu` is the fix. Each tree is
+new enough for its GPU with amdgpu not loaded, where `modprobe amdgpu` is the fix, and a
+Navi 10 on an older kernel whose DKMS amdgpu knows it and fails on its firmware (the kernel log,
+not the release, names the cause: a variant of realworld/amd.py's MI100 of
+ROCm/legacy-rocm-build#1357). Each tree is
 the rx7600-rocm-torch-override base of realworld/amd.py (one AMD GPU behind the MI300X
 platform's PCI topology; its sources) with the GPU unbound and no GPU module loaded."""
 import os
 import shutil
 
-from realworld.amd import BASE, NODES, drop_venv, gpu_dir, kern_log, set_gpu
+from realworld.amd import BASE, NODES, drop_venv, firmware_missing, gpu_dir, kern_log, set_gpu
 from realworld.common import fresh, ini, move_kernel, real_world, w
 
 TOPIC = "amd_kernel_old"
 FIXTURES = ("rw-vega10-kernel-4.4-rocm-624", "rw-renoir-kernel-4.19-amdvlk-184",
-            "vega10-kernel-4.15-amdgpu-not-loaded")
+            "vega10-kernel-4.15-amdgpu-not-loaded", "navi10-kernel-4.15-dkms-firmware-missing")
 
 URL_624 = "https://github.com/ROCm/legacy-rocm-build/issues/624"
 URL_184 = "https://github.com/GPUOpen-Drivers/AMDVLK/issues/184"
@@ -136,7 +139,31 @@ def vega10_kernel_415_not_loaded():
         {"PATH": PATH}, "")
 
 
+def navi10_dkms_firmware_missing():
+    dst, root, devices = firmware_missing(
+        FIXTURES[3], "731f", "030000", "Navi 10 [Radeon RX 5600 OEM/5600 XT / 5700/5700 XT]",
+        "navi10", False)
+    ini(dst, TOPIC,
+        "An RX 5700 XT (Navi 10, 1002:731f) on Ubuntu 18.04's kernel 4.15, older than Linux "
+        "5.3 whose own amdgpu first drives Navi 10, with a DKMS amdgpu 5.6.19 that knows the "
+        "GPU loaded: amdgpu cannot load amdgpu/navi10_gpu_info.bin (error -2), the init fails "
+        "and the GPU is left without a driver. The kernel log names the cause "
+        "(driver.amdgpu-firmware-failed), not the kernel release "
+        "(driver.amdgpu-kernel-too-old stays quiet)",
+        "A constructed variant of rw-mi100-amdgpu-firmware-missing "
+        "(https://github.com/ROCm/legacy-rocm-build/issues/1357: amdgpu 5.6.19 from rock-dkms "
+        "4.0 on 4.15.0-130-generic, its gpu_info firmware missing after a kernel upgrade), not "
+        "a report of its own; chosen here: the GPU made an RX 5700 XT (1002:731f, class "
+        "0x030000, pci.ids' Navi 10 line) and the firmware file its own, "
+        "amdgpu/navi10_gpu_info.bin (the name amdgpu_device_parse_gpu_info_fw() asks for on "
+        "Navi 10), the report's dmesg lines otherwise kept, without its 'Trusted Memory Zone "
+        "(TMZ) feature not supported' line (amdgpu prints another on Navi 10); the rest as in "
+        "rw-mi100-amdgpu-firmware-missing (see its sources)",
+        {"PATH": PATH}, "", devices)
+
+
 def write():
     vega10_kernel_44()
     renoir_kernel_419()
     vega10_kernel_415_not_loaded()
+    navi10_dkms_firmware_missing()
