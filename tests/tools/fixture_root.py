@@ -6,10 +6,12 @@ Every reader of a fixture root (run-scenario.py, the unit tests, the shell check
 through here, so a generated file exists wherever a root is read.
 
 scenario.ini sections it reads:
-  [modules]  /lib/modules/REL/…/nvidia.ko[.xz|.zst|.gz] = VERSION, SIGNER|-, COMPRESSION[, LICENSE]:
-             a kernel module made by mk-kmodule.sh (an ELF relocatable object with nvidia.ko's
-             .modinfo keys; signed as scripts/sign-file.c signs when SIGNER is not "-"; LICENSE
-             "NVIDIA" unless given, "Dual MIT/GPL" for the open module). Needs gcc, objcopy
+  [modules]  /lib/modules/REL/…/nvidia.ko[.xz|.zst|.gz] = VERSION, SIGNER|-, COMPRESSION[, LICENSE
+             [, FLAGS]]: a kernel module made by mk-kmodule.sh (an ELF relocatable object with
+             nvidia.ko's .modinfo keys; signed as scripts/sign-file.c signs when SIGNER is not
+             "-"; LICENSE "NVIDIA" unless given, "Dual MIT/GPL" for the open module; FLAGS the
+             words of vermagic after REL, "SMP mod_unload modversions" unless given, as a
+             report's "version magic" line shows them). Needs gcc, objcopy
              (openssl to sign, the compressor to compress).
   [elf]      /PATH = KIND key=value…: a shared object built by a compiler:
              so soname=S [needed=A,B] [runpath=R | rpath=R] [defines=F,G] [uses=F,G]
@@ -365,8 +367,9 @@ def make_elf(out, path, spec):
 
 def make_module(out, path, spec, keydir):
     parts = [p.strip() for p in spec.split(",")]
-    if len(parts) not in (3, 4):
-        sys.exit(f"[modules] {path} = {spec}: want 'VERSION, SIGNER|-, COMPRESSION[, LICENSE]'")
+    if len(parts) not in (3, 4, 5):
+        sys.exit(f"[modules] {path} = {spec}: want 'VERSION, SIGNER|-, COMPRESSION[, LICENSE"
+                 "[, FLAGS]]'")
     need("gcc", "objcopy", *(("openssl",) if parts[1] != "-" else ()),
          *({"xz": ("xz",), "zstd": ("zstd",), "gzip": ("gzip",)}.get(parts[2], ())))
     # the release of the …/lib/modules/REL/ directory it is in (NixOS's is a store path)
@@ -374,7 +377,7 @@ def make_module(out, path, spec, keydir):
     rel = (path[mods + len("/lib/modules/"):].split("/")[0] if mods >= 0
            else "6.8.0-45-generic")
     run(["sh", os.path.join(HERE, "mk-kmodule.sh"), out, parts[0], parts[1], parts[2], keydir, rel,
-         parts[3] if len(parts) > 3 else "NVIDIA"])
+         parts[3] if len(parts) > 3 else "NVIDIA", "nvidia", *parts[4:]])
 
 
 def prepare(scenario_dir, dest, keydir=None):

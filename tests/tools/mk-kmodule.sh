@@ -10,12 +10,14 @@
 # --lzma2=dict=1MiB, zstd, gzip -n) after signing.
 #
 # Usage: mk-kmodule.sh OUT VERSION [SIGNER_CN|-] [none|xz|zstd|gzip] [KEYDIR] [RELEASE] [LICENSE]
-#        [NAME]
+#        [NAME] [FLAGS]
 #   SIGNER_CN "-": unsigned. KEYDIR keeps the signing key between calls (mk-signing-key.sh:
 #   the certificate's serial number is derived from SIGNER_CN, so `modinfo`'s sig_key is the
 #   same on every run). RELEASE: the kernel release in vermagic (default 6.8.0-45-generic).
 #   LICENSE: "NVIDIA" (the proprietary module, default) or "Dual MIT/GPL" (the open one).
 #   NAME: the module's name= (default nvidia; the file's name may differ: DKMS renames files).
+#   FLAGS: vermagic's words after the release (default "SMP mod_unload modversions"; the
+#   kernel's include/linux/vermagic.h, each word followed by a space as it writes them).
 set -eu
 out=$1
 version=$2
@@ -25,12 +27,13 @@ keydir=${5:-}
 release=${6:-6.8.0-45-generic}
 license=${7:-NVIDIA}
 name=${8:-nvidia}
+flags=${9:-SMP mod_unload modversions}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The keys nvidia.ko's .modinfo holds, in modpost's order (vermagic last, as `modinfo` lists it).
-printf 'version=%s\0license=%s\0alias=char-major-195-*\0supported=external\0alias=pci:v000010DEd*sv*sd*bc03sc02i00*\0alias=pci:v000010DEd*sv*sd*bc03sc00i00*\0depends=\0retpoline=Y\0srcversion=3A5B8C7D9E0F112233445566\0name=%s\0vermagic=%s SMP mod_unload modversions \0' \
-	"$version" "$license" "$name" "$release" >"$tmp/modinfo"
+printf 'version=%s\0license=%s\0alias=char-major-195-*\0supported=external\0alias=pci:v000010DEd*sv*sd*bc03sc02i00*\0alias=pci:v000010DEd*sv*sd*bc03sc00i00*\0depends=\0retpoline=Y\0srcversion=3A5B8C7D9E0F112233445566\0name=%s\0vermagic=%s %s \0' \
+	"$version" "$license" "$name" "$release" "$flags" >"$tmp/modinfo"
 echo 'int nv_stand_in;' >"$tmp/m.c"
 gcc -c "$tmp/m.c" -o "$tmp/m.o"
 objcopy --add-section .modinfo="$tmp/modinfo" --set-section-flags .modinfo=alloc,readonly,contents \

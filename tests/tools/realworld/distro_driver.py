@@ -132,7 +132,7 @@ def fedora31_weak_updates():
         "package dkms, 'the one putting the files in the weak-updates folder'); not in "
         f"the report and chosen here: the driver {drv} (negativo17's in February 2020), the "
         "module's compression and the link's target (akmods' extra/nvidia of the old "
-        "kernel), the modules.dep line, /var/lib/dkms/nvidia (an empty stand-in for the "
+        "kernel; its vermagic the refusal's '" + old + " SMP mod_unload '), the modules.dep line, /var/lib/dkms/nvidia (an empty stand-in for the "
         "dkms package's state), the GPU 10de:1e87 (TU104 [GeForce RTX 2080 Rev. A] in "
         "pci.ids), the syslog prefix; " + NO_DRIVER_SRC,
         PATH,
@@ -144,7 +144,9 @@ def fedora31_weak_updates():
             "linked into weak-updates by the dkms package installed beside akmods: remove "
             "dkms so that akmods' module for the running kernel is the one loaded",
             "driver.module-missing-for-kernel", "driver", "yes"),
-        f"[modules]\n/lib/modules/{old}/extra/nvidia/nvidia.ko.xz = {drv}, -, xz\n")
+        # vermagic as the kernel's refusal quotes it: "SMP mod_unload " (no modversions)
+        f"[modules]\n/lib/modules/{old}/extra/nvidia/nvidia.ko.xz = {drv}, -, xz, NVIDIA, "
+        "SMP mod_unload\n")
 
 
 def open515_root(name, device, model, drv, rel, osrel, build):
@@ -353,12 +355,13 @@ def talos_rtx2080s_open515():
                              ("builder@buildkitsandbox", "Tue Jan 24 12:00:00 UTC 2023",
                               "12.2.0"))
     os.unlink(f"{root}/var/log/kern.log")  # the base tree's; Talos writes no log file
+    # the paste's lines and no more: no time stamps, no RmInitAdapter status (it shows none)
     w(root, "var/log/dmesg", "".join(line + "\n" for line in (
-        "[   12.607284] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.",
-        "[   12.607289] NVRM: To force use of Open nvidia.ko on other GPUs, see the",
-        "[   12.607290] NVRM: 'OpenRmEnableUnsupportedGpus' kernel module parameter described",
-        "[   12.607291] NVRM: in the README.",
-        f"[   12.924916] NVRM: GPU {bus}: RmInitAdapter failed! (0x63:0x0:1905)")))
+        "NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.",
+        "NVRM: To force use of Open nvidia.ko on other GPUs, see the",
+        "NVRM: 'OpenRmEnableUnsupportedGpus' kernel module parameter described",
+        "NVRM: in the README.",
+        f"NVRM: GPU {bus}: RmInitAdapter failed!")))
     ini(dst, TOPIC,
         "A Talos v1.3.3 Kubernetes node with a GeForce RTX 2080 SUPER and SideroLabs' "
         f"nvidia-open-gpu-kernel-modules extension of {drv}: the open module loads and binds "
@@ -371,8 +374,8 @@ def talos_rtx2080s_open515():
         "reporter's fix, from the driver's README: NVreg_OpenRmEnableUnsupportedGpus=1); the "
         "lines kept with the NVRM: prefix the driver prints (the paste shows the messages "
         "only) in /var/log/dmesg (Talos keeps no log file; on the node gpuenv reads "
-        "/dev/kmsg), their times and the RmInitAdapter status a placeholder (the "
-        "status of NVIDIA/open-gpu-kernel-modules#230's same refusal); not in the report "
+        "/dev/kmsg), without times or an RmInitAdapter status (the paste shows neither); "
+        "not in the report "
         f"and chosen here: the kernel {rel}, Talos's os-release in that form, the build host "
         "and GCC of /proc/driver/nvidia/version, the module's place (extra/), the GPU "
         "10de:1e81 (TU104 [GeForce RTX 2080 SUPER] in pci.ids) at the base tree's 01:00.0 "

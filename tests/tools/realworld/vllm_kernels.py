@@ -21,6 +21,12 @@ WARNING = ("{model} with CUDA capability sm_120 is not compatible with the curre
            f"{CU124_LIST}.")
 
 
+
+def venv_env(prefix):
+    """The environment of a shell with the venv at prefix activated."""
+    return {"PATH": f"{prefix}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "VIRTUAL_ENV": prefix, "HOME": "/home/user"}
+
 def blackwell_venv(name, dev, model, drv, rel, osrel, prefix, python, torch, cuda):
     """A Blackwell GPU on the open module `drv` (kernel `rel`) with a venv at `prefix` holding
     vLLM's torch `torch` (CUDA `cuda`). Returns (dst, root, site, sections)."""
@@ -88,8 +94,7 @@ def vllm_16901():
         "nvidia_devices.tsv) in the base fixture's single slot, the open module (which "
         "Blackwell requires) in updates/dkms, kernel 6.8.0-57-generic, Ubuntu 22.04.5's "
         "os-release; " + SRC_STANDIN + "; " + mk2.SRC_TORCH + "; " + SRC_BASE,
-        {"PATH": f"{prefix}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-         "VIRTUAL_ENV": prefix, "HOME": "/home/user"},
+        venv_env(prefix),
         real_world(
             "https://github.com/vllm-project/vllm/issues/16901", pasted,
             "vLLM's torch (2.6.0, the CUDA 12.4 build) has no sm_120 SASS and no PTX: no kernel "
@@ -125,8 +130,7 @@ def vllm_13306():
         "3.12.3, the PCI id 10de:2b85 (GB202 [GeForce RTX 5090], nvidia_devices.tsv) in the "
         "base fixture's single slot, the open module in updates/dkms, kernel 6.8.0-52-generic, "
         "Ubuntu 22.04.5's os-release; " + SRC_STANDIN + "; " + mk2.SRC_TORCH + "; " + SRC_BASE,
-        {"PATH": f"{prefix}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-         "VIRTUAL_ENV": prefix, "HOME": "/home/user"},
+        venv_env(prefix),
         real_world(
             "https://github.com/vllm-project/vllm/issues/13306", pasted,
             "vLLM's torch (2.5.1, the CUDA 12.4 build) has no sm_120 SASS and no PTX: no kernel "
