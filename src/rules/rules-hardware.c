@@ -55,52 +55,18 @@ static void gpu_label(const struct snap_node *gpu, char *buf, size_t len)
 		snprintf(buf, len, "%04x:%04x at %s", v, d, bus_id(gpu));
 }
 
-/* What shows that this machine still expects an NVIDIA GPU, beyond an installed nvidia.ko
- * (which stays behind when the card is taken out on purpose): an Xid of the running boot (the
- * driver drove an NVIDIA GPU since this boot began), CUDA_VISIBLE_DEVICES set to a device for
- * the process (an empty value or "-1" hides the GPUs on purpose), a torch built for CUDA: the
- * fact that shows it, its name into name; NULL when none does. */
-static const struct snap_node *nvidia_gpu_expected(const struct snap_node *root, char *name,
-						    size_t len)
-{
-	const struct snap_node *xids = snap_get(root, "driver.xid_events");
-	const struct snap_node *envs = snap_get(root, "framework.python_envs");
-	const char *cvd = snap_get_str(root, "environment.CUDA_VISIBLE_DEVICES");
-
-	for (size_t i = 0; i < snap_count(xids); i++)
-		if (streq(snap_get_str(snap_at(xids, i), "boot") ?: "", "current")) {
-			snprintf(name, len, "driver.xid_events.%zu.boot", i);
-			return snap_child(snap_at(xids, i), "boot");
-		}
-	if (cvd && *cvd && *cvd != '-') {
-		snprintf(name, len, "environment.CUDA_VISIBLE_DEVICES");
-		return snap_get(root, "environment.CUDA_VISIBLE_DEVICES");
-	}
-	for (size_t i = 0; i < snap_count(envs); i++) {
-		const struct snap_node *t = snap_get(snap_at(envs, i), "packages.torch");
-
-		if (snap_get_str(t, "cuda") && !snap_get_bool_default(t, "cpu_only", false)) {
-			snprintf(name, len, "framework.python_envs.%zu.packages.torch.cuda", i);
-			return snap_child(t, "cuda");
-		}
-	}
-	return NULL;
-}
-
 /* Other GPUs only, and the NVIDIA driver's kernel module installed for this kernel: the NVIDIA
  * GPU it was installed for is not on the bus. A laptop's dGPU turned off in the firmware
  * settings is not enumerated at all (linux-surface/surface-control#22: nvidia-smi "couldn't
- * communicate with the NVIDIA driver" until the dGPU was turned on again in the UEFI). An
- * error where something else shows the GPU is expected (nvidia_gpu_expected()); else a
- * warning: nvidia-smi and DCGM report "No devices were found" on a machine whose card was
- * taken out, and the module left installed is no fault of its own. */
+ * communicate with the NVIDIA driver" until the dGPU was turned on again in the UEFI). An error
+ * also where nothing else shows the GPU is expected (a card taken out on purpose): nvidia-smi
+ * fails there the same way, the module cannot load without a GPU, and DCGM finds none; a
+ * warning would let doctor exit 0 on surface-control#22's machine, whose nvidia-smi failed. */
 static void no_nvidia_gpu(struct rule_ctx *c, const struct snap_node *root,
 			  const struct snap_node *gpus)
 {
 	const struct snap_node *path = snap_get(root, "driver.nvidia.module_file.path");
-	const struct snap_node *expected;
 	struct finding *f;
-	char why[96];
 
 	/* an AMD GPU's machine is judged on that GPU: an nvidia.ko left installed there is no
 	 * root cause (test-rules-amd's KFD cases) */
@@ -109,20 +75,15 @@ static void no_nvidia_gpu(struct rule_ctx *c, const struct snap_node *root,
 			return;
 	if (!snap_present(path) || snap_present(snap_get(root, "driver.nvidia.module_version")))
 		return;
-	expected = nvidia_gpu_expected(root, why, sizeof(why));
-	f = rule_finding(c, expected ? GPUENV_SEVERITY_ERROR : GPUENV_SEVERITY_WARNING, NULL,
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 			 "no NVIDIA GPU on the PCI bus, though the NVIDIA driver's kernel module "
 			 "is installed (%s): the bus holds %zu GPU(s), none of them NVIDIA's; a "
 			 "laptop's dGPU turned off in the firmware (UEFI) settings is not on the "
-			 "bus at all%s",
-			 snap_str(path), snap_count(gpus),
-			 expected ? "" : " (nothing else here expects an NVIDIA GPU: a card taken "
-					 "out on purpose leaves the module behind)");
+			 "bus at all",
+			 snap_str(path), snap_count(gpus));
 	finding_fact(f, "driver.nvidia.module_file.path", path);
 	finding_fact(f, "hardware.pci_devices", snap_get(root, "hardware.pci_devices"));
 	finding_evidence(f, "hardware.gpus", "/sys/bus/pci/devices/*/vendor", "no 0x10de");
-	if (expected)
-		finding_fact(f, why, expected);
 	finding_fix(f, "# laptop: turn the discrete GPU on again in the firmware (UEFI) setup "
 		       "(a 'dGPU', 'hybrid' or 'discrete graphics' setting), then boot");
 	finding_rule_fix(f);
