@@ -50,8 +50,7 @@ const struct facts_amdgpu_kernel *amdgpu_kernel_predates(const struct snap_node 
 	int cmp = 0;
 
 	if (amdgpu_log_knows_gpu(root) || !gpu_pci_ids(gpu, &v, &d) || v != 0x1002 ||
-	    facts_amdgpu_kernel_family(d, &row) < 0 ||
-	    facts_unconfirmed(row->confidence) ||
+	    facts_amdgpu_kernel_family(d, &row) < 0 || facts_unconfirmed(row->confidence) ||
 	    !cuda_major_minor(snap_get_str(root, "host.kernel_release"), &major, &minor))
 		return NULL;
 	/* older than first_release, or absent_through ("4.19") itself and older */
@@ -122,11 +121,12 @@ RULE_CHECK(check_amdgpu_kernel_too_old)
 				"one)",
 				row->first_release);
 		else /* no release known to drive it: name none, say how to tell */
-			finding_fix(f,
-				    "# Linux %s's amdgpu does not drive it, and which later release "
-				    "first does is not known here: boot your distribution's newest "
-				    "kernel, then lspci -nnk shows whether amdgpu is in use",
-				    row->absent_through);
+			finding_fix(
+				f,
+				"# Linux %s's amdgpu does not drive it, and which later release "
+				"first does is not known here: boot your distribution's newest "
+				"kernel, then lspci -nnk shows whether amdgpu is in use",
+				row->absent_through);
 		finding_rule_fix(f);
 		finding_rule_verify(f);
 	}
