@@ -104,6 +104,28 @@ static bool names_host(const char *host, const char *v, size_t len)
 	return hit;
 }
 
+/* Which of a line's File= paths this node lacks: slurmd stat()s each one, waits 20 s for it
+ * and stops ("fatal: can't stat gres.conf file /dev/nvidia0: No such file or directory",
+ * _my_stat() in Slurm's src/interfaces/gres.c). "files_absent" is [] when every one is there,
+ * and unreadable when one could not be looked at (never "present"). */
+static void record_files_absent(struct slurm_read *r, struct snap_node *entry,
+				char (*names)[SLURM_CONF_NAME_MAX], size_t n)
+{
+	struct snap_node *absent = snap_array(entry, "files_absent");
+	struct stat st;
+
+	for (size_t i = 0; i < n; i++) {
+		int err = root_stat(r->pe->root, names[i], &st);
+
+		if (err == -ENOENT || err == -ENOTDIR) {
+			snap_append_str(absent, names[i], names[i]);
+		} else if (err < 0) {
+			snap_set_errno(entry, "files_absent", err, names[i]);
+			return;
+		}
+	}
+}
+
 static void record_files(struct slurm_read *r, struct snap_node *entry, const char *v, size_t len,
 			 const char *src)
 {
@@ -127,8 +149,8 @@ static void record_files(struct slurm_read *r, struct snap_node *entry, const ch
 			snap_append_str(arr, names[i], src);
 		if (err == -E2BIG)
 			snap_set_int(entry, "files_dropped", 1, src);
+		record_files_absent(r, entry, names, n);
 	}
-	(void)r;
 	free(names);
 }
 

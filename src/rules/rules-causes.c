@@ -114,6 +114,15 @@ const struct rule_edge rule_causes[] = {
 	{ "hardware.no-gpu", "runtime.no-driver-for-toolkit",
 	  "with no GPU on the bus no NVIDIA driver can load: the toolkit's missing driver is the "
 	  "missing GPU" },
+	/* ---- why gres.conf's device files are missing (Slurm's slurmd stops on them) ---- */
+	{ "driver.device-nodes-missing", "runtime.slurm-gres-file-missing",
+	  "slurmd only stat()s gres.conf's File= and never opens the GPU, so nothing makes the "
+	  "missing /dev/nvidiaN for it (fgci-org/ansible-role-cuda#2): once they exist it starts" },
+	{ "driver.module-not-loaded", "runtime.slurm-gres-file-missing",
+	  "without the nvidia module there is no /dev/nvidiaN for gres.conf's File=" },
+	{ "hardware.gpu-without-driver", "runtime.slurm-gres-file-missing",
+	  "with no driver bound to the GPU there is no /dev/nvidiaN for gres.conf's File= "
+	  "(BiBiServ/bibigrid#705, fixed by installing the driver)" },
 	/* ---- hardware faults the driver reports ---- */
 	{ "hardware.gpu-lost", "driver.xid-errors",
 	  "Xid 79 is the driver's record of the GPU falling off the bus, and the Xids after it "

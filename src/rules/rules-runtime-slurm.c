@@ -97,3 +97,167 @@ RULE_CHECK(check_slurm_nvml_autodetect_unbuilt)
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }
+
+/* The configuration directory Slurm reads, for a fix line. */
+static const char *config_dir(const struct snap_node *root)
+{
+	return snap_get_str(root, "runtime.slurm.config_dir") ?: "/etc/slurm";
+}
+
+/*
+ * runtime.slurm-gres-file-missing: a gres.conf line of this node names a device file (File=)
+ * the node does not have. slurmd stat()s every File= path, waits 20 s for it ("error: Waiting
+ * for gres.conf file /dev/nvidia0") and stops ("fatal: can't stat gres.conf file /dev/nvidia0:
+ * No such file or directory"; _my_stat(), src/interfaces/gres.c). fgci-org/ansible-role-cuda#3
+ * and #2: the driver loaded at boot without making /dev/nvidia0 (nvidia-smi made it), so
+ * slurmd stopped until something created it first; BiBiServ/bibigrid#705 (fixed by #710,
+ * installing the driver): a GPU node with no NVIDIA driver at all.
+ */
+RULE_CHECK(check_slurm_gres_file_missing)
+{
+	const struct snap_node *gres = snap_get(root, "runtime.slurm.gres");
+	const struct snap_node *gpus = snap_get(root, "driver.device_nodes.nvidia_gpus");
+	const struct snap_node *first = NULL, *line = NULL, *drv;
+	const char *ver;
+	char absent[256] = "", files[256];
+	size_t used = 0, n_absent = 0;
+	struct finding *f;
+
+	if (!snap_get(root, "runtime.slurm"))
+		return;
+	if (!rule_need(c, NULL, "Slurm's configuration directory",
+		       snap_get(root, "runtime.slurm.config_dir")) ||
+	    !rule_need_known(c, NULL, "Slurm's gres.conf",
+			     snap_get(root, "runtime.slurm.gres_conf")))
+		return;
+	for (size_t i = 0; i < snap_count(gres); i++) {
+		const struct snap_node *entry = snap_at(gres, i);
+		const struct snap_node *miss = snap_get(entry, "files_absent");
+
+		if (!snap_get(entry, "files"))
+			continue; /* a line without File= names no device */
+		if (!rule_need(c, NULL, "whether gres.conf's File= device files exist", miss))
+			return;
+		for (size_t j = 0; j < snap_count(miss); j++) {
+			const char *name = snap_str(snap_at(miss, j));
+			int w;
+
+			if (!name)
+				continue;
+			if (!n_absent++) {
+				first = snap_at(miss, j);
+				line = snap_get(entry, "line");
+			}
+			w = snprintf(absent + used, sizeof(absent) - used, "%s%s", used ? ", " : "",
+				     name);
+			if (w > 0 && (size_t)w < sizeof(absent) - used)
+				used += (size_t)w;
+		}
+	}
+	if (!n_absent)
+		return;
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, NULL,
+		"gres.conf names %s, which this node does not have: slurmd waits 20 s for "
+		"each File= and stops (\"fatal: can't stat gres.conf file %s: No such file "
+		"or directory\"), so the node runs no job",
+		absent, snap_str(first));
+	finding_fact(f, "runtime.slurm.gres.line", line);
+	finding_evidence(f, "runtime.slurm.gres.files_absent", snap_str(line) ?: "gres.conf", "%s",
+			 absent);
+	finding_evidence(f, "driver.device_nodes.nvidia_gpus", "/dev", "%zu node(s)",
+			 snap_count(gpus));
+	finding_symptom(f, "slurmd: fatal: can't stat gres.conf file %s: No such file or directory",
+			snap_str(first));
+	gpu_file_list(root, files, sizeof(files));
+	if (snap_count(gpus) > 0 && files[0])
+		/* the node has GPU device files, and gres.conf names others: more GPUs, or
+		 * other numbers, than this node has */
+		finding_fix(f,
+			    "# in %s/gres.conf: name the device files this node has: Name=gpu "
+			    "File=%s (and Gres=gpu:%zu on its NodeName line in slurm.conf); then "
+			    "sudo systemctl restart slurmd",
+			    config_dir(root), files, snap_count(gpus));
+	else if (snap_count(gpus) == 0 && nvidia_driver(root, &ver, &drv) != DRIVER_LOADED)
+		/* no driver loaded: nvidia-modprobe may not even be installed; the driver's
+		 * findings say what to do */
+		finding_fix(f, "# load the NVIDIA driver first (the driver layer's findings): it "
+			       "makes /dev/nvidia0 …; then sudo systemctl restart slurmd");
+	else if (snap_count(gpus) == 0)
+		/* the driver is loaded, its device files were never made: they must exist before
+		 * slurmd starts */
+		finding_fix(f,
+			    "sudo nvidia-modprobe -c 0 -u   # creates /dev/nvidia0 (-c N for each "
+			    "GPU) and /dev/nvidia-uvm; at boot, before slurmd: a drop-in with "
+			    "ExecStartPre=/usr/bin/nvidia-modprobe -c 0 -u (sudo systemctl edit "
+			    "slurmd)");
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
+/*
+ * runtime.slurm-gres-duplicate-records: two or more gres.conf lines of this node for one GRES
+ * name, none with File= or Type=: slurmd cannot tell them apart and stops ("fatal: gres.conf
+ * duplicate records for gpu"; _validate_gres_conf() / _foreach_gres_conf(),
+ * src/interfaces/gres.c, src/common/gres.c before 23.02). ComputeCanada/puppet-magic_castle#27:
+ * a template wrote one "Name=gpu" per GPU under AutoDetect=nvml on a two-GPU node, and the
+ * maintainer: AutoDetect=nvml is sufficient, remove the Name=gpu lines.
+ */
+RULE_CHECK(check_slurm_gres_duplicate_records)
+{
+	const struct snap_node *gres = snap_get(root, "runtime.slurm.gres");
+	const struct snap_node *autodetect = snap_get(root, "runtime.slurm.autodetect");
+	size_t n = snap_count(gres);
+
+	if (!snap_get(root, "runtime.slurm"))
+		return;
+	if (!rule_need(c, NULL, "Slurm's configuration directory",
+		       snap_get(root, "runtime.slurm.config_dir")) ||
+	    !rule_need_known(c, NULL, "Slurm's gres.conf",
+			     snap_get(root, "runtime.slurm.gres_conf")))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = snap_get_str(snap_at(gres, i), "name");
+		const struct snap_node *later = NULL;
+		size_t records = 0;
+		bool distinct = false, seen_before = false;
+		struct finding *f;
+
+		if (!name)
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			const struct snap_node *e = snap_at(gres, j);
+			const char *other = snap_get_str(e, "name");
+
+			if (!other || strcasecmp(other, name) != 0)
+				continue;
+			seen_before |= j < i;
+			records++;
+			if (j > i && !later)
+				later = e;
+			distinct |= snap_get(e, "files") || snap_get(e, "type");
+		}
+		if (seen_before || records < 2 || distinct)
+			continue; /* judged at its first line; told apart by File=/Type= */
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "gres.conf has %zu lines Name=%s with neither File= nor Type=: "
+				 "slurmd cannot tell them apart and stops (\"fatal: gres.conf "
+				 "duplicate records for %s\")",
+				 records, name, name);
+		finding_fact(f, "runtime.slurm.gres.line", snap_get(snap_at(gres, i), "line"));
+		finding_fact(f, "runtime.slurm.gres.line", snap_get(later, "line"));
+		finding_symptom(f, "slurmd: fatal: gres.conf duplicate records for %s", name);
+		if (snap_str(autodetect) && strcasecmp(snap_str(autodetect), "off") != 0)
+			finding_fix(f,
+				    "# in %s/gres.conf: remove the Name=%s lines; AutoDetect=%s "
+				    "finds the devices; then sudo systemctl restart slurmd",
+				    config_dir(root), name, snap_str(autodetect));
+		else
+			finding_fix(f,
+				    "# in %s/gres.conf: one line per device with its File= "
+				    "(Name=%s File=/dev/nvidia0 …), or one line Name=%s Count=%zu; "
+				    "then sudo systemctl restart slurmd",
+				    config_dir(root), name, name, records);
+		finding_rule_verify(f);
+	}
+}
