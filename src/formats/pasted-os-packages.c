@@ -116,7 +116,7 @@ static bool is_version(const char *v)
 /* RPM's architectures as rpm -qa and dnf print them (rpmrc's arch_canon, the common ones). */
 static bool is_rpm_arch(const char *a, size_t n)
 {
-	static const char *const arches[] = { "x86_64", "noarch",  "i686",  "i586", "i386",
+	static const char *const arches[] = { "x86_64",	 "noarch",  "i686",  "i586",	"i386",
 					      "aarch64", "ppc64le", "s390x", "armv7hl", NULL };
 
 	for (size_t i = 0; arches[i]; i++)
@@ -168,7 +168,7 @@ static bool fills_column(char **f, int i)
  * the released ones). */
 static bool is_deb_arch(const char *a)
 {
-	static const char *const arches[] = { "amd64", "arm64",	  "armhf", "armel", "i386",
+	static const char *const arches[] = { "amd64",	 "arm64", "armhf",   "armel",	 "i386",
 					      "ppc64el", "s390x", "riscv64", "mips64el", NULL };
 
 	for (size_t i = 0; arches[i]; i++)
@@ -287,8 +287,8 @@ static bool dnf_line(struct listing *L, unsigned no, char **f, int n)
 
 static void line(struct listing *L, unsigned no, char *raw)
 {
+	bool at_start = raw[0] != ' ' && raw[0] != '\t'; /* before the blanks are cut */
 	char *f[FIELDS_MAX + 1], *s = pasted_strip(raw);
-	bool at_start = raw[0] != ' ' && raw[0] != '\t';
 	int n;
 
 	if (strcmp(s, "Installed Packages") == 0 || strcmp(s, "Installed packages") == 0) {

@@ -71,9 +71,9 @@ static void test_dpkg_header_less(void **state)
 static void test_dpkg_cut_columns(void **state)
 {
 	(void)state;
-	assert_int_equal(pasted_run_sample(pasted_read_os_packages, DIR,
-					   "dpkg-l-old-dpkg-cut-1232.txt", &f),
-			 0);
+	assert_int_equal(
+		pasted_run_sample(pasted_read_os_packages, DIR, "dpkg-l-old-dpkg-cut-1232.txt", &f),
+		0);
 	pasted_expect_no_prefix(&f, "container.");
 }
 
@@ -105,15 +105,16 @@ static void test_apt_search(void **state)
 static void test_dpkg_states(void **state)
 {
 	(void)state;
-	pasted_run_text(pasted_read_os_packages,
-			"ii  libze1:amd64                 1.8.8-1         amd64        oneAPI Level Zero\n"
-			"rc  libze1:i386                  1.8.8-1         i386         oneAPI Level Zero\n"
-			"rc  intel-opencl-icd             22.14.22890-1   amd64        OpenCL ICD\n"
-			"un  amdgpu-dkms                  <none>          <none>       (no description available)\n"
-			"iU  libze-intel-gpu1             23.43.27642.40-1ubuntu3  amd64  shared library\n"
-			"rc  intel-opencl-icd-legacy1     24.35.30872.36-1 amd64       OpenCL ICD\n"
-			"hi  nvidia-container-toolkit     1:1.14.3-1      amd64        NVIDIA Container toolkit\n",
-			&f);
+	pasted_run_text(
+		pasted_read_os_packages,
+		"ii  libze1:amd64                 1.8.8-1         amd64        oneAPI Level Zero\n"
+		"rc  libze1:i386                  1.8.8-1         i386         oneAPI Level Zero\n"
+		"rc  intel-opencl-icd             22.14.22890-1   amd64        OpenCL ICD\n"
+		"un  amdgpu-dkms                  <none>          <none>       (no description available)\n"
+		"iU  libze-intel-gpu1             23.43.27642.40-1ubuntu3  amd64  shared library\n"
+		"rc  intel-opencl-icd-legacy1     24.35.30872.36-1 amd64       OpenCL ICD\n"
+		"hi  nvidia-container-toolkit     1:1.14.3-1      amd64        NVIDIA Container toolkit\n",
+		&f);
 	pasted_expect(&f, LZ "libze1", "1.8.8-1", 1);
 	expect_absent(LZ "intel-opencl-icd", 3);
 	expect_absent("driver.amdgpu.dkms_package", 4);
@@ -126,15 +127,16 @@ static void test_dpkg_states(void **state)
 static void test_apt_list(void **state)
 {
 	(void)state;
-	pasted_run_text(pasted_read_os_packages,
-			"WARNING: apt does not have a stable CLI interface. Use with caution in scripts.\n"
-			"\n"
-			"Listing... Done\n"
-			"nvidia-container-toolkit/unknown,now 1.14.3-1 amd64 [installed]\n"
-			"libnvidia-container1/unknown 1.17.0-1 amd64 [upgradable from: 1.14.3-1]\n"
-			"amdgpu-dkms/jammy,now 1:6.8.5.60200-2009582.22.04 all [residual-config]\n"
-			"intel-opencl-icd/jammy,now 22.14.22890-1 amd64 [installed,upgradable to: 23.13.26032.30-1]\n",
-			&f);
+	pasted_run_text(
+		pasted_read_os_packages,
+		"WARNING: apt does not have a stable CLI interface. Use with caution in scripts.\n"
+		"\n"
+		"Listing... Done\n"
+		"nvidia-container-toolkit/unknown,now 1.14.3-1 amd64 [installed]\n"
+		"libnvidia-container1/unknown 1.17.0-1 amd64 [upgradable from: 1.14.3-1]\n"
+		"amdgpu-dkms/jammy,now 1:6.8.5.60200-2009582.22.04 all [residual-config]\n"
+		"intel-opencl-icd/jammy,now 22.14.22890-1 amd64 [installed,upgradable to: 23.13.26032.30-1]\n",
+		&f);
 	pasted_expect(&f, TK "nvidia-container-toolkit", "1.14.3-1", 4);
 	pasted_expect(&f, TK "libnvidia-container1", "1.14.3-1", 5);
 	expect_absent("driver.amdgpu.dkms_package", 6);
@@ -166,13 +168,14 @@ static void test_rpm(void **state)
 static void test_dnf(void **state)
 {
 	(void)state;
-	pasted_run_text(pasted_read_os_packages,
-			"nvidia-container-toolkit.x86_64          1.14.3-1          @nvidia-container-toolkit\n"
-			"Installed packages\n"
-			"libnvidia-container1.x86_64   1.17.0-1   nvidia-container-toolkit\n"
-			"Available packages\n"
-			"nvidia-container-toolkit-base.x86_64   1.17.0-1   nvidia-container-toolkit\n",
-			&f);
+	pasted_run_text(
+		pasted_read_os_packages,
+		"nvidia-container-toolkit.x86_64          1.14.3-1          @nvidia-container-toolkit\n"
+		"Installed packages\n"
+		"libnvidia-container1.x86_64   1.17.0-1   nvidia-container-toolkit\n"
+		"Available packages\n"
+		"nvidia-container-toolkit-base.x86_64   1.17.0-1   nvidia-container-toolkit\n",
+		&f);
 	pasted_expect(&f, TK "nvidia-container-toolkit", "1.14.3-1", 1);
 	pasted_expect(&f, TK "libnvidia-container1", "1.17.0-1", 3);
 	pasted_expect_none(&f, TK "nvidia-container-toolkit-base");
@@ -183,13 +186,14 @@ static void test_prose(void **state)
 {
 	(void)state;
 	assert_int_equal(
-		pasted_run_text(pasted_read_os_packages,
-				"I installed nvidia-container-toolkit 1.14.3 yesterday\n"
-				"Setting up intel-level-zero-gpu (1.3.30049.10-950~24.04) ...\n"
-				"Unpacking intel-opencl-icd (23.05.25593.11) over (22.49.25018.24) ...\n"
-				"ii  intel-opencl-icd\n"
-				"nvidia-container-toolkit is already the newest version (1.18.1-1).\n",
-				&f),
+		pasted_run_text(
+			pasted_read_os_packages,
+			"I installed nvidia-container-toolkit 1.14.3 yesterday\n"
+			"Setting up intel-level-zero-gpu (1.3.30049.10-950~24.04) ...\n"
+			"Unpacking intel-opencl-icd (23.05.25593.11) over (22.49.25018.24) ...\n"
+			"ii  intel-opencl-icd\n"
+			"nvidia-container-toolkit is already the newest version (1.18.1-1).\n",
+			&f),
 		0);
 }
 
