@@ -185,8 +185,8 @@ static bool dpkg_line(struct listing *L, unsigned no, char **f, int n)
 
 	if (n < 3 || !dpkg_state(f[0], &status))
 		return false;
-	/* dpkg before 1.16.2 (and dpkg -l in a narrow terminal) cut the name and version to
-	 * their columns without a mark ("libnvidia-container1:am 1.0.7-1", "440.100-0ubuntu0.18."
+	/* dpkg -l in a terminal fits its columns to the terminal's width, cutting a name or a
+	 * version without a mark ("libnvidia-container1:am 1.0.7-1", "440.100-0ubuntu0.18."
 	 * in NVIDIA/nvidia-docker#1232 and #1506): a field that fills its column may be cut,
 	 * so it is not read; a name's architecture must be whole */
 	colon = strchr(f[1], ':');
