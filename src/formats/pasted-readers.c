@@ -101,6 +101,13 @@ const struct pasted_reader pasted_readers[] = {
 	  SIGNS("PyTorch version", "Is debug build", "CUDA used to build PyTorch",
 		"ROCM used to build PyTorch") },
 	{ "packages", pasted_read_packages, NULL, PASTED_REACH_LINES, pasted_packages_signs },
+	/* dpkg -l, apt list, rpm -qa, dnf list: the packages doctor reads from dpkg's status, each
+	 * name holding one of these; dnf's headings (pasted-os-packages.c) */
+	{ "os-packages", pasted_read_os_packages,
+	  SIGNS("libze", "level-zero", "intel-opencl-icd", "nvidia-container", "amdgpu-dkms",
+		"Installed Packages", "Installed packages", "Available Packages",
+		"Available packages"),
+	  PASTED_REACH_LINES },
 	{ "toolkit", pasted_read_toolkit,
 	  SIGNS("Cuda compilation tools, release ", "CUDA Version ", "\"version\""),
 	  PASTED_REACH_LINES, NULL, toolkit_line },

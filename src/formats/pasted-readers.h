@@ -10,6 +10,7 @@
 int pasted_read_nvidia_smi(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_collect_env(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_packages(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_os_packages(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_toolkit(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_nvidia_version(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_env(const char *text, size_t len, struct pasted_facts *out);
