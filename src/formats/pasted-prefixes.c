@@ -227,8 +227,8 @@ static void classify(struct line *ln, const char *text)
 	} else if (l[0] >= 'A' && l[0] <= 'S' && (ln->cut = syslog_prefix(l, n, &keep))) {
 		ln->kind = KIND_SYSLOG;
 	}
-	if (ln->kind == KIND_NONE && ((l[0] >= 'a' && l[0] <= 'z') || (l[0] >= 'A' && l[0] <= 'Z') ||
-				      is_digit(l[0])) &&
+	if (ln->kind == KIND_NONE &&
+	    ((l[0] >= 'a' && l[0] <= 'z') || (l[0] >= 'A' && l[0] <= 'Z') || is_digit(l[0])) &&
 	    (ln->cut = compose_prefix(l, n, &ln->col)))
 		ln->kind = KIND_COMPOSE;
 	if (keep)
