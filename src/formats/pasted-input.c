@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/pasted-prefixes.h"
 #include "shared/strbuf.h"
 
 enum enc { ENC_UTF8, ENC_UTF16LE, ENC_UTF16BE };
@@ -469,6 +470,8 @@ static int clean_into(const char *data, size_t len, struct strbuf *sb, const cha
 		return -EBADMSG;
 	}
 	markdown_line(sb, line_start);
+	if (sb->buf) /* a collector's line prefixes off, where a run of lines shows them */
+		sb->len = pasted_prefixes_strip(sb->buf, sb->len);
 	return 0;
 }
 

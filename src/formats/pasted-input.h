@@ -14,6 +14,8 @@
  * - Markdown: a fence line (``` or ~~~, after at most three spaces, CommonMark §4.5) becomes an
  *   empty line; the block-quote markers ">" (each with one optional space, CommonMark §5.1)
  *   at a line's start are removed.
+ * - Log collectors' line prefixes (docker compose, kubectl --prefix, syslog, GitHub Actions)
+ *   come off where a run of lines shows them: pasted-prefixes.h.
  * Refused: more than PASTED_INPUT_MAX bytes; NUL bytes in UTF-8 text (a binary file; a
  * UTF-16 text without BOM also lands here); invalid UTF-8 or control bytes beyond a small
  * ratio of the text (an image, an archive). A few stray invalid bytes (Latin-1 in a path) are
