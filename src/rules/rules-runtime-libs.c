@@ -141,8 +141,7 @@ static bool driver_missing(const struct nf_ctx *x, const struct snap_node *e)
  * CudaSupportError, Warp's cuda_util.cpp, CuPy's and the JAX plugin's load errors). CuPy's
  * own "CuPy failed to load" is its run-time load (cupy/cupy#8317); a library its extension
  * links fails the import itself (cupy/cupy#7772: "ImportError: libcudart.so.12: …"). */
-static void missing_symptom(struct finding *f, const char *fw_key, const char *name,
-			    bool dlopen)
+static void missing_symptom(struct finding *f, const char *fw_key, const char *name, bool by_name)
 {
 	static const char no_file[] = "cannot open shared object file: No such file or directory";
 
@@ -154,7 +153,7 @@ static void missing_symptom(struct finding *f, const char *fw_key, const char *n
 				no_file);
 	else if (streq(fw_key, "warp"))
 		finding_symptom(f, "Warp CUDA error: Could not open %s.", name);
-	else if (streq(fw_key, "cupy") && dlopen)
+	else if (streq(fw_key, "cupy") && by_name)
 		finding_symptom(f, "CuPy failed to load %s: OSError: %s: %s", name, name, no_file);
 	else
 		finding_symptom(f, "ImportError: %s: %s", name, no_file);
@@ -292,9 +291,10 @@ RULE_CHECK(check_library_not_found)
 			 * unreadable one */
 			unreadable = fact_is_failure(snap_state(snap_child(pkg, "version"))) ||
 				     fact_is_failure(snap_state(snap_child(pkg, "dist_version")));
-			snprintf(label, sizeof(label), "%s%s%s", fws[k].label,
-				 version || unreadable ? " " : "",
-				 version ?: unreadable ? "(version unreadable)" : "");
+			if (!version && unreadable)
+				version = "(version unreadable)";
+			snprintf(label, sizeof(label), "%s%s%s", fws[k].label, version ? " " : "",
+				 version ?: "");
 			judge_pkg(&x, env, key, fws[k].key, pkg, label);
 		}
 		/* plugins not read: what they open is unknown, not "nothing" */

@@ -46,6 +46,17 @@ def user_env(home):
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home}
 
 
+def venv_env(venv):
+    return {"PATH": f"{venv}/bin:/usr/local/bin:/usr/bin:/bin", "VIRTUAL_ENV": venv,
+            "HOME": "/home/user"}
+
+
+def pyvenv(venv, version):
+    """Writes the virtualenv's pyvenv.cfg (PEP 405) as the venv module does."""
+    return lambda root: w(root, f"{venv}/pyvenv.cfg", "home = /usr/bin\n"
+                          f"include-system-site-packages = false\nversion = {version}\n")
+
+
 def cupy12x_cudart_7772():
     """cupy/cupy#7772: `pip install cupy-cuda12x` into ~/.local (Python 3.10), chosen because
     nvidia-smi printed CUDA Version 12.0; no CUDA 12 runtime is installed, and CuPy 12's
@@ -113,39 +124,31 @@ def cupy12x_venv_cudart_8226():
             "https://github.com/cupy/cupy/issues/8226", IMPORT_ERROR.format("libcudart.so.12"),
             "the CUDA 12 runtime CuPy's extension links (libcudart.so.12) is not on the "
             "loader's path", "runtime.library-not-found", "runtime", "yes"),
-        {"PATH": f"{venv}/bin:/usr/local/bin:/usr/bin:/bin", "VIRTUAL_ENV": venv,
-         "HOME": "/home/user"},
-        extra=lambda root: w(root, f"{venv}/pyvenv.cfg",
-                             "home = /usr/bin\ninclude-system-site-packages = false\n"
-                             "version = 3.9\n"))
+        venv_env(venv), extra=pyvenv(venv, "3.9"))
 
 
 def cupy102_cudart_3199():
     """cupy/cupy#3199: cupy-cuda102 from pip in a virtualenv (Python 3.6): libcudart.so.10.2
     cannot be opened; the reporter's fix was CuPy from conda, which brings its own CUDA
     runtime (cudatoolkit)."""
-    venv = "/home/lab/python_envs/nt_env"
+    venv = "/home/user/python_envs/nt_env"
     site = f"{venv}/lib/python3.6/site-packages"
     cupy_case(
         "rw-cupy102-cudart-cupy-3199", site, "core", "cpython-36m-x86_64-linux-gnu",
         "libcudart.so.10.2",
         "cupy-cuda102 installed with pip in a virtualenv (Python 3.6): import cupy fails in "
         "cupy.core.core with libcudart.so.10.2: cannot open shared object file",
-        "the report's paths (/home/lab/python_envs/nt_env/lib/python3.6/site-packages/cupy/"
-        "core) and error; core's extension file name is CPython 3.6's (PEP 3149), its SONAME "
-        "a placeholder, its one DT_NEEDED entry the library the ImportError names; the CuPy "
-        "release is not shown and not written",
+        "the report's paths (<home>/python_envs/nt_env/lib/python3.6/site-packages/cupy/core; "
+        "the home directory a placeholder) and error; core's extension file name is CPython "
+        "3.6's (PEP 3149), its SONAME a placeholder, its one DT_NEEDED entry the library the "
+        "ImportError names; the CuPy release is not shown and not written",
         real_world(
             "https://github.com/cupy/cupy/issues/3199",
             IMPORT_ERROR.format("libcudart.so.10.2"),
             "cupy-cuda102 links the CUDA 10.2 runtime (libcudart.so.10.2), which the loader "
             "finds nowhere for this virtualenv; CuPy from conda, which brings its own CUDA "
             "runtime, worked", "runtime.library-not-found", "runtime", "yes"),
-        {"PATH": f"{venv}/bin:/usr/local/bin:/usr/bin:/bin", "VIRTUAL_ENV": venv,
-         "HOME": "/home/lab"},
-        extra=lambda root: w(root, f"{venv}/pyvenv.cfg",
-                             "home = /usr/bin\ninclude-system-site-packages = false\n"
-                             "version = 3.6.10\n"))
+        venv_env(venv), extra=pyvenv(venv, "3.6.10"))
 
 
 def cupy12x_toolkit_found():
