@@ -470,8 +470,14 @@ int py_probe_dlopen(struct py_ctx *c, struct snap_node *env)
 		if (release_unreadable(pkg, "dist_version"))
 			continue;
 		fw = dlopen_framework(keys[i], pkg, buf, sizeof(buf));
+		/* CuPy's kernel_library is cupy._core.core, not the module that opens NVRTC
+		 * (cupy_backends' nvrtc): its run path is not the caller's, so as the main
+		 * program would. */
 		if (fw && (r = framework_dlopen(c, env, pkg, fw, snap_get_str(pkg, "dist_version"),
-						snap_get_str(pkg, "kernel_library.path"), &p)) < 0)
+						streq(keys[i], "cupy")
+							? NULL
+							: snap_get_str(pkg, "kernel_library.path"),
+						&p)) < 0)
 			goto out;
 	}
 	{

@@ -523,6 +523,52 @@ static int read_jax(const struct fw_found *f)
 	return 0;
 }
 
+/* The extension whose DT_NEEDED entries `import cupy` needs: every module of CuPy's "cuda"
+ * feature, cupy._core.core among them, is linked with the same CUDA libraries
+ * (install/cupy_builder/_features.py; the link line in cupy/cupy#4443: -lcublas -lcuda
+ * -lcudart -lcufft -lcurand -lcusparse -lnvrtc), and `import cupy` imports core first.
+ * cupy/_core/ since CuPy 9, cupy/core/ before; the file name carries the interpreter's
+ * tag (core.cpython-310-x86_64-linux-gnu.so, PEP 3149). Recorded as kernel_library (CuPy
+ * compiles its kernels at run time: no arch_targets), with loads and needed_missing. */
+static int read_cupy_core(const struct fw_found *f)
+{
+	static const char *const subdirs[] = { "_core", "core" };
+	struct snap_node *cp = f->obj;
+	_cleanup_free_ char *first = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(subdirs); i++) {
+		_cleanup_free_ char *dir = NULL;
+		_cleanup_strv_free_ char **names = NULL;
+		int r;
+
+		if (asprintf(&dir, "%s/cupy/%s", f->dir->dir, subdirs[i]) < 0)
+			return -ENOMEM;
+		r = root_list_dir(f->c->pe->root, dir, MAX_SMALL_DIR, &names);
+		if (r == -ENOENT)
+			continue;
+		if (r < 0) {
+			snap_set_errno(cp, "kernel_library", r, dir);
+			snap_set_errno(cp, "loads", r, dir);
+			return r == -ENOMEM ? r : 0;
+		}
+		STRV_FOREACH(n, names)
+			if (startswith(*n, "core.") && strlen(*n) > strlen("core.so") &&
+			    streq(*n + strlen(*n) - 3, ".so")) {
+				_cleanup_free_ char *p = path_join(dir, *n);
+
+				if (!p)
+					return -ENOMEM;
+				snap_set_str(snap_object(cp, "kernel_library"), "path", p, p);
+				return py_record_loads(f->c, cp);
+			}
+		if (!first && !(first = strdup(dir)))
+			return -ENOMEM;
+	}
+	snap_set_state(cp, "kernel_library", FACT_ABSENT, first ?: f->dir->dir,
+		       "no cupy/_core/core.*.so or cupy/core/core.*.so");
+	return py_record_loads(f->c, cp);
+}
+
 /* Every cupy distribution, cupy/_version.py and cupy/.data/_wheel.json. */
 static int read_cupy(const struct fw_found *f)
 {
@@ -593,7 +639,7 @@ static int read_cupy(const struct fw_found *f)
 		}
 		json_decref(j);
 	}
-	return 0;
+	return read_cupy_core(f);
 }
 
 /* numba and Warp: what they load is opened by name at run time (framework-dlopen.c), from
@@ -639,7 +685,7 @@ static const struct fw_desc frameworks[] = {
 	{ .key = "cupy", .module = "cupy", .dists = { "cupy", "cupy-cuda*", "cupy-rocm*" },
 	  .no_dist_why = "no cupy*.dist-info",
 	  .version_file = "_version.py",
-	  .dir_keys = { "version", "wheel_json" },
+	  .dir_keys = { "version", "wheel_json", "kernel_library", "loads" },
 	  .read = read_cupy },
 	{ .key = "numba", .module = "numba", .dists = { "numba" },
 	  .no_dist_why = "no numba-*.dist-info",

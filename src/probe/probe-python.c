@@ -194,9 +194,10 @@ static int list_sites(struct py_ctx *c, struct snap_node *env, const struct prob
 		if (!lib)
 			return -ENOMEM;
 		r = root_list_dir(pe->root, lib, MAX_SMALL_DIR, &names);
+		/* lib64/ too: a venv's site-packages may be there only (cupy/cupy#8226). */
 		if (r < 0) {
-			if (li == 0 && r != -ENOENT) {
-				snap_set_errno(env, "lib_dir", r, lib);
+			if (r != -ENOENT && (li == 0 || r != -ENOTDIR)) {
+				snap_set_errno(env, li == 0 ? "lib_dir" : "lib64_dir", r, lib);
 				note_incomplete(c, lib, r);
 			}
 			continue;

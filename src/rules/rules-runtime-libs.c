@@ -138,8 +138,10 @@ static bool driver_missing(const struct nf_ctx *x, const struct snap_node *e)
  * directory: a conda env's lib/ holds the whole toolkit). */
 /* The message the framework prints when it cannot load `name` (each framework's own wording:
  * TensorFlow's dso_loader.cc, the ImportError of a DT_NEEDED library, numba's
- * CudaSupportError, Warp's cuda_util.cpp, CuPy's and the JAX plugin's load errors). */
-static void missing_symptom(struct finding *f, const char *fw_key, const char *name)
+ * CudaSupportError, Warp's cuda_util.cpp, CuPy's and the JAX plugin's load errors). CuPy's
+ * own "CuPy failed to load" is its run-time load (cupy/cupy#8317); a library its extension
+ * links fails the import itself (cupy/cupy#7772: "ImportError: libcudart.so.12: …"). */
+static void missing_symptom(struct finding *f, const char *fw_key, const char *name, bool by_name)
 {
 	static const char no_file[] = "cannot open shared object file: No such file or directory";
 
@@ -151,7 +153,7 @@ static void missing_symptom(struct finding *f, const char *fw_key, const char *n
 				no_file);
 	else if (streq(fw_key, "warp"))
 		finding_symptom(f, "Warp CUDA error: Could not open %s.", name);
-	else if (streq(fw_key, "cupy"))
+	else if (streq(fw_key, "cupy") && by_name)
 		finding_symptom(f, "CuPy failed to load %s: OSError: %s: %s", name, name, no_file);
 	else
 		finding_symptom(f, "ImportError: %s: %s", name, no_file);
@@ -241,7 +243,8 @@ static void judge_pkg(struct nf_ctx *x, const struct snap_node *env, const char 
 	}
 	finding_fact(f, "environment.LD_LIBRARY_PATH",
 		     snap_get(x->root, "environment.LD_LIBRARY_PATH"));
-	missing_symptom(f, fw_key, snap_get_str(first, "name") ?: "?");
+	missing_symptom(f, fw_key, snap_get_str(first, "name") ?: "?",
+			streq(snap_get_str(first, "request") ?: "", "dlopen"));
 	for (size_t d = 0; d < n_dirs; d++)
 		copy_fix(f, fix_copies[d], fw_key);
 	if (n_dirs == 0)
@@ -274,16 +277,24 @@ RULE_CHECK(check_library_not_found)
 
 		for (size_t k = 0; k < ARRAY_SIZE(fws); k++) {
 			const struct snap_node *pkg = snap_get(env, "packages");
+			const char *version;
 			char key[128], label[160];
+			bool unreadable;
 
 			pkg = snap_child(pkg, fws[k].key);
 			if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
 				continue;
 			snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.%s", i,
 				 fws[k].key);
-			snprintf(label, sizeof(label), "%s %s", fws[k].label,
-				 snap_get_str(pkg, "version")
-					 ?: snap_get_str(pkg, "dist_version") ?: "(version unreadable)");
+			version = snap_get_str(pkg, "version") ?: snap_get_str(pkg, "dist_version");
+			/* a release neither file records (no _version.py, no dist-info) is not an
+			 * unreadable one */
+			unreadable = fact_is_failure(snap_state(snap_child(pkg, "version"))) ||
+				     fact_is_failure(snap_state(snap_child(pkg, "dist_version")));
+			if (!version && unreadable)
+				version = "(version unreadable)";
+			snprintf(label, sizeof(label), "%s%s%s", fws[k].label, version ? " " : "",
+				 version ?: "");
 			judge_pkg(&x, env, key, fws[k].key, pkg, label);
 		}
 		/* plugins not read: what they open is unknown, not "nothing" */

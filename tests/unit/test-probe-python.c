@@ -355,6 +355,34 @@ static void test_tensorflow_own_libraries(void **state)
 	assert_int_equal(snap_get_state(snap_at(libs, 1), "arch_targets"), FACT_UNREADABLE);
 }
 
+/* CuPy's core extension is the library whose DT_NEEDED entries are read: cupy/_core/ (CuPy 9
+ * on) before cupy/core/; one that is not an ELF file is malformed, a directory that cannot be
+ * listed unreadable, none there absent (never "loads nothing"). */
+static void test_cupy_core_library(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *c;
+
+	tmptree_puts(f->dir, VENV_SITE "/cupy/__init__.py", "");
+	tmptree_puts(f->dir, VENV_SITE "/cupy/_core/__init__.py", "");
+	r = run(f, NULL);
+	c = snap_get(env_of(r, "/home/user/venv"), "packages.cupy");
+	assert_int_equal(snap_get_state(c, "kernel_library"), FACT_ABSENT);
+	assert_int_equal(snap_get_state(c, "loads"), FACT_ABSENT);
+	tmptree_puts(f->dir, VENV_SITE "/cupy/_core/core.cpython-312-x86_64-linux-gnu.so",
+		     "not an ELF file\n");
+	r = run(f, NULL);
+	c = snap_get(env_of(r, "/home/user/venv"), "packages.cupy");
+	assert_string_equal(snap_get_str(c, "kernel_library.path"),
+			    VENV_SITE "/cupy/_core/core.cpython-312-x86_64-linux-gnu.so");
+	assert_int_equal(snap_get_state(c, "loads"), FACT_MALFORMED);
+	assert_int_equal(snap_get_state(c, "needed_missing"), FACT_MALFORMED);
+	r = run(f, VENV_SITE "/cupy/_core=EACCES");
+	c = snap_get(env_of(r, "/home/user/venv"), "packages.cupy");
+	assert_int_equal(snap_get_state(c, "kernel_library"), FACT_UNREADABLE);
+	assert_int_equal(snap_get_state(c, "loads"), FACT_UNREADABLE);
+}
+
 /* JAX's kernel modules: a jax-cuda12-plugin's extension modules beside XLA's plugin library,
  * and a jaxlib CUDA wheel's (0.1.7x: jaxlib/cuda_prng_kernels.so …; 0.4.x: jaxlib/cuda/)
  * beside xla_extension.so, the kernel library; a CPU jaxlib's are not looked for. */
@@ -449,6 +477,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_gpu_libraries_lib64_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gpu_libraries_extension, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tensorflow_own_libraries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cupy_core_library, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jax_kernel_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jaxlib_dir_unreadable, setup, teardown),
 	};

@@ -425,6 +425,22 @@ static void test_library_not_found(void **state)
 	snap_set_errno(p, "needed_missing", -EACCES, "/x/torch/lib/libtorch_cuda.so");
 	SKIPPED(s, "runtime.library-not-found");
 	snapshot_unref(s);
+
+	/* CuPy's extension links libcudart.so.12 (cupy/cupy#7772); no _version.py and no
+	 * dist-info: its release is not recorded, which is not "unreadable". */
+	s = base();
+	p = not_found_env(s, "cupy", "x", "libcudart.so.12", NULL, NULL);
+	snap_set_state(p, "dist_version", FACT_ABSENT, "x", "no cupy*.dist-info");
+	snap_set_state(p, "version", FACT_ABSENT, "x/cupy/_version.py", NULL);
+	snap_set_str((struct snap_node *)snap_at(snap_child(p, "not_found"), 0), "request",
+		     "DT_NEEDED", "x");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
+	    "CuPy cannot load libcudart.so.12 (DT_NEEDED)");
+	/* _version.py there but unreadable: said so. */
+	snap_set_errno(p, "version", -EACCES, "x/cupy/_version.py");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
+	    "CuPy (version unreadable) cannot load");
+	snapshot_unref(s);
 }
 
 /* packages.<fw>.cudnn: the copies of libcudnn.so.<major> on the framework's search path, in
