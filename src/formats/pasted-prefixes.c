@@ -204,9 +204,34 @@ static void uname_span(struct line *ln, const char *l, size_t n)
 	ln->keep_len = (size_t)(close - open - 1);
 }
 
-static void classify(struct line *ln, const char *text)
+/* The walk over the text: where the next "`" and "|" are (len: none), each found once for
+ * the whole text, so that a line without one (most) is never searched for it. */
+struct walk {
+	const char *text;
+	size_t len, tick, pipe;
+};
+
+/* Whether the line at start, n bytes, holds c; *next: c's next position in the text. */
+static bool line_holds(const struct walk *wk, size_t *next, char c, size_t start, size_t n)
 {
-	const char *l = text + ln->start;
+	if (*next < start) {
+		const char *p = memchr(wk->text + start, c, wk->len - start);
+
+		*next = p ? (size_t)(p - wk->text) : wk->len;
+	}
+	return *next < start + n;
+}
+
+static bool is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c);
+}
+
+/* Each prefix is asked for only where the line's first bytes can start it: most lines are
+ * told none by a byte or two. */
+static void classify(struct line *ln, struct walk *wk)
+{
+	const char *l = wk->text + ln->start;
 	size_t n = ln->len;
 	bool keep = false;
 
@@ -217,23 +242,24 @@ static void classify(struct line *ln, const char *text)
 	if (n < 4)
 		return;
 	if (l[0] == '[') {
-		if ((ln->cut = kubectl_prefix(l, n)))
+		if (l[1] == 'p' && (ln->cut = kubectl_prefix(l, n)))
 			ln->kind = KIND_KUBECTL;
-	} else if (is_digit(l[0])) {
+	} else if (is_digit(l[0]) && n > 20 && l[4] == '-') {
 		if ((ln->cut = actions_prefix(l, n)))
 			ln->kind = KIND_ACTIONS;
 		else if ((ln->cut = syslog_prefix(l, n, &keep)))
 			ln->kind = KIND_SYSLOG;
-	} else if (l[0] >= 'A' && l[0] <= 'S' && (ln->cut = syslog_prefix(l, n, &keep))) {
+	} else if (n > 16 && l[3] == ' ' && l[6] == ' ' && l[9] == ':' &&
+		   (ln->cut = syslog_prefix(l, n, &keep))) {
 		ln->kind = KIND_SYSLOG;
 	}
-	if (ln->kind == KIND_NONE &&
-	    ((l[0] >= 'a' && l[0] <= 'z') || (l[0] >= 'A' && l[0] <= 'Z') || is_digit(l[0])) &&
+	if (ln->kind == KIND_NONE && is_alnum(l[0]) &&
+	    line_holds(wk, &wk->pipe, '|', ln->start, n) &&
 	    (ln->cut = compose_prefix(l, n, &ln->col)))
 		ln->kind = KIND_COMPOSE;
 	if (keep)
 		ln->cut = 0;
-	if (ln->kind == KIND_NONE)
+	if (ln->kind == KIND_NONE && line_holds(wk, &wk->tick, '`', ln->start, n))
 		uname_span(ln, l, n);
 }
 
@@ -244,41 +270,42 @@ static bool same_kind(const struct line *a, const struct line *b)
 	       (a->kind != KIND_COMPOSE || a->col == b->col);
 }
 
-static bool next_line(const char *text, size_t len, size_t at, struct line *ln)
+static bool next_line(struct walk *wk, size_t at, struct line *ln)
 {
 	const char *nl;
 
-	if (at >= len)
+	if (at >= wk->len)
 		return false;
-	nl = memchr(text + at, '\n', len - at);
+	nl = memchr(wk->text + at, '\n', wk->len - at);
 	ln->start = at;
-	ln->len = (size_t)((nl ? nl : text + len) - (text + at));
-	classify(ln, text);
+	ln->len = (size_t)((nl ? nl : wk->text + wk->len) - (wk->text + at));
+	classify(ln, wk);
 	return true;
 }
 
 size_t pasted_prefixes_strip(char *text, size_t len)
 {
-	struct line prev = { .kind = KIND_NONE }, cur, next;
+	struct walk wk = { .text = text, .len = len };
+	struct line lines[3] = { { .kind = KIND_NONE } }, *prev = &lines[0], *cur = &lines[1],
+		    *next = &lines[2], *t;
 	size_t w = 0;
 	bool more;
 
 	if (!text || !len)
 		return len;
-	more = next_line(text, len, 0, &cur);
+	more = next_line(&wk, 0, cur);
 	while (more) {
-		size_t end = cur.start + cur.len, off = cur.keep_off, n = cur.keep_len;
-		bool has_next = next_line(text, len, end + 1, &next);
+		size_t end = cur->start + cur->len, off = cur->keep_off, n = cur->keep_len;
+		bool has_next = next_line(&wk, end + 1, next);
 
-		if (cur.cut && (same_kind(&cur, &prev) || (has_next && same_kind(&cur, &next))))
-			off = cur.cut, n = cur.len - cur.cut;
-		if (w != cur.start + off)
-			memmove(text + w, text + cur.start + off, n);
+		if (cur->cut && (same_kind(cur, prev) || (has_next && same_kind(cur, next))))
+			off = cur->cut, n = cur->len - cur->cut;
+		if (w != cur->start + off)
+			memmove(text + w, text + cur->start + off, n);
 		w += n;
 		if (end < len)
 			text[w++] = '\n';
-		prev = cur;
-		cur = next;
+		t = prev, prev = cur, cur = next, next = t;
 		more = has_next;
 	}
 	text[w] = '\0';
