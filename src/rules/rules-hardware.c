@@ -333,9 +333,15 @@ RULE_CHECK(check_gpu_without_driver)
 		if (!rule_need_known(c, bus_id(g), "driver", drv))
 			continue;
 		/* an amdgpu without the GPU's PCI id: modprobe cannot bind it, the kernel is the
-		 * cause (driver.amdgpu-kernel-too-old) */
-		if (!name && !nvidia && amdgpu_kernel_predates(root, g))
+		 * cause (driver.amdgpu-kernel-too-old); a kernel log that could not be read might
+		 * have shown an amdgpu that knows the GPU (amdgpu_kernel_predates()): said so */
+		if (!name && !nvidia && amdgpu_kernel_predates(root, g)) {
+			const struct snap_node *log = snap_get(root, "driver.kernel_log.source");
+
+			if (fact_is_failure(snap_state(log)))
+				rule_need(c, bus_id(g), "the kernel log", log);
 			continue;
+		}
 		gpu_label(g, label, sizeof(label));
 		if (!name) {
 			f = rule_finding(c, GPUENV_SEVERITY_ERROR, bus_id(g),

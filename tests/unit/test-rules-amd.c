@@ -10,6 +10,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -79,6 +81,22 @@ static struct snap_node *rocm_torch(struct gpuenv_snapshot *s, const char *gfx)
 	return x;
 }
 
+/* The kernel log's amdgpu lines: n firmware failures, the first for file on the GPU at bus
+ * ("Direct firmware load for <file> failed with error -2"). */
+static struct snap_node *firmware_failure(struct gpuenv_snapshot *s, int64_t n, const char *bus,
+					  const char *file)
+{
+	struct snap_node *a = snap_object(kernel_log(s), "amdgpu");
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "amdgpu %s: Direct firmware load for %s failed with error -2",
+		 bus, file);
+	snap_set_int(a, "firmware_failures", n, KLOG);
+	snap_set_str(a, "firmware_file", file, KLOG);
+	snap_set_str(a, "firmware_message", msg, KLOG);
+	return a;
+}
+
 static void test_firmware_failed(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -88,12 +106,7 @@ static void test_firmware_failed(void **state)
 	SKIPPED(s, "driver.amdgpu-firmware-failed"); /* no kernel log read */
 	a = snap_object(kernel_log(s), "amdgpu");
 	NO(s, "driver.amdgpu-firmware-failed");
-	snap_set_int(a, "firmware_failures", 2, KLOG);
-	snap_set_str(a, "firmware_file", "amdgpu/vega20_ta.bin", KLOG);
-	snap_set_str(a, "firmware_message",
-		     "amdgpu 0000:19:00.0: Direct firmware load for "
-		     "amdgpu/vega20_ta.bin failed with error -2",
-		     KLOG);
+	firmware_failure(s, 2, "0000:19:00.0", "amdgpu/vega20_ta.bin");
 	/* the GPU came up: what the file drives is off, not the GPU */
 	YES(s, "driver.amdgpu-firmware-failed", GPUENV_SEVERITY_WARNING, "amdgpu/vega20_ta.bin");
 	snap_set_int(a, "init_failures", 1, KLOG);
@@ -1092,13 +1105,7 @@ static void test_kernel_too_old(void **state)
 	g = amd_unbound(&s, "0x731f");
 	set_release(s, "4.15.0-130-generic");
 	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "predates Linux 5.3");
-	a = snap_object(kernel_log(s), "amdgpu");
-	snap_set_int(a, "firmware_failures", 1, KLOG);
-	snap_set_str(a, "firmware_file", "amdgpu/navi10_gpu_info.bin", KLOG);
-	snap_set_str(a, "firmware_message",
-		     "amdgpu 0000:05:00.0: Direct firmware load for amdgpu/navi10_gpu_info.bin "
-		     "failed with error -2",
-		     KLOG);
+	a = firmware_failure(s, 1, "0000:05:00.0", "amdgpu/navi10_gpu_info.bin");
 	snap_set_state(g, "driver", FACT_ABSENT, "/sys/bus/pci/devices", "No such file");
 	NO(s, "driver.amdgpu-kernel-too-old");
 	YES(s, "driver.amdgpu-firmware-failed", GPUENV_SEVERITY_ERROR, "no driver bound");
