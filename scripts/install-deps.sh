@@ -8,7 +8,7 @@ set -eu
 # The -dev packages also ship the static archives the gpuenv tool links (-Dstatic_deps).
 build_pkgs="meson ninja-build gcc pkg-config python3 libelf-dev libjansson-dev liblzma-dev
 zlib1g-dev libzstd-dev liblz4-dev libzip-dev libyaml-dev libpci-dev pci.ids libmicrohttpd-dev
-libcrypt-dev libarchive-dev libgnutls28-dev nettle-dev libdeflate-dev"
+libcrypt-dev libarchive-dev libgnutls28-dev nettle-dev libdeflate-dev libisal-dev"
 # One LLVM: PoCL (the OpenCL live test) depends on clang-15 and LLVM 15, whose compiler-rt
 # (libclang-common-15-dev) holds libFuzzer, so `make fuzz` uses clang-15 and the format check
 # clang-format-15; clang 14 besides would add 257 MiB (README "Dependencies"). lld-15: clang-15

@@ -26,6 +26,7 @@
 #include "shared/strbuf.h"
 #include "shared/strv.h"
 #include "snapshot/snapshot.h"
+#include "vendor/lazy-isal.h"
 
 /* With --this-machine: what the machine's snapshot says at each pasted fact's path. */
 struct machine_view {
@@ -818,11 +819,22 @@ static int read_raw(struct reading *rd, const char *data, size_t len, char **own
 static int read_gzip(struct reading *rd, const char *data, size_t len, bool owned,
 		     const char **ret_why)
 {
+	const struct isal_inflate_api *isal;
+	const char *not_loaded = NULL;
 	struct pasted_gz_windows w;
 	struct pasted_gz_window *win;
-	int r = pasted_gz_windows_start(&w, data, len, &rd->dispatch, READ_APART(&rd->dispatch),
-					rd->each, owned, ret_why);
+	int r = vendor_isal(&isal, &not_loaded);
 
+	if (r < 0) { /* a package dependency (libisal2), missing: said, never a crash */
+		if (ret_why)
+			*ret_why =
+				"a gzip file is inflated with Intel ISA-L's libisal, which could "
+				"not be loaded: install it (Debian: libisal2), or give gpuenv "
+				"explain the file inflated (gzip -d)";
+		return r == -ENOMEM ? r : -ENOPKG;
+	}
+	r = pasted_gz_windows_start(&w, isal, data, len, &rd->dispatch, READ_APART(&rd->dispatch),
+				    rd->each, owned, ret_why);
 	if (r < 0)
 		return r;
 	while ((r = pasted_gz_windows_next(&w, &win, ret_why)) >= 0 && !win->end) {
@@ -831,7 +843,7 @@ static int read_gzip(struct reading *rd, const char *data, size_t len, bool owne
 			size_t n = 0;
 
 			pasted_gz_windows_done(&w);
-			r = pasted_gunzip(data, len, PASTED_INPUT_MAX, &whole, &n, ret_why);
+			r = pasted_gunzip(isal, data, len, PASTED_INPUT_MAX, &whole, &n, ret_why);
 			return r < 0 ? r : read_raw(rd, whole, n, NULL, ret_why);
 		}
 		r = pasted_dispatch_run_some(&rd->dispatch, &win->split, win->text, win->n,

@@ -117,18 +117,21 @@ static int part_add(struct pasted_part *pt, size_t off, size_t l, bool nl, unsig
 	if (!grow((void **)&pt->v, &pt->cap, pt->n + 2, sizeof(*pt->v)))
 		return -ENOMEM;
 	if (gap) {
-		pt->v[pt->n++] = (struct pasted_part_line){ no, PASTED_PART_GAP };
+		pt->v[pt->n++] = (struct pasted_part_line){ no, PASTED_PART_GAP, 0 };
 		pt->len++;
 		pt->lines++;
 	}
 	if (!end) {
 		struct pasted_part_line *run = pt->n ? &pt->v[pt->n - 1] : NULL;
 
-		if (!gap && run && run->len != PASTED_PART_GAP) /* the line after the run's last */
+		if (!gap && run && run->len != PASTED_PART_GAP) {
+			/* the line after the run's last */
 			run->len += (uint32_t)(l + nl);
-		else
+			run->lines++;
+		} else {
 			pt->v[pt->n++] =
-				(struct pasted_part_line){ (uint32_t)off, (uint32_t)(l + nl) };
+				(struct pasted_part_line){ (uint32_t)off, (uint32_t)(l + nl), 1 };
+		}
 		pt->len += l + 1;
 		pt->lines++;
 		pt->last = no;
@@ -165,7 +168,6 @@ static int put_part(struct pasted_dispatch *d, const struct pasted_part *pt, con
 		return -ENOMEM;
 	for (size_t i = 0; i < pt->n; i++) {
 		const struct pasted_part_line *run = &pt->v[i];
-		const char *p, *e;
 
 		if (run->len == PASTED_PART_GAP) {
 			d->map[k++] = no + 1;
@@ -174,21 +176,14 @@ static int put_part(struct pasted_dispatch *d, const struct pasted_part *pt, con
 				d->buf[o++] = '\n';
 			continue;
 		}
-		p = text + run->off;
-		e = p + run->len;
-		if (!in) {
-			memcpy(d->buf + o, p, run->len);
-			o += run->len;
-		}
-		for (const char *nl; p < e; p = nl + 1) {
+		for (uint32_t j = 0; j < run->lines; j++)
 			d->map[k++] = ++no;
-			nl = memchr(p, '\n', (size_t)(e - p));
-			if (!nl) { /* the window's last line, without its "\n" */
-				if (!in)
-					d->buf[o++] = '\n';
-				break;
-			}
-		}
+		if (in)
+			continue;
+		memcpy(d->buf + o, text + run->off, run->len);
+		o += run->len;
+		if (run->len && text[run->off + run->len - 1] != '\n')
+			d->buf[o++] = '\n'; /* the window's last line, without its "\n" */
 	}
 	if (!in)
 		d->buf[o] = '\0';

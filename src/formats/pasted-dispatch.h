@@ -30,6 +30,8 @@
 #define PASTED_PART_GAP UINT32_MAX
 struct pasted_part_line {
 	uint32_t off, len;
+	uint32_t lines; /* a run's lines, counted as they are handed: put_part looks for none of
+			 * its "\n"s again (a memchr per line of every reader's part) */
 };
 
 /* The lines handed to one reader of a window, as places in the window: each reader's text is

@@ -100,10 +100,10 @@ static int read_raw(struct pasted_gz_windows *w, size_t *ret_got, const char **r
 
 /* The input's pages read so far by the inflater given back, where it was handed over
  * (drop_input): on a 5 MB report the whole input was most of the peak memory, held to the end
- * (docs/explain.md). Only bytes before zlib's next input byte: none is read again. */
+ * (docs/explain.md). Only bytes before the inflater's next input byte: none is read again. */
 static void drop_read_input(struct pasted_gz_windows *w)
 {
-	const char *at = (const char *)w->g.z.next_in;
+	const char *at = pasted_gz_release_input(&w->g);
 
 	if (!w->drop_input || at <= w->dropped)
 		return;
@@ -249,9 +249,10 @@ static void touch_ahead(struct pasted_gz_windows *w)
 	}
 }
 
-int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
-			    const struct pasted_dispatch *d, uint64_t apart,
-			    struct pasted_facts *each, bool drop_input, const char **ret_why)
+int pasted_gz_windows_start(struct pasted_gz_windows *w, const struct isal_inflate_api *isal,
+			    const char *data, size_t len, const struct pasted_dispatch *d,
+			    uint64_t apart, struct pasted_facts *each, bool drop_input,
+			    const char **ret_why)
 {
 	size_t prefault = PASTED_GZ_WINDOW * 2;
 	int r;
@@ -267,7 +268,7 @@ int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_
 		if (isize < prefault)
 			prefault = isize + 1;
 	}
-	r = pasted_gz_init(&w->g, data, len, PASTED_GZ_WINDOWED_MAX, ret_why);
+	r = pasted_gz_init(&w->g, isal, data, len, PASTED_GZ_WINDOWED_MAX, ret_why);
 	if (r < 0)
 		return r;
 	w->raw = malloc(PASTED_GZ_WINDOW * 2);

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A gzip input (nvidia-bug-report.log.gz) cut into the windows explain's readers read, made
- * on a thread of its own one window ahead of them: zlib inflates, the window is cut at a line
+ * on a thread of its own one window ahead of them: ISA-L inflates, the window is cut at a line
  * end (pasted_gz_window_cut), cleaned (pasted-input.h) and its lines split among the readers
  * (pasted_dispatch_split_start) until the readers' thread asks for it (split_while_unasked)
  * and, once handed over, read by the readers of the whole text that need no split
  * (pasted_gz_windows_start's `apart`), while the readers' thread splits the rest of the
  * window and reads it with the other readers (pasted_dispatch_run_some).
  * The two halves cost about the same on a bug report (callgrind: docs/explain.md), so the two
- * cores work at once; when zlib alone ran ahead, a chunk at a time, the readers waited for
+ * cores work at once; when the inflater alone ran ahead, a chunk at a time, the readers waited for
  * every window's chunks in turn and the two cores hardly overlapped. The windows, and the
  * errors, are those of the same steps run in line, which is what happens where no thread
  * can be started (every reader then runs on the readers' thread). Memory: the raw window
- * (PASTED_GZ_WINDOW * 2), two cleaned windows and their splits, besides zlib's: a window is
+ * (PASTED_GZ_WINDOW * 2), two cleaned windows and their splits, besides ISA-L's: a window is
  * given back once the next one is made, after the maker's readers have read it. The pages of
  * the raw window's second half and of the slots are first touched by the readers' thread
  * while it waits for the first window, the maker waiting for each before it writes it
@@ -100,9 +100,10 @@ size_t pasted_gz_window_cut(const char *raw, size_t n);
  * drop_input: data is handed over, read no more by the caller until it frees it: the whole
  * pages of it the inflater has read are given back as the windows are made (page_drop), once
  * the first window shows the text is not UTF-16 (which is inflated whole again from data). */
-int pasted_gz_windows_start(struct pasted_gz_windows *w, const char *data, size_t len,
-			    const struct pasted_dispatch *d, uint64_t apart,
-			    struct pasted_facts *each, bool drop_input, const char **ret_why);
+int pasted_gz_windows_start(struct pasted_gz_windows *w, const struct isal_inflate_api *isal,
+			    const char *data, size_t len, const struct pasted_dispatch *d,
+			    uint64_t apart, struct pasted_facts *each, bool drop_input,
+			    const char **ret_why);
 /* The next window, in *ret until the next call (which gives the one before back; its split the
  * caller's to finish): 0, or the input's error with *ret_why (as pasted_gz_read,
  * pasted_input_clean, pasted_dispatch_split);

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include <libdeflate.h>
+#include <zlib.h>
+
+#include "shared/isal-inflate-api.h"
 
 #define TOO_LARGE(cap)                                                                             \
 	"the gzip file decompresses to more than " cap "; give gpuenv explain the sections "       \
@@ -30,22 +33,45 @@ static int fail(int err, const char *why, const char **ret_why)
 	return err;
 }
 
-int pasted_gz_init(struct pasted_gz *g, const char *data, size_t len, size_t max,
-		   const char **ret_why)
+int pasted_gz_init(struct pasted_gz *g, const struct isal_inflate_api *isal, const char *data,
+		   size_t len, size_t max, const char **ret_why)
 {
-	*g = (struct pasted_gz){ .max = max,
+	*g = (struct pasted_gz){ .isal = isal,
+				 .max = max,
 				 .too_large = max == PASTED_GZ_WINDOWED_MAX ? TOO_LARGE("256 MiB")
 					      : max == PASTED_INPUT_MAX	    ? TOO_LARGE("64 MiB")
 									: TOO_LARGE("its cap") };
 	if (!pasted_is_gzip(data, len) || len > UINT_MAX)
 		return fail(-EBADMSG, "the input is not a gzip file", ret_why);
-	/* -MAX_WBITS: raw deflate (zlib.h inflateInit2), the gzip framing read here */
-	if (inflateInit2(&g->z, -MAX_WBITS) != Z_OK)
+	/* ISA-L's inflate state (its Huffman tables and a 64 KiB history) is 85 KiB: on the
+	 * heap, not the caller's stack */
+	g->z = malloc(sizeof(*g->z));
+	if (!g->z)
 		return -ENOMEM;
+	/* crc_flag ISAL_DEFLATE (isal_inflate_init's): raw deflate, the gzip framing read here */
+	isal->isal_inflate_init(g->z);
 	g->live = true;
-	g->z.next_in = (Bytef *)(uintptr_t)data;
-	g->z.avail_in = (uInt)len;
+	g->z->next_in = (uint8_t *)(uintptr_t)data;
+	g->z->avail_in = (uint32_t)len;
+	g->start = g->released = data;
+	g->end_in = data + len;
 	return 0;
+}
+
+const char *pasted_gz_release_input(struct pasted_gz *g)
+{
+	const char *at;
+
+	if (!g->z)
+		return NULL;
+	/* at a member's end the whole bytes of ISA-L's 64-bit bit buffer are given back to the
+	 * input (pasted_gz_read), read again as the trailer's: up to 8 bytes before next_in */
+	at = (const char *)g->z->next_in;
+	at = (size_t)(at - g->start) > sizeof(g->z->read_in) ? at - sizeof(g->z->read_in)
+							     : g->start;
+	if (at > g->released)
+		g->released = at;
+	return g->released;
 }
 
 #define CORRUPT	  "the gzip file is corrupt"
@@ -63,7 +89,7 @@ static uint32_t le32(const unsigned char *p)
  * header cut short truncated. */
 static int skip_header(struct pasted_gz *g, const char **ret_why)
 {
-	const unsigned char *p = g->z.next_in, *e = p + g->z.avail_in, *h = p;
+	const unsigned char *p = g->z->next_in, *e = p + g->z->avail_in, *h = p;
 
 	/* in zlib's order: CM and FLG judged as soon as they are there, a header cut after them
 	 * being corrupt rather than truncated */
@@ -101,11 +127,13 @@ static int skip_header(struct pasted_gz *g, const char **ret_why)
 			return fail(-EBADMSG, CORRUPT, ret_why);
 		p += 2;
 	}
-	g->z.next_in = (Bytef *)(uintptr_t)p;
-	g->z.avail_in = (uInt)(e - p);
+	g->z->next_in = (uint8_t *)(uintptr_t)p;
+	g->z->avail_in = (uint32_t)(e - p);
 	g->crc = 0;
 	g->isize = 0;
 	g->member = true;
+	g->member_in = (const char *)p;
+	g->member_out = 0;
 	return 0;
 }
 
@@ -113,19 +141,59 @@ static int skip_header(struct pasted_gz *g, const char **ret_why)
  * little-endian) against what was inflated of it. */
 static int check_trailer(struct pasted_gz *g, const char **ret_why)
 {
-	const unsigned char *p = g->z.next_in;
+	const unsigned char *p = g->z->next_in;
 
 	/* in zlib's order: the CRC-32 judged as soon as it is there, then the length */
-	if (g->z.avail_in >= 4 && le32(p) != g->crc)
+	if (g->z->avail_in >= 4 && le32(p) != g->crc)
 		return fail(-EBADMSG, CORRUPT, ret_why);
-	if (g->z.avail_in < 8)
+	if (g->z->avail_in < 8)
 		return fail(-EBADMSG, TRUNCATED, ret_why);
 	if (le32(p + 4) != g->isize)
 		return fail(-EBADMSG, CORRUPT, ret_why);
-	g->z.next_in += 8;
-	g->z.avail_in -= 8;
+	g->z->next_in += 8;
+	g->z->avail_in -= 8;
 	g->member = false;
 	return 0;
+}
+
+/* Where ISA-L refused the member's deflate data (corrupt, or cut short): zlib's verdict on it
+ * instead, so that a file both cut and corrupt is called what zlib's gzip mode called it
+ * (whichever it meets first; ISA-L reads ahead and judges a block's header whole), and one
+ * whose text runs past the cap before that is too large. zlib inflates the member again from
+ * its start into a scratch buffer, on this error path only, where that start is still the
+ * caller's (pasted_gz_release_input), else ISA-L's verdict stands (isal_truncated: no input
+ * was left). total: the bytes given so far, the member's included. */
+static int zlib_verdict(struct pasted_gz *g, size_t total, bool isal_truncated,
+			const char **ret_why)
+{
+	z_stream z = { 0 };
+	char scratch[16384];
+	size_t before = total - g->member_out, out = 0;
+	int zr;
+
+	if (before > g->max) /* an earlier member of this read past the cap already */
+		return fail(-EFBIG, g->too_large, ret_why);
+	if (g->member_in < g->released) /* its start given back: ISA-L's verdict */
+		return fail(-EBADMSG, isal_truncated ? TRUNCATED : CORRUPT, ret_why);
+	if (inflateInit2(&z, -MAX_WBITS) != Z_OK) /* raw deflate (zlib.h inflateInit2) */
+		return -ENOMEM;
+	z.next_in = (Bytef *)(uintptr_t)g->member_in;
+	z.avail_in = (uInt)(g->end_in - g->member_in);
+	do {
+		z.next_out = (Bytef *)scratch;
+		z.avail_out = sizeof(scratch);
+		zr = inflate(&z, Z_NO_FLUSH);
+		out += sizeof(scratch) - z.avail_out;
+		if (out > g->max - before) {
+			inflateEnd(&z);
+			return fail(-EFBIG, g->too_large, ret_why);
+		}
+	} while (zr == Z_OK);
+	inflateEnd(&z);
+	if (zr == Z_MEM_ERROR)
+		return -ENOMEM;
+	/* Z_STREAM_END: data zlib takes and ISA-L does not, refused all the same */
+	return fail(-EBADMSG, zr == Z_BUF_ERROR && z.avail_in == 0 ? TRUNCATED : CORRUPT, ret_why);
 }
 
 int pasted_gz_read(struct pasted_gz *g, char *buf, size_t cap, size_t *ret_n, const char **ret_why)
@@ -137,39 +205,60 @@ int pasted_gz_read(struct pasted_gz *g, char *buf, size_t cap, size_t *ret_n, co
 	if (cap > UINT_MAX)
 		cap = UINT_MAX;
 	while (!g->end && n < cap) {
+		struct inflate_state *z = g->z;
+		enum isal_block_state state;
+		uint32_t in;
+		int32_t bits;
+		int16_t held;
+		size_t got;
 		int zr;
 
 		if (!g->member && (r = skip_header(g, ret_why)) < 0)
 			return r;
-		g->z.next_out = (Bytef *)buf + n;
-		g->z.avail_out = (uInt)(cap - n);
-		zr = inflate(&g->z, Z_NO_FLUSH);
+		in = z->avail_in;
+		bits = z->read_in_length;
+		held = z->tmp_in_size;
+		state = z->block_state;
+		z->next_out = (uint8_t *)buf + n;
+		z->avail_out = (uint32_t)(cap - n);
+		zr = g->isal->isal_inflate(z);
+		got = (size_t)((char *)z->next_out - buf) - n;
 		/* the check zlib's gzip mode would make with its own crc32, here libdeflate's (a
 		 * tenth of the instructions: docs/explain.md) */
-		g->crc = libdeflate_crc32(g->crc, buf + n,
-					  (size_t)((char *)g->z.next_out - buf) - n);
-		g->isize += (uint32_t)((size_t)((char *)g->z.next_out - buf) - n);
-		n = (size_t)((char *)g->z.next_out - buf);
-		if (zr == Z_STREAM_END) {
+		g->crc = libdeflate_crc32(g->crc, buf + n, got);
+		g->isize += (uint32_t)got;
+		g->member_out += got;
+		n += got;
+		/* ISAL_INVALID_BLOCK, _SYMBOL, _LOOKBACK: what zlib calls a data error */
+		if (zr < 0)
+			return zlib_verdict(g, g->out + n, false, ret_why);
+		if (z->block_state == ISAL_BLOCK_FINISH) {
+			/* the whole bytes past the deflate data still in the bit buffer given
+			 * back to the input, the trailer's: as later ISA-L's isal_inflate does
+			 * itself (igzip_inflate.c, "Undo count stuff of bytes read into the read
+			 * buffer"), 2.30's not */
+			z->next_in -= z->read_in_length / 8;
+			z->avail_in += (uint32_t)(z->read_in_length / 8);
+			z->read_in_length = 0;
+			z->read_in = 0;
 			r = check_trailer(g, ret_why);
 			if (r < 0)
 				return r;
 			/* another member (gzip -c a b > c) follows, or trailing zeros: tape padding */
-			if (g->z.avail_in >= 2 && g->z.next_in[0] == 0x1f &&
-			    g->z.next_in[1] == 0x8b) {
-				if (inflateReset(&g->z) != Z_OK)
-					return -ENOMEM;
+			if (z->avail_in >= 2 && z->next_in[0] == 0x1f && z->next_in[1] == 0x8b) {
+				g->isal->isal_inflate_reset(z);
 				continue;
 			}
 			g->end = true;
 			break;
 		}
-		if (zr == Z_MEM_ERROR)
-			return -ENOMEM;
-		if (zr != Z_OK && zr != Z_BUF_ERROR)
-			return fail(-EBADMSG, CORRUPT, ret_why);
-		if (zr == Z_BUF_ERROR && g->z.avail_in == 0)
-			return fail(-EBADMSG, TRUNCATED, ret_why);
+		/* nothing taken, nothing given, the state as it was: the member cannot go on
+		 * (truncated where no input is left: zlib's Z_BUF_ERROR with avail_in 0), never
+		 * a loop. Output may stop short of the buffer's end with the input all taken
+		 * into the bit buffer: not yet an end. */
+		if (got == 0 && z->avail_in == in && z->read_in_length == bits &&
+		    z->tmp_in_size == held && z->block_state == state)
+			return zlib_verdict(g, g->out + n, in == 0, ret_why);
 	}
 	if (n > g->max - g->out)
 		return fail(-EFBIG, g->too_large, ret_why);
@@ -180,20 +269,20 @@ int pasted_gz_read(struct pasted_gz *g, char *buf, size_t cap, size_t *ret_n, co
 
 void pasted_gz_done(struct pasted_gz *g)
 {
-	if (g->live)
-		inflateEnd(&g->z);
+	free(g->z);
+	g->z = NULL;
 	g->live = false;
 }
 
-int pasted_gunzip(const char *data, size_t len, size_t max, char **ret, size_t *ret_len,
-		  const char **ret_why)
+int pasted_gunzip(const struct isal_inflate_api *isal, const char *data, size_t len, size_t max,
+		  char **ret, size_t *ret_len, const char **ret_why)
 {
 	struct pasted_gz g;
 	size_t cap = len * 4 + 4096, out = 0;
 	char *buf = NULL;
 	int r;
 
-	r = pasted_gz_init(&g, data, len, max, ret_why);
+	r = pasted_gz_init(&g, isal, data, len, max, ret_why);
 	if (r < 0)
 		return r;
 	if (cap > max + 1)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Start-up stays light: the libraries gpuenv loads on first use (libzip, libpci, libarchive,
-# libnettle for --image-verify, and for gpuenv exporter libmicrohttpd and libcrypt;
+# libnettle for --image-verify, libisal for explain of a gzip file, and for gpuenv exporter
+# libmicrohttpd and libcrypt;
 # src/vendor/dl.h, dl_lazy) must not come
 # back as DT_NEEDED of the gpuenv tool or of libgpuenv.so (they would bring libcrypto,
 # libudev, and GnuTLS with its chain into every run again), and each must
@@ -28,15 +29,15 @@ def soname_of(name):
     return elfinfo.soname(path)
 
 
-tool_lazy = ("zip", "pci", "archive", "microhttpd", "crypt", "nettle")
+tool_lazy = ("zip", "pci", "archive", "microhttpd", "crypt", "nettle", "isal")
 lazy = {name: soname_of(name) for name in tool_lazy}
 archived = {soname_of(name) for name in ("elf", "jansson", "zstd", "lzma", "lz4", "z", "yaml")}
 # what the lazy libraries themselves would have pulled in
 heavy = {"libcrypto.so.3", "libudev.so.1", "libbz2.so.1.0", soname_of("gnutls")}
 
 fail = 0
-for path, lazy_here in ((tool, ("zip", "pci", "archive", "nettle")),
-                        (http, ("microhttpd", "crypt")), (lib, ("zip", "nettle"))):
+for path, lazy_here in ((tool, ("zip", "pci", "archive", "nettle", "isal")),
+                        (http, ("microhttpd", "crypt")), (lib, ("zip", "nettle", "isal"))):
     needed = elfinfo.dynamic_strings(path, 1)
     if not needed:
         print(f"FAIL: {path}: no DT_NEEDED read (not a dynamically linked ELF?)")

@@ -28,6 +28,19 @@
 #include "formats/pasted-readers.h"
 #include "formats/pasted.h"
 #include "pasted-test-util.h"
+#include "vendor/lazy-isal.h"
+
+/* ISA-L's inflate, as explain loads it (src/vendor/lazy-isal.h): installed with the build's
+ * dependencies, so a failure to load it fails the test. */
+static const struct isal_inflate_api *isal(void)
+{
+	const struct isal_inflate_api *api = NULL;
+	const char *why = NULL;
+
+	if (vendor_isal(&api, &why) < 0)
+		fail_msg("libisal: %s", why ? why : "not loaded");
+	return api;
+}
 
 static struct pasted_facts f;
 
@@ -255,21 +268,21 @@ static void test_gzip(void **state)
 	(void)state;
 	gz = slurp("dmesg-525-k8s.txt.gz", &len);
 	assert_true(pasted_is_gzip(gz, len));
-	assert_int_equal(pasted_gunzip(gz, len, 1 << 20, &out, &n, &why), 0);
+	assert_int_equal(pasted_gunzip(isal(), gz, len, 1 << 20, &out, &n, &why), 0);
 	assert_non_null(strstr(out, "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  525.147.05"));
 	assert_int_equal(pasted_read_kernel_log(out, n, &f), 2);
 	pasted_expect(&f, "driver.kernel_log.loaded_versions.0", "525.147.05", 7);
 	free(out);
 	free(gz);
 	gz = slurp("dmesg-525-k8s-truncated.gz", &len);
-	assert_int_equal(pasted_gunzip(gz, len, 1 << 20, &out, &n, &why), -EBADMSG);
+	assert_int_equal(pasted_gunzip(isal(), gz, len, 1 << 20, &out, &n, &why), -EBADMSG);
 	assert_string_equal(why, "the gzip file is truncated");
 	free(gz);
 	assert_false(pasted_is_gzip("plain text", 10));
 	/* 4 MiB of zeros in a few KiB: refused at a 1 MiB cap, never inflated whole */
 	gz = gzip_zeros(4 << 20, &zlen);
-	assert_int_equal(pasted_gunzip(gz, zlen, 1 << 20, &out, &n, &why), -EFBIG);
-	assert_int_equal(pasted_gunzip(gz, zlen, 8 << 20, &out, &n, &why), 0);
+	assert_int_equal(pasted_gunzip(isal(), gz, zlen, 1 << 20, &out, &n, &why), -EFBIG);
+	assert_int_equal(pasted_gunzip(isal(), gz, zlen, 8 << 20, &out, &n, &why), 0);
 	assert_int_equal(n, 4 << 20);
 	free(out);
 	free(gz);
@@ -324,7 +337,7 @@ static int gunzip_as(const char *gz, size_t len, const char *want, const char **
 {
 	char *out = NULL;
 	size_t n = 0;
-	int r = pasted_gunzip(gz, len, 1 << 20, &out, &n, ret_why);
+	int r = pasted_gunzip(isal(), gz, len, 1 << 20, &out, &n, ret_why);
 
 	if (r >= 0) {
 		assert_int_equal(n, strlen(want));
@@ -334,7 +347,7 @@ static int gunzip_as(const char *gz, size_t len, const char *want, const char **
 	return r;
 }
 
-/* The gzip framing read around zlib's raw inflate (pasted-gzip.c) accepts and refuses what
+/* The gzip framing read around ISA-L's raw inflate (pasted-gzip.c) accepts and refuses what
  * zlib's gzip mode did: every optional header field, a header CRC checked; a wrong method, a
  * reserved flag, a wrong header CRC, CRC-32 or length corrupt; a header or trailer cut short
  * truncated; members one after the other, zeros after the last. */
@@ -418,7 +431,7 @@ static int gz_read_all(const char *gz, size_t len, size_t max, size_t *ret_total
 	static char window[2 << 20];
 	struct pasted_gz g;
 	size_t n = 0;
-	int r = pasted_gz_init(&g, gz, len, max, ret_why);
+	int r = pasted_gz_init(&g, isal(), gz, len, max, ret_why);
 
 	*ret_total = 0;
 	while (r >= 0) {
@@ -481,7 +494,7 @@ static int windows_drop(const char *gz, size_t len, size_t stop_after, bool drop
 	int r;
 
 	assert_int_equal(pasted_dispatch_init(&d, pasted_readers), 0);
-	r = pasted_gz_windows_start(&w, gz, len, &d, 0, NULL, drop, ret_why);
+	r = pasted_gz_windows_start(&w, isal(), gz, len, &d, 0, NULL, drop, ret_why);
 	if (r < 0) {
 		pasted_dispatch_done(&d);
 		return r;
@@ -558,7 +571,8 @@ static void test_gz_windows(void **state)
 	memcpy(gz + len, dmesg, dlen);
 	len += dlen;
 	gzip_member(plain, text / 2, gz, 8 << 20, &len);
-	assert_int_equal(pasted_gunzip(gz, len, PASTED_GZ_WINDOWED_MAX, &whole, &wn, &why), 0);
+	assert_int_equal(pasted_gunzip(isal(), gz, len, PASTED_GZ_WINDOWED_MAX, &whole, &wn, &why),
+			 0);
 	for (size_t i = 0; i < wn; i++)
 		want += whole[i] == '\n';
 	assert_int_equal(windows_all(gz, len, SIZE_MAX, &out, &n, &lines, &why), 0);
@@ -591,8 +605,9 @@ static void test_gz_windows(void **state)
 	assert_memory_equal(out, whole, n);
 	free(out);
 	assert_int_equal(pasted_dispatch_init(&d, pasted_readers), 0);
-	assert_int_equal(pasted_gz_windows_start(&w, "plain text", 10, &d, 0, NULL, false, &why),
-			 -EBADMSG);
+	assert_int_equal(
+		pasted_gz_windows_start(&w, isal(), "plain text", 10, &d, 0, NULL, false, &why),
+		-EBADMSG);
 	assert_string_equal(why, "the input is not a gzip file");
 	pasted_dispatch_done(&d);
 	/* UTF-16 with its BOM: no window, left to be inflated whole */
