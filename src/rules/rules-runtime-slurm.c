@@ -53,6 +53,18 @@ static void gpu_file_list(const struct snap_node *root, char *buf, size_t size)
 	}
 }
 
+/* Is there a Slurm configuration whose gres.conf was read (or is known absent)? Nothing to
+ * judge without Slurm; a configuration that could not be read is recorded as a skip. */
+static bool gres_conf_read(struct rule_ctx *c, const struct snap_node *root)
+{
+	if (!snap_get(root, "runtime.slurm"))
+		return false; /* no Slurm configuration on this machine */
+	return rule_need(c, NULL, "Slurm's configuration directory",
+			 snap_get(root, "runtime.slurm.config_dir")) &&
+	       rule_need_known(c, NULL, "Slurm's gres.conf",
+			       snap_get(root, "runtime.slurm.gres_conf"));
+}
+
 RULE_CHECK(check_slurm_nvml_autodetect_unbuilt)
 {
 	const struct snap_node *autodetect = snap_get(root, "runtime.slurm.autodetect");
@@ -62,12 +74,7 @@ RULE_CHECK(check_slurm_nvml_autodetect_unbuilt)
 	bool has_plugin;
 	struct finding *f;
 
-	if (!snap_get(root, "runtime.slurm"))
-		return; /* no Slurm configuration on this machine */
-	if (!rule_need(c, NULL, "Slurm's configuration directory",
-		       snap_get(root, "runtime.slurm.config_dir")) ||
-	    !rule_need_known(c, NULL, "Slurm's gres.conf",
-			     snap_get(root, "runtime.slurm.gres_conf")))
+	if (!gres_conf_read(c, root))
 		return;
 	if (!snap_str(autodetect) || strcasecmp(snap_str(autodetect), "nvml") != 0)
 		return;
@@ -123,12 +130,7 @@ RULE_CHECK(check_slurm_gres_file_missing)
 	size_t used = 0, n_absent = 0;
 	struct finding *f;
 
-	if (!snap_get(root, "runtime.slurm"))
-		return;
-	if (!rule_need(c, NULL, "Slurm's configuration directory",
-		       snap_get(root, "runtime.slurm.config_dir")) ||
-	    !rule_need_known(c, NULL, "Slurm's gres.conf",
-			     snap_get(root, "runtime.slurm.gres_conf")))
+	if (!gres_conf_read(c, root))
 		return;
 	for (size_t i = 0; i < snap_count(gres); i++) {
 		const struct snap_node *entry = snap_at(gres, i);
@@ -209,12 +211,7 @@ RULE_CHECK(check_slurm_gres_duplicate_records)
 	const struct snap_node *autodetect = snap_get(root, "runtime.slurm.autodetect");
 	size_t n = snap_count(gres);
 
-	if (!snap_get(root, "runtime.slurm"))
-		return;
-	if (!rule_need(c, NULL, "Slurm's configuration directory",
-		       snap_get(root, "runtime.slurm.config_dir")) ||
-	    !rule_need_known(c, NULL, "Slurm's gres.conf",
-			     snap_get(root, "runtime.slurm.gres_conf")))
+	if (!gres_conf_read(c, root))
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = snap_get_str(snap_at(gres, i), "name");

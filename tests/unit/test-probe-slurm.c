@@ -225,7 +225,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_gres_bare_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_autodetect_per_node, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_settings_and_plugins, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_slurm_llnl_default_plugin_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_slurm_llnl_default_plugin_dir, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_no_plugins_unreadable_gres, setup, teardown),
 	};
 

@@ -47,7 +47,8 @@ static struct snap_node *record(struct snap_node *sl, unsigned line, const char 
 	if (type)
 		snap_set_str(e, "type", type, src);
 	if (files) {
-		struct snap_node *arr = snap_array(e, "files"), *miss = snap_array(e, "files_absent");
+		struct snap_node *arr = snap_array(e, "files"),
+				 *miss = snap_array(e, "files_absent");
 
 		for (size_t i = 0; files[i]; i++)
 			snap_append_str(arr, files[i], src);
@@ -144,8 +145,8 @@ static void test_gres_file_missing_caused_by_driver(void **state)
 	driver_loaded(s, "515.65.01");
 	snap_set_state(node(s, "driver.device_nodes"), "nvidiactl", FACT_ABSENT, "/dev/nvidiactl",
 		       NULL);
-	snap_set_state(node(s, "driver.device_nodes"), "nvidia_uvm", FACT_ABSENT,
-		       "/dev/nvidia-uvm", NULL);
+	snap_set_state(node(s, "driver.device_nodes"), "nvidia_uvm", FACT_ABSENT, "/dev/nvidia-uvm",
+		       NULL);
 	snap_set_state(node(s, "driver.device_nodes"), "nvidia_gpus", FACT_ABSENT, "/dev", NULL);
 	record(slurm(s), 1, "gpu", NULL, LIST("/dev/nvidia0"), LIST("/dev/nvidia0"));
 	d = diag(s);
@@ -170,7 +171,7 @@ static void test_gres_duplicate_records(void **state)
 	sl = slurm(s);
 	snap_set_str(sl, "autodetect", "nvml", "/etc/slurm/gres.conf:6");
 	record(sl, 7, "gpu", NULL, NULL, NULL);
-	NO(s, DUPS); /* one record is no duplicate */
+	NO(s, DUPS);					 /* one record is no duplicate */
 	second = record(sl, 8, "GPU", NULL, NULL, NULL); /* names compare as Slurm's do */
 	YES(s, DUPS, GPUENV_SEVERITY_ERROR, "duplicate records for gpu");
 	FIX(s, DUPS, "remove the Name=gpu lines; AutoDetect=nvml");
