@@ -29,7 +29,7 @@ static void copy_n(char *dst, size_t len, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
-static bool is_month(const char *s)
+bool klog_is_month(const char *s)
 {
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
@@ -51,7 +51,8 @@ void klog_line_timestamp(const char *line, char *buf, size_t len)
 			copy_n(buf, len, s, n + 1);
 	} else if (strlen(s) >= 19 && s[4] == '-' && s[7] == '-' && s[10] == 'T') {
 		copy_n(buf, len, s, strcspn(s, " \t"));
-	} else if (strlen(s) >= 15 && is_month(s) && s[3] == ' ' && s[9] == ':' && s[12] == ':') {
+	} else if (strlen(s) >= 15 && klog_is_month(s) && s[3] == ' ' && s[9] == ':' &&
+		   s[12] == ':') {
 		copy_n(buf, len, s, 15);
 	}
 }

@@ -153,6 +153,10 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret);
 
 /* The time stamp a log line starts with ("[  12.345678]", an RFC 3339 token, "Mar  5
  * 22:23:56") into buf, "" when it has none. */
+/* Whether s starts with a month's English abbreviation ("Dec"), as syslog (RFC 3164 §4.1.2)
+ * and journalctl's short format write it; s holds at least 3 bytes. */
+bool klog_is_month(const char *s);
+
 void klog_line_timestamp(const char *line, char *buf, size_t len);
 
 /* One line of the log judged for amdgpu's and amdkfd's messages (kernel-log-amd.c). */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Log collectors' line prefixes taken off pasted text: see pasted-prefixes.h. */
 #include "formats/pasted-prefixes.h"
+#include "formats/kernel-log.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -136,17 +137,13 @@ static size_t kubectl_prefix(const char *l, size_t n)
  * adds microseconds), or short-iso's ISO 8601 time: its length, 0 when l holds none. */
 static size_t syslog_time(const char *l, size_t n)
 {
-	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 	size_t i;
 
 	if (is_digit(l[0]))
 		return iso_time(l, n);
-	if (n < 15 || l[3] != ' ')
+	if (n < 15 || l[3] != ' ' || !klog_is_month(l))
 		return 0;
-	for (i = 0; i < 36; i += 3)
-		if (memcmp(months + i, l, 3) == 0)
-			break;
-	if (i == 36 || !(is_digit(l[4]) || l[4] == ' ') || !is_digit(l[5]) || l[6] != ' ' ||
+	if (!(is_digit(l[4]) || l[4] == ' ') || !is_digit(l[5]) || l[6] != ' ' ||
 	    !two_digits(l, n, 7, ':') || !two_digits(l, n, 10, ':') || !two_digits(l, n, 13, 0))
 		return 0;
 	i = 15;

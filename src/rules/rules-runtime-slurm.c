@@ -53,6 +53,12 @@ static void gpu_file_list(const struct snap_node *root, char *buf, size_t size)
 	}
 }
 
+/* The configuration directory Slurm reads, for a fix line. */
+static const char *config_dir(const struct snap_node *root)
+{
+	return snap_get_str(root, "runtime.slurm.config_dir") ?: "/etc/slurm";
+}
+
 /* Is there a Slurm configuration whose gres.conf was read (or is known absent)? Nothing to
  * judge without Slurm; a configuration that could not be read is recorded as a skip. */
 static bool gres_conf_read(struct rule_ctx *c, const struct snap_node *root)
@@ -100,15 +106,9 @@ RULE_CHECK(check_slurm_nvml_autodetect_unbuilt)
 			    "# in %s/gres.conf: remove AutoDetect=nvml and name this node's GPU "
 			    "device files instead (no NVML needed; no MIG): Name=gpu File=%s; then "
 			    "sudo systemctl restart slurmd",
-			    snap_get_str(root, "runtime.slurm.config_dir") ?: "/etc/slurm", files);
+			    config_dir(root), files);
 	finding_rule_fix(f);
 	finding_rule_verify(f);
-}
-
-/* The configuration directory Slurm reads, for a fix line. */
-static const char *config_dir(const struct snap_node *root)
-{
-	return snap_get_str(root, "runtime.slurm.config_dir") ?: "/etc/slurm";
 }
 
 /*
