@@ -2,7 +2,8 @@
 /*
  * Slurm's GPU configuration on this node, as runtime.slurm (written only where a Slurm
  * configuration directory exists): what gres.conf(5) asks slurmd to detect (AutoDetect=) and
- * the device files it names (File=), slurm.conf(5)'s GresTypes and PluginDir, cgroup.conf(5)'s
+ * the device files it names (File=), slurm.conf(5)'s GresTypes, PluginDir and the Gres= of this
+ * node's NodeName line (the GPUs slurmctld expects it to register), cgroup.conf(5)'s
  * ConstrainDevices, and whether Slurm's plugin directory holds gpu_nvml.so, the NVML plugin
  * Slurm builds only where NVML was found at configure time (src/plugins/gpu/nvml;
  * openhpc/ohpc#1910: a package built without it lists gpu_generic.so and gres_gpu.so alone).
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "formats/slurm-conf.h"
@@ -54,6 +56,10 @@ struct slurm_read {
 	/* slurm.conf */
 	char plugin_dir[SLURM_VALUE_MAX];
 	char plugin_dir_src[600];
+	bool node_line;		/* the current slurm.conf line is this node's NodeName= line */
+	bool node_default_line; /* … or a NodeName=DEFAULT line, whose keys every later node
+				 * takes unless its own line sets them (slurm.conf(5)) */
+	bool node_gres_own;	/* node_gres came from this node's own line */
 };
 
 static void copy_value(char *dst, size_t size, const char *v, size_t len)
@@ -209,6 +215,70 @@ static bool gres_pair(void *data, uint64_t line, size_t index, const char *key, 
 	return true;
 }
 
+/* The GPUs a slurm.conf Gres= list configures: the sum of its gpu entries' counts. Each entry
+ * is <name>[:<type>][:no_consume]:<number>[K|M|G|T|P] (slurm.conf(5), Gres), a count of 1 when
+ * no number ends it ("gpu", "gpu:a100"). -EINVAL for a count Slurm would not take. */
+static int gres_gpu_count(const char *v, size_t len, uint64_t *out)
+{
+	static const char suffixes[] = "KMGTP";
+	uint64_t total = 0;
+
+	for (size_t at = 0, end; at <= len; at = end + 1) {
+		const char *count = NULL, *stop;
+		uint64_t n = 1;
+
+		for (end = at; end < len && v[end] != ','; end++)
+			if (v[end] == ':')
+				count = v + end + 1;
+		if (end - at < 3 || strncasecmp(v + at, "gpu", 3) != 0 ||
+		    (end - at > 3 && v[at + 3] != ':'))
+			continue; /* another GRES (mps, shard, …) */
+		if (count && count < v + end && *count >= '0' && *count <= '9') {
+			n = 0;
+			for (stop = count; stop < v + end && *stop >= '0' && *stop <= '9'; stop++) {
+				n = n * 10 + (uint64_t)(*stop - '0');
+				if (n > UINT32_MAX)
+					return -EINVAL;
+			}
+			if (stop < v + end) {
+				const char *mult =
+					memchr(suffixes, *stop & ~0x20, sizeof(suffixes) - 1);
+
+				if (!mult || stop + 1 != v + end)
+					return -EINVAL;
+				for (const char *m = suffixes; m <= mult && n <= UINT32_MAX; m++)
+					n *= 1024;
+			}
+		} else if (count && count == v + end) {
+			return -EINVAL; /* "gpu:" */
+		}
+		if (n > UINT32_MAX || total + n > UINT32_MAX)
+			return -EINVAL;
+		total += n;
+	}
+	*out = total;
+	return 0;
+}
+
+/* A slurm.conf NodeName line's Gres=, when the line is this node's (or the DEFAULT line's,
+ * until this node's own sets it). */
+static void record_node_gres(struct slurm_read *r, const char *v, size_t vlen, const char *src)
+{
+	char value[SLURM_VALUE_MAX];
+	uint64_t gpus;
+
+	if (!r->node_line && !(r->node_default_line && !r->node_gres_own))
+		return;
+	r->node_gres_own |= r->node_line;
+	copy_value(value, sizeof(value), v, vlen);
+	snap_set_str(r->slurm, "node_gres", value, src);
+	if (gres_gpu_count(v, vlen, &gpus) == 0)
+		snap_set_int(r->slurm, "node_gres_gpus", (int64_t)gpus, src);
+	else
+		snap_set_malformed(r->slurm, "node_gres_gpus", value, src,
+				   "not a Gres= list as slurm.conf(5) writes one");
+}
+
 /* slurm.conf's and cgroup.conf's settings read here (neither file takes the other's keys). */
 static bool setting_pair(void *data, uint64_t line, size_t index, const char *key, size_t klen,
 			 const char *v, size_t vlen)
@@ -216,10 +286,17 @@ static bool setting_pair(void *data, uint64_t line, size_t index, const char *ke
 	struct slurm_read *r = data;
 	char src[600], value[SLURM_VALUE_MAX];
 
-	(void)index;
 	source_of(r, line, src, sizeof(src));
 	copy_value(value, sizeof(value), v, vlen);
-	if (slurm_conf_key_is(key, klen, "Include"))
+	if (index == 0) {
+		bool node = slurm_conf_key_is(key, klen, "NodeName");
+
+		r->node_default_line = node && vlen == 7 && strncasecmp(v, "DEFAULT", 7) == 0;
+		r->node_line = node && !r->node_default_line && names_host(r->host, v, vlen);
+	}
+	if (index > 0 && slurm_conf_key_is(key, klen, "Gres"))
+		record_node_gres(r, v, vlen, src);
+	else if (slurm_conf_key_is(key, klen, "Include"))
 		note_include(r, v, vlen);
 	else if (slurm_conf_key_is(key, klen, "GresTypes"))
 		snap_set_str(r->slurm, "gres_types", value, src);

@@ -78,6 +78,7 @@ RULE_CHECK(check_slurm_nvml_autodetect_unbuilt)
 	const struct snap_node *dir = snap_get(root, "runtime.slurm.plugin_dir");
 	char files[256];
 	bool has_plugin;
+	int64_t configured = 0;
 	struct finding *f;
 
 	if (!gres_conf_read(c, root))
@@ -91,15 +92,37 @@ RULE_CHECK(check_slurm_nvml_autodetect_unbuilt)
 	if (!rule_need(c, NULL, "whether Slurm's plugin directory holds gpu_nvml.so", plugin) ||
 	    !snap_bool(plugin, &has_plugin) || has_plugin)
 		return;
-	f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
-			 "gres.conf sets AutoDetect=nvml, but Slurm's plugin directory %s has no "
-			 "gpu_nvml.so: this Slurm was built without NVML, so slurmd detects no "
-			 "GPU (older releases stop slurmd; later ones register none, and the node "
-			 "drains as its GPU count is below slurm.conf's Gres=)",
-			 snap_str(dir));
+	if (snap_get_int(root, "runtime.slurm.node_gres_gpus", &configured) && configured > 0)
+		/* slurm.conf says how many this node must register: the drain reason names it
+		 * (_node_config_validate(), src/interfaces/gres.c) */
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"gres.conf sets AutoDetect=nvml, but Slurm's plugin directory %s "
+			"has no gpu_nvml.so: this Slurm was built without NVML, so slurmd "
+			"detects no GPU (older releases stop slurmd; later ones register "
+			"none of the %lld GPU(s) slurm.conf's Gres=%s gives this node, and "
+			"slurmctld drains it: \"gres/gpu count reported lower than "
+			"configured (0 < %lld)\")",
+			snap_str(dir), (long long)configured,
+			snap_get_str(root, "runtime.slurm.node_gres"), (long long)configured);
+	else
+		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
+				 "gres.conf sets AutoDetect=nvml, but Slurm's plugin directory %s "
+				 "has no gpu_nvml.so: this Slurm was built without NVML, so slurmd "
+				 "detects no GPU (older releases stop slurmd; later ones register "
+				 "none, and the node drains as its GPU count is below slurm.conf's "
+				 "Gres=)",
+				 snap_str(dir));
 	finding_fact(f, "runtime.slurm.autodetect", autodetect);
 	finding_fact(f, "runtime.slurm.plugin_dir", dir);
 	finding_fact(f, "runtime.slurm.gpu_nvml_plugin", plugin);
+	if (configured > 0) {
+		finding_fact(f, "runtime.slurm.node_gres_gpus",
+			     snap_get(root, "runtime.slurm.node_gres_gpus"));
+		finding_symptom(f,
+				"Reason=gres/gpu count reported lower than configured (0 < %lld)",
+				(long long)configured);
+	}
 	gpu_file_list(root, files, sizeof(files));
 	if (files[0])
 		finding_fix(f,

@@ -182,6 +182,52 @@ static void test_settings_and_plugins(void **state)
 	}
 }
 
+/* slurm.conf's Gres= for this node: its own NodeName line (a host list), else a NodeName=DEFAULT
+ * line before it; the GPUs it configures summed over its gpu entries. */
+static void test_node_gres(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *sl;
+	int64_t n = -1;
+
+	puts_(f, "/proc/sys/kernel/hostname", "gpu02\n");
+	puts_(f, "/etc/slurm/slurm.conf",
+	      "GresTypes=gpu,mps\n"
+	      "NodeName=DEFAULT Gres=gpu:2\n"
+	      "NodeName=gpu[01-02] CPUs=32 Gres=gpu:a100:3,gpu:t4:1,mps:400 State=UNKNOWN\n"
+	      "NodeName=cpu01 CPUs=8 Gres=gpu:9\n");
+	sl = run(f, NULL);
+	assert_string_equal(snap_get_str(sl, "node_gres"), "gpu:a100:3,gpu:t4:1,mps:400");
+	assert_true(snap_get_int(sl, "node_gres_gpus", &n));
+	assert_int_equal(n, 4);
+	assert_string_equal(snap_source(snap_get(sl, "node_gres_gpus")), "/etc/slurm/slurm.conf:3");
+}
+
+static void test_node_gres_default_and_malformed(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *sl;
+	int64_t n = -1;
+
+	puts_(f, "/proc/sys/kernel/hostname", "gpu05\n");
+	puts_(f, "/etc/slurm/slurm.conf", "NodeName=DEFAULT Gres=gpu\nNodeName=gpu05 CPUs=8\n");
+	sl = run(f, NULL);
+	assert_true(snap_get_int(sl, "node_gres_gpus", &n));
+	assert_int_equal(n, 1); /* "gpu": one */
+	probe_fx_free(f);
+	*state = f = probe_fx_new("slurm");
+	puts_(f, "/proc/sys/kernel/hostname", "gpu05\n");
+	puts_(f, "/etc/slurm/slurm.conf", "NodeName=gpu05 Gres=gpu:4X\n");
+	sl = run(f, NULL);
+	assert_int_equal(snap_get_state(sl, "node_gres_gpus"), FACT_MALFORMED);
+	probe_fx_free(f);
+	*state = f = probe_fx_new("slurm");
+	puts_(f, "/proc/sys/kernel/hostname", "cpu01\n");
+	puts_(f, "/etc/slurm/slurm.conf", "NodeName=gpu05 Gres=gpu:4\n");
+	sl = run(f, NULL);
+	assert_null(snap_get(sl, "node_gres")); /* another node's line */
+}
+
 /* Debian and Ubuntu's /etc/slurm-llnl, the packaged plugin directory found without
  * PluginDir, and gpu_nvml.so there. */
 static void test_slurm_llnl_default_plugin_dir(void **state)
@@ -225,6 +271,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_gres_bare_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_autodetect_per_node, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_settings_and_plugins, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_node_gres, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_node_gres_default_and_malformed, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_slurm_llnl_default_plugin_dir, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_plugins_unreadable_gres, setup, teardown),

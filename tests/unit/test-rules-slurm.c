@@ -76,6 +76,15 @@ static void test_nvml_autodetect_unbuilt(void **state)
 	snap_set_bool(sl, "gpu_nvml_plugin", false, "/usr/local/lib/slurm/gpu_nvml.so");
 	YES(s, NVML, GPUENV_SEVERITY_ERROR, "/usr/local/lib/slurm has no gpu_nvml.so");
 	FIX(s, NVML, "Name=gpu File=/dev/nvidia[0-1]");
+	/* slurm.conf's Gres= for this node: the drain it will show, with its count
+	 * (SlinkyProject/containers#14: Gres=gpu:4, "(0 < 4)") */
+	snap_set_str(sl, "node_gres", "gpu:4", "/etc/slurm/slurm.conf:9");
+	snap_set_int(sl, "node_gres_gpus", 4, "/etc/slurm/slurm.conf:9");
+	YES(s, NVML, GPUENV_SEVERITY_ERROR,
+	    "none of the 4 GPU(s) slurm.conf's Gres=gpu:4 gives this node, and slurmctld "
+	    "drains it: \"gres/gpu count reported lower than configured (0 < 4)\"");
+	snap_set_int(sl, "node_gres_gpus", 0, "/etc/slurm/slurm.conf:9");
+	YES(s, NVML, GPUENV_SEVERITY_ERROR, "register none, and the node drains");
 	/* Slurm's keys are case-insensitive, and so is the value */
 	snap_set_str(sl, "autodetect", "NVML", "/etc/slurm/gres.conf:1");
 	YES(s, NVML, GPUENV_SEVERITY_ERROR, "AutoDetect=nvml");
