@@ -125,6 +125,8 @@ const struct pasted_reader pasted_readers[] = {
 		"Icon name: "),
 	  PASTED_REACH_LINES },
 	{ "lsmod", pasted_read_lsmod, SIGNS("nvidia", "nouveau", "amdgpu"), PASTED_REACH_LINES },
+	/* mount, /proc/mounts, mountinfo, findmnt: the mount at /dev (pasted-mounts.c) */
+	{ "mounts", pasted_read_mounts, SIGNS("/dev "), PASTED_REACH_LINES },
 	{ "mokutil", pasted_read_mokutil,
 	  SIGNS("SecureBoot enabled", "SecureBoot disabled", "Secure boot enabled",
 		"Secure boot disabled"),

@@ -22,6 +22,7 @@ int pasted_read_ldconfig(const char *text, size_t len, struct pasted_facts *out)
 int pasted_read_kernel_log(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_mokutil(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_lsmod(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_mounts(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_os_release(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_uname(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_hostnamectl(const char *text, size_t len, struct pasted_facts *out);
