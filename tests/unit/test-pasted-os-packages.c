@@ -188,19 +188,20 @@ static void test_dnf(void **state)
 static void test_dnf_wrapped(void **state)
 {
 	(void)state;
-	pasted_run_text(pasted_read_os_packages,
-			"Installed Packages\n"
-			"nvidia-container-toolkit-base.x86_64\n"
-			"                               1.17.8-1         @nvidia-container-toolkit\n"
-			"libnvidia-container1.x86_64    1.17.8-1         @nvidia-container-toolkit\n"
-			"libnvidia-container-tools.x86_64\n"
-			"                               1:1.17.8-1.el9_4.3.centos.stream.and.more\n"
-			"                                                @nvidia-container-toolkit\n"
-			"intel-level-zero-gpu-legacy1.x86_64\n"
-			"Available Packages\n"
-			"nvidia-container-toolkit.x86_64\n"
-			"                               1.18.0-1         nvidia-container-toolkit\n",
-			&f);
+	pasted_run_text(
+		pasted_read_os_packages,
+		"Installed Packages\n"
+		"nvidia-container-toolkit-base.x86_64\n"
+		"                               1.17.8-1         @nvidia-container-toolkit\n"
+		"libnvidia-container1.x86_64    1.17.8-1         @nvidia-container-toolkit\n"
+		"libnvidia-container-tools.x86_64\n"
+		"                               1:1.17.8-1.el9_4.3.centos.stream.and.more\n"
+		"                                                @nvidia-container-toolkit\n"
+		"intel-level-zero-gpu-legacy1.x86_64\n"
+		"Available Packages\n"
+		"nvidia-container-toolkit.x86_64\n"
+		"                               1.18.0-1         nvidia-container-toolkit\n",
+		&f);
 	pasted_expect(&f, TK "nvidia-container-toolkit-base", "1.17.8-1", 2);
 	pasted_expect(&f, TK "libnvidia-container1", "1.17.8-1", 4);
 	pasted_expect(&f, TK "libnvidia-container-tools",
