@@ -19,6 +19,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "kernel-log.h"
 #include "shared/macro.h"
@@ -164,6 +165,26 @@ static bool kfd_refusal(const char *m)
 	       strstr(m, "kfd not supported on this ASIC");
 }
 
+/* The GPU a firmware or init failure line names, kept once; counted when it names none. */
+static void failed_gpu(struct klog_amd *a, const char *m)
+{
+	char bus[16] = "";
+
+	amdgpu_bus(m, bus, sizeof(bus));
+	if (!bus[0]) {
+		a->failed_unnamed++;
+		return;
+	}
+	for (unsigned i = 0; i < a->n_failed_bus; i++)
+		if (strcasecmp(a->failed_bus[i], bus) == 0)
+			return;
+	if (a->n_failed_bus == AMD_FAILED_BUSES_MAX) {
+		a->failed_bus_dropped++;
+		return;
+	}
+	memcpy(a->failed_bus[a->n_failed_bus++], bus, sizeof(bus));
+}
+
 void klog_amd_line(struct klog_amd *a, const char *line)
 {
 	const char *m;
@@ -181,9 +202,11 @@ void klog_amd_line(struct klog_amd *a, const char *line)
 		if (!a->fw_file[0])
 			fw_file(m, a->fw_file, sizeof(a->fw_file));
 		klog_line_timestamp(line, a->fw_timestamp, sizeof(a->fw_timestamp));
+		failed_gpu(a, m);
 	} else if (amd && strstr(m, "Fatal error during GPU init")) {
 		if (a->init_fatal++ == 0)
 			copy_text(a->init_message, sizeof(a->init_message), m);
+		failed_gpu(a, m);
 	} else if (kfd_refusal(m)) {
 		if (a->kfd_unsupported++ == 0)
 			copy_text(a->kfd_message, sizeof(a->kfd_message), m);

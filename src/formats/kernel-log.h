@@ -70,6 +70,8 @@ struct xid_event {
 	uint64_t boot; /* the boot starts seen before its last line (klog.boots: the last boot) */
 };
 
+#define AMD_FAILED_BUSES_MAX 8u
+
 /* amdgpu's and amdkfd's lines: counted, the first of each kind kept (it names the cause). */
 struct klog_amd {
 	uint64_t fw_failures, init_fatal, kfd_unsupported;
@@ -89,6 +91,12 @@ struct klog_amd {
 	char ras_message[256];	    /* the first of them */
 	char ras_bus[16];	    /* its GPU ("0000:e3:00.0"), "" when the line names none */
 	char ras_timestamp[40];	    /* of the last one */
+	/* the GPUs the firmware and init failure lines name ("amdgpu 0000:03:00.0: …"), one
+	 * each, at most AMD_FAILED_BUSES_MAX; failed_unnamed: those lines that name none
+	 * ("[drm:psp_hw_init [amdgpu]] *ERROR* PSP firmware loading failed") */
+	char failed_bus[AMD_FAILED_BUSES_MAX][16];
+	unsigned n_failed_bus;
+	uint64_t failed_bus_dropped, failed_unnamed;
 };
 
 /* A GPU the driver release refused ("not supported by the NVIDIA <version> driver release"),

@@ -17,7 +17,10 @@
  *   last two dashes split them; only at the start of a line (dnf's transaction summaries
  *   indent the same form, and list removed packages too);
  * - `dnf list installed` / `yum list installed`: "name.arch  [epoch:]version-release  @repo"
- *   (dnf 4, yum), or any repository under an "Installed packages" heading (dnf 5).
+ *   (dnf 4, yum), or any repository under an "Installed packages" heading (dnf 5). dnf 4 and
+ *   yum print a value longer than its column alone and go on with the row on the next line,
+ *   indented to the next column (dnf/cli/output.py fmtColumns: the value, "\n", blanks up
+ *   to the column): "name.arch" alone, then "   version   @repo"; a wrapped version the same.
  * Only what a line shows: a package listed as installed gets its version as printed (dpkg's
  * and apt's epoch kept, as dpkg's status holds it; rpm's version-release); one listed as not
  * installed (dpkg's "un"/"rc", apt's residual-config) is absent where doctor records an
@@ -79,6 +82,10 @@ struct seen {
 struct listing {
 	struct seen seen[N_KNOWN];
 	bool dnf_installed; /* under dnf's or yum's "Installed packages" heading */
+	/* the start of a dnf row dnf 4 wrapped ("name.arch", or "name.arch version"), "" when the
+	 * line before was none; wrap_line: its line, where the package is listed */
+	char wrap[2 * VERSION_MAX];
+	unsigned wrap_line;
 };
 
 static int known_index(const char *name, size_t n)
@@ -280,12 +287,56 @@ static bool dnf_line(struct listing *L, unsigned no, char **f, int n)
 	return true;
 }
 
+/* Whether f is a dnf row's "name.arch" (an RPM architecture after its last '.'). */
+static bool dnf_name(const char *f)
+{
+	const char *dot = strrchr(f, '.');
+
+	return dot && dot > f && is_rpm_arch(dot + 1, strlen(dot + 1));
+}
+
+/* Keeps the start of a row dnf 4 wrapped (n fields of it: the name, or the name and its
+ * version) for the indented line that goes on with it. */
+static void wrap_start(struct listing *L, unsigned no, char **f, int n)
+{
+	if (!dnf_name(f[0]) || (n == 2 && !is_version(f[1])) ||
+	    snprintf(L->wrap, sizeof(L->wrap), "%s%s%s", f[0], n == 2 ? " " : "",
+		     n == 2 ? f[1] : "") >= (int)sizeof(L->wrap)) {
+		L->wrap[0] = '\0';
+		return;
+	}
+	L->wrap_line = no;
+}
+
+/* An indented line after a wrapped row's start: the row joined, read as one line of dnf's. */
+static void wrap_rest(struct listing *L, const char *s)
+{
+	char joined[sizeof(L->wrap) + VERSION_MAX + 2], *f[FIELDS_MAX + 1];
+	int n;
+
+	if (snprintf(joined, sizeof(joined), "%s %s", L->wrap, s) >= (int)sizeof(joined)) {
+		L->wrap[0] = '\0';
+		return;
+	}
+	L->wrap[0] = '\0';
+	n = fields(joined, f, FIELDS_MAX);
+	if (n == 3)
+		dnf_line(L, L->wrap_line, f, n);
+	else if (n == 2) /* the version wrapped too: its repository on the next line */
+		wrap_start(L, L->wrap_line, f, n);
+}
+
 static void line(struct listing *L, unsigned no, char *raw)
 {
 	bool at_start = raw[0] != ' ' && raw[0] != '\t'; /* before the blanks are cut */
 	char *f[FIELDS_MAX + 1], *s = pasted_strip(raw);
 	int n;
 
+	if (L->wrap[0] && !at_start && *s) {
+		wrap_rest(L, s);
+		return;
+	}
+	L->wrap[0] = '\0';
 	if (strcmp(s, "Installed Packages") == 0 || strcmp(s, "Installed packages") == 0) {
 		L->dnf_installed = true;
 		return;
@@ -295,10 +346,13 @@ static void line(struct listing *L, unsigned no, char *raw)
 		return;
 	}
 	if (at_start && *s && !strpbrk(s, " \t")) {
+		wrap_start(L, no, &s, 1);
 		rpm_line(L, no, s);
 		return;
 	}
 	n = fields(s, f, FIELDS_MAX);
+	if (at_start && n == 2)
+		wrap_start(L, no, f, n);
 	if (n < 3)
 		return;
 	if (dpkg_line(L, no, f, n))

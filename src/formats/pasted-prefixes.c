@@ -83,13 +83,34 @@ static size_t actions_prefix(const char *l, size_t n)
 	return t == n ? t : l[t] == ' ' ? t + 1 : 0;
 }
 
-/* docker compose prints each container's line after its name padded to the longest name's
- * width and "| " ("vllm-1  | ", docker/compose cmd/formatter/logs.go; docker-compose 1.x:
- * "vllm_1  | ", docs.docker.com "docker compose logs" examples): the name ends in "-<n>" or
- * "_<n>", the container's index. *ret_col: the "|". */
+/* Whether a name without an index and what follows its "|" read as a table's row rather than
+ * a container's line: a first cell that does not start with a letter ("0     | A100"), or a
+ * row closed by " |" ("GPU    | A100 |"), unless the line itself starts as a table inside the
+ * log ("| NVIDIA-SMI 535…", "+----"). A further " | " alone is no sign: ollama's own lines carry
+ * them ("[GIN] 2026/07/23 - 23:03:17 | 200 | …"). */
+static bool table_row(const char *name, const char *l, size_t n)
+{
+	bool letter = (name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z');
+
+	if (!letter)
+		return true;
+	return n >= 2 && l[0] != '|' && l[0] != '+' && l[n - 2] == ' ' && l[n - 1] == '|';
+}
+
+/* docker compose prints each container's line after its name padded to one past the longest
+ * name's width and " | " (docker/compose cmd/formatter/logs.go, setPrefix: "%-<width>s | ",
+ * width the longest name + 1: "vllm-1  | "; docker-compose 1.x pads to the longest name:
+ * "vllm_1  | ", docs.docker.com "docker compose logs" examples). The name is the service's
+ * with the container's index ("-<n>", "_<n>"), or the compose file's container_name, any
+ * shape compose allows ("my-app", "ollama", "vllm.server"). A v2 line has two spaces at least
+ * before its "|", where a table's "gpu-0 | 535" has one (so a docker-compose 1.x line of the
+ * longest container_name keeps its prefix); a name without an index, which a table's first
+ * cell can look like, is taken only where the line is no table row.
+ * *ret_col: the "|". */
 static size_t compose_prefix(const char *l, size_t n, size_t *ret_col)
 {
-	size_t i = 0, d, sp;
+	size_t i = 0, d, sp, cut;
+	bool indexed;
 
 	while (i < n && i < 128 &&
 	       ((l[i] >= 'a' && l[i] <= 'z') || (l[i] >= 'A' && l[i] <= 'Z') || is_digit(l[i]) ||
@@ -99,17 +120,18 @@ static size_t compose_prefix(const char *l, size_t n, size_t *ret_col)
 		return 0;
 	for (d = 0; d < i && is_digit(l[i - 1 - d]);)
 		d++;
-	if (!d || d + 2 > i || (l[i - 1 - d] != '-' && l[i - 1 - d] != '_'))
-		return 0;
+	indexed = d && d + 2 <= i && (l[i - 1 - d] == '-' || l[i - 1 - d] == '_');
 	sp = i;
 	while (i < n && l[i] == ' ')
 		i++;
-	/* compose v2 pads to one past the longest name, then " |": two spaces at least, where
-	 * a table's "gpu-0 | 535" has one */
-	if (i >= n || l[i] != '|' || (l[sp - 1 - d] == '-' && i - sp < 2))
+	/* only docker-compose 1.x ("_<n>") pads the longest name with one space */
+	if (i >= n || l[i] != '|' || (i - sp < 2 && !(indexed && l[sp - 1 - d] == '_')))
+		return 0;
+	cut = i + 1 == n ? n : l[i + 1] == ' ' ? i + 2 : 0;
+	if (!cut || (!indexed && table_row(l, l + cut, n - cut)))
 		return 0;
 	*ret_col = i;
-	return i + 1 == n ? n : l[i + 1] == ' ' ? i + 2 : 0;
+	return cut;
 }
 
 /* kubectl logs --prefix: "[pod/<pod>/<container>] " before each line (kubernetes.io,

@@ -121,6 +121,16 @@ static void klog_write_amd(struct snap_node *kl, const struct klog_amd *a, const
 	snap_set_int(o, "init_failures", (int64_t)a->init_fatal, source);
 	if (a->init_fatal)
 		snap_set_str(o, "init_message", a->init_message, source);
+	if (a->fw_failures || a->init_fatal) { /* which GPUs failed: judged per GPU */
+		struct snap_node *buses = snap_array(o, "failed_buses");
+
+		for (unsigned i = 0; i < a->n_failed_bus; i++)
+			snap_append_str(buses, a->failed_bus[i], source);
+		if (a->failed_bus_dropped)
+			snap_set_int(o, "failed_buses_dropped", (int64_t)a->failed_bus_dropped,
+				     source);
+		snap_set_int(o, "failed_lines_without_bus", (int64_t)a->failed_unnamed, source);
+	}
 	snap_set_int(o, "kfd_unsupported", (int64_t)a->kfd_unsupported, source);
 	if (a->kfd_unsupported)
 		snap_set_str(o, "kfd_message", a->kfd_message, source);

@@ -8,9 +8,10 @@
  * so hardware.gpu-without-driver leaves these GPUs to this rule. The release compared is the
  * running kernel's major.minor (host.kernel_release, "4.4.0-139-generic" -> 4.4); a bound GPU
  * is never judged here (a distribution kernel that carries the support earlier binds it).
- * Nor is one where the kernel log shows an amdgpu that knows the GPU: it tried to bring a GPU
+ * Nor is one where the kernel log shows an amdgpu that knows the GPU: it tried to bring the GPU
  * up ("Fatal error during GPU init", printed from amdgpu's probe of the device) or to load its
- * firmware ("Direct firmware load for amdgpu/... failed"). That amdgpu (a distribution
+ * firmware ("Direct firmware load for amdgpu/... failed"), judged per GPU by the PCI address
+ * the lines name; where the log could not be read, the rule could not tell. That amdgpu (a distribution
  * kernel's backport, or amdgpu-dkms) is newer than the release says, and the GPU is unbound
  * for the reason the log gives: driver.amdgpu-firmware-failed names it (ROCm/legacy-rocm-build
  * #1357: amdgpu 5.6.19 from rock-dkms on 4.15, its firmware not reinstalled).
@@ -33,13 +34,29 @@ static bool release_cmp(unsigned major, unsigned minor, const char *b, int *ret)
 	return true;
 }
 
-static bool amdgpu_log_knows_gpu(const struct snap_node *root)
+/* Whether the kernel log shows an amdgpu that tried this GPU. A firmware or init failure line
+ * names its GPU ("amdgpu 0000:03:00.0: Fatal error during GPU init", dev_err()): where the
+ * lines name GPUs (driver.kernel_log.amdgpu.failed_buses), only those are known to that
+ * amdgpu, so on a machine with two AMD GPUs (an APU and a card, an old card and a new one)
+ * one's failure says nothing of the other. Where no line names one (only "[drm:psp_hw_init
+ * [amdgpu]] *ERROR* …" lines, or a snapshot without the list), any AMD GPU may be the one. */
+static bool amdgpu_log_knows_gpu(const struct snap_node *root, const struct snap_node *gpu)
 {
 	const struct snap_node *a = snap_get(root, "driver.kernel_log.amdgpu");
-	int64_t fw = 0, fatal = 0;
+	const struct snap_node *buses = snap_child(a, "failed_buses");
+	const char *bus = snap_get_str(gpu, "bus_id");
+	int64_t fw = 0, fatal = 0, dropped = 0;
 
-	return (snap_get_int(a, "firmware_failures", &fw) && fw > 0) ||
-	       (snap_get_int(a, "init_failures", &fatal) && fatal > 0);
+	if (!((snap_get_int(a, "firmware_failures", &fw) && fw > 0) ||
+	      (snap_get_int(a, "init_failures", &fatal) && fatal > 0)))
+		return false;
+	if (snap_count(buses) == 0 || !bus ||
+	    (snap_get_int(a, "failed_buses_dropped", &dropped) && dropped > 0))
+		return true;
+	for (size_t i = 0; i < snap_count(buses); i++)
+		if (bus_id_equal(snap_str(snap_at(buses, i)), bus))
+			return true;
+	return false;
 }
 
 const struct facts_amdgpu_kernel *amdgpu_kernel_predates(const struct snap_node *root,
@@ -49,7 +66,7 @@ const struct facts_amdgpu_kernel *amdgpu_kernel_predates(const struct snap_node 
 	unsigned v = 0, d = 0, major = 0, minor = 0;
 	int cmp = 0;
 
-	if (amdgpu_log_knows_gpu(root) || !gpu_pci_ids(gpu, &v, &d) || v != 0x1002 ||
+	if (amdgpu_log_knows_gpu(root, gpu) || !gpu_pci_ids(gpu, &v, &d) || v != 0x1002 ||
 	    facts_amdgpu_kernel_family(d, &row) < 0 || facts_unconfirmed(row->confidence) ||
 	    !cuda_major_minor(snap_get_str(root, "host.kernel_release"), &major, &minor))
 		return NULL;
@@ -64,6 +81,7 @@ RULE_CHECK(check_amdgpu_kernel_too_old)
 {
 	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
 	const struct snap_node *relf = snap_get(root, "host.kernel_release");
+	const struct snap_node *log = snap_get(root, "driver.kernel_log.source");
 
 	for (size_t i = 0; i < snap_count(gpus); i++) {
 		const struct snap_node *g = snap_at(gpus, i), *drv = snap_child(g, "driver");
@@ -88,6 +106,13 @@ RULE_CHECK(check_amdgpu_kernel_too_old)
 		row = amdgpu_kernel_predates(root, g);
 		if (!row)
 			continue; /* new enough: something else keeps it unbound */
+		/* a log that could not be read might have shown an amdgpu newer than the release
+		 * that knows the GPU (a backport, amdgpu-dkms) and failed on it: could not tell */
+		if (fact_is_failure(snap_state(log)) &&
+		    !rule_need(c, bus,
+			       "the kernel log (whether an amdgpu that knows the GPU tried it)",
+			       log))
+			continue;
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, bus,
 			"no driver is bound to the AMD GPU 1002:%04x (%s, %s) at %s: the running "

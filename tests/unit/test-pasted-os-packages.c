@@ -181,6 +181,36 @@ static void test_dnf(void **state)
 	pasted_expect_none(&f, TK "nvidia-container-toolkit-base");
 }
 
+/* dnf 4 / yum wrap a value longer than its column: the value alone, then the rest of the row
+ * indented to the next column (rpm-software-management/dnf dnf/cli/output.py fmtColumns:
+ * "%s\n" + " " * (total_width + width + 1)); the rows written as that code prints them for a
+ * 30-column name (dnf's column widths follow the terminal and the data) */
+static void test_dnf_wrapped(void **state)
+{
+	(void)state;
+	pasted_run_text(
+		pasted_read_os_packages,
+		"Installed Packages\n"
+		"nvidia-container-toolkit-base.x86_64\n"
+		"                               1.17.8-1         @nvidia-container-toolkit\n"
+		"libnvidia-container1.x86_64    1.17.8-1         @nvidia-container-toolkit\n"
+		"libnvidia-container-tools.x86_64\n"
+		"                               1:1.17.8-1.el9_4.3.centos.stream.and.more\n"
+		"                                                @nvidia-container-toolkit\n"
+		"intel-level-zero-gpu-legacy1.x86_64\n"
+		"Available Packages\n"
+		"nvidia-container-toolkit.x86_64\n"
+		"                               1.18.0-1         nvidia-container-toolkit\n",
+		&f);
+	pasted_expect(&f, TK "nvidia-container-toolkit-base", "1.17.8-1", 2);
+	pasted_expect(&f, TK "libnvidia-container1", "1.17.8-1", 4);
+	pasted_expect(&f, TK "libnvidia-container-tools",
+		      "1:1.17.8-1.el9_4.3.centos.stream.and.more", 5);
+	/* a name whose row never went on; a row under "Available Packages" */
+	pasted_expect_none(&f, LZ "intel-level-zero-gpu-legacy1");
+	pasted_expect_none(&f, TK "nvidia-container-toolkit");
+}
+
 /* Prose and install logs naming the packages state nothing about what is installed */
 static void test_prose(void **state)
 {
@@ -209,6 +239,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_apt_list, teardown),
 		cmocka_unit_test_teardown(test_rpm, teardown),
 		cmocka_unit_test_teardown(test_dnf, teardown),
+		cmocka_unit_test_teardown(test_dnf_wrapped, teardown),
 		cmocka_unit_test_teardown(test_prose, teardown),
 	};
 

@@ -62,6 +62,37 @@ static void test_compose(void **state)
 	expect("web-1  | a\nweb-1  | b\nplain\n", "a\nb\nplain\n");
 }
 
+static void test_compose_container_name(void **state)
+{
+	(void)state;
+	/* a compose file's container_name, no index (jammsen/proxmox-setup-scripts#9:
+	 * "ollama-main-gpu  | time=…") */
+	expect("ollama-main-gpu  | time=2026-01-20T16:02:24.468Z level=INFO source=routes.go:1614 "
+	       "msg=\"server config\"\n"
+	       "ollama-main-gpu  | time=2026-01-20T16:02:24.520Z level=INFO source=gpu.go:217 "
+	       "msg=\"looking for compatible GPUs\"\n",
+	       "time=2026-01-20T16:02:24.468Z level=INFO source=routes.go:1614 "
+	       "msg=\"server config\"\n"
+	       "time=2026-01-20T16:02:24.520Z level=INFO source=gpu.go:217 "
+	       "msg=\"looking for compatible GPUs\"\n");
+	/* names padded to the longest + 1, one with an index beside them; ollama's own GIN lines
+	 * carry " | " in their text, which stays */
+	expect("nutrition-ollama  | [GIN] 2026/07/23 - 23:03:17 | 200 |     109.792us | HEAD \"/\"\n"
+	       "ollama-pull-1     | success \n"
+	       "nutrition-web     |  * Debug mode: on\n",
+	       "[GIN] 2026/07/23 - 23:03:17 | 200 |     109.792us | HEAD \"/\"\n"
+	       "success \n"
+	       " * Debug mode: on\n");
+	/* nvidia-smi run in the container: its table comes out whole */
+	expect("my-app  | +-----------------------------------------+\n"
+	       "my-app  | | NVIDIA-SMI 545.29.06   Driver Version: 545.29.06 |\n"
+	       "my-app  | |   0  NVIDIA GeForce GTX 1660        Off |\n",
+	       "+-----------------------------------------+\n"
+	       "| NVIDIA-SMI 545.29.06   Driver Version: 545.29.06 |\n"
+	       "|   0  NVIDIA GeForce GTX 1660        Off |\n");
+	expect("vllm.server  | a\nvllm.server  | b\n", "a\nb\n");
+}
+
 static void test_compose_alone_kept(void **state)
 {
 	(void)state;
@@ -69,8 +100,8 @@ static void test_compose_alone_kept(void **state)
 	kept("a\nvllm-1  | x\nb\n");
 	/* two lines whose "|" is not in the same column are no compose run */
 	kept("vllm-1  | x\nollama-12 | y\n");
-	/* no index after the name: not compose's */
-	kept("vllm  | x\nvllm  | y\n");
+	/* a name without an index after one space only: a table's, not compose v2's */
+	kept("vllm | x\nvllm | y\n");
 }
 
 static void test_tables_and_code_kept(void **state)
@@ -82,6 +113,13 @@ static void test_tables_and_code_kept(void **state)
 	/* a Markdown table, with and without its outer pipes */
 	kept("| GPU | Driver |\n|---|---|\n| A100 | 535.54.03 |\n");
 	kept("gpu-0 | 535\ngpu-1 | 550\n");
+	/* aligned tables whose first cell could be a container_name: closed by " |", or a first
+	 * cell that starts with no letter */
+	kept("GPU    | A100      |\nDriver | 535.54.03 |\n");
+	kept("0      | A100\n1      | H100\n");
+	/* nvidia-smi's table lines whose text runs on: "|" first, never a name */
+	kept("| NVIDIA-SMI 535.54.03   Driver Version: 535.54.03   CUDA Version: 12.2     |\n"
+	     "|-----------------------------------------+----------------------+----------+\n");
 	/* a Python traceback's lines with "|" */
 	kept("  File \"x.py\", line 3, in f\n    flags = a_1 | b_2\n    flags = a_1 | b_3\n");
 	kept("x_1 = a | b\nx_2 = a | b\n");
@@ -165,6 +203,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compose),
+		cmocka_unit_test(test_compose_container_name),
 		cmocka_unit_test(test_compose_alone_kept),
 		cmocka_unit_test(test_tables_and_code_kept),
 		cmocka_unit_test(test_kubectl),

@@ -309,8 +309,34 @@ static void test_amdgpu_lines(void **state)
 	assert_int_equal(get_int(drv, "kernel_log.amdgpu.kfd_unsupported"), 1);
 	assert_string_equal(snap_get_str(drv, "kernel_log.amdgpu.kfd_message"),
 			    "kfd kfd: amdgpu: PITCAIRN  not supported in kfd");
+	/* the GPU the failures name, once; the PSP line names none */
+	assert_int_equal(snap_count(snap_get(drv, "kernel_log.amdgpu.failed_buses")), 1);
+	assert_string_equal(snap_str(snap_at(snap_get(drv, "kernel_log.amdgpu.failed_buses"), 0)),
+			    "0000:23:00.0");
+	assert_int_equal(get_int(drv, "kernel_log.amdgpu.failed_lines_without_bus"), 1);
 	assert_int_equal(probe_parse_kernel_log(other, quiet, strlen(quiet), "/dev/kmsg"), 0);
 	assert_null(snap_get(other, "kernel_log.amdgpu"));
+}
+
+/* Two AMD GPUs, amdgpu failing on one and then the other (an APU and a card): each GPU the
+ * lines name is kept, so that the rules judge each GPU by its own lines */
+static void test_amdgpu_failed_buses(void **state)
+{
+	static const char text[] =
+		"[    9.605986] amdgpu 0000:05:00.0: Direct firmware load for "
+		"amdgpu/navi10_gpu_info.bin failed with error -2\n"
+		"[    9.605988] amdgpu 0000:05:00.0: Fatal error during GPU init\n"
+		"[    9.7] amdgpu 0000:0A:00.0: Fatal error during GPU init\n";
+	struct snap_node *drv = obj("driver");
+	const struct snap_node *buses;
+
+	(void)state;
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/dev/kmsg"), 0);
+	buses = snap_get(drv, "kernel_log.amdgpu.failed_buses");
+	assert_int_equal(snap_count(buses), 2);
+	assert_string_equal(snap_str(snap_at(buses, 0)), "0000:05:00.0");
+	assert_string_equal(snap_str(snap_at(buses, 1)), "0000:0A:00.0");
+	assert_int_equal(get_int(drv, "kernel_log.amdgpu.failed_lines_without_bus"), 0);
 }
 
 /* KFD's refusals in the wordings of older releases: the device-id table of rock-dkms 2.x
@@ -825,6 +851,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_api_mismatch_new_wording, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_api_mismatch_joined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_amdgpu_failed_buses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_kfd_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_atomics_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_ras_lines, setup, teardown),

@@ -1141,10 +1141,77 @@ static void test_kernel_too_old(void **state)
 	snapshot_unref(s);
 }
 
+/* Two AMD GPUs on 4.15 no driver is bound to, a Navi 10 (5.3's) at 0000:05:00.0 and a Renoir
+ * APU (5.5's) at 0000:0a:00.0, and the firmware failure of ROCm/legacy-rocm-build#1357's
+ * amdgpu-dkms on the GPU at failed_bus (NULL: a line that names none) */
+static struct gpuenv_snapshot *two_amd_gpus(const char *failed_bus)
+{
+	struct gpuenv_snapshot *s;
+	struct snap_node *apu, *a;
+
+	snap_set_str(amd_unbound(&s, "0x731f"), "bus_id", "0000:05:00.0", "/sys/bus/pci/devices");
+	apu = gpu(s, "0x1636", NULL);
+	snap_set_str(apu, "bus_id", "0000:0a:00.0", "/sys/bus/pci/devices");
+	snap_set_str(apu, "vendor_id", "0x1002", "x");
+	snap_set_str(apu, "vendor", "AMD", "x");
+	set_release(s, "4.15.0-130-generic");
+	a = firmware_failure(s, 1, failed_bus ?: "", "amdgpu/navi10_gpu_info.bin");
+	if (failed_bus)
+		snap_append_str(snap_array(a, "failed_buses"), failed_bus, KLOG);
+	else
+		snap_array(a, "failed_buses");
+	snap_set_int(a, "failed_lines_without_bus", failed_bus ? 0 : 1, KLOG);
+	return s;
+}
+
+/* The log names the GPU amdgpu failed on; the other is judged on the release alone */
+static void test_kernel_too_old_two_gpus(void **state)
+{
+	struct gpuenv_snapshot *s;
+
+	(void)state;
+	s = two_amd_gpus("0000:05:00.0");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR,
+	    "1002:1636 (RENOIR, gfx90c) at 0000:0a:00.0");
+	YES(s, "driver.amdgpu-firmware-failed", GPUENV_SEVERITY_ERROR, "navi10_gpu_info.bin");
+	snapshot_unref(s);
+	/* the failure on the APU instead: the Navi 10 is the one the release leaves */
+	s = two_amd_gpus("0000:0a:00.0");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "at 0000:05:00.0");
+	snapshot_unref(s);
+	/* lines that name no GPU: either may be the one amdgpu knows, neither is blamed on the
+	 * release */
+	s = two_amd_gpus(NULL);
+	NO(s, "driver.amdgpu-kernel-too-old");
+	snapshot_unref(s);
+}
+
+/* The kernel log unreadable (dmesg_restrict, kern.log for group adm): an amdgpu-dkms that
+ * knows the GPU may have failed on it, so the release alone does not say; could not tell */
+static void test_kernel_too_old_log_unreadable(void **state)
+{
+	struct gpuenv_snapshot *s;
+
+	(void)state;
+	amd_unbound(&s, "0x731f");
+	set_release(s, "4.15.0-130-generic");
+	kernel_log(s);
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "predates Linux 5.3");
+	snap_set_errno(node(s, "driver.kernel_log"), "source", -EACCES, "/dev/kmsg");
+	SKIPPED(s, "driver.amdgpu-kernel-too-old");
+	SKIPPED(s, "hardware.gpu-without-driver"); /* leaves it to the rule above, as ever */
+	/* new enough: the log is not needed to say the release is not the cause */
+	set_release(s, "5.15.0-91-generic");
+	NO(s, "driver.amdgpu-kernel-too-old");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_firmware_failed),
+		cmocka_unit_test(test_kernel_too_old_two_gpus),
+		cmocka_unit_test(test_kernel_too_old_log_unreadable),
 		cmocka_unit_test(test_ras_amdsmi_not_had),
 		cmocka_unit_test(test_no_kfd),
 		cmocka_unit_test(test_dev_noexec),
