@@ -71,7 +71,7 @@ static int record_cudart(struct snap_node *v, const char *dir, char **names, con
 			 char **top_names)
 {
 	const char *own = pick_cudart(names), *shared = own ? NULL : pick_cudart(top_names);
-	const char *name = own ?: shared;
+	const char *name = own ?: shared, *ver;
 	_cleanup_free_ char *p = NULL;
 
 	if (!name) {
@@ -83,8 +83,14 @@ static int record_cudart(struct snap_node *v, const char *dir, char **names, con
 	p = path_join(own ? dir : top, name);
 	if (!p)
 		return -ENOMEM;
+	ver = cudart_version(name);
 	snap_set_str(snap_object(v, "cudart"), "path", p, p);
-	snap_set_str(snap_object(v, "cudart"), "version", cudart_version(name), p);
+	/* libcudart.so.11.0 is the SONAME of every 11.x runtime: only the major is known */
+	if (strchr(ver, '.') && strchr(strchr(ver, '.') + 1, '.'))
+		snap_set_str(snap_object(v, "cudart"), "version", ver, p);
+	else
+		snap_set_strf(snap_object(v, "cudart"), "version", p, "%.*s",
+			      (int)strcspn(ver, "."), ver);
 	return 0;
 }
 

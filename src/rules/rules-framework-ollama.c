@@ -94,9 +94,21 @@ static bool judge_variant(const struct snap_node *v, unsigned ma, unsigned mi, c
 	return true;
 }
 
-static void fix_for(struct finding *f, const struct variant_verdict *worst, unsigned ma,
-		    unsigned mi)
+/* The fix: a GPU older than every variant's code needs another build whatever the driver
+ * (a newer branch may not drive it at all: R470 is Kepler's last); else the worst verdict's. */
+static void fix_for(struct finding *f, const struct variant_verdict *worst, unsigned lowest,
+		    unsigned ma, unsigned mi)
 {
+	if (lowest && ma * 10 + mi < lowest) {
+		finding_fix(f,
+			    "# compute capability %u.%u is below every architecture ollama's "
+			    "CUDA libraries carry: build ollama from source with "
+			    "CMAKE_CUDA_ARCHITECTURES=%u%u and a CUDA toolkit that still targets "
+			    "it (CUDA 13: 7.5 and up, CUDA 12: 5.0 and up, CUDA 11: 3.5 and up), "
+			    "or run the model on the CPU",
+			    ma, mi, ma, mi);
+		return;
+	}
 	switch (worst->res.verdict) {
 	case COVERAGE_DRIVER_TOO_OLD:
 		finding_fix(f, "# upgrade the NVIDIA driver to a branch that runs the CUDA "
@@ -108,18 +120,11 @@ static void fix_for(struct finding *f, const struct variant_verdict *worst, unsi
 			       "ISA (gpuenv facts driver <version>)");
 		break;
 	default:
-		if (worst->lowest && ma * 10 + mi < worst->lowest)
-			finding_fix(f,
-				    "# compute capability %u.%u is below every architecture "
-				    "ollama's CUDA libraries carry: build ollama from source with "
-				    "CMAKE_CUDA_ARCHITECTURES=%u%u, or run the model on the CPU",
-				    ma, mi, ma, mi);
-		else
-			finding_fix(f,
-				    "# install an ollama build with sm_%u%u kernels (or PTX for "
-				    "%u.%u or lower): ollama's own release, or one built with "
-				    "CMAKE_CUDA_ARCHITECTURES=%u%u",
-				    ma, mi, ma, mi, ma, mi);
+		finding_fix(f,
+			    "# install an ollama build with sm_%u%u kernels (or PTX for "
+			    "%u.%u or lower): ollama's own release, or one built with "
+			    "CMAKE_CUDA_ARCHITECTURES=%u%u",
+			    ma, mi, ma, mi, ma, mi);
 	}
 }
 
@@ -132,10 +137,12 @@ static void one_gpu(struct rule_ctx *c, const struct snap_node *root, const stru
 	char name[128], key[96];
 	unsigned ma, mi;
 	size_t n_judged = 0;
+	unsigned lowest = 0;
 	struct finding *f;
 
 	if (!gpu_cc(root, gpu, &ma, &mi, &ccf)) {
-		rule_skip(c, snap_get_str(gpu, "bus_id"), "the GPU's compute capability is unknown");
+		rule_skip(c, snap_get_str(gpu, "bus_id"),
+			  "the GPU's compute capability is unknown");
 		return;
 	}
 	for (size_t i = 0; i < snap_count(variants); i++) {
@@ -145,7 +152,8 @@ static void one_gpu(struct rule_ctx *c, const struct snap_node *root, const stru
 		if (!judge_variant(v, ma, mi, drv, &vv, &list)) {
 			strbuf_done(&list);
 			/* a variant whose code is unknown may run: could not tell */
-			rule_need(c, snap_get_str(v, "dir"), "the GPU code of ollama's CUDA library",
+			rule_need(c, snap_get_str(v, "dir"),
+				  "the GPU code of ollama's CUDA library",
 				  snap_child(v, "arch_targets"));
 			strbuf_done(&text);
 			return;
@@ -159,11 +167,14 @@ static void one_gpu(struct rule_ctx *c, const struct snap_node *root, const stru
 		}
 		strbuf_printf(&text, "%s%s (%s: %s%s%s): %s", n_judged ? "; " : "",
 			      snap_get_str(v, "name") ?: "?", snap_get_str(v, "library") ?: "?",
-			      strbuf_str(&list), snap_get_str(v, "cudart.version") ? "; CUDA runtime " : "",
+			      strbuf_str(&list),
+			      snap_get_str(v, "cudart.version") ? "; CUDA runtime " : "",
 			      snap_get_str(v, "cudart.version") ?: "", vv.res.reason);
 		strbuf_done(&list);
 		if (vv.res.verdict > worst.res.verdict)
 			worst = vv;
+		if (vv.lowest && (!lowest || vv.lowest < lowest))
+			lowest = vv.lowest;
 		n_judged++;
 	}
 	if (!n_judged) {
@@ -172,12 +183,13 @@ static void one_gpu(struct rule_ctx *c, const struct snap_node *root, const stru
 	}
 	if (gpu_name(gpu, name, sizeof(name)) < 0)
 		snprintf(name, sizeof(name), "?");
-	f = rule_finding(c, GPUENV_SEVERITY_ERROR, snap_get_str(gpu, "bus_id"),
-			 "none of ollama's CUDA libraries runs on %s (compute capability %u.%u)%s%s: "
-			 "%s. ollama leaves this GPU out and runs models on the CPU (\"no "
-			 "compatible GPUs were discovered\"), or stops with \"CUDA error: no kernel "
-			 "image is available for execution on the device\"",
-			 name, ma, mi, drv ? " with driver " : "", drv ?: "", strbuf_str(&text));
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, snap_get_str(gpu, "bus_id"),
+		"none of ollama's CUDA libraries runs on %s (compute capability %u.%u)%s%s: "
+		"%s. ollama leaves this GPU out and runs models on the CPU (\"no "
+		"compatible GPUs were discovered\"), or stops with \"CUDA error: no kernel "
+		"image is available for execution on the device\"",
+		name, ma, mi, drv ? " with driver " : "", drv ?: "", strbuf_str(&text));
 	strbuf_done(&text);
 	for (size_t i = 0; i < snap_count(variants); i++) {
 		const struct snap_node *v = snap_at(variants, i);
@@ -200,11 +212,12 @@ static void one_gpu(struct rule_ctx *c, const struct snap_node *root, const stru
 	}
 	if (drv)
 		driver_evidence(f, root);
-	fix_for(f, &worst, ma, mi);
+	fix_for(f, &worst, lowest, ma, mi);
 	finding_verify(f, "journalctl -u ollama | grep -E 'inference compute|no compatible "
 			  "GPUs|no kernel image'");
 	finding_verify(f, "gpuenv scan %s",
-		       snap_get_str(snap_at(variants, 0), "library") ?: "<ollama's libggml-cuda.so>");
+		       snap_get_str(snap_at(variants, 0), "library")
+			       ?: "<ollama's libggml-cuda.so>");
 }
 
 RULE_CHECK(check_fw_ollama_no_usable_cuda_library)
