@@ -205,6 +205,19 @@ static void write_targets(struct snap_node *obj, const char *p, int r,
 		snap_set_bool(obj, "arch_targets_truncated", true, p);
 }
 
+/* arch_targets[] of the library at path into obj, scanned once, outside any Python
+ * environment (the ollama probe's bundled GPU libraries). 0 or -ENOMEM. */
+int probe_record_targets(struct probe_env *pe, struct snap_node *obj, const char *path)
+{
+	_cleanup_(fatbin_targets_done) struct fatbin_targets k = { .max = MAX_TARGETS };
+	int r = scan_kernels(pe, path, &k);
+
+	if (r == -ENOMEM)
+		return r;
+	write_targets(obj, path, r, &k);
+	return 0;
+}
+
 /* kernel_library {path} and arch_targets[] from the first candidate
  * that exists and holds CUDA or HIP kernels (or the first that exists). */
 int py_record_kernels(struct probe_env *pe, struct snap_node *obj, const char *dir,

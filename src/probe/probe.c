@@ -44,6 +44,7 @@ static const struct probe probe_table[] = {
 	{ .name = "environment", .layer = GPUENV_LAYER_RUNTIME, .run = probe_environment },
 	{ .name = "slurm", .layer = GPUENV_LAYER_RUNTIME, .run = probe_slurm },
 	{ .name = "python", .layer = GPUENV_LAYER_FRAMEWORK, .run = probe_python },
+	{ .name = "ollama", .layer = GPUENV_LAYER_FRAMEWORK, .run = probe_ollama },
 	/* after python: a torch XPU build or ipex asks for the Level Zero facts too */
 	{ .name = "intel", .layer = GPUENV_LAYER_DRIVER, .run = probe_intel },
 	{ .name = "container", .layer = GPUENV_LAYER_CONTAINER, .run = probe_container },

@@ -252,6 +252,11 @@ int probe_python(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s);
 /* runtime.slurm: gres.conf, slurm.conf, cgroup.conf and Slurm's NVML plugin (probe-slurm.c). */
 int probe_slurm(struct probe_env *pe, struct gpuenv_snapshot *s);
+/* framework.ollama: the CUDA libraries ollama bundles, their GPU code and CUDA runtime
+ * (probe-ollama.c). */
+int probe_ollama(struct probe_env *pe, struct gpuenv_snapshot *s);
+/* arch_targets[] of one library into obj (probe-python-kernels.c). 0 or -ENOMEM. */
+int probe_record_targets(struct probe_env *pe, struct snap_node *obj, const char *path);
 int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_amdsmi(struct probe_env *pe, struct gpuenv_snapshot *s);
 int probe_ze_session(struct probe_env *pe, struct gpuenv_snapshot *s);

@@ -476,6 +476,7 @@ RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
 RULE_CHECK(check_nvjitlink_older_than_library);
 RULE_CHECK(check_fw_extension_abi_mismatch);
+RULE_CHECK(check_fw_ollama_no_usable_cuda_library);
 RULE_CHECK(check_cudnn_older_than_framework);
 RULE_CHECK(check_cudart_older_than_framework);
 RULE_CHECK(check_cuda_compat_unsupported);

@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""ollama and the GPU code it bundles (framework.ollama-no-usable-cuda-library): a Tesla K80
+(compute capability 3.7) below every architecture of ollama 0.5.11's CUDA 11 and CUDA 12
+libraries, so ollama runs on the CPU; Arch Linux's ollama-cuda rebuilt with CUDA 13, whose
+libggml-cuda.so has no kernels for a Pascal GeForce (6.1): "no kernel image is available";
+and the negative, ollama 0.5.11 on a GeForce RTX 3060 (8.6), which both variants cover.
+Written by `tests/tools/mk-real-world-fixtures.py ollama`.
+"""
+from realworld.common import (ARCH_OS_RELEASE, SRC_BASE, base_root, ini, mk2, real_world,
+                              section, w)
+from realworld.wheels import BASE, UBUNTU2204
+
+TOPIC = "ollama"
+FIXTURES = ("rw-ollama-k80-0511-ollama-9124", "rw-ollama-gtx1060-arch-cuda13-ollama-12408",
+            "ollama-0511-rtx3060-gpu-used")
+# ollama's CMakePresets.json (0.5.8 to 0.5.x): "CUDA 11" 50;52;53;60;61;70;75;80;86, "CUDA
+# 12" 50;60;61;70;75;80;86;87;89;90;90a;120. CMake builds both SASS and PTX for an
+# architecture given without -real/-virtual (CMAKE_CUDA_ARCHITECTURES).
+CUDA11 = ["50", "52", "53", "60", "61", "70", "75", "80", "86"]
+CUDA12 = ["50", "60", "61", "70", "75", "80", "86", "87", "89", "90", "120"]
+SRC_OLLAMA = ("ollama's Linux tarball layout (lib/ollama/cuda_v11 and cuda_v12, each "
+              "libggml-cuda.so beside its libcudart.so.<major> link: CMakePresets.json and the "
+              "install rules of ollama 0.5.8 and later); the stand-in libggml-cuda.so files "
+              "(tests/tools/fatbin_writer.py: headers as the CUDA release writes them, no code) "
+              "carry the presets' architectures as SASS and PTX, sm_90a left out (the scanner's "
+              "arch-specific target plays no part for these GPUs); the bundled runtimes' exact "
+              "patch releases were not pasted, so only the libcudart.so.11.0 / libcudart.so.12 "
+              "names stand (empty placeholders)")
+
+
+def ollama_tarball(root, prefix="/usr/local"):
+    """lib/ollama as ollama 0.5.11's Linux tarball unpacks under prefix."""
+    lib = f"{prefix}/lib/ollama"
+    w(root, f"{prefix}/bin/ollama", "", 0o755)
+    mk2.ELF.setdefault(root, []).extend([
+        (f"{lib}/cuda_v11/libggml-cuda.so",
+         f"fatbin soname=libggml-cuda.so sass={','.join(CUDA11)} ptx={','.join(CUDA11)} "
+         "ptxisa=7.3"),
+        (f"{lib}/cuda_v12/libggml-cuda.so",
+         f"fatbin soname=libggml-cuda.so sass={','.join(CUDA12)} ptx={','.join(CUDA12)} "
+         "ptxisa=8.4")])
+    w(root, f"{lib}/cuda_v11/libcudart.so.11.0", "")
+    w(root, f"{lib}/cuda_v12/libcudart.so.12", "")
+    w(root, f"{lib}/libggml-base.so", "")
+
+
+def k80_9124():
+    """ollama/ollama#9124: ollama 0.5.11 on a server with four Tesla K80 boards."""
+    name = FIXTURES[0]
+    dst, root = base_root(name, 0x102d, 0x106c, "Tesla K80", "470.256.02")
+    w(root, "etc/os-release", UBUNTU2204)
+    ollama_tarball(root)
+    pasted = "ollama can't find my gpu and use cpu"
+    ini(dst, TOPIC,
+        "ollama 0.5.11 from its Linux tarball on a server with Tesla K80 boards (GK210, "
+        "compute capability 3.7): ollama's CUDA 11 and CUDA 12 libraries carry code for 5.0 "
+        "and up only, so ollama finds no GPU it can use and runs the model on the CPU",
+        "Rebuilt from https://github.com/ollama/ollama/issues/9124 (pasted: 'my server have 4 "
+        "nvidia tesla k80 24gb gpu and 256gb mem', 'ollama can't find my gpu and use cpu', "
+        "OS Linux, ollama 0.5.11; a maintainer in the thread: the K80 has compute capability "
+        "3.7, ollama supports 5.0 and above (docs/gpu.md)); " + SRC_OLLAMA + "; placeholders, "
+        "not in the report: one GK210 GPU of the eight (10de:102d, subsystem 10de:106c as "
+        "pci.ids lists the K80), the driver 470.256.02 (R470, the last branch that drives "
+        "Kepler) as the proprietary module, ollama under /usr/local as install.sh puts it, "
+        "Ubuntu 22.04's os-release; " + SRC_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/ollama/ollama/issues/9124", pasted,
+            "the Tesla K80 has compute capability 3.7; ollama's CUDA libraries are built for "
+            "5.0 and up (its supported minimum), so it finds no usable GPU and runs on the "
+            "CPU; only a build from source for 3.7 (a fork) uses the K80",
+            "framework.ollama-no-usable-cuda-library", "framework", "yes"),
+        section(BASE, "devices"),
+        "[modules]\n/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko = 470.256.02, -, "
+        "none, NVIDIA\n")
+
+
+def gtx1060_12408():
+    """ollama/ollama#12408: Arch Linux's ollama-cuda after the move to CUDA 13."""
+    name = FIXTURES[1]
+    dst, root = base_root(name, 0x1c03, 0x0000, "NVIDIA GeForce GTX 1060 6GB", "580.82.09")
+    w(root, "etc/os-release", ARCH_OS_RELEASE)
+    w(root, "usr/bin/ollama", "", 0o755)
+    # a CUDA 13 build: nvcc 13 builds nothing below sm_75 (the package's list was not pasted)
+    mk2.ELF.setdefault(root, []).append(
+        ("/usr/lib/ollama/libggml-cuda.so",
+         "fatbin soname=libggml-cuda.so sass=75,80,86,89,90,100,120 ptx=120 ptxisa=9.0"))
+    w(root, "usr/lib/ollama/libggml-base.so", "")
+    pasted = ("CUDA error: no kernel image is available for execution on the device · "
+              "NVIDIA GeForce GTX 1060 6GB · Driver Version: 580.82.09 CUDA Version: 13.0")
+    ini(dst, TOPIC,
+        "Arch Linux's ollama-cuda package, rebuilt against CUDA 13, on a GeForce GTX 1060 6GB "
+        "(Pascal, compute capability 6.1) with driver 580.82.09: CUDA 13 builds nothing below "
+        "compute capability 7.5, so the package's libggml-cuda.so has no kernel image for the "
+        "GPU and the first ggml-cuda kernel fails",
+        "Rebuilt from https://github.com/ollama/ollama/issues/12408 (pasted: the journal's "
+        "'CUDA error: no kernel image is available for execution on the device', nvidia-smi: "
+        "'NVIDIA-SMI 580.82.09 Driver Version: 580.82.09 CUDA Version: 13.0', 'NVIDIA GeForce "
+        "GTX 1060 6GB' on 00000000:01:00.0, the reporter's note that it began after CUDA was "
+        "updated to 13.0.1 and that CUDA_VISIBLE_DEVICES=-1 (the CPU) works; the thread: the "
+        "distributions that moved to CUDA 13 dropped Maxwell, Pascal and Volta, the reporter "
+        "filed it with Arch's ollama package); placeholders, not in the report: the "
+        "package's architecture list (any list CUDA 13 builds starts at sm_75: sm_75 to "
+        "sm_120 with compute_120 PTX, PTX ISA 9.0), the PCI id 10de:1c03 (GP106, "
+        "nvidia_devices.tsv), the proprietary module (the open one drives Turing and "
+        "newer only) in updates/dkms, Arch's os-release; " + SRC_BASE,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/bin"},
+        real_world(
+            "https://github.com/ollama/ollama/issues/12408", pasted,
+            "Arch's ollama-cuda was rebuilt with CUDA 13, which cannot build kernels for "
+            "Pascal (compute capability 6.x): its libggml-cuda.so has no kernel image for the "
+            "GTX 1060; an ollama built with CUDA 12 (ollama's own release) runs on it",
+            "framework.ollama-no-usable-cuda-library", "framework", "yes"),
+        section(BASE, "devices"),
+        "[modules]\n/lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko = 580.82.09, -, "
+        "none, NVIDIA\n")
+
+
+def rtx3060_negative():
+    """The negative: the same ollama 0.5.11 tarball on an RTX 3060 (8.6): both variants run."""
+    name = FIXTURES[2]
+    dst, root = base_root(name, 0x2504, 0x0000, "NVIDIA GeForce RTX 3060", "550.120",
+                          flavor="open")
+    w(root, "etc/os-release", UBUNTU2204)
+    ollama_tarball(root)
+    with open(f"{dst}/scenario.ini", "w") as f:
+        f.write("[scenario]\ndescription = ollama 0.5.11 from its Linux tarball on a GeForce "
+                "RTX 3060 (compute capability 8.6) with driver 550.120: both of ollama's CUDA "
+                "libraries carry sm_86, and the driver runs their CUDA 11 and 12 runtimes: "
+                "nothing to report about ollama\n"
+                "source = the negative of rw-ollama-k80-0511-ollama-9124 (" + SRC_OLLAMA +
+                "); the PCI id 10de:2504 (GA106 [GeForce RTX 3060 Lite Hash Rate], pci.ids); "
+                + SRC_BASE + "; the tree is written by tests/tools/mk-real-world-fixtures.py "
+                "(topic ollama: tests/tools/realworld/ollama.py)\nargs = --no-vendor\n\n"
+                "[env]\nPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n\n"
+                + section(BASE, "devices") + "\n" + section(BASE, "modules") + "\n[elf]\n" +
+                "".join(f"{p} = {s}\n" for p, s in sorted(mk2.ELF[root])))
+
+
+def write():
+    k80_9124()
+    gtx1060_12408()
+    rtx3060_negative()
