@@ -50,6 +50,7 @@ static void fix_lines(struct finding *f, const struct snap_node *x, int64_t majo
 			    "wheel, which holds ptxas and libdevice",
 			    (long long)major);
 	finding_rule_fix(f);
+	finding_rule_verify(f);
 }
 
 static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i)
@@ -103,15 +104,13 @@ RULE_CHECK(check_fw_xla_toolchain)
 {
 	const struct snap_node *envs = snap_get(root, "framework.python_envs");
 	const char *version;
+	size_t n = 0;
 
-	fw_need_complete(c, root);
 	for (size_t i = 0; i < snap_count(envs); i++)
-		if (snap_get(snap_at(envs, i), "packages.jax.xla"))
-			break;
-		else if (i + 1 == snap_count(envs))
-			return; /* no CUDA jax: nothing to judge */
-	if (!snap_count(envs))
-		return;
+		n += snap_get(snap_at(envs, i), "packages.jax.xla") != NULL;
+	if (!n)
+		return; /* no CUDA jax: nothing to judge */
+	fw_need_complete(c, root);
 	/* Without a GPU and its driver, jax runs on the CPU and needs neither. */
 	if (!rule_nvidia_driver(c, root, "the NVIDIA driver jax's CUDA backend runs on", &version,
 				NULL))
