@@ -41,7 +41,7 @@
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
-#define LIBDEVICE "nvvm/libdevice/libdevice.10.bc"
+#define LIBDEVICE     "nvvm/libdevice/libdevice.10.bc"
 #define DATA_DIR_FLAG "--xla_gpu_cuda_data_dir="
 
 /* The value of --xla_gpu_cuda_data_dir= among XLA_FLAGS' space-separated flags (the last
@@ -228,7 +228,8 @@ int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const
 
 	/* A toolkit on PATH with libdevice that XLA does not search: XLA_FLAGS names it. */
 	if (rl == 0 && from_path) {
-		_cleanup_free_ char *bin = path_dirname(ptxas), *top = bin ? path_dirname(bin) : NULL;
+		_cleanup_free_ char *bin = path_dirname(ptxas),
+				    *top = bin ? path_dirname(bin) : NULL;
 		_cleanup_free_ char *lib = top ? path_join(top, LIBDEVICE) : NULL;
 
 		if (!lib)

@@ -42,8 +42,9 @@ static void fix_lines(struct finding *f, const struct snap_node *x, int64_t majo
 		finding_fix(f, "export XLA_FLAGS=--xla_gpu_cuda_data_dir=<a CUDA toolkit that has "
 			       "nvvm/libdevice>");
 	if (major < 12 && snap_state(snap_child(x, "ptxas")) == FACT_ABSENT)
-		finding_fix(f, "export PATH=<a CUDA toolkit>/bin:$PATH   # XLA takes ptxas from PATH "
-			       "first");
+		finding_fix(f,
+			    "export PATH=<a CUDA toolkit>/bin:$PATH   # XLA takes ptxas from PATH "
+			    "first");
 	if (major >= 12)
 		finding_fix(f,
 			    "pip install -U \"jax[cuda%lld]\"   # installs the nvidia-cuda-nvcc "
@@ -88,8 +89,8 @@ static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i)
 	finding_names_evidence(f, key, "XLA's CUDA roots; ptxas: PATH first, then their bin/",
 			       snap_child(x, "roots"));
 	if (snap_child(x, "cuda_data_dir") && snap_present(snap_child(x, "cuda_data_dir"))) {
-		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.xla.cuda_data_dir",
-			 i);
+		snprintf(key, sizeof(key),
+			 "framework.python_envs.%zu.packages.jax.xla.cuda_data_dir", i);
 		finding_fact(f, key, snap_child(x, "cuda_data_dir"));
 	}
 	if (snap_get_str(x, "path_toolkit"))
