@@ -19,6 +19,7 @@
 #include "formats/dist-metadata.h"
 #include "formats/pyfile.h"
 #include "framework-loads.h"
+#include "framework-xla.h"
 #include "probe-python-internal.h"
 #include "probe.h"
 #include "shared/parse.h"
@@ -411,7 +412,8 @@ static int read_jax(const struct fw_found *f)
 	int jax_err = 0;
 	bool has_jax = py_find_pkg_dir(pe, sites, ns, "jax", &si, &jax_err);
 	struct snap_node *j = f->obj, *plugins;
-	bool any_plugin = false, lib_cuda = false, lib_nvidia = false;
+	bool any_plugin = false, any_cuda_plugin = false, lib_cuda = false, lib_nvidia = false;
+	_cleanup_free_ char *local = NULL;
 	int r;
 
 	/* Where jax is: its package directory, else its dist-info. */
@@ -442,6 +444,11 @@ static int read_jax(const struct fw_found *f)
 		/* jaxlib <= 0.4.x CUDA wheels: "0.4.9+cuda11.cudnn86". */
 		if (m && strchr(m->version, '+')) {
 			snap_set_str(j, "jaxlib_local_version", strchr(m->version, '+') + 1, dpath);
+			local = strdup(strchr(m->version, '+') + 1);
+			if (!local) {
+				dist_metadata_free(m);
+				return -ENOMEM;
+			}
 			lib_nvidia = startswith(strchr(m->version, '+') + 1, "cuda");
 			lib_cuda = lib_nvidia || startswith(strchr(m->version, '+') + 1, "rocm");
 		}
@@ -488,6 +495,7 @@ static int read_jax(const struct fw_found *f)
 				snap_set_int(pl, "major", major, "dist-info name");
 			}
 			any_plugin = true;
+			any_cuda_plugin |= streq(platform, "cuda");
 			dpath = path_join(sites[i].dir, *n);
 			if (!dpath)
 				return -ENOMEM;
@@ -520,6 +528,9 @@ static int read_jax(const struct fw_found *f)
 			}
 		}
 	snap_set_bool(j, "cpu_only", !any_plugin && !lib_cuda, "jax plugin dist-info");
+	/* A CUDA jax compiles its kernels at run time: where XLA finds libdevice and ptxas. */
+	if (any_cuda_plugin || lib_nvidia)
+		return probe_xla_toolchain(pe, j, c->sites, local);
 	return 0;
 }
 

@@ -615,6 +615,17 @@ def jax_cuda12(fixtures):
     for name, ver in [("nvidia-cuda-runtime-cu12", "12.8.57"), ("nvidia-cudnn-cu12", "9.7.1.26"),
                       ("nvidia-cublas-cu12", "12.8.3.14")]:
         nvidia_wheel(site, name, ver, ["nvidia-cublas-cu12"] if "cudnn" in name else [])
+    # nvidia-cuda-nvcc-cu12 (CUDA 12.8.0's 12.8.61): the ptxas and libdevice XLA compiles
+    # with (src/probe/framework-xla.c); stand-in files, only their places are read
+    d = Dist(site, "nvidia-cuda-nvcc-cu12", "12.8.61",
+             NV_META.format(name="nvidia-cuda-nvcc-cu12", version="12.8.61",
+                            summary="CUDA nvcc", requires=""), "nvidia",
+             tag="py3-none-manylinux2014_x86_64", wheel_gen="bdist_wheel (0.42.0)")
+    d.put("nvidia/cuda_nvcc/__init__.py", "")
+    d.put("nvidia/cuda_nvcc/bin/ptxas", "")
+    w(f"{site}/nvidia/cuda_nvcc/bin/ptxas", "", 0o755)
+    d.put("nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc", "")
+    d.done()
     scenario("python-jax-cuda12",
              "venv (Ubuntu 24.04, Python 3.12) with jax[cuda12] 0.5.0: jaxlib, jax-cuda12-plugin, jax-cuda12-pjrt and nvidia-*-cu12 wheels; XLA's plugin library is not in the fixture (recorded absent)",
              "jax/jaxlib version.py as the 0.5.0 release build leaves it (_release_version written, as seen in installed copies), plugin METADATA per jax_plugins/cuda/plugin_setup.py and jaxlib/tools/build_gpu_kernels_wheel.py (package layout), pyvenv.cfg with the executable/command lines Python >= 3.11 writes",

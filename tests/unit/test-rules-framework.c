@@ -5,6 +5,7 @@
  * on the same snapshot with the problem fixed (negative); unreadable inputs give "skipped" records,
  * never silence. The builders and assertions: rules-test-util.h.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -361,6 +362,40 @@ static struct gpuenv_snapshot *lto_machine(const char *torch, const char *cuda)
 	return s;
 }
 
+/* framework.xla-toolchain-missing: a CUDA jax whose XLA finds no libdevice or no ptxas
+ * (packages.jax.xla, src/probe/framework-xla.c); a place that could not be looked at is a
+ * skip, never "missing". */
+static void test_fw_xla_toolchain(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *e = snap_append_object(envs), *jax, *x, *pl;
+	const char *site = "/home/user/venv/lib/python3.11/site-packages";
+
+	(void)state;
+	snap_set_str(e, "prefix", "/home/user/venv", "/home/user/venv");
+	jax = snap_object(snap_object(e, "packages"), "jax");
+	snap_set_str(jax, "version", "0.4.30", site);
+	pl = snap_append_object(snap_array(jax, "plugins"));
+	snap_set_str(pl, "platform", "cuda", "x");
+	snap_set_int(pl, "major", 12, "x");
+	driver_loaded(s, "570.133.07");
+	NO(s, "framework.xla-toolchain-missing"); /* no xla facts: not a CUDA jax */
+	x = snap_object(jax, "xla");
+	snap_append_str(snap_array(x, "roots"), "/usr/local/cuda", "x");
+	snap_set_state(x, "libdevice", FACT_ABSENT, "x", NULL);
+	snap_set_str(x, "ptxas", "/opt/cuda-12.2/bin/ptxas", "PATH");
+	snap_set_str(x, "path_toolkit", "/opt/cuda-12.2", "x");
+	YES(s, "framework.xla-toolchain-missing", GPUENV_SEVERITY_ERROR, "holds libdevice");
+	snap_set_str(x, "libdevice", "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", "x");
+	NO(s, "framework.xla-toolchain-missing");
+	snap_set_state(x, "ptxas", FACT_ABSENT, "x", NULL);
+	YES(s, "framework.xla-toolchain-missing", GPUENV_SEVERITY_ERROR, "holds ptxas");
+	snap_set_errno(x, "ptxas", -EACCES, "/usr/local/cuda/bin/ptxas");
+	SKIPPED(s, "framework.xla-toolchain-missing");
+	snapshot_unref(s);
+}
+
 static void test_fw_ltoir(void **state)
 {
 	const char *id = "framework.ltoir-needs-newer-nvjitlink";
@@ -434,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_rocm_gfx),
 		cmocka_unit_test(test_fw_debian_dist_packages),
 		cmocka_unit_test(test_fw_ltoir),
+		cmocka_unit_test(test_fw_xla_toolchain),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */

@@ -9,6 +9,7 @@ library). The thread's fix, LD_LIBRARY_PATH unset, is the third fixture. Written
 tests/tools/mk-real-world-fixtures.py jax_nvjitlink."""
 from realworld.common import SRC_BASE, base_root, ini, link, mk2, real_world, section, w
 from realworld.nvjitlink import names, wheel
+from realworld.xla import nvcc_wheel
 
 TOPIC = "jax_nvjitlink"
 FIXTURES = ("rw-jax061-cusparse-nvjitlink-cuda121-jax-28929",
@@ -43,10 +44,11 @@ def dist(root, site, name, version, requires=()):
     w(root, f"{d}/RECORD", "")
 
 
-def jax_env(root, site, version, cusparse, nvjitlink, cusparse_cuda_minor):
+def jax_env(root, site, version, cusparse, nvjitlink, cusparse_cuda_minor, nvcc):
     """jax[cuda12] as pip/uv installs it: jax, jaxlib, jax-cuda12-plugin, jax-cuda12-pjrt,
     the nvidia-cusparse-cu12 wheel (its libcusparse needing the nvJitLink entry points of CUDA
-    12.<cusparse_cuda_minor>) and the nvidia-nvjitlink-cu12 wheel that defines them."""
+    12.<cusparse_cuda_minor>), the nvidia-nvjitlink-cu12 wheel that defines them and the
+    nvidia-cuda-nvcc-cu12 wheel (<nvcc>) whose ptxas and libdevice XLA compiles with."""
     dist(root, site, "jax", version)
     w(root, f"{site}/jax/version.py", f'_version = "{version}"\n')
     dist(root, site, "jaxlib", version)
@@ -71,6 +73,7 @@ def jax_env(root, site, version, cusparse, nvjitlink, cusparse_cuda_minor):
           f"uses={names([cusparse_cuda_minor])} runpath=$ORIGIN/../../nvjitlink/lib")
     wheel(root, site, "nvidia-nvjitlink-cu12", nvjitlink, "nvjitlink/lib/libnvJitLink.so.12",
           f"so soname=libnvJitLink.so.12 defines={names(range(0, 10))}")
+    nvcc_wheel(root, site, nvcc, "uv")
 
 
 def toolkit_nvjitlink(root, libdir, full, minor):
@@ -85,8 +88,9 @@ PREFIX = "/home/user/project/.venv"
 SITE = f"{PREFIX}/lib/python3.13/site-packages"
 SOURCE = (f"Rebuilt from {URL} (pasted: `uv venv` with CPython 3.13.3, `uv pip install -U "
           "\"jax[cuda12]\"` installing jax, jaxlib, jax-cuda12-plugin and jax-cuda12-pjrt "
-          "0.6.1 with nvidia-cusparse-cu12 12.5.9.5 and nvidia-nvjitlink-cu12 12.9.41 among "
-          "its wheels, the plugin's RuntimeError and the fall-back to the CPU; the JAX "
+          "0.6.1 with nvidia-cusparse-cu12 12.5.9.5, nvidia-nvjitlink-cu12 12.9.41 and "
+          "nvidia-cuda-nvcc-cu12 12.9.41 among its wheels, the plugin's RuntimeError and the "
+          "fall-back to the CPU; the JAX "
           "developers' LD_DEBUG trace in the thread: libcusparse.so.12 opened from "
           "site-packages/jax_cuda12_plugin/../nvidia/cusparse/lib, its libnvJitLink.so.12 "
           "searched along LD_LIBRARY_PATH (the value printed, kept here but for the home "
@@ -117,7 +121,7 @@ def jax061_tree(name, ld_library_path):
                           flavor="open", audio=0x22ba)
     w(root, "usr/bin/python3.13", "", 0o755)
     mk2.venv(root, PREFIX, "3.13.3")
-    jax_env(root, SITE, "0.6.1", "12.5.9.5", "12.9.41", 9)
+    jax_env(root, SITE, "0.6.1", "12.5.9.5", "12.9.41", 9, "12.9.41")
     toolkit_nvjitlink(root, "home/user/common_modules/cuda/cuda-12.1/lib64", "12.1.105", 1)
     variables = {"PATH": f"{PREFIX}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
                          "/sbin:/bin", "VIRTUAL_ENV": PREFIX, "HOME": "/home/user"}
@@ -168,7 +172,7 @@ def jax062_hpcsdk():
     w(root, f"{env}/bin/python3.10", "", 0o755)
     link(root, f"{env}/bin/python", "python3.10")
     site = f"{env}/lib/python3.10/site-packages"
-    jax_env(root, site, "0.6.2", "12.5.10.65", "12.9.86", 9)
+    jax_env(root, site, "0.6.2", "12.5.10.65", "12.9.86", 9, "12.9.86")
     toolkit_nvjitlink(root, f"{HPC}/cuda/12.4/lib64", "12.4.127", 4)
     ini(dst, TOPIC,
         "a micromamba environment (Python 3.10) with jax[cuda12] 0.6.2 on a machine whose "
@@ -186,7 +190,8 @@ def jax062_hpcsdk():
         f"{HPC}/cuda/12.4/lib64; the cause is jax-ml/jax#28929's, which the thread points to, "
         "and jax-ml/jax#28977 preloads the wheel's nvJitLink for it); placeholders, not in "
         "the report: the wheels' versions (nvidia-cusparse-cu12 12.5.10.65 and "
-        "nvidia-nvjitlink-cu12 12.9.86, PyPI's newest CUDA 12.9 builds in July 2025; the "
+        "nvidia-nvjitlink-cu12 12.9.86, PyPI's newest CUDA 12.9 builds in July 2025, and "
+        "nvidia-cuda-nvcc-cu12 12.9.86 of the same release; the "
         "trace shows only that the HPC SDK's copy lacks what the wheel's cuSPARSE needs), the "
         "HPC SDK's file name libnvJitLink.so.12.4.127, the environment's conda-meta, the GPU "
         "and driver (the base fixture's RTX 4090 on the open module); the plugin's layout, "

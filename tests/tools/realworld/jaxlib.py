@@ -2,8 +2,8 @@
 """JAX's own GPU code: a jaxlib CUDA wheel whose kernel modules (beside XLA's
 xla_extension.so, which compiles its kernels at run time) reach the GPU only through PTX the
 driver cannot JIT (framework.ptx-too-new-for-driver)."""
-from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, ini, mk2, move_kernel,
-                              real_world, section, so, w)
+from realworld.common import (SRC_BASE, UBUNTU2004_OS_RELEASE, base_root, ini, link, mk2,
+                              move_kernel, real_world, section, so, w)
 
 TOPIC = "jaxlib"
 FIXTURES = ("rw-jaxlib0174-prng-ptx-rtx3080-r465",)
@@ -41,6 +41,11 @@ def jaxlib0174_rtx3080_r465():
     for py in ("cuda_prng.py", "cusolver.py", "cuda_linalg.py"):
         w(root, f"{site}/jaxlib/{py}", "")
     so(root, f"{site}/jaxlib/xla_extension.so", "xla_extension.so")
+    # the libdevice jaxlib's CUDA wheels bundle from 0.1.66 on (jax-ml/jax#6581), and the
+    # report's CUDA 11.3 toolkit's ptxas (stand-in files: only their places are read)
+    w(root, f"{site}/jaxlib/cuda/nvvm/libdevice/libdevice.10.bc", "")
+    w(root, "usr/local/cuda-11.3/bin/ptxas", "", 0o755)
+    link(root, "usr/local/cuda", "cuda-11.3")
     kernel_module(root, f"{site}/jaxlib/cuda_prng_kernels.so", "cuda_prng_kernels.so")
     kernel_module(root, f"{site}/jaxlib/cuda_lu_pivot_kernels.so", "cuda_lu_pivot_kernels.so")
     for m in ("cublas_kernels.so", "cusolver_kernels.so", "cusparse_kernels.so"):
@@ -77,7 +82,11 @@ def jaxlib0174_rtx3080_r465():
         "nvcc 13.0 stand-ins with SASS sm_75 and compute_80 PTX of ISA 9.0 (the real ones' "
         "PTX is from CUDA 11.4 or later, which the CUDA 11.3 driver does not JIT either; no "
         "SASS either list runs on 8.6, the verdict is the same); the CUDA 11.3 toolkit and "
-        "cuDNN are not rebuilt (jaxlib 0.1.74 opens them at run time; not what fails); "
+        "cuDNN are not rebuilt (jaxlib 0.1.74 opens them at run time; not what fails) but for "
+        "the toolkit's bin/ptxas, which XLA compiled the program with (the error came from "
+        "running it), placed as NVIDIA's runfile installs it (/usr/local/cuda-11.3, "
+        "/usr/local/cuda its link: a placeholder); jaxlib's bundled "
+        "jaxlib/cuda/nvvm/libdevice/libdevice.10.bc (jax-ml/jax#6581, from 0.1.66 on); "
         "Ubuntu 20.04's os-release; " + SRC_BASE,
         {"PATH": "/home/user/.local/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
                  "/sbin:/bin", "HOME": "/home/user"},

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Where a CUDA jax's XLA finds the two pieces of a CUDA toolkit it compiles with at run time:
+ * libdevice (nvvm/libdevice/libdevice.10.bc, the math library linked into every kernel that
+ * calls exp, sin …) and the ptxas binary that turns XLA's PTX into SASS. Neither comes with
+ * jaxlib or its CUDA plugin: the nvidia-cuda-nvcc-cu12 wheel that `jax[cuda12]` installs holds
+ * both (site-packages/nvidia/cuda_nvcc/{bin/ptxas,nvvm/libdevice}), else a toolkit must.
+ *
+ * The places, as the public sources give them:
+ *  - jax passes the nvcc wheel's directory as XLA's preferred CUDA directory
+ *    (jax/_src/lib/__init__.py, _cuda_path(): site-packages/nvidia/cuda_nvcc, before 0.4.x
+ *    jaxlib/cuda, the copy of libdevice jaxlib 0.1.66 to 0.4.x bundled: jax-ml/jax#6581);
+ *    XLA_FLAGS=--xla_gpu_cuda_data_dir=DIR names one instead;
+ *  - XLA then searches its candidate roots (openxla/xla xla/tsl/platform/default/
+ *    cuda_root_path.cc, CandidateCudaRoots(): the build's toolkit path, /usr/local/cuda,
+ *    /opt/cuda, ../nvidia/cuda_nvcc beside its library and, since openxla/xla#20288, the
+ *    environment's prefix); older jaxlib builds searched /usr/local/cuda-<their CUDA release>
+ *    (the "Searched for CUDA in the following directories" lines of jax-ml/jax#4452);
+ *  - ptxas: PATH before those roots (cuda_root_path.cc, PreferPtxasFromPath() is true; "if
+ *    ptxas is present in PATH, it will override the version installed in the
+ *    nvidia-cuda-nvcc-cu12 pip package", jax-ml/jax#17976), then each root's bin/.
+ * The list here is the union of those places (a superset of any one release's), so "none
+ * holds it" is true for every release; a copy found only in a place an old release did not
+ * search is reported as found. Nothing is run: files are looked at, never executed.
+ *
+ * Writes packages.jax.xla: cuda_data_dir (from XLA_FLAGS), roots[] (searched), libdevice and
+ * ptxas (the path found; absent; or the errno of a place that could not be looked at),
+ * ptxas_from_path, and path_toolkit: the toolkit whose bin/ holds the ptxas on PATH when it
+ * has libdevice that XLA does not search (docs/snapshot-schema.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "framework-xla.h"
+#include "probe.h"
+#include "shared/macro.h"
+#include "shared/parse.h"
+#include "shared/path-util.h"
+#include "shared/strv.h"
+
+#define LIBDEVICE     "nvvm/libdevice/libdevice.10.bc"
+#define DATA_DIR_FLAG "--xla_gpu_cuda_data_dir="
+
+/* The value of --xla_gpu_cuda_data_dir= among XLA_FLAGS' space-separated flags (the last
+ * wins, as absl's flag parser keeps it), or NULL. */
+static char *xla_data_dir(const char *flags)
+{
+	_cleanup_strv_free_ char **v = NULL;
+	const char *dir = NULL;
+
+	if (!flags || strv_split(flags, " \t", &v) < 0)
+		return NULL;
+	STRV_FOREACH(f, v)
+		if (startswith(*f, DATA_DIR_FLAG) && (*f)[strlen(DATA_DIR_FLAG)])
+			dir = *f + strlen(DATA_DIR_FLAG);
+	return dir ? strdup(dir) : NULL;
+}
+
+/* "cuda112" (a jaxlib <= 0.4.x local version's head) → "/usr/local/cuda-11.2": the toolkit
+ * path such a build was configured with. NULL where the text names no major and minor. */
+static char *build_toolkit_path(const char *local)
+{
+	char *p = NULL;
+
+	if (!local || !startswith(local, "cuda") || strlen(local) < 7)
+		return NULL;
+	for (int i = 4; i < 7; i++)
+		if (local[i] < '0' || local[i] > '9')
+			return NULL;
+	if (local[7] && local[7] != '.')
+		return NULL;
+	if (asprintf(&p, "/usr/local/cuda-%.2s.%c", local + 4, local[6]) < 0)
+		return NULL;
+	return p;
+}
+
+static int add_root(char ***roots, const char *dir)
+{
+	if (!dir || !*dir || strv_contains(*roots, dir))
+		return 0;
+	return strv_push(roots, dir);
+}
+
+/* The environment's prefix from a site-packages directory (<prefix>/lib/pythonX.Y/
+ * site-packages), or NULL. */
+static char *site_prefix(const char *site)
+{
+	_cleanup_free_ char *a = path_dirname(site), *b = a ? path_dirname(a) : NULL;
+
+	if (!b || !streq(path_basename(site), "site-packages") ||
+	    !startswith(path_basename(a), "python") || !streq(path_basename(b), "lib"))
+		return NULL;
+	return path_dirname(b);
+}
+
+/* The first root holding rel: 1 and its path; 0 none; <0 a root that could not be looked at
+ * before any that holds it (what it holds is unknown). */
+static int first_holding(struct probe_env *pe, char *const *roots, const char *rel, char **ret,
+			 char **ret_unread)
+{
+	for (char *const *r = roots; r && *r; r++) {
+		_cleanup_free_ char *p = path_join(*r, rel);
+		int t;
+
+		if (!p)
+			return -ENOMEM;
+		t = probe_path_test(pe, p, S_IFREG);
+		if (t < 0) {
+			*ret_unread = TAKE_PTR(p);
+			return t;
+		}
+		if (t > 0) {
+			*ret = TAKE_PTR(p);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void set_found(struct snap_node *x, const char *key, int r, const char *path,
+		      const char *unread, const char *searched)
+{
+	if (r > 0)
+		snap_set_str(x, key, path, path);
+	else if (r < 0)
+		snap_set_errno(x, key, r, unread);
+	else
+		snap_set_state(x, key, FACT_ABSENT, searched, "in none of the places XLA searches");
+}
+
+/* ptxas along PATH: 1 and its path, 0 none, <0 a directory that could not be looked at. */
+static int ptxas_on_path(struct probe_env *pe, char **ret, char **ret_unread)
+{
+	_cleanup_strv_free_ char **dirs = NULL;
+	const char *path = env_get(pe->env, "PATH");
+
+	if (!path)
+		return 0;
+	if (strv_split(path, ":", &dirs) < 0)
+		return -ENOMEM;
+	/* Relative PATH entries name the process's working directory, not known here. */
+	STRV_FOREACH(d, dirs) {
+		_cleanup_free_ char *p = NULL;
+		int t;
+
+		if (**d != '/')
+			continue;
+		p = path_join(*d, "ptxas");
+		if (!p)
+			return -ENOMEM;
+		t = probe_path_test(pe, p, S_IFREG);
+		if (t < 0) {
+			*ret_unread = TAKE_PTR(p);
+			return t;
+		}
+		if (t > 0) {
+			*ret = TAKE_PTR(p);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const *sites,
+			const char *jaxlib_local)
+{
+	_cleanup_free_ char *data_dir = xla_data_dir(env_get(pe->env, "XLA_FLAGS")),
+			    *build = build_toolkit_path(jaxlib_local), *libdevice = NULL,
+			    *ptxas = NULL, *unread_l = NULL, *unread_p = NULL;
+	_cleanup_strv_free_ char **roots = NULL;
+	struct snap_node *x = snap_object(jax, "xla"), *arr;
+	int rl, rp, r = 0;
+	bool from_path;
+
+	if (data_dir) {
+		snap_set_str(x, "cuda_data_dir", data_dir, "XLA_FLAGS");
+		r = add_root(&roots, data_dir);
+	} else
+		snap_set_state(x, "cuda_data_dir", FACT_ABSENT, "XLA_FLAGS", "not set");
+	for (char *const *s = sites; s && *s; s++) {
+		_cleanup_free_ char *nvcc = path_join(*s, "nvidia/cuda_nvcc"),
+				    *bundled = path_join(*s, "jaxlib/cuda");
+
+		if (!nvcc || !bundled)
+			return -ENOMEM;
+		if (r >= 0)
+			r = add_root(&roots, nvcc);
+		if (r >= 0)
+			r = add_root(&roots, bundled);
+	}
+	if (r >= 0)
+		r = add_root(&roots, build);
+	if (r >= 0)
+		r = add_root(&roots, "/usr/local/cuda");
+	if (r >= 0)
+		r = add_root(&roots, "/opt/cuda");
+	for (char *const *s = sites; s && *s; s++) {
+		_cleanup_free_ char *prefix = site_prefix(*s);
+
+		if (r >= 0)
+			r = add_root(&roots, prefix);
+	}
+	if (r < 0)
+		return r;
+	arr = snap_array(x, "roots");
+	STRV_FOREACH(p, roots)
+		snap_append_str(arr, *p, "XLA's CUDA roots");
+
+	rl = first_holding(pe, roots, LIBDEVICE, &libdevice, &unread_l);
+	if (rl == -ENOMEM)
+		return rl;
+	set_found(x, "libdevice", rl, libdevice, unread_l, "roots[]/" LIBDEVICE);
+
+	rp = ptxas_on_path(pe, &ptxas, &unread_p);
+	if (rp == -ENOMEM)
+		return rp;
+	from_path = rp > 0;
+	if (rp == 0)
+		rp = first_holding(pe, roots, "bin/ptxas", &ptxas, &unread_p);
+	if (rp == -ENOMEM)
+		return rp;
+	set_found(x, "ptxas", rp, ptxas, unread_p, "PATH, then roots[]/bin/ptxas");
+	if (rp > 0)
+		snap_set_bool(x, "ptxas_from_path", from_path, from_path ? "PATH" : ptxas);
+
+	/* A toolkit on PATH with libdevice that XLA does not search: XLA_FLAGS names it. */
+	if (rl == 0 && from_path) {
+		_cleanup_free_ char *bin = path_dirname(ptxas),
+				    *top = bin ? path_dirname(bin) : NULL;
+		_cleanup_free_ char *lib = top ? path_join(top, LIBDEVICE) : NULL;
+
+		if (!lib)
+			return -ENOMEM;
+		if (streq(path_basename(bin), "bin") && probe_path_test(pe, lib, S_IFREG) > 0)
+			snap_set_str(x, "path_toolkit", top, lib);
+	}
+	return 0;
+}
