@@ -60,8 +60,11 @@ int pasted_gz_init(struct pasted_gz *g, const struct isal_inflate_api *isal, con
 		return 0;
 	}
 	/* ISA-L's inflate state (its Huffman tables and a 64 KiB history) is 85 KiB: on the
-	 * heap, not the caller's stack */
-	g->z = malloc(sizeof(*g->z));
+	 * heap, not the caller's stack; zeroed, because isal_inflate_init (2.30) leaves fields
+	 * of it unset: on a reused heap chunk the release build read a 966-byte dmesg .gz (the
+	 * readers' sample dmesg-525-k8s.txt.gz) as text with nothing in it, where the debug build
+	 * and `gzip -dc` read its NVRM line */
+	g->z = calloc(1, sizeof(*g->z));
 	if (!g->z)
 		return -ENOMEM;
 	/* crc_flag ISAL_DEFLATE (isal_inflate_init's): raw deflate, the gzip framing read here */
