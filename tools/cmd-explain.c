@@ -340,11 +340,6 @@ int cmd_explain(int argc, char *argv[])
 		gpuenv_explain_free(e);
 		return EXIT_IOERR;
 	}
-	if (r == -ENOPKG && why) { /* a library a gzip file needs, not installed */
-		fprintf(stderr, "gpuenv explain: %s: %s\n",
-			strcmp(path, "-") == 0 ? "standard input" : path, why);
-		return EXIT_SOFTWARE;
-	}
 	if (r < 0) {
 		print_error("explaining", r);
 		gpuenv_explain_free(e);

@@ -487,8 +487,8 @@ struct gpuenv_explain;
  * fact with source "pasted:LINE", everything else unprobed) and runs the doctor's rules over
  * it (docs/explain.md). ret: the caller's (gpuenv_explain_free()). Returns 0; -EFBIG over the
  * cap, -EBADMSG for binary input or text in no encoding it reads (then *ret_why, when given,
- * is a static sentence for the user); -ENOPKG for a gzip file where Intel ISA-L's libisal,
- * which inflates it, could not be loaded (*ret_why likewise); -EINVAL, -ENOMEM. Since 0.1.
+ * is a static sentence for the user); -EINVAL, -ENOMEM. A gzip file is inflated with Intel
+ * ISA-L's libisal, or with zlib where libisal cannot be loaded (the same text). Since 0.1.
  */
 GPUENV_API int gpuenv_explain_text(const char *data, size_t len, struct gpuenv_explain **ret,
 				   const char **ret_why);

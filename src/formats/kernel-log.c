@@ -39,6 +39,32 @@ bool klog_is_month(const char *s)
 	return false;
 }
 
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Whether s[i..] holds "dd" then sep (sep 0: nothing asked of the byte after). */
+static bool two_digits_then(const char *s, size_t n, size_t i, char sep)
+{
+	return i + 2 <= n && is_digit(s[i]) && is_digit(s[i + 1]) &&
+	       (!sep || (i + 2 < n && s[i + 2] == sep));
+}
+
+size_t klog_short_time(const char *s, size_t n)
+{
+	size_t i = 15, f = 0;
+
+	if (n < 15 || s[3] != ' ' || !klog_is_month(s) || !(is_digit(s[4]) || s[4] == ' ') ||
+	    !is_digit(s[5]) || s[6] != ' ' || !two_digits_then(s, n, 7, ':') ||
+	    !two_digits_then(s, n, 10, ':') || !two_digits_then(s, n, 13, 0))
+		return 0;
+	if (i < n && s[i] == '.') /* short-precise: microseconds */
+		while (i + 1 + f < n && f < 7 && is_digit(s[i + 1 + f]))
+			f++;
+	return f == 6 ? i + 7 : i;
+}
+
 void klog_line_timestamp(const char *line, char *buf, size_t len)
 {
 	const char *s = line + strspn(line, " \t");
@@ -51,9 +77,8 @@ void klog_line_timestamp(const char *line, char *buf, size_t len)
 			copy_n(buf, len, s, n + 1);
 	} else if (strlen(s) >= 19 && s[4] == '-' && s[7] == '-' && s[10] == 'T') {
 		copy_n(buf, len, s, strcspn(s, " \t"));
-	} else if (strlen(s) >= 15 && klog_is_month(s) && s[3] == ' ' && s[9] == ':' &&
-		   s[12] == ':') {
-		copy_n(buf, len, s, 15);
+	} else if (klog_short_time(s, strnlen(s, 32))) {
+		copy_n(buf, len, s, 15); /* to the second, the fraction of short-precise left */
 	}
 }
 

@@ -159,12 +159,18 @@ struct klog {
  * it). Returns 0 or -ENOMEM. */
 int kernel_log_parse(const char *text, size_t len, struct klog **ret);
 
-/* The time stamp a log line starts with ("[  12.345678]", an RFC 3339 token, "Mar  5
- * 22:23:56") into buf, "" when it has none. */
 /* Whether s starts with a month's English abbreviation ("Dec"), as syslog (RFC 3164 §4.1.2)
  * and journalctl's short format write it; s holds at least 3 bytes. */
 bool klog_is_month(const char *s);
 
+/* The length of the syslog time s[0..n) starts with as journalctl's short formats write it
+ * (journalctl(1) --output=short: "Dec 07 10:01:02"; syslog's RFC 3164 §4.1.2 "Dec  7
+ * 10:01:02"; short-precise adds ".123456", its microseconds): 15 or 22, 0 when s holds
+ * none. The one parse of it, the kernel-log reader's and the prefixes' (pasted-prefixes.c). */
+size_t klog_short_time(const char *s, size_t n);
+
+/* The time stamp a log line starts with ("[  12.345678]", an RFC 3339 token, "Mar  5
+ * 22:23:56") into buf, "" when it has none. */
 void klog_line_timestamp(const char *line, char *buf, size_t len);
 
 /* One line of the log judged for amdgpu's and amdkfd's messages (kernel-log-amd.c). */

@@ -43,9 +43,28 @@ int pasted_gz_init(struct pasted_gz *g, const struct isal_inflate_api *isal, con
 									: TOO_LARGE("its cap") };
 	if (!pasted_is_gzip(data, len) || len > UINT_MAX)
 		return fail(-EBADMSG, "the input is not a gzip file", ret_why);
+	g->start = g->released = data;
+	g->end_in = data + len;
+	if (!isal) { /* zlib's inflate, raw deflate (zlib.h inflateInit2, windowBits -15) */
+		g->zs = calloc(1, sizeof(*g->zs));
+		if (!g->zs)
+			return -ENOMEM;
+		if (inflateInit2(g->zs, -MAX_WBITS) != Z_OK) {
+			free(g->zs);
+			g->zs = NULL;
+			return -ENOMEM;
+		}
+		g->live = true;
+		g->zs->next_in = (Bytef *)(uintptr_t)data;
+		g->zs->avail_in = (uInt)len;
+		return 0;
+	}
 	/* ISA-L's inflate state (its Huffman tables and a 64 KiB history) is 85 KiB: on the
-	 * heap, not the caller's stack */
-	g->z = malloc(sizeof(*g->z));
+	 * heap, not the caller's stack; zeroed, because isal_inflate_init (2.30) leaves fields
+	 * of it unset: on a reused heap chunk the release build read a 966-byte dmesg .gz (the
+	 * readers' sample dmesg-525-k8s.txt.gz) as text with nothing in it, where the debug build
+	 * and `gzip -dc` read its NVRM line */
+	g->z = calloc(1, sizeof(*g->z));
 	if (!g->z)
 		return -ENOMEM;
 	/* crc_flag ISAL_DEFLATE (isal_inflate_init's): raw deflate, the gzip framing read here */
@@ -53,8 +72,6 @@ int pasted_gz_init(struct pasted_gz *g, const struct isal_inflate_api *isal, con
 	g->live = true;
 	g->z->next_in = (uint8_t *)(uintptr_t)data;
 	g->z->avail_in = (uint32_t)len;
-	g->start = g->released = data;
-	g->end_in = data + len;
 	return 0;
 }
 
@@ -62,6 +79,8 @@ const char *pasted_gz_release_input(struct pasted_gz *g)
 {
 	const char *at;
 
+	if (g->zs) /* zlib holds no byte it has taken in for a second reading */
+		return g->released = (const char *)g->zs->next_in;
 	if (!g->z)
 		return NULL;
 	/* at a member's end the whole bytes of ISA-L's 64-bit bit buffer are given back to the
@@ -82,6 +101,33 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* The input not yet taken by the inflater, ISA-L's or zlib's. */
+static const unsigned char *in_next(const struct pasted_gz *g, size_t *ret_avail)
+{
+	if (g->zs) {
+		*ret_avail = g->zs->avail_in;
+		return g->zs->next_in;
+	}
+	*ret_avail = g->z->avail_in;
+	return g->z->next_in;
+}
+
+/* The input taken up to p (the framing's bytes, read here). */
+static void in_take(struct pasted_gz *g, const unsigned char *p)
+{
+	size_t avail;
+	const unsigned char *at = in_next(g, &avail);
+	size_t left = avail - (size_t)(p - at);
+
+	if (g->zs) {
+		g->zs->next_in = (Bytef *)(uintptr_t)p;
+		g->zs->avail_in = (uInt)left;
+	} else {
+		g->z->next_in = (uint8_t *)(uintptr_t)p;
+		g->z->avail_in = (uint32_t)left;
+	}
+}
+
 /* Past a member's header at the input (RFC 1952 2.3: ID1 ID2 CM FLG MTIME XFL OS, then
  * FEXTRA's XLEN and bytes, FNAME's and FCOMMENT's zero-terminated strings, FHCRC's CRC16: the
  * low 16 bits of the header's CRC-32), what zlib's gzip mode accepts and refuses alike: a
@@ -89,7 +135,8 @@ static uint32_t le32(const unsigned char *p)
  * header cut short truncated. */
 static int skip_header(struct pasted_gz *g, const char **ret_why)
 {
-	const unsigned char *p = g->z->next_in, *e = p + g->z->avail_in, *h = p;
+	size_t avail;
+	const unsigned char *p = in_next(g, &avail), *e = p + avail, *h = p;
 
 	/* in zlib's order: CM and FLG judged as soon as they are there, a header cut after them
 	 * being corrupt rather than truncated */
@@ -127,8 +174,7 @@ static int skip_header(struct pasted_gz *g, const char **ret_why)
 			return fail(-EBADMSG, CORRUPT, ret_why);
 		p += 2;
 	}
-	g->z->next_in = (uint8_t *)(uintptr_t)p;
-	g->z->avail_in = (uint32_t)(e - p);
+	in_take(g, p);
 	g->crc = 0;
 	g->isize = 0;
 	g->member = true;
@@ -141,17 +187,17 @@ static int skip_header(struct pasted_gz *g, const char **ret_why)
  * little-endian) against what was inflated of it. */
 static int check_trailer(struct pasted_gz *g, const char **ret_why)
 {
-	const unsigned char *p = g->z->next_in;
+	size_t avail;
+	const unsigned char *p = in_next(g, &avail);
 
 	/* in zlib's order: the CRC-32 judged as soon as it is there, then the length */
-	if (g->z->avail_in >= 4 && le32(p) != g->crc)
+	if (avail >= 4 && le32(p) != g->crc)
 		return fail(-EBADMSG, CORRUPT, ret_why);
-	if (g->z->avail_in < 8)
+	if (avail < 8)
 		return fail(-EBADMSG, TRUNCATED, ret_why);
 	if (le32(p + 4) != g->isize)
 		return fail(-EBADMSG, CORRUPT, ret_why);
-	g->z->next_in += 8;
-	g->z->avail_in -= 8;
+	in_take(g, p + 8);
 	g->member = false;
 	return 0;
 }
@@ -196,6 +242,74 @@ static int zlib_verdict(struct pasted_gz *g, size_t total, bool isal_truncated,
 	return fail(-EBADMSG, zr == Z_BUF_ERROR && z.avail_in == 0 ? TRUNCATED : CORRUPT, ret_why);
 }
 
+/* The bytes inflated into buf: counted into the member's CRC-32 and length. */
+static void took(struct pasted_gz *g, const char *buf, size_t got)
+{
+	/* the check zlib's gzip mode would make with its own crc32, here libdeflate's (a
+	 * tenth of the instructions: docs/explain.md) */
+	g->crc = libdeflate_crc32(g->crc, buf, got);
+	g->isize += (uint32_t)got;
+	g->member_out += got;
+}
+
+/* Whether another member follows (gzip -c a b > c), else trailing bytes: tape padding. */
+static bool member_follows(const struct pasted_gz *g)
+{
+	size_t avail;
+	const unsigned char *p = in_next(g, &avail);
+
+	return avail >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+/* pasted_gz_read where ISA-L could not be loaded (lazy-isal.h): zlib's inflate, the same
+ * framing, caps and verdicts; zlib's is the verdict ISA-L's path gives too (zlib_verdict).
+ * *n: the bytes given so far. */
+static int zlib_read(struct pasted_gz *g, char *buf, size_t cap, size_t *n, const char **ret_why)
+{
+	z_stream *z = g->zs;
+	int r;
+
+	while (!g->end && *n < cap) {
+		size_t got;
+		int zr;
+
+		if (!g->member && (r = skip_header(g, ret_why)) < 0)
+			return r;
+		z->next_out = (Bytef *)buf + *n;
+		z->avail_out = (uInt)(cap - *n);
+		zr = inflate(z, Z_NO_FLUSH);
+		got = (size_t)((char *)z->next_out - buf) - *n;
+		took(g, buf + *n, got);
+		*n += got;
+		if (zr == Z_MEM_ERROR)
+			return -ENOMEM;
+		if (zr == Z_STREAM_END) {
+			r = check_trailer(g, ret_why);
+			if (r < 0)
+				return r;
+			if (member_follows(g)) {
+				inflateReset(z);
+				continue;
+			}
+			g->end = true;
+			break;
+		}
+		/* Z_DATA_ERROR (Z_NEED_DICT: a preset dictionary, which gzip never has), or
+		 * Z_BUF_ERROR: no progress, the input all taken (truncated); past the cap
+		 * before either, too large (zlib_verdict's order) */
+		if (zr != Z_OK || (got == 0 && z->avail_in == 0)) {
+			if (*n > g->max - g->out)
+				return fail(-EFBIG, g->too_large, ret_why);
+			return fail(-EBADMSG,
+				    zr == Z_DATA_ERROR || zr == Z_NEED_DICT || z->avail_in
+					    ? CORRUPT
+					    : TRUNCATED,
+				    ret_why);
+		}
+	}
+	return 0;
+}
+
 int pasted_gz_read(struct pasted_gz *g, char *buf, size_t cap, size_t *ret_n, const char **ret_why)
 {
 	size_t n = 0;
@@ -204,7 +318,9 @@ int pasted_gz_read(struct pasted_gz *g, char *buf, size_t cap, size_t *ret_n, co
 	*ret_n = 0;
 	if (cap > UINT_MAX)
 		cap = UINT_MAX;
-	while (!g->end && n < cap) {
+	if (g->zs && (r = zlib_read(g, buf, cap, &n, ret_why)) < 0)
+		return r;
+	while (!g->zs && !g->end && n < cap) {
 		struct inflate_state *z = g->z;
 		enum isal_block_state state;
 		uint32_t in;
@@ -223,11 +339,7 @@ int pasted_gz_read(struct pasted_gz *g, char *buf, size_t cap, size_t *ret_n, co
 		z->avail_out = (uint32_t)(cap - n);
 		zr = g->isal->isal_inflate(z);
 		got = (size_t)((char *)z->next_out - buf) - n;
-		/* the check zlib's gzip mode would make with its own crc32, here libdeflate's (a
-		 * tenth of the instructions: docs/explain.md) */
-		g->crc = libdeflate_crc32(g->crc, buf + n, got);
-		g->isize += (uint32_t)got;
-		g->member_out += got;
+		took(g, buf + n, got);
 		n += got;
 		/* ISAL_INVALID_BLOCK, _SYMBOL, _LOOKBACK: what zlib calls a data error */
 		if (zr < 0)
@@ -271,6 +383,11 @@ void pasted_gz_done(struct pasted_gz *g)
 {
 	free(g->z);
 	g->z = NULL;
+	if (g->zs) {
+		inflateEnd(g->zs);
+		free(g->zs);
+		g->zs = NULL;
+	}
 	g->live = false;
 }
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 struct inflate_state;	 /* <isa-l/igzip_lib.h> */
+struct z_stream_s;	 /* <zlib.h> */
 struct isal_inflate_api; /* shared/isal-inflate-api.h */
 
 bool pasted_is_gzip(const char *data, size_t len);
@@ -35,6 +36,7 @@ bool pasted_is_gzip(const char *data, size_t len);
 struct pasted_gz {
 	const struct isal_inflate_api *isal;
 	struct inflate_state *z;    /* raw deflate: the gzip framing is read in pasted-gzip.c */
+	struct z_stream_s *zs;	    /* zlib's instead, where ISA-L is not there (isal NULL) */
 	const char *start, *end_in; /* the input */
 	const char *member_in;	    /* the member's deflate data (zlib_verdict) */
 	const char *released;	    /* the input before it the caller may have dropped */
@@ -46,7 +48,8 @@ struct pasted_gz {
 	bool end, live;
 };
 /* 0; -EBADMSG when data is not gzip (*ret_why set); -ENOMEM. isal: ISA-L's functions (the
- * caller loads them: src/vendor/lazy-isal.h), borrowed. */
+ * caller loads them: src/vendor/lazy-isal.h), borrowed; NULL where they could not be loaded:
+ * zlib's inflate then, about twice the time, the same text and verdicts. */
 int pasted_gz_init(struct pasted_gz *g, const struct isal_inflate_api *isal, const char *data,
 		   size_t len, size_t max, const char **ret_why);
 /* Up to cap more bytes into buf: *ret_n of them, 0 at the end of the last member. 0;

@@ -159,19 +159,7 @@ static size_t kubectl_prefix(const char *l, size_t n)
  * adds microseconds), or short-iso's ISO 8601 time: its length, 0 when l holds none. */
 static size_t syslog_time(const char *l, size_t n)
 {
-	size_t i;
-
-	if (is_digit(l[0]))
-		return iso_time(l, n);
-	if (n < 15 || l[3] != ' ' || !klog_is_month(l))
-		return 0;
-	if (!(is_digit(l[4]) || l[4] == ' ') || !is_digit(l[5]) || l[6] != ' ' ||
-	    !two_digits(l, n, 7, ':') || !two_digits(l, n, 10, ':') || !two_digits(l, n, 13, 0))
-		return 0;
-	i = 15;
-	if (i < n && l[i] == '.' && digits(l, n, i + 1) == 6)
-		i += 7;
-	return i;
+	return is_digit(l[0]) ? iso_time(l, n) : klog_short_time(l, n);
 }
 
 /* "<time> <host> <prog>[<pid>]: ", the prefix of a program's line in syslog and journalctl's

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "formats/kernel-log.h"
 #include "formats/pasted-input.h"
 #include "formats/pasted-prefixes.h"
 
@@ -199,6 +200,50 @@ static void test_lines_kept(void **state)
 	assert_int_equal(pasted_prefixes_strip(NULL, 0), 0);
 }
 
+/* journalctl's short times, the one parse both the prefixes and the kernel-log reader use
+ * (journalctl(1): short "Dec 07 10:01:02", syslog's padded day "Dec  7", short-precise's
+ * microseconds); what is not one of them is 0. */
+static void test_short_time(void **state)
+{
+	static const struct {
+		const char *s;
+		size_t want;
+	} cases[] = {
+		{ "Dec 07 10:01:02 gpu1 kernel: NVRM", 15 },
+		{ "Dec  7 10:01:02 gpu1 kernel: NVRM", 15 },
+		{ "Dec 07 10:01:02.123456 gpu1 kernel: NVRM", 22 },
+		{ "Dec 07 10:01:02.12345 gpu1", 15 },	/* not microseconds: the second */
+		{ "Dec 07 10:01:02.1234567 gpu1", 15 }, /* nor */
+		{ "Dec 07 10:01:02", 15 },
+		{ "Dec 07 10:01:0", 0 },
+		{ "Dek 07 10:01:02 gpu1", 0 },
+		{ "Dec 7 10:01:02 gpu1 x", 0 },
+		{ "Dec 07 10-01-02 gpu1", 0 },
+		{ "Dec 07 1a:01:02 gpu1", 0 },
+		{ "2024-12-07T10:01:02Z gpu1", 0 }, /* short-iso: the prefixes' iso_time */
+	};
+	char ts[40];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = strlen(cases[i].s);
+
+		assert_int_equal(klog_short_time(cases[i].s, n), cases[i].want);
+		/* the kernel-log reader's time stamp: the same line's time, to the second */
+		klog_line_timestamp(cases[i].s, ts, sizeof(ts));
+		if (cases[i].want) {
+			assert_int_equal(strlen(ts), 15);
+			assert_memory_equal(ts, cases[i].s, 15);
+		} else if (cases[i].s[0] != '2') {
+			assert_string_equal(ts, "");
+		}
+	}
+	/* the prefixes take off a run of short-precise lines as of short ones */
+	expect("Dec 07 10:01:02.123456 gpu1 python[12]: a\n"
+	       "Dec 07 10:01:03.000001 gpu1 python[12]: b\n",
+	       "a\nb\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_tables_and_code_kept),
 		cmocka_unit_test(test_kubectl),
 		cmocka_unit_test(test_syslog),
+		cmocka_unit_test(test_short_time),
 		cmocka_unit_test(test_actions),
 		cmocka_unit_test(test_uname_in_inline_code),
 		cmocka_unit_test(test_lines_kept),

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,13 +31,19 @@
 #include "pasted-test-util.h"
 #include "vendor/lazy-isal.h"
 
+/* Set: the gzip tests run with zlib's inflate, explain's fallback where libisal cannot be
+ * loaded (pasted_gz_init with no ISA-L table). */
+static bool zlib_fallback;
+
 /* ISA-L's inflate, as explain loads it (src/vendor/lazy-isal.h): installed with the build's
- * dependencies, so a failure to load it fails the test. */
+ * dependencies, so a failure to load it fails the test. NULL under zlib_fallback. */
 static const struct isal_inflate_api *isal(void)
 {
 	const struct isal_inflate_api *api = NULL;
 	const char *why = NULL;
 
+	if (zlib_fallback)
+		return NULL;
 	if (vendor_isal(&api, &why) < 0)
 		fail_msg("libisal: %s", why ? why : "not loaded");
 	return api;
@@ -48,6 +55,14 @@ static int teardown(void **state)
 {
 	(void)state;
 	pasted_facts_done(&f);
+	zlib_fallback = false;
+	return 0;
+}
+
+static int with_zlib(void **state)
+{
+	(void)state;
+	zlib_fallback = true;
 	return 0;
 }
 
@@ -780,6 +795,55 @@ static void test_gz_windows_without_a_thread(void **state)
 	free(gz);
 }
 
+/* What pasted_gunzip gives of gz[0..len) with ISA-L and with zlib's fallback: the same answer,
+ * text and sentence. */
+static void gunzip_both_agree(const char *gz, size_t len)
+{
+	char *out[2] = { NULL, NULL };
+	const char *why[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+	int r[2];
+
+	for (int i = 0; i < 2; i++) {
+		zlib_fallback = i == 1;
+		r[i] = pasted_gunzip(isal(), gz, len, 1 << 20, &out[i], &n[i], &why[i]);
+	}
+	zlib_fallback = false;
+	assert_int_equal(r[1], r[0]);
+	if (r[0] < 0) {
+		assert_string_equal(why[1], why[0]);
+		return;
+	}
+	assert_int_equal(n[1], n[0]);
+	assert_memory_equal(out[1], out[0], n[0]);
+	free(out[0]);
+	free(out[1]);
+}
+
+/* The fallback of a machine without libisal2 reads the readers' gzip samples as ISA-L does,
+ * whole, cut at every 97th byte, and with a byte of the deflate data or trailer changed. */
+static void test_gzip_zlib_fallback_agrees(void **state)
+{
+	static const char *const names[] = { "dmesg-525-k8s.txt.gz", "dmesg-525-k8s-truncated.gz",
+					     "dmesg-525-k8s-header-fields.gz",
+					     "nvidia-bug-report-titanx-352.63.log.gz" };
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t len;
+		char *gz = slurp(names[i], &len);
+
+		gunzip_both_agree(gz, len);
+		for (size_t cut = 1; cut < len; cut += 97)
+			gunzip_both_agree(gz, cut);
+		for (size_t at = 10; at < len; at += 131) {
+			gz[at] ^= 0x5a;
+			gunzip_both_agree(gz, len);
+			gz[at] ^= 0x5a;
+		}
+		free(gz);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -794,6 +858,12 @@ int main(void)
 		cmocka_unit_test(test_gzip_windowed_cap),
 		cmocka_unit_test(test_gz_windows),
 		cmocka_unit_test(test_gz_windows_without_a_thread),
+		/* the same, inflated by zlib where libisal cannot be loaded */
+		cmocka_unit_test_setup_teardown(test_gzip, with_zlib, teardown),
+		cmocka_unit_test_setup_teardown(test_gzip_framing, with_zlib, teardown),
+		cmocka_unit_test_setup_teardown(test_gzip_windowed_cap, with_zlib, teardown),
+		cmocka_unit_test_setup_teardown(test_gz_windows, with_zlib, teardown),
+		cmocka_unit_test(test_gzip_zlib_fallback_agrees),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
