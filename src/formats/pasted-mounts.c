@@ -28,7 +28,7 @@
 #define FIELDS_MAX 12 /* mountinfo's fields up to its "-" and a few after */
 
 /* The per-mount flags after ro/rw, in show_mnt_opts()'s order. */
-static const char *const mount_flags[] = { "nosuid",  "nodev",	  "noexec",	 "noatime",
+static const char *const mount_flags[] = { "nosuid",	 "nodev",    "noexec",	   "noatime",
 					   "nodiratime", "relatime", "nosymfollow" };
 #define N_FLAGS (sizeof(mount_flags) / sizeof(mount_flags[0]))
 /* "rw," and every flag with its comma: what out[] below may hold */
@@ -54,7 +54,8 @@ static bool mount_options(const char *opts, size_t n, char out[static OPTS_MAX])
 
 		if (!first)
 			for (size_t i = 0; i < N_FLAGS; i++)
-				if (strlen(mount_flags[i]) == len && memcmp(p, mount_flags[i], len) == 0)
+				if (strlen(mount_flags[i]) == len &&
+				    memcmp(p, mount_flags[i], len) == 0)
 					seen |= 1u << i;
 		first = false;
 		p += len + (comma ? 1 : 0);

@@ -34,25 +34,27 @@ static int teardown(void **state)
 static void test_mount_and_proc_mounts(void **state)
 {
 	(void)state;
-	assert_int_equal(
-		pasted_run_sample(pasted_read_mounts, "pasted-mounts", "util-linux-1746-mount.txt", &f),
-		1);
+	assert_int_equal(pasted_run_sample(pasted_read_mounts, "pasted-mounts",
+					   "util-linux-1746-mount.txt", &f),
+			 1);
 	pasted_expect(&f, KEY, "rw,nosuid,relatime", 3);
 	assert_int_equal(pasted_run_sample(pasted_read_mounts, "pasted-mounts",
 					   "minikube-8327-proc-mounts.txt", &f),
 			 1);
 	pasted_expect(&f, KEY, "rw,nosuid,relatime", 5);
 	/* systemd since v246 mounts devtmpfs noexec (systemd/systemd#15040) */
-	pasted_run_text(pasted_read_mounts,
-			"$ mount | grep /dev\n"
-			"udev on /dev type devtmpfs (rw,nosuid,noexec,relatime,size=16325744k,"
-			"nr_inodes=4081436,mode=755,inode64)\n"
-			"devpts on /dev/pts type devpts (rw,nosuid,noexec,relatime,gid=5,mode=620)\n",
-			&f);
+	pasted_run_text(
+		pasted_read_mounts,
+		"$ mount | grep /dev\n"
+		"udev on /dev type devtmpfs (rw,nosuid,noexec,relatime,size=16325744k,"
+		"nr_inodes=4081436,mode=755,inode64)\n"
+		"devpts on /dev/pts type devpts (rw,nosuid,noexec,relatime,gid=5,mode=620)\n",
+		&f);
 	pasted_expect(&f, KEY, "rw,nosuid,noexec,relatime", 2);
 	assert_int_equal(f.n, 1);
 	pasted_run_text(pasted_read_mounts,
-			"udev /dev devtmpfs rw,nosuid,noexec,relatime,size=1967912k,mode=755 0 0\n", &f);
+			"udev /dev devtmpfs rw,nosuid,noexec,relatime,size=1967912k,mode=755 0 0\n",
+			&f);
 	pasted_expect(&f, KEY, "rw,nosuid,noexec,relatime", 1);
 }
 
@@ -60,13 +62,14 @@ static void test_mount_and_proc_mounts(void **state)
 static void test_mountinfo(void **state)
 {
 	(void)state;
-	pasted_run_text(pasted_read_mounts,
-			"22 27 0:21 / /sys rw,nosuid,nodev,noexec,relatime shared:7 - sysfs sysfs rw\n"
-			"24 27 0:5 / /dev rw,nosuid,noexec,relatime shared:2 - devtmpfs udev "
-			"rw,size=16325744k,nr_inodes=4081436,mode=755,inode64\n"
-			"25 24 0:22 / /dev/pts rw,nosuid,noexec,relatime shared:3 - devpts devpts "
-			"rw,gid=5,mode=620,ptmxmode=000\n",
-			&f);
+	pasted_run_text(
+		pasted_read_mounts,
+		"22 27 0:21 / /sys rw,nosuid,nodev,noexec,relatime shared:7 - sysfs sysfs rw\n"
+		"24 27 0:5 / /dev rw,nosuid,noexec,relatime shared:2 - devtmpfs udev "
+		"rw,size=16325744k,nr_inodes=4081436,mode=755,inode64\n"
+		"25 24 0:22 / /dev/pts rw,nosuid,noexec,relatime shared:3 - devpts devpts "
+		"rw,gid=5,mode=620,ptmxmode=000\n",
+		&f);
 	pasted_expect(&f, KEY, "rw,nosuid,noexec,relatime", 2);
 	assert_int_equal(f.n, 1);
 	/* a later mount at /dev hides the earlier one: the last listed wins, as in the probe */
