@@ -136,6 +136,7 @@ static int ptxas_on_path(struct probe_env *pe, char **ret, char **ret_unread)
 {
 	_cleanup_strv_free_ char **dirs = NULL;
 	const char *path = env_get(pe->env, "PATH");
+	size_t n = 0;
 
 	if (!path)
 		return 0;
@@ -143,25 +144,13 @@ static int ptxas_on_path(struct probe_env *pe, char **ret, char **ret_unread)
 		return -ENOMEM;
 	/* Relative PATH entries name the process's working directory, not known here. */
 	STRV_FOREACH(d, dirs) {
-		_cleanup_free_ char *p = NULL;
-		int t;
-
-		if (**d != '/')
-			continue;
-		p = path_join(*d, "ptxas");
-		if (!p)
-			return -ENOMEM;
-		t = probe_path_test(pe, p, S_IFREG);
-		if (t < 0) {
-			*ret_unread = TAKE_PTR(p);
-			return t;
-		}
-		if (t > 0) {
-			*ret = TAKE_PTR(p);
-			return 1;
-		}
+		if (**d == '/')
+			dirs[n++] = *d;
+		else
+			free(*d);
 	}
-	return 0;
+	dirs[n] = NULL;
+	return first_holding(pe, dirs, "ptxas", ret, ret_unread);
 }
 
 int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const *sites,
