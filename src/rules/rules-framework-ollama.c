@@ -132,7 +132,7 @@ static void one_gpu(struct rule_ctx *c, const struct snap_node *root, const stru
 		    const struct snap_node *variants, const char *drv)
 {
 	struct variant_verdict vv, worst = { 0 };
-	const struct snap_node *ccf = NULL;
+	const struct snap_node *ccf = NULL, *unknown = NULL;
 	struct strbuf text = STRBUF_INIT;
 	char name[128], key[96];
 	unsigned ma, mi;
@@ -150,13 +150,12 @@ static void one_gpu(struct rule_ctx *c, const struct snap_node *root, const stru
 		struct strbuf list = STRBUF_INIT;
 
 		if (!judge_variant(v, ma, mi, drv, &vv, &list)) {
+			/* a variant whose code is unknown may run: could not tell, unless
+			 * another one is seen to run (below) */
 			strbuf_done(&list);
-			/* a variant whose code is unknown may run: could not tell */
-			rule_need(c, snap_get_str(v, "dir"),
-				  "the GPU code of ollama's CUDA library",
-				  snap_child(v, "arch_targets"));
-			strbuf_done(&text);
-			return;
+			if (!unknown)
+				unknown = v;
+			continue;
 		}
 		if (!coverage_verdict_is_failure(vv.res.verdict) ||
 		    vv.res.verdict == COVERAGE_DRIVER_GPU_UNSUPPORTED) {
@@ -176,6 +175,12 @@ static void one_gpu(struct rule_ctx *c, const struct snap_node *root, const stru
 		if (vv.lowest && (!lowest || vv.lowest < lowest))
 			lowest = vv.lowest;
 		n_judged++;
+	}
+	if (unknown) {
+		rule_need(c, snap_get_str(unknown, "dir"), "the GPU code of ollama's CUDA library",
+			  snap_child(unknown, "arch_targets"));
+		strbuf_done(&text);
+		return;
 	}
 	if (!n_judged) {
 		strbuf_done(&text);

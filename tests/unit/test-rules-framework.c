@@ -396,6 +396,51 @@ static void test_fw_xla_toolchain(void **state)
 	snapshot_unref(s);
 }
 
+/* One of ollama's bundled CUDA libraries (probe-ollama.c); targets NULL: its code unreadable. */
+static void ollama_variant(struct gpuenv_snapshot *s, const char *name, const char *const *targets)
+{
+	struct snap_node *o = snap_object(node(s, "framework"), "ollama");
+	struct snap_node *v = snap_append_object(snap_array(o, "cuda_variants"));
+	struct snap_node *t;
+
+	snap_set_str(v, "name", name, "x");
+	snap_set_str(v, "dir", name, "x");
+	if (!targets) {
+		snap_set_errno(v, "arch_targets", -EACCES, name);
+		return;
+	}
+	t = snap_array(v, "arch_targets");
+	for (const char *const *p = targets; *p; p++)
+		snap_set_str(snap_append_object(t), "target", *p, "x");
+}
+
+/* The GPU is lost only when every variant fails; a variant whose code is unknown is "could
+ * not tell" only while no other variant is seen to run, whatever the order. */
+static void test_fw_ollama(void **state)
+{
+	const char *id = "framework.ollama-no-usable-cuda-library";
+	struct gpuenv_snapshot *s = base();
+
+	(void)state;
+	gpu(s, NULL, "nvidia"); /* an H100, 9.0 */
+	driver_loaded(s, "570.133.07");
+	NO(s, id); /* no ollama */
+	ollama_variant(s, "cuda_v11", NULL);
+	SKIPPED(s, id);
+	ollama_variant(s, "cuda_v12", TARGETS("sm_50", "sm_80"));
+	SKIPPED(s, id); /* cuda_v12 fails, cuda_v11 may run */
+	ollama_variant(s, "cuda_v13", TARGETS("sm_75", "sm_90"));
+	NO(s, id); /* cuda_v13 runs: the unknown cuda_v11 does not matter */
+	snapshot_unref(s);
+
+	s = base();
+	gpu(s, NULL, "nvidia");
+	driver_loaded(s, "570.133.07");
+	ollama_variant(s, "cuda_v12", TARGETS("sm_50", "sm_80"));
+	YES(s, id, GPUENV_SEVERITY_ERROR, "none of ollama's CUDA libraries runs on");
+	snapshot_unref(s);
+}
+
 static void test_fw_ltoir(void **state)
 {
 	const char *id = "framework.ltoir-needs-newer-nvjitlink";
@@ -470,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_fw_debian_dist_packages),
 		cmocka_unit_test(test_fw_ltoir),
 		cmocka_unit_test(test_fw_xla_toolchain),
+		cmocka_unit_test(test_fw_ollama),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
