@@ -133,8 +133,8 @@ RULE_CHECK(check_fw_xla_toolchain)
 
 /* The nvidia-cuda-nvcc wheel's version in this environment (*ret its fact, *ret_site the
  * site-packages holding it), or NULL. */
-static const char *nvcc_wheel(const struct snap_node *env, const struct snap_node **ret,
-			      char *site, size_t len)
+static const char *nvcc_wheel(const struct snap_node *env, const struct snap_node **ret, char *site,
+			      size_t len)
 {
 	const struct snap_node *w = snap_child(env, "nvidia_wheels");
 
@@ -167,9 +167,12 @@ static bool gpu_beyond(struct rule_ctx *c, const struct snap_node *root, const c
 	const struct facts_cuda_arch *arch;
 	unsigned hi_ma, hi_mi;
 
-	if (facts_cuda_arch(release, &arch) < 0 || !cuda_major_minor(arch->max_cc, &hi_ma, &hi_mi)) {
-		rule_skip(c, release, "CUDA %s: the compute capabilities its ptxas targets are not in "
-			  "the knowledge base", release);
+	if (facts_cuda_arch(release, &arch) < 0 ||
+	    !cuda_major_minor(arch->max_cc, &hi_ma, &hi_mi)) {
+		rule_skip(c, release,
+			  "CUDA %s: the compute capabilities its ptxas targets are not in "
+			  "the knowledge base",
+			  release);
 		return false;
 	}
 	for (size_t g = 0; g < snap_count(gpus); g++) {
@@ -205,8 +208,10 @@ static void judge_ptxas(struct rule_ctx *c, const struct snap_node *root,
 	if (!ver && wheel && strstr(ptxas, "/nvidia/cuda_nvcc/"))
 		ver = wheel, vf = wf; /* the wheel's own ptxas */
 	if (!ver || !cuda_major_minor(ver, &ma, &mi)) {
-		rule_skip(c, prefix, "%s: could not tell its release (no version.json, version.txt "
-			  "or nvcc wheel record says it)", ptxas);
+		rule_skip(c, prefix,
+			  "%s: could not tell its release (no version.json, version.txt "
+			  "or nvcc wheel record says it)",
+			  ptxas);
 		return;
 	}
 	snprintf(release, sizeof(release), "%u.%u", ma, mi);
@@ -220,31 +225,38 @@ static void judge_ptxas(struct rule_ctx *c, const struct snap_node *root,
 	if (beyond)
 		snprintf(why, sizeof(why), "does not know the GPU's sm_%u%u", gma, gmi);
 	else
-		snprintf(why, sizeof(why), "is older than the nvidia-cuda-nvcc wheel (%s) installed "
-			 "for jax", wheel);
-	f = rule_finding(c, GPUENV_SEVERITY_ERROR, prefix,
-			 "jax in %s compiles its GPU code with the ptxas at %s (CUDA %s%s), which %s",
-			 prefix, ptxas, release, from_path ? ", first on PATH" : "", why);
+		snprintf(why, sizeof(why),
+			 "is older than the nvidia-cuda-nvcc wheel (%s) installed "
+			 "for jax",
+			 wheel);
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, prefix,
+		"jax in %s compiles its GPU code with the ptxas at %s (CUDA %s%s), which %s",
+		prefix, ptxas, release, from_path ? ", first on PATH" : "", why);
 	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.xla.ptxas", i);
 	finding_fact(f, key, snap_child(x, "ptxas"));
 	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.xla.ptxas_version", i);
 	finding_fact(f, key, vf);
 	if (beyond)
-		finding_evidence(f, "GPU", snap_get_str(gpu, "bus_id"),
-				 "%s is compute capability %u.%u (sm_%u%u); CUDA %s's ptxas does not "
-				 "know it: XLA falls back to the driver's compiler (\"ptxas does not "
-				 "support CC %u.%u\") or fails [facts]",
-				 name, gma, gmi, gma, gmi, release, gma, gmi);
+		finding_evidence(
+			f, "GPU", snap_get_str(gpu, "bus_id"),
+			"%s is compute capability %u.%u (sm_%u%u); CUDA %s's ptxas does not "
+			"know it: XLA falls back to the driver's compiler (\"ptxas does not "
+			"support CC %u.%u\") or fails [facts]",
+			name, gma, gmi, gma, gmi, release, gma, gmi);
 	if (shadows)
-		finding_evidence(f, "nvidia-cuda-nvcc wheel", wheel,
-				 "the environment's nvidia-cuda-nvcc wheel is %s: its ptxas "
-				 "(site-packages/nvidia/cuda_nvcc/bin) is not used because XLA takes "
-				 "ptxas from PATH first; an older ptxas rejects the newer PTX jaxlib "
-				 "writes (\"Unsupported .version\")",
-				 wheel);
+		finding_evidence(
+			f, "nvidia-cuda-nvcc wheel", wheel,
+			"the environment's nvidia-cuda-nvcc wheel is %s: its ptxas "
+			"(site-packages/nvidia/cuda_nvcc/bin) is not used because XLA takes "
+			"ptxas from PATH first; an older ptxas rejects the newer PTX jaxlib "
+			"writes (\"Unsupported .version\")",
+			wheel);
 	if (shadows && *site)
-		finding_fix(f, "export PATH=%s/nvidia/cuda_nvcc/bin:$PATH   # the wheel's ptxas "
-			       "first", site);
+		finding_fix(f,
+			    "export PATH=%s/nvidia/cuda_nvcc/bin:$PATH   # the wheel's ptxas "
+			    "first",
+			    site);
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }

@@ -426,7 +426,8 @@ static void test_fw_xla_ptxas_old(void **state)
 	/* CUDA 12.1's ptxas on PATH before the 12.6.85 nvcc wheel jax[cuda12] installed */
 	snap_set_str(nvjitlink_wheel(s, "nvidia-cuda-nvcc-cu12", "12.6.85"), "dist_info",
 		     "/home/test/venv/lib/python3.12/site-packages/"
-		     "nvidia_cuda_nvcc_cu12-12.6.85.dist-info", "x");
+		     "nvidia_cuda_nvcc_cu12-12.6.85.dist-info",
+		     "x");
 	snap_set_str(x, "ptxas", "/usr/local/cuda-12.1/bin/ptxas", "PATH");
 	snap_set_str(x, "ptxas_version", "12.1.66", "/usr/local/cuda-12.1/version.json");
 	YES(s, "framework.xla-ptxas-too-old", GPUENV_SEVERITY_ERROR, "older than the nvidia-cuda");
@@ -436,8 +437,10 @@ static void test_fw_xla_ptxas_old(void **state)
 	snap_set_bool(x, "ptxas_from_path", false, "x");
 	NO(s, "framework.xla-ptxas-too-old");
 	/* the wheel's own ptxas: its release is the wheel's */
-	snap_set_str(x, "ptxas", "/home/test/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/"
-				 "bin/ptxas", "x");
+	snap_set_str(x, "ptxas",
+		     "/home/test/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/"
+		     "bin/ptxas",
+		     "x");
 	snap_set_state(x, "ptxas_version", FACT_UNPROBED, "x", NULL);
 	NO(s, "framework.xla-ptxas-too-old");
 	snapshot_unref(s);
