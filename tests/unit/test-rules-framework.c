@@ -408,7 +408,7 @@ static void test_fw_xla_ptxas_old(void **state)
 	(void)state;
 	gpu(s, "0x2684", "nvidia");
 	driver_loaded(s, "570.133.07");
-	snap_set_str(e, "prefix", "/home/test/venv", "/home/test/venv");
+	snap_set_str(e, "prefix", "/home/user/venv", "/home/user/venv");
 	jax = snap_object(snap_object(e, "packages"), "jax");
 	pl = snap_append_object(snap_array(jax, "plugins"));
 	snap_set_str(pl, "platform", "cuda", "x");
@@ -425,20 +425,20 @@ static void test_fw_xla_ptxas_old(void **state)
 	NO(s, "framework.xla-ptxas-too-old"); /* 11.8 knows sm_89 */
 	/* CUDA 12.1's ptxas on PATH before the 12.6.85 nvcc wheel jax[cuda12] installed */
 	snap_set_str(nvjitlink_wheel(s, "nvidia-cuda-nvcc-cu12", "12.6.85"), "dist_info",
-		     "/home/test/venv/lib/python3.12/site-packages/"
+		     "/home/user/venv/lib/python3.12/site-packages/"
 		     "nvidia_cuda_nvcc_cu12-12.6.85.dist-info",
 		     "x");
 	snap_set_str(x, "ptxas", "/usr/local/cuda-12.1/bin/ptxas", "PATH");
 	snap_set_str(x, "ptxas_version", "12.1.66", "/usr/local/cuda-12.1/version.json");
 	YES(s, "framework.xla-ptxas-too-old", GPUENV_SEVERITY_ERROR, "older than the nvidia-cuda");
 	FIX(s, "framework.xla-ptxas-too-old",
-	    "export PATH=/home/test/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/bin:$PATH");
+	    "export PATH=/home/user/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/bin:$PATH");
 	/* the same toolkit found in XLA's roots, not on PATH: the wheel's root comes first */
 	snap_set_bool(x, "ptxas_from_path", false, "x");
 	NO(s, "framework.xla-ptxas-too-old");
 	/* the wheel's own ptxas: its release is the wheel's */
 	snap_set_str(x, "ptxas",
-		     "/home/test/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/"
+		     "/home/user/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/"
 		     "bin/ptxas",
 		     "x");
 	snap_set_state(x, "ptxas_version", FACT_UNPROBED, "x", NULL);

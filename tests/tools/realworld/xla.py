@@ -238,14 +238,14 @@ def ptxas_not_found():
 
 
 # jax-ml/jax#25718: CUDA 12.1 in /usr/local/cuda-12.1 with its bin/ on PATH, jax[cuda12] in a
-# venv of Python 3.12 (the traceback's /home/test/venv/lib/python3.12/site-packages)
+# venv of Python 3.12 (the traceback's venv/lib/python3.12/site-packages, the home /home/user)
 CUDA121 = "/usr/local/cuda-12.1"
-VENV_25718 = "/home/test/venv"
+VENV_25718 = "/home/user/venv"
 SITE_25718 = f"{VENV_25718}/lib/python3.12/site-packages"
 SOURCE_25718 = (
     f"Rebuilt from {URL_25718} (pasted: `ptxas --version` on PATH: 'Cuda compilation tools, "
     "release 12.1, V12.1.66'; `python -m venv venv; pip install -U \"jax[cuda12]\"` on "
-    "2025-01-03; the traceback's /home/test/venv/lib/python3.12/site-packages; XLA's warning "
+    "2025-01-03; the traceback's venv/lib/python3.12/site-packages under the home (written as /home/user); XLA's warning "
     "'Invoking ptxas with version 12.1.66, which corresponds to a CUDA version <=12.6.2'; the "
     "thread's cause, its title: with CUDA 12.1 installed the pip-installed ptxas is not used: "
     "XLA takes ptxas from PATH first (jax-ml/jax#17976, the maintainer: 'If ptxas is present "
@@ -281,7 +281,7 @@ def venv_25718(path_toolkit):
     bins = f"{CUDA121}/bin:" if path_toolkit else ""
     return {"PATH": f"{VENV_25718}/bin:{bins}/usr/local/sbin:/usr/local/bin:/usr/sbin:"
                     "/usr/bin:/sbin:/bin",
-            "VIRTUAL_ENV": VENV_25718, "HOME": "/home/test"}
+            "VIRTUAL_ENV": VENV_25718, "HOME": "/home/user"}
 
 
 def ptxas_path_cuda121():
