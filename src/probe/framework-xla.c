@@ -25,15 +25,20 @@
  *
  * Writes packages.jax.xla: cuda_data_dir (from XLA_FLAGS), roots[] (searched), libdevice and
  * ptxas (the path found; absent; or the errno of a place that could not be looked at),
- * ptxas_from_path, and path_toolkit: the toolkit whose bin/ holds the ptxas on PATH when it
- * has libdevice that XLA does not search (docs/snapshot-schema.md).
+ * ptxas_from_path, path_toolkit: the toolkit whose bin/ holds the ptxas on PATH when it
+ * has libdevice that XLA does not search, and ptxas_version: the release of a toolkit's ptxas
+ * from that toolkit's version.json (its cuda_nvcc entry, the component ptxas ships in, else
+ * cuda) or version.txt, never by running it; absent for the nvcc wheel's ptxas, whose version
+ * is the wheel's (nvidia_wheels[]), and unknown where no file says (docs/snapshot-schema.md).
  */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "formats/toolkit-parse.h"
 #include "framework-xla.h"
 #include "probe.h"
 #include "shared/macro.h"
@@ -153,6 +158,58 @@ static int ptxas_on_path(struct probe_env *pe, char **ret, char **ret_unread)
 	return first_holding(pe, dirs, "ptxas", ret, ret_unread);
 }
 
+/* The version a toolkit's files give its ptxas: version.json's cuda_nvcc (the nvcc component,
+ * whose build ptxas --version prints: "V12.1.66"), else its cuda entry (CUDA >= 11.1
+ * runfile/deb layout), else version.txt's "CUDA Version 11.0.221" (CUDA <= 11.0). */
+static int ptxas_version(struct probe_env *pe, struct snap_node *x, const char *ptxas)
+{
+	_cleanup_free_ char *bin = path_dirname(ptxas), *top = bin ? path_dirname(bin) : NULL,
+			    *path = NULL, *text = NULL;
+	char buf[PROBE_VERSION_MAX];
+	const char *p;
+	int r;
+
+	if (!top)
+		return -ENOMEM;
+	/* The nvcc wheel's ptxas: its version is the wheel's, read from its dist-info. */
+	if (!streq(path_basename(bin), "bin") ||
+	    (streq(path_basename(top), "cuda_nvcc") && strstr(top, "/nvidia/cuda_nvcc")))
+		return 0;
+	r = probe_read_optional(pe->root, top, "version.json", ROOT_CAP_TEXT, x, "ptxas_version",
+				&path, &text);
+	if (r == 0) {
+		json_t *j = json_loads(text, 0, NULL);
+		json_t *v = json_object_get(json_object_get(j, "cuda_nvcc"), "version");
+
+		if (!json_is_string(v))
+			v = json_object_get(json_object_get(j, "cuda"), "version");
+		if (json_is_string(v))
+			snap_set_str(x, "ptxas_version", json_string_value(v), path);
+		else
+			snap_set_malformed(x, "ptxas_version", text, path,
+					   "no cuda_nvcc.version or cuda.version string");
+		json_decref(j);
+		return 0;
+	}
+	if (r != -ENOENT)
+		return r == -ENOMEM ? r : 0;
+	r = probe_read_optional(pe->root, top, "version.txt", ROOT_CAP_ATTR, x, "ptxas_version",
+				&path, &text);
+	if (r == -ENOENT) {
+		snap_set_state(x, "ptxas_version", FACT_ABSENT, top,
+			       "no version.json or version.txt beside its bin/");
+		return 0;
+	}
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	p = strstr(text, "CUDA Version ");
+	if (!p || probe_version_line(p + 13, strlen(p + 13), buf, sizeof(buf)) < 0)
+		snap_set_malformed(x, "ptxas_version", text, path, "no \"CUDA Version X.Y\"");
+	else
+		snap_set_str(x, "ptxas_version", buf, path);
+	return 0;
+}
+
 int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const *sites,
 			const char *jaxlib_local)
 {
@@ -212,8 +269,12 @@ int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const
 	if (rp == -ENOMEM)
 		return rp;
 	set_found(x, "ptxas", rp, ptxas, unread_p, "PATH, then roots[]/bin/ptxas");
-	if (rp > 0)
+	if (rp > 0) {
 		snap_set_bool(x, "ptxas_from_path", from_path, from_path ? "PATH" : ptxas);
+		r = ptxas_version(pe, x, ptxas);
+		if (r < 0)
+			return r;
+	}
 
 	/* A toolkit on PATH with libdevice that XLA does not search: XLA_FLAGS names it. */
 	if (rl == 0 && from_path) {

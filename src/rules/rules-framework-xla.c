@@ -12,6 +12,7 @@
  * names any other toolkit.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "rules/rules-internal.h"
 #include "shared/macro.h"
@@ -118,4 +119,162 @@ RULE_CHECK(check_fw_xla_toolchain)
 		return;
 	for (size_t i = 0; i < snap_count(envs); i++)
 		judge(c, snap_at(envs, i), i);
+}
+
+/*
+ * framework.xla-ptxas-too-old: the ptxas XLA takes (PATH first, then its roots) is of a CUDA
+ * release that cannot assemble for this GPU ("Falling back to the CUDA driver for PTX
+ * compilation; ptxas does not support CC 8.6", stream_executor/gpu/asm_compiler.cc, quoted in
+ * jax-ml/jax#6046 and #13570; which sm_NN each release's ptxas knows: the knowledge base's
+ * cuda_arch_support.tsv), or a toolkit's ptxas on PATH shadows an older-than-it nvcc wheel
+ * that jax[cudaN] installed for it (PATH is searched first: jax-ml/jax#17976, #25718, where a
+ * CUDA 12.1 ptxas on PATH was taken over the wheel's 12.6: "Unsupported .version").
+ */
+
+/* The nvidia-cuda-nvcc wheel's version in this environment (*ret its fact, *ret_site the
+ * site-packages holding it), or NULL. */
+static const char *nvcc_wheel(const struct snap_node *env, const struct snap_node **ret, char *site,
+			      size_t len)
+{
+	const struct snap_node *w = snap_child(env, "nvidia_wheels");
+
+	for (size_t i = 0; i < snap_count(w); i++) {
+		const struct snap_node *e = snap_at(w, i);
+
+		if (startswith(snap_get_str(e, "name") ?: "", "nvidia-cuda-nvcc") &&
+		    snap_get_str(e, "version")) {
+			const char *d = snap_get_str(e, "dist_info") ?: "";
+			const char *slash = strrchr(d, '/');
+
+			snprintf(site, len, "%.*s", slash ? (int)(slash - d) : 0, d);
+			*ret = snap_child(e, "version");
+			return snap_get_str(e, "version");
+		}
+	}
+	return NULL;
+}
+
+static bool release_older(unsigned ma, unsigned mi, unsigned wma, unsigned wmi)
+{
+	return ma < wma || (ma == wma && mi < wmi);
+}
+
+/* The first NVIDIA GPU whose sm_NN the release's ptxas cannot target: true with its cc. */
+static bool gpu_beyond(struct rule_ctx *c, const struct snap_node *root, const char *release,
+		       unsigned *ret_ma, unsigned *ret_mi, const struct snap_node **ret_gpu)
+{
+	const struct snap_node *gpus = snap_get(root, "hardware.gpus");
+	const struct facts_cuda_arch *arch;
+	unsigned hi_ma, hi_mi;
+
+	if (facts_cuda_arch(release, &arch) < 0 ||
+	    !cuda_major_minor(arch->max_cc, &hi_ma, &hi_mi)) {
+		rule_skip(c, release,
+			  "CUDA %s: the compute capabilities its ptxas targets are not in "
+			  "the knowledge base",
+			  release);
+		return false;
+	}
+	for (size_t g = 0; g < snap_count(gpus); g++) {
+		const struct snap_node *gpu = snap_at(gpus, g), *ccf;
+		unsigned ma, mi;
+
+		if (!gpu_is_nvidia(gpu) || !gpu_cc(root, gpu, &ma, &mi, &ccf))
+			continue;
+		if (release_older(hi_ma, hi_mi, ma, mi)) {
+			*ret_ma = ma, *ret_mi = mi, *ret_gpu = gpu;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void judge_ptxas(struct rule_ctx *c, const struct snap_node *root,
+			const struct snap_node *env, size_t i)
+{
+	const struct snap_node *x = snap_get(env, "packages.jax.xla"), *vf = NULL, *wf = NULL,
+			       *gpu = NULL;
+	const char *prefix = snap_get_str(env, "prefix") ?: "?", *ptxas = snap_get_str(x, "ptxas");
+	const char *ver = snap_get_str(x, "ptxas_version"), *wheel;
+	bool from_path = snap_get_bool_default(x, "ptxas_from_path", false), shadows, beyond;
+	unsigned ma, mi, wma = 0, wmi = 0, gma = 0, gmi = 0;
+	char release[16], key[128], name[96], site[512], why[96];
+	struct finding *f;
+
+	wheel = nvcc_wheel(env, &wf, site, sizeof(site));
+	if (!ptxas)
+		return; /* none found: framework.xla-toolchain-missing */
+	vf = snap_child(x, "ptxas_version");
+	if (!ver && wheel && strstr(ptxas, "/nvidia/cuda_nvcc/"))
+		ver = wheel, vf = wf; /* the wheel's own ptxas */
+	if (!ver || !cuda_major_minor(ver, &ma, &mi)) {
+		rule_skip(c, prefix,
+			  "%s: could not tell its release (no version.json, version.txt "
+			  "or nvcc wheel record says it)",
+			  ptxas);
+		return;
+	}
+	snprintf(release, sizeof(release), "%u.%u", ma, mi);
+	shadows = from_path && wheel && !strstr(ptxas, "/nvidia/cuda_nvcc/") &&
+		  cuda_major_minor(wheel, &wma, &wmi) && release_older(ma, mi, wma, wmi);
+	beyond = gpu_beyond(c, root, release, &gma, &gmi, &gpu);
+	if (!shadows && !beyond)
+		return;
+	if (gpu_name(gpu, name, sizeof(name)) < 0)
+		snprintf(name, sizeof(name), "the GPU");
+	if (beyond)
+		snprintf(why, sizeof(why), "does not know the GPU's sm_%u%u", gma, gmi);
+	else
+		snprintf(why, sizeof(why),
+			 "is older than the nvidia-cuda-nvcc wheel (%s) installed "
+			 "for jax",
+			 wheel);
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, prefix,
+		"jax in %s compiles its GPU code with the ptxas at %s (CUDA %s%s), which %s",
+		prefix, ptxas, release, from_path ? ", first on PATH" : "", why);
+	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.xla.ptxas", i);
+	finding_fact(f, key, snap_child(x, "ptxas"));
+	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.xla.ptxas_version", i);
+	finding_fact(f, key, vf);
+	if (beyond)
+		finding_evidence(
+			f, "GPU", snap_get_str(gpu, "bus_id"),
+			"%s is compute capability %u.%u (sm_%u%u); CUDA %s's ptxas does not "
+			"know it: XLA falls back to the driver's compiler (\"ptxas does not "
+			"support CC %u.%u\") or fails [facts]",
+			name, gma, gmi, gma, gmi, release, gma, gmi);
+	if (shadows)
+		finding_evidence(
+			f, "nvidia-cuda-nvcc wheel", wheel,
+			"the environment's nvidia-cuda-nvcc wheel is %s: its ptxas "
+			"(site-packages/nvidia/cuda_nvcc/bin) is not used because XLA takes "
+			"ptxas from PATH first; an older ptxas rejects the newer PTX jaxlib "
+			"writes (\"Unsupported .version\")",
+			wheel);
+	if (shadows && *site)
+		finding_fix(f,
+			    "export PATH=%s/nvidia/cuda_nvcc/bin:$PATH   # the wheel's ptxas "
+			    "first",
+			    site);
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
+RULE_CHECK(check_fw_xla_ptxas_old)
+{
+	const struct snap_node *envs = snap_get(root, "framework.python_envs");
+	const char *version;
+	size_t n = 0;
+
+	for (size_t i = 0; i < snap_count(envs); i++)
+		n += snap_get(snap_at(envs, i), "packages.jax.xla") != NULL;
+	if (!n)
+		return; /* no CUDA jax: nothing to judge */
+	fw_need_complete(c, root);
+	if (!rule_nvidia_driver(c, root, "the NVIDIA driver jax's CUDA backend runs on", &version,
+				NULL))
+		return;
+	for (size_t i = 0; i < snap_count(envs); i++)
+		judge_ptxas(c, root, snap_at(envs, i), i);
 }

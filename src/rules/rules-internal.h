@@ -501,6 +501,7 @@ RULE_CHECK(check_fw_ptx_too_new);
 RULE_CHECK(check_fw_ptx_jit_only);
 RULE_CHECK(check_fw_ltoir_nvjitlink);
 RULE_CHECK(check_fw_xla_toolchain);
+RULE_CHECK(check_fw_xla_ptxas_old);
 RULE_CHECK(check_fw_cuda_newer_than_driver);
 RULE_CHECK(check_fw_system_toolkit_irrelevant);
 RULE_CHECK(check_fw_rocm_gfx_unsupported);

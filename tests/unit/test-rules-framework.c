@@ -396,6 +396,56 @@ static void test_fw_xla_toolchain(void **state)
 	snapshot_unref(s);
 }
 
+/* framework.xla-ptxas-too-old: the ptxas XLA takes (packages.jax.xla.ptxas, its release
+ * ptxas_version) does not know the GPU (an RTX 4090, sm_89: CUDA 11.8 on), or a toolkit's on
+ * PATH is older than the environment's nvcc wheel; a release no file says is a skip. */
+static void test_fw_xla_ptxas_old(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *e = snap_append_object(snap_array(node(s, "framework"), "python_envs"));
+	struct snap_node *jax, *x, *pl;
+
+	(void)state;
+	gpu(s, "0x2684", "nvidia");
+	driver_loaded(s, "570.133.07");
+	snap_set_str(e, "prefix", "/home/user/venv", "/home/user/venv");
+	jax = snap_object(snap_object(e, "packages"), "jax");
+	pl = snap_append_object(snap_array(jax, "plugins"));
+	snap_set_str(pl, "platform", "cuda", "x");
+	snap_set_int(pl, "major", 12, "x");
+	x = snap_object(jax, "xla");
+	snap_set_str(x, "libdevice", "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", "x");
+	snap_set_str(x, "ptxas", "/usr/local/cuda-11.3/bin/ptxas", "PATH");
+	snap_set_bool(x, "ptxas_from_path", true, "PATH");
+	snap_set_state(x, "ptxas_version", FACT_ABSENT, "/usr/local/cuda-11.3", NULL);
+	SKIPPED(s, "framework.xla-ptxas-too-old"); /* its release unknown: could not tell */
+	snap_set_str(x, "ptxas_version", "11.3.1", "/usr/local/cuda-11.3/version.json");
+	YES(s, "framework.xla-ptxas-too-old", GPUENV_SEVERITY_ERROR, "sm_89");
+	snap_set_str(x, "ptxas_version", "11.8.89", "/usr/local/cuda-11.3/version.json");
+	NO(s, "framework.xla-ptxas-too-old"); /* 11.8 knows sm_89 */
+	/* CUDA 12.1's ptxas on PATH before the 12.6.85 nvcc wheel jax[cuda12] installed */
+	snap_set_str(nvjitlink_wheel(s, "nvidia-cuda-nvcc-cu12", "12.6.85"), "dist_info",
+		     "/home/user/venv/lib/python3.12/site-packages/"
+		     "nvidia_cuda_nvcc_cu12-12.6.85.dist-info",
+		     "x");
+	snap_set_str(x, "ptxas", "/usr/local/cuda-12.1/bin/ptxas", "PATH");
+	snap_set_str(x, "ptxas_version", "12.1.66", "/usr/local/cuda-12.1/version.json");
+	YES(s, "framework.xla-ptxas-too-old", GPUENV_SEVERITY_ERROR, "older than the nvidia-cuda");
+	FIX(s, "framework.xla-ptxas-too-old",
+	    "export PATH=/home/user/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/bin:$PATH");
+	/* the same toolkit found in XLA's roots, not on PATH: the wheel's root comes first */
+	snap_set_bool(x, "ptxas_from_path", false, "x");
+	NO(s, "framework.xla-ptxas-too-old");
+	/* the wheel's own ptxas: its release is the wheel's */
+	snap_set_str(x, "ptxas",
+		     "/home/user/venv/lib/python3.12/site-packages/nvidia/cuda_nvcc/"
+		     "bin/ptxas",
+		     "x");
+	snap_set_state(x, "ptxas_version", FACT_UNPROBED, "x", NULL);
+	NO(s, "framework.xla-ptxas-too-old");
+	snapshot_unref(s);
+}
+
 /* One of ollama's bundled CUDA libraries (probe-ollama.c); targets NULL: its code unreadable. */
 static void ollama_variant(struct gpuenv_snapshot *s, const char *name, const char *const *targets)
 {
@@ -515,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_fw_debian_dist_packages),
 		cmocka_unit_test(test_fw_ltoir),
 		cmocka_unit_test(test_fw_xla_toolchain),
+		cmocka_unit_test(test_fw_xla_ptxas_old),
 		cmocka_unit_test(test_fw_ollama),
 	};
 
