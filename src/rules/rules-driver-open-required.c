@@ -24,8 +24,8 @@
  * the driver's branch is not known. Names checked against the distributions' archives:
  * Ubuntu's nvidia-driver-<branch>-open (ubuntu-drivers lists it beside nvidia-driver-<branch>),
  * Arch's nvidia-open / nvidia-open-dkms, RPM Fusion's akmod-nvidia-open, negativo17's
- * kernel-open in /etc/nvidia/kernel.conf, the .run installer's -m=kernel-open (NVIDIA's README,
- * chapter "Open Linux Kernel Modules"). */
+ * kernel-open in /etc/nvidia/kernel.conf, the .run installer's --kernel-module-type=open (R560
+ * on; magemagix/CheatSheet's RTX 5060 Ti guide installs 580.95.05 with it). */
 static void open_flavour_fix(struct finding *f, const struct snap_node *root, unsigned branch)
 {
 	switch (host_distro(root)) {
@@ -56,7 +56,7 @@ static void open_flavour_fix(struct finding *f, const struct snap_node *root, un
 		break;
 	}
 	finding_fix(f, "# NVIDIA's .run installer: sh NVIDIA-Linux-x86_64-<version>.run "
-		       "-m=kernel-open");
+		       "--kernel-module-type=open");
 	finding_fix(f, "sudo reboot");
 }
 
