@@ -16,8 +16,8 @@
 
 #include "rules/rules-internal.h"
 
-#define OPEN_ONLY_SOURCE                                                                     \
-	"NVIDIA technical blog, NVIDIA Transitions Fully Towards Open-Source GPU Kernel Modules " \
+#define OPEN_ONLY_SOURCE                                                                           \
+	"NVIDIA technical blog, NVIDIA Transitions Fully Towards Open-Source GPU Kernel Modules "  \
 	"(2024): Blackwell needs the open kernel modules"
 
 /* The package or switch that installs the open flavour, for this distribution; branch 0 where
@@ -31,11 +31,12 @@ static void open_flavour_fix(struct finding *f, const struct snap_node *root, un
 	switch (host_distro(root)) {
 	case DISTRO_UBUNTU:
 		if (branch)
-			finding_fix(f,
-				    "sudo apt install nvidia-driver-%u-open   # the open kernel module "
-				    "flavour (nvidia-driver-%u-server-open for the server branch); it "
-				    "replaces nvidia-driver-%u",
-				    branch, branch, branch);
+			finding_fix(
+				f,
+				"sudo apt install nvidia-driver-%u-open   # the open kernel module "
+				"flavour (nvidia-driver-%u-server-open for the server branch); it "
+				"replaces nvidia-driver-%u",
+				branch, branch, branch);
 		else
 			finding_fix(f, "sudo ubuntu-drivers list   # then sudo apt install the "
 				       "nvidia-driver-<branch>-open it lists");
@@ -45,10 +46,11 @@ static void open_flavour_fix(struct finding *f, const struct snap_node *root, un
 			       "other than linux; it replaces nvidia / nvidia-dkms");
 		break;
 	case DISTRO_FEDORA:
-		finding_fix(f, "# the open kernel module flavour: with RPM Fusion's packages "
-			       "sudo dnf install akmod-nvidia-open (it replaces akmod-nvidia); with "
-			       "negativo17's, kernel-open in /etc/nvidia/kernel.conf and sudo akmods "
-			       "--rebuild");
+		finding_fix(f,
+			    "# the open kernel module flavour: with RPM Fusion's packages "
+			    "sudo dnf install akmod-nvidia-open (it replaces akmod-nvidia); with "
+			    "negativo17's, kernel-open in /etc/nvidia/kernel.conf and sudo akmods "
+			    "--rebuild");
 		break;
 	default:
 		finding_fix(f, "# install the open kernel module flavour of the driver (the -open "
@@ -104,13 +106,14 @@ static size_t judge_refusals(struct rule_ctx *c, const struct snap_node *root, c
 			continue;
 		if (g)
 			(void)gpu_facts(g, &fg);
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, bus,
-				 "the proprietary nvidia.ko%s%s refuses the GPU %s (PCI ID %s%s%s): "
-				 "only the open kernel modules initialise it (the kernel log: "
-				 "\"requires use of the NVIDIA open kernel modules\"), so no CUDA "
-				 "program or nvidia-smi sees it",
-				 ver ? " of " : "", ver ?: "", bus, id ?: "?", fg ? ", " : "",
-				 fg ? fg->product : "");
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, bus,
+			"the proprietary nvidia.ko%s%s refuses the GPU %s (PCI ID %s%s%s): "
+			"only the open kernel modules initialise it (the kernel log: "
+			"\"requires use of the NVIDIA open kernel modules\"), so no CUDA "
+			"program or nvidia-smi sees it",
+			ver ? " of " : "", ver ?: "", bus, id ?: "?", fg ? ", " : "",
+			fg ? fg->product : "");
 		n++;
 		finding_fact(f, "driver.kernel_log.open_required_gpus[].bus_id",
 			     snap_child(r, "bus_id"));
@@ -142,11 +145,12 @@ static void judge_loaded(struct rule_ctx *c, const struct snap_node *root, const
 		if (!gpu_is_nvidia(g) || gpu_facts(g, &fg) < 0 || !fg->architecture ||
 		    !streq(fg->architecture, "Blackwell"))
 			continue;
-		f = rule_finding(c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
-				 "the loaded nvidia.ko%s%s is the proprietary flavour, which does not "
-				 "initialise the Blackwell GPU %s (%s): it needs the open kernel "
-				 "modules",
-				 ver ? " of " : "", ver ?: "", gpu_bus(g) ?: "?", fg->product);
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, gpu_bus(g),
+			"the loaded nvidia.ko%s%s is the proprietary flavour, which does not "
+			"initialise the Blackwell GPU %s (%s): it needs the open kernel "
+			"modules",
+			ver ? " of " : "", ver ?: "", gpu_bus(g) ?: "?", fg->product);
 		finding_fact(f, "driver.nvidia.flavor", fl);
 		if (fact)
 			finding_fact(f, driver_fact_key(root, fact), fact);
