@@ -364,6 +364,14 @@ static void add_unsupported(struct klog *k, const char *line, const char *msg, c
 		keep_refusal(k->gsp_refused, &k->n_gsp_refused, &k->gsp_refused_dropped, &u, line);
 		return;
 	}
+	/* the proprietary module's refusal of a GPU only the open one initialises (Blackwell:
+	 * "... (PCI ID: 10de:2c58)\nNVRM: installed in this system requires use of the NVIDIA
+	 * open kernel modules."); it names no release either */
+	if (strstr(joined, "requires use of the NVIDIA open")) {
+		keep_refusal(k->open_required, &k->n_open_required, &k->open_required_dropped, &u,
+			     line);
+		return;
+	}
 	p = strstr(joined, "is not supported by the");
 	if (!p || !strstr(p, "driver release"))
 		return; /* a message cut short */

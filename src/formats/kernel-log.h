@@ -140,6 +140,11 @@ struct klog {
 	struct klog_unsupported_gpu gsp_refused[UNSUPPORTED_GPUS_MAX];
 	size_t n_gsp_refused;
 	uint64_t gsp_refused_dropped;
+	/* the GPUs the proprietary module refused for they need the open one ("requires use of
+	 * the NVIDIA open kernel modules"; no release named either) */
+	struct klog_unsupported_gpu open_required[UNSUPPORTED_GPUS_MAX];
+	size_t n_open_required;
+	uint64_t open_required_dropped;
 	struct klog_legacy_gpu legacy[LEGACY_GPUS_MAX];
 	size_t n_legacy;
 	uint64_t legacy_dropped;

@@ -263,6 +263,28 @@ static int read_kernel_log(const char *text, size_t len, const char *reader,
 				      "%llu", (unsigned long long)k->open_dc_only);
 		n += 1;
 	}
+	for (size_t i = 0; r >= 0 && i < k->n_open_required; i++) {
+		/* the proprietary module's refusal of a GPU only the open one initialises (rule
+		 * driver.proprietary-module-refuses-gpu), at its first line */
+		const struct klog_unsupported_gpu *u = &k->open_required[i];
+		char needle[64];
+		unsigned line;
+
+		snprintf(needle, sizeof(needle), "NVRM: The NVIDIA GPU %s", u->bus);
+		line = line_of(text, len, needle);
+		if (!line)
+			continue;
+		snprintf(path, sizeof(path), "driver.kernel_log.open_required_gpus.%zu.bus_id", i);
+		r = pasted_facts_add(out, reader, path, u->bus, line);
+		snprintf(path, sizeof(path), "driver.kernel_log.open_required_gpus.%zu.pci_id", i);
+		if (r >= 0)
+			r = pasted_facts_add(out, reader, path, u->pci_id, line);
+		snprintf(path, sizeof(path), "driver.kernel_log.open_required_gpus.%zu.count", i);
+		if (r >= 0)
+			r = pasted_facts_addf(out, reader, path, line, "%llu",
+					      (unsigned long long)u->count);
+		n += 3;
+	}
 	if (r >= 0) {
 		int u = read_unsupported(k, text, len, reader, out);
 

@@ -212,6 +212,8 @@ static void klog_write(struct snap_node *drv, const struct klog *k, const char *
 			   k->unsupported_dropped, source);
 	klog_write_refused(kl, "gsp_refused_gpus", k->gsp_refused, k->n_gsp_refused,
 			   k->gsp_refused_dropped, source);
+	klog_write_refused(kl, "open_required_gpus", k->open_required, k->n_open_required,
+			   k->open_required_dropped, source);
 	klog_write_legacy(kl, k, source);
 	klog_write_open_dc_only(kl, k, source);
 	lv = snap_array(kl, "loaded_versions");

@@ -435,6 +435,7 @@ RULE_CHECK(check_nouveau_bound);
 RULE_CHECK(check_device_nodes_missing);
 RULE_CHECK(check_branch_drops_gpu);
 RULE_CHECK(check_open_module_datacenter_only);
+RULE_CHECK(check_proprietary_module_refuses_gpu);
 RULE_CHECK(check_branch_eol);
 RULE_CHECK(check_branch_predates_gpu);
 RULE_CHECK(check_toolkit_needs_newer_driver);

@@ -169,6 +169,10 @@ SRC_BASE = ("the sysfs PCI tree, /proc/modules, /proc/self/status, /etc/group an
             "the rtx4090-open-module fixture (see its sources) with the GPU's vendor/device/"
             "subsystem ids as pci.ids lists them; /proc/driver/nvidia/version in the proprietary "
             "module's format (NVRM version: NVIDIA UNIX x86_64 Kernel Module <version> …)")
+# a Blackwell GPU's tree: the open module's line (the proprietary module does not drive it)
+SRC_BASE_OPEN = SRC_BASE.replace(
+    "in the proprietary module's format (NVRM version: NVIDIA UNIX x86_64 Kernel Module "
+    "<version> …)", "in the open module's format (the base tree's line, the version replaced)")
 SRC_TORCH = ("torch version.py as tools/generate_torch_version.py writes it; dist-info METADATA/"
              "INSTALLER/RECORD in pip's format with the wheel's Requires-Dist pins; "
              "torch/lib/libtorch_cuda.so is a stand-in built by nvcc 13.0 (make: "
@@ -255,9 +259,10 @@ def main():
              {"PATH": "/home/user/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
               "VIRTUAL_ENV": "/home/user/venv", "HOME": "/home/user"})
 
-    # 4. a source build of torch with CUDA 13.0 PTX on an RTX 5090 with R575
+    # 4. a source build of torch with CUDA 13.0 PTX on an RTX 5090 with R575 (its open kernel
+    # module: the proprietary one does not initialise a Blackwell GPU)
     dst, root = base_root("torch-src-ptx-rtx5090-r575", 0x2b85, 0x205b, "NVIDIA GeForce RTX 5090",
-                          "575.64.03", audio=0x22e8)
+                          "575.64.03", flavor="open", audio=0x22e8)
     site = venv(root, "/home/user/venv", "3.12.3")
     torch_dist(root, site, "2.9.0a0+git0fabc3b", "'13.0'")
     libtorch_cuda(root, f"{site}/torch/lib/libtorch_cuda.so", ["80", "86", "90"], ["90"])
@@ -266,7 +271,7 @@ def main():
              "TORCH_CUDA_ARCH_LIST='8.0;8.6;9.0+PTX': no sm_120 SASS, and the compute_90 PTX "
              "has ISA 9.0, so kernels fail with 'the provided PTX was compiled with an "
              "unsupported toolchain'; the CUDA 13.0 runtime also needs R580",
-             SRC_BASE + "; " + SRC_TORCH + " (here a source build: sm_80 sm_86 sm_90 + compute_90, "
+             SRC_BASE_OPEN + "; " + SRC_TORCH + " (here a source build: sm_80 sm_86 sm_90 + compute_90, "
              "PTX ISA 9.0 as nvcc 13.0 emits it); a source build has no wheel pins",
              {"PATH": "/home/user/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
               "VIRTUAL_ENV": "/home/user/venv", "HOME": "/home/user"})

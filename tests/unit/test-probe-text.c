@@ -515,6 +515,40 @@ static void test_unsupported_gpus(void **state)
 	assert_null(snap_get(other, "kernel_log.gsp_refused_gpus"));
 }
 
+/* The proprietary module refusing a GPU only the open one initialises: the dmesg lines of
+ * QuangMDoan/autonomy's RTX 5090 Laptop GPU on 580.105.08 (the second line is the printk's
+ * continuation, no time stamp), twice, then a cut-off one; nothing under gsp_refused_gpus or
+ * unsupported_gpus. */
+static void test_open_required(void **state)
+{
+	static const char text[] =
+		"[    5.499014] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  580.105.08  Wed "
+		"Oct 29 23:15:11 UTC 2025\n"
+		"[    5.559842] NVRM: The NVIDIA GPU 0000:02:00.0 (PCI ID: 10de:2c58)\n"
+		"               NVRM: installed in this system requires use of the NVIDIA open "
+		"kernel modules.\n"
+		"[    5.559858] NVRM: GPU 0000:02:00.0: RmInitAdapter failed! (0x22:0x56:884)\n"
+		"[    8.481576] NVRM: The NVIDIA GPU 0000:02:00.0 (PCI ID: 10de:2c58)\n"
+		"               NVRM: installed in this system requires use of the NVIDIA open "
+		"kernel modules.\n"
+		"[    9.000000] NVRM: The NVIDIA GPU 0000:03:00.0 (PCI ID: 10de:2b85)\n";
+	struct snap_node *drv = obj("driver");
+
+	(void)state;
+	assert_int_equal(probe_parse_kernel_log(drv, text, strlen(text), "/var/log/kern.log"), 0);
+	assert_int_equal(snap_count(snap_get(drv, "kernel_log.open_required_gpus")), 1);
+	assert_string_equal(snap_get_str(drv, "kernel_log.open_required_gpus.0.bus_id"),
+			    "0000:02:00.0");
+	assert_string_equal(snap_get_str(drv, "kernel_log.open_required_gpus.0.pci_id"),
+			    "10de:2c58");
+	assert_int_equal(get_int(drv, "kernel_log.open_required_gpus.0.count"), 2);
+	assert_string_equal(snap_get_str(drv, "kernel_log.open_required_gpus.0.last_timestamp"),
+			    "[    8.481576]");
+	assert_null(snap_get(drv, "kernel_log.open_required_gpus.0.driver_version"));
+	assert_null(snap_get(drv, "kernel_log.gsp_refused_gpus"));
+	assert_null(snap_get(drv, "kernel_log.unsupported_gpus"));
+}
+
 /* The open module refusing a GPU that is not a data-center one: the dmesg lines of
  * NVIDIA/open-gpu-kernel-modules#230 (no boot start: the boot is unknown; from /dev/kmsg: this
  * boot), then the message of an earlier boot followed by a boot without it (the fix
@@ -856,6 +890,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_amdgpu_atomics_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdgpu_ras_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported_gpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_required, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_legacy_gpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_dc_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kmsg_records, setup, teardown),

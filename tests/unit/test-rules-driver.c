@@ -534,6 +534,55 @@ static void test_branch_drops_gpu_not_loaded(void **state)
 	snapshot_unref(s);
 }
 
+/* The proprietary module refusing a Blackwell GPU (QuangMDoan/autonomy's RTX 5090 Laptop GPU,
+ * 10de:2c58, on Ubuntu's nvidia-driver-580): judged from the kernel log's refusal, for its
+ * bus, with the open flavour of the branch as the fix; not once the open module is loaded (the
+ * refusal is history); without a refusal, from the loaded proprietary flavour and the GPU's
+ * architecture, and never for a GPU the proprietary module drives (an Ada RTX 4090). */
+static void test_proprietary_module_refuses_gpu(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *e;
+
+	(void)state;
+	gpu(s, "0x2c58", "nvidia");
+	driver_loaded(s, "580.105.08");
+	snap_set_str(snap_object(node(s, "host"), "os"), "id", "ubuntu", "/etc/os-release");
+	NO(s, "driver.proprietary-module-refuses-gpu"); /* no flavour, no refusal */
+	e = snap_append_object(
+		snap_array(snap_object(node(s, "driver"), "kernel_log"), "open_required_gpus"));
+	snap_set_str(e, "bus_id", "0000:18:00.0", "/var/log/kern.log");
+	snap_set_str(e, "pci_id", "10de:2c58", "/var/log/kern.log");
+	snap_set_int(e, "count", 3, "/var/log/kern.log");
+	YES(s, "driver.proprietary-module-refuses-gpu", GPUENV_SEVERITY_ERROR,
+	    "the proprietary nvidia.ko of 580.105.08 refuses the GPU 0000:18:00.0");
+	FIX(s, "driver.proprietary-module-refuses-gpu", "sudo apt install nvidia-driver-580-open");
+	FIX(s, "driver.proprietary-module-refuses-gpu", "--kernel-module-type=open");
+	snap_set_str(node(s, "driver.nvidia"), "flavor", "open", "/proc/driver/nvidia/version");
+	NO(s, "driver.proprietary-module-refuses-gpu");
+	snap_set_str(node(s, "driver.nvidia"), "flavor", "proprietary",
+		     "/proc/driver/nvidia/version");
+	snap_set_str(node(s, "host.os"), "id", "arch", "/etc/os-release");
+	FIX(s, "driver.proprietary-module-refuses-gpu", "sudo pacman -S nvidia-open");
+	snapshot_unref(s);
+	/* no refusal in the log: the loaded flavour and the architecture */
+	s = base();
+	gpu(s, "0x2c58", "nvidia");
+	driver_loaded(s, "580.105.08");
+	snap_set_str(node(s, "driver.nvidia"), "flavor", "proprietary",
+		     "/proc/driver/nvidia/version");
+	YES(s, "driver.proprietary-module-refuses-gpu", GPUENV_SEVERITY_ERROR,
+	    "is the proprietary flavour, which does not initialise the Blackwell GPU");
+	snapshot_unref(s);
+	s = base();
+	gpu(s, "0x2684", "nvidia"); /* AD102 [GeForce RTX 4090]: either flavour drives it */
+	driver_loaded(s, "580.105.08");
+	snap_set_str(node(s, "driver.nvidia"), "flavor", "proprietary",
+		     "/proc/driver/nvidia/version");
+	NO(s, "driver.proprietary-module-refuses-gpu");
+	snapshot_unref(s);
+}
+
 static void pkg_event(struct gpuenv_snapshot *s, const char *package, const char *from,
 		      const char *to, const char *upstream, const char *time);
 
@@ -1132,6 +1181,7 @@ int main(void)
 		cmocka_unit_test(test_branch_drops_gpu),
 		cmocka_unit_test(test_branch_drops_gpu_logged),
 		cmocka_unit_test(test_branch_drops_gpu_not_loaded),
+		cmocka_unit_test(test_proprietary_module_refuses_gpu),
 		cmocka_unit_test(test_branch_predates_gpu),
 		cmocka_unit_test(test_branch_eol),
 		cmocka_unit_test(test_nvml_mismatch),
