@@ -611,8 +611,9 @@ static int make_ask(struct gpuenv_explain *e, const struct snap_node *root)
 				r = ask_push(&e->ask, ASK_FOR(key));
 		}
 		/* a rule judged only from an active check's fact (rule.only_with: doctor --launch's
-		 * driver.cuda.launch, which the text of CUDA_ERROR_JIT_COMPILER_NOT_FOUND points at)
-		 * is told by the command that makes it, its verify line; gpuenv runs on Linux */
+		 * driver.cuda.launch, which the text of CUDA_ERROR_JIT_COMPILER_NOT_FOUND points
+		 * at) is told by the command that makes it, its verify line; gpuenv runs on
+		 * Linux */
 		if (r >= 0 && rule->only_with && !win && !wsl1 && rule->verify && rule->verify[0] &&
 		    !snap_present(snap_get(root, rule->only_with)))
 			r = ask_push(&e->ask, rule->verify[0]);

@@ -233,6 +233,18 @@ static bool wait_for(pid_t pid, uint64_t deadline, int *status, unsigned *others
 	}
 }
 
+/* After SIGKILL, at or past the grace period that began at grace: whether to go on waiting.
+ * Yes while no task below the reaper is in uninterruptible sleep (a killed task in any other
+ * state only waits for a CPU to die), up to CHILD_REAP_LOADED_MS past the grace; no where
+ * one is (it may never return: the grace was its wait) or the tree cannot be read. */
+static bool killed_still_dying(uint64_t grace)
+{
+	struct child_stuck st;
+
+	return child_now_ms() < grace + CHILD_REAP_LOADED_MS &&
+	       child_tree_find_stuck_below_self(&st) == 0;
+}
+
 /* /proc/PID/schedstat of the reaper's only child, opened right after the fork: the reaper's
  * own number as the proc mount sees it (readlink /proc/self: the host's, even inside a PID
  * namespace of its own), its children list (proc(5), /proc/PID/task/TID/children), the one
@@ -359,7 +371,10 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 			rec.stuck = (struct child_stuck){ 0 };
 		kill(-s, SIGKILL);
 		kill(s, SIGKILL);
-		rec.reaped = wait_for(s, child_now_ms() + CHILD_REAP_GRACE_MS, &status, &others);
+		grace = child_now_ms() + CHILD_REAP_GRACE_MS;
+		rec.reaped = wait_for(s, grace, &status, &others);
+		while (!rec.reaped && kill(s, 0) == 0 && killed_still_dying(grace))
+			rec.reaped = wait_for(s, child_now_ms() + 10u, &status, &others);
 	}
 	rec.status = status;
 	/* The rest of the tree. */
@@ -386,8 +401,14 @@ _Noreturn static void reaper(const struct keeper_args *a, uint8_t mode)
 		}
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0 || mode == 2 || child_now_ms() >= grace)
+		if (w < 0 || mode == 2)
 			break; /* ECHILD: all gone */
+		if (child_now_ms() >= grace) {
+			if (!killed_still_dying(grace))
+				break;
+			child_sleep_ms(10); /* past the grace: each look reads /proc */
+			continue;
+		}
 		child_sleep_ms(1);
 	}
 	rec.strays = others;

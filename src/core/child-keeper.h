@@ -11,6 +11,10 @@
 #include "child.h"
 
 #define CHILD_REAP_GRACE_MS 500u /* after SIGKILL: how long to wait for a D-state child */
+/* After SIGKILL, past the grace: how long at most a killed task that is not in D state is
+ * waited for. It dies once it gets a CPU, which on a loaded machine (a parallel ASan test
+ * suite on two cores) can take longer than the grace; calling it stuck then would be wrong. */
+#define CHILD_REAP_LOADED_MS 10000u
 /* The deadline stretches by the time the child spent waiting for a CPU, up to this many times
  * the timeout (see child_deadline()). */
 #define CHILD_STARVED_MAX 4u

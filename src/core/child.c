@@ -199,9 +199,10 @@ static int job_start(child_fn fn, void *userdata, child_exec_fn exec_keeper, voi
 		close(p[i][1]);
 	j->keeper = pid;
 	/* The reaper has its own deadline (stretched at most to CHILD_STARVED_MAX times the
-	 * timeout); this one only covers a keeper that went wrong. */
+	 * timeout, and its waits for killed tasks past the grace by CHILD_REAP_LOADED_MS each);
+	 * this one only covers a keeper that went wrong. */
 	j->backstop = a.deadline + (uint64_t)(CHILD_STARVED_MAX - 1u) * opts->timeout_ms +
-		      3 * CHILD_REAP_GRACE_MS + 1000u;
+		      3 * CHILD_REAP_GRACE_MS + 2 * CHILD_REAP_LOADED_MS + 1000u;
 	*ret = j;
 	return 0;
 fail:

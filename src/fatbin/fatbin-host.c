@@ -145,8 +145,8 @@ static int search_section(struct parse *ps, const struct sec *s)
 
 		/* Just past containers just walked: the next one, where they are registered by hand
 		 * one after another (libcufft.so.12: 23 983 in .ldata, 0 to 24 bytes apart), starts
-		 * within SEARCH_PEEK bytes. Looked for there through fb_view(), which the walk's own
-		 * reads usually already hold, instead of reading on through the search's buffer
+		 * within SEARCH_PEEK bytes. Looked for there through fb_view(), which the walk's
+		 * own reads usually already hold, instead of reading on through the search's buffer
 		 * (which read all 278 MB of that section). The first pattern lying wholly in the
 		 * peek is the one the search would find first, so the result is the same. */
 		if (walked && ps->read) {

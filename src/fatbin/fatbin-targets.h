@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The targets of a binary: the distinct GPU code a fatbin_result holds, one entry per target
- * (the same spelling, kind, PTX ISA and LTO-IR version merged), in one order. `gpuenv scan` (src/scan) and
- * the framework probe (arch_targets[] of a framework's library, src/probe) both summarise a
- * parse with it, so the two list the same targets in the same order under the same kind
+ * (the same spelling, kind, PTX ISA and LTO-IR version merged), in one order. `gpuenv scan`
+ * (src/scan) and the framework probe (arch_targets[] of a framework's library, src/probe) both
+ * summarise a parse with it, so the two list the same targets in the same order under the same kind
  * names (docs/formats/fatbin.md).
  */
 #pragma once

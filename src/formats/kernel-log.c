@@ -481,7 +481,8 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 		const char *nvrm;
 
 		/* an empty line starts no boot and holds no message: most of the lines of the
-		 * errors reader's text, which blanks those without "NVRM: " (pasted-errors-kernel.h) */
+		 * errors reader's text, which blanks those without "NVRM: "
+		 * (pasted-errors-kernel.h) */
 		if (!lines[i][0])
 			continue;
 		nvrm = strstr(lines[i], "NVRM: ");

@@ -180,12 +180,12 @@ static uint64_t word_le(const char *p)
 }
 
 /* The first even position from i (even) on, before last (n - 2 for a text of n bytes: three
- * bytes at each, and eight at each word read), whose three bytes are the first or second three of some needle's (filter3); last
- * when none. Every needle is at least four bytes long, so one that starts at j holds the
- * three bytes at j and at j + 1, one of which is even: testing every second position finds
- * it, at half the cost of testing each. Three positions from one load of eight bytes: most of
- * a text's positions start no needle, and this is what explain spends on every byte of every
- * line. */
+ * bytes at each, and eight at each word read), whose three bytes are the first or second three of
+ * some needle's (filter3); last when none. Every needle is at least four bytes long, so one that
+ * starts at j holds the three bytes at j and at j + 1, one of which is even: testing every second
+ * position finds it, at half the cost of testing each. Three positions from one load of eight
+ * bytes: most of a text's positions start no needle, and this is what explain spends on every byte
+ * of every line. */
 static size_t next_even(const struct pasted_scan *sc, const char *p, size_t i, size_t last)
 {
 	for (; i + 6 <= last; i += 6) {

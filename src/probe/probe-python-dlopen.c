@@ -5,10 +5,10 @@
  * found. TensorFlow (dso_loader.cc), numba (cudadrv/driver.py), Warp (cuda_util.cpp), CuPy 13
  * (NVRTC) and JAX's CUDA plugin (cuSPARSE, for its version check: jax-ml/jax#28929) dlopen()
  * their CUDA libraries rather than link them, so no DT_NEEDED entry shows them; which names
- * each release asks for is the knowledge base's framework_dlopen.tsv (each row with its source). Each name is resolved by the ld.so
- * emulation (loader.h) as dlopen(3) does for the calling object: with the framework
- * library's DT_RPATH/DT_RUNPATH when it was read (TensorFlow's dso_loader is in its own
- * libraries), else as the main program would (numba's and Warp's ctypes.CDLL / dlopen from
+ * each release asks for is the knowledge base's framework_dlopen.tsv (each row with its source).
+ * Each name is resolved by the ld.so emulation (loader.h) as dlopen(3) does for the calling object:
+ * with the framework library's DT_RPATH/DT_RUNPATH when it was read (TensorFlow's dso_loader is in
+ * its own libraries), else as the main program would (numba's and Warp's ctypes.CDLL / dlopen from
  * a library without a run path). A name with '/' is opened as that path.
  * Where a missing name has a copy: a directory on PATH (ld.so never searches PATH), a conda
  * environment's lib/ (on the loader path only while activated with LD_LIBRARY_PATH set), a

@@ -11,10 +11,11 @@
  * Nor is one where the kernel log shows an amdgpu that knows the GPU: it tried to bring the GPU
  * up ("Fatal error during GPU init", printed from amdgpu's probe of the device) or to load its
  * firmware ("Direct firmware load for amdgpu/... failed"), judged per GPU by the PCI address
- * the lines name; where the log could not be read, the rule could not tell. That amdgpu (a distribution
- * kernel's backport, or amdgpu-dkms) is newer than the release says, and the GPU is unbound
- * for the reason the log gives: driver.amdgpu-firmware-failed names it (ROCm/legacy-rocm-build
- * #1357: amdgpu 5.6.19 from rock-dkms on 4.15, its firmware not reinstalled).
+ * the lines name; where the log could not be read, the rule could not tell. That amdgpu (a
+ * distribution kernel's backport, or amdgpu-dkms) is newer than the release says, and the GPU
+ * is unbound for the reason the log gives: driver.amdgpu-firmware-failed names it
+ * (ROCm/legacy-rocm-build#1357: amdgpu 5.6.19 from rock-dkms on 4.15, its firmware not
+ * reinstalled).
  */
 #include <stdio.h>
 

@@ -150,6 +150,11 @@ RULE_CHECK(check_amdgpu_firmware_failed)
 	if (!snap_get_int(a, "firmware_failures", &fw) || fw == 0)
 		return;
 	snap_get_int(a, "init_failures", &fatal);
+	/* no init failure in the log: whether a GPU was left unbound is the PCI bus's to say;
+	 * unread, the rule could not tell (never "the GPU came up") */
+	if (!fatal &&
+	    !rule_need(c, NULL, "hardware.pci_devices", snap_get(root, "hardware.pci_devices")))
+		return;
 	for (size_t i = 0; i < snap_count(snap_get(root, "hardware.gpus")); i++) {
 		const struct snap_node *g = snap_at(snap_get(root, "hardware.gpus"), i);
 

@@ -87,7 +87,8 @@ RULE_CHECK(check_rootless_no_cgroups)
 		return;
 	if (!rootless_engine(root, who, sizeof(who), &key, &by)) {
 		/* no sign of a rootless engine: said as could-not-tell where a sign could not be
-		 * looked for (another user's runtime directory, an unreadable uid_map or /run/user) */
+		 * looked for (another user's runtime directory, an unreadable uid_map or
+		 * /run/user) */
 		const struct snap_node *userns = snap_get(root, HOST "rootless.user_namespace");
 		const struct snap_node *socks = snap_get(root, HOST "rootless.docker_sockets");
 		const struct snap_node *unread =

@@ -866,8 +866,9 @@ void rules_run_table(struct gpuenv_doctor *d, const struct snap_node *root)
 			if (rule_table[i].late != (late == 1))
 				continue;
 			/* The program's hook between one layer's rules and the next's (the table is
-			 * in layer order, each layer's checks in files of their own): the exporter's
-			 * diagnosis drops the pages the layer before ran (shared/step-hook.h). */
+			 * in layer order, each layer's checks in files of their own): the
+			 * exporter's diagnosis drops the pages the layer before ran
+			 * (shared/step-hook.h). */
 			if (prev && prev->layer != rule_table[i].layer)
 				step_hook_run();
 			prev = &rule_table[i];

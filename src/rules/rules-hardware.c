@@ -478,7 +478,8 @@ RULE_CHECK(check_gpu_unknown)
 		} else {
 			/* the table's fix and verify are NVIDIA's (nvidia-smi's compute_cap): on an
 			 * AMD GPU the gfx target is what counts, and KFD reports it */
-			/* not where the kernel's amdgpu cannot drive it (driver.amdgpu-kernel-too-old) */
+			/* not where the kernel's amdgpu cannot drive it
+			 * (driver.amdgpu-kernel-too-old) */
 			if (!snap_str(gfx) && !amdgpu && !amdgpu_kernel_predates(root, g))
 				finding_fix(f,
 					    "sudo modprobe amdgpu && ls "

@@ -73,7 +73,8 @@ RULE_CHECK(check_intel_compute_runtime_drops_gpu)
 		    facts_intel_legacy_family(device, &fam) < 0 ||
 		    !streq(fam->confidence, "confirmed"))
 			continue;
-		/* needed only here, for a legacy GPU: on other machines the packages are no question */
+		/* needed only here, for a legacy GPU: on other machines the packages are no
+		 * question */
 		if (!rule_need_known(c, snap_get_str(g, "bus_id"), "the compute runtime's packages",
 				     pkgs))
 			continue;

@@ -631,7 +631,8 @@ RULE_CHECK(check_toolkits_disagree)
 			 * that finds CUDA through CUDA_HOME, LD_LIBRARY_PATH or /usr/local/cuda
 			 * compiles with nvcc from PATH cannot link or load (PyTorch's CMake config
 			 * stops: "FindCUDA says CUDA version is …, but the CUDA headers say the
-			 * version is …", traveller59/spconv#65; spconv#186: nvcc 7.5 over CUDA 10.0) */
+			 * version is …", traveller59/spconv#65; spconv#186: nvcc 7.5 over CUDA
+			 * 10.0) */
 			if (streq(sel[0].what, "nvcc on PATH") && a && b &&
 			    cuda_major_minor(a, &ama, &ami) && cuda_major_minor(b, &bma, &bmi) &&
 			    ama != bma)

@@ -662,36 +662,6 @@ bool lib_need_determined(struct rule_ctx *c, const char *subject, const struct s
 
 /* ---- frameworks -------------------------------------------------------------------------- */
 
-/* s's first max bytes (to its NUL) appended at dst[at], as snprintf writes "%.*s": cut at
- * cap - 1, NUL-terminated; the new end. fw_foreach's names were snprintf's, a few hundred
- * instructions each, for every framework build of every rule that looks at them (callgrind,
- * the bench's paste: 104 calls, 84 K instructions). */
-#define WHOLE ((size_t)PTRDIFF_MAX) /* put()'s max for all of s */
-
-static size_t put(char *dst, size_t cap, size_t at, const char *s, size_t max)
-{
-	size_t n = max == WHOLE ? strlen(s) : strnlen(s, max);
-
-	if (n > cap - 1 - at)
-		n = cap - 1 - at;
-	memcpy(dst + at, s, n);
-	dst[at + n] = '\0';
-	return at + n;
-}
-
-/* v in decimal appended as put() appends. */
-static size_t put_index(char *dst, size_t cap, size_t at, size_t v)
-{
-	char digits[24];
-	size_t i = sizeof(digits) - 1;
-
-	digits[i] = '\0';
-	do
-		digits[--i] = (char)('0' + v % 10);
-	while (v /= 10);
-	return put(dst, cap, at, digits + i, WHOLE);
-}
-
 static void fw_label(struct fw_build *b, const char *name, const struct snap_node *pkg)
 {
 	const char *v = snap_get_str(pkg, "version") ?: snap_get_str(pkg, "dist_version");
@@ -699,14 +669,10 @@ static void fw_label(struct fw_build *b, const char *name, const struct snap_nod
 	/* a framework named by pasted text alone: its environment was not looked at */
 	bool probed = snap_state(snap_child(b->env, "prefix")) != FACT_UNPROBED;
 
-	size_t at = put(b->label, sizeof(b->label), 0, name, WHOLE);
-
-	at = put(b->label, sizeof(b->label), at, " ", 1);
-	put(b->label, sizeof(b->label), at,
-	    v
-		    ?: probed ? "(version unreadable)"
-			      : "(version not probed)",
-	    WHOLE);
+	snprintf(b->label, sizeof(b->label), "%s %s", name,
+		 v
+			 ?: probed ? "(version unreadable)"
+				   : "(version not probed)");
 }
 
 void fw_need_complete(struct rule_ctx *c, const struct snap_node *root)
@@ -737,6 +703,7 @@ void fw_need_complete(struct rule_ctx *c, const struct snap_node *root)
  * that directory is on the module path of the distribution's /usr/bin/python3.N (Debian Python
  * Policy, "Module Path"; `sudo pip install` writes there), and /usr/local/bin/python is no
  * interpreter the machine was seen to have. pip then runs as that interpreter's module.
+ * Built once per environment: every framework build in it shares them.
  */
 static void fw_commands(struct fw_build *b)
 {
@@ -756,17 +723,12 @@ static void fw_commands(struct fw_build *b)
 			 streq(site + n - strlen("/dist-packages"), "/dist-packages");
 	}
 	if (debian) {
-		size_t at = put(b->python, sizeof(b->python), 0, "/usr/bin/python", WHOLE);
-
-		put(b->python, sizeof(b->python), at, ver, 16);
-		at = put(b->pip, sizeof(b->pip), 0, b->python, WHOLE);
-		put(b->pip, sizeof(b->pip), at, " -m pip", WHOLE);
+		snprintf(b->python, sizeof(b->python), "/usr/bin/python%.16s", ver);
+		snprintf(b->pip, sizeof(b->pip), "%s -m pip", b->python);
 		return;
 	}
-	put(b->python, sizeof(b->python), put(b->python, sizeof(b->python), 0, b->prefix, 80),
-	    "/bin/python", WHOLE);
-	put(b->pip, sizeof(b->pip), put(b->pip, sizeof(b->pip), 0, b->prefix, 80), "/bin/pip",
-	    WHOLE);
+	snprintf(b->python, sizeof(b->python), "%.80s/bin/python", b->prefix);
+	snprintf(b->pip, sizeof(b->pip), "%.80s/bin/pip", b->prefix);
 }
 
 size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build *b, void *u),
@@ -779,22 +741,26 @@ size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build
 		const struct snap_node *env = snap_at(envs, i);
 		const struct snap_node *pk = snap_child(env, "packages");
 		static const char *const names[] = { "torch", "tensorflow", "jax" };
+		/* what every build of this environment shares, made at its first build */
+		struct fw_build shared = { .env = env,
+					   .env_index = i,
+					   .prefix = snap_get_str(env, "prefix") ?: "?" };
+		bool shared_made = false;
 
 		for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 			const struct snap_node *pkg = snap_child(pk, names[k]);
-			struct fw_build b = { .env = env,
-					      .pkg = pkg,
-					      .env_index = i,
-					      .prefix = snap_get_str(env, "prefix") ?: "?" };
-			size_t at;
+			struct fw_build b;
 
 			if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
 				continue;
-			fw_commands(&b);
-			at = put(b.key, sizeof(b.key), 0, "framework.python_envs.", WHOLE);
-			at = put_index(b.key, sizeof(b.key), at, i);
-			at = put(b.key, sizeof(b.key), at, ".packages.", WHOLE);
-			put(b.key, sizeof(b.key), at, names[k], WHOLE);
+			if (!shared_made) {
+				fw_commands(&shared);
+				shared_made = true;
+			}
+			b = shared;
+			b.pkg = pkg;
+			snprintf(b.key, sizeof(b.key), "framework.python_envs.%zu.packages.%s", i,
+				 names[k]);
 			if (k == 0 || k == 1) {
 				b.kind = k == 0 ? FW_TORCH : FW_TENSORFLOW;
 				fw_label(&b, names[k], pkg);
@@ -809,7 +775,7 @@ size_t fw_foreach(const struct snap_node *root, void (*fn)(const struct fw_build
 				char base[sizeof(b.label)];
 
 				fw_label(&b, "jax", pkg);
-				put(base, sizeof(base), 0, b.label, WHOLE);
+				memcpy(base, b.label, sizeof(base));
 				if (snap_count(pl) == 0 || snap_kind(pl) != SNAP_ARRAY) {
 					b.kind = FW_JAX;
 					if (fn)

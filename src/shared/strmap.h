@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A string → size_t map: open addressing with linear probing (Knuth, TAOCP vol. 3, 6.4,
- * "Algorithm L"), FNV-1a's step over eight-byte words for hashes, grown to keep the load at most 1/2. For the lookups that were
- * linear searches over a growing list (directory listings of the loader, Python environments
- * by resolved prefix), which made discovery quadratic. Keys are copied; no removal.
+ * "Algorithm L"), FNV-1a's step over eight-byte words for hashes, grown to keep the load at most
+ * 1/2. For the lookups that were linear searches over a growing list (directory listings of the
+ * loader, Python environments by resolved prefix), which made discovery quadratic. Keys are copied;
+ * no removal.
  */
 #pragma once
 

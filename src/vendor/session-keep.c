@@ -297,8 +297,9 @@ static int keep_facts(const struct vendor_session *vs, const struct vendor_keep 
 
 /* The sweep's pages of the output buffer, read and folded, go back to the system (madvise(2)
  * MADV_DONTNEED: the range, whole pages inside the buffer, reads as zeros next time): the
- * buffer stays reserved at the output cap, but a sweep's worth of it would stay resident between sweeps, and in every process forked from this one (a fork
- * copies the page tables of anonymous memory; `gpuenv exporter`'s diagnosis, docs/exporter.md). */
+ * buffer stays reserved at the output cap, but a sweep's worth of it would stay resident between
+ * sweeps, and in every process forked from this one (a fork copies the page tables of anonymous
+ * memory; `gpuenv exporter`'s diagnosis, docs/exporter.md). */
 static void release_pages(char *buf, size_t used)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);

@@ -12,12 +12,14 @@ platform's PCI topology; its sources) with the GPU unbound and no GPU module loa
 import os
 import shutil
 
-from realworld.amd import BASE, NODES, drop_venv, firmware_missing, gpu_dir, kern_log, set_gpu
-from realworld.common import fresh, ini, move_kernel, real_world, w
+from realworld.amd import (BASE, NODES, drop_venv, firmware_missing, gpu_dir, kern_log,
+                           kernel_amdgpu, set_gpu)
+from realworld.common import FIX, fresh, ini, move_kernel, read, real_world, section, w
 
 TOPIC = "amd_kernel_old"
 FIXTURES = ("rw-vega10-kernel-4.4-rocm-624", "rw-renoir-kernel-4.19-amdvlk-184",
-            "vega10-kernel-4.15-amdgpu-not-loaded", "navi10-kernel-4.15-dkms-firmware-missing")
+            "vega10-kernel-4.15-amdgpu-not-loaded", "navi10-kernel-4.15-dkms-firmware-missing",
+            "navi14-firmware-missing-renoir-apu-kernel-5.4")
 
 URL_624 = "https://github.com/ROCm/legacy-rocm-build/issues/624"
 URL_184 = "https://github.com/GPUOpen-Drivers/AMDVLK/issues/184"
@@ -162,8 +164,84 @@ def navi10_dkms_firmware_missing():
         {"PATH": PATH}, "", devices)
 
 
+URL_16967 = "https://github.com/void-linux/void-packages/issues/16967"
+# mi300x-amdgpu's second GPU: its root port, switch and GPU function (the base keeps only the
+# first GPU's, at 0000:05:00.0)
+SECOND_GPU = ("0000:10:01.1", "0000:13:00.0", "0000:14:00.0", "0000:15:00.0")
+
+
+def second_gpu(root, device, cls):
+    """mi300x-amdgpu's second GPU, 0000:15:00.0 behind its own root port and switch, made
+    `device` of class `cls` and bound to no driver (its bridges stay on pcieport)."""
+    src = f"{FIX}/mi300x-amdgpu/root"
+    shutil.copytree(f"{src}/sys/devices/pci0000:10", f"{root}/sys/devices/pci0000:10",
+                    symlinks=True)
+    for bus in SECOND_GPU:
+        link = f"sys/bus/pci/devices/{bus}"
+        os.symlink(os.readlink(f"{src}/{link}"), f"{root}/{link}")
+    gpu = os.path.realpath(f"{root}/sys/bus/pci/devices/{SECOND_GPU[-1]}")
+    w(gpu, "device", f"0x{device}\n")
+    w(gpu, "class", f"0x{cls}\n")
+    os.unlink(f"{gpu}/driver")
+
+
+def navi14_firmware_renoir_apu():
+    """Two AMD GPUs, one amdgpu failure: the kernel's amdgpu knows the Navi 14 card and fails
+    on its missing firmware; the Renoir APU beside it is one 5.4's amdgpu does not drive."""
+    dst, root = fresh(FIXTURES[4], BASE)
+    set_gpu(root, "7340", "038000", "Navi 14 [Radeon RX 5500/5500M / Pro 5500M]", None)
+    w(root, "usr/share/misc/pci.ids", read(root, "usr/share/misc/pci.ids").replace(
+        "\t7340  ", "\t1636  Renoir\n\t7340  "))
+    os.unlink(f"{gpu_dir(root)}/driver")
+    drop_venv(root)
+    kernel_amdgpu(root)
+    move_kernel(root, "5.15.0-116-generic", "5.4.2_1")
+    os.unlink(f"{root}/etc/os-release")
+    second_gpu(root, "1636", "030000")
+    kern_log(root, "Nov 30 10:12:01 void", [
+        "[    3.067292] [drm] initializing kernel modesetting (NAVI14 0x1002:0x7340 "
+        "0x1462:0x12A5 0xC1).",
+        "[    3.092584] [drm] add ip block number 2 <navi10_ih>",
+        "[    3.092608] amdgpu 0000:05:00.0: Direct firmware load for "
+        "amdgpu/navi14_gpu_info.bin failed with error -2",
+        "[    3.092610] amdgpu 0000:05:00.0: Failed to load gpu_info firmware "
+        "\"amdgpu/navi14_gpu_info.bin\"",
+    ])
+    devices = "".join(l for l in section(BASE, "devices").splitlines(True)
+                      if not l.startswith(("/dev/dri/renderD", "/dev/dri/card1 ")))
+    ini(dst, TOPIC,
+        "A Navi 14 card (1002:7340) beside a Renoir APU's GPU (1002:1636) on kernel 5.4: the "
+        "kernel's amdgpu knows the Navi 14 and fails to load amdgpu/navi14_gpu_info.bin "
+        "(error -2, the firmware package missing), the Renoir is one 5.4's amdgpu does not "
+        "drive (Linux 5.5), and neither GPU has a driver. Each GPU's verdict is its own: the "
+        "firmware failure on the Navi 14 (driver.amdgpu-firmware-failed) keeps "
+        "driver.amdgpu-kernel-too-old off that GPU only, not off the Renoir at 0000:15:00.0",
+        "A constructed machine of two reports' GPUs, not a report of its own. The Navi 14: "
+        "rebuilt from " + URL_16967 + " (pasted: 'a new Navi 14 Amd GPU on the 5.4 kernel', "
+        "its dmesg lines '[drm] initializing kernel modesetting (NAVI14 0x1002:0x7340 "
+        "0x1462:0x12A5 0xC1)', 'add ip block number 2 <navi10_ih>', 'Direct firmware load for "
+        "amdgpu/navi14_gpu_info.bin failed with error -2', 'Failed to load gpu_info firmware', "
+        "lspci -k's 'Display controller' (class 0x0380) with 'Kernel modules: amdgpu' and no "
+        "driver in use; the thread's cause: linux-firmware-amd not installed), with the bus "
+        "made the base's 0000:05:00.0 (the report's 03:00.0), the GPU function's files those "
+        "of the rx7600-rocm-torch-override base (mi300x-amdgpu's first GPU; its sources) "
+        "with pci.ids' Navi 14 line, as rw-navi14-kfd-did-missing-rocm-1318 has them, and the "
+        "kernel's own amdgpu loaded (its /proc/modules, no module version). The Renoir: "
+        "the GPU of rw-renoir-kernel-4.19-amdvlk-184 (" + URL_184 + ": 1002:1636, pci.ids' "
+        "Renoir line, no driver and nothing in the kernel log about it) placed on "
+        "mi300x-amdgpu's second GPU function 0000:15:00.0 with its root port 0000:10:01.1 "
+        "and switch 0000:13:00.0/0000:14:00.0 (that fixture's files, its sources; the "
+        "function's driver link removed); an APU's GPU sits on the CPU's own bridge, not "
+        "behind a switch: only the bus matters here. Placeholders: the release string "
+        "5.4.2_1 (Void's form; the report says 5.4), the syslog prefix of the kernel-log "
+        "lines, no os-release; everything else is the base's (see its sources), without its "
+        "venv",
+        {"PATH": PATH}, "", devices)
+
+
 def write():
     vega10_kernel_44()
     renoir_kernel_419()
     vega10_kernel_415_not_loaded()
     navi10_dkms_firmware_missing()
+    navi14_firmware_renoir_apu()

@@ -60,15 +60,22 @@ def nvcc_wheel(root, site, version, installer="pip"):
     w(root, f"{site}/nvidia/cuda_nvcc/__init__.py", "")
 
 
+def jax_and_jaxlib(root, site, jax, jaxlib, version_name):
+    """jax and jaxlib as pip installs them: each version.py with its release's variable
+    (`__version__` in 2021's, `_version` in 0.4's), jaxlib's without its local "+cuda112"
+    part, and jaxlib/xla_extension.so."""
+    dist(root, site, "jax", jax)
+    w(root, f"{site}/jax/version.py", f'{version_name} = "{jax}"\n')
+    dist(root, site, "jaxlib", jaxlib)
+    w(root, f"{site}/jaxlib/version.py", f'{version_name} = "{jaxlib.split("+")[0]}"\n')
+    mk2.ELF.setdefault(root, []).append(
+        (f"{site}/jaxlib/xla_extension.so", "so soname=xla_extension.so"))
+
+
 def jax_plugin_env(root, site, version):
     """jax, jaxlib and the CUDA 12 plugin pair (jax-cuda12-plugin, jax-cuda12-pjrt), as
     `pip install "jax[cuda12_local]"` installs them: no nvidia-* wheel."""
-    dist(root, site, "jax", version)
-    w(root, f"{site}/jax/version.py", f'_version = "{version}"\n')
-    dist(root, site, "jaxlib", version)
-    w(root, f"{site}/jaxlib/version.py", f'_version = "{version}"\n')
-    mk2.ELF.setdefault(root, []).append(
-        (f"{site}/jaxlib/xla_extension.so", "so soname=xla_extension.so"))
+    jax_and_jaxlib(root, site, version, version, "_version")
     dist(root, site, "jax-cuda12-plugin", version)
     w(root, f"{site}/jax_cuda12_plugin/__init__.py", "")
     dist(root, site, "jax-cuda12-pjrt", version)
@@ -81,12 +88,7 @@ def jaxlib_cuda11_env(root, site, jax, jaxlib, bundled_libdevice):
     """jax and a jaxlib CUDA 11 wheel of 2021 (jaxlib/xla_extension.so); bundled_libdevice:
     jaxlib/cuda/nvvm/libdevice/libdevice.10.bc, which the wheels carry from 0.1.66 on
     (jax-ml/jax#6581)."""
-    dist(root, site, "jax", jax)
-    w(root, f"{site}/jax/version.py", f'__version__ = "{jax}"\n')
-    dist(root, site, "jaxlib", jaxlib)
-    w(root, f"{site}/jaxlib/version.py", f'__version__ = "{jaxlib.split("+")[0]}"\n')
-    mk2.ELF.setdefault(root, []).append(
-        (f"{site}/jaxlib/xla_extension.so", "so soname=xla_extension.so"))
+    jax_and_jaxlib(root, site, jax, jaxlib, "__version__")
     if bundled_libdevice:
         w(root, f"{site}/jaxlib/cuda/nvvm/libdevice/libdevice.10.bc", "")
 
