@@ -22,20 +22,31 @@
 static void target_list(const struct snap_node *tl, struct strbuf *out)
 {
 	for (size_t i = 0; i < snap_count(tl); i++)
-		strbuf_printf(out, "%s%s", i ? " " : "", snap_get_str(snap_at(tl, i), "gfx") ?: "?");
+		strbuf_printf(out, "%s%s", i ? " " : "",
+			      snap_get_str(snap_at(tl, i), "gfx") ?: "?");
+}
+
+/* The override the knowledge base gives for gfx makes ROCm load code the list tl holds. */
+static bool override_would_run(const struct snap_node *tl, const char *gfx)
+{
+	const struct facts_hsa_override *o;
+
+	return facts_hsa_override(gfx, &o) == 0 && o->override &&
+	       amd_targets_have_gfx(tl, o->runs_as);
 }
 
 static void one_variant(struct rule_ctx *c, const struct snap_node *root,
 			const struct snap_node *kfd, const struct snap_node *v)
 {
 	const struct snap_node *tl = snap_child(v, "rocblas_targets");
-	const struct snap_node *ovr = snap_get(root, "environment.HSA_OVERRIDE_GFX_VERSION");
-	const char *dir = snap_get_str(v, "dir") ?: "?";
+	const struct snap_node *env = snap_get(root, "environment");
+	const struct snap_node *ovr = snap_child(env, "HSA_OVERRIDE_GFX_VERSION");
+	const char *dir = snap_get_str(v, "dir");
 	struct strbuf list = STRBUF_INIT;
 	char as[32];
 	bool have_ovr = amd_gfx_of_override(snap_str(ovr), as, sizeof(as));
 
-	if (!rule_need(c, dir, "the rocBLAS targets of ollama's ROCm", tl))
+	if (!rule_need(c, dir ?: "framework.ollama", "the rocBLAS targets of ollama's ROCm", tl))
 		return;
 	target_list(tl, &list);
 	for (size_t k = 0; k < snap_count(kfd); k++) {
@@ -46,25 +57,34 @@ static void one_variant(struct rule_ctx *c, const struct snap_node *root,
 
 		if (!gfx || amd_targets_have_gfx(tl, eff))
 			continue;
+		/* Pasted text without the environment cannot tell a GPU left without the
+		 * override it needs from one whose override never reached the server
+		 * (ollama/ollama#8679): ask. A live or replayed process always has some. */
+		if (!have_ovr && snap_count(env) == 0 && override_would_run(tl, gfx)) {
+			rule_need(c, "HSA_OVERRIDE_GFX_VERSION", "the ollama server's environment",
+				  ovr);
+			continue;
+		}
 		if (have_ovr)
 			f = rule_finding(
 				c, GPUENV_SEVERITY_ERROR, dir,
 				"HSA_OVERRIDE_GFX_VERSION=%s makes ROCm load %s code on the %s GPU, "
-				"and ollama's ROCm in %s has rocBLAS kernels for %s only: ollama "
+				"and ollama's ROCm%s%s has rocBLAS kernels for %s only: ollama "
 				"skips its own check (\"skipping rocm gfx compatibility check\") and "
 				"fails on the GPU",
-				snap_str(ovr), as, gfx, dir, strbuf_str(&list));
+				snap_str(ovr), as, gfx, dir ? " in " : "", dir ?: "",
+				strbuf_str(&list));
 		else
 			f = rule_finding(c, GPUENV_SEVERITY_ERROR, dir,
-					 "ollama's ROCm in %s has rocBLAS kernels for %s; the GPU is "
+					 "ollama's ROCm%s%s has rocBLAS kernels for %s; the GPU is "
 					 "%s: ollama leaves it out and runs models on the CPU "
 					 "(\"amdgpu is not supported (supported types:[…]) "
 					 "gpu_type=%s\", \"no compatible GPUs were discovered\")",
-					 dir, strbuf_str(&list), gfx, gfx);
+					 dir ? " in " : "", dir ?: "", strbuf_str(&list), gfx, gfx);
 		snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
 		finding_fact(f, key, snap_child(snap_at(kfd, k), "gfx"));
 		finding_evidence(f, "framework.ollama.rocm_variants[].rocblas_targets",
-				 snap_source(snap_child(snap_at(tl, 0), "gfx")) ?: dir, "%s",
+				 snap_source(snap_child(snap_at(tl, 0), "gfx")) ?: "?", "%s",
 				 strbuf_str(&list));
 		if (have_ovr) {
 			finding_fact(f, "environment.HSA_OVERRIDE_GFX_VERSION", ovr);
@@ -73,13 +93,15 @@ static void one_variant(struct rule_ctx *c, const struct snap_node *root,
 				       "target the list above has");
 		} else
 			amd_gfx_override_fix(f, tl, gfx);
-		finding_fix(f,
-			    "# use an ollama release whose ROCm has %s kernels, or build ollama from "
-			    "source with AMDGPU_TARGETS=%s against a ROCm whose rocBLAS has them",
-			    gfx, gfx);
+		finding_fix(
+			f,
+			"# use an ollama release whose ROCm has %s kernels, or build ollama from "
+			"source with AMDGPU_TARGETS=%s against a ROCm whose rocBLAS has them",
+			gfx, gfx);
 		finding_verify(f, "journalctl -u ollama | grep -E 'amdgpu is not supported|"
 				  "inference compute|no compatible GPUs'");
-		finding_verify(f, "ls %s/rocblas/library | grep -o 'gfx[0-9a-f]*' | sort -u", dir);
+		finding_verify(f, "ls %s/rocblas/library | grep -o 'gfx[0-9a-f]*' | sort -u",
+			       dir ?: "/usr/local/lib/ollama/rocm");
 	}
 	strbuf_done(&list);
 }
