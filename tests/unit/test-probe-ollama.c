@@ -110,7 +110,8 @@ static void test_runners_before_058(void **state)
 	assert_non_null(v);
 	assert_string_equal(snap_get_str(v, "library"),
 			    "/usr/lib/ollama/runners/cuda_v11/ollama_llama_server");
-	assert_string_equal(snap_get_str(v, "cudart.path"), "/usr/lib/ollama/libcudart.so.11.3.109");
+	assert_string_equal(snap_get_str(v, "cudart.path"),
+			    "/usr/lib/ollama/libcudart.so.11.3.109");
 	assert_string_equal(snap_get_str(v, "cudart.version"), "11.3.109");
 }
 
