@@ -18,7 +18,15 @@
  * fatbin scanner, probe_record_targets()), and the CUDA runtime it bundles, by the version
  * in the file's name (libcudart.so.12.8.90: the toolkit's own naming). ollama picks one
  * variant per GPU at run time (discover/ in its source), so each is recorded and judged.
- * Nothing is executed: `ollama --version` would start a client.
+ * Its ROCm build, as framework.ollama.rocm_variants: lib/ollama/rocm (CMakeLists.txt's
+ * OLLAMA_HIP_INSTALL_DIR) holds libggml-hip.so, the ROCm libraries it needs and ROCm's
+ * rocblas/ directory; ollama uses an AMD GPU only where a rocblas/library/
+ * TensileLibrary_lazy_<gfx>.dat names its target (GetSupportedGFX(), discover/amd_common.go:
+ * the "supported types" of "amdgpu is not supported"), so those names are recorded beside the
+ * code objects of libggml-hip.so. Distribution builds with no rocm/ of their own use the
+ * system's ROCm (/opt/rocm/lib): that is the ROCm probe's.
+ * Nothing is executed: `ollama --version` would start a client. No file of the tarball or the
+ * Docker image states ollama's version (the binary's embedded string is not read).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +44,9 @@ static const char *const install_dirs[] = { "/usr/local/lib/ollama", "/usr/lib/o
 
 /* The library that holds ggml's CUDA kernels in a variant directory, newest layout first. */
 static const char *const kernel_libs[] = { "libggml-cuda.so", "ollama_llama_server" };
+
+/* rocblas/library holds a few files per kernel family and gfx target (thousands in ROCm 6) */
+#define MAX_ROCBLAS_FILES 65536u
 
 /* At most this many variants per install directory (ollama ships two or three). */
 #define MAX_VARIANTS 8u
@@ -179,6 +190,79 @@ static int variants_below(struct probe_env *pe, struct snap_node *ollama, const 
 	return 0;
 }
 
+/* The gfx targets ollama accepts: the names of rocblas/library/TensileLibrary_lazy_<gfx>.dat
+ * below the ROCm directory rocm (GetSupportedGFX(), discover/amd_common.go). */
+static int record_rocblas_targets(struct probe_env *pe, struct snap_node *v, const char *rocm)
+{
+	static const char prefix[] = "TensileLibrary_lazy_", suffix[] = ".dat";
+	_cleanup_free_ char *lib = path_join(rocm, "rocblas/library");
+	_cleanup_strv_free_ char **names = NULL;
+	struct snap_node *arr;
+	int r;
+
+	if (!lib)
+		return -ENOMEM;
+	r = root_list_dir(pe->root, lib, MAX_ROCBLAS_FILES, &names);
+	if (r == -ENOMEM)
+		return r;
+	if (r == -ENOENT || r == -ENOTDIR) {
+		snap_set_state(v, "rocblas_targets", FACT_ABSENT, lib,
+			       "no rocblas/library: ollama does not use this ROCm directory");
+		return 0;
+	}
+	if (r < 0) {
+		snap_set_errno(v, "rocblas_targets", r, lib);
+		return 0;
+	}
+	arr = snap_array(v, "rocblas_targets");
+	STRV_FOREACH(n, names) {
+		size_t len = strlen(*n), plen = strlen(prefix), slen = strlen(suffix);
+
+		if (len <= plen + slen || !startswith(*n, prefix) ||
+		    strcmp(*n + len - slen, suffix) != 0 || !startswith(*n + plen, "gfx"))
+			continue;
+		_cleanup_free_ char *p = path_join(lib, *n);
+		if (!p)
+			return -ENOMEM;
+		snap_set_strf(snap_append_object(arr), "gfx", p, "%.*s", (int)(len - plen - slen),
+			      *n + plen);
+	}
+	return 0;
+}
+
+/* ollama's ROCm build below the install directory top (lib/ollama/rocm), if there is one. */
+static int rocm_variant(struct probe_env *pe, struct snap_node *ollama, const char *top)
+{
+	_cleanup_free_ char *dir = path_join(top, "rocm"), *lib = NULL;
+	_cleanup_strv_free_ char **names = NULL;
+	struct snap_node *v;
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	r = root_list_dir(pe->root, dir, MAX_SMALL_DIR, &names);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r == -ENOMEM)
+		return r;
+	v = snap_append_object(snap_array(ollama, "rocm_variants"));
+	snap_set_str(v, "dir", dir, dir);
+	if (r < 0) {
+		snap_set_errno(v, "rocblas_targets", r, dir);
+		snap_set_errno(v, "arch_targets", r, dir);
+		return 0;
+	}
+	if (strv_contains(names, "libggml-hip.so")) {
+		if (!(lib = path_join(dir, "libggml-hip.so")))
+			return -ENOMEM;
+		snap_set_str(v, "library", lib, lib);
+		if ((r = probe_record_targets(pe, v, lib)) < 0)
+			return r;
+	} else
+		snap_set_state(v, "arch_targets", FACT_ABSENT, dir, "no libggml-hip.so here");
+	return record_rocblas_targets(pe, v, dir);
+}
+
 static int one_install(struct probe_env *pe, struct snap_node *ollama, const char *top)
 {
 	_cleanup_strv_free_ char **names = NULL;
@@ -196,7 +280,8 @@ static int one_install(struct probe_env *pe, struct snap_node *ollama, const cha
 		return 0;
 	}
 	if ((r = variants_below(pe, ollama, top, names, NULL)) < 0 ||
-	    (r = variants_below(pe, ollama, top, names, "runners")) < 0)
+	    (r = variants_below(pe, ollama, top, names, "runners")) < 0 ||
+	    (r = rocm_variant(pe, ollama, top)) < 0)
 		return r;
 	/* a distribution's build: the kernel library in the directory itself */
 	return one_variant(pe, ollama, top, "ollama", names, top, names);

@@ -89,6 +89,12 @@ const struct rule_edge rule_causes[] = {
 	{ "runtime.override-not-inherited", "framework.rocm-gfx-unsupported",
 	  "the build has code for the target the override names, not the GPU's own: the override "
 	  "the user set never reached the process, so ROCm looks for the GPU's own code" },
+	{ "runtime.override-not-inherited", "framework.ollama-rocm-gfx-unsupported",
+	  "ollama's ROCm has code for the target the override names, not the GPU's own: the "
+	  "override never reached the server, so ollama checks the GPU's own target and skips it" },
+	{ "runtime.hsa-override-wrong-target", "framework.ollama-rocm-gfx-unsupported",
+	  "ollama's ROCm is looked up for the target the override names, not the GPU's: with the "
+	  "override gone ollama checks the GPU's own target" },
 	/* ---- what an absent driver breaks above it ---- */
 	{ "driver.module-not-loaded", "hardware.gpu-without-driver",
 	  "the GPU has no kernel driver because the nvidia module that would bind it is not "

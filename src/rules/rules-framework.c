@@ -551,7 +551,7 @@ struct gfx_ctx {
 
 /* The override users set for this GPU, from the knowledge base only (hsa_override.tsv), and
  * only when the build holds the code it makes ROCm load; AMD does not support it. */
-static void gfx_override_fix(struct finding *f, const struct snap_node *targets, const char *gfx)
+void amd_gfx_override_fix(struct finding *f, const struct snap_node *targets, const char *gfx)
 {
 	const struct facts_hsa_override *o;
 
@@ -702,7 +702,7 @@ static void gfx_one(const struct fw_build *b, void *u)
 				    "unset HSA_OVERRIDE_GFX_VERSION   # once a build supports %s",
 				    gfx);
 		else if (!in_build)
-			gfx_override_fix(f, tn, gfx);
+			amd_gfx_override_fix(f, tn, gfx);
 		finding_rule_verify(f);
 	}
 	strbuf_done(&list);

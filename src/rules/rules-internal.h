@@ -347,6 +347,9 @@ const struct snap_node *chosen_toolkit(const struct snap_node *root, const char 
 bool amd_gfx_of_override(const char *v, char *buf, size_t len);
 /* Do the code objects (arch_targets[] objects with "gfx") include gfx? */
 bool amd_targets_have_gfx(const struct snap_node *targets, const char *gfx);
+/* The HSA_OVERRIDE_GFX_VERSION value the knowledge base gives for gfx (hsa_override.tsv) as a
+ * fix, only where targets hold the code it makes ROCm load; marked unsupported by AMD. */
+void amd_gfx_override_fix(struct finding *f, const struct snap_node *targets, const char *gfx);
 /* The gfx of the first GPU node of the KFD topology (and its index), or NULL. */
 const char *amd_kfd_gfx(const struct snap_node *root, size_t *ret_index);
 /* The gfx of the first GPU node the process sees (amd_kfd_node_visible()), or NULL. */
@@ -478,6 +481,7 @@ RULE_CHECK(check_library_shadowed);
 RULE_CHECK(check_nvjitlink_older_than_library);
 RULE_CHECK(check_fw_extension_abi_mismatch);
 RULE_CHECK(check_fw_ollama_no_usable_cuda_library);
+RULE_CHECK(check_fw_ollama_rocm_gfx_unsupported);
 RULE_CHECK(check_cudnn_older_than_framework);
 RULE_CHECK(check_cudart_older_than_framework);
 RULE_CHECK(check_cuda_compat_unsupported);

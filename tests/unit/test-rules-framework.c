@@ -491,6 +491,40 @@ static void test_fw_ollama(void **state)
 	snapshot_unref(s);
 }
 
+/* ollama's ROCm (probe-ollama.c): the GPU's gfx against its rocBLAS targets, the override's
+ * target instead where HSA_OVERRIDE_GFX_VERSION is set (ollama then skips its check). */
+static void test_fw_ollama_rocm(void **state)
+{
+	const char *id = "framework.ollama-rocm-gfx-unsupported";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g = gpu(s, "0x73ff", "amdgpu"), *n, *v, *t;
+
+	(void)state;
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	n = snap_append_object(snap_array(snap_object(node(s, "driver"), "amdgpu"), "kfd_nodes"));
+	snap_set_str(n, "gfx", "gfx1032", "/sys/class/kfd/kfd/topology/nodes/1/properties");
+	NO(s, id); /* no ollama */
+	v = snap_append_object(
+		snap_array(snap_object(node(s, "framework"), "ollama"), "rocm_variants"));
+	snap_set_str(v, "dir", "/usr/local/lib/ollama/rocm", "x");
+	snap_set_errno(v, "rocblas_targets", -EACCES, "/usr/local/lib/ollama/rocm/rocblas/library");
+	SKIPPED(s, id); /* the list unreadable: could not tell */
+	t = snap_array(v, "rocblas_targets");
+	snap_set_str(snap_append_object(t), "gfx", "gfx1030", "x");
+	snap_set_str(snap_append_object(t), "gfx", "gfx1100", "x");
+	YES(s, id, GPUENV_SEVERITY_ERROR, "the GPU is gfx1032");
+	/* gfx1032 → 10.3.0 runs gfx1030 code, which the list has: offered, unsupported */
+	assert_true(fix_has(s, id, "HSA_OVERRIDE_GFX_VERSION=10.3.0   # NOT supported by AMD"));
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "10.3.0");
+	NO(s, id); /* ROCm loads gfx1030 code, which ollama has */
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "9.0.6");
+	YES(s, id, GPUENV_SEVERITY_ERROR, "makes ROCm load gfx906 code");
+	snap_set_str(n, "gfx", "gfx1100", "x");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "11.0.0");
+	NO(s, id);
+	snapshot_unref(s);
+}
+
 static void test_fw_ltoir(void **state)
 {
 	const char *id = "framework.ltoir-needs-newer-nvjitlink";
@@ -567,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_fw_xla_toolchain),
 		cmocka_unit_test(test_fw_xla_ptxas_old),
 		cmocka_unit_test(test_fw_ollama),
+		cmocka_unit_test(test_fw_ollama_rocm),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */

@@ -3,16 +3,33 @@
 (compute capability 3.7) below every architecture of ollama 0.5.11's CUDA 11 and CUDA 12
 libraries, so ollama runs on the CPU; Arch Linux's ollama-cuda rebuilt with CUDA 13, whose
 libggml-cuda.so has no kernels for a Pascal GeForce (6.1): "no kernel image is available";
-and the negative, ollama 0.5.11 on a GeForce RTX 3060 (8.6), which both variants cover.
-Written by `tests/tools/mk-real-world-fixtures.py ollama`.
+and the negative, ollama 0.5.11 on a GeForce RTX 3060 (8.6), which both variants cover. Its
+ROCm build (framework.ollama-rocm-gfx-unsupported): ollama 0.9.6's lib/ollama/rocm without
+rocBLAS kernels for an Instinct MI50 (gfx906), and the negative, the same on an RX 7900 XTX
+(gfx1100). Written by `tests/tools/mk-real-world-fixtures.py ollama`.
 """
-from realworld.common import (ARCH_OS_RELEASE, SRC_BASE, base_root, ini, mk2, real_world,
-                              section, w)
+from realworld import amd
+from realworld.common import (ARCH_OS_RELEASE, SRC_BASE, base_root, fresh, ini, mk2, real_world,
+                              section, ubuntu_os_release, w)
 from realworld.wheels import BASE, UBUNTU2204
 
 TOPIC = "ollama"
 FIXTURES = ("rw-ollama-k80-0511-ollama-9124", "rw-ollama-gtx1060-arch-cuda13-ollama-12408",
-            "ollama-0511-rtx3060-gpu-used")
+            "ollama-0511-rtx3060-gpu-used", "rw-ollama-mi50-gfx906-0906-ollama-11569",
+            "ollama-0906-rx7900xtx-rocm-gpu-used")
+# ollama 0.9.6's log on Linux (ollama/ollama#11569): the gfx targets of its ROCm's
+# rocblas/library/TensileLibrary_lazy_<gfx>.dat, as GetSupportedGFX() lists them
+ROCM_0906 = ["gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1151", "gfx1200", "gfx1201",
+             "gfx908", "gfx90a", "gfx942"]
+UBUNTU2404 = ubuntu_os_release("24.04.2", "Noble Numbat", "noble")
+SRC_OLLAMA_ROCM = ("ollama's ROCm layout (lib/ollama/rocm: libggml-hip.so beside ROCm's "
+                   "rocblas/ directory, CMakeLists.txt's OLLAMA_HIP_INSTALL_DIR and its install "
+                   "rules; install.sh unpacks the ROCm tarball under /usr/local); "
+                   "rocblas/library holds one empty TensileLibrary_lazy_<gfx>.dat per target "
+                   "of ollama 0.9.6's 'supported types' list (ollama/ollama#11569's log: "
+                   + " ".join(ROCM_0906) + "), the kernel files beside them left out; "
+                   "libggml-hip.so is a stand-in ELF with its SONAME and no GPU code (its code "
+                   "objects' targets were not pasted)")
 # ollama's CMakePresets.json (0.5.8 to 0.5.x): "CUDA 11" 50;52;53;60;61;70;75;80;86, "CUDA
 # 12" 50;60;61;70;75;80;86;87;89;90;90a;120. CMake builds both SASS and PTX for an
 # architecture given without -real/-virtual (CMAKE_CUDA_ARCHITECTURES).
@@ -137,7 +154,76 @@ def rtx3060_negative():
                 "".join(f"{p} = {s}\n" for p, s in sorted(mk2.ELF[root])))
 
 
+def ollama_rocm_0906(root):
+    """lib/ollama/rocm as ollama 0.9.6's install.sh leaves it under /usr/local."""
+    w(root, "usr/local/bin/ollama", "", 0o755)
+    rocm = "usr/local/lib/ollama/rocm"
+    mk2.ELF.setdefault(root, []).append((f"/{rocm}/libggml-hip.so", "so soname=libggml-hip.so"))
+    for gfx in ROCM_0906:
+        w(root, f"{rocm}/rocblas/library/TensileLibrary_lazy_{gfx}.dat", "")
+    w(root, "etc/os-release", UBUNTU2404)
+
+
+def mi50_11569():
+    """ollama/ollama#11569: ollama 0.9.6 on an Instinct MI50 (gfx906), which its ROCm dropped."""
+    name = FIXTURES[3]
+    dst, root = fresh(name, amd.BASE)
+    amd.set_gpu(root, "66a1", "038000", "Vega 20 [Radeon Pro VII/Radeon Instinct MI50 32GB]",
+                90006)
+    amd.drop_venv(root)
+    ollama_rocm_0906(root)
+    pasted = ('msg="amdgpu is not supported (supported types:[' + " ".join(ROCM_0906) +
+              '])" gpu_type=gfx906')
+    ini(dst, TOPIC,
+        "ollama 0.9.6 from its Linux tarball (with the ROCm tarball) on Ubuntu 24.04 with an "
+        "AMD Instinct MI50 (Vega 20, gfx906; KFD gfx_target_version 90006): the rocBLAS that "
+        "ollama's ROCm bundles has no gfx906 kernels, so ollama skips the GPU and runs models "
+        "on the CPU",
+        "Rebuilt from https://github.com/ollama/ollama/issues/11569 (pasted: the server's "
+        "'amd_linux.go:376 msg=\"amdgpu is not supported (supported types:[" +
+        " ".join(ROCM_0906) + "])\" gpu_type=gfx906', OS Ubuntu 24.04.2 LTS, GPU AMD "
+        "Instinct MI50, ollama 0.9.6; the maintainer: ollama's ROCm no longer carries "
+        "gfx906, build from source); " + SRC_OLLAMA_ROCM + "; placeholders, not in the "
+        "report: the install under /usr/local (the log line's library= was cut off), the PCI "
+        "id 1002:66a1 and its pci.ids line, class 0x038000, KFD gfx_target_version 90006 "
+        "(gfx906, LLVM AMDGPU processor table) on the base's KFD node 2, Ubuntu 24.04.2's "
+        "os-release; everything else is the rx7600-rocm-torch-override fixture's (see its "
+        "sources), without its venv",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+        real_world(
+            "https://github.com/ollama/ollama/issues/11569", pasted,
+            "ollama 0.9.6's ROCm (rocBLAS) has no kernels for gfx906, which its list of "
+            "supported types leaves out, so it leaves the MI50 out; an ollama built from "
+            "source for gfx906 (or an older release whose ROCm has it) uses the GPU",
+            "framework.ollama-rocm-gfx-unsupported", "framework", "yes"),
+        section(amd.BASE, "devices"))
+
+
+def rx7900xtx_rocm_negative():
+    """The negative: the same ollama 0.9.6 on an RX 7900 XTX (gfx1100), which its ROCm lists."""
+    name = FIXTURES[4]
+    dst, root = fresh(name, amd.BASE)
+    amd.set_gpu(root, "744c", "030000", "Navi 31 [Radeon RX 7900 XT/7900 XTX]", 110000)
+    amd.drop_venv(root)
+    ollama_rocm_0906(root)
+    with open(f"{dst}/scenario.ini", "w") as f:
+        f.write("[scenario]\ndescription = ollama 0.9.6 from its Linux tarball (with the ROCm "
+                "tarball) on a Radeon RX 7900 XTX (Navi 31, gfx1100): ollama's rocBLAS has "
+                "gfx1100 kernels, so it uses the GPU: nothing to report about ollama\n"
+                "source = the negative of rw-ollama-mi50-gfx906-0906-ollama-11569 (" +
+                SRC_OLLAMA_ROCM + "); the PCI id 1002:744c and KFD gfx_target_version 110000 "
+                "as the amd-rx7900xtx-rocm62-healthy fixture has them; everything else is the "
+                "rx7600-rocm-torch-override fixture's (see its sources), without its venv; "
+                "the tree is written by tests/tools/mk-real-world-fixtures.py (topic ollama: "
+                "tests/tools/realworld/ollama.py)\nargs = --no-vendor\n\n"
+                "[env]\nPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n\n"
+                + section(amd.BASE, "devices") + "\n[elf]\n" +
+                "".join(f"{p} = {s}\n" for p, s in sorted(mk2.ELF[root])))
+
+
 def write():
     k80_9124()
     gtx1060_12408()
     rtx3060_negative()
+    mi50_11569()
+    rx7900xtx_rocm_negative()

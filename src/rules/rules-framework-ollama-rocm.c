@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * framework.ollama-rocm-gfx-unsupported: ollama's ROCm build (framework.ollama.rocm_variants[],
+ * src/probe/probe-ollama.c) has no rocBLAS kernels for an AMD GPU's gfx target, so ollama
+ * leaves the GPU out and runs models on the CPU. ollama accepts a GPU only where its ROCm
+ * directory holds rocblas/library/TensileLibrary_lazy_<gfx>.dat (GetSupportedGFX(),
+ * discover/amd_common.go: "amdgpu is not supported (supported types:[…]) gpu_type=gfxNNNN",
+ * then "no compatible GPUs were discovered"), and skips that check where
+ * HSA_OVERRIDE_GFX_VERSION is set ("skipping rocm gfx compatibility check"): ROCm then loads
+ * the code of the target the override names, which must be in the list instead
+ * (ollama/ollama#11569: an Instinct MI50, gfx906, which ollama 0.9.6's ROCm dropped). The
+ * override users set for a GPU near a listed one comes from the knowledge base
+ * (hsa_override.tsv, shared with framework.rocm-gfx-unsupported), marked unsupported by AMD.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/rules-internal.h"
+#include "shared/strbuf.h"
+
+/* The targets as ollama's log lists them ("gfx1030 gfx1100 …"). */
+static void target_list(const struct snap_node *tl, struct strbuf *out)
+{
+	for (size_t i = 0; i < snap_count(tl); i++)
+		strbuf_printf(out, "%s%s", i ? " " : "",
+			      snap_get_str(snap_at(tl, i), "gfx") ?: "?");
+}
+
+/* The override the knowledge base gives for gfx makes ROCm load code the list tl holds. */
+static bool override_would_run(const struct snap_node *tl, const char *gfx)
+{
+	const struct facts_hsa_override *o;
+
+	return facts_hsa_override(gfx, &o) == 0 && o->override &&
+	       amd_targets_have_gfx(tl, o->runs_as);
+}
+
+static void one_variant(struct rule_ctx *c, const struct snap_node *root,
+			const struct snap_node *kfd, const struct snap_node *v)
+{
+	const struct snap_node *tl = snap_child(v, "rocblas_targets");
+	const struct snap_node *env = snap_get(root, "environment");
+	const struct snap_node *ovr = snap_child(env, "HSA_OVERRIDE_GFX_VERSION");
+	const char *dir = snap_get_str(v, "dir");
+	struct strbuf list = STRBUF_INIT;
+	char as[32];
+	bool have_ovr = amd_gfx_of_override(snap_str(ovr), as, sizeof(as));
+
+	if (!rule_need(c, dir ?: "framework.ollama", "the rocBLAS targets of ollama's ROCm", tl))
+		return;
+	target_list(tl, &list);
+	for (size_t k = 0; k < snap_count(kfd); k++) {
+		const char *gfx = amd_kfd_gfx_once(root, kfd, k);
+		const char *eff = have_ovr ? as : gfx;
+		struct finding *f;
+		char key[96];
+
+		if (!gfx || amd_targets_have_gfx(tl, eff))
+			continue;
+		/* Pasted text without the environment cannot tell a GPU left without the
+		 * override it needs from one whose override never reached the server
+		 * (ollama/ollama#8679): ask. A live or replayed process always has some. */
+		if (!have_ovr && snap_count(env) == 0 && override_would_run(tl, gfx)) {
+			rule_need(c, "HSA_OVERRIDE_GFX_VERSION", "the ollama server's environment",
+				  ovr);
+			continue;
+		}
+		if (have_ovr)
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, dir,
+				"HSA_OVERRIDE_GFX_VERSION=%s makes ROCm load %s code on the %s GPU, "
+				"and ollama's ROCm%s%s has rocBLAS kernels for %s only: ollama "
+				"skips its own check (\"skipping rocm gfx compatibility check\") and "
+				"fails on the GPU",
+				snap_str(ovr), as, gfx, dir ? " in " : "", dir ?: "",
+				strbuf_str(&list));
+		else
+			f = rule_finding(c, GPUENV_SEVERITY_ERROR, dir,
+					 "ollama's ROCm%s%s has rocBLAS kernels for %s; the GPU is "
+					 "%s: ollama leaves it out and runs models on the CPU "
+					 "(\"amdgpu is not supported (supported types:[…]) "
+					 "gpu_type=%s\", \"no compatible GPUs were discovered\")",
+					 dir ? " in " : "", dir ?: "", strbuf_str(&list), gfx, gfx);
+		snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
+		finding_fact(f, key, snap_child(snap_at(kfd, k), "gfx"));
+		finding_evidence(f, "framework.ollama.rocm_variants[].rocblas_targets",
+				 snap_source(snap_child(snap_at(tl, 0), "gfx")) ?: "?", "%s",
+				 strbuf_str(&list));
+		if (have_ovr) {
+			finding_fact(f, "environment.HSA_OVERRIDE_GFX_VERSION", ovr);
+			finding_fix(f, "unset HSA_OVERRIDE_GFX_VERSION   # in the ollama service's "
+				       "environment (systemctl edit ollama), or set a value whose "
+				       "target the list above has");
+		} else
+			amd_gfx_override_fix(f, tl, gfx);
+		finding_fix(
+			f,
+			"# use an ollama release whose ROCm has %s kernels, or build ollama from "
+			"source with AMDGPU_TARGETS=%s against a ROCm whose rocBLAS has them",
+			gfx, gfx);
+		finding_verify(f, "journalctl -u ollama | grep -E 'amdgpu is not supported|"
+				  "inference compute|no compatible GPUs'");
+		finding_verify(f, "ls %s/rocblas/library | grep -o 'gfx[0-9a-f]*' | sort -u",
+			       dir ?: "/usr/local/lib/ollama/rocm");
+	}
+	strbuf_done(&list);
+}
+
+RULE_CHECK(check_fw_ollama_rocm_gfx_unsupported)
+{
+	const struct snap_node *variants = snap_get(root, "framework.ollama.rocm_variants");
+	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
+
+	if (!variants || snap_count(variants) == 0)
+		return;
+	if (gpus_count(root, gpu_is_amd) == 0 && snap_count(kfd) == 0)
+		return;
+	if (snap_kind(kfd) != SNAP_ARRAY) {
+		rule_need(c, NULL, "driver.amdgpu.kfd_nodes", kfd);
+		return;
+	}
+	for (size_t i = 0; i < snap_count(variants); i++)
+		one_variant(c, root, kfd, snap_at(variants, i));
+}

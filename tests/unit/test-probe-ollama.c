@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The ollama probe (src/probe/probe-ollama.c, framework.ollama) against trees built in a temp
+ * dir, one per layout ollama has shipped: the Linux tarball's lib/ollama/cuda_v12 and cuda_v13
+ * (0.5.8 and later, CMakePresets.json and its install rules), the runners/ of the releases
+ * before 0.5.8, Arch Linux's /usr/lib/ollama/libggml-cuda.so built against the system's CUDA,
+ * and lib/ollama/rocm with ROCm's rocblas/library (CMakeLists.txt's OLLAMA_HIP_INSTALL_DIR;
+ * ollama's GetSupportedGFX() reads the TensileLibrary_lazy_<gfx>.dat names); a directory that
+ * cannot be listed is recorded as such, never as "no variant".
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "probe-fx.h"
+#include "probe/probe.h"
+
+static int setup(void **state)
+{
+	*state = probe_fx_new("ollama");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	probe_fx_free(*state);
+	return 0;
+}
+
+static void puts_(struct probe_fx *f, const char *rel, const char *text)
+{
+	tmptree_puts(f->dir, rel, text);
+}
+
+/* framework.ollama after the probe ran over the tree (inject: root errors, or NULL). */
+static const struct snap_node *run(struct probe_fx *f, const char *inject)
+{
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir };
+
+	probe_fx_open(f, &o);
+	probe_fx_inject(f, inject);
+	return snap_get(probe_fx_run(f, probe_ollama), "framework.ollama");
+}
+
+/* The variant of cuda_variants named name, or NULL. */
+static const struct snap_node *variant(const struct snap_node *ol, const char *name)
+{
+	const struct snap_node *arr = snap_get(ol, "cuda_variants");
+
+	for (size_t i = 0; i < snap_count(arr); i++)
+		if (strcmp(snap_get_str(snap_at(arr, i), "name") ?: "", name) == 0)
+			return snap_at(arr, i);
+	return NULL;
+}
+
+static void test_no_ollama(void **state)
+{
+	struct probe_fx *f = *state;
+
+	puts_(f, "/etc/os-release", "ID=debian\n");
+	assert_null(run(f, NULL)); /* no library directory: no key at all */
+}
+
+/* The tarball under /usr/local: one variant per cuda_v* directory with a libggml-cuda.so, its
+ * own runtime's version from the file name; a directory without the library is no variant. */
+static void test_tarball_cuda_v12_v13(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol, *v;
+
+	puts_(f, "/usr/local/lib/ollama/libggml-base.so", "");
+	puts_(f, "/usr/local/lib/ollama/cuda_v12/libggml-cuda.so", "");
+	puts_(f, "/usr/local/lib/ollama/cuda_v12/libcudart.so.12", "");
+	puts_(f, "/usr/local/lib/ollama/cuda_v12/libcudart.so.12.8.90", "");
+	puts_(f, "/usr/local/lib/ollama/cuda_v13/libggml-cuda.so", "");
+	puts_(f, "/usr/local/lib/ollama/cuda_v13/libcudart.so.13", "");
+	puts_(f, "/usr/local/lib/ollama/cuda_v11/README", "");
+	ol = run(f, NULL);
+	assert_non_null(ol);
+	assert_string_equal(snap_str(snap_at(snap_get(ol, "install_dirs"), 0)),
+			    "/usr/local/lib/ollama");
+	assert_int_equal(snap_count(snap_get(ol, "cuda_variants")), 2);
+	assert_null(variant(ol, "cuda_v11"));
+	v = variant(ol, "cuda_v12");
+	assert_non_null(v);
+	assert_string_equal(snap_get_str(v, "library"),
+			    "/usr/local/lib/ollama/cuda_v12/libggml-cuda.so");
+	assert_string_equal(snap_get_str(v, "cudart.version"), "12.8.90");
+	/* libcudart.so.13 alone: only the major is known */
+	assert_string_equal(snap_get_str(variant(ol, "cuda_v13"), "cudart.version"), "13");
+	/* an empty stand-in has no GPU code to read: never a list */
+	assert_int_not_equal(snap_get_state(v, "arch_targets"), FACT_PRESENT);
+	assert_null(snap_get(ol, "rocm_variants"));
+}
+
+/* Before 0.5.8: runners/cuda_v11/ollama_llama_server, the runtime in lib/ollama itself. */
+static void test_runners_before_058(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *v;
+
+	puts_(f, "/usr/lib/ollama/runners/cuda_v11/ollama_llama_server", "");
+	puts_(f, "/usr/lib/ollama/libcudart.so.11.3.109", "");
+	v = variant(run(f, NULL), "cuda_v11");
+	assert_non_null(v);
+	assert_string_equal(snap_get_str(v, "library"),
+			    "/usr/lib/ollama/runners/cuda_v11/ollama_llama_server");
+	assert_string_equal(snap_get_str(v, "cudart.path"),
+			    "/usr/lib/ollama/libcudart.so.11.3.109");
+	assert_string_equal(snap_get_str(v, "cudart.version"), "11.3.109");
+}
+
+/* Arch Linux's ollama-cuda: the library in the install directory, the system's runtime. */
+static void test_arch_package(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *v;
+
+	puts_(f, "/usr/lib/ollama/libggml-cuda.so", "");
+	puts_(f, "/usr/lib/ollama/libggml-base.so", "");
+	v = variant(run(f, NULL), "ollama");
+	assert_non_null(v);
+	assert_string_equal(snap_get_str(v, "library"), "/usr/lib/ollama/libggml-cuda.so");
+	assert_int_equal(snap_get_state(v, "cudart"), FACT_ABSENT);
+}
+
+/* lib/ollama/rocm: the gfx targets of rocblas/library's TensileLibrary_lazy_<gfx>.dat names
+ * only (the other files and names are not targets). */
+static void test_rocm_rocblas_targets(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *v, *t;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary_lazy_gfx1030.dat", "");
+	puts_(f, "/usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary_lazy_gfx90a.dat", "");
+	puts_(f, "/usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary_gfx1030.co", "");
+	puts_(f, "/usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary_lazy_.dat", "");
+	puts_(f, "/usr/local/lib/ollama/rocm/rocblas/library/Kernels.so-000-gfx1030.hsaco", "");
+	v = snap_at(snap_get(run(f, NULL), "rocm_variants"), 0);
+	assert_non_null(v);
+	assert_string_equal(snap_get_str(v, "dir"), "/usr/local/lib/ollama/rocm");
+	assert_string_equal(snap_get_str(v, "library"),
+			    "/usr/local/lib/ollama/rocm/libggml-hip.so");
+	t = snap_get(v, "rocblas_targets");
+	assert_int_equal(snap_count(t), 2);
+	assert_string_equal(snap_get_str(snap_at(t, 0), "gfx"), "gfx1030");
+	assert_string_equal(snap_get_str(snap_at(t, 1), "gfx"), "gfx90a");
+}
+
+/* A rocm/ without rocblas/library: absent (ollama does not use it), not an empty list. */
+static void test_rocm_without_rocblas(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *v;
+
+	puts_(f, "/usr/lib/ollama/rocm/libggml-hip.so", "");
+	v = snap_at(snap_get(run(f, NULL), "rocm_variants"), 0);
+	assert_int_equal(snap_get_state(v, "rocblas_targets"), FACT_ABSENT);
+}
+
+/* Directories that cannot be listed: recorded unreadable, never "no variant" or "no list". */
+static void test_unreadable_dirs(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol, *v;
+
+	puts_(f, "/usr/local/lib/ollama/cuda_v12/libggml-cuda.so", "");
+	puts_(f, "/usr/local/lib/ollama/rocm/rocblas/library/TensileLibrary_lazy_gfx1100.dat", "");
+	ol = run(f, "/usr/local/lib/ollama/cuda_v12=EACCES,"
+		    "/usr/local/lib/ollama/rocm/rocblas/library=EACCES");
+	v = variant(ol, "cuda_v12");
+	assert_non_null(v);
+	assert_int_equal(snap_get_state(v, "arch_targets"), FACT_UNREADABLE);
+	v = snap_at(snap_get(ol, "rocm_variants"), 0);
+	assert_int_equal(snap_get_state(v, "rocblas_targets"), FACT_UNREADABLE);
+}
+
+/* The install directory itself unreadable: one variant standing for what it holds. */
+static void test_unreadable_install_dir(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol;
+
+	puts_(f, "/usr/local/lib/ollama/cuda_v12/libggml-cuda.so", "");
+	ol = run(f, "/usr/local/lib/ollama=EACCES");
+	assert_non_null(ol);
+	assert_int_equal(snap_get_state(snap_at(snap_get(ol, "cuda_variants"), 0), "arch_targets"),
+			 FACT_UNREADABLE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_no_ollama, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tarball_cuda_v12_v13, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runners_before_058, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arch_package, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rocm_rocblas_targets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rocm_without_rocblas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable_dirs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable_install_dir, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
