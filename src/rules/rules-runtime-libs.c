@@ -291,9 +291,9 @@ static const char *wheel_of(const char *soname)
 	static const struct {
 		const char *stem, *wheel;
 	} wheels[] = {
-		{ "libcusolver.", "nvidia-cusolver" }, { "libcusparse.", "nvidia-cusparse" },
-		{ "libcufft.", "nvidia-cufft" },       { "libcurand.", "nvidia-curand" },
-		{ "libcublas.", "nvidia-cublas" },     { "libnvrtc.", "nvidia-cuda-nvrtc" },
+		{ "libcusolver.", "nvidia-cusolver" },	 { "libcusparse.", "nvidia-cusparse" },
+		{ "libcufft.", "nvidia-cufft" },	 { "libcurand.", "nvidia-curand" },
+		{ "libcublas.", "nvidia-cublas" },	 { "libnvrtc.", "nvidia-cuda-nvrtc" },
 		{ "libnvJitLink.", "nvidia-nvjitlink" },
 	};
 
@@ -361,8 +361,8 @@ static void judge_cupy_modules(struct nf_ctx *x, const struct snap_node *env, co
 			 "(the module's RUNPATH, %s%.200s, /etc/ld.so.cache, the system "
 			 "directories); `import cupy` does not load these modules, the first call "
 			 "that uses one fails",
-			 label, strbuf_str(&what), llp ? "LD_LIBRARY_PATH=" : "LD_LIBRARY_PATH unset",
-			 llp ?: "");
+			 label, strbuf_str(&what),
+			 llp ? "LD_LIBRARY_PATH=" : "LD_LIBRARY_PATH unset", llp ?: "");
 	if (!f)
 		goto out;
 	for (size_t i = 0; i < snap_count(mm); i++) {
@@ -378,8 +378,9 @@ static void judge_cupy_modules(struct nf_ctx *x, const struct snap_node *env, co
 	}
 	finding_fact(f, "environment.LD_LIBRARY_PATH",
 		     snap_get(x->root, "environment.LD_LIBRARY_PATH"));
-	finding_symptom(f, "ImportError: %s: cannot open shared object file: No such file or "
-			   "directory",
+	finding_symptom(f,
+			"ImportError: %s: cannot open shared object file: No such file or "
+			"directory",
 			snap_get_str(first, "name"));
 	for (size_t i = 0; i < snap_count(mm); i++) {
 		const char *name = snap_get_str(snap_at(mm, i), "name");

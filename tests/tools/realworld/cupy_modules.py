@@ -56,7 +56,10 @@ def write():
          "cupy-cuda12x 13.3.0 in a virtualenv: import cupy works (CUDA 12.4's runtime, cuBLAS "
          "and NVRTC on LD_LIBRARY_PATH), but its cuSOLVER module links libcusolver.so.11, "
          "which is nowhere: cupy.linalg fails",
-         "synthetic (no report): CuPy's module layout (cupy_backends/cuda/libs/cusolver.*.so, "
+         "synthetic, the failure of https://github.com/cupy/cupy/issues/10095 (cupyx.cusolver "
+         "does not import: its module's libcusolver is where the loader does not look) on "
+         "CuPy 13 with a CUDA 12 toolkit, not that report's machine (CuPy 14, CUDA 13 "
+         "wheels); CuPy's module layout (cupy_backends/cuda/libs/cusolver.*.so, "
          "install/cupy_builder/_features.py), CPython 3.11's extension tag (PEP 3149), CUDA "
          "12's sonames", False)
     case("cupy12x-cusolver-module-wheel-found",
