@@ -13,6 +13,7 @@
 
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strbuf.h"
 
 /* Why the loader does not search a copy's place, and the fix that makes it search there. */
@@ -316,6 +317,21 @@ static unsigned cupy_wheel_major(const struct snap_node *pkg)
 	return 0;
 }
 
+/* Does an nvidia-* wheel of this environment ship a library named soname (its RECORD)? */
+static bool wheel_holds(const struct snap_node *env, const char *soname)
+{
+	const struct snap_node *wheels = snap_child(env, "nvidia_wheels");
+
+	for (size_t i = 0; i < snap_count(wheels); i++) {
+		const struct snap_node *libs = snap_child(snap_at(wheels, i), "libraries");
+
+		for (size_t k = 0; k < snap_count(libs); k++)
+			if (streq(path_basename(snap_str(snap_at(libs, k)) ?: ""), soname))
+				return true;
+	}
+	return false;
+}
+
 /* CuPy's modules imported on first use (module_missing[]): a library one links that the loader
  * finds nowhere fails that use, not `import cupy`. Names the core's own DT_NEEDED already lacks
  * are the import's failure, said by judge_pkg(). */
@@ -328,6 +344,10 @@ static void judge_cupy_modules(struct nf_ctx *x, const struct snap_node *env, co
 	struct strbuf what = STRBUF_INIT;
 	const struct snap_node *first = NULL;
 	unsigned major = cupy_wheel_major(pkg);
+	const char *ver = snap_get_str(pkg, "version") ?: snap_get_str(pkg, "dist_version");
+	/* CuPy 14 preloads the CUDA libraries of the nvidia-* wheels with cuda-pathfinder before
+	 * it imports a module (cupy/cupy#9444): a soname a wheel here ships then loads. */
+	bool pathfinder = !ver || version_cmp_str(ver, "14") >= 0;
 	char subject[256];
 	struct finding *f;
 
@@ -347,7 +367,7 @@ static void judge_cupy_modules(struct nf_ctx *x, const struct snap_node *env, co
 		}
 		for (size_t k = 0; k < snap_count(nm); k++)
 			in_core |= streq(snap_str(snap_at(nm, k)) ?: "", name);
-		if (in_core)
+		if (in_core || (pathfinder && wheel_holds(env, name)))
 			continue;
 		first = first ?: e;
 		strbuf_printf(&what, "%s%s will fail: %s needs %s", what.len ? "; " : "",
