@@ -160,6 +160,24 @@ static void write_search(struct snap_node *pkg, const struct elf_dynamic *d,
 		snap_set_malformed(s, "dynamic_section", NULL, library, q->problem);
 }
 
+/* The library's dynamic section: 0, -ENOMEM, -EBADMSG (not ELF) or the errno of the read. */
+static int read_dynamic(struct loader *l, const char *library, struct elf_dynamic **d)
+{
+	int parsed, r = loader_read_dynamic(l->root, library, &parsed, d);
+
+	return r == 0 ? parsed : r;
+}
+
+/* key of obj for a library whose dynamic section read_dynamic() could not read. */
+static void set_unread(struct snap_node *obj, const char *key, int r, const char *library)
+{
+	if (r == -EBADMSG)
+		snap_set_malformed(obj, key, NULL, library,
+				   "not an ELF file: no dynamic section read");
+	else
+		snap_set_errno(obj, key, r, library);
+}
+
 int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *library,
 			  char **wheel_sites, const char *own_dir)
 {
@@ -170,23 +188,14 @@ int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *l
 	struct snap_node *loads, *missing;
 	struct where w;
 	bool cuda = false;
-	int r, parsed;
+	int r;
 
-	r = loader_read_dynamic(l->root, library, &parsed, &d);
-	if (r == 0)
-		r = parsed;
+	r = read_dynamic(l, library, &d);
 	if (r == -ENOMEM)
 		return r;
-	if (r == -EBADMSG) {
-		static const char why[] = "not an ELF file: no dynamic section read";
-
-		snap_set_malformed(pkg, "loads", NULL, library, why);
-		snap_set_malformed(pkg, "needed_missing", NULL, library, why);
-		return 0;
-	}
 	if (r < 0) {
-		snap_set_errno(pkg, "loads", r, library);
-		snap_set_errno(pkg, "needed_missing", r, library);
+		set_unread(pkg, "loads", r, library);
+		set_unread(pkg, "needed_missing", r, library);
 		return 0;
 	}
 	r = loader_requester_new(l, library, &q);
@@ -260,11 +269,9 @@ int probe_module_needed_missing(struct loader *l, struct snap_node *missing, con
 	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
 	_cleanup_(loader_requester_freep) struct loader_requester *q = NULL;
 	_cleanup_strv_free_ char **seen = NULL;
-	int r, parsed;
+	int r;
 
-	r = loader_read_dynamic(l->root, library, &parsed, &d);
-	if (r == 0)
-		r = parsed;
+	r = read_dynamic(l, library, &d);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
@@ -273,11 +280,7 @@ int probe_module_needed_missing(struct loader *l, struct snap_node *missing, con
 
 		snap_set_str(o, "module", module, library);
 		snap_set_str(o, "library", library, library);
-		if (r == -EBADMSG)
-			snap_set_malformed(o, "name", NULL, library,
-					   "not an ELF file: no dynamic section read");
-		else
-			snap_set_errno(o, "name", r, library);
+		set_unread(o, "name", r, library);
 		return 0;
 	}
 	if ((r = loader_requester_new(l, library, &q)) < 0)
