@@ -160,6 +160,24 @@ static void write_search(struct snap_node *pkg, const struct elf_dynamic *d,
 		snap_set_malformed(s, "dynamic_section", NULL, library, q->problem);
 }
 
+/* The library's dynamic section: 0, -ENOMEM, -EBADMSG (not ELF) or the errno of the read. */
+static int read_dynamic(struct loader *l, const char *library, struct elf_dynamic **d)
+{
+	int parsed, r = loader_read_dynamic(l->root, library, &parsed, d);
+
+	return r == 0 ? parsed : r;
+}
+
+/* key of obj for a library whose dynamic section read_dynamic() could not read. */
+static void set_unread(struct snap_node *obj, const char *key, int r, const char *library)
+{
+	if (r == -EBADMSG)
+		snap_set_malformed(obj, key, NULL, library,
+				   "not an ELF file: no dynamic section read");
+	else
+		snap_set_errno(obj, key, r, library);
+}
+
 int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *library,
 			  char **wheel_sites, const char *own_dir)
 {
@@ -170,23 +188,14 @@ int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *l
 	struct snap_node *loads, *missing;
 	struct where w;
 	bool cuda = false;
-	int r, parsed;
+	int r;
 
-	r = loader_read_dynamic(l->root, library, &parsed, &d);
-	if (r == 0)
-		r = parsed;
+	r = read_dynamic(l, library, &d);
 	if (r == -ENOMEM)
 		return r;
-	if (r == -EBADMSG) {
-		static const char why[] = "not an ELF file: no dynamic section read";
-
-		snap_set_malformed(pkg, "loads", NULL, library, why);
-		snap_set_malformed(pkg, "needed_missing", NULL, library, why);
-		return 0;
-	}
 	if (r < 0) {
-		snap_set_errno(pkg, "loads", r, library);
-		snap_set_errno(pkg, "needed_missing", r, library);
+		set_unread(pkg, "loads", r, library);
+		set_unread(pkg, "needed_missing", r, library);
 		return 0;
 	}
 	r = loader_requester_new(l, library, &q);
@@ -252,4 +261,48 @@ int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *l
 	}
 	where_done(&w);
 	return r < 0 ? r : 0;
+}
+
+int probe_module_needed_missing(struct loader *l, struct snap_node *missing, const char *module,
+				const char *library)
+{
+	_cleanup_(elf_dynamic_freep) struct elf_dynamic *d = NULL;
+	_cleanup_(loader_requester_freep) struct loader_requester *q = NULL;
+	_cleanup_strv_free_ char **seen = NULL;
+	int r;
+
+	r = read_dynamic(l, library, &d);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		/* Unread: what it links is unknown, said as such (never "nothing missing"). */
+		struct snap_node *o = snap_append_object(missing);
+
+		snap_set_str(o, "module", module, library);
+		snap_set_str(o, "library", library, library);
+		set_unread(o, "name", r, library);
+		return 0;
+	}
+	if ((r = loader_requester_new(l, library, &q)) < 0)
+		return r;
+	for (size_t i = 0; i < d->n_needed; i++) {
+		_cleanup_(loader_result_freep) struct loader_result *res = NULL;
+		const char *n = d->needed[i];
+		struct snap_node *o;
+
+		if (!probe_is_gpu_runtime_soname(n) || strv_contains(seen, n))
+			continue;
+		if ((r = strv_push(&seen, n)) < 0)
+			return r;
+		if ((r = loader_resolve_req(l, n, q, &res)) < 0)
+			return r;
+		/* found, a copy that fails (said by the core's loads), or undetermined */
+		if (res->winner >= 0 || res->failure >= 0 || res->undetermined_by)
+			continue;
+		o = snap_append_object(missing);
+		snap_set_str(o, "module", module, library);
+		snap_set_str(o, "library", library, library);
+		snap_set_str(o, "name", n, library);
+	}
+	return 0;
 }

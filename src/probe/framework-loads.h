@@ -24,3 +24,11 @@ int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *l
 /* Is this DT_NEEDED name a GPU runtime library (libcudart.so.12, libcudnn_ops_infer.so.8,
  * libcudart-d0da41ae.so.11.0, libamdhip64.so.6 …)? */
 bool probe_is_gpu_runtime_soname(const char *name);
+
+/* One extension module of a framework that imports it only when it is used (CuPy's
+ * cupy_backends/cuda/libs/cusolver.*.so for cupy.linalg): each GPU DT_NEEDED entry of library
+ * that the loader, searching as requested by that module, finds nowhere is appended to
+ * missing[] as {module, library, name}; a library that cannot be read is appended with its
+ * name's state. -ENOMEM only. */
+int probe_module_needed_missing(struct loader *l, struct snap_node *missing, const char *module,
+				const char *library);

@@ -534,6 +534,76 @@ static int read_jax(const struct fw_found *f)
 	return 0;
 }
 
+/* CuPy's extension modules that `import cupy` does not load: each is imported on first use
+ * (cupy/cuda/__init__.py's __getattr__ imports cupy_backends.cuda.libs.cublas … on demand,
+ * cupy/cupy#8446) and links its own CUDA library, so one the loader does not find fails that
+ * call, not the import. install/cupy_builder/_features.py: the "cusolver" feature builds
+ * cupy_backends.cuda.libs.cusolver and cupyx.cusolver with -lcusolver, "random"
+ * cupy.random._bit_generator with -lcurand; the "cuda" feature cupy.cuda.cufft and
+ * cupy_backends.cuda.libs.{cublas,curand,cusparse,nvrtc}. cupy/cuda/ held them all before
+ * cupy_backends (CuPy 8). A bounded list: one listing per directory. */
+static const struct {
+	const char *dir, *stem, *module;
+} cupy_modules[] = {
+	{ "cupy_backends/cuda/libs", "cusolver", "cupy_backends.cuda.libs.cusolver" },
+	{ "cupy_backends/cuda/libs", "cublas", "cupy_backends.cuda.libs.cublas" },
+	{ "cupy_backends/cuda/libs", "cusparse", "cupy_backends.cuda.libs.cusparse" },
+	{ "cupy_backends/cuda/libs", "curand", "cupy_backends.cuda.libs.curand" },
+	{ "cupy_backends/cuda/libs", "nvrtc", "cupy_backends.cuda.libs.nvrtc" },
+	{ "cupyx", "cusolver", "cupyx.cusolver" },
+	{ "cupy/cuda", "cufft", "cupy.cuda.cufft" },
+	{ "cupy/cuda", "cusolver", "cupy.cuda.cusolver" },
+	{ "cupy/random", "_bit_generator", "cupy.random._bit_generator" },
+};
+
+static int read_cupy_modules(const struct fw_found *f)
+{
+	struct snap_node *missing = snap_array(f->obj, "module_missing");
+	const char *listed = NULL;
+	_cleanup_strv_free_ char **names = NULL;
+	int r = 0;
+
+	if (!f->c->loader && (r = probe_loader(f->c->pe, &f->c->loader)) < 0)
+		return r;
+	for (size_t i = 0; i < ARRAY_SIZE(cupy_modules); i++) {
+		_cleanup_free_ char *dir = NULL;
+		size_t n = strlen(cupy_modules[i].stem);
+
+		if (asprintf(&dir, "%s/%s", f->dir->dir, cupy_modules[i].dir) < 0)
+			return -ENOMEM;
+		if (!listed || !streq(listed, cupy_modules[i].dir)) {
+			strv_free(names);
+			names = NULL;
+			listed = cupy_modules[i].dir;
+			r = root_list_dir(f->c->pe->root, dir, MAX_SMALL_DIR, &names);
+			if (r == -ENOMEM)
+				return r;
+			if (r < 0 && r != -ENOENT) {
+				struct snap_node *o = snap_append_object(missing);
+
+				snap_set_str(o, "module", cupy_modules[i].module, dir);
+				snap_set_errno(o, "name", r, dir);
+			}
+		}
+		STRV_FOREACH(nm, names) {
+			_cleanup_free_ char *p = NULL;
+
+			/* <stem>.<PEP 3149 tag>.so, or <stem>.so */
+			if (strncmp(*nm, cupy_modules[i].stem, n) != 0 || (*nm)[n] != '.' ||
+			    !streq(*nm + strlen(*nm) - 3, ".so"))
+				continue;
+			if (!(p = path_join(dir, *nm)))
+				return -ENOMEM;
+			r = probe_module_needed_missing(f->c->loader, missing,
+							cupy_modules[i].module, p);
+			if (r < 0)
+				return r;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* The extension whose DT_NEEDED entries `import cupy` needs: every module of CuPy's "cuda"
  * feature, cupy._core.core among them, is linked with the same CUDA libraries
  * (install/cupy_builder/_features.py; the link line in cupy/cupy#4443: -lcublas -lcuda
@@ -570,7 +640,8 @@ static int read_cupy_core(const struct fw_found *f)
 				if (!p)
 					return -ENOMEM;
 				snap_set_str(snap_object(cp, "kernel_library"), "path", p, p);
-				return py_record_loads(f->c, cp);
+				r = py_record_loads(f->c, cp);
+				return r < 0 ? r : read_cupy_modules(f);
 			}
 		if (!first && !(first = strdup(dir)))
 			return -ENOMEM;
@@ -696,7 +767,7 @@ static const struct fw_desc frameworks[] = {
 	{ .key = "cupy", .module = "cupy", .dists = { "cupy", "cupy-cuda*", "cupy-rocm*" },
 	  .no_dist_why = "no cupy*.dist-info",
 	  .version_file = "_version.py",
-	  .dir_keys = { "version", "wheel_json", "kernel_library", "loads" },
+	  .dir_keys = { "version", "wheel_json", "kernel_library", "loads", "module_missing" },
 	  .read = read_cupy },
 	{ .key = "numba", .module = "numba", .dists = { "numba" },
 	  .no_dist_why = "no numba-*.dist-info",

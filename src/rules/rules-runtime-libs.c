@@ -13,6 +13,7 @@
 
 #include "rules/rules-internal.h"
 #include "shared/parse.h"
+#include "shared/path-util.h"
 #include "shared/strbuf.h"
 
 /* Why the loader does not search a copy's place, and the fix that makes it search there. */
@@ -258,6 +259,179 @@ out:
 	strbuf_done(&where);
 }
 
+/* What stops working when a CuPy module cannot be imported (install/cupy_builder/_features.py
+ * for which module links which library; CuPy's docs "Installation": cuSOLVER for
+ * cupy.linalg, cuFFT for cupy.fft, cuRAND for cupy.random, cuSPARSE for cupyx.scipy.sparse,
+ * NVRTC for compiling its kernels). */
+static const char *cupy_module_use(const char *module)
+{
+	static const struct {
+		const char *stem, *use;
+	} uses[] = {
+		{ "cusolver", "cupy.linalg" },
+		{ "cublas", "cupy.matmul, cupy.dot and cupy.linalg" },
+		{ "cusparse", "cupyx.scipy.sparse" },
+		{ "curand", "cupy.random" },
+		{ "_bit_generator", "cupy.random" },
+		{ "nvrtc", "compiling CuPy's kernels" },
+		{ "cufft", "cupy.fft" },
+	};
+	const char *last = strrchr(module, '.');
+
+	for (size_t i = 0; i < ARRAY_SIZE(uses); i++)
+		if (last && streq(last + 1, uses[i].stem))
+			return uses[i].use;
+	return module;
+}
+
+/* The NVIDIA pip wheel that ships a CUDA library (the wheels' names on PyPI, as torch's and
+ * JAX's cuda*_pip requirements list them: nvidia-cusolver-cu11/-cu12 …; cupy/cupy#8013),
+ * for a CUDA major 11 or 12; NULL for others. */
+static const char *wheel_of(const char *soname)
+{
+	static const struct {
+		const char *stem, *wheel;
+	} wheels[] = {
+		{ "libcusolver.", "nvidia-cusolver" },	 { "libcusparse.", "nvidia-cusparse" },
+		{ "libcufft.", "nvidia-cufft" },	 { "libcurand.", "nvidia-curand" },
+		{ "libcublas.", "nvidia-cublas" },	 { "libnvrtc.", "nvidia-cuda-nvrtc" },
+		{ "libnvJitLink.", "nvidia-nvjitlink" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(wheels); i++)
+		if (startswith(soname, wheels[i].stem))
+			return wheels[i].wheel;
+	return NULL;
+}
+
+/* The CUDA major of a CuPy wheel from its distribution name (cupy-cuda11x, cupy-cuda12x);
+ * 0 when the name does not say (a source build's "cupy", cupy-cuda102 …). */
+static unsigned cupy_wheel_major(const struct snap_node *pkg)
+{
+	const char *d = snap_get_str(pkg, "dist_name") ?: "";
+
+	if (streq(d, "cupy-cuda11x") || streq(d, "cupy_cuda11x"))
+		return 11;
+	if (streq(d, "cupy-cuda12x") || streq(d, "cupy_cuda12x"))
+		return 12;
+	return 0;
+}
+
+/* Does an nvidia-* wheel of this environment ship a library named soname (its RECORD)? */
+static bool wheel_holds(const struct snap_node *env, const char *soname)
+{
+	const struct snap_node *wheels = snap_child(env, "nvidia_wheels");
+
+	for (size_t i = 0; i < snap_count(wheels); i++) {
+		const struct snap_node *libs = snap_child(snap_at(wheels, i), "libraries");
+
+		for (size_t k = 0; k < snap_count(libs); k++)
+			if (streq(path_basename(snap_str(snap_at(libs, k)) ?: ""), soname))
+				return true;
+	}
+	return false;
+}
+
+/* CuPy's modules imported on first use (module_missing[]): a library one links that the loader
+ * finds nowhere fails that use, not `import cupy`. Names the core's own DT_NEEDED already lacks
+ * are the import's failure, said by judge_pkg(). */
+static void judge_cupy_modules(struct nf_ctx *x, const struct snap_node *env, const char *key,
+			       const struct snap_node *pkg, const char *label)
+{
+	const struct snap_node *mm = snap_child(pkg, "module_missing");
+	const struct snap_node *nm = snap_child(pkg, "needed_missing");
+	const char *llp = snap_get_str(x->root, "environment.LD_LIBRARY_PATH");
+	struct strbuf what = STRBUF_INIT;
+	const struct snap_node *first = NULL;
+	unsigned major = cupy_wheel_major(pkg);
+	const char *ver = snap_get_str(pkg, "version") ?: snap_get_str(pkg, "dist_version");
+	/* CuPy 14 preloads the CUDA libraries of the nvidia-* wheels with cuda-pathfinder before
+	 * it imports a module (cupy/cupy#9444): a soname a wheel here ships then loads. */
+	bool pathfinder = !ver || version_cmp_str(ver, "14") >= 0;
+	char subject[256];
+	struct finding *f;
+
+	snprintf(subject, sizeof(subject), "%s (%s)", label, snap_get_str(env, "prefix") ?: "?");
+	if (mm && fact_is_failure(snap_state(mm)))
+		rule_need(x->c, subject, "the CUDA libraries CuPy's modules link", mm);
+	for (size_t i = 0; i < snap_count(mm); i++) {
+		const struct snap_node *e = snap_at(mm, i);
+		const char *name = snap_get_str(e, "name");
+		bool in_core = false;
+
+		if (!name) {
+			if (fact_is_failure(snap_state(snap_child(e, "name"))))
+				rule_need(x->c, subject, "a CuPy module's linked libraries",
+					  snap_child(e, "name"));
+			continue;
+		}
+		for (size_t k = 0; k < snap_count(nm); k++)
+			in_core |= streq(snap_str(snap_at(nm, k)) ?: "", name);
+		if (in_core || (pathfinder && wheel_holds(env, name)))
+			continue;
+		first = first ?: e;
+		strbuf_printf(&what, "%s%s will fail: %s needs %s", what.len ? "; " : "",
+			      cupy_module_use(snap_get_str(e, "module") ?: "?"),
+			      snap_get_str(e, "library") ?: "?", name);
+	}
+	if (!first)
+		goto out;
+	f = rule_finding(x->c, GPUENV_SEVERITY_ERROR, subject,
+			 "%s: %s, which the dynamic loader finds nowhere on this process's path "
+			 "(the module's RUNPATH, %s%.200s, /etc/ld.so.cache, the system "
+			 "directories); `import cupy` does not load these modules, the first call "
+			 "that uses one fails",
+			 label, strbuf_str(&what),
+			 llp ? "LD_LIBRARY_PATH=" : "LD_LIBRARY_PATH unset", llp ?: "");
+	if (!f)
+		goto out;
+	for (size_t i = 0; i < snap_count(mm); i++) {
+		const struct snap_node *e = snap_at(mm, i);
+		char ek[160];
+
+		if (!snap_get_str(e, "name"))
+			continue;
+		snprintf(ek, sizeof(ek), "%s.module_missing.%zu", key, i);
+		finding_evidence(f, ek, snap_source(snap_child(e, "name")) ?: "ld.so search",
+				 "%s needs %s", snap_get_str(e, "library") ?: "?",
+				 snap_get_str(e, "name"));
+	}
+	finding_fact(f, "environment.LD_LIBRARY_PATH",
+		     snap_get(x->root, "environment.LD_LIBRARY_PATH"));
+	finding_symptom(f,
+			"ImportError: %s: cannot open shared object file: No such file or "
+			"directory",
+			snap_get_str(first, "name"));
+	for (size_t i = 0; i < snap_count(mm); i++) {
+		const char *name = snap_get_str(snap_at(mm, i), "name");
+		const char *wheel = name ? wheel_of(name) : NULL;
+
+		if (!name || snap_at(mm, i) != first)
+			continue;
+		if (wheel && major)
+			finding_fix(f,
+				    "pip install %s-cu%u   # then its directory under "
+				    "site-packages/nvidia/ on LD_LIBRARY_PATH: CuPy before 14 "
+				    "does not search the nvidia-* wheels (cupy/cupy#8013)",
+				    wheel, major);
+		if (major)
+			finding_fix(f,
+				    "# or install the CUDA %u toolkit's library that provides %s "
+				    "and put its directory on the loader path",
+				    major, name);
+		else
+			finding_fix(f,
+				    "# install the CUDA library that provides %s and put its "
+				    "directory on the loader path",
+				    name);
+	}
+	finding_verify(f, "python3 -c 'import ctypes; ctypes.CDLL(\"%s\")'   # no OSError",
+		       snap_get_str(first, "name"));
+	finding_rule_verify(f);
+out:
+	strbuf_done(&what);
+}
+
 RULE_CHECK(check_library_not_found)
 {
 	static const struct {
@@ -296,6 +470,8 @@ RULE_CHECK(check_library_not_found)
 			snprintf(label, sizeof(label), "%s%s%s", fws[k].label, version ? " " : "",
 				 version ?: "");
 			judge_pkg(&x, env, key, fws[k].key, pkg, label);
+			if (streq(fws[k].key, "cupy"))
+				judge_cupy_modules(&x, env, key, pkg, label);
 		}
 		/* plugins not read: what they open is unknown, not "nothing" */
 		if (fact_is_failure(snap_state(pl)))

@@ -496,6 +496,67 @@ static void test_fixture(void **state)
 	done(&t);
 }
 
+/* CuPy's cuSOLVER module (probe_module_needed_missing()): libcusolver.so.11 nowhere is a miss
+ * naming the module; libcudart.so.12 on LD_LIBRARY_PATH is not; the same module with a
+ * RUNPATH into the nvidia-cusolver wheel misses nothing; one that is not ELF is a malformed
+ * entry, never "nothing missing". */
+#define CUSOLVER SP "/cupy_backends/cuda/libs/cusolver.cpython-311-x86_64-linux-gnu.so"
+
+static void test_module_needed_missing(void **state)
+{
+	char rel[256], extra[512];
+	struct snap_node *missing;
+	const struct snap_node *e;
+	struct t t;
+
+	if (!have_cc)
+		skip();
+	so("link/libcusolver.so.11", "libcusolver.so.11", NULL);
+	wheels_and_toolkit("mod");
+	snprintf(extra, sizeof(extra),
+		 "-Wl,--no-as-needed -L%s/link -l:libcusolver.so.11 -l:libcudart.so.12", tmp);
+	so("mod" CUSOLVER, "cusolver.cpython-311-x86_64-linux-gnu.so", extra);
+	run(&t, "mod", "/usr/local/cuda-12.4/lib64", TORCH);
+	missing = snap_array(t.pkg, "module_missing");
+	assert_int_equal(probe_module_needed_missing(t.l, missing,
+						     "cupy_backends.cuda.libs.cusolver", CUSOLVER),
+			 0);
+	assert_int_equal(snap_count(missing), 1);
+	e = snap_at(missing, 0);
+	assert_string_equal(snap_get_str(e, "name"), "libcusolver.so.11");
+	assert_string_equal(snap_get_str(e, "module"), "cupy_backends.cuda.libs.cusolver");
+	assert_string_equal(snap_get_str(e, "library"), CUSOLVER);
+	done(&t);
+
+	/* The wheel's copy through the module's own RUNPATH: found. */
+	so("modw" SP "/nvidia/cusolver/lib/libcusolver.so.11", "libcusolver.so.11", NULL);
+	wheels_and_toolkit("modw");
+	snprintf(extra, sizeof(extra),
+		 "-Wl,--no-as-needed -L%s/link -l:libcusolver.so.11 -Wl,--enable-new-dtags "
+		 "-Wl,-rpath,'$ORIGIN/../../../nvidia/cusolver/lib'",
+		 tmp);
+	so("modw" CUSOLVER, "cusolver.cpython-311-x86_64-linux-gnu.so", extra);
+	run(&t, "modw", NULL, TORCH);
+	missing = snap_array(t.pkg, "module_missing");
+	assert_int_equal(probe_module_needed_missing(t.l, missing,
+						     "cupy_backends.cuda.libs.cusolver", CUSOLVER),
+			 0);
+	assert_int_equal(snap_count(missing), 0);
+	done(&t);
+
+	/* Not an ELF file: an entry whose name is malformed. */
+	snprintf(rel, sizeof(rel), "%s/mod" CUSOLVER, tmp);
+	assert_int_equal(tmptree_sh("printf 'not an ELF' > %s", rel), 0);
+	run(&t, "mod", NULL, TORCH);
+	missing = snap_array(t.pkg, "module_missing");
+	assert_int_equal(probe_module_needed_missing(t.l, missing,
+						     "cupy_backends.cuda.libs.cusolver", CUSOLVER),
+			 0);
+	assert_int_equal(snap_count(missing), 1);
+	assert_int_equal(snap_get_state(snap_at(missing, 0), "name"), FACT_MALFORMED);
+	done(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -510,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_symlink_loop),
 		cmocka_unit_test(test_libcuda_not_in_framework_runpath),
 		cmocka_unit_test(test_against_ldd),
+		cmocka_unit_test(test_module_needed_missing),
 	};
 	int r;
 

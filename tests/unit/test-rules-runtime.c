@@ -443,6 +443,52 @@ static void test_library_not_found(void **state)
 	snapshot_unref(s);
 }
 
+/* CuPy's cuSOLVER module links libcusolver.so.11, found nowhere: cupy.linalg fails, the import
+ * does not; CuPy 14 with the library in an nvidia-* wheel here preloads it (cupy/cupy#9444). */
+static void test_cupy_module_missing(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *env, *p, *e, *w;
+
+	(void)state;
+	env = snap_append_object(snap_array(node(s, "framework"), "python_envs"));
+	p = snap_object(snap_object(env, "packages"), "cupy");
+	snap_set_str(p, "dist_name", "cupy-cuda12x", "x");
+	snap_set_str(p, "dist_version", "13.3.0", "x");
+	snap_array(p, "needed_missing");
+	NO(s, "runtime.library-not-found");
+	e = snap_append_object(snap_array(p, "module_missing"));
+	snap_set_str(e, "module", "cupy_backends.cuda.libs.cusolver", "x");
+	snap_set_str(e, "library", "/v/cupy_backends/cuda/libs/cusolver.so", "x");
+	snap_set_str(e, "name", "libcusolver.so.11", "x");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
+	    "cupy.linalg will fail: /v/cupy_backends/cuda/libs/cusolver.so needs libcusolver.so.11");
+	FIX(s, "runtime.library-not-found", "pip install nvidia-cusolver-cu12");
+	/* The same name missing from the core extension: the import's failure, said once. */
+	snap_append_str(snap_array(p, "needed_missing"), "libcusolver.so.11", "x");
+	NO(s, "runtime.library-not-found");
+	snapshot_unref(s);
+
+	/* CuPy 14, the nvidia-cusolver wheel here: cuda-pathfinder loads it first. */
+	s = base();
+	env = snap_append_object(snap_array(node(s, "framework"), "python_envs"));
+	w = snap_append_object(snap_array(env, "nvidia_wheels"));
+	snap_append_str(snap_array(w, "libraries"), "nvidia/cu13/lib/libcusolver.so.12", "x");
+	p = snap_object(snap_object(env, "packages"), "cupy");
+	snap_set_str(p, "dist_version", "14.0.1", "x");
+	e = snap_append_object(snap_array(p, "module_missing"));
+	snap_set_str(e, "module", "cupy_backends.cuda.libs.cusolver", "x");
+	snap_set_str(e, "library", "/v/cusolver.so", "x");
+	snap_set_str(e, "name", "libcusolver.so.12", "x");
+	NO(s, "runtime.library-not-found");
+	/* A module that could not be read: could not tell. */
+	e = snap_append_object(snap_array(p, "module_missing"));
+	snap_set_str(e, "module", "cupy.cuda.cufft", "x");
+	snap_set_errno(e, "name", -EACCES, "/v/cupy/cuda/cufft.so");
+	SKIPPED(s, "runtime.library-not-found");
+	snapshot_unref(s);
+}
+
 /* packages.<fw>.cudnn: the copies of libcudnn.so.<major> on the framework's search path, in
  * order (the first one loaded), each with its version (NULL: not readable). */
 static struct snap_node *cudnn_copies(struct snap_node *pkg, const char *soname,
@@ -874,6 +920,7 @@ int main(void)
 		cmocka_unit_test(test_cudnn),
 		cmocka_unit_test(test_cuda_compat),
 		cmocka_unit_test(test_library_not_found),
+		cmocka_unit_test(test_cupy_module_missing),
 		cmocka_unit_test(test_visible_devices_cuda),
 		cmocka_unit_test(test_visible_devices_slurm_node_index),
 		cmocka_unit_test(test_mig_device_selection),
