@@ -29,9 +29,12 @@
 
 #define ENV	     "framework.python_envs.0"
 #define PKG	     ENV ".packages."
-#define FIELDS_MAX   6
 #define NAME_MAX_LEN 96
 #define SLOTS_MAX    1024
+
+/* a row is two to four fields (pip list, conda list): a line split no further than that, as most
+ * lines given here, a kernel log's naming nvidia, have more (docs/explain.md) */
+#define FIELDS_MAX 4
 
 struct listing {
 	bool conda_header; /* "# Name  Version  Build  Channel" seen */
