@@ -15,6 +15,7 @@
 
 #include "kernel-log.h"
 #include "proc-text.h"
+#include "shared/count-lines.h"
 #include "shared/macro.h"
 #include "shared/parse.h"
 #include "shared/strbuf.h"
@@ -444,7 +445,9 @@ static void add_legacy(struct klog *k, const char *line, const char *msg, char *
 	k->legacy[k->n_legacy++] = u;
 }
 
-int kernel_log_parse(const char *text, size_t len, struct klog **ret)
+/* nvrm_only: kernel_log_parse_nvrm(), the lines without "NVRM: " passed over; neither boots,
+ * amdgpu's messages, the modules loaded nor the legacy GPUs read. */
+static int parse(const char *text, size_t len, bool nvrm_only, struct klog **ret)
 {
 	_cleanup_free_ char *buf = text_ndup(text, len);
 	/* Not calloc(): the events (30 KiB, eight pages) are written as add_xid() adds them and
@@ -458,17 +461,7 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 	if (!buf || !k)
 		return -ENOMEM;
 	memset(&k->n_ev, 0, sizeof(*k) - offsetof(struct klog, n_ev));
-	/* counted over a known length (buf holds no NUL: text_ndup stops at one), 255 bytes at a
-	 * time into a byte, a loop the compiler vectorises; byte by byte to the NUL into a
-	 * size_t, it cost eight instructions a byte, now under one
-	 * (docs/explain.md) */
-	for (size_t i = 0, l = strlen(buf); i < l;) {
-		unsigned char in_run = 0;
-
-		for (size_t e = i + MIN(l - i, (size_t)UCHAR_MAX); i < e; i++)
-			in_run += buf[i] == '\n';
-		n += in_run;
-	}
+	n += count_newlines(buf, strlen(buf)); /* buf holds no NUL: text_ndup stops at one */
 	lines = calloc(n + 1, sizeof(*lines));
 	if (!lines)
 		return -ENOMEM;
@@ -486,26 +479,30 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 		if (!lines[i][0])
 			continue;
 		nvrm = strstr(lines[i], "NVRM: ");
-		if (boot_starts(k, lines[i]))
-			k->boots++;
-		klog_amd_line(&k->amd, lines[i]);
+		if (!nvrm_only) {
+			if (boot_starts(k, lines[i]))
+				k->boots++;
+			klog_amd_line(&k->amd, lines[i]);
+		}
 		if (!nvrm)
 			continue;
 		if (startswith(nvrm, "NVRM: Xid ("))
 			add_xid(k, lines[i], nvrm, i + 1);
-		else if (startswith(nvrm, "NVRM: loading NVIDIA UNIX"))
-			add_loaded(k, lines[i], nvrm);
-		else if (startswith(nvrm, "NVRM: API mismatch:"))
+		else if (startswith(nvrm, "NVRM: loading NVIDIA UNIX")) {
+			if (!nvrm_only)
+				add_loaded(k, lines[i], nvrm);
+		} else if (startswith(nvrm, "NVRM: API mismatch:"))
 			add_mismatch(k, lines[i], nvrm, lines + i + 1,
 				     MIN((size_t)MISMATCH_LOOKAHEAD, n - i - 1));
 		else if (startswith(nvrm, "NVRM: The NVIDIA GPU "))
 			add_unsupported(k, lines[i], nvrm, lines + i + 1,
 					MIN((size_t)UNSUPPORTED_LOOKAHEAD, n - i - 1));
-		else if (startswith(nvrm, "NVRM: The NVIDIA "))
-			add_legacy(k, lines[i], nvrm, lines + i + 1,
-				   MIN((size_t)LEGACY_LOOKAHEAD, n - i - 1));
-		else if (startswith(nvrm, "NVRM: Open nvidia.ko is only ready for use on Data "
-					  "Center GPUs")) {
+		else if (startswith(nvrm, "NVRM: The NVIDIA ")) {
+			if (!nvrm_only)
+				add_legacy(k, lines[i], nvrm, lines + i + 1,
+					   MIN((size_t)LEGACY_LOOKAHEAD, n - i - 1));
+		} else if (startswith(nvrm, "NVRM: Open nvidia.ko is only ready for use on Data "
+					    "Center GPUs")) {
 			k->open_dc_only++;
 			k->open_dc_only_boot = k->boots;
 			klog_line_timestamp(lines[i], k->open_dc_only_ts,
@@ -514,6 +511,16 @@ int kernel_log_parse(const char *text, size_t len, struct klog **ret)
 	}
 	*ret = TAKE_PTR(k);
 	return 0;
+}
+
+int kernel_log_parse(const char *text, size_t len, struct klog **ret)
+{
+	return parse(text, len, false, ret);
+}
+
+int kernel_log_parse_nvrm(const char *text, size_t len, struct klog **ret)
+{
+	return parse(text, len, true, ret);
 }
 
 /* Appends one /dev/kmsg record as dmesg prints it: "[sec.usec] message", \xNN unescaped,

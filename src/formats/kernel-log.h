@@ -163,6 +163,12 @@ struct klog {
 /* Parses the kernel log text (up to len or an embedded NUL) into *ret (malloc()ed; free()
  * it). Returns 0 or -ENOMEM. */
 int kernel_log_parse(const char *text, size_t len, struct klog **ret);
+/* As kernel_log_parse(), for the errors reader (pasted-errors-kernel.c), which reads the Xid
+ * events, the API mismatch, the GPUs refused and the open module's refusal alone: boots,
+ * amd, the modules loaded and the legacy GPUs are left zero, and a line without "NVRM: "
+ * costs its search alone (on a bug report's NVRM lines the rest was half of the parse:
+ * docs/explain.md). */
+int kernel_log_parse_nvrm(const char *text, size_t len, struct klog **ret);
 
 /* Whether s starts with a month's English abbreviation ("Dec"), as syslog (RFC 3164 §4.1.2)
  * and journalctl's short format write it; s holds at least 3 bytes. */

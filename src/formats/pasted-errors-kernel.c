@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "formats/kernel-log.h"
+#include "shared/count-lines.h"
 
 struct line {
 	const char *p;
@@ -100,13 +101,8 @@ size_t pasted_nvrm_join(const char *lp, size_t ln, const char *end, char *buf, s
 static unsigned line_of(const char *text, size_t len, const char *needle)
 {
 	const char *m = memmem(text, len, needle, strlen(needle));
-	unsigned line = 1;
 
-	if (!m)
-		return 0;
-	for (const char *c = text; c < m; c++)
-		line += *c == '\n';
-	return line;
+	return m ? 1 + (unsigned)count_newlines(text, (size_t)(m - text)) : 0;
 }
 
 /* The last line (from 1) of text[0..len) holding needle; 0 when none does. */
@@ -116,8 +112,7 @@ static unsigned last_line_of(const char *text, size_t len, const char *needle)
 	unsigned line = 1, last = 0;
 
 	while ((m = memmem(p, (size_t)(end - p), needle, strlen(needle)))) {
-		for (const char *c = p; c < m; c++)
-			line += *c == '\n';
+		line += (unsigned)count_newlines(p, (size_t)(m - p));
 		last = line;
 		p = m + strlen(needle);
 	}
@@ -204,7 +199,7 @@ static int read_kernel_log(const char *text, size_t len, const char *reader,
 	size_t base = 0;
 	int n = 0, r;
 
-	r = kernel_log_parse(text, len, &k);
+	r = kernel_log_parse_nvrm(text, len, &k); /* what it reads is the NVRM lines' alone */
 	if (r < 0)
 		return r;
 	/* numbered on from the events of the windows of a large input read before this one */
@@ -234,10 +229,8 @@ static int read_kernel_log(const char *text, size_t len, const char *reader,
 	if (r >= 0 && k->mismatch_count && k->client_version[0] && k->kernel_version[0]) {
 		/* the kernel's message kernel_log_parse read, not any earlier "API mismatch" */
 		const char *m = memmem(text, len, "NVRM: API mismatch:", 19);
-		unsigned line = 1;
+		unsigned line = m ? 1 + (unsigned)count_newlines(text, (size_t)(m - text)) : 1;
 
-		for (const char *c = text; m && c < m; c++)
-			line += *c == '\n';
 		r = pasted_facts_add(out, reader, "driver.kernel_log.api_mismatch.client_version",
 				     k->client_version, line);
 		if (r >= 0)
@@ -254,10 +247,8 @@ static int read_kernel_log(const char *text, size_t len, const char *reader,
 		 * driver.open-module-datacenter-only); its line, the first such one */
 		static const char dc[] = "NVRM: Open nvidia.ko is only ready for use on Data";
 		const char *m = memmem(text, len, dc, strlen(dc));
-		unsigned line = 1;
+		unsigned line = m ? 1 + (unsigned)count_newlines(text, (size_t)(m - text)) : 1;
 
-		for (const char *c = text; m && c < m; c++)
-			line += *c == '\n';
 		r = pasted_facts_addf(out, reader,
 				      "driver.kernel_log.open_module_datacenter_only.count", line,
 				      "%llu", (unsigned long long)k->open_dc_only);

@@ -23,6 +23,7 @@
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
 #include "formats/proc-text.h"
+#include "shared/strv.h"
 
 #define LOADED_MAX 16 /* as the kernel-log probe: the last 16 */
 #define BOUND_MAX  16 /* GPUs named by "already bound" lines; later ones are left unread */
@@ -129,27 +130,28 @@ int pasted_read_kernel_log(const char *text, size_t len, struct pasted_facts *ou
 			if (pasted_token(m + 14, rel, sizeof(rel)))
 				pasted_put(&o, it.no, rel, "host.kernel_release");
 		} else if ((m = strstr(line, "NVRM: loading NVIDIA UNIX "))) {
-			char buf[512];
-			struct nvidia_version v;
+			/* the message from "NVIDIA UNIX" as /proc/driver/nvidia/version's "NVRM
+			 * version:" value (its first 497 bytes, stripped), read as the probe reads
+			 * it; not through a copy of the line parsed as that file (a snprintf, a
+			 * malloc, a strdup: 1,500 instructions a line, docs/explain.md) */
+			char value[498], version[64];
+			size_t n = strnlen(m + 14, sizeof(value) - 1);
+			const char *flavor;
 
-			snprintf(buf, sizeof(buf), "NVRM version: %s", m + 14);
-			if (nvidia_version_parse(buf, strlen(buf), &v) < 0) {
-				o.err = -ENOMEM;
-				break;
-			}
+			memcpy(value, m + 14, n);
+			value[n] = '\0';
+			flavor = nvrm_version(strstrip(value), version, sizeof(version));
+			if (!flavor)
+				continue;
 			/* repeats collapsed, as the probe's loaded_versions[] */
-			if (v.flavor && (!n_loaded || strcmp(loaded[(n_loaded - 1) % LOADED_MAX],
-							     v.version) != 0)) {
-				snprintf(loaded[n_loaded % LOADED_MAX], sizeof(loaded[0]), "%s",
-					 v.version);
+			if (!n_loaded ||
+			    strcmp(loaded[(n_loaded - 1) % LOADED_MAX], version) != 0) {
+				memcpy(loaded[n_loaded % LOADED_MAX], version, strlen(version) + 1);
 				loaded_line[n_loaded % LOADED_MAX] = it.no;
 				n_loaded++;
 			}
-			if (v.flavor) {
-				timestamp(line, m, last_ts, sizeof(last_ts));
-				last = it.no;
-			}
-			nvidia_version_done(&v);
+			timestamp(line, m, last_ts, sizeof(last_ts));
+			last = it.no;
 		}
 	}
 	pasted_lines_done(&it);

@@ -29,9 +29,12 @@
 
 #define ENV	     "framework.python_envs.0"
 #define PKG	     ENV ".packages."
-#define FIELDS_MAX   6
 #define NAME_MAX_LEN 96
 #define SLOTS_MAX    1024
+
+/* a row is two to four fields (pip list, conda list): a line split no further than that, as most
+ * lines given here, a kernel log's naming nvidia, have more (docs/explain.md) */
+#define FIELDS_MAX 4
 
 struct listing {
 	bool conda_header; /* "# Name  Version  Build  Channel" seen */
@@ -255,12 +258,19 @@ static void line(struct pasted_out *o, struct listing *L, unsigned no, char *s)
 
 	/* s is stripped already (pasted_read_packages): again only after a prefix taken off. The
 	 * prefixes' first bytes tested before a call: most lines have none (a pip list's row). */
-	if (s[0] == '[' && strncmp(s, "[conda] ", 8) == 0) {
-		conda = true;
-		s = pasted_strip(s + 8);
-	} else if (s[0] == '[' && (strncmp(s, "[pip] ", 6) == 0 || strncmp(s, "[pip3] ", 7) == 0)) {
-		pip = true;
-		s = pasted_strip(strchr(s, ' ') + 1);
+	if (s[0] == '[') {
+		if (s[1] == 'c' && strncmp(s, "[conda] ", 8) == 0) {
+			conda = true;
+			s = pasted_strip(s + 8);
+		} else if (s[1] == 'p' &&
+			   (strncmp(s, "[pip] ", 6) == 0 || strncmp(s, "[pip3] ", 7) == 0)) {
+			pip = true;
+			s = pasted_strip(strchr(s, ' ') + 1);
+		} else {
+			/* dmesg's "[    5.123456] nvidia …", most lines given here: no name
+			 * pip_package() or conda_gpu_package() knows starts with "[" */
+			return;
+		}
 	} else if (s[0] == '#' && strncmp(s, "# Name", 6) == 0) {
 		L->conda_header = true;
 		return;

@@ -74,19 +74,19 @@ static bool nvidia_smi_gpu_line(const char *p, size_t n)
 /* The lines pasted_read_windows() reads besides its signs': a drive path's ":\" (any, as a
  * PyTorch warning's "Triggered internally at C:\actions-runner\...", which the
  * pasted-dispatch fuzz target found left unread when the signs listed only some directories;
- * a sign is at least four bytes). A backslash is rare in a Linux paste: memchr finds it. */
+ * a sign is at least four bytes), and "C:/…" (Python's and CMake's form of a Windows path): a
+ * letter, ":/" and a letter, the letter not inside a word ("http://", "https://" are not).
+ * One walk over the line's ":" for both: a memchr for "\\" first cost every line a call more
+ * (docs/explain.md). */
 static bool windows_line(const char *p, size_t n)
 {
-	for (const char *q = p, *e = p + n; (q = memchr(q, '\\', (size_t)(e - q))); q++)
-		if (q > p && q[-1] == ':')
-			return true;
-	/* "C:/…" (Python's and CMake's form of a Windows path): a letter, ":/" and a letter,
-	 * the letter not inside a word ("http://", "https://" are not) */
 	for (const char *q = p, *e = p + n; (q = memchr(q, ':', (size_t)(e - q))); q++)
-		if (q > p && e - q > 2 && q[1] == '/' &&
-		    ((q[2] | 0x20) >= 'a' && (q[2] | 0x20) <= 'z') &&
-		    ((q[-1] | 0x20) >= 'a' && (q[-1] | 0x20) <= 'z') &&
-		    (q - 1 == p || !((q[-2] | 0x20) >= 'a' && (q[-2] | 0x20) <= 'z')))
+		if (e - q > 1 && q[1] == '\\')
+			return true;
+		else if (q > p && e - q > 2 && q[1] == '/' &&
+			 ((q[2] | 0x20) >= 'a' && (q[2] | 0x20) <= 'z') &&
+			 ((q[-1] | 0x20) >= 'a' && (q[-1] | 0x20) <= 'z') &&
+			 (q - 1 == p || !((q[-2] | 0x20) >= 'a' && (q[-2] | 0x20) <= 'z')))
 			return true;
 	return false;
 }

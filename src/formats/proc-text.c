@@ -77,8 +77,7 @@ int proc_modules_parse(const char *text, size_t len, const char *const *names, s
 	return 0;
 }
 
-/* The driver version of an "NVRM version:" value; NULL flavor when it is not one. */
-static const char *nvrm_version(const char *v, char *buf, size_t buflen)
+const char *nvrm_version(const char *v, char *buf, size_t buflen)
 {
 	static const char unix_[] = "NVIDIA UNIX ";
 	static const char open_km[] = "NVIDIA UNIX Open Kernel Module for ";

@@ -36,6 +36,9 @@ struct nvidia_version {
 };
 /* 0 or -ENOMEM; nvidia_version_done() frees what it holds either way. */
 int nvidia_version_parse(const char *text, size_t len, struct nvidia_version *ret);
+/* The driver version of an "NVRM version:" value v (its blanks stripped) into buf, and its
+ * flavor, as nvidia_version_parse() reads them; NULL when it is not one (buf then unset). */
+const char *nvrm_version(const char *v, char *buf, size_t buflen);
 void nvidia_version_done(struct nvidia_version *v);
 
 /* The "information" file's lines, in the order of nvidia_gpu_info_keys. */
