@@ -387,7 +387,7 @@ static void judge_cupy_modules(struct nf_ctx *x, const struct snap_node *env, co
 		goto out;
 	for (size_t i = 0; i < snap_count(mm); i++) {
 		const struct snap_node *e = snap_at(mm, i);
-		char ek[160];
+		char ek[192]; /* key (< 128) + ".module_missing." + an index */
 
 		if (!snap_get_str(e, "name"))
 			continue;
