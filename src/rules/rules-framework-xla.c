@@ -102,7 +102,9 @@ static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i)
 	fix_lines(f, x, cuda_plugin_major(jax));
 }
 
-RULE_CHECK(check_fw_xla_toolchain)
+/* The Python environments, where one holds a CUDA jax and an NVIDIA driver is there to run it;
+ * NULL otherwise (the driver's absence recorded as the rule's need). */
+static const struct snap_node *cuda_jax_envs(struct rule_ctx *c, const struct snap_node *root)
 {
 	const struct snap_node *envs = snap_get(root, "framework.python_envs");
 	const char *version;
@@ -111,13 +113,20 @@ RULE_CHECK(check_fw_xla_toolchain)
 	for (size_t i = 0; i < snap_count(envs); i++)
 		n += snap_get(snap_at(envs, i), "packages.jax.xla") != NULL;
 	if (!n)
-		return; /* no CUDA jax: nothing to judge */
+		return NULL; /* no CUDA jax: nothing to judge */
 	fw_need_complete(c, root);
 	/* Without a GPU and its driver, jax runs on the CPU and needs neither. */
 	if (!rule_nvidia_driver(c, root, "the NVIDIA driver jax's CUDA backend runs on", &version,
 				NULL))
-		return;
-	for (size_t i = 0; i < snap_count(envs); i++)
+		return NULL;
+	return envs;
+}
+
+RULE_CHECK(check_fw_xla_toolchain)
+{
+	const struct snap_node *envs = cuda_jax_envs(c, root);
+
+	for (size_t i = 0; envs && i < snap_count(envs); i++)
 		judge(c, snap_at(envs, i), i);
 }
 
@@ -263,18 +272,8 @@ static void judge_ptxas(struct rule_ctx *c, const struct snap_node *root,
 
 RULE_CHECK(check_fw_xla_ptxas_old)
 {
-	const struct snap_node *envs = snap_get(root, "framework.python_envs");
-	const char *version;
-	size_t n = 0;
+	const struct snap_node *envs = cuda_jax_envs(c, root);
 
-	for (size_t i = 0; i < snap_count(envs); i++)
-		n += snap_get(snap_at(envs, i), "packages.jax.xla") != NULL;
-	if (!n)
-		return; /* no CUDA jax: nothing to judge */
-	fw_need_complete(c, root);
-	if (!rule_nvidia_driver(c, root, "the NVIDIA driver jax's CUDA backend runs on", &version,
-				NULL))
-		return;
-	for (size_t i = 0; i < snap_count(envs); i++)
+	for (size_t i = 0; envs && i < snap_count(envs); i++)
 		judge_ptxas(c, root, snap_at(envs, i), i);
 }
