@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "facts/coverage.h"
 #include "rules/rules-internal.h"
 
 #define OPEN_ONLY_SOURCE                                                                           \
@@ -129,6 +130,19 @@ static size_t judge_refusals(struct rule_ctx *c, const struct snap_node *root, c
 	return n;
 }
 
+/* Whether the driver's branch is older than the first one that drives the GPU (the
+ * knowledge base's derivation, coverage_first_branch_for_cc()); false where either is unknown. */
+static bool predates(const struct snap_node *root, const struct snap_node *gpu, const char *ver)
+{
+	unsigned ma, mi, first, branch = branch_of(ver);
+	const struct snap_node *ccf;
+	const char *cuda;
+	bool unconf;
+
+	return branch && gpu_cc(root, gpu, &ma, &mi, &ccf) &&
+	       coverage_first_branch_for_cc(ma, mi, &first, &cuda, &unconf) == 0 && branch < first;
+}
+
 /* No refusal in the log (not read, or rotated): the loaded proprietary module and a GPU whose
  * architecture needs the open one. */
 static void judge_loaded(struct rule_ctx *c, const struct snap_node *root, const char *ver,
@@ -144,6 +158,10 @@ static void judge_loaded(struct rule_ctx *c, const struct snap_node *root, const
 
 		if (!gpu_is_nvidia(g) || gpu_facts(g, &fg) < 0 || !fg->architecture ||
 		    !streq(fg->architecture, "Blackwell"))
+			continue;
+		/* A branch older than the GPU drives it in neither flavour: that is
+		 * driver.branch-predates-gpu's finding, and its -open package no fix. */
+		if (predates(root, g, ver))
 			continue;
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, gpu_bus(g),

@@ -574,6 +574,15 @@ static void test_proprietary_module_refuses_gpu(void **state)
 	YES(s, "driver.proprietary-module-refuses-gpu", GPUENV_SEVERITY_ERROR,
 	    "is the proprietary flavour, which does not initialise the Blackwell GPU");
 	snapshot_unref(s);
+	/* a branch older than the GPU (R565 on CC 12.0, whose first branch is R570) drives it in
+	 * neither flavour: driver.branch-predates-gpu's finding, and R565's -open no fix */
+	s = base();
+	gpu(s, "0x2c58", "nvidia");
+	driver_loaded(s, "565.77");
+	snap_set_str(node(s, "driver.nvidia"), "flavor", "proprietary",
+		     "/proc/driver/nvidia/version");
+	NO(s, "driver.proprietary-module-refuses-gpu");
+	snapshot_unref(s);
 	s = base();
 	gpu(s, "0x2684", "nvidia"); /* AD102 [GeForce RTX 4090]: either flavour drives it */
 	driver_loaded(s, "580.105.08");
