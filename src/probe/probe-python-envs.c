@@ -232,7 +232,7 @@ int py_list_container(struct probe_env *pe, struct probe_pyenvs *es, const char 
 int py_add_conda_family(struct probe_env *pe, struct probe_pyenvs *es, const char *prefix,
 			const char *via, bool once)
 {
-	_cleanup_free_ char *base = strdup(prefix), *envs = NULL, *cm = NULL;
+	_cleanup_free_ char *base = strdup(prefix), *envs = NULL;
 	_cleanup_strv_free_ char **names = NULL;
 	char *slash;
 	int err, r = 0;
