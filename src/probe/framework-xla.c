@@ -196,7 +196,13 @@ static int ptxas_version(struct probe_env *pe, struct snap_node *x, const char *
 	r = probe_read_optional(pe->root, top, "version.txt", ROOT_CAP_ATTR, x, "ptxas_version",
 				&path, &text);
 	if (r == -ENOENT) {
-		snap_set_state(x, "ptxas_version", FACT_ABSENT, top,
+		/* The source is the file looked for last, not the toolkit's directory: a
+		 * directory that could not be read gives EACCES for its files, never this. */
+		_cleanup_free_ char *txt = path_join(top, "version.txt");
+
+		if (!txt)
+			return -ENOMEM;
+		snap_set_state(x, "ptxas_version", FACT_ABSENT, txt,
 			       "no version.json or version.txt beside its bin/");
 		return 0;
 	}
