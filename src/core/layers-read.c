@@ -310,6 +310,9 @@ static int file_node(struct layers *t, const char *path, uint64_t max, const str
 	int64_t i = lookup(t, path, true);
 	const struct lnode *n;
 
+	/* Set on every path: GCC -O3 cannot tell that (int)i of a negative i stays negative,
+	 * and warns that the callers' node may be read unset (-Wmaybe-uninitialized). */
+	*ret = NULL;
 	if (i < 0)
 		return (int)i;
 	n = &t->nodes[i];

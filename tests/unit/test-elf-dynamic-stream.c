@@ -136,7 +136,7 @@ static Elf64_Dyn *dynamic_of(uint8_t *buf, size_t len, size_t *n)
 static void patch_and_agree(const uint8_t *orig, size_t len, Elf64_Sxword tag, Elf64_Xword val)
 {
 	uint8_t *buf = malloc(len);
-	size_t n;
+	size_t n = 0; /* fail() returns under GCC -O3's view: set on every path */
 	Elf64_Dyn *dyn;
 
 	assert_non_null(buf);
