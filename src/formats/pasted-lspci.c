@@ -9,7 +9,8 @@
  * controller") and NVIDIA, AMD or Intel processing accelerators (12xx), in the order lspci
  * lists them (bus order, as the probe's). Facts: bus_id (with the domain lspci leaves out
  * without -D: 0000), vendor_id, device_id, subsystem_vendor_id, subsystem_device_id (only
- * with -nn or -n: the names are pci.ids', not the device's), vendor, driver. A device listed
+ * with -nn or -n, or where pci.ids has no name and lspci prints the id: the names are
+ * pci.ids', not the device's), vendor, driver. A device listed
  * twice (lspci | grep VGA, then lspci -nnk) is one GPU. No driver bound: lspci prints
  * "Kernel driver in use:" only for a bound device (show_kernel() in ls-kernel.c), so a GPU's
  * -k block without it records driver as absent, where the block is surely whole: it has the
@@ -87,10 +88,43 @@ static const char *vendor_of_name(const char *s)
 }
 
 struct device {
-	bool gpu, ids;
+	bool gpu, ids, device_only;
 	unsigned class, vendor, device;
 	const char *vendor_name;
 };
+
+/* "hhhh" at s, then the end of the line or a space (" (rev c1)"). */
+static bool hex4_word(const char *s)
+{
+	return hex_run(s, 4) && (s[4] == '\0' || s[4] == ' ');
+}
+
+/* Without -nn lspci names the device from pci.ids, and prints its id where pci.ids has no
+ * name for it (pciutils lib/names.c format_name_pair()): "Device 1da3:1020" where the vendor
+ * is unknown too, "<vendor> Device 687f" where only the device is (a GPU newer than the
+ * machine's pci.ids: ROCm/legacy-rocm-build#624's "Advanced Micro Devices, Inc. [AMD/ATI]
+ * Device 687f"). The ids printed are read; a vendor's id is not taken from its name. */
+static void unnamed_ids(const char *s, struct device *d)
+{
+	static const char *const vendors[] = { "NVIDIA Corporation",
+					       "Advanced Micro Devices, Inc. [AMD/ATI]",
+					       "Intel Corporation" };
+
+	if (strncmp(s, "Device ", 7) == 0 && hex_run(s + 7, 4) && s[11] == ':' &&
+	    hex4_word(s + 12)) {
+		d->ids = sscanf(s + 7, "%4x:%4x", &d->vendor, &d->device) == 2;
+		return;
+	}
+	for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++) {
+		size_t n = strlen(vendors[i]);
+
+		if (strncmp(s, vendors[i], n) == 0 && strncmp(s + n, " Device ", 8) == 0 &&
+		    hex4_word(s + n + 8)) {
+			d->device_only = sscanf(s + n + 8, "%4x", &d->device) == 1;
+			return;
+		}
+	}
+}
 
 /* The device line after the bus id: its class and ids, in any of lspci's three forms. */
 static void classify(const char *rest, struct device *d)
@@ -121,6 +155,8 @@ static void classify(const char *rest, struct device *d)
 			return;
 		d->vendor_name = vendor_of_name(colon + 2);
 		d->ids = bracket_ids(colon + 2, &d->vendor, &d->device);
+		if (!d->ids)
+			unnamed_ids(colon + 2, d);
 	}
 	const char *vendor = d->ids ? vendor_of_id(d->vendor) : d->vendor_name;
 	d->gpu = (d->class >> 8) == 0x03 || ((d->class >> 8) == 0x12 && vendor);
@@ -278,10 +314,10 @@ int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out)
 				}
 			}
 			pasted_put(&o, it.no, bus, "hardware.gpus.%zu.bus_id", cur);
-			if (d.ids) {
+			if (d.ids)
 				put_id(&o, it.no, d.vendor, "vendor_id", cur);
+			if (d.ids || d.device_only)
 				put_id(&o, it.no, d.device, "device_id", cur);
-			}
 			v = d.ids ? vendor_of_id(d.vendor) : d.vendor_name;
 			if (v)
 				pasted_put(&o, it.no, v, "hardware.gpus.%zu.vendor", cur);

@@ -22,6 +22,7 @@
 #include "facts/facts-amd.h"
 #include "facts/facts.h"
 #include "rules/rules-internal.h"
+#include "shared/parse.h"
 
 /* major.minor against b, a knowledge-base "major.minor": <0 older, 0 the same, >0 newer;
  * false when b is NULL (an empty cell). */
@@ -60,14 +61,33 @@ static bool amdgpu_log_knows_gpu(const struct snap_node *root, const struct snap
 	return false;
 }
 
+/* The GPU's PCI device id where it is AMD's: by its vendor id, or, without one, by the vendor
+ * lspci names (pasted lspci without -nn prints "Advanced Micro Devices, Inc. [AMD/ATI] Device
+ * 687f" for a device its pci.ids does not name: the device id alone). */
+static bool amd_device_id(const struct snap_node *gpu, unsigned *ret_device)
+{
+	const char *d = snap_get_str(gpu, "device_id");
+	unsigned v = 0, dd = 0;
+
+	if (gpu_pci_ids(gpu, &v, &dd)) {
+		*ret_device = dd;
+		return v == 0x1002;
+	}
+	if (snap_get_str(gpu, "vendor_id") || !gpu_is_amd(gpu) || !d || parse_uint(d, 0, &dd) < 0 ||
+	    dd > 0xffff)
+		return false;
+	*ret_device = dd;
+	return true;
+}
+
 const struct facts_amdgpu_kernel *amdgpu_kernel_predates(const struct snap_node *root,
 							 const struct snap_node *gpu)
 {
 	const struct facts_amdgpu_kernel *row;
-	unsigned v = 0, d = 0, major = 0, minor = 0;
+	unsigned d = 0, major = 0, minor = 0;
 	int cmp = 0;
 
-	if (amdgpu_log_knows_gpu(root, gpu) || !gpu_pci_ids(gpu, &v, &d) || v != 0x1002 ||
+	if (amdgpu_log_knows_gpu(root, gpu) || !amd_device_id(gpu, &d) ||
 	    facts_amdgpu_kernel_family(d, &row) < 0 || facts_unconfirmed(row->confidence) ||
 	    !cuda_major_minor(snap_get_str(root, "host.kernel_release"), &major, &minor))
 		return NULL;
@@ -88,11 +108,11 @@ RULE_CHECK(check_amdgpu_kernel_too_old)
 		const struct snap_node *g = snap_at(gpus, i), *drv = snap_child(g, "driver");
 		const char *bus = snap_get_str(g, "bus_id");
 		const struct facts_amdgpu_kernel *row;
-		unsigned v = 0, d = 0, major = 0, minor = 0;
+		unsigned d = 0, major = 0, minor = 0;
 		char name[64];
 		struct finding *f;
 
-		if (!gpu_is_amd(g) || !gpu_pci_ids(g, &v, &d) ||
+		if (!amd_device_id(g, &d) ||
 		    facts_amdgpu_kernel_family(d, &row) < 0 || facts_unconfirmed(row->confidence))
 			continue;
 		if (!rule_need_known(c, bus, "the driver bound to the GPU", drv) || snap_str(drv))

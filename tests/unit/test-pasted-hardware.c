@@ -200,6 +200,28 @@ static void test_lspci(void **state)
 	pasted_expect(&f, "hardware.gpus.2.vendor_id", "0x1002", 5);
 	pasted_expect_no_prefix(&f, "hardware.gpus.3");
 	pasted_expect_none(&f, "hardware.pci_devices"); /* not from 00:00.0: maybe filtered */
+	/* without -nn, ids pci.ids does not name (pciutils lib/names.c format_name_pair()): the
+	 * device's under a known vendor (ROCm/legacy-rocm-build#624), both under an unknown one;
+	 * a vendor's id is not taken from its name, a name's own words are no id */
+	pasted_run_text(pasted_read_lspci,
+			"0b:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] "
+			"Device 687f (rev c1)\n"
+			"0c:00.0 Display controller: Device 1234:1111\n"
+			"0d:00.0 VGA compatible controller: Intel Corporation Device 56a5\n"
+			"0e:00.0 VGA compatible controller: NVIDIA Corporation Device 2684x\n"
+			"0f:00.0 VGA compatible controller: Matrox Electronics Systems Ltd. Device "
+			"0536\n",
+			&f);
+	pasted_expect(&f, "hardware.gpus.0.device_id", "0x687f", 1);
+	pasted_expect(&f, "hardware.gpus.0.vendor", "AMD", 1);
+	pasted_expect_none(&f, "hardware.gpus.0.vendor_id");
+	pasted_expect(&f, "hardware.gpus.1.vendor_id", "0x1234", 2);
+	pasted_expect(&f, "hardware.gpus.1.device_id", "0x1111", 2);
+	pasted_expect_none(&f, "hardware.gpus.1.vendor");
+	pasted_expect(&f, "hardware.gpus.2.device_id", "0x56a5", 3);
+	pasted_expect_none(&f, "hardware.gpus.3.device_id");
+	pasted_expect_none(&f, "hardware.gpus.4.device_id");
+	pasted_expect_none(&f, "hardware.gpus.4.vendor_id");
 	/* an unfiltered listing counts the bus's devices; one broken by prose does not */
 	pasted_run_text(
 		pasted_read_lspci,

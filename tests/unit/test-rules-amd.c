@@ -1084,6 +1084,21 @@ static void test_kernel_too_old(void **state)
 	NO(s, "driver.amdgpu-kernel-too-old");
 	snapshot_unref(s);
 
+	/* pasted lspci without -nn: "Advanced Micro Devices, Inc. [AMD/ATI] Device 687f", the
+	 * device id with the vendor by its name and no vendor id (pasted-lspci.c) */
+	s = base();
+	g = snap_append_object(node(s, "hardware.gpus"));
+	snap_set_str(g, "bus_id", "0000:0b:00.0", "pasted:10");
+	snap_set_str(g, "vendor", "AMD", "pasted:10");
+	snap_set_str(g, "device_id", "0x687f", "pasted:10");
+	snap_set_state(g, "driver", FACT_ABSENT, "pasted:11", "no Kernel driver in use");
+	snap_set_bool(node(s, "driver.kernel_modules"), "amdgpu", false, "/proc/modules");
+	set_release(s, "4.4.0-139-generic");
+	YES(s, "driver.amdgpu-kernel-too-old", GPUENV_SEVERITY_ERROR, "predates Linux 4.12");
+	snap_set_str(g, "vendor", "Intel", "x"); /* another vendor's 0x687f is not a Vega */
+	NO(s, "driver.amdgpu-kernel-too-old");
+	snapshot_unref(s);
+
 	/* a Renoir APU: 4.19's amdgpu has no entry for it (AMDVLK#184), 5.5 drives it (its
 	 * experimental flag dropped in 5.5's last drm fixes) */
 	amd_unbound(&s, "0x1636");
