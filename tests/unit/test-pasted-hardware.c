@@ -152,7 +152,8 @@ static void test_modinfo_names(void **state)
 /* https://github.com/vanities/GPU-Passthrough-Arch-Linux-to-Windows10/issues/6 (two pastes of
  * lspci -nnk, one with its indentation lost), https://github.com/negativo17/nvidia-driver/issues/73
  * (-vv: names, no ids), https://github.com/hyprwm/Hyprland/pull/6715 (one -nn line, prog-if),
- * https://github.com/RunGp/Nvidiux/issues/10 (-vnn: "[10de:1200](rev a1)", a host bridge) */
+ * https://github.com/RunGp/Nvidiux/issues/10 (-vnn: "[10de:1200](rev a1)", a host bridge),
+ * https://github.com/ROCm/legacy-rocm-build/issues/624 (an RX Vega pci.ids did not name) */
 static void test_lspci(void **state)
 {
 	(void)state;
@@ -180,6 +181,9 @@ static void test_lspci(void **state)
 	pasted_expect(&f, "hardware.gpus.0.device_id", "0x1200", 1);
 	pasted_expect_none(&f, "hardware.gpus.0.driver"); /* the bridge's driver is not the GPU's */
 	assert_int_equal(f.n, 4);
+	pasted_run_sample(pasted_read_lspci, "pasted-lspci", "vga-vega10-unnamed.txt", &f);
+	pasted_expect(&f, "hardware.gpus.0.device_id", "0x687f", 2);
+	pasted_expect_none(&f, "hardware.gpus.0.vendor_id");
 	/* -D and -n forms, an AMD accelerator, a device listed twice, an Intel iGPU first */
 	pasted_run_text(
 		pasted_read_lspci,
