@@ -213,10 +213,19 @@ bool vendor_chain_framework(struct gpuenv_doctor *d, const struct snap_node *roo
 			    struct vendor_chain *v, struct fw_build *b)
 {
 	if (!fw_first(root, b)) {
+		char others[256];
+
+		v->link_state[1] = LINK_UNKNOWN;
+		if (fw_others_names(root, others, sizeof(others)) > 0) {
+			v->framework = diagnosis_strdupf(d, "%s (not judged)", others);
+			v->link_why[1] = diagnosis_strdupf(
+				d, "no torch, TensorFlow or jax found; the chain does not judge %s",
+				others);
+			return false;
+		}
 		v->framework = diagnosis_strdupf(
 			d, "%s",
 			snap_get(root, "framework.python_envs") ? "none found" : "not probed");
-		v->link_state[1] = LINK_UNKNOWN;
 		v->link_why[1] = diagnosis_strdupf(d, "no torch, TensorFlow or jax found");
 		return false;
 	}

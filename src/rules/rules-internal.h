@@ -338,6 +338,18 @@ void shadowed_cudnn_same_major(struct rule_ctx *c, const struct snap_node *root)
  * VIRTUAL_ENV, CONDA_PREFIX or PATH that has one, else the first with one. */
 bool fw_first(const struct snap_node *root, struct fw_build *ret);
 
+/* What runs GPU code besides torch, TensorFlow and jax, which no chain judges: CuPy in a
+ * Python environment (packages.cupy) and ollama's own builds (framework.ollama, one per install
+ * directory). Fills up to max; returns the count. */
+struct fw_other {
+	char name[64];	     /* "CuPy 13.3.0", "ollama" */
+	char what[224];	     /* "cupy-cuda12x in /venv", "CUDA build(s) cuda_v11, cuda_v12 in …" */
+	const char *source; /* the environment's prefix, ollama's install directory */
+};
+size_t fw_others(const struct snap_node *root, struct fw_other *out, size_t max);
+/* Their names joined ("CuPy 13.3.0, ollama"), "" when none; returns the count. */
+size_t fw_others_names(const struct snap_node *root, char *buf, size_t len);
+
 /* The toolkit a build would use: nvcc on PATH, else CUDA_HOME/CUDA_PATH, else /usr/local/cuda,
  * else the only one (rules-summary.c); *ret_why says which. NULL when none is selected. */
 const struct snap_node *chosen_toolkit(const struct snap_node *root, const char **ret_why);

@@ -113,6 +113,16 @@ static void install_fix(struct finding *f, const struct snap_node *root, const c
 			    "on LD_LIBRARY_PATH, or a CUDA 12 toolkit's lib64");
 		return;
 	}
+	/* cupy-cuda11x opens CUDA 11.2+'s NVRTC whatever toolkit is installed: on a machine
+	 * moved to CUDA 12 the wheel for CUDA 12 is the fix (BLAST-WarpX/warpx#4621) */
+	if (streq(fw_key, "cupy") && startswith(name, "libnvrtc.so.11")) {
+		finding_fix(f,
+			    "pip install nvidia-cuda-nvrtc-cu11   # then its nvidia/cuda_nvrtc/lib "
+			    "on LD_LIBRARY_PATH, or a CUDA 11.2+ toolkit's lib64");
+		finding_fix(f, "# or, where CUDA 12 is what is installed: pip uninstall cupy-cuda11x "
+			       "&& pip install cupy-cuda12x");
+		return;
+	}
 	finding_fix(f,
 		    "# install the CUDA library that provides %s and put its directory on the "
 		    "loader path",

@@ -394,10 +394,17 @@ static void framework_facts(struct gpuenv_doctor *d, const struct snap_node *roo
 				   snap_source(c) ?: "every Python environment",
 				   snap_error(c) ?: fact_state_to_string(snap_state(c)));
 	} else if (n == 0) {
+		struct fw_other o[8];
+		size_t k = fw_others(root, o, ARRAY_SIZE(o));
+
 		diagnosis_add_fact(d, GPUENV_LAYER_FRAMEWORK, "frameworks", "framework.python_envs",
 				   "no torch, TensorFlow or jax in %zu Python environment(s)",
 				   snap_count(envs));
-		*absent = true;
+		/* CuPy or ollama runs GPU code: the layer is not absent, what is there is named */
+		for (size_t i = 0; i < k; i++)
+			diagnosis_add_fact(d, GPUENV_LAYER_FRAMEWORK, o[i].name, o[i].source, "%s",
+					   o[i].what);
+		*absent = k == 0;
 	}
 }
 
@@ -516,9 +523,17 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 
 	if (!fw_first(root, &b)) {
 		bool probed = snap_get(root, "framework.python_envs");
+		char others[256];
 
-		ch->framework = diagnosis_strdupf(d, probed ? "none found" : "not probed");
 		ch->link_state[1] = LINK_UNKNOWN;
+		if (fw_others_names(root, others, sizeof(others)) > 0) {
+			ch->framework = diagnosis_strdupf(d, "%s (not judged)", others);
+			ch->link_why[1] = diagnosis_strdupf(
+				d, "no torch, TensorFlow or jax found; the chain does not judge %s",
+				others);
+			return;
+		}
+		ch->framework = diagnosis_strdupf(d, probed ? "none found" : "not probed");
 		ch->link_why[1] = diagnosis_strdupf(d, probed ? "no torch, TensorFlow or jax found"
 							      : "the Python environments were not "
 								"looked at");

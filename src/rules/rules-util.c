@@ -983,6 +983,85 @@ bool fw_first(const struct snap_node *root, struct fw_build *ret)
 	return true;
 }
 
+/* ollama's GPU builds in one install directory: "CUDA builds cuda_v11, cuda_v12; a ROCm build". */
+static void ollama_builds(const struct snap_node *o, const char *top, char *buf, size_t len)
+{
+	static const struct {
+		const char *key, *kind;
+	} arrs[] = { { "cuda_variants", "CUDA" }, { "rocm_variants", "ROCm" } };
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t a = 0; a < ARRAY_SIZE(arrs); a++) {
+		const struct snap_node *vs = snap_child(o, arrs[a].key);
+		size_t n = 0;
+
+		for (size_t i = 0; i < snap_count(vs); i++) {
+			const char *dir = snap_get_str(snap_at(vs, i), "dir");
+			const char *base = dir ? strrchr(dir, '/') : NULL;
+
+			if (!dir || !startswith(dir, top))
+				continue;
+			off += (size_t)snprintf(buf + MIN(off, len), len - MIN(off, len), "%s%s%s",
+						n ? ", " : off ? "; " : "",
+						n ? "" : arrs[a].kind, n ? "" : " build(s) ");
+			off += (size_t)snprintf(buf + MIN(off, len), len - MIN(off, len), "%s",
+						base ? base + 1 : dir);
+			n++;
+		}
+	}
+}
+
+size_t fw_others(const struct snap_node *root, struct fw_other *out, size_t max)
+{
+	const struct snap_node *envs = snap_get(root, "framework.python_envs");
+	const struct snap_node *o = snap_get(root, "framework.ollama");
+	const struct snap_node *tops = snap_child(o, "install_dirs");
+	size_t n = 0;
+
+	for (size_t i = 0; i < snap_count(envs) && n < max; i++) {
+		const struct snap_node *env = snap_at(envs, i);
+		const struct snap_node *pkg = snap_get(env, "packages.cupy");
+		const char *v;
+
+		if (!pkg || snap_kind(pkg) != SNAP_OBJECT)
+			continue;
+		v = snap_get_str(pkg, "version") ?: snap_get_str(pkg, "dist_version");
+		snprintf(out[n].name, sizeof(out[n].name), "CuPy%s%s", v ? " " : "", v ?: "");
+		snprintf(out[n].what, sizeof(out[n].what), "%s in %s",
+			 snap_get_str(pkg, "dist_name") ?: "cupy",
+			 snap_get_str(env, "prefix") ?: "?");
+		out[n].source = snap_get_str(env, "prefix");
+		n++;
+	}
+	for (size_t i = 0; i < snap_count(tops) && n < max; i++) {
+		const char *top = snap_str(snap_at(tops, i));
+		char builds[160];
+
+		if (!top)
+			continue;
+		ollama_builds(o, top, builds, sizeof(builds));
+		snprintf(out[n].name, sizeof(out[n].name), "ollama");
+		snprintf(out[n].what, sizeof(out[n].what), "%s in %s",
+			 builds[0] ? builds : "no GPU build", top);
+		out[n].source = top;
+		n++;
+	}
+	return n;
+}
+
+size_t fw_others_names(const struct snap_node *root, char *buf, size_t len)
+{
+	struct fw_other o[8];
+	size_t n = fw_others(root, o, ARRAY_SIZE(o)), off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		off += (size_t)snprintf(buf + MIN(off, len), len - MIN(off, len), "%s%s",
+					i ? ", " : "", o[i].name);
+	return n;
+}
+
 const struct snap_node *wheel_holding(const struct snap_node *env, const char *path)
 {
 	const struct snap_node *w = snap_child(env, "nvidia_wheels");

@@ -133,6 +133,59 @@ static void test_chain_framework(void **state)
 	snapshot_unref(s);
 }
 
+/* The framework layer's fact a label names, or NULL. */
+static const char *framework_fact(const struct gpuenv_doctor *d, const char *label)
+{
+	for (size_t i = 0; i < d->n_facts; i++)
+		if (d->facts[i].layer == GPUENV_LAYER_FRAMEWORK &&
+		    strcmp(d->facts[i].label, label) == 0)
+			return d->facts[i].value;
+	return NULL;
+}
+
+/* No torch, TensorFlow or jax, but CuPy or ollama: the layer is not "absent" and names what is
+ * there, as does the chain (which judges neither); with neither, absent and "none found". */
+static void test_framework_others(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *env, *o, *v;
+	struct gpuenv_doctor *d;
+
+	gpu(s, "0x2684", "nvidia");
+	driver_loaded(s, "550.54.15");
+	env = snap_append_object(snap_array(node(s, "framework"), "python_envs"));
+	snap_set_str(env, "prefix", "/home/user/venv", "x");
+	snap_object(env, "packages");
+	d = diag(s);
+	assert_int_equal(d->status[GPUENV_LAYER_FRAMEWORK], LAYER_ABSENT);
+	assert_string_equal(d->chain.framework, "none found");
+	assert_null(framework_fact(d, "CuPy 13.3.0"));
+	diagnosis_free(d);
+	/* cupy-cuda12x 13.3.0 in that environment */
+	o = snap_object(snap_object(env, "packages"), "cupy");
+	snap_set_str(o, "dist_name", "cupy-cuda12x", "x");
+	snap_set_str(o, "dist_version", "13.3.0", "x");
+	d = diag(s);
+	assert_int_not_equal(d->status[GPUENV_LAYER_FRAMEWORK], LAYER_ABSENT);
+	assert_string_equal(framework_fact(d, "CuPy 13.3.0"), "cupy-cuda12x in /home/user/venv");
+	assert_non_null(framework_fact(d, "frameworks"));
+	assert_string_equal(d->chain.framework, "CuPy 13.3.0 (not judged)");
+	assert_int_equal(d->chain.link_state[1], LINK_UNKNOWN);
+	assert_non_null(strstr(d->chain.link_why[1], "does not judge CuPy 13.3.0"));
+	diagnosis_free(d);
+	/* and ollama's tarball with its CUDA 12 build */
+	o = snap_object(node(s, "framework"), "ollama");
+	snap_append_str(snap_array(o, "install_dirs"), "/usr/local/lib/ollama", "x");
+	v = snap_append_object(snap_array(o, "cuda_variants"));
+	snap_set_str(v, "dir", "/usr/local/lib/ollama/cuda_v12", "x");
+	d = diag(s);
+	assert_string_equal(framework_fact(d, "ollama"),
+			    "CUDA build(s) cuda_v12 in /usr/local/lib/ollama");
+	assert_string_equal(d->chain.framework, "CuPy 13.3.0, ollama (not judged)");
+	diagnosis_free(d);
+	snapshot_unref(s);
+}
+
 static void test_verdict(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -399,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_layer_incomplete),
 		cmocka_unit_test(test_container_unsure),
 		cmocka_unit_test(test_chain_framework),
+		cmocka_unit_test(test_framework_others),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_symptom_finding),
 		cmocka_unit_test(test_redact_value_inside_marker),

@@ -441,6 +441,17 @@ static void test_library_not_found(void **state)
 	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
 	    "CuPy (version unreadable) cannot load");
 	snapshot_unref(s);
+
+	/* cupy-cuda11x opens CUDA 11's NVRTC by name; on a system moved to CUDA 12 the wheel
+	 * for CUDA 12 is the fix (BLAST-WarpX/warpx#4621). */
+	s = base();
+	p = not_found_env(s, "cupy", "13.0.0", "libnvrtc.so.11.2", NULL, NULL);
+	snap_set_str(p, "dist_name", "cupy-cuda11x", "x");
+	YES(s, "runtime.library-not-found", GPUENV_SEVERITY_ERROR,
+	    "CuPy 13.0.0 cannot load libnvrtc.so.11.2 (opened by name)");
+	FIX(s, "runtime.library-not-found", "pip install cupy-cuda12x");
+	FIX(s, "runtime.library-not-found", "pip install nvidia-cuda-nvrtc-cu11");
+	snapshot_unref(s);
 }
 
 /* CuPy's cuSOLVER module links libcusolver.so.11, found nowhere: cupy.linalg fails, the import
