@@ -7,12 +7,12 @@ an outside evaluator would pick", fifth round)."""
 import os
 import shutil
 
-from realworld.amd import NODES, ROCM_ENV, gpu_dir, rx6800xt_mi100
-from realworld.common import ini, read, real_world, w
+from realworld.amd import BASE, NODES, ROCM_ENV, gpu_dir, rx6800xt_mi100, set_gpu
+from realworld.common import fresh, ini, read, real_world, section, w
 
 TOPIC = "outside5"
 FIXTURES = ("rw-r9700-egpu-8060s-hsa-override-12.0.1-rocm-5696",
-            "amd-r9700-egpu-8060s-no-override")
+            "amd-r9700-egpu-8060s-no-override", "rw-rx5700xt-gfx1010-torch-rocm62-pytorch-132570")
 
 URL_5696 = "https://github.com/ROCm/legacy-rocm-build/issues/5696"
 SRC_5696 = (
@@ -98,6 +98,48 @@ def no_override():
         SRC_5696 + "; the export line removed as the reporter did", env, "", devices)
 
 
+URL_132570 = "https://github.com/pytorch/pytorch/issues/132570"
+
+
+def rx5700xt_torch_rocm62():
+    """pytorch/pytorch#132570: a Radeon RX 5700 XT (gfx1010) under the PyTorch ROCm 6.2 wheel:
+    'HIP error: invalid device function'; a contributor's roc-obj-ls check, confirmed by two
+    reporters, found no gfx1010 code in libtorch_hip.so (gfx1030, gfx1100, gfx900, gfx906,
+    gfx908, gfx90a, gfx942 only)."""
+    dst, root = fresh(FIXTURES[2], BASE)
+    set_gpu(root, "731f", "030000", "Navi 10 [Radeon RX 5600 OEM/5600 XT / 5700/5700 XT]",
+            100100)
+    env = {"PATH": "/home/user/venv-rocm/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"
+                   ":/sbin:/bin", "VIRTUAL_ENV": "/home/user/venv-rocm", "HOME": "/home/user"}
+    ini(dst, TOPIC,
+        "A Radeon RX 5700 XT (Navi 10, gfx1010; KFD gfx_target_version 100100) with torch "
+        "2.5.1+rocm6.2 from the PyTorch ROCm 6.2 wheels in a venv, whose HIP code covers "
+        "gfx900 gfx906 gfx908 gfx90a gfx1030 gfx1100 but not gfx1010, no override set: every "
+        "kernel launch fails with 'HIP error: invalid device function'",
+        f"Rebuilt from {URL_132570} (title 'Support for ROCm 6.2'; pasted by Giger22 on a "
+        "'Radeon 5700XT': 'RuntimeError: HIP error: invalid device function', 'HIP kernel "
+        "errors might be asynchronously reported at some other API call'; GZGavinZhao: 'the "
+        "PyTorch wheels are not built against `gfx1010`. To verify this ... run `roc-obj-ls "
+        "<path-to-libtorch_hip.so> | grep gfx1010`'; 49RpK5dY: 'Your suspicion is correct. The "
+        "output is empty.'; Giger22: 'I get results for gfx1030, gfx1100, gfx900, gfx906, "
+        "gfx908, gfx90a, gfx942 but not for gfx1010'); not in the report and placeholders: the "
+        "torch build (torch 2.5.1+rocm6.2 of the rx7600-rocm-torch-override venv, the first "
+        "release of the rocm6.2 wheels; its code objects are the reporters' list without "
+        "gfx942, which the clang-15 that makes the fixture's code objects cannot target), the "
+        "PCI id 1002:731f (pci.ids' Navi 10 line), the KFD gfx_target_version 100100 (gfx1010, "
+        "the LLVM AMDGPU processor table), the OS and kernel (the base's: the thread names "
+        "neither), no ROCm install beside the wheel's own libraries; everything else is the "
+        "rx7600-rocm-torch-override fixture's (see its sources)",
+        env,
+        real_world(URL_132570,
+                   "RuntimeError: HIP error: invalid device function",
+                   "the PyTorch ROCm 6.2 wheels carry no gfx1010 code (roc-obj-ls lists gfx1030, "
+                   "gfx1100, gfx900, gfx906, gfx908, gfx90a, gfx942), so no kernel runs on the "
+                   "RX 5700 XT", "framework.rocm-gfx-unsupported", "framework", "yes"),
+        section(BASE, "devices"), section(BASE, "elf"))
+
+
 def write():
     override_both_gpus()
     no_override()
+    rx5700xt_torch_rocm62()
