@@ -293,56 +293,93 @@ RULE_CHECK(check_pcie_atomics_unsupported)
 
 /* ---- runtime.hsa-override-wrong-target ----------------------------------------------- */
 
+/* What the override (as: the target it names) does to a GPU whose own target is gfx: 2 loads
+ * another generation's code (error), 1 takes a target ROCm supports off its own code (warning),
+ * 0 neither. */
+static int override_harm(const struct snap_node *root, const char *as, const char *gfx)
+{
+	const struct snap_node *rocm;
+	const char *rv, *conf = NULL;
+	unsigned gm, om;
+
+	if (streq(as, gfx))
+		return 0; /* names the GPU's own target: changes nothing */
+	if (gfx_major(gfx, &gm) && gfx_major(as, &om) && gm != om)
+		return 2;
+	if ((rocm = amd_chosen_rocm(root)) && (rv = snap_get_str(rocm, "version")) &&
+	    facts_rocm_supports_gfx(rv, gfx, &conf) == 1)
+		return 1;
+	return 0; /* a same-generation override of an unlisted GPU: the framework rule's */
+}
+
 RULE_CHECK(check_hsa_override_wrong_target)
 {
 	const struct snap_node *ovr = snap_get(root, "environment.HSA_OVERRIDE_GFX_VERSION");
+	const struct snap_node *kfd = snap_get(root, "driver.amdgpu.kfd_nodes");
 	const struct snap_node *rocm;
-	const char *gfx, *rv, *conf = NULL;
-	char as[32], key[96];
-	unsigned gm, om;
+	const char *gfx, *first, *rv;
+	char as[32], key[96], besides[96] = "";
 	size_t k = 0;
+	int harm = 0;
 	struct finding *f;
 
 	if (!snap_present(ovr))
 		return;
 	/* the first GPU the process gets: an iGPU HIP_VISIBLE_DEVICES hides is not the one */
-	gfx = amd_kfd_gfx_seen(root, &k);
+	first = gfx = amd_kfd_gfx_seen(root, &k);
 	if (!gfx && amd_kfd_gfx(root, NULL))
 		return; /* GPUs, none the process sees: runtime.visible-devices-none's */
 	if (!gfx) {
-		if (!rule_need_known(c, NULL, "the KFD topology",
-				     snap_get(root, "driver.amdgpu.kfd_nodes")))
+		if (!rule_need_known(c, NULL, "the KFD topology", kfd))
 			return;
 		rule_skip(c, NULL, "no GPU in the KFD topology to compare the override with");
 		return;
 	}
-	snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
 	if (!amd_gfx_of_override(snap_str(ovr), as, sizeof(as))) {
+		snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
 		f = rule_finding(c, GPUENV_SEVERITY_ERROR, NULL,
 				 "HSA_OVERRIDE_GFX_VERSION=%s is not major.minor.stepping "
 				 "(\"10.3.0\"): ROCm takes it for no GPU it knows",
 				 snap_str(ovr));
-	} else if (streq(as, gfx)) {
-		return; /* names the GPU's own target: changes nothing */
-	} else if (gfx_major(gfx, &gm) && gfx_major(as, &om) && gm != om) {
+		goto facts;
+	}
+	/* The override is every GPU's, not the first one's (ROCm/legacy-rocm-build#5696: 12.0.1
+	 * set for an R9700 made the 8060S beside it a gfx1201 too): the GPU it harms most. */
+	for (size_t i = 0; snap_kind(kfd) == SNAP_ARRAY && i < snap_count(kfd); i++) {
+		const char *g = amd_kfd_gfx_once(root, kfd, i);
+		int h = g ? override_harm(root, as, g) : 0;
+
+		if (h > harm) {
+			harm = h;
+			gfx = g;
+			k = i;
+		}
+	}
+	if (!harm)
+		return;
+	if (!streq(gfx, first) || streq(as, first))
+		snprintf(besides, sizeof(besides), " (it is every GPU's: the %s beside it%s)",
+			 first, streq(as, first) ? " is the one it names" : " too");
+	snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
+	if (harm == 2) {
 		f = rule_finding(
 			c, GPUENV_SEVERITY_ERROR, NULL,
-			"HSA_OVERRIDE_GFX_VERSION=%s makes ROCm load %s code on this %s GPU, "
+			"HSA_OVERRIDE_GFX_VERSION=%s makes ROCm load %s code on this %s GPU%s, "
 			"another generation's instructions: memory access faults or a hung "
 			"GPU (\"Memory access fault by GPU node-N … Reason: unknown\")",
-			snap_str(ovr), as, gfx);
-	} else if ((rocm = amd_chosen_rocm(root)) && (rv = snap_get_str(rocm, "version")) &&
-		   facts_rocm_supports_gfx(rv, gfx, &conf) == 1) {
+			snap_str(ovr), as, gfx, besides);
+	} else {
+		rocm = amd_chosen_rocm(root);
+		rv = snap_get_str(rocm, "version");
 		f = rule_finding(
 			c, GPUENV_SEVERITY_WARNING, NULL,
-			"HSA_OVERRIDE_GFX_VERSION=%s makes ROCm load %s code on this %s GPU, "
+			"HSA_OVERRIDE_GFX_VERSION=%s makes ROCm load %s code on this %s GPU%s, "
 			"which ROCm %s supports as it is: the override only takes its own "
 			"code away",
-			snap_str(ovr), as, gfx, rv);
+			snap_str(ovr), as, gfx, besides, rv);
 		finding_fact(f, "runtime.rocm.version", snap_child(rocm, "version"));
-	} else {
-		return; /* a same-generation override of an unlisted GPU: the framework rule's */
 	}
+facts:
 	finding_fact(f, "environment.HSA_OVERRIDE_GFX_VERSION", ovr);
 	finding_fact(f, key, snap_get(root, key));
 	finding_rule_fix(f);

@@ -369,15 +369,30 @@ RULE_CHECK(check_gpu_without_driver)
 	}
 }
 
-/* The first KFD GPU node's gfx target ("gfx942"), or NULL. */
-static const struct snap_node *kfd_gfx(const struct snap_node *root)
+/* The first KFD GPU node's gfx target ("gfx942"), or NULL; *others set where other GPU nodes
+ * have other targets: the topology does not say which PCI GPU a node is (no bus is read), so
+ * with GPUs of two targets neither can be given to one of them. */
+static const struct snap_node *kfd_gfx(const struct snap_node *root, struct strbuf *all,
+				       bool *others)
 {
-	const struct snap_node *nodes = snap_get(root, "driver.amdgpu.kfd_nodes");
+	const struct snap_node *nodes = snap_get(root, "driver.amdgpu.kfd_nodes"), *first = NULL;
 
-	for (size_t i = 0; i < snap_count(nodes); i++)
-		if (snap_present(snap_child(snap_at(nodes, i), "gfx")))
-			return snap_child(snap_at(nodes, i), "gfx");
-	return NULL;
+	*others = false;
+	for (size_t i = 0; i < snap_count(nodes); i++) {
+		const struct snap_node *gfx = snap_child(snap_at(nodes, i), "gfx");
+		bool seen = false;
+
+		if (!snap_present(gfx))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = streq(snap_get_str(snap_at(nodes, j), "gfx") ?: "", snap_str(gfx));
+		if (seen)
+			continue;
+		strbuf_printf(all, "%s%s", first ? ", " : "", snap_str(gfx));
+		*others |= first != NULL;
+		first = first ?: gfx;
+	}
+	return first;
 }
 
 RULE_CHECK(check_gpu_unknown)
@@ -388,9 +403,9 @@ RULE_CHECK(check_gpu_unknown)
 		const struct snap_node *g = snap_at(gpus, i);
 		const struct snap_node *name = snap_child(g, "name"), *ccf = NULL, *gfx = NULL;
 		const struct facts_gpu *fg;
-		struct strbuf buses = STRBUF_INIT;
+		struct strbuf buses = STRBUF_INIT, targets = STRBUF_INIT;
 		unsigned v, d, ma, mi, n = 0;
-		bool nvidia = gpu_is_nvidia(g), first = true, known, amdgpu = false;
+		bool nvidia = gpu_is_nvidia(g), first = true, known, amdgpu = false, others;
 		struct finding *f;
 		char label[192];
 
@@ -425,8 +440,16 @@ RULE_CHECK(check_gpu_unknown)
 				 nvidia ? "NVIDIA" : "AMD", v, d);
 		if (!nvidia) {
 			amdgpu = streq(snap_get_str(g, "driver") ?: "", "amdgpu");
-			gfx = kfd_gfx(root);
-			if (snap_str(gfx))
+			gfx = kfd_gfx(root, &targets, &others);
+			if (snap_str(gfx) && others)
+				f = rule_finding(
+					c, GPUENV_SEVERITY_INFO, bus_id(g),
+					"%u x %s at %s: not in gpuenv's GPU table, which holds "
+					"NVIDIA GPUs only; compute capability does not apply to "
+					"AMD GPUs, the ROCm checks use the KFD gfx targets (%s; "
+					"which is this GPU's is not read)",
+					n, label, strbuf_str(&buses), strbuf_str(&targets));
+			else if (snap_str(gfx))
 				f = rule_finding(
 					c, GPUENV_SEVERITY_INFO, bus_id(g),
 					"%u x %s at %s: not in gpuenv's GPU table, which holds "
@@ -490,5 +513,6 @@ RULE_CHECK(check_gpu_unknown)
 					  "the gfx target the ROCm checks use");
 		}
 		strbuf_done(&buses);
+		strbuf_done(&targets);
 	}
 }

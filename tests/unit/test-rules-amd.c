@@ -346,6 +346,8 @@ static void test_pcie_atomics(void **state)
 	snapshot_unref(s);
 }
 
+static void kfd_gpu_node(struct gpuenv_snapshot *s, const char *gfx);
+
 static void test_override_wrong_target(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -377,6 +379,19 @@ static void test_override_wrong_target(void **state)
 	amd_gpu(s, "amdgpu", "gfx1102");
 	rocm(s, "6.2.0");
 	env(s, "HSA_OVERRIDE_GFX_VERSION", "11.0.0");
+	NO(s, "runtime.hsa-override-wrong-target");
+	snapshot_unref(s);
+
+	/* ROCm/legacy-rocm-build#5696: 12.0.1 names the first GPU's own target (an R9700), but
+	 * the override is every GPU's: the Strix Halo's 8060S beside it becomes a gfx1201 too */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1201");
+	kfd_gpu_node(s, "gfx1151");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "12.0.1");
+	YES(s, "runtime.hsa-override-wrong-target", GPUENV_SEVERITY_ERROR,
+	    "makes ROCm load gfx1201 code on this gfx1151 GPU (it is every GPU's: the gfx1201 "
+	    "beside it is the one it names)");
+	env(s, "HIP_VISIBLE_DEVICES", "0"); /* the process sees the R9700 alone */
 	NO(s, "runtime.hsa-override-wrong-target");
 	snapshot_unref(s);
 }
@@ -513,8 +528,6 @@ static void profile(struct gpuenv_snapshot *s, const char *name, const char *val
 	snap_set_bool(o, "exported", exported, f);
 	snap_set_bool(o, "expands", false, f);
 }
-
-static void kfd_gpu_node(struct gpuenv_snapshot *s, const char *gfx);
 
 static void test_override_not_inherited(void **state)
 {

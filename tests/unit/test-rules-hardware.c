@@ -188,6 +188,16 @@ static void test_gpu_unknown(void **state)
 	NO_FIX(s, "hardware.gpu-unknown", "nvidia-smi");
 	assert_false(verify_has(s, "hardware.gpu-unknown", "nvidia-smi"));
 	assert_true(verify_has(s, "hardware.gpu-unknown", "gfx_target_version"));
+	{
+		/* a second GPU node of another target: the topology does not say which node is
+		 * this PCI GPU, so neither target is given to it (ROCm/legacy-rocm-build#5696) */
+		struct snap_node *n = snap_append_object(
+			snap_array(snap_object(node(s, "driver"), "amdgpu"), "kfd_nodes"));
+
+		snap_set_str(n, "gfx", "gfx1151", "/sys/class/kfd/kfd/topology/nodes/3/properties");
+	}
+	YES(s, "hardware.gpu-unknown", GPUENV_SEVERITY_INFO,
+	    "the KFD gfx targets (gfx942, gfx1151; which is this GPU's is not read)");
 	snapshot_unref(s);
 }
 
