@@ -13,6 +13,8 @@
  * installed … The recommendation is to use Docker Engine" (#175: only docker-ce is supported,
  * not Docker Desktop on Linux; there `sudo docker`, root's default context, worked). The
  * reporter of #814 found the desktop-linux context current after installing Docker Desktop.
+ * Some Docker Desktop releases answer with a hook's "load library failed: libnvidia-ml.so.1"
+ * instead (NVIDIA/nvidia-docker#1717, not settled there).
  * WSL2 is the exception (Docker Desktop for Windows brings the toolkit there): not judged.
  */
 #include <stdio.h>
@@ -20,7 +22,7 @@
 
 #include "rules/rules-internal.h"
 
-#define HOST "container.host."
+#define HOST	     "container.host."
 #define DESKTOP_SOCK "/.docker/desktop/docker.sock"
 
 static bool desktop_endpoint(const char *host)
@@ -59,20 +61,25 @@ RULE_CHECK(check_docker_desktop_context)
 		if (snap_present(snap_get(root, bin)))
 			tk = snap_get(root, bin);
 	}
-	/* no toolkit on the host: no GPU container was set up to be lost here */
-	if (!tk)
+	/* no toolkit on the host: no GPU container was set up to be lost here; where the host's
+	 * binaries were not looked at (a paste read by explain) the context alone is judged */
+	if (!tk && snap_get(root, HOST "toolkit.binaries"))
 		return;
-	f = rule_finding(c, GPUENV_SEVERITY_ERROR, "docker",
-			 "the docker CLI's current context is %s%s%s%s: Docker Desktop's engine, "
-			 "which runs containers in a virtual machine with no NVIDIA GPU and no "
-			 "NVIDIA Container Toolkit, so `docker run --gpus` answers \"could not "
-			 "select device driver \"\" with capabilities: [[gpu]]\"; the toolkit here "
-			 "(%s) serves the host's Docker Engine, which this CLI does not reach",
-			 name, ep ? " (" : "", ep ?: "", ep ? ")" : "", snap_str(tk) ?: "?");
+	f = rule_finding(
+		c, GPUENV_SEVERITY_ERROR, "docker",
+		"the docker CLI's current context is %s%s%s%s: Docker Desktop's engine, "
+		"which runs containers in a virtual machine without this host's GPU, "
+		"driver or NVIDIA Container Toolkit, so `docker run --gpus` fails (\"could "
+		"not select device driver \"\" with capabilities: [[gpu]]\"); %s%s%s "
+		"serves the host's Docker Engine, which this CLI does not reach",
+		name, ep ? " (" : "", ep ?: "", ep ? ")" : "",
+		tk ? "the toolkit here (" : "the NVIDIA Container Toolkit",
+		tk ? snap_str(tk) ?: "?" : "", tk ? ")" : "");
 	finding_fact(f, HOST "docker_cli.current_context", ctx);
 	if (ep)
 		finding_fact(f, HOST "docker_cli.context_host", host);
-	finding_fact(f, bin, tk);
+	if (tk)
+		finding_fact(f, bin, tk);
 	if (snap_present(snap_get(root, HOST "docker_cli.docker_desktop")))
 		finding_fact(f, HOST "docker_cli.docker_desktop",
 			     snap_get(root, HOST "docker_cli.docker_desktop"));
@@ -83,12 +90,14 @@ RULE_CHECK(check_docker_desktop_context)
 		finding_fix(f, "docker context use default   # the host's Docker Engine "
 			       "(/var/run/docker.sock), the one the toolkit configures");
 	} else {
-		finding_fix(f, "# install Docker Engine (docs.docker.com/engine/install), then: "
-			       "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl "
-			       "restart docker && docker context use default");
+		finding_fix(f,
+			    "# install Docker Engine (docs.docker.com/engine/install), then: "
+			    "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl "
+			    "restart docker && docker context use default");
 	}
-	finding_fix(f, "# Docker Desktop sets its context again when it starts: quit it, or use "
-		       "docker --context default run --gpus all … (NVIDIA/nvidia-container-toolkit#83: "
-		       "use Docker Engine)");
+	finding_fix(
+		f, "# Docker Desktop sets its context again when it starts: quit it, or use "
+		   "docker --context default run --gpus all … (NVIDIA/nvidia-container-toolkit#83: "
+		   "use Docker Engine)");
 	finding_rule_verify(f);
 }
