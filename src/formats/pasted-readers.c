@@ -140,6 +140,9 @@ const struct pasted_reader pasted_readers[] = {
 	{ "lspci", pasted_read_lspci, NULL },
 	{ "docker-info", pasted_read_docker_info,
 	  SIGNS("Default Runtime: ", "Runtimes: ", "CDI spec directories:"), PASTED_REACH_BLOCK },
+	/* docker context ls: the table from its header to an empty line */
+	{ "docker-context", pasted_read_docker_context, SIGNS("DOCKER ENDPOINT"),
+	  PASTED_REACH_BLOCK },
 	{ "rocminfo", pasted_read_rocminfo, SIGNS("ROCk module", "Agent "), PASTED_REACH_LINES,
 	  NULL, rocminfo_line },
 	{ "rocm-smi", pasted_read_rocm_smi, SIGNS("GPU["), PASTED_REACH_LINES },

@@ -30,6 +30,7 @@ int pasted_read_modinfo(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_lspci(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_ldd(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_docker_info(const char *text, size_t len, struct pasted_facts *out);
+int pasted_read_docker_context(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_rocminfo(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_rocm_smi(const char *text, size_t len, struct pasted_facts *out);
 int pasted_read_ollama_log(const char *text, size_t len, struct pasted_facts *out);

@@ -23,6 +23,8 @@
  *     (the same facts), and whether its config.toml.tmpl is there;
  *   - rootless engines: a user namespace (/proc/self/uid_map), rootless Docker's
  *     /run/user/<uid>/docker.sock, $DOCKER_HOST;
+ *   - the docker CLI's current context ($DOCKER_CONTEXT, ~/.docker/config.json) and its
+ *     endpoint, and whether Docker Desktop (/opt/docker-desktop) is installed;
  *   - kubelet's device manager checkpoint (the resources device plugins registered);
  *   - how containers' cgroups are managed: the cgroup version (/sys/fs/cgroup/cgroup.controllers
  *     is cgroup v2's root file), Docker's exec-opts native.cgroupdriver, containerd's runc
@@ -764,6 +766,134 @@ static void probe_rootless(struct probe_env *pe, struct snap_node *host)
 #undef RL
 }
 
+/* ---- the docker CLI's context ------------------------------------------------------ */
+
+/* Which daemon `docker` talks to, as docker/cli resolves it (cli/command/cli.go
+ * resolveContextName()): $DOCKER_HOST names one outright (the "default" context), else
+ * $DOCKER_CONTEXT, else "currentContext" in $DOCKER_CONFIG/config.json (~/.docker by default),
+ * else "default", the system daemon. A context's endpoint is in
+ * contexts/meta/<digest of its name>/meta.json ({"Name": …, "Endpoints": {"docker": {"Host":
+ * …}}}, cli/context/store/metadatastore.go), found here by its "Name". Docker Desktop for Linux
+ * runs its engine in a VM and makes its own context, desktop-linux (endpoint
+ * ~/.docker/desktop/docker.sock), the current one when it starts (docs.docker.com, "Docker
+ * Desktop for Linux": "Docker Desktop and Docker Engine"); its package installs into
+ * /opt/docker-desktop. Facts under docker_cli: current_context, context_host (with where each
+ * was read), docker_desktop (/opt/docker-desktop there). Nothing recorded where $DOCKER_HOST is
+ * set (the rootless facts keep it), nor where there is no config.json and no DOCKER_CONTEXT
+ * (the default context). */
+static void probe_context_host(struct probe_env *pe, struct snap_node *cli, const char *dir,
+			       const char *name)
+{
+	_cleanup_strv_free_ char **metas = NULL;
+	char meta_dir[PATH_MAX], path[PATH_MAX + 96], unread[PATH_MAX + 96] = "";
+	int r, unread_err = 0;
+
+	if (snprintf(meta_dir, sizeof(meta_dir), "%s/contexts/meta", dir) >= (int)sizeof(meta_dir))
+		return;
+	r = root_list_dir(pe->root, meta_dir, 4096, &metas);
+	if (r < 0) {
+		snap_set_errno(cli, "context_host", r, meta_dir);
+		return;
+	}
+	STRV_FOREACH(m, metas) {
+		_cleanup_free_ char *text = NULL;
+		size_t len;
+		json_t *j, *n, *h;
+		int e;
+
+		snprintf(path, sizeof(path), "%s/%s/meta.json", meta_dir, *m);
+		e = root_read_file(pe->root, path, ROOT_CAP_TEXT, &text, &len);
+		if (e < 0) {
+			/* another context's file unread: the one named may be it */
+			if (e != -ENOENT && e != -ENOTDIR && !unread[0]) {
+				unread_err = e;
+				snprintf(unread, sizeof(unread), "%s", path);
+			}
+			continue;
+		}
+		j = json_loadb(text, len, 0, NULL);
+		n = json_object_get(j, "Name");
+		h = json_object_get(json_object_get(json_object_get(j, "Endpoints"), "docker"),
+				    "Host");
+		if (json_is_string(n) && streq(json_string_value(n), name)) {
+			if (json_is_string(h))
+				snap_set_str(cli, "context_host", json_string_value(h), path);
+			else
+				snap_set_malformed(cli, "context_host", NULL, path,
+						   "no Endpoints.docker.Host string");
+			json_decref(j);
+			return;
+		}
+		json_decref(j);
+	}
+	if (unread[0]) {
+		snap_set_errno(cli, "context_host", unread_err, unread);
+		return;
+	}
+	snap_set_state(cli, "context_host", FACT_ABSENT, meta_dir, "no context of that name");
+}
+
+static void probe_docker_cli(struct probe_env *pe, struct snap_node *host)
+{
+	const char *dh = env_get(pe->env, "DOCKER_HOST");
+	const char *dc = env_get(pe->env, "DOCKER_CONTEXT");
+	const char *cfg = env_get(pe->env, "DOCKER_CONFIG");
+	const char *home = env_get(pe->env, "HOME");
+	struct snap_node *cli;
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	struct stat st;
+	json_t *j = NULL, *cur;
+	int r, e;
+
+	if (dh && *dh)
+		return;
+	if (cfg && *cfg)
+		snprintf(dir, sizeof(dir), "%s", cfg);
+	else if (home && *home == '/')
+		snprintf(dir, sizeof(dir), "%s/.docker", streq(home, "/") ? "" : home);
+	else if (!dc || !*dc)
+		return;
+	else
+		dir[0] = '\0';
+	snprintf(path, sizeof(path), "%s/config.json", dir);
+	r = dir[0] ? root_stat(pe->root, path, &st) : -ENOENT;
+	/* neither a config.json nor DOCKER_CONTEXT: the default context, nothing to record */
+	if ((r == -ENOENT || r == -ENOTDIR) && (!dc || !*dc))
+		return;
+	cli = snap_object(host, "docker_cli");
+	e = root_lstat(pe->root, "/opt/docker-desktop", &st);
+	if (e == 0)
+		snap_set_bool(cli, "docker_desktop", S_ISDIR(st.st_mode), "/opt/docker-desktop");
+	else if (e == -ENOENT || e == -ENOTDIR)
+		snap_set_bool(cli, "docker_desktop", false, "/opt/docker-desktop");
+	else
+		snap_set_errno(cli, "docker_desktop", e, "/opt/docker-desktop");
+	if (dc && *dc) {
+		snap_set_str(cli, "current_context", dc, "environment");
+	} else {
+		j = load_json_object(pe, cli, "current_context", path);
+		if (!j)
+			return;
+		cur = json_object_get(j, "currentContext");
+		if (json_is_string(cur) && *json_string_value(cur))
+			snap_set_str(cli, "current_context", json_string_value(cur), path);
+		else if (!cur || json_is_string(cur))
+			snap_set_state(cli, "current_context", FACT_ABSENT, path,
+				       "no currentContext: the default context");
+		else
+			snap_set_malformed(cli, "current_context", NULL, path,
+					   "currentContext is not a string");
+		json_decref(j);
+	}
+	{
+		const struct snap_node *c = snap_get(cli, "current_context");
+		const char *name = snap_present(c) ? snap_str(c) : NULL;
+
+		if (name && !streq(name, "default") && dir[0])
+			probe_context_host(pe, cli, dir, name);
+	}
+}
+
 /* The /dev/nvidia* character nodes with no /dev/char/MAJOR:MINOR: runc's systemd cgroup driver
  * names each device it allows by that path, and skips the ones missing there, so systemd's
  * rules for the container leave the GPU out and a `systemctl daemon-reload` that reapplies
@@ -962,6 +1092,7 @@ int probe_container_host(struct probe_env *pe, struct gpuenv_snapshot *s)
 	probe_kubelet(pe, host);
 	probe_cgroup_version(pe, host);
 	probe_rootless(pe, host);
+	probe_docker_cli(pe, host);
 	probe_dev_char(pe, host);
 	probe_cdi(pe, host, snap_cdi);
 	return snapshot_error(s);

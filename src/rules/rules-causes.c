@@ -143,6 +143,11 @@ const struct rule_edge rule_causes[] = {
 	{ "container.no-gpu-devices", "runtime.no-driver-for-toolkit",
 	  "inside a container the driver is the host's: without the device nodes the toolkit "
 	  "cannot reach it, and passing the GPU in (--gpus) fixes both" },
+	{ "container.docker-desktop-context", "container.no-nvidia-runtime",
+	  "on Docker Desktop's context the engine that answers `--gpus` is Docker Desktop's, in "
+	  "a VM with no nvidia runtime: the \"could not select device driver\" is its answer, "
+	  "and the default context is what reaches the host's (NVIDIA/nvidia-container-toolkit"
+	  "#814)" },
 	{ "container.image-cuda-newer-than-driver", "runtime.toolkit-needs-newer-driver",
 	  "the image's toolkit is the CUDA the image declares (NVIDIA_REQUIRE_CUDA): the image "
 	  "is what needs the newer host driver" },

@@ -546,4 +546,5 @@ RULE_CHECK(check_cdi_spec_stale);
 RULE_CHECK(check_toolkit_ldconfig_missing);
 RULE_CHECK(check_dev_char_links_missing);
 RULE_CHECK(check_rootless_no_cgroups);
+RULE_CHECK(check_docker_desktop_context);
 RULE_CHECK(check_image_incomplete);

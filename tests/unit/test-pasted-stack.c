@@ -131,6 +131,32 @@ static void test_docker_info(void **state)
 	assert_int_equal(pasted_run_text(pasted_read_docker_info, "Runtimes: a b c\n", &f), 0);
 }
 
+/* `docker context ls`: NVIDIA/nvidia-container-toolkit#814 (Docker Desktop's desktop-linux
+ * starred) and docker/for-win#13685 (the default context starred, with TYPE and Kubernetes
+ * columns); no row read above the header, after an empty line, or without a star. */
+static void test_docker_context(void **state)
+{
+	(void)state;
+	assert_int_equal(pasted_run_sample(pasted_read_docker_context, "pasted-docker-context",
+					   "desktop-linux-current-814.txt", &f),
+			 2);
+	pasted_expect(&f, "container.host.docker_cli.current_context", "desktop-linux", 3);
+	pasted_expect(&f, "container.host.docker_cli.context_host",
+		      "unix:///home/papillon/.docker/desktop/docker.sock", 3);
+	pasted_run_sample(pasted_read_docker_context, "pasted-docker-context",
+			  "windows-default-current-13685.txt", &f);
+	pasted_expect(&f, "container.host.docker_cli.current_context", "default", 2);
+	pasted_expect(&f, "container.host.docker_cli.context_host",
+		      "npipe:////./pipe/docker_engine", 2);
+	assert_int_equal(pasted_run_text(pasted_read_docker_context,
+					 "desktop-linux *   Docker Desktop   unix:///x\n"
+					 "NAME   DESCRIPTION   DOCKER ENDPOINT\n"
+					 "default   Current   unix:///var/run/docker.sock\n\n"
+					 "other *   x   unix:///y\n",
+					 &f),
+			 0);
+}
+
 /* https://github.com/pytorch/pytorch/issues/182250 (two environments: the last is read) and
  * https://github.com/pytorch/pytorch/pull/158700 (a PTX entry) */
 static void test_torch_arch(void **state)
@@ -850,6 +876,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_ldd, teardown),
 		cmocka_unit_test_teardown(test_docker_info, teardown),
+		cmocka_unit_test_teardown(test_docker_context, teardown),
 		cmocka_unit_test_teardown(test_torch_arch, teardown),
 		cmocka_unit_test_teardown(test_tf_build_info, teardown),
 		cmocka_unit_test(test_tf_windows_cuda_version),

@@ -672,6 +672,59 @@ static void test_k3s_containerd(void **state)
 	snapshot_unref(s);
 }
 
+/* The docker CLI on Docker Desktop's context (desktop-linux, its VM's socket) on a host with
+ * the toolkit: an error (NVIDIA/nvidia-container-toolkit#814, #175, #83's answer); quiet on the
+ * default context, without the toolkit, on WSL2, and where another context is current; an
+ * unreadable config.json is skipped. */
+static void test_docker_desktop_context(void **state)
+{
+	static const char cfg[] = "/home/u/.docker/config.json";
+	static const char meta[] = "/home/u/.docker/contexts/meta/x/meta.json";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *host = snap_object(node(s, "container"), "host");
+	struct snap_node *bins = snap_object(snap_object(host, "toolkit"), "binaries");
+	struct snap_node *cli = snap_object(host, "docker_cli");
+
+	snap_set_str(bins, "nvidia-ctk", "/usr/bin/nvidia-ctk", "/usr/bin/nvidia-ctk");
+	snap_set_str(snap_object(host, "docker"), "dockerd", "/usr/bin/dockerd",
+		     "/usr/bin/dockerd");
+	/* the default context */
+	snap_set_state(cli, "current_context", FACT_ABSENT, cfg, "no currentContext");
+	NO(s, "container.docker-desktop-context");
+	snap_set_str(cli, "current_context", "desktop-linux", cfg);
+	snap_set_str(cli, "context_host", "unix:///home/u/.docker/desktop/docker.sock", meta);
+	YES(s, "container.docker-desktop-context", GPUENV_SEVERITY_ERROR, "virtual machine");
+	/* the name alone says it where its endpoint was not found */
+	snap_set_state(cli, "context_host", FACT_ABSENT, meta, NULL);
+	YES(s, "container.docker-desktop-context", GPUENV_SEVERITY_ERROR, "desktop-linux");
+	/* another context, to a remote engine */
+	snap_set_str(cli, "current_context", "remote", cfg);
+	snap_set_str(cli, "context_host", "ssh://gpu-server", meta);
+	NO(s, "container.docker-desktop-context");
+	/* a context of another name on Docker Desktop's socket */
+	snap_set_str(cli, "context_host", "unix:///home/u/.docker/desktop/docker.sock", meta);
+	YES(s, "container.docker-desktop-context", GPUENV_SEVERITY_ERROR, "remote");
+	/* config.json unreadable: could not tell */
+	snap_set_errno(cli, "current_context", -EACCES, cfg);
+	SKIPPED(s, "container.docker-desktop-context");
+	snap_set_str(cli, "current_context", "desktop-linux", cfg);
+	/* WSL2: Docker Desktop brings the toolkit there */
+	snap_set_str(node(s, "host"), "kernel_release", "5.15.167.4-microsoft-standard-WSL2",
+		     "/proc/sys/kernel/osrelease");
+	NO(s, "container.docker-desktop-context");
+	snap_set_str(node(s, "host"), "kernel_release", "6.8.0-49-generic",
+		     "/proc/sys/kernel/osrelease");
+	YES(s, "container.docker-desktop-context", GPUENV_SEVERITY_ERROR, "desktop-linux");
+	FIX(s, "container.docker-desktop-context", "docker context use default");
+	/* no dockerd on the host: Docker Engine to install first */
+	snap_set_errno(snap_object(host, "docker"), "dockerd", -ENOENT, "PATH");
+	FIX(s, "container.docker-desktop-context", "install Docker Engine");
+	/* no toolkit on the host */
+	snap_set_errno(bins, "nvidia-ctk", -ENOENT, "PATH");
+	NO(s, "container.docker-desktop-context");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -690,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_dev_char_links),
 		cmocka_unit_test(test_rootless_no_cgroups),
 		cmocka_unit_test(test_k3s_containerd),
+		cmocka_unit_test(test_docker_desktop_context),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
