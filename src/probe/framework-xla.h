@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Where a CUDA jax's XLA finds libdevice and ptxas (framework-xla.c says where it looks and
- * why): written into packages.jax.xla (docs/snapshot-schema.md).
+ * Where a CUDA jax's or TensorFlow's XLA finds libdevice and ptxas (framework-xla.c says where
+ * each looks and why): written into packages.jax.xla, packages.tensorflow.xla
+ * (docs/snapshot-schema.md).
  */
 #pragma once
 
@@ -13,3 +14,8 @@
  * Read errors are recorded; -ENOMEM only. */
 int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const *sites,
 			const char *jaxlib_local);
+/* tf: the env's packages.tensorflow object; site: the site-packages holding tensorflow/;
+ * build_cuda: build_info's cuda_version ("11.2") or NULL. Read errors are recorded; -ENOMEM
+ * only. */
+int probe_xla_toolchain_tf(struct probe_env *pe, struct snap_node *tf, const char *site,
+			   const char *build_cuda);

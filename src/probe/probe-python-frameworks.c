@@ -339,7 +339,14 @@ static int read_tensorflow(const struct fw_found *f)
 		pyval_done(&v);
 	}
 	r = fw_record_kernels(f);
-	return r < 0 ? r : tf_record_cudnn(f);
+	if (r >= 0)
+		r = tf_record_cudnn(f);
+	/* A CUDA build's XLA compiles kernels at run time: where it finds libdevice and ptxas. */
+	if (r >= 0 && !snap_get_bool_default(t, "cpu_only", true) &&
+	    !snap_get_bool_default(t, "build_info.is_rocm_build", false))
+		r = probe_xla_toolchain_tf(pe, t, f->dir->dir,
+					   snap_get_str(t, "build_info.cuda_version"));
+	return r;
 }
 
 /* jax/version.py, jaxlib/version.py: the release build writes _release_version. */
