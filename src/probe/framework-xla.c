@@ -233,7 +233,7 @@ static int add_data_dir(struct probe_env *pe, struct snap_node *x, char ***roots
 static int probe_roots(struct probe_env *pe, struct snap_node *x, char *const *roots);
 
 int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const *sites,
-			const char *jaxlib_local)
+			const char *jaxlib_local, const char *conda_version)
 {
 	_cleanup_free_ char *build = build_toolkit_path(jaxlib_local);
 	_cleanup_strv_free_ char **roots = NULL;
@@ -257,9 +257,16 @@ int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const
 		r = add_root(&roots, "/usr/local/cuda");
 	if (r >= 0)
 		r = add_root(&roots, "/opt/cuda");
+	/* The environment's prefix, where conda's cuda-nvcc-tools and cuda-nvvm-tools put bin/
+	 * and nvvm/: a conda-forge jaxlib before 0.4.34 searches it not (its strace in
+	 * conda-forge/jaxlib-feedstock#283, 0.4.31: the nvcc wheel's directory, its build
+	 * toolkit, /usr/local/cuda); 0.4.34's rebuilds and later carry openxla/xla#20288's
+	 * search of it (the feedstock's pull request #288). */
 	for (char *const *s = sites; s && *s; s++) {
 		_cleanup_free_ char *prefix = site_prefix(*s);
 
+		if (conda_version && version_cmp_str(conda_version, "0.4.34") < 0)
+			break;
 		if (r >= 0)
 			r = add_root(&roots, prefix);
 	}
