@@ -444,7 +444,8 @@ def tf212_system_first():
         "those of the pip guide's recipe then; " + SRC_CUDNN + "; not in the report and chosen "
         "here: where the native CUDA is (/usr/local/cuda -> cuda-11.2, 11.2.2, cuDNN 8.1.1 in "
         "its lib64, its nvcc component with bin/ptxas and nvvm/libdevice as NVIDIA's toolkit "
-        "installs them: stand-in files), the environment's path and name, the conda history lines, the GPU (RTX "
+        "installs them: stand-in files), the environment's path and name, the conda "
+        "history lines, the GPU (RTX "
         "3090, 10de:2204) and driver 525.116.04; " + SRC_BASE,
         {"PATH": f"{prefix}/bin:/home/user/miniconda3/condabin:/usr/local/cuda/bin:"
                  "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
