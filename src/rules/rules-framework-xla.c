@@ -130,7 +130,8 @@ static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i,
 	f = rule_finding(c, GPUENV_SEVERITY_ERROR, prefix,
 			 "%s in %s compiles its GPU code with XLA at run time, and none of the "
 			 "places XLA searches holds %s%s%s: %s",
-			 fw->name, prefix, no_ld ? "libdevice (nvvm/libdevice/libdevice.10.bc)" : "",
+			 fw->name, prefix,
+			 no_ld ? "libdevice (nvvm/libdevice/libdevice.10.bc)" : "",
 			 no_ld && no_px ? " or " : "", no_px ? "ptxas" : "",
 			 no_ld ? "a kernel that calls a math routine fails (\"libdevice not found "
 				 "at ./libdevice.10.bc\")"
@@ -145,8 +146,8 @@ static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i,
 	finding_names_evidence(f, key, "XLA's CUDA roots; ptxas: PATH first, then their bin/",
 			       snap_child(x, "roots"));
 	if (snap_child(x, "cuda_data_dir") && snap_present(snap_child(x, "cuda_data_dir"))) {
-		snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.%s.xla.cuda_data_dir",
-			 i, fw->key);
+		snprintf(key, sizeof(key),
+			 "framework.python_envs.%zu.packages.%s.xla.cuda_data_dir", i, fw->key);
 		finding_fact(f, key, snap_child(x, "cuda_data_dir"));
 	}
 	if (snap_get_str(x, "path_toolkit"))

@@ -476,9 +476,10 @@ static void test_tensorflow_xla(void **state)
 		     "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.12.3\n");
 	tmptree_puts(f->dir, VENV_SITE "/tensorflow-2.15.0.dist-info/METADATA",
 		     "Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.15.0\n");
-	tmptree_puts(f->dir, VENV_SITE "/tensorflow/python/platform/build_info.py",
-		     "import collections\n\nbuild_info = collections.OrderedDict([('is_cuda_build', "
-		     "False), ('is_rocm_build', False)])\n");
+	tmptree_puts(
+		f->dir, VENV_SITE "/tensorflow/python/platform/build_info.py",
+		"import collections\n\nbuild_info = collections.OrderedDict([('is_cuda_build', "
+		"False), ('is_rocm_build', False)])\n");
 	r = run(f, NULL);
 	assert_non_null(snap_get(env_of(r, "/home/user/venv"), "packages.tensorflow"));
 	assert_null(snap_get(env_of(r, "/home/user/venv"), "packages.tensorflow.xla"));
@@ -499,10 +500,11 @@ static void conda_jax(struct probe_fx *f, const char *version, const char *build
 		 "\"channel\": \"https://conda.anaconda.org/conda-forge/linux-64\"}\n",
 		 version, build);
 	tmptree_puts(f->dir, rel, text);
-	snprintf(rel, sizeof(rel), "/opt/conda/envs/j/lib/python3.11/site-packages/"
-		 "jaxlib-%s.dist-info/METADATA", version);
-	snprintf(text, sizeof(text), "Metadata-Version: 2.1\nName: jaxlib\nVersion: %s\n",
+	snprintf(rel, sizeof(rel),
+		 "/opt/conda/envs/j/lib/python3.11/site-packages/"
+		 "jaxlib-%s.dist-info/METADATA",
 		 version);
+	snprintf(text, sizeof(text), "Metadata-Version: 2.1\nName: jaxlib\nVersion: %s\n", version);
 	tmptree_puts(f->dir, rel, text);
 	tmptree_puts(f->dir, "/opt/conda/envs/j/lib/python3.11/site-packages/jaxlib/version.py",
 		     "_version = \"0\"\n");
@@ -510,8 +512,10 @@ static void conda_jax(struct probe_fx *f, const char *version, const char *build
 
 static const struct snap_node *run_conda(struct probe_fx *f)
 {
-	static const char *const env[] = { "CONDA_PREFIX", "/opt/conda/envs/j", "HOME",
-					   "/home/user",   "PATH",		"/usr/bin:/bin", NULL };
+	static const char *const env[] = {
+		"CONDA_PREFIX", "/opt/conda/envs/j", "HOME", "/home/user",
+		"PATH",		"/usr/bin:/bin",     NULL
+	};
 	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir };
 
 	probe_fx_open(f, &o);

@@ -427,8 +427,8 @@ static void test_fw_xla_toolchain_tf(void **state)
 		     "/opt/conda/lib/python3.11/site-packages/nvidia/cuda_nvcc/nvvm/libdevice/"
 		     "libdevice.10.bc",
 		     "x");
-	snap_set_str(x, "ptxas", "/opt/conda/lib/python3.11/site-packages/nvidia/cuda_nvcc/bin/ptxas",
-		     "x");
+	snap_set_str(x, "ptxas",
+		     "/opt/conda/lib/python3.11/site-packages/nvidia/cuda_nvcc/bin/ptxas", "x");
 	NO(s, "framework.xla-toolchain-missing");
 	snapshot_unref(s);
 }
