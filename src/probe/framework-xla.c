@@ -216,22 +216,30 @@ static int ptxas_version(struct probe_env *pe, struct snap_node *x, const char *
 	return 0;
 }
 
-int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const *sites,
-			const char *jaxlib_local)
+/* XLA_FLAGS' data directory, the first root where it is set; recorded either way. */
+static int add_data_dir(struct probe_env *pe, struct snap_node *x, char ***roots)
 {
-	_cleanup_free_ char *data_dir = xla_data_dir(env_get(pe->env, "XLA_FLAGS")),
-			    *build = build_toolkit_path(jaxlib_local), *libdevice = NULL,
-			    *ptxas = NULL, *unread_l = NULL, *unread_p = NULL;
-	_cleanup_strv_free_ char **roots = NULL;
-	struct snap_node *x = snap_object(jax, "xla"), *arr;
-	int rl, rp, r = 0;
-	bool from_path;
+	_cleanup_free_ char *data_dir = xla_data_dir(env_get(pe->env, "XLA_FLAGS"));
 
-	if (data_dir) {
-		snap_set_str(x, "cuda_data_dir", data_dir, "XLA_FLAGS");
-		r = add_root(&roots, data_dir);
-	} else
+	if (!data_dir) {
 		snap_set_state(x, "cuda_data_dir", FACT_ABSENT, "XLA_FLAGS", "not set");
+		return 0;
+	}
+	snap_set_str(x, "cuda_data_dir", data_dir, "XLA_FLAGS");
+	return add_root(roots, data_dir);
+}
+
+/* Where the roots' libdevice and ptxas are (and PATH's ptxas), recorded into x. */
+static int probe_roots(struct probe_env *pe, struct snap_node *x, char *const *roots);
+
+int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const *sites,
+			const char *jaxlib_local, const char *conda_version)
+{
+	_cleanup_free_ char *build = build_toolkit_path(jaxlib_local);
+	_cleanup_strv_free_ char **roots = NULL;
+	struct snap_node *x = snap_object(jax, "xla");
+	int r = add_data_dir(pe, x, &roots);
+
 	for (char *const *s = sites; s && *s; s++) {
 		_cleanup_free_ char *nvcc = path_join(*s, "nvidia/cuda_nvcc"),
 				    *bundled = path_join(*s, "jaxlib/cuda");
@@ -249,16 +257,80 @@ int probe_xla_toolchain(struct probe_env *pe, struct snap_node *jax, char *const
 		r = add_root(&roots, "/usr/local/cuda");
 	if (r >= 0)
 		r = add_root(&roots, "/opt/cuda");
+	/* The environment's prefix, where conda's cuda-nvcc-tools and cuda-nvvm-tools put bin/
+	 * and nvvm/: a conda-forge jaxlib before 0.4.34 searches it not (its strace in
+	 * conda-forge/jaxlib-feedstock#283, 0.4.31: the nvcc wheel's directory, its build
+	 * toolkit, /usr/local/cuda); 0.4.34's rebuilds and later carry openxla/xla#20288's
+	 * search of it (the feedstock's pull request #288). */
 	for (char *const *s = sites; s && *s; s++) {
 		_cleanup_free_ char *prefix = site_prefix(*s);
 
+		if (conda_version && version_cmp_str(conda_version, "0.4.34") < 0)
+			break;
 		if (r >= 0)
 			r = add_root(&roots, prefix);
 	}
 	if (r < 0)
 		return r;
+	return probe_roots(pe, x, roots);
+}
+
+/*
+ * TensorFlow's XLA searches, as its own warning lists them ("Searched for CUDA in the
+ * following directories", tensorflow/tensorflow#58681 (2.11), #60790 (2.12),
+ * iot-salzburg/gpu-jupyter#129 (2.15), conda-forge/tensorflow-feedstock#420 (2.18)):
+ * TF_CUDA_TOOLKIT_PATH, the toolkit its release build was configured with
+ * (/usr/local/cuda-<build_info's cuda_version>), /usr/local/cuda, and in 2.15's list on (not
+ * 2.12's) the nvcc wheel's directory beside the package (tensorflow/python/platform/../../../
+ * nvidia/cuda_nvcc, then ../../../../nvidia/cuda_nvcc) and, in 2.18's, tensorflow/cuda
+ * (../../cuda). A union again: none holding it is true of every release. The relative roots it
+ * prints (./cuda_sdk_lib, python.runfiles/cuda_nvcc, .) name the working directory, not known
+ * here. ptxas: PATH, then each root's bin/ (PreferPtxasFromPath(), tsl cuda_libdevice_path.cc).
+ */
+int probe_xla_toolchain_tf(struct probe_env *pe, struct snap_node *tf, const char *site,
+			   const char *build_cuda)
+{
+	_cleanup_free_ char *build = NULL, *nvcc = path_join(site, "nvidia/cuda_nvcc"),
+			    *up = path_dirname(site), *nvcc_up = NULL,
+			    *bundled = path_join(site, "tensorflow/cuda");
+	_cleanup_strv_free_ char **roots = NULL;
+	struct snap_node *x = snap_object(tf, "xla");
+	struct version v;
+	const char *end;
+	int r;
+
+	if (!nvcc || !up || !bundled || !(nvcc_up = path_join(up, "nvidia/cuda_nvcc")))
+		return -ENOMEM;
+	/* "11.2", "12.3": a Linux build's; Windows builds write "64_112" and search no such
+	 * path. */
+	if (build_cuda && version_parse_prefix(build_cuda, &v, &end) == 0 && v.n >= 2 && !*end &&
+	    asprintf(&build, "/usr/local/cuda-%u.%u", v.part[0], v.part[1]) < 0)
+		return -ENOMEM;
+	r = add_data_dir(pe, x, &roots);
+	if (r >= 0)
+		r = add_root(&roots, build);
+	if (r >= 0)
+		r = add_root(&roots, "/usr/local/cuda");
+	if (r >= 0)
+		r = add_root(&roots, nvcc);
+	if (r >= 0)
+		r = add_root(&roots, nvcc_up);
+	if (r >= 0)
+		r = add_root(&roots, bundled);
+	if (r < 0)
+		return r;
+	return probe_roots(pe, x, roots);
+}
+
+static int probe_roots(struct probe_env *pe, struct snap_node *x, char *const *roots)
+{
+	_cleanup_free_ char *libdevice = NULL, *ptxas = NULL, *unread_l = NULL, *unread_p = NULL;
+	struct snap_node *arr;
+	int rl, rp, r;
+	bool from_path;
+
 	arr = snap_array(x, "roots");
-	STRV_FOREACH(p, roots)
+	for (char *const *p = roots; p && *p; p++)
 		snap_append_str(arr, *p, "XLA's CUDA roots");
 
 	rl = first_holding(pe, roots, LIBDEVICE, &libdevice, &unread_l);

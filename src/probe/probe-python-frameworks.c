@@ -339,7 +339,14 @@ static int read_tensorflow(const struct fw_found *f)
 		pyval_done(&v);
 	}
 	r = fw_record_kernels(f);
-	return r < 0 ? r : tf_record_cudnn(f);
+	if (r >= 0)
+		r = tf_record_cudnn(f);
+	/* A CUDA build's XLA compiles kernels at run time: where it finds libdevice and ptxas. */
+	if (r >= 0 && !snap_get_bool_default(t, "cpu_only", true) &&
+	    !snap_get_bool_default(t, "build_info.is_rocm_build", false))
+		r = probe_xla_toolchain_tf(pe, t, f->dir->dir,
+					   snap_get_str(t, "build_info.cuda_version"));
+	return r;
 }
 
 /* jax/version.py, jaxlib/version.py: the release build writes _release_version. */
@@ -400,6 +407,21 @@ static bool jax_plugin_name(const char *norm, char platform[8], unsigned *major,
 	return *major > 0 && *major < 100;
 }
 
+/* A conda jaxlib's package record (conda-meta/jaxlib-<v>-<build>.json, probe_conda()): its
+ * node, or NULL. conda-forge's CUDA builds have build strings "cuda120py311h5a49573_202", its
+ * CPU builds "cpu_py311h…" (conda-forge/jaxlib-feedstock recipe, cuda_compiler_version's
+ * variants); XLA's CUDA backend is then inside jaxlib itself, no plugin beside it before the
+ * feedstock's pull request #288. */
+static const struct snap_node *conda_jaxlib(const struct snap_node *env)
+{
+	const struct snap_node *pk = snap_child(env, "conda_packages");
+
+	for (size_t i = 0; i < snap_count(pk); i++)
+		if (streq(snap_get_str(snap_at(pk, i), "name") ?: "", "jaxlib"))
+			return snap_at(pk, i);
+	return NULL;
+}
+
 /* jax/version.py, jaxlib (its version.py and dist-info) and the CUDA/ROCm plugins. */
 static int read_jax(const struct fw_found *f)
 {
@@ -412,7 +434,10 @@ static int read_jax(const struct fw_found *f)
 	int jax_err = 0;
 	bool has_jax = py_find_pkg_dir(pe, sites, ns, "jax", &si, &jax_err);
 	struct snap_node *j = f->obj, *plugins;
-	bool any_plugin = false, any_cuda_plugin = false, lib_cuda = false, lib_nvidia = false;
+	bool any_plugin = false, any_cuda_plugin = false, lib_cuda = false, lib_nvidia = false,
+	     conda_cuda;
+	const struct snap_node *cj;
+	const char *cbuild;
 	_cleanup_free_ char *local = NULL;
 	int r;
 
@@ -527,10 +552,17 @@ static int read_jax(const struct fw_found *f)
 					return r;
 			}
 		}
-	snap_set_bool(j, "cpu_only", !any_plugin && !lib_cuda, "jax plugin dist-info");
+	cj = conda_jaxlib(c->env);
+	cbuild = snap_get_str(cj, "build");
+	conda_cuda = cbuild && startswith(cbuild, "cuda");
+	if (conda_cuda)
+		snap_set_str(j, "jaxlib_conda_build", cbuild, snap_source(snap_child(cj, "build")));
+	snap_set_bool(j, "cpu_only", !any_plugin && !lib_cuda && !conda_cuda,
+		      conda_cuda ? snap_source(snap_child(cj, "build")) : "jax plugin dist-info");
 	/* A CUDA jax compiles its kernels at run time: where XLA finds libdevice and ptxas. */
-	if (any_cuda_plugin || lib_nvidia)
-		return probe_xla_toolchain(pe, j, c->sites, local);
+	if (any_cuda_plugin || lib_nvidia || conda_cuda)
+		return probe_xla_toolchain(pe, j, c->sites, local,
+					   cj ? snap_get_str(cj, "version") : NULL);
 	return 0;
 }
 

@@ -70,9 +70,10 @@ struct py_scan; /* probe-python-kernels.c */
 
 struct py_ctx {
 	struct probe_env *pe;
-	struct py_unread *unread; /* what could not be read (framework.python_envs_complete) */
-	struct loader *loader;	  /* the run's ld.so emulation (probe_loader()), borrowed */
-	char **sites;		  /* the site-packages directories of the env being probed */
+	struct py_unread *unread;    /* what could not be read (framework.python_envs_complete) */
+	struct loader *loader;	     /* the run's ld.so emulation (probe_loader()), borrowed */
+	char **sites;		     /* the site-packages directories of the env being probed */
+	const struct snap_node *env; /* that env's node (its conda_packages), borrowed */
 	/* The libraries scanned for GPU code in this env (py_record_library_targets()). */
 	struct strmap scanned; /* path → index into scans */
 	struct py_scan *scans;

@@ -317,7 +317,9 @@ static int probe_one_env(struct py_ctx *c, struct snap_node *env, const struct p
 		if ((r = strv_push(&c->sites, sites[i].dir)) < 0)
 			goto out;
 	pkgs = snap_object(env, "packages");
+	c->env = env;
 	r = py_probe_frameworks(c, pkgs, sites, ns);
+	c->env = NULL;
 	if (r >= 0)
 		r = probe_nvidia_wheels(c, env, sites, ns);
 	if (r >= 0)

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * framework.xla-toolchain-missing: a CUDA jax whose XLA finds no libdevice or no ptxas
- * (packages.jax.xla, src/probe/framework-xla.c says where XLA looks and why). XLA compiles
+ * framework.xla-toolchain-missing: a CUDA jax or TensorFlow whose XLA finds no libdevice or no
+ * ptxas (packages.{jax,tensorflow}.xla, src/probe/framework-xla.c says where XLA looks and
+ * why). TensorFlow embeds the same XLA and prints the same errors (tensorflow/tensorflow#58681,
+ * iot-salzburg/gpu-jupyter#129); from 2.11 on Keras compiles its optimizers' steps with XLA
+ * (jit_compile=True, the 2.11 release notes), so model.fit fails: older releases use XLA only
+ * where the program asks (tf.function(jit_compile=True)) and are not judged. XLA compiles
  * every program at run time: without libdevice.10.bc a kernel that calls a math routine fails
  * ("libdevice not found at ./libdevice.10.bc", jax-ml/jax#6323, #22590), without ptxas the
  * PTX is not assembled ("Couldn't get ptxas version string", "Failed to launch ptxas",
@@ -9,13 +13,14 @@
  * the driver's compiler being off unless --xla_gpu_unsafe_fallback_to_driver_on_ptxas_not_found
  * is given). Both come from the nvidia-cuda-nvcc-cu12 wheel that `jax[cuda12]` installs, or
  * from a toolkit's nvcc component in a place XLA searches; XLA_FLAGS=--xla_gpu_cuda_data_dir
- * names any other toolkit.
+ * names any other toolkit. TensorFlow's nvcc wheel comes with `tensorflow[and-cuda]` (2.14 on).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "rules/rules-internal.h"
 #include "shared/macro.h"
+#include "shared/parse.h"
 
 /* A jax plugin's CUDA major (jax-cuda12-plugin → 12), 0 when it has none. */
 static int64_t cuda_plugin_major(const struct snap_node *jax)
@@ -33,7 +38,50 @@ static int64_t cuda_plugin_major(const struct snap_node *jax)
 	return 0;
 }
 
-static void fix_lines(struct finding *f, const struct snap_node *x, int64_t major)
+/* The frameworks whose XLA is judged: their key under packages and the name said. */
+static const struct xla_fw {
+	const char *key, *name;
+} xla_fws[] = { { "jax", "jax" }, { "tensorflow", "TensorFlow" } };
+
+/* The XLA facts of fw in env to judge, or NULL: TensorFlow before 2.11 (XLA only where a
+ * program asks for it) is skipped, as one whose release is unknown. */
+static const struct snap_node *fw_xla(struct rule_ctx *c, const struct snap_node *env,
+				      const struct xla_fw *fw)
+{
+	const struct snap_node *pkg = snap_child(snap_child(env, "packages"), fw->key);
+	const struct snap_node *x = snap_child(pkg, "xla");
+	const char *v;
+
+	if (!x || streq(fw->key, "jax"))
+		return x;
+	v = snap_get_str(pkg, "dist_version") ?: snap_get_str(pkg, "version");
+	if (!v)
+		rule_skip(c, snap_get_str(env, "prefix") ?: "?",
+			  "TensorFlow of an unknown release: whether Keras compiles with XLA by "
+			  "default (2.11 on) is unknown");
+	else if (version_cmp_str(v, "2.11") < 0)
+		rule_skip(c, snap_get_str(env, "prefix") ?: "?",
+			  "TensorFlow %s: before 2.11 XLA compiles only what a program asks it to "
+			  "(jit_compile=True)",
+			  v);
+	else
+		return x;
+	return NULL;
+}
+
+/* The CUDA major of fw's GPU build: a jax plugin's (jax-cuda12-plugin → 12), TensorFlow's
+ * build_info cuda_version; 0 when none says. */
+static int64_t fw_cuda_major(const struct snap_node *pkg, const struct xla_fw *fw)
+{
+	unsigned ma, mi;
+
+	if (streq(fw->key, "jax"))
+		return cuda_plugin_major(pkg);
+	return cuda_major_minor(snap_get_str(pkg, "build_info.cuda_version"), &ma, &mi) ? ma : 0;
+}
+
+static void fix_lines(struct finding *f, const struct snap_node *x, int64_t major,
+		      const struct xla_fw *fw)
 {
 	const char *top = snap_get_str(x, "path_toolkit");
 
@@ -46,19 +94,25 @@ static void fix_lines(struct finding *f, const struct snap_node *x, int64_t majo
 		finding_fix(f,
 			    "export PATH=<a CUDA toolkit>/bin:$PATH   # XLA takes ptxas from PATH "
 			    "first");
-	if (major >= 12)
+	if (major >= 12 && streq(fw->key, "jax"))
 		finding_fix(f,
 			    "pip install -U \"jax[cuda%lld]\"   # installs the nvidia-cuda-nvcc "
 			    "wheel, which holds ptxas and libdevice",
+			    (long long)major);
+	else if (major >= 12)
+		finding_fix(f,
+			    "pip install nvidia-cuda-nvcc-cu%lld   # tensorflow[and-cuda]'s wheel "
+			    "with ptxas and libdevice, in a place XLA searches",
 			    (long long)major);
 	finding_rule_fix(f);
 	finding_rule_verify(f);
 }
 
-static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i)
+static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i,
+		  const struct xla_fw *fw)
 {
-	const struct snap_node *jax = snap_get(env, "packages.jax");
-	const struct snap_node *x = snap_child(jax, "xla");
+	const struct snap_node *pkg = snap_child(snap_child(env, "packages"), fw->key);
+	const struct snap_node *x = fw_xla(c, env, fw);
 	const struct snap_node *ld = snap_child(x, "libdevice"), *px = snap_child(x, "ptxas");
 	const char *prefix = snap_get_str(env, "prefix") ?: "?";
 	bool no_ld = snap_state(ld) == FACT_ABSENT, no_px = snap_state(px) == FACT_ABSENT;
@@ -74,24 +128,26 @@ static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i)
 	if (!no_ld && !no_px)
 		return;
 	f = rule_finding(c, GPUENV_SEVERITY_ERROR, prefix,
-			 "jax in %s compiles its GPU code with XLA at run time, and none of the "
+			 "%s in %s compiles its GPU code with XLA at run time, and none of the "
 			 "places XLA searches holds %s%s%s: %s",
-			 prefix, no_ld ? "libdevice (nvvm/libdevice/libdevice.10.bc)" : "",
+			 fw->name, prefix,
+			 no_ld ? "libdevice (nvvm/libdevice/libdevice.10.bc)" : "",
 			 no_ld && no_px ? " or " : "", no_px ? "ptxas" : "",
 			 no_ld ? "a kernel that calls a math routine fails (\"libdevice not found "
 				 "at ./libdevice.10.bc\")"
 			       : "its PTX is not assembled (\"Couldn't find a suitable version of "
 				 "ptxas\")");
-	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.xla.libdevice", i);
+	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.%s.xla.libdevice", i,
+		 fw->key);
 	finding_fact(f, key, ld);
-	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.xla.ptxas", i);
+	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.%s.xla.ptxas", i, fw->key);
 	finding_fact(f, key, px);
-	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.xla.roots", i);
+	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.%s.xla.roots", i, fw->key);
 	finding_names_evidence(f, key, "XLA's CUDA roots; ptxas: PATH first, then their bin/",
 			       snap_child(x, "roots"));
 	if (snap_child(x, "cuda_data_dir") && snap_present(snap_child(x, "cuda_data_dir"))) {
 		snprintf(key, sizeof(key),
-			 "framework.python_envs.%zu.packages.jax.xla.cuda_data_dir", i);
+			 "framework.python_envs.%zu.packages.%s.xla.cuda_data_dir", i, fw->key);
 		finding_fact(f, key, snap_child(x, "cuda_data_dir"));
 	}
 	if (snap_get_str(x, "path_toolkit"))
@@ -99,24 +155,25 @@ static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i)
 				 "%s/bin holds the ptxas on PATH and %s/nvvm/libdevice holds "
 				 "libdevice, a place XLA does not search unless XLA_FLAGS names it",
 				 snap_get_str(x, "path_toolkit"), snap_get_str(x, "path_toolkit"));
-	fix_lines(f, x, cuda_plugin_major(jax));
+	fix_lines(f, x, fw_cuda_major(pkg, fw), fw);
 }
 
-/* The Python environments, where one holds a CUDA jax and an NVIDIA driver is there to run it;
- * NULL otherwise (the driver's absence recorded as the rule's need). */
-static const struct snap_node *cuda_jax_envs(struct rule_ctx *c, const struct snap_node *root)
+/* The Python environments, where one holds a CUDA jax or TensorFlow and an NVIDIA driver is
+ * there to run it; NULL otherwise (the driver's absence recorded as the rule's need). */
+static const struct snap_node *cuda_xla_envs(struct rule_ctx *c, const struct snap_node *root)
 {
 	const struct snap_node *envs = snap_get(root, "framework.python_envs");
 	const char *version;
 	size_t n = 0;
 
 	for (size_t i = 0; i < snap_count(envs); i++)
-		n += snap_get(snap_at(envs, i), "packages.jax.xla") != NULL;
+		n += snap_get(snap_at(envs, i), "packages.jax.xla") != NULL ||
+		     snap_get(snap_at(envs, i), "packages.tensorflow.xla") != NULL;
 	if (!n)
-		return NULL; /* no CUDA jax: nothing to judge */
+		return NULL; /* no CUDA jax or TensorFlow: nothing to judge */
 	fw_need_complete(c, root);
-	/* Without a GPU and its driver, jax runs on the CPU and needs neither. */
-	if (!rule_nvidia_driver(c, root, "the NVIDIA driver jax's CUDA backend runs on", &version,
+	/* Without a GPU and its driver, XLA runs on the CPU and needs neither. */
+	if (!rule_nvidia_driver(c, root, "the NVIDIA driver XLA's CUDA backend runs on", &version,
 				NULL))
 		return NULL;
 	return envs;
@@ -124,10 +181,11 @@ static const struct snap_node *cuda_jax_envs(struct rule_ctx *c, const struct sn
 
 RULE_CHECK(check_fw_xla_toolchain)
 {
-	const struct snap_node *envs = cuda_jax_envs(c, root);
+	const struct snap_node *envs = cuda_xla_envs(c, root);
 
 	for (size_t i = 0; envs && i < snap_count(envs); i++)
-		judge(c, snap_at(envs, i), i);
+		for (size_t k = 0; k < ARRAY_SIZE(xla_fws); k++)
+			judge(c, snap_at(envs, i), i, &xla_fws[k]);
 }
 
 /*
@@ -199,10 +257,9 @@ static bool gpu_beyond(struct rule_ctx *c, const struct snap_node *root, const c
 }
 
 static void judge_ptxas(struct rule_ctx *c, const struct snap_node *root,
-			const struct snap_node *env, size_t i)
+			const struct snap_node *env, size_t i, const struct xla_fw *fw)
 {
-	const struct snap_node *x = snap_get(env, "packages.jax.xla"), *vf = NULL, *wf = NULL,
-			       *gpu = NULL;
+	const struct snap_node *x = fw_xla(c, env, fw), *vf = NULL, *wf = NULL, *gpu = NULL;
 	const char *prefix = snap_get_str(env, "prefix") ?: "?", *ptxas = snap_get_str(x, "ptxas");
 	const char *ver = snap_get_str(x, "ptxas_version"), *wheel;
 	bool from_path = snap_get_bool_default(x, "ptxas_from_path", false), shadows, beyond;
@@ -236,15 +293,16 @@ static void judge_ptxas(struct rule_ctx *c, const struct snap_node *root,
 	else
 		snprintf(why, sizeof(why),
 			 "is older than the nvidia-cuda-nvcc wheel (%s) installed "
-			 "for jax",
-			 wheel);
+			 "for %s",
+			 wheel, fw->name);
 	f = rule_finding(
 		c, GPUENV_SEVERITY_ERROR, prefix,
-		"jax in %s compiles its GPU code with the ptxas at %s (CUDA %s%s), which %s",
-		prefix, ptxas, release, from_path ? ", first on PATH" : "", why);
-	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.xla.ptxas", i);
+		"%s in %s compiles its GPU code with the ptxas at %s (CUDA %s%s), which %s",
+		fw->name, prefix, ptxas, release, from_path ? ", first on PATH" : "", why);
+	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.%s.xla.ptxas", i, fw->key);
 	finding_fact(f, key, snap_child(x, "ptxas"));
-	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.jax.xla.ptxas_version", i);
+	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.%s.xla.ptxas_version", i,
+		 fw->key);
 	finding_fact(f, key, vf);
 	if (beyond)
 		finding_evidence(
@@ -258,7 +316,7 @@ static void judge_ptxas(struct rule_ctx *c, const struct snap_node *root,
 			f, "nvidia-cuda-nvcc wheel", wheel,
 			"the environment's nvidia-cuda-nvcc wheel is %s: its ptxas "
 			"(site-packages/nvidia/cuda_nvcc/bin) is not used because XLA takes "
-			"ptxas from PATH first; an older ptxas rejects the newer PTX jaxlib "
+			"ptxas from PATH first; an older ptxas rejects the newer PTX XLA "
 			"writes (\"Unsupported .version\")",
 			wheel);
 	if (shadows && *site)
@@ -272,8 +330,9 @@ static void judge_ptxas(struct rule_ctx *c, const struct snap_node *root,
 
 RULE_CHECK(check_fw_xla_ptxas_old)
 {
-	const struct snap_node *envs = cuda_jax_envs(c, root);
+	const struct snap_node *envs = cuda_xla_envs(c, root);
 
 	for (size_t i = 0; envs && i < snap_count(envs); i++)
-		judge_ptxas(c, root, snap_at(envs, i), i);
+		for (size_t k = 0; k < ARRAY_SIZE(xla_fws); k++)
+			judge_ptxas(c, root, snap_at(envs, i), i, &xla_fws[k]);
 }

@@ -446,6 +446,119 @@ static void test_jax_kernel_modules(void **state)
 			    VENV_SITE "/jaxlib/cuda/_prng.so");
 }
 
+/* TensorFlow's XLA (framework-xla.c, probe_xla_toolchain_tf()): a CUDA build's roots start
+ * with the toolkit its build names (/usr/local/cuda-12.2) and hold the nvcc wheel's directory
+ * beside the package; a CPU build gets none. */
+static void test_tensorflow_xla(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *x;
+
+	tmptree_puts(f->dir, VENV_SITE "/tensorflow-2.15.0.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.15.0\n");
+	tmptree_puts(f->dir, VENV_SITE "/tensorflow/python/platform/build_info.py",
+		     "import collections\n\nbuild_info = collections.OrderedDict([('cuda_version', "
+		     "'12.2'), ('cudnn_version', '8'), ('is_cuda_build', True), ('is_rocm_build', "
+		     "False), ('is_tensorrt_build', True)])\n");
+	tmptree_puts(f->dir, VENV_SITE "/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc", "");
+	r = run(f, NULL);
+	x = snap_get(env_of(r, "/home/user/venv"), "packages.tensorflow.xla");
+	assert_non_null(x);
+	assert_string_equal(snap_str(snap_at(snap_child(x, "roots"), 0)), "/usr/local/cuda-12.2");
+	assert_string_equal(snap_get_str(x, "libdevice"),
+			    VENV_SITE "/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
+	assert_int_equal(snap_get_state(x, "ptxas"), FACT_ABSENT);
+	probe_fx_free(f);
+
+	f = probe_fx_new("python");
+	*state = f;
+	tmptree_puts(f->dir, "/home/user/venv/pyvenv.cfg",
+		     "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.12.3\n");
+	tmptree_puts(f->dir, VENV_SITE "/tensorflow-2.15.0.dist-info/METADATA",
+		     "Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.15.0\n");
+	tmptree_puts(
+		f->dir, VENV_SITE "/tensorflow/python/platform/build_info.py",
+		"import collections\n\nbuild_info = collections.OrderedDict([('is_cuda_build', "
+		"False), ('is_rocm_build', False)])\n");
+	r = run(f, NULL);
+	assert_non_null(snap_get(env_of(r, "/home/user/venv"), "packages.tensorflow"));
+	assert_null(snap_get(env_of(r, "/home/user/venv"), "packages.tensorflow.xla"));
+}
+
+/* A conda-forge jaxlib: a CUDA build is read from its package record's build string (not
+ * CPU-only, XLA's roots probed; before 0.4.34 without the prefix), a CPU build stays CPU-only. */
+static void conda_jax(struct probe_fx *f, const char *version, const char *build)
+{
+	char rel[256], text[512];
+
+	tmptree_puts(f->dir, "/opt/conda/envs/j/conda-meta/history", "");
+	tmptree_puts(f->dir, "/opt/conda/envs/j/nvvm/libdevice/libdevice.10.bc", "");
+	snprintf(rel, sizeof(rel), "/opt/conda/envs/j/conda-meta/jaxlib-%s-%s.json", version,
+		 build);
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"jaxlib\", \"version\": \"%s\", \"build\": \"%s\", "
+		 "\"channel\": \"https://conda.anaconda.org/conda-forge/linux-64\"}\n",
+		 version, build);
+	tmptree_puts(f->dir, rel, text);
+	snprintf(rel, sizeof(rel),
+		 "/opt/conda/envs/j/lib/python3.11/site-packages/"
+		 "jaxlib-%s.dist-info/METADATA",
+		 version);
+	snprintf(text, sizeof(text), "Metadata-Version: 2.1\nName: jaxlib\nVersion: %s\n", version);
+	tmptree_puts(f->dir, rel, text);
+	tmptree_puts(f->dir, "/opt/conda/envs/j/lib/python3.11/site-packages/jaxlib/version.py",
+		     "_version = \"0\"\n");
+}
+
+static const struct snap_node *run_conda(struct probe_fx *f)
+{
+	static const char *const env[] = {
+		"CONDA_PREFIX", "/opt/conda/envs/j", "HOME", "/home/user",
+		"PATH",		"/usr/bin:/bin",     NULL
+	};
+	struct gpuenv_ctx_opts o = { .sz = sizeof(o), .sysroot = f->dir };
+
+	probe_fx_open(f, &o);
+	for (size_t i = 0; env[i]; i += 2)
+		assert_int_equal(env_set(f->ctx->env, env[i], env[i + 1]), 0);
+	return probe_fx_run(f, probe_python);
+}
+
+static void test_conda_jaxlib(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *r, *j, *roots;
+
+	conda_jax(f, "0.4.31", "cuda120py311h5a49573_200");
+	r = run_conda(f);
+	j = snap_get(env_of(r, "/opt/conda/envs/j"), "packages.jax");
+	assert_non_null(j);
+	assert_false(snap_get_bool_default(j, "cpu_only", true));
+	assert_string_equal(snap_get_str(j, "jaxlib_conda_build"), "cuda120py311h5a49573_200");
+	roots = snap_get(j, "xla.roots");
+	for (size_t i = 0; i < snap_count(roots); i++)
+		assert_string_not_equal(snap_str(snap_at(roots, i)), "/opt/conda/envs/j");
+	assert_int_equal(snap_get_state(j, "xla.libdevice"), FACT_ABSENT);
+	probe_fx_free(f);
+
+	f = probe_fx_new("python");
+	*state = f;
+	conda_jax(f, "0.4.35", "cuda126py311h5a49573_200");
+	r = run_conda(f);
+	j = snap_get(env_of(r, "/opt/conda/envs/j"), "packages.jax");
+	assert_string_equal(snap_get_str(j, "xla.libdevice"),
+			    "/opt/conda/envs/j/nvvm/libdevice/libdevice.10.bc");
+	probe_fx_free(f);
+
+	f = probe_fx_new("python");
+	*state = f;
+	conda_jax(f, "0.4.35", "cpu_py311h5a49573_0");
+	r = run_conda(f);
+	j = snap_get(env_of(r, "/opt/conda/envs/j"), "packages.jax");
+	assert_true(snap_get_bool_default(j, "cpu_only", false));
+	assert_null(snap_child(j, "xla"));
+}
+
 /* jaxlib/ cannot be looked at: the plugins, read after it, are unread too (never an empty
  * list, which would say jax has no CUDA plugin and opens nothing). */
 static void test_jaxlib_dir_unreadable(void **state)
@@ -480,6 +593,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cupy_core_library, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jax_kernel_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jaxlib_dir_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tensorflow_xla, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_conda_jaxlib, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -396,6 +396,43 @@ static void test_fw_xla_toolchain(void **state)
 	snapshot_unref(s);
 }
 
+/* framework.xla-toolchain-missing of TensorFlow's XLA (packages.tensorflow.xla): judged from
+ * 2.11 on (Keras compiles with XLA by default), skipped before and where the release is
+ * unknown; a CUDA 12 build's fix is the nvcc wheel. */
+static void test_fw_xla_toolchain_tf(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *e = snap_append_object(envs), *tf, *x;
+	const char *site = "/opt/conda/lib/python3.11/site-packages";
+
+	(void)state;
+	snap_set_str(e, "prefix", "/opt/conda", "/opt/conda");
+	tf = snap_object(snap_object(e, "packages"), "tensorflow");
+	snap_set_str(snap_object(tf, "build_info"), "cuda_version", "12.2", site);
+	driver_loaded(s, "570.133.07");
+	NO(s, "framework.xla-toolchain-missing"); /* no xla facts: not a CUDA build */
+	x = snap_object(tf, "xla");
+	snap_append_str(snap_array(x, "roots"), "/usr/local/cuda-12.2", "x");
+	snap_set_state(x, "libdevice", FACT_ABSENT, "x", NULL);
+	snap_set_state(x, "ptxas", FACT_ABSENT, "x", NULL);
+	SKIPPED(s, "framework.xla-toolchain-missing"); /* its release unknown */
+	snap_set_str(tf, "dist_version", "2.10.1", site);
+	SKIPPED(s, "framework.xla-toolchain-missing"); /* XLA only where a program asks */
+	snap_set_str(tf, "dist_version", "2.15.0", site);
+	YES(s, "framework.xla-toolchain-missing", GPUENV_SEVERITY_ERROR,
+	    "TensorFlow in /opt/conda compiles");
+	FIX(s, "framework.xla-toolchain-missing", "pip install nvidia-cuda-nvcc-cu12");
+	snap_set_str(x, "libdevice",
+		     "/opt/conda/lib/python3.11/site-packages/nvidia/cuda_nvcc/nvvm/libdevice/"
+		     "libdevice.10.bc",
+		     "x");
+	snap_set_str(x, "ptxas",
+		     "/opt/conda/lib/python3.11/site-packages/nvidia/cuda_nvcc/bin/ptxas", "x");
+	NO(s, "framework.xla-toolchain-missing");
+	snapshot_unref(s);
+}
+
 /* framework.xla-ptxas-too-old: the ptxas XLA takes (packages.jax.xla.ptxas, its release
  * ptxas_version) does not know the GPU (an RTX 4090, sm_89: CUDA 11.8 on), or a toolkit's on
  * PATH is older than the environment's nvcc wheel; a release no file says is a skip. */
@@ -599,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_fw_debian_dist_packages),
 		cmocka_unit_test(test_fw_ltoir),
 		cmocka_unit_test(test_fw_xla_toolchain),
+		cmocka_unit_test(test_fw_xla_toolchain_tf),
 		cmocka_unit_test(test_fw_xla_ptxas_old),
 		cmocka_unit_test(test_fw_ollama),
 		cmocka_unit_test(test_fw_ollama_rocm),

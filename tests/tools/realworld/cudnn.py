@@ -85,6 +85,14 @@ def tensorflow(root, site, version, package, build_info, requires=()):
     w(root, f"{di}/RECORD", f"tensorflow/__init__.py,,\n{package}-{version}.dist-info/METADATA,,\n")
 
 
+def nvcc_component(root, cuda):
+    """A toolkit's nvcc component as NVIDIA installs it: bin/ptxas and nvvm/libdevice (what
+    XLA looks for; stand-in files)."""
+    w(root, f"{cuda}/bin/ptxas", "", 0o755)
+    w(root, f"{cuda}/bin/nvcc", "", 0o755)
+    w(root, f"{cuda}/nvvm/libdevice/libdevice.10.bc", "")
+
+
 def tf_build_info(cuda, caps):
     return TF_HEADER + (
         "build_info = collections.OrderedDict([('cpu_compiler', '/dt9/usr/bin/gcc'), "
@@ -210,7 +218,11 @@ def tf212_conda():
             "Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.",
             "$CONDA_PREFIX/lib holds cuDNN 8.1.0 and comes before the nvidia-cudnn-cu11 8.6.0 "
             "wheel's directory on LD_LIBRARY_PATH, so TensorFlow loads the older copy",
-            "runtime.library-shadowed", "runtime", "yes"),
+            "runtime.library-shadowed", "runtime", "yes",
+            # the recipe's environment has no nvcc: XLA, which Keras 2.12 compiles with, finds
+            # no libdevice (the guide's own Ubuntu 22.04 note, from that thread)
+            also="framework.xla-toolchain-missing "
+                 "https://github.com/tensorflow/tensorflow/issues/58681"),
         section("rtx4090-open-module", "devices"))
     ldso_cache(dst)
 
@@ -408,6 +420,7 @@ def tf212_system_first():
       '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "11.2.2"\n   }\n}\n')
     cudnn_lib(root, f"{cuda}/lib64", "8.1.1")
     cudnn_header(root, f"{cuda}/include", "8.1.1")
+    nvcc_component(root, cuda)
     prefix = "/home/user/miniconda3/envs/tf"
     site = tf212_pip_md_env(root, prefix, "==> 2023-06-01 15:20:00 <==\n"
                             "# cmd: /home/user/miniconda3/bin/conda create --name tf python=3.9\n"
@@ -430,7 +443,9 @@ def tf212_system_first():
         "nvidia-cudnn-cu11==8.6.0.163, conda-forge's cudatoolkit 11.8.0 and Python 3.9 are "
         "those of the pip guide's recipe then; " + SRC_CUDNN + "; not in the report and chosen "
         "here: where the native CUDA is (/usr/local/cuda -> cuda-11.2, 11.2.2, cuDNN 8.1.1 in "
-        "its lib64), the environment's path and name, the conda history lines, the GPU (RTX "
+        "its lib64, its nvcc component with bin/ptxas and nvvm/libdevice as NVIDIA's toolkit "
+        "installs them: stand-in files), the environment's path and name, the conda "
+        "history lines, the GPU (RTX "
         "3090, 10de:2204) and driver 525.116.04; " + SRC_BASE,
         {"PATH": f"{prefix}/bin:/home/user/miniconda3/condabin:/usr/local/cuda/bin:"
                  "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
@@ -470,6 +485,7 @@ def tf215_system_cudnn88():
     w(root, "etc/ld.so.conf.d/cuda-12-2.conf", lib + "\n")
     for soname in CUDA_122:
         so(root, f"{lib}/{soname}", soname)
+    nvcc_component(root, cuda)
     cudnn_lib(root, "usr/lib/x86_64-linux-gnu", "8.8.0")
     cudnn_header(root, "usr/include/x86_64-linux-gnu", "8.8.0", "cudnn_version_v8.h")
     link(root, "usr/include/cudnn_version.h", "x86_64-linux-gnu/cudnn_version_v8.h")
@@ -489,7 +505,9 @@ def tf215_system_cudnn88():
         "tensorflow/tensorflow#62626: the table says 8.9); TensorFlow 2.15's build_info "
         "(CUDA 12.2, cuDNN major 8) in gen_build_info.py's form; the CUDA 12.2 libraries TF "
         "2.15 opens by name in the toolkit's targets/x86_64-linux/lib with the cuda-12-2.conf "
-        "ld.so.conf.d entry NVIDIA's packages add; cuDNN 8.8.0 as NVIDIA's libcudnn8 Debian "
+        "ld.so.conf.d entry NVIDIA's packages add, its nvcc component (bin/ptxas, nvvm/"
+        "libdevice/libdevice.10.bc, stand-in files) as the full toolkit the table's source "
+        "build needs installs it; cuDNN 8.8.0 as NVIDIA's libcudnn8 Debian "
         "package installs it (multiarch library, cudnn_version_v8.h); " + SRC_CUDNN + "; "
         "placeholders, not in the report: the venv and Python 3.10, the toolkit 12.2.2, the "
         "GPU (RTX 3090, 10de:2204), driver 535.129.03, Ubuntu 20.04; " + SRC_BASE,

@@ -8,6 +8,7 @@ runs. Written by `tests/tools/mk-real-world-fixtures.py tf_andcuda`.
 from realworld.common import (SRC_BASE, base_root, ini, ldso_cache, mk2, real_world, section,
                               ubuntu_os_release, venv, w)
 from realworld.cudnn import cudnn_wheel, ld_conf, tensorflow, tf_build_info
+from realworld.xla import nvcc_wheel
 
 TOPIC = "tf_andcuda"
 FIXTURES = ("rw-tf2161-andcuda-wheels-unfound-tensorflow-63362",
@@ -28,6 +29,7 @@ AND_CUDA = (("nvidia-cublas-cu12", "12.3.4.1", "cublas/lib",
             ("nvidia-nccl-cu12", "2.19.3", "nccl/lib", ("libnccl.so.2",)),
             ("nvidia-nvjitlink-cu12", "12.3.101", "nvjitlink/lib", ("libnvJitLink.so.12",)))
 CUDNN = ("nvidia-cudnn-cu12", "8.9.7.29")
+NVCC = ("nvidia-cuda-nvcc-cu12", "12.3.107")
 PASTED = ("W tensorflow/core/common_runtime/gpu/gpu_device.cc:2251] Cannot dlopen some GPU "
           "libraries. Please make sure the missing libraries mentioned above are installed "
           "properly if you would like to use GPU. Skipping registering GPU devices...")
@@ -40,9 +42,10 @@ SOURCE = (f"Rebuilt from {URL} (pasted: 'Linux Ubuntu 22.04.4 LTS', Python 3.10.
           "site-packages/nvidia/*/lib to LD_LIBRARY_PATH makes the GPU appear; "
           "tensorflow/tensorflow#65842 reports the same of 2.16.1); the nvidia-* wheels and "
           "versions are the and-cuda extra of tensorflow v2.16.1 tensorflow/tools/pip_package/"
-          "setup.py (nvidia-cuda-nvcc-cu12 12.3.107 holds no library TensorFlow opens and is "
-          "not written), each library an [elf] stand-in with its real SONAME under "
-          "nvidia/<package>/lib; build_info.py with TF 2.16's CUDA 12.3 (tested build "
+          "setup.py, each library an [elf] stand-in with its real SONAME under "
+          "nvidia/<package>/lib, nvidia-cuda-nvcc-cu12 12.3.107 with no library but the ptxas "
+          "and libdevice XLA finds in nvidia/cuda_nvcc (bin/ptxas, nvvm/libdevice/"
+          "libdevice.10.bc: stand-in files); build_info.py with TF 2.16's CUDA 12.3 (tested build "
           "configurations, tensorflow/docs site/en/install/source.md) in gen_build_info.py's "
           "form; placeholders, not in the report: the venv's path, the GPU (the base fixture's "
           "RTX 4090), no other CUDA on the machine; ")
@@ -59,8 +62,10 @@ def tf216_tree(name):
     for name_, version, libdir, libs in AND_CUDA:
         mk2.nvidia_wheel(root, site, name_, version, libdir, libs)
     cudnn_wheel(root, site, *CUDNN)
+    nvcc_wheel(root, site, NVCC[1])
     requires = [f"{n}=={v}; extra == \"and-cuda\"" for n, v, _, _ in AND_CUDA]
     requires.append(f"{CUDNN[0]}=={CUDNN[1]}; extra == \"and-cuda\"")
+    requires.append(f"{NVCC[0]}=={NVCC[1]}; extra == \"and-cuda\"")
     tensorflow(root, site, "2.16.1", "tensorflow",
                tf_build_info("12.3", ["sm_50", "sm_60", "sm_70", "sm_80", "compute_90"]),
                requires)
