@@ -21,10 +21,10 @@
 #include "formats/pasted-text.h"
 #include "formats/pasted.h"
 
-#define GFX_MAX	    32 /* bytes of a gfx name kept ("gfx90a:xnack-" and shorter) */
-#define TARGETS_MAX 64 /* targets read from one list */
-#define GPUS_MAX    64 /* GPU lines read */
-#define PATH_MAX_   512
+#define GFX_MAX	       32  /* bytes of a gfx name kept ("gfx90a:xnack-" and shorter) */
+#define TARGETS_MAX    64  /* targets read from one list */
+#define GPUS_MAX       64  /* GPU lines read */
+#define SLOG_VALUE_MAX 512 /* bytes of a key=value's value kept (library=, a path) */
 
 static const char unsupported[] = "amdgpu is not supported (supported types:[";
 static const char skipping[] = "skipping rocm gfx compatibility check";
@@ -79,7 +79,7 @@ int pasted_read_ollama_log(const char *text, size_t len, struct pasted_facts *ou
 	if (pasted_lines_init(&it, text, len) < 0)
 		return -ENOMEM;
 	while ((line = pasted_lines_next(&it))) {
-		char buf[PATH_MAX_], gfx[GFX_MAX];
+		char buf[SLOG_VALUE_MAX], gfx[GFX_MAX];
 		const char *p = strstr(line, unsupported), *end;
 		unsigned k = 0;
 
