@@ -38,11 +38,11 @@ struct unit_env_var {
 struct unit_env {
 	struct unit_env_var v[UNIT_ENV_MAX];
 	size_t n;
-	uint64_t dropped;	 /* assignments of further names past UNIT_ENV_MAX */
-	uint64_t bad_lines;	 /* Environment= lines with a syntax error or too long */
-	unsigned bad_file;	 /* the last such line */
+	uint64_t dropped;   /* assignments of further names past UNIT_ENV_MAX */
+	uint64_t bad_lines; /* Environment= lines with a syntax error or too long */
+	unsigned bad_file;  /* the last such line */
 	uint64_t bad_line;
-	uint64_t env_files;	 /* EnvironmentFile= settings in force (an empty one resets) */
+	uint64_t env_files;	/* EnvironmentFile= settings in force (an empty one resets) */
 	unsigned env_file_file; /* the last one */
 	uint64_t env_file_line;
 };

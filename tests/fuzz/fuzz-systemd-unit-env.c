@@ -26,9 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct unit_env_var *v = &e->v[i];
 		size_t n = strnlen(v->name, sizeof(v->name));
 
-		if (n == 0 || n == sizeof(v->name) || strspn(v->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-							 "abcdefghijklmnopqrstuvwxyz"
-							 "0123456789_") != n ||
+		if (n == 0 || n == sizeof(v->name) ||
+		    strspn(v->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "abcdefghijklmnopqrstuvwxyz"
+				    "0123456789_") != n ||
 		    strnlen(v->value, sizeof(v->value)) == sizeof(v->value) || v->line == 0 ||
 		    v->file > 1 || unit_env_get(e, v->name) != v)
 			abort();
