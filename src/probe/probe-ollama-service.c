@@ -108,7 +108,7 @@ static int unit_files(struct probe_env *pe, char ***ret, char **ret_bad)
 			*ret_bad = TAKE_PTR(dir);
 	}
 	/* a merge of the sorted listings, each name once, from the first directory that has it */
-	while (r == 0 && strv_length(paths) < MAX_FILES) {
+	while (r == 0) {
 		const char *least = NULL;
 		size_t win = 0;
 		char *path;
@@ -123,8 +123,17 @@ static int unit_files(struct probe_env *pe, char ***ret, char **ret_bad)
 		}
 		if (!least)
 			break;
-		if (asprintf(&path, "%s/%s/%s", unit_dirs[win], DROPIN_DIR, least) < 0 ||
-		    strv_consume(&paths, path) < 0) {
+		if (asprintf(&path, "%s/%s/%s", unit_dirs[win], DROPIN_DIR, least) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		/* more drop-ins than read: one left out may set the override */
+		if (strv_length(paths) >= MAX_FILES) {
+			*ret_bad = path;
+			r = -E2BIG;
+			break;
+		}
+		if (strv_consume(&paths, path) < 0) {
 			r = -ENOMEM;
 			break;
 		}

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -276,6 +277,16 @@ static void test_service_cannot_tell(void **state)
 	ol = run(f, "/etc/systemd/system/ollama.service.d=EACCES");
 	assert_string_equal(snap_get_str(ol, "service_unit"), "/etc/systemd/system/ollama.service");
 	assert_int_equal(snap_get_state(ol, "service_environment"), FACT_UNREADABLE);
+	/* more drop-ins than are read: one left out may set it */
+	for (unsigned i = 0; i < 40; i++) {
+		char rel[96];
+
+		snprintf(rel, sizeof(rel), "/etc/systemd/system/ollama.service.d/%02u.conf", i);
+		puts_(f, rel, "[Service]\n");
+	}
+	ol = run(f, NULL);
+	assert_int_not_equal(snap_get_state(ol, "service_environment"), FACT_PRESENT);
+	assert_null(snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION"));
 }
 
 int main(void)
