@@ -146,11 +146,12 @@ const struct pasted_reader pasted_readers[] = {
 	{ "rocminfo", pasted_read_rocminfo, SIGNS("ROCk module", "Agent "), PASTED_REACH_LINES,
 	  NULL, rocminfo_line },
 	{ "rocm-smi", pasted_read_rocm_smi, SIGNS("GPU["), PASTED_REACH_LINES },
-	/* ollama's server log: its ROCm's targets, a GPU it skips, its override
-	 * (pasted-ollama-log.c) */
+	/* ollama's server log: its ROCm's targets, a GPU it skips, its override, the GPUs it
+	 * keeps, its version (pasted-ollama-log.c) */
 	{ "ollama-log", pasted_read_ollama_log,
 	  SIGNS("amdgpu is not supported (supported types:[",
-		"skipping rocm gfx compatibility check"),
+		"skipping rocm gfx compatibility check", "msg=\"inference compute\"",
+		"msg=\"Listening on ", "ollama version is "),
 	  PASTED_REACH_LINES },
 	/* a prompt or call and the answer under it; a list of quoted architectures */
 	{ "torch-arch", pasted_read_torch_arch,

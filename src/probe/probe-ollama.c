@@ -25,6 +25,7 @@
  * the "supported types" of "amdgpu is not supported"), so those names are recorded beside the
  * code objects of libggml-hip.so. Distribution builds with no rocm/ of their own use the
  * system's ROCm (/opt/rocm/lib): that is the ROCm probe's.
+ * The environment of its systemd service, where there is one: probe-ollama-service.c.
  * Nothing is executed: `ollama --version` would start a client. No file of the tarball or the
  * Docker image states ollama's version (the binary's embedded string is not read).
  */
@@ -302,5 +303,5 @@ int probe_ollama(struct probe_env *pe, struct gpuenv_snapshot *s)
 		if ((r = one_install(pe, ollama, install_dirs[i])) < 0)
 			return r;
 	}
-	return 0;
+	return ollama ? probe_ollama_service(pe, ollama) : 0;
 }

@@ -255,6 +255,9 @@ int probe_slurm(struct probe_env *pe, struct gpuenv_snapshot *s);
 /* framework.ollama: the CUDA libraries ollama bundles, their GPU code and CUDA runtime
  * (probe-ollama.c). */
 int probe_ollama(struct probe_env *pe, struct gpuenv_snapshot *s);
+/* framework.ollama.service_unit and service_environment: the GPU variables ollama's systemd
+ * service sets (probe-ollama-service.c); nothing where no ollama.service exists. */
+int probe_ollama_service(struct probe_env *pe, struct snap_node *ollama);
 /* arch_targets[] of one library into obj (probe-python-kernels.c). 0 or -ENOMEM. */
 int probe_record_targets(struct probe_env *pe, struct snap_node *obj, const char *path);
 int probe_nvml(struct probe_env *pe, struct gpuenv_snapshot *s);

@@ -11,6 +11,10 @@
  * (ollama/ollama#11569: an Instinct MI50, gfx906, which ollama 0.9.6's ROCm dropped). The
  * override users set for a GPU near a listed one comes from the knowledge base
  * (hsa_override.tsv, shared with framework.rocm-gfx-unsupported), marked unsupported by AMD.
+ * Whose HSA_OVERRIDE_GFX_VERSION: where ollama runs as a systemd service
+ * (framework.ollama.service_unit, install.sh's ollama.service), the service's, from its unit
+ * and drop-ins (service_environment: an export in a shell never reaches a service);
+ * elsewhere (`ollama serve` from a shell, a container, a pasted log) the judged process's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,12 +39,49 @@ static bool override_would_run(const struct snap_node *tl, const char *gfx)
 	       amd_targets_have_gfx(tl, o->runs_as);
 }
 
+/* The override's fix where the service is the server: a drop-in, then a restart. */
+static void service_override_fix(struct finding *f, const struct snap_node *tl, const char *gfx)
+{
+	const struct facts_hsa_override *o;
+
+	if (facts_hsa_override(gfx, &o) < 0 || !o->override ||
+	    !amd_targets_have_gfx(tl, o->runs_as))
+		return;
+	finding_fix(
+		f,
+		"systemctl edit ollama   # [Service] Environment=\"HSA_OVERRIDE_GFX_VERSION=%s\", "
+		"then systemctl restart ollama; NOT supported by AMD: ROCm then runs the %s code "
+		"on this %s GPU, which may crash, hang or compute wrong results%s",
+		o->override, o->runs_as, gfx,
+		facts_unconfirmed(o->confidence) ? " (value unconfirmed)" : "");
+	finding_evidence(f, "facts.hsa_override", o->source, "%s (%s): %s runs as %s", gfx,
+			 o->family, o->override, o->runs_as);
+}
+
+/* Where ollama runs as a service, its environment must be known whole: an unreadable unit
+ * or drop-in, an EnvironmentFile= or a line not split may hold the override. */
+static bool service_env_known(struct rule_ctx *c, const struct snap_node *unit,
+			      const struct snap_node *env, const struct snap_node *ovr)
+{
+	return rule_need(c, "ollama.service", "the ollama service's unit file", unit) &&
+	       rule_need(c, snap_str(unit), "the ollama service's environment", env) &&
+	       (!ovr ||
+		rule_need(c, snap_str(unit), "the ollama service's HSA_OVERRIDE_GFX_VERSION", ovr));
+}
+
 static void one_variant(struct rule_ctx *c, const struct snap_node *root,
 			const struct snap_node *kfd, const struct snap_node *v)
 {
 	const struct snap_node *tl = snap_child(v, "rocblas_targets");
-	const struct snap_node *env = snap_get(root, "environment");
+	const struct snap_node *unit = snap_get(root, "framework.ollama.service_unit");
+	const bool service = unit != NULL;
+	const struct snap_node *env =
+		service ? snap_get(root, "framework.ollama.service_environment")
+			: snap_get(root, "environment");
 	const struct snap_node *ovr = snap_child(env, "HSA_OVERRIDE_GFX_VERSION");
+	const struct snap_node *shell = snap_get(root, "environment.HSA_OVERRIDE_GFX_VERSION");
+	const char *key = service ? "framework.ollama.service_environment.HSA_OVERRIDE_GFX_VERSION"
+				  : "environment.HSA_OVERRIDE_GFX_VERSION";
 	const char *dir = snap_get_str(v, "dir");
 	struct strbuf list = STRBUF_INIT;
 	char as[32];
@@ -48,19 +89,22 @@ static void one_variant(struct rule_ctx *c, const struct snap_node *root,
 
 	if (!rule_need(c, dir ?: "framework.ollama", "the rocBLAS targets of ollama's ROCm", tl))
 		return;
+	if (service && !service_env_known(c, unit, env, ovr))
+		return;
 	target_list(tl, &list);
 	for (size_t k = 0; k < snap_count(kfd); k++) {
 		const char *gfx = amd_kfd_gfx_once(root, kfd, k);
 		const char *eff = have_ovr ? as : gfx;
 		struct finding *f;
-		char key[96];
+		char fkey[96];
 
 		if (!gfx || amd_targets_have_gfx(tl, eff))
 			continue;
 		/* Pasted text without the environment cannot tell a GPU left without the
 		 * override it needs from one whose override never reached the server
-		 * (ollama/ollama#8679): ask. A live or replayed process always has some. */
-		if (!have_ovr && snap_count(env) == 0 && override_would_run(tl, gfx)) {
+		 * (ollama/ollama#8679): ask. A live or replayed process always has some; a
+		 * service's files say it all. */
+		if (!service && !have_ovr && snap_count(env) == 0 && override_would_run(tl, gfx)) {
 			rule_need(c, "HSA_OVERRIDE_GFX_VERSION", "the ollama server's environment",
 				  ovr);
 			continue;
@@ -68,29 +112,41 @@ static void one_variant(struct rule_ctx *c, const struct snap_node *root,
 		if (have_ovr)
 			f = rule_finding(
 				c, GPUENV_SEVERITY_ERROR, dir,
-				"HSA_OVERRIDE_GFX_VERSION=%s makes ROCm load %s code on the %s GPU, "
-				"and ollama's ROCm%s%s has rocBLAS kernels for %s only: ollama "
+				"HSA_OVERRIDE_GFX_VERSION=%s%s%s%s makes ROCm load %s code on the %s "
+				"GPU, and ollama's ROCm%s%s has rocBLAS kernels for %s only: ollama "
 				"skips its own check (\"skipping rocm gfx compatibility check\") and "
 				"fails on the GPU",
-				snap_str(ovr), as, gfx, dir ? " in " : "", dir ?: "",
-				strbuf_str(&list));
+				snap_str(ovr), service ? " (the ollama service's, " : "",
+				service ? (snap_source(ovr) ?: "?") : "", service ? ")" : "", as,
+				gfx, dir ? " in " : "", dir ?: "", strbuf_str(&list));
 		else
-			f = rule_finding(c, GPUENV_SEVERITY_ERROR, dir,
-					 "ollama's ROCm%s%s has rocBLAS kernels for %s; the GPU is "
-					 "%s: ollama leaves it out and runs models on the CPU "
-					 "(\"amdgpu is not supported (supported types:[…]) "
-					 "gpu_type=%s\", \"no compatible GPUs were discovered\")",
-					 dir ? " in " : "", dir ?: "", strbuf_str(&list), gfx, gfx);
-		snprintf(key, sizeof(key), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
-		finding_fact(f, key, snap_child(snap_at(kfd, k), "gfx"));
+			f = rule_finding(
+				c, GPUENV_SEVERITY_ERROR, dir,
+				"ollama's ROCm%s%s has rocBLAS kernels for %s; the GPU is %s: ollama "
+				"leaves it out and runs models on the CPU (\"amdgpu is not supported "
+				"(supported types:[…]) gpu_type=%s\", \"no compatible GPUs were "
+				"discovered\")%s%s%s%s",
+				dir ? " in " : "", dir ?: "", strbuf_str(&list), gfx, gfx,
+				service ? "; the ollama service (" : "",
+				service ? snap_str(unit) : "",
+				service ? " and its drop-ins) sets no HSA_OVERRIDE_GFX_VERSION"
+					: "",
+				service && snap_present(shell)
+					? " (the one of the environment gpuenv ran in never reaches it)"
+					: "");
+		snprintf(fkey, sizeof(fkey), "driver.amdgpu.kfd_nodes.%zu.gfx", k);
+		finding_fact(f, fkey, snap_child(snap_at(kfd, k), "gfx"));
 		finding_evidence(f, "framework.ollama.rocm_variants[].rocblas_targets",
 				 snap_source(snap_child(snap_at(tl, 0), "gfx")) ?: "?", "%s",
 				 strbuf_str(&list));
 		if (have_ovr) {
-			finding_fact(f, "environment.HSA_OVERRIDE_GFX_VERSION", ovr);
+			finding_fact(f, key, ovr);
 			finding_fix(f, "unset HSA_OVERRIDE_GFX_VERSION   # in the ollama service's "
 				       "environment (systemctl edit ollama), or set a value whose "
 				       "target the list above has");
+		} else if (service) {
+			finding_fact(f, "framework.ollama.service_unit", unit);
+			service_override_fix(f, tl, gfx);
 		} else
 			amd_gfx_override_fix(f, tl, gfx);
 		finding_fix(

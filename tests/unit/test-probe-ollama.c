@@ -6,13 +6,16 @@
  * before 0.5.8, Arch Linux's /usr/lib/ollama/libggml-cuda.so built against the system's CUDA,
  * and lib/ollama/rocm with ROCm's rocblas/library (CMakeLists.txt's OLLAMA_HIP_INSTALL_DIR;
  * ollama's GetSupportedGFX() reads the TensileLibrary_lazy_<gfx>.dat names); a directory that
- * cannot be listed is recorded as such, never as "no variant".
+ * cannot be listed is recorded as such, never as "no variant". The service's environment
+ * (probe-ollama-service.c): the unit search path, drop-ins in name order, masking, what the
+ * files cannot tell.
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -194,6 +197,98 @@ static void test_unreadable_install_dir(void **state)
 			 FACT_UNREADABLE);
 }
 
+/* ollama's service: install.sh's unit in /etc, `systemctl edit`'s drop-in beside it and a
+ * vendor's in /usr/lib; the drop-ins in the order of their names, the /etc override.conf
+ * hiding /usr/lib's; the GPU variables recorded with their file:line, nothing else. */
+static void test_service_drop_ins(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol, *env, *d;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/etc/systemd/system/ollama.service",
+	      "[Unit]\nDescription=Ollama Service\n\n[Service]\n"
+	      "ExecStart=/usr/local/bin/ollama serve\n"
+	      "Environment=\"PATH=/usr/local/bin:/usr/bin\" HSA_OVERRIDE_GFX_VERSION=9.0.0\n");
+	puts_(f, "/usr/lib/systemd/system/ollama.service.d/10-vendor.conf",
+	      "[Service]\nEnvironment=HIP_VISIBLE_DEVICES=0\n");
+	puts_(f, "/usr/lib/systemd/system/ollama.service.d/override.conf",
+	      "[Service]\nEnvironment=HSA_OVERRIDE_GFX_VERSION=11.0.0\n");
+	puts_(f, "/etc/systemd/system/ollama.service.d/override.conf",
+	      "### Editing /etc/systemd/system/ollama.service.d/override.conf\n[Service]\n"
+	      "Environment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\"\n");
+	puts_(f, "/usr/lib/systemd/system/ollama.service", "[Service]\nEnvironment=HSA_XNACK=1\n");
+	ol = run(f, NULL);
+	assert_string_equal(snap_get_str(ol, "service_unit"), "/etc/systemd/system/ollama.service");
+	d = snap_get(ol, "service_drop_ins");
+	assert_int_equal(snap_count(d), 2);
+	assert_string_equal(snap_str(snap_at(d, 0)),
+			    "/usr/lib/systemd/system/ollama.service.d/10-vendor.conf");
+	assert_string_equal(snap_str(snap_at(d, 1)),
+			    "/etc/systemd/system/ollama.service.d/override.conf");
+	env = snap_get(ol, "service_environment");
+	assert_string_equal(snap_get_str(env, "HSA_OVERRIDE_GFX_VERSION"), "10.3.0");
+	assert_string_equal(snap_source(snap_child(env, "HSA_OVERRIDE_GFX_VERSION")),
+			    "/etc/systemd/system/ollama.service.d/override.conf:3");
+	assert_string_equal(snap_get_str(env, "HIP_VISIBLE_DEVICES"), "0");
+	assert_null(snap_child(env, "PATH"));
+	assert_null(snap_child(env, "HSA_XNACK")); /* /usr/lib's unit is hidden by /etc's */
+}
+
+/* No unit: no service keys (the server's environment is the judged process's); a masked
+ * unit is no service; a unit with no GPU variable: an empty service_environment. */
+static void test_service_none_masked_empty(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	ol = run(f, NULL);
+	assert_null(snap_child(ol, "service_unit"));
+	assert_null(snap_child(ol, "service_environment"));
+	tmptree_symlink(f->dir, "/etc/systemd/system/ollama.service", "/dev/null");
+	puts_(f, "/usr/lib/systemd/system/ollama.service", "[Service]\nEnvironment=A=1\n");
+	ol = run(f, NULL);
+	assert_null(snap_child(ol, "service_unit"));
+	tmptree_sh("rm %s/etc/systemd/system/ollama.service", f->dir);
+	ol = run(f, NULL);
+	assert_string_equal(snap_get_str(ol, "service_unit"),
+			    "/usr/lib/systemd/system/ollama.service");
+	assert_int_equal(snap_kind(snap_child(ol, "service_environment")), SNAP_OBJECT);
+	assert_int_equal(snap_count(snap_child(ol, "service_environment")), 0);
+}
+
+/* What the files cannot tell: an EnvironmentFile= (not read), a drop-in directory that
+ * cannot be listed; never "not set". */
+static void test_service_cannot_tell(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol, *v;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/etc/systemd/system/ollama.service",
+	      "[Service]\nEnvironmentFile=-/etc/default/ollama\nEnvironment=HIP_VISIBLE_DEVICES=1\n");
+	ol = run(f, NULL);
+	v = snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION");
+	assert_int_equal(snap_state(v), FACT_UNPROBED);
+	assert_string_equal(snap_source(v), "/etc/systemd/system/ollama.service:2");
+	assert_string_equal(snap_get_str(ol, "service_environment.HIP_VISIBLE_DEVICES"), "1");
+	puts_(f, "/etc/systemd/system/ollama.service.d/override.conf", "[Service]\n");
+	ol = run(f, "/etc/systemd/system/ollama.service.d=EACCES");
+	assert_string_equal(snap_get_str(ol, "service_unit"), "/etc/systemd/system/ollama.service");
+	assert_int_equal(snap_get_state(ol, "service_environment"), FACT_UNREADABLE);
+	/* more drop-ins than are read: one left out may set it */
+	for (unsigned i = 0; i < 40; i++) {
+		char rel[96];
+
+		snprintf(rel, sizeof(rel), "/etc/systemd/system/ollama.service.d/%02u.conf", i);
+		puts_(f, rel, "[Service]\n");
+	}
+	ol = run(f, NULL);
+	assert_int_not_equal(snap_get_state(ol, "service_environment"), FACT_PRESENT);
+	assert_null(snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +300,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rocm_without_rocblas, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_install_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_drop_ins, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_none_masked_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_cannot_tell, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

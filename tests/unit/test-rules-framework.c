@@ -562,6 +562,52 @@ static void test_fw_ollama_rocm(void **state)
 	snapshot_unref(s);
 }
 
+/* ollama as a systemd service: the service's files decide the server's override, never the
+ * environment gpuenv runs in; what they cannot tell is asked. */
+static void test_fw_ollama_rocm_service(void **state)
+{
+	const char *id = "framework.ollama-rocm-gfx-unsupported";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g = gpu(s, "0x73df", "amdgpu"), *n, *v, *t, *ol, *senv;
+
+	(void)state;
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	n = snap_append_object(snap_array(snap_object(node(s, "driver"), "amdgpu"), "kfd_nodes"));
+	snap_set_str(n, "gfx", "gfx1031", "/sys/class/kfd/kfd/topology/nodes/1/properties");
+	ol = snap_object(node(s, "framework"), "ollama");
+	v = snap_append_object(snap_array(ol, "rocm_variants"));
+	snap_set_str(v, "dir", "/usr/local/lib/ollama/rocm", "x");
+	t = snap_array(v, "rocblas_targets");
+	snap_set_str(snap_append_object(t), "gfx", "gfx1030", "x");
+	snap_set_str(snap_append_object(t), "gfx", "gfx1100", "x");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "10.3.0");
+	NO(s, id); /* no service: the judged process's override stands */
+	snap_set_str(ol, "service_unit", "/etc/systemd/system/ollama.service", "x");
+	senv = snap_object(ol, "service_environment");
+	YES(s, id, GPUENV_SEVERITY_ERROR,
+	    "the ollama service (/etc/systemd/system/ollama.service and its drop-ins) sets no "
+	    "HSA_OVERRIDE_GFX_VERSION (the one of the environment gpuenv ran in never reaches it)");
+	assert_true(fix_has(s, id,
+			    "systemctl edit ollama   # [Service] "
+			    "Environment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\", then"));
+	snap_set_str(senv, "HSA_OVERRIDE_GFX_VERSION", "10.3.0",
+		     "/etc/systemd/system/ollama.service.d/override.conf:2");
+	NO(s, id);
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "9.0.6");
+	NO(s, id); /* the shell's wrong value does not reach the service */
+	snap_set_str(senv, "HSA_OVERRIDE_GFX_VERSION", "9.0.6",
+		     "/etc/systemd/system/ollama.service.d/override.conf:2");
+	YES(s, id, GPUENV_SEVERITY_ERROR,
+	    "HSA_OVERRIDE_GFX_VERSION=9.0.6 (the ollama service's, "
+	    "/etc/systemd/system/ollama.service.d/override.conf:2) makes ROCm load gfx906 code");
+	snap_set_state(senv, "HSA_OVERRIDE_GFX_VERSION", FACT_UNPROBED,
+		       "/etc/systemd/system/ollama.service:3", "EnvironmentFile= may set it");
+	SKIPPED(s, id); /* an EnvironmentFile= may set it */
+	snap_set_errno(ol, "service_environment", -EACCES, "/etc/systemd/system/ollama.service.d");
+	SKIPPED(s, id);
+	snapshot_unref(s);
+}
+
 static void test_fw_ltoir(void **state)
 {
 	const char *id = "framework.ltoir-needs-newer-nvjitlink";
@@ -640,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_fw_xla_ptxas_old),
 		cmocka_unit_test(test_fw_ollama),
 		cmocka_unit_test(test_fw_ollama_rocm),
+		cmocka_unit_test(test_fw_ollama_rocm_service),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */

@@ -6,7 +6,10 @@ libggml-cuda.so has no kernels for a Pascal GeForce (6.1): "no kernel image is a
 and the negative, ollama 0.5.11 on a GeForce RTX 3060 (8.6), which both variants cover. Its
 ROCm build (framework.ollama-rocm-gfx-unsupported): ollama 0.9.6's lib/ollama/rocm without
 rocBLAS kernels for an Instinct MI50 (gfx906), and the negative, the same on an RX 7900 XTX
-(gfx1100). Written by `tests/tools/mk-real-world-fixtures.py ollama`.
+(gfx1100); an RX 6700 XT (gfx1031) whose ollama service sets HSA_OVERRIDE_GFX_VERSION=10.3.0 in
+a `systemctl edit` drop-in, which the environment gpuenv runs in does not have: the service's
+override decides (the negative of reading gpuenv's own). Written by
+`tests/tools/mk-real-world-fixtures.py ollama`.
 """
 from realworld import amd
 from realworld.common import (ARCH_OS_RELEASE, SRC_BASE, base_root, fresh, ini, mk2, real_world,
@@ -16,7 +19,8 @@ from realworld.wheels import BASE, UBUNTU2204
 TOPIC = "ollama"
 FIXTURES = ("rw-ollama-k80-0511-ollama-9124", "rw-ollama-gtx1060-arch-cuda13-ollama-12408",
             "ollama-0511-rtx3060-gpu-used", "rw-ollama-mi50-gfx906-0906-ollama-11569",
-            "ollama-0906-rx7900xtx-rocm-gpu-used")
+            "ollama-0906-rx7900xtx-rocm-gpu-used",
+            "ollama-0906-rx6700xt-service-override-gpu-used")
 # ollama 0.9.6's log on Linux (ollama/ollama#11569): the gfx targets of its ROCm's
 # rocblas/library/TensileLibrary_lazy_<gfx>.dat, as GetSupportedGFX() lists them
 ROCM_0906 = ["gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1151", "gfx1200", "gfx1201",
@@ -221,9 +225,54 @@ def rx7900xtx_rocm_negative():
                 "".join(f"{p} = {s}\n" for p, s in sorted(mk2.ELF[root])))
 
 
+# install.sh's unit, as `systemctl cat ollama.service` printed it in ollama/ollama#6520, and
+# the drop-in `systemctl edit ollama` writes with the override ollama's docs/gpu.md describe
+OLLAMA_UNIT = ("[Unit]\nDescription=Ollama Service\nAfter=network-online.target\n\n[Service]\n"
+               "ExecStart=/usr/local/bin/ollama serve\nUser=ollama\nGroup=ollama\n"
+               "Restart=always\nRestartSec=3\nEnvironment=\"PATH=/usr/local/sbin:/usr/local/bin:"
+               "/usr/sbin:/usr/bin:/sbin:/bin:/usr/games:/usr/local/games:/snap/bin\"\n\n"
+               "[Install]\nWantedBy=default.target\n")
+OVERRIDE_1030 = "[Service]\nEnvironment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\"\n"
+
+
+def rx6700xt_service_negative():
+    """The negative of judging gpuenv's own environment: ollama 0.9.6 as a service on an
+    RX 6700 XT (gfx1031, not in its ROCm's list), the override in the service's drop-in."""
+    name = FIXTURES[5]
+    dst, root = fresh(name, amd.BASE)
+    amd.set_gpu(root, "73df", "030000", "Navi 22 [Radeon RX 6700/6700 XT/6750 XT / 6800M/6850M XT]",
+                100301)
+    amd.drop_venv(root)
+    ollama_rocm_0906(root)
+    w(root, "etc/systemd/system/ollama.service", OLLAMA_UNIT)
+    w(root, "etc/systemd/system/ollama.service.d/override.conf", OVERRIDE_1030)
+    with open(f"{dst}/scenario.ini", "w") as f:
+        f.write("[scenario]\ndescription = ollama 0.9.6 from its Linux tarball (with the ROCm "
+                "tarball) as install.sh's systemd service on a Radeon RX 6700 XT (Navi 22, "
+                "gfx1031, which ollama's ROCm list lacks); the service's drop-in sets "
+                "HSA_OVERRIDE_GFX_VERSION=10.3.0, so ROCm runs the gfx1030 code the list has; "
+                "the shell gpuenv runs from has no override, and the service never reads it: "
+                "nothing to report about ollama\n"
+                "source = the negative of reading the override from gpuenv's own environment "
+                "(" + SRC_OLLAMA_ROCM + "); /etc/systemd/system/ollama.service as install.sh "
+                "writes it, in the words `systemctl cat ollama.service` printed in "
+                "https://github.com/ollama/ollama/issues/6520, and the drop-in `systemctl edit "
+                "ollama` writes (ollama.service.d/override.conf) with the override ollama's "
+                "docs/gpu.md give for a GPU near gfx1030; the PCI id 1002:73df (pci.ids' Navi "
+                "22 line), KFD gfx_target_version 100301 (gfx1031, LLVM AMDGPU processor "
+                "table), as the amd topic's gfx1031 fixture has them; everything else is the "
+                "rx7600-rocm-torch-override fixture's (see its sources), without its venv; "
+                "the tree is written by tests/tools/mk-real-world-fixtures.py (topic ollama: "
+                "tests/tools/realworld/ollama.py)\nargs = --no-vendor\n\n"
+                "[env]\nPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n\n"
+                + section(amd.BASE, "devices") + "\n[elf]\n" +
+                "".join(f"{p} = {s}\n" for p, s in sorted(mk2.ELF[root])))
+
+
 def write():
     k80_9124()
     gtx1060_12408()
     rtx3060_negative()
     mi50_11569()
     rx7900xtx_rocm_negative()
+    rx6700xt_service_negative()

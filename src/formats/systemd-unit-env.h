@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The environment a systemd service starts with, from the text of its unit file and drop-ins,
+ * over (text, len) with no I/O (parsing stops at an embedded NUL). Formats, from the man pages:
+ * - systemd.syntax(7): "[Section]" headers, "Key=Value" lines, "#" and ";" comment lines, a
+ *   line ending in a backslash joined to the next (the backslash becomes a blank; comment
+ *   lines between are skipped);
+ * - systemd.exec(5), [Service] Environment=: a blank-separated list of assignments, each may
+ *   be quoted (double or single quotes, anywhere in the word) with C escapes; the same name
+ *   again overrides it, an empty Environment= resets the list; an assignment whose name is no
+ *   variable name is ignored, and a syntax error (an unclosed quote, an unknown escape) leaves
+ *   the rest of the line out. "%%" stands for "%"; another specifier ("%h") expands at load
+ *   time, so such a value is marked. EnvironmentFile= lines are counted, not read (their files
+ *   override Environment= when the service starts).
+ * A unit and its drop-ins are parsed in systemd's order into one struct unit_env: the last
+ * assignment of a name wins. Fuzzed by tests/fuzz/fuzz-systemd-unit-env.c.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define UNIT_ENV_MAX	   64u	 /* variables kept */
+#define UNIT_ENV_NAME_MAX  64u	 /* bytes of a name, NUL included; longer names are dropped */
+#define UNIT_ENV_VALUE_MAX 256u	 /* bytes of a value kept, NUL included */
+#define UNIT_LINE_MAX	   8192u /* bytes of a joined line read; a longer one is left out */
+
+struct unit_env_var {
+	char name[UNIT_ENV_NAME_MAX];
+	char value[UNIT_ENV_VALUE_MAX]; /* unquoted, unescaped; "%%" as "%" */
+	bool truncated;			/* the value was longer: a prefix is kept */
+	bool expands;			/* holds a specifier other than "%%" */
+	unsigned file;			/* the caller's number of the file that set it last */
+	uint64_t line;			/* 1-based: the line the assignment starts on */
+};
+
+struct unit_env {
+	struct unit_env_var v[UNIT_ENV_MAX];
+	size_t n;
+	uint64_t dropped;   /* assignments of further names past UNIT_ENV_MAX */
+	uint64_t bad_lines; /* Environment= lines with a syntax error or too long */
+	unsigned bad_file;  /* the last such line */
+	uint64_t bad_line;
+	uint64_t env_files;	/* EnvironmentFile= settings in force (an empty one resets) */
+	unsigned env_file_file; /* the last one */
+	uint64_t env_file_line;
+};
+
+/* Applies the [Service] Environment= and EnvironmentFile= lines of one file to *ret (which the
+ * caller zeroes once), file being the number the caller gives it. */
+void unit_env_parse(const char *text, size_t len, unsigned file, struct unit_env *ret);
+/* The variable name, or NULL when no line sets it. */
+const struct unit_env_var *unit_env_get(const struct unit_env *e, const char *name);

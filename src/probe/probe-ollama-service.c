@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The environment ollama's server runs with where it runs as a systemd service, as
+ * framework.ollama.service_unit and service_environment: ollama's install.sh writes
+ * /etc/systemd/system/ollama.service and users set HSA_OVERRIDE_GFX_VERSION, the device
+ * selection and the library choice with `systemctl edit ollama` (a drop-in,
+ * ollama.service.d/override.conf: ollama's docs/linux.md and docs/faq.md), never in the shell
+ * gpuenv runs from. systemd.unit(5): the unit file is the first of the unit search path that has
+ * the name (/etc before /run before /usr/local/lib before /usr/lib); the drop-ins
+ * <unit>.d/NAME.conf of every directory are applied after it in the lexical order of their names,
+ * a name in an earlier directory hiding the same name in a later one. The text is read by
+ * src/formats/systemd-unit-env.c. Nothing is recorded where no unit file exists.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "formats/systemd-unit-env.h"
+#include "probe.h"
+#include "shared/strv.h"
+
+/* The system unit search path that holds files (systemd.unit(5)), highest priority first;
+ * the generator and transient directories are left out: nothing writes ollama's there. */
+static const char *const unit_dirs[] = {
+	"/etc/systemd/system.control", "/run/systemd/system.control",	"/etc/systemd/system",
+	"/run/systemd/system",	       "/usr/local/lib/systemd/system", "/usr/lib/systemd/system",
+	"/lib/systemd/system",
+};
+
+#define UNIT	   "ollama.service"
+#define DROPIN_DIR "ollama.service.d"
+#define MAX_FILES  32u /* unit files read: the unit and its drop-ins */
+
+/* The variables recorded: those that decide which GPU ollama uses and with what code
+ * (docs/gpu.md, envconfig/config.go's server config). */
+static const char *const gpu_vars[] = {
+	"HSA_OVERRIDE_GFX_VERSION", "HSA_XNACK",	  "HIP_VISIBLE_DEVICES",
+	"ROCR_VISIBLE_DEVICES",	    "GPU_DEVICE_ORDINAL", "CUDA_VISIBLE_DEVICES",
+	"OLLAMA_LLM_LIBRARY",
+};
+
+static bool conf_name(const char *n)
+{
+	size_t len = strlen(n);
+
+	return len > 5 && streq(n + len - 5, ".conf");
+}
+
+static const char *next_conf(char **list, size_t *pos)
+{
+	for (; list && list[*pos]; (*pos)++)
+		if (conf_name(list[*pos]))
+			return list[*pos];
+	return NULL;
+}
+
+/* The unit file (first) and its drop-ins in systemd's order into *ret; 0, -ENOMEM, or
+ * another error with *ret_bad the path that could not be looked at. */
+static int unit_files(struct probe_env *pe, char ***ret, char **ret_bad)
+{
+	char **lists[ARRAY_SIZE(unit_dirs)] = { NULL };
+	size_t pos[ARRAY_SIZE(unit_dirs)] = { 0 };
+	_cleanup_strv_free_ char **paths = NULL;
+	int r = 0;
+
+	for (size_t d = 0; d < ARRAY_SIZE(unit_dirs) && r == 0; d++) {
+		struct stat st;
+		char *p;
+
+		if (asprintf(&p, "%s/%s", unit_dirs[d], UNIT) < 0)
+			return -ENOMEM;
+		r = root_lstat(pe->root, p, &st);
+		if (r == 0) {
+			_cleanup_free_ char *target = NULL;
+
+			/* `systemctl mask ollama`: a link to /dev/null, no service to start */
+			if (S_ISLNK(st.st_mode) && root_readlink(pe->root, p, &target) == 0 &&
+			    streq(target, "/dev/null")) {
+				free(p);
+				return 0;
+			}
+			if (strv_consume(&paths, p) < 0)
+				return -ENOMEM;
+			break;
+		}
+		if (r == -ENOENT || r == -ENOTDIR)
+			r = 0;
+		if (r < 0)
+			*ret_bad = p;
+		else
+			free(p);
+	}
+	if (r < 0 || !paths)
+		return r;
+	for (size_t d = 0; d < ARRAY_SIZE(unit_dirs) && r == 0; d++) {
+		_cleanup_free_ char *dir = NULL;
+
+		if (asprintf(&dir, "%s/%s", unit_dirs[d], DROPIN_DIR) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		r = root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &lists[d]);
+		if (r == -ENOENT || r == -ENOTDIR)
+			r = 0;
+		else if (r < 0 && r != -ENOMEM)
+			*ret_bad = TAKE_PTR(dir);
+	}
+	/* a merge of the sorted listings, each name once, from the first directory that has it */
+	while (r == 0) {
+		const char *least = NULL;
+		size_t win = 0;
+		char *path;
+
+		for (size_t d = 0; d < ARRAY_SIZE(unit_dirs); d++) {
+			const char *n = next_conf(lists[d], &pos[d]);
+
+			if (n && (!least || strcmp(n, least) < 0)) {
+				least = n;
+				win = d;
+			}
+		}
+		if (!least)
+			break;
+		if (asprintf(&path, "%s/%s/%s", unit_dirs[win], DROPIN_DIR, least) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		/* more drop-ins than read: one left out may set the override */
+		if (strv_length(paths) >= MAX_FILES) {
+			*ret_bad = path;
+			r = -E2BIG;
+			break;
+		}
+		if (strv_consume(&paths, path) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		for (size_t d = 0; d < ARRAY_SIZE(unit_dirs); d++) {
+			const char *n = next_conf(lists[d], &pos[d]);
+
+			if (n && streq(n, least))
+				pos[d]++;
+		}
+	}
+	for (size_t d = 0; d < ARRAY_SIZE(unit_dirs); d++)
+		strv_free(lists[d]);
+	*ret = TAKE_PTR(paths);
+	return r;
+}
+
+/* The GPU variables the service's files set, each with its file:line; one a file could not
+ * tell (EnvironmentFile=, a line not split) is recorded in that state. */
+static void record(struct snap_node *senv, const struct unit_env *e, char **paths)
+{
+	char src[4200];
+
+	for (size_t i = 0; i < ARRAY_SIZE(gpu_vars); i++) {
+		const struct unit_env_var *v = unit_env_get(e, gpu_vars[i]);
+
+		if (v) {
+			snprintf(src, sizeof(src), "%s:%llu", paths[v->file],
+				 (unsigned long long)v->line);
+			if (v->truncated || v->expands)
+				snap_set_malformed(senv, v->name, v->value, src,
+						   v->expands ? "holds a systemd specifier"
+							      : "longer than 255 bytes");
+			else
+				snap_set_str(senv, v->name, v->value, src);
+		} else if (e->env_files) {
+			snprintf(src, sizeof(src), "%s:%llu", paths[e->env_file_file],
+				 (unsigned long long)e->env_file_line);
+			snap_set_state(senv, gpu_vars[i], FACT_UNPROBED, src,
+				       "EnvironmentFile= may set it (that file is not read)");
+		} else if (e->bad_lines) {
+			snprintf(src, sizeof(src), "%s:%llu", paths[e->bad_file],
+				 (unsigned long long)e->bad_line);
+			snap_set_state(senv, gpu_vars[i], FACT_MALFORMED, src,
+				       "an Environment= line systemd may read otherwise");
+		}
+	}
+}
+
+int probe_ollama_service(struct probe_env *pe, struct snap_node *ollama)
+{
+	_cleanup_strv_free_ char **paths = NULL;
+	_cleanup_free_ char *bad = NULL;
+	struct snap_node *senv;
+	struct unit_env *e;
+	unsigned no = 0;
+	int r = unit_files(pe, &paths, &bad);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 && !paths) {
+		snap_set_errno(ollama, "service_unit", r, bad);
+		return 0;
+	}
+	if (!paths)
+		return 0;
+	snap_set_str(ollama, "service_unit", paths[0], paths[0]);
+	if (r < 0) {
+		snap_set_errno(ollama, "service_environment", r, bad);
+		return 0;
+	}
+	STRV_FOREACH(p, paths + 1)
+		snap_append_str(snap_array(ollama, "service_drop_ins"), *p, *p);
+	if (!(e = calloc(1, sizeof(*e))))
+		return -ENOMEM;
+	STRV_FOREACH(p, paths) {
+		_cleanup_free_ char *text = NULL;
+		size_t len;
+
+		r = root_read_file(pe->root, *p, ROOT_CAP_TEXT, &text, &len);
+		if (r == -ENOMEM)
+			break;
+		if (r < 0) {
+			snap_set_errno(ollama, "service_environment", r, *p);
+			free(e);
+			return 0;
+		}
+		unit_env_parse(text, len, no++, e);
+	}
+	if (r == -ENOMEM) {
+		free(e);
+		return r;
+	}
+	senv = snap_object(ollama, "service_environment");
+	record(senv, e, paths);
+	free(e);
+	return 0;
+}
