@@ -112,8 +112,8 @@ RULE_CHECK(check_amdgpu_kernel_too_old)
 		char name[64];
 		struct finding *f;
 
-		if (!amd_device_id(g, &d) ||
-		    facts_amdgpu_kernel_family(d, &row) < 0 || facts_unconfirmed(row->confidence))
+		if (!amd_device_id(g, &d) || facts_amdgpu_kernel_family(d, &row) < 0 ||
+		    facts_unconfirmed(row->confidence))
 			continue;
 		if (!rule_need_known(c, bus, "the driver bound to the GPU", drv) || snap_str(drv))
 			continue;

@@ -342,8 +342,8 @@ bool fw_first(const struct snap_node *root, struct fw_build *ret);
  * Python environment (packages.cupy) and ollama's own builds (framework.ollama, one per install
  * directory). Fills up to max; returns the count. */
 struct fw_other {
-	char name[64];	     /* "CuPy 13.3.0", "ollama" */
-	char what[224];	     /* "cupy-cuda12x in /venv", "CUDA build(s) cuda_v11, cuda_v12 in …" */
+	char name[64];	    /* "CuPy 13.3.0", "ollama" */
+	char what[224];	    /* "cupy-cuda12x in /venv", "CUDA build(s) cuda_v11, cuda_v12 in …" */
 	const char *source; /* the environment's prefix, ollama's install directory */
 };
 size_t fw_others(const struct snap_node *root, struct fw_other *out, size_t max);

@@ -119,8 +119,9 @@ static void install_fix(struct finding *f, const struct snap_node *root, const c
 		finding_fix(f,
 			    "pip install nvidia-cuda-nvrtc-cu11   # then its nvidia/cuda_nvrtc/lib "
 			    "on LD_LIBRARY_PATH, or a CUDA 11.2+ toolkit's lib64");
-		finding_fix(f, "# or, where CUDA 12 is what is installed: pip uninstall cupy-cuda11x "
-			       "&& pip install cupy-cuda12x");
+		finding_fix(f,
+			    "# or, where CUDA 12 is what is installed: pip uninstall cupy-cuda11x "
+			    "&& pip install cupy-cuda12x");
 		return;
 	}
 	finding_fix(f,

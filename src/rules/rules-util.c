@@ -1003,7 +1003,9 @@ static void ollama_builds(const struct snap_node *o, const char *top, char *buf,
 			if (!dir || !startswith(dir, top))
 				continue;
 			off += (size_t)snprintf(buf + MIN(off, len), len - MIN(off, len), "%s%s%s",
-						n ? ", " : off ? "; " : "",
+						n     ? ", "
+						: off ? "; "
+						      : "",
 						n ? "" : arrs[a].kind, n ? "" : " build(s) ");
 			off += (size_t)snprintf(buf + MIN(off, len), len - MIN(off, len), "%s",
 						base ? base + 1 : dir);

@@ -142,7 +142,7 @@ static void test_docker_context(void **state)
 			 2);
 	pasted_expect(&f, "container.host.docker_cli.current_context", "desktop-linux", 3);
 	pasted_expect(&f, "container.host.docker_cli.context_host",
-		      "unix:///home/papillon/.docker/desktop/docker.sock", 3);
+		      "unix:///home/user/.docker/desktop/docker.sock", 3);
 	pasted_run_sample(pasted_read_docker_context, "pasted-docker-context",
 			  "windows-default-current-13685.txt", &f);
 	pasted_expect(&f, "container.host.docker_cli.current_context", "default", 2);

@@ -678,8 +678,8 @@ static void test_k3s_containerd(void **state)
  * unreadable config.json is skipped. */
 static void test_docker_desktop_context(void **state)
 {
-	static const char cfg[] = "/home/u/.docker/config.json";
-	static const char meta[] = "/home/u/.docker/contexts/meta/x/meta.json";
+	static const char cfg[] = "/home/user/.docker/config.json";
+	static const char meta[] = "/home/user/.docker/contexts/meta/x/meta.json";
 	struct gpuenv_snapshot *s = base();
 	struct snap_node *host = snap_object(node(s, "container"), "host");
 	struct snap_node *bins = snap_object(snap_object(host, "toolkit"), "binaries");
@@ -692,7 +692,7 @@ static void test_docker_desktop_context(void **state)
 	snap_set_state(cli, "current_context", FACT_ABSENT, cfg, "no currentContext");
 	NO(s, "container.docker-desktop-context");
 	snap_set_str(cli, "current_context", "desktop-linux", cfg);
-	snap_set_str(cli, "context_host", "unix:///home/u/.docker/desktop/docker.sock", meta);
+	snap_set_str(cli, "context_host", "unix:///home/user/.docker/desktop/docker.sock", meta);
 	YES(s, "container.docker-desktop-context", GPUENV_SEVERITY_ERROR, "virtual machine");
 	/* the name alone says it where its endpoint was not found */
 	snap_set_state(cli, "context_host", FACT_ABSENT, meta, NULL);
@@ -702,7 +702,7 @@ static void test_docker_desktop_context(void **state)
 	snap_set_str(cli, "context_host", "ssh://gpu-server", meta);
 	NO(s, "container.docker-desktop-context");
 	/* a context of another name on Docker Desktop's socket */
-	snap_set_str(cli, "context_host", "unix:///home/u/.docker/desktop/docker.sock", meta);
+	snap_set_str(cli, "context_host", "unix:///home/user/.docker/desktop/docker.sock", meta);
 	YES(s, "container.docker-desktop-context", GPUENV_SEVERITY_ERROR, "remote");
 	/* config.json unreadable: could not tell */
 	snap_set_errno(cli, "current_context", -EACCES, cfg);

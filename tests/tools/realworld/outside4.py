@@ -77,15 +77,15 @@ def toolkit_814():
     runtime 1.17.2; a container that ran before fails with "could not select device driver
     "" with capabilities: [[gpu]]"; the reporter found the cause: installing Docker Desktop
     made its context current (`docker context ls`: desktop-linux *, endpoint
-    unix:///home/papillon/.docker/desktop/docker.sock)."""
+    unix:///home/user/.docker/desktop/docker.sock)."""
     name = FIXTURES[0]
     url = "https://github.com/NVIDIA/nvidia-container-toolkit/issues/814"
-    home = "/home/papillon"
+    home = "/home/user"
     dst, root = ubuntu2404_host(name, home, "desktop-linux")
     pasted = ("docker: Error response from daemon: could not select device driver \"\" with "
               "capabilities: [[gpu]]. / Docker version 27.3.1, build ce12230 / NVIDIA "
               "Container Runtime version 1.17.2 / desktop-linux * Docker Desktop "
-              "unix:///home/papillon/.docker/desktop/docker.sock")
+              "unix:///home/user/.docker/desktop/docker.sock")
     ini(dst, TOPIC,
         "Ubuntu 24.04.1 with Docker Engine configured for the NVIDIA Container Toolkit and "
         "Docker Desktop installed afterwards: the docker CLI's current context is Docker "
@@ -94,9 +94,9 @@ def toolkit_814():
         f"Rebuilt from {url} (pasted: the error, 'Docker version 27.3.1, build ce12230', "
         "'NVIDIA Container Runtime version 1.17.2', runc 1.1.14, and `docker context ls` with "
         "default (unix:///var/run/docker.sock) and desktop-linux * (Docker Desktop, "
-        "unix:///home/papillon/.docker/desktop/docker.sock); the reporter: 'After install "
+        "unix:///home/user/.docker/desktop/docker.sock); the reporter: 'After install "
         "docker desktop, it creates a new context'); /etc/docker/daemon.json was 'checked' "
-        "but not pasted: here what `nvidia-ctk runtime configure --runtime=docker` writes; "
+        "but not pasted: here what `nvidia-ctk runtime configure --runtime=docker` writes; the reporter's user name is the fixtures' placeholder `user`; "
         "~/.docker/config.json's currentContext and the context's meta.json as docker/cli "
         "and Docker Desktop write them (its credsStore and the docker-ce package version "
         "chosen here); placeholders, not in the report: the NVIDIA driver 550.120 and the "
@@ -117,7 +117,7 @@ def default_context_negative():
     without currentContext): Docker Desktop and its context are still there, the CLI talks to
     the host's Docker Engine, whose daemon.json names the nvidia runtime."""
     name = FIXTURES[1]
-    dst, root = ubuntu2404_host(name, "/home/papillon", None)
+    dst, root = ubuntu2404_host(name, "/home/user", None)
     ini(dst, TOPIC,
         "Docker Desktop installed beside Docker Engine, the docker CLI back on the default "
         "context (the host's Docker Engine, configured for the NVIDIA Container Toolkit): GPU "
@@ -127,18 +127,18 @@ def default_context_negative():
         "context use default`, which leaves config.json without currentContext (docker/cli "
         "cli/command/context/use.go); the negative of container.docker-desktop-context; the "
         "same placeholders: the NVIDIA driver 550.120 and the kernel; " + PLACEHOLDERS,
-        dict(PATH, HOME="/home/papillon"), "", DEVICES)
+        dict(PATH, HOME="/home/user"), "", DEVICES)
 
 
 def toolkit_175():
     """NVIDIA/nvidia-container-toolkit#175: Ubuntu 22.04 (HWE kernel 6.2.0-37-generic, the
     535 driver 535.129.03 from Ubuntu's packages), toolkit 1.14.3, Docker Desktop running
     (nvidia-smi -q lists /opt/docker-desktop/Docker Desktop as a graphics process, --user-data-dir
-    /home/shiyuzhang/.config/Docker Desktop): `docker run --gpus` fails without sudo and works
+    /home/user/.config/Docker Desktop): `docker run --gpus` fails without sudo and works
     with it; the maintainer: the toolkit supports docker-ce, not Docker Desktop on Linux."""
     name = FIXTURES[2]
     url = "https://github.com/NVIDIA/nvidia-container-toolkit/issues/175"
-    home = "/home/shiyuzhang"
+    home = "/home/user"
     dst, root = driver_host(
         name, UBUNTU2204, "6.2.0-37-generic", "535.129.03", "Wed Oct 25 19:20:04 UTC 2023",
         "12.3.0 (Ubuntu 12.3.0-1ubuntu1~22.04)", (1630208, 56266752, 36),
@@ -152,7 +152,7 @@ def toolkit_175():
     desktop_context(root, home, "desktop-linux")
     pasted = ("docker: Error response from daemon: could not select device driver \"\" with "
               "capabilities: [[gpu]]. / nvidia-smi -q: Name : /opt/docker-desktop/Docker "
-              "Desktop --type=gpu-process … --user-data-dir=/home/shiyuzhang/.config/Docker "
+              "Desktop --type=gpu-process … --user-data-dir=/home/user/.config/Docker "
               "Desktop / cli-version: 1.14.3 / ii nvidia-compute-utils-535 "
               "535.129.03-0ubuntu0.22.04.1")
     ini(dst, TOPIC,
@@ -160,7 +160,7 @@ def toolkit_175():
         "Desktop running: as the user, docker talks to Docker Desktop's VM (no GPU, no "
         "toolkit) and `docker run --gpus` fails; under sudo (root's default context) it works",
         f"Rebuilt from {url} (pasted: `nvidia-smi -q`'s processes with /opt/docker-desktop/"
-        "Docker Desktop and the user's home /home/shiyuzhang, `nvidia-container-cli -V` 1.14.3, "
+        "Docker Desktop and the user's home (its name the fixtures' placeholder `user`), `nvidia-container-cli -V` 1.14.3, "
         "`dpkg -l '*nvidia*'` with nvidia-compute-utils-535 535.129.03-0ubuntu0.22.04.1 and "
         "linux-modules-nvidia-535-6.2.0-37-generic, docker version's 'Client: Docker Engine - "
         "Community'; elezar: 'the toolkit currently only supports docker-ce and not Docker "
