@@ -10,20 +10,11 @@
 
 #include <string.h>
 
+#include "shared/parse.h"
+
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* A growing word, cut at UNIT_ENV_NAME_MAX + UNIT_ENV_VALUE_MAX bytes (the rest only counted). */
@@ -79,7 +70,7 @@ static size_t unescape_one(const char *p, const char *end, struct word *w)
 		if ((size_t)(end - p) <= digits)
 			return 0;
 		for (size_t i = 1; i <= digits; i++) {
-			int d = hex_digit(p[i]);
+			int d = parse_hex_digit((unsigned char)p[i]);
 
 			if (d < 0)
 				return 0;

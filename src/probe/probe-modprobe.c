@@ -8,25 +8,20 @@
  * /usr/lib, /lib) overrides one of the same name in a later one.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/modprobe-conf.h"
 #include "probe.h"
+#include "shared/conf-files.h"
 #include "shared/strv.h"
 
 static const char *const modprobe_dirs[] = {
 	"/etc/modprobe.d",     "/run/modprobe.d", "/usr/local/lib/modprobe.d",
 	"/usr/lib/modprobe.d", "/lib/modprobe.d",
 };
-
-static bool conf_name(const char *n)
-{
-	size_t len = strlen(n);
-
-	return len > 5 && streq(n + len - 5, ".conf");
-}
 
 /* The array is written only when there is an entry: none found leaves no key, so snapshots
  * of machines without a blacklist stay as they were. */
@@ -46,21 +41,12 @@ static void record(struct snap_node *drv, const struct modprobe_blocks *bl, size
 	}
 }
 
-/* The next ".conf" name at or after *pos in a sorted listing, NULL at its end. */
-static const char *next_conf(char **list, size_t *pos)
-{
-	for (; list && list[*pos]; (*pos)++)
-		if (conf_name(list[*pos]))
-			return list[*pos];
-	return NULL;
-}
-
 int probe_modprobe_conf_paths(struct probe_env *pe, struct snap_node *drv, char ***ret)
 {
 	char **lists[ARRAY_SIZE(modprobe_dirs)] = { NULL };
-	size_t pos[ARRAY_SIZE(modprobe_dirs)] = { 0 };
 	_cleanup_strv_free_ char **paths = NULL;
-	int r = 0;
+	_cleanup_free_ char *over = NULL; /* no cap here: never set */
+	int r;
 
 	for (size_t d = 0; d < ARRAY_SIZE(modprobe_dirs); d++) {
 		int err =
@@ -69,35 +55,8 @@ int probe_modprobe_conf_paths(struct probe_env *pe, struct snap_node *drv, char 
 		if (err < 0 && err != -ENOENT && err != -ENOTDIR && drv)
 			snap_set_errno(drv, "module_blacklist_unreadable", err, modprobe_dirs[d]);
 	}
-	/* A merge of the sorted listings: each name once, from the first directory that has
-	 * it (no comparison of every pair of names). */
-	for (;;) {
-		const char *least = NULL;
-		size_t win = 0;
-		char *path;
-
-		for (size_t d = 0; d < ARRAY_SIZE(modprobe_dirs); d++) {
-			const char *n = next_conf(lists[d], &pos[d]);
-
-			if (n && (!least || strcmp(n, least) < 0)) {
-				least = n;
-				win = d;
-			}
-		}
-		if (!least)
-			break;
-		if (asprintf(&path, "%s/%s", modprobe_dirs[win], least) < 0 ||
-		    strv_consume(&paths, path) < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		for (size_t d = ARRAY_SIZE(modprobe_dirs); d-- > 0;) {
-			const char *n = next_conf(lists[d], &pos[d]);
-
-			if (n && streq(n, least))
-				pos[d]++;
-		}
-	}
+	r = conf_files_merge(lists, modprobe_dirs, ARRAY_SIZE(modprobe_dirs), SIZE_MAX, &paths,
+			     &over);
 	for (size_t d = 0; d < ARRAY_SIZE(modprobe_dirs); d++)
 		strv_free(lists[d]);
 	if (r == 0)

@@ -19,6 +19,7 @@
 
 #include "formats/systemd-unit-env.h"
 #include "probe.h"
+#include "shared/conf-files.h"
 #include "shared/strv.h"
 
 /* The system unit search path that holds files (systemd.unit(5)), highest priority first;
@@ -41,27 +42,12 @@ static const char *const gpu_vars[] = {
 	"OLLAMA_LLM_LIBRARY",
 };
 
-static bool conf_name(const char *n)
-{
-	size_t len = strlen(n);
-
-	return len > 5 && streq(n + len - 5, ".conf");
-}
-
-static const char *next_conf(char **list, size_t *pos)
-{
-	for (; list && list[*pos]; (*pos)++)
-		if (conf_name(list[*pos]))
-			return list[*pos];
-	return NULL;
-}
-
 /* The unit file (first) and its drop-ins in systemd's order into *ret; 0, -ENOMEM, or
  * another error with *ret_bad the path that could not be looked at. */
 static int unit_files(struct probe_env *pe, char ***ret, char **ret_bad)
 {
 	char **lists[ARRAY_SIZE(unit_dirs)] = { NULL };
-	size_t pos[ARRAY_SIZE(unit_dirs)] = { 0 };
+	char *dropin_dirs[ARRAY_SIZE(unit_dirs)] = { NULL };
 	_cleanup_strv_free_ char **paths = NULL;
 	int r = 0;
 
@@ -95,57 +81,25 @@ static int unit_files(struct probe_env *pe, char ***ret, char **ret_bad)
 	if (r < 0 || !paths)
 		return r;
 	for (size_t d = 0; d < ARRAY_SIZE(unit_dirs) && r == 0; d++) {
-		_cleanup_free_ char *dir = NULL;
-
-		if (asprintf(&dir, "%s/%s", unit_dirs[d], DROPIN_DIR) < 0) {
+		if (asprintf(&dropin_dirs[d], "%s/%s", unit_dirs[d], DROPIN_DIR) < 0) {
+			dropin_dirs[d] = NULL;
 			r = -ENOMEM;
 			break;
 		}
-		r = root_list_dir(pe->root, dir, ROOT_DIR_MAX_ENTRIES, &lists[d]);
+		r = root_list_dir(pe->root, dropin_dirs[d], ROOT_DIR_MAX_ENTRIES, &lists[d]);
 		if (r == -ENOENT || r == -ENOTDIR)
 			r = 0;
 		else if (r < 0 && r != -ENOMEM)
-			*ret_bad = TAKE_PTR(dir);
+			*ret_bad = strdup(dropin_dirs[d]);
 	}
-	/* a merge of the sorted listings, each name once, from the first directory that has it */
-	while (r == 0) {
-		const char *least = NULL;
-		size_t win = 0;
-		char *path;
-
-		for (size_t d = 0; d < ARRAY_SIZE(unit_dirs); d++) {
-			const char *n = next_conf(lists[d], &pos[d]);
-
-			if (n && (!least || strcmp(n, least) < 0)) {
-				least = n;
-				win = d;
-			}
-		}
-		if (!least)
-			break;
-		if (asprintf(&path, "%s/%s/%s", unit_dirs[win], DROPIN_DIR, least) < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		/* more drop-ins than read: one left out may set the override */
-		if (strv_length(paths) >= MAX_FILES) {
-			*ret_bad = path;
-			r = -E2BIG;
-			break;
-		}
-		if (strv_consume(&paths, path) < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		for (size_t d = 0; d < ARRAY_SIZE(unit_dirs); d++) {
-			const char *n = next_conf(lists[d], &pos[d]);
-
-			if (n && streq(n, least))
-				pos[d]++;
-		}
-	}
-	for (size_t d = 0; d < ARRAY_SIZE(unit_dirs); d++)
+	/* more drop-ins than read (-E2BIG): one left out may set the override */
+	if (r == 0)
+		r = conf_files_merge(lists, (const char *const *)dropin_dirs, ARRAY_SIZE(unit_dirs),
+				     MAX_FILES, &paths, ret_bad);
+	for (size_t d = 0; d < ARRAY_SIZE(unit_dirs); d++) {
 		strv_free(lists[d]);
+		free(dropin_dirs[d]);
+	}
 	*ret = TAKE_PTR(paths);
 	return r;
 }
