@@ -213,16 +213,9 @@ bool vendor_chain_framework(struct gpuenv_doctor *d, const struct snap_node *roo
 			    struct vendor_chain *v, struct fw_build *b)
 {
 	if (!fw_first(root, b)) {
-		char others[256];
-
 		v->link_state[1] = LINK_UNKNOWN;
-		if (fw_others_names(root, others, sizeof(others)) > 0) {
-			v->framework = diagnosis_strdupf(d, "%s (not judged)", others);
-			v->link_why[1] = diagnosis_strdupf(
-				d, "no torch, TensorFlow or jax found; the chain does not judge %s",
-				others);
+		if (fw_others_not_judged(d, root, &v->framework, &v->link_why[1]))
 			return false;
-		}
 		v->framework = diagnosis_strdupf(
 			d, "%s",
 			snap_get(root, "framework.python_envs") ? "none found" : "not probed");

@@ -349,6 +349,10 @@ struct fw_other {
 size_t fw_others(const struct snap_node *root, struct fw_other *out, size_t max);
 /* Their names joined ("CuPy 13.3.0, ollama"), "" when none; returns the count. */
 size_t fw_others_names(const struct snap_node *root, char *buf, size_t len);
+/* A chain's framework end where no torch, TensorFlow or jax is found: *framework and *why name
+ * the others (CuPy, ollama) as not judged; false, with both untouched, when there are none. */
+bool fw_others_not_judged(struct gpuenv_doctor *d, const struct snap_node *root, char **framework,
+			  char **why);
 
 /* The toolkit a build would use: nvcc on PATH, else CUDA_HOME/CUDA_PATH, else /usr/local/cuda,
  * else the only one (rules-summary.c); *ret_why says which. NULL when none is selected. */

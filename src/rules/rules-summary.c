@@ -523,16 +523,10 @@ static void fw_chain(struct gpuenv_doctor *d, const struct snap_node *root, enum
 
 	if (!fw_first(root, &b)) {
 		bool probed = snap_get(root, "framework.python_envs");
-		char others[256];
 
 		ch->link_state[1] = LINK_UNKNOWN;
-		if (fw_others_names(root, others, sizeof(others)) > 0) {
-			ch->framework = diagnosis_strdupf(d, "%s (not judged)", others);
-			ch->link_why[1] = diagnosis_strdupf(
-				d, "no torch, TensorFlow or jax found; the chain does not judge %s",
-				others);
+		if (fw_others_not_judged(d, root, &ch->framework, &ch->link_why[1]))
 			return;
-		}
 		ch->framework = diagnosis_strdupf(d, probed ? "none found" : "not probed");
 		ch->link_why[1] = diagnosis_strdupf(d, probed ? "no torch, TensorFlow or jax found"
 							      : "the Python environments were not "

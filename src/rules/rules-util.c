@@ -1064,6 +1064,19 @@ size_t fw_others_names(const struct snap_node *root, char *buf, size_t len)
 	return n;
 }
 
+bool fw_others_not_judged(struct gpuenv_doctor *d, const struct snap_node *root, char **framework,
+			  char **why)
+{
+	char others[256];
+
+	if (fw_others_names(root, others, sizeof(others)) == 0)
+		return false;
+	*framework = diagnosis_strdupf(d, "%s (not judged)", others);
+	*why = diagnosis_strdupf(
+		d, "no torch, TensorFlow or jax found; the chain does not judge %s", others);
+	return true;
+}
+
 const struct snap_node *wheel_holding(const struct snap_node *env, const char *path)
 {
 	const struct snap_node *w = snap_child(env, "nvidia_wheels");
