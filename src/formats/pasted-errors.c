@@ -136,10 +136,13 @@ static const struct cuda_error cuda_errors[] = {
 	  "CUDA_ERROR_SYSTEM_NOT_READY",
 	  { "driver.system-not-ready" },
 	  true },
+	/* the driver's libcuda not yet matched by its module, or a cuda-compat libcuda: unsure, as
+	 * its message row in pasted-errors-symptoms.inc says */
 	{ 803,
 	  "cudaErrorSystemDriverMismatch",
 	  "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
 	  { "driver.nvml-version-mismatch", "runtime.cuda-compat-unsupported" },
+	  true,
 	  true },
 	{ 804,
 	  "cudaErrorCompatNotSupportedOnDevice",

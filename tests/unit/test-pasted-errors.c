@@ -582,6 +582,31 @@ static void test_found_no_driver_unsure(void **state)
 	pasted_facts_done(&f);
 }
 
+/* CUDA error 803 is a libcuda of another version than the loaded module: the driver's own
+ * after an upgrade (driver.nvml-version-mismatch) or a cuda-compat libcuda on the loader path
+ * (ggml-org/llama.cpp#17542, gpustack/gpustack#4678): by its message or its number alone both
+ * are unsure, and NVML's own mismatch line still names the driver's. */
+static void test_driver_mismatch_803_unsure(void **state)
+{
+	(void)state;
+	read_text("ggml_cuda_init: failed to initialize CUDA: system has unsupported display "
+		  "driver / cuda driver combination\n");
+	assert_null(pasted_facts_get(&f, "symptoms.driver.nvml-version-mismatch"));
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.cuda-compat-unsupported"));
+	want_symptom("unsure.driver.nvml-version-mismatch", 1);
+	want_symptom("unsure.runtime.cuda-compat-unsupported", 1);
+	read_text("RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda "
+		  "functions before calling NumCudaDevices() that might have already set an error? "
+		  "Error 803: system has unsupported display driver / cuda driver combination\n");
+	assert_null(pasted_facts_get(&f, "symptoms.driver.nvml-version-mismatch"));
+	want_symptom("unsure.runtime.cuda-compat-unsupported", 1);
+	read_text("cuInit failed: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH\n"
+		  "Failed to initialize NVML: Driver/library version mismatch\n");
+	want_symptom("unsure.runtime.cuda-compat-unsupported", 1);
+	want_symptom("driver.nvml-version-mismatch", 2);
+	pasted_facts_done(&f);
+}
+
 /* pytorch/pytorch#135867 (the Level Zero loader: its own rule, not also library-not-found),
  * NVIDIA/nvidia-container-toolkit#450 (crun and a stale CDI spec; another library's path is
  * no CDI symptom) */
@@ -1088,6 +1113,7 @@ int main(void)
 		cmocka_unit_test(test_other_messages),
 		cmocka_unit_test(test_nothing_guessed),
 		cmocka_unit_test(test_found_no_driver_unsure),
+		cmocka_unit_test(test_driver_mismatch_803_unsure),
 		cmocka_unit_test(test_no_cuda_gpus_unsure),
 		cmocka_unit_test(test_no_device_unsure),
 		cmocka_unit_test(test_module_not_found),
