@@ -6,13 +6,17 @@ rebuilt only as far as each thread shows the machine: torch 2.11.0 from PyPI (CU
 GeForce cards. The scores before any change are in docs/HACKING.md ("Reports an outside
 evaluator would pick", sixth round). Written by tests/tools/mk-real-world-fixtures.py
 outside6."""
-from realworld.common import (base_root, driver_libs, ini, ldso_cache, link, mk2, real_world,
-                              section, so, torch_dist, w)
+import shutil
+
+from realworld.common import (FIX, base_root, driver_libs, fresh, ini, ldso_cache, link, mk2,
+                              real_world, section, so, torch_dist, w)
+from realworld.compat import UBUNTU
 from realworld.libs import conda_env
 
 TOPIC = "outside6"
 FIXTURES = ("rw-funasr-torch211-cu130-on-r570-2973",
-            "rw-llamacpp-cuda-compat-129-geforce-17542")
+            "rw-llamacpp-cuda-compat-129-geforce-17542",
+            "rw-llamacpp-cuda13-image-compat-ldconf-r595-23111")
 NV_BASE = "rtx4090-open-module"
 PLACEHOLDER_GPU = ("the GPU is the base fixture's GeForce RTX 4090 (10de:2684) on its open kernel "
                    "module, kernel 6.8.0-45-generic and Ubuntu 24.04.1: the report does not "
@@ -142,6 +146,99 @@ def llamacpp_17542():
     ldso_cache(dst)
 
 
+def llamacpp_23111():
+    """ggml-org/llama.cpp#23111: ghcr.io/ggml-org/llama.cpp:server-cuda13 under Docker with CDI
+    on an RTX 5090 host with driver 595.58.03 (nvidia-container-toolkit 1.18.1): CUDA fails to
+    initialise; the image's compat libs override the host driver; `rm -rf /usr/local/cuda*/compat
+    && ldconfig` at container start fixes it (the reporter). NVIDIA's runtime images install
+    cuda-compat with /etc/ld.so.conf.d/000_cuda_compat.conf, so ldconfig puts the compat libcuda
+    first; on a newer host driver it is older than the kernel module (the maintainer of
+    CrispStrobe/CrispASR#31, the same failure and fix)."""
+    name = FIXTURES[2]
+    url = "https://github.com/ggml-org/llama.cpp/issues/23111"
+    host, compat = "595.58.03", "590.44.01"
+    dst, root = fresh(name)
+    gpu = "sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0"
+    # The host's sysfs as a container sees it (Docker mounts it read-only), from the
+    # torch-cu130-gtx1080 fixture's PCI tree, the GPU re-identified as the RTX 5090.
+    for sub in ("bus", "devices", "kernel"):
+        shutil.copytree(f"{FIX}/torch-cu130-gtx1080/root/sys/{sub}", f"{root}/sys/{sub}",
+                        symlinks=True)
+    w(root, f"{gpu}/device", "0x2b85\n")
+    w(root, "sys/module/nvidia/version", host + "\n")
+    w(root, "proc/driver/nvidia/version",
+      f"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  {host}  Release Build  "
+      "(dvs-builder@U22-I3-AE18-23-3)  Thu Mar  5 00:00:00 UTC 2026\n"
+      "GCC version:  gcc version 13.3.0 (Ubuntu 13.3.0-6ubuntu2~24.04) \n")
+    w(root, "proc/sys/kernel/osrelease", "6.8.0-106-generic\n")
+    w(root, "proc/1/cgroup", "0::/\n")
+    w(root, ".dockerenv", "")
+    w(root, "etc/os-release", UBUNTU.format(v="24.04.3 LTS", c="Noble Numbat", id="24.04",
+                                            cn="noble"))
+    # nvidia/cuda:13.1.0-runtime-ubuntu24.04: the toolkit's runtime and cuda-compat-13-1
+    # (libcuda of 590.44.01, CUDA 13.1's driver) with its ld.so.conf.d file.
+    w(root, "usr/local/cuda-13.1/version.json",
+      '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "13.1.0"\n   }\n}\n')
+    link(root, "usr/local/cuda", "/usr/local/cuda-13.1")
+    comp = "usr/local/cuda-13.1/compat"
+    for soname, real in (("libcuda.so.1", f"libcuda.so.{compat}"),
+                         ("libnvidia-ptxjitcompiler.so.1",
+                          f"libnvidia-ptxjitcompiler.so.{compat}")):
+        link(root, f"{comp}/{soname}", real)
+        so(root, f"{comp}/{real}", soname)
+    link(root, f"{comp}/libcuda.so", "libcuda.so.1")
+    w(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n")
+    w(root, "etc/ld.so.conf.d/000_cuda_compat.conf", "/usr/local/cuda/compat\n")
+    w(root, "etc/ld.so.conf.d/x86_64-linux-gnu.conf",
+      "# Multiarch support\n/usr/local/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu\n"
+      "/usr/lib/x86_64-linux-gnu\n")
+    # The host driver's libraries the CDI spec mounts (nvidia-ctk cdi generate lists them by
+    # their host paths; its update-ldcache hook then runs ldconfig in the container).
+    driver_libs(root, host, dev_links=())
+    sections = ["[devices]\n/dev/nvidiactl = c 195:255 0666 0:0\n/dev/nvidia0 = c 195:0 0666 0:0\n"
+                "/dev/nvidia-uvm = c 508:0 0666 0:0\n/dev/nvidia-uvm-tools = c 508:1 0666 0:0\n"]
+    pasted = ("ghcr.io/ggml-org/llama.cpp:server-cuda13 / RTX 5090 (Blackwell, sm_120), NVIDIA "
+              "driver 595.58.03, CUDA 13.2, nvidia-container-toolkit 1.18.1, Docker with CDI "
+              "enabled / rm -rf /usr/local/cuda*/compat && ldconfig && exec /app/llama-server")
+    ini(dst, TOPIC,
+        "Inside llama.cpp's server-cuda13 image (nvidia/cuda:13.1.0-runtime-ubuntu24.04, whose "
+        "cuda-compat libcuda 590.44.01 ldconfig lists first through 000_cuda_compat.conf) on an "
+        "RTX 5090 host with driver 595.58.03: the loader picks the compat libcuda, older than "
+        "the kernel module, and CUDA fails to initialise (error 803)",
+        f"Rebuilt from {url} (pasted: the image 'ghcr.io/ggml-org/llama.cpp:server-cuda13', "
+        "'RTX 5090 (Blackwell, sm_120), NVIDIA driver 595.58.03, CUDA 13.2, "
+        "nvidia-container-toolkit 1.18.1, Docker with CDI enabled', the workaround 'rm -rf "
+        "/usr/local/cuda*/compat && ldconfig'; the reporter: the compat libs override the host "
+        "driver when it is newer than the image's CUDA); the image's base as llama.cpp's "
+        ".devops/cuda-new.Dockerfile names it (CUDA_VERSION=13.1.0, runtime-ubuntu24.04; the "
+        "digest of 2026-05-15 is not shown); cuda-compat-13-1's libcuda 590.44.01 (CUDA 13.1's "
+        "driver) and /etc/ld.so.conf.d/000_cuda_compat.conf naming /usr/local/cuda/compat as "
+        "NVIDIA's runtime images install them (the maintainer of "
+        "https://github.com/CrispStrobe/CrispASR/issues/31: 'the 000_ prefix … makes ldconfig "
+        "register the compat libcuda first'); etc/ld.so.cache made by glibc's ldconfig over "
+        "the tree, as the CDI spec's update-ldcache hook runs it; the host's PCI sysfs from "
+        "the torch-cu130-gtx1080 fixture with the GPU re-identified (10de:2b85; subsystem ids "
+        "placeholders); /.dockerenv and cgroup v2 /proc/1/cgroup; placeholders, not in the "
+        "report: the host kernel 6.8.0-106-generic, the module's build line (the open module, "
+        "which Blackwell requires), the device nodes' nvidia-uvm major; the libraries are tiny "
+        "gcc-built ELF files with the real SONAMEs",
+        {"PATH": "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:"
+                 "/usr/sbin:/usr/bin:/sbin:/bin",
+         "NVIDIA_VISIBLE_DEVICES": "all", "NVIDIA_DRIVER_CAPABILITIES": "compute,utility",
+         "CUDA_VERSION": "13.1.0"},
+        real_world(
+            url, pasted,
+            "the image's cuda-compat libcuda, registered first by 000_cuda_compat.conf, is "
+            "older than the host's 595.58.03 kernel driver (and forward compatibility is not "
+            "supported on a GeForce RTX 5090): removing the compat directory and rerunning "
+            "ldconfig fixed it (the reporter; CrispStrobe/CrispASR#31's maintainer, the same "
+            "cause)",
+            "runtime.cuda-compat-unsupported", "runtime", "yes"),
+        *sections)
+    ldso_cache(dst)
+
+
 def write():
     funasr_2973()
     llamacpp_17542()
+    llamacpp_23111()
