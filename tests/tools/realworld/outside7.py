@@ -3,11 +3,15 @@
 rebuild them (rw49e), from AMD ROCm, Intel, WSL2, Slurm and Kubernetes, each only as far as its
 thread shows the machine. The scores before any change are in docs/HACKING.md ("Reports an
 outside evaluator would pick", seventh round)."""
-from realworld.common import fresh, ini, real_world, section, w
+import shutil
+
+from realworld.amd import BASE as AMD_BASE, drop_venv, set_gpu
+from realworld.common import fresh, ini, read, real_world, section, w
 from realworld.mi300x import cpuinfo
 
 TOPIC = "outside7"
-FIXTURES = ("rw-slurm-mi300x-autodetect-amdgpu-slinky-57", "slurm-mi300x-autodetect-rsmi")
+FIXTURES = ("rw-slurm-mi300x-autodetect-amdgpu-slinky-57", "slurm-mi300x-autodetect-rsmi",
+            "rw-gfx1033-clinfo-root-only-not-in-render-rocm-1826")
 
 BASE = "mi300x-amdgpu"
 URL_57 = "https://github.com/SlinkyProject/slurm-operator/issues/57"
@@ -67,6 +71,49 @@ def rsmi():
         section(BASE, "devices"))
 
 
+URL_1826 = "https://github.com/ROCm/legacy-rocm-build/issues/1826"
+SRC_1826 = (
+    f"Rebuilt from {URL_1826} (title: 'Required to be root to list devices'; pasted: 'ROCm "
+    "5.3 on Ubuntu 22.04', `clinfo --list` as the user printing nothing, `sudo -u root "
+    "clinfo --list` printing 'Platform #0: AMD Accelerated Parallel Processing' and ' `-- "
+    "Device #0: gfx1033'; 'the user is already in the `video` group'; the reporter's fix: 'I "
+    "had to add the user to the `render` group as well'; 'a computer upgraded from an Ubuntu "
+    "20.04'); KFD node 2's gfx_target_version 100303 (gfx1033); not in the report and "
+    "placeholders: the GPU's PCI id 1002:163f (gfx1033 is Van Gogh, and 163f its id in "
+    "pci.ids; the board is not named) with the base GPU's other attributes, Ubuntu 22.04.4 "
+    "and its 5.15.0-116-generic kernel (the base's), the amdgpu module's version file (the "
+    "base's amdgpu-dkms 6.7.0: the report does not say which amdgpu drives the GPU), /dev/kfd and renderD128 0660 "
+    "root:render (gid 109) as ROCm's udev rule makes them, the user's other groups (video 44 "
+    "and the base's); the ROCm 5.3 user space and clinfo are left out (what is judged is the "
+    "nodes the process opens); everything else is the rx7600-rocm-torch-override fixture's "
+    "(see its sources), without its venv")
+
+
+def clinfo_root_only():
+    dst, root = fresh(FIXTURES[2], AMD_BASE)
+    set_gpu(root, "163f", "030000", "VanGogh [AMD Custom GPU 0405]", 100303)
+    drop_venv(root)
+    shutil.rmtree(f"{root}/var")  # the base's kernel log: the report shows none
+    w(root, "proc/self/status", read(root, "proc/self/status").replace(
+        "Groups:\t4 24 27 30 44 46 109 112 1000 ", "Groups:\t4 24 27 30 44 46 112 1000 "))
+    ini(dst, TOPIC,
+        "Ubuntu 22.04 with ROCm 5.3 on a gfx1033 (Van Gogh) GPU: /dev/kfd and "
+        "/dev/dri/renderD128 are 0660 root:render and the user is in video but not in render, "
+        "so clinfo --list finds no device as the user and gfx1033 as root",
+        SRC_1826,
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+         "HOME": "/home/user"},
+        real_world(URL_1826,
+                   "clinfo --list (nothing as the user); sudo -u root clinfo --list: Platform "
+                   "#0: AMD Accelerated Parallel Processing `-- Device #0: gfx1033",
+                   "the user is in video but not in render, the group of /dev/kfd and the "
+                   "render node: ROCm's OpenCL opens no device unless run as root; adding the "
+                   "user to render fixed it",
+                   "driver.no-permission", "driver", "yes"),
+        section(AMD_BASE, "devices"))
+
+
 def write():
     slinky_57()
     rsmi()
+    clinfo_root_only()
