@@ -544,6 +544,7 @@ RULE_CHECK(check_visible_devices_none);
 RULE_CHECK(check_slurm_nvml_autodetect_unbuilt);
 RULE_CHECK(check_slurm_gres_file_missing);
 RULE_CHECK(check_slurm_gres_duplicate_records);
+RULE_CHECK(check_slurm_autodetect_unknown);
 RULE_CHECK(check_hsa_override_wrong_target);
 RULE_CHECK(check_no_nvidia_runtime);
 RULE_CHECK(check_cdi_spec_stale);

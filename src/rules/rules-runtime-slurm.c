@@ -135,6 +135,104 @@ RULE_CHECK(check_slurm_nvml_autodetect_unbuilt)
 }
 
 /*
+ * runtime.slurm-autodetect-unknown: gres.conf's AutoDetect= names no detection mechanism
+ * Slurm has. _handle_autodetect_flags() (src/interfaces/gres.c) looks for "full", "nvml",
+ * "rsmi", "oneapi", "nrt" or "nvidia" in the value (as substrings, any case) and takes "off"
+ * whole; anything else logs "error: unknown autodetect flag '…'" and leaves AutoDetect unset:
+ * gpu/generic, which detects nothing. Without a File= line the GPUs of slurm.conf's Gres=
+ * are a count with no device file: Slurm sets no CUDA/ROCR_VISIBLE_DEVICES ("The gres.conf
+ * file must identify specific device files", common_gres_set_env(),
+ * src/plugins/gres/common/gres_common.c) and confines no job to its GPUs.
+ * SlinkyProject/slurm-operator#57: AutoDetect=amdgpu on MI300X nodes, and SchedMD's answer:
+ * "not a valid value for AutoDetect". full (26.05), nvidia (24.11) and nrt (23.11) are newer
+ * than some Slurm releases; no release knows a value that has none of the six.
+ */
+static bool autodetect_known(const char *v)
+{
+	static const char *const mechanisms[] = {
+		"full", "nvml", "rsmi", "oneapi", "nrt", "nvidia"
+	};
+
+	for (size_t i = 0; i < sizeof(mechanisms) / sizeof(mechanisms[0]); i++)
+		if (strcasestr(v, mechanisms[i]))
+			return true;
+	return strcasecmp(v, "off") == 0;
+}
+
+/* The mechanism for this node's GPUs, for the fix: "" where they are of more than one of the
+ * three vendors, or none (a server's BMC display, e.g. ASPEED's, is none of them). */
+static const char *autodetect_for_gpus(const struct snap_node *root)
+{
+	size_t amd = gpus_count(root, gpu_is_amd), nvidia = gpus_count(root, gpu_is_nvidia),
+	       intel = gpus_count(root, gpu_vendor_intel);
+
+	if (amd && !nvidia && !intel)
+		return "rsmi";
+	if (nvidia && !amd && !intel)
+		return "nvml";
+	if (intel && !amd && !nvidia)
+		return "oneapi";
+	return "";
+}
+
+RULE_CHECK(check_slurm_autodetect_unknown)
+{
+	const struct snap_node *autodetect = snap_get(root, "runtime.slurm.autodetect");
+	const struct snap_node *gres = snap_get(root, "runtime.slurm.gres");
+	const struct snap_node *with_file = NULL;
+	const char *v = snap_str(autodetect), *want;
+	int64_t configured = 0;
+	char count[96] = "";
+	struct finding *f;
+
+	if (!gres_conf_read(c, root) || !v || autodetect_known(v))
+		return;
+	for (size_t i = 0; i < snap_count(gres) && !with_file; i++) {
+		const struct snap_node *e = snap_at(gres, i);
+		const char *name = snap_get_str(e, "name");
+
+		if (name && strcasecmp(name, "gpu") == 0 && snap_get(e, "files"))
+			with_file = e;
+	}
+	if (snap_get_int(root, "runtime.slurm.node_gres_gpus", &configured) && configured > 0)
+		snprintf(count, sizeof(count), " (slurm.conf's Gres=%s)",
+			 snap_get_str(root, "runtime.slurm.node_gres") ?: "");
+	if (with_file)
+		/* File= names the devices: they are known without detection */
+		f = rule_finding(
+			c, GPUENV_SEVERITY_WARNING, NULL,
+			"gres.conf sets AutoDetect=%s, which is no detection mechanism "
+			"Slurm has: slurmd logs \"error: unknown autodetect flag '%s'\" and "
+			"detects nothing; the GPUs are those File= names",
+			v, v);
+	else
+		f = rule_finding(
+			c, GPUENV_SEVERITY_ERROR, NULL,
+			"gres.conf sets AutoDetect=%s, which is no detection mechanism "
+			"Slurm has: slurmd logs \"error: unknown autodetect flag '%s'\" and "
+			"detects no GPU; with no File= line this node's GPUs%s are a count "
+			"without device files, so Slurm sets no CUDA_VISIBLE_DEVICES or "
+			"ROCR_VISIBLE_DEVICES and confines no job to its GPUs",
+			v, v, count);
+	finding_fact(f, "runtime.slurm.autodetect", autodetect);
+	if (with_file)
+		finding_fact(f, "runtime.slurm.gres.line", snap_get(with_file, "line"));
+	else if (configured > 0)
+		finding_fact(f, "runtime.slurm.node_gres_gpus",
+			     snap_get(root, "runtime.slurm.node_gres_gpus"));
+	finding_symptom(f, "slurmd: error: unknown autodetect flag '%s'", v);
+	want = autodetect_for_gpus(root);
+	if (want[0])
+		finding_fix(f,
+			    "# in %s/gres.conf: AutoDetect=%s (this node's GPUs are all of the "
+			    "vendor it detects; Slurm must be built with its library); then sudo "
+			    "systemctl restart slurmd",
+			    config_dir(root), want);
+	finding_rule_fix(f);
+	finding_rule_verify(f);
+}
+
+/*
  * runtime.slurm-gres-file-missing: a gres.conf line of this node names a device file (File=)
  * the node does not have. slurmd stat()s every File= path, waits 20 s for it ("error: Waiting
  * for gres.conf file /dev/nvidia0") and stops ("fatal: can't stat gres.conf file /dev/nvidia0:

@@ -507,6 +507,10 @@ static void test_other_messages(void **state)
 	want_symptom("runtime.toolkit-needs-newer-driver", 1);
 	read_text("cudaErrorStubLibrary\n");
 	want_symptom("runtime.stub-libcuda", 1);
+	/* Slurm's gres.c on an AutoDetect= value it does not know
+	 * (SlinkyProject/slurm-operator#57: AutoDetect=amdgpu) */
+	read_text("[2025-10-03T10:12:01.000] error: unknown autodetect flag 'amdgpu'\n");
+	want_symptom("runtime.slurm-autodetect-unknown", 1);
 }
 
 static void test_nothing_guessed(void **state)

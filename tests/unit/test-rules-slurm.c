@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Unit tests of the rules of Slurm's GPU configuration (src/rules/rules-runtime-slurm.c):
- * runtime.slurm-nvml-autodetect-unbuilt, runtime.slurm-gres-file-missing and
- * runtime.slurm-gres-duplicate-records each fire on a runtime.slurm built in C as probe-slurm.c
- * writes it for the public report (NVIDIA/deepops#1214, fgci-org/ansible-role-cuda#3,
- * ComputeCanada/puppet-magic_castle#27), stay quiet once it is fixed, and are skipped, never
+ * runtime.slurm-nvml-autodetect-unbuilt, runtime.slurm-gres-file-missing,
+ * runtime.slurm-gres-duplicate-records and runtime.slurm-autodetect-unknown each fire on a
+ * runtime.slurm built in C as probe-slurm.c writes it for the public report
+ * (NVIDIA/deepops#1214, fgci-org/ansible-role-cuda#3, ComputeCanada/puppet-magic_castle#27,
+ * SlinkyProject/slurm-operator#57), stay quiet once it is fixed, and are skipped, never
  * silent, where a fact they need could not be read. The builders: rules-test-util.h.
  */
 #include <errno.h>
@@ -18,9 +19,10 @@
 #include "locale-fx.h"
 #include "rules-test-util.h"
 
-#define NVML  "runtime.slurm-nvml-autodetect-unbuilt"
-#define FILES "runtime.slurm-gres-file-missing"
-#define DUPS  "runtime.slurm-gres-duplicate-records"
+#define NVML	"runtime.slurm-nvml-autodetect-unbuilt"
+#define FILES	"runtime.slurm-gres-file-missing"
+#define DUPS	"runtime.slurm-gres-duplicate-records"
+#define UNKNOWN "runtime.slurm-autodetect-unknown"
 
 /* runtime.slurm as the probe writes it for /etc/slurm with a gres.conf. */
 static struct snap_node *slurm(struct gpuenv_snapshot *s)
@@ -212,6 +214,57 @@ static void test_gres_duplicate_records(void **state)
 	snapshot_unref(s);
 }
 
+/* SlinkyProject/slurm-operator#57: AutoDetect=amdgpu, which no Slurm knows, on AMD GPUs. */
+static void test_autodetect_unknown(void **state)
+{
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *sl, *g;
+	static const char *const known[] = { "rsmi", "NVML", "nvidia", "oneapi",
+					     "nrt",  "full", "off",    "Off" };
+
+	(void)state;
+	NO(s, UNKNOWN); /* no Slurm on this machine */
+	for (size_t i = 0; i < 8; i++) {
+		g = gpu(s, "0x74a1", "amdgpu");
+		snap_set_str(g, "vendor_id", "0x1002", "/sys/bus/pci/devices");
+		snap_set_str(g, "vendor", "AMD", "/sys/bus/pci/devices");
+	}
+	sl = slurm(s);
+	NO(s, UNKNOWN); /* no AutoDetect= at all */
+	snap_set_str(sl, "autodetect", "amdgpu", "/etc/slurm/gres.conf:1");
+	YES(s, UNKNOWN, GPUENV_SEVERITY_ERROR, "unknown autodetect flag 'amdgpu'");
+	YES(s, UNKNOWN, GPUENV_SEVERITY_ERROR, "or ROCR_VISIBLE_DEVICES");
+	FIX(s, UNKNOWN, "AutoDetect=rsmi");
+	snap_set_str(sl, "node_gres", "gpu:8", "/etc/slurm/slurm.conf:9");
+	snap_set_int(sl, "node_gres_gpus", 8, "/etc/slurm/slurm.conf:9");
+	YES(s, UNKNOWN, GPUENV_SEVERITY_ERROR, "GPUs (slurm.conf's Gres=gpu:8) are a count");
+	/* the values Slurm's gres.c knows, as substrings in any case; "off" only whole */
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		snap_set_str(sl, "autodetect", known[i], "/etc/slurm/gres.conf:1");
+		NO(s, UNKNOWN);
+	}
+	snap_set_str(sl, "autodetect", "offline", "/etc/slurm/gres.conf:1");
+	YES(s, UNKNOWN, GPUENV_SEVERITY_ERROR, "AutoDetect=offline");
+	/* a File= line names the GPUs: they work, the value only logs its error */
+	record(sl, 2, "gpu", NULL, LIST("/dev/dri/renderD128"), NULL);
+	YES(s, UNKNOWN, GPUENV_SEVERITY_WARNING, "the GPUs are those File= names");
+	/* gres.conf unreadable: skipped */
+	snap_set_errno(sl, "gres_conf", -EACCES, "/etc/slurm/gres.conf");
+	SKIPPED(s, UNKNOWN);
+	snapshot_unref(s);
+
+	/* GPUs of two vendors: no one mechanism to name */
+	s = base();
+	gpu(s, NULL, "nvidia");
+	g = gpu(s, "0x74a1", "amdgpu");
+	snap_set_str(g, "vendor_id", "0x1002", "/sys/bus/pci/devices");
+	snap_set_str(slurm(s), "autodetect", "gpu", "/etc/slurm/gres.conf:1");
+	YES(s, UNKNOWN, GPUENV_SEVERITY_ERROR, "unknown autodetect flag 'gpu'");
+	NO_FIX(s, UNKNOWN, "AutoDetect=rsmi (this");
+	NO_FIX(s, UNKNOWN, "AutoDetect=nvml (this");
+	snapshot_unref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_gres_file_missing),
 		cmocka_unit_test(test_gres_file_missing_caused_by_driver),
 		cmocka_unit_test(test_gres_duplicate_records),
+		cmocka_unit_test(test_autodetect_unknown),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */
