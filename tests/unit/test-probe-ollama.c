@@ -267,12 +267,7 @@ static void test_service_cannot_tell(void **state)
 
 	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
 	puts_(f, "/etc/systemd/system/ollama.service",
-	      "[Service]\nEnvironmentFile=-/etc/default/ollama\nEnvironment=HIP_VISIBLE_DEVICES=1\n");
-	ol = run(f, NULL);
-	v = snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION");
-	assert_int_equal(snap_state(v), FACT_UNPROBED);
-	assert_string_equal(snap_source(v), "/etc/systemd/system/ollama.service:2");
-	assert_string_equal(snap_get_str(ol, "service_environment.HIP_VISIBLE_DEVICES"), "1");
+	      "[Service]\nEnvironment=HIP_VISIBLE_DEVICES=1 \"PATH=a\\b\"\n");
 	puts_(f, "/etc/systemd/system/ollama.service.d/override.conf", "[Service]\n");
 	ol = run(f, "/etc/systemd/system/ollama.service.d=EACCES");
 	assert_string_equal(snap_get_str(ol, "service_unit"), "/etc/systemd/system/ollama.service");
@@ -287,6 +282,95 @@ static void test_service_cannot_tell(void **state)
 	ol = run(f, NULL);
 	assert_int_not_equal(snap_get_state(ol, "service_environment"), FACT_PRESENT);
 	assert_null(snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION"));
+	v = snap_get(ol, "service_environment.HIP_VISIBLE_DEVICES");
+	assert_null(v);
+}
+
+/* EnvironmentFile= (systemd.exec(5)): read through the root, applied over every Environment=
+ * line; "-" skips a missing file; a file that cannot be read, a missing one without "-", a
+ * path with a specifier or a glob: every variable could not be told, except one a file read
+ * after it sets. */
+static void test_service_environment_file(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol, *v, *files;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/etc/systemd/system/ollama.service",
+	      "[Service]\nEnvironmentFile=-/etc/default/ollama\nEnvironment=HIP_VISIBLE_DEVICES=1\n");
+	ol = run(f, NULL);
+	assert_null(snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION"));
+	assert_string_equal(snap_get_str(ol, "service_environment.HIP_VISIBLE_DEVICES"), "1");
+	assert_null(snap_get(ol, "service_environment_files"));
+
+	/* the file overrides the Environment= line written after it */
+	puts_(f, "/etc/default/ollama",
+	      "# ollama\nHSA_OVERRIDE_GFX_VERSION=\"10.3.0\"\nHIP_VISIBLE_DEVICES=0\n"
+	      "export ROCR_VISIBLE_DEVICES=0\n");
+	ol = run(f, NULL);
+	v = snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION");
+	assert_string_equal(snap_str(v), "10.3.0");
+	assert_string_equal(snap_source(v), "/etc/default/ollama:2");
+	assert_string_equal(snap_get_str(ol, "service_environment.HIP_VISIBLE_DEVICES"), "0");
+	assert_null(snap_get(ol, "service_environment.ROCR_VISIBLE_DEVICES"));
+	files = snap_get(ol, "service_environment_files");
+	assert_int_equal(snap_count(files), 1);
+	assert_string_equal(snap_str(snap_at(files, 0)), "/etc/default/ollama");
+
+	/* unreadable: nothing is known, not even what Environment= set */
+	ol = run(f, "/etc/default/ollama=EACCES");
+	v = snap_get(ol, "service_environment.HIP_VISIBLE_DEVICES");
+	assert_int_equal(snap_state(v), FACT_UNPROBED);
+	assert_string_equal(snap_source(v), "/etc/systemd/system/ollama.service:2");
+	assert_int_equal(snap_get_state(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION"),
+			 FACT_UNPROBED);
+
+	/* a file systemd refuses (not UTF-8) with "-": skipped whole */
+	puts_(f, "/etc/default/ollama", "HSA_OVERRIDE_GFX_VERSION=10.3.0\nX=\xc3\x28\n");
+	ol = run(f, NULL);
+	assert_null(snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION"));
+	assert_string_equal(snap_get_str(ol, "service_environment.HIP_VISIBLE_DEVICES"), "1");
+
+	/* without "-", a missing file stops the service; a directory; a specifier; a file read
+	 * after an unknown one still tells what it sets */
+	puts_(f, "/etc/ollama.d/a.conf", "HIP_VISIBLE_DEVICES=2\n");
+	puts_(f, "/etc/systemd/system/ollama.service",
+	      "[Service]\nEnvironmentFile=/etc/missing.conf\nEnvironmentFile=/etc/ollama.d\n"
+	      "EnvironmentFile=-%h/ollama.env\nEnvironmentFile=/etc/ollama.d/*.conf\n"
+	      "EnvironmentFile=/etc/ollama.d/a.conf\n");
+	ol = run(f, NULL);
+	v = snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION");
+	assert_int_equal(snap_state(v), FACT_UNPROBED);
+	assert_string_equal(snap_source(v), "/etc/systemd/system/ollama.service:5");
+	v = snap_get(ol, "service_environment.HIP_VISIBLE_DEVICES");
+	assert_string_equal(snap_str(v), "2");
+	assert_string_equal(snap_source(v), "/etc/ollama.d/a.conf:1");
+	puts_(f, "/etc/systemd/system/ollama.service",
+	      "[Service]\nEnvironmentFile=/etc/missing.conf\n");
+	ol = run(f, NULL);
+	assert_int_equal(snap_get_state(ol, "service_environment.HIP_VISIBLE_DEVICES"),
+			 FACT_UNPROBED);
+}
+
+/* service_enabled: a <target>.wants/ link (`systemctl enable`), none, or unreadable. */
+static void test_service_enabled(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/usr/lib/systemd/system/ollama.service", "[Service]\n");
+	puts_(f, "/etc/systemd/system/multi-user.target.wants/sshd.service", "");
+	ol = run(f, NULL);
+	assert_false(snap_get_bool_default(ol, "service_enabled", true));
+	assert_int_equal(snap_get_state(ol, "service_enabled"), FACT_PRESENT);
+	puts_(f, "/etc/systemd/system/default.target.wants/ollama.service", "");
+	ol = run(f, NULL);
+	assert_true(snap_get_bool_default(ol, "service_enabled", false));
+	assert_string_equal(snap_source(snap_get(ol, "service_enabled")),
+			    "/etc/systemd/system/default.target.wants/ollama.service");
+	ol = run(f, "/etc/systemd/system=EACCES");
+	assert_int_equal(snap_get_state(ol, "service_enabled"), FACT_UNREADABLE);
 }
 
 int main(void)
@@ -303,6 +387,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_service_drop_ins, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_service_none_masked_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_service_cannot_tell, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_environment_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_enabled, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

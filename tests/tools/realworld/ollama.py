@@ -11,6 +11,8 @@ a `systemctl edit` drop-in, which the environment gpuenv runs in does not have: 
 override decides (the negative of reading gpuenv's own). Written by
 `tests/tools/mk-real-world-fixtures.py ollama`.
 """
+import os
+
 from realworld import amd
 from realworld.common import (ARCH_OS_RELEASE, SRC_BASE, base_root, fresh, ini, mk2, real_world,
                               section, ubuntu_os_release, w)
@@ -235,6 +237,14 @@ OLLAMA_UNIT = ("[Unit]\nDescription=Ollama Service\nAfter=network-online.target\
 OVERRIDE_1030 = "[Service]\nEnvironment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\"\n"
 
 
+def enable_unit(root, unit):
+    """The link `systemctl enable ollama` makes for WantedBy=default.target (systemd.unit(5):
+    <target>.wants/ in /etc/systemd/system)."""
+    wants = f"{root}/etc/systemd/system/default.target.wants"
+    os.makedirs(wants, exist_ok=True)
+    os.symlink(unit, f"{wants}/ollama.service")
+
+
 def rx6700xt_service_negative():
     """The negative of judging gpuenv's own environment: ollama 0.9.6 as a service on an
     RX 6700 XT (gfx1031, not in its ROCm's list), the override in the service's drop-in."""
@@ -246,6 +256,7 @@ def rx6700xt_service_negative():
     ollama_rocm_0906(root)
     w(root, "etc/systemd/system/ollama.service", OLLAMA_UNIT)
     w(root, "etc/systemd/system/ollama.service.d/override.conf", OVERRIDE_1030)
+    enable_unit(root, "/etc/systemd/system/ollama.service")
     with open(f"{dst}/scenario.ini", "w") as f:
         f.write("[scenario]\ndescription = ollama 0.9.6 from its Linux tarball (with the ROCm "
                 "tarball) as install.sh's systemd service on a Radeon RX 6700 XT (Navi 22, "
@@ -258,7 +269,10 @@ def rx6700xt_service_negative():
                 "writes it, in the words `systemctl cat ollama.service` printed in "
                 "https://github.com/ollama/ollama/issues/6520, and the drop-in `systemctl edit "
                 "ollama` writes (ollama.service.d/override.conf) with the override ollama's "
-                "docs/gpu.md give for a GPU near gfx1030; the PCI id 1002:73df (pci.ids' Navi "
+                "docs/gpu.md give for a GPU near gfx1030; the link `systemctl enable ollama` "
+                "(install.sh runs it where systemd runs) makes for the unit's WantedBy="
+                "default.target, /etc/systemd/system/default.target.wants/ollama.service; "
+                "the PCI id 1002:73df (pci.ids' Navi "
                 "22 line), KFD gfx_target_version 100301 (gfx1031, LLVM AMDGPU processor "
                 "table), as the amd topic's gfx1031 fixture has them; everything else is the "
                 "rx7600-rocm-torch-override fixture's (see its sources), without its venv; "
