@@ -74,8 +74,11 @@ static void value_put(struct parser *p, char c, bool blank)
 
 int env_file_parse(const char *text, size_t len, env_file_assign_fn assign, void *userdata)
 {
-	struct parser p = { .line = 1, .assign = assign, .userdata = userdata,
-			    .key_blank = SIZE_MAX, .value_blank = SIZE_MAX };
+	struct parser p = { .line = 1,
+			    .assign = assign,
+			    .userdata = userdata,
+			    .key_blank = SIZE_MAX,
+			    .value_blank = SIZE_MAX };
 	enum state st = PRE_KEY;
 	int r = 0;
 

@@ -26,8 +26,8 @@ static void assign(void *userdata, const char *key, const char *value, uint64_t 
 	struct check *c = userdata;
 	const size_t k = strlen(key), v = strlen(value);
 
-	if (k == 0 || k > c->size || v > c->size || !utf8_valid(key, k) ||
-	    !utf8_valid(value, v) || line == 0 || line < c->last_line)
+	if (k == 0 || k > c->size || v > c->size || !utf8_valid(key, k) || !utf8_valid(value, v) ||
+	    line == 0 || line < c->last_line)
 		abort();
 	c->last_line = line;
 	unit_env_assign(c->e, key, value, 1, line);

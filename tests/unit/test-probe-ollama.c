@@ -132,6 +132,31 @@ static void test_arch_package(void **state)
 	assert_int_equal(snap_get_state(v, "cudart"), FACT_ABSENT);
 }
 
+/* Before 0.5.8: the ROCm tarball's rocblas/library in lib/ollama itself, the runner in
+ * runners/rocm_avx; without rocblas/ there (the CUDA-only tarball) no ROCm variant. */
+static void test_rocm_before_058(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol, *v, *t;
+
+	puts_(f, "/usr/local/lib/ollama/runners/rocm_avx/ollama_llama_server", "");
+	puts_(f, "/usr/local/lib/ollama/libggml_rocm.so", "");
+	ol = run(f, NULL);
+	assert_null(snap_get(ol, "rocm_variants"));
+	puts_(f, "/usr/local/lib/ollama/rocblas/library/TensileLibrary_lazy_gfx1030.dat", "");
+	puts_(f, "/usr/local/lib/ollama/rocblas/library/TensileLibrary_lazy_gfx906.dat", "");
+	ol = run(f, NULL);
+	v = snap_at(snap_get(ol, "rocm_variants"), 0);
+	assert_non_null(v);
+	assert_string_equal(snap_get_str(v, "dir"), "/usr/local/lib/ollama");
+	assert_string_equal(snap_get_str(v, "library"),
+			    "/usr/local/lib/ollama/runners/rocm_avx/ollama_llama_server");
+	t = snap_get(v, "rocblas_targets");
+	assert_int_equal(snap_count(t), 2);
+	assert_string_equal(snap_get_str(snap_at(t, 0), "gfx"), "gfx1030");
+	assert_string_equal(snap_get_str(snap_at(t, 1), "gfx"), "gfx906");
+}
+
 /* lib/ollama/rocm: the gfx targets of rocblas/library's TensileLibrary_lazy_<gfx>.dat names
  * only (the other files and names are not targets). */
 static void test_rocm_rocblas_targets(void **state)
@@ -381,6 +406,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runners_before_058, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arch_package, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_rocblas_targets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rocm_before_058, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_without_rocblas, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_install_dir, setup, teardown),
