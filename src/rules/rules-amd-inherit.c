@@ -54,14 +54,23 @@ static const char *without_override(struct rule_ctx *c, const struct snap_node *
 	return buf;
 }
 
-/* The ollama unit: enabled (1), there and not enabled (0), not there or could not tell (-1). */
-static int ollama_enabled(const struct snap_node *root)
+/* The ollama unit: enabled (1), there and not enabled (0), not there (-1); -2 where that
+ * could not be told (recorded as such). */
+static int ollama_unit(struct rule_ctx *c, const struct snap_node *root)
 {
+	const struct snap_node *unit = snap_get(root, "framework.ollama.service_unit");
 	const struct snap_node *en = snap_get(root, "framework.ollama.service_enabled");
-	bool b;
+	bool b = false;
 
-	if (!snap_get(root, "framework.ollama.service_unit") || !snap_bool(en, &b))
+	if (!unit)
 		return -1;
+	if (!rule_need(c, "ollama.service", "the ollama service's unit file", unit))
+		return -2;
+	if (!en)
+		return -1; /* a snapshot from before service_enabled was read */
+	if (!rule_need(c, snap_str(unit), "whether the ollama service is enabled", en) ||
+	    !snap_bool(en, &b))
+		return -2;
 	return b;
 }
 
@@ -114,11 +123,13 @@ static void hand_started_lacks(struct rule_ctx *c, const struct snap_node *root,
 	struct finding *f;
 	char buf[320], key[96];
 
-	if (!snap_present(sv) || snap_present(proc))
+	if (!sv || snap_present(proc))
 		return;
 	for (size_t i = 0; i < snap_count(arr); i++)
 		if (streq(snap_get_str(snap_at(arr, i), "name") ?: "", name))
 			return;
+	if (!rule_need(c, snap_str(unit), name, sv))
+		return; /* a file the unit names could not be read: it may set it */
 	if (streq(name, "HSA_OVERRIDE_GFX_VERSION"))
 		why = without_override(c, root, snap_str(sv), buf, sizeof(buf), &sev);
 	f = rule_finding(c, sev, name,
@@ -144,7 +155,7 @@ static void hand_started_lacks(struct rule_ctx *c, const struct snap_node *root,
 }
 
 static void one_setting(struct rule_ctx *c, const struct snap_node *root, const struct snap_node *o,
-			size_t i)
+			size_t i, int ollama)
 {
 	const char *name = snap_get_str(o, "name"), *file = snap_get_str(o, "file") ?: "?";
 	const struct snap_node *val = snap_child(o, "value"), *proc;
@@ -160,7 +171,7 @@ static void one_setting(struct rule_ctx *c, const struct snap_node *root, const 
 	if (snap_present(proc)) {
 		/* the process has it (its value is the other rules' to judge); ollama's enabled
 		 * service may not */
-		if (ollama_enabled(root) == 1)
+		if (ollama == 1)
 			service_lacks(c, root, name, o, i);
 		return;
 	}
@@ -195,10 +206,13 @@ RULE_CHECK(check_override_not_inherited)
 	static const char *const names[] = { "HSA_OVERRIDE_GFX_VERSION", "HSA_XNACK",
 					     "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES" };
 	const struct snap_node *arr = snap_get(root, "environment.profile_settings");
+	const int ollama = ollama_unit(c, root);
 
 	for (size_t i = 0; i < snap_count(arr); i++)
-		one_setting(c, root, snap_at(arr, i), i);
-	if (ollama_enabled(root) == 0)
+		one_setting(c, root, snap_at(arr, i), i, ollama);
+	if (ollama == 0 && rule_need(c, snap_get_str(root, "framework.ollama.service_unit"),
+				     "the ollama service's environment",
+				     snap_get(root, "framework.ollama.service_environment")))
 		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 			hand_started_lacks(c, root, names[i]);
 }
