@@ -7,8 +7,9 @@
  * and lib/ollama/rocm with ROCm's rocblas/library (CMakeLists.txt's OLLAMA_HIP_INSTALL_DIR;
  * ollama's GetSupportedGFX() reads the TensileLibrary_lazy_<gfx>.dat names); a directory that
  * cannot be listed is recorded as such, never as "no variant". The service's environment
- * (probe-ollama-service.c): the unit search path, drop-ins in name order, masking, what the
- * files cannot tell.
+ * (probe-ollama-service.c): the unit search path, drop-ins in name order, masking, the files
+ * EnvironmentFile= names (hostile ones included), whether the unit is enabled, what the files
+ * cannot tell. The ROCm of releases before 0.5.8 (rocblas/library in lib/ollama itself).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -17,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -375,6 +378,29 @@ static void test_service_environment_file(void **state)
 	ol = run(f, NULL);
 	assert_int_equal(snap_get_state(ol, "service_environment.HIP_VISIBLE_DEVICES"),
 			 FACT_UNPROBED);
+
+	/* hostile: a FIFO is never opened for reading (it would block); a symlink to an
+	 * absolute path resolves inside the sysroot, not on the machine gpuenv runs on */
+	{
+		char path[4096], link[4096];
+
+		snprintf(path, sizeof(path), "%s/etc/fifo.env", f->dir);
+		assert_int_equal(mkfifo(path, 0644), 0);
+		puts_(f, "/etc/inside/ollama.env", "HSA_OVERRIDE_GFX_VERSION=11.0.0\n");
+		snprintf(link, sizeof(link), "%s/etc/link.env", f->dir);
+		assert_int_equal(symlink("/etc/inside/ollama.env", link), 0);
+	}
+	puts_(f, "/etc/systemd/system/ollama.service",
+	      "[Service]\nEnvironmentFile=-/etc/fifo.env\nEnvironmentFile=/etc/link.env\n");
+	alarm(20); /* a blocked open fails the test instead of hanging it */
+	ol = run(f, NULL);
+	alarm(0);
+	v = snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION");
+	assert_string_equal(snap_str(v), "11.0.0"); /* the file after the FIFO tells it */
+	assert_string_equal(snap_source(v), "/etc/link.env:1");
+	v = snap_get(ol, "service_environment.HIP_VISIBLE_DEVICES");
+	assert_int_equal(snap_state(v), FACT_UNPROBED);
+	assert_string_equal(snap_source(v), "/etc/systemd/system/ollama.service:2");
 }
 
 /* service_enabled: a <target>.wants/ link (`systemctl enable`), none, or unreadable. */
