@@ -158,15 +158,16 @@ static bool value_ok(const char *s)
 	return true;
 }
 
-static void set_var(struct unit_env *e, const struct word *w, size_t eq, unsigned file,
-		    uint64_t line)
+/* name (n bytes) = val; cut: the value was longer than read; specifiers: "%%" stands for "%"
+ * and another "%" expands at load time (a unit file's, not an EnvironmentFile='s). */
+static void set_var(struct unit_env *e, const char *name, size_t n, const char *val, bool cut,
+		    bool specifiers, unsigned file, uint64_t line)
 {
 	struct unit_env_var *v = NULL;
-	const char *val = w->s + eq + 1;
 	size_t k = 0;
 
 	for (size_t i = 0; i < e->n && !v; i++)
-		if (strlen(e->v[i].name) == eq && strncmp(e->v[i].name, w->s, eq) == 0)
+		if (strlen(e->v[i].name) == n && strncmp(e->v[i].name, name, n) == 0)
 			v = &e->v[i];
 	if (!v) {
 		if (e->n >= UNIT_ENV_MAX) {
@@ -174,15 +175,15 @@ static void set_var(struct unit_env *e, const struct word *w, size_t eq, unsigne
 			return;
 		}
 		v = &e->v[e->n++];
-		memcpy(v->name, w->s, eq);
-		v->name[eq] = '\0';
+		memcpy(v->name, name, n);
+		v->name[n] = '\0';
 	}
-	v->truncated = w->cut;
+	v->truncated = cut;
 	v->expands = false;
 	v->file = file;
 	v->line = line;
 	for (; *val; val++) {
-		if (*val == '%') {
+		if (specifiers && *val == '%') {
 			if (val[1] == '%')
 				val++;
 			else
@@ -194,6 +195,13 @@ static void set_var(struct unit_env *e, const struct word *w, size_t eq, unsigne
 			v->truncated = true;
 	}
 	v->value[k] = '\0';
+}
+
+void unit_env_assign(struct unit_env *e, const char *name, const char *value, unsigned file,
+		     uint64_t line)
+{
+	if (name_ok(name, strlen(name)) && value_ok(value))
+		set_var(e, name, strlen(name), value, false, false, file, line);
 }
 
 static void bad_line(struct unit_env *e, unsigned file, uint64_t line)
@@ -219,10 +227,47 @@ static void environment(struct unit_env *e, const char *s, const char *end, unsi
 		const char *eq = memchr(w.s, '=', w.n);
 
 		if (eq && name_ok(w.s, (size_t)(eq - w.s)) && value_ok(eq + 1))
-			set_var(e, &w, (size_t)(eq - w.s), file, line);
+			set_var(e, w.s, (size_t)(eq - w.s), eq + 1, w.cut, true, file, line);
 	}
 	if (r < 0)
 		bad_line(e, file, line);
+}
+
+/* The value of one EnvironmentFile= line: a path, not unquoted (config_parse_unit_env_file()). */
+static void environment_file(struct unit_env *e, const char *s, const char *end, unsigned file,
+			     uint64_t line)
+{
+	struct unit_env_file *f;
+	const bool optional = s < end && *s == '-';
+	size_t k = 0;
+
+	if (s == end) {
+		memset(e->files, 0, sizeof(e->files));
+		e->env_files = 0;
+		return;
+	}
+	if (optional)
+		s++;
+	/* "not absolute, ignoring", judged after specifiers expand: "%h/…" may be */
+	if (s == end || !(*s == '/' || (*s == '%' && s + 1 < end && s[1] != '%')))
+		return;
+	if (e->env_files++ >= UNIT_ENV_FILES_MAX)
+		return;
+	f = &e->files[e->env_files - 1];
+	*f = (struct unit_env_file){ .optional = optional, .file = file, .line = line };
+	for (; s < end; s++) {
+		if (*s == '%') {
+			if (s + 1 < end && s[1] == '%')
+				s++;
+			else
+				f->unknown = true;
+		}
+		if (k + 1 < sizeof(f->path))
+			f->path[k++] = *s;
+		else
+			f->unknown = true;
+	}
+	f->path[k] = '\0';
 }
 
 static const char *strip(const char *s, const char **end)
@@ -259,15 +304,8 @@ static void one_line(struct unit_env *e, const char *s, const char *end, bool *s
 	eq = strip(eq + 1, &end);
 	if (key_is(s, kend, "Environment"))
 		environment(e, eq, end, file, line);
-	else if (key_is(s, kend, "EnvironmentFile")) {
-		if (eq == end)
-			e->env_files = 0;
-		else {
-			e->env_files++;
-			e->env_file_file = file;
-			e->env_file_line = line;
-		}
-	}
+	else if (key_is(s, kend, "EnvironmentFile"))
+		environment_file(e, eq, end, file, line);
 }
 
 /* An odd number of backslashes ends [s, end): the line goes on. */

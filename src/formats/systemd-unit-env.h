@@ -10,8 +10,12 @@
  *   again overrides it, an empty Environment= resets the list; an assignment whose name is no
  *   variable name is ignored, and a syntax error (an unclosed quote, an unknown escape) leaves
  *   the rest of the line out. "%%" stands for "%"; another specifier ("%h") expands at load
- *   time, so such a value is marked. EnvironmentFile= lines are counted, not read (their files
- *   override Environment= when the service starts).
+ *   time, so such a value is marked;
+ * - EnvironmentFile=: one absolute path a line (a "-" before it: a missing file is skipped),
+ *   an empty one resets the list, a relative one is ignored (config_parse_unit_env_file()).
+ *   The paths are kept in order; the caller reads the files (systemd-env-file.h) and applies
+ *   them after every Environment= line with unit_env_assign(): "Settings from these files
+ *   override settings made with Environment=" (systemd.exec(5)).
  * A unit and its drop-ins are parsed in systemd's order into one struct unit_env: the last
  * assignment of a name wins. Fuzzed by tests/fuzz/fuzz-systemd-unit-env.c.
  */
@@ -25,6 +29,7 @@
 #define UNIT_ENV_NAME_MAX  64u	 /* bytes of a name, NUL included; longer names are dropped */
 #define UNIT_ENV_VALUE_MAX 256u	 /* bytes of a value kept, NUL included */
 #define UNIT_LINE_MAX	   8192u /* bytes of a joined line read; a longer one is left out */
+#define UNIT_ENV_FILES_MAX 8u	 /* EnvironmentFile= paths kept; further ones only counted */
 
 struct unit_env_var {
 	char name[UNIT_ENV_NAME_MAX];
@@ -35,6 +40,14 @@ struct unit_env_var {
 	uint64_t line;			/* 1-based: the line the assignment starts on */
 };
 
+struct unit_env_file {
+	char path[UNIT_ENV_VALUE_MAX]; /* absolute, without the "-" */
+	bool optional;		       /* "-": a missing file is skipped */
+	bool unknown;		       /* longer than kept, or holds a specifier: not known */
+	unsigned file;		       /* the caller's number of the unit file that names it */
+	uint64_t line;
+};
+
 struct unit_env {
 	struct unit_env_var v[UNIT_ENV_MAX];
 	size_t n;
@@ -42,13 +55,16 @@ struct unit_env {
 	uint64_t bad_lines; /* Environment= lines with a syntax error or too long */
 	unsigned bad_file;  /* the last such line */
 	uint64_t bad_line;
-	uint64_t env_files;	/* EnvironmentFile= settings in force (an empty one resets) */
-	unsigned env_file_file; /* the last one */
-	uint64_t env_file_line;
+	uint64_t env_files; /* EnvironmentFile= settings in force (an empty one resets) */
+	struct unit_env_file files[UNIT_ENV_FILES_MAX]; /* the first of them, in order */
 };
 
 /* Applies the [Service] Environment= and EnvironmentFile= lines of one file to *ret (which the
  * caller zeroes once), file being the number the caller gives it. */
 void unit_env_parse(const char *text, size_t len, unsigned file, struct unit_env *ret);
+/* One assignment of an EnvironmentFile= (no specifiers there): set as systemd sets it where
+ * name is a variable name and value a valid one (strv_env_clean()), else left out. */
+void unit_env_assign(struct unit_env *e, const char *name, const char *value, unsigned file,
+		     uint64_t line);
 /* The variable name, or NULL when no line sets it. */
 const struct unit_env_var *unit_env_get(const struct unit_env *e, const char *name);

@@ -9,7 +9,14 @@
  * the name (/etc before /run before /usr/local/lib before /usr/lib); the drop-ins
  * <unit>.d/NAME.conf of every directory are applied after it in the lexical order of their names,
  * a name in an earlier directory hiding the same name in a later one. The text is read by
- * src/formats/systemd-unit-env.c. Nothing is recorded where no unit file exists.
+ * src/formats/systemd-unit-env.c; the files its EnvironmentFile= lines name by
+ * src/formats/systemd-env-file.c, applied after every Environment= ("Settings from these
+ * files override settings made with Environment=", systemd.exec(5)), a missing one with "-"
+ * skipped. Whether the unit is enabled (service_enabled): `systemctl enable` links it into
+ * /etc/systemd/system/<target>.wants/ or .requires/ after its [Install] section
+ * (systemd.unit(5)); where it is not, the server may as well be an `ollama serve` started by
+ * hand, which reads none of these files (ollama/ollama#8679). Nothing is recorded where no
+ * unit file exists.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "formats/systemd-env-file.h"
 #include "formats/systemd-unit-env.h"
 #include "probe.h"
 #include "shared/conf-files.h"
@@ -33,6 +41,7 @@ static const char *const unit_dirs[] = {
 #define UNIT	   "ollama.service"
 #define DROPIN_DIR "ollama.service.d"
 #define MAX_FILES  32u /* unit files read: the unit and its drop-ins */
+#define ENABLE_DIR "/etc/systemd/system"
 
 /* The variables recorded: those that decide which GPU ollama uses and with what code
  * (docs/gpu.md, envconfig/config.go's server config). */
@@ -104,16 +113,121 @@ static int unit_files(struct probe_env *pe, char ***ret, char **ret_bad)
 	return r;
 }
 
+/* What the environment files leave unknown: the first file number (in the caller's paths) whose
+ * settings are known, and why the ones before may differ (the unit file and line). */
+struct unknown {
+	bool any;
+	unsigned known_from;
+	char src[4200];
+	char why[320];
+};
+
+static void set_unknown(struct unknown *u, const char *const *paths, const struct unit_env_file *f,
+			unsigned next, const char *why, const char *path)
+{
+	u->any = true;
+	u->known_from = next;
+	snprintf(u->src, sizeof(u->src), "%s:%llu", paths[f->file], (unsigned long long)f->line);
+	snprintf(u->why, sizeof(u->why), "EnvironmentFile=%s%s may set it: %s",
+		 f->optional ? "-" : "", path, why);
+}
+
+struct assign_ctx {
+	struct unit_env *e;
+	unsigned file;
+};
+
+static void assign(void *userdata, const char *key, const char *value, uint64_t line)
+{
+	const struct assign_ctx *a = userdata;
+
+	unit_env_assign(a->e, key, value, a->file, line);
+}
+
+/* The files the EnvironmentFile= lines name, applied over e in order; each read one is appended
+ * to *paths (the number its settings carry). 0 or -ENOMEM. */
+static int env_files(struct probe_env *pe, struct unit_env *e, char ***paths, struct unknown *u)
+{
+	const size_t kept = e->env_files < UNIT_ENV_FILES_MAX ? e->env_files : UNIT_ENV_FILES_MAX;
+	struct unit_env *tmp = malloc(sizeof(*tmp));
+
+	if (!tmp)
+		return -ENOMEM;
+	for (size_t i = 0; i < kept; i++) {
+		const struct unit_env_file *f = &e->files[i];
+		const unsigned no = (unsigned)strv_length(*paths);
+		_cleanup_free_ char *text = NULL;
+		size_t len;
+		int r;
+
+		if (f->unknown || strpbrk(f->path, "*?[")) {
+			set_unknown(
+				u, (const char *const *)*paths, f, no,
+				f->unknown ? "its path holds a systemd specifier or is too long"
+					   : "a glob pattern (systemd reads every file it matches)",
+				f->path);
+			continue;
+		}
+		r = root_read_file(pe->root, f->path, ROOT_CAP_TEXT, &text, &len);
+		if (r == -ENOMEM)
+			goto oom;
+		if ((r == -ENOENT || r == -ENOTDIR) && f->optional)
+			continue;
+		if (r == -ENOENT || r == -ENOTDIR) {
+			set_unknown(
+				u, (const char *const *)*paths, f, no,
+				"it does not exist, and without \"-\" systemd does not start the "
+				"service",
+				f->path);
+			continue;
+		}
+		if (r < 0) {
+			char why[128];
+
+			snprintf(why, sizeof(why), "it could not be read (%s)", strerror(-r));
+			set_unknown(u, (const char *const *)*paths, f, no, why, f->path);
+			continue;
+		}
+		memcpy(tmp, e, sizeof(*tmp));
+		r = env_file_parse(text, len, assign, &(struct assign_ctx){ .e = tmp, .file = no });
+		if (r == -ENOMEM)
+			goto oom;
+		if (r < 0 && f->optional)
+			continue; /* systemd ignores a file it refuses where "-" says so */
+		if (r < 0) {
+			set_unknown(u, (const char *const *)*paths, f, no,
+				    "it is not UTF-8, and systemd does not start the service",
+				    f->path);
+			continue;
+		}
+		if (strv_push(paths, f->path) < 0)
+			goto oom;
+		memcpy(e, tmp, sizeof(*tmp));
+	}
+	if (e->env_files > kept)
+		set_unknown(u, (const char *const *)*paths, &e->files[kept - 1],
+			    (unsigned)strv_length(*paths), "more EnvironmentFile= lines than read",
+			    e->files[kept - 1].path);
+	free(tmp);
+	return 0;
+oom:
+	free(tmp);
+	return -ENOMEM;
+}
+
 /* The GPU variables the service's files set, each with its file:line; one a file could not
- * tell (EnvironmentFile=, a line not split) is recorded in that state. */
-static void record(struct snap_node *senv, const struct unit_env *e, char **paths)
+ * tell (an EnvironmentFile= not read, a line not split) is recorded in that state. */
+static void record(struct snap_node *senv, const struct unit_env *e, char **paths,
+		   const struct unknown *u)
 {
 	char src[4200];
 
 	for (size_t i = 0; i < ARRAY_SIZE(gpu_vars); i++) {
 		const struct unit_env_var *v = unit_env_get(e, gpu_vars[i]);
 
-		if (v) {
+		if (u->any && (!v || v->file < u->known_from))
+			snap_set_state(senv, gpu_vars[i], FACT_UNPROBED, u->src, u->why);
+		else if (v) {
 			snprintf(src, sizeof(src), "%s:%llu", paths[v->file],
 				 (unsigned long long)v->line);
 			if (v->truncated || v->expands)
@@ -122,11 +236,6 @@ static void record(struct snap_node *senv, const struct unit_env *e, char **path
 							      : "longer than 255 bytes");
 			else
 				snap_set_str(senv, v->name, v->value, src);
-		} else if (e->env_files) {
-			snprintf(src, sizeof(src), "%s:%llu", paths[e->env_file_file],
-				 (unsigned long long)e->env_file_line);
-			snap_set_state(senv, gpu_vars[i], FACT_UNPROBED, src,
-				       "EnvironmentFile= may set it (that file is not read)");
 		} else if (e->bad_lines) {
 			snprintf(src, sizeof(src), "%s:%llu", paths[e->bad_file],
 				 (unsigned long long)e->bad_line);
@@ -136,14 +245,57 @@ static void record(struct snap_node *senv, const struct unit_env *e, char **path
 	}
 }
 
+static bool has_suffix(const char *s, const char *suffix)
+{
+	const size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Whether `systemctl enable` linked the unit: a <target>.wants/ or .requires/ entry. */
+static int record_enabled(struct probe_env *pe, struct snap_node *ollama)
+{
+	_cleanup_strv_free_ char **dirs = NULL;
+	int r = root_list_dir(pe->root, ENABLE_DIR, ROOT_DIR_MAX_ENTRIES, &dirs);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 && r != -ENOENT && r != -ENOTDIR) {
+		snap_set_errno(ollama, "service_enabled", r, ENABLE_DIR);
+		return 0;
+	}
+	STRV_FOREACH(d, dirs) {
+		_cleanup_free_ char *link = NULL;
+
+		if (!has_suffix(*d, ".wants") && !has_suffix(*d, ".requires"))
+			continue;
+		if (asprintf(&link, "%s/%s/%s", ENABLE_DIR, *d, UNIT) < 0)
+			return -ENOMEM;
+		r = root_lstat(pe->root, link, &(struct stat){ 0 });
+		if (r == 0) {
+			snap_set_bool(ollama, "service_enabled", true, link);
+			return 0;
+		}
+		if (r == -ENOMEM)
+			return r;
+		if (r != -ENOENT && r != -ENOTDIR) {
+			snap_set_errno(ollama, "service_enabled", r, link);
+			return 0;
+		}
+	}
+	snap_set_bool(ollama, "service_enabled", false, ENABLE_DIR "/*.wants");
+	return 0;
+}
+
 int probe_ollama_service(struct probe_env *pe, struct snap_node *ollama)
 {
 	_cleanup_strv_free_ char **paths = NULL;
 	_cleanup_free_ char *bad = NULL;
 	struct snap_node *senv;
+	struct unknown u = { 0 };
 	struct unit_env *e;
 	unsigned no = 0;
-	int r = unit_files(pe, &paths, &bad);
+	int r = unit_files(pe, &paths, &bad), r2;
 
 	if (r == -ENOMEM)
 		return r;
@@ -154,6 +306,8 @@ int probe_ollama_service(struct probe_env *pe, struct snap_node *ollama)
 	if (!paths)
 		return 0;
 	snap_set_str(ollama, "service_unit", paths[0], paths[0]);
+	if ((r2 = record_enabled(pe, ollama)) < 0)
+		return r2;
 	if (r < 0) {
 		snap_set_errno(ollama, "service_environment", r, bad);
 		return 0;
@@ -176,12 +330,19 @@ int probe_ollama_service(struct probe_env *pe, struct snap_node *ollama)
 		}
 		unit_env_parse(text, len, no++, e);
 	}
+	if (r != -ENOMEM) {
+		const size_t units = strv_length(paths);
+
+		r = env_files(pe, e, &paths, &u);
+		STRV_FOREACH(p, paths + units)
+			snap_append_str(snap_array(ollama, "service_environment_files"), *p, *p);
+	}
 	if (r == -ENOMEM) {
 		free(e);
 		return r;
 	}
 	senv = snap_object(ollama, "service_environment");
-	record(senv, e, paths);
+	record(senv, e, paths, &u);
 	free(e);
 	return 0;
 }

@@ -23,8 +23,14 @@
  * rocblas/ directory; ollama uses an AMD GPU only where a rocblas/library/
  * TensileLibrary_lazy_<gfx>.dat names its target (GetSupportedGFX(), discover/amd_common.go:
  * the "supported types" of "amdgpu is not supported"), so those names are recorded beside the
- * code objects of libggml-hip.so. Distribution builds with no rocm/ of their own use the
- * system's ROCm (/opt/rocm/lib): that is the ROCm probe's.
+ * code objects of libggml-hip.so. Releases before 0.5.8 put ROCm's rocblas/library in
+ * lib/ollama itself (the Dockerfile's rocm-build stage: "(cd /opt/rocm/lib && tar cf -
+ * rocblas/library) | (cd ../../dist/linux-amd64-rocm/lib/ollama && tar xf - )", the
+ * ollama-linux-amd64-rocm.tgz install.sh unpacks beside the main tarball; their logs say
+ * library=/usr/local/lib/ollama, ollama/ollama#8772) and the runner in
+ * lib/ollama/runners/rocm<variant>/ollama_llama_server: that directory is the ROCm variant then.
+ * Distribution builds with no ROCm of their own use the system's (/opt/rocm/lib): that is the
+ * ROCm probe's.
  * The environment of its systemd service, where there is one: probe-ollama-service.c.
  * Nothing is executed: `ollama --version` would start a client. No file of the tarball or the
  * Docker image states ollama's version (the binary's embedded string is not read).
@@ -264,6 +270,62 @@ static int rocm_variant(struct probe_env *pe, struct snap_node *ollama, const ch
 	return record_rocblas_targets(pe, v, dir);
 }
 
+/* The runner of a release before 0.5.8 (runners/rocm<variant>/ollama_llama_server) as *ret,
+ * or NULL. */
+static int old_rocm_runner(struct probe_env *pe, const char *top, char **ret)
+{
+	_cleanup_free_ char *runners = path_join(top, "runners");
+	_cleanup_strv_free_ char **names = NULL;
+	int r;
+
+	*ret = NULL;
+	if (!runners)
+		return -ENOMEM;
+	r = root_list_dir(pe->root, runners, MAX_SMALL_DIR, &names);
+	if (r == -ENOMEM)
+		return r;
+	STRV_FOREACH(n, names) {
+		_cleanup_free_ char *p = NULL;
+
+		if (!startswith(*n, "rocm"))
+			continue;
+		if (asprintf(&p, "%s/%s/ollama_llama_server", runners, *n) < 0)
+			return -ENOMEM;
+		r = root_test(pe->root, p, S_IFREG);
+		if (r == -ENOMEM)
+			return r;
+		if (r > 0) {
+			*ret = TAKE_PTR(p);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* ollama's ROCm in the install directory top itself (releases before 0.5.8), if it has one. */
+static int rocm_in_top(struct probe_env *pe, struct snap_node *ollama, const char *top,
+		       char **top_names)
+{
+	_cleanup_free_ char *runner = NULL;
+	struct snap_node *v;
+	int r;
+
+	if (!strv_contains(top_names, "rocblas"))
+		return 0;
+	v = snap_append_object(snap_array(ollama, "rocm_variants"));
+	snap_set_str(v, "dir", top, top);
+	if ((r = old_rocm_runner(pe, top, &runner)) < 0)
+		return r;
+	if (runner) {
+		snap_set_str(v, "library", runner, runner);
+		if ((r = probe_record_targets(pe, v, runner)) < 0)
+			return r;
+	} else
+		snap_set_state(v, "arch_targets", FACT_ABSENT, top,
+			       "no runners/rocm<variant>/ollama_llama_server here");
+	return record_rocblas_targets(pe, v, top);
+}
+
 static int one_install(struct probe_env *pe, struct snap_node *ollama, const char *top)
 {
 	_cleanup_strv_free_ char **names = NULL;
@@ -282,7 +344,8 @@ static int one_install(struct probe_env *pe, struct snap_node *ollama, const cha
 	}
 	if ((r = variants_below(pe, ollama, top, names, NULL)) < 0 ||
 	    (r = variants_below(pe, ollama, top, names, "runners")) < 0 ||
-	    (r = rocm_variant(pe, ollama, top)) < 0)
+	    (r = rocm_variant(pe, ollama, top)) < 0 ||
+	    (r = rocm_in_top(pe, ollama, top, names)) < 0)
 		return r;
 	/* a distribution's build: the kernel library in the directory itself */
 	return one_variant(pe, ollama, top, "ollama", names, top, names);

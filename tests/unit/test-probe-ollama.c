@@ -7,8 +7,9 @@
  * and lib/ollama/rocm with ROCm's rocblas/library (CMakeLists.txt's OLLAMA_HIP_INSTALL_DIR;
  * ollama's GetSupportedGFX() reads the TensileLibrary_lazy_<gfx>.dat names); a directory that
  * cannot be listed is recorded as such, never as "no variant". The service's environment
- * (probe-ollama-service.c): the unit search path, drop-ins in name order, masking, what the
- * files cannot tell.
+ * (probe-ollama-service.c): the unit search path, drop-ins in name order, masking, the files
+ * EnvironmentFile= names (hostile ones included), whether the unit is enabled, what the files
+ * cannot tell. The ROCm of releases before 0.5.8 (rocblas/library in lib/ollama itself).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -17,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -130,6 +133,31 @@ static void test_arch_package(void **state)
 	assert_non_null(v);
 	assert_string_equal(snap_get_str(v, "library"), "/usr/lib/ollama/libggml-cuda.so");
 	assert_int_equal(snap_get_state(v, "cudart"), FACT_ABSENT);
+}
+
+/* Before 0.5.8: the ROCm tarball's rocblas/library in lib/ollama itself, the runner in
+ * runners/rocm_avx; without rocblas/ there (the CUDA-only tarball) no ROCm variant. */
+static void test_rocm_before_058(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol, *v, *t;
+
+	puts_(f, "/usr/local/lib/ollama/runners/rocm_avx/ollama_llama_server", "");
+	puts_(f, "/usr/local/lib/ollama/libggml_rocm.so", "");
+	ol = run(f, NULL);
+	assert_null(snap_get(ol, "rocm_variants"));
+	puts_(f, "/usr/local/lib/ollama/rocblas/library/TensileLibrary_lazy_gfx1030.dat", "");
+	puts_(f, "/usr/local/lib/ollama/rocblas/library/TensileLibrary_lazy_gfx906.dat", "");
+	ol = run(f, NULL);
+	v = snap_at(snap_get(ol, "rocm_variants"), 0);
+	assert_non_null(v);
+	assert_string_equal(snap_get_str(v, "dir"), "/usr/local/lib/ollama");
+	assert_string_equal(snap_get_str(v, "library"),
+			    "/usr/local/lib/ollama/runners/rocm_avx/ollama_llama_server");
+	t = snap_get(v, "rocblas_targets");
+	assert_int_equal(snap_count(t), 2);
+	assert_string_equal(snap_get_str(snap_at(t, 0), "gfx"), "gfx1030");
+	assert_string_equal(snap_get_str(snap_at(t, 1), "gfx"), "gfx906");
 }
 
 /* lib/ollama/rocm: the gfx targets of rocblas/library's TensileLibrary_lazy_<gfx>.dat names
@@ -267,12 +295,7 @@ static void test_service_cannot_tell(void **state)
 
 	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
 	puts_(f, "/etc/systemd/system/ollama.service",
-	      "[Service]\nEnvironmentFile=-/etc/default/ollama\nEnvironment=HIP_VISIBLE_DEVICES=1\n");
-	ol = run(f, NULL);
-	v = snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION");
-	assert_int_equal(snap_state(v), FACT_UNPROBED);
-	assert_string_equal(snap_source(v), "/etc/systemd/system/ollama.service:2");
-	assert_string_equal(snap_get_str(ol, "service_environment.HIP_VISIBLE_DEVICES"), "1");
+	      "[Service]\nEnvironment=HIP_VISIBLE_DEVICES=1 \"PATH=a\\b\"\n");
 	puts_(f, "/etc/systemd/system/ollama.service.d/override.conf", "[Service]\n");
 	ol = run(f, "/etc/systemd/system/ollama.service.d=EACCES");
 	assert_string_equal(snap_get_str(ol, "service_unit"), "/etc/systemd/system/ollama.service");
@@ -287,6 +310,118 @@ static void test_service_cannot_tell(void **state)
 	ol = run(f, NULL);
 	assert_int_not_equal(snap_get_state(ol, "service_environment"), FACT_PRESENT);
 	assert_null(snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION"));
+	v = snap_get(ol, "service_environment.HIP_VISIBLE_DEVICES");
+	assert_null(v);
+}
+
+/* EnvironmentFile= (systemd.exec(5)): read through the root, applied over every Environment=
+ * line; "-" skips a missing file; a file that cannot be read, a missing one without "-", a
+ * path with a specifier or a glob: every variable could not be told, except one a file read
+ * after it sets. */
+static void test_service_environment_file(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol, *v, *files;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/etc/systemd/system/ollama.service",
+	      "[Service]\nEnvironmentFile=-/etc/default/ollama\nEnvironment=HIP_VISIBLE_DEVICES=1\n");
+	ol = run(f, NULL);
+	assert_null(snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION"));
+	assert_string_equal(snap_get_str(ol, "service_environment.HIP_VISIBLE_DEVICES"), "1");
+	assert_null(snap_get(ol, "service_environment_files"));
+
+	/* the file overrides the Environment= line written after it */
+	puts_(f, "/etc/default/ollama",
+	      "# ollama\nHSA_OVERRIDE_GFX_VERSION=\"10.3.0\"\nHIP_VISIBLE_DEVICES=0\n"
+	      "export ROCR_VISIBLE_DEVICES=0\n");
+	ol = run(f, NULL);
+	v = snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION");
+	assert_string_equal(snap_str(v), "10.3.0");
+	assert_string_equal(snap_source(v), "/etc/default/ollama:2");
+	assert_string_equal(snap_get_str(ol, "service_environment.HIP_VISIBLE_DEVICES"), "0");
+	assert_null(snap_get(ol, "service_environment.ROCR_VISIBLE_DEVICES"));
+	files = snap_get(ol, "service_environment_files");
+	assert_int_equal(snap_count(files), 1);
+	assert_string_equal(snap_str(snap_at(files, 0)), "/etc/default/ollama");
+
+	/* unreadable: nothing is known, not even what Environment= set */
+	ol = run(f, "/etc/default/ollama=EACCES");
+	v = snap_get(ol, "service_environment.HIP_VISIBLE_DEVICES");
+	assert_int_equal(snap_state(v), FACT_UNPROBED);
+	assert_string_equal(snap_source(v), "/etc/systemd/system/ollama.service:2");
+	assert_int_equal(snap_get_state(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION"),
+			 FACT_UNPROBED);
+
+	/* a file systemd refuses (not UTF-8) with "-": skipped whole */
+	puts_(f, "/etc/default/ollama", "HSA_OVERRIDE_GFX_VERSION=10.3.0\nX=\xc3\x28\n");
+	ol = run(f, NULL);
+	assert_null(snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION"));
+	assert_string_equal(snap_get_str(ol, "service_environment.HIP_VISIBLE_DEVICES"), "1");
+
+	/* without "-", a missing file stops the service; a directory; a specifier; a file read
+	 * after an unknown one still tells what it sets */
+	puts_(f, "/etc/ollama.d/a.conf", "HIP_VISIBLE_DEVICES=2\n");
+	puts_(f, "/etc/systemd/system/ollama.service",
+	      "[Service]\nEnvironmentFile=/etc/missing.conf\nEnvironmentFile=/etc/ollama.d\n"
+	      "EnvironmentFile=-%h/ollama.env\nEnvironmentFile=/etc/ollama.d/*.conf\n"
+	      "EnvironmentFile=/etc/ollama.d/a.conf\n");
+	ol = run(f, NULL);
+	v = snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION");
+	assert_int_equal(snap_state(v), FACT_UNPROBED);
+	assert_string_equal(snap_source(v), "/etc/systemd/system/ollama.service:5");
+	v = snap_get(ol, "service_environment.HIP_VISIBLE_DEVICES");
+	assert_string_equal(snap_str(v), "2");
+	assert_string_equal(snap_source(v), "/etc/ollama.d/a.conf:1");
+	puts_(f, "/etc/systemd/system/ollama.service",
+	      "[Service]\nEnvironmentFile=/etc/missing.conf\n");
+	ol = run(f, NULL);
+	assert_int_equal(snap_get_state(ol, "service_environment.HIP_VISIBLE_DEVICES"),
+			 FACT_UNPROBED);
+
+	/* hostile: a FIFO is never opened for reading (it would block); a symlink to an
+	 * absolute path resolves inside the sysroot, not on the machine gpuenv runs on */
+	{
+		char path[4096], link[4096];
+
+		snprintf(path, sizeof(path), "%s/etc/fifo.env", f->dir);
+		assert_int_equal(mkfifo(path, 0644), 0);
+		puts_(f, "/etc/inside/ollama.env", "HSA_OVERRIDE_GFX_VERSION=11.0.0\n");
+		snprintf(link, sizeof(link), "%s/etc/link.env", f->dir);
+		assert_int_equal(symlink("/etc/inside/ollama.env", link), 0);
+	}
+	puts_(f, "/etc/systemd/system/ollama.service",
+	      "[Service]\nEnvironmentFile=-/etc/fifo.env\nEnvironmentFile=/etc/link.env\n");
+	alarm(20); /* a blocked open fails the test instead of hanging it */
+	ol = run(f, NULL);
+	alarm(0);
+	v = snap_get(ol, "service_environment.HSA_OVERRIDE_GFX_VERSION");
+	assert_string_equal(snap_str(v), "11.0.0"); /* the file after the FIFO tells it */
+	assert_string_equal(snap_source(v), "/etc/link.env:1");
+	v = snap_get(ol, "service_environment.HIP_VISIBLE_DEVICES");
+	assert_int_equal(snap_state(v), FACT_UNPROBED);
+	assert_string_equal(snap_source(v), "/etc/systemd/system/ollama.service:2");
+}
+
+/* service_enabled: a <target>.wants/ link (`systemctl enable`), none, or unreadable. */
+static void test_service_enabled(void **state)
+{
+	struct probe_fx *f = *state;
+	const struct snap_node *ol;
+
+	puts_(f, "/usr/local/lib/ollama/rocm/libggml-hip.so", "");
+	puts_(f, "/usr/lib/systemd/system/ollama.service", "[Service]\n");
+	puts_(f, "/etc/systemd/system/multi-user.target.wants/sshd.service", "");
+	ol = run(f, NULL);
+	assert_false(snap_get_bool_default(ol, "service_enabled", true));
+	assert_int_equal(snap_get_state(ol, "service_enabled"), FACT_PRESENT);
+	puts_(f, "/etc/systemd/system/default.target.wants/ollama.service", "");
+	ol = run(f, NULL);
+	assert_true(snap_get_bool_default(ol, "service_enabled", false));
+	assert_string_equal(snap_source(snap_get(ol, "service_enabled")),
+			    "/etc/systemd/system/default.target.wants/ollama.service");
+	ol = run(f, "/etc/systemd/system=EACCES");
+	assert_int_equal(snap_get_state(ol, "service_enabled"), FACT_UNREADABLE);
 }
 
 int main(void)
@@ -297,12 +432,15 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runners_before_058, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arch_package, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_rocblas_targets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rocm_before_058, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocm_without_rocblas, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_dirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_install_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_service_drop_ins, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_service_none_masked_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_service_cannot_tell, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_environment_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_service_enabled, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

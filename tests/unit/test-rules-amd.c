@@ -573,6 +573,64 @@ static void test_override_not_inherited(void **state)
 	snapshot_unref(s);
 }
 
+/* ollama's unit (framework.ollama.service_*): an enabled service never reads a startup file
+ * the judged shell read; a unit not enabled leaves a hand-started `ollama serve` without what
+ * only the unit sets (ollama/ollama#8679). */
+static void test_override_not_inherited_ollama(void **state)
+{
+	const char *id = "runtime.override-not-inherited";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *ol, *senv;
+
+	(void)state;
+	amd_gpu(s, "amdgpu", "gfx1031");
+	rocm(s, "6.2.0");
+	env(s, "PATH", "/usr/bin");
+	ol = snap_object(node(s, "framework"), "ollama");
+	snap_set_str(ol, "service_unit", "/usr/lib/systemd/system/ollama.service", "x");
+	snap_set_bool(ol, "service_enabled", false, "/etc/systemd/system/*.wants");
+	senv = snap_object(ol, "service_environment");
+	NO(s, id); /* the unit sets nothing */
+	snap_set_str(senv, "HSA_OVERRIDE_GFX_VERSION", "10.3.0",
+		     "/etc/systemd/system/ollama.service.d/override.conf:2");
+	YES(s, id, GPUENV_SEVERITY_ERROR,
+	    "HSA_OVERRIDE_GFX_VERSION=10.3.0 is set for the ollama service "
+	    "(/etc/systemd/system/ollama.service.d/override.conf:2), whose unit "
+	    "/usr/lib/systemd/system/ollama.service is not enabled");
+	assert_true(fix_has(s, id, "systemctl restart ollama   # the server as the service"));
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "10.3.0");
+	NO(s, id); /* a hand-started server gets it from this shell */
+	snap_set_bool(ol, "service_enabled", true, "x");
+	snap_set_state(node(s, "environment"), "HSA_OVERRIDE_GFX_VERSION", FACT_ABSENT,
+		       "environment", NULL);
+	NO(s, id); /* enabled: the service is the server, and it has it */
+	snapshot_unref(s);
+
+	/* the shell has it from ~/.bashrc; the enabled service does not */
+	s = base();
+	amd_gpu(s, "amdgpu", "gfx1031");
+	rocm(s, "6.2.0");
+	profile(s, "HSA_OVERRIDE_GFX_VERSION", "10.3.0", true);
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "10.3.0");
+	NO(s, id); /* no ollama */
+	ol = snap_object(node(s, "framework"), "ollama");
+	snap_set_str(ol, "service_unit", "/etc/systemd/system/ollama.service", "x");
+	snap_set_bool(ol, "service_enabled", true, "x");
+	senv = snap_object(ol, "service_environment");
+	YES(s, id, GPUENV_SEVERITY_WARNING,
+	    "but the ollama service (/etc/systemd/system/ollama.service, enabled) never reads "
+	    "that file");
+	snap_set_state(senv, "HSA_OVERRIDE_GFX_VERSION", FACT_UNPROBED, "x",
+		       "EnvironmentFile= may set it");
+	SKIPPED(s, id);
+	snap_set_str(senv, "HSA_OVERRIDE_GFX_VERSION", "10.3.0", "x");
+	NO(s, id);
+	snap_set_bool(ol, "service_enabled", false, "x");
+	snap_set_state(senv, "HSA_OVERRIDE_GFX_VERSION", FACT_ABSENT, "x", NULL);
+	NO(s, id); /* not enabled: a hand-started server from this shell has it */
+	snapshot_unref(s);
+}
+
 static void test_amd_chain(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -1256,6 +1314,7 @@ int main(void)
 		cmocka_unit_test(test_kmd_userspace_bundled),
 		cmocka_unit_test(test_kmd_userspace_kernel_amdgpu),
 		cmocka_unit_test(test_override_not_inherited),
+		cmocka_unit_test(test_override_not_inherited_ollama),
 		cmocka_unit_test(test_visible_devices_none),
 		cmocka_unit_test(test_loader_gives),
 		cmocka_unit_test(test_kernel_too_old),

@@ -608,6 +608,51 @@ static void test_fw_ollama_rocm_service(void **state)
 	snapshot_unref(s);
 }
 
+/* A unit that is not enabled (no <target>.wants link): the server is the service or an
+ * `ollama serve` started by hand (ollama/ollama#8679); judged where both say the same, could
+ * not tell where they differ. Enabled: the service's alone. */
+static void test_fw_ollama_rocm_not_enabled(void **state)
+{
+	const char *id = "framework.ollama-rocm-gfx-unsupported";
+	struct gpuenv_snapshot *s = base();
+	struct snap_node *g = gpu(s, "0x73df", "amdgpu"), *n, *v, *t, *ol, *senv;
+
+	(void)state;
+	snap_set_str(g, "vendor_id", "0x1002", "x");
+	n = snap_append_object(snap_array(snap_object(node(s, "driver"), "amdgpu"), "kfd_nodes"));
+	snap_set_str(n, "gfx", "gfx1031", "/sys/class/kfd/kfd/topology/nodes/1/properties");
+	ol = snap_object(node(s, "framework"), "ollama");
+	v = snap_append_object(snap_array(ol, "rocm_variants"));
+	snap_set_str(v, "dir", "/usr/local/lib/ollama/rocm", "x");
+	t = snap_array(v, "rocblas_targets");
+	snap_set_str(snap_append_object(t), "gfx", "gfx1030", "x");
+	snap_set_str(ol, "service_unit", "/usr/lib/systemd/system/ollama.service", "x");
+	snap_set_bool(ol, "service_enabled", false, "/etc/systemd/system/*.wants");
+	senv = snap_object(ol, "service_environment");
+	snap_set_str(senv, "HSA_OVERRIDE_GFX_VERSION", "10.3.0",
+		     "/etc/systemd/system/ollama.service.d/override.conf:2");
+	env(s, "PATH", "/usr/bin");
+	SKIPPED(s, id); /* the service runs it, a hand-started server does not */
+	{
+		struct gpuenv_doctor *d = diag(s);
+
+		assert_non_null(strstr(skip_of(d, id)->reason,
+				       "which of them is the server could not be told"));
+		diagnosis_free(d);
+	}
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "10.3.0");
+	NO(s, id); /* both run it */
+	snap_set_str(senv, "HSA_OVERRIDE_GFX_VERSION", "9.0.6", "x");
+	env(s, "HSA_OVERRIDE_GFX_VERSION", "9.0.6");
+	YES(s, id, GPUENV_SEVERITY_ERROR, "makes ROCm load gfx906 code"); /* both fail */
+	snap_set_str(senv, "HSA_OVERRIDE_GFX_VERSION", "10.3.0", "x");
+	snap_set_errno(ol, "service_enabled", -EACCES, "/etc/systemd/system");
+	SKIPPED(s, id); /* unknown: as not enabled */
+	snap_set_bool(ol, "service_enabled", true, "x");
+	NO(s, id); /* enabled: the service's override alone */
+	snapshot_unref(s);
+}
+
 static void test_fw_ltoir(void **state)
 {
 	const char *id = "framework.ltoir-needs-newer-nvjitlink";
@@ -687,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_fw_ollama),
 		cmocka_unit_test(test_fw_ollama_rocm),
 		cmocka_unit_test(test_fw_ollama_rocm_service),
+		cmocka_unit_test(test_fw_ollama_rocm_not_enabled),
 	};
 
 	if (test_locale_from_env() < 0) /* with-comma-locale.sh: LC_NUMERIC=de_DE */

@@ -121,12 +121,49 @@ static void test_reset_errors_sections(void **state)
 	assert_int_equal(env.bad_file, 3);
 	assert_int_equal(env.bad_line, 7);
 	assert_int_equal(env.env_files, 1);
-	assert_int_equal(env.env_file_line, 8);
+	assert_int_equal(env.files[0].line, 8);
+	assert_string_equal(env.files[0].path, "/etc/default/ollama");
+	assert_true(env.files[0].optional);
+	assert_false(env.files[0].unknown);
 	assert_null(value("H")); /* a broken header ends [Service] */
 	assert_null(value("I"));
 	assert_string_equal(value("J"), "\\\\"); /* even backslashes: no continuation */
 	assert_string_equal(value("K"), "1");
 	assert_null(value("L")); /* parsing stops at the NUL */
+}
+
+static void test_environment_files(void **state)
+{
+	/* config_parse_unit_env_file(): a relative path is ignored, an empty line resets, a
+	 * specifier leaves the path unknown; the files' assignments override Environment= */
+	static const char text[] = "[Service]\nEnvironment=HSA_OVERRIDE_GFX_VERSION=11.0.0\n"
+				   "EnvironmentFile=/etc/old.conf\nEnvironmentFile=\n"
+				   "EnvironmentFile=relative.conf\nEnvironmentFile=-relative.conf\n"
+				   "EnvironmentFile=/etc/ollama.conf\n"
+				   "EnvironmentFile=-%h/.config/ollama.env\n"
+				   "EnvironmentFile=/etc/100%%.env\n";
+
+	(void)state;
+	memset(&env, 0, sizeof(env));
+	unit_env_parse(text, sizeof(text) - 1, 0, &env);
+	assert_int_equal(env.env_files, 3);
+	assert_string_equal(env.files[0].path, "/etc/ollama.conf");
+	assert_int_equal(env.files[0].line, 7);
+	assert_false(env.files[0].optional || env.files[0].unknown);
+	assert_true(env.files[1].optional && env.files[1].unknown);
+	assert_string_equal(env.files[2].path, "/etc/100%.env");
+	assert_false(env.files[2].unknown);
+	/* an EnvironmentFile='s value is taken as is ("%" is no specifier there); names and
+	 * values systemd drops are left out */
+	unit_env_assign(&env, "HSA_OVERRIDE_GFX_VERSION", "10.3.0%h", 1, 2);
+	unit_env_assign(&env, "export HIP_VISIBLE_DEVICES", "0", 1, 3);
+	unit_env_assign(&env, "ROCR_VISIBLE_DEVICES", "a\001b", 1, 4);
+	assert_string_equal(value("HSA_OVERRIDE_GFX_VERSION"), "10.3.0%h");
+	assert_false(unit_env_get(&env, "HSA_OVERRIDE_GFX_VERSION")->expands);
+	assert_int_equal(unit_env_get(&env, "HSA_OVERRIDE_GFX_VERSION")->file, 1);
+	assert_null(value("HIP_VISIBLE_DEVICES"));
+	assert_null(value("export HIP_VISIBLE_DEVICES"));
+	assert_null(value("ROCR_VISIBLE_DEVICES"));
 }
 
 static void test_cap_and_lengths(void **state)
@@ -169,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_unit_and_drop_in),
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_reset_errors_sections),
+		cmocka_unit_test(test_environment_files),
 		cmocka_unit_test(test_cap_and_lengths),
 	};
 

@@ -8,9 +8,14 @@ ROCm build (framework.ollama-rocm-gfx-unsupported): ollama 0.9.6's lib/ollama/ro
 rocBLAS kernels for an Instinct MI50 (gfx906), and the negative, the same on an RX 7900 XTX
 (gfx1100); an RX 6700 XT (gfx1031) whose ollama service sets HSA_OVERRIDE_GFX_VERSION=10.3.0 in
 a `systemctl edit` drop-in, which the environment gpuenv runs in does not have: the service's
-override decides (the negative of reading gpuenv's own). Written by
+override decides (the negative of reading gpuenv's own). The override set for the service
+while the server is an `ollama serve` started by hand (runtime.override-not-inherited): Arch
+Linux's ollama-rocm on an RX 6750 (gfx1031), the unit not enabled (ollama/ollama#8679), and
+the negative, the same machine with the unit enabled. Written by
 `tests/tools/mk-real-world-fixtures.py ollama`.
 """
+import os
+
 from realworld import amd
 from realworld.common import (ARCH_OS_RELEASE, SRC_BASE, base_root, fresh, ini, mk2, real_world,
                               section, ubuntu_os_release, w)
@@ -20,7 +25,9 @@ TOPIC = "ollama"
 FIXTURES = ("rw-ollama-k80-0511-ollama-9124", "rw-ollama-gtx1060-arch-cuda13-ollama-12408",
             "ollama-0511-rtx3060-gpu-used", "rw-ollama-mi50-gfx906-0906-ollama-11569",
             "ollama-0906-rx7900xtx-rocm-gpu-used",
-            "ollama-0906-rx6700xt-service-override-gpu-used")
+            "ollama-0906-rx6700xt-service-override-gpu-used",
+            "rw-ollama-rx6750-unit-override-serve-by-hand-ollama-8679",
+            "ollama-arch-rx6750-unit-override-enabled-service")
 # ollama 0.9.6's log on Linux (ollama/ollama#11569): the gfx targets of its ROCm's
 # rocblas/library/TensileLibrary_lazy_<gfx>.dat, as GetSupportedGFX() lists them
 ROCM_0906 = ["gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1151", "gfx1200", "gfx1201",
@@ -235,6 +242,18 @@ OLLAMA_UNIT = ("[Unit]\nDescription=Ollama Service\nAfter=network-online.target\
 OVERRIDE_1030 = "[Service]\nEnvironment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\"\n"
 
 
+def enable_unit_at(root, target, unit):
+    """The link `systemctl enable ollama` makes for WantedBy=<target> (systemd.unit(5):
+    <target>.wants/ in /etc/systemd/system)."""
+    wants = f"{root}/etc/systemd/system/{target}.wants"
+    os.makedirs(wants, exist_ok=True)
+    os.symlink(unit, f"{wants}/ollama.service")
+
+
+def enable_unit(root, unit):
+    enable_unit_at(root, "default.target", unit)
+
+
 def rx6700xt_service_negative():
     """The negative of judging gpuenv's own environment: ollama 0.9.6 as a service on an
     RX 6700 XT (gfx1031, not in its ROCm's list), the override in the service's drop-in."""
@@ -246,6 +265,7 @@ def rx6700xt_service_negative():
     ollama_rocm_0906(root)
     w(root, "etc/systemd/system/ollama.service", OLLAMA_UNIT)
     w(root, "etc/systemd/system/ollama.service.d/override.conf", OVERRIDE_1030)
+    enable_unit(root, "/etc/systemd/system/ollama.service")
     with open(f"{dst}/scenario.ini", "w") as f:
         f.write("[scenario]\ndescription = ollama 0.9.6 from its Linux tarball (with the ROCm "
                 "tarball) as install.sh's systemd service on a Radeon RX 6700 XT (Navi 22, "
@@ -258,7 +278,10 @@ def rx6700xt_service_negative():
                 "writes it, in the words `systemctl cat ollama.service` printed in "
                 "https://github.com/ollama/ollama/issues/6520, and the drop-in `systemctl edit "
                 "ollama` writes (ollama.service.d/override.conf) with the override ollama's "
-                "docs/gpu.md give for a GPU near gfx1030; the PCI id 1002:73df (pci.ids' Navi "
+                "docs/gpu.md give for a GPU near gfx1030; the link `systemctl enable ollama` "
+                "(install.sh runs it where systemd runs) makes for the unit's WantedBy="
+                "default.target, /etc/systemd/system/default.target.wants/ollama.service; "
+                "the PCI id 1002:73df (pci.ids' Navi "
                 "22 line), KFD gfx_target_version 100301 (gfx1031, LLVM AMDGPU processor "
                 "table), as the amd topic's gfx1031 fixture has them; everything else is the "
                 "rx7600-rocm-torch-override fixture's (see its sources), without its venv; "
@@ -269,6 +292,97 @@ def rx6700xt_service_negative():
                 "".join(f"{p} = {s}\n" for p, s in sorted(mk2.ELF[root])))
 
 
+# ollama/ollama#8679: Arch Linux, an RX 6750 (gfx1031), Environment="HSA_OVERRIDE_GFX_VERSION=
+# 10.3.0" set for the service, the server started by hand with `ollama serve`; the maintainer:
+# "`ollama serve` does not and cannot use systemd configurations. Since you already have system
+# configurations, you should use `systemctl restart ollama`"; the reporter: "THANK YOU it
+# worked".
+URL_8679 = "https://github.com/ollama/ollama/issues/8679"
+PASTED_8679 = ('msg="amdgpu is not supported (supported types:[gfx1010 gfx1012 gfx1030 gfx1100 '
+               'gfx1101 gfx1102 gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942])" '
+               'gpu_type=gfx1031 gpu=0 library=/opt/rocm/lib')
+# Arch's ollama package at the time (its PKGBUILD of 0.4.x, `make dist`): the server in
+# /usr/bin, its runners in /usr/lib/ollama/runners (ollama-rocm: runners/rocm*), the unit in
+# /usr/lib/systemd/system, the system's ROCm (the hipblas dependency; the log's
+# library=/opt/rocm/lib)
+ARCH_UNIT = ("[Unit]\nDescription=Ollama Service\n\n[Service]\nExecStart=/usr/bin/ollama serve\n"
+             "User=ollama\nGroup=ollama\n\n[Install]\nWantedBy=multi-user.target\n")
+SRC_ARCH_8679 = (
+    "Arch Linux's ollama and ollama-rocm as their PKGBUILD (0.4.x, `make dist`) installs them: "
+    "/usr/bin/ollama, /usr/lib/ollama/runners/cpu_avx2 and runners/rocm_avx (empty "
+    "placeholders; the runner names as ollama/ollama#8473's log lists them), the unit "
+    "/usr/lib/systemd/system/ollama.service, no ROCm of ollama's own (the log's "
+    "library=/opt/rocm/lib); the unit's text was not pasted: a stand-in with "
+    "ExecStart=/usr/bin/ollama serve, User/Group ollama and WantedBy=multi-user.target; the "
+    "override in /etc/systemd/system/ollama.service.d/override.conf (`systemctl edit ollama`, "
+    "ollama's docs/faq.md) with the line the reporter quotes; the kernel's own amdgpu (the "
+    "log's 'amdgpu version file missing: /sys/module/amdgpu/version'); placeholders, not in "
+    "the report: the PCI id 1002:73df (pci.ids' Navi 22 line, which names the RX 6750 XT), "
+    "KFD gfx_target_version 100301 (gfx1031), ROCm 6.2.0 of the rocm-6.2-toolkit fixture "
+    "for Arch's /opt/rocm, Arch's os-release; everything else is the "
+    "rx7600-rocm-torch-override fixture's (see its sources), without its venv")
+
+
+def arch_rx6750_8679(name):
+    """The machine of ollama/ollama#8679 (the unit enabled or not is the caller's)."""
+    dst, root = fresh(name, amd.BASE)
+    amd.set_gpu(root, "73df", "030000", "Navi 22 [Radeon RX 6700/6700 XT/6750 XT / 6800M/6850M XT]",
+                100301)
+    amd.drop_venv(root)
+    amd.rocm_620(root)
+    amd.kernel_amdgpu(root)
+    w(root, "etc/os-release", ARCH_OS_RELEASE)
+    w(root, "usr/bin/ollama", "", 0o755)
+    w(root, "usr/lib/ollama/runners/cpu_avx2/ollama_llama_server", "", 0o755)
+    w(root, "usr/lib/ollama/runners/rocm_avx/ollama_llama_server", "", 0o755)
+    w(root, "usr/lib/systemd/system/ollama.service", ARCH_UNIT)
+    w(root, "etc/systemd/system/ollama.service.d/override.conf", OVERRIDE_1030)
+    return dst, root
+
+
+def rx6750_serve_by_hand_8679():
+    """ollama/ollama#8679: the override only in the unit's drop-in, the unit not enabled, the
+    server started by hand from a shell without it."""
+    dst, root = arch_rx6750_8679(FIXTURES[6])
+    ini(dst, TOPIC,
+        "Arch Linux's ollama and ollama-rocm on a Radeon RX 6750 (Navi 22, gfx1031, which the "
+        "system ROCm's rocBLAS lacks); HSA_OVERRIDE_GFX_VERSION=10.3.0 is set in the ollama "
+        "unit's drop-in, the unit is not enabled, and the server is `ollama serve` started by "
+        "hand from a shell that has no override: it reads no systemd file, so ollama skips "
+        "the GPU",
+        "Rebuilt from " + URL_8679 + " (pasted: the server's '" + PASTED_8679 + "', 'amdgpu "
+        "version file missing', the reporter: Arch Linux, an AMD RX 6750, "
+        "'Environment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\"'; the maintainer: '`ollama serve` "
+        "does not and cannot use systemd configurations', use `systemctl restart ollama`; the "
+        "reporter: it worked); " + SRC_ARCH_8679 + "; the unit not enabled: Arch enables no "
+        "service a package installs, and the hand-started server could bind its port, so the "
+        "service was not running",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/bin", "HOME": "/home/user"},
+        real_world(URL_8679, PASTED_8679,
+                   "HSA_OVERRIDE_GFX_VERSION=10.3.0 is set for the ollama service, but the "
+                   "server was started by hand with `ollama serve`, which reads no systemd "
+                   "file, so ROCm takes the RX 6750 as gfx1031, which ollama's ROCm list "
+                   "lacks; `systemctl restart ollama` fixed it",
+                   "runtime.override-not-inherited", "runtime", "yes"),
+        section(amd.BASE, "devices"))
+
+
+def rx6750_enabled_service_negative():
+    """The negative: the same machine with the unit enabled: the service, which reads its
+    drop-in, is the server; nothing is lost on the way to it."""
+    dst, root = arch_rx6750_8679(FIXTURES[7])
+    enable_unit_at(root, "multi-user.target", "/usr/lib/systemd/system/ollama.service")
+    ini(dst, TOPIC,
+        "The machine of rw-ollama-rx6750-unit-override-serve-by-hand-ollama-8679 with the "
+        "ollama unit enabled (`systemctl enable ollama`): the server is the service, which "
+        "reads the drop-in's HSA_OVERRIDE_GFX_VERSION=10.3.0; no variable is lost on the way "
+        "to ollama's server (the override itself stays unsupported by AMD)",
+        "The negative of the " + URL_8679 + " fixture: " + SRC_ARCH_8679 + "; the link "
+        "`systemctl enable ollama` makes for WantedBy=multi-user.target",
+        {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/bin", "HOME": "/home/user"},
+        "", section(amd.BASE, "devices"))
+
+
 def write():
     k80_9124()
     gtx1060_12408()
@@ -276,3 +390,5 @@ def write():
     mi50_11569()
     rx7900xtx_rocm_negative()
     rx6700xt_service_negative()
+    rx6750_serve_by_hand_8679()
+    rx6750_enabled_service_negative()
