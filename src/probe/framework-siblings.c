@@ -25,8 +25,8 @@
 #include "probe/probe.h"
 #include "shared/macro.h"
 
-#define SIBLING_MAX_NAMES   256u /* names of one sibling looked up (each a prefix pass) */
-#define SIBLING_MAX_MISSING 64u	 /* missing names written per sibling */
+#define SIBLING_MAX_NAMES   1024u /* names of one sibling looked up (each a prefix pass) */
+#define SIBLING_MAX_MISSING 64u	  /* missing names written per sibling */
 
 static bool is_sibling(const char *soname, const char *self)
 {
