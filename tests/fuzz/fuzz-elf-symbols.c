@@ -46,9 +46,11 @@ static void needed(const uint8_t *data, size_t size)
 		return;
 	if (s->n > ELF_SYMBOLS_MAX_NEEDED)
 		abort();
+	/* a hostile file may name an empty string: touched (ASan), never assumed otherwise */
 	for (size_t i = 0; i < s->n; i++)
 		if (s->sym[i].defined || !s->sym[i].file || !s->sym[i].version ||
-		    !strlen(s->sym[i].name) || !strlen(s->sym[i].file))
+		    strlen(s->sym[i].name) > size || strlen(s->sym[i].file) > size ||
+		    strlen(s->sym[i].version) > size)
 			abort();
 	elf_symbols_free(s);
 }
