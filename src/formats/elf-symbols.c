@@ -173,6 +173,7 @@ static bool has_prefix(const char *name, const char *const *prefixes)
 	return false;
 }
 
+/* prefixes NULL: only the undefined symbols needed under a Verneed version (needed_only). */
 static int read_symbols(Elf *elf, struct tables *t, const char *const *prefixes, size_t cap,
 			struct elf_symbols *s)
 {
@@ -205,7 +206,9 @@ static int read_symbols(Elf *elf, struct tables *t, const char *const *prefixes,
 			set_problem(s, "a symbol's name lies outside .dynstr");
 			continue;
 		}
-		if (!has_prefix(name, prefixes))
+		if (prefixes && !has_prefix(name, prefixes))
+			continue;
+		if (!prefixes && sym.st_shndx != SHN_UNDEF)
 			continue;
 		if (vs && gelf_getversym(vs, (int)i, &ver)) {
 			ndx = ver & ~VERSYM_HIDDEN;
@@ -215,6 +218,8 @@ static int read_symbols(Elf *elf, struct tables *t, const char *const *prefixes,
 			else if (ndx >= 2)
 				set_problem(s, "a symbol's version index names no version");
 		}
+		if (!prefixes && (!v || !v->file))
+			continue;
 		r = keep(s, cap, name, v, sym.st_shndx != SHN_UNDEF);
 		if (r < 0)
 			return r;
@@ -231,18 +236,16 @@ int elf_symbols_parse(const uint8_t *p, size_t len, const char *prefix, struct e
 	return elf_symbols_parse_any(p, len, prefixes, ret);
 }
 
-int elf_symbols_parse_any(const uint8_t *p, size_t len, const char *const *prefixes,
-			  struct elf_symbols **ret)
+/* The parse of either kind: prefixes (n of them) or, NULL, the needed symbols, up to cap. */
+static int parse(const uint8_t *p, size_t len, const char *const *prefixes, size_t cap,
+		 struct elf_symbols **ret)
 {
 	struct tables t = { 0 };
 	struct elf_symbols *s;
-	size_t n_prefixes = 0;
 	Elf *elf;
 	int r = 0;
 
-	while (prefixes && prefixes[n_prefixes])
-		n_prefixes++;
-	if (!n_prefixes || !ret || !p || len < EI_NIDENT || memcmp(p, ELFMAG, SELFMAG) != 0)
+	if (!ret || !p || len < EI_NIDENT || memcmp(p, ELFMAG, SELFMAG) != 0)
 		return -EBADMSG;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -EBADMSG;
@@ -267,7 +270,7 @@ int elf_symbols_parse_any(const uint8_t *p, size_t len, const char *const *prefi
 		s->has_dynsym = true;
 		map_verneed(elf, &t, s);
 		map_verdef(elf, &t, s);
-		r = read_symbols(elf, &t, prefixes, ELF_SYMBOLS_MAX_KEPT * n_prefixes, s);
+		r = read_symbols(elf, &t, prefixes, cap, s);
 	}
 	free(t.names);
 	elf_end(elf);
@@ -277,6 +280,23 @@ int elf_symbols_parse_any(const uint8_t *p, size_t len, const char *const *prefi
 	}
 	*ret = s;
 	return 0;
+}
+
+int elf_symbols_parse_any(const uint8_t *p, size_t len, const char *const *prefixes,
+			  struct elf_symbols **ret)
+{
+	size_t n_prefixes = 0;
+
+	while (prefixes && prefixes[n_prefixes])
+		n_prefixes++;
+	if (!n_prefixes)
+		return -EBADMSG;
+	return parse(p, len, prefixes, ELF_SYMBOLS_MAX_KEPT * n_prefixes, ret);
+}
+
+int elf_symbols_parse_needed(const uint8_t *p, size_t len, struct elf_symbols **ret)
+{
+	return parse(p, len, NULL, ELF_SYMBOLS_MAX_NEEDED, ret);
 }
 
 struct elf_symbols *elf_symbols_free(struct elf_symbols *s)

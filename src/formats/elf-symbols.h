@@ -18,6 +18,7 @@
 #define ELF_SYMBOLS_MAX_SCANNED (1u << 22) /* .dynsym entries looked at */
 #define ELF_SYMBOLS_MAX_KEPT	512u	   /* matching symbols kept per prefix; beyond: truncated */
 #define ELF_SYMBOLS_MAX_VERSION 4096u	   /* version indexes mapped to names */
+#define ELF_SYMBOLS_MAX_NEEDED	4096u	   /* needed symbols kept; beyond: truncated */
 
 struct elf_symbol {
 	char *name;
@@ -44,6 +45,10 @@ int elf_symbols_parse(const uint8_t *p, size_t len, const char *prefix, struct e
  * for several namespaces (torch's c10::, at::, torch::). */
 int elf_symbols_parse_any(const uint8_t *p, size_t len, const char *const *prefixes,
 			  struct elf_symbols **ret);
+/* Every undefined symbol needed under a version of another file (a Verneed entry names the
+ * file: vn_file), whatever its name, ELF_SYMBOLS_MAX_NEEDED kept: what a library needs of its
+ * siblings (libcusolver's cublasSetEnvironmentMode@libcublas.so.12). */
+int elf_symbols_parse_needed(const uint8_t *p, size_t len, struct elf_symbols **ret);
 struct elf_symbols *elf_symbols_free(struct elf_symbols *s);
 static inline void elf_symbols_freep(struct elf_symbols **s)
 {

@@ -35,7 +35,9 @@
  * - ld.so's "<library>: undefined symbol: __nvJitLinkComplete_12_4, version
  *   libnvJitLink.so.12" (glibc elf/dl-lookup.c; pytorch/pytorch#144244): a CUDA library
  *   needs an nvJitLink entry point whose name carries the CUDA release it was built with
- *   (nvJitLink.h), which the libnvJitLink it got does not define.
+ *   (nvJitLink.h), which the libnvJitLink it got does not define; and the same line for
+ *   another CUDA library's versioned name ("undefined symbol: cublasSetEnvironmentMode,
+ *   version libcublas.so.12", int-brain-lab/ibl-sorter#41): a sibling's copy lacks it.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -191,6 +193,7 @@ enum {
 	LOOK_TF_CUDNN,	 /* read_tf_cudnn */
 	LOOK_JAX_CHECK,	 /* read_jax_version_check */
 	LOOK_NVJITLINK,	 /* read_nvjitlink_symbol */
+	LOOK_LIB_SYMBOL, /* read_library_symbol */
 	LOOKS,
 };
 static const struct pasted_needle marks[LOOKS] = {
@@ -210,6 +213,7 @@ static const struct pasted_needle marks[LOOKS] = {
 	[LOOK_TF_CUDNN] = { "Loaded runtime CuDNN library: ", false },
 	[LOOK_JAX_CHECK] = { ", but JAX was built against version ", false },
 	[LOOK_NVJITLINK] = { "undefined symbol: __nvJitLink", false },
+	[LOOK_LIB_SYMBOL] = { ", version libcu", false },
 };
 
 /* The line scan holds every symptom's needle and every word of marks[]: a row or a word more
@@ -664,33 +668,35 @@ static size_t token_at(const char *p, const char *end, const char *stop, char *b
 	return n;
 }
 
-/* "<library>: undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12": the
- * symbol, the release its name carries ("_12_4" as 12.4: the text cut), the version it is
- * needed under and the library that needs it (the path before ": undefined symbol", after
- * an exception's "Error: "). */
-static int read_nvjitlink_symbol(const struct line *l, struct pasted_facts *out)
+/* "<library>: undefined symbol: <name>, version <node>" into ns.symbol, ns.version and
+ * ns.library (the path before ": undefined symbol", after an exception's "Error: "), and
+ * with release, ns.release: the CUDA release an nvJitLink name carries ("_12_4" as 12.4). */
+static int read_undefined_symbol(const struct line *l, struct pasted_facts *out, const char *ns,
+				 bool release)
 {
 	static const char mark[] = "undefined symbol: ", ver[] = ", version ";
 	const char *p = find(l, mark), *end = l->p + l->n, *v, *lib;
-	char sym[128], rel[32], version[128], path[512];
+	char sym[128], rel[32], version[128], path[512], key[64];
 	unsigned ma, mi;
 	int n = 0, r;
 
 	if (!p || !token_at(p + strlen(mark), end, ", ", sym, sizeof(sym)))
 		return 0;
-	r = pasted_facts_add(out, READER, "messages.nvjitlink.symbol", sym, l->no);
+	snprintf(key, sizeof(key), "%s.symbol", ns);
+	r = pasted_facts_add(out, READER, key, sym, l->no);
 	if (r < 0)
 		return r;
 	n++;
 	v = strrchr(sym, '_');
-	if (v && v > sym && sscanf(v, "_%u", &mi) == 1) {
+	if (release && v && v > sym && sscanf(v, "_%u", &mi) == 1) {
 		const char *m = v - 1;
 
 		while (m > sym && *m != '_')
 			m--;
 		if (*m == '_' && sscanf(m, "_%u_%u", &ma, &mi) == 2) {
 			snprintf(rel, sizeof(rel), "%u.%u", ma, mi);
-			r = pasted_facts_add(out, READER, "messages.nvjitlink.release", rel, l->no);
+			snprintf(key, sizeof(key), "%s.release", ns);
+			r = pasted_facts_add(out, READER, key, rel, l->no);
 			if (r < 0)
 				return r;
 			n++;
@@ -698,7 +704,8 @@ static int read_nvjitlink_symbol(const struct line *l, struct pasted_facts *out)
 	}
 	v = find(l, ver);
 	if (v && v > p && token_at(v + strlen(ver), end, " ,", version, sizeof(version))) {
-		r = pasted_facts_add(out, READER, "messages.nvjitlink.version", version, l->no);
+		snprintf(key, sizeof(key), "%s.version", ns);
+		r = pasted_facts_add(out, READER, key, version, l->no);
 		if (r < 0)
 			return r;
 		n++;
@@ -709,12 +716,29 @@ static int read_nvjitlink_symbol(const struct line *l, struct pasted_facts *out)
 		lib = e + 7;
 	if (p - lib >= 2 && memcmp(p - 2, ": ", 2) == 0 &&
 	    token_at(lib, p - 2, "", path, sizeof(path)) && path[0] == '/') {
-		r = pasted_facts_add(out, READER, "messages.nvjitlink.library", path, l->no);
+		snprintf(key, sizeof(key), "%s.library", ns);
+		r = pasted_facts_add(out, READER, key, path, l->no);
 		if (r < 0)
 			return r;
 		n++;
 	}
 	return n;
+}
+
+/* "<library>: undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12". */
+static int read_nvjitlink_symbol(const struct line *l, struct pasted_facts *out)
+{
+	return read_undefined_symbol(l, out, "messages.nvjitlink", true);
+}
+
+/* "<library>: undefined symbol: cublasSetEnvironmentMode, version libcublas.so.12": a CUDA
+ * library's name a sibling's copy lacks (int-brain-lab/ibl-sorter#41); nvJitLink's are
+ * read_nvjitlink_symbol's. */
+static int read_library_symbol(const struct line *l, struct pasted_facts *out)
+{
+	if (find(l, "undefined symbol: __nvJitLink"))
+		return 0;
+	return read_undefined_symbol(l, out, "messages.library_symbol", false);
 }
 
 /* A driver version as XLA prints one at p (up to end): digits and dots, two dots at least
@@ -885,6 +909,7 @@ static int read_line(const struct line *l, const bool *found, struct pasted_fact
 		{ read_tf_cudnn, LOOK_TF_CUDNN },
 		{ read_jax_version_check, LOOK_JAX_CHECK },
 		{ read_nvjitlink_symbol, LOOK_NVJITLINK },
+		{ read_library_symbol, LOOK_LIB_SYMBOL },
 		{ read_nvml_init, MARK_NVML_INIT },
 	};
 	int n, r;

@@ -19,6 +19,7 @@
 #include "formats/elf-dynamic.h"
 #include "probe/framework-loads.h"
 #include "probe/framework-nvjitlink.h"
+#include "probe/framework-siblings.h"
 #include "probe/probe.h"
 #include "shared/macro.h"
 #include "shared/path-util.h"
@@ -235,6 +236,15 @@ int probe_framework_loads(struct loader *l, struct snap_node *pkg, const char *l
 		/* The first libcudart that loads is the one that dlopens libcuda.so.1. */
 		if (!cudart && res->winner >= 0 && startswith(n, "libcudart"))
 			cudart = TAKE_PTR(res);
+	}
+	/* What each library it maps needs of the others, once all of them are mapped. */
+	STRV_FOREACH(n, seen) {
+		const char *p = snap_get_str(snap_child(loads, *n), "path");
+
+		if (r < 0)
+			break;
+		if (p)
+			r = probe_library_siblings(l, snap_object(loads, *n), p, loads);
 	}
 	/* A CUDA build's own library (libtorch_cuda.so, xla_cuda_plugin.so) may dlopen the
 	 * runtime rather than link it: libcuda.so.1 is asked for all the same. */

@@ -83,7 +83,7 @@ static int read_elf(struct root *root, const char *path, const elf_stream_wanted
 }
 
 struct elf_parse {
-	const char *const *prefixes;
+	const char *const *prefixes; /* NULL: the needed symbols (elf_symbols_parse_needed()) */
 	bool (*wants_symbols)(const struct elf_dynamic *d);
 	struct loader_elf *e;
 	int symbols_kept; /* a streamed member: whether its symbol tables were kept; else -1 */
@@ -119,7 +119,8 @@ static int parse_both(void *userdata, const uint8_t *p, size_t len)
 		return err;
 	if (q->symbols_kept == 0)
 		return -ENOMEM; /* keep_symbols()'s parse of these same bytes failed */
-	q->e->symbols_err = elf_symbols_parse_any(p, len, q->prefixes, &q->e->symbols);
+	q->e->symbols_err = q->prefixes ? elf_symbols_parse_any(p, len, q->prefixes, &q->e->symbols)
+					: elf_symbols_parse_needed(p, len, &q->e->symbols);
 	return q->e->symbols_err == -ENOMEM ? -ENOMEM : 0;
 }
 
@@ -170,6 +171,13 @@ int loader_read_elf_any(struct root *root, const char *path, const char *const *
 	else if (ret->dynamic_err == 0 && (!wants_symbols || wants_symbols(ret->dynamic)))
 		ret->symbols_err = -ENOBUFS;
 	return err;
+}
+
+int loader_read_elf_needed(struct root *root, const char *path,
+			   bool (*wants_symbols)(const struct elf_dynamic *d),
+			   struct loader_elf *ret)
+{
+	return loader_read_elf_any(root, path, NULL, wants_symbols, ret);
 }
 
 void loader_elf_done(struct loader_elf *e)

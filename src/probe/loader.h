@@ -203,6 +203,11 @@ int loader_read_elf(struct root *root, const char *path, const char *prefix,
 /* The same keeping the symbols of any of prefixes (NULL-terminated): elf_symbols_parse_any(). */
 int loader_read_elf_any(struct root *root, const char *path, const char *const *prefixes,
 			bool (*wants_symbols)(const struct elf_dynamic *d), struct loader_elf *ret);
+/* The same keeping the symbols it needs under a version of another file, whatever their name
+ * (elf_symbols_parse_needed()). */
+int loader_read_elf_needed(struct root *root, const char *path,
+			   bool (*wants_symbols)(const struct elf_dynamic *d),
+			   struct loader_elf *ret);
 void loader_elf_done(struct loader_elf *e);
 struct loader_requester *loader_requester_free(struct loader_requester *q);
 static inline void loader_requester_freep(struct loader_requester **q)

@@ -31,6 +31,7 @@
 #include "formats/dist-metadata.h"
 #include "probe-python-internal.h"
 #include "probe/framework-nvjitlink.h"
+#include "probe/framework-siblings.h"
 #include "probe/loader.h"
 #include "probe.h"
 #include "shared/macro.h"
@@ -330,6 +331,11 @@ static int framework_dlopen(struct py_ctx *c, const struct snap_node *env, struc
 			    (r = probe_library_nvjitlink(c->loader, o,
 							 res->cands[res->winner].path)) < 0)
 				return r;
+			/* what it needs of its siblings (cuBLAS of cuBLASLt), and lacks */
+			if (res && res->winner >= 0 &&
+			    (r = probe_library_siblings(c->loader, o, res->cands[res->winner].path,
+							snap_child(pkg, "loads"))) < 0)
+				return r;
 			found = true;
 			break;
 		}
@@ -342,6 +348,10 @@ static int framework_dlopen(struct py_ctx *c, const struct snap_node *env, struc
 					snap_set_str(o, "path", wb, wb);
 					snap_set_str(o, "found_via", "runpath (nvidia wheel)", wb);
 					if ((r = probe_library_nvjitlink(c->loader, o, wb)) < 0)
+						return r;
+					r = probe_library_siblings(c->loader, o, wb,
+								   snap_child(pkg, "loads"));
+					if (r < 0)
 						return r;
 					found = true;
 					break;

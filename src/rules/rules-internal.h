@@ -495,6 +495,7 @@ RULE_CHECK(check_xid_errors);
 RULE_CHECK(check_persistence_off);
 RULE_CHECK(check_library_shadowed);
 RULE_CHECK(check_nvjitlink_older_than_library);
+RULE_CHECK(check_cuda_library_symbol_missing);
 RULE_CHECK(check_fw_extension_abi_mismatch);
 RULE_CHECK(check_fw_ollama_no_usable_cuda_library);
 RULE_CHECK(check_fw_ollama_rocm_gfx_unsupported);

@@ -181,6 +181,45 @@ static void test_any_prefix(void **state)
 	free(buf);
 }
 
+/* The needed symbols only (the sibling probe's read): every undefined versioned one, whatever
+ * its name, and none of what the file defines. */
+static void test_needed_only(void **state)
+{
+	struct elf_symbols *s = NULL;
+	char path[TMPTREE_DIR_MAX + 32];
+	size_t len;
+	uint8_t *buf;
+
+	(void)state;
+	if (!have_cc) {
+		printf("# skipping compiled objects: no cc\n");
+		skip();
+	}
+	assert_true(build());
+	snprintf(path, sizeof(path), "%s/libcusparse.so.12", tmpdir);
+	buf = tmptree_slurp(path, &len);
+	assert_non_null(buf);
+	assert_int_equal(elf_symbols_parse_needed(buf, len, &s), 0);
+	assert_int_equal(s->n, 2);
+	for (size_t i = 0; i < s->n; i++) {
+		assert_false(s->sym[i].defined);
+		assert_string_equal(s->sym[i].file, "libnvJitLink.so.12");
+		assert_string_equal(s->sym[i].version, "libnvJitLink.so.12");
+	}
+	assert_null(find_sym(s, "g")); /* defined here */
+	elf_symbols_free(s);
+	free(buf);
+	/* A library that only defines: nothing needed. */
+	snprintf(path, sizeof(path), "%s/libnvJitLink.so.12", tmpdir);
+	buf = tmptree_slurp(path, &len);
+	assert_non_null(buf);
+	assert_int_equal(elf_symbols_parse_needed(buf, len, &s), 0);
+	assert_int_equal(s->n, 0);
+	elf_symbols_free(s);
+	assert_int_equal(elf_symbols_parse_needed(buf, 3, &s), -EBADMSG);
+	free(buf);
+}
+
 static void test_truncations(void **state)
 {
 	char path[TMPTREE_DIR_MAX + 32];
@@ -275,7 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_needed_and_defined), cmocka_unit_test(test_any_prefix),
 		cmocka_unit_test(test_truncations),	   cmocka_unit_test(test_not_elf),
-		cmocka_unit_test(test_toolkit_cusparse),
+		cmocka_unit_test(test_toolkit_cusparse),   cmocka_unit_test(test_needed_only),
 	};
 	int r;
 

@@ -250,6 +250,101 @@ static void test_ld_library_path_beats_runpath(void **state)
 	done(&t);
 }
 
+/* A cuBLAS at TMP/tree/dir/libcublas.so.12 defining names (comma-separated) under the version
+ * node libcublas.so.12, as NVIDIA versions its exports. */
+static void cublas(const char *tree, const char *dir, const char *names)
+{
+	assert_int_equal(
+		tmptree_sh("mkdir -p %s/%s%s && cd %s/%s%s && "
+			   "echo '%s' | tr ',' '\n' | sed 's/.*/int &(void){return 0;}/' "
+			   "> b.c && echo \"libcublas.so.12 { global: $(echo '%s' | "
+			   "sed 's/,/; /g'); local: *; };\" > b.map && cc -shared -fPIC "
+			   "-nostdlib b.c -Wl,--version-script,b.map "
+			   "-Wl,-soname,libcublas.so.12 -o libcublas.so.12 && rm b.c b.map",
+			   tmp, tree, dir, tmp, tree, dir, names, names),
+		0);
+}
+
+/* cuSOLVER (the nvidia-cusolver wheel's place) calling cublasCreate_v2 and
+ * cublasSetEnvironmentMode@libcublas.so.12 (cuSOLVER of CUDA 12.9, int-brain-lab/ibl-sorter#41),
+ * its DT_RUNPATH the cuBLAS wheel's directory; torch's library links it (and, with
+ * also_cublas, libcublas.so.12 through DT_RPATH, before LD_LIBRARY_PATH). */
+static void siblings_tree(const char *tree, bool also_cublas)
+{
+	char extra[1024];
+
+	cublas(tree, SP "/nvidia/cublas/lib", "cublasCreate_v2,cublasSetEnvironmentMode");
+	cublas(tree, "/usr/local/cuda-12.8/lib64", "cublasCreate_v2");
+	assert_int_equal(
+		tmptree_sh("mkdir -p %s/%s" SP "/nvidia/cusolver/lib && cd %s/%s" SP
+			   "/nvidia/cusolver/lib && printf 'int cublasCreate_v2(void);\\n"
+			   "int cublasSetEnvironmentMode(void);\\nint cusolverDnCreate(void)"
+			   "{return cublasCreate_v2() + cublasSetEnvironmentMode();}\\n' > s.c && "
+			   "cc -shared -fPIC -nostdlib s.c ../../cublas/lib/libcublas.so.12 "
+			   "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/../../cublas/lib' "
+			   "-Wl,-soname,libcusolver.so.11 -o libcusolver.so.11 && rm s.c",
+			   tmp, tree, tmp, tree),
+		0);
+	snprintf(extra, sizeof(extra),
+		 "-x none -Wl,--no-as-needed %s/%s" SP
+		 "/nvidia/cusolver/lib/libcusolver.so.11%s%s%s "
+		 "-Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/../../nvidia/cusolver/lib%s'",
+		 tmp, tree, also_cublas ? " " : "", also_cublas ? tmp : "",
+		 also_cublas ? "/link-cublas/libcublas.so.12" : "",
+		 also_cublas ? ":$ORIGIN/../../nvidia/cublas/lib" : "");
+	if (also_cublas)
+		cublas("link-cublas", "", "cublasCreate_v2,cublasSetEnvironmentMode");
+	{
+		char rel[256];
+
+		snprintf(rel, sizeof(rel), "%s%s", tree, TORCH);
+		so(rel, "libtorch_cuda.so", extra);
+	}
+}
+
+/* What cuSOLVER needs of the cuBLAS it gets: LD_LIBRARY_PATH's older copy before its
+ * DT_RUNPATH lacks cublasSetEnvironmentMode; the wheel's (no LD_LIBRARY_PATH) defines both;
+ * the copy torch's library mapped first is the one cuSOLVER gets, whatever its own search. */
+static void test_siblings(void **state)
+{
+	const struct snap_node *o;
+	int64_t checked;
+	struct t t;
+
+	if (!have_cc)
+		skip();
+	siblings_tree("sib", false);
+	run(&t, "sib", "/usr/local/cuda-12.8/lib64", TORCH);
+	o = snap_child(snap_child(load(&t, "libcusolver.so.11"), "siblings"), "libcublas.so.12");
+	assert_non_null(o);
+	assert_string_equal(snap_get_str(o, "path"), "/usr/local/cuda-12.8/lib64/libcublas.so.12");
+	assert_string_equal(snap_get_str(o, "found_via"), "LD_LIBRARY_PATH");
+	assert_int_equal(snap_count(snap_child(o, "symbols_missing")), 1);
+	assert_string_equal(snap_str(snap_at(snap_child(o, "symbols_missing"), 0)),
+			    "cublasSetEnvironmentMode");
+	assert_string_equal(snap_get_str(o, "symbol_version"), "libcublas.so.12");
+	assert_true(snap_get_int(o, "symbols_checked", &checked));
+	assert_int_equal(checked, 2);
+	done(&t);
+
+	run(&t, "sib", NULL, TORCH);
+	o = snap_child(snap_child(load(&t, "libcusolver.so.11"), "siblings"), "libcublas.so.12");
+	assert_string_equal(snap_get_str(o, "found_via"), "runpath");
+	assert_int_equal(snap_get_state(o, "symbols_missing"), FACT_PRESENT);
+	assert_int_equal(snap_count(snap_child(o, "symbols_missing")), 0);
+	done(&t);
+
+	siblings_tree("sib2", true);
+	run(&t, "sib2", "/usr/local/cuda-12.8/lib64", TORCH);
+	o = snap_child(snap_child(load(&t, "libcusolver.so.11"), "siblings"), "libcublas.so.12");
+	assert_string_equal(snap_get_str(o, "found_via"), "mapped by the framework's library");
+	assert_string_equal(snap_get_str(o, "mapped_via"), "rpath");
+	assert_int_equal(snap_count(snap_child(o, "symbols_missing")), 0);
+	/* torch's own library needs no versioned name of either: no siblings there */
+	assert_null(snap_child(load(&t, "libcublas.so.12"), "siblings"));
+	done(&t);
+}
+
 /* cuDNN 8 and 9 have different sonames: one never stands in for the other. */
 static void test_two_cudnn_majors(void **state)
 {
@@ -565,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_not_elf),
 		cmocka_unit_test(test_rpath_wheels_win),
 		cmocka_unit_test(test_ld_library_path_beats_runpath),
+		cmocka_unit_test(test_siblings),
 		cmocka_unit_test(test_two_cudnn_majors),
 		cmocka_unit_test(test_missing_everywhere),
 		cmocka_unit_test(test_bogus_runpath),

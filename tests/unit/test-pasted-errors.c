@@ -1004,6 +1004,37 @@ static void test_nvjitlink_undefined_symbol(void **state)
 	assert_null(pasted_facts_get(&f, "messages.nvjitlink.library"));
 }
 
+/* ld.so's answer for a CUDA library whose sibling copy lacks a versioned name: the name, its
+ * version node and the library, read as messages.library_symbol (never as nvJitLink's), and
+ * runtime.cuda-library-symbol-missing's symptom, also in the older "not defined in file"
+ * wording; an nvJitLink line stays the nvjitlink rule's alone. */
+static void test_library_undefined_symbol(void **state)
+{
+	(void)state;
+	/* https://github.com/int-brain-lab/ibl-sorter/issues/41 */
+	read_text("    module = self._system_import(name, *args, **kwargs)\n"
+		  "ImportError: /usr/local/cuda/targets/x86_64-linux/lib/libcusolver.so.11: "
+		  "undefined symbol: cublasSetEnvironmentMode, version libcublas.so.12\n");
+	want("messages.library_symbol.symbol", "cublasSetEnvironmentMode", 2);
+	want("messages.library_symbol.version", "libcublas.so.12", 2);
+	want("messages.library_symbol.library",
+	     "/usr/local/cuda/targets/x86_64-linux/lib/libcusolver.so.11", 2);
+	assert_null(pasted_facts_get(&f, "messages.library_symbol.release"));
+	assert_null(pasted_facts_get(&f, "messages.nvjitlink.symbol"));
+	want_symptom("runtime.cuda-library-symbol-missing", 2);
+	/* https://github.com/deepmodeling/deepmd-kit/pull/2241: the other wording, no facts */
+	read_text(
+		"OSError: /home/u/anaconda3/envs/tf/lib/python3.10/site-packages/nvidia/cublas/lib/"
+		"libcublas.so.11: symbol cublasLtHSHMatmulAlgoInit, version libcublasLt.so.11 "
+		"not defined in file libcublasLt.so.11 with link time reference\n");
+	want_symptom("runtime.cuda-library-symbol-missing", 1);
+	assert_null(pasted_facts_get(&f, "messages.library_symbol.symbol"));
+	/* nvJitLink's line: not this reader's */
+	read_text("lib.so: undefined symbol: __nvJitLinkAPI, version libnvJitLink.so.13\n");
+	assert_null(pasted_facts_get(&f, "messages.library_symbol.symbol"));
+	assert_null(pasted_facts_get(&f, "symptoms.runtime.cuda-library-symbol-missing"));
+}
+
 static void test_xla_dso_mismatch(void **state)
 {
 	(void)state;
@@ -1133,6 +1164,7 @@ int main(void)
 		cmocka_unit_test(test_jax_cudnn_and_ollama_old_driver),
 		cmocka_unit_test(test_xla_dso_mismatch),
 		cmocka_unit_test(test_nvjitlink_undefined_symbol),
+		cmocka_unit_test(test_library_undefined_symbol),
 		cmocka_unit_test(test_rule_ids),
 	};
 

@@ -736,6 +736,89 @@ static struct snap_node *nvml_gpu(struct gpuenv_snapshot *s, const char *uuid, b
 /* CUDA_VISIBLE_DEVICES on a GPU not in MIG mode: Slurm's NoDevFiles (a job allocated none
  * of the node's GPUs, ray-project/ray#7014) is asked of Slurm, never unset; another word
  * keeps the general fixes. */
+/* torch with the toolkit's libcusolver.so.11 loaded and the libcublas.so.12 it gets, `via`
+ * (mapped: mapped first by the framework's library), lacking `missing` (NULL: none); the
+ * nvidia-cublas-cu12 12.8.4.1 wheel holds the wheel copy (int-brain-lab/ibl-sorter#41). */
+static struct gpuenv_snapshot *sibling_case(const char *copy, const char *via, bool mapped,
+					    const char *missing)
+{
+	static const char *const site = "/home/user/venv/lib/python3.12/site-packages";
+	struct gpuenv_snapshot *s = fw_base();
+	struct snap_node *envs = snap_array(node(s, "framework"), "python_envs");
+	struct snap_node *e = snap_append_object(envs), *t, *l, *sib, *w, *m;
+	char dir[256];
+
+	snap_set_str(e, "prefix", "/home/user/venv", "x");
+	t = snap_object(snap_object(e, "packages"), "torch");
+	snap_set_str(t, "version", "2.7.1+cu128", "x");
+	snap_set_str(t, "cuda", "12.8", "x");
+	snap_set_bool(t, "cpu_only", false, "x");
+	w = snap_append_object(snap_array(e, "nvidia_wheels"));
+	snap_set_str(w, "name", "nvidia-cublas-cu12", "x");
+	snap_set_str(w, "version", "12.8.4.1", "x");
+	snprintf(dir, sizeof(dir), "%s/nvidia/cublas/lib", site);
+	snap_set_str(w, "lib_dir", dir, "x");
+	l = snap_object(snap_object(t, "loads"), "libcusolver.so.11");
+	snap_set_str(l, "path", "/usr/local/cuda/targets/x86_64-linux/lib/libcusolver.so.11", "x");
+	sib = snap_object(snap_object(l, "siblings"), "libcublas.so.12");
+	snap_set_str(sib, "path", copy, "x");
+	snap_set_str(sib, "found_via", mapped ? "mapped by the framework's library" : via, "x");
+	if (mapped)
+		snap_set_str(sib, "mapped_via", via, "x");
+	snap_set_int(sib, "symbols_checked", 120, "x");
+	m = snap_array(sib, "symbols_missing");
+	if (missing) {
+		snap_append_str(m, missing, copy);
+		snap_set_str(sib, "symbol_version", "libcublas.so.12", copy);
+	}
+	snap_set_str(snap_object(snapshot_root(s), "environment"), "LD_LIBRARY_PATH",
+		     "/usr/local/cuda/lib64", "x");
+	return s;
+}
+
+static void test_cuda_library_symbol_missing(void **state)
+{
+	static const char *const wheel = "/home/user/venv/lib/python3.12/site-packages/nvidia/"
+					 "cublas/lib/libcublas.so.12",
+				 *toolkit = "/usr/local/cuda-12.9/lib64/libcublas.so.12";
+	const char *id = "runtime.cuda-library-symbol-missing";
+	struct gpuenv_snapshot *s;
+
+	(void)state;
+	s = base();
+	SKIPPED(s, id); /* no framework.python_envs */
+	snapshot_unref(s);
+	/* The wheel's older cuBLAS, mapped first: the toolkit's cuSOLVER lacks a name. */
+	s = sibling_case(wheel, "runpath", true, "cublasSetEnvironmentMode");
+	YES(s, id, GPUENV_SEVERITY_ERROR,
+	    "needs cublasSetEnvironmentMode (version libcublas.so.12) from libcublas.so.12");
+	YES(s, id, GPUENV_SEVERITY_ERROR, "from the wheel nvidia-cublas-cu12 12.8.4.1");
+	FIX(s, id, "install -U nvidia-cublas-cu12");
+	NO(s, "runtime.nvjitlink-older-than-library");
+	snapshot_unref(s);
+	/* An older copy on LD_LIBRARY_PATH: the fix drops its directory. */
+	s = sibling_case("/opt/cuda-12.8/lib64/libcublas.so.12", "LD_LIBRARY_PATH", false,
+			 "cublasSetEnvironmentMode");
+	FIX(s, id, "drop /opt/cuda-12.8/lib64 from LD_LIBRARY_PATH");
+	snapshot_unref(s);
+	/* The same names all defined (the toolkit's own cuBLAS 12.9): nothing to say. */
+	s = sibling_case(toolkit, "LD_LIBRARY_PATH", false, NULL);
+	NO(s, id);
+	snapshot_unref(s);
+	/* The sibling's symbols could not be read: could not tell. */
+	s = sibling_case(wheel, "runpath", true, NULL);
+	{
+		struct snap_node *t = node(s, "framework.python_envs.0.packages.torch.loads");
+		struct snap_node *sib =
+			snap_object(snap_object(snap_object(t, "libcusolver.so.11"), "siblings"),
+				    "libcublas.so.12");
+
+		snap_set_errno(sib, "symbols_missing", -EACCES, wheel);
+	}
+	SKIPPED(s, id);
+	snapshot_unref(s);
+}
+
 static void test_visible_devices_cuda(void **state)
 {
 	struct gpuenv_snapshot *s = base();
@@ -938,6 +1021,7 @@ int main(void)
 		cmocka_unit_test(test_mig_unset),
 		cmocka_unit_test(test_cudnn_older),
 		cmocka_unit_test(test_cudart_older),
+		cmocka_unit_test(test_cuda_library_symbol_missing),
 		cmocka_unit_test(test_stub_loader),
 	};
 
