@@ -17,9 +17,11 @@
  *  5. "System": /usr/local/cuda/nvvm/lib64 (get_system_ctk()).
  * In the place chosen, numba takes the greatest name matching lib(nvvm)\.so\.<version>
  * (numba/misc/findlib.py find_lib(): DLLNAMEMAP's 'linux' pattern; the wheel's own name
- * libnvvm.so as is); with none, it opens the bare name "libnvvm.so" and leaves the search to
- * the loader (numba/cuda/cudadrv/libs.py get_cudalib()), where nvvm/lib64 is seldom listed:
- * "NvvmSupportError: libNVVM cannot be found" (numba/numba#9216: CUDA_HOME set to a list,
+ * libnvvm.so as is); with none, from 0.48 on (numba/numba#5016), it opens the bare name
+ * "libnvvm.so" and leaves the search to the loader (numba/cuda/cudadrv/libs.py
+ * get_cudalib()), where nvvm/lib64 is seldom listed; before, it stops there ("library nvvm
+ * not found", numba/numba#4979: Debian's libnvvm in /usr/lib/x86_64-linux-gnu unfound).
+ * Either way: "NvvmSupportError: libNVVM cannot be found" (numba/numba#9216: CUDA_HOME a list,
  * "Finding nvvm from CUDA_HOME / Located at libnvvm.so / ... cannot open shared object file").
  * The wheel's place counts for every release (a superset of older numba's list, as
  * framework-xla.c does): a copy only numba-cuda finds is reported as found.
@@ -28,7 +30,8 @@
  * and, for a ':'-separated list, list_member: its first member holding the library), dir (the
  * directory chosen), path (the file numba opens: found; absent; or the errno of a directory
  * that could not be looked at) and found_via ("place", or "loader" for the bare name)
- * (docs/snapshot-schema.md).
+ * (docs/snapshot-schema.md); loader_path: for a release before 0.48, the file the loader
+ * would give the bare name (a later release loads it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,6 +43,7 @@
 #include "probe/loader.h"
 #include "probe.h"
 #include "shared/macro.h"
+#include "shared/parse.h"
 #include "shared/path-util.h"
 #include "shared/strv.h"
 
@@ -199,12 +203,23 @@ static int decide(struct py_ctx *c, struct snap_node *nv, char **ret_dir, const 
 
 int py_probe_numba_nvvm(struct py_ctx *c, struct snap_node *obj)
 {
-	struct snap_node *nv = snap_object(obj, "nvvm");
+	const char *v = snap_get_str(obj, "dist_version");
+	struct snap_node *nv;
 	_cleanup_free_ char *dir = NULL, *found = NULL;
 	_cleanup_(loader_result_freep) struct loader_result *res = NULL;
 	const char *by = "<unknown>";
-	int r = decide(c, nv, &dir, &by, &found);
+	/* Before 0.48 no bare name: "OSError: library nvvm not found" (numba/numba#4979, whose
+	 * fix, numba/numba#5016, added the loader's search) */
+	bool bare = !v || version_cmp_str(v, "0.48") >= 0;
+	int r;
 
+	/* Before 0.46 NUMBAPRO_NVVM and NUMBAPRO_CUDALIB came first (0.45's cuda_paths.py),
+	 * which this does not follow: where one is set, where numba looks is not said. */
+	if (v && version_cmp_str(v, "0.46") < 0 &&
+	    (env_get(c->pe->env, "NUMBAPRO_NVVM") || env_get(c->pe->env, "NUMBAPRO_CUDALIB")))
+		return 0;
+	nv = snap_object(obj, "nvvm");
+	r = decide(c, nv, &dir, &by, &found);
 	if (r == -ENOMEM)
 		return r;
 	snap_set_str(nv, "decided_by", by, dir ?: "numba cuda_paths.py");
@@ -225,22 +240,30 @@ int py_probe_numba_nvvm(struct py_ctx *c, struct snap_node *obj)
 		snap_set_str(nv, "found_via", "place", found);
 		return 0;
 	}
-	/* get_cudalib(): no file in the place decided on, so the bare name, through ld.so */
+	/* get_cudalib(): no file in the place decided on, so the bare name, through ld.so (for
+	 * a release before 0.48, what a later one would find: loader_path) */
 	if (!c->loader && (r = probe_loader(c->pe, &c->loader)) < 0)
 		return r;
 	if ((r = loader_resolve(c->loader, NVVM_BARE, &res)) < 0)
 		return r;
 	if (res->undetermined_by) {
-		snap_set_errno(nv, "path", -EACCES, res->undetermined_by);
-		return 0;
-	}
-	if (res->winner >= 0) {
+		snap_set_errno(nv, bare ? "path" : "loader_path", -EACCES, res->undetermined_by);
+		if (bare)
+			return 0;
+	} else if (res->winner >= 0 && bare) {
 		snap_set_str(nv, "path", res->cands[res->winner].path, "ld.so search");
 		snap_set_str(nv, "found_via", "loader", "ld.so search");
 		return 0;
-	}
-	snap_set_state(nv, "path", FACT_ABSENT, dir ?: "ld.so search",
-		       "no libnvvm.so.<version> in the place numba decided on, and the loader "
-		       "finds no libnvvm.so");
+	} else if (res->winner >= 0)
+		snap_set_str(nv, "loader_path", res->cands[res->winner].path, "ld.so search");
+	if (bare)
+		snap_set_state(nv, "path", FACT_ABSENT, dir ?: "ld.so search",
+			       "no libnvvm.so.<version> in the place numba decided on, and the "
+			       "loader finds no libnvvm.so");
+	else
+		snap_set_state(
+			nv, "path", FACT_ABSENT, dir ?: "numba cuda_paths.py",
+			"no libnvvm.so.<version> in the place numba decided on (numba before "
+			"0.48 asks the loader for none)");
 	return 0;
 }

@@ -22,6 +22,16 @@ static void fix_lines(struct finding *f, const struct snap_node *nv, const struc
 		   *member = snap_get_str(nv, "env.list_member");
 	bool conda = snap_get_str(env, "kind") && streq(snap_get_str(env, "kind"), "conda");
 
+	const char *later = snap_get_str(nv, "loader_path");
+
+	if (later) {
+		finding_fix(f,
+			    "pip install -U 'numba>=0.48'   # from 0.48 numba asks the loader for "
+			    "libnvvm.so, which finds %s (numba/numba#5016)",
+			    later);
+		finding_rule_verify(f);
+		return;
+	}
 	if (var && member)
 		finding_fix(f,
 			    "export %s=%s   # one directory, not a list: numba joins nvvm/lib64 "
@@ -48,9 +58,9 @@ static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i)
 	const struct snap_node *path = snap_child(nv, "path");
 	const char *prefix = snap_get_str(env, "prefix") ?: "?";
 	const char *by = snap_get_str(nv, "decided_by") ?: "<unknown>";
-	const char *dir = snap_get_str(nv, "dir");
+	const char *dir = snap_get_str(nv, "dir"), *later = snap_get_str(nv, "loader_path");
 	struct finding *f;
-	char key[128];
+	char key[128], where[512], tail[512];
 
 	if (!nv)
 		return;
@@ -60,23 +70,31 @@ static void judge(struct rule_ctx *c, const struct snap_node *env, size_t i)
 		return;
 	}
 	if (dir)
-		f = rule_finding(
-			c, GPUENV_SEVERITY_ERROR, prefix,
-			"numba in %s compiles its CUDA kernels with libNVVM and finds none: "
-			"the place it decides on (%s: %s) holds no libnvvm.so.<version> and "
-			"the loader finds no libnvvm.so, so the first kernel fails "
-			"(\"NvvmSupportError: libNVVM cannot be found\")",
-			prefix, by, dir);
+		snprintf(where, sizeof(where),
+			 "the place it decides on (%s: %s) holds no "
+			 "libnvvm.so.<version>",
+			 by, dir);
 	else
-		f = rule_finding(
-			c, GPUENV_SEVERITY_ERROR, prefix,
-			"numba in %s compiles its CUDA kernels with libNVVM and finds none: "
-			"no place it searches is there and the loader finds no libnvvm.so, "
-			"so the first kernel fails (\"NvvmSupportError: libNVVM cannot be "
-			"found\")",
-			prefix);
+		snprintf(where, sizeof(where), "no place it searches is there");
+	if (later)
+		snprintf(tail, sizeof(tail),
+			 "and numba before 0.48 does not ask the loader, "
+			 "which would give it %s",
+			 later);
+	else
+		snprintf(tail, sizeof(tail), "and the loader finds no libnvvm.so");
+	f = rule_finding(c, GPUENV_SEVERITY_ERROR, prefix,
+			 "numba in %s compiles its CUDA kernels with libNVVM and finds none: %s "
+			 "%s, so the first kernel fails (\"NvvmSupportError: libNVVM cannot be "
+			 "found\")",
+			 prefix, where, tail);
 	snprintf(key, sizeof(key), "framework.python_envs.%zu.packages.numba.nvvm.path", i);
 	finding_fact(f, key, path);
+	if (snap_get_str(nv, "loader_path")) {
+		snprintf(key, sizeof(key),
+			 "framework.python_envs.%zu.packages.numba.nvvm.loader_path", i);
+		finding_fact(f, key, snap_child(nv, "loader_path"));
+	}
 	if (snap_get_str(nv, "env.name")) {
 		const char *v = snap_get_str(nv, "env.value") ?: "";
 

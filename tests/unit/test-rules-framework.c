@@ -407,7 +407,7 @@ static void test_fw_numba_nvvm(void **state)
 	struct snap_node *nb, *nv, *env;
 
 	(void)state;
-	snap_set_str(e, "prefix", "/home/zyf/miniconda3/envs/monoflex", "x");
+	snap_set_str(e, "prefix", "/home/user/miniconda3/envs/monoflex", "x");
 	snap_set_str(e, "kind", "conda", "x");
 	nb = snap_object(snap_object(e, "packages"), "numba");
 	snap_set_str(nb, "dist_version", "0.58.0", "x");
@@ -433,6 +433,22 @@ static void test_fw_numba_nvvm(void **state)
 	NO(s, "framework.numba-nvvm-not-found");
 	snap_set_errno(nv, "path", -EACCES, "/usr/local/cuda-11.8/nvvm/lib64");
 	SKIPPED(s, "framework.numba-nvvm-not-found");
+	/* numba 0.46 on Debian's packages (numba/numba#4979): no place of its list is there and
+	 * before 0.48 it does not ask the loader, which finds the package's libnvvm.so */
+	snapshot_unref(s);
+	s = base();
+	driver_loaded(s, "430.50");
+	e = snap_append_object(snap_array(node(s, "framework"), "python_envs"));
+	snap_set_str(e, "prefix", "/home/user/miniconda3/envs/pyarrow", "x");
+	nb = snap_object(snap_object(e, "packages"), "numba");
+	snap_set_str(nb, "dist_version", "0.46.0", "x");
+	nv = snap_object(nb, "nvvm");
+	snap_set_str(nv, "decided_by", "<unknown>", "x");
+	snap_set_state(nv, "path", FACT_ABSENT, "x", NULL);
+	snap_set_str(nv, "loader_path", "/usr/lib/x86_64-linux-gnu/libnvvm.so", "ld.so search");
+	YES(s, "framework.numba-nvvm-not-found", GPUENV_SEVERITY_ERROR,
+	    "does not ask the loader, which would give it /usr/lib/x86_64-linux-gnu/libnvvm.so");
+	FIX(s, "framework.numba-nvvm-not-found", "pip install -U 'numba>=0.48'");
 	snapshot_unref(s);
 }
 
