@@ -66,7 +66,8 @@ def conda_env(root, base, name, dists, py="3.8", day="2023-09-20", installer="pi
 
 SOURCE_9216 = (
     "Rebuilt from https://github.com/numba/numba/issues/9216 (pasted: the miniconda "
-    "environment monoflex with Python 3.8 (the reporter's user name replaced by user), numba's NvvmSupportError from "
+    "environment monoflex with Python 3.8 (the reporter's user name replaced by user), "
+    "numba's NvvmSupportError from "
     "nvvm.py's open_cudalib('nvvm') with 'libnvvm.so: cannot open shared object file', "
     "cuda.cudadrv.libs.test(): the driver loaded from libcuda.so, mapped to "
     "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05, 'Finding nvvm from CUDA_HOME / Located "
@@ -153,7 +154,8 @@ def numba_9216_fixed():
 
 SOURCE_4979 = (
     "Rebuilt from https://github.com/numba/numba/issues/4979 (pasted: the miniconda "
-    "environment pyarrow with Python 3.7 (the reporter's user name replaced by user), numba 0.46.0 from conda-forge "
+    "environment pyarrow with Python 3.7 (the reporter's user name replaced by user), "
+    "numba 0.46.0 from conda-forge "
     "failing in nvvm.py's open_cudalib('nvvm') with 'OSError: library nvvm not found' where "
     "0.45.0 worked, with NUMBAPRO_NVVM=/usr/lib/x86_64-linux-gnu/libnvvm.so and "
     "NUMBAPRO_LIBDEVICE=/usr/lib/cuda/nvvm/libdevice exported: the Debian packages' "
